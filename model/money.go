@@ -1,0 +1,214 @@
+package model
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Money is an exact amount of US dollars, kept as an integer number of micro-dollars
+// (1e-6 USD). It is parsed from the API's decimal strings and never passes through float64.
+// int64 micro-dollars holds up to about 9.2 trillion dollars.
+type Money struct{ micros int64 }
+
+const microsPerDollar = 1_000_000
+
+// MoneyFromMicros builds an amount from micro-dollars.
+func MoneyFromMicros(m int64) Money { return Money{m} }
+
+// MoneyFromCents builds an amount from cents.
+func MoneyFromCents(c int64) Money { return Money{c * 10_000} }
+
+// ParseMoney parses a decimal string such as "7551.36", "-0.5" or "12". It accepts at most
+// six decimal places and rejects anything else (exponents, spaces, thousands separators).
+func ParseMoney(s string) (Money, error) {
+	orig := s
+	neg := false
+	if strings.HasPrefix(s, "-") {
+		neg, s = true, s[1:]
+	}
+	whole, frac, hasDot := strings.Cut(s, ".")
+	if whole == "" && (!hasDot || frac == "") {
+		return Money{}, fmt.Errorf("invalid amount %q: want a decimal number such as 7551.36", orig)
+	}
+	if len(frac) > 6 {
+		return Money{}, fmt.Errorf("invalid amount %q: at most 6 decimal places", orig)
+	}
+	if hasDot && frac == "" {
+		return Money{}, fmt.Errorf("invalid amount %q: want a decimal number such as 7551.36", orig)
+	}
+	for _, part := range []string{whole, frac} {
+		for _, r := range part {
+			if r < '0' || r > '9' {
+				return Money{}, fmt.Errorf("invalid amount %q: want a decimal number such as 7551.36", orig)
+			}
+		}
+	}
+	var w int64
+	if whole != "" {
+		var err error
+		if len(whole) > 12 {
+			return Money{}, fmt.Errorf("invalid amount %q: too large", orig)
+		}
+		w, err = strconv.ParseInt(whole, 10, 64)
+		if err != nil {
+			return Money{}, fmt.Errorf("invalid amount %q: %v", orig, err)
+		}
+	}
+	f := int64(0)
+	if frac != "" {
+		padded := frac + strings.Repeat("0", 6-len(frac))
+		f, _ = strconv.ParseInt(padded, 10, 64)
+	}
+	m := w*microsPerDollar + f
+	if neg {
+		m = -m
+	}
+	return Money{m}, nil
+}
+
+// MustMoney is ParseMoney for constants in code and tests; it panics on a bad literal.
+func MustMoney(s string) Money {
+	m, err := ParseMoney(s)
+	if err != nil {
+		panic(err)
+	}
+	return m
+}
+
+// Micros returns the amount in micro-dollars.
+func (m Money) Micros() int64 { return m.micros }
+
+// IsZero reports whether the amount is zero.
+func (m Money) IsZero() bool { return m.micros == 0 }
+
+// Add returns m + o.
+func (m Money) Add(o Money) Money { return Money{m.micros + o.micros} }
+
+// Sub returns m - o.
+func (m Money) Sub(o Money) Money { return Money{m.micros - o.micros} }
+
+// Mul returns m × n.
+func (m Money) Mul(n int64) Money { return Money{m.micros * n} }
+
+// Div returns m ÷ n rounded half away from zero to the micro-dollar. It is for rates
+// (per hour, per accelerator), which may be shown rounded; totals are never rebuilt from them.
+func (m Money) Div(n int64) Money {
+	if n == 0 {
+		return Money{}
+	}
+	return Money{divRound(m.micros, n)}
+}
+
+// MulRat returns m × num ÷ den rounded to the micro-dollar, computed without overflow for
+// the sizes gpublock meets (fees below a billion dollars, factors below a million).
+func (m Money) MulRat(num, den int64) Money {
+	if den == 0 {
+		return Money{}
+	}
+	return Money{divRound(m.micros*num, den)}
+}
+
+func divRound(a, b int64) int64 {
+	if b < 0 {
+		a, b = -a, -b
+	}
+	q, r := a/b, a%b
+	if 2*abs64(r) >= b {
+		if a < 0 {
+			q--
+		} else {
+			q++
+		}
+	}
+	return q
+}
+
+func abs64(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// Cmp compares two amounts: -1, 0 or +1.
+func (m Money) Cmp(o Money) int {
+	switch {
+	case m.micros < o.micros:
+		return -1
+	case m.micros > o.micros:
+		return 1
+	}
+	return 0
+}
+
+// Cents returns the amount rounded to the cent.
+func (m Money) Cents() int64 { return divRound(m.micros, 10_000) }
+
+// String gives the plain decimal form with at least two decimals and no trailing zeros past
+// them: "7551.36", "47.757", "0.00". It is the form the API and JSON output use.
+func (m Money) String() string {
+	v := m.micros
+	sign := ""
+	if v < 0 {
+		sign, v = "-", -v
+	}
+	frac := fmt.Sprintf("%06d", v%microsPerDollar)
+	frac = strings.TrimRight(frac, "0")
+	for len(frac) < 2 {
+		frac += "0"
+	}
+	return fmt.Sprintf("%s%d.%s", sign, v/microsPerDollar, frac)
+}
+
+// Dollars formats the amount for people: "$7,551.36", rounded to the cent.
+func (m Money) Dollars() string {
+	c := m.Cents()
+	sign := ""
+	if c < 0 {
+		sign, c = "-", -c
+	}
+	return fmt.Sprintf("%s$%s.%02d", sign, groupThousands(c/100), c%100)
+}
+
+// Rate formats a per-hour rate for people with up to three decimals: "$47.757".
+func (m Money) Rate() string {
+	milli := divRound(m.micros, 1000)
+	sign := ""
+	if milli < 0 {
+		sign, milli = "-", -milli
+	}
+	return fmt.Sprintf("%s$%s.%03d", sign, groupThousands(milli/1000), milli%1000)
+}
+
+func groupThousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	if len(s) <= 3 {
+		return s
+	}
+	var b strings.Builder
+	lead := len(s) % 3
+	if lead > 0 {
+		b.WriteString(s[:lead])
+	}
+	for i := lead; i < len(s); i += 3 {
+		if b.Len() > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(s[i : i+3])
+	}
+	return b.String()
+}
+
+// MarshalText writes the plain decimal form, so JSON carries the exact string.
+func (m Money) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
+
+// UnmarshalText parses the plain decimal form.
+func (m *Money) UnmarshalText(b []byte) error {
+	v, err := ParseMoney(string(b))
+	if err != nil {
+		return err
+	}
+	*m = v
+	return nil
+}

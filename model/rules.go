@@ -1,0 +1,59 @@
+package model
+
+import "time"
+
+// The business rules of Capacity Blocks (reference §0 and §3).
+const (
+	MinCount            = 1
+	MaxCount            = 64  // instances in one block
+	MaxAccountInstances = 256 // instances across an account's blocks
+	MaxLeadTime         = 8 * 7 * 24 * time.Hour
+
+	// TerminationLead: instances are terminated from this long before the end.
+	TerminationLead = 30 * time.Minute
+	// WarningLead: AWS's EventBridge expiration warning fires this long before the end.
+	WarningLead = 40 * time.Minute
+
+	// Blocks end (and by default start) at 11:30 UTC.
+	BoundaryHour   = 11
+	BoundaryMinute = 30
+)
+
+// ValidDurationDays lists every duration AWS sells, in days: 1–14 in whole days, then
+// 21–182 in whole weeks.
+func ValidDurationDays() []int {
+	var out []int
+	for d := 1; d <= 14; d++ {
+		out = append(out, d)
+	}
+	for d := 21; d <= 182; d += 7 {
+		out = append(out, d)
+	}
+	return out
+}
+
+// ValidDuration reports whether a block of this many days can be bought.
+func ValidDuration(days int) bool {
+	return (days >= 1 && days <= 14) || (days >= 21 && days <= 182 && days%7 == 0)
+}
+
+// DurationsBetween returns the valid durations from min to max days, both included.
+func DurationsBetween(min, max int) []int {
+	var out []int
+	for _, d := range ValidDurationDays() {
+		if d >= min && d <= max {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// NextBoundary returns the first 11:30 UTC at or after t.
+func NextBoundary(t time.Time) time.Time {
+	t = t.UTC()
+	b := time.Date(t.Year(), t.Month(), t.Day(), BoundaryHour, BoundaryMinute, 0, 0, time.UTC)
+	if b.Before(t) {
+		b = b.AddDate(0, 0, 1)
+	}
+	return b
+}

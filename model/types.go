@@ -1,0 +1,152 @@
+package model
+
+import "time"
+
+// Offering is one Capacity Block that can be bought, as DescribeCapacityBlockOfferings
+// returns it, tagged with the region it was found in.
+type Offering struct {
+	ID               string
+	Region           string
+	AvailabilityZone string
+	InstanceType     string
+	Count            int
+	Start, End       time.Time
+	DurationHours    int // whole hours
+	DurationMinutes  int // minutes past the whole hours (near-term offerings)
+	Fee              Money
+	Currency         string
+	Tenancy          string
+	UltraServerType  string
+	UltraServerCount int
+}
+
+// Duration is the length of the block.
+func (o Offering) Duration() time.Duration {
+	return time.Duration(o.DurationHours)*time.Hour + time.Duration(o.DurationMinutes)*time.Minute
+}
+
+// Minutes is the length of the block in whole minutes.
+func (o Offering) Minutes() int64 { return int64(o.DurationHours)*60 + int64(o.DurationMinutes) }
+
+// Accelerators is the number of accelerators in the whole block.
+func (o Offering) Accelerators() int {
+	t, ok := LookupType(o.InstanceType)
+	if !ok {
+		return 0
+	}
+	if t.UltraServer {
+		n := o.UltraServerCount
+		if n == 0 {
+			n = 1
+		}
+		return n * t.Accelerators
+	}
+	return o.Count * t.Accelerators
+}
+
+// HourlyRate is the fee per instance-hour, rounded to the micro-dollar.
+func (o Offering) HourlyRate() Money {
+	if o.Count == 0 || o.Minutes() == 0 {
+		return Money{}
+	}
+	return o.Fee.MulRat(60, int64(o.Count)*o.Minutes())
+}
+
+// AcceleratorHourlyRate is the fee per accelerator-hour, rounded to the micro-dollar.
+func (o Offering) AcceleratorHourlyRate() Money {
+	n := o.Accelerators()
+	if n == 0 || o.Minutes() == 0 {
+		return Money{}
+	}
+	return o.Fee.MulRat(60, int64(n)*o.Minutes())
+}
+
+// BlockState is the state of a Capacity Block reservation.
+type BlockState string
+
+const (
+	StatePaymentPending BlockState = "payment-pending"
+	StatePaymentFailed  BlockState = "payment-failed"
+	StateScheduled      BlockState = "scheduled"
+	StateActive         BlockState = "active"
+	StateExpired        BlockState = "expired"
+	StateCancelled      BlockState = "cancelled"
+	StateFailed         BlockState = "failed"
+	StateUnavailable    BlockState = "unavailable"
+)
+
+// Block is a bought Capacity Block: a capacity reservation of type capacity-block, with
+// what is known of its block, status, instances and extensions.
+type Block struct {
+	ReservationID    string
+	BlockID          string
+	Region           string
+	AvailabilityZone string
+	InstanceType     string
+	Platform         string
+	Tenancy          string
+	TotalCount       int // the count bought, also before the start
+	AvailableCount   int
+	RunningCount     int
+	State            BlockState
+	Start, End       time.Time
+	Created          time.Time
+	Interconnect     string // ok, impaired, insufficient-data, or "" when unknown
+	Tags             map[string]string
+	Instances        []Instance
+	Extensions       []Extension
+}
+
+// TerminationAt is when AWS starts terminating the block's instances.
+func (b Block) TerminationAt() time.Time { return b.End.Add(-TerminationLead) }
+
+// WarningAt is when AWS sends its expiration warning.
+func (b Block) WarningAt() time.Time { return b.End.Add(-WarningLead) }
+
+// Instance is an instance launched into a block.
+type Instance struct {
+	ID            string
+	ReservationID string
+	InstanceType  string
+	State         string // pending, running, shutting-down, terminated, stopping, stopped
+	LaunchTime    time.Time
+	SubnetID      string
+	ImageID       string
+}
+
+// ExtensionStatus is the payment status of an extension.
+type ExtensionStatus string
+
+const (
+	ExtensionPaymentPending   ExtensionStatus = "payment-pending"
+	ExtensionPaymentFailed    ExtensionStatus = "payment-failed"
+	ExtensionPaymentSucceeded ExtensionStatus = "payment-succeeded"
+)
+
+// ExtensionOffering is a way to lengthen a block, as DescribeCapacityBlockExtensionOfferings
+// returns it.
+type ExtensionOffering struct {
+	ID               string
+	ReservationID    string
+	InstanceType     string
+	Count            int
+	AvailabilityZone string
+	Start, End       time.Time // of the added time: Start is the block's current end
+	DurationHours    int
+	Fee              Money
+	Currency         string
+}
+
+// Extension is a bought extension of a block.
+type Extension struct {
+	ReservationID string
+	OfferingID    string
+	InstanceType  string
+	Count         int
+	DurationHours int
+	Status        ExtensionStatus
+	PurchaseDate  time.Time
+	Start, End    time.Time
+	Fee           Money
+	Currency      string
+}

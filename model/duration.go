@@ -38,6 +38,9 @@ const durationHelp = "1d–14d in whole days or 3w–26w in whole weeks (e.g. 2d
 func ParseDuration(s string) (DurationRange, error) {
 	s = strings.TrimSpace(strings.ToLower(s))
 	if lo, hi, ok := strings.Cut(s, "-"); ok {
+		if lo == "" || hi == "" {
+			return DurationRange{}, fmt.Errorf("duration %q: want a duration such as 2d or a range such as 2d-7d; allowed: %s", s, durationHelp)
+		}
 		a, err := parseDays(lo)
 		if err != nil {
 			return DurationRange{}, err

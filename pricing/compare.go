@@ -1,0 +1,203 @@
+package pricing
+
+import (
+	"fmt"
+	"math/big"
+
+	"github.com/gpublock/gpublock/model"
+)
+
+// Comparison sets one offering against on-demand. Money fields are exact or rounded to the
+// micro-dollar where they are rates; Fee is the offering's own total and is never rebuilt
+// from a rate.
+type Comparison struct {
+	Offering model.Offering
+	// Unit is what rates are per: "instance", or "UltraServer" for UltraServer types (whose
+	// catalog rates are per UltraServer-hour). Units is how many the block holds.
+	Unit  string
+	Units int64
+
+	BlockMinutes  int64 // the whole block
+	UsableMinutes int64 // until instances are terminated, model.TerminationLead before the end
+
+	Fee               model.Money // the upfront fee: the total, exact
+	EffectiveHourly   model.Money // fee per unit-hour of the block
+	UsableHourly      model.Money // fee per unit-hour that can actually run
+	AcceleratorHourly model.Money // fee per accelerator-hour of the block
+
+	// OnDemand is the catalog row used; its Status says price, none (not sold on-demand) or
+	// unknown. Zero when the catalog has no row for the type and region.
+	OnDemand       Row
+	OnDemandHourly model.Money // per unit-hour; zero when NoOnDemand
+	// NoOnDemand is set when there is no on-demand price to compare with; NoOnDemandReason
+	// says why in a sentence. Nothing below is then present.
+	NoOnDemand       bool
+	NoOnDemandReason string
+
+	OnDemandBlockCost  model.Money // every unit on-demand for the whole block
+	OnDemandUsableCost model.Money // every unit on-demand for the usable part
+	// BreakEvenUtilization = fee ÷ (on-demand $/h × units × block hours): the share of the
+	// block that must be used for it to cost less than the same hours on-demand. Above 1 the
+	// block never wins.
+	BreakEvenUtilization Ratio
+	// BreakEvenHours = fee ÷ (on-demand $/h × units): the hours of use at which the costs meet.
+	BreakEvenHours Ratio
+	// SavingsPercent = (1 − BreakEvenUtilization) × 100: what the block saves against the
+	// same block hours on-demand, in percent; negative when the block costs more.
+	SavingsPercent Ratio
+	// CanWin: the break-even point falls within the usable hours.
+	CanWin bool
+
+	Source string // of the on-demand figure
+	AsOf   string // its date, as precise as its source
+
+	// Published is the newest published Capacity Block effective rate for the type and
+	// region, if any (HasPublished).
+	Published    Row
+	HasPublished bool
+	// SavingsPlans holds the known 1-year and 3-year rates, per unit-hour.
+	SavingsPlans []Row
+}
+
+// Compare prices an offering against the catalog's on-demand figure for its type and region.
+// A nil catalog means the embedded one.
+func Compare(cat *Catalog, o model.Offering) Comparison {
+	if cat == nil {
+		cat = Embedded()
+	}
+	c := Comparison{Offering: o, Unit: "instance", Units: int64(o.Count), Fee: o.Fee}
+	if t, ok := model.LookupType(o.InstanceType); ok && t.UltraServer {
+		c.Unit, c.Units = "UltraServer", int64(o.UltraServerCount)
+		if c.Units == 0 {
+			c.Units = 1
+		}
+	}
+	c.BlockMinutes = o.Minutes()
+	c.UsableMinutes = max(0, c.BlockMinutes-int64(model.TerminationLead.Minutes()))
+	if c.Units > 0 && c.BlockMinutes > 0 {
+		if c.Unit == "instance" {
+			c.EffectiveHourly = o.HourlyRate()
+		} else {
+			c.EffectiveHourly = o.Fee.MulRat(60, c.Units*c.BlockMinutes)
+		}
+		c.AcceleratorHourly = o.AcceleratorHourlyRate()
+	}
+	if c.Units > 0 && c.UsableMinutes > 0 {
+		c.UsableHourly = o.Fee.MulRat(60, c.Units*c.UsableMinutes)
+	}
+	c.Published, c.HasPublished = cat.CapacityBlockRate(o.InstanceType, o.Region)
+	c.SavingsPlans = cat.SavingsPlans(o.InstanceType, o.Region)
+
+	row, ok := cat.OnDemand(o.InstanceType, o.Region)
+	c.OnDemand = row
+	c.Source, c.AsOf = row.Source, row.Date
+	switch {
+	case !ok:
+		c.NoOnDemand = true
+		c.NoOnDemandReason = fmt.Sprintf("no on-demand price known for %s in %s", o.InstanceType, o.Region)
+		return c
+	case row.Status == StatusNone:
+		c.NoOnDemand = true
+		c.NoOnDemandReason = fmt.Sprintf("no on-demand price: AWS does not sell %s on-demand (%s, %s)", o.InstanceType, row.Source, row.Date)
+		return c
+	case !row.HasPrice():
+		c.NoOnDemand = true
+		c.NoOnDemandReason = fmt.Sprintf("no on-demand price known for %s in %s; try gpublock prices --refresh", o.InstanceType, o.Region)
+		return c
+	}
+	c.OnDemandHourly = row.Hourly
+	if c.Units <= 0 || c.BlockMinutes <= 0 {
+		// Nothing to divide by: an offering without instances or length compares with nothing.
+		return c
+	}
+	c.OnDemandBlockCost = c.OnDemandCostAt(c.BlockMinutes)
+	c.OnDemandUsableCost = c.OnDemandCostAt(c.UsableMinutes)
+
+	fee := big.NewInt(o.Fee.Micros())
+	rate := big.NewInt(row.Hourly.Micros())
+	units := big.NewInt(c.Units)
+	// u = 60·fee ÷ (rate · units · minutes); hours = fee ÷ (rate · units)
+	num := new(big.Int).Mul(fee, big.NewInt(60))
+	den := new(big.Int).Mul(rate, units)
+	c.BreakEvenHours = newRatio(fee, den)
+	c.BreakEvenUtilization = newRatio(num, new(big.Int).Mul(den, big.NewInt(c.BlockMinutes)))
+	s := new(big.Rat).Sub(big.NewRat(1, 1), c.BreakEvenUtilization.r)
+	c.SavingsPercent = Ratio{s.Mul(s, big.NewRat(100, 1))}
+	c.CanWin = c.BreakEvenHours.Rat().Cmp(big.NewRat(c.UsableMinutes, 60)) <= 0
+	return c
+}
+
+// OnDemandCostAt is what every unit of the block costs on-demand for minutes of use,
+// rounded to the micro-dollar.
+func (c Comparison) OnDemandCostAt(minutes int64) model.Money {
+	if c.NoOnDemand {
+		return model.Money{}
+	}
+	return c.OnDemandHourly.MulRat(c.Units*minutes, 60)
+}
+
+// SavingsPlanCostAt is what every unit costs at a Savings Plans rate for minutes of use.
+func (c Comparison) SavingsPlanCostAt(plan Row, minutes int64) model.Money {
+	return plan.Hourly.MulRat(c.Units*minutes, 60)
+}
+
+// BlockCostPerUsedHour is the fee divided by the unit-hours used at a utilization of the
+// block (0 < u ≤ 1), for display; ok is false at u ≤ 0.
+func (c Comparison) BlockCostPerUsedHour(u float64) (float64, bool) {
+	if u <= 0 || c.Units <= 0 || c.BlockMinutes <= 0 {
+		return 0, false
+	}
+	return dollars(c.Fee) / (float64(c.Units) * u * float64(c.BlockMinutes) / 60), true
+}
+
+// BreakEvenPercent is the break-even utilization in whole percent, rounded up, so "at
+// least N%" is true.
+func (c Comparison) BreakEvenPercent() int64 { return c.BreakEvenUtilization.Ceil(100) }
+
+// BreakEvenFloat is the break-even utilization as a float for JSON (0–1; above 1 the block
+// never wins), and false when there is nothing to compare with.
+func (c Comparison) BreakEvenFloat() (float64, bool) {
+	return c.BreakEvenUtilization.Float64(), c.BreakEvenUtilization.Valid()
+}
+
+// Reading says in one line what the comparison means, e.g. "cheaper than on-demand if you
+// use at least 58% of the block (28 of 48 hours)".
+func (c Comparison) Reading() string {
+	if c.NoOnDemand {
+		return c.NoOnDemandReason
+	}
+	if !c.BreakEvenUtilization.Valid() {
+		return "nothing to compare: the offering has no instances or no length"
+	}
+	block := formatHours(big.NewRat(c.BlockMinutes, 60))
+	if !c.CanWin {
+		if c.BreakEvenUtilization.CmpInt(1) > 0 {
+			more := new(big.Rat).Neg(c.SavingsPercent.r)
+			return fmt.Sprintf("never cheaper than on-demand: it costs %d%% more than %s hours on-demand", Ratio{more}.Ceil(1), block)
+		}
+		return fmt.Sprintf("never cheaper than on-demand: break-even is at %s of %s hours, but instances stop %d minutes before the end",
+			formatHours(c.BreakEvenHours.r), block, int(model.TerminationLead.Minutes()))
+	}
+	if c.BreakEvenHours.CmpInt(0) <= 0 {
+		return "cheaper than on-demand from the first hour"
+	}
+	usable := big.NewRat(c.UsableMinutes, 60)
+	hours := big.NewRat(c.BreakEvenHours.Ceil(1), 1)
+	if hours.Cmp(usable) > 0 {
+		// rounding up to a whole hour would pass the usable end: say it to the tenth
+		hours = big.NewRat(c.BreakEvenHours.Ceil(10), 10)
+	}
+	return fmt.Sprintf("cheaper than on-demand if you use at least %d%% of the block (%s of %s hours)",
+		c.BreakEvenPercent(), formatHours(hours), block)
+}
+
+// formatHours writes hours with at most one decimal, rounded up: "28", "40.5".
+func formatHours(h *big.Rat) string {
+	tenths := Ratio{h}.Ceil(10)
+	if tenths%10 == 0 {
+		return fmt.Sprintf("%d", tenths/10)
+	}
+	return fmt.Sprintf("%d.%d", tenths/10, tenths%10)
+}
+
+func dollars(m model.Money) float64 { return float64(m.Micros()) / 1e6 }

@@ -1,0 +1,208 @@
+package pricing
+
+import (
+	"math/big"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gpublock/gpublock/model"
+)
+
+func offering(typ, region string, count, hours, minutes int, fee string) model.Offering {
+	start := time.Date(2026, 12, 1, 11, 30, 0, 0, time.UTC)
+	return model.Offering{ID: "cbr-0123456789abcdef0", Region: region, AvailabilityZone: region + "a",
+		InstanceType: typ, Count: count, Start: start,
+		End:           start.Add(time.Duration(hours)*time.Hour + time.Duration(minutes)*time.Minute),
+		DurationHours: hours, DurationMinutes: minutes, Fee: model.MustMoney(fee), Currency: "USD"}
+}
+
+func odRow(typ, region, rate string) Row {
+	return Row{Kind: KindOnDemand, InstanceType: typ, Region: region, Status: StatusPrice,
+		Hourly: model.MustMoney(rate), Source: "test", Date: "2026-11-01"}
+}
+
+func TestCompareReadingExample(t *testing.T) {
+	c := Compare(nil, offering("p5.48xlarge", "us-east-1", 1, 48, 0, "1510.00"))
+	if c.NoOnDemand {
+		t.Fatalf("no on-demand: %s", c.NoOnDemandReason)
+	}
+	if c.OnDemandHourly != model.MustMoney("55.04") || !strings.Contains(c.Source, "datareceipts") || c.AsOf != "2026-11-09" {
+		t.Errorf("on-demand = %v from %q on %q", c.OnDemandHourly, c.Source, c.AsOf)
+	}
+	want := "cheaper than on-demand if you use at least 58% of the block (28 of 48 hours)"
+	if got := c.Reading(); got != want {
+		t.Errorf("Reading = %q, want %q", got, want)
+	}
+	if c.OnDemandBlockCost != model.MustMoney("2641.92") || c.OnDemandUsableCost != model.MustMoney("2614.40") {
+		t.Errorf("on-demand costs = %v, %v", c.OnDemandBlockCost, c.OnDemandUsableCost)
+	}
+	if c.BreakEvenUtilization.String() != "151000/264192" && c.BreakEvenUtilization.Rat().Cmp(big.NewRat(151000, 264192)) != 0 {
+		t.Errorf("break-even = %s", c.BreakEvenUtilization)
+	}
+	if c.EffectiveHourly != model.MustMoney("31.458333") || c.AcceleratorHourly != model.MustMoney("3.932292") {
+		t.Errorf("effective = %v, per accelerator = %v", c.EffectiveHourly, c.AcceleratorHourly)
+	}
+	if c.UsableHourly != model.MustMoney("31.789474") || c.UsableMinutes != 47*60+30 {
+		t.Errorf("usable = %v over %d minutes", c.UsableHourly, c.UsableMinutes)
+	}
+	if got := c.SavingsPercent.Ceil(1); got != 43 { // 42.84…%
+		t.Errorf("savings = %s%%", c.SavingsPercent)
+	}
+	if f, ok := c.BreakEvenFloat(); !ok || f < 0.5715 || f > 0.5716 {
+		t.Errorf("BreakEvenFloat = %v, %v", f, ok)
+	}
+	if !c.HasPublished || c.Published.Hourly != model.MustMoney("47.757") {
+		t.Errorf("published = %+v", c.Published)
+	}
+}
+
+func TestCompareWithoutOnDemand(t *testing.T) {
+	for _, tc := range []struct {
+		o    model.Offering
+		want string
+	}{
+		{offering("p6-b200.48xlarge", "us-east-1", 2, 24, 0, "5455.97"), "AWS does not sell p6-b200.48xlarge on-demand (gpueconomics.com, 2025)"},
+		{offering("trn2.48xlarge", "us-west-2", 1, 24, 0, "858.26"), "no on-demand price known for trn2.48xlarge in us-west-2"},
+		{offering("p5.48xlarge", "mars-1", 1, 24, 0, "858.26"), "no on-demand price known for p5.48xlarge in mars-1"},
+	} {
+		c := Compare(Embedded(), tc.o)
+		if !c.NoOnDemand || !strings.Contains(c.Reading(), tc.want) {
+			t.Errorf("%s: NoOnDemand=%v reading %q, want %q", tc.o.InstanceType, c.NoOnDemand, c.Reading(), tc.want)
+		}
+		if c.BreakEvenUtilization.Valid() || c.BreakEvenHours.Valid() || !c.OnDemandHourly.IsZero() || !c.OnDemandCostAt(600).IsZero() {
+			t.Errorf("%s: a comparison appeared without an on-demand price: %+v", tc.o.InstanceType, c)
+		}
+		if c.Fee != tc.o.Fee || c.EffectiveHourly.IsZero() {
+			t.Errorf("%s: fee %v effective %v", tc.o.InstanceType, c.Fee, c.EffectiveHourly)
+		}
+	}
+}
+
+func TestCompareEdges(t *testing.T) {
+	cat := NewCatalog(odRow("p5.48xlarge", "us-east-1", "50"), odRow("u-p6e-gb200x72", "us-east-1", "1000"))
+	// dearer than on-demand even at full use
+	c := Compare(cat, offering("p5.48xlarge", "us-east-1", 1, 24, 0, "1440"))
+	if c.CanWin || c.Reading() != "never cheaper than on-demand: it costs 20% more than 24 hours on-demand" {
+		t.Errorf("dear block: CanWin=%v %q", c.CanWin, c.Reading())
+	}
+	// break-even inside the last 30 minutes
+	c = Compare(cat, offering("p5.48xlarge", "us-east-1", 1, 24, 0, "1190"))
+	if c.CanWin || !strings.Contains(c.Reading(), "break-even is at 23.8 of 24 hours, but instances stop 30 minutes") {
+		t.Errorf("late break-even: CanWin=%v %q", c.CanWin, c.Reading())
+	}
+	// exactly at the usable end still wins
+	c = Compare(cat, offering("p5.48xlarge", "us-east-1", 1, 24, 0, "1175"))
+	if !c.CanWin || c.Reading() != "cheaper than on-demand if you use at least 98% of the block (23.5 of 24 hours)" {
+		t.Errorf("edge break-even: CanWin=%v %q", c.CanWin, c.Reading())
+	}
+	// a near-term block with minutes
+	c = Compare(cat, offering("p5.48xlarge", "us-east-1", 2, 40, 30, "2025"))
+	if c.Reading() != "cheaper than on-demand if you use at least 50% of the block (21 of 40.5 hours)" {
+		t.Errorf("minutes: %q", c.Reading())
+	}
+	// UltraServers are priced per UltraServer-hour
+	u := offering("u-p6e-gb200x72", "us-east-1", 18, 24, 0, "12000")
+	u.UltraServerType, u.UltraServerCount = "u-p6e-gb200x72", 1
+	c = Compare(cat, u)
+	if c.Unit != "UltraServer" || c.Units != 1 || c.EffectiveHourly != model.MustMoney("500") || c.BreakEvenPercent() != 50 {
+		t.Errorf("UltraServer: %s×%d effective %v break-even %d%%", c.Unit, c.Units, c.EffectiveHourly, c.BreakEvenPercent())
+	}
+	// nonsense never panics and compares with nothing
+	for _, o := range []model.Offering{
+		offering("p5.48xlarge", "us-east-1", 0, 24, 0, "100"),
+		offering("p5.48xlarge", "us-east-1", 1, 0, 0, "100"),
+		{},
+	} {
+		c := Compare(cat, o)
+		if c.BreakEvenUtilization.Valid() || c.CanWin || c.Reading() == "" {
+			t.Errorf("degenerate %+v gave %+v", o, c)
+		}
+	}
+	// a free block wins from the start
+	if c := Compare(cat, offering("p5.48xlarge", "us-east-1", 1, 24, 0, "0")); c.Reading() != "cheaper than on-demand from the first hour" {
+		t.Errorf("free: %q", c.Reading())
+	}
+}
+
+// Generated cases: the break-even point is exactly where the two cost lines cross, and
+// every total is exact.
+func TestCompareProperties(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 29))
+	types := []string{"p4d.24xlarge", "p5.48xlarge", "p5.4xlarge", "trn1.32xlarge", "u-p6e-gb200x36"}
+	for i := 0; i < 20000; i++ {
+		typ := types[rng.IntN(len(types))]
+		count := 1 + rng.IntN(64)
+		hours := 24 * model.ValidDurationDays()[rng.IntN(len(model.ValidDurationDays()))]
+		minutes := 0
+		if rng.IntN(4) == 0 { // near-term: odd length
+			hours, minutes = 1+rng.IntN(400), rng.IntN(60)
+		}
+		rate := model.MoneyFromMicros(1 + rng.Int64N(900_000_000))
+		fee := model.MoneyFromCents(rng.Int64N(2_000_000_000))
+		o := offering(typ, "us-east-1", count, hours, minutes, "0")
+		o.Fee = fee
+		if typ == "u-p6e-gb200x36" {
+			o.UltraServerCount = 1 + rng.IntN(3)
+		}
+		cat := NewCatalog(Row{Kind: KindOnDemand, InstanceType: typ, Region: "us-east-1", Status: StatusPrice, Hourly: rate, Source: "gen", Date: "2026-11-01"})
+		c := Compare(cat, o)
+		if c.Fee != fee {
+			t.Fatalf("case %d: fee %v, want %v", i, c.Fee, fee)
+		}
+		units := big.NewRat(c.Units, 1)
+		rateR := new(big.Rat).SetFrac64(rate.Micros(), 1)
+		feeR := new(big.Rat).SetFrac64(fee.Micros(), 1)
+		odAt := func(m *big.Rat) *big.Rat { // exact on-demand micros for m hours
+			v := new(big.Rat).Mul(rateR, units)
+			return v.Mul(v, m)
+		}
+		// the lines cross at the break-even hours, exactly
+		h := c.BreakEvenHours.Rat()
+		if odAt(h).Cmp(feeR) != 0 {
+			t.Fatalf("case %d: on-demand at break-even %s h = %s, fee %s", i, h.RatString(), odAt(h).RatString(), feeR.RatString())
+		}
+		// and on either side of it the cheaper line is the right one, minute by minute
+		for _, m := range []int64{0, 1, c.UsableMinutes, c.BlockMinutes, rng.Int64N(c.BlockMinutes + 1)} {
+			at := big.NewRat(m, 60)
+			if got, want := odAt(at).Cmp(feeR), at.Cmp(h); got != want {
+				t.Fatalf("case %d: at %d min on-demand vs fee %d, hours vs break-even %d", i, m, got, want)
+			}
+		}
+		// utilization × block hours = break-even hours
+		uh := new(big.Rat).Mul(c.BreakEvenUtilization.Rat(), big.NewRat(c.BlockMinutes, 60))
+		if uh.Cmp(h) != 0 {
+			t.Fatalf("case %d: u×hours %s ≠ %s", i, uh.RatString(), h.RatString())
+		}
+		// savings = 100 × (on-demand − fee) ÷ on-demand, exactly
+		full := odAt(big.NewRat(c.BlockMinutes, 60))
+		s := new(big.Rat).Quo(new(big.Rat).Sub(full, feeR), full)
+		if s.Mul(s, big.NewRat(100, 1)).Cmp(c.SavingsPercent.Rat()) != 0 {
+			t.Fatalf("case %d: savings %s", i, c.SavingsPercent)
+		}
+		// on-demand totals are exact to the micro-dollar, so to the cent
+		if d := new(big.Rat).Sub(full, new(big.Rat).SetInt64(c.OnDemandBlockCost.Micros())); d.Abs(d).Cmp(big.NewRat(1, 2)) > 0 {
+			t.Fatalf("case %d: on-demand block cost %v off by %s micro-dollars", i, c.OnDemandBlockCost, d.RatString())
+		}
+		// CanWin ⇔ break-even within the usable minutes
+		if c.CanWin != (h.Cmp(big.NewRat(c.UsableMinutes, 60)) <= 0) {
+			t.Fatalf("case %d: CanWin %v with break-even %s h and %d usable minutes", i, c.CanWin, h.RatString(), c.UsableMinutes)
+		}
+		// the rounded-up percent is the smallest whole percent at or above the exact one
+		p := c.BreakEvenPercent()
+		u100 := new(big.Rat).Mul(c.BreakEvenUtilization.Rat(), big.NewRat(100, 1))
+		if big.NewRat(p, 1).Cmp(u100) < 0 || big.NewRat(p-1, 1).Cmp(u100) >= 0 {
+			t.Fatalf("case %d: percent %d for %s", i, p, u100.FloatString(4))
+		}
+		// the effective rate, multiplied back, lands within rounding of the fee
+		back := new(big.Rat).Mul(new(big.Rat).SetInt64(c.EffectiveHourly.Micros()), new(big.Rat).Mul(units, big.NewRat(c.BlockMinutes, 60)))
+		slack := new(big.Rat).Mul(units, big.NewRat(c.BlockMinutes, 120))
+		if d := new(big.Rat).Sub(back, feeR); d.Abs(d).Cmp(slack) > 0 {
+			t.Fatalf("case %d: effective %v × %s×%d min is %s from the fee", i, c.EffectiveHourly, c.Unit, c.Units, d.FloatString(2))
+		}
+		if r := c.Reading(); r == "" || strings.Contains(r, "%!") {
+			t.Fatalf("case %d: reading %q", i, r)
+		}
+	}
+}

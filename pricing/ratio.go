@@ -1,0 +1,88 @@
+package pricing
+
+import (
+	"encoding/json"
+	"math/big"
+)
+
+// Ratio is an exact fraction such as a break-even utilization or a number of hours. The zero
+// value is "absent" (there is nothing to compare with). Float64 is for display and plotting
+// only; decisions compare Ratios exactly.
+type Ratio struct{ r *big.Rat }
+
+func newRatio(num, den *big.Int) Ratio {
+	if den.Sign() == 0 {
+		return Ratio{}
+	}
+	return Ratio{new(big.Rat).SetFrac(num, den)}
+}
+
+// RatioOf is num ÷ den, or absent when den is zero.
+func RatioOf(num, den int64) Ratio { return newRatio(big.NewInt(num), big.NewInt(den)) }
+
+// Valid reports whether the ratio is present.
+func (q Ratio) Valid() bool { return q.r != nil }
+
+// Rat returns a copy of the exact value (nil when absent).
+func (q Ratio) Rat() *big.Rat {
+	if q.r == nil {
+		return nil
+	}
+	return new(big.Rat).Set(q.r)
+}
+
+// Float64 is the nearest float, for display; 0 when absent.
+func (q Ratio) Float64() float64 {
+	if q.r == nil {
+		return 0
+	}
+	f, _ := q.r.Float64()
+	return f
+}
+
+// Cmp compares with another present ratio: -1, 0 or +1.
+func (q Ratio) Cmp(o Ratio) int {
+	if q.r == nil || o.r == nil {
+		return 0
+	}
+	return q.r.Cmp(o.r)
+}
+
+// CmpInt compares with a whole number.
+func (q Ratio) CmpInt(n int64) int {
+	if q.r == nil {
+		return 0
+	}
+	return q.r.Cmp(new(big.Rat).SetInt64(n))
+}
+
+// Ceil is the smallest whole number not below the ratio, times scale: Ceil(100) of 0.5712
+// is 58 (percent), Ceil(10) of 27.84 is 279 (tenths).
+func (q Ratio) Ceil(scale int64) int64 {
+	if q.r == nil {
+		return 0
+	}
+	v := new(big.Rat).Mul(q.r, new(big.Rat).SetInt64(scale))
+	n, d := v.Num(), v.Denom()
+	quo, rem := new(big.Int).QuoRem(n, d, new(big.Int))
+	if rem.Sign() > 0 {
+		quo.Add(quo, big.NewInt(1))
+	}
+	return quo.Int64()
+}
+
+// String is the exact fraction, "57/100", or "" when absent.
+func (q Ratio) String() string {
+	if q.r == nil {
+		return ""
+	}
+	return q.r.RatString()
+}
+
+// MarshalJSON writes a number (rounded for display), or null when absent.
+func (q Ratio) MarshalJSON() ([]byte, error) {
+	if q.r == nil {
+		return []byte("null"), nil
+	}
+	return json.Marshal(q.Float64())
+}

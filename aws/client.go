@@ -1,0 +1,242 @@
+// Package aws is gpublock's adapter over aws-sdk-go-v2: the streaming offering search,
+// blocks, purchase, extend and launch, identity, and the translation of API errors into
+// sentences a person can act on. It speaks to EC2 only through the real SDK, so the
+// emulator (aws/ec2sim) and AWS share one code path; only the endpoint differs.
+package aws
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"sync"
+	"time"
+
+	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/ratelimit"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
+	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	"github.com/aws/aws-sdk-go-v2/service/sts"
+
+	"github.com/gpublock/gpublock/model"
+)
+
+// Config says how to reach AWS (or the emulator) and how hard to push it.
+type Config struct {
+	// Profile, Region and EndpointURL come from flags; empty means the SDK's own
+	// resolution (AWS_PROFILE, AWS_REGION, AWS_ENDPOINT_URL_EC2, the shared config files…).
+	Profile, Region, EndpointURL string
+	// Version goes into the user agent as the app id "gpublock/<version>".
+	Version string
+	// Credentials, when set, replaces the SDK's credential chain (demo mode and tests).
+	Credentials sdkaws.CredentialsProvider
+	// PerRegion and Overall bound the search's concurrent calls; 0 means 4 and 32.
+	PerRegion, Overall int
+	// JournalDir holds the purchase journal; "" means $XDG_STATE_HOME/gpublock or
+	// ~/.local/state/gpublock.
+	JournalDir string
+	// MaxSpend, when set, refuses any purchase whose fee is above it, before any call.
+	MaxSpend *model.Money
+	// MaxBackoff caps the wait between retries of throttled or failed reads; 0 means the
+	// SDK's 20 s. Tests and demos shorten it.
+	MaxBackoff time.Duration
+	// HTTPClient, when set, replaces the SDK's HTTP client.
+	HTTPClient *http.Client
+}
+
+// DefaultRegion is used when neither a flag, the environment nor the profile names a
+// region: the Capacity Block region with the most types.
+const DefaultRegion = "us-east-1"
+
+// readAttempts is how many times a read is tried when the user has not set
+// AWS_MAX_ATTEMPTS. A sweep makes many calls; with the SDK's 3 attempts a throttled
+// account would lose a region now and then, which a person would read as "no capacity".
+const readAttempts = 8
+
+// Client is a connection to EC2 in every region, with one SDK client per region.
+type Client struct {
+	cfg       Config
+	awscfg    sdkaws.Config
+	region    string
+	profile   string
+	perRegion int
+	overall   int
+	retryer   sdkaws.RetryerV2
+	journal   *journal
+
+	// confirmTries and confirmDelay pace the look-up of a purchase whose reply was lost;
+	// AWS may take a moment to show a new reservation.
+	confirmTries int
+	confirmDelay time.Duration
+
+	mu       sync.Mutex
+	ec2s     map[string]*ec2.Client
+	identity *Identity
+}
+
+// New loads the SDK configuration (the whole credential chain unless cfg.Credentials is
+// set) and returns a client. It makes no call: credentials are resolved on first use.
+func New(ctx context.Context, cfg Config) (*Client, error) {
+	opts := []func(*config.LoadOptions) error{}
+	if cfg.Profile != "" {
+		opts = append(opts, config.WithSharedConfigProfile(cfg.Profile))
+	}
+	if cfg.Region != "" {
+		opts = append(opts, config.WithRegion(cfg.Region))
+	}
+	if cfg.Credentials != nil {
+		opts = append(opts, config.WithCredentialsProvider(cfg.Credentials))
+	}
+	if cfg.HTTPClient != nil {
+		opts = append(opts, config.WithHTTPClient(cfg.HTTPClient))
+	}
+	version := cfg.Version
+	if version == "" {
+		version = "dev"
+	}
+	opts = append(opts, config.WithAppID("gpublock/"+version))
+	awscfg, err := config.LoadDefaultConfig(ctx, opts...)
+	if err != nil {
+		return nil, &ConfigError{Profile: cfg.Profile, Err: err}
+	}
+	if awscfg.Region == "" {
+		awscfg.Region = DefaultRegion
+	}
+	c := &Client{
+		cfg:          cfg,
+		awscfg:       awscfg,
+		region:       awscfg.Region,
+		profile:      cfg.Profile,
+		perRegion:    cfg.PerRegion,
+		overall:      cfg.Overall,
+		ec2s:         map[string]*ec2.Client{},
+		confirmTries: 4,
+		confirmDelay: 2 * time.Second,
+	}
+	if c.profile == "" {
+		c.profile = profileFromEnv()
+	}
+	if c.perRegion <= 0 {
+		c.perRegion = 4
+	}
+	if c.overall <= 0 {
+		c.overall = 32
+	}
+	c.retryer = newReadRetryer(awscfg, cfg.MaxBackoff)
+	c.journal = &journal{dir: cfg.JournalDir}
+	return c, nil
+}
+
+// newReadRetryer builds the one retryer every read shares, so the adaptive mode's
+// client-side rate (AWS_RETRY_MODE=adaptive) learns across calls. Its retry quota is
+// off: a sweep under throttling would otherwise drain it and fail calls that a pause
+// would have saved.
+func newReadRetryer(awscfg sdkaws.Config, maxBackoff time.Duration) sdkaws.RetryerV2 {
+	attempts := awscfg.RetryMaxAttempts
+	if attempts == 0 {
+		attempts = readAttempts
+	}
+	std := func(o *retry.StandardOptions) {
+		o.MaxAttempts = attempts
+		o.RateLimiter = ratelimit.None
+		if maxBackoff > 0 {
+			o.MaxBackoff = maxBackoff
+		}
+	}
+	var base sdkaws.RetryerV2
+	if awscfg.RetryMode == sdkaws.RetryModeAdaptive {
+		base = retry.NewAdaptiveMode(func(o *retry.AdaptiveModeOptions) {
+			o.StandardOptions = append(o.StandardOptions, std)
+		})
+	} else {
+		base = retry.NewStandard(std)
+	}
+	return reportingRetryer{RetryerV2: base}
+}
+
+// Region is the home region: the one of the profile or flag, where identity is asked.
+func (c *Client) Region() string { return c.region }
+
+// Profile is the shared-config profile in use, or "" for the default chain.
+func (c *Client) Profile() string { return c.profile }
+
+// Endpoint is the endpoint override, or "" for AWS's own endpoints.
+func (c *Client) Endpoint() string { return c.cfg.EndpointURL }
+
+// ec2In returns the EC2 client of a region, made once.
+func (c *Client) ec2In(region string) *ec2.Client {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if cl, ok := c.ec2s[region]; ok {
+		return cl
+	}
+	cl := ec2.NewFromConfig(c.awscfg, func(o *ec2.Options) {
+		o.Region = region
+		o.Retryer = c.retryer
+		if c.cfg.EndpointURL != "" {
+			o.BaseEndpoint = sdkaws.String(c.cfg.EndpointURL)
+		}
+	})
+	c.ec2s[region] = cl
+	return cl
+}
+
+func (c *Client) sts() *sts.Client {
+	return sts.NewFromConfig(c.awscfg, func(o *sts.Options) {
+		o.Region = c.region
+		// The emulator serves STS on the EC2 URL; an --endpoint-url points both there.
+		if c.cfg.EndpointURL != "" {
+			o.BaseEndpoint = sdkaws.String(c.cfg.EndpointURL)
+		}
+	})
+}
+
+// Identity is who the credentials belong to: the account that would be billed.
+type Identity struct{ Account, ARN, UserID string }
+
+// Identity asks STS GetCallerIdentity, once; later calls return the same answer.
+func (c *Client) Identity(ctx context.Context) (Identity, error) {
+	c.mu.Lock()
+	if c.identity != nil {
+		id := *c.identity
+		c.mu.Unlock()
+		return id, nil
+	}
+	c.mu.Unlock()
+	out, err := c.sts().GetCallerIdentity(ctx, &sts.GetCallerIdentityInput{})
+	if err != nil {
+		return Identity{}, err
+	}
+	id := Identity{
+		Account: sdkaws.ToString(out.Account),
+		ARN:     sdkaws.ToString(out.Arn),
+		UserID:  sdkaws.ToString(out.UserId),
+	}
+	if id.Account == "" {
+		// The SDK turns a body it cannot read into an empty answer; that is not an identity.
+		return Identity{}, fmt.Errorf("GetCallerIdentity returned no account (is %q an STS endpoint?)", c.stsEndpoint())
+	}
+	c.mu.Lock()
+	c.identity = &id
+	c.mu.Unlock()
+	return id, nil
+}
+
+func (c *Client) stsEndpoint() string {
+	if c.cfg.EndpointURL != "" {
+		return c.cfg.EndpointURL
+	}
+	return "sts." + c.region + ".amazonaws.com"
+}
+
+// CheckCredentials resolves credentials without calling any service, so a caller can
+// tell "no credentials anywhere" from a slow network. ctx bounds the time (IMDS probes).
+func (c *Client) CheckCredentials(ctx context.Context) error {
+	if c.awscfg.Credentials == nil {
+		return &CredentialsError{Profile: c.profile, Err: fmt.Errorf("no credential provider configured")}
+	}
+	if _, err := c.awscfg.Credentials.Retrieve(ctx); err != nil {
+		return &CredentialsError{Profile: c.profile, Err: err}
+	}
+	return nil
+}

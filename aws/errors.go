@@ -1,0 +1,227 @@
+package aws
+
+import (
+	"context"
+	"errors"
+	"net"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/credentials/ssocreds"
+	"github.com/aws/smithy-go"
+
+	"github.com/gpublock/gpublock/model"
+)
+
+// ConfigError is a failure to load the SDK configuration (a missing profile, a broken
+// config file).
+type ConfigError struct {
+	Profile string
+	Err     error
+}
+
+func (e *ConfigError) Error() string { return "loading AWS configuration: " + e.Err.Error() }
+func (e *ConfigError) Unwrap() error { return e.Err }
+
+// CredentialsError is a failure to find or refresh credentials.
+type CredentialsError struct {
+	Profile string
+	Err     error
+}
+
+func (e *CredentialsError) Error() string { return "AWS credentials: " + e.Err.Error() }
+func (e *CredentialsError) Unwrap() error { return e.Err }
+
+// RegionFailure is the failure of one region in a multi-region call.
+type RegionFailure struct {
+	Region string
+	Err    error
+}
+
+func (e *RegionFailure) Error() string { return e.Region + ": " + e.Err.Error() }
+func (e *RegionFailure) Unwrap() error { return e.Err }
+
+// Explanation is an error as a person reads it: what happened, and what to do.
+type Explanation struct {
+	Summary   string // one short sentence
+	Hint      string // what to do next; may be ""
+	Code      string // the AWS error code, if any
+	Action    string // the IAM action that was refused, for UnauthorizedOperation
+	Retryable bool   // trying again later may work
+}
+
+func (e Explanation) String() string {
+	if e.Hint == "" {
+		return e.Summary
+	}
+	return e.Summary + " " + e.Hint
+}
+
+// ExplainError is the one place that turns errors into a sentence and a hint.
+func ExplainError(err error) Explanation { return explain(err, "") }
+
+// ExplainError is the package function with this client's profile filled into hints.
+func (c *Client) ExplainError(err error) Explanation { return explain(err, c.profile) }
+
+// credentialChain is what the SDK tries, in order, when no credentials are given.
+const credentialChain = "environment (AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY), web identity (AWS_WEB_IDENTITY_TOKEN_FILE), " +
+	"the shared config and credentials files (static keys, SSO, credential_process, role chaining), container credentials, EC2 instance metadata"
+
+func explain(err error, profile string) Explanation {
+	if err == nil {
+		return Explanation{}
+	}
+	var pe *PurchaseError
+	if errors.As(err, &pe) && pe.Explanation.Summary != "" {
+		return pe.Explanation
+	}
+	profileFlag := "--profile " + profile
+	if profile == "" {
+		profileFlag = "--profile <name>"
+	}
+	var ce *ConfigError
+	if errors.As(err, &ce) {
+		return Explanation{Summary: "The AWS configuration could not be loaded: " + firstLine(ce.Err) + ".",
+			Hint: "Check ~/.aws/config and the profile name (aws configure list-profiles)."}
+	}
+	if errors.Is(err, context.Canceled) {
+		return Explanation{Summary: "Cancelled."}
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return Explanation{Summary: "AWS did not answer in time.", Hint: "Check the network and try again.", Retryable: true}
+	}
+	msg := err.Error()
+	var tokErr *ssocreds.InvalidTokenError
+	if errors.As(err, &tokErr) || strings.Contains(msg, "SSO token") || strings.Contains(msg, "SSO session") ||
+		strings.Contains(msg, "InvalidGrantException") {
+		return Explanation{Summary: "The AWS SSO session has expired or is not signed in.",
+			Hint: "Run: aws sso login " + profileFlag}
+	}
+	if isNoCredentials(err) {
+		return Explanation{Summary: "No AWS credentials were found.",
+			Hint: "Tried: " + credentialChain + ". Set up a profile (aws configure / aws configure sso), or run with --demo to use the built-in simulator."}
+	}
+	var apiErr smithy.APIError
+	if errors.As(err, &apiErr) {
+		return explainAPI(err, apiErr, profileFlag)
+	}
+	var netErr net.Error
+	if errors.As(err, &netErr) || strings.Contains(msg, "connection refused") || strings.Contains(msg, "no such host") {
+		return Explanation{Summary: "AWS could not be reached: " + lastPart(msg) + ".",
+			Hint: "Check the network, proxy or --endpoint-url.", Retryable: true}
+	}
+	return Explanation{Summary: firstLine(err)}
+}
+
+func explainAPI(err error, apiErr smithy.APIError, profileFlag string) Explanation {
+	code, text := apiErr.ErrorCode(), apiErr.ErrorMessage()
+	ex := Explanation{Code: code}
+	switch {
+	case code == "UnauthorizedOperation" || code == "AccessDenied" || code == "AccessDeniedException":
+		ex.Action = iamAction(err)
+		ex.Summary = "AWS refused the call: this identity lacks permission " + ex.Action + "."
+		ex.Hint = "Ask an administrator to allow " + ex.Action + " for this role or user."
+	case isThrottle(err):
+		ex.Summary, ex.Hint, ex.Retryable = "AWS is throttling requests.", "Retrying with backoff; fewer regions or durations at once also helps.", true
+	case code == "InvalidCapacityBlockOfferingIdExpired" || code == "InvalidCapacityBlockOfferingIdNotFound":
+		ex.Summary = "That offering is no longer available: someone else bought it, or it expired."
+		ex.Hint = "Search again; nothing was bought."
+	case code == "InvalidCapacityBlockOfferingIdMalformed":
+		ex.Summary, ex.Hint = "The offering id is malformed.", "Use an id from a fresh search (cbr-…)."
+	case code == "InvalidCapacityReservationState.PendingActivation":
+		ex.Summary, ex.Hint = "The Capacity Block is not active yet.", "Instances can be launched from its start time."
+	case code == "ReservationCapacityExceeded":
+		ex.Summary, ex.Hint = "The block has fewer free instances than asked for.", "Launch fewer, or wait for terminating instances to free their slots."
+	case code == "InvalidParameterValue" && strings.Contains(strings.ToLower(text), "market type"):
+		ex.Summary = "The launch lacks the capacity-block market type."
+		ex.Hint = "Launches into a Capacity Block need InstanceMarketOptions.MarketType=capacity-block."
+	case code == "AuthFailure" || code == "InvalidClientTokenId" || code == "SignatureDoesNotMatch" || code == "UnrecognizedClientException":
+		ex.Summary = "AWS rejected the credentials (" + code + ")."
+		ex.Hint = "Check the access key and secret, or the profile (" + profileFlag + ")."
+	case code == "ExpiredToken" || code == "ExpiredTokenException" || code == "RequestExpired":
+		ex.Summary = "The AWS session token has expired."
+		ex.Hint = "Refresh the credentials (for SSO: aws sso login " + profileFlag + ")."
+	case code == "OptInRequired":
+		ex.Summary, ex.Hint = "The account is not opted in to this region or zone.", "Enable the region or Local Zone in the EC2 console."
+	case code == "InsufficientInstanceCapacity":
+		ex.Summary, ex.Hint, ex.Retryable = "AWS has no capacity for this request right now.", "Try another zone, count or window.", true
+	case code == "CapacityBlockDescribeLimitExceeded":
+		ex.Summary, ex.Hint, ex.Retryable = "The account has hit its limit of offering searches.", "Wait a while, or search fewer regions and durations.", true
+	case code == "DryRunOperation":
+		ex.Summary = "Permission check passed (dry run)."
+	case code == "ServiceUnavailable" || code == "Unavailable" || code == "InternalError" || code == "InternalFailure" || code == "ServerInternal":
+		ex.Summary, ex.Hint, ex.Retryable = "AWS had an internal problem ("+code+").", "Try again in a moment.", true
+	default:
+		ex.Summary = code + ": " + text
+	}
+	if t, regions := notSoldHere(code, text); t != "" {
+		ex.Summary = t + " is not sold in this region."
+		ex.Hint = "Capacity Blocks of " + t + " are sold in " + strings.Join(regions, ", ") + "."
+	}
+	return ex
+}
+
+// notSoldHere recognises an error about an instance type the region does not offer and
+// names the regions that sell it.
+func notSoldHere(code, text string) (string, []string) {
+	if code != "InvalidParameterValue" && code != "Unsupported" && code != "UnsupportedOperation" && code != "InvalidInstanceType" {
+		return "", nil
+	}
+	lower := strings.ToLower(text)
+	if !strings.Contains(lower, "not supported") && !strings.Contains(lower, "not available") && !strings.Contains(lower, "not sold") &&
+		!strings.Contains(lower, "unsupported") && !strings.Contains(lower, "not offered") {
+		return "", nil
+	}
+	for _, t := range model.Catalog() {
+		if strings.Contains(text, t.Name) {
+			return t.Name, t.Regions
+		}
+	}
+	return "", nil
+}
+
+// iamAction names the IAM action of the failed operation, e.g. ec2:PurchaseCapacityBlock.
+func iamAction(err error) string {
+	var op *smithy.OperationError
+	if errors.As(err, &op) {
+		svc := strings.ToLower(op.ServiceID)
+		return svc + ":" + op.OperationName
+	}
+	return "the required IAM action"
+}
+
+func isNoCredentials(err error) bool {
+	var ce *CredentialsError
+	msg := err.Error()
+	if errors.As(err, &ce) {
+		return !strings.Contains(msg, "SSO")
+	}
+	return strings.Contains(msg, "failed to retrieve credentials") ||
+		strings.Contains(msg, "no EC2 IMDS role found") ||
+		(strings.Contains(msg, "failed to refresh cached credentials") && strings.Contains(msg, "ec2imds"))
+}
+
+func firstLine(err error) string {
+	s := err.Error()
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return strings.TrimSuffix(s, ".")
+}
+
+// lastPart drops the SDK's "operation error EC2: X, https response error …" prefix chain.
+func lastPart(s string) string {
+	if i := strings.LastIndex(s, ", "); i >= 0 && i+2 < len(s) {
+		return strings.TrimSuffix(s[i+2:], ".")
+	}
+	return s
+}
+
+// httpStatus is the HTTP status of a failed call, or 0 when no response came back.
+func httpStatus(err error) int {
+	var hs interface{ HTTPStatusCode() int }
+	if errors.As(err, &hs) {
+		return hs.HTTPStatusCode()
+	}
+	return 0
+}
+

@@ -1,0 +1,45 @@
+package aws
+
+import (
+	"context"
+	"os"
+
+	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
+)
+
+// reportingRetryer is the SDK's retryer with one addition: before it backs off after a
+// throttle it tells the caller, through a hook carried by the context, so a search can
+// show "throttled (retrying)" while the SDK does the waiting.
+type reportingRetryer struct{ sdkaws.RetryerV2 }
+
+type throttleHookKey struct{}
+
+// withThrottleHook returns a context whose SDK calls report each throttled attempt.
+func withThrottleHook(ctx context.Context, hook func(error)) context.Context {
+	return context.WithValue(ctx, throttleHookKey{}, hook)
+}
+
+func (r reportingRetryer) GetRetryToken(ctx context.Context, opErr error) (func(error) error, error) {
+	if isThrottle(opErr) {
+		if hook, ok := ctx.Value(throttleHookKey{}).(func(error)); ok && hook != nil {
+			hook(opErr)
+		}
+	}
+	return r.RetryerV2.GetRetryToken(ctx, opErr)
+}
+
+var throttleCheck = retry.IsErrorThrottles(retry.DefaultThrottles)
+
+// isThrottle reports whether AWS refused the call for its rate (RequestLimitExceeded and
+// the other codes the SDK treats as throttles).
+func isThrottle(err error) bool {
+	return err != nil && throttleCheck.IsErrorThrottle(err) == sdkaws.TrueTernary
+}
+
+func profileFromEnv() string {
+	if p := os.Getenv("AWS_PROFILE"); p != "" {
+		return p
+	}
+	return os.Getenv("AWS_DEFAULT_PROFILE")
+}

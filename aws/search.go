@@ -1,0 +1,397 @@
+package aws
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+
+	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+
+	"github.com/gpublock/gpublock/model"
+)
+
+// RegionState is where a region's part of a search stands.
+type RegionState int
+
+const (
+	RegionSearching RegionState = iota // calls still running
+	RegionOK                           // finished, with offerings
+	RegionEmpty                        // finished, nothing on offer
+	RegionThrottled                    // AWS is throttling; the SDK is backing off and retrying
+	RegionError                        // finished, at least one call failed (see Message)
+)
+
+func (s RegionState) String() string {
+	switch s {
+	case RegionSearching:
+		return "searching"
+	case RegionOK:
+		return "ok"
+	case RegionEmpty:
+		return "empty"
+	case RegionThrottled:
+		return "throttled"
+	case RegionError:
+		return "error"
+	}
+	return fmt.Sprintf("RegionState(%d)", int(s))
+}
+
+// Done reports whether the region has finished (ok, empty or error).
+func (s RegionState) Done() bool { return s == RegionOK || s == RegionEmpty || s == RegionError }
+
+// RegionStatus is the state of one region in a search.
+type RegionStatus struct {
+	Region    string
+	State     RegionState
+	Offerings int    // delivered so far for this region
+	Message   string // why, for errors and throttling; a note for empty regions
+	Err       error  // the first error of an errored region, for ExplainError
+}
+
+// String gives the short form people see: "searching", "ok 12", "empty",
+// "throttled (retrying)", "error (message)".
+func (s RegionStatus) String() string {
+	switch s.State {
+	case RegionOK:
+		return fmt.Sprintf("ok %d", s.Offerings)
+	case RegionThrottled:
+		return "throttled (retrying)"
+	case RegionError:
+		return "error (" + s.Message + ")"
+	}
+	return s.State.String()
+}
+
+// SearchEvent is one step of a search: a page of offerings, a change of a region's
+// status, or both.
+type SearchEvent struct {
+	Region     string
+	Offerings  []model.Offering // one page as it arrived, already de-duplicated; may be empty
+	Status     *RegionStatus    // non-nil when that region's status changed
+	CallsDone  int              // finished (type, duration, region) searches, all pages followed
+	CallsTotal int
+}
+
+// searchCall is one DescribeCapacityBlockOfferings search, followed over all its pages.
+type searchCall struct {
+	region, instanceType string
+	days                 int
+}
+
+// planSearch lists the calls of a query: every region × type × duration, leaving out the
+// types the catalog says a region does not sell (AWS would answer with nothing, and each
+// call costs rate limit). It also returns, per region, why it has no call.
+func planSearch(q model.Query) ([]string, []searchCall, map[string]string) {
+	regions := dedupe(q.Regions)
+	types := dedupe(q.InstanceTypes)
+	days := q.Durations.Days()
+	var calls []searchCall
+	why := map[string]string{}
+	for _, r := range regions {
+		n := 0
+		for _, tn := range types {
+			t, ok := model.LookupType(tn)
+			if !ok || !t.Sells(r) {
+				continue
+			}
+			for _, d := range days {
+				calls = append(calls, searchCall{r, tn, d})
+				n++
+			}
+		}
+		if n == 0 {
+			why[r] = fmt.Sprintf("%s not sold here", strings.Join(types, ", "))
+		}
+	}
+	return regions, calls, why
+}
+
+func dedupe(in []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range in {
+		s = strings.TrimSpace(s)
+		if s != "" && !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// checkQueryShape catches what would make a call meaningless whatever the clock says;
+// Query.Validate, which needs "now", is the caller's job.
+func checkQueryShape(q model.Query) error {
+	if q.Count < model.MinCount || q.Count > model.MaxCount {
+		return fmt.Errorf("count %d is outside %d–%d", q.Count, model.MinCount, model.MaxCount)
+	}
+	if len(q.Durations.Days()) == 0 {
+		return fmt.Errorf("duration %s holds no valid duration", q.Durations)
+	}
+	if len(q.InstanceTypes) == 0 {
+		return fmt.Errorf("no instance type")
+	}
+	for _, t := range q.InstanceTypes {
+		if _, ok := model.LookupType(t); !ok {
+			return fmt.Errorf("unknown instance type %q", t)
+		}
+	}
+	if q.Start.IsZero() || q.End.IsZero() || !q.End.After(q.Start) {
+		return fmt.Errorf("the window %s – %s is empty", q.Start.Format("2006-01-02"), q.End.Format("2006-01-02"))
+	}
+	return nil
+}
+
+// Search starts the fan-out and returns at once. Each page is delivered as soon as it
+// arrives; the channel is closed when every call has finished or ctx is cancelled. The
+// caller must drain the channel or cancel ctx.
+func (c *Client) Search(ctx context.Context, q model.Query) <-chan SearchEvent {
+	out := make(chan SearchEvent, 16)
+	regions, calls, why := planSearch(q)
+	s := &search{
+		c:      c,
+		out:    out,
+		q:      q,
+		seen:   map[string]bool{},
+		states: map[string]*regionRun{},
+		total:  len(calls),
+	}
+	for _, r := range regions {
+		s.states[r] = &regionRun{}
+	}
+	for _, call := range calls {
+		s.states[call.region].pending++
+	}
+	go s.run(ctx, regions, calls, why)
+	return out
+}
+
+type regionRun struct {
+	pending, offerings int
+	throttled          bool
+	err                error
+	last               *RegionStatus
+}
+
+type search struct {
+	c   *Client
+	out chan<- SearchEvent
+	q   model.Query
+
+	// mu also serialises the sends, so events leave in the order their states were
+	// computed and a finished region is never followed by a stale "searching".
+	mu     sync.Mutex
+	seen   map[string]bool
+	states map[string]*regionRun
+	done   int
+	total  int
+}
+
+func (s *search) run(ctx context.Context, regions []string, calls []searchCall, why map[string]string) {
+	defer close(s.out)
+	if err := checkQueryShape(s.q); err != nil {
+		for _, r := range regions {
+			st := RegionStatus{Region: r, State: RegionError, Message: "bad query: " + err.Error(), Err: err}
+			if !s.send(ctx, SearchEvent{Region: r, Status: &st, CallsTotal: s.total}) {
+				return
+			}
+		}
+		return
+	}
+	s.mu.Lock()
+	for _, r := range regions {
+		st := RegionStatus{Region: r, State: RegionSearching}
+		if msg, ok := why[r]; ok {
+			st = RegionStatus{Region: r, State: RegionEmpty, Message: msg}
+		}
+		s.states[r].last = &st
+		if !s.sendLocked(ctx, SearchEvent{Region: r, Status: &st, CallsTotal: s.total}) {
+			s.mu.Unlock()
+			return
+		}
+	}
+	s.mu.Unlock()
+
+	overall := make(chan struct{}, s.c.overall)
+	perRegion := map[string]chan struct{}{}
+	for _, r := range regions {
+		perRegion[r] = make(chan struct{}, s.c.perRegion)
+	}
+	var wg sync.WaitGroup
+	for _, call := range calls {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// Region slot first, then an overall one: nobody waits for a region slot while
+			// holding an overall slot, so a busy region cannot starve the others.
+			if !acquire(ctx, perRegion[call.region]) {
+				return
+			}
+			defer func() { <-perRegion[call.region] }()
+			if !acquire(ctx, overall) {
+				return
+			}
+			defer func() { <-overall }()
+			s.do(ctx, call)
+		}()
+	}
+	wg.Wait()
+}
+
+func acquire(ctx context.Context, sem chan struct{}) bool {
+	select {
+	case sem <- struct{}{}:
+		if ctx.Err() != nil {
+			<-sem
+			return false
+		}
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+func (s *search) input(call searchCall) *ec2.DescribeCapacityBlockOfferingsInput {
+	in := &ec2.DescribeCapacityBlockOfferingsInput{
+		CapacityDurationHours: sdkaws.Int32(int32(call.days * 24)),
+		StartDateRange:        utc(s.q.Start),
+		EndDateRange:          utc(s.q.End),
+	}
+	if t, _ := model.LookupType(call.instanceType); t.UltraServer {
+		in.UltraserverType = sdkaws.String(call.instanceType)
+		in.UltraserverCount = sdkaws.Int32(int32(s.q.Count))
+	} else {
+		in.InstanceType = sdkaws.String(call.instanceType)
+		in.InstanceCount = sdkaws.Int32(int32(s.q.Count))
+	}
+	return in
+}
+
+func (s *search) do(ctx context.Context, call searchCall) {
+	cl := s.c.ec2In(call.region)
+	hooked := withThrottleHook(ctx, func(err error) { s.throttled(ctx, call.region, err) })
+	p := ec2.NewDescribeCapacityBlockOfferingsPaginator(cl, s.input(call))
+	for p.HasMorePages() {
+		page, err := p.NextPage(hooked)
+		if err != nil {
+			s.finish(ctx, call.region, err)
+			return
+		}
+		var offs []model.Offering
+		for _, o := range page.CapacityBlockOfferings {
+			off, err := offeringFrom(call.region, o)
+			if err != nil {
+				s.finish(ctx, call.region, fmt.Errorf("offering %s: unreadable upfront fee %q: %w",
+					sdkaws.ToString(o.CapacityBlockOfferingId), sdkaws.ToString(o.UpfrontFee), err))
+				return
+			}
+			offs = append(offs, off)
+		}
+		if !s.page(ctx, call.region, offs) {
+			return
+		}
+	}
+	s.finish(ctx, call.region, nil)
+}
+
+func offeringKey(o model.Offering) string {
+	if o.ID != "" {
+		return o.Region + "/" + o.ID
+	}
+	return fmt.Sprintf("%s/%s/%s/%d/%s/%s/%s", o.Region, o.AvailabilityZone, o.InstanceType, o.Count, o.Start, o.End, o.Fee)
+}
+
+// page delivers one page, without offerings already delivered.
+func (s *search) page(ctx context.Context, region string, offs []model.Offering) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	fresh := offs[:0:0]
+	for _, o := range offs {
+		k := offeringKey(o)
+		if !s.seen[k] {
+			s.seen[k] = true
+			fresh = append(fresh, o)
+		}
+	}
+	rs := s.states[region]
+	rs.offerings += len(fresh)
+	rs.throttled = false
+	ev := SearchEvent{Region: region, Offerings: fresh, CallsDone: s.done, CallsTotal: s.total}
+	ev.Status = s.statusChange(region)
+	if len(fresh) == 0 && ev.Status == nil {
+		return ctx.Err() == nil
+	}
+	return s.sendLocked(ctx, ev)
+}
+
+func (s *search) throttled(ctx context.Context, region string, _ error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.states[region].throttled = true
+	if st := s.statusChange(region); st != nil {
+		s.sendLocked(ctx, SearchEvent{Region: region, Status: st, CallsDone: s.done, CallsTotal: s.total})
+	}
+}
+
+func (s *search) finish(ctx context.Context, region string, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ctx.Err() != nil {
+		return // cancelled: no more events, and the error is only the cancellation
+	}
+	rs := s.states[region]
+	rs.pending--
+	rs.throttled = false
+	if err != nil && rs.err == nil {
+		rs.err = err
+	}
+	s.done++
+	s.sendLocked(ctx, SearchEvent{Region: region, Status: s.statusChange(region), CallsDone: s.done, CallsTotal: s.total})
+}
+
+// statusChange computes the region's status and returns it when it differs from the
+// last one sent.
+func (s *search) statusChange(region string) *RegionStatus {
+	rs := s.states[region]
+	st := RegionStatus{Region: region, Offerings: rs.offerings}
+	switch {
+	case rs.pending == 0 && rs.err != nil:
+		st.State, st.Err = RegionError, rs.err
+		st.Message = ExplainError(rs.err).Summary
+	case rs.pending == 0 && rs.offerings > 0:
+		st.State = RegionOK
+	case rs.pending == 0:
+		st.State = RegionEmpty
+	case rs.throttled:
+		st.State, st.Message = RegionThrottled, "AWS is throttling requests; retrying with backoff"
+	default:
+		st.State = RegionSearching
+	}
+	if rs.last != nil && rs.last.State == st.State && rs.last.Offerings == st.Offerings && rs.last.Message == st.Message {
+		return nil
+	}
+	rs.last = &st
+	cp := st
+	return &cp
+}
+
+func (s *search) send(ctx context.Context, ev SearchEvent) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sendLocked(ctx, ev)
+}
+
+func (s *search) sendLocked(ctx context.Context, ev SearchEvent) bool {
+	if ctx.Err() != nil {
+		return false
+	}
+	select {
+	case s.out <- ev:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}

@@ -1,0 +1,148 @@
+package pricing
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/gpublock/gpublock/model"
+)
+
+var chartSizes = []struct{ w, h int }{{60, 16}, {100, 28}}
+
+func exampleComparison() Comparison {
+	return Compare(nil, offering("p5.48xlarge", "us-east-1", 1, 48, 0, "1510.00"))
+}
+
+// Savings Plans figures are unknown in the embedded catalog; these are made up for the
+// test only, to draw the reference lines.
+func withSavingsPlans() Comparison {
+	cat := Embedded().With(
+		Row{Kind: KindSavingsPlan1y, InstanceType: "p5.48xlarge", Region: "us-east-1", Status: StatusPrice, Hourly: model.MustMoney("40"), Source: "test figure", Date: "2026-11-01"},
+		Row{Kind: KindSavingsPlan3y, InstanceType: "p5.48xlarge", Region: "us-east-1", Status: StatusPrice, Hourly: model.MustMoney("28"), Source: "test figure", Date: "2026-11-01"},
+	)
+	return Compare(cat, offering("p5.48xlarge", "us-east-1", 2, 96, 0, "6500.00"))
+}
+
+func compareSet() []Comparison {
+	u := offering("u-p6e-gb200x72", "us-east-1", 18, 24, 0, "18285.70")
+	u.UltraServerCount = 1
+	return []Comparison{
+		exampleComparison(),
+		Compare(nil, offering("p5en.48xlarge", "us-west-2", 2, 24, 0, "2100.00")),
+		Compare(nil, offering("p4d.24xlarge", "us-east-1", 4, 72, 0, "3900.00")),
+		Compare(nil, u),
+	}
+}
+
+func TestChartGoldens(t *testing.T) {
+	charts := map[string]func(w, h int) string{
+		"cost":           func(w, h int) string { return CostChart(exampleComparison(), w, h) },
+		"utilization":    func(w, h int) string { return UtilizationChart(exampleComparison(), w, h) },
+		"savingsplans":   func(w, h int) string { return CostChart(withSavingsPlans(), w, h) },
+		"sp_utilization": func(w, h int) string { return UtilizationChart(withSavingsPlans(), w, h) },
+		"noondemand": func(w, h int) string {
+			return CostChart(Compare(nil, offering("p6-b200.48xlarge", "us-east-1", 2, 24, 0, "5455.97")), w, h)
+		},
+		"compare": func(w, h int) string { return CompareChart(compareSet(), w, h) },
+		"never": func(w, h int) string {
+			return CostChart(Compare(nil, offering("p5.48xlarge", "us-east-1", 1, 24, 0, "1500")), w, h)
+		},
+	}
+	for name, draw := range charts {
+		for _, sz := range chartSizes {
+			t.Run(fmt.Sprintf("%s_%dx%d", name, sz.w, sz.h), func(t *testing.T) {
+				s := draw(sz.w, sz.h)
+				assertFits(t, s, sz.w, sz.h)
+				golden.RequireEqual(t, []byte(s))
+			})
+		}
+	}
+}
+
+func TestChartContents(t *testing.T) {
+	s := CostChart(exampleComparison(), 80, 20)
+	for _, want := range []string{"X", "break-even 27.4h", "= block $1,510.00 upfront", "* on-demand $55.040/h",
+		"cheaper than on-demand if you use at least 58% of the block (28 of 48 hours)", "48h", "0h"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("cost chart lacks %q:\n%s", want, s)
+		}
+	}
+	s = UtilizationChart(exampleComparison(), 80, 20)
+	for _, want := range []string{"X", "break-even 58%", "100%", "$55.040/h"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("utilization chart lacks %q:\n%s", want, s)
+		}
+	}
+	s = CostChart(withSavingsPlans(), 100, 24)
+	for _, want := range []string{"- Savings Plan 1y $40.000/h", "~ Savings Plan 3y $28.000/h"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("chart lacks %q:\n%s", want, s)
+		}
+	}
+	s = CompareChart(compareSet(), 100, 24)
+	for _, want := range []string{"A p5.48xlarge us-east-1 48h×1: $3.932 vs a $6.880, b/e 58%", "D u-p6e-gb200x72", "no on-demand", "cheapest per accelerator-hour"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("compare chart lacks %q:\n%s", want, s)
+		}
+	}
+	if s := CostChart(Compare(nil, offering("p6-b200.48xlarge", "us-east-1", 2, 24, 0, "5455.97")), 80, 20); strings.Contains(s, "*") || !strings.Contains(s, "does not sell") {
+		t.Errorf("a chart without on-demand drew one or did not say so:\n%s", s)
+	}
+}
+
+// Any size, however small, fits and never panics.
+func TestChartsFitEverySize(t *testing.T) {
+	cs := compareSet()
+	draws := []func(w, h int) string{
+		func(w, h int) string { return CostChart(cs[0], w, h) },
+		func(w, h int) string { return UtilizationChart(cs[0], w, h) },
+		func(w, h int) string { return CostChart(withSavingsPlans(), w, h) },
+		func(w, h int) string { return UtilizationChart(cs[3], w, h) },
+		func(w, h int) string { return CompareChart(cs, w, h) },
+		func(w, h int) string { return CompareChart(nil, w, h) },
+		func(w, h int) string { return CostChart(Comparison{}, w, h) },
+		func(w, h int) string { return UtilizationChart(Compare(nil, model.Offering{}), w, h) },
+	}
+	for i, draw := range draws {
+		for w := -1; w <= 130; w += 3 {
+			for h := -1; h <= 40; h++ {
+				s := draw(w, h)
+				if !fits(s, w, h) {
+					t.Fatalf("chart %d at %d×%d does not fit:\n%s", i, w, h, s)
+				}
+			}
+		}
+	}
+	if s := CostChart(cs[0], 10, 3); s == "" || !strings.Contains(s, "chart") {
+		t.Errorf("10×3 = %q, want a short notice", s)
+	}
+}
+
+func fits(s string, w, h int) bool {
+	if s == "" {
+		return true
+	}
+	lines := strings.Split(s, "\n")
+	if len(lines) > h {
+		return false
+	}
+	for _, l := range lines {
+		if utf8.RuneCountInString(l) > w {
+			return false
+		}
+	}
+	return true
+}
+
+func assertFits(t *testing.T, s string, w, h int) {
+	t.Helper()
+	if !fits(s, w, h) {
+		t.Fatalf("does not fit %d×%d:\n%s", w, h, s)
+	}
+	if strings.Contains(s, "\x1b") {
+		t.Fatalf("ANSI escape in chart")
+	}
+}

@@ -34,7 +34,9 @@ func (e *CredentialsError) Unwrap() error { return e.Err }
 // RegionFailure is the failure of one region in a multi-region call.
 type RegionFailure struct {
 	Region string
-	Err    error
+	// Partial is true when the region's results are listed but some details are missing.
+	Partial bool
+	Err     error
 }
 
 func (e *RegionFailure) Error() string { return e.Region + ": " + e.Err.Error() }
@@ -224,4 +226,3 @@ func httpStatus(err error) int {
 	}
 	return 0
 }
-

@@ -309,12 +309,8 @@ func (c *Client) findByRequestID(ctx context.Context, region, requestID string) 
 	var lastErr error
 	answered := false
 	for try := 0; try < c.confirmTries; try++ {
-		if try > 0 {
-			select {
-			case <-time.After(c.confirmDelay):
-			case <-ctx.Done():
-				return model.Block{}, false, ctx.Err()
-			}
+		if try > 0 && !sleep(ctx, c.confirmDelay) {
+			return model.Block{}, false, ctx.Err()
 		}
 		p := ec2.NewDescribeCapacityReservationsPaginator(c.ec2In(region), &ec2.DescribeCapacityReservationsInput{
 			Filters: []types.Filter{{Name: sdkaws.String("tag:" + RequestIDTag), Values: []string{requestID}}},
@@ -365,4 +361,15 @@ func (c *Client) journalOutcome(e JournalEntry, outcome Outcome, recovered bool,
 		e.Error = firstLine(err)
 	}
 	_ = c.journal.write(e)
+}
+
+func sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
 }

@@ -3,6 +3,7 @@ package aws
 import (
 	"context"
 	"os"
+	"time"
 
 	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
@@ -27,6 +28,18 @@ func (r reportingRetryer) GetRetryToken(ctx context.Context, opErr error) (func(
 		}
 	}
 	return r.RetryerV2.GetRetryToken(ctx, opErr)
+}
+
+// otherAttempts bounds the tries of a call that failed for any reason but throttling: a
+// region that is down should be reported in seconds, not after a throttle's patience.
+const otherAttempts = 3
+
+// RetryDelay stops retrying a non-throttle failure after otherAttempts tries.
+func (r reportingRetryer) RetryDelay(attempt int, opErr error) (time.Duration, error) {
+	if !isThrottle(opErr) && attempt >= otherAttempts && r.MaxAttempts() > otherAttempts {
+		return 0, &retry.MaxAttemptsError{Attempt: attempt, Err: opErr}
+	}
+	return r.RetryerV2.RetryDelay(attempt, opErr)
 }
 
 var throttleCheck = retry.IsErrorThrottles(retry.DefaultThrottles)

@@ -1,0 +1,180 @@
+package aws
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+
+	"github.com/gpublock/gpublock/model"
+)
+
+// ExtendResult is a finished purchase of an extension.
+type ExtendResult struct {
+	RequestID  string // the journal's id of this purchase (extensions take no tags)
+	Permission Permission
+	Outcome    Outcome
+	Extension  model.Extension // when bought
+	Recovered  bool            // the reply was lost and the extension found in the history
+}
+
+func checkExtendable(b model.Block) error {
+	switch {
+	case b.ReservationID == "" || b.Region == "":
+		return notBought("The block has no reservation id or region.", "Pick a block from `gpublock blocks`.", nil)
+	case b.State != model.StateActive && b.State != model.StateScheduled:
+		return notBought(fmt.Sprintf("Only active or scheduled blocks can be extended; this one is %s.", b.State), "", nil)
+	}
+	return nil
+}
+
+// ExtensionOfferings lists the ways to lengthen a block by the given number of days.
+func (c *Client) ExtensionOfferings(ctx context.Context, b model.Block, days int) ([]model.ExtensionOffering, error) {
+	if err := checkExtendable(b); err != nil {
+		return nil, err
+	}
+	if !model.ValidDuration(days) {
+		return nil, fmt.Errorf("an extension of %d days is not sold; 1–14 days, or 3–26 weeks", days)
+	}
+	var out []model.ExtensionOffering
+	p := ec2.NewDescribeCapacityBlockExtensionOfferingsPaginator(c.ec2In(b.Region), &ec2.DescribeCapacityBlockExtensionOfferingsInput{
+		CapacityReservationId:               sdkaws.String(b.ReservationID),
+		CapacityBlockExtensionDurationHours: sdkaws.Int32(int32(days * 24)),
+	})
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, o := range page.CapacityBlockExtensionOfferings {
+			off, err := extensionOfferingFrom(b.ReservationID, o)
+			if err != nil {
+				return nil, fmt.Errorf("extension offering %s: unreadable upfront fee: %w", off.ID, err)
+			}
+			out = append(out, off)
+		}
+	}
+	return out, nil
+}
+
+// CheckExtend asks AWS, with a DryRun, whether this identity may buy the extension.
+func (c *Client) CheckExtend(ctx context.Context, b model.Block, off model.ExtensionOffering) (Permission, error) {
+	_, err := c.ec2In(b.Region).PurchaseCapacityBlockExtension(ctx, &ec2.PurchaseCapacityBlockExtensionInput{
+		CapacityBlockExtensionOfferingId: sdkaws.String(off.ID),
+		CapacityReservationId:            sdkaws.String(b.ReservationID),
+		DryRun:                           sdkaws.Bool(true),
+	})
+	return dryRun(err, "ec2:PurchaseCapacityBlockExtension")
+}
+
+// Extend buys an extension with the same safety as Purchase: cap, DryRun, journal, one
+// call without retries, and after an ambiguous failure a look in the block's extension
+// history for this offering before anything is reported. The error is a *PurchaseError.
+func (c *Client) Extend(ctx context.Context, b model.Block, off model.ExtensionOffering) (ExtendResult, error) {
+	res := ExtendResult{Outcome: NotBought}
+	if err := checkExtendable(b); err != nil {
+		return res, err
+	}
+	if off.ID == "" {
+		return res, notBought("The extension offering has no id.", "Pick one from the block's extension offerings.", nil)
+	}
+	if off.ReservationID != "" && off.ReservationID != b.ReservationID {
+		return res, notBought(fmt.Sprintf("The extension offering is for %s, not for this block (%s).", off.ReservationID, b.ReservationID), "", nil)
+	}
+	if err := c.checkCap(off.Fee); err != nil {
+		return res, err
+	}
+	perm, err := c.CheckExtend(ctx, b, off)
+	if err != nil {
+		return res, notBought("", "", err)
+	}
+	res.Permission = perm
+	if !perm.Allowed {
+		return res, &PurchaseError{Outcome: NotBought, Explanation: Explanation{
+			Summary: "Not allowed: this identity lacks " + perm.Action + ".", Action: perm.Action, Code: "UnauthorizedOperation",
+			Hint: "Ask an administrator to allow " + perm.Action + "; nothing was bought."}}
+	}
+	res.RequestID = newRequestID()
+	entry := JournalEntry{Action: "PurchaseCapacityBlockExtension", RequestID: res.RequestID, Region: b.Region,
+		Zone: b.AvailabilityZone, Offering: off.ID, Type: b.InstanceType, Count: off.Count, Start: utc(off.Start), End: utc(off.End),
+		Fee: off.Fee.String(), Currency: off.Currency, Target: b.ReservationID}
+	if id, err := c.Identity(ctx); err == nil {
+		entry.Account = id.Account
+	}
+	if err := c.journalIntent(entry); err != nil {
+		return res, err
+	}
+	out, callErr := c.ec2In(b.Region).PurchaseCapacityBlockExtension(ctx, &ec2.PurchaseCapacityBlockExtensionInput{
+		CapacityBlockExtensionOfferingId: sdkaws.String(off.ID),
+		CapacityReservationId:            sdkaws.String(b.ReservationID),
+	}, noRetries)
+	switch {
+	case callErr == nil && len(out.CapacityBlockExtensions) > 0:
+		res.Outcome, res.Extension = Bought, extensionFrom(out.CapacityBlockExtensions[0])
+	case callErr != nil && !ambiguous(callErr):
+		c.journalOutcome(entry, NotBought, false, "", callErr)
+		return res, &PurchaseError{Outcome: NotBought, Explanation: ExplainError(callErr), Err: callErr}
+	default:
+		if callErr == nil {
+			callErr = errors.New("PurchaseCapacityBlockExtension answered without an extension")
+		}
+		ext, found, lookErr := c.findExtension(ctx, b, off.ID)
+		switch {
+		case found:
+			res.Outcome, res.Extension, res.Recovered = Bought, ext, true
+		case lookErr != nil:
+			res.Outcome = Unknown
+			c.journalOutcome(entry, Unknown, false, "", fmt.Errorf("%v; look-up failed: %v", callErr, lookErr))
+			return res, &PurchaseError{Outcome: Unknown, Err: callErr, Explanation: Explanation{
+				Summary: "The extension may or may not have been bought: AWS did not answer, and the check afterwards failed too.",
+				Hint:    fmt.Sprintf("Do not buy again. Check the block %s with `gpublock blocks --region %s`.", b.ReservationID, b.Region)}}
+		default:
+			c.journalOutcome(entry, NotBought, false, "", callErr)
+			return res, &PurchaseError{Outcome: NotBought, Err: callErr, Explanation: Explanation{
+				Summary: "Not bought: AWS did not complete the extension (" + ExplainError(callErr).Summary + ").",
+				Hint:    "The block's extension history does not list it; it is safe to try again."}}
+		}
+	}
+	c.journalOutcome(entry, Bought, res.Recovered, b.ReservationID, nil)
+	return res, nil
+}
+
+// findExtension looks for the extension offering in the block's history; an offering id
+// is bought at most once, so finding it means this purchase went through.
+func (c *Client) findExtension(ctx context.Context, b model.Block, offeringID string) (model.Extension, bool, error) {
+	ctx, cancel := confirmContext(ctx)
+	defer cancel()
+	var lastErr error
+	answered := false
+	for try := 0; try < c.confirmTries; try++ {
+		if try > 0 && !sleep(ctx, c.confirmDelay) {
+			return model.Extension{}, false, ctx.Err()
+		}
+		p := ec2.NewDescribeCapacityBlockExtensionHistoryPaginator(c.ec2In(b.Region), &ec2.DescribeCapacityBlockExtensionHistoryInput{
+			CapacityReservationIds: []string{b.ReservationID},
+		})
+		var err error
+		for p.HasMorePages() {
+			var page *ec2.DescribeCapacityBlockExtensionHistoryOutput
+			if page, err = p.NextPage(ctx); err != nil {
+				break
+			}
+			for _, e := range page.CapacityBlockExtensions {
+				if sdkaws.ToString(e.CapacityBlockExtensionOfferingId) == offeringID && sdkaws.ToString(e.CapacityReservationId) == b.ReservationID {
+					return extensionFrom(e), true, nil
+				}
+			}
+		}
+		if err != nil {
+			lastErr = err
+			continue
+		}
+		answered = true
+	}
+	if answered {
+		return model.Extension{}, false, nil
+	}
+	return model.Extension{}, false, lastErr
+}

@@ -1,0 +1,196 @@
+package aws
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
+
+	"github.com/gpublock/gpublock/model"
+)
+
+// LaunchSpec is what to start inside a block.
+type LaunchSpec struct {
+	ImageID          string // ami-…, required; its platform must match the block's
+	Count            int    // 1 to the block's available count
+	InstanceType     string // "" = the block's type (the member type for UltraServers)
+	KeyName          string
+	SubnetID         string // "" = a subnet of the block's zone, picked with DescribeSubnets
+	SecurityGroupIDs []string
+	Name             string // the Name tag
+	Tags             map[string]string
+}
+
+// LaunchResult is a finished launch.
+type LaunchResult struct {
+	RequestID  string // also the RunInstances client token, so SDK retries cannot double it
+	Permission Permission
+	SubnetID   string
+	Instances  []model.Instance
+}
+
+// Launch starts instances in a block: RunInstances with the capacity-block market type,
+// the block's reservation as target and a subnet of its zone, after a DryRun. Known traps
+// (block not active yet, wrong zone, more instances than free) are caught before any
+// call, with a sentence that says what to do. The error is a *PurchaseError.
+func (c *Client) Launch(ctx context.Context, b model.Block, spec LaunchSpec) (LaunchResult, error) {
+	var res LaunchResult
+	fail := func(summary, hint string) (LaunchResult, error) {
+		return res, &PurchaseError{Outcome: NotBought, Explanation: Explanation{Summary: summary, Hint: hint}}
+	}
+	switch {
+	case b.ReservationID == "" || b.Region == "" || b.AvailabilityZone == "":
+		return fail("The block has no reservation id, region or zone.", "Pick a block from `gpublock blocks`.")
+	case b.State == model.StateScheduled || b.State == model.StatePaymentPending:
+		return fail(fmt.Sprintf("The block is not active yet (%s); it starts %s UTC.", b.State, b.Start.UTC().Format("2006-01-02 15:04")),
+			"Instances can be launched from the start time.")
+	case b.State != model.StateActive:
+		return fail(fmt.Sprintf("The block is %s; only an active block takes instances.", b.State), "")
+	case !strings.HasPrefix(spec.ImageID, "ami-"):
+		return fail(fmt.Sprintf("Image %q is not an AMI id (ami-…).", spec.ImageID), "Pass the AMI to launch, e.g. a Deep Learning AMI of the block's region.")
+	case spec.Count < 1:
+		return fail(fmt.Sprintf("Count %d: launch at least one instance.", spec.Count), "")
+	case spec.Count > b.AvailableCount:
+		return fail(fmt.Sprintf("The block has %d free of %d instances; %d asked.", b.AvailableCount, b.TotalCount, spec.Count),
+			"Launch fewer, or wait for terminating instances to free their slots.")
+	}
+	if err := checkTags(spec.Tags); err != nil {
+		return fail("Bad tags: "+err.Error()+".", "")
+	}
+	itype := spec.InstanceType
+	if itype == "" {
+		itype = b.InstanceType
+		if t, ok := model.LookupType(b.InstanceType); ok && t.UltraServer {
+			itype = t.MemberType
+		}
+	}
+	cl := c.ec2In(b.Region)
+	subnet, err := c.subnetFor(ctx, cl, b, spec.SubnetID)
+	if err != nil {
+		return res, err
+	}
+	res.SubnetID = subnet
+	res.RequestID = newRequestID()
+	tags := map[string]string{}
+	for k, v := range spec.Tags {
+		tags[k] = v
+	}
+	if spec.Name != "" {
+		tags["Name"] = spec.Name
+	}
+	in := &ec2.RunInstancesInput{
+		ImageId:      sdkaws.String(spec.ImageID),
+		InstanceType: types.InstanceType(itype),
+		MinCount:     sdkaws.Int32(int32(spec.Count)),
+		MaxCount:     sdkaws.Int32(int32(spec.Count)),
+		SubnetId:     sdkaws.String(subnet),
+		ClientToken:  sdkaws.String(res.RequestID),
+		InstanceMarketOptions: &types.InstanceMarketOptionsRequest{
+			MarketType: types.MarketTypeCapacityBlock,
+		},
+		CapacityReservationSpecification: &types.CapacityReservationSpecification{
+			CapacityReservationTarget: &types.CapacityReservationTarget{CapacityReservationId: sdkaws.String(b.ReservationID)},
+		},
+	}
+	if spec.KeyName != "" {
+		in.KeyName = sdkaws.String(spec.KeyName)
+	}
+	if len(spec.SecurityGroupIDs) > 0 {
+		in.SecurityGroupIds = spec.SecurityGroupIDs
+	}
+	if len(tags) > 0 {
+		in.TagSpecifications = []types.TagSpecification{{ResourceType: types.ResourceTypeInstance, Tags: sdkTags(tags)}}
+	}
+	dry := *in
+	dry.DryRun = sdkaws.Bool(true)
+	dry.ClientToken = nil
+	_, dryErr := cl.RunInstances(ctx, &dry)
+	perm, err := dryRun(dryErr, "ec2:RunInstances")
+	if err != nil {
+		return res, &PurchaseError{Outcome: NotBought, Explanation: ExplainError(err), Err: err}
+	}
+	res.Permission = perm
+	if !perm.Allowed {
+		return fail("Not allowed: this identity lacks ec2:RunInstances.", "Ask an administrator to allow ec2:RunInstances; nothing was launched.")
+	}
+
+	entry := JournalEntry{Action: "RunInstances", RequestID: res.RequestID, Region: b.Region, Zone: b.AvailabilityZone,
+		Type: itype, Count: spec.Count, Target: b.ReservationID, Tags: tags}
+	if id, err := c.Identity(ctx); err == nil {
+		entry.Account = id.Account
+	}
+	if err := c.journalIntent(entry); err != nil {
+		return res, err
+	}
+	// RunInstances is idempotent under its client token, so the SDK's retries stay on.
+	out, err := cl.RunInstances(ctx, in)
+	if err != nil {
+		c.journalOutcome(entry, "not-launched", false, "", err)
+		return res, &PurchaseError{Outcome: NotBought, Explanation: ExplainError(err), Err: err}
+	}
+	var ids []string
+	for _, i := range out.Instances {
+		res.Instances = append(res.Instances, instanceFrom(i))
+		ids = append(ids, sdkaws.ToString(i.InstanceId))
+	}
+	if len(ids) == 0 {
+		c.journalOutcome(entry, Unknown, false, "", fmt.Errorf("RunInstances answered without instances"))
+		return res, &PurchaseError{Outcome: Unknown, Explanation: Explanation{
+			Summary: "AWS answered the launch without listing any instance.",
+			Hint:    "Check the block with `gpublock blocks` before launching again."}}
+	}
+	c.journalOutcome(entry, "launched", false, strings.Join(ids, ","), nil)
+	return res, nil
+}
+
+// subnetFor checks a given subnet's zone, or picks one in the block's zone: the zone's
+// default subnet first, then the one with the most free addresses.
+func (c *Client) subnetFor(ctx context.Context, cl *ec2.Client, b model.Block, want string) (string, error) {
+	fail := func(summary, hint string, err error) (string, error) {
+		return "", &PurchaseError{Outcome: NotBought, Explanation: Explanation{Summary: summary, Hint: hint}, Err: err}
+	}
+	if want != "" {
+		out, err := cl.DescribeSubnets(ctx, &ec2.DescribeSubnetsInput{SubnetIds: []string{want}})
+		if err != nil {
+			return fail("Subnet "+want+" could not be checked: "+ExplainError(err).Summary, "", err)
+		}
+		if len(out.Subnets) == 0 {
+			return fail("Subnet "+want+" was not found in "+b.Region+".", "", nil)
+		}
+		if az := sdkaws.ToString(out.Subnets[0].AvailabilityZone); az != b.AvailabilityZone {
+			return fail(fmt.Sprintf("Subnet %s is in %s, but the block is in %s.", want, az, b.AvailabilityZone),
+				"Instances of a Capacity Block must be launched in a subnet of the block's zone; pick a subnet in "+b.AvailabilityZone+".", nil)
+		}
+		return want, nil
+	}
+	var subnets []types.Subnet
+	p := ec2.NewDescribeSubnetsPaginator(cl, &ec2.DescribeSubnetsInput{Filters: []types.Filter{
+		{Name: sdkaws.String("availability-zone"), Values: []string{b.AvailabilityZone}},
+	}})
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return fail("The subnets of "+b.AvailabilityZone+" could not be listed: "+ExplainError(err).Summary, "Pass a subnet of "+b.AvailabilityZone+" explicitly.", err)
+		}
+		for _, s := range page.Subnets {
+			if sdkaws.ToString(s.AvailabilityZone) == b.AvailabilityZone {
+				subnets = append(subnets, s)
+			}
+		}
+	}
+	if len(subnets) == 0 {
+		return fail("There is no subnet in "+b.AvailabilityZone+", the block's zone.", "Create a subnet in "+b.AvailabilityZone+" and pass it.", nil)
+	}
+	sort.SliceStable(subnets, func(i, j int) bool {
+		di, dj := sdkaws.ToBool(subnets[i].DefaultForAz), sdkaws.ToBool(subnets[j].DefaultForAz)
+		if di != dj {
+			return di
+		}
+		return sdkaws.ToInt32(subnets[i].AvailableIpAddressCount) > sdkaws.ToInt32(subnets[j].AvailableIpAddressCount)
+	})
+	return sdkaws.ToString(subnets[0].SubnetId), nil
+}

@@ -1,0 +1,326 @@
+package ec2sim
+
+import (
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/gpublock/gpublock/model"
+)
+
+func init() {
+	ec2Actions["DescribeCapacityReservations"] = describeCapacityReservations
+	ec2Actions["DescribeCapacityBlocks"] = describeCapacityBlocks
+	ec2Actions["DescribeCapacityBlockStatus"] = describeCapacityBlockStatus
+}
+
+func reservationNotFound(id string) *apiError {
+	return errf(http.StatusBadRequest, "InvalidCapacityReservationId.NotFound", "The capacity reservation ID '%s' does not exist.", id)
+}
+
+func reservationMalformed(id string) *apiError {
+	return errf(http.StatusBadRequest, "InvalidCapacityReservationId.Malformed", "The capacity reservation ID '%s' is malformed; it has the form cr-xxxxxxxxxxxxxxxxx.", id)
+}
+
+// lookupReservation finds a reservation by a client-given ID.
+func lookupReservation(rs *regionState, id string) (*reservation, *apiError) {
+	if !wellFormed("cr", id) {
+		return nil, reservationMalformed(id)
+	}
+	r := rs.reservation(id)
+	if r == nil {
+		return nil, reservationNotFound(id)
+	}
+	return r, nil
+}
+
+// selectByIDs returns the reservations named (in request order), or all of them.
+func selectByIDs(rs *regionState, ids []string, byID func(string) (*reservation, *apiError)) ([]*reservation, *apiError) {
+	if len(ids) == 0 {
+		return rs.Reservations, nil
+	}
+	var out []*reservation
+	seen := map[*reservation]bool{}
+	for _, id := range ids {
+		r, e := byID(id)
+		if e != nil {
+			return nil, e
+		}
+		if !seen[r] {
+			seen[r] = true
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+func describeCapacityReservations(s *Server, c *call) (*xmlBody, *apiError) {
+	ids, e := c.form.list("CapacityReservationId")
+	if e != nil {
+		return nil, e
+	}
+	fs, e := c.form.filters()
+	if e != nil {
+		return nil, e
+	}
+	if e := checkFilters(fs, "state", "instance-type", "availability-zone", "availability-zone-id", "reservation-type",
+		"owner-id", "instance-platform", "tenancy", "end-date-type", "instance-match-criteria",
+		"capacity-reservation-id", "tag-key", "tag:"); e != nil {
+		return nil, e
+	}
+	rs := s.region(c.region)
+	all, e := selectByIDs(rs, ids, func(id string) (*reservation, *apiError) { return lookupReservation(rs, id) })
+	if e != nil {
+		return nil, e
+	}
+	var hits []*reservation
+	for _, r := range all {
+		if matchFilters(fs, func(name string) []string { return reservationField(r, name, c.now) }) {
+			hits = append(hits, r)
+		}
+	}
+	lo, hi, next, e := s.page(c, len(hits), 1)
+	if e != nil {
+		return nil, e
+	}
+	if c.dryRun {
+		return nil, errDryRun
+	}
+	var x xmlBody
+	x.open("capacityReservationSet")
+	for _, r := range hits[lo:hi] {
+		writeReservation(&x, "item", rs, r, c.now)
+	}
+	x.close("capacityReservationSet")
+	x.opt("nextToken", next)
+	return &x, nil
+}
+
+func reservationField(r *reservation, name string, now time.Time) []string {
+	if v, ok := tagValues(r.Tags, name); ok {
+		return v
+	}
+	switch name {
+	case "state":
+		return []string{string(r.state(now))}
+	case "instance-type":
+		return []string{r.InstanceType}
+	case "availability-zone":
+		return []string{r.AZ}
+	case "availability-zone-id":
+		return []string{r.AZID}
+	case "reservation-type":
+		return []string{"capacity-block"}
+	case "owner-id":
+		return []string{DemoAccount}
+	case "instance-platform":
+		return []string{r.Platform}
+	case "tenancy":
+		return []string{"default"}
+	case "end-date-type":
+		return []string{"limited"}
+	case "instance-match-criteria":
+		return []string{"targeted"}
+	case "capacity-reservation-id":
+		return []string{r.ID}
+	}
+	return nil
+}
+
+func writeReservation(x *xmlBody, elem string, rs *regionState, r *reservation, now time.Time) {
+	x.open(elem)
+	x.str("capacityReservationId", r.ID)
+	x.str("ownerId", DemoAccount)
+	x.str("capacityReservationArn", fmt.Sprintf("arn:aws:ec2:%s:%s:capacity-reservation/%s", r.Region, DemoAccount, r.ID))
+	x.str("availabilityZoneId", r.AZID)
+	x.str("instanceType", r.InstanceType)
+	x.str("instancePlatform", r.Platform)
+	x.str("availabilityZone", r.AZ)
+	x.str("tenancy", "default")
+	x.int("totalInstanceCount", r.Count)
+	x.int("availableInstanceCount", rs.available(r, now))
+	x.bool("ebsOptimized", true)
+	x.bool("ephemeralStorage", false)
+	x.str("state", string(r.state(now)))
+	x.time("startDate", r.Start)
+	x.time("endDate", r.end(now))
+	x.str("endDateType", "limited")
+	x.str("instanceMatchCriteria", "targeted")
+	x.time("createDate", r.Created)
+	x.tags("tagSet", r.Tags)
+	if used := rs.used(r, now); used > 0 {
+		x.open("capacityAllocationSet")
+		x.open("item")
+		x.str("allocationType", "used")
+		x.int("count", used)
+		x.close("item")
+		x.close("capacityAllocationSet")
+	} else {
+		x.empty("capacityAllocationSet")
+	}
+	x.str("reservationType", "capacity-block")
+	x.str("capacityBlockId", r.BlockID)
+	x.close(elem)
+}
+
+// userTags are the tags a person gave, without AWS's own.
+func userTags(tags []tag) []tag {
+	var out []tag
+	for _, t := range tags {
+		if t.Key != quantityTag {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func writeBlock(x *xmlBody, r *reservation, now time.Time) {
+	x.open("item")
+	x.str("capacityBlockId", r.BlockID)
+	x.opt("ultraserverType", r.UltraType)
+	x.str("availabilityZone", r.AZ)
+	x.str("availabilityZoneId", r.AZID)
+	x.open("capacityReservationIdSet")
+	x.str("item", r.ID)
+	x.close("capacityReservationIdSet")
+	x.time("startDate", r.Start)
+	x.time("endDate", r.end(now))
+	x.time("createDate", r.Created)
+	x.str("state", string(r.state(now)))
+	x.tags("tagSet", userTags(r.Tags))
+	x.close("item")
+}
+
+func lookupBlock(rs *regionState, id string) (*reservation, *apiError) {
+	if !wellFormed("cb", id) {
+		return nil, badParam("The Capacity Block ID '%s' is malformed; it has the form cb-xxxxxxxxxxxxxxxxx.", id)
+	}
+	r := rs.block(id)
+	if r == nil {
+		return nil, errf(http.StatusBadRequest, "InvalidCapacityBlockId.NotFound", "The Capacity Block ID '%s' does not exist.", id)
+	}
+	return r, nil
+}
+
+func describeCapacityBlocks(s *Server, c *call) (*xmlBody, *apiError) {
+	ids, e := c.form.list("CapacityBlockId")
+	if e != nil {
+		return nil, e
+	}
+	fs, e := c.form.filters()
+	if e != nil {
+		return nil, e
+	}
+	if e := checkFilters(fs, "capacity-block-id", "ultraserver-type", "availability-zone", "state", "tag-key", "tag:"); e != nil {
+		return nil, e
+	}
+	rs := s.region(c.region)
+	all, e := selectByIDs(rs, ids, func(id string) (*reservation, *apiError) { return lookupBlock(rs, id) })
+	if e != nil {
+		return nil, e
+	}
+	var hits []*reservation
+	for _, r := range all {
+		if matchFilters(fs, func(name string) []string { return blockField(r, name, c.now) }) {
+			hits = append(hits, r)
+		}
+	}
+	lo, hi, next, e := s.page(c, len(hits), 1)
+	if e != nil {
+		return nil, e
+	}
+	if c.dryRun {
+		return nil, errDryRun
+	}
+	var x xmlBody
+	x.open("capacityBlockSet")
+	for _, r := range hits[lo:hi] {
+		writeBlock(&x, r, c.now)
+	}
+	x.close("capacityBlockSet")
+	x.opt("nextToken", next)
+	return &x, nil
+}
+
+func blockField(r *reservation, name string, now time.Time) []string {
+	if v, ok := tagValues(userTags(r.Tags), name); ok {
+		return v
+	}
+	switch name {
+	case "capacity-block-id":
+		return []string{r.BlockID}
+	case "ultraserver-type":
+		if r.UltraType != "" {
+			return []string{"ultraservers"}
+		}
+		return []string{"instances"}
+	case "availability-zone":
+		return []string{r.AZ}
+	case "state":
+		return []string{string(r.state(now))}
+	}
+	return nil
+}
+
+// interconnect is the status of the block's network fabric: known only while it runs.
+func interconnect(r *reservation, now time.Time) string {
+	if r.state(now) == model.StateActive {
+		return "ok"
+	}
+	return "insufficient-data"
+}
+
+func describeCapacityBlockStatus(s *Server, c *call) (*xmlBody, *apiError) {
+	ids, e := c.form.list("CapacityBlockId")
+	if e != nil {
+		return nil, e
+	}
+	fs, e := c.form.filters()
+	if e != nil {
+		return nil, e
+	}
+	if e := checkFilters(fs, "interconnect-status"); e != nil {
+		return nil, e
+	}
+	rs := s.region(c.region)
+	all, e := selectByIDs(rs, ids, func(id string) (*reservation, *apiError) { return lookupBlock(rs, id) })
+	if e != nil {
+		return nil, e
+	}
+	var hits []*reservation
+	for _, r := range all {
+		if matchFilters(fs, func(string) []string { return []string{interconnect(r, c.now)} }) {
+			hits = append(hits, r)
+		}
+	}
+	lo, hi, next, e := s.page(c, len(hits), 1)
+	if e != nil {
+		return nil, e
+	}
+	if c.dryRun {
+		return nil, errDryRun
+	}
+	var x xmlBody
+	x.open("capacityBlockStatusSet")
+	for _, r := range hits[lo:hi] {
+		avail := rs.available(r, c.now)
+		x.open("item")
+		x.str("capacityBlockId", r.BlockID)
+		x.str("interconnectStatus", interconnect(r, c.now))
+		x.int("totalCapacity", r.Count)
+		x.int("totalAvailableCapacity", avail)
+		x.int("totalUnavailableCapacity", 0)
+		x.open("capacityReservationStatusSet")
+		x.open("item")
+		x.str("capacityReservationId", r.ID)
+		x.int("totalCapacity", r.Count)
+		x.int("totalAvailableCapacity", avail)
+		x.int("totalUnavailableCapacity", 0)
+		x.close("item")
+		x.close("capacityReservationStatusSet")
+		x.close("item")
+	}
+	x.close("capacityBlockStatusSet")
+	x.opt("nextToken", next)
+	return &x, nil
+}

@@ -1,0 +1,144 @@
+package ec2sim
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	"github.com/aws/aws-sdk-go-v2/service/sts"
+	"github.com/gpublock/gpublock/model"
+)
+
+func TestGetCallerIdentity(t *testing.T) {
+	_, url := newTestServer(t, Options{})
+	out, err := stsClient(url, "us-east-2").GetCallerIdentity(ctx, &sts.GetCallerIdentityInput{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if aws.ToString(out.Account) != DemoAccount || !strings.Contains(aws.ToString(out.Arn), DemoAccount) || aws.ToString(out.UserId) == "" {
+		t.Fatalf("identity = %+v", out)
+	}
+}
+
+func TestDescribeOfferingsValues(t *testing.T) {
+	_, url := newTestServer(t, Options{})
+	c := ec2Client(url, "us-east-1")
+	offs := mustSearch(t, c, p5Search(4, 48))
+	if len(offs) > maxOfferings {
+		t.Fatalf("%d offerings, want at most %d", len(offs), maxOfferings)
+	}
+	r, _ := regions["us-east-1"]
+	for _, o := range offs {
+		id := aws.ToString(o.CapacityBlockOfferingId)
+		if !wellFormed("cbr", id) {
+			t.Errorf("offering id %q", id)
+		}
+		if aws.ToString(o.InstanceType) != "p5.48xlarge" || aws.ToInt32(o.InstanceCount) != 4 {
+			t.Errorf("offering %s: type %s count %d", id, aws.ToString(o.InstanceType), aws.ToInt32(o.InstanceCount))
+		}
+		if _, ok := r.zone(aws.ToString(o.AvailabilityZone)); !ok {
+			t.Errorf("offering %s in unknown AZ %q", id, aws.ToString(o.AvailabilityZone))
+		}
+		start, end := aws.ToTime(o.StartDate), aws.ToTime(o.EndDate)
+		if end.UTC().Hour() != 11 || end.UTC().Minute() != 30 {
+			t.Errorf("offering %s ends at %s, want 11:30 UTC", id, end)
+		}
+		if start.Before(testStart) || start.After(testStart.Add(model.MaxLeadTime)) {
+			t.Errorf("offering %s starts at %s", id, start)
+		}
+		d := end.Sub(start)
+		if got := time.Duration(aws.ToInt32(o.CapacityBlockDurationHours))*time.Hour + time.Duration(aws.ToInt32(o.CapacityBlockDurationMinutes))*time.Minute; got != d {
+			t.Errorf("offering %s: duration fields %v, dates %v", id, got, d)
+		}
+		if d%(24*time.Hour) == 0 && d != 48*time.Hour {
+			t.Errorf("offering %s: whole-day duration %v, want 48h", id, d)
+		}
+		fee, err := model.ParseMoney(aws.ToString(o.UpfrontFee))
+		if err != nil {
+			t.Fatalf("fee %q: %v", aws.ToString(o.UpfrontFee), err)
+		}
+		if s := aws.ToString(o.UpfrontFee); len(s) < 4 || s[len(s)-3] != '.' {
+			t.Errorf("fee %q does not have exactly two decimals", s)
+		}
+		// Around the published $47.757/h: within the market's 0.7x..1.6x.
+		list := model.MustMoney("47.757").Mul(4).MulRat(int64(d/time.Minute), 60)
+		if fee.Cmp(list.MulRat(7, 10)) < 0 || fee.Cmp(list.MulRat(16, 10)) > 0 {
+			t.Errorf("offering %s fee %s far from list %s", id, fee, list)
+		}
+		if aws.ToString(o.CurrencyCode) != "USD" || o.Tenancy != types.CapacityReservationTenancyDefault {
+			t.Errorf("offering %s currency %q tenancy %q", id, aws.ToString(o.CurrencyCode), o.Tenancy)
+		}
+	}
+}
+
+func TestPurchaseAndDescribe(t *testing.T) {
+	s, url := newTestServer(t, Options{})
+	c := ec2Client(url, "us-east-1")
+	o, cr := buy(t, c, p5Search(2, 24), types.Tag{Key: aws.String("gpublock:request-id"), Value: aws.String("req-1")})
+	id := aws.ToString(cr.CapacityReservationId)
+	if cr.State != types.CapacityReservationStatePaymentPending {
+		t.Errorf("state after purchase = %s", cr.State)
+	}
+	if aws.ToInt32(cr.TotalInstanceCount) != 2 || aws.ToInt32(cr.AvailableInstanceCount) != 0 {
+		t.Errorf("counts total %d available %d", aws.ToInt32(cr.TotalInstanceCount), aws.ToInt32(cr.AvailableInstanceCount))
+	}
+	if cr.ReservationType != types.CapacityReservationTypeCapacityBlock || !aws.ToTime(cr.StartDate).Equal(aws.ToTime(o.StartDate)) ||
+		!aws.ToTime(cr.EndDate).Equal(aws.ToTime(o.EndDate)) || aws.ToString(cr.AvailabilityZone) != aws.ToString(o.AvailabilityZone) {
+		t.Errorf("reservation %+v does not match offering %+v", cr, o)
+	}
+	tags := map[string]string{}
+	for _, tg := range cr.Tags {
+		tags[aws.ToString(tg.Key)] = aws.ToString(tg.Value)
+	}
+	if tags["gpublock:request-id"] != "req-1" || tags[quantityTag] != "2" {
+		t.Errorf("tags = %v", tags)
+	}
+
+	// The same offering cannot be bought twice.
+	_, err := c.PurchaseCapacityBlock(ctx, &ec2.PurchaseCapacityBlockInput{CapacityBlockOfferingId: o.CapacityBlockOfferingId, InstancePlatform: types.CapacityReservationInstancePlatformLinuxUnix})
+	wantCode(t, err, "InvalidCapacityBlockOfferingIdExpired")
+
+	// Found by its request-id tag, as the adapter does after a lost reply.
+	out, err := c.DescribeCapacityReservations(ctx, &ec2.DescribeCapacityReservationsInput{Filters: []types.Filter{
+		{Name: aws.String("tag:gpublock:request-id"), Values: []string{"req-1"}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.CapacityReservations) != 1 || aws.ToString(out.CapacityReservations[0].CapacityReservationId) != id {
+		t.Fatalf("by tag: %+v", out.CapacityReservations)
+	}
+	out, err = c.DescribeCapacityReservations(ctx, &ec2.DescribeCapacityReservationsInput{Filters: []types.Filter{
+		{Name: aws.String("tag:gpublock:request-id"), Values: []string{"req-2"}},
+	}})
+	if err != nil || len(out.CapacityReservations) != 0 {
+		t.Fatalf("other tag: %v %+v", err, out)
+	}
+
+	// Paid after a few minutes: scheduled, then DescribeCapacityBlocks agrees.
+	s.Advance(maxPaymentDelay)
+	blocks, err := c.DescribeCapacityBlocks(ctx, &ec2.DescribeCapacityBlocksInput{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(blocks.CapacityBlocks) != 1 {
+		t.Fatalf("blocks = %+v", blocks.CapacityBlocks)
+	}
+	b := blocks.CapacityBlocks[0]
+	if b.State != types.CapacityBlockResourceStateScheduled || aws.ToString(b.CapacityBlockId) != aws.ToString(cr.CapacityBlockId) ||
+		len(b.CapacityReservationIds) != 1 || b.CapacityReservationIds[0] != id || aws.ToString(b.AvailabilityZoneId) == "" {
+		t.Errorf("block = %+v", b)
+	}
+	for _, tg := range b.Tags {
+		if aws.ToString(tg.Key) == quantityTag {
+			t.Errorf("block carries AWS's quantity tag")
+		}
+	}
+	got, err := c.DescribeCapacityReservations(ctx, &ec2.DescribeCapacityReservationsInput{CapacityReservationIds: []string{id}})
+	if err != nil || len(got.CapacityReservations) != 1 || got.CapacityReservations[0].State != types.CapacityReservationStateScheduled {
+		t.Fatalf("by id: %v %+v", err, got)
+	}
+}

@@ -1,0 +1,21 @@
+// Package ec2sim emulates the EC2 Capacity Blocks API (and STS GetCallerIdentity) over HTTP,
+// speaking the EC2 Query protocol exactly as the real aws-sdk-go-v2 clients do. It is the
+// demo backend of gpublock, the backend of its tests, and `gpublock sim` for other tools.
+//
+// Clients reach it only through an SDK pointed at its URL (BaseEndpoint); the region of a
+// request is the one in its SigV4 credential scope, and state is kept per region. The market
+// is deterministic from Options.Seed and the emulator's clock, which tests and demos control
+// with SetTime/Advance or the /_sim/clock control endpoint.
+//
+// Choices where AWS is silent or unconfirmed (see shared/reference/ec2-capacity-blocks.md §6):
+//   - totalInstanceCount is the purchased count in every state; availableInstanceCount is 0
+//     until the block is active, and the count is also in the
+//     aws:ec2capacityreservation:incrementalRequestedQuantity tag.
+//   - the 256-instance limit counts non-expired blocks of the region (AWS quotas are
+//     regional) and is reported as InstanceLimitExceeded (HTTP 400).
+//   - a region the emulator does not serve is answered with AuthFailure (HTTP 401).
+//   - offering IDs are cbr-…, extension offering IDs cbe-…, 17 hex digits each; unknown,
+//     malformed and spent extension offerings reuse the InvalidCapacityBlockOfferingId* codes.
+//   - extending a block that is not active or scheduled, or has an unpaid extension, is
+//     IncorrectState (HTTP 400).
+package ec2sim

@@ -1,0 +1,55 @@
+package ec2sim
+
+import (
+	"encoding/binary"
+	"fmt"
+	"hash/fnv"
+	"time"
+)
+
+// hasher derives the emulator's deterministic "randomness" from the seed and the names
+// of what is being decided, so that the same seed and clock always give the same market.
+type hasher struct{ seed int64 }
+
+func (h hasher) sum(parts ...any) uint64 {
+	f := fnv.New64a()
+	var b [8]byte
+	binary.LittleEndian.PutUint64(b[:], uint64(h.seed))
+	f.Write(b[:])
+	for _, p := range parts {
+		switch v := p.(type) {
+		case string:
+			f.Write([]byte(v))
+		case int:
+			binary.LittleEndian.PutUint64(b[:], uint64(v))
+			f.Write(b[:])
+		case int64:
+			binary.LittleEndian.PutUint64(b[:], uint64(v))
+			f.Write(b[:])
+		case time.Time:
+			binary.LittleEndian.PutUint64(b[:], uint64(v.Unix()))
+			f.Write(b[:])
+		default:
+			fmt.Fprint(f, v)
+		}
+		f.Write([]byte{0})
+	}
+	// fnv's low bits mix poorly for short inputs; finish with splitmix64.
+	z := f.Sum64() + 0x9e3779b97f4a7c15
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+// between returns a value in [lo, hi] chosen by the parts.
+func (h hasher) between(lo, hi int, parts ...any) int {
+	if hi <= lo {
+		return lo
+	}
+	return lo + int(h.sum(parts...)%uint64(hi-lo+1))
+}
+
+// id makes an AWS-style ID: prefix-17 hex digits.
+func (h hasher) id(prefix string, parts ...any) string {
+	return fmt.Sprintf("%s-0%016x", prefix, h.sum(parts...))
+}

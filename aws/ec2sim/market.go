@@ -1,0 +1,301 @@
+package ec2sim
+
+import (
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/gpublock/gpublock/model"
+)
+
+// publishedRates are the Capacity Block effective rates per instance-hour (per
+// UltraServer-hour for UltraServers) of the "as of Oct 2026" snapshot in the reference (§4).
+// The market moves prices around them.
+var publishedRates = map[string]model.Money{
+	"p4d.24xlarge":     model.MustMoney("13.57"),
+	"p4de.24xlarge":    model.MustMoney("20.369"),
+	"p5.4xlarge":       model.MustMoney("5.970"),
+	"p5.48xlarge":      model.MustMoney("47.757"),
+	"p5e.48xlarge":     model.MustMoney("54.924"),
+	"p5en.48xlarge":    model.MustMoney("63.158"),
+	"p6-b200.48xlarge": model.MustMoney("113.666"),
+	"p6-b300.48xlarge": model.MustMoney("129.168"),
+	"trn1.32xlarge":    model.MustMoney("9.532"),
+	"trn2.48xlarge":    model.MustMoney("35.7608"),
+	"u-p6e-gb200x36":   model.MustMoney("380.952"),
+	"u-p6e-gb200x72":   model.MustMoney("761.904"),
+}
+
+// supplyRange is how many units (instances, or UltraServers) one AZ may have free for a
+// type on one day before anyone buys: the scarcer and newer the type, the fewer.
+var supplyRange = map[string][2]int{
+	"p4d.24xlarge":     {8, 64},
+	"p4de.24xlarge":    {4, 32},
+	"p5.4xlarge":       {8, 64},
+	"p5.48xlarge":      {6, 48},
+	"p5e.48xlarge":     {4, 32},
+	"p5en.48xlarge":    {6, 40},
+	"p6-b200.48xlarge": {2, 32},
+	"p6-b300.48xlarge": {2, 16},
+	"trn1.32xlarge":    {8, 64},
+	"trn2.48xlarge":    {4, 32},
+	"u-p6e-gb200x36":   {0, 3},
+	"u-p6e-gb200x72":   {0, 2},
+}
+
+const (
+	maxOfferings      = 6 // AWS: "up to 6 available blocks"
+	maxPerStart       = 2 // spread the six over several start days, as the console does
+	outagePercent     = 6 // share of AZ-days with nothing free at all
+	minNearTermLength = time.Hour
+)
+
+// slotEpoch anchors the market's days, which run from 11:30 UTC to 11:30 UTC.
+var slotEpoch = time.Date(2000, 1, 1, model.BoundaryHour, model.BoundaryMinute, 0, 0, time.UTC)
+
+func slotOf(t time.Time) int64 {
+	d := t.Sub(slotEpoch)
+	n := int64(d / (24 * time.Hour))
+	if d < 0 && d%(24*time.Hour) != 0 {
+		n--
+	}
+	return n
+}
+
+func supplyKey(az, typ string, slot int64) string {
+	return az + "|" + typ + "|" + strconv.FormatInt(slot, 10)
+}
+
+// carries reports whether an AZ has the type at all. At least one AZ of a region that
+// sells a type carries it.
+func (s *Server) carries(region string, zones []zone, az, typ string) bool {
+	first, best := "", uint64(0)
+	for _, z := range zones {
+		if v := s.hash.sum("first-az", region, typ, z.Name); first == "" || v < best {
+			first, best = z.Name, v
+		}
+	}
+	return az == first || s.hash.sum("carries", region, az, typ)%100 < 65
+}
+
+// free is how many units of a type an AZ still has on a market day.
+func (s *Server) free(rs *regionState, region, az, typ string, slot int64, now time.Time) int {
+	r := supplyRange[typ]
+	n := s.hash.between(r[0], r[1], "supply", region, az, typ, slot)
+	if s.hash.sum("outage", region, az, typ, slot)%100 < outagePercent {
+		n = 0
+	}
+	// Days close to now are mostly sold already.
+	switch lead := slot - slotOf(now); {
+	case lead <= 1:
+		n = n * 25 / 100
+	case lead <= 3:
+		n = n * 60 / 100
+	}
+	n -= rs.Consumed[supplyKey(az, typ, slot)]
+	if n < 0 {
+		n = 0
+	}
+	return n
+}
+
+// freeOver is the smallest free supply over every market day that [start, end) touches.
+func (s *Server) freeOver(rs *regionState, region, az, typ string, start, end time.Time, now time.Time) int {
+	min := -1
+	for slot := slotOf(start); slot <= slotOf(end.Add(-time.Nanosecond)); slot++ {
+		n := s.free(rs, region, az, typ, slot, now)
+		if min < 0 || n < min {
+			min = n
+		}
+		if min == 0 {
+			break
+		}
+	}
+	if min < 0 {
+		return 0
+	}
+	return min
+}
+
+func consume(rs *regionState, az, typ string, start, end time.Time, units int) {
+	for slot := slotOf(start); slot <= slotOf(end.Add(-time.Nanosecond)); slot++ {
+		rs.Consumed[supplyKey(az, typ, slot)] += units
+	}
+}
+
+// price is the upfront fee of units of typ for [start, end), moved by demand around the
+// published rate. The factor is in basis points so that the fee is exact to the cent.
+func (s *Server) price(region, az, typ string, units int, start, end, now time.Time, free int) model.Money {
+	bp := 10000
+	switch lead := start.Sub(now); {
+	case lead < 24*time.Hour:
+		bp += 1800
+	case lead < 72*time.Hour:
+		bp += 1000
+	case lead < 7*24*time.Hour:
+		bp += 400
+	case lead >= 21*24*time.Hour:
+		bp -= 300
+	}
+	switch start.Weekday() {
+	case time.Monday, time.Tuesday:
+		bp += 250
+	case time.Saturday, time.Sunday:
+		bp -= 300
+	}
+	switch days := end.Sub(start) / (24 * time.Hour); {
+	case days <= 2:
+		bp += 300
+	case days >= 91:
+		bp -= 1000
+	case days >= 28:
+		bp -= 700
+	case days >= 14:
+		bp -= 400
+	}
+	switch {
+	case units >= 32:
+		bp += 600
+	case units >= 16:
+		bp += 300
+	case units >= 8:
+		bp += 100
+	}
+	if free > 0 { // the tighter the remaining supply, the dearer (up to +15%)
+		bp += 1500 * units / free
+	}
+	if len(region) > 3 && region[:3] != "us-" {
+		bp += 400
+	}
+	bp += s.hash.between(-400, 400, "noise", region, az, typ, slotOf(start))
+	bp = max(7000, min(bp, 16000))
+
+	rate := publishedRates[typ].MulRat(int64(bp), 10000)
+	minutes := int64(end.Sub(start) / time.Minute)
+	fee := rate.MulRat(int64(units)*minutes, 60)
+	return model.MoneyFromCents(fee.Cents())
+}
+
+// search describes what DescribeCapacityBlockOfferings asked for, already validated.
+type search struct {
+	typ        string // catalog name: instance type or UltraServer type
+	count      int    // instances reported in the offering
+	units      int    // supply consumed: instances, or UltraServers
+	ultraType  string
+	ultraCount int
+	instType   string // instance type reported (an UltraServer's member type)
+	duration   time.Duration
+	from, to   time.Time
+}
+
+// offerings computes the market's answer to a search at now: deterministic from the seed,
+// the clock and what has been bought.
+func (s *Server) offerings(rs *regionState, region string, q search, now time.Time) []*offering {
+	t, ok := model.LookupType(q.typ)
+	if !ok || !t.Sells(region) {
+		return nil
+	}
+	zones := regions[region].zonesFor(t.UltraServer)
+	type window struct {
+		start, end time.Time
+		near       bool
+	}
+	var windows []window
+	horizon := now.Add(model.MaxLeadTime)
+
+	// A near-term block starts within the hour at an odd time and ends at an 11:30 UTC
+	// boundary either side of the asked length, so its length is not whole days.
+	hour := now.Truncate(time.Hour)
+	if s.hash.sum("near", region, q.typ, hour)%100 < 60 {
+		ns := now.Truncate(5 * time.Minute).Add(time.Duration(s.hash.between(2, 10, "near-at", region, q.typ, hour)) * 5 * time.Minute)
+		if !ns.Before(q.from) {
+			hi := model.NextBoundary(ns.Add(q.duration))
+			for _, e := range []time.Time{hi.AddDate(0, 0, -1), hi} {
+				if e.Sub(ns) >= minNearTermLength && !e.After(q.to) && e.Sub(ns)%(24*time.Hour) != 0 {
+					windows = append(windows, window{ns, e, true})
+				}
+			}
+		}
+	}
+	earliest := q.from
+	if e := now.Add(30 * time.Minute); earliest.Before(e) {
+		earliest = e
+	}
+	for b := model.NextBoundary(earliest); !b.After(horizon) && !b.Add(q.duration).After(q.to); b = b.AddDate(0, 0, 1) {
+		windows = append(windows, window{b, b.Add(q.duration), false})
+	}
+
+	type cand struct {
+		w   window
+		z   zone
+		fee model.Money
+	}
+	var cands []cand
+	for _, w := range windows {
+		for _, z := range zones {
+			if !s.carries(region, zones, z.Name, q.typ) {
+				continue
+			}
+			free := s.freeOver(rs, region, z.Name, q.typ, w.start, w.end, now)
+			if free < q.units {
+				continue
+			}
+			cands = append(cands, cand{w, z, s.price(region, z.Name, q.typ, q.units, w.start, w.end, now, free)})
+		}
+		if len(cands) >= 4*maxOfferings {
+			break // enough to choose the earliest six from
+		}
+	}
+	sort.SliceStable(cands, func(i, j int) bool {
+		a, b := cands[i], cands[j]
+		if !a.w.start.Equal(b.w.start) {
+			return a.w.start.Before(b.w.start)
+		}
+		if c := a.fee.Cmp(b.fee); c != 0 {
+			return c < 0
+		}
+		return a.z.Name < b.z.Name
+	})
+	var out []*offering
+	perStart := map[time.Time]int{}
+	for _, c := range cands {
+		if len(out) == maxOfferings {
+			break
+		}
+		if perStart[c.w.start] == maxPerStart {
+			continue
+		}
+		o := &offering{
+			Region: region, AZ: c.z.Name, AZID: c.z.ID, ZoneType: c.z.Type,
+			CatalogType: q.typ, InstanceType: q.instType, Count: q.count, Units: q.units,
+			UltraType: q.ultraType, UltraCount: q.ultraCount,
+			Start: c.w.start, End: c.w.end, Fee: c.fee, Issued: now,
+		}
+		o.ID = s.hash.id("cbr", region, o.AZ, q.typ, q.units, o.Start, o.End, o.Fee.Micros(), rs.Generation)
+		if old, ok := rs.Offerings[o.ID]; ok {
+			if old.Gone {
+				continue
+			}
+			o = old // keep the record of an offering already issued
+		} else {
+			rs.Offerings[o.ID] = o
+		}
+		perStart[c.w.start]++
+		out = append(out, o)
+	}
+	return out
+}
+
+// pruneOfferings forgets offerings that can no longer be bought because they have started.
+func pruneOfferings(rs *regionState, now time.Time) {
+	for id, o := range rs.Offerings {
+		if !o.Start.After(now) {
+			delete(rs.Offerings, id)
+		}
+	}
+	for id, o := range rs.ExtOfferings {
+		if !o.Start.After(now) {
+			delete(rs.ExtOfferings, id)
+		}
+	}
+}

@@ -1,0 +1,91 @@
+package ec2sim
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log"
+
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// stateFile is the JSON kept in Options.StateFile.
+type stateFile struct {
+	Version int                     `json:"version"`
+	Clock   time.Time               `json:"clock"`
+	Regions map[string]*regionState `json:"regions"`
+}
+
+const stateVersion = 1
+
+// load reads the state file, if any, and returns the emulator time it was saved at.
+func (s *Server) load() (time.Time, error) {
+	b, err := os.ReadFile(s.opts.StateFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return time.Time{}, nil
+	}
+	if err != nil {
+		return time.Time{}, fmt.Errorf("ec2sim: reading state: %w", err)
+	}
+	var sf stateFile
+	if err := json.Unmarshal(b, &sf); err != nil {
+		return time.Time{}, fmt.Errorf("ec2sim: state file %s is not valid: %w", s.opts.StateFile, err)
+	}
+	if sf.Version != stateVersion {
+		return time.Time{}, fmt.Errorf("ec2sim: state file %s has version %d; this emulator reads version %d", s.opts.StateFile, sf.Version, stateVersion)
+	}
+	for name, rs := range sf.Regions {
+		if _, ok := regions[name]; !ok || rs == nil {
+			continue
+		}
+		rs.fill()
+		s.regions[name] = rs
+	}
+	return sf.Clock, nil
+}
+
+// save writes every region's state atomically (temp file, fsync, rename). Call with s.mu held.
+func (s *Server) save() error {
+	if s.opts.StateFile == "" {
+		return nil
+	}
+	b, err := json.Marshal(stateFile{Version: stateVersion, Clock: s.clock.Now(), Regions: s.regions})
+	if err != nil {
+		return err
+	}
+	dir := filepath.Dir(s.opts.StateFile)
+	tmp, err := os.CreateTemp(dir, ".ec2sim-state-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), s.opts.StateFile)
+}
+
+func (s *Server) saveQuietly() {
+	if s.opts.StateFile == "" {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.save(); err != nil {
+		logf("ec2sim: saving state: %v", err)
+	}
+}
+
+// logf reports what cannot be answered to a client; a variable so tests can silence it.
+var logf = log.Printf

@@ -1,0 +1,102 @@
+package ec2sim
+
+import (
+	"sort"
+	"strconv"
+)
+
+// zone is an Availability Zone or Local Zone as DescribeAvailabilityZones shows it.
+type zone struct {
+	Name, ID  string
+	Type      string // availability-zone or local-zone
+	Group     string // network border group
+	ParentID  string // Local Zones only
+	CIDRBlock string // of the default subnet
+}
+
+type regionInfo struct {
+	Name  string
+	Zones []zone
+}
+
+// regions are the regions the emulator serves, with AWS's zone names. Zone IDs are
+// account-specific in AWS; these are one plausible mapping.
+var regions = map[string]regionInfo{
+	"us-east-1": {"us-east-1", []zone{
+		{Name: "us-east-1a", ID: "use1-az4"}, {Name: "us-east-1b", ID: "use1-az6"},
+		{Name: "us-east-1c", ID: "use1-az1"}, {Name: "us-east-1d", ID: "use1-az2"},
+		{Name: "us-east-1e", ID: "use1-az3"}, {Name: "us-east-1f", ID: "use1-az5"},
+		{Name: "us-east-1-dfw-2a", ID: "use1-dfw2-az1", Type: "local-zone", Group: "us-east-1-dfw-2", ParentID: "use1-az4"},
+	}},
+	"us-east-2": {"us-east-2", []zone{
+		{Name: "us-east-2a", ID: "use2-az1"}, {Name: "us-east-2b", ID: "use2-az2"}, {Name: "us-east-2c", ID: "use2-az3"},
+	}},
+	"us-west-1": {"us-west-1", []zone{
+		{Name: "us-west-1a", ID: "usw1-az1"}, {Name: "us-west-1c", ID: "usw1-az3"},
+	}},
+	"us-west-2": {"us-west-2", []zone{
+		{Name: "us-west-2a", ID: "usw2-az1"}, {Name: "us-west-2b", ID: "usw2-az2"},
+		{Name: "us-west-2c", ID: "usw2-az3"}, {Name: "us-west-2d", ID: "usw2-az4"},
+	}},
+	"eu-north-1": {"eu-north-1", []zone{
+		{Name: "eu-north-1a", ID: "eun1-az1"}, {Name: "eu-north-1b", ID: "eun1-az2"}, {Name: "eu-north-1c", ID: "eun1-az3"},
+	}},
+	"eu-west-2": {"eu-west-2", []zone{
+		{Name: "eu-west-2a", ID: "euw2-az2"}, {Name: "eu-west-2b", ID: "euw2-az3"}, {Name: "eu-west-2c", ID: "euw2-az1"},
+	}},
+	"ap-northeast-1": {"ap-northeast-1", []zone{
+		{Name: "ap-northeast-1a", ID: "apne1-az4"}, {Name: "ap-northeast-1c", ID: "apne1-az1"}, {Name: "ap-northeast-1d", ID: "apne1-az2"},
+	}},
+	"ap-south-1": {"ap-south-1", []zone{
+		{Name: "ap-south-1a", ID: "aps1-az1"}, {Name: "ap-south-1b", ID: "aps1-az3"}, {Name: "ap-south-1c", ID: "aps1-az2"},
+	}},
+	"ap-southeast-2": {"ap-southeast-2", []zone{
+		{Name: "ap-southeast-2a", ID: "apse2-az1"}, {Name: "ap-southeast-2b", ID: "apse2-az3"}, {Name: "ap-southeast-2c", ID: "apse2-az2"},
+	}},
+}
+
+func init() {
+	for name, r := range regions {
+		n := 0
+		for i := range r.Zones {
+			z := &r.Zones[i]
+			if z.Type == "" {
+				z.Type = "availability-zone"
+			}
+			if z.Group == "" {
+				z.Group = name
+			}
+			z.CIDRBlock = "172.31." + strconv.Itoa(n*16) + ".0/20"
+			n++
+		}
+	}
+}
+
+func regionNames() []string {
+	out := make([]string, 0, len(regions))
+	for n := range regions {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (r regionInfo) zone(name string) (zone, bool) {
+	for _, z := range r.Zones {
+		if z.Name == name {
+			return z, true
+		}
+	}
+	return zone{}, false
+}
+
+// Only UltraServers are sold in Local Zones, and only there.
+func (r regionInfo) zonesFor(ultra bool) []zone {
+	var out []zone
+	for _, z := range r.Zones {
+		if (z.Type == "local-zone") == ultra {
+			out = append(out, z)
+		}
+	}
+	return out
+}

@@ -1,0 +1,257 @@
+package ec2sim
+
+import (
+	"time"
+
+	"github.com/gpublock/gpublock/model"
+)
+
+// Lifecycle timings on the emulator's clock.
+const (
+	minPaymentDelay  = 1 * time.Minute
+	maxPaymentDelay  = 5 * time.Minute
+	instancePending  = 45 * time.Second // pending → running
+	instanceShutdown = time.Minute      // shutting-down → terminated, when the slot frees
+	terminatedShown  = time.Hour        // terminated instances stay visible this long
+)
+
+// regionState is everything one region remembers. It is saved as JSON in the state file.
+type regionState struct {
+	Offerings    map[string]*offering    `json:"offerings"`
+	ExtOfferings map[string]*extOffering `json:"extensionOfferings"`
+	Consumed     map[string]int          `json:"consumed"` // supplyKey → units bought
+	Reservations []*reservation          `json:"reservations"`
+	Instances    []*instance             `json:"instances"`
+	// Generation counts purchases; it is part of offering IDs so that offerings issued
+	// before a purchase are distinguishable from the market after it.
+	Generation int `json:"generation"`
+	Counter    int `json:"counter"` // for IDs of reservations, instances and launches
+	// ClientTokens makes RunInstances idempotent, as AWS's is.
+	ClientTokens map[string]string `json:"clientTokens"` // token → launch (r-) ID
+}
+
+func newRegionState() *regionState {
+	return &regionState{
+		Offerings:    map[string]*offering{},
+		ExtOfferings: map[string]*extOffering{},
+		Consumed:     map[string]int{},
+		ClientTokens: map[string]string{},
+	}
+}
+
+// fill makes a state loaded from JSON safe to use.
+func (rs *regionState) fill() {
+	if rs.Offerings == nil {
+		rs.Offerings = map[string]*offering{}
+	}
+	if rs.ExtOfferings == nil {
+		rs.ExtOfferings = map[string]*extOffering{}
+	}
+	if rs.Consumed == nil {
+		rs.Consumed = map[string]int{}
+	}
+	if rs.ClientTokens == nil {
+		rs.ClientTokens = map[string]string{}
+	}
+}
+
+type offering struct {
+	ID           string      `json:"id"`
+	Region       string      `json:"region"`
+	AZ           string      `json:"az"`
+	AZID         string      `json:"azId"`
+	ZoneType     string      `json:"zoneType"`
+	CatalogType  string      `json:"catalogType"` // for supply: the type or UltraServer type
+	InstanceType string      `json:"instanceType"`
+	Count        int         `json:"count"`
+	Units        int         `json:"units"`
+	UltraType    string      `json:"ultraType,omitempty"`
+	UltraCount   int         `json:"ultraCount,omitempty"`
+	Start        time.Time   `json:"start"`
+	End          time.Time   `json:"end"`
+	Fee          model.Money `json:"fee"`
+	Issued       time.Time   `json:"issued"`
+	Gone         bool        `json:"gone,omitempty"` // bought (by us or, with the sold fault, by someone else)
+}
+
+type extOffering struct {
+	ID            string      `json:"id"`
+	ReservationID string      `json:"reservationId"`
+	Hours         int         `json:"hours"`
+	Start         time.Time   `json:"start"` // the block's end when offered
+	End           time.Time   `json:"end"`
+	Fee           model.Money `json:"fee"`
+	Gone          bool        `json:"gone,omitempty"`
+}
+
+type reservation struct {
+	ID           string       `json:"id"`
+	BlockID      string       `json:"blockId"`
+	Region       string       `json:"region"`
+	AZ           string       `json:"az"`
+	AZID         string       `json:"azId"`
+	ZoneType     string       `json:"zoneType"`
+	CatalogType  string       `json:"catalogType"`
+	InstanceType string       `json:"instanceType"`
+	Platform     string       `json:"platform"`
+	Count        int          `json:"count"`
+	Units        int          `json:"units"`
+	UltraType    string       `json:"ultraType,omitempty"`
+	UltraCount   int          `json:"ultraCount,omitempty"`
+	Start        time.Time    `json:"start"`
+	OrigEnd      time.Time    `json:"origEnd"`
+	Created      time.Time    `json:"created"`
+	PaidAt       time.Time    `json:"paidAt"`
+	OfferingID   string       `json:"offeringId"`
+	Fee          model.Money  `json:"fee"`
+	Tags         []tag        `json:"tags"`
+	Extensions   []*extension `json:"extensions"`
+}
+
+type extension struct {
+	OfferingID string      `json:"offeringId"`
+	Hours      int         `json:"hours"`
+	Start      time.Time   `json:"start"`
+	End        time.Time   `json:"end"`
+	Purchased  time.Time   `json:"purchased"`
+	PaidAt     time.Time   `json:"paidAt"`
+	Fee        model.Money `json:"fee"`
+}
+
+func (e *extension) status(now time.Time) model.ExtensionStatus {
+	if now.Before(e.PaidAt) {
+		return model.ExtensionPaymentPending
+	}
+	return model.ExtensionPaymentSucceeded
+}
+
+// end is the block's end at now: extensions move it once paid.
+func (r *reservation) end(now time.Time) time.Time {
+	end := r.OrigEnd
+	for _, e := range r.Extensions {
+		if !now.Before(e.PaidAt) && e.End.After(end) {
+			end = e.End
+		}
+	}
+	return end
+}
+
+func (r *reservation) state(now time.Time) model.BlockState {
+	switch {
+	case !now.Before(r.end(now)):
+		return model.StateExpired
+	case now.Before(r.PaidAt):
+		return model.StatePaymentPending
+	case now.Before(r.Start):
+		return model.StateScheduled
+	}
+	return model.StateActive
+}
+
+func (r *reservation) pendingExtension(now time.Time) bool {
+	for _, e := range r.Extensions {
+		if e.status(now) == model.ExtensionPaymentPending {
+			return true
+		}
+	}
+	return false
+}
+
+// used counts the instances holding a slot of the reservation at now.
+func (rs *regionState) used(r *reservation, now time.Time) int {
+	n := 0
+	for _, in := range rs.Instances {
+		if in.ReservationID == r.ID && in.holdsSlot(r, now) {
+			n++
+		}
+	}
+	return n
+}
+
+// available is the count that can still be launched: zero until the block is active.
+func (rs *regionState) available(r *reservation, now time.Time) int {
+	if r.state(now) != model.StateActive {
+		return 0
+	}
+	return max(0, r.Count-rs.used(r, now))
+}
+
+func (rs *regionState) reservation(id string) *reservation {
+	for _, r := range rs.Reservations {
+		if r.ID == id {
+			return r
+		}
+	}
+	return nil
+}
+
+func (rs *regionState) block(id string) *reservation {
+	for _, r := range rs.Reservations {
+		if r.BlockID == id {
+			return r
+		}
+	}
+	return nil
+}
+
+type instance struct {
+	ID            string    `json:"id"`
+	LaunchID      string    `json:"launchId"` // r-…, one per RunInstances
+	ReservationID string    `json:"reservationId"`
+	BlockID       string    `json:"blockId"`
+	ImageID       string    `json:"imageId"`
+	InstanceType  string    `json:"instanceType"`
+	SubnetID      string    `json:"subnetId"`
+	VpcID         string    `json:"vpcId"`
+	AZ            string    `json:"az"`
+	PrivateIP     string    `json:"privateIp"`
+	KeyName       string    `json:"keyName,omitempty"`
+	LaunchIndex   int       `json:"launchIndex"`
+	Launched      time.Time `json:"launched"`
+	TerminateAt   time.Time `json:"terminateAt,omitzero"`
+	Tags          []tag     `json:"tags"`
+}
+
+// terminateAt is when the instance starts shutting down: when asked, or 30 minutes
+// before its block ends, whichever is first.
+func (in *instance) terminateAt(r *reservation, now time.Time) time.Time {
+	t := r.end(now).Add(-model.TerminationLead)
+	if !in.TerminateAt.IsZero() && in.TerminateAt.Before(t) {
+		t = in.TerminateAt
+	}
+	return t
+}
+
+type instanceState struct {
+	code int
+	name string
+}
+
+var (
+	statePending      = instanceState{0, "pending"}
+	stateRunning      = instanceState{16, "running"}
+	stateShuttingDown = instanceState{32, "shutting-down"}
+	stateTerminated   = instanceState{48, "terminated"}
+)
+
+func (in *instance) state(r *reservation, now time.Time) instanceState {
+	term := in.terminateAt(r, now)
+	switch {
+	case !now.Before(term.Add(instanceShutdown)):
+		return stateTerminated
+	case !now.Before(term):
+		return stateShuttingDown
+	case now.Before(in.Launched.Add(instancePending)):
+		return statePending
+	}
+	return stateRunning
+}
+
+func (in *instance) holdsSlot(r *reservation, now time.Time) bool {
+	return in.state(r, now) != stateTerminated
+}
+
+// visible reports whether DescribeInstances still shows the instance.
+func (in *instance) visible(r *reservation, now time.Time) bool {
+	return now.Before(in.terminateAt(r, now).Add(instanceShutdown + terminatedShown))
+}

@@ -100,3 +100,6 @@ func (r regionInfo) zonesFor(ultra bool) []zone {
 	}
 	return out
 }
+
+// Regions lists, sorted, the regions the emulator serves.
+func Regions() []string { return regionNames() }

@@ -1,0 +1,359 @@
+package ec2sim
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gpublock/gpublock/model"
+)
+
+func init() {
+	ec2Actions["RunInstances"] = runInstances
+	ec2Actions["DescribeInstances"] = describeInstances
+	ec2Actions["TerminateInstances"] = terminateInstances
+}
+
+const marketTypeMessage = "The market type (purchasing) option is not valid. Choose a different market type and try again"
+
+func runInstances(s *Server, c *call) (*xmlBody, *apiError) {
+	f := c.form
+	image, e := f.required("ImageId")
+	if e != nil {
+		return nil, e
+	}
+	if !wellFormed("ami", image) {
+		return nil, errf(http.StatusBadRequest, "InvalidAMIID.Malformed", "Invalid id: \"%s\" (expecting \"ami-...\")", image)
+	}
+	minN, e := f.requiredInt("MinCount", 1, 1000)
+	if e != nil {
+		return nil, e
+	}
+	maxN, e := f.requiredInt("MaxCount", 1, 1000)
+	if e != nil {
+		return nil, e
+	}
+	if minN > maxN {
+		return nil, badParam("MinCount (%d) is greater than MaxCount (%d).", minN, maxN)
+	}
+	if f.str("InstanceMarketOptions.MarketType") != "capacity-block" {
+		return nil, badParam(marketTypeMessage)
+	}
+	rid := f.str("CapacityReservationSpecification.CapacityReservationTarget.CapacityReservationId")
+	if rid == "" {
+		return nil, missingParam("CapacityReservationSpecification.CapacityReservationTarget.CapacityReservationId (required with MarketType capacity-block)")
+	}
+	if p := f.str("CapacityReservationSpecification.CapacityReservationPreference"); p != "" && p != "capacity-reservations-only" {
+		return nil, badParam("Value (%s) for parameter CapacityReservationSpecification.CapacityReservationPreference is invalid with a targeted Capacity Block; use capacity-reservations-only or omit it.", p)
+	}
+	tags, e := readTags(f, "instance")
+	if e != nil {
+		return nil, e
+	}
+	rs := s.region(c.region)
+	r, e := lookupReservation(rs, rid)
+	if e != nil {
+		return nil, e
+	}
+	typ := f.str("InstanceType")
+	if typ != "" && typ != r.InstanceType {
+		return nil, badParam("Value (%s) for parameter InstanceType is invalid: Capacity Reservation %s is for %s.", typ, r.ID, r.InstanceType)
+	}
+	var z zone
+	if sid := f.str("SubnetId"); sid != "" {
+		var ok bool
+		if z, ok = s.subnetZone(c.region, sid); !ok {
+			return nil, subnetNotFound(sid)
+		}
+		if z.Name != r.AZ {
+			return nil, badParam("Subnet %s is in %s, but Capacity Reservation %s is in %s; launch into a subnet of %s.", sid, z.Name, r.ID, r.AZ, r.AZ)
+		}
+	} else {
+		z, _ = regions[c.region].zone(r.AZ)
+	}
+	if az := f.str("Placement.AvailabilityZone"); az != "" && az != r.AZ {
+		return nil, badParam("Placement.AvailabilityZone %s differs from the Availability Zone of Capacity Reservation %s (%s).", az, r.ID, r.AZ)
+	}
+	token := f.str("ClientToken")
+	if launch, ok := rs.ClientTokens[token]; ok && token != "" {
+		return writeLaunch(s, rs, launch, c.now), nil // idempotent retry
+	}
+	switch st := r.state(c.now); st {
+	case model.StateActive:
+	case model.StateExpired:
+		return nil, errf(http.StatusBadRequest, "InvalidLaunchTargets", "Capacity Reservation %s expired at %s.", r.ID, formatTime(r.end(c.now)))
+	default:
+		return nil, errf(http.StatusBadRequest, "InvalidCapacityReservationState.PendingActivation", "Your Capacity Block is not active yet. Capacity Reservation %s is %s and starts at %s.", r.ID, st, formatTime(r.Start))
+	}
+	if term := r.end(c.now).Add(-model.TerminationLead); !c.now.Before(term) {
+		return nil, errf(http.StatusBadRequest, "InvalidLaunchTargets", "Capacity Reservation %s ends at %s; its instances are being terminated from %s.", r.ID, formatTime(r.end(c.now)), formatTime(term))
+	}
+	avail := rs.available(r, c.now)
+	if minN > avail {
+		return nil, errf(http.StatusBadRequest, "ReservationCapacityExceeded",
+			"The targeted Capacity Reservation does not have enough available instance capacity to fulfill your request: %d requested, %d available in %s.", minN, avail, r.ID)
+	}
+	if c.dryRun {
+		return nil, errDryRun
+	}
+	n := min(maxN, avail)
+	rs.Counter++
+	launch := s.hash.id("r", c.region, "launch", rs.Counter)
+	for i := 0; i < n; i++ {
+		k := len(rs.Instances)
+		third, _ := strconv.Atoi(strings.Split(z.CIDRBlock, ".")[2])
+		rs.Instances = append(rs.Instances, &instance{
+			ID:       s.hash.id("i", c.region, "instance", rs.Counter, i),
+			LaunchID: launch, ReservationID: r.ID, BlockID: r.BlockID,
+			ImageID: image, InstanceType: r.InstanceType, SubnetID: s.subnetID(c.region, z.Name), VpcID: s.vpcID(c.region),
+			AZ: z.Name, PrivateIP: fmt.Sprintf("172.31.%d.%d", third+k/250%16, k%250+4),
+			KeyName: f.str("KeyName"), LaunchIndex: i, Launched: c.now, Tags: tags,
+		})
+	}
+	if token != "" {
+		rs.ClientTokens[token] = launch
+	}
+	s.commit()
+	return writeLaunch(s, rs, launch, c.now), nil
+}
+
+// writeLaunch answers RunInstances: the reservation's fields sit directly under the root.
+func writeLaunch(s *Server, rs *regionState, launch string, now time.Time) *xmlBody {
+	var x xmlBody
+	x.str("reservationId", launch)
+	x.str("ownerId", DemoAccount)
+	x.empty("groupSet")
+	x.open("instancesSet")
+	for _, in := range rs.Instances {
+		if in.LaunchID == launch {
+			writeInstance(&x, in, rs.reservation(in.ReservationID), now)
+		}
+	}
+	x.close("instancesSet")
+	return &x
+}
+
+func writeInstance(x *xmlBody, in *instance, r *reservation, now time.Time) {
+	st := in.state(r, now)
+	x.open("item")
+	x.str("instanceId", in.ID)
+	x.str("imageId", in.ImageID)
+	x.open("instanceState")
+	x.int("code", st.code)
+	x.str("name", st.name)
+	x.close("instanceState")
+	x.str("privateDnsName", "ip-"+strings.ReplaceAll(in.PrivateIP, ".", "-")+".ec2.internal")
+	x.empty("dnsName")
+	if st == stateShuttingDown || st == stateTerminated {
+		reason := "User initiated"
+		if in.TerminateAt.IsZero() || in.TerminateAt.After(in.terminateAt(r, now)) {
+			reason = "Capacity Block expiring"
+		}
+		x.str("reason", reason)
+	} else {
+		x.empty("reason")
+	}
+	x.opt("keyName", in.KeyName)
+	x.int("amiLaunchIndex", in.LaunchIndex)
+	x.empty("productCodes")
+	x.str("instanceType", in.InstanceType)
+	x.time("launchTime", in.Launched)
+	x.open("placement")
+	x.str("availabilityZone", in.AZ)
+	x.empty("groupName")
+	x.str("tenancy", "default")
+	x.close("placement")
+	x.open("monitoring")
+	x.str("state", "disabled")
+	x.close("monitoring")
+	if st != stateTerminated {
+		x.str("subnetId", in.SubnetID)
+		x.str("vpcId", in.VpcID)
+		x.str("privateIpAddress", in.PrivateIP)
+	}
+	x.str("architecture", architecture(in.InstanceType))
+	x.str("instanceLifecycle", "capacity-block")
+	x.str("capacityReservationId", in.ReservationID)
+	x.str("capacityBlockId", in.BlockID)
+	x.open("capacityReservationSpecification")
+	x.str("capacityReservationPreference", "capacity-reservations-only")
+	x.open("capacityReservationTarget")
+	x.str("capacityReservationId", in.ReservationID)
+	x.close("capacityReservationTarget")
+	x.close("capacityReservationSpecification")
+	x.tags("tagSet", in.Tags)
+	x.close("item")
+}
+
+// architecture: GB200 UltraServer members have Grace (Arm) CPUs.
+func architecture(typ string) string {
+	if strings.HasPrefix(typ, "p6e-gb200") {
+		return "arm64"
+	}
+	return "x86_64"
+}
+
+func instanceNotFound(id string) *apiError {
+	return errf(http.StatusBadRequest, "InvalidInstanceID.NotFound", "The instance ID '%s' does not exist", id)
+}
+
+// lookupInstances resolves client-given instance IDs.
+func lookupInstances(rs *regionState, ids []string, now time.Time) ([]*instance, *apiError) {
+	var out []*instance
+	for _, id := range ids {
+		if !wellFormed("i", id) {
+			return nil, errf(http.StatusBadRequest, "InvalidInstanceID.Malformed", "Invalid id: \"%s\" (expecting \"i-...\")", id)
+		}
+		var found *instance
+		for _, in := range rs.Instances {
+			if in.ID == id && in.visible(rs.reservation(in.ReservationID), now) {
+				found = in
+			}
+		}
+		if found == nil {
+			return nil, instanceNotFound(id)
+		}
+		out = append(out, found)
+	}
+	return out, nil
+}
+
+func describeInstances(s *Server, c *call) (*xmlBody, *apiError) {
+	ids, e := c.form.list("InstanceId")
+	if e != nil {
+		return nil, e
+	}
+	if len(ids) > 0 && c.form.has("MaxResults") {
+		return nil, errf(http.StatusBadRequest, "InvalidParameterCombination", "The parameter instancesSet cannot be used with the parameter maxResults")
+	}
+	fs, e := c.form.filters()
+	if e != nil {
+		return nil, e
+	}
+	if e := checkFilters(fs, "capacity-reservation-id", "capacity-reservation-specification.capacity-reservation-target.capacity-reservation-id",
+		"instance-state-name", "instance-state-code", "instance-lifecycle", "instance-id", "instance-type", "availability-zone",
+		"subnet-id", "vpc-id", "image-id", "reservation-id", "tag-key", "tag:"); e != nil {
+		return nil, e
+	}
+	rs := s.region(c.region)
+	var all []*instance
+	if len(ids) > 0 {
+		if all, e = lookupInstances(rs, ids, c.now); e != nil {
+			return nil, e
+		}
+	} else {
+		for _, in := range rs.Instances {
+			if in.visible(rs.reservation(in.ReservationID), c.now) {
+				all = append(all, in)
+			}
+		}
+	}
+	var hits []*instance
+	for _, in := range all {
+		r := rs.reservation(in.ReservationID)
+		st := in.state(r, c.now)
+		vals := func(name string) []string {
+			if v, ok := tagValues(in.Tags, name); ok {
+				return v
+			}
+			switch name {
+			case "capacity-reservation-id", "capacity-reservation-specification.capacity-reservation-target.capacity-reservation-id":
+				return []string{in.ReservationID}
+			case "instance-state-name":
+				return []string{st.name}
+			case "instance-state-code":
+				return []string{strconv.Itoa(st.code)}
+			case "instance-lifecycle":
+				return []string{"capacity-block"}
+			case "instance-id":
+				return []string{in.ID}
+			case "instance-type":
+				return []string{in.InstanceType}
+			case "availability-zone":
+				return []string{in.AZ}
+			case "subnet-id":
+				return []string{in.SubnetID}
+			case "vpc-id":
+				return []string{in.VpcID}
+			case "image-id":
+				return []string{in.ImageID}
+			case "reservation-id":
+				return []string{in.LaunchID}
+			}
+			return nil
+		}
+		if matchFilters(fs, vals) {
+			hits = append(hits, in)
+		}
+	}
+	lo, hi, next, e := s.page(c, len(hits), 5)
+	if e != nil {
+		return nil, e
+	}
+	if c.dryRun {
+		return nil, errDryRun
+	}
+	var x xmlBody
+	x.open("reservationSet")
+	page := hits[lo:hi]
+	for i := 0; i < len(page); {
+		launch := page[i].LaunchID
+		x.open("item")
+		x.str("reservationId", launch)
+		x.str("ownerId", DemoAccount)
+		x.empty("groupSet")
+		x.open("instancesSet")
+		for ; i < len(page) && page[i].LaunchID == launch; i++ {
+			writeInstance(&x, page[i], rs.reservation(page[i].ReservationID), c.now)
+		}
+		x.close("instancesSet")
+		x.close("item")
+	}
+	x.close("reservationSet")
+	x.opt("nextToken", next)
+	return &x, nil
+}
+
+func terminateInstances(s *Server, c *call) (*xmlBody, *apiError) {
+	ids, e := c.form.list("InstanceId")
+	if e != nil {
+		return nil, e
+	}
+	if len(ids) == 0 {
+		return nil, missingParam("InstanceId")
+	}
+	rs := s.region(c.region)
+	ins, e := lookupInstances(rs, ids, c.now)
+	if e != nil {
+		return nil, e
+	}
+	if c.dryRun {
+		return nil, errDryRun
+	}
+	var x xmlBody
+	x.open("instancesSet")
+	for _, in := range ins {
+		r := rs.reservation(in.ReservationID)
+		prev := in.state(r, c.now)
+		if in.TerminateAt.IsZero() || in.TerminateAt.After(c.now) {
+			in.TerminateAt = c.now
+		}
+		cur := in.state(r, c.now)
+		x.open("item")
+		x.str("instanceId", in.ID)
+		x.open("currentState")
+		x.int("code", cur.code)
+		x.str("name", cur.name)
+		x.close("currentState")
+		x.open("previousState")
+		x.int("code", prev.code)
+		x.str("name", prev.name)
+		x.close("previousState")
+		x.close("item")
+	}
+	x.close("instancesSet")
+	s.commit()
+	return &x, nil
+}

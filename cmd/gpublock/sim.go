@@ -1,0 +1,114 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gpublock/gpublock/aws/ec2sim"
+)
+
+func init() {
+	commands["sim"] = command{summary: "serve the EC2 Capacity Blocks emulator", run: runSim}
+}
+
+// faultFlags collects repeated --fault NAME=VALUE flags into Faults.
+type faultFlags struct{ f *ec2sim.Faults }
+
+func (ff faultFlags) String() string { return "" }
+func (ff faultFlags) Set(v string) error {
+	return ec2sim.ParseFault(v, ff.f)
+}
+
+// runSim serves the emulator until ctx is done (Ctrl-C).
+func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("gpublock sim", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var opts ec2sim.Options
+	addr := fs.String("addr", "127.0.0.1:4566", "address to listen on (host:port)")
+	fs.Int64Var(&opts.Seed, "seed", 1, "seed of the market: the same seed and clock give the same offerings")
+	clock := fs.String("clock", "", "start the emulator's clock at this RFC 3339 time (default: now)")
+	speed := fs.String("speed", "1", "clock rate against real time, a positive number (e.g. 60: one minute per second)")
+	fs.StringVar(&opts.StateFile, "state", "", "keep the emulator's state in this JSON file, so purchases survive a restart")
+	fs.StringVar(&opts.DefaultRegion, "region", "us-east-1", "region of unsigned requests")
+	fs.Var(faultFlags{&opts.Faults}, "fault", "inject a fault, repeatable: "+ec2sim.FaultHelp)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: gpublock sim [--addr 127.0.0.1:4566] [--seed N] [--clock RFC3339] [--speed X] [--state FILE] [--fault NAME=VALUE ...]")
+		fmt.Fprintln(stderr, "\nServes an emulator of the EC2 Capacity Blocks API (and STS GetCallerIdentity) until interrupted.")
+		fmt.Fprintln(stderr, "\nFlags:")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "gpublock sim: unexpected argument %q; all settings are flags (see gpublock sim -h)\n", fs.Arg(0))
+		return 2
+	}
+	if *clock != "" {
+		t, err := time.Parse(time.RFC3339, *clock)
+		if err != nil {
+			fmt.Fprintf(stderr, "gpublock sim: --clock %q: want an RFC 3339 time such as 2026-12-03T11:30:00Z\n", *clock)
+			return 2
+		}
+		opts.Start = t
+	}
+	sp, err := strconv.ParseFloat(*speed, 64)
+	if err != nil || sp <= 0 || sp > 1e6 || sp != sp {
+		fmt.Fprintf(stderr, "gpublock sim: --speed %q: want a positive number up to 1000000 (1 = real time, 60 = a minute per second)\n", *speed)
+		return 2
+	}
+	opts.Speed = sp
+	if !slices.Contains(ec2sim.Regions(), opts.DefaultRegion) {
+		fmt.Fprintf(stderr, "gpublock sim: --region %q: want one of %s\n", opts.DefaultRegion, strings.Join(ec2sim.Regions(), ", "))
+		return 2
+	}
+	s, err := ec2sim.New(opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "gpublock sim: %v\n", err)
+		return 1
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	url, err := ec2sim.Listen(ctx, *addr, s)
+	if err != nil {
+		fmt.Fprintf(stderr, "gpublock sim: listening on %s: %v\n", *addr, err)
+		return 1
+	}
+	printSimHelp(stdout, url, opts, s.Now())
+	<-ctx.Done()
+	fmt.Fprintln(stdout, "gpublock sim: stopped")
+	return 0
+}
+
+func printSimHelp(w io.Writer, url string, opts ec2sim.Options, now time.Time) {
+	fmt.Fprintf(w, "EC2 Capacity Blocks emulator serving on %s (seed %d, clock %s, speed %gx)\n",
+		url, opts.Seed, now.Format(time.RFC3339), opts.Speed)
+	if opts.StateFile != "" {
+		fmt.Fprintf(w, "State kept in %s\n", opts.StateFile)
+	}
+	fmt.Fprintf(w, `
+Point the AWS SDKs and CLI at it:
+  export AWS_ENDPOINT_URL_EC2=%[1]s
+  export AWS_ENDPOINT_URL_STS=%[1]s
+  export AWS_ACCESS_KEY_ID=AKIDEXAMPLE AWS_SECRET_ACCESS_KEY=dummy
+  export AWS_REGION=%[2]s
+  aws ec2 describe-capacity-block-offerings --instance-type p5.48xlarge --instance-count 2 --capacity-duration-hours 48
+
+The region of a request is the one it is signed for; account %[3]s.
+Clock control:
+  curl %[1]s/_sim/clock
+  curl -d advance=26h %[1]s/_sim/clock
+  curl -d set=2026-12-03T11:30:00Z %[1]s/_sim/clock
+Press Ctrl-C to stop.
+`, url, opts.DefaultRegion, ec2sim.DemoAccount)
+}

@@ -1,0 +1,294 @@
+// Package ui is gpublock's terminal UI: one root model that owns the layout, the header and
+// the footer, and routes messages to its panes (the search form, the offerings table, the
+// detail pane) and to a dialog on top when one is open. Every call to AWS runs in a tea.Cmd
+// through Backend; Update never blocks.
+package ui
+
+import (
+	"context"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/spinner"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/gpublock/gpublock/ui/components/offerings"
+	"github.com/gpublock/gpublock/ui/components/searchform"
+	"github.com/gpublock/gpublock/ui/theme"
+)
+
+// Options configure the UI.
+type Options struct {
+	Backend   Backend
+	Simulated bool   // the backend is the emulator: the header says SIMULATED
+	Profile   string // AWS profile, shown in the header
+	Region    string // the profile's region: the default search region
+	NoColor   bool
+	// Notice is said once, plainly, under the header until the first key: for example that
+	// no credentials were found and the emulator is used.
+	Notice string
+	// Now is the clock; tests fix it. Location is the local time zone shown beside UTC.
+	Now      func() time.Time
+	Location *time.Location
+	// Context is the parent of every call; the program cancels it on exit.
+	Context context.Context
+}
+
+// pane is a part of the search screen that can have the focus.
+type pane int
+
+const (
+	paneForm pane = iota
+	paneResults
+	paneDetail
+	numPanes
+)
+
+// dialog is a modal view on top of the screen (help today; the purchase confirmation and
+// others later). While one is open it gets every key; it returns closed=true to go away.
+type dialog interface {
+	Update(msg tea.KeyPressMsg) (d dialog, cmd tea.Cmd, closed bool)
+	View(width, height int) string
+}
+
+// Model is the root model.
+type Model struct {
+	opts Options
+	th   theme.Theme
+	keys KeyMap
+	help help.Model
+	spin spinner.Model
+
+	spinning bool // a spinner tick is in flight
+	width    int
+	height   int
+	focus    pane
+	dialog   dialog
+	notice   string
+	flash    string // a one-line answer to the last key (copied, nothing to copy…)
+	clock    time.Time
+
+	identity    Identity
+	identityErr error
+	identityOK  bool
+
+	form  searchform.Model
+	table offerings.Model
+
+	search search
+	extra  extra
+}
+
+// New builds the root model. It does no I/O: Init starts the identity call.
+func New(opts Options) Model {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Location == nil {
+		opts.Location = time.Local
+	}
+	if opts.Context == nil {
+		opts.Context = context.Background()
+	}
+	th := theme.New(!opts.NoColor)
+	h := help.New()
+	h.Styles = help.Styles{
+		ShortKey: th.HelpKey, ShortDesc: th.HelpDesc, ShortSeparator: th.HelpSep,
+		FullKey: th.HelpKey, FullDesc: th.HelpDesc, FullSeparator: th.HelpSep, Ellipsis: th.HelpSep,
+	}
+	return Model{
+		opts:   opts,
+		th:     th,
+		keys:   DefaultKeyMap(),
+		help:   h,
+		spin:   spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(th.Accent)),
+		notice: opts.Notice,
+		clock:  opts.Now(),
+		form:   searchform.New(th, opts.Now, opts.Region),
+		table:  offerings.New(th),
+	}
+}
+
+// Init loads the identity behind a spinner and starts the clock; the first frame does not
+// wait for either.
+func (m Model) Init() tea.Cmd {
+	return tea.Batch(identityCmd(m.opts.Context, m.opts.Backend), m.spin.Tick, clockCmd())
+}
+
+type clockMsg time.Time
+
+func clockCmd() tea.Cmd {
+	return tea.Every(time.Minute, func(t time.Time) tea.Msg { return clockMsg(t) })
+}
+
+// busy reports whether anything is loading, which is what keeps the spinner turning.
+func (m Model) busy() bool {
+	return !m.identityOK || m.search.running || m.extra.altsLoading || m.extra.probeLoading
+}
+
+// Update routes a message.
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.table.SetHeight(m.layout().tableRows)
+		m.help.SetWidth(m.width)
+		return m, nil
+	case tea.KeyPressMsg:
+		return m.handleKey(msg)
+	case clockMsg:
+		m.clock = m.opts.Now()
+		return m, clockCmd()
+	case spinner.TickMsg:
+		if !m.busy() {
+			m.spinning = false
+			return m, nil
+		}
+		m.spinning = true
+		var cmd tea.Cmd
+		m.spin, cmd = m.spin.Update(msg)
+		return m, cmd
+	case identityMsg:
+		m.identity, m.identityErr, m.identityOK = msg.id, msg.err, true
+		return m, nil
+	case searchEventsMsg:
+		return m.onSearchEvents(msg)
+	case alternativesMsg:
+		return m.onAlternatives(msg), nil
+	case probeMsg:
+		return m.onProbe(msg), nil
+	}
+	return m, nil
+}
+
+// spinCmd starts the spinner if something became busy and it is not turning.
+func (m *Model) spinCmd() tea.Cmd {
+	if m.spinning || !m.busy() {
+		return nil
+	}
+	m.spinning = true
+	return m.spin.Tick
+}
+
+// typing reports whether keys go into a text field, where q is a letter.
+func (m Model) typing() bool {
+	switch m.focus {
+	case paneForm:
+		return m.form.Typing()
+	case paneResults:
+		return m.table.Filtering()
+	}
+	return false
+}
+
+func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	m.notice = ""
+	m.flash = ""
+	keys := m.keys
+	if keyIs(k, keys.ForceQuit) {
+		return m.quit()
+	}
+	if m.dialog != nil {
+		d, cmd, closed := m.dialog.Update(k)
+		if closed {
+			m.dialog = nil
+		} else {
+			m.dialog = d
+		}
+		return m, cmd
+	}
+	if !m.typing() {
+		switch {
+		case keyIs(k, keys.Quit):
+			return m.quit()
+		case keyIs(k, keys.Help):
+			m.dialog = helpDialog{m: &m}
+			return m, nil
+		}
+	}
+	if keyIs(k, keys.Back) && m.cancelRunning() {
+		return m, nil
+	}
+
+	switch m.focus {
+	case paneForm:
+		var cmd tea.Cmd
+		var used bool
+		m.form, cmd, used = m.form.Update(k)
+		if used {
+			return m, cmd
+		}
+		switch {
+		case keyIs(k, keys.Search):
+			return m.submit()
+		case keyIs(k, keys.NextPane):
+			m.focus = paneResults
+		case keyIs(k, keys.PrevPane):
+			m.focus = paneDetail
+		}
+		return m, nil
+	case paneResults:
+		var used bool
+		m.table, _, used = m.table.Update(k)
+		if used {
+			return m, nil
+		}
+	case paneDetail:
+		// The arrows still move through the table, so the detail follows the selection.
+		if keyIs(k, m.table.KeyMap().Up, m.table.KeyMap().Down, m.table.KeyMap().PageUp, m.table.KeyMap().PageDown, m.table.KeyMap().Top, m.table.KeyMap().Bottom) {
+			m.table, _, _ = m.table.Update(k)
+			return m, nil
+		}
+	}
+
+	switch {
+	case keyIs(k, keys.NextPane):
+		m.focus = (m.focus + 1) % numPanes
+		if m.focus == paneForm {
+			m.form.SetFocus(searchform.Types)
+		}
+	case keyIs(k, keys.PrevPane):
+		m.focus = (m.focus + numPanes - 1) % numPanes
+		if m.focus == paneForm {
+			m.form.SetFocus(searchform.Regions)
+		}
+	case keyIs(k, keys.Back):
+		m.focus--
+	case keyIs(k, keys.Open) && m.focus == paneResults:
+		if _, ok := m.table.Selected(); ok {
+			m.focus = paneDetail
+		}
+	case keyIs(k, keys.Copy), keyIs(k, keys.CopyPurchase):
+		return m.copyCommand(keyIs(k, keys.CopyPurchase))
+	case keyIs(k, keys.Rerun):
+		if m.search.has {
+			return m.startSearch(m.search.query)
+		}
+	case keyIs(k, keys.Probe):
+		return m.startProbe()
+	case keyIs(k, keys.Alternative):
+		return m.takeAlternative(int(k.Code - '1'))
+	}
+	return m, nil
+}
+
+func (m Model) quit() (tea.Model, tea.Cmd) {
+	m.cancelRunning()
+	return m, tea.Quit
+}
+
+// submit runs the form's search, or points at what is wrong with it.
+func (m Model) submit() (tea.Model, tea.Cmd) {
+	q, ok := m.form.Query()
+	if !ok {
+		for f := searchform.Types; f <= searchform.Regions; f++ {
+			if _, bad := m.form.Errors()[f]; bad {
+				m.form.SetFocus(f)
+				break
+			}
+		}
+		m.flash = "The search was not sent: fix the field marked ✗."
+		return m, nil
+	}
+	return m.startSearch(q)
+}

@@ -1,0 +1,185 @@
+// Package detail draws everything known about one offering: every field, start and end in
+// UTC and local time, the 11:30 UTC and termination rules, and the AWS CLI commands.
+package detail
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/theme"
+)
+
+// View draws the offering in width×height cells; now gives "starts in", loc the local time.
+func View(th theme.Theme, o model.Offering, now time.Time, loc *time.Location, width, height int) string {
+	if width <= 0 || height <= 0 {
+		return ""
+	}
+	if loc == nil {
+		loc = time.Local
+	}
+	var lines []string
+	add := func(s string) { lines = append(lines, s) }
+	field := func(label, value string) {
+		const lw = 12
+		for i, l := range wrap(value, width-lw) {
+			if i == 0 {
+				add(th.Label.Render(fmt.Sprintf("%-*s", lw, label)) + th.Value.Render(l))
+			} else {
+				add(strings.Repeat(" ", lw) + th.Value.Render(l))
+			}
+		}
+	}
+	para := func(style func(...string) string, s string) {
+		for _, l := range wrap(s, width) {
+			add(style(l))
+		}
+	}
+	both := func(t time.Time) string {
+		return t.UTC().Format("Mon 2006-01-02 15:04") + " UTC · " + t.In(loc).Format("Mon Jan 02 15:04 MST") + " local"
+	}
+
+	add(th.Focused.Render(o.ID))
+	t, known := model.LookupType(o.InstanceType)
+	typ := o.InstanceType
+	if known {
+		typ += fmt.Sprintf(" · %d× %s %s, %d GiB each", t.Accelerators, t.AcceleratorMaker, t.AcceleratorModel, t.AcceleratorGiB)
+	}
+	field("Type", typ)
+	count := fmt.Sprintf("%d", o.Count)
+	if n := o.Accelerators(); n > 0 {
+		count += fmt.Sprintf(" (%d accelerators)", n)
+	}
+	if o.UltraServerType != "" {
+		count += fmt.Sprintf(" · UltraServer %s × %d", o.UltraServerType, max(1, o.UltraServerCount))
+	}
+	field("Instances", count)
+	field("Where", o.Region+" · "+o.AvailabilityZone)
+	field("Start", both(o.Start))
+	field("End", both(o.End))
+	length := fmt.Sprintf("%s (%d hours", lengthWords(o), o.DurationHours)
+	if o.DurationMinutes > 0 {
+		length += fmt.Sprintf(" %d minutes", o.DurationMinutes)
+	}
+	field("Length", length+")")
+	cur := o.Currency
+	if cur == "" {
+		cur = "USD"
+	}
+	field("Upfront fee", o.Fee.Dollars()+" "+cur+" ("+o.Fee.String()+"), charged at purchase; cannot be cancelled")
+	field("Rates", o.HourlyRate().Rate()+" per instance-hour · "+o.AcceleratorHourlyRate().Rate()+" per accelerator-hour")
+	when := "starts now (a near-term block)"
+	if d := o.Start.Sub(now); d > 0 {
+		when = "starts in " + humanDuration(d)
+	}
+	if o.Tenancy != "" {
+		when = o.Tenancy + " tenancy · " + when
+	}
+	field("Status", when)
+
+	add("")
+	end := o.End.UTC()
+	endLocal := o.End.In(loc).Format("15:04 MST")
+	para(th.Muted.Render, fmt.Sprintf("Why it ends at %s: every Capacity Block ends at 11:30 UTC (%s here). Blocks run whole days from 11:30 to 11:30; one that starts at another time is that much shorter or longer.", end.Format("15:04 UTC"), endLocal))
+	term := o.End.Add(-model.TerminationLead)
+	para(th.Warning.Render, fmt.Sprintf("Instances are terminated from %s UTC (%s), 30 minutes before the end; AWS sends a warning 40 minutes before.", term.UTC().Format("15:04"), term.In(loc).Format("15:04 MST")))
+
+	add("")
+	add(th.Label.Render("AWS CLI · y copies the search · Y copies the purchase"))
+	for _, l := range shellWrap(SearchCommand(o), width) {
+		add(th.Code.Render(l))
+	}
+	for _, l := range shellWrap(PurchaseCommand(o), width) {
+		add(th.Code.Render(l))
+	}
+	if len(lines) > height { // drop the spacing before anything else
+		kept := lines[:0]
+		for _, l := range lines {
+			if l != "" {
+				kept = append(kept, l)
+			}
+		}
+		lines = kept
+	}
+	if len(lines) > height {
+		lines = lines[:height]
+	}
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, width, "…")
+	}
+	return strings.Join(lines, "\n")
+}
+
+func lengthWords(o model.Offering) string {
+	mins := o.Minutes()
+	if mins%(24*60) == 0 {
+		d := mins / (24 * 60)
+		if d == 1 {
+			return "1 day"
+		}
+		return fmt.Sprintf("%d days", d)
+	}
+	return fmt.Sprintf("%.1f days", float64(mins)/(24*60))
+}
+
+func humanDuration(d time.Duration) string {
+	d = d.Round(time.Minute)
+	days := int(d.Hours()) / 24
+	h := int(d.Hours()) % 24
+	m := int(d.Minutes()) % 60
+	switch {
+	case days > 0:
+		return fmt.Sprintf("%dd %dh", days, h)
+	case h > 0:
+		return fmt.Sprintf("%dh %dm", h, m)
+	}
+	return fmt.Sprintf("%dm", m)
+}
+
+func wrap(s string, width int) []string {
+	width = max(width, 8)
+	var out []string
+	line := ""
+	for _, w := range strings.Fields(s) {
+		switch {
+		case line == "":
+			line = w
+		case ansi.StringWidth(line)+1+ansi.StringWidth(w) <= width:
+			line += " " + w
+		default:
+			out = append(out, line)
+			line = w
+		}
+	}
+	return append(out, line)
+}
+
+// shellWrap breaks a command at its arguments, ending each broken line with " \" so that
+// what is on the screen can still be pasted into a shell.
+func shellWrap(cmd string, width int) []string {
+	width = max(width, 12)
+	words := strings.Fields(cmd)
+	var out []string
+	line := ""
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		// Keep a flag with its value.
+		if strings.HasPrefix(w, "--") && i+1 < len(words) && !strings.HasPrefix(words[i+1], "--") {
+			w += " " + words[i+1]
+			i++
+		}
+		switch {
+		case line == "":
+			line = w
+		case ansi.StringWidth(line)+1+ansi.StringWidth(w)+2 <= width:
+			line += " " + w
+		default:
+			out = append(out, line+" \\")
+			line = "  " + w
+		}
+	}
+	return append(out, line)
+}

@@ -1,0 +1,268 @@
+// Package offerings is the table of Capacity Block offerings: rows arrive page by page and
+// are inserted in sort order, so that neither a page nor a key press re-sorts more than it
+// must, and a frame draws only the visible rows.
+package offerings
+
+import (
+	"slices"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/components/textfield"
+	"github.com/gpublock/gpublock/ui/theme"
+)
+
+// Model is the table.
+type Model struct {
+	th   theme.Theme
+	keys KeyMap
+
+	rows []row
+	ids  map[string]struct{}
+	view []int // indexes into rows that pass the filter, in sort order
+
+	sortCol Column
+	desc    bool
+
+	filter    textfield.Model
+	filtering bool // keys go to the filter field
+
+	cursor int // index into view
+	offset int // first visible index into view
+	height int // rows visible, set by SetHeight, for paging
+
+	stale bool // the rows are from the previous search
+}
+
+// New returns an empty table sorted by start.
+func New(th theme.Theme) Model {
+	return Model{th: th, keys: DefaultKeyMap(), ids: map[string]struct{}{}, sortCol: ColStart, height: 10}
+}
+
+// KeyMap returns the table's keys, for help.
+func (m Model) KeyMap() KeyMap { return m.keys }
+
+// SetHeight sets the number of rows a frame shows, which paging moves by.
+func (m *Model) SetHeight(h int) {
+	m.height = max(1, h)
+	m.scroll()
+}
+
+// Len is the number of offerings held; Visible the number passing the filter.
+func (m Model) Len() int     { return len(m.rows) }
+func (m Model) Visible() int { return len(m.view) }
+
+// Stale reports whether the rows are from a previous search.
+func (m Model) Stale() bool { return m.stale }
+
+// SetStale marks the rows as from a previous search: they stay visible, drawn faint, until
+// Reset replaces them.
+func (m *Model) SetStale(v bool) { m.stale = v }
+
+// Reset removes every row (the filter and the sort stay).
+func (m *Model) Reset() {
+	m.rows = m.rows[:0]
+	m.view = m.view[:0]
+	clear(m.ids)
+	m.cursor, m.offset, m.stale = 0, 0, false
+}
+
+// Filtering reports whether keys go to the filter field, where q is a letter.
+func (m Model) Filtering() bool { return m.filtering }
+
+// FilterText returns the filter.
+func (m Model) FilterText() string { return m.filter.Value() }
+
+// Sort returns the sort column and direction.
+func (m Model) Sort() (Column, bool) { return m.sortCol, m.desc }
+
+// ColumnName names a column for people.
+func ColumnName(c Column) string { return columns[c].name }
+
+// Selected returns the offering under the cursor.
+func (m Model) Selected() (model.Offering, bool) {
+	if m.cursor < 0 || m.cursor >= len(m.view) {
+		return model.Offering{}, false
+	}
+	return m.rows[m.view[m.cursor]].o, true
+}
+
+// Cursor returns the cursor's index among the visible rows.
+func (m Model) Cursor() int { return m.cursor }
+
+// Add inserts offerings in sort order, skipping any already held. The cursor stays on the
+// offering it was on.
+func (m *Model) Add(offs []model.Offering) {
+	terms := m.terms()
+	for _, o := range offs {
+		if _, dup := m.ids[o.ID]; dup && o.ID != "" {
+			continue
+		}
+		m.ids[o.ID] = struct{}{}
+		m.rows = append(m.rows, newRow(o))
+		i := len(m.rows) - 1
+		if !matches(&m.rows[i], terms) {
+			continue
+		}
+		at, _ := slices.BinarySearchFunc(m.view, i, m.cmpIndex)
+		m.view = slices.Insert(m.view, at, i)
+		if at <= m.cursor && len(m.view) > 1 {
+			m.cursor++
+		}
+	}
+	m.scroll()
+}
+
+func (m *Model) cmpIndex(a, b int) int {
+	ra, rb := &m.rows[a], &m.rows[b]
+	r := compare(ra, rb, m.sortCol)
+	if m.desc {
+		r = -r
+	}
+	if r == 0 {
+		r = tieBreak(ra, rb)
+	}
+	return r
+}
+
+// SortBy sorts by a column; sorting again by the same column reverses the order. The cursor
+// stays on the offering it was on.
+func (m *Model) SortBy(c Column) {
+	if c == m.sortCol {
+		m.desc = !m.desc
+	} else {
+		m.sortCol, m.desc = c, false
+	}
+	m.resort()
+}
+
+func (m *Model) resort() {
+	sel := -1
+	if m.cursor < len(m.view) {
+		sel = m.view[m.cursor]
+	}
+	slices.SortFunc(m.view, m.cmpIndex)
+	m.cursor = 0
+	if sel >= 0 {
+		if i := slices.Index(m.view, sel); i >= 0 {
+			m.cursor = i
+		}
+	}
+	m.scroll()
+}
+
+func (m *Model) terms() []string { return strings.Fields(strings.ToLower(m.filter.Value())) }
+
+func matches(r *row, terms []string) bool {
+	for _, t := range terms {
+		if !strings.Contains(r.text, t) {
+			return false
+		}
+	}
+	return true
+}
+
+// SetFilter keeps only the rows that contain every word of s.
+func (m *Model) SetFilter(s string) {
+	m.filter.SetValue(s)
+	m.refilter()
+}
+
+func (m *Model) refilter() {
+	sel := -1
+	if m.cursor < len(m.view) {
+		sel = m.view[m.cursor]
+	}
+	terms := m.terms()
+	m.view = m.view[:0]
+	for i := range m.rows {
+		if matches(&m.rows[i], terms) {
+			m.view = append(m.view, i)
+		}
+	}
+	slices.SortFunc(m.view, m.cmpIndex)
+	m.cursor = 0
+	if sel >= 0 {
+		if i := slices.Index(m.view, sel); i >= 0 {
+			m.cursor = i
+		}
+	}
+	m.scroll()
+}
+
+// scroll keeps the cursor inside the visible window.
+func (m *Model) scroll() {
+	m.cursor = max(0, min(m.cursor, len(m.view)-1))
+	if m.cursor < m.offset {
+		m.offset = m.cursor
+	}
+	if m.cursor >= m.offset+m.height {
+		m.offset = m.cursor - m.height + 1
+	}
+	m.offset = max(0, min(m.offset, len(m.view)-m.height))
+}
+
+// Update handles a key meant for the table and reports whether it used it.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, bool) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return m, nil, false
+	}
+	if m.filtering {
+		switch {
+		case key.Matches(k, m.keys.ClearFilter):
+			m.filtering = false
+			m.SetFilter("")
+		case key.Matches(k, m.keys.ApplyFilter), k.String() == "tab":
+			m.filtering = false
+		default:
+			var used bool
+			m.filter, used = m.filter.Update(k)
+			if !used {
+				return m, nil, false
+			}
+			m.refilter()
+		}
+		return m, nil, true
+	}
+	switch {
+	case key.Matches(k, m.keys.Up):
+		m.cursor--
+	case key.Matches(k, m.keys.Down):
+		m.cursor++
+	case key.Matches(k, m.keys.PageUp):
+		m.cursor -= m.height
+		m.offset -= m.height
+	case key.Matches(k, m.keys.PageDown):
+		m.cursor += m.height
+		m.offset += m.height
+	case key.Matches(k, m.keys.HalfUp):
+		m.cursor -= m.height / 2
+	case key.Matches(k, m.keys.HalfDown):
+		m.cursor += m.height / 2
+	case key.Matches(k, m.keys.Top):
+		m.cursor = 0
+	case key.Matches(k, m.keys.Bottom):
+		m.cursor = len(m.view) - 1
+	case key.Matches(k, m.keys.Filter):
+		m.filtering = true
+	case key.Matches(k, m.keys.ClearFilter):
+		if m.filter.Value() == "" {
+			return m, nil, false
+		}
+		m.SetFilter("")
+	default:
+		for c := Column(0); c < numColumns; c++ {
+			if key.Matches(k, m.keys.Sort[c]) {
+				m.SortBy(c)
+				return m, nil, true
+			}
+		}
+		return m, nil, false
+	}
+	m.scroll()
+	return m, nil, true
+}

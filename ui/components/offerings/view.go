@@ -1,0 +1,147 @@
+package offerings
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// visibleColumns picks the columns that fit width, dropping those of lowest keep first.
+func visibleColumns(width int) []Column {
+	shown := make([]bool, numColumns)
+	total := -1
+	for c := range columns {
+		shown[c] = true
+		total += columns[c].width + 1
+	}
+	for total > width {
+		drop, keep := Column(-1), 1<<30
+		for c := Column(0); c < numColumns; c++ {
+			if shown[c] && columns[c].keep < keep {
+				drop, keep = c, columns[c].keep
+			}
+		}
+		if drop < 0 {
+			break
+		}
+		shown[drop] = false
+		total -= columns[drop].width + 1
+		if total <= 0 {
+			break
+		}
+	}
+	var out []Column
+	for c := Column(0); c < numColumns; c++ {
+		if shown[c] {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// View draws the filter line (when there is a filter), the header and the visible rows in
+// width×height cells.
+func (m Model) View(width, height int) string {
+	if width <= 0 || height <= 0 {
+		return ""
+	}
+	th := m.th
+	cols := visibleColumns(width)
+	var b strings.Builder
+	lines := 0
+	if m.filtering || m.filter.Value() != "" {
+		b.WriteString(th.Accent.Render("/") + m.filter.View(width-1, m.filtering, th.Value, th.Cursor, th.Muted))
+		b.WriteByte('\n')
+		lines++
+	}
+	if lines >= height {
+		return strings.TrimSuffix(b.String(), "\n")
+	}
+	// Header, with the sorted column marked.
+	var hb strings.Builder
+	for i, c := range cols {
+		if i > 0 {
+			hb.WriteByte(' ')
+		}
+		def := columns[c]
+		title := def.title
+		style := th.TableHeader
+		if c == m.sortCol {
+			style = th.SortedHead
+			if m.desc {
+				title += "▼"
+			} else {
+				title += "▲"
+			}
+		}
+		hb.WriteString(style.Render(cell(title, def.width, def.right)))
+	}
+	b.WriteString(hb.String())
+	lines++
+
+	rows := height - lines
+	if rows <= 0 {
+		return b.String()
+	}
+	// The offset is state kept by Update for the table's own height; clamp it here for the
+	// height given, so that a frame drawn at another size still shows the cursor.
+	off := m.offset
+	if m.cursor >= off+rows {
+		off = m.cursor - rows + 1
+	}
+	off = max(0, min(off, len(m.view)-rows))
+	end := min(len(m.view), off+rows)
+	var rb strings.Builder
+	for i := off; i < end; i++ {
+		r := &m.rows[m.view[i]]
+		rb.Reset()
+		for j, c := range cols {
+			if j > 0 {
+				rb.WriteByte(' ')
+			}
+			def := columns[c]
+			rb.WriteString(cell(r.cells[c], def.width, def.right))
+		}
+		line := rb.String()
+		b.WriteByte('\n')
+		switch {
+		case i == m.cursor:
+			b.WriteString(th.Selected.Render(line))
+		case m.stale:
+			b.WriteString(th.Stale.Render(line))
+		default:
+			b.WriteString(th.Value.Render(line))
+		}
+	}
+	return b.String()
+}
+
+// Position describes where the cursor is and how the table is sorted, for a status line.
+func (m Model) Position() string {
+	dir := "▲"
+	if m.desc {
+		dir = "▼"
+	}
+	pos := 0
+	if len(m.view) > 0 {
+		pos = m.cursor + 1
+	}
+	s := fmt.Sprintf("%d of %d", pos, len(m.view))
+	if len(m.view) != len(m.rows) {
+		s += fmt.Sprintf(" (filtered from %d)", len(m.rows))
+	}
+	return s + " · sorted by " + columns[m.sortCol].name + " " + dir
+}
+
+// cell pads or cuts s to exactly w cells.
+func cell(s string, w int, right bool) string {
+	n := ansi.StringWidth(s)
+	if n > w {
+		return ansi.Truncate(s, w, "…")
+	}
+	if right {
+		return strings.Repeat(" ", w-n) + s
+	}
+	return s + strings.Repeat(" ", w-n)
+}

@@ -1,0 +1,437 @@
+// Package searchform is the search form: instance types with a fuzzy filter, count, the
+// window, the duration and the regions. It turns what is typed into a model.Query and
+// validates it with model/ on every edit, so an invalid form never reaches the API.
+package searchform
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/sahilm/fuzzy"
+
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/components/textfield"
+	"github.com/gpublock/gpublock/ui/theme"
+)
+
+// Field is one field of the form, in focus order.
+type Field int
+
+const (
+	Types Field = iota
+	Count
+	Start
+	End
+	Duration
+	Regions
+	numFields
+)
+
+// modelField names each field as model.ValidationErrors does.
+var modelField = [numFields]string{model.FieldTypes, model.FieldCount, model.FieldStart, model.FieldEnd, model.FieldDuration, model.FieldRegions}
+
+// Model is the form.
+type Model struct {
+	th   theme.Theme
+	keys KeyMap
+	now  func() time.Time
+
+	focus Field
+
+	catalog     []model.InstanceType
+	typeFilter  textfield.Model
+	typeMatches []int // indexes into catalog that match the filter, best first
+	typeCursor  int   // index into typeMatches
+	chosenTypes map[string]bool
+
+	count, start, end, duration textfield.Model
+
+	regions       []string // every region that sells Capacity Blocks
+	regionCursor  int      // 0 is "all regions that sell the chosen types", i+1 is regions[i]
+	chosenRegions map[string]bool
+	allSelling    bool // the region choice follows the chosen types
+
+	query model.Query
+	errs  map[Field]string
+}
+
+// Defaults are the values the form starts with: one p5.48xlarge for 2 days in the next
+// 4 weeks, in the home region (or every region selling it when the home region sells none).
+func New(th theme.Theme, now func() time.Time, homeRegion string) Model {
+	m := Model{
+		th:            th,
+		keys:          DefaultKeyMap(),
+		now:           now,
+		catalog:       model.Catalog(),
+		chosenTypes:   map[string]bool{"p5.48xlarge": true},
+		count:         textfield.New("1"),
+		start:         textfield.New("now"),
+		end:           textfield.New("+4w"),
+		duration:      textfield.New("2d"),
+		regions:       model.Regions(),
+		chosenRegions: map[string]bool{},
+	}
+	m.typeFilter.Placeholder = "type to filter"
+	m.count.CharLimit = 3
+	if slices.Contains(m.regions, homeRegion) {
+		m.chosenRegions[homeRegion] = true
+	} else {
+		m.allSelling = true
+	}
+	m.filterTypes()
+	m.validate()
+	return m
+}
+
+// KeyMap returns the form's keys, for help.
+func (m Model) KeyMap() KeyMap { return m.keys }
+
+// Focus returns the focused field.
+func (m Model) Focus() Field { return m.focus }
+
+// SetFocus moves the focus to a field.
+func (m *Model) SetFocus(f Field) {
+	if f >= 0 && f < numFields {
+		m.focus = f
+	}
+}
+
+// AtLast reports whether the focus is on the last field, where tab leaves the form.
+func (m Model) AtLast() bool { return m.focus == numFields-1 }
+
+// AtFirst reports whether the focus is on the first field, where shift+tab leaves the form.
+func (m Model) AtFirst() bool { return m.focus == 0 }
+
+// Typing reports whether keys are going into a text field, where q is a letter.
+func (m Model) Typing() bool { return m.focus != Regions }
+
+// Query returns the query the form holds now and whether it is valid. The relative dates
+// ("now", "+4w") are resolved against the clock at this call.
+func (m *Model) Query() (model.Query, bool) {
+	m.validate()
+	return m.query, len(m.errs) == 0
+}
+
+// Errors returns the message of each invalid field.
+func (m Model) Errors() map[Field]string { return m.errs }
+
+// SetQuery fills the form from a query, as when a suggested alternative is taken.
+func (m *Model) SetQuery(q model.Query) {
+	m.chosenTypes = map[string]bool{}
+	for _, t := range q.InstanceTypes {
+		m.chosenTypes[t] = true
+	}
+	m.count.SetValue(strconv.Itoa(q.Count))
+	m.start.SetValue(formatDate(q.Start))
+	m.end.SetValue(formatDate(q.End))
+	m.duration.SetValue(q.Durations.String())
+	m.allSelling = false
+	m.chosenRegions = map[string]bool{}
+	for _, r := range q.Regions {
+		m.chosenRegions[r] = true
+	}
+	m.validate()
+}
+
+func formatDate(t time.Time) string {
+	t = t.UTC()
+	if t.Hour() == 0 && t.Minute() == 0 && t.Second() == 0 {
+		return t.Format("2006-01-02")
+	}
+	return t.Format(time.RFC3339)
+}
+
+// ChosenTypes returns the chosen types in catalog order.
+func (m Model) ChosenTypes() []string {
+	var out []string
+	for _, t := range m.catalog {
+		if m.chosenTypes[t.Name] {
+			out = append(out, t.Name)
+		}
+	}
+	return out
+}
+
+// ChosenRegions returns the chosen regions, sorted.
+func (m Model) ChosenRegions() []string {
+	if m.allSelling {
+		return model.RegionsSelling(m.ChosenTypes()...)
+	}
+	var out []string
+	for _, r := range m.regions {
+		if m.chosenRegions[r] {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Update handles a key meant for the form. Keys it does not use (enter, esc with nothing to
+// clear, tab past the last field) are left to the caller, which it reports with used=false.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, bool) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return m, nil, false
+	}
+	used := m.handleKey(k)
+	if used {
+		m.validate()
+	}
+	return m, nil, used
+}
+
+func (m *Model) handleKey(k tea.KeyPressMsg) bool {
+	switch {
+	case key.Matches(k, m.keys.Submit):
+		return false
+	case key.Matches(k, m.keys.Next):
+		if m.AtLast() {
+			return false
+		}
+		m.focus++
+		return true
+	case key.Matches(k, m.keys.Prev):
+		if m.AtFirst() {
+			return false
+		}
+		m.focus--
+		return true
+	}
+	switch m.focus {
+	case Types:
+		return m.typesKey(k)
+	case Regions:
+		return m.regionsKey(k)
+	case Count:
+		switch {
+		case key.Matches(k, m.keys.Inc), k.String() == "right":
+			m.stepCount(1)
+			return true
+		case key.Matches(k, m.keys.Dec), k.String() == "left":
+			m.stepCount(-1)
+			return true
+		}
+		if k.Text != "" && (k.Text[0] < '0' || k.Text[0] > '9') {
+			return true // a count is digits; swallow the rest so that q does not quit mid-edit
+		}
+		return m.textKey(&m.count, k)
+	case Duration:
+		if key.Matches(k, m.keys.Step) {
+			m.stepDuration(k.String() == "right")
+			return true
+		}
+		return m.textKey(&m.duration, k)
+	case Start:
+		return m.textKey(&m.start, k)
+	case End:
+		return m.textKey(&m.end, k)
+	}
+	return false
+}
+
+// textKey moves between fields with the arrows and gives every other key to the field.
+func (m *Model) textKey(f *textfield.Model, k tea.KeyPressMsg) bool {
+	switch {
+	case key.Matches(k, m.keys.Up):
+		m.focus--
+		return true
+	case key.Matches(k, m.keys.Down):
+		m.focus++
+		return true
+	case key.Matches(k, m.keys.ClearFilter):
+		return false
+	}
+	var used bool
+	*f, used = f.Update(k)
+	return used
+}
+
+func (m *Model) typesKey(k tea.KeyPressMsg) bool {
+	switch {
+	case key.Matches(k, m.keys.Up):
+		if m.typeCursor > 0 {
+			m.typeCursor--
+		}
+		return true
+	case key.Matches(k, m.keys.Down):
+		if m.typeCursor < len(m.typeMatches)-1 {
+			m.typeCursor++
+		} else {
+			m.focus++
+		}
+		return true
+	case key.Matches(k, m.keys.Toggle):
+		if m.typeCursor < len(m.typeMatches) {
+			name := m.catalog[m.typeMatches[m.typeCursor]].Name
+			m.chosenTypes[name] = !m.chosenTypes[name]
+			if !m.chosenTypes[name] {
+				delete(m.chosenTypes, name)
+			}
+		}
+		return true
+	case key.Matches(k, m.keys.ClearFilter):
+		if m.typeFilter.Value() == "" {
+			return false
+		}
+		m.typeFilter.SetValue("")
+		m.filterTypes()
+		return true
+	}
+	var used bool
+	m.typeFilter, used = m.typeFilter.Update(k)
+	if used {
+		m.filterTypes()
+	}
+	return used
+}
+
+func (m *Model) regionsKey(k tea.KeyPressMsg) bool {
+	switch {
+	case key.Matches(k, m.keys.Up):
+		if m.regionCursor > 0 {
+			m.regionCursor--
+		} else {
+			m.focus--
+		}
+		return true
+	case key.Matches(k, m.keys.Down):
+		if m.regionCursor < len(m.regions) {
+			m.regionCursor++
+		}
+		return true
+	case key.Matches(k, m.keys.AllRegions):
+		m.allSelling = !m.allSelling
+		return true
+	case key.Matches(k, m.keys.Toggle):
+		if m.regionCursor == 0 {
+			m.allSelling = !m.allSelling
+			return true
+		}
+		if m.allSelling {
+			// Leaving "all selling" starts from what it selected, so one press removes one region.
+			m.chosenRegions = map[string]bool{}
+			for _, r := range m.ChosenRegions() {
+				m.chosenRegions[r] = true
+			}
+			m.allSelling = false
+		}
+		r := m.regions[m.regionCursor-1]
+		if m.chosenRegions[r] {
+			delete(m.chosenRegions, r)
+		} else {
+			m.chosenRegions[r] = true
+		}
+		return true
+	}
+	return false
+}
+
+func (m *Model) stepCount(d int) {
+	n, err := strconv.Atoi(strings.TrimSpace(m.count.Value()))
+	if err != nil {
+		n = model.MinCount
+	} else {
+		n += d
+	}
+	n = max(model.MinCount, min(model.MaxCount, n))
+	m.count.SetValue(strconv.Itoa(n))
+}
+
+// stepDuration moves to the next or previous duration AWS sells, so that the arrows only
+// ever offer valid steps. On a range it moves the longer end.
+func (m *Model) stepDuration(up bool) {
+	valid := model.ValidDurationDays()
+	cur := 2
+	lo := 0
+	if r, err := model.ParseDuration(m.duration.Value()); err == nil {
+		cur = r.MaxDays
+		if r.IsRange() {
+			lo = r.MinDays
+		}
+	}
+	i, found := slices.BinarySearch(valid, cur)
+	switch {
+	case up && found && i+1 < len(valid):
+		i++
+	case up && !found && i < len(valid):
+	case !up && i > 0:
+		i--
+	}
+	i = min(i, len(valid)-1)
+	next := valid[i]
+	if lo > 0 && next > lo {
+		m.duration.SetValue(model.DurationRange{MinDays: lo, MaxDays: next}.String())
+		return
+	}
+	m.duration.SetValue(model.FormatDays(next))
+}
+
+func (m *Model) filterTypes() {
+	f := strings.TrimSpace(m.typeFilter.Value())
+	m.typeMatches = m.typeMatches[:0]
+	if f == "" {
+		for i := range m.catalog {
+			m.typeMatches = append(m.typeMatches, i)
+		}
+	} else {
+		words := make([]string, len(m.catalog))
+		for i, t := range m.catalog {
+			words[i] = fmt.Sprintf("%s %s %s", t.Name, t.AcceleratorMaker, t.AcceleratorModel)
+		}
+		for _, match := range fuzzy.Find(f, words) {
+			m.typeMatches = append(m.typeMatches, match.Index)
+		}
+	}
+	m.typeCursor = min(m.typeCursor, max(0, len(m.typeMatches)-1))
+}
+
+// validate parses every field and runs model.Query.Validate, keeping one message per field:
+// the parse error where a value cannot be read, else what model/ says about it.
+func (m *Model) validate() {
+	now := m.now()
+	errs := map[Field]string{}
+	q := model.Query{InstanceTypes: m.ChosenTypes(), Regions: m.ChosenRegions()}
+
+	if n, err := strconv.Atoi(strings.TrimSpace(m.count.Value())); err != nil {
+		errs[Count] = fmt.Sprintf("%q is not a number; a block has %d to %d instances", m.count.Value(), model.MinCount, model.MaxCount)
+	} else {
+		q.Count = n
+	}
+	if t, err := model.ParseDate(m.start.Value(), now); err != nil {
+		errs[Start] = err.Error()
+	} else {
+		q.Start = t
+	}
+	if t, err := model.ParseDate(m.end.Value(), now); err != nil {
+		errs[End] = err.Error()
+	} else {
+		q.End = t
+	}
+	if d, err := model.ParseDuration(m.duration.Value()); err != nil {
+		errs[Duration] = err.Error()
+	} else {
+		q.Durations = d
+	}
+	if err := q.Validate(now); err != nil {
+		if verrs, ok := err.(model.ValidationErrors); ok {
+			for f := Field(0); f < numFields; f++ {
+				if _, done := errs[f]; done {
+					continue
+				}
+				if fe, ok := verrs.For(modelField[f]); ok {
+					errs[f] = fe.Value + " is not allowed; " + fe.Allowed
+				}
+			}
+		}
+		if len(errs) == 0 { // an error model/ names no field of: never let it through
+			errs[Types] = err.Error()
+		}
+	}
+	m.query = q
+	m.errs = errs
+}

@@ -1,0 +1,264 @@
+package searchform
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/components/textfield"
+)
+
+const labelWidth = 10
+
+// View draws the form in width×height cells. Focused is whether the form pane has the
+// focus; the focused field is marked only then. A form taller than height scrolls to keep
+// the focused line in view.
+func (m Model) View(width, height int, focused bool) string {
+	if width <= 0 || height <= 0 {
+		return ""
+	}
+	var lines []string
+	focusLine := 0
+	th := m.th
+	mark := func(f Field) bool { return focused && m.focus == f }
+	label := func(f Field, s string) string {
+		if mark(f) {
+			return th.Focused.Render(pad("›"+s, labelWidth))
+		}
+		return th.Label.Render(pad(" "+s, labelWidth))
+	}
+	add := func(s string) { lines = append(lines, ansi.Truncate(s, width, "…")) }
+	errLines := func(f Field) {
+		if msg, ok := m.errs[f]; ok {
+			for _, l := range wrap("✗ "+msg, width-2) {
+				add("  " + th.Error.Render(l))
+			}
+		}
+	}
+	hint := func(f Field, s string) {
+		if mark(f) {
+			for _, l := range wrap(s, width-2) {
+				add("  " + th.Muted.Render(l))
+			}
+		}
+	}
+	chosenRegions := m.ChosenRegions()
+	now := m.now().UTC()
+
+	// Instance types.
+	chosen := m.ChosenTypes()
+	summary := th.Value.Render(fmt.Sprintf("%d chosen", len(chosen)))
+	if len(chosen) > 0 && len(chosen) <= 2 {
+		summary = th.Value.Render(strings.Join(chosen, ", "))
+	}
+	if mark(Types) {
+		focusLine = len(lines)
+	}
+	add(label(Types, "Types") + summary)
+	add(" / " + m.typeFilter.View(max(1, width-3), mark(Types), th.Value, th.Cursor, th.Muted))
+	if len(m.typeMatches) == 0 {
+		add("  " + th.Muted.Render("no type matches the filter"))
+	}
+	for i, idx := range m.typeMatches {
+		t := m.catalog[idx]
+		cursor := " "
+		if mark(Types) && i == m.typeCursor {
+			cursor = "›"
+			focusLine = len(lines)
+		}
+		box := "[ ]"
+		if m.chosenTypes[t.Name] {
+			box = "[x]"
+		}
+		sells := 0
+		for _, r := range chosenRegions {
+			if t.Sells(r) {
+				sells++
+			}
+		}
+		where := fmt.Sprintf("%d/%d", sells, len(chosenRegions))
+		accel := fmt.Sprintf("%d×%s %dG", t.Accelerators, shortModel(t.AcceleratorModel), t.AcceleratorGiB)
+		row := fmt.Sprintf("%s%s %-16s %-13s", cursor, box, t.Name, accel)
+		style := th.Value
+		if sells == 0 {
+			style = th.Muted
+		}
+		if mark(Types) && i == m.typeCursor {
+			style = th.Selected
+		}
+		add(style.Render(row) + " " + th.Muted.Render(where))
+	}
+	if len(m.typeMatches) > 0 {
+		t := m.catalog[m.typeMatches[min(m.typeCursor, len(m.typeMatches)-1)]]
+		var selling []string
+		for _, r := range chosenRegions {
+			if t.Sells(r) {
+				selling = append(selling, r)
+			}
+		}
+		info := fmt.Sprintf("%s: %d× %s %s, %d GiB each (%d GiB)", t.Name, t.Accelerators, t.AcceleratorMaker, t.AcceleratorModel, t.AcceleratorGiB, t.AcceleratorMemoryGiB())
+		if t.UltraServer {
+			info += fmt.Sprintf(", UltraServer of %d %s", t.Instances, t.MemberType)
+		}
+		if len(selling) > 0 {
+			info += "; sold in " + strings.Join(selling, ", ")
+		} else {
+			info += "; sold in none of the chosen regions (" + strings.Join(t.Regions, ", ") + ")"
+		}
+		for _, l := range wrap(info, width-2) {
+			add("  " + th.Muted.Render(l))
+		}
+	}
+	errLines(Types)
+	hint(Types, "type to filter · space choose · ↑↓ move")
+
+	// Count, dates, duration.
+	field := func(f Field, name, value, beside string) {
+		if mark(f) {
+			focusLine = len(lines)
+		}
+		add(label(f, name) + value + " " + th.Muted.Render(beside))
+		errLines(f)
+	}
+	fw := 10
+	field(Count, "Count", m.fieldView(m.count, mark(Count), fw), "of 1–64")
+	hint(Count, "+/- or ←/→ change · digits type")
+	limit := now.Add(model.MaxLeadTime)
+	field(Start, "Start", m.fieldView(m.start, mark(Start), fw), resolved(m.query.Start, m.errs[Start] == ""))
+	hint(Start, "2026-12-03, 2026-12-03T11:30:00Z, now, +2w, +10d")
+	field(End, "End", m.fieldView(m.end, mark(End), fw), resolved(m.query.End, m.errs[End] == ""))
+	hint(End, "at most 8 weeks ahead: until "+limit.Format("2006-01-02 15:04")+" UTC")
+	field(Duration, "Duration", "‹ "+m.fieldView(m.duration, mark(Duration), fw-4)+" ›", durationNote(m.query.Durations, m.errs[Duration] == ""))
+	hint(Duration, "←/→ step through the durations AWS sells (1–14d, 3–26w) · type a range 2d-7d to sweep")
+
+	// Regions.
+	if mark(Regions) && m.regionCursor == 0 {
+		focusLine = len(lines)
+	}
+	add(label(Regions, "Regions") + th.Value.Render(fmt.Sprintf("%d chosen", len(chosenRegions))))
+	for i := 0; i <= len(m.regions); i++ {
+		cursor := " "
+		if mark(Regions) && i == m.regionCursor {
+			cursor = "›"
+			focusLine = len(lines)
+		}
+		var row, note string
+		style := th.Value
+		if i == 0 {
+			box := "[ ]"
+			if m.allSelling {
+				box = "[x]"
+			}
+			row = fmt.Sprintf("%s%s all regions selling the types", cursor, box)
+		} else {
+			r := m.regions[i-1]
+			box := "[ ]"
+			if m.allSelling && contains(chosenRegions, r) || !m.allSelling && m.chosenRegions[r] {
+				box = "[x]"
+			}
+			sells := 0
+			for _, t := range chosen {
+				if lt, ok := model.LookupType(t); ok && lt.Sells(r) {
+					sells++
+				}
+			}
+			row = fmt.Sprintf("%s%s %-15s", cursor, box, r)
+			note = fmt.Sprintf("sells %d/%d", sells, len(chosen))
+			if sells == 0 {
+				style = th.Muted
+			}
+		}
+		if mark(Regions) && i == m.regionCursor {
+			style = th.Selected
+		}
+		add(style.Render(row) + " " + th.Muted.Render(note))
+	}
+	errLines(Regions)
+	hint(Regions, "space choose · a: all regions that sell the chosen types")
+
+	if height < len(lines) {
+		top := max(0, min(focusLine-height/3, len(lines)-height))
+		lines = lines[top : top+height]
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (m Model) fieldView(f textfield.Model, on bool, w int) string {
+	s := f.View(w, on, m.th.Value, m.th.Cursor, m.th.Muted)
+	return s + strings.Repeat(" ", max(0, w-ansi.StringWidth(s)))
+}
+
+func resolved(t time.Time, ok bool) string {
+	if !ok || t.IsZero() {
+		return ""
+	}
+	return "→ " + t.UTC().Format("Jan 02 15:04") + " UTC"
+}
+
+func durationNote(d model.DurationRange, ok bool) string {
+	if !ok {
+		return ""
+	}
+	if d.IsRange() {
+		days := d.Days()
+		parts := make([]string, len(days))
+		for i, n := range days {
+			parts[i] = model.FormatDays(n)
+		}
+		return "sweeps " + strings.Join(parts, " ")
+	}
+	return fmt.Sprintf("= %d hours", d.MinDays*24)
+}
+
+func shortModel(s string) string {
+	switch s {
+	case "Trainium":
+		return "Trn1"
+	case "Trainium2":
+		return "Trn2"
+	}
+	return s
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+func pad(s string, w int) string {
+	if n := ansi.StringWidth(s); n < w {
+		return s + strings.Repeat(" ", w-n)
+	}
+	return s
+}
+
+// wrap breaks text into lines of at most width cells at spaces.
+func wrap(s string, width int) []string {
+	if width < 8 {
+		width = 8
+	}
+	var out []string
+	for _, para := range strings.Split(s, "\n") {
+		line := ""
+		for _, w := range strings.Fields(para) {
+			switch {
+			case line == "":
+				line = w
+			case ansi.StringWidth(line)+1+ansi.StringWidth(w) <= width:
+				line += " " + w
+			default:
+				out = append(out, line)
+				line = w
+			}
+		}
+		out = append(out, line)
+	}
+	return out
+}

@@ -1,0 +1,75 @@
+package ui
+
+import (
+	"charm.land/bubbles/v2/key"
+
+	"github.com/gpublock/gpublock/ui/components/offerings"
+	"github.com/gpublock/gpublock/ui/components/searchform"
+)
+
+// KeyMap is the keys of the root model: those that work in every pane, and those of the
+// results and detail panes that are not the table's own.
+type KeyMap struct {
+	Quit, ForceQuit key.Binding
+	Help            key.Binding
+	NextPane        key.Binding
+	PrevPane        key.Binding
+	Back            key.Binding
+	Search          key.Binding
+	Rerun           key.Binding
+	Open            key.Binding
+	Copy            key.Binding
+	CopyPurchase    key.Binding
+	Probe           key.Binding
+	Alternative     key.Binding
+}
+
+// DefaultKeyMap returns the root keys.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
+		Quit:         key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
+		ForceQuit:    key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
+		Help:         key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		NextPane:     key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
+		PrevPane:     key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous pane")),
+		Back:         key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back / cancel search")),
+		Search:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "search")),
+		Rerun:        key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "search again")),
+		Open:         key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "details")),
+		Copy:         key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy CLI search")),
+		CopyPurchase: key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "copy CLI purchase")),
+		Probe:        key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "largest count probe")),
+		Alternative:  key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1–9", "search an alternative")),
+	}
+}
+
+// helpKeys is what help shows for the focused pane; it satisfies help.KeyMap.
+type helpKeys struct {
+	root  KeyMap
+	form  searchform.KeyMap
+	table offerings.KeyMap
+	focus pane
+}
+
+func (h helpKeys) ShortHelp() []key.Binding {
+	r := h.root
+	switch h.focus {
+	case paneForm:
+		return []key.Binding{r.Search, h.form.Next, h.form.Toggle, h.form.Step, r.Help, r.ForceQuit}
+	case paneResults:
+		return append(h.table.ShortHelp(), r.Open, r.Copy, r.Probe, r.Back, r.Help, r.Quit)
+	}
+	return []key.Binding{r.Copy, r.CopyPurchase, h.table.Down, h.table.Up, r.Back, r.Help, r.Quit}
+}
+
+func (h helpKeys) FullHelp() [][]key.Binding {
+	r, f := h.root, h.form
+	return [][]key.Binding{
+		{r.Help, r.Quit, r.ForceQuit, r.NextPane, r.PrevPane, r.Back, r.Search, r.Rerun},
+		{f.Next, f.Prev, f.Up, f.Down, f.Toggle, f.Step, f.Inc, f.Dec, f.AllRegions},
+		{r.Open, r.Copy, r.CopyPurchase, r.Probe, r.Alternative},
+		h.table.FullHelp()[0],
+		h.table.FullHelp()[1],
+		h.table.FullHelp()[2],
+	}
+}

@@ -1,0 +1,204 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/gpublock/gpublock/model"
+)
+
+// resultsView is the inside of the results pane: the progress of the search, the region
+// states (in one line on narrow terminals), then the table or, when nothing was found, why
+// and what else to try.
+func (m Model) resultsView(l layout) string {
+	w, h := l.results.w-2, l.results.h-2
+	if w <= 0 || h <= 0 {
+		return ""
+	}
+	var lines []string
+	lines = append(lines, m.progressLine(w))
+	if !l.wide {
+		lines = append(lines, m.compactStatus(w))
+	}
+	s := m.search
+	switch {
+	case !s.has && m.table.Len() == 0:
+		lines = append(lines, "", m.th.Muted.Render("Fill the form and press enter to search. The defaults search at once."))
+	case !s.running && !s.cancelled && s.found == 0 && m.table.Len() == 0:
+		lines = append(lines, m.emptyView(w)...)
+	default:
+		rows := h - len(lines)
+		lines = append(lines, m.table.View(w, rows))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (m Model) progressLine(w int) string {
+	th, s := m.th, m.search
+	var line string
+	switch {
+	case !s.has:
+		line = th.Muted.Render("No search yet.")
+	case s.running:
+		line = m.spin.View() + " " + th.Value.Render(fmt.Sprintf("Searching %s · %d of %d calls · %d offerings so far", regionList(s.query.Regions), s.callsDone, s.callsTotal, s.found))
+		if m.table.Stale() {
+			line += th.Muted.Render(" · the rows shown are from the previous search")
+		}
+	case s.cancelled:
+		line = th.Warning.Render(fmt.Sprintf("Search cancelled after %d of %d calls · %d offerings", s.callsDone, s.callsTotal, s.found))
+		if m.table.Stale() {
+			line += th.Muted.Render(" · the rows shown are from the previous search")
+		}
+	default:
+		line = th.OK.Render(fmt.Sprintf("Found %d offerings in %s (%d calls)", s.found, regionList(s.query.Regions), s.callsDone))
+		if bad := m.failedRegions(); bad > 0 {
+			line += th.Error.Render(fmt.Sprintf(" · %d region(s) failed", bad))
+		}
+	}
+	return ansi.Truncate(line, w, "…")
+}
+
+func (m Model) failedRegions() int {
+	n := 0
+	for _, st := range m.search.status {
+		if st.State == RegionError {
+			n++
+		}
+	}
+	return n
+}
+
+func (m Model) stateStyle(st RegionState) func(...string) string {
+	switch st {
+	case RegionOK:
+		return m.th.OK.Render
+	case RegionThrottled, RegionCancelled:
+		return m.th.Warning.Render
+	case RegionError:
+		return m.th.Error.Render
+	}
+	return m.th.Muted.Render
+}
+
+func (m Model) stateWord(st RegionStatus) string {
+	switch st.State {
+	case RegionOK:
+		return fmt.Sprintf("ok %d", st.Offerings)
+	case RegionSearching:
+		return m.spin.View() + " searching"
+	}
+	return st.State.String()
+}
+
+// regionStatusView is one line per region: its state, offerings and message.
+func (m Model) regionStatusView(w, h int) string {
+	var lines []string
+	for _, r := range m.search.regions {
+		st := m.search.status[r]
+		line := fmt.Sprintf("%-15s ", r) + m.stateStyle(st.State)(m.stateWord(st))
+		if st.Message != "" {
+			line += " " + m.th.Muted.Render(st.Message)
+		}
+		lines = append(lines, ansi.Truncate(line, w, "…"))
+	}
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// compactStatus puts every region on one line, the troubled ones first with their message.
+func (m Model) compactStatus(w int) string {
+	if !m.search.has {
+		return ""
+	}
+	var bad, good []string
+	for _, r := range m.search.regions {
+		st := m.search.status[r]
+		item := r + " " + m.stateStyle(st.State)(m.stateWord(st))
+		if st.State == RegionError || st.State == RegionThrottled {
+			if st.Message != "" {
+				item += " (" + st.Message + ")"
+			}
+			bad = append(bad, item)
+		} else {
+			good = append(good, item)
+		}
+	}
+	return ansi.Truncate(strings.Join(append(bad, good...), " · "), w, "…")
+}
+
+// emptyView says why a search may have found nothing and what else to try.
+func (m Model) emptyView(w int) []string {
+	th, q := m.th, m.search.query
+	var lines []string
+	add := func(style func(...string) string, s string) {
+		for _, l := range wrapText(s, w) {
+			lines = append(lines, style(l))
+		}
+	}
+	add(th.Warning.Render, fmt.Sprintf("No offerings for %d × %s, %s, starting %s → ending %s, in %s.",
+		q.Count, strings.Join(q.InstanceTypes, ", "), q.Durations, q.Start.UTC().Format("Jan 02 15:04"), q.End.UTC().Format("Jan 02 15:04"), regionList(q.Regions)))
+	add(th.Muted.Render, "Why it may be: size — the larger the count, the rarer a block; duration — a long block needs free capacity on every day of it; lead time — the next days are often sold out, while weeks ahead (up to 8) have more.")
+	switch {
+	case m.extra.altsLoading:
+		add(th.Value.Render, m.spin.View()+" Looking for alternatives…")
+	case m.extra.altsErr != nil:
+		add(th.Error.Render, "Alternatives could not be found: "+m.extra.altsErr.Error())
+	case len(m.extra.alts) == 0 && !m.extra.probeLoading && m.extra.probe == nil:
+		add(th.Muted.Render, "No nearby alternative found either.")
+	case len(m.extra.alts) > 0:
+		lines = append(lines, th.Label.Render("Alternatives (press the number to search it):"))
+		for i, a := range m.extra.alts {
+			if i >= 9 {
+				break
+			}
+			s := fmt.Sprintf(" %d  %s", i+1, a.Description)
+			if a.Offerings > 0 {
+				s += fmt.Sprintf(" — %d offerings", a.Offerings)
+			}
+			lines = append(lines, ansi.Truncate(th.Value.Render(s), w, "…"))
+		}
+	}
+	switch {
+	case m.extra.probeLoading:
+		add(th.Value.Render, m.spin.View()+" Probing the largest count with any offering…")
+	case m.extra.probe != nil:
+		lines = append(lines, th.Label.Render("Largest count with any offering:"))
+		for _, p := range m.extra.probe {
+			s := fmt.Sprintf(" %-15s %-17s ", p.Region, p.Type)
+			switch {
+			case p.Err != nil:
+				s += th.Error.Render(p.Err.Error())
+			case p.Count == 0:
+				s += th.Muted.Render("none at any count")
+			default:
+				s += th.OK.Render(fmt.Sprintf("%d", p.Count))
+			}
+			lines = append(lines, ansi.Truncate(s, w, "…"))
+		}
+	default:
+		add(th.Muted.Render, fmt.Sprintf("Press L to find the largest count (1–%d) that has any offering.", model.MaxCount))
+	}
+	return lines
+}
+
+func wrapText(s string, width int) []string {
+	width = max(width, 8)
+	var out []string
+	line := ""
+	for _, w := range strings.Fields(s) {
+		switch {
+		case line == "":
+			line = w
+		case ansi.StringWidth(line)+1+ansi.StringWidth(w) <= width:
+			line += " " + w
+		default:
+			out = append(out, line)
+			line = w
+		}
+	}
+	return append(out, line)
+}

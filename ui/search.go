@@ -1,0 +1,322 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"sync"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/components/detail"
+)
+
+// search is the state of the latest search.
+type search struct {
+	id        int // messages of older searches carry an older id and are dropped
+	cancel    context.CancelFunc
+	has       bool // a search has been started
+	running   bool
+	cancelled bool
+	query     model.Query
+
+	regions    []string // in the order of the query, then as first reported
+	status     map[string]RegionStatus
+	callsDone  int
+	callsTotal int
+	found      int  // offerings this search delivered
+	replaced   bool // the first offerings arrived and replaced the previous rows
+}
+
+// extra is what runs after a search that found nothing: the alternatives and the probe.
+type extra struct {
+	cancel       context.CancelFunc
+	id           int
+	alts         []Suggestion
+	altsLoading  bool
+	altsErr      error
+	probe        []probeResult
+	probeLoading bool
+	probeErr     error
+}
+
+type probeResult struct {
+	Region, Type string
+	Count        int
+	Err          error
+}
+
+type identityMsg struct {
+	id  Identity
+	err error
+}
+
+// searchEventsMsg carries every event that was waiting on the channel, so that a fast
+// stream costs one Update per batch rather than one per page.
+type searchEventsMsg struct {
+	id     int
+	events []SearchEvent
+	ch     <-chan SearchEvent
+	closed bool
+}
+
+type alternativesMsg struct {
+	id   int
+	alts []Suggestion
+	err  error
+}
+
+type probeMsg struct {
+	id      int
+	results []probeResult
+}
+
+func keyIs(k tea.KeyPressMsg, b ...key.Binding) bool { return key.Matches(k, b...) }
+
+func identityCmd(ctx context.Context, b Backend) tea.Cmd {
+	return func() tea.Msg {
+		id, err := b.Identity(ctx)
+		return identityMsg{id, err}
+	}
+}
+
+// maxBatch bounds the events folded into one message, so a frame is drawn at least every
+// so many pages of a long stream.
+const maxBatch = 64
+
+// readEvents waits for the next event and takes those already waiting behind it.
+func readEvents(id int, ch <-chan SearchEvent) tea.Cmd {
+	return func() tea.Msg {
+		msg := searchEventsMsg{id: id, ch: ch}
+		ev, ok := <-ch
+		if !ok {
+			msg.closed = true
+			return msg
+		}
+		msg.events = append(msg.events, ev)
+		for len(msg.events) < maxBatch {
+			select {
+			case ev, ok := <-ch:
+				if !ok {
+					msg.closed = true
+					return msg
+				}
+				msg.events = append(msg.events, ev)
+			default:
+				return msg
+			}
+		}
+		return msg
+	}
+}
+
+// drain empties the channel of a search nobody watches any more, so that the adapter's
+// goroutines never wait on it.
+func drain(ch <-chan SearchEvent) tea.Cmd {
+	return func() tea.Msg {
+		for range ch {
+		}
+		return nil
+	}
+}
+
+// startSearch cancels any search still running and starts q. The rows of the previous
+// search stay, drawn as stale, until the first offering of this one arrives.
+func (m Model) startSearch(q model.Query) (tea.Model, tea.Cmd) {
+	m.cancelRunning()
+	ctx, cancel := context.WithCancel(m.opts.Context)
+	m.search = search{
+		id: m.search.id + 1, cancel: cancel, has: true, running: true, query: q,
+		regions: append([]string(nil), q.Regions...), status: map[string]RegionStatus{},
+	}
+	for _, r := range q.Regions {
+		m.search.status[r] = RegionStatus{Region: r, State: RegionSearching}
+	}
+	m.extra = extra{id: m.extra.id + 1}
+	m.table.SetStale(m.table.Len() > 0)
+	m.focus = paneResults
+	b, id := m.opts.Backend, m.search.id
+	start := func() tea.Msg {
+		return readEvents(id, b.Search(ctx, q))()
+	}
+	return m, tea.Batch(start, m.spinCmd())
+}
+
+func (m Model) onSearchEvents(msg searchEventsMsg) (tea.Model, tea.Cmd) {
+	if msg.id != m.search.id {
+		if msg.closed {
+			return m, nil
+		}
+		return m, drain(msg.ch)
+	}
+	s := &m.search
+	for _, ev := range msg.events {
+		if len(ev.Offerings) > 0 {
+			if !s.replaced {
+				m.table.Reset()
+				s.replaced = true
+			}
+			m.table.Add(ev.Offerings)
+			s.found += len(ev.Offerings)
+		}
+		if ev.Status != nil {
+			if _, known := s.status[ev.Status.Region]; !known {
+				s.regions = append(s.regions, ev.Status.Region)
+			}
+			s.status[ev.Status.Region] = *ev.Status
+		}
+		if ev.CallsTotal > 0 {
+			s.callsDone, s.callsTotal = ev.CallsDone, ev.CallsTotal
+		}
+	}
+	if !msg.closed {
+		return m, readEvents(msg.id, msg.ch)
+	}
+	return m.searchDone()
+}
+
+// searchDone ends a search. One that found nothing clears the old rows (they answered
+// another question) and asks for alternatives.
+func (m Model) searchDone() (tea.Model, tea.Cmd) {
+	s := &m.search
+	s.running = false
+	if s.cancel != nil {
+		s.cancel()
+	}
+	if s.cancelled {
+		for r, st := range s.status {
+			if st.State == RegionSearching || st.State == RegionThrottled {
+				st.State, st.Message = RegionCancelled, ""
+				s.status[r] = st
+			}
+		}
+		return m, nil
+	}
+	for r, st := range s.status {
+		if st.State == RegionSearching { // the stream ended without a final word on it
+			st.State = RegionEmpty
+			s.status[r] = st
+		}
+	}
+	if s.found > 0 {
+		return m, nil
+	}
+	m.table.Reset()
+	ctx, cancel := context.WithCancel(m.opts.Context)
+	m.extra = extra{id: m.extra.id + 1, cancel: cancel, altsLoading: true}
+	b, q, id := m.opts.Backend, s.query, m.extra.id
+	return m, tea.Batch(func() tea.Msg {
+		alts, err := b.Alternatives(ctx, q)
+		return alternativesMsg{id, alts, err}
+	}, m.spinCmd())
+}
+
+// cancelRunning cancels the search, alternatives or probe that is running, and reports
+// whether there was one.
+func (m *Model) cancelRunning() bool {
+	any := false
+	if m.search.running {
+		m.search.cancel()
+		m.search.cancelled = true
+		any = true
+	}
+	if m.extra.altsLoading || m.extra.probeLoading {
+		m.extra.cancel()
+		m.extra.altsLoading, m.extra.probeLoading = false, false
+		m.extra.id++ // drop their answers
+		any = true
+	}
+	return any
+}
+
+func (m Model) onAlternatives(msg alternativesMsg) Model {
+	if msg.id != m.extra.id {
+		return m
+	}
+	m.extra.altsLoading = false
+	m.extra.alts, m.extra.altsErr = msg.alts, msg.err
+	return m
+}
+
+func (m Model) takeAlternative(i int) (tea.Model, tea.Cmd) {
+	if i < 0 || i >= len(m.extra.alts) || m.search.running {
+		return m, nil
+	}
+	q := m.extra.alts[i].Query
+	m.form.SetQuery(q)
+	return m.startSearch(q)
+}
+
+// startProbe asks, for each type and region of the last search that sells it, for the
+// largest count that has any offering.
+func (m Model) startProbe() (tea.Model, tea.Cmd) {
+	if !m.search.has || m.search.running || m.extra.probeLoading {
+		return m, nil
+	}
+	q := m.search.query
+	if m.extra.cancel != nil {
+		m.extra.cancel()
+	}
+	ctx, cancel := context.WithCancel(m.opts.Context)
+	m.extra.id++
+	m.extra.cancel, m.extra.probeLoading, m.extra.probe, m.extra.probeErr = cancel, true, nil, nil
+	m.extra.altsLoading = false
+	b, id := m.opts.Backend, m.extra.id
+	return m, tea.Batch(func() tea.Msg { return probeMsg{id, probe(ctx, b, q)} }, m.spinCmd())
+}
+
+// probe runs the LargestCount calls, a few at a time.
+func probe(ctx context.Context, b Backend, q model.Query) []probeResult {
+	var jobs []probeResult
+	for _, t := range q.InstanceTypes {
+		lt, _ := model.LookupType(t)
+		for _, r := range q.Regions {
+			if lt.Sells(r) {
+				jobs = append(jobs, probeResult{Region: r, Type: t})
+			}
+		}
+	}
+	days := q.Durations.MinDays
+	sem := make(chan struct{}, 4)
+	var wg sync.WaitGroup
+	for i := range jobs {
+		wg.Add(1)
+		go func(j *probeResult) {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			j.Count, j.Err = b.LargestCount(ctx, j.Region, j.Type, days, q.Start, q.End)
+		}(&jobs[i])
+	}
+	wg.Wait()
+	sort.SliceStable(jobs, func(i, j int) bool { return jobs[i].Count > jobs[j].Count })
+	return jobs
+}
+
+func (m Model) onProbe(msg probeMsg) Model {
+	if msg.id != m.extra.id {
+		return m
+	}
+	m.extra.probeLoading = false
+	m.extra.probe = msg.results
+	return m
+}
+
+// copyCommand puts the AWS CLI command of the selected offering on the clipboard with
+// OSC 52, which works over SSH and in tmux. The search and the purchase are separate keys so
+// that a paste never buys by surprise.
+func (m Model) copyCommand(purchase bool) (tea.Model, tea.Cmd) {
+	o, ok := m.table.Selected()
+	if !ok || m.focus == paneForm {
+		m.flash = "Nothing to copy: select an offering first."
+		return m, nil
+	}
+	cmd, what := detail.SearchCommand(o), "search"
+	if purchase {
+		cmd, what = detail.PurchaseCommand(o), "purchase"
+	}
+	m.flash = fmt.Sprintf("Copied the AWS CLI %s command to the clipboard (OSC 52).", what)
+	return m, tea.SetClipboard(cmd)
+}

@@ -1,0 +1,226 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/gpublock/gpublock/ui/components/detail"
+)
+
+// View draws the screen. It is a pure function of the model.
+func (m Model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	v.WindowTitle = "gpublock"
+	return v
+}
+
+func (m Model) render() string {
+	if m.width == 0 || m.height == 0 {
+		return "gpublock: starting…"
+	}
+	l := m.layout()
+	if l.tooSmall {
+		return m.tooSmallView()
+	}
+	var parts []string
+	parts = append(parts, m.headerView())
+	if m.notice != "" {
+		parts = append(parts, m.th.Warning.Render(ansi.Truncate("▲ "+m.notice, m.width, "…")))
+	}
+	body := m.bodyView(l)
+	if m.dialog != nil {
+		bodyH := m.height - l.headerH - l.footerH
+		body = m.dialog.View(m.width, bodyH)
+	}
+	parts = append(parts, body, m.statusLine(), m.helpLine())
+	return strings.Join(parts, "\n")
+}
+
+func (m Model) tooSmallView() string {
+	msg := fmt.Sprintf("Terminal too small: %d×%d.\nMake it at least %d×%d.\nq quits.", m.width, m.height, minWidth, minHeight)
+	lines := strings.Split(msg, "\n")
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, m.width, "")
+	}
+	if len(lines) > m.height {
+		lines = lines[:m.height]
+	}
+	return lipgloss.Place(m.width, m.height, lipgloss.Center, lipgloss.Center, strings.Join(lines, "\n"))
+}
+
+// headerView is one line: the program, the mode, who and where, and the time in UTC and
+// local time.
+func (m Model) headerView() string {
+	th := m.th
+	badge := th.Live.Render("LIVE")
+	if m.opts.Simulated {
+		badge = th.Simulated.Render("SIMULATED")
+	}
+	var who string
+	switch {
+	case !m.identityOK:
+		who = m.spin.View() + th.Muted.Render(" account …")
+	case m.identityErr != nil:
+		who = th.Error.Render("account unknown: " + m.identityErr.Error())
+	default:
+		who = th.Header.Render("account " + m.identity.Account)
+	}
+	profile := m.opts.Profile
+	if profile == "" {
+		profile = "default"
+	}
+	ctx := th.Muted.Render(" · profile ") + th.Header.Render(profile) + th.Muted.Render(" · region ") + th.Header.Render(m.opts.Region)
+	if m.search.has {
+		ctx += th.Muted.Render(" · searching ") + th.Header.Render(regionList(m.search.query.Regions))
+	}
+	left := th.App.Render("gpublock") + " " + badge + " " + who + ctx
+	now := m.clock
+	clock := th.Header.Render(now.UTC().Format("15:04 UTC")) + th.Muted.Render(" · ") + th.Header.Render(now.In(m.opts.Location).Format("15:04 MST"))
+	gap := m.width - ansi.StringWidth(left) - ansi.StringWidth(clock) - 1
+	if gap < 1 {
+		left = ansi.Truncate(left, max(0, m.width-ansi.StringWidth(clock)-2), "…")
+		gap = max(1, m.width-ansi.StringWidth(left)-ansi.StringWidth(clock))
+	}
+	return ansi.Truncate(left+strings.Repeat(" ", gap)+clock, m.width, "")
+}
+
+func regionList(rs []string) string {
+	switch {
+	case len(rs) == 0:
+		return "no region"
+	case len(rs) <= 2:
+		return strings.Join(rs, ", ")
+	}
+	return fmt.Sprintf("%d regions", len(rs))
+}
+
+func (m Model) bodyView(l layout) string {
+	if l.wide {
+		left := m.box("Search", m.form.View(l.form.w-2, l.form.h-2, m.focus == paneForm), l.form, m.focus == paneForm)
+		if l.status.h > 0 {
+			left += "\n" + m.box("Regions", m.regionStatusView(l.status.w-2, l.status.h-2), l.status, false)
+		}
+		right := m.box(m.resultsTitle(), m.resultsView(l), l.results, m.focus == paneResults) + "\n" +
+			m.box("Detail", m.detailView(l.detail.w-2, l.detail.h-2), l.detail, m.focus == paneDetail)
+		return lipgloss.JoinHorizontal(lipgloss.Top, left, right)
+	}
+	switch {
+	case l.detail.h > 0:
+		return m.box("Detail · esc back", m.detailView(l.detail.w-2, l.detail.h-2), l.detail, true)
+	case l.formCollapsed:
+		return m.formSummary() + "\n" + m.box(m.resultsTitle(), m.resultsView(l), l.results, true)
+	}
+	return m.box("Search", m.form.View(l.form.w-2, l.form.h-2, true), l.form, true) + "\n" +
+		m.box(m.resultsTitle(), m.resultsView(l), l.results, false)
+}
+
+func (m Model) formSummary() string {
+	q, ok := m.form.Query()
+	var s string
+	if ok {
+		s = fmt.Sprintf("Search: %s × %d · %s · %s → %s · %s", strings.Join(q.InstanceTypes, ","), q.Count, q.Durations,
+			q.Start.UTC().Format("Jan 02"), q.End.UTC().Format("Jan 02"), regionList(q.Regions))
+	} else {
+		s = "Search: the form has errors"
+	}
+	return ansi.Truncate(m.th.Muted.Render(s+"  (shift+tab edits)"), m.width, "…")
+}
+
+func (m Model) resultsTitle() string {
+	if m.table.Len() == 0 {
+		return "Offerings"
+	}
+	return "Offerings · " + m.table.Position()
+}
+
+// box frames content with a border and a title in its top edge; focused panes get a bold
+// or coloured border, which still shows without colour.
+func (m Model) box(title, content string, r rect, focused bool) string {
+	if r.w < 2 || r.h < 2 {
+		return ""
+	}
+	bs, ts := m.th.Border, m.th.Label
+	if focused {
+		bs, ts = m.th.BorderFocused, m.th.Focused
+	}
+	inner := r.w - 2
+	title = ansi.Truncate(title, max(0, inner-4), "…")
+	top := bs.Render("╭─ ") + ts.Render(title) + bs.Render(" "+strings.Repeat("─", max(0, inner-3-ansi.StringWidth(title)))+"╮")
+	if focused && !m.th.Color {
+		top = bs.Render("┏━ ") + ts.Render(title) + bs.Render(" "+strings.Repeat("━", max(0, inner-3-ansi.StringWidth(title)))+"┓")
+	}
+	side, bottom := "│", "╰"+strings.Repeat("─", inner)+"╯"
+	if focused && !m.th.Color {
+		side, bottom = "┃", "┗"+strings.Repeat("━", inner)+"┛"
+	}
+	lines := strings.Split(content, "\n")
+	var b strings.Builder
+	b.WriteString(top)
+	for i := 0; i < r.h-2; i++ {
+		l := ""
+		if i < len(lines) {
+			l = lines[i]
+		}
+		w := ansi.StringWidth(l)
+		if w > inner {
+			l = ansi.Truncate(l, inner, "…")
+			w = ansi.StringWidth(l)
+		}
+		b.WriteString("\n" + bs.Render(side) + l + strings.Repeat(" ", inner-w) + bs.Render(side))
+	}
+	b.WriteString("\n" + bs.Render(bottom))
+	return b.String()
+}
+
+func (m Model) detailView(w, h int) string {
+	o, ok := m.table.Selected()
+	if !ok {
+		return m.th.Muted.Render("Select an offering to see everything about it.")
+	}
+	return detail.View(m.th, o, m.clock, m.opts.Location, w, h)
+}
+
+func (m Model) statusLine() string {
+	th := m.th
+	s := m.flash
+	style := th.Accent
+	if s == "" {
+		style = th.Muted
+		switch {
+		case m.typing() && m.focus == paneForm:
+			s = "Typing in the form: q is a letter here; ctrl+c quits, tab moves on, enter searches."
+		case m.table.Filtering():
+			s = "Filtering: type words to keep matching rows; enter keeps the filter, esc clears it."
+		case m.search.running:
+			s = "Searching… esc cancels."
+		}
+	}
+	return style.Render(ansi.Truncate(s, m.width, "…"))
+}
+
+func (m Model) helpLine() string {
+	h := m.help
+	h.SetWidth(m.width)
+	return h.ShortHelpView(m.helpKeys().ShortHelp())
+}
+
+func (m Model) helpKeys() helpKeys {
+	return helpKeys{root: m.keys, form: m.form.KeyMap(), table: m.table.KeyMap(), focus: m.focus}
+}
+
+// helpDialog shows every key until any key closes it.
+type helpDialog struct{ m *Model }
+
+func (d helpDialog) Update(k tea.KeyPressMsg) (dialog, tea.Cmd, bool) { return d, nil, true }
+
+func (d helpDialog) View(width, height int) string {
+	h := d.m.help
+	h.SetWidth(width - 4)
+	content := d.m.th.Focused.Render("Keys") + d.m.th.Muted.Render(" · any key closes") + "\n\n" + h.FullHelpView(d.m.helpKeys().FullHelp())
+	return d.m.box("Help", content, rect{width, height}, true)
+}

@@ -68,6 +68,9 @@ type Client struct {
 	// AWS may take a moment to show a new reservation.
 	confirmTries int
 	confirmDelay time.Duration
+	// pageSize, when set, asks for pages of this many offerings (MaxResults); AWS's own
+	// page size is used otherwise. Tests set it to prove that every page is followed.
+	pageSize int32
 
 	mu       sync.Mutex
 	ec2s     map[string]*ec2.Client

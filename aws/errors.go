@@ -92,9 +92,7 @@ func explain(err error, profile string) Explanation {
 		return Explanation{Summary: "AWS did not answer in time.", Hint: "Check the network and try again.", Retryable: true}
 	}
 	msg := err.Error()
-	var tokErr *ssocreds.InvalidTokenError
-	if errors.As(err, &tokErr) || strings.Contains(msg, "SSO token") || strings.Contains(msg, "SSO session") ||
-		strings.Contains(msg, "InvalidGrantException") {
+	if isSSO(err) {
 		return Explanation{Summary: "The AWS SSO session has expired or is not signed in.",
 			Hint: "Run: aws sso login " + profileFlag}
 	}
@@ -189,6 +187,17 @@ func iamAction(err error) string {
 		return svc + ":" + op.OperationName
 	}
 	return "the required IAM action"
+}
+
+// IsNoCredentials reports whether err says that no credentials could be found at all
+// (as opposed to credentials that were found and rejected, or an expired SSO session).
+func IsNoCredentials(err error) bool { return err != nil && isNoCredentials(err) && !isSSO(err) }
+
+func isSSO(err error) bool {
+	var tokErr *ssocreds.InvalidTokenError
+	msg := err.Error()
+	return errors.As(err, &tokErr) || strings.Contains(msg, "SSO token") || strings.Contains(msg, "SSO session") ||
+		strings.Contains(msg, "InvalidGrantException")
 }
 
 func isNoCredentials(err error) bool {

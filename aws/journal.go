@@ -43,18 +43,26 @@ type journal struct {
 // JournalPath is where the journal is written.
 func (c *Client) JournalPath() (string, error) { return c.journal.path() }
 
+// DefaultJournalDir is $XDG_STATE_HOME/gpublock, or ~/.local/state/gpublock.
+func DefaultJournalDir() (string, error) {
+	if x := os.Getenv("XDG_STATE_HOME"); x != "" && filepath.IsAbs(x) {
+		return filepath.Join(x, "gpublock"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("journal: no home directory for ~/.local/state/gpublock: %w", err)
+	}
+	return filepath.Join(home, ".local", "state", "gpublock"), nil
+}
+
 func (j *journal) path() (string, error) {
 	dir := j.dir
 	if dir == "" {
-		if x := os.Getenv("XDG_STATE_HOME"); x != "" && filepath.IsAbs(x) {
-			dir = filepath.Join(x, "gpublock")
-		} else {
-			home, err := os.UserHomeDir()
-			if err != nil {
-				return "", fmt.Errorf("journal: no home directory for ~/.local/state/gpublock: %w", err)
-			}
-			dir = filepath.Join(home, ".local", "state", "gpublock")
+		d, err := DefaultJournalDir()
+		if err != nil {
+			return "", err
 		}
+		dir = d
 	}
 	return filepath.Join(dir, "journal.jsonl"), nil
 }

@@ -260,6 +260,9 @@ func (s *search) input(call searchCall) *ec2.DescribeCapacityBlockOfferingsInput
 		StartDateRange:        utc(s.q.Start),
 		EndDateRange:          utc(s.q.End),
 	}
+	if s.c.pageSize > 0 {
+		in.MaxResults = sdkaws.Int32(s.c.pageSize)
+	}
 	if t, _ := model.LookupType(call.instanceType); t.UltraServer {
 		in.UltraserverType = sdkaws.String(call.instanceType)
 		in.UltraserverCount = sdkaws.Int32(int32(s.q.Count))

@@ -1,0 +1,223 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"time"
+
+	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+
+	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/model"
+)
+
+// awsFlags are the flags every command that talks to AWS shares.
+type awsFlags struct {
+	profile     string
+	region      string // one region, a list R1,R2, or "all"; the first one is the home region
+	endpointURL string
+	demo        bool
+	perRegion   int
+	overall     int
+	maxSpend    string
+
+	// autoDemo is not a flag: the TUI sets it so that a machine without any credentials
+	// opens on the simulator. Commands for scripts leave it off, so a script never gets
+	// simulated offerings it did not ask for.
+	autoDemo bool
+	// demoSeed is the simulated market's seed.
+	demoSeed int64
+}
+
+func (f *awsFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.profile, "profile", "", "AWS shared-config profile (default: $AWS_PROFILE or the default profile)")
+	fs.StringVar(&f.region, "region", "", "AWS region; for searches also a list `R[,R...]` or all (default: $AWS_REGION or the profile's)")
+	fs.StringVar(&f.endpointURL, "endpoint-url", "", "EC2 endpoint `URL`, e.g. http://127.0.0.1:PORT for gpublock sim (default: AWS, or $AWS_ENDPOINT_URL_EC2)")
+	fs.BoolVar(&f.demo, "demo", false, "use the built-in simulator instead of AWS (nothing real is bought)")
+	fs.IntVar(&f.perRegion, "region-concurrency", 4, "concurrent calls per region (1-64)")
+	fs.IntVar(&f.overall, "concurrency", 32, "concurrent calls overall (1-256)")
+	fs.StringVar(&f.maxSpend, "max-spend", "", "refuse any purchase whose fee is above this many `dollars` (e.g. 25000)")
+	f.demoSeed = 1
+}
+
+// usageError is bad usage: exit 2, with a message naming the flag and what is allowed.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+// validate checks the shared flags before any call.
+func (f *awsFlags) validate() error {
+	if f.endpointURL != "" {
+		u, err := url.Parse(f.endpointURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return usagef("--endpoint-url %q: want an http:// or https:// URL such as http://127.0.0.1:4566", f.endpointURL)
+		}
+	}
+	if f.demo && f.endpointURL != "" {
+		return usagef("--demo and --endpoint-url: give one or the other (--demo starts its own simulator)")
+	}
+	if f.perRegion < 1 || f.perRegion > 64 {
+		return usagef("--region-concurrency %d: allowed 1 to 64", f.perRegion)
+	}
+	if f.overall < 1 || f.overall > 256 {
+		return usagef("--concurrency %d: allowed 1 to 256", f.overall)
+	}
+	if f.maxSpend != "" {
+		m, err := model.ParseMoney(strings.TrimPrefix(strings.ReplaceAll(f.maxSpend, ",", ""), "$"))
+		if err != nil || m.Micros() <= 0 {
+			return usagef("--max-spend %q: want a positive amount of dollars such as 25000 or 7551.36", f.maxSpend)
+		}
+	}
+	if _, err := f.regionList(nil); err != nil {
+		return err
+	}
+	return nil
+}
+
+// regionList reads --region: nil when not given, every region selling one of the types
+// for "all" (every Capacity Block region when no type is given).
+func (f *awsFlags) regionList(types []string) ([]string, error) {
+	v := strings.TrimSpace(f.region)
+	if v == "" {
+		return nil, nil
+	}
+	if strings.EqualFold(v, "all") {
+		if len(types) > 0 {
+			return model.RegionsSelling(types...), nil
+		}
+		return model.Regions(), nil
+	}
+	var out []string
+	for _, r := range strings.Split(v, ",") {
+		r = strings.TrimSpace(r)
+		if r == "" {
+			return nil, usagef("--region %q: empty name in the list; want R[,R...] or all", f.region)
+		}
+		known := false
+		for _, k := range model.Regions() {
+			known = known || k == r
+		}
+		if !known {
+			return nil, usagef("--region %q: %q is not a Capacity Block region; allowed: %s, or all", f.region, r, strings.Join(model.Regions(), ", "))
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// homeRegion is the single region for the client: the first of a list, none for "all".
+func (f *awsFlags) homeRegion() string {
+	v := strings.TrimSpace(f.region)
+	if strings.EqualFold(v, "all") {
+		return ""
+	}
+	first, _, _ := strings.Cut(v, ",")
+	return strings.TrimSpace(first)
+}
+
+// backendInfo says what the client talks to.
+type backendInfo struct {
+	Mode     string // "LIVE" or "SIMULATED"
+	Reason   string // why this mode, for the status line
+	Endpoint string // the endpoint override, "" for AWS's own
+	// Sim is the in-process emulator in SIMULATED mode (for its clock), else nil.
+	Sim *ec2sim.Server
+}
+
+const (
+	modeLive      = "LIVE"
+	modeSimulated = "SIMULATED"
+)
+
+// credentialProbe bounds the look for credentials before falling back to the simulator;
+// the chain ends with IMDS, which on a laptop only fails after its timeouts.
+const credentialProbe = 3 * time.Second
+
+// openBackend returns a ready client. With --demo, or (when f.autoDemo) when no AWS
+// credentials can be found, it starts ec2sim in-process on 127.0.0.1:0 and points the same
+// adapter at it with static demo credentials. The simulator stops when ctx is done.
+func openBackend(ctx context.Context, f *awsFlags, stderr io.Writer) (*aws.Client, backendInfo, error) {
+	if err := f.validate(); err != nil {
+		return nil, backendInfo{}, err
+	}
+	cfg := f.clientConfig()
+	if f.demo {
+		return openSimulated(ctx, f, cfg, "--demo: the built-in simulator; nothing real is bought")
+	}
+	c, err := aws.New(ctx, cfg)
+	if err != nil {
+		return nil, backendInfo{}, err
+	}
+	info := backendInfo{Mode: modeLive, Endpoint: f.endpointURL, Reason: "AWS, region " + c.Region()}
+	if f.endpointURL != "" {
+		info.Reason = "endpoint " + f.endpointURL + ", region " + c.Region()
+	}
+	if f.autoDemo && f.endpointURL == "" && f.profile == "" {
+		probe, cancel := context.WithTimeout(ctx, credentialProbe)
+		err := c.CheckCredentials(probe)
+		cancel()
+		if aws.IsNoCredentials(err) {
+			fmt.Fprintln(stderr, "gpublock: no AWS credentials found; starting the built-in simulator (--demo). Nothing real can be bought.")
+			return openSimulated(ctx, f, cfg, "no AWS credentials found, so the built-in simulator; nothing real is bought")
+		}
+	}
+	return c, info, nil
+}
+
+func (f *awsFlags) clientConfig() aws.Config {
+	cfg := aws.Config{
+		Profile:     f.profile,
+		Region:      f.homeRegion(),
+		EndpointURL: f.endpointURL,
+		Version:     version,
+		PerRegion:   f.perRegion,
+		Overall:     f.overall,
+	}
+	if f.maxSpend != "" {
+		if m, err := model.ParseMoney(strings.TrimPrefix(strings.ReplaceAll(f.maxSpend, ",", ""), "$")); err == nil {
+			cfg.MaxSpend = &m
+		}
+	}
+	return cfg
+}
+
+// Demo credentials: static, obviously fake, and only ever sent to the loopback simulator.
+const (
+	demoAccessKey = "AKIAGPUBLOCKDEMO0000"
+	demoSecretKey = "gpublock-demo-secret-not-a-real-key"
+)
+
+func openSimulated(ctx context.Context, f *awsFlags, cfg aws.Config, reason string) (*aws.Client, backendInfo, error) {
+	region := cfg.Region
+	if region == "" {
+		region = aws.DefaultRegion
+	}
+	sim, err := ec2sim.New(ec2sim.Options{Seed: f.demoSeed, DefaultRegion: region})
+	if err != nil {
+		return nil, backendInfo{}, err
+	}
+	u, err := ec2sim.Listen(ctx, "127.0.0.1:0", sim)
+	if err != nil {
+		return nil, backendInfo{}, fmt.Errorf("starting the simulator: %w", err)
+	}
+	cfg.Region, cfg.EndpointURL, cfg.Profile = region, u, ""
+	cfg.Credentials = sdkaws.NewCredentialsCache(credentials.NewStaticCredentialsProvider(demoAccessKey, demoSecretKey, ""))
+	// Simulated purchases must not mix with real ones in the journal.
+	if dir, err := aws.DefaultJournalDir(); err == nil {
+		cfg.JournalDir = filepath.Join(dir, "simulated")
+	}
+	c, err := aws.New(ctx, cfg)
+	if err != nil {
+		return nil, backendInfo{}, err
+	}
+	return c, backendInfo{Mode: modeSimulated, Reason: reason, Endpoint: u, Sim: sim}, nil
+}

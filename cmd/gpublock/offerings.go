@@ -1,0 +1,359 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/model"
+)
+
+func init() {
+	commands["offerings"] = command{summary: "search Capacity Block offerings (table, json or csv)", run: runOfferings}
+}
+
+// outputFormat is the -o flag of the commands for scripts.
+type outputFormat string
+
+func parseOutputFormat(s string) (outputFormat, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "table", "":
+		return "table", nil
+	case "json":
+		return "json", nil
+	case "csv":
+		return "csv", nil
+	}
+	return "", usagef("-o %q: allowed table, json or csv", s)
+}
+
+// newCommandFlags makes a FlagSet that reports errors instead of exiting, with -o/--output.
+func newCommandFlags(name, synopsis string, stderr io.Writer, out *string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(out, "o", "table", "output `format`: table, json or csv")
+	fs.StringVar(out, "output", "table", "output `format`: table, json or csv")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: gpublock %s %s\n\nFlags:\n", name, synopsis)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// reportUsage prints a usage error and returns exit code 2.
+func reportUsage(stderr io.Writer, cmd string, err error) int {
+	fmt.Fprintf(stderr, "gpublock %s: %v\n", cmd, err)
+	fmt.Fprintf(stderr, "Run 'gpublock %s -h' for the flags.\n", cmd)
+	return 2
+}
+
+type offeringsArgs struct {
+	aws      awsFlags
+	types    string
+	count    int
+	duration string
+	from, to string
+	output   string
+}
+
+func runOfferings(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	var a offeringsArgs
+	fs := newCommandFlags("offerings", "--type TYPE[,TYPE...] --duration 2d|48h|3w|2d-7d [--count N] [--from DATE] [--to DATE] [--region R[,R...]|all] [-o table|json|csv]", stderr, &a.output)
+	a.aws.register(fs)
+	fs.StringVar(&a.types, "type", "", "instance `types`, comma-separated (required), e.g. p5.48xlarge,p5en.48xlarge")
+	fs.IntVar(&a.count, "count", 1, "instances per block (1-64; UltraServers: UltraServers per block)")
+	fs.StringVar(&a.duration, "duration", "", "block `length`: 2d, 48h, 3w, or a range 2d-7d (required)")
+	fs.StringVar(&a.from, "from", "now", "earliest start `DATE`: 2026-12-03, RFC 3339, now, or +2w/+10d/+36h")
+	fs.StringVar(&a.to, "to", "+8w", "latest end `DATE` (same forms; at most 8 weeks ahead)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		return reportUsage(stderr, "offerings", usagef("unexpected argument %q; every option is a flag", fs.Arg(0)))
+	}
+
+	// Everything that can be checked without the backend's clock is checked before it
+	// is opened; dates are read again against that clock, then the whole query validated.
+	format, err := parseOutputFormat(a.output)
+	if err != nil {
+		return reportUsage(stderr, "offerings", err)
+	}
+	q, err := a.query(time.Now().UTC())
+	if err != nil {
+		return reportUsage(stderr, "offerings", err)
+	}
+	if err := a.aws.validate(); err != nil {
+		return reportUsage(stderr, "offerings", err)
+	}
+
+	client, _, err := openBackend(ctx, &a.aws, stderr)
+	if err != nil {
+		return backendFailure(stderr, "offerings", err)
+	}
+	now := client.Now(ctx)
+	if q, err = a.query(now); err != nil {
+		return reportUsage(stderr, "offerings", err)
+	}
+	if len(q.Regions) == 0 {
+		q.Regions = []string{client.Region()}
+	}
+	if err := q.Validate(now); err != nil {
+		return reportUsage(stderr, "offerings", queryUsage(err))
+	}
+	return printOfferings(ctx, client, q, format, stdout, stderr)
+}
+
+// query builds the query from the flags, reading dates relative to now.
+func (a *offeringsArgs) query(now time.Time) (model.Query, error) {
+	var q model.Query
+	for _, t := range strings.Split(a.types, ",") {
+		if t = strings.TrimSpace(t); t != "" {
+			q.InstanceTypes = append(q.InstanceTypes, t)
+		}
+	}
+	if len(q.InstanceTypes) == 0 {
+		return q, usagef("--type is required: one or more of %s", strings.Join(catalogNames(), ", "))
+	}
+	for _, t := range q.InstanceTypes {
+		if _, ok := model.LookupType(t); !ok {
+			return q, usagef("--type %q: not a type Capacity Blocks sell; allowed: %s", t, strings.Join(catalogNames(), ", "))
+		}
+	}
+	if a.count < model.MinCount || a.count > model.MaxCount {
+		return q, usagef("--count %d: allowed %d to %d", a.count, model.MinCount, model.MaxCount)
+	}
+	q.Count = a.count
+	if strings.TrimSpace(a.duration) == "" {
+		return q, usagef("--duration is required: 1d-14d in days or 3w-26w in weeks (e.g. 2d, 48h, 3w, or a range 2d-7d)")
+	}
+	d, err := model.ParseDuration(a.duration)
+	if err != nil {
+		return q, usagef("--duration: %v", err)
+	}
+	q.Durations = d
+	if q.Start, err = model.ParseDate(a.from, now); err != nil {
+		return q, usagef("--from: %v", err)
+	}
+	if q.End, err = model.ParseDate(a.to, now); err != nil {
+		return q, usagef("--to: %v", err)
+	}
+	if q.Regions, err = a.aws.regionList(q.InstanceTypes); err != nil {
+		return q, err
+	}
+	return q, nil
+}
+
+// queryUsage names the flags of a query's validation errors.
+func queryUsage(err error) error {
+	var ve model.ValidationErrors
+	if !errors.As(err, &ve) {
+		return err
+	}
+	flagOf := map[string]string{
+		model.FieldTypes: "--type", model.FieldCount: "--count", model.FieldDuration: "--duration",
+		model.FieldStart: "--from", model.FieldEnd: "--to", model.FieldRegions: "--region",
+	}
+	parts := make([]string, len(ve))
+	for i, e := range ve {
+		name := flagOf[e.Field]
+		if name == "" {
+			name = e.Field
+		}
+		parts[i] = fmt.Sprintf("%s: %s is not allowed; %s", name, e.Value, e.Allowed)
+	}
+	return usagef("%s", strings.Join(parts, "\n"))
+}
+
+func catalogNames() []string {
+	var out []string
+	for _, t := range model.Catalog() {
+		out = append(out, t.Name)
+	}
+	return out
+}
+
+// backendFailure reports a failure to open the backend: exit 2 for bad flags, else 1.
+func backendFailure(stderr io.Writer, cmd string, err error) int {
+	var ue usageError
+	if errors.As(err, &ue) {
+		return reportUsage(stderr, cmd, err)
+	}
+	fmt.Fprintf(stderr, "gpublock %s: %s\n", cmd, aws.ExplainError(err))
+	return 1
+}
+
+func printOfferings(ctx context.Context, client *aws.Client, q model.Query, format outputFormat, stdout, stderr io.Writer) int {
+	var (
+		all       []model.Offering
+		answered  int
+		failed    int
+		csvw      *csv.Writer
+		tableHead bool
+	)
+	switch format {
+	case "csv":
+		csvw = csv.NewWriter(stdout)
+		_ = csvw.Write(offeringCSVHeader)
+		csvw.Flush()
+	}
+	for ev := range client.Search(ctx, q) {
+		switch format {
+		case "table":
+			for _, o := range ev.Offerings {
+				if !tableHead {
+					fmt.Fprint(stdout, offeringTableHeader())
+					tableHead = true
+				}
+				fmt.Fprint(stdout, offeringTableRow(o))
+			}
+		case "csv":
+			for _, o := range ev.Offerings {
+				_ = csvw.Write(offeringCSVRow(o))
+			}
+			csvw.Flush()
+		default:
+			all = append(all, ev.Offerings...)
+		}
+		if st := ev.Status; st != nil && st.State.Done() {
+			if st.State == aws.RegionError {
+				failed++
+				fmt.Fprintf(stderr, "gpublock offerings: %s: %s\n", st.Region, client.ExplainError(st.Err))
+			} else {
+				answered++
+			}
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		fmt.Fprintln(stderr, "gpublock offerings: cancelled")
+		return 1
+	}
+	if format == "json" {
+		sortOfferings(all)
+		out := make([]offeringJSON, len(all))
+		for i, o := range all {
+			out[i] = toOfferingJSON(o)
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(out); err != nil {
+			fmt.Fprintln(stderr, "gpublock offerings:", err)
+			return 1
+		}
+	}
+	if format == "table" && !tableHead && answered > 0 {
+		fmt.Fprintf(stderr, "gpublock offerings: no offerings for %d × %s, %s, %s – %s in %s\n", q.Count,
+			strings.Join(q.InstanceTypes, ","), q.Durations, q.Start.UTC().Format("2006-01-02 15:04"), q.End.UTC().Format("2006-01-02 15:04"),
+			strings.Join(q.Regions, ","))
+	}
+	if answered == 0 && failed > 0 {
+		return 1
+	}
+	return 0
+}
+
+func sortOfferings(all []model.Offering) {
+	sort.Slice(all, func(i, j int) bool {
+		a, b := all[i], all[j]
+		switch {
+		case !a.Start.Equal(b.Start):
+			return a.Start.Before(b.Start)
+		case a.Region != b.Region:
+			return a.Region < b.Region
+		case a.InstanceType != b.InstanceType:
+			return a.InstanceType < b.InstanceType
+		case a.Minutes() != b.Minutes():
+			return a.Minutes() < b.Minutes()
+		case a.Fee.Cmp(b.Fee) != 0:
+			return a.Fee.Cmp(b.Fee) < 0
+		}
+		return a.ID < b.ID
+	})
+}
+
+// offeringJSON uses the AWS CLI's field names, plus Region.
+type offeringJSON struct {
+	CapacityBlockOfferingId      string
+	InstanceType                 string
+	AvailabilityZone             string
+	InstanceCount                int
+	StartDate                    string
+	EndDate                      string
+	CapacityBlockDurationHours   int
+	CapacityBlockDurationMinutes int
+	UpfrontFee                   string
+	CurrencyCode                 string
+	Tenancy                      string
+	UltraserverType              string `json:",omitempty"`
+	UltraserverCount             int    `json:",omitempty"`
+	Region                       string
+}
+
+func toOfferingJSON(o model.Offering) offeringJSON {
+	return offeringJSON{
+		CapacityBlockOfferingId:      o.ID,
+		InstanceType:                 o.InstanceType,
+		AvailabilityZone:             o.AvailabilityZone,
+		InstanceCount:                o.Count,
+		StartDate:                    o.Start.UTC().Format(time.RFC3339),
+		EndDate:                      o.End.UTC().Format(time.RFC3339),
+		CapacityBlockDurationHours:   o.DurationHours,
+		CapacityBlockDurationMinutes: o.DurationMinutes,
+		UpfrontFee:                   o.Fee.String(),
+		CurrencyCode:                 o.Currency,
+		Tenancy:                      o.Tenancy,
+		UltraserverType:              o.UltraServerType,
+		UltraserverCount:             o.UltraServerCount,
+		Region:                       o.Region,
+	}
+}
+
+var offeringCSVHeader = []string{"Region", "AvailabilityZone", "InstanceType", "InstanceCount", "StartDate", "EndDate",
+	"CapacityBlockDurationHours", "CapacityBlockDurationMinutes", "UpfrontFee", "CurrencyCode", "Tenancy", "CapacityBlockOfferingId"}
+
+func offeringCSVRow(o model.Offering) []string {
+	return []string{o.Region, o.AvailabilityZone, o.InstanceType, strconv.Itoa(o.Count),
+		o.Start.UTC().Format(time.RFC3339), o.End.UTC().Format(time.RFC3339),
+		strconv.Itoa(o.DurationHours), strconv.Itoa(o.DurationMinutes), o.Fee.String(), o.Currency, o.Tenancy, o.ID}
+}
+
+const offeringTableFormat = "%-14s  %-16s  %-17s  %5s  %-16s  %-16s  %-9s  %15s  %12s  %s\n"
+
+func offeringTableHeader() string {
+	return fmt.Sprintf(offeringTableFormat, "REGION", "ZONE", "TYPE", "COUNT", "START (UTC)", "END (UTC)", "LENGTH", "UPFRONT FEE", "$/INST-HOUR", "OFFERING")
+}
+
+func offeringTableRow(o model.Offering) string {
+	return fmt.Sprintf(offeringTableFormat, o.Region, o.AvailabilityZone, o.InstanceType, strconv.Itoa(o.Count),
+		o.Start.UTC().Format("2006-01-02 15:04"), o.End.UTC().Format("2006-01-02 15:04"), offeringLength(o),
+		o.Fee.Dollars(), o.HourlyRate().Rate(), o.ID)
+}
+
+// offeringLength writes "2d", or "2d 3h35m" for a near-term block that starts off the hour.
+func offeringLength(o model.Offering) string {
+	days, hours := o.DurationHours/24, o.DurationHours%24
+	s := fmt.Sprintf("%dd", days)
+	if hours != 0 || o.DurationMinutes != 0 {
+		if days == 0 {
+			s = ""
+		} else {
+			s += " "
+		}
+		s += fmt.Sprintf("%dh", hours)
+		if o.DurationMinutes != 0 {
+			s += fmt.Sprintf("%02dm", o.DurationMinutes)
+		}
+	}
+	return s
+}

@@ -3,6 +3,8 @@ package ec2sim
 import (
 	"context"
 	"errors"
+	"io"
+	"net/http"
 	"net/http/httptest"
 	"testing"
 	"time"
@@ -113,3 +115,5 @@ func buy(t testing.TB, c *ec2.Client, in *ec2.DescribeCapacityBlockOfferingsInpu
 }
 
 var ctx = context.Background()
+
+func io_copy(w io.Writer, resp *http.Response) (int64, error) { return io.Copy(w, resp.Body) }

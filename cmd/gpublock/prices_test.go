@@ -1,0 +1,260 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/pricing"
+)
+
+// pricesEnv isolates a test from the real cache and AWS configuration, and fixes the clock.
+func pricesEnv(t *testing.T) string {
+	t.Helper()
+	cache := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", cache)
+	t.Setenv("AWS_CONFIG_FILE", "/dev/null")
+	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", "/dev/null")
+	t.Setenv("AWS_ACCESS_KEY_ID", "AKIDTEST")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "SECRET")
+	t.Setenv("AWS_REGION", "eu-west-2")
+	t.Setenv("AWS_MAX_ATTEMPTS", "1")
+	t.Setenv("AWS_PROFILE", "")
+	t.Setenv("AWS_ENDPOINT_URL", "")
+	old := pricesNow
+	pricesNow = func() time.Time { return time.Date(2026, 11, 29, 20, 0, 0, 0, time.UTC) }
+	t.Cleanup(func() { pricesNow = old })
+	return filepath.Join(cache, "gpublock", pricing.CacheFileName)
+}
+
+func runPricesCmd(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(context.Background(), append([]string{"prices"}, args...), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestPricesTable(t *testing.T) {
+	pricesEnv(t)
+	code, out, errs := runPricesCmd(t)
+	if code != 0 || errs != "" {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	for _, want := range [][]string{
+		{"USED", "KIND", "TYPE", "REGION", "PRICE", "PER ACCEL-H", "SOURCE", "DATE", "AGE", "NOTE"},
+		{"*", "on-demand", "p5.48xlarge", "us-east-1", "$55.040/h", "$6.880", "datareceipts/data-receipts 109-gpu-pricing/hyperscalers.json (third-party)", "2026-11-09 (retrieved)", "20 days"},
+		{"on-demand", "p5.48xlarge", "us-east-1", "$98.320/h", "nextplatform.com (third-party)", "2023-07-27 (published)", "3 years", "superseded"},
+		{"*", "on-demand", "p6-b200.48xlarge", "ap-south-1", "no on-demand price", "gpueconomics.com (third-party)", "2025 (published)", "~1 year"},
+		{"on-demand", "trn2.48xlarge", "us-west-2", "no figure known", "no figure in the reference"},
+		{"*", "capacity-block", "p5.48xlarge", "any", "$47.757/h", "$5.970", "(unconfirmed)", "2026-10 (as of)", "~1 month"},
+		{"capacity-block", "p5.48xlarge", "us-east-1", "$39.330/h", "$4.916", "aws.amazon.com/ec2/capacityblocks/pricing", "2025-01-01 (valid until)", "23 months"},
+		{"savings-plan-3y", "u-p6e-gb200x72", "any", "no figure known"},
+		{"* the figure gpublock compares offerings with"},
+	} {
+		if lineWith(out, want...) == "" {
+			t.Errorf("table has no line with %q", want)
+		}
+	}
+	for _, l := range []string{lineWith(out, "on-demand", "$98.320/h"), lineWith(out, "on-demand", "trn2.48xlarge", "no figure known")} {
+		if strings.HasPrefix(l, "*") {
+			t.Errorf("marked used: %s", l)
+		}
+	}
+	// every type and region the emulator sells appears
+	for _, typ := range model.Catalog() {
+		for _, r := range typ.Regions {
+			if lineWith(out, "on-demand", " "+typ.Name+" ", " "+r+" ") == "" {
+				t.Errorf("no on-demand line for %s in %s", typ.Name, r)
+			}
+		}
+	}
+}
+
+// lineWith returns the first line holding every part, in order, or "".
+func lineWith(out string, parts ...string) string {
+	for _, l := range strings.Split(out, "\n") {
+		rest, ok := l, true
+		for _, p := range parts {
+			i := strings.Index(rest, p)
+			if i < 0 {
+				ok = false
+				break
+			}
+			rest = rest[i+len(p):]
+		}
+		if ok {
+			return l
+		}
+	}
+	return ""
+}
+
+func TestPricesRegionAndFormats(t *testing.T) {
+	pricesEnv(t)
+	code, out, errs := runPricesCmd(t, "--region", "ap-south-1,eu-north-1", "--type", "p5.48xlarge", "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var rows []map[string]any
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if len(rows) != 5 { // 2 unknown on-demand, the region-less Capacity Block rate, 2 unknown Savings Plans
+		t.Errorf("%d rows, want 5", len(rows))
+	}
+	var od, cb int
+	for _, r := range rows {
+		if r["InstanceType"] != "p5.48xlarge" || (r["Region"] != "ap-south-1" && r["Region"] != "eu-north-1" && r["Region"] != "*") {
+			t.Errorf("row outside the filter: %v", r)
+		}
+		if r["Age"] == "" || r["Source"] == "" || r["Date"] == "" {
+			t.Errorf("row without age, source or date: %v", r)
+		}
+		switch r["Kind"] {
+		case "on-demand":
+			od++
+			if r["Status"] != "unknown" || r["HourlyPrice"] != nil {
+				t.Errorf("on-demand row with a figure from nowhere: %v", r)
+			}
+		case "capacity-block":
+			cb++
+			if r["HourlyPrice"] != "47.757" || r["AcceleratorHourly"] != "5.97" || r["Reliability"] != "unconfirmed" || r["Age"] != "~1 month" || r["Used"] != true {
+				t.Errorf("capacity-block row %v", r)
+			}
+		}
+	}
+	if od != 2 || cb != 1 {
+		t.Errorf("%d on-demand and %d capacity-block rows, want 2 and 1: %s", od, cb, out)
+	}
+
+	code, out, _ = runPricesCmd(t, "-o", "csv", "--region", "us-east-1")
+	if code != 0 {
+		t.Fatalf("csv exit %d", code)
+	}
+	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil || len(recs) < 20 {
+		t.Fatalf("csv: %d records, %v", len(recs), err)
+	}
+	if strings.Join(recs[0], ",") != strings.Join(append(pricing.CSVHeader(), "age"), ",") {
+		t.Errorf("csv header %v", recs[0])
+	}
+	var found bool
+	for _, r := range recs[1:] {
+		if r[0] == "on-demand" && r[1] == "p4d.24xlarge" && r[2] == "us-east-1" {
+			found = r[4] == "21.957642" && r[7] == "2026-11-09" && r[11] == "20 days"
+		}
+	}
+	if !found {
+		t.Errorf("csv lacks the exact p4d figure: %s", out)
+	}
+}
+
+func TestPricesBadUsage(t *testing.T) {
+	pricesEnv(t)
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"-o", "xml"}, []string{`-o "xml"`, "table, json or csv"}},
+		{[]string{"--region", "us-east-1,mars-1"}, []string{`--region "mars-1"`, "allowed", "ap-south-1", "us-west-2", "or all"}},
+		{[]string{"--type", "p9.huge"}, []string{`--type "p9.huge"`, "p5.48xlarge"}},
+		{[]string{"extra"}, []string{`unexpected argument "extra"`}},
+		{[]string{"--endpoint-url", "http://127.0.0.1:1"}, []string{"--endpoint-url", "only used with --refresh"}},
+		{[]string{"--refresh", "--endpoint-url", "ftp://x"}, []string{"--endpoint-url", "http:// or https://"}},
+		{[]string{"--bogus"}, []string{"bogus"}},
+	} {
+		code, out, errs := runPricesCmd(t, tc.args...)
+		if code != 2 || out != "" {
+			t.Errorf("%v: exit %d, stdout %q", tc.args, code, out)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(errs, w) {
+				t.Errorf("%v: stderr %q lacks %q", tc.args, errs, w)
+			}
+		}
+	}
+	if code, _, errs := runPricesCmd(t, "-h"); code != 0 || !strings.Contains(errs, "Usage: gpublock prices") {
+		t.Errorf("-h: exit %d %q", code, errs)
+	}
+}
+
+// --refresh through the real SDK against the emulator's Price List handler, then the cache
+// is used by a run without --refresh.
+func TestPricesRefresh(t *testing.T) {
+	cachePath := pricesEnv(t)
+	cat := pricing.Embedded().With(pricing.Row{Kind: pricing.KindOnDemand, InstanceType: "p5.48xlarge", Region: "ap-south-1",
+		Status: pricing.StatusPrice, Hourly: model.MustMoney("61.23"), Source: "test figure", Date: "2026-11-20"})
+	srv := httptest.NewServer(ec2sim.NewPriceListHandlerFrom(cat))
+	defer srv.Close()
+
+	code, out, errs := runPricesCmd(t, "--refresh", "--endpoint-url", srv.URL, "--region", "ap-south-1,us-east-1", "--type", "p5.48xlarge,p6-b200.48xlarge")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(errs, "Fetched 2 on-demand prices from the AWS Price List API (2 requests) into "+cachePath) ||
+		!strings.Contains(errs, "No on-demand price returned for: p6-b200.48xlarge in ap-south-1, p6-b200.48xlarge in us-east-1") {
+		t.Errorf("stderr %q", errs)
+	}
+	if lineWith(out, "*", "on-demand", "p5.48xlarge", "ap-south-1", "$61.230/h", "AWS Price List API", "2026-11-29T20:00:00Z (fetched)", "today", "via "+srv.URL) == "" {
+		t.Errorf("output lacks the fetched figure:\n%s", out)
+	}
+	if l := lineWith(out, "on-demand", "p5.48xlarge", "ap-south-1", "no figure known"); l == "" || strings.HasPrefix(l, "*") {
+		t.Errorf("the embedded row should remain, unused: %q", l)
+	}
+	if _, err := os.Stat(cachePath); err != nil {
+		t.Fatal(err)
+	}
+	// later runs use the cache
+	code, out, _ = runPricesCmd(t, "--region", "ap-south-1", "--type", "p5.48xlarge", "-o", "json")
+	if code != 0 || !strings.Contains(out, `"HourlyPrice": "61.23"`) || !strings.Contains(out, `"Source": "AWS Price List API"`) {
+		t.Errorf("after refresh: exit %d %s", code, out)
+	}
+	c2, _ := pricing.Load(cachePath)
+	if c := pricing.Compare(c2, model.Offering{Region: "ap-south-1", InstanceType: "p5.48xlarge", Count: 1, DurationHours: 24, Fee: model.MustMoney("700")}); c.NoOnDemand || c.OnDemandHourly != model.MustMoney("61.23") {
+		t.Errorf("Compare after refresh: %+v", c)
+	}
+}
+
+func TestPricesRefreshFailures(t *testing.T) {
+	cachePath := pricesEnv(t)
+	empty := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/x-amz-json-1.1")
+		w.Write([]byte(`{}`)) // what a wrong endpoint looks like to the SDK: no products, no error
+	}))
+	defer empty.Close()
+	broken := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/x-amz-json-1.1")
+		w.WriteHeader(400)
+		w.Write([]byte(`{"__type":"AccessDeniedException","message":"no pricing:GetProducts for you"}`))
+	}))
+	defer broken.Close()
+	for _, tc := range []struct{ url, want string }{
+		{empty.URL, "returned no price for any type asked for; the cache is unchanged"},
+		{broken.URL, "AccessDeniedException"},
+	} {
+		code, out, errs := runPricesCmd(t, "--refresh", "--endpoint-url", tc.url, "--type", "p5.48xlarge")
+		if code != 1 || out != "" || !strings.Contains(errs, tc.want) {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q", tc.want, code, out, errs)
+		}
+		if _, err := os.Stat(cachePath); err == nil {
+			t.Errorf("%s: a cache was written", tc.want)
+		}
+	}
+	// a broken cache is reported and the embedded catalog is shown
+	os.MkdirAll(filepath.Dir(cachePath), 0o755)
+	os.WriteFile(cachePath, []byte("garbage"), 0o644)
+	code, out, errs := runPricesCmd(t, "--type", "p5.48xlarge")
+	if code != 0 || !strings.Contains(errs, "ignoring the price cache") || !strings.Contains(out, "$55.040/h") {
+		t.Errorf("broken cache: exit %d %q %q", code, errs, out)
+	}
+}

@@ -10,7 +10,6 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 	"time"
 
@@ -170,17 +169,19 @@ func (c *Catalog) SavingsPlans(instanceType, region string) []Row {
 }
 
 func (c *Catalog) best(kind Kind, instanceType, region string) (Row, bool) {
-	var cands []Row
-	for _, r := range c.Rows() {
-		if r.Kind == kind && r.InstanceType == instanceType && (r.Region == region || r.Region == AnyRegion) {
-			cands = append(cands, r)
-		}
-	}
-	if len(cands) == 0 {
+	if c == nil {
 		return Row{}, false
 	}
-	sort.SliceStable(cands, func(i, j int) bool { return better(cands[i], cands[j]) })
-	return cands[0], true
+	var best Row
+	found := false
+	for _, r := range c.rows {
+		if r.Kind == kind && r.InstanceType == instanceType && (r.Region == region || r.Region == AnyRegion) {
+			if !found || better(r, best) {
+				best, found = r, true
+			}
+		}
+	}
+	return best, found
 }
 
 // better orders candidate rows: a figure beats no figure; the Price List API beats quoted

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 	"strconv"
+	"strings"
 )
 
 // Titles for the panes that show the charts (the charts themselves carry none, so all of
@@ -201,3 +202,20 @@ func axisHours(h float64) string {
 func axisPercent(p float64) string { return fmt.Sprintf("%.0f%%", math.Max(0, math.Ceil(p-1e-9))) }
 
 func axisRate(v float64) string { return fmt.Sprintf("$%.3f", v) }
+
+// BreakEvenBar is a small inline bar of the break-even utilization for a table cell, exactly
+// width runes: filled to the rounded-up percent ("█████░░░"), ending in "!" when the block
+// never wins even at 100 %, and blank when there is no on-demand price to compare with.
+func BreakEvenBar(c Comparison, width int) string {
+	if width <= 0 {
+		return ""
+	}
+	if !c.BreakEvenUtilization.Valid() {
+		return strings.Repeat(" ", width)
+	}
+	if c.BreakEvenUtilization.CmpInt(1) > 0 {
+		return strings.Repeat("█", width-1) + "!"
+	}
+	filled := int((c.BreakEvenPercent()*int64(width) + 99) / 100)
+	return strings.Repeat("█", filled) + strings.Repeat("░", width-filled)
+}

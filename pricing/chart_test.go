@@ -146,3 +146,26 @@ func assertFits(t *testing.T, s string, w, h int) {
 		t.Fatalf("ANSI escape in chart")
 	}
 }
+
+func TestBreakEvenBar(t *testing.T) {
+	cat := NewCatalog(odRow("p5.48xlarge", "us-east-1", "50"))
+	for _, tc := range []struct{ fee, want string }{
+		{"600", "█████░░░░░"},  // 50%
+		{"1200", "██████████"}, // 100%
+		{"1500", "█████████!"}, // never
+		{"0", "░░░░░░░░░░"},
+		{"1", "█░░░░░░░░░"}, // any use needed shows
+	} {
+		c := Compare(cat, offering("p5.48xlarge", "us-east-1", 1, 24, 0, tc.fee))
+		got := BreakEvenBar(c, 10)
+		if got != tc.want || utf8.RuneCountInString(got) != 10 {
+			t.Errorf("fee %s: %q, want %q", tc.fee, got, tc.want)
+		}
+	}
+	if got := BreakEvenBar(Compare(nil, offering("p6-b200.48xlarge", "us-east-1", 1, 24, 0, "9")), 4); got != "    " {
+		t.Errorf("no on-demand: %q", got)
+	}
+	if BreakEvenBar(Comparison{}, 0) != "" || BreakEvenBar(Comparison{}, -3) != "" {
+		t.Error("zero width must be empty")
+	}
+}

@@ -98,7 +98,7 @@ func Compare(cat *Catalog, o model.Offering) Comparison {
 		return c
 	case row.Status == StatusNone:
 		c.NoOnDemand = true
-		c.NoOnDemandReason = fmt.Sprintf("no on-demand price: AWS does not sell %s on-demand (%s, %s)", o.InstanceType, row.Source, row.Date)
+		c.NoOnDemandReason = fmt.Sprintf("no on-demand price to compare with: %s sold only as Capacity Blocks (%s, %s)", o.InstanceType, row.Source, row.Date)
 		return c
 	case !row.HasPrice():
 		c.NoOnDemand = true

@@ -148,7 +148,9 @@ func explainAPI(err error, apiErr smithy.APIError, profileFlag string) Explanati
 		ex.Summary, ex.Hint, ex.Retryable = "The account has hit its limit of offering searches.", "Wait a while, or search fewer regions and durations.", true
 	case code == "DryRunOperation":
 		ex.Summary = "Permission check passed (dry run)."
-	case code == "ServiceUnavailable" || code == "Unavailable" || code == "InternalError" || code == "InternalFailure" || code == "ServerInternal":
+	case code == "ServiceUnavailable" || code == "Unavailable":
+		ex.Summary, ex.Hint, ex.Retryable = "EC2 is unavailable in this region right now ("+code+").", "Try again in a moment, or leave the region out.", true
+	case code == "InternalError" || code == "InternalFailure" || code == "ServerInternal":
 		ex.Summary, ex.Hint, ex.Retryable = "AWS had an internal problem ("+code+").", "Try again in a moment.", true
 	default:
 		ex.Summary = code + ": " + text

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"strings"
+	"testing"
+
+	"github.com/gpublock/gpublock/aws/ec2sim"
+)
+
+func ecDown(regions ...string) ec2sim.Faults { return ec2sim.Faults{Down: regions} }
+
+func TestOpenBackendDemo(t *testing.T) {
+	cliEnv(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var f awsFlags
+	fs := flag.NewFlagSet("x", flag.ContinueOnError)
+	f.register(fs)
+	if err := fs.Parse([]string{"--demo", "--region", "us-west-2"}); err != nil {
+		t.Fatal(err)
+	}
+	c, info, err := openBackend(ctx, &f, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Mode != modeSimulated || info.Sim == nil || !strings.HasPrefix(info.Endpoint, "http://127.0.0.1:") || c.Region() != "us-west-2" {
+		t.Fatalf("info %+v, region %s", info, c.Region())
+	}
+	id, err := c.Identity(ctx)
+	if err != nil || id.Account != ec2sim.DemoAccount {
+		t.Fatalf("identity %+v, %v", id, err)
+	}
+	p, _ := c.JournalPath()
+	if !strings.Contains(p, "simulated") {
+		t.Errorf("simulated purchases journal to %s, beside real ones", p)
+	}
+}
+
+func TestOpenBackendFallsBackOnlyWhenAllowed(t *testing.T) {
+	cliEnv(t) // no credentials anywhere, IMDS disabled
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	f := awsFlags{perRegion: 4, overall: 32}
+	c, info, err := openBackend(ctx, &f, &bytes.Buffer{})
+	if err != nil || info.Mode != modeLive {
+		t.Fatalf("without autoDemo: %+v, %v; want LIVE (scripts never get simulated data)", info, err)
+	}
+	if _, err := c.Identity(ctx); err == nil {
+		t.Error("identity without credentials succeeded")
+	}
+
+	f.autoDemo = true
+	var stderr bytes.Buffer
+	c, info, err = openBackend(ctx, &f, &stderr)
+	if err != nil || info.Mode != modeSimulated || !strings.Contains(info.Reason, "no AWS credentials") {
+		t.Fatalf("with autoDemo: %+v, %v", info, err)
+	}
+	if !strings.Contains(stderr.String(), "simulator") {
+		t.Errorf("stderr %q does not say the simulator is used", stderr.String())
+	}
+	if id, err := c.Identity(ctx); err != nil || id.Account != ec2sim.DemoAccount {
+		t.Errorf("identity %+v, %v", id, err)
+	}
+
+	t.Setenv("AWS_ACCESS_KEY_ID", "AKIATESTCLI000000001")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "x")
+	if _, info, err = openBackend(ctx, &f, &bytes.Buffer{}); err != nil || info.Mode != modeLive {
+		t.Errorf("with credentials: %+v, %v; want LIVE", info, err)
+	}
+}

@@ -1,0 +1,244 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+
+	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/model"
+)
+
+// cliSimStart is the emulator clock of the command tests; the commands read dates
+// against it through /_sim/clock.
+var cliSimStart = time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
+
+// cliSim serves an emulator and counts the EC2/STS calls (POSTs) it receives.
+type cliSim struct {
+	sim   *ec2sim.Server
+	url   string
+	calls atomic.Int64
+}
+
+// startCLISim starts an emulator and sets the environment as a script's would: static
+// keys in env, empty AWS config files so the host's never leak in, a private state dir.
+func startCLISim(t *testing.T) *cliSim {
+	t.Helper()
+	sim, err := ec2sim.New(ec2sim.Options{Seed: 1, Start: cliSimStart, Speed: 1e-9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := &cliSim{sim: sim}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			cs.calls.Add(1)
+		}
+		sim.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	cs.url = srv.URL
+	cliEnv(t)
+	t.Setenv("AWS_ACCESS_KEY_ID", "AKIATESTCLI000000001")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "cli-test-secret")
+	return cs
+}
+
+func cliEnv(t *testing.T) {
+	dir := t.TempDir()
+	for k, v := range map[string]string{
+		"AWS_CONFIG_FILE": dir + "/config", "AWS_SHARED_CREDENTIALS_FILE": dir + "/credentials",
+		"XDG_STATE_HOME": dir + "/state", "AWS_EC2_METADATA_DISABLED": "true",
+		"AWS_PROFILE": "", "AWS_DEFAULT_PROFILE": "", "AWS_REGION": "", "AWS_DEFAULT_REGION": "",
+		"AWS_ENDPOINT_URL": "", "AWS_ENDPOINT_URL_EC2": "", "AWS_MAX_ATTEMPTS": "", "AWS_RETRY_MODE": "",
+		"AWS_ACCESS_KEY_ID": "", "AWS_SECRET_ACCESS_KEY": "", "AWS_SESSION_TOKEN": "",
+	} {
+		t.Setenv(k, v)
+	}
+	for _, name := range []string{"/config", "/credentials"} {
+		if err := writeEmpty(dir + name); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func runCLI(args ...string) (int, string, string) {
+	var out, errb bytes.Buffer
+	code := run(context.Background(), args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func offeringsArgsFor(url string, extra ...string) []string {
+	return append([]string{"offerings", "--endpoint-url", url, "--type", "p5.48xlarge", "--duration", "2d",
+		"--from", "2026-12-01T08:00:00Z", "--to", "2026-12-15"}, extra...)
+}
+
+func TestOfferingsJSON(t *testing.T) {
+	cs := startCLISim(t)
+	code, out, errs := runCLI(offeringsArgsFor(cs.url, "--region", "us-east-1,us-west-2", "-o", "json")...)
+	if code != 0 || errs != "" {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	var rows []map[string]any
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatalf("not a JSON array: %v\n%s", err, out)
+	}
+	if len(rows) == 0 {
+		t.Fatal("no offerings")
+	}
+	regions := map[string]bool{}
+	for _, r := range rows {
+		for _, k := range []string{"CapacityBlockOfferingId", "InstanceType", "AvailabilityZone", "InstanceCount", "StartDate", "EndDate",
+			"CapacityBlockDurationHours", "CapacityBlockDurationMinutes", "UpfrontFee", "CurrencyCode", "Tenancy", "Region"} {
+			if _, ok := r[k]; !ok {
+				t.Fatalf("row lacks %s: %v", k, r)
+			}
+		}
+		fee, ok := r["UpfrontFee"].(string)
+		if !ok {
+			t.Fatalf("UpfrontFee is %T, want the exact decimal string", r["UpfrontFee"])
+		}
+		if m, err := model.ParseMoney(fee); err != nil || m.IsZero() {
+			t.Errorf("UpfrontFee %q", fee)
+		}
+		if _, err := time.Parse(time.RFC3339, r["StartDate"].(string)); err != nil {
+			t.Errorf("StartDate %v", r["StartDate"])
+		}
+		if r["InstanceType"] != "p5.48xlarge" || r["InstanceCount"] != float64(1) {
+			t.Errorf("row %v", r)
+		}
+		regions[r["Region"].(string)] = true
+	}
+	if !regions["us-east-1"] || !regions["us-west-2"] || len(regions) != 2 {
+		t.Errorf("regions %v", regions)
+	}
+}
+
+func TestOfferingsTableAndCSVHaveTheSameRows(t *testing.T) {
+	cs := startCLISim(t)
+	code, js, _ := runCLI(offeringsArgsFor(cs.url, "--region", "all", "-o", "json")...)
+	var rows []map[string]any
+	if code != 0 || json.Unmarshal([]byte(js), &rows) != nil || len(rows) == 0 {
+		t.Fatalf("json run: exit %d\n%s", code, js)
+	}
+
+	code, table, errs := runCLI(offeringsArgsFor(cs.url, "--region", "all")...)
+	if code != 0 || errs != "" {
+		t.Fatalf("table: exit %d, stderr %q", code, errs)
+	}
+	lines := strings.Split(strings.TrimSpace(table), "\n")
+	if !strings.HasPrefix(lines[0], "REGION") || len(lines)-1 != len(rows) {
+		t.Fatalf("table has %d rows, json %d:\n%s", len(lines)-1, len(rows), table)
+	}
+	for _, r := range rows {
+		if !strings.Contains(table, r["CapacityBlockOfferingId"].(string)) {
+			t.Errorf("table lacks %v", r["CapacityBlockOfferingId"])
+		}
+	}
+
+	code, csvOut, _ := runCLI(offeringsArgsFor(cs.url, "--region", "all", "-o", "csv")...)
+	recs, err := csv.NewReader(strings.NewReader(csvOut)).ReadAll()
+	if code != 0 || err != nil || len(recs)-1 != len(rows) || recs[0][0] != "Region" {
+		t.Fatalf("csv: exit %d, %v, %d records", code, err, len(recs))
+	}
+}
+
+func TestOfferingsRegionErrorsGoToStderr(t *testing.T) {
+	cs := startCLISim(t)
+	cs.sim.SetFaults(ec2sim.Faults{Down: []string{"us-west-2"}})
+	code, out, errs := runCLI(offeringsArgsFor(cs.url, "--region", "us-east-1,us-west-2", "-o", "json")...)
+	if code != 0 {
+		t.Errorf("exit %d with one region answering, want 0", code)
+	}
+	if !strings.Contains(errs, "us-west-2") || strings.Contains(errs, "us-east-1") {
+		t.Errorf("stderr %q", errs)
+	}
+	if strings.Contains(out, "us-west-2") || !strings.Contains(out, "us-east-1") {
+		t.Errorf("stdout %s", out)
+	}
+
+	cs.sim.SetFaults(ec2sim.Faults{Down: []string{"us-east-1", "us-west-2"}})
+	code, out, _ = runCLI(offeringsArgsFor(cs.url, "--region", "us-east-1,us-west-2", "-o", "json")...)
+	if code != 1 || strings.TrimSpace(out) != "[]" {
+		t.Errorf("every region down: exit %d, stdout %q; want 1 and []", code, out)
+	}
+}
+
+func TestOfferingsBadUsage(t *testing.T) {
+	cs := startCLISim(t)
+	base := []string{"offerings", "--endpoint-url", cs.url}
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--duration", "2d"}, "--type"},
+		{[]string{"--type", "m5.large", "--duration", "2d"}, "--type"},
+		{[]string{"--type", "p5.48xlarge"}, "--duration"},
+		{[]string{"--type", "p5.48xlarge", "--duration", "15d"}, "--duration"},
+		{[]string{"--type", "p5.48xlarge", "--duration", "2d", "--count", "65"}, "--count"},
+		{[]string{"--type", "p5.48xlarge", "--duration", "2d", "-o", "xml"}, "-o"},
+		{[]string{"--type", "p5.48xlarge", "--duration", "2d", "--region", "mars-1"}, "--region"},
+		{[]string{"--type", "p5.48xlarge", "--duration", "2d", "--from", "soon"}, "--from"},
+		{[]string{"--type", "p5.48xlarge", "--duration", "2d", "--to", "2027-06-01"}, "--to"},
+		{[]string{"--type", "p5.48xlarge", "--duration", "2d", "--from", "2026-11-20"}, "--from"},
+		{[]string{"--type", "p5.48xlarge", "--duration", "2d", "--concurrency", "0"}, "--concurrency"},
+		{[]string{"--type", "p5.48xlarge", "--duration", "2d", "--max-spend", "-5"}, "--max-spend"},
+		{[]string{"--type", "p5.48xlarge", "--duration", "2d", "extra"}, "extra"},
+		{[]string{"--type", "p5.48xlarge", "--duration", "2d", "--bogus"}, "bogus"},
+	}
+	for _, tc := range cases {
+		code, out, errs := runCLI(append(base, tc.args...)...)
+		if code != 2 || !strings.Contains(errs, tc.want) || out != "" {
+			t.Errorf("%v: exit %d, stderr %q, stdout %q; want 2 naming %s", tc.args, code, errs, out, tc.want)
+		}
+	}
+	code, _, errs := runCLI("offerings", "--endpoint-url", "ftp://x", "--type", "p5.48xlarge", "--duration", "2d")
+	if code != 2 || !strings.Contains(errs, "--endpoint-url") {
+		t.Errorf("ftp endpoint: exit %d, %q", code, errs)
+	}
+	if n := cs.calls.Load(); n != 0 {
+		t.Errorf("bad usage made %d EC2 calls", n)
+	}
+	if code, out, _ := runCLI("offerings", "-h"); code != 0 || out != "" {
+		t.Errorf("-h: exit %d", code)
+	}
+}
+
+func TestOfferingsWithoutCredentialsFails(t *testing.T) {
+	cliEnv(t)
+	code, out, errs := runCLI("offerings", "--type", "p5.48xlarge", "--duration", "2d", "--region", "us-east-1", "--to", "+2w")
+	if code != 1 || out != "" || !strings.Contains(errs, "No AWS credentials") || !strings.Contains(errs, "--demo") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}
+
+func TestOfferingsDemo(t *testing.T) {
+	cliEnv(t)
+	code, out, errs := runCLI("offerings", "--demo", "--type", "p5.48xlarge", "--duration", "2d", "--region", "us-east-1", "--to", "+2w", "-o", "json")
+	var rows []map[string]any
+	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) == 0 {
+		t.Fatalf("exit %d, stderr %q, stdout %q", code, errs, out)
+	}
+}
+
+// testClient is an adapter on the same emulator, to set up state the commands then read.
+func testClient(t *testing.T, url string) *aws.Client {
+	t.Helper()
+	c, err := aws.New(context.Background(), aws.Config{Region: "us-east-1", EndpointURL: url,
+		Credentials: sdkaws.NewCredentialsCache(credentials.NewStaticCredentialsProvider("AKIATESTCLI000000001", "cli-test-secret", "")),
+		JournalDir:  t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}

@@ -12,6 +12,7 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/components/offerings"
 	"github.com/gpublock/gpublock/ui/components/searchform"
 	"github.com/gpublock/gpublock/ui/theme"
@@ -74,6 +75,9 @@ type Model struct {
 
 	form  searchform.Model
 	table offerings.Model
+	// rowsQuery is the search the table's rows answer, which is not the running search's
+	// while its rows have not arrived.
+	rowsQuery model.Query
 
 	search search
 	extra  extra

@@ -45,7 +45,7 @@ func (m Model) layout() layout {
 		right := m.width - formW
 		statusH := 0
 		if m.search.has {
-			statusH = min(len(m.search.regions)+3, body/3)
+			statusH = min(len(m.regionStatusLines(formW-2))+3, body/3)
 		}
 		l.form = rect{formW, body - statusH}
 		l.status = rect{formW, statusH}

@@ -51,10 +51,15 @@ func (m Model) progressLine(w int) string {
 		if m.table.Stale() {
 			line += th.Muted.Render(" · the rows shown are from the previous search")
 		}
-	default:
-		line = th.OK.Render(fmt.Sprintf("Found %d offerings in %s (%d calls)", s.found, regionList(s.query.Regions), s.callsDone))
+	case s.found == 0:
+		line = th.Warning.Render(fmt.Sprintf("Nothing found in %s (%s)", regionList(s.query.Regions), plural(s.callsDone, "call")))
 		if bad := m.failedRegions(); bad > 0 {
-			line += th.Error.Render(fmt.Sprintf(" · %d region(s) failed", bad))
+			line += th.Error.Render(fmt.Sprintf(" · %s failed", plural(bad, "region")))
+		}
+	default:
+		line = th.OK.Render(fmt.Sprintf("Found %d offerings in %s (%s)", s.found, regionList(s.query.Regions), plural(s.callsDone, "call")))
+		if bad := m.failedRegions(); bad > 0 {
+			line += th.Error.Render(fmt.Sprintf(" · %s failed", plural(bad, "region")))
 		}
 	}
 	return ansi.Truncate(line, w, "…")
@@ -92,17 +97,24 @@ func (m Model) stateWord(st RegionStatus) string {
 	return st.State.String()
 }
 
-// regionStatusView is one line per region: its state, offerings and message.
-func (m Model) regionStatusView(w, h int) string {
+// regionStatusLines is one line per region, its state and offerings, with the message
+// of a troubled region wrapped on the lines under it.
+func (m Model) regionStatusLines(w int) []string {
 	var lines []string
 	for _, r := range m.search.regions {
 		st := m.search.status[r]
-		line := fmt.Sprintf("%-15s ", r) + m.stateStyle(st.State)(m.stateWord(st))
+		lines = append(lines, ansi.Truncate(fmt.Sprintf("%-15s ", r)+m.stateStyle(st.State)(m.stateWord(st)), w, "…"))
 		if st.Message != "" {
-			line += " " + m.th.Muted.Render(st.Message)
+			for _, l := range wrapText(st.Message, w-2) {
+				lines = append(lines, "  "+m.th.Muted.Render(l))
+			}
 		}
-		lines = append(lines, ansi.Truncate(line, w, "…"))
 	}
+	return lines
+}
+
+func (m Model) regionStatusView(w, h int) string {
+	lines := m.regionStatusLines(w)
 	if len(lines) > h {
 		lines = lines[:h]
 	}
@@ -157,7 +169,7 @@ func (m Model) emptyView(w int) []string {
 			}
 			s := fmt.Sprintf(" %d  %s", i+1, a.Description)
 			if a.Offerings > 0 {
-				s += fmt.Sprintf(" — %d offerings", a.Offerings)
+				s += " — " + plural(a.Offerings, "offering")
 			}
 			lines = append(lines, ansi.Truncate(th.Value.Render(s), w, "…"))
 		}
@@ -201,4 +213,11 @@ func wrapText(s string, width int) []string {
 		}
 	}
 	return append(out, line)
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }

@@ -156,6 +156,7 @@ func (m Model) onSearchEvents(msg searchEventsMsg) (tea.Model, tea.Cmd) {
 		if len(ev.Offerings) > 0 {
 			if !s.replaced {
 				m.table.Reset()
+				m.rowsQuery = s.query
 				s.replaced = true
 			}
 			m.table.Add(ev.Offerings)
@@ -313,7 +314,7 @@ func (m Model) copyCommand(purchase bool) (tea.Model, tea.Cmd) {
 		m.flash = "Nothing to copy: select an offering first."
 		return m, nil
 	}
-	cmd, what := detail.SearchCommand(o), "search"
+	cmd, what := detail.SearchCommand(o, m.rowsQuery), "search"
 	if purchase {
 		cmd, what = detail.PurchaseCommand(o), "purchase"
 	}

@@ -74,18 +74,25 @@ func (m Model) headerView() string {
 	if profile == "" {
 		profile = "default"
 	}
-	ctx := th.Muted.Render(" · profile ") + th.Header.Render(profile) + th.Muted.Render(" · region ") + th.Header.Render(m.opts.Region)
-	if m.search.has {
-		ctx += th.Muted.Render(" · searching ") + th.Header.Render(regionList(m.search.query.Regions))
-	}
-	left := th.App.Render("gpublock") + " " + badge + " " + who + ctx
 	now := m.clock
 	clock := th.Header.Render(now.UTC().Format("15:04 UTC")) + th.Muted.Render(" · ") + th.Header.Render(now.In(m.opts.Location).Format("15:04 MST"))
-	gap := m.width - ansi.StringWidth(left) - ansi.StringWidth(clock) - 1
-	if gap < 1 {
-		left = ansi.Truncate(left, max(0, m.width-ansi.StringWidth(clock)-2), "…")
-		gap = max(1, m.width-ansi.StringWidth(left)-ansi.StringWidth(clock))
+	// The long form names each part; narrow terminals get the values alone, then a cut.
+	sep := th.Muted.Render(" · ")
+	long := th.Muted.Render(" · profile ") + th.Header.Render(profile) + th.Muted.Render(" · region ") + th.Header.Render(m.opts.Region)
+	short := sep + th.Header.Render(profile) + sep + th.Header.Render(m.opts.Region)
+	if m.search.has {
+		long += th.Muted.Render(" · searching ") + th.Header.Render(regionList(m.search.query.Regions))
 	}
+	head := th.App.Render("gpublock") + " " + badge + " " + who
+	left := head + long
+	room := m.width - ansi.StringWidth(clock) - 1
+	if ansi.StringWidth(left) > room {
+		left = head + short
+	}
+	if ansi.StringWidth(left) > room {
+		left = ansi.Truncate(left, max(0, room-1), "…")
+	}
+	gap := max(1, m.width-ansi.StringWidth(left)-ansi.StringWidth(clock))
 	return ansi.Truncate(left+strings.Repeat(" ", gap)+clock, m.width, "")
 }
 
@@ -182,7 +189,7 @@ func (m Model) detailView(w, h int) string {
 	if !ok {
 		return m.th.Muted.Render("Select an offering to see everything about it.")
 	}
-	return detail.View(m.th, o, m.clock, m.opts.Location, w, h)
+	return detail.View(m.th, o, m.rowsQuery, m.clock, m.opts.Location, w, h)
 }
 
 func (m Model) statusLine() string {
@@ -193,9 +200,9 @@ func (m Model) statusLine() string {
 		style = th.Muted
 		switch {
 		case m.typing() && m.focus == paneForm:
-			s = "Typing in the form: q is a letter here; ctrl+c quits, tab moves on, enter searches."
+			s = "Typing: q is a letter here · ctrl+c quits · tab next field · enter searches"
 		case m.table.Filtering():
-			s = "Filtering: type words to keep matching rows; enter keeps the filter, esc clears it."
+			s = "Filtering: rows matching every word stay · enter keeps the filter · esc clears it"
 		case m.search.running:
 			s = "Searching… esc cancels."
 		}

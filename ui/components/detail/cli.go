@@ -8,9 +8,11 @@ import (
 	"github.com/gpublock/gpublock/model"
 )
 
-// SearchCommand is the AWS CLI command that asks for this offering again: its region, type,
-// count and window, and the duration that was asked for.
-func SearchCommand(o model.Offering) string {
+// SearchCommand is the AWS CLI command of the search that found this offering: its
+// region, type and count, the window searched, and of the durations searched the one
+// nearest the offering's length. Without a query (zero Start) it asks for the offering's own
+// dates.
+func SearchCommand(o model.Offering, q model.Query) string {
 	args := []string{"aws", "ec2", "describe-capacity-block-offerings", "--region", o.Region}
 	if o.UltraServerType != "" {
 		n := max(1, o.UltraServerCount)
@@ -18,10 +20,14 @@ func SearchCommand(o model.Offering) string {
 	} else {
 		args = append(args, "--instance-type", o.InstanceType, "--instance-count", fmt.Sprint(o.Count))
 	}
+	start, end := o.Start, o.End
+	if !q.Start.IsZero() && !q.End.IsZero() {
+		start, end = q.Start, q.End
+	}
 	args = append(args,
-		"--capacity-duration-hours", fmt.Sprint(RequestedDays(o)*24),
-		"--start-date-range", o.Start.UTC().Format(time.RFC3339),
-		"--end-date-range", o.End.UTC().Format(time.RFC3339))
+		"--capacity-duration-hours", fmt.Sprint(requestedDays(o, q)*24),
+		"--start-date-range", start.UTC().Format(time.RFC3339),
+		"--end-date-range", end.UTC().Format(time.RFC3339))
 	return strings.Join(args, " ")
 }
 
@@ -32,9 +38,23 @@ func PurchaseCommand(o model.Offering) string {
 		"--capacity-block-offering-id", o.ID, "--instance-platform", "Linux/UNIX"}, " ")
 }
 
-// RequestedDays is the duration, in days, of the request that returns this offering. A
-// near-term block that starts off the 11:30 boundary is a little shorter or longer than the
-// days asked for, so the length is rounded to the nearest day.
-func RequestedDays(o model.Offering) int {
-	return max(1, int((o.Minutes()+12*60)/(24*60)))
+// requestedDays is the duration, in days, of the request that returns this offering. A
+// near-term block that starts off the 11:30 boundary is shorter or longer than the days asked
+// for, so it is the searched duration nearest the offering's length.
+func requestedDays(o model.Offering, q model.Query) int {
+	days := q.Durations.Days()
+	if len(days) == 0 {
+		days = model.ValidDurationDays()
+	}
+	best, bestDiff := days[0], int64(-1)
+	for _, d := range days {
+		diff := o.Minutes() - int64(d)*24*60
+		if diff < 0 {
+			diff = -diff
+		}
+		if bestDiff < 0 || diff < bestDiff {
+			best, bestDiff = d, diff
+		}
+	}
+	return best
 }

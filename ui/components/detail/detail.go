@@ -13,8 +13,12 @@ import (
 	"github.com/gpublock/gpublock/ui/theme"
 )
 
-// View draws the offering in width×height cells; now gives "starts in", loc the local time.
-func View(th theme.Theme, o model.Offering, now time.Time, loc *time.Location, width, height int) string {
+// optional marks a line that may be dropped when the pane is short.
+const optional = "\x00"
+
+// View draws the offering in width×height cells; q is the search that found it (for the
+// CLI command), now gives "starts in", loc the local time.
+func View(th theme.Theme, o model.Offering, q model.Query, now time.Time, loc *time.Location, width, height int) string {
 	if width <= 0 || height <= 0 {
 		return ""
 	}
@@ -42,22 +46,16 @@ func View(th theme.Theme, o model.Offering, now time.Time, loc *time.Location, w
 		return t.UTC().Format("Mon 2006-01-02 15:04") + " UTC · " + t.In(loc).Format("Mon Jan 02 15:04 MST") + " local"
 	}
 
-	add(th.Focused.Render(o.ID))
-	t, known := model.LookupType(o.InstanceType)
-	typ := o.InstanceType
-	if known {
-		typ += fmt.Sprintf(" · %d× %s %s, %d GiB each", t.Accelerators, t.AcceleratorMaker, t.AcceleratorModel, t.AcceleratorGiB)
-	}
-	field("Type", typ)
-	count := fmt.Sprintf("%d", o.Count)
-	if n := o.Accelerators(); n > 0 {
-		count += fmt.Sprintf(" (%d accelerators)", n)
+	add(th.Focused.Render(o.ID) + th.Value.Render(" · "+o.Region+" · "+o.AvailabilityZone))
+	// One line for what is bought: count, type, and the accelerators of the whole block.
+	what := fmt.Sprintf("%d × %s", o.Count, o.InstanceType)
+	if t, known := model.LookupType(o.InstanceType); known {
+		what += fmt.Sprintf(" · %d× %s %s, %d GiB each", o.Accelerators(), t.AcceleratorMaker, t.AcceleratorModel, t.AcceleratorGiB)
 	}
 	if o.UltraServerType != "" {
-		count += fmt.Sprintf(" · UltraServer %s × %d", o.UltraServerType, max(1, o.UltraServerCount))
+		what += fmt.Sprintf(" · UltraServer %s × %d", o.UltraServerType, max(1, o.UltraServerCount))
 	}
-	field("Instances", count)
-	field("Where", o.Region+" · "+o.AvailabilityZone)
+	field("Instances", what)
 	field("Start", both(o.Start))
 	field("End", both(o.End))
 	length := fmt.Sprintf("%s (%d hours", lengthWords(o), o.DurationHours)
@@ -80,30 +78,34 @@ func View(th theme.Theme, o model.Offering, now time.Time, loc *time.Location, w
 	}
 	field("Status", when)
 
-	add("")
+	add(optional)
 	end := o.End.UTC()
 	endLocal := o.End.In(loc).Format("15:04 MST")
-	para(th.Muted.Render, fmt.Sprintf("Why it ends at %s: every Capacity Block ends at 11:30 UTC (%s here). Blocks run whole days from 11:30 to 11:30; one that starts at another time is that much shorter or longer.", end.Format("15:04 UTC"), endLocal))
+	para(th.Muted.Render, fmt.Sprintf("Why %s (%s)? Every Capacity Block ends then: blocks run whole days from 11:30, a little shorter or longer if they start at another time.", end.Format("15:04 UTC"), endLocal))
 	term := o.End.Add(-model.TerminationLead)
-	para(th.Warning.Render, fmt.Sprintf("Instances are terminated from %s UTC (%s), 30 minutes before the end; AWS sends a warning 40 minutes before.", term.UTC().Format("15:04"), term.In(loc).Format("15:04 MST")))
+	para(th.Warning.Render, fmt.Sprintf("Instances are terminated from %s UTC (%s), 30 minutes before the end; AWS warns 10 minutes before that.", term.UTC().Format("15:04"), term.In(loc).Format("15:04 MST")))
 
-	add("")
-	add(th.Label.Render("AWS CLI · y copies the search · Y copies the purchase"))
-	for _, l := range shellWrap(SearchCommand(o), width) {
+	add(optional)
+	add(optional + th.Label.Render("AWS CLI · y copies the search · Y copies the purchase"))
+	for _, l := range shellWrap(SearchCommand(o, q), width) {
 		add(th.Code.Render(l))
 	}
 	for _, l := range shellWrap(PurchaseCommand(o), width) {
 		add(th.Code.Render(l))
 	}
-	if len(lines) > height { // drop the spacing before anything else
-		kept := lines[:0]
-		for _, l := range lines {
-			if l != "" {
-				kept = append(kept, l)
+	// Lines marked optional (spacing, the CLI heading the footer's help repeats) go first
+	// when the pane is short.
+	kept := lines[:0]
+	for _, l := range lines {
+		if rest, ok := strings.CutPrefix(l, optional); ok {
+			if len(lines) > height {
+				continue
 			}
+			l = rest
 		}
-		lines = kept
+		kept = append(kept, l)
 	}
+	lines = kept
 	if len(lines) > height {
 		lines = lines[:height]
 	}

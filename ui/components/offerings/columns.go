@@ -83,25 +83,21 @@ func newRow(o model.Offering) row {
 	return r
 }
 
-// FormatLength writes a block's length: "2d", "3w" for whole days, "2d 3h25m" otherwise
-// (near-term blocks that start off the 11:30 boundary).
+// FormatLength writes a block's length: "2d", "3w" for whole days; "~1d2h" or "5h35m" for a
+// near-term block that starts off the 11:30 boundary (the detail pane has the exact length).
 func FormatLength(o model.Offering) string {
 	mins := o.Minutes()
 	if mins%(24*60) == 0 {
 		return model.FormatDays(int(mins / (24 * 60)))
 	}
-	d, h, m := mins/(24*60), mins/60%24, mins%60
-	s := ""
-	if d > 0 {
-		s = fmt.Sprintf("%dd", d)
+	if mins < 24*60 {
+		return fmt.Sprintf("%dh%02dm", mins/60, mins%60)
 	}
-	if h > 0 {
-		s += fmt.Sprintf("%dh", h)
+	hours := (mins + 30) / 60
+	if hours%24 == 0 {
+		return fmt.Sprintf("~%dd", hours/24)
 	}
-	if m > 0 {
-		s += fmt.Sprintf("%dm", m)
-	}
-	return s
+	return fmt.Sprintf("~%dd%dh", hours/24, hours%24)
 }
 
 // compare orders two rows by a column, then by start, fee and id so that equal keys keep

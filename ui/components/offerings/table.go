@@ -35,6 +35,9 @@ type Model struct {
 	height int // rows visible, set by SetHeight, for paging
 
 	stale bool // the rows are from the previous search
+	// moved is set once a person moves the cursor. Until then the cursor stays on the first
+	// row while rows stream in; after, it stays on the offering they chose.
+	moved bool
 }
 
 // New returns an empty table sorted by start.
@@ -67,7 +70,7 @@ func (m *Model) Reset() {
 	m.rows = m.rows[:0]
 	m.view = m.view[:0]
 	clear(m.ids)
-	m.cursor, m.offset, m.stale = 0, 0, false
+	m.cursor, m.offset, m.stale, m.moved = 0, 0, false, false
 }
 
 // Filtering reports whether keys go to the filter field, where q is a letter.
@@ -109,7 +112,7 @@ func (m *Model) Add(offs []model.Offering) {
 		}
 		at, _ := slices.BinarySearchFunc(m.view, i, m.cmpIndex)
 		m.view = slices.Insert(m.view, at, i)
-		if at <= m.cursor && len(m.view) > 1 {
+		if m.moved && at <= m.cursor && len(m.view) > 1 {
 			m.cursor++
 		}
 	}
@@ -263,6 +266,15 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, bool) {
 		}
 		return m, nil, false
 	}
+	m.moved = true
 	m.scroll()
 	return m, nil, true
+}
+
+// Row returns the offering at an index among the visible rows, in their order.
+func (m Model) Row(i int) model.Offering {
+	if i < 0 || i >= len(m.view) {
+		return model.Offering{}
+	}
+	return m.rows[m.view[i]].o
 }

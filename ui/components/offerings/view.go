@@ -31,6 +31,20 @@ func visibleColumns(width int) []Column {
 			break
 		}
 	}
+	// Dropping by keep alone can drop more than needed; put back what fits, most wanted first.
+	for {
+		best := Column(-1)
+		for c := Column(0); c < numColumns; c++ {
+			if !shown[c] && total+columns[c].width+1 <= width && (best < 0 || columns[c].keep > columns[best].keep) {
+				best = c
+			}
+		}
+		if best < 0 {
+			break
+		}
+		shown[best] = true
+		total += columns[best].width + 1
+	}
 	var out []Column
 	for c := Column(0); c < numColumns; c++ {
 		if shown[c] {

@@ -1,0 +1,234 @@
+package ui
+
+import (
+	"bytes"
+	"encoding/base64"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/components/detail"
+	"github.com/gpublock/gpublock/ui/components/offerings"
+)
+
+var foundRE = regexp.MustCompile(`Found (\d+) offerings`)
+
+// foundCount waits for the end of a search and returns the count it reports.
+func foundCount(t *testing.T, s *screen) int {
+	t.Helper()
+	text := s.waitFor("the end of the search", func(text string) bool { return foundRE.MatchString(text) })
+	n, _ := strconv.Atoi(foundRE.FindStringSubmatch(text)[1])
+	return n
+}
+
+// fillForm types a search as a person would: the H200 types besides the default, two
+// instances, a window from a date to a relative date, 3 days, every region selling them.
+func fillForm(s *screen) {
+	s.typeText("h200")
+	s.press("space", "esc", "tab", "ctrl+u")
+	s.typeText("2")
+	s.press("tab", "ctrl+u")
+	s.typeText("2026-12-08")
+	s.press("tab", "ctrl+u")
+	s.typeText("+5w")
+	s.press("tab", "right", "tab", "a")
+}
+
+// The whole flow: fill the form, watch the rows stream in, sort, filter, select, read the
+// detail and copy its CLI command; at both golden sizes.
+func TestFlow(t *testing.T) {
+	for _, size := range []struct{ w, h int }{{160, 48}, {80, 24}} {
+		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
+			b, _ := emulatorBackend(t, ec2sim.Faults{})
+			s := newScreen(t, New(testOptions(b)), size.w, size.h)
+			s.waitText("account 123456789012")
+			fillForm(s)
+			s.press("enter")
+			found := foundCount(t, s)
+			if found == 0 {
+				t.Fatal("the search found nothing; the flow needs offerings")
+			}
+			s.press("F")
+			s.waitText("Upfront fee▲")
+			s.press("/")
+			s.typeText("us-east-2")
+			s.press("enter")
+			s.waitText("filtered from")
+			s.press("g", "j", "j", "enter")
+			s.waitText("Why 11:30 UTC")
+			s.press("y")
+			s.waitText("Copied the AWS CLI search command")
+			m := s.final()
+
+			if m.search.found != found || m.table.Len() != found {
+				t.Errorf("the screen said %d offerings; the search counted %d and the table holds %d", found, m.search.found, m.table.Len())
+			}
+			if m.focus != paneDetail {
+				t.Errorf("focus %d, want the detail pane", m.focus)
+			}
+			if col, desc := m.table.Sort(); col != offerings.ColFee || desc {
+				t.Errorf("sort %v desc=%v, want by fee ascending", col, desc)
+			}
+			n := m.table.Visible()
+			if n == 0 || n >= found {
+				t.Fatalf("the filter kept %d of %d rows; want some but not all", n, found)
+			}
+			var prev model.Money
+			for i := 0; i < n; i++ {
+				o := m.table.Row(i)
+				if o.Region != "us-east-2" {
+					t.Errorf("row %d is in %s, past a filter for us-east-2", i, o.Region)
+				}
+				if i > 0 && o.Fee.Cmp(prev) < 0 {
+					t.Errorf("row %d fee %s is below the row before it (%s) in a fee-ascending sort", i, o.Fee, prev)
+				}
+				prev = o.Fee
+			}
+			sel, ok := m.table.Selected()
+			if !ok || m.table.Cursor() != 2 || sel != m.table.Row(2) {
+				t.Fatalf("selected %v (cursor %d), want the third visible row", sel.ID, m.table.Cursor())
+			}
+			view := ansi.Strip(m.View().Content)
+			for _, want := range []string{sel.ID, sel.Fee.Dollars(), "terminated from 11:00 UTC", "03:30 PST"} {
+				if !strings.Contains(view, want) {
+					t.Errorf("the detail lacks %q:\n%s", want, view)
+				}
+			}
+			osc := "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte(detail.SearchCommand(sel, m.search.query)))
+			if !bytes.Contains(s.raw, []byte(osc)) {
+				t.Errorf("no OSC 52 clipboard write of %q", detail.SearchCommand(sel, m.search.query))
+			}
+			golden.RequireEqual(t, []byte(view))
+		})
+	}
+}
+
+// A new search keeps the old rows until its own arrive, and esc cancels it.
+func TestCancelSearchKeepsOldRows(t *testing.T) {
+	b, sim := emulatorBackend(t, ec2sim.Faults{})
+	s := newScreen(t, New(testOptions(b)), 160, 48)
+	s.waitText("account 123456789012")
+	s.press("enter")
+	first := foundCount(t, s)
+	if first == 0 {
+		t.Fatal("the default search found nothing")
+	}
+	// Slow every call down so that the second search is still running when esc comes.
+	sim.SetFaults(ec2sim.Faults{Latency: 2 * time.Second})
+	s.press("shift+tab", "a", "enter") // back to the form's last field, the regions
+	s.waitText("the rows shown are from the previous search")
+	s.press("esc")
+	s.waitText("Search cancelled")
+	m := s.final()
+	if m.search.running || !m.search.cancelled {
+		t.Errorf("running=%v cancelled=%v after esc", m.search.running, m.search.cancelled)
+	}
+	if m.table.Len() != first || !m.table.Stale() {
+		t.Errorf("after the cancel the table holds %d rows (stale=%v), want the %d of the first search, marked stale", m.table.Len(), m.table.Stale(), first)
+	}
+	cancelled := 0
+	for _, st := range m.search.status {
+		if st.State == RegionCancelled {
+			cancelled++
+		}
+	}
+	if len(m.search.regions) < 2 || cancelled == 0 {
+		t.Errorf("%d regions searched, %d marked cancelled; want several, some cancelled", len(m.search.regions), cancelled)
+	}
+	golden.RequireEqual(t, []byte(ansi.Strip(m.View().Content)))
+}
+
+// A search that finds nothing says why, lists the adapter's alternatives, runs the
+// largest-count probe on L, and searches an alternative on its number.
+func TestEmptyResultAlternativesAndProbe(t *testing.T) {
+	b, _ := emulatorBackend(t, ec2sim.Faults{})
+	s := newScreen(t, New(testOptions(b)), 160, 48)
+	s.waitText("account 123456789012")
+	s.press("tab", "ctrl+u")
+	s.typeText("64")
+	s.press("tab", "ctrl+u")
+	s.typeText("now")
+	s.press("tab", "ctrl+u")
+	s.typeText("+16d")
+	s.press("tab", "ctrl+u")
+	s.typeText("14d")
+	s.press("enter")
+	s.waitText("No offerings for 64 × p5.48xlarge")
+	text := s.waitFor("the alternatives", func(text string) bool {
+		return strings.Contains(text, "Alternatives (press the number") || strings.Contains(text, "No nearby alternative")
+	})
+	if !strings.Contains(text, "Why it may be: size") {
+		t.Errorf("no explanation of an empty result:\n%s", text)
+	}
+	s.press("L")
+	s.waitText("Largest count with any offering:")
+	m := s.final()
+	if m.search.found != 0 || m.table.Len() != 0 {
+		t.Fatalf("found %d, table %d; want an empty result", m.search.found, m.table.Len())
+	}
+	if len(m.extra.alts) == 0 {
+		t.Fatalf("the adapter suggested no alternative for 64 × p5.48xlarge for 14 days")
+	}
+	for _, a := range m.extra.alts {
+		if a.Offerings <= 0 || a.Description == "" || a.Query.Validate(testNow) != nil {
+			t.Errorf("suggestion %+v: want a description, offerings and a valid query", a)
+		}
+	}
+	if len(m.extra.probe) != 1 || m.extra.probe[0].Region != "us-east-1" || m.extra.probe[0].Err != nil {
+		t.Fatalf("probe %+v: want one answer for us-east-1", m.extra.probe)
+	}
+	if c := m.extra.probe[0].Count; c < 0 || c >= 64 {
+		t.Errorf("largest count %d: 64 found nothing, so it must be below 64", c)
+	}
+	golden.RequireEqual(t, []byte(ansi.Strip(m.View().Content)))
+
+	// The first alternative, taken with its number, is searched and finds what it promised.
+	s2 := newScreen(t, m, 160, 48)
+	s2.press("1")
+	got := foundCount(t, s2)
+	if got == 0 {
+		t.Errorf("the first alternative (%s) found nothing", m.extra.alts[0].Description)
+	}
+	s2.final()
+}
+
+// A region that is down is reported with its message; the others complete.
+func TestRegionDown(t *testing.T) {
+	b, _ := emulatorBackend(t, ec2sim.Faults{Down: []string{"us-west-2"}})
+	s := newScreen(t, New(testOptions(b)), 160, 48)
+	s.waitText("account 123456789012")
+	s.press("tab", "tab", "tab", "tab", "tab", "a", "enter")
+	found := foundCount(t, s)
+	text := s.waitText("1 region failed")
+	m := s.final()
+	st := m.search.status["us-west-2"]
+	if st.State != RegionError || st.Message == "" {
+		t.Errorf("us-west-2: %+v, want an error with a message", st)
+	}
+	ok := 0
+	for r, st := range m.search.status {
+		if r != "us-west-2" && st.State == RegionOK {
+			ok++
+		}
+	}
+	if ok < 2 || found == 0 {
+		t.Errorf("%d other regions ok, %d offerings; want the others to complete", ok, found)
+	}
+	for i := 0; i < m.table.Visible(); i++ {
+		if m.table.Row(i).Region == "us-west-2" {
+			t.Errorf("a row from the region that is down: %+v", m.table.Row(i))
+		}
+	}
+	if !strings.Contains(text, "us-west-2") || !strings.Contains(text, "error") {
+		t.Errorf("the screen does not show the failed region:\n%s", text)
+	}
+	golden.RequireEqual(t, []byte(ansi.Strip(m.View().Content)))
+}

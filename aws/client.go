@@ -7,7 +7,11 @@ package aws
 import (
 	"context"
 	"fmt"
+	"net"
 	"net/http"
+	"net/url"
+	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -119,6 +123,9 @@ func New(ctx context.Context, cfg Config) (*Client, error) {
 	if c.profile == "" {
 		c.profile = profileFromEnv()
 	}
+	if c.cfg.EndpointURL == "" {
+		c.cfg.EndpointURL = loopbackEndpointFromEnv()
+	}
 	if c.perRegion <= 0 {
 		c.perRegion = 4
 	}
@@ -223,6 +230,32 @@ func (c *Client) Identity(ctx context.Context) (Identity, error) {
 	c.identity = &id
 	c.mu.Unlock()
 	return id, nil
+}
+
+// loopbackEndpointFromEnv returns AWS_ENDPOINT_URL_EC2 (or AWS_ENDPOINT_URL) when it points
+// at this machine: that is an emulator such as `gpublock sim`, which also serves STS and its
+// clock, so it is used like --endpoint-url. A remote endpoint (a VPC endpoint of EC2) is
+// left to the SDK, which applies it to EC2 only.
+func loopbackEndpointFromEnv() string {
+	if strings.EqualFold(os.Getenv("AWS_IGNORE_CONFIGURED_ENDPOINT_URLS"), "true") {
+		return ""
+	}
+	for _, k := range []string{"AWS_ENDPOINT_URL_EC2", "AWS_ENDPOINT_URL"} {
+		v := os.Getenv(k)
+		if v == "" {
+			continue
+		}
+		u, err := url.Parse(v)
+		if err != nil {
+			return ""
+		}
+		host := u.Hostname()
+		if ip := net.ParseIP(host); host == "localhost" || (ip != nil && ip.IsLoopback()) {
+			return v
+		}
+		return ""
+	}
+	return ""
 }
 
 func (c *Client) stsEndpoint() string {

@@ -104,6 +104,7 @@ type recorded struct {
 	Action, Region string
 	DryRun         bool
 	Form           url.Values
+	UserAgent      string
 }
 
 // recorder sits in front of the emulator: it records every request and can answer some
@@ -112,14 +113,14 @@ type recorder struct {
 	next      http.Handler
 	mu        sync.Mutex
 	calls     []recorded
-	intercept func(w http.ResponseWriter, r recorded) bool
+	intercept func(w http.ResponseWriter, r recorded, req *http.Request) bool
 }
 
 func (rc *recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	form, _ := url.ParseQuery(string(body))
-	rec := recorded{Action: form.Get("Action"), DryRun: form.Get("DryRun") == "true", Form: form}
+	rec := recorded{Action: form.Get("Action"), DryRun: form.Get("DryRun") == "true", Form: form, UserAgent: r.Header.Get("User-Agent")}
 	if auth := r.Header.Get("Authorization"); auth != "" {
 		if i := strings.Index(auth, "Credential="); i >= 0 {
 			parts := strings.Split(strings.SplitN(auth[i+len("Credential="):], ",", 2)[0], "/")
@@ -132,7 +133,7 @@ func (rc *recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rc.calls = append(rc.calls, rec)
 	icp := rc.intercept
 	rc.mu.Unlock()
-	if icp != nil && icp(w, rec) {
+	if icp != nil && icp(w, rec, r) {
 		return
 	}
 	rc.next.ServeHTTP(w, r)
@@ -153,7 +154,7 @@ func (rc *recorder) count(match func(recorded) bool) int {
 
 func (rc *recorder) total() int { return rc.count(func(recorded) bool { return true }) }
 
-func (rc *recorder) setIntercept(f func(w http.ResponseWriter, r recorded) bool) {
+func (rc *recorder) setIntercept(f func(w http.ResponseWriter, r recorded, req *http.Request) bool) {
 	rc.mu.Lock()
 	rc.intercept = f
 	rc.mu.Unlock()

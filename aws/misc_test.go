@@ -25,6 +25,10 @@ func TestIdentityAndNow(t *testing.T) {
 	if _, err := c.Identity(context.Background()); err != nil || rc.total() != 1 {
 		t.Errorf("identity asked %d times, want once (%v)", rc.total(), err)
 	}
+	// The SDK writes the "/" of the app id "gpublock/test" as "-".
+	if ua := rc.calls[0].UserAgent; !strings.Contains(ua, "app/gpublock-test") {
+		t.Errorf("user agent %q lacks the app id", ua)
+	}
 	if now := c.Now(context.Background()); now.Sub(simStart).Abs() > time.Second {
 		t.Errorf("Now %s, want the emulator's clock %s", now, simStart)
 	}
@@ -38,7 +42,7 @@ func TestIdentityRejectsAnEmptyAnswer(t *testing.T) {
 		fmt.Fprint(w, `{"not":"xml"}`) // the SDK parses this into an empty answer without error
 	})
 	_, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
-	rc.setIntercept(func(w http.ResponseWriter, r recorded) bool { srv(w, nil); return true })
+	rc.setIntercept(func(w http.ResponseWriter, r recorded, _ *http.Request) bool { srv(w, nil); return true })
 	c := newTestClient(t, url, nil)
 	if id, err := c.Identity(context.Background()); err == nil {
 		t.Fatalf("identity %+v from a body that is not XML", id)
@@ -130,7 +134,7 @@ func TestAlternativesWhenNothingIsFound(t *testing.T) {
 func apiErrorFor(t *testing.T, status int, code, msg string) error {
 	t.Helper()
 	_, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
-	rc.setIntercept(func(w http.ResponseWriter, r recorded) bool {
+	rc.setIntercept(func(w http.ResponseWriter, r recorded, _ *http.Request) bool {
 		writeEC2Error(w, status, code, msg)
 		return true
 	})
@@ -197,5 +201,27 @@ func TestNoCredentialsAnywhere(t *testing.T) {
 	ex := ExplainError(err)
 	if !strings.Contains(ex.Summary, "No AWS credentials") || !strings.Contains(ex.Hint, "--demo") || !strings.Contains(ex.Hint, "AWS_ACCESS_KEY_ID") {
 		t.Errorf("explanation %+v", ex)
+	}
+}
+
+func TestLoopbackEndpointFromEnvironment(t *testing.T) {
+	_, url := newSim(t, 1, ec2sim.Faults{})
+	c := newTestClient(t, url, func(cfg *Config) {
+		cfg.EndpointURL = ""
+		t.Setenv("AWS_ENDPOINT_URL_EC2", url)
+	})
+	if c.Endpoint() != url {
+		t.Fatalf("endpoint %q, want %q from AWS_ENDPOINT_URL_EC2", c.Endpoint(), url)
+	}
+	if id, err := c.Identity(context.Background()); err != nil || id.Account != ec2sim.DemoAccount {
+		t.Fatalf("identity through the env endpoint: %+v, %v", id, err)
+	}
+	if now := c.Now(context.Background()); now.Sub(simStart).Abs() > time.Second {
+		t.Errorf("Now %s, want the emulator's clock", now)
+	}
+
+	t.Setenv("AWS_ENDPOINT_URL_EC2", "https://vpce-123.ec2.us-east-1.vpce.amazonaws.com")
+	if got := loopbackEndpointFromEnv(); got != "" {
+		t.Errorf("a remote endpoint was taken over: %q", got)
 	}
 }

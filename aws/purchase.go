@@ -226,6 +226,11 @@ func (c *Client) Purchase(ctx context.Context, o model.Offering, platform string
 	if err := c.journalIntent(entry); err != nil {
 		return res, err
 	}
+	if err := ctx.Err(); err != nil {
+		// Cancelled before anything was sent: certainly not bought.
+		c.journalOutcome(entry, NotBought, false, "", err)
+		return res, &PurchaseError{Outcome: NotBought, Explanation: Explanation{Summary: "Cancelled before the purchase was sent; nothing was bought."}, Err: err}
+	}
 
 	out, callErr := c.ec2In(o.Region).PurchaseCapacityBlock(ctx, &ec2.PurchaseCapacityBlockInput{
 		CapacityBlockOfferingId: sdkaws.String(o.ID),

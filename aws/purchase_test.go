@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -187,7 +188,7 @@ func TestPurchaseServerErrorWithoutCommitIsNotBought(t *testing.T) {
 	_, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
 	o := firstOffering(t, c)
-	rc.setIntercept(func(w http.ResponseWriter, r recorded) bool {
+	rc.setIntercept(func(w http.ResponseWriter, r recorded, _ *http.Request) bool {
 		if isPurchase(r) {
 			writeEC2Error(w, http.StatusInternalServerError, "InternalError", "An internal error has occurred.")
 			return true
@@ -217,7 +218,7 @@ func TestPurchaseWhoseLookupFailsIsUnknownAndNotRepeated(t *testing.T) {
 	_, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
 	o := firstOffering(t, c)
-	rc.setIntercept(func(w http.ResponseWriter, r recorded) bool {
+	rc.setIntercept(func(w http.ResponseWriter, r recorded, _ *http.Request) bool {
 		switch {
 		case isPurchase(r):
 			writeEC2Error(w, http.StatusBadGateway, "InternalError", "bad gateway")
@@ -271,7 +272,7 @@ func TestPurchaseNotAllowedNamesTheAction(t *testing.T) {
 	_, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
 	o := firstOffering(t, c)
-	rc.setIntercept(func(w http.ResponseWriter, r recorded) bool {
+	rc.setIntercept(func(w http.ResponseWriter, r recorded, _ *http.Request) bool {
 		if r.Action == "PurchaseCapacityBlock" {
 			writeEC2Error(w, http.StatusForbidden, "UnauthorizedOperation", "You are not authorized to perform this operation.")
 			return true
@@ -356,4 +357,31 @@ func TestPurchaseRefusedWhenTheJournalCannotBeWritten(t *testing.T) {
 	if n := rc.count(isPurchase); n != 0 {
 		t.Errorf("%d purchases without a journal", n)
 	}
+}
+
+// A purchase that AWS commits but whose caller gives up waiting (a timeout, a Ctrl-C)
+// must still be found and reported as bought.
+func TestPurchaseCancelledAfterCommitIsReportedBought(t *testing.T) {
+	sim, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
+	c := newTestClient(t, url, nil)
+	o := firstOffering(t, c)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	rc.setIntercept(func(w http.ResponseWriter, r recorded, req *http.Request) bool {
+		if !isPurchase(r) {
+			return false
+		}
+		sim.ServeHTTP(httptest.NewRecorder(), req) // AWS commits...
+		cancel()                                   // ...and the caller stops waiting
+		<-req.Context().Done()
+		return true
+	})
+	res, err := c.Purchase(ctx, o, "", nil)
+	if err != nil || res.Outcome != Bought || !res.Recovered {
+		t.Fatalf("result %+v, %v: want bought, recovered", res, err)
+	}
+	if n := rc.count(isPurchase); n != 1 {
+		t.Errorf("%d purchase calls", n)
+	}
+	checkJournal(t, c, res.RequestID, Bought)
 }

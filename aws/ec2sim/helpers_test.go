@@ -116,4 +116,4 @@ func buy(t testing.TB, c *ec2.Client, in *ec2.DescribeCapacityBlockOfferingsInpu
 
 var ctx = context.Background()
 
-func io_copy(w io.Writer, resp *http.Response) (int64, error) { return io.Copy(w, resp.Body) }
+func readInto(w io.Writer, resp *http.Response) (int64, error) { return io.Copy(w, resp.Body) }

@@ -72,7 +72,7 @@ func setClock(t *testing.T, base string, form url.Values) string {
 	}
 	defer resp.Body.Close()
 	b := new(strings.Builder)
-	_, _ = io_copy(b, resp)
+	_, _ = readInto(b, resp)
 	if resp.StatusCode != 200 {
 		t.Fatalf("POST /_sim/clock %v: %d %s", form, resp.StatusCode, b)
 	}
@@ -263,7 +263,7 @@ func TestClockControl(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := new(strings.Builder)
-	io_copy(b, resp)
+	readInto(b, resp)
 	resp.Body.Close()
 	got, err := time.Parse(time.RFC3339, strings.TrimSpace(b.String()))
 	if err != nil || got.Before(testStart) || got.After(testStart.Add(time.Hour)) {
@@ -275,7 +275,7 @@ func TestClockControl(t *testing.T) {
 			t.Fatal(err)
 		}
 		msg := new(strings.Builder)
-		io_copy(msg, resp)
+		readInto(msg, resp)
 		resp.Body.Close()
 		if resp.StatusCode != 400 || msg.Len() == 0 {
 			t.Errorf("POST %v: %d %q, want 400 with a message", bad, resp.StatusCode, msg)

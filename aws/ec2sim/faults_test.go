@@ -1,0 +1,243 @@
+package ec2sim
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/ratelimit"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	"github.com/aws/aws-sdk-go-v2/service/sts"
+)
+
+// counter counts the requests each action receives, to make the SDK's retries visible.
+type counter struct {
+	mu sync.Mutex
+	n  map[string]int
+	h  http.Handler
+}
+
+func (c *counter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	b, _ := io.ReadAll(r.Body)
+	v, _ := url.ParseQuery(string(b))
+	c.mu.Lock()
+	c.n[v.Get("Action")]++
+	c.mu.Unlock()
+	r.Body = io.NopCloser(bytes.NewReader(b))
+	c.h.ServeHTTP(w, r)
+}
+
+func (c *counter) get(action string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.n[action]
+}
+
+// countedServer serves an emulator behind a request counter.
+func countedServer(t *testing.T, opts Options) (*Server, *counter, string) {
+	t.Helper()
+	opts.Start, opts.Seed = testStart, 42
+	s, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cnt := &counter{n: map[string]int{}, h: s}
+	ts := httptest.NewServer(cnt)
+	t.Cleanup(ts.Close)
+	return s, cnt, ts.URL
+}
+
+// retryingClient keeps the SDK's standard retry policy (3 attempts, what is retryable)
+// without its backoff sleeps.
+func retryingClient(url, region string) *ec2.Client {
+	return ec2Client(url, region, func(o *ec2.Options) {
+		o.RetryMaxAttempts = 0
+		o.Retryer = retry.NewStandard(func(so *retry.StandardOptions) {
+			so.Backoff = retry.BackoffDelayerFunc(func(int, error) (time.Duration, error) { return 0, nil })
+			so.RateLimiter = ratelimit.None
+		})
+	})
+}
+
+func httpStatus(err error) int {
+	var se interface{ HTTPStatusCode() int }
+	if errors.As(err, &se) {
+		return se.HTTPStatusCode()
+	}
+	return 0
+}
+
+func TestFaultThrottleRetried(t *testing.T) {
+	_, cnt, base := countedServer(t, Options{Faults: Faults{Throttle: 1}})
+	_, err := retryingClient(base, "us-east-1").DescribeCapacityBlockOfferings(ctx, p5Search(1, 24))
+	wantCode(t, err, "RequestLimitExceeded")
+	if httpStatus(err) != 503 {
+		t.Errorf("status %d, want 503", httpStatus(err))
+	}
+	if n := cnt.get("DescribeCapacityBlockOfferings"); n != 3 {
+		t.Errorf("%d attempts, want the SDK's 3", n)
+	}
+}
+
+func TestFaultErrorRetried(t *testing.T) {
+	_, cnt, base := countedServer(t, Options{Faults: Faults{Error: 1}})
+	_, err := retryingClient(base, "us-east-1").DescribeCapacityReservations(ctx, &ec2.DescribeCapacityReservationsInput{})
+	wantCode(t, err, "InternalError")
+	if httpStatus(err) != 500 {
+		t.Errorf("status %d, want 500", httpStatus(err))
+	}
+	if n := cnt.get("DescribeCapacityReservations"); n != 3 {
+		t.Errorf("%d attempts, want the SDK's 3", n)
+	}
+	// STS gets the same fault in its own error shape.
+	_, err = sts.NewFromConfig(aws.Config{Region: "us-east-1", Credentials: testCreds}, func(o *sts.Options) {
+		o.BaseEndpoint = aws.String(base)
+		o.RetryMaxAttempts = 1
+	}).GetCallerIdentity(ctx, &sts.GetCallerIdentityInput{})
+	wantCode(t, err, "InternalError")
+	// The control API is never faulted.
+	resp, err := http.Get(base + "/_sim/clock")
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("control API under faults: %v %v", err, resp)
+	}
+	resp.Body.Close()
+}
+
+func TestFaultRegionDown(t *testing.T) {
+	s, cnt, base := countedServer(t, Options{})
+	s.SetFaults(Faults{Down: []string{"us-west-2"}})
+	_, err := retryingClient(base, "us-west-2").DescribeCapacityBlockOfferings(ctx, p5Search(1, 24))
+	wantCode(t, err, "Unavailable")
+	if httpStatus(err) != 503 || cnt.get("DescribeCapacityBlockOfferings") != 3 {
+		t.Errorf("status %d after %d attempts, want 503 after 3", httpStatus(err), cnt.get("DescribeCapacityBlockOfferings"))
+	}
+	mustSearch(t, ec2Client(base, "us-east-1"), p5Search(1, 24))
+	s.SetFaults(Faults{})
+	mustSearch(t, ec2Client(base, "us-west-2"), p5Search(1, 24))
+}
+
+func TestFaultLatency(t *testing.T) {
+	_, base := newTestServer(t, Options{Faults: Faults{Latency: 200 * time.Millisecond, Jitter: 10 * time.Millisecond}})
+	short, cancel := context.WithTimeout(ctx, time.Millisecond)
+	defer cancel()
+	_, err := ec2Client(base, "us-east-1").DescribeRegions(short, &ec2.DescribeRegionsInput{})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("with 200ms latency and a 1ms deadline: %v", err)
+	}
+	out, err := ec2Client(base, "us-east-1").DescribeRegions(ctx, &ec2.DescribeRegionsInput{})
+	if err != nil || len(out.Regions) == 0 {
+		t.Fatalf("with latency: %v %+v", err, out)
+	}
+}
+
+func TestFaultSold(t *testing.T) {
+	s, _, base := countedServer(t, Options{})
+	c := retryingClient(base, "us-east-1")
+	o := mustSearch(t, c, p5Search(1, 24))[0]
+	s.SetFaults(Faults{Sold: 1})
+	_, err := c.PurchaseCapacityBlock(ctx, &ec2.PurchaseCapacityBlockInput{CapacityBlockOfferingId: o.CapacityBlockOfferingId, InstancePlatform: types.CapacityReservationInstancePlatformLinuxUnix})
+	wantCode(t, err, "InvalidCapacityBlockOfferingIdExpired")
+	s.SetFaults(Faults{})
+	out, err := c.DescribeCapacityReservations(ctx, &ec2.DescribeCapacityReservationsInput{})
+	if err != nil || len(out.CapacityReservations) != 0 {
+		t.Fatalf("sold offering bought something: %v %+v", err, out)
+	}
+	for _, again := range mustSearch(t, c, p5Search(1, 24)) {
+		if aws.ToString(again.CapacityBlockOfferingId) == aws.ToString(o.CapacityBlockOfferingId) {
+			t.Errorf("the sold offering is still offered")
+		}
+	}
+	_, err = c.PurchaseCapacityBlock(ctx, &ec2.PurchaseCapacityBlockInput{CapacityBlockOfferingId: o.CapacityBlockOfferingId, InstancePlatform: types.CapacityReservationInstancePlatformLinuxUnix})
+	wantCode(t, err, "InvalidCapacityBlockOfferingIdExpired")
+}
+
+// A lost reply commits the purchase and answers 500; the SDK retries, the retry finds the
+// offering spent, and exactly one reservation exists, findable by its tag.
+func TestFaultLostReply(t *testing.T) {
+	s, cnt, base := countedServer(t, Options{})
+	c := retryingClient(base, "us-east-1")
+	o := mustSearch(t, c, p5Search(1, 24))[0]
+	s.SetFaults(Faults{LostReply: 1})
+	_, err := c.PurchaseCapacityBlock(ctx, &ec2.PurchaseCapacityBlockInput{
+		CapacityBlockOfferingId: o.CapacityBlockOfferingId, InstancePlatform: types.CapacityReservationInstancePlatformLinuxUnix,
+		TagSpecifications: []types.TagSpecification{{ResourceType: types.ResourceTypeCapacityReservation, Tags: []types.Tag{{Key: aws.String("gpublock:request-id"), Value: aws.String("r-42")}}}},
+	})
+	if err == nil {
+		t.Fatal("lost reply answered success")
+	}
+	if n := cnt.get("PurchaseCapacityBlock"); n < 2 {
+		t.Errorf("%d attempts: the SDK should have retried the 500", n)
+	}
+	out, err := c.DescribeCapacityReservations(ctx, &ec2.DescribeCapacityReservationsInput{Filters: []types.Filter{{Name: aws.String("tag:gpublock:request-id"), Values: []string{"r-42"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.CapacityReservations) != 1 || !aws.ToTime(out.CapacityReservations[0].StartDate).Equal(aws.ToTime(o.StartDate)) {
+		t.Fatalf("after a lost reply: %+v, want exactly one reservation", out.CapacityReservations)
+	}
+	all, _ := c.DescribeCapacityReservations(ctx, &ec2.DescribeCapacityReservationsInput{})
+	if len(all.CapacityReservations) != 1 {
+		t.Fatalf("%d reservations in all", len(all.CapacityReservations))
+	}
+
+	// Extensions too.
+	s.SetFaults(Faults{})
+	s.Advance(maxPaymentDelay)
+	id := aws.ToString(out.CapacityReservations[0].CapacityReservationId)
+	eo := extensionOfferings(t, c, id, 24)
+	if len(eo) != 1 {
+		t.Fatal("no extension offering")
+	}
+	s.SetFaults(Faults{LostReply: 1})
+	_, err = c.PurchaseCapacityBlockExtension(ctx, &ec2.PurchaseCapacityBlockExtensionInput{CapacityBlockExtensionOfferingId: eo[0].CapacityBlockExtensionOfferingId, CapacityReservationId: aws.String(id)})
+	if err == nil {
+		t.Fatal("lost extension reply answered success")
+	}
+	s.SetFaults(Faults{})
+	hist, err := c.DescribeCapacityBlockExtensionHistory(ctx, &ec2.DescribeCapacityBlockExtensionHistoryInput{CapacityReservationIds: []string{id}})
+	if err != nil || len(hist.CapacityBlockExtensions) != 1 {
+		t.Fatalf("extensions after a lost reply: %v %+v", err, hist)
+	}
+}
+
+func TestParseFault(t *testing.T) {
+	var f Faults
+	for _, spec := range []string{"latency=150ms", "jitter=20ms", "throttle=0.3", "error=0.1", "down=us-west-2", "down=eu-north-1,ap-south-1", "sold=0.5", "lost-reply=1"} {
+		if err := ParseFault(spec, &f); err != nil {
+			t.Fatalf("%s: %v", spec, err)
+		}
+	}
+	want := Faults{Latency: 150 * time.Millisecond, Jitter: 20 * time.Millisecond, Throttle: 0.3, Error: 0.1,
+		Down: []string{"us-west-2", "eu-north-1", "ap-south-1"}, Sold: 0.5, LostReply: 1}
+	if f.Latency != want.Latency || f.Jitter != want.Jitter || f.Throttle != want.Throttle || f.Error != want.Error ||
+		f.Sold != want.Sold || f.LostReply != want.LostReply || strings.Join(f.Down, ",") != strings.Join(want.Down, ",") {
+		t.Fatalf("parsed %+v, want %+v", f, want)
+	}
+	for spec, mention := range map[string]string{
+		"latency":        "NAME=VALUE",
+		"latency=fast":   "duration",
+		"latency=-1s":    "duration",
+		"throttle=1.5":   "0 to 1",
+		"error=-0.1":     "0 to 1",
+		"sold=NaN":       "0 to 1",
+		"down=mars-1":    "us-east-1",
+		"explode=1":      "lost-reply",
+		"lost-reply=yes": "0 to 1",
+	} {
+		err := ParseFault(spec, &f)
+		if err == nil || !strings.Contains(err.Error(), mention) {
+			t.Errorf("%s: %v, want an error mentioning %q", spec, err, mention)
+		}
+	}
+}

@@ -1,0 +1,52 @@
+package ec2sim
+
+import (
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
+)
+
+func TestStateFileSurvivesRestart(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "state.json")
+	s1, err := New(Options{Seed: 3, Start: testStart, StateFile: file})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts1 := httptest.NewServer(s1)
+	c1 := ec2Client(ts1.URL, "us-east-2")
+	o, cr := buy(t, c1, p5Search(2, 48), types.Tag{Key: aws.String("team"), Value: aws.String("ml")})
+	s1.Advance(maxPaymentDelay)
+	ts1.Close()
+	if fi, err := os.Stat(file); err != nil || fi.Size() == 0 {
+		t.Fatalf("state file: %v", err)
+	}
+	if tmp, _ := filepath.Glob(filepath.Join(filepath.Dir(file), ".ec2sim-state-*")); len(tmp) != 0 {
+		t.Errorf("temporary files left behind: %v", tmp)
+	}
+
+	s2, err := New(Options{Seed: 3, Start: testStart.Add(maxPaymentDelay), StateFile: file})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts2 := httptest.NewServer(s2)
+	defer ts2.Close()
+	c2 := ec2Client(ts2.URL, "us-east-2")
+	got := reservationByID(t, c2, aws.ToString(cr.CapacityReservationId))
+	if got.State != types.CapacityReservationStateScheduled || aws.ToInt32(got.TotalInstanceCount) != 2 || !aws.ToTime(got.EndDate).Equal(aws.ToTime(o.EndDate)) {
+		t.Fatalf("after restart: %+v", got)
+	}
+	_, err = c2.PurchaseCapacityBlock(ctx, &ec2.PurchaseCapacityBlockInput{CapacityBlockOfferingId: o.CapacityBlockOfferingId, InstancePlatform: types.CapacityReservationInstancePlatformLinuxUnix})
+	wantCode(t, err, "InvalidCapacityBlockOfferingIdExpired")
+
+	if err := os.WriteFile(file, []byte("{not json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := New(Options{StateFile: file}); err == nil {
+		t.Error("New accepted a corrupt state file")
+	}
+}

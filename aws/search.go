@@ -103,7 +103,7 @@ func planSearch(q model.Query) ([]string, []searchCall, map[string]string) {
 			}
 		}
 		if n == 0 {
-			why[r] = fmt.Sprintf("%s not sold here", strings.Join(types, ", "))
+			why[r] = fmt.Sprintf("%s not sold here (sold in %s)", strings.Join(types, ", "), strings.Join(model.RegionsSelling(types...), ", "))
 		}
 	}
 	return regions, calls, why

@@ -66,44 +66,24 @@ type offeringsArgs struct {
 }
 
 func runOfferings(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	var a offeringsArgs
-	fs := newCommandFlags("offerings", "--type TYPE[,TYPE...] --duration 2d|48h|3w|2d-7d [--count N] [--from DATE] [--to DATE] [--region R[,R...]|all] [-o table|json|csv]", stderr, &a.output)
-	a.aws.register(fs)
-	fs.StringVar(&a.types, "type", "", "instance `types`, comma-separated (required), e.g. p5.48xlarge,p5en.48xlarge")
-	fs.IntVar(&a.count, "count", 1, "instances per block (1-64; UltraServers: UltraServers per block)")
-	fs.StringVar(&a.duration, "duration", "", "block `length`: 2d, 48h, 3w, or a range 2d-7d (required)")
-	fs.StringVar(&a.from, "from", "now", "earliest start `DATE`: 2026-12-03, RFC 3339, now, or +2w/+10d/+36h")
-	fs.StringVar(&a.to, "to", "+8w", "latest end `DATE` (same forms; at most 8 weeks ahead)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
-	}
-	if fs.NArg() > 0 {
-		return reportUsage(stderr, "offerings", usagef("unexpected argument %q; every option is a flag", fs.Arg(0)))
-	}
-
-	// Everything that can be checked without the backend's clock is checked before it
-	// is opened; dates are read again against that clock, then the whole query validated.
-	format, err := parseOutputFormat(a.output)
-	if err != nil {
+	a, format, err := parseOfferings(args, stderr)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.Is(err, errFlagParse):
+		return 2 // the flag package has printed the problem and the usage
+	case err != nil:
 		return reportUsage(stderr, "offerings", err)
 	}
-	q, err := a.query(time.Now().UTC())
-	if err != nil {
-		return reportUsage(stderr, "offerings", err)
-	}
-	if err := a.aws.validate(); err != nil {
-		return reportUsage(stderr, "offerings", err)
-	}
-
 	client, _, err := openBackend(ctx, &a.aws, stderr)
 	if err != nil {
 		return backendFailure(stderr, "offerings", err)
 	}
+	// Dates are read again on the backend's clock (the emulator's may have been moved),
+	// then the whole query is validated, still before any EC2 call.
 	now := client.Now(ctx)
-	if q, err = a.query(now); err != nil {
+	q, err := a.query(now)
+	if err != nil {
 		return reportUsage(stderr, "offerings", err)
 	}
 	if len(q.Regions) == 0 {
@@ -113,6 +93,42 @@ func runOfferings(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return reportUsage(stderr, "offerings", queryUsage(err))
 	}
 	return printOfferings(ctx, client, q, format, stdout, stderr)
+}
+
+// errFlagParse is a flag the flag package refused; it has already said why.
+var errFlagParse = errors.New("bad flag")
+
+// parseOfferings reads and checks every flag that can be checked without the backend.
+func parseOfferings(args []string, stderr io.Writer) (*offeringsArgs, outputFormat, error) {
+	a := &offeringsArgs{}
+	fs := newCommandFlags("offerings", "--type TYPE[,TYPE...] --duration 2d|48h|3w|2d-7d [--count N] [--from DATE] [--to DATE] [--region R[,R...]|all] [-o table|json|csv]", stderr, &a.output)
+	a.aws.register(fs)
+	fs.StringVar(&a.types, "type", "", "instance `types`, comma-separated (required), e.g. p5.48xlarge,p5en.48xlarge")
+	fs.IntVar(&a.count, "count", 1, "instances per block (1-64; UltraServers: UltraServers per block)")
+	fs.StringVar(&a.duration, "duration", "", "block `length`: 2d, 48h, 3w, or a range 2d-7d (required)")
+	fs.StringVar(&a.from, "from", "now", "earliest start `DATE`: 2026-12-03, RFC 3339, now, or +2w/+10d/+36h")
+	fs.StringVar(&a.to, "to", "+8w", "latest end `DATE` (same forms; at most 8 weeks ahead)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, "", err
+		}
+		return nil, "", errFlagParse
+	}
+	if fs.NArg() > 0 {
+		return nil, "", usagef("unexpected argument %q; every option is a flag", fs.Arg(0))
+	}
+	format, err := parseOutputFormat(a.output)
+	if err != nil {
+		return nil, "", err
+	}
+	// The syntax of every value; the clock only matters for relative dates and limits.
+	if _, err := a.query(time.Now().UTC()); err != nil {
+		return nil, "", err
+	}
+	if err := a.aws.validate(); err != nil {
+		return nil, "", err
+	}
+	return a, format, nil
 }
 
 // query builds the query from the flags, reading dates relative to now.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -241,4 +242,31 @@ func testClient(t *testing.T, url string) *aws.Client {
 		t.Fatal(err)
 	}
 	return c
+}
+
+// FuzzOfferingsFlags: whatever the arguments, parsing never panics, and what it accepts
+// is a query whose every field is in range.
+func FuzzOfferingsFlags(f *testing.F) {
+	for _, s := range []string{
+		"--type p5.48xlarge --duration 2d",
+		"--type p5.48xlarge,p5en.48xlarge --count 64 --duration 2d-7d --from +1d --to +3w --region all -o csv",
+		"--type u-p6e-gb200x72 --duration 182d --region us-east-1",
+		"--type p5.48xlarge --duration 0d-0d --count -1 --to 2026-13-45",
+		"--duration 48h --type , --region ,,, -o JSON --max-spend 1e9",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		a, _, err := parseOfferings(strings.Fields(line), io.Discard)
+		if err != nil {
+			return
+		}
+		q, err := a.query(time.Now().UTC())
+		if err != nil {
+			t.Fatalf("accepted %q, then the query failed: %v", line, err)
+		}
+		if q.Count < model.MinCount || q.Count > model.MaxCount || len(q.Durations.Days()) == 0 || len(q.InstanceTypes) == 0 {
+			t.Fatalf("accepted %q as %+v", line, q)
+		}
+	})
 }

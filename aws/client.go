@@ -44,6 +44,9 @@ type Config struct {
 	// MaxBackoff caps the wait between retries of throttled or failed reads; 0 means the
 	// SDK's 20 s. Tests and demos shorten it.
 	MaxBackoff time.Duration
+	// ReadOnly removes every path that spends money or starts instances: Purchase, Extend
+	// and Launch refuse before any call.
+	ReadOnly bool
 	// HTTPClient, when set, replaces the SDK's HTTP client.
 	HTTPClient *http.Client
 }
@@ -169,6 +172,9 @@ func (c *Client) Region() string { return c.region }
 
 // Profile is the shared-config profile in use, or "" for the default chain.
 func (c *Client) Profile() string { return c.profile }
+
+// ReadOnly reports whether purchases, extensions and launches are refused.
+func (c *Client) ReadOnly() bool { return c.cfg.ReadOnly }
 
 // Endpoint is the endpoint override, or "" for AWS's own endpoints.
 func (c *Client) Endpoint() string { return c.cfg.EndpointURL }

@@ -74,6 +74,9 @@ func (c *Client) CheckExtend(ctx context.Context, b model.Block, off model.Exten
 // history for this offering before anything is reported. The error is a *PurchaseError.
 func (c *Client) Extend(ctx context.Context, b model.Block, off model.ExtensionOffering) (ExtendResult, error) {
 	res := ExtendResult{Outcome: NotBought}
+	if err := c.checkWritable("bought"); err != nil {
+		return res, err
+	}
 	if err := checkExtendable(b); err != nil {
 		return res, err
 	}

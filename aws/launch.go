@@ -42,6 +42,9 @@ func (c *Client) Launch(ctx context.Context, b model.Block, spec LaunchSpec) (La
 	fail := func(summary, hint string) (LaunchResult, error) {
 		return res, &PurchaseError{Outcome: NotBought, Explanation: Explanation{Summary: summary, Hint: hint}}
 	}
+	if err := c.checkWritable("launched"); err != nil {
+		return res, err
+	}
 	switch {
 	case b.ReservationID == "" || b.Region == "" || b.AvailabilityZone == "":
 		return fail("The block has no reservation id, region or zone.", "Pick a block from `gpublock blocks`.")

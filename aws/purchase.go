@@ -121,6 +121,18 @@ func checkTags(tags map[string]string) error {
 	return nil
 }
 
+// ErrReadOnly is wrapped by the error of a purchase, extension or launch in read-only mode.
+var ErrReadOnly = errors.New("read-only mode")
+
+func (c *Client) checkWritable(what string) error {
+	if c.cfg.ReadOnly {
+		return &PurchaseError{Outcome: NotBought, Err: ErrReadOnly, Explanation: Explanation{
+			Summary: "Refused: gpublock runs read-only, so nothing can be " + what + ".",
+			Hint:    "Run without --read-only to allow it."}}
+	}
+	return nil
+}
+
 func (c *Client) checkCap(fee model.Money) error {
 	if c.cfg.MaxSpend != nil && fee.Cmp(*c.cfg.MaxSpend) > 0 {
 		return &PurchaseError{Outcome: NotBought, Err: ErrOverSpendCap, Explanation: Explanation{
@@ -188,6 +200,9 @@ func checkOffering(o model.Offering, platform string) error {
 // The error, when not nil, is a *PurchaseError.
 func (c *Client) Purchase(ctx context.Context, o model.Offering, platform string, tags map[string]string) (PurchaseResult, error) {
 	res := PurchaseResult{Outcome: NotBought}
+	if err := c.checkWritable("bought"); err != nil {
+		return res, err
+	}
 	if platform == "" {
 		platform = DefaultPlatform
 	}

@@ -385,3 +385,23 @@ func TestPurchaseCancelledAfterCommitIsReportedBought(t *testing.T) {
 	}
 	checkJournal(t, c, res.RequestID, Bought)
 }
+
+func TestReadOnlyRefusesEverySpendingPath(t *testing.T) {
+	_, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
+	c := newTestClient(t, url, func(cfg *Config) { cfg.ReadOnly = true })
+	o := firstOffering(t, c)
+	before := rc.total()
+	if _, err := c.Purchase(context.Background(), o, "", nil); !errors.Is(err, ErrReadOnly) {
+		t.Errorf("purchase: %v", err)
+	}
+	b := model.Block{ReservationID: "cr-0123456789abcdef0", Region: "us-east-1", AvailabilityZone: "us-east-1a", State: model.StateActive, AvailableCount: 1}
+	if _, err := c.Extend(context.Background(), b, model.ExtensionOffering{ID: "cbe-0123456789abcdef0"}); !errors.Is(err, ErrReadOnly) {
+		t.Errorf("extend: %v", err)
+	}
+	if _, err := c.Launch(context.Background(), b, LaunchSpec{ImageID: "ami-0123456789abcdef0", Count: 1}); !errors.Is(err, ErrReadOnly) {
+		t.Errorf("launch: %v", err)
+	}
+	if rc.total() != before || !c.ReadOnly() {
+		t.Errorf("read-only mode made %d calls", rc.total()-before)
+	}
+}

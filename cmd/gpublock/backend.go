@@ -27,6 +27,7 @@ type awsFlags struct {
 	perRegion   int
 	overall     int
 	maxSpend    string
+	readOnly    bool
 
 	// autoDemo is not a flag: the TUI sets it so that a machine without any credentials
 	// opens on the simulator. Commands for scripts leave it off, so a script never gets
@@ -43,6 +44,7 @@ func (f *awsFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.demo, "demo", false, "use the built-in simulator instead of AWS (nothing real is bought)")
 	fs.IntVar(&f.perRegion, "region-concurrency", 4, "concurrent calls per region (1-64)")
 	fs.IntVar(&f.overall, "concurrency", 32, "concurrent calls overall (1-256)")
+	fs.BoolVar(&f.readOnly, "read-only", false, "never buy, extend or launch: every path that spends money is refused")
 	fs.StringVar(&f.maxSpend, "max-spend", "", "refuse any purchase whose fee is above this many `dollars` (e.g. 25000)")
 	f.demoSeed = 1
 }
@@ -181,6 +183,7 @@ func (f *awsFlags) clientConfig() aws.Config {
 		Version:     version,
 		PerRegion:   f.perRegion,
 		Overall:     f.overall,
+		ReadOnly:    f.readOnly,
 	}
 	if f.maxSpend != "" {
 		if m, err := model.ParseMoney(strings.TrimPrefix(strings.ReplaceAll(f.maxSpend, ",", ""), "$")); err == nil {

@@ -147,9 +147,13 @@ func checkQueryShape(q model.Query) error {
 
 // Search starts the fan-out and returns at once. Each page is delivered as soon as it
 // arrives; the channel is closed when every call has finished or ctx is cancelled. The
-// caller must drain the channel or cancel ctx.
+// caller must drain the channel or cancel ctx. A query without regions searches the home
+// region.
 func (c *Client) Search(ctx context.Context, q model.Query) <-chan SearchEvent {
 	out := make(chan SearchEvent, 16)
+	if len(dedupe(q.Regions)) == 0 {
+		q.Regions = []string{c.region}
+	}
 	regions, calls, why := planSearch(q)
 	s := &search{
 		c:      c,

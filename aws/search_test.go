@@ -280,3 +280,17 @@ func TestSearchRegionThatSellsNoneOfTheTypes(t *testing.T) {
 		t.Errorf("%d calls to a region that does not sell the type", n)
 	}
 }
+
+func TestSearchWithoutRegionsUsesTheHomeRegion(t *testing.T) {
+	_, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
+	c := newTestClient(t, url, func(cfg *Config) { cfg.Region = "us-west-2" })
+	q := baseQuery()
+	q.Regions = nil
+	offs, final, _ := collect(t, c.Search(context.Background(), q))
+	if len(offs) == 0 || len(final) != 1 || final["us-west-2"].State != RegionOK {
+		t.Fatalf("%d offerings, statuses %v", len(offs), final)
+	}
+	if n := rc.count(func(r recorded) bool { return r.Region != "us-west-2" }); n != 0 {
+		t.Errorf("%d calls outside the home region", n)
+	}
+}

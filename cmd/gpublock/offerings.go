@@ -244,8 +244,11 @@ func printOfferings(ctx context.Context, client *aws.Client, q model.Query, form
 		}
 		if st := ev.Status; st != nil && st.State.Done() {
 			if st.State == aws.RegionError {
-				failed++
 				fmt.Fprintf(stderr, "gpublock offerings: %s: %s\n", st.Region, client.ExplainError(st.Err))
+			}
+			// A region that failed after delivering offerings still answered, in part.
+			if st.State == aws.RegionError && st.Offerings == 0 {
+				failed++
 			} else {
 				answered++
 			}

@@ -220,6 +220,9 @@ func (s *Server) dispatchEC2(c *call) (*xmlBody, *apiError) {
 	} else if v != ec2Version {
 		return nil, errf(http.StatusBadRequest, "NoSuchVersion", "The requested version (%s) of service AmazonEC2 does not exist; this emulator speaks %s.", v, ec2Version)
 	}
+	if aerr := checkParams(c.action, c.form); aerr != nil {
+		return nil, aerr
+	}
 	dry, aerr := c.form.optBool("DryRun")
 	if aerr != nil {
 		return nil, aerr

@@ -34,8 +34,14 @@ func offeringFrom(region string, o types.CapacityBlockOffering) (model.Offering,
 		UltraServerType:  sdkaws.ToString(o.UltraserverType),
 		UltraServerCount: int(sdkaws.ToInt32(o.UltraserverCount)),
 	}
-	if off.InstanceType == "" && off.UltraServerType != "" {
+	// AWS describes an UltraServer offering by its member instances (p6e-gb200.36xlarge ×
+	// 18); gpublock's model counts UltraServers (u-p6e-gb200x72 × 1), as its catalog
+	// and prices do.
+	if off.UltraServerType != "" {
 		off.InstanceType = off.UltraServerType
+		if off.UltraServerCount > 0 {
+			off.Count = off.UltraServerCount
+		}
 	}
 	return off, nil
 }

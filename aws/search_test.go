@@ -197,11 +197,13 @@ func TestSearchUltraServerSendsUltraserverFields(t *testing.T) {
 		t.Fatalf("UltraServer search failed: %v", final["us-east-1"])
 	}
 	for _, o := range offs {
-		if o.UltraServerType != "u-p6e-gb200x72" || o.UltraServerCount != 1 {
+		if o.UltraServerType != "u-p6e-gb200x72" || o.UltraServerCount != 1 || o.InstanceType != "u-p6e-gb200x72" || o.Count != 1 || o.Accelerators() != 72 {
 			t.Errorf("UltraServer offering %+v", o)
 		}
 	}
-	t.Logf("%d UltraServer offerings", len(offs))
+	if len(offs) == 0 {
+		t.Error("no UltraServer offering in two weeks")
+	}
 	n := rc.count(func(r recorded) bool {
 		return r.Action == "DescribeCapacityBlockOfferings" && r.Form.Get("UltraserverType") == "u-p6e-gb200x72" &&
 			r.Form.Get("UltraserverCount") == "1" && r.Form.Get("InstanceType") == "" && r.Form.Get("InstanceCount") == ""

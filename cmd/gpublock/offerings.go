@@ -320,7 +320,7 @@ type offeringJSON struct {
 }
 
 func toOfferingJSON(o model.Offering) offeringJSON {
-	return offeringJSON{
+	j := offeringJSON{
 		CapacityBlockOfferingId:      o.ID,
 		InstanceType:                 o.InstanceType,
 		AvailabilityZone:             o.AvailabilityZone,
@@ -336,6 +336,12 @@ func toOfferingJSON(o model.Offering) offeringJSON {
 		UltraserverCount:             o.UltraServerCount,
 		Region:                       o.Region,
 	}
+	// The model counts UltraServers; AWS's fields describe the member instances.
+	if t, ok := model.LookupType(o.UltraServerType); ok && t.UltraServer {
+		j.InstanceType = t.MemberType
+		j.InstanceCount = t.Instances * max(o.UltraServerCount, 1)
+	}
+	return j
 }
 
 var offeringCSVHeader = []string{"Region", "AvailabilityZone", "InstanceType", "InstanceCount", "StartDate", "EndDate",

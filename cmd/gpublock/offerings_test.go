@@ -270,3 +270,18 @@ func FuzzOfferingsFlags(f *testing.F) {
 		}
 	})
 }
+
+func TestOfferingsUltraServerJSONUsesAWSFields(t *testing.T) {
+	cs := startCLISim(t)
+	code, out, errs := runCLI("offerings", "--endpoint-url", cs.url, "--type", "u-p6e-gb200x72", "--duration", "1d-3d",
+		"--from", "2026-12-01T08:00:00Z", "--to", "2026-12-15", "--region", "us-east-1", "-o", "json")
+	var rows []map[string]any
+	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) == 0 {
+		t.Fatalf("exit %d, stderr %q, stdout %s", code, errs, out)
+	}
+	for _, r := range rows {
+		if r["InstanceType"] != "p6e-gb200.36xlarge" || r["InstanceCount"] != float64(18) || r["UltraserverType"] != "u-p6e-gb200x72" || r["UltraserverCount"] != float64(1) {
+			t.Errorf("row %v", r)
+		}
+	}
+}

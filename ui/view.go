@@ -213,7 +213,8 @@ func (m Model) statusLine() string {
 func (m Model) helpLine() string {
 	h := m.help
 	h.SetWidth(m.width)
-	return h.ShortHelpView(m.helpKeys().ShortHelp())
+	// help cuts at the item that overflows, which can still leave the line too wide.
+	return ansi.Truncate(h.ShortHelpView(m.helpKeys().ShortHelp()), m.width, "…")
 }
 
 func (m Model) helpKeys() helpKeys {

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+)
+
+// Bad flags and arguments end with exit code 2 and a message, before any backend starts.
+func TestTUIBadUsage(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--bogus"}, "flag provided but not defined: -bogus"},
+		{[]string{"--demo", "extra"}, `unexpected argument "extra"`},
+		{[]string{"--endpoint-url", "ftp://x"}, "--endpoint-url"},
+		{[]string{"--demo", "--endpoint-url", "http://127.0.0.1:1"}, "--demo and --endpoint-url"},
+		{[]string{"--region", "mars-1"}, `"mars-1" is not a Capacity Block region`},
+		{[]string{"--no-color=maybe"}, "invalid boolean value"},
+	} {
+		var out, errw bytes.Buffer
+		code := runTUI(context.Background(), tc.args, &out, &errw)
+		if code != 2 {
+			t.Errorf("%v: exit %d, want 2", tc.args, code)
+		}
+		if !strings.Contains(errw.String(), tc.want) {
+			t.Errorf("%v: stderr %q, want it to mention %q", tc.args, errw.String(), tc.want)
+		}
+		if out.Len() != 0 {
+			t.Errorf("%v: wrote %q to stdout", tc.args, out.String())
+		}
+	}
+}
+
+func TestTUIHelp(t *testing.T) {
+	var out, errw bytes.Buffer
+	if code := runTUI(context.Background(), []string{"-h"}, &out, &errw); code != 0 {
+		t.Errorf("-h: exit %d, want 0", code)
+	}
+	for _, flag := range []string{"-demo", "-no-color", "-profile", "-region", "-endpoint-url"} {
+		if !strings.Contains(errw.String(), flag) {
+			t.Errorf("-h does not list %s:\n%s", flag, errw.String())
+		}
+	}
+}
+
+// gpublock with no subcommand is the TUI.
+func TestTUIIsTheDefaultCommand(t *testing.T) {
+	c, ok := commands[""]
+	if !ok || c.summary == "" {
+		t.Fatal("no default command registered")
+	}
+	var out, errw bytes.Buffer
+	if code := run(context.Background(), []string{"--bogus-flag"}, &out, &errw); code != 2 || !strings.Contains(errw.String(), "bogus-flag") {
+		t.Errorf("gpublock --bogus-flag: exit %d, stderr %q; want the TUI's usage error", code, errw.String())
+	}
+}
+
+func TestTUINoColor(t *testing.T) {
+	var errw bytes.Buffer
+	t.Setenv("NO_COLOR", "")
+	if _, noColor, err := tuiOptions(nil, &errw); err != nil || noColor {
+		t.Errorf("no flag, NO_COLOR empty: noColor=%v err=%v, want colour", noColor, err)
+	}
+	if _, noColor, err := tuiOptions([]string{"--no-color"}, &errw); err != nil || !noColor {
+		t.Errorf("--no-color: noColor=%v err=%v", noColor, err)
+	}
+	t.Setenv("NO_COLOR", "1")
+	if _, noColor, err := tuiOptions(nil, &errw); err != nil || !noColor {
+		t.Errorf("NO_COLOR=1: noColor=%v err=%v", noColor, err)
+	}
+	f, _, err := tuiOptions([]string{"--demo", "--profile", "p", "--region", "us-west-2"}, &errw)
+	if err != nil || !f.demo || f.profile != "p" || f.homeRegion() != "us-west-2" || !f.autoDemo {
+		t.Errorf("flags read as %+v, err %v", f, err)
+	}
+}

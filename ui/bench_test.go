@@ -1,0 +1,99 @@
+package ui
+
+import (
+	"runtime"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// benchModel is the search screen at 160×48 holding n offerings, the cursor in the middle.
+func benchModel(b *testing.B, n int) Model {
+	b.Helper()
+	m := withResults(New(testOptions(nil)), syntheticOfferings(n))
+	m = update(m, tea.WindowSizeMsg{Width: 160, Height: 48})
+	for i := 0; i < n/2; i += 40 {
+		m = update(m, keyMsg("f"))
+	}
+	if m.table.Len() != n {
+		b.Fatalf("the table holds %d rows, want %d", m.table.Len(), n)
+	}
+	return m
+}
+
+// View of the search screen with 10,000 offerings at 160×48. Goal: ≤ 2 ms.
+func BenchmarkView10k(b *testing.B) {
+	m := benchModel(b, 10_000)
+	b.ReportAllocs()
+	for b.Loop() {
+		if m.View().Content == "" {
+			b.Fatal("empty frame")
+		}
+	}
+}
+
+// A sort key press on 10,000 offerings: Update re-sorts (each press flips the direction).
+// Goal: ≤ 5 ms.
+func BenchmarkSortKey10k(b *testing.B) {
+	m := benchModel(b, 10_000)
+	k := keyMsg("F")
+	b.ReportAllocs()
+	for b.Loop() {
+		mm, _ := m.Update(k)
+		m = mm.(Model)
+	}
+}
+
+// The same key press followed by the frame it causes.
+func BenchmarkSortKeyAndFrame10k(b *testing.B) {
+	m := benchModel(b, 10_000)
+	k := keyMsg("A")
+	for b.Loop() {
+		mm, _ := m.Update(k)
+		m = mm.(Model)
+		_ = m.View()
+	}
+}
+
+// Streaming 10,000 offerings into the table in pages of 6, as a search delivers them.
+func BenchmarkStream10k(b *testing.B) {
+	offs := syntheticOfferings(10_000)
+	base := update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48})
+	for b.Loop() {
+		_ = withResults(base, offs)
+	}
+}
+
+// Heap held by a model with 10,000 offerings, reported as heap-MB (the live heap after a
+// GC, the model kept alive) and heap-bytes/row.
+func BenchmarkMemory10k(b *testing.B) {
+	offs := syntheticOfferings(10_000)
+	var ms runtime.MemStats
+	var held uint64
+	for b.Loop() {
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		before := ms.HeapAlloc
+		m := withResults(New(testOptions(nil)), offs)
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		held = ms.HeapAlloc - before
+		runtime.KeepAlive(m)
+	}
+	b.ReportMetric(float64(held)/(1<<20), "heap-MB")
+	b.ReportMetric(float64(held)/10_000, "heap-bytes/row")
+}
+
+// In-process start to first frame: New, Init (the commands are not run) and the first View
+// at 160×48. The process figure, with the emulator and the adapter, is
+// BenchmarkProcessFirstFrame.
+func BenchmarkFirstFrameInProcess(b *testing.B) {
+	for b.Loop() {
+		m := New(testOptions(nil))
+		_ = m.Init()
+		m = update(m, tea.WindowSizeMsg{Width: 160, Height: 48})
+		if m.View().Content == "" {
+			b.Fatal("empty frame")
+		}
+	}
+}

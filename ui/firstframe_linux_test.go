@@ -1,0 +1,156 @@
+//go:build linux
+
+package ui
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// openPTY opens a pseudo-terminal of the given size: the program sees a real terminal, so
+// it learns its size and draws as it would for a person.
+func openPTY(w, h int) (master, slave *os.File, err error) {
+	master, err = os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	fd := int(master.Fd())
+	if err := unix.IoctlSetPointerInt(fd, unix.TIOCSPTLCK, 0); err != nil {
+		master.Close()
+		return nil, nil, err
+	}
+	n, err := unix.IoctlGetInt(fd, unix.TIOCGPTN)
+	if err != nil {
+		master.Close()
+		return nil, nil, err
+	}
+	slave, err = os.OpenFile("/dev/pts/"+strconv.Itoa(n), os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		master.Close()
+		return nil, nil, err
+	}
+	if err := unix.IoctlSetWinsize(int(slave.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Row: uint16(h), Col: uint16(w)}); err != nil {
+		master.Close()
+		slave.Close()
+		return nil, nil, err
+	}
+	return master, slave, nil
+}
+
+// terminalOutput collects what the program writes to the terminal.
+type terminalOutput struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (o *terminalOutput) read(f *os.File) {
+	p := make([]byte, 32<<10)
+	for {
+		n, err := f.Read(p)
+		o.mu.Lock()
+		o.buf.Write(p[:n])
+		o.mu.Unlock()
+		if err != nil {
+			return
+		}
+	}
+}
+
+func (o *terminalOutput) wait(sub string, limit time.Duration) bool {
+	deadline := time.Now().Add(limit)
+	for time.Now().Before(deadline) {
+		o.mu.Lock()
+		ok := bytes.Contains(o.buf.Bytes(), []byte(sub))
+		o.mu.Unlock()
+		if ok {
+			return true
+		}
+		time.Sleep(200 * time.Microsecond)
+	}
+	return false
+}
+
+// procKB reads a field such as VmRSS or VmHWM of /proc/PID/status, in kB.
+func procKB(pid int, field string) float64 {
+	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), field+":"); ok {
+			kb, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
+			return kb
+		}
+	}
+	return 0
+}
+
+// Process start to first frame in demo mode: the real binary, built here, run on a
+// pseudo-terminal of 160×48, timed from exec until the header (SIMULATED) has been written.
+// That includes starting the emulator, the adapter and the first render. It also reports the
+// resident memory at the first frame and the peak after a search of every region selling
+// p5.48xlarge. Goals: first frame ≤ 150 ms, under 60 MB resident.
+func BenchmarkProcessFirstFrame(b *testing.B) {
+	bin := filepath.Join(b.TempDir(), "gpublock")
+	build := exec.Command("go", "build", "-o", bin, "../cmd/gpublock")
+	if out, err := build.CombinedOutput(); err != nil {
+		b.Fatalf("go build: %v\n%s", err, out)
+	}
+	home := b.TempDir()
+	var frame time.Duration
+	var rssKB, hwmKB float64
+	runs := 0
+	for b.Loop() {
+		master, slave, err := openPTY(160, 48)
+		if err != nil {
+			b.Skipf("no pseudo-terminal: %v", err)
+		}
+		cmd := exec.Command(bin, "--demo")
+		cmd.Env = append(os.Environ(), "HOME="+home, "XDG_STATE_HOME="+home, "TERM=xterm-256color",
+			"AWS_CONFIG_FILE="+filepath.Join(home, "none"), "AWS_SHARED_CREDENTIALS_FILE="+filepath.Join(home, "none"))
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+		out := &terminalOutput{}
+		go out.read(master)
+		start := time.Now()
+		if err := cmd.Start(); err != nil {
+			b.Fatal(err)
+		}
+		if !out.wait("SIMULATED", 10*time.Second) {
+			cmd.Process.Kill()
+			b.Fatalf("no first frame in 10 s:\n%q", out.buf.String())
+		}
+		frame += time.Since(start)
+		rssKB += procKB(cmd.Process.Pid, "VmRSS")
+		b.StopTimer()
+		// Every region selling p5.48xlarge: tab to the regions, a, enter.
+		master.Write([]byte("\t\t\t\t\ta\r"))
+		if !out.wait("Found ", 20*time.Second) {
+			b.Errorf("the search did not finish:\n%q", out.buf.String())
+		}
+		hwmKB += procKB(cmd.Process.Pid, "VmHWM")
+		master.Write([]byte{3}) // ctrl+c
+		cmd.Wait()
+		slave.Close()
+		master.Close()
+		runs++
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(frame.Milliseconds())/float64(runs), "ms/first-frame")
+	b.ReportMetric(rssKB/1024/float64(runs), "MB-RSS-at-first-frame")
+	b.ReportMetric(hwmKB/1024/float64(runs), "MB-peak-RSS-after-search")
+}

@@ -1,0 +1,92 @@
+package ui
+
+import (
+	"math/rand"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/gpublock/gpublock/aws/ec2sim"
+)
+
+// checkFits fails when a frame has more lines than the terminal, or a line wider than it.
+func checkFits(t *testing.T, name string, m Model, w, h int) {
+	t.Helper()
+	view := m.View().Content
+	lines := strings.Split(view, "\n")
+	if len(lines) > h {
+		t.Fatalf("%s at %dx%d: %d lines", name, w, h, len(lines))
+	}
+	for i, l := range lines {
+		if lw := ansi.StringWidth(l); lw > w {
+			t.Fatalf("%s at %dx%d: line %d is %d wide: %q", name, w, h, i, lw, ansi.Strip(l))
+		}
+	}
+}
+
+// Every state of the screen, at every size from 20×5 to 400×120, draws within the
+// terminal and never panics.
+func TestEverySizeFits(t *testing.T) {
+	base := New(testOptions(nil))
+	results := withResults(base, syntheticOfferings(500))
+	states := map[string]Model{
+		"form": base,
+		"notice": func() Model {
+			m := base
+			m.notice = "No AWS credentials were found, so this is the built-in simulator."
+			return m
+		}(),
+		"results":  results,
+		"detail":   update(results, keyMsg("j"), keyMsg("enter")),
+		"help":     update(results, keyMsg("?")),
+		"filter":   update(results, keyMsg("/"), keyMsg("p"), keyMsg("5")),
+		"empty":    withResults(base, nil),
+		"badform":  update(base, keyMsg("tab"), keyMsg("ctrl+u"), keyMsg("0"), keyMsg("tab"), keyMsg("x")),
+		"regions":  update(base, keyMsg("shift+tab"), keyMsg("shift+tab")),
+		"narrowed": update(results, keyMsg("tab"), keyMsg("tab")),
+	}
+	for name, m := range states {
+		for w := 20; w <= 400; w += 29 {
+			for h := 5; h <= 120; h += 9 {
+				checkFits(t, name, update(m, tea.WindowSizeMsg{Width: w, Height: h}), w, h)
+			}
+		}
+		for _, sz := range [][2]int{{80, 24}, {160, 48}, {59, 15}, {60, 16}, {119, 29}, {120, 30}, {400, 120}, {1, 1}} {
+			checkFits(t, name, update(m, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]}), sz[0], sz[1])
+		}
+	}
+}
+
+func TestTooSmallSaysSo(t *testing.T) {
+	m := update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 40, Height: 10})
+	if v := ansi.Strip(m.View().Content); !strings.Contains(v, "Terminal too small: 40×10") || !strings.Contains(v, "at least 60×16") {
+		t.Errorf("at 40×10:\n%s", v)
+	}
+}
+
+// A storm of resizes while a search streams in and keys arrive: no panic, and the last size
+// wins.
+func TestResizeStorm(t *testing.T) {
+	b, sim := emulatorBackend(t, ec2sim.Faults{})
+	sim.SetFaults(ec2sim.Faults{Latency: 20 * time.Millisecond, Jitter: 10 * time.Millisecond})
+	s := newScreen(t, New(testOptions(b)), 120, 40)
+	s.press("tab", "tab", "tab", "tab", "tab", "a", "enter")
+	rng := rand.New(rand.NewSource(1))
+	keys := []string{"j", "k", "F", "A", "tab", "shift+tab", "G", "g", "?", "esc"}
+	for i := 0; i < 300; i++ {
+		s.tm.Send(tea.WindowSizeMsg{Width: 1 + rng.Intn(400), Height: 1 + rng.Intn(120)})
+		if i%10 == 0 {
+			s.press(keys[rng.Intn(len(keys))])
+		}
+	}
+	s.tm.Send(tea.WindowSizeMsg{Width: 133, Height: 41})
+	s.waitFor("the storm to settle", func(string) bool { return true })
+	m := s.final()
+	if m.width != 133 || m.height != 41 {
+		t.Errorf("size %dx%d after the storm, want the last one, 133x41", m.width, m.height)
+	}
+	checkFits(t, "after the storm", m, 133, 41)
+}

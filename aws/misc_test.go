@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -223,5 +224,39 @@ func TestLoopbackEndpointFromEnvironment(t *testing.T) {
 	t.Setenv("AWS_ENDPOINT_URL_EC2", "https://vpce-123.ec2.us-east-1.vpce.amazonaws.com")
 	if got := loopbackEndpointFromEnv(); got != "" {
 		t.Errorf("a remote endpoint was taken over: %q", got)
+	}
+}
+
+func TestProfileFromSharedFiles(t *testing.T) {
+	_, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
+	dir := t.TempDir()
+	mustWrite(t, dir+"/config", "[profile ml]\nregion = us-east-2\n")
+	mustWrite(t, dir+"/credentials", "[ml]\naws_access_key_id = AKIAPROFILE000000001\naws_secret_access_key = profile-secret\n")
+	c := newTestClient(t, url, func(cfg *Config) {
+		cfg.Credentials, cfg.Region, cfg.Profile = nil, "", "ml"
+		t.Setenv("AWS_CONFIG_FILE", dir+"/config")
+		t.Setenv("AWS_SHARED_CREDENTIALS_FILE", dir+"/credentials")
+	})
+	if c.Region() != "us-east-2" || c.Profile() != "ml" {
+		t.Fatalf("region %q profile %q, want the profile's", c.Region(), c.Profile())
+	}
+	if _, err := c.Identity(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if rc.calls[0].Region != "us-east-2" {
+		t.Errorf("signed for %q", rc.calls[0].Region)
+	}
+
+	_, err := New(context.Background(), Config{Profile: "nope"})
+	var ce *ConfigError
+	if !errors.As(err, &ce) || !strings.Contains(ExplainError(err).Hint, "profile") {
+		t.Errorf("missing profile: %v", err)
+	}
+}
+
+func mustWrite(t *testing.T, path, s string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(s), 0o600); err != nil {
+		t.Fatal(err)
 	}
 }

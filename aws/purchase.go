@@ -291,14 +291,11 @@ func (c *Client) Purchase(ctx context.Context, o model.Offering, platform string
 }
 
 // ambiguous reports whether a failed call may still have been carried out by AWS: no
-// response at all (timeout, reset, cancellation after sending) or a server error.
-// A 4xx answer is a refusal: nothing was done.
+// response at all (timeout, reset, cancellation after sending), a server error, or a
+// success whose body could not be read. Only a 4xx answer is a refusal: nothing was done.
 func ambiguous(err error) bool {
 	st := httpStatus(err)
-	if st == 0 {
-		return true
-	}
-	return st >= 500
+	return st < 400 || st >= 500
 }
 
 func sdkTags(m map[string]string) []types.Tag {

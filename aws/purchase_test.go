@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -403,5 +404,29 @@ func TestReadOnlyRefusesEverySpendingPath(t *testing.T) {
 	}
 	if rc.total() != before || !c.ReadOnly() {
 		t.Errorf("read-only mode made %d calls", rc.total()-before)
+	}
+}
+
+// A purchase that commits and answers 200 with a body the SDK cannot read is bought.
+func TestPurchaseUnreadableSuccessIsFoundByItsTag(t *testing.T) {
+	for name, body := range map[string]string{"not xml": "<<<", "json": `{"ok":true}`} {
+		t.Run(name, func(t *testing.T) {
+			sim, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
+			c := newTestClient(t, url, nil)
+			o := firstOffering(t, c)
+			rc.setIntercept(func(w http.ResponseWriter, r recorded, req *http.Request) bool {
+				if !isPurchase(r) {
+					return false
+				}
+				sim.ServeHTTP(httptest.NewRecorder(), req)
+				w.WriteHeader(http.StatusOK)
+				fmt.Fprint(w, body)
+				return true
+			})
+			res, err := c.Purchase(context.Background(), o, "", nil)
+			if err != nil || res.Outcome != Bought || !res.Recovered || res.Block.ReservationID == "" {
+				t.Fatalf("result %+v, %v: want bought, recovered", res, err)
+			}
+		})
 	}
 }

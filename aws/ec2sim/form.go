@@ -90,12 +90,17 @@ func (f form) optTime(name string) (t time.Time, set bool, e *apiError) {
 		return time.Time{}, false, nil
 	}
 	s := f.v.Get(name)
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return time.Time{}, true, badParam("Value (%s) for parameter %s is invalid. Expected an ISO 8601 timestamp such as 2025-06-01T11:30:00Z.", s, name)
+	for _, layout := range timeLayouts {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.UTC(), true, nil
+		}
 	}
-	return t.UTC(), true, nil
+	return time.Time{}, true, badParam("Value (%s) for parameter %s is invalid. Expected an ISO 8601 timestamp such as 2025-06-01T11:30:00Z.", s, name)
 }
+
+// timeLayouts are the ISO 8601 forms clients send: the Go SDK's (RFC 3339, Z), and the
+// zone-less and date-only forms other tools allow, read as UTC as EC2 does.
+var timeLayouts = []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02"}
 
 // indices returns, sorted, every N such that a key prefix.N or prefix.N.* exists.
 func (f form) indices(prefix string) ([]int, *apiError) {

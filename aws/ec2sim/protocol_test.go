@@ -148,6 +148,13 @@ func TestProtocolSuccessShape(t *testing.T) {
 	if e.Message != "Request would have succeeded, but DryRun flag is set." {
 		t.Errorf("DryRun message %q", e.Message)
 	}
+	// ISO 8601 without a zone, or a bare date, is read as UTC.
+	for _, d := range []string{"2026-12-10T11%3A30%3A00", "2026-12-10", "2026-12-10T11%3A30%3A00.000Z"} {
+		r := post(t, base, offeringsForm+"&StartDateRange="+d, "")
+		if r.status != 200 || strings.Contains(r.body, "<startDate>2026-12-0") {
+			t.Errorf("StartDateRange=%s: %d, or an offering before it: %.300s", d, r.status, r.body)
+		}
+	}
 	// GET with a query string is accepted, as EC2 does.
 	resp, err := http.Get(base + "/?Action=DescribeRegions&Version=2016-11-15")
 	if err != nil {

@@ -131,6 +131,12 @@ func (c *Client) Launch(ctx context.Context, b model.Block, spec LaunchSpec) (La
 	}
 	// RunInstances is idempotent under its client token, so the SDK's retries stay on.
 	out, err := cl.RunInstances(ctx, in)
+	if err != nil && ambiguous(err) {
+		c.journalOutcome(entry, Unknown, false, "", err)
+		return res, &PurchaseError{Outcome: Unknown, Err: err, Explanation: Explanation{
+			Summary: "The launch may or may not have started instances: " + ExplainError(err).Summary,
+			Hint:    fmt.Sprintf("Check `gpublock blocks --region %s` before launching again.", b.Region)}}
+	}
 	if err != nil {
 		c.journalOutcome(entry, "not-launched", false, "", err)
 		return res, &PurchaseError{Outcome: NotBought, Explanation: ExplainError(err), Err: err}

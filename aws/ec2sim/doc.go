@@ -16,6 +16,13 @@
 //   - a region the emulator does not serve is answered with AuthFailure (HTTP 401).
 //   - offering IDs are cbr-…, extension offering IDs cbe-…, 17 hex digits each; unknown,
 //     malformed and spent extension offerings reuse the InvalidCapacityBlockOfferingId* codes.
-//   - extending a block that is not active or scheduled, or has an unpaid extension, is
-//     IncorrectState (HTTP 400).
+//   - extending a block that is not active or scheduled, has an unpaid extension, or is
+//     outside AWS's window (56 days to 1 hour before its end) is IncorrectState (HTTP 400).
+//   - launching into an expired block, or in its last 30 minutes, is InvalidLaunchTargets;
+//     an unknown cb-… ID is InvalidCapacityBlockId.NotFound.
+//   - payment takes 1–5 minutes of emulator time and always succeeds (no payment-failed);
+//     instances are pending for 45 s and shutting-down for 1 min, holding their slot
+//     until terminated; terminated instances stay visible for an hour.
+//   - unknown parameters of the Capacity Block actions are UnknownParameter; RunInstances
+//     and the general describe calls accept any parameter.
 package ec2sim

@@ -50,3 +50,28 @@ func TestStateFileSurvivesRestart(t *testing.T) {
 		t.Error("New accepted a corrupt state file")
 	}
 }
+
+func TestStateFileWithNulls(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "state.json")
+	body := `{"version":1,"regions":{"us-east-1":{"offerings":{"cbr-0123456789abcdef0":null},"reservations":[null,{"id":"cr-0123456789abcdef0","blockId":"cb-0123456789abcdef0","az":"us-east-1a","count":1,"extensions":[null]}],
+	"instances":[null,{"id":"i-0123456789abcdef0","reservationId":"cr-0fffffffffffffff0"}]},"mars-1":{}}}`
+	if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(Options{StateFile: file, Start: testStart})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	c := ec2Client(ts.URL, "us-east-1")
+	out, err := c.DescribeCapacityReservations(ctx, &ec2.DescribeCapacityReservationsInput{})
+	if err != nil || len(out.CapacityReservations) != 1 {
+		t.Fatalf("%v %+v", err, out)
+	}
+	inst, err := c.DescribeInstances(ctx, &ec2.DescribeInstancesInput{})
+	if err != nil || len(inst.Reservations) != 0 {
+		t.Fatalf("orphan instance shown: %v %+v", err, inst)
+	}
+	mustSearch(t, c, p5Search(1, 24))
+}

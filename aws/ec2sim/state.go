@@ -53,6 +53,39 @@ func (rs *regionState) fill() {
 	if rs.ClientTokens == nil {
 		rs.ClientTokens = map[string]string{}
 	}
+	// A hand-edited file may hold nulls, or instances of a reservation that is gone.
+	res := rs.Reservations[:0]
+	for _, r := range rs.Reservations {
+		if r == nil {
+			continue
+		}
+		exts := r.Extensions[:0]
+		for _, e := range r.Extensions {
+			if e != nil {
+				exts = append(exts, e)
+			}
+		}
+		r.Extensions = exts
+		res = append(res, r)
+	}
+	rs.Reservations = res
+	kept := rs.Instances[:0]
+	for _, in := range rs.Instances {
+		if in != nil && rs.reservation(in.ReservationID) != nil {
+			kept = append(kept, in)
+		}
+	}
+	rs.Instances = kept
+	for id, o := range rs.Offerings {
+		if o == nil {
+			delete(rs.Offerings, id)
+		}
+	}
+	for id, o := range rs.ExtOfferings {
+		if o == nil {
+			delete(rs.ExtOfferings, id)
+		}
+	}
 }
 
 type offering struct {

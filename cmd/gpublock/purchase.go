@@ -1,0 +1,524 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	"github.com/charmbracelet/x/term"
+
+	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/model"
+)
+
+func init() {
+	commands["purchase"] = command{summary: "buy a Capacity Block offering, after a typed confirmation", run: runPurchase}
+}
+
+// Exit codes of the commands that spend money, beyond 0 (done), 1 (not done) and 2 (usage).
+const exitUnknown = 3 // AWS did not answer and the check afterwards failed: do not buy again
+
+// The confirmation is read from confirmInput, and only when inputIsTerminal says a person
+// is there to type it; tests replace both.
+var (
+	confirmInput io.Reader = os.Stdin
+	// A mode check would take /dev/null, a character device, for a terminal; the ioctl
+	// behind term.IsTerminal does not.
+	inputIsTerminal = func() bool { return term.IsTerminal(os.Stdin.Fd()) }
+)
+
+const noRefund = "This cannot be cancelled or changed. The fee is charged up front; payment is collected within 12 hours."
+
+// askTyped asks the person to type word; anything else, end of input or ctx ending is a no.
+func askTyped(ctx context.Context, stderr io.Writer, prompt, word string) bool {
+	fmt.Fprintf(stderr, "%s Type %s and press enter to go ahead; anything else cancels: ", prompt, word)
+	line := make(chan string, 1)
+	go func() {
+		// On a cancel the reader stays blocked on stdin; the process is about to exit anyway.
+		s, _ := bufio.NewReader(confirmInput).ReadString('\n')
+		line <- s
+	}()
+	select {
+	case s := <-line:
+		return strings.TrimSpace(s) == word
+	case <-ctx.Done():
+		fmt.Fprintln(stderr)
+		return false
+	}
+}
+
+// refuseWithoutPerson is the check, made before any call, that a purchase or launch
+// can be confirmed: by --yes, or by a person at a terminal.
+func refuseWithoutPerson(stderr io.Writer, cmd, word string, yes, dryRun bool) (int, bool) {
+	if yes || dryRun || inputIsTerminal() {
+		return 0, false
+	}
+	fmt.Fprintf(stderr, "gpublock %s: refusing: standard input is not a terminal, so nobody can type %q to confirm.\n", cmd, word)
+	fmt.Fprintf(stderr, "Pass --yes to %s from a script (or --dry-run to check only); nothing was sent to AWS.\n", word)
+	return 2, true
+}
+
+// parseInterspersed parses flags placed before or after the positional arguments, which
+// the flag package alone stops at, and returns the positional ones.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return pos, nil
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
+
+// tagFlag is a repeatable --tag KEY=VALUE.
+type tagFlag map[string]string
+
+func (t tagFlag) String() string {
+	keys := make([]string, 0, len(t))
+	for k := range t {
+		keys = append(keys, k+"="+t[k])
+	}
+	sort.Strings(keys)
+	return strings.Join(keys, ",")
+}
+
+func (t tagFlag) Set(s string) error {
+	k, v, ok := strings.Cut(s, "=")
+	k = strings.TrimSpace(k)
+	switch {
+	case !ok || k == "":
+		return fmt.Errorf("%q: want KEY=VALUE, e.g. project=llm-pretrain", s)
+	case strings.HasPrefix(strings.ToLower(k), "aws:"):
+		return fmt.Errorf("%q: the aws: prefix is reserved by AWS", s)
+	case k == aws.RequestIDTag:
+		return fmt.Errorf("%q: %s is set by gpublock itself", s, aws.RequestIDTag)
+	}
+	if _, dup := t[k]; dup {
+		return fmt.Errorf("%q: tag %s given twice", s, k)
+	}
+	t[k] = v
+	return nil
+}
+
+type purchaseArgs struct {
+	offeringsArgs // the search that listed the offering: it is looked up by running it again
+	platform      string
+	tags          tagFlag
+	dryRun, yes   bool
+}
+
+const purchaseSynopsis = "OFFERING_ID --region R --type T [--count N] --duration D [--from DATE] [--to DATE] [--platform P] [--tag k=v ...] [--dry-run] [--yes] [--max-spend USD] [-o table|json]\n\n" +
+	"AWS cannot look an offering up by its id, so give the flags of the search that listed it\n" +
+	"(`gpublock offerings ...`): the search is run again and the offering taken from its answer,\n" +
+	"with today's fee. --dry-run alone needs only the id and the region."
+
+func runPurchase(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	a := purchaseArgs{tags: tagFlag{}}
+	fs := newCommandFlags("purchase", purchaseSynopsis, stderr, &a.output)
+	a.aws.register(fs)
+	fs.StringVar(&a.types, "type", "", "instance `type` of the search that listed the offering")
+	fs.IntVar(&a.count, "count", 1, "instances per block in that search (UltraServers: UltraServers per block)")
+	fs.StringVar(&a.duration, "duration", "", "block `length` of that search: 2d, 48h, 3w or a range 2d-7d")
+	fs.StringVar(&a.from, "from", "now", "earliest start `DATE` of that search")
+	fs.StringVar(&a.to, "to", "+8w", "latest end `DATE` of that search")
+	fs.StringVar(&a.platform, "platform", aws.DefaultPlatform, "instance `platform` of the reservation")
+	fs.Var(a.tags, "tag", "tag `KEY=VALUE` for the reservation (repeatable)")
+	fs.BoolVar(&a.dryRun, "dry-run", false, "only check permission to buy (ec2:PurchaseCapacityBlock); buy nothing")
+	fs.BoolVar(&a.yes, "yes", false, "buy without asking to type buy (for scripts)")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	offeringID, format, err := a.check(pos)
+	if err != nil {
+		return reportUsage(stderr, "purchase", err)
+	}
+	if code, refused := refuseWithoutPerson(stderr, "purchase", "buy", a.yes, a.dryRun); refused {
+		return code
+	}
+	lookup := !a.dryRun || strings.TrimSpace(a.types) != ""
+	if lookup {
+		if _, err := a.query(time.Now().UTC()); err != nil {
+			return reportUsage(stderr, "purchase", err)
+		}
+	}
+
+	client, info, err := openBackend(ctx, &a.aws, stderr)
+	if err != nil {
+		return backendFailure(stderr, "purchase", err)
+	}
+	region := a.aws.homeRegion()
+	if region == "" {
+		region = client.Region()
+	}
+	o := model.Offering{ID: offeringID, Region: region}
+	if lookup {
+		now := client.Now(ctx)
+		q, err := a.query(now)
+		if err != nil {
+			return reportUsage(stderr, "purchase", err)
+		}
+		q.Regions = []string{region}
+		if err := q.Validate(now); err != nil {
+			return reportUsage(stderr, "purchase", queryUsage(err))
+		}
+		if o, err = findOffering(ctx, client, q, offeringID); err != nil {
+			fmt.Fprintf(stderr, "gpublock purchase: %v\n", err)
+			return 1
+		}
+		if msg := overCap(a.aws.maxSpend, o.Fee); msg != "" {
+			fmt.Fprintf(stderr, "gpublock purchase: %s\n", msg)
+			return 1
+		}
+		id, err := client.Identity(ctx)
+		if err != nil {
+			// The confirmation must say which account pays; without it nothing is bought.
+			fmt.Fprintf(stderr, "gpublock purchase: cannot tell which account would pay: %s\n", client.ExplainError(err))
+			return 1
+		}
+		printOfferingSummary(stderr, info, id.Account, o, a.platform, a.tags)
+	}
+
+	perm, err := client.CheckPurchase(ctx, o, a.platform)
+	if err != nil {
+		fmt.Fprintf(stderr, "gpublock purchase: the permission check failed: %s\n", client.ExplainError(err))
+		return 1
+	}
+	if a.dryRun {
+		return printDryRun(stdout, stderr, format, o, perm)
+	}
+	if !perm.Allowed {
+		fmt.Fprintf(stderr, "gpublock purchase: not allowed: this identity lacks %s. Nothing was bought.\n", perm.Action)
+		return 1
+	}
+	fmt.Fprintf(stderr, "  Permission:  allowed (%s, dry run)\n\n", perm.Action)
+	if !a.yes && !askTyped(ctx, stderr, "Buy this Capacity Block?", "buy") {
+		fmt.Fprintln(stderr, "gpublock purchase: cancelled; nothing was bought.")
+		return 1
+	}
+
+	res, err := client.Purchase(ctx, o, a.platform, a.tags)
+	if err != nil {
+		return purchaseFailure(stderr, o, err)
+	}
+	if res.Recovered {
+		fmt.Fprintf(stderr, "The reply to the purchase was lost. The reservation %s was found by its request tag %s=%s: it is bought, once.\n",
+			res.Block.ReservationID, aws.RequestIDTag, res.RequestID)
+	}
+	if err := printPurchase(stdout, format, o, res); err != nil {
+		fmt.Fprintln(stderr, "gpublock purchase:", err)
+		return 1
+	}
+	return 0
+}
+
+// check reads what can be checked before any call: the one positional id, the output
+// format, the platform and the single region.
+func (a *purchaseArgs) check(pos []string) (string, outputFormat, error) {
+	if len(pos) != 1 {
+		return "", "", usagef("want exactly one OFFERING_ID (from `gpublock offerings`), got %d arguments", len(pos))
+	}
+	id := strings.TrimSpace(pos[0])
+	if id == "" || strings.ContainsAny(id, " \t\n") || len(id) > 128 {
+		return "", "", usagef("OFFERING_ID %q: want an offering id such as cbr-0123456789abcdef0", pos[0])
+	}
+	format, err := parseOutputFormat(a.output)
+	if err != nil || format == "csv" {
+		return "", "", usagef("-o %q: allowed table or json", a.output)
+	}
+	if !validPlatform(a.platform) {
+		return "", "", usagef("--platform %q: allowed %s", a.platform, strings.Join(platforms(), ", "))
+	}
+	if err := a.aws.validate(); err != nil {
+		return "", "", err
+	}
+	if err := singleRegion(&a.aws); err != nil {
+		return "", "", err
+	}
+	return id, format, nil
+}
+
+func singleRegion(f *awsFlags) error {
+	regions, err := f.regionList(nil)
+	if err != nil {
+		return err
+	}
+	if len(regions) > 1 || strings.EqualFold(strings.TrimSpace(f.region), "all") {
+		return usagef("--region %q: give the one region of the Capacity Block", f.region)
+	}
+	return nil
+}
+
+func platforms() []string {
+	var out []string
+	for _, v := range types.CapacityReservationInstancePlatform("").Values() {
+		out = append(out, string(v))
+	}
+	return out
+}
+
+func validPlatform(p string) bool {
+	for _, v := range platforms() {
+		if v == p {
+			return true
+		}
+	}
+	return false
+}
+
+// findOffering runs the search again and takes the offering with this id from it.
+func findOffering(ctx context.Context, client *aws.Client, q model.Query, id string) (model.Offering, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		found  *model.Offering
+		failed error
+		seen   int
+	)
+	for ev := range client.Search(ctx, q) {
+		for i := range ev.Offerings {
+			seen++
+			if found == nil && ev.Offerings[i].ID == id {
+				o := ev.Offerings[i]
+				found = &o
+				cancel() // the rest of the search is not needed; the channel still drains
+			}
+		}
+		if st := ev.Status; st != nil && st.State == aws.RegionError && found == nil {
+			failed = st.Err
+		}
+	}
+	switch {
+	case found != nil:
+		return *found, nil
+	case ctx.Err() != nil && failed == nil:
+		return model.Offering{}, errors.New("cancelled; nothing was bought")
+	case failed != nil:
+		return model.Offering{}, fmt.Errorf("the offering could not be looked up: %s", client.ExplainError(failed))
+	}
+	return model.Offering{}, fmt.Errorf("offering %s is not among the %d offerings the search now returns in %s: it was sold, it expired, "+
+		"or the search flags differ from those that listed it. Search again (gpublock offerings); nothing was bought", id, seen, q.Regions[0])
+}
+
+// overCap is the refusal of a fee above --max-spend, or "".
+func overCap(maxSpend string, fee model.Money) string {
+	if maxSpend == "" {
+		return ""
+	}
+	limit, err := model.ParseMoney(strings.TrimPrefix(strings.ReplaceAll(maxSpend, ",", ""), "$"))
+	if err != nil || fee.Cmp(limit) <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("refused: the upfront fee %s is above the spending cap of %s (--max-spend). Nothing was bought.", fee.Dollars(), limit.Dollars())
+}
+
+// bothTimes writes a time in UTC and in local time side by side.
+func bothTimes(t time.Time) string {
+	u := t.UTC().Format("2006-01-02 15:04 MST")
+	l := t.Local().Format("2006-01-02 15:04 MST")
+	if l == u {
+		return u
+	}
+	return u + "  (" + l + " local)"
+}
+
+func hoursMinutes(minutes int64) string {
+	if minutes%60 == 0 {
+		return fmt.Sprintf("%d hours", minutes/60)
+	}
+	return fmt.Sprintf("%d h %02d min", minutes/60, minutes%60)
+}
+
+// exactFee is the fee as people read it, with the exact amount when cents round it.
+func exactFee(m model.Money, currency string) string {
+	if currency == "" {
+		currency = "USD"
+	}
+	s := m.Dollars() + " " + currency
+	if model.MoneyFromCents(m.Cents()).Cmp(m) != 0 {
+		s += " (exactly " + m.String() + ")"
+	}
+	return s
+}
+
+func printOfferingSummary(w io.Writer, info backendInfo, account string, o model.Offering, platform string, tags map[string]string) {
+	fmt.Fprintf(w, "\nPURCHASE (%s", info.Mode)
+	if info.Endpoint != "" {
+		fmt.Fprintf(w, ", endpoint %s", info.Endpoint)
+	}
+	fmt.Fprintln(w, ")")
+	fmt.Fprintf(w, "  Account:     %s\n", account)
+	fmt.Fprintf(w, "  Region:      %s\n", o.Region)
+	fmt.Fprintf(w, "  Zone:        %s\n", o.AvailabilityZone)
+	what := fmt.Sprintf("%s × %d", o.InstanceType, o.Count)
+	if o.UltraServerType != "" {
+		what = fmt.Sprintf("%s × %d UltraServer(s) (%d instances)", o.UltraServerType, max(1, o.UltraServerCount), o.Count)
+	}
+	fmt.Fprintf(w, "  Capacity:    %s\n", what)
+	fmt.Fprintf(w, "  Start:       %s\n", bothTimes(o.Start))
+	fmt.Fprintf(w, "  End:         %s\n", bothTimes(o.End))
+	fmt.Fprintf(w, "  Duration:    %s (%s)\n", offeringLength(o), hoursMinutes(o.Minutes()))
+	fmt.Fprintf(w, "  Upfront fee: %s, total for the whole block\n", exactFee(o.Fee, o.Currency))
+	if r := o.HourlyRate(); !r.IsZero() {
+		fmt.Fprintf(w, "  Rate:        %s per instance-hour", r.Rate())
+		if ar := o.AcceleratorHourlyRate(); !ar.IsZero() {
+			fmt.Fprintf(w, ", %s per accelerator-hour", ar.Rate())
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "  Platform:    %s\n", platform)
+	if len(tags) > 0 {
+		fmt.Fprintf(w, "  Tags:        %s\n", tagFlag(tags).String())
+	}
+	fmt.Fprintf(w, "  Offering:    %s\n", o.ID)
+	fmt.Fprintf(w, "  %s\n", noRefund)
+}
+
+func printDryRun(stdout, stderr io.Writer, format outputFormat, o model.Offering, p aws.Permission) int {
+	code := 0
+	if !p.Allowed {
+		code = 1
+	}
+	if format == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(map[string]any{"DryRun": true, "Allowed": p.Allowed, "Action": p.Action,
+			"CapacityBlockOfferingId": o.ID, "Region": o.Region}); err != nil {
+			fmt.Fprintln(stderr, "gpublock purchase:", err)
+			return 1
+		}
+		return code
+	}
+	if p.Allowed {
+		fmt.Fprintf(stdout, "Dry run: allowed. This identity may call %s for %s in %s. Nothing was bought.\n", p.Action, o.ID, o.Region)
+	} else {
+		fmt.Fprintf(stdout, "Dry run: not allowed. This identity lacks %s. Nothing was bought.\n", p.Action)
+	}
+	return code
+}
+
+// purchaseFailure reports a purchase that did not happen (exit 1) or may have (exit 3).
+func purchaseFailure(stderr io.Writer, o model.Offering, err error) int {
+	var pe *aws.PurchaseError
+	if !errors.As(err, &pe) {
+		fmt.Fprintf(stderr, "gpublock purchase: NOT BOUGHT: %s\n", aws.ExplainError(err))
+		return 1
+	}
+	switch {
+	case pe.Outcome == aws.Unknown:
+		fmt.Fprintf(stderr, "gpublock purchase: OUTCOME UNKNOWN: %s\n", pe.Explanation)
+		return exitUnknown
+	case pe.Explanation.Code == "InvalidCapacityBlockOfferingIdExpired" || pe.Explanation.Code == "InvalidCapacityBlockOfferingIdNotFound":
+		fmt.Fprintf(stderr, "gpublock purchase: NOT BOUGHT: offering %s was sold to someone else (or expired) meanwhile; search again.\n", o.ID)
+		return 1
+	}
+	fmt.Fprintf(stderr, "gpublock purchase: NOT BOUGHT: %s\n", pe.Explanation)
+	return 1
+}
+
+type tagJSON struct{ Key, Value string }
+
+// reservationJSON has the AWS CLI's CapacityReservation field names.
+type reservationJSON struct {
+	CapacityReservationId  string
+	CapacityBlockId        string
+	InstanceType           string
+	InstancePlatform       string
+	AvailabilityZone       string
+	Tenancy                string
+	TotalInstanceCount     int
+	AvailableInstanceCount int
+	State                  string
+	StartDate              string
+	EndDate                string
+	CreateDate             string `json:",omitempty"`
+	ReservationType        string
+	Tags                   []tagJSON
+}
+
+// purchaseJSON is the AWS CLI's purchase-capacity-block answer, plus what gpublock knows:
+// the region, the fee of the offering bought, and how the reservation was confirmed.
+type purchaseJSON struct {
+	CapacityReservation     reservationJSON
+	Region                  string
+	CapacityBlockOfferingId string
+	UpfrontFee              string
+	CurrencyCode            string
+	GpublockRequestId       string
+	FoundByRequestTag       bool
+}
+
+func rfc3339(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+func toReservationJSON(b model.Block) reservationJSON {
+	r := reservationJSON{
+		CapacityReservationId: b.ReservationID, CapacityBlockId: b.BlockID, InstanceType: b.InstanceType,
+		InstancePlatform: b.Platform, AvailabilityZone: b.AvailabilityZone, Tenancy: b.Tenancy,
+		TotalInstanceCount: b.TotalCount, AvailableInstanceCount: b.AvailableCount, State: string(b.State),
+		StartDate: rfc3339(b.Start), EndDate: rfc3339(b.End), CreateDate: rfc3339(b.Created),
+		ReservationType: "capacity-block", Tags: []tagJSON{},
+	}
+	keys := make([]string, 0, len(b.Tags))
+	for k := range b.Tags {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		r.Tags = append(r.Tags, tagJSON{k, b.Tags[k]})
+	}
+	return r
+}
+
+func printPurchase(w io.Writer, format outputFormat, o model.Offering, res aws.PurchaseResult) error {
+	b := res.Block
+	if format == "json" {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(purchaseJSON{CapacityReservation: toReservationJSON(b), Region: b.Region,
+			CapacityBlockOfferingId: o.ID, UpfrontFee: o.Fee.String(), CurrencyCode: o.Currency,
+			GpublockRequestId: res.RequestID, FoundByRequestTag: res.Recovered})
+	}
+	rows := [][2]string{
+		{"Reservation", b.ReservationID},
+		{"Block", b.BlockID},
+		{"State", string(b.State)},
+		{"Region", b.Region},
+		{"Zone", b.AvailabilityZone},
+		{"Capacity", fmt.Sprintf("%s × %d", b.InstanceType, b.TotalCount)},
+		{"Start", bothTimes(b.Start)},
+		{"End", bothTimes(b.End)},
+		{"Upfront fee", exactFee(o.Fee, o.Currency)},
+		{"Platform", b.Platform},
+		{"Request tag", aws.RequestIDTag + "=" + res.RequestID},
+	}
+	if res.Recovered {
+		rows = append(rows, [2]string{"Confirmed", "found by its request tag after the reply was lost"})
+	}
+	for _, r := range rows {
+		if _, err := fmt.Fprintf(w, "%-12s %s\n", r[0]+":", r[1]); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,402 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/model"
+)
+
+// purchaseSearch is the search a person ran before buying; purchase is given the same flags.
+var purchaseSearch = []string{"--region", "us-east-1", "--type", "p5.48xlarge", "--count", "2", "--duration", "2d",
+	"--from", "2026-12-01T08:00:00Z", "--to", "2026-12-15"}
+
+// pickOffering runs that search with `gpublock offerings -o json` and returns the first
+// offering that starts on an 11:30 UTC boundary, so that it is still scheduled for a while.
+func pickOffering(t *testing.T, url string) offeringJSON {
+	t.Helper()
+	args := append([]string{"offerings", "--endpoint-url", url, "-o", "json"}, purchaseSearch...)
+	code, out, errs := runCLI(args...)
+	var rows []offeringJSON
+	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
+		t.Fatalf("offerings: exit %d, stderr %q\n%s", code, errs, out)
+	}
+	for _, r := range rows {
+		if strings.HasSuffix(r.StartDate, "T11:30:00Z") && r.CapacityBlockDurationMinutes == 0 {
+			return r
+		}
+	}
+	t.Fatalf("no offering on an 11:30 boundary among %d", len(rows))
+	return offeringJSON{}
+}
+
+func purchaseArgsFor(url, id string, extra ...string) []string {
+	args := append([]string{"purchase", id, "--endpoint-url", url}, purchaseSearch...)
+	return append(args, extra...)
+}
+
+// reservations lists the account's blocks in us-east-1 with `gpublock blocks -o json`.
+func reservations(t *testing.T, url string) []blockJSON {
+	t.Helper()
+	code, out, errs := runCLI("blocks", "--endpoint-url", url, "--region", "us-east-1", "-o", "json")
+	var rows []blockJSON
+	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
+		t.Fatalf("blocks: exit %d, stderr %q\n%s", code, errs, out)
+	}
+	return rows
+}
+
+func assertNothingBought(t *testing.T, url string) {
+	t.Helper()
+	if rows := reservations(t, url); len(rows) != 0 {
+		t.Fatalf("%d reservations exist, want none: %+v", len(rows), rows)
+	}
+}
+
+// asPerson makes the commands see a terminal on which input is typed.
+func asPerson(t *testing.T, terminal bool, input string) {
+	t.Helper()
+	oldIn, oldTerm := confirmInput, inputIsTerminal
+	confirmInput = strings.NewReader(input)
+	inputIsTerminal = func() bool { return terminal }
+	t.Cleanup(func() { confirmInput, inputIsTerminal = oldIn, oldTerm })
+}
+
+// journalLines reads the purchase journal the commands wrote under $XDG_STATE_HOME.
+func journalLines(t *testing.T) []aws.JournalEntry {
+	t.Helper()
+	f, err := os.Open(filepath.Join(os.Getenv("XDG_STATE_HOME"), "gpublock", "journal.jsonl"))
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []aws.JournalEntry
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var e aws.JournalEntry
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			t.Fatalf("journal line %q: %v", sc.Text(), err)
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+func TestPurchaseWithYes(t *testing.T) {
+	cs := startCLISim(t)
+	asPerson(t, false, "")
+	off := pickOffering(t, cs.url)
+	code, out, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes", "-o", "json", "--tag", "project=llm", "--tag", "Name=run 1")...)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", code, errs)
+	}
+	var got purchaseJSON
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	var raw map[string]map[string]any
+	_ = json.Unmarshal([]byte(out), &raw)
+	for _, k := range []string{"CapacityReservationId", "CapacityBlockId", "InstanceType", "AvailabilityZone", "TotalInstanceCount",
+		"AvailableInstanceCount", "State", "StartDate", "EndDate", "InstancePlatform", "Tenancy", "ReservationType", "Tags"} {
+		if _, ok := raw["CapacityReservation"][k]; !ok {
+			t.Errorf("CapacityReservation lacks %s: %s", k, out)
+		}
+	}
+	r := got.CapacityReservation
+	if !strings.HasPrefix(r.CapacityReservationId, "cr-") || r.CapacityBlockId == "" || r.InstanceType != "p5.48xlarge" ||
+		r.AvailabilityZone != off.AvailabilityZone || r.TotalInstanceCount != 2 || r.State != "payment-pending" ||
+		r.StartDate != off.StartDate || r.EndDate != off.EndDate || r.InstancePlatform != "Linux/UNIX" || r.ReservationType != "capacity-block" {
+		t.Errorf("reservation %+v, offering %+v", r, off)
+	}
+	if got.UpfrontFee != off.UpfrontFee || got.Region != "us-east-1" || got.CapacityBlockOfferingId != off.CapacityBlockOfferingId || got.FoundByRequestTag {
+		t.Errorf("purchase %+v", got)
+	}
+	tags := map[string]string{}
+	for _, tg := range r.Tags {
+		tags[tg.Key] = tg.Value
+	}
+	if tags["project"] != "llm" || tags["Name"] != "run 1" || tags[aws.RequestIDTag] != got.GpublockRequestId || got.GpublockRequestId == "" {
+		t.Errorf("tags %v, request id %q", tags, got.GpublockRequestId)
+	}
+
+	// The confirmation went to stderr with everything a person must see.
+	fee := model.MustMoney(off.UpfrontFee)
+	for _, want := range []string{"Account:     " + ec2sim.DemoAccount, "Region:      us-east-1", "Zone:        " + off.AvailabilityZone,
+		"p5.48xlarge × 2", "UTC", "Duration:    2d (48 hours)", fee.Dollars(), noRefund, "allowed (ec2:PurchaseCapacityBlock"} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("confirmation lacks %q:\n%s", want, errs)
+		}
+	}
+
+	rows := reservations(t, cs.url)
+	if len(rows) != 1 || rows[0].CapacityReservationId != r.CapacityReservationId || rows[0].TotalInstanceCount != 2 {
+		t.Fatalf("after the purchase: %+v", rows)
+	}
+
+	lines := journalLines(t)
+	if len(lines) != 2 || lines[0].Phase != "intent" || lines[1].Phase != "outcome" || lines[1].Outcome != "bought" ||
+		lines[1].Result != r.CapacityReservationId || lines[0].RequestID != got.GpublockRequestId || lines[0].Fee != off.UpfrontFee ||
+		lines[0].Account != ec2sim.DemoAccount {
+		t.Errorf("journal %+v", lines)
+	}
+
+	// The same offering cannot be bought twice: it has gone from the search.
+	code, _, errs = runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes")...)
+	if code != 1 || !strings.Contains(errs, "not among") || len(reservations(t, cs.url)) != 1 {
+		t.Errorf("second purchase: exit %d\n%s", code, errs)
+	}
+}
+
+func TestPurchaseTableOutput(t *testing.T) {
+	cs := startCLISim(t)
+	off := pickOffering(t, cs.url)
+	code, out, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes")...)
+	rows := reservations(t, cs.url)
+	if code != 0 || len(rows) != 1 {
+		t.Fatalf("exit %d, %d reservations\n%s", code, len(rows), errs)
+	}
+	for _, want := range []string{"Reservation: " + rows[0].CapacityReservationId, "State:       payment-pending",
+		"Zone:        " + off.AvailabilityZone, "Request tag: " + aws.RequestIDTag + "=gpb-"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestPurchaseTypedConfirmation(t *testing.T) {
+	cs := startCLISim(t)
+	off := pickOffering(t, cs.url)
+	for _, typed := range []string{"no\n", "BUY\n", "buy it\n", "y\n", "", "\n"} {
+		asPerson(t, true, typed)
+		code, _, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId)...)
+		if code != 1 || !strings.Contains(errs, "Type buy") || !strings.Contains(errs, "cancelled; nothing was bought") {
+			t.Errorf("typed %q: exit %d\n%s", typed, code, errs)
+		}
+		assertNothingBought(t, cs.url)
+	}
+	if lines := journalLines(t); len(lines) != 0 {
+		t.Errorf("cancelled purchases reached the journal: %+v", lines)
+	}
+
+	asPerson(t, true, "buy\n")
+	code, _, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId)...)
+	if rows := reservations(t, cs.url); code != 0 || len(rows) != 1 {
+		t.Fatalf("typed buy: exit %d, %d reservations\n%s", code, len(rows), errs)
+	}
+}
+
+func TestPurchaseWithoutTerminalRefuses(t *testing.T) {
+	cs := startCLISim(t)
+	off := pickOffering(t, cs.url)
+	asPerson(t, false, "buy\n")
+	before := cs.calls.Load()
+	code, out, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId)...)
+	if code != 2 || out != "" || !strings.Contains(errs, "not a terminal") || !strings.Contains(errs, "--yes") {
+		t.Errorf("exit %d, stdout %q\n%s", code, out, errs)
+	}
+	if n := cs.calls.Load() - before; n != 0 {
+		t.Errorf("%d calls reached the emulator before the refusal", n)
+	}
+	assertNothingBought(t, cs.url)
+}
+
+func TestPurchaseDryRun(t *testing.T) {
+	cs := startCLISim(t)
+	off := pickOffering(t, cs.url)
+	asPerson(t, false, "")
+	// With the search flags, it shows what would be bought too.
+	code, out, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--dry-run")...)
+	if code != 0 || !strings.Contains(out, "Dry run: allowed") || !strings.Contains(out, "ec2:PurchaseCapacityBlock") ||
+		!strings.Contains(errs, off.AvailabilityZone) {
+		t.Errorf("exit %d, stdout %q\n%s", code, out, errs)
+	}
+	// With the id and region only, it is the permission check alone.
+	code, out, errs = runCLI("purchase", off.CapacityBlockOfferingId, "--endpoint-url", cs.url, "--region", "us-east-1", "--dry-run", "-o", "json")
+	var got map[string]any
+	if code != 0 || json.Unmarshal([]byte(out), &got) != nil || got["Allowed"] != true || got["Action"] != "ec2:PurchaseCapacityBlock" {
+		t.Errorf("json: exit %d, %q\n%s", code, out, errs)
+	}
+	// An id AWS does not know is not "allowed".
+	code, out, errs = runCLI("purchase", "cbr-00000000000000000", "--endpoint-url", cs.url, "--region", "us-east-1", "--dry-run")
+	if code != 1 || strings.Contains(out, "allowed") || errs == "" {
+		t.Errorf("unknown id: exit %d, %q\n%s", code, out, errs)
+	}
+	assertNothingBought(t, cs.url)
+	if lines := journalLines(t); len(lines) != 0 {
+		t.Errorf("a dry run reached the journal: %+v", lines)
+	}
+}
+
+func TestPurchaseMaxSpend(t *testing.T) {
+	cs := startCLISim(t)
+	off := pickOffering(t, cs.url)
+	fee := model.MustMoney(off.UpfrontFee)
+	capBelow := fee.Sub(model.MoneyFromCents(1))
+	code, _, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes", "--max-spend", capBelow.String())...)
+	if code != 1 || !strings.Contains(errs, "spending cap of "+capBelow.Dollars()) || !strings.Contains(errs, "--max-spend") ||
+		!strings.Contains(errs, fee.Dollars()) {
+		t.Errorf("exit %d\n%s", code, errs)
+	}
+	assertNothingBought(t, cs.url)
+	if lines := journalLines(t); len(lines) != 0 {
+		t.Errorf("a refused purchase reached the journal: %+v", lines)
+	}
+	// A cap equal to the fee allows it.
+	code, _, errs = runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes", "--max-spend", fee.String())...)
+	if rows := reservations(t, cs.url); code != 0 || len(rows) != 1 {
+		t.Errorf("cap = fee: exit %d, %d reservations\n%s", code, len(rows), errs)
+	}
+}
+
+func TestPurchaseSoldMeanwhile(t *testing.T) {
+	cs := startCLISim(t)
+	off := pickOffering(t, cs.url)
+	var f ec2sim.Faults
+	if err := ec2sim.ParseFault("sold=1", &f); err != nil {
+		t.Fatal(err)
+	}
+	cs.sim.SetFaults(f)
+	code, out, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes")...)
+	if code != 1 || out != "" || !strings.Contains(errs, "sold to someone else") || !strings.Contains(errs, "search again") ||
+		!strings.Contains(errs, "NOT BOUGHT") {
+		t.Errorf("exit %d, stdout %q\n%s", code, out, errs)
+	}
+	cs.sim.SetFaults(ec2sim.Faults{})
+	assertNothingBought(t, cs.url)
+	lines := journalLines(t)
+	if len(lines) != 2 || lines[0].Phase != "intent" || lines[1].Outcome != "not-bought" || lines[1].Error == "" {
+		t.Errorf("journal %+v", lines)
+	}
+}
+
+func TestPurchaseLostReplyFound(t *testing.T) {
+	cs := startCLISim(t)
+	off := pickOffering(t, cs.url)
+	var f ec2sim.Faults
+	if err := ec2sim.ParseFault("lost-reply=1", &f); err != nil {
+		t.Fatal(err)
+	}
+	cs.sim.SetFaults(f)
+	code, out, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes", "-o", "json")...)
+	cs.sim.SetFaults(ec2sim.Faults{})
+	if code != 0 || !strings.Contains(errs, "found by its request tag") {
+		t.Fatalf("exit %d\n%s", code, errs)
+	}
+	var got purchaseJSON
+	if err := json.Unmarshal([]byte(out), &got); err != nil || !got.FoundByRequestTag {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	rows := reservations(t, cs.url)
+	if len(rows) != 1 || rows[0].CapacityReservationId != got.CapacityReservation.CapacityReservationId {
+		t.Fatalf("want exactly one reservation, the one found: %+v", rows)
+	}
+	lines := journalLines(t)
+	if len(lines) != 2 || lines[1].Outcome != "bought" || !lines[1].Recovered || lines[1].Result != rows[0].CapacityReservationId {
+		t.Errorf("journal %+v", lines)
+	}
+}
+
+// lostBeforeCommit answers every real PurchaseCapacityBlock with HTTP 500 without passing
+// it on: the reply is lost and nothing was bought.
+func lostBeforeCommit(sim *ec2sim.Server) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		s := string(body)
+		if strings.Contains(s, "Action=PurchaseCapacityBlock&") && !strings.Contains(s, "DryRun=true") {
+			w.WriteHeader(http.StatusInternalServerError)
+			io.WriteString(w, `<?xml version="1.0" encoding="UTF-8"?><Response><Errors><Error><Code>InternalError</Code><Message>An internal error has occurred</Message></Error></Errors><RequestID>lost</RequestID></Response>`)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		sim.ServeHTTP(w, r)
+	})
+}
+
+func TestPurchaseLostReplyNotBought(t *testing.T) {
+	cs := startCLISim(t)
+	off := pickOffering(t, cs.url)
+	srv := httptest.NewServer(lostBeforeCommit(cs.sim))
+	defer srv.Close()
+	// The adapter asks a few times, a couple of seconds apart, before "not there" counts.
+	code, out, errs := runCLI(purchaseArgsFor(srv.URL, off.CapacityBlockOfferingId, "--yes")...)
+	if code != 1 || out != "" || !strings.Contains(errs, "NOT BOUGHT") || !strings.Contains(errs, "No reservation carries this purchase's request id") {
+		t.Errorf("exit %d, stdout %q\n%s", code, out, errs)
+	}
+	assertNothingBought(t, cs.url)
+	lines := journalLines(t)
+	if len(lines) != 2 || lines[1].Outcome != "not-bought" {
+		t.Errorf("journal %+v", lines)
+	}
+}
+
+func TestPurchaseOfferingNotInSearch(t *testing.T) {
+	cs := startCLISim(t)
+	code, _, errs := runCLI(purchaseArgsFor(cs.url, "cbr-0123456789abcdef0", "--yes")...)
+	if code != 1 || !strings.Contains(errs, "cbr-0123456789abcdef0 is not among") || !strings.Contains(errs, "nothing was bought") {
+		t.Errorf("exit %d\n%s", code, errs)
+	}
+	assertNothingBought(t, cs.url)
+}
+
+func TestPurchaseBadUsage(t *testing.T) {
+	cs := startCLISim(t)
+	asPerson(t, false, "")
+	id := "cbr-0123456789abcdef0"
+	base := []string{"--endpoint-url", cs.url, "--yes"}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{append([]string{"purchase"}, purchaseSearch...), "exactly one OFFERING_ID"},
+		{append([]string{"purchase", id, "cbr-1"}, purchaseSearch...), "exactly one OFFERING_ID"},
+		{[]string{"purchase", id, "--region", "us-east-1", "--duration", "2d"}, "--type is required"},
+		{[]string{"purchase", id, "--region", "us-east-1", "--type", "p5.48xlarge"}, "--duration is required"},
+		{append([]string{"purchase", id, "--platform", "Linux"}, purchaseSearch...), "--platform \"Linux\""},
+		{append([]string{"purchase", id, "--tag", "novalue"}, purchaseSearch...), "-tag"},
+		{append([]string{"purchase", id, "--tag", "aws:x=1"}, purchaseSearch...), "aws: prefix"},
+		{append([]string{"purchase", id, "--tag", aws.RequestIDTag + "=x"}, purchaseSearch...), "set by gpublock"},
+		{append([]string{"purchase", id, "-o", "csv"}, purchaseSearch...), "-o \"csv\""},
+		{append([]string{"purchase", id, "--max-spend", "-5"}, purchaseSearch...), "--max-spend"},
+		{[]string{"purchase", id, "--region", "us-east-1", "--type", "p5.48xlarge", "--duration", "2d", "--count", "0"}, "--count 0"},
+		{append([]string{"purchase", id, "--bogus"}, purchaseSearch...), "-bogus"},
+		{[]string{"purchase", id, "--region", "us-east-1,us-west-2", "--type", "p5.48xlarge", "--duration", "2d"}, "one region"},
+		{[]string{"purchase", id, "--region", "all", "--type", "p5.48xlarge", "--duration", "2d"}, "one region"},
+	} {
+		before := cs.calls.Load()
+		code, out, errs := runCLI(append(tc.args, base...)...)
+		if code != 2 || out != "" || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr:\n%s", tc.args, code, out, errs)
+		}
+		if n := cs.calls.Load() - before; n != 0 {
+			t.Errorf("%v: %d calls before the usage error", tc.args, n)
+		}
+	}
+	assertNothingBought(t, cs.url)
+}
+
+func TestBothTimesAndExactFee(t *testing.T) {
+	at := time.Date(2026, 12, 3, 11, 30, 0, 0, time.UTC)
+	if s := bothTimes(at); !strings.HasPrefix(s, "2026-12-03 11:30 UTC") {
+		t.Errorf("bothTimes = %q", s)
+	}
+	if s := exactFee(model.MustMoney("7551.36"), "USD"); s != "$7,551.36 USD" {
+		t.Errorf("exactFee = %q", s)
+	}
+	if s := exactFee(model.MustMoney("47.757"), ""); s != "$47.76 USD (exactly 47.757)" {
+		t.Errorf("exactFee = %q", s)
+	}
+}

@@ -34,8 +34,8 @@ func benchSweep(b *testing.B, regions []string) {
 	conc := min(c.overall, c.perRegion*len(q.Regions))
 	goal := 1.25 * math.Ceil(float64(n)/float64(conc)) * float64(latency/time.Millisecond)
 
-	var wall, first time.Duration
-	offerings := 0
+	var wall, first, worst time.Duration
+	offerings, failed := 0, 0
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		start := time.Now()
@@ -47,8 +47,13 @@ func benchSweep(b *testing.B, regions []string) {
 				gotFirst = true
 			}
 			offerings += len(ev.Offerings)
+			if ev.Status != nil && ev.Status.State == RegionError {
+				failed++
+			}
 		}
-		wall += time.Since(start)
+		took := time.Since(start)
+		wall += took
+		worst = max(worst, took)
 		if !gotFirst {
 			b.Fatal("the sweep found nothing")
 		}
@@ -61,4 +66,6 @@ func benchSweep(b *testing.B, regions []string) {
 	b.ReportMetric(float64(n), "calls")
 	b.ReportMetric(float64(conc), "concurrency")
 	b.ReportMetric(float64(offerings), "offerings")
+	b.ReportMetric(float64(worst)/float64(time.Millisecond), "worst-wall-ms")
+	b.ReportMetric(float64(failed), "region-errors")
 }

@@ -2,7 +2,11 @@ package aws
 
 import (
 	"context"
+	"net/http"
+	"net/http/httptest"
 	"slices"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -294,5 +298,58 @@ func TestSearchWithoutRegionsUsesTheHomeRegion(t *testing.T) {
 	}
 	if n := rc.count(func(r recorded) bool { return r.Region != "us-west-2" }); n != 0 {
 		t.Errorf("%d calls outside the home region", n)
+	}
+}
+
+// inflight counts the calls the emulator is serving at once, per region and overall.
+type inflight struct {
+	next                http.Handler
+	mu                  sync.Mutex
+	now, maxAll         int
+	region, maxByRegion map[string]int
+}
+
+func (f *inflight) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	region := ""
+	if auth := r.Header.Get("Authorization"); strings.Contains(auth, "Credential=") {
+		if parts := strings.Split(strings.SplitN(strings.SplitN(auth, "Credential=", 2)[1], ",", 2)[0], "/"); len(parts) == 5 {
+			region = parts[2]
+		}
+	}
+	f.mu.Lock()
+	f.now++
+	f.region[region]++
+	f.maxAll = max(f.maxAll, f.now)
+	f.maxByRegion[region] = max(f.maxByRegion[region], f.region[region])
+	f.mu.Unlock()
+	defer func() {
+		f.mu.Lock()
+		f.now--
+		f.region[region]--
+		f.mu.Unlock()
+	}()
+	f.next.ServeHTTP(w, r)
+}
+
+func TestSearchConcurrencyIsBounded(t *testing.T) {
+	sim, err := ec2sim.New(ec2sim.Options{Seed: 1, Start: simStart, Speed: 1e-9, Faults: ec2sim.Faults{Latency: 5 * time.Millisecond}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &inflight{next: sim, region: map[string]int{}, maxByRegion: map[string]int{}}
+	srv := httptest.NewServer(f)
+	defer srv.Close()
+	c := newTestClient(t, srv.URL, func(cfg *Config) { cfg.PerRegion, cfg.Overall = 2, 5 })
+	offs, final, _ := collect(t, c.Search(context.Background(), sweepQuery()))
+	if len(offs) == 0 || len(final) != 3 {
+		t.Fatalf("%d offerings, %d regions", len(offs), len(final))
+	}
+	if f.maxAll > 5 {
+		t.Errorf("%d calls at once, the bound is 5", f.maxAll)
+	}
+	for r, n := range f.maxByRegion {
+		if n > 2 {
+			t.Errorf("%s: %d calls at once, the bound is 2", r, n)
+		}
 	}
 }

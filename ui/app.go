@@ -192,6 +192,13 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if keyIs(k, keys.ForceQuit) {
 		return m.quit()
 	}
+	if m.width > 0 && m.layout().tooSmall {
+		// Nothing but the message is on screen, no text field among it: q quits.
+		if keyIs(k, keys.Quit) {
+			return m.quit()
+		}
+		return m, nil
+	}
 	if m.dialog != nil {
 		d, cmd, closed := m.dialog.Update(k)
 		if closed {

@@ -49,7 +49,7 @@ func TestFlow(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
 			b, _ := emulatorBackend(t, ec2sim.Faults{})
 			s := newScreen(t, New(testOptions(b)), size.w, size.h)
-			s.waitText("account 123456789012")
+			s.waitText("123456789012")
 			fillForm(s)
 			s.press("enter")
 			found := foundCount(t, s)
@@ -115,7 +115,7 @@ func TestFlow(t *testing.T) {
 func TestCancelSearchKeepsOldRows(t *testing.T) {
 	b, sim := emulatorBackend(t, ec2sim.Faults{})
 	s := newScreen(t, New(testOptions(b)), 160, 48)
-	s.waitText("account 123456789012")
+	s.waitText("123456789012")
 	s.press("enter")
 	first := foundCount(t, s)
 	if first == 0 {
@@ -151,7 +151,7 @@ func TestCancelSearchKeepsOldRows(t *testing.T) {
 func TestEmptyResultAlternativesAndProbe(t *testing.T) {
 	b, _ := emulatorBackend(t, ec2sim.Faults{})
 	s := newScreen(t, New(testOptions(b)), 160, 48)
-	s.waitText("account 123456789012")
+	s.waitText("123456789012")
 	s.press("tab", "ctrl+u")
 	s.typeText("64")
 	s.press("tab", "ctrl+u")
@@ -204,7 +204,7 @@ func TestEmptyResultAlternativesAndProbe(t *testing.T) {
 func TestRegionDown(t *testing.T) {
 	b, _ := emulatorBackend(t, ec2sim.Faults{Down: []string{"us-west-2"}})
 	s := newScreen(t, New(testOptions(b)), 160, 48)
-	s.waitText("account 123456789012")
+	s.waitText("123456789012")
 	s.press("tab", "tab", "tab", "tab", "tab", "a", "enter")
 	found := foundCount(t, s)
 	text := s.waitText("1 region failed")

@@ -63,13 +63,28 @@ func (h helpKeys) ShortHelp() []key.Binding {
 }
 
 func (h helpKeys) FullHelp() [][]key.Binding {
-	r, f := h.root, h.form
-	return [][]key.Binding{
-		{r.Help, r.Quit, r.ForceQuit, r.NextPane, r.PrevPane, r.Back, r.Search, r.Rerun},
-		{f.Next, f.Prev, f.Up, f.Down, f.Toggle, f.Step, f.Inc, f.Dec, f.AllRegions},
-		{r.Open, r.Copy, r.CopyPurchase, r.Probe, r.Alternative},
-		h.table.FullHelp()[0],
-		h.table.FullHelp()[1],
-		h.table.FullHelp()[2],
+	groups := h.groups()
+	out := make([][]key.Binding, len(groups))
+	for i, g := range groups {
+		out[i] = g.keys
+	}
+	return out
+}
+
+type keyGroup struct {
+	title string
+	keys  []key.Binding
+}
+
+// groups is every key, by what it acts on, for the help screen.
+func (h helpKeys) groups() []keyGroup {
+	r, f, t := h.root, h.form, h.table
+	return []keyGroup{
+		{"Everywhere", []key.Binding{r.Help, r.Quit, r.ForceQuit, r.NextPane, r.PrevPane, r.Back, r.Rerun}},
+		{"Search form", []key.Binding{r.Search, f.Next, f.Prev, f.Up, f.Down, f.Toggle, f.Step, f.Inc, f.Dec, f.AllRegions, f.ClearFilter}},
+		{"Offerings and detail", []key.Binding{r.Open, r.Copy, r.CopyPurchase, r.Probe, r.Alternative}},
+		{"Moving", []key.Binding{t.Up, t.Down, t.PageUp, t.PageDown, t.HalfUp, t.HalfDown, t.Top, t.Bottom}},
+		{"Filter", []key.Binding{t.Filter, t.ApplyFilter, t.ClearFilter}},
+		{"Sort (again reverses)", t.Sort[:]},
 	}
 }

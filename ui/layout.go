@@ -40,8 +40,8 @@ func (m Model) layout() layout {
 	body := m.height - l.headerH - l.footerH
 	l.wide = m.width >= wideWidth && m.height >= wideHeight
 	if l.wide {
-		// The table needs 117 cells for every column; the form gets the rest, 41 to 60.
-		formW := max(41, min(60, m.width-119))
+		// The table needs 118 cells for every column; the form gets the rest, 40 to 60.
+		formW := max(40, min(60, m.width-120))
 		right := m.width - formW
 		statusH := 0
 		if m.search.has {

@@ -61,14 +61,17 @@ func (m Model) headerView() string {
 	if m.opts.Simulated {
 		badge = th.Simulated.Render("SIMULATED")
 	}
-	var who string
+	var who, whoShort string
 	switch {
 	case !m.identityOK:
 		who = m.spin.View() + th.Muted.Render(" account …")
+		whoShort = who
 	case m.identityErr != nil:
 		who = th.Error.Render("account unknown: " + m.identityErr.Error())
+		whoShort = th.Error.Render("account unknown")
 	default:
 		who = th.Header.Render("account " + m.identity.Account)
+		whoShort = th.Header.Render(m.identity.Account)
 	}
 	profile := m.opts.Profile
 	if profile == "" {
@@ -87,7 +90,7 @@ func (m Model) headerView() string {
 	left := head + long
 	room := m.width - ansi.StringWidth(clock) - 1
 	if ansi.StringWidth(left) > room {
-		left = head + short
+		left = th.App.Render("gpublock") + " " + badge + " " + whoShort + short
 	}
 	if ansi.StringWidth(left) > room {
 		left = ansi.Truncate(left, max(0, room-1), "…")
@@ -227,8 +230,38 @@ type helpDialog struct{ m *Model }
 func (d helpDialog) Update(k tea.KeyPressMsg) (dialog, tea.Cmd, bool) { return d, nil, true }
 
 func (d helpDialog) View(width, height int) string {
-	h := d.m.help
-	h.SetWidth(width - 4)
-	content := d.m.th.Focused.Render("Keys") + d.m.th.Muted.Render(" · any key closes") + "\n\n" + h.FullHelpView(d.m.helpKeys().FullHelp())
+	th := d.m.th
+	// Each group is a column: its title, then a key and what it does per line. Columns
+	// flow left to right and wrap to a new row when the width runs out.
+	var cols []string
+	for _, g := range d.m.helpKeys().groups() {
+		kw := 0
+		for _, b := range g.keys {
+			kw = max(kw, ansi.StringWidth(b.Help().Key))
+		}
+		lines := []string{th.Focused.Render(g.title)}
+		for _, b := range g.keys {
+			h := b.Help()
+			lines = append(lines, th.HelpKey.Render(h.Key+strings.Repeat(" ", kw-ansi.StringWidth(h.Key)))+"  "+th.HelpDesc.Render(h.Desc))
+		}
+		cols = append(cols, strings.Join(lines, "\n"))
+	}
+	inner := width - 2
+	var rows []string
+	var row []string
+	rowW := 0
+	for _, c := range cols {
+		w := lipgloss.Width(c) + 4
+		if rowW+w > inner && len(row) > 0 {
+			rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, row...))
+			row, rowW = nil, 0
+		}
+		row = append(row, lipgloss.NewStyle().PaddingRight(4).Render(c))
+		rowW += w
+	}
+	if len(row) > 0 {
+		rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, row...))
+	}
+	content := th.Focused.Render("Keys") + th.Muted.Render(" · any key closes · q and ctrl+c quit, but q is a letter in text fields") + "\n\n" + strings.Join(rows, "\n\n")
 	return d.m.box("Help", content, rect{width, height}, true)
 }

@@ -85,7 +85,7 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Context:   ctx,
 	}
 	if opts.Simulated && !f.demo {
-		opts.Notice = "No AWS credentials were found, so this is the built-in simulator (as with --demo): nothing here is real and nothing can be bought."
+		opts.Notice = "No AWS credentials found: this is the built-in simulator (as --demo). Nothing is real; nothing can be bought."
 	}
 	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithOutput(stdout)}
 	if noColor {

@@ -35,8 +35,9 @@ type columnDef struct {
 	keep    int // narrow tables drop the columns of lowest keep first
 }
 
-// The widths fit the longest value seen in practice: a Local Zone AZ (us-east-1-dfw-2a),
-// p6-b200.48xlarge, a 64-instance multi-week fee.
+// The widths fit the longest values: region and AZ names (a Local Zone AZ is cut),
+// p6-b200.48xlarge, and a fee of up to $99,999,999.99 (64 instances for 26 weeks), which is
+// never cut.
 var columns = [numColumns]columnDef{
 	ColRegion:   {"Region", "region", "R", 14, false, 1},
 	ColAZ:       {"AZ", "availability zone", "Z", 15, false, 9},
@@ -45,7 +46,7 @@ var columns = [numColumns]columnDef{
 	ColStart:    {"Start UTC", "start", "S", 12, false, 10},
 	ColEnd:      {"End UTC", "end", "E", 12, false, 6},
 	ColDuration: {"Length", "duration", "D", 6, true, 4},
-	ColFee:      {"Upfront fee", "upfront fee", "F", 13, true, 10},
+	ColFee:      {"Upfront fee", "upfront fee", "F", 14, true, 10},
 	ColRate:     {"$/inst-h", "$ per instance-hour", "H", 9, true, 3},
 	ColAccRate:  {"$/acc-h", "$ per accelerator-hour", "A", 8, true, 7},
 }

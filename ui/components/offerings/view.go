@@ -100,6 +100,10 @@ func (m Model) View(width, height int) string {
 	}
 	// The offset is state kept by Update for the table's own height; clamp it here for the
 	// height given, so that a frame drawn at another size still shows the cursor.
+	if len(m.view) == 0 && len(m.rows) > 0 {
+		b.WriteString("\n" + th.Muted.Render(fmt.Sprintf("No row of %d matches the filter %q · esc clears it", len(m.rows), m.filter.Value())))
+		return b.String()
+	}
 	off := m.offset
 	if m.cursor >= off+rows {
 		off = m.cursor - rows + 1

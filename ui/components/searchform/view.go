@@ -81,7 +81,7 @@ func (m Model) View(width, height int, focused bool) string {
 		}
 		where := fmt.Sprintf("%d/%d", sells, len(chosenRegions))
 		accel := fmt.Sprintf("%d×%s %dG", t.Accelerators, shortModel(t.AcceleratorModel), t.AcceleratorGiB)
-		row := fmt.Sprintf("%s%s %-16s %-13s", cursor, box, t.Name, accel)
+		row := fmt.Sprintf("%s%s %-16s %-12s", cursor, box, t.Name, accel)
 		style := th.Value
 		if sells == 0 {
 			style = th.Muted
@@ -89,7 +89,11 @@ func (m Model) View(width, height int, focused bool) string {
 		if mark(Types) && i == m.typeCursor {
 			style = th.Selected
 		}
-		add(style.Render(row) + " " + th.Muted.Render(where))
+		line := style.Render(row)
+		if ansi.StringWidth(row)+1+len(where) <= width { // chosen regions selling it, when there is room
+			line += " " + th.Muted.Render(where)
+		}
+		add(line)
 	}
 	if len(m.typeMatches) > 0 {
 		t := m.catalog[m.typeMatches[min(m.typeCursor, len(m.typeMatches)-1)]]
@@ -120,7 +124,11 @@ func (m Model) View(width, height int, focused bool) string {
 		if mark(f) {
 			focusLine = len(lines)
 		}
-		add(label(f, name) + value + " " + th.Muted.Render(beside))
+		l := label(f, name) + value
+		if short, ok := strings.CutSuffix(beside, " UTC"); ok && ansi.StringWidth(l)+1+ansi.StringWidth(beside) > width {
+			beside = short // the hint under a date says it is UTC
+		}
+		add(l + " " + th.Muted.Render(beside))
 		errLines(f)
 	}
 	fw := 10
@@ -128,7 +136,7 @@ func (m Model) View(width, height int, focused bool) string {
 	hint(Count, "+/- or ←/→ change · digits type")
 	limit := now.Add(model.MaxLeadTime)
 	field(Start, "Start", m.fieldView(m.start, mark(Start), fw), resolved(m.query.Start, m.errs[Start] == ""))
-	hint(Start, "2026-12-03, 2026-12-03T11:30:00Z, now, +2w, +10d")
+	hint(Start, "2026-12-03, 2026-12-03T11:30:00Z, now, +2w, +10d · times in UTC")
 	field(End, "End", m.fieldView(m.end, mark(End), fw), resolved(m.query.End, m.errs[End] == ""))
 	hint(End, "at most 8 weeks ahead: until "+limit.Format("2006-01-02 15:04")+" UTC")
 	field(Duration, "Duration", "‹ "+m.fieldView(m.duration, mark(Duration), fw-4)+" ›", durationNote(m.query.Durations, m.errs[Duration] == ""))

@@ -1,0 +1,209 @@
+package searchform
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/theme"
+)
+
+var now = time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+
+func clock() time.Time { return now }
+
+func press(m Model, keys ...string) Model {
+	for _, k := range keys {
+		var msg tea.KeyPressMsg
+		switch k {
+		case "tab":
+			msg = tea.KeyPressMsg{Code: tea.KeyTab}
+		case "shift+tab":
+			msg = tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
+		case "space":
+			msg = tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
+		case "up":
+			msg = tea.KeyPressMsg{Code: tea.KeyUp}
+		case "down":
+			msg = tea.KeyPressMsg{Code: tea.KeyDown}
+		case "left":
+			msg = tea.KeyPressMsg{Code: tea.KeyLeft}
+		case "right":
+			msg = tea.KeyPressMsg{Code: tea.KeyRight}
+		case "esc":
+			msg = tea.KeyPressMsg{Code: tea.KeyEscape}
+		case "ctrl+u":
+			msg = tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl}
+		default:
+			for _, r := range k {
+				m, _, _ = m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+			}
+			continue
+		}
+		m, _, _ = m.Update(msg)
+	}
+	return m
+}
+
+func TestDefaultsAreValid(t *testing.T) {
+	m := New(theme.New(false), clock, "us-east-1")
+	q, ok := m.Query()
+	if !ok {
+		t.Fatalf("the defaults do not validate: %v", m.Errors())
+	}
+	if len(q.InstanceTypes) != 1 || q.InstanceTypes[0] != "p5.48xlarge" || q.Count != 1 || q.Durations != (model.DurationRange{MinDays: 2, MaxDays: 2}) ||
+		!q.Start.Equal(now) || !q.End.Equal(now.AddDate(0, 0, 28)) || len(q.Regions) != 1 || q.Regions[0] != "us-east-1" {
+		t.Errorf("defaults %+v", q)
+	}
+	// A home region that sells no Capacity Blocks gives every region selling the type.
+	m = New(theme.New(false), clock, "eu-central-1")
+	if q, _ := m.Query(); len(q.Regions) != len(model.RegionsSelling("p5.48xlarge")) {
+		t.Errorf("regions %v for a home region without Capacity Blocks", q.Regions)
+	}
+}
+
+// Each field is validated as it is edited, the message beside it, and enter with an
+// invalid form gives no query.
+func TestLiveValidation(t *testing.T) {
+	m := New(theme.New(false), clock, "us-east-1")
+	m = press(m, "tab", "ctrl+u", "65")
+	if _, ok := m.Query(); ok {
+		t.Fatal("count 65 validated")
+	}
+	if msg := m.Errors()[Count]; !strings.Contains(msg, "1 to 64") {
+		t.Errorf("count message %q", msg)
+	}
+	if v := ansi.Strip(m.View(80, 60, true)); !strings.Contains(v, "✗ 65 is not allowed") {
+		t.Errorf("the count's message is not in the view:\n%s", v)
+	}
+	m = press(m, "ctrl+u", "x") // not a digit: swallowed
+	if m.count.Value() != "" {
+		t.Errorf("count took %q", m.count.Value())
+	}
+	m = press(m, "4", "tab", "ctrl+u", "+9w")
+	if msg := m.Errors()[Start]; !strings.Contains(msg, "8 weeks") {
+		t.Errorf("start +9w: %q", msg)
+	}
+	m = press(m, "ctrl+u", "yesterday")
+	if msg := m.Errors()[Start]; !strings.Contains(msg, "want 2026-12-03") {
+		t.Errorf("start yesterday: %q", msg)
+	}
+	m = press(m, "ctrl+u", "2026-12-05", "tab", "ctrl+u", "2026-12-04")
+	if msg := m.Errors()[End]; !strings.Contains(msg, "after the start") {
+		t.Errorf("end before start: %q", msg)
+	}
+	m = press(m, "ctrl+u", "2026-12-20", "tab", "ctrl+u", "15d")
+	if msg := m.Errors()[Duration]; !strings.Contains(msg, "not sold") {
+		t.Errorf("duration 15d: %q", msg)
+	}
+	m = press(m, "ctrl+u", "2d-7d")
+	q, ok := m.Query()
+	if !ok || !q.Durations.IsRange() || q.Count != 4 || len(q.Durations.Days()) != 6 {
+		t.Errorf("after fixing every field: ok=%v %+v %v", ok, q, m.Errors())
+	}
+}
+
+// The arrows on the duration offer only the durations AWS sells.
+func TestDurationSteps(t *testing.T) {
+	m := New(theme.New(false), clock, "us-east-1")
+	m.SetFocus(Duration)
+	m.duration.SetValue("14d")
+	m = press(m, "right")
+	if m.duration.Value() != "3w" {
+		t.Errorf("14d → %q, want 3w", m.duration.Value())
+	}
+	m = press(m, "left", "left")
+	if m.duration.Value() != "13d" {
+		t.Errorf("3w ←← → %q, want 13d", m.duration.Value())
+	}
+	m.duration.SetValue("26w")
+	m = press(m, "right")
+	if m.duration.Value() != "26w" {
+		t.Errorf("26w → %q, want to stay at the longest", m.duration.Value())
+	}
+	m.duration.SetValue("1d")
+	m = press(m, "left")
+	if m.duration.Value() != "1d" {
+		t.Errorf("1d ← %q", m.duration.Value())
+	}
+	for i := 0; i < 40; i++ {
+		m = press(m, "right")
+		r, err := model.ParseDuration(m.duration.Value())
+		if err != nil || !model.ValidDuration(r.MinDays) {
+			t.Fatalf("stepped to %q (%v)", m.duration.Value(), err)
+		}
+	}
+	m.SetFocus(Count)
+	m = press(m, "ctrl+u", "64", "+", "+")
+	if m.count.Value() != "64" {
+		t.Errorf("count stepped past 64: %q", m.count.Value())
+	}
+}
+
+// The fuzzy filter, choosing types with space, and "all regions that sell the chosen types".
+func TestTypesAndRegions(t *testing.T) {
+	m := New(theme.New(false), clock, "us-east-1")
+	m = press(m, "b200")
+	if len(m.typeMatches) == 0 || m.catalog[m.typeMatches[0]].Name != "p6-b200.48xlarge" {
+		t.Fatalf("b200 matches %v", m.typeMatches)
+	}
+	m = press(m, "space", "esc")
+	if m.typeFilter.Value() != "" || len(m.typeMatches) != len(m.catalog) {
+		t.Errorf("esc left the filter %q", m.typeFilter.Value())
+	}
+	if got := m.ChosenTypes(); len(got) != 2 || got[0] != "p5.48xlarge" || got[1] != "p6-b200.48xlarge" {
+		t.Errorf("chosen %v", got)
+	}
+	if v := ansi.Strip(m.View(60, 60, true)); !strings.Contains(v, "p6-b200.48xlarge 8×B200 179G  1/1") {
+		t.Errorf("the list does not show accelerators and chosen regions selling:\n%s", v)
+	}
+	m.SetFocus(Regions)
+	m = press(m, "a")
+	want := model.RegionsSelling("p5.48xlarge", "p6-b200.48xlarge")
+	if got := m.ChosenRegions(); strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("all selling: %v, want %v", got, want)
+	}
+	// Unchoosing one region leaves the others.
+	m = press(m, "down", "space")
+	if got := m.ChosenRegions(); len(got) != len(want)-1 || got[0] == m.regions[0] {
+		t.Errorf("after unchoosing %s: %v", m.regions[0], got)
+	}
+	if m.Typing() {
+		t.Error("the region list counts as typing, so q would not quit")
+	}
+	m.SetFocus(Types)
+	if !m.Typing() {
+		t.Error("the type filter does not count as typing")
+	}
+}
+
+func TestSetQuery(t *testing.T) {
+	m := New(theme.New(false), clock, "us-east-1")
+	in := model.Query{InstanceTypes: []string{"p5e.48xlarge"}, Count: 3, Durations: model.DurationRange{MinDays: 21, MaxDays: 21},
+		Start: now.Add(48 * time.Hour), End: now.AddDate(0, 0, 40), Regions: []string{"us-east-2", "us-west-2"}}
+	m.SetQuery(in)
+	out, ok := m.Query()
+	if !ok {
+		t.Fatalf("%v", m.Errors())
+	}
+	if out.Count != 3 || out.Durations != in.Durations || !out.Start.Equal(in.Start) || !out.End.Equal(in.End) ||
+		strings.Join(out.Regions, ",") != "us-east-2,us-west-2" || strings.Join(out.InstanceTypes, ",") != "p5e.48xlarge" {
+		t.Errorf("round trip: %+v", out)
+	}
+}
+
+func TestViewFitsAnySize(t *testing.T) {
+	m := New(theme.New(true), clock, "us-east-1")
+	for w := 0; w < 120; w += 7 {
+		for h := 0; h < 60; h += 5 {
+			v := m.View(w, h, true)
+			if n := strings.Count(v, "\n") + 1; v != "" && n > h {
+				t.Fatalf("%dx%d: %d lines", w, h, n)
+			}
+		}
+	}
+}

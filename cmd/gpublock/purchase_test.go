@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -241,15 +242,34 @@ func TestPurchaseDryRun(t *testing.T) {
 	}
 }
 
+// countPurchases serves sim and counts the PurchaseCapacityBlock calls, dry runs included.
+func countPurchases(t *testing.T, sim *ec2sim.Server) (string, *atomic.Int64) {
+	var n atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if strings.Contains(string(body), "Action=PurchaseCapacityBlock&") {
+			n.Add(1)
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		sim.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL, &n
+}
+
 func TestPurchaseMaxSpend(t *testing.T) {
 	cs := startCLISim(t)
 	off := pickOffering(t, cs.url)
 	fee := model.MustMoney(off.UpfrontFee)
 	capBelow := fee.Sub(model.MoneyFromCents(1))
-	code, _, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes", "--max-spend", capBelow.String())...)
+	url, purchases := countPurchases(t, cs.sim)
+	code, _, errs := runCLI(purchaseArgsFor(url, off.CapacityBlockOfferingId, "--yes", "--max-spend", capBelow.String())...)
 	if code != 1 || !strings.Contains(errs, "spending cap of "+capBelow.Dollars()) || !strings.Contains(errs, "--max-spend") ||
 		!strings.Contains(errs, fee.Dollars()) {
 		t.Errorf("exit %d\n%s", code, errs)
+	}
+	if purchases.Load() != 0 {
+		t.Errorf("%d PurchaseCapacityBlock calls (dry runs included) above the cap", purchases.Load())
 	}
 	assertNothingBought(t, cs.url)
 	if lines := journalLines(t); len(lines) != 0 {

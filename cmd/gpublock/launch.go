@@ -1,0 +1,256 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/model"
+)
+
+func init() {
+	commands["launch"] = command{summary: "launch instances into a Capacity Block, after a typed confirmation", run: runLaunch}
+}
+
+// listFlag is a repeatable flag that also takes comma-separated values.
+type listFlag []string
+
+func (l *listFlag) String() string { return strings.Join(*l, ",") }
+
+func (l *listFlag) Set(s string) error {
+	for _, v := range strings.Split(s, ",") {
+		if v = strings.TrimSpace(v); v == "" {
+			return fmt.Errorf("%q: empty value", s)
+		}
+		*l = append(*l, v)
+	}
+	return nil
+}
+
+type launchArgs struct {
+	aws         awsFlags
+	output      string
+	ami         string
+	subnet      string
+	count       int
+	key         string
+	groups      listFlag
+	dryRun, yes bool
+}
+
+func runLaunch(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	var a launchArgs
+	fs := newCommandFlags("launch", "RESERVATION_ID --ami A [--subnet S] [--count N] [--key K] [--security-group G ...] [--dry-run] [--yes] [--region R] [-o table|json]", stderr, &a.output)
+	a.aws.register(fs)
+	fs.StringVar(&a.ami, "ami", "", "image `ami-…` to launch (required); its platform must match the block's")
+	fs.StringVar(&a.subnet, "subnet", "", "`subnet-…` in the block's zone (default: the zone's default subnet)")
+	fs.IntVar(&a.count, "count", 1, "instances to launch, at most the block's free count")
+	fs.StringVar(&a.key, "key", "", "EC2 key pair `name`")
+	fs.Var(&a.groups, "security-group", "security group `sg-…` (repeatable, or comma-separated)")
+	fs.BoolVar(&a.dryRun, "dry-run", false, "look up the block and check the launch; start nothing")
+	fs.BoolVar(&a.yes, "yes", false, "launch without asking to type launch (for scripts)")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	reservationID, format, err := a.check(pos)
+	if err != nil {
+		return reportUsage(stderr, "launch", err)
+	}
+	if code, refused := refuseWithoutPerson(stderr, "launch", "launch", a.yes, a.dryRun); refused {
+		return code
+	}
+
+	client, info, err := openBackend(ctx, &a.aws, stderr)
+	if err != nil {
+		return backendFailure(stderr, "launch", err)
+	}
+	region := a.aws.homeRegion()
+	if region == "" {
+		region = client.Region()
+	}
+	b, err := findBlock(ctx, client, region, reservationID)
+	if err != nil {
+		fmt.Fprintf(stderr, "gpublock launch: %v\n", err)
+		return 1
+	}
+	// Caught before the confirmation, so nobody is asked to approve a launch that cannot
+	// happen; the adapter checks the same again.
+	if msg := launchBlocker(b, a.count); msg != "" {
+		fmt.Fprintf(stderr, "gpublock launch: %s Nothing was launched.\n", msg)
+		return 1
+	}
+	id, err := client.Identity(ctx)
+	if err != nil {
+		fmt.Fprintf(stderr, "gpublock launch: cannot tell which account this is: %s\n", client.ExplainError(err))
+		return 1
+	}
+	spec := aws.LaunchSpec{ImageID: a.ami, Count: a.count, KeyName: a.key, SubnetID: a.subnet, SecurityGroupIDs: a.groups}
+	printLaunchSummary(stderr, info, id.Account, b, spec)
+	if a.dryRun {
+		// The adapter exposes the RunInstances dry run only inside Launch, so the IAM
+		// permission is not checked here; the real launch checks it first.
+		fmt.Fprintf(stdout, "Dry run: block %s is active with %d free; the launch of %d looks possible. "+
+			"The ec2:RunInstances permission and the subnet's zone are checked when launching. Nothing was launched.\n",
+			b.ReservationID, b.AvailableCount, a.count)
+		return 0
+	}
+	if !a.yes && !askTyped(ctx, stderr, "Launch these instances?", "launch") {
+		fmt.Fprintln(stderr, "gpublock launch: cancelled; nothing was launched.")
+		return 1
+	}
+	res, err := client.Launch(ctx, b, spec)
+	if err != nil {
+		var pe *aws.PurchaseError
+		if errors.As(err, &pe) && pe.Outcome == aws.Unknown {
+			fmt.Fprintf(stderr, "gpublock launch: OUTCOME UNKNOWN: %s\n", pe.Explanation)
+			return exitUnknown
+		}
+		fmt.Fprintf(stderr, "gpublock launch: NOT LAUNCHED: %s\n", client.ExplainError(err))
+		return 1
+	}
+	if err := printLaunch(stdout, format, b, res); err != nil {
+		fmt.Fprintln(stderr, "gpublock launch:", err)
+		return 1
+	}
+	return 0
+}
+
+func (a *launchArgs) check(pos []string) (string, outputFormat, error) {
+	if len(pos) != 1 {
+		return "", "", usagef("want exactly one RESERVATION_ID (cr-…, from `gpublock blocks`), got %d arguments", len(pos))
+	}
+	id := strings.TrimSpace(pos[0])
+	if !strings.HasPrefix(id, "cr-") || strings.ContainsAny(id, " \t\n") {
+		return "", "", usagef("RESERVATION_ID %q: want a capacity reservation id such as cr-0123456789abcdef0", pos[0])
+	}
+	format, err := parseOutputFormat(a.output)
+	if err != nil || format == "csv" {
+		return "", "", usagef("-o %q: allowed table or json", a.output)
+	}
+	switch {
+	case a.ami == "":
+		return "", "", usagef("--ami is required: the image to launch, e.g. ami-0123456789abcdef0")
+	case !strings.HasPrefix(a.ami, "ami-"):
+		return "", "", usagef("--ami %q: want an AMI id (ami-…)", a.ami)
+	case a.count < 1 || a.count > 1000:
+		return "", "", usagef("--count %d: allowed 1 to the block's free count", a.count)
+	case a.subnet != "" && !strings.HasPrefix(a.subnet, "subnet-"):
+		return "", "", usagef("--subnet %q: want a subnet id (subnet-…)", a.subnet)
+	}
+	for _, g := range a.groups {
+		if !strings.HasPrefix(g, "sg-") {
+			return "", "", usagef("--security-group %q: want a security group id (sg-…)", g)
+		}
+	}
+	if err := a.aws.validate(); err != nil {
+		return "", "", err
+	}
+	if err := singleRegion(&a.aws); err != nil {
+		return "", "", err
+	}
+	return id, format, nil
+}
+
+// findBlock lists the region's blocks and takes the one with this reservation id.
+func findBlock(ctx context.Context, client *aws.Client, region, id string) (model.Block, error) {
+	blocks, err := client.Blocks(ctx, []string{region})
+	for _, b := range blocks {
+		if b.ReservationID == id {
+			return b, nil
+		}
+	}
+	if ctx.Err() != nil {
+		return model.Block{}, errors.New("cancelled; nothing was launched")
+	}
+	if err != nil {
+		return model.Block{}, fmt.Errorf("the blocks of %s could not be listed: %s", region, client.ExplainError(err))
+	}
+	return model.Block{}, fmt.Errorf("there is no Capacity Block %s in %s (`gpublock blocks --region %s` lists them; another region needs --region)", id, region, region)
+}
+
+// launchBlocker says why a launch cannot happen, or "".
+func launchBlocker(b model.Block, count int) string {
+	switch {
+	case b.State == model.StateScheduled || b.State == model.StatePaymentPending:
+		return fmt.Sprintf("the block is not active yet (%s); it starts %s. Instances can be launched from the start time.", b.State, bothTimes(b.Start))
+	case b.State != model.StateActive:
+		return fmt.Sprintf("the block is %s; only an active block takes instances.", b.State)
+	case count > b.AvailableCount:
+		return fmt.Sprintf("the block has %d free of %d instances; %d asked. Launch fewer, or wait for terminating instances to free their slots.",
+			b.AvailableCount, b.TotalCount, count)
+	}
+	return ""
+}
+
+func printLaunchSummary(w io.Writer, info backendInfo, account string, b model.Block, spec aws.LaunchSpec) {
+	fmt.Fprintf(w, "\nLAUNCH (%s", info.Mode)
+	if info.Endpoint != "" {
+		fmt.Fprintf(w, ", endpoint %s", info.Endpoint)
+	}
+	fmt.Fprintln(w, ")")
+	fmt.Fprintf(w, "  Account:     %s\n", account)
+	fmt.Fprintf(w, "  Region:      %s\n", b.Region)
+	fmt.Fprintf(w, "  Zone:        %s\n", b.AvailabilityZone)
+	fmt.Fprintf(w, "  Block:       %s (%s), %s, %d free of %d\n", b.ReservationID, b.State, b.InstanceType, b.AvailableCount, b.TotalCount)
+	fmt.Fprintf(w, "  Launch:      %d × %s from %s\n", spec.Count, b.InstanceType, spec.ImageID)
+	subnet := spec.SubnetID
+	if subnet == "" {
+		subnet = "the default subnet of " + b.AvailabilityZone
+	}
+	fmt.Fprintf(w, "  Subnet:      %s\n", subnet)
+	if spec.KeyName != "" {
+		fmt.Fprintf(w, "  Key pair:    %s\n", spec.KeyName)
+	}
+	if len(spec.SecurityGroupIDs) > 0 {
+		fmt.Fprintf(w, "  Groups:      %s\n", strings.Join(spec.SecurityGroupIDs, ", "))
+	}
+	fmt.Fprintf(w, "  Block ends:  %s; instances are terminated from %s\n\n", bothTimes(b.End), bothTimes(b.TerminationAt()))
+}
+
+// instanceJSON has the AWS CLI's run-instances field names.
+type instanceJSON struct {
+	InstanceId            string
+	InstanceType          string
+	ImageId               string
+	SubnetId              string
+	CapacityReservationId string
+	LaunchTime            string `json:",omitempty"`
+	State                 struct{ Name string }
+}
+
+func printLaunch(w io.Writer, format outputFormat, b model.Block, res aws.LaunchResult) error {
+	if format == "json" {
+		out := struct {
+			Instances             []instanceJSON
+			CapacityReservationId string
+			Region                string
+			GpublockRequestId     string
+		}{Instances: []instanceJSON{}, CapacityReservationId: b.ReservationID, Region: b.Region, GpublockRequestId: res.RequestID}
+		for _, in := range res.Instances {
+			j := instanceJSON{InstanceId: in.ID, InstanceType: in.InstanceType, ImageId: in.ImageID, SubnetId: in.SubnetID,
+				CapacityReservationId: in.ReservationID, LaunchTime: rfc3339(in.LaunchTime)}
+			j.State.Name = in.State
+			out.Instances = append(out.Instances, j)
+		}
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	const row = "%-21s  %-13s  %-17s  %-24s  %s\n"
+	fmt.Fprintf(w, row, "INSTANCE", "STATE", "TYPE", "SUBNET", "IMAGE")
+	for _, in := range res.Instances {
+		if _, err := fmt.Fprintf(w, row, in.ID, in.State, in.InstanceType, in.SubnetID, in.ImageID); err != nil {
+			return err
+		}
+	}
+	return nil
+}

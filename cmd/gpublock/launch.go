@@ -45,8 +45,10 @@ type launchArgs struct {
 
 func runLaunch(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var a launchArgs
-	fs := newCommandFlags("launch", "RESERVATION_ID --ami A [--subnet S] [--count N] [--key K] [--security-group G ...] [--dry-run] [--yes] [--region R] [-o table|json]", stderr, &a.output)
+	fs := newCommandFlags("launch", "RESERVATION_ID --ami A [--subnet S] [--count N] [--key K] [--security-group G ...] [--dry-run] [--yes] [--region R] [-o table|json]\n\n"+
+		"Exit status: 0 launched, 1 not launched, 2 bad usage or no terminal to confirm on without --yes, 3 outcome unknown.", stderr, &a.output)
 	a.aws.register(fs)
+	tableOrJSON(fs)
 	fs.StringVar(&a.ami, "ami", "", "image `ami-…` to launch (required); its platform must match the block's")
 	fs.StringVar(&a.subnet, "subnet", "", "`subnet-…` in the block's zone (default: the zone's default subnet)")
 	fs.IntVar(&a.count, "count", 1, "instances to launch, at most the block's free count")

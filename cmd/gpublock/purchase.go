@@ -42,9 +42,10 @@ const noRefund = "This cannot be cancelled or changed. The fee is charged up fro
 func askTyped(ctx context.Context, stderr io.Writer, prompt, word string) bool {
 	fmt.Fprintf(stderr, "%s Type %s and press enter to go ahead; anything else cancels: ", prompt, word)
 	line := make(chan string, 1)
+	in := confirmInput
 	go func() {
 		// On a cancel the reader stays blocked on stdin; the process is about to exit anyway.
-		s, _ := bufio.NewReader(confirmInput).ReadString('\n')
+		s, _ := bufio.NewReader(in).ReadString('\n')
 		line <- s
 	}()
 	select {
@@ -123,12 +124,15 @@ type purchaseArgs struct {
 const purchaseSynopsis = "OFFERING_ID --region R --type T [--count N] --duration D [--from DATE] [--to DATE] [--platform P] [--tag k=v ...] [--dry-run] [--yes] [--max-spend USD] [-o table|json]\n\n" +
 	"AWS cannot look an offering up by its id, so give the flags of the search that listed it\n" +
 	"(`gpublock offerings ...`): the search is run again and the offering taken from its answer,\n" +
-	"with today's fee. --dry-run alone needs only the id and the region."
+	"with today's fee. --dry-run alone needs only the id and the region.\n\n" +
+	"Exit status: 0 bought (also when the reply was lost and the reservation found by its request tag),\n" +
+	"1 not bought, 2 bad usage or no terminal to confirm on without --yes, 3 outcome unknown: do not buy again."
 
 func runPurchase(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	a := purchaseArgs{tags: tagFlag{}}
 	fs := newCommandFlags("purchase", purchaseSynopsis, stderr, &a.output)
 	a.aws.register(fs)
+	tableOrJSON(fs)
 	fs.StringVar(&a.types, "type", "", "instance `type` of the search that listed the offering")
 	fs.IntVar(&a.count, "count", 1, "instances per block in that search (UltraServers: UltraServers per block)")
 	fs.StringVar(&a.duration, "duration", "", "block `length` of that search: 2d, 48h, 3w or a range 2d-7d")
@@ -252,6 +256,15 @@ func (a *purchaseArgs) check(pos []string) (string, outputFormat, error) {
 		return "", "", err
 	}
 	return id, format, nil
+}
+
+// tableOrJSON corrects the -o help of the shared flags: these commands print no CSV.
+func tableOrJSON(fs *flag.FlagSet) {
+	for _, name := range []string{"o", "output"} {
+		if f := fs.Lookup(name); f != nil {
+			f.Usage = "output `format`: table or json"
+		}
+	}
 }
 
 func singleRegion(f *awsFlags) error {

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -419,4 +420,69 @@ func TestBothTimesAndExactFee(t *testing.T) {
 	if s := exactFee(model.MustMoney("47.757"), ""); s != "$47.76 USD (exactly 47.757)" {
 		t.Errorf("exactFee = %q", s)
 	}
+}
+
+// lostAndUnreadable loses the purchase reply like lostBeforeCommit, and then fails every
+// look-up of reservations too, so the outcome cannot be known.
+func lostAndUnreadable(sim *ec2sim.Server) http.Handler {
+	lost := lostBeforeCommit(sim)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if strings.Contains(string(body), "Action=DescribeCapacityReservations&") {
+			w.WriteHeader(http.StatusInternalServerError)
+			io.WriteString(w, `<?xml version="1.0" encoding="UTF-8"?><Response><Errors><Error><Code>InternalError</Code><Message>An internal error has occurred</Message></Error></Errors><RequestID>down</RequestID></Response>`)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		lost.ServeHTTP(w, r)
+	})
+}
+
+func TestPurchaseOutcomeUnknown(t *testing.T) {
+	cs := startCLISim(t)
+	off := pickOffering(t, cs.url)
+	t.Setenv("AWS_MAX_ATTEMPTS", "1") // no SDK retries of the failing look-ups
+	srv := httptest.NewServer(lostAndUnreadable(cs.sim))
+	defer srv.Close()
+	code, out, errs := runCLI(purchaseArgsFor(srv.URL, off.CapacityBlockOfferingId, "--yes")...)
+	if code != exitUnknown || out != "" || !strings.Contains(errs, "OUTCOME UNKNOWN") || !strings.Contains(errs, "Do not buy again") ||
+		!strings.Contains(errs, aws.RequestIDTag+"=gpb-") {
+		t.Errorf("exit %d, stdout %q\n%s", code, out, errs)
+	}
+	lines := journalLines(t)
+	if len(lines) != 2 || lines[1].Outcome != "unknown" {
+		t.Errorf("journal %+v", lines)
+	}
+}
+
+// cancelOnPrompt cancels the command's context as soon as the confirmation prompt is
+// written, as a Ctrl-C at the prompt would.
+type cancelOnPrompt struct {
+	bytes.Buffer
+	cancel func()
+}
+
+func (w *cancelOnPrompt) Write(p []byte) (int, error) {
+	if strings.Contains(string(p), "Type buy") {
+		w.cancel()
+	}
+	return w.Buffer.Write(p)
+}
+
+func TestPurchaseInterruptedAtPrompt(t *testing.T) {
+	cs := startCLISim(t)
+	off := pickOffering(t, cs.url)
+	pr, pw := io.Pipe() // nobody ever types
+	defer pw.Close()
+	asPerson(t, true, "")
+	confirmInput = pr
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out bytes.Buffer
+	errb := &cancelOnPrompt{cancel: cancel}
+	code := run(ctx, purchaseArgsFor(cs.url, off.CapacityBlockOfferingId), &out, errb)
+	if code != 1 || !strings.Contains(errb.String(), "cancelled; nothing was bought") {
+		t.Errorf("exit %d\n%s", code, errb.String())
+	}
+	assertNothingBought(t, cs.url)
 }

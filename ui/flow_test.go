@@ -232,3 +232,19 @@ func TestRegionDown(t *testing.T) {
 	}
 	golden.RequireEqual(t, []byte(ansi.Strip(m.View().Content)))
 }
+
+// When no region answers, the screen says the search failed, not that nothing is on offer.
+func TestEveryRegionDown(t *testing.T) {
+	b, _ := emulatorBackend(t, ec2sim.Faults{Down: []string{"us-east-1"}})
+	s := newScreen(t, New(testOptions(b)), 100, 30)
+	s.waitText("SIMULATED")
+	s.press("enter")
+	text := s.waitText("failed in every region")
+	m := s.final()
+	if strings.Contains(text, "No offerings for") || m.extra.altsLoading || m.extra.alts != nil {
+		t.Errorf("a failed search was treated as an empty one:\n%s", text)
+	}
+	if st := m.search.status["us-east-1"]; st.State != RegionError || !strings.Contains(text, st.Message[:min(20, len(st.Message))]) {
+		t.Errorf("us-east-1 %+v; the screen should carry its message:\n%s", st, text)
+	}
+}

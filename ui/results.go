@@ -26,9 +26,14 @@ func (m Model) resultsView(l layout) string {
 	switch {
 	case !s.has && m.table.Len() == 0:
 		lines = append(lines, "", m.th.Muted.Render("Fill the form and press enter to search. The defaults search at once."))
+	case !s.running && !s.cancelled && s.found == 0 && m.table.Len() == 0 && len(s.regions) > 0 && m.failedRegions() == len(s.regions):
+		lines = append(lines, m.failedView(w)...)
 	case !s.running && !s.cancelled && s.found == 0 && m.table.Len() == 0:
 		lines = append(lines, m.emptyView(w)...)
 	default:
+		if p := m.probeSummary(w); p != "" {
+			lines = append(lines, p)
+		}
 		rows := h - len(lines)
 		lines = append(lines, m.table.View(w, rows))
 	}
@@ -140,6 +145,47 @@ func (m Model) compactStatus(w int) string {
 		}
 	}
 	return ansi.Truncate(strings.Join(append(bad, good...), " · "), w, "…")
+}
+
+// failedView is a search that no region answered: the messages, not "nothing found".
+func (m Model) failedView(w int) []string {
+	th := m.th
+	lines := []string{th.Error.Render("The search failed in every region, so nothing is known about what is on offer.")}
+	seen := map[string]bool{}
+	for _, r := range m.search.regions {
+		msg := m.search.status[r].Message
+		if msg == "" || seen[msg] {
+			continue
+		}
+		seen[msg] = true
+		for _, l := range wrapText(msg, w-2) {
+			lines = append(lines, "  "+th.Value.Render(l))
+		}
+	}
+	return append(lines, th.Muted.Render("r searches again."))
+}
+
+// probeSummary is the largest-count probe in one line, for a search that found offerings.
+func (m Model) probeSummary(w int) string {
+	th := m.th
+	switch {
+	case m.extra.probeLoading:
+		return m.spin.View() + th.Value.Render(" Probing the largest count with any offering…")
+	case m.extra.probe == nil:
+		return ""
+	}
+	var parts []string
+	for _, p := range m.extra.probe {
+		switch {
+		case p.Err != nil:
+			parts = append(parts, p.Region+" "+p.Type+" error")
+		case p.Count == 0:
+			parts = append(parts, p.Region+" "+p.Type+" none")
+		default:
+			parts = append(parts, fmt.Sprintf("%s %s %d", p.Region, p.Type, p.Count))
+		}
+	}
+	return ansi.Truncate(th.Label.Render("Largest count: ")+th.Value.Render(strings.Join(parts, " · ")), w, "…")
 }
 
 // emptyView says why a search may have found nothing and what else to try.

@@ -205,6 +205,9 @@ func (m Model) searchDone() (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	m.table.Reset()
+	if m.failedRegions() == len(s.regions) {
+		return m, nil // nothing was answered: alternatives would fail the same way
+	}
 	ctx, cancel := context.WithCancel(m.opts.Context)
 	m.extra = extra{id: m.extra.id + 1, cancel: cancel, altsLoading: true}
 	b, q, id := m.opts.Backend, s.query, m.extra.id

@@ -138,7 +138,7 @@ func (m Model) View(width, height int, focused bool) string {
 	field(Start, "Start", m.fieldView(m.start, mark(Start), fw), resolved(m.query.Start, m.errs[Start] == ""))
 	hint(Start, "2026-12-03, 2026-12-03T11:30:00Z, now, +2w, +10d · times in UTC")
 	field(End, "End", m.fieldView(m.end, mark(End), fw), resolved(m.query.End, m.errs[End] == ""))
-	hint(End, "at most 8 weeks ahead: until "+limit.Format("2006-01-02 15:04")+" UTC")
+	add("  " + th.Muted.Render("8 weeks ahead: "+limit.Format("Jan 02 15:04")+" UTC"))
 	field(Duration, "Duration", "‹ "+m.fieldView(m.duration, mark(Duration), fw-4)+" ›", durationNote(m.query.Durations, m.errs[Duration] == ""))
 	hint(Duration, "←/→ step through the durations AWS sells (1–14d, 3–26w) · type a range 2d-7d to sweep")
 

@@ -194,11 +194,7 @@ func launchBlocker(b model.Block, count int) string {
 }
 
 func printLaunchSummary(w io.Writer, info backendInfo, account string, b model.Block, spec aws.LaunchSpec) {
-	fmt.Fprintf(w, "\nLAUNCH (%s", info.Mode)
-	if info.Endpoint != "" {
-		fmt.Fprintf(w, ", endpoint %s", info.Endpoint)
-	}
-	fmt.Fprintln(w, ")")
+	fmt.Fprintf(w, "\nLAUNCH (%s): %s\n", info.Mode, info.Reason)
 	fmt.Fprintf(w, "  Account:     %s\n", account)
 	fmt.Fprintf(w, "  Region:      %s\n", b.Region)
 	fmt.Fprintf(w, "  Zone:        %s\n", b.AvailabilityZone)

@@ -371,11 +371,7 @@ func exactFee(m model.Money, currency string) string {
 }
 
 func printOfferingSummary(w io.Writer, info backendInfo, account string, o model.Offering, platform string, tags map[string]string) {
-	fmt.Fprintf(w, "\nPURCHASE (%s", info.Mode)
-	if info.Endpoint != "" {
-		fmt.Fprintf(w, ", endpoint %s", info.Endpoint)
-	}
-	fmt.Fprintln(w, ")")
+	fmt.Fprintf(w, "\nPURCHASE (%s): %s\n", info.Mode, info.Reason)
 	fmt.Fprintf(w, "  Account:     %s\n", account)
 	fmt.Fprintf(w, "  Region:      %s\n", o.Region)
 	fmt.Fprintf(w, "  Zone:        %s\n", o.AvailabilityZone)

@@ -75,25 +75,29 @@ func asPerson(t *testing.T, terminal bool, input string) {
 	t.Cleanup(func() { confirmInput, inputIsTerminal = oldIn, oldTerm })
 }
 
-// journalLines reads the purchase journal the commands wrote under $XDG_STATE_HOME.
+// journalLines reads the purchase journal the commands wrote under $XDG_STATE_HOME: the
+// live one, or the simulated one should the backend keep emulator purchases apart.
 func journalLines(t *testing.T) []aws.JournalEntry {
 	t.Helper()
-	f, err := os.Open(filepath.Join(os.Getenv("XDG_STATE_HOME"), "gpublock", "journal.jsonl"))
-	if os.IsNotExist(err) {
-		return nil
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var out []aws.JournalEntry
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		var e aws.JournalEntry
-		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-			t.Fatalf("journal line %q: %v", sc.Text(), err)
+	dir := filepath.Join(os.Getenv("XDG_STATE_HOME"), "gpublock")
+	for _, p := range []string{filepath.Join(dir, "journal.jsonl"), filepath.Join(dir, "simulated", "journal.jsonl")} {
+		f, err := os.Open(p)
+		if os.IsNotExist(err) {
+			continue
 		}
-		out = append(out, e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			var e aws.JournalEntry
+			if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+				t.Fatalf("journal line %q: %v", sc.Text(), err)
+			}
+			out = append(out, e)
+		}
+		f.Close()
 	}
 	return out
 }

@@ -213,7 +213,7 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		case keyIs(k, keys.Quit):
 			return m.quit()
 		case keyIs(k, keys.Help):
-			m.dialog = helpDialog{m: &m}
+			m.dialog = helpDialog{th: m.th, groups: m.helpKeys().groups()}
 			return m, nil
 		}
 	}

@@ -148,43 +148,9 @@ func (m Model) resultsTitle() string {
 	return "Offerings · " + m.table.Position()
 }
 
-// box frames content with a border and a title in its top edge; focused panes get a bold
-// or coloured border, which still shows without colour.
+// box frames content in a pane; see frame.
 func (m Model) box(title, content string, r rect, focused bool) string {
-	if r.w < 2 || r.h < 2 {
-		return ""
-	}
-	bs, ts := m.th.Border, m.th.Label
-	if focused {
-		bs, ts = m.th.BorderFocused, m.th.Focused
-	}
-	inner := r.w - 2
-	title = ansi.Truncate(title, max(0, inner-4), "…")
-	top := bs.Render("╭─ ") + ts.Render(title) + bs.Render(" "+strings.Repeat("─", max(0, inner-3-ansi.StringWidth(title)))+"╮")
-	if focused && !m.th.Color {
-		top = bs.Render("┏━ ") + ts.Render(title) + bs.Render(" "+strings.Repeat("━", max(0, inner-3-ansi.StringWidth(title)))+"┓")
-	}
-	side, bottom := "│", "╰"+strings.Repeat("─", inner)+"╯"
-	if focused && !m.th.Color {
-		side, bottom = "┃", "┗"+strings.Repeat("━", inner)+"┛"
-	}
-	lines := strings.Split(content, "\n")
-	var b strings.Builder
-	b.WriteString(top)
-	for i := 0; i < r.h-2; i++ {
-		l := ""
-		if i < len(lines) {
-			l = lines[i]
-		}
-		w := ansi.StringWidth(l)
-		if w > inner {
-			l = ansi.Truncate(l, inner, "…")
-			w = ansi.StringWidth(l)
-		}
-		b.WriteString("\n" + bs.Render(side) + l + strings.Repeat(" ", inner-w) + bs.Render(side))
-	}
-	b.WriteString("\n" + bs.Render(bottom))
-	return b.String()
+	return frame(m.th, title, content, r, focused)
 }
 
 func (m Model) detailView(w, h int) string {
@@ -222,46 +188,4 @@ func (m Model) helpLine() string {
 
 func (m Model) helpKeys() helpKeys {
 	return helpKeys{root: m.keys, form: m.form.KeyMap(), table: m.table.KeyMap(), focus: m.focus}
-}
-
-// helpDialog shows every key until any key closes it.
-type helpDialog struct{ m *Model }
-
-func (d helpDialog) Update(k tea.KeyPressMsg) (dialog, tea.Cmd, bool) { return d, nil, true }
-
-func (d helpDialog) View(width, height int) string {
-	th := d.m.th
-	// Each group is a column: its title, then a key and what it does per line. Columns
-	// flow left to right and wrap to a new row when the width runs out.
-	var cols []string
-	for _, g := range d.m.helpKeys().groups() {
-		kw := 0
-		for _, b := range g.keys {
-			kw = max(kw, ansi.StringWidth(b.Help().Key))
-		}
-		lines := []string{th.Focused.Render(g.title)}
-		for _, b := range g.keys {
-			h := b.Help()
-			lines = append(lines, th.HelpKey.Render(h.Key+strings.Repeat(" ", kw-ansi.StringWidth(h.Key)))+"  "+th.HelpDesc.Render(h.Desc))
-		}
-		cols = append(cols, strings.Join(lines, "\n"))
-	}
-	inner := width - 2
-	var rows []string
-	var row []string
-	rowW := 0
-	for _, c := range cols {
-		w := lipgloss.Width(c) + 4
-		if rowW+w > inner && len(row) > 0 {
-			rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, row...))
-			row, rowW = nil, 0
-		}
-		row = append(row, lipgloss.NewStyle().PaddingRight(4).Render(c))
-		rowW += w
-	}
-	if len(row) > 0 {
-		rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, row...))
-	}
-	content := th.Focused.Render("Keys") + th.Muted.Render(" · any key closes · q and ctrl+c quit, but q is a letter in text fields") + "\n\n" + strings.Join(rows, "\n\n")
-	return d.m.box("Help", content, rect{width, height}, true)
 }

@@ -13,14 +13,28 @@ import (
 // clock, which demos and tests move; dates such as "+2w" and the 8-week limit must be
 // read against it, or a simulated market would look empty.
 func (c *Client) Now(ctx context.Context) time.Time {
+	if t, ok := c.simClock(ctx); ok {
+		return t
+	}
+	return time.Now().UTC()
+}
+
+// IsEmulator reports whether the endpoint is gpublock's emulator (it answers
+// GET /_sim/clock), so a caller can say SIMULATED rather than LIVE.
+func (c *Client) IsEmulator(ctx context.Context) bool {
+	_, ok := c.simClock(ctx)
+	return ok
+}
+
+func (c *Client) simClock(ctx context.Context) (time.Time, bool) {
 	if c.cfg.EndpointURL == "" {
-		return time.Now().UTC()
+		return time.Time{}, false
 	}
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(c.cfg.EndpointURL, "/")+"/_sim/clock", nil)
 	if err != nil {
-		return time.Now().UTC()
+		return time.Time{}, false
 	}
 	hc := http.DefaultClient
 	if c.cfg.HTTPClient != nil {
@@ -28,16 +42,16 @@ func (c *Client) Now(ctx context.Context) time.Time {
 	}
 	resp, err := hc.Do(req)
 	if err != nil {
-		return time.Now().UTC()
+		return time.Time{}, false
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return time.Now().UTC()
+		return time.Time{}, false
 	}
 	line, _ := bufio.NewReader(resp.Body).ReadString('\n')
 	t, err := time.Parse(time.RFC3339, strings.TrimSpace(line))
 	if err != nil {
-		return time.Now().UTC()
+		return time.Time{}, false
 	}
-	return t.UTC()
+	return t.UTC(), true
 }

@@ -159,9 +159,12 @@ func openBackend(ctx context.Context, f *awsFlags, stderr io.Writer) (*aws.Clien
 	if err != nil {
 		return nil, backendInfo{}, err
 	}
-	info := backendInfo{Mode: modeLive, Endpoint: f.endpointURL, Reason: "AWS, region " + c.Region()}
-	if f.endpointURL != "" {
-		info.Reason = "endpoint " + f.endpointURL + ", region " + c.Region()
+	info := backendInfo{Mode: modeLive, Endpoint: c.Endpoint(), Reason: "AWS, region " + c.Region()}
+	if c.Endpoint() != "" {
+		info.Reason = "endpoint " + c.Endpoint() + ", region " + c.Region()
+		if c.IsEmulator(ctx) {
+			info.Mode, info.Reason = modeSimulated, "the emulator at "+c.Endpoint()+" (gpublock sim); nothing real is bought"
+		}
 	}
 	if f.autoDemo && f.endpointURL == "" && f.profile == "" {
 		probe, cancel := context.WithTimeout(ctx, credentialProbe)

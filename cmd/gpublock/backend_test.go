@@ -71,3 +71,15 @@ func TestOpenBackendFallsBackOnlyWhenAllowed(t *testing.T) {
 		t.Errorf("with credentials: %+v, %v; want LIVE", info, err)
 	}
 }
+
+func TestOpenBackendSaysSimulatedForAnEmulatorEndpoint(t *testing.T) {
+	cs := startCLISim(t)
+	f := awsFlags{perRegion: 4, overall: 32, endpointURL: cs.url}
+	_, info, err := openBackend(context.Background(), &f, &bytes.Buffer{})
+	if err != nil || info.Mode != modeSimulated || info.Endpoint != cs.url || info.Sim != nil {
+		t.Fatalf("%+v, %v", info, err)
+	}
+	if cs.calls.Load() != 0 {
+		t.Errorf("opening the backend made %d EC2 calls", cs.calls.Load())
+	}
+}

@@ -9,6 +9,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"golang.org/x/sys/unix"
 )
 
@@ -153,4 +156,21 @@ func BenchmarkProcessFirstFrame(b *testing.B) {
 	b.ReportMetric(float64(frame.Milliseconds())/float64(runs), "ms/first-frame")
 	b.ReportMetric(rssKB/1024/float64(runs), "MB-RSS-at-first-frame")
 	b.ReportMetric(hwmKB/1024/float64(runs), "MB-peak-RSS-after-search")
+}
+
+// Resident memory of this (test) process holding the search screen with 10,000 offerings
+// at 160×48, after a frame: an upper bound for the program's own, since the test binary
+// carries the emulator and the test framework too. Goal: under 60 MB.
+func BenchmarkRSS10k(b *testing.B) {
+	offs := syntheticOfferings(10_000)
+	var rss float64
+	for b.Loop() {
+		m := update(withResults(New(testOptions(nil)), offs), tea.WindowSizeMsg{Width: 160, Height: 48})
+		_ = m.View()
+		runtime.GC()
+		debug.FreeOSMemory()
+		rss = procKB(os.Getpid(), "VmRSS")
+		runtime.KeepAlive(m)
+	}
+	b.ReportMetric(rss/1024, "MB-RSS")
 }

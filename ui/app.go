@@ -141,7 +141,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return m.handleKey(msg)
 	case clockMsg:
+		// Relative dates ("now", "+4w") and the 8-week limit move with the clock.
 		m.clock = m.opts.Now()
+		m.form.Revalidate()
 		return m, clockCmd()
 	case spinner.TickMsg:
 		if !m.busy() {
@@ -208,14 +210,13 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		return m, cmd
 	}
-	if !m.typing() {
-		switch {
-		case keyIs(k, keys.Quit):
-			return m.quit()
-		case keyIs(k, keys.Help):
-			m.dialog = helpDialog{th: m.th, groups: m.helpKeys().groups()}
-			return m, nil
-		}
+	// No form field takes a "?", so help opens from them too; a table filter may hold one.
+	if keyIs(k, keys.Help) && !m.table.Filtering() {
+		m.dialog = helpDialog{th: m.th, groups: m.helpKeys().groups()}
+		return m, nil
+	}
+	if !m.typing() && keyIs(k, keys.Quit) {
+		return m.quit()
 	}
 	if keyIs(k, keys.Back) && m.cancelRunning() {
 		return m, nil
@@ -272,8 +273,10 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case keyIs(k, keys.Copy), keyIs(k, keys.CopyPurchase):
 		return m.copyCommand(keyIs(k, keys.CopyPurchase))
 	case keyIs(k, keys.Rerun):
+		// The form still holds the last search (alternatives fill it in too); submitting it
+		// again resolves its relative dates anew.
 		if m.search.has {
-			return m.startSearch(m.search.query)
+			return m.submit()
 		}
 	case keyIs(k, keys.Probe):
 		return m.startProbe()

@@ -32,7 +32,7 @@ func DefaultKeyMap() KeyMap {
 		Help:         key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		NextPane:     key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
 		PrevPane:     key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous pane")),
-		Back:         key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back / cancel search")),
+		Back:         key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back · cancel")),
 		Search:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "search")),
 		Rerun:        key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "search again")),
 		Open:         key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "details")),
@@ -57,9 +57,10 @@ func (h helpKeys) ShortHelp() []key.Binding {
 	case paneForm:
 		return []key.Binding{r.Search, h.form.Next, h.form.Toggle, h.form.Step, r.Help, r.ForceQuit}
 	case paneResults:
-		return append(h.table.ShortHelp(), r.Open, r.Copy, r.Probe, r.Back, r.Help, r.Quit)
+		t := h.table
+		return []key.Binding{r.Open, t.Filter, t.SortAny, r.Copy, r.Probe, r.Back, r.Help, r.Quit}
 	}
-	return []key.Binding{r.Copy, r.CopyPurchase, h.table.Down, h.table.Up, r.Back, r.Help, r.Quit}
+	return []key.Binding{r.Copy, r.CopyPurchase, r.Back, r.Help, r.Quit}
 }
 
 func (h helpKeys) FullHelp() [][]key.Binding {

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"sync"
@@ -76,6 +77,9 @@ type probeMsg struct {
 func keyIs(k tea.KeyPressMsg, b ...key.Binding) bool { return key.Matches(k, b...) }
 
 func identityCmd(ctx context.Context, b Backend) tea.Cmd {
+	if b == nil {
+		return func() tea.Msg { return identityMsg{err: errors.New("no backend")} }
+	}
 	return func() tea.Msg {
 		id, err := b.Identity(ctx)
 		return identityMsg{id, err}

@@ -8,6 +8,8 @@ type KeyMap struct {
 	Up, Down, PageUp, PageDown, HalfUp, HalfDown, Top, Bottom key.Binding
 	Filter, ClearFilter, ApplyFilter                          key.Binding
 	Sort                                                      [numColumns]key.Binding
+	// SortAny stands for the sort keys in short help.
+	SortAny key.Binding
 }
 
 // DefaultKeyMap returns the table's keys.
@@ -25,16 +27,19 @@ func DefaultKeyMap() KeyMap {
 		ClearFilter: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
 		ApplyFilter: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
 	}
+	var all []string
 	for c := Column(0); c < numColumns; c++ {
 		def := columns[c]
 		km.Sort[c] = key.NewBinding(key.WithKeys(def.sortKey), key.WithHelp(def.sortKey, "sort by "+def.name))
+		all = append(all, def.sortKey)
 	}
+	km.SortAny = key.NewBinding(key.WithKeys(all...), key.WithHelp("shift+letter", "sort (? lists)"))
 	return km
 }
 
 // ShortHelp is the table's keys for the footer.
 func (km KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{km.Down, km.Up, km.Filter, km.Sort[ColFee], km.Sort[ColAccRate]}
+	return []key.Binding{km.Down, km.Up, km.Filter, km.SortAny}
 }
 
 // FullHelp is every key of the table, in columns.

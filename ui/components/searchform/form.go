@@ -117,6 +117,10 @@ func (m *Model) Query() (model.Query, bool) {
 	return m.query, len(m.errs) == 0
 }
 
+// Revalidate reads the fields again against the clock, whose moving changes what relative
+// dates mean and what the 8-week limit allows.
+func (m *Model) Revalidate() { m.validate() }
+
 // Errors returns the message of each invalid field.
 func (m Model) Errors() map[Field]string { return m.errs }
 

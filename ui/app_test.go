@@ -1,0 +1,108 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/gpublock/gpublock/ui/components/searchform"
+)
+
+func isQuit(cmd tea.Cmd) bool {
+	if cmd == nil {
+		return false
+	}
+	_, ok := cmd().(tea.QuitMsg)
+	return ok
+}
+
+// q is a letter while typing in a text field and quits elsewhere; ctrl+c always quits.
+func TestQuitKeys(t *testing.T) {
+	m := update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48})
+	mm, cmd := m.Update(keyMsg("q"))
+	if isQuit(cmd) {
+		t.Fatal("q quit while typing in the type filter")
+	}
+	if v := ansi.Strip(mm.(Model).View().Content); !strings.Contains(v, "/ q") {
+		t.Errorf("q did not go into the filter:\n%s", v)
+	}
+	if _, cmd := m.Update(keyMsg("ctrl+c")); !isQuit(cmd) {
+		t.Error("ctrl+c did not quit")
+	}
+	m = withResults(m, syntheticOfferings(10))
+	if m.focus != paneResults {
+		t.Fatalf("focus %d after a search, want the results", m.focus)
+	}
+	if _, cmd := m.Update(keyMsg("q")); !isQuit(cmd) {
+		t.Error("q did not quit in the results")
+	}
+	m = update(m, keyMsg("/"))
+	if _, cmd := m.Update(keyMsg("q")); isQuit(cmd) {
+		t.Error("q quit while typing a filter")
+	}
+}
+
+func TestPanesHelpAndBack(t *testing.T) {
+	m := withResults(update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48}), syntheticOfferings(10))
+	m = update(m, keyMsg("tab"))
+	if m.focus != paneDetail {
+		t.Errorf("tab from the results: focus %d", m.focus)
+	}
+	m = update(m, keyMsg("tab"))
+	if m.focus != paneForm || m.form.Focus() != searchform.Types {
+		t.Errorf("tab from the detail: focus %d, field %d", m.focus, m.form.Focus())
+	}
+	m = update(m, keyMsg("shift+tab"))
+	if m.focus != paneDetail {
+		t.Errorf("shift+tab from the form's first field: focus %d", m.focus)
+	}
+	m = update(m, keyMsg("esc"))
+	if m.focus != paneResults {
+		t.Errorf("esc from the detail: focus %d", m.focus)
+	}
+	m = update(m, keyMsg("?"))
+	if v := ansi.Strip(m.View().Content); m.dialog == nil || !strings.Contains(v, "Sort (again reverses)") || !strings.Contains(v, "sort by upfront fee") {
+		t.Fatalf("? shows no full help:\n%s", v)
+	}
+	if !strings.Contains(ansi.Strip(m.View().Content), "? help") {
+		t.Error("no short help in the footer")
+	}
+	m = update(m, keyMsg("j"))
+	if m.dialog != nil || m.table.Cursor() != 0 {
+		t.Errorf("a key did not just close the help (dialog %v, cursor %d)", m.dialog, m.table.Cursor())
+	}
+	m = update(m, keyMsg("esc"))
+	if m.focus != paneForm {
+		t.Errorf("esc from the results: focus %d", m.focus)
+	}
+}
+
+// The clock moves relative dates: a start valid at 09:00 is in the past at 10:00.
+func TestClockRevalidates(t *testing.T) {
+	now := testNow
+	opts := testOptions(nil)
+	opts.Now = func() time.Time { return now }
+	m := New(opts)
+	m = update(m, keyMsg("tab"), keyMsg("tab"), keyMsg("ctrl+u"))
+	for _, r := range "2026-12-01T09:30:00Z" {
+		m = update(m, keyMsg(string(r)))
+	}
+	if _, bad := m.form.Errors()[searchform.Start]; bad {
+		t.Fatalf("09:30 is not valid at 09:00: %v", m.form.Errors())
+	}
+	now = now.Add(time.Hour)
+	m = update(m, clockMsg(now))
+	if _, bad := m.form.Errors()[searchform.Start]; !bad {
+		t.Error("09:30 is still valid at 10:00")
+	}
+	if m.clock != now {
+		t.Errorf("header clock %v, want %v", m.clock, now)
+	}
+	mm, cmd := m.Update(keyMsg("enter"))
+	if cmd != nil || mm.(Model).search.has {
+		t.Error("an invalid form was searched")
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gpublock/gpublock/aws"
@@ -19,13 +20,35 @@ func init() {
 	commands["blocks"] = command{summary: "list the account's Capacity Blocks (table, json or csv)", run: runBlocks}
 }
 
+// exitWarning is the exit status of `blocks --warn-within` when a block ends soon.
+const exitWarning = 3
+
+// minWatchInterval keeps --watch from hammering the API: a refresh makes five calls per region.
+const minWatchInterval = time.Second
+
+const blocksSynopsis = "[--region R[,R...]|all] [-o table|json|csv] [--watch] [--interval 30s] [--warn-within 45m]\n\n" +
+	"--watch reprints the list on every refresh until interrupted (Ctrl-C). --warn-within D names, on\n" +
+	"stderr, every active block that ends within D (one line each: reservation, region, type × count,\n" +
+	"end UTC, time left), for cron and monitoring. Instances are terminated from 30 minutes before the end.\n\n" +
+	"Exit status: 0 ok (no block ends within --warn-within), 1 failure (every region failed, or an\n" +
+	"output error), 2 bad usage, 3 warning: an active block ends within --warn-within.\n" +
+	"With --watch the status is that of the last refresh before the interruption."
+
+type blocksArgs struct {
+	aws        awsFlags
+	output     string
+	watch      bool
+	interval   time.Duration
+	warnWithin time.Duration
+}
+
 func runBlocks(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	var (
-		af     awsFlags
-		output string
-	)
-	fs := newCommandFlags("blocks", "[--region R[,R...]|all] [-o table|json|csv]", stderr, &output)
-	af.register(fs)
+	var a blocksArgs
+	fs := newCommandFlags("blocks", blocksSynopsis, stderr, &a.output)
+	a.aws.register(fs)
+	fs.BoolVar(&a.watch, "watch", false, "reprint on every refresh until interrupted")
+	fs.DurationVar(&a.interval, "interval", 30*time.Second, "time between refreshes with --watch (at least 1s)")
+	fs.DurationVar(&a.warnWithin, "warn-within", 0, "exit 3 and name the active blocks that end within this `duration` (e.g. 45m)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -35,26 +58,59 @@ func runBlocks(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if fs.NArg() > 0 {
 		return reportUsage(stderr, "blocks", usagef("unexpected argument %q; every option is a flag", fs.Arg(0)))
 	}
-	format, err := parseOutputFormat(output)
+	format, err := parseOutputFormat(a.output)
 	if err != nil {
 		return reportUsage(stderr, "blocks", err)
 	}
-	if err := af.validate(); err != nil {
+	switch {
+	case a.interval < minWatchInterval:
+		return reportUsage(stderr, "blocks", usagef("--interval %s: allowed 1s or more", a.interval))
+	case a.warnWithin < 0:
+		return reportUsage(stderr, "blocks", usagef("--warn-within %s: want a positive duration such as 45m", a.warnWithin))
+	}
+	if err := a.aws.validate(); err != nil {
 		return reportUsage(stderr, "blocks", err)
 	}
-	regions, _ := af.regionList(nil) // validated above
-	client, _, err := openBackend(ctx, &af, stderr)
+	regions, _ := a.aws.regionList(nil) // validated above
+	client, _, err := openBackend(ctx, &a.aws, stderr)
 	if err != nil {
 		return backendFailure(stderr, "blocks", err)
 	}
 	if len(regions) == 0 {
 		regions = []string{client.Region()}
 	}
+	if !a.watch {
+		code, _ := a.refresh(ctx, client, regions, format, stdout, stderr)
+		return code
+	}
+	last := 0
+	for {
+		code, cancelled := a.refresh(ctx, client, regions, format, stdout, stderr)
+		if cancelled {
+			return last
+		}
+		last = code
+		t := time.NewTimer(a.interval)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return last
+		case <-t.C:
+		}
+	}
+}
+
+// refresh lists the blocks once, prints them and the warnings, and returns the exit
+// status; cancelled is true when ctx ended during the listing and nothing was printed.
+func (a *blocksArgs) refresh(ctx context.Context, client *aws.Client, regions []string, format outputFormat, stdout, stderr io.Writer) (int, bool) {
 	blocks, err := client.Blocks(ctx, regions)
 	if ctx.Err() != nil {
-		fmt.Fprintln(stderr, "gpublock blocks: cancelled")
-		return 1
+		if !a.watch {
+			fmt.Fprintln(stderr, "gpublock blocks: cancelled")
+		}
+		return 1, true
 	}
+	now := client.Now(ctx)
 	failedRegions := map[string]bool{}
 	if err != nil {
 		for _, e := range unjoin(err) {
@@ -71,14 +127,66 @@ func runBlocks(ctx context.Context, args []string, stdout, stderr io.Writer) int
 			fmt.Fprintf(stderr, "gpublock blocks: %s\n", client.ExplainError(e))
 		}
 	}
-	if err := printBlocks(blocks, format, stdout); err != nil {
+	if a.watch && format == "table" {
+		fmt.Fprintf(stdout, "\n%s: %d block(s) in %s; every %s, Ctrl-C stops\n", bothTimes(now), len(blocks), strings.Join(regions, ", "), a.interval)
+	}
+	if err := printBlocks(blocks, format, now, stdout); err != nil {
 		fmt.Fprintln(stderr, "gpublock blocks:", err)
-		return 1
+		return 1, false
 	}
 	if len(failedRegions) == len(regions) {
-		return 1
+		return 1, false
 	}
-	return 0
+	if a.warnWithin > 0 {
+		if ending := endingWithin(blocks, now, a.warnWithin); len(ending) > 0 {
+			for _, b := range ending {
+				fmt.Fprintf(stderr, "gpublock blocks: WARNING: %s  %s  %s × %d  ends %s  in %s\n", b.ReservationID, b.Region,
+					b.InstanceType, b.TotalCount, b.End.UTC().Format("2006-01-02 15:04 MST"), shortDuration(b.End.Sub(now)))
+			}
+			return exitWarning, false
+		}
+	}
+	return 0, false
+}
+
+// endingWithin is the active blocks whose end is at most d after now. Scheduled blocks
+// are left out however short they are: nothing runs in them yet.
+func endingWithin(blocks []model.Block, now time.Time, d time.Duration) []model.Block {
+	var out []model.Block
+	for _, b := range blocks {
+		if b.State == model.StateActive && b.End.After(now) && !b.End.After(now.Add(d)) {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// shortDuration writes a duration the way an on-call person reads it: 2d 3h, 5h 20m, 45m.
+func shortDuration(d time.Duration) string {
+	if d < 0 {
+		d = -d
+	}
+	d = d.Round(time.Minute)
+	days, hours, mins := int(d/(24*time.Hour)), int(d%(24*time.Hour)/time.Hour), int(d%time.Hour/time.Minute)
+	switch {
+	case days > 0:
+		return fmt.Sprintf("%dd %dh", days, hours)
+	case hours > 0:
+		return fmt.Sprintf("%dh %dm", hours, mins)
+	}
+	return fmt.Sprintf("%dm", mins)
+}
+
+// countdown is the time to the start of a block not yet started, to the end of one
+// running, or how long ago it ended.
+func countdown(b model.Block, now time.Time) string {
+	switch {
+	case now.Before(b.Start):
+		return "starts in " + shortDuration(b.Start.Sub(now))
+	case now.Before(b.End):
+		return "ends in " + shortDuration(b.End.Sub(now))
+	}
+	return "ended " + shortDuration(now.Sub(b.End)) + " ago"
 }
 
 func unjoin(err error) []error {
@@ -131,9 +239,9 @@ func toBlockJSON(b model.Block) blockJSON {
 var blockCSVHeader = []string{"CapacityReservationId", "CapacityBlockId", "Region", "AvailabilityZone", "InstanceType",
 	"TotalInstanceCount", "AvailableInstanceCount", "RunningInstanceCount", "State", "StartDate", "EndDate", "InterconnectStatus"}
 
-const blockTableFormat = "%-21s  %-21s  %-14s  %-16s  %-17s  %5s  %5s  %7s  %-15s  %-16s  %-16s  %s\n"
+const blockTableFormat = "%-21s  %-21s  %-14s  %-16s  %-17s  %5s  %5s  %7s  %-15s  %-16s  %-16s  %-16s  %-19s  %s\n"
 
-func printBlocks(blocks []model.Block, format outputFormat, w io.Writer) error {
+func printBlocks(blocks []model.Block, format outputFormat, now time.Time, w io.Writer) error {
 	switch format {
 	case "json":
 		out := make([]blockJSON, len(blocks))
@@ -158,11 +266,12 @@ func printBlocks(blocks []model.Block, format outputFormat, w io.Writer) error {
 		_, err := fmt.Fprintln(w, "No Capacity Blocks.")
 		return err
 	}
-	fmt.Fprintf(w, blockTableFormat, "RESERVATION", "BLOCK", "REGION", "ZONE", "TYPE", "TOTAL", "FREE", "RUNNING", "STATE", "START (UTC)", "END (UTC)", "INTERCONNECT")
+	fmt.Fprintf(w, blockTableFormat, "RESERVATION", "BLOCK", "REGION", "ZONE", "TYPE", "TOTAL", "FREE", "RUNNING", "STATE", "START (UTC)", "END (UTC)", "TERMINATES (UTC)", "TO START / TO END", "INTERCONNECT")
 	for _, b := range blocks {
 		_, err := fmt.Fprintf(w, blockTableFormat, b.ReservationID, b.BlockID, b.Region, b.AvailabilityZone, b.InstanceType,
 			strconv.Itoa(b.TotalCount), strconv.Itoa(b.AvailableCount), strconv.Itoa(b.RunningCount), b.State,
-			b.Start.UTC().Format("2006-01-02 15:04"), b.End.UTC().Format("2006-01-02 15:04"), b.Interconnect)
+			b.Start.UTC().Format("2006-01-02 15:04"), b.End.UTC().Format("2006-01-02 15:04"),
+			b.TerminationAt().UTC().Format("2006-01-02 15:04"), countdown(b, now), b.Interconnect)
 		if err != nil {
 			return err
 		}

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/csv"
 	"encoding/json"
 	"os"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/gpublock/gpublock/model"
 )
@@ -92,6 +95,112 @@ func TestBlocksBadUsage(t *testing.T) {
 		code, _, errs := runCLI(append([]string{"blocks", "--endpoint-url", cs.url}, args...)...)
 		if code != 2 || errs == "" {
 			t.Errorf("%v: exit %d, %q", args, code, errs)
+		}
+	}
+	if cs.calls.Load() != 0 {
+		t.Errorf("bad usage made %d calls", cs.calls.Load())
+	}
+}
+
+func TestBlocksWarnWithin(t *testing.T) {
+	cs := startCLISim(t)
+	b := boughtBlock(t, cs)
+	start, _ := time.Parse(time.RFC3339, b.StartDate)
+	end, _ := time.Parse(time.RFC3339, b.EndDate)
+	args := []string{"blocks", "--endpoint-url", cs.url, "--region", "us-east-1", "--warn-within", "45m"}
+
+	// Scheduled: its end is within 72 h, but nothing runs in it yet.
+	cs.sim.SetTime(start.Add(-time.Hour))
+	if rows := reservations(t, cs.url); rows[0].State != "scheduled" {
+		t.Fatalf("want a scheduled block: %+v", rows[0])
+	}
+	if code, _, errs := runCLI("blocks", "--endpoint-url", cs.url, "--region", "us-east-1", "--warn-within", "72h"); code != 0 || strings.Contains(errs, "WARNING") {
+		t.Errorf("scheduled block: exit %d, stderr %q", code, errs)
+	}
+
+	// Active, ending in 50 minutes: outside a 45-minute window.
+	cs.sim.SetTime(end.Add(-50 * time.Minute))
+	code, out, errs := runCLI(args...)
+	if code != 0 || strings.Contains(errs, "WARNING") || !strings.Contains(out, "ends in 50m") {
+		t.Errorf("50 minutes left: exit %d, stderr %q\n%s", code, errs, out)
+	}
+	if !strings.Contains(out, "TERMINATES (UTC)") || !strings.Contains(out, end.Add(-30*time.Minute).Format("2006-01-02 15:04")) {
+		t.Errorf("the table lacks the termination time:\n%s", out)
+	}
+
+	// Active, ending in 40 minutes: exit 3, and the block is named.
+	cs.sim.SetTime(end.Add(-40 * time.Minute))
+	code, out, errs = runCLI(args...)
+	warn := "WARNING: " + b.CapacityReservationId + "  us-east-1  p5.48xlarge × 2  ends " + end.Format("2006-01-02 15:04") + " UTC  in 40m"
+	if code != exitWarning || !strings.Contains(errs, warn) || !strings.Contains(out, b.CapacityReservationId) {
+		t.Errorf("40 minutes left: exit %d, stderr %q, want %q", code, errs, warn)
+	}
+	// JSON output is unchanged by the warning, which goes to stderr.
+	code, out, errs = runCLI(append(args, "-o", "json")...)
+	var rows []blockJSON
+	if code != exitWarning || json.Unmarshal([]byte(out), &rows) != nil || len(rows) != 1 || !strings.Contains(errs, b.CapacityReservationId) {
+		t.Errorf("json: exit %d, stderr %q\n%s", code, errs, out)
+	}
+
+	// Expired: nothing left to warn about.
+	cs.sim.SetTime(end.Add(time.Minute))
+	if code, _, errs := runCLI(args...); code != 0 || strings.Contains(errs, "WARNING") {
+		t.Errorf("expired block: exit %d, stderr %q", code, errs)
+	}
+}
+
+// cancelAfter is stdout that cancels the command's context once it has seen n refreshes.
+type cancelAfter struct {
+	mu     sync.Mutex
+	buf    bytes.Buffer
+	n      int
+	cancel context.CancelFunc
+}
+
+func (w *cancelAfter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf.Write(p)
+	if strings.Count(w.buf.String(), "block(s) in us-east-1") >= w.n {
+		w.cancel()
+	}
+	return len(p), nil
+}
+
+func TestBlocksWatch(t *testing.T) {
+	cs := startCLISim(t)
+	b := boughtBlock(t, cs)
+	end, _ := time.Parse(time.RFC3339, b.EndDate)
+	cs.sim.SetTime(end.Add(-40 * time.Minute))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	out := &cancelAfter{n: 2, cancel: cancel}
+	var errb bytes.Buffer
+	code := run(ctx, []string{"blocks", "--endpoint-url", cs.url, "--region", "us-east-1", "--watch", "--interval", "1s", "--warn-within", "45m"}, out, &errb)
+	got := out.buf.String()
+	if n := strings.Count(got, "block(s) in us-east-1"); n < 2 {
+		t.Fatalf("%d refreshes printed, want at least 2:\n%s", n, got)
+	}
+	if n := strings.Count(got, b.CapacityReservationId); n < 2 {
+		t.Errorf("the block is in %d refreshes, want at least 2:\n%s", n, got)
+	}
+	if code != exitWarning || strings.Count(errb.String(), "WARNING: "+b.CapacityReservationId) < 2 {
+		t.Errorf("exit %d, want %d with a warning per refresh; stderr:\n%s", code, exitWarning, errb.String())
+	}
+}
+
+func TestBlocksWatchBadUsage(t *testing.T) {
+	cs := startCLISim(t)
+	for _, args := range [][]string{{"--watch", "--interval", "10ms"}, {"--warn-within", "-5m"}, {"--warn-within", "soon"}, {"--interval", "0s"}} {
+		code, _, errs := runCLI(append([]string{"blocks", "--endpoint-url", cs.url}, args...)...)
+		if code != 2 || errs == "" {
+			t.Errorf("%v: exit %d, %q", args, code, errs)
+		}
+	}
+	code, _, errs := runCLI("blocks", "-h")
+	for _, want := range []string{"Exit status", "0 ok", "1 failure", "2 bad usage", "3 warning"} {
+		if code != 0 || !strings.Contains(errs, want) {
+			t.Errorf("-h: exit %d, lacks %q:\n%s", code, want, errs)
 		}
 	}
 	if cs.calls.Load() != 0 {

@@ -63,7 +63,8 @@ type Model struct {
 	spinning bool // a spinner tick is in flight
 	width    int
 	height   int
-	focus    pane
+	screen   screenID
+	focus    pane // within the search screen
 	dialog   dialog
 	notice   string
 	flash    string // a one-line answer to the last key (copied, nothing to copy…)
@@ -221,67 +222,9 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if keyIs(k, keys.Back) && m.cancelRunning() {
 		return m, nil
 	}
-
-	switch m.focus {
-	case paneForm:
-		var cmd tea.Cmd
-		var used bool
-		m.form, cmd, used = m.form.Update(k)
-		if used {
-			return m, cmd
-		}
-		switch {
-		case keyIs(k, keys.Search):
-			return m.submit()
-		case keyIs(k, keys.NextPane):
-			m.focus = paneResults
-		case keyIs(k, keys.PrevPane):
-			m.focus = paneDetail
-		}
-		return m, nil
-	case paneResults:
-		var used bool
-		m.table, _, used = m.table.Update(k)
-		if used {
-			return m, nil
-		}
-	case paneDetail:
-		// The arrows still move through the table, so the detail follows the selection.
-		if keyIs(k, m.table.KeyMap().Up, m.table.KeyMap().Down, m.table.KeyMap().PageUp, m.table.KeyMap().PageDown, m.table.KeyMap().Top, m.table.KeyMap().Bottom) {
-			m.table, _, _ = m.table.Update(k)
-			return m, nil
-		}
-	}
-
-	switch {
-	case keyIs(k, keys.NextPane):
-		m.focus = (m.focus + 1) % numPanes
-		if m.focus == paneForm {
-			m.form.SetFocus(searchform.Types)
-		}
-	case keyIs(k, keys.PrevPane):
-		m.focus = (m.focus + numPanes - 1) % numPanes
-		if m.focus == paneForm {
-			m.form.SetFocus(searchform.Regions)
-		}
-	case keyIs(k, keys.Back):
-		m.focus--
-	case keyIs(k, keys.Open) && m.focus == paneResults:
-		if _, ok := m.table.Selected(); ok {
-			m.focus = paneDetail
-		}
-	case keyIs(k, keys.Copy), keyIs(k, keys.CopyPurchase):
-		return m.copyCommand(keyIs(k, keys.CopyPurchase))
-	case keyIs(k, keys.Rerun):
-		// The form still holds the last search (alternatives fill it in too); submitting it
-		// again resolves its relative dates anew.
-		if m.search.has {
-			return m.submit()
-		}
-	case keyIs(k, keys.Probe):
-		return m.startProbe()
-	case keyIs(k, keys.Alternative):
-		return m.takeAlternative(int(k.Code - '1'))
+	switch m.screen {
+	case screenSearch:
+		return m.searchKey(k)
 	}
 	return m, nil
 }
@@ -289,20 +232,4 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 func (m Model) quit() (tea.Model, tea.Cmd) {
 	m.cancelRunning()
 	return m, tea.Quit
-}
-
-// submit runs the form's search, or points at what is wrong with it.
-func (m Model) submit() (tea.Model, tea.Cmd) {
-	q, ok := m.form.Query()
-	if !ok {
-		for f := searchform.Types; f <= searchform.Regions; f++ {
-			if _, bad := m.form.Errors()[f]; bad {
-				m.form.SetFocus(f)
-				break
-			}
-		}
-		m.flash = "The search was not sent: fix the field marked ✗."
-		return m, nil
-	}
-	return m.startSearch(q)
 }

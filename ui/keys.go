@@ -21,25 +21,25 @@ type KeyMap struct {
 	Copy            key.Binding
 	CopyPurchase    key.Binding
 	Probe           key.Binding
-	Alternative     key.Binding
+	TakeAlternative key.Binding
 }
 
 // DefaultKeyMap returns the root keys.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
-		Quit:         key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
-		ForceQuit:    key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
-		Help:         key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		NextPane:     key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
-		PrevPane:     key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous pane")),
-		Back:         key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back · cancel")),
-		Search:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "search")),
-		Rerun:        key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "search again")),
-		Open:         key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "details")),
-		Copy:         key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy CLI search")),
-		CopyPurchase: key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "copy CLI purchase")),
-		Probe:        key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "largest count probe")),
-		Alternative:  key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1–9", "search an alternative")),
+		Quit:            key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
+		ForceQuit:       key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
+		Help:            key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		NextPane:        key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
+		PrevPane:        key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous pane")),
+		Back:            key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back · cancel")),
+		Search:          key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "search")),
+		Rerun:           key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "search again")),
+		Open:            key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "details")),
+		Copy:            key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy CLI search")),
+		CopyPurchase:    key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "copy CLI purchase")),
+		Probe:           key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "largest count probe")),
+		TakeAlternative: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "search the chosen alternative")),
 	}
 }
 
@@ -83,7 +83,7 @@ func (h helpKeys) groups() []keyGroup {
 	return []keyGroup{
 		{"Everywhere", []key.Binding{r.Help, r.Quit, r.ForceQuit, r.NextPane, r.PrevPane, r.Back, r.Rerun}},
 		{"Search form", []key.Binding{r.Search, f.Next, f.Prev, f.Up, f.Down, f.Toggle, f.Step, f.Inc, f.Dec, f.AllRegions, f.ClearFilter}},
-		{"Offerings and detail", []key.Binding{r.Open, r.Copy, r.CopyPurchase, r.Probe, r.Alternative}},
+		{"Offerings and detail", []key.Binding{r.Open, r.Copy, r.CopyPurchase, r.Probe, r.TakeAlternative}},
 		{"Moving", []key.Binding{t.Up, t.Down, t.PageUp, t.PageDown, t.HalfUp, t.HalfDown, t.Top, t.Bottom}},
 		{"Filter", []key.Binding{t.Filter, t.ApplyFilter, t.ClearFilter}},
 		{"Sort (again reverses)", t.Sort[:]},

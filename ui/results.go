@@ -208,16 +208,17 @@ func (m Model) emptyView(w int) []string {
 	case len(m.extra.alts) == 0 && !m.extra.probeLoading && m.extra.probe == nil:
 		add(th.Muted.Render, "No nearby alternative found either.")
 	case len(m.extra.alts) > 0:
-		lines = append(lines, th.Label.Render("Alternatives (press the number to search it):"))
+		lines = append(lines, th.Label.Render("Alternatives (↑↓ choose, enter searches):"))
 		for i, a := range m.extra.alts {
-			if i >= 9 {
-				break
-			}
-			s := fmt.Sprintf(" %d  %s", i+1, a.Description)
+			s := "  " + a.Description
 			if a.Offerings > 0 {
 				s += " — " + plural(a.Offerings, "offering")
 			}
-			lines = append(lines, ansi.Truncate(th.Value.Render(s), w, "…"))
+			style := th.Value
+			if i == m.extra.altCursor {
+				s, style = "› "+a.Description+s[2+len(a.Description):], th.Selected
+			}
+			lines = append(lines, ansi.Truncate(style.Render(s), w, "…"))
 		}
 	}
 	switch {

@@ -36,6 +36,7 @@ type extra struct {
 	cancel       context.CancelFunc
 	id           int
 	alts         []Suggestion
+	altCursor    int
 	altsLoading  bool
 	altsErr      error
 	probe        []probeResult

@@ -32,7 +32,11 @@ func (m Model) render() string {
 	if m.notice != "" {
 		parts = append(parts, m.th.Warning.Render(ansi.Truncate("▲ "+m.notice, m.width, "…")))
 	}
-	body := m.bodyView(l)
+	var body string
+	switch m.screen {
+	case screenSearch:
+		body = m.searchBody(l)
+	}
 	if m.dialog != nil {
 		bodyH := m.height - l.headerH - l.footerH
 		body = m.dialog.View(m.width, bodyH)
@@ -109,7 +113,8 @@ func regionList(rs []string) string {
 	return fmt.Sprintf("%d regions", len(rs))
 }
 
-func (m Model) bodyView(l layout) string {
+// searchBody is the body of the search screen: its panes, side by side or stacked.
+func (m Model) searchBody(l layout) string {
 	if l.wide {
 		left := m.box("Search", m.form.View(l.form.w-2, l.form.h-2, m.focus == paneForm), l.form, m.focus == paneForm)
 		if l.status.h > 0 {

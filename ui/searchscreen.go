@@ -1,0 +1,101 @@
+package ui
+
+import (
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/gpublock/gpublock/ui/components/searchform"
+)
+
+// searchKey routes a key of the search screen to its focused pane, then gives the keys the
+// pane did not use their screen-wide meaning.
+func (m Model) searchKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	keys := m.keys
+	switch m.focus {
+	case paneForm:
+		var cmd tea.Cmd
+		var used bool
+		m.form, cmd, used = m.form.Update(k)
+		if used {
+			return m, cmd
+		}
+		switch {
+		case keyIs(k, keys.Search):
+			return m.submit()
+		case keyIs(k, keys.NextPane):
+			m.focus = paneResults
+		case keyIs(k, keys.PrevPane):
+			m.focus = paneDetail
+		}
+		return m, nil
+	case paneResults:
+		if len(m.extra.alts) > 0 && m.table.Len() == 0 {
+			switch {
+			case keyIs(k, m.table.KeyMap().Up):
+				m.extra.altCursor = max(0, m.extra.altCursor-1)
+				return m, nil
+			case keyIs(k, m.table.KeyMap().Down):
+				m.extra.altCursor = min(len(m.extra.alts)-1, m.extra.altCursor+1)
+				return m, nil
+			case keyIs(k, keys.TakeAlternative):
+				return m.takeAlternative(m.extra.altCursor)
+			}
+		}
+		var used bool
+		m.table, _, used = m.table.Update(k)
+		if used {
+			return m, nil
+		}
+	case paneDetail:
+		// The arrows still move through the table, so the detail follows the selection.
+		if keyIs(k, m.table.KeyMap().Up, m.table.KeyMap().Down, m.table.KeyMap().PageUp, m.table.KeyMap().PageDown, m.table.KeyMap().Top, m.table.KeyMap().Bottom) {
+			m.table, _, _ = m.table.Update(k)
+			return m, nil
+		}
+	}
+
+	switch {
+	case keyIs(k, keys.NextPane):
+		m.focus = (m.focus + 1) % numPanes
+		if m.focus == paneForm {
+			m.form.SetFocus(searchform.Types)
+		}
+	case keyIs(k, keys.PrevPane):
+		m.focus = (m.focus + numPanes - 1) % numPanes
+		if m.focus == paneForm {
+			m.form.SetFocus(searchform.Regions)
+		}
+	case keyIs(k, keys.Back):
+		m.focus--
+	case keyIs(k, keys.Open) && m.focus == paneResults:
+		if _, ok := m.table.Selected(); ok {
+			m.focus = paneDetail
+		}
+	case keyIs(k, keys.Copy), keyIs(k, keys.CopyPurchase):
+		return m.copyCommand(keyIs(k, keys.CopyPurchase))
+	case keyIs(k, keys.Rerun):
+		// The form still holds the last search (alternatives fill it in too); submitting it
+		// again resolves its relative dates anew.
+		if m.search.has {
+			return m.submit()
+		}
+	case keyIs(k, keys.Probe):
+		return m.startProbe()
+	}
+	return m, nil
+}
+
+// submit runs the form's search, or points at what is wrong with it.
+func (m Model) submit() (tea.Model, tea.Cmd) {
+	q, ok := m.form.Query()
+	if !ok {
+		for f := searchform.Types; f <= searchform.Regions; f++ {
+			if _, bad := m.form.Errors()[f]; bad {
+				m.form.SetFocus(f)
+				break
+			}
+		}
+		m.flash = "The search was not sent: fix the field marked ✗."
+		return m, nil
+	}
+	return m.startSearch(q)
+}

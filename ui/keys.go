@@ -36,9 +36,9 @@ func DefaultKeyMap() KeyMap {
 		Search:          key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "search")),
 		Rerun:           key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "search again")),
 		Open:            key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "details")),
-		Copy:            key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy CLI search")),
-		CopyPurchase:    key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "copy CLI purchase")),
-		Probe:           key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "largest count probe")),
+		Copy:            key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy CLI")),
+		CopyPurchase:    key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "copy purchase CLI")),
+		Probe:           key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "largest count")),
 		TakeAlternative: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "search the chosen alternative")),
 	}
 }
@@ -55,10 +55,10 @@ func (h helpKeys) ShortHelp() []key.Binding {
 	r := h.root
 	switch h.focus {
 	case paneForm:
-		return []key.Binding{r.Search, h.form.Next, h.form.Toggle, h.form.Step, r.Help, r.ForceQuit}
+		return []key.Binding{r.Search, h.form.Next, h.form.Toggle, r.Help, r.ForceQuit, h.form.Step}
 	case paneResults:
 		t := h.table
-		return []key.Binding{r.Open, t.Filter, t.SortAny, r.Copy, r.Probe, r.Back, r.Help, r.Quit}
+		return []key.Binding{r.Open, t.Filter, t.SortAny, r.Help, r.Quit, r.Copy, r.Probe, r.Back}
 	}
 	return []key.Binding{r.Copy, r.CopyPurchase, r.Back, r.Help, r.Quit}
 }

@@ -33,7 +33,7 @@ func DefaultKeyMap() KeyMap {
 		km.Sort[c] = key.NewBinding(key.WithKeys(def.sortKey), key.WithHelp(def.sortKey, "sort by "+def.name))
 		all = append(all, def.sortKey)
 	}
-	km.SortAny = key.NewBinding(key.WithKeys(all...), key.WithHelp("shift+letter", "sort (? lists)"))
+	km.SortAny = key.NewBinding(key.WithKeys(all...), key.WithHelp("shift+letter", "sort"))
 	return km
 }
 

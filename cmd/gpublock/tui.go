@@ -84,8 +84,11 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Now:       func() time.Time { return time.Now().Add(offset) },
 		Context:   ctx,
 	}
-	if opts.Simulated && !f.demo {
+	switch {
+	case info.Sim != nil && !f.demo: // openBackend fell back to the simulator
 		opts.Notice = "No AWS credentials found: this is the built-in simulator (as --demo). Nothing is real; nothing can be bought."
+	case opts.Simulated && info.Sim == nil:
+		opts.Notice = "This is the emulator at " + info.Endpoint + " (gpublock sim): nothing is real; nothing can be bought."
 	}
 	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithOutput(stdout)}
 	if noColor {

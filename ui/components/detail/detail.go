@@ -55,6 +55,9 @@ func View(th theme.Theme, o model.Offering, q model.Query, now time.Time, loc *t
 	if o.UltraServerType != "" {
 		what += fmt.Sprintf(" · UltraServer %s × %d", o.UltraServerType, max(1, o.UltraServerCount))
 	}
+	if o.Tenancy != "" && o.Tenancy != "default" {
+		what += " · " + o.Tenancy + " tenancy"
+	}
 	field("Instances", what)
 	field("Start", both(o.Start))
 	field("End", both(o.End))
@@ -69,14 +72,11 @@ func View(th theme.Theme, o model.Offering, q model.Query, now time.Time, loc *t
 	}
 	field("Upfront fee", o.Fee.Dollars()+" "+cur+" ("+o.Fee.String()+"), charged at purchase; cannot be cancelled")
 	field("Rates", o.HourlyRate().Rate()+" per instance-hour · "+o.AcceleratorHourlyRate().Rate()+" per accelerator-hour")
-	when := "starts now (a near-term block)"
+	when := "now (a near-term block)"
 	if d := o.Start.Sub(now); d > 0 {
-		when = "starts in " + humanDuration(d)
+		when = "in " + humanDuration(d)
 	}
-	if o.Tenancy != "" {
-		when = o.Tenancy + " tenancy · " + when
-	}
-	field("Status", when)
+	field("Starts", when)
 
 	add(optional)
 	end := o.End.UTC()

@@ -81,7 +81,7 @@ func runLaunch(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	b, err := findBlock(ctx, client, region, reservationID)
 	if err != nil {
-		fmt.Fprintf(stderr, "gpublock launch: %v\n", err)
+		fmt.Fprintf(stderr, "gpublock launch: %v Nothing was launched.\n", err)
 		return 1
 	}
 	// Caught before the confirmation, so nobody is asked to approve a launch that cannot
@@ -171,12 +171,12 @@ func findBlock(ctx context.Context, client *aws.Client, region, id string) (mode
 		}
 	}
 	if ctx.Err() != nil {
-		return model.Block{}, errors.New("cancelled; nothing was launched")
+		return model.Block{}, errors.New("cancelled.")
 	}
 	if err != nil {
 		return model.Block{}, fmt.Errorf("the blocks of %s could not be listed: %s", region, client.ExplainError(err))
 	}
-	return model.Block{}, fmt.Errorf("there is no Capacity Block %s in %s (`gpublock blocks --region %s` lists them; another region needs --region)", id, region, region)
+	return model.Block{}, fmt.Errorf("there is no Capacity Block %s in %s (`gpublock blocks --region %s` lists them; another region needs --region).", id, region, region)
 }
 
 // launchBlocker says why a launch cannot happen, or "".

@@ -1,0 +1,323 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/pricing"
+)
+
+func init() {
+	commands["extend"] = command{summary: "lengthen a Capacity Block, after a typed confirmation", run: runExtend}
+}
+
+const extendSynopsis = "RESERVATION_ID --duration D [--region R] [--dry-run] [--yes] [--max-spend USD] [-o table|json]\n\n" +
+	"Lists the block's extension offering for D (1d–14d, or 3w–26w), shows the new end, the fee and its\n" +
+	"break-even against on-demand, and buys it once `extend` is typed. Active and scheduled blocks can be\n" +
+	"extended from 56 days until 1 hour before their end. --dry-run checks permission only.\n\n" +
+	"Exit status: 0 extended (also when the reply was lost and the extension found in the block's history),\n" +
+	"1 not extended, 2 bad usage or no terminal to confirm on without --yes, 3 outcome unknown: do not extend again."
+
+type extendArgs struct {
+	aws         awsFlags
+	output      string
+	duration    string
+	dryRun, yes bool
+}
+
+func runExtend(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	var a extendArgs
+	fs := newCommandFlags("extend", extendSynopsis, stderr, &a.output)
+	a.aws.register(fs)
+	tableOrJSON(fs)
+	fs.StringVar(&a.duration, "duration", "", "`length` to add: 1d–14d or 3w–26w (e.g. 1d, 48h, 3w)")
+	fs.BoolVar(&a.dryRun, "dry-run", false, "only check permission to extend (ec2:PurchaseCapacityBlockExtension); buy nothing")
+	fs.BoolVar(&a.yes, "yes", false, "extend without asking to type extend (for scripts)")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	reservationID, days, format, err := a.check(pos)
+	if err != nil {
+		return reportUsage(stderr, "extend", err)
+	}
+	if code, refused := refuseWithoutPerson(stderr, "extend", "extend", a.yes, a.dryRun); refused {
+		return code
+	}
+
+	client, info, err := openBackend(ctx, &a.aws, stderr)
+	if err != nil {
+		return backendFailure(stderr, "extend", err)
+	}
+	region := a.aws.homeRegion()
+	if region == "" {
+		region = client.Region()
+	}
+	b, err := findBlock(ctx, client, region, reservationID)
+	if err != nil {
+		fmt.Fprintf(stderr, "gpublock extend: %v Nothing was extended.\n", err)
+		return 1
+	}
+	if b.State != model.StateActive && b.State != model.StateScheduled {
+		fmt.Fprintf(stderr, "gpublock extend: block %s is %s (it ends %s); only active or scheduled blocks can be extended. "+
+			"Nothing was extended; buy a new block instead (gpublock offerings).\n", b.ReservationID, b.State, bothTimes(b.End))
+		return 1
+	}
+	offs, err := client.ExtensionOfferings(ctx, b, days)
+	if err != nil {
+		fmt.Fprintf(stderr, "gpublock extend: the extension offerings of %s could not be listed: %s Nothing was extended.\n", b.ReservationID, client.ExplainError(err))
+		return 1
+	}
+	if len(offs) == 0 {
+		fmt.Fprintf(stderr, "gpublock extend: AWS offers no %s extension of %s now (no capacity in %s after its end). "+
+			"Try another length, or later. Nothing was extended.\n", model.FormatDays(days), b.ReservationID, b.AvailabilityZone)
+		return 1
+	}
+	off := cheapestExtension(offs)
+	if msg := overCap(a.aws.maxSpend, off.Fee); msg != "" {
+		fmt.Fprintf(stderr, "gpublock extend: %s\n", strings.Replace(msg, "Nothing was bought.", "Nothing was extended.", 1))
+		return 1
+	}
+	id, err := client.Identity(ctx)
+	if err != nil {
+		fmt.Fprintf(stderr, "gpublock extend: cannot tell which account would pay: %s\n", client.ExplainError(err))
+		return 1
+	}
+	printExtensionSummary(stderr, info, id.Account, b, off, extensionComparison(b, off))
+
+	perm, err := client.CheckExtend(ctx, b, off)
+	if err != nil {
+		fmt.Fprintf(stderr, "gpublock extend: the permission check failed: %s\n", client.ExplainError(err))
+		return 1
+	}
+	if a.dryRun {
+		return printExtendDryRun(stdout, stderr, format, b, off, perm)
+	}
+	if !perm.Allowed {
+		fmt.Fprintf(stderr, "gpublock extend: not allowed: this identity lacks %s. Nothing was extended.\n", perm.Action)
+		return 1
+	}
+	fmt.Fprintf(stderr, "  Permission:  allowed (%s, dry run)\n\n", perm.Action)
+	if !a.yes && !askTyped(ctx, stderr, "Extend this Capacity Block?", "extend") {
+		fmt.Fprintln(stderr, "gpublock extend: cancelled; nothing was extended.")
+		return 1
+	}
+
+	res, err := client.Extend(ctx, b, off)
+	if err != nil {
+		var pe *aws.PurchaseError
+		if errors.As(err, &pe) && pe.Outcome == aws.Unknown {
+			fmt.Fprintf(stderr, "gpublock extend: OUTCOME UNKNOWN: %s\n", pe.Explanation)
+			return exitUnknown
+		}
+		fmt.Fprintf(stderr, "gpublock extend: NOT EXTENDED: %s\n", client.ExplainError(err))
+		return 1
+	}
+	if res.Recovered {
+		fmt.Fprintf(stderr, "The reply to the extension was lost. The block's extension history lists offering %s: it is extended, once.\n", off.ID)
+	}
+	if err := printExtension(stdout, format, b, off, res); err != nil {
+		fmt.Fprintln(stderr, "gpublock extend:", err)
+		return 1
+	}
+	return 0
+}
+
+// check reads what can be checked before any call.
+func (a *extendArgs) check(pos []string) (string, int, outputFormat, error) {
+	if len(pos) != 1 {
+		return "", 0, "", usagef("want exactly one RESERVATION_ID (cr-…, from `gpublock blocks`), got %d arguments", len(pos))
+	}
+	id := strings.TrimSpace(pos[0])
+	if !strings.HasPrefix(id, "cr-") || strings.ContainsAny(id, " \t\n") || len(id) > 128 {
+		return "", 0, "", usagef("RESERVATION_ID %q: want a capacity reservation id such as cr-0123456789abcdef0", pos[0])
+	}
+	format, err := parseOutputFormat(a.output)
+	if err != nil || format == "csv" {
+		return "", 0, "", usagef("-o %q: allowed table or json", a.output)
+	}
+	if strings.TrimSpace(a.duration) == "" {
+		return "", 0, "", usagef("--duration is required: the length to add, e.g. 1d, 2d or 3w")
+	}
+	r, err := model.ParseDuration(a.duration)
+	if err != nil {
+		return "", 0, "", usagef("--duration: %v", err)
+	}
+	if r.IsRange() {
+		return "", 0, "", usagef("--duration %q: give one length to add, not a range", a.duration)
+	}
+	if err := a.aws.validate(); err != nil {
+		return "", 0, "", err
+	}
+	if err := singleRegion(&a.aws); err != nil {
+		return "", 0, "", err
+	}
+	return id, r.MinDays, format, nil
+}
+
+// cheapestExtension picks among the offerings AWS gives for one length; it gives one
+// today, but nothing says it always will.
+func cheapestExtension(offs []model.ExtensionOffering) model.ExtensionOffering {
+	best := offs[0]
+	for _, o := range offs[1:] {
+		if o.Fee.Cmp(best.Fee) < 0 {
+			best = o
+		}
+	}
+	return best
+}
+
+// extensionComparison prices the added hours against on-demand, as if they were a block
+// of their own: that is what the fee buys.
+func extensionComparison(b model.Block, off model.ExtensionOffering) pricing.Comparison {
+	itype := off.InstanceType
+	if itype == "" {
+		itype = b.InstanceType
+	}
+	o := model.Offering{ID: off.ID, Region: b.Region, AvailabilityZone: b.AvailabilityZone, InstanceType: itype,
+		Count: off.Count, Start: off.Start, End: off.End, DurationHours: off.DurationHours, Fee: off.Fee, Currency: off.Currency}
+	path, _ := pricing.DefaultCachePath()
+	cat, err := pricing.Load(path)
+	if err != nil {
+		cat = pricing.Embedded()
+	}
+	return pricing.Compare(cat, o)
+}
+
+func printExtensionSummary(w io.Writer, info backendInfo, account string, b model.Block, off model.ExtensionOffering, cmp pricing.Comparison) {
+	fmt.Fprintf(w, "\nEXTEND (%s): %s\n", info.Mode, info.Reason)
+	fmt.Fprintf(w, "  Account:     %s\n", account)
+	fmt.Fprintf(w, "  Region:      %s\n", b.Region)
+	fmt.Fprintf(w, "  Zone:        %s\n", b.AvailabilityZone)
+	fmt.Fprintf(w, "  Block:       %s (%s), %s × %d\n", b.ReservationID, b.State, b.InstanceType, b.TotalCount)
+	fmt.Fprintf(w, "  Ends now:    %s\n", bothTimes(b.End))
+	fmt.Fprintf(w, "  Adds:        %s\n", hoursMinutes(int64(off.DurationHours)*60))
+	fmt.Fprintf(w, "  New end:     %s; instances are terminated from %s\n", bothTimes(off.End), bothTimes(off.End.Add(-model.TerminationLead)))
+	fmt.Fprintf(w, "  Upfront fee: %s, for the added time\n", exactFee(off.Fee, off.Currency))
+	if !cmp.EffectiveHourly.IsZero() {
+		fmt.Fprintf(w, "  Rate:        %s per %s-hour\n", cmp.EffectiveHourly.Rate(), cmp.Unit)
+	}
+	if cmp.NoOnDemand {
+		fmt.Fprintf(w, "  Break-even:  none: %s\n", cmp.NoOnDemandReason)
+	} else {
+		fmt.Fprintf(w, "  Break-even:  the added hours are %s (on-demand %s/h, %s %s)\n", cmp.Reading(), cmp.OnDemandHourly.Rate(), cmp.Source, cmp.AsOf)
+	}
+	fmt.Fprintf(w, "  Offering:    %s\n", off.ID)
+	fmt.Fprintf(w, "  %s\n", noRefund)
+}
+
+func printExtendDryRun(stdout, stderr io.Writer, format outputFormat, b model.Block, off model.ExtensionOffering, p aws.Permission) int {
+	code := 0
+	if !p.Allowed {
+		code = 1
+	}
+	if format == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(map[string]any{"DryRun": true, "Allowed": p.Allowed, "Action": p.Action,
+			"CapacityBlockExtensionOfferingId": off.ID, "CapacityReservationId": b.ReservationID, "Region": b.Region}); err != nil {
+			fmt.Fprintln(stderr, "gpublock extend:", err)
+			return 1
+		}
+		return code
+	}
+	if p.Allowed {
+		fmt.Fprintf(stdout, "Dry run: allowed. This identity may call %s for %s in %s. Nothing was extended.\n", p.Action, b.ReservationID, b.Region)
+	} else {
+		fmt.Fprintf(stdout, "Dry run: not allowed. This identity lacks %s. Nothing was extended.\n", p.Action)
+	}
+	return code
+}
+
+// extensionStatus says what the status means for the end date: AWS moves it only once
+// the extension is paid.
+func extensionStatus(st model.ExtensionStatus) string {
+	switch st {
+	case model.ExtensionPaymentPending:
+		return string(st) + " (the block's end moves once the payment succeeds, usually within minutes)"
+	case model.ExtensionPaymentFailed:
+		return string(st) + " (the payment failed: the block keeps its old end)"
+	}
+	return string(st)
+}
+
+// extensionJSON has the AWS CLI's purchase-capacity-block-extension field names.
+type extensionJSON struct {
+	CapacityReservationId               string
+	CapacityBlockExtensionOfferingId    string
+	InstanceType                        string
+	InstanceCount                       int
+	AvailabilityZone                    string
+	CapacityBlockExtensionStatus        string
+	CapacityBlockExtensionPurchaseDate  string `json:",omitempty"`
+	CapacityBlockExtensionStartDate     string
+	CapacityBlockExtensionEndDate       string
+	CapacityBlockExtensionDurationHours int
+	UpfrontFee                          string
+	CurrencyCode                        string
+}
+
+func printExtension(w io.Writer, format outputFormat, b model.Block, off model.ExtensionOffering, res aws.ExtendResult) error {
+	e := res.Extension
+	if e.OfferingID == "" {
+		e.OfferingID = off.ID
+	}
+	start, end := e.Start, e.End
+	if start.IsZero() {
+		start, end = off.Start, off.End
+	}
+	// The fee is the offering's: the one shown and confirmed, exact.
+	fee, currency := off.Fee, off.Currency
+	if currency == "" {
+		currency = "USD"
+	}
+	if format == "json" {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(struct {
+			CapacityBlockExtension extensionJSON
+			Region                 string
+			NewEndDate             string
+			GpublockRequestId      string
+			FoundInHistory         bool
+		}{
+			CapacityBlockExtension: extensionJSON{CapacityReservationId: b.ReservationID, CapacityBlockExtensionOfferingId: e.OfferingID,
+				InstanceType: b.InstanceType, InstanceCount: off.Count, AvailabilityZone: b.AvailabilityZone,
+				CapacityBlockExtensionStatus: string(e.Status), CapacityBlockExtensionPurchaseDate: rfc3339(e.PurchaseDate),
+				CapacityBlockExtensionStartDate: rfc3339(start), CapacityBlockExtensionEndDate: rfc3339(end),
+				CapacityBlockExtensionDurationHours: off.DurationHours, UpfrontFee: fee.String(), CurrencyCode: currency},
+			Region: b.Region, NewEndDate: rfc3339(end), GpublockRequestId: res.RequestID, FoundInHistory: res.Recovered,
+		})
+	}
+	rows := [][2]string{
+		{"Reservation", b.ReservationID},
+		{"Extension", e.OfferingID},
+		{"Status", extensionStatus(e.Status)},
+		{"Region", b.Region},
+		{"Zone", b.AvailabilityZone},
+		{"Capacity", fmt.Sprintf("%s × %d", b.InstanceType, b.TotalCount)},
+		{"Added", hoursMinutes(int64(off.DurationHours) * 60)},
+		{"New end", bothTimes(end)},
+		{"Upfront fee", exactFee(fee, currency)},
+		{"Journal id", res.RequestID},
+	}
+	if res.Recovered {
+		rows = append(rows, [2]string{"Confirmed", "found in the block's extension history after the reply was lost"})
+	}
+	for _, r := range rows {
+		if _, err := fmt.Fprintf(w, "%-12s %s\n", r[0]+":", r[1]); err != nil {
+			return err
+		}
+	}
+	return nil
+}

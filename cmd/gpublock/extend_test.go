@@ -1,0 +1,273 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/model"
+)
+
+func extendArgsFor(url, id string, extra ...string) []string {
+	return append([]string{"extend", id, "--endpoint-url", url, "--region", "us-east-1", "--duration", "1d"}, extra...)
+}
+
+// listedBlock is the one block of the account as `gpublock blocks -o json` lists it.
+func listedBlock(t *testing.T, url string) blockJSON {
+	t.Helper()
+	rows := reservations(t, url)
+	if len(rows) != 1 {
+		t.Fatalf("%d blocks, want 1: %+v", len(rows), rows)
+	}
+	return rows[0]
+}
+
+func mustTime(t *testing.T, s string) time.Time {
+	t.Helper()
+	v, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// paid moves the emulator's clock past the extension's payment (1–5 minutes), after
+// which the block's end moves, as on AWS.
+func paid(cs *cliSim) { cs.sim.Advance(6 * time.Minute) }
+
+type extendOut struct {
+	CapacityBlockExtension extensionJSON
+	Region                 string
+	NewEndDate             string
+	GpublockRequestId      string
+	FoundInHistory         bool
+}
+
+func TestExtendWithYesMovesTheEnd(t *testing.T) {
+	cs := startCLISim(t)
+	b := boughtBlock(t, cs)
+	activate(t, cs, b)
+	oldEnd := mustTime(t, b.EndDate)
+	code, out, errs := runCLI(extendArgsFor(cs.url, b.CapacityReservationId, "--yes", "-o", "json")...)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errs)
+	}
+	var got extendOut
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	wantEnd := oldEnd.Add(24 * time.Hour).Format(time.RFC3339)
+	e := got.CapacityBlockExtension
+	if got.NewEndDate != wantEnd || e.CapacityReservationId != b.CapacityReservationId || !strings.HasPrefix(e.CapacityBlockExtensionOfferingId, "cbe-") ||
+		e.CapacityBlockExtensionStartDate != b.EndDate || e.CapacityBlockExtensionDurationHours != 24 || e.InstanceCount != 2 ||
+		got.FoundInHistory || got.GpublockRequestId == "" {
+		t.Errorf("answer %+v, want the end moved to %s", got, wantEnd)
+	}
+	if e.CapacityBlockExtensionStatus != "payment-pending" {
+		t.Errorf("status %q, want payment-pending", e.CapacityBlockExtensionStatus)
+	}
+	if pending := listedBlock(t, cs.url); pending.EndDate != b.EndDate {
+		t.Errorf("the end moved before the payment: %s", pending.EndDate)
+	}
+	paid(cs)
+	after := listedBlock(t, cs.url)
+	if after.EndDate != wantEnd || after.Extensions != 1 {
+		t.Errorf("listed after the extension: end %s, %d extensions; want %s, 1", after.EndDate, after.Extensions, wantEnd)
+	}
+	// The fee shown, confirmed and printed is the one AWS charged, exactly.
+	blocks, err := testClient(t, cs.url).Blocks(context.Background(), []string{"us-east-1"})
+	if err != nil || len(blocks) != 1 || len(blocks[0].Extensions) != 1 {
+		t.Fatalf("blocks %+v, %v", blocks, err)
+	}
+	charged := blocks[0].Extensions[0].Fee
+	if e.UpfrontFee != charged.String() || charged.IsZero() {
+		t.Errorf("fee printed %s, charged %s", e.UpfrontFee, charged)
+	}
+	for _, want := range []string{"EXTEND (SIMULATED)", "Account:     " + ec2sim.DemoAccount, "Ends now:    " + oldEnd.Format("2006-01-02 15:04"),
+		"New end:     " + oldEnd.Add(24*time.Hour).Format("2006-01-02 15:04"), "Adds:        24 hours", charged.Dollars(),
+		"Break-even:  the added hours are ", "(on-demand $", noRefund, "allowed (ec2:PurchaseCapacityBlockExtension"} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("confirmation lacks %q:\n%s", want, errs)
+		}
+	}
+	var journaled bool
+	for _, l := range journalLines(t) {
+		journaled = journaled || (l.Action == "PurchaseCapacityBlockExtension" && l.Phase == "outcome" && l.Outcome == "bought" && l.Fee == "")
+		journaled = journaled || (l.Action == "PurchaseCapacityBlockExtension" && l.Phase == "intent" && l.Fee == charged.String())
+	}
+	if !journaled {
+		t.Errorf("journal lacks the extension: %+v", journalLines(t))
+	}
+}
+
+func TestExtendTableAndTypedConfirmation(t *testing.T) {
+	cs := startCLISim(t)
+	b := boughtBlock(t, cs)
+	activate(t, cs, b)
+	for _, typed := range []string{"no\n", "EXTEND\n", "", "yes\n"} {
+		asPerson(t, true, typed)
+		code, _, errs := runCLI(extendArgsFor(cs.url, b.CapacityReservationId)...)
+		if code != 1 || !strings.Contains(errs, "Type extend") || !strings.Contains(errs, "cancelled; nothing was extended") {
+			t.Errorf("typed %q: exit %d\n%s", typed, code, errs)
+		}
+		if after := listedBlock(t, cs.url); after.EndDate != b.EndDate || after.Extensions != 0 {
+			t.Fatalf("typed %q: extended: %+v", typed, after)
+		}
+	}
+	asPerson(t, true, "extend\n")
+	code, out, errs := runCLI(extendArgsFor(cs.url, b.CapacityReservationId, "--duration", "2d")...)
+	newEnd := mustTime(t, b.EndDate).Add(48 * time.Hour)
+	paid(cs)
+	if code != 0 || !strings.Contains(out, "once the payment succeeds") || !strings.Contains(out, "Reservation: "+b.CapacityReservationId) || !strings.Contains(out, "New end:     "+newEnd.Format("2006-01-02 15:04")) ||
+		!strings.Contains(out, "Added:       48 hours") {
+		t.Errorf("typed extend: exit %d\n%s\n%s", code, out, errs)
+	}
+	if after := listedBlock(t, cs.url); after.EndDate != newEnd.Format(time.RFC3339) {
+		t.Errorf("end after a 2d extension: %s, want %s", after.EndDate, newEnd.Format(time.RFC3339))
+	}
+}
+
+func TestExtendDryRunChangesNothing(t *testing.T) {
+	cs := startCLISim(t)
+	asPerson(t, false, "")
+	b := boughtBlock(t, cs)
+	activate(t, cs, b)
+	code, out, errs := runCLI(extendArgsFor(cs.url, b.CapacityReservationId, "--dry-run")...)
+	if code != 0 || !strings.Contains(out, "Dry run: allowed") || !strings.Contains(out, "ec2:PurchaseCapacityBlockExtension") {
+		t.Errorf("dry run: exit %d\n%s\n%s", code, out, errs)
+	}
+	code, out, _ = runCLI(extendArgsFor(cs.url, b.CapacityReservationId, "--dry-run", "-o", "json")...)
+	var dr map[string]any
+	if code != 0 || json.Unmarshal([]byte(out), &dr) != nil || dr["DryRun"] != true || dr["Allowed"] != true ||
+		dr["CapacityReservationId"] != b.CapacityReservationId || !strings.HasPrefix(dr["CapacityBlockExtensionOfferingId"].(string), "cbe-") {
+		t.Errorf("dry run json: exit %d\n%s", code, out)
+	}
+	if after := listedBlock(t, cs.url); after.EndDate != b.EndDate || after.Extensions != 0 {
+		t.Errorf("a dry run extended the block: %+v", after)
+	}
+	for _, l := range journalLines(t) {
+		if l.Action == "PurchaseCapacityBlockExtension" {
+			t.Errorf("a dry run reached the journal: %+v", l)
+		}
+	}
+}
+
+func TestExtendWithoutTerminalIsRefused(t *testing.T) {
+	cs := startCLISim(t)
+	b := boughtBlock(t, cs)
+	activate(t, cs, b)
+	asPerson(t, false, "extend\n")
+	before := cs.calls.Load()
+	code, _, errs := runCLI(extendArgsFor(cs.url, b.CapacityReservationId)...)
+	if code != 2 || !strings.Contains(errs, "not a terminal") || !strings.Contains(errs, "--yes") {
+		t.Errorf("no terminal: exit %d\n%s", code, errs)
+	}
+	if n := cs.calls.Load() - before; n != 0 {
+		t.Errorf("%d calls made before refusing", n)
+	}
+	if after := listedBlock(t, cs.url); after.EndDate != b.EndDate || after.Extensions != 0 {
+		t.Errorf("extended without a terminal: %+v", after)
+	}
+}
+
+func TestExtendLostReplyExtendsOnce(t *testing.T) {
+	cs := startCLISim(t)
+	b := boughtBlock(t, cs)
+	activate(t, cs, b)
+	cs.sim.SetFaults(ec2sim.Faults{LostReply: 1})
+	code, out, errs := runCLI(extendArgsFor(cs.url, b.CapacityReservationId, "--yes", "-o", "json")...)
+	cs.sim.SetFaults(ec2sim.Faults{})
+	paid(cs)
+	var got extendOut
+	if code != 0 || json.Unmarshal([]byte(out), &got) != nil || !got.FoundInHistory || !strings.Contains(errs, "reply to the extension was lost") {
+		t.Fatalf("lost reply: exit %d\n%s\n%s", code, out, errs)
+	}
+	after := listedBlock(t, cs.url)
+	want := mustTime(t, b.EndDate).Add(24 * time.Hour).Format(time.RFC3339)
+	if after.Extensions != 1 || after.EndDate != want || got.NewEndDate != want {
+		t.Errorf("after a lost reply: %d extensions, end %s (printed %s); want 1, %s", after.Extensions, after.EndDate, got.NewEndDate, want)
+	}
+}
+
+func TestExtendScheduledBlock(t *testing.T) {
+	cs := startCLISim(t)
+	b := boughtBlock(t, cs)
+	cs.sim.SetTime(mustTime(t, b.StartDate).Add(-time.Hour))
+	if st := listedBlock(t, cs.url).State; st != "scheduled" {
+		t.Fatalf("state %s, want scheduled", st)
+	}
+	code, _, errs := runCLI(extendArgsFor(cs.url, b.CapacityReservationId, "--yes", "--duration", "3d")...)
+	want := mustTime(t, b.EndDate).Add(72 * time.Hour).Format(time.RFC3339)
+	paid(cs)
+	if after := listedBlock(t, cs.url); code != 0 || after.EndDate != want || after.StartDate != b.StartDate {
+		t.Errorf("scheduled: exit %d, block %+v, want end %s\n%s", code, after, want, errs)
+	}
+}
+
+func TestExtendExpiredBlockIsRefused(t *testing.T) {
+	cs := startCLISim(t)
+	b := boughtBlock(t, cs)
+	cs.sim.SetTime(mustTime(t, b.EndDate).Add(time.Minute))
+	code, _, errs := runCLI(extendArgsFor(cs.url, b.CapacityReservationId, "--yes")...)
+	if code != 1 || !strings.Contains(errs, "is expired") || !strings.Contains(errs, "only active or scheduled blocks can be extended") ||
+		!strings.Contains(errs, "Nothing was extended") {
+		t.Errorf("expired: exit %d\n%s", code, errs)
+	}
+	if after := listedBlock(t, cs.url); after.EndDate != b.EndDate || after.Extensions != 0 {
+		t.Errorf("expired block changed: %+v", after)
+	}
+	code, _, errs = runCLI(extendArgsFor(cs.url, "cr-0000000000000000f", "--yes")...)
+	if code != 1 || !strings.Contains(errs, "no Capacity Block cr-0000000000000000f") {
+		t.Errorf("unknown block: exit %d\n%s", code, errs)
+	}
+}
+
+func TestExtendBadUsage(t *testing.T) {
+	cs := startCLISim(t)
+	asPerson(t, false, "")
+	for _, args := range [][]string{
+		{"extend", "--endpoint-url", cs.url, "--duration", "1d", "--yes"},
+		{"extend", "cr-0123456789abcdef0", "cr-0123456789abcdef1", "--endpoint-url", cs.url, "--duration", "1d", "--yes"},
+		{"extend", "cbr-0123456789abcdef0", "--endpoint-url", cs.url, "--duration", "1d", "--yes"},
+		{"extend", "cr-0123456789abcdef0", "--endpoint-url", cs.url, "--yes"},
+		{"extend", "cr-0123456789abcdef0", "--endpoint-url", cs.url, "--duration", "15d", "--yes"},
+		{"extend", "cr-0123456789abcdef0", "--endpoint-url", cs.url, "--duration", "1d-3d", "--yes"},
+		{"extend", "cr-0123456789abcdef0", "--endpoint-url", cs.url, "--duration", "1d", "-o", "csv", "--yes"},
+		{"extend", "cr-0123456789abcdef0", "--endpoint-url", cs.url, "--duration", "1d", "--region", "all", "--yes"},
+		{"extend", "cr-0123456789abcdef0", "--endpoint-url", cs.url, "--duration", "1d", "--region", "us-east-1,us-west-2", "--yes"},
+		{"extend", "cr-0123456789abcdef0", "--endpoint-url", cs.url, "--duration", "1d", "--bogus"},
+		{"extend", "cr-0123456789abcdef0", "--endpoint-url", "ftp://x", "--duration", "1d", "--yes"},
+	} {
+		code, _, errs := runCLI(args...)
+		if code != 2 || errs == "" {
+			t.Errorf("%v: exit %d, %q", args, code, errs)
+		}
+	}
+	if cs.calls.Load() != 0 {
+		t.Errorf("bad usage made %d calls", cs.calls.Load())
+	}
+	code, _, errs := runCLI("extend", "-h")
+	for _, want := range []string{"Exit status", "0 extended", "1 not extended", "2 bad usage", "3 outcome unknown"} {
+		if code != 0 || !strings.Contains(errs, want) {
+			t.Errorf("-h: exit %d, lacks %q", code, want)
+		}
+	}
+}
+
+func TestExtensionWithoutOnDemandPriceSaysSo(t *testing.T) {
+	b := model.Block{ReservationID: "cr-0123456789abcdef0", Region: "us-east-1", InstanceType: "p6-b200.48xlarge", TotalCount: 1}
+	off := model.ExtensionOffering{ID: "cbe-0123456789abcdef0", Count: 1, DurationHours: 24, Fee: model.MustMoney("2800.00"),
+		Start: cliSimStart, End: cliSimStart.Add(24 * time.Hour)}
+	cmp := extensionComparison(b, off)
+	if !cmp.NoOnDemand || !strings.Contains(cmp.NoOnDemandReason, "no on-demand price") {
+		t.Fatalf("comparison %+v", cmp)
+	}
+	var w strings.Builder
+	printExtensionSummary(&w, backendInfo{Mode: modeSimulated}, "123", b, off, cmp)
+	if !strings.Contains(w.String(), "Break-even:  none: no on-demand price") || !strings.Contains(w.String(), "$2,800.00") {
+		t.Errorf("summary:\n%s", w.String())
+	}
+}

@@ -46,9 +46,10 @@ const (
 )
 
 // dialog is a modal view on top of the screen (help today; the purchase confirmation and
-// others later). While one is open it gets every key; it returns closed=true to go away.
+// others later). While one is open it gets every key, and every message the root does not
+// handle itself (the answers of its own commands); it returns closed=true to go away.
 type dialog interface {
-	Update(msg tea.KeyPressMsg) (d dialog, cmd tea.Cmd, closed bool)
+	Update(msg tea.Msg) (d dialog, cmd tea.Cmd, closed bool)
 	View(width, height int) string
 }
 
@@ -165,7 +166,20 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case probeMsg:
 		return m.onProbe(msg), nil
 	}
+	if m.dialog != nil {
+		return m.updateDialog(msg)
+	}
 	return m, nil
+}
+
+func (m Model) updateDialog(msg tea.Msg) (tea.Model, tea.Cmd) {
+	d, cmd, closed := m.dialog.Update(msg)
+	if closed {
+		m.dialog = nil
+	} else {
+		m.dialog = d
+	}
+	return m, cmd
 }
 
 // spinCmd starts the spinner if something became busy and it is not turning.
@@ -203,13 +217,7 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	if m.dialog != nil {
-		d, cmd, closed := m.dialog.Update(k)
-		if closed {
-			m.dialog = nil
-		} else {
-			m.dialog = d
-		}
-		return m, cmd
+		return m.updateDialog(k)
 	}
 	// No form field takes a "?", so help opens from them too; a table filter may hold one.
 	if keyIs(k, keys.Help) && !m.table.Filtering() {

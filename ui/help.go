@@ -16,7 +16,10 @@ type helpDialog struct {
 	groups []keyGroup
 }
 
-func (d helpDialog) Update(k tea.KeyPressMsg) (dialog, tea.Cmd, bool) { return d, nil, true }
+func (d helpDialog) Update(msg tea.Msg) (dialog, tea.Cmd, bool) {
+	_, key := msg.(tea.KeyPressMsg)
+	return d, nil, key
+}
 
 func (d helpDialog) View(width, height int) string {
 	th := d.th

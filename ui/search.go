@@ -225,19 +225,19 @@ func (m Model) searchDone() (tea.Model, tea.Cmd) {
 // cancelRunning cancels the search, alternatives or probe that is running, and reports
 // whether there was one.
 func (m *Model) cancelRunning() bool {
-	any := false
+	stopped := false
 	if m.search.running {
 		m.search.cancel()
 		m.search.cancelled = true
-		any = true
+		stopped = true
 	}
 	if m.extra.altsLoading || m.extra.probeLoading {
 		m.extra.cancel()
 		m.extra.altsLoading, m.extra.probeLoading = false, false
 		m.extra.id++ // drop their answers
-		any = true
+		stopped = true
 	}
-	return any
+	return stopped
 }
 
 func (m Model) onAlternatives(msg alternativesMsg) Model {

@@ -106,3 +106,39 @@ func TestClockRevalidates(t *testing.T) {
 		t.Error("an invalid form was searched")
 	}
 }
+
+// Rows appear page by page while the search runs, replacing the previous search's rows
+// only when the first of the new ones arrives.
+func TestRowsAppearAsPagesArrive(t *testing.T) {
+	m := withResults(update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48}), syntheticOfferings(4))
+	old, _ := m.table.Selected()
+	q, _ := m.form.Query()
+	mm, _ := m.startSearch(q)
+	m = mm.(Model)
+	if !m.table.Stale() || m.table.Len() != 4 {
+		t.Fatalf("a new search hid the old rows: stale=%v len=%d", m.table.Stale(), m.table.Len())
+	}
+	if v := ansi.Strip(m.View().Content); !strings.Contains(v, "the rows shown are from the previous search") || !strings.Contains(v, old.ID) {
+		t.Errorf("the old rows are not shown as such:\n%s", v)
+	}
+	fresh := syntheticOfferings(20)[10:]
+	st := RegionStatus{Region: "us-east-1", State: RegionSearching}
+	m = update(m, searchEventsMsg{id: m.search.id, events: []SearchEvent{{Region: "us-east-1", Offerings: fresh[:6], Status: &st, CallsDone: 0, CallsTotal: 2}}})
+	if !m.search.running || m.table.Stale() || m.table.Len() != 6 {
+		t.Fatalf("after the first page: running=%v stale=%v len=%d", m.search.running, m.table.Stale(), m.table.Len())
+	}
+	v := ansi.Strip(m.View().Content)
+	if !strings.Contains(v, "0 of 2 calls · 6 offerings so far") || strings.Contains(v, old.ID) {
+		t.Errorf("the first page is not on screen alone:\n%s", v)
+	}
+	done := RegionStatus{Region: "us-east-1", State: RegionOK, Offerings: 10}
+	m = update(m, searchEventsMsg{id: m.search.id, events: []SearchEvent{{Region: "us-east-1", Offerings: fresh[6:], Status: &done, CallsDone: 2, CallsTotal: 2}}, closed: true})
+	if m.search.running || m.table.Len() != 10 || m.search.found != 10 {
+		t.Errorf("after the last page: running=%v len=%d found=%d", m.search.running, m.table.Len(), m.search.found)
+	}
+	// A late message of an older search changes nothing.
+	m2 := update(m, searchEventsMsg{id: m.search.id - 1, events: []SearchEvent{{Offerings: syntheticOfferings(3)}}, closed: true})
+	if m2.table.Len() != 10 {
+		t.Errorf("a stale search's page was added: %d rows", m2.table.Len())
+	}
+}

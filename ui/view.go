@@ -135,7 +135,7 @@ func (m Model) searchBody(l layout) string {
 }
 
 func (m Model) formSummary() string {
-	q, ok := m.form.Query()
+	q, ok := m.form.Current()
 	var s string
 	if ok {
 		s = fmt.Sprintf("Search: %s × %d · %s · %s → %s · %s", strings.Join(q.InstanceTypes, ","), q.Count, q.Durations,

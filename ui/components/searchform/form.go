@@ -58,6 +58,7 @@ type Model struct {
 
 	query model.Query
 	errs  map[Field]string
+	at    time.Time // the clock reading the last validation used, so View reads no clock
 }
 
 // Defaults are the values the form starts with: one p5.48xlarge for 2 days in the next
@@ -120,6 +121,10 @@ func (m *Model) Query() (model.Query, bool) {
 // Revalidate reads the fields again against the clock, whose moving changes what relative
 // dates mean and what the 8-week limit allows.
 func (m *Model) Revalidate() { m.validate() }
+
+// Current returns the query as last validated (on the last edit or clock tick) without
+// reading the clock again, for views.
+func (m Model) Current() (model.Query, bool) { return m.query, len(m.errs) == 0 }
 
 // Errors returns the message of each invalid field.
 func (m Model) Errors() map[Field]string { return m.errs }
@@ -438,4 +443,5 @@ func (m *Model) validate() {
 	}
 	m.query = q
 	m.errs = errs
+	m.at = now
 }

@@ -46,7 +46,7 @@ func (m Model) View(width, height int, focused bool) string {
 		}
 	}
 	chosenRegions := m.ChosenRegions()
-	now := m.now().UTC()
+	now := m.at.UTC()
 
 	// Instance types.
 	chosen := m.ChosenTypes()

@@ -33,17 +33,21 @@ type LaunchResult struct {
 	Instances  []model.Instance
 }
 
-// Launch starts instances in a block: RunInstances with the capacity-block market type,
-// the block's reservation as target and a subnet of its zone, after a DryRun. Known traps
-// (block not active yet, wrong zone, more instances than free) are caught before any
-// call, with a sentence that says what to do. The error is a *PurchaseError.
-func (c *Client) Launch(ctx context.Context, b model.Block, spec LaunchSpec) (LaunchResult, error) {
-	var res LaunchResult
-	fail := func(summary, hint string) (LaunchResult, error) {
-		return res, &PurchaseError{Outcome: NotBought, Explanation: Explanation{Summary: summary, Hint: hint}}
-	}
-	if err := c.checkWritable("launched"); err != nil {
-		return res, err
+// launchPlan is a launch checked locally and ready to send.
+type launchPlan struct {
+	cl           *ec2.Client
+	in           *ec2.RunInstancesInput
+	instanceType string
+	tags         map[string]string
+}
+
+// planLaunch makes the checks a launch and its dry run share: the known traps (block not
+// active yet, wrong zone, more instances than free, a bad image id or tags) are caught
+// before any call, with a sentence that says what to do; then the subnet is checked against
+// the block's zone, or one of that zone picked. The error is a *PurchaseError.
+func (c *Client) planLaunch(ctx context.Context, b model.Block, spec LaunchSpec) (launchPlan, error) {
+	fail := func(summary, hint string) (launchPlan, error) {
+		return launchPlan{}, &PurchaseError{Outcome: NotBought, Explanation: Explanation{Summary: summary, Hint: hint}}
 	}
 	switch {
 	case b.ReservationID == "" || b.Region == "" || b.AvailabilityZone == "":
@@ -74,10 +78,8 @@ func (c *Client) Launch(ctx context.Context, b model.Block, spec LaunchSpec) (La
 	cl := c.ec2In(b.Region)
 	subnet, err := c.subnetFor(ctx, cl, b, spec.SubnetID)
 	if err != nil {
-		return res, err
+		return launchPlan{}, err
 	}
-	res.SubnetID = subnet
-	res.RequestID = newRequestID()
 	tags := map[string]string{}
 	for k, v := range spec.Tags {
 		tags[k] = v
@@ -91,7 +93,6 @@ func (c *Client) Launch(ctx context.Context, b model.Block, spec LaunchSpec) (La
 		MinCount:     sdkaws.Int32(int32(spec.Count)),
 		MaxCount:     sdkaws.Int32(int32(spec.Count)),
 		SubnetId:     sdkaws.String(subnet),
-		ClientToken:  sdkaws.String(res.RequestID),
 		InstanceMarketOptions: &types.InstanceMarketOptionsRequest{
 			MarketType: types.MarketTypeCapacityBlock,
 		},
@@ -108,17 +109,60 @@ func (c *Client) Launch(ctx context.Context, b model.Block, spec LaunchSpec) (La
 	if len(tags) > 0 {
 		in.TagSpecifications = []types.TagSpecification{{ResourceType: types.ResourceTypeInstance, Tags: sdkTags(tags)}}
 	}
-	dry := *in
+	return launchPlan{cl: cl, in: in, instanceType: itype, tags: tags}, nil
+}
+
+// dryRun sends the planned launch with DryRun set. Its client token is left to the SDK
+// (which fills in a fresh one), so it never shares the real launch's.
+func (p launchPlan) dryRun(ctx context.Context) (Permission, error) {
+	dry := *p.in
 	dry.DryRun = sdkaws.Bool(true)
 	dry.ClientToken = nil
-	_, dryErr := cl.RunInstances(ctx, &dry)
+	_, dryErr := p.cl.RunInstances(ctx, &dry)
 	perm, err := dryRun(dryErr, "ec2:RunInstances")
 	if err != nil {
-		return res, &PurchaseError{Outcome: NotBought, Explanation: ExplainError(err), Err: err}
+		return Permission{}, &PurchaseError{Outcome: NotBought, Explanation: ExplainError(err), Err: err}
+	}
+	return perm, nil
+}
+
+// CheckLaunch asks AWS, with a DryRun of RunInstances, whether this identity may launch
+// spec into the block, after the same checks as Launch (state, count, image, tags, the
+// subnet's zone). It starts nothing and is allowed in read-only mode. A refusal other
+// than a missing permission (a check, or AWS refusing the launch itself) is a *PurchaseError.
+func (c *Client) CheckLaunch(ctx context.Context, b model.Block, spec LaunchSpec) (Permission, error) {
+	plan, err := c.planLaunch(ctx, b, spec)
+	if err != nil {
+		return Permission{}, err
+	}
+	return plan.dryRun(ctx)
+}
+
+// Launch starts instances in a block: RunInstances with the capacity-block market type,
+// the block's reservation as target and a subnet of its zone, after the checks of
+// CheckLaunch and its DryRun. The error is a *PurchaseError.
+func (c *Client) Launch(ctx context.Context, b model.Block, spec LaunchSpec) (LaunchResult, error) {
+	var res LaunchResult
+	if err := c.checkWritable("launched"); err != nil {
+		return res, err
+	}
+	plan, err := c.planLaunch(ctx, b, spec)
+	if err != nil {
+		return res, err
+	}
+	cl, itype, tags := plan.cl, plan.instanceType, plan.tags
+	res.SubnetID = sdkaws.ToString(plan.in.SubnetId)
+	res.RequestID = newRequestID()
+	in := plan.in
+	in.ClientToken = sdkaws.String(res.RequestID)
+	perm, err := plan.dryRun(ctx)
+	if err != nil {
+		return res, err
 	}
 	res.Permission = perm
 	if !perm.Allowed {
-		return fail("Not allowed: this identity lacks ec2:RunInstances.", "Ask an administrator to allow ec2:RunInstances; nothing was launched.")
+		return res, &PurchaseError{Outcome: NotBought, Explanation: Explanation{
+			Summary: "Not allowed: this identity lacks ec2:RunInstances.", Hint: "Ask an administrator to allow ec2:RunInstances; nothing was launched."}}
 	}
 
 	entry := JournalEntry{Action: "RunInstances", RequestID: res.RequestID, Region: b.Region, Zone: b.AvailabilityZone,

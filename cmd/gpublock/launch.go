@@ -54,7 +54,7 @@ func runLaunch(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs.IntVar(&a.count, "count", 1, "instances to launch, at most the block's free count")
 	fs.StringVar(&a.key, "key", "", "EC2 key pair `name`")
 	fs.Var(&a.groups, "security-group", "security group `sg-…` (repeatable, or comma-separated)")
-	fs.BoolVar(&a.dryRun, "dry-run", false, "look up the block and check the launch; start nothing")
+	fs.BoolVar(&a.dryRun, "dry-run", false, "check the block, the subnet's zone and the ec2:RunInstances permission (a DryRun); start nothing")
 	fs.BoolVar(&a.yes, "yes", false, "launch without asking to type launch (for scripts)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -98,12 +98,7 @@ func runLaunch(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	spec := aws.LaunchSpec{ImageID: a.ami, Count: a.count, KeyName: a.key, SubnetID: a.subnet, SecurityGroupIDs: a.groups}
 	printLaunchSummary(stderr, info, id.Account, b, spec)
 	if a.dryRun {
-		// The adapter exposes the RunInstances dry run only inside Launch, so the IAM
-		// permission is not checked here; the real launch checks it first.
-		fmt.Fprintf(stdout, "Dry run: block %s is active with %d free; the launch of %d looks possible. "+
-			"The ec2:RunInstances permission and the subnet's zone are checked when launching. Nothing was launched.\n",
-			b.ReservationID, b.AvailableCount, a.count)
-		return 0
+		return launchDryRun(ctx, client, stdout, stderr, format, b, spec)
 	}
 	if !a.yes && !askTyped(ctx, stderr, "Launch these instances?", "launch") {
 		fmt.Fprintln(stderr, "gpublock launch: cancelled; nothing was launched.")
@@ -160,6 +155,37 @@ func (a *launchArgs) check(pos []string) (string, outputFormat, error) {
 		return "", "", err
 	}
 	return id, format, nil
+}
+
+// launchDryRun checks the launch as the real one would (state, count, the subnet's zone)
+// and asks AWS with a DryRun whether this identity may call RunInstances; it starts nothing.
+func launchDryRun(ctx context.Context, client *aws.Client, stdout, stderr io.Writer, format outputFormat, b model.Block, spec aws.LaunchSpec) int {
+	p, err := client.CheckLaunch(ctx, b, spec)
+	if err != nil {
+		fmt.Fprintf(stderr, "gpublock launch: dry run: the launch would fail: %s Nothing was launched.\n", client.ExplainError(err))
+		return 1
+	}
+	code := 0
+	if !p.Allowed {
+		code = 1
+	}
+	if format == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(map[string]any{"DryRun": true, "Allowed": p.Allowed, "Action": p.Action,
+			"CapacityReservationId": b.ReservationID, "Region": b.Region, "InstanceCount": spec.Count}); err != nil {
+			fmt.Fprintln(stderr, "gpublock launch:", err)
+			return 1
+		}
+		return code
+	}
+	if p.Allowed {
+		fmt.Fprintf(stdout, "Dry run: allowed. This identity may call %s to launch %d into %s (active, %d free; the subnet is in %s). Nothing was launched.\n",
+			p.Action, spec.Count, b.ReservationID, b.AvailableCount, b.AvailabilityZone)
+	} else {
+		fmt.Fprintf(stdout, "Dry run: not allowed. This identity lacks %s. Nothing was launched.\n", p.Action)
+	}
+	return code
 }
 
 // findBlock lists the region's blocks and takes the one with this reservation id.

@@ -209,12 +209,35 @@ func TestLaunchDryRun(t *testing.T) {
 	b := boughtBlock(t, cs)
 	activate(t, cs, b)
 	asPerson(t, false, "")
-	code, out, errs := runCLI(launchArgsFor(cs.url, b.CapacityReservationId, "--dry-run")...)
-	if code != 0 || !strings.Contains(out, "Dry run") || !strings.Contains(out, "Nothing was launched") {
+	code, out, errs := runCLI(launchArgsFor(cs.url, b.CapacityReservationId, "--dry-run", "--count", "2")...)
+	if code != 0 || !strings.Contains(out, "Dry run: allowed") || !strings.Contains(out, "ec2:RunInstances") ||
+		!strings.Contains(out, "the subnet is in "+b.AvailabilityZone) || !strings.Contains(out, "Nothing was launched") ||
+		strings.Contains(out, "checked when launching") {
 		t.Errorf("exit %d, %q\n%s", code, out, errs)
+	}
+	code, out, _ = runCLI(launchArgsFor(cs.url, b.CapacityReservationId, "--dry-run", "-o", "json")...)
+	var dr map[string]any
+	if code != 0 || json.Unmarshal([]byte(out), &dr) != nil || dr["DryRun"] != true || dr["Allowed"] != true ||
+		dr["Action"] != "ec2:RunInstances" || dr["CapacityReservationId"] != b.CapacityReservationId {
+		t.Errorf("json dry run: exit %d\n%s", code, out)
+	}
+	// The dry run now checks the subnet's zone, as the launch does.
+	other := subnetOutside(t, cs.url, b.AvailabilityZone)
+	code, out, errs = runCLI(launchArgsFor(cs.url, b.CapacityReservationId, "--dry-run", "--subnet", other)...)
+	if code != 1 || out != "" || !strings.Contains(errs, "but the block is in "+b.AvailabilityZone) || !strings.Contains(errs, "Nothing was launched") {
+		t.Errorf("dry run into another zone: exit %d, %q\n%s", code, out, errs)
 	}
 	if rows := reservations(t, cs.url); len(rows[0].InstanceIds) != 0 {
 		t.Errorf("a dry run launched %v", rows[0].InstanceIds)
+	}
+	var journaled []string
+	for _, l := range journalLines(t) {
+		if l.Action == "RunInstances" {
+			journaled = append(journaled, l.Phase)
+		}
+	}
+	if len(journaled) != 0 {
+		t.Errorf("a dry run reached the journal: %v", journaled)
 	}
 }
 

@@ -55,7 +55,7 @@ func View(th theme.Theme, o model.Offering, q model.Query, now time.Time, loc *t
 	if o.UltraServerType != "" {
 		what += fmt.Sprintf(" · UltraServer %s × %d", o.UltraServerType, max(1, o.UltraServerCount))
 	}
-	if o.Tenancy != "" && o.Tenancy != "default" {
+	if o.Tenancy != "" {
 		what += " · " + o.Tenancy + " tenancy"
 	}
 	field("Instances", what)

@@ -110,8 +110,11 @@ func New(opts Options) Model {
 		spin:   spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(th.Accent)),
 		notice: opts.Notice,
 		clock:  opts.Now(),
-		form:   searchform.New(th, opts.Now, opts.Region),
-		table:  offerings.New(th),
+		// Init starts the spinner for the identity call; a second tick chain would double
+		// its speed.
+		spinning: true,
+		form:     searchform.New(th, opts.Now, opts.Region),
+		table:    offerings.New(th),
 	}
 }
 

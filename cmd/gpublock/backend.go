@@ -207,7 +207,7 @@ func openSimulated(ctx context.Context, f *awsFlags, cfg aws.Config, reason stri
 	if region == "" {
 		region = aws.DefaultRegion
 	}
-	sim, err := ec2sim.New(ec2sim.Options{Seed: f.demoSeed, DefaultRegion: region})
+	sim, err := ec2sim.New(simOptions(ec2sim.Options{Seed: f.demoSeed, DefaultRegion: region}))
 	if err != nil {
 		return nil, backendInfo{}, err
 	}

@@ -26,6 +26,16 @@ func (ff faultFlags) Set(v string) error {
 	return ec2sim.ParseFault(v, ff.f)
 }
 
+// simOptions completes the options of every emulator gpublock starts (`gpublock sim` and
+// the in-process demo backend): the Price List API is served beside EC2, so that
+// `gpublock prices --refresh --endpoint-url` works against it as against AWS.
+func simOptions(o ec2sim.Options) ec2sim.Options {
+	if o.PriceList == nil {
+		o.PriceList = ec2sim.NewPriceListHandler()
+	}
+	return o
+}
+
 // runSim serves the emulator until ctx is done (Ctrl-C).
 func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("gpublock sim", flag.ContinueOnError)
@@ -40,7 +50,7 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.Var(faultFlags{&opts.Faults}, "fault", "inject a fault, repeatable: "+ec2sim.FaultHelp)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: gpublock sim [--addr 127.0.0.1:4566] [--seed N] [--clock RFC3339] [--speed X] [--state FILE] [--fault NAME=VALUE ...]")
-		fmt.Fprintln(stderr, "\nServes an emulator of the EC2 Capacity Blocks API (and STS GetCallerIdentity) until interrupted.")
+		fmt.Fprintln(stderr, "\nServes an emulator of the EC2 Capacity Blocks API (with STS GetCallerIdentity and the Price List API's GetProducts) until interrupted.")
 		fmt.Fprintln(stderr, "\nFlags:")
 		fs.PrintDefaults()
 	}
@@ -72,7 +82,7 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gpublock sim: --region %q: want one of %s\n", opts.DefaultRegion, strings.Join(ec2sim.Regions(), ", "))
 		return 2
 	}
-	s, err := ec2sim.New(opts)
+	s, err := ec2sim.New(simOptions(opts))
 	if err != nil {
 		fmt.Fprintf(stderr, "gpublock sim: %v\n", err)
 		return 1
@@ -103,6 +113,9 @@ Point the AWS SDKs and CLI at it:
   export AWS_ACCESS_KEY_ID=AKIDEXAMPLE AWS_SECRET_ACCESS_KEY=dummy
   export AWS_REGION=%[2]s
   aws ec2 describe-capacity-block-offerings --instance-type p5.48xlarge --instance-count 2 --capacity-duration-hours 48
+
+On-demand prices (the Price List API) are served too:
+  gpublock prices --refresh --endpoint-url %[1]s
 
 The region of a request is the one it is signed for; account %[3]s.
 Clock control:

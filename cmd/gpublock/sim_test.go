@@ -62,26 +62,46 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
-func TestSimServesUntilCancelled(t *testing.T) {
+// startSimCommand runs `gpublock sim` with args on a free port until the test ends, and
+// returns its URL as the command prints it, its stdout, and a wait for its exit status
+// after cancel.
+func startSimCommand(t *testing.T, args ...string) (base string, out *lockedBuffer, cancel context.CancelFunc, wait func() int) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var out, errb lockedBuffer
+	t.Cleanup(cancel)
+	out = &lockedBuffer{}
+	var errb lockedBuffer
 	done := make(chan int, 1)
 	go func() {
-		done <- run(ctx, []string{"sim", "--addr", "127.0.0.1:0", "--seed", "5", "--clock", "2026-12-01T12:00:00Z",
-			"--fault", "latency=1ms", "--fault", "down=us-west-2"}, &out, &errb)
+		done <- run(ctx, append([]string{"sim", "--addr", "127.0.0.1:0"}, args...), out, &errb)
 	}()
 	urlRE := regexp.MustCompile(`AWS_ENDPOINT_URL_EC2=(http://127\.0\.0\.1:\d+)`)
-	var base string
 	for deadline := time.Now().Add(10 * time.Second); base == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		if m := urlRE.FindStringSubmatch(out.String()); m != nil {
 			base = m[1]
 		}
 	}
 	if base == "" {
+		cancel()
 		t.Fatalf("no endpoint printed; stdout %q stderr %q", out.String(), errb.String())
 	}
-	for _, want := range []string{"AWS_ENDPOINT_URL_STS=" + base, "AWS_ACCESS_KEY_ID=", "AWS_REGION=us-east-1", "/_sim/clock"} {
+	wait = func() int {
+		select {
+		case code := <-done:
+			return code
+		case <-time.After(10 * time.Second):
+			t.Fatal("sim did not stop when its context was cancelled")
+			return -1
+		}
+	}
+	return base, out, cancel, wait
+}
+
+func TestSimServesUntilCancelled(t *testing.T) {
+	base, out, cancel, wait := startSimCommand(t, "--seed", "5", "--clock", "2026-12-01T12:00:00Z",
+		"--fault", "latency=1ms", "--fault", "down=us-west-2")
+	for _, want := range []string{"AWS_ENDPOINT_URL_STS=" + base, "AWS_ACCESS_KEY_ID=", "AWS_REGION=us-east-1", "/_sim/clock",
+		"gpublock prices --refresh --endpoint-url " + base} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("instructions lack %q:\n%s", want, out.String())
 		}
@@ -96,12 +116,40 @@ func TestSimServesUntilCancelled(t *testing.T) {
 		t.Errorf("clock = %q, want the --clock time", b)
 	}
 	cancel()
-	select {
-	case code := <-done:
-		if code != 0 {
-			t.Errorf("exit %d after cancel; stderr %q", code, errb.String())
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("sim did not stop when its context was cancelled")
+	if code := wait(); code != 0 {
+		t.Errorf("exit %d after cancel", code)
+	}
+}
+
+// `gpublock prices --refresh` against `gpublock sim`: the emulator serves the Price List
+// API, through the real SDK, from the embedded catalog.
+func TestPricesRefreshFromSimCommand(t *testing.T) {
+	cachePath := pricesEnv(t)
+	base, _, cancel, wait := startSimCommand(t)
+	code, out, errs := runPricesCmd(t, "--refresh", "--endpoint-url", base, "--region", "us-east-1", "--type", "p5.48xlarge,p6-b200.48xlarge")
+	if code != 0 || !strings.Contains(errs, "Fetched 1 on-demand prices from the AWS Price List API (2 requests) into "+cachePath) ||
+		!strings.Contains(errs, "No on-demand price returned for: p6-b200.48xlarge in us-east-1") {
+		t.Fatalf("refresh from gpublock sim: exit %d\n%s", code, errs)
+	}
+	if lineWith(out, "*", "on-demand", "p5.48xlarge", "us-east-1", "$55.040/h", "AWS Price List API", "via "+base) == "" {
+		t.Errorf("output lacks the fetched figure:\n%s", out)
+	}
+	cancel()
+	wait()
+}
+
+// The in-process demo backend serves the Price List API as `gpublock sim` does.
+func TestDemoBackendServesPriceList(t *testing.T) {
+	cachePath := pricesEnv(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	f := awsFlags{demo: true, region: "us-east-1", perRegion: 4, overall: 32, demoSeed: 1}
+	_, info, err := openBackend(ctx, &f, io.Discard)
+	if err != nil || info.Mode != modeSimulated || info.Endpoint == "" {
+		t.Fatalf("demo backend: %+v, %v", info, err)
+	}
+	code, _, errs := runPricesCmd(t, "--refresh", "--endpoint-url", info.Endpoint, "--region", "us-east-1", "--type", "p5.48xlarge")
+	if code != 0 || !strings.Contains(errs, "Fetched 1 on-demand prices from the AWS Price List API (1 requests) into "+cachePath) {
+		t.Errorf("refresh from the demo backend: exit %d\n%s", code, errs)
 	}
 }

@@ -143,7 +143,6 @@ func TestCancelSearchKeepsOldRows(t *testing.T) {
 	if len(m.search.regions) < 2 || cancelled == 0 {
 		t.Errorf("%d regions searched, %d marked cancelled; want several, some cancelled", len(m.search.regions), cancelled)
 	}
-	golden.RequireEqual(t, []byte(ansi.Strip(m.View().Content)))
 }
 
 // A search that finds nothing says why, lists the adapter's alternatives, runs the
@@ -188,7 +187,6 @@ func TestEmptyResultAlternativesAndProbe(t *testing.T) {
 	if c := m.extra.probe[0].Count; c < 0 || c >= 64 {
 		t.Errorf("largest count %d: 64 found nothing, so it must be below 64", c)
 	}
-	golden.RequireEqual(t, []byte(ansi.Strip(m.View().Content)))
 
 	// The first alternative, chosen and taken with enter, is searched and finds what it
 	// promised.
@@ -231,7 +229,6 @@ func TestRegionDown(t *testing.T) {
 	if !strings.Contains(text, "us-west-2") || !strings.Contains(text, "error") {
 		t.Errorf("the screen does not show the failed region:\n%s", text)
 	}
-	golden.RequireEqual(t, []byte(ansi.Strip(m.View().Content)))
 }
 
 // When no region answers, the screen says the search failed, not that nothing is on offer.

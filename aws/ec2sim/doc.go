@@ -23,6 +23,11 @@
 //   - payment takes 1–5 minutes of emulator time and always succeeds (no payment-failed);
 //     instances are pending for 45 s and shutting-down for 1 min, holding their slot
 //     until terminated; terminated instances stay visible for an hour.
+//   - a near-term offering (starting within the hour) ends at the 11:30 UTC boundary that
+//     brings its length closest to the asked one, and the boundary on the other side is
+//     offered too, the closer first, each in its cheapest zone.
+//   - base prices are the newest published Capacity Block rates of the embedded pricing
+//     catalog (pricing.Embedded), never a refreshed cache, so the market stays deterministic.
 //   - unknown parameters of the Capacity Block actions are UnknownParameter; RunInstances
 //     and the general describe calls accept any parameter.
 package ec2sim

@@ -6,24 +6,32 @@ import (
 	"time"
 
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/pricing"
 )
 
 // publishedRates are the Capacity Block effective rates per instance-hour (per
-// UltraServer-hour for UltraServers) of the "as of Oct 2026" snapshot in the reference (§4).
-// The market moves prices around them.
-var publishedRates = map[string]model.Money{
-	"p4d.24xlarge":     model.MustMoney("13.57"),
-	"p4de.24xlarge":    model.MustMoney("20.369"),
-	"p5.4xlarge":       model.MustMoney("5.970"),
-	"p5.48xlarge":      model.MustMoney("47.757"),
-	"p5e.48xlarge":     model.MustMoney("54.924"),
-	"p5en.48xlarge":    model.MustMoney("63.158"),
-	"p6-b200.48xlarge": model.MustMoney("113.666"),
-	"p6-b300.48xlarge": model.MustMoney("129.168"),
-	"trn1.32xlarge":    model.MustMoney("9.532"),
-	"trn2.48xlarge":    model.MustMoney("35.7608"),
-	"u-p6e-gb200x36":   model.MustMoney("380.952"),
-	"u-p6e-gb200x72":   model.MustMoney("761.904"),
+// UltraServer-hour for UltraServers) that the market moves prices around, keyed by
+// type|region: the newest published figure of the embedded pricing catalog, the one
+// gpublock itself compares with. Never a refreshed cache, so the market stays a function
+// of seed and clock alone.
+var publishedRates = func() map[string]model.Money {
+	cat := pricing.Embedded()
+	out := map[string]model.Money{}
+	for _, t := range model.Catalog() {
+		for r := range regions {
+			if row, ok := cat.CapacityBlockRate(t.Name, r); ok && row.Hourly.Micros() > 0 {
+				out[t.Name+"|"+r] = row.Hourly
+			}
+		}
+	}
+	return out
+}()
+
+// publishedRate is the rate of a type in a region; false when the catalog has none, and
+// then the type is not offered there.
+func publishedRate(typ, region string) (model.Money, bool) {
+	m, ok := publishedRates[typ+"|"+region]
+	return m, ok
 }
 
 // supplyRange is how many units (instances, or UltraServers) one AZ may have free for a
@@ -170,7 +178,8 @@ func (s *Server) price(region, az, typ string, units int, start, end, now time.T
 	bp += s.hash.between(-400, 400, "noise", region, az, typ, slotOf(start))
 	bp = max(7000, min(bp, 16000))
 
-	rate := publishedRates[typ].MulRat(int64(bp), 10000)
+	base, _ := publishedRate(typ, region) // offerings() sells nothing without one
+	rate := base.MulRat(int64(bp), 10000)
 	minutes := int64(end.Sub(start) / time.Minute)
 	fee := rate.MulRat(int64(units)*minutes, 60)
 	return model.MoneyFromCents(fee.Cents())
@@ -195,6 +204,9 @@ func (s *Server) offerings(rs *regionState, region string, q search, now time.Ti
 	if !ok || !t.Sells(region) {
 		return nil
 	}
+	if _, ok := publishedRate(q.typ, region); !ok {
+		return nil
+	}
 	zones := regions[region].zonesFor(t.UltraServer)
 	type window struct {
 		start, end time.Time
@@ -203,15 +215,15 @@ func (s *Server) offerings(rs *regionState, region string, q search, now time.Ti
 	var windows []window
 	horizon := now.Add(model.MaxLeadTime)
 
-	// A near-term block starts within the hour at an odd time and ends at an 11:30 UTC
-	// boundary either side of the asked length, so its length is not whole days.
+	// A near-term block starts within the hour at an odd time and ends at 11:30 UTC, so its
+	// length is not whole days. AWS gives the lengths closest to the one asked: the
+	// boundary just before start+duration and the one just after, the closer first.
 	hour := now.Truncate(time.Hour)
 	if s.hash.sum("near", region, q.typ, hour)%100 < 60 {
 		ns := now.Truncate(5 * time.Minute).Add(time.Duration(s.hash.between(2, 10, "near-at", region, q.typ, hour)) * 5 * time.Minute)
 		if !ns.Before(q.from) {
-			hi := model.NextBoundary(ns.Add(q.duration))
-			for _, e := range []time.Time{hi.AddDate(0, 0, -1), hi} {
-				if e.Sub(ns) >= minNearTermLength && !e.After(q.to) && e.Sub(ns)%(24*time.Hour) != 0 {
+			for _, e := range nearTermEnds(ns, q.duration) {
+				if e.Sub(ns) >= minNearTermLength && !e.After(q.to) {
 					windows = append(windows, window{ns, e, true})
 				}
 			}
@@ -251,6 +263,9 @@ func (s *Server) offerings(rs *regionState, region string, q search, now time.Ti
 		if !a.w.start.Equal(b.w.start) {
 			return a.w.start.Before(b.w.start)
 		}
+		if a.w.near && b.w.near && !a.w.end.Equal(b.w.end) {
+			return nearness(a.w.start, a.w.end, q.duration) < nearness(b.w.start, b.w.end, q.duration)
+		}
 		if c := a.fee.Cmp(b.fee); c != 0 {
 			return c < 0
 		}
@@ -258,11 +273,17 @@ func (s *Server) offerings(rs *regionState, region string, q search, now time.Ti
 	})
 	var out []*offering
 	perStart := map[time.Time]int{}
+	perNearEnd := map[time.Time]int{}
 	for _, c := range cands {
 		if len(out) == maxOfferings {
 			break
 		}
 		if perStart[c.w.start] == maxPerStart {
+			continue
+		}
+		// One near-term offering per end (the cheapest zone), so that the length just under
+		// and the one just over are both offered rather than the shorter, cheaper one twice.
+		if c.w.near && perNearEnd[c.w.end] == 1 {
 			continue
 		}
 		o := &offering{
@@ -281,9 +302,37 @@ func (s *Server) offerings(rs *regionState, region string, q search, now time.Ti
 			rs.Offerings[o.ID] = o
 		}
 		perStart[c.w.start]++
+		if c.w.near {
+			perNearEnd[c.w.end]++
+		}
 		out = append(out, o)
 	}
 	return out
+}
+
+// nearTermEnds are the 11:30 UTC boundaries either side of start+d, the one that brings
+// the length closest to d first; none when start+d is itself a boundary (the block then
+// lasts whole days and is an ordinary one).
+func nearTermEnds(start time.Time, d time.Duration) []time.Time {
+	target := start.Add(d)
+	over := model.NextBoundary(target)
+	if over.Equal(target) {
+		return nil
+	}
+	under := over.AddDate(0, 0, -1)
+	if nearness(start, under, d) <= nearness(start, over, d) {
+		return []time.Time{under, over}
+	}
+	return []time.Time{over, under}
+}
+
+// nearness is how far a block [start, end) is from the asked length d.
+func nearness(start, end time.Time, d time.Duration) time.Duration {
+	diff := end.Sub(start) - d
+	if diff < 0 {
+		return -diff
+	}
+	return diff
 }
 
 // pruneOfferings forgets offerings that can no longer be bought because they have started.

@@ -27,9 +27,10 @@ const exitWarning = 3
 const minWatchInterval = time.Second
 
 const blocksSynopsis = "[--region R[,R...]|all] [-o table|json|csv] [--watch] [--interval 30s] [--warn-within 45m]\n\n" +
-	"--watch reprints the list on every refresh until interrupted (Ctrl-C). --warn-within D names, on\n" +
-	"stderr, every active block that ends within D (one line each: reservation, region, type × count,\n" +
-	"end UTC, time left), for cron and monitoring. Instances are terminated from 30 minutes before the end.\n\n" +
+	"--watch reprints the list on every refresh until interrupted (Ctrl-C); with -o json or csv\n" +
+	"each refresh prints a whole document. --warn-within D names on stderr every active block that\n" +
+	"ends within D (one line each: reservation, region, type × count, end UTC, time left), for cron\n" +
+	"and monitoring. Instances are terminated from 30 minutes before the end.\n\n" +
 	"Exit status: 0 ok (no block ends within --warn-within), 1 failure (every region failed, or an\n" +
 	"output error), 2 bad usage, 3 warning: an active block ends within --warn-within.\n" +
 	"With --watch the status is that of the last refresh before the interruption."

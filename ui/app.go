@@ -33,6 +33,9 @@ type Options struct {
 	Location *time.Location
 	// Context is the parent of every call; the program cancels it on exit.
 	Context context.Context
+	// Connect, when set, opens the backend behind the first frame; it then sets Backend,
+	// Simulated, Profile, Region, Notice and the clock.
+	Connect func(context.Context) (Connection, error)
 }
 
 // pane is a part of the search screen that can have the focus.
@@ -68,8 +71,12 @@ type Model struct {
 	focus    pane // within the search screen
 	dialog   dialog
 	notice   string
-	flash    string // a one-line answer to the last key (copied, nothing to copy…)
-	clock    time.Time
+	flash    string    // a one-line answer to the last key (copied, nothing to copy…)
+	clock    time.Time // the time shown, as of the last tick
+	clk      *clock    // the time source, shared with the form
+
+	connecting bool
+	connectErr error
 
 	identity    Identity
 	identityErr error
@@ -96,6 +103,7 @@ func New(opts Options) Model {
 	if opts.Context == nil {
 		opts.Context = context.Background()
 	}
+	clk := &clock{now: opts.Now}
 	th := theme.New(!opts.NoColor)
 	h := help.New()
 	h.Styles = help.Styles{
@@ -109,19 +117,25 @@ func New(opts Options) Model {
 		help:   h,
 		spin:   spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(th.Accent)),
 		notice: opts.Notice,
-		clock:  opts.Now(),
+		clock:  clk.Now(),
+		clk:    clk,
 		// Init starts the spinner for the identity call; a second tick chain would double
 		// its speed.
-		spinning: true,
-		form:     searchform.New(th, opts.Now, opts.Region),
-		table:    offerings.New(th),
+		spinning:   true,
+		form:       searchform.New(th, clk.Now, opts.Region),
+		connecting: opts.Connect != nil,
+		table:      offerings.New(th),
 	}
 }
 
 // Init loads the identity behind a spinner and starts the clock; the first frame does not
 // wait for either.
 func (m Model) Init() tea.Cmd {
-	return tea.Batch(identityCmd(m.opts.Context, m.opts.Backend), m.spin.Tick, clockCmd())
+	first := identityCmd(m.opts.Context, m.opts.Backend)
+	if m.connecting {
+		first = connectCmd(m.opts.Context, m.opts.Connect)
+	}
+	return tea.Batch(first, m.spin.Tick, clockCmd())
 }
 
 type clockMsg time.Time
@@ -132,7 +146,7 @@ func clockCmd() tea.Cmd {
 
 // busy reports whether anything is loading, which is what keeps the spinner turning.
 func (m Model) busy() bool {
-	return !m.identityOK || m.search.running || m.extra.altsLoading || m.extra.probeLoading
+	return m.connecting || !m.identityOK || m.search.running || m.extra.altsLoading || m.extra.probeLoading
 }
 
 // Update routes a message.
@@ -147,7 +161,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.handleKey(msg)
 	case clockMsg:
 		// Relative dates ("now", "+4w") and the 8-week limit move with the clock.
-		m.clock = m.opts.Now()
+		m.clock = m.clk.Now()
 		m.form.Revalidate()
 		return m, clockCmd()
 	case spinner.TickMsg:
@@ -159,6 +173,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		var cmd tea.Cmd
 		m.spin, cmd = m.spin.Update(msg)
 		return m, cmd
+	case connectedMsg:
+		return m.onConnected(msg)
 	case identityMsg:
 		m.identity, m.identityErr, m.identityOK = msg.id, msg.err, true
 		return m, nil
@@ -227,7 +243,8 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.dialog = helpDialog{th: m.th, groups: m.helpKeys().groups()}
 		return m, nil
 	}
-	if !m.typing() && keyIs(k, keys.Quit) {
+	// Without a backend the form is of no use, so q quits from it too.
+	if (!m.typing() || m.connectErr != nil) && keyIs(k, keys.Quit) {
 		return m.quit()
 	}
 	if keyIs(k, keys.Back) && m.cancelRunning() {

@@ -103,10 +103,11 @@ func procKB(pid int, field string) float64 {
 }
 
 // Process start to first frame in demo mode: the real binary, built here, run on a
-// pseudo-terminal of 160×48, timed from exec until the header (SIMULATED) has been written.
-// That includes starting the emulator, the adapter and the first render. It also reports the
-// resident memory at the first frame and the peak after a search of every region selling
-// p5.48xlarge. Goals: first frame ≤ 150 ms, under 60 MB resident.
+// pseudo-terminal of 160×48, timed from exec until the first full frame (the Search pane's
+// title) has been written, and until the backend is ready (the header says SIMULATED:
+// the emulator started in-process and reached through the adapter). It also reports the
+// resident memory then and the peak after a search of every region selling p5.48xlarge.
+// Goals: first frame ≤ 150 ms, under 60 MB resident.
 func BenchmarkProcessFirstFrame(b *testing.B) {
 	bin := filepath.Join(b.TempDir(), "gpublock")
 	build := exec.Command("go", "build", "-o", bin, "../cmd/gpublock")
@@ -114,7 +115,7 @@ func BenchmarkProcessFirstFrame(b *testing.B) {
 		b.Fatalf("go build: %v\n%s", err, out)
 	}
 	home := b.TempDir()
-	var frame time.Duration
+	var frame, ready time.Duration
 	var rssKB, hwmKB float64
 	runs := 0
 	for b.Loop() {
@@ -133,11 +134,16 @@ func BenchmarkProcessFirstFrame(b *testing.B) {
 		if err := cmd.Start(); err != nil {
 			b.Fatal(err)
 		}
-		if !out.wait("SIMULATED", 10*time.Second) {
+		if !out.wait("Search", 10*time.Second) {
 			cmd.Process.Kill()
 			b.Fatalf("no first frame in 10 s:\n%q", out.buf.String())
 		}
 		frame += time.Since(start)
+		if !out.wait("SIMULATED", 10*time.Second) {
+			cmd.Process.Kill()
+			b.Fatalf("the backend was not ready in 10 s:\n%q", out.buf.String())
+		}
+		ready += time.Since(start)
 		rssKB += procKB(cmd.Process.Pid, "VmRSS")
 		b.StopTimer()
 		// Every region selling p5.48xlarge: tab to the regions, a, enter.
@@ -153,8 +159,9 @@ func BenchmarkProcessFirstFrame(b *testing.B) {
 		runs++
 		b.StartTimer()
 	}
-	b.ReportMetric(float64(frame.Milliseconds())/float64(runs), "ms/first-frame")
-	b.ReportMetric(rssKB/1024/float64(runs), "MB-RSS-at-first-frame")
+	b.ReportMetric(float64(frame.Microseconds())/1000/float64(runs), "ms/first-frame")
+	b.ReportMetric(float64(ready.Microseconds())/1000/float64(runs), "ms/backend-ready")
+	b.ReportMetric(rssKB/1024/float64(runs), "MB-RSS-when-ready")
 	b.ReportMetric(hwmKB/1024/float64(runs), "MB-peak-RSS-after-search")
 }
 

@@ -24,6 +24,12 @@ func (m Model) resultsView(l layout) string {
 	}
 	s := m.search
 	switch {
+	case m.connectErr != nil:
+		lines = append(lines, "")
+		for _, l := range wrapText("Could not connect: "+m.connectErr.Error(), w) {
+			lines = append(lines, m.th.Error.Render(l))
+		}
+		lines = append(lines, m.th.Muted.Render("q quits."))
 	case !s.has && m.table.Len() == 0:
 		lines = append(lines, "", m.th.Muted.Render("Fill the form and press enter to search. The defaults search at once."))
 	case !s.running && !s.cancelled && s.found == 0 && m.table.Len() == 0 && len(s.regions) > 0 && m.failedRegions() == len(s.regions):

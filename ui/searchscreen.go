@@ -86,6 +86,14 @@ func (m Model) searchKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 
 // submit runs the form's search, or points at what is wrong with it.
 func (m Model) submit() (tea.Model, tea.Cmd) {
+	switch {
+	case m.connecting:
+		m.flash = "Still connecting; the search can run in a moment."
+		return m, nil
+	case m.opts.Backend == nil:
+		m.flash = "Not connected, so nothing can be searched: q quits."
+		return m, nil
+	}
 	q, ok := m.form.Query()
 	if !ok {
 		for f := searchform.Types; f <= searchform.Regions; f++ {

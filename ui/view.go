@@ -67,6 +67,13 @@ func (m Model) headerView() string {
 	}
 	var who, whoShort string
 	switch {
+	case m.connecting:
+		badge = th.Muted.Render("connecting")
+		who = m.spin.View() + th.Muted.Render(" resolving credentials…")
+		whoShort = m.spin.View()
+	case m.connectErr != nil:
+		badge = th.Error.Render("NOT CONNECTED")
+		who, whoShort = "", ""
 	case !m.identityOK:
 		who = m.spin.View() + th.Muted.Render(" account …")
 		whoShort = who
@@ -89,6 +96,9 @@ func (m Model) headerView() string {
 	short := sep + th.Header.Render(profile) + sep + th.Header.Render(m.opts.Region)
 	if m.search.has {
 		long += th.Muted.Render(" · searching ") + th.Header.Render(regionList(m.search.query.Regions))
+	}
+	if m.connecting || m.connectErr != nil {
+		long, short = "", "" // not known yet, or never
 	}
 	head := th.App.Render("gpublock") + " " + badge + " " + who
 	left := head + long

@@ -59,15 +59,37 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	client, info, err := openBackend(ctx, f, stderr)
-	if err != nil {
-		var ue usageError
-		if errors.As(err, &ue) {
-			fmt.Fprintln(stderr, "gpublock:", err)
-			return 2
-		}
-		fmt.Fprintln(stderr, "gpublock:", aws.ExplainError(err).String())
+	opts := ui.Options{
+		Profile: f.profile,
+		Region:  f.homeRegion(),
+		NoColor: noColor,
+		Context: ctx,
+		// The backend opens behind the first frame: resolving credentials (an SSO refresh,
+		// the instance metadata service timing out) can take seconds.
+		Connect: func(ctx context.Context) (ui.Connection, error) { return connectTUI(ctx, f) },
+	}
+	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithOutput(stdout)}
+	if noColor {
+		popts = append(popts, tea.WithColorProfile(colorprofile.Ascii))
+	}
+	final, err := tea.NewProgram(ui.New(opts), popts...).Run()
+	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, tea.ErrInterrupted) {
+		fmt.Fprintln(stderr, "gpublock:", err)
 		return 1
+	}
+	if m, ok := final.(ui.Model); ok && m.Err() != nil {
+		fmt.Fprintln(stderr, "gpublock:", m.Err())
+		return 1
+	}
+	return 0
+}
+
+// connectTUI opens the backend for the TUI. Its messages go on screen, not to stderr, which
+// the TUI is drawing over.
+func connectTUI(ctx context.Context, f *awsFlags) (ui.Connection, error) {
+	client, info, err := openBackend(ctx, f, io.Discard)
+	if err != nil {
+		return ui.Connection{}, errors.New(aws.ExplainError(err).String())
 	}
 	// Relative dates and the 8-week limit are read on the backend's clock: the emulator's
 	// may be moved. Its offset is read once, so the UI's clock is never I/O.
@@ -75,28 +97,18 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if info.Endpoint != "" {
 		offset = client.Now(ctx).Sub(time.Now())
 	}
-	opts := ui.Options{
+	c := ui.Connection{
 		Backend:   ui.FromAWS(client),
 		Simulated: info.Mode == modeSimulated,
 		Profile:   client.Profile(),
 		Region:    client.Region(),
-		NoColor:   noColor,
 		Now:       func() time.Time { return time.Now().Add(offset) },
-		Context:   ctx,
 	}
 	switch {
 	case info.Sim != nil && !f.demo: // openBackend fell back to the simulator
-		opts.Notice = "No AWS credentials found: this is the built-in simulator (as --demo). Nothing is real; nothing can be bought."
-	case opts.Simulated && info.Sim == nil:
-		opts.Notice = "This is the emulator at " + info.Endpoint + " (gpublock sim): nothing is real; nothing can be bought."
+		c.Notice = "No AWS credentials found: this is the built-in simulator (as --demo). Nothing is real; nothing can be bought."
+	case c.Simulated && info.Sim == nil:
+		c.Notice = "This is the emulator at " + info.Endpoint + " (gpublock sim): nothing is real; nothing can be bought."
 	}
-	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithOutput(stdout)}
-	if noColor {
-		popts = append(popts, tea.WithColorProfile(colorprofile.Ascii))
-	}
-	if _, err := tea.NewProgram(ui.New(opts), popts...).Run(); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, tea.ErrInterrupted) {
-		fmt.Fprintln(stderr, "gpublock:", err)
-		return 1
-	}
-	return 0
+	return c, nil
 }

@@ -55,6 +55,7 @@ type Model struct {
 	regionCursor  int      // 0 is "all regions that sell the chosen types", i+1 is regions[i]
 	chosenRegions map[string]bool
 	allSelling    bool // the region choice follows the chosen types
+	regionsEdited bool // a person chose regions, which a late home region must not undo
 
 	query model.Query
 	errs  map[Field]string
@@ -79,14 +80,28 @@ func New(th theme.Theme, now func() time.Time, homeRegion string) Model {
 	}
 	m.typeFilter.Placeholder = "type to filter"
 	m.count.CharLimit = 3
-	if slices.Contains(m.regions, homeRegion) {
-		m.chosenRegions[homeRegion] = true
-	} else {
-		m.allSelling = true
-	}
+	m.setHome(homeRegion)
 	m.filterTypes()
 	m.validate()
 	return m
+}
+
+// SetHomeRegion makes region the default choice, unless regions were already chosen by
+// hand: the home region may be known only once the backend is open.
+func (m *Model) SetHomeRegion(region string) {
+	if m.regionsEdited {
+		return
+	}
+	m.setHome(region)
+	m.validate()
+}
+
+func (m *Model) setHome(region string) {
+	m.chosenRegions = map[string]bool{}
+	m.allSelling = !slices.Contains(m.regions, region)
+	if !m.allSelling {
+		m.chosenRegions[region] = true
+	}
 }
 
 // KeyMap returns the form's keys, for help.
@@ -139,7 +154,7 @@ func (m *Model) SetQuery(q model.Query) {
 	m.start.SetValue(formatDate(q.Start))
 	m.end.SetValue(formatDate(q.End))
 	m.duration.SetValue(q.Durations.String())
-	m.allSelling = false
+	m.allSelling, m.regionsEdited = false, true
 	m.chosenRegions = map[string]bool{}
 	for _, r := range q.Regions {
 		m.chosenRegions[r] = true
@@ -215,7 +230,11 @@ func (m *Model) handleKey(k tea.KeyPressMsg) bool {
 	case Types:
 		return m.typesKey(k)
 	case Regions:
-		return m.regionsKey(k)
+		used := m.regionsKey(k)
+		if used && (key.Matches(k, m.keys.Toggle) || key.Matches(k, m.keys.AllRegions)) {
+			m.regionsEdited = true
+		}
+		return used
 	case Count:
 		switch {
 		case key.Matches(k, m.keys.Inc), k.String() == "right":

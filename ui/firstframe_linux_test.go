@@ -109,11 +109,7 @@ func procKB(pid int, field string) float64 {
 // resident memory then and the peak after a search of every region selling p5.48xlarge.
 // Goals: first frame ≤ 150 ms, under 60 MB resident.
 func BenchmarkProcessFirstFrame(b *testing.B) {
-	bin := filepath.Join(b.TempDir(), "gpublock")
-	build := exec.Command("go", "build", "-o", bin, "../cmd/gpublock")
-	if out, err := build.CombinedOutput(); err != nil {
-		b.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildGpublock(b)
 	home := b.TempDir()
 	var frame, ready time.Duration
 	var rssKB, hwmKB float64
@@ -180,4 +176,65 @@ func BenchmarkRSS10k(b *testing.B) {
 		runtime.KeepAlive(m)
 	}
 	b.ReportMetric(rss/1024, "MB-RSS")
+}
+
+// buildGpublock builds the program into a temporary directory.
+func buildGpublock(tb testing.TB) string {
+	tb.Helper()
+	bin := filepath.Join(tb.TempDir(), "gpublock")
+	build := exec.Command("go", "build", "-o", bin, "../cmd/gpublock")
+	if out, err := build.CombinedOutput(); err != nil {
+		tb.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// gpublock --demo as a person runs it: on a terminal, without AWS credentials, enter
+// searches, q quits with status 0 and leaves the alternate screen.
+func TestDemoOnATerminal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the program")
+	}
+	bin := buildGpublock(t)
+	home := t.TempDir()
+	master, slave, err := openPTY(120, 40)
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	defer master.Close()
+	cmd := exec.Command(bin, "--demo")
+	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_STATE_HOME="+home, "TERM=xterm-256color",
+		"AWS_CONFIG_FILE="+filepath.Join(home, "none"), "AWS_SHARED_CREDENTIALS_FILE="+filepath.Join(home, "none"))
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	out := &terminalOutput{}
+	go out.read(master)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	slave.Close()
+	defer cmd.Process.Kill()
+	for _, want := range []string{"SIMULATED", "account 123456789012"} {
+		if !out.wait(want, 20*time.Second) {
+			t.Fatalf("no %q on the terminal:\n%q", want, out.buf.String())
+		}
+	}
+	master.Write([]byte("\r"))
+	if !out.wait("Found ", 20*time.Second) {
+		t.Fatalf("the default search did not finish:\n%q", out.buf.String())
+	}
+	master.Write([]byte("q"))
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("exit: %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("q did not quit")
+	}
+	if !out.wait("\x1b[?1049l", time.Second) {
+		t.Error("the alternate screen was not left")
+	}
 }

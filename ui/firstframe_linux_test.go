@@ -182,7 +182,11 @@ func BenchmarkRSS10k(b *testing.B) {
 func buildGpublock(tb testing.TB) string {
 	tb.Helper()
 	bin := filepath.Join(tb.TempDir(), "gpublock")
-	build := exec.Command("go", "build", "-o", bin, "../cmd/gpublock")
+	args := []string{"build", "-o", bin}
+	if raceBuild {
+		args = append(args, "-race")
+	}
+	build := exec.Command("go", append(args, "../cmd/gpublock")...)
 	if out, err := build.CombinedOutput(); err != nil {
 		tb.Fatalf("go build: %v\n%s", err, out)
 	}

@@ -19,6 +19,8 @@ type Backend interface {
 	LargestCount(ctx context.Context, region, instanceType string, days int, start, end time.Time) (int, error)
 	// Alternatives are nearby searches that find something, when a search finds nothing.
 	Alternatives(ctx context.Context, q model.Query) ([]Suggestion, error)
+	// spender buys and launches (ui/backend_actions.go).
+	spender
 }
 
 // Identity is who the calls are made as.

@@ -3,10 +3,12 @@ package offerings
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/pricing"
 )
 
 // Column is a column of the table.
@@ -23,6 +25,9 @@ const (
 	ColFee
 	ColRate
 	ColAccRate
+	ColOnDemand   // on-demand $ per hour of the same type and region
+	ColVsOnDemand // the block's cost against the same hours on-demand, in percent
+	ColBreakEven  // break-even utilization with a small bar
 	numColumns
 )
 
@@ -35,26 +40,40 @@ type columnDef struct {
 	keep    int // narrow tables drop the columns of lowest keep first
 }
 
+// keep orders the columns for narrow tables: at 80 columns the table keeps zone, type,
+// count, start, fee and break-even, the figures a choice is made on.
+//
 // The widths fit the longest values: region and AZ names (a Local Zone AZ is cut),
 // p6-b200.48xlarge, and a fee of up to $99,999,999.99 (64 instances for 26 weeks), which is
 // never cut.
 var columns = [numColumns]columnDef{
-	ColRegion:   {"Region", "region", "R", 14, false, 1},
-	ColAZ:       {"AZ", "availability zone", "Z", 15, false, 9},
-	ColType:     {"Type", "instance type", "T", 16, false, 8},
-	ColCount:    {"N", "instance count", "N", 3, true, 5},
-	ColStart:    {"Start UTC", "start", "S", 12, false, 10},
-	ColEnd:      {"End UTC", "end", "E", 12, false, 6},
-	ColDuration: {"Length", "duration", "D", 6, true, 4},
-	ColFee:      {"Upfront fee", "upfront fee", "F", 14, true, 10},
-	ColRate:     {"$/inst-h", "$ per instance-hour", "H", 9, true, 3},
-	ColAccRate:  {"$/acc-h", "$ per accelerator-hour", "A", 8, true, 7},
+	ColRegion:     {"Region", "region", "R", 14, false, 10},
+	ColAZ:         {"AZ", "availability zone", "Z", 15, false, 90},
+	ColType:       {"Type", "instance type", "T", 16, false, 80},
+	ColCount:      {"N", "instance count", "N", 3, true, 50},
+	ColStart:      {"Start UTC", "start", "S", 12, false, 100},
+	ColEnd:        {"End UTC", "end", "E", 12, false, 60},
+	ColDuration:   {"Length", "duration", "D", 6, true, 40},
+	ColFee:        {"Upfront fee", "upfront fee", "F", 14, true, 100},
+	ColRate:       {"$/inst-h", "$ per instance-hour", "H", 9, true, 30},
+	ColAccRate:    {"$/acc-h", "$ per accelerator-hour", "A", 8, true, 70},
+	ColOnDemand:   {"OD $/h", "on-demand $ per hour", "O", 10, true, 35},
+	ColVsOnDemand: {"vs OD", "cost vs on-demand", "V", 6, true, 45},
+	ColBreakEven:  {"Break-even", "break-even utilization", "B", 10, false, 75},
 }
+
+// noPrice fills the pricing cells of an offering without an on-demand price: a dash, never
+// a guessed number; the detail and the chart say why.
+const noPrice = "—"
+
+// breakEvenBarWidth is the bar of the break-even cell, after "58% ".
+const breakEvenBarWidth = 5
 
 // row is one offering with its cells formatted once, when it arrives, so that drawing a
 // frame only pads strings.
 type row struct {
 	o       model.Offering
+	cmp     pricing.Comparison // against on-demand, computed once on arrival
 	rate    model.Money
 	accRate model.Money
 	cells   [numColumns]string
@@ -63,8 +82,10 @@ type row struct {
 
 const timeLayout = "Jan 02 15:04"
 
-func newRow(o model.Offering) row {
-	r := row{o: o, rate: o.HourlyRate(), accRate: o.AcceleratorHourlyRate()}
+func newRow(o model.Offering, cat *pricing.Catalog) row {
+	r := row{o: o, cmp: pricing.Compare(cat, o), rate: o.HourlyRate(), accRate: o.AcceleratorHourlyRate()}
+	// The comparison holds its own copy of the offering; one per row is enough.
+	r.cmp.Offering = model.Offering{}
 	r.cells = [numColumns]string{
 		ColRegion:   o.Region,
 		ColAZ:       o.AvailabilityZone,
@@ -80,8 +101,33 @@ func newRow(o model.Offering) row {
 	if o.Currency != "" && o.Currency != "USD" {
 		r.cells[ColFee] = o.Fee.String() + " " + o.Currency
 	}
+	r.cells[ColOnDemand], r.cells[ColVsOnDemand], r.cells[ColBreakEven] = pricingCells(r.cmp)
 	r.text = strings.ToLower(strings.Join(r.cells[:], " ") + " " + o.ID)
 	return r
+}
+
+// pricingCells writes the on-demand rate, the cost against on-demand ("-44%": 44% less
+// than the same hours on-demand) and the break-even utilization with its bar ("58% ███░░").
+func pricingCells(c pricing.Comparison) (od, vs, be string) {
+	if c.NoOnDemand {
+		return noPrice, noPrice, noPrice
+	}
+	od = c.OnDemandHourly.Rate()
+	if !c.BreakEvenUtilization.Valid() {
+		return od, noPrice, noPrice
+	}
+	// (u − 1) × 100, rounded half away from zero.
+	v := math.Round(-c.SavingsPercent.Float64())
+	switch {
+	case v > 0:
+		vs = fmt.Sprintf("+%.0f%%", v)
+	case v < 0:
+		vs = fmt.Sprintf("%.0f%%", v)
+	default:
+		vs = "0%"
+	}
+	be = fmt.Sprintf("%d%% %s", c.BreakEvenPercent(), pricing.BreakEvenBar(c, breakEvenBarWidth))
+	return od, vs, be
 }
 
 // FormatLength writes a block's length: "2d", "3w" for whole days; "~1d2h" or "5h35m" for a
@@ -126,8 +172,34 @@ func compare(a, b *row, c Column) int {
 		r = a.rate.Cmp(b.rate)
 	case ColAccRate:
 		r = a.accRate.Cmp(b.accRate)
+	case ColOnDemand:
+		r = a.cmp.OnDemandHourly.Cmp(b.cmp.OnDemandHourly)
+	case ColVsOnDemand, ColBreakEven:
+		// The cost against on-demand is (u − 1) × 100, so both follow the exact utilization.
+		r = a.cmp.BreakEvenUtilization.Cmp(b.cmp.BreakEvenUtilization)
 	}
 	return r
+}
+
+// missingLast puts rows without a figure to sort by after the rest, in either direction;
+// ok is false when both rows have it (or neither), and the column decides.
+func missingLast(a, b *row, c Column) (r int, ok bool) {
+	var ha, hb bool
+	switch c {
+	case ColOnDemand:
+		ha, hb = !a.cmp.NoOnDemand, !b.cmp.NoOnDemand
+	case ColVsOnDemand, ColBreakEven:
+		ha, hb = a.cmp.BreakEvenUtilization.Valid(), b.cmp.BreakEvenUtilization.Valid()
+	default:
+		return 0, false
+	}
+	switch {
+	case ha == hb:
+		return 0, false
+	case ha:
+		return -1, true
+	}
+	return 1, true
 }
 
 func tieBreak(a, b *row) int {

@@ -7,6 +7,7 @@ import "charm.land/bubbles/v2/key"
 type KeyMap struct {
 	Up, Down, PageUp, PageDown, HalfUp, HalfDown, Top, Bottom key.Binding
 	Filter, ClearFilter, ApplyFilter                          key.Binding
+	Mark                                                      key.Binding // for the compare chart
 	Sort                                                      [numColumns]key.Binding
 	// SortAny stands for the sort keys in short help.
 	SortAny key.Binding
@@ -26,6 +27,7 @@ func DefaultKeyMap() KeyMap {
 		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
 		ClearFilter: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
 		ApplyFilter: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
+		Mark:        key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "mark to compare")),
 	}
 	var all []string
 	for c := Column(0); c < numColumns; c++ {
@@ -46,7 +48,7 @@ func (km KeyMap) ShortHelp() []key.Binding {
 func (km KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{km.Up, km.Down, km.PageUp, km.PageDown, km.HalfUp, km.HalfDown, km.Top, km.Bottom},
-		{km.Filter, km.ClearFilter, km.ApplyFilter},
+		{km.Filter, km.ClearFilter, km.ApplyFilter, km.Mark},
 		km.Sort[:],
 	}
 }

@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/ui/components/textfield"
 	"github.com/gpublock/gpublock/ui/theme"
 )
@@ -19,6 +20,10 @@ import (
 type Model struct {
 	th   theme.Theme
 	keys KeyMap
+	cat  *pricing.Catalog // the on-demand prices rows are compared with
+
+	// marks are the ids of the offerings marked for comparison, in the order marked.
+	marks []string
 
 	rows []row
 	ids  map[string]struct{}
@@ -42,7 +47,7 @@ type Model struct {
 
 // New returns an empty table sorted by start.
 func New(th theme.Theme) Model {
-	return Model{th: th, keys: DefaultKeyMap(), ids: map[string]struct{}{}, sortCol: ColStart, height: 10}
+	return Model{th: th, keys: DefaultKeyMap(), cat: pricing.Embedded(), ids: map[string]struct{}{}, sortCol: ColStart, height: 10}
 }
 
 // KeyMap returns the table's keys, for help.
@@ -70,6 +75,7 @@ func (m *Model) Reset() {
 	m.rows = m.rows[:0]
 	m.view = m.view[:0]
 	clear(m.ids)
+	m.marks = m.marks[:0]
 	m.cursor, m.offset, m.stale, m.moved = 0, 0, false, false
 }
 
@@ -105,7 +111,7 @@ func (m *Model) Add(offs []model.Offering) {
 			continue
 		}
 		m.ids[o.ID] = struct{}{}
-		m.rows = append(m.rows, newRow(o))
+		m.rows = append(m.rows, newRow(o, m.cat))
 		i := len(m.rows) - 1
 		if !matches(&m.rows[i], terms) {
 			continue
@@ -121,6 +127,9 @@ func (m *Model) Add(offs []model.Offering) {
 
 func (m *Model) cmpIndex(a, b int) int {
 	ra, rb := &m.rows[a], &m.rows[b]
+	if r, ok := missingLast(ra, rb, m.sortCol); ok {
+		return r
+	}
 	r := compare(ra, rb, m.sortCol)
 	if m.desc {
 		r = -r
@@ -252,6 +261,9 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, bool) {
 		m.cursor = len(m.view) - 1
 	case key.Matches(k, m.keys.Filter):
 		m.filtering = true
+	case key.Matches(k, m.keys.Mark):
+		m.ToggleMark()
+		return m, nil, true
 	case key.Matches(k, m.keys.ClearFilter):
 		if m.filter.Value() == "" {
 			return m, nil, false

@@ -61,7 +61,12 @@ func (m Model) View(width, height int) string {
 		return ""
 	}
 	th := m.th
-	cols := visibleColumns(width)
+	// Marked rows start with a mark; the gutter is there only while something is marked.
+	gutter := ""
+	if len(m.marks) > 0 && width > len(markGlyph) {
+		gutter = strings.Repeat(" ", len(markGlyph))
+	}
+	cols := visibleColumns(width - len(gutter))
 	var b strings.Builder
 	lines := 0
 	if m.filtering || m.filter.Value() != "" {
@@ -74,6 +79,7 @@ func (m Model) View(width, height int) string {
 	}
 	// Header, with the sorted column marked.
 	var hb strings.Builder
+	hb.WriteString(gutter)
 	for i, c := range cols {
 		if i > 0 {
 			hb.WriteByte(' ')
@@ -114,6 +120,13 @@ func (m Model) View(width, height int) string {
 	for i := off; i < end; i++ {
 		r := &m.rows[m.view[i]]
 		rb.Reset()
+		if gutter != "" {
+			if m.IsMarked(r.o.ID) {
+				rb.WriteString(markGlyph)
+			} else {
+				rb.WriteString(gutter)
+			}
+		}
 		for j, c := range cols {
 			if j > 0 {
 				rb.WriteByte(' ')

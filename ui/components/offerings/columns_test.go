@@ -1,0 +1,134 @@
+package offerings
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/pricing"
+	"github.com/gpublock/gpublock/ui/theme"
+)
+
+// The pricing cells say what pricing.Compare says, and a type sold only as blocks shows a
+// dash, never a number.
+func TestPricingCells(t *testing.T) {
+	o := offering("a", "us-east-1", "2000", 3, 2) // p5.48xlarge, 1 × 48 h
+	c := pricing.Compare(nil, o)
+	if c.NoOnDemand || !c.BreakEvenUtilization.Valid() {
+		t.Fatalf("the embedded catalog has no on-demand price for p5.48xlarge in us-east-1: %s", c.NoOnDemandReason)
+	}
+	r := newRow(o, nil)
+	if got, want := r.cells[ColOnDemand], c.OnDemandHourly.Rate(); got != want {
+		t.Errorf("on-demand cell %q, want %q", got, want)
+	}
+	// 2000 ÷ (55.04 × 48) = 75.7…%: the block costs 24% less; at least 76% must be used.
+	if got := r.cells[ColVsOnDemand]; got != "-24%" {
+		t.Errorf("vs on-demand cell %q, want -24%%", got)
+	}
+	if got, want := r.cells[ColBreakEven], "76% "+pricing.BreakEvenBar(c, breakEvenBarWidth); got != want || !strings.HasPrefix(got, "76% ████") {
+		t.Errorf("break-even cell %q, want %q", got, want)
+	}
+
+	dear := newRow(offering("d", "us-east-1", "3000", 3, 2), nil)
+	if got := dear.cells[ColVsOnDemand]; got != "+14%" {
+		t.Errorf("a block dearer than on-demand: %q, want +14%%", got)
+	}
+	if got := dear.cells[ColBreakEven]; !strings.HasPrefix(got, "114% ") || !strings.HasSuffix(got, "!") {
+		t.Errorf("a block that never wins: %q", got)
+	}
+
+	none := offering("n", "us-east-1", "2000", 3, 2)
+	none.InstanceType = "p6-b200.48xlarge"
+	nr := newRow(none, nil)
+	for _, col := range []Column{ColOnDemand, ColVsOnDemand, ColBreakEven} {
+		if nr.cells[col] != noPrice {
+			t.Errorf("%s without an on-demand price: %q, want %q", ColumnName(col), nr.cells[col], noPrice)
+		}
+	}
+	for col, def := range columns {
+		if w := ansi.StringWidth(r.cells[col]); w > def.width {
+			t.Errorf("%s cell %q is wider than its column (%d)", def.name, r.cells[col], def.width)
+		}
+	}
+}
+
+// Sorting by break-even follows the exact utilization; rows without one stay last in both
+// directions.
+func TestSortByBreakEven(t *testing.T) {
+	m := New(theme.New(false))
+	none := offering("none", "us-east-1", "100", 2, 2)
+	none.InstanceType = "p6-b200.48xlarge"
+	m.Add([]model.Offering{
+		offering("mid", "us-east-1", "2000", 5, 2), none,
+		offering("low", "us-east-1", "1500", 4, 2),
+		offering("high", "us-east-1", "3000", 3, 2),
+	})
+	m = press(m, "B")
+	if got := ids(m); got != "low,mid,high,none" {
+		t.Errorf("by break-even: %s", got)
+	}
+	m = press(m, "B")
+	if got := ids(m); got != "high,mid,low,none" {
+		t.Errorf("by break-even, reversed: %s", got)
+	}
+	m = press(m, "V")
+	if got := ids(m); got != "low,mid,high,none" {
+		t.Errorf("by cost vs on-demand: %s", got)
+	}
+	m = press(m, "O", "O")
+	if got := ids(m); !strings.HasSuffix(got, ",none") {
+		t.Errorf("by on-demand rate, reversed, the row without one is not last: %s", got)
+	}
+}
+
+// m marks the selected row, which then starts with the mark; Marked keeps the marking order.
+func TestMarks(t *testing.T) {
+	m := New(theme.New(false))
+	m.Add([]model.Offering{offering("a", "us-east-1", "300", 5, 2), offering("b", "us-west-2", "100", 3, 2), offering("c", "eu-north-1", "200", 4, 2)})
+	before := ansi.Strip(m.View(120, 5))
+	if strings.Contains(before, markGlyph) {
+		t.Fatalf("a mark before any:\n%s", before)
+	}
+	m = press(m, "j", "j", "m", "k", "k", "m") // a, then b
+	var got []string
+	for _, c := range m.Marked() {
+		got = append(got, c.Offering.ID)
+	}
+	if strings.Join(got, ",") != "a,b" {
+		t.Errorf("marked %v, want a,b in marking order", got)
+	}
+	lines := strings.Split(ansi.Strip(m.View(120, 5)), "\n")
+	if !strings.HasPrefix(lines[1], markGlyph) || strings.HasPrefix(lines[2], markGlyph) || !strings.HasPrefix(lines[3], markGlyph) {
+		t.Errorf("marks not shown on rows b and a:\n%s", strings.Join(lines, "\n"))
+	}
+	for _, l := range lines {
+		if ansi.StringWidth(l) > 120 {
+			t.Errorf("line wider than 120: %q", l)
+		}
+	}
+	m = press(m, "m")
+	if n := len(m.Marked()); n != 1 {
+		t.Errorf("m again unmarks: %d marked", n)
+	}
+	m.Reset()
+	if n := len(m.Marked()); n != 0 {
+		t.Errorf("a reset keeps %d marks", n)
+	}
+}
+
+// At 78 cells (an 80-column terminal's pane) the table keeps break-even and drops the
+// less wanted columns whole.
+func TestNarrowKeepsBreakEven(t *testing.T) {
+	cols := visibleColumns(78)
+	has := map[Column]bool{}
+	for _, c := range cols {
+		has[c] = true
+	}
+	for _, c := range []Column{ColAZ, ColType, ColStart, ColFee, ColBreakEven} {
+		if !has[c] {
+			t.Errorf("78 cells lack %s: %v", ColumnName(c), cols)
+		}
+	}
+}

@@ -76,16 +76,7 @@ func describeExtensionOfferings(s *Server, c *call) (*xmlBody, *apiError) {
 			offs = append(offs, o)
 		}
 	}
-	lo, hi, next, e := s.page(c, len(offs), 1)
-	if e != nil {
-		return nil, e
-	}
-	if c.dryRun {
-		return nil, errDryRun
-	}
-	var x xmlBody
-	x.open("capacityBlockExtensionOfferingSet")
-	for _, o := range offs[lo:hi] {
+	return pageSet(s, c, offs, 1, "capacityBlockExtensionOfferingSet", func(x *xmlBody, o *extOffering) {
 		x.open("item")
 		x.str("capacityBlockExtensionOfferingId", o.ID)
 		x.str("instanceType", r.InstanceType)
@@ -101,10 +92,7 @@ func describeExtensionOfferings(s *Server, c *call) (*xmlBody, *apiError) {
 		x.str("tenancy", "default")
 		x.str("zoneType", r.ZoneType)
 		x.close("item")
-	}
-	x.close("capacityBlockExtensionOfferingSet")
-	x.opt("nextToken", next)
-	return &x, nil
+	})
 }
 
 func purchaseExtension(s *Server, c *call) (*xmlBody, *apiError) {
@@ -184,12 +172,9 @@ func describeExtensionHistory(s *Server, c *call) (*xmlBody, *apiError) {
 	if e != nil {
 		return nil, e
 	}
-	fs, e := c.form.filters()
+	fs, e := c.form.knownFilters("availability-zone", "availability-zone-id", "capacity-block-extension-offering-id",
+		"capacity-block-extension-status", "capacity-reservation-id", "instance-type")
 	if e != nil {
-		return nil, e
-	}
-	if e := checkFilters(fs, "availability-zone", "availability-zone-id", "capacity-block-extension-offering-id",
-		"capacity-block-extension-status", "capacity-reservation-id", "instance-type"); e != nil {
 		return nil, e
 	}
 	rs := s.region(c.region)
@@ -226,19 +211,5 @@ func describeExtensionHistory(s *Server, c *call) (*xmlBody, *apiError) {
 			}
 		}
 	}
-	lo, hi, next, e := s.page(c, len(hits), 1)
-	if e != nil {
-		return nil, e
-	}
-	if c.dryRun {
-		return nil, errDryRun
-	}
-	var x xmlBody
-	x.open("capacityBlockExtensionSet")
-	for _, h := range hits[lo:hi] {
-		writeExtension(&x, h.r, h.e, c.now)
-	}
-	x.close("capacityBlockExtensionSet")
-	x.opt("nextToken", next)
-	return &x, nil
+	return pageSet(s, c, hits, 1, "capacityBlockExtensionSet", func(x *xmlBody, h hit) { writeExtension(x, h.r, h.e, c.now) })
 }

@@ -140,10 +140,7 @@ func writeInstance(x *xmlBody, in *instance, r *reservation, now time.Time) {
 	x.open("item")
 	x.str("instanceId", in.ID)
 	x.str("imageId", in.ImageID)
-	x.open("instanceState")
-	x.int("code", st.code)
-	x.str("name", st.name)
-	x.close("instanceState")
+	writeState(x, "instanceState", st)
 	x.str("privateDnsName", "ip-"+strings.ReplaceAll(in.PrivateIP, ".", "-")+".ec2.internal")
 	x.empty("dnsName")
 	if st == stateShuttingDown || st == stateTerminated {
@@ -228,13 +225,10 @@ func describeInstances(s *Server, c *call) (*xmlBody, *apiError) {
 	if len(ids) > 0 && c.form.has("MaxResults") {
 		return nil, errf(http.StatusBadRequest, "InvalidParameterCombination", "The parameter instancesSet cannot be used with the parameter maxResults")
 	}
-	fs, e := c.form.filters()
-	if e != nil {
-		return nil, e
-	}
-	if e := checkFilters(fs, "capacity-reservation-id", "capacity-reservation-specification.capacity-reservation-target.capacity-reservation-id",
+	fs, e := c.form.knownFilters("capacity-reservation-id", "capacity-reservation-specification.capacity-reservation-target.capacity-reservation-id",
 		"instance-state-name", "instance-state-code", "instance-lifecycle", "instance-id", "instance-type", "availability-zone",
-		"subnet-id", "vpc-id", "image-id", "reservation-id", "tag-key", "tag:"); e != nil {
+		"subnet-id", "vpc-id", "image-id", "reservation-id", "tag-key", "tag:")
+	if e != nil {
 		return nil, e
 	}
 	rs := s.region(c.region)
@@ -250,44 +244,7 @@ func describeInstances(s *Server, c *call) (*xmlBody, *apiError) {
 			}
 		}
 	}
-	var hits []*instance
-	for _, in := range all {
-		r := rs.reservation(in.ReservationID)
-		st := in.state(r, c.now)
-		vals := func(name string) []string {
-			if v, ok := tagValues(in.Tags, name); ok {
-				return v
-			}
-			switch name {
-			case "capacity-reservation-id", "capacity-reservation-specification.capacity-reservation-target.capacity-reservation-id":
-				return []string{in.ReservationID}
-			case "instance-state-name":
-				return []string{st.name}
-			case "instance-state-code":
-				return []string{strconv.Itoa(st.code)}
-			case "instance-lifecycle":
-				return []string{"capacity-block"}
-			case "instance-id":
-				return []string{in.ID}
-			case "instance-type":
-				return []string{in.InstanceType}
-			case "availability-zone":
-				return []string{in.AZ}
-			case "subnet-id":
-				return []string{in.SubnetID}
-			case "vpc-id":
-				return []string{in.VpcID}
-			case "image-id":
-				return []string{in.ImageID}
-			case "reservation-id":
-				return []string{in.LaunchID}
-			}
-			return nil
-		}
-		if matchFilters(fs, vals) {
-			hits = append(hits, in)
-		}
-	}
+	hits := matching(all, fs, func(in *instance, name string) []string { return instanceField(rs, in, name, c.now) })
 	lo, hi, next, e := s.page(c, len(hits), 5)
 	if e != nil {
 		return nil, e
@@ -314,6 +271,38 @@ func describeInstances(s *Server, c *call) (*xmlBody, *apiError) {
 	x.close("reservationSet")
 	x.opt("nextToken", next)
 	return &x, nil
+}
+
+func instanceField(rs *regionState, in *instance, name string, now time.Time) []string {
+	if v, ok := tagValues(in.Tags, name); ok {
+		return v
+	}
+	st := in.state(rs.reservation(in.ReservationID), now)
+	switch name {
+	case "capacity-reservation-id", "capacity-reservation-specification.capacity-reservation-target.capacity-reservation-id":
+		return []string{in.ReservationID}
+	case "instance-state-name":
+		return []string{st.name}
+	case "instance-state-code":
+		return []string{strconv.Itoa(st.code)}
+	case "instance-lifecycle":
+		return []string{"capacity-block"}
+	case "instance-id":
+		return []string{in.ID}
+	case "instance-type":
+		return []string{in.InstanceType}
+	case "availability-zone":
+		return []string{in.AZ}
+	case "subnet-id":
+		return []string{in.SubnetID}
+	case "vpc-id":
+		return []string{in.VpcID}
+	case "image-id":
+		return []string{in.ImageID}
+	case "reservation-id":
+		return []string{in.LaunchID}
+	}
+	return nil
 }
 
 func terminateInstances(s *Server, c *call) (*xmlBody, *apiError) {
@@ -343,17 +332,18 @@ func terminateInstances(s *Server, c *call) (*xmlBody, *apiError) {
 		cur := in.state(r, c.now)
 		x.open("item")
 		x.str("instanceId", in.ID)
-		x.open("currentState")
-		x.int("code", cur.code)
-		x.str("name", cur.name)
-		x.close("currentState")
-		x.open("previousState")
-		x.int("code", prev.code)
-		x.str("name", prev.name)
-		x.close("previousState")
+		writeState(&x, "currentState", cur)
+		writeState(&x, "previousState", prev)
 		x.close("item")
 	}
 	x.close("instancesSet")
 	s.commit()
 	return &x, nil
+}
+
+func writeState(x *xmlBody, elem string, st instanceState) {
+	x.open(elem)
+	x.int("code", st.code)
+	x.str("name", st.name)
+	x.close(elem)
 }

@@ -3,6 +3,7 @@ package ec2sim
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 )
 
@@ -17,11 +18,8 @@ func describeRegions(s *Server, c *call) (*xmlBody, *apiError) {
 	if e != nil {
 		return nil, e
 	}
-	fs, e := c.form.filters()
+	fs, e := c.form.knownFilters("region-name", "endpoint", "opt-in-status")
 	if e != nil {
-		return nil, e
-	}
-	if e := checkFilters(fs, "region-name", "endpoint", "opt-in-status"); e != nil {
 		return nil, e
 	}
 	if _, e := c.form.optBool("AllRegions"); e != nil {
@@ -38,7 +36,7 @@ func describeRegions(s *Server, c *call) (*xmlBody, *apiError) {
 	var x xmlBody
 	x.open("regionInfo")
 	for _, n := range regionNames() {
-		if len(names) > 0 && !contains(names, n) {
+		if len(names) > 0 && !slices.Contains(names, n) {
 			continue
 		}
 		endpoint := "ec2." + n + ".amazonaws.com"
@@ -75,11 +73,8 @@ func describeAvailabilityZones(s *Server, c *call) (*xmlBody, *apiError) {
 	if e != nil {
 		return nil, e
 	}
-	fs, e := c.form.filters()
+	fs, e := c.form.knownFilters("zone-name", "zone-id", "zone-type", "region-name", "state", "group-name", "network-border-group", "opt-in-status")
 	if e != nil {
-		return nil, e
-	}
-	if e := checkFilters(fs, "zone-name", "zone-id", "zone-type", "region-name", "state", "group-name", "network-border-group", "opt-in-status"); e != nil {
 		return nil, e
 	}
 	if _, e := c.form.optBool("AllAvailabilityZones"); e != nil {
@@ -97,7 +92,7 @@ func describeAvailabilityZones(s *Server, c *call) (*xmlBody, *apiError) {
 	var x xmlBody
 	x.open("availabilityZoneInfo")
 	for _, z := range reg.Zones {
-		if len(names) > 0 && !contains(names, z.Name) || len(ids) > 0 && !contains(ids, z.ID) {
+		if len(names) > 0 && !slices.Contains(names, z.Name) || len(ids) > 0 && !slices.Contains(ids, z.ID) {
 			continue
 		}
 		vals := map[string][]string{"zone-name": {z.Name}, "zone-id": {z.ID}, "zone-type": {z.Type}, "region-name": {c.region},
@@ -153,11 +148,8 @@ func describeSubnets(s *Server, c *call) (*xmlBody, *apiError) {
 	if e != nil {
 		return nil, e
 	}
-	fs, e := c.form.filters()
+	fs, e := c.form.knownFilters("availability-zone", "availability-zone-id", "vpc-id", "subnet-id", "default-for-az", "state", "cidr-block", "owner-id")
 	if e != nil {
-		return nil, e
-	}
-	if e := checkFilters(fs, "availability-zone", "availability-zone-id", "vpc-id", "subnet-id", "default-for-az", "state", "cidr-block", "owner-id"); e != nil {
 		return nil, e
 	}
 	for _, id := range ids {
@@ -169,7 +161,7 @@ func describeSubnets(s *Server, c *call) (*xmlBody, *apiError) {
 	vpc := s.vpcID(c.region)
 	for _, z := range regions[c.region].Zones {
 		sid := s.subnetID(c.region, z.Name)
-		if len(ids) > 0 && !contains(ids, sid) {
+		if len(ids) > 0 && !slices.Contains(ids, sid) {
 			continue
 		}
 		vals := map[string][]string{"availability-zone": {z.Name}, "availability-zone-id": {z.ID}, "vpc-id": {vpc},
@@ -178,16 +170,7 @@ func describeSubnets(s *Server, c *call) (*xmlBody, *apiError) {
 			hits = append(hits, z)
 		}
 	}
-	lo, hi, next, e := s.page(c, len(hits), 5)
-	if e != nil {
-		return nil, e
-	}
-	if c.dryRun {
-		return nil, errDryRun
-	}
-	var x xmlBody
-	x.open("subnetSet")
-	for _, z := range hits[lo:hi] {
+	return pageSet(s, c, hits, 5, "subnetSet", func(x *xmlBody, z zone) {
 		sid := s.subnetID(c.region, z.Name)
 		x.open("item")
 		x.str("subnetId", sid)
@@ -202,8 +185,5 @@ func describeSubnets(s *Server, c *call) (*xmlBody, *apiError) {
 		x.bool("mapPublicIpOnLaunch", true)
 		x.str("ownerId", DemoAccount)
 		x.close("item")
-	}
-	x.close("subnetSet")
-	x.opt("nextToken", next)
-	return &x, nil
+	})
 }

@@ -3,6 +3,7 @@ package ec2sim
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -220,7 +221,7 @@ func purchaseCapacityBlock(s *Server, c *call) (*xmlBody, *apiError) {
 	if e != nil {
 		return nil, e
 	}
-	if !contains(instancePlatforms, platform) {
+	if !slices.Contains(instancePlatforms, platform) {
 		return nil, badParam("Value (%s) for parameter InstancePlatform is invalid. Allowed: %s.", platform, strings.Join(instancePlatforms, ", "))
 	}
 	tags, e := readTags(f, "capacity-reservation", "capacity-block")
@@ -299,13 +300,4 @@ func (s *Server) commit() {
 	if err := s.save(); err != nil {
 		logf("ec2sim: saving state: %v", err)
 	}
-}
-
-func contains(list []string, v string) bool {
-	for _, s := range list {
-		if s == v {
-			return true
-		}
-	}
-	return false
 }

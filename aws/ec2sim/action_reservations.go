@@ -59,13 +59,10 @@ func describeCapacityReservations(s *Server, c *call) (*xmlBody, *apiError) {
 	if e != nil {
 		return nil, e
 	}
-	fs, e := c.form.filters()
-	if e != nil {
-		return nil, e
-	}
-	if e := checkFilters(fs, "state", "instance-type", "availability-zone", "availability-zone-id", "reservation-type",
+	fs, e := c.form.knownFilters("state", "instance-type", "availability-zone", "availability-zone-id", "reservation-type",
 		"owner-id", "instance-platform", "tenancy", "end-date-type", "instance-match-criteria",
-		"capacity-reservation-id", "tag-key", "tag:"); e != nil {
+		"capacity-reservation-id", "tag-key", "tag:")
+	if e != nil {
 		return nil, e
 	}
 	rs := s.region(c.region)
@@ -73,27 +70,10 @@ func describeCapacityReservations(s *Server, c *call) (*xmlBody, *apiError) {
 	if e != nil {
 		return nil, e
 	}
-	var hits []*reservation
-	for _, r := range all {
-		if matchFilters(fs, func(name string) []string { return reservationField(r, name, c.now) }) {
-			hits = append(hits, r)
-		}
-	}
-	lo, hi, next, e := s.page(c, len(hits), 1)
-	if e != nil {
-		return nil, e
-	}
-	if c.dryRun {
-		return nil, errDryRun
-	}
-	var x xmlBody
-	x.open("capacityReservationSet")
-	for _, r := range hits[lo:hi] {
-		writeReservation(&x, "item", rs, r, c.now)
-	}
-	x.close("capacityReservationSet")
-	x.opt("nextToken", next)
-	return &x, nil
+	hits := matching(all, fs, func(r *reservation, name string) []string { return reservationField(r, name, c.now) })
+	return pageSet(s, c, hits, 1, "capacityReservationSet", func(x *xmlBody, r *reservation) {
+		writeReservation(x, "item", rs, r, c.now)
+	})
 }
 
 func reservationField(r *reservation, name string, now time.Time) []string {
@@ -207,11 +187,8 @@ func describeCapacityBlocks(s *Server, c *call) (*xmlBody, *apiError) {
 	if e != nil {
 		return nil, e
 	}
-	fs, e := c.form.filters()
+	fs, e := c.form.knownFilters("capacity-block-id", "ultraserver-type", "availability-zone", "state", "tag-key", "tag:")
 	if e != nil {
-		return nil, e
-	}
-	if e := checkFilters(fs, "capacity-block-id", "ultraserver-type", "availability-zone", "state", "tag-key", "tag:"); e != nil {
 		return nil, e
 	}
 	rs := s.region(c.region)
@@ -219,27 +196,8 @@ func describeCapacityBlocks(s *Server, c *call) (*xmlBody, *apiError) {
 	if e != nil {
 		return nil, e
 	}
-	var hits []*reservation
-	for _, r := range all {
-		if matchFilters(fs, func(name string) []string { return blockField(r, name, c.now) }) {
-			hits = append(hits, r)
-		}
-	}
-	lo, hi, next, e := s.page(c, len(hits), 1)
-	if e != nil {
-		return nil, e
-	}
-	if c.dryRun {
-		return nil, errDryRun
-	}
-	var x xmlBody
-	x.open("capacityBlockSet")
-	for _, r := range hits[lo:hi] {
-		writeBlock(&x, r, c.now)
-	}
-	x.close("capacityBlockSet")
-	x.opt("nextToken", next)
-	return &x, nil
+	hits := matching(all, fs, func(r *reservation, name string) []string { return blockField(r, name, c.now) })
+	return pageSet(s, c, hits, 1, "capacityBlockSet", func(x *xmlBody, r *reservation) { writeBlock(x, r, c.now) })
 }
 
 func blockField(r *reservation, name string, now time.Time) []string {
@@ -275,11 +233,8 @@ func describeCapacityBlockStatus(s *Server, c *call) (*xmlBody, *apiError) {
 	if e != nil {
 		return nil, e
 	}
-	fs, e := c.form.filters()
+	fs, e := c.form.knownFilters("interconnect-status")
 	if e != nil {
-		return nil, e
-	}
-	if e := checkFilters(fs, "interconnect-status"); e != nil {
 		return nil, e
 	}
 	rs := s.region(c.region)
@@ -287,22 +242,8 @@ func describeCapacityBlockStatus(s *Server, c *call) (*xmlBody, *apiError) {
 	if e != nil {
 		return nil, e
 	}
-	var hits []*reservation
-	for _, r := range all {
-		if matchFilters(fs, func(string) []string { return []string{interconnect(r, c.now)} }) {
-			hits = append(hits, r)
-		}
-	}
-	lo, hi, next, e := s.page(c, len(hits), 1)
-	if e != nil {
-		return nil, e
-	}
-	if c.dryRun {
-		return nil, errDryRun
-	}
-	var x xmlBody
-	x.open("capacityBlockStatusSet")
-	for _, r := range hits[lo:hi] {
+	hits := matching(all, fs, func(r *reservation, _ string) []string { return []string{interconnect(r, c.now)} })
+	return pageSet(s, c, hits, 1, "capacityBlockStatusSet", func(x *xmlBody, r *reservation) {
 		avail := rs.available(r, c.now)
 		x.open("item")
 		x.str("capacityBlockId", r.BlockID)
@@ -319,8 +260,5 @@ func describeCapacityBlockStatus(s *Server, c *call) (*xmlBody, *apiError) {
 		x.close("item")
 		x.close("capacityReservationStatusSet")
 		x.close("item")
-	}
-	x.close("capacityBlockStatusSet")
-	x.opt("nextToken", next)
-	return &x, nil
+	})
 }

@@ -38,6 +38,17 @@ func matchFilters(fs []filter, values func(name string) []string) bool {
 	return true
 }
 
+// matching keeps the items that pass every filter; values answers a filter name for an item.
+func matching[T any](items []T, fs []filter, values func(T, string) []string) []T {
+	var out []T
+	for _, it := range items {
+		if matchFilters(fs, func(name string) []string { return values(it, name) }) {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
 func matchAny(patterns, vals []string) bool {
 	for _, p := range patterns {
 		for _, v := range vals {

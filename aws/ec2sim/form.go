@@ -170,6 +170,18 @@ func (f form) filters() ([]filter, *apiError) {
 	return out, nil
 }
 
+// knownFilters reads the filters and rejects names the action does not know (see checkFilters).
+func (f form) knownFilters(allowed ...string) ([]filter, *apiError) {
+	fs, e := f.filters()
+	if e != nil {
+		return nil, e
+	}
+	if e := checkFilters(fs, allowed...); e != nil {
+		return nil, e
+	}
+	return fs, nil
+}
+
 type tagSpec struct {
 	resourceType string
 	tags         []tag

@@ -67,3 +67,23 @@ func (c *call) signature() string {
 	}
 	return fmt.Sprintf("%08x", uint32(hasher{}.sum(parts...)))
 }
+
+// pageSet answers a Describe action with one page of items inside the element set, and the
+// token for the next. DryRun is answered only after the paging parameters passed, as EC2 does.
+func pageSet[T any](s *Server, c *call, items []T, minMax int, set string, write func(*xmlBody, T)) (*xmlBody, *apiError) {
+	lo, hi, next, e := s.page(c, len(items), minMax)
+	if e != nil {
+		return nil, e
+	}
+	if c.dryRun {
+		return nil, errDryRun
+	}
+	var x xmlBody
+	x.open(set)
+	for _, it := range items[lo:hi] {
+		write(&x, it)
+	}
+	x.close(set)
+	x.opt("nextToken", next)
+	return &x, nil
+}

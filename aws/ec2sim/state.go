@@ -1,6 +1,8 @@
 package ec2sim
 
 import (
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/gpublock/gpublock/model"
@@ -54,38 +56,15 @@ func (rs *regionState) fill() {
 		rs.ClientTokens = map[string]string{}
 	}
 	// A hand-edited file may hold nulls, or instances of a reservation that is gone.
-	res := rs.Reservations[:0]
+	rs.Reservations = slices.DeleteFunc(rs.Reservations, func(r *reservation) bool { return r == nil })
 	for _, r := range rs.Reservations {
-		if r == nil {
-			continue
-		}
-		exts := r.Extensions[:0]
-		for _, e := range r.Extensions {
-			if e != nil {
-				exts = append(exts, e)
-			}
-		}
-		r.Extensions = exts
-		res = append(res, r)
+		r.Extensions = slices.DeleteFunc(r.Extensions, func(e *extension) bool { return e == nil })
 	}
-	rs.Reservations = res
-	kept := rs.Instances[:0]
-	for _, in := range rs.Instances {
-		if in != nil && rs.reservation(in.ReservationID) != nil {
-			kept = append(kept, in)
-		}
-	}
-	rs.Instances = kept
-	for id, o := range rs.Offerings {
-		if o == nil {
-			delete(rs.Offerings, id)
-		}
-	}
-	for id, o := range rs.ExtOfferings {
-		if o == nil {
-			delete(rs.ExtOfferings, id)
-		}
-	}
+	rs.Instances = slices.DeleteFunc(rs.Instances, func(in *instance) bool {
+		return in == nil || rs.reservation(in.ReservationID) == nil
+	})
+	maps.DeleteFunc(rs.Offerings, func(_ string, o *offering) bool { return o == nil })
+	maps.DeleteFunc(rs.ExtOfferings, func(_ string, o *extOffering) bool { return o == nil })
 }
 
 type offering struct {

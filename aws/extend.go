@@ -95,18 +95,13 @@ func (c *Client) Extend(ctx context.Context, b model.Block, off model.ExtensionO
 	}
 	res.Permission = perm
 	if !perm.Allowed {
-		return res, &PurchaseError{Outcome: NotBought, Explanation: Explanation{
-			Summary: "Not allowed: this identity lacks " + perm.Action + ".", Action: perm.Action, Code: "UnauthorizedOperation",
-			Hint: "Ask an administrator to allow " + perm.Action + "; nothing was bought."}}
+		return res, notAllowed(perm)
 	}
 	res.RequestID = newRequestID()
 	entry := JournalEntry{Action: "PurchaseCapacityBlockExtension", RequestID: res.RequestID, Region: b.Region,
 		Zone: b.AvailabilityZone, Offering: off.ID, Type: b.InstanceType, Count: off.Count, Start: utc(off.Start), End: utc(off.End),
 		Fee: off.Fee.String(), Currency: off.Currency, Target: b.ReservationID}
-	if id, err := c.Identity(ctx); err == nil {
-		entry.Account = id.Account
-	}
-	if err := c.journalIntent(entry); err != nil {
+	if err := c.journalIntent(ctx, &entry); err != nil {
 		return res, err
 	}
 	out, callErr := c.ec2In(b.Region).PurchaseCapacityBlockExtension(ctx, &ec2.PurchaseCapacityBlockExtensionInput{
@@ -147,22 +142,14 @@ func (c *Client) Extend(ctx context.Context, b model.Block, off model.ExtensionO
 // findExtension looks for the extension offering in the block's history; an offering id
 // is bought at most once, so finding it means this purchase went through.
 func (c *Client) findExtension(ctx context.Context, b model.Block, offeringID string) (model.Extension, bool, error) {
-	ctx, cancel := confirmContext(ctx)
-	defer cancel()
-	var lastErr error
-	answered := false
-	for try := 0; try < c.confirmTries; try++ {
-		if try > 0 && !sleep(ctx, c.confirmDelay) {
-			return model.Extension{}, false, ctx.Err()
-		}
+	return confirm(ctx, c, func(ctx context.Context) (model.Extension, bool, error) {
 		p := ec2.NewDescribeCapacityBlockExtensionHistoryPaginator(c.ec2In(b.Region), &ec2.DescribeCapacityBlockExtensionHistoryInput{
 			CapacityReservationIds: []string{b.ReservationID},
 		})
-		var err error
 		for p.HasMorePages() {
-			var page *ec2.DescribeCapacityBlockExtensionHistoryOutput
-			if page, err = p.NextPage(ctx); err != nil {
-				break
+			page, err := p.NextPage(ctx)
+			if err != nil {
+				return model.Extension{}, false, err
 			}
 			for _, e := range page.CapacityBlockExtensions {
 				if sdkaws.ToString(e.CapacityBlockExtensionOfferingId) == offeringID && sdkaws.ToString(e.CapacityReservationId) == b.ReservationID {
@@ -170,14 +157,6 @@ func (c *Client) findExtension(ctx context.Context, b model.Block, offeringID st
 				}
 			}
 		}
-		if err != nil {
-			lastErr = err
-			continue
-		}
-		answered = true
-	}
-	if answered {
 		return model.Extension{}, false, nil
-	}
-	return model.Extension{}, false, lastErr
+	})
 }

@@ -167,10 +167,7 @@ func (c *Client) Launch(ctx context.Context, b model.Block, spec LaunchSpec) (La
 
 	entry := JournalEntry{Action: "RunInstances", RequestID: res.RequestID, Region: b.Region, Zone: b.AvailabilityZone,
 		Type: itype, Count: spec.Count, Target: b.ReservationID, Tags: tags}
-	if id, err := c.Identity(ctx); err == nil {
-		entry.Account = id.Account
-	}
-	if err := c.journalIntent(entry); err != nil {
+	if err := c.journalIntent(ctx, &entry); err != nil {
 		return res, err
 	}
 	// RunInstances is idempotent under its client token, so the SDK's retries stay on.

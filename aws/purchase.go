@@ -164,6 +164,14 @@ func dryRun(err error, action string) (Permission, error) {
 	return Permission{}, err
 }
 
+// notAllowed is the refusal of a purchase whose DryRun said the identity may not buy.
+func notAllowed(perm Permission) *PurchaseError {
+	return &PurchaseError{Outcome: NotBought, Explanation: Explanation{
+		Summary: "Not allowed: this identity lacks " + perm.Action + ".",
+		Hint:    "Ask an administrator to allow " + perm.Action + "; nothing was bought.",
+		Action:  perm.Action, Code: "UnauthorizedOperation"}}
+}
+
 // CheckPurchase asks AWS, with a DryRun, whether this identity may buy the offering.
 func (c *Client) CheckPurchase(ctx context.Context, o model.Offering, platform string) (Permission, error) {
 	if platform == "" {
@@ -221,10 +229,7 @@ func (c *Client) Purchase(ctx context.Context, o model.Offering, platform string
 	}
 	res.Permission = perm
 	if !perm.Allowed {
-		return res, &PurchaseError{Outcome: NotBought, Explanation: Explanation{
-			Summary: "Not allowed: this identity lacks " + perm.Action + ".",
-			Hint:    "Ask an administrator to allow " + perm.Action + "; nothing was bought.",
-			Action:  perm.Action, Code: "UnauthorizedOperation"}}
+		return res, notAllowed(perm)
 	}
 
 	res.RequestID = newRequestID()
@@ -235,10 +240,7 @@ func (c *Client) Purchase(ctx context.Context, o model.Offering, platform string
 	entry := JournalEntry{Action: "PurchaseCapacityBlock", RequestID: res.RequestID, Region: o.Region,
 		Zone: o.AvailabilityZone, Offering: o.ID, Type: o.InstanceType, Count: o.Count, Start: utc(o.Start), End: utc(o.End),
 		Fee: o.Fee.String(), Currency: o.Currency, Platform: platform, Tags: tags}
-	if id, err := c.Identity(ctx); err == nil {
-		entry.Account = id.Account
-	}
-	if err := c.journalIntent(entry); err != nil {
+	if err := c.journalIntent(ctx, &entry); err != nil {
 		return res, err
 	}
 	if err := ctx.Err(); err != nil {
@@ -311,33 +313,16 @@ func sdkTags(m map[string]string) []types.Tag {
 	return out
 }
 
-// confirmContext keeps checking after a cancel: once a purchase may have been made, the
-// person must learn whether it was.
-func confirmContext(ctx context.Context) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.WithoutCancel(ctx), 2*time.Minute)
-}
-
-// findByRequestID looks for the reservation tagged with a purchase's request id. AWS
-// may take a moment to list a new reservation, so an empty answer is asked again a few
-// times before it counts as "not there".
+// findByRequestID looks for the reservation tagged with a purchase's request id.
 func (c *Client) findByRequestID(ctx context.Context, region, requestID string) (model.Block, bool, error) {
-	ctx, cancel := confirmContext(ctx)
-	defer cancel()
-	var lastErr error
-	answered := false
-	for try := 0; try < c.confirmTries; try++ {
-		if try > 0 && !sleep(ctx, c.confirmDelay) {
-			return model.Block{}, false, ctx.Err()
-		}
+	return confirm(ctx, c, func(ctx context.Context) (model.Block, bool, error) {
 		p := ec2.NewDescribeCapacityReservationsPaginator(c.ec2In(region), &ec2.DescribeCapacityReservationsInput{
 			Filters: []types.Filter{{Name: sdkaws.String("tag:" + RequestIDTag), Values: []string{requestID}}},
 		})
-		var err error
 		for p.HasMorePages() {
-			var page *ec2.DescribeCapacityReservationsOutput
-			page, err = p.NextPage(ctx)
+			page, err := p.NextPage(ctx)
 			if err != nil {
-				break
+				return model.Block{}, false, err
 			}
 			for _, r := range page.CapacityReservations {
 				// Checked here too: a filter an endpoint ignores must not turn someone
@@ -347,21 +332,19 @@ func (c *Client) findByRequestID(ctx context.Context, region, requestID string) 
 				}
 			}
 		}
-		if err != nil {
-			lastErr = err
-			continue
-		}
-		answered = true
-	}
-	if answered {
 		return model.Block{}, false, nil
-	}
-	return model.Block{}, false, lastErr
+	})
 }
 
-func (c *Client) journalIntent(e JournalEntry) error {
-	e.Time, e.Phase = time.Now().UTC(), "intent"
-	if err := c.journal.write(e); err != nil {
+// journalIntent records what is about to be sent. It fills in e's account, when it can be
+// learnt, so that the outcome line carries it too.
+func (c *Client) journalIntent(ctx context.Context, e *JournalEntry) error {
+	if id, err := c.Identity(ctx); err == nil {
+		e.Account = id.Account
+	}
+	intent := *e
+	intent.Time, intent.Phase = time.Now().UTC(), "intent"
+	if err := c.journal.write(intent); err != nil {
 		return &PurchaseError{Outcome: NotBought, Err: err, Explanation: Explanation{
 			Summary: "Refused: the purchase journal cannot be written (" + err.Error() + ").",
 			Hint:    "Fix the journal directory (or set XDG_STATE_HOME); nothing was sent to AWS."}}
@@ -378,15 +361,4 @@ func (c *Client) journalOutcome(e JournalEntry, outcome Outcome, recovered bool,
 		e.Error = firstLine(err)
 	}
 	_ = c.journal.write(e)
-}
-
-func sleep(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
 }

@@ -126,6 +126,15 @@ func (f *awsFlags) homeRegion() string {
 	return strings.TrimSpace(first)
 }
 
+// oneRegion is the region of a command about one block or offering: the flag's, or the
+// client's default.
+func (f *awsFlags) oneRegion(client *aws.Client) string {
+	if r := f.homeRegion(); r != "" {
+		return r
+	}
+	return client.Region()
+}
+
 // backendInfo says what the client talks to.
 type backendInfo struct {
 	Mode     string // "LIVE" or "SIMULATED"

@@ -3,9 +3,7 @@ package main
 import (
 	"context"
 	"encoding/csv"
-	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -51,10 +49,7 @@ func runBlocks(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs.DurationVar(&a.interval, "interval", 30*time.Second, "time between refreshes with --watch (at least 1s)")
 	fs.DurationVar(&a.warnWithin, "warn-within", 0, "exit 3 and name the active blocks that end within this `duration` (e.g. 45m)")
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+		return flagExit(err)
 	}
 	if fs.NArg() > 0 {
 		return reportUsage(stderr, "blocks", usagef("unexpected argument %q; every option is a flag", fs.Arg(0)))
@@ -249,9 +244,7 @@ func printBlocks(blocks []model.Block, format outputFormat, now time.Time, w io.
 		for i, b := range blocks {
 			out[i] = toBlockJSON(b)
 		}
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
+		return writeJSON(w, out)
 	case "csv":
 		cw := csv.NewWriter(w)
 		_ = cw.Write(blockCSVHeader)

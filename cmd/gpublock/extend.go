@@ -2,9 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -42,10 +39,7 @@ func runExtend(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs.BoolVar(&a.yes, "yes", false, "extend without asking to type extend (for scripts)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+		return flagExit(err)
 	}
 	reservationID, days, format, err := a.check(pos)
 	if err != nil {
@@ -59,10 +53,7 @@ func runExtend(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if err != nil {
 		return backendFailure(stderr, "extend", err)
 	}
-	region := a.aws.homeRegion()
-	if region == "" {
-		region = client.Region()
-	}
+	region := a.aws.oneRegion(client)
 	b, err := findBlock(ctx, client, region, reservationID)
 	if err != nil {
 		fmt.Fprintf(stderr, "gpublock extend: %v Nothing was extended.\n", err)
@@ -103,25 +94,13 @@ func runExtend(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if a.dryRun {
 		return printExtendDryRun(stdout, stderr, format, b, off, perm)
 	}
-	if !perm.Allowed {
-		fmt.Fprintf(stderr, "gpublock extend: not allowed: this identity lacks %s. Nothing was extended.\n", perm.Action)
-		return 1
-	}
-	fmt.Fprintf(stderr, "  Permission:  allowed (%s, dry run)\n\n", perm.Action)
-	if !a.yes && !askTyped(ctx, stderr, "Extend this Capacity Block?", "extend") {
-		fmt.Fprintln(stderr, "gpublock extend: cancelled; nothing was extended.")
+	if !allowed(stderr, "extend", perm, "extended") || !confirmed(ctx, stderr, "extend", a.yes, "Extend this Capacity Block?", "extend", "extended") {
 		return 1
 	}
 
 	res, err := client.Extend(ctx, b, off)
 	if err != nil {
-		var pe *aws.PurchaseError
-		if errors.As(err, &pe) && pe.Outcome == aws.Unknown {
-			fmt.Fprintf(stderr, "gpublock extend: OUTCOME UNKNOWN: %s\n", pe.Explanation)
-			return exitUnknown
-		}
-		fmt.Fprintf(stderr, "gpublock extend: NOT EXTENDED: %s\n", client.ExplainError(err))
-		return 1
+		return notDone(stderr, "extend", "NOT EXTENDED", client, err)
 	}
 	if res.Recovered {
 		fmt.Fprintf(stderr, "The reply to the extension was lost. The block's extension history lists offering %s: it is extended, once.\n", off.ID)
@@ -142,9 +121,9 @@ func (a *extendArgs) check(pos []string) (string, int, outputFormat, error) {
 	if !strings.HasPrefix(id, "cr-") || strings.ContainsAny(id, " \t\n") || len(id) > 128 {
 		return "", 0, "", usagef("RESERVATION_ID %q: want a capacity reservation id such as cr-0123456789abcdef0", pos[0])
 	}
-	format, err := parseOutputFormat(a.output)
-	if err != nil || format == "csv" {
-		return "", 0, "", usagef("-o %q: allowed table or json", a.output)
+	format, err := tableOrJSONFormat(a.output)
+	if err != nil {
+		return "", 0, "", err
 	}
 	if strings.TrimSpace(a.duration) == "" {
 		return "", 0, "", usagef("--duration is required: the length to add, e.g. 1d, 2d or 3w")
@@ -217,26 +196,9 @@ func printExtensionSummary(w io.Writer, info backendInfo, account string, b mode
 }
 
 func printExtendDryRun(stdout, stderr io.Writer, format outputFormat, b model.Block, off model.ExtensionOffering, p aws.Permission) int {
-	code := 0
-	if !p.Allowed {
-		code = 1
-	}
-	if format == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(map[string]any{"DryRun": true, "Allowed": p.Allowed, "Action": p.Action,
-			"CapacityBlockExtensionOfferingId": off.ID, "CapacityReservationId": b.ReservationID, "Region": b.Region}); err != nil {
-			fmt.Fprintln(stderr, "gpublock extend:", err)
-			return 1
-		}
-		return code
-	}
-	if p.Allowed {
-		fmt.Fprintf(stdout, "Dry run: allowed. This identity may call %s for %s in %s. Nothing was extended.\n", p.Action, b.ReservationID, b.Region)
-	} else {
-		fmt.Fprintf(stdout, "Dry run: not allowed. This identity lacks %s. Nothing was extended.\n", p.Action)
-	}
-	return code
+	return printPermission(stdout, stderr, "extend", format, p,
+		map[string]any{"CapacityBlockExtensionOfferingId": off.ID, "CapacityReservationId": b.ReservationID, "Region": b.Region},
+		fmt.Sprintf("This identity may call %s for %s in %s.", p.Action, b.ReservationID, b.Region), "extended")
 }
 
 // extensionStatus says what the status means for the end date: AWS moves it only once
@@ -282,9 +244,7 @@ func printExtension(w io.Writer, format outputFormat, b model.Block, off model.E
 		currency = "USD"
 	}
 	if format == "json" {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(struct {
+		return writeJSON(w, struct {
 			CapacityBlockExtension extensionJSON
 			Region                 string
 			NewEndDate             string
@@ -314,10 +274,5 @@ func printExtension(w io.Writer, format outputFormat, b model.Block, off model.E
 	if res.Recovered {
 		rows = append(rows, [2]string{"Confirmed", "found in the block's extension history after the reply was lost"})
 	}
-	for _, r := range rows {
-		if _, err := fmt.Fprintf(w, "%-12s %s\n", r[0]+":", r[1]); err != nil {
-			return err
-		}
-	}
-	return nil
+	return printRows(w, rows)
 }

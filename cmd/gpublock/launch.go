@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -58,10 +56,7 @@ func runLaunch(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs.BoolVar(&a.yes, "yes", false, "launch without asking to type launch (for scripts)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+		return flagExit(err)
 	}
 	reservationID, format, err := a.check(pos)
 	if err != nil {
@@ -75,10 +70,7 @@ func runLaunch(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if err != nil {
 		return backendFailure(stderr, "launch", err)
 	}
-	region := a.aws.homeRegion()
-	if region == "" {
-		region = client.Region()
-	}
+	region := a.aws.oneRegion(client)
 	b, err := findBlock(ctx, client, region, reservationID)
 	if err != nil {
 		fmt.Fprintf(stderr, "gpublock launch: %v Nothing was launched.\n", err)
@@ -100,19 +92,12 @@ func runLaunch(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if a.dryRun {
 		return launchDryRun(ctx, client, stdout, stderr, format, b, spec)
 	}
-	if !a.yes && !askTyped(ctx, stderr, "Launch these instances?", "launch") {
-		fmt.Fprintln(stderr, "gpublock launch: cancelled; nothing was launched.")
+	if !confirmed(ctx, stderr, "launch", a.yes, "Launch these instances?", "launch", "launched") {
 		return 1
 	}
 	res, err := client.Launch(ctx, b, spec)
 	if err != nil {
-		var pe *aws.PurchaseError
-		if errors.As(err, &pe) && pe.Outcome == aws.Unknown {
-			fmt.Fprintf(stderr, "gpublock launch: OUTCOME UNKNOWN: %s\n", pe.Explanation)
-			return exitUnknown
-		}
-		fmt.Fprintf(stderr, "gpublock launch: NOT LAUNCHED: %s\n", client.ExplainError(err))
-		return 1
+		return notDone(stderr, "launch", "NOT LAUNCHED", client, err)
 	}
 	if err := printLaunch(stdout, format, b, res); err != nil {
 		fmt.Fprintln(stderr, "gpublock launch:", err)
@@ -129,9 +114,9 @@ func (a *launchArgs) check(pos []string) (string, outputFormat, error) {
 	if !strings.HasPrefix(id, "cr-") || strings.ContainsAny(id, " \t\n") {
 		return "", "", usagef("RESERVATION_ID %q: want a capacity reservation id such as cr-0123456789abcdef0", pos[0])
 	}
-	format, err := parseOutputFormat(a.output)
-	if err != nil || format == "csv" {
-		return "", "", usagef("-o %q: allowed table or json", a.output)
+	format, err := tableOrJSONFormat(a.output)
+	if err != nil {
+		return "", "", err
 	}
 	switch {
 	case a.ami == "":
@@ -165,27 +150,10 @@ func launchDryRun(ctx context.Context, client *aws.Client, stdout, stderr io.Wri
 		fmt.Fprintf(stderr, "gpublock launch: dry run: the launch would fail: %s Nothing was launched.\n", client.ExplainError(err))
 		return 1
 	}
-	code := 0
-	if !p.Allowed {
-		code = 1
-	}
-	if format == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(map[string]any{"DryRun": true, "Allowed": p.Allowed, "Action": p.Action,
-			"CapacityReservationId": b.ReservationID, "Region": b.Region, "InstanceCount": spec.Count}); err != nil {
-			fmt.Fprintln(stderr, "gpublock launch:", err)
-			return 1
-		}
-		return code
-	}
-	if p.Allowed {
-		fmt.Fprintf(stdout, "Dry run: allowed. This identity may call %s to launch %d into %s (active, %d free; the subnet is in %s). Nothing was launched.\n",
-			p.Action, spec.Count, b.ReservationID, b.AvailableCount, b.AvailabilityZone)
-	} else {
-		fmt.Fprintf(stdout, "Dry run: not allowed. This identity lacks %s. Nothing was launched.\n", p.Action)
-	}
-	return code
+	return printPermission(stdout, stderr, "launch", format, p,
+		map[string]any{"CapacityReservationId": b.ReservationID, "Region": b.Region, "InstanceCount": spec.Count},
+		fmt.Sprintf("This identity may call %s to launch %d into %s (active, %d free; the subnet is in %s).",
+			p.Action, spec.Count, b.ReservationID, b.AvailableCount, b.AvailabilityZone), "launched")
 }
 
 // findBlock lists the region's blocks and takes the one with this reservation id.
@@ -265,9 +233,7 @@ func printLaunch(w io.Writer, format outputFormat, b model.Block, res aws.Launch
 			j.State.Name = in.State
 			out.Instances = append(out.Instances, j)
 		}
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
+		return writeJSON(w, out)
 	}
 	const row = "%-21s  %-13s  %-17s  %-24s  %s\n"
 	fmt.Fprintf(w, row, "INSTANCE", "STATE", "TYPE", "SUBNET", "IMAGE")

@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"encoding/csv"
-	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -49,10 +47,7 @@ func runPrices(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+		return flagExit(err)
 	}
 	usage := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "gpublock prices: "+format+"\n", a...)
@@ -368,9 +363,7 @@ func pricesJSON(w io.Writer, rows []pricing.Row, used map[string]bool, now time.
 		}
 		out = append(out, j)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return writeJSON(w, out)
 }
 
 func pricesCSV(w io.Writer, rows []pricing.Row, now time.Time) error {

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -66,6 +67,45 @@ func refuseWithoutPerson(stderr io.Writer, cmd, word string, yes, dryRun bool) (
 	fmt.Fprintf(stderr, "gpublock %s: refusing: standard input is not a terminal, so nobody can type %q to confirm.\n", cmd, word)
 	fmt.Fprintf(stderr, "Pass --yes to %s from a script (or --dry-run to check only); nothing was sent to AWS.\n", word)
 	return 2, true
+}
+
+// allowed shows the DryRun's answer before the confirmation, or says why nothing was done.
+func allowed(stderr io.Writer, cmd string, perm aws.Permission, done string) bool {
+	if !perm.Allowed {
+		fmt.Fprintf(stderr, "gpublock %s: not allowed: this identity lacks %s. Nothing was %s.\n", cmd, perm.Action, done)
+		return false
+	}
+	fmt.Fprintf(stderr, "  Permission:  allowed (%s, dry run)\n\n", perm.Action)
+	return true
+}
+
+// confirmed is --yes, or the person typing word; a no is said on stderr.
+func confirmed(ctx context.Context, stderr io.Writer, cmd string, yes bool, prompt, word, done string) bool {
+	if yes || askTyped(ctx, stderr, prompt, word) {
+		return true
+	}
+	fmt.Fprintf(stderr, "gpublock %s: cancelled; nothing was %s.\n", cmd, done)
+	return false
+}
+
+// notDone reports a failed launch or extension: exit 3 when it may have happened anyway.
+func notDone(stderr io.Writer, cmd, verdict string, client *aws.Client, err error) int {
+	var pe *aws.PurchaseError
+	if errors.As(err, &pe) && pe.Outcome == aws.Unknown {
+		fmt.Fprintf(stderr, "gpublock %s: OUTCOME UNKNOWN: %s\n", cmd, pe.Explanation)
+		return exitUnknown
+	}
+	fmt.Fprintf(stderr, "gpublock %s: %s: %s\n", cmd, verdict, client.ExplainError(err))
+	return 1
+}
+
+// flagExit is the exit status of a failed flag parse: 0 for -h, 2 for a usage error
+// (the flag package has printed it).
+func flagExit(err error) int {
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	return 2
 }
 
 // parseInterspersed parses flags placed before or after the positional arguments, which
@@ -144,10 +184,7 @@ func runPurchase(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	fs.BoolVar(&a.yes, "yes", false, "buy without asking to type buy (for scripts)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+		return flagExit(err)
 	}
 	offeringID, format, err := a.check(pos)
 	if err != nil {
@@ -167,10 +204,7 @@ func runPurchase(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if err != nil {
 		return backendFailure(stderr, "purchase", err)
 	}
-	region := a.aws.homeRegion()
-	if region == "" {
-		region = client.Region()
-	}
+	region := a.aws.oneRegion(client)
 	o := model.Offering{ID: offeringID, Region: region}
 	if lookup {
 		now := client.Now(ctx)
@@ -207,13 +241,7 @@ func runPurchase(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if a.dryRun {
 		return printDryRun(stdout, stderr, format, o, perm)
 	}
-	if !perm.Allowed {
-		fmt.Fprintf(stderr, "gpublock purchase: not allowed: this identity lacks %s. Nothing was bought.\n", perm.Action)
-		return 1
-	}
-	fmt.Fprintf(stderr, "  Permission:  allowed (%s, dry run)\n\n", perm.Action)
-	if !a.yes && !askTyped(ctx, stderr, "Buy this Capacity Block?", "buy") {
-		fmt.Fprintln(stderr, "gpublock purchase: cancelled; nothing was bought.")
+	if !allowed(stderr, "purchase", perm, "bought") || !confirmed(ctx, stderr, "purchase", a.yes, "Buy this Capacity Block?", "buy", "bought") {
 		return 1
 	}
 
@@ -242,9 +270,9 @@ func (a *purchaseArgs) check(pos []string) (string, outputFormat, error) {
 	if id == "" || strings.ContainsAny(id, " \t\n") || len(id) > 128 {
 		return "", "", usagef("OFFERING_ID %q: want an offering id such as cbr-0123456789abcdef0", pos[0])
 	}
-	format, err := parseOutputFormat(a.output)
-	if err != nil || format == "csv" {
-		return "", "", usagef("-o %q: allowed table or json", a.output)
+	format, err := tableOrJSONFormat(a.output)
+	if err != nil {
+		return "", "", err
 	}
 	if !validPlatform(a.platform) {
 		return "", "", usagef("--platform %q: allowed %s", a.platform, strings.Join(platforms(), ", "))
@@ -256,6 +284,15 @@ func (a *purchaseArgs) check(pos []string) (string, outputFormat, error) {
 		return "", "", err
 	}
 	return id, format, nil
+}
+
+// tableOrJSONFormat reads -o of the commands that print no CSV.
+func tableOrJSONFormat(s string) (outputFormat, error) {
+	format, err := parseOutputFormat(s)
+	if err != nil || format == "csv" {
+		return "", usagef("-o %q: allowed table or json", s)
+	}
+	return format, nil
 }
 
 // tableOrJSON corrects the -o help of the shared flags: these commands print no CSV.
@@ -286,14 +323,7 @@ func platforms() []string {
 	return out
 }
 
-func validPlatform(p string) bool {
-	for _, v := range platforms() {
-		if v == p {
-			return true
-		}
-	}
-	return false
-}
+func validPlatform(p string) bool { return slices.Contains(platforms(), p) }
 
 // findOffering runs the search again and takes the offering with this id from it.
 func findOffering(ctx context.Context, client *aws.Client, q model.Query, id string) (model.Offering, error) {
@@ -400,26 +430,48 @@ func printOfferingSummary(w io.Writer, info backendInfo, account string, o model
 }
 
 func printDryRun(stdout, stderr io.Writer, format outputFormat, o model.Offering, p aws.Permission) int {
+	return printPermission(stdout, stderr, "purchase", format, p, map[string]any{"CapacityBlockOfferingId": o.ID, "Region": o.Region},
+		fmt.Sprintf("This identity may call %s for %s in %s.", p.Action, o.ID, o.Region), "bought")
+}
+
+// printPermission prints a --dry-run's answer (exit 0 allowed, 1 not): in JSON, fields
+// beside DryRun, Allowed and Action; in a table, yes says what the identity may do.
+func printPermission(stdout, stderr io.Writer, cmd string, format outputFormat, p aws.Permission, fields map[string]any, yes, done string) int {
 	code := 0
 	if !p.Allowed {
 		code = 1
 	}
 	if format == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(map[string]any{"DryRun": true, "Allowed": p.Allowed, "Action": p.Action,
-			"CapacityBlockOfferingId": o.ID, "Region": o.Region}); err != nil {
-			fmt.Fprintln(stderr, "gpublock purchase:", err)
+		fields["DryRun"], fields["Allowed"], fields["Action"] = true, p.Allowed, p.Action
+		if err := writeJSON(stdout, fields); err != nil {
+			fmt.Fprintf(stderr, "gpublock %s: %v\n", cmd, err)
 			return 1
 		}
 		return code
 	}
 	if p.Allowed {
-		fmt.Fprintf(stdout, "Dry run: allowed. This identity may call %s for %s in %s. Nothing was bought.\n", p.Action, o.ID, o.Region)
+		fmt.Fprintf(stdout, "Dry run: allowed. %s Nothing was %s.\n", yes, done)
 	} else {
-		fmt.Fprintf(stdout, "Dry run: not allowed. This identity lacks %s. Nothing was bought.\n", p.Action)
+		fmt.Fprintf(stdout, "Dry run: not allowed. This identity lacks %s. Nothing was %s.\n", p.Action, done)
 	}
 	return code
+}
+
+// writeJSON writes v indented, as the AWS CLI does.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// printRows prints label: value lines, the labels in one column.
+func printRows(w io.Writer, rows [][2]string) error {
+	for _, r := range rows {
+		if _, err := fmt.Fprintf(w, "%-12s %s\n", r[0]+":", r[1]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // purchaseFailure reports a purchase that did not happen (exit 1) or may have (exit 3).
@@ -502,9 +554,7 @@ func toReservationJSON(b model.Block) reservationJSON {
 func printPurchase(w io.Writer, format outputFormat, o model.Offering, res aws.PurchaseResult) error {
 	b := res.Block
 	if format == "json" {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(purchaseJSON{CapacityReservation: toReservationJSON(b), Region: b.Region,
+		return writeJSON(w, purchaseJSON{CapacityReservation: toReservationJSON(b), Region: b.Region,
 			CapacityBlockOfferingId: o.ID, UpfrontFee: o.Fee.String(), CurrencyCode: o.Currency,
 			GpublockRequestId: res.RequestID, FoundByRequestTag: res.Recovered})
 	}
@@ -524,10 +574,5 @@ func printPurchase(w io.Writer, format outputFormat, o model.Offering, res aws.P
 	if res.Recovered {
 		rows = append(rows, [2]string{"Confirmed", "found by its request tag after the reply was lost"})
 	}
-	for _, r := range rows {
-		if _, err := fmt.Fprintf(w, "%-12s %s\n", r[0]+":", r[1]); err != nil {
-			return err
-		}
-	}
-	return nil
+	return printRows(w, rows)
 }

@@ -2,8 +2,45 @@ package aws
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"time"
 )
+
+// lostReply is what a purchase says when its reply did not tell what was bought.
+type lostReply struct {
+	noAnswer string      // the error of an answer without what was bought
+	what     string      // "purchase", "extension"
+	unknown  Explanation // when the look-up failed as well
+	notFound string      // the hint when the look-up answered without it
+}
+
+// settle decides what a purchase sent once, without retries, did when its reply did not
+// say: a refusal (4xx) bought nothing, but no answer, a server error or an unreadable
+// answer may have been carried out, so find looks for what was bought before anything is
+// told. A found T comes with Bought (the caller journals it); the rest is journalled here.
+func settle[T any](c *Client, entry JournalEntry, callErr error, say lostReply, find func() (T, bool, error)) (T, Outcome, error) {
+	var zero T
+	if callErr == nil {
+		callErr = errors.New(say.noAnswer)
+	}
+	if !ambiguous(callErr) {
+		c.journalOutcome(entry, NotBought, false, "", callErr)
+		return zero, NotBought, &PurchaseError{Outcome: NotBought, Explanation: ExplainError(callErr), Err: callErr}
+	}
+	got, found, lookErr := find()
+	switch {
+	case found:
+		return got, Bought, nil
+	case lookErr != nil:
+		c.journalOutcome(entry, Unknown, false, "", fmt.Errorf("%v; look-up failed: %v", callErr, lookErr))
+		return zero, Unknown, &PurchaseError{Outcome: Unknown, Err: callErr, Explanation: say.unknown}
+	}
+	c.journalOutcome(entry, NotBought, false, "", callErr)
+	return zero, NotBought, &PurchaseError{Outcome: NotBought, Err: callErr, Explanation: Explanation{
+		Summary: "Not bought: AWS did not complete the " + say.what + " (" + ExplainError(callErr).Summary + ").",
+		Hint:    say.notFound}}
+}
 
 // confirm asks look, up to confirmTries times, whether a call whose reply was lost went
 // through: AWS may take a moment to list what it made, so an empty answer is asked again

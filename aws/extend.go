@@ -2,7 +2,6 @@ package aws
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
@@ -86,16 +85,9 @@ func (c *Client) Extend(ctx context.Context, b model.Block, off model.ExtensionO
 	if off.ReservationID != "" && off.ReservationID != b.ReservationID {
 		return res, notBought(fmt.Sprintf("The extension offering is for %s, not for this block (%s).", off.ReservationID, b.ReservationID), "", nil)
 	}
-	if err := c.checkCap(off.Fee); err != nil {
+	var err error
+	if res.Permission, err = c.mayBuy(off.Fee, func() (Permission, error) { return c.CheckExtend(ctx, b, off) }); err != nil {
 		return res, err
-	}
-	perm, err := c.CheckExtend(ctx, b, off)
-	if err != nil {
-		return res, notBought("", "", err)
-	}
-	res.Permission = perm
-	if !perm.Allowed {
-		return res, notAllowed(perm)
 	}
 	res.RequestID = newRequestID()
 	entry := JournalEntry{Action: "PurchaseCapacityBlockExtension", RequestID: res.RequestID, Region: b.Region,
@@ -108,32 +100,21 @@ func (c *Client) Extend(ctx context.Context, b model.Block, off model.ExtensionO
 		CapacityBlockExtensionOfferingId: sdkaws.String(off.ID),
 		CapacityReservationId:            sdkaws.String(b.ReservationID),
 	}, noRetries)
-	switch {
-	case callErr == nil && len(out.CapacityBlockExtensions) > 0:
+	if callErr == nil && len(out.CapacityBlockExtensions) > 0 {
 		res.Outcome, res.Extension = Bought, extensionFrom(out.CapacityBlockExtensions[0])
-	case callErr != nil && !ambiguous(callErr):
-		c.journalOutcome(entry, NotBought, false, "", callErr)
-		return res, &PurchaseError{Outcome: NotBought, Explanation: ExplainError(callErr), Err: callErr}
-	default:
-		if callErr == nil {
-			callErr = errors.New("PurchaseCapacityBlockExtension answered without an extension")
-		}
-		ext, found, lookErr := c.findExtension(ctx, b, off.ID)
-		switch {
-		case found:
-			res.Outcome, res.Extension, res.Recovered = Bought, ext, true
-		case lookErr != nil:
-			res.Outcome = Unknown
-			c.journalOutcome(entry, Unknown, false, "", fmt.Errorf("%v; look-up failed: %v", callErr, lookErr))
-			return res, &PurchaseError{Outcome: Unknown, Err: callErr, Explanation: Explanation{
+	} else {
+		res.Extension, res.Outcome, err = settle(c, entry, callErr, lostReply{
+			noAnswer: "PurchaseCapacityBlockExtension answered without an extension",
+			what:     "extension",
+			unknown: Explanation{
 				Summary: "The extension may or may not have been bought: AWS did not answer, and the check afterwards failed too.",
-				Hint:    fmt.Sprintf("Do not buy again. Check the block %s with `gpublock blocks --region %s`.", b.ReservationID, b.Region)}}
-		default:
-			c.journalOutcome(entry, NotBought, false, "", callErr)
-			return res, &PurchaseError{Outcome: NotBought, Err: callErr, Explanation: Explanation{
-				Summary: "Not bought: AWS did not complete the extension (" + ExplainError(callErr).Summary + ").",
-				Hint:    "The block's extension history does not list it; it is safe to try again."}}
+				Hint:    fmt.Sprintf("Do not buy again. Check the block %s with `gpublock blocks --region %s`.", b.ReservationID, b.Region)},
+			notFound: "The block's extension history does not list it; it is safe to try again.",
+		}, func() (model.Extension, bool, error) { return c.findExtension(ctx, b, off.ID) })
+		if err != nil {
+			return res, err
 		}
+		res.Recovered = true
 	}
 	c.journalOutcome(entry, Bought, res.Recovered, b.ReservationID, nil)
 	return res, nil

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"strings"
 	"time"
 
@@ -164,12 +165,23 @@ func dryRun(err error, action string) (Permission, error) {
 	return Permission{}, err
 }
 
-// notAllowed is the refusal of a purchase whose DryRun said the identity may not buy.
-func notAllowed(perm Permission) *PurchaseError {
-	return &PurchaseError{Outcome: NotBought, Explanation: Explanation{
-		Summary: "Not allowed: this identity lacks " + perm.Action + ".",
-		Hint:    "Ask an administrator to allow " + perm.Action + "; nothing was bought.",
-		Action:  perm.Action, Code: "UnauthorizedOperation"}}
+// mayBuy is the last check before a purchase is journalled: the spending cap, then the
+// DryRun, whose permission comes back also when it refuses.
+func (c *Client) mayBuy(fee model.Money, dryRun func() (Permission, error)) (Permission, error) {
+	if err := c.checkCap(fee); err != nil {
+		return Permission{}, err
+	}
+	perm, err := dryRun()
+	if err != nil {
+		return Permission{}, notBought("", "", err)
+	}
+	if !perm.Allowed {
+		return perm, &PurchaseError{Outcome: NotBought, Explanation: Explanation{
+			Summary: "Not allowed: this identity lacks " + perm.Action + ".",
+			Hint:    "Ask an administrator to allow " + perm.Action + "; nothing was bought.",
+			Action:  perm.Action, Code: "UnauthorizedOperation"}}
+	}
+	return perm, nil
 }
 
 // CheckPurchase asks AWS, with a DryRun, whether this identity may buy the offering.
@@ -220,23 +232,14 @@ func (c *Client) Purchase(ctx context.Context, o model.Offering, platform string
 	if err := checkTags(tags); err != nil {
 		return res, notBought("Bad tags: "+err.Error()+".", "", err)
 	}
-	if err := c.checkCap(o.Fee); err != nil {
+	var err error
+	if res.Permission, err = c.mayBuy(o.Fee, func() (Permission, error) { return c.CheckPurchase(ctx, o, platform) }); err != nil {
 		return res, err
-	}
-	perm, err := c.CheckPurchase(ctx, o, platform)
-	if err != nil {
-		return res, notBought("", "", err)
-	}
-	res.Permission = perm
-	if !perm.Allowed {
-		return res, notAllowed(perm)
 	}
 
 	res.RequestID = newRequestID()
 	all := map[string]string{RequestIDTag: res.RequestID}
-	for k, v := range tags {
-		all[k] = v
-	}
+	maps.Copy(all, tags)
 	entry := JournalEntry{Action: "PurchaseCapacityBlock", RequestID: res.RequestID, Region: o.Region,
 		Zone: o.AvailabilityZone, Offering: o.ID, Type: o.InstanceType, Count: o.Count, Start: utc(o.Start), End: utc(o.End),
 		Fee: o.Fee.String(), Currency: o.Currency, Platform: platform, Tags: tags}
@@ -258,35 +261,23 @@ func (c *Client) Purchase(ctx context.Context, o model.Offering, platform string
 		}},
 	}, noRetries)
 
-	switch {
-	case callErr == nil && out.CapacityReservation != nil && out.CapacityReservation.CapacityReservationId != nil:
+	if callErr == nil && out.CapacityReservation != nil && out.CapacityReservation.CapacityReservationId != nil {
 		res.Outcome = Bought
 		res.Block = blockFromReservation(o.Region, *out.CapacityReservation)
-	case callErr != nil && !ambiguous(callErr):
-		c.journalOutcome(entry, NotBought, false, "", callErr)
-		return res, &PurchaseError{Outcome: NotBought, Explanation: ExplainError(callErr), Err: callErr}
-	default:
-		// No answer, or one that cannot be read: AWS may have committed. Ask by tag.
-		if callErr == nil {
-			callErr = errors.New("PurchaseCapacityBlock answered without a reservation")
-		}
-		blk, found, lookErr := c.findByRequestID(ctx, o.Region, res.RequestID)
-		switch {
-		case found:
-			res.Outcome, res.Block, res.Recovered = Bought, blk, true
-		case lookErr != nil:
-			res.Outcome = Unknown
-			c.journalOutcome(entry, Unknown, false, "", fmt.Errorf("%v; look-up failed: %v", callErr, lookErr))
-			return res, &PurchaseError{Outcome: Unknown, Err: callErr, Explanation: Explanation{
+	} else {
+		res.Block, res.Outcome, err = settle(c, entry, callErr, lostReply{
+			noAnswer: "PurchaseCapacityBlock answered without a reservation",
+			what:     "purchase",
+			unknown: Explanation{
 				Summary: "The purchase may or may not have gone through: AWS did not answer, and the check afterwards failed too.",
 				Hint: fmt.Sprintf("Do not buy again. Run `gpublock blocks --region %s` and look for the tag %s=%s.",
-					o.Region, RequestIDTag, res.RequestID)}}
-		default:
-			c.journalOutcome(entry, NotBought, false, "", callErr)
-			return res, &PurchaseError{Outcome: NotBought, Err: callErr, Explanation: Explanation{
-				Summary: "Not bought: AWS did not complete the purchase (" + ExplainError(callErr).Summary + ").",
-				Hint:    "No reservation carries this purchase's request id; it is safe to search and try again."}}
+					o.Region, RequestIDTag, res.RequestID)},
+			notFound: "No reservation carries this purchase's request id; it is safe to search and try again.",
+		}, func() (model.Block, bool, error) { return c.findByRequestID(ctx, o.Region, res.RequestID) })
+		if err != nil {
+			return res, err
 		}
+		res.Recovered = true
 	}
 	c.journalOutcome(entry, Bought, res.Recovered, res.Block.ReservationID, nil)
 	return res, nil

@@ -178,7 +178,7 @@ func describeExtensionHistory(s *Server, c *call) (*xmlBody, *apiError) {
 		return nil, e
 	}
 	rs := s.region(c.region)
-	all, e := selectByIDs(rs, ids, func(id string) (*reservation, *apiError) { return lookupReservation(rs, id) })
+	all, e := selectByIDs(rs, ids, lookupReservation)
 	if e != nil {
 		return nil, e
 	}

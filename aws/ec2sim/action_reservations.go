@@ -35,14 +35,14 @@ func lookupReservation(rs *regionState, id string) (*reservation, *apiError) {
 }
 
 // selectByIDs returns the reservations named (in request order), or all of them.
-func selectByIDs(rs *regionState, ids []string, byID func(string) (*reservation, *apiError)) ([]*reservation, *apiError) {
+func selectByIDs(rs *regionState, ids []string, byID func(*regionState, string) (*reservation, *apiError)) ([]*reservation, *apiError) {
 	if len(ids) == 0 {
 		return rs.Reservations, nil
 	}
 	var out []*reservation
 	seen := map[*reservation]bool{}
 	for _, id := range ids {
-		r, e := byID(id)
+		r, e := byID(rs, id)
 		if e != nil {
 			return nil, e
 		}
@@ -66,7 +66,7 @@ func describeCapacityReservations(s *Server, c *call) (*xmlBody, *apiError) {
 		return nil, e
 	}
 	rs := s.region(c.region)
-	all, e := selectByIDs(rs, ids, func(id string) (*reservation, *apiError) { return lookupReservation(rs, id) })
+	all, e := selectByIDs(rs, ids, lookupReservation)
 	if e != nil {
 		return nil, e
 	}
@@ -192,7 +192,7 @@ func describeCapacityBlocks(s *Server, c *call) (*xmlBody, *apiError) {
 		return nil, e
 	}
 	rs := s.region(c.region)
-	all, e := selectByIDs(rs, ids, func(id string) (*reservation, *apiError) { return lookupBlock(rs, id) })
+	all, e := selectByIDs(rs, ids, lookupBlock)
 	if e != nil {
 		return nil, e
 	}
@@ -238,7 +238,7 @@ func describeCapacityBlockStatus(s *Server, c *call) (*xmlBody, *apiError) {
 		return nil, e
 	}
 	rs := s.region(c.region)
-	all, e := selectByIDs(rs, ids, func(id string) (*reservation, *apiError) { return lookupBlock(rs, id) })
+	all, e := selectByIDs(rs, ids, lookupBlock)
 	if e != nil {
 		return nil, e
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/csv"
-	"flag"
 	"fmt"
 	"io"
 	"slices"
@@ -24,36 +23,24 @@ func init() {
 // pricesNow is the clock the ages are measured against (tests fix it).
 var pricesNow = time.Now
 
-const pricesSynopsis = "[--region R[,R...]] [--type T[,T...]] [-o table|json|csv] [--refresh [--endpoint-url URL] [--profile P]]"
+const pricesSynopsis = "[--region R[,R...]] [--type T[,T...]] [-o table|json|csv] [--refresh [--endpoint-url URL] [--profile P]]\n\n" +
+	"Shows on-demand prices, published Capacity Block rates and Savings Plans rates, each with\n" +
+	"its source, date and age. --refresh asks the AWS Price List API (served from us-east-1) for\n" +
+	"current on-demand prices and keeps them in $XDG_CACHE_HOME/gpublock/prices.json."
 
 func runPrices(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("prices", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	var output, regionList, typeList, endpoint, profile string
 	var refresh bool
-	fs.StringVar(&output, "o", "table", "output `format`: table, json or csv")
-	fs.StringVar(&output, "output", "table", "output `format`: table, json or csv")
+	fs := newCommandFlags("prices", pricesSynopsis, stderr, &output)
 	fs.StringVar(&regionList, "region", "", "only these regions, `R[,R...]` or all (figures without a region are always shown)")
 	fs.StringVar(&typeList, "type", "", "only these instance types, `T[,T...]`")
 	fs.BoolVar(&refresh, "refresh", false, "fetch current on-demand prices from the AWS Price List API into the cache first")
 	fs.StringVar(&endpoint, "endpoint-url", "", "Price List API endpoint `URL` for --refresh, e.g. http://127.0.0.1:PORT for gpublock sim (default: AWS)")
 	fs.StringVar(&profile, "profile", "", "AWS shared-config profile for --refresh (default: $AWS_PROFILE or the default profile)")
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: gpublock prices %s\n\n", pricesSynopsis)
-		fmt.Fprintln(stderr, "Shows on-demand prices, published Capacity Block rates and Savings Plans rates, each with")
-		fmt.Fprintln(stderr, "its source, date and age. --refresh asks the AWS Price List API (served from us-east-1) for")
-		fmt.Fprintln(stderr, "current on-demand prices and keeps them in $XDG_CACHE_HOME/gpublock/prices.json.")
-		fmt.Fprintln(stderr, "\nFlags:")
-		fs.PrintDefaults()
-	}
 	if err := fs.Parse(args); err != nil {
 		return flagExit(err)
 	}
-	usage := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "gpublock prices: "+format+"\n", a...)
-		fmt.Fprintln(stderr, "Run 'gpublock prices -h' for the flags.")
-		return 2
-	}
+	usage := func(format string, a ...any) int { return reportUsage(stderr, "prices", usagef(format, a...)) }
 	if fs.NArg() > 0 {
 		return usage("unexpected argument %q; every option is a flag", fs.Arg(0))
 	}

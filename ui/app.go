@@ -13,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/ui/components/offerings"
 	"github.com/gpublock/gpublock/ui/components/searchform"
 	"github.com/gpublock/gpublock/ui/theme"
@@ -36,6 +37,9 @@ type Options struct {
 	// Connect, when set, opens the backend behind the first frame; it then sets Backend,
 	// Simulated, Profile, Region, Notice and the clock.
 	Connect func(context.Context) (Connection, error)
+	// Prices is the catalog offerings are compared with (the embedded one and the cache of
+	// gpublock prices --refresh); nil means the embedded catalog.
+	Prices *pricing.Catalog
 }
 
 // pane is a part of the search screen that can have the focus.
@@ -84,6 +88,8 @@ type Model struct {
 
 	form  searchform.Model
 	table offerings.Model
+	// detailTab is what the detail pane shows: the offering or its charts (ui/charts.go).
+	detailTab detailTab
 	// rowsQuery is the search the table's rows answer, which is not the running search's
 	// while its rows have not arrived.
 	rowsQuery model.Query
@@ -124,7 +130,7 @@ func New(opts Options) Model {
 		spinning:   true,
 		form:       searchform.New(th, clk.Now, opts.Region),
 		connecting: opts.Connect != nil,
-		table:      offerings.New(th),
+		table:      newTable(th, opts.Prices),
 	}
 }
 

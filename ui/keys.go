@@ -21,6 +21,8 @@ type KeyMap struct {
 	Copy            key.Binding
 	CopyPurchase    key.Binding
 	Probe           key.Binding
+	Chart           key.Binding // the selected offering's pricing charts (ui/charts.go)
+	Compare         key.Binding // the marked offerings on one chart
 	TakeAlternative key.Binding
 }
 
@@ -39,6 +41,8 @@ func DefaultKeyMap() KeyMap {
 		Copy:            key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy CLI")),
 		CopyPurchase:    key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "copy purchase CLI")),
 		Probe:           key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "largest count")),
+		Chart:           key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "chart ⇄ details")),
+		Compare:         key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "compare marked")),
 		TakeAlternative: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "search the chosen alternative")),
 	}
 }
@@ -84,6 +88,7 @@ func (h helpKeys) groups() []keyGroup {
 		{"Everywhere", []key.Binding{r.Help, r.Quit, r.ForceQuit, r.NextPane, r.PrevPane, r.Back, r.Rerun}},
 		{"Search form", []key.Binding{r.Search, f.Next, f.Prev, f.Up, f.Down, f.Toggle, f.Step, f.Inc, f.Dec, f.AllRegions, f.ClearFilter}},
 		{"Offerings and detail", []key.Binding{r.Open, r.Copy, r.CopyPurchase, r.Probe, r.TakeAlternative}},
+		{"Prices", []key.Binding{r.Chart, t.Mark, r.Compare}},
 		{"Moving", []key.Binding{t.Up, t.Down, t.PageUp, t.PageDown, t.HalfUp, t.HalfDown, t.Top, t.Bottom}},
 		{"Filter", []key.Binding{t.Filter, t.ApplyFilter, t.ClearFilter}},
 		{"Sort (again reverses)", t.Sort[:]},

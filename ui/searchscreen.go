@@ -10,6 +10,9 @@ import (
 // pane did not use their screen-wide meaning.
 func (m Model) searchKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	keys := m.keys
+	if mm, cmd, used := m.chartKey(k); used {
+		return mm, cmd
+	}
 	switch m.focus {
 	case paneForm:
 		var cmd tea.Cmd

@@ -48,6 +48,9 @@ func TestEverySizeFits(t *testing.T) {
 		"regions":  update(base, keyMsg("shift+tab"), keyMsg("shift+tab")),
 		"narrowed": update(results, keyMsg("tab"), keyMsg("tab")),
 	}
+	for name, m := range chartStates(base, results) {
+		states[name] = m
+	}
 	for name, m := range states {
 		for w := 20; w <= 400; w += 29 {
 			for h := 5; h <= 120; h += 9 {

@@ -131,12 +131,12 @@ func (m Model) searchBody(l layout) string {
 			left += "\n" + m.box("Regions", m.regionStatusView(l.status.w-2, l.status.h-2), l.status, false)
 		}
 		right := m.box(m.resultsTitle(), m.resultsView(l), l.results, m.focus == paneResults) + "\n" +
-			m.box("Detail", m.detailView(l.detail.w-2, l.detail.h-2), l.detail, m.focus == paneDetail)
+			m.box(m.detailTitle(), m.detailView(l.detail.w-2, l.detail.h-2), l.detail, m.focus == paneDetail)
 		return lipgloss.JoinHorizontal(lipgloss.Top, left, right)
 	}
 	switch {
 	case l.detail.h > 0:
-		return m.box("Detail · esc back", m.detailView(l.detail.w-2, l.detail.h-2), l.detail, true)
+		return m.box(m.detailTitle()+" · esc back", m.detailView(l.detail.w-2, l.detail.h-2), l.detail, true)
 	case l.formCollapsed:
 		return m.formSummary() + "\n" + m.box(m.resultsTitle(), m.resultsView(l), l.results, true)
 	}
@@ -169,9 +169,15 @@ func (m Model) box(title, content string, r rect, focused bool) string {
 }
 
 func (m Model) detailView(w, h int) string {
+	if m.detailTab == tabChart {
+		return m.chartView(w, h)
+	}
 	o, ok := m.table.Selected()
 	if !ok {
 		return m.th.Muted.Render("Select an offering to see everything about it.")
+	}
+	if c, ok := m.table.SelectedComparison(); ok && c.Offering.ID == o.ID {
+		return detail.ViewCompared(m.th, c, m.rowsQuery, m.clock, m.opts.Location, w, h)
 	}
 	return detail.View(m.th, o, m.rowsQuery, m.clock, m.opts.Location, w, h)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/ui"
 )
 
@@ -59,7 +60,12 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// The price catalog is read once, here, with the cache of prices --refresh laid over the
+	// embedded figures; a damaged cache leaves the embedded ones, which Load returns with it.
+	cachePath, _ := pricing.DefaultCachePath()
+	prices, _ := pricing.Load(cachePath)
 	opts := ui.Options{
+		Prices:  prices,
 		Profile: f.profile,
 		Region:  f.homeRegion(),
 		NoColor: noColor,

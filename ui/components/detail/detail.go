@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/ui/theme"
 )
 
@@ -19,6 +20,16 @@ const optional = "\x00"
 // View draws the offering in width×height cells; q is the search that found it (for the
 // CLI command), now gives "starts in", loc the local time.
 func View(th theme.Theme, o model.Offering, q model.Query, now time.Time, loc *time.Location, width, height int) string {
+	return view(th, o, nil, q, now, loc, width, height)
+}
+
+// ViewCompared is View with the offering's comparison with on-demand: the on-demand rate
+// and its source, or plainly why there is none, and the break-even reading.
+func ViewCompared(th theme.Theme, c pricing.Comparison, q model.Query, now time.Time, loc *time.Location, width, height int) string {
+	return view(th, c.Offering, &c, q, now, loc, width, height)
+}
+
+func view(th theme.Theme, o model.Offering, c *pricing.Comparison, q model.Query, now time.Time, loc *time.Location, width, height int) string {
 	if width <= 0 || height <= 0 {
 		return ""
 	}
@@ -72,6 +83,22 @@ func View(th theme.Theme, o model.Offering, q model.Query, now time.Time, loc *t
 	}
 	field("Upfront fee", o.Fee.Dollars()+" "+cur+" ("+o.Fee.String()+"), charged at purchase; cannot be cancelled")
 	field("Rates", o.HourlyRate().Rate()+" per instance-hour · "+o.AcceleratorHourlyRate().Rate()+" per accelerator-hour")
+	if c != nil {
+		// A short pane drops these before the CLI commands are cut: the chart tab (v) says
+		// the same.
+		optField := func(label, value string) {
+			n := len(lines)
+			field(label, value)
+			for i := n; i < len(lines); i++ {
+				lines[i] = optional + lines[i]
+			}
+		}
+		on, be := pricingFields(*c)
+		optField("On-demand", on)
+		if be != "" {
+			optField("Break-even", be)
+		}
+	}
 	when := "now (a near-term block)"
 	if d := o.Start.Sub(now); d > 0 {
 		when = "in " + humanDuration(d)

@@ -31,11 +31,7 @@ func boughtBlock(t *testing.T, cs *cliSim) blockJSON {
 // activate moves the emulator's clock an hour past the block's start.
 func activate(t *testing.T, cs *cliSim, b blockJSON) {
 	t.Helper()
-	start, err := time.Parse(time.RFC3339, b.StartDate)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs.sim.SetTime(start.Add(time.Hour))
+	cs.sim.SetTime(mustTime(t, b.StartDate).Add(time.Hour))
 	if rows := reservations(t, cs.url); len(rows) != 1 || rows[0].State != "active" || rows[0].AvailableInstanceCount != 2 {
 		t.Fatalf("after moving the clock: %+v", rows)
 	}

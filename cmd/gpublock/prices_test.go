@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/csv"
 	"encoding/json"
 	"net/http"
@@ -37,16 +35,9 @@ func pricesEnv(t *testing.T) string {
 	return filepath.Join(cache, "gpublock", pricing.CacheFileName)
 }
 
-func runPricesCmd(t *testing.T, args ...string) (int, string, string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code := run(context.Background(), append([]string{"prices"}, args...), &out, &errb)
-	return code, out.String(), errb.String()
-}
-
 func TestPricesTable(t *testing.T) {
 	pricesEnv(t)
-	code, out, errs := runPricesCmd(t)
+	code, out, errs := runCLI("prices")
 	if code != 0 || errs != "" {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
@@ -101,7 +92,7 @@ func lineWith(out string, parts ...string) string {
 
 func TestPricesRegionAndFormats(t *testing.T) {
 	pricesEnv(t)
-	code, out, errs := runPricesCmd(t, "--region", "ap-south-1,eu-north-1", "--type", "p5.48xlarge", "-o", "json")
+	code, out, errs := runCLI("prices", "--region", "ap-south-1,eu-north-1", "--type", "p5.48xlarge", "-o", "json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -137,7 +128,7 @@ func TestPricesRegionAndFormats(t *testing.T) {
 		t.Errorf("%d on-demand and %d capacity-block rows, want 2 and 1: %s", od, cb, out)
 	}
 
-	code, out, _ = runPricesCmd(t, "-o", "csv", "--region", "us-east-1")
+	code, out, _ = runCLI("prices", "-o", "csv", "--region", "us-east-1")
 	if code != 0 {
 		t.Fatalf("csv exit %d", code)
 	}
@@ -173,7 +164,7 @@ func TestPricesBadUsage(t *testing.T) {
 		{[]string{"--refresh", "--endpoint-url", "ftp://x"}, []string{"--endpoint-url", "http:// or https://"}},
 		{[]string{"--bogus"}, []string{"bogus"}},
 	} {
-		code, out, errs := runPricesCmd(t, tc.args...)
+		code, out, errs := runCLI(append([]string{"prices"}, tc.args...)...)
 		if code != 2 || out != "" {
 			t.Errorf("%v: exit %d, stdout %q", tc.args, code, out)
 		}
@@ -183,7 +174,7 @@ func TestPricesBadUsage(t *testing.T) {
 			}
 		}
 	}
-	if code, _, errs := runPricesCmd(t, "-h"); code != 0 || !strings.Contains(errs, "Usage: gpublock prices") {
+	if code, _, errs := runCLI("prices", "-h"); code != 0 || !strings.Contains(errs, "Usage: gpublock prices") {
 		t.Errorf("-h: exit %d %q", code, errs)
 	}
 }
@@ -197,7 +188,7 @@ func TestPricesRefresh(t *testing.T) {
 	srv := httptest.NewServer(ec2sim.NewPriceListHandlerFrom(cat))
 	defer srv.Close()
 
-	code, out, errs := runPricesCmd(t, "--refresh", "--endpoint-url", srv.URL, "--region", "ap-south-1,us-east-1", "--type", "p5.48xlarge,p6-b200.48xlarge")
+	code, out, errs := runCLI("prices", "--refresh", "--endpoint-url", srv.URL, "--region", "ap-south-1,us-east-1", "--type", "p5.48xlarge,p6-b200.48xlarge")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -215,7 +206,7 @@ func TestPricesRefresh(t *testing.T) {
 		t.Fatal(err)
 	}
 	// later runs use the cache
-	code, out, _ = runPricesCmd(t, "--region", "ap-south-1", "--type", "p5.48xlarge", "-o", "json")
+	code, out, _ = runCLI("prices", "--region", "ap-south-1", "--type", "p5.48xlarge", "-o", "json")
 	if code != 0 || !strings.Contains(out, `"HourlyPrice": "61.23"`) || !strings.Contains(out, `"Source": "AWS Price List API"`) {
 		t.Errorf("after refresh: exit %d %s", code, out)
 	}
@@ -242,7 +233,7 @@ func TestPricesRefreshFailures(t *testing.T) {
 		{empty.URL, "returned no price for any type asked for; the cache is unchanged"},
 		{broken.URL, "AccessDeniedException"},
 	} {
-		code, out, errs := runPricesCmd(t, "--refresh", "--endpoint-url", tc.url, "--type", "p5.48xlarge")
+		code, out, errs := runCLI("prices", "--refresh", "--endpoint-url", tc.url, "--type", "p5.48xlarge")
 		if code != 1 || out != "" || !strings.Contains(errs, tc.want) {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q", tc.want, code, out, errs)
 		}
@@ -253,7 +244,7 @@ func TestPricesRefreshFailures(t *testing.T) {
 	// a broken cache is reported and the embedded catalog is shown
 	os.MkdirAll(filepath.Dir(cachePath), 0o755)
 	os.WriteFile(cachePath, []byte("garbage"), 0o644)
-	code, out, errs := runPricesCmd(t, "--type", "p5.48xlarge")
+	code, out, errs := runCLI("prices", "--type", "p5.48xlarge")
 	if code != 0 || !strings.Contains(errs, "ignoring the price cache") || !strings.Contains(out, "$55.040/h") {
 		t.Errorf("broken cache: exit %d %q %q", code, errs, out)
 	}

@@ -338,16 +338,23 @@ func TestPurchaseLostReplyFound(t *testing.T) {
 // lostBeforeCommit answers every real PurchaseCapacityBlock with HTTP 500 without passing
 // it on: the reply is lost and nothing was bought.
 func lostBeforeCommit(sim *ec2sim.Server) http.Handler {
+	return failing(sim, "lost", func(body string) bool {
+		return strings.Contains(body, "Action=PurchaseCapacityBlock&") && !strings.Contains(body, "DryRun=true")
+	})
+}
+
+// failing answers the requests fails picks with EC2's InternalError, and passes
+// the others on to next.
+func failing(next http.Handler, requestID string, fails func(body string) bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
-		s := string(body)
-		if strings.Contains(s, "Action=PurchaseCapacityBlock&") && !strings.Contains(s, "DryRun=true") {
+		if fails(string(body)) {
 			w.WriteHeader(http.StatusInternalServerError)
-			io.WriteString(w, `<?xml version="1.0" encoding="UTF-8"?><Response><Errors><Error><Code>InternalError</Code><Message>An internal error has occurred</Message></Error></Errors><RequestID>lost</RequestID></Response>`)
+			io.WriteString(w, `<?xml version="1.0" encoding="UTF-8"?><Response><Errors><Error><Code>InternalError</Code><Message>An internal error has occurred</Message></Error></Errors><RequestID>`+requestID+`</RequestID></Response>`)
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		sim.ServeHTTP(w, r)
+		next.ServeHTTP(w, r)
 	})
 }
 
@@ -429,16 +436,8 @@ func TestBothTimesAndExactFee(t *testing.T) {
 // lostAndUnreadable loses the purchase reply like lostBeforeCommit, and then fails every
 // look-up of reservations too, so the outcome cannot be known.
 func lostAndUnreadable(sim *ec2sim.Server) http.Handler {
-	lost := lostBeforeCommit(sim)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		if strings.Contains(string(body), "Action=DescribeCapacityReservations&") {
-			w.WriteHeader(http.StatusInternalServerError)
-			io.WriteString(w, `<?xml version="1.0" encoding="UTF-8"?><Response><Errors><Error><Code>InternalError</Code><Message>An internal error has occurred</Message></Error></Errors><RequestID>down</RequestID></Response>`)
-			return
-		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		lost.ServeHTTP(w, r)
+	return failing(lostBeforeCommit(sim), "down", func(body string) bool {
+		return strings.Contains(body, "Action=DescribeCapacityReservations&")
 	})
 }
 

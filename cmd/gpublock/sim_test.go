@@ -126,7 +126,7 @@ func TestSimServesUntilCancelled(t *testing.T) {
 func TestPricesRefreshFromSimCommand(t *testing.T) {
 	cachePath := pricesEnv(t)
 	base, _, cancel, wait := startSimCommand(t)
-	code, out, errs := runPricesCmd(t, "--refresh", "--endpoint-url", base, "--region", "us-east-1", "--type", "p5.48xlarge,p6-b200.48xlarge")
+	code, out, errs := runCLI("prices", "--refresh", "--endpoint-url", base, "--region", "us-east-1", "--type", "p5.48xlarge,p6-b200.48xlarge")
 	if code != 0 || !strings.Contains(errs, "Fetched 1 on-demand prices from the AWS Price List API (2 requests) into "+cachePath) ||
 		!strings.Contains(errs, "No on-demand price returned for: p6-b200.48xlarge in us-east-1") {
 		t.Fatalf("refresh from gpublock sim: exit %d\n%s", code, errs)
@@ -148,7 +148,7 @@ func TestDemoBackendServesPriceList(t *testing.T) {
 	if err != nil || info.Mode != modeSimulated || info.Endpoint == "" {
 		t.Fatalf("demo backend: %+v, %v", info, err)
 	}
-	code, _, errs := runPricesCmd(t, "--refresh", "--endpoint-url", info.Endpoint, "--region", "us-east-1", "--type", "p5.48xlarge")
+	code, _, errs := runCLI("prices", "--refresh", "--endpoint-url", info.Endpoint, "--region", "us-east-1", "--type", "p5.48xlarge")
 	if code != 0 || !strings.Contains(errs, "Fetched 1 on-demand prices from the AWS Price List API (1 requests) into "+cachePath) {
 		t.Errorf("refresh from the demo backend: exit %d\n%s", code, errs)
 	}

@@ -37,6 +37,17 @@ type Options struct {
 	// Connect, when set, opens the backend behind the first frame; it then sets Backend,
 	// Simulated, Profile, Region, Notice and the clock.
 	Connect func(context.Context) (Connection, error)
+
+	// ReadOnly removes purchase, extend and launch from every screen and from help.
+	ReadOnly bool
+	// MaxSpend, when set, is the spending cap: the purchase dialog refuses a fee above it.
+	MaxSpend *model.Money
+	// DefaultTags are the purchase dialog's tags to start from; DefaultAMI the launch
+	// form's image (the emulator gets a fixed one when it is empty).
+	DefaultTags map[string]string
+	DefaultAMI  string
+	// PollInterval is how often a receipt or a launch looks at its block; 0 means 3 s.
+	PollInterval time.Duration
 	// Prices is the catalog offerings are compared with (the embedded one and the cache of
 	// gpublock prices --refresh); nil means the embedded catalog.
 	Prices *pricing.Catalog
@@ -119,7 +130,7 @@ func New(opts Options) Model {
 	return Model{
 		opts:   opts,
 		th:     th,
-		keys:   DefaultKeyMap(),
+		keys:   spendingKeys(DefaultKeyMap(), opts.ReadOnly),
 		help:   h,
 		spin:   spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(th.Accent)),
 		notice: opts.Notice,
@@ -162,7 +173,12 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.width, m.height = msg.Width, msg.Height
 		m.table.SetHeight(m.layout().tableRows)
 		m.help.SetWidth(m.width)
+		if m.dialog != nil {
+			return m.updateDialog(dialogSizeMsg(m.actionEnv().size))
+		}
 		return m, nil
+	case rootMsg:
+		return m.onRootMsg(msg)
 	case tea.KeyPressMsg:
 		return m.handleKey(msg)
 	case clockMsg:

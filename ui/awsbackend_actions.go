@@ -13,6 +13,8 @@ func (b awsBackend) Now(ctx context.Context) time.Time { return b.c.Now(ctx) }
 
 func (b awsBackend) JournalPath() (string, error) { return b.c.JournalPath() }
 
+func (b awsBackend) Platforms() []string { return aws.Platforms() }
+
 func (b awsBackend) CheckPurchase(ctx context.Context, o model.Offering, platform string) (Permission, error) {
 	p, err := b.c.CheckPurchase(ctx, o, platform)
 	if err != nil {

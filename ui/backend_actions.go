@@ -30,6 +30,8 @@ type spender interface {
 	Launch(ctx context.Context, b model.Block, spec LaunchSpec) (LaunchResult, error)
 	// JournalPath is the local journal of purchases and launches.
 	JournalPath() (string, error)
+	// Platforms are the instance platforms a block can be bought for, the default first.
+	Platforms() []string
 }
 
 // Permission is the answer of a dry run.

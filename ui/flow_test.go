@@ -62,7 +62,8 @@ func TestFlow(t *testing.T) {
 			s.typeText("us-east-2")
 			s.press("enter")
 			s.waitText("filtered from")
-			s.press("g", "j", "j", "enter")
+			// enter buys (issue 6); d opens the detail.
+			s.press("g", "j", "j", "d")
 			s.waitText("Why 11:30 UTC")
 			s.press("y")
 			s.waitText("Copied the AWS CLI search command")

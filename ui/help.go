@@ -3,6 +3,7 @@ package ui
 import (
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -27,6 +28,14 @@ func (d helpDialog) View(width, height int) string {
 	// flow left to right and wrap to a new row when the width runs out.
 	var cols []string
 	for _, g := range d.groups {
+		// Keys turned off (buying in read-only mode) are not offered.
+		var on []key.Binding
+		for _, b := range g.keys {
+			if b.Enabled() {
+				on = append(on, b)
+			}
+		}
+		g.keys = on
 		kw := 0
 		for _, b := range g.keys {
 			kw = max(kw, ansi.StringWidth(b.Help().Key))

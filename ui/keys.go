@@ -18,6 +18,7 @@ type KeyMap struct {
 	Search          key.Binding
 	Rerun           key.Binding
 	Open            key.Binding
+	Buy             key.Binding // issue 6: the purchase dialog; disabled in read-only mode
 	Copy            key.Binding
 	CopyPurchase    key.Binding
 	Probe           key.Binding
@@ -37,7 +38,8 @@ func DefaultKeyMap() KeyMap {
 		Back:            key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back · cancel")),
 		Search:          key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "search")),
 		Rerun:           key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "search again")),
-		Open:            key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "details")),
+		Open:            key.NewBinding(key.WithKeys("enter", "d"), key.WithHelp("d", "details")),
+		Buy:             key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "buy…")),
 		Copy:            key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy CLI")),
 		CopyPurchase:    key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "copy purchase CLI")),
 		Probe:           key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "largest count")),
@@ -62,9 +64,9 @@ func (h helpKeys) ShortHelp() []key.Binding {
 		return []key.Binding{r.Search, h.form.Next, h.form.Toggle, r.Help, r.ForceQuit, h.form.Step}
 	case paneResults:
 		t := h.table
-		return []key.Binding{r.Open, t.Filter, t.SortAny, r.Help, r.Quit, r.Copy, r.Probe, r.Back}
+		return []key.Binding{r.Buy, r.Open, t.Filter, t.SortAny, r.Help, r.Quit, r.Copy, r.Probe, r.Back}
 	}
-	return []key.Binding{r.Copy, r.CopyPurchase, r.Back, r.Help, r.Quit}
+	return []key.Binding{r.Buy, r.Copy, r.Back, r.Help, r.Quit, r.CopyPurchase}
 }
 
 func (h helpKeys) FullHelp() [][]key.Binding {
@@ -87,7 +89,7 @@ func (h helpKeys) groups() []keyGroup {
 	return []keyGroup{
 		{"Everywhere", []key.Binding{r.Help, r.Quit, r.ForceQuit, r.NextPane, r.PrevPane, r.Back, r.Rerun}},
 		{"Search form", []key.Binding{r.Search, f.Next, f.Prev, f.Up, f.Down, f.Toggle, f.Step, f.Inc, f.Dec, f.AllRegions, f.ClearFilter}},
-		{"Offerings and detail", []key.Binding{r.Open, r.Copy, r.CopyPurchase, r.Probe, r.TakeAlternative}},
+		{"Offerings and detail", []key.Binding{r.Buy, r.Open, r.Copy, r.CopyPurchase, r.Probe, r.TakeAlternative}},
 		{"Prices", []key.Binding{r.Chart, t.Mark, r.Compare}},
 		{"Moving", []key.Binding{t.Up, t.Down, t.PageUp, t.PageDown, t.HalfUp, t.HalfDown, t.Top, t.Bottom}},
 		{"Filter", []key.Binding{t.Filter, t.ApplyFilter, t.ClearFilter}},

@@ -69,6 +69,8 @@ func (m Model) searchKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 	case keyIs(k, keys.Back):
 		m.focus--
+	case keyIs(k, keys.Buy) && (m.focus == paneResults || m.focus == paneDetail):
+		return m.openPurchase()
 	case keyIs(k, keys.Open) && m.focus == paneResults:
 		if _, ok := m.table.Selected(); ok {
 			m.focus = paneDetail

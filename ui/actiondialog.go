@@ -1,0 +1,194 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/theme"
+)
+
+// actionEnv is what the dialogs that spend money or start instances (purchase, receipt,
+// launch) take from the root model. The blocks screen builds one with Model.actionEnv to
+// open the launch dialog on a block.
+type actionEnv struct {
+	th        theme.Theme
+	ctx       context.Context
+	backend   Backend
+	simulated bool
+	account   string // "" until the identity is known
+	loc       *time.Location
+	now       func() time.Time // the UI's clock, for what the dialogs show
+	poll      time.Duration    // between looks at a block's state
+	maxSpend  *model.Money
+	tags      map[string]string // default tags of a purchase
+	ami       string            // default AMI of a launch
+	size      rect              // the body the dialog is drawn in
+}
+
+// actionEnv is the environment of the purchase, receipt and launch dialogs.
+func (m Model) actionEnv() actionEnv {
+	poll := m.opts.PollInterval
+	if poll <= 0 {
+		poll = 3 * time.Second
+	}
+	env := actionEnv{th: m.th, ctx: m.opts.Context, backend: m.opts.Backend, simulated: m.opts.Simulated,
+		loc: m.opts.Location, now: m.clk.Now, poll: poll, maxSpend: m.opts.MaxSpend, tags: m.opts.DefaultTags, ami: m.opts.DefaultAMI}
+	if m.identityOK && m.identityErr == nil {
+		env.account = m.identity.Account
+	}
+	if m.width > 0 {
+		l := m.layout()
+		env.size = rect{m.width, m.height - l.headerH - l.footerH}
+	}
+	return env
+}
+
+// rootMsg asks the root, from a dialog, to say something in the status line or to run the
+// search again (an offering was sold meanwhile, or bought: the results are out of date).
+type rootMsg struct {
+	flash   string
+	refresh bool
+}
+
+// dialogSizeMsg is the size of the body a dialog is drawn in, sent when the terminal is
+// resized: a confirmation that does not fit whole cannot be confirmed.
+type dialogSizeMsg rect
+
+// dialogSeq numbers dialogs, so that the answer of a closed dialog's command never reaches
+// a newer one.
+var dialogSeq atomic.Int64
+
+// demoAMI is the image the launch form offers against the emulator when none is configured.
+const demoAMI = "ami-0123456789abcdef0"
+
+// irrevocable is said in every purchase dialog, as the purchase command says it.
+const irrevocable = "This cannot be cancelled or changed. The fee is charged up front; payment is collected within 12 hours."
+
+// modeFrame draws a dialog in the dress of its mode, so that a LIVE one cannot be taken for
+// a SIMULATED one, with colour or without: LIVE is a red double border titled
+// "LIVE — REAL MONEY"; SIMULATED an amber rounded one titled "SIMULATED".
+func modeFrame(th theme.Theme, simulated bool, title, content string, r rect) string {
+	if r.w < 2 || r.h < 2 {
+		return ""
+	}
+	border, label := th.Error, th.Error.Bold(true)
+	tl, tr, bl, br, hz, vt := "╔", "╗", "╚", "╝", "═", "║"
+	mode := "LIVE — REAL MONEY"
+	if simulated {
+		border, label = th.Warning, th.Warning.Bold(true)
+		tl, tr, bl, br, hz, vt = "╭", "╮", "╰", "╯", "┄", "┆"
+		mode = "SIMULATED — nothing real"
+	}
+	inner := r.w - 2
+	title = ansi.Truncate(mode+" · "+title, max(0, inner-4), "…")
+	top := border.Render(tl+hz+" ") + label.Render(title) + border.Render(" "+strings.Repeat(hz, max(0, inner-3-ansi.StringWidth(title)))+tr)
+	lines := strings.Split(content, "\n")
+	var b strings.Builder
+	b.WriteString(top)
+	for i := 0; i < r.h-2; i++ {
+		l := ""
+		if i < len(lines) {
+			l = lines[i]
+		}
+		if ansi.StringWidth(l) > inner {
+			l = ansi.Truncate(l, inner, "…")
+		}
+		b.WriteString("\n" + border.Render(vt) + l + strings.Repeat(" ", inner-ansi.StringWidth(l)) + border.Render(vt))
+	}
+	b.WriteString("\n" + border.Render(bl+strings.Repeat(hz, inner)+br))
+	return b.String()
+}
+
+// dialogRect is the box of a dialog in a body of w×h: as tall as its content, at most the
+// body, and not wider than is comfortable to read.
+func dialogRect(w, h, lines int) rect {
+	return rect{min(w, 104), min(h, lines+2)}
+}
+
+// placeDialog centres a dialog box horizontally in the body.
+func placeDialog(box string, w int) string {
+	if box == "" {
+		return ""
+	}
+	return lipgloss.PlaceHorizontal(w, lipgloss.Center, box)
+}
+
+// fieldLines lays out "label  value" rows, wrapping long values under themselves.
+func fieldLines(th theme.Theme, rows [][2]string, width int) []string {
+	lw := 0
+	for _, r := range rows {
+		lw = max(lw, ansi.StringWidth(r[0]))
+	}
+	var out []string
+	for _, r := range rows {
+		vw := max(10, width-lw-2)
+		for i, part := range wrapText(r[1], vw) {
+			lab := strings.Repeat(" ", lw)
+			if i == 0 {
+				lab = r[0] + strings.Repeat(" ", lw-ansi.StringWidth(r[0]))
+			}
+			out = append(out, th.Label.Render(lab)+"  "+th.Value.Render(part))
+		}
+	}
+	return out
+}
+
+// wrapStyled wraps a sentence to width and renders each line with style.
+func wrapStyled(style lipgloss.Style, s string, width int) []string {
+	var out []string
+	for _, l := range wrapText(s, max(10, width)) {
+		out = append(out, style.Render(l))
+	}
+	return out
+}
+
+// exactFee is the fee as people read it, with the exact amount when cents round it (as the
+// purchase command writes it).
+func exactFee(m model.Money, currency string) string {
+	if currency == "" {
+		currency = "USD"
+	}
+	s := m.Dollars() + " " + currency
+	if model.MoneyFromCents(m.Cents()).Cmp(m) != 0 {
+		s += " (exactly " + m.String() + ")"
+	}
+	return s
+}
+
+// bothTimes is a time in UTC and in the local zone.
+func bothTimes(t time.Time, loc *time.Location) string {
+	u := t.UTC().Format("2006-01-02 15:04 MST")
+	if loc == nil {
+		return u
+	}
+	l := t.In(loc).Format("2006-01-02 15:04 MST")
+	if l == u {
+		return u
+	}
+	return u + " · " + l
+}
+
+// countdown is how long until t, in days, hours and minutes.
+func countdown(d time.Duration) string {
+	if d <= 0 {
+		return "now"
+	}
+	d = d.Round(time.Second)
+	days := int(d / (24 * time.Hour))
+	d -= time.Duration(days) * 24 * time.Hour
+	h, m, s := int(d/time.Hour), int(d%time.Hour/time.Minute), int(d%time.Minute/time.Second)
+	switch {
+	case days > 0:
+		return fmt.Sprintf("%dd %02dh %02dm", days, h, m)
+	case h > 0:
+		return fmt.Sprintf("%dh %02dm %02ds", h, m, s)
+	}
+	return fmt.Sprintf("%dm %02ds", m, s)
+}

@@ -1,0 +1,157 @@
+package ui
+
+import (
+	"context"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+	"github.com/charmbracelet/x/vt"
+
+	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/model"
+)
+
+// actionTestOptions are the test options with a short poll, so that receipts and launches
+// look at their block again at once (the emulator's clock only moves when a test moves it).
+func actionTestOptions(b Backend) Options {
+	o := testOptions(b)
+	o.PollInterval = 5 * time.Millisecond
+	return o
+}
+
+// clientOf is the adapter behind an emulator backend, for assertions made through it.
+func clientOf(t testing.TB, b Backend) *aws.Client {
+	t.Helper()
+	ab, ok := b.(awsBackend)
+	if !ok {
+		t.Fatalf("backend %T is not the adapter", b)
+	}
+	return ab.c
+}
+
+// reservations are the blocks of the regions, as the adapter lists them from the emulator.
+func reservations(t testing.TB, c *aws.Client, regions ...string) []model.Block {
+	t.Helper()
+	blocks, err := c.Blocks(context.Background(), regions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return blocks
+}
+
+// searchAndOpen runs the form's default search, waits for it, and opens the purchase
+// dialog on the first row; it returns the regions searched.
+func searchAndOpen(t *testing.T, s *screen) {
+	t.Helper()
+	s.waitText("123456789012")
+	s.press("enter")
+	if foundCount(t, s) == 0 {
+		t.Fatal("the search found nothing")
+	}
+	s.press("enter")
+	s.waitText("Buy a Capacity Block")
+}
+
+// searchedRegions is where the form's default search looks.
+func searchedRegions(t *testing.T) []string {
+	t.Helper()
+	m := New(testOptions(nil))
+	q, ok := m.form.Query()
+	if !ok || len(q.Regions) == 0 {
+		t.Fatalf("the default form has no query: %+v", q)
+	}
+	return q.Regions
+}
+
+// boughtBlock buys, through the adapter, the first p5.48xlarge offering of us-east-1, for
+// the launch tests: it returns the offering and the reservation.
+func boughtBlock(t *testing.T, c *aws.Client) (model.Offering, model.Block) {
+	t.Helper()
+	ctx := context.Background()
+	q := model.Query{InstanceTypes: []string{"p5.48xlarge"}, Count: 1, Durations: model.DurationRange{MinDays: 2, MaxDays: 2},
+		Start: testNow, End: testNow.Add(14 * 24 * time.Hour), Regions: []string{"us-east-1"}}
+	var offs []model.Offering
+	for ev := range c.Search(ctx, q) {
+		offs = append(offs, ev.Offerings...)
+	}
+	if len(offs) == 0 {
+		t.Fatal("no offering to buy")
+	}
+	o := offs[0]
+	res, err := c.Purchase(ctx, o, "", nil)
+	if err != nil || res.Block.ReservationID == "" {
+		t.Fatalf("buying %s: %+v, %v", o.ID, res, err)
+	}
+	return o, res.Block
+}
+
+// blockNow is the reservation as the adapter lists it now.
+func blockNow(t *testing.T, c *aws.Client, id string) model.Block {
+	t.Helper()
+	for _, b := range reservations(t, c, "us-east-1") {
+		if b.ReservationID == id {
+			return b
+		}
+	}
+	t.Fatalf("reservation %s is not listed", id)
+	return model.Block{}
+}
+
+// dialogHost runs the root model with a dialog already open, as the blocks screen opens
+// the launch form, and starts the dialog's own commands with the root's.
+type dialogHost struct {
+	Model
+	init tea.Cmd
+}
+
+func (h dialogHost) Init() tea.Cmd { return tea.Batch(h.Model.Init(), h.init) }
+
+func (h dialogHost) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	mm, cmd := h.Model.Update(msg)
+	h.Model = mm.(Model)
+	return h, cmd
+}
+
+// newLaunchScreen opens the launch form on a block in a running UI.
+func newLaunchScreen(t *testing.T, b Backend, blk model.Block, simulated bool) *screen {
+	t.Helper()
+	opts := actionTestOptions(b)
+	opts.Simulated = simulated
+	m := New(opts)
+	m.width, m.height = 160, 48
+	d, cmd := newLaunchDialog(m.actionEnv(), blk)
+	m.dialog = d
+	return newScreenOf(t, dialogHost{m, cmd}, 160, 48)
+}
+
+// newScreenOf is newScreen for any model.
+func newScreenOf(t testing.TB, m tea.Model, w, h int) *screen {
+	t.Helper()
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(w, h))
+	emu := vt.NewEmulator(w, h)
+	go io.Copy(io.Discard, emu)
+	emu.Write([]byte("\x1b[20h"))
+	return &screen{t: t, tm: tm, emu: emu}
+}
+
+func finalHost(t *testing.T, s *screen) Model {
+	t.Helper()
+	s.press("ctrl+c")
+	return s.tm.FinalModel(t, teatest.WithFinalTimeout(30*time.Second)).(dialogHost).Model
+}
+
+func mustContain(t *testing.T, text string, subs ...string) {
+	t.Helper()
+	for _, sub := range subs {
+		if !strings.Contains(text, sub) {
+			t.Errorf("the screen lacks %q:\n%s", sub, text)
+		}
+	}
+}
+
+var _ = ec2sim.Faults{}

@@ -1,0 +1,564 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/components/textfield"
+)
+
+// The launch form's fields, in tab order; the confirmation last.
+const (
+	lfAMI = iota
+	lfSubnet
+	lfKey
+	lfGroups
+	lfCount
+	lfConfirm
+	lfFields
+)
+
+var launchLabels = [...]string{lfAMI: "AMI", lfSubnet: "Subnet", lfKey: "Key pair", lfGroups: "Security groups", lfCount: "Count"}
+
+// launchDialog is the launch form of a block: image, subnet (the block zone's, listed),
+// key pair, security groups and count, then a typed "launch". On an active block the
+// adapter's dry run (CheckLaunch) must allow the exact form first. On a scheduled block it
+// arms instead: the form stays open with a countdown on the backend's clock and launches
+// when the block becomes active. Instance ids and states show as they come up.
+type launchDialog struct {
+	env    actionEnv
+	id     int64
+	block  model.Block
+	fields [lfFields]textfield.Model
+	focus  int
+
+	subnets    []Subnet
+	subnetErr  error
+	subnetsIn  bool
+	subnetNext int
+
+	version  int64 // bumped by every edit: a check answers one version of the form
+	checkVer int64
+	checking bool
+	perm     Permission
+	checkErr error
+
+	backendNow time.Time
+	waiting    bool // armed: launches when the block becomes active
+	launching  bool
+	failure    *ActionError
+	result     *LaunchResult
+	instances  []model.Instance
+	note       string
+}
+
+type subnetsMsg struct {
+	dialog  int64
+	subnets []Subnet
+	err     error
+}
+
+type launchCheckMsg struct {
+	dialog, version int64
+	perm            Permission
+	err             error
+}
+
+type launchedMsg struct {
+	dialog int64
+	res    LaunchResult
+	err    error
+}
+
+// waitTickMsg is a reading of the backend's clock and of the block while a launch waits
+// for the start.
+type waitTickMsg struct {
+	dialog int64
+	now    time.Time
+	block  model.Block
+	found  bool
+	err    error
+}
+
+// newLaunchDialog opens the launch form on a block that is active or scheduled. The blocks
+// screen (issue 7) opens it on `l` as the receipt does:
+//
+//	d, cmd := newLaunchDialog(m.actionEnv(), block)
+//	m.dialog = d
+//	return m, cmd
+//
+// It lists the subnets of the block's zone and reads the backend's clock in commands; the
+// root routes their answers to it like any dialog's. Never open it in read-only mode.
+func newLaunchDialog(env actionEnv, b model.Block) (launchDialog, tea.Cmd) {
+	d := launchDialog{env: env, id: dialogSeq.Add(1), block: b, focus: lfConfirm, backendNow: env.now()}
+	ami := env.ami
+	if ami == "" && env.simulated {
+		ami = demoAMI
+	}
+	d.fields[lfAMI] = textfield.New(ami)
+	d.fields[lfAMI].Placeholder = "ami-…"
+	d.fields[lfSubnet] = textfield.New("")
+	d.fields[lfSubnet].Placeholder = "listing the subnets of " + b.AvailabilityZone + "…"
+	d.fields[lfKey] = textfield.New("")
+	d.fields[lfKey].Placeholder = "none"
+	d.fields[lfGroups] = textfield.New("")
+	d.fields[lfGroups].Placeholder = "the VPC's default (sg-…, comma-separated)"
+	d.fields[lfCount] = textfield.New(strconv.Itoa(max(1, d.free())))
+	d.fields[lfConfirm] = textfield.New("")
+	d.fields[lfConfirm].CharLimit = 16
+	if ami == "" {
+		d.focus = lfAMI
+	}
+	id, be, ctx := d.id, env.backend, envCtx(env)
+	list := func() tea.Msg {
+		s, err := be.Subnets(ctx, b.Region, b.AvailabilityZone)
+		return subnetsMsg{dialog: id, subnets: s, err: err}
+	}
+	cmds := []tea.Cmd{list}
+	if b.State == model.StateScheduled {
+		cmds = append(cmds, d.tick(0))
+	}
+	return d, tea.Batch(cmds...)
+}
+
+func envCtx(env actionEnv) context.Context {
+	if env.ctx == nil {
+		return context.Background()
+	}
+	return env.ctx
+}
+
+// free is how many instances the form may ask for: the block's available count once it
+// runs, its whole count before.
+func (d launchDialog) free() int {
+	if d.block.State == model.StateScheduled && d.block.AvailableCount == 0 {
+		return d.block.TotalCount
+	}
+	return d.block.AvailableCount
+}
+
+// spec reads the form, or says what is wrong with it before any call.
+func (d launchDialog) spec() (LaunchSpec, error) {
+	s := LaunchSpec{
+		ImageID:  strings.TrimSpace(d.fields[lfAMI].Value()),
+		SubnetID: strings.TrimSpace(d.fields[lfSubnet].Value()),
+		KeyName:  strings.TrimSpace(d.fields[lfKey].Value()),
+	}
+	for _, g := range strings.FieldsFunc(d.fields[lfGroups].Value(), func(r rune) bool { return r == ',' || r == ' ' }) {
+		s.SecurityGroupIDs = append(s.SecurityGroupIDs, g)
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(d.fields[lfCount].Value()))
+	switch {
+	case !strings.HasPrefix(s.ImageID, "ami-"):
+		return s, fmt.Errorf("AMI %q: want an image id (ami-…)", s.ImageID)
+	case err != nil || n < 1:
+		return s, fmt.Errorf("count %q: want a whole number from 1", d.fields[lfCount].Value())
+	case n > d.free():
+		return s, fmt.Errorf("count %d: the block has %d free", n, d.free())
+	}
+	s.Count = n
+	return s, nil
+}
+
+// check runs the adapter's dry run on the form as it is now.
+func (d *launchDialog) check() tea.Cmd {
+	spec, err := d.spec()
+	d.checkVer = d.version
+	if err != nil {
+		d.checking, d.checkErr = false, err
+		return nil
+	}
+	d.checking, d.checkErr, d.perm = true, nil, Permission{}
+	id, ver, be, ctx, b := d.id, d.version, d.env.backend, envCtx(d.env), d.block
+	return func() tea.Msg {
+		p, err := be.CheckLaunch(ctx, b, spec)
+		return launchCheckMsg{dialog: id, version: ver, perm: p, err: err}
+	}
+}
+
+func (d launchDialog) tick(wait time.Duration) tea.Cmd {
+	id, be, ctx, b := d.id, d.env.backend, envCtx(d.env), d.block
+	return func() tea.Msg {
+		if wait > 0 {
+			t := time.NewTimer(wait)
+			defer t.Stop()
+			select {
+			case <-t.C:
+			case <-ctx.Done():
+				return nil
+			}
+		}
+		now := be.Now(ctx)
+		blk, ok, err := be.Block(ctx, b.Region, b.ReservationID)
+		return waitTickMsg{dialog: id, now: now, block: blk, found: ok, err: err}
+	}
+}
+
+func (d launchDialog) launch(spec LaunchSpec) tea.Cmd {
+	id, be, ctx, b := d.id, d.env.backend, envCtx(d.env), d.block
+	return func() tea.Msg {
+		res, err := be.Launch(ctx, b, spec)
+		return launchedMsg{dialog: id, res: res, err: err}
+	}
+}
+
+func (d launchDialog) checked() bool {
+	return d.block.State == model.StateActive && !d.checking && d.checkVer == d.version && d.checkErr == nil && d.perm.Allowed
+}
+
+func (d launchDialog) Update(msg tea.Msg) (dialog, tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case dialogSizeMsg:
+		d.env.size = rect(msg)
+	case subnetsMsg:
+		if msg.dialog != d.id {
+			break
+		}
+		d.subnetsIn, d.subnets, d.subnetErr = true, msg.subnets, msg.err
+		if len(d.subnets) > 0 && d.fields[lfSubnet].Value() == "" {
+			d.fields[lfSubnet].SetValue(d.subnets[0].ID)
+			d.subnetNext = 1
+		}
+		d.fields[lfSubnet].Placeholder = "the zone's default subnet"
+		if d.block.State == model.StateActive {
+			d.version++
+			return d, d.check(), false
+		}
+	case launchCheckMsg:
+		if msg.dialog == d.id && msg.version == d.version {
+			d.checking, d.perm, d.checkErr = false, msg.perm, msg.err
+		}
+	case waitTickMsg:
+		return d.onTick(msg)
+	case launchedMsg:
+		if msg.dialog != d.id {
+			break
+		}
+		d.launching = false
+		if msg.err != nil {
+			d.failure = asActionError(msg.err)
+			break
+		}
+		d.result = &msg.res
+		d.instances = msg.res.Instances
+		if !instancesUp(d.instances) {
+			return d, pollBlock(d.env, d.id, d.block, d.env.poll), false
+		}
+	case blockPolledMsg:
+		if msg.dialog != d.id || d.result == nil {
+			break
+		}
+		if msg.found {
+			d.instances = ours(msg.block.Instances, d.result.Instances)
+		}
+		if !instancesUp(d.instances) {
+			return d, pollBlock(d.env, d.id, d.block, d.env.poll), false
+		}
+	case tea.KeyPressMsg:
+		return d.key(msg)
+	}
+	return d, nil, false
+}
+
+// onTick follows the clock and the block while the form is open on a scheduled block, and
+// fires the armed launch once the block is active: its dry run first, then the launch.
+func (d launchDialog) onTick(msg waitTickMsg) (dialog, tea.Cmd, bool) {
+	if msg.dialog != d.id || d.result != nil || d.failure != nil || d.launching {
+		return d, nil, false
+	}
+	if !msg.now.IsZero() {
+		d.backendNow = msg.now
+	}
+	if msg.found {
+		d.block = msg.block
+	}
+	if d.block.State != model.StateActive {
+		if d.block.State != model.StateScheduled && msg.found {
+			d.failure = &ActionError{Summary: fmt.Sprintf("The block is %s now; nothing was launched.", d.block.State)}
+			return d, nil, false
+		}
+		return d, d.tick(d.env.poll), false
+	}
+	if !d.waiting {
+		// Started while the form was open and not armed: it becomes a form for an active
+		// block, checked before it can be confirmed.
+		d.version++
+		return d, d.check(), false
+	}
+	spec, err := d.spec()
+	if err != nil {
+		d.failure = &ActionError{Summary: "Not launched: " + err.Error() + "."}
+		return d, nil, false
+	}
+	d.waiting, d.launching = false, true
+	id, be, ctx, b := d.id, d.env.backend, envCtx(d.env), d.block
+	return d, func() tea.Msg {
+		p, err := be.CheckLaunch(ctx, b, spec)
+		if err == nil && !p.Allowed {
+			err = &ActionError{Summary: "Not allowed: this identity lacks " + p.Action + "; nothing was launched."}
+		}
+		if err != nil {
+			return launchedMsg{dialog: id, err: err}
+		}
+		res, err := be.Launch(ctx, b, spec)
+		return launchedMsg{dialog: id, res: res, err: err}
+	}, false
+}
+
+func instancesUp(is []model.Instance) bool {
+	for _, i := range is {
+		if i.State == "pending" || i.State == "" {
+			return false
+		}
+	}
+	return true
+}
+
+// ours keeps, of a block's instances, those this launch started, in its order.
+func ours(all, launched []model.Instance) []model.Instance {
+	byID := map[string]model.Instance{}
+	for _, i := range all {
+		byID[i.ID] = i
+	}
+	out := make([]model.Instance, len(launched))
+	for n, i := range launched {
+		if now, ok := byID[i.ID]; ok {
+			i = now
+		}
+		out[n] = i
+	}
+	return out
+}
+
+func (d launchDialog) key(k tea.KeyPressMsg) (dialog, tea.Cmd, bool) {
+	s := k.String()
+	switch {
+	case d.launching:
+		d.note = "The launch has been sent; its answer is on its way."
+		return d, nil, false
+	case d.result != nil || d.failure != nil:
+		switch s {
+		case "esc", "enter", "q":
+			return d, nil, true
+		case "y":
+			if d.result != nil {
+				var ids []string
+				for _, i := range d.instances {
+					ids = append(ids, i.ID)
+				}
+				d.note = "Copied the instance ids."
+				return d, tea.SetClipboard(strings.Join(ids, " ")), false
+			}
+		}
+		return d, nil, false
+	case s == "esc":
+		if d.waiting {
+			return d, cancelled("Cancelled the launch at the start: nothing was launched."), true
+		}
+		return d, cancelled("Cancelled: nothing was launched."), true
+	case d.waiting:
+		d.note = "Armed: it launches when the block starts. esc cancels."
+		return d, nil, false
+	case s == "tab" || s == "shift+tab":
+		from := d.focus
+		if s == "tab" {
+			d.focus = (d.focus + 1) % lfFields
+		} else {
+			d.focus = (d.focus + lfFields - 1) % lfFields
+		}
+		if d.focus == lfConfirm && from != lfConfirm && d.block.State == model.StateActive && d.checkVer != d.version {
+			return d, d.check(), false
+		}
+		return d, nil, false
+	}
+	d.note = ""
+	switch d.focus {
+	case lfConfirm:
+		switch s {
+		case "q":
+			return d, cancelled("Cancelled: nothing was launched."), true
+		case "enter":
+			return d.confirm()
+		}
+	case lfSubnet:
+		if (s == "up" || s == "down") && len(d.subnets) > 0 {
+			d.fields[lfSubnet].SetValue(d.subnets[d.subnetNext%len(d.subnets)].ID)
+			d.subnetNext++
+			d.version++
+			return d, nil, false
+		}
+		fallthrough
+	default:
+		if s == "enter" {
+			d.focus = lfConfirm
+			if d.block.State == model.StateActive && d.checkVer != d.version {
+				return d, d.check(), false
+			}
+			return d, nil, false
+		}
+	}
+	before := d.fields[d.focus].Value()
+	d.fields[d.focus], _ = d.fields[d.focus].Update(k)
+	if d.focus != lfConfirm && d.fields[d.focus].Value() != before {
+		d.version++
+	}
+	return d, nil, false
+}
+
+func (d launchDialog) confirm() (dialog, tea.Cmd, bool) {
+	word := strings.TrimSpace(d.fields[lfConfirm].Value())
+	if word != "launch" {
+		if word == "" {
+			return d, cancelled("Cancelled: nothing was launched."), true
+		}
+		return d, cancelled(fmt.Sprintf("Cancelled: %q is not launch; nothing was launched.", word)), true
+	}
+	spec, err := d.spec()
+	switch {
+	case err != nil:
+		d.note = "Fix the form first: " + err.Error() + "."
+		return d, nil, false
+	case d.block.State == model.StateScheduled:
+		d.waiting = true
+		return d, nil, false
+	case d.block.State != model.StateActive:
+		d.note = fmt.Sprintf("The block is %s; only an active or scheduled block takes a launch.", d.block.State)
+		return d, nil, false
+	case d.checkVer != d.version:
+		d.note = "Checking the form first (dry run); press enter again once it allows it."
+		return d, d.check(), false
+	case !d.checked():
+		d.note = "The dry run has not allowed this launch."
+		return d, nil, false
+	}
+	d.launching = true
+	return d, d.launch(spec), false
+}
+
+func (d launchDialog) lines(w int) []string {
+	th, b := d.env.th, d.block
+	var out []string
+	if d.env.simulated {
+		out = append(out, th.Simulated.Render("SIMULATED")+" "+th.Warning.Render("the emulator: nothing real starts"))
+	} else {
+		out = append(out, th.Live.Render("LIVE — REAL INSTANCES")+" "+th.Error.Render("this starts real instances in the block"))
+	}
+	state := string(b.State)
+	if b.State == model.StateScheduled {
+		state += " · starts in " + countdown(b.Start.Sub(d.backendNow)) + " (backend clock)"
+	}
+	out = append(out, fieldLines(th, [][2]string{
+		{"Block", b.ReservationID + " · " + b.Region + " · " + b.AvailabilityZone},
+		{"Capacity", fmt.Sprintf("%s × %d, %d free", b.InstanceType, b.TotalCount, d.free())},
+		{"State", state},
+		{"Start · end", bothTimes(b.Start, d.env.loc) + " → " + b.End.UTC().Format("2006-01-02 15:04 MST")},
+	}, w)...)
+	for f := lfAMI; f <= lfCount; f++ {
+		mark, ls := "  ", th.Label
+		if d.focus == f {
+			mark, ls = "▸ ", th.Focused
+		}
+		out = append(out, mark+ls.Render(fmt.Sprintf("%-16s", launchLabels[f]))+" "+
+			d.fields[f].View(max(4, w-19), d.focus == f, th.Value, th.Cursor, th.Muted))
+		if f == lfSubnet {
+			out = append(out, d.subnetLines(w)...)
+		}
+	}
+	return append(out, d.statusLines(w)...)
+}
+
+func (d launchDialog) subnetLines(w int) []string {
+	th := d.env.th
+	switch {
+	case !d.subnetsIn:
+		return nil
+	case d.subnetErr != nil:
+		return wrapStyled(th.Warning, "   Could not list the subnets: "+d.subnetErr.Error(), w)
+	case len(d.subnets) == 0:
+		return wrapStyled(th.Warning, "   No subnet in "+d.block.AvailabilityZone+": create one there first.", w)
+	}
+	var names []string
+	for _, s := range d.subnets {
+		n := s.ID
+		if s.Default {
+			n += " (default)"
+		}
+		names = append(names, n)
+	}
+	return wrapStyled(th.Muted, "   in "+d.block.AvailabilityZone+": "+strings.Join(names, ", ")+" · ↑/↓ picks", w)
+}
+
+func (d launchDialog) statusLines(w int) []string {
+	th := d.env.th
+	var out []string
+	switch {
+	case d.failure != nil && d.failure.Outcome == OutcomeUnknown:
+		return wrapStyled(th.Error, "OUTCOME UNKNOWN — do not launch again before checking the block. "+d.failure.Error()+" esc closes.", w)
+	case d.failure != nil:
+		return wrapStyled(th.Error, "NOT LAUNCHED: "+d.failure.Error()+" esc closes.", w)
+	case d.result != nil:
+		out = append(out, th.OK.Bold(true).Render(fmt.Sprintf("LAUNCHED %s into %s (subnet %s):", plural(len(d.instances), "instance"), d.block.ReservationID, d.result.SubnetID)))
+		for _, i := range d.instances {
+			out = append(out, "  "+th.Value.Render(i.ID)+"  "+th.Accent.Render(i.State))
+		}
+		out = append(out, th.Muted.Render("y copies the instance ids · esc closes"))
+	case d.launching:
+		out = append(out, th.Accent.Render("Launching… checking (dry run), then RunInstances."))
+	case d.waiting:
+		out = append(out, wrapStyled(th.Accent.Bold(true), fmt.Sprintf("ARMED: launches when the block starts, in %s (backend clock). Keep this open; esc cancels.",
+			countdown(d.block.Start.Sub(d.backendNow))), w)...)
+	default:
+		out = append(out, d.checkLines(w)...)
+		word := "Type launch and press enter to launch; anything else, esc or q cancels: "
+		if d.block.State == model.StateScheduled {
+			word = "Type launch and press enter to launch at the start (this form stays open with a countdown); esc cancels: "
+		}
+		mark := "  "
+		if d.focus == lfConfirm {
+			mark = "▸ "
+		}
+		out = append(out, wrapStyled(th.Focused, word, w)...)
+		out = append(out, mark+d.fields[lfConfirm].View(10, d.focus == lfConfirm, th.Value, th.Cursor, th.Muted))
+	}
+	if d.note != "" {
+		out = append(out, wrapStyled(th.Warning, d.note, w)...)
+	}
+	return out
+}
+
+func (d launchDialog) checkLines(w int) []string {
+	th := d.env.th
+	if d.block.State == model.StateScheduled {
+		if _, err := d.spec(); err != nil {
+			return wrapStyled(th.Error, "✗ "+err.Error(), w)
+		}
+		return wrapStyled(th.Muted, "The dry run runs at the start: AWS checks a launch only into an active block.", w)
+	}
+	switch {
+	case d.checkVer != d.version:
+		return []string{th.Muted.Render("Dry run: tab to the confirmation or press enter to check this form.")}
+	case d.checking:
+		return []string{th.Muted.Render("Dry run ⋯ checking the form with AWS (CheckLaunch)…")}
+	case d.checkErr != nil:
+		return wrapStyled(th.Error, "✗ "+d.checkErr.Error(), w)
+	case !d.perm.Allowed:
+		return wrapStyled(th.Error, "✗ not allowed: this identity lacks "+d.perm.Action+".", w)
+	}
+	return []string{th.OK.Render("Dry run ✓ allowed (" + d.perm.Action + ")")}
+}
+
+func (d launchDialog) View(width, height int) string {
+	w := min(width, 104)
+	lines := d.lines(w - 2)
+	if len(lines)+2 > height {
+		lines = append(lines[:max(0, height-3)], d.env.th.Warning.Render("Too small to show everything: make the terminal taller."))
+	}
+	r := dialogRect(width, height, len(lines))
+	return placeDialog(modeFrame(d.env.th, d.env.simulated, "Launch into a block", strings.Join(lines, "\n"), r), width)
+}

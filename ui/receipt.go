@@ -1,0 +1,180 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/gpublock/gpublock/model"
+)
+
+// receiptDialog is what was bought: the reservation and block ids, the state followed live
+// until the block is scheduled (or active), the journal, and how the purchase was
+// confirmed when its reply was lost. y copies the reservation id; l opens the launch form.
+type receiptDialog struct {
+	env      actionEnv
+	id       int64
+	o        model.Offering
+	platform string
+	res      PurchaseResult
+	block    model.Block
+	polls    int
+	pollErr  error
+	journal  string
+	settled  bool
+	note     string
+}
+
+type blockPolledMsg struct {
+	dialog int64
+	block  model.Block
+	found  bool
+	err    error
+}
+
+type journalMsg struct {
+	dialog int64
+	path   string
+}
+
+func newReceipt(env actionEnv, o model.Offering, platform string, res PurchaseResult) (receiptDialog, tea.Cmd) {
+	r := receiptDialog{env: env, id: dialogSeq.Add(1), o: o, platform: platform, res: res, block: res.Block}
+	r.settled = blockSettled(r.block.State)
+	id, b := r.id, env.backend
+	journal := func() tea.Msg {
+		p, err := b.JournalPath()
+		if err != nil {
+			p = "unknown (" + err.Error() + ")"
+		}
+		return journalMsg{dialog: id, path: p}
+	}
+	// Bought offerings leave the market: the results are searched again behind the receipt.
+	refresh := func() tea.Msg { return rootMsg{refresh: true} }
+	if r.settled {
+		return r, tea.Batch(journal, refresh)
+	}
+	return r, tea.Batch(journal, refresh, pollBlock(env, r.id, r.block, 0))
+}
+
+// blockSettled: the state a receipt or a launch stops watching for. Payment takes a few
+// minutes; then the block is scheduled, or active when it has started.
+func blockSettled(s model.BlockState) bool { return s != model.StatePaymentPending && s != "" }
+
+// pollBlock looks at a block after wait, on the backend.
+func pollBlock(env actionEnv, dialog int64, b model.Block, wait time.Duration) tea.Cmd {
+	ctx := env.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	be := env.backend
+	return func() tea.Msg {
+		if wait > 0 {
+			t := time.NewTimer(wait)
+			defer t.Stop()
+			select {
+			case <-t.C:
+			case <-ctx.Done():
+				return nil
+			}
+		}
+		blk, ok, err := be.Block(ctx, b.Region, b.ReservationID)
+		return blockPolledMsg{dialog: dialog, block: blk, found: ok, err: err}
+	}
+}
+
+func (r receiptDialog) Update(msg tea.Msg) (dialog, tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case dialogSizeMsg:
+		r.env.size = rect(msg)
+	case journalMsg:
+		if msg.dialog == r.id {
+			r.journal = msg.path
+		}
+	case blockPolledMsg:
+		if msg.dialog != r.id {
+			return r, nil, false
+		}
+		r.polls++
+		r.pollErr = msg.err
+		if msg.found {
+			r.block = msg.block
+			r.settled = blockSettled(r.block.State)
+		}
+		if !r.settled {
+			return r, pollBlock(r.env, r.id, r.block, r.env.poll), false
+		}
+	case tea.KeyPressMsg:
+		switch msg.String() {
+		case "esc", "enter", "q":
+			return r, nil, true
+		case "y":
+			r.note = "Copied " + r.res.Block.ReservationID + "."
+			return r, tea.SetClipboard(r.res.Block.ReservationID), false
+		case "l":
+			if r.block.State != model.StateActive && r.block.State != model.StateScheduled {
+				r.note = fmt.Sprintf("The block is %s; launching opens once it is scheduled or active.", r.block.State)
+				return r, nil, false
+			}
+			ld, cmd := newLaunchDialog(r.env, r.block)
+			return ld, cmd, false
+		}
+	}
+	return r, nil, false
+}
+
+func (r receiptDialog) lines(w int) []string {
+	th, b := r.env.th, r.block
+	var out []string
+	if r.res.Recovered {
+		out = append(out, wrapStyled(th.OK.Bold(true), fmt.Sprintf("BOUGHT, once. The reply to the purchase was lost; the reservation %s was found by its request tag gpublock:request-id=%s.",
+			r.res.Block.ReservationID, r.res.RequestID), w)...)
+	} else {
+		out = append(out, th.OK.Bold(true).Render("BOUGHT: the Capacity Block is yours."))
+	}
+	state := string(b.State)
+	switch {
+	case !r.settled && r.pollErr != nil:
+		state += " · could not look again: " + r.pollErr.Error()
+	case !r.settled:
+		state += " · payment is being collected; watching…"
+	case b.State == model.StateScheduled:
+		state += fmt.Sprintf(" · starts in %s", countdown(b.Start.Sub(r.env.now())))
+	}
+	journal := r.journal
+	if journal == "" {
+		journal = "…"
+	}
+	rows := [][2]string{
+		{"Reservation", r.res.Block.ReservationID},
+		{"Block", b.BlockID},
+		{"State", state},
+		{"Region · zone", b.Region + " · " + b.AvailabilityZone},
+		{"Capacity", fmt.Sprintf("%s × %d", b.InstanceType, b.TotalCount)},
+		{"Start", bothTimes(b.Start, r.env.loc)},
+		{"End", bothTimes(b.End, r.env.loc)},
+		{"Upfront fee", exactFee(r.o.Fee, r.o.Currency)},
+		{"Platform", r.platform},
+		{"Request tag", "gpublock:request-id=" + r.res.RequestID},
+		{"Journal", journal + " (the lines with this request id)"},
+	}
+	out = append(out, fieldLines(th, rows, w)...)
+	keys := "y copies the reservation id · esc closes"
+	if b.State == model.StateActive || b.State == model.StateScheduled {
+		keys = "y copies the reservation id · l launches instances into it · esc closes"
+	}
+	out = append(out, th.Muted.Render(keys))
+	if r.note != "" {
+		out = append(out, th.Accent.Render(r.note))
+	}
+	return out
+}
+
+func (r receiptDialog) View(width, height int) string {
+	w := min(width, 104)
+	lines := r.lines(w - 2)
+	rc := dialogRect(width, height, len(lines))
+	return placeDialog(modeFrame(r.env.th, r.env.simulated, "Receipt", strings.Join(lines, "\n"), rc), width)
+}

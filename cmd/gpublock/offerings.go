@@ -15,6 +15,7 @@ import (
 
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/pricing"
 )
 
 func init() {
@@ -92,7 +93,14 @@ func runOfferings(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err := q.Validate(now); err != nil {
 		return reportUsage(stderr, "offerings", queryUsage(err))
 	}
-	return printOfferings(ctx, client, q, format, stdout, stderr)
+	// Every offering is compared with on-demand: the embedded catalog with the cache of
+	// gpublock prices --refresh over it (a damaged cache leaves the embedded figures).
+	cachePath, _ := pricing.DefaultCachePath()
+	cat, err := pricing.Load(cachePath)
+	if err != nil {
+		fmt.Fprintf(stderr, "gpublock offerings: price cache %s: %v; using the embedded prices\n", cachePath, err)
+	}
+	return printOfferings(ctx, client, q, cat, format, stdout, stderr)
 }
 
 // errFlagParse is a flag the flag package refused; it has already said why.
@@ -210,7 +218,7 @@ func backendFailure(stderr io.Writer, cmd string, err error) int {
 	return 1
 }
 
-func printOfferings(ctx context.Context, client *aws.Client, q model.Query, format outputFormat, stdout, stderr io.Writer) int {
+func printOfferings(ctx context.Context, client *aws.Client, q model.Query, cat *pricing.Catalog, format outputFormat, stdout, stderr io.Writer) int {
 	var (
 		all       []model.Offering
 		answered  int
@@ -236,7 +244,7 @@ func printOfferings(ctx context.Context, client *aws.Client, q model.Query, form
 			}
 		case "csv":
 			for _, o := range ev.Offerings {
-				_ = csvw.Write(offeringCSVRow(o))
+				_ = csvw.Write(offeringCSVRow(o, pricing.Compare(cat, o)))
 			}
 			csvw.Flush()
 		default:
@@ -262,7 +270,7 @@ func printOfferings(ctx context.Context, client *aws.Client, q model.Query, form
 		sortOfferings(all)
 		out := make([]offeringJSON, len(all))
 		for i, o := range all {
-			out[i] = toOfferingJSON(o)
+			out[i] = toOfferingJSON(o, pricing.Compare(cat, o))
 		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -317,9 +325,23 @@ type offeringJSON struct {
 	UltraserverType              string `json:",omitempty"`
 	UltraserverCount             int    `json:",omitempty"`
 	Region                       string
+
+	// Against on-demand (pricing.Compare). Rates are per PriceUnit-hour ("instance", or
+	// "UltraServer" for UltraServer types), exact decimal strings like UpfrontFee, rounded to
+	// the micro-dollar. Without an on-demand price OnDemandHourlyPrice is left out,
+	// BreakEvenUtilization is null and NoOnDemandReason says why: nothing is guessed.
+	PriceUnit              string
+	EffectiveHourlyPrice   model.Money  // the fee per unit-hour of the whole block
+	AcceleratorHourlyPrice model.Money  // the fee per accelerator-hour of the whole block
+	OnDemandHourlyPrice    *model.Money `json:",omitempty"`
+	// BreakEvenUtilization = fee ÷ (on-demand × units × hours), 0–1 (above 1 the block never
+	// costs less than on-demand).
+	BreakEvenUtilization *float64
+	PriceSource          string // the on-demand figure's source and date
+	NoOnDemandReason     string `json:",omitempty"`
 }
 
-func toOfferingJSON(o model.Offering) offeringJSON {
+func toOfferingJSON(o model.Offering, c pricing.Comparison) offeringJSON {
 	j := offeringJSON{
 		CapacityBlockOfferingId:      o.ID,
 		InstanceType:                 o.InstanceType,
@@ -335,6 +357,18 @@ func toOfferingJSON(o model.Offering) offeringJSON {
 		UltraserverType:              o.UltraServerType,
 		UltraserverCount:             o.UltraServerCount,
 		Region:                       o.Region,
+		PriceUnit:                    c.Unit,
+		EffectiveHourlyPrice:         c.EffectiveHourly,
+		AcceleratorHourlyPrice:       c.AcceleratorHourly,
+		PriceSource:                  priceSource(c),
+		NoOnDemandReason:             c.NoOnDemandReason,
+	}
+	if !c.NoOnDemand {
+		od := c.OnDemandHourly
+		j.OnDemandHourlyPrice = &od
+	}
+	if u, ok := c.BreakEvenFloat(); ok {
+		j.BreakEvenUtilization = &u
 	}
 	// The model counts UltraServers; AWS's fields describe the member instances.
 	if t, ok := model.LookupType(o.UltraServerType); ok && t.UltraServer {
@@ -345,12 +379,35 @@ func toOfferingJSON(o model.Offering) offeringJSON {
 }
 
 var offeringCSVHeader = []string{"Region", "AvailabilityZone", "InstanceType", "InstanceCount", "StartDate", "EndDate",
-	"CapacityBlockDurationHours", "CapacityBlockDurationMinutes", "UpfrontFee", "CurrencyCode", "Tenancy", "CapacityBlockOfferingId"}
+	"CapacityBlockDurationHours", "CapacityBlockDurationMinutes", "UpfrontFee", "CurrencyCode", "Tenancy", "CapacityBlockOfferingId",
+	"PriceUnit", "EffectiveHourlyPrice", "AcceleratorHourlyPrice", "OnDemandHourlyPrice", "BreakEvenUtilization", "PriceSource"}
 
-func offeringCSVRow(o model.Offering) []string {
+// offeringCSVRow is one offering; the on-demand price and the break-even are empty cells
+// when there is no on-demand price.
+func offeringCSVRow(o model.Offering, c pricing.Comparison) []string {
+	od, be := "", ""
+	if !c.NoOnDemand {
+		od = c.OnDemandHourly.String()
+	}
+	if u, ok := c.BreakEvenFloat(); ok {
+		be = strconv.FormatFloat(u, 'f', -1, 64)
+	}
 	return []string{o.Region, o.AvailabilityZone, o.InstanceType, strconv.Itoa(o.Count),
 		o.Start.UTC().Format(time.RFC3339), o.End.UTC().Format(time.RFC3339),
-		strconv.Itoa(o.DurationHours), strconv.Itoa(o.DurationMinutes), o.Fee.String(), o.Currency, o.Tenancy, o.ID}
+		strconv.Itoa(o.DurationHours), strconv.Itoa(o.DurationMinutes), o.Fee.String(), o.Currency, o.Tenancy, o.ID,
+		c.Unit, c.EffectiveHourly.String(), c.AcceleratorHourly.String(), od, be, priceSource(c)}
+}
+
+// priceSource names where the on-demand figure comes from and its date, or is empty when
+// the catalog has no row for the type and region.
+func priceSource(c pricing.Comparison) string {
+	switch {
+	case c.Source == "":
+		return ""
+	case c.AsOf == "":
+		return c.Source
+	}
+	return c.Source + ", " + c.AsOf
 }
 
 const offeringTableFormat = "%-14s  %-16s  %-17s  %5s  %-16s  %-16s  %-9s  %15s  %12s  %s\n"

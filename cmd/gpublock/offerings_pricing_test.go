@@ -1,0 +1,162 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"math"
+	"math/big"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/pricing"
+)
+
+// offeringsJSON runs gpublock offerings -o json and decodes it, keeping the raw objects too
+// (to tell a null from a missing field).
+func offeringsJSON(t *testing.T, args []string) ([]offeringJSON, []map[string]json.RawMessage) {
+	t.Helper()
+	code, out, errs := runCLI(args...)
+	if code != 0 || errs != "" {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	var rows []offeringJSON
+	var raw []map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if err := json.Unmarshal([]byte(out), &raw); err != nil || len(raw) != len(rows) {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if len(rows) == 0 {
+		t.Fatal("no offerings")
+	}
+	return rows, raw
+}
+
+// For p5.48xlarge in us-east-1 the JSON carries the on-demand price of the catalog, the
+// effective rates that give back the fee, and fee ÷ (on-demand × count × hours) as the
+// break-even; in us-west-2, where the catalog knows no price, nothing is guessed.
+func TestOfferingsJSONPricing(t *testing.T) {
+	cs := startCLISim(t)
+	rows, raw := offeringsJSON(t, offeringsArgsFor(cs.url, "--region", "us-east-1,us-west-2", "--count", "2", "-o", "json"))
+	od, ok := pricing.Embedded().OnDemand("p5.48xlarge", "us-east-1")
+	if !ok || !od.HasPrice() {
+		t.Fatal("the embedded catalog lost p5.48xlarge us-east-1")
+	}
+	east, west := 0, 0
+	for i, r := range rows {
+		fee, err := model.ParseMoney(r.UpfrontFee)
+		if err != nil {
+			t.Fatal(err)
+		}
+		minutes := int64(r.CapacityBlockDurationHours*60 + r.CapacityBlockDurationMinutes)
+		units := int64(r.InstanceCount)
+		// The rates are rounded to the micro-dollar: × units × hours they give the fee back
+		// within half a micro-dollar per unit-hour.
+		back := new(big.Rat).Mul(big.NewRat(r.EffectiveHourlyPrice.Micros(), 1), big.NewRat(units*minutes, 60))
+		diff := new(big.Rat).Sub(back, big.NewRat(fee.Micros(), 1))
+		if lim := big.NewRat(units*minutes, 120); new(big.Rat).Abs(diff).Cmp(lim) > 0 {
+			t.Errorf("%s: EffectiveHourlyPrice %s × %d × %d min = %s µ$, fee %s", r.CapacityBlockOfferingId, r.EffectiveHourlyPrice, units, minutes, back.FloatString(0), fee)
+		}
+		acc := int64(8) * units
+		backAcc := float64(r.AcceleratorHourlyPrice.Micros()) * float64(acc*minutes) / 60
+		if math.Abs(backAcc-float64(fee.Micros())) > float64(acc*minutes)/120+1 {
+			t.Errorf("%s: AcceleratorHourlyPrice %s does not give the fee back", r.CapacityBlockOfferingId, r.AcceleratorHourlyPrice)
+		}
+		if r.PriceUnit != "instance" {
+			t.Errorf("%s: PriceUnit %q", r.CapacityBlockOfferingId, r.PriceUnit)
+		}
+		switch r.Region {
+		case "us-east-1":
+			east++
+			if r.OnDemandHourlyPrice == nil || *r.OnDemandHourlyPrice != od.Hourly {
+				t.Fatalf("%s: OnDemandHourlyPrice %v, want %s", r.CapacityBlockOfferingId, r.OnDemandHourlyPrice, od.Hourly)
+			}
+			want := float64(fee.Micros()) / (float64(od.Hourly.Micros()) * float64(units) * float64(minutes) / 60)
+			if r.BreakEvenUtilization == nil || math.Abs(*r.BreakEvenUtilization-want) > 1e-12 {
+				t.Errorf("%s: BreakEvenUtilization %v, want fee/(on-demand × count × hours) = %v", r.CapacityBlockOfferingId, r.BreakEvenUtilization, want)
+			}
+			if !strings.Contains(r.PriceSource, od.Source) || !strings.Contains(r.PriceSource, od.Date) || r.NoOnDemandReason != "" {
+				t.Errorf("%s: PriceSource %q (want %s, %s), reason %q", r.CapacityBlockOfferingId, r.PriceSource, od.Source, od.Date, r.NoOnDemandReason)
+			}
+		case "us-west-2":
+			west++
+			if _, present := raw[i]["OnDemandHourlyPrice"]; present {
+				t.Errorf("%s: an on-demand price where the catalog has none: %s", r.CapacityBlockOfferingId, raw[i]["OnDemandHourlyPrice"])
+			}
+			if string(raw[i]["BreakEvenUtilization"]) != "null" {
+				t.Errorf("%s: BreakEvenUtilization %s, want null", r.CapacityBlockOfferingId, raw[i]["BreakEvenUtilization"])
+			}
+			if !strings.Contains(r.NoOnDemandReason, "no on-demand price known for p5.48xlarge in us-west-2") {
+				t.Errorf("%s: NoOnDemandReason %q", r.CapacityBlockOfferingId, r.NoOnDemandReason)
+			}
+		}
+	}
+	if east == 0 || west == 0 {
+		t.Fatalf("%d offerings in us-east-1 and %d in us-west-2; the test needs both", east, west)
+	}
+
+	// The CSV has the same figures in the same columns' names.
+	code, out, _ := runCLI(offeringsArgsFor(cs.url, "--region", "us-east-1,us-west-2", "--count", "2", "-o", "csv")...)
+	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if code != 0 || err != nil || len(recs)-1 != len(rows) {
+		t.Fatalf("csv: exit %d, %v, %d records for %d offerings", code, err, len(recs)-1, len(rows))
+	}
+	col := map[string]int{}
+	for i, h := range recs[0] {
+		col[h] = i
+	}
+	byID := map[string]offeringJSON{}
+	for _, r := range rows {
+		byID[r.CapacityBlockOfferingId] = r
+	}
+	for _, rec := range recs[1:] {
+		j, ok := byID[rec[col["CapacityBlockOfferingId"]]]
+		if !ok {
+			t.Fatalf("csv row %v is not in the json", rec)
+		}
+		wantOD, wantBE := "", ""
+		if j.OnDemandHourlyPrice != nil {
+			wantOD = j.OnDemandHourlyPrice.String()
+		}
+		if j.BreakEvenUtilization != nil {
+			wantBE = jsonNumber(*j.BreakEvenUtilization)
+		}
+		got := []string{rec[col["EffectiveHourlyPrice"]], rec[col["AcceleratorHourlyPrice"]], rec[col["OnDemandHourlyPrice"]], rec[col["BreakEvenUtilization"]], rec[col["PriceSource"]]}
+		want := []string{j.EffectiveHourlyPrice.String(), j.AcceleratorHourlyPrice.String(), wantOD, wantBE, j.PriceSource}
+		if strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("csv %s: %v, json %v", j.CapacityBlockOfferingId, got, want)
+		}
+	}
+}
+
+func jsonNumber(f float64) string {
+	b, _ := json.Marshal(f)
+	return string(b)
+}
+
+// A price fetched by gpublock prices --refresh (the cache under XDG_CACHE_HOME) is what
+// offerings are compared with.
+func TestOfferingsUsesThePriceCache(t *testing.T) {
+	cs := startCLISim(t)
+	path, err := pricing.DefaultCachePath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fetched := pricing.Row{Kind: pricing.KindOnDemand, InstanceType: "p5.48xlarge", Region: "us-west-2", Status: pricing.StatusPrice,
+		Hourly: model.MustMoney("60.5"), Source: pricing.SourcePriceListAPI, Date: "2026-11-29", DateNote: "fetched"}
+	if err := pricing.WriteCache(path, []pricing.Row{fetched}, time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)); err != nil {
+		t.Fatal(err)
+	}
+	rows, _ := offeringsJSON(t, offeringsArgsFor(cs.url, "--region", "us-west-2", "-o", "json"))
+	for _, r := range rows {
+		if r.OnDemandHourlyPrice == nil || r.OnDemandHourlyPrice.String() != "60.50" || !strings.HasPrefix(r.PriceSource, pricing.SourcePriceListAPI) {
+			t.Errorf("%s: OnDemandHourlyPrice %v from %q, want 60.50 from the cache", r.CapacityBlockOfferingId, r.OnDemandHourlyPrice, r.PriceSource)
+		}
+		if r.BreakEvenUtilization == nil {
+			t.Errorf("%s: no break-even with a cached price", r.CapacityBlockOfferingId)
+		}
+	}
+}

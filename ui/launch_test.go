@@ -1,0 +1,138 @@
+package ui
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/model"
+)
+
+var instanceRE = regexp.MustCompile(`(i-[0-9a-f]+)\s+(\w+)`)
+
+// A launch into an active block: the dry run allows the form, typing launch starts the
+// instances, and their states show as they come up.
+func TestLaunchIntoActiveBlock(t *testing.T) {
+	b, sim := emulatorBackend(t, ec2sim.Faults{})
+	c := clientOf(t, b)
+	o, bought := boughtBlock(t, c)
+	sim.SetTime(o.Start.Add(time.Hour))
+	blk := blockNow(t, c, bought.ReservationID)
+	if blk.State != model.StateActive {
+		t.Fatalf("block %s, want active", blk.State)
+	}
+	s := newLaunchScreen(t, b, blk, true)
+	text := s.waitText("Dry run ✓ allowed (ec2:RunInstances)")
+	mustContain(t, text, "SIMULATED", demoAMI, blk.AvailabilityZone+": subnet-", "(default)", "Type launch")
+	s.typeText("launch")
+	s.press("enter")
+	text = s.waitText("LAUNCHED 1 instance")
+	m := instanceRE.FindStringSubmatch(text)
+	if m == nil {
+		t.Fatalf("no instance on screen:\n%s", text)
+	}
+	// The instance boots on the emulator's clock.
+	sim.Advance(5 * time.Minute)
+	s.waitText(m[1] + "  running")
+	finalHost(t, s)
+	after := blockNow(t, c, blk.ReservationID)
+	if len(after.Instances) != 1 || after.Instances[0].ID != m[1] {
+		t.Fatalf("instances of the block: %+v, want %s", after.Instances, m[1])
+	}
+}
+
+// A launch into a scheduled block waits, with a countdown on the backend's clock, and
+// launches once the block has started; nothing starts before.
+func TestLaunchIntoScheduledBlockWaits(t *testing.T) {
+	b, sim := emulatorBackend(t, ec2sim.Faults{})
+	c := clientOf(t, b)
+	o, bought := boughtBlock(t, c)
+	sim.Advance(10 * time.Minute) // paid: scheduled
+	blk := blockNow(t, c, bought.ReservationID)
+	if blk.State != model.StateScheduled {
+		t.Fatalf("block %s, want scheduled", blk.State)
+	}
+	s := newLaunchScreen(t, b, blk, true)
+	s.waitText("starts in")
+	s.typeText("launch")
+	s.press("enter")
+	s.waitText("ARMED: launches when the block starts")
+	if n := len(blockNow(t, c, blk.ReservationID).Instances); n != 0 {
+		t.Fatalf("%d instances before the start", n)
+	}
+	// A minute before the start: still waiting.
+	sim.SetTime(o.Start.Add(-time.Minute))
+	s.waitText("in 1m 00s")
+	if n := len(blockNow(t, c, blk.ReservationID).Instances); n != 0 {
+		t.Fatalf("%d instances a minute before the start", n)
+	}
+	sim.SetTime(o.Start.Add(time.Minute))
+	text := s.waitText("LAUNCHED 1 instance")
+	id := instanceRE.FindStringSubmatch(text)
+	if id == nil {
+		t.Fatalf("no instance on screen:\n%s", text)
+	}
+	finalHost(t, s)
+	after := blockNow(t, c, blk.ReservationID)
+	if len(after.Instances) != 1 || after.Instances[0].ID != id[1] {
+		t.Fatalf("instances: %+v, want %s", after.Instances, id[1])
+	}
+}
+
+// A subnet of another zone is refused by the check with a sentence naming both zones,
+// and the launch cannot be confirmed.
+func TestLaunchWrongZone(t *testing.T) {
+	b, sim := emulatorBackend(t, ec2sim.Faults{})
+	c := clientOf(t, b)
+	o, bought := boughtBlock(t, c)
+	sim.SetTime(o.Start.Add(time.Hour))
+	blk := blockNow(t, c, bought.ReservationID)
+	other := "us-east-1b"
+	if blk.AvailabilityZone == other {
+		other = "us-east-1c"
+	}
+	subs, err := c.Subnets(context.Background(), "us-east-1", other)
+	if err != nil || len(subs) == 0 {
+		t.Fatalf("subnets of %s: %v, %v", other, subs, err)
+	}
+	s := newLaunchScreen(t, b, blk, true)
+	s.waitText("Dry run ✓ allowed")
+	s.press("tab", "tab", "ctrl+u") // the confirmation wraps to the AMI, then the subnet
+	s.typeText(subs[0].ID)
+	s.press("enter")
+	text := s.waitText("but the block is in " + blk.AvailabilityZone)
+	mustContain(t, text, "is in "+other)
+	s.typeText("launch")
+	s.press("enter")
+	s.waitText("The dry run has not allowed this launch")
+	finalHost(t, s)
+	if n := len(blockNow(t, c, blk.ReservationID).Instances); n != 0 {
+		t.Fatalf("%d instances launched into the wrong zone", n)
+	}
+}
+
+// The receipt opens the launch form with l, on the block it has followed.
+func TestReceiptOpensLaunch(t *testing.T) {
+	b, sim := emulatorBackend(t, ec2sim.Faults{})
+	s := newScreen(t, New(actionTestOptions(b)), 160, 48)
+	searchAndOpen(t, s)
+	s.waitText("✓ allowed")
+	s.typeText("buy")
+	s.press("enter")
+	s.waitText("BOUGHT")
+	s.press("l")
+	s.waitText("launching opens once it is scheduled")
+	sim.Advance(10 * time.Minute)
+	s.waitText("l launches instances into it")
+	s.press("l")
+	text := s.waitText("Launch into a block")
+	if !strings.Contains(text, "scheduled · starts in") {
+		t.Errorf("the launch form does not show the block's countdown:\n%s", text)
+	}
+	s.press("esc")
+	s.waitText("Cancelled: nothing was launched.")
+	s.final()
+}

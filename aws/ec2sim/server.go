@@ -301,12 +301,7 @@ func writeEC2(w http.ResponseWriter, c *call, out *xmlBody) {
 		x.b.Write(out.b.Bytes())
 	}
 	x.close(c.action + "Response")
-	h := w.Header()
-	h.Set("Content-Type", "text/xml;charset=UTF-8")
-	h.Set("X-Amzn-Requestid", c.reqID)
-	h.Set("Server", "AmazonEC2")
-	w.WriteHeader(http.StatusOK)
-	w.Write(x.b.Bytes())
+	x.sendEC2(w, http.StatusOK, c.reqID)
 }
 
 func writeEC2Error(w http.ResponseWriter, reqID string, e *apiError) {
@@ -321,10 +316,10 @@ func writeEC2Error(w http.ResponseWriter, reqID string, e *apiError) {
 	x.close("Errors")
 	x.str("RequestID", reqID)
 	x.close("Response")
-	h := w.Header()
-	h.Set("Content-Type", "text/xml;charset=UTF-8")
-	h.Set("X-Amzn-Requestid", reqID)
-	h.Set("Server", "AmazonEC2")
-	w.WriteHeader(e.status)
-	w.Write(x.b.Bytes())
+	x.sendEC2(w, e.status, reqID)
+}
+
+func (x *xmlBody) sendEC2(w http.ResponseWriter, status int, reqID string) {
+	w.Header().Set("Server", "AmazonEC2")
+	x.send(w, status, reqID, "text/xml;charset=UTF-8")
 }

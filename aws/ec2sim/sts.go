@@ -32,11 +32,7 @@ func (s *Server) serveSTS(w http.ResponseWriter, c *call) {
 	x.str("RequestId", c.reqID)
 	x.close("ResponseMetadata")
 	x.close("GetCallerIdentityResponse")
-	h := w.Header()
-	h.Set("Content-Type", "text/xml")
-	h.Set("X-Amzn-Requestid", c.reqID)
-	w.WriteHeader(http.StatusOK)
-	w.Write(x.b.Bytes())
+	x.send(w, http.StatusOK, c.reqID, "text/xml")
 }
 
 // writeSTSError answers in awsquery's <ErrorResponse> shape, which the STS client parses.
@@ -54,9 +50,5 @@ func writeSTSError(w http.ResponseWriter, reqID string, e *apiError) {
 	x.close("Error")
 	x.str("RequestId", reqID)
 	x.close("ErrorResponse")
-	h := w.Header()
-	h.Set("Content-Type", "text/xml")
-	h.Set("X-Amzn-Requestid", reqID)
-	w.WriteHeader(e.status)
-	w.Write(x.b.Bytes())
+	x.send(w, e.status, reqID, "text/xml")
 }

@@ -3,6 +3,7 @@ package ec2sim
 import (
 	"bytes"
 	"encoding/xml"
+	"net/http"
 	"strconv"
 	"time"
 )
@@ -54,6 +55,15 @@ func (x *xmlBody) tags(name string, tags []tag) {
 		x.close("item")
 	}
 	x.close(name)
+}
+
+// send writes the body with the headers the SDKs read.
+func (x *xmlBody) send(w http.ResponseWriter, status int, reqID, contentType string) {
+	h := w.Header()
+	h.Set("Content-Type", contentType)
+	h.Set("X-Amzn-Requestid", reqID)
+	w.WriteHeader(status)
+	w.Write(x.b.Bytes())
 }
 
 func formatTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }

@@ -157,7 +157,7 @@ func exactFee(m model.Money, currency string) string {
 	}
 	s := m.Dollars() + " " + currency
 	if model.MoneyFromCents(m.Cents()).Cmp(m) != 0 {
-		s += " (exactly " + m.String() + ")"
+		s += " (exactly $" + m.String() + ")"
 	}
 	return s
 }

@@ -127,7 +127,10 @@ func newPurchaseDialog(env actionEnv, o model.Offering) (purchaseDialog, tea.Cmd
 	}
 	sort.Strings(other)
 	d.fields[pfOther] = textfield.New(strings.Join(other, ", "))
-	d.fields[pfOther].Placeholder = "team=ml, env=prod"
+	for f := pfProject; f <= pfName; f++ {
+		d.fields[f].Placeholder = "none"
+	}
+	d.fields[pfOther].Placeholder = "none (k=v, comma-separated)"
 	d.fields[pfConfirm] = textfield.New("")
 	d.fields[pfConfirm].CharLimit = 16
 	if env.maxSpend != nil && o.Fee.Cmp(*env.maxSpend) > 0 {
@@ -360,13 +363,22 @@ func (d purchaseDialog) lines(w int) []string {
 		{"Break-even", breakEven},
 		{"Offering", o.ID},
 	}
-	out = append(out, fieldLines(th, rows, w)...)
+	for _, l := range fieldLines(th, rows, w-2) {
+		out = append(out, "  "+l)
+	}
 	out = append(out, d.fieldLine(pfPlatform, "Platform", platform, w))
 	for f := pfProject; f <= pfOther; f++ {
 		out = append(out, d.fieldLine(f, "Tag "+purchaseTagLabels[f], "", w))
 	}
-	out = append(out, wrapStyled(th.Warning.Bold(true), irrevocable, w)...)
-	out = append(out, d.statusLines(w)...)
+	for _, l := range wrapStyled(th.Warning.Bold(true), irrevocable, w-2) {
+		out = append(out, "  "+l)
+	}
+	for _, l := range d.statusLines(w - 2) {
+		if !strings.HasPrefix(l, "▸ ") && !strings.HasPrefix(l, "  ") {
+			l = "  " + l
+		}
+		out = append(out, l)
+	}
 	return out
 }
 

@@ -92,7 +92,9 @@ func runExtend(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return 1
 	}
 	if a.dryRun {
-		return printExtendDryRun(stdout, stderr, format, b, off, perm)
+		return printPermission(stdout, stderr, "extend", format, perm,
+			map[string]any{"CapacityBlockExtensionOfferingId": off.ID, "CapacityReservationId": b.ReservationID, "Region": b.Region},
+			fmt.Sprintf("This identity may call %s for %s in %s.", perm.Action, b.ReservationID, b.Region), "extended")
 	}
 	if !allowed(stderr, "extend", perm, "extended") || !confirmed(ctx, stderr, "extend", a.yes, "Extend this Capacity Block?", "extend", "extended") {
 		return 1
@@ -193,12 +195,6 @@ func printExtensionSummary(w io.Writer, info backendInfo, account string, b mode
 	}
 	fmt.Fprintf(w, "  Offering:    %s\n", off.ID)
 	fmt.Fprintf(w, "  %s\n", noRefund)
-}
-
-func printExtendDryRun(stdout, stderr io.Writer, format outputFormat, b model.Block, off model.ExtensionOffering, p aws.Permission) int {
-	return printPermission(stdout, stderr, "extend", format, p,
-		map[string]any{"CapacityBlockExtensionOfferingId": off.ID, "CapacityReservationId": b.ReservationID, "Region": b.Region},
-		fmt.Sprintf("This identity may call %s for %s in %s.", p.Action, b.ReservationID, b.Region), "extended")
 }
 
 // extensionStatus says what the status means for the end date: AWS moves it only once

@@ -239,7 +239,8 @@ func runPurchase(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return 1
 	}
 	if a.dryRun {
-		return printDryRun(stdout, stderr, format, o, perm)
+		return printPermission(stdout, stderr, "purchase", format, perm, map[string]any{"CapacityBlockOfferingId": o.ID, "Region": o.Region},
+			fmt.Sprintf("This identity may call %s for %s in %s.", perm.Action, o.ID, o.Region), "bought")
 	}
 	if !allowed(stderr, "purchase", perm, "bought") || !confirmed(ctx, stderr, "purchase", a.yes, "Buy this Capacity Block?", "buy", "bought") {
 		return 1
@@ -427,11 +428,6 @@ func printOfferingSummary(w io.Writer, info backendInfo, account string, o model
 	}
 	fmt.Fprintf(w, "  Offering:    %s\n", o.ID)
 	fmt.Fprintf(w, "  %s\n", noRefund)
-}
-
-func printDryRun(stdout, stderr io.Writer, format outputFormat, o model.Offering, p aws.Permission) int {
-	return printPermission(stdout, stderr, "purchase", format, p, map[string]any{"CapacityBlockOfferingId": o.ID, "Region": o.Region},
-		fmt.Sprintf("This identity may call %s for %s in %s.", p.Action, o.ID, o.Region), "bought")
 }
 
 // printPermission prints a --dry-run's answer (exit 0 allowed, 1 not): in JSON, fields

@@ -72,20 +72,27 @@ const breakEvenBarWidth = 5
 // row is one offering with its cells formatted once, when it arrives, so that drawing a
 // frame only pads strings.
 type row struct {
-	o       model.Offering
-	cmp     pricing.Comparison // against on-demand, computed once on arrival
-	rate    model.Money
-	accRate model.Money
-	cells   [numColumns]string
-	text    string // lower-case cells, for the filter
+	o model.Offering
+	// vs is the offering against on-demand, computed once on arrival (its Offering left
+	// zero: o is the one copy). Behind a pointer so that growing the rows copies little; the
+	// sort keys are kept beside it so that sorting reads no further than the row.
+	vs       *pricing.Comparison
+	odHourly model.Money
+	hasOD    bool
+	be       pricing.Ratio // break-even utilization; absent without an on-demand price
+	rate     model.Money
+	accRate  model.Money
+	cells    [numColumns]string
+	text     string // lower-case cells, for the filter
 }
 
 const timeLayout = "Jan 02 15:04"
 
 func newRow(o model.Offering, cat *pricing.Catalog) row {
-	r := row{o: o, cmp: pricing.Compare(cat, o), rate: o.HourlyRate(), accRate: o.AcceleratorHourlyRate()}
-	// The comparison holds its own copy of the offering; one per row is enough.
-	r.cmp.Offering = model.Offering{}
+	c := pricing.Compare(cat, o)
+	c.Offering = model.Offering{}
+	r := row{o: o, vs: &c, odHourly: c.OnDemandHourly, hasOD: !c.NoOnDemand, be: c.BreakEvenUtilization,
+		rate: o.HourlyRate(), accRate: o.AcceleratorHourlyRate()}
 	r.cells = [numColumns]string{
 		ColRegion:   o.Region,
 		ColAZ:       o.AvailabilityZone,
@@ -101,7 +108,7 @@ func newRow(o model.Offering, cat *pricing.Catalog) row {
 	if o.Currency != "" && o.Currency != "USD" {
 		r.cells[ColFee] = o.Fee.String() + " " + o.Currency
 	}
-	r.cells[ColOnDemand], r.cells[ColVsOnDemand], r.cells[ColBreakEven] = pricingCells(r.cmp)
+	r.cells[ColOnDemand], r.cells[ColVsOnDemand], r.cells[ColBreakEven] = pricingCells(c)
 	r.text = strings.ToLower(strings.Join(r.cells[:], " ") + " " + o.ID)
 	return r
 }
@@ -173,10 +180,10 @@ func compare(a, b *row, c Column) int {
 	case ColAccRate:
 		r = a.accRate.Cmp(b.accRate)
 	case ColOnDemand:
-		r = a.cmp.OnDemandHourly.Cmp(b.cmp.OnDemandHourly)
+		r = a.odHourly.Cmp(b.odHourly)
 	case ColVsOnDemand, ColBreakEven:
 		// The cost against on-demand is (u − 1) × 100, so both follow the exact utilization.
-		r = a.cmp.BreakEvenUtilization.Cmp(b.cmp.BreakEvenUtilization)
+		r = a.be.Cmp(b.be)
 	}
 	return r
 }
@@ -187,9 +194,9 @@ func missingLast(a, b *row, c Column) (r int, ok bool) {
 	var ha, hb bool
 	switch c {
 	case ColOnDemand:
-		ha, hb = !a.cmp.NoOnDemand, !b.cmp.NoOnDemand
+		ha, hb = a.hasOD, b.hasOD
 	case ColVsOnDemand, ColBreakEven:
-		ha, hb = a.cmp.BreakEvenUtilization.Valid(), b.cmp.BreakEvenUtilization.Valid()
+		ha, hb = a.be.Valid(), b.be.Valid()
 	default:
 		return 0, false
 	}

@@ -43,7 +43,7 @@ func (m Model) RowComparison(i int) pricing.Comparison {
 }
 
 func (r *row) comparison() pricing.Comparison {
-	c := r.cmp
+	c := *r.vs
 	c.Offering = r.o
 	return c
 }

@@ -245,16 +245,12 @@ func describeInstances(s *Server, c *call) (*xmlBody, *apiError) {
 		}
 	}
 	hits := matching(all, fs, func(in *instance, name string) []string { return instanceField(rs, in, name, c.now) })
-	lo, hi, next, e := s.page(c, len(hits), 5)
+	page, next, e := pageOf(s, c, hits, 5)
 	if e != nil {
 		return nil, e
 	}
-	if c.dryRun {
-		return nil, errDryRun
-	}
 	var x xmlBody
 	x.open("reservationSet")
-	page := hits[lo:hi]
 	for i := 0; i < len(page); {
 		launch := page[i].LaunchID
 		x.open("item")

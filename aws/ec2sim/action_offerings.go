@@ -110,19 +110,16 @@ func describeOfferings(s *Server, c *call) (*xmlBody, *apiError) {
 	rs := s.region(c.region)
 	pruneOfferings(rs, c.now)
 	offs := s.offerings(rs, c.region, q, c.now.Truncate(time.Minute))
-	lo, hi, next, e := s.page(c, len(offs), 1)
+	page, next, e := pageOf(s, c, offs, 1)
 	if e != nil {
 		return nil, e
 	}
-	if c.dryRun {
-		return nil, errDryRun
-	}
 	var x xmlBody
-	if lo == hi {
+	if len(page) == 0 {
 		x.empty("capacityBlockOfferingSet")
 	} else {
 		x.open("capacityBlockOfferingSet")
-		for _, o := range offs[lo:hi] {
+		for _, o := range page {
 			writeOffering(&x, o)
 		}
 		x.close("capacityBlockOfferingSet")

@@ -68,19 +68,28 @@ func (c *call) signature() string {
 	return fmt.Sprintf("%08x", uint32(hasher{}.sum(parts...)))
 }
 
-// pageSet answers a Describe action with one page of items inside the element set, and the
-// token for the next. DryRun is answered only after the paging parameters passed, as EC2 does.
-func pageSet[T any](s *Server, c *call, items []T, minMax int, set string, write func(*xmlBody, T)) (*xmlBody, *apiError) {
+// pageOf cuts the page of items asked for, and the token for the next. DryRun is answered
+// only after the paging parameters passed, as EC2 does.
+func pageOf[T any](s *Server, c *call, items []T, minMax int) ([]T, string, *apiError) {
 	lo, hi, next, e := s.page(c, len(items), minMax)
+	if e != nil {
+		return nil, "", e
+	}
+	if c.dryRun {
+		return nil, "", errDryRun
+	}
+	return items[lo:hi], next, nil
+}
+
+// pageSet answers a Describe action with one page of items inside the element set.
+func pageSet[T any](s *Server, c *call, items []T, minMax int, set string, write func(*xmlBody, T)) (*xmlBody, *apiError) {
+	page, next, e := pageOf(s, c, items, minMax)
 	if e != nil {
 		return nil, e
 	}
-	if c.dryRun {
-		return nil, errDryRun
-	}
 	var x xmlBody
 	x.open(set)
-	for _, it := range items[lo:hi] {
+	for _, it := range page {
 		write(&x, it)
 	}
 	x.close(set)

@@ -34,7 +34,7 @@ func newTable(th theme.Theme, cat *pricing.Catalog) offerings.Model {
 }
 
 // chartKey handles the keys of the charts and of marking in the results and detail panes;
-// used is false for every other key.
+// used is false for every other key, which goes on with mm.
 func (m Model) chartKey(k tea.KeyPressMsg) (mm Model, cmd tea.Cmd, used bool) {
 	if m.focus != paneResults && m.focus != paneDetail || m.table.Filtering() {
 		return m, nil, false
@@ -63,6 +63,10 @@ func (m Model) chartKey(k tea.KeyPressMsg) (mm Model, cmd tea.Cmd, used bool) {
 			m.flash = fmt.Sprintf("Unmarked (%d marked)", n)
 		}
 		return m, nil, true
+	case keyIs(k, m.keys.Open) && m.focus == paneResults:
+		// Opening the details shows them, whichever tab was last shown; the key goes on.
+		m.detailTab = tabDetail
+		return m, nil, false
 	case keyIs(k, m.keys.Compare):
 		cs := m.table.Marked()
 		if len(cs) == 0 {

@@ -131,6 +131,9 @@ func TestChartKeys(t *testing.T) {
 	if m := update(states["chart"], keyMsg("v")); m.detailTab != tabDetail {
 		t.Error("v again does not go back to the details")
 	}
+	if m := update(states["chart"], keyMsg("esc"), keyMsg("d")); m.detailTab != tabDetail || m.focus != paneDetail {
+		t.Errorf("d after the chart opens tab %d, focus %d; want the details", m.detailTab, m.focus)
+	}
 	if d := update(states["compare"], keyMsg("esc")).dialog; d != nil {
 		t.Fatal("esc does not close the compare chart")
 	}

@@ -64,9 +64,9 @@ func (h helpKeys) ShortHelp() []key.Binding {
 		return []key.Binding{r.Search, h.form.Next, h.form.Toggle, r.Help, r.ForceQuit, h.form.Step}
 	case paneResults:
 		t := h.table
-		return []key.Binding{r.Buy, r.Open, t.Filter, t.SortAny, r.Help, r.Quit, r.Copy, r.Probe, r.Back}
+		return []key.Binding{r.Buy, r.Open, t.Filter, t.SortAny, r.Help, r.Quit, r.Chart, t.Mark, r.Compare, r.Copy, r.Probe, r.Back}
 	}
-	return []key.Binding{r.Buy, r.Copy, r.Back, r.Help, r.Quit, r.CopyPurchase}
+	return []key.Binding{r.Buy, r.Copy, r.Back, r.Help, r.Quit, r.Chart, r.CopyPurchase}
 }
 
 func (h helpKeys) FullHelp() [][]key.Binding {

@@ -10,9 +10,11 @@ import (
 // pane did not use their screen-wide meaning.
 func (m Model) searchKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	keys := m.keys
-	if mm, cmd, used := m.chartKey(k); used {
+	mm, cmd, used := m.chartKey(k)
+	if used {
 		return mm, cmd
 	}
+	m = mm
 	switch m.focus {
 	case paneForm:
 		var cmd tea.Cmd

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/ui/theme"
 )
 
@@ -30,6 +31,7 @@ type actionEnv struct {
 	tags      map[string]string // default tags of a purchase
 	ami       string            // default AMI of a launch
 	size      rect              // the body the dialog is drawn in
+	prices    *pricing.Catalog  // nil: the embedded one
 }
 
 // actionEnv is the environment of the purchase, receipt and launch dialogs.
@@ -39,7 +41,7 @@ func (m Model) actionEnv() actionEnv {
 		poll = 3 * time.Second
 	}
 	env := actionEnv{th: m.th, ctx: m.opts.Context, backend: m.opts.Backend, simulated: m.opts.Simulated,
-		loc: m.opts.Location, now: m.clk.Now, poll: poll, maxSpend: m.opts.MaxSpend, tags: m.opts.DefaultTags, ami: m.opts.DefaultAMI}
+		loc: m.opts.Location, now: m.clk.Now, poll: poll, maxSpend: m.opts.MaxSpend, tags: m.opts.DefaultTags, ami: m.opts.DefaultAMI, prices: m.opts.Prices}
 	if m.identityOK && m.identityErr == nil {
 		env.account = m.identity.Account
 	}

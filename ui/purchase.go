@@ -108,7 +108,7 @@ func spendingKeys(km KeyMap, readOnly bool) KeyMap {
 // newPurchaseDialog opens the dialog and starts its dry run, unless the fee is above the
 // spending cap: then nothing at all is sent.
 func newPurchaseDialog(env actionEnv, o model.Offering) (purchaseDialog, tea.Cmd) {
-	d := purchaseDialog{env: env, id: dialogSeq.Add(1), o: o, cmp: pricing.Compare(nil, o), focus: pfConfirm}
+	d := purchaseDialog{env: env, id: dialogSeq.Add(1), o: o, cmp: pricing.Compare(env.prices, o), focus: pfConfirm}
 	if env.backend != nil {
 		d.platforms = env.backend.Platforms()
 	}

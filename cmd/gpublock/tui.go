@@ -58,6 +58,12 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
+	// The configuration file's read-only, cap, tags and AMI (config.go); flags win.
+	spend, err := tuiConfigFor(f)
+	if err != nil {
+		fmt.Fprintln(stderr, "gpublock:", err)
+		return 2
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	// The price catalog is read once, here, with the cache of prices --refresh laid over the
@@ -73,6 +79,12 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		// The backend opens behind the first frame: resolving credentials (an SSO refresh,
 		// the instance metadata service timing out) can take seconds.
 		Connect: func(ctx context.Context) (ui.Connection, error) { return connectTUI(ctx, f) },
+		// Buying and launching (issue 6): --read-only and --max-spend reach the adapter
+		// through f as well.
+		ReadOnly:    spend.readOnly,
+		MaxSpend:    spend.maxSpend,
+		DefaultTags: spend.tags,
+		DefaultAMI:  spend.ami,
 	}
 	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithOutput(stdout)}
 	if noColor {

@@ -1,0 +1,118 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/gpublock/gpublock/model"
+)
+
+// tuiConfig is the TUI's optional configuration file, $XDG_CONFIG_HOME/gpublock/config.json
+// (~/.config/gpublock/config.json without XDG_CONFIG_HOME):
+//
+//	{"read_only": true, "max_spend": "25000", "ami": "ami-…", "tags": {"project": "llm", "cost-center": "42"}}
+//
+// Flags win over it, except that read-only set in either place holds: a config that
+// promises read-only is never turned off by a forgotten flag.
+type tuiConfig struct {
+	ReadOnly bool              `json:"read_only"`
+	MaxSpend string            `json:"max_spend"`
+	AMI      string            `json:"ami"`
+	Tags     map[string]string `json:"tags"`
+}
+
+// configPath is where the TUI's configuration is read from.
+func configPath() (string, error) {
+	if dir := os.Getenv("XDG_CONFIG_HOME"); dir != "" && filepath.IsAbs(dir) {
+		return filepath.Join(dir, "gpublock", "config.json"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(home, ".config", "gpublock", "config.json"), nil
+}
+
+// loadTUIConfig reads the configuration; a missing file is an empty configuration, a
+// damaged one an error naming the file and what is wrong, so that nothing starts with a
+// cap or a read-only promise silently lost.
+func loadTUIConfig(path string) (tuiConfig, error) {
+	var c tuiConfig
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return c, nil
+	}
+	if err != nil {
+		return c, fmt.Errorf("reading %s: %w", path, err)
+	}
+	dec := json.NewDecoder(strings.NewReader(string(b)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c); err != nil {
+		return c, fmt.Errorf("%s: %v (allowed keys: read_only, max_spend, ami, tags)", path, err)
+	}
+	if c.MaxSpend != "" {
+		if m, err := parseDollars(c.MaxSpend); err != nil || m.Micros() <= 0 {
+			return c, fmt.Errorf("%s: max_spend %q: want a positive amount of dollars such as 25000", path, c.MaxSpend)
+		}
+	}
+	if c.AMI != "" && !strings.HasPrefix(c.AMI, "ami-") {
+		return c, fmt.Errorf("%s: ami %q: want an AMI id (ami-…)", path, c.AMI)
+	}
+	keys := make([]string, 0, len(c.Tags))
+	for k := range c.Tags {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if err := (tagFlag{}).Set(k + "=" + c.Tags[k]); err != nil {
+			return c, fmt.Errorf("%s: tags: %v", path, err)
+		}
+	}
+	return c, nil
+}
+
+func parseDollars(s string) (model.Money, error) {
+	return model.ParseMoney(strings.TrimPrefix(strings.ReplaceAll(strings.TrimSpace(s), ",", ""), "$"))
+}
+
+// tuiSpending is what the TUI's purchase and launch dialogs start from: the configuration
+// merged into the flags (f's read-only and cap then also reach the adapter).
+type tuiSpending struct {
+	readOnly bool
+	maxSpend *model.Money
+	tags     map[string]string
+	ami      string
+}
+
+func applyTUIConfig(f *awsFlags, c tuiConfig) tuiSpending {
+	f.readOnly = f.readOnly || c.ReadOnly
+	if f.maxSpend == "" {
+		f.maxSpend = c.MaxSpend
+	}
+	s := tuiSpending{readOnly: f.readOnly, tags: c.Tags, ami: c.AMI}
+	if f.maxSpend != "" {
+		if m, err := parseDollars(f.maxSpend); err == nil {
+			s.maxSpend = &m
+		}
+	}
+	return s
+}
+
+// tuiConfigFor reads the configuration file and merges it into the TUI's flags.
+func tuiConfigFor(f *awsFlags) (tuiSpending, error) {
+	path, err := configPath()
+	if err != nil {
+		return applyTUIConfig(f, tuiConfig{}), nil // no home: no file to read
+	}
+	c, err := loadTUIConfig(path)
+	if err != nil {
+		return tuiSpending{}, err
+	}
+	return applyTUIConfig(f, c), nil
+}

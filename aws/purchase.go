@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -94,14 +95,7 @@ func noRetries(o *ec2.Options) {
 	o.RetryMaxAttempts = 1
 }
 
-func validPlatform(p string) bool {
-	for _, v := range types.CapacityReservationInstancePlatform("").Values() {
-		if string(v) == p {
-			return true
-		}
-	}
-	return false
-}
+func validPlatform(p string) bool { return slices.Contains(Platforms(), p) }
 
 func checkTags(tags map[string]string) error {
 	if len(tags) > 40 {

@@ -14,7 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"github.com/charmbracelet/x/term"
 
 	"github.com/gpublock/gpublock/aws"
@@ -275,8 +274,8 @@ func (a *purchaseArgs) check(pos []string) (string, outputFormat, error) {
 	if err != nil {
 		return "", "", err
 	}
-	if !validPlatform(a.platform) {
-		return "", "", usagef("--platform %q: allowed %s", a.platform, strings.Join(platforms(), ", "))
+	if !slices.Contains(aws.Platforms(), a.platform) {
+		return "", "", usagef("--platform %q: allowed %s", a.platform, strings.Join(aws.Platforms(), ", "))
 	}
 	if err := a.aws.validate(); err != nil {
 		return "", "", err
@@ -315,16 +314,6 @@ func singleRegion(f *awsFlags) error {
 	}
 	return nil
 }
-
-func platforms() []string {
-	var out []string
-	for _, v := range types.CapacityReservationInstancePlatform("").Values() {
-		out = append(out, string(v))
-	}
-	return out
-}
-
-func validPlatform(p string) bool { return slices.Contains(platforms(), p) }
 
 // findOffering runs the search again and takes the offering with this id from it.
 func findOffering(ctx context.Context, client *aws.Client, q model.Query, id string) (model.Offering, error) {

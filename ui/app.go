@@ -248,6 +248,11 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	m.flash = ""
 	keys := m.keys
 	if keyIs(k, keys.ForceQuit) {
+		// A purchase or launch in flight: quitting would leave its outcome unread. The
+		// dialog warns, and quits on a second ctrl+c.
+		if b, ok := m.dialog.(interface{ Busy() bool }); ok && b.Busy() {
+			return m.updateDialog(k)
+		}
 		return m.quit()
 	}
 	if m.width > 0 && m.layout().tooSmall {

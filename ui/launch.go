@@ -52,6 +52,7 @@ type launchDialog struct {
 	backendNow time.Time
 	waiting    bool // armed: launches when the block becomes active
 	launching  bool
+	quitAsked  bool // a first ctrl+c while launching
 	failure    *ActionError
 	result     *LaunchResult
 	instances  []model.Instance
@@ -208,6 +209,9 @@ func (d launchDialog) launch(spec LaunchSpec) tea.Cmd {
 	}
 }
 
+// Busy: a launch is in flight, whose answer must be read.
+func (d launchDialog) Busy() bool { return d.launching }
+
 func (d launchDialog) checked() bool {
 	return d.block.State == model.StateActive && !d.checking && d.checkVer == d.version && d.checkErr == nil && d.perm.Allowed
 }
@@ -339,6 +343,13 @@ func ours(all, launched []model.Instance) []model.Instance {
 func (d launchDialog) key(k tea.KeyPressMsg) (dialog, tea.Cmd, bool) {
 	s := k.String()
 	switch {
+	case d.launching && s == "ctrl+c":
+		if d.quitAsked {
+			return d, tea.Quit, false
+		}
+		d.quitAsked = true
+		d.note = "A launch is in flight: quitting now would leave its outcome unread. ctrl+c again quits anyway."
+		return d, nil, false
 	case d.launching:
 		d.note = "The launch has been sent; its answer is on its way."
 		return d, nil, false

@@ -48,9 +48,13 @@ type purchaseDialog struct {
 	permErr  error
 	notYet   string // why an enter on buy did nothing
 
-	buying  bool
-	failure *ActionError
+	buying    bool
+	quitAsked bool // a first ctrl+c while buying
+	failure   *ActionError
 }
+
+// Busy: a purchase is in flight, whose answer must be read.
+func (d purchaseDialog) Busy() bool { return d.buying }
 
 type dryRunMsg struct {
 	dialog, check int64
@@ -241,6 +245,13 @@ func asActionError(err error) *ActionError {
 func (d purchaseDialog) key(k tea.KeyPressMsg) (dialog, tea.Cmd, bool) {
 	s := k.String()
 	switch {
+	case d.buying && s == "ctrl+c":
+		if d.quitAsked {
+			return d, tea.Quit, false
+		}
+		d.quitAsked = true
+		d.notYet = "A purchase is in flight: quitting now would leave its outcome unread. Wait for its answer; ctrl+c again quits anyway (the journal keeps the request id)."
+		return d, nil, false
 	case d.buying:
 		// Sent: it cannot be called back. The answer, whatever it is, will be shown.
 		d.notYet = "The purchase has been sent and cannot be stopped; its answer is on its way."
@@ -432,6 +443,9 @@ func (d purchaseDialog) statusLines(w int) []string {
 		return out
 	case d.buying:
 		out = append(out, th.Accent.Render("Buying… the purchase has been sent; wait for its answer."))
+		if d.notYet != "" {
+			out = append(out, wrapStyled(th.Warning, d.notYet, w)...)
+		}
 		return out
 	case !d.canType():
 		return out

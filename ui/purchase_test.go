@@ -221,3 +221,25 @@ func TestPurchaseLostReply(t *testing.T) {
 		t.Fatalf("reservations: %+v, want exactly %s", blocks, id[1])
 	}
 }
+
+// ctrl+c while the purchase is in flight does not quit at once: the answer is waited for
+// and shown.
+func TestPurchaseInFlightKeepsQuitting(t *testing.T) {
+	b, sim := emulatorBackend(t, ec2sim.Faults{})
+	c := clientOf(t, b)
+	s := newScreen(t, New(actionTestOptions(b)), 160, 48)
+	searchAndOpen(t, s)
+	s.waitText("✓ allowed")
+	sim.SetFaults(ec2sim.Faults{Latency: 300 * time.Millisecond})
+	s.typeText("buy")
+	s.press("enter")
+	s.waitText("Buying…")
+	s.press("ctrl+c")
+	s.waitText("quitting now would leave its outcome unread")
+	text := s.waitText("BOUGHT")
+	id := reservationRE.FindStringSubmatch(text)
+	s.final()
+	if id == nil || len(reservations(t, c, searchedRegions(t)...)) != 1 {
+		t.Fatalf("after ctrl+c in flight: id %v, the receipt:\n%s", id, text)
+	}
+}

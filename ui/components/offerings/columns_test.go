@@ -132,3 +132,15 @@ func TestNarrowKeepsBreakEven(t *testing.T) {
 		}
 	}
 }
+
+// Marking in a copy of the table leaves the original as it was (Bubble Tea models are values).
+func TestMarksCopyOnWrite(t *testing.T) {
+	m := New(theme.New(false))
+	m.Add([]model.Offering{offering("a", "us-east-1", "300", 5, 2), offering("b", "us-west-2", "100", 3, 2)})
+	m = press(m, "m", "j")
+	one := press(m, "m")
+	other := press(m, "k", "m")
+	if len(one.Marked()) != 2 || len(other.Marked()) != 0 || len(m.Marked()) != 1 {
+		t.Errorf("marked: copy one %d (want 2), copy two %d (want 0), original %d (want 1)", len(one.Marked()), len(other.Marked()), len(m.Marked()))
+	}
+}

@@ -55,11 +55,12 @@ func (m *Model) ToggleMark() (marked, ok bool) {
 	if !ok {
 		return false, false
 	}
+	// Copies of the model share the slice; a new one keeps earlier copies as they were.
 	if i := slices.Index(m.marks, o.ID); i >= 0 {
-		m.marks = slices.Delete(m.marks, i, i+1)
+		m.marks = slices.Delete(slices.Clone(m.marks), i, i+1)
 		return false, true
 	}
-	m.marks = append(m.marks, o.ID)
+	m.marks = append(slices.Clip(m.marks), o.ID)
 	return true, true
 }
 
@@ -67,7 +68,7 @@ func (m *Model) ToggleMark() (marked, ok bool) {
 func (m Model) IsMarked(id string) bool { return slices.Contains(m.marks, id) }
 
 // ClearMarks unmarks every offering.
-func (m *Model) ClearMarks() { m.marks = m.marks[:0] }
+func (m *Model) ClearMarks() { m.marks = nil }
 
 // Marked returns the marked offerings against on-demand, in the order they were marked.
 func (m Model) Marked() []pricing.Comparison {

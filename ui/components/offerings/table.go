@@ -75,7 +75,7 @@ func (m *Model) Reset() {
 	m.rows = m.rows[:0]
 	m.view = m.view[:0]
 	clear(m.ids)
-	m.marks = m.marks[:0]
+	m.marks = nil
 	m.cursor, m.offset, m.stale, m.moved = 0, 0, false, false
 }
 

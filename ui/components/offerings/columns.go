@@ -188,6 +188,9 @@ func compare(a, b *row, c Column) int {
 	return r
 }
 
+// pricingColumn reports whether a column can lack a figure (no on-demand price).
+func pricingColumn(c Column) bool { return c == ColOnDemand || c == ColVsOnDemand || c == ColBreakEven }
+
 // missingLast puts rows without a figure to sort by after the rest, in either direction;
 // ok is false when both rows have it (or neither), and the column decides.
 func missingLast(a, b *row, c Column) (r int, ok bool) {

@@ -127,8 +127,10 @@ func (m *Model) Add(offs []model.Offering) {
 
 func (m *Model) cmpIndex(a, b int) int {
 	ra, rb := &m.rows[a], &m.rows[b]
-	if r, ok := missingLast(ra, rb, m.sortCol); ok {
-		return r
+	if pricingColumn(m.sortCol) {
+		if r, ok := missingLast(ra, rb, m.sortCol); ok {
+			return r
+		}
 	}
 	r := compare(ra, rb, m.sortCol)
 	if m.desc {

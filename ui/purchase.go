@@ -297,8 +297,11 @@ func (d purchaseDialog) key(k tea.KeyPressMsg) (dialog, tea.Cmd, bool) {
 		case "enter":
 			word := strings.TrimSpace(d.fields[pfConfirm].Value())
 			if word != "buy" || !d.canType() {
-				if word == "" {
+				switch word {
+				case "":
 					return d, cancelled("Cancelled: nothing was bought."), true
+				case "buy":
+					return d, cancelled("Closed: the purchase could not go ahead; nothing was bought."), true
 				}
 				return d, cancelled(fmt.Sprintf("Cancelled: %q is not buy; nothing was bought.", word)), true
 			}
@@ -471,7 +474,11 @@ func (d purchaseDialog) failureLines(w int) []string {
 	case f.Sold:
 		return wrapStyled(th.Error, fmt.Sprintf("NOT BOUGHT: offering %s was sold to someone else (or expired) meanwhile. The results are being searched again; pick another. esc closes.", d.o.ID), w)
 	}
-	return wrapStyled(th.Error, "NOT BOUGHT: "+f.Error()+" esc closes.", w)
+	msg := f.Error()
+	if !strings.HasPrefix(strings.ToLower(msg), "not bought") {
+		msg = "NOT BOUGHT: " + msg
+	}
+	return wrapStyled(th.Error, msg+" Nothing was charged. esc closes.", w)
 }
 
 // fits reports whether the whole confirmation shows in the dialog's box.

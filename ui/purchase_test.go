@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
@@ -241,5 +242,31 @@ func TestPurchaseInFlightKeepsQuitting(t *testing.T) {
 	s.final()
 	if id == nil || len(reservations(t, c, searchedRegions(t)...)) != 1 {
 		t.Fatalf("after ctrl+c in flight: id %v, the receipt:\n%s", id, text)
+	}
+}
+
+// buy and enter before the dry run has answered, or after it refused: nothing is sent and
+// the dialog says why.
+func TestPurchaseNotBeforeTheDryRunAllows(t *testing.T) {
+	m := update(withResults(New(testOptions(nil)), syntheticOfferings(5)), tea.WindowSizeMsg{Width: 160, Height: 48})
+	env := m.actionEnv()
+	env.account = "123456789012"
+	p, _ := newPurchaseDialog(env, fixedOffering())
+	p.fields[pfConfirm].SetValue("buy")
+	d, cmd, closed := p.Update(keyMsg("enter"))
+	if closed || cmd != nil || d.(purchaseDialog).buying || !strings.Contains(d.(purchaseDialog).notYet, "dry run") {
+		t.Fatalf("enter while checking: closed=%v cmd=%v dialog=%+v", closed, cmd != nil, d)
+	}
+	// Refused: the confirmation is not offered; enter closes without buying.
+	d, _, _ = d.Update(dryRunMsg{dialog: p.id, check: p.checkID, perm: Permission{Action: "ec2:PurchaseCapacityBlock"}})
+	if v := ansi.Strip(d.View(160, 45)); !strings.Contains(v, "NOT ALLOWED: this identity lacks ec2:PurchaseCapacityBlock") || strings.Contains(v, "Type buy") {
+		t.Errorf("refused dry run:\n%s", v)
+	}
+	d, cmd, closed = d.Update(keyMsg("enter"))
+	if !closed || d.(purchaseDialog).buying {
+		t.Fatalf("enter after a refusal: closed=%v buying=%v", closed, d.(purchaseDialog).buying)
+	}
+	if msg, ok := cmd().(rootMsg); !ok || !strings.Contains(msg.flash, "could not go ahead; nothing was bought") {
+		t.Errorf("the cancel says %+v", msg)
 	}
 }

@@ -464,12 +464,15 @@ func (d launchDialog) lines(w int) []string {
 	if b.State == model.StateScheduled {
 		state += " · starts in " + countdown(b.Start.Sub(d.backendNow)) + " (backend clock)"
 	}
-	out = append(out, fieldLines(th, [][2]string{
+	for _, l := range fieldLines(th, [][2]string{
 		{"Block", b.ReservationID + " · " + b.Region + " · " + b.AvailabilityZone},
 		{"Capacity", fmt.Sprintf("%s × %d, %d free", b.InstanceType, b.TotalCount, d.free())},
 		{"State", state},
-		{"Start · end", bothTimes(b.Start, d.env.loc) + " → " + b.End.UTC().Format("2006-01-02 15:04 MST")},
-	}, w)...)
+		{"Start", bothTimes(b.Start, d.env.loc)},
+		{"End", bothTimes(b.End, d.env.loc)},
+	}, w-2) {
+		out = append(out, "  "+l)
+	}
 	for f := lfAMI; f <= lfCount; f++ {
 		mark, ls := "  ", th.Label
 		if d.focus == f {
@@ -481,7 +484,13 @@ func (d launchDialog) lines(w int) []string {
 			out = append(out, d.subnetLines(w)...)
 		}
 	}
-	return append(out, d.statusLines(w)...)
+	for _, l := range d.statusLines(w - 2) {
+		if !strings.HasPrefix(l, "▸ ") && !strings.HasPrefix(l, "  ") {
+			l = "  " + l
+		}
+		out = append(out, l)
+	}
+	return out
 }
 
 func (d launchDialog) subnetLines(w int) []string {
@@ -502,7 +511,11 @@ func (d launchDialog) subnetLines(w int) []string {
 		}
 		names = append(names, n)
 	}
-	return wrapStyled(th.Muted, "   in "+d.block.AvailabilityZone+": "+strings.Join(names, ", ")+" · ↑/↓ picks", w)
+	var out []string
+	for _, l := range wrapStyled(th.Muted, "in "+d.block.AvailabilityZone+": "+strings.Join(names, ", ")+" · ↑/↓ picks", w-19) {
+		out = append(out, strings.Repeat(" ", 19)+l)
+	}
+	return out
 }
 
 func (d launchDialog) statusLines(w int) []string {
@@ -526,16 +539,16 @@ func (d launchDialog) statusLines(w int) []string {
 			countdown(d.block.Start.Sub(d.backendNow))), w)...)
 	default:
 		out = append(out, d.checkLines(w)...)
-		word := "Type launch and press enter to launch; anything else, esc or q cancels: "
+		word := "Type launch and press enter; anything else, esc or q cancels: "
 		if d.block.State == model.StateScheduled {
-			word = "Type launch and press enter to launch at the start (this form stays open with a countdown); esc cancels: "
+			out = append(out, wrapStyled(th.Muted, "It waits for the start with this form open and a countdown, then launches.", w)...)
+			word = "Type launch and press enter to launch at the start; esc cancels: "
 		}
 		mark := "  "
 		if d.focus == lfConfirm {
 			mark = "▸ "
 		}
-		out = append(out, wrapStyled(th.Focused, word, w)...)
-		out = append(out, mark+d.fields[lfConfirm].View(10, d.focus == lfConfirm, th.Value, th.Cursor, th.Muted))
+		out = append(out, mark+th.Focused.Render(word)+d.fields[lfConfirm].View(10, d.focus == lfConfirm, th.Value, th.Cursor, th.Muted))
 	}
 	if d.note != "" {
 		out = append(out, wrapStyled(th.Warning, d.note, w)...)

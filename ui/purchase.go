@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -18,15 +19,13 @@ import (
 // the focus when the dialog opens: typing buy is all it takes once the dry run allows it.
 const (
 	pfPlatform = iota
-	pfProject
-	pfCostCenter
-	pfName
-	pfOther
+	pfTags
 	pfConfirm
 	pfCount
 )
 
-var purchaseTagLabels = [...]string{pfProject: "project", pfCostCenter: "cost-center", pfName: "Name", pfOther: "other k=v"}
+// namedTags come first in the tags field, in this order; any other k=v may follow.
+var namedTags = []string{"project", "cost-center", "Name"}
 
 // purchaseDialog is the confirmation of a purchase: everything that is being bought, the
 // dry run's answer, and a field where the person types buy. Every other way out (esc, q,
@@ -119,22 +118,8 @@ func newPurchaseDialog(env actionEnv, o model.Offering) (purchaseDialog, tea.Cmd
 	if len(d.platforms) == 0 {
 		d.platforms = []string{"Linux/UNIX"}
 	}
-	tags := env.tags
-	for f := pfProject; f <= pfName; f++ {
-		d.fields[f] = textfield.New(tags[purchaseTagLabels[f]])
-	}
-	var other []string
-	for k, v := range tags {
-		if k != "project" && k != "cost-center" && k != "Name" {
-			other = append(other, k+"="+v)
-		}
-	}
-	sort.Strings(other)
-	d.fields[pfOther] = textfield.New(strings.Join(other, ", "))
-	for f := pfProject; f <= pfName; f++ {
-		d.fields[f].Placeholder = "none"
-	}
-	d.fields[pfOther].Placeholder = "none (k=v, comma-separated)"
+	d.fields[pfTags] = textfield.New(tagText(env.tags))
+	d.fields[pfTags].Placeholder = "none · project=…, cost-center=…, Name=…, any k=v"
 	d.fields[pfConfirm] = textfield.New("")
 	d.fields[pfConfirm].CharLimit = 16
 	if env.maxSpend != nil && o.Fee.Cmp(*env.maxSpend) > 0 {
@@ -154,17 +139,34 @@ func (d *purchaseDialog) dryRun() tea.Cmd {
 	}
 }
 
-// tags are the reservation's tags from the fields, or what is wrong with them.
-func (d purchaseDialog) tags() (map[string]string, error) {
-	out := map[string]string{}
-	for f := pfProject; f <= pfName; f++ {
-		if v := strings.TrimSpace(d.fields[f].Value()); v != "" {
-			out[purchaseTagLabels[f]] = v
+// tagText writes tags as the field holds them: project, cost-center and Name first, then
+// the others by key.
+func tagText(tags map[string]string) string {
+	var parts, rest []string
+	for _, k := range namedTags {
+		if v, ok := tags[k]; ok {
+			parts = append(parts, k+"="+v)
 		}
 	}
-	for _, kv := range strings.FieldsFunc(d.fields[pfOther].Value(), func(r rune) bool { return r == ',' || r == ' ' }) {
+	for k, v := range tags {
+		if !slices.Contains(namedTags, k) {
+			rest = append(rest, k+"="+v)
+		}
+	}
+	sort.Strings(rest)
+	return strings.Join(append(parts, rest...), ", ")
+}
+
+// tags are the reservation's tags from the field, or what is wrong with them.
+func (d purchaseDialog) tags() (map[string]string, error) {
+	out := map[string]string{}
+	for _, kv := range strings.Split(d.fields[pfTags].Value(), ",") {
+		kv = strings.TrimSpace(kv)
+		if kv == "" {
+			continue
+		}
 		k, v, ok := strings.Cut(kv, "=")
-		k = strings.TrimSpace(k)
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
 		switch {
 		case !ok || k == "":
 			return nil, fmt.Errorf("tag %q: want key=value", kv)
@@ -349,13 +351,18 @@ func (d purchaseDialog) lines(w int) []string {
 	if o.UltraServerType != "" {
 		what = fmt.Sprintf("%s × %d UltraServer(s), %d instances", o.UltraServerType, max(1, o.UltraServerCount), o.Count)
 	}
+	what += " for " + offerings.FormatLength(o) + " (" + hoursMinutes(o.Minutes()) + ")"
 	perAcc := "unknown for this type"
 	if r := d.cmp.AcceleratorHourly; !r.IsZero() {
 		perAcc = r.Rate() + " per accelerator-hour"
 	}
 	breakEven := "no on-demand price (" + d.cmp.NoOnDemandReason + ")"
-	if !d.cmp.NoOnDemand {
-		breakEven = fmt.Sprintf("%d%% utilization: %s", d.cmp.BreakEvenPercent(), d.cmp.Reading())
+	switch {
+	case d.cmp.NoOnDemand:
+	case d.cmp.CanWin:
+		breakEven = fmt.Sprintf("%d%% utilization: use at least that much of the block to beat on-demand", d.cmp.BreakEvenPercent())
+	default:
+		breakEven = fmt.Sprintf("%d%% utilization: never cheaper than on-demand", d.cmp.BreakEvenPercent())
 	}
 	var out []string
 	if d.env.simulated {
@@ -366,12 +373,10 @@ func (d purchaseDialog) lines(w int) []string {
 	platform := "‹ " + d.platforms[d.platform] + " ›"
 	rows := [][2]string{
 		{"Account", account + " (alias unavailable)"},
-		{"Region", o.Region},
-		{"Zone", o.AvailabilityZone},
+		{"Region · zone", o.Region + " · " + o.AvailabilityZone},
 		{"Capacity", what},
 		{"Start", bothTimes(o.Start, d.env.loc)},
 		{"End", bothTimes(o.End, d.env.loc)},
-		{"Duration", fmt.Sprintf("%s (%s)", offerings.FormatLength(o), hoursMinutes(o.Minutes()))},
 		{"UPFRONT FEE", exactFee(o.Fee, o.Currency) + ", total for the whole block"},
 		{"Rate", perAcc},
 		{"Break-even", breakEven},
@@ -381,9 +386,7 @@ func (d purchaseDialog) lines(w int) []string {
 		out = append(out, "  "+l)
 	}
 	out = append(out, d.fieldLine(pfPlatform, "Platform", platform, w))
-	for f := pfProject; f <= pfOther; f++ {
-		out = append(out, d.fieldLine(f, "Tag "+purchaseTagLabels[f], "", w))
-	}
+	out = append(out, d.fieldLine(pfTags, "Tags", "", w))
 	for _, l := range wrapStyled(th.Warning.Bold(true), irrevocable, w-2) {
 		out = append(out, "  "+l)
 	}
@@ -410,7 +413,7 @@ func (d purchaseDialog) fieldLine(f int, label, choice string, w int) string {
 	if d.focus == f {
 		mark, ls = "▸ ", th.Focused
 	}
-	head := mark + ls.Render(fmt.Sprintf("%-15s", label)) + " "
+	head := mark + ls.Render(fmt.Sprintf("%-13s", label)) + "  "
 	if choice != "" {
 		hint := ""
 		if d.focus == f {
@@ -418,7 +421,7 @@ func (d purchaseDialog) fieldLine(f int, label, choice string, w int) string {
 		}
 		return head + th.Value.Render(choice) + hint
 	}
-	return head + d.fields[f].View(max(4, w-18), d.focus == f, th.Value, th.Cursor, th.Muted)
+	return head + d.fields[f].View(max(4, w-17), d.focus == f, th.Value, th.Cursor, th.Muted)
 }
 
 // statusLines are the dry run's answer and the confirmation, or why there is none.

@@ -121,3 +121,15 @@ func TestPurchaseTooSmallCannotConfirm(t *testing.T) {
 		t.Error("no reason given")
 	}
 }
+
+// At 80×24 the whole confirmation shows, so a purchase can be confirmed there.
+func TestPurchaseFitsEightyByTwentyFour(t *testing.T) {
+	base := update(withResults(New(testOptions(nil)), syntheticOfferings(5)), tea.WindowSizeMsg{Width: 80, Height: 24})
+	env := base.actionEnv()
+	env.account = "123456789012"
+	p, _ := newPurchaseDialog(env, fixedOffering())
+	p.checking, p.perm = false, Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}
+	if why := p.blocker(); why != "" {
+		t.Fatalf("at 80×24: %s", why)
+	}
+}

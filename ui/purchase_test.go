@@ -20,13 +20,23 @@ var reservationRE = regexp.MustCompile(`Reservation\s+(cr-[0-9a-f]+)`)
 func TestPurchaseBuys(t *testing.T) {
 	b, sim := emulatorBackend(t, ec2sim.Faults{})
 	c := clientOf(t, b)
-	s := newScreen(t, New(actionTestOptions(b)), 160, 48)
+	opts := actionTestOptions(b)
+	opts.DefaultTags = map[string]string{"project": "llm-pretrain", "cost-center": "4200"}
+	s := newScreen(t, New(opts), 160, 48)
 	searchAndOpen(t, s)
 	text := s.waitText("✓ allowed (ec2:PurchaseCapacityBlock)")
-	mustContain(t, text, "SIMULATED", "123456789012", "UPFRONT FEE", "Linux/UNIX", irrevocable[:60], "Type buy and press enter", "PST")
+	mustContain(t, text, "SIMULATED", "123456789012", "UPFRONT FEE", "Linux/UNIX", irrevocable[:60], "Type buy and press enter", "PST",
+		"project=llm-pretrain, cost-center=4200")
 	if n := len(reservations(t, c, searchedRegions(t)...)); n != 0 {
 		t.Fatalf("%d reservations before the confirmation", n)
 	}
+	// Another platform (the dry run asks again), and a tag more.
+	s.press("shift+tab")
+	s.typeText(", team=ml")
+	s.press("shift+tab", "right")
+	s.waitText("‹ Red Hat Enterprise Linux ›")
+	s.waitText("✓ allowed (ec2:PurchaseCapacityBlock)")
+	s.press("tab", "tab")
 	s.typeText("buy")
 	s.press("enter")
 	text = s.waitText("BOUGHT")
@@ -44,6 +54,9 @@ func TestPurchaseBuys(t *testing.T) {
 	blocks := reservations(t, c, searchedRegions(t)...)
 	if len(blocks) != 1 || blocks[0].ReservationID != id[1] {
 		t.Fatalf("reservations after buying: %+v, want exactly %s", blocks, id[1])
+	}
+	if bl := blocks[0]; bl.Platform != "Red Hat Enterprise Linux" || bl.Tags["project"] != "llm-pretrain" || bl.Tags["cost-center"] != "4200" || bl.Tags["team"] != "ml" {
+		t.Errorf("the reservation's platform %q and tags %v", bl.Platform, bl.Tags)
 	}
 	if !strings.Contains(string(s.raw), "\x1b]52;c;") {
 		t.Error("y wrote no clipboard sequence")

@@ -37,6 +37,9 @@ type Options struct {
 	// Connect, when set, opens the backend behind the first frame; it then sets Backend,
 	// Simulated, Profile, Region, Notice and the clock.
 	Connect func(context.Context) (Connection, error)
+	// Prices is the catalog offerings are compared with (the embedded one and the cache of
+	// gpublock prices --refresh); nil means the embedded catalog.
+	Prices *pricing.Catalog
 
 	// ReadOnly removes purchase, extend and launch from every screen and from help.
 	ReadOnly bool
@@ -48,9 +51,13 @@ type Options struct {
 	DefaultAMI  string
 	// PollInterval is how often a receipt or a launch looks at its block; 0 means 3 s.
 	PollInterval time.Duration
-	// Prices is the catalog offerings are compared with (the embedded one and the cache of
-	// gpublock prices --refresh); nil means the embedded catalog.
-	Prices *pricing.Catalog
+
+	// The blocks screen (issue 7): StartOnBlocks opens the program on it; Refresh is how
+	// often the blocks are listed again (0: 30 s); NoNotify turns off the bell and the desktop
+	// notification (OSC 9) of new warnings.
+	StartOnBlocks bool
+	Refresh       time.Duration
+	NoNotify      bool
 }
 
 // pane is a part of the search screen that can have the focus.
@@ -107,6 +114,10 @@ type Model struct {
 
 	search search
 	extra  extra
+
+	blocks     blocksScreen // ui/blocks.go
+	screenKeys screenKeyMap
+	blocksKeys blocksKeyMap
 }
 
 // New builds the root model. It does no I/O: Init starts the identity call.
@@ -127,7 +138,7 @@ func New(opts Options) Model {
 		ShortKey: th.HelpKey, ShortDesc: th.HelpDesc, ShortSeparator: th.HelpSep,
 		FullKey: th.HelpKey, FullDesc: th.HelpDesc, FullSeparator: th.HelpSep, Ellipsis: th.HelpSep,
 	}
-	return Model{
+	m := Model{
 		opts:   opts,
 		th:     th,
 		keys:   spendingKeys(DefaultKeyMap(), opts.ReadOnly),
@@ -142,7 +153,18 @@ func New(opts Options) Model {
 		form:       searchform.New(th, clk.Now, opts.Region),
 		connecting: opts.Connect != nil,
 		table:      newTable(th, opts.Prices),
+		screenKeys: defaultScreenKeys(),
+		blocksKeys: defaultBlocksKeys(opts.ReadOnly),
 	}
+	newBlocksScreen(&m)
+	if opts.StartOnBlocks {
+		m.screen = screenBlocks
+		m.blocks.ticking = true // Init starts the countdown's tick
+	}
+	if !m.connecting && opts.Backend != nil {
+		m.blocks.loading, m.blocks.id = true, 1 // Init lists them
+	}
+	return m
 }
 
 // Init loads the identity behind a spinner and starts the clock; the first frame does not
@@ -152,7 +174,18 @@ func (m Model) Init() tea.Cmd {
 	if m.connecting {
 		first = connectCmd(m.opts.Context, m.opts.Connect)
 	}
-	return tea.Batch(first, m.spin.Tick, clockCmd())
+	cmds := []tea.Cmd{first, m.spin.Tick, clockCmd()}
+	if m.blocks.loading {
+		b, ctx, regions := m.opts.Backend, m.opts.Context, m.blocksRegions()
+		cmds = append(cmds, func() tea.Msg {
+			list, err := b.Blocks(ctx, regions)
+			return blocksMsg{id: 1, list: list, err: err}
+		})
+	}
+	if m.screen == screenBlocks {
+		cmds = append(cmds, blocksTick())
+	}
+	return tea.Batch(cmds...)
 }
 
 type clockMsg time.Time
@@ -163,11 +196,14 @@ func clockCmd() tea.Cmd {
 
 // busy reports whether anything is loading, which is what keeps the spinner turning.
 func (m Model) busy() bool {
-	return m.connecting || !m.identityOK || m.search.running || m.extra.altsLoading || m.extra.probeLoading
+	return m.connecting || !m.identityOK || m.blocks.loading || m.search.running || m.extra.altsLoading || m.extra.probeLoading
 }
 
 // Update routes a message.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if mm, cmd, ok := m.blocksUpdate(msg); ok {
+		return mm, cmd
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -185,7 +221,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// Relative dates ("now", "+4w") and the 8-week limit move with the clock.
 		m.clock = m.clk.Now()
 		m.form.Revalidate()
-		return m, clockCmd()
+		m.blocks.table.SetNow(m.clock)
+		m, ring := m.checkWarnings()
+		return m, tea.Batch(clockCmd(), ring)
 	case spinner.TickMsg:
 		if !m.busy() {
 			m.spinning = false
@@ -234,6 +272,9 @@ func (m *Model) spinCmd() tea.Cmd {
 
 // typing reports whether keys go into a text field, where q is a letter.
 func (m Model) typing() bool {
+	if m.screen == screenBlocks {
+		return m.blocks.table.Filtering()
+	}
 	switch m.focus {
 	case paneForm:
 		return m.form.Typing()
@@ -274,12 +315,20 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if (!m.typing() || m.connectErr != nil) && keyIs(k, keys.Quit) {
 		return m.quit()
 	}
-	if keyIs(k, keys.Back) && m.cancelRunning() {
+	// Digits and brackets are letters in a text field; alt+digit switches from anywhere.
+	if !m.typing() || k.Mod.Contains(tea.ModAlt) {
+		if mm, cmd, ok := m.screenKey(k); ok {
+			return mm, cmd
+		}
+	}
+	if keyIs(k, keys.Back) && m.screen == screenSearch && m.cancelRunning() {
 		return m, nil
 	}
 	switch m.screen {
 	case screenSearch:
 		return m.searchKey(k)
+	case screenBlocks:
+		return m.blocksKey(k)
 	}
 	return m, nil
 }

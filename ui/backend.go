@@ -21,6 +21,8 @@ type Backend interface {
 	Alternatives(ctx context.Context, q model.Query) ([]Suggestion, error)
 	// spender buys and launches (ui/backend_actions.go).
 	spender
+	// blocksBackend lists and extends blocks (ui/blocksbackend.go).
+	blocksBackend
 }
 
 // Identity is who the calls are made as.

@@ -33,10 +33,17 @@ func connectCmd(ctx context.Context, connect func(context.Context) (Connection, 
 }
 
 // clock is the UI's time, shared by the root and the form, so that a backend with a clock
-// of its own can replace it once connected.
-type clock struct{ now func() time.Time }
+// of its own can replace it once connected. skew is how far the backend's clock was from it
+// at the last look (sync): the emulator's clock can be moved while the UI runs.
+type clock struct {
+	now  func() time.Time
+	skew time.Duration
+}
 
-func (c *clock) Now() time.Time { return c.now() }
+func (c *clock) Now() time.Time { return c.now().Add(c.skew) }
+
+// sync sets the clock to the backend's time t, read just now.
+func (c *clock) sync(t time.Time) { c.skew = t.Sub(c.now()) }
 
 // onConnected takes the backend into use and asks who the calls are made as.
 func (m Model) onConnected(msg connectedMsg) (tea.Model, tea.Cmd) {
@@ -52,11 +59,12 @@ func (m Model) onConnected(msg connectedMsg) (tea.Model, tea.Cmd) {
 		m.notice = c.Notice
 	}
 	if c.Now != nil {
-		m.clk.now = c.Now
+		m.clk.now, m.clk.skew = c.Now, 0
 	}
 	m.clock = m.clk.Now()
 	m.form.SetHomeRegion(c.Region)
-	return m, identityCmd(m.opts.Context, c.Backend)
+	m, list := m.loadBlocks() // the header counts the blocks' warnings on every screen
+	return m, tea.Batch(identityCmd(m.opts.Context, c.Backend), list)
 }
 
 // Err is why the UI could not connect, for the program's exit status; nil otherwise.

@@ -3,6 +3,7 @@ package ui
 import (
 	"charm.land/bubbles/v2/key"
 
+	"github.com/gpublock/gpublock/ui/components/blocks"
 	"github.com/gpublock/gpublock/ui/components/offerings"
 	"github.com/gpublock/gpublock/ui/components/searchform"
 )
@@ -55,10 +56,19 @@ type helpKeys struct {
 	form  searchform.KeyMap
 	table offerings.KeyMap
 	focus pane
+	// The blocks screen (ui/blockskeys.go).
+	screen      screenID
+	screens     screenKeyMap
+	blocks      blocksKeyMap
+	blocksTable blocks.KeyMap
 }
 
 func (h helpKeys) ShortHelp() []key.Binding {
 	r := h.root
+	if h.screen == screenBlocks {
+		b, t := h.blocks, h.blocksTable
+		return []key.Binding{b.Details, b.Extend, b.Launch, b.Refresh, t.Filter, t.SortAny, b.CopyID, b.Open, h.screens.Search, r.Help, r.Quit}
+	}
 	switch h.focus {
 	case paneForm:
 		return []key.Binding{r.Search, h.form.Next, h.form.Toggle, r.Help, r.ForceQuit, h.form.Step}
@@ -86,7 +96,17 @@ type keyGroup struct {
 // groups is every key, by what it acts on, for the help screen.
 func (h helpKeys) groups() []keyGroup {
 	r, f, t := h.root, h.form, h.table
-	return []keyGroup{
+	s, b, bt := h.screens, h.blocks, h.blocksTable
+	blockGroups := []keyGroup{
+		{"Screens", []key.Binding{s.Search, s.Blocks, s.Next, s.Prev}},
+		{"Blocks screen", []key.Binding{b.Details, b.Refresh, b.Extend, b.Launch, b.CopyID, b.CopyBlockID, b.Open, b.Notify, bt.Filter}},
+		{"Sort blocks (again reverses)", bt.Sort[:]},
+	}
+	if h.screen == screenBlocks {
+		return append(blockGroups, keyGroup{"Moving", []key.Binding{t.Up, t.Down, t.PageUp, t.PageDown, t.HalfUp, t.HalfDown, t.Top, t.Bottom}},
+			keyGroup{"Everywhere", []key.Binding{r.Help, r.Quit, r.ForceQuit, r.Back}})
+	}
+	return append([]keyGroup{
 		{"Everywhere", []key.Binding{r.Help, r.Quit, r.ForceQuit, r.NextPane, r.PrevPane, r.Back, r.Rerun}},
 		{"Search form", []key.Binding{r.Search, f.Next, f.Prev, f.Up, f.Down, f.Toggle, f.Step, f.Inc, f.Dec, f.AllRegions, f.ClearFilter}},
 		{"Offerings and detail", []key.Binding{r.Buy, r.Open, r.Copy, r.CopyPurchase, r.Probe, r.TakeAlternative}},
@@ -94,5 +114,5 @@ func (h helpKeys) groups() []keyGroup {
 		{"Moving", []key.Binding{t.Up, t.Down, t.PageUp, t.PageDown, t.HalfUp, t.HalfDown, t.Top, t.Bottom}},
 		{"Filter", []key.Binding{t.Filter, t.ApplyFilter, t.ClearFilter}},
 		{"Sort (again reverses)", t.Sort[:]},
-	}
+	}, blockGroups...)
 }

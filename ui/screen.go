@@ -9,4 +9,6 @@ type screenID int
 
 const (
 	screenSearch screenID = iota
+	screenBlocks          // ui/blocks.go: every block, its warnings and countdowns
+	numScreens
 )

@@ -36,6 +36,8 @@ func (m Model) render() string {
 	switch m.screen {
 	case screenSearch:
 		body = m.searchBody(l)
+	case screenBlocks:
+		body = m.blocksBody()
 	}
 	if m.dialog != nil {
 		bodyH := m.height - l.headerH - l.footerH
@@ -100,11 +102,13 @@ func (m Model) headerView() string {
 	if m.connecting || m.connectErr != nil {
 		long, short = "", "" // not known yet, or never
 	}
-	head := th.App.Render("gpublock") + " " + badge + " " + who
+	// The count of the blocks' warnings is on every screen, before anything that may be cut.
+	warn := m.warningBadge()
+	head := th.App.Render("gpublock") + " " + badge + " " + warn + who
 	left := head + long
 	room := m.width - ansi.StringWidth(clock) - 1
 	if ansi.StringWidth(left) > room {
-		left = th.App.Render("gpublock") + " " + badge + " " + whoShort + short
+		left = th.App.Render("gpublock") + " " + badge + " " + warn + whoShort + short
 	}
 	if ansi.StringWidth(left) > room {
 		left = ansi.Truncate(left, max(0, room-1), "…")
@@ -208,5 +212,6 @@ func (m Model) helpLine() string {
 }
 
 func (m Model) helpKeys() helpKeys {
-	return helpKeys{root: m.keys, form: m.form.KeyMap(), table: m.table.KeyMap(), focus: m.focus}
+	return helpKeys{root: m.keys, form: m.form.KeyMap(), table: m.table.KeyMap(), focus: m.focus,
+		screen: m.screen, screens: m.screenKeys, blocks: m.blocksKeys, blocksTable: m.blocks.table.KeyMap()}
 }

@@ -1,0 +1,358 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"runtime"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/components/blocks"
+)
+
+// defaultBlocksRefresh is how often the blocks are listed again when Options.Refresh is 0.
+const defaultBlocksRefresh = 30 * time.Second
+
+// blocksScreen is the state of the blocks screen (issue 7). The list is loaded and
+// refreshed whatever the screen, because the header counts its warnings on every screen and
+// the bell rings for them; the one-second countdown tick runs only while it is visible.
+type blocksScreen struct {
+	table    blocks.Model
+	list     []model.Block
+	loaded   bool // a listing arrived
+	loading  bool
+	id       int // of the latest listing; older answers are dropped
+	cancel   context.CancelFunc
+	err      error
+	problems []BlockProblem
+	regions  []string  // of the latest listing
+	at       time.Time // backend time of the latest listing
+	timer    int       // generation of the auto-refresh timer; older ticks are dropped
+	ticking  bool      // the one-second tick is in flight
+	detail   bool      // narrow terminals: the detail fills the body
+	// notified holds every (block, warning) that has rung, so that each rings once.
+	notified  map[string]bool
+	notifyOff bool
+}
+
+type blocksMsg struct {
+	id   int
+	list BlockList
+	err  error
+}
+
+// blocksTimerMsg is the auto-refresh; blocksTickMsg the countdown's second.
+type blocksTimerMsg struct{ gen int }
+type blocksTickMsg struct{}
+
+// blocksRefreshMsg asks for a listing now (after an extension, a purchase, a launch).
+type blocksRefreshMsg struct{}
+
+// openedMsg is the answer of the system opener.
+type openedMsg struct {
+	url string
+	err error
+}
+
+func newBlocksScreen(m *Model) {
+	m.blocks = blocksScreen{table: blocks.New(m.th), notified: map[string]bool{}, notifyOff: m.opts.NoNotify}
+}
+
+// blocksRegions are the regions the blocks are listed in: the search form's regions, so that
+// one choice (a to take all) serves both screens; the home region when it has none.
+func (m Model) blocksRegions() []string {
+	if rs := m.form.ChosenRegions(); len(rs) > 0 {
+		return rs
+	}
+	if m.opts.Region != "" {
+		return []string{m.opts.Region}
+	}
+	return nil
+}
+
+func (m Model) refreshEvery() time.Duration {
+	if m.opts.Refresh > 0 {
+		return m.opts.Refresh
+	}
+	return defaultBlocksRefresh
+}
+
+// loadBlocks lists the blocks now; the auto-refresh timer starts again from its answer.
+func (m Model) loadBlocks() (Model, tea.Cmd) {
+	b := m.opts.Backend
+	if b == nil || m.connecting {
+		return m, nil
+	}
+	if m.blocks.cancel != nil {
+		m.blocks.cancel()
+	}
+	ctx, cancel := context.WithCancel(m.opts.Context)
+	m.blocks.id++
+	m.blocks.timer++ // the pending timer is replaced by the one this answer starts
+	m.blocks.cancel, m.blocks.loading = cancel, true
+	id, regions := m.blocks.id, m.blocksRegions()
+	return m, tea.Batch(func() tea.Msg {
+		list, err := b.Blocks(ctx, regions)
+		return blocksMsg{id: id, list: list, err: err}
+	}, m.spinCmd())
+}
+
+// blocksUpdate handles the blocks screen's messages; ok is false for any other.
+func (m Model) blocksUpdate(msg tea.Msg) (Model, tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case blocksMsg:
+		if msg.id != m.blocks.id {
+			return m, nil, true
+		}
+		m = m.onBlocks(msg)
+		gen := m.blocks.timer
+		next := tea.Tick(m.refreshEvery(), func(time.Time) tea.Msg { return blocksTimerMsg{gen} })
+		m, ring := m.checkWarnings()
+		return m, tea.Batch(next, ring), true
+	case blocksTimerMsg:
+		if msg.gen != m.blocks.timer {
+			return m, nil, true
+		}
+		m, cmd := m.loadBlocks()
+		return m, cmd, true
+	case blocksRefreshMsg:
+		m, cmd := m.loadBlocks()
+		return m, cmd, true
+	case blocksTickMsg:
+		if m.screen != screenBlocks {
+			m.blocks.ticking = false
+			return m, nil, true
+		}
+		m.clock = m.clk.Now()
+		m.blocks.table.SetNow(m.clock)
+		m, ring := m.checkWarnings()
+		return m, tea.Batch(blocksTick(), ring), true
+	case openedMsg:
+		if msg.err != nil {
+			m.flash = "Could not open the browser (" + msg.err.Error() + "); the console URL: " + msg.url
+		} else {
+			m.flash = "Opened the console page in the browser."
+		}
+		return m, nil, true
+	}
+	return m, nil, false
+}
+
+func blocksTick() tea.Cmd {
+	return tea.Tick(time.Second, func(time.Time) tea.Msg { return blocksTickMsg{} })
+}
+
+// startBlocksTick starts the countdown's tick unless one is in flight.
+func (m *Model) startBlocksTick() tea.Cmd {
+	if m.blocks.ticking {
+		return nil
+	}
+	m.blocks.ticking = true
+	return blocksTick()
+}
+
+func (m Model) onBlocks(msg blocksMsg) Model {
+	s := &m.blocks
+	s.loading, s.loaded = false, true
+	s.err, s.problems = msg.err, msg.list.Problems
+	if msg.err != nil && len(msg.list.Blocks) == 0 {
+		return m // keep the last list: a failed refresh does not empty the screen
+	}
+	if !msg.list.Now.IsZero() {
+		// The UI's clock follows the backend's: the emulator's may have been moved.
+		m.clk.sync(msg.list.Now)
+		s.at = msg.list.Now
+	}
+	m.clock = m.clk.Now()
+	s.list = msg.list.Blocks
+	s.regions = m.blocksRegions()
+	s.table.Set(msg.list.Blocks, msg.list.Fees, m.clock)
+	return m
+}
+
+// warningsNow is every block's warning at the model's clock.
+func (m Model) warningsNow() []blockWarning {
+	var out []blockWarning
+	for _, b := range m.blocks.list {
+		if w := blocks.WarningOf(b, m.clock); w != blocks.NoWarning {
+			out = append(out, blockWarning{b, w})
+		}
+	}
+	return out
+}
+
+type blockWarning struct {
+	b model.Block
+	w blocks.Warning
+}
+
+// checkWarnings rings the bell and sends a desktop notification (OSC 9) for each warning
+// not seen before; with notifications off they are marked seen without a sound, so that
+// turning them on does not ring for old news.
+func (m Model) checkWarnings() (Model, tea.Cmd) {
+	var fresh []blockWarning
+	for _, bw := range m.warningsNow() {
+		k := fmt.Sprintf("%s/%d", bw.b.ReservationID, bw.w)
+		if m.blocks.notified[k] {
+			continue
+		}
+		m.blocks.notified[k] = true
+		fresh = append(fresh, bw)
+	}
+	if len(fresh) == 0 || m.blocks.notifyOff {
+		return m, nil
+	}
+	var seq strings.Builder
+	seq.WriteByte(ansi.BEL)
+	for _, bw := range fresh {
+		seq.WriteString(ansi.Notify(notificationText("gpublock: " + bw.w.Sentence(bw.b, m.clock))))
+	}
+	return m, tea.Raw(seq.String())
+}
+
+// notificationText keeps a notification to one line of printable text: a control
+// character in a tag or an id must not end the sequence early.
+func notificationText(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+// switchScreen shows a screen; the blocks screen lists the blocks at once when it has not yet.
+func (m Model) switchScreen(to screenID) (tea.Model, tea.Cmd) {
+	if m.screen == to {
+		return m, nil
+	}
+	m.screen = to
+	if to != screenBlocks {
+		return m, nil
+	}
+	m.clock = m.clk.Now()
+	m.blocks.table.SetNow(m.clock)
+	cmds := []tea.Cmd{m.startBlocksTick()}
+	if !m.blocks.loaded && !m.blocks.loading {
+		var cmd tea.Cmd
+		m, cmd = m.loadBlocks()
+		cmds = append(cmds, cmd)
+	}
+	return m, tea.Batch(cmds...)
+}
+
+// screenKey handles the keys that change screens, which work wherever keys are not text.
+func (m Model) screenKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd, bool) {
+	sk := m.screenKeys
+	switch {
+	case keyIs(k, sk.Search):
+		mm, cmd := m.switchScreen(screenSearch)
+		return mm, cmd, true
+	case keyIs(k, sk.Blocks):
+		mm, cmd := m.switchScreen(screenBlocks)
+		return mm, cmd, true
+	case keyIs(k, sk.Next), keyIs(k, sk.Prev):
+		mm, cmd := m.switchScreen((m.screen + 1) % numScreens)
+		return mm, cmd, true
+	}
+	return m, nil, false
+}
+
+// blocksKey routes a key of the blocks screen: the table's keys first, then the screen's.
+func (m Model) blocksKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	m.blocks.table.SetHeight(m.blocksLayout().rows)
+	bk := m.blocksKeys
+	if m.blocks.detail && keyIs(k, m.keys.Back) {
+		m.blocks.detail = false
+		return m, nil
+	}
+	if t, used := m.blocks.table.Update(k); used {
+		m.blocks.table = t
+		return m, nil
+	}
+	b, ok := m.blocks.table.Selected()
+	switch {
+	case keyIs(k, bk.Refresh):
+		m.flash = "Listing the blocks again…"
+		mm, cmd := m.loadBlocks()
+		return mm, cmd
+	case keyIs(k, bk.Notify):
+		m.blocks.notifyOff = !m.blocks.notifyOff
+		m.flash = "Notifications on: a bell and a desktop notification once per warning."
+		if m.blocks.notifyOff {
+			m.flash = "Notifications off: warnings are shown, silently."
+		}
+		return m, nil
+	case !ok:
+		if keyIs(k, bk.Details, bk.CopyID, bk.CopyBlockID, bk.Open, bk.Extend, bk.Launch) {
+			m.flash = "No block selected."
+		}
+		return m, nil
+	case keyIs(k, bk.Details):
+		m.blocks.detail = true
+	case keyIs(k, bk.CopyID):
+		m.flash = "Copied the reservation id " + b.ReservationID + " to the clipboard (OSC 52)."
+		return m, tea.SetClipboard(b.ReservationID)
+	case keyIs(k, bk.CopyBlockID):
+		if b.BlockID == "" {
+			m.flash = "This block's id is not known yet."
+			return m, nil
+		}
+		m.flash = "Copied the block id " + b.BlockID + " to the clipboard (OSC 52)."
+		return m, tea.SetClipboard(b.BlockID)
+	case keyIs(k, bk.Open):
+		return m.openConsole(b)
+	case keyIs(k, bk.Extend):
+		return m.openExtend(b)
+	case keyIs(k, bk.Launch):
+		return m.openBlockLaunch(b)
+	}
+	return m, nil
+}
+
+// opener is the system's URL opener, "" when there is none; tests replace it.
+var opener = func() string {
+	names := []string{"xdg-open", "wslview"}
+	if runtime.GOOS == "darwin" {
+		names = []string{"open"}
+	}
+	for _, n := range names {
+		if p, err := exec.LookPath(n); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// openConsole opens the reservation's console page where a browser opener exists, and
+// otherwise shows the URL to copy.
+func (m Model) openConsole(b model.Block) (tea.Model, tea.Cmd) {
+	url := blocks.ConsoleURL(b)
+	path := opener()
+	if path == "" {
+		m.flash = "No browser opener here (xdg-open, open); the console URL: " + url
+		return m, nil
+	}
+	m.flash = "Opening " + url
+	ctx := m.opts.Context
+	return m, func() tea.Msg {
+		ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		err := exec.CommandContext(ctx, path, url).Run()
+		return openedMsg{url: url, err: err}
+	}
+}
+
+// openBlockLaunch opens the launch form on the block.
+func (m Model) openBlockLaunch(b model.Block) (tea.Model, tea.Cmd) {
+	if m.opts.ReadOnly {
+		return m, nil
+	}
+	m.flash = "launch: see gpublock launch " + b.ReservationID + " --ami … (the launch form is not in the TUI yet)"
+	return m, nil
+}

@@ -1,0 +1,331 @@
+package ui
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/model"
+)
+
+// boughtBlock buys, through the adapter, the cheapest 1-day p5.48xlarge block in us-east-1
+// that starts on or after from, and returns the offering and the adapter's client.
+func buyBlock(t *testing.T, b Backend, from time.Time) (*aws.Client, model.Offering, model.Block) {
+	t.Helper()
+	c := b.(awsBackend).c
+	q := model.Query{InstanceTypes: []string{"p5.48xlarge"}, Count: 1, Durations: model.DurationRange{MinDays: 1, MaxDays: 1},
+		Start: from, End: from.Add(7 * 24 * time.Hour), Regions: []string{"us-east-1"}}
+	var best model.Offering
+	for ev := range c.Search(context.Background(), q) {
+		for _, o := range ev.Offerings {
+			if best.ID == "" || o.Start.Before(best.Start) || (o.Start.Equal(best.Start) && o.Fee.Cmp(best.Fee) < 0) {
+				best = o
+			}
+		}
+	}
+	if best.ID == "" {
+		t.Fatal("no offering to buy")
+	}
+	res, err := c.Purchase(context.Background(), best, "", nil)
+	if err != nil {
+		t.Fatalf("purchase: %v", err)
+	}
+	return c, best, res.Block
+}
+
+// rowOf is the table line that shows the reservation; narrow tables leave the id out, and
+// then the tests have one block, shown with its type.
+func rowOf(text, id string) string {
+	first := ""
+	for _, l := range strings.Split(text, "\n") {
+		if !strings.Contains(l, "p5.48xlarge ×") || strings.Contains(l, "·") || strings.Contains(l, ": ") {
+			continue // not a row of the table: the detail and the status lines have these
+		}
+		if strings.Contains(l, id) {
+			return l
+		}
+		if first == "" {
+			first = l
+		}
+	}
+	return first
+}
+
+const osc9 = "\x1b]9;"
+
+var requestIDRE = regexp.MustCompile(`gpb-[0-9a-f]{24}`)
+
+// A block goes payment-pending → scheduled → active → expiring → terminating → expired
+// while the blocks screen is open; the words, the header's count, the colours and the bell
+// follow, each warning ringing once.
+func TestBlockLifecycleOnScreen(t *testing.T) {
+	b, sim := emulatorBackend(t, ec2sim.Faults{})
+	c, o, bought := buyBlock(t, b, testNow.Add(24*time.Hour))
+	id := bought.ReservationID
+	opts := testOptions(b)
+	opts.StartOnBlocks = true
+	s := newScreen(t, New(opts), 200, 40)
+
+	// Listed at once, before its payment is taken: flagged, and counted in the header.
+	text := s.waitFor("the bought block", func(text string) bool { return strings.Contains(rowOf(text, id), "PAY PENDING") })
+	if !strings.Contains(text, "▲ 1 warning") {
+		t.Errorf("payment pending: the header does not count 1 warning:\n%s", text)
+	}
+	if !strings.Contains(rowOf(text, id), "p5.48xlarge × 1") || !strings.Contains(rowOf(text, id), o.Fee.Dollars()) {
+		t.Errorf("the row lacks the type × count or the fee paid %s: %q", o.Fee.Dollars(), rowOf(text, id))
+	}
+	rings := bytes.Count(s.raw, []byte(osc9))
+
+	step := func(what string, at time.Time, want func(row string) bool) string {
+		t.Helper()
+		sim.SetTime(at)
+		s.press("r")
+		return s.waitFor(what, func(text string) bool {
+			return strings.Contains(text, "as of "+at.UTC().Format("15:04")) && want(rowOf(text, id))
+		})
+	}
+	text = step("scheduled", testNow.Add(10*time.Minute), func(row string) bool { return strings.Contains(row, "scheduled") })
+	if strings.Contains(text, "▲") || !strings.Contains(rowOf(text, id), "starts in") {
+		t.Errorf("scheduled: a warning, or no countdown to the start:\n%s", text)
+	}
+
+	// Active, with an instance in it: nothing to say.
+	sim.SetTime(o.Start.Add(time.Hour))
+	blk := awaitBlock(t, b, id)
+	if _, err := c.Launch(context.Background(), blk, aws.LaunchSpec{ImageID: "ami-0123456789abcdef0", Count: 1}); err != nil {
+		t.Fatalf("launch: %v", err)
+	}
+	text = step("active", o.Start.Add(time.Hour), func(row string) bool { return strings.Contains(row, "active") && strings.Contains(row, "1/1") })
+	if strings.Contains(text, "▲") || !strings.Contains(rowOf(text, id), "ends in") {
+		t.Errorf("active and running: a warning, or no countdown to the end:\n%s", text)
+	}
+
+	text = step("expiring", o.End.Add(-35*time.Minute), func(row string) bool { return strings.Contains(row, "▲ EXPIRING") })
+	if !strings.Contains(text, "▲ 1 warning") || !strings.Contains(rowOf(text, id), "ends in 35m 00s") {
+		t.Errorf("expiring: header or countdown wrong:\n%s", text)
+	}
+	text = step("terminating", o.End.Add(-20*time.Minute), func(row string) bool { return strings.Contains(row, "✖ TERMINATING") })
+	if !strings.Contains(text, "▲ 1 warning") || !strings.Contains(rowOf(text, id), "terminating") {
+		t.Errorf("terminating: header or termination column wrong:\n%s", text)
+	}
+	// Listing again in the same state rings nothing more.
+	text = step("terminating again", o.End.Add(-19*time.Minute), func(row string) bool { return strings.Contains(row, "✖ TERMINATING") })
+	text = step("expired", o.End.Add(time.Minute), func(row string) bool { return strings.Contains(row, "expired") })
+	if strings.Contains(text, "▲") || strings.Contains(rowOf(text, id), "TERMINATING") {
+		t.Errorf("expired: still warned:\n%s", text)
+	}
+	s.final()
+
+	notes := bytes.Count(s.raw, []byte(osc9)) - rings
+	if rings != 1 || notes != 2 {
+		t.Errorf("desktop notifications: %d for the payment, %d after (want 1 and 2: expiring, terminating)", rings, notes)
+	}
+	for _, want := range []string{"ends in 35m", "instances terminating"} {
+		if !bytes.Contains(s.raw, []byte(want)) {
+			t.Errorf("no notification says %q", want)
+		}
+	}
+	if n := bytes.Count(s.raw, []byte{'\a', '\x1b', ']', '9'}); n != 3 {
+		t.Errorf("%d bells before a notification, want 3", n)
+	}
+}
+
+// awaitBlock lists the block through the backend.
+func awaitBlock(t *testing.T, b Backend, id string) model.Block {
+	t.Helper()
+	list, err := b.Blocks(context.Background(), []string{"us-east-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, blk := range list.Blocks {
+		if blk.ReservationID == id {
+			return blk
+		}
+	}
+	t.Fatalf("block %s not listed", id)
+	return model.Block{}
+}
+
+// With notifications off, warnings show but nothing rings.
+func TestNoNotify(t *testing.T) {
+	b, sim := emulatorBackend(t, ec2sim.Faults{})
+	_, o, bought := buyBlock(t, b, testNow.Add(24*time.Hour))
+	opts := testOptions(b)
+	opts.StartOnBlocks, opts.NoNotify = true, true
+	s := newScreen(t, New(opts), 160, 40)
+	s.waitText("PAY PENDING")
+	sim.SetTime(o.End.Add(-20 * time.Minute))
+	s.press("r")
+	s.waitFor("terminating", func(text string) bool { return strings.Contains(rowOf(text, bought.ReservationID), "TERMINATING") })
+	s.final()
+	// Every BEL left ends an OSC sequence (the window title); none rings on its own.
+	if bytes.Contains(s.raw, []byte(osc9)) || bytes.Count(s.raw, []byte{'\a'}) > bytes.Count(s.raw, []byte("\x1b]")) {
+		t.Error("a bell or a notification with notifications off")
+	}
+}
+
+// The colours follow the warnings: amber for the expiration warning, red for termination.
+func TestWarningColours(t *testing.T) {
+	b, sim := emulatorBackend(t, ec2sim.Faults{})
+	_, o, bought := buyBlock(t, b, testNow.Add(24*time.Hour))
+	buyBlock(t, b, testNow.Add(48*time.Hour))
+	opts := testOptions(b)
+	opts.NoColor = false
+	m := update(New(opts), altKey('2'), tea.WindowSizeMsg{Width: 200, Height: 40})
+	amber, red := "38;2;245;183;0", "38;2;215;38;61"
+	for _, tc := range []struct {
+		at     time.Time
+		colour string
+		word   string
+	}{{o.End.Add(-35 * time.Minute), amber, "EXPIRING"}, {o.End.Add(-10 * time.Minute), red, "TERMINATING"}} {
+		sim.SetTime(tc.at)
+		list, err := b.Blocks(context.Background(), []string{"us-east-1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m = update(m, blocksMsg{id: m.blocks.id, list: list})
+		if sel, _ := m.blocks.table.Selected(); sel.ReservationID == bought.ReservationID {
+			m = update(m, keyMsg("j")) // the cursor off the row, so that its own colour shows
+		}
+		row := ""
+		for _, l := range strings.Split(m.View().Content, "\n") {
+			if strings.Contains(ansi.Strip(l), tc.word) && strings.Contains(ansi.Strip(l), "p5.48xlarge") {
+				row = l
+			}
+		}
+		if !strings.Contains(ansi.Strip(row), tc.word) || !strings.Contains(row, tc.colour) {
+			t.Errorf("at %s: row %q lacks %s or colour %s", tc.at.Format("15:04"), row, tc.word, tc.colour)
+		}
+		if head := strings.SplitN(m.View().Content, "\n", 2)[0]; !strings.Contains(head, tc.colour) || !strings.Contains(ansi.Strip(head), "▲ 1 warning") {
+			t.Errorf("at %s: the header %q does not count the warning in its colour", tc.at.Format("15:04"), ansi.Strip(head))
+		}
+	}
+}
+
+// The cursor stays on its block when the list is refreshed, whatever else arrives.
+func TestBlocksCursorStaysOnRefresh(t *testing.T) {
+	m := update(New(testOptions(nil)), altKey('2'), tea.WindowSizeMsg{Width: 160, Height: 40})
+	list := BlockList{Blocks: syntheticBlocks(6), Now: testNow}
+	m = update(m, blocksMsg{id: m.blocks.id, list: list}, keyMsg("j"), keyMsg("j"), keyMsg("j"))
+	sel, _ := m.blocks.table.Selected()
+	// A new block that sorts first arrives, and one before the cursor goes away.
+	grown := append([]model.Block{{ReservationID: "cr-00000000000000new", Region: "us-east-1", State: model.StatePaymentFailed,
+		Start: testNow.Add(time.Hour), End: testNow.Add(25 * time.Hour)}}, list.Blocks...)
+	grown = append(grown[:1], grown[2:]...)
+	m = update(m, blocksMsg{id: m.blocks.id, list: BlockList{Blocks: grown, Now: testNow}})
+	if got, _ := m.blocks.table.Selected(); got.ReservationID != sel.ReservationID {
+		t.Errorf("after a refresh the cursor is on %s, want %s", got.ReservationID, sel.ReservationID)
+	}
+}
+
+// syntheticBlocks makes n blocks in every state, for the tests of sizes and the cursor.
+func syntheticBlocks(n int) []model.Block {
+	states := []model.BlockState{model.StateActive, model.StateScheduled, model.StatePaymentPending, model.StateExpired, model.StatePaymentFailed}
+	out := make([]model.Block, n)
+	for i := range out {
+		start := testNow.Add(time.Duration(i-2) * 24 * time.Hour).Truncate(time.Hour)
+		out[i] = model.Block{ReservationID: fmt.Sprintf("cr-%017x", i+1), BlockID: fmt.Sprintf("cb-%017x", i+1), Region: "us-east-1",
+			AvailabilityZone: "us-east-1a", InstanceType: "p5.48xlarge", TotalCount: 1 + i%4, RunningCount: i % 2, State: states[i%len(states)],
+			Start: start, End: start.Add(48 * time.Hour), Interconnect: "ok", Tags: map[string]string{"project": "llm"},
+			Instances: []model.Instance{{ID: fmt.Sprintf("i-%017x", i), State: "running", LaunchTime: start}}}
+	}
+	return out
+}
+
+// Extending from the screen: choose a length, see the offering, the dry run, type extend;
+// the row then shows the new end once the payment has gone through.
+func TestExtendFromBlocksScreen(t *testing.T) {
+	b, sim := emulatorBackend(t, ec2sim.Faults{})
+	_, o, bought := buyBlock(t, b, testNow.Add(24*time.Hour))
+	sim.SetTime(o.Start.Add(time.Hour))
+	opts := testOptions(b)
+	opts.StartOnBlocks = true
+	s := newScreen(t, New(opts), 160, 48)
+	s.waitFor("the active block", func(text string) bool { return strings.Contains(rowOf(text, bought.ReservationID), "active") })
+	oldEnd := o.End.UTC().Format("Jan 02 15:04")
+	newEnd := o.End.Add(48 * time.Hour).UTC().Format("Jan 02 15:04")
+	s.press("e")
+	s.waitText("choose the length")
+	s.press("right", "enter") // 2 days
+	s.waitText("Dry run: allowed")
+	text := s.waitText("Type extend")
+	for _, want := range []string{"Upfront fee", "Break-even", "New end", o.End.Add(48 * time.Hour).UTC().Format("2006-01-02 15:04")} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the dialog lacks %q:\n%s", want, text)
+		}
+	}
+	s.typeText("exten")
+	s.press("enter")
+	s.waitText("Type extend (the whole word)")
+	s.typeText("d")
+	s.press("enter")
+	s.waitText("EXTENDED")
+	s.press("space")
+	// The end moves once the payment succeeds (within minutes on the emulator's clock).
+	sim.Advance(10 * time.Minute)
+	s.press("r")
+	text = s.waitFor("the new end", func(text string) bool { return strings.Contains(rowOf(text, bought.ReservationID), newEnd) })
+	if strings.Contains(rowOf(text, bought.ReservationID), oldEnd) {
+		t.Errorf("the row still shows the old end %s: %q", oldEnd, rowOf(text, bought.ReservationID))
+	}
+	s.press("enter")
+	s.waitText("Extensions (1)")
+	s.final()
+}
+
+// Read-only hides extend and launch, from the keys and from help.
+func TestBlocksReadOnly(t *testing.T) {
+	opts := testOptions(nil)
+	opts.ReadOnly = true
+	m := update(New(opts), altKey('2'), tea.WindowSizeMsg{Width: 160, Height: 40})
+	m = update(m, blocksMsg{id: m.blocks.id, list: BlockList{Blocks: syntheticBlocks(3), Now: testNow}})
+	m = update(m, keyMsg("e"))
+	if m.dialog != nil {
+		t.Fatal("e opened a dialog in read-only mode")
+	}
+	m = update(m, keyMsg("?"))
+	if v := ansi.Strip(m.View().Content); strings.Contains(v, "extend…") || strings.Contains(v, "launch…") {
+		t.Errorf("help offers extend or launch in read-only mode:\n%s", v)
+	}
+}
+
+// The goldens of the blocks screen, with a fixed clock, at both sizes.
+func TestBlocksGolden(t *testing.T) {
+	for _, size := range []struct{ w, h int }{{160, 48}, {80, 24}} {
+		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
+			b, sim := emulatorBackend(t, ec2sim.Faults{})
+			_, o, _ := buyBlock(t, b, testNow.Add(24*time.Hour))
+			buyBlock(t, b, testNow.Add(48*time.Hour))
+			at := o.End.Add(-35 * time.Minute)
+			sim.SetTime(at)
+			list, err := b.Blocks(context.Background(), []string{"us-east-1"})
+			if err != nil || len(list.Blocks) != 2 {
+				t.Fatalf("%d blocks, %v", len(list.Blocks), err)
+			}
+			list.Now = at // exactly: the emulator's clock creeps on by nanoseconds
+			opts := testOptions(b)
+			opts.Now = func() time.Time { return at }
+			m := update(New(opts), altKey('2'))
+			m = update(m, blocksMsg{id: m.blocks.id, list: list}, tea.WindowSizeMsg{Width: size.w, Height: size.h})
+			// The purchase's request id is random; everything else is fixed by the seed and clock.
+			view := requestIDRE.ReplaceAllString(ansi.Strip(m.View().Content), "gpb-REQUEST-ID")
+			if !strings.Contains(view, "EXPIRING") || !strings.Contains(view, "▲ 1 warning") {
+				t.Errorf("the golden state lacks the warning:\n%s", view)
+			}
+			golden.RequireEqual(t, []byte(view))
+		})
+	}
+}
+
+// altKey is alt and a key: alt+2 switches screens even from a text field.
+func altKey(r rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: r, Mod: tea.ModAlt} }

@@ -1,0 +1,49 @@
+package ui
+
+import (
+	"context"
+	"time"
+
+	"github.com/gpublock/gpublock/model"
+)
+
+// blocksBackend is the part of Backend the blocks screen and the extend dialog use.
+type blocksBackend interface {
+	// Blocks lists the account's Capacity Blocks in the regions; the error is set only when
+	// no region answered.
+	Blocks(ctx context.Context, regions []string) (BlockList, error)
+	ExtensionOfferings(ctx context.Context, b model.Block, days int) ([]model.ExtensionOffering, error)
+	// CheckExtend is the dry run of an extension.
+	CheckExtend(ctx context.Context, b model.Block, off model.ExtensionOffering) (Permission, error)
+	// Extend buys an extension once, with the adapter's journal and lost-reply recovery. A
+	// refusal or failure is an *ActionError (OutcomeUnknown: do not extend again).
+	Extend(ctx context.Context, b model.Block, off model.ExtensionOffering) (ExtendResult, error)
+}
+
+// BlockList is one listing of the account's Capacity Blocks.
+type BlockList struct {
+	Blocks []model.Block
+	// Fees is what was paid for each block (its purchase and its extensions), by reservation
+	// id, as this machine's purchase journal recorded it. A block bought elsewhere is absent:
+	// AWS's reservation carries no fee.
+	Fees map[string]model.Money
+	// Now is the backend's time when the list was made: the emulator's clock may be moved, and
+	// the countdowns must follow it.
+	Now time.Time
+	// Problems are the regions that failed, or answered with some details missing.
+	Problems []BlockProblem
+}
+
+// BlockProblem is a region whose part of the listing failed (Partial: some details missing).
+type BlockProblem struct {
+	Region  string
+	Partial bool
+	Message string
+}
+
+// ExtendResult is a bought extension.
+type ExtendResult struct {
+	RequestID string // the journal's id
+	Extension model.Extension
+	Recovered bool // the reply was lost and the extension found in the block's history
+}

@@ -1,0 +1,149 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/gpublock/gpublock/ui/components/blocks"
+)
+
+// blocksRects is where the blocks screen's panes go: the table above the detail on wide
+// terminals; on narrow ones the table, or the detail alone after enter.
+type blocksRects struct {
+	table, detail rect
+	rows          int // table rows that fit
+}
+
+func (m Model) blocksLayout() blocksRects {
+	var r blocksRects
+	l := m.layout()
+	if l.tooSmall {
+		return r
+	}
+	body := m.height - l.headerH - l.footerH
+	switch {
+	case m.width >= wideWidth && m.height >= wideHeight:
+		th := max(8, body*50/100)
+		r.table, r.detail = rect{m.width, th}, rect{m.width, body - th}
+	case m.blocks.detail:
+		r.detail = rect{m.width, body}
+	default:
+		r.table = rect{m.width, body}
+	}
+	used := 2 + 1 + 1 // border, status line, header
+	if m.blocks.table.Filtering() || m.blocks.table.FilterText() != "" {
+		used++
+	}
+	r.rows = max(1, r.table.h-used)
+	return r
+}
+
+// blocksBody is the body of the blocks screen.
+func (m Model) blocksBody() string {
+	r := m.blocksLayout()
+	var parts []string
+	if r.table.h > 0 {
+		parts = append(parts, m.box(m.blocksTitle(), m.blocksTableView(r.table.w-2, r.table.h-2), r.table, !m.blocks.detail))
+	}
+	if r.detail.h > 0 {
+		title := "Block"
+		if r.table.h == 0 {
+			title += " · esc back"
+		}
+		parts = append(parts, m.box(title, m.blockDetailView(r.detail.w-2, r.detail.h-2), r.detail, m.blocks.detail))
+	}
+	return strings.Join(parts, "\n")
+}
+
+func (m Model) blocksTitle() string {
+	t := "Capacity Blocks"
+	if m.blocks.table.Len() > 0 {
+		t += " · " + m.blocks.table.Position()
+	}
+	return t
+}
+
+func (m Model) blocksTableView(w, h int) string {
+	if w <= 0 || h <= 0 {
+		return ""
+	}
+	th, s := m.th, m.blocks
+	lines := []string{ansi.Truncate(m.blocksStatus(), w, "…")}
+	switch {
+	case m.connectErr != nil:
+		for _, l := range wrapText("Could not connect: "+m.connectErr.Error(), w) {
+			lines = append(lines, th.Error.Render(l))
+		}
+	case !s.loaded:
+	case s.err != nil && len(s.list) == 0:
+		for _, l := range wrapText("The blocks could not be listed: "+s.err.Error(), w) {
+			lines = append(lines, th.Error.Render(l))
+		}
+		lines = append(lines, th.Muted.Render("r tries again."))
+	case len(s.list) == 0:
+		lines = append(lines, "", th.Muted.Render(ansi.Truncate("No Capacity Blocks in "+regionList(s.regions)+". The search screen (1) finds some to buy.", w, "…")))
+	default:
+		lines = append(lines, m.blocks.table.View(w, h-1))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// blocksStatus is the line over the table: what was listed where and when, the refresh
+// period, the notifications, and the regions that failed.
+func (m Model) blocksStatus() string {
+	th, s := m.th, m.blocks
+	if m.opts.Backend == nil {
+		return th.Muted.Render("Not connected.")
+	}
+	if !s.loaded {
+		return m.spin.View() + th.Value.Render(" Listing the blocks in "+regionList(m.blocksRegions())+"…")
+	}
+	line := th.Value.Render(fmt.Sprintf("%s in %s", plural(len(s.list), "block"), regionList(s.regions)))
+	if !s.at.IsZero() {
+		line += th.Muted.Render(" · as of " + s.at.UTC().Format("15:04:05 UTC"))
+	}
+	line += th.Muted.Render(fmt.Sprintf(" · refresh every %s (r now)", m.refreshEvery().Round(time.Second)))
+	if s.loading {
+		line += " " + m.spin.View()
+	}
+	if s.notifyOff {
+		line += th.Muted.Render(" · notifications off (n)")
+	} else {
+		line += th.Muted.Render(" · bell on (n)")
+	}
+	for _, p := range s.problems {
+		what := "failed"
+		if p.Partial {
+			what = "details missing"
+		}
+		line += th.Error.Render(fmt.Sprintf(" · %s %s: %s", p.Region, what, p.Message))
+	}
+	return line
+}
+
+func (m Model) blockDetailView(w, h int) string {
+	b, ok := m.blocks.table.Selected()
+	if !ok {
+		return m.th.Muted.Render("Select a block to see its instances, extensions, tags and ids.")
+	}
+	fee, hasFee := m.blocks.table.Fee()
+	return blocks.Detail(m.th, b, fee, hasFee, m.clock, m.opts.Location, w, h)
+}
+
+// warningBadge is the header's count of warnings, on every screen: red when one is red.
+func (m Model) warningBadge() string {
+	ws := m.warningsNow()
+	if len(ws) == 0 {
+		return ""
+	}
+	style := m.th.Warning
+	for _, bw := range ws {
+		if bw.w.Red() {
+			style = m.th.Error
+		}
+	}
+	return style.Render("▲ "+plural(len(ws), "warning")) + " "
+}

@@ -1,0 +1,177 @@
+package blocks
+
+import (
+	"cmp"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/components/table"
+)
+
+// Column is a column of the blocks table.
+type Column int
+
+const (
+	ColWarning Column = iota
+	ColState
+	ColRegion
+	ColAZ
+	ColType
+	ColStart
+	ColEnd
+	ColCountdown
+	ColTermination
+	ColRunning
+	ColInterconnect
+	ColFee
+	ColID
+	numColumns
+)
+
+type columnDef struct {
+	title, name, sortKey string
+	width, keep          int
+	right                bool
+}
+
+// Keep orders what a narrow table drops: the warning and the countdown go last.
+var columns = [numColumns]columnDef{
+	ColWarning:      {"Warning", "warning", "W", 14, 12, false},
+	ColState:        {"State", "state", "X", 15, 9, false},
+	ColRegion:       {"Region", "region", "R", 14, 5, false},
+	ColAZ:           {"AZ", "availability zone", "Z", 15, 1, false},
+	ColType:         {"Type × N", "type and count", "T", 21, 10, false},
+	ColStart:        {"Start UTC", "start", "S", 12, 4, false},
+	ColEnd:          {"End UTC", "end", "E", 12, 8, false},
+	ColCountdown:    {"To start/end", "time to start or end", "U", 17, 11, false},
+	ColTermination:  {"Terminates in", "time to termination", "K", 13, 7, true},
+	ColRunning:      {"Running", "instances running", "N", 7, 6, true},
+	ColInterconnect: {"Interconnect", "interconnect status", "C", 17, 0, false},
+	ColFee:          {"Fee paid", "fee paid", "F", 14, 3, true},
+	ColID:           {"Reservation", "reservation id", "I", 20, 2, false},
+}
+
+// fitColumns picks the columns that fit width.
+func fitColumns(width int) []Column {
+	defs := make([]table.Column, numColumns)
+	for c, d := range columns {
+		defs[c] = table.Column{Width: d.width, Keep: d.keep}
+	}
+	var out []Column
+	for _, i := range table.Fit(defs, width) {
+		out = append(out, Column(i))
+	}
+	return out
+}
+
+// ColumnName names a column for people.
+func ColumnName(c Column) string { return columns[c].name }
+
+const timeLayout = "Jan 02 15:04"
+
+// row is one block with its time-free cells formatted when the list arrives; the countdown,
+// termination and warning cells are drawn from the clock of each frame.
+type row struct {
+	b      model.Block
+	fee    model.Money
+	hasFee bool
+	cells  [numColumns]string
+	text   string // lower-case cells, for the filter
+}
+
+func newRow(b model.Block, fee model.Money, hasFee bool) row {
+	r := row{b: b, fee: fee, hasFee: hasFee}
+	feeCell := "—"
+	if hasFee {
+		feeCell = fee.Dollars()
+	}
+	ic := b.Interconnect
+	if ic == "" {
+		ic = "—"
+	}
+	r.cells = [numColumns]string{
+		ColState:        string(b.State),
+		ColRegion:       b.Region,
+		ColAZ:           b.AvailabilityZone,
+		ColType:         fmt.Sprintf("%s × %d", b.InstanceType, b.TotalCount),
+		ColStart:        b.Start.UTC().Format(timeLayout),
+		ColEnd:          b.End.UTC().Format(timeLayout),
+		ColRunning:      fmt.Sprintf("%d/%d", b.RunningCount, b.TotalCount),
+		ColInterconnect: ic,
+		ColFee:          feeCell,
+		ColID:           b.ReservationID,
+	}
+	r.text = strings.ToLower(strings.Join(r.cells[:], " ") + " " + b.BlockID)
+	return r
+}
+
+// cell is a row's text in a column at now.
+func (r *row) cell(c Column, now time.Time) string {
+	switch c {
+	case ColWarning:
+		return WarningOf(r.b, now).Word()
+	case ColCountdown:
+		return Countdown(r.b, now)
+	case ColTermination:
+		return ToTermination(r.b, now)
+	}
+	return r.cells[c]
+}
+
+// compare orders two rows by a column at now; ties go by end, then reservation id, so
+// that the order never depends on the order of the listing.
+func compare(a, b *row, c Column, now time.Time) int {
+	switch c {
+	case ColWarning:
+		return cmp.Compare(WarningOf(a.b, now).rank(), WarningOf(b.b, now).rank())
+	case ColState:
+		return strings.Compare(string(a.b.State), string(b.b.State))
+	case ColRegion:
+		return strings.Compare(a.b.Region, b.b.Region)
+	case ColAZ:
+		return strings.Compare(a.b.AvailabilityZone, b.b.AvailabilityZone)
+	case ColType:
+		if r := strings.Compare(a.b.InstanceType, b.b.InstanceType); r != 0 {
+			return r
+		}
+		return cmp.Compare(a.b.TotalCount, b.b.TotalCount)
+	case ColStart:
+		return a.b.Start.Compare(b.b.Start)
+	case ColEnd, ColTermination:
+		return a.b.End.Compare(b.b.End)
+	case ColCountdown:
+		return nextEvent(a.b, now).Compare(nextEvent(b.b, now))
+	case ColRunning:
+		return cmp.Compare(a.b.RunningCount, b.b.RunningCount)
+	case ColInterconnect:
+		return strings.Compare(a.b.Interconnect, b.b.Interconnect)
+	case ColFee:
+		if a.hasFee != b.hasFee {
+			if a.hasFee {
+				return -1
+			}
+			return 1
+		}
+		return a.fee.Cmp(b.fee)
+	case ColID:
+		return strings.Compare(a.b.ReservationID, b.b.ReservationID)
+	}
+	return 0
+}
+
+// nextEvent is the start of a block not yet started, else its end.
+func nextEvent(b model.Block, now time.Time) time.Time {
+	if now.Before(b.Start) {
+		return b.Start
+	}
+	return b.End
+}
+
+func tieBreak(a, b *row) int {
+	if r := a.b.End.Compare(b.b.End); r != 0 {
+		return r
+	}
+	return strings.Compare(a.b.ReservationID, b.b.ReservationID)
+}

@@ -1,0 +1,106 @@
+package blocks
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/theme"
+)
+
+// Detail draws everything known about one block in width×height cells: its warning, times
+// (UTC and local), ids, console URL, instances, extension history and tags. fee is the fee
+// paid when known (hasFee).
+func Detail(th theme.Theme, b model.Block, fee model.Money, hasFee bool, now time.Time, loc *time.Location, width, height int) string {
+	if width <= 0 || height <= 0 {
+		return ""
+	}
+	if loc == nil {
+		loc = time.Local
+	}
+	var lines []string
+	add := func(s string) { lines = append(lines, ansi.Truncate(s, width, "…")) }
+	const lw = 14
+	field := func(label, value string) {
+		add(th.Label.Render(fmt.Sprintf("%-*s", lw, label)) + th.Value.Render(value))
+	}
+	both := func(t time.Time) string {
+		return t.UTC().Format("Mon 2006-01-02 15:04") + " UTC · " + t.In(loc).Format("Mon Jan 02 15:04 MST")
+	}
+
+	add(th.Focused.Render(b.ReservationID) + th.Value.Render(fmt.Sprintf(" · %s × %d · %s · %s", b.InstanceType, b.TotalCount, b.AvailabilityZone, b.State)))
+	if w := WarningOf(b, now); w != NoWarning {
+		style := th.Warning
+		if w.Red() {
+			style = th.Error
+		}
+		add(style.Render(w.Word() + ": " + w.Sentence(b, now)))
+	}
+	field("Start", both(b.Start))
+	field("End", both(b.End)+" · "+Countdown(b, now))
+	field("Terminates at", both(b.TerminationAt())+" · instances are terminated from 30 minutes before the end")
+	field("Running", fmt.Sprintf("%d of %d instances (%d available)", b.RunningCount, b.TotalCount, b.AvailableCount))
+	ic := b.Interconnect
+	if ic == "" {
+		ic = "unknown"
+	}
+	field("Interconnect", ic)
+	if hasFee {
+		field("Fee paid", fee.Dollars()+" (this machine's purchase journal: the block and its extensions)")
+	} else {
+		field("Fee paid", "— (not in this machine's purchase journal; AWS does not list it per reservation)")
+	}
+	field("Reservation", b.ReservationID+"  (y copies)")
+	blockID := b.BlockID
+	if blockID == "" {
+		blockID = "—"
+	}
+	field("Block", blockID+"  (Y copies)")
+	field("Console", ConsoleURL(b)+"  (o opens)")
+
+	add(th.Label.Render(fmt.Sprintf("Instances (%d)", len(b.Instances))))
+	if len(b.Instances) == 0 {
+		add(th.Muted.Render("  none running in this block"))
+	}
+	for _, in := range b.Instances {
+		add(th.Value.Render(fmt.Sprintf("  %-19s  %-13s  launched %s", in.ID, in.State, in.LaunchTime.UTC().Format("Jan 02 15:04 UTC"))))
+	}
+	add(th.Label.Render(fmt.Sprintf("Extensions (%d)", len(b.Extensions))))
+	if len(b.Extensions) == 0 {
+		add(th.Muted.Render("  none"))
+	}
+	for _, e := range b.Extensions {
+		add(th.Value.Render(fmt.Sprintf("  +%s  %s → %s  %s  %s", model.FormatDays(e.DurationHours/24), e.Start.UTC().Format("Jan 02 15:04"),
+			e.End.UTC().Format("Jan 02 15:04"), e.Fee.Dollars(), extensionStatus(e.Status))))
+	}
+	if len(b.Tags) > 0 {
+		keys := make([]string, 0, len(b.Tags))
+		for k := range b.Tags {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		add(th.Label.Render(fmt.Sprintf("Tags (%d)", len(keys))))
+		for _, k := range keys {
+			add(th.Value.Render("  " + k + " = " + b.Tags[k]))
+		}
+	}
+	if len(lines) > height {
+		lines = lines[:height]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// extensionStatus says what the status means for the end: AWS moves it only once paid.
+func extensionStatus(st model.ExtensionStatus) string {
+	switch st {
+	case model.ExtensionPaymentPending:
+		return string(st) + " (the end moves once paid)"
+	case model.ExtensionPaymentFailed:
+		return string(st) + " (the end did not move)"
+	}
+	return string(st)
+}

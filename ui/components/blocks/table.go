@@ -1,0 +1,254 @@
+// Package blocks is the table of the account's Capacity Blocks, with their warnings and
+// countdowns, and the detail of one block. The table sorts and filters as the offerings
+// table does (same keys); the cursor stays on its block, by reservation id, when the list
+// is refreshed. Cells that depend on the time are drawn from the clock given to View, so
+// that View stays pure and the countdowns follow the model's clock.
+package blocks
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/components/textfield"
+	"github.com/gpublock/gpublock/ui/theme"
+)
+
+// Model is the table.
+type Model struct {
+	th   theme.Theme
+	keys KeyMap
+
+	rows []row
+	view []int // indexes into rows that pass the filter, in sort order
+	now  time.Time
+
+	sortCol Column
+	desc    bool
+
+	filter    textfield.Model
+	filtering bool
+
+	cursor, offset, height int
+}
+
+// New returns an empty table, the most urgent warnings first.
+func New(th theme.Theme) Model {
+	return Model{th: th, keys: DefaultKeyMap(), sortCol: ColWarning, desc: true, height: 10}
+}
+
+// KeyMap returns the table's keys, for help.
+func (m Model) KeyMap() KeyMap { return m.keys }
+
+// SetHeight sets the rows a frame shows, which paging moves by.
+func (m *Model) SetHeight(h int) {
+	m.height = max(1, h)
+	m.scroll()
+}
+
+// Set replaces the blocks; fees holds the fee paid of those whose fee is known. The cursor
+// stays on the block it was on while that block is listed.
+func (m *Model) Set(blocks []model.Block, fees map[string]model.Money, now time.Time) {
+	sel, _ := m.Selected()
+	m.rows = m.rows[:0]
+	for _, b := range blocks {
+		fee, ok := fees[b.ReservationID]
+		m.rows = append(m.rows, newRow(b, fee, ok))
+	}
+	m.now = now
+	m.refilter(sel.ReservationID)
+}
+
+// SetNow moves the table's clock; the order changes only when sorted by a column that
+// depends on the time.
+func (m *Model) SetNow(now time.Time) {
+	m.now = now
+	if m.sortCol == ColWarning || m.sortCol == ColCountdown {
+		sel, _ := m.Selected()
+		m.refilter(sel.ReservationID)
+	}
+}
+
+// Len is the number of blocks held; Visible the number passing the filter.
+func (m Model) Len() int     { return len(m.rows) }
+func (m Model) Visible() int { return len(m.view) }
+
+// Filtering reports whether keys go to the filter field.
+func (m Model) Filtering() bool { return m.filtering }
+
+// FilterText returns the filter.
+func (m Model) FilterText() string { return m.filter.Value() }
+
+// Sort returns the sort column and direction.
+func (m Model) Sort() (Column, bool) { return m.sortCol, m.desc }
+
+// Selected returns the block under the cursor.
+func (m Model) Selected() (model.Block, bool) {
+	if m.cursor < 0 || m.cursor >= len(m.view) {
+		return model.Block{}, false
+	}
+	return m.rows[m.view[m.cursor]].b, true
+}
+
+// Fee returns the fee paid for the block under the cursor, when known.
+func (m Model) Fee() (model.Money, bool) {
+	if m.cursor < 0 || m.cursor >= len(m.view) {
+		return model.Money{}, false
+	}
+	r := &m.rows[m.view[m.cursor]]
+	return r.fee, r.hasFee
+}
+
+// Row returns the block at an index among the visible rows.
+func (m Model) Row(i int) model.Block {
+	if i < 0 || i >= len(m.view) {
+		return model.Block{}
+	}
+	return m.rows[m.view[i]].b
+}
+
+// Cursor returns the cursor's index among the visible rows.
+func (m Model) Cursor() int { return m.cursor }
+
+// Select moves the cursor to the block with this reservation id, when it is visible.
+func (m *Model) Select(reservationID string) bool {
+	for i, ri := range m.view {
+		if m.rows[ri].b.ReservationID == reservationID {
+			m.cursor = i
+			m.scroll()
+			return true
+		}
+	}
+	return false
+}
+
+func (m *Model) cmpIndex(a, b int) int {
+	ra, rb := &m.rows[a], &m.rows[b]
+	r := compare(ra, rb, m.sortCol, m.now)
+	if m.desc {
+		r = -r
+	}
+	if r == 0 {
+		r = tieBreak(ra, rb)
+	}
+	return r
+}
+
+// SortBy sorts by a column; the same column again reverses the order.
+func (m *Model) SortBy(c Column) {
+	if c == m.sortCol {
+		m.desc = !m.desc
+	} else {
+		m.sortCol, m.desc = c, false
+	}
+	sel, _ := m.Selected()
+	m.refilter(sel.ReservationID)
+}
+
+// SetFilter keeps the rows that contain every word of s.
+func (m *Model) SetFilter(s string) {
+	m.filter.SetValue(s)
+	sel, _ := m.Selected()
+	m.refilter(sel.ReservationID)
+}
+
+// refilter rebuilds the visible rows in order and puts the cursor back on the block sel.
+func (m *Model) refilter(sel string) {
+	terms := strings.Fields(strings.ToLower(m.filter.Value()))
+	m.view = m.view[:0]
+	for i := range m.rows {
+		if matches(m.rows[i].text, terms) {
+			m.view = append(m.view, i)
+		}
+	}
+	slices.SortFunc(m.view, m.cmpIndex)
+	if sel == "" || !m.Select(sel) {
+		m.scroll()
+	}
+}
+
+func matches(text string, terms []string) bool {
+	for _, t := range terms {
+		if !strings.Contains(text, t) {
+			return false
+		}
+	}
+	return true
+}
+
+func (m *Model) scroll() {
+	m.cursor = max(0, min(m.cursor, len(m.view)-1))
+	if m.cursor < m.offset {
+		m.offset = m.cursor
+	}
+	if m.cursor >= m.offset+m.height {
+		m.offset = m.cursor - m.height + 1
+	}
+	m.offset = max(0, min(m.offset, len(m.view)-m.height))
+}
+
+// Update handles a key meant for the table and reports whether it used it.
+func (m Model) Update(msg tea.Msg) (Model, bool) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return m, false
+	}
+	if m.filtering {
+		switch {
+		case key.Matches(k, m.keys.ClearFilter):
+			m.filtering = false
+			m.SetFilter("")
+		case key.Matches(k, m.keys.ApplyFilter), k.String() == "tab":
+			m.filtering = false
+		default:
+			var used bool
+			if m.filter, used = m.filter.Update(k); !used {
+				return m, false
+			}
+			sel, _ := m.Selected()
+			m.refilter(sel.ReservationID)
+		}
+		return m, true
+	}
+	switch {
+	case key.Matches(k, m.keys.Up):
+		m.cursor--
+	case key.Matches(k, m.keys.Down):
+		m.cursor++
+	case key.Matches(k, m.keys.PageUp):
+		m.cursor -= m.height
+		m.offset -= m.height
+	case key.Matches(k, m.keys.PageDown):
+		m.cursor += m.height
+		m.offset += m.height
+	case key.Matches(k, m.keys.HalfUp):
+		m.cursor -= m.height / 2
+	case key.Matches(k, m.keys.HalfDown):
+		m.cursor += m.height / 2
+	case key.Matches(k, m.keys.Top):
+		m.cursor = 0
+	case key.Matches(k, m.keys.Bottom):
+		m.cursor = len(m.view) - 1
+	case key.Matches(k, m.keys.Filter):
+		m.filtering = true
+	case key.Matches(k, m.keys.ClearFilter):
+		if m.filter.Value() == "" {
+			return m, false
+		}
+		m.SetFilter("")
+	default:
+		for c := Column(0); c < numColumns; c++ {
+			if key.Matches(k, m.keys.Sort[c]) {
+				m.SortBy(c)
+				return m, true
+			}
+		}
+		return m, false
+	}
+	m.scroll()
+	return m, true
+}

@@ -1,0 +1,108 @@
+package blocks
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/components/table"
+)
+
+// View draws the filter line (when there is one), the header and the visible rows in
+// width×height cells, with the times of the table's clock (SetNow).
+func (m Model) View(width, height int) string {
+	if width <= 0 || height <= 0 {
+		return ""
+	}
+	th := m.th
+	cols := fitColumns(width)
+	var b strings.Builder
+	lines := 0
+	if m.filtering || m.filter.Value() != "" {
+		b.WriteString(th.Accent.Render("/") + m.filter.View(width-1, m.filtering, th.Value, th.Cursor, th.Muted) + "\n")
+		lines++
+		if lines >= height {
+			return strings.TrimSuffix(b.String(), "\n")
+		}
+	}
+	var hb strings.Builder
+	for i, c := range cols {
+		if i > 0 {
+			hb.WriteByte(' ')
+		}
+		d := columns[c]
+		title, style := d.title, th.TableHeader
+		if c == m.sortCol {
+			style = th.SortedHead
+			if m.desc {
+				title += "▼"
+			} else {
+				title += "▲"
+			}
+		}
+		hb.WriteString(style.Render(table.Cell(title, d.width, d.right)))
+	}
+	b.WriteString(ansi.Truncate(hb.String(), width, ""))
+	lines++
+	rows := height - lines
+	if rows <= 0 {
+		return b.String()
+	}
+	if len(m.view) == 0 && len(m.rows) > 0 {
+		b.WriteString("\n" + ansi.Truncate(th.Muted.Render(fmt.Sprintf("No block of %d matches the filter %q · esc clears it", len(m.rows), m.filter.Value())), width, "…"))
+		return b.String()
+	}
+	off := m.offset
+	if m.cursor >= off+rows {
+		off = m.cursor - rows + 1
+	}
+	off = max(0, min(off, len(m.view)-rows))
+	end := min(len(m.view), off+rows)
+	var rb strings.Builder
+	for i := off; i < end; i++ {
+		r := &m.rows[m.view[i]]
+		rb.Reset()
+		for j, c := range cols {
+			if j > 0 {
+				rb.WriteByte(' ')
+			}
+			d := columns[c]
+			rb.WriteString(table.Cell(r.cell(c, m.now), d.width, d.right))
+		}
+		line := ansi.Truncate(rb.String(), width, "")
+		b.WriteByte('\n')
+		w := WarningOf(r.b, m.now)
+		switch {
+		case i == m.cursor:
+			b.WriteString(th.Selected.Render(line))
+		case w != NoWarning && w.Red():
+			b.WriteString(th.Error.Render(line))
+		case w != NoWarning:
+			b.WriteString(th.Warning.Render(line))
+		case r.b.State == model.StateExpired || r.b.State == model.StateCancelled || r.b.State == model.StateFailed:
+			b.WriteString(th.Muted.Render(line))
+		default:
+			b.WriteString(th.Value.Render(line))
+		}
+	}
+	return b.String()
+}
+
+// Position says where the cursor is and how the table is sorted.
+func (m Model) Position() string {
+	dir := "▲"
+	if m.desc {
+		dir = "▼"
+	}
+	pos := 0
+	if len(m.view) > 0 {
+		pos = m.cursor + 1
+	}
+	s := fmt.Sprintf("%d of %d", pos, len(m.view))
+	if len(m.view) != len(m.rows) {
+		s += fmt.Sprintf(" (filtered from %d)", len(m.rows))
+	}
+	return s + " · sorted by " + columns[m.sortCol].name + " " + dir
+}

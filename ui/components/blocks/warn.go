@@ -1,0 +1,148 @@
+package blocks
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/gpublock/gpublock/model"
+)
+
+// Warning is what needs an on-call person's attention about a block. A block has at most
+// one: the most urgent.
+type Warning int
+
+const (
+	NoWarning Warning = iota
+	// Idle: active and paid for, with no instance running in it.
+	Idle
+	PaymentPending
+	PaymentFailed
+	// Expiring: within 40 minutes of its end, when AWS sends its expiration warning.
+	Expiring
+	// Terminating: within 30 minutes of its end AWS terminates its instances.
+	Terminating
+)
+
+// WarningOf is the block's warning at now.
+func WarningOf(b model.Block, now time.Time) Warning {
+	switch b.State {
+	case model.StatePaymentPending:
+		return PaymentPending
+	case model.StatePaymentFailed:
+		return PaymentFailed
+	case model.StateActive:
+		switch {
+		case !now.Before(b.TerminationAt()):
+			return Terminating
+		case !now.Before(b.WarningAt()):
+			return Expiring
+		case b.RunningCount == 0:
+			return Idle
+		}
+	}
+	return NoWarning
+}
+
+// Word is the warning in a table cell: it says it without colour, a symbol first.
+func (w Warning) Word() string {
+	switch w {
+	case Idle:
+		return "◌ IDLE, PAID"
+	case PaymentPending:
+		return "$ PAY PENDING"
+	case PaymentFailed:
+		return "✖ PAY FAILED"
+	case Expiring:
+		return "▲ EXPIRING"
+	case Terminating:
+		return "✖ TERMINATING"
+	}
+	return ""
+}
+
+// Red reports whether the warning is drawn red; the others are amber.
+func (w Warning) Red() bool { return w == Terminating || w == PaymentFailed }
+
+// rank orders warnings by urgency, for sorting.
+func (w Warning) rank() int {
+	switch w {
+	case Terminating:
+		return 5
+	case Expiring:
+		return 4
+	case PaymentFailed:
+		return 3
+	case PaymentPending:
+		return 2
+	case Idle:
+		return 1
+	}
+	return 0
+}
+
+// Sentence is the warning as a notification says it.
+func (w Warning) Sentence(b model.Block, now time.Time) string {
+	what := fmt.Sprintf("%s (%s × %d, %s)", b.ReservationID, b.InstanceType, b.TotalCount, b.AvailabilityZone)
+	switch w {
+	case Idle:
+		return what + " is active and paid for, but no instance is running in it"
+	case PaymentPending:
+		return what + ": payment pending"
+	case PaymentFailed:
+		return what + ": payment failed, the block will not start"
+	case Expiring:
+		return fmt.Sprintf("%s ends in %s (%s UTC); instances terminate from %s UTC", what, Span(b.End.Sub(now)),
+			b.End.UTC().Format("15:04"), b.TerminationAt().UTC().Format("15:04"))
+	case Terminating:
+		return fmt.Sprintf("%s: instances terminating; the block ends in %s (%s UTC)", what, Span(b.End.Sub(now)), b.End.UTC().Format("15:04"))
+	}
+	return what
+}
+
+// Span writes a duration as an on-call person reads a countdown: 2d 3h, 5h 20m, 39m 12s
+// (seconds only under an hour, where they matter).
+func Span(d time.Duration) string {
+	if d < 0 {
+		d = -d
+	}
+	d = d.Round(time.Second) // the clock may be a few nanoseconds past a whole second
+	days, hours := int(d/(24*time.Hour)), int(d%(24*time.Hour)/time.Hour)
+	mins, secs := int(d%time.Hour/time.Minute), int(d%time.Minute/time.Second)
+	switch {
+	case days > 0:
+		return fmt.Sprintf("%dd %dh", days, hours)
+	case hours > 0:
+		return fmt.Sprintf("%dh %02dm", hours, mins)
+	}
+	return fmt.Sprintf("%dm %02ds", mins, secs)
+}
+
+// Countdown is the time to the start of a block not yet started, to the end of one running,
+// or how long ago it ended (the CLI's "time to start / to end").
+func Countdown(b model.Block, now time.Time) string {
+	switch {
+	case now.Before(b.Start):
+		return "starts in " + Span(b.Start.Sub(now))
+	case now.Before(b.End):
+		return "ends in " + Span(b.End.Sub(now))
+	}
+	return "ended " + Span(now.Sub(b.End)) + " ago"
+}
+
+// ToTermination is the time until AWS starts terminating the block's instances (30 minutes
+// before the end).
+func ToTermination(b model.Block, now time.Time) string {
+	t := b.TerminationAt()
+	switch {
+	case !now.Before(b.End):
+		return "—"
+	case !now.Before(t):
+		return "terminating"
+	}
+	return Span(t.Sub(now))
+}
+
+// ConsoleURL is the reservation's page in the AWS console.
+func ConsoleURL(b model.Block) string {
+	return fmt.Sprintf("https://%s.console.aws.amazon.com/ec2/home?region=%s#CapacityReservationDetails:crId=%s", b.Region, b.Region, b.ReservationID)
+}

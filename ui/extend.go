@@ -1,0 +1,379 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/pricing"
+	"github.com/gpublock/gpublock/ui/components/textfield"
+)
+
+// extendDialog lengthens a block, confirmed as a purchase is: choose a length (only those
+// AWS sells), see the extension offering, the new end, the exact fee and the break-even of the
+// added hours against on-demand; the dry run answers before anything can be typed; typing
+// extend and enter buys. Every other way out extends nothing.
+type extendDialog struct {
+	env    actionEnv
+	id     int64
+	prices *pricing.Catalog
+	b      model.Block
+	days   []int // the lengths sold
+	choice int   // index into days
+
+	step    extendStep
+	offErr  error
+	off     model.ExtensionOffering
+	cmp     pricing.Comparison
+	perm    Permission
+	permErr error
+	confirm textfield.Model
+	notYet  string
+
+	res     ExtendResult
+	failure *ActionError
+}
+
+type extendStep int
+
+const (
+	extChoose   extendStep = iota // choosing the length
+	extLoading                    // asking for the extension offering
+	extNone                       // none for that length (or the call failed)
+	extChecking                   // the offering is shown; the dry run is running
+	extConfirm                    // the dry run answered; type extend
+	extBuying
+	extDone // bought, or not: the answer is shown until a key
+)
+
+type extOffersMsg struct {
+	dialog int64
+	offs   []model.ExtensionOffering
+	cmp    pricing.Comparison
+	err    error
+}
+
+type extCheckMsg struct {
+	dialog int64
+	perm   Permission
+	err    error
+}
+
+type extendedMsg struct {
+	dialog int64
+	res    ExtendResult
+	err    error
+}
+
+// openExtend opens the extend dialog on a block that can be extended.
+func (m Model) openExtend(b model.Block) (tea.Model, tea.Cmd) {
+	switch {
+	case m.opts.ReadOnly:
+		return m, nil
+	case b.State != model.StateActive && b.State != model.StateScheduled:
+		m.flash = fmt.Sprintf("Block %s is %s: only active or scheduled blocks can be extended.", b.ReservationID, b.State)
+		return m, nil
+	}
+	m.dialog = newExtendDialog(m.actionEnv(), m.opts.Prices, b)
+	return m, nil
+}
+
+func newExtendDialog(env actionEnv, prices *pricing.Catalog, b model.Block) extendDialog {
+	return extendDialog{env: env, id: dialogSeq.Add(1), prices: prices, b: b, days: model.ValidDurationDays(), confirm: textfield.New("")}
+}
+
+func (d extendDialog) ctx() context.Context {
+	if d.env.ctx == nil {
+		return context.Background()
+	}
+	return d.env.ctx
+}
+
+// fetch asks for the extension offerings of the chosen length and prices the cheapest.
+func (d extendDialog) fetch() tea.Cmd {
+	id, b, blk, days, prices, ctx := d.id, d.env.backend, d.b, d.days[d.choice], d.prices, d.ctx()
+	return func() tea.Msg {
+		offs, err := b.ExtensionOfferings(ctx, blk, days)
+		msg := extOffersMsg{dialog: id, offs: offs, err: err}
+		if err == nil && len(offs) > 0 {
+			msg.cmp = pricing.Compare(prices, extensionAsOffering(blk, cheapestExtension(offs)))
+		}
+		return msg
+	}
+}
+
+// cheapestExtension picks among the offerings AWS gives for one length (one today).
+func cheapestExtension(offs []model.ExtensionOffering) model.ExtensionOffering {
+	return slices.MinFunc(offs, func(a, b model.ExtensionOffering) int { return a.Fee.Cmp(b.Fee) })
+}
+
+// extensionAsOffering is the added hours as a block of their own, which is what the fee buys,
+// to compare with on-demand.
+func extensionAsOffering(b model.Block, off model.ExtensionOffering) model.Offering {
+	t := off.InstanceType
+	if t == "" {
+		t = b.InstanceType
+	}
+	count := off.Count
+	if count == 0 {
+		count = b.TotalCount
+	}
+	return model.Offering{ID: off.ID, Region: b.Region, AvailabilityZone: b.AvailabilityZone, InstanceType: t, Count: count,
+		Start: off.Start, End: off.End, DurationHours: off.DurationHours, Fee: off.Fee, Currency: off.Currency}
+}
+
+func (d extendDialog) Update(msg tea.Msg) (dialog, tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case dialogSizeMsg:
+		d.env.size = rect(msg)
+	case tea.KeyPressMsg:
+		return d.key(msg)
+	case extOffersMsg:
+		if msg.dialog != d.id || d.step != extLoading {
+			return d, nil, false
+		}
+		if msg.err != nil || len(msg.offs) == 0 {
+			d.step, d.offErr = extNone, msg.err
+			return d, nil, false
+		}
+		d.off, d.cmp, d.step = cheapestExtension(msg.offs), msg.cmp, extChecking
+		id, b, blk, off, ctx := d.id, d.env.backend, d.b, d.off, d.ctx()
+		return d, func() tea.Msg {
+			p, err := b.CheckExtend(ctx, blk, off)
+			return extCheckMsg{dialog: id, perm: p, err: err}
+		}, false
+	case extCheckMsg:
+		if msg.dialog != d.id || d.step != extChecking {
+			return d, nil, false
+		}
+		d.perm, d.permErr, d.step = msg.perm, msg.err, extConfirm
+		return d, nil, false
+	case extendedMsg:
+		if msg.dialog != d.id {
+			return d, nil, false
+		}
+		d.step, d.res = extDone, msg.res
+		if msg.err != nil {
+			d.failure = asActionError(msg.err)
+		}
+		// The row follows the new end once the block is listed again.
+		return d, func() tea.Msg { return blocksRefreshMsg{} }, false
+	}
+	return d, nil, false
+}
+
+func (d extendDialog) key(k tea.KeyPressMsg) (dialog, tea.Cmd, bool) {
+	s := k.String()
+	switch d.step {
+	case extBuying:
+		return d, nil, false // the purchase is on its way; its answer must be seen
+	case extDone:
+		return d, nil, true
+	}
+	if s == "esc" {
+		return d, cancelled("Nothing was extended."), true
+	}
+	switch d.step {
+	case extChoose, extNone:
+		switch s {
+		case "left", "h", "up", "k":
+			d.choice = max(0, d.choice-1)
+			d.step = extChoose
+		case "right", "l", "down", "j":
+			d.choice = min(len(d.days)-1, d.choice+1)
+			d.step = extChoose
+		case "enter":
+			d.step, d.offErr = extLoading, nil
+			return d, d.fetch(), false
+		}
+		return d, nil, false
+	case extChecking, extConfirm:
+		switch s {
+		case "shift+tab":
+			d.step, d.confirm, d.notYet = extChoose, textfield.New(""), ""
+			d.id = dialogSeq.Add(1) // a dry run still running answers no one
+			return d, nil, false
+		case "enter":
+			return d.tryBuy()
+		}
+		if d.step == extConfirm && d.perm.Allowed {
+			d.confirm, _ = d.confirm.Update(k)
+		}
+	}
+	return d, nil, false
+}
+
+func (d extendDialog) tryBuy() (dialog, tea.Cmd, bool) {
+	switch {
+	case d.step != extConfirm:
+		d.notYet = "The dry run has not answered yet."
+		return d, nil, false
+	case d.permErr != nil || !d.perm.Allowed:
+		d.notYet = "Not allowed: nothing can be extended. esc closes."
+		return d, nil, false
+	case !d.fits():
+		d.notYet = "Too small to show everything: make the terminal taller to extend."
+		return d, nil, false
+	case strings.TrimSpace(d.confirm.Value()) != "extend":
+		d.notYet = "Type extend (the whole word) to buy the extension; esc cancels."
+		return d, nil, false
+	}
+	d.step, d.notYet = extBuying, ""
+	id, b, blk, off, ctx := d.id, d.env.backend, d.b, d.off, d.ctx()
+	return d, func() tea.Msg {
+		res, err := b.Extend(ctx, blk, off)
+		return extendedMsg{dialog: id, res: res, err: err}
+	}, false
+}
+
+// fits reports whether the whole confirmation shows in the dialog's box.
+func (d extendDialog) fits() bool {
+	if d.env.size.w == 0 {
+		return true // never drawn (a test driving Update alone)
+	}
+	r := dialogRect(d.env.size.w, d.env.size.h, 0)
+	return len(d.lines(r.w-2))+2 <= d.env.size.h
+}
+
+// lines is the dialog's content at an inner width.
+func (d extendDialog) lines(w int) []string {
+	th, b := d.env.th, d.b
+	loc := d.env.loc
+	account := d.env.account
+	if account == "" {
+		account = "unknown"
+	}
+	rows := [][2]string{
+		{"Account", account},
+		{"Block", fmt.Sprintf("%s (%s) · %s × %d · %s", b.ReservationID, b.State, b.InstanceType, b.TotalCount, b.AvailabilityZone)},
+		{"Ends now", bothTimes(b.End, loc)},
+	}
+	out := fieldLines(th, rows, w)
+	out = append(out, "", th.Label.Render("Add  ")+d.lengthPicker(w-5))
+	switch d.step {
+	case extChoose:
+		out = append(out, th.Muted.Render(ansi.Truncate("←/→ choose the length (1–14 days, 3–26 weeks) · enter shows the offering · esc cancels", w, "…")))
+		return out
+	case extLoading:
+		out = append(out, th.Value.Render("Asking AWS for the extension offering…"))
+		return out
+	case extNone:
+		if d.offErr != nil {
+			out = append(out, wrapStyled(th.Error, "The extension offerings could not be listed: "+d.offErr.Error(), w)...)
+		} else {
+			out = append(out, wrapStyled(th.Warning, fmt.Sprintf("AWS offers no %s extension of this block now (no capacity in %s after its end). Try another length, or later.",
+				model.FormatDays(d.days[d.choice]), b.AvailabilityZone), w)...)
+		}
+		out = append(out, th.Muted.Render("←/→ another length · enter asks again · esc closes"))
+		return out
+	}
+	off, c := d.off, d.cmp
+	fee := fieldLines(th, [][2]string{
+		{"New end", bothTimes(off.End, loc) + " · instances terminate from " + bothTimes(off.End.Add(-model.TerminationLead), loc)},
+		{"Upfront fee", exactFee(off.Fee, off.Currency) + ", for the added time"},
+		{"Break-even", breakEven(c)},
+		{"Offering", off.ID},
+	}, w)
+	out = append(out, fee...)
+	out = append(out, wrapStyled(th.Warning, "An extension cannot be cancelled. The end moves once the payment succeeds (usually within minutes).", w)...)
+	out = append(out, "")
+	switch {
+	case d.step == extChecking:
+		out = append(out, th.Value.Render("Dry run: checking permission (ec2:PurchaseCapacityBlockExtension)…"))
+	case d.permErr != nil:
+		out = append(out, wrapStyled(th.Error, "Dry run failed: "+d.permErr.Error(), w)...)
+	case !d.perm.Allowed:
+		out = append(out, wrapStyled(th.Error, "Dry run: NOT allowed: this identity lacks "+d.perm.Action+". Nothing can be extended. esc closes.", w)...)
+	case d.step == extConfirm:
+		out = append(out, th.OK.Render("Dry run: allowed ("+d.perm.Action+")."))
+	}
+	switch d.step {
+	case extConfirm:
+		if d.perm.Allowed && d.permErr == nil {
+			out = append(out, th.Label.Render("Type extend and press enter: ")+d.confirm.View(max(8, w-30), true, th.Value, th.Cursor, th.Muted))
+		}
+	case extBuying:
+		out = append(out, th.Value.Render("Extending… (the answer is awaited; nothing is sent twice)"))
+	case extDone:
+		out = append(out, d.doneLines(w)...)
+	}
+	if d.notYet != "" {
+		out = append(out, wrapStyled(th.Warning, d.notYet, w)...)
+	}
+	if d.step == extChecking || d.step == extConfirm {
+		out = append(out, th.Muted.Render(ansi.Truncate("shift+tab another length · esc cancels", w, "…")))
+	}
+	return out
+}
+
+func (d extendDialog) doneLines(w int) []string {
+	th := d.env.th
+	if f := d.failure; f != nil {
+		if f.Outcome == OutcomeUnknown {
+			return wrapStyled(th.Error, "OUTCOME UNKNOWN: do not extend again; check the block's extension history. "+f.Error()+" Any key closes.", w)
+		}
+		return wrapStyled(th.Error, "NOT EXTENDED: "+f.Error()+" Any key closes.", w)
+	}
+	e := d.res.Extension
+	st := string(e.Status)
+	if st == "" {
+		st = "bought"
+	}
+	var out []string
+	if d.res.Recovered {
+		out = append(out, wrapStyled(th.Warning, "The reply was lost; the block's extension history lists this offering: it is extended, once.", w)...)
+	}
+	msg := fmt.Sprintf("EXTENDED: %s until %s (%s). ", d.b.ReservationID, bothTimes(d.off.End, d.env.loc), st)
+	if e.Status == model.ExtensionPaymentPending {
+		msg += "The end moves once the payment succeeds; the row follows at the next refresh. "
+	}
+	msg += "Journal id " + d.res.RequestID + ". Any key closes."
+	return append(out, wrapStyled(th.OK, msg, w)...)
+}
+
+// lengthPicker shows the chosen length among its neighbours.
+func (d extendDialog) lengthPicker(w int) string {
+	th := d.env.th
+	var parts []string
+	lo := max(0, d.choice-3)
+	hi := min(len(d.days), lo+7)
+	for i := lo; i < hi; i++ {
+		s := model.FormatDays(d.days[i])
+		if i == d.choice {
+			parts = append(parts, th.Selected.Render("‹"+s+"›"))
+		} else {
+			parts = append(parts, th.Muted.Render(" "+s+" "))
+		}
+	}
+	return ansi.Truncate(strings.Join(parts, ""), max(0, w), "…")
+}
+
+// breakEven is the comparison of the added hours with on-demand, in one sentence.
+func breakEven(c pricing.Comparison) string {
+	if c.NoOnDemand {
+		return "no on-demand price: " + c.NoOnDemandReason
+	}
+	s := "the added hours are " + c.Reading()
+	if !c.OnDemandHourly.IsZero() {
+		s += fmt.Sprintf(" (on-demand %s/h, %s %s)", c.OnDemandHourly.Rate(), c.Source, c.AsOf)
+	}
+	return s
+}
+
+func (d extendDialog) View(width, height int) string {
+	w := min(width, 104)
+	lines := d.lines(w - 2)
+	if len(lines)+2 > height && d.step == extConfirm {
+		lines = append(lines[:max(0, height-3)], d.env.th.Warning.Render("Too small to show everything: make the terminal taller to extend."))
+	}
+	if len(lines)+2 > height {
+		lines = lines[:max(0, height-2)]
+	}
+	r := dialogRect(width, height, len(lines))
+	return placeDialog(modeFrame(d.env.th, d.env.simulated, "Extend "+d.b.ReservationID, strings.Join(lines, "\n"), r), width)
+}

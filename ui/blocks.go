@@ -123,6 +123,14 @@ func (m Model) blocksUpdate(msg tea.Msg) (Model, tea.Cmd, bool) {
 	case blocksRefreshMsg:
 		m, cmd := m.loadBlocks()
 		return m, cmd, true
+	case rootMsg:
+		// A dialog bought, extended or launched something: the blocks change too.
+		if !msg.refresh {
+			return m, nil, false
+		}
+		m, list := m.loadBlocks()
+		mm, cmd := m.onRootMsg(msg)
+		return mm.(Model), tea.Batch(list, cmd), true
 	case blocksTickMsg:
 		if m.screen != screenBlocks {
 			m.blocks.ticking = false
@@ -350,9 +358,14 @@ func (m Model) openConsole(b model.Block) (tea.Model, tea.Cmd) {
 
 // openBlockLaunch opens the launch form on the block.
 func (m Model) openBlockLaunch(b model.Block) (tea.Model, tea.Cmd) {
-	if m.opts.ReadOnly {
+	switch {
+	case m.opts.ReadOnly:
+		return m, nil
+	case b.State != model.StateActive && b.State != model.StateScheduled:
+		m.flash = fmt.Sprintf("Block %s is %s: instances launch only into an active block (or a scheduled one, at its start).", b.ReservationID, b.State)
 		return m, nil
 	}
-	m.flash = "launch: see gpublock launch " + b.ReservationID + " --ami … (the launch form is not in the TUI yet)"
-	return m, nil
+	d, cmd := newLaunchDialog(m.actionEnv(), b)
+	m.dialog = d
+	return m, cmd
 }

@@ -24,6 +24,26 @@ func init() {
 // tuiOptions reads the TUI's flags. It is separate from runTUI so that the flags are
 // tested without a terminal.
 func tuiOptions(args []string, stderr io.Writer) (*awsFlags, bool, error) {
+	a, err := parseTUI(args, stderr)
+	return a.aws, a.noColor, err
+}
+
+// tuiArgs is every flag of the TUI.
+type tuiArgs struct {
+	aws     *awsFlags
+	noColor bool
+	// The blocks screen (issue 7).
+	screen   string
+	refresh  time.Duration
+	noNotify bool
+}
+
+// minBlocksRefresh keeps the blocks screen from hammering the API: a listing makes five
+// calls per region.
+const minBlocksRefresh = 5 * time.Second
+
+func parseTUI(args []string, stderr io.Writer) (tuiArgs, error) {
+	var a tuiArgs
 	fs := flag.NewFlagSet("gpublock", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
@@ -33,21 +53,32 @@ func tuiOptions(args []string, stderr io.Writer) (*awsFlags, bool, error) {
 	var f awsFlags
 	f.register(fs)
 	noColor := fs.Bool("no-color", false, "draw without colour (also when $NO_COLOR is set)")
+	fs.StringVar(&a.screen, "screen", "search", "the `screen` to open on: search, or blocks (every block, its countdown and warnings)")
+	fs.DurationVar(&a.refresh, "refresh", 30*time.Second, "how often the blocks are listed again (at least 5s; r refreshes at once)")
+	fs.BoolVar(&a.noNotify, "no-notify", false, "no bell or desktop notification (OSC 9) for a block's warnings (n toggles them)")
 	if err := fs.Parse(args); err != nil {
-		return nil, false, err
+		return a, err
 	}
 	if fs.NArg() > 0 {
-		return nil, false, usagef("unexpected argument %q (gpublock help lists the commands)", fs.Arg(0))
+		return a, usagef("unexpected argument %q (gpublock help lists the commands)", fs.Arg(0))
+	}
+	switch {
+	case a.screen != "search" && a.screen != "blocks":
+		return a, usagef("--screen %q: allowed search or blocks", a.screen)
+	case a.refresh < minBlocksRefresh:
+		return a, usagef("--refresh %s: allowed 5s or more", a.refresh)
 	}
 	if err := f.validate(); err != nil {
-		return nil, false, err
+		return a, err
 	}
 	f.autoDemo = true
-	return &f, *noColor || os.Getenv("NO_COLOR") != "", nil
+	a.aws, a.noColor = &f, *noColor || os.Getenv("NO_COLOR") != ""
+	return a, nil
 }
 
 func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	f, noColor, err := tuiOptions(args, stderr)
+	a, err := parseTUI(args, stderr)
+	f, noColor := a.aws, a.noColor
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		return 0
@@ -85,6 +116,10 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		MaxSpend:    spend.maxSpend,
 		DefaultTags: spend.tags,
 		DefaultAMI:  spend.ami,
+		// The blocks screen (issue 7).
+		StartOnBlocks: a.screen == "blocks",
+		Refresh:       a.refresh,
+		NoNotify:      a.noNotify,
 	}
 	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithOutput(stdout)}
 	if noColor {

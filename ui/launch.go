@@ -50,7 +50,8 @@ type launchDialog struct {
 	checkErr error
 
 	backendNow time.Time
-	waiting    bool // armed: launches when the block becomes active
+	lastLook   time.Time // on the backend clock, when the block was last listed
+	waiting    bool      // armed: launches when the block becomes active
 	launching  bool
 	quitAsked  bool // a first ctrl+c while launching
 	failure    *ActionError
@@ -85,6 +86,7 @@ type waitTickMsg struct {
 	block  model.Block
 	found  bool
 	err    error
+	looked bool // the block was listed, not only the clock read
 }
 
 // newLaunchDialog opens the launch form on a block that is active or scheduled. The blocks
@@ -183,8 +185,14 @@ func (d *launchDialog) check() tea.Cmd {
 	}
 }
 
+// blockLookEvery is how often a waiting form looks at the block itself while its start is
+// still far: the clock is read every poll for the countdown, but listing the block takes
+// several API calls, which a form left open for days must not make every few seconds.
+const blockLookEvery = 5 * time.Minute
+
 func (d launchDialog) tick(wait time.Duration) tea.Cmd {
 	id, be, ctx, b := d.id, d.env.backend, envCtx(d.env), d.block
+	lastLook, poll := d.lastLook, d.env.poll
 	return func() tea.Msg {
 		if wait > 0 {
 			t := time.NewTimer(wait)
@@ -196,8 +204,12 @@ func (d launchDialog) tick(wait time.Duration) tea.Cmd {
 			}
 		}
 		now := be.Now(ctx)
+		near := !now.Before(b.Start.Add(-2 * poll))
+		if !near && !lastLook.IsZero() && now.Sub(lastLook) < blockLookEvery {
+			return waitTickMsg{dialog: id, now: now}
+		}
 		blk, ok, err := be.Block(ctx, b.Region, b.ReservationID)
-		return waitTickMsg{dialog: id, now: now, block: blk, found: ok, err: err}
+		return waitTickMsg{dialog: id, now: now, block: blk, found: ok, err: err, looked: true}
 	}
 }
 
@@ -278,6 +290,9 @@ func (d launchDialog) onTick(msg waitTickMsg) (dialog, tea.Cmd, bool) {
 	}
 	if !msg.now.IsZero() {
 		d.backendNow = msg.now
+	}
+	if msg.looked {
+		d.lastLook = msg.now
 	}
 	if msg.found {
 		d.block = msg.block

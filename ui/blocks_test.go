@@ -16,6 +16,7 @@ import (
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/components/blocks"
 )
 
 // boughtBlock buys, through the adapter, the cheapest 1-day p5.48xlarge block in us-east-1
@@ -329,3 +330,96 @@ func TestBlocksGolden(t *testing.T) {
 
 // altKey is alt and a key: alt+2 switches screens even from a text field.
 func altKey(r rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: r, Mod: tea.ModAlt} }
+
+// blocksStates are the blocks screen and the extend dialog in each of their states, for the
+// test that every state fits every size.
+func blocksStates(base Model) map[string]Model {
+	list := BlockList{Blocks: syntheticBlocks(40), Now: testNow, Fees: map[string]model.Money{"cr-00000000000000001": model.MustMoney("123456.78")},
+		Problems: []BlockProblem{{Region: "us-west-2", Message: "the region is down"}}}
+	onBlocks := update(base, altKey('2'))
+	loaded := update(onBlocks, blocksMsg{id: onBlocks.blocks.id, list: list})
+	blk := list.Blocks[0]
+	extend := func(step extendStep) Model {
+		m := loaded
+		d := newExtendDialog(m.actionEnv(), nil, blk)
+		d.step, d.choice = step, 5
+		off := model.ExtensionOffering{ID: "cbeo-0123456789abcdef0", ReservationID: blk.ReservationID, InstanceType: blk.InstanceType,
+			Count: blk.TotalCount, Start: blk.End, End: blk.End.Add(6 * 24 * time.Hour), DurationHours: 144, Fee: model.MustMoney("98765.43"), Currency: "USD"}
+		if step >= extChecking {
+			d.off = off
+			d.perm = Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlockExtension"}
+		}
+		if step == extDone {
+			d.res = ExtendResult{RequestID: "gpb-0123", Extension: model.Extension{Status: model.ExtensionPaymentPending}}
+		}
+		m.dialog = d
+		return m
+	}
+	return map[string]Model{
+		"blocks loading":    onBlocks,
+		"blocks":            loaded,
+		"blocks empty":      update(onBlocks, blocksMsg{id: onBlocks.blocks.id, list: BlockList{Now: testNow}}),
+		"blocks failed":     update(onBlocks, blocksMsg{id: onBlocks.blocks.id, err: fmt.Errorf("every region failed: the network is down")}),
+		"blocks detail":     update(loaded, keyMsg("j"), keyMsg("enter")),
+		"blocks filter":     update(loaded, keyMsg("/"), keyMsg("a")),
+		"blocks help":       update(loaded, keyMsg("?")),
+		"search w/ warning": update(loaded, altKey('1')),
+		"extend choose":     extend(extChoose),
+		"extend loading":    extend(extLoading),
+		"extend none":       extend(extNone),
+		"extend checking":   extend(extChecking),
+		"extend confirm":    extend(extConfirm),
+		"extend done":       extend(extDone),
+	}
+}
+
+// The header counts the warnings on the search screen too; y, Y and o act on the selected
+// block, o showing the console URL where no browser opener exists.
+func TestBlocksHeaderCopyAndOpen(t *testing.T) {
+	m := update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 40}, altKey('2'))
+	bs := syntheticBlocks(5)
+	m = update(m, blocksMsg{id: m.blocks.id, list: BlockList{Blocks: bs, Now: testNow}})
+	want := 0
+	for _, b := range bs {
+		if blocks.WarningOf(b, testNow) != blocks.NoWarning {
+			want++
+		}
+	}
+	if want == 0 {
+		t.Fatal("the synthetic blocks have no warning to count")
+	}
+	search := update(m, altKey('1'))
+	if head := ansi.Strip(strings.SplitN(search.View().Content, "\n", 2)[0]); search.screen != screenSearch || !strings.Contains(head, fmt.Sprintf("▲ %d warnings", want)) {
+		t.Errorf("on the search screen the header is %q, want ▲ %d warnings", head, want)
+	}
+	search.focus = paneResults // no text field there: ] is not a letter
+	if back := update(search, keyMsg("]")); back.screen != screenBlocks {
+		t.Errorf("] from the results pane did not go to the blocks screen")
+	}
+
+	sel, _ := m.blocks.table.Selected()
+	mm, cmd := m.Update(keyMsg("y"))
+	if got := mm.(Model).flash; cmd == nil || !strings.Contains(got, sel.ReservationID) {
+		t.Errorf("y: flash %q, cmd %v", got, cmd)
+	}
+	mm, cmd = m.Update(keyMsg("Y"))
+	if got := mm.(Model).flash; cmd == nil || !strings.Contains(got, sel.BlockID) {
+		t.Errorf("Y: flash %q", got)
+	}
+	saved := opener
+	t.Cleanup(func() { opener = saved })
+	opener = func() string { return "" }
+	mm, cmd = m.Update(keyMsg("o"))
+	if got := mm.(Model).flash; cmd != nil || !strings.Contains(got, blocks.ConsoleURL(sel)) ||
+		!strings.Contains(got, "https://us-east-1.console.aws.amazon.com/ec2/home?region=us-east-1#CapacityReservationDetails:crId="+sel.ReservationID) {
+		t.Errorf("o without an opener: flash %q, cmd %v", got, cmd)
+	}
+	opener = func() string { return "/bin/true" }
+	mm, cmd = m.Update(keyMsg("o"))
+	if cmd == nil {
+		t.Fatal("o with an opener runs nothing")
+	}
+	if msg, ok := cmd().(openedMsg); !ok || msg.err != nil || msg.url != blocks.ConsoleURL(sel) {
+		t.Errorf("the opener's answer: %+v", msg)
+	}
+}

@@ -4,52 +4,19 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
+	"github.com/gpublock/gpublock/ui/components/table"
 )
 
-// visibleColumns picks the columns that fit width, dropping those of lowest keep first.
+// visibleColumns picks the columns that fit width, dropping those of lowest keep first (the
+// blocks table fits its columns the same way).
 func visibleColumns(width int) []Column {
-	shown := make([]bool, numColumns)
-	total := -1
+	defs := make([]table.Column, numColumns)
 	for c := range columns {
-		shown[c] = true
-		total += columns[c].width + 1
-	}
-	for total > width {
-		drop, keep := Column(-1), 1<<30
-		for c := Column(0); c < numColumns; c++ {
-			if shown[c] && columns[c].keep < keep {
-				drop, keep = c, columns[c].keep
-			}
-		}
-		if drop < 0 {
-			break
-		}
-		shown[drop] = false
-		total -= columns[drop].width + 1
-		if total <= 0 {
-			break
-		}
-	}
-	// Dropping by keep alone can drop more than needed; put back what fits, most wanted first.
-	for {
-		best := Column(-1)
-		for c := Column(0); c < numColumns; c++ {
-			if !shown[c] && total+columns[c].width+1 <= width && (best < 0 || columns[c].keep > columns[best].keep) {
-				best = c
-			}
-		}
-		if best < 0 {
-			break
-		}
-		shown[best] = true
-		total += columns[best].width + 1
+		defs[c] = table.Column{Width: columns[c].width, Keep: columns[c].keep}
 	}
 	var out []Column
-	for c := Column(0); c < numColumns; c++ {
-		if shown[c] {
-			out = append(out, c)
-		}
+	for _, i := range table.Fit(defs, width) {
+		out = append(out, Column(i))
 	}
 	return out
 }
@@ -166,13 +133,4 @@ func (m Model) Position() string {
 }
 
 // cell pads or cuts s to exactly w cells.
-func cell(s string, w int, right bool) string {
-	n := ansi.StringWidth(s)
-	if n > w {
-		return ansi.Truncate(s, w, "…")
-	}
-	if right {
-		return strings.Repeat(" ", w-n) + s
-	}
-	return s + strings.Repeat(" ", w-n)
-}
+func cell(s string, w int, right bool) string { return table.Cell(s, w, right) }

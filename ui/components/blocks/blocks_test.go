@@ -1,0 +1,172 @@
+package blocks
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/theme"
+)
+
+var end = time.Date(2026, 12, 3, 11, 30, 0, 0, time.UTC)
+
+func block(id string, st model.BlockState, running int, e time.Time) model.Block {
+	return model.Block{ReservationID: id, Region: "us-east-1", AvailabilityZone: "us-east-1a", InstanceType: "p5.48xlarge",
+		TotalCount: 2, RunningCount: running, State: st, Start: e.Add(-48 * time.Hour), End: e}
+}
+
+// The thresholds: amber from 40 minutes before the end, red from 30, at the exact minute.
+func TestWarningThresholds(t *testing.T) {
+	for _, tc := range []struct {
+		st      model.BlockState
+		running int
+		before  time.Duration
+		want    Warning
+	}{
+		{model.StateActive, 1, 41 * time.Minute, NoWarning},
+		{model.StateActive, 1, 40*time.Minute + time.Second, NoWarning},
+		{model.StateActive, 1, 40 * time.Minute, Expiring},
+		{model.StateActive, 0, 40 * time.Minute, Expiring}, // ending outranks idle
+		{model.StateActive, 1, 30*time.Minute + time.Second, Expiring},
+		{model.StateActive, 1, 30 * time.Minute, Terminating},
+		{model.StateActive, 1, 0, Terminating}, // listed active at the end, before AWS says expired
+		{model.StateActive, 0, 5 * time.Hour, Idle},
+		{model.StateScheduled, 0, 30 * time.Hour, NoWarning},
+		{model.StatePaymentPending, 0, 30 * time.Hour, PaymentPending},
+		{model.StatePaymentFailed, 0, 30 * time.Hour, PaymentFailed},
+		{model.StateExpired, 0, -time.Minute, NoWarning},
+	} {
+		b := block("cr-1", tc.st, tc.running, end)
+		if got := WarningOf(b, end.Add(-tc.before)); got != tc.want {
+			t.Errorf("%s, %d running, %s before the end: %q, want %q", tc.st, tc.running, tc.before, got.Word(), tc.want.Word())
+		}
+	}
+	if !Terminating.Red() || !PaymentFailed.Red() || Expiring.Red() || Idle.Red() {
+		t.Error("red is for terminating and payment failed only")
+	}
+}
+
+func TestSpanAndCountdown(t *testing.T) {
+	for _, tc := range []struct {
+		d    time.Duration
+		want string
+	}{{26*time.Hour + 5*time.Minute, "1d 2h"}, {5*time.Hour + 7*time.Minute, "5h 07m"}, {39*time.Minute + 12*time.Second, "39m 12s"},
+		{35*time.Minute - 3*time.Nanosecond, "35m 00s"}, {-90 * time.Second, "1m 30s"}} {
+		if got := Span(tc.d); got != tc.want {
+			t.Errorf("Span(%s) = %q, want %q", tc.d, got, tc.want)
+		}
+	}
+	b := block("cr-1", model.StateActive, 1, end)
+	for now, want := range map[time.Time]string{
+		b.Start.Add(-time.Hour):    "starts in 1h 00m",
+		end.Add(-39 * time.Minute): "ends in 39m 00s",
+		end.Add(2 * time.Minute):   "ended 2m 00s ago",
+	} {
+		if got := Countdown(b, now); got != want {
+			t.Errorf("Countdown at %s = %q, want %q", now.Format("15:04"), got, want)
+		}
+	}
+	if got := ToTermination(b, end.Add(-time.Hour)); got != "30m 00s" {
+		t.Errorf("ToTermination an hour before the end: %q", got)
+	}
+	if got := ToTermination(b, end.Add(-10*time.Minute)); got != "terminating" {
+		t.Errorf("ToTermination 10 minutes before the end: %q", got)
+	}
+	if got := ConsoleURL(model.Block{Region: "eu-north-1", ReservationID: "cr-0abc"}); got !=
+		"https://eu-north-1.console.aws.amazon.com/ec2/home?region=eu-north-1#CapacityReservationDetails:crId=cr-0abc" {
+		t.Errorf("ConsoleURL: %s", got)
+	}
+}
+
+func press(m Model, keys ...string) Model {
+	for _, k := range keys {
+		m, _ = m.Update(tea.KeyPressMsg{Code: []rune(k)[0], Text: k})
+	}
+	return m
+}
+
+func ids(m Model) string {
+	var out []string
+	for i := 0; i < m.Visible(); i++ {
+		out = append(out, m.Row(i).ReservationID)
+	}
+	return strings.Join(out, ",")
+}
+
+// The most urgent first by default; shift+letter sorts, again reverses; the filter keeps
+// the rows holding every word; the cursor stays on its block through all of it and through a
+// new list.
+func TestSortFilterAndCursor(t *testing.T) {
+	now := end.Add(-35 * time.Minute)
+	bs := []model.Block{
+		block("cr-a", model.StateScheduled, 0, end.Add(72*time.Hour)),
+		block("cr-b", model.StateActive, 1, end), // expiring
+		block("cr-c", model.StatePaymentFailed, 0, end.Add(24*time.Hour)),
+		block("cr-d", model.StateActive, 0, end.Add(48*time.Hour)), // idle
+	}
+	m := New(theme.New(false))
+	m.Set(bs, map[string]model.Money{"cr-a": model.MustMoney("10")}, now)
+	if got := ids(m); got != "cr-b,cr-c,cr-d,cr-a" {
+		t.Fatalf("by warning: %s", got)
+	}
+	m = press(m, "j", "j") // on cr-d
+	m = press(m, "E")
+	if got := ids(m); got != "cr-b,cr-c,cr-d,cr-a" {
+		t.Errorf("by end: %s", got)
+	}
+	m = press(m, "E")
+	if got := ids(m); got != "cr-a,cr-d,cr-c,cr-b" {
+		t.Errorf("by end, reversed: %s", got)
+	}
+	if b, _ := m.Selected(); b.ReservationID != "cr-d" {
+		t.Errorf("the cursor left cr-d for %s", b.ReservationID)
+	}
+	m = press(m, "/", "a", "c", "t")
+	if got := ids(m); got != "cr-d,cr-b" {
+		t.Errorf("filter act: %s", got)
+	}
+	m, _ = m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	// A new list: cr-d is still there, and stays selected.
+	m.Set(append(bs, block("cr-e", model.StateActive, 2, end.Add(96*time.Hour))), nil, now)
+	if b, _ := m.Selected(); b.ReservationID != "cr-d" || ids(m) != "cr-e,cr-d,cr-b" {
+		t.Errorf("after a new list: %s selected of %s", b.ReservationID, ids(m))
+	}
+	v := ansi.Strip(m.View(200, 10))
+	for _, want := range []string{"▲ EXPIRING", "◌ IDLE, PAID", "ends in 35m 00s", "Fee paid", "—"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the view lacks %q:\n%s", want, v)
+		}
+	}
+}
+
+// Narrow tables keep the warning and the countdown; every line fits.
+func TestViewFits(t *testing.T) {
+	m := New(theme.New(true))
+	var bs []model.Block
+	for i := 0; i < 30; i++ {
+		bs = append(bs, block(fmt.Sprintf("cr-%02d", i), model.StateActive, i%2, end.Add(time.Duration(i)*time.Hour)))
+	}
+	m.Set(bs, nil, end.Add(-2*time.Hour))
+	for w := 1; w <= 240; w += 7 {
+		for h := 1; h <= 20; h += 3 {
+			v := m.View(w, h)
+			lines := strings.Split(v, "\n")
+			if len(lines) > h {
+				t.Fatalf("%dx%d: %d lines", w, h, len(lines))
+			}
+			for _, l := range lines {
+				if ansi.StringWidth(l) > w {
+					t.Fatalf("%dx%d: a line of %d", w, h, ansi.StringWidth(l))
+				}
+			}
+			if w >= 40 && h >= 2 && !strings.Contains(ansi.Strip(v), "Warning") {
+				t.Errorf("%dx%d: the warning column was dropped", w, h)
+			}
+		}
+	}
+}

@@ -307,7 +307,7 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.updateDialog(k)
 	}
 	// No form field takes a "?", so help opens from them too; a table filter may hold one.
-	if keyIs(k, keys.Help) && !m.table.Filtering() {
+	if keyIs(k, keys.Help) && !m.table.Filtering() && !(m.screen == screenBlocks && m.blocks.table.Filtering()) {
 		m.dialog = helpDialog{th: m.th, groups: m.helpKeys().groups()}
 		return m, nil
 	}

@@ -423,3 +423,51 @@ func TestBlocksHeaderCopyAndOpen(t *testing.T) {
 		t.Errorf("the opener's answer: %+v", msg)
 	}
 }
+
+// The extend dialog buys nothing on any other way out: esc, a refused dry run, a wrong
+// word; a first ctrl+c while the extension is in flight only warns.
+func TestExtendDialogRefusals(t *testing.T) {
+	blk := syntheticBlocks(1)[0]
+	env := New(testOptions(nil)).actionEnv()
+	d := newExtendDialog(env, nil, blk)
+	if _, cmd, closed := d.Update(keyMsg("esc")); !closed || cmd == nil {
+		t.Fatal("esc does not close the dialog with a word")
+	} else if msg, ok := cmd().(rootMsg); !ok || msg.flash != "Nothing was extended." {
+		t.Errorf("esc says %+v", msg)
+	}
+
+	d.step, d.off = extConfirm, model.ExtensionOffering{ID: "cbeo-1", End: blk.End.Add(24 * time.Hour)}
+	d.perm = Permission{Allowed: false, Action: "ec2:PurchaseCapacityBlockExtension"}
+	var dd dialog = d
+	for _, k := range []string{"e", "x", "t", "e", "n", "d", "enter"} {
+		var cmd tea.Cmd
+		dd, cmd, _ = dd.Update(keyMsg(k))
+		if cmd != nil {
+			t.Fatalf("a refused dry run let %q send something", k)
+		}
+	}
+	if got := dd.(extendDialog); got.step != extConfirm || !strings.Contains(got.notYet, "Not allowed") {
+		t.Errorf("refused: step %d, %q", got.step, got.notYet)
+	}
+	if v := ansi.Strip(dd.View(100, 40)); !strings.Contains(v, "NOT allowed") || strings.Contains(v, "Type extend") {
+		t.Errorf("a refused dry run offers to type extend:\n%s", v)
+	}
+
+	d.perm.Allowed = true
+	dd = d
+	for _, k := range []string{"e", "x", "t", "e", "n", "t", "enter"} {
+		var cmd tea.Cmd
+		dd, cmd, _ = dd.Update(keyMsg(k))
+		if cmd != nil {
+			t.Fatalf("%q sent something before extend was typed", k)
+		}
+	}
+	d.step = extBuying
+	dd, cmd, closed := d.Update(keyMsg("ctrl+c"))
+	if cmd != nil || closed || !dd.(extendDialog).quitAsked {
+		t.Error("a first ctrl+c while extending did not only warn")
+	}
+	if _, cmd, _ = dd.Update(keyMsg("ctrl+c")); cmd == nil {
+		t.Error("a second ctrl+c does not quit")
+	}
+}

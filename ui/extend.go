@@ -35,9 +35,13 @@ type extendDialog struct {
 	confirm textfield.Model
 	notYet  string
 
-	res     ExtendResult
-	failure *ActionError
+	res       ExtendResult
+	failure   *ActionError
+	quitAsked bool // a first ctrl+c while the extension is in flight
 }
+
+// Busy reports an extension in flight: the root then lets ctrl+c warn before it quits.
+func (d extendDialog) Busy() bool { return d.step == extBuying }
 
 type extendStep int
 
@@ -171,7 +175,16 @@ func (d extendDialog) key(k tea.KeyPressMsg) (dialog, tea.Cmd, bool) {
 	s := k.String()
 	switch d.step {
 	case extBuying:
-		return d, nil, false // the purchase is on its way; its answer must be seen
+		if s == "ctrl+c" {
+			if d.quitAsked {
+				return d, tea.Quit, false
+			}
+			d.quitAsked = true
+			d.notYet = "An extension is in flight: quitting now would leave its outcome unread. Wait for its answer; ctrl+c again quits anyway (the journal keeps the request id)."
+			return d, nil, false
+		}
+		d.notYet = "The extension has been sent and cannot be stopped; its answer is on its way."
+		return d, nil, false
 	case extDone:
 		return d, nil, true
 	}

@@ -193,6 +193,10 @@ func (m Model) statusLine() string {
 	if s == "" {
 		style = th.Muted
 		switch {
+		case m.screen == screenBlocks && m.blocks.table.Filtering():
+			s = "Filtering: blocks matching every word stay · enter keeps the filter · esc clears it"
+		case m.screen == screenBlocks:
+			s = "" // the search's state is the search screen's
 		case m.typing() && m.focus == paneForm:
 			s = "Typing: q is a letter here · ctrl+c quits · tab next field · enter searches"
 		case m.table.Filtering():

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
 	"runtime"
 	"strings"
@@ -323,11 +324,16 @@ func (m Model) blocksKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-// opener is the system's URL opener, "" when there is none; tests replace it.
+// opener is the system's URL opener, "" when there is none; tests replace it. Over SSH
+// (no display) xdg-open would start a text browser on the terminal the UI is drawing on,
+// so there the URL is shown instead.
 var opener = func() string {
 	names := []string{"xdg-open", "wslview"}
-	if runtime.GOOS == "darwin" {
+	switch {
+	case runtime.GOOS == "darwin":
 		names = []string{"open"}
+	case os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" && os.Getenv("WSL_DISTRO_NAME") == "":
+		return ""
 	}
 	for _, n := range names {
 		if p, err := exec.LookPath(n); err == nil {

@@ -265,6 +265,11 @@ func TestExtendFromBlocksScreen(t *testing.T) {
 			t.Errorf("the dialog lacks %q:\n%s", want, text)
 		}
 	}
+	m := regexp.MustCompile(`Upfront fee\s+\$([0-9,.]+) USD`).FindStringSubmatch(text)
+	if m == nil {
+		t.Fatalf("no upfront fee in the dialog:\n%s", text)
+	}
+	extFee := model.MustMoney(strings.ReplaceAll(m[1], ",", ""))
 	s.typeText("exten")
 	s.press("enter")
 	s.waitText("Type extend (the whole word)")
@@ -276,8 +281,9 @@ func TestExtendFromBlocksScreen(t *testing.T) {
 	sim.Advance(10 * time.Minute)
 	s.press("r")
 	text = s.waitFor("the new end", func(text string) bool { return strings.Contains(rowOf(text, bought.ReservationID), newEnd) })
-	if strings.Contains(rowOf(text, bought.ReservationID), oldEnd) {
-		t.Errorf("the row still shows the old end %s: %q", oldEnd, rowOf(text, bought.ReservationID))
+	// The fee paid is the block's and the extension's, from the journal.
+	if row := rowOf(text, bought.ReservationID); strings.Contains(row, oldEnd) || !strings.Contains(row, o.Fee.Add(extFee).Dollars()) {
+		t.Errorf("the row shows the old end %s, or not the fee %s + %s: %q", oldEnd, o.Fee.Dollars(), extFee.Dollars(), row)
 	}
 	s.press("enter")
 	s.waitText("Extensions (1)")

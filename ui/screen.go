@@ -1,10 +1,10 @@
 package ui
 
-// screenID names a screen of the program. Today there is one, the search; the blocks screen
-// (issue 7) adds screenBlocks, its state beside the search's in Model, a case in
-// Model.handleKey (its keys, as searchKey for the search) and a case in Model.render (its
-// body, as searchBody). The header, the footer, the help dialog, the clock, the identity and
-// the dialog slot are the root's and serve every screen.
+// screenID names a screen of the program: the search, and the blocks (ui/blocks.go). Each
+// has its state in Model, a case in Model.handleKey (searchKey, blocksKey) and a case in
+// Model.render (searchBody, blocksBody); 1, 2, [ and ] switch between them where keys are not
+// text, alt+1 and alt+2 from anywhere. The header, the footer, the help dialog, the clock,
+// the identity and the dialog slot are the root's and serve every screen.
 type screenID int
 
 const (

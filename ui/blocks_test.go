@@ -477,3 +477,23 @@ func TestExtendDialogRefusals(t *testing.T) {
 		t.Error("a second ctrl+c does not quit")
 	}
 }
+
+// l opens the launch form on the selected block; on an expired one it says why not.
+func TestLaunchFromBlocksScreen(t *testing.T) {
+	b, sim := emulatorBackend(t, ec2sim.Faults{})
+	_, o, bought := buyBlock(t, b, testNow.Add(24*time.Hour))
+	sim.SetTime(o.Start.Add(time.Hour))
+	opts := testOptions(b)
+	opts.StartOnBlocks = true
+	s := newScreen(t, New(opts), 160, 48)
+	s.waitFor("the active block", func(text string) bool { return strings.Contains(rowOf(text, bought.ReservationID), "active") })
+	s.press("l")
+	s.waitText("Launch into a block")
+	s.press("esc")
+	sim.SetTime(o.End.Add(time.Hour))
+	s.press("r")
+	s.waitFor("the expired block", func(text string) bool { return strings.Contains(rowOf(text, bought.ReservationID), "expired") })
+	s.press("l")
+	s.waitText("instances launch only into an active block")
+	s.final()
+}

@@ -143,3 +143,22 @@ func TestOfferingRates(t *testing.T) {
 		t.Errorf("termination %v warning %v", b.TerminationAt(), b.WarningAt())
 	}
 }
+
+func TestExtensionAsOffering(t *testing.T) {
+	b := Block{Region: "us-east-2", AvailabilityZone: "us-east-2a", InstanceType: "p5.48xlarge", TotalCount: 4}
+	offs := []ExtensionOffering{
+		{ID: "cbe-2", Fee: MustMoney("900.00"), DurationHours: 24},
+		{ID: "cbe-1", Fee: MustMoney("800.00"), DurationHours: 24, Count: 2, InstanceType: "p5e.48xlarge"},
+	}
+	cheap := CheapestExtension(offs)
+	if cheap.ID != "cbe-1" {
+		t.Fatalf("cheapest = %s", cheap.ID)
+	}
+	o := offs[0].AsOffering(b)
+	if o.InstanceType != "p5.48xlarge" || o.Count != 4 || o.Region != "us-east-2" || o.AvailabilityZone != "us-east-2a" || o.Fee != MustMoney("900") {
+		t.Fatalf("defaults from the block: %+v", o)
+	}
+	if o := cheap.AsOffering(b); o.InstanceType != "p5e.48xlarge" || o.Count != 2 {
+		t.Fatalf("the offering's own type and count win: %+v", o)
+	}
+}

@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -105,30 +104,10 @@ func (d extendDialog) fetch() tea.Cmd {
 		offs, err := b.ExtensionOfferings(ctx, blk, days)
 		msg := extOffersMsg{dialog: id, offs: offs, err: err}
 		if err == nil && len(offs) > 0 {
-			msg.cmp = pricing.Compare(prices, extensionAsOffering(blk, cheapestExtension(offs)))
+			msg.cmp = pricing.Compare(prices, model.CheapestExtension(offs).AsOffering(blk))
 		}
 		return msg
 	}
-}
-
-// cheapestExtension picks among the offerings AWS gives for one length (one today).
-func cheapestExtension(offs []model.ExtensionOffering) model.ExtensionOffering {
-	return slices.MinFunc(offs, func(a, b model.ExtensionOffering) int { return a.Fee.Cmp(b.Fee) })
-}
-
-// extensionAsOffering is the added hours as a block of their own, which is what the fee buys,
-// to compare with on-demand.
-func extensionAsOffering(b model.Block, off model.ExtensionOffering) model.Offering {
-	t := off.InstanceType
-	if t == "" {
-		t = b.InstanceType
-	}
-	count := off.Count
-	if count == 0 {
-		count = b.TotalCount
-	}
-	return model.Offering{ID: off.ID, Region: b.Region, AvailabilityZone: b.AvailabilityZone, InstanceType: t, Count: count,
-		Start: off.Start, End: off.End, DurationHours: off.DurationHours, Fee: off.Fee, Currency: off.Currency}
 }
 
 func (d extendDialog) Update(msg tea.Msg) (dialog, tea.Cmd, bool) {
@@ -145,7 +124,7 @@ func (d extendDialog) Update(msg tea.Msg) (dialog, tea.Cmd, bool) {
 			d.step, d.offErr = extNone, msg.err
 			return d, nil, false
 		}
-		d.off, d.cmp, d.step = cheapestExtension(msg.offs), msg.cmp, extChecking
+		d.off, d.cmp, d.step = model.CheapestExtension(msg.offs), msg.cmp, extChecking
 		id, b, blk, off, ctx := d.id, d.env.backend, d.b, d.off, d.ctx()
 		return d, func() tea.Msg {
 			p, err := b.CheckExtend(ctx, blk, off)

@@ -74,7 +74,7 @@ func runExtend(ctx context.Context, args []string, stdout, stderr io.Writer) int
 			"Try another length, or later. Nothing was extended.\n", model.FormatDays(days), b.ReservationID, b.AvailabilityZone)
 		return 1
 	}
-	off := cheapestExtension(offs)
+	off := model.CheapestExtension(offs)
 	if msg := overCap(a.aws.maxSpend, off.Fee); msg != "" {
 		fmt.Fprintf(stderr, "gpublock extend: %s\n", strings.Replace(msg, "Nothing was bought.", "Nothing was extended.", 1))
 		return 1
@@ -146,33 +146,15 @@ func (a *extendArgs) check(pos []string) (string, int, outputFormat, error) {
 	return id, r.MinDays, format, nil
 }
 
-// cheapestExtension picks among the offerings AWS gives for one length; it gives one
-// today, but nothing says it always will.
-func cheapestExtension(offs []model.ExtensionOffering) model.ExtensionOffering {
-	best := offs[0]
-	for _, o := range offs[1:] {
-		if o.Fee.Cmp(best.Fee) < 0 {
-			best = o
-		}
-	}
-	return best
-}
-
 // extensionComparison prices the added hours against on-demand, as if they were a block
 // of their own: that is what the fee buys.
 func extensionComparison(b model.Block, off model.ExtensionOffering) pricing.Comparison {
-	itype := off.InstanceType
-	if itype == "" {
-		itype = b.InstanceType
-	}
-	o := model.Offering{ID: off.ID, Region: b.Region, AvailabilityZone: b.AvailabilityZone, InstanceType: itype,
-		Count: off.Count, Start: off.Start, End: off.End, DurationHours: off.DurationHours, Fee: off.Fee, Currency: off.Currency}
 	path, _ := pricing.DefaultCachePath()
 	cat, err := pricing.Load(path)
 	if err != nil {
 		cat = pricing.Embedded()
 	}
-	return pricing.Compare(cat, o)
+	return pricing.Compare(cat, off.AsOffering(b))
 }
 
 func printExtensionSummary(w io.Writer, info backendInfo, account string, b model.Block, off model.ExtensionOffering, cmp pricing.Comparison) {

@@ -181,9 +181,9 @@ func (m Model) detailView(w, h int) string {
 		return m.th.Muted.Render("Select an offering to see everything about it.")
 	}
 	if c, ok := m.table.SelectedComparison(); ok && c.Offering.ID == o.ID {
-		return detail.ViewCompared(m.th, c, m.rowsQuery, m.clock, m.opts.Location, w, h)
+		return detail.ViewCompared(m.th, c, m.rowsQuery, m.clock, m.opts.Location, m.opts.ReadOnly, w, h)
 	}
-	return detail.View(m.th, o, m.rowsQuery, m.clock, m.opts.Location, w, h)
+	return detail.View(m.th, o, m.rowsQuery, m.clock, m.opts.Location, m.opts.ReadOnly, w, h)
 }
 
 func (m Model) statusLine() string {

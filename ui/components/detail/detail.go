@@ -18,18 +18,19 @@ import (
 const optional = "\x00"
 
 // View draws the offering in width×height cells; q is the search that found it (for the
-// CLI command), now gives "starts in", loc the local time.
-func View(th theme.Theme, o model.Offering, q model.Query, now time.Time, loc *time.Location, width, height int) string {
-	return view(th, o, nil, q, now, loc, width, height)
+// CLI command), now gives "starts in", loc the local time. readOnly leaves out the purchase
+// command, as read-only mode removes every path that spends money.
+func View(th theme.Theme, o model.Offering, q model.Query, now time.Time, loc *time.Location, readOnly bool, width, height int) string {
+	return view(th, o, nil, q, now, loc, readOnly, width, height)
 }
 
 // ViewCompared is View with the offering's comparison with on-demand: the on-demand rate
 // and its source, or plainly why there is none, and the break-even reading.
-func ViewCompared(th theme.Theme, c pricing.Comparison, q model.Query, now time.Time, loc *time.Location, width, height int) string {
-	return view(th, c.Offering, &c, q, now, loc, width, height)
+func ViewCompared(th theme.Theme, c pricing.Comparison, q model.Query, now time.Time, loc *time.Location, readOnly bool, width, height int) string {
+	return view(th, c.Offering, &c, q, now, loc, readOnly, width, height)
 }
 
-func view(th theme.Theme, o model.Offering, c *pricing.Comparison, q model.Query, now time.Time, loc *time.Location, width, height int) string {
+func view(th theme.Theme, o model.Offering, c *pricing.Comparison, q model.Query, now time.Time, loc *time.Location, readOnly bool, width, height int) string {
 	if width <= 0 || height <= 0 {
 		return ""
 	}
@@ -113,12 +114,18 @@ func view(th theme.Theme, o model.Offering, c *pricing.Comparison, q model.Query
 	para(th.Warning.Render, fmt.Sprintf("Instances are terminated from %s UTC (%s), 30 minutes before the end; AWS warns 10 minutes before that.", term.UTC().Format("15:04"), term.In(loc).Format("15:04 MST")))
 
 	add(optional)
-	add(optional + th.Label.Render("AWS CLI · y copies the search · Y copies the purchase"))
+	if readOnly {
+		add(optional + th.Label.Render("AWS CLI · y copies the search"))
+	} else {
+		add(optional + th.Label.Render("AWS CLI · y copies the search · Y copies the purchase"))
+	}
 	for _, l := range shellWrap(SearchCommand(o, q), width) {
 		add(th.Code.Render(l))
 	}
-	for _, l := range shellWrap(PurchaseCommand(o), width) {
-		add(th.Code.Render(l))
+	if !readOnly {
+		for _, l := range shellWrap(PurchaseCommand(o), width) {
+			add(th.Code.Render(l))
+		}
 	}
 	// Lines marked optional (spacing, the CLI heading the footer's help repeats) go first
 	// when the pane is short.

@@ -27,12 +27,17 @@ func TestCommandsAndFacts(t *testing.T) {
 		t.Errorf("purchase command %s", got)
 	}
 	loc := time.FixedZone("PST", -8*3600)
-	v := ansi.Strip(View(theme.New(false), o, q, start.Add(-time.Hour), loc, 100, 40))
+	v := ansi.Strip(View(theme.New(false), o, q, start.Add(-time.Hour), loc, false, 100, 40))
 	for _, s := range []string{"$6,838.50", "cannot be cancelled", "Tue 2026-12-01 09:25 UTC", "Tue Dec 01 01:25 PST", "Why 11:30 UTC (03:30 PST)",
 		"terminated from 11:00 UTC (03:00 PST)", "16× NVIDIA H100", "Starts      in 1h 0m", "2.1 days (50 hours 5 minutes)", "--capacity-block-offering-id cbr-0123456789abcdef0"} {
 		if !strings.Contains(v, s) {
 			t.Errorf("the detail lacks %q:\n%s", s, v)
 		}
+	}
+	// Read-only mode removes every path that spends money, the purchase command too.
+	ro := ansi.Strip(View(theme.New(false), o, q, start.Add(-time.Hour), loc, true, 100, 40))
+	if strings.Contains(ro, "purchase-capacity-block") || strings.Contains(ro, "Y copies") || !strings.Contains(ro, "describe-capacity-block-offerings") {
+		t.Errorf("read-only detail:\n%s", ro)
 	}
 	// Every wrapped command line but the last ends in a backslash, so a paste still runs.
 	for w := 20; w < 140; w += 9 {

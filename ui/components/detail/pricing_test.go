@@ -17,7 +17,7 @@ func TestViewComparedSaysOnDemandOrWhyNot(t *testing.T) {
 	o := model.Offering{ID: "cb-1", Region: "us-east-1", AvailabilityZone: "us-east-1a", InstanceType: "p5.48xlarge", Count: 1,
 		Start: start, End: start.AddDate(0, 0, 2), DurationHours: 48, Fee: model.MustMoney("2000"), Currency: "USD"}
 	c := pricing.Compare(nil, o)
-	v := ansi.Strip(ViewCompared(theme.New(false), c, model.Query{}, start.Add(-time.Hour), time.UTC, 200, 40))
+	v := ansi.Strip(ViewCompared(theme.New(false), c, model.Query{}, start.Add(-time.Hour), time.UTC, false, 200, 40))
 	flat := strings.Join(strings.Fields(v), " ")
 	for _, want := range []string{"On-demand $55.040/h", "$2,641.92 for every hour of the block: the block costs 24% less", "Break-even " + c.Reading()} {
 		if !strings.Contains(flat, want) {
@@ -25,12 +25,12 @@ func TestViewComparedSaysOnDemandOrWhyNot(t *testing.T) {
 		}
 	}
 	o.Region, o.AvailabilityZone = "us-east-2", "us-east-2a"
-	v = ansi.Strip(ViewCompared(theme.New(false), pricing.Compare(nil, o), model.Query{}, start.Add(-time.Hour), time.UTC, 200, 40))
+	v = ansi.Strip(ViewCompared(theme.New(false), pricing.Compare(nil, o), model.Query{}, start.Add(-time.Hour), time.UTC, false, 200, 40))
 	if !strings.Contains(v, "On-demand   — none known in us-east-2 · try gpublock prices --refresh") || strings.Contains(v, "Break-even") {
 		t.Errorf("without an on-demand price:\n%s", v)
 	}
 	o.InstanceType, o.Region = "p6-b200.48xlarge", "us-east-1"
-	v = ansi.Strip(ViewCompared(theme.New(false), pricing.Compare(nil, o), model.Query{}, start.Add(-time.Hour), time.UTC, 200, 40))
+	v = ansi.Strip(ViewCompared(theme.New(false), pricing.Compare(nil, o), model.Query{}, start.Add(-time.Hour), time.UTC, false, 200, 40))
 	if !strings.Contains(v, "sold only as Capacity Blocks") || strings.Contains(v, "Break-even") {
 		t.Errorf("a type sold only as blocks:\n%s", v)
 	}

@@ -173,6 +173,16 @@ func openBackend(ctx context.Context, f *awsFlags, stderr io.Writer) (*aws.Clien
 		info.Reason = "endpoint " + c.Endpoint() + ", region " + c.Region()
 		if c.IsEmulator(ctx) {
 			info.Mode, info.Reason = modeSimulated, "the emulator at "+c.Endpoint()+" (gpublock sim); nothing real is bought"
+			// Purchases from `gpublock sim` are not money spent: they go to the simulated
+			// journal, so the live one stays a record of real purchases only.
+			if cfg.JournalDir == "" {
+				if dir, err := aws.DefaultJournalDir(); err == nil {
+					cfg.JournalDir = filepath.Join(dir, "simulated")
+					if c, err = aws.New(ctx, cfg); err != nil {
+						return nil, backendInfo{}, err
+					}
+				}
+			}
 		}
 	}
 	if f.autoDemo && f.endpointURL == "" && f.profile == "" {

@@ -489,3 +489,23 @@ func TestPurchaseInterruptedAtPrompt(t *testing.T) {
 	}
 	assertNothingBought(t, cs.url)
 }
+
+// A purchase from `gpublock sim` reached with --endpoint-url is simulated: it goes to the
+// simulated journal, never into the live one that records money really spent.
+func TestPurchaseAgainstSimJournalsAsSimulated(t *testing.T) {
+	cs := startCLISim(t)
+	asPerson(t, false, "")
+	off := pickOffering(t, cs.url)
+	code, _, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes")...)
+	if code != 0 || !strings.Contains(errs, "SIMULATED") {
+		t.Fatalf("exit %d, stderr:\n%s", code, errs)
+	}
+	dir := filepath.Join(os.Getenv("XDG_STATE_HOME"), "gpublock")
+	if b, err := os.ReadFile(filepath.Join(dir, "journal.jsonl")); err == nil {
+		t.Errorf("the live journal holds a simulated purchase:\n%s", b)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "simulated", "journal.jsonl"))
+	if err != nil || !strings.Contains(string(b), off.CapacityBlockOfferingId) || strings.Count(string(b), "\n") != 2 {
+		t.Errorf("simulated journal: %v\n%s", err, b)
+	}
+}

@@ -357,7 +357,13 @@ func pricesCSV(w io.Writer, rows []pricing.Row, now time.Time) error {
 	cw := csv.NewWriter(w)
 	cw.Write(append(pricing.CSVHeader(), "age"))
 	for _, r := range rows {
-		cw.Write(append(r.Record(), r.Age(now)))
+		rec := r.Record()
+		// The catalog file leaves the per-accelerator rate out where it follows from the
+		// type; the table and json derive it, so the csv does too.
+		if m, ok := r.PerAccelerator(); ok && rec[5] == "" {
+			rec[5] = m.String()
+		}
+		cw.Write(append(rec, r.Age(now)))
 	}
 	cw.Flush()
 	return cw.Error()

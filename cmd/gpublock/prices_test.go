@@ -143,6 +143,10 @@ func TestPricesRegionAndFormats(t *testing.T) {
 	for _, r := range recs[1:] {
 		if r[0] == "on-demand" && r[1] == "p4d.24xlarge" && r[2] == "us-east-1" {
 			found = r[4] == "21.957642" && r[7] == "2026-11-09" && r[11] == "20 days"
+			// The per-accelerator rate, as the table and json show it: 21.957642 / 8 GPUs.
+			if r[5] != "2.744705" {
+				t.Errorf("p4d usd_per_accelerator_hour %q, want 2.744705 as in the json", r[5])
+			}
 		}
 	}
 	if !found {

@@ -281,7 +281,7 @@ func printOfferings(ctx context.Context, client *aws.Client, q model.Query, cat 
 	}
 	if format == "table" && !tableHead && answered > 0 {
 		fmt.Fprintf(stderr, "gpublock offerings: no offerings for %d × %s, %s, %s – %s in %s\n", q.Count,
-			strings.Join(q.InstanceTypes, ","), q.Durations, q.Start.UTC().Format("2006-01-02 15:04"), q.End.UTC().Format("2006-01-02 15:04"),
+			strings.Join(q.InstanceTypes, ","), q.Durations, q.Start.UTC().Format("2006-01-02 15:04 MST"), q.End.UTC().Format("2006-01-02 15:04 MST"),
 			strings.Join(q.Regions, ","))
 	}
 	if answered == 0 && failed > 0 {

@@ -285,3 +285,17 @@ func TestOfferingsUltraServerJSONUsesAWSFields(t *testing.T) {
 		}
 	}
 }
+
+// An empty search says so on stderr, with the window's times marked UTC like every other
+// time the commands print, and leaves stdout empty.
+func TestOfferingsNoneSaysUTC(t *testing.T) {
+	cs := startCLISim(t)
+	code, out, errs := runCLI("offerings", "--endpoint-url", cs.url, "--region", "us-east-1", "--type", "p5.48xlarge",
+		"--duration", "2d", "--from", "2026-12-03T00:00:00Z", "--to", "2026-12-04T00:00:00Z")
+	if code != 0 || out != "" {
+		t.Fatalf("exit %d, stdout %q", code, out)
+	}
+	if !strings.Contains(errs, "no offerings") || !strings.Contains(errs, "2026-12-03 00:00 UTC – 2026-12-04 00:00 UTC") {
+		t.Errorf("stderr %q: want the window in UTC", errs)
+	}
+}

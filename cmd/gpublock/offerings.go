@@ -57,6 +57,12 @@ func reportUsage(stderr io.Writer, cmd string, err error) int {
 	return 2
 }
 
+const offeringsSynopsis = "--type TYPE[,TYPE...] --duration 2d|48h|3w|2d-7d [--count N] [--from DATE] [--to DATE] [--region R[,R...]|all] [-o table|json|csv]\n\n" +
+	"table prints rows as they arrive; json prints one array at the end; a region that fails is\n" +
+	"named on stderr and the others still answer.\n\n" +
+	"Exit status: 0 the search ran (also when it found nothing, or when some regions failed),\n" +
+	"1 every region failed or the search was cancelled, 2 bad usage (checked before any call)."
+
 type offeringsArgs struct {
 	aws      awsFlags
 	types    string
@@ -109,7 +115,7 @@ var errFlagParse = errors.New("bad flag")
 // parseOfferings reads and checks every flag that can be checked without the backend.
 func parseOfferings(args []string, stderr io.Writer) (*offeringsArgs, outputFormat, error) {
 	a := &offeringsArgs{}
-	fs := newCommandFlags("offerings", "--type TYPE[,TYPE...] --duration 2d|48h|3w|2d-7d [--count N] [--from DATE] [--to DATE] [--region R[,R...]|all] [-o table|json|csv]", stderr, &a.output)
+	fs := newCommandFlags("offerings", offeringsSynopsis, stderr, &a.output)
 	a.aws.register(fs)
 	fs.StringVar(&a.types, "type", "", "instance `types`, comma-separated (required), e.g. p5.48xlarge,p5en.48xlarge")
 	fs.IntVar(&a.count, "count", 1, "instances per block (1-64; UltraServers: UltraServers per block)")

@@ -26,7 +26,8 @@ var pricesNow = time.Now
 const pricesSynopsis = "[--region R[,R...]] [--type T[,T...]] [-o table|json|csv] [--refresh [--endpoint-url URL] [--profile P]]\n\n" +
 	"Shows on-demand prices, published Capacity Block rates and Savings Plans rates, each with\n" +
 	"its source, date and age. --refresh asks the AWS Price List API (served from us-east-1) for\n" +
-	"current on-demand prices and keeps them in $XDG_CACHE_HOME/gpublock/prices.json."
+	"current on-demand prices and keeps them in $XDG_CACHE_HOME/gpublock/prices.json.\n\n" +
+	"Exit status: 0 shown (and refreshed), 1 the refresh or the output failed, 2 bad usage."
 
 func runPrices(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var output, regionList, typeList, endpoint, profile string

@@ -5,6 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -79,6 +82,16 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gpublock sim: --region %q: want one of %s\n", opts.DefaultRegion, strings.Join(ec2sim.Regions(), ", "))
 		return 2
 	}
+	if _, _, err := net.SplitHostPort(*addr); err != nil {
+		fmt.Fprintf(stderr, "gpublock sim: --addr %q: want host:port such as 127.0.0.1:4566 (port 0 picks a free one)\n", *addr)
+		return 2
+	}
+	if opts.StateFile != "" {
+		if err := checkStateWritable(opts.StateFile); err != nil {
+			fmt.Fprintf(stderr, "gpublock sim: --state %q: %v; purchases could not survive a restart\n", opts.StateFile, err)
+			return 2
+		}
+	}
 	s, err := ec2sim.New(simOptions(opts))
 	if err != nil {
 		fmt.Fprintf(stderr, "gpublock sim: %v\n", err)
@@ -95,6 +108,18 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	<-ctx.Done()
 	fmt.Fprintln(stdout, "gpublock sim: stopped")
 	return 0
+}
+
+// checkStateWritable makes sure the state file can be written where it is kept: the
+// emulator saves after every purchase, and a failed save is only logged, so a wrong path
+// would otherwise lose a demo's purchases silently.
+func checkStateWritable(path string) error {
+	f, err := os.CreateTemp(filepath.Dir(path), ".gpublock-sim-check-*")
+	if err != nil {
+		return fmt.Errorf("cannot write in %s: %w", filepath.Dir(path), err)
+	}
+	f.Close()
+	return os.Remove(f.Name())
 }
 
 func printSimHelp(w io.Writer, url string, opts ec2sim.Options, now time.Time) {

@@ -28,6 +28,8 @@ func TestSimBadFlags(t *testing.T) {
 		{[]string{"--region", "moon-1"}, "us-east-1"},
 		{[]string{"--colour"}, "flag provided but not defined"},
 		{[]string{"extra"}, "unexpected argument"},
+		{[]string{"--addr", "nohost"}, "host:port"},
+		{[]string{"--state", t.TempDir() + "/no/such/dir/state.json"}, "--state"},
 	} {
 		var out, errb bytes.Buffer
 		code := run(context.Background(), append([]string{"sim"}, tc.args...), &out, &errb)

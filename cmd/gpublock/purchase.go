@@ -395,9 +395,17 @@ func printOfferingSummary(w io.Writer, info backendInfo, account string, o model
 	fmt.Fprintf(w, "  Account:     %s\n", account)
 	fmt.Fprintf(w, "  Region:      %s\n", o.Region)
 	fmt.Fprintf(w, "  Zone:        %s\n", o.AvailabilityZone)
-	what := fmt.Sprintf("%s × %d", o.InstanceType, o.Count)
-	if o.UltraServerType != "" {
-		what = fmt.Sprintf("%s × %d UltraServer(s) (%d instances)", o.UltraServerType, max(1, o.UltraServerCount), o.Count)
+	what, unit := fmt.Sprintf("%s × %d", o.InstanceType, o.Count), "instance"
+	// For an UltraServer the model counts UltraServers (Count is their number), so the
+	// member instances and the unit of the hourly rate come from the catalog.
+	ultra := o.UltraServerType
+	if ultra == "" {
+		ultra = o.InstanceType
+	}
+	if t, ok := model.LookupType(ultra); ok && t.UltraServer {
+		n := max(1, o.UltraServerCount)
+		what = fmt.Sprintf("%s × %d UltraServer(s) (%d × %s)", t.Name, n, n*t.Instances, t.MemberType)
+		unit = "UltraServer"
 	}
 	fmt.Fprintf(w, "  Capacity:    %s\n", what)
 	fmt.Fprintf(w, "  Start:       %s\n", bothTimes(o.Start))
@@ -405,7 +413,7 @@ func printOfferingSummary(w io.Writer, info backendInfo, account string, o model
 	fmt.Fprintf(w, "  Duration:    %s (%s)\n", offeringLength(o), hoursMinutes(o.Minutes()))
 	fmt.Fprintf(w, "  Upfront fee: %s, total for the whole block\n", exactFee(o.Fee, o.Currency))
 	if r := o.HourlyRate(); !r.IsZero() {
-		fmt.Fprintf(w, "  Rate:        %s per instance-hour", r.Rate())
+		fmt.Fprintf(w, "  Rate:        %s per %s-hour", r.Rate(), unit)
 		if ar := o.AcceleratorHourlyRate(); !ar.IsZero() {
 			fmt.Fprintf(w, ", %s per accelerator-hour", ar.Rate())
 		}

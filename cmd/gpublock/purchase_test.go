@@ -509,3 +509,38 @@ func TestPurchaseAgainstSimJournalsAsSimulated(t *testing.T) {
 		t.Errorf("simulated journal: %v\n%s", err, b)
 	}
 }
+
+// The confirmation of an UltraServer block counts its member instances and gives the
+// rate per UltraServer-hour: the model's Count is the number of UltraServers.
+func TestPurchaseUltraServerConfirmation(t *testing.T) {
+	cs := startCLISim(t)
+	asPerson(t, false, "")
+	search := []string{"--region", "us-east-1", "--type", "u-p6e-gb200x36", "--duration", "2d", "--from", "2026-12-01T08:00:00Z", "--to", "2026-12-29"}
+	code, out, errs := runCLI(append([]string{"offerings", "--endpoint-url", cs.url, "-o", "json"}, search...)...)
+	var rows []offeringJSON
+	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) == 0 {
+		t.Fatalf("offerings: exit %d, stderr %q\n%s", code, errs, out)
+	}
+	var off offeringJSON
+	for _, r := range rows {
+		if r.CapacityBlockDurationHours == 48 && r.CapacityBlockDurationMinutes == 0 {
+			off = r
+			break
+		}
+	}
+	if off.CapacityBlockOfferingId == "" {
+		t.Fatalf("no 48-hour offering among %d", len(rows))
+	}
+	code, _, errs = runCLI(append([]string{"purchase", off.CapacityBlockOfferingId, "--endpoint-url", cs.url, "--yes"}, search...)...)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errs)
+	}
+	if !strings.Contains(errs, "u-p6e-gb200x36 × 1 UltraServer(s) (9 × p6e-gb200.36xlarge)") {
+		t.Errorf("capacity line does not count 9 member instances:\n%s", errs)
+	}
+	fee, _ := model.ParseMoney(off.UpfrontFee)
+	perUltra := fee.MulRat(1, 48).Rate()
+	if !strings.Contains(errs, perUltra+" per UltraServer-hour") || strings.Contains(errs, "per instance-hour") {
+		t.Errorf("rate line: want %s per UltraServer-hour:\n%s", perUltra, errs)
+	}
+}

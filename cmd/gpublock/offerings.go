@@ -425,7 +425,22 @@ func offeringTableHeader() string {
 func offeringTableRow(o model.Offering) string {
 	return fmt.Sprintf(offeringTableFormat, o.Region, o.AvailabilityZone, o.InstanceType, strconv.Itoa(o.Count),
 		o.Start.UTC().Format("2006-01-02 15:04"), o.End.UTC().Format("2006-01-02 15:04"), offeringLength(o),
-		o.Fee.Dollars(), o.HourlyRate().Rate(), o.ID)
+		o.Fee.Dollars(), instanceHourlyRate(o).Rate(), o.ID)
+}
+
+// instanceHourlyRate is the fee per instance-hour, also for an UltraServer, whose Count
+// is a number of UltraServers: its rate is spread over the member instances, so that the
+// column means the same on every row.
+func instanceHourlyRate(o model.Offering) model.Money {
+	name := o.UltraServerType
+	if name == "" {
+		name = o.InstanceType
+	}
+	t, ok := model.LookupType(name)
+	if !ok || !t.UltraServer || o.Minutes() == 0 {
+		return o.HourlyRate()
+	}
+	return o.Fee.MulRat(60, int64(max(1, o.UltraServerCount)*t.Instances)*o.Minutes())
 }
 
 // offeringLength writes "2d", or "2d 3h35m" for a near-term block that starts off the hour.

@@ -309,3 +309,34 @@ func TestEveryCommandHelpListsExitStatus(t *testing.T) {
 		}
 	}
 }
+
+// The table's $/INST-HOUR column is per instance on every row: an UltraServer's fee is
+// spread over its member instances, not shown per UltraServer under that header.
+func TestOfferingsTableUltraServerRatePerInstance(t *testing.T) {
+	cs := startCLISim(t)
+	args := []string{"offerings", "--endpoint-url", cs.url, "--region", "us-east-1", "--type", "u-p6e-gb200x72", "--duration", "2d",
+		"--from", "2026-12-01T08:00:00Z", "--to", "2026-12-29"}
+	code, out, errs := runCLI(append(args, "-o", "json")...)
+	var rows []offeringJSON
+	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) == 0 {
+		t.Fatalf("exit %d, %q\n%s", code, errs, out)
+	}
+	code, table, _ := runCLI(args...)
+	if code != 0 {
+		t.Fatalf("table: exit %d", code)
+	}
+	for _, r := range rows {
+		fee, _ := model.ParseMoney(r.UpfrontFee)
+		minutes := int64(r.CapacityBlockDurationHours*60 + r.CapacityBlockDurationMinutes)
+		perInstance := fee.MulRat(60, 18*minutes).Rate()
+		var line string
+		for _, l := range strings.Split(table, "\n") {
+			if strings.Contains(l, r.CapacityBlockOfferingId) {
+				line = l
+			}
+		}
+		if !strings.Contains(line, " "+perInstance+" ") {
+			t.Errorf("row %q: want %s per instance-hour (fee %s over 18 instances)", line, perInstance, r.UpfrontFee)
+		}
+	}
+}

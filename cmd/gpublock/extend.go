@@ -45,6 +45,9 @@ func runExtend(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if err != nil {
 		return reportUsage(stderr, "extend", err)
 	}
+	if code, refused := refuseReadOnly(stderr, "extend", "extended", a.aws.readOnly, a.dryRun); refused {
+		return code
+	}
 	if code, refused := refuseWithoutPerson(stderr, "extend", "extend", a.yes, a.dryRun); refused {
 		return code
 	}

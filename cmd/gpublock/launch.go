@@ -62,6 +62,9 @@ func runLaunch(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if err != nil {
 		return reportUsage(stderr, "launch", err)
 	}
+	if code, refused := refuseReadOnly(stderr, "launch", "launched", a.aws.readOnly, a.dryRun); refused {
+		return code
+	}
 	if code, refused := refuseWithoutPerson(stderr, "launch", "launch", a.yes, a.dryRun); refused {
 		return code
 	}

@@ -68,6 +68,17 @@ func refuseWithoutPerson(stderr io.Writer, cmd, word string, yes, dryRun bool) (
 	return 2, true
 }
 
+// refuseReadOnly is the check, made before any call, that --read-only forbids what would
+// spend money: nobody is shown a confirmation, or asked to type, for something refused anyway.
+// A --dry-run spends nothing, so it still runs.
+func refuseReadOnly(stderr io.Writer, cmd, done string, readOnly, dryRun bool) (int, bool) {
+	if !readOnly || dryRun {
+		return 0, false
+	}
+	fmt.Fprintf(stderr, "gpublock %s: refused: --read-only, so nothing can be %s; nothing was sent to AWS (--dry-run still checks the permission).\n", cmd, done)
+	return 1, true
+}
+
 // allowed shows the DryRun's answer before the confirmation, or says why nothing was done.
 func allowed(stderr io.Writer, cmd string, perm aws.Permission, done string) bool {
 	if !perm.Allowed {
@@ -188,6 +199,9 @@ func runPurchase(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	offeringID, format, err := a.check(pos)
 	if err != nil {
 		return reportUsage(stderr, "purchase", err)
+	}
+	if code, refused := refuseReadOnly(stderr, "purchase", "bought", a.aws.readOnly, a.dryRun); refused {
+		return code
 	}
 	if code, refused := refuseWithoutPerson(stderr, "purchase", "buy", a.yes, a.dryRun); refused {
 		return code

@@ -22,6 +22,11 @@ func isQuit(cmd tea.Cmd) bool {
 // q is a letter while typing in a text field and quits elsewhere; ctrl+c always quits.
 func TestQuitKeys(t *testing.T) {
 	m := update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48})
+	// The program starts on the type list, whose filter opens with /: until then q quits.
+	if _, cmd := m.Update(keyMsg("q")); !isQuit(cmd) {
+		t.Error("q did not quit on the type list before / opened its filter")
+	}
+	m = update(m, keyMsg("/"))
 	mm, cmd := m.Update(keyMsg("q"))
 	if isQuit(cmd) {
 		t.Fatal("q quit while typing in the type filter")
@@ -42,6 +47,27 @@ func TestQuitKeys(t *testing.T) {
 	m = update(m, keyMsg("/"))
 	if _, cmd := m.Update(keyMsg("q")); isQuit(cmd) {
 		t.Error("q quit while typing a filter")
+	}
+}
+
+// At start the focus is on the type list: 2 opens the blocks screen (issue 7) instead of
+// going into the type filter, which / opens; 1 comes back.
+func TestDigitsSwitchScreensAtStart(t *testing.T) {
+	m := update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48})
+	m = update(m, keyMsg("2"))
+	if m.screen != screenBlocks {
+		t.Fatalf("2 at start did not open the blocks screen (screen %d)", m.screen)
+	}
+	m = update(m, keyMsg("1"))
+	if m.screen != screenSearch || m.focus != paneForm {
+		t.Fatalf("1 did not come back to the search form (screen %d, focus %d)", m.screen, m.focus)
+	}
+	m = update(m, keyMsg("/"), keyMsg("p"), keyMsg("6"))
+	if v := ansi.Strip(m.View().Content); m.screen != screenSearch || !strings.Contains(v, "/ p6") || !strings.Contains(v, "Typing: q is a letter") {
+		t.Errorf("after /, p6 did not go into the type filter (screen %d):\n%s", m.screen, v)
+	}
+	if v := ansi.Strip(update(m, keyMsg("enter")).View().Content); !strings.Contains(v, "/ p6") || strings.Contains(v, "Typing: q is a letter") {
+		t.Errorf("enter did not close the filter keeping p6:\n%s", v)
 	}
 }
 

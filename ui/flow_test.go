@@ -32,6 +32,7 @@ func foundCount(t *testing.T, s *screen) int {
 // fillForm types a search as a person would: the H200 types besides the default, two
 // instances, a window from a date to a relative date, 3 days, every region selling them.
 func fillForm(s *screen) {
+	s.press("/")
 	s.typeText("h200")
 	s.press("space", "esc", "tab", "ctrl+u")
 	s.typeText("2")

@@ -61,6 +61,7 @@ type helpKeys struct {
 	screens     screenKeyMap
 	blocks      blocksKeyMap
 	blocksTable blocks.KeyMap
+	typing      bool // keys go into a text field, where q is a letter
 }
 
 func (h helpKeys) ShortHelp() []key.Binding {
@@ -71,7 +72,11 @@ func (h helpKeys) ShortHelp() []key.Binding {
 	}
 	switch h.focus {
 	case paneForm:
-		return []key.Binding{r.Search, h.form.Next, h.form.Toggle, r.Help, r.ForceQuit, h.form.Step}
+		quit := r.Quit
+		if h.typing {
+			quit = r.ForceQuit
+		}
+		return []key.Binding{r.Search, h.form.Next, h.form.Filter, h.form.Toggle, r.Help, quit, h.form.Step}
 	case paneResults:
 		t := h.table
 		return []key.Binding{r.Buy, r.Open, t.Filter, t.SortAny, r.Help, r.Quit, r.Chart, t.Mark, r.Compare, r.Copy, r.Probe, r.Back}
@@ -108,7 +113,7 @@ func (h helpKeys) groups() []keyGroup {
 	}
 	return append([]keyGroup{
 		{"Everywhere", []key.Binding{r.Help, r.Quit, r.ForceQuit, r.NextPane, r.PrevPane, r.Back, r.Rerun}},
-		{"Search form", []key.Binding{r.Search, f.Next, f.Prev, f.Up, f.Down, f.Toggle, f.Step, f.Inc, f.Dec, f.AllRegions, f.ClearFilter}},
+		{"Search form", []key.Binding{r.Search, f.Next, f.Prev, f.Up, f.Down, f.Toggle, f.Step, f.Inc, f.Dec, f.Filter, f.AllRegions, f.ClearFilter}},
 		{"Offerings and detail", []key.Binding{r.Buy, r.Open, r.Copy, r.CopyPurchase, r.Probe, r.TakeAlternative}},
 		{"Prices", []key.Binding{r.Chart, t.Mark, r.Compare}},
 		{"Moving", []key.Binding{t.Up, t.Down, t.PageUp, t.PageDown, t.HalfUp, t.HalfDown, t.Top, t.Bottom}},

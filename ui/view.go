@@ -217,5 +217,5 @@ func (m Model) helpLine() string {
 
 func (m Model) helpKeys() helpKeys {
 	return helpKeys{root: m.keys, form: m.form.KeyMap(), table: m.table.KeyMap(), focus: m.focus,
-		screen: m.screen, screens: m.screenKeys, blocks: m.blocksKeys, blocksTable: m.blocks.table.KeyMap()}
+		screen: m.screen, screens: m.screenKeys, blocks: m.blocksKeys, blocksTable: m.blocks.table.KeyMap(), typing: m.typing()}
 }

@@ -45,6 +45,7 @@ type Model struct {
 
 	catalog     []model.InstanceType
 	typeFilter  textfield.Model
+	filtering   bool  // keys go into the type filter (after /); otherwise the list takes only its keys
 	typeMatches []int // indexes into catalog that match the filter, best first
 	typeCursor  int   // index into typeMatches
 	chosenTypes map[string]bool
@@ -123,8 +124,21 @@ func (m Model) AtLast() bool { return m.focus == numFields-1 }
 // AtFirst reports whether the focus is on the first field, where shift+tab leaves the form.
 func (m Model) AtFirst() bool { return m.focus == 0 }
 
-// Typing reports whether keys are going into a text field, where q is a letter.
-func (m Model) Typing() bool { return m.focus != Regions }
+// Typing reports whether keys are going into a text field, where q is a letter. The type
+// list is a field only while its filter is open (after /), so that q, ? and the screen
+// digits work from where the program starts.
+func (m Model) Typing() bool {
+	switch m.focus {
+	case Regions:
+		return false
+	case Types:
+		return m.filtering
+	}
+	return true
+}
+
+// Filtering reports whether the type filter takes the keys (after /).
+func (m Model) Filtering() bool { return m.focus == Types && m.filtering }
 
 // Query returns the query the form holds now and whether it is valid. The relative dates
 // ("now", "+4w") are resolved against the clock at this call.
@@ -203,6 +217,9 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, bool) {
 		return m, nil, false
 	}
 	used := m.handleKey(k)
+	if m.focus != Types {
+		m.filtering = false // leaving the list closes its filter, keeping what it holds
+	}
 	if used {
 		m.validate()
 	}
@@ -211,7 +228,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, bool) {
 
 func (m *Model) handleKey(k tea.KeyPressMsg) bool {
 	switch {
-	case key.Matches(k, m.keys.Submit):
+	case key.Matches(k, m.keys.Submit) && !m.Filtering():
 		return false
 	case key.Matches(k, m.keys.Next):
 		if m.AtLast() {
@@ -281,12 +298,12 @@ func (m *Model) textKey(f *textfield.Model, k tea.KeyPressMsg) bool {
 
 func (m *Model) typesKey(k tea.KeyPressMsg) bool {
 	switch {
-	case key.Matches(k, m.keys.Up):
+	case key.Matches(k, m.keys.Up), !m.filtering && k.String() == "k":
 		if m.typeCursor > 0 {
 			m.typeCursor--
 		}
 		return true
-	case key.Matches(k, m.keys.Down):
+	case key.Matches(k, m.keys.Down), !m.filtering && k.String() == "j":
 		if m.typeCursor < len(m.typeMatches)-1 {
 			m.typeCursor++
 		} else {
@@ -303,12 +320,21 @@ func (m *Model) typesKey(k tea.KeyPressMsg) bool {
 		}
 		return true
 	case key.Matches(k, m.keys.ClearFilter):
-		if m.typeFilter.Value() == "" {
+		if m.typeFilter.Value() == "" && !m.filtering {
 			return false
 		}
+		m.filtering = false
 		m.typeFilter.SetValue("")
 		m.filterTypes()
 		return true
+	case !m.filtering && key.Matches(k, m.keys.Filter):
+		m.filtering = true
+		return true
+	case m.filtering && key.Matches(k, m.keys.Submit):
+		m.filtering = false // enter keeps the filter, as in the tables; a second enter searches
+		return true
+	case !m.filtering:
+		return false
 	}
 	var used bool
 	m.typeFilter, used = m.typeFilter.Update(k)

@@ -147,7 +147,7 @@ func TestDurationSteps(t *testing.T) {
 // The fuzzy filter, choosing types with space, and "all regions that sell the chosen types".
 func TestTypesAndRegions(t *testing.T) {
 	m := New(theme.New(false), clock, "us-east-1")
-	m = press(m, "b200")
+	m = press(m, "/", "b200")
 	if len(m.typeMatches) == 0 || m.catalog[m.typeMatches[0]].Name != "p6-b200.48xlarge" {
 		t.Fatalf("b200 matches %v", m.typeMatches)
 	}
@@ -176,6 +176,7 @@ func TestTypesAndRegions(t *testing.T) {
 		t.Error("the region list counts as typing, so q would not quit")
 	}
 	m.SetFocus(Types)
+	m = press(m, "/")
 	if !m.Typing() {
 		t.Error("the type filter does not count as typing")
 	}
@@ -205,5 +206,45 @@ func TestViewFitsAnySize(t *testing.T) {
 				t.Fatalf("%dx%d: %d lines", w, h, n)
 			}
 		}
+	}
+}
+
+// The type list is where the program starts: until / opens its filter, the keys of the
+// whole program (q, ?, the screen digits) are not typed into it, and j/k move.
+func TestTypeFilterOpensWithSlash(t *testing.T) {
+	m := New(theme.New(false), clock, "us-east-1")
+	if m.Typing() {
+		t.Fatal("the type list counts as typing before /, so q and 2 would be letters")
+	}
+	for _, k := range []string{"2", "q", "?"} {
+		var used bool
+		m, _, used = m.Update(tea.KeyPressMsg{Code: rune(k[0]), Text: k})
+		if used || m.typeFilter.Value() != "" {
+			t.Errorf("%s went into the list (used %v, filter %q)", k, used, m.typeFilter.Value())
+		}
+	}
+	m = press(m, "j", "j")
+	if m.typeCursor != 2 {
+		t.Errorf("j j moved the cursor to %d", m.typeCursor)
+	}
+	m = press(m, "/", "h200")
+	if !m.Typing() || m.typeFilter.Value() != "h200" {
+		t.Fatalf("after /: typing %v, filter %q", m.Typing(), m.typeFilter.Value())
+	}
+	var used bool
+	m, _, used = m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	if !used || m.Typing() || m.typeFilter.Value() != "h200" {
+		t.Errorf("enter in the filter: used %v (false: a search would start), typing %v, filter %q", used, m.Typing(), m.typeFilter.Value())
+	}
+	if _, _, used = m.Update(tea.KeyPressMsg{Code: tea.KeyEnter}); used {
+		t.Error("a second enter does not reach the caller, which searches")
+	}
+	m = press(m, "/", "esc")
+	if m.Typing() || m.typeFilter.Value() != "" {
+		t.Errorf("esc: typing %v, filter %q", m.Typing(), m.typeFilter.Value())
+	}
+	m = press(m, "/", "tab")
+	if m.Filtering() || m.Focus() != Count {
+		t.Errorf("tab out of the filter: filtering %v, focus %v", m.Filtering(), m.Focus())
 	}
 }

@@ -12,6 +12,7 @@ type KeyMap struct {
 	Inc, Dec    key.Binding // +/- on the count
 	AllRegions  key.Binding
 	ClearFilter key.Binding
+	Filter      key.Binding // opens the type filter
 	Submit      key.Binding
 }
 
@@ -28,6 +29,7 @@ func DefaultKeyMap() KeyMap {
 		Dec:         key.NewBinding(key.WithKeys("-", "_"), key.WithHelp("-", "fewer")),
 		AllRegions:  key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "all regions selling the types")),
 		ClearFilter: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
+		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter the types")),
 		Submit:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "search")),
 	}
 }

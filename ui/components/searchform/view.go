@@ -58,7 +58,11 @@ func (m Model) View(width, height int, focused bool) string {
 		focusLine = len(lines)
 	}
 	add(label(Types, "Types") + summary)
-	add(" / " + m.typeFilter.View(max(1, width-3), mark(Types), th.Value, th.Cursor, th.Muted))
+	if !m.filtering && m.typeFilter.Value() == "" {
+		add(" " + th.Muted.Render("/ filters the types"))
+	} else {
+		add(" / " + m.typeFilter.View(max(1, width-3), mark(Types) && m.filtering, th.Value, th.Cursor, th.Muted))
+	}
 	if len(m.typeMatches) == 0 {
 		add("  " + th.Muted.Render("no type matches the filter"))
 	}
@@ -117,7 +121,11 @@ func (m Model) View(width, height int, focused bool) string {
 		}
 	}
 	errLines(Types)
-	hint(Types, "type to filter · space choose · ↑↓ move")
+	if m.filtering {
+		hint(Types, "type to filter · enter keeps it · esc clears · space choose · ↑↓ move")
+	} else {
+		hint(Types, "/ filter · space choose · ↑↓ or j/k move")
+	}
 
 	// Count, dates, duration.
 	field := func(f Field, name, value, beside string) {

@@ -168,3 +168,19 @@ func TestRowsAppearAsPagesArrive(t *testing.T) {
 		t.Errorf("a stale search's page was added: %d rows", m2.table.Len())
 	}
 }
+
+// The header says "searching" only while a search runs; after it, the regions it covered.
+func TestHeaderSearchingOnlyWhileRunning(t *testing.T) {
+	m := withResults(update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48}), syntheticOfferings(10))
+	if m.search.running {
+		t.Fatal("the synthetic search is still running")
+	}
+	head := strings.SplitN(ansi.Strip(m.View().Content), "\n", 2)[0]
+	if strings.Contains(head, "searching") || !strings.Contains(head, "searched ") {
+		t.Errorf("a finished search: %q", head)
+	}
+	m.search.running = true
+	if head := strings.SplitN(ansi.Strip(m.View().Content), "\n", 2)[0]; !strings.Contains(head, "searching ") {
+		t.Errorf("a running search: %q", head)
+	}
+}

@@ -97,7 +97,11 @@ func (m Model) headerView() string {
 	long := th.Muted.Render(" · profile ") + th.Header.Render(profile) + th.Muted.Render(" · region ") + th.Header.Render(m.opts.Region)
 	short := sep + th.Header.Render(profile) + sep + th.Header.Render(m.opts.Region)
 	if m.search.has {
-		long += th.Muted.Render(" · searching ") + th.Header.Render(regionList(m.search.query.Regions))
+		verb := " · searched "
+		if m.search.running {
+			verb = " · searching "
+		}
+		long += th.Muted.Render(verb) + th.Header.Render(regionList(m.search.query.Regions))
 	}
 	if m.connecting || m.connectErr != nil {
 		long, short = "", "" // not known yet, or never

@@ -260,6 +260,11 @@ func printOfferings(ctx context.Context, client *aws.Client, q model.Query, cat 
 			if st.State == aws.RegionError {
 				fmt.Fprintf(stderr, "gpublock offerings: %s: %s\n", st.Region, client.ExplainError(st.Err))
 			}
+			// A region asked for that does not sell the types is named, with where they are
+			// sold, rather than looking like a region with nothing on offer today.
+			if st.State == aws.RegionEmpty && st.Message != "" {
+				fmt.Fprintf(stderr, "gpublock offerings: %s: %s\n", st.Region, st.Message)
+			}
 			// A region that failed after delivering offerings still answered, in part.
 			if st.State == aws.RegionError && st.Offerings == 0 {
 				failed++

@@ -340,3 +340,17 @@ func TestOfferingsTableUltraServerRatePerInstance(t *testing.T) {
 		}
 	}
 }
+
+// A region that does not sell the type is named on stderr with the regions that do, and
+// the search still succeeds with nothing on stdout but the empty array.
+func TestOfferingsTypeNotSoldInRegion(t *testing.T) {
+	cs := startCLISim(t)
+	code, out, errs := runCLI("offerings", "--endpoint-url", cs.url, "--region", "us-west-2", "--type", "u-p6e-gb200x36",
+		"--duration", "2d", "--from", "2026-12-01T08:00:00Z", "--to", "2026-12-15", "-o", "json")
+	if code != 0 || strings.TrimSpace(out) != "[]" {
+		t.Fatalf("exit %d, stdout %q", code, out)
+	}
+	if !strings.Contains(errs, "us-west-2: u-p6e-gb200x36 not sold here (sold in us-east-1)") {
+		t.Errorf("stderr %q: want the region named with where the type is sold", errs)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/pricing/pricelist"
@@ -119,7 +120,7 @@ func pricesRefresh(ctx context.Context, path, profile, endpoint string, types, r
 	}
 	res, err := pricelist.Fetch(ctx, client, types, regions, pricesNow(), note)
 	if err != nil {
-		fmt.Fprintf(stderr, "gpublock prices: --refresh: %v\n", err)
+		fmt.Fprintf(stderr, "gpublock prices: --refresh: %s; the cache is unchanged\n", refreshFailure(err))
 		return 1
 	}
 	if len(res.Rows) == 0 {
@@ -136,6 +137,22 @@ func pricesRefresh(ctx context.Context, path, profile, endpoint string, types, r
 		fmt.Fprintf(stderr, "No on-demand price returned for: %s.\n", strings.Join(res.Missing, ", "))
 	}
 	return 0
+}
+
+// refreshFailure says why the Price List API failed in the words the other commands use,
+// keeping AWS's error code for searching. The generic no-credentials hint offers --demo,
+// which prices does not have, so that case has its own.
+func refreshFailure(err error) string {
+	if aws.IsNoCredentials(err) {
+		return "No AWS credentials were found: the Price List API needs signed requests, even for its public prices. " +
+			"Set up a profile (aws configure / aws configure sso), or point --endpoint-url at gpublock sim"
+	}
+	ex := aws.ExplainError(err)
+	s := strings.TrimSuffix(ex.String(), ".")
+	if ex.Code != "" && !strings.Contains(s, ex.Code) {
+		s += " (" + ex.Code + ")"
+	}
+	return s
 }
 
 // pricesPick parses a comma-separated flag against what is allowed; empty or "all" means

@@ -253,3 +253,25 @@ func TestPricesRefreshFailures(t *testing.T) {
 		t.Errorf("broken cache: exit %d %q %q", code, errs, out)
 	}
 }
+
+// A refresh that fails says why in a sentence, as the other commands do, not as a raw
+// SDK error chain; without credentials it does not offer --demo, which prices lacks.
+func TestPricesRefreshFailureExplained(t *testing.T) {
+	pricesEnv(t)
+	down := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+	url := down.URL
+	down.Close()
+	code, out, errs := runCLI("prices", "--refresh", "--endpoint-url", url, "--type", "p5.48xlarge")
+	if code != 1 || out != "" || !strings.Contains(errs, "AWS could not be reached") || strings.Contains(errs, "operation error") {
+		t.Errorf("endpoint down: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	t.Setenv("AWS_ACCESS_KEY_ID", "")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "")
+	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
+	sim := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+	defer sim.Close()
+	code, _, errs = runCLI("prices", "--refresh", "--endpoint-url", sim.URL, "--type", "p5.48xlarge")
+	if code != 1 || !strings.Contains(errs, "No AWS credentials were found") || strings.Contains(errs, "--demo") {
+		t.Errorf("no credentials: exit %d, stderr %q", code, errs)
+	}
+}

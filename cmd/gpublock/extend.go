@@ -135,7 +135,9 @@ func (a *extendArgs) check(pos []string) (string, int, outputFormat, error) {
 	}
 	r, err := model.ParseDuration(a.duration)
 	if err != nil {
-		return "", 0, "", usagef("--duration: %v", err)
+		// The model's message offers a range, which extend does not take.
+		msg := strings.Replace(err.Error(), ", or a range 2d-7d)", "; one length to add)", 1)
+		return "", 0, "", usagef("--duration: %s", msg)
 	}
 	if r.IsRange() {
 		return "", 0, "", usagef("--duration %q: give one length to add, not a range", a.duration)

@@ -271,3 +271,15 @@ func TestExtensionWithoutOnDemandPriceSaysSo(t *testing.T) {
 		t.Errorf("summary:\n%s", w.String())
 	}
 }
+
+// A length extend cannot sell is refused with what is allowed, without offering a range,
+// which extend does not take.
+func TestExtendBadDurationOffersNoRange(t *testing.T) {
+	cs := startCLISim(t)
+	for _, d := range []string{"15d", "27w", "36h"} {
+		code, _, errs := runCLI("extend", "cr-0123456789abcdef0", "--endpoint-url", cs.url, "--duration", d, "--yes")
+		if code != 2 || !strings.Contains(errs, "--duration") || !strings.Contains(errs, "3w–26w") || strings.Contains(errs, "range 2d-7d") {
+			t.Errorf("%s: exit %d, %q", d, code, errs)
+		}
+	}
+}

@@ -194,7 +194,7 @@ func (m Model) statusLine() string {
 	th := m.th
 	s := m.flash
 	style := th.Accent
-	if s == "" {
+	if _, own := dialogFooterLine(m.dialog); s == "" && !(m.dialog != nil && own) { // a dialog says what its keys do itself
 		style = th.Muted
 		switch {
 		case m.screen == screenBlocks && m.blocks.table.Filtering():
@@ -213,6 +213,9 @@ func (m Model) statusLine() string {
 }
 
 func (m Model) helpLine() string {
+	if line, ok := dialogFooterLine(m.dialog); m.dialog != nil && ok {
+		return m.th.Muted.Render(ansi.Truncate(line, m.width, "…"))
+	}
 	h := m.help
 	h.SetWidth(m.width)
 	// help cuts at the item that overflows, which can still leave the line too wide.

@@ -1,0 +1,65 @@
+package ui
+
+import "github.com/gpublock/gpublock/model"
+
+// A dialog takes every key while it is open, so the footer names its keys, not those of
+// the screen behind it (where q quits, / filters and enter buys).
+
+// dialogFooter is a dialog that names its own keys for the footer.
+type dialogFooter interface {
+	footer() string
+}
+
+// dialogFooterLine is the footer's key line while d is open; false for the help, which
+// leaves the screen's short help under it, the keys it explains.
+func dialogFooterLine(d dialog) (string, bool) {
+	if _, ok := d.(helpDialog); ok {
+		return "", false
+	}
+	if f, ok := d.(dialogFooter); ok {
+		return f.footer(), true
+	}
+	return "esc closes • ctrl+c quits", true
+}
+
+func (d compareDialog) footer() string { return "esc or c back to the offerings • ctrl+c quits" }
+
+func (d purchaseDialog) footer() string {
+	switch {
+	case d.failure != nil:
+		return "esc, enter or q closes"
+	case d.buying:
+		return "waiting for AWS's answer • ctrl+c twice quits anyway"
+	case d.overCap:
+		return "esc closes: nothing can be bought here"
+	}
+	return "type buy then enter to buy • tab platform · tags · confirmation • ←/→ platform • esc or q cancels"
+}
+
+func (r receiptDialog) footer() string {
+	if r.block.State == model.StateActive || r.block.State == model.StateScheduled {
+		return "y copy the reservation id • l launch into the block • esc, enter or q closes"
+	}
+	return "y copy the reservation id • esc, enter or q closes • l launches once the block is scheduled"
+}
+
+func (d launchDialog) footer() string {
+	switch {
+	case d.launching:
+		return "waiting for the launch's answer • ctrl+c twice quits anyway"
+	case d.result != nil:
+		return "y copy the instance ids • esc, enter or q closes"
+	case d.failure != nil:
+		return "esc, enter or q closes"
+	case d.waiting:
+		return "armed: launches at the start • esc cancels"
+	}
+	return "type launch then enter to launch • tab next field • esc cancels"
+}
+
+func (d extendDialog) footer() string {
+	if d.Busy() {
+		return "waiting for the extension's answer • ctrl+c twice quits anyway"
+	}
+	return "keys as shown in the dialog • esc cancels • ctrl+c quits"
+}

@@ -1,0 +1,46 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// While a dialog is open it takes every key, so the footer names its keys and none of the
+// screen's behind it: q there cancels instead of quitting, and / does not filter.
+func TestDialogFooterNamesTheDialogsKeys(t *testing.T) {
+	base := update(withResults(New(testOptions(nil)), syntheticOfferings(50)), tea.WindowSizeMsg{Width: 160, Height: 48})
+	if foot := lastLine(base); !strings.Contains(foot, "q quit") {
+		t.Fatalf("the results' footer lacks q quit: %q", foot)
+	}
+	states := dialogStates(base)
+	want := map[string]string{
+		"purchase allowed":  "type buy then enter",
+		"purchase buying":   "waiting for AWS's answer",
+		"receipt pending":   "y copy the reservation id",
+		"receipt recovered": "l launch into the block",
+		"launch form":       "type launch then enter",
+		"launch done":       "y copy the instance ids",
+	}
+	for name, w := range want {
+		foot := lastLine(states[name])
+		if !strings.Contains(foot, w) || strings.Contains(foot, "q quit") || strings.Contains(foot, "/ filter") {
+			t.Errorf("%s: footer %q, want %q and none of the screen's keys", name, foot, w)
+		}
+		if status := statusOf(states[name]); strings.Contains(status, "esc cancels") && !strings.Contains(name, "launch") {
+			t.Errorf("%s: the status line speaks of the screen behind: %q", name, status)
+		}
+	}
+}
+
+func lastLine(m Model) string {
+	lines := strings.Split(ansi.Strip(m.View().Content), "\n")
+	return lines[len(lines)-1]
+}
+
+func statusOf(m Model) string {
+	lines := strings.Split(ansi.Strip(m.View().Content), "\n")
+	return lines[len(lines)-2]
+}

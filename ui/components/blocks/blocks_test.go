@@ -170,3 +170,25 @@ func TestViewFits(t *testing.T) {
 		}
 	}
 }
+
+// The detail's countdown is on the line of the time it counts to: "starts in" beside the
+// start, "ends in" beside the end.
+func TestDetailCountdownBesideItsTime(t *testing.T) {
+	b := block("cr-1", model.StateScheduled, 0, end)
+	line := func(v, label string) string {
+		for _, l := range strings.Split(v, "\n") {
+			if strings.HasPrefix(l, label) {
+				return l
+			}
+		}
+		return ""
+	}
+	v := ansi.Strip(Detail(theme.New(false), b, model.Money{}, false, b.Start.Add(-3*time.Hour), time.UTC, 160, 40))
+	if s, e := line(v, "Start "), line(v, "End "); !strings.Contains(s, "starts in 3h 00m") || strings.Contains(e, "starts in") {
+		t.Errorf("before the start:\n%s\n%s", s, e)
+	}
+	v = ansi.Strip(Detail(theme.New(false), b, model.Money{}, false, end.Add(-5*time.Hour), time.UTC, 160, 40))
+	if s, e := line(v, "Start "), line(v, "End "); !strings.Contains(e, "ends in 5h 00m") || strings.Contains(s, "in ") {
+		t.Errorf("while active:\n%s\n%s", s, e)
+	}
+}

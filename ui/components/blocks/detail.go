@@ -40,8 +40,14 @@ func Detail(th theme.Theme, b model.Block, fee model.Money, hasFee bool, now tim
 		}
 		add(style.Render(w.Word() + ": " + w.Sentence(b, now)))
 	}
-	field("Start", both(b.Start))
-	field("End", both(b.End)+" · "+Countdown(b, now))
+	// The countdown sits beside the time it counts to: the start until then, the end after.
+	if now.Before(b.Start) {
+		field("Start", both(b.Start)+" · "+Countdown(b, now))
+		field("End", both(b.End))
+	} else {
+		field("Start", both(b.Start))
+		field("End", both(b.End)+" · "+Countdown(b, now))
+	}
 	field("Terminates at", both(b.TerminationAt())+" · instances are terminated from 30 minutes before the end")
 	field("Running", fmt.Sprintf("%d of %d instances (%d available)", b.RunningCount, b.TotalCount, b.AvailableCount))
 	ic := b.Interconnect

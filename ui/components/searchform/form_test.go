@@ -248,3 +248,32 @@ func TestTypeFilterOpensWithSlash(t *testing.T) {
 		t.Errorf("tab out of the filter: filtering %v, focus %v", m.Filtering(), m.Focus())
 	}
 }
+
+// An UltraServer's accelerators ("72×GB200 185G") are the longest entry: its line keeps
+// the regions column in line with the others and within the 38 cells of the wide form.
+func TestTypeListColumnsInLine(t *testing.T) {
+	m := New(theme.New(false), clock, "us-east-1")
+	v := ansi.Strip(m.View(38, 60, true))
+	col := -1
+	for _, l := range strings.Split(v, "\n") {
+		if !strings.Contains(l, "[ ]") && !strings.Contains(l, "[x]") || strings.Contains(l, "sells") || strings.Contains(l, "all regions") {
+			continue // the region list has its own columns
+		}
+		i := strings.LastIndex(l, "1/1")
+		if i < 0 {
+			i = strings.LastIndex(l, "0/1")
+		}
+		if i < 0 {
+			t.Errorf("no regions column: %q", l)
+			continue
+		}
+		if at := ansi.StringWidth(l[:i]); col < 0 {
+			col = at
+		} else if at != col {
+			t.Errorf("regions column at %d, want %d: %q", at, col, l)
+		}
+	}
+	if !strings.Contains(v, "u-p6e-gb200x72") {
+		t.Errorf("no UltraServer in the list:\n%s", v)
+	}
+}

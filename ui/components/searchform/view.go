@@ -84,8 +84,7 @@ func (m Model) View(width, height int, focused bool) string {
 			}
 		}
 		where := fmt.Sprintf("%d/%d", sells, len(chosenRegions))
-		accel := fmt.Sprintf("%d×%s %dG", t.Accelerators, shortModel(t.AcceleratorModel), t.AcceleratorGiB)
-		row := fmt.Sprintf("%s%s %-16s %-12s", cursor, box, t.Name, accel)
+		row := fmt.Sprintf("%s%s %s", cursor, box, typeCell(t))
 		style := th.Value
 		if sells == 0 {
 			style = th.Muted
@@ -277,4 +276,18 @@ func wrap(s string, width int) []string {
 		out = append(out, line)
 	}
 	return out
+}
+
+// typeCell is a type's name and accelerators (count, model, memory each) in 29 cells: the
+// accelerators from the 18th, or as far left as a long entry needs (an UltraServer's
+// "72×GB200 185G" under its shorter name), so that the regions column after it stays in
+// line and fits the 40-cell form.
+func typeCell(t model.InstanceType) string {
+	const nameW, cellW = 16, 29
+	accel := fmt.Sprintf("%d×%s %dG", t.Accelerators, shortModel(t.AcceleratorModel), t.AcceleratorGiB)
+	name := fmt.Sprintf("%-*s", nameW, t.Name)
+	if w := ansi.StringWidth(accel); len(t.Name) < nameW && nameW+1+w > cellW {
+		name = fmt.Sprintf("%-*s", max(len(t.Name), cellW-1-w), t.Name)
+	}
+	return fmt.Sprintf("%-*s", cellW, name+" "+accel)
 }

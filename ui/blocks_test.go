@@ -398,6 +398,9 @@ func TestBlocksHeaderCopyAndOpen(t *testing.T) {
 	if head := ansi.Strip(strings.SplitN(search.View().Content, "\n", 2)[0]); search.screen != screenSearch || !strings.Contains(head, fmt.Sprintf("▲ %d warnings", want)) {
 		t.Errorf("on the search screen the header is %q, want ▲ %d warnings", head, want)
 	}
+	if head := ansi.Strip(strings.SplitN(search.View().Content, "\n", 2)[0]); !strings.Contains(head, fmt.Sprintf("▲ %d warnings · ", want)) {
+		t.Errorf("the warning count runs into what follows it: %q", head)
+	}
 	search.focus = paneResults // no text field there: ] is not a letter
 	if back := update(search, keyMsg("]")); back.screen != screenBlocks {
 		t.Errorf("] from the results pane did not go to the blocks screen")

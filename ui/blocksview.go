@@ -145,5 +145,6 @@ func (m Model) warningBadge() string {
 			style = m.th.Error
 		}
 	}
-	return style.Render("▲ "+plural(len(ws), "warning")) + " "
+	// Set off from the account after it, which would otherwise read "warnings account".
+	return style.Render("▲ "+plural(len(ws), "warning")) + m.th.Muted.Render(" · ")
 }

@@ -154,12 +154,18 @@ func (a *extendArgs) check(pos []string) (string, int, outputFormat, error) {
 // extensionComparison prices the added hours against on-demand, as if they were a block
 // of their own: that is what the fee buys.
 func extensionComparison(b model.Block, off model.ExtensionOffering) pricing.Comparison {
+	return pricing.Compare(priceCatalog(), off.AsOffering(b))
+}
+
+// priceCatalog is the embedded catalog with the cache of `gpublock prices --refresh` over
+// it; a damaged cache leaves the embedded figures.
+func priceCatalog() *pricing.Catalog {
 	path, _ := pricing.DefaultCachePath()
 	cat, err := pricing.Load(path)
 	if err != nil {
 		cat = pricing.Embedded()
 	}
-	return pricing.Compare(cat, off.AsOffering(b))
+	return cat
 }
 
 func printExtensionSummary(w io.Writer, info backendInfo, account string, b model.Block, off model.ExtensionOffering, cmp pricing.Comparison) {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/pricing"
 )
 
 func init() {
@@ -432,6 +433,12 @@ func printOfferingSummary(w io.Writer, info backendInfo, account string, o model
 			fmt.Fprintf(w, ", %s per accelerator-hour", ar.Rate())
 		}
 		fmt.Fprintln(w)
+	}
+	// The break-even is part of deciding, as in the TUI's dialog; figures, never guesses.
+	if cmp := pricing.Compare(priceCatalog(), o); cmp.NoOnDemand {
+		fmt.Fprintf(w, "  Break-even:  none: %s\n", cmp.NoOnDemandReason)
+	} else if cmp.BreakEvenUtilization.Valid() {
+		fmt.Fprintf(w, "  Break-even:  %s (on-demand %s/h, %s %s)\n", cmp.Reading(), cmp.OnDemandHourly.Rate(), cmp.Source, cmp.AsOf)
 	}
 	fmt.Fprintf(w, "  Platform:    %s\n", platform)
 	if len(tags) > 0 {

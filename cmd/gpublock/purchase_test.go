@@ -570,3 +570,19 @@ func TestReadOnlyRefusesBeforeAnyCall(t *testing.T) {
 		t.Errorf("--read-only --dry-run did not ask AWS: exit %d, %q, %q", code, out, errs)
 	}
 }
+
+// The confirmation shows the break-even against on-demand before anyone types buy, as
+// the TUI's dialog does, and says plainly when there is no on-demand price to compare.
+func TestPurchaseConfirmationShowsBreakEven(t *testing.T) {
+	cs := startCLISim(t)
+	asPerson(t, true, "no\n")
+	off := pickOffering(t, cs.url)
+	code, _, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId)...)
+	if code != 1 || !strings.Contains(errs, "cancelled") {
+		t.Fatalf("exit %d\n%s", code, errs)
+	}
+	if !strings.Contains(errs, "  Break-even:  ") || !strings.Contains(errs, "on-demand $55.040/h") {
+		t.Errorf("no break-even against p5.48xlarge's on-demand $55.040/h:\n%s", errs)
+	}
+	assertNothingBought(t, cs.url)
+}

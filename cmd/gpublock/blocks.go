@@ -30,7 +30,8 @@ const blocksSynopsis = "[--region R[,R...]|all] [-o table|json|csv] [--watch] [-
 	"ends within D (one line each: reservation, region, type × count, end UTC, time left), for cron\n" +
 	"and monitoring. Instances are terminated from 30 minutes before the end.\n\n" +
 	"Exit status: 0 ok (no block ends within --warn-within), 1 failure (every region failed, or an\n" +
-	"output error), 2 bad usage, 3 warning: an active block ends within --warn-within.\n" +
+	"output error; with --warn-within also any region that failed, as its blocks went unchecked),\n" +
+	"2 bad usage, 3 warning: an active block ends within --warn-within.\n" +
 	"With --watch the status is that of the last refresh before the interruption."
 
 type blocksArgs struct {
@@ -140,6 +141,17 @@ func (a *blocksArgs) refresh(ctx context.Context, client *aws.Client, regions []
 					b.InstanceType, b.TotalCount, b.End.UTC().Format("2006-01-02 15:04 MST"), shortDuration(b.End.Sub(now)))
 			}
 			return exitWarning, false
+		}
+		// A monitor must not read "nothing ends soon" when a region could not be read.
+		if len(failedRegions) > 0 {
+			var failed []string
+			for _, r := range regions {
+				if failedRegions[r] {
+					failed = append(failed, r)
+				}
+			}
+			fmt.Fprintf(stderr, "gpublock blocks: --warn-within: the blocks of %s could not be checked\n", strings.Join(failed, ", "))
+			return 1, false
 		}
 	}
 	return 0, false

@@ -207,3 +207,18 @@ func TestBlocksWatchBadUsage(t *testing.T) {
 		t.Errorf("bad usage made %d calls", cs.calls.Load())
 	}
 }
+
+// With --warn-within a region that could not be read fails the check: a monitor must not
+// read "nothing ends soon" for blocks nobody looked at. Without it, the others still answer.
+func TestBlocksWarnWithinRegionDown(t *testing.T) {
+	cs := startCLISim(t)
+	cs.sim.SetFaults(ecDown("us-west-2"))
+	code, _, errs := runCLI("blocks", "--endpoint-url", cs.url, "--region", "us-east-1,us-west-2", "--warn-within", "45m")
+	if code != 1 || !strings.Contains(errs, "--warn-within: the blocks of us-west-2 could not be checked") {
+		t.Errorf("one region down with --warn-within: exit %d, %q; want 1", code, errs)
+	}
+	code, _, _ = runCLI("blocks", "--endpoint-url", cs.url, "--region", "us-east-1", "--warn-within", "45m")
+	if code != 0 {
+		t.Errorf("the region up with --warn-within: exit %d, want 0", code)
+	}
+}

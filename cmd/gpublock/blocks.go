@@ -127,7 +127,7 @@ func (a *blocksArgs) refresh(ctx context.Context, client *aws.Client, regions []
 	if a.watch && format == "table" {
 		fmt.Fprintf(stdout, "\n%s: %d block(s) in %s; every %s, Ctrl-C stops\n", bothTimes(now), len(blocks), strings.Join(regions, ", "), a.interval)
 	}
-	if err := printBlocks(blocks, format, now, stdout); err != nil {
+	if err := printBlocks(blocks, format, now, stdout, stderr); err != nil {
 		fmt.Fprintln(stderr, "gpublock blocks:", err)
 		return 1, false
 	}
@@ -249,7 +249,9 @@ var blockCSVHeader = []string{"CapacityReservationId", "CapacityBlockId", "Regio
 
 const blockTableFormat = "%-21s  %-21s  %-14s  %-16s  %-17s  %5s  %5s  %7s  %-15s  %-16s  %-16s  %-16s  %-19s  %s\n"
 
-func printBlocks(blocks []model.Block, format outputFormat, now time.Time, w io.Writer) error {
+// printBlocks writes the list to w; in a table, an empty list is said on diag, like the
+// empty search of offerings, so stdout holds only rows.
+func printBlocks(blocks []model.Block, format outputFormat, now time.Time, w, diag io.Writer) error {
 	switch format {
 	case "json":
 		out := make([]blockJSON, len(blocks))
@@ -269,7 +271,7 @@ func printBlocks(blocks []model.Block, format outputFormat, now time.Time, w io.
 		return cw.Error()
 	}
 	if len(blocks) == 0 {
-		_, err := fmt.Fprintln(w, "No Capacity Blocks.")
+		_, err := fmt.Fprintln(diag, "No Capacity Blocks.")
 		return err
 	}
 	fmt.Fprintf(w, blockTableFormat, "RESERVATION", "BLOCK", "REGION", "ZONE", "TYPE", "TOTAL", "FREE", "RUNNING", "STATE", "START (UTC)", "END (UTC)", "TERMINATES (UTC)", "TO START / TO END", "INTERCONNECT")

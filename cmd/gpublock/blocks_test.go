@@ -222,3 +222,12 @@ func TestBlocksWarnWithinRegionDown(t *testing.T) {
 		t.Errorf("the region up with --warn-within: exit %d, want 0", code)
 	}
 }
+
+// An empty table says so on stderr, as an empty offerings search does: stdout holds rows only.
+func TestBlocksEmptyTableSaysSoOnStderr(t *testing.T) {
+	cs := startCLISim(t)
+	code, out, errs := runCLI("blocks", "--endpoint-url", cs.url, "--region", "us-east-1")
+	if code != 0 || out != "" || !strings.Contains(errs, "No Capacity Blocks.") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}

@@ -391,7 +391,8 @@ func toOfferingJSON(o model.Offering, c pricing.Comparison) offeringJSON {
 
 var offeringCSVHeader = []string{"Region", "AvailabilityZone", "InstanceType", "InstanceCount", "StartDate", "EndDate",
 	"CapacityBlockDurationHours", "CapacityBlockDurationMinutes", "UpfrontFee", "CurrencyCode", "Tenancy", "CapacityBlockOfferingId",
-	"PriceUnit", "EffectiveHourlyPrice", "AcceleratorHourlyPrice", "OnDemandHourlyPrice", "BreakEvenUtilization", "PriceSource"}
+	"PriceUnit", "EffectiveHourlyPrice", "AcceleratorHourlyPrice", "OnDemandHourlyPrice", "BreakEvenUtilization", "PriceSource",
+	"UltraserverType", "UltraserverCount"}
 
 // offeringCSVRow is one offering; the on-demand price and the break-even are empty cells
 // when there is no on-demand price.
@@ -403,10 +404,18 @@ func offeringCSVRow(o model.Offering, c pricing.Comparison) []string {
 	if u, ok := c.BreakEvenFloat(); ok {
 		be = strconv.FormatFloat(u, 'f', -1, 64)
 	}
-	return []string{o.Region, o.AvailabilityZone, o.InstanceType, strconv.Itoa(o.Count),
+	// The same instance type, count and UltraServer fields as the json (AWS's meaning:
+	// an UltraServer's member instances), so the two formats never disagree.
+	j := toOfferingJSON(o, c)
+	ultraCount := ""
+	if j.UltraserverType != "" {
+		ultraCount = strconv.Itoa(j.UltraserverCount)
+	}
+	return []string{o.Region, o.AvailabilityZone, j.InstanceType, strconv.Itoa(j.InstanceCount),
 		o.Start.UTC().Format(time.RFC3339), o.End.UTC().Format(time.RFC3339),
 		strconv.Itoa(o.DurationHours), strconv.Itoa(o.DurationMinutes), o.Fee.String(), o.Currency, o.Tenancy, o.ID,
-		c.Unit, c.EffectiveHourly.String(), c.AcceleratorHourly.String(), od, be, priceSource(c)}
+		c.Unit, c.EffectiveHourly.String(), c.AcceleratorHourly.String(), od, be, priceSource(c),
+		j.UltraserverType, ultraCount}
 }
 
 // priceSource names where the on-demand figure comes from and its date, or is empty when

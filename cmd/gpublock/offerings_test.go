@@ -354,3 +354,37 @@ func TestOfferingsTypeNotSoldInRegion(t *testing.T) {
 		t.Errorf("stderr %q: want the region named with where the type is sold", errs)
 	}
 }
+
+// The csv describes an UltraServer offering as the json does (AWS's fields: the member
+// instance type and count, plus UltraserverType and UltraserverCount).
+func TestOfferingsCSVUltraServerMatchesJSON(t *testing.T) {
+	cs := startCLISim(t)
+	args := []string{"offerings", "--endpoint-url", cs.url, "--region", "us-east-1", "--type", "u-p6e-gb200x36", "--duration", "2d",
+		"--from", "2026-12-01T08:00:00Z", "--to", "2026-12-29"}
+	code, out, _ := runCLI(append(args, "-o", "json")...)
+	var rows []offeringJSON
+	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) == 0 {
+		t.Fatalf("json: exit %d\n%s", code, out)
+	}
+	code, out, _ = runCLI(append(args, "-o", "csv")...)
+	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if code != 0 || err != nil || len(recs)-1 != len(rows) {
+		t.Fatalf("csv: exit %d, %v, %d records", code, err, len(recs))
+	}
+	col := map[string]int{}
+	for i, h := range recs[0] {
+		col[h] = i
+	}
+	byID := map[string]offeringJSON{}
+	for _, r := range rows {
+		byID[r.CapacityBlockOfferingId] = r
+	}
+	for _, rec := range recs[1:] {
+		j := byID[rec[col["CapacityBlockOfferingId"]]]
+		got := strings.Join([]string{rec[col["CapacityBlockOfferingId"]], rec[col["InstanceType"]], rec[col["InstanceCount"]], rec[col["UltraserverType"]], rec[col["UltraserverCount"]]}, "|")
+		want := strings.Join([]string{j.CapacityBlockOfferingId, "p6e-gb200.36xlarge", "9", "u-p6e-gb200x36", "1"}, "|")
+		if got != want {
+			t.Errorf("csv %s, want %s", got, want)
+		}
+	}
+}

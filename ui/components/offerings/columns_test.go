@@ -144,3 +144,20 @@ func TestMarksCopyOnWrite(t *testing.T) {
 		t.Errorf("marked: copy one %d (want 2), copy two %d (want 0), original %d (want 1)", len(one.Marked()), len(other.Marked()), len(m.Marked()))
 	}
 }
+
+// A swept duration (2d-7d) gives rows that differ only in length: at 78 cells the length
+// column stays, or they would look like one block at several prices. One length keeps the
+// usual columns.
+func TestNarrowKeepsLengthOfASweep(t *testing.T) {
+	m := New(theme.New(false))
+	m.Add([]model.Offering{offering("a", "us-east-1", "2859.69", 5, 2), offering("b", "us-east-1", "4186.38", 5, 3)})
+	head := strings.SplitN(ansi.Strip(m.View(78, 5)), "\n", 2)[0]
+	if !strings.Contains(head, "Length") || !strings.Contains(head, "Start") || !strings.Contains(head, "Upfront fee") {
+		t.Errorf("a sweep at 78 cells: %q", head)
+	}
+	one := New(theme.New(false))
+	one.Add([]model.Offering{offering("a", "us-east-1", "2859.69", 5, 2), offering("b", "us-east-1", "2601.11", 6, 2)})
+	if head := strings.SplitN(ansi.Strip(one.View(78, 5)), "\n", 2)[0]; strings.Contains(head, "Length") || !strings.Contains(head, "Break-even") {
+		t.Errorf("one length at 78 cells: %q", head)
+	}
+}

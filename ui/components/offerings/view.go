@@ -9,10 +9,20 @@ import (
 
 // visibleColumns picks the columns that fit width, dropping those of lowest keep first (the
 // blocks table fits its columns the same way).
-func visibleColumns(width int) []Column {
+func visibleColumns(width int) []Column { return visibleColumnsFor(width, false) }
+
+// mixedLengthKeep is the length column's keep when the rows differ in length (a swept
+// duration such as 2d-7d): above break-even, since without it rows that differ only in
+// length look like one block at several prices.
+const mixedLengthKeep = 76
+
+func visibleColumnsFor(width int, mixedLengths bool) []Column {
 	defs := make([]table.Column, numColumns)
 	for c := range columns {
 		defs[c] = table.Column{Width: columns[c].width, Keep: columns[c].keep}
+	}
+	if mixedLengths {
+		defs[ColDuration].Keep = mixedLengthKeep
 	}
 	var out []Column
 	for _, i := range table.Fit(defs, width) {
@@ -33,7 +43,7 @@ func (m Model) View(width, height int) string {
 	if len(m.marks) > 0 && width > len(markGlyph) {
 		gutter = strings.Repeat(" ", len(markGlyph))
 	}
-	cols := visibleColumns(width - len(gutter))
+	cols := visibleColumnsFor(width-len(gutter), m.mixedLengths())
 	var b strings.Builder
 	lines := 0
 	if m.filtering || m.filter.Value() != "" {
@@ -134,3 +144,13 @@ func (m Model) Position() string {
 
 // cell pads or cuts s to exactly w cells.
 func cell(s string, w int, right bool) string { return table.Cell(s, w, right) }
+
+// mixedLengths reports whether the rows are not all of one length.
+func (m Model) mixedLengths() bool {
+	for i := 1; i < len(m.rows); i++ {
+		if m.rows[i].o.Minutes() != m.rows[0].o.Minutes() {
+			return true
+		}
+	}
+	return false
+}

@@ -110,6 +110,34 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// faultSummary says which faults are on, in the --fault syntax, so that whoever runs a
+// demo or a test against the emulator sees why purchases fail or calls are slow.
+func faultSummary(f ec2sim.Faults) string {
+	var on []string
+	p := func(name string, v float64) {
+		if v > 0 {
+			on = append(on, name+"="+strconv.FormatFloat(v, 'g', -1, 64))
+		}
+	}
+	if f.Latency > 0 {
+		on = append(on, "latency="+f.Latency.String())
+	}
+	if f.Jitter > 0 {
+		on = append(on, "jitter="+f.Jitter.String())
+	}
+	p("throttle", f.Throttle)
+	p("error", f.Error)
+	if len(f.Down) > 0 {
+		on = append(on, "down="+strings.Join(f.Down, ","))
+	}
+	p("sold", f.Sold)
+	p("lost-reply", f.LostReply)
+	if len(on) == 0 {
+		return "none"
+	}
+	return strings.Join(on, " ")
+}
+
 // checkStateWritable makes sure the state file can be written where it is kept: the
 // emulator saves after every purchase, and a failed save is only logged, so a wrong path
 // would otherwise lose a demo's purchases silently.
@@ -128,6 +156,7 @@ func printSimHelp(w io.Writer, url string, opts ec2sim.Options, now time.Time) {
 	if opts.StateFile != "" {
 		fmt.Fprintf(w, "State kept in %s\n", opts.StateFile)
 	}
+	fmt.Fprintf(w, "Faults: %s\n", faultSummary(opts.Faults))
 	fmt.Fprintf(w, `
 Point the AWS SDKs and CLI at it:
   export AWS_ENDPOINT_URL_EC2=%[1]s

@@ -189,6 +189,10 @@ func TestEmptyResultAlternativesAndProbe(t *testing.T) {
 	if c := m.extra.probe[0].Count; c < 0 || c >= 64 {
 		t.Errorf("largest count %d: 64 found nothing, so it must be below 64", c)
 	}
+	// With no row, enter takes the chosen alternative: the footer says so, not "buy".
+	if foot := lastLine(m); !strings.Contains(foot, "enter search the chosen alternative") || strings.Contains(foot, "buy") || !strings.Contains(foot, "L largest count") {
+		t.Errorf("footer of an empty result: %q", foot)
+	}
 
 	// The first alternative, chosen and taken with enter, is searched and finds what it
 	// promised.

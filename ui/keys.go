@@ -62,6 +62,8 @@ type helpKeys struct {
 	blocks      blocksKeyMap
 	blocksTable blocks.KeyMap
 	typing      bool // keys go into a text field, where q is a letter
+	noRows      bool // the search found nothing: enter takes an alternative, not a row
+	alts        bool // alternatives are listed
 }
 
 func (h helpKeys) ShortHelp() []key.Binding {
@@ -79,6 +81,13 @@ func (h helpKeys) ShortHelp() []key.Binding {
 		return []key.Binding{r.Search, h.form.Next, h.form.Filter, h.form.Toggle, r.Help, quit, h.form.Step}
 	case paneResults:
 		t := h.table
+		if h.noRows {
+			keys := []key.Binding{r.Probe, r.Rerun, r.Back, r.Help, r.Quit}
+			if h.alts {
+				keys = append([]key.Binding{r.TakeAlternative}, keys...)
+			}
+			return keys
+		}
 		return []key.Binding{r.Buy, r.Open, t.Filter, t.SortAny, r.Help, r.Quit, r.Chart, t.Mark, r.Compare, r.Copy, r.Probe, r.Back}
 	}
 	return []key.Binding{r.Buy, r.Copy, r.Back, r.Help, r.Quit, r.Chart, r.CopyPurchase}

@@ -224,5 +224,6 @@ func (m Model) helpLine() string {
 
 func (m Model) helpKeys() helpKeys {
 	return helpKeys{root: m.keys, form: m.form.KeyMap(), table: m.table.KeyMap(), focus: m.focus,
-		screen: m.screen, screens: m.screenKeys, blocks: m.blocksKeys, blocksTable: m.blocks.table.KeyMap(), typing: m.typing()}
+		screen: m.screen, screens: m.screenKeys, blocks: m.blocksKeys, blocksTable: m.blocks.table.KeyMap(), typing: m.typing(),
+		noRows: m.search.has && m.table.Len() == 0 && !m.table.Filtering() && m.table.FilterText() == "", alts: len(m.extra.alts) > 0}
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -247,7 +248,10 @@ func (m Model) switchScreen(to screenID) (tea.Model, tea.Cmd) {
 	m.clock = m.clk.Now()
 	m.blocks.table.SetNow(m.clock)
 	cmds := []tea.Cmd{m.startBlocksTick()}
-	if !m.blocks.loaded && !m.blocks.loading {
+	// Regions chosen on the search screen since the last listing are listed at once, not
+	// at the next auto-refresh.
+	stale := m.blocks.loaded && !slices.Equal(m.blocks.regions, m.blocksRegions())
+	if !m.blocks.loading && (!m.blocks.loaded || stale) {
 		var cmd tea.Cmd
 		m, cmd = m.loadBlocks()
 		cmds = append(cmds, cmd)

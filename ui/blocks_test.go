@@ -17,6 +17,7 @@ import (
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/components/blocks"
+	"github.com/gpublock/gpublock/ui/components/searchform"
 )
 
 // boughtBlock buys, through the adapter, the cheapest 1-day p5.48xlarge block in us-east-1
@@ -499,4 +500,26 @@ func TestLaunchFromBlocksScreen(t *testing.T) {
 	s.press("l")
 	s.waitText("instances launch only into an active block")
 	s.final()
+}
+
+// Regions chosen on the search screen are listed as soon as the blocks screen opens again,
+// not at the next auto-refresh (up to 30 s of "0 blocks in us-east-1").
+func TestBlocksListedAgainWhenRegionsChange(t *testing.T) {
+	b, _ := emulatorBackend(t, ec2sim.Faults{})
+	m := update(New(testOptions(b)), tea.WindowSizeMsg{Width: 160, Height: 48}, altKey('2'))
+	if !m.blocks.loading {
+		t.Fatal("the blocks screen did not list the blocks")
+	}
+	m = update(m, blocksMsg{id: m.blocks.id, list: BlockList{Now: testNow}})
+	id := m.blocks.id
+	if update(update(m, altKey('1')), altKey('2')).blocks.id != id {
+		t.Error("the same regions were listed again on a switch")
+	}
+	m = update(m, altKey('1'))
+	m.form.SetFocus(searchform.Regions)
+	m = update(m, keyMsg("a"))
+	m = update(m, altKey('2'))
+	if m.blocks.id == id || !m.blocks.loading {
+		t.Errorf("the regions changed to %v and the blocks were not listed again", m.blocksRegions())
+	}
 }

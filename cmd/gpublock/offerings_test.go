@@ -304,7 +304,7 @@ func TestOfferingsNoneSaysUTC(t *testing.T) {
 func TestEveryCommandHelpListsExitStatus(t *testing.T) {
 	for _, name := range []string{"offerings", "blocks", "purchase", "launch", "extend", "prices", "sim"} {
 		code, out, errs := runCLI(name, "-h")
-		if code != 0 || out != "" || !strings.Contains(errs, "Exit status: 0 ") || !strings.Contains(errs, ", 2 bad usage") {
+		if code != 0 || out != "" || !strings.Contains(errs, "Exit status: 0 ") || !strings.Contains(errs, "2 bad usage") {
 			t.Errorf("%s -h: exit %d, stdout %q, stderr:\n%s", name, code, out, errs)
 		}
 	}

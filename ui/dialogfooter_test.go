@@ -44,3 +44,22 @@ func statusOf(m Model) string {
 	lines := strings.Split(ansi.Strip(m.View().Content), "\n")
 	return lines[len(lines)-2]
 }
+
+// The dry run's answer lines up with the values above it in the purchase dialog.
+func TestPurchaseDryRunInLine(t *testing.T) {
+	base := update(withResults(New(testOptions(nil)), syntheticOfferings(5)), tea.WindowSizeMsg{Width: 160, Height: 48})
+	v := ansi.Strip(dialogStates(base)["purchase allowed"].View().Content)
+	col := func(label, value string) int {
+		for _, l := range strings.Split(v, "\n") {
+			if i := strings.Index(l, label); i >= 0 {
+				if j := strings.Index(l[i:], value); j >= 0 {
+					return ansi.StringWidth(l[:i+j])
+				}
+			}
+		}
+		return -1
+	}
+	if a, d := col("Account", "123456789012"), col("Dry run", "✓"); a < 0 || a != d {
+		t.Errorf("account value at %d, dry run answer at %d:\n%s", a, d, v)
+	}
+}

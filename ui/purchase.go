@@ -435,13 +435,13 @@ func (d purchaseDialog) statusLines(w int) []string {
 			d.o.Fee.Dollars(), capText), w)...)
 		return out
 	case d.checking:
-		out = append(out, th.Muted.Render("Dry run     ⋯ asking AWS whether this identity may buy (DryRun)…"))
+		out = append(out, th.Muted.Render("Dry run        ⋯ asking AWS whether this identity may buy (DryRun)…"))
 	case d.permErr != nil:
-		out = append(out, wrapStyled(th.Error, "Dry run     ✗ failed: "+d.permErr.Error()+" Nothing can be bought; esc closes.", w)...)
+		out = append(out, wrapStyled(th.Error, "Dry run        ✗ failed: "+d.permErr.Error()+" Nothing can be bought; esc closes.", w)...)
 	case !d.perm.Allowed:
-		out = append(out, wrapStyled(th.Error, "Dry run     ✗ NOT ALLOWED: this identity lacks "+d.perm.Action+". Nothing can be bought; esc closes.", w)...)
+		out = append(out, wrapStyled(th.Error, "Dry run        ✗ NOT ALLOWED: this identity lacks "+d.perm.Action+". Nothing can be bought; esc closes.", w)...)
 	default:
-		out = append(out, th.OK.Render("Dry run     ✓ allowed ("+d.perm.Action+")"))
+		out = append(out, th.OK.Render("Dry run        ✓ allowed ("+d.perm.Action+")"))
 	}
 	switch {
 	case d.failure != nil:

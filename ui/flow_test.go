@@ -166,6 +166,9 @@ func TestEmptyResultAlternativesAndProbe(t *testing.T) {
 	text := s.waitFor("the alternatives", func(text string) bool {
 		return strings.Contains(text, "Alternatives (") || strings.Contains(text, "No nearby alternative")
 	})
+	if !regexp.MustCompile(`starting \w{3} \d\d \d\d:\d\d UTC → ending \w{3} \d\d \d\d:\d\d UTC`).MatchString(text) {
+		t.Errorf("the empty result's window does not say its times are UTC:\n%s", text)
+	}
 	if !strings.Contains(text, "Why it may be: size") {
 		t.Errorf("no explanation of an empty result:\n%s", text)
 	}

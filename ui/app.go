@@ -308,7 +308,7 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	// No form field takes a "?", so help opens from them too; a table filter may hold one.
 	if keyIs(k, keys.Help) && !m.table.Filtering() && !(m.screen == screenBlocks && m.blocks.table.Filtering()) {
-		m.dialog = helpDialog{th: m.th, groups: m.helpKeys().groups()}
+		m.dialog = helpDialog{th: m.th, groups: m.helpKeys().groups(), size: m.actionEnv().size}
 		return m, nil
 	}
 	// Without a backend the form is of no use, so q quits from it too.

@@ -63,3 +63,26 @@ func TestPurchaseDryRunInLine(t *testing.T) {
 		t.Errorf("account value at %d, dry run answer at %d:\n%s", a, d, v)
 	}
 }
+
+// At 80×24 the help is taller than the box: the arrows and page keys scroll it to the end
+// (the sort and screen keys), and any other key still closes it.
+func TestHelpScrollsWhenCut(t *testing.T) {
+	m := update(withResults(New(testOptions(nil)), syntheticOfferings(5)), tea.WindowSizeMsg{Width: 80, Height: 24}, keyMsg("?"))
+	if v := ansi.Strip(m.View().Content); strings.Contains(v, "Blocks screen") || !strings.Contains(v, "scroll") {
+		t.Fatalf("the help fits 80x24 or does not say it scrolls:\n%s", v)
+	}
+	for range 20 {
+		m = update(m, tea.KeyPressMsg{Code: tea.KeyPgDown})
+	}
+	v := ansi.Strip(m.View().Content)
+	if m.dialog == nil || !strings.Contains(v, "Blocks screen") || !strings.Contains(v, "sort by") {
+		t.Fatalf("page down did not reach the end of the help:\n%s", v)
+	}
+	m = update(m, tea.KeyPressMsg{Code: tea.KeyUp})
+	if m.dialog == nil {
+		t.Fatal("up closed the help")
+	}
+	if m = update(m, keyMsg("j")); m.dialog != nil {
+		t.Error("j did not close the help")
+	}
+}

@@ -1,0 +1,21 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// Against an emulator the notice says nothing is real, and does not say nothing can be
+// bought: buying works there, which is what the emulator is for.
+func TestTUINoticeForAnEmulator(t *testing.T) {
+	cs := startCLISim(t)
+	f := awsFlags{perRegion: 4, overall: 32, endpointURL: cs.url}
+	c, err := connectTUI(context.Background(), &f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.Simulated || !strings.Contains(c.Notice, "nothing is real") || strings.Contains(c.Notice, "nothing can be bought") {
+		t.Errorf("simulated %v, notice %q", c.Simulated, c.Notice)
+	}
+}

@@ -63,8 +63,11 @@ func TestDigitsSwitchScreensAtStart(t *testing.T) {
 		t.Fatalf("1 did not come back to the search form (screen %d, focus %d)", m.screen, m.focus)
 	}
 	m = update(m, keyMsg("/"), keyMsg("p"), keyMsg("6"))
-	if v := ansi.Strip(m.View().Content); m.screen != screenSearch || !strings.Contains(v, "/ p6") || !strings.Contains(v, "Typing: q is a letter") {
+	if v := ansi.Strip(m.View().Content); m.screen != screenSearch || !strings.Contains(v, "/ p6") || !strings.Contains(v, "q is a letter") {
 		t.Errorf("after /, p6 did not go into the type filter (screen %d):\n%s", m.screen, v)
+	}
+	if foot, status := lastLine(m), statusOf(m); !strings.Contains(foot, "enter keep filter") || strings.Contains(foot, "enter search") || strings.Contains(status, "enter searches") {
+		t.Errorf("while filtering the types, enter keeps the filter; the footer says %q, the status %q", foot, status)
 	}
 	if v := ansi.Strip(update(m, keyMsg("enter")).View().Content); !strings.Contains(v, "/ p6") || strings.Contains(v, "Typing: q is a letter") {
 		t.Errorf("enter did not close the filter keeping p6:\n%s", v)

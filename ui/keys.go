@@ -62,6 +62,7 @@ type helpKeys struct {
 	blocks      blocksKeyMap
 	blocksTable blocks.KeyMap
 	typing      bool // keys go into a text field, where q is a letter
+	formFilter  bool // the type filter takes the keys
 	noRows      bool // the search found nothing: enter takes an alternative, not a row
 	alts        bool // alternatives are listed
 }
@@ -77,6 +78,10 @@ func (h helpKeys) ShortHelp() []key.Binding {
 		quit := r.Quit
 		if h.typing {
 			quit = r.ForceQuit
+		}
+		if h.formFilter {
+			t := h.table
+			return []key.Binding{t.ApplyFilter, t.ClearFilter, h.form.Toggle, h.form.Up, h.form.Down, r.ForceQuit}
 		}
 		return []key.Binding{r.Search, h.form.Next, h.form.Filter, h.form.Toggle, r.Help, quit, h.form.Step}
 	case paneResults:

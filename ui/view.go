@@ -201,6 +201,8 @@ func (m Model) statusLine() string {
 			s = "Filtering: blocks matching every word stay · enter keeps the filter · esc clears it"
 		case m.screen == screenBlocks:
 			s = "" // the search's state is the search screen's
+		case m.focus == paneForm && m.form.Filtering():
+			s = "Filtering the types: q is a letter here · enter keeps the filter · esc clears it · space chooses"
 		case m.typing() && m.focus == paneForm:
 			s = "Typing: q is a letter here · ctrl+c quits · tab next field · enter searches"
 		case m.table.Filtering():
@@ -224,6 +226,6 @@ func (m Model) helpLine() string {
 
 func (m Model) helpKeys() helpKeys {
 	return helpKeys{root: m.keys, form: m.form.KeyMap(), table: m.table.KeyMap(), focus: m.focus,
-		screen: m.screen, screens: m.screenKeys, blocks: m.blocksKeys, blocksTable: m.blocks.table.KeyMap(), typing: m.typing(),
+		screen: m.screen, screens: m.screenKeys, blocks: m.blocksKeys, blocksTable: m.blocks.table.KeyMap(), typing: m.typing(), formFilter: m.focus == paneForm && m.form.Filtering(),
 		noRows: m.search.has && m.table.Len() == 0 && !m.table.Filtering() && m.table.FilterText() == "", alts: len(m.extra.alts) > 0}
 }

@@ -86,3 +86,33 @@ func TestHelpScrollsWhenCut(t *testing.T) {
 		t.Error("j did not close the help")
 	}
 }
+
+// The extend dialog's values start in one column: the block's fields, the length picker
+// and the offering's fields.
+func TestExtendDialogInLine(t *testing.T) {
+	base := update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48})
+	v := ansi.Strip(blocksStates(base)["extend confirm"].View().Content)
+	cols := map[string]int{}
+	for _, l := range strings.Split(v, "\n") {
+		for _, label := range []string{"Account", "Ends now", "Add", "New end", "Upfront fee", "Offering"} {
+			i := strings.Index(l, label+" ")
+			if i < 0 || cols[label] != 0 {
+				continue
+			}
+			rest := l[i+len(label):]
+			cols[label] = ansi.StringWidth(l[:i+len(label)]) + len(rest) - len(strings.TrimLeft(rest, " "))
+		}
+	}
+	want := cols["Account"]
+	for label, c := range cols {
+		if label == "Add" && c == want+1 {
+			continue // the picker's lengths leave a cell for the ‹ of the chosen one
+		}
+		if c != want || want == 0 {
+			t.Errorf("%s's value at %d, Account's at %d:\n%s", label, c, want, v)
+		}
+	}
+	if len(cols) != 6 {
+		t.Errorf("found %v of the six labels:\n%s", cols, v)
+	}
+}

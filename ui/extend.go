@@ -17,6 +17,9 @@ import (
 // AWS sells), see the extension offering, the new end, the exact fee and the break-even of the
 // added hours against on-demand; the dry run answers before anything can be typed; typing
 // extend and enter buys. Every other way out extends nothing.
+// extLabelWidth is the extend dialog's label column: its longest label, "Upfront fee".
+const extLabelWidth = 11
+
 type extendDialog struct {
 	env    actionEnv
 	id     int64
@@ -240,13 +243,16 @@ func (d extendDialog) lines(w int) []string {
 	if account == "" {
 		account = "unknown"
 	}
+	// Both groups of fields and the length picker share one label width, so their values
+	// start in one column.
+	lab := func(s string) string { return fmt.Sprintf("%-*s", extLabelWidth, s) }
 	rows := [][2]string{
-		{"Account", account},
-		{"Block", fmt.Sprintf("%s (%s) · %s × %d · %s", b.ReservationID, b.State, b.InstanceType, b.TotalCount, b.AvailabilityZone)},
-		{"Ends now", bothTimes(b.End, loc)},
+		{lab("Account"), account},
+		{lab("Block"), fmt.Sprintf("%s (%s) · %s × %d · %s", b.ReservationID, b.State, b.InstanceType, b.TotalCount, b.AvailabilityZone)},
+		{lab("Ends now"), bothTimes(b.End, loc)},
 	}
 	out := fieldLines(th, rows, w)
-	out = append(out, "", th.Label.Render("Add  ")+d.lengthPicker(w-5))
+	out = append(out, "", th.Label.Render(lab("Add")+"  ")+d.lengthPicker(w-extLabelWidth-2))
 	switch d.step {
 	case extChoose:
 		out = append(out, th.Muted.Render(ansi.Truncate("←/→ choose the length (1–14 days, 3–26 weeks) · enter shows the offering · esc cancels", w, "…")))
@@ -266,10 +272,10 @@ func (d extendDialog) lines(w int) []string {
 	}
 	off, c := d.off, d.cmp
 	fee := fieldLines(th, [][2]string{
-		{"New end", bothTimes(off.End, loc) + " · instances terminate from " + bothTimes(off.End.Add(-model.TerminationLead), loc)},
-		{"Upfront fee", exactFee(off.Fee, off.Currency) + ", for the added time"},
-		{"Break-even", breakEven(c)},
-		{"Offering", off.ID},
+		{lab("New end"), bothTimes(off.End, loc) + " · instances terminate from " + bothTimes(off.End.Add(-model.TerminationLead), loc)},
+		{lab("Upfront fee"), exactFee(off.Fee, off.Currency) + ", for the added time"},
+		{lab("Break-even"), breakEven(c)},
+		{lab("Offering"), off.ID},
 	}, w)
 	out = append(out, fee...)
 	out = append(out, wrapStyled(th.Warning, "An extension cannot be cancelled. The end moves once the payment succeeds (usually within minutes).", w)...)

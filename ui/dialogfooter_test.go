@@ -6,6 +6,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/gpublock/gpublock/model"
 )
 
 // While a dialog is open it takes every key, so the footer names its keys and none of the
@@ -114,5 +116,21 @@ func TestExtendDialogInLine(t *testing.T) {
 	}
 	if len(cols) != 6 {
 		t.Errorf("found %v of the six labels:\n%s", cols, v)
+	}
+}
+
+// The receipt's answer to l on a block still being paid for goes once the block is
+// scheduled: it would contradict the state above it.
+func TestReceiptNoteFollowsTheState(t *testing.T) {
+	base := update(withResults(New(testOptions(nil)), syntheticOfferings(5)), tea.WindowSizeMsg{Width: 160, Height: 48})
+	m := dialogStates(base)["receipt pending"]
+	m = update(m, keyMsg("l"))
+	if v := ansi.Strip(m.View().Content); !strings.Contains(v, "launching opens once") {
+		t.Fatalf("l on a payment-pending block says nothing:\n%s", v)
+	}
+	r := m.dialog.(receiptDialog)
+	m = update(m, blockPolledMsg{dialog: r.id, block: fixedBlock(model.StateScheduled), found: true})
+	if v := ansi.Strip(m.View().Content); strings.Contains(v, "payment-pending; launching opens") || !strings.Contains(v, "scheduled") {
+		t.Errorf("the note outlived the state:\n%s", v)
 	}
 }

@@ -100,6 +100,9 @@ func (r receiptDialog) Update(msg tea.Msg) (dialog, tea.Cmd, bool) {
 		r.polls++
 		r.pollErr = msg.err
 		if msg.found {
+			if msg.block.State != r.block.State {
+				r.note = "" // it may speak of the state before ("launching opens once…")
+			}
 			r.block = msg.block
 			r.settled = blockSettled(r.block.State)
 		}

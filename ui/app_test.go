@@ -62,6 +62,9 @@ func TestDigitsSwitchScreensAtStart(t *testing.T) {
 	if m.screen != screenSearch || m.focus != paneForm {
 		t.Fatalf("1 did not come back to the search form (screen %d, focus %d)", m.screen, m.focus)
 	}
+	if status := statusOf(update(m, keyMsg("p"))); !strings.Contains(status, "Press / to filter the types") {
+		t.Errorf("a letter typed at the list without / says nothing: %q", status)
+	}
 	m = update(m, keyMsg("/"), keyMsg("p"), keyMsg("6"))
 	if v := ansi.Strip(m.View().Content); m.screen != screenSearch || !strings.Contains(v, "/ p6") || !strings.Contains(v, "q is a letter") {
 		t.Errorf("after /, p6 did not go into the type filter (screen %d):\n%s", m.screen, v)

@@ -30,6 +30,9 @@ func (m Model) searchKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			m.focus = paneResults
 		case keyIs(k, keys.PrevPane):
 			m.focus = paneDetail
+		case m.form.Focus() == searchform.Types && k.Text != "" && k.Text != " ":
+			// A letter typed at the list as if into its filter: say how to reach the filter.
+			m.flash = "Press / to filter the types, then type (until then q quits, 1/2 switch screens, j/k move)."
 		}
 		return m, nil
 	case paneResults:

@@ -134,3 +134,21 @@ func TestReceiptNoteFollowsTheState(t *testing.T) {
 		t.Errorf("the note outlived the state:\n%s", v)
 	}
 }
+
+// The launch form's values start in one column: the block's fields and the form's.
+func TestLaunchDialogInLine(t *testing.T) {
+	base := update(withResults(New(testOptions(nil)), syntheticOfferings(5)), tea.WindowSizeMsg{Width: 160, Height: 48})
+	v := ansi.Strip(dialogStates(base)["launch form"].View().Content)
+	col := func(label string) int {
+		for _, l := range strings.Split(v, "\n") {
+			if i := strings.Index(l, label+" "); i >= 0 {
+				rest := l[i+len(label):]
+				return ansi.StringWidth(l[:i+len(label)]) + len(rest) - len(strings.TrimLeft(rest, " "))
+			}
+		}
+		return -1
+	}
+	if b, a, c := col("Capacity"), col("AMI"), col("Count"); b < 0 || b != a || a != c {
+		t.Errorf("Capacity's value at %d, AMI's at %d, Count's at %d:\n%s", b, a, c, v)
+	}
+}

@@ -479,12 +479,15 @@ func (d launchDialog) lines(w int) []string {
 	if b.State == model.StateScheduled {
 		state += " · starts in " + countdown(b.Start.Sub(d.backendNow)) + " (backend clock)"
 	}
+	// The block's labels are as wide as the form's below (16 and a space), so every value
+	// starts in one column.
+	lab := func(s string) string { return fmt.Sprintf("%-15s", s) }
 	for _, l := range fieldLines(th, [][2]string{
-		{"Block", b.ReservationID + " · " + b.Region + " · " + b.AvailabilityZone},
-		{"Capacity", fmt.Sprintf("%s × %d, %d free", b.InstanceType, b.TotalCount, d.free())},
-		{"State", state},
-		{"Start", bothTimes(b.Start, d.env.loc)},
-		{"End", bothTimes(b.End, d.env.loc)},
+		{lab("Block"), b.ReservationID + " · " + b.Region + " · " + b.AvailabilityZone},
+		{lab("Capacity"), fmt.Sprintf("%s × %d, %d free", b.InstanceType, b.TotalCount, d.free())},
+		{lab("State"), state},
+		{lab("Start"), bothTimes(b.Start, d.env.loc)},
+		{lab("End"), bothTimes(b.End, d.env.loc)},
 	}, w-2) {
 		out = append(out, "  "+l)
 	}

@@ -159,9 +159,9 @@ func connectTUI(ctx context.Context, f *awsFlags) (ui.Connection, error) {
 	}
 	switch {
 	case info.Sim != nil && !f.demo: // openBackend fell back to the simulator
-		c.Notice = "No AWS credentials found: this is the built-in simulator (as --demo). Nothing is real: purchases are simulated and charge nothing."
+		c.Notice = "No AWS credentials: the built-in simulator (as --demo). Nothing is real; purchases charge nothing."
 	case c.Simulated && info.Sim == nil:
-		c.Notice = "This is the emulator at " + info.Endpoint + " (gpublock sim): nothing is real; purchases are simulated and charge nothing."
+		c.Notice = "The emulator at " + info.Endpoint + " (gpublock sim): nothing is real; purchases charge nothing."
 	}
 	return c, nil
 }

@@ -192,3 +192,12 @@ func TestDetailCountdownBesideItsTime(t *testing.T) {
 		t.Errorf("while active:\n%s\n%s", s, e)
 	}
 }
+
+// Where local time is UTC the block's times are said once.
+func TestDetailLocalUTCSaidOnce(t *testing.T) {
+	b := block("cr-1", model.StateActive, 1, end)
+	v := ansi.Strip(Detail(theme.New(false), b, model.Money{}, false, end.Add(-5*time.Hour), time.UTC, 160, 40))
+	if strings.Contains(v, "11:30 UTC · Thu Dec 03 11:30 UTC") || !strings.Contains(v, "Thu 2026-12-03 11:30 UTC (local time too)") {
+		t.Errorf("UTC said twice or not at all:\n%s", v)
+	}
+}

@@ -29,6 +29,9 @@ func Detail(th theme.Theme, b model.Block, fee model.Money, hasFee bool, now tim
 		add(th.Label.Render(fmt.Sprintf("%-*s", lw, label)) + th.Value.Render(value))
 	}
 	both := func(t time.Time) string {
+		if _, off := t.In(loc).Zone(); off == 0 && t.In(loc).Format("MST") == "UTC" {
+			return t.UTC().Format("Mon 2006-01-02 15:04") + " UTC (local time too)" // not the same time twice
+		}
 		return t.UTC().Format("Mon 2006-01-02 15:04") + " UTC · " + t.In(loc).Format("Mon Jan 02 15:04 MST")
 	}
 

@@ -54,8 +54,20 @@ func view(th theme.Theme, o model.Offering, c *pricing.Comparison, q model.Query
 			add(style(l))
 		}
 	}
+	// Where local time is UTC (servers reached over SSH often are) it is said once.
+	_, offset := o.End.In(loc).Zone()
+	localIsUTC := offset == 0 && o.End.In(loc).Format("MST") == "UTC"
 	both := func(t time.Time) string {
+		if localIsUTC {
+			return t.UTC().Format("Mon 2006-01-02 15:04") + " UTC (local time too)"
+		}
 		return t.UTC().Format("Mon 2006-01-02 15:04") + " UTC · " + t.In(loc).Format("Mon Jan 02 15:04 MST") + " local"
+	}
+	inLocal := func(t time.Time) string {
+		if localIsUTC {
+			return ""
+		}
+		return " (" + t.In(loc).Format("15:04 MST") + ")"
 	}
 
 	add(th.Focused.Render(o.ID) + th.Value.Render(" · "+o.Region+" · "+o.AvailabilityZone))
@@ -108,10 +120,9 @@ func view(th theme.Theme, o model.Offering, c *pricing.Comparison, q model.Query
 
 	add(optional)
 	end := o.End.UTC()
-	endLocal := o.End.In(loc).Format("15:04 MST")
-	para(th.Muted.Render, fmt.Sprintf("Why %s (%s)? Every Capacity Block ends then: blocks run whole days from 11:30, a little shorter or longer if they start at another time.", end.Format("15:04 UTC"), endLocal))
+	para(th.Muted.Render, fmt.Sprintf("Why %s%s? Every Capacity Block ends then: blocks run whole days from 11:30, a little shorter or longer if they start at another time.", end.Format("15:04 UTC"), inLocal(o.End)))
 	term := o.End.Add(-model.TerminationLead)
-	para(th.Warning.Render, fmt.Sprintf("Instances are terminated from %s UTC (%s), 30 minutes before the end; AWS warns 10 minutes before that.", term.UTC().Format("15:04"), term.In(loc).Format("15:04 MST")))
+	para(th.Warning.Render, fmt.Sprintf("Instances are terminated from %s UTC%s, 30 minutes before the end; AWS warns 10 minutes before that.", term.UTC().Format("15:04"), inLocal(term)))
 
 	add(optional)
 	if readOnly {

@@ -53,3 +53,21 @@ func TestCommandsAndFacts(t *testing.T) {
 		}
 	}
 }
+
+// Where local time is UTC the detail says each time once, not "11:30 UTC (11:30 UTC)".
+func TestLocalUTCSaidOnce(t *testing.T) {
+	start := time.Date(2026, 12, 1, 11, 30, 0, 0, time.UTC)
+	o := model.Offering{ID: "cbr-0123456789abcdef0", Region: "us-east-2", AvailabilityZone: "us-east-2b", InstanceType: "p5.48xlarge",
+		Count: 1, Start: start, End: start.AddDate(0, 0, 2), DurationHours: 48, Fee: model.MustMoney("2859.69"), Currency: "USD"}
+	v := ansi.Strip(View(theme.New(false), o, model.Query{}, start.Add(-time.Hour), time.UTC, false, 120, 40))
+	for _, bad := range []string{"(11:30 UTC)", "(11:00 UTC)", "UTC local"} {
+		if strings.Contains(v, bad) {
+			t.Errorf("the detail repeats UTC as local time (%q):\n%s", bad, v)
+		}
+	}
+	for _, s := range []string{"Why 11:30 UTC?", "terminated from 11:00 UTC,", "Tue 2026-12-01 11:30 UTC"} {
+		if !strings.Contains(v, s) {
+			t.Errorf("the detail lacks %q:\n%s", s, v)
+		}
+	}
+}

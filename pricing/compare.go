@@ -173,7 +173,7 @@ func (c Comparison) Reading() string {
 	if !c.CanWin {
 		if c.BreakEvenUtilization.CmpInt(1) > 0 {
 			more := new(big.Rat).Neg(c.SavingsPercent.r)
-			return fmt.Sprintf("never cheaper than on-demand: it costs %d%% more than %s hours on-demand", Ratio{more}.Ceil(1), block)
+			return fmt.Sprintf("never cheaper than on-demand: it costs %d%% more than %s hours on-demand", Ratio{more}.Round(1), block)
 		}
 		return fmt.Sprintf("never cheaper than on-demand: break-even is at %s of %s hours, but instances stop %d minutes before the end",
 			formatHours(c.BreakEvenHours.r), block, int(model.TerminationLead.Minutes()))

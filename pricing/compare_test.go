@@ -87,6 +87,11 @@ func TestCompareEdges(t *testing.T) {
 	if c.CanWin || c.Reading() != "never cheaper than on-demand: it costs 20% more than 24 hours on-demand" {
 		t.Errorf("dear block: CanWin=%v %q", c.CanWin, c.Reading())
 	}
+	// 8.24% dearer reads as 8%, as the table's "vs on-demand" column shows it, not 9%
+	c = Compare(cat, offering("p5.48xlarge", "us-east-1", 1, 24, 0, "1298.88"))
+	if !strings.Contains(c.Reading(), "costs 8% more") {
+		t.Errorf("8.24%% dearer: %q", c.Reading())
+	}
 	// break-even inside the last 30 minutes
 	c = Compare(cat, offering("p5.48xlarge", "us-east-1", 1, 24, 0, "1190"))
 	if c.CanWin || !strings.Contains(c.Reading(), "break-even is at 23.8 of 24 hours, but instances stop 30 minutes") {
@@ -204,5 +209,19 @@ func TestCompareProperties(t *testing.T) {
 		if r := c.Reading(); r == "" || strings.Contains(r, "%!") {
 			t.Fatalf("case %d: reading %q", i, r)
 		}
+	}
+}
+
+func TestRatioRound(t *testing.T) {
+	cases := []struct {
+		num, den, want int64
+	}{{824, 100, 8}, {850, 100, 9}, {-850, 100, -9}, {-824, 100, -8}, {849, 100, 8}, {0, 1, 0}}
+	for _, c := range cases {
+		if got := (Ratio{big.NewRat(c.num, c.den)}).Round(1); got != c.want {
+			t.Errorf("Round(%d/%d) = %d, want %d", c.num, c.den, got, c.want)
+		}
+	}
+	if (Ratio{}).Round(1) != 0 {
+		t.Error("an absent ratio rounds to 0")
 	}
 }

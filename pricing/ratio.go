@@ -71,6 +71,21 @@ func (q Ratio) Ceil(scale int64) int64 {
 	return quo.Int64()
 }
 
+// Round is the nearest whole number to the ratio times scale, halves away from zero: Round(1)
+// of 8.24 is 8, of 8.5 is 9, of -8.5 is -9. It is how tables show percentages.
+func (q Ratio) Round(scale int64) int64 {
+	if q.r == nil {
+		return 0
+	}
+	v := new(big.Rat).Mul(q.r, new(big.Rat).SetInt64(scale))
+	half := big.NewRat(1, 2)
+	if v.Sign() < 0 {
+		half.Neg(half)
+	}
+	v.Add(v, half)
+	return new(big.Int).Quo(v.Num(), v.Denom()).Int64() // Quo truncates toward zero
+}
+
 // String is the exact fraction, "57/100", or "" when absent.
 func (q Ratio) String() string {
 	if q.r == nil {

@@ -117,7 +117,12 @@ func CompareChart(cs []Comparison, width, height int) string {
 			return fee / (acc * x / 100 * hours), true
 		}})
 		top = math.Max(top, fee/(acc*hours))
-		entry := fmt.Sprintf("%c %s %s %sh×%d: %s", letter, c.Offering.InstanceType, c.Offering.Region,
+		// The zone and start tell apart offerings that differ only there, as search results do.
+		where := c.Offering.AvailabilityZone
+		if where == "" {
+			where = c.Offering.Region
+		}
+		entry := fmt.Sprintf("%c %s %s %s %sh×%d: %s", letter, c.Offering.InstanceType, where, c.Offering.Start.UTC().Format("Jan 02"),
 			formatHours(big.NewRat(c.BlockMinutes, 60)), c.Units, c.AcceleratorHourly.Rate())
 		if bestRate < 0 || c.AcceleratorHourly.Cmp(cs[bestRate].AcceleratorHourly) < 0 {
 			bestRate = i

@@ -83,7 +83,7 @@ func TestChartContents(t *testing.T) {
 		}
 	}
 	s = CompareChart(compareSet(), 100, 24)
-	for _, want := range []string{"A p5.48xlarge us-east-1 48h×1: $3.932 vs a $6.880, b/e 58%", "D u-p6e-gb200x72", "no on-demand", "cheapest per accelerator-hour"} {
+	for _, want := range []string{"A p5.48xlarge us-east-1a Dec 01 48h×1: $3.932 vs a $6.880, b/e 58%", "D u-p6e-gb200x72", "no on-demand", "cheapest per accelerator-hour"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("compare chart lacks %q:\n%s", want, s)
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
+	"github.com/gpublock/gpublock/ui/components/text"
 	"github.com/gpublock/gpublock/ui/theme"
 )
 
@@ -131,7 +132,7 @@ func fieldLines(th theme.Theme, rows [][2]string, width int) []string {
 	var out []string
 	for _, r := range rows {
 		vw := max(10, width-lw-2)
-		for i, part := range wrapText(r[1], vw) {
+		for i, part := range text.Wrap(r[1], vw) {
 			lab := strings.Repeat(" ", lw)
 			if i == 0 {
 				lab = r[0] + strings.Repeat(" ", lw-ansi.StringWidth(r[0]))
@@ -145,7 +146,7 @@ func fieldLines(th theme.Theme, rows [][2]string, width int) []string {
 // wrapStyled wraps a sentence to width and renders each line with style.
 func wrapStyled(style lipgloss.Style, s string, width int) []string {
 	var out []string
-	for _, l := range wrapText(s, max(10, width)) {
+	for _, l := range text.Wrap(s, max(10, width)) {
 		out = append(out, style.Render(l))
 	}
 	return out

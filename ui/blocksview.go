@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/ui/components/blocks"
+	"github.com/gpublock/gpublock/ui/components/text"
 )
 
 // blocksRects is where the blocks screen's panes go: the table above the detail on wide
@@ -74,12 +75,12 @@ func (m Model) blocksTableView(w, h int) string {
 	lines := []string{ansi.Truncate(m.blocksStatus(), w, "…")}
 	switch {
 	case m.connectErr != nil:
-		for _, l := range wrapText("Could not connect: "+m.connectErr.Error(), w) {
+		for _, l := range text.Wrap("Could not connect: "+m.connectErr.Error(), w) {
 			lines = append(lines, th.Error.Render(l))
 		}
 	case !s.loaded:
 	case s.err != nil && len(s.list) == 0:
-		for _, l := range wrapText("The blocks could not be listed: "+s.err.Error(), w) {
+		for _, l := range text.Wrap("The blocks could not be listed: "+s.err.Error(), w) {
 			lines = append(lines, th.Error.Render(l))
 		}
 		lines = append(lines, th.Muted.Render("r tries again."))

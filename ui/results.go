@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/components/text"
 )
 
 // resultsView is the inside of the results pane: the progress of the search, the region
@@ -26,7 +27,7 @@ func (m Model) resultsView(l layout) string {
 	switch {
 	case m.connectErr != nil:
 		lines = append(lines, "")
-		for _, l := range wrapText("Could not connect: "+m.connectErr.Error(), w) {
+		for _, l := range text.Wrap("Could not connect: "+m.connectErr.Error(), w) {
 			lines = append(lines, m.th.Error.Render(l))
 		}
 		lines = append(lines, m.th.Muted.Render("q quits."))
@@ -116,7 +117,7 @@ func (m Model) regionStatusLines(w int) []string {
 		st := m.search.status[r]
 		lines = append(lines, ansi.Truncate(fmt.Sprintf("%-15s ", r)+m.stateStyle(st.State)(m.stateWord(st)), w, "…"))
 		if st.Message != "" {
-			for _, l := range wrapText(st.Message, w-2) {
+			for _, l := range text.Wrap(st.Message, w-2) {
 				lines = append(lines, "  "+m.th.Muted.Render(l))
 			}
 		}
@@ -164,7 +165,7 @@ func (m Model) failedView(w int) []string {
 			continue
 		}
 		seen[msg] = true
-		for _, l := range wrapText(msg, w-2) {
+		for _, l := range text.Wrap(msg, w-2) {
 			lines = append(lines, "  "+th.Value.Render(l))
 		}
 	}
@@ -199,7 +200,7 @@ func (m Model) emptyView(w int) []string {
 	th, q := m.th, m.search.query
 	var lines []string
 	add := func(style func(...string) string, s string) {
-		for _, l := range wrapText(s, w) {
+		for _, l := range text.Wrap(s, w) {
 			lines = append(lines, style(l))
 		}
 	}
@@ -248,24 +249,6 @@ func (m Model) emptyView(w int) []string {
 		add(th.Muted.Render, fmt.Sprintf("Press L to find the largest count (1–%d) that has any offering.", model.MaxCount))
 	}
 	return lines
-}
-
-func wrapText(s string, width int) []string {
-	width = max(width, 8)
-	var out []string
-	line := ""
-	for _, w := range strings.Fields(s) {
-		switch {
-		case line == "":
-			line = w
-		case ansi.StringWidth(line)+1+ansi.StringWidth(w) <= width:
-			line += " " + w
-		default:
-			out = append(out, line)
-			line = w
-		}
-	}
-	return append(out, line)
 }
 
 func plural(n int, word string) string {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
+	"github.com/gpublock/gpublock/ui/components/text"
 	"github.com/gpublock/gpublock/ui/theme"
 )
 
@@ -41,7 +42,7 @@ func view(th theme.Theme, o model.Offering, c *pricing.Comparison, q model.Query
 	add := func(s string) { lines = append(lines, s) }
 	field := func(label, value string) {
 		const lw = 12
-		for i, l := range wrap(value, width-lw) {
+		for i, l := range text.Wrap(value, width-lw) {
 			if i == 0 {
 				add(th.Label.Render(fmt.Sprintf("%-*s", lw, label)) + th.Value.Render(l))
 			} else {
@@ -50,7 +51,7 @@ func view(th theme.Theme, o model.Offering, c *pricing.Comparison, q model.Query
 		}
 	}
 	para := func(style func(...string) string, s string) {
-		for _, l := range wrap(s, width) {
+		for _, l := range text.Wrap(s, width) {
 			add(style(l))
 		}
 	}
@@ -184,24 +185,6 @@ func humanDuration(d time.Duration) string {
 		return fmt.Sprintf("%dh %dm", h, m)
 	}
 	return fmt.Sprintf("%dm", m)
-}
-
-func wrap(s string, width int) []string {
-	width = max(width, 8)
-	var out []string
-	line := ""
-	for _, w := range strings.Fields(s) {
-		switch {
-		case line == "":
-			line = w
-		case ansi.StringWidth(line)+1+ansi.StringWidth(w) <= width:
-			line += " " + w
-		default:
-			out = append(out, line)
-			line = w
-		}
-	}
-	return append(out, line)
 }
 
 // shellWrap breaks a command at its arguments, ending each broken line with " \" so that

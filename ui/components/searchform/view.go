@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/components/text"
 	"github.com/gpublock/gpublock/ui/components/textfield"
 )
 
@@ -33,14 +34,14 @@ func (m Model) View(width, height int, focused bool) string {
 	add := func(s string) { lines = append(lines, ansi.Truncate(s, width, "…")) }
 	errLines := func(f Field) {
 		if msg, ok := m.errs[f]; ok {
-			for _, l := range wrap("✗ "+msg, width-2) {
+			for _, l := range text.WrapParagraphs("✗ "+msg, width-2) {
 				add("  " + th.Error.Render(l))
 			}
 		}
 	}
 	hint := func(f Field, s string) {
 		if mark(f) {
-			for _, l := range wrap(s, width-2) {
+			for _, l := range text.WrapParagraphs(s, width-2) {
 				add("  " + th.Muted.Render(l))
 			}
 		}
@@ -115,7 +116,7 @@ func (m Model) View(width, height int, focused bool) string {
 		} else {
 			info += "; sold in none of the chosen regions (" + strings.Join(t.Regions, ", ") + ")"
 		}
-		for _, l := range wrap(info, width-2) {
+		for _, l := range text.WrapParagraphs(info, width-2) {
 			add("  " + th.Muted.Render(l))
 		}
 	}
@@ -252,30 +253,6 @@ func pad(s string, w int) string {
 		return s + strings.Repeat(" ", w-n)
 	}
 	return s
-}
-
-// wrap breaks text into lines of at most width cells at spaces.
-func wrap(s string, width int) []string {
-	if width < 8 {
-		width = 8
-	}
-	var out []string
-	for _, para := range strings.Split(s, "\n") {
-		line := ""
-		for _, w := range strings.Fields(para) {
-			switch {
-			case line == "":
-				line = w
-			case ansi.StringWidth(line)+1+ansi.StringWidth(w) <= width:
-				line += " " + w
-			default:
-				out = append(out, line)
-				line = w
-			}
-		}
-		out = append(out, line)
-	}
-	return out
 }
 
 // typeCell is a type's name and accelerators (count, model, memory each) in 29 cells: the

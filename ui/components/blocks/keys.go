@@ -4,6 +4,7 @@ import (
 	"charm.land/bubbles/v2/key"
 
 	"github.com/gpublock/gpublock/ui/components/offerings"
+	"github.com/gpublock/gpublock/ui/components/table"
 )
 
 // KeyMap is the table's keys: the offerings table's moving and filter keys, so that both
@@ -29,4 +30,9 @@ func DefaultKeyMap() KeyMap {
 	}
 	km.SortAny = key.NewBinding(key.WithKeys(all...), key.WithHelp("shift+letter", "sort"))
 	return km
+}
+
+func (km KeyMap) nav() table.Nav {
+	return table.Nav{Up: km.Up, Down: km.Down, PageUp: km.PageUp, PageDown: km.PageDown,
+		HalfUp: km.HalfUp, HalfDown: km.HalfDown, Top: km.Top, Bottom: km.Bottom}
 }

@@ -7,13 +7,13 @@ package blocks
 
 import (
 	"slices"
-	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/components/table"
 	"github.com/gpublock/gpublock/ui/components/textfield"
 	"github.com/gpublock/gpublock/ui/theme"
 )
@@ -158,10 +158,10 @@ func (m *Model) SetFilter(s string) {
 
 // refilter rebuilds the visible rows in order and puts the cursor back on the block sel.
 func (m *Model) refilter(sel string) {
-	terms := strings.Fields(strings.ToLower(m.filter.Value()))
+	terms := table.Terms(m.filter.Value())
 	m.view = m.view[:0]
 	for i := range m.rows {
-		if matches(m.rows[i].text, terms) {
+		if table.Matches(m.rows[i].text, terms) {
 			m.view = append(m.view, i)
 		}
 	}
@@ -171,24 +171,8 @@ func (m *Model) refilter(sel string) {
 	}
 }
 
-func matches(text string, terms []string) bool {
-	for _, t := range terms {
-		if !strings.Contains(text, t) {
-			return false
-		}
-	}
-	return true
-}
-
 func (m *Model) scroll() {
-	m.cursor = max(0, min(m.cursor, len(m.view)-1))
-	if m.cursor < m.offset {
-		m.offset = m.cursor
-	}
-	if m.cursor >= m.offset+m.height {
-		m.offset = m.cursor - m.height + 1
-	}
-	m.offset = max(0, min(m.offset, len(m.view)-m.height))
+	m.cursor, m.offset = table.Scroll(m.cursor, m.offset, m.height, len(m.view))
 }
 
 // Update handles a key meant for the table and reports whether it used it.
@@ -214,25 +198,10 @@ func (m Model) Update(msg tea.Msg) (Model, bool) {
 		}
 		return m, true
 	}
+	var moved bool
+	m.cursor, m.offset, moved = table.Move(k, m.keys.nav(), m.cursor, m.offset, m.height, len(m.view))
 	switch {
-	case key.Matches(k, m.keys.Up):
-		m.cursor--
-	case key.Matches(k, m.keys.Down):
-		m.cursor++
-	case key.Matches(k, m.keys.PageUp):
-		m.cursor -= m.height
-		m.offset -= m.height
-	case key.Matches(k, m.keys.PageDown):
-		m.cursor += m.height
-		m.offset += m.height
-	case key.Matches(k, m.keys.HalfUp):
-		m.cursor -= m.height / 2
-	case key.Matches(k, m.keys.HalfDown):
-		m.cursor += m.height / 2
-	case key.Matches(k, m.keys.Top):
-		m.cursor = 0
-	case key.Matches(k, m.keys.Bottom):
-		m.cursor = len(m.view) - 1
+	case moved:
 	case key.Matches(k, m.keys.Filter):
 		m.filtering = true
 	case key.Matches(k, m.keys.ClearFilter):

@@ -36,11 +36,7 @@ func (m Model) View(width, height int) string {
 		title, style := d.title, th.TableHeader
 		if c == m.sortCol {
 			style = th.SortedHead
-			if m.desc {
-				title += "▼"
-			} else {
-				title += "▲"
-			}
+			title += table.Arrow(m.desc)
 		}
 		hb.WriteString(style.Render(table.Cell(title, d.width, d.right)))
 	}
@@ -54,12 +50,7 @@ func (m Model) View(width, height int) string {
 		b.WriteString("\n" + ansi.Truncate(th.Muted.Render(fmt.Sprintf("No block of %d matches the filter %q · esc clears it", len(m.rows), m.filter.Value())), width, "…"))
 		return b.String()
 	}
-	off := m.offset
-	if m.cursor >= off+rows {
-		off = m.cursor - rows + 1
-	}
-	off = max(0, min(off, len(m.view)-rows))
-	end := min(len(m.view), off+rows)
+	off, end := table.Window(m.cursor, m.offset, rows, len(m.view))
 	var rb strings.Builder
 	for i := off; i < end; i++ {
 		r := &m.rows[m.view[i]]
@@ -92,17 +83,5 @@ func (m Model) View(width, height int) string {
 
 // Position says where the cursor is and how the table is sorted.
 func (m Model) Position() string {
-	dir := "▲"
-	if m.desc {
-		dir = "▼"
-	}
-	pos := 0
-	if len(m.view) > 0 {
-		pos = m.cursor + 1
-	}
-	s := fmt.Sprintf("%d of %d", pos, len(m.view))
-	if len(m.view) != len(m.rows) {
-		s += fmt.Sprintf(" (filtered from %d)", len(m.rows))
-	}
-	return s + " · sorted by " + columns[m.sortCol].name + " " + dir
+	return table.Position(m.cursor, len(m.view), len(m.rows), columns[m.sortCol].name, m.desc)
 }

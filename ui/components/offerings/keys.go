@@ -1,6 +1,10 @@
 package offerings
 
-import "charm.land/bubbles/v2/key"
+import (
+	"charm.land/bubbles/v2/key"
+
+	"github.com/gpublock/gpublock/ui/components/table"
+)
 
 // KeyMap is the table's keys. Sorting follows k9s: shift and the column's letter, and the
 // same key again reverses.
@@ -51,4 +55,9 @@ func (km KeyMap) FullHelp() [][]key.Binding {
 		{km.Filter, km.ClearFilter, km.ApplyFilter, km.Mark},
 		km.Sort[:],
 	}
+}
+
+func (km KeyMap) nav() table.Nav {
+	return table.Nav{Up: km.Up, Down: km.Down, PageUp: km.PageUp, PageDown: km.PageDown,
+		HalfUp: km.HalfUp, HalfDown: km.HalfDown, Top: km.Top, Bottom: km.Bottom}
 }

@@ -5,13 +5,13 @@ package offerings
 
 import (
 	"slices"
-	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
+	"github.com/gpublock/gpublock/ui/components/table"
 	"github.com/gpublock/gpublock/ui/components/textfield"
 	"github.com/gpublock/gpublock/ui/theme"
 )
@@ -168,16 +168,9 @@ func (m *Model) resort() {
 	m.scroll()
 }
 
-func (m *Model) terms() []string { return strings.Fields(strings.ToLower(m.filter.Value())) }
+func (m *Model) terms() []string { return table.Terms(m.filter.Value()) }
 
-func matches(r *row, terms []string) bool {
-	for _, t := range terms {
-		if !strings.Contains(r.text, t) {
-			return false
-		}
-	}
-	return true
-}
+func matches(r *row, terms []string) bool { return table.Matches(r.text, terms) }
 
 // SetFilter keeps only the rows that contain every word of s.
 func (m *Model) SetFilter(s string) {
@@ -209,14 +202,7 @@ func (m *Model) refilter() {
 
 // scroll keeps the cursor inside the visible window.
 func (m *Model) scroll() {
-	m.cursor = max(0, min(m.cursor, len(m.view)-1))
-	if m.cursor < m.offset {
-		m.offset = m.cursor
-	}
-	if m.cursor >= m.offset+m.height {
-		m.offset = m.cursor - m.height + 1
-	}
-	m.offset = max(0, min(m.offset, len(m.view)-m.height))
+	m.cursor, m.offset = table.Scroll(m.cursor, m.offset, m.height, len(m.view))
 }
 
 // Update handles a key meant for the table and reports whether it used it.
@@ -242,25 +228,10 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, bool) {
 		}
 		return m, nil, true
 	}
+	var moved bool
+	m.cursor, m.offset, moved = table.Move(k, m.keys.nav(), m.cursor, m.offset, m.height, len(m.view))
 	switch {
-	case key.Matches(k, m.keys.Up):
-		m.cursor--
-	case key.Matches(k, m.keys.Down):
-		m.cursor++
-	case key.Matches(k, m.keys.PageUp):
-		m.cursor -= m.height
-		m.offset -= m.height
-	case key.Matches(k, m.keys.PageDown):
-		m.cursor += m.height
-		m.offset += m.height
-	case key.Matches(k, m.keys.HalfUp):
-		m.cursor -= m.height / 2
-	case key.Matches(k, m.keys.HalfDown):
-		m.cursor += m.height / 2
-	case key.Matches(k, m.keys.Top):
-		m.cursor = 0
-	case key.Matches(k, m.keys.Bottom):
-		m.cursor = len(m.view) - 1
+	case moved:
 	case key.Matches(k, m.keys.Filter):
 		m.filtering = true
 	case key.Matches(k, m.keys.Mark):

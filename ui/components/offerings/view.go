@@ -66,11 +66,7 @@ func (m Model) View(width, height int) string {
 		style := th.TableHeader
 		if c == m.sortCol {
 			style = th.SortedHead
-			if m.desc {
-				title += "▼"
-			} else {
-				title += "▲"
-			}
+			title += table.Arrow(m.desc)
 		}
 		hb.WriteString(style.Render(cell(title, def.width, def.right)))
 	}
@@ -87,12 +83,7 @@ func (m Model) View(width, height int) string {
 		b.WriteString("\n" + th.Muted.Render(fmt.Sprintf("No row of %d matches the filter %q · esc clears it", len(m.rows), m.filter.Value())))
 		return b.String()
 	}
-	off := m.offset
-	if m.cursor >= off+rows {
-		off = m.cursor - rows + 1
-	}
-	off = max(0, min(off, len(m.view)-rows))
-	end := min(len(m.view), off+rows)
+	off, end := table.Window(m.cursor, m.offset, rows, len(m.view))
 	var rb strings.Builder
 	for i := off; i < end; i++ {
 		r := &m.rows[m.view[i]]
@@ -127,19 +118,7 @@ func (m Model) View(width, height int) string {
 
 // Position describes where the cursor is and how the table is sorted, for a status line.
 func (m Model) Position() string {
-	dir := "▲"
-	if m.desc {
-		dir = "▼"
-	}
-	pos := 0
-	if len(m.view) > 0 {
-		pos = m.cursor + 1
-	}
-	s := fmt.Sprintf("%d of %d", pos, len(m.view))
-	if len(m.view) != len(m.rows) {
-		s += fmt.Sprintf(" (filtered from %d)", len(m.rows))
-	}
-	return s + " · sorted by " + columns[m.sortCol].name + " " + dir
+	return table.Position(m.cursor, len(m.view), len(m.rows), columns[m.sortCol].name, m.desc)
 }
 
 // cell pads or cuts s to exactly w cells.

@@ -92,19 +92,9 @@ func modeFrame(th theme.Theme, simulated bool, title, content string, r rect) st
 	inner := r.w - 2
 	title = ansi.Truncate(mode+" · "+title, max(0, inner-4), "…")
 	top := border.Render(tl+hz+" ") + label.Render(title) + border.Render(" "+strings.Repeat(hz, max(0, inner-3-ansi.StringWidth(title)))+tr)
-	lines := strings.Split(content, "\n")
 	var b strings.Builder
 	b.WriteString(top)
-	for i := 0; i < r.h-2; i++ {
-		l := ""
-		if i < len(lines) {
-			l = lines[i]
-		}
-		if ansi.StringWidth(l) > inner {
-			l = ansi.Truncate(l, inner, "…")
-		}
-		b.WriteString("\n" + border.Render(vt) + l + strings.Repeat(" ", inner-ansi.StringWidth(l)) + border.Render(vt))
-	}
+	boxLines(&b, content, r.h-2, inner, border.Render(vt))
 	b.WriteString("\n" + border.Render(bl+strings.Repeat(hz, inner)+br))
 	return b.String()
 }

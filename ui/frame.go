@@ -28,10 +28,18 @@ func frame(th theme.Theme, title, content string, r rect, focused bool) string {
 	if focused && !th.Color {
 		side, bottom = "┃", "┗"+strings.Repeat("━", inner)+"┛"
 	}
-	lines := strings.Split(content, "\n")
 	var b strings.Builder
 	b.WriteString(top)
-	for i := 0; i < r.h-2; i++ {
+	boxLines(&b, content, r.h-2, inner, bs.Render(side))
+	b.WriteString("\n" + bs.Render(bottom))
+	return b.String()
+}
+
+// boxLines writes rows lines of content, each on a new line, cut or padded to inner cells,
+// between two sides (a frame's and a dialog's edges).
+func boxLines(b *strings.Builder, content string, rows, inner int, side string) {
+	lines := strings.Split(content, "\n")
+	for i := range rows {
 		l := ""
 		if i < len(lines) {
 			l = lines[i]
@@ -41,8 +49,6 @@ func frame(th theme.Theme, title, content string, r rect, focused bool) string {
 			l = ansi.Truncate(l, inner, "…")
 			w = ansi.StringWidth(l)
 		}
-		b.WriteString("\n" + bs.Render(side) + l + strings.Repeat(" ", inner-w) + bs.Render(side))
+		b.WriteString("\n" + side + l + strings.Repeat(" ", inner-w) + side)
 	}
-	b.WriteString("\n" + bs.Render(bottom))
-	return b.String()
 }

@@ -194,14 +194,8 @@ func (d launchDialog) tick(wait time.Duration) tea.Cmd {
 	id, be, ctx, b := d.id, d.env.backend, envCtx(d.env), d.block
 	lastLook, poll := d.lastLook, d.env.poll
 	return func() tea.Msg {
-		if wait > 0 {
-			t := time.NewTimer(wait)
-			defer t.Stop()
-			select {
-			case <-t.C:
-			case <-ctx.Done():
-				return nil
-			}
+		if !sleep(ctx, wait) {
+			return nil
 		}
 		now := be.Now(ctx)
 		near := !now.Before(b.Start.Add(-2 * poll))

@@ -63,22 +63,28 @@ func newReceipt(env actionEnv, o model.Offering, platform string, res PurchaseRe
 // minutes; then the block is scheduled, or active when it has started.
 func blockSettled(s model.BlockState) bool { return s != model.StatePaymentPending && s != "" }
 
+// sleep waits d and reports whether it did; false when ctx ended first (the program is
+// quitting), so that a poll is not made for nobody.
+func sleep(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return true
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
 // pollBlock looks at a block after wait, on the backend.
 func pollBlock(env actionEnv, dialog int64, b model.Block, wait time.Duration) tea.Cmd {
-	ctx := env.ctx
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	be := env.backend
+	ctx, be := envCtx(env), env.backend
 	return func() tea.Msg {
-		if wait > 0 {
-			t := time.NewTimer(wait)
-			defer t.Stop()
-			select {
-			case <-t.C:
-			case <-ctx.Done():
-				return nil
-			}
+		if !sleep(ctx, wait) {
+			return nil
 		}
 		blk, ok, err := be.Block(ctx, b.Region, b.ReservationID)
 		return blockPolledMsg{dialog: dialog, block: blk, found: ok, err: err}

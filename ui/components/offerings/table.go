@@ -153,11 +153,19 @@ func (m *Model) SortBy(c Column) {
 	m.resort()
 }
 
-func (m *Model) resort() {
-	sel := -1
+func (m *Model) resort() { m.sortView(m.selectedRow()) }
+
+// selectedRow is the index into rows of the row under the cursor, -1 when there is none.
+func (m *Model) selectedRow() int {
 	if m.cursor < len(m.view) {
-		sel = m.view[m.cursor]
+		return m.view[m.cursor]
 	}
+	return -1
+}
+
+// sortView sorts the visible rows and puts the cursor back on the row sel, or on the first
+// row when sel is no longer visible.
+func (m *Model) sortView(sel int) {
 	slices.SortFunc(m.view, m.cmpIndex)
 	m.cursor = 0
 	if sel >= 0 {
@@ -179,10 +187,7 @@ func (m *Model) SetFilter(s string) {
 }
 
 func (m *Model) refilter() {
-	sel := -1
-	if m.cursor < len(m.view) {
-		sel = m.view[m.cursor]
-	}
+	sel := m.selectedRow()
 	terms := m.terms()
 	m.view = m.view[:0]
 	for i := range m.rows {
@@ -190,14 +195,7 @@ func (m *Model) refilter() {
 			m.view = append(m.view, i)
 		}
 	}
-	slices.SortFunc(m.view, m.cmpIndex)
-	m.cursor = 0
-	if sel >= 0 {
-		if i := slices.Index(m.view, sel); i >= 0 {
-			m.cursor = i
-		}
-	}
-	m.scroll()
+	m.sortView(sel)
 }
 
 // scroll keeps the cursor inside the visible window.

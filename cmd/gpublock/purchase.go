@@ -41,9 +41,12 @@ const noRefund = "This cannot be cancelled or changed. The fee is charged up fro
 
 // askTyped asks the person to type word; anything else, end of input or ctx ending is a no.
 func askTyped(ctx context.Context, stderr io.Writer, prompt, word string) bool {
+	in := confirmInput
+	if f, ok := in.(*os.File); ok && inputIsTerminal() {
+		discardTypeAhead(f)
+	}
 	fmt.Fprintf(stderr, "%s Type %s and press enter to go ahead; anything else cancels: ", prompt, word)
 	line := make(chan string, 1)
-	in := confirmInput
 	go func() {
 		// On a cancel the reader stays blocked on stdin; the process is about to exit anyway.
 		s, _ := bufio.NewReader(in).ReadString('\n')

@@ -1,0 +1,14 @@
+package main
+
+import (
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// discardTypeAhead throws away what was typed at the terminal before the confirmation
+// prompt appeared, so that a "buy" typed ahead, before the person could read what it buys,
+// never confirms anything.
+func discardTypeAhead(f *os.File) {
+	_ = unix.IoctlSetInt(int(f.Fd()), unix.TCFLSH, unix.TCIFLUSH)
+}

@@ -161,10 +161,7 @@ func extensionComparison(b model.Block, off model.ExtensionOffering) pricing.Com
 // it; a damaged cache leaves the embedded figures.
 func priceCatalog() *pricing.Catalog {
 	path, _ := pricing.DefaultCachePath()
-	cat, err := pricing.Load(path)
-	if err != nil {
-		cat = pricing.Embedded()
-	}
+	cat, _ := pricing.Load(path) // on an error Load still returns the embedded catalog
 	return cat
 }
 

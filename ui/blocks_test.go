@@ -86,6 +86,7 @@ func TestBlockLifecycleOnScreen(t *testing.T) {
 	if !strings.Contains(rowOf(text, id), "p5.48xlarge × 1") || !strings.Contains(rowOf(text, id), o.Fee.Dollars()) {
 		t.Errorf("the row lacks the type × count or the fee paid %s: %q", o.Fee.Dollars(), rowOf(text, id))
 	}
+	s.waitRaw("the payment notification", func(raw []byte) bool { return bytes.Contains(raw, []byte(osc9)) })
 	rings := bytes.Count(s.raw, []byte(osc9))
 
 	step := func(what string, at time.Time, want func(row string) bool) string {

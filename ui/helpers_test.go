@@ -155,9 +155,20 @@ func keyMsg(k string) tea.KeyPressMsg {
 	return tea.KeyPressMsg{Code: r, Text: k}
 }
 
-// final quits and returns the final model.
+// waitRaw reads the program's output until cond holds for everything it wrote, for what
+// a screen does not show: a clipboard write or a notification may reach the terminal a
+// frame before or after the text that goes with it.
+func (s *screen) waitRaw(what string, cond func(raw []byte) bool) {
+	s.t.Helper()
+	s.waitFor(what, func(string) bool { return cond(s.raw) })
+}
+
+// final quits and returns the final model, with s.raw holding all the program wrote.
 func (s *screen) final() Model {
 	s.t.Helper()
 	s.press("ctrl+c")
-	return s.tm.FinalModel(s.t, teatest.WithFinalTimeout(30*time.Second)).(Model)
+	m := s.tm.FinalModel(s.t, teatest.WithFinalTimeout(30*time.Second)).(Model)
+	rest, _ := io.ReadAll(s.tm.Output())
+	s.raw = append(s.raw, rest...)
+	return m
 }

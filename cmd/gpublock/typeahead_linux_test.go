@@ -50,7 +50,15 @@ func TestTypedAheadWordDoesNotConfirm(t *testing.T) {
 	if _, err := master.Write([]byte("buy\n")); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(50 * time.Millisecond) // let the line discipline queue it before the prompt
+	// Wait until the line discipline holds it, so that it is surely typed before the prompt.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		if n, err := unix.IoctlGetInt(int(slave.Fd()), unix.TIOCINQ); err == nil && n >= len("buy\n") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal(`"buy" never reached the terminal's input queue`)
+		}
+	}
 	stderr := &signalWriter{wrote: make(chan struct{}, 1)}
 	got := make(chan bool, 1)
 	go func() { got <- askTyped(context.Background(), stderr, "BUY?", "buy") }()

@@ -59,7 +59,7 @@ var columns = [numColumns]columnDef{
 	ColAccRate:    {"$/acc-h", "$ per accelerator-hour", "A", 8, true, 70},
 	ColOnDemand:   {"OD $/h", "on-demand $ per hour", "O", 10, true, 35},
 	ColVsOnDemand: {"vs OD", "cost vs on-demand", "V", 6, true, 45},
-	ColBreakEven:  {"Break-even", "break-even utilization", "B", 11, false, 75},
+	ColBreakEven:  {"Break-even", "break-even utilization", "B", 11, true, 75},
 }
 
 // noPrice fills the pricing cells of an offering without an on-demand price: a dash, never

@@ -161,3 +161,39 @@ func TestNarrowKeepsLengthOfASweep(t *testing.T) {
 		t.Errorf("one length at 78 cells: %q", head)
 	}
 }
+
+// Break-even cells right-align like the other figures: the percentages end in one column
+// (the bar after them is of one width) and a dash sits at the right edge, as in the other
+// pricing columns.
+func TestBreakEvenRightAligned(t *testing.T) {
+	none := offering("n", "us-east-1", "2000", 5, 2)
+	none.InstanceType = "p6-b200.48xlarge"
+	m := New(theme.New(false))
+	m.Add([]model.Offering{offering("a", "us-east-1", "2000", 3, 2), offering("d", "us-east-1", "3000", 4, 2), none})
+	lines := strings.Split(ansi.Strip(m.View(200, 4)), "\n")
+	if len(lines) != 4 {
+		t.Fatalf("want a header and 3 rows:\n%s", strings.Join(lines, "\n"))
+	}
+	// Break-even is the last column: every line ends where the header's title ends.
+	end := ansi.StringWidth(strings.TrimRight(lines[0], " "))
+	if !strings.HasSuffix(strings.TrimRight(lines[0], " "), "Break-even") {
+		t.Fatalf("break-even is not the last column: %q", lines[0])
+	}
+	pct := -1
+	for _, l := range lines[1:] {
+		trimmed := strings.TrimRight(l, " ")
+		if w := ansi.StringWidth(trimmed); w != end {
+			t.Errorf("row ends at %d, the header at %d:\n%s\n%s", w, end, lines[0], l)
+		}
+		if i := strings.LastIndex(trimmed, "% "); i >= 0 {
+			col := ansi.StringWidth(trimmed[:i])
+			if pct >= 0 && col != pct {
+				t.Errorf("percent signs at %d and %d:\n%s", pct, col, strings.Join(lines, "\n"))
+			}
+			pct = col
+		}
+	}
+	if pct < 0 {
+		t.Errorf("no break-even percentage:\n%s", strings.Join(lines, "\n"))
+	}
+}

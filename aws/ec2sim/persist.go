@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"log"
-
 	"os"
 	"path/filepath"
 	"time"
@@ -37,6 +36,7 @@ func (s *Server) load() (time.Time, error) {
 	if sf.Version != stateVersion {
 		return time.Time{}, fmt.Errorf("ec2sim: state file %s has version %d; this emulator reads version %d", s.opts.StateFile, sf.Version, stateVersion)
 	}
+	s.seen = statFile(s.opts.StateFile)
 	for name, rs := range sf.Regions {
 		if _, ok := regions[name]; !ok || rs == nil {
 			continue
@@ -73,7 +73,49 @@ func (s *Server) save() error {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	return os.Rename(tmp.Name(), s.opts.StateFile)
+	if err := os.Rename(tmp.Name(), s.opts.StateFile); err != nil {
+		return err
+	}
+	s.seen = statFile(s.opts.StateFile)
+	return nil
+}
+
+// refresh reloads the regions when another process (a second `gpublock --demo`, or a
+// second emulator on the same --state) has written the state file since this one last
+// read or wrote it, so that a block bought by one is seen by the other. Every save is a
+// rename of a new file, so a write shows as a different file. Two processes changing it
+// at the same instant: the last writer wins. Call with s.mu held.
+func (s *Server) refresh() {
+	if s.opts.StateFile == "" {
+		return
+	}
+	now := statFile(s.opts.StateFile)
+	if sameFile(now, s.seen) {
+		return
+	}
+	fresh := map[string]*regionState{}
+	old := s.regions
+	s.regions = fresh
+	if _, err := s.load(); err != nil {
+		s.regions = old
+		s.seen = now // report a damaged file once, not on every call
+		logf("ec2sim: reloading state: %v; keeping the state in memory", err)
+	}
+}
+
+func statFile(name string) fs.FileInfo {
+	fi, err := os.Stat(name)
+	if err != nil {
+		return nil
+	}
+	return fi
+}
+
+func sameFile(a, b fs.FileInfo) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return os.SameFile(a, b) && a.ModTime().Equal(b.ModTime()) && a.Size() == b.Size()
 }
 
 func (s *Server) saveQuietly() {

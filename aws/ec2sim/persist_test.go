@@ -75,3 +75,49 @@ func TestStateFileWithNulls(t *testing.T) {
 	}
 	mustSearch(t, c, p5Search(1, 24))
 }
+
+// Two emulators on one state file (two `gpublock --demo` commands) see each other's
+// purchases, each as soon as the other has written it.
+func TestStateFileSharedByTwoEmulators(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "state.json")
+	var clients [2]*ec2.Client
+	for i := range clients {
+		s, err := New(Options{Seed: 3, Start: testStart, StateFile: file})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts := httptest.NewServer(s)
+		t.Cleanup(ts.Close)
+		clients[i] = ec2Client(ts.URL, "us-east-2")
+	}
+	_, first := buy(t, clients[0], p5Search(2, 48))
+	got := reservationByID(t, clients[1], aws.ToString(first.CapacityReservationId))
+	if aws.ToInt32(got.TotalInstanceCount) != 2 {
+		t.Fatalf("the second emulator's view of the first purchase: %+v", got)
+	}
+	_, second := buy(t, clients[1], p5Search(1, 24))
+	for i, c := range clients {
+		out, err := c.DescribeCapacityReservations(ctx, &ec2.DescribeCapacityReservationsInput{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids := map[string]bool{}
+		for _, r := range out.CapacityReservations {
+			ids[aws.ToString(r.CapacityReservationId)] = true
+		}
+		if len(ids) != 2 || !ids[aws.ToString(first.CapacityReservationId)] || !ids[aws.ToString(second.CapacityReservationId)] {
+			t.Errorf("emulator %d lists %v, want both purchases", i+1, ids)
+		}
+	}
+
+	// A file damaged behind its back: the emulator keeps what it had in memory.
+	old := logf
+	logf = func(string, ...any) {}
+	defer func() { logf = old }()
+	if err := os.WriteFile(file, []byte("{not json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := reservationByID(t, clients[0], aws.ToString(second.CapacityReservationId)); aws.ToInt32(r.TotalInstanceCount) != 1 {
+		t.Errorf("after the file was damaged: %+v", r)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
 	"strings"
@@ -43,6 +44,7 @@ type Server struct {
 
 	mu      sync.Mutex // guards regions and the state file
 	regions map[string]*regionState
+	seen    fs.FileInfo // the state file as this emulator last read or wrote it
 }
 
 // New makes an emulator, loading Options.StateFile if it exists.
@@ -230,6 +232,7 @@ func (s *Server) dispatchEC2(c *call) (*xmlBody, *apiError) {
 	c.dryRun = dry
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.refresh()
 	c.now = s.clock.Now()
 	return h(s, c)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -215,6 +216,9 @@ func (f *awsFlags) clientConfig() aws.Config {
 	return cfg
 }
 
+// demoStateFile, under the simulated journal's directory, holds the --demo account.
+const demoStateFile = "demo-state.json"
+
 // Demo credentials: static, obviously fake, and only ever sent to the loopback simulator.
 const (
 	demoAccessKey = "AKIAGPUBLOCKDEMO0000"
@@ -226,9 +230,19 @@ func openSimulated(ctx context.Context, f *awsFlags, cfg aws.Config, reason stri
 	if region == "" {
 		region = aws.DefaultRegion
 	}
-	sim, err := ec2sim.New(simOptions(ec2sim.Options{Seed: f.demoSeed, DefaultRegion: region}))
+	// Every --demo command keeps the simulated account in one file beside the simulated
+	// journal, so that a block bought by `purchase --demo` is listed by `blocks --demo` and
+	// by the TUI, as it would be on AWS.
+	opts := ec2sim.Options{Seed: f.demoSeed, DefaultRegion: region}
+	if dir, err := aws.DefaultJournalDir(); err == nil {
+		opts.StateFile = filepath.Join(dir, "simulated", demoStateFile)
+		if err := os.MkdirAll(filepath.Dir(opts.StateFile), 0o700); err != nil {
+			return nil, backendInfo{}, fmt.Errorf("the demo's state directory: %w", err)
+		}
+	}
+	sim, err := ec2sim.New(simOptions(opts))
 	if err != nil {
-		return nil, backendInfo{}, err
+		return nil, backendInfo{}, fmt.Errorf("%w (delete %s to start the demo afresh)", err, opts.StateFile)
 	}
 	u, err := ec2sim.Listen(ctx, "127.0.0.1:0", sim)
 	if err != nil {

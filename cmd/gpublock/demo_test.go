@@ -1,0 +1,54 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// One --demo account for every command: a block bought with `purchase --demo` is listed by
+// a later `blocks --demo`, as it would be on AWS; removing the file starts afresh.
+func TestDemoCommandsShareOneAccount(t *testing.T) {
+	cliEnv(t)
+	search := []string{"--demo", "--region", "us-east-1", "--type", "p5.48xlarge", "--count", "1", "--duration", "2d", "--to", "+2w"}
+	code, out, errs := runCLI(append([]string{"offerings", "-o", "json"}, search...)...)
+	var offs []offeringJSON
+	if code != 0 || json.Unmarshal([]byte(out), &offs) != nil || len(offs) == 0 {
+		t.Fatalf("offerings: exit %d, stderr %q\n%s", code, errs, out)
+	}
+	code, out, errs = runCLI(append([]string{"purchase", offs[0].CapacityBlockOfferingId, "--yes", "-o", "json"}, search...)...)
+	if code != 0 {
+		t.Fatalf("purchase: exit %d, stderr %q\n%s", code, errs, out)
+	}
+	listed := func() []blockJSON {
+		t.Helper()
+		code, out, errs := runCLI("blocks", "--demo", "--region", "us-east-1", "-o", "json")
+		var rows []blockJSON
+		if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
+			t.Fatalf("blocks: exit %d, stderr %q\n%s", code, errs, out)
+		}
+		return rows
+	}
+	rows := listed()
+	if len(rows) != 1 || rows[0].InstanceType != "p5.48xlarge" || rows[0].StartDate != offs[0].StartDate || rows[0].EndDate != offs[0].EndDate {
+		t.Fatalf("blocks --demo after purchase --demo lists %+v, want the block bought from %+v", rows, offs[0])
+	}
+	file := filepath.Join(os.Getenv("XDG_STATE_HOME"), "gpublock", "simulated", demoStateFile)
+	if err := os.Remove(file); err != nil {
+		t.Fatal(err)
+	}
+	if rows := listed(); len(rows) != 0 {
+		t.Errorf("after removing %s the demo still lists %+v", file, rows)
+	}
+
+	// A damaged file is named, with the way out, and nothing runs against it.
+	if err := os.WriteFile(file, []byte("{"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs = runCLI("blocks", "--demo", "--region", "us-east-1")
+	if code != 1 || out != "" || !strings.Contains(errs, file) || !strings.Contains(errs, "afresh") {
+		t.Errorf("a damaged demo state: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/components/textfield"
@@ -475,7 +476,7 @@ func (d launchDialog) lines(w int) []string {
 	}
 	// The block's labels are as wide as the form's below (16 and a space), so every value
 	// starts in one column.
-	lab := func(s string) string { return fmt.Sprintf("%-15s", s) }
+	lab := func(s string) string { return fmt.Sprintf("%-*s", launchLabelWidth, s) }
 	for _, l := range fieldLines(th, [][2]string{
 		{lab("Block"), b.ReservationID + " · " + b.Region + " · " + b.AvailabilityZone},
 		{lab("Capacity"), fmt.Sprintf("%s × %d, %d free", b.InstanceType, b.TotalCount, d.free())},
@@ -568,25 +569,35 @@ func (d launchDialog) statusLines(w int) []string {
 	return out
 }
 
+// launchLabelWidth is the width of the block's labels; with their two spaces they are as
+// wide as the form's (16 and a space after the focus mark), so every value starts in one
+// column, the dry run's answer too.
+const launchLabelWidth = 15
+
 func (d launchDialog) checkLines(w int) []string {
 	th := d.env.th
+	// The answer is a field of the form, in the column of the values above it, as in the
+	// purchase dialog.
+	line := func(style lipgloss.Style, answer string) []string {
+		return dryRunLines(style, launchLabelWidth, answer, w)
+	}
 	if d.block.State == model.StateScheduled {
 		if _, err := d.spec(); err != nil {
-			return wrapStyled(th.Error, "✗ "+err.Error(), w)
+			return line(th.Error, "✗ "+err.Error())
 		}
-		return wrapStyled(th.Muted, "The dry run runs at the start: AWS checks a launch only into an active block.", w)
+		return line(th.Muted, "⋯ at the start: AWS checks a launch only into an active block.")
 	}
 	switch {
 	case d.checkVer != d.version:
-		return []string{th.Muted.Render("Dry run: tab to the confirmation or press enter to check this form.")}
+		return line(th.Muted, "⋯ tab to the confirmation or press enter to check this form.")
 	case d.checking:
-		return []string{th.Muted.Render("Dry run ⋯ checking the form with AWS (CheckLaunch)…")}
+		return line(th.Muted, "⋯ checking the form with AWS (CheckLaunch)…")
 	case d.checkErr != nil:
-		return wrapStyled(th.Error, "✗ "+d.checkErr.Error(), w)
+		return line(th.Error, "✗ "+d.checkErr.Error())
 	case !d.perm.Allowed:
-		return wrapStyled(th.Error, "✗ not allowed: this identity lacks "+d.perm.Action+".", w)
+		return line(th.Error, "✗ NOT ALLOWED: this identity lacks "+d.perm.Action+".")
 	}
-	return []string{th.OK.Render("Dry run ✓ allowed (" + d.perm.Action + ")")}
+	return line(th.OK, "✓ allowed ("+d.perm.Action+")")
 }
 
 func (d launchDialog) View(width, height int) string {

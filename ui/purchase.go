@@ -413,7 +413,7 @@ func (d purchaseDialog) fieldLine(f int, label, choice string, w int) string {
 	if d.focus == f {
 		mark, ls = "▸ ", th.Focused
 	}
-	head := mark + ls.Render(fmt.Sprintf("%-13s", label)) + "  "
+	head := mark + ls.Render(fmt.Sprintf("%-*s", purchaseLabelWidth, label)) + "  "
 	if choice != "" {
 		hint := ""
 		if d.focus == f {
@@ -423,6 +423,9 @@ func (d purchaseDialog) fieldLine(f int, label, choice string, w int) string {
 	}
 	return head + d.fields[f].View(max(4, w-17), d.focus == f, th.Value, th.Cursor, th.Muted)
 }
+
+// purchaseLabelWidth is the width of the dialog's labels, its longest ("Region · zone").
+const purchaseLabelWidth = 13
 
 // statusLines are the dry run's answer and the confirmation, or why there is none.
 func (d purchaseDialog) statusLines(w int) []string {
@@ -435,13 +438,13 @@ func (d purchaseDialog) statusLines(w int) []string {
 			d.o.Fee.Dollars(), capText), w)...)
 		return out
 	case d.checking:
-		out = append(out, th.Muted.Render("Dry run        ⋯ asking AWS whether this identity may buy (DryRun)…"))
+		out = append(out, dryRunLines(th.Muted, purchaseLabelWidth, "⋯ asking AWS whether this identity may buy (DryRun)…", w)...)
 	case d.permErr != nil:
-		out = append(out, wrapStyled(th.Error, "Dry run        ✗ failed: "+d.permErr.Error()+" Nothing can be bought; esc closes.", w)...)
+		out = append(out, dryRunLines(th.Error, purchaseLabelWidth, "✗ failed: "+d.permErr.Error()+" Nothing can be bought; esc closes.", w)...)
 	case !d.perm.Allowed:
-		out = append(out, wrapStyled(th.Error, "Dry run        ✗ NOT ALLOWED: this identity lacks "+d.perm.Action+". Nothing can be bought; esc closes.", w)...)
+		out = append(out, dryRunLines(th.Error, purchaseLabelWidth, "✗ NOT ALLOWED: this identity lacks "+d.perm.Action+". Nothing can be bought; esc closes.", w)...)
 	default:
-		out = append(out, th.OK.Render("Dry run        ✓ allowed ("+d.perm.Action+")"))
+		out = append(out, dryRunLines(th.OK, purchaseLabelWidth, "✓ allowed ("+d.perm.Action+")", w)...)
 	}
 	switch {
 	case d.failure != nil:

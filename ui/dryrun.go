@@ -1,0 +1,30 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+
+	"github.com/gpublock/gpublock/ui/components/text"
+)
+
+// dryRunLines is a dialog's answer of its dry run, written as one of its fields: the label
+// "Dry run" as wide as the dialog's labels (labelWidth) and two spaces, then the answer,
+// wrapped under itself, so that it starts in the column of the values above it. The lines
+// carry the dialogs' left margin of two cells (where the focus mark goes on other lines);
+// width is what is left after it. The whole answer takes style: allowed, refused, pending.
+func dryRunLines(style lipgloss.Style, labelWidth int, answer string, width int) []string {
+	const margin = "  "
+	head := fmt.Sprintf("%-*s  ", labelWidth, "Dry run")
+	hang := strings.Repeat(" ", len(head))
+	var out []string
+	for i, l := range text.Wrap(answer, max(10, width-len(head))) {
+		if i == 0 {
+			out = append(out, margin+style.Render(head+l))
+		} else {
+			out = append(out, margin+hang+style.Render(l))
+		}
+	}
+	return out
+}

@@ -190,3 +190,19 @@ func TestHeaderSearchingOnlyWhileRunning(t *testing.T) {
 		t.Errorf("a running search: %q", head)
 	}
 }
+
+// The header shows the time in UTC, and beside it the local time only where it differs.
+func TestHeaderClock(t *testing.T) {
+	for _, c := range []struct {
+		loc  *time.Location
+		want string
+	}{{testLoc, "09:00 UTC · 01:00 PST"}, {time.UTC, "09:00 UTC"}} {
+		opts := testOptions(nil)
+		opts.Location = c.loc
+		m := update(New(opts), tea.WindowSizeMsg{Width: 160, Height: 48})
+		head := strings.SplitN(ansi.Strip(m.View().Content), "\n", 2)[0]
+		if !strings.HasSuffix(strings.TrimSpace(head), c.want) || strings.Count(head, "UTC") != 1 {
+			t.Errorf("in %v the header is %q, want it to end with %q", c.loc, head, c.want)
+		}
+	}
+}

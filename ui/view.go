@@ -91,7 +91,10 @@ func (m Model) headerView() string {
 		profile = "default"
 	}
 	now := m.clock
-	clock := th.Header.Render(now.UTC().Format("15:04 UTC")) + th.Muted.Render(" · ") + th.Header.Render(now.In(m.opts.Location).Format("15:04 MST"))
+	clock := th.Header.Render(now.UTC().Format("15:04 UTC"))
+	if local := now.In(m.opts.Location).Format("15:04 MST"); local != now.UTC().Format("15:04 MST") {
+		clock += th.Muted.Render(" · ") + th.Header.Render(local)
+	}
 	// The long form names each part; narrow terminals get the values alone, then a cut.
 	sep := th.Muted.Render(" · ")
 	long := th.Muted.Render(" · profile ") + th.Header.Render(profile) + th.Muted.Render(" · region ") + th.Header.Render(m.opts.Region)

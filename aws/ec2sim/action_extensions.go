@@ -8,9 +8,9 @@ import (
 )
 
 func init() {
-	ec2Actions["DescribeCapacityBlockExtensionOfferings"] = describeExtensionOfferings
-	ec2Actions["PurchaseCapacityBlockExtension"] = purchaseExtension
-	ec2Actions["DescribeCapacityBlockExtensionHistory"] = describeExtensionHistory
+	ec2Actions["DescribeCapacityBlockExtensionOfferings"] = guarded(describeExtensionOfferings)
+	ec2Actions["PurchaseCapacityBlockExtension"] = guarded(purchaseExtension)
+	ec2Actions["DescribeCapacityBlockExtensionHistory"] = guarded(describeExtensionHistory)
 }
 
 // AWS: a block can be extended from 56 days until 1 hour before it ends, up to 182 days in all.

@@ -11,9 +11,9 @@ import (
 )
 
 func init() {
-	ec2Actions["RunInstances"] = runInstances
-	ec2Actions["DescribeInstances"] = describeInstances
-	ec2Actions["TerminateInstances"] = terminateInstances
+	ec2Actions["RunInstances"] = guarded(runInstances)
+	ec2Actions["DescribeInstances"] = guarded(describeInstances)
+	ec2Actions["TerminateInstances"] = guarded(terminateInstances)
 }
 
 const marketTypeMessage = "The market type (purchasing) option is not valid. Choose a different market type and try again"
@@ -84,6 +84,8 @@ func runInstances(s *Server, c *call) (*xmlBody, *apiError) {
 	case model.StateActive:
 	case model.StateExpired:
 		return nil, errf(http.StatusBadRequest, "InvalidLaunchTargets", "Capacity Reservation %s expired at %s.", r.ID, formatTime(r.end(c.now)))
+	case model.StatePaymentFailed:
+		return nil, errf(http.StatusBadRequest, "InvalidLaunchTargets", "Capacity Reservation %s is payment-failed: its payment was not processed, and it will not start.", r.ID)
 	default:
 		return nil, errf(http.StatusBadRequest, "InvalidCapacityReservationState.PendingActivation", "Your Capacity Block is not active yet. Capacity Reservation %s is %s and starts at %s.", r.ID, st, formatTime(r.Start))
 	}

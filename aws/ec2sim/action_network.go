@@ -8,9 +8,9 @@ import (
 )
 
 func init() {
-	ec2Actions["DescribeRegions"] = describeRegions
-	ec2Actions["DescribeAvailabilityZones"] = describeAvailabilityZones
-	ec2Actions["DescribeSubnets"] = describeSubnets
+	ec2Actions["DescribeRegions"] = guarded(describeRegions)
+	ec2Actions["DescribeAvailabilityZones"] = guarded(describeAvailabilityZones)
+	ec2Actions["DescribeSubnets"] = guarded(describeSubnets)
 }
 
 func describeRegions(s *Server, c *call) (*xmlBody, *apiError) {

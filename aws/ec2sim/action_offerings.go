@@ -11,8 +11,8 @@ import (
 )
 
 func init() {
-	ec2Actions["DescribeCapacityBlockOfferings"] = describeOfferings
-	ec2Actions["PurchaseCapacityBlock"] = purchaseCapacityBlock
+	ec2Actions["DescribeCapacityBlockOfferings"] = guarded(describeOfferings)
+	ec2Actions["PurchaseCapacityBlock"] = guarded(purchaseCapacityBlock)
 }
 
 const durationsAllowed = "24 to 336 in steps of 24 (1 to 14 days), or 504 to 4368 in steps of 168 (3 to 26 weeks)"
@@ -238,7 +238,7 @@ func purchaseCapacityBlock(s *Server, c *call) (*xmlBody, *apiError) {
 	}
 	inUse := 0
 	for _, r := range rs.Reservations {
-		if r.state(c.now) != model.StateExpired {
+		if st := r.state(c.now); st != model.StateExpired && st != model.StatePaymentFailed {
 			inUse += r.Count
 		}
 	}
@@ -258,6 +258,12 @@ func purchaseCapacityBlock(s *Server, c *call) (*xmlBody, *apiError) {
 		s.commit()
 		return nil, errOfferingExpired
 	}
+	fails := false
+	if f := s.currentFaults(); f.PayFail > 0 {
+		f.PayFail--
+		s.SetFaults(f)
+		fails = true
+	}
 	rs.Counter++
 	r := &reservation{
 		ID:      s.hash.id("cr", c.region, "reservation", rs.Counter),
@@ -268,7 +274,8 @@ func purchaseCapacityBlock(s *Server, c *call) (*xmlBody, *apiError) {
 		Start: o.Start, OrigEnd: o.End, Created: c.now,
 		PaidAt:     c.now.Add(s.paymentDelay(c.region, rs.Counter)),
 		OfferingID: o.ID, Fee: o.Fee,
-		Tags: append(tags, tag{quantityTag, fmt.Sprint(o.Count)}),
+		Tags:         append(tags, tag{quantityTag, fmt.Sprint(o.Count)}),
+		PaymentFails: fails,
 	}
 	rs.Reservations = append(rs.Reservations, r)
 	o.Gone = true
@@ -290,6 +297,26 @@ func purchaseCapacityBlock(s *Server, c *call) (*xmlBody, *apiError) {
 func (s *Server) paymentDelay(parts ...any) time.Duration {
 	secs := s.hash.between(int(minPaymentDelay/time.Second), int(maxPaymentDelay/time.Second), parts...)
 	return time.Duration(secs) * time.Second
+}
+
+// settlePayments releases the capacity of the region's blocks whose payment has failed
+// by now, as AWS releases it: the market has it for sale again. Call with s.mu held.
+func (s *Server) settlePayments(region string, now time.Time) {
+	rs, ok := s.regions[region]
+	if !ok {
+		return
+	}
+	changed := false
+	for _, r := range rs.Reservations {
+		if r.PaymentFails && !r.Released && r.state(now) == model.StatePaymentFailed {
+			consume(rs, r.AZ, r.CatalogType, r.Start, r.OrigEnd, -r.Units)
+			r.Released = true
+			changed = true
+		}
+	}
+	if changed {
+		s.commit()
+	}
 }
 
 // commit saves the state after a mutation. Call with s.mu held.

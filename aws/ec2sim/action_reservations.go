@@ -9,9 +9,9 @@ import (
 )
 
 func init() {
-	ec2Actions["DescribeCapacityReservations"] = describeCapacityReservations
-	ec2Actions["DescribeCapacityBlocks"] = describeCapacityBlocks
-	ec2Actions["DescribeCapacityBlockStatus"] = describeCapacityBlockStatus
+	ec2Actions["DescribeCapacityReservations"] = guarded(describeCapacityReservations)
+	ec2Actions["DescribeCapacityBlocks"] = guarded(describeCapacityBlocks)
+	ec2Actions["DescribeCapacityBlockStatus"] = guarded(describeCapacityBlockStatus)
 }
 
 func reservationNotFound(id string) *apiError {

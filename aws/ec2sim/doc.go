@@ -13,16 +13,35 @@
 //     aws:ec2capacityreservation:incrementalRequestedQuantity tag.
 //   - the 256-instance limit counts non-expired blocks of the region (AWS quotas are
 //     regional) and is reported as InstanceLimitExceeded (HTTP 400).
-//   - a region the emulator does not serve is answered with AuthFailure (HTTP 401).
+//   - the regions served are exactly those where gpublock's catalog says Capacity Blocks are
+//     sold (model.Regions); AWS answers the API in other regions too, with nothing on sale,
+//     but the emulator answers a request signed for one with AuthFailure (HTTP 401) and
+//     refuses it as a default region or a down= fault, so a demo cannot point at a region
+//     gpublock never searches. us-west-1, served before, is no longer.
 //   - offering IDs are cbr-…, extension offering IDs cbe-…, 17 hex digits each; unknown,
 //     malformed and spent extension offerings reuse the InvalidCapacityBlockOfferingId* codes.
 //   - extending a block that is not active or scheduled, has an unpaid extension, or is
 //     outside AWS's window (56 days to 1 hour before its end) is IncorrectState (HTTP 400).
 //   - launching into an expired block, or in its last 30 minutes, is InvalidLaunchTargets;
 //     an unknown cb-… ID is InvalidCapacityBlockId.NotFound.
-//   - payment takes 1–5 minutes of emulator time and always succeeds (no payment-failed);
-//     instances are pending for 45 s and shutting-down for 1 min, holding their slot
+//   - payment takes 1–5 minutes of emulator time and succeeds, unless the payfail=N fault
+//     is on: then each of the next N block purchases answers payment-pending as usual and
+//     becomes payment-failed when its payment would have been taken. payment-failed is
+//     final (never scheduled, active nor expired, also after the end date); the block stays
+//     listed by DescribeCapacityReservations and DescribeCapacityBlocks in that state,
+//     with availableInstanceCount 0 and its purchased totalInstanceCount; its capacity goes
+//     back to the market (AWS "releases" it) and no longer counts towards the 256-instance
+//     limit; launching into it is InvalidLaunchTargets, extending it IncorrectState.
+//     Extension payments always succeed.
+//   - instances are pending for 45 s and shutting-down for 1 min, holding their slot
 //     until terminated; terminated instances stay visible for an hour.
+//   - the deny=ACTION fault (or deny=all) answers the named EC2 actions with
+//     UnauthorizedOperation, HTTP 403, "You are not authorized to perform this operation."
+//     (reference §2.4: no encoded authorization message is given there, so none is sent).
+//     A denied action is validated first and refused where it would have succeeded, or,
+//     with DryRun, where it would have answered DryRunOperation, so a dry run learns that
+//     it is not allowed exactly as from AWS; nothing is changed. STS GetCallerIdentity
+//     needs no permission in AWS and is never denied.
 //   - a near-term offering (starting within the hour) ends at the 11:30 UTC boundary that
 //     brings its length closest to the asked one, and the boundary on the other side is
 //     offered too, the closer first, each in its cheapest zone.

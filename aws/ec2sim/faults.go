@@ -3,6 +3,9 @@ package ec2sim
 import (
 	"fmt"
 	"math/rand/v2"
+	"net/http"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,12 +21,31 @@ type Faults struct {
 	Down      []string      // regions answering every call with HTTP 503 Unavailable
 	Sold      float64       // probability that PurchaseCapacityBlock finds the offering already sold (InvalidCapacityBlockOfferingIdExpired; nothing bought)
 	LostReply float64       // probability that PurchaseCapacityBlock / PurchaseCapacityBlockExtension commits and then answers HTTP 500
+	// Deny lists the EC2 actions this identity may not call ("all" for every one): they
+	// answer UnauthorizedOperation (HTTP 403) where they would have succeeded, and a DryRun
+	// of them where it would have answered DryRunOperation. STS GetCallerIdentity needs no
+	// permission in AWS and is never denied.
+	Deny []string
+	// PayFail is how many of the next block purchases end in payment-failed instead of
+	// scheduled when their payment resolves; each such purchase takes one off.
+	PayFail int
+}
+
+// denyAll in Faults.Deny denies every EC2 action.
+const denyAll = "all"
+
+// denies reports whether the action is denied.
+func (f Faults) denies(action string) bool {
+	return slices.Contains(f.Deny, denyAll) || slices.Contains(f.Deny, action)
 }
 
 // FaultHelp lists the fault names and values ParseFault accepts.
-const FaultHelp = "latency=DURATION (e.g. 150ms), jitter=DURATION, throttle=P, error=P, down=REGION[,REGION…], sold=P, lost-reply=P; P is a probability from 0 to 1"
+const FaultHelp = "latency=DURATION (e.g. 150ms), jitter=DURATION, throttle=P, error=P, down=REGION[,REGION…], sold=P, lost-reply=P, " +
+	"deny=ACTION[,ACTION…] or deny=all (UnauthorizedOperation, e.g. deny=PurchaseCapacityBlock,RunInstances), payfail=N (the next N purchases end in payment-failed); " +
+	"P is a probability from 0 to 1"
 
-// ParseFault reads one NAME=VALUE fault into f. down= adds to the regions already down.
+// ParseFault reads one NAME=VALUE fault into f. down= and deny= add to the regions and
+// actions already given.
 func ParseFault(spec string, f *Faults) error {
 	name, val, ok := strings.Cut(strings.TrimSpace(spec), "=")
 	if !ok || val == "" {
@@ -61,10 +83,26 @@ func ParseFault(spec string, f *Faults) error {
 		for _, r := range strings.Split(val, ",") {
 			r = strings.TrimSpace(r)
 			if _, ok := regions[r]; !ok {
-				return fmt.Errorf("fault down=%s: unknown region %q; regions: %s", val, r, strings.Join(regionNames(), ", "))
+				return fmt.Errorf("fault down=%s: region %q is not served (Capacity Blocks are sold in %s)", val, r, strings.Join(regionNames(), ", "))
 			}
 			f.Down = append(f.Down, r)
 		}
+	case "deny":
+		for _, a := range strings.Split(val, ",") {
+			name, ok := actionName(a)
+			if !ok {
+				return fmt.Errorf("fault deny=%s: unknown action %q; give all, or EC2 actions among %s", val, strings.TrimSpace(a), strings.Join(actionNames(), ", "))
+			}
+			if !slices.Contains(f.Deny, name) {
+				f.Deny = append(f.Deny, name)
+			}
+		}
+	case "payfail", "pay-fail", "payment-failed":
+		n, err := strconv.Atoi(val)
+		if err != nil || n < 0 {
+			return fmt.Errorf("fault %s=%s: want how many of the next purchases fail their payment, a whole number such as 1", name, val)
+		}
+		f.PayFail = n
 	default:
 		return fmt.Errorf("fault %q: unknown name %q; allowed: %s", spec, name, FaultHelp)
 	}
@@ -99,4 +137,56 @@ func (d *dice) jitter(j time.Duration) time.Duration {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return time.Duration(d.r.Int64N(int64(2*j)+1)) - j
+}
+
+// actionName reads an action as the deny fault names it: case does not matter, and an
+// IAM-style ec2: prefix may be given.
+func actionName(a string) (string, bool) {
+	a = strings.TrimSpace(a)
+	if strings.EqualFold(a, denyAll) {
+		return denyAll, true
+	}
+	if p, rest, ok := strings.Cut(a, ":"); ok && strings.EqualFold(p, "ec2") {
+		a = rest
+	}
+	for name := range ec2Actions {
+		if strings.EqualFold(name, a) {
+			return name, true
+		}
+	}
+	return "", false
+}
+
+// actionNames lists, sorted, the EC2 actions the emulator answers.
+func actionNames() []string {
+	out := make([]string, 0, len(ec2Actions))
+	for n := range ec2Actions {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// errUnauthorized is EC2's answer to an action the caller's policies do not allow
+// (reference §2.4; AWS may append an encoded authorization failure message, which the
+// reference does not give, so none is sent).
+var errUnauthorized = errf(http.StatusForbidden, "UnauthorizedOperation", "You are not authorized to perform this operation.")
+
+// guarded is how every EC2 action is registered: when the deny fault names the action,
+// the action runs as a DryRun, so that its validation errors still come first, and the
+// point where it would have succeeded (or answered DryRunOperation) answers
+// UnauthorizedOperation instead; nothing is changed. A DryRun is how AWS lets a client
+// ask for a permission, and the answer is the same whether or not DryRun was set.
+func guarded(h handler) handler {
+	return func(s *Server, c *call) (*xmlBody, *apiError) {
+		s.settlePayments(c.region, c.now)
+		if !c.faults.denies(c.action) {
+			return h(s, c)
+		}
+		c.dryRun = true
+		if _, e := h(s, c); e != nil && e != errDryRun {
+			return nil, e
+		}
+		return nil, errUnauthorized
+	}
 }

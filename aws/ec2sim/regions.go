@@ -19,7 +19,9 @@ type regionInfo struct {
 	Zones []zone
 }
 
-// regions are the regions the emulator serves, with AWS's zone names. Zone IDs are
+// regions are the regions the emulator serves, with AWS's zone names: exactly those where
+// gpublock's catalog says Capacity Blocks are sold (model.Regions), so that a demo or a
+// test cannot point at a region the application would never search. Zone IDs are
 // account-specific in AWS; these are one plausible mapping.
 var regions = map[string]regionInfo{
 	"us-east-1": {"us-east-1", []zone{
@@ -30,9 +32,6 @@ var regions = map[string]regionInfo{
 	}},
 	"us-east-2": {"us-east-2", []zone{
 		{Name: "us-east-2a", ID: "use2-az1"}, {Name: "us-east-2b", ID: "use2-az2"}, {Name: "us-east-2c", ID: "use2-az3"},
-	}},
-	"us-west-1": {"us-west-1", []zone{
-		{Name: "us-west-1a", ID: "usw1-az1"}, {Name: "us-west-1c", ID: "usw1-az3"},
 	}},
 	"us-west-2": {"us-west-2", []zone{
 		{Name: "us-west-2a", ID: "usw2-az1"}, {Name: "us-west-2b", ID: "usw2-az2"},
@@ -101,5 +100,6 @@ func (r regionInfo) zonesFor(ultra bool) []zone {
 	return out
 }
 
-// Regions lists, sorted, the regions the emulator serves.
+// Regions lists, sorted, the regions the emulator serves: those where Capacity Blocks are
+// sold (model.Regions).
 func Regions() []string { return regionNames() }

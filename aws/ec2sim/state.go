@@ -118,6 +118,10 @@ type reservation struct {
 	Fee          model.Money  `json:"fee"`
 	Tags         []tag        `json:"tags"`
 	Extensions   []*extension `json:"extensions"`
+	// PaymentFails: the payment of this purchase fails at PaidAt (the payfail fault), and
+	// Released: its capacity has gone back to the market since.
+	PaymentFails bool `json:"paymentFails,omitempty"`
+	Released     bool `json:"released,omitempty"`
 }
 
 type extension struct {
@@ -148,8 +152,12 @@ func (r *reservation) end(now time.Time) time.Time {
 	return end
 }
 
+// state is the block's state at now. payment-failed is final: the block never starts,
+// and it stays listed in that state.
 func (r *reservation) state(now time.Time) model.BlockState {
 	switch {
+	case r.PaymentFails && !now.Before(r.PaidAt):
+		return model.StatePaymentFailed
 	case !now.Before(r.end(now)):
 		return model.StateExpired
 	case now.Before(r.PaidAt):

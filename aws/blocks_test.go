@@ -180,3 +180,59 @@ func TestExtendBlock(t *testing.T) {
 		t.Errorf("extension above the cap: %v", err)
 	}
 }
+
+// Without ec2:PurchaseCapacityBlockExtension (the emulator's deny fault), the dry run says
+// so, and Extend refuses before any real call.
+func TestExtendNotAllowedNamesTheAction(t *testing.T) {
+	sim, rc, url := newRecordedSim(t, 1, ec2sim.Faults{Deny: []string{"PurchaseCapacityBlockExtension"}})
+	c := newTestClient(t, url, nil)
+	o, bought := boughtBlock(t, c)
+	sim.SetTime(o.Start.Add(time.Hour))
+	b := blockByID(t, c, bought.ReservationID)
+	offs, err := c.ExtensionOfferings(context.Background(), b, 1)
+	if err != nil || len(offs) == 0 {
+		t.Fatalf("extension offerings %+v, %v", offs, err)
+	}
+	perm, err := c.CheckExtend(context.Background(), b, offs[0])
+	if err != nil || perm.Allowed || perm.Action != "ec2:PurchaseCapacityBlockExtension" || !strings.Contains(perm.Message, "ec2:PurchaseCapacityBlockExtension") {
+		t.Fatalf("permission %+v, %v", perm, err)
+	}
+	res, err := c.Extend(context.Background(), b, offs[0])
+	var pe *PurchaseError
+	if !errors.As(err, &pe) || pe.Outcome != NotBought || pe.Explanation.Action != "ec2:PurchaseCapacityBlockExtension" || res.Outcome != NotBought {
+		t.Fatalf("err %v, result %+v", err, res)
+	}
+	if n := rc.count(func(r recorded) bool { return r.Action == "PurchaseCapacityBlockExtension" && !r.DryRun }); n != 0 {
+		t.Errorf("%d extension purchases without permission", n)
+	}
+	if after := blockByID(t, c, bought.ReservationID); len(after.Extensions) != 0 || !after.End.Equal(b.End) {
+		t.Errorf("the block changed: %+v", after)
+	}
+}
+
+// A purchase whose payment fails (the emulator's payfail fault) stays listed, payment-failed,
+// with nothing to launch into and nothing to extend.
+func TestPaymentFailedBlockListed(t *testing.T) {
+	sim, url := newSim(t, 1, ec2sim.Faults{PayFail: 1})
+	c := newTestClient(t, url, nil)
+	o, bought := boughtBlock(t, c)
+	if bought.State != model.StatePaymentPending {
+		t.Fatalf("just bought: %s", bought.State)
+	}
+	sim.SetTime(simStart.Add(10 * time.Minute))
+	b := blockByID(t, c, bought.ReservationID)
+	if b.State != model.StatePaymentFailed || b.TotalCount != o.Count || b.AvailableCount != 0 || b.BlockID == "" {
+		t.Fatalf("after the payment failed: %+v", b)
+	}
+	sim.SetTime(o.Start.Add(time.Hour))
+	b = blockByID(t, c, bought.ReservationID)
+	if b.State != model.StatePaymentFailed {
+		t.Fatalf("at its start: %s", b.State)
+	}
+	if _, err := c.CheckLaunch(context.Background(), b, LaunchSpec{ImageID: "ami-0123456789abcdef0", Count: 1}); err == nil {
+		t.Error("a launch into a payment-failed block was checked as possible")
+	}
+	if _, err := c.ExtensionOfferings(context.Background(), b, 1); err == nil {
+		t.Error("a payment-failed block was offered an extension")
+	}
+}

@@ -3,7 +3,6 @@ package aws
 import (
 	"context"
 	"errors"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -85,13 +84,7 @@ func TestCheckLaunch(t *testing.T) {
 	}
 
 	// Without the permission: not allowed, named, and no error.
-	rc.setIntercept(func(w http.ResponseWriter, r recorded, _ *http.Request) bool {
-		if r.Action == "RunInstances" {
-			writeEC2Error(w, http.StatusForbidden, "UnauthorizedOperation", "You are not authorized to perform this operation.")
-			return true
-		}
-		return false
-	})
+	sim.SetFaults(ec2sim.Faults{Deny: []string{"RunInstances"}})
 	perm, err = c.CheckLaunch(context.Background(), b, spec)
 	if err != nil || perm.Allowed || perm.Action != "ec2:RunInstances" || !strings.Contains(perm.Message, "ec2:RunInstances") {
 		t.Errorf("without permission: %+v, %v", perm, err)

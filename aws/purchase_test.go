@@ -270,16 +270,9 @@ func TestPurchaseAboveTheCapIsRefusedBeforeAnyCall(t *testing.T) {
 func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
 
 func TestPurchaseNotAllowedNamesTheAction(t *testing.T) {
-	_, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
+	_, rc, url := newRecordedSim(t, 1, ec2sim.Faults{Deny: []string{"PurchaseCapacityBlock"}})
 	c := newTestClient(t, url, nil)
 	o := firstOffering(t, c)
-	rc.setIntercept(func(w http.ResponseWriter, r recorded, _ *http.Request) bool {
-		if r.Action == "PurchaseCapacityBlock" {
-			writeEC2Error(w, http.StatusForbidden, "UnauthorizedOperation", "You are not authorized to perform this operation.")
-			return true
-		}
-		return false
-	})
 	perm, err := c.CheckPurchase(context.Background(), o, "")
 	if err != nil || perm.Allowed || perm.Action != "ec2:PurchaseCapacityBlock" || !strings.Contains(perm.Message, "ec2:PurchaseCapacityBlock") {
 		t.Fatalf("permission %+v, %v", perm, err)

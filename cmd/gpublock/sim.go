@@ -79,7 +79,7 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	opts.Speed = sp
 	if !slices.Contains(ec2sim.Regions(), opts.DefaultRegion) {
-		fmt.Fprintf(stderr, "gpublock sim: --region %q: want one of %s\n", opts.DefaultRegion, strings.Join(ec2sim.Regions(), ", "))
+		fmt.Fprintf(stderr, "gpublock sim: --region %q: the emulator serves only the regions where Capacity Blocks are sold: %s\n", opts.DefaultRegion, strings.Join(ec2sim.Regions(), ", "))
 		return 2
 	}
 	if _, _, err := net.SplitHostPort(*addr); err != nil {
@@ -132,6 +132,12 @@ func faultSummary(f ec2sim.Faults) string {
 	}
 	p("sold", f.Sold)
 	p("lost-reply", f.LostReply)
+	if len(f.Deny) > 0 {
+		on = append(on, "deny="+strings.Join(f.Deny, ","))
+	}
+	if f.PayFail > 0 {
+		on = append(on, "payfail="+strconv.Itoa(f.PayFail))
+	}
 	if len(on) == 0 {
 		return "none"
 	}

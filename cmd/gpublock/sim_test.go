@@ -3,13 +3,21 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	"github.com/aws/smithy-go"
 )
 
 func TestSimBadFlags(t *testing.T) {
@@ -26,6 +34,11 @@ func TestSimBadFlags(t *testing.T) {
 		{[]string{"--clock", "tomorrow"}, "RFC 3339"},
 		{[]string{"--seed", "x"}, "seed"},
 		{[]string{"--region", "moon-1"}, "us-east-1"},
+		// The emulator serves only the regions that sell Capacity Blocks.
+		{[]string{"--region", "us-west-1"}, "only the regions where Capacity Blocks are sold: ap-northeast-1, ap-south-1, ap-southeast-2, eu-north-1, eu-west-2, us-east-1, us-east-2, us-west-2"},
+		{[]string{"--fault", "down=us-west-1"}, "Capacity Blocks are sold in ap-northeast-1"},
+		{[]string{"--fault", "deny=BuyEverything"}, "PurchaseCapacityBlock"},
+		{[]string{"--fault", "payfail=-1"}, "whole number"},
 		{[]string{"--colour"}, "flag provided but not defined"},
 		{[]string{"extra"}, "unexpected argument"},
 		{[]string{"--addr", "nohost"}, "host:port"},
@@ -154,4 +167,42 @@ func TestDemoBackendServesPriceList(t *testing.T) {
 	if code != 0 || !strings.Contains(errs, "Fetched 1 on-demand prices from the AWS Price List API (1 requests) into "+cachePath) {
 		t.Errorf("refresh from the demo backend: exit %d\n%s", code, errs)
 	}
+}
+
+// --fault deny= and payfail= reach the emulator: a denied action answers
+// UnauthorizedOperation through the SDK, and a purchase ends payment-failed.
+func TestSimDenyAndPayFailFaults(t *testing.T) {
+	base, out, cancel, wait := startSimCommand(t, "--clock", "2026-12-01T12:00:00Z",
+		"--fault", "deny=ec2:RunInstances,DescribeRegions", "--fault", "payfail=1")
+	if !strings.Contains(out.String(), "Faults: deny=RunInstances,DescribeRegions payfail=1\n") {
+		t.Errorf("fault summary:\n%s", out.String())
+	}
+	cl := ec2.New(ec2.Options{Region: "us-east-1", BaseEndpoint: sdkaws.String(base), RetryMaxAttempts: 1,
+		Credentials: credentials.NewStaticCredentialsProvider("AKIATESTCLI000000001", "cli-test-secret", "")})
+	var ae smithy.APIError
+	if _, err := cl.DescribeRegions(context.Background(), &ec2.DescribeRegionsInput{}); !errors.As(err, &ae) || ae.ErrorCode() != "UnauthorizedOperation" {
+		t.Errorf("a denied DescribeRegions: %v", err)
+	}
+	offs, err := cl.DescribeCapacityBlockOfferings(context.Background(), &ec2.DescribeCapacityBlockOfferingsInput{
+		InstanceType: sdkaws.String("p5.48xlarge"), InstanceCount: sdkaws.Int32(1), CapacityDurationHours: sdkaws.Int32(24)})
+	if err != nil || len(offs.CapacityBlockOfferings) == 0 {
+		t.Fatalf("offerings: %+v, %v", offs, err)
+	}
+	bought, err := cl.PurchaseCapacityBlock(context.Background(), &ec2.PurchaseCapacityBlockInput{
+		CapacityBlockOfferingId: offs.CapacityBlockOfferings[0].CapacityBlockOfferingId, InstancePlatform: types.CapacityReservationInstancePlatformLinuxUnix})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.PostForm(base+"/_sim/clock", url.Values{"advance": {"10m"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	rs, err := cl.DescribeCapacityReservations(context.Background(), &ec2.DescribeCapacityReservationsInput{
+		CapacityReservationIds: []string{sdkaws.ToString(bought.CapacityReservation.CapacityReservationId)}})
+	if err != nil || len(rs.CapacityReservations) != 1 || rs.CapacityReservations[0].State != types.CapacityReservationStatePaymentFailed {
+		t.Errorf("after payment: %+v, %v", rs, err)
+	}
+	cancel()
+	wait()
 }

@@ -236,3 +236,26 @@ func TestPaymentFailedBlockListed(t *testing.T) {
 		t.Error("a payment-failed block was offered an extension")
 	}
 }
+
+// An extension whose payment fails is listed as such, and the block keeps its end.
+func TestExtensionPaymentFailedListed(t *testing.T) {
+	sim, url := newSim(t, 1, ec2sim.Faults{})
+	c := newTestClient(t, url, nil)
+	o, bought := boughtBlock(t, c)
+	sim.SetTime(o.Start.Add(time.Hour))
+	b := blockByID(t, c, bought.ReservationID)
+	offs, err := c.ExtensionOfferings(context.Background(), b, 1)
+	if err != nil || len(offs) == 0 {
+		t.Fatalf("extension offerings %+v, %v", offs, err)
+	}
+	sim.SetFaults(ec2sim.Faults{PayFail: 1})
+	res, err := c.Extend(context.Background(), b, offs[0])
+	if err != nil || res.Outcome != Bought || res.Extension.Status != model.ExtensionPaymentPending {
+		t.Fatalf("extend: %+v, %v", res, err)
+	}
+	sim.SetTime(o.Start.Add(time.Hour + 10*time.Minute))
+	after := blockByID(t, c, bought.ReservationID)
+	if len(after.Extensions) != 1 || after.Extensions[0].Status != model.ExtensionPaymentFailed || !after.End.Equal(b.End) || after.State != model.StateActive {
+		t.Errorf("after the extension's payment failed: %s until %s (was %s), extensions %+v", after.State, after.End, b.End, after.Extensions)
+	}
+}

@@ -128,10 +128,12 @@ func purchaseExtension(s *Server, c *call) (*xmlBody, *apiError) {
 	if c.dryRun {
 		return nil, errDryRun
 	}
+	fails := s.takePayFail()
 	rs.Counter++
 	ext := &extension{
 		OfferingID: o.ID, Hours: o.Hours, Start: o.Start, End: o.End, Fee: o.Fee,
 		Purchased: c.now, PaidAt: c.now.Add(s.paymentDelay(c.region, "extension", rs.Counter)),
+		PaymentFails: fails,
 	}
 	r.Extensions = append(r.Extensions, ext)
 	o.Gone = true

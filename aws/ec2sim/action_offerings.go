@@ -258,12 +258,7 @@ func purchaseCapacityBlock(s *Server, c *call) (*xmlBody, *apiError) {
 		s.commit()
 		return nil, errOfferingExpired
 	}
-	fails := false
-	if f := s.currentFaults(); f.PayFail > 0 {
-		f.PayFail--
-		s.SetFaults(f)
-		fails = true
-	}
+	fails := s.takePayFail()
 	rs.Counter++
 	r := &reservation{
 		ID:      s.hash.id("cr", c.region, "reservation", rs.Counter),
@@ -299,8 +294,9 @@ func (s *Server) paymentDelay(parts ...any) time.Duration {
 	return time.Duration(secs) * time.Second
 }
 
-// settlePayments releases the capacity of the region's blocks whose payment has failed
-// by now, as AWS releases it: the market has it for sale again. Call with s.mu held.
+// settlePayments releases the capacity of the region's blocks and extensions whose
+// payment has failed by now, as AWS releases it: the market has it for sale again. Call
+// with s.mu held.
 func (s *Server) settlePayments(region string, now time.Time) {
 	rs, ok := s.regions[region]
 	if !ok {
@@ -312,6 +308,13 @@ func (s *Server) settlePayments(region string, now time.Time) {
 			consume(rs, r.AZ, r.CatalogType, r.Start, r.OrigEnd, -r.Units)
 			r.Released = true
 			changed = true
+		}
+		for _, e := range r.Extensions {
+			if e.PaymentFails && !e.Released && e.status(now) == model.ExtensionPaymentFailed {
+				consume(rs, r.AZ, r.CatalogType, e.Start, e.End, -r.Units)
+				e.Released = true
+				changed = true
+			}
 		}
 	}
 	if changed {

@@ -11,8 +11,8 @@
 //   - totalInstanceCount is the purchased count in every state; availableInstanceCount is 0
 //     until the block is active, and the count is also in the
 //     aws:ec2capacityreservation:incrementalRequestedQuantity tag.
-//   - the 256-instance limit counts non-expired blocks of the region (AWS quotas are
-//     regional) and is reported as InstanceLimitExceeded (HTTP 400).
+//   - the 256-instance limit counts the blocks of the region that are neither expired nor
+//     payment-failed (AWS quotas are regional) and is reported as InstanceLimitExceeded (HTTP 400).
 //   - the regions served are exactly those where gpublock's catalog says Capacity Blocks are
 //     sold (model.Regions); AWS answers the API in other regions too, with nothing on sale,
 //     but the emulator answers a request signed for one with AuthFailure (HTTP 401) and
@@ -25,14 +25,19 @@
 //   - launching into an expired block, or in its last 30 minutes, is InvalidLaunchTargets;
 //     an unknown cb-… ID is InvalidCapacityBlockId.NotFound.
 //   - payment takes 1–5 minutes of emulator time and succeeds, unless the payfail=N fault
-//     is on: then each of the next N block purchases answers payment-pending as usual and
+//     is on: then each of the next N purchases answers payment-pending as usual and
 //     becomes payment-failed when its payment would have been taken. payment-failed is
 //     final (never scheduled, active nor expired, also after the end date); the block stays
 //     listed by DescribeCapacityReservations and DescribeCapacityBlocks in that state,
 //     with availableInstanceCount 0 and its purchased totalInstanceCount; its capacity goes
 //     back to the market (AWS "releases" it) and no longer counts towards the 256-instance
 //     limit; launching into it is InvalidLaunchTargets, extending it IncorrectState.
-//     Extension payments always succeed.
+//     An extension bought under payfail shows payment-failed in the extension history; the
+//     block keeps its end and can be extended again, and the extension's capacity is
+//     released. Failure comes when the payment would have been taken (1–5 minutes), not
+//     at AWS's 12-hour or 5-minutes-before-start (35 minutes before the end, for an
+//     extension) deadline; a purchase whose reply is lost (lost-reply) still counts as one
+//     of the N, and a DryRun or a refused purchase does not.
 //   - instances are pending for 45 s and shutting-down for 1 min, holding their slot
 //     until terminated; terminated instances stay visible for an hour.
 //   - the deny=ACTION fault (or deny=all) answers the named EC2 actions with

@@ -26,8 +26,9 @@ type Faults struct {
 	// of them where it would have answered DryRunOperation. STS GetCallerIdentity needs no
 	// permission in AWS and is never denied.
 	Deny []string
-	// PayFail is how many of the next block purchases end in payment-failed instead of
-	// scheduled when their payment resolves; each such purchase takes one off.
+	// PayFail is how many of the next purchases, of blocks or of extensions, end in
+	// payment-failed when their payment resolves (instead of scheduled, or
+	// payment-succeeded); each such purchase takes one off.
 	PayFail int
 }
 
@@ -41,7 +42,7 @@ func (f Faults) denies(action string) bool {
 
 // FaultHelp lists the fault names and values ParseFault accepts.
 const FaultHelp = "latency=DURATION (e.g. 150ms), jitter=DURATION, throttle=P, error=P, down=REGION[,REGION…], sold=P, lost-reply=P, " +
-	"deny=ACTION[,ACTION…] or deny=all (UnauthorizedOperation, e.g. deny=PurchaseCapacityBlock,RunInstances), payfail=N (the next N purchases end in payment-failed); " +
+	"deny=ACTION[,ACTION…] or deny=all (UnauthorizedOperation, e.g. deny=PurchaseCapacityBlock,RunInstances), payfail=N (the next N purchases, of blocks or extensions, end in payment-failed); " +
 	"P is a probability from 0 to 1"
 
 // ParseFault reads one NAME=VALUE fault into f. down= and deny= add to the regions and
@@ -107,6 +108,19 @@ func ParseFault(spec string, f *Faults) error {
 		return fmt.Errorf("fault %q: unknown name %q; allowed: %s", spec, name, FaultHelp)
 	}
 	return err
+}
+
+// takePayFail reports whether the purchase being made is one whose payment is to fail,
+// counting it off the payfail fault. Call with s.mu held, so that two purchases do not
+// both take the last one.
+func (s *Server) takePayFail() bool {
+	f := s.currentFaults()
+	if f.PayFail <= 0 {
+		return false
+	}
+	f.PayFail--
+	s.SetFaults(f)
+	return true
 }
 
 // dice is the seeded random source of faults and small delays, safe for concurrent use.

@@ -181,3 +181,53 @@ func TestPaymentFailedOutsideInstanceLimit(t *testing.T) {
 	_, err := c.PurchaseCapacityBlock(ctx, &ec2.PurchaseCapacityBlockInput{CapacityBlockOfferingId: o.CapacityBlockOfferingId, InstancePlatform: types.CapacityReservationInstancePlatformLinuxUnix})
 	wantCode(t, err, "InstanceLimitExceeded")
 }
+
+// payfail applies to an extension too: payment-failed in the history, the block's end
+// unchanged, its capacity back on the market, and the block can be extended again.
+func TestExtensionPaymentFailed(t *testing.T) {
+	s, url := newTestServer(t, Options{})
+	c := ec2Client(url, "us-east-1")
+	o, r := buy(t, c, p5Search(2, 24))
+	s.SetTime(aws.ToTime(o.StartDate).Add(time.Hour))
+	id := aws.ToString(r.CapacityReservationId)
+	end := aws.ToTime(o.EndDate)
+	extOffer := func() types.CapacityBlockExtensionOffering {
+		t.Helper()
+		out, err := c.DescribeCapacityBlockExtensionOfferings(ctx, &ec2.DescribeCapacityBlockExtensionOfferingsInput{
+			CapacityReservationId: aws.String(id), CapacityBlockExtensionDurationHours: aws.Int32(24)})
+		if err != nil || len(out.CapacityBlockExtensionOfferings) != 1 {
+			t.Fatalf("extension offerings: %+v, %v", out, err)
+		}
+		return out.CapacityBlockExtensionOfferings[0]
+	}
+	before := extOffer()
+
+	s.SetFaults(Faults{PayFail: 1})
+	bought, err := c.PurchaseCapacityBlockExtension(ctx, &ec2.PurchaseCapacityBlockExtensionInput{
+		CapacityReservationId: aws.String(id), CapacityBlockExtensionOfferingId: before.CapacityBlockExtensionOfferingId})
+	if err != nil || len(bought.CapacityBlockExtensions) != 1 || bought.CapacityBlockExtensions[0].CapacityBlockExtensionStatus != types.CapacityBlockExtensionStatusPaymentPending {
+		t.Fatalf("extension purchase: %+v, %v", bought, err)
+	}
+	s.Advance(maxPaymentDelay + time.Second)
+	hist, err := c.DescribeCapacityBlockExtensionHistory(ctx, &ec2.DescribeCapacityBlockExtensionHistoryInput{CapacityReservationIds: []string{id}})
+	if err != nil || len(hist.CapacityBlockExtensions) != 1 || hist.CapacityBlockExtensions[0].CapacityBlockExtensionStatus != types.CapacityBlockExtensionStatusPaymentFailed {
+		t.Fatalf("history after the payment failed: %+v, %v", hist, err)
+	}
+	res := reservationState(t, c, id)
+	if res.State != types.CapacityReservationStateActive || !aws.ToTime(res.EndDate).Equal(end) {
+		t.Errorf("after a failed extension the block is %s until %s, want active until %s", res.State, aws.ToTime(res.EndDate), end)
+	}
+	again := extOffer()
+	if aws.ToString(again.UpfrontFee) != aws.ToString(before.UpfrontFee) || !aws.ToTime(again.CapacityBlockExtensionEndDate).Equal(aws.ToTime(before.CapacityBlockExtensionEndDate)) {
+		t.Errorf("the failed extension's capacity is still held: offered %s until %s, before %s until %s", aws.ToString(again.UpfrontFee),
+			aws.ToTime(again.CapacityBlockExtensionEndDate), aws.ToString(before.UpfrontFee), aws.ToTime(before.CapacityBlockExtensionEndDate))
+	}
+	if _, err := c.PurchaseCapacityBlockExtension(ctx, &ec2.PurchaseCapacityBlockExtensionInput{
+		CapacityReservationId: aws.String(id), CapacityBlockExtensionOfferingId: again.CapacityBlockExtensionOfferingId}); err != nil {
+		t.Fatal(err)
+	}
+	s.Advance(maxPaymentDelay + time.Second)
+	if got := aws.ToTime(reservationState(t, c, id).EndDate); !got.Equal(end.Add(24 * time.Hour)) {
+		t.Errorf("after the second, paid extension the block ends %s, want %s", got, end.Add(24*time.Hour))
+	}
+}

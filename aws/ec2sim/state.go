@@ -132,20 +132,26 @@ type extension struct {
 	Purchased  time.Time   `json:"purchased"`
 	PaidAt     time.Time   `json:"paidAt"`
 	Fee        model.Money `json:"fee"`
+	// As for a reservation: the payment fails at PaidAt, and the capacity was released.
+	PaymentFails bool `json:"paymentFails,omitempty"`
+	Released     bool `json:"released,omitempty"`
 }
 
 func (e *extension) status(now time.Time) model.ExtensionStatus {
-	if now.Before(e.PaidAt) {
+	switch {
+	case now.Before(e.PaidAt):
 		return model.ExtensionPaymentPending
+	case e.PaymentFails:
+		return model.ExtensionPaymentFailed
 	}
 	return model.ExtensionPaymentSucceeded
 }
 
-// end is the block's end at now: extensions move it once paid.
+// end is the block's end at now: extensions move it once paid; a failed one never does.
 func (r *reservation) end(now time.Time) time.Time {
 	end := r.OrigEnd
 	for _, e := range r.Extensions {
-		if !now.Before(e.PaidAt) && e.End.After(end) {
+		if e.status(now) == model.ExtensionPaymentSucceeded && e.End.After(end) {
 			end = e.End
 		}
 	}

@@ -165,3 +165,26 @@ func TestEveryActionIsDenied(t *testing.T) {
 		t.Errorf("%d of %v denied", denied, actionNames())
 	}
 }
+
+// The faults in force are the emulator's own copy: a caller that reuses its slices after
+// New or SetFaults does not change them behind its back.
+func TestFaultListsAreCopied(t *testing.T) {
+	deny := []string{"PurchaseCapacityBlock"}
+	s, err := New(Options{Faults: Faults{Deny: deny}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	deny[0] = "RunInstances"
+	down := []string{"us-east-2"}
+	s.SetFaults(Faults{Deny: []string{"DescribeInstances"}, Down: down})
+	down[0] = "us-east-1"
+	f := s.currentFaults()
+	if !slices.Equal(f.Deny, []string{"DescribeInstances"}) || !slices.Equal(f.Down, []string{"us-east-2"}) {
+		t.Errorf("faults in force: deny %q, down %q", f.Deny, f.Down)
+	}
+	s2, _ := New(Options{Faults: Faults{Deny: deny}})
+	deny[0] = "PurchaseCapacityBlock"
+	if f := s2.currentFaults(); !slices.Equal(f.Deny, []string{"RunInstances"}) {
+		t.Errorf("after New the caller's slice changed the faults: %q", f.Deny)
+	}
+}

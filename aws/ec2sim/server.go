@@ -62,7 +62,6 @@ func New(opts Options) (*Server, error) {
 		opts:    opts,
 		hash:    hasher{opts.Seed},
 		dice:    newDice(opts.Seed),
-		faults:  opts.Faults,
 		regions: map[string]*regionState{},
 	}
 	start := opts.Start
@@ -78,6 +77,7 @@ func New(opts Options) (*Server, error) {
 		}
 	}
 	s.clock = newClock(start, opts.Speed)
+	s.SetFaults(opts.Faults)
 	return s, nil
 }
 
@@ -96,6 +96,7 @@ func (s *Server) SetFaults(f Faults) {
 	defer s.fmu.Unlock()
 	s.faults = f
 	s.faults.Down = append([]string(nil), f.Down...)
+	s.faults.Deny = append([]string(nil), f.Deny...)
 }
 
 func (s *Server) currentFaults() Faults {

@@ -201,3 +201,45 @@ func TestDetailLocalUTCSaidOnce(t *testing.T) {
 		t.Errorf("UTC said twice or not at all:\n%s", v)
 	}
 }
+
+// A payment-failed block never starts: no countdown, no termination time, in the table or
+// the detail, which says what to do instead; it is warned of until the end it would have had.
+func TestPaymentFailedCountsToNothing(t *testing.T) {
+	b := block("cr-f", model.StatePaymentFailed, 0, end)
+	before, during := b.Start.Add(-3*time.Hour), end.Add(-20*time.Minute)
+	for now, want := range map[time.Time]string{before: "will not start", during: "never started"} {
+		if got := Countdown(b, now); got != want {
+			t.Errorf("Countdown at %s = %q, want %q", now.Format("Jan 02 15:04"), got, want)
+		}
+		if got := ToTermination(b, now); got != "—" {
+			t.Errorf("ToTermination at %s = %q, want —", now.Format("Jan 02 15:04"), got)
+		}
+		if got := WarningOf(b, now); got != PaymentFailed {
+			t.Errorf("warning at %s: %q, want %q", now.Format("Jan 02 15:04"), got.Word(), PaymentFailed.Word())
+		}
+	}
+	if got := WarningOf(b, end); got != NoWarning {
+		t.Errorf("warning at the end it would have had: %q, want none", got.Word())
+	}
+
+	m := New(theme.New(false))
+	m.Set([]model.Block{b}, nil, before)
+	v := ansi.Strip(m.View(200, 5))
+	if !strings.Contains(v, "✖ PAY FAILED") || !strings.Contains(v, "will not start") || strings.Contains(v, "starts in") || strings.Contains(v, "30m 00s") {
+		t.Errorf("the row counts down, or does not say it will not start:\n%s", v)
+	}
+
+	for _, now := range []time.Time{before, during} {
+		d := ansi.Strip(Detail(theme.New(false), b, model.Money{}, false, now, time.UTC, 200, 40))
+		for _, want := range []string{"✖ PAY FAILED", "will not start", "Terminates at — (nothing runs in it: its payment failed)", "payment method", "search again"} {
+			if !strings.Contains(d, want) {
+				t.Errorf("at %s the detail lacks %q:\n%s", now.Format("Jan 02 15:04"), want, d)
+			}
+		}
+		for _, bad := range []string{"starts in", "ends in", "instances are terminated from", b.TerminationAt().Format("15:04")} {
+			if strings.Contains(d, bad) {
+				t.Errorf("at %s the detail says %q:\n%s", now.Format("Jan 02 15:04"), bad, d)
+			}
+		}
+	}
+}

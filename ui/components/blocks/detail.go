@@ -44,15 +44,26 @@ func Detail(th theme.Theme, b model.Block, fee model.Money, hasFee bool, now tim
 		add(style.Render(w.Word() + ": " + w.Sentence(b, now)))
 	}
 	// The countdown sits beside the time it counts to: the start until then, the end after.
-	if now.Before(b.Start) {
+	// A block that will not run counts to nothing: its times are only what was bought.
+	switch {
+	case WillNotRun(b):
 		field("Start", both(b.Start)+" · "+Countdown(b, now))
 		field("End", both(b.End))
-	} else {
+		field("Terminates at", "— (nothing runs in it: "+notRunning(b)+")")
+	case now.Before(b.Start):
+		field("Start", both(b.Start)+" · "+Countdown(b, now))
+		field("End", both(b.End))
+	default:
 		field("Start", both(b.Start))
 		field("End", both(b.End)+" · "+Countdown(b, now))
 	}
-	field("Terminates at", both(b.TerminationAt())+" · instances are terminated from 30 minutes before the end")
+	if !WillNotRun(b) {
+		field("Terminates at", both(b.TerminationAt())+" · instances are terminated from 30 minutes before the end")
+	}
 	field("Running", fmt.Sprintf("%d of %d instances (%d available)", b.RunningCount, b.TotalCount, b.AvailableCount))
+	if b.State == model.StatePaymentFailed {
+		field("What to do", "check the account's payment method (AWS Billing console), then search again (1): the capacity went back on sale")
+	}
 	ic := b.Interconnect
 	if ic == "" {
 		ic = "unknown"
@@ -101,6 +112,17 @@ func Detail(th theme.Theme, b model.Block, fee model.Money, hasFee bool, now tim
 		lines = lines[:height]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// notRunning says why a block that will not run does not.
+func notRunning(b model.Block) string {
+	switch b.State {
+	case model.StatePaymentFailed:
+		return "its payment failed"
+	case model.StateCancelled:
+		return "it was cancelled"
+	}
+	return "it failed"
 }
 
 // extensionStatus says what the status means for the end: AWS moves it only once paid.

@@ -72,7 +72,7 @@ func (m Model) View(width, height int) string {
 			b.WriteString(th.Error.Render(line))
 		case w != NoWarning:
 			b.WriteString(th.Warning.Render(line))
-		case r.b.State == model.StateExpired || r.b.State == model.StateCancelled || r.b.State == model.StateFailed:
+		case r.b.State == model.StateExpired || WillNotRun(r.b):
 			b.WriteString(th.Muted.Render(line))
 		default:
 			b.WriteString(th.Value.Render(line))

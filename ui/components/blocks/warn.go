@@ -23,13 +23,18 @@ const (
 	Terminating
 )
 
-// WarningOf is the block's warning at now.
+// WarningOf is the block's warning at now. A payment-failed block is warned of until the
+// end it would have had: while its capacity was counted on, someone must know it is not
+// there; afterwards it is history, as an expired block is.
 func WarningOf(b model.Block, now time.Time) Warning {
 	switch b.State {
 	case model.StatePaymentPending:
 		return PaymentPending
 	case model.StatePaymentFailed:
-		return PaymentFailed
+		if now.Before(b.End) {
+			return PaymentFailed
+		}
+		return NoWarning
 	case model.StateActive:
 		switch {
 		case !now.Before(b.TerminationAt()):
@@ -89,7 +94,7 @@ func (w Warning) Sentence(b model.Block, now time.Time) string {
 	case PaymentPending:
 		return what + ": payment pending"
 	case PaymentFailed:
-		return what + ": payment failed, the block will not start"
+		return what + ": payment failed, the block will not start and nothing can run in it; its capacity went back on sale"
 	case Expiring:
 		return fmt.Sprintf("%s ends in %s (%s UTC); instances terminate from %s UTC", what, Span(b.End.Sub(now)),
 			b.End.UTC().Format("15:04"), b.TerminationAt().UTC().Format("15:04"))
@@ -117,10 +122,25 @@ func Span(d time.Duration) string {
 	return fmt.Sprintf("%dm %02ds", mins, secs)
 }
 
+// WillNotRun reports a block that never starts whatever the clock says: its payment
+// failed, or AWS failed or cancelled it. It has no countdown and no termination time.
+func WillNotRun(b model.Block) bool {
+	switch b.State {
+	case model.StatePaymentFailed, model.StateFailed, model.StateCancelled:
+		return true
+	}
+	return false
+}
+
 // Countdown is the time to the start of a block not yet started, to the end of one running,
-// or how long ago it ended (the CLI's "time to start / to end").
+// or how long ago it ended (the CLI's "time to start / to end"); for a block that will not
+// run, that it will not (or did not) start.
 func Countdown(b model.Block, now time.Time) string {
 	switch {
+	case WillNotRun(b) && now.Before(b.Start):
+		return "will not start"
+	case WillNotRun(b):
+		return "never started"
 	case now.Before(b.Start):
 		return "starts in " + Span(b.Start.Sub(now))
 	case now.Before(b.End):
@@ -130,11 +150,11 @@ func Countdown(b model.Block, now time.Time) string {
 }
 
 // ToTermination is the time until AWS starts terminating the block's instances (30 minutes
-// before the end).
+// before the end); "—" where there is none to terminate ever.
 func ToTermination(b model.Block, now time.Time) string {
 	t := b.TerminationAt()
 	switch {
-	case !now.Before(b.End):
+	case WillNotRun(b), !now.Before(b.End):
 		return "—"
 	case !now.Before(t):
 		return "terminating"

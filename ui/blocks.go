@@ -320,6 +320,9 @@ func (m Model) blocksKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, tea.SetClipboard(b.BlockID)
 	case keyIs(k, bk.Open):
 		return m.openConsole(b)
+	case keyIs(k, bk.Extend) && b.State == model.StatePaymentFailed:
+		m.flash = payFailedFlash(b, "extended")
+		return m, nil
 	case keyIs(k, bk.Extend):
 		return m.openExtend(b)
 	case keyIs(k, bk.Launch):
@@ -371,6 +374,9 @@ func (m Model) openBlockLaunch(b model.Block) (tea.Model, tea.Cmd) {
 	switch {
 	case m.opts.ReadOnly:
 		return m, nil
+	case b.State == model.StatePaymentFailed:
+		m.flash = payFailedFlash(b, "launched into")
+		return m, nil
 	case b.State != model.StateActive && b.State != model.StateScheduled:
 		m.flash = fmt.Sprintf("Block %s is %s: instances launch only into an active block (or a scheduled one, at its start).", b.ReservationID, b.State)
 		return m, nil
@@ -378,4 +384,10 @@ func (m Model) openBlockLaunch(b model.Block) (tea.Model, tea.Cmd) {
 	d, cmd := newLaunchDialog(m.actionEnv(), b)
 	m.dialog = d
 	return m, cmd
+}
+
+// payFailedFlash says why a payment-failed block cannot be acted on, and what to do.
+func payFailedFlash(b model.Block, done string) string {
+	return fmt.Sprintf("Block %s cannot be %s: its payment failed, so it will never start. Check the account's payment method (AWS Billing console), then search again (1): its capacity went back on sale.",
+		b.ReservationID, done)
 }

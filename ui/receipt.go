@@ -105,9 +105,14 @@ func (r receiptDialog) Update(msg tea.Msg) (dialog, tea.Cmd, bool) {
 		}
 		r.polls++
 		r.pollErr = msg.err
+		var cmd tea.Cmd
 		if msg.found {
 			if msg.block.State != r.block.State {
 				r.note = "" // it may speak of the state before ("launching opens once…")
+				if msg.block.State == model.StatePaymentFailed {
+					// Its capacity is on sale again: the results behind the receipt show it.
+					cmd = func() tea.Msg { return rootMsg{refresh: true} }
+				}
 			}
 			r.block = msg.block
 			r.settled = blockSettled(r.block.State)
@@ -115,6 +120,7 @@ func (r receiptDialog) Update(msg tea.Msg) (dialog, tea.Cmd, bool) {
 		if !r.settled {
 			return r, pollBlock(r.env, r.id, r.block, r.env.poll), false
 		}
+		return r, cmd, false
 	case tea.KeyPressMsg:
 		switch msg.String() {
 		case "esc", "enter", "q":
@@ -123,6 +129,10 @@ func (r receiptDialog) Update(msg tea.Msg) (dialog, tea.Cmd, bool) {
 			r.note = "Copied " + r.res.Block.ReservationID + "."
 			return r, tea.SetClipboard(r.res.Block.ReservationID), false
 		case "l":
+			if r.block.State == model.StatePaymentFailed {
+				r.note = "Nothing can be launched: the payment failed and this block will never start."
+				return r, nil, false
+			}
 			if r.block.State != model.StateActive && r.block.State != model.StateScheduled {
 				r.note = fmt.Sprintf("The block is %s; launching opens once it is scheduled or active.", r.block.State)
 				return r, nil, false
@@ -136,15 +146,27 @@ func (r receiptDialog) Update(msg tea.Msg) (dialog, tea.Cmd, bool) {
 
 func (r receiptDialog) lines(w int) []string {
 	th, b := r.env.th, r.block
+	failed := b.State == model.StatePaymentFailed
 	var out []string
-	if r.res.Recovered {
+	switch {
+	case failed:
+		out = append(out, wrapStyled(th.Error.Bold(true), "PAYMENT FAILED: AWS could not take the payment, so the Capacity Block is not yours.", w)...)
+		out = append(out, wrapStyled(th.Error, "The block will never start and nothing can run in it; AWS lists it as payment-failed. "+
+			"Check the account's payment method in the AWS Billing console, then search again: its capacity went back on sale (someone else may buy it first).", w)...)
+		if r.res.Recovered {
+			out = append(out, wrapStyled(th.Muted, fmt.Sprintf("The reply to the purchase was lost; the reservation %s was found by its request tag gpublock:request-id=%s.",
+				r.res.Block.ReservationID, r.res.RequestID), w)...)
+		}
+	case r.res.Recovered:
 		out = append(out, wrapStyled(th.OK.Bold(true), fmt.Sprintf("BOUGHT, once. The reply to the purchase was lost; the reservation %s was found by its request tag gpublock:request-id=%s.",
 			r.res.Block.ReservationID, r.res.RequestID), w)...)
-	} else {
+	default:
 		out = append(out, th.OK.Bold(true).Render("BOUGHT: the Capacity Block is yours."))
 	}
 	state := string(b.State)
 	switch {
+	case failed:
+		state += " · final: will not start · no longer watched"
 	case !r.settled && r.pollErr != nil:
 		state += " · could not look again: " + r.pollErr.Error()
 	case !r.settled:
@@ -156,6 +178,10 @@ func (r receiptDialog) lines(w int) []string {
 	if journal == "" {
 		journal = "…"
 	}
+	fee := exactFee(r.o.Fee, r.o.Currency)
+	if failed {
+		fee += " · the payment failed"
+	}
 	rows := [][2]string{
 		{"Reservation", r.res.Block.ReservationID},
 		{"Block", b.BlockID},
@@ -164,7 +190,7 @@ func (r receiptDialog) lines(w int) []string {
 		{"Capacity", fmt.Sprintf("%s × %d", b.InstanceType, b.TotalCount)},
 		{"Start", bothTimes(b.Start, r.env.loc)},
 		{"End", bothTimes(b.End, r.env.loc)},
-		{"Upfront fee", exactFee(r.o.Fee, r.o.Currency)},
+		{"Upfront fee", fee},
 		{"Platform", r.platform},
 		{"Request tag", "gpublock:request-id=" + r.res.RequestID},
 		{"Journal", journal + " (the lines with this request id)"},

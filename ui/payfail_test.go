@@ -1,0 +1,197 @@
+package ui
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/components/blocks"
+)
+
+// A purchase whose payment fails: the receipt stops saying BOUGHT, says the block will
+// never start and what to do, stops watching, and l launches nothing.
+func TestPayFailReceipt(t *testing.T) {
+	b, sim := emulatorBackend(t, ec2sim.Faults{PayFail: 1})
+	c := clientOf(t, b)
+	s := newScreen(t, New(actionTestOptions(b)), 160, 48)
+	searchAndOpen(t, s)
+	s.waitText("✓ allowed (ec2:PurchaseCapacityBlock)")
+	s.typeText("buy")
+	s.press("enter")
+	text := s.waitText("BOUGHT")
+	id := reservationRE.FindStringSubmatch(text)
+	if id == nil {
+		t.Fatalf("no reservation id on the receipt:\n%s", text)
+	}
+	mustContain(t, text, "payment-pending", "watching")
+	// The payment is taken, and fails, within minutes of the emulator's clock.
+	sim.Advance(10 * time.Minute)
+	text = s.waitText("PAYMENT FAILED")
+	mustContain(t, text, "payment-failed · final: will not start · no longer watched", "will never start", "nothing can run in it",
+		"payment method", "search again", "went back on sale", "the payment failed", id[1])
+	if !strings.Contains(dialogBox(text), "PAYMENT FAILED") {
+		t.Fatalf("no dialog box found on the screen:\n%s", text)
+	}
+	for _, bad := range []string{"BOUGHT", "is yours", "watching…", "starts in", "l launches"} {
+		if strings.Contains(dialogBox(text), bad) {
+			t.Errorf("the failed receipt says %q:\n%s", bad, text)
+		}
+	}
+	s.press("l")
+	text = s.waitText("Nothing can be launched: the payment failed")
+	if strings.Contains(text, "Launch into") || strings.Contains(text, "AMI") {
+		t.Errorf("l opened the launch form on a payment-failed block:\n%s", text)
+	}
+	m := s.final()
+	r, ok := m.dialog.(receiptDialog)
+	if !ok {
+		t.Fatalf("the receipt closed: dialog %T", m.dialog)
+	}
+	if !r.settled || r.block.State != model.StatePaymentFailed {
+		t.Errorf("the receipt still watches (settled %v) or has state %s", r.settled, r.block.State)
+	}
+	if got := blockNow(t, c, id[1]).State; got != model.StatePaymentFailed {
+		t.Errorf("the emulator lists %s as %s", id[1], got)
+	}
+}
+
+// The receipt watching a payment that fails asks for the search again (the capacity is on
+// sale again) and looks no more; a payment that succeeds asks for nothing.
+func TestPayFailReceiptStopsAndRefreshes(t *testing.T) {
+	env := New(testOptions(nil)).actionEnv()
+	o := fixedOffering()
+	r, _ := newReceipt(env, o, "Linux/UNIX", PurchaseResult{RequestID: "gpb-0123", Block: fixedBlock(model.StatePaymentPending)})
+	d, cmd, closed := r.Update(blockPolledMsg{dialog: r.id, block: fixedBlock(model.StatePaymentFailed), found: true})
+	if closed || cmd == nil {
+		t.Fatalf("on payment-failed: closed %v, command %v", closed, cmd != nil)
+	}
+	if msg, ok := cmd().(rootMsg); !ok || !msg.refresh {
+		t.Errorf("on payment-failed the receipt sent %#v, want a refresh", cmd())
+	}
+	if !d.(receiptDialog).settled {
+		t.Error("the receipt still watches a payment-failed block")
+	}
+	ok, _ := newReceipt(env, o, "Linux/UNIX", PurchaseResult{RequestID: "gpb-0123", Block: fixedBlock(model.StatePaymentPending)})
+	if _, cmd, _ := ok.Update(blockPolledMsg{dialog: ok.id, block: fixedBlock(model.StateScheduled), found: true}); cmd != nil {
+		t.Errorf("on scheduled the receipt sent %#v", cmd())
+	}
+}
+
+// A failed receipt fits every size, as the other dialogs do.
+func TestPayFailReceiptFits(t *testing.T) {
+	base := withResults(New(testOptions(nil)), syntheticOfferings(50))
+	env := base.actionEnv()
+	r, _ := newReceipt(env, fixedOffering(), "Linux/UNIX", PurchaseResult{RequestID: "gpb-0123456789abcdef01234567", Block: fixedBlock(model.StatePaymentFailed), Recovered: true})
+	r.journal = "/home/someone/.local/state/gpublock/journal.jsonl"
+	m := base
+	m.dialog = r
+	for w := 20; w <= 400; w += 29 {
+		for h := 5; h <= 120; h += 9 {
+			checkFits(t, "receipt payment failed", update(m, tea.WindowSizeMsg{Width: w, Height: h}), w, h)
+		}
+	}
+	for _, sz := range [][2]int{{80, 24}, {160, 48}, {59, 15}, {60, 16}, {119, 29}, {120, 30}, {1, 1}} {
+		checkFits(t, "receipt payment failed", update(m, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]}), sz[0], sz[1])
+	}
+}
+
+// On the blocks screen a block whose payment fails: no countdown nor termination time, the
+// detail says what to do, e and l say why not instead of opening a dialog, one notification
+// when it fails, and a warning until the end it would have had.
+func TestPayFailBlocksScreen(t *testing.T) {
+	b, sim := emulatorBackend(t, ec2sim.Faults{PayFail: 1})
+	_, o, bought := buyBlock(t, b, testNow.Add(24*time.Hour))
+	id := bought.ReservationID
+	opts := testOptions(b)
+	opts.StartOnBlocks = true
+	s := newScreen(t, New(opts), 200, 40)
+	s.waitFor("the bought block", func(text string) bool { return strings.Contains(rowOf(text, id), "PAY PENDING") })
+	s.waitRaw("the payment-pending notification", func(raw []byte) bool { return bytes.Contains(raw, []byte(osc9)) })
+
+	at := testNow.Add(10 * time.Minute)
+	sim.SetTime(at)
+	s.press("r")
+	text := s.waitFor("the payment failure", func(text string) bool {
+		return strings.Contains(text, "as of "+at.UTC().Format("15:04")) && strings.Contains(rowOf(text, id), "✖ PAY FAILED")
+	})
+	row := rowOf(text, id)
+	if !strings.Contains(row, "payment-failed") || !strings.Contains(row, "will not start") || strings.Contains(row, "starts in") {
+		t.Errorf("the row counts down to a start that will not come: %q", row)
+	}
+	if term := blocks.Span(o.End.Add(-30 * time.Minute).Sub(at)); strings.Contains(row, term) {
+		t.Errorf("the row has a time to termination, %s: %q", term, row)
+	}
+	if !strings.Contains(text, "▲ 1 warning") {
+		t.Errorf("the header does not count the failed block:\n%s", text)
+	}
+	mustContain(t, text, "What to do", "payment method", "search again", "Terminates at — (nothing runs in it: its payment failed)")
+	if strings.Contains(text, "instances are terminated from") {
+		t.Errorf("the detail gives a termination time:\n%s", text)
+	}
+	s.waitRaw("the payment-failed notification", func(raw []byte) bool { return bytes.Count(raw, []byte(osc9)) >= 2 })
+
+	s.press("e")
+	text = s.waitText("cannot be extended: its payment failed")
+	if strings.Contains(text, "choose the length") {
+		t.Errorf("e opened the extend dialog:\n%s", text)
+	}
+	s.press("l")
+	text = s.waitText("cannot be launched into: its payment failed")
+	if strings.Contains(text, "Type launch") {
+		t.Errorf("l opened the launch form:\n%s", text)
+	}
+
+	// Listed again, still before its end: warned of, not rung again.
+	at = o.Start.Add(time.Hour)
+	sim.SetTime(at)
+	s.press("r")
+	text = s.waitFor("the failed block after its start", func(text string) bool {
+		return strings.Contains(text, "as of "+at.UTC().Format("15:04")) && strings.Contains(rowOf(text, id), "never started")
+	})
+	if !strings.Contains(rowOf(text, id), "✖ PAY FAILED") || !strings.Contains(text, "▲ 1 warning") || strings.Contains(rowOf(text, id), "ends in") {
+		t.Errorf("after the start it would have had: %q\n%s", rowOf(text, id), text)
+	}
+	// After the end it would have had, it is history: no warning.
+	at = o.End.Add(time.Minute)
+	sim.SetTime(at)
+	s.press("r")
+	text = s.waitFor("the failed block after its end", func(text string) bool {
+		return strings.Contains(text, "as of "+at.UTC().Format("15:04")) && strings.Contains(rowOf(text, id), "payment-failed")
+	})
+	if strings.Contains(text, "▲") || strings.Contains(rowOf(text, id), "PAY FAILED") {
+		t.Errorf("still warned of after its end:\n%s", text)
+	}
+	m := s.final()
+	if m.dialog != nil {
+		t.Errorf("a dialog is open: %T", m.dialog)
+	}
+	if n := bytes.Count(s.raw, []byte(osc9)); n != 2 {
+		t.Errorf("%d desktop notifications, want 2 (payment pending, payment failed)", n)
+	}
+	if !bytes.Contains(s.raw, []byte("payment failed, the block will not start")) {
+		t.Error("no notification says the payment failed")
+	}
+}
+
+// dialogBox is the dialog's box on a screen, without the header and footer around it.
+func dialogBox(screen string) string {
+	lines := strings.Split(screen, "\n")
+	from, to := -1, -1
+	for i, l := range lines {
+		switch {
+		case from < 0 && (strings.Contains(l, "╭") || strings.Contains(l, "╔")):
+			from = i
+		case from >= 0 && (strings.Contains(l, "╰") || strings.Contains(l, "╚")):
+			to = i
+		}
+	}
+	if from < 0 || to < from {
+		return ""
+	}
+	return strings.Join(lines[from:to+1], "\n")
+}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
+	"github.com/gpublock/gpublock/ui/components/detail"
 	"github.com/gpublock/gpublock/ui/components/offerings"
 	"github.com/gpublock/gpublock/ui/components/searchform"
 	"github.com/gpublock/gpublock/ui/theme"
@@ -108,6 +109,8 @@ type Model struct {
 	table offerings.Model
 	// detailTab is what the detail pane shows: the offering or its charts (ui/charts.go).
 	detailTab detailTab
+	// detailScroll is how far the offering's detail is scrolled (ui/searchscreen.go).
+	detailScroll detail.Scroll
 	// rowsQuery is the search the table's rows answer, which is not the running search's
 	// while its rows have not arrived.
 	rowsQuery model.Query

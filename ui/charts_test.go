@@ -104,8 +104,9 @@ func chartStates(base, results Model) map[string]Model {
 	return map[string]Model{
 		"chart":          update(results, keyMsg("j"), keyMsg("v")),
 		"chart-narrowed": update(results, keyMsg("tab"), keyMsg("v"), keyMsg("esc")),
-		"compare":        update(results, keyMsg("tab"), keyMsg("m"), keyMsg("j"), keyMsg("m"), keyMsg("j"), keyMsg("m"), keyMsg("c")),
-		"marked":         update(results, keyMsg("tab"), keyMsg("m"), keyMsg("G"), keyMsg("m")),
+		// Marked in the results: in the detail pane j and G scroll the detail.
+		"compare": update(results, keyMsg("m"), keyMsg("j"), keyMsg("m"), keyMsg("j"), keyMsg("m"), keyMsg("c")),
+		"marked":  update(results, keyMsg("m"), keyMsg("G"), keyMsg("m")),
 		"nothing-marked": func() Model {
 			m := base
 			m.focus = paneResults

@@ -4,6 +4,7 @@ import (
 	"charm.land/bubbles/v2/key"
 
 	"github.com/gpublock/gpublock/ui/components/blocks"
+	"github.com/gpublock/gpublock/ui/components/detail"
 	"github.com/gpublock/gpublock/ui/components/offerings"
 	"github.com/gpublock/gpublock/ui/components/searchform"
 )
@@ -55,7 +56,11 @@ type helpKeys struct {
 	root  KeyMap
 	form  searchform.KeyMap
 	table offerings.KeyMap
-	focus pane
+	// detail is the detail pane's scrolling; detailScrolls is set while it takes the moving
+	// keys (focused, showing the offering rather than its charts).
+	detail        detail.KeyMap
+	detailScrolls bool
+	focus         pane
 	// The blocks screen (ui/blockskeys.go).
 	screen      screenID
 	screens     screenKeyMap
@@ -95,7 +100,11 @@ func (h helpKeys) ShortHelp() []key.Binding {
 		}
 		return []key.Binding{r.Buy, r.Open, t.Filter, t.SortAny, r.Help, r.Quit, r.Chart, t.Mark, r.Compare, r.Copy, r.Probe, r.Back}
 	}
-	return []key.Binding{r.Buy, r.Copy, r.Back, r.Help, r.Quit, r.Chart, r.CopyPurchase}
+	keys := []key.Binding{r.Buy, r.Copy, r.Back, r.Help, r.Quit, r.Chart, r.CopyPurchase}
+	if h.detailScrolls {
+		keys = append(keys, h.detail.Line, h.detail.Page)
+	}
+	return keys
 }
 
 func (h helpKeys) FullHelp() [][]key.Binding {
@@ -131,6 +140,7 @@ func (h helpKeys) groups() []keyGroup {
 		{"Offerings and detail", []key.Binding{r.Buy, r.Open, r.Copy, r.CopyPurchase, r.Probe, r.TakeAlternative}},
 		{"Prices", []key.Binding{r.Chart, t.Mark, r.Compare}},
 		{"Moving", []key.Binding{t.Up, t.Down, t.PageUp, t.PageDown, t.HalfUp, t.HalfDown, t.Top, t.Bottom}},
+		{"Detail pane (focused) scrolls", []key.Binding{h.detail.Line, h.detail.Page, h.detail.Half, h.detail.Ends}},
 		{"Filter", []key.Binding{t.Filter, t.ApplyFilter, t.ClearFilter}},
 		{"Sort (again reverses)", t.Sort[:]},
 	}, blockGroups...)

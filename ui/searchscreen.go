@@ -3,12 +3,26 @@ package ui
 import (
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/gpublock/gpublock/ui/components/detail"
 	"github.com/gpublock/gpublock/ui/components/searchform"
 )
 
 // searchKey routes a key of the search screen to its focused pane, then gives the keys the
-// pane did not use their screen-wide meaning.
+// pane did not use their screen-wide meaning. A key that selects another offering shows its
+// detail from the top, even an offering scrolled before.
 func (m Model) searchKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	before, _ := m.table.Selected()
+	mm, cmd := m.searchPaneKey(k)
+	if after, ok := mm.(Model); ok {
+		if o, _ := after.table.Selected(); o.ID != before.ID {
+			after.detailScroll = detail.Scroll{}
+		}
+		mm = after
+	}
+	return mm, cmd
+}
+
+func (m Model) searchPaneKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	keys := m.keys
 	mm, cmd, used := m.chartKey(k)
 	if used {
@@ -54,7 +68,19 @@ func (m Model) searchKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 	case paneDetail:
-		// The arrows still move through the table, so the detail follows the selection.
+		if m.detailTab == tabDetail {
+			// The moving keys scroll the detail, which a short pane cuts.
+			l := m.layout()
+			if p, ok := m.detailPage(l.detail.w-2, l.detail.h-2); ok {
+				if s, used := m.detailScroll.Update(k, m.table.KeyMap().Nav(), p); used {
+					m.detailScroll = s
+					return m, nil
+				}
+			}
+			break
+		}
+		// The charts fit their pane: the arrows move through the table, and the charts
+		// follow the selection.
 		if keyIs(k, m.table.KeyMap().Up, m.table.KeyMap().Down, m.table.KeyMap().PageUp, m.table.KeyMap().PageDown, m.table.KeyMap().Top, m.table.KeyMap().Bottom) {
 			m.table, _, _ = m.table.Update(k)
 			return m, nil

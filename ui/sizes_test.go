@@ -47,6 +47,15 @@ func TestEverySizeFits(t *testing.T) {
 		"badform":  update(base, keyMsg("tab"), keyMsg("ctrl+u"), keyMsg("0"), keyMsg("tab"), keyMsg("x")),
 		"regions":  update(base, keyMsg("shift+tab"), keyMsg("shift+tab")),
 		"narrowed": update(results, keyMsg("tab"), keyMsg("tab")),
+		// Scrolled in one size, drawn in all: the scroll is kept within the lines of each.
+		"detail scrolled":      update(results, tea.WindowSizeMsg{Width: 60, Height: 16}, keyMsg("d"), keyMsg("G")),
+		"detail scrolled some": update(results, tea.WindowSizeMsg{Width: 80, Height: 24}, keyMsg("d"), keyMsg("j"), keyMsg("j"), tea.KeyPressMsg{Code: tea.KeyPgDown}),
+		"detail scrolled wide": update(results, tea.WindowSizeMsg{Width: 120, Height: 30}, keyMsg("tab"), keyMsg("G")),
+	}
+	for _, name := range []string{"detail scrolled", "detail scrolled some", "detail scrolled wide"} {
+		if m := states[name]; m.detailScroll.Top(m.page(t)) == 0 {
+			t.Fatalf("%s: the detail is not scrolled", name)
+		}
 	}
 	for name, m := range chartStates(base, results) {
 		states[name] = m

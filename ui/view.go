@@ -8,6 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/ui/components/detail"
 )
 
@@ -183,14 +184,26 @@ func (m Model) detailView(w, h int) string {
 	if m.detailTab == tabChart {
 		return m.chartView(w, h)
 	}
-	o, ok := m.table.Selected()
+	p, ok := m.detailPage(w, h)
 	if !ok {
 		return m.th.Muted.Render("Select an offering to see everything about it.")
 	}
-	if c, ok := m.table.SelectedComparison(); ok && c.Offering.ID == o.ID {
-		return detail.ViewCompared(m.th, c, m.rowsQuery, m.clock, m.opts.Location, m.opts.ReadOnly, w, h)
+	// The scroll keys are named only where they scroll (stacked, the detail is shown only
+	// with the focus).
+	return p.View(m.detailScroll, m.focus == paneDetail)
+}
+
+// detailPage is the selected offering's detail laid out for a pane of w×h cells.
+func (m Model) detailPage(w, h int) (detail.Page, bool) {
+	o, ok := m.table.Selected()
+	if !ok {
+		return detail.Page{}, false
 	}
-	return detail.View(m.th, o, m.rowsQuery, m.clock, m.opts.Location, m.opts.ReadOnly, w, h)
+	var cp *pricing.Comparison
+	if c, ok := m.table.SelectedComparison(); ok && c.Offering.ID == o.ID {
+		cp = &c
+	}
+	return detail.NewPage(m.th, o, cp, m.rowsQuery, m.clock, m.opts.Location, m.opts.ReadOnly, w, h), true
 }
 
 func (m Model) statusLine() string {
@@ -229,6 +242,7 @@ func (m Model) helpLine() string {
 
 func (m Model) helpKeys() helpKeys {
 	return helpKeys{root: m.keys, form: m.form.KeyMap(), table: m.table.KeyMap(), focus: m.focus,
+		detail: detail.NewKeyMap(m.table.KeyMap().Nav()), detailScrolls: m.focus == paneDetail && m.detailTab == tabDetail,
 		screen: m.screen, screens: m.screenKeys, blocks: m.blocksKeys, blocksTable: m.blocks.table.KeyMap(), typing: m.typing(), formFilter: m.focus == paneForm && m.form.Filtering(),
 		noRows: m.search.has && m.table.Len() == 0 && !m.table.Filtering() && m.table.FilterText() == "", alts: len(m.extra.alts) > 0}
 }

@@ -1,5 +1,6 @@
 // Package detail draws everything known about one offering: every field, start and end in
-// UTC and local time, the 11:30 UTC and termination rules, and the AWS CLI commands.
+// UTC and local time, the 11:30 UTC and termination rules, and the AWS CLI commands. A pane
+// too short for all of it scrolls (scroll.go).
 package detail
 
 import (
@@ -15,26 +16,25 @@ import (
 	"github.com/gpublock/gpublock/ui/theme"
 )
 
-// optional marks a line that may be dropped when the pane is short.
-const optional = "\x00"
+// spacer marks a blank line that is dropped when the pane is too short for every line:
+// there, a line of text is worth more than the air between paragraphs.
+const spacer = "\x00"
 
-// View draws the offering in width×height cells; q is the search that found it (for the
-// CLI command), now gives "starts in", loc the local time. readOnly leaves out the purchase
-// command, as read-only mode removes every path that spends money.
+// View draws the offering in width×height cells, from its top; q is the search that found it
+// (for the CLI command), now gives "starts in", loc the local time. readOnly leaves out the
+// purchase command, as read-only mode removes every path that spends money.
 func View(th theme.Theme, o model.Offering, q model.Query, now time.Time, loc *time.Location, readOnly bool, width, height int) string {
-	return view(th, o, nil, q, now, loc, readOnly, width, height)
+	return NewPage(th, o, nil, q, now, loc, readOnly, width, height).View(Scroll{}, false)
 }
 
 // ViewCompared is View with the offering's comparison with on-demand: the on-demand rate
 // and its source, or plainly why there is none, and the break-even reading.
 func ViewCompared(th theme.Theme, c pricing.Comparison, q model.Query, now time.Time, loc *time.Location, readOnly bool, width, height int) string {
-	return view(th, c.Offering, &c, q, now, loc, readOnly, width, height)
+	return NewPage(th, c.Offering, &c, q, now, loc, readOnly, width, height).View(Scroll{}, false)
 }
 
-func view(th theme.Theme, o model.Offering, c *pricing.Comparison, q model.Query, now time.Time, loc *time.Location, readOnly bool, width, height int) string {
-	if width <= 0 || height <= 0 {
-		return ""
-	}
+// content is the offering's detail in lines width cells wide, blank lines marked spacer.
+func content(th theme.Theme, o model.Offering, c *pricing.Comparison, q model.Query, now time.Time, loc *time.Location, readOnly bool, width int) []string {
 	if loc == nil {
 		loc = time.Local
 	}
@@ -98,19 +98,10 @@ func view(th theme.Theme, o model.Offering, c *pricing.Comparison, q model.Query
 	field("Upfront fee", o.Fee.Dollars()+" "+cur+" ("+o.Fee.String()+"), charged at purchase; cannot be cancelled")
 	field("Rates", o.HourlyRate().Rate()+" per instance-hour · "+o.AcceleratorHourlyRate().Rate()+" per accelerator-hour")
 	if c != nil {
-		// A short pane drops these before the CLI commands are cut: the chart tab (v) says
-		// the same.
-		optField := func(label, value string) {
-			n := len(lines)
-			field(label, value)
-			for i := n; i < len(lines); i++ {
-				lines[i] = optional + lines[i]
-			}
-		}
 		on, be := pricingFields(*c)
-		optField("On-demand", on)
+		field("On-demand", on)
 		if be != "" {
-			optField("Break-even", be)
+			field("Break-even", be)
 		}
 	}
 	when := "now (a near-term block)"
@@ -119,17 +110,17 @@ func view(th theme.Theme, o model.Offering, c *pricing.Comparison, q model.Query
 	}
 	field("Starts", when)
 
-	add(optional)
+	add(spacer)
 	end := o.End.UTC()
 	para(th.Muted.Render, fmt.Sprintf("Why %s%s? Every Capacity Block ends then: blocks run whole days from 11:30, a little shorter or longer if they start at another time.", end.Format("15:04 UTC"), inLocal(o.End)))
 	term := o.End.Add(-model.TerminationLead)
 	para(th.Warning.Render, fmt.Sprintf("Instances are terminated from %s UTC%s, 30 minutes before the end; AWS warns 10 minutes before that.", term.UTC().Format("15:04"), inLocal(term)))
 
-	add(optional)
+	add(spacer)
 	if readOnly {
-		add(optional + th.Label.Render("AWS CLI · y copies the search"))
+		add(th.Label.Render("AWS CLI · y copies the search"))
 	} else {
-		add(optional + th.Label.Render("AWS CLI · y copies the search · Y copies the purchase"))
+		add(th.Label.Render("AWS CLI · y copies the search · Y copies the purchase"))
 	}
 	for _, l := range shellWrap(SearchCommand(o, q), width) {
 		add(th.Code.Render(l))
@@ -139,26 +130,12 @@ func view(th theme.Theme, o model.Offering, c *pricing.Comparison, q model.Query
 			add(th.Code.Render(l))
 		}
 	}
-	// Lines marked optional (spacing, the CLI heading the footer's help repeats) go first
-	// when the pane is short.
-	kept := lines[:0]
-	for _, l := range lines {
-		if rest, ok := strings.CutPrefix(l, optional); ok {
-			if len(lines) > height {
-				continue
-			}
-			l = rest
-		}
-		kept = append(kept, l)
-	}
-	lines = kept
-	if len(lines) > height {
-		lines = lines[:height]
-	}
 	for i, l := range lines {
-		lines[i] = ansi.Truncate(l, width, "…")
+		if l != spacer {
+			lines[i] = ansi.Truncate(l, width, "…")
+		}
 	}
-	return strings.Join(lines, "\n")
+	return lines
 }
 
 func lengthWords(o model.Offering) string {

@@ -57,7 +57,8 @@ func (km KeyMap) FullHelp() [][]key.Binding {
 	}
 }
 
-func (km KeyMap) nav() table.Nav {
+// Nav is the keys that move the cursor (the detail pane scrolls with them too).
+func (km KeyMap) Nav() table.Nav {
 	return table.Nav{Up: km.Up, Down: km.Down, PageUp: km.PageUp, PageDown: km.PageDown,
 		HalfUp: km.HalfUp, HalfDown: km.HalfDown, Top: km.Top, Bottom: km.Bottom}
 }

@@ -14,7 +14,7 @@ func pricingFields(c pricing.Comparison) (onDemand, breakEven string) {
 	case c.NoOnDemand && c.OnDemand.Status == pricing.StatusNone:
 		return "— " + c.NoOnDemandReason, ""
 	case c.NoOnDemand:
-		// One line at 80 columns, so that the purchase command below still fits.
+		// One line at 80 columns: the detail is long enough for a short pane as it is.
 		return "— none known in " + c.Offering.Region + " · try gpublock prices --refresh", ""
 	}
 	per := "/h"

@@ -72,6 +72,13 @@ func TestCatalogFiguresFromReference(t *testing.T) {
 		{KindOnDemand, "p4d.24xlarge", "us-east-1", "21.957642", "datareceipts", "2026-11-09"},
 		{KindOnDemand, "p4de.24xlarge", "us-east-1", "27.44705", "datareceipts", "2026-11-09"},
 		{KindOnDemand, "p5en.48xlarge", "us-west-2", "63.296", "dstack PR #4110", "2026-08"},
+		// from the public datasets (tsaol/aws-gpu, generated from instances.vantage.sh)
+		{KindOnDemand, "p5.48xlarge", "eu-north-1", "58.8928", "tsaol/aws-gpu data/p5_instances.js", "2026-08-26"},
+		{KindOnDemand, "p5.4xlarge", "ap-northeast-1", "8.6", "tsaol/aws-gpu data/p5_instances.js", "2026-08-26"},
+		{KindOnDemand, "p5en.48xlarge", "ap-south-1", "75.9552", "tsaol/aws-gpu data/p5en_instances.js", "2026-08-26"},
+		{KindOnDemand, "p4d.24xlarge", "us-west-2", "21.95764", "tsaol/aws-gpu data/p4d_instances.js", "2026-08-26"},
+		{KindOnDemand, "p6-b300.48xlarge", "us-east-1", "142.416", "tsaol/aws-gpu data/p6-b300_instances.js", "2026-08-26"},
+		{KindOnDemand, "trn1.32xlarge", "us-east-2", "21.5", "tsaol/aws-gpu data/trn1_instances.js", "2026-08-26"},
 		{KindCapacityBlock, "p5.48xlarge", "us-east-1", "47.757", "third-party guide", "2026-10"},
 		{KindCapacityBlock, "trn1.32xlarge", "ap-southeast-4", "9.532", "third-party guide", "2026-10"},
 		{KindCapacityBlock, "u-p6e-gb200x72", "us-east-1", "761.904", "third-party guide", "2026-10"},
@@ -92,8 +99,13 @@ func TestCatalogFiguresFromReference(t *testing.T) {
 	if !launch {
 		t.Error("the 2023 launch price of p5.48xlarge is missing")
 	}
-	if r, _ := cat.OnDemand("p6-b200.48xlarge", "us-east-1"); r.Status != StatusNone {
-		t.Errorf("p6-b200 on-demand = %+v, want status none", r)
+	// p6-b200 was first sold only as Capacity Blocks; where a later source prices it on-demand,
+	// that figure wins, and where none does the "none" row still stands.
+	if r, _ := cat.OnDemand("p6-b200.48xlarge", "us-east-1"); r.Hourly != model.MustMoney("113.9328") {
+		t.Errorf("p6-b200 on-demand in us-east-1 = %+v, want 113.9328", r)
+	}
+	if r, _ := cat.OnDemand("p6-b200.48xlarge", "eu-north-1"); r.Status != StatusNone {
+		t.Errorf("p6-b200 on-demand in eu-north-1 = %+v, want status none", r)
 	}
 	if r, _ := cat.OnDemand("trn2.48xlarge", "us-west-2"); r.Status != StatusUnknown {
 		t.Errorf("trn2 on-demand = %+v, want status unknown", r)

@@ -44,7 +44,7 @@ func TestChartGoldens(t *testing.T) {
 		"savingsplans":   func(w, h int) string { return CostChart(withSavingsPlans(), w, h) },
 		"sp_utilization": func(w, h int) string { return UtilizationChart(withSavingsPlans(), w, h) },
 		"noondemand": func(w, h int) string {
-			return CostChart(Compare(nil, offering("p6-b200.48xlarge", "us-east-1", 2, 24, 0, "5455.97")), w, h)
+			return CostChart(Compare(nil, offering("p6-b200.48xlarge", "eu-north-1", 2, 24, 0, "5455.97")), w, h)
 		},
 		"compare": func(w, h int) string { return CompareChart(compareSet(), w, h) },
 		"never": func(w, h int) string {
@@ -88,7 +88,7 @@ func TestChartContents(t *testing.T) {
 			t.Errorf("compare chart lacks %q:\n%s", want, s)
 		}
 	}
-	if s := CostChart(Compare(nil, offering("p6-b200.48xlarge", "us-east-1", 2, 24, 0, "5455.97")), 80, 20); strings.Contains(s, "*") || !strings.Contains(s, "no on-demand price to compare with") {
+	if s := CostChart(Compare(nil, offering("p6-b200.48xlarge", "eu-north-1", 2, 24, 0, "5455.97")), 80, 20); strings.Contains(s, "*") || !strings.Contains(s, "no on-demand price to compare with") {
 		t.Errorf("a chart without on-demand drew one or did not say so:\n%s", s)
 	}
 }
@@ -162,7 +162,7 @@ func TestBreakEvenBar(t *testing.T) {
 			t.Errorf("fee %s: %q, want %q", tc.fee, got, tc.want)
 		}
 	}
-	if got := BreakEvenBar(Compare(nil, offering("p6-b200.48xlarge", "us-east-1", 1, 24, 0, "9")), 4); got != "    " {
+	if got := BreakEvenBar(Compare(nil, offering("p6-b200.48xlarge", "eu-north-1", 1, 24, 0, "9")), 4); got != "    " {
 		t.Errorf("no on-demand: %q", got)
 	}
 	if BreakEvenBar(Comparison{}, 0) != "" || BreakEvenBar(Comparison{}, -3) != "" {

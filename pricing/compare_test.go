@@ -63,7 +63,7 @@ func TestCompareWithoutOnDemand(t *testing.T) {
 		o    model.Offering
 		want string
 	}{
-		{offering("p6-b200.48xlarge", "us-east-1", 2, 24, 0, "5455.97"), "no on-demand price to compare with: p6-b200.48xlarge sold only as Capacity Blocks (gpueconomics.com, 2025)"},
+		{offering("p6-b200.48xlarge", "eu-north-1", 2, 24, 0, "5455.97"), "no on-demand price to compare with: p6-b200.48xlarge sold only as Capacity Blocks (gpueconomics.com, 2025)"},
 		{offering("trn2.48xlarge", "us-west-2", 1, 24, 0, "858.26"), "no on-demand price known for trn2.48xlarge in us-west-2"},
 		{offering("p5.48xlarge", "mars-1", 1, 24, 0, "858.26"), "no on-demand price known for p5.48xlarge in mars-1"},
 	} {

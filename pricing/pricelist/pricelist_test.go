@@ -28,7 +28,7 @@ import (
 // refresh visibly brings something new.
 func testCatalog() *pricing.Catalog {
 	return pricing.Embedded().With(
-		pricing.Row{Kind: pricing.KindOnDemand, InstanceType: "p5.48xlarge", Region: "ap-south-1", Status: pricing.StatusPrice,
+		pricing.Row{Kind: pricing.KindOnDemand, InstanceType: "p5en.48xlarge", Region: "eu-west-2", Status: pricing.StatusPrice,
 			Hourly: model.MustMoney("61.234567"), Source: "test figure", Date: "2026-11-20"},
 		pricing.Row{Kind: pricing.KindOnDemand, InstanceType: "p6e-gb200.36xlarge", Region: "us-east-1", Status: pricing.StatusPrice,
 			Hourly: model.MustMoney("42.5"), Source: "test figure", Date: "2026-11-20"},
@@ -95,7 +95,8 @@ func TestRefreshThroughEmulator(t *testing.T) {
 		}
 	}
 	for key, want := range map[string]string{
-		"p5.48xlarge ap-south-1":       "61.234567",
+		"p5en.48xlarge eu-west-2":      "61.234567",
+		"p5.48xlarge ap-south-1":       "66.048",
 		"p5.48xlarge us-east-1":        "55.04", // not the Windows or Dedicated stand-ins at twice the price
 		"p5en.48xlarge us-west-2":      "63.296",
 		"p6e-gb200.36xlarge us-east-1": "42.5",
@@ -106,18 +107,18 @@ func TestRefreshThroughEmulator(t *testing.T) {
 			t.Errorf("%s = %+v, want %s", key, r, want)
 		}
 	}
-	if n := len(res.Rows); n != 8 { // p5 ×2, p5en ×3, the member type, 2 UltraServers
+	if n := len(res.Rows); n != 18 { // p5 ×8, p5en ×7, the member type, 2 UltraServers
 		t.Errorf("%d rows, want 8: %+v", n, res.Rows)
 	}
 	if !strings.Contains(got["u-p6e-gb200x72 us-east-1"].Note, "18 × p6e-gb200.36xlarge") {
 		t.Errorf("UltraServer note = %q", got["u-p6e-gb200x72 us-east-1"].Note)
 	}
-	if !contains(res.Missing, "trn2.48xlarge in us-west-2") || !contains(res.Missing, "p5.48xlarge in eu-north-1") || contains(res.Missing, "p5.48xlarge in ap-south-1") {
+	if !contains(res.Missing, "trn2.48xlarge in us-west-2") || !contains(res.Missing, "trn2.48xlarge in us-east-2") || contains(res.Missing, "p5en.48xlarge in eu-west-2") {
 		t.Errorf("missing = %q", res.Missing)
 	}
 
-	// before: no figure for p5.48xlarge in ap-south-1
-	o := model.Offering{Region: "ap-south-1", InstanceType: "p5.48xlarge", Count: 1, DurationHours: 24, Fee: model.MustMoney("1000")}
+	// before: no figure for p5en.48xlarge in eu-west-2
+	o := model.Offering{Region: "eu-west-2", InstanceType: "p5en.48xlarge", Count: 1, DurationHours: 24, Fee: model.MustMoney("1000")}
 	if c := pricing.Compare(pricing.Embedded(), o); !c.NoOnDemand {
 		t.Fatalf("embedded catalog already has %v", c.OnDemandHourly)
 	}
@@ -133,7 +134,7 @@ func TestRefreshThroughEmulator(t *testing.T) {
 	if c.NoOnDemand || c.OnDemandHourly != model.MustMoney("61.234567") || c.Source != pricing.SourcePriceListAPI || c.AsOf != "2026-11-29T20:00:00Z" {
 		t.Errorf("after refresh: %+v", c)
 	}
-	if r, _ := cat.OnDemand("p6-b200.48xlarge", "us-east-1"); r.Status != pricing.StatusNone {
+	if r, _ := cat.OnDemand("p6-b200.48xlarge", "eu-north-1"); r.Status != pricing.StatusNone {
 		t.Errorf("refresh changed an unrelated row: %+v", r)
 	}
 
@@ -146,8 +147,8 @@ func TestRefreshThroughEmulator(t *testing.T) {
 		t.Fatal(err)
 	}
 	cat, _ = pricing.Load(path)
-	if r, _ := cat.OnDemand("p5.48xlarge", "ap-south-1"); r.Hourly != model.MustMoney("61.234567") {
-		t.Errorf("the narrow refresh lost ap-south-1: %+v", r)
+	if r, _ := cat.OnDemand("p5en.48xlarge", "eu-west-2"); r.Hourly != model.MustMoney("61.234567") {
+		t.Errorf("the narrow refresh lost p5en.48xlarge in eu-west-2: %+v", r)
 	}
 	if r, _ := cat.OnDemand("p5.48xlarge", "us-east-1"); r.Date != "2026-11-29T21:00:00Z" {
 		t.Errorf("the narrow refresh did not replace us-east-1: %+v", r)
@@ -183,9 +184,9 @@ func TestHandlerPagesAndErrorsThroughSDK(t *testing.T) {
 		seen[page.PriceList[0]] = true
 		n++
 	}
-	// six priced pairs in the embedded catalog, five products each
-	if n != 30 || len(seen) != 30 {
-		t.Errorf("%d pages, %d distinct products; want 30", n, len(seen))
+	// 32 priced type-region pairs in the embedded catalog, five products each
+	if n != 160 || len(seen) != 160 {
+		t.Errorf("%d pages, %d distinct products; want 160", n, len(seen))
 	}
 	for doc := range seen {
 		p, err := ParseProduct(doc)
@@ -218,10 +219,10 @@ func TestHandlerPagesAndErrorsThroughSDK(t *testing.T) {
 		f    []types.Filter
 		want int
 	}{
-		{[]types.Filter{{Type: types.FilterTypeAnyOf, Field: aws.String("regionCode"), Value: aws.String("us-east-2,us-west-2")}}, 10},
-		{[]types.Filter{{Type: types.FilterTypeNoneOf, Field: aws.String("operatingSystem"), Value: aws.String("Linux")}}, 6},
-		{[]types.Filter{{Type: types.FilterTypeContains, Field: aws.String("instanceType"), Value: aws.String("P4")}}, 10},
-		{[]types.Filter{{Type: types.FilterTypeEquals, Field: aws.String("instancetype"), Value: aws.String("p4de.24xlarge")}}, 5},
+		{[]types.Filter{{Type: types.FilterTypeAnyOf, Field: aws.String("regionCode"), Value: aws.String("us-east-2,us-west-2")}}, 70},
+		{[]types.Filter{{Type: types.FilterTypeNoneOf, Field: aws.String("operatingSystem"), Value: aws.String("Linux")}}, 32},
+		{[]types.Filter{{Type: types.FilterTypeContains, Field: aws.String("instanceType"), Value: aws.String("P4")}}, 25},
+		{[]types.Filter{{Type: types.FilterTypeEquals, Field: aws.String("instancetype"), Value: aws.String("p4de.24xlarge")}}, 10},
 	} {
 		out, err := cl.GetProducts(ctx, &awspricing.GetProductsInput{ServiceCode: aws.String("AmazonEC2"), Filters: tc.f})
 		if err != nil || len(out.PriceList) != tc.want {

@@ -258,7 +258,7 @@ func TestExtendBadUsage(t *testing.T) {
 }
 
 func TestExtensionWithoutOnDemandPriceSaysSo(t *testing.T) {
-	b := model.Block{ReservationID: "cr-0123456789abcdef0", Region: "us-east-1", InstanceType: "p6-b200.48xlarge", TotalCount: 1}
+	b := model.Block{ReservationID: "cr-0123456789abcdef0", Region: "eu-north-1", InstanceType: "p6-b200.48xlarge", TotalCount: 1}
 	off := model.ExtensionOffering{ID: "cbe-0123456789abcdef0", Count: 1, DurationHours: 24, Fee: model.MustMoney("2800.00"),
 		Start: cliSimStart, End: cliSimStart.Add(24 * time.Hour)}
 	cmp := extensionComparison(b, off)

@@ -35,21 +35,25 @@ func offeringsJSON(t *testing.T, args []string) ([]offeringJSON, []map[string]js
 	return rows, raw
 }
 
-// For p5.48xlarge in us-east-1 the JSON carries the on-demand price of the catalog, the
-// effective rates that give back the fee, and fee ÷ (on-demand × count × hours) as the
-// break-even; in us-west-2, where the catalog knows no price, nothing is guessed.
+// Where the catalog has an on-demand price (p5.48xlarge in us-east-1 and us-west-2) the JSON
+// carries it, the effective rates that give back the fee, and fee ÷ (on-demand × count ×
+// hours) as the break-even; where it has none (trn2.48xlarge in us-west-2) nothing is guessed.
 func TestOfferingsJSONPricing(t *testing.T) {
 	cs := startCLISim(t)
-	rows, raw := offeringsJSON(t, offeringsArgsFor(cs.url, "--region", "us-east-1,us-west-2", "--count", "2", "-o", "json"))
-	od, ok := pricing.Embedded().OnDemand("p5.48xlarge", "us-east-1")
-	if !ok || !od.HasPrice() {
-		t.Fatal("the embedded catalog lost p5.48xlarge us-east-1")
+	args := offeringsArgsFor(cs.url, "--type", "p5.48xlarge,trn2.48xlarge", "--region", "us-east-1,us-west-2", "--count", "2")
+	rows, raw := offeringsJSON(t, append(args, "-o", "json"))
+	if od, ok := pricing.Embedded().OnDemand("trn2.48xlarge", "us-west-2"); ok && od.HasPrice() {
+		t.Fatal("the embedded catalog now prices trn2.48xlarge in us-west-2; the test needs a pair without a price")
 	}
-	east, west := 0, 0
+	priced, unpriced := 0, 0
 	for i, r := range rows {
 		fee, err := model.ParseMoney(r.UpfrontFee)
 		if err != nil {
 			t.Fatal(err)
+		}
+		typ, ok := model.LookupType(r.InstanceType)
+		if !ok {
+			t.Fatalf("%s: unknown type %q", r.CapacityBlockOfferingId, r.InstanceType)
 		}
 		minutes := int64(r.CapacityBlockDurationHours*60 + r.CapacityBlockDurationMinutes)
 		units := int64(r.InstanceCount)
@@ -60,7 +64,7 @@ func TestOfferingsJSONPricing(t *testing.T) {
 		if lim := big.NewRat(units*minutes, 120); new(big.Rat).Abs(diff).Cmp(lim) > 0 {
 			t.Errorf("%s: EffectiveHourlyPrice %s × %d × %d min = %s µ$, fee %s", r.CapacityBlockOfferingId, r.EffectiveHourlyPrice, units, minutes, back.FloatString(0), fee)
 		}
-		acc := int64(8) * units
+		acc := int64(typ.Accelerators) * units
 		backAcc := float64(r.AcceleratorHourlyPrice.Micros()) * float64(acc*minutes) / 60
 		if math.Abs(backAcc-float64(fee.Micros())) > float64(acc*minutes)/120+1 {
 			t.Errorf("%s: AcceleratorHourlyPrice %s does not give the fee back", r.CapacityBlockOfferingId, r.AcceleratorHourlyPrice)
@@ -68,9 +72,9 @@ func TestOfferingsJSONPricing(t *testing.T) {
 		if r.PriceUnit != "instance" {
 			t.Errorf("%s: PriceUnit %q", r.CapacityBlockOfferingId, r.PriceUnit)
 		}
-		switch r.Region {
-		case "us-east-1":
-			east++
+		od, ok := pricing.Embedded().OnDemand(r.InstanceType, r.Region)
+		if ok && od.HasPrice() {
+			priced++
 			if r.OnDemandHourlyPrice == nil || *r.OnDemandHourlyPrice != od.Hourly {
 				t.Fatalf("%s: OnDemandHourlyPrice %v, want %s", r.CapacityBlockOfferingId, r.OnDemandHourlyPrice, od.Hourly)
 			}
@@ -81,25 +85,25 @@ func TestOfferingsJSONPricing(t *testing.T) {
 			if !strings.Contains(r.PriceSource, od.Source) || !strings.Contains(r.PriceSource, od.Date) || r.NoOnDemandReason != "" {
 				t.Errorf("%s: PriceSource %q (want %s, %s), reason %q", r.CapacityBlockOfferingId, r.PriceSource, od.Source, od.Date, r.NoOnDemandReason)
 			}
-		case "us-west-2":
-			west++
-			if _, present := raw[i]["OnDemandHourlyPrice"]; present {
-				t.Errorf("%s: an on-demand price where the catalog has none: %s", r.CapacityBlockOfferingId, raw[i]["OnDemandHourlyPrice"])
-			}
-			if string(raw[i]["BreakEvenUtilization"]) != "null" {
-				t.Errorf("%s: BreakEvenUtilization %s, want null", r.CapacityBlockOfferingId, raw[i]["BreakEvenUtilization"])
-			}
-			if !strings.Contains(r.NoOnDemandReason, "no on-demand price known for p5.48xlarge in us-west-2") {
-				t.Errorf("%s: NoOnDemandReason %q", r.CapacityBlockOfferingId, r.NoOnDemandReason)
-			}
+			continue
+		}
+		unpriced++
+		if _, present := raw[i]["OnDemandHourlyPrice"]; present {
+			t.Errorf("%s: an on-demand price where the catalog has none: %s", r.CapacityBlockOfferingId, raw[i]["OnDemandHourlyPrice"])
+		}
+		if string(raw[i]["BreakEvenUtilization"]) != "null" {
+			t.Errorf("%s: BreakEvenUtilization %s, want null", r.CapacityBlockOfferingId, raw[i]["BreakEvenUtilization"])
+		}
+		if want := "no on-demand price known for " + r.InstanceType + " in " + r.Region; !strings.Contains(r.NoOnDemandReason, want) {
+			t.Errorf("%s: NoOnDemandReason %q, want %q", r.CapacityBlockOfferingId, r.NoOnDemandReason, want)
 		}
 	}
-	if east == 0 || west == 0 {
-		t.Fatalf("%d offerings in us-east-1 and %d in us-west-2; the test needs both", east, west)
+	if priced == 0 || unpriced == 0 {
+		t.Fatalf("%d offerings with an on-demand price and %d without; the test needs both", priced, unpriced)
 	}
 
 	// The CSV has the same figures in the same columns' names.
-	code, out, _ := runCLI(offeringsArgsFor(cs.url, "--region", "us-east-1,us-west-2", "--count", "2", "-o", "csv")...)
+	code, out, _ := runCLI(append(args, "-o", "csv")...)
 	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
 	if code != 0 || err != nil || len(recs)-1 != len(rows) {
 		t.Fatalf("csv: exit %d, %v, %d records for %d offerings", code, err, len(recs)-1, len(rows))

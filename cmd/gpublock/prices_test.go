@@ -45,7 +45,9 @@ func TestPricesTable(t *testing.T) {
 		{"USED", "KIND", "TYPE", "REGION", "PRICE", "PER ACCEL-H", "SOURCE", "DATE", "AGE", "NOTE"},
 		{"*", "on-demand", "p5.48xlarge", "us-east-1", "$55.040/h", "$6.880", "datareceipts/data-receipts 109-gpu-pricing/hyperscalers.json (third-party)", "2026-11-09 (retrieved)", "20 days"},
 		{"on-demand", "p5.48xlarge", "us-east-1", "$98.320/h", "nextplatform.com (third-party)", "2023-07-27 (published)", "3 years", "superseded"},
-		{"*", "on-demand", "p6-b200.48xlarge", "ap-south-1", "no on-demand price", "gpueconomics.com (third-party)", "2025 (published)", "~1 year"},
+		{"*", "on-demand", "p6-b200.48xlarge", "eu-north-1", "no on-demand price", "gpueconomics.com (third-party)", "2025 (published)", "~1 year"},
+		{"*", "on-demand", "p5.48xlarge", "ap-south-1", "$66.048/h", "$8.256", "tsaol/aws-gpu data/p5_instances.js", "2026-08-26 (generated)", "3 months"},
+		{"on-demand", "p6-b200.48xlarge", "ap-south-1", "no on-demand price", "gpueconomics.com (third-party)", "2025 (published)"},
 		{"on-demand", "trn2.48xlarge", "us-west-2", "no figure known", "no figure in the reference"},
 		{"*", "capacity-block", "p5.48xlarge", "any", "$47.757/h", "$5.970", "(unconfirmed)", "2026-10 (as of)", "~1 month"},
 		{"capacity-block", "p5.48xlarge", "us-east-1", "$39.330/h", "$4.916", "aws.amazon.com/ec2/capacityblocks/pricing", "2025-01-01 (valid until)", "23 months"},
@@ -56,7 +58,9 @@ func TestPricesTable(t *testing.T) {
 			t.Errorf("table has no line with %q", want)
 		}
 	}
-	for _, l := range []string{lineWith(out, "on-demand", "$98.320/h"), lineWith(out, "on-demand", "trn2.48xlarge", "no figure known")} {
+	// A newer price outranks the 2025 "not sold on-demand" row of the same pair.
+	for _, l := range []string{lineWith(out, "on-demand", "$98.320/h"), lineWith(out, "on-demand", "trn2.48xlarge", "no figure known"),
+		lineWith(out, "on-demand", "p6-b200.48xlarge", "ap-south-1", "no on-demand price")} {
 		if strings.HasPrefix(l, "*") {
 			t.Errorf("marked used: %s", l)
 		}
@@ -100,7 +104,7 @@ func TestPricesRegionAndFormats(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rows); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}
-	if len(rows) != 5 { // 2 unknown on-demand, the region-less Capacity Block rate, 2 unknown Savings Plans
+	if len(rows) != 5 { // 2 on-demand, the region-less Capacity Block rate, 2 unknown Savings Plans
 		t.Errorf("%d rows, want 5", len(rows))
 	}
 	var od, cb int
@@ -114,8 +118,10 @@ func TestPricesRegionAndFormats(t *testing.T) {
 		switch r["Kind"] {
 		case "on-demand":
 			od++
-			if r["Status"] != "unknown" || r["HourlyPrice"] != nil {
-				t.Errorf("on-demand row with a figure from nowhere: %v", r)
+			want := map[any]string{"ap-south-1": "66.048", "eu-north-1": "58.8928"}[r["Region"]]
+			if r["Status"] != "price" || r["HourlyPrice"] != want || r["Date"] != "2026-08-26" || r["Reliability"] != "third-party" ||
+				!strings.Contains(r["Source"].(string), "tsaol/aws-gpu") || r["Used"] != true {
+				t.Errorf("on-demand row %v, want the dated and sourced $%s", r, want)
 			}
 		case "capacity-block":
 			cb++
@@ -192,19 +198,20 @@ func TestPricesRefresh(t *testing.T) {
 	srv := httptest.NewServer(ec2sim.NewPriceListHandlerFrom(cat))
 	defer srv.Close()
 
-	code, out, errs := runCLI("prices", "--refresh", "--endpoint-url", srv.URL, "--region", "ap-south-1,us-east-1", "--type", "p5.48xlarge,p6-b200.48xlarge")
+	code, out, errs := runCLI("prices", "--refresh", "--endpoint-url", srv.URL, "--region", "ap-south-1,eu-north-1", "--type", "p5.48xlarge,p6-b200.48xlarge")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	if !strings.Contains(errs, "Fetched 2 on-demand prices from the AWS Price List API (2 requests) into "+cachePath) ||
-		!strings.Contains(errs, "No on-demand price returned for: p6-b200.48xlarge in ap-south-1, p6-b200.48xlarge in us-east-1") {
+	// p5.48xlarge in both regions and p6-b200 in ap-south-1; AWS does not sell p6-b200 on-demand in eu-north-1.
+	if !strings.Contains(errs, "Fetched 3 on-demand prices from the AWS Price List API (2 requests) into "+cachePath) ||
+		!strings.Contains(errs, "No on-demand price returned for: p6-b200.48xlarge in eu-north-1") {
 		t.Errorf("stderr %q", errs)
 	}
 	if lineWith(out, "*", "on-demand", "p5.48xlarge", "ap-south-1", "$61.230/h", "AWS Price List API", "2026-11-29T20:00:00Z (fetched)", "today", "via "+srv.URL) == "" {
 		t.Errorf("output lacks the fetched figure:\n%s", out)
 	}
-	if l := lineWith(out, "on-demand", "p5.48xlarge", "ap-south-1", "no figure known"); l == "" || strings.HasPrefix(l, "*") {
-		t.Errorf("the embedded row should remain, unused: %q", l)
+	if l := lineWith(out, "on-demand", "p5.48xlarge", "ap-south-1", "$66.048/h", "2026-08-26"); l == "" || strings.HasPrefix(l, "*") {
+		t.Errorf("the older embedded row should remain, unused: %q", l)
 	}
 	if _, err := os.Stat(cachePath); err != nil {
 		t.Fatal(err)

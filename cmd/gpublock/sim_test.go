@@ -141,12 +141,12 @@ func TestSimServesUntilCancelled(t *testing.T) {
 func TestPricesRefreshFromSimCommand(t *testing.T) {
 	cachePath := pricesEnv(t)
 	base, _, cancel, wait := startSimCommand(t)
-	code, out, errs := runCLI("prices", "--refresh", "--endpoint-url", base, "--region", "us-east-1", "--type", "p5.48xlarge,p6-b200.48xlarge")
+	code, out, errs := runCLI("prices", "--refresh", "--endpoint-url", base, "--region", "eu-north-1", "--type", "p5.48xlarge,p6-b200.48xlarge")
 	if code != 0 || !strings.Contains(errs, "Fetched 1 on-demand prices from the AWS Price List API (2 requests) into "+cachePath) ||
-		!strings.Contains(errs, "No on-demand price returned for: p6-b200.48xlarge in us-east-1") {
+		!strings.Contains(errs, "No on-demand price returned for: p6-b200.48xlarge in eu-north-1") {
 		t.Fatalf("refresh from gpublock sim: exit %d\n%s", code, errs)
 	}
-	if lineWith(out, "*", "on-demand", "p5.48xlarge", "us-east-1", "$55.040/h", "AWS Price List API", "via "+base) == "" {
+	if lineWith(out, "*", "on-demand", "p5.48xlarge", "eu-north-1", "$58.893/h", "AWS Price List API", "via "+base) == "" {
 		t.Errorf("output lacks the fetched figure:\n%s", out)
 	}
 	cancel()

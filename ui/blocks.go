@@ -208,6 +208,11 @@ func (m Model) checkWarnings() (Model, tea.Cmd) {
 	var fresh []blockWarning
 	for _, bw := range m.warningsNow() {
 		k := fmt.Sprintf("%s/%d", bw.b.ReservationID, bw.w)
+		if bw.w == blocks.ExtensionFailed {
+			// Each end a failed extension leaves in place is news: extended again, and
+			// failed again, it rings again.
+			k += "/" + bw.b.End.UTC().Format(time.RFC3339)
+		}
 		if m.blocks.notified[k] {
 			continue
 		}

@@ -2,12 +2,14 @@ package ui
 
 import (
 	"bytes"
+	"context"
 	"strings"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/components/blocks"
@@ -173,8 +175,8 @@ func TestPayFailBlocksScreen(t *testing.T) {
 	if n := bytes.Count(s.raw, []byte(osc9)); n != 2 {
 		t.Errorf("%d desktop notifications, want 2 (payment pending, payment failed)", n)
 	}
-	if !bytes.Contains(s.raw, []byte("payment failed, the block will not start")) {
-		t.Error("no notification says the payment failed")
+	if ns := notifications(s.raw); len(ns) != 2 || !strings.Contains(ns[1], id+" (p5.48xlarge × 1, ") || !strings.Contains(ns[1], "payment failed, the block will not start") {
+		t.Errorf("the notifications %q: the second does not say the payment of %s failed", ns, id)
 	}
 }
 
@@ -194,4 +196,91 @@ func dialogBox(screen string) string {
 		return ""
 	}
 	return strings.Join(lines[from:to+1], "\n")
+}
+
+// extendBy buys, through the adapter, the cheapest extension of the block by days.
+func extendBy(t *testing.T, c *aws.Client, b model.Block, days int) model.ExtensionOffering {
+	t.Helper()
+	offs, err := c.ExtensionOfferings(context.Background(), b, days)
+	if err != nil || len(offs) == 0 {
+		t.Fatalf("extension offerings of %s for %d days: %d, %v", b.ReservationID, days, len(offs), err)
+	}
+	off := model.CheapestExtension(offs)
+	if _, err := c.Extend(context.Background(), b, off); err != nil {
+		t.Fatalf("extending %s: %v", b.ReservationID, err)
+	}
+	return off
+}
+
+// An extension whose payment fails: the block is warned of in red, once, saying it still
+// ends when it did; extended again and paid, the warning goes; a later extension failing
+// on the new end rings again.
+func TestPayFailExtensionOnBlocksScreen(t *testing.T) {
+	b, sim := emulatorBackend(t, ec2sim.Faults{})
+	c, o, bought := buyBlock(t, b, testNow.Add(24*time.Hour))
+	id := bought.ReservationID
+	at := o.End.Add(-5 * time.Hour)
+	sim.SetTime(at)
+	opts := testOptions(b)
+	opts.StartOnBlocks = true
+	s := newScreen(t, New(opts), 200, 40)
+	s.waitFor("the active block", func(text string) bool { return strings.Contains(rowOf(text, id), "IDLE, PAID") })
+	s.waitRaw("the idle notification", func(raw []byte) bool { return bytes.Count(raw, []byte(osc9)) == 1 })
+
+	refreshAt := func(what string, at time.Time, want func(row string) bool) string {
+		t.Helper()
+		sim.SetTime(at)
+		s.press("r")
+		return s.waitFor(what, func(text string) bool {
+			return strings.Contains(text, "as of "+at.UTC().Format("15:04")) && want(rowOf(text, id))
+		})
+	}
+	oldEnd := o.End.UTC().Format("Jan 02 15:04")
+	sim.SetFaults(ec2sim.Faults{PayFail: 1})
+	extendBy(t, c, blockNow(t, c, id), 1)
+	at = at.Add(10 * time.Minute)
+	text := refreshAt("the failed extension", at, func(row string) bool { return strings.Contains(row, "✖ EXT FAILED") })
+	if row := rowOf(text, id); !strings.Contains(row, oldEnd) || !strings.Contains(row, "ends in") {
+		t.Errorf("the row lost the end %s that stays: %q", oldEnd, row)
+	}
+	mustContain(t, text, "▲ 1 warning", "What to do", "extend again (e)", "payment-failed (the end did not move)")
+	s.waitRaw("the failed extension's notification", func(raw []byte) bool { return bytes.Count(raw, []byte(osc9)) == 2 })
+	if ns := notifications(s.raw); !strings.Contains(ns[1], "the extension's payment failed, so the block still ends in") || !strings.Contains(ns[1], oldEnd) {
+		t.Errorf("the notifications %q: the second does not say the extension's payment failed and the end %s stays", ns, oldEnd)
+	}
+
+	// Extended again, paid: the end moves and the warning goes.
+	paid := extendBy(t, c, blockNow(t, c, id), 1)
+	at = at.Add(10 * time.Minute)
+	newEnd := paid.End.UTC().Format("Jan 02 15:04")
+	text = refreshAt("the paid extension", at, func(row string) bool { return strings.Contains(row, newEnd) })
+	if strings.Contains(rowOf(text, id), "EXT FAILED") {
+		t.Errorf("still warned of the failed extension after a paid one: %q", rowOf(text, id))
+	}
+
+	// Another extension, of the new end, fails: news again.
+	sim.SetFaults(ec2sim.Faults{PayFail: 1})
+	extendBy(t, c, blockNow(t, c, id), 1)
+	at = at.Add(10 * time.Minute)
+	refreshAt("the second failed extension", at, func(row string) bool { return strings.Contains(row, "✖ EXT FAILED") && strings.Contains(row, newEnd) })
+	s.waitRaw("the second failed extension's notification", func(raw []byte) bool { return len(notifications(raw)) >= 3 })
+	s.final()
+	ns := notifications(s.raw)
+	// Idle rings once for the block: a paid extension is no news about it.
+	if len(ns) != 3 || !strings.Contains(ns[0], "no instance is running") || !strings.Contains(ns[2], "the extension's payment failed") || !strings.Contains(ns[2], newEnd) {
+		t.Errorf("the notifications %q: want idle, the failed extension, the failed extension of the new end %s", ns, newEnd)
+	}
+}
+
+// notifications are the texts of the desktop notifications (OSC 9) the program wrote.
+func notifications(raw []byte) []string {
+	var out []string
+	for _, part := range bytes.Split(raw, []byte(osc9))[1:] {
+		end := bytes.IndexAny(part, "\a\x1b")
+		if end < 0 {
+			end = len(part)
+		}
+		out = append(out, string(part[:end]))
+	}
+	return out
 }

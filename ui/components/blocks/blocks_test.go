@@ -243,3 +243,49 @@ func TestPaymentFailedCountsToNothing(t *testing.T) {
 		}
 	}
 }
+
+// An extension whose payment failed leaves the end where it was: warned of, in red, above
+// the expiration warning, until another extension of that end is paid or being paid for.
+func TestExtensionFailedWarning(t *testing.T) {
+	ext := func(st model.ExtensionStatus, start time.Time) model.Extension {
+		return model.Extension{ReservationID: "cr-x", DurationHours: 24, Status: st, Start: start, End: start.Add(24 * time.Hour)}
+	}
+	earlier := end.Add(-24 * time.Hour)
+	for _, tc := range []struct {
+		name string
+		st   model.BlockState
+		exts []model.Extension
+		now  time.Time
+		want Warning
+	}{
+		{"failed, active", model.StateActive, []model.Extension{ext(model.ExtensionPaymentFailed, end)}, end.Add(-5 * time.Hour), ExtensionFailed},
+		{"failed, scheduled", model.StateScheduled, []model.Extension{ext(model.ExtensionPaymentFailed, end)}, end.Add(-50 * time.Hour), ExtensionFailed},
+		{"failed, expiring", model.StateActive, []model.Extension{ext(model.ExtensionPaymentFailed, end)}, end.Add(-35 * time.Minute), ExtensionFailed},
+		{"failed, terminating", model.StateActive, []model.Extension{ext(model.ExtensionPaymentFailed, end)}, end.Add(-10 * time.Minute), Terminating},
+		{"failed, then tried again", model.StateActive, []model.Extension{ext(model.ExtensionPaymentFailed, end), ext(model.ExtensionPaymentPending, end)}, end.Add(-5 * time.Hour), Idle},
+		{"failed on an earlier end, since extended", model.StateActive, []model.Extension{ext(model.ExtensionPaymentFailed, earlier), ext(model.ExtensionPaymentSucceeded, earlier)}, end.Add(-5 * time.Hour), Idle},
+		{"paid", model.StateActive, []model.Extension{ext(model.ExtensionPaymentSucceeded, earlier)}, end.Add(-5 * time.Hour), Idle},
+		{"failed, expired", model.StateExpired, []model.Extension{ext(model.ExtensionPaymentFailed, end)}, end.Add(time.Minute), NoWarning},
+	} {
+		b := block("cr-x", tc.st, 0, end)
+		b.Extensions = tc.exts
+		if got := WarningOf(b, tc.now); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got.Word(), tc.want.Word())
+		}
+	}
+	if !ExtensionFailed.Red() || ExtensionFailed.rank() <= Expiring.rank() || ExtensionFailed.rank() >= Terminating.rank() {
+		t.Error("a failed extension is red, above expiring and below terminating")
+	}
+	b := block("cr-x", model.StateActive, 1, end)
+	b.Extensions = []model.Extension{ext(model.ExtensionPaymentFailed, end)}
+	now := end.Add(-5 * time.Hour)
+	if s := ExtensionFailed.Sentence(b, now); !strings.Contains(s, "extension's payment failed") || !strings.Contains(s, "ends in 5h 00m (Dec 03 11:30 UTC)") {
+		t.Errorf("the sentence: %q", s)
+	}
+	d := ansi.Strip(Detail(theme.New(false), b, model.Money{}, false, now, time.UTC, 220, 40))
+	for _, want := range []string{"✖ EXT FAILED", "What to do", "extend again (e)", "payment-failed (the end did not move)", "ends in 5h 00m"} {
+		if !strings.Contains(d, want) {
+			t.Errorf("the detail lacks %q:\n%s", want, d)
+		}
+	}
+}

@@ -61,8 +61,11 @@ func Detail(th theme.Theme, b model.Block, fee model.Money, hasFee bool, now tim
 		field("Terminates at", both(b.TerminationAt())+" · instances are terminated from 30 minutes before the end")
 	}
 	field("Running", fmt.Sprintf("%d of %d instances (%d available)", b.RunningCount, b.TotalCount, b.AvailableCount))
-	if b.State == model.StatePaymentFailed {
+	switch {
+	case b.State == model.StatePaymentFailed:
 		field("What to do", "check the account's payment method (AWS Billing console), then search again (1): the capacity went back on sale")
+	case WarningOf(b, now) == ExtensionFailed:
+		field("What to do", "the extension's payment failed and the end did not move: check the account's payment method (AWS Billing console), then extend again (e)")
 	}
 	ic := b.Interconnect
 	if ic == "" {

@@ -21,6 +21,9 @@ const (
 	Expiring
 	// Terminating: within 30 minutes of its end AWS terminates its instances.
 	Terminating
+	// ExtensionFailed: the payment of an extension failed, so the block still ends when it
+	// did; someone counting on the added time must know before the end comes.
+	ExtensionFailed
 )
 
 // WarningOf is the block's warning at now. A payment-failed block is warned of until the
@@ -39,13 +42,36 @@ func WarningOf(b model.Block, now time.Time) Warning {
 		switch {
 		case !now.Before(b.TerminationAt()):
 			return Terminating
+		case extensionFailed(b):
+			return ExtensionFailed
 		case !now.Before(b.WarningAt()):
 			return Expiring
 		case b.RunningCount == 0:
 			return Idle
 		}
+	case model.StateScheduled:
+		if extensionFailed(b) {
+			return ExtensionFailed
+		}
 	}
 	return NoWarning
+}
+
+// extensionFailed reports an extension of the block's present end whose payment failed,
+// with no other attempt on that end paid or being paid for. AWS leaves the end where it
+// was, so a failed extension starts at it; once another is paid the end moves past it.
+func extensionFailed(b model.Block) bool {
+	failed := false
+	for _, e := range b.Extensions {
+		if !e.Start.Equal(b.End) {
+			continue
+		}
+		if e.Status != model.ExtensionPaymentFailed {
+			return false
+		}
+		failed = true
+	}
+	return failed
 }
 
 // Word is the warning in a table cell: it says it without colour, a symbol first.
@@ -61,17 +87,21 @@ func (w Warning) Word() string {
 		return "▲ EXPIRING"
 	case Terminating:
 		return "✖ TERMINATING"
+	case ExtensionFailed:
+		return "✖ EXT FAILED"
 	}
 	return ""
 }
 
 // Red reports whether the warning is drawn red; the others are amber.
-func (w Warning) Red() bool { return w == Terminating || w == PaymentFailed }
+func (w Warning) Red() bool { return w == Terminating || w == PaymentFailed || w == ExtensionFailed }
 
 // rank orders warnings by urgency, for sorting.
 func (w Warning) rank() int {
 	switch w {
 	case Terminating:
+		return 6
+	case ExtensionFailed:
 		return 5
 	case Expiring:
 		return 4
@@ -100,6 +130,9 @@ func (w Warning) Sentence(b model.Block, now time.Time) string {
 			b.End.UTC().Format("15:04"), b.TerminationAt().UTC().Format("15:04"))
 	case Terminating:
 		return fmt.Sprintf("%s: instances terminating; the block ends in %s (%s UTC)", what, Span(b.End.Sub(now)), b.End.UTC().Format("15:04"))
+	case ExtensionFailed:
+		return fmt.Sprintf("%s: the extension's payment failed, so the block still ends in %s (%s UTC); instances terminate from %s UTC. Check the account's payment method, then extend again",
+			what, Span(b.End.Sub(now)), b.End.UTC().Format("Jan 02 15:04"), b.TerminationAt().UTC().Format("Jan 02 15:04"))
 	}
 	return what
 }

@@ -26,13 +26,17 @@ const minWatchInterval = time.Second
 
 const blocksSynopsis = "[--region R[,R...]|all] [-o table|json|csv] [--watch] [--interval 30s] [--warn-within 45m]\n\n" +
 	"--watch reprints the list on every refresh until interrupted (Ctrl-C); with -o json or csv\n" +
-	"each refresh prints a whole document. --warn-within D names on stderr every active block that\n" +
-	"ends within D (one line each: reservation, region, type × count, end UTC, time left), for cron\n" +
-	"and monitoring. Instances are terminated from 30 minutes before the end.\n\n" +
-	"Exit status: 0 ok (no block ends within --warn-within), 1 failure (every region failed, or an\n" +
-	"output error; with --warn-within also any region that failed, as its blocks went unchecked),\n" +
-	"2 bad usage, 3 warning: an active block ends within --warn-within.\n" +
-	"With --watch the status is that of the last refresh before the interruption."
+	"each refresh prints a whole document; in a table each refresh's first line names the regions\n" +
+	"that failed. --warn-within D names on stderr every active block that ends within D (one line\n" +
+	"each: reservation, region, type × count, end UTC, time left), for cron and monitoring.\n" +
+	"Instances are terminated from 30 minutes before the end. A region that fails is named on\n" +
+	"stderr and the blocks of the others are still printed; when every region fails, stdout\n" +
+	"stays empty (no header, no []).\n\n" +
+	"Exit status: 0 ok (every region answered whole, and no block ends within --warn-within),\n" +
+	"1 failure (a region failed or some of its details are missing, so the list is incomplete;\n" +
+	"or an output error), 2 bad usage, 3 warning: an active block ends within --warn-within\n" +
+	"(this wins over a failed region). With --watch the status is that of the last refresh\n" +
+	"before the interruption."
 
 type blocksArgs struct {
 	aws        awsFlags
@@ -108,30 +112,18 @@ func (a *blocksArgs) refresh(ctx context.Context, client *aws.Client, regions []
 		return 1, true
 	}
 	now := client.Now(ctx)
-	failedRegions := map[string]bool{}
-	if err != nil {
-		for _, e := range unjoin(err) {
-			var rf *aws.RegionFailure
-			if errors.As(e, &rf) {
-				if rf.Partial {
-					fmt.Fprintf(stderr, "gpublock blocks: %s: some details are missing: %s\n", rf.Region, client.ExplainError(rf.Err))
-				} else {
-					failedRegions[rf.Region] = true
-					fmt.Fprintf(stderr, "gpublock blocks: %s: %s\n", rf.Region, client.ExplainError(rf.Err))
-				}
-				continue
-			}
-			fmt.Fprintf(stderr, "gpublock blocks: %s\n", client.ExplainError(e))
-		}
-	}
+	lf := reportListingFailures(client, err, stderr)
+	failed, partial := regionsIn(regions, lf.failed), regionsIn(regions, lf.partial)
 	if a.watch && format == "table" {
-		fmt.Fprintf(stdout, "\n%s: %d block(s) in %s; every %s, Ctrl-C stops\n", bothTimes(now), len(blocks), strings.Join(regions, ", "), a.interval)
+		fmt.Fprintf(stdout, "\n%s: %s; every %s, Ctrl-C stops\n", bothTimes(now), watchSummary(len(blocks), regions, lf), a.interval)
+	}
+	// When no region answered, stdout stays empty: an empty list would read as "no blocks".
+	if len(failed) == len(regionSet(regions)) {
+		fmt.Fprintf(stderr, "gpublock blocks: every region failed: %s\n", strings.Join(failed, ", "))
+		return 1, false
 	}
 	if err := printBlocks(blocks, format, now, stdout, stderr); err != nil {
 		fmt.Fprintln(stderr, "gpublock blocks:", err)
-		return 1, false
-	}
-	if len(failedRegions) == len(regions) {
 		return 1, false
 	}
 	if a.warnWithin > 0 {
@@ -140,21 +132,87 @@ func (a *blocksArgs) refresh(ctx context.Context, client *aws.Client, regions []
 				fmt.Fprintf(stderr, "gpublock blocks: WARNING: %s  %s  %s × %d  ends %s  in %s\n", b.ReservationID, b.Region,
 					b.InstanceType, b.TotalCount, b.End.UTC().Format("2006-01-02 15:04 MST"), shortDuration(b.End.Sub(now)))
 			}
+			// A block about to end is the more urgent news, even when a region went unread.
 			return exitWarning, false
 		}
 		// A monitor must not read "nothing ends soon" when a region could not be read.
-		if len(failedRegions) > 0 {
-			var failed []string
-			for _, r := range regions {
-				if failedRegions[r] {
-					failed = append(failed, r)
-				}
-			}
+		if len(failed) > 0 {
 			fmt.Fprintf(stderr, "gpublock blocks: --warn-within: the blocks of %s could not be checked\n", strings.Join(failed, ", "))
-			return 1, false
 		}
 	}
-	return 0, false
+	switch {
+	case len(failed) > 0 && len(partial) > 0:
+		fmt.Fprintf(stderr, "gpublock blocks: the list is incomplete: %s failed; some details are missing in %s\n", strings.Join(failed, ", "), strings.Join(partial, ", "))
+	case len(failed) > 0:
+		fmt.Fprintf(stderr, "gpublock blocks: the list is incomplete: %s failed\n", strings.Join(failed, ", "))
+	case len(partial) > 0:
+		fmt.Fprintf(stderr, "gpublock blocks: the list is incomplete: some details are missing in %s\n", strings.Join(partial, ", "))
+	case lf.other:
+		fmt.Fprintln(stderr, "gpublock blocks: the list may be incomplete")
+	default:
+		return 0, false
+	}
+	return 1, false
+}
+
+func regionSet(regions []string) map[string]bool {
+	set := map[string]bool{}
+	for _, r := range regions {
+		set[r] = true
+	}
+	return set
+}
+
+// listingFailures is what a listing of blocks could not read.
+type listingFailures struct {
+	failed  map[string]bool // regions whose blocks could not be listed
+	partial map[string]bool // regions whose blocks are listed without some details
+	other   bool            // a failure that names no region
+}
+
+// reportListingFailures names each failure of Blocks on stderr and sorts them by kind.
+func reportListingFailures(client *aws.Client, err error, stderr io.Writer) listingFailures {
+	lf := listingFailures{failed: map[string]bool{}, partial: map[string]bool{}}
+	if err == nil {
+		return lf
+	}
+	for _, e := range unjoin(err) {
+		var rf *aws.RegionFailure
+		if !errors.As(e, &rf) {
+			lf.other = true
+			fmt.Fprintf(stderr, "gpublock blocks: %s\n", client.ExplainError(e))
+			continue
+		}
+		if rf.Partial {
+			lf.partial[rf.Region] = true
+			fmt.Fprintf(stderr, "gpublock blocks: %s: some details are missing: %s\n", rf.Region, client.ExplainError(rf.Err))
+		} else {
+			lf.failed[rf.Region] = true
+			fmt.Fprintf(stderr, "gpublock blocks: %s: %s\n", rf.Region, client.ExplainError(rf.Err))
+		}
+	}
+	return lf
+}
+
+// watchSummary is the first line of a --watch refresh: the blocks and the regions read,
+// then the regions that failed, so that every refresh shows what it is missing.
+func watchSummary(n int, regions []string, lf listingFailures) string {
+	var read, parts []string
+	for _, r := range regions {
+		if !lf.failed[r] {
+			read = append(read, r)
+		}
+	}
+	if len(read) > 0 {
+		parts = append(parts, fmt.Sprintf("%d block(s) in %s", n, strings.Join(read, ", ")))
+	}
+	if failed := regionsIn(regions, lf.failed); len(failed) > 0 {
+		parts = append(parts, "FAILED: "+strings.Join(failed, ", ")+" (see stderr)")
+	}
+	if partial := regionsIn(regions, lf.partial); len(partial) > 0 {
+		parts = append(parts, "details missing in "+strings.Join(partial, ", "))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // endingWithin is the active blocks whose end is at most d after now. Scheduled blocks

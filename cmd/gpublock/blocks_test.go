@@ -76,16 +76,27 @@ func TestBlocksCommand(t *testing.T) {
 	}
 }
 
+// A region that fails makes the list incomplete: exit 1, the region named on stderr, the
+// blocks of the others still printed. When no region answers, stdout stays empty.
 func TestBlocksRegionDown(t *testing.T) {
 	cs := startCLISim(t)
+	b := boughtBlock(t, cs)
 	cs.sim.SetFaults(ecDown("us-west-2"))
-	code, _, errs := runCLI("blocks", "--endpoint-url", cs.url, "--region", "us-east-1,us-west-2", "-o", "json")
-	if code != 0 || !strings.Contains(errs, "us-west-2") {
-		t.Errorf("one region down: exit %d, %q", code, errs)
+	code, out, errs := runCLI("blocks", "--endpoint-url", cs.url, "--region", "us-east-1,us-west-2", "-o", "json")
+	var rows []blockJSON
+	if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) != 1 || rows[0].CapacityReservationId != b.CapacityReservationId {
+		t.Errorf("the listing of us-east-1: %v\n%s", err, out)
 	}
-	code, _, _ = runCLI("blocks", "--endpoint-url", cs.url, "--region", "us-west-2", "-o", "json")
-	if code != 1 {
-		t.Errorf("the only region down: exit %d, want 1", code)
+	if code != 1 || !strings.Contains(errs, "gpublock blocks: us-west-2: EC2 is unavailable") || !strings.Contains(errs, "incomplete: us-west-2 failed") {
+		t.Errorf("one region down: exit %d, %q; want 1 naming us-west-2", code, errs)
+	}
+	code, out, errs = runCLI("blocks", "--endpoint-url", cs.url, "--region", "us-east-1,us-west-2")
+	if code != 1 || !strings.HasPrefix(out, "RESERVATION") || !strings.Contains(out, b.CapacityReservationId) || !strings.Contains(errs, "us-west-2") {
+		t.Errorf("table, one region down: exit %d, stderr %q\n%s", code, errs, out)
+	}
+	code, out, errs = runCLI("blocks", "--endpoint-url", cs.url, "--region", "us-west-2", "-o", "json")
+	if code != 1 || out != "" || !strings.Contains(errs, "us-west-2: EC2 is unavailable") {
+		t.Errorf("the only region down: exit %d, stdout %q, stderr %q; want 1 and nothing on stdout", code, out, errs)
 	}
 }
 

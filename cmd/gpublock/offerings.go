@@ -58,10 +58,11 @@ func reportUsage(stderr io.Writer, cmd string, err error) int {
 }
 
 const offeringsSynopsis = "--type TYPE[,TYPE...] --duration 2d|48h|3w|2d-7d [--count N] [--from DATE] [--to DATE] [--region R[,R...]|all] [-o table|json|csv]\n\n" +
-	"table prints rows as they arrive; json prints one array at the end; a region that fails is\n" +
-	"named on stderr and the others still answer.\n\n" +
-	"Exit status: 0 the search ran (also when it found nothing, or when some regions failed),\n" +
-	"1 every region failed or the search was cancelled, 2 bad usage (checked before any call)."
+	"table and csv print rows as they arrive; json prints one array at the end. A region that\n" +
+	"fails is named on stderr and what the others found is still printed; when every region\n" +
+	"fails, stdout stays empty (no header, no []).\n\n" +
+	"Exit status: 0 every region answered (also when nothing was found), 1 a region failed (the\n" +
+	"results are incomplete) or the search was cancelled, 2 bad usage (checked before any call)."
 
 type offeringsArgs struct {
 	aws      awsFlags
@@ -226,39 +227,50 @@ func backendFailure(stderr io.Writer, cmd string, err error) int {
 
 func printOfferings(ctx context.Context, client *aws.Client, q model.Query, cat *pricing.Catalog, format outputFormat, stdout, stderr io.Writer) int {
 	var (
-		all       []model.Offering
-		answered  int
-		failed    int
-		csvw      *csv.Writer
-		tableHead bool
+		all      []model.Offering
+		answered = map[string]bool{} // regions that finished with their answer, or part of it
+		failed   = map[string]bool{} // regions with a call that failed
+		csvw     *csv.Writer
+		head     bool // the table's or the csv's header is written
 	)
-	switch format {
-	case "csv":
-		csvw = csv.NewWriter(stdout)
-		_ = csvw.Write(offeringCSVHeader)
-		csvw.Flush()
+	// Headers wait for the first row, or for the end: when every region fails, stdout stays
+	// empty, so that a script cannot read the failure as a search that found nothing.
+	writeHead := func() {
+		if head {
+			return
+		}
+		head = true
+		switch format {
+		case "table":
+			fmt.Fprint(stdout, offeringTableHeader())
+		case "csv":
+			csvw = csv.NewWriter(stdout)
+			_ = csvw.Write(offeringCSVHeader)
+			csvw.Flush()
+		}
 	}
 	for ev := range client.Search(ctx, q) {
 		switch format {
 		case "table":
 			for _, o := range ev.Offerings {
-				if !tableHead {
-					fmt.Fprint(stdout, offeringTableHeader())
-					tableHead = true
-				}
+				writeHead()
 				fmt.Fprint(stdout, offeringTableRow(o))
 			}
 		case "csv":
 			for _, o := range ev.Offerings {
+				writeHead()
 				_ = csvw.Write(offeringCSVRow(o, pricing.Compare(cat, o)))
 			}
-			csvw.Flush()
+			if head {
+				csvw.Flush()
+			}
 		default:
 			all = append(all, ev.Offerings...)
 		}
 		if st := ev.Status; st != nil && st.State.Done() {
 			if st.State == aws.RegionError {
 				fmt.Fprintf(stderr, "gpublock offerings: %s: %s\n", st.Region, client.ExplainError(st.Err))
+				failed[st.Region] = true
 			}
 			// A region asked for that does not sell the types is named, with where they are
 			// sold, rather than looking like a region with nothing on offer today.
@@ -266,10 +278,8 @@ func printOfferings(ctx context.Context, client *aws.Client, q model.Query, cat 
 				fmt.Fprintf(stderr, "gpublock offerings: %s: %s\n", st.Region, st.Message)
 			}
 			// A region that failed after delivering offerings still answered, in part.
-			if st.State == aws.RegionError && st.Offerings == 0 {
-				failed++
-			} else {
-				answered++
+			if st.State != aws.RegionError || st.Offerings > 0 {
+				answered[st.Region] = true
 			}
 		}
 	}
@@ -277,7 +287,12 @@ func printOfferings(ctx context.Context, client *aws.Client, q model.Query, cat 
 		fmt.Fprintln(stderr, "gpublock offerings: cancelled")
 		return 1
 	}
-	if format == "json" {
+	if len(answered) == 0 && len(failed) > 0 {
+		fmt.Fprintf(stderr, "gpublock offerings: every region failed: %s\n", strings.Join(regionsIn(q.Regions, failed), ", "))
+		return 1
+	}
+	switch format {
+	case "json":
 		sortOfferings(all)
 		out := make([]offeringJSON, len(all))
 		for i, o := range all {
@@ -289,16 +304,41 @@ func printOfferings(ctx context.Context, client *aws.Client, q model.Query, cat 
 			fmt.Fprintln(stderr, "gpublock offerings:", err)
 			return 1
 		}
+	case "csv":
+		writeHead() // a search that found nothing is still a document with its header
+	case "table":
+		if !head {
+			fmt.Fprintf(stderr, "gpublock offerings: no offerings for %d × %s, %s, %s – %s in %s\n", q.Count,
+				strings.Join(q.InstanceTypes, ","), q.Durations, q.Start.UTC().Format("2006-01-02 15:04 MST"), q.End.UTC().Format("2006-01-02 15:04 MST"),
+				strings.Join(regionsIn(q.Regions, answered), ","))
+		}
 	}
-	if format == "table" && !tableHead && answered > 0 {
-		fmt.Fprintf(stderr, "gpublock offerings: no offerings for %d × %s, %s, %s – %s in %s\n", q.Count,
-			strings.Join(q.InstanceTypes, ","), q.Durations, q.Start.UTC().Format("2006-01-02 15:04 MST"), q.End.UTC().Format("2006-01-02 15:04 MST"),
-			strings.Join(q.Regions, ","))
-	}
-	if answered == 0 && failed > 0 {
+	if len(failed) > 0 {
+		fmt.Fprintf(stderr, "gpublock offerings: the results are incomplete: %s failed\n", strings.Join(regionsIn(q.Regions, failed), ", "))
 		return 1
 	}
 	return 0
+}
+
+// regionsIn is the regions of set in the order the user gave them (any others after, sorted),
+// so that messages naming several regions read the same on every run.
+func regionsIn(order []string, set map[string]bool) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, r := range order {
+		if set[r] && !seen[r] {
+			out = append(out, r)
+			seen[r] = true
+		}
+	}
+	var rest []string
+	for r, ok := range set {
+		if ok && !seen[r] {
+			rest = append(rest, r)
+		}
+	}
+	sort.Strings(rest)
+	return append(out, rest...)
 }
 
 func sortOfferings(all []model.Offering) {

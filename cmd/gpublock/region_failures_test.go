@@ -1,0 +1,158 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gpublock/gpublock/aws/ec2sim"
+)
+
+// When every region fails, stdout stays empty in every format: an empty array, or a csv or
+// table header with no rows, would read to a script as a search that found nothing.
+func TestOfferingsEveryRegionDownPrintsNothing(t *testing.T) {
+	cs := startCLISim(t)
+	cs.sim.SetFaults(ecDown("us-east-1", "us-west-2"))
+	for _, format := range []string{"json", "csv", "table"} {
+		code, out, errs := runCLI(offeringsArgsFor(cs.url, "--region", "us-east-1,us-west-2", "-o", format)...)
+		if code != 1 || out != "" {
+			t.Errorf("-o %s: exit %d, stdout %q; want 1 and nothing", format, code, out)
+		}
+		for _, want := range []string{"gpublock offerings: us-east-1: EC2 is unavailable", "gpublock offerings: us-west-2: EC2 is unavailable",
+			"every region failed: us-east-1, us-west-2"} {
+			if !strings.Contains(errs, want) {
+				t.Errorf("-o %s: stderr lacks %q:\n%s", format, want, errs)
+			}
+		}
+	}
+}
+
+// One region down: the csv and the table still hold the other region's offerings, and
+// the exit status says they are incomplete.
+func TestOfferingsRegionDownCSVAndTable(t *testing.T) {
+	cs := startCLISim(t)
+	cs.sim.SetFaults(ecDown("us-west-2"))
+	code, out, errs := runCLI(offeringsArgsFor(cs.url, "--region", "us-east-1,us-west-2", "-o", "csv")...)
+	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if code != 1 || err != nil || len(recs) < 2 || recs[0][0] != "Region" || !strings.Contains(errs, "incomplete: us-west-2 failed") {
+		t.Fatalf("csv: exit %d, %v, stderr %q\n%s", code, err, errs, out)
+	}
+	for _, r := range recs[1:] {
+		if r[0] != "us-east-1" {
+			t.Errorf("csv row of %s, want us-east-1 only", r[0])
+		}
+	}
+
+	code, out, errs = runCLI(offeringsArgsFor(cs.url, "--region", "us-east-1,us-west-2")...)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != 1 || !strings.HasPrefix(lines[0], "REGION") || len(lines) != len(recs) || !strings.Contains(errs, "us-west-2: EC2 is unavailable") {
+		t.Fatalf("table: exit %d, %d lines (csv %d), stderr %q\n%s", code, len(lines), len(recs), errs, out)
+	}
+	for _, l := range lines[1:] {
+		if !strings.HasPrefix(l, "us-east-1 ") {
+			t.Errorf("table row %q, want us-east-1 only", l)
+		}
+	}
+}
+
+// A region that answers but sells nothing is not a failure: the other regions' emptiness
+// is still reported as "no offerings", naming only the regions that answered.
+func TestOfferingsNoneInAnsweringRegionNamesOnlyIt(t *testing.T) {
+	cs := startCLISim(t)
+	cs.sim.SetFaults(ecDown("us-west-2"))
+	code, out, errs := runCLI("offerings", "--endpoint-url", cs.url, "--region", "us-east-1,us-west-2", "--type", "p5.48xlarge",
+		"--duration", "2d", "--from", "2026-12-03T00:00:00Z", "--to", "2026-12-04T00:00:00Z")
+	if code != 1 || out != "" {
+		t.Fatalf("exit %d, stdout %q", code, out)
+	}
+	if !strings.Contains(errs, "UTC in us-east-1\n") || !strings.Contains(errs, "incomplete: us-west-2 failed") {
+		t.Errorf("stderr %q: want no offerings in us-east-1, and us-west-2 named as failed", errs)
+	}
+}
+
+func TestBlocksEveryRegionDownPrintsNothing(t *testing.T) {
+	cs := startCLISim(t)
+	cs.sim.SetFaults(ecDown("us-east-1", "us-west-2"))
+	for _, extra := range [][]string{{"-o", "json"}, {"-o", "csv"}, {"-o", "table"}, {"-o", "json", "--warn-within", "45m"}} {
+		args := append([]string{"blocks", "--endpoint-url", cs.url, "--region", "us-east-1,us-west-2"}, extra...)
+		code, out, errs := runCLI(args...)
+		if code != 1 || out != "" || !strings.Contains(errs, "every region failed: us-east-1, us-west-2") || strings.Contains(errs, "No Capacity Blocks") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 1 and nothing on stdout", extra, code, out, errs)
+		}
+	}
+}
+
+// With --warn-within, a block about to end (exit 3) wins over a region that failed
+// (exit 1); with nothing about to end, the failed region fails the check.
+func TestBlocksWarnWithinPrecedence(t *testing.T) {
+	cs := startCLISim(t)
+	b := boughtBlock(t, cs)
+	end := mustTime(t, b.EndDate)
+	args := []string{"blocks", "--endpoint-url", cs.url, "--region", "us-east-1,us-west-2", "--warn-within", "45m"}
+	cs.sim.SetFaults(ecDown("us-west-2"))
+
+	cs.sim.SetTime(end.Add(-40 * time.Minute))
+	code, out, errs := runCLI(args...)
+	if code != exitWarning || !strings.Contains(errs, "WARNING: "+b.CapacityReservationId) || !strings.Contains(errs, "us-west-2: EC2 is unavailable") ||
+		!strings.Contains(out, b.CapacityReservationId) {
+		t.Errorf("ending in 40m, us-west-2 down: exit %d, stderr %q; want %d, the warning and us-west-2 named", code, errs, exitWarning)
+	}
+
+	cs.sim.SetTime(end.Add(-50 * time.Minute))
+	code, _, errs = runCLI(args...)
+	if code != 1 || strings.Contains(errs, "WARNING") || !strings.Contains(errs, "--warn-within: the blocks of us-west-2 could not be checked") {
+		t.Errorf("ending in 50m, us-west-2 down: exit %d, stderr %q; want 1", code, errs)
+	}
+
+	cs.sim.SetFaults(ec2sim.Faults{})
+	if code, _, errs := runCLI(args...); code != 0 || errs != "" {
+		t.Errorf("ending in 50m, every region up: exit %d, stderr %q; want 0", code, errs)
+	}
+}
+
+// A detail call refused (here DescribeInstances, as under an IAM policy without it) leaves
+// the block listed but the list incomplete: exit 1, unless a block is about to end.
+func TestBlocksMissingDetailsFail(t *testing.T) {
+	cs := startCLISim(t)
+	b := boughtBlock(t, cs)
+	cs.sim.SetFaults(ec2sim.Faults{Deny: []string{"DescribeInstances"}})
+	code, out, errs := runCLI("blocks", "--endpoint-url", cs.url, "--region", "us-east-1", "-o", "json")
+	var rows []blockJSON
+	if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) != 1 || rows[0].CapacityReservationId != b.CapacityReservationId {
+		t.Errorf("the block is still listed: %v\n%s", err, out)
+	}
+	if code != 1 || !strings.Contains(errs, "us-east-1: some details are missing") || !strings.Contains(errs, "incomplete: some details are missing in us-east-1") {
+		t.Errorf("exit %d, stderr %q; want 1 naming the missing details", code, errs)
+	}
+
+	cs.sim.SetTime(mustTime(t, b.EndDate).Add(-40 * time.Minute))
+	if code, _, errs := runCLI("blocks", "--endpoint-url", cs.url, "--region", "us-east-1", "--warn-within", "45m"); code != exitWarning {
+		t.Errorf("ending in 40m, details missing: exit %d, stderr %q; want %d", code, errs, exitWarning)
+	}
+}
+
+// --watch goes on through a failed region and names it in every refresh: on stdout in the
+// refresh's first line and on stderr with the reason; the status is that of the last one.
+func TestBlocksWatchNamesFailedRegionEachRefresh(t *testing.T) {
+	cs := startCLISim(t)
+	cs.sim.SetFaults(ecDown("us-west-2"))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	out := &cancelAfter{n: 2, cancel: cancel}
+	var errb bytes.Buffer
+	code := run(ctx, []string{"blocks", "--endpoint-url", cs.url, "--region", "us-east-1,us-west-2", "--watch", "--interval", "1s"}, out, &errb)
+	got := out.buf.String()
+	if n := strings.Count(got, "0 block(s) in us-east-1; FAILED: us-west-2 (see stderr); every 1s"); n < 2 {
+		t.Errorf("%d refreshes name us-west-2 as failed, want at least 2:\n%s", n, got)
+	}
+	if n := strings.Count(errb.String(), "gpublock blocks: us-west-2: EC2 is unavailable"); n < 2 {
+		t.Errorf("stderr names us-west-2 in %d refreshes, want at least 2:\n%s", n, errb.String())
+	}
+	if code != 1 {
+		t.Errorf("exit %d, want 1: the last refresh lacked us-west-2", code)
+	}
+}

@@ -1,8 +1,9 @@
-//go:build !linux
+//go:build !linux && !darwin && !dragonfly && !freebsd && !netbsd && !openbsd
 
 package main
 
 import "os"
 
-// discardTypeAhead is a no-op off Linux: there the prompt may read input typed ahead of it.
+// discardTypeAhead is a no-op where no terminal flush is wired (Windows, Solaris, Plan 9…):
+// there the prompt may read input typed ahead of it.
 func discardTypeAhead(*os.File) {}

@@ -1,0 +1,20 @@
+//go:build darwin || dragonfly || freebsd || netbsd || openbsd
+
+package main
+
+import (
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// fread is FREAD of <sys/fcntl.h>, the same on every BSD and on macOS; x/sys/unix does not
+// define it. Given to TIOCFLUSH it names the input queue, as tcflush(fd, TCIFLUSH) does there.
+const fread = 0x0001
+
+// discardTypeAhead throws away what was typed at the terminal before the confirmation
+// prompt appeared, so that a "buy" typed ahead, before the person could read what it buys,
+// never confirms anything.
+func discardTypeAhead(f *os.File) {
+	_ = unix.IoctlSetPointerInt(int(f.Fd()), unix.TIOCFLUSH, fread)
+}

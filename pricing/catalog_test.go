@@ -72,20 +72,21 @@ func TestCatalogFiguresFromReference(t *testing.T) {
 		{KindOnDemand, "p4d.24xlarge", "us-east-1", "21.957642", "datareceipts", "2026-11-09"},
 		{KindOnDemand, "p4de.24xlarge", "us-east-1", "27.44705", "datareceipts", "2026-11-09"},
 		{KindOnDemand, "p5en.48xlarge", "us-west-2", "63.296", "dstack PR #4110", "2026-08"},
-		// from the public datasets (tsaol/aws-gpu, generated from instances.vantage.sh)
-		{KindOnDemand, "p5.48xlarge", "eu-north-1", "58.8928", "tsaol/aws-gpu data/p5_instances.js", "2026-08-26"},
-		{KindOnDemand, "p5.4xlarge", "ap-northeast-1", "8.6", "tsaol/aws-gpu data/p5_instances.js", "2026-08-26"},
-		{KindOnDemand, "p5en.48xlarge", "ap-south-1", "75.9552", "tsaol/aws-gpu data/p5en_instances.js", "2026-08-26"},
-		{KindOnDemand, "p4d.24xlarge", "us-west-2", "21.95764", "tsaol/aws-gpu data/p4d_instances.js", "2026-08-26"},
-		{KindOnDemand, "p6-b300.48xlarge", "us-east-1", "142.416", "tsaol/aws-gpu data/p6-b300_instances.js", "2026-08-26"},
-		{KindOnDemand, "trn1.32xlarge", "us-east-2", "21.5", "tsaol/aws-gpu data/trn1_instances.js", "2026-08-26"},
+		// from the public datasets (tsaol/aws-gpu, generated from instances.vantage.sh): the
+		// file and commit are in the note
+		{KindOnDemand, "p5.48xlarge", "eu-north-1", "58.8928", "tsaol/aws-gpu; data/p5_instances.js", "2026-08-26"},
+		{KindOnDemand, "p5.4xlarge", "ap-northeast-1", "8.6", "tsaol/aws-gpu; data/p5_instances.js", "2026-08-26"},
+		{KindOnDemand, "p5en.48xlarge", "ap-south-1", "75.9552", "tsaol/aws-gpu; data/p5en_instances.js", "2026-08-26"},
+		{KindOnDemand, "p4d.24xlarge", "us-west-2", "21.95764", "tsaol/aws-gpu; data/p4d_instances.js", "2026-08-26"},
+		{KindOnDemand, "p6-b300.48xlarge", "us-east-1", "142.416", "tsaol/aws-gpu; data/p6-b300_instances.js", "2026-08-26"},
+		{KindOnDemand, "trn1.32xlarge", "us-east-2", "21.5", "tsaol/aws-gpu; data/trn1_instances.js", "2026-08-26"},
 		{KindCapacityBlock, "p5.48xlarge", "us-east-1", "47.757", "third-party guide", "2026-10"},
 		{KindCapacityBlock, "trn1.32xlarge", "ap-southeast-4", "9.532", "third-party guide", "2026-10"},
 		{KindCapacityBlock, "u-p6e-gb200x72", "us-east-1", "761.904", "third-party guide", "2026-10"},
 	} {
 		r, ok := cat.best(tc.kind, tc.typ, tc.region)
 		if !ok || !r.HasPrice() || r.Hourly.String() != model.MustMoney(tc.want).String() ||
-			!strings.Contains(r.Source, tc.source) || r.Date != tc.date {
+			!strings.Contains(r.Source+"; "+r.Note, tc.source) || r.Date != tc.date {
 			t.Errorf("%s %s %s = %+v, want %s from %s on %s", tc.kind, tc.typ, tc.region, r, tc.want, tc.source, tc.date)
 		}
 	}

@@ -46,7 +46,7 @@ func TestPricesTable(t *testing.T) {
 		{"*", "on-demand", "p5.48xlarge", "us-east-1", "$55.040/h", "$6.880", "datareceipts/data-receipts 109-gpu-pricing/hyperscalers.json (third-party)", "2026-11-09 (retrieved)", "20 days"},
 		{"on-demand", "p5.48xlarge", "us-east-1", "$98.320/h", "nextplatform.com (third-party)", "2023-07-27 (published)", "3 years", "superseded"},
 		{"*", "on-demand", "p6-b200.48xlarge", "eu-north-1", "no on-demand price", "gpueconomics.com (third-party)", "2025 (published)", "~1 year"},
-		{"*", "on-demand", "p5.48xlarge", "ap-south-1", "$66.048/h", "$8.256", "tsaol/aws-gpu data/p5_instances.js", "2026-08-26 (generated)", "3 months"},
+		{"*", "on-demand", "p5.48xlarge", "ap-south-1", "$66.048/h", "$8.256", "instances.vantage.sh via tsaol/aws-gpu (third-party)", "2026-08-26 (generated)", "3 months"},
 		{"on-demand", "p6-b200.48xlarge", "ap-south-1", "no on-demand price", "gpueconomics.com (third-party)", "2025 (published)"},
 		{"on-demand", "trn2.48xlarge", "us-west-2", "no figure known", "no figure in the reference"},
 		{"*", "capacity-block", "p5.48xlarge", "any", "$47.757/h", "$5.970", "(unconfirmed)", "2026-10 (as of)", "~1 month"},

@@ -24,12 +24,12 @@ func TestViewComparedSaysOnDemandOrWhyNot(t *testing.T) {
 			t.Errorf("lacks %q:\n%s", want, v)
 		}
 	}
-	o.Region, o.AvailabilityZone = "us-east-2", "us-east-2a"
+	o.InstanceType, o.Region, o.AvailabilityZone = "trn2.48xlarge", "us-west-2", "us-west-2a"
 	v = ansi.Strip(ViewCompared(theme.New(false), pricing.Compare(nil, o), model.Query{}, start.Add(-time.Hour), time.UTC, false, 200, 40))
-	if !strings.Contains(v, "On-demand   — none known in us-east-2 · try gpublock prices --refresh") || strings.Contains(v, "Break-even") {
+	if !strings.Contains(v, "On-demand   — none known in us-west-2 · try gpublock prices --refresh") || strings.Contains(v, "Break-even") {
 		t.Errorf("without an on-demand price:\n%s", v)
 	}
-	o.InstanceType, o.Region = "p6-b200.48xlarge", "us-east-1"
+	o.InstanceType, o.Region, o.AvailabilityZone = "p6-b200.48xlarge", "eu-north-1", "eu-north-1a"
 	v = ansi.Strip(ViewCompared(theme.New(false), pricing.Compare(nil, o), model.Query{}, start.Add(-time.Hour), time.UTC, false, 200, 40))
 	if !strings.Contains(v, "sold only as Capacity Blocks") || strings.Contains(v, "Break-even") {
 		t.Errorf("a type sold only as blocks:\n%s", v)

@@ -40,7 +40,7 @@ func TestPricingCells(t *testing.T) {
 	}
 
 	none := offering("n", "us-east-1", "2000", 3, 2)
-	none.InstanceType = "p6-b200.48xlarge"
+	none.InstanceType, none.Region = "trn2.48xlarge", "us-west-2" // no on-demand price known
 	nr := newRow(none, nil)
 	for _, col := range []Column{ColOnDemand, ColVsOnDemand, ColBreakEven} {
 		if nr.cells[col] != noPrice {
@@ -59,7 +59,7 @@ func TestPricingCells(t *testing.T) {
 func TestSortByBreakEven(t *testing.T) {
 	m := New(theme.New(false))
 	none := offering("none", "us-east-1", "100", 2, 2)
-	none.InstanceType = "p6-b200.48xlarge"
+	none.InstanceType, none.Region = "trn2.48xlarge", "us-west-2" // no on-demand price known
 	m.Add([]model.Offering{
 		offering("mid", "us-east-1", "2000", 5, 2), none,
 		offering("low", "us-east-1", "1500", 4, 2),
@@ -167,7 +167,7 @@ func TestNarrowKeepsLengthOfASweep(t *testing.T) {
 // pricing columns.
 func TestBreakEvenRightAligned(t *testing.T) {
 	none := offering("n", "us-east-1", "2000", 5, 2)
-	none.InstanceType = "p6-b200.48xlarge"
+	none.InstanceType, none.Region = "trn2.48xlarge", "us-west-2" // no on-demand price known
 	m := New(theme.New(false))
 	m.Add([]model.Offering{offering("a", "us-east-1", "2000", 3, 2), offering("d", "us-east-1", "3000", 4, 2), none})
 	lines := strings.Split(ansi.Strip(m.View(200, 4)), "\n")

@@ -129,15 +129,24 @@ func (h *plHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if end < len(matched) {
 		out.NextToken = plToken(end, sig)
 	}
-	w.Header().Set("Content-Type", "application/x-amz-json-1.1")
-	json.NewEncoder(w).Encode(out)
+	plSend(w, http.StatusOK, out)
 }
 
 func plError(w http.ResponseWriter, status int, code, msg string) {
-	w.Header().Set("Content-Type", "application/x-amz-json-1.1")
 	w.Header().Set("X-Amzn-ErrorType", code)
+	plSend(w, status, map[string]string{"__type": code, "message": msg})
+}
+
+// plSend writes a JSON body whole, with its length, as AWS does (not chunked).
+func plSend(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		status, b = http.StatusInternalServerError, []byte(`{"__type":"InternalServerException","message":"the emulator could not encode its answer"}`)
+	}
+	w.Header().Set("Content-Type", "application/x-amz-json-1.1")
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 	w.WriteHeader(status)
-	json.NewEncoder(w).Encode(map[string]string{"__type": code, "message": msg})
+	w.Write(b)
 }
 
 // plMatches applies the filters as the Price List API does: field names and values compare

@@ -37,10 +37,13 @@ func (d purchaseDialog) footer() string {
 }
 
 func (r receiptDialog) footer() string {
-	if r.block.State == model.StateActive || r.block.State == model.StateScheduled {
+	switch r.block.State {
+	case model.StateActive, model.StateScheduled:
 		return "y copy the reservation id • l launch into the block • esc, enter or q closes"
+	case model.StatePaymentPending:
+		return "y copy the reservation id • esc, enter or q closes • l launches once the block is scheduled"
 	}
-	return "y copy the reservation id • esc, enter or q closes • l launches once the block is scheduled"
+	return "y copy the reservation id • esc, enter or q closes" // it will never run
 }
 
 func (d launchDialog) footer() string {

@@ -44,6 +44,9 @@ func TestPayFailReceipt(t *testing.T) {
 			t.Errorf("the failed receipt says %q:\n%s", bad, text)
 		}
 	}
+	if strings.Contains(text, "l launches") || strings.Contains(text, "l launch into") {
+		t.Errorf("the footer offers to launch into a block that will never run:\n%s", text)
+	}
 	s.press("l")
 	text = s.waitText("Nothing can be launched: the payment failed")
 	if strings.Contains(text, "Launch into") || strings.Contains(text, "AMI") {

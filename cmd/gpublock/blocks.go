@@ -12,6 +12,7 @@ import (
 
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/model"
+	uiblocks "github.com/gpublock/gpublock/ui/components/blocks"
 )
 
 func init() {
@@ -244,15 +245,26 @@ func shortDuration(d time.Duration) string {
 }
 
 // countdown is the time to the start of a block not yet started, to the end of one
-// running, or how long ago it ended.
+// running, or how long ago it ended; a block that will not run (its payment failed) has none.
 func countdown(b model.Block, now time.Time) string {
 	switch {
+	case uiblocks.WillNotRun(b):
+		return uiblocks.Countdown(b, now)
 	case now.Before(b.Start):
 		return "starts in " + shortDuration(b.Start.Sub(now))
 	case now.Before(b.End):
 		return "ends in " + shortDuration(b.End.Sub(now))
 	}
 	return "ended " + shortDuration(now.Sub(b.End)) + " ago"
+}
+
+// terminates is when the block's instances are terminated; a block that will not run has
+// nothing to terminate.
+func terminates(b model.Block) string {
+	if uiblocks.WillNotRun(b) {
+		return "—"
+	}
+	return b.TerminationAt().UTC().Format("2006-01-02 15:04")
 }
 
 func unjoin(err error) []error {
@@ -337,7 +349,7 @@ func printBlocks(blocks []model.Block, format outputFormat, now time.Time, w, di
 		_, err := fmt.Fprintf(w, blockTableFormat, b.ReservationID, b.BlockID, b.Region, b.AvailabilityZone, b.InstanceType,
 			strconv.Itoa(b.TotalCount), strconv.Itoa(b.AvailableCount), strconv.Itoa(b.RunningCount), b.State,
 			b.Start.UTC().Format("2006-01-02 15:04"), b.End.UTC().Format("2006-01-02 15:04"),
-			b.TerminationAt().UTC().Format("2006-01-02 15:04"), countdown(b, now), b.Interconnect)
+			terminates(b), countdown(b, now), b.Interconnect)
 		if err != nil {
 			return err
 		}

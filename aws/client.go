@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -49,6 +50,8 @@ type Config struct {
 	ReadOnly bool
 	// HTTPClient, when set, replaces the SDK's HTTP client.
 	HTTPClient *http.Client
+	// CallLog, when set, gets a line for every attempt of every EC2 and STS call.
+	CallLog *CallLog
 }
 
 // DefaultRegion is used when neither a flag, the environment nor the profile names a
@@ -111,6 +114,11 @@ func New(ctx context.Context, cfg Config) (*Client, error) {
 	}
 	if awscfg.Region == "" {
 		awscfg.Region = DefaultRegion
+	}
+	if cfg.CallLog != nil {
+		// After loading, so the credential chain's own calls (SSO, AssumeRole) stay out of
+		// it: the log is about gpublock's calls.
+		awscfg.APIOptions = append(slices.Clip(awscfg.APIOptions), cfg.CallLog.APIOption())
 	}
 	c := &Client{
 		cfg:          cfg,

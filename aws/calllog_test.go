@@ -1,0 +1,304 @@
+package aws
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+
+	"github.com/gpublock/gpublock/aws/ec2sim"
+)
+
+// callLogKeys is the order of the fields every line has.
+var callLogKeys = []string{"time", "service", "action", "region", "host", "attempt", "status"}
+
+// parseCallLog reads every line of a call log as logfmt, failing the test on a line that
+// is not one whole record (two lines written into each other would be).
+func parseCallLog(t testing.TB, raw string) []map[string]string {
+	t.Helper()
+	if raw == "" || !strings.HasSuffix(raw, "\n") {
+		t.Fatalf("call log %q: want whole lines", raw)
+	}
+	var out []map[string]string
+	for _, line := range strings.Split(strings.TrimSuffix(raw, "\n"), "\n") {
+		rec, keys, err := parseLogfmt(line)
+		if err != nil {
+			t.Fatalf("line %q: %v", line, err)
+		}
+		for i, k := range callLogKeys {
+			if i >= len(keys) || keys[i] != k {
+				t.Fatalf("line %q: fields %v, want to start with %v", line, keys, callLogKeys)
+			}
+		}
+		if _, ok := rec["duration_ms"]; !ok {
+			t.Fatalf("line %q has no duration", line)
+		}
+		out = append(out, rec)
+	}
+	return out
+}
+
+func parseLogfmt(line string) (map[string]string, []string, error) {
+	rec := map[string]string{}
+	var keys []string
+	for line != "" {
+		k, rest, ok := strings.Cut(line, "=")
+		if !ok || k == "" || strings.ContainsAny(k, " \"") {
+			return nil, nil, fmt.Errorf("bad key in %q", line)
+		}
+		var v string
+		if strings.HasPrefix(rest, `"`) {
+			q, err := strconv.QuotedPrefix(rest)
+			if err != nil {
+				return nil, nil, err
+			}
+			v, _ = strconv.Unquote(q)
+			rest = rest[len(q):]
+		} else if i := strings.IndexByte(rest, ' '); i >= 0 {
+			v, rest = rest[:i], rest[i:]
+		} else {
+			v, rest = rest, ""
+		}
+		if _, dup := rec[k]; dup {
+			return nil, nil, fmt.Errorf("key %s twice", k)
+		}
+		rec[k] = v
+		keys = append(keys, k)
+		if rest != "" {
+			if rest[0] != ' ' {
+				return nil, nil, fmt.Errorf("no space after %s", k)
+			}
+			if rest = rest[1:]; rest == "" {
+				return nil, nil, fmt.Errorf("trailing space")
+			}
+		}
+		line = rest
+	}
+	return rec, keys, nil
+}
+
+func openTestCallLog(t *testing.T) (*CallLog, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "logs", "deeper", "calls.log")
+	l, err := OpenCallLog(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	return l, path
+}
+
+func readFile(t testing.TB, path string) string {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(raw)
+}
+
+func hostOf(t testing.TB, u string) string {
+	t.Helper()
+	p, err := url.Parse(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.Host
+}
+
+func TestCallLogSearchLogsEveryAttempt(t *testing.T) {
+	_, rc, u := newRecordedSim(t, 1, ec2sim.Faults{})
+	l, path := openTestCallLog(t)
+	c := newTestClient(t, u, func(cfg *Config) { cfg.CallLog = l })
+	c.pageSize = 1 // many pages, so the fan-out writes many lines at once
+	q := baseQuery()
+	q.Regions = []string{"us-east-1", "us-west-2"}
+	offs, _, _ := collect(t, c.Search(context.Background(), q))
+	if len(offs) < 2 {
+		t.Fatalf("%d offerings, want pages to follow", len(offs))
+	}
+	lines := parseCallLog(t, readFile(t, path))
+	if len(lines) != rc.total() {
+		t.Fatalf("%d lines for %d requests", len(lines), rc.total())
+	}
+	perRegion := map[string]int{}
+	for _, r := range lines {
+		if r["service"] != "EC2" || r["action"] != "DescribeCapacityBlockOfferings" || r["host"] != hostOf(t, u) ||
+			r["attempt"] != "1" || r["status"] != "200" || r["request_id"] == "" || r["code"] != "" || r["error"] != "" {
+			t.Errorf("line %v", r)
+		}
+		if _, err := strconv.ParseFloat(r["duration_ms"], 64); err != nil {
+			t.Errorf("duration %q", r["duration_ms"])
+		}
+		if !strings.HasSuffix(r["time"], "Z") || len(r["time"]) != len("2006-01-02T15:04:05.000Z") {
+			t.Errorf("time %q: want UTC with milliseconds", r["time"])
+		}
+		perRegion[r["region"]]++
+	}
+	for _, region := range q.Regions {
+		want := rc.count(func(r recorded) bool { return r.Region == region })
+		if want < 2 || perRegion[region] != want {
+			t.Errorf("%s: %d lines, %d requests", region, perRegion[region], want)
+		}
+	}
+	if len(perRegion) != 2 {
+		t.Errorf("regions %v", perRegion)
+	}
+	for p, want := range map[string]os.FileMode{path: 0o600, filepath.Dir(path): 0o700, filepath.Dir(filepath.Dir(path)): 0o700} {
+		if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != want {
+			t.Errorf("%s: %v %v, want mode %v", p, fi.Mode(), err, want)
+		}
+	}
+
+	// A second client appends to the same file; nothing is truncated.
+	before := len(lines)
+	l2, err := OpenCallLog(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l2.Close()
+	c2 := newTestClient(t, u, func(cfg *Config) { cfg.CallLog = l2 })
+	if _, err := c2.Identity(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	lines = parseCallLog(t, readFile(t, path))
+	if len(lines) != before+1 {
+		t.Fatalf("%d lines after one more call, want %d", len(lines), before+1)
+	}
+	if r := lines[before]; r["service"] != "STS" || r["action"] != "GetCallerIdentity" || r["region"] != "us-east-1" || r["status"] != "200" {
+		t.Errorf("STS line %v", r)
+	}
+}
+
+// describeOnce makes one read through the adapter's EC2 client and retryer.
+func describeOnce(c *Client, region string) error {
+	_, err := c.ec2In(region).DescribeCapacityBlockOfferings(context.Background(), &ec2.DescribeCapacityBlockOfferingsInput{
+		InstanceType: sdkaws.String("p5.48xlarge"), InstanceCount: sdkaws.Int32(1), CapacityDurationHours: sdkaws.Int32(48),
+	})
+	return err
+}
+
+func TestCallLogFaultsLogCodeAndAttempts(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		faults   ec2sim.Faults
+		region   string
+		attempts int
+		status   string
+		code     string
+	}{
+		{"throttle", ec2sim.Faults{Throttle: 1}, "us-east-1", readAttempts, "503", "RequestLimitExceeded"},
+		{"error", ec2sim.Faults{Error: 1}, "us-east-1", otherAttempts, "500", "InternalError"},
+		{"down", ec2sim.Faults{Down: []string{"us-west-2"}}, "us-west-2", otherAttempts, "503", "Unavailable"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, rc, u := newRecordedSim(t, 1, tc.faults)
+			var buf bytes.Buffer
+			c := newTestClient(t, u, func(cfg *Config) { cfg.CallLog = NewCallLog(&buf) })
+			if err := describeOnce(c, tc.region); err == nil {
+				t.Fatal("the call succeeded under the fault")
+			}
+			lines := parseCallLog(t, buf.String())
+			if len(lines) != tc.attempts || rc.total() != tc.attempts {
+				t.Fatalf("%d lines, %d requests, want %d:\n%s", len(lines), rc.total(), tc.attempts, buf.String())
+			}
+			for i, r := range lines {
+				if r["attempt"] != strconv.Itoa(i+1) || r["status"] != tc.status || r["code"] != tc.code ||
+					r["region"] != tc.region || r["action"] != "DescribeCapacityBlockOfferings" || r["request_id"] == "" {
+					t.Errorf("line %d: %v", i+1, r)
+				}
+			}
+		})
+	}
+}
+
+func TestCallLogNoAnswer(t *testing.T) {
+	srv := httptest.NewServer(nil)
+	u := srv.URL
+	srv.Close() // nothing listens: connection refused
+	var buf bytes.Buffer
+	c := newTestClient(t, u, func(cfg *Config) { cfg.CallLog = NewCallLog(&buf) })
+	if err := describeOnce(c, "us-east-1"); err == nil {
+		t.Fatal("a call to a closed port succeeded")
+	}
+	lines := parseCallLog(t, buf.String())
+	if len(lines) < 2 {
+		t.Fatalf("%d lines; a refused connection is retried:\n%s", len(lines), buf.String())
+	}
+	for i, r := range lines {
+		if r["status"] != "-" || r["code"] != "" || !strings.Contains(r["error"], "refused") || r["attempt"] != strconv.Itoa(i+1) {
+			t.Errorf("line %v", r)
+		}
+	}
+}
+
+func TestCallLogPurchaseCarriesRequestID(t *testing.T) {
+	_, _, u := newRecordedSim(t, 1, ec2sim.Faults{})
+	var buf bytes.Buffer
+	c := newTestClient(t, u, func(cfg *Config) { cfg.CallLog = NewCallLog(&buf) })
+	o := firstOffering(t, c)
+	res, err := c.Purchase(context.Background(), o, "", map[string]string{"team": "ml"})
+	if err != nil || res.RequestID == "" {
+		t.Fatalf("purchase: %v %+v", err, res)
+	}
+	var dry, buy int
+	for _, r := range parseCallLog(t, buf.String()) {
+		if r["action"] != "PurchaseCapacityBlock" {
+			if r["gpublock_request_id"] != "" {
+				t.Errorf("%s carries a request id: %v", r["action"], r)
+			}
+			continue
+		}
+		switch r["code"] {
+		case "DryRunOperation": // the permission check: no tags
+			dry++
+			if r["gpublock_request_id"] != "" {
+				t.Errorf("dry run line %v", r)
+			}
+		case "":
+			buy++
+			if r["gpublock_request_id"] != res.RequestID || r["status"] != "200" || r["region"] != o.Region || r["attempt"] != "1" {
+				t.Errorf("purchase line %v, want request id %s", r, res.RequestID)
+			}
+		default:
+			t.Errorf("purchase line %v", r)
+		}
+	}
+	if dry != 1 || buy != 1 {
+		t.Errorf("%d dry runs and %d purchases logged:\n%s", dry, buy, buf.String())
+	}
+	if strings.Contains(buf.String(), "team") {
+		t.Error("the log shows the purchase's other tags")
+	}
+}
+
+func TestCallLogHasNoSecrets(t *testing.T) {
+	_, _, u := newRecordedSim(t, 1, ec2sim.Faults{Throttle: 0.5})
+	var buf bytes.Buffer
+	const token = "SESSIONTOKEN-gpublock-test-must-not-be-logged"
+	c := newTestClient(t, u, func(cfg *Config) {
+		cfg.CallLog = NewCallLog(&buf)
+		cfg.Credentials = sdkaws.NewCredentialsCache(credentials.NewStaticCredentialsProvider(testAccessKey, testSecretKey, token))
+	})
+	firstOffering(t, c)
+	if _, err := c.Identity(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	got := buf.String()
+	parseCallLog(t, got)
+	for _, secret := range []string{testSecretKey, token, "Authorization", "Signature=", "Credential=", testAccessKey} {
+		if strings.Contains(got, secret) {
+			t.Errorf("the log contains %q:\n%s", secret, got)
+		}
+	}
+}

@@ -225,13 +225,57 @@ func backendFailure(stderr io.Writer, cmd string, err error) int {
 	return 1
 }
 
+// searchResult is what one search found and which regions answered.
+type searchResult struct {
+	offerings []model.Offering
+	answered  map[string]bool // regions that finished with their answer, or part of it
+	failed    map[string]bool // regions with a call that failed
+}
+
+// allFailed: no region answered, so the search found nothing only because it could not ask.
+func (r searchResult) allFailed() bool { return len(r.answered) == 0 && len(r.failed) > 0 }
+
+// searchOnce runs one search, handing each offering to each as it arrives, and names on
+// stderr each region that failed and, with notes, each that does not sell the types.
+func searchOnce(ctx context.Context, client *aws.Client, q model.Query, notes bool, each func(model.Offering), stderr io.Writer) searchResult {
+	res := searchResult{answered: map[string]bool{}, failed: map[string]bool{}}
+	for ev := range client.Search(ctx, q) {
+		for _, o := range ev.Offerings {
+			res.offerings = append(res.offerings, o)
+			if each != nil {
+				each(o)
+			}
+		}
+		if st := ev.Status; st != nil && st.State.Done() {
+			if st.State == aws.RegionError {
+				fmt.Fprintf(stderr, "gpublock offerings: %s: %s\n", st.Region, client.ExplainError(st.Err))
+				res.failed[st.Region] = true
+			}
+			// A region asked for that does not sell the types is named, with where they are
+			// sold, rather than looking like a region with nothing on offer today.
+			if notes && st.State == aws.RegionEmpty && st.Message != "" {
+				fmt.Fprintf(stderr, "gpublock offerings: %s: %s\n", st.Region, st.Message)
+			}
+			// A region that failed after delivering offerings still answered, in part.
+			if st.State != aws.RegionError || st.Offerings > 0 {
+				res.answered[st.Region] = true
+			}
+		}
+	}
+	return res
+}
+
+// noOfferings says on stderr that a search in a table found nothing, naming what it asked.
+func noOfferings(stderr io.Writer, q model.Query, answered map[string]bool) {
+	fmt.Fprintf(stderr, "gpublock offerings: no offerings for %d × %s, %s, %s – %s in %s\n", q.Count,
+		strings.Join(q.InstanceTypes, ","), q.Durations, q.Start.UTC().Format("2006-01-02 15:04 MST"), q.End.UTC().Format("2006-01-02 15:04 MST"),
+		strings.Join(regionsIn(q.Regions, answered), ","))
+}
+
 func printOfferings(ctx context.Context, client *aws.Client, q model.Query, cat *pricing.Catalog, format outputFormat, stdout, stderr io.Writer) int {
 	var (
-		all      []model.Offering
-		answered = map[string]bool{} // regions that finished with their answer, or part of it
-		failed   = map[string]bool{} // regions with a call that failed
-		csvw     *csv.Writer
-		head     bool // the table's or the csv's header is written
+		csvw *csv.Writer
+		head bool // the table's or the csv's header is written
 	)
 	// Headers wait for the first row, or for the end: when every region fails, stdout stays
 	// empty, so that a script cannot read the failure as a search that found nothing.
@@ -249,50 +293,32 @@ func printOfferings(ctx context.Context, client *aws.Client, q model.Query, cat 
 			csvw.Flush()
 		}
 	}
-	for ev := range client.Search(ctx, q) {
-		switch format {
-		case "table":
-			for _, o := range ev.Offerings {
-				writeHead()
-				fmt.Fprint(stdout, offeringTableRow(o))
-			}
-		case "csv":
-			for _, o := range ev.Offerings {
-				writeHead()
-				_ = csvw.Write(offeringCSVRow(o, pricing.Compare(cat, o)))
-			}
-			if head {
-				csvw.Flush()
-			}
-		default:
-			all = append(all, ev.Offerings...)
+	var each func(model.Offering)
+	switch format {
+	case "table":
+		each = func(o model.Offering) {
+			writeHead()
+			fmt.Fprint(stdout, offeringTableRow(o, pricing.Compare(cat, o)))
 		}
-		if st := ev.Status; st != nil && st.State.Done() {
-			if st.State == aws.RegionError {
-				fmt.Fprintf(stderr, "gpublock offerings: %s: %s\n", st.Region, client.ExplainError(st.Err))
-				failed[st.Region] = true
-			}
-			// A region asked for that does not sell the types is named, with where they are
-			// sold, rather than looking like a region with nothing on offer today.
-			if st.State == aws.RegionEmpty && st.Message != "" {
-				fmt.Fprintf(stderr, "gpublock offerings: %s: %s\n", st.Region, st.Message)
-			}
-			// A region that failed after delivering offerings still answered, in part.
-			if st.State != aws.RegionError || st.Offerings > 0 {
-				answered[st.Region] = true
-			}
+	case "csv":
+		each = func(o model.Offering) {
+			writeHead()
+			_ = csvw.Write(offeringCSVRow(o, pricing.Compare(cat, o)))
+			csvw.Flush()
 		}
 	}
+	res := searchOnce(ctx, client, q, true, each, stderr)
 	if err := ctx.Err(); err != nil {
 		fmt.Fprintln(stderr, "gpublock offerings: cancelled")
 		return 1
 	}
-	if len(answered) == 0 && len(failed) > 0 {
-		fmt.Fprintf(stderr, "gpublock offerings: every region failed: %s\n", strings.Join(regionsIn(q.Regions, failed), ", "))
+	if res.allFailed() {
+		fmt.Fprintf(stderr, "gpublock offerings: every region failed: %s\n", strings.Join(regionsIn(q.Regions, res.failed), ", "))
 		return 1
 	}
 	switch format {
 	case "json":
+		all := res.offerings
 		sortOfferings(all)
 		out := make([]offeringJSON, len(all))
 		for i, o := range all {
@@ -308,13 +334,11 @@ func printOfferings(ctx context.Context, client *aws.Client, q model.Query, cat 
 		writeHead() // a search that found nothing is still a document with its header
 	case "table":
 		if !head {
-			fmt.Fprintf(stderr, "gpublock offerings: no offerings for %d × %s, %s, %s – %s in %s\n", q.Count,
-				strings.Join(q.InstanceTypes, ","), q.Durations, q.Start.UTC().Format("2006-01-02 15:04 MST"), q.End.UTC().Format("2006-01-02 15:04 MST"),
-				strings.Join(regionsIn(q.Regions, answered), ","))
+			noOfferings(stderr, q, res.answered)
 		}
 	}
-	if len(failed) > 0 {
-		fmt.Fprintf(stderr, "gpublock offerings: the results are incomplete: %s failed\n", strings.Join(regionsIn(q.Regions, failed), ", "))
+	if len(res.failed) > 0 {
+		fmt.Fprintf(stderr, "gpublock offerings: the results are incomplete: %s failed\n", strings.Join(regionsIn(q.Regions, res.failed), ", "))
 		return 1
 	}
 	return 0
@@ -470,16 +494,48 @@ func priceSource(c pricing.Comparison) string {
 	return c.Source + ", " + c.AsOf
 }
 
-const offeringTableFormat = "%-14s  %-16s  %-17s  %5s  %-16s  %-16s  %-9s  %15s  %12s  %s\n"
+// The on-demand rate and the break-even follow $/INST-HOUR so that the three read together.
+// Each width is that of the longest value (ap-northeast-1, a Local Zone, p6-b200.48xlarge,
+// $99,999,999.99) or of the header: a row is 179 columns with the offering ID.
+const offeringTableFormat = "%-14s  %-16s  %-16s  %5s  %-16s  %-16s  %-9s  %14s  %11s  %9s  %10s  %s\n"
 
 func offeringTableHeader() string {
-	return fmt.Sprintf(offeringTableFormat, "REGION", "ZONE", "TYPE", "COUNT", "START (UTC)", "END (UTC)", "LENGTH", "UPFRONT FEE", "$/INST-HOUR", "OFFERING")
+	return fmt.Sprintf(offeringTableFormat, "REGION", "ZONE", "TYPE", "COUNT", "START (UTC)", "END (UTC)", "LENGTH", "UPFRONT FEE", "$/INST-HOUR",
+		"ON-DEMAND", "BREAK-EVEN", "OFFERING")
 }
 
-func offeringTableRow(o model.Offering) string {
+func offeringTableRow(o model.Offering, c pricing.Comparison) string {
+	od, be := onDemandCells(o, c)
 	return fmt.Sprintf(offeringTableFormat, o.Region, o.AvailabilityZone, o.InstanceType, strconv.Itoa(o.Count),
 		o.Start.UTC().Format("2006-01-02 15:04"), o.End.UTC().Format("2006-01-02 15:04"), offeringLength(o),
-		o.Fee.Dollars(), instanceHourlyRate(o).Rate(), o.ID)
+		o.Fee.Dollars(), instanceHourlyRate(o).Rate(), od, be, o.ID)
+}
+
+// noOnDemand fills the table's on-demand cells where there is no price to compare with:
+// nothing is guessed, and -o json says why (NoOnDemandReason).
+const noOnDemand = "—"
+
+// onDemandCells are the table's ON-DEMAND rate, per instance-hour like $/INST-HOUR (an
+// UltraServer's rate spread over its member instances), and the BREAK-EVEN utilization in
+// whole percent rounded up, or "never" when the block cannot cost less than on-demand: the
+// break-even is above 100%, or falls in the last 30 minutes, when instances are already gone.
+func onDemandCells(o model.Offering, c pricing.Comparison) (od, be string) {
+	if c.NoOnDemand {
+		return noOnDemand, noOnDemand
+	}
+	rate := c.OnDemandHourly
+	if t, ok := model.LookupType(o.InstanceType); ok && t.UltraServer && t.Instances > 0 {
+		rate = rate.MulRat(1, int64(t.Instances))
+	}
+	switch {
+	case !c.BreakEvenUtilization.Valid():
+		be = noOnDemand
+	case !c.CanWin:
+		be = "never"
+	default:
+		be = fmt.Sprintf("%d%%", c.BreakEvenPercent())
+	}
+	return rate.Rate(), be
 }
 
 // instanceHourlyRate is the fee per instance-hour, also for an UltraServer, whose Count

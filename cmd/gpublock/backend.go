@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -29,6 +30,11 @@ type awsFlags struct {
 	overall     int
 	maxSpend    string
 	readOnly    bool
+	logFile     string
+
+	// callLog is --log-file, opened by validate so that a path that cannot be written is
+	// reported before any call, and then shared by every client the command makes.
+	callLog *aws.CallLog
 
 	// autoDemo is not a flag: the TUI sets it so that a machine without any credentials
 	// opens on the simulator. Commands for scripts leave it off, so a script never gets
@@ -47,6 +53,7 @@ func (f *awsFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.overall, "concurrency", 32, "concurrent calls overall (1-256)")
 	fs.BoolVar(&f.readOnly, "read-only", false, "never buy, extend or launch: every path that spends money is refused")
 	fs.StringVar(&f.maxSpend, "max-spend", "", "refuse any purchase whose fee is above this many `dollars` (e.g. 25000)")
+	fs.StringVar(&f.logFile, "log-file", "", "append one line per AWS API attempt (action, region, status, error code, request id, timing; never credentials or bodies) to this `file`")
 	f.demoSeed = 1
 }
 
@@ -83,7 +90,26 @@ func (f *awsFlags) validate() error {
 	if _, err := f.regionList(nil); err != nil {
 		return err
 	}
+	if f.logFile != "" && f.callLog == nil {
+		l, err := aws.OpenCallLog(f.logFile)
+		if err != nil {
+			return usagef("--log-file %q: cannot append to it: %s", f.logFile, pathReason(err))
+		}
+		f.callLog = l
+	}
 	return nil
+}
+
+// pathReason is why a file could not be opened, without the path the message names already.
+func pathReason(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		if pe.Path != "" && pe.Op != "open" {
+			return pe.Op + " " + pe.Path + ": " + pe.Err.Error()
+		}
+		return pe.Err.Error()
+	}
+	return err.Error()
 }
 
 // regionList reads --region: nil when not given, every region selling one of the types
@@ -207,6 +233,7 @@ func (f *awsFlags) clientConfig() aws.Config {
 		PerRegion:   f.perRegion,
 		Overall:     f.overall,
 		ReadOnly:    f.readOnly,
+		CallLog:     f.callLog,
 	}
 	if f.maxSpend != "" {
 		if m, err := model.ParseMoney(strings.TrimPrefix(strings.ReplaceAll(f.maxSpend, ",", ""), "$")); err == nil {

@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
@@ -17,6 +19,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/pricing/pricelist"
 )
 
 // callLogKeys is the order of the fields every line has.
@@ -300,5 +303,49 @@ func TestCallLogHasNoSecrets(t *testing.T) {
 		if strings.Contains(got, secret) {
 			t.Errorf("the log contains %q:\n%s", secret, got)
 		}
+	}
+}
+
+// The Price List client of `prices --refresh` takes the same log through its options.
+func TestCallLogPriceList(t *testing.T) {
+	dir := t.TempDir()
+	for k, v := range map[string]string{
+		"AWS_CONFIG_FILE": dir + "/config", "AWS_SHARED_CREDENTIALS_FILE": dir + "/credentials", "AWS_PROFILE": "", "AWS_DEFAULT_PROFILE": "",
+		"AWS_REGION": "", "AWS_DEFAULT_REGION": "", "AWS_ENDPOINT_URL": "", "AWS_MAX_ATTEMPTS": "", "AWS_RETRY_MODE": "",
+		"AWS_EC2_METADATA_DISABLED": "true", "AWS_ACCESS_KEY_ID": testAccessKey, "AWS_SECRET_ACCESS_KEY": testSecretKey, "AWS_SESSION_TOKEN": "",
+	} {
+		t.Setenv(k, v)
+	}
+	var requests atomic.Int32
+	h := ec2sim.NewPriceListHandler()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	var buf bytes.Buffer
+	cl, err := pricelist.NewClient(context.Background(), "", srv.URL, NewCallLog(&buf).APIOption())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := pricelist.Fetch(context.Background(), cl, []string{"p5.48xlarge"}, nil, simStart, "")
+	if err != nil || len(res.Rows) == 0 {
+		t.Fatalf("fetch: %v, %d rows", err, len(res.Rows))
+	}
+	lines := parseCallLog(t, buf.String())
+	if len(lines) != int(requests.Load()) {
+		t.Fatalf("%d lines for %d requests:\n%s", len(lines), requests.Load(), buf.String())
+	}
+	ok := 0
+	for _, r := range lines {
+		if r["service"] != "Pricing" || r["action"] != "GetProducts" || r["region"] != "us-east-1" || r["host"] != hostOf(t, srv.URL) {
+			t.Errorf("line %v", r)
+		}
+		if r["status"] == "200" {
+			ok++
+		}
+	}
+	if ok != res.Calls {
+		t.Errorf("%d answered lines for %d calls", ok, res.Calls)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/config"
 	awspricing "github.com/aws/aws-sdk-go-v2/service/pricing"
 	"github.com/aws/aws-sdk-go-v2/service/pricing/types"
+	"github.com/aws/smithy-go/middleware"
 
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
@@ -32,8 +34,9 @@ var ServiceRegions = []string{"us-east-1", "ap-south-1"}
 // NewClient builds a Price List client from the default AWS configuration (environment,
 // shared files, the profile if given). The API is served only from us-east-1 and ap-south-1,
 // so any other configured region is replaced by us-east-1. A non-empty endpoint (the
-// emulator, a proxy) replaces AWS's.
-func NewClient(ctx context.Context, profile, endpoint string) (*awspricing.Client, error) {
+// emulator, a proxy) replaces AWS's. apiOptions are added to the client's middleware stack
+// (aws.CallLog's, for --log-file).
+func NewClient(ctx context.Context, profile, endpoint string, apiOptions ...func(*middleware.Stack) error) (*awspricing.Client, error) {
 	var opts []func(*config.LoadOptions) error
 	if profile != "" {
 		opts = append(opts, config.WithSharedConfigProfile(profile))
@@ -50,6 +53,7 @@ func NewClient(ctx context.Context, profile, endpoint string) (*awspricing.Clien
 	}
 	return awspricing.NewFromConfig(cfg, func(o *awspricing.Options) {
 		o.Region = region
+		o.APIOptions = append(slices.Clip(o.APIOptions), apiOptions...)
 		if endpoint != "" {
 			o.BaseEndpoint = aws.String(endpoint)
 		}

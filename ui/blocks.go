@@ -15,6 +15,7 @@ import (
 
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/components/blocks"
+	"github.com/gpublock/gpublock/ui/components/pager"
 )
 
 // defaultBlocksRefresh is how often the blocks are listed again when Options.Refresh is 0.
@@ -36,7 +37,10 @@ type blocksScreen struct {
 	at       time.Time // backend time of the latest listing
 	timer    int       // generation of the auto-refresh timer; older ticks are dropped
 	ticking  bool      // the one-second tick is in flight
-	detail   bool      // narrow terminals: the detail fills the body
+	// detail: the block's detail has the focus (the moving keys scroll it); on narrow
+	// terminals it fills the body.
+	detail bool
+	scroll pager.Scroll // of the selected block's detail; another block's opens at its top
 	// notified holds every (block, warning) that has rung, so that each rings once.
 	notified  map[string]bool
 	notifyOff bool
@@ -181,7 +185,11 @@ func (m Model) onBlocks(msg blocksMsg) Model {
 	m.clock = m.clk.Now()
 	s.list = msg.list.Blocks
 	s.regions = m.blocksRegions()
+	before, _ := s.table.Selected()
 	s.table.Set(msg.list.Blocks, msg.list.Fees, m.clock)
+	if after, _ := s.table.Selected(); after.ReservationID != before.ReservationID {
+		s.scroll = pager.Scroll{} // its block went away: the next one opens at its top
+	}
 	return m
 }
 
@@ -281,17 +289,47 @@ func (m Model) screenKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd, bool) {
 	return m, nil, false
 }
 
-// blocksKey routes a key of the blocks screen: the table's keys first, then the screen's.
+// blocksKey routes a key of the blocks screen, then shows another block's detail from its
+// top, even a block scrolled before.
 func (m Model) blocksKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	m.blocks.table.SetHeight(m.blocksLayout().rows)
+	before, _ := m.blocks.table.Selected()
+	mm, cmd := m.blocksPaneKey(k)
+	if after, ok := mm.(Model); ok {
+		if b, _ := after.blocks.table.Selected(); b.ReservationID != before.ReservationID {
+			after.blocks.scroll = pager.Scroll{}
+		}
+		mm = after
+	}
+	return mm, cmd
+}
+
+// blocksPaneKey routes a key of the blocks screen: with the detail focused the moving keys
+// scroll it, otherwise the table's keys go first; then the screen's.
+func (m Model) blocksPaneKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	r := m.blocksLayout()
+	m.blocks.table.SetHeight(r.rows)
 	bk := m.blocksKeys
-	if m.blocks.detail && keyIs(k, m.keys.Back) {
+	switch {
+	case m.blocks.detail && keyIs(k, m.keys.Back):
 		m.blocks.detail = false
 		return m, nil
-	}
-	if t, used := m.blocks.table.Update(k); used {
-		m.blocks.table = t
+	case keyIs(k, bk.Pane) && !m.blocks.table.Filtering():
+		if _, ok := m.blocks.table.Selected(); ok || m.blocks.detail {
+			m.blocks.detail = !m.blocks.detail
+		}
 		return m, nil
+	case m.blocks.detail:
+		if p, ok := m.blockDetailPage(r.detail.w-2, r.detail.h-2); ok {
+			if s, used := m.blocks.scroll.Update(k, bk.Scroll.Nav, p); used {
+				m.blocks.scroll = s
+				return m, nil
+			}
+		}
+	default:
+		if t, used := m.blocks.table.Update(k); used {
+			m.blocks.table = t
+			return m, nil
+		}
 	}
 	b, ok := m.blocks.table.Selected()
 	switch {

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/ui/components/blocks"
+	"github.com/gpublock/gpublock/ui/components/pager"
 	"github.com/gpublock/gpublock/ui/components/text"
 )
 
@@ -126,12 +127,22 @@ func (m Model) blocksStatus() string {
 }
 
 func (m Model) blockDetailView(w, h int) string {
-	b, ok := m.blocks.table.Selected()
+	p, ok := m.blockDetailPage(w, h)
 	if !ok {
 		return m.th.Muted.Render("Select a block to see its instances, extensions, tags and ids.")
 	}
+	// The scroll keys are named only where they scroll: with the detail focused.
+	return p.View(m.blocks.scroll, m.blocks.detail)
+}
+
+// blockDetailPage is the selected block's detail laid out for a pane of w×h cells.
+func (m Model) blockDetailPage(w, h int) (pager.Page, bool) {
+	b, ok := m.blocks.table.Selected()
+	if !ok {
+		return pager.Page{}, false
+	}
 	fee, hasFee := m.blocks.table.Fee()
-	return blocks.Detail(m.th, b, fee, hasFee, m.clock, m.opts.Location, w, h)
+	return blocks.DetailPage(m.th, b, fee, hasFee, m.clock, m.opts.Location, w, h), true
 }
 
 // warningBadge is the header's count of warnings, on every screen: red when one is red.

@@ -3,22 +3,32 @@ package blocks
 import (
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/components/pager"
 	"github.com/gpublock/gpublock/ui/theme"
 )
 
-// Detail draws everything known about one block in width×height cells: its warning, times
-// (UTC and local), ids, console URL, instances, extension history and tags. fee is the fee
-// paid when known (hasFee).
+// Detail draws everything known about one block in width×height cells, from its top; see
+// DetailPage.
 func Detail(th theme.Theme, b model.Block, fee model.Money, hasFee bool, now time.Time, loc *time.Location, width, height int) string {
+	return DetailPage(th, b, fee, hasFee, now, loc, width, height).View(pager.Scroll{}, false)
+}
+
+// DetailPage lays out everything known about one block for a pane of width×height cells:
+// its warning, times (UTC and local), ids, console URL, instances, extension history and
+// tags; a pane too short for it scrolls (pager). fee is the fee paid when known (hasFee).
+func DetailPage(th theme.Theme, b model.Block, fee model.Money, hasFee bool, now time.Time, loc *time.Location, width, height int) pager.Page {
 	if width <= 0 || height <= 0 {
-		return ""
+		return pager.New(th, b.ReservationID, nil, width, height)
 	}
+	return pager.New(th, b.ReservationID, detailLines(th, b, fee, hasFee, now, loc, width), width, height)
+}
+
+func detailLines(th theme.Theme, b model.Block, fee model.Money, hasFee bool, now time.Time, loc *time.Location, width int) []string {
 	if loc == nil {
 		loc = time.Local
 	}
@@ -111,10 +121,7 @@ func Detail(th theme.Theme, b model.Block, fee model.Money, hasFee bool, now tim
 			add(th.Value.Render("  " + k + " = " + b.Tags[k]))
 		}
 	}
-	if len(lines) > height {
-		lines = lines[:height]
-	}
-	return strings.Join(lines, "\n")
+	return lines
 }
 
 // notRunning says why a block that will not run does not.

@@ -32,7 +32,9 @@ func DefaultKeyMap() KeyMap {
 	return km
 }
 
-func (km KeyMap) nav() table.Nav {
+// Nav is the table's moving keys, which also scroll the block's detail when it has the
+// focus.
+func (km KeyMap) Nav() table.Nav {
 	return table.Nav{Up: km.Up, Down: km.Down, PageUp: km.PageUp, PageDown: km.PageDown,
 		HalfUp: km.HalfUp, HalfDown: km.HalfDown, Top: km.Top, Bottom: km.Bottom}
 }

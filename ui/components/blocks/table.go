@@ -199,7 +199,7 @@ func (m Model) Update(msg tea.Msg) (Model, bool) {
 		return m, true
 	}
 	var moved bool
-	m.cursor, m.offset, moved = table.Move(k, m.keys.nav(), m.cursor, m.offset, m.height, len(m.view))
+	m.cursor, m.offset, moved = table.Move(k, m.keys.Nav(), m.cursor, m.offset, m.height, len(m.view))
 	switch {
 	case moved:
 	case key.Matches(k, m.keys.Filter):

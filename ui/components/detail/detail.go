@@ -12,13 +12,13 @@ import (
 
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
+	"github.com/gpublock/gpublock/ui/components/pager"
 	"github.com/gpublock/gpublock/ui/components/text"
 	"github.com/gpublock/gpublock/ui/theme"
 )
 
-// spacer marks a blank line that is dropped when the pane is too short for every line:
-// there, a line of text is worth more than the air between paragraphs.
-const spacer = "\x00"
+// spacer marks a blank line that is dropped when the pane is too short for every line.
+const spacer = pager.Spacer
 
 // View draws the offering in width×height cells, from its top; q is the search that found it
 // (for the CLI command), now gives "starts in", loc the local time. readOnly leaves out the

@@ -1,0 +1,163 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/components/pager"
+)
+
+// longBlocks are n blocks whose detail is longer than any pane below 120×40: ten instances,
+// three extensions and four tags each, the last tag sorting last.
+func longBlocks(n int) []model.Block {
+	bs := syntheticBlocks(n)
+	for i := range bs {
+		b := &bs[i]
+		for j := 0; j < 10; j++ {
+			b.Instances = append(b.Instances, model.Instance{ID: fmt.Sprintf("i-%02d%015x", j, i), State: "running", LaunchTime: b.Start})
+		}
+		for j := 0; j < 3; j++ {
+			b.Extensions = append(b.Extensions, model.Extension{DurationHours: 24, Start: b.End.Add(time.Duration(j) * 24 * time.Hour),
+				End: b.End.Add(time.Duration(j+1) * 24 * time.Hour), Fee: model.MustMoney("1000"), Status: model.ExtensionPaymentSucceeded})
+		}
+		b.Tags = map[string]string{"project": "llm", "owner": "ml-team", "cost-center": "42", "zz-last": "the end " + b.ReservationID}
+	}
+	return bs
+}
+
+func loadedBlocks(t *testing.T, w, h int) Model {
+	t.Helper()
+	m := update(New(testOptions(nil)), altKey('2'), tea.WindowSizeMsg{Width: w, Height: h})
+	return update(m, blocksMsg{id: m.blocks.id, list: BlockList{Blocks: longBlocks(6), Now: testNow}})
+}
+
+// blocksPage is the selected block's detail as the model lays it out now.
+func (m Model) blocksPage(t *testing.T) pager.Page {
+	t.Helper()
+	r := m.blocksLayout()
+	p, ok := m.blockDetailPage(r.detail.w-2, r.detail.h-2)
+	if !ok {
+		t.Fatal("no block selected")
+	}
+	return p
+}
+
+// At 60×16 and 80×24 a block's detail is longer than its pane: enter gives it the focus
+// and the moving keys scroll it (not the table) down to its last tag; its last line says
+// how much is left and which key scrolls; another block's detail opens at its top, even one
+// scrolled before.
+func TestBlocksDetailScrolls(t *testing.T) {
+	for _, sz := range [][2]int{{60, 16}, {80, 24}} {
+		m := update(loadedBlocks(t, sz[0], sz[1]), keyMsg("enter"))
+		first, _ := m.blocks.table.Selected()
+		view := func() string { return ansi.Strip(m.View().Content) }
+		last := "zz-last = the end " + first.ReservationID
+		if v := view(); !m.blocks.detail || !strings.Contains(v, first.ReservationID+" · ") || strings.Contains(v, last) || !strings.Contains(v, "more lines · j/k scroll") {
+			t.Fatalf("%dx%d: the detail's top says nothing of scrolling, or fits:\n%s", sz[0], sz[1], v)
+		}
+		cursor := m.blocks.table.Cursor()
+		m = update(m, keyMsg("j"))
+		if m.blocks.table.Cursor() != cursor || m.blocks.scroll.Top(m.blocksPage(t)) != 1 {
+			t.Errorf("%dx%d: j moved the table to %d, the detail to line %d", sz[0], sz[1], m.blocks.table.Cursor(), m.blocks.scroll.Top(m.blocksPage(t)))
+		}
+		m = update(m, keyMsg("G"))
+		if v := view(); !strings.Contains(v, last) || !strings.Contains(v, "lines above · j/k scroll") || strings.Contains(v, "more line") {
+			t.Errorf("%dx%d: G does not show the end of the detail:\n%s", sz[0], sz[1], v)
+		}
+		m = update(m, keyMsg("g"))
+		if v := view(); !strings.Contains(v, first.ReservationID+" · ") || strings.Contains(v, "above") {
+			t.Errorf("%dx%d: g does not go back to the top:\n%s", sz[0], sz[1], v)
+		}
+		// Scrolled, then another block and back: each opens at its top.
+		m = update(m, keyMsg("G"), keyMsg("esc"), keyMsg("j"), keyMsg("enter"))
+		second, _ := m.blocks.table.Selected()
+		if v := view(); second.ReservationID == first.ReservationID || !strings.Contains(v, second.ReservationID+" · ") || strings.Contains(v, "above") {
+			t.Errorf("%dx%d: the next block's detail does not open at its top:\n%s", sz[0], sz[1], v)
+		}
+		m = update(m, keyMsg("esc"), keyMsg("k"), keyMsg("enter"))
+		if v := view(); !strings.Contains(v, first.ReservationID+" · ") || strings.Contains(v, "above") {
+			t.Errorf("%dx%d: the block scrolled before opens halfway:\n%s", sz[0], sz[1], v)
+		}
+	}
+}
+
+// Wide, the detail below the table says how long it is; tab gives it the focus, and then j
+// scrolls it; tab again gives the table back its keys, and the detail follows the cursor
+// from its top.
+func TestWideBlocksDetailTabAndScroll(t *testing.T) {
+	m := loadedBlocks(t, 120, 30)
+	if v := ansi.Strip(m.View().Content); !strings.Contains(v, "more lines") || strings.Contains(v, "j/k scroll") {
+		t.Fatalf("unfocused, the detail says nothing of its length or names keys that move the table:\n%s", v)
+	}
+	m = update(m, keyMsg("tab"), keyMsg("j"), keyMsg("j"))
+	if !m.blocks.detail || m.blocks.table.Cursor() != 0 || m.blocks.scroll.Top(m.blocksPage(t)) != 2 {
+		t.Fatalf("detail focused %v, cursor %d, detail line %d; want the detail scrolled 2 lines", m.blocks.detail, m.blocks.table.Cursor(), m.blocks.scroll.Top(m.blocksPage(t)))
+	}
+	if v := ansi.Strip(m.View().Content); !strings.Contains(v, "2 lines above") || !strings.Contains(v, "j/k scroll") {
+		t.Errorf("the focused, scrolled detail does not say so:\n%s", v)
+	}
+	m = update(m, tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}, keyMsg("j"))
+	if m.blocks.detail || m.blocks.table.Cursor() != 1 || m.blocks.scroll.Top(m.blocksPage(t)) != 0 {
+		t.Errorf("after shift+tab: detail focused %v, cursor %d, detail line %d; want the table moved and the next detail at its top",
+			m.blocks.detail, m.blocks.table.Cursor(), m.blocks.scroll.Top(m.blocksPage(t)))
+	}
+	// With nothing selected, tab has nothing to focus.
+	empty := update(New(testOptions(nil)), altKey('2'), tea.WindowSizeMsg{Width: 120, Height: 30})
+	empty = update(empty, blocksMsg{id: empty.blocks.id, list: BlockList{Now: testNow}}, keyMsg("tab"))
+	if empty.blocks.detail {
+		t.Error("tab focused the detail of no block")
+	}
+}
+
+// The keys that scroll the detail and go between the panes are the blocks screen's, for
+// help and the footer: the table's moving keys and tab.
+func TestBlocksKeysNameDetailKeys(t *testing.T) {
+	km := defaultBlocksKeys(false)
+	if h := km.Pane.Help(); h.Key != "tab" || !keyIs(tea.KeyPressMsg{Code: tea.KeyTab}, km.Pane) || !keyIs(tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}, km.Pane) {
+		t.Errorf("the pane key: %+v", h)
+	}
+	for _, c := range []struct {
+		k    tea.KeyPressMsg
+		want string
+	}{{keyMsg("j"), "scroll"}, {tea.KeyPressMsg{Code: tea.KeyPgDown}, "page"}, {keyMsg("G"), "end"}} {
+		found := false
+		for _, b := range []key.Binding{km.Scroll.Line, km.Scroll.Page, km.Scroll.Half, km.Scroll.Ends} {
+			if keyIs(c.k, b) && strings.Contains(b.Help().Key+" "+b.Help().Desc, c.want) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s is not among the detail's scroll keys, or not named %q", c.k, c.want)
+		}
+	}
+}
+
+// Scrolled in one size and drawn in all, the blocks screen still fits every terminal:
+// the scroll is kept within the lines each size has.
+func TestBlocksDetailScrolledFits(t *testing.T) {
+	states := map[string]Model{
+		"blocks detail scrolled":      update(loadedBlocks(t, 60, 16), keyMsg("enter"), keyMsg("G")),
+		"blocks detail scrolled some": update(loadedBlocks(t, 80, 24), keyMsg("d"), keyMsg("j"), keyMsg("j"), tea.KeyPressMsg{Code: tea.KeyPgDown}),
+		"blocks detail scrolled wide": update(loadedBlocks(t, 120, 30), keyMsg("tab"), keyMsg("G")),
+	}
+	for name, m := range states {
+		if m.blocks.scroll.Top(m.blocksPage(t)) == 0 {
+			t.Fatalf("%s: the detail is not scrolled", name)
+		}
+		for w := 20; w <= 400; w += 29 {
+			for h := 5; h <= 120; h += 9 {
+				checkFits(t, name, update(m, tea.WindowSizeMsg{Width: w, Height: h}), w, h)
+			}
+		}
+		for _, sz := range [][2]int{{80, 24}, {160, 48}, {59, 15}, {60, 16}, {119, 29}, {120, 30}, {400, 120}, {1, 1}} {
+			checkFits(t, name, update(m, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]}), sz[0], sz[1])
+		}
+	}
+}

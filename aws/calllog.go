@@ -35,8 +35,8 @@ import (
 //
 // time is when the attempt was sent (UTC, ms); status is "-" and error="…" takes code's
 // place when no HTTP answer came (connection refused, timeout, cancelled); code, error,
-// request_id and gpublock_request_id (the gpublock:request-id tag of a purchase or launch
-// input) appear only when known.
+// request_id and gpublock_request_id (the gpublock:request-id tag of a purchase or launch,
+// or the one a look-up after a lost reply searches for) appear only when known.
 type CallLog struct {
 	path string
 	mu   sync.Mutex
@@ -125,7 +125,8 @@ func (callLogCall) HandleInitialize(ctx context.Context, in middleware.Initializ
 	return next.HandleInitialize(ctx, in)
 }
 
-// requestTagOf is the gpublock:request-id tag of the inputs that carry one.
+// requestTagOf is the gpublock:request-id of the inputs that carry one: the tag of a
+// purchase or launch, or the filter of the look-up that follows a purchase's lost reply.
 func requestTagOf(params any) string {
 	var specs []types.TagSpecification
 	switch in := params.(type) {
@@ -133,6 +134,12 @@ func requestTagOf(params any) string {
 		specs = in.TagSpecifications
 	case *ec2.RunInstancesInput:
 		specs = in.TagSpecifications
+	case *ec2.DescribeCapacityReservationsInput:
+		for _, f := range in.Filters {
+			if f.Name != nil && *f.Name == "tag:"+RequestIDTag && len(f.Values) == 1 {
+				return f.Values[0]
+			}
+		}
 	}
 	for _, s := range specs {
 		for _, t := range s.Tags {

@@ -349,3 +349,34 @@ func TestCallLogPriceList(t *testing.T) {
 		t.Errorf("%d answered lines for %d calls", ok, res.Calls)
 	}
 }
+
+// After a lost reply, the purchase and the look-up that settles it both name the request id.
+func TestCallLogLostReplyAndItsLookUp(t *testing.T) {
+	sim, _, u := newRecordedSim(t, 1, ec2sim.Faults{})
+	var buf bytes.Buffer
+	c := newTestClient(t, u, func(cfg *Config) { cfg.CallLog = NewCallLog(&buf) })
+	o := firstOffering(t, c)
+	sim.SetFaults(ec2sim.Faults{LostReply: 1})
+	res, err := c.Purchase(context.Background(), o, "", nil)
+	if err != nil || !res.Recovered {
+		t.Fatalf("purchase: %v %+v", err, res)
+	}
+	var lost, lookUps int
+	for _, r := range parseCallLog(t, buf.String()) {
+		switch {
+		case r["action"] == "PurchaseCapacityBlock" && r["status"] == "500":
+			lost++
+			if r["gpublock_request_id"] != res.RequestID || r["code"] != "InternalError" || r["attempt"] != "1" {
+				t.Errorf("lost purchase line %v", r)
+			}
+		case r["action"] == "DescribeCapacityReservations":
+			lookUps++
+			if r["gpublock_request_id"] != res.RequestID || r["status"] != "200" {
+				t.Errorf("look-up line %v", r)
+			}
+		}
+	}
+	if lost != 1 || lookUps == 0 {
+		t.Errorf("%d lost purchases, %d look-ups:\n%s", lost, lookUps, buf.String())
+	}
+}

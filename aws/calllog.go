@@ -24,7 +24,7 @@ import (
 // CallLog is the troubleshooting log of --log-file: one logfmt line per HTTP attempt of
 // every API call (retries are lines of their own), written by a middleware in the SDK's
 // stack so that it sees what was really sent. It records names, codes, ids and timings
-// only: never a header (the Authorization header carries the signature, X-Amz-Security-Token
+// only: never a request header (Authorization carries the signature, X-Amz-Security-Token
 // the session token), never a request or response body.
 //
 // A line reads, in this order:

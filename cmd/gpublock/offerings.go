@@ -57,12 +57,24 @@ func reportUsage(stderr io.Writer, cmd string, err error) int {
 	return 2
 }
 
-const offeringsSynopsis = "--type TYPE[,TYPE...] --duration 2d|48h|3w|2d-7d [--count N] [--from DATE] [--to DATE] [--region R[,R...]|all] [-o table|json|csv]\n\n" +
+const offeringsSynopsis = "--type TYPE[,TYPE...] --duration 2d|48h|3w|2d-7d [--count N] [--from DATE] [--to DATE] [--region R[,R...]|all] [-o table|json|csv] [--watch 5m [--until-found]]\n\n" +
 	"table and csv print rows as they arrive; json prints one array at the end. A region that\n" +
 	"fails is named on stderr and what the others found is still printed; when every region\n" +
 	"fails, stdout stays empty (no header, no []).\n\n" +
+	"--watch INTERVAL searches again every INTERVAL (1m to 24h) until interrupted, reading\n" +
+	"relative dates (now, +2w) again each time (a start that has passed becomes now), and prints\n" +
+	"only the offerings not printed before (by offering ID). table: the first table, then a line\n" +
+	"per search, with the header and the new rows under it; csv: the header once, then the new\n" +
+	"rows; json: one line per search, a compact array of its new offerings ([] when none; read\n" +
+	"them with jq -c '.[]'). The line of each search goes to stdout in a table, to stderr with\n" +
+	"json and csv. New offerings ring the bell on stderr when it is a terminal. A region that\n" +
+	"fails is named on stderr and the watch goes on; a search in which every region fails prints\n" +
+	"nothing on stdout. --until-found stops after the first search that finds any offering. The\n" +
+	"watch ends by itself when the window can no longer hold a block.\n\n" +
 	"Exit status: 0 every region answered (also when nothing was found), 1 a region failed (the\n" +
-	"results are incomplete) or the search was cancelled, 2 bad usage (checked before any call)."
+	"results are incomplete) or the search was cancelled, 2 bad usage (checked before any call).\n" +
+	"With --watch: 0 interrupted (Ctrl-C), the window passed, or --until-found found an offering;\n" +
+	"1 --until-found was interrupted, or the window passed, before anything was found; 2 bad usage."
 
 type offeringsArgs struct {
 	aws      awsFlags
@@ -71,6 +83,10 @@ type offeringsArgs struct {
 	duration string
 	from, to string
 	output   string
+	// --watch and --until-found: interval is zero without --watch.
+	watch      string
+	interval   time.Duration
+	untilFound bool
 }
 
 func runOfferings(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -107,6 +123,9 @@ func runOfferings(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err != nil {
 		fmt.Fprintf(stderr, "gpublock offerings: price cache %s: %v; using the embedded prices\n", cachePath, err)
 	}
+	if a.interval > 0 {
+		return watchOfferings(ctx, client, a, q, cat, format, stdout, stderr)
+	}
 	return printOfferings(ctx, client, q, cat, format, stdout, stderr)
 }
 
@@ -123,6 +142,8 @@ func parseOfferings(args []string, stderr io.Writer) (*offeringsArgs, outputForm
 	fs.StringVar(&a.duration, "duration", "", "block `length`: 2d, 48h, 3w, or a range 2d-7d (required)")
 	fs.StringVar(&a.from, "from", "now", "earliest start `DATE`: 2026-12-03, RFC 3339, now, or +2w/+10d/+36h")
 	fs.StringVar(&a.to, "to", "+8w", "latest end `DATE` (same forms; at most 8 weeks ahead)")
+	fs.StringVar(&a.watch, "watch", "", "search again every `interval` (1m to 24h, e.g. 5m) until interrupted, printing only new offerings")
+	fs.BoolVar(&a.untilFound, "until-found", false, "with --watch: stop at the first search that finds any offering (exit 0; 1 if interrupted first)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil, "", err
@@ -135,6 +156,12 @@ func parseOfferings(args []string, stderr io.Writer) (*offeringsArgs, outputForm
 	format, err := parseOutputFormat(a.output)
 	if err != nil {
 		return nil, "", err
+	}
+	if a.interval, err = parseWatchInterval(a.watch); err != nil {
+		return nil, "", err
+	}
+	if a.untilFound && a.interval == 0 {
+		return nil, "", usagef("--until-found needs --watch INTERVAL (e.g. --watch 5m --until-found)")
 	}
 	// The syntax of every value; the clock only matters for relative dates and limits.
 	if _, err := a.query(time.Now().UTC()); err != nil {

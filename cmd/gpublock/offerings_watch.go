@@ -1,0 +1,304 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/term"
+
+	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/pricing"
+)
+
+// The limits of --watch: a search of every region and duration is dozens of calls, so not
+// more often than a minute; and at least once a day, as the market moves by the day.
+const (
+	minOfferingsWatch = time.Minute
+	maxOfferingsWatch = 24 * time.Hour
+)
+
+// parseWatchInterval reads --watch; empty is no watch.
+func parseWatchInterval(s string) (time.Duration, error) {
+	if strings.TrimSpace(s) == "" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(strings.TrimSpace(s))
+	if err != nil || d < minOfferingsWatch || d > maxOfferingsWatch {
+		return 0, usagef("--watch %q: allowed an interval from 1m to 24h, such as 5m, 90s or 2h", s)
+	}
+	return d, nil
+}
+
+// watchWait waits for the next search and reports false when ctx ends first. Tests
+// replace it, so that no test sleeps and each can act between two searches.
+var watchWait = func(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}
+
+// bellTerminal reports whether w is a terminal, where a BEL rings rather than landing in a
+// file or a pipe as a stray byte. Tests replace it.
+var bellTerminal = func(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(f.Fd())
+}
+
+// offeringsWatch is the state of gpublock offerings --watch between its searches.
+type offeringsWatch struct {
+	a              *offeringsArgs
+	client         *aws.Client
+	cat            *pricing.Catalog
+	format         outputFormat
+	stdout, stderr io.Writer
+
+	seen    map[string]bool // offering IDs already printed
+	printed int             // offerings printed, over every search
+	csvw    *csv.Writer     // with its header written, once
+	// outputFailed: a search's offerings could not be written, which ends the watch.
+	outputFailed bool
+}
+
+// watchOfferings searches with q, then again every a.interval with the window read anew,
+// printing the offerings not printed before, until ctx ends, --until-found finds one, or
+// the window has passed.
+func watchOfferings(ctx context.Context, client *aws.Client, a *offeringsArgs, q model.Query, cat *pricing.Catalog, format outputFormat, stdout, stderr io.Writer) int {
+	w := &offeringsWatch{a: a, client: client, cat: cat, format: format, stdout: stdout, stderr: stderr, seen: map[string]bool{}}
+	for round := 1; ; round++ {
+		if round > 1 {
+			if !watchWait(ctx, a.interval) {
+				return w.interrupted()
+			}
+			var ok bool
+			if q, ok = w.nextQuery(ctx); !ok {
+				return w.interrupted()
+			}
+		}
+		if done := w.search(ctx, round, q); done {
+			switch {
+			case ctx.Err() != nil:
+				return w.interrupted()
+			case w.outputFailed:
+				return 1
+			}
+			return 0
+		}
+	}
+}
+
+// interrupted is the exit status when the watch ends before --until-found found anything
+// (or, without it, at all: a watch has no other end).
+func (w *offeringsWatch) interrupted() int {
+	if w.a.untilFound && w.printed == 0 {
+		fmt.Fprintln(w.stderr, "gpublock offerings: stopped before any offering was found")
+		return 1
+	}
+	return 0
+}
+
+// nextQuery reads the window again at the backend's clock, so that now and +2w move. A
+// start that has passed becomes now; when the window can no longer hold a block, the
+// watch is over (ok false).
+func (w *offeringsWatch) nextQuery(ctx context.Context) (model.Query, bool) {
+	now := w.client.Now(ctx)
+	if ctx.Err() != nil {
+		return model.Query{}, false
+	}
+	q, err := w.a.query(now)
+	if err == nil {
+		if len(q.Regions) == 0 {
+			q.Regions = []string{w.client.Region()}
+		}
+		if q.Start.Before(now) {
+			q.Start = now
+		}
+		err = q.Validate(now)
+	}
+	if err != nil {
+		fmt.Fprintf(w.stderr, "gpublock offerings: the window has passed, the watch is over:\n%v\n", queryUsage(err))
+		return q, false
+	}
+	return q, true
+}
+
+// search runs one search and prints what is new; done is true when the watch is over:
+// ctx ended during the search, --until-found has found, or the output failed.
+func (w *offeringsWatch) search(ctx context.Context, round int, q model.Query) (done bool) {
+	// The first table streams as without --watch; later ones wait for the count in the
+	// line above their rows. csv rows stream in every search: they are all alike.
+	var each func(model.Offering)
+	switch {
+	case w.format == "table" && round == 1:
+		each = func(o model.Offering) {
+			if w.seen[o.ID] {
+				return
+			}
+			if w.printed == 0 {
+				fmt.Fprint(w.stdout, offeringTableHeader())
+			}
+			w.seen[o.ID] = true
+			w.printed++
+			fmt.Fprint(w.stdout, offeringTableRow(o, pricing.Compare(w.cat, o)))
+		}
+	case w.format == "csv":
+		each = func(o model.Offering) {
+			if w.seen[o.ID] {
+				return
+			}
+			w.seen[o.ID] = true
+			w.printed++
+			w.csvHead()
+			_ = w.csvw.Write(offeringCSVRow(o, pricing.Compare(w.cat, o)))
+			w.csvw.Flush()
+		}
+	}
+	before := w.printed
+	res := searchOnce(ctx, w.client, q, round == 1, each, w.stderr)
+	if ctx.Err() != nil {
+		return true
+	}
+	now := w.client.Now(ctx)
+	failed := regionsIn(q.Regions, res.failed)
+	if res.allFailed() {
+		// Nothing on stdout: a script must not read the failure as a search with nothing new.
+		fmt.Fprintf(w.stderr, "gpublock offerings: every region failed: %s\n", strings.Join(failed, ", "))
+		w.line(w.summary(now, round, 0, 0, failed, true, false), false)
+		return false
+	}
+
+	var fresh []model.Offering // new in this search, for table (after the first) and json
+	for _, o := range res.offerings {
+		if each == nil && !w.seen[o.ID] {
+			w.seen[o.ID] = true
+			fresh = append(fresh, o)
+		}
+	}
+	sortOfferings(fresh)
+	w.printed += len(fresh)
+	added := w.printed - before
+	found := w.a.untilFound && w.printed > 0
+	line := w.summary(now, round, added, len(res.offerings), failed, false, found)
+
+	switch w.format {
+	case "table":
+		if round == 1 {
+			if added == 0 {
+				noOfferings(w.stderr, q, res.answered)
+			}
+			w.line(line, false)
+			break
+		}
+		w.line(line, added > 0)
+		if added > 0 {
+			fmt.Fprint(w.stdout, offeringTableHeader())
+			for _, o := range fresh {
+				fmt.Fprint(w.stdout, offeringTableRow(o, pricing.Compare(w.cat, o)))
+			}
+		}
+	case "csv":
+		w.csvHead() // the document has its header even when the first search found nothing
+		w.line(line, false)
+	case "json":
+		out := make([]offeringJSON, 0, len(fresh))
+		for _, o := range fresh {
+			out = append(out, toOfferingJSON(o, pricing.Compare(w.cat, o)))
+		}
+		b, err := json.Marshal(out)
+		if err != nil {
+			fmt.Fprintln(w.stderr, "gpublock offerings:", err)
+			w.outputFailed = true
+			return true
+		}
+		fmt.Fprintf(w.stdout, "%s\n", b)
+		w.line(line, false)
+	}
+	if round > 1 && added > 0 && bellTerminal(w.stderr) {
+		fmt.Fprint(w.stderr, "\a")
+	}
+	return found
+}
+
+func (w *offeringsWatch) csvHead() {
+	if w.csvw != nil {
+		return
+	}
+	w.csvw = csv.NewWriter(w.stdout)
+	_ = w.csvw.Write(offeringCSVHeader)
+	w.csvw.Flush()
+}
+
+// line prints a search's line: on stdout in a table, where it heads the new rows (after a
+// blank line when there are some); on stderr with json and csv, whose stdout is data.
+func (w *offeringsWatch) line(s string, rows bool) {
+	if w.format != "table" {
+		fmt.Fprintln(w.stderr, "gpublock offerings: "+s)
+		return
+	}
+	if rows {
+		fmt.Fprintln(w.stdout)
+	}
+	fmt.Fprintln(w.stdout, s)
+}
+
+// summary is a search's line, e.g. "2026-12-01 22:41 UTC: 3 new offerings (12 on offer);
+// next search in 5m, Ctrl-C stops".
+func (w *offeringsWatch) summary(now time.Time, round, added, onOffer int, failed []string, allFailed, found bool) string {
+	var parts []string
+	switch {
+	case allFailed:
+		parts = append(parts, "every region failed (see stderr)")
+	case round == 1 && added == 0:
+		parts = append(parts, "no offerings")
+	case round == 1:
+		parts = append(parts, plural(added, "offering", "offerings"))
+	default:
+		news := plural(added, "new offering", "new offerings")
+		if added == 0 {
+			news = "no new offerings"
+		}
+		parts = append(parts, fmt.Sprintf("%s (%d on offer)", news, onOffer))
+	}
+	if len(failed) > 0 && !allFailed {
+		parts = append(parts, "FAILED: "+strings.Join(failed, ", ")+" (see stderr)")
+	}
+	switch {
+	case found:
+		parts = append(parts, "found, stopping (--until-found)")
+	case w.a.untilFound:
+		parts = append(parts, fmt.Sprintf("next search in %s until one is found, Ctrl-C stops", shortInterval(w.a.interval)))
+	default:
+		parts = append(parts, fmt.Sprintf("next search in %s, Ctrl-C stops", shortInterval(w.a.interval)))
+	}
+	return now.UTC().Format("2006-01-02 15:04 MST") + ": " + strings.Join(parts, "; ")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// shortInterval writes 5m rather than time.Duration's 5m0s.
+func shortInterval(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}

@@ -64,9 +64,11 @@ type offeringsWatch struct {
 	format         outputFormat
 	stdout, stderr io.Writer
 
-	seen    map[string]bool // offering IDs already printed
-	printed int             // offerings printed, over every search
-	csvw    *csv.Writer     // with its header written, once
+	// seen holds the IDs of the offerings printed, with their start: one that has started
+	// cannot be offered again, so it is forgotten, and a watch of days stays small.
+	seen    map[string]time.Time
+	printed int         // offerings printed, over every search
+	csvw    *csv.Writer // with its header written, once
 	// outputFailed: a search's offerings could not be written, which ends the watch.
 	outputFailed bool
 }
@@ -75,7 +77,7 @@ type offeringsWatch struct {
 // printing the offerings not printed before, until ctx ends, --until-found finds one, or
 // the window has passed.
 func watchOfferings(ctx context.Context, client *aws.Client, a *offeringsArgs, q model.Query, cat *pricing.Catalog, format outputFormat, stdout, stderr io.Writer) int {
-	w := &offeringsWatch{a: a, client: client, cat: cat, format: format, stdout: stdout, stderr: stderr, seen: map[string]bool{}}
+	w := &offeringsWatch{a: a, client: client, cat: cat, format: format, stdout: stdout, stderr: stderr, seen: map[string]time.Time{}}
 	for round := 1; ; round++ {
 		if round > 1 {
 			if !watchWait(ctx, a.interval) {
@@ -98,8 +100,8 @@ func watchOfferings(ctx context.Context, client *aws.Client, a *offeringsArgs, q
 	}
 }
 
-// interrupted is the exit status when the watch ends before --until-found found anything
-// (or, without it, at all: a watch has no other end).
+// interrupted is the exit status of a watch that ends without --until-found finding: by
+// Ctrl-C or because its window has passed. Only an --until-found still waiting fails.
 func (w *offeringsWatch) interrupted() int {
 	if w.a.untilFound && w.printed == 0 {
 		fmt.Fprintln(w.stderr, "gpublock offerings: stopped before any offering was found")
@@ -142,22 +144,22 @@ func (w *offeringsWatch) search(ctx context.Context, round int, q model.Query) (
 	switch {
 	case w.format == "table" && round == 1:
 		each = func(o model.Offering) {
-			if w.seen[o.ID] {
+			if _, ok := w.seen[o.ID]; ok {
 				return
 			}
 			if w.printed == 0 {
 				fmt.Fprint(w.stdout, offeringTableHeader())
 			}
-			w.seen[o.ID] = true
+			w.seen[o.ID] = o.Start
 			w.printed++
 			fmt.Fprint(w.stdout, offeringTableRow(o, pricing.Compare(w.cat, o)))
 		}
 	case w.format == "csv":
 		each = func(o model.Offering) {
-			if w.seen[o.ID] {
+			if _, ok := w.seen[o.ID]; ok {
 				return
 			}
-			w.seen[o.ID] = true
+			w.seen[o.ID] = o.Start
 			w.printed++
 			w.csvHead()
 			_ = w.csvw.Write(offeringCSVRow(o, pricing.Compare(w.cat, o)))
@@ -170,6 +172,11 @@ func (w *offeringsWatch) search(ctx context.Context, round int, q model.Query) (
 		return true
 	}
 	now := w.client.Now(ctx)
+	for id, start := range w.seen {
+		if start.Before(now) {
+			delete(w.seen, id)
+		}
+	}
 	failed := regionsIn(q.Regions, res.failed)
 	if res.allFailed() {
 		// Nothing on stdout: a script must not read the failure as a search with nothing new.
@@ -180,8 +187,8 @@ func (w *offeringsWatch) search(ctx context.Context, round int, q model.Query) (
 
 	var fresh []model.Offering // new in this search, for table (after the first) and json
 	for _, o := range res.offerings {
-		if each == nil && !w.seen[o.ID] {
-			w.seen[o.ID] = true
+		if _, ok := w.seen[o.ID]; each == nil && !ok {
+			w.seen[o.ID] = o.Start
 			fresh = append(fresh, o)
 		}
 	}

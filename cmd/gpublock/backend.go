@@ -91,13 +91,22 @@ func (f *awsFlags) validate() error {
 		return err
 	}
 	if f.logFile != "" && f.callLog == nil {
-		l, err := aws.OpenCallLog(f.logFile)
+		l, err := openCallLog(f.logFile)
 		if err != nil {
-			return usagef("--log-file %q: cannot append to it: %s", f.logFile, pathReason(err))
+			return err
 		}
 		f.callLog = l
 	}
 	return nil
+}
+
+// openCallLog opens --log-file; a path that cannot be written is bad usage, before any call.
+func openCallLog(path string) (*aws.CallLog, error) {
+	l, err := aws.OpenCallLog(path)
+	if err != nil {
+		return nil, usagef("--log-file %q: cannot append to it: %s", path, pathReason(err))
+	}
+	return l, nil
 }
 
 // pathReason is why a file could not be opened, without the path the message names already.

@@ -11,6 +11,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/aws/smithy-go/middleware"
+
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
@@ -31,7 +33,7 @@ const pricesSynopsis = "[--region R[,R...]] [--type T[,T...]] [-o table|json|csv
 	"Exit status: 0 shown (and refreshed), 1 the refresh or the output failed, 2 bad usage."
 
 func runPrices(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	var output, regionList, typeList, endpoint, profile string
+	var output, regionList, typeList, endpoint, profile, logFile string
 	var refresh bool
 	fs := newCommandFlags("prices", pricesSynopsis, stderr, &output)
 	fs.StringVar(&regionList, "region", "", "only these regions, `R[,R...]` or all (figures without a region are always shown)")
@@ -39,6 +41,7 @@ func runPrices(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs.BoolVar(&refresh, "refresh", false, "fetch current on-demand prices from the AWS Price List API into the cache first")
 	fs.StringVar(&endpoint, "endpoint-url", "", "Price List API endpoint `URL` for --refresh, e.g. http://127.0.0.1:PORT for gpublock sim (default: AWS)")
 	fs.StringVar(&profile, "profile", "", "AWS shared-config profile for --refresh (default: $AWS_PROFILE or the default profile)")
+	fs.StringVar(&logFile, "log-file", "", "with --refresh, append one line per AWS API attempt (never credentials or bodies) to this `file`")
 	if err := fs.Parse(args); err != nil {
 		return flagExit(err)
 	}
@@ -50,8 +53,8 @@ func runPrices(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if format != "table" && format != "json" && format != "csv" {
 		return usage("-o %q: allowed table, json or csv", output)
 	}
-	if !refresh && (endpoint != "" || profile != "") {
-		return usage("--endpoint-url and --profile are only used with --refresh")
+	if !refresh && (endpoint != "" || profile != "" || logFile != "") {
+		return usage("--endpoint-url, --profile and --log-file are only used with --refresh")
 	}
 	if endpoint != "" && !strings.HasPrefix(endpoint, "http://") && !strings.HasPrefix(endpoint, "https://") {
 		return usage("--endpoint-url %q: want an http:// or https:// URL", endpoint)
@@ -71,12 +74,20 @@ func runPrices(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return usage("%v", err)
 	}
 
+	var callLog []func(*middleware.Stack) error
+	if logFile != "" {
+		l, err := openCallLog(logFile)
+		if err != nil {
+			return reportUsage(stderr, "prices", err)
+		}
+		callLog = append(callLog, l.APIOption())
+	}
 	if refresh {
 		if pathErr != nil {
 			fmt.Fprintf(stderr, "gpublock prices: %v\n", pathErr)
 			return 1
 		}
-		if code := pricesRefresh(ctx, path, profile, endpoint, types, regions, stderr); code != 0 {
+		if code := pricesRefresh(ctx, path, profile, endpoint, types, regions, callLog, stderr); code != 0 {
 			return code
 		}
 		if cat, err = pricing.Load(path); err != nil {
@@ -103,8 +114,8 @@ func runPrices(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	return 0
 }
 
-func pricesRefresh(ctx context.Context, path, profile, endpoint string, types, regions []string, stderr io.Writer) int {
-	client, err := pricelist.NewClient(ctx, profile, endpoint)
+func pricesRefresh(ctx context.Context, path, profile, endpoint string, types, regions []string, callLog []func(*middleware.Stack) error, stderr io.Writer) int {
+	client, err := pricelist.NewClient(ctx, profile, endpoint, callLog...)
 	if err != nil {
 		fmt.Fprintf(stderr, "gpublock prices: --refresh: %v\n", err)
 		return 1

@@ -286,3 +286,29 @@ func TestPricesRefreshFailureExplained(t *testing.T) {
 		t.Errorf("no credentials: exit %d, stderr %q", code, errs)
 	}
 }
+
+// prices --refresh --log-file logs its Price List calls as every other command logs its
+// EC2 calls; without --refresh the flag is refused, as --endpoint-url is.
+func TestPricesRefreshLogFile(t *testing.T) {
+	pricesEnv(t)
+	srv := httptest.NewServer(ec2sim.NewPriceListHandler())
+	defer srv.Close()
+	log := filepath.Join(t.TempDir(), "calls.log")
+	code, _, errs := runCLI("prices", "--refresh", "--endpoint-url", srv.URL, "--type", "p5.48xlarge,trn1.32xlarge", "--log-file", log)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	recs := readCallLog(t, log)
+	if len(recs) != 2 {
+		t.Fatalf("%d lines, want one GetProducts per type: %v", len(recs), recs)
+	}
+	for _, r := range recs {
+		if r["service"] != "Pricing" || r["action"] != "GetProducts" || r["status"] != "200" || r["attempt"] != "1" {
+			t.Errorf("line %v", r)
+		}
+	}
+	code, out, errs := runCLI("prices", "--log-file", log)
+	if code != 2 || out != "" || !strings.Contains(errs, "only used with --refresh") {
+		t.Errorf("--log-file without --refresh: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}

@@ -260,7 +260,7 @@ func TestExtendFromBlocksScreen(t *testing.T) {
 	s.press("e")
 	s.waitText("choose the length")
 	s.press("right", "enter") // 2 days
-	s.waitText("Dry run: allowed")
+	s.waitText("✓ allowed (ec2:PurchaseCapacityBlockExtension)")
 	text := s.waitText("Type extend")
 	for _, want := range []string{"Upfront fee", "Break-even", "New end", o.End.Add(48 * time.Hour).UTC().Format("2006-01-02 15:04")} {
 		if !strings.Contains(text, want) {
@@ -277,7 +277,7 @@ func TestExtendFromBlocksScreen(t *testing.T) {
 	s.waitText("Type extend (the whole word)")
 	s.typeText("d")
 	s.press("enter")
-	s.waitText("EXTENDED")
+	s.waitText("EXTENSION BOUGHT, payment pending")
 	s.press("space")
 	// The end moves once the payment succeeds (within minutes on the emulator's clock).
 	sim.Advance(10 * time.Minute)
@@ -460,7 +460,7 @@ func TestExtendDialogRefusals(t *testing.T) {
 	if got := dd.(extendDialog); got.step != extConfirm || !strings.Contains(got.notYet, "Not allowed") {
 		t.Errorf("refused: step %d, %q", got.step, got.notYet)
 	}
-	if v := ansi.Strip(dd.View(100, 40)); !strings.Contains(v, "NOT allowed") || strings.Contains(v, "Type extend") {
+	if v := ansi.Strip(dd.View(100, 40)); !strings.Contains(v, "✗ NOT ALLOWED") || strings.Contains(v, "Type extend") {
 		t.Errorf("a refused dry run offers to type extend:\n%s", v)
 	}
 

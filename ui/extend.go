@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/model"
@@ -40,6 +41,13 @@ type extendDialog struct {
 	res       ExtendResult
 	failure   *ActionError
 	quitAsked bool // a first ctrl+c while the extension is in flight
+
+	// Once bought, the extension's payment is followed, as the receipt follows a block's:
+	// status is the extension's as last listed, after the block then (found: listed).
+	status  model.ExtensionStatus
+	after   model.Block
+	found   bool
+	pollErr error
 }
 
 // Busy reports an extension in flight: the root then lets ctrl+c warn before it quits.
@@ -144,10 +152,32 @@ func (d extendDialog) Update(msg tea.Msg) (dialog, tea.Cmd, bool) {
 			return d, nil, false
 		}
 		d.step, d.res = extDone, msg.res
+		// The row shows the extension at once; its end moves once the block is listed again.
+		refresh := func() tea.Msg { return blocksRefreshMsg{} }
 		if msg.err != nil {
 			d.failure = asActionError(msg.err)
+			return d, refresh, false
 		}
-		// The row follows the new end once the block is listed again.
+		d.status = msg.res.Extension.Status
+		if extensionSettled(d.status) {
+			return d, refresh, false
+		}
+		return d, tea.Batch(refresh, pollBlock(d.env, d.id, d.b, d.env.poll)), false
+	case blockPolledMsg:
+		if msg.dialog != d.id || d.step != extDone || d.failure != nil || extensionSettled(d.status) {
+			return d, nil, false
+		}
+		d.pollErr = msg.err
+		if msg.found {
+			d.after, d.found = msg.block, true
+			if e, ok := extensionOf(msg.block, d.off.ID); ok {
+				d.status = e.Status
+			}
+		}
+		if !extensionSettled(d.status) {
+			return d, pollBlock(d.env, d.id, d.b, d.env.poll), false
+		}
+		// Paid, the row's end moves; failed, the row is warned of.
 		return d, func() tea.Msg { return blocksRefreshMsg{} }, false
 	}
 	return d, nil, false
@@ -226,6 +256,22 @@ func (d extendDialog) tryBuy() (dialog, tea.Cmd, bool) {
 	}, false
 }
 
+// extensionSettled: the status the dialog stops watching at. AWS moves the end once the
+// payment is taken, usually within minutes, or leaves it when the payment fails.
+func extensionSettled(st model.ExtensionStatus) bool {
+	return st != model.ExtensionPaymentPending && st != ""
+}
+
+// extensionOf is the block's extension bought from the offering: an offering is sold once.
+func extensionOf(b model.Block, offeringID string) (model.Extension, bool) {
+	for _, e := range b.Extensions {
+		if e.OfferingID == offeringID {
+			return e, true
+		}
+	}
+	return model.Extension{}, false
+}
+
 // fits reports whether the whole confirmation shows in the dialog's box.
 func (d extendDialog) fits() bool {
 	if d.env.size.w == 0 {
@@ -235,7 +281,9 @@ func (d extendDialog) fits() bool {
 	return len(d.lines(r.w-2))+2 <= d.env.size.h
 }
 
-// lines is the dialog's content at an inner width.
+// lines is the dialog's content at an inner width. Every line has the dialogs' left margin
+// of two cells, as the purchase and launch dialogs' lines do, so that the dry run's answer
+// (dryRunLines) starts in the column of the values above it.
 func (d extendDialog) lines(w int) []string {
 	th, b := d.env.th, d.b
 	loc := d.env.loc
@@ -243,95 +291,128 @@ func (d extendDialog) lines(w int) []string {
 	if account == "" {
 		account = "unknown"
 	}
+	const margin = "  "
+	cw := w - len(margin) // the content's width, after the margin
+	var out []string
+	add := func(lines ...string) {
+		for _, l := range lines {
+			if l != "" {
+				l = margin + l
+			}
+			out = append(out, l)
+		}
+	}
 	// Both groups of fields and the length picker share one label width, so their values
 	// start in one column.
 	lab := func(s string) string { return fmt.Sprintf("%-*s", extLabelWidth, s) }
-	rows := [][2]string{
+	add(fieldLines(th, [][2]string{
 		{lab("Account"), account},
 		{lab("Block"), fmt.Sprintf("%s (%s) · %s × %d · %s", b.ReservationID, b.State, b.InstanceType, b.TotalCount, b.AvailabilityZone)},
 		{lab("Ends now"), bothTimes(b.End, loc)},
-	}
-	out := fieldLines(th, rows, w)
-	out = append(out, "", th.Label.Render(lab("Add")+"  ")+d.lengthPicker(w-extLabelWidth-2))
+	}, cw)...)
+	add("", th.Label.Render(lab("Add")+"  ")+d.lengthPicker(cw-extLabelWidth-2))
 	switch d.step {
 	case extChoose:
-		out = append(out, th.Muted.Render(ansi.Truncate("←/→ choose the length (1–14 days, 3–26 weeks) · enter shows the offering · esc cancels", w, "…")))
+		add(th.Muted.Render(ansi.Truncate("←/→ choose the length (1–14 days, 3–26 weeks) · enter shows the offering · esc cancels", cw, "…")))
 		return out
 	case extLoading:
-		out = append(out, th.Value.Render("Asking AWS for the extension offering…"))
+		add(th.Value.Render("Asking AWS for the extension offering…"))
 		return out
 	case extNone:
 		if d.offErr != nil {
-			out = append(out, wrapStyled(th.Error, "The extension offerings could not be listed: "+d.offErr.Error(), w)...)
+			add(wrapStyled(th.Error, "The extension offerings could not be listed: "+d.offErr.Error(), cw)...)
 		} else {
-			out = append(out, wrapStyled(th.Warning, fmt.Sprintf("AWS offers no %s extension of this block now (no capacity in %s after its end). Try another length, or later.",
-				model.FormatDays(d.days[d.choice]), b.AvailabilityZone), w)...)
+			add(wrapStyled(th.Warning, fmt.Sprintf("AWS offers no %s extension of this block now (no capacity in %s after its end). Try another length, or later.",
+				model.FormatDays(d.days[d.choice]), b.AvailabilityZone), cw)...)
 		}
-		out = append(out, th.Muted.Render("←/→ another length · enter asks again · esc closes"))
+		add(th.Muted.Render(ansi.Truncate("←/→ another length · enter asks again · esc closes", cw, "…")))
 		return out
 	}
 	off, c := d.off, d.cmp
-	fee := fieldLines(th, [][2]string{
+	add(fieldLines(th, [][2]string{
 		{lab("New end"), bothTimes(off.End, loc) + " · instances terminate from " + bothTimes(off.End.Add(-model.TerminationLead), loc)},
 		{lab("Upfront fee"), exactFee(off.Fee, off.Currency) + ", for the added time"},
 		{lab("Break-even"), breakEven(c)},
 		{lab("Offering"), off.ID},
-	}, w)
-	out = append(out, fee...)
-	out = append(out, wrapStyled(th.Warning, "An extension cannot be cancelled. The end moves once the payment succeeds (usually within minutes).", w)...)
+	}, cw)...)
+	add(wrapStyled(th.Warning, "An extension cannot be cancelled. The end moves once the payment succeeds (usually within minutes).", cw)...)
 	out = append(out, "")
+	// The dry run's answer in the words and styles of the purchase and launch dialogs.
+	dry := func(style lipgloss.Style, answer string) {
+		out = append(out, dryRunLines(style, extLabelWidth, answer, cw)...)
+	}
 	switch {
 	case d.step == extChecking:
-		out = append(out, th.Value.Render("Dry run: checking permission (ec2:PurchaseCapacityBlockExtension)…"))
+		dry(th.Muted, "⋯ asking AWS whether this identity may extend (DryRun)…")
 	case d.permErr != nil:
-		out = append(out, wrapStyled(th.Error, "Dry run failed: "+d.permErr.Error(), w)...)
+		dry(th.Error, "✗ failed: "+d.permErr.Error()+" Nothing can be extended; esc closes.")
 	case !d.perm.Allowed:
-		out = append(out, wrapStyled(th.Error, "Dry run: NOT allowed: this identity lacks "+d.perm.Action+". Nothing can be extended. esc closes.", w)...)
-	case d.step == extConfirm:
-		out = append(out, th.OK.Render("Dry run: allowed ("+d.perm.Action+")."))
+		dry(th.Error, "✗ NOT ALLOWED: this identity lacks "+d.perm.Action+". Nothing can be extended; esc closes.")
+	default:
+		dry(th.OK, "✓ allowed ("+d.perm.Action+")")
 	}
 	switch d.step {
 	case extConfirm:
 		if d.perm.Allowed && d.permErr == nil {
-			out = append(out, th.Label.Render("Type extend and press enter: ")+d.confirm.View(max(8, w-30), true, th.Value, th.Cursor, th.Muted))
+			add(th.Label.Render("Type extend and press enter: ") + d.confirm.View(max(8, cw-30), true, th.Value, th.Cursor, th.Muted))
 		}
 	case extBuying:
-		out = append(out, th.Value.Render("Extending… (the answer is awaited; nothing is sent twice)"))
+		add(th.Value.Render("Extending… (the answer is awaited; nothing is sent twice)"))
 	case extDone:
-		out = append(out, d.doneLines(w)...)
+		add(d.doneLines(cw)...)
 	}
 	if d.notYet != "" {
-		out = append(out, wrapStyled(th.Warning, d.notYet, w)...)
+		add(wrapStyled(th.Warning, d.notYet, cw)...)
 	}
 	if d.step == extChecking || d.step == extConfirm {
-		out = append(out, th.Muted.Render(ansi.Truncate("shift+tab another length · esc cancels", w, "…")))
+		add(th.Muted.Render(ansi.Truncate("shift+tab another length · esc cancels", cw, "…")))
 	}
 	return out
 }
 
+// doneLines are the answer of the extension, then its payment as it is followed: pending
+// (watching), paid (the new end), failed (the end stays; what to do).
 func (d extendDialog) doneLines(w int) []string {
-	th := d.env.th
+	th, loc := d.env.th, d.env.loc
 	if f := d.failure; f != nil {
 		if f.Outcome == OutcomeUnknown {
 			return wrapStyled(th.Error, "OUTCOME UNKNOWN: do not extend again; check the block's extension history. "+f.Error()+" Any key closes.", w)
 		}
 		return wrapStyled(th.Error, "NOT EXTENDED: "+f.Error()+" Any key closes.", w)
 	}
-	e := d.res.Extension
-	st := string(e.Status)
-	if st == "" {
-		st = "bought"
-	}
 	var out []string
 	if d.res.Recovered {
-		out = append(out, wrapStyled(th.Warning, "The reply was lost; the block's extension history lists this offering: it is extended, once.", w)...)
+		out = append(out, wrapStyled(th.Warning, "The reply was lost; the block's extension history lists this offering: it was bought, once.", w)...)
 	}
-	msg := fmt.Sprintf("EXTENDED: %s until %s (%s). ", d.b.ReservationID, bothTimes(d.off.End, d.env.loc), st)
-	if e.Status == model.ExtensionPaymentPending {
-		msg += "The end moves once the payment succeeds; the row follows at the next refresh. "
+	// The end as AWS lists it now; before the first look, the block's when the dialog opened.
+	end := d.b.End
+	if d.found {
+		end = d.after.End
 	}
-	msg += "Journal id " + d.res.RequestID + ". Any key closes."
-	return append(out, wrapStyled(th.OK, msg, w)...)
+	journal := "Journal id " + d.res.RequestID + "."
+	switch d.status {
+	case model.ExtensionPaymentSucceeded:
+		if !d.found {
+			end = d.off.End // paid at once, in the purchase's answer: never looked at since
+		}
+		out = append(out, wrapStyled(th.OK.Bold(true), fmt.Sprintf("EXTENDED: %s now ends %s (payment-succeeded).", d.b.ReservationID, bothTimes(end, loc)), w)...)
+		out = append(out, wrapStyled(th.OK, "Its instances are terminated from "+bothTimes(end.Add(-model.TerminationLead), loc)+". "+journal+" Any key closes.", w)...)
+	case model.ExtensionPaymentFailed:
+		out = append(out, wrapStyled(th.Error.Bold(true), "EXTENSION PAYMENT FAILED: AWS could not take the payment, so the block was not extended.", w)...)
+		out = append(out, wrapStyled(th.Error, fmt.Sprintf("%s keeps its old end, %s: its instances are terminated from %s. "+
+			"Check the account's payment method in the AWS Billing console, then extend again (e). %s Any key closes.",
+			d.b.ReservationID, bothTimes(end, loc), bothTimes(end.Add(-model.TerminationLead), loc), journal), w)...)
+	default:
+		out = append(out, wrapStyled(th.Accent.Bold(true), fmt.Sprintf("EXTENSION BOUGHT, payment pending: %s moves its end to %s once AWS takes the payment (usually within minutes).",
+			d.b.ReservationID, bothTimes(d.off.End, loc)), w)...)
+		watch := fmt.Sprintf("Until then it ends %s. Watching the payment…", bothTimes(end, loc))
+		if d.pollErr != nil {
+			watch += " Could not look again: " + d.pollErr.Error()
+		}
+		out = append(out, wrapStyled(th.Value, watch, w)...)
+		out = append(out, wrapStyled(th.Muted, journal+" Any key closes; the blocks screen shows the outcome too.", w)...)
+	}
+	return out
 }
 
 // lengthPicker shows the chosen length among its neighbours.

@@ -57,11 +57,11 @@ func reportUsage(stderr io.Writer, cmd string, err error) int {
 	return 2
 }
 
-const offeringsSynopsis = "--type TYPE[,TYPE...] --duration 2d|48h|3w|2d-7d [--count N] [--from DATE] [--to DATE] [--region R[,R...]|all] [-o table|json|csv] [--watch 5m [--until-found]]\n\n" +
+const offeringsSynopsis = "--type TYPE[,TYPE...] --duration 2d|48h|3w|2d-7d [--count N] [--from DATE] [--to DATE] [--region R[,R...]|all] [-o table|json|csv] [--watch [--interval 5m] [--until-found]]\n\n" +
 	"table and csv print rows as they arrive; json prints one array at the end. A region that\n" +
 	"fails is named on stderr and what the others found is still printed; when every region\n" +
 	"fails, stdout stays empty (no header, no []).\n\n" +
-	"--watch INTERVAL searches again every INTERVAL (1m to 24h) until interrupted, reading\n" +
+	"--watch searches again every --interval (default 5m; 1m to 24h) until interrupted, reading\n" +
 	"relative dates (now, +2w) again each time (a start that has passed becomes now), and prints\n" +
 	"only the offerings not printed before (by offering ID). table: the first table, then a line\n" +
 	"per search, with the header and the new rows under it; csv: the header once, then the new\n" +
@@ -83,10 +83,11 @@ type offeringsArgs struct {
 	duration string
 	from, to string
 	output   string
-	// --watch and --until-found: interval is zero without --watch.
-	watch      string
-	interval   time.Duration
-	untilFound bool
+	// --watch, --interval and --until-found: interval is zero without --watch.
+	watch         bool
+	intervalValue string
+	interval      time.Duration
+	untilFound    bool
 }
 
 func runOfferings(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -142,7 +143,8 @@ func parseOfferings(args []string, stderr io.Writer) (*offeringsArgs, outputForm
 	fs.StringVar(&a.duration, "duration", "", "block `length`: 2d, 48h, 3w, or a range 2d-7d (required)")
 	fs.StringVar(&a.from, "from", "now", "earliest start `DATE`: 2026-12-03, RFC 3339, now, or +2w/+10d/+36h")
 	fs.StringVar(&a.to, "to", "+8w", "latest end `DATE` (same forms; at most 8 weeks ahead)")
-	fs.StringVar(&a.watch, "watch", "", "search again every `interval` (1m to 24h, e.g. 5m) until interrupted, printing only new offerings")
+	fs.BoolVar(&a.watch, "watch", false, "search again every --interval until interrupted, printing only new offerings")
+	fs.StringVar(&a.intervalValue, "interval", "5m", "time between searches with --watch (1m to 24h)")
 	fs.BoolVar(&a.untilFound, "until-found", false, "with --watch: stop at the first search that finds any offering (exit 0; 1 if interrupted first)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -157,11 +159,12 @@ func parseOfferings(args []string, stderr io.Writer) (*offeringsArgs, outputForm
 	if err != nil {
 		return nil, "", err
 	}
-	if a.interval, err = parseWatchInterval(a.watch); err != nil {
-		return nil, "", err
-	}
-	if a.untilFound && a.interval == 0 {
-		return nil, "", usagef("--until-found needs --watch INTERVAL (e.g. --watch 5m --until-found)")
+	if a.watch {
+		if a.interval, err = parseWatchInterval(a.intervalValue); err != nil {
+			return nil, "", err
+		}
+	} else if a.untilFound || flagGiven(fs, "interval") {
+		return nil, "", usagef("--until-found and --interval are used with --watch (e.g. --watch --interval 5m --until-found)")
 	}
 	// The syntax of every value; the clock only matters for relative dates and limits.
 	if _, err := a.query(time.Now().UTC()); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -24,16 +25,20 @@ const (
 	maxOfferingsWatch = 24 * time.Hour
 )
 
-// parseWatchInterval reads --watch; empty is no watch.
+// parseWatchInterval reads --interval.
 func parseWatchInterval(s string) (time.Duration, error) {
-	if strings.TrimSpace(s) == "" {
-		return 0, nil
-	}
 	d, err := time.ParseDuration(strings.TrimSpace(s))
 	if err != nil || d < minOfferingsWatch || d > maxOfferingsWatch {
-		return 0, usagef("--watch %q: allowed an interval from 1m to 24h, such as 5m, 90s or 2h", s)
+		return 0, usagef("--interval %q: allowed 1m to 24h, such as 5m, 90s or 2h", s)
 	}
 	return d, nil
+}
+
+// flagGiven reports whether the command line set the named flag.
+func flagGiven(fs *flag.FlagSet, name string) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
 }
 
 // watchWait waits for the next search and reports false when ctx ends first. Tests

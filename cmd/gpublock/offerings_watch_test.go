@@ -61,7 +61,7 @@ func runWatch(ctx context.Context, args ...string) (int, string, string) {
 // moves when the clock does.
 func watchArgs(url string, extra ...string) []string {
 	return append([]string{"offerings", "--endpoint-url", url, "--type", "p5.48xlarge", "--duration", "2d",
-		"--from", "now", "--to", "+4d", "--watch", "5m"}, extra...)
+		"--from", "now", "--to", "+4d", "--watch", "--interval", "5m"}, extra...)
 }
 
 // jsonRounds reads the one array per line that --watch -o json prints.
@@ -356,7 +356,7 @@ func TestOfferingsWatchUntilFound(t *testing.T) {
 	// array each time, and exit 1 when interrupted.
 	wr, ctx = fakeWatch(t, 3, nil)
 	code, out, errs = runWatch(ctx, "offerings", "--endpoint-url", cs.url, "--type", "p5.48xlarge", "--duration", "2d",
-		"--from", "now", "--to", "+1d", "--region", "us-east-1", "--watch", "1m", "--until-found", "-o", "json")
+		"--from", "now", "--to", "+1d", "--region", "us-east-1", "--watch", "--interval", "1m", "--until-found", "-o", "json")
 	if code != 1 || out != "[]\n[]\n[]\n" || len(wr.waits) != 3 || wr.waits[0] != time.Minute || !strings.Contains(errs, "stopped before any offering was found") {
 		t.Errorf("interrupted with nothing found: exit %d, %d waits %v, stdout %q, stderr %q; want 1", code, len(wr.waits), wr.waits, out, errs)
 	}
@@ -370,7 +370,7 @@ func TestOfferingsWatchFixedWindowPasses(t *testing.T) {
 	cs := startCLISim(t)
 	wr, ctx := fakeWatch(t, 5, func(n int) { cs.sim.Advance(36 * time.Hour) })
 	code, out, errs := runWatch(ctx, "offerings", "--endpoint-url", cs.url, "--type", "p5.48xlarge", "--duration", "2d",
-		"--from", "2026-12-01T08:00:00Z", "--to", "2026-12-05T11:30:00Z", "--region", "us-east-1", "--watch", "5m", "-o", "json")
+		"--from", "2026-12-01T08:00:00Z", "--to", "2026-12-05T11:30:00Z", "--region", "us-east-1", "--watch", "--interval", "5m", "-o", "json")
 	if code != 0 || len(wr.waits) != 3 {
 		t.Errorf("exit %d after %d waits, want 0 after 3 (72h on, the window still holds a block; 108h on, it has passed)", code, len(wr.waits))
 	}
@@ -390,13 +390,14 @@ func TestOfferingsWatchBadUsage(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--watch", "30s"}, "--watch \"30s\": allowed an interval from 1m to 24h"},
-		{[]string{"--watch", "25h"}, "1m to 24h"},
-		{[]string{"--watch", "5"}, "--watch \"5\""},
-		{[]string{"--watch", "often"}, "--watch \"often\""},
-		{[]string{"--watch", "-5m"}, "--watch"},
-		{[]string{"--until-found"}, "--until-found needs --watch"},
-		{[]string{"--watch"}, "flag needs an argument"},
+		{[]string{"--watch", "--interval", "30s"}, "--interval \"30s\": allowed 1m to 24h"},
+		{[]string{"--watch", "--interval", "25h"}, "1m to 24h"},
+		{[]string{"--watch", "--interval", "5"}, "--interval \"5\""},
+		{[]string{"--watch", "--interval", "often"}, "--interval \"often\""},
+		{[]string{"--watch", "--interval", "-5m"}, "--interval"},
+		{[]string{"--until-found"}, "used with --watch"},
+		{[]string{"--interval", "5m"}, "used with --watch"},
+		{[]string{"--watch", "5m"}, `unexpected argument "5m"`},
 	} {
 		code, out, errs := runCLI(append(base, tc.args...)...)
 		if code != 2 || out != "" || !strings.Contains(errs, tc.want) {

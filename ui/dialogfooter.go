@@ -61,8 +61,11 @@ func (d launchDialog) footer() string {
 }
 
 func (d extendDialog) footer() string {
-	if d.Busy() {
+	switch {
+	case d.Busy():
 		return "waiting for the extension's answer • ctrl+c twice quits anyway"
+	case d.step == extDone:
+		return "any key closes • ctrl+c quits"
 	}
 	return "keys as shown in the dialog • esc cancels • ctrl+c quits"
 }

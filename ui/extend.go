@@ -392,8 +392,11 @@ func (d extendDialog) doneLines(w int) []string {
 	journal := "Journal id " + d.res.RequestID + "."
 	switch d.status {
 	case model.ExtensionPaymentSucceeded:
-		if !d.found {
-			end = d.off.End // paid at once, in the purchase's answer: never looked at since
+		// Paid, the block ends at the extension's end at least: the look may have read the
+		// block a moment before the history said paid (two calls), or not at all (paid at
+		// once, in the purchase's answer).
+		if end.Before(d.off.End) {
+			end = d.off.End
 		}
 		out = append(out, wrapStyled(th.OK.Bold(true), fmt.Sprintf("EXTENDED: %s now ends %s (payment-succeeded).", d.b.ReservationID, bothTimes(end, loc)), w)...)
 		out = append(out, wrapStyled(th.OK, "Its instances are terminated from "+bothTimes(end.Add(-model.TerminationLead), loc)+". "+journal+" Any key closes.", w)...)

@@ -56,6 +56,9 @@ func TestExtensionPaymentFollowed(t *testing.T) {
 			t.Errorf("paid, the dialog still says %q:\n%s", bad, box)
 		}
 	}
+	if !strings.Contains(text, "any key closes") || strings.Contains(text, "esc cancels") {
+		t.Errorf("done, the footer does not say that any key closes:\n%s", text)
+	}
 	// The row follows without an r: the dialog asked for the blocks again.
 	s.press("esc")
 	s.waitFor("the new end in the row", func(text string) bool {

@@ -59,6 +59,9 @@ type Options struct {
 	StartOnBlocks bool
 	Refresh       time.Duration
 	NoNotify      bool
+
+	// WatchEvery is how often a watched search (w) runs again; 0 means 5 minutes.
+	WatchEvery time.Duration
 }
 
 // pane is a part of the search screen that can have the focus.
@@ -117,6 +120,7 @@ type Model struct {
 
 	search search
 	extra  extra
+	watch  watch // ui/watch.go
 
 	blocks     blocksScreen // ui/blocks.go
 	screenKeys screenKeyMap
@@ -243,6 +247,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case searchEventsMsg:
 		return m.onSearchEvents(msg)
+	case watchTickMsg:
+		return m.onWatchTick(msg)
 	case alternativesMsg:
 		return m.onAlternatives(msg), nil
 	case probeMsg:
@@ -324,7 +330,7 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			return mm, cmd
 		}
 	}
-	if keyIs(k, keys.Back) && m.screen == screenSearch && m.cancelRunning() {
+	if keyIs(k, keys.Back) && m.screen == screenSearch && m.cancelByKey() {
 		return m, nil
 	}
 	switch m.screen {

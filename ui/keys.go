@@ -27,6 +27,7 @@ type KeyMap struct {
 	Chart           key.Binding // the selected offering's pricing charts (ui/charts.go)
 	Compare         key.Binding // the marked offerings on one chart
 	TakeAlternative key.Binding
+	Watch           key.Binding // runs the last search again every so often (ui/watch.go)
 }
 
 // DefaultKeyMap returns the root keys.
@@ -48,6 +49,7 @@ func DefaultKeyMap() KeyMap {
 		Chart:           key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "chart ⇄ details")),
 		Compare:         key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "compare marked")),
 		TakeAlternative: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "search the chosen alternative")),
+		Watch:           key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "watch this search on/off")),
 	}
 }
 
@@ -92,13 +94,13 @@ func (h helpKeys) ShortHelp() []key.Binding {
 	case paneResults:
 		t := h.table
 		if h.noRows {
-			keys := []key.Binding{r.Probe, r.Rerun, r.Back, r.Help, r.Quit}
+			keys := []key.Binding{r.Watch, r.Probe, r.Rerun, r.Back, r.Help, r.Quit}
 			if h.alts {
 				keys = append([]key.Binding{r.TakeAlternative}, keys...)
 			}
 			return keys
 		}
-		return []key.Binding{r.Buy, r.Open, t.Filter, t.SortAny, r.Help, r.Quit, r.Chart, t.Mark, r.Compare, r.Copy, r.Probe, r.Back}
+		return []key.Binding{r.Buy, r.Open, t.Filter, t.SortAny, r.Help, r.Quit, r.Watch, r.Chart, t.Mark, r.Compare, r.Copy, r.Probe, r.Back}
 	}
 	keys := []key.Binding{r.Buy, r.Copy, r.Back, r.Help, r.Quit, r.Chart, r.CopyPurchase}
 	if h.detailScrolls {
@@ -137,7 +139,7 @@ func (h helpKeys) groups() []keyGroup {
 	return append([]keyGroup{
 		{"Everywhere", []key.Binding{r.Help, r.Quit, r.ForceQuit, r.NextPane, r.PrevPane, r.Back, r.Rerun}},
 		{"Search form", []key.Binding{r.Search, f.Next, f.Prev, f.Up, f.Down, f.Toggle, f.Step, f.Inc, f.Dec, f.Filter, f.AllRegions, f.ClearFilter}},
-		{"Offerings and detail", []key.Binding{r.Buy, r.Open, r.Copy, r.CopyPurchase, r.Probe, r.TakeAlternative}},
+		{"Offerings and detail", []key.Binding{r.Buy, r.Open, r.Copy, r.CopyPurchase, r.Probe, r.TakeAlternative, r.Watch, b.Notify}},
 		{"Prices", []key.Binding{r.Chart, t.Mark, r.Compare}},
 		{"Moving", []key.Binding{t.Up, t.Down, t.PageUp, t.PageDown, t.HalfUp, t.HalfDown, t.Top, t.Bottom}},
 		{"Detail pane (focused) scrolls", []key.Binding{h.detail.Line, h.detail.Page, h.detail.Half, h.detail.Ends}},

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/components/detail"
+	"github.com/gpublock/gpublock/ui/components/searchform"
 )
 
 // search is the state of the latest search.
@@ -29,6 +30,14 @@ type search struct {
 	callsTotal int
 	found      int  // offerings this search delivered
 	replaced   bool // the first offerings arrived and replaced the previous rows
+	got        []model.Offering
+
+	// form is a copy of the form the search was run from: a watch reads its relative dates
+	// ("now", "+4w") again each round. nil when it was not run from the form.
+	form *searchform.Model
+	// round: this search is a round of the watch (ui/watch.go), which leaves the table, the
+	// focus and the alternatives alone until it ends.
+	round bool
 }
 
 // extra is what runs after a search that found nothing: the alternatives and the probe.
@@ -128,25 +137,46 @@ func drain(ch <-chan SearchEvent) tea.Cmd {
 }
 
 // startSearch cancels any search still running and starts q. The rows of the previous
-// search stay, drawn as stale, until the first offering of this one arrives.
+// search stay, drawn as stale, until the first offering of this one arrives. A watch follows
+// it: the watched search is now this one (ui/watch.go).
 func (m Model) startSearch(q model.Query) (tea.Model, tea.Cmd) {
+	return m.startSearchFrom(q, m.search.form)
+}
+
+// startFormSearch starts the search the form holds now.
+func (m Model) startFormSearch(q model.Query) (tea.Model, tea.Cmd) {
+	f := m.form
+	return m.startSearchFrom(q, &f)
+}
+
+func (m Model) startSearchFrom(q model.Query, form *searchform.Model) (tea.Model, tea.Cmd) {
 	m.cancelRunning()
+	if form == nil {
+		f := m.form
+		form = &f
+	}
+	start := m.runSearch(q, form, false)
+	m.extra = extra{id: m.extra.id + 1}
+	m.table.SetStale(m.table.Len() > 0)
+	m.focus = paneResults
+	m.watchFollows()
+	return m, tea.Batch(start, m.spinCmd())
+}
+
+// runSearch makes q the latest search and returns the command that starts it.
+func (m *Model) runSearch(q model.Query, form *searchform.Model, round bool) tea.Cmd {
 	ctx, cancel := context.WithCancel(m.opts.Context)
 	m.search = search{
-		id: m.search.id + 1, cancel: cancel, has: true, running: true, query: q,
+		id: m.search.id + 1, cancel: cancel, has: true, running: true, query: q, form: form, round: round,
 		regions: append([]string(nil), q.Regions...), status: map[string]RegionStatus{},
 	}
 	for _, r := range q.Regions {
 		m.search.status[r] = RegionStatus{Region: r, State: RegionSearching}
 	}
-	m.extra = extra{id: m.extra.id + 1}
-	m.table.SetStale(m.table.Len() > 0)
-	m.focus = paneResults
 	b, id := m.opts.Backend, m.search.id
-	start := func() tea.Msg {
+	return func() tea.Msg {
 		return readEvents(id, b.Search(ctx, q))()
 	}
-	return m, tea.Batch(start, m.spinCmd())
 }
 
 func (m Model) onSearchEvents(msg searchEventsMsg) (tea.Model, tea.Cmd) {
@@ -159,12 +189,16 @@ func (m Model) onSearchEvents(msg searchEventsMsg) (tea.Model, tea.Cmd) {
 	s := &m.search
 	for _, ev := range msg.events {
 		if len(ev.Offerings) > 0 {
-			if !s.replaced {
-				m.table.Reset()
-				m.rowsQuery = s.query
-				s.replaced = true
+			// A watch round's rows replace the table's at its end, all at once.
+			if !s.round {
+				if !s.replaced {
+					m.table.Reset()
+					m.rowsQuery = s.query
+					s.replaced = true
+				}
+				m.table.Add(ev.Offerings)
 			}
-			m.table.Add(ev.Offerings)
+			s.got = append(s.got, ev.Offerings...)
 			s.found += len(ev.Offerings)
 		}
 		if ev.Status != nil {
@@ -184,34 +218,25 @@ func (m Model) onSearchEvents(msg searchEventsMsg) (tea.Model, tea.Cmd) {
 }
 
 // searchDone ends a search. One that found nothing clears the old rows (they answered
-// another question) and asks for alternatives.
+// another question) and asks for alternatives. A watched search's answer is what the watch's
+// rounds are compared with.
 func (m Model) searchDone() (tea.Model, tea.Cmd) {
 	s := &m.search
 	s.running = false
 	if s.cancel != nil {
 		s.cancel()
 	}
-	if s.cancelled {
-		for r, st := range s.status {
-			if st.State == RegionSearching || st.State == RegionThrottled {
-				st.State, st.Message = RegionCancelled, ""
-				s.status[r] = st
-			}
-		}
-		return m, nil
+	m.settleStatuses()
+	if s.round {
+		return m.roundDone()
 	}
-	for r, st := range s.status {
-		if st.State == RegionSearching { // the stream ended without a final word on it
-			st.State = RegionEmpty
-			s.status[r] = st
-		}
-	}
-	if s.found > 0 {
-		return m, nil
+	m, watch := m.watchBaseline()
+	if s.cancelled || s.found > 0 {
+		return m, watch
 	}
 	m.table.Reset()
 	if m.failedRegions() == len(s.regions) {
-		return m, nil // nothing was answered: alternatives would fail the same way
+		return m, watch // nothing was answered: alternatives would fail the same way
 	}
 	ctx, cancel := context.WithCancel(m.opts.Context)
 	m.extra = extra{id: m.extra.id + 1, cancel: cancel, altsLoading: true}
@@ -219,25 +244,60 @@ func (m Model) searchDone() (tea.Model, tea.Cmd) {
 	return m, tea.Batch(func() tea.Msg {
 		alts, err := b.Alternatives(ctx, q)
 		return alternativesMsg{id, alts, err}
-	}, m.spinCmd())
+	}, m.spinCmd(), watch)
+}
+
+// settleStatuses gives the regions without a final word theirs: cancelled, or (the stream
+// ended without one) empty.
+func (m *Model) settleStatuses() {
+	s := &m.search
+	for r, st := range s.status {
+		switch {
+		case s.cancelled && (st.State == RegionSearching || st.State == RegionThrottled):
+			st.State, st.Message = RegionCancelled, ""
+		case !s.cancelled && st.State == RegionSearching:
+			st.State = RegionEmpty
+		default:
+			continue
+		}
+		s.status[r] = st
+	}
 }
 
 // cancelRunning cancels the search, alternatives or probe that is running, and reports
 // whether there was one.
 func (m *Model) cancelRunning() bool {
+	stopped := m.cancelSearch()
+	return m.cancelExtra() || stopped
+}
+
+// cancelByKey is esc: it cancels what a person started. A watch round goes on (w stops the
+// watch): esc also means back, and must not drop a round nobody asked to stop.
+func (m *Model) cancelByKey() bool {
 	stopped := false
-	if m.search.running {
-		m.search.cancel()
-		m.search.cancelled = true
-		stopped = true
+	if !m.search.round {
+		stopped = m.cancelSearch()
 	}
-	if m.extra.altsLoading || m.extra.probeLoading {
-		m.extra.cancel()
-		m.extra.altsLoading, m.extra.probeLoading = false, false
-		m.extra.id++ // drop their answers
-		stopped = true
+	return m.cancelExtra() || stopped
+}
+
+func (m *Model) cancelSearch() bool {
+	if !m.search.running {
+		return false
 	}
-	return stopped
+	m.search.cancel()
+	m.search.cancelled = true
+	return true
+}
+
+func (m *Model) cancelExtra() bool {
+	if !m.extra.altsLoading && !m.extra.probeLoading {
+		return false
+	}
+	m.extra.cancel()
+	m.extra.altsLoading, m.extra.probeLoading = false, false
+	m.extra.id++ // drop their answers
+	return true
 }
 
 func (m Model) onAlternatives(msg alternativesMsg) Model {
@@ -250,18 +310,18 @@ func (m Model) onAlternatives(msg alternativesMsg) Model {
 }
 
 func (m Model) takeAlternative(i int) (tea.Model, tea.Cmd) {
-	if i < 0 || i >= len(m.extra.alts) || m.search.running {
+	if i < 0 || i >= len(m.extra.alts) || (m.search.running && !m.search.round) {
 		return m, nil
 	}
 	q := m.extra.alts[i].Query
 	m.form.SetQuery(q)
-	return m.startSearch(q)
+	return m.startFormSearch(q)
 }
 
 // startProbe asks, for each type and region of the last search that sells it, for the
 // largest count that has any offering.
 func (m Model) startProbe() (tea.Model, tea.Cmd) {
-	if !m.search.has || m.search.running || m.extra.probeLoading {
+	if !m.search.has || (m.search.running && !m.search.round) || m.extra.probeLoading {
 		return m, nil
 	}
 	q := m.search.query

@@ -24,6 +24,15 @@ func (m Model) searchKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 
 func (m Model) searchPaneKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	keys := m.keys
+	// Not at the type list either, where a letter is taken for a try at its filter.
+	if !m.typing() && !(m.focus == paneForm && m.form.Focus() == searchform.Types) {
+		switch {
+		case keyIs(k, keys.Watch):
+			return m.toggleWatch()
+		case keyIs(k, m.blocksKeys.Notify):
+			return m.toggleNotify()
+		}
+	}
 	mm, cmd, used := m.chartKey(k)
 	if used {
 		return mm, cmd
@@ -141,5 +150,5 @@ func (m Model) submit() (tea.Model, tea.Cmd) {
 		m.flash = "The search was not sent: fix the field marked ✗."
 		return m, nil
 	}
-	return m.startSearch(q)
+	return m.startFormSearch(q)
 }

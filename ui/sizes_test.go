@@ -63,6 +63,9 @@ func TestEverySizeFits(t *testing.T) {
 	for name, m := range blocksStates(base) { // ui/blocks_test.go
 		states[name] = m
 	}
+	for name, m := range watchStates(base) { // ui/watch_test.go
+		states[name] = m
+	}
 	for name, m := range states {
 		for w := 20; w <= 400; w += 29 {
 			for h := 5; h <= 120; h += 9 {

@@ -110,13 +110,14 @@ func (m Model) headerView() string {
 	if m.connecting || m.connectErr != nil {
 		long, short = "", "" // not known yet, or never
 	}
-	// The count of the blocks' warnings is on every screen, before anything that may be cut.
+	// The count of the blocks' warnings and the watch are on every screen, before anything
+	// that may be cut.
 	warn := m.warningBadge()
-	head := th.App.Render("gpublock") + " " + badge + " " + warn + who
+	head := th.App.Render("gpublock") + " " + badge + " " + warn + m.watchBadge(false) + who
 	left := head + long
 	room := m.width - ansi.StringWidth(clock) - 1
 	if ansi.StringWidth(left) > room {
-		left = th.App.Render("gpublock") + " " + badge + " " + warn + whoShort + short
+		left = th.App.Render("gpublock") + " " + badge + " " + warn + m.watchBadge(true) + whoShort + short
 	}
 	if ansi.StringWidth(left) > room {
 		left = ansi.Truncate(left, max(0, room-1), "…")
@@ -143,12 +144,12 @@ func (m Model) searchBody(l layout) string {
 			left += "\n" + m.box("Regions", m.regionStatusView(l.status.w-2, l.status.h-2), l.status, false)
 		}
 		right := m.box(m.resultsTitle(), m.resultsView(l), l.results, m.focus == paneResults) + "\n" +
-			m.box(m.detailTitle(), m.detailView(l.detail.w-2, l.detail.h-2), l.detail, m.focus == paneDetail)
+			m.box(m.detailTitle()+m.freshTag(), m.detailView(l.detail.w-2, l.detail.h-2), l.detail, m.focus == paneDetail)
 		return lipgloss.JoinHorizontal(lipgloss.Top, left, right)
 	}
 	switch {
 	case l.detail.h > 0:
-		return m.box(m.detailTitle()+" · esc back", m.detailView(l.detail.w-2, l.detail.h-2), l.detail, true)
+		return m.box(m.detailTitle()+m.freshTag()+" · esc back", m.detailView(l.detail.w-2, l.detail.h-2), l.detail, true)
 	case l.formCollapsed:
 		return m.formSummary() + "\n" + m.box(m.resultsTitle(), m.resultsView(l), l.results, true)
 	}
@@ -172,7 +173,19 @@ func (m Model) resultsTitle() string {
 	if m.table.Len() == 0 {
 		return "Offerings"
 	}
-	return "Offerings · " + m.table.Position()
+	t := "Offerings · " + m.table.Position()
+	if n := m.freshCount(); n > 0 {
+		t += fmt.Sprintf(" · %d new", n) // since the watch's round before
+	}
+	return t
+}
+
+// freshTag marks the detail of an offering the watch's last round found new.
+func (m Model) freshTag() string {
+	if m.selectedIsFresh() {
+		return " · NEW"
+	}
+	return ""
 }
 
 // box frames content in a pane; see frame.
@@ -223,8 +236,12 @@ func (m Model) statusLine() string {
 			s = "Typing: q is a letter here · ctrl+c quits · tab next field · enter searches"
 		case m.table.Filtering():
 			s = "Filtering: rows matching every word stay · enter keeps the filter · esc clears it"
+		case m.search.running && m.search.round:
+			s = "Watch round: searching again; the rows are the last answer until it ends · w stops watching"
 		case m.search.running:
 			s = "Searching… esc cancels."
+		case m.watch.on:
+			s = m.watchStatus()
 		}
 	}
 	return style.Render(ansi.Truncate(s, m.width, "…"))

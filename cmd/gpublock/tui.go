@@ -36,11 +36,20 @@ type tuiArgs struct {
 	screen   string
 	refresh  time.Duration
 	noNotify bool
+	// watchEvery is how often a watched search (w) runs again.
+	watchEvery time.Duration
 }
 
 // minBlocksRefresh keeps the blocks screen from hammering the API: a listing makes five
 // calls per region.
 const minBlocksRefresh = 5 * time.Second
+
+// A watched search makes a call per region and duration each round: not more often than a
+// minute, and at least once a day.
+const (
+	minWatchEvery = time.Minute
+	maxWatchEvery = 24 * time.Hour
+)
 
 func parseTUI(args []string, stderr io.Writer) (tuiArgs, error) {
 	var a tuiArgs
@@ -55,7 +64,8 @@ func parseTUI(args []string, stderr io.Writer) (tuiArgs, error) {
 	noColor := fs.Bool("no-color", false, "draw without colour (also when $NO_COLOR is set)")
 	fs.StringVar(&a.screen, "screen", "search", "the `screen` to open on: search, or blocks (every block, its countdown and warnings)")
 	fs.DurationVar(&a.refresh, "refresh", 30*time.Second, "how often the blocks are listed again (at least 5s; r refreshes at once)")
-	fs.BoolVar(&a.noNotify, "no-notify", false, "no bell or desktop notification (OSC 9) for a block's warnings (n toggles them)")
+	fs.BoolVar(&a.noNotify, "no-notify", false, "no bell or desktop notification (OSC 9) for a block's warnings or a watched search's new offerings (n toggles them)")
+	fs.DurationVar(&a.watchEvery, "watch-every", 5*time.Minute, "how often a watched search (w in the search screen) runs again, 1m to 24h")
 	if err := fs.Parse(args); err != nil {
 		return a, err
 	}
@@ -67,6 +77,8 @@ func parseTUI(args []string, stderr io.Writer) (tuiArgs, error) {
 		return a, usagef("--screen %q: allowed search or blocks", a.screen)
 	case a.refresh < minBlocksRefresh:
 		return a, usagef("--refresh %s: allowed 5s or more", a.refresh)
+	case a.watchEvery < minWatchEvery || a.watchEvery > maxWatchEvery:
+		return a, usagef("--watch-every %s: allowed 1m to 24h", a.watchEvery)
 	}
 	if err := f.validate(); err != nil {
 		return a, err
@@ -120,6 +132,7 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		StartOnBlocks: a.screen == "blocks",
 		Refresh:       a.refresh,
 		NoNotify:      a.noNotify,
+		WatchEvery:    a.watchEvery,
 	}
 	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithOutput(stdout)}
 	if noColor {

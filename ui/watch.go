@@ -1,0 +1,348 @@
+package ui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/components/detail"
+	"github.com/gpublock/gpublock/ui/components/offerings"
+)
+
+// defaultWatchEvery is how often a watched search runs again when Options.WatchEvery is 0.
+const defaultWatchEvery = 5 * time.Minute
+
+// watch is "watch this search" (w): the last search runs again every so often in the
+// background, and the offerings it had never answered before ring the bell and send a
+// desktop notification (OSC 9), under the switch of the blocks' warnings (n). A round only
+// searches; nothing ever buys from it.
+//
+// Starting another search while watching moves the watch to that search: its answer is
+// what the next rounds are compared with, and it rings nothing itself (it is on screen).
+type watch struct {
+	on bool
+	// seen is every offering id the watched searches answered since the watch began: an
+	// offering that sells out and comes back under its id is not news twice.
+	seen map[string]bool
+	gen  int       // of the pending round's timer; older ticks are dropped
+	next time.Time // when the next round runs; zero while a search or a round runs
+	last time.Time // when the watched search or the last round ended: "new since" then
+	// rounds counts the rounds since the watch began; news is what the last one found.
+	rounds int
+	news   watchNews
+	// prev is the search a running round replaced: the state shown again if the round is
+	// dropped (w stops the watch in the middle of it).
+	prev search
+}
+
+// watchNews is a round's answer, for the status line and the table's title.
+type watchNews struct {
+	round     int
+	at, since time.Time
+	fresh     []model.Offering // never answered before
+}
+
+type watchTickMsg struct{ gen int }
+
+func (m Model) watchEvery() time.Duration {
+	if m.opts.WatchEvery > 0 {
+		return m.opts.WatchEvery
+	}
+	return defaultWatchEvery
+}
+
+// toggleWatch is w: it watches the last search, or stops watching.
+func (m Model) toggleWatch() (tea.Model, tea.Cmd) {
+	if m.watch.on {
+		m = m.stopWatch()
+		m.flash = "Stopped watching the search."
+		return m, nil
+	}
+	every := fmtEvery(m.watchEvery())
+	if !m.search.has {
+		m.flash = "Nothing to watch yet: search first (enter); then w runs that search again every " + every + "."
+		return m, nil
+	}
+	m.watch = watch{on: true, seen: map[string]bool{}, gen: m.watch.gen + 1}
+	bell := "offerings not seen before ring the bell (n turns notifications off)"
+	if m.blocks.notifyOff {
+		bell = "notifications are off (n turns them on): new offerings are only shown"
+	}
+	m.flash = fmt.Sprintf("Watching this search: it runs again every %s; %s · w stops.", every, bell)
+	if m.search.running {
+		return m, nil // its answer is the watch's start: searchDone takes it
+	}
+	m, cmd := m.watchBaseline()
+	return m, cmd
+}
+
+// stopWatch ends the watch, and a round in flight with it: the search before the round is
+// shown again.
+func (m Model) stopWatch() Model {
+	if m.search.round && m.search.running {
+		m.search.cancel()
+		id := m.search.id
+		m.search = m.watch.prev
+		m.search.id = id + 1 // the round's answers, still on their way, carry an older id
+	}
+	m.watch = watch{gen: m.watch.gen + 1}
+	return m
+}
+
+// watchFollows moves the watch to a search a person started: the pending round is dropped
+// and the search's end sets the next.
+func (m *Model) watchFollows() {
+	if m.watch.on {
+		m.watch.gen++
+		m.watch.next = time.Time{}
+	}
+}
+
+// watchBaseline takes the watched search's answer as seen and sets the next round.
+func (m Model) watchBaseline() (Model, tea.Cmd) {
+	if !m.watch.on {
+		return m, nil
+	}
+	for _, o := range m.search.got {
+		m.watch.seen[o.ID] = true
+	}
+	m.watch.last = m.clk.Now()
+	m.watch.news = watchNews{}
+	return m.scheduleRound()
+}
+
+func (m Model) scheduleRound() (Model, tea.Cmd) {
+	m.watch.gen++
+	gen, every := m.watch.gen, m.watchEvery()
+	m.watch.next = m.clk.Now().Add(every)
+	return m, tea.Tick(every, func(time.Time) tea.Msg { return watchTickMsg{gen} })
+}
+
+func (m Model) onWatchTick(msg watchTickMsg) (tea.Model, tea.Cmd) {
+	if msg.gen != m.watch.gen || !m.watch.on || m.search.running {
+		return m, nil // a person's search took the round's place: its end sets the next
+	}
+	q, err := m.watchQuery()
+	if err != nil {
+		m = m.stopWatch()
+		m.flash = "Stopped watching: the search can no longer run: " + firstProblem(err)
+		return m, nil
+	}
+	m.watch.prev = m.search
+	m.watch.next = time.Time{}
+	start := m.runSearch(q, m.search.form, true)
+	return m, tea.Batch(start, m.spinCmd())
+}
+
+// watchQuery is the watched search as of now: its relative dates ("now", "+4w") read again
+// on the clock, and a fixed start that has passed moved to now (the same question, without
+// its past).
+func (m Model) watchQuery() (model.Query, error) {
+	q := m.search.query
+	now := m.clk.Now()
+	if m.search.form != nil {
+		form := *m.search.form // a copy: the form on screen keeps its own state
+		if fq, _ := form.Query(); !fq.Start.IsZero() && !fq.End.IsZero() {
+			q.Start, q.End = fq.Start, fq.End
+		}
+	}
+	if q.Start.Before(now) {
+		q.Start = now
+	}
+	return q, q.Validate(now)
+}
+
+func firstProblem(err error) string {
+	if errs, ok := err.(model.ValidationErrors); ok && len(errs) > 0 {
+		return errs[0].Error()
+	}
+	return err.Error()
+}
+
+// roundDone puts a round's answer in the table and rings for the offerings never seen.
+func (m Model) roundDone() (tea.Model, tea.Cmd) {
+	if m.search.cancelled || !m.watch.on {
+		// Only quitting and a new search cancel a round, and both replace it; keep the
+		// rows anyway rather than show a half answer.
+		id := m.search.id
+		m.search = m.watch.prev
+		m.search.id = id + 1
+		return m, nil
+	}
+	m.replaceRows(m.search.got)
+	var fresh []model.Offering
+	for _, o := range m.search.got {
+		if !m.watch.seen[o.ID] {
+			m.watch.seen[o.ID] = true
+			fresh = append(fresh, o)
+		}
+	}
+	now := m.clk.Now()
+	m.watch.rounds++
+	m.watch.news = watchNews{round: m.watch.rounds, at: now, since: m.watch.last, fresh: fresh}
+	m.watch.last = now
+	m, next := m.scheduleRound()
+	if len(fresh) == 0 {
+		return m, next
+	}
+	news := newsSentence(fresh)
+	m.flash = "Watch: " + news + " since " + clockTime(m.watch.news.since) + "."
+	if m.blocks.notifyOff {
+		return m, next
+	}
+	return m, tea.Batch(next, tea.Raw(string(rune(ansi.BEL))+ansi.Notify(notificationText("gpublock: "+news))))
+}
+
+// replaceRows puts a round's answer in the table in place of the last one. The sort and the
+// filter stay, and so do the cursor and the marks on the offerings still offered. The table
+// has no call that selects a row by id; its filter matches ids, so it picks each one.
+func (m *Model) replaceRows(offs []model.Offering) {
+	t := &m.table
+	sel, hadSel := t.Selected()
+	marked := t.Marked()
+	filter := t.FilterText()
+	t.Reset()
+	t.Add(offs)
+	for _, c := range marked {
+		if pickRow(t, c.Offering.ID) {
+			t.ToggleMark()
+		}
+	}
+	kept := hadSel && pickRow(t, sel.ID)
+	t.SetFilter(filter) // the cursor stays on the picked row, which passed this filter before
+	if !kept {
+		m.detailScroll = detail.Scroll{}
+	}
+	m.rowsQuery = m.search.query
+}
+
+// pickRow puts the cursor on the offering id, leaving the filter on it.
+func pickRow(t *offerings.Model, id string) bool {
+	if id == "" {
+		return false
+	}
+	t.SetFilter(id)
+	o, ok := t.Selected()
+	return ok && o.ID == id
+}
+
+// newsSentence says what a round found: "3 new p5.48xlarge offerings in us-east-1,
+// us-west-2 (from $7,015.92)".
+func newsSentence(fresh []model.Offering) string {
+	var types, regions []string
+	low := fresh[0].Fee
+	for _, o := range fresh {
+		if !slices.Contains(types, o.InstanceType) {
+			types = append(types, o.InstanceType)
+		}
+		if !slices.Contains(regions, o.Region) {
+			regions = append(regions, o.Region)
+		}
+		if o.Fee.Cmp(low) < 0 {
+			low = o.Fee
+		}
+	}
+	slices.Sort(types)
+	slices.Sort(regions)
+	where := strings.Join(regions, ", ")
+	if len(regions) > 3 {
+		where = fmt.Sprintf("%s and %d more regions", strings.Join(regions[:3], ", "), len(regions)-3)
+	}
+	if len(fresh) == 1 {
+		return fmt.Sprintf("1 new %s offering in %s (%s)", types[0], where, low.Dollars())
+	}
+	return fmt.Sprintf("%d new %s offerings in %s (from %s)", len(fresh), strings.Join(types, ", "), where, low.Dollars())
+}
+
+// toggleNotify is n on the search screen: the same switch as on the blocks screen, for the
+// blocks' warnings and the watch's news alike.
+func (m Model) toggleNotify() (tea.Model, tea.Cmd) {
+	m.blocks.notifyOff = !m.blocks.notifyOff
+	m.flash = "Notifications on: a bell and a desktop notification for new offerings of a watched search and for each block warning."
+	if m.blocks.notifyOff {
+		m.flash = "Notifications off: new offerings and block warnings are shown, silently."
+	}
+	return m, nil
+}
+
+// watchBadge is the header's word on the watch, on every screen: on, and when the next
+// round runs.
+func (m Model) watchBadge(short bool) string {
+	if !m.watch.on {
+		return ""
+	}
+	var s string
+	switch {
+	case m.search.running:
+		s = "watching · searching…"
+		if short {
+			s = "watch …"
+		}
+	case m.watch.next.IsZero():
+		s = "watching"
+		if short {
+			s = "watch"
+		}
+	default:
+		s = "watching · next " + clockTime(m.watch.next)
+		if short {
+			s = "watch " + m.watch.next.UTC().Format("15:04")
+		}
+	}
+	return m.th.Accent.Render(s) + m.th.Muted.Render(" · ")
+}
+
+// watchStatus is the status line of the search screen while watching.
+func (m Model) watchStatus() string {
+	n := m.watch.news
+	next := ""
+	if !m.watch.next.IsZero() {
+		next = " · next " + clockTime(m.watch.next)
+	}
+	switch {
+	case n.round == 0:
+		return "Watching this search: it runs again every " + fmtEvery(m.watchEvery()) + next + " · w stops"
+	case len(n.fresh) > 0:
+		return fmt.Sprintf("Watch round %d at %s: %s since %s%s · w stops", n.round, clockTime(n.at), newsSentence(n.fresh), clockTime(n.since), next)
+	}
+	return fmt.Sprintf("Watch round %d at %s: nothing new since %s%s · w stops", n.round, clockTime(n.at), clockTime(n.since), next)
+}
+
+// freshCount is how many offerings the last round found new, while watching.
+func (m Model) freshCount() int {
+	if !m.watch.on {
+		return 0
+	}
+	return len(m.watch.news.fresh)
+}
+
+// selectedIsFresh reports whether the offering under the cursor is new this round.
+func (m Model) selectedIsFresh() bool {
+	o, ok := m.table.Selected()
+	if !ok || m.freshCount() == 0 {
+		return false
+	}
+	return slices.ContainsFunc(m.watch.news.fresh, func(f model.Offering) bool { return f.ID == o.ID })
+}
+
+func clockTime(t time.Time) string { return t.UTC().Format("15:04 UTC") }
+
+// fmtEvery writes an interval as people say it: 5m, 1h30m, 24h.
+func fmtEvery(d time.Duration) string {
+	if d < time.Second {
+		return d.String() // only tests watch this often
+	}
+	s := d.Round(time.Second).String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}

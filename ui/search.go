@@ -235,16 +235,24 @@ func (m Model) searchDone() (tea.Model, tea.Cmd) {
 		return m, watch
 	}
 	m.table.Reset()
-	if m.failedRegions() == len(s.regions) {
-		return m, watch // nothing was answered: alternatives would fail the same way
+	m, alts := m.startAlternatives()
+	return m, tea.Batch(alts, watch)
+}
+
+// startAlternatives asks for searches near the last one, which found nothing; not when no
+// region answered it, since they would fail the same way.
+func (m Model) startAlternatives() (Model, tea.Cmd) {
+	if m.failedRegions() == len(m.search.regions) {
+		return m, nil
 	}
+	m.cancelExtra()
 	ctx, cancel := context.WithCancel(m.opts.Context)
 	m.extra = extra{id: m.extra.id + 1, cancel: cancel, altsLoading: true}
-	b, q, id := m.opts.Backend, s.query, m.extra.id
+	b, q, id := m.opts.Backend, m.search.query, m.extra.id
 	return m, tea.Batch(func() tea.Msg {
 		alts, err := b.Alternatives(ctx, q)
 		return alternativesMsg{id, alts, err}
-	}, m.spinCmd(), watch)
+	}, m.spinCmd())
 }
 
 // settleStatuses gives the regions without a final word theirs: cancelled, or (the stream

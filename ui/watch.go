@@ -174,7 +174,14 @@ func (m Model) roundDone() (tea.Model, tea.Cmd) {
 		m.search.id = id + 1
 		return m, nil
 	}
+	var alts tea.Cmd
+	had := m.table.Len() > 0
 	m.replaceRows(m.search.got)
+	if had && m.search.found == 0 {
+		// Every offering went: what else there is, as after a search that finds nothing.
+		// Only then, not every round that finds nothing again.
+		m, alts = m.startAlternatives()
+	}
 	var fresh []model.Offering
 	for _, o := range m.search.got {
 		if !m.watch.seen[o.ID] {
@@ -187,6 +194,7 @@ func (m Model) roundDone() (tea.Model, tea.Cmd) {
 	m.watch.news = watchNews{round: m.watch.rounds, at: now, since: m.watch.last, fresh: fresh}
 	m.watch.last = now
 	m, next := m.scheduleRound()
+	next = tea.Batch(next, alts)
 	if len(fresh) == 0 {
 		return m, next
 	}

@@ -169,6 +169,16 @@ func TestWatchRoundKeepsCursorAndMarks(t *testing.T) {
 	if len(m.watch.news.fresh) != 0 {
 		t.Errorf("an offering that came back was new again: %v", m.watch.news.fresh)
 	}
+
+	// Everything sold: the table empties and the alternatives are looked for, once.
+	m = round(t, m, nil)
+	if m.table.Len() != 0 || !m.extra.altsLoading || !strings.Contains(view(m), "No offerings for") {
+		t.Errorf("a round that found nothing: %d rows, alternatives loading %v\n%s", m.table.Len(), m.extra.altsLoading, view(m))
+	}
+	id := m.extra.id
+	if m = round(t, m, nil); m.extra.id != id {
+		t.Error("a second empty round looked for the alternatives again")
+	}
 }
 
 // w during a round stops it: the search before it is shown, and its late answer is dropped.

@@ -55,7 +55,7 @@ type Options struct {
 
 	// The blocks screen (issue 7): StartOnBlocks opens the program on it; Refresh is how
 	// often the blocks are listed again (0: 30 s); NoNotify turns off the bell and the desktop
-	// notification (OSC 9) of new warnings.
+	// notification (OSC 9) of new warnings, and of a watched search's new offerings.
 	StartOnBlocks bool
 	Refresh       time.Duration
 	NoNotify      bool

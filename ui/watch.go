@@ -86,12 +86,18 @@ func (m Model) toggleWatch() (tea.Model, tea.Cmd) {
 func (m Model) stopWatch() Model {
 	if m.search.round && m.search.running {
 		m.search.cancel()
-		id := m.search.id
-		m.search = m.watch.prev
-		m.search.id = id + 1 // the round's answers, still on their way, carry an older id
+		m.dropRound()
 	}
 	m.watch = watch{gen: m.watch.gen + 1}
 	return m
+}
+
+// dropRound shows again the search a round replaced. It takes a new id: the round's
+// answers, still on their way, carry an older one and are dropped.
+func (m *Model) dropRound() {
+	id := m.search.id
+	m.search = m.watch.prev
+	m.search.id = id + 1
 }
 
 // watchFollows moves the watch to a search a person started: the pending round is dropped
@@ -169,9 +175,7 @@ func (m Model) roundDone() (tea.Model, tea.Cmd) {
 	if m.search.cancelled || !m.watch.on {
 		// Only quitting and a new search cancel a round, and both replace it; keep the
 		// rows anyway rather than show a half answer.
-		id := m.search.id
-		m.search = m.watch.prev
-		m.search.id = id + 1
+		m.dropRound()
 		return m, nil
 	}
 	var alts tea.Cmd

@@ -11,7 +11,6 @@ import (
 
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/components/detail"
-	"github.com/gpublock/gpublock/ui/components/offerings"
 )
 
 // defaultWatchEvery is how often a watched search runs again when Options.WatchEvery is 0.
@@ -211,36 +210,21 @@ func (m Model) roundDone() (tea.Model, tea.Cmd) {
 }
 
 // replaceRows puts a round's answer in the table in place of the last one. The sort and the
-// filter stay, and so do the cursor and the marks on the offerings still offered. The table
-// has no call that selects a row by id; its filter matches ids, so it picks each one.
+// filter stay, and so do the cursor and the marks on the offerings still offered.
 func (m *Model) replaceRows(offs []model.Offering) {
 	t := &m.table
 	sel, hadSel := t.Selected()
-	marked := t.Marked()
-	filter := t.FilterText()
+	var marked []string
+	for _, c := range t.Marked() {
+		marked = append(marked, c.Offering.ID)
+	}
 	t.Reset()
 	t.Add(offs)
-	for _, c := range marked {
-		if pickRow(t, c.Offering.ID) {
-			t.ToggleMark()
-		}
-	}
-	kept := hadSel && pickRow(t, sel.ID)
-	t.SetFilter(filter) // the cursor stays on the picked row, which passed this filter before
-	if !kept {
+	t.KeepMarks(marked)
+	if !hadSel || !t.Select(sel.ID) {
 		m.detailScroll = detail.Scroll{}
 	}
 	m.rowsQuery = m.search.query
-}
-
-// pickRow puts the cursor on the offering id, leaving the filter on it.
-func pickRow(t *offerings.Model, id string) bool {
-	if id == "" {
-		return false
-	}
-	t.SetFilter(id)
-	o, ok := t.Selected()
-	return ok && o.ID == id
 }
 
 // newsSentence says what a round found: "3 new p5.48xlarge offerings in us-east-1,

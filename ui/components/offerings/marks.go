@@ -64,6 +64,17 @@ func (m *Model) ToggleMark() (marked, ok bool) {
 	return true, true
 }
 
+// KeepMarks marks again, in the same order, those of ids that the table holds: the marks of
+// a search's rows carried over to the rows of the same search run again.
+func (m *Model) KeepMarks(ids []string) {
+	m.marks = nil
+	for _, id := range ids {
+		if _, held := m.ids[id]; held && !slices.Contains(m.marks, id) {
+			m.marks = append(m.marks, id)
+		}
+	}
+}
+
 // IsMarked reports whether an offering is marked.
 func (m Model) IsMarked(id string) bool { return slices.Contains(m.marks, id) }
 

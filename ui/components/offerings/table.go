@@ -99,6 +99,18 @@ func (m Model) Selected() (model.Offering, bool) {
 	return m.rows[m.view[m.cursor]].o, true
 }
 
+// Select puts the cursor on the visible offering with this id; false when none is visible.
+func (m *Model) Select(id string) bool {
+	for i, ri := range m.view {
+		if m.rows[ri].o.ID == id {
+			m.cursor = i
+			m.scroll()
+			return true
+		}
+	}
+	return false
+}
+
 // Cursor returns the cursor's index among the visible rows.
 func (m Model) Cursor() int { return m.cursor }
 

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -159,5 +160,34 @@ func TestBlocksDetailScrolledFits(t *testing.T) {
 		for _, sz := range [][2]int{{80, 24}, {160, 48}, {59, 15}, {60, 16}, {119, 29}, {120, 30}, {400, 120}, {1, 1}} {
 			checkFits(t, name, update(m, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]}), sz[0], sz[1])
 		}
+	}
+}
+
+// The footer and help name the keys of the focused block detail: it scrolls, and tab or esc
+// goes back to the table.
+func TestBlocksDetailKeysInHelp(t *testing.T) {
+	m := New(testOptions(nil))
+	m.screen = screenBlocks
+	short := func() []string {
+		var out []string
+		for _, b := range m.helpKeys().ShortHelp() {
+			out = append(out, b.Help().Desc)
+		}
+		return out
+	}
+	scroll := m.blocksKeys.Scroll.Line.Help().Desc
+	if slices.Contains(short(), scroll) {
+		t.Errorf("the table's footer offers to scroll the detail: %q", short())
+	}
+	m.blocks.detail = true
+	if got := short(); len(got) == 0 || got[0] != scroll || !slices.Contains(got, m.blocksKeys.Pane.Help().Desc) {
+		t.Errorf("the focused detail's footer %q does not start with scrolling and name tab", got)
+	}
+	var titles []string
+	for _, g := range m.helpKeys().groups() {
+		titles = append(titles, g.title)
+	}
+	if !slices.Contains(titles, "Block detail (focused) scrolls") {
+		t.Errorf("help groups %q lack the block detail's scrolling", titles)
 	}
 }

@@ -68,16 +68,21 @@ type helpKeys struct {
 	screens     screenKeyMap
 	blocks      blocksKeyMap
 	blocksTable blocks.KeyMap
-	typing      bool // keys go into a text field, where q is a letter
-	formFilter  bool // the type filter takes the keys
-	noRows      bool // the search found nothing: enter takes an alternative, not a row
-	alts        bool // alternatives are listed
+	// blocksDetail: the block's detail has the focus and takes the moving keys.
+	blocksDetail bool
+	typing       bool // keys go into a text field, where q is a letter
+	formFilter   bool // the type filter takes the keys
+	noRows       bool // the search found nothing: enter takes an alternative, not a row
+	alts         bool // alternatives are listed
 }
 
 func (h helpKeys) ShortHelp() []key.Binding {
 	r := h.root
 	if h.screen == screenBlocks {
 		b, t := h.blocks, h.blocksTable
+		if h.blocksDetail {
+			return []key.Binding{b.Scroll.Line, b.Scroll.Page, r.Back, b.Pane, b.Extend, b.Launch, b.Refresh, b.CopyID, b.Open, h.screens.Search, r.Help, r.Quit}
+		}
 		return []key.Binding{b.Details, b.Extend, b.Launch, b.Refresh, t.Filter, t.SortAny, b.CopyID, b.Open, h.screens.Search, r.Help, r.Quit}
 	}
 	switch h.focus {
@@ -129,8 +134,9 @@ func (h helpKeys) groups() []keyGroup {
 	s, b, bt := h.screens, h.blocks, h.blocksTable
 	blockGroups := []keyGroup{
 		{"Screens", []key.Binding{s.Search, s.Blocks, s.Next, s.Prev}},
-		{"Blocks screen", []key.Binding{b.Details, b.Refresh, b.Extend, b.Launch, b.CopyID, b.CopyBlockID, b.Open, b.Notify, bt.Filter}},
+		{"Blocks screen", []key.Binding{b.Details, b.Pane, b.Refresh, b.Extend, b.Launch, b.CopyID, b.CopyBlockID, b.Open, b.Notify, bt.Filter}},
 		{"Sort blocks (again reverses)", bt.Sort[:]},
+		{"Block detail (focused) scrolls", []key.Binding{b.Scroll.Line, b.Scroll.Page, b.Scroll.Half, b.Scroll.Ends}},
 	}
 	if h.screen == screenBlocks {
 		return append(blockGroups, keyGroup{"Moving", []key.Binding{t.Up, t.Down, t.PageUp, t.PageDown, t.HalfUp, t.HalfDown, t.Top, t.Bottom}},

@@ -45,7 +45,7 @@ func (b awsBackend) Blocks(ctx context.Context, regions []string) (BlockList, er
 }
 
 // journalFees sums, per reservation, the fees of the purchases and extensions the journal
-// records as bought. The journal is this machine's only: a missing or unreadable one gives
+// records as bought, from the reservation's latest purchase on. The journal is this machine's only: a missing or unreadable one gives
 // no fees, not an error.
 func journalFees(path string) map[string]model.Money {
 	f, err := os.Open(path)
@@ -67,6 +67,13 @@ func journalFees(path string) map[string]model.Money {
 		}
 		fee, err := model.ParseMoney(e.Fee)
 		if id == "" || err != nil {
+			continue
+		}
+		if e.Action == "PurchaseCapacityBlock" {
+			// A purchase starts its reservation's history. The demo's emulator, started afresh
+			// (its state file deleted), hands out the same reservation ids again, and the
+			// journal keeps the old reservation's lines: they are not this block's.
+			fees[id] = fee
 			continue
 		}
 		fees[id] = fees[id].Add(fee)

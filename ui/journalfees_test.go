@@ -1,0 +1,37 @@
+package ui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The demo's emulator started afresh gives out the reservation ids of the first run again;
+// the journal still holds the first run's lines, which must not count for the new block.
+func TestJournalFeesStartAtTheReservationsPurchase(t *testing.T) {
+	lines := []string{
+		`{"phase":"outcome","action":"PurchaseCapacityBlock","outcome":"bought","result_id":"cr-1","upfront_fee":"1000.00"}`,
+		`{"phase":"outcome","action":"PurchaseCapacityBlockExtension","outcome":"bought","capacity_reservation_id":"cr-1","upfront_fee":"304.91"}`,
+		`{"phase":"outcome","action":"PurchaseCapacityBlock","outcome":"bought","result_id":"cr-2","upfront_fee":"10.00"}`,
+		// the emulator started afresh: cr-1 again, another block
+		`{"phase":"intent","action":"PurchaseCapacityBlock","result_id":"cr-1","upfront_fee":"3463.67"}`,
+		`{"phase":"outcome","action":"PurchaseCapacityBlock","outcome":"bought","result_id":"cr-1","upfront_fee":"3463.67"}`,
+		`{"phase":"outcome","action":"PurchaseCapacityBlockExtension","outcome":"not-bought","capacity_reservation_id":"cr-1","upfront_fee":"1.00"}`,
+		`{"phase":"outcome","action":"PurchaseCapacityBlockExtension","outcome":"bought","capacity_reservation_id":"cr-1","upfront_fee":"0.33"}`,
+		`{"phase":"outcome","action":"PurchaseCapacityBlockExtension","outcome":"bought","capacity_reservation_id":"cr-2","upfront_fee":"5.00"}`,
+	}
+	path := filepath.Join(t.TempDir(), "journal.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fees := journalFees(path)
+	for id, want := range map[string]string{"cr-1": "$3,464.00", "cr-2": "$15.00"} {
+		if got := fees[id].Dollars(); got != want {
+			t.Errorf("fee of %s = %s, want %s", id, got, want)
+		}
+	}
+	if len(fees) != 2 {
+		t.Errorf("fees = %v, want cr-1 and cr-2 only", fees)
+	}
+}

@@ -346,14 +346,14 @@ func (m *Model) typesKey(k tea.KeyPressMsg) bool {
 
 func (m *Model) regionsKey(k tea.KeyPressMsg) bool {
 	switch {
-	case key.Matches(k, m.keys.Up):
+	case key.Matches(k, m.keys.Up), k.String() == "k": // j/k as in the type list above it
 		if m.regionCursor > 0 {
 			m.regionCursor--
 		} else {
 			m.focus--
 		}
 		return true
-	case key.Matches(k, m.keys.Down):
+	case key.Matches(k, m.keys.Down), k.String() == "j":
 		if m.regionCursor < len(m.regions) {
 			m.regionCursor++
 		}

@@ -277,3 +277,20 @@ func TestTypeListColumnsInLine(t *testing.T) {
 		t.Errorf("no UltraServer in the list:\n%s", v)
 	}
 }
+
+// The region list moves with j/k as the type list above it does (they did nothing there).
+func TestRegionListMovesWithJK(t *testing.T) {
+	m := New(theme.New(false), clock, "us-east-1")
+	m.SetFocus(Regions)
+	m = press(m, "j", "j", "space")
+	if got := m.ChosenRegions(); strings.Join(got, ",") != m.regions[1]+",us-east-1" {
+		t.Errorf("j j space chose %v, want %s and us-east-1", got, m.regions[1])
+	}
+	m = press(m, "k", "space")
+	if got := m.ChosenRegions(); strings.Join(got, ",") != strings.Join([]string{m.regions[0], m.regions[1], "us-east-1"}, ",") {
+		t.Errorf("k space chose %v", got)
+	}
+	if m.Focus() != Regions {
+		t.Errorf("focus %v, want the regions", m.Focus())
+	}
+}

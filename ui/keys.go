@@ -72,6 +72,7 @@ type helpKeys struct {
 	blocksDetail bool
 	typing       bool // keys go into a text field, where q is a letter
 	formFilter   bool // the type filter takes the keys
+	formField    searchform.Field
 	noRows       bool // the search found nothing: enter takes an alternative, not a row
 	alts         bool // alternatives are listed
 }
@@ -95,7 +96,20 @@ func (h helpKeys) ShortHelp() []key.Binding {
 			t := h.table
 			return []key.Binding{t.ApplyFilter, t.ClearFilter, h.form.Toggle, h.form.Up, h.form.Down, r.ForceQuit}
 		}
-		return []key.Binding{r.Search, h.form.Next, h.form.Filter, h.form.Toggle, r.Help, quit, h.form.Step}
+		// Only the focused field's own keys: / does nothing on the regions, ←/→ steps only
+		// the count and the duration.
+		keys := []key.Binding{r.Search, h.form.Next}
+		switch h.formField {
+		case searchform.Types:
+			keys = append(keys, h.form.Filter, h.form.Toggle)
+		case searchform.Regions:
+			keys = append(keys, h.form.Toggle, h.form.AllRegions)
+		case searchform.Count:
+			keys = append(keys, h.form.Inc, h.form.Dec)
+		case searchform.Duration:
+			keys = append(keys, h.form.Step)
+		}
+		return append(keys, r.Help, quit)
 	case paneResults:
 		t := h.table
 		if h.noRows {

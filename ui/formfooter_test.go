@@ -1,0 +1,39 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/gpublock/gpublock/ui/components/searchform"
+)
+
+// The form's footer names the focused field's keys: it offered "/ filter the types" and
+// "←/→ step" on the regions, where neither does anything, and never "a all regions".
+func TestFormFooterFollowsTheField(t *testing.T) {
+	m := update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 200, Height: 50})
+	for _, c := range []struct {
+		field     searchform.Field
+		want, not []string
+	}{
+		{searchform.Types, []string{"/ filter the types", "space choose"}, []string{"←/→ step", "all regions"}},
+		{searchform.Count, []string{"+ more", "- fewer"}, []string{"filter the types", "space choose"}},
+		{searchform.Start, []string{"enter search", "ctrl+c quit"}, []string{"filter the types", "space choose", "step"}},
+		{searchform.Duration, []string{"←/→ step"}, []string{"filter the types", "space choose"}},
+		{searchform.Regions, []string{"space choose", "a all regions selling the types", "q quit"}, []string{"filter the types", "step"}},
+	} {
+		m.form.SetFocus(c.field)
+		foot := lastLine(m)
+		for _, w := range c.want {
+			if !strings.Contains(foot, w) {
+				t.Errorf("field %d: the footer %q lacks %q", c.field, foot, w)
+			}
+		}
+		for _, n := range c.not {
+			if strings.Contains(foot, n) {
+				t.Errorf("field %d: the footer %q offers %q", c.field, foot, n)
+			}
+		}
+	}
+}

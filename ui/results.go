@@ -54,12 +54,12 @@ func (m Model) progressLine(w int) string {
 	case !s.has:
 		line = th.Muted.Render("No search yet.")
 	case s.running:
-		line = m.spin.View() + " " + th.Value.Render(fmt.Sprintf("Searching %s · %d of %d calls · %d offerings so far", regionList(s.query.Regions), s.callsDone, s.callsTotal, s.found))
+		line = m.spin.View() + " " + th.Value.Render(fmt.Sprintf("Searching %s · %d of %d calls · %s so far", regionList(s.query.Regions), s.callsDone, s.callsTotal, plural(s.found, "offering")))
 		if m.table.Stale() {
 			line += th.Muted.Render(" · the rows shown are from the previous search")
 		}
 	case s.cancelled:
-		line = th.Warning.Render(fmt.Sprintf("Search cancelled after %d of %d calls · %d offerings", s.callsDone, s.callsTotal, s.found))
+		line = th.Warning.Render(fmt.Sprintf("Search cancelled after %d of %d calls · %s", s.callsDone, s.callsTotal, plural(s.found, "offering")))
 		if m.table.Stale() {
 			line += th.Muted.Render(" · the rows shown are from the previous search")
 		}
@@ -69,7 +69,7 @@ func (m Model) progressLine(w int) string {
 			line += th.Error.Render(fmt.Sprintf(" · %s failed", plural(bad, "region")))
 		}
 	default:
-		line = th.OK.Render(fmt.Sprintf("Found %d offerings in %s (%s)", s.found, regionList(s.query.Regions), plural(s.callsDone, "call")))
+		line = th.OK.Render(fmt.Sprintf("Found %s in %s (%s)", plural(s.found, "offering"), regionList(s.query.Regions), plural(s.callsDone, "call")))
 		if bad := m.failedRegions(); bad > 0 {
 			line += th.Error.Render(fmt.Sprintf(" · %s failed", plural(bad, "region")))
 		}

@@ -121,7 +121,9 @@ func explainAPI(err error, apiErr smithy.APIError, profileFlag string) Explanati
 		ex.Summary = "AWS refused the call: this identity lacks permission " + ex.Action + "."
 		ex.Hint = "Ask an administrator to allow " + ex.Action + " for this role or user."
 	case isThrottle(err):
-		ex.Summary, ex.Hint, ex.Retryable = "AWS is throttling requests.", "Retrying with backoff; fewer regions or durations at once also helps.", true
+		// Explanations describe a final error, after the retryer has given up: saying it is
+		// still retrying would tell the person to wait for something that will not happen.
+		ex.Summary, ex.Hint, ex.Retryable = "AWS is throttling requests.", "The calls were retried with backoff and still refused; wait a minute, or ask for fewer regions or durations at once.", true
 	case code == "InvalidCapacityBlockOfferingIdExpired" || code == "InvalidCapacityBlockOfferingIdNotFound":
 		ex.Summary = "That offering is no longer available: someone else bought it, or it expired."
 		ex.Hint = "Search again; nothing was bought."

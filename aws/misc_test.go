@@ -155,7 +155,7 @@ func TestExplainError(t *testing.T) {
 	}{
 		{"unauthorized", apiErrorFor(t, 403, "UnauthorizedOperation", "You are not authorized to perform this operation."),
 			"lacks permission ec2:DescribeCapacityBlockOfferings", "allow ec2:DescribeCapacityBlockOfferings", ""},
-		{"throttled", apiErrorFor(t, 503, "RequestLimitExceeded", "Request limit exceeded."), "throttling", "Retrying", "retryable"},
+		{"throttled", apiErrorFor(t, 503, "RequestLimitExceeded", "Request limit exceeded."), "throttling", "were retried with backoff and still refused", "retryable"},
 		{"sold", apiErrorFor(t, 400, "InvalidCapacityBlockOfferingIdExpired", "The Capacity Block offering ID is no longer available."),
 			"no longer available", "Search again", ""},
 		{"market type", apiErrorFor(t, 400, "InvalidParameterValue", "The market type (purchasing) option is not valid. Choose a different market type and try again"),

@@ -62,6 +62,13 @@ func runExtend(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintf(stderr, "gpublock extend: %v Nothing was extended.\n", err)
 		return 1
 	}
+	if b.State == model.StatePaymentPending {
+		// Buying a new block, the advice for a block that is over, is wrong here: this one
+		// becomes scheduled as soon as AWS takes its payment.
+		fmt.Fprintf(stderr, "gpublock extend: block %s is payment-pending: AWS has not taken its payment yet (minutes, at most 12 hours). "+
+			"It can be extended once `gpublock blocks` shows it scheduled or active. Nothing was extended.\n", b.ReservationID)
+		return 1
+	}
 	if b.State != model.StateActive && b.State != model.StateScheduled {
 		fmt.Fprintf(stderr, "gpublock extend: block %s is %s (it ends %s); only active or scheduled blocks can be extended. "+
 			"Nothing was extended; buy a new block instead (gpublock offerings).\n", b.ReservationID, b.State, bothTimes(b.End))

@@ -225,6 +225,23 @@ func TestExtendExpiredBlockIsRefused(t *testing.T) {
 	}
 }
 
+func TestExtendPaymentPendingBlockSaysToWait(t *testing.T) {
+	cs := startCLISim(t)
+	b := boughtBlock(t, cs)
+	if b.State != "payment-pending" {
+		t.Fatalf("state %s, want payment-pending", b.State)
+	}
+	code, _, errs := runCLI(extendArgsFor(cs.url, b.CapacityReservationId, "--yes")...)
+	if code != 1 || !strings.Contains(errs, "payment-pending: AWS has not taken its payment yet") ||
+		!strings.Contains(errs, "once `gpublock blocks` shows it scheduled or active") || strings.Contains(errs, "buy a new block") ||
+		!strings.Contains(errs, "Nothing was extended") {
+		t.Errorf("payment-pending: exit %d\n%s", code, errs)
+	}
+	if after := listedBlock(t, cs.url); after.EndDate != b.EndDate || after.Extensions != 0 {
+		t.Errorf("payment-pending block changed: %+v", after)
+	}
+}
+
 func TestExtendBadUsage(t *testing.T) {
 	cs := startCLISim(t)
 	asPerson(t, false, "")

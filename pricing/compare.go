@@ -173,7 +173,13 @@ func (c Comparison) Reading() string {
 	if !c.CanWin {
 		if c.BreakEvenUtilization.CmpInt(1) > 0 {
 			more := new(big.Rat).Neg(c.SavingsPercent.r)
-			return fmt.Sprintf("never cheaper than on-demand: it costs %d%% more than %s hours on-demand", Ratio{more}.Round(1), block)
+			rounded := Ratio{more}.Round(1)
+			pct := fmt.Sprintf("%d%%", rounded)
+			if rounded == 0 {
+				// under half a percent dearer would read "costs 0% more", which says nothing
+				pct = "less than 1%"
+			}
+			return fmt.Sprintf("never cheaper than on-demand: it costs %s more than %s hours on-demand", pct, block)
 		}
 		return fmt.Sprintf("never cheaper than on-demand: break-even is at %s of %s hours, but instances stop %d minutes before the end",
 			formatHours(c.BreakEvenHours.r), block, int(model.TerminationLead.Minutes()))

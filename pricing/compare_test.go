@@ -92,6 +92,11 @@ func TestCompareEdges(t *testing.T) {
 	if !strings.Contains(c.Reading(), "costs 8% more") {
 		t.Errorf("8.24%% dearer: %q", c.Reading())
 	}
+	// 0.2% dearer: rounding to whole percent would say "costs 0% more"
+	c = Compare(cat, offering("p5.48xlarge", "us-east-1", 1, 24, 0, "1202.40"))
+	if c.CanWin || !strings.Contains(c.Reading(), "costs less than 1% more than 24 hours on-demand") {
+		t.Errorf("0.2%% dearer: CanWin=%v %q", c.CanWin, c.Reading())
+	}
 	// break-even inside the last 30 minutes
 	c = Compare(cat, offering("p5.48xlarge", "us-east-1", 1, 24, 0, "1190"))
 	if c.CanWin || !strings.Contains(c.Reading(), "break-even is at 23.8 of 24 hours, but instances stop 30 minutes") {

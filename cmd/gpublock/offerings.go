@@ -40,14 +40,35 @@ func parseOutputFormat(s string) (outputFormat, error) {
 // newCommandFlags makes a FlagSet that reports errors instead of exiting, with -o/--output.
 func newCommandFlags(name, synopsis string, stderr io.Writer, out *string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	fs.StringVar(out, "o", "table", "output `format`: table, json or csv")
 	fs.StringVar(out, "output", "table", "output `format`: table, json or csv")
-	fs.Usage = func() {
+	oneLineFlagErrors(fs, name, stderr, func() {
 		fmt.Fprintf(stderr, "Usage: gpublock %s %s\n\nFlags:\n", name, synopsis)
 		fs.PrintDefaults()
-	}
+	})
 	return fs
+}
+
+// oneLineFlagErrors makes fs report a flag it cannot parse (an unknown flag, a value that
+// is not a number or a duration) as the commands report every other usage error: one line
+// naming the command and the flag, then where the flags are listed. The flag package would
+// print its message and then the whole usage, which scrolls the message out of sight and
+// gives scripts a second shape of error. -h still prints usage.
+func oneLineFlagErrors(fs *flag.FlagSet, cmd string, stderr io.Writer, usage func()) {
+	// The flag package writes its message to Output and then calls Usage; a message
+	// written means a parse error, none means -h.
+	msg := new(strings.Builder)
+	fs.SetOutput(msg)
+	fs.Usage = func() {
+		if msg.Len() == 0 {
+			fs.SetOutput(stderr)
+			usage()
+			fs.SetOutput(msg)
+			return
+		}
+		reportUsage(stderr, cmd, errors.New(strings.TrimSpace(msg.String())))
+		msg.Reset()
+	}
 }
 
 // reportUsage prints a usage error and returns exit code 2.

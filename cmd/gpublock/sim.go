@@ -41,7 +41,6 @@ func simOptions(o ec2sim.Options) ec2sim.Options {
 // runSim serves the emulator until ctx is done (Ctrl-C).
 func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("gpublock sim", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	var opts ec2sim.Options
 	addr := fs.String("addr", "127.0.0.1:4566", "address to listen on (host:port)")
 	fs.Int64Var(&opts.Seed, "seed", 1, "seed of the market: the same seed and clock give the same offerings")
@@ -50,13 +49,13 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&opts.StateFile, "state", "", "keep the emulator's state in this JSON file, so purchases survive a restart")
 	fs.StringVar(&opts.DefaultRegion, "region", "us-east-1", "region of unsigned requests")
 	fs.Var(faultFlags{&opts.Faults}, "fault", "inject a fault, repeatable: "+ec2sim.FaultHelp)
-	fs.Usage = func() {
+	oneLineFlagErrors(fs, "sim", stderr, func() {
 		fmt.Fprintln(stderr, "Usage: gpublock sim [--addr 127.0.0.1:4566] [--seed N] [--clock RFC3339] [--speed X] [--state FILE] [--fault NAME=VALUE ...]")
 		fmt.Fprintln(stderr, "\nServes an emulator of the EC2 Capacity Blocks API (with STS GetCallerIdentity and the Price List API's GetProducts) until interrupted.")
 		fmt.Fprintln(stderr, "\nExit status: 0 stopped by an interrupt, 1 could not serve (address in use, unreadable state file), 2 bad usage.")
 		fmt.Fprintln(stderr, "\nFlags:")
 		fs.PrintDefaults()
-	}
+	})
 	if err := fs.Parse(args); err != nil {
 		return flagExit(err)
 	}

@@ -1,0 +1,46 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// A flag the flag package cannot parse is reported in the commands' own one-line form,
+// not followed by the whole usage that would scroll it out of sight.
+func TestUnparsableFlagsAreOneUsageLine(t *testing.T) {
+	cs := startCLISim(t)
+	for _, tc := range []struct {
+		args    []string
+		cmd     string
+		mention string
+	}{
+		{[]string{"offerings", "--type", "p5.48xlarge", "--duration", "2d", "--count", "abc"}, "offerings", `invalid value "abc" for flag -count`},
+		{[]string{"blocks", "--warn-within", "soon"}, "blocks", `invalid value "soon" for flag -warn-within`},
+		{[]string{"blocks", "--bogus"}, "blocks", "flag provided but not defined: -bogus"},
+		{[]string{"purchase", "cbr-0123456789abcdef0", "--tag", "noeq", "--yes"}, "purchase", `"noeq": want KEY=VALUE`},
+		{[]string{"launch", "cr-0123456789abcdef0", "--ami", "ami-0123456789abcdef0", "--count", "two", "--yes"}, "launch", "flag -count"},
+		{[]string{"extend", "cr-0123456789abcdef0", "--duration", "1d", "--yes=maybe"}, "extend", `invalid boolean value "maybe" for -yes`},
+		{[]string{"prices", "--refresh=often"}, "prices", `invalid boolean value "often" for -refresh`},
+		{[]string{"sim", "--seed", "x"}, "sim", `invalid value "x" for flag -seed`},
+	} {
+		args := tc.args
+		if tc.cmd != "sim" && tc.cmd != "prices" {
+			args = append(args, "--endpoint-url", cs.url)
+		}
+		code, out, errs := runCLI(args...)
+		want := "gpublock " + tc.cmd + ": "
+		if code != 2 || out != "" || !strings.HasPrefix(errs, want) || !strings.Contains(errs, tc.mention) ||
+			!strings.Contains(errs, "Run 'gpublock "+tc.cmd+" -h' for the flags.") || strings.Contains(errs, "Usage:") ||
+			strings.Count(errs, "\n") != 2 {
+			t.Errorf("%v: exit %d, stdout %q, stderr:\n%s", tc.args, code, out, errs)
+		}
+	}
+	if cs.calls.Load() != 0 {
+		t.Errorf("bad flags made %d calls", cs.calls.Load())
+	}
+	for _, cmd := range []string{"offerings", "blocks", "purchase", "launch", "extend", "prices", "sim"} {
+		if code, _, errs := runCLI(cmd, "-h"); code != 0 || !strings.HasPrefix(errs, "Usage: gpublock "+cmd) || !strings.Contains(errs, "Flags:") {
+			t.Errorf("%s -h: exit %d\n%s", cmd, code, errs)
+		}
+	}
+}

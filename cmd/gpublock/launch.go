@@ -184,8 +184,16 @@ func launchBlocker(b model.Block, count int) string {
 	case b.State != model.StateActive:
 		return fmt.Sprintf("the block is %s; only an active block takes instances.", b.State)
 	case count > b.AvailableCount:
-		return fmt.Sprintf("the block has %d free of %d instances; %d asked. Launch fewer, or wait for terminating instances to free their slots.",
-			b.AvailableCount, b.TotalCount, count)
+		msg := fmt.Sprintf("the block has %d free of %d instances; %d asked.", b.AvailableCount, b.TotalCount, count)
+		// "launch fewer" is no advice when nothing is free, nor waiting when the block
+		// could never hold that many.
+		switch {
+		case b.AvailableCount == 0:
+			return msg + " Every slot holds an instance (running, or terminating until it frees its slot): wait for one to end, or terminate one."
+		case count > b.TotalCount:
+			return msg + fmt.Sprintf(" The block holds %d at most: launch %d or fewer.", b.TotalCount, b.AvailableCount)
+		}
+		return msg + fmt.Sprintf(" Launch %d or fewer, or wait for instances to end and free their slots.", b.AvailableCount)
 	}
 	return ""
 }

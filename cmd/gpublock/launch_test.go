@@ -92,7 +92,8 @@ func TestLaunchIntoActiveBlock(t *testing.T) {
 
 	// The block is full now: a clear refusal, nothing more launched.
 	code, _, errs = runCLI(launchArgsFor(cs.url, b.CapacityReservationId, "--yes")...)
-	if code != 1 || !strings.Contains(errs, "0 free of 2") || !strings.Contains(errs, "Nothing was launched") {
+	if code != 1 || !strings.Contains(errs, "0 free of 2") || !strings.Contains(errs, "Nothing was launched") ||
+		!strings.Contains(errs, "wait for one to end, or terminate one") || strings.Contains(errs, "fewer") {
 		t.Errorf("full block: exit %d\n%s", code, errs)
 	}
 }
@@ -164,7 +165,8 @@ func TestLaunchCountAboveAvailable(t *testing.T) {
 	b := boughtBlock(t, cs)
 	activate(t, cs, b)
 	code, _, errs := runCLI(launchArgsFor(cs.url, b.CapacityReservationId, "--yes", "--count", "3")...)
-	if code != 1 || !strings.Contains(errs, "2 free of 2 instances; 3 asked") {
+	if code != 1 || !strings.Contains(errs, "2 free of 2 instances; 3 asked") || !strings.Contains(errs, "holds 2 at most: launch 2 or fewer") ||
+		strings.Contains(errs, "wait") {
 		t.Errorf("exit %d\n%s", code, errs)
 	}
 	if rows := reservations(t, cs.url); len(rows[0].InstanceIds) != 0 {

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gpublock/gpublock/model"
 )
 
 // The demo's emulator started afresh gives out the reservation ids of the first run again;
@@ -25,7 +27,7 @@ func TestJournalFeesStartAtTheReservationsPurchase(t *testing.T) {
 	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	fees := journalFees(path)
+	fees := paidFees(nil, readJournalFees(path))
 	for id, want := range map[string]string{"cr-1": "$3,464.00", "cr-2": "$15.00"} {
 		if got := fees[id].Dollars(); got != want {
 			t.Errorf("fee of %s = %s, want %s", id, got, want)
@@ -33,5 +35,34 @@ func TestJournalFeesStartAtTheReservationsPurchase(t *testing.T) {
 	}
 	if len(fees) != 2 {
 		t.Errorf("fees = %v, want cr-1 and cr-2 only", fees)
+	}
+}
+
+// A block or an extension whose payment failed charged nothing, though the journal wrote
+// it down as bought when the call answered.
+func TestPaidFeesLeaveOutFailedPayments(t *testing.T) {
+	lines := []string{
+		`{"phase":"outcome","action":"PurchaseCapacityBlock","outcome":"bought","result_id":"cr-failed","upfront_fee":"2083.91"}`,
+		`{"phase":"outcome","action":"PurchaseCapacityBlock","outcome":"bought","result_id":"cr-ext","upfront_fee":"1000.00"}`,
+		`{"phase":"outcome","action":"PurchaseCapacityBlockExtension","outcome":"bought","capacity_reservation_id":"cr-ext","offering_id":"cbe-failed","upfront_fee":"300.00"}`,
+		`{"phase":"outcome","action":"PurchaseCapacityBlockExtension","outcome":"bought","capacity_reservation_id":"cr-ext","offering_id":"cbe-paid","upfront_fee":"310.00"}`,
+		`{"phase":"outcome","action":"PurchaseCapacityBlock","outcome":"bought","result_id":"cr-elsewhere","upfront_fee":"7.00"}`,
+	}
+	path := filepath.Join(t.TempDir(), "journal.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	blocks := []model.Block{
+		{ReservationID: "cr-failed", State: model.StatePaymentFailed},
+		{ReservationID: "cr-ext", State: model.StateActive, Extensions: []model.Extension{
+			{OfferingID: "cbe-failed", Status: model.ExtensionPaymentFailed},
+			{OfferingID: "cbe-paid", Status: model.ExtensionPaymentSucceeded},
+		}},
+	}
+	fees := paidFees(blocks, readJournalFees(path))
+	for id, want := range map[string]string{"cr-failed": "$0.00", "cr-ext": "$1,310.00", "cr-elsewhere": "$7.00"} {
+		if got, ok := fees[id]; !ok || got.Dollars() != want {
+			t.Errorf("fee paid of %s = %s (known %v), want %s", id, got.Dollars(), ok, want)
+		}
 	}
 }

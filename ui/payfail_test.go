@@ -134,7 +134,8 @@ func TestPayFailBlocksScreen(t *testing.T) {
 	if !strings.Contains(text, "▲ 1 warning") {
 		t.Errorf("the header does not count the failed block:\n%s", text)
 	}
-	mustContain(t, text, "What to do", "payment method", "search again", "Terminates at — (nothing runs in it: its payment failed)")
+	mustContain(t, text, "What to do", "payment method", "search again", "Terminates at — (nothing runs in it: its payment failed)",
+		"Fee paid      $0.00 (the payment failed: nothing was charged)")
 	if strings.Contains(text, "instances are terminated from") {
 		t.Errorf("the detail gives a termination time:\n%s", text)
 	}
@@ -246,7 +247,8 @@ func TestPayFailExtensionOnBlocksScreen(t *testing.T) {
 	if row := rowOf(text, id); !strings.Contains(row, oldEnd) || !strings.Contains(row, "ends in") {
 		t.Errorf("the row lost the end %s that stays: %q", oldEnd, row)
 	}
-	mustContain(t, text, "▲ 1 warning", "What to do", "extend again (e)", "payment-failed (the end did not move)")
+	mustContain(t, text, "▲ 1 warning", "What to do", "extend again (e)", "payment-failed (the end did not move)",
+		"Fee paid      "+o.Fee.Dollars()+" (this machine's purchase journal") // the failed extension charged nothing
 	s.waitRaw("the failed extension's notification", func(raw []byte) bool { return bytes.Count(raw, []byte(osc9)) == 2 })
 	if ns := notifications(s.raw); !strings.Contains(ns[1], "the extension's payment failed, so the block still ends in") || !strings.Contains(ns[1], oldEnd) {
 		t.Errorf("the notifications %q: the second does not say the extension's payment failed and the end %s stays", ns, oldEnd)
@@ -260,6 +262,7 @@ func TestPayFailExtensionOnBlocksScreen(t *testing.T) {
 	if strings.Contains(rowOf(text, id), "EXT FAILED") {
 		t.Errorf("still warned of the failed extension after a paid one: %q", rowOf(text, id))
 	}
+	mustContain(t, text, "Fee paid      "+o.Fee.Add(paid.Fee).Dollars()+" (this machine's purchase journal")
 
 	// Another extension, of the new end, fails: news again.
 	sim.SetFaults(ec2sim.Faults{PayFail: 1})

@@ -82,9 +82,12 @@ func detailLines(th theme.Theme, b model.Block, fee model.Money, hasFee bool, no
 		ic = "unknown"
 	}
 	field("Interconnect", ic)
-	if hasFee {
+	switch {
+	case hasFee && b.State == model.StatePaymentFailed:
+		field("Fee paid", fee.Dollars()+" (the payment failed: nothing was charged)")
+	case hasFee:
 		field("Fee paid", fee.Dollars()+" (this machine's purchase journal: the block and its extensions)")
-	} else {
+	default:
 		field("Fee paid", "— (not in this machine's purchase journal; AWS does not list it per reservation)")
 	}
 	field("Reservation", b.ReservationID+"  (y copies)")

@@ -32,6 +32,10 @@ type awsFlags struct {
 	readOnly    bool
 	logFile     string
 
+	// readOnlyFile and maxSpendFile name the configuration file when the rule came from
+	// it rather than from the flag, so that a refusal names what the person has to change.
+	readOnlyFile, maxSpendFile string
+
 	// callLog is --log-file, opened by validate so that a path that cannot be written is
 	// reported before any call, and then shared by every client the command makes.
 	callLog *aws.CallLog

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -102,6 +103,50 @@ func applyTUIConfig(f *awsFlags, c tuiConfig) tuiSpending {
 		}
 	}
 	return s
+}
+
+// commandSpending lays the configuration file's read_only and max_spend over the flags of
+// a command that spends (purchase, extend, launch), as the TUI does: a promise written in
+// the file holds at the command line too, where a script with --yes would otherwise buy
+// past it. The flag's cap wins over the file's; read-only from either holds. A damaged
+// file is bad usage (exit 2), so that nothing runs with the promise silently lost.
+func commandSpending(stderr io.Writer, cmd string, f *awsFlags) (int, bool) {
+	path, err := configPath()
+	if err != nil {
+		return 0, false // no home: no file to read
+	}
+	c, err := loadTUIConfig(path)
+	if err != nil {
+		fmt.Fprintf(stderr, "gpublock %s: %v\n", cmd, err)
+		return 2, true
+	}
+	if c.ReadOnly && !f.readOnly {
+		f.readOnlyFile = path
+	}
+	if c.MaxSpend != "" && f.maxSpend == "" {
+		f.maxSpendFile = path
+	}
+	applyTUIConfig(f, c)
+	return 0, false
+}
+
+// readOnlyRule names what made the command read-only, or "" when it is not.
+func (f *awsFlags) readOnlyRule() string {
+	switch {
+	case !f.readOnly:
+		return ""
+	case f.readOnlyFile != "":
+		return `"read_only": true in ` + f.readOnlyFile
+	}
+	return "--read-only"
+}
+
+// maxSpendRule names where the spending cap came from.
+func (f *awsFlags) maxSpendRule() string {
+	if f.maxSpendFile != "" {
+		return "max_spend in " + f.maxSpendFile
+	}
+	return "--max-spend"
 }
 
 // tuiConfigFor reads the configuration file and merges it into the TUI's flags.

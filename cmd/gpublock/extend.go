@@ -45,7 +45,10 @@ func runExtend(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if err != nil {
 		return reportUsage(stderr, "extend", err)
 	}
-	if code, refused := refuseReadOnly(stderr, "extend", "extended", a.aws.readOnly, a.dryRun); refused {
+	if code, refused := commandSpending(stderr, "extend", &a.aws); refused {
+		return code
+	}
+	if code, refused := refuseReadOnly(stderr, "extend", "extended", a.aws.readOnlyRule(), a.dryRun); refused {
 		return code
 	}
 	if code, refused := refuseWithoutPerson(stderr, "extend", "extend", a.yes, a.dryRun); refused {
@@ -85,7 +88,7 @@ func runExtend(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return 1
 	}
 	off := model.CheapestExtension(offs)
-	if msg := overCap(a.aws.maxSpend, off.Fee); msg != "" {
+	if msg := overCap(a.aws.maxSpend, a.aws.maxSpendRule(), off.Fee); msg != "" {
 		fmt.Fprintf(stderr, "gpublock extend: %s\n", strings.Replace(msg, "Nothing was bought.", "Nothing was extended.", 1))
 		return 1
 	}

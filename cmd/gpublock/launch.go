@@ -62,7 +62,10 @@ func runLaunch(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if err != nil {
 		return reportUsage(stderr, "launch", err)
 	}
-	if code, refused := refuseReadOnly(stderr, "launch", "launched", a.aws.readOnly, a.dryRun); refused {
+	if code, refused := commandSpending(stderr, "launch", &a.aws); refused {
+		return code
+	}
+	if code, refused := refuseReadOnly(stderr, "launch", "launched", a.aws.readOnlyRule(), a.dryRun); refused {
 		return code
 	}
 	if code, refused := refuseWithoutPerson(stderr, "launch", "launch", a.yes, a.dryRun); refused {

@@ -60,7 +60,7 @@ func cliEnv(t *testing.T) {
 	for k, v := range map[string]string{
 		"AWS_CONFIG_FILE": dir + "/config", "AWS_SHARED_CREDENTIALS_FILE": dir + "/credentials",
 		"XDG_STATE_HOME": dir + "/state", "AWS_EC2_METADATA_DISABLED": "true", "XDG_CACHE_HOME": dir + "/cache",
-		"AWS_PROFILE": "", "AWS_DEFAULT_PROFILE": "", "AWS_REGION": "", "AWS_DEFAULT_REGION": "",
+		"XDG_CONFIG_HOME": dir + "/cfg", "AWS_PROFILE": "", "AWS_DEFAULT_PROFILE": "", "AWS_REGION": "", "AWS_DEFAULT_REGION": "",
 		"AWS_ENDPOINT_URL": "", "AWS_ENDPOINT_URL_EC2": "", "AWS_MAX_ATTEMPTS": "", "AWS_RETRY_MODE": "",
 		"AWS_ACCESS_KEY_ID": "", "AWS_SECRET_ACCESS_KEY": "", "AWS_SESSION_TOKEN": "",
 	} {

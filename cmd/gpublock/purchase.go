@@ -75,11 +75,11 @@ func refuseWithoutPerson(stderr io.Writer, cmd, word string, yes, dryRun bool) (
 // refuseReadOnly is the check, made before any call, that --read-only forbids what would
 // spend money: nobody is shown a confirmation, or asked to type, for something refused anyway.
 // A --dry-run spends nothing, so it still runs.
-func refuseReadOnly(stderr io.Writer, cmd, done string, readOnly, dryRun bool) (int, bool) {
-	if !readOnly || dryRun {
+func refuseReadOnly(stderr io.Writer, cmd, done, readOnlyRule string, dryRun bool) (int, bool) {
+	if readOnlyRule == "" || dryRun {
 		return 0, false
 	}
-	fmt.Fprintf(stderr, "gpublock %s: refused: --read-only, so nothing can be %s; nothing was sent to AWS (--dry-run still checks the permission).\n", cmd, done)
+	fmt.Fprintf(stderr, "gpublock %s: refused: %s, so nothing can be %s; nothing was sent to AWS (--dry-run still checks the permission).\n", cmd, readOnlyRule, done)
 	return 1, true
 }
 
@@ -204,7 +204,10 @@ func runPurchase(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if err != nil {
 		return reportUsage(stderr, "purchase", err)
 	}
-	if code, refused := refuseReadOnly(stderr, "purchase", "bought", a.aws.readOnly, a.dryRun); refused {
+	if code, refused := commandSpending(stderr, "purchase", &a.aws); refused {
+		return code
+	}
+	if code, refused := refuseReadOnly(stderr, "purchase", "bought", a.aws.readOnlyRule(), a.dryRun); refused {
 		return code
 	}
 	if code, refused := refuseWithoutPerson(stderr, "purchase", "buy", a.yes, a.dryRun); refused {
@@ -237,7 +240,7 @@ func runPurchase(ctx context.Context, args []string, stdout, stderr io.Writer) i
 			fmt.Fprintf(stderr, "gpublock purchase: %v\n", err)
 			return 1
 		}
-		if msg := overCap(a.aws.maxSpend, o.Fee); msg != "" {
+		if msg := overCap(a.aws.maxSpend, a.aws.maxSpendRule(), o.Fee); msg != "" {
 			fmt.Fprintf(stderr, "gpublock purchase: %s\n", msg)
 			return 1
 		}
@@ -368,7 +371,7 @@ func findOffering(ctx context.Context, client *aws.Client, q model.Query, id str
 }
 
 // overCap is the refusal of a fee above --max-spend, or "".
-func overCap(maxSpend string, fee model.Money) string {
+func overCap(maxSpend, rule string, fee model.Money) string {
 	if maxSpend == "" {
 		return ""
 	}
@@ -376,7 +379,7 @@ func overCap(maxSpend string, fee model.Money) string {
 	if err != nil || fee.Cmp(limit) <= 0 {
 		return ""
 	}
-	return fmt.Sprintf("refused: the upfront fee %s is above the spending cap of %s (--max-spend). Nothing was bought.", fee.Dollars(), limit.Dollars())
+	return fmt.Sprintf("refused: the upfront fee %s is above the spending cap of %s (%s). Nothing was bought.", fee.Dollars(), limit.Dollars(), rule)
 }
 
 // bothTimes writes a time in UTC and in local time side by side.

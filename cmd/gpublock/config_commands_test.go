@@ -1,0 +1,69 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// writeUserConfig writes $XDG_CONFIG_HOME/gpublock/config.json, the file the commands read.
+func writeUserConfig(t *testing.T, body string) string {
+	t.Helper()
+	p := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "gpublock", "config.json")
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// The configuration file's read_only and max_spend hold at the command line too: a script
+// with --yes does not buy past a promise written in the file.
+func TestCommandsKeepTheConfigurationsSpendingRules(t *testing.T) {
+	cs := startCLISim(t)
+	off := pickOffering(t, cs.url)
+	path := writeUserConfig(t, `{"read_only": true}`)
+	before := cs.calls.Load()
+	for _, args := range [][]string{
+		purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes"),
+		extendArgsFor(cs.url, "cr-0123456789abcdef0", "--yes"),
+		launchArgsFor(cs.url, "cr-0123456789abcdef0", "--yes"),
+	} {
+		code, out, errs := runCLI(args...)
+		if code != 1 || out != "" || !strings.Contains(errs, `refused: "read_only": true in `+path) || !strings.Contains(errs, "nothing was sent to AWS") {
+			t.Errorf("%s with read_only in the file: exit %d, stdout %q\n%s", args[0], code, out, errs)
+		}
+	}
+	if n := cs.calls.Load() - before; n != 0 {
+		t.Errorf("read-only from the file: %d calls", n)
+	}
+	// A read-only file still lets the searches run.
+	if code, _, errs := runCLI(append([]string{"offerings", "--endpoint-url", cs.url, "-o", "json"}, purchaseSearch...)...); code != 0 {
+		t.Errorf("offerings under a read-only file: exit %d\n%s", code, errs)
+	}
+
+	path = writeUserConfig(t, `{"max_spend": "10"}`)
+	code, out, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes")...)
+	if code != 1 || out != "" || !strings.Contains(errs, "above the spending cap of $10.00 (max_spend in "+path+")") {
+		t.Errorf("max_spend in the file: exit %d, stdout %q\n%s", code, out, errs)
+	}
+	if rows := reservations(t, cs.url); len(rows) != 0 {
+		t.Fatalf("bought past the file's cap: %+v", rows)
+	}
+	// The flag's cap wins over the file's.
+	code, _, errs = runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes", "--max-spend", "1000000")...)
+	if rows := reservations(t, cs.url); code != 0 || len(rows) != 1 {
+		t.Fatalf("--max-spend over the file's cap: exit %d, %d blocks\n%s", code, len(rows), errs)
+	}
+
+	// A damaged file is bad usage before any call, not a promise silently dropped.
+	writeUserConfig(t, `{"read_only": tru}`)
+	before = cs.calls.Load()
+	code, _, errs = runCLI(extendArgsFor(cs.url, "cr-0123456789abcdef0", "--yes")...)
+	if code != 2 || !strings.Contains(errs, "gpublock extend: ") || !strings.Contains(errs, "config.json") || cs.calls.Load() != before {
+		t.Errorf("damaged file: exit %d, %d calls\n%s", code, cs.calls.Load()-before, errs)
+	}
+}

@@ -90,6 +90,10 @@ func (f *awsFlags) validate() error {
 		if err != nil || m.Micros() <= 0 {
 			return usagef("--max-spend %q: want a positive amount of dollars such as 25000 or 7551.36", f.maxSpend)
 		}
+		if !wholeCents(m) {
+			// fees are whole cents; a finer cap would be shown rounded, as if equal to a fee it refuses
+			return usagef("--max-spend %q: at most two decimals (whole cents), such as 7551.36", f.maxSpend)
+		}
 	}
 	if _, err := f.regionList(nil); err != nil {
 		return err

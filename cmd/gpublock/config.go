@@ -58,8 +58,8 @@ func loadTUIConfig(path string) (tuiConfig, error) {
 		return c, fmt.Errorf("%s: %v (allowed keys: read_only, max_spend, ami, tags)", path, err)
 	}
 	if c.MaxSpend != "" {
-		if m, err := parseDollars(c.MaxSpend); err != nil || m.Micros() <= 0 {
-			return c, fmt.Errorf("%s: max_spend %q: want a positive amount of dollars such as 25000", path, c.MaxSpend)
+		if m, err := parseDollars(c.MaxSpend); err != nil || m.Micros() <= 0 || !wholeCents(m) {
+			return c, fmt.Errorf("%s: max_spend %q: want a positive amount of dollars, at most to the cent, such as 25000", path, c.MaxSpend)
 		}
 	}
 	if c.AMI != "" && !strings.HasPrefix(c.AMI, "ami-") {
@@ -77,6 +77,9 @@ func loadTUIConfig(path string) (tuiConfig, error) {
 	}
 	return c, nil
 }
+
+// wholeCents reports whether m has no fraction of a cent, as every fee AWS quotes.
+func wholeCents(m model.Money) bool { return m.Micros()%10_000 == 0 }
 
 func parseDollars(s string) (model.Money, error) {
 	return model.ParseMoney(strings.TrimPrefix(strings.ReplaceAll(strings.TrimSpace(s), ",", ""), "$"))

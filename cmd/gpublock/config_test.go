@@ -45,6 +45,7 @@ func TestTUIConfigRefusesDamage(t *testing.T) {
 		`{"readonly": true}`:                    "allowed keys",
 		`{"max_spend": "lots"}`:                 "max_spend",
 		`{"max_spend": "-5"}`:                   "max_spend",
+		`{"max_spend": "2601.109"}`:             "at most to the cent",
 		`{"ami": "ubuntu"}`:                     "ami",
 		`{"tags": {"aws:owner": "me"}}`:         "reserved",
 		`{"tags": {"gpublock:request-id": ""}}`: "set by gpublock",

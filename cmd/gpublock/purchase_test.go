@@ -403,6 +403,8 @@ func TestPurchaseBadUsage(t *testing.T) {
 		{append([]string{"purchase", id, "--tag", aws.RequestIDTag + "=x"}, purchaseSearch...), "set by gpublock"},
 		{append([]string{"purchase", id, "-o", "csv"}, purchaseSearch...), "-o \"csv\""},
 		{append([]string{"purchase", id, "--max-spend", "-5"}, purchaseSearch...), "--max-spend"},
+		// a cap finer than the cent would be shown rounded, equal to a fee it refuses
+		{append([]string{"purchase", id, "--max-spend", "2601.109"}, purchaseSearch...), "--max-spend \"2601.109\": at most two decimals"},
 		{[]string{"purchase", id, "--region", "us-east-1", "--type", "p5.48xlarge", "--duration", "2d", "--count", "0"}, "--count 0"},
 		{append([]string{"purchase", id, "--bogus"}, purchaseSearch...), "-bogus"},
 		{[]string{"purchase", id, "--region", "us-east-1,us-west-2", "--type", "p5.48xlarge", "--duration", "2d"}, "one region"},

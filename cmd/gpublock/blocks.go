@@ -25,7 +25,7 @@ const exitWarning = 3
 // minWatchInterval keeps --watch from hammering the API: a refresh makes five calls per region.
 const minWatchInterval = time.Second
 
-const blocksSynopsis = "[--region R[,R...]|all] [-o table|json|csv] [--watch] [--interval 30s] [--warn-within 45m]\n\n" +
+const blocksSynopsis = "[--region R[,R...]|all] [-o table|json|csv] [--watch [--interval 30s]] [--warn-within 45m]\n\n" +
 	"--watch reprints the list on every refresh until interrupted (Ctrl-C); with -o json or csv\n" +
 	"each refresh prints a whole document; in a table each refresh's first line names the regions\n" +
 	"that failed. --warn-within D names on stderr every active block that ends within D (one line\n" +
@@ -69,6 +69,10 @@ func runBlocks(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return reportUsage(stderr, "blocks", usagef("--interval %s: allowed 1s or more", a.interval))
 	case a.warnWithin < 0:
 		return reportUsage(stderr, "blocks", usagef("--warn-within %s: want a positive duration such as 45m", a.warnWithin))
+	case !a.watch && flagGiven(fs, "interval"):
+		// as in gpublock offerings: an interval that nothing uses is a mistake to point out,
+		// not one to list the blocks once over
+		return reportUsage(stderr, "blocks", usagef("--interval is used with --watch (e.g. --watch --interval 30s)"))
 	}
 	if err := a.aws.validate(); err != nil {
 		return reportUsage(stderr, "blocks", err)

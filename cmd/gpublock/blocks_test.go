@@ -202,10 +202,15 @@ func TestBlocksWatch(t *testing.T) {
 
 func TestBlocksWatchBadUsage(t *testing.T) {
 	cs := startCLISim(t)
-	for _, args := range [][]string{{"--watch", "--interval", "10ms"}, {"--warn-within", "-5m"}, {"--warn-within", "soon"}, {"--interval", "0s"}} {
+	for _, args := range [][]string{{"--watch", "--interval", "10ms"}, {"--warn-within", "-5m"}, {"--warn-within", "soon"}, {"--interval", "0s"},
+		{"--interval", "30s"}, {"--warn-within", "45m", "--interval", "1m"}} {
 		code, _, errs := runCLI(append([]string{"blocks", "--endpoint-url", cs.url}, args...)...)
 		if code != 2 || errs == "" {
 			t.Errorf("%v: exit %d, %q", args, code, errs)
+		}
+		if args[len(args)-2] == "--interval" && args[len(args)-1] != "0s" && args[len(args)-1] != "10ms" &&
+			!strings.Contains(errs, "--interval is used with --watch") {
+			t.Errorf("%v: %q does not say --interval needs --watch", args, errs)
 		}
 	}
 	code, _, errs := runCLI("blocks", "-h")

@@ -36,7 +36,8 @@ import (
 // time is when the attempt was sent (UTC, ms); status is "-" and error="…" takes code's
 // place when no HTTP answer came (connection refused, timeout, cancelled); code, error,
 // request_id and gpublock_request_id (the gpublock:request-id tag of a purchase or launch,
-// or the one a look-up after a lost reply searches for) appear only when known.
+// the journal's request id of an extension, or the one a look-up after a lost reply
+// searches for) appear only when known.
 type CallLog struct {
 	path string
 	mu   sync.Mutex
@@ -121,15 +122,31 @@ func (callLogCall) ID() string { return "gpublock.CallLogCall" }
 func (callLogCall) HandleInitialize(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
 	// A stack value, not a plain context value: the SDK clears stack values at the start of
 	// every operation, so a call nested in this one (a credential provider's) gets its own.
-	ctx = middleware.WithStackValue(ctx, callStateKey{}, &callState{requestTag: requestTagOf(in.Parameters)})
+	ctx = middleware.WithStackValue(ctx, callStateKey{}, &callState{requestTag: requestTagOf(ctx, in.Parameters)})
 	return next.HandleInitialize(ctx, in)
 }
 
+// extensionRequestIDKey carries an extension's request id to the call log: an extension
+// has no tags to carry it in its input, and its journal lines have one all the same.
+type extensionRequestIDKey struct{}
+
+// withExtensionRequestID marks ctx's extension purchase, and the history look-up that
+// settles its lost reply, with the request id of their journal lines.
+func withExtensionRequestID(ctx context.Context, id string) context.Context {
+	return context.WithValue(ctx, extensionRequestIDKey{}, id)
+}
+
 // requestTagOf is the gpublock:request-id of the inputs that carry one: the tag of a
-// purchase or launch, or the filter of the look-up that follows a purchase's lost reply.
-func requestTagOf(params any) string {
+// purchase or launch, or the filter of the look-up that follows a purchase's lost reply;
+// for an extension and its look-up, the id Extend put in ctx. Only these inputs read ctx,
+// so a call nested in one (a credential provider's) is not marked.
+func requestTagOf(ctx context.Context, params any) string {
 	var specs []types.TagSpecification
 	switch in := params.(type) {
+	case *ec2.PurchaseCapacityBlockExtensionInput, *ec2.DescribeCapacityBlockExtensionHistoryInput:
+		if id, ok := ctx.Value(extensionRequestIDKey{}).(string); ok {
+			return id
+		}
 	case *ec2.PurchaseCapacityBlockInput:
 		specs = in.TagSpecifications
 	case *ec2.RunInstancesInput:

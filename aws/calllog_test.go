@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
@@ -378,5 +379,51 @@ func TestCallLogLostReplyAndItsLookUp(t *testing.T) {
 	}
 	if lost != 1 || lookUps == 0 {
 		t.Errorf("%d lost purchases, %d look-ups:\n%s", lost, lookUps, buf.String())
+	}
+}
+
+// An extension has no tags, but its call, and the history look-up after its lost reply,
+// name the request id of its journal lines, as a purchase's do; its dry run does not.
+func TestCallLogExtensionCarriesRequestID(t *testing.T) {
+	sim, _, u := newRecordedSim(t, 1, ec2sim.Faults{})
+	var buf bytes.Buffer
+	c := newTestClient(t, u, func(cfg *Config) { cfg.CallLog = NewCallLog(&buf) })
+	o, bought := boughtBlock(t, c)
+	sim.SetTime(o.Start.Add(time.Hour))
+	b := blockByID(t, c, bought.ReservationID)
+	offs, err := c.ExtensionOfferings(context.Background(), b, 1)
+	if err != nil || len(offs) == 0 {
+		t.Fatalf("extension offerings: %v %+v", err, offs)
+	}
+	buf.Reset()
+	sim.SetFaults(ec2sim.Faults{LostReply: 1})
+	res, err := c.Extend(context.Background(), b, offs[0])
+	if err != nil || !res.Recovered || res.RequestID == "" {
+		t.Fatalf("extend: %v %+v", err, res)
+	}
+	var dry, lost, lookUps int
+	for _, r := range parseCallLog(t, buf.String()) {
+		switch {
+		case r["action"] == "PurchaseCapacityBlockExtension" && r["code"] == "DryRunOperation":
+			dry++
+			if r["gpublock_request_id"] != "" {
+				t.Errorf("dry run line %v", r)
+			}
+		case r["action"] == "PurchaseCapacityBlockExtension":
+			lost++
+			if r["gpublock_request_id"] != res.RequestID || r["code"] != "InternalError" || r["attempt"] != "1" {
+				t.Errorf("lost extension line %v, want request id %s", r, res.RequestID)
+			}
+		case r["action"] == "DescribeCapacityBlockExtensionHistory":
+			lookUps++
+			if r["gpublock_request_id"] != res.RequestID || r["status"] != "200" {
+				t.Errorf("look-up line %v, want request id %s", r, res.RequestID)
+			}
+		case r["gpublock_request_id"] != "":
+			t.Errorf("%s carries a request id: %v", r["action"], r)
+		}
+	}
+	if dry != 1 || lost != 1 || lookUps == 0 {
+		t.Errorf("%d dry runs, %d lost extensions, %d look-ups:\n%s", dry, lost, lookUps, buf.String())
 	}
 }

@@ -90,6 +90,7 @@ func (c *Client) Extend(ctx context.Context, b model.Block, off model.ExtensionO
 		return res, err
 	}
 	res.RequestID = newRequestID()
+	ctx = withExtensionRequestID(ctx, res.RequestID)
 	entry := JournalEntry{Action: "PurchaseCapacityBlockExtension", RequestID: res.RequestID, Region: b.Region,
 		Zone: b.AvailabilityZone, Offering: off.ID, Type: b.InstanceType, Count: off.Count, Start: utc(off.Start), End: utc(off.End),
 		Fee: off.Fee.String(), Currency: off.Currency, Target: b.ReservationID}

@@ -37,3 +37,27 @@ func TestFormFooterFollowsTheField(t *testing.T) {
 		}
 	}
 }
+
+// While a table's filter takes the keys the footer says so: it offered "enter buy…" and
+// "q quit", where enter keeps the filter and q is a letter.
+func TestFooterWhileFilteringATable(t *testing.T) {
+	m := update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 200, Height: 50})
+	m = withResults(m, syntheticOfferings(10))
+	m = update(m, keyMsg("/"))
+	foot := lastLine(m)
+	if !strings.Contains(foot, "enter keep filter") || !strings.Contains(foot, "esc clear filter") || !strings.Contains(foot, "ctrl+c quit") ||
+		strings.Contains(foot, "buy") || strings.Contains(foot, "q quit") {
+		t.Errorf("filtering the offerings, the footer is %q", foot)
+	}
+	m = update(m, keyMsg("enter"))
+	if foot := lastLine(m); !strings.Contains(foot, "enter buy") {
+		t.Errorf("after enter kept the filter, the footer is %q", foot)
+	}
+	m = update(m, keyMsg("2"), keyMsg("/"))
+	if m.screen != screenBlocks || !m.blocks.table.Filtering() {
+		t.Fatalf("2 / did not open the blocks' filter (screen %d)", m.screen)
+	}
+	if foot := lastLine(m); !strings.Contains(foot, "enter keep filter") || strings.Contains(foot, "enter details") || strings.Contains(foot, "q quit") {
+		t.Errorf("filtering the blocks, the footer is %q", foot)
+	}
+}

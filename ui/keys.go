@@ -73,12 +73,20 @@ type helpKeys struct {
 	typing       bool // keys go into a text field, where q is a letter
 	formFilter   bool // the type filter takes the keys
 	formField    searchform.Field
+	tableFilter  bool // a table's filter takes the keys (after /)
 	noRows       bool // the search found nothing: enter takes an alternative, not a row
 	alts         bool // alternatives are listed
 }
 
 func (h helpKeys) ShortHelp() []key.Binding {
 	r := h.root
+	if h.tableFilter {
+		// Keys go into the filter: enter keeps it (it does not buy), q is a letter.
+		if h.screen == screenBlocks {
+			return []key.Binding{h.blocksTable.ApplyFilter, h.blocksTable.ClearFilter, r.ForceQuit}
+		}
+		return []key.Binding{h.table.ApplyFilter, h.table.ClearFilter, r.ForceQuit}
+	}
 	if h.screen == screenBlocks {
 		b, t := h.blocks, h.blocksTable
 		if h.blocksDetail {

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -158,6 +159,17 @@ func (f *awsFlags) regionList(types []string) ([]string, error) {
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// defaultRegionError is the usage error of a search that falls back on the SDK's region
+// ($AWS_REGION or the profile's) where Capacity Blocks are not sold: the query's
+// validation would blame --region, which the person never gave.
+func (f *awsFlags) defaultRegionError(region string) error {
+	if strings.TrimSpace(f.region) != "" || slices.Contains(model.Regions(), region) {
+		return nil
+	}
+	return usagef("no --region given, and the default region %q ($AWS_REGION or the profile's) sells no Capacity Blocks; "+
+		"give --region R[,R...] or all (sold in %s)", region, strings.Join(model.Regions(), ", "))
 }
 
 // homeRegion is the single region for the client: the first of a list, none for "all".

@@ -44,3 +44,30 @@ func TestUnparsableFlagsAreOneUsageLine(t *testing.T) {
 		}
 	}
 }
+
+// A search without --region uses the SDK's region; when that one sells no Capacity
+// Blocks, the message says where it came from instead of blaming a --region never given.
+func TestDefaultRegionWithoutCapacityBlocksIsNamed(t *testing.T) {
+	cs := startCLISim(t)
+	t.Setenv("AWS_REGION", "us-west-1")
+	t.Setenv("AWS_ACCESS_KEY_ID", "AKIDEXAMPLE")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "dummy")
+	for _, args := range [][]string{
+		{"offerings", "--endpoint-url", cs.url, "--type", "p5.48xlarge", "--duration", "2d"},
+		{"purchase", "cbr-0123456789abcdef0", "--endpoint-url", cs.url, "--type", "p5.48xlarge", "--duration", "2d", "--yes"},
+	} {
+		code, out, errs := runCLI(args...)
+		if code != 2 || out != "" || !strings.Contains(errs, `no --region given, and the default region "us-west-1" ($AWS_REGION or the profile's) sells no Capacity Blocks`) ||
+			!strings.Contains(errs, "give --region R[,R...] or all") || strings.Contains(errs, "--region: ") {
+			t.Errorf("%s: exit %d, stdout %q\n%s", args[0], code, out, errs)
+		}
+	}
+	if n := cs.calls.Load(); n != 0 {
+		t.Errorf("%d calls", n)
+	}
+	// Given, the region is the flag's, and the flag is named as before.
+	code, _, errs := runCLI("offerings", "--endpoint-url", cs.url, "--type", "p5.48xlarge", "--duration", "2d", "--region", "us-west-1")
+	if code != 2 || !strings.Contains(errs, `--region "us-west-1"`) {
+		t.Errorf("--region us-west-1: exit %d\n%s", code, errs)
+	}
+}

@@ -117,7 +117,7 @@ func runOfferings(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	case errors.Is(err, flag.ErrHelp):
 		return 0
 	case errors.Is(err, errFlagParse):
-		return 2 // the flag package has printed the problem and the usage
+		return 2 // oneLineFlagErrors has printed the problem
 	case err != nil:
 		return reportUsage(stderr, "offerings", err)
 	}
@@ -134,6 +134,9 @@ func runOfferings(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	if len(q.Regions) == 0 {
 		q.Regions = []string{client.Region()}
+		if err := a.aws.defaultRegionError(client.Region()); err != nil {
+			return reportUsage(stderr, "offerings", err)
+		}
 	}
 	if err := q.Validate(now); err != nil {
 		return reportUsage(stderr, "offerings", queryUsage(err))

@@ -233,6 +233,9 @@ func runPurchase(ctx context.Context, args []string, stdout, stderr io.Writer) i
 			return reportUsage(stderr, "purchase", err)
 		}
 		q.Regions = []string{region}
+		if err := a.aws.defaultRegionError(region); err != nil {
+			return reportUsage(stderr, "purchase", err)
+		}
 		if err := q.Validate(now); err != nil {
 			return reportUsage(stderr, "purchase", queryUsage(err))
 		}

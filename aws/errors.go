@@ -138,6 +138,11 @@ func explainAPI(err error, apiErr smithy.APIError, profileFlag string) Explanati
 		ex.Hint = "Launches into a Capacity Block need InstanceMarketOptions.MarketType=capacity-block."
 	case code == "AuthFailure" || code == "InvalidClientTokenId" || code == "SignatureDoesNotMatch" || code == "UnrecognizedClientException":
 		ex.Summary = "AWS rejected the credentials (" + code + ")."
+		if text != "" {
+			// AWS's own words say which part failed (a region not enabled, an unknown
+			// key); the emulator names the regions it serves there
+			ex.Summary = "AWS rejected the credentials (" + code + "): " + strings.TrimSuffix(text, ".") + "."
+		}
 		ex.Hint = "Check the access key and secret, or the profile (" + profileFlag + ")."
 	case code == "ExpiredToken" || code == "ExpiredTokenException" || code == "RequestExpired":
 		ex.Summary = "The AWS session token has expired."

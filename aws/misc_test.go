@@ -167,6 +167,8 @@ func TestExplainError(t *testing.T) {
 		{"sso", fmt.Errorf("get credentials: %w", &ssocreds.InvalidTokenError{Err: errors.New("the SSO session has expired")}),
 			"SSO session", "aws sso login --profile <name>", ""},
 		{"cancelled", fmt.Errorf("op: %w", context.Canceled), "Cancelled", "", ""},
+		{"auth failure", apiErrorFor(t, 401, "AuthFailure", "AWS was not able to validate the provided access credentials"),
+			"AWS rejected the credentials (AuthFailure): AWS was not able to validate the provided access credentials.", "Check the access key", ""},
 	}
 	for _, tc := range cases {
 		ex := ExplainError(tc.err)

@@ -3,12 +3,14 @@ package blocks
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/components/pager"
+	"github.com/gpublock/gpublock/ui/components/text"
 	"github.com/gpublock/gpublock/ui/theme"
 )
 
@@ -35,8 +37,20 @@ func detailLines(th theme.Theme, b model.Block, fee model.Money, hasFee bool, no
 	var lines []string
 	add := func(s string) { lines = append(lines, ansi.Truncate(s, width, "…")) }
 	const lw = 14
+	// A value too long for the pane goes on under itself, as in the offering's detail: cut,
+	// the fee's source and the termination's meaning were lost at 80 columns.
 	field := func(label, value string) {
-		add(th.Label.Render(fmt.Sprintf("%-*s", lw, label)) + th.Value.Render(value))
+		if ansi.StringWidth(value) <= width-lw {
+			add(th.Label.Render(fmt.Sprintf("%-*s", lw, label)) + th.Value.Render(value))
+			return
+		}
+		for i, l := range text.Wrap(value, width-lw) {
+			if i == 0 {
+				add(th.Label.Render(fmt.Sprintf("%-*s", lw, label)) + th.Value.Render(l))
+			} else {
+				add(strings.Repeat(" ", lw) + th.Value.Render(l))
+			}
+		}
 	}
 	both := func(t time.Time) string {
 		if _, off := t.In(loc).Zone(); off == 0 && t.In(loc).Format("MST") == "UTC" {

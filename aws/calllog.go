@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
 	awsmiddleware "github.com/aws/aws-sdk-go-v2/aws/middleware"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
@@ -150,6 +151,11 @@ func requestTagOf(ctx context.Context, params any) string {
 	case *ec2.PurchaseCapacityBlockInput:
 		specs = in.TagSpecifications
 	case *ec2.RunInstancesInput:
+		// a launch carries its request id as the client token (its tags are the
+		// person's); a dry run's token is left to the SDK, a UUID without the prefix
+		if t := sdkaws.ToString(in.ClientToken); strings.HasPrefix(t, requestIDPrefix) {
+			return t
+		}
 		specs = in.TagSpecifications
 	case *ec2.DescribeCapacityReservationsInput:
 		for _, f := range in.Filters {

@@ -427,3 +427,42 @@ func TestCallLogExtensionCarriesRequestID(t *testing.T) {
 		t.Errorf("%d dry runs, %d lost extensions, %d look-ups:\n%s", dry, lost, lookUps, buf.String())
 	}
 }
+
+// A launch's request id is its client token, not a tag: the call log names it on the
+// RunInstances call, as on a purchase's, and not on the dry run before it.
+func TestCallLogLaunchCarriesRequestID(t *testing.T) {
+	sim, _, u := newRecordedSim(t, 1, ec2sim.Faults{})
+	var buf bytes.Buffer
+	c := newTestClient(t, u, func(cfg *Config) { cfg.CallLog = NewCallLog(&buf) })
+	o, bought := boughtBlock(t, c)
+	sim.SetTime(o.Start.Add(time.Hour))
+	b := blockByID(t, c, bought.ReservationID)
+	buf.Reset()
+	res, err := c.Launch(context.Background(), b, LaunchSpec{ImageID: "ami-0123456789abcdef0", Count: 1, Name: "trainer"})
+	if err != nil || res.RequestID == "" || len(res.Instances) != 1 {
+		t.Fatalf("launch: %v %+v", err, res)
+	}
+	var dry, run int
+	for _, r := range parseCallLog(t, buf.String()) {
+		switch {
+		case r["action"] == "RunInstances" && r["code"] == "DryRunOperation":
+			dry++
+			if r["gpublock_request_id"] != "" {
+				t.Errorf("dry run line %v", r)
+			}
+		case r["action"] == "RunInstances":
+			run++
+			if r["gpublock_request_id"] != res.RequestID || r["status"] != "200" {
+				t.Errorf("launch line %v, want request id %s", r, res.RequestID)
+			}
+		case r["gpublock_request_id"] != "":
+			t.Errorf("%s carries a request id: %v", r["action"], r)
+		}
+	}
+	if dry != 1 || run != 1 {
+		t.Errorf("%d dry runs and %d launches logged:\n%s", dry, run, buf.String())
+	}
+	if strings.Contains(buf.String(), "trainer") {
+		t.Error("the log shows the launch's tags")
+	}
+}

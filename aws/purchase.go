@@ -85,8 +85,11 @@ var ErrOverSpendCap = errors.New("above the spending cap")
 func newRequestID() string {
 	var b [12]byte
 	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails on supported platforms
-	return "gpb-" + hex.EncodeToString(b[:])
+	return requestIDPrefix + hex.EncodeToString(b[:])
 }
+
+// requestIDPrefix starts every request id, which tells one apart from the SDK's tokens.
+const requestIDPrefix = "gpb-"
 
 // noRetries turns the SDK's retries off for one call. Purchases have no idempotency
 // token: a retried 5xx could buy twice.

@@ -19,7 +19,7 @@ import (
 	"github.com/gpublock/gpublock/ui/components/offerings"
 )
 
-var foundRE = regexp.MustCompile(`Found (\d+) offerings`)
+var foundRE = regexp.MustCompile(`Found (\d+) offerings?\b`)
 
 // foundCount waits for the end of a search and returns the count it reports.
 func foundCount(t *testing.T, s *screen) int {

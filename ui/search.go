@@ -322,6 +322,15 @@ func (m Model) takeAlternative(i int) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	q := m.extra.alts[i].Query
+	if f := m.search.form; f != nil && q.Start.Equal(m.search.query.Start) && q.End.Equal(m.search.query.End) {
+		// The searched window: its fields as the search had them, read again now.
+		form := *f
+		form.SetQueryKeepingWindow(q)
+		if fq, ok := form.Query(); ok {
+			m.form = form
+			return m.startFormSearch(fq)
+		}
+	}
 	m.form.SetQuery(q)
 	return m.startFormSearch(q)
 }

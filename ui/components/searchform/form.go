@@ -160,13 +160,20 @@ func (m Model) Errors() map[Field]string { return m.errs }
 
 // SetQuery fills the form from a query, as when a suggested alternative is taken.
 func (m *Model) SetQuery(q model.Query) {
+	m.start.SetValue(formatDate(q.Start))
+	m.end.SetValue(formatDate(q.End))
+	m.SetQueryKeepingWindow(q)
+}
+
+// SetQueryKeepingWindow fills the form from a query but leaves the start and end as typed,
+// for an alternative in the window searched: "now" and "+4w" stay relative instead of
+// becoming times that pass (a search again minutes later was refused, its start past).
+func (m *Model) SetQueryKeepingWindow(q model.Query) {
 	m.chosenTypes = map[string]bool{}
 	for _, t := range q.InstanceTypes {
 		m.chosenTypes[t] = true
 	}
 	m.count.SetValue(strconv.Itoa(q.Count))
-	m.start.SetValue(formatDate(q.Start))
-	m.end.SetValue(formatDate(q.End))
 	m.duration.SetValue(q.Durations.String())
 	m.allSelling, m.regionsEdited = false, true
 	m.chosenRegions = map[string]bool{}

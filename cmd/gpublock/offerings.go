@@ -146,7 +146,7 @@ func runOfferings(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	cachePath, _ := pricing.DefaultCachePath()
 	cat, err := pricing.Load(cachePath)
 	if err != nil {
-		fmt.Fprintf(stderr, "gpublock offerings: price cache %s: %v; using the embedded prices\n", cachePath, err)
+		fmt.Fprintf(stderr, "gpublock offerings: %v; using the embedded prices\n", err) // err names the file
 	}
 	if a.interval > 0 {
 		return watchOfferings(ctx, client, a, q, cat, format, stdout, stderr)

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"math"
 	"math/big"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -162,5 +164,26 @@ func TestOfferingsUsesThePriceCache(t *testing.T) {
 		if r.BreakEvenUtilization == nil {
 			t.Errorf("%s: no break-even with a cached price", r.CapacityBlockOfferingId)
 		}
+	}
+}
+
+// A damaged cache is named once, with what to do, and the search goes on with the
+// embedded prices.
+func TestOfferingsSaysOnceWhichPriceCacheIsDamaged(t *testing.T) {
+	cs := startCLISim(t)
+	path, err := pricing.DefaultCachePath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte("{broken"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCLI(offeringsArgsFor(cs.url, "--region", "us-east-1", "-o", "json")...)
+	if code != 0 || !strings.HasPrefix(out, "[") || strings.Count(errs, path) != 1 || !strings.Contains(errs, "delete it and refresh again") ||
+		!strings.Contains(errs, "using the embedded prices") {
+		t.Errorf("exit %d\n%s", code, errs)
 	}
 }

@@ -143,7 +143,8 @@ func pricesRefresh(ctx context.Context, path, profile, endpoint string, types, r
 		fmt.Fprintf(stderr, "gpublock prices: --refresh: writing the cache: %v\n", err)
 		return 1
 	}
-	fmt.Fprintf(stderr, "Fetched %d on-demand prices from the AWS Price List API (%d requests) into %s.\n", len(res.Rows), res.Calls, path)
+	fmt.Fprintf(stderr, "Fetched %s from the AWS Price List API (%s) into %s.\n",
+		plural(len(res.Rows), "on-demand price", "on-demand prices"), plural(res.Calls, "request", "requests"), path)
 	if len(res.Missing) > 0 {
 		fmt.Fprintf(stderr, "No on-demand price returned for: %s.\n", strings.Join(res.Missing, ", "))
 	}

@@ -210,6 +210,11 @@ func TestPricesRefresh(t *testing.T) {
 		!strings.Contains(errs, "No on-demand price returned for: p6-b200.48xlarge in eu-north-1") {
 		t.Errorf("stderr %q", errs)
 	}
+	// One price, one request: the counts agree with their nouns.
+	if code, _, errs := runCLI("prices", "--refresh", "--endpoint-url", srv.URL, "--region", "ap-south-1", "--type", "p5.48xlarge"); code != 0 ||
+		!strings.Contains(errs, "Fetched 1 on-demand price from the AWS Price List API (1 request) into "+cachePath) {
+		t.Errorf("one price: exit %d, stderr %q", code, errs)
+	}
 	if lineWith(out, "*", "on-demand", "p5.48xlarge", "ap-south-1", "$61.230/h", "AWS Price List API", "2026-11-29T20:00:00Z (fetched)", "today", "via "+srv.URL) == "" {
 		t.Errorf("output lacks the fetched figure:\n%s", out)
 	}

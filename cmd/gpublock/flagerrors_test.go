@@ -71,3 +71,17 @@ func TestDefaultRegionWithoutCapacityBlocksIsNamed(t *testing.T) {
 		t.Errorf("--region us-west-1: exit %d\n%s", code, errs)
 	}
 }
+
+// purchase, extend and launch act in one region: their help does not offer a list or all,
+// which they refuse.
+func TestOneRegionCommandsSayOneRegionInTheirHelp(t *testing.T) {
+	for _, cmd := range []string{"purchase", "extend", "launch"} {
+		code, _, errs := runCLI(cmd, "-h")
+		if code != 0 || !strings.Contains(errs, "the one AWS region of the Capacity Block or offering") || strings.Contains(errs, "or all") {
+			t.Errorf("%s -h: exit %d\n%s", cmd, code, errs)
+		}
+	}
+	if _, _, errs := runCLI("offerings", "-h"); !strings.Contains(errs, "also a list R[,R...] or all") {
+		t.Errorf("offerings -h lost the region list:\n%s", errs)
+	}
+}

@@ -319,12 +319,16 @@ func tableOrJSONFormat(s string) (outputFormat, error) {
 	return format, nil
 }
 
-// tableOrJSON corrects the -o help of the shared flags: these commands print no CSV.
+// tableOrJSON corrects the help of the shared flags for purchase, extend and launch: they
+// print no CSV, and act in one region (a list or all is refused).
 func tableOrJSON(fs *flag.FlagSet) {
 	for _, name := range []string{"o", "output"} {
 		if f := fs.Lookup(name); f != nil {
 			f.Usage = "output `format`: table or json"
 		}
+	}
+	if f := fs.Lookup("region"); f != nil {
+		f.Usage = "the one AWS `region` of the Capacity Block or offering (default: $AWS_REGION or the profile's)"
 	}
 }
 

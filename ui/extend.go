@@ -440,9 +440,11 @@ func breakEven(c pricing.Comparison) string {
 	if c.NoOnDemand {
 		return "no on-demand price: " + c.NoOnDemandReason
 	}
-	s := "the added hours are " + c.Reading()
+	// The reading speaks of "the block"; here the comparison is of the added hours only, and
+	// "95% of the block" read as 95% of the whole block.
+	s := "the added hours are " + strings.Replace(c.Reading(), "of the block", "of them", 1)
 	if !c.OnDemandHourly.IsZero() {
-		s += fmt.Sprintf(" (on-demand %s/h, %s %s)", c.OnDemandHourly.Rate(), c.Source, c.AsOf)
+		s += fmt.Sprintf(" · on-demand %s/h (%s %s)", c.OnDemandHourly.Rate(), c.Source, c.AsOf)
 	}
 	return s
 }

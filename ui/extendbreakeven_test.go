@@ -1,0 +1,28 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/pricing"
+)
+
+// The extend dialog compares the added hours alone: its break-even says "of them", not
+// "of the block", which read as a share of the whole block.
+func TestExtendBreakEvenSpeaksOfTheAddedHours(t *testing.T) {
+	start := time.Date(2026, 12, 3, 11, 30, 0, 0, time.UTC)
+	fee, _ := model.ParseMoney("1000.00") // 1 day of p5.48xlarge at $55.040/h costs $1,320.96 on-demand
+	o := model.Offering{ID: "cbe-1", Region: "us-east-1", AvailabilityZone: "us-east-1a", InstanceType: "p5.48xlarge",
+		Count: 1, Start: start, End: start.Add(24 * time.Hour), DurationHours: 24, Fee: fee, Currency: "USD"}
+	c := pricing.Compare(nil, o)
+	if !c.CanWin {
+		t.Fatalf("the comparison %q cannot win; the test wants one that can", c.Reading())
+	}
+	got := breakEven(c)
+	if !strings.HasPrefix(got, "the added hours are cheaper than on-demand if you use at least ") || !strings.Contains(got, "% of them (") ||
+		strings.Contains(got, "of the block") || !strings.Contains(got, " · on-demand $") {
+		t.Errorf("the extension's break-even: %q", got)
+	}
+}

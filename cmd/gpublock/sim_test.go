@@ -142,7 +142,7 @@ func TestPricesRefreshFromSimCommand(t *testing.T) {
 	cachePath := pricesEnv(t)
 	base, _, cancel, wait := startSimCommand(t)
 	code, out, errs := runCLI("prices", "--refresh", "--endpoint-url", base, "--region", "eu-north-1", "--type", "p5.48xlarge,p6-b200.48xlarge")
-	if code != 0 || !strings.Contains(errs, "Fetched 1 on-demand prices from the AWS Price List API (2 requests) into "+cachePath) ||
+	if code != 0 || !strings.Contains(errs, "Fetched 1 on-demand price from the AWS Price List API (2 requests) into "+cachePath) ||
 		!strings.Contains(errs, "No on-demand price returned for: p6-b200.48xlarge in eu-north-1") {
 		t.Fatalf("refresh from gpublock sim: exit %d\n%s", code, errs)
 	}
@@ -164,7 +164,7 @@ func TestDemoBackendServesPriceList(t *testing.T) {
 		t.Fatalf("demo backend: %+v, %v", info, err)
 	}
 	code, _, errs := runCLI("prices", "--refresh", "--endpoint-url", info.Endpoint, "--region", "us-east-1", "--type", "p5.48xlarge")
-	if code != 0 || !strings.Contains(errs, "Fetched 1 on-demand prices from the AWS Price List API (1 requests) into "+cachePath) {
+	if code != 0 || !strings.Contains(errs, "Fetched 1 on-demand price from the AWS Price List API (1 request) into "+cachePath) {
 		t.Errorf("refresh from the demo backend: exit %d\n%s", code, errs)
 	}
 }

@@ -70,15 +70,27 @@ func newBlocksScreen(m *Model) {
 }
 
 // blocksRegions are the regions the blocks are listed in: the search form's regions, so that
-// one choice (a to take all) serves both screens; the home region when it has none.
+// one choice (a to take all) serves both screens, and always the home region and the
+// regions of the blocks already listed: a search elsewhere must not drop a block from the
+// list, nor its warnings from the header (choosing only eu-west-2 hid the us-east-1 blocks).
 func (m Model) blocksRegions() []string {
-	if rs := m.form.ChosenRegions(); len(rs) > 0 {
-		return rs
+	var out []string
+	add := func(r string) {
+		if r != "" && !slices.Contains(out, r) {
+			out = append(out, r)
+		}
 	}
-	if m.opts.Region != "" {
-		return []string{m.opts.Region}
+	for _, r := range m.form.ChosenRegions() {
+		add(r)
 	}
-	return nil
+	if slices.Contains(model.Regions(), m.opts.Region) || len(out) == 0 {
+		add(m.opts.Region) // a home region that sells no blocks has none to list
+	}
+	for _, r := range m.blocks.table.Regions() {
+		add(r)
+	}
+	slices.Sort(out)
+	return out
 }
 
 func (m Model) refreshEvery() time.Duration {

@@ -524,3 +524,22 @@ func TestBlocksListedAgainWhenRegionsChange(t *testing.T) {
 		t.Errorf("the regions changed to %v and the blocks were not listed again", m.blocksRegions())
 	}
 }
+
+// A search elsewhere does not drop blocks from the blocks screen: the home region and the
+// regions of the blocks listed stay listed (choosing only eu-west-2 hid the us-east-1
+// blocks, and their warnings left the header).
+func TestBlocksRegionsKeepHomeAndListed(t *testing.T) {
+	m := update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48})
+	west := model.Block{ReservationID: "cr-west", Region: "us-west-2", State: model.StateActive, Start: testNow.Add(-time.Hour), End: testNow.Add(time.Hour)}
+	m = update(m, blocksMsg{id: m.blocks.id, list: BlockList{Blocks: []model.Block{west}, Now: testNow}})
+	m.form.SetFocus(searchform.Regions)
+	// Choose eu-west-2 and drop us-east-1, the home region.
+	m = update(m, keyMsg("down"), keyMsg("down"), keyMsg("down"), keyMsg("down"), keyMsg("down"), keyMsg("space"),
+		keyMsg("down"), keyMsg("space"))
+	if got := m.form.ChosenRegions(); strings.Join(got, ",") != "eu-west-2" {
+		t.Fatalf("the form chose %v, want eu-west-2 alone", got)
+	}
+	if got := strings.Join(m.blocksRegions(), ","); got != "eu-west-2,us-east-1,us-west-2" {
+		t.Errorf("the blocks are listed in %s; want eu-west-2 (chosen), us-east-1 (home) and us-west-2 (a block is there)", got)
+	}
+}

@@ -103,6 +103,17 @@ func (m Model) Fee() (model.Money, bool) {
 	return r.fee, r.hasFee
 }
 
+// Regions returns the regions of every block listed, those the filter hides too.
+func (m Model) Regions() []string {
+	var out []string
+	for _, r := range m.rows {
+		if !slices.Contains(out, r.b.Region) {
+			out = append(out, r.b.Region)
+		}
+	}
+	return out
+}
+
 // Row returns the block at an index among the visible rows.
 func (m Model) Row(i int) model.Block {
 	if i < 0 || i >= len(m.view) {

@@ -38,9 +38,7 @@ func (m Model) resultsView(l layout) string {
 	case !s.running && !s.cancelled && s.found == 0 && m.table.Len() == 0:
 		lines = append(lines, m.emptyView(w)...)
 	default:
-		if p := m.probeSummary(w); p != "" {
-			lines = append(lines, p)
-		}
+		lines = append(lines, m.probeSummary(w)...)
 		rows := h - len(lines)
 		lines = append(lines, m.table.View(w, rows))
 	}
@@ -172,28 +170,59 @@ func (m Model) failedView(w int) []string {
 	return append(lines, th.Muted.Render("r searches again."))
 }
 
-// probeSummary is the largest-count probe in one line, for a search that found offerings.
-func (m Model) probeSummary(w int) string {
+// probeSummary is the largest-count probe, for a search that found offerings: by type, then
+// region, on up to probeLines lines (one line cut the answers of a search in many regions
+// after the first two or three).
+func (m Model) probeSummary(w int) []string {
 	th := m.th
 	switch {
 	case m.extra.probeLoading:
-		return m.spin.View() + th.Value.Render(" Probing the largest count with any offering…")
+		return []string{m.spin.View() + th.Value.Render(" Probing the largest count with any offering…")}
 	case m.extra.probe == nil:
-		return ""
+		return nil
 	}
-	var parts []string
+	var types []string
+	byType := map[string][]string{}
 	for _, p := range m.extra.probe {
+		if _, ok := byType[p.Type]; !ok {
+			types = append(types, p.Type)
+		}
 		switch {
 		case p.Err != nil:
-			parts = append(parts, p.Region+" "+p.Type+" error")
+			byType[p.Type] = append(byType[p.Type], p.Region+" error")
 		case p.Count == 0:
-			parts = append(parts, p.Region+" "+p.Type+" none")
+			byType[p.Type] = append(byType[p.Type], p.Region+" none")
 		default:
-			parts = append(parts, fmt.Sprintf("%s %s %d", p.Region, p.Type, p.Count))
+			byType[p.Type] = append(byType[p.Type], fmt.Sprintf("%s %d", p.Region, p.Count))
 		}
 	}
-	return ansi.Truncate(th.Label.Render("Largest count: ")+th.Value.Render(strings.Join(parts, " · ")), w, "…")
+	var parts []string
+	for _, t := range types {
+		parts = append(parts, t+": "+strings.Join(byType[t], ", "))
+	}
+	const label = "Largest count: "
+	wrapped := text.Wrap(label+strings.Join(parts, " · "), w)
+	cut := len(wrapped) > probeLines
+	if cut {
+		wrapped = wrapped[:probeLines]
+	}
+	lines := make([]string, len(wrapped))
+	for i, l := range wrapped {
+		if cut && i == len(wrapped)-1 {
+			l = ansi.Truncate(l+" …", w, "…")
+		}
+		if rest, ok := strings.CutPrefix(l, label); ok && i == 0 {
+			l = th.Label.Render(label) + th.Value.Render(rest)
+		} else {
+			l = th.Value.Render(l)
+		}
+		lines[i] = ansi.Truncate(l, w, "…")
+	}
+	return lines
 }
+
+// probeLines is the most lines the probe's answers take above the table.
+const probeLines = 3
 
 // emptyView says why a search may have found nothing and what else to try.
 func (m Model) emptyView(w int) []string {

@@ -98,11 +98,12 @@ func (q Query) Validate(now time.Time) error {
 		add(FieldStart, q.Start.UTC().Format(time.RFC3339), "blocks can be booked at most 8 weeks ahead (until "+limit.UTC().Format("2006-01-02 15:04")+" UTC)")
 		startOK = false
 	}
+	endLimit := LatestEnd(now, d.MaxDays)
 	switch {
 	case q.End.IsZero():
-		add(FieldEnd, "empty", "a date after the start, at most 8 weeks from now")
-	case q.End.After(limit):
-		add(FieldEnd, q.End.UTC().Format(time.RFC3339), "the window ends at most 8 weeks ahead ("+limit.UTC().Format("2006-01-02 15:04")+" UTC)")
+		add(FieldEnd, "empty", "a date after the start, at most 8 weeks plus the block's length from now")
+	case q.End.After(endLimit):
+		add(FieldEnd, q.End.UTC().Format(time.RFC3339), "the window ends at most 8 weeks plus the block's length ahead ("+endLimit.UTC().Format("2006-01-02 15:04")+" UTC)")
 	case startOK && !q.End.After(q.Start):
 		add(FieldEnd, q.End.UTC().Format(time.RFC3339), "the end must be after the start ("+q.Start.UTC().Format(time.RFC3339)+")")
 	case startOK && d.MinDays > 0 && q.End.Sub(q.Start) < time.Duration(d.MinDays)*24*time.Hour-24*time.Hour:

@@ -30,6 +30,14 @@ func TestValidateAcceptsGoodQueries(t *testing.T) {
 	if err := q.Validate(now); err != nil {
 		t.Fatalf("edge query rejected: %v", err)
 	}
+	// A 26-week block starting at the last moment AWS allows ends 26 weeks after it: the
+	// 8-week rule is on the start, so the window may end that late.
+	q = goodQuery()
+	q.Durations = DurationRange{182, 182}
+	q.Start, q.End = now.Add(MaxLeadTime-time.Hour), now.Add(MaxLeadTime+182*24*time.Hour)
+	if err := q.Validate(now); err != nil {
+		t.Fatalf("a 26-week block starting within 8 weeks rejected: %v", err)
+	}
 }
 
 func TestValidateNamesFieldValueAndRule(t *testing.T) {
@@ -51,7 +59,7 @@ func TestValidateNamesFieldValueAndRule(t *testing.T) {
 		{"start in past", func(q *Query) { q.Start = now.Add(-time.Hour) }, FieldStart, "2026-11-29T18:44:00Z"},
 		{"start beyond 8 weeks", func(q *Query) { q.Start = now.AddDate(0, 0, 57); q.End = q.Start.Add(time.Hour) }, FieldStart, "2027-01-25T19:44:00Z"},
 		{"no start", func(q *Query) { q.Start = time.Time{} }, FieldStart, "empty"},
-		{"end beyond 8 weeks", func(q *Query) { q.End = now.AddDate(0, 0, 57) }, FieldEnd, "2027-01-25T19:44:00Z"},
+		{"end beyond 8 weeks and the length", func(q *Query) { q.End = LatestEnd(now, q.Durations.MaxDays).Add(time.Minute) }, FieldEnd, LatestEnd(now, goodQuery().Durations.MaxDays).Add(time.Minute).Format(time.RFC3339)},
 		{"end before start", func(q *Query) { q.Start = now.AddDate(0, 0, 5); q.End = now.AddDate(0, 0, 4) }, FieldEnd, "2026-12-03T19:44:00Z"},
 		{"window too short", func(q *Query) { q.Durations = DurationRange{7, 7}; q.End = now.AddDate(0, 0, 3) }, FieldEnd, "2026-12-02T19:44:00Z"},
 		{"no regions", func(q *Query) { q.Regions = nil }, FieldRegions, "none"},
@@ -109,7 +117,7 @@ func FuzzQueryValidate(f *testing.F) {
 		if err == nil {
 			// Anything accepted must really satisfy AWS's rules.
 			if _, ok := LookupType(typ); !ok || count < 1 || count > 64 || len(q.Durations.Days()) == 0 ||
-				q.Start.Before(now.Add(-time.Minute)) || q.End.After(now.Add(MaxLeadTime)) || !q.End.After(q.Start) {
+				q.Start.Before(now.Add(-time.Minute)) || !q.Start.Before(now.Add(MaxLeadTime)) || q.End.After(LatestEnd(now, maxD)) || !q.End.After(q.Start) {
 				t.Fatalf("accepted an invalid query: %+v", q)
 			}
 			return

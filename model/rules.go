@@ -19,6 +19,12 @@ const (
 	BoundaryMinute = 30
 )
 
+// LatestEnd is the latest end of a search window: a block may start up to MaxLeadTime
+// ahead (AWS's rule is on the start), and one that starts then ends its length later.
+func LatestEnd(now time.Time, maxDays int) time.Time {
+	return now.Add(MaxLeadTime + time.Duration(max(maxDays, 0))*24*time.Hour)
+}
+
 // ValidDurationDays lists every duration AWS sells, in days: 1–14 in whole days, then
 // 21–182 in whole weeks.
 func ValidDurationDays() []int {

@@ -166,7 +166,7 @@ func parseOfferings(args []string, stderr io.Writer) (*offeringsArgs, outputForm
 	fs.IntVar(&a.count, "count", 1, "instances per block (1-64; UltraServers: UltraServers per block)")
 	fs.StringVar(&a.duration, "duration", "", "block `length`: 2d, 48h, 3w, or a range 2d-7d (required)")
 	fs.StringVar(&a.from, "from", "now", "earliest start `DATE`: 2026-12-03, RFC 3339, now, or +2w/+10d/+36h")
-	fs.StringVar(&a.to, "to", "+8w", "latest end `DATE` (same forms; at most 8 weeks ahead)")
+	fs.StringVar(&a.to, "to", "", "latest end `DATE` (same forms; default: as late as a block can end, 8 weeks plus its length, since AWS's 8-week limit is on the start)")
 	fs.BoolVar(&a.watch, "watch", false, "search again every --interval until interrupted, printing only new offerings")
 	fs.StringVar(&a.intervalValue, "interval", "5m", "time between searches with --watch (1m to 24h)")
 	fs.BoolVar(&a.untilFound, "until-found", false, "with --watch: stop at the first search that finds any offering (exit 0; 1 if interrupted first)")
@@ -231,7 +231,9 @@ func (a *offeringsArgs) query(now time.Time) (model.Query, error) {
 	if q.Start, err = model.ParseDate(a.from, now); err != nil {
 		return q, usagef("--from: %v", err)
 	}
-	if q.End, err = model.ParseDate(a.to, now); err != nil {
+	if strings.TrimSpace(a.to) == "" {
+		q.End = model.LatestEnd(now, d.MaxDays)
+	} else if q.End, err = model.ParseDate(a.to, now); err != nil {
 		return q, usagef("--to: %v", err)
 	}
 	if q.Regions, err = a.aws.regionList(q.InstanceTypes); err != nil {

@@ -391,3 +391,27 @@ func TestOfferingsCSVUltraServerMatchesJSON(t *testing.T) {
 		}
 	}
 }
+
+// AWS's 8-week limit is on the start: a long block that starts within it ends later, and the
+// default window lets the search find it.
+func TestOfferingsLongBlocksPastEightWeeks(t *testing.T) {
+	cs := startCLISim(t)
+	code, out, errs := runCLI("offerings", "--endpoint-url", cs.url, "--type", "p5.48xlarge", "--duration", "9w", "--region", "us-east-1", "-o", "json")
+	var rows []offeringJSON
+	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) == 0 {
+		t.Fatalf("a 9-week search: exit %d, stderr %q, stdout %s", code, errs, out)
+	}
+	limit := cs.sim.Now().Add(model.MaxLeadTime)
+	for _, r := range rows {
+		start, end := mustTime(t, r.StartDate), mustTime(t, r.EndDate)
+		if r.CapacityBlockDurationHours != 9*7*24 || !start.Before(limit) || !end.After(limit) {
+			t.Errorf("offering %s: %d hours from %s to %s; want 9 weeks starting before %s", r.CapacityBlockOfferingId, r.CapacityBlockDurationHours, start, end, limit)
+		}
+	}
+	// A --to past 8 weeks plus the length is still refused, before any call.
+	calls := cs.calls.Load()
+	code, _, errs = runCLI("offerings", "--endpoint-url", cs.url, "--type", "p5.48xlarge", "--duration", "9w", "--region", "us-east-1", "--to", "+18w")
+	if code != 2 || !strings.Contains(errs, "8 weeks plus the block's length") || cs.calls.Load() != calls {
+		t.Errorf("--to +18w for a 9-week block: exit %d, stderr %q, %d calls", code, errs, cs.calls.Load()-calls)
+	}
+}

@@ -191,7 +191,7 @@ func runPurchase(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	fs.IntVar(&a.count, "count", 1, "instances per block in that search (UltraServers: UltraServers per block)")
 	fs.StringVar(&a.duration, "duration", "", "block `length` of that search: 2d, 48h, 3w or a range 2d-7d")
 	fs.StringVar(&a.from, "from", "now", "earliest start `DATE` of that search")
-	fs.StringVar(&a.to, "to", "+8w", "latest end `DATE` of that search")
+	fs.StringVar(&a.to, "to", "", "latest end `DATE` of that search (default: as late as a block can end)")
 	fs.StringVar(&a.platform, "platform", aws.DefaultPlatform, "instance `platform` of the reservation")
 	fs.Var(a.tags, "tag", "tag `KEY=VALUE` for the reservation (repeatable)")
 	fs.BoolVar(&a.dryRun, "dry-run", false, "only check permission to buy (ec2:PurchaseCapacityBlock); buy nothing")

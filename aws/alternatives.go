@@ -129,10 +129,10 @@ func (c *Client) nearbyQueries(ctx context.Context, q model.Query) []candidate {
 		out = append(out, candidate{s: Suggestion{Description: "other regions: " + strings.Join(others, ", "), Query: nq}})
 	}
 
-	limit := c.Now(ctx).Add(model.MaxLeadTime)
-	if start := q.End; start.Before(limit.Add(-24 * time.Hour)) {
+	now := c.Now(ctx)
+	if start := q.End; start.Before(now.Add(model.MaxLeadTime - 24*time.Hour)) {
 		end := start.Add(window)
-		if end.After(limit) {
+		if limit := model.LatestEnd(now, q.Durations.MaxDays); end.After(limit) {
 			end = limit
 		}
 		nq := q

@@ -7,6 +7,7 @@ package aws
 import (
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -22,6 +23,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
+	"github.com/aws/smithy-go/logging"
 
 	"github.com/gpublock/gpublock/model"
 )
@@ -50,6 +52,9 @@ type Config struct {
 	ReadOnly bool
 	// HTTPClient, when set, replaces the SDK's HTTP client.
 	HTTPClient *http.Client
+	// SDKLog, when set, takes the SDK's own warnings (e.g. "falling back to IMDSv1"), which
+	// otherwise go to stderr: under the TUI they would be written over its screen.
+	SDKLog io.Writer
 	// CallLog, when set, gets a line for every attempt of every EC2 and STS call.
 	CallLog *CallLog
 }
@@ -102,6 +107,9 @@ func New(ctx context.Context, cfg Config) (*Client, error) {
 	}
 	if cfg.HTTPClient != nil {
 		opts = append(opts, config.WithHTTPClient(cfg.HTTPClient))
+	}
+	if cfg.SDKLog != nil {
+		opts = append(opts, config.WithLogger(logging.NewStandardLogger(cfg.SDKLog)))
 	}
 	version := cfg.Version
 	if version == "" {

@@ -45,6 +45,9 @@ type awsFlags struct {
 	// opens on the simulator. Commands for scripts leave it off, so a script never gets
 	// simulated offerings it did not ask for.
 	autoDemo bool
+	// sdkLog is not a flag either: the TUI sends the SDK's own warnings there, away from
+	// the screen it draws on.
+	sdkLog io.Writer
 	// demoSeed is the simulated market's seed.
 	demoSeed int64
 }
@@ -263,6 +266,7 @@ func (f *awsFlags) clientConfig() aws.Config {
 		Overall:     f.overall,
 		ReadOnly:    f.readOnly,
 		CallLog:     f.callLog,
+		SDKLog:      f.sdkLog,
 	}
 	if f.maxSpend != "" {
 		if m, err := model.ParseMoney(strings.TrimPrefix(strings.ReplaceAll(f.maxSpend, ",", ""), "$")); err == nil {

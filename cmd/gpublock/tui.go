@@ -84,6 +84,7 @@ func parseTUI(args []string, stderr io.Writer) (tuiArgs, error) {
 		return a, err
 	}
 	f.autoDemo = true
+	f.sdkLog = io.Discard
 	a.aws, a.noColor = &f, *noColor || os.Getenv("NO_COLOR") != ""
 	return a, nil
 }

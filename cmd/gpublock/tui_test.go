@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"strings"
 	"testing"
 )
@@ -74,5 +75,9 @@ func TestTUINoColor(t *testing.T) {
 	f, _, err := tuiOptions([]string{"--demo", "--profile", "p", "--region", "us-west-2"}, &errw)
 	if err != nil || !f.demo || f.profile != "p" || f.homeRegion() != "us-west-2" || !f.autoDemo {
 		t.Errorf("flags read as %+v, err %v", f, err)
+	}
+	// The SDK's own warnings would be written over the screen: the TUI sends them nowhere.
+	if f.sdkLog != io.Discard || f.clientConfig().SDKLog != io.Discard {
+		t.Errorf("the TUI leaves the SDK's warnings on stderr: %v", f.sdkLog)
 	}
 }

@@ -387,6 +387,13 @@ func (d purchaseDialog) lines(w int) []string {
 	}
 	out = append(out, d.fieldLine(pfPlatform, "Platform", platform, w))
 	out = append(out, d.fieldLine(pfTags, "Tags", "", w))
+	if _, err := d.tags(); err != nil {
+		// Said under the field as it is typed, not only after buy and enter.
+		indent := strings.Repeat(" ", 2+purchaseLabelWidth+2)
+		for _, l := range wrapStyled(th.Error, "✗ "+err.Error(), w-len(indent)) {
+			out = append(out, indent+l)
+		}
+	}
 	for _, l := range wrapStyled(th.Warning.Bold(true), irrevocable, w-2) {
 		out = append(out, "  "+l)
 	}

@@ -36,7 +36,7 @@ func (m Model) layout() layout {
 	if m.notice != "" {
 		l.headerH++
 	}
-	l.footerH = 2
+	l.footerH = 1 + len(m.flashLines())
 	body := m.height - l.headerH - l.footerH
 	l.wide = m.width >= wideWidth && m.height >= wideHeight
 	if l.wide {

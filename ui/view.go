@@ -10,6 +10,7 @@ import (
 
 	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/ui/components/detail"
+	"github.com/gpublock/gpublock/ui/components/text"
 )
 
 // View draws the screen. It is a pure function of the model.
@@ -219,10 +220,38 @@ func (m Model) detailPage(w, h int) (detail.Page, bool) {
 	return detail.NewPage(m.th, o, cp, m.rowsQuery, m.clock, m.opts.Location, m.opts.ReadOnly, w, h), true
 }
 
+// maxFlashLines is the most lines a message after a key (m.flash) takes: a console URL
+// to copy or why a block cannot be launched into is read whole, not cut at the width.
+const maxFlashLines = 3
+
+// flashLines is the message after a key wrapped to the width, on up to maxFlashLines (the
+// last cut); one line when there is none, or over a dialog, whose size is set for one.
+func (m Model) flashLines() []string {
+	if m.flash == "" || m.dialog != nil || m.width <= 0 {
+		return []string{ansi.Truncate(m.flash, max(0, m.width), "…")}
+	}
+	lines := text.Wrap(m.flash, m.width)
+	if len(lines) > maxFlashLines {
+		lines = lines[:maxFlashLines]
+		lines[maxFlashLines-1] += " …"
+	}
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, m.width, "…")
+	}
+	return lines
+}
+
 func (m Model) statusLine() string {
 	th := m.th
 	s := m.flash
 	style := th.Accent
+	if s != "" {
+		lines := m.flashLines()
+		for i, l := range lines {
+			lines[i] = style.Render(l)
+		}
+		return strings.Join(lines, "\n")
+	}
 	if _, own := dialogFooterLine(m.dialog); s == "" && !(m.dialog != nil && own) { // a dialog says what its keys do itself
 		style = th.Muted
 		switch {

@@ -51,6 +51,11 @@ func TestEverySizeFits(t *testing.T) {
 		"detail scrolled":      update(results, tea.WindowSizeMsg{Width: 60, Height: 16}, keyMsg("d"), keyMsg("G")),
 		"detail scrolled some": update(results, tea.WindowSizeMsg{Width: 80, Height: 24}, keyMsg("d"), keyMsg("j"), keyMsg("j"), tea.KeyPressMsg{Code: tea.KeyPgDown}),
 		"detail scrolled wide": update(results, tea.WindowSizeMsg{Width: 120, Height: 30}, keyMsg("tab"), keyMsg("G")),
+		"long flash": func() Model {
+			m := results
+			m.flash = strings.Repeat("A message after a key that takes several lines to say what happened and why. ", 6)
+			return m
+		}(),
 	}
 	for _, name := range []string{"detail scrolled", "detail scrolled some", "detail scrolled wide"} {
 		if m := states[name]; m.detailScroll.Top(m.page(t)) == 0 {

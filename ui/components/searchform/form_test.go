@@ -294,3 +294,22 @@ func TestRegionListMovesWithJK(t *testing.T) {
 		t.Errorf("focus %v, want the regions", m.Focus())
 	}
 }
+
+// AWS's 8 weeks bound a block's start; a window may end a block's length later. The note
+// under the dates says so, instead of "8 weeks ahead: …" under the end, which read as the
+// end's limit.
+func TestLatestStartNote(t *testing.T) {
+	m := New(theme.New(false), clock, "us-east-1")
+	latest := now.Add(model.MaxLeadTime).Format("Jan 02 15:04")
+	if v := ansi.Strip(m.View(60, 60, true)); !strings.Contains(v, "latest start: "+latest+" UTC (8 weeks ahead)") || strings.Contains(v, "8 weeks ahead:") {
+		t.Errorf("the form at 60 columns:\n%s", v)
+	}
+	if v := ansi.Strip(m.View(36, 60, true)); !strings.Contains(v, "latest start: "+latest+" UTC") {
+		t.Errorf("the form at 36 columns:\n%s", v)
+	}
+	// The end may go past it by the block's length.
+	m = press(m, "tab", "tab", "tab", "ctrl+u", "+57d")
+	if _, ok := m.Query(); !ok {
+		t.Errorf("a 2-day search ending 8 weeks and a day ahead (after the latest start) is refused: %v", m.Errors())
+	}
+}

@@ -146,7 +146,13 @@ func (m Model) View(width, height int, focused bool) string {
 	field(Start, "Start", m.fieldView(m.start, mark(Start), fw), resolved(m.query.Start, m.errs[Start] == ""))
 	hint(Start, "2026-12-03, 2026-12-03T11:30:00Z, now, +2w, +10d · times in UTC")
 	field(End, "End", m.fieldView(m.end, mark(End), fw), resolved(m.query.End, m.errs[End] == ""))
-	add("  " + th.Muted.Render("8 weeks ahead: "+limit.Format("Jan 02 15:04")+" UTC"))
+	// AWS's 8 weeks bound the start, not the end (a window may end a block's length later):
+	// said as the start's limit, though it sits under the end as it did when both were bound.
+	latest := "latest start: " + limit.Format("Jan 02 15:04") + " UTC"
+	if long := latest + " (8 weeks ahead)"; 2+ansi.StringWidth(long) <= width {
+		latest = long
+	}
+	add("  " + th.Muted.Render(latest))
 	field(Duration, "Duration", "‹ "+m.fieldView(m.duration, mark(Duration), fw-4)+" ›", durationNote(m.query.Durations, m.errs[Duration] == ""))
 	hint(Duration, "←/→ step through the durations AWS sells (1–14d, 3–26w) · type a range 2d-7d to sweep")
 

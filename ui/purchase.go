@@ -441,7 +441,7 @@ func (d purchaseDialog) statusLines(w int) []string {
 	switch {
 	case d.overCap:
 		capText := d.env.maxSpend.Dollars()
-		out = append(out, wrapStyled(th.Error, fmt.Sprintf("REFUSED: the fee %s is above the spending cap of %s (--max-spend). Nothing was sent to AWS; nothing can be bought here. esc closes.",
+		out = append(out, wrapStyled(th.Error, fmt.Sprintf("REFUSED: the fee %s is above the spending cap of %s (--max-spend, or max_spend in config.json). Nothing was sent to AWS; nothing can be bought here. esc closes.",
 			d.o.Fee.Dollars(), capText), w)...)
 		return out
 	case d.checking:

@@ -171,7 +171,8 @@ func TestPurchaseSpendingCap(t *testing.T) {
 	s := newScreen(t, New(opts), 160, 48)
 	searchAndOpen(t, s)
 	text := s.waitText("spending cap of $1,000.00")
-	mustContain(t, text, "REFUSED", "--max-spend", "max_spend in config.json")
+	flat := strings.Join(strings.Fields(strings.ReplaceAll(dialogBox(text), "┆", " ")), " ") // the dialog's lines as one
+	mustContain(t, flat, "REFUSED", "(--max-spend, or max_spend in config.json)")
 	if strings.Contains(text, "Type buy") || strings.Contains(text, "Dry run") {
 		t.Errorf("the refusal still offers the confirmation or a dry run:\n%s", text)
 	}

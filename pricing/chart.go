@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -149,6 +150,8 @@ func CompareChart(cs []Comparison, width, height int) string {
 	if bestUse >= 0 {
 		if b := cs[bestUse]; b.CanWin {
 			spec.reading += fmt.Sprintf("; least use to beat on-demand: %c (%d%% of its block)", rune('A'+bestUse), b.BreakEvenPercent())
+		} else if slices.ContainsFunc(cs, func(c Comparison) bool { return c.NoOnDemand }) {
+			spec.reading += "; none of those with an on-demand price beats it within its usable hours"
 		} else {
 			spec.reading += "; none beats on-demand within its usable hours"
 		}

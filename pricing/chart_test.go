@@ -88,6 +88,17 @@ func TestChartContents(t *testing.T) {
 			t.Errorf("compare chart lacks %q:\n%s", want, s)
 		}
 	}
+	// Of two offerings, one dearer than on-demand and one without an on-demand price, the
+	// reading does not claim that none beats on-demand: one may.
+	dear := Compare(nil, offering("p5.48xlarge", "us-east-1", 1, 24, 0, "2000.00"))
+	unpriced := Compare(nil, offering("p6-b200.48xlarge", "eu-north-1", 1, 24, 0, "100.00"))
+	if dear.CanWin || !unpriced.NoOnDemand {
+		t.Fatalf("the example needs a block that cannot win and one without a price: %+v %+v", dear.CanWin, unpriced.NoOnDemand)
+	}
+	s = strings.Join(strings.Fields(CompareChart([]Comparison{dear, unpriced}, 120, 24)), " ")
+	if !strings.Contains(s, "none of those with an on-demand price beats it") || strings.Contains(s, "none beats on-demand") {
+		t.Errorf("the reading with an unpriced offering:\n%s", s)
+	}
 	if s := CostChart(Compare(nil, offering("p6-b200.48xlarge", "eu-north-1", 2, 24, 0, "5455.97")), 80, 20); strings.Contains(s, "*") || !strings.Contains(s, "no on-demand price to compare with") {
 		t.Errorf("a chart without on-demand drew one or did not say so:\n%s", s)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
+	"github.com/gpublock/gpublock/pricing/export"
 )
 
 func init() {
@@ -345,7 +346,7 @@ func printOfferings(ctx context.Context, client *aws.Client, q model.Query, cat 
 			fmt.Fprint(stdout, offeringTableHeader())
 		case "csv":
 			csvw = csv.NewWriter(stdout)
-			_ = csvw.Write(offeringCSVHeader)
+			_ = csvw.Write(export.CSVHeader())
 			csvw.Flush()
 		}
 	}
@@ -359,7 +360,7 @@ func printOfferings(ctx context.Context, client *aws.Client, q model.Query, cat 
 	case "csv":
 		each = func(o model.Offering) {
 			writeHead()
-			_ = csvw.Write(offeringCSVRow(o, pricing.Compare(cat, o)))
+			_ = csvw.Write(export.CSVRecord(o, pricing.Compare(cat, o)))
 			csvw.Flush()
 		}
 	}
@@ -378,7 +379,7 @@ func printOfferings(ctx context.Context, client *aws.Client, q model.Query, cat 
 		sortOfferings(all)
 		out := make([]offeringJSON, len(all))
 		for i, o := range all {
-			out[i] = toOfferingJSON(o, pricing.Compare(cat, o))
+			out[i] = export.Row(o, pricing.Compare(cat, o))
 		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -440,115 +441,8 @@ func sortOfferings(all []model.Offering) {
 	})
 }
 
-// offeringJSON uses the AWS CLI's field names, plus Region.
-type offeringJSON struct {
-	CapacityBlockOfferingId      string
-	InstanceType                 string
-	AvailabilityZone             string
-	InstanceCount                int
-	StartDate                    string
-	EndDate                      string
-	CapacityBlockDurationHours   int
-	CapacityBlockDurationMinutes int
-	UpfrontFee                   string
-	CurrencyCode                 string
-	Tenancy                      string
-	UltraserverType              string `json:",omitempty"`
-	UltraserverCount             int    `json:",omitempty"`
-	Region                       string
-
-	// Against on-demand (pricing.Compare). Rates are per PriceUnit-hour ("instance", or
-	// "UltraServer" for UltraServer types), exact decimal strings like UpfrontFee, rounded to
-	// the micro-dollar. Without an on-demand price OnDemandHourlyPrice is left out,
-	// BreakEvenUtilization is null and NoOnDemandReason says why: nothing is guessed.
-	PriceUnit              string
-	EffectiveHourlyPrice   model.Money  // the fee per unit-hour of the whole block
-	AcceleratorHourlyPrice model.Money  // the fee per accelerator-hour of the whole block
-	OnDemandHourlyPrice    *model.Money `json:",omitempty"`
-	// BreakEvenUtilization = fee ÷ (on-demand × units × hours), 0–1 (above 1 the block never
-	// costs less than on-demand).
-	BreakEvenUtilization *float64
-	PriceSource          string // the on-demand figure's source and date
-	NoOnDemandReason     string `json:",omitempty"`
-}
-
-func toOfferingJSON(o model.Offering, c pricing.Comparison) offeringJSON {
-	j := offeringJSON{
-		CapacityBlockOfferingId:      o.ID,
-		InstanceType:                 o.InstanceType,
-		AvailabilityZone:             o.AvailabilityZone,
-		InstanceCount:                o.Count,
-		StartDate:                    o.Start.UTC().Format(time.RFC3339),
-		EndDate:                      o.End.UTC().Format(time.RFC3339),
-		CapacityBlockDurationHours:   o.DurationHours,
-		CapacityBlockDurationMinutes: o.DurationMinutes,
-		UpfrontFee:                   o.Fee.String(),
-		CurrencyCode:                 o.Currency,
-		Tenancy:                      o.Tenancy,
-		UltraserverType:              o.UltraServerType,
-		UltraserverCount:             o.UltraServerCount,
-		Region:                       o.Region,
-		PriceUnit:                    c.Unit,
-		EffectiveHourlyPrice:         c.EffectiveHourly,
-		AcceleratorHourlyPrice:       c.AcceleratorHourly,
-		PriceSource:                  priceSource(c),
-		NoOnDemandReason:             c.NoOnDemandReason,
-	}
-	if !c.NoOnDemand {
-		od := c.OnDemandHourly
-		j.OnDemandHourlyPrice = &od
-	}
-	if u, ok := c.BreakEvenFloat(); ok {
-		j.BreakEvenUtilization = &u
-	}
-	// The model counts UltraServers; AWS's fields describe the member instances.
-	if t, ok := model.LookupType(o.UltraServerType); ok && t.UltraServer {
-		j.InstanceType = t.MemberType
-		j.InstanceCount = t.Instances * max(o.UltraServerCount, 1)
-	}
-	return j
-}
-
-var offeringCSVHeader = []string{"Region", "AvailabilityZone", "InstanceType", "InstanceCount", "StartDate", "EndDate",
-	"CapacityBlockDurationHours", "CapacityBlockDurationMinutes", "UpfrontFee", "CurrencyCode", "Tenancy", "CapacityBlockOfferingId",
-	"PriceUnit", "EffectiveHourlyPrice", "AcceleratorHourlyPrice", "OnDemandHourlyPrice", "BreakEvenUtilization", "PriceSource",
-	"UltraserverType", "UltraserverCount"}
-
-// offeringCSVRow is one offering; the on-demand price and the break-even are empty cells
-// when there is no on-demand price.
-func offeringCSVRow(o model.Offering, c pricing.Comparison) []string {
-	od, be := "", ""
-	if !c.NoOnDemand {
-		od = c.OnDemandHourly.String()
-	}
-	if u, ok := c.BreakEvenFloat(); ok {
-		be = strconv.FormatFloat(u, 'f', -1, 64)
-	}
-	// The same instance type, count and UltraServer fields as the json (AWS's meaning:
-	// an UltraServer's member instances), so the two formats never disagree.
-	j := toOfferingJSON(o, c)
-	ultraCount := ""
-	if j.UltraserverType != "" {
-		ultraCount = strconv.Itoa(j.UltraserverCount)
-	}
-	return []string{o.Region, o.AvailabilityZone, j.InstanceType, strconv.Itoa(j.InstanceCount),
-		o.Start.UTC().Format(time.RFC3339), o.End.UTC().Format(time.RFC3339),
-		strconv.Itoa(o.DurationHours), strconv.Itoa(o.DurationMinutes), o.Fee.String(), o.Currency, o.Tenancy, o.ID,
-		c.Unit, c.EffectiveHourly.String(), c.AcceleratorHourly.String(), od, be, priceSource(c),
-		j.UltraserverType, ultraCount}
-}
-
-// priceSource names where the on-demand figure comes from and its date, or is empty when
-// the catalog has no row for the type and region.
-func priceSource(c pricing.Comparison) string {
-	switch {
-	case c.Source == "":
-		return ""
-	case c.AsOf == "":
-		return c.Source
-	}
-	return c.Source + ", " + c.AsOf
-}
+// offeringJSON is a row of -o json; the tests decode the output into it.
+type offeringJSON = export.Offering
 
 // The on-demand rate and the break-even follow $/INST-HOUR so that the three read together.
 // Each width is that of the longest value (ap-northeast-1, a Local Zone, p6-b200.48xlarge,

@@ -16,6 +16,7 @@ import (
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
+	"github.com/gpublock/gpublock/pricing/export"
 )
 
 // The limits of --watch: a search of every region and duration is dozens of calls, so not
@@ -167,7 +168,7 @@ func (w *offeringsWatch) search(ctx context.Context, round int, q model.Query) (
 			w.seen[o.ID] = o.Start
 			w.printed++
 			w.csvHead()
-			_ = w.csvw.Write(offeringCSVRow(o, pricing.Compare(w.cat, o)))
+			_ = w.csvw.Write(export.CSVRecord(o, pricing.Compare(w.cat, o)))
 			w.csvw.Flush()
 		}
 	}
@@ -225,7 +226,7 @@ func (w *offeringsWatch) search(ctx context.Context, round int, q model.Query) (
 	case "json":
 		out := make([]offeringJSON, 0, len(fresh))
 		for _, o := range fresh {
-			out = append(out, toOfferingJSON(o, pricing.Compare(w.cat, o)))
+			out = append(out, export.Row(o, pricing.Compare(w.cat, o)))
 		}
 		b, err := json.Marshal(out)
 		if err != nil {
@@ -247,7 +248,7 @@ func (w *offeringsWatch) csvHead() {
 		return
 	}
 	w.csvw = csv.NewWriter(w.stdout)
-	_ = w.csvw.Write(offeringCSVHeader)
+	_ = w.csvw.Write(export.CSVHeader())
 	w.csvw.Flush()
 }
 

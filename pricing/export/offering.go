@@ -1,0 +1,93 @@
+// Package export writes offerings, each with its comparison against on-demand, in the
+// formats scripts and spreadsheets read: the rows of gpublock offerings -o json and -o csv,
+// and the TUI's export of its table, which must be the same file.
+package export
+
+import (
+	"time"
+
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/pricing"
+)
+
+// Offering uses the AWS CLI's field names, plus Region.
+type Offering struct {
+	CapacityBlockOfferingId      string
+	InstanceType                 string
+	AvailabilityZone             string
+	InstanceCount                int
+	StartDate                    string
+	EndDate                      string
+	CapacityBlockDurationHours   int
+	CapacityBlockDurationMinutes int
+	UpfrontFee                   string
+	CurrencyCode                 string
+	Tenancy                      string
+	UltraserverType              string `json:",omitempty"`
+	UltraserverCount             int    `json:",omitempty"`
+	Region                       string
+
+	// Against on-demand (pricing.Compare). Rates are per PriceUnit-hour ("instance", or
+	// "UltraServer" for UltraServer types), exact decimal strings like UpfrontFee, rounded to
+	// the micro-dollar. Without an on-demand price OnDemandHourlyPrice is left out,
+	// BreakEvenUtilization is null and NoOnDemandReason says why: nothing is guessed.
+	PriceUnit              string
+	EffectiveHourlyPrice   model.Money  // the fee per unit-hour of the whole block
+	AcceleratorHourlyPrice model.Money  // the fee per accelerator-hour of the whole block
+	OnDemandHourlyPrice    *model.Money `json:",omitempty"`
+	// BreakEvenUtilization = fee ÷ (on-demand × units × hours), 0–1 (above 1 the block never
+	// costs less than on-demand).
+	BreakEvenUtilization *float64
+	PriceSource          string // the on-demand figure's source and date
+	NoOnDemandReason     string `json:",omitempty"`
+}
+
+// Row is o, compared with on-demand as c, in the fields of Offering.
+func Row(o model.Offering, c pricing.Comparison) Offering {
+	j := Offering{
+		CapacityBlockOfferingId:      o.ID,
+		InstanceType:                 o.InstanceType,
+		AvailabilityZone:             o.AvailabilityZone,
+		InstanceCount:                o.Count,
+		StartDate:                    o.Start.UTC().Format(time.RFC3339),
+		EndDate:                      o.End.UTC().Format(time.RFC3339),
+		CapacityBlockDurationHours:   o.DurationHours,
+		CapacityBlockDurationMinutes: o.DurationMinutes,
+		UpfrontFee:                   o.Fee.String(),
+		CurrencyCode:                 o.Currency,
+		Tenancy:                      o.Tenancy,
+		UltraserverType:              o.UltraServerType,
+		UltraserverCount:             o.UltraServerCount,
+		Region:                       o.Region,
+		PriceUnit:                    c.Unit,
+		EffectiveHourlyPrice:         c.EffectiveHourly,
+		AcceleratorHourlyPrice:       c.AcceleratorHourly,
+		PriceSource:                  priceSource(c),
+		NoOnDemandReason:             c.NoOnDemandReason,
+	}
+	if !c.NoOnDemand {
+		od := c.OnDemandHourly
+		j.OnDemandHourlyPrice = &od
+	}
+	if u, ok := c.BreakEvenFloat(); ok {
+		j.BreakEvenUtilization = &u
+	}
+	// The model counts UltraServers; AWS's fields describe the member instances.
+	if t, ok := model.LookupType(o.UltraServerType); ok && t.UltraServer {
+		j.InstanceType = t.MemberType
+		j.InstanceCount = t.Instances * max(o.UltraServerCount, 1)
+	}
+	return j
+}
+
+// priceSource names where the on-demand figure comes from and its date, or is empty when
+// the catalog has no row for the type and region.
+func priceSource(c pricing.Comparison) string {
+	switch {
+	case c.Source == "":
+		return ""
+	case c.AsOf == "":
+		return c.Source
+	}
+	return c.Source + ", " + c.AsOf
+}

@@ -28,6 +28,7 @@ type KeyMap struct {
 	Compare         key.Binding // the marked offerings on one chart
 	TakeAlternative key.Binding
 	Watch           key.Binding // runs the last search again every so often (ui/watch.go)
+	Export          key.Binding // the table, as shown, to a CSV file (ui/export.go)
 }
 
 // DefaultKeyMap returns the root keys.
@@ -50,6 +51,7 @@ func DefaultKeyMap() KeyMap {
 		Compare:         key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "compare marked")),
 		TakeAlternative: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "search the chosen alternative")),
 		Watch:           key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "watch this search on/off")),
+		Export:          key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "save the table as CSV")),
 	}
 }
 
@@ -167,7 +169,7 @@ func (h helpKeys) groups() []keyGroup {
 	return append([]keyGroup{
 		{"Everywhere", []key.Binding{r.Help, r.Quit, r.ForceQuit, r.NextPane, r.PrevPane, r.Back, r.Rerun}},
 		{"Search form", []key.Binding{r.Search, f.Next, f.Prev, f.Up, f.Down, f.Toggle, f.Step, f.Inc, f.Dec, f.Filter, f.AllRegions, f.ClearFilter}},
-		{"Offerings and detail", []key.Binding{r.Buy, r.Open, r.Copy, r.CopyPurchase, r.Probe, r.TakeAlternative, r.Watch, b.Notify}},
+		{"Offerings and detail", []key.Binding{r.Buy, r.Open, r.Copy, r.CopyPurchase, r.Probe, r.TakeAlternative, r.Watch, b.Notify, r.Export}},
 		{"Prices", []key.Binding{r.Chart, t.Mark, r.Compare}},
 		{"Moving", []key.Binding{t.Up, t.Down, t.PageUp, t.PageDown, t.HalfUp, t.HalfDown, t.Top, t.Bottom}},
 		{"Detail pane (focused) scrolls", []key.Binding{h.detail.Line, h.detail.Page, h.detail.Half, h.detail.Ends}},

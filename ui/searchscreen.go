@@ -33,6 +33,9 @@ func (m Model) searchPaneKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			return m.toggleNotify()
 		}
 	}
+	if !m.typing() && keyIs(k, keys.Export) {
+		return m.exportTable()
+	}
 	mm, cmd, used := m.chartKey(k)
 	if used {
 		return mm, cmd

@@ -42,7 +42,7 @@ func (m Model) exportTable() (tea.Model, tea.Cmd) {
 		if abs, err := filepath.Abs(path); err == nil {
 			path = abs
 		}
-		return rootMsg{flash: fmt.Sprintf("Wrote %d offerings to %s", len(cmps), path)}
+		return rootMsg{flash: fmt.Sprintf("Wrote %s to %s", plural(len(cmps), "offering"), path)}
 	}
 }
 

@@ -22,7 +22,7 @@ const cmdCSVHeader = "Region,AvailabilityZone,InstanceType,InstanceCount,StartDa
 	"PriceUnit,EffectiveHourlyPrice,AcceleratorHourlyPrice,OnDemandHourlyPrice,BreakEvenUtilization,PriceSource," +
 	"UltraserverType,UltraserverCount"
 
-var wroteRE = regexp.MustCompile(`Wrote (\d+) offerings to`)
+var wroteRE = regexp.MustCompile(`Wrote (\d+) offerings? to`)
 
 // exportPrices is a catalog whose H200 on-demand prices in us-east-2 are no catalog's, so
 // that a file compared with any other catalog than the table's cannot pass.

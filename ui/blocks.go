@@ -7,11 +7,9 @@ import (
 	"os/exec"
 	"runtime"
 	"slices"
-	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/components/blocks"
@@ -242,23 +240,11 @@ func (m Model) checkWarnings() (Model, tea.Cmd) {
 	if len(fresh) == 0 || m.blocks.notifyOff {
 		return m, nil
 	}
-	var seq strings.Builder
-	seq.WriteByte(ansi.BEL)
-	for _, bw := range fresh {
-		seq.WriteString(ansi.Notify(notificationText("gpublock: " + bw.w.Sentence(bw.b, m.clock))))
+	texts := make([]string, len(fresh))
+	for i, bw := range fresh {
+		texts[i] = bw.w.Sentence(bw.b, m.clock)
 	}
-	return m, tea.Raw(seq.String())
-}
-
-// notificationText keeps a notification to one line of printable text: a control
-// character in a tag or an id must not end the sequence early.
-func notificationText(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
-			return ' '
-		}
-		return r
-	}, s)
+	return m, ring(texts...)
 }
 
 // switchScreen shows a screen; the blocks screen lists the blocks at once when it has not yet.
@@ -350,12 +336,7 @@ func (m Model) blocksPaneKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		mm, cmd := m.loadBlocks()
 		return mm, cmd
 	case keyIs(k, bk.Notify):
-		m.blocks.notifyOff = !m.blocks.notifyOff
-		m.flash = "Notifications on: a bell and a desktop notification once per warning."
-		if m.blocks.notifyOff {
-			m.flash = "Notifications off: warnings are shown, silently."
-		}
-		return m, nil
+		return m.toggleNotify()
 	case !ok:
 		if keyIs(k, bk.Details, bk.CopyID, bk.CopyBlockID, bk.Open, bk.Extend, bk.Launch) {
 			m.flash = "No block selected."

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/components/detail"
@@ -206,7 +205,7 @@ func (m Model) roundDone() (tea.Model, tea.Cmd) {
 	if m.blocks.notifyOff {
 		return m, next
 	}
-	return m, tea.Batch(next, tea.Raw(string(rune(ansi.BEL))+ansi.Notify(notificationText("gpublock: "+news))))
+	return m, tea.Batch(next, ring(news))
 }
 
 // replaceRows puts a round's answer in the table in place of the last one. The sort and the
@@ -253,17 +252,6 @@ func newsSentence(fresh []model.Offering) string {
 		return fmt.Sprintf("1 new %s offering in %s (%s)", types[0], where, low.Dollars())
 	}
 	return fmt.Sprintf("%d new %s offerings in %s (from %s)", len(fresh), strings.Join(types, ", "), where, low.Dollars())
-}
-
-// toggleNotify is n on the search screen: the same switch as on the blocks screen, for the
-// blocks' warnings and the watch's news alike.
-func (m Model) toggleNotify() (tea.Model, tea.Cmd) {
-	m.blocks.notifyOff = !m.blocks.notifyOff
-	m.flash = "Notifications on: a bell and a desktop notification for new offerings of a watched search and for each block warning."
-	if m.blocks.notifyOff {
-		m.flash = "Notifications off: new offerings and block warnings are shown, silently."
-	}
-	return m, nil
 }
 
 // watchBadge is the header's word on the watch, on every screen: on, and when the next

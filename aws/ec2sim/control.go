@@ -11,6 +11,10 @@ import (
 // POST /_sim/clock with set=RFC3339 or advance=DURATION moves it. Faults never apply here.
 func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	if r.URL.Path == "/_sim/limits" {
+		s.serveLimits(w, r)
+		return
+	}
 	if r.URL.Path != "/_sim/clock" {
 		http.Error(w, "unknown control endpoint "+r.URL.Path+"; use GET /_sim/clock, or POST /_sim/clock with set=RFC3339 or advance=DURATION", http.StatusNotFound)
 		return

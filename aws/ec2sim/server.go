@@ -31,6 +31,9 @@ type Options struct {
 	DefaultRegion string    // region of unsigned requests; "" = "us-east-1"
 	Faults        Faults
 	PriceList     http.Handler // optional; requests with header X-Amz-Target: AWSPriceListService.* go to it
+	// RateLimits, when set, refuses requests beyond AWS's request token buckets; nil turns
+	// them off (gpublock sim sets AWSRateLimits unless told not to).
+	RateLimits *RateLimits
 }
 
 // Server is the emulator. It is an http.Handler; use Listen or httptest to serve it.
@@ -77,6 +80,7 @@ func New(opts Options) (*Server, error) {
 		}
 	}
 	s.clock = newClock(start, opts.Speed)
+	opts.RateLimits.init()
 	s.SetFaults(opts.Faults)
 	return s, nil
 }
@@ -195,6 +199,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	c := &call{action: f.str("Action"), form: f, region: region, reqID: reqID, faults: s.currentFaults()}
 	if aerr := s.injectFaults(r.Context(), c); aerr != nil {
+		fail(w, reqID, aerr)
+		return
+	}
+	if aerr := s.opts.RateLimits.admit(isSTS, c); aerr != nil {
 		fail(w, reqID, aerr)
 		return
 	}

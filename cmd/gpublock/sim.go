@@ -49,8 +49,9 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&opts.StateFile, "state", "", "keep the emulator's state in this JSON file, so purchases survive a restart")
 	fs.StringVar(&opts.DefaultRegion, "region", "us-east-1", "region of unsigned requests")
 	fs.Var(faultFlags{&opts.Faults}, "fault", "inject a fault, repeatable: "+ec2sim.FaultHelp)
+	limits := fs.String("rate-limits", "aws", "EC2's request token buckets: aws (as documented: DescribeCapacityBlockOfferings 10 at once, then 0.15 per second), off, or a number N (AWS's refill rates × N, for demos)")
 	oneLineFlagErrors(fs, "sim", stderr, func() {
-		fmt.Fprintln(stderr, "Usage: gpublock sim [--addr 127.0.0.1:4566] [--seed N] [--clock RFC3339] [--speed X] [--state FILE] [--fault NAME=VALUE ...]")
+		fmt.Fprintln(stderr, "Usage: gpublock sim [--addr 127.0.0.1:4566] [--seed N] [--clock RFC3339] [--speed X] [--state FILE] [--rate-limits aws|off|N] [--fault NAME=VALUE ...]")
 		fmt.Fprintln(stderr, "\nServes an emulator of the EC2 Capacity Blocks API (with STS GetCallerIdentity and the Price List API's GetProducts) until interrupted.")
 		fmt.Fprintln(stderr, "\nExit status: 0 stopped by an interrupt, 1 could not serve (address in use, unreadable state file), 2 bad usage.")
 		fmt.Fprintln(stderr, "\nFlags:")
@@ -77,6 +78,18 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	opts.Speed = sp
+	switch *limits {
+	case "aws":
+		opts.RateLimits = ec2sim.AWSRateLimits(1)
+	case "off":
+	default:
+		n, err := strconv.ParseFloat(*limits, 64)
+		if err != nil || n <= 0 || n > 1e6 || n != n {
+			fmt.Fprintf(stderr, "gpublock sim: --rate-limits %q: want aws, off, or a positive number up to 1000000 (AWS's refill rates × N)\n", *limits)
+			return 2
+		}
+		opts.RateLimits = ec2sim.AWSRateLimits(n)
+	}
 	if !slices.Contains(ec2sim.Regions(), opts.DefaultRegion) {
 		fmt.Fprintf(stderr, "gpublock sim: --region %q: the emulator serves only the regions where Capacity Blocks are sold: %s\n", opts.DefaultRegion, strings.Join(ec2sim.Regions(), ", "))
 		return 2
@@ -162,6 +175,7 @@ func printSimHelp(w io.Writer, url string, opts ec2sim.Options, now time.Time) {
 		fmt.Fprintf(w, "State kept in %s\n", opts.StateFile)
 	}
 	fmt.Fprintf(w, "Faults: %s\n", faultSummary(opts.Faults))
+	fmt.Fprintf(w, "Rate limits: %s\n", rateLimitSummary(opts.RateLimits))
 	fmt.Fprintf(w, `
 Point the AWS SDKs and CLI at it:
   export AWS_ENDPOINT_URL_EC2=%[1]s
@@ -180,4 +194,14 @@ Clock control:
   curl -d set=2026-12-03T11:30:00Z %[1]s/_sim/clock
 Press Ctrl-C to stop.
 `, url, opts.DefaultRegion, ec2sim.DemoAccount)
+}
+
+// rateLimitSummary says which request buckets are in force, with the one a search spends.
+func rateLimitSummary(rl *ec2sim.RateLimits) string {
+	if rl == nil {
+		return "off (--rate-limits aws models EC2's request token buckets)"
+	}
+	l := rl.EC2.For("DescribeCapacityBlockOfferings", false)
+	return fmt.Sprintf("EC2's request token buckets per region and action; DescribeCapacityBlockOfferings %s at once, then %s per second (--rate-limits off turns them off)",
+		strconv.FormatFloat(l.Burst, 'f', -1, 64), strconv.FormatFloat(l.Rate, 'f', -1, 64))
 }

@@ -1,0 +1,86 @@
+package ec2sim
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/gpublock/gpublock/aws/apilimit"
+)
+
+// RateLimits model AWS's request token buckets: each account, region and action has its
+// own bucket, and a request that finds it empty is refused (EC2: RequestLimitExceeded,
+// HTTP 503). A nil *RateLimits turns them off. One value may be shared by several servers,
+// and then they share the buckets, as two endpoints of one account would.
+type RateLimits struct {
+	EC2     apilimit.Table
+	buckets *apilimit.Buckets
+}
+
+// AWSRateLimits are EC2's documented buckets (apilimit.Source), with rates scaled by
+// scale (1 for AWS's own; more for a demo that should not wait minutes).
+func AWSRateLimits(scale float64) *RateLimits {
+	t := apilimit.EC2()
+	if scale != 1 {
+		t = t.Scaled(scale)
+	}
+	return &RateLimits{EC2: t}
+}
+
+// Take takes a token from the bucket of service, region and action; another protocol's
+// handler (with its own throttling error) calls it with its own limit.
+func (rl *RateLimits) Take(service, region, action string, l apilimit.Limit) bool {
+	if rl == nil {
+		return true
+	}
+	if rl.buckets == nil {
+		panic("ec2sim: RateLimits used before the server was made") // set up by New
+	}
+	return rl.buckets.Take(DemoAccount+"/"+service+"/"+region+"/"+action, l)
+}
+
+// admit is the EC2 hook of ServeHTTP: nil when the call may go on. STS is not throttled
+// here (AWS's STS quotas are another service's and are not modelled).
+func (rl *RateLimits) admit(sts bool, c *call) *apiError {
+	if rl == nil || sts || c.action == "" {
+		return nil
+	}
+	unfiltered := !c.form.has("MaxResults") && !c.form.has("NextToken")
+	for k := range c.form.v {
+		if strings.HasPrefix(k, "Filter.") {
+			unfiltered = false
+			break
+		}
+	}
+	key := c.action
+	if unfiltered && apilimit.UnfilteredActions[c.action] {
+		key += "/unfiltered" // a bucket of its own, beside the filtered calls' one
+	}
+	if rl.Take("ec2", c.region, key, rl.EC2.For(c.action, unfiltered)) {
+		return nil
+	}
+	return errThrottled
+}
+
+// init makes the buckets; New calls it through Options.
+func (rl *RateLimits) init() {
+	if rl != nil && rl.buckets == nil {
+		rl.buckets = apilimit.NewBuckets(nil)
+	}
+}
+
+// serveLimits answers GET /_sim/limits: the EC2 buckets in force, one "ACTION BURST RATE"
+// line each (apilimit.Table.Format), or "off". A client pacing itself against this
+// emulator reads its buckets here, as it reads AWS's from AWS's documentation.
+func (s *Server) serveLimits(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet {
+		w.Header().Set("Allow", "GET")
+		http.Error(w, "GET /_sim/limits only", http.StatusMethodNotAllowed)
+		return
+	}
+	if s.opts.RateLimits == nil {
+		fmt.Fprintln(w, "off")
+		return
+	}
+	fmt.Fprint(w, s.opts.RateLimits.EC2.Format())
+}

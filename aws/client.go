@@ -25,6 +25,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sts"
 	"github.com/aws/smithy-go/logging"
 
+	"github.com/gpublock/gpublock/aws/apilimit"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -37,8 +38,16 @@ type Config struct {
 	Version string
 	// Credentials, when set, replaces the SDK's credential chain (demo mode and tests).
 	Credentials sdkaws.CredentialsProvider
-	// PerRegion and Overall bound the search's concurrent calls; 0 means 4 and 32.
+	// PerRegion and Overall bound the search's concurrent calls; 0 means no bound per
+	// region (AWS's request buckets pace each region, see RateLimits) and 256 overall.
 	PerRegion, Overall int
+	// RateLimits replaces the request buckets each region's calls are paced by: AWS's
+	// documented ones (apilimit.EC2), or an emulator's own, otherwise. An account whose
+	// limits AWS raised sets its own here.
+	RateLimits *apilimit.Table
+	// Headroom is the share of every bucket left to the account's other tools; 0 means
+	// DefaultHeadroom, a negative value none.
+	Headroom float64
 	// JournalDir holds the purchase journal; "" means $XDG_STATE_HOME/gpublock or
 	// ~/.local/state/gpublock.
 	JournalDir string
@@ -63,10 +72,15 @@ type Config struct {
 // region: the Capacity Block region with the most types.
 const DefaultRegion = "us-east-1"
 
-// readAttempts is how many times a read is tried when the user has not set
-// AWS_MAX_ATTEMPTS. A sweep makes many calls; with the SDK's 3 attempts a throttled
-// account would lose a region now and then, which a person would read as "no capacity".
-const readAttempts = 8
+// defaultOverall bounds a search's calls in flight: a guard on sockets, well above what
+// AWS's buckets let through (28 regions × a burst of 10).
+const defaultOverall = 256
+
+// readAttempts is how many times a read is tried, throttled attempts included, when the
+// user has not set AWS_MAX_ATTEMPTS; other failures have otherAttempts of them. A sweep
+// makes many calls; with the SDK's 3 attempts a throttled account would lose a region now
+// and then, which a person would read as "no capacity".
+const readAttempts = 20
 
 // Client is a connection to EC2 in every region, with one SDK client per region.
 type Client struct {
@@ -77,6 +91,7 @@ type Client struct {
 	perRegion int
 	overall   int
 	retryer   sdkaws.RetryerV2
+	pacers    *pacers
 	journal   *journal
 
 	// confirmTries and confirmDelay pace the look-up of a purchase whose reply was lost;
@@ -145,13 +160,11 @@ func New(ctx context.Context, cfg Config) (*Client, error) {
 	if c.cfg.EndpointURL == "" {
 		c.cfg.EndpointURL = loopbackEndpointFromEnv()
 	}
-	if c.perRegion <= 0 {
-		c.perRegion = 4
-	}
 	if c.overall <= 0 {
-		c.overall = 32
+		c.overall = defaultOverall
 	}
-	c.retryer = newReadRetryer(awscfg, cfg.MaxBackoff)
+	c.pacers = newPacers(c)
+	c.retryer = newReadRetryer(awscfg, cfg.MaxBackoff, c.pacers)
 	c.journal = &journal{dir: cfg.JournalDir}
 	return c, nil
 }
@@ -160,7 +173,7 @@ func New(ctx context.Context, cfg Config) (*Client, error) {
 // client-side rate (AWS_RETRY_MODE=adaptive) learns across calls. Its retry quota is
 // off: a sweep under throttling would otherwise drain it and fail calls that a pause
 // would have saved.
-func newReadRetryer(awscfg sdkaws.Config, maxBackoff time.Duration) sdkaws.RetryerV2 {
+func newReadRetryer(awscfg sdkaws.Config, maxBackoff time.Duration, ps *pacers) sdkaws.RetryerV2 {
 	attempts := awscfg.RetryMaxAttempts
 	if attempts == 0 {
 		attempts = readAttempts
@@ -180,7 +193,7 @@ func newReadRetryer(awscfg sdkaws.Config, maxBackoff time.Duration) sdkaws.Retry
 	} else {
 		base = retry.NewStandard(std)
 	}
-	return reportingRetryer{RetryerV2: base}
+	return reportingRetryer{RetryerV2: base, pacers: ps}
 }
 
 // Region is the home region: the one of the profile or flag, where identity is asked.
@@ -205,6 +218,7 @@ func (c *Client) ec2In(region string) *ec2.Client {
 	cl := ec2.NewFromConfig(c.awscfg, func(o *ec2.Options) {
 		o.Region = region
 		o.Retryer = c.retryer
+		o.APIOptions = append(slices.Clip(o.APIOptions), c.paceOption(region))
 		if c.cfg.EndpointURL != "" {
 			o.BaseEndpoint = sdkaws.String(c.cfg.EndpointURL)
 		}

@@ -12,7 +12,10 @@ import (
 // reportingRetryer is the SDK's retryer with one addition: before it backs off after a
 // throttle it tells the caller, through a hook carried by the context, so a search can
 // show "throttled (retrying)" while the SDK does the waiting.
-type reportingRetryer struct{ sdkaws.RetryerV2 }
+type reportingRetryer struct {
+	sdkaws.RetryerV2
+	pacers *pacers // nil in tests of the retryer alone
+}
 
 type throttleHookKey struct{}
 
@@ -30,14 +33,16 @@ func (r reportingRetryer) GetRetryToken(ctx context.Context, opErr error) (func(
 	return r.RetryerV2.GetRetryToken(ctx, opErr)
 }
 
-// otherAttempts bounds the tries of a call that failed for any reason but throttling: a
-// region that is down should be reported in seconds, not after a throttle's patience.
+// otherAttempts bounds the tries of a call that failed for any reason but throttling
+// (counted by paceAttempt, whatever throttles came between): a region that is down should
+// be reported in seconds, not after a throttle's patience.
 const otherAttempts = 3
 
-// RetryDelay stops retrying a non-throttle failure after otherAttempts tries.
+// RetryDelay leaves a throttled call's wait to the region's pacer, which knows when the
+// bucket has a token again; the SDK's exponential backoff would only add to it.
 func (r reportingRetryer) RetryDelay(attempt int, opErr error) (time.Duration, error) {
-	if !isThrottle(opErr) && attempt >= otherAttempts && r.MaxAttempts() > otherAttempts {
-		return 0, &retry.MaxAttemptsError{Attempt: attempt, Err: opErr}
+	if isThrottle(opErr) && r.pacers != nil && r.pacers.on() {
+		return 0, nil
 	}
 	return r.RetryerV2.RetryDelay(attempt, opErr)
 }

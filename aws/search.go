@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
@@ -82,12 +83,14 @@ type searchCall struct {
 }
 
 // planSearch lists the calls of a query: every region × type × duration, leaving out the
-// types the catalog says a region does not sell (AWS would answer with nothing, and each
-// call costs rate limit). It also returns, per region, why it has no call.
+// calls that cannot return anything (AWS would answer with nothing, and each call costs a
+// token of a bucket that refills one every 6⅔ s): the types the catalog says a region does
+// not sell, and the durations the window cannot hold. It also returns, per region, why it
+// has no call.
 func planSearch(q model.Query) ([]string, []searchCall, map[string]string) {
 	regions := dedupe(q.Regions)
 	types := dedupe(q.InstanceTypes)
-	days := q.Durations.Days()
+	days := fittingDays(q)
 	var calls []searchCall
 	why := map[string]string{}
 	for _, r := range regions {
@@ -102,11 +105,33 @@ func planSearch(q model.Query) ([]string, []searchCall, map[string]string) {
 				n++
 			}
 		}
-		if n == 0 {
+		switch {
+		case n == 0 && len(days) == 0:
+			why[r] = fmt.Sprintf("no %s block fits between %s and %s", q.Durations, q.Start.UTC().Format("2006-01-02 15:04"), q.End.UTC().Format("2006-01-02 15:04 UTC"))
+		case n == 0:
 			why[r] = fmt.Sprintf("%s not sold here (sold in %s)", strings.Join(types, ", "), strings.Join(model.RegionsSelling(types...), ", "))
 		}
 	}
 	return regions, calls, why
+}
+
+// fittingDays are the query's durations that a block in its window can have. A block
+// starting within the hour may be up to a day shorter than asked (it ends at the 11:30 UTC
+// before start + duration; the emulator offers such lengths, and whether AWS does is not
+// documented), so a duration is dropped only when even that shorter block would not fit.
+func fittingDays(q model.Query) []int {
+	all := q.Durations.Days()
+	if q.Start.IsZero() || q.End.IsZero() {
+		return all // checkQueryShape reports the empty window
+	}
+	window := q.End.Sub(q.Start)
+	var out []int
+	for _, d := range all {
+		if time.Duration(d-1)*24*time.Hour < window {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 func dedupe(in []string) []string {
@@ -219,31 +244,47 @@ func (s *search) run(ctx context.Context, regions []string, calls []searchCall, 
 	}
 	s.mu.Unlock()
 
+	// Each region goes at the pace of its request bucket: a burst, then one call per
+	// refill. The first attempt's token is waited for here, before any slot is taken, so
+	// that a region waiting for its bucket never holds a slot another region could use.
 	overall := make(chan struct{}, s.c.overall)
 	perRegion := map[string]chan struct{}{}
-	for _, r := range regions {
-		perRegion[r] = make(chan struct{}, s.c.perRegion)
+	if s.c.perRegion > 0 {
+		for _, r := range regions {
+			perRegion[r] = make(chan struct{}, s.c.perRegion)
+		}
 	}
 	var wg sync.WaitGroup
 	for _, call := range calls {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			cctx := ctx
+			if p := s.c.pacers.get(call.region, opDescribeOfferings); p != nil {
+				if p.wait(ctx) != nil {
+					return
+				}
+				cctx = withPrepaid(ctx)
+			}
 			// Region slot first, then an overall one: nobody waits for a region slot while
 			// holding an overall slot, so a busy region cannot starve the others.
-			if !acquire(ctx, perRegion[call.region]) {
-				return
+			if sem := perRegion[call.region]; sem != nil {
+				if !acquire(ctx, sem) {
+					return
+				}
+				defer func() { <-sem }()
 			}
-			defer func() { <-perRegion[call.region] }()
 			if !acquire(ctx, overall) {
 				return
 			}
 			defer func() { <-overall }()
-			s.do(ctx, call)
+			s.do(cctx, call)
 		}()
 	}
 	wg.Wait()
 }
+
+const opDescribeOfferings = "DescribeCapacityBlockOfferings"
 
 func acquire(ctx context.Context, sem chan struct{}) bool {
 	select {

@@ -272,7 +272,6 @@ type spentError struct {
 	tries int
 }
 
-func (e *spentError) Error() string { return e.err.Error() }
+func (e *spentError) Error() string        { return e.err.Error() }
 func (e *spentError) Unwrap() error        { return e.err }
 func (e *spentError) RetryableError() bool { return false }
-

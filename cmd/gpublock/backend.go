@@ -28,6 +28,7 @@ type awsFlags struct {
 	endpointURL string
 	demo        bool
 	perRegion   int
+	headroom    float64 // percent
 	overall     int
 	maxSpend    string
 	readOnly    bool
@@ -57,8 +58,9 @@ func (f *awsFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.region, "region", "", "AWS region; for searches also a list `R[,R...]` or all (default: $AWS_REGION or the profile's)")
 	fs.StringVar(&f.endpointURL, "endpoint-url", "", "EC2 endpoint `URL`, e.g. http://127.0.0.1:PORT for gpublock sim (default: AWS, or $AWS_ENDPOINT_URL_EC2)")
 	fs.BoolVar(&f.demo, "demo", false, "use the built-in simulator instead of AWS (nothing real is bought)")
-	fs.IntVar(&f.perRegion, "region-concurrency", 4, "concurrent calls per region (1-64)")
-	fs.IntVar(&f.overall, "concurrency", 32, "concurrent calls overall (1-256)")
+	fs.IntVar(&f.perRegion, "region-concurrency", 0, "at most this many calls in flight per region (1-64); 0: as many as the region's AWS request bucket allows")
+	fs.IntVar(&f.overall, "concurrency", 256, "concurrent calls overall (1-256)")
+	fs.Float64Var(&f.headroom, "rate-headroom", aws.DefaultHeadroom*100, "`percent` of each AWS request bucket (burst and refill rate) left to the account's other tools (0-90)")
 	fs.BoolVar(&f.readOnly, "read-only", false, "never buy, extend or launch: every path that spends money is refused")
 	fs.StringVar(&f.maxSpend, "max-spend", "", "refuse any purchase whose fee is above this many `dollars` (e.g. 25000)")
 	fs.StringVar(&f.logFile, "log-file", "", "append one line per AWS API attempt (action, region, status, error code, request id, timing; never credentials or bodies) to this `file`")
@@ -83,8 +85,11 @@ func (f *awsFlags) validate() error {
 	if f.demo && f.endpointURL != "" {
 		return usagef("--demo and --endpoint-url: give one or the other (--demo starts its own simulator)")
 	}
-	if f.perRegion < 1 || f.perRegion > 64 {
-		return usagef("--region-concurrency %d: allowed 1 to 64", f.perRegion)
+	if f.perRegion < 0 || f.perRegion > 64 {
+		return usagef("--region-concurrency %d: allowed 1 to 64, or 0 for the pace of AWS's request buckets", f.perRegion)
+	}
+	if f.headroom < 0 || f.headroom > 90 || f.headroom != f.headroom {
+		return usagef("--rate-headroom %v: allowed 0 to 90 (percent)", f.headroom)
 	}
 	if f.overall < 1 || f.overall > 256 {
 		return usagef("--concurrency %d: allowed 1 to 256", f.overall)
@@ -264,6 +269,7 @@ func (f *awsFlags) clientConfig() aws.Config {
 		Version:     version,
 		PerRegion:   f.perRegion,
 		Overall:     f.overall,
+		Headroom:    headroomFraction(f.headroom),
 		ReadOnly:    f.readOnly,
 		CallLog:     f.callLog,
 		SDKLog:      f.sdkLog,
@@ -274,6 +280,15 @@ func (f *awsFlags) clientConfig() aws.Config {
 		}
 	}
 	return cfg
+}
+
+// headroomFraction turns --rate-headroom's percent into Config.Headroom, where 0 means
+// the default and a negative value none.
+func headroomFraction(pct float64) float64 {
+	if pct == 0 {
+		return -1
+	}
+	return pct / 100
 }
 
 // demoStateFile, under the simulated journal's directory, holds the --demo account.

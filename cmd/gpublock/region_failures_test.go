@@ -65,7 +65,7 @@ func TestOfferingsNoneInAnsweringRegionNamesOnlyIt(t *testing.T) {
 	cs := startCLISim(t)
 	cs.sim.SetFaults(ecDown("us-west-2"))
 	code, out, errs := runCLI("offerings", "--endpoint-url", cs.url, "--region", "us-east-1,us-west-2", "--type", "p5.48xlarge",
-		"--duration", "2d", "--from", "2026-12-03T00:00:00Z", "--to", "2026-12-04T00:00:00Z")
+		"--duration", "2d", "--from", "2026-12-03T00:00:00Z", "--to", "2026-12-05T00:00:00Z")
 	if code != 1 || out != "" {
 		t.Fatalf("exit %d, stdout %q", code, out)
 	}

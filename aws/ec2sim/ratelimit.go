@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/gpublock/gpublock/aws/apilimit"
 )
@@ -13,7 +14,10 @@ import (
 // HTTP 503). A nil *RateLimits turns them off. One value may be shared by several servers,
 // and then they share the buckets, as two endpoints of one account would.
 type RateLimits struct {
-	EC2     apilimit.Table
+	EC2 apilimit.Table
+	// Now is the buckets' clock; nil means the wall clock (AWS refills by real time, not by
+	// the emulator's clock, which tests and demos move). Tests of the buckets set it.
+	Now     func() time.Time
 	buckets *apilimit.Buckets
 }
 
@@ -65,7 +69,7 @@ func (rl *RateLimits) admit(sts bool, c *call) *apiError {
 // init makes the buckets; New calls it through Options.
 func (rl *RateLimits) init() {
 	if rl != nil && rl.buckets == nil {
-		rl.buckets = apilimit.NewBuckets(nil)
+		rl.buckets = apilimit.NewBuckets(rl.Now)
 	}
 }
 

@@ -80,7 +80,7 @@ const defaultOverall = 256
 // user has not set AWS_MAX_ATTEMPTS; other failures have otherAttempts of them. A sweep
 // makes many calls; with the SDK's 3 attempts a throttled account would lose a region now
 // and then, which a person would read as "no capacity".
-const readAttempts = 20
+const readAttempts = 30
 
 // Client is a connection to EC2 in every region, with one SDK client per region.
 type Client struct {

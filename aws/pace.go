@@ -110,6 +110,8 @@ type pacers struct {
 
 	mu sync.Mutex
 	m  map[string]*pacer
+
+	answered sync.Map // region → time.Time of its latest served call
 }
 
 // get returns the pacer of a region's action, or nil when nothing is paced.
@@ -199,6 +201,9 @@ func (c *Client) paceOption(region string) func(*middleware.Stack) error {
 	}
 }
 
+// upFor is how long a region that answered counts as up.
+const upFor = time.Minute
+
 // budget is one operation's count of failures other than throttling.
 type budget struct {
 	failures int
@@ -254,11 +259,21 @@ func (m paceAttempt) HandleFinalize(ctx context.Context, in middleware.FinalizeI
 			p.succeeded()
 		}
 	}
+	if err == nil {
+		m.ps.answered.Store(m.region, time.Now())
+	}
 	if err != nil && !throttle && b != nil {
 		// Throttling is AWS's pace, not a fault of the call: only the other failures count,
 		// so that a throttled region still gets its full tries before it is called failed.
+		// A region that has answered other calls is up, and its failures are passing ones:
+		// they get more tries, so that only failures that persist fail it. A region that
+		// has not answered yet may be down, and is reported after the usual three.
 		b.failures++
-		if b.failures >= otherAttempts {
+		limit := otherAttempts
+		if at, ok := m.ps.answered.Load(m.region); ok && time.Since(at.(time.Time)) < upFor {
+			limit = answeredAttempts
+		}
+		if b.failures >= limit {
 			err = &spentError{err: err, tries: b.failures}
 		}
 	}

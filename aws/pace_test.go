@@ -137,6 +137,24 @@ func TestRetryBudgetCountsOnlyFailuresOtherThanThrottling(t *testing.T) {
 	if n := rc2.total(); n != 6 {
 		t.Errorf("%d attempts, want 6: the third failure ends the call", n)
 	}
+
+	// A region that has just answered is up: its failures get answeredAttempts tries.
+	_, rc3, url3 := newRecordedSim(t, 1, ec2sim.Faults{})
+	c3 := newTestClient(t, url3, nil)
+	if err := describeOnce(c3, "us-east-1"); err != nil {
+		t.Fatal(err)
+	}
+	scripted(rc3, ie, thr, ie, ie, ie, ie, thr, ie)
+	if err := describeOnce(c3, "us-east-1"); err != nil {
+		t.Fatalf("6 failures in a region that answered: %v", err)
+	}
+	scripted(rc3, ie, ie, ie, ie, ie, ie, ie, ie, ie)
+	if err := describeOnce(c3, "us-east-1"); err == nil {
+		t.Fatalf("%d failures in a row, and still tried", answeredAttempts)
+	}
+	if n := rc3.total(); n != 1+9+answeredAttempts {
+		t.Errorf("%d attempts, want %d", n, 1+9+answeredAttempts)
+	}
 }
 
 // Under heavy throttling and frequent errors, a region fails only when one of its calls

@@ -38,6 +38,10 @@ func (r reportingRetryer) GetRetryToken(ctx context.Context, opErr error) (func(
 // be reported in seconds, not after a throttle's patience.
 const otherAttempts = 3
 
+// answeredAttempts bounds those tries in a region that has answered other calls of the
+// client: at a 30% failure rate, a call then fails for good about once in 15,000.
+const answeredAttempts = 8
+
 // RetryDelay leaves a throttled call's wait to the region's pacer, which knows when the
 // bucket has a token again; the SDK's exponential backoff would only add to it.
 func (r reportingRetryer) RetryDelay(attempt int, opErr error) (time.Duration, error) {

@@ -55,7 +55,9 @@ func (c *counting) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // buckets at benchScale and benchLatency per call, and reports the wall time's ratio to
 // the buckets' bound: the busiest region's calls through a full bucket, one round trip
 // for the last.
-func benchSearch(b *testing.B, q model.Query) {
+func benchSearch(b *testing.B, q model.Query) { benchSearchUnder(b, q, ec2sim.Faults{}) }
+
+func benchSearchUnder(b *testing.B, q model.Query, f ec2sim.Faults) {
 	_, planned, _ := planSearch(q)
 	perRegion := map[string]int{}
 	for _, c := range planned {
@@ -68,12 +70,13 @@ func benchSearch(b *testing.B, q model.Query) {
 		bound = max(bound, l.Bound(n, benchLatency))
 		awsBound = max(awsBound, apilimit.EC2().For(opDescribeOfferings, false).Bound(n, benchLatency))
 	}
+	f.Latency = benchLatency
 	var wall time.Duration
 	var calls, throttled, offerings, failed int64
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
 		sim, err := ec2sim.New(ec2sim.Options{Seed: 1, Start: simStart, Speed: 1e-9,
-			Faults: ec2sim.Faults{Latency: benchLatency}, RateLimits: &ec2sim.RateLimits{EC2: tab}})
+			Faults: f, RateLimits: &ec2sim.RateLimits{EC2: tab}})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -144,4 +147,15 @@ func BenchmarkSearchBurst(b *testing.B) {
 	q.InstanceTypes = []string{"p5.48xlarge", "p5en.48xlarge"}
 	q.Durations = model.DurationRange{MinDays: 1, MaxDays: 3}
 	benchSearch(b, q)
+}
+
+// BenchmarkSearchUnderFaults: every region's p5 and p5en for 1d–7d, under throttle=0.5
+// and error=0.3 on top of the buckets. Goal: no region failed (region-errors 0); the
+// random throttles make the pacer back off, so the ratio to the bound is not a goal here.
+func BenchmarkSearchUnderFaults(b *testing.B) {
+	q := baseQuery()
+	q.Regions = ec2sim.Regions()
+	q.InstanceTypes = []string{"p5.48xlarge", "p5en.48xlarge"}
+	q.Durations = model.DurationRange{MinDays: 1, MaxDays: 7}
+	benchSearchUnder(b, q, ec2sim.Faults{Throttle: 0.5, Error: 0.3})
 }

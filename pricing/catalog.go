@@ -185,13 +185,18 @@ func (c *Catalog) best(kind Kind, instanceType, region string) (Row, bool) {
 }
 
 // better orders candidate rows: a figure beats no figure; the Price List API beats quoted
-// figures; newer beats older; "none" beats "unknown"; a region's own row beats a region-less one.
+// figures; confirmed beats unconfirmed; newer beats older; "none" beats "unknown"; a region's own row beats a region-less one.
 func better(a, b Row) bool {
 	if a.HasPrice() != b.HasPrice() {
 		return a.HasPrice()
 	}
 	if api := a.Source == SourcePriceListAPI; api != (b.Source == SourcePriceListAPI) {
 		return api
+	}
+	// An unconfirmed figure (e.g. one derived from a published one) never wins over a
+	// confirmed one, however new.
+	if ua, ub := a.Reliability == ReliabilityUnconfirmed, b.Reliability == ReliabilityUnconfirmed; ua != ub {
+		return ub
 	}
 	if ta, tb := a.Time(), b.Time(); !ta.Equal(tb) {
 		return ta.After(tb)

@@ -80,8 +80,13 @@ func TestCatalogFiguresFromReference(t *testing.T) {
 		{KindOnDemand, "p4d.24xlarge", "us-west-2", "21.95764", "tsaol/aws-gpu; data/p4d_instances.js", "2026-08-26"},
 		{KindOnDemand, "p6-b300.48xlarge", "us-east-1", "142.416", "tsaol/aws-gpu; data/p6-b300_instances.js", "2026-08-26"},
 		{KindOnDemand, "trn1.32xlarge", "us-east-2", "21.5", "tsaol/aws-gpu; data/trn1_instances.js", "2026-08-26"},
-		{KindCapacityBlock, "p5.48xlarge", "us-east-1", "47.757", "third-party guide", "2026-10"},
-		{KindCapacityBlock, "trn1.32xlarge", "ap-southeast-4", "9.532", "third-party guide", "2026-10"},
+		// the AWS page's snapshots (capacity-block-prices-2026.md) win over the unconfirmed
+		// October figures, which are derived from them
+		{KindCapacityBlock, "p5.48xlarge", "us-east-1", "41.528", "AWS Capacity Block pricing page; snapshot", "2026-07-22"},
+		{KindCapacityBlock, "p5.48xlarge", "ap-northeast-1", "37.76", "AWS Capacity Block pricing page; snapshot", "2026-07-22"},
+		{KindCapacityBlock, "p6-b300.48xlarge", "us-west-2", "112.32", "AWS Capacity Block pricing page; snapshot", "2026-07-22"},
+		{KindCapacityBlock, "trn1.32xlarge", "ap-southeast-4", "9.532", "AWS Capacity Block pricing page", "2026-07-22"},
+		{KindCapacityBlock, "p4de.24xlarge", "us-east-2", "20.369", "derived, not published", "2026-10"}, // no snapshot there
 		{KindCapacityBlock, "u-p6e-gb200x72", "us-east-1", "761.904", "third-party guide", "2026-10"},
 	} {
 		r, ok := cat.best(tc.kind, tc.typ, tc.region)
@@ -114,11 +119,11 @@ func TestCatalogFiguresFromReference(t *testing.T) {
 	if sp := cat.SavingsPlans("p5.48xlarge", "us-east-1"); len(sp) != 0 {
 		t.Errorf("Savings Plans figures appeared from nowhere: %+v", sp)
 	}
-	if r, ok := cat.CapacityBlockRate("p4d.24xlarge", "us-east-2"); !ok || r.Hourly != model.MustMoney("13.57") {
-		t.Errorf("p4d us-east-2 published rate = %+v; the Oct 2026 snapshot is newer than 2025-01-01", r)
+	if r, ok := cat.CapacityBlockRate("p4d.24xlarge", "us-east-2"); !ok || r.Hourly != model.MustMoney("11.80") {
+		t.Errorf("p4d us-east-2 published rate = %+v; the 2026-07-22 snapshot is newer than 2025-01-01", r)
 	}
-	if acc, ok := mustBest(t, cat, KindCapacityBlock, "p5.48xlarge", "us-east-2").PerAccelerator(); !ok || acc != model.MustMoney("5.970") {
-		t.Errorf("per-accelerator = %v, want the published 5.970", acc)
+	if acc, ok := mustBest(t, cat, KindCapacityBlock, "p5.48xlarge", "us-east-2").PerAccelerator(); !ok || acc != model.MustMoney("5.191") {
+		t.Errorf("per-accelerator = %v, want 41.528 ÷ 8 = 5.191", acc)
 	}
 }
 

@@ -53,7 +53,7 @@ func TestCompareReadingExample(t *testing.T) {
 	if f, ok := c.BreakEvenFloat(); !ok || f < 0.5715 || f > 0.5716 {
 		t.Errorf("BreakEvenFloat = %v, %v", f, ok)
 	}
-	if !c.HasPublished || c.Published.Hourly != model.MustMoney("47.757") {
+	if !c.HasPublished || c.Published.Hourly != model.MustMoney("41.528") {
 		t.Errorf("published = %+v", c.Published)
 	}
 }

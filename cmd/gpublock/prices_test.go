@@ -52,8 +52,9 @@ func TestPricesTable(t *testing.T) {
 		{"*", "on-demand", "p5.48xlarge", "ap-south-1", "$66.048/h", "$8.256", "instances.vantage.sh via tsaol/aws-gpu (third-party)", "2026-08-26 (generated)", "3 months"},
 		{"on-demand", "p6-b200.48xlarge", "ap-south-1", "no on-demand price", "gpueconomics.com (third-party)", "2025 (published)"},
 		{"on-demand", "trn2.48xlarge", "us-west-2", "no figure known", "no figure in the reference"},
-		{"*", "capacity-block", "p5.48xlarge", "any", "$47.757/h", "$5.970", "(unconfirmed)", "2026-10 (as of)", "~1 month"},
-		{"capacity-block", "p5.48xlarge", "us-east-1", "$39.330/h", "$4.916", "aws.amazon.com/ec2/capacityblocks/pricing", "2025-01-01 (valid until)", "23 months"},
+		{"*", "capacity-block", "p5.48xlarge", "us-east-1", "$41.528/h", "$5.191", "AWS Capacity Block pricing page", "2026-07-22 (snapshot)", "4 months"},
+		{"capacity-block", "p5.48xlarge", "any", "$47.757/h", "$5.970", "(unconfirmed)", "2026-10 (as of)", "~1 month", "derived, not published"},
+		{"capacity-block", "p5.48xlarge", "us-east-1", "$39.330/h", "$4.916", "AWS Capacity Block pricing page", "2025-01-01 (valid until)", "23 months"},
 		{"savings-plan-3y", "u-p6e-gb200x72", "any", "no figure known"},
 		{"* the figure gpublock compares offerings with"},
 	} {
@@ -107,8 +108,8 @@ func TestPricesRegionAndFormats(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rows); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}
-	if len(rows) != 5 { // 2 on-demand, the region-less Capacity Block rate, 2 unknown Savings Plans
-		t.Errorf("%d rows, want 5", len(rows))
+	if len(rows) != 9 { // 2 on-demand, the region-less Capacity Block rate and 2 snapshots per region, 2 unknown Savings Plans
+		t.Errorf("%d rows, want 9", len(rows))
 	}
 	var od, cb int
 	for _, r := range rows {
@@ -127,14 +128,18 @@ func TestPricesRegionAndFormats(t *testing.T) {
 				t.Errorf("on-demand row %v, want the dated and sourced $%s", r, want)
 			}
 		case "capacity-block":
+			if r["Used"] != true {
+				continue
+			}
 			cb++
-			if r["HourlyPrice"] != "47.757" || r["AcceleratorHourly"] != "5.97" || r["Reliability"] != "unconfirmed" || r["Age"] != "~1 month" || r["Used"] != true {
-				t.Errorf("capacity-block row %v", r)
+			if r["HourlyPrice"] != "37.76" || r["AcceleratorHourly"] != "4.72" || r["Reliability"] != "official" || r["Date"] != "2026-07-22" ||
+				r["Source"] != "AWS Capacity Block pricing page" || r["Region"] == "*" {
+				t.Errorf("capacity-block row %v, want the 2026-07-22 snapshot of the region", r)
 			}
 		}
 	}
-	if od != 2 || cb != 1 {
-		t.Errorf("%d on-demand and %d capacity-block rows, want 2 and 1: %s", od, cb, out)
+	if od != 2 || cb != 2 {
+		t.Errorf("%d on-demand and %d capacity-block rows used, want 2 and 2: %s", od, cb, out)
 	}
 
 	code, out, _ = runCLI("prices", "-o", "csv", "--region", "us-east-1")

@@ -132,50 +132,52 @@ func consume(rs *regionState, az, typ string, start, end time.Time, units int) {
 }
 
 // price is the upfront fee of units of typ for [start, end), moved by demand around the
-// published rate. The factor is in basis points so that the fee is exact to the cent.
+// published rate. The moves are centred on it: the blocks people see first (starting in
+// the next days, for a few days) are priced about at the rate, dearer when they start
+// within a day, on a Monday or from a thin supply, cheaper when booked weeks ahead, long,
+// or over a weekend; so that, as on AWS, most offerings are under on-demand where the
+// published rate is. The factor is in basis points so that the fee is exact to the cent.
 func (s *Server) price(region, az, typ string, units int, start, end, now time.Time, free int) model.Money {
 	bp := 10000
 	switch lead := start.Sub(now); {
 	case lead < 24*time.Hour:
-		bp += 1800
+		bp += 500
 	case lead < 72*time.Hour:
-		bp += 1000
 	case lead < 7*24*time.Hour:
-		bp += 400
-	case lead >= 21*24*time.Hour:
+		bp -= 150
+	case lead < 21*24*time.Hour:
 		bp -= 300
+	default:
+		bp -= 600
 	}
 	switch start.Weekday() {
 	case time.Monday, time.Tuesday:
-		bp += 250
+		bp += 200
 	case time.Saturday, time.Sunday:
 		bp -= 300
 	}
 	switch days := end.Sub(start) / (24 * time.Hour); {
 	case days <= 2:
-		bp += 300
+		bp += 150
 	case days >= 91:
-		bp -= 1000
+		bp -= 800
 	case days >= 28:
-		bp -= 700
+		bp -= 500
 	case days >= 14:
-		bp -= 400
+		bp -= 300
 	}
 	switch {
 	case units >= 32:
-		bp += 600
+		bp += 500
 	case units >= 16:
-		bp += 300
+		bp += 250
 	case units >= 8:
 		bp += 100
 	}
-	if free > 0 { // the tighter the remaining supply, the dearer (up to +15%)
-		bp += 1500 * units / free
+	if free > 0 { // the tighter the remaining supply, the dearer (up to +5%)
+		bp += min(500, 500*units/free)
 	}
-	if len(region) > 3 && region[:3] != "us-" {
-		bp += 400
-	}
-	bp += s.hash.between(-400, 400, "noise", region, az, typ, slotOf(start))
+	bp += s.hash.between(-500, 500, "noise", region, az, typ, slotOf(start))
 	bp = max(7000, min(bp, 16000))
 
 	base, _ := publishedRate(typ, region) // offerings() sells nothing without one

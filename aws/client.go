@@ -72,8 +72,8 @@ type Config struct {
 // region: the Capacity Block region with the most types.
 const DefaultRegion = "us-east-1"
 
-// defaultOverall bounds a search's calls in flight: a guard on sockets, well above what
-// AWS's buckets let through (28 regions × a burst of 10).
+// defaultOverall bounds a search's calls in flight: a guard on sockets, above what AWS's
+// buckets let through at once (a burst of 10 in each region that sells Capacity Blocks).
 const defaultOverall = 256
 
 // readAttempts is how many times a read is tried, throttled attempts included, when the

@@ -13,6 +13,12 @@ import (
 // own bucket, and a request that finds it empty is refused (EC2: RequestLimitExceeded,
 // HTTP 503). A nil *RateLimits turns them off. One value may be shared by several servers,
 // and then they share the buckets, as two endpoints of one account would.
+//
+// Where AWS's page is silent the safer reading is taken: a DryRun request and a request
+// that fails validation spend a token like any other (AWS counts requests, and a client
+// should not count on free ones); a refused request spends none; the check comes after
+// the latency fault, as AWS's would after the network. RunInstances' resource bucket
+// (instances launched) and STS's own quotas are not modelled.
 type RateLimits struct {
 	EC2 apilimit.Table
 	// Now is the buckets' clock; nil means the wall clock (AWS refills by real time, not by

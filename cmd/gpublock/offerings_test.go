@@ -196,6 +196,8 @@ func TestOfferingsBadUsage(t *testing.T) {
 		{[]string{"--type", "p5.48xlarge", "--duration", "2d", "--to", "2027-06-01"}, "--to"},
 		{[]string{"--type", "p5.48xlarge", "--duration", "2d", "--from", "2026-11-20"}, "--from"},
 		{[]string{"--type", "p5.48xlarge", "--duration", "2d", "--concurrency", "0"}, "--concurrency"},
+		{[]string{"--type", "p5.48xlarge", "--duration", "2d", "--region-concurrency", "-1"}, "--region-concurrency"},
+		{[]string{"--type", "p5.48xlarge", "--duration", "2d", "--rate-headroom", "95"}, "--rate-headroom"},
 		{[]string{"--type", "p5.48xlarge", "--duration", "2d", "--max-spend", "-5"}, "--max-spend"},
 		{[]string{"--type", "p5.48xlarge", "--duration", "2d", "extra"}, "extra"},
 		{[]string{"--type", "p5.48xlarge", "--duration", "2d", "--bogus"}, "bogus"},

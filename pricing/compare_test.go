@@ -28,7 +28,7 @@ func TestCompareReadingExample(t *testing.T) {
 	if c.NoOnDemand {
 		t.Fatalf("no on-demand: %s", c.NoOnDemandReason)
 	}
-	if c.OnDemandHourly != model.MustMoney("55.04") || !strings.Contains(c.Source, "datareceipts") || c.AsOf != "2026-11-09" {
+	if c.OnDemandHourly != model.MustMoney("55.04") || c.Source != "Data Receipts GPU pricing dataset" || c.AsOf != "2026-11-09" {
 		t.Errorf("on-demand = %v from %q on %q", c.OnDemandHourly, c.Source, c.AsOf)
 	}
 	want := "cheaper than on-demand if you use at least 58% of the block (28 of 48 hours)"

@@ -46,10 +46,10 @@ func TestPricesTable(t *testing.T) {
 	}
 	for _, want := range [][]string{
 		{"USED", "KIND", "TYPE", "REGION", "PRICE", "PER ACCEL-H", "SOURCE", "DATE", "AGE", "NOTE"},
-		{"*", "on-demand", "p5.48xlarge", "us-east-1", "$55.040/h", "$6.880", "datareceipts/data-receipts 109-gpu-pricing/hyperscalers.json (third-party)", "2026-11-09 (retrieved)", "20 days"},
+		{"*", "on-demand", "p5.48xlarge", "us-east-1", "$55.040/h", "$6.880", "Data Receipts GPU pricing dataset (third-party)", "2026-11-09 (retrieved)", "20 days"},
 		{"on-demand", "p5.48xlarge", "us-east-1", "$98.320/h", "nextplatform.com (third-party)", "2023-07-27 (published)", "3 years", "superseded"},
 		{"*", "on-demand", "p6-b200.48xlarge", "eu-north-1", "no on-demand price", "gpueconomics.com (third-party)", "2025 (published)", "~1 year"},
-		{"*", "on-demand", "p5.48xlarge", "ap-south-1", "$66.048/h", "$8.256", "instances.vantage.sh via tsaol/aws-gpu (third-party)", "2026-08-26 (generated)", "3 months"},
+		{"*", "on-demand", "p5.48xlarge", "ap-south-1", "$66.048/h", "$8.256", "instances.vantage.sh (third-party)", "2026-08-26 (generated)", "3 months"},
 		{"on-demand", "p6-b200.48xlarge", "ap-south-1", "no on-demand price", "gpueconomics.com (third-party)", "2025 (published)"},
 		{"on-demand", "trn2.48xlarge", "us-west-2", "no figure known", "no figure in the reference"},
 		{"*", "capacity-block", "p5.48xlarge", "us-east-1", "$41.528/h", "$5.191", "AWS Capacity Block pricing page", "2026-07-22 (snapshot)", "4 months"},
@@ -124,7 +124,7 @@ func TestPricesRegionAndFormats(t *testing.T) {
 			od++
 			want := map[any]string{"ap-south-1": "66.048", "eu-north-1": "58.8928"}[r["Region"]]
 			if r["Status"] != "price" || r["HourlyPrice"] != want || r["Date"] != "2026-08-26" || r["Reliability"] != "third-party" ||
-				!strings.Contains(r["Source"].(string), "tsaol/aws-gpu") || r["Used"] != true {
+				r["Source"] != "instances.vantage.sh" || !strings.Contains(r["Note"].(string), "tsaol/aws-gpu") || r["Used"] != true {
 				t.Errorf("on-demand row %v, want the dated and sourced $%s", r, want)
 			}
 		case "capacity-block":

@@ -80,14 +80,15 @@ func (p *pacer) wait(ctx context.Context) error {
 }
 
 // throttled is told of a RequestLimitExceeded: AWS's bucket is empty whatever the copy
-// thought, and another client is spending it, so the pace drops by a third (to a quarter
-// of the full rate at most) until calls succeed again.
+// thought, and something else is spending it (another tool, or a bucket smaller than
+// the table says), so the pace halves, down to a sixteenth of the full rate, until calls
+// succeed again.
 func (p *pacer) throttled() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.refillLocked(p.now())
 	p.tokens = min(p.tokens, 0)
-	p.rate = max(p.rate*2/3, p.full/4)
+	p.rate = max(p.rate/2, p.full/16)
 }
 
 // succeeded is told of a call AWS served: the pace recovers a tenth of the full rate.

@@ -18,11 +18,12 @@ import (
 	"github.com/gpublock/gpublock/model"
 )
 
-// fastLimits is EC2's table with the offerings' bucket made small and quick, so that a
-// test sweep spends it several times over in milliseconds.
+// fastLimits is EC2's table with the offerings' bucket refilled 33 times faster, so that
+// a test sweep (14 calls a region) outruns its burst within two seconds. The burst is
+// AWS's.
 func fastLimits() apilimit.Table {
 	t := apilimit.EC2()
-	t.Actions["DescribeCapacityBlockOfferings"] = apilimit.Limit{Burst: 5, Rate: 200}
+	t.Actions["DescribeCapacityBlockOfferings"] = apilimit.Limit{Burst: 10, Rate: 5}
 	return t
 }
 
@@ -58,7 +59,11 @@ func TestSearchPacedByTheRegionsBucketsIsNotThrottled(t *testing.T) {
 
 	limited := newLimitedSim(t, fastLimits())
 	var paced bytes.Buffer
-	c := newTestClient(t, limited, func(cfg *Config) { cfg.CallLog = NewCallLog(&paced) })
+	// The headroom is what absorbs delays between the client's clock and the emulator's
+	// (a request held up, then arriving with later ones): 2 tokens of the 10 are half a
+	// second at this rate, enough for a loaded machine under the race detector; at AWS's
+	// own rate the default 5% is 6⅔ s.
+	c := newTestClient(t, limited, func(cfg *Config) { cfg.CallLog, cfg.Headroom = NewCallLog(&paced), 0.2 })
 	got, final, _ := collect(t, c.Search(context.Background(), sweepQuery()))
 	if !slices.Equal(offeringIDs(got), offeringIDs(want)) {
 		t.Fatalf("paced: %d offerings, without buckets %d", len(got), len(want))
@@ -73,14 +78,14 @@ func TestSearchPacedByTheRegionsBucketsIsNotThrottled(t *testing.T) {
 	}
 
 	greedy := fastLimits()
-	greedy.Actions["DescribeCapacityBlockOfferings"] = apilimit.Limit{Burst: 100, Rate: 1000}
+	greedy.Actions["DescribeCapacityBlockOfferings"] = apilimit.Limit{Burst: 20, Rate: 10}
 	var eager bytes.Buffer
 	c2 := newTestClient(t, newLimitedSim(t, fastLimits()), func(cfg *Config) {
 		cfg.CallLog, cfg.RateLimits, cfg.Headroom = NewCallLog(&eager), &greedy, -1
 	})
 	got2, final2, _ := collect(t, c2.Search(context.Background(), sweepQuery()))
 	if n := throttledAttempts(t, eager.String()); n == 0 {
-		t.Error("a client pacing by a bucket 20 times too big was never throttled")
+		t.Error("a client pacing by a bucket twice too big was never throttled")
 	}
 	if !slices.Equal(offeringIDs(got2), offeringIDs(want)) {
 		t.Errorf("throttled and backing off: %d offerings, want %d", len(got2), len(want))

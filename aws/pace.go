@@ -81,14 +81,15 @@ func (p *pacer) wait(ctx context.Context) error {
 
 // throttled is told of a RequestLimitExceeded: AWS's bucket is empty whatever the copy
 // thought, and something else is spending it (another tool, or a bucket smaller than
-// the table says), so the pace halves, down to a sixteenth of the full rate, until calls
-// succeed again.
+// the table says), so the pace drops by a third, down to a quarter of the full rate, until
+// calls succeed again. A steeper drop would find a much smaller bucket sooner, but would
+// crawl whenever throttles come at random (the emulator's throttle= fault).
 func (p *pacer) throttled() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.refillLocked(p.now())
 	p.tokens = min(p.tokens, 0)
-	p.rate = max(p.rate/2, p.full/16)
+	p.rate = max(p.rate*2/3, p.full/4)
 }
 
 // succeeded is told of a call AWS served: the pace recovers a tenth of the full rate.

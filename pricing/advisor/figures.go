@@ -36,7 +36,7 @@ func deepestSavingsPlan() (string, Range) {
 // availability, and comes with a 2-minute interruption notice.
 var spotSnapshot = map[[2]string]Range{
 	// "p5 about 66–69% under on-demand in 4 AZs, at on-demand in 2": anywhere from 0% to 69%.
-	{"p5.48xlarge", "us-east-1"}: {0, 69, "skypilot-catalog v9 SpotPrice", "2026-11-29", "66–69% under in 4 AZs, at on-demand in 2"},
+	{"p5.48xlarge", "us-east-1"}:      {0, 69, "skypilot-catalog v9 SpotPrice", "2026-11-29", "66–69% under in 4 AZs, at on-demand in 2"},
 	{"p6-b200.48xlarge", "us-east-1"}: {79, 79, "skypilot-catalog v9 SpotPrice", "2026-11-29", "about 79% under"},
 }
 

@@ -308,6 +308,7 @@ func (w work) savingsPlan(kind Kind, termMonths int, od Option) Option {
 	o.HasRange = true
 	o.Low = term.MulRat(100-ceil.HighPercent, 100)
 	o.High = term
+	o.PerLow, o.PerHigh = w.perUseful(o.Low, od.Accelerators), w.perUseful(o.High, od.Accelerators)
 	o.Unknown = fmt.Sprintf("no GPU rate published in gpublock's sources; up to %d%% under on-demand (%s)", ceil.HighPercent, plan)
 	o.Figures = []Figure{full, {What: plan + " discount", Value: fmt.Sprintf("up to %d%%", ceil.HighPercent), Source: ceil.Source, Date: ceil.Date}}
 	return o
@@ -341,6 +342,7 @@ func (w work) spot() Option {
 			cand.HasRange = true
 			cand.Low = odTotal.MulRat(100-rg.HighPercent, 100)
 			cand.High = odTotal.MulRat(100-rg.LowPercent, 100)
+			cand.PerLow, cand.PerHigh = w.perUseful(cand.Low, c.Accelerators), w.perUseful(cand.High, c.Accelerators)
 			cand.Unknown = fmt.Sprintf("a snapshot, not a quote: %d–%d%% under on-demand (%s)", rg.LowPercent, rg.HighPercent, rg.Note)
 			if rg.LowPercent == rg.HighPercent {
 				cand.Unknown = fmt.Sprintf("a snapshot, not a quote: %s", rg.Note)

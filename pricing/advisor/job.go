@@ -192,3 +192,29 @@ func maxBlockDays() int {
 	days := model.ValidDurationDays()
 	return days[len(days)-1]
 }
+
+// Queries are the Capacity Block searches that answer the job: one per instance count
+// among its candidates, for the shortest block that holds a run, in its window and regions.
+// A SageMaker job needs none (a Training Plan is searched by its own source).
+func (j Job) Queries() []model.Query {
+	if j.SageMaker {
+		return nil
+	}
+	days, ok := BlockDays(j.RunHours())
+	if !ok {
+		return nil
+	}
+	var out []model.Query
+	byCount := map[int]int{}
+	for _, c := range j.Candidates() {
+		i, seen := byCount[c.Instances]
+		if !seen {
+			i = len(out)
+			byCount[c.Instances] = i
+			out = append(out, model.Query{Count: c.Instances, Durations: model.DurationRange{MinDays: days, MaxDays: days},
+				Start: j.WindowStart, End: j.WindowEnd, Regions: j.Regions})
+		}
+		out[i].InstanceTypes = append(out[i].InstanceTypes, c.InstanceType)
+	}
+	return out
+}

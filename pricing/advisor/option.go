@@ -103,6 +103,8 @@ type Option struct {
 	HasRange bool
 	Low      model.Money
 	High     model.Money
+	// PerLow and PerHigh are the range per useful accelerator-hour.
+	PerLow, PerHigh model.Money
 	// Unknown says what is not known (a figure missing, a source not searched).
 	Unknown   string `json:",omitempty"`
 	Guarantee Guarantee

@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -32,18 +31,9 @@ const adviseSynopsis = "--type TYPE|CLASS (--instances N | --accelerators N) (--
 	"Exit status: 0 advice given, 1 the search failed in every region or was cancelled, 2 bad usage."
 
 type adviseArgs struct {
-	aws          awsFlags
-	typ          string
-	instances    int
-	accelerators int
-	hours        int
-	monthlyHours int
-	months       int
-	utilization  string
-	interrupt    bool
-	sagemaker    bool
-	from, to     string
-	output       string
+	aws    awsFlags
+	fields advisor.JobFields
+	output string
 }
 
 func runAdvise(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -144,17 +134,18 @@ func parseAdvise(args []string, stderr io.Writer) (*adviseArgs, error) {
 	a := &adviseArgs{}
 	fs := newCommandFlags("advise", adviseSynopsis, stderr, &a.output)
 	a.aws.register(fs)
-	fs.StringVar(&a.typ, "type", "", "instance `type` (p5.48xlarge) or accelerator class (H100, \"any H100-class\") (required)")
-	fs.IntVar(&a.instances, "instances", 0, "instances the job runs on (or --accelerators)")
-	fs.IntVar(&a.accelerators, "accelerators", 0, "accelerators the job runs on; each type of a class gets the instances that hold them")
-	fs.IntVar(&a.hours, "hours", 0, "hours the job holds the capacity (one run)")
-	fs.IntVar(&a.monthlyHours, "monthly-hours", 0, "a recurring job: hours each month (with --months)")
-	fs.IntVar(&a.months, "months", 0, "a recurring job: how many months it recurs")
-	fs.StringVar(&a.utilization, "utilization", "100", "`percent` of those hours the accelerators do useful work (1-100)")
-	fs.BoolVar(&a.interrupt, "interruptible", false, "the job checkpoints or retries, so it can run on Spot")
-	fs.BoolVar(&a.sagemaker, "sagemaker", false, "SageMaker runs the job (its reservation is a Training Plan)")
-	fs.StringVar(&a.from, "from", "now", "earliest start `DATE`: 2026-12-03, RFC 3339, now, or +1w")
-	fs.StringVar(&a.to, "to", "", "latest end `DATE` (default: as late as a block of the job's length can end)")
+	f := &a.fields
+	fs.StringVar(&f.Type, "type", "", "instance `type` (p5.48xlarge) or accelerator class (H100, \"any H100-class\") (required)")
+	fs.StringVar(&f.Instances, "instances", "", "`N` instances the job runs on (or --accelerators)")
+	fs.StringVar(&f.Accelerators, "accelerators", "", "`N` accelerators the job runs on; each type of a class gets the instances that hold them")
+	fs.StringVar(&f.Hours, "hours", "", "`hours` the job holds the capacity (one run)")
+	fs.StringVar(&f.MonthlyHours, "monthly-hours", "", "a recurring job: `hours` each month (with --months)")
+	fs.StringVar(&f.Months, "months", "", "a recurring job: how many `months` it recurs")
+	fs.StringVar(&f.Utilization, "utilization", "100", "`percent` of those hours the accelerators do useful work (1-100)")
+	fs.BoolVar(&f.Interruptible, "interruptible", false, "the job checkpoints or retries, so it can run on Spot")
+	fs.BoolVar(&f.SageMaker, "sagemaker", false, "SageMaker runs the job (its reservation is a Training Plan)")
+	fs.StringVar(&f.From, "from", "now", "earliest start `DATE`: 2026-12-03, RFC 3339, now, or +1w")
+	fs.StringVar(&f.To, "to", "", "latest end `DATE` (default: as late as a block of the job's length can end)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil, err
@@ -187,41 +178,13 @@ func parseAdvise(args []string, stderr io.Writer) (*adviseArgs, error) {
 
 // job builds the job from the flags, reading dates relative to now.
 func (a *adviseArgs) job(now time.Time) (advisor.Job, error) {
-	var j advisor.Job
-	t := strings.TrimSpace(a.typ)
-	switch {
-	case t == "":
-		return j, usagef("--type is required: a type (%s) or a class (%s)", strings.Join(catalogNames(), ", "), strings.Join(advisor.Classes(), ", "))
-	case isType(t):
-		j.InstanceType = t
-	case len(advisor.ClassTypes(t)) > 0:
-		j.Class = t
-	default:
-		return j, usagef("--type %q: neither a type Capacity Blocks sell (%s) nor a class (%s)", t, strings.Join(catalogNames(), ", "), strings.Join(advisor.Classes(), ", "))
+	j, err := advisor.ParseJob(a.fields, now)
+	var fe advisor.FieldError
+	if errors.As(err, &fe) {
+		return j, usagef("--%s: %s", fe.Field, fe.Msg)
 	}
-	j.Instances, j.Accelerators = a.instances, a.accelerators
-	j.Hours, j.RecurringHoursPerMonth, j.RecurringMonths = a.hours, a.monthlyHours, a.months
-	if (a.monthlyHours > 0) != (a.months > 0) {
-		return j, usagef("--monthly-hours and --months go together (e.g. --monthly-hours 200 --months 12)")
-	}
-	if a.hours > 0 && a.monthlyHours > 0 {
-		return j, usagef("give --hours for a one-off job or --monthly-hours with --months for a recurring one, not both")
-	}
-	u := strings.TrimSuffix(strings.TrimSpace(a.utilization), "%")
-	pct, err := strconv.ParseInt(u, 10, 64)
-	if err != nil || pct < 1 || pct > 100 {
-		return j, usagef("--utilization %q: a whole percent from 1 to 100", a.utilization)
-	}
-	j.UtilizationPercent = pct
-	j.Interruptible, j.SageMaker = a.interrupt, a.sagemaker
-	if j.WindowStart, err = model.ParseDate(a.from, now); err != nil {
-		return j, usagef("--from: %v", err)
-	}
-	if strings.TrimSpace(a.to) == "" {
-		days, _ := advisor.BlockDays(j.RunHours())
-		j.WindowEnd = model.LatestEnd(now, days)
-	} else if j.WindowEnd, err = model.ParseDate(a.to, now); err != nil {
-		return j, usagef("--to: %v", err)
+	if err != nil {
+		return j, usagef("%v", err)
 	}
 	var types []string
 	for _, c := range j.Candidates() {
@@ -232,8 +195,6 @@ func (a *adviseArgs) job(now time.Time) (advisor.Job, error) {
 	}
 	return j, nil
 }
-
-func isType(name string) bool { _, ok := model.LookupType(name); return ok }
 
 // printAdvice writes the table of options, then each option's guarantees, figures and why it
 // is ruled out, then the decision tree's steps and the crossings.

@@ -221,11 +221,11 @@ func TestAdviseUsage(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--instances", "1", "--hours", "48"}, "--type is required"},
-		{[]string{"--type", "p9", "--instances", "1", "--hours", "48"}, "neither a type"},
+		{[]string{"--instances", "1", "--hours", "48"}, "--type: required"},
+		{[]string{"--type", "p9", "--instances", "1", "--hours", "48"}, "is neither a type"},
 		{[]string{"--type", "H100", "--hours", "48"}, "instances: at least 1"},
 		{[]string{"--type", "p5.48xlarge", "--instances", "1", "--hours", "48", "--utilization", "140"}, "--utilization"},
-		{[]string{"--type", "p5.48xlarge", "--instances", "1", "--monthly-hours", "200"}, "go together"},
+		{[]string{"--type", "p5.48xlarge", "--instances", "1", "--monthly-hours", "200"}, "--monthly-hours: monthly-hours and months go together"},
 		{[]string{"--type", "p5.48xlarge", "--instances", "1", "--hours", "48", "-o", "csv"}, "allowed table or json"},
 	} {
 		code, out, errs := runCLI(append([]string{"advise", "--endpoint-url", cs.url}, c.args...)...)

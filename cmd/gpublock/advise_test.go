@@ -237,4 +237,3 @@ func TestAdviseUsage(t *testing.T) {
 		t.Errorf("%d calls for bad usage", n)
 	}
 }
-

@@ -10,5 +10,6 @@ type screenID int
 const (
 	screenSearch screenID = iota
 	screenBlocks          // ui/blocks.go: every block, its warnings and countdowns
+	screenAdvisor         // ui/advisorscreen.go: which capacity to buy for a job
 	numScreens
 )

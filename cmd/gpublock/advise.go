@@ -127,6 +127,7 @@ func searchForJob(ctx context.Context, client *aws.Client, job advisor.Job, stde
 	if len(qs) > 0 {
 		in.Searched[advisor.SourceCapacityBlocks] = true
 	}
+	in.Offerings = advisor.Dedupe(in.Offerings)
 	return in, 0
 }
 

@@ -73,6 +73,7 @@ func Advise(job Job, in Inputs) (Advice, error) {
 	if in.Catalog == nil {
 		in.Catalog = pricing.Embedded()
 	}
+	in.Offerings = Dedupe(in.Offerings)
 	cands := job.Candidates()
 	if len(cands) == 0 {
 		return Advice{}, fmt.Errorf("no type of %s fits %d accelerators in one block of at most %d instances", job.Class, job.Accelerators, model.MaxCount)

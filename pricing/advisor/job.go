@@ -193,9 +193,12 @@ func maxBlockDays() int {
 	return days[len(days)-1]
 }
 
-// Queries are the Capacity Block searches that answer the job: one per instance count
-// among its candidates, for the shortest block that holds a run, in its window and regions.
-// A SageMaker job needs none (a Training Plan is searched by its own source).
+// Queries are the Capacity Block searches that answer the job: for each instance count
+// among its candidates, the shortest block that holds a run, in the job's regions, over
+// its window in weekly slices of start dates. AWS answers a search with a handful of the
+// earliest offerings, so one search of an 8-week window would see only its first days; a
+// slice per week lets the advisor find the cheapest and the calendar fill its weeks. A
+// SageMaker job needs none (a Training Plan is searched by its own source).
 func (j Job) Queries() []model.Query {
 	if j.SageMaker {
 		return nil
@@ -204,17 +207,44 @@ func (j Job) Queries() []model.Query {
 	if !ok {
 		return nil
 	}
-	var out []model.Query
-	byCount := map[int]int{}
+	length := time.Duration(days) * 24 * time.Hour
+	week := 7 * 24 * time.Hour
+	var counts []int
+	types := map[int][]string{}
 	for _, c := range j.Candidates() {
-		i, seen := byCount[c.Instances]
-		if !seen {
-			i = len(out)
-			byCount[c.Instances] = i
-			out = append(out, model.Query{Count: c.Instances, Durations: model.DurationRange{MinDays: days, MaxDays: days},
-				Start: j.WindowStart, End: j.WindowEnd, Regions: j.Regions})
+		if _, seen := types[c.Instances]; !seen {
+			counts = append(counts, c.Instances)
 		}
-		out[i].InstanceTypes = append(out[i].InstanceTypes, c.InstanceType)
+		types[c.Instances] = append(types[c.Instances], c.InstanceType)
+	}
+	var out []model.Query
+	for _, n := range counts {
+		for s := j.WindowStart; s.Before(j.WindowEnd); s = s.Add(week) {
+			e := s.Add(week + length)
+			if e.After(j.WindowEnd) {
+				e = j.WindowEnd
+			}
+			if e.Sub(s) <= length {
+				break
+			}
+			out = append(out, model.Query{InstanceTypes: types[n], Count: n, Durations: model.DurationRange{MinDays: days, MaxDays: days},
+				Start: s, End: e, Regions: j.Regions})
+		}
+	}
+	return out
+}
+
+// Dedupe drops offerings already listed (by source and id): the weekly slices of a search
+// overlap, so one offering can be found twice.
+func Dedupe(offs []Offering) []Offering {
+	seen := map[string]bool{}
+	var out []Offering
+	for _, o := range offs {
+		k := string(o.Source) + "/" + o.Offering.ID
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, o)
+		}
 	}
 	return out
 }

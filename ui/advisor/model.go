@@ -274,6 +274,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		if msg.page.Failed != "" {
 			m.failed = append(m.failed, msg.page.Region+": "+msg.page.Failed)
 		}
+		m.offers = adv.Dedupe(m.offers)
 		m.recompute()
 		return m, readPage(msg.run, msg.ch)
 	case tea.KeyPressMsg:

@@ -84,7 +84,11 @@ func shortDate(d string) string {
 func JobLine(j Job) string {
 	what := j.InstanceType
 	if what == "" {
-		what = "any " + strings.TrimSuffix(strings.TrimPrefix(strings.ToLower(j.Class), "any "), "-class") + "-class type"
+		what = "any " + j.Class + "-class type"
+		if types := ClassTypes(j.Class); len(types) > 0 {
+			t, _ := model.LookupType(types[0])
+			what = "any " + t.AcceleratorModel + "-class type"
+		}
 	}
 	size := fmt.Sprintf("%d × %s", j.Instances, what)
 	if t, ok := model.LookupType(j.InstanceType); ok {

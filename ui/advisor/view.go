@@ -94,10 +94,10 @@ func (m Model) resultLines(width, height int) []string {
 	var out []string
 	out = append(out, th.Header.Render(adv.JobLine(m.job)))
 	out = append(out, m.statusText())
+	if m.err != "" {
+		out = append(out, th.Error.Render("✗ "+m.err))
+	}
 	if m.advice == nil {
-		if m.err != "" {
-			out = append(out, th.Error.Render("✗ "+m.err))
-		}
 		return out
 	}
 	a := *m.advice

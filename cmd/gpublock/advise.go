@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -102,8 +103,10 @@ func searchForJob(ctx context.Context, client *aws.Client, job advisor.Job, stde
 	in := advisor.Inputs{Searched: map[advisor.Source]bool{}}
 	qs := job.Queries()
 	failed := 0
+	// The weekly slices ask each region several times; say each problem once.
+	once := &onceWriter{w: stderr, seen: map[string]bool{}}
 	for _, q := range qs {
-		res := searchOnce(ctx, client, q, true, nil, stderr)
+		res := searchOnceFor(ctx, "advise", client, q, true, nil, once)
 		if ctx.Err() != nil {
 			fmt.Fprintln(stderr, "gpublock advise: cancelled")
 			return in, 1
@@ -117,7 +120,7 @@ func searchForJob(ctx context.Context, client *aws.Client, job advisor.Job, stde
 			in.Offerings = append(in.Offerings, advisor.Offering{Source: advisor.SourceCapacityBlocks, Offering: o, Found: found})
 		}
 		if len(res.failed) > 0 {
-			fmt.Fprintf(stderr, "gpublock advise: the Capacity Block search is incomplete: %s failed\n", strings.Join(regionsIn(q.Regions, res.failed), ", "))
+			fmt.Fprintf(once, "gpublock advise: the Capacity Block search is incomplete: %s failed\n", strings.Join(regionsIn(q.Regions, res.failed), ", "))
 		}
 	}
 	if len(qs) > 0 && failed == len(qs) {
@@ -259,4 +262,29 @@ func adviceJSON(adv advisor.Advice, in advisor.Inputs) adviceJSONDoc {
 		}
 	}
 	return doc
+}
+
+// onceWriter passes each distinct line on once.
+type onceWriter struct {
+	w    io.Writer
+	seen map[string]bool
+	buf  []byte
+}
+
+func (o *onceWriter) Write(p []byte) (int, error) {
+	o.buf = append(o.buf, p...)
+	for {
+		i := bytes.IndexByte(o.buf, '\n')
+		if i < 0 {
+			return len(p), nil
+		}
+		line := string(o.buf[:i+1])
+		o.buf = o.buf[i+1:]
+		if !o.seen[line] {
+			o.seen[line] = true
+			if _, err := io.WriteString(o.w, line); err != nil {
+				return len(p), err
+			}
+		}
+	}
 }

@@ -237,3 +237,20 @@ func TestAdviseUsage(t *testing.T) {
 		t.Errorf("%d calls for bad usage", n)
 	}
 }
+
+// A region that is down is named once, however many slices asked it, and the advice is
+// given from the regions that answered.
+func TestAdviseRegionDown(t *testing.T) {
+	cs := startCLISim(t)
+	cs.sim.SetFaults(ecDown("us-west-2"))
+	code, out, errs := runCLI("advise", "--endpoint-url", cs.url, "--type", "p5.48xlarge", "--instances", "1", "--hours", "48", "--region", "us-east-1,us-west-2")
+	if code != 0 || !strings.Contains(out, "Capacity Block") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	if n := strings.Count(errs, "gpublock advise: us-west-2:"); n != 1 {
+		t.Errorf("us-west-2 named %d times:\n%s", n, errs)
+	}
+	if strings.Contains(errs, "gpublock offerings") {
+		t.Errorf("stderr names another command:\n%s", errs)
+	}
+}

@@ -10,9 +10,24 @@ import (
 	"github.com/gpublock/gpublock/pricing/advisor"
 )
 
+// optionOut is an option as -o json writes it.
+type optionOut struct {
+	Kind                     advisor.Kind
+	Eligible                 bool
+	InstanceType, Region     string
+	Instances, Accelerators  int
+	Total                    *model.Money
+	PerUsefulAcceleratorHour *model.Money
+	Range                    *struct{ Low, High model.Money }
+	Unknown, RuledOut        string
+	Notes                    []string
+	Figures                  []advisor.Figure
+	Offering                 *advisor.Offering
+}
+
 type adviceOut struct {
 	Recommended advisor.Kind
-	Options     []advisor.Option
+	Options     []optionOut
 	Steps       []string
 	Crossings   []crossingJSON
 	NotSearched []advisor.Source
@@ -42,15 +57,33 @@ func ranking(a adviceOut) []advisor.Kind {
 	return out
 }
 
-func option(t *testing.T, a adviceOut, k advisor.Kind) advisor.Option {
+// flatOption is an option with its pointers read: Known when the JSON has a Total, HasRange
+// when it has a Range.
+type flatOption struct {
+	optionOut
+	Known, HasRange  bool
+	Total, Low, High model.Money
+}
+
+func option(t *testing.T, a adviceOut, k advisor.Kind) flatOption {
 	t.Helper()
 	for _, o := range a.Options {
 		if o.Kind == k {
-			return o
+			f := flatOption{optionOut: o}
+			if o.Total != nil {
+				f.Known, f.Total = true, *o.Total
+			}
+			if o.Range != nil {
+				f.HasRange, f.Low, f.High = true, o.Range.Low, o.Range.High
+			}
+			if (o.Total == nil) != (o.PerUsefulAcceleratorHour == nil) {
+				t.Errorf("%s: a total without its rate per accelerator-hour, or the reverse", k)
+			}
+			return f
 		}
 	}
 	t.Fatalf("no %s", k)
-	return advisor.Option{}
+	return flatOption{}
 }
 
 func stepWith(t *testing.T, a adviceOut, prefix, want string) {
@@ -75,7 +108,7 @@ func ruledOut(t *testing.T, a adviceOut, k advisor.Kind, why string) {
 
 // wantCrossing checks the block–on-demand crossing: the block's fee over on-demand at 100%,
 // exactly.
-func wantCrossing(t *testing.T, a adviceOut, cb, od advisor.Option, pct int64) {
+func wantCrossing(t *testing.T, a adviceOut, cb, od flatOption, pct int64) {
 	t.Helper()
 	full := new(big.Rat).Quo(big.NewRat(od.Total.Micros()*100, 1), big.NewRat(pct, 1))
 	want := new(big.Rat).Quo(big.NewRat(cb.Total.Micros(), 1), full)
@@ -123,6 +156,11 @@ func TestAdviseEvalNextWeek(t *testing.T) {
 	ruledOut(t, a, advisor.TrainingPlan, "EC2 runs this job")
 	ruledOut(t, a, advisor.SavingsPlan1y, "a one-off job")
 	ruledOut(t, a, advisor.Spot, "cannot be interrupted")
+	for _, k := range []advisor.Kind{advisor.TrainingPlan, advisor.SavingsPlan1y, advisor.SavingsPlan3y, advisor.Spot} {
+		if o := option(t, a, k); o.Known || o.HasRange || o.Eligible {
+			t.Errorf("%s is ruled out but carries a figure or says it fits: %+v", k, o)
+		}
+	}
 	if len(a.NotSearched) != 1 || a.NotSearched[0] != advisor.SourceTrainingPlans {
 		t.Errorf("not searched %v", a.NotSearched)
 	}

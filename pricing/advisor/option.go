@@ -1,6 +1,7 @@
 package advisor
 
 import (
+	"encoding/json"
 	"math/big"
 	"time"
 
@@ -152,4 +153,37 @@ func roundRat(r *big.Rat) int64 {
 	}
 	v := new(big.Rat).Add(r, half)
 	return new(big.Int).Quo(v.Num(), v.Denom()).Int64()
+}
+
+// MarshalJSON writes the option for scripts: a total only when it is known, a range only
+// when one is, so that an unknown figure never reads as $0.00.
+func (o Option) MarshalJSON() ([]byte, error) {
+	type rng struct{ Low, High, PerUsefulAcceleratorHourLow, PerUsefulAcceleratorHourHigh model.Money }
+	out := struct {
+		Kind                     Kind
+		Title                    string
+		Eligible                 bool
+		InstanceType             string       `json:",omitempty"`
+		Region                   string       `json:",omitempty"`
+		Instances                int          `json:",omitempty"`
+		Accelerators             int          `json:",omitempty"`
+		Total                    *model.Money `json:",omitempty"`
+		PerUsefulAcceleratorHour *model.Money `json:",omitempty"`
+		Range                    *rng         `json:",omitempty"`
+		Unknown                  string       `json:",omitempty"`
+		RuledOut                 string       `json:",omitempty"`
+		Guarantee                Guarantee
+		Notes                    []string  `json:",omitempty"`
+		Figures                  []Figure  `json:",omitempty"`
+		Offering                 *Offering `json:",omitempty"`
+	}{Kind: o.Kind, Title: o.Kind.Title(), Eligible: o.Eligible(), InstanceType: o.InstanceType, Region: o.Region, Instances: o.Instances,
+		Accelerators: o.Accelerators, Unknown: o.Unknown, RuledOut: o.RuledOut, Guarantee: o.Guarantee, Notes: o.Notes, Figures: o.Figures, Offering: o.Offering}
+	if o.Known {
+		t, p := o.Total, o.PerUsefulAcceleratorHour
+		out.Total, out.PerUsefulAcceleratorHour = &t, &p
+	}
+	if o.HasRange {
+		out.Range = &rng{o.Low, o.High, o.PerLow, o.PerHigh}
+	}
+	return json.Marshal(out)
 }

@@ -80,7 +80,7 @@ func (m Model) advisorUpdate(msg tea.Msg) (tea.Model, tea.Cmd, bool) {
 func (m Model) advisorKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
 	m.advisor, cmd = m.advisor.Update(k)
-	return m, cmd
+	return m, tea.Batch(cmd, m.spinCmd())
 }
 
 func (m Model) advisorBody() string {

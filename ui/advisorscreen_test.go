@@ -175,3 +175,39 @@ func TestAdvisorScreenBadInput(t *testing.T) {
 		t.Errorf("no message:\n%s", plain)
 	}
 }
+
+// Help on the advisor screen lists its keys; the footer names them; [ and ] go round the
+// three screens both ways.
+func TestAdvisorScreenKeys(t *testing.T) {
+	b, _ := emulatorBackend(t, ec2sim.Faults{})
+	m := update(New(testOptions(b)), tea.WindowSizeMsg{Width: 160, Height: 48})
+	m = update(m, altKey('3'))
+	if !strings.Contains(ansi.Strip(m.View().Content), "enter advise") {
+		t.Errorf("footer:\n%s", ansi.Strip(m.View().Content))
+	}
+	// help opens from the form's text fields too: none of them takes a "?"
+	m = update(m, keyMsg("?"))
+	view := ansi.Strip(m.View().Content)
+	for _, want := range []string{"Advisor screen", "advisor screen", "steps ⇄ chart ⇄ calendar"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("help lacks %q:\n%s", want, view)
+		}
+	}
+	m = update(m, keyMsg("esc"))
+	// brackets are letters in a text field: from a yes/no field they switch screens
+	for i := 0; i < 5; i++ {
+		m = update(m, keyMsg("tab"))
+	}
+	if m.typing() {
+		t.Fatal("the Interruptible field takes letters")
+	}
+	for _, step := range []struct {
+		key  string
+		want screenID
+	}{{"]", screenSearch}, {"[", screenAdvisor}, {"[", screenBlocks}, {"]", screenAdvisor}} {
+		m = update(m, keyMsg(step.key))
+		if m.screen != step.want {
+			t.Fatalf("%s: screen %d, want %d", step.key, m.screen, step.want)
+		}
+	}
+}

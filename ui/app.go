@@ -206,7 +206,7 @@ func clockCmd() tea.Cmd {
 
 // busy reports whether anything is loading, which is what keeps the spinner turning.
 func (m Model) busy() bool {
-	return m.connecting || !m.identityOK || m.blocks.loading || m.search.running || m.extra.altsLoading || m.extra.probeLoading
+	return m.connecting || !m.identityOK || m.blocks.loading || m.search.running || m.extra.altsLoading || m.extra.probeLoading || m.advisor.Running()
 }
 
 // Update routes a message.

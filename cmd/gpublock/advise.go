@@ -75,7 +75,7 @@ func runAdvise(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if err != nil {
 		fmt.Fprintf(stderr, "gpublock advise: %v; using the embedded prices\n", err)
 	}
-	in, code := searchForJob(ctx, client, job, stderr)
+	in, code := searchForJob(ctx, client, job.Queries(), stderr)
 	if code != 0 {
 		return code
 	}
@@ -83,6 +83,16 @@ func runAdvise(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	adv, err := advisor.Advise(job, in)
 	if err != nil {
 		return reportUsage(stderr, "advise", err)
+	}
+	if advisor.NeedsNearby(adv) {
+		// Nothing at the job's count: what is on offer with one instance fewer or more.
+		more, code := searchForJob(ctx, client, job.NearbyQueries(), stderr)
+		if code == 0 {
+			in.Offerings = advisor.Dedupe(append(in.Offerings, more.Offerings...))
+			if adv, err = advisor.Advise(job, in); err != nil {
+				return reportUsage(stderr, "advise", err)
+			}
+		}
 	}
 	if a.output == "json" {
 		enc := json.NewEncoder(stdout)
@@ -99,9 +109,8 @@ func runAdvise(ctx context.Context, args []string, stdout, stderr io.Writer) int
 
 // searchForJob runs the job's Capacity Block searches through the EC2 search. A second
 // source (Training Plans) adds its offerings to the same slice, tagged with its source.
-func searchForJob(ctx context.Context, client *aws.Client, job advisor.Job, stderr io.Writer) (advisor.Inputs, int) {
+func searchForJob(ctx context.Context, client *aws.Client, qs []model.Query, stderr io.Writer) (advisor.Inputs, int) {
 	in := advisor.Inputs{Searched: map[advisor.Source]bool{}}
-	qs := job.Queries()
 	failed := 0
 	// The weekly slices ask each region several times; say each problem once.
 	once := &onceWriter{w: stderr, seen: map[string]bool{}}

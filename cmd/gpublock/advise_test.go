@@ -292,3 +292,20 @@ func TestAdviseRegionDown(t *testing.T) {
 		t.Errorf("stderr names another command:\n%s", errs)
 	}
 }
+
+// With nothing on offer at the job's count, the advisor searches one instance fewer and one
+// more and names what it finds, without counting it as the job's block.
+func TestAdviseNearbyCounts(t *testing.T) {
+	cs := startCLISim(t)
+	a := advise(t, cs, "--type", "p5.48xlarge", "--instances", "45", "--hours", "48", "--from", "+6d", "--to", "+13d", "--region", "us-east-1")
+	cb := option(t, a, advisor.CapacityBlock)
+	if cb.Eligible || cb.Known || !strings.HasPrefix(cb.RuledOut, "nothing on offer for 45 × p5.48xlarge") {
+		t.Fatalf("block %+v", cb)
+	}
+	if len(cb.Notes) == 0 || !strings.HasPrefix(cb.Notes[0], "on offer nearby: 44 × p5.48xlarge") {
+		t.Errorf("notes %q", cb.Notes)
+	}
+	if a.Recommended != advisor.OnDemand {
+		t.Errorf("recommended %s", a.Recommended)
+	}
+}

@@ -219,6 +219,7 @@ func (w work) reserved(kind Kind) Option {
 	if best == nil {
 		o.RuledOut = fmt.Sprintf("nothing on offer for %s, %s, in the window %s – %s", w.candText(), model.FormatDays(days),
 			w.job.WindowStart.UTC().Format("Jan 02"), w.job.WindowEnd.UTC().Format("Jan 02"))
+		o.Notes = w.nearby(src)
 		return o
 	}
 	off := best.Offering.Offering
@@ -244,6 +245,48 @@ func (w work) fits(o model.Offering) (Candidate, bool) {
 		}
 	}
 	return Candidate{}, false
+}
+
+// nearby names, for each other count on offer, its cheapest block that is long enough and
+// inside the window: what can be had when the job's own count cannot.
+func (w work) nearby(src Source) []string {
+	best := map[int]model.Offering{}
+	for _, off := range w.in.Offerings {
+		o := off.Offering
+		if off.Source != src || o.Minutes() < w.hours*60 || o.Start.Before(w.job.WindowStart) || o.End.After(w.job.WindowEnd) {
+			continue
+		}
+		for _, c := range w.cands {
+			if c.InstanceType == strings.TrimPrefix(o.InstanceType, "ml.") && c.Instances != o.Count {
+				if b, ok := best[o.Count]; !ok || o.Fee.Cmp(b.Fee) < 0 {
+					best[o.Count] = o
+				}
+			}
+		}
+	}
+	counts := make([]int, 0, len(best))
+	for n := range best {
+		counts = append(counts, n)
+	}
+	sort.Ints(counts)
+	var out []string
+	for _, n := range counts {
+		o := best[n]
+		out = append(out, fmt.Sprintf("on offer nearby: %d × %s in %s from %s, %s (%s/accelerator-hour)", n, o.InstanceType, o.AvailabilityZone,
+			o.Start.UTC().Format("Jan 02 15:04 UTC"), o.Fee.Dollars(), o.AcceleratorHourlyRate().Rate()))
+	}
+	return out
+}
+
+// NeedsNearby reports whether the job's reserved option found nothing at its own count, so
+// that the nearby counts are worth a search.
+func NeedsNearby(a Advice) bool {
+	for _, o := range a.Options {
+		if o.Kind.Reserved() && strings.HasPrefix(o.RuledOut, "nothing on offer") && len(o.Notes) == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func (w work) candText() string {

@@ -199,7 +199,15 @@ func maxBlockDays() int {
 // earliest offerings, so one search of an 8-week window would see only its first days; a
 // slice per week lets the advisor find the cheapest and the calendar fill its weeks. A
 // SageMaker job needs none (a Training Plan is searched by its own source).
-func (j Job) Queries() []model.Query {
+func (j Job) Queries() []model.Query { return j.queries(0) }
+
+// NearbyQueries are the same searches for one instance fewer and one more, for when nothing
+// is on offer at the job's own count: what is on offer nearby is the next question.
+func (j Job) NearbyQueries() []model.Query {
+	return append(j.queries(-1), j.queries(+1)...)
+}
+
+func (j Job) queries(delta int) []model.Query {
 	if j.SageMaker {
 		return nil
 	}
@@ -212,10 +220,14 @@ func (j Job) Queries() []model.Query {
 	var counts []int
 	types := map[int][]string{}
 	for _, c := range j.Candidates() {
-		if _, seen := types[c.Instances]; !seen {
-			counts = append(counts, c.Instances)
+		n := c.Instances + delta
+		if n < model.MinCount || n > model.MaxCount {
+			continue
 		}
-		types[c.Instances] = append(types[c.Instances], c.InstanceType)
+		if _, seen := types[n]; !seen {
+			counts = append(counts, n)
+		}
+		types[n] = append(types[n], c.InstanceType)
 	}
 	var out []model.Query
 	for _, n := range counts {

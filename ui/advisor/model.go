@@ -80,8 +80,10 @@ type Model struct {
 	tab    tab
 	err    string
 
-	run      int // the id of the latest run; older pages are dropped
-	pending  int // searches of the run still streaming
+	run      int  // the id of the latest run; older pages are dropped
+	pending  int  // searches of the run still streaming
+	nearby   bool // the run has searched the counts next to the job's
+	ctx      context.Context
 	cancel   context.CancelFunc
 	job      adv.Job
 	offers   []adv.Offering
@@ -218,7 +220,7 @@ func (m Model) start() (Model, tea.Cmd) {
 	if m.cancel != nil {
 		m.cancel()
 	}
-	m.err, m.job, m.offers, m.failed, m.cursor, m.searched = "", j, nil, nil, 0, false
+	m.err, m.job, m.offers, m.failed, m.cursor, m.searched, m.pending = "", j, nil, nil, 0, false, 0
 	m.mode, m.run = modeResults, m.run+1
 	// the calendar opens on the window's first day
 	today := now.Truncate(24 * time.Hour)
@@ -229,16 +231,22 @@ func (m Model) start() (Model, tea.Cmd) {
 		m.recompute()
 		return m, nil
 	}
-	ctx, cancel := context.WithCancel(m.opts.Context)
-	m.cancel = cancel
+	m.ctx, m.cancel = context.WithCancel(m.opts.Context)
+	m.nearby = false
+	m.searched = len(qs) > 0
+	cmd := m.searchAll(qs)
+	m.recompute()
+	return m, cmd
+}
+
+// searchAll starts the run's searches.
+func (m *Model) searchAll(qs []model.Query) tea.Cmd {
 	var cmds []tea.Cmd
 	for _, q := range qs {
-		cmds = append(cmds, startSearch(ctx, m.run, m.opts.Search, q))
+		cmds = append(cmds, startSearch(m.ctx, m.run, m.opts.Search, q))
 	}
-	m.pending = len(qs)
-	m.searched = len(qs) > 0
-	m.recompute()
-	return m, tea.Batch(cmds...)
+	m.pending += len(qs)
+	return tea.Batch(cmds...)
 }
 
 // recompute asks pricing/advisor again with what has arrived so far.
@@ -262,9 +270,15 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		if msg.done {
 			m.pending--
-			if m.pending == 0 {
-				m.cancel()
+			if m.pending > 0 {
+				return m, nil
 			}
+			if !m.nearby && m.advice != nil && adv.NeedsNearby(*m.advice) {
+				// nothing at the job's count: search one instance fewer and one more
+				m.nearby = true
+				return m, m.searchAll(m.job.NearbyQueries())
+			}
+			m.cancel()
 			return m, nil
 		}
 		found := m.opts.Now().UTC()

@@ -115,3 +115,29 @@ func TestNotConnected(t *testing.T) {
 		t.Errorf("view:\n%s", ansi.Strip(m.View(80, 24)))
 	}
 }
+
+// Nothing at the job's count: the screen searches the counts next to it and shows what it
+// finds under the Capacity Block, which stays ruled out.
+func TestNearbyCounts(t *testing.T) {
+	var counts []int
+	m := New(Options{Theme: theme.New(false), Now: func() time.Time { return now }, Search: func(ctx context.Context, q model.Query) <-chan Page {
+		counts = append(counts, q.Count)
+		ch := make(chan Page, 1)
+		if q.Count == 2 {
+			o := offering("cb-2x", 3, "4000")
+			o.Count = 2
+			ch <- Page{Region: "us-east-1", Offerings: []model.Offering{o}}
+		}
+		close(ch)
+		return ch
+	}})
+	m, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	m = run(m, cmd)
+	if len(counts) != 16 || counts[0] != 1 || counts[15] != 2 {
+		t.Fatalf("searched counts %v, want 8 slices of 1 then 8 of 2", counts)
+	}
+	cb, _ := m.advice.Option("capacity-block")
+	if cb.Eligible() || len(cb.Notes) != 1 || !strings.HasPrefix(cb.Notes[0], "on offer nearby: 2 × p5.48xlarge") {
+		t.Errorf("block %+v", cb)
+	}
+}

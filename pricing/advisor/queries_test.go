@@ -67,3 +67,17 @@ func TestAdviceChart(t *testing.T) {
 		t.Errorf("%d lines", n)
 	}
 }
+
+func TestNearbyQueries(t *testing.T) {
+	j := job(48, 100)
+	for _, n := range []struct{ instances, lo, hi int }{{1, 2, 2}, {64, 63, 63}, {8, 7, 9}} {
+		j.Instances = n.instances
+		seen := map[int]bool{}
+		for _, q := range j.NearbyQueries() {
+			seen[q.Count] = true
+		}
+		if !seen[n.lo] || !seen[n.hi] || seen[n.instances] || len(seen) > 2 {
+			t.Errorf("%d instances: nearby counts %v", n.instances, seen)
+		}
+	}
+}

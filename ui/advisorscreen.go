@@ -18,7 +18,7 @@ var advisorScreenKey = key.NewBinding(key.WithKeys("3", "alt+3"), key.WithHelp("
 func newAdvisorScreen(m *Model) {
 	m.advisor = advisorui.New(advisorui.Options{
 		Theme: m.th, Now: m.clk.Now, Catalog: m.opts.Prices, Search: m.advisorSearch(),
-		Context: m.opts.Context, Region: m.opts.Region, ReadOnly: m.opts.ReadOnly,
+		Context: m.opts.Context, Region: m.opts.Region, ReadOnly: m.opts.ReadOnly, Location: m.opts.Location,
 	})
 }
 

@@ -163,8 +163,14 @@ func (m Model) calCellText(regions []string, start time.Time, cells map[string][
 		return m.th.Muted.Render(fmt.Sprintf("%s %s: no offering starts that day", r, day.Format("Mon Jan 02")))
 	}
 	o := c.offering
-	return fmt.Sprintf("%s %s: %d × %s in %s from %s UTC, %s, %s (%s/accelerator-hour)", r, day.Format("Mon Jan 02"), o.Count, o.InstanceType,
-		o.AvailabilityZone, o.Start.UTC().Format("15:04"), model.FormatDays(int(o.Minutes()/(24*60))), o.Fee.Dollars(), o.AcceleratorHourlyRate().Rate())
+	at := o.Start.UTC().Format("15:04 UTC")
+	if loc := m.opts.Location; loc != nil && loc != time.UTC {
+		if l := o.Start.In(loc).Format("15:04 MST"); l != o.Start.UTC().Format("15:04 MST") {
+			at += " (" + l + ")"
+		}
+	}
+	return fmt.Sprintf("%s %s: %d × %s in %s from %s, %s, %s (%s/accelerator-hour)", r, day.Format("Mon Jan 02"), o.Count, o.InstanceType,
+		o.AvailabilityZone, at, model.FormatDays(int(o.Minutes()/(24*60))), o.Fee.Dollars(), o.AcceleratorHourlyRate().Rate())
 }
 
 // calKey moves the calendar's cursor; enter on a day with an offering asks to buy it.

@@ -67,6 +67,7 @@ type Options struct {
 	Context  context.Context
 	Region   string // the default region
 	ReadOnly bool
+	Location *time.Location // the local time shown beside UTC; nil: UTC only
 }
 
 // Model is the screen's state.

@@ -2,9 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"io"
 	"math/big"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing/advisor"
@@ -308,4 +310,48 @@ func TestAdviseNearbyCounts(t *testing.T) {
 	if a.Recommended != advisor.OnDemand {
 		t.Errorf("recommended %s", a.Recommended)
 	}
+}
+
+// A SageMaker job: no Capacity Block is searched (it could not use one), the Training Plan
+// is "not searched here yet", SageMaker's on-demand rates are unknown, and nothing is
+// recommended rather than a guess.
+func TestAdviseSageMaker(t *testing.T) {
+	cs := startCLISim(t)
+	a := advise(t, cs, "--type", "p5.48xlarge", "--instances", "2", "--hours", "48", "--sagemaker", "--region", "us-east-1")
+	ruledOut(t, a, advisor.CapacityBlock, "SageMaker runs this job")
+	if tp := option(t, a, advisor.TrainingPlan); tp.Unknown != "SageMaker Training Plans: not searched here yet" || tp.Known {
+		t.Errorf("training plan %+v", tp)
+	}
+	if od := option(t, a, advisor.OnDemand); od.Known || !strings.Contains(od.Unknown, "ml.*") {
+		t.Errorf("on-demand %+v", od)
+	}
+	if a.Recommended != "" {
+		t.Errorf("recommended %s", a.Recommended)
+	}
+	stepWith(t, a, "No recommendation", "no option has a known cost")
+}
+
+func FuzzAdviseFlags(f *testing.F) {
+	for _, s := range []string{
+		"--type p5.48xlarge --instances 1 --hours 48",
+		"--type H100 --accelerators 8 --hours 504 --utilization 70% --region all -o json",
+		"--type Trainium2 --accelerators 5000 --hours 48",
+		"--type p5.48xlarge --instances 1 --monthly-hours 200 --months 12 --interruptible --sagemaker",
+		"--type p5.48xlarge --instances 0 --hours -3 --utilization 0 --from 2026-13-45",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		a, err := parseAdvise(strings.Fields(line), io.Discard)
+		if err != nil {
+			return
+		}
+		j, err := a.job(time.Now().UTC())
+		if err != nil {
+			t.Fatalf("accepted %q, then the job failed: %v", line, err)
+		}
+		if _, err := advisor.Advise(j, advisor.Inputs{}); err != nil {
+			t.Fatalf("accepted %q, then the advice failed: %v", line, err)
+		}
+	})
 }

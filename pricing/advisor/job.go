@@ -95,6 +95,9 @@ func (j Job) Validate() error {
 	if !j.WindowEnd.After(j.WindowStart) {
 		add("window: the end must be after the start")
 	}
+	if len(errs) == 0 && len(j.Candidates()) == 0 {
+		add("accelerators %d: no type of %s holds them in one block of at most %d instances", j.Accelerators, j.Class, model.MaxCount)
+	}
 	if len(errs) > 0 {
 		return fmt.Errorf("%s", strings.Join(errs, "; "))
 	}

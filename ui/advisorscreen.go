@@ -17,23 +17,21 @@ var advisorScreenKey = key.NewBinding(key.WithKeys("3", "alt+3"), key.WithHelp("
 
 func newAdvisorScreen(m *Model) {
 	m.advisor = advisorui.New(advisorui.Options{
-		Theme: m.th, Now: m.clk.Now, Catalog: m.opts.Prices, Search: m.advisorSearch(),
+		Theme: m.th, Now: m.clk.Now, Catalog: m.opts.Prices, Search: searchOver(m.opts.Backend),
 		Context: m.opts.Context, Region: m.opts.Region, ReadOnly: m.opts.ReadOnly, Location: m.opts.Location,
 	})
 }
 
-// advisorSearch adapts the backend's streaming search to the advisor's pages; nil without a
-// backend. The backend is read when the search starts, so a connection made later is used.
-func (m *Model) advisorSearch() advisorui.SearchFunc {
-	opts := &m.opts
+// searchOver adapts the backend's streaming search to the advisor's pages; nil without a
+// backend.
+func searchOver(b Backend) advisorui.SearchFunc {
+	if b == nil {
+		return nil
+	}
 	return func(ctx context.Context, q model.Query) <-chan advisorui.Page {
 		out := make(chan advisorui.Page)
-		b := opts.Backend
 		go func() {
 			defer close(out)
-			if b == nil {
-				return
-			}
 			for ev := range b.Search(ctx, q) {
 				p := advisorui.Page{Region: ev.Region, Offerings: ev.Offerings}
 				if ev.Status != nil && ev.Status.State == RegionError {
@@ -79,6 +77,8 @@ func (m Model) advisorUpdate(msg tea.Msg) (tea.Model, tea.Cmd, bool) {
 
 func (m Model) advisorKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
+	// the backend may have been connected (or changed) since the screen was built
+	m.advisor.SetSearch(searchOver(m.opts.Backend))
 	m.advisor, cmd = m.advisor.Update(k)
 	return m, tea.Batch(cmd, m.spinCmd())
 }

@@ -213,3 +213,18 @@ func TestAdvisorScreenKeys(t *testing.T) {
 		}
 	}
 }
+
+// A backend connected after the first frame (Options.Connect) is the one the advisor
+// searches with.
+func TestAdvisorScreenAfterConnect(t *testing.T) {
+	b, _ := emulatorBackend(t, ec2sim.Faults{})
+	opts := testOptions(nil)
+	m := update(New(opts), tea.WindowSizeMsg{Width: 160, Height: 48})
+	m.opts.Backend = b // as onConnected does
+	m = pressAdvisor(t, m, altKey('3'))
+	m = pressAdvisor(t, m, keyMsg("enter"))
+	plain := ansi.Strip(m.View().Content)
+	if strings.Contains(plain, "Not connected") || !strings.Contains(plain, "searched: ") || strings.Contains(plain, "searched: 0 offerings") {
+		t.Errorf("the advisor did not search the connected backend:\n%s", plain)
+	}
+}

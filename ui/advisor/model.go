@@ -361,3 +361,7 @@ func Owns(msg tea.Msg) bool {
 	_, ok := msg.(pageMsg)
 	return ok
 }
+
+// SetSearch sets the search the next run uses: the root's backend can connect after the
+// screen is built.
+func (m *Model) SetSearch(s SearchFunc) { m.opts.Search = s }

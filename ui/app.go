@@ -14,6 +14,7 @@ import (
 
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
+	advisorui "github.com/gpublock/gpublock/ui/advisor"
 	"github.com/gpublock/gpublock/ui/components/detail"
 	"github.com/gpublock/gpublock/ui/components/offerings"
 	"github.com/gpublock/gpublock/ui/components/searchform"
@@ -122,7 +123,8 @@ type Model struct {
 	extra  extra
 	watch  watch // ui/watch.go
 
-	blocks     blocksScreen // ui/blocks.go
+	blocks     blocksScreen    // ui/blocks.go
+	advisor    advisorui.Model // ui/advisorscreen.go
 	screenKeys screenKeyMap
 	blocksKeys blocksKeyMap
 }
@@ -164,6 +166,7 @@ func New(opts Options) Model {
 		blocksKeys: defaultBlocksKeys(opts.ReadOnly),
 	}
 	newBlocksScreen(&m)
+	newAdvisorScreen(&m)
 	if opts.StartOnBlocks {
 		m.screen = screenBlocks
 		m.blocks.ticking = true // Init starts the countdown's tick
@@ -203,12 +206,15 @@ func clockCmd() tea.Cmd {
 
 // busy reports whether anything is loading, which is what keeps the spinner turning.
 func (m Model) busy() bool {
-	return m.connecting || !m.identityOK || m.blocks.loading || m.search.running || m.extra.altsLoading || m.extra.probeLoading
+	return m.connecting || !m.identityOK || m.blocks.loading || m.search.running || m.extra.altsLoading || m.extra.probeLoading || m.advisor.Running()
 }
 
 // Update routes a message.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if mm, cmd, ok := m.blocksUpdate(msg); ok {
+		return mm, cmd
+	}
+	if mm, cmd, ok := m.advisorUpdate(msg); ok {
 		return mm, cmd
 	}
 	switch msg := msg.(type) {
@@ -284,6 +290,9 @@ func (m Model) typing() bool {
 	if m.screen == screenBlocks {
 		return m.blocks.table.Filtering()
 	}
+	if m.screen == screenAdvisor {
+		return m.advisor.Typing()
+	}
 	switch m.focus {
 	case paneForm:
 		return m.form.Typing()
@@ -338,6 +347,8 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.searchKey(k)
 	case screenBlocks:
 		return m.blocksKey(k)
+	case screenAdvisor:
+		return m.advisorKey(k)
 	}
 	return m, nil
 }

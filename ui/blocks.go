@@ -280,8 +280,14 @@ func (m Model) screenKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd, bool) {
 	case keyIs(k, sk.Blocks):
 		mm, cmd := m.switchScreen(screenBlocks)
 		return mm, cmd, true
-	case keyIs(k, sk.Next), keyIs(k, sk.Prev):
+	case keyIs(k, advisorScreenKey):
+		mm, cmd := m.switchScreen(screenAdvisor)
+		return mm, cmd, true
+	case keyIs(k, sk.Next):
 		mm, cmd := m.switchScreen((m.screen + 1) % numScreens)
+		return mm, cmd, true
+	case keyIs(k, sk.Prev):
+		mm, cmd := m.switchScreen((m.screen + numScreens - 1) % numScreens)
 		return mm, cmd, true
 	}
 	return m, nil, false

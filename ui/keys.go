@@ -78,6 +78,8 @@ type helpKeys struct {
 	tableFilter  bool // a table's filter takes the keys (after /)
 	noRows       bool // the search found nothing: enter takes an alternative, not a row
 	alts         bool // alternatives are listed
+	// The advisor screen's keys (ui/advisor), for where it is.
+	advisorShort, advisorFull []key.Binding
 }
 
 func (h helpKeys) ShortHelp() []key.Binding {
@@ -88,6 +90,13 @@ func (h helpKeys) ShortHelp() []key.Binding {
 			return []key.Binding{h.blocksTable.ApplyFilter, h.blocksTable.ClearFilter, r.ForceQuit}
 		}
 		return []key.Binding{h.table.ApplyFilter, h.table.ClearFilter, r.ForceQuit}
+	}
+	if h.screen == screenAdvisor {
+		quit := r.Quit
+		if h.typing {
+			quit = r.ForceQuit
+		}
+		return append(h.advisorShort, h.screens.Search, r.Help, quit)
 	}
 	if h.screen == screenBlocks {
 		b, t := h.blocks, h.blocksTable
@@ -157,10 +166,13 @@ func (h helpKeys) groups() []keyGroup {
 	r, f, t := h.root, h.form, h.table
 	s, b, bt := h.screens, h.blocks, h.blocksTable
 	blockGroups := []keyGroup{
-		{"Screens", []key.Binding{s.Search, s.Blocks, s.Next, s.Prev}},
+		{"Screens", []key.Binding{s.Search, s.Blocks, advisorScreenKey, s.Next, s.Prev}},
 		{"Blocks screen", []key.Binding{b.Details, b.Pane, b.Refresh, b.Extend, b.Launch, b.CopyID, b.CopyBlockID, b.Open, b.Notify, bt.Filter}},
 		{"Sort blocks (again reverses)", bt.Sort[:]},
 		{"Block detail (focused) scrolls", []key.Binding{b.Scroll.Line, b.Scroll.Page, b.Scroll.Half, b.Scroll.Ends}},
+	}
+	if h.screen == screenAdvisor {
+		return append([]keyGroup{{"Advisor screen", h.advisorFull}}, append(blockGroups[:1:1], keyGroup{"Everywhere", []key.Binding{r.Help, r.Quit, r.ForceQuit}})...)
 	}
 	if h.screen == screenBlocks {
 		return append(blockGroups, keyGroup{"Moving", []key.Binding{t.Up, t.Down, t.PageUp, t.PageDown, t.HalfUp, t.HalfDown, t.Top, t.Bottom}},

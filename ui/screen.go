@@ -8,7 +8,8 @@ package ui
 type screenID int
 
 const (
-	screenSearch screenID = iota
-	screenBlocks          // ui/blocks.go: every block, its warnings and countdowns
+	screenSearch  screenID = iota
+	screenBlocks           // ui/blocks.go: every block, its warnings and countdowns
+	screenAdvisor          // ui/advisorscreen.go: which capacity to buy for a job
 	numScreens
 )

@@ -40,6 +40,8 @@ func (m Model) render() string {
 		body = m.searchBody(l)
 	case screenBlocks:
 		body = m.blocksBody()
+	case screenAdvisor:
+		body = m.advisorBody()
 	}
 	if m.dialog != nil {
 		bodyH := m.height - l.headerH - l.footerH
@@ -290,5 +292,6 @@ func (m Model) helpKeys() helpKeys {
 	return helpKeys{root: m.keys, form: m.form.KeyMap(), table: m.table.KeyMap(), focus: m.focus,
 		detail: detail.NewKeyMap(m.table.KeyMap().Nav()), detailScrolls: m.focus == paneDetail && m.detailTab == tabDetail,
 		screen: m.screen, screens: m.screenKeys, blocks: m.blocksKeys, blocksTable: m.blocks.table.KeyMap(), blocksDetail: m.screen == screenBlocks && m.blocks.detail, typing: m.typing(), formFilter: m.focus == paneForm && m.form.Filtering(), formField: m.form.Focus(), tableFilter: m.typing() && (m.screen == screenBlocks || m.focus == paneResults),
-		noRows: m.search.has && m.table.Len() == 0 && !m.table.Filtering() && m.table.FilterText() == "", alts: len(m.extra.alts) > 0}
+		noRows: m.search.has && m.table.Len() == 0 && !m.table.Filtering() && m.table.FilterText() == "", alts: len(m.extra.alts) > 0,
+		advisorShort: m.advisor.ShortHelp(), advisorFull: m.advisor.FullHelp()}
 }

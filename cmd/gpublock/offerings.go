@@ -295,6 +295,11 @@ func (r searchResult) allFailed() bool { return len(r.answered) == 0 && len(r.fa
 // searchOnce runs one search, handing each offering to each as it arrives, and names on
 // stderr each region that failed and, with notes, each that does not sell the types.
 func searchOnce(ctx context.Context, client *aws.Client, q model.Query, notes bool, each func(model.Offering), stderr io.Writer) searchResult {
+	return searchOnceFor(ctx, "offerings", client, q, notes, each, stderr)
+}
+
+// searchOnceFor is searchOnce for the command cmd, which its messages name.
+func searchOnceFor(ctx context.Context, cmd string, client *aws.Client, q model.Query, notes bool, each func(model.Offering), stderr io.Writer) searchResult {
 	res := searchResult{answered: map[string]bool{}, failed: map[string]bool{}}
 	for ev := range client.Search(ctx, q) {
 		for _, o := range ev.Offerings {
@@ -305,13 +310,13 @@ func searchOnce(ctx context.Context, client *aws.Client, q model.Query, notes bo
 		}
 		if st := ev.Status; st != nil && st.State.Done() {
 			if st.State == aws.RegionError {
-				fmt.Fprintf(stderr, "gpublock offerings: %s: %s\n", st.Region, client.ExplainError(st.Err))
+				fmt.Fprintf(stderr, "gpublock %s: %s: %s\n", cmd, st.Region, client.ExplainError(st.Err))
 				res.failed[st.Region] = true
 			}
 			// A region asked for that does not sell the types is named, with where they are
 			// sold, rather than looking like a region with nothing on offer today.
 			if notes && st.State == aws.RegionEmpty && st.Message != "" {
-				fmt.Fprintf(stderr, "gpublock offerings: %s: %s\n", st.Region, st.Message)
+				fmt.Fprintf(stderr, "gpublock %s: %s: %s\n", cmd, st.Region, st.Message)
 			}
 			// A region that failed after delivering offerings still answered, in part.
 			if st.State != aws.RegionError || st.Offerings > 0 {

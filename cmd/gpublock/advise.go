@@ -1,0 +1,299 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/pricing"
+	"github.com/gpublock/gpublock/pricing/advisor"
+)
+
+func init() {
+	commands["advise"] = command{summary: "which capacity to buy for a job: every option priced, ranked, with reasons (never buys)", run: runAdvise}
+}
+
+const adviseSynopsis = "--type TYPE|CLASS (--instances N | --accelerators N) (--hours H | --monthly-hours H --months M) [--utilization 100] [--interruptible] [--sagemaker] [--from DATE] [--to DATE] [--region R[,R...]|all] [-o table|json]\n\n" +
+	"Sets every way of paying for the job against it: on-demand, a Capacity Block (from a live search\n" +
+	"of the window, for the shortest block that holds --hours), a Training Plan, Savings Plans 1y and\n" +
+	"3y, and Spot. Each gets its total for the job, its cost per useful accelerator-hour, what it\n" +
+	"guarantees, what rules it out, and the source and date of its figures. A figure gpublock does not\n" +
+	"have (Savings Plans GPU rates, Spot in most regions) is said to be unknown, with the range the\n" +
+	"references give. --type takes a type or an accelerator class (H100, \"any H100-class\"). It never buys.\n\n" +
+	"Exit status: 0 advice given, 1 the search failed in every region or was cancelled, 2 bad usage."
+
+type adviseArgs struct {
+	aws    awsFlags
+	fields advisor.JobFields
+	output string
+}
+
+func runAdvise(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	a, err := parseAdvise(args, stderr)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.Is(err, errFlagParse):
+		return 2
+	case err != nil:
+		return reportUsage(stderr, "advise", err)
+	}
+	client, _, err := openBackend(ctx, &a.aws, stderr)
+	if err != nil {
+		return backendFailure(stderr, "advise", err)
+	}
+	now := client.Now(ctx)
+	job, err := a.job(now)
+	if err != nil {
+		return reportUsage(stderr, "advise", err)
+	}
+	if len(job.Regions) == 0 {
+		if err := a.aws.defaultRegionError(client.Region()); err != nil {
+			return reportUsage(stderr, "advise", err)
+		}
+		job.Regions = []string{client.Region()}
+	}
+	if err := job.Validate(); err != nil {
+		return reportUsage(stderr, "advise", err)
+	}
+	for _, q := range job.Queries() {
+		if err := q.Validate(now); err != nil {
+			return reportUsage(stderr, "advise", queryUsage(err))
+		}
+	}
+	cachePath, _ := pricing.DefaultCachePath()
+	cat, err := pricing.Load(cachePath)
+	if err != nil {
+		fmt.Fprintf(stderr, "gpublock advise: %v; using the embedded prices\n", err)
+	}
+	in, code := searchForJob(ctx, client, job.Queries(), stderr)
+	if code != 0 {
+		return code
+	}
+	in.Catalog, in.Now = cat, now
+	adv, err := advisor.Advise(job, in)
+	if err != nil {
+		return reportUsage(stderr, "advise", err)
+	}
+	if advisor.NeedsNearby(adv) {
+		// Nothing at the job's count: what is on offer with one instance fewer or more.
+		more, code := searchForJob(ctx, client, job.NearbyQueries(), stderr)
+		if code == 0 {
+			in.Offerings = advisor.Dedupe(append(in.Offerings, more.Offerings...))
+			if adv, err = advisor.Advise(job, in); err != nil {
+				return reportUsage(stderr, "advise", err)
+			}
+		}
+	}
+	if a.output == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(adviceJSON(adv, in)); err != nil {
+			fmt.Fprintln(stderr, "gpublock advise:", err)
+			return 1
+		}
+		return 0
+	}
+	printAdvice(stdout, adv, in, now)
+	return 0
+}
+
+// searchForJob runs the job's Capacity Block searches through the EC2 search. A second
+// source (Training Plans) adds its offerings to the same slice, tagged with its source.
+func searchForJob(ctx context.Context, client *aws.Client, qs []model.Query, stderr io.Writer) (advisor.Inputs, int) {
+	in := advisor.Inputs{Searched: map[advisor.Source]bool{}}
+	failed := 0
+	// The weekly slices ask each region several times; say each problem once.
+	once := &onceWriter{w: stderr, seen: map[string]bool{}}
+	for _, q := range qs {
+		res := searchOnceFor(ctx, "advise", client, q, true, nil, once)
+		if ctx.Err() != nil {
+			fmt.Fprintln(stderr, "gpublock advise: cancelled")
+			return in, 1
+		}
+		if res.allFailed() {
+			failed++
+			continue
+		}
+		found := client.Now(ctx)
+		for _, o := range res.offerings {
+			in.Offerings = append(in.Offerings, advisor.Offering{Source: advisor.SourceCapacityBlocks, Offering: o, Found: found})
+		}
+		if len(res.failed) > 0 {
+			fmt.Fprintf(once, "gpublock advise: the Capacity Block search is incomplete: %s failed\n", strings.Join(regionsIn(q.Regions, res.failed), ", "))
+		}
+	}
+	if len(qs) > 0 && failed == len(qs) {
+		fmt.Fprintln(stderr, "gpublock advise: every region of the Capacity Block search failed; no advice without it")
+		return in, 1
+	}
+	if len(qs) > 0 {
+		in.Searched[advisor.SourceCapacityBlocks] = true
+	}
+	in.Offerings = advisor.Dedupe(in.Offerings)
+	return in, 0
+}
+
+func parseAdvise(args []string, stderr io.Writer) (*adviseArgs, error) {
+	a := &adviseArgs{}
+	fs := newCommandFlags("advise", adviseSynopsis, stderr, &a.output)
+	a.aws.register(fs)
+	f := &a.fields
+	fs.StringVar(&f.Type, "type", "", "instance `type` (p5.48xlarge) or accelerator class (H100, \"any H100-class\") (required)")
+	fs.StringVar(&f.Instances, "instances", "", "`N` instances the job runs on (or --accelerators)")
+	fs.StringVar(&f.Accelerators, "accelerators", "", "`N` accelerators the job runs on; each type of a class gets the instances that hold them")
+	fs.StringVar(&f.Hours, "hours", "", "`hours` the job holds the capacity (one run)")
+	fs.StringVar(&f.MonthlyHours, "monthly-hours", "", "a recurring job: `hours` each month (with --months)")
+	fs.StringVar(&f.Months, "months", "", "a recurring job: how many `months` it recurs")
+	fs.StringVar(&f.Utilization, "utilization", "100", "`percent` of those hours the accelerators do useful work (1-100)")
+	fs.BoolVar(&f.Interruptible, "interruptible", false, "the job checkpoints or retries, so it can run on Spot")
+	fs.BoolVar(&f.SageMaker, "sagemaker", false, "SageMaker runs the job (its reservation is a Training Plan)")
+	fs.StringVar(&f.From, "from", "now", "earliest start `DATE`: 2026-12-03, RFC 3339, now, or +1w")
+	fs.StringVar(&f.To, "to", "", "latest end `DATE` (default: as late as a block of the job's length can end)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, err
+		}
+		return nil, errFlagParse
+	}
+	if fs.NArg() > 0 {
+		return nil, usagef("unexpected argument %q; every option is a flag", fs.Arg(0))
+	}
+	switch strings.ToLower(strings.TrimSpace(a.output)) {
+	case "", "table":
+		a.output = "table"
+	case "json":
+		a.output = "json"
+	default:
+		return nil, usagef("-o %q: allowed table or json", a.output)
+	}
+	job, err := a.job(time.Now().UTC())
+	if err != nil {
+		return nil, err
+	}
+	if err := job.Validate(); err != nil {
+		return nil, usagef("%v", err)
+	}
+	if err := a.aws.validate(); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// job builds the job from the flags, reading dates relative to now.
+func (a *adviseArgs) job(now time.Time) (advisor.Job, error) {
+	j, err := advisor.ParseJob(a.fields, now)
+	var fe advisor.FieldError
+	if errors.As(err, &fe) {
+		return j, usagef("--%s: %s", fe.Field, fe.Msg)
+	}
+	if err != nil {
+		return j, usagef("%v", err)
+	}
+	var types []string
+	for _, c := range j.Candidates() {
+		types = append(types, c.InstanceType)
+	}
+	if j.Regions, err = a.aws.regionList(types); err != nil {
+		return j, err
+	}
+	return j, nil
+}
+
+// printAdvice writes the table of options, then each option's guarantees, figures and why it
+// is ruled out, then the decision tree's steps and the crossings.
+func printAdvice(w io.Writer, adv advisor.Advice, in advisor.Inputs, now time.Time) {
+	fmt.Fprintln(w, advisor.JobLine(adv.Job))
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "RANK\tOPTION\tTOTAL\tPER USEFUL ACC-H\tWHERE\tSTATUS")
+	for i, o := range adv.Options {
+		r := advisor.Describe(o, adv.Recommended)
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", i+1, o.Kind.Title(), r.Total, r.PerHour, r.Where, r.Status)
+	}
+	_ = tw.Flush()
+	fmt.Fprintln(w)
+	for _, o := range adv.Options {
+		fmt.Fprintf(w, "%s:\n", o.Kind.Title())
+		for _, l := range advisor.Details(o, now) {
+			fmt.Fprintf(w, "  %s\n", l)
+		}
+	}
+	fmt.Fprintln(w)
+	for _, s := range adv.Steps {
+		fmt.Fprintln(w, s)
+	}
+	for _, c := range adv.Crossings {
+		fmt.Fprintf(w, "Crossing: %s and %s cost the same at %s utilization (%s; exactly %s).\n", c.A.Title(), c.B.Title(), advisor.Percent(c.Utilization), c.Cost.Dollars(), c.Utilization)
+	}
+	if !in.Searched[advisor.SourceTrainingPlans] {
+		fmt.Fprintln(w, "Training Plans: not searched here yet.")
+	}
+}
+
+type adviceJSONDoc struct {
+	Job         advisor.Job
+	Recommended advisor.Kind `json:",omitempty"`
+	Options     []advisor.Option
+	Steps       []string
+	Crossings   []crossingJSON
+	Searched    []advisor.Source
+	NotSearched []advisor.Source
+}
+
+type crossingJSON struct {
+	A, B             advisor.Kind
+	Utilization      float64
+	UtilizationExact string
+	Cost             model.Money
+}
+
+func adviceJSON(adv advisor.Advice, in advisor.Inputs) adviceJSONDoc {
+	doc := adviceJSONDoc{Job: adv.Job, Recommended: adv.Recommended, Options: adv.Options, Steps: adv.Steps, Crossings: []crossingJSON{},
+		Searched: []advisor.Source{}, NotSearched: []advisor.Source{}}
+	for _, c := range adv.Crossings {
+		doc.Crossings = append(doc.Crossings, crossingJSON{c.A, c.B, c.Utilization.Float64(), c.Utilization.String(), c.Cost})
+	}
+	for _, s := range []advisor.Source{advisor.SourceCapacityBlocks, advisor.SourceTrainingPlans} {
+		if in.Searched[s] {
+			doc.Searched = append(doc.Searched, s)
+		} else {
+			doc.NotSearched = append(doc.NotSearched, s)
+		}
+	}
+	return doc
+}
+
+// onceWriter passes each distinct line on once.
+type onceWriter struct {
+	w    io.Writer
+	seen map[string]bool
+	buf  []byte
+}
+
+func (o *onceWriter) Write(p []byte) (int, error) {
+	o.buf = append(o.buf, p...)
+	for {
+		i := bytes.IndexByte(o.buf, '\n')
+		if i < 0 {
+			return len(p), nil
+		}
+		line := string(o.buf[:i+1])
+		o.buf = o.buf[i+1:]
+		if !o.seen[line] {
+			o.seen[line] = true
+			if _, err := io.WriteString(o.w, line); err != nil {
+				return len(p), err
+			}
+		}
+	}
+}

@@ -1,0 +1,83 @@
+package advisor
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gpublock/gpublock/model"
+)
+
+// The weekly slices cover the window: each starts a week after the one before, leaves room
+// for a block, ends within the window, and passes AWS's rules; a class asks once per count.
+func TestQueriesSlices(t *testing.T) {
+	j := Job{Class: "H100", Accelerators: 8, Hours: 48, UtilizationPercent: 100, WindowStart: now,
+		WindowEnd: model.LatestEnd(now, 2), Regions: []string{"us-east-1"}}
+	qs := j.Queries()
+	counts := map[int]int{}
+	for i, q := range qs {
+		counts[q.Count]++
+		if err := q.Validate(now); err != nil {
+			t.Errorf("slice %d: %v", i, err)
+		}
+		if q.End.Sub(q.Start) <= 48*time.Hour || q.End.After(j.WindowEnd) || q.Durations.MinDays != 2 {
+			t.Errorf("slice %d: %v – %v, %v", i, q.Start, q.End, q.Durations)
+		}
+	}
+	if counts[1] != 8 || counts[8] != 8 || len(counts) != 2 {
+		t.Errorf("slices per count %v", counts)
+	}
+	for _, q := range qs {
+		want := "p5.48xlarge"
+		if q.Count == 8 {
+			want = "p5.4xlarge"
+		}
+		if strings.Join(q.InstanceTypes, ",") != want {
+			t.Errorf("count %d asks for %v", q.Count, q.InstanceTypes)
+		}
+	}
+	j.SageMaker = true
+	if len(j.Queries()) != 0 {
+		t.Error("a SageMaker job searches no Capacity Blocks")
+	}
+}
+
+func TestDedupe(t *testing.T) {
+	a := block("us-east-1", 1, 2, "1920")
+	b := a
+	b.Source = SourceTrainingPlans
+	if got := Dedupe([]Offering{a, a, b}); len(got) != 2 {
+		t.Errorf("%d left", len(got))
+	}
+}
+
+// The chart draws the leading options and marks their crossing with its utilization.
+func TestAdviceChart(t *testing.T) {
+	a, err := Advise(job(48, 100), Inputs{Offerings: []Offering{block("us-east-1", 1, 2, "1920")}, Searched: searched(), Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := a.Chart(80, 16)
+	for _, want := range []string{"= Capacity Block $1,920.00", "* On-demand $2,641.92 at 100%", "X", "73%", "cost the same at 72.7% utilization ($1,920.00)"} {
+		if !strings.Contains(c, want) {
+			t.Errorf("lacks %q:\n%s", want, c)
+		}
+	}
+	if n := len(strings.Split(c, "\n")); n > 16 {
+		t.Errorf("%d lines", n)
+	}
+}
+
+func TestNearbyQueries(t *testing.T) {
+	j := job(48, 100)
+	for _, n := range []struct{ instances, lo, hi int }{{1, 2, 2}, {64, 63, 63}, {8, 7, 9}} {
+		j.Instances = n.instances
+		seen := map[int]bool{}
+		for _, q := range j.NearbyQueries() {
+			seen[q.Count] = true
+		}
+		if !seen[n.lo] || !seen[n.hi] || seen[n.instances] || len(seen) > 2 {
+			t.Errorf("%d instances: nearby counts %v", n.instances, seen)
+		}
+	}
+}

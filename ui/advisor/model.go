@@ -1,0 +1,367 @@
+// Package advisor is the advisor screen: a form for a job, then every way of paying for it
+// (pricing/advisor's answer) ranked, with its reasons, a chart of cost against utilization
+// and a calendar of the next 8 weeks. Searches run in commands through a SearchFunc the
+// root hands over; Update does no I/O.
+package advisor
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/pricing"
+	adv "github.com/gpublock/gpublock/pricing/advisor"
+	"github.com/gpublock/gpublock/ui/components/textfield"
+	"github.com/gpublock/gpublock/ui/theme"
+)
+
+// Page is one page of a search: offerings of a region, or that region's failure.
+type Page struct {
+	Region    string
+	Offerings []model.Offering
+	Failed    string // why the region failed; "" otherwise
+}
+
+// SearchFunc streams a search's pages; the channel is closed when the search is done or
+// ctx is cancelled. nil means there is no backend.
+type SearchFunc func(ctx context.Context, q model.Query) <-chan Page
+
+// BuyMsg asks the root to open the purchase dialog on a reserved option's offering.
+type BuyMsg struct{ Offering model.Offering }
+
+type mode int
+
+const (
+	modeForm mode = iota
+	modeResults
+)
+
+type tab int
+
+const (
+	tabSteps tab = iota
+	tabChart
+	tabCalendar
+	numTabs
+)
+
+type field struct {
+	label, flag string // flag: the JobFields field (and CLI flag) it fills
+	input       textfield.Model
+	boolean     bool
+	on          bool
+	hint        string
+}
+
+// Options configure the screen.
+type Options struct {
+	Theme    theme.Theme
+	Now      func() time.Time
+	Catalog  *pricing.Catalog
+	Search   SearchFunc
+	Context  context.Context
+	Region   string // the default region
+	ReadOnly bool
+	Location *time.Location // the local time shown beside UTC; nil: UTC only
+}
+
+// Model is the screen's state.
+type Model struct {
+	opts   Options
+	th     theme.Theme
+	keys   KeyMap
+	fields []field
+	focus  int
+	mode   mode
+	tab    tab
+	err    string
+
+	run      int  // the id of the latest run; older pages are dropped
+	pending  int  // searches of the run still streaming
+	nearby   bool // the run has searched the counts next to the job's
+	ctx      context.Context
+	cancel   context.CancelFunc
+	job      adv.Job
+	offers   []adv.Offering
+	failed   []string
+	searched bool
+	advice   *adv.Advice
+	cursor   int
+	cal      calCursor
+}
+
+// New builds the screen with a form for an 8-accelerator, 48-hour H100 job.
+func New(o Options) Model {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Context == nil {
+		o.Context = context.Background()
+	}
+	if o.Region == "" {
+		o.Region = "us-east-1"
+	}
+	text := func(label, flag, v, hint string) field {
+		return field{label: label, flag: flag, input: textfield.New(v), hint: hint}
+	}
+	m := Model{opts: o, th: o.Theme, keys: DefaultKeyMap(o.ReadOnly), fields: []field{
+		text("Type or class", "type", "p5.48xlarge", "a type, or H100, any H200-class…"),
+		text("Instances", "instances", "1", "or leave empty and give accelerators"),
+		text("Accelerators", "accelerators", "", "for a class: types get the instances that hold them"),
+		text("Hours", "hours", "48", "that the job holds the capacity"),
+		text("Utilization %", "utilization", "100", "of those hours doing useful work"),
+		{label: "Interruptible", flag: "interruptible", boolean: true, hint: "it checkpoints or retries"},
+		{label: "SageMaker", flag: "sagemaker", boolean: true, hint: "SageMaker runs it"},
+		text("Hours a month", "monthly-hours", "", "a recurring job (with months)"),
+		text("Months", "months", "", "how long it recurs"),
+		text("From", "from", "now", "2026-12-03, now, +1w"),
+		text("To", "to", "", "empty: as late as a block can end"),
+		text("Regions", "regions", o.Region, "R[,R…] or all"),
+	}}
+	return m
+}
+
+// Typing reports whether keys go into a text field (q and digits are letters there).
+func (m Model) Typing() bool { return m.mode == modeForm && !m.fields[m.focus].boolean }
+
+// Running reports whether a search is streaming in.
+func (m Model) Running() bool { return m.pending > 0 }
+
+func (m Model) value(flag string) (string, bool) {
+	for _, f := range m.fields {
+		if f.flag == flag {
+			return f.input.Value(), f.on
+		}
+	}
+	return "", false
+}
+
+// jobFromForm reads the form through the same rules as gpublock advise.
+func (m Model) jobFromForm(now time.Time) (adv.Job, error) {
+	get := func(flag string) string { v, _ := m.value(flag); return v }
+	_, intr := m.value("interruptible")
+	_, sm := m.value("sagemaker")
+	j, err := adv.ParseJob(adv.JobFields{Type: get("type"), Instances: get("instances"), Accelerators: get("accelerators"),
+		Hours: get("hours"), MonthlyHours: get("monthly-hours"), Months: get("months"), Utilization: get("utilization"),
+		From: get("from"), To: get("to"), Interruptible: intr, SageMaker: sm}, now)
+	if err != nil {
+		return j, err
+	}
+	regions, err := parseRegions(get("regions"), j)
+	if err != nil {
+		return j, err
+	}
+	j.Regions = regions
+	if err := j.Validate(); err != nil {
+		return j, err
+	}
+	for _, q := range j.Queries() {
+		if err := q.Validate(now); err != nil {
+			return j, err
+		}
+	}
+	return j, nil
+}
+
+func parseRegions(s string, j adv.Job) ([]string, error) {
+	s = strings.TrimSpace(s)
+	if strings.EqualFold(s, "all") || s == "" {
+		var types []string
+		for _, c := range j.Candidates() {
+			types = append(types, c.InstanceType)
+		}
+		return model.RegionsSelling(types...), nil
+	}
+	var out []string
+	for _, r := range strings.Split(s, ",") {
+		r = strings.TrimSpace(r)
+		if !slices.Contains(model.Regions(), r) {
+			return nil, adv.FieldError{Field: "regions", Msg: fmt.Sprintf("%q is not a Capacity Block region", r)}
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+type pageMsg struct {
+	run  int
+	ch   <-chan Page
+	page Page
+	done bool
+}
+
+func readPage(run int, ch <-chan Page) tea.Cmd {
+	return func() tea.Msg {
+		p, ok := <-ch
+		return pageMsg{run: run, ch: ch, page: p, done: !ok}
+	}
+}
+
+func startSearch(ctx context.Context, run int, search SearchFunc, q model.Query) tea.Cmd {
+	return func() tea.Msg {
+		ch := search(ctx, q)
+		p, ok := <-ch
+		return pageMsg{run: run, ch: ch, page: p, done: !ok}
+	}
+}
+
+// start reads the form and starts the job's searches.
+func (m Model) start() (Model, tea.Cmd) {
+	now := m.opts.Now().UTC()
+	j, err := m.jobFromForm(now)
+	if err != nil {
+		m.err = err.Error()
+		return m, nil
+	}
+	if m.cancel != nil {
+		m.cancel()
+	}
+	m.err, m.job, m.offers, m.failed, m.cursor, m.searched, m.pending = "", j, nil, nil, 0, false, 0
+	m.mode, m.run = modeResults, m.run+1
+	// the calendar opens on the window's first day
+	today := now.Truncate(24 * time.Hour)
+	m.cal = calCursor{day: min(calDays-1, max(0, int(j.WindowStart.Sub(today)/(24*time.Hour))))}
+	qs := j.Queries()
+	if len(qs) > 0 && m.opts.Search == nil {
+		m.err = "Not connected: nothing can be searched."
+		m.recompute()
+		return m, nil
+	}
+	m.ctx, m.cancel = context.WithCancel(m.opts.Context)
+	m.nearby = false
+	m.searched = len(qs) > 0
+	cmd := m.searchAll(qs)
+	m.recompute()
+	return m, cmd
+}
+
+// searchAll starts the run's searches.
+func (m *Model) searchAll(qs []model.Query) tea.Cmd {
+	var cmds []tea.Cmd
+	for _, q := range qs {
+		cmds = append(cmds, startSearch(m.ctx, m.run, m.opts.Search, q))
+	}
+	m.pending += len(qs)
+	return tea.Batch(cmds...)
+}
+
+// recompute asks pricing/advisor again with what has arrived so far.
+func (m *Model) recompute() {
+	in := adv.Inputs{Catalog: m.opts.Catalog, Offerings: m.offers, Searched: map[adv.Source]bool{adv.SourceCapacityBlocks: m.searched}, Now: m.opts.Now().UTC()}
+	a, err := adv.Advise(m.job, in)
+	if err != nil {
+		m.err, m.advice = err.Error(), nil
+		return
+	}
+	m.advice = &a
+	m.cursor = min(m.cursor, len(a.Options)-1)
+}
+
+// Update handles keys and the search's pages.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case pageMsg:
+		if msg.run != m.run {
+			return m, nil
+		}
+		if msg.done {
+			m.pending--
+			if m.pending > 0 {
+				return m, nil
+			}
+			if !m.nearby && m.advice != nil && adv.NeedsNearby(*m.advice) {
+				// nothing at the job's count: search one instance fewer and one more
+				m.nearby = true
+				return m, m.searchAll(m.job.NearbyQueries())
+			}
+			m.cancel()
+			return m, nil
+		}
+		found := m.opts.Now().UTC()
+		for _, o := range msg.page.Offerings {
+			m.offers = append(m.offers, adv.Offering{Source: adv.SourceCapacityBlocks, Offering: o, Found: found})
+		}
+		if msg.page.Failed != "" {
+			m.failed = append(m.failed, msg.page.Region+": "+msg.page.Failed)
+		}
+		m.offers = adv.Dedupe(m.offers)
+		m.recompute()
+		return m, readPage(msg.run, msg.ch)
+	case tea.KeyPressMsg:
+		return m.key(msg)
+	}
+	return m, nil
+}
+
+func (m Model) key(k tea.KeyPressMsg) (Model, tea.Cmd) {
+	km := m.keys
+	if m.mode == modeForm {
+		f := &m.fields[m.focus]
+		switch {
+		case keyIs(k, km.Run):
+			return m.start()
+		case keyIs(k, km.Next):
+			m.focus = (m.focus + 1) % len(m.fields)
+		case keyIs(k, km.Prev):
+			m.focus = (m.focus + len(m.fields) - 1) % len(m.fields)
+		case f.boolean && (keyIs(k, km.Toggle) || k.String() == "y" || k.String() == "n"):
+			f.on = k.String() == "y" || (k.String() != "n" && !f.on)
+		case k.String() == "esc" && m.advice != nil:
+			m.mode = modeResults
+		case !f.boolean:
+			f.input, _ = f.input.Update(k)
+			m.err = ""
+		}
+		return m, nil
+	}
+	switch {
+	case keyIs(k, km.Edit) || k.String() == "esc":
+		m.mode = modeForm
+	case keyIs(k, km.View):
+		m.tab = (m.tab + 1) % numTabs
+	case keyIs(k, km.Rerun):
+		return m.start()
+	case m.tab == tabCalendar && keyIs(k, km.Buy):
+		if off, ok := m.CalendarOffering(); ok {
+			return m, func() tea.Msg { return BuyMsg{Offering: off} }
+		}
+	case m.tab == tabCalendar:
+		m.cal = m.calKey(k)
+	case keyIs(k, km.Up):
+		m.cursor = max(0, m.cursor-1)
+	case keyIs(k, km.Down):
+		if m.advice != nil {
+			m.cursor = min(len(m.advice.Options)-1, m.cursor+1)
+		}
+	case keyIs(k, km.Buy):
+		if o, ok := m.Selected(); ok && o.Offering != nil {
+			off := o.Offering.Offering
+			return m, func() tea.Msg { return BuyMsg{Offering: off} }
+		}
+	}
+	return m, nil
+}
+
+// Selected is the option under the cursor.
+func (m Model) Selected() (adv.Option, bool) {
+	if m.advice == nil || m.cursor >= len(m.advice.Options) {
+		return adv.Option{}, false
+	}
+	return m.advice.Options[m.cursor], true
+}
+
+// Owns reports whether a message is one of the screen's own (a search's page), which the
+// root hands over whichever screen is shown.
+func Owns(msg tea.Msg) bool {
+	_, ok := msg.(pageMsg)
+	return ok
+}
+
+// SetSearch sets the search the next run uses: the root's backend can connect after the
+// screen is built.
+func (m *Model) SetSearch(s SearchFunc) { m.opts.Search = s }

@@ -1,0 +1,143 @@
+package advisor
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/theme"
+)
+
+var now = time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+
+func offering(id string, day int, fee string) model.Offering {
+	start := time.Date(2026, 12, 1, 11, 30, 0, 0, time.UTC).AddDate(0, 0, day)
+	return model.Offering{ID: id, Region: "us-east-1", AvailabilityZone: "us-east-1a", InstanceType: "p5.48xlarge", Count: 1,
+		Start: start, End: start.Add(48 * time.Hour), DurationHours: 48, Fee: model.MustMoney(fee), Currency: "USD"}
+}
+
+// search answers every query with the same two pages, the second repeating an offering of
+// the first, as overlapping weekly slices do.
+func search(calls *int) SearchFunc {
+	return func(ctx context.Context, q model.Query) <-chan Page {
+		*calls++
+		ch := make(chan Page, 2)
+		ch <- Page{Region: "us-east-1", Offerings: []model.Offering{offering("cb-1", 1, "2400"), offering("cb-2", 9, "2000")}}
+		ch <- Page{Region: "us-east-1", Offerings: []model.Offering{offering("cb-2", 9, "2000")}}
+		close(ch)
+		return ch
+	}
+}
+
+// run feeds the model's commands back into it until none is left, as a program would.
+func run(m Model, cmd tea.Cmd) Model {
+	queue := []tea.Cmd{cmd}
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		switch msg := c().(type) {
+		case tea.BatchMsg:
+			queue = append(queue, msg...)
+		default:
+			var next tea.Cmd
+			m, next = m.Update(msg)
+			queue = append(queue, next)
+		}
+	}
+	return m
+}
+
+func TestRunStreamsAndDedupes(t *testing.T) {
+	calls := 0
+	m := New(Options{Theme: theme.New(false), Now: func() time.Time { return now }, Search: search(&calls)})
+	m, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	if !m.Running() || m.mode != modeResults {
+		t.Fatal("enter did not start the searches")
+	}
+	m = run(m, cmd)
+	if m.Running() || calls != 8 {
+		t.Fatalf("running %v after %d searches, want the 8 weekly slices", m.Running(), calls)
+	}
+	if len(m.offers) != 2 {
+		t.Errorf("%d offerings, want the 2 distinct ones", len(m.offers))
+	}
+	o, _ := m.Selected()
+	if o.Offering == nil || o.Offering.Offering.ID != "cb-2" {
+		t.Fatalf("selected %+v, want the cheaper block cb-2", o)
+	}
+	// enter on it asks the root to buy it
+	_, cmd = m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	if cmd == nil {
+		t.Fatal("no command")
+	}
+	if b, ok := cmd().(BuyMsg); !ok || b.Offering.ID != "cb-2" {
+		t.Errorf("enter gave %#v", cmd())
+	}
+	// the calendar's cursor on day 9 names it
+	m, _ = m.Update(tea.KeyPressMsg{Code: 'v', Text: "v"})
+	m, _ = m.Update(tea.KeyPressMsg{Code: 'v', Text: "v"})
+	for i := 0; i < 9; i++ {
+		m, _ = m.Update(tea.KeyPressMsg{Code: 'l', Text: "l"})
+	}
+	if off, ok := m.CalendarOffering(); !ok || off.ID != "cb-2" {
+		t.Errorf("calendar cursor on %+v", off)
+	}
+	view := ansi.Strip(m.View(80, 24))
+	if !strings.Contains(view, "us-east-1 Thu Dec 10: 1 × p5.48xlarge in us-east-1a") {
+		t.Errorf("the calendar does not name the offering:\n%s", view)
+	}
+}
+
+// Pages of an earlier run are dropped once the job is run again.
+func TestStalePagesDropped(t *testing.T) {
+	calls := 0
+	m := New(Options{Theme: theme.New(false), Now: func() time.Time { return now }, Search: search(&calls)})
+	m, first := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	m, _ = m.Update(tea.KeyPressMsg{Code: 'r', Text: "r"})
+	m = run(m, first)
+	if len(m.offers) != 0 {
+		t.Errorf("%d offerings from the earlier run", len(m.offers))
+	}
+}
+
+func TestNotConnected(t *testing.T) {
+	m := New(Options{Theme: theme.New(false), Now: func() time.Time { return now }})
+	m, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	if cmd != nil || !strings.Contains(ansi.Strip(m.View(80, 24)), "Not connected") {
+		t.Errorf("view:\n%s", ansi.Strip(m.View(80, 24)))
+	}
+}
+
+// Nothing at the job's count: the screen searches the counts next to it and shows what it
+// finds under the Capacity Block, which stays ruled out.
+func TestNearbyCounts(t *testing.T) {
+	var counts []int
+	m := New(Options{Theme: theme.New(false), Now: func() time.Time { return now }, Search: func(ctx context.Context, q model.Query) <-chan Page {
+		counts = append(counts, q.Count)
+		ch := make(chan Page, 1)
+		if q.Count == 2 {
+			o := offering("cb-2x", 3, "4000")
+			o.Count = 2
+			ch <- Page{Region: "us-east-1", Offerings: []model.Offering{o}}
+		}
+		close(ch)
+		return ch
+	}})
+	m, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	m = run(m, cmd)
+	if len(counts) != 16 || counts[0] != 1 || counts[15] != 2 {
+		t.Fatalf("searched counts %v, want 8 slices of 1 then 8 of 2", counts)
+	}
+	cb, _ := m.advice.Option("capacity-block")
+	if cb.Eligible() || len(cb.Notes) != 1 || !strings.HasPrefix(cb.Notes[0], "on offer nearby: 2 × p5.48xlarge") {
+		t.Errorf("block %+v", cb)
+	}
+}

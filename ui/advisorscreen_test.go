@@ -1,0 +1,230 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/gpublock/gpublock/aws/ec2sim"
+	advisorui "github.com/gpublock/gpublock/ui/advisor"
+)
+
+// press sends a key to the root and runs, one after another, the advisor's commands it
+// starts (its searches, page by page) until they are done; other commands are left alone.
+func pressAdvisor(t *testing.T, m Model, k tea.KeyPressMsg) Model {
+	t.Helper()
+	mm, cmd := m.Update(k)
+	m = mm.(Model)
+	queue := []tea.Cmd{cmd}
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		switch msg := c().(type) {
+		case tea.BatchMsg:
+			queue = append(queue, msg...)
+		case advisorui.BuyMsg:
+			mm, next := m.Update(msg)
+			m = mm.(Model)
+			_ = next // the purchase dialog's dry run: not run here
+		default:
+			if advisorui.Owns(msg) {
+				mm, next := m.Update(msg)
+				m = mm.(Model)
+				queue = append(queue, next)
+			}
+		}
+	}
+	return m
+}
+
+func typeAdvisor(t *testing.T, m Model, s string) Model {
+	for _, r := range s {
+		m = pressAdvisor(t, m, tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	return m
+}
+
+// advisorAt opens the advisor screen, sets the regions to us-east-1,us-west-2 and runs the
+// form's default job (1 × p5.48xlarge, 48 hours, now to the latest end) against the emulator.
+func advisorAt(t *testing.T, w, h int, colour bool, formGolden bool) Model {
+	b, _ := emulatorBackend(t, ec2sim.Faults{})
+	opts := testOptions(b)
+	opts.NoColor = !colour
+	m := update(New(opts), tea.WindowSizeMsg{Width: w, Height: h})
+	m = pressAdvisor(t, m, altKey('3'))
+	if m.screen != screenAdvisor {
+		t.Fatalf("screen %d", m.screen)
+	}
+	for i := 0; i < 11; i++ {
+		m = pressAdvisor(t, m, keyMsg("tab"))
+	}
+	m = pressAdvisor(t, m, tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl})
+	m = typeAdvisor(t, m, "us-east-1,us-west-2")
+	if formGolden {
+		t.Run("form", func(t *testing.T) {
+			view := m.View().Content
+			plain := ansi.Strip(view)
+			for _, want := range []string{"Advisor", "▸ Regions", "us-east-1,us-west-2", "Utilization %", "[ ] no"} {
+				if !strings.Contains(plain, want) {
+					t.Errorf("lacks %q:\n%s", want, plain)
+				}
+			}
+			golden.RequireEqual(t, []byte(view))
+		})
+	}
+	m = pressAdvisor(t, m, keyMsg("enter"))
+	if m.advisor.Running() {
+		t.Fatal("the search is still running")
+	}
+	return m
+}
+
+func TestAdvisorScreenGolden(t *testing.T) {
+	for _, size := range []struct{ w, h int }{{80, 24}, {160, 48}} {
+		for _, colour := range []bool{false, true} {
+			name := fmt.Sprintf("%dx%d", size.w, size.h)
+			if colour {
+				name += "-colour"
+			}
+			t.Run(name, func(t *testing.T) {
+				m := advisorAt(t, size.w, size.h, colour, true)
+				for _, tab := range []string{"steps", "chart", "calendar"} {
+					t.Run(tab, func(t *testing.T) {
+						view := m.View().Content
+						plain := ansi.Strip(view)
+						lines := strings.Split(plain, "\n")
+						if len(lines) != size.h {
+							t.Errorf("%d lines at height %d", len(lines), size.h)
+						}
+						for i, l := range lines {
+							if w := ansi.StringWidth(l); w > size.w {
+								t.Errorf("line %d is %d wide: %q", i, w, l)
+							}
+						}
+						for _, want := range []string{"Job: 1 × p5.48xlarge (8 H100)", "Capacity Block", "On-demand", "Training Plans: not searched here yet"} {
+							if !strings.Contains(plain, want) {
+								t.Errorf("lacks %q:\n%s", want, plain)
+							}
+						}
+						switch tab {
+						case "chart":
+							if !strings.Contains(plain, "cost the same at") && !strings.Contains(plain, "do not cross") {
+								t.Errorf("the chart has no reading:\n%s", plain)
+							}
+						case "calendar":
+							if !strings.Contains(plain, "per accelerator-hour") || !strings.Contains(plain, "us-west-2") {
+								t.Errorf("no calendar:\n%s", plain)
+							}
+						}
+						if colour != strings.Contains(view, "\x1b[38") {
+							t.Errorf("colour %v, but the view's foreground colours say otherwise", colour)
+						}
+						golden.RequireEqual(t, []byte(view))
+					})
+					m = pressAdvisor(t, m, tea.KeyPressMsg{Code: 'v', Text: "v"})
+				}
+			})
+		}
+	}
+}
+
+// The advisor's answer on the screen is the CLI's: the same ranking and the same steps,
+// from pricing/advisor; enter on the recommended block opens the purchase dialog on it.
+func TestAdvisorScreenBuys(t *testing.T) {
+	m := advisorAt(t, 160, 48, false, false)
+	a := m.advisor
+	o, ok := a.Selected()
+	if !ok {
+		t.Fatal("no option selected")
+	}
+	plain := ansi.Strip(m.View().Content)
+	if !strings.Contains(plain, "★ 1  "+o.Kind.Title()) {
+		t.Fatalf("the first row is not the recommended %s:\n%s", o.Kind.Title(), plain)
+	}
+	if o.Offering == nil {
+		t.Skipf("the recommended option is %s, not a block", o.Kind)
+	}
+	m = pressAdvisor(t, m, keyMsg("enter"))
+	d, isPurchase := m.dialog.(purchaseDialog)
+	if !isPurchase {
+		t.Fatalf("dialog %T", m.dialog)
+	}
+	if d.o.ID != o.Offering.Offering.ID {
+		t.Errorf("the dialog is on %s, the option on %s", d.o.ID, o.Offering.Offering.ID)
+	}
+}
+
+// Bad input says what is wrong, under the form, and searches nothing.
+func TestAdvisorScreenBadInput(t *testing.T) {
+	b, _ := emulatorBackend(t, ec2sim.Faults{})
+	m := update(New(testOptions(b)), tea.WindowSizeMsg{Width: 80, Height: 24})
+	m = pressAdvisor(t, m, altKey('3'))
+	for i := 0; i < 4; i++ {
+		m = pressAdvisor(t, m, keyMsg("tab"))
+	}
+	m = pressAdvisor(t, m, tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl})
+	m = typeAdvisor(t, m, "140")
+	m = pressAdvisor(t, m, keyMsg("enter"))
+	plain := ansi.Strip(m.View().Content)
+	if !strings.Contains(plain, "✗ utilization: \"140\": a whole percent from 1 to 100") || m.advisor.Running() {
+		t.Errorf("no message:\n%s", plain)
+	}
+}
+
+// Help on the advisor screen lists its keys; the footer names them; [ and ] go round the
+// three screens both ways.
+func TestAdvisorScreenKeys(t *testing.T) {
+	b, _ := emulatorBackend(t, ec2sim.Faults{})
+	m := update(New(testOptions(b)), tea.WindowSizeMsg{Width: 160, Height: 48})
+	m = update(m, altKey('3'))
+	if !strings.Contains(ansi.Strip(m.View().Content), "enter advise") {
+		t.Errorf("footer:\n%s", ansi.Strip(m.View().Content))
+	}
+	// help opens from the form's text fields too: none of them takes a "?"
+	m = update(m, keyMsg("?"))
+	view := ansi.Strip(m.View().Content)
+	for _, want := range []string{"Advisor screen", "advisor screen", "steps ⇄ chart ⇄ calendar"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("help lacks %q:\n%s", want, view)
+		}
+	}
+	m = update(m, keyMsg("esc"))
+	// brackets are letters in a text field: from a yes/no field they switch screens
+	for i := 0; i < 5; i++ {
+		m = update(m, keyMsg("tab"))
+	}
+	if m.typing() {
+		t.Fatal("the Interruptible field takes letters")
+	}
+	for _, step := range []struct {
+		key  string
+		want screenID
+	}{{"]", screenSearch}, {"[", screenAdvisor}, {"[", screenBlocks}, {"]", screenAdvisor}} {
+		m = update(m, keyMsg(step.key))
+		if m.screen != step.want {
+			t.Fatalf("%s: screen %d, want %d", step.key, m.screen, step.want)
+		}
+	}
+}
+
+// A backend connected after the first frame (Options.Connect) is the one the advisor
+// searches with.
+func TestAdvisorScreenAfterConnect(t *testing.T) {
+	b, _ := emulatorBackend(t, ec2sim.Faults{})
+	opts := testOptions(nil)
+	m := update(New(opts), tea.WindowSizeMsg{Width: 160, Height: 48})
+	m.opts.Backend = b // as onConnected does
+	m = pressAdvisor(t, m, altKey('3'))
+	m = pressAdvisor(t, m, keyMsg("enter"))
+	plain := ansi.Strip(m.View().Content)
+	if strings.Contains(plain, "Not connected") || !strings.Contains(plain, "searched: ") || strings.Contains(plain, "searched: 0 offerings") {
+		t.Errorf("the advisor did not search the connected backend:\n%s", plain)
+	}
+}

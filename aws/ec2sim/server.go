@@ -31,6 +31,7 @@ type Options struct {
 	DefaultRegion string    // region of unsigned requests; "" = "us-east-1"
 	Faults        Faults
 	PriceList     http.Handler // optional; requests with header X-Amz-Target: AWSPriceListService.* go to it
+	Protocols     []Protocol   // other protocols served on the same port, sharing this core
 }
 
 // Server is the emulator. It is an http.Handler; use Listen or httptest to serve it.
@@ -45,6 +46,8 @@ type Server struct {
 	mu      sync.Mutex // guards regions and the state file
 	regions map[string]*regionState
 	seen    fs.FileInfo // the state file as this emulator last read or wrote it
+
+	protocols []mounted
 }
 
 // New makes an emulator, loading Options.StateFile if it exists.
@@ -64,6 +67,7 @@ func New(opts Options) (*Server, error) {
 		dice:    newDice(opts.Seed),
 		regions: map[string]*regionState{},
 	}
+	s.mountProtocols()
 	start := opts.Start
 	if opts.StateFile != "" {
 		saved, err := s.load()
@@ -160,6 +164,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/x-amz-json-1.1")
 		w.WriteHeader(http.StatusBadRequest)
 		io.WriteString(w, `{"__type":"UnknownOperationException","message":"this emulator has no Price List API"}`)
+		return
+	}
+	if h := s.protocolFor(r); h != nil {
+		h.ServeHTTP(w, r)
 		return
 	}
 	reqID := newRequestID()
@@ -265,10 +273,22 @@ func (s *Server) signedRegion(r *http.Request) (region, service string, e *apiEr
 }
 
 func (s *Server) injectFaults(ctx context.Context, c *call) *apiError {
-	f := c.faults
+	switch s.drawFault(ctx, c.region, c.faults) {
+	case FaultDown:
+		return errf(http.StatusServiceUnavailable, "Unavailable", "The service is unavailable in %s. Please try again shortly.", c.region)
+	case FaultThrottle:
+		return errThrottled
+	case FaultError:
+		return errInternal
+	}
+	return nil
+}
+
+// drawFault applies the latency and draws the faults every protocol shares.
+func (s *Server) drawFault(ctx context.Context, region string, f Faults) FaultHit {
 	for _, d := range f.Down {
-		if d == c.region {
-			return errf(http.StatusServiceUnavailable, "Unavailable", "The service is unavailable in %s. Please try again shortly.", c.region)
+		if d == region {
+			return FaultDown
 		}
 	}
 	if wait := f.Latency + s.dice.jitter(f.Jitter); wait > 0 {
@@ -280,12 +300,12 @@ func (s *Server) injectFaults(ctx context.Context, c *call) *apiError {
 		}
 	}
 	if s.dice.hit(f.Throttle) {
-		return errThrottled
+		return FaultThrottle
 	}
 	if s.dice.hit(f.Error) {
-		return errInternal
+		return FaultError
 	}
-	return nil
+	return FaultNone
 }
 
 func newRequestID() string {

@@ -87,7 +87,7 @@ type wanted struct {
 
 // free is what an AZ still has of a type on a day: SageMaker's pool, apart from EC2's.
 func (h *handler) free(rs *regionState, region, az, typ string, day int64, now time.Time) int {
-	lo, hi := 0, 48
+	lo, hi := 0, 96
 	if strings.HasPrefix(typ, "u-") {
 		lo, hi = 0, 3
 	}

@@ -601,3 +601,117 @@ func TestStatePersists(t *testing.T) {
 		t.Fatalf("after a restart on the same state file: %v", err)
 	}
 }
+
+func TestOtherOperationsValidate(t *testing.T) {
+	_, url := newServer(t, ec2sim.Options{})
+	c := smClient(url, "us-east-1")
+	rcArn := aws.String("arn:aws:sagemaker:us-east-1:123456789012:reserved-capacity/none-rc1")
+	for name, err := range map[string]error{
+		"describe capacity, bad arn": func() error {
+			_, err := c.DescribeReservedCapacity(ctx, &sagemaker.DescribeReservedCapacityInput{ReservedCapacityArn: aws.String("arn:aws:sagemaker:us-east-1:1:reserved-capacity/x")})
+			return err
+		}(),
+		"ultraservers, bad arn": func() error {
+			_, err := c.ListUltraServersByReservedCapacity(ctx, &sagemaker.ListUltraServersByReservedCapacityInput{ReservedCapacityArn: aws.String("nope")})
+			return err
+		}(),
+		"ultraservers, max results": func() error {
+			_, err := c.ListUltraServersByReservedCapacity(ctx, &sagemaker.ListUltraServersByReservedCapacityInput{ReservedCapacityArn: rcArn, MaxResults: aws.Int32(101)})
+			return err
+		}(),
+		"extend, bad id": func() error {
+			_, err := c.ExtendTrainingPlan(ctx, &sagemaker.ExtendTrainingPlanInput{TrainingPlanExtensionOfferingId: aws.String("TPEO_X")})
+			return err
+		}(),
+		"history, bad arn": func() error {
+			_, err := c.DescribeTrainingPlanExtensionHistory(ctx, &sagemaker.DescribeTrainingPlanExtensionHistoryInput{TrainingPlanArn: aws.String("arn:aws:ec2:us-east-1:123456789012:x")})
+			return err
+		}(),
+		"describe, bad name": func() error {
+			_, err := c.DescribeTrainingPlan(ctx, &sagemaker.DescribeTrainingPlanInput{TrainingPlanName: aws.String("a--")})
+			return err
+		}(),
+	} {
+		t.Run(name, func(t *testing.T) { wantCode(t, err, "ValidationException") })
+	}
+	for name, err := range map[string]error{
+		"describe capacity": func() error {
+			_, err := c.DescribeReservedCapacity(ctx, &sagemaker.DescribeReservedCapacityInput{ReservedCapacityArn: rcArn})
+			return err
+		}(),
+		"ultraservers": func() error {
+			_, err := c.ListUltraServersByReservedCapacity(ctx, &sagemaker.ListUltraServersByReservedCapacityInput{ReservedCapacityArn: rcArn})
+			return err
+		}(),
+		"extend": func() error {
+			_, err := c.ExtendTrainingPlan(ctx, &sagemaker.ExtendTrainingPlanInput{TrainingPlanExtensionOfferingId: aws.String("tpeo-0")})
+			return err
+		}(),
+		"describe": func() error {
+			_, err := c.DescribeTrainingPlan(ctx, &sagemaker.DescribeTrainingPlanInput{TrainingPlanName: aws.String("arn:aws:sagemaker:us-east-1:123456789012:training-plan/none")})
+			return err
+		}(),
+	} {
+		t.Run(name, func(t *testing.T) { wantCode(t, err, "ResourceNotFound") })
+	}
+}
+
+func TestDenyCreateIsAfterValidationAndBuysNothing(t *testing.T) {
+	s, url := newServer(t, ec2sim.Options{})
+	region, o := findOfferings(t, url, 48, nil)
+	c := smClient(url, region)
+	var f ec2sim.Faults
+	if err := ec2sim.ParseFault("deny=CreateTrainingPlan", &f); err != nil {
+		t.Fatal(err)
+	}
+	s.SetFaults(f)
+	_, err := c.CreateTrainingPlan(ctx, &sagemaker.CreateTrainingPlanInput{TrainingPlanName: aws.String("-bad"), TrainingPlanOfferingId: o.TrainingPlanOfferingId})
+	wantCode(t, err, "ValidationException")
+	_, err = c.CreateTrainingPlan(ctx, &sagemaker.CreateTrainingPlanInput{TrainingPlanName: aws.String("denied"), TrainingPlanOfferingId: o.TrainingPlanOfferingId})
+	wantCode(t, err, "AccessDeniedException")
+	if !strings.Contains(err.Error(), "sagemaker:CreateTrainingPlan") {
+		t.Fatalf("message %v does not name the action", err)
+	}
+	s.SetFaults(ec2sim.Faults{})
+	_, err = c.DescribeTrainingPlan(ctx, &sagemaker.DescribeTrainingPlanInput{TrainingPlanName: aws.String("denied")})
+	wantCode(t, err, "ResourceNotFound")
+	create(t, c, "allowed", aws.ToString(o.TrainingPlanOfferingId)) // the offering was not spent
+}
+
+func TestExtensionHistoryPages(t *testing.T) {
+	s, url := newServer(t, ec2sim.Options{})
+	region, o := findOfferings(t, url, 48, nil)
+	c := smClient(url, region)
+	arn := create(t, c, "long", aws.ToString(o.TrainingPlanOfferingId))
+	bought := 0
+	for i := 0; i < 12 && bought < 3; i++ {
+		s.Advance(10 * time.Minute)
+		out, err := c.SearchTrainingPlanOfferings(ctx, &sagemaker.SearchTrainingPlanOfferingsInput{TrainingPlanArn: aws.String(arn), DurationHours: aws.Int64(int64(24 * (1 + i%5)))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(out.TrainingPlanExtensionOfferings) == 0 {
+			continue
+		}
+		if _, err := c.ExtendTrainingPlan(ctx, &sagemaker.ExtendTrainingPlanInput{TrainingPlanExtensionOfferingId: out.TrainingPlanExtensionOfferings[0].TrainingPlanExtensionOfferingId}); err != nil {
+			t.Fatal(err)
+		}
+		bought++
+	}
+	if bought < 2 {
+		t.Fatalf("only %d extensions bought", bought)
+	}
+	p := sagemaker.NewDescribeTrainingPlanExtensionHistoryPaginator(c, &sagemaker.DescribeTrainingPlanExtensionHistoryInput{TrainingPlanArn: aws.String(arn), MaxResults: aws.Int32(1)})
+	n, pages := 0, 0
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages++
+		n += len(page.TrainingPlanExtensions)
+	}
+	if n != bought || pages != bought {
+		t.Fatalf("%d extensions in %d pages; bought %d", n, pages, bought)
+	}
+}

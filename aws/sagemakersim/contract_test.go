@@ -715,3 +715,50 @@ func TestExtensionHistoryPages(t *testing.T) {
 		t.Fatalf("%d extensions in %d pages; bought %d", n, pages, bought)
 	}
 }
+
+func TestListPlansByStartTime(t *testing.T) {
+	_, url := newServer(t, ec2sim.Options{})
+	region, _ := findOfferings(t, url, 24, nil)
+	c := smClient(url, region)
+	var starts []time.Time
+	for days := int64(1); days <= 10 && len(starts) < 3; days++ {
+		out, err := c.SearchTrainingPlanOfferings(ctx, search("ml.p5.48xlarge", 1, days*24))
+		if err != nil || len(out.TrainingPlanOfferings) == 0 {
+			continue
+		}
+		o := out.TrainingPlanOfferings[len(out.TrainingPlanOfferings)-1]
+		if _, err := c.CreateTrainingPlan(ctx, &sagemaker.CreateTrainingPlanInput{TrainingPlanName: aws.String(fmt.Sprintf("s%d", days)), TrainingPlanOfferingId: o.TrainingPlanOfferingId}); err != nil {
+			continue
+		}
+		starts = append(starts, aws.ToTime(o.ReservedCapacityOfferings[0].StartTime))
+	}
+	if len(starts) < 2 {
+		t.Fatalf("bought %d plans", len(starts))
+	}
+	pivot := starts[0]
+	after, err := c.ListTrainingPlans(ctx, &sagemaker.ListTrainingPlansInput{StartTimeAfter: aws.Time(pivot), MaxResults: aws.Int32(100)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, err := c.ListTrainingPlans(ctx, &sagemaker.ListTrainingPlansInput{StartTimeBefore: aws.Time(pivot.Add(time.Second)), MaxResults: aws.Int32(100)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := 0
+	for _, s := range starts {
+		if s.After(pivot) {
+			want++
+		}
+	}
+	if len(after.TrainingPlanSummaries) != want {
+		t.Fatalf("StartTimeAfter %s: %d plans, want %d", pivot, len(after.TrainingPlanSummaries), want)
+	}
+	for _, p := range after.TrainingPlanSummaries {
+		if !aws.ToTime(p.StartTime).After(pivot) {
+			t.Fatalf("plan starting %s listed after %s", aws.ToTime(p.StartTime), pivot)
+		}
+	}
+	if len(before.TrainingPlanSummaries)+len(after.TrainingPlanSummaries) != len(starts) {
+		t.Fatalf("before %d + after %d != %d plans", len(before.TrainingPlanSummaries), len(after.TrainingPlanSummaries), len(starts))
+	}
+}

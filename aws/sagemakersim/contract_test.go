@@ -762,3 +762,16 @@ func TestListPlansByStartTime(t *testing.T) {
 		t.Fatalf("before %d + after %d != %d plans", len(before.TrainingPlanSummaries), len(after.TrainingPlanSummaries), len(starts))
 	}
 }
+
+func TestTwoEmulatorsShareTheStateFile(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "state.json")
+	_, urlA := newServer(t, ec2sim.Options{StateFile: file})
+	_, urlB := newServer(t, ec2sim.Options{StateFile: file})
+	region, o := findOfferings(t, urlA, 48, nil)
+	create(t, smClient(urlA, region), "shared", aws.ToString(o.TrainingPlanOfferingId))
+	if _, err := smClient(urlB, region).DescribeTrainingPlan(ctx, &sagemaker.DescribeTrainingPlanInput{TrainingPlanName: aws.String("shared")}); err != nil {
+		t.Fatalf("the second emulator does not see the plan the first one sold: %v", err)
+	}
+	_, err := smClient(urlB, region).CreateTrainingPlan(ctx, &sagemaker.CreateTrainingPlanInput{TrainingPlanName: aws.String("shared"), TrainingPlanOfferingId: o.TrainingPlanOfferingId})
+	wantCode(t, err, "ResourceInUse")
+}

@@ -1,6 +1,7 @@
 package sagemakersim_test
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"path/filepath"
@@ -774,4 +775,22 @@ func TestTwoEmulatorsShareTheStateFile(t *testing.T) {
 	}
 	_, err := smClient(urlB, region).CreateTrainingPlan(ctx, &sagemaker.CreateTrainingPlanInput{TrainingPlanName: aws.String("shared"), TrainingPlanOfferingId: o.TrainingPlanOfferingId})
 	wantCode(t, err, "ResourceInUse")
+}
+
+// The modeled errors reach the SDK as its own types, as AWS's do.
+func TestModeledErrorTypes(t *testing.T) {
+	_, url := newServer(t, ec2sim.Options{})
+	region, o := findOfferings(t, url, 48, nil)
+	c := smClient(url, region)
+	_, err := c.DescribeTrainingPlan(ctx, &sagemaker.DescribeTrainingPlanInput{TrainingPlanName: aws.String("none")})
+	var nf *types.ResourceNotFound
+	if !errors.As(err, &nf) || aws.ToString(nf.Message) == "" {
+		t.Fatalf("not a *types.ResourceNotFound with a message: %T %v", err, err)
+	}
+	create(t, c, "dup", aws.ToString(o.TrainingPlanOfferingId))
+	_, err = c.CreateTrainingPlan(ctx, &sagemaker.CreateTrainingPlanInput{TrainingPlanName: aws.String("dup"), TrainingPlanOfferingId: o.TrainingPlanOfferingId})
+	var iu *types.ResourceInUse
+	if !errors.As(err, &iu) {
+		t.Fatalf("not a *types.ResourceInUse: %T %v", err, err)
+	}
 }

@@ -78,3 +78,9 @@ func (c *Client) SetConfirmPace(tries int, delay time.Duration) {
 
 // CheckTags is the rule of the tags a purchase may carry besides gpublock's own.
 func CheckTags(tags map[string]string) error { return checkTags(tags) }
+
+// WithExtensionRequestID marks ctx's extension purchase, and the look-up that settles its
+// lost reply, with the request id of their journal lines, for the call log.
+func WithExtensionRequestID(ctx context.Context, id string) context.Context {
+	return withExtensionRequestID(ctx, id)
+}

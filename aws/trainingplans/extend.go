@@ -79,6 +79,7 @@ func (c *Client) Extend(ctx context.Context, p Plan, off ExtensionOffering) (Ext
 	if err := c.base.JournalIntent(ctx, &entry); err != nil {
 		return res, err
 	}
+	ctx = gaws.WithExtensionRequestID(ctx, res.RequestID)
 	if err := ctx.Err(); err != nil {
 		c.base.JournalOutcome(entry, gaws.NotBought, false, "", err)
 		return res, &gaws.PurchaseError{Outcome: gaws.NotBought, Err: err, Explanation: gaws.Explanation{Summary: "Cancelled before the extension was sent; nothing was bought."}}

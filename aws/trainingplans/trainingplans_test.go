@@ -3,6 +3,7 @@ package trainingplans
 import (
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -325,4 +326,43 @@ func TestEndpointFromEnvironment(t *testing.T) {
 	if cnt.get("SearchTrainingPlanOfferings") == 0 {
 		t.Fatal("the search did not reach AWS_ENDPOINT_URL_SAGEMAKER")
 	}
+}
+
+func TestCallLogCarriesThePlansRequestID(t *testing.T) {
+	sim, url, _ := newSim(t, ec2sim.Faults{})
+	var buf strings.Builder
+	log := gaws.NewCallLog(&lockedWriter{w: &buf})
+	c := newClient(t, url, func(cfg *gaws.Config) { cfg.CallLog = log })
+	o := someOffering(t, c)
+	sim.SetFaults(ec2sim.Faults{LostReply: 1})
+	res, err := c.Purchase(ctx, o, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := buf.String()
+	for _, action := range []string{"CreateTrainingPlan", "DescribeTrainingPlan"} {
+		found := false
+		for _, line := range strings.Split(text, "\n") {
+			if strings.Contains(line, "action="+action+" ") && strings.Contains(line, "gpublock_request_id="+res.RequestID) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("no %s line with gpublock_request_id=%s in:\n%s", action, res.RequestID, text)
+		}
+	}
+	if strings.Contains(text, testSecretKey) {
+		t.Fatal("the call log holds the secret key")
+	}
+}
+
+type lockedWriter struct {
+	mu sync.Mutex
+	w  *strings.Builder
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }

@@ -366,3 +366,44 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	defer l.mu.Unlock()
 	return l.w.Write(p)
 }
+
+func TestSearchThrottledThenError(t *testing.T) {
+	_, url, cnt := newSim(t, ec2sim.Faults{Throttle: 1})
+	c := newClient(t, url, nil)
+	q := query("us-east-1")
+	q.Days = []int{2}
+	sawThrottled := false
+	var last gaws.RegionStatus
+	for ev := range c.Search(ctx, q) {
+		if ev.Status != nil {
+			last = *ev.Status
+			sawThrottled = sawThrottled || ev.Status.State == gaws.RegionThrottled
+		}
+	}
+	if !sawThrottled || last.State != gaws.RegionError || !strings.Contains(last.Message, "throttling") {
+		t.Fatalf("throttled search: saw throttled %v, ended %v", sawThrottled, last)
+	}
+	if n := cnt.get("SearchTrainingPlanOfferings"); n < 2 {
+		t.Fatalf("a throttled read was tried %d times; the SDK retries reads", n)
+	}
+}
+
+func TestDeniedPurchaseNamesTheAction(t *testing.T) {
+	sim, url, _ := newSim(t, ec2sim.Faults{})
+	c := newClient(t, url, nil)
+	o := someOffering(t, c)
+	var f ec2sim.Faults
+	if err := ec2sim.ParseFault("deny=sagemaker:CreateTrainingPlan", &f); err != nil {
+		t.Fatal(err)
+	}
+	sim.SetFaults(f)
+	res, err := c.Purchase(ctx, o, nil)
+	var pe *gaws.PurchaseError
+	if !errors.As(err, &pe) || res.Outcome != gaws.NotBought || !strings.Contains(pe.Error(), "sagemaker:CreateTrainingPlan") {
+		t.Fatalf("denied purchase: %+v %v", res, err)
+	}
+	sim.SetFaults(ec2sim.Faults{})
+	if plans, err := c.Plans(ctx, []string{o.Region}); err != nil || len(plans) != 0 {
+		t.Fatalf("a denied purchase left %d plans (%v)", len(plans), err)
+	}
+}

@@ -86,9 +86,19 @@ const (
 	FaultError             // the call fails with a server error
 )
 
-// Inject applies latency and draws the common faults for one call in region.
+// Inject applies the latency and draws the faults common to every protocol for one call
+// in region, by the EC2 side's own rule, whose answer is read back by its code and status.
 func (c *Core) Inject(ctx context.Context, region string) FaultHit {
-	return c.s.drawFault(ctx, region, c.s.currentFaults())
+	e := c.s.injectFaults(ctx, &call{region: region, faults: c.s.currentFaults()})
+	switch {
+	case e == nil:
+		return FaultNone
+	case e.code == "Unavailable":
+		return FaultDown
+	case e.status >= 500 && e.status != http.StatusServiceUnavailable:
+		return FaultError
+	}
+	return FaultThrottle
 }
 
 // Faults are the faults in force.

@@ -273,22 +273,10 @@ func (s *Server) signedRegion(r *http.Request) (region, service string, e *apiEr
 }
 
 func (s *Server) injectFaults(ctx context.Context, c *call) *apiError {
-	switch s.drawFault(ctx, c.region, c.faults) {
-	case FaultDown:
-		return errf(http.StatusServiceUnavailable, "Unavailable", "The service is unavailable in %s. Please try again shortly.", c.region)
-	case FaultThrottle:
-		return errThrottled
-	case FaultError:
-		return errInternal
-	}
-	return nil
-}
-
-// drawFault applies the latency and draws the faults every protocol shares.
-func (s *Server) drawFault(ctx context.Context, region string, f Faults) FaultHit {
+	f := c.faults
 	for _, d := range f.Down {
-		if d == region {
-			return FaultDown
+		if d == c.region {
+			return errf(http.StatusServiceUnavailable, "Unavailable", "The service is unavailable in %s. Please try again shortly.", c.region)
 		}
 	}
 	if wait := f.Latency + s.dice.jitter(f.Jitter); wait > 0 {
@@ -300,12 +288,12 @@ func (s *Server) drawFault(ctx context.Context, region string, f Faults) FaultHi
 		}
 	}
 	if s.dice.hit(f.Throttle) {
-		return FaultThrottle
+		return errThrottled
 	}
 	if s.dice.hit(f.Error) {
-		return FaultError
+		return errInternal
 	}
-	return FaultNone
+	return nil
 }
 
 func newRequestID() string {

@@ -2,8 +2,10 @@ package trainingplans
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -32,6 +34,8 @@ const testSecretKey = "test-secret-key-that-must-never-be-journaled"
 type counter struct {
 	mu sync.Mutex
 	n  map[string]int
+	// onOp, when set, is called as each operation arrives, before the emulator answers.
+	onOp func(op string)
 }
 
 func (c *counter) get(op string) int {
@@ -52,7 +56,14 @@ func newSim(t testing.TB, f ec2sim.Faults) (*ec2sim.Server, string, *counter) {
 		if op, ok := strings.CutPrefix(r.Header.Get("X-Amz-Target"), "SageMaker."); ok {
 			cnt.mu.Lock()
 			cnt.n[op]++
+			hook := cnt.onOp
 			cnt.mu.Unlock()
+			if hook != nil {
+				// The whole request has arrived before the hook runs.
+				body, _ := io.ReadAll(r.Body)
+				r.Body = io.NopCloser(bytes.NewReader(body))
+				hook(op)
+			}
 		}
 		sim.ServeHTTP(w, r)
 	}))

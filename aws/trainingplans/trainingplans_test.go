@@ -1,6 +1,7 @@
 package trainingplans
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"sync"
@@ -405,5 +406,38 @@ func TestDeniedPurchaseNamesTheAction(t *testing.T) {
 	sim.SetFaults(ec2sim.Faults{})
 	if plans, err := c.Plans(ctx, []string{o.Region}); err != nil || len(plans) != 0 {
 		t.Fatalf("a denied purchase left %d plans (%v)", len(plans), err)
+	}
+}
+
+// A purchase interrupted while its call is in flight (the person pressed ctrl+c, a
+// timeout) may still be carried out: it is settled by describing the plan's name.
+func TestInterruptedPurchaseIsSettled(t *testing.T) {
+	_, url, cnt := newSim(t, ec2sim.Faults{})
+	c := newClient(t, url, nil)
+	o := someOffering(t, c)
+	interrupted, cancel := context.WithCancel(ctx)
+	defer cancel()
+	// Cancelled once the call has reached AWS, which carries it out all the same.
+	cnt.mu.Lock()
+	cnt.onOp = func(op string) {
+		if op == "CreateTrainingPlan" {
+			cancel()
+		}
+	}
+	cnt.mu.Unlock()
+	res, err := c.Purchase(interrupted, o, nil)
+	if err != nil {
+		t.Fatalf("interrupted purchase: %v", err)
+	}
+	// Whether the answer still got through before the cancel is a race; either way the
+	// plan is bought, once.
+	if res.Outcome != gaws.Bought || res.Plan.Name != res.RequestID {
+		t.Fatalf("interrupted purchase: %+v", res)
+	}
+	if n := cnt.get("CreateTrainingPlan"); n != 1 {
+		t.Fatalf("CreateTrainingPlan sent %d times", n)
+	}
+	if plans, err := c.Plans(ctx, []string{o.Region}); err != nil || len(plans) != 1 {
+		t.Fatalf("%d plans after an interrupted purchase (%v)", len(plans), err)
 	}
 }

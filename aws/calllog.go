@@ -17,6 +17,7 @@ import (
 	awsmiddleware "github.com/aws/aws-sdk-go-v2/aws/middleware"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	"github.com/aws/aws-sdk-go-v2/service/sagemaker"
 	"github.com/aws/smithy-go"
 	"github.com/aws/smithy-go/middleware"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
@@ -144,10 +145,15 @@ func withExtensionRequestID(ctx context.Context, id string) context.Context {
 func requestTagOf(ctx context.Context, params any) string {
 	var specs []types.TagSpecification
 	switch in := params.(type) {
-	case *ec2.PurchaseCapacityBlockExtensionInput, *ec2.DescribeCapacityBlockExtensionHistoryInput:
+	case *ec2.PurchaseCapacityBlockExtensionInput, *ec2.DescribeCapacityBlockExtensionHistoryInput,
+		*sagemaker.ExtendTrainingPlanInput, *sagemaker.DescribeTrainingPlanExtensionHistoryInput:
 		if id, ok := ctx.Value(extensionRequestIDKey{}).(string); ok {
 			return id
 		}
+	case *sagemaker.CreateTrainingPlanInput:
+		return planRequestID(in.TrainingPlanName)
+	case *sagemaker.DescribeTrainingPlanInput:
+		return planRequestID(in.TrainingPlanName)
 	case *ec2.PurchaseCapacityBlockInput:
 		specs = in.TagSpecifications
 	case *ec2.RunInstancesInput:
@@ -170,6 +176,15 @@ func requestTagOf(ctx context.Context, params any) string {
 				return *t.Value
 			}
 		}
+	}
+	return ""
+}
+
+// planRequestID is the request id of a training plan gpublock bought, which is named after
+// it; describing that name is the look-up after a lost reply.
+func planRequestID(name *string) string {
+	if n := sdkaws.ToString(name); strings.HasPrefix(n, requestIDPrefix) {
+		return n
 	}
 	return ""
 }

@@ -102,6 +102,10 @@ type Client struct {
 	// page size is used otherwise. Tests set it to prove that every page is followed.
 	pageSize int32
 
+	// endpointFlag is Config.EndpointURL as given (--endpoint-url), before the loopback
+	// AWS_ENDPOINT_URL_EC2 fills it in: other services' own variables come between.
+	endpointFlag string
+
 	mu       sync.Mutex
 	ec2s     map[string]*ec2.Client
 	identity *Identity
@@ -157,6 +161,7 @@ func New(ctx context.Context, cfg Config) (*Client, error) {
 	if c.profile == "" {
 		c.profile = profileFromEnv()
 	}
+	c.endpointFlag = c.cfg.EndpointURL
 	if c.cfg.EndpointURL == "" {
 		c.cfg.EndpointURL = loopbackEndpointFromEnv()
 	}

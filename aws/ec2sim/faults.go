@@ -168,7 +168,7 @@ func actionName(a string) (string, bool) {
 			return name, true
 		}
 	}
-	return "", false
+	return protocolAction(a)
 }
 
 // actionNames lists, sorted, the EC2 actions the emulator answers.

@@ -16,6 +16,8 @@ type stateFile struct {
 	Version int                     `json:"version"`
 	Clock   time.Time               `json:"clock"`
 	Regions map[string]*regionState `json:"regions"`
+	// Services holds the state of the other protocols (Options.Protocols), by name.
+	Services map[string]json.RawMessage `json:"services,omitempty"`
 }
 
 const stateVersion = 1
@@ -36,6 +38,9 @@ func (s *Server) load() (time.Time, error) {
 	if sf.Version != stateVersion {
 		return time.Time{}, fmt.Errorf("ec2sim: state file %s has version %d; this emulator reads version %d", s.opts.StateFile, sf.Version, stateVersion)
 	}
+	if err := s.loadProtocols(sf.Services); err != nil {
+		return time.Time{}, fmt.Errorf("ec2sim: state file %s is not valid: %w", s.opts.StateFile, err)
+	}
 	s.seen = statFile(s.opts.StateFile)
 	for name, rs := range sf.Regions {
 		if _, ok := regions[name]; !ok || rs == nil {
@@ -52,7 +57,11 @@ func (s *Server) save() error {
 	if s.opts.StateFile == "" {
 		return nil
 	}
-	b, err := json.Marshal(stateFile{Version: stateVersion, Clock: s.clock.Now(), Regions: s.regions})
+	services, err := s.saveProtocols()
+	if err != nil {
+		return err
+	}
+	b, err := json.Marshal(stateFile{Version: stateVersion, Clock: s.clock.Now(), Regions: s.regions, Services: services})
 	if err != nil {
 		return err
 	}

@@ -34,6 +34,7 @@ type Options struct {
 	// RateLimits, when set, refuses requests beyond AWS's request token buckets; nil turns
 	// them off (gpublock sim sets AWSRateLimits unless told not to).
 	RateLimits *RateLimits
+	Protocols  []Protocol // other protocols served on the same port, sharing this core
 }
 
 // Server is the emulator. It is an http.Handler; use Listen or httptest to serve it.
@@ -48,6 +49,8 @@ type Server struct {
 	mu      sync.Mutex // guards regions and the state file
 	regions map[string]*regionState
 	seen    fs.FileInfo // the state file as this emulator last read or wrote it
+
+	protocols []mounted
 }
 
 // New makes an emulator, loading Options.StateFile if it exists.
@@ -67,6 +70,7 @@ func New(opts Options) (*Server, error) {
 		dice:    newDice(opts.Seed),
 		regions: map[string]*regionState{},
 	}
+	s.mountProtocols()
 	start := opts.Start
 	if opts.StateFile != "" {
 		saved, err := s.load()
@@ -164,6 +168,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/x-amz-json-1.1")
 		w.WriteHeader(http.StatusBadRequest)
 		io.WriteString(w, `{"__type":"UnknownOperationException","message":"this emulator has no Price List API"}`)
+		return
+	}
+	if h := s.protocolFor(r); h != nil {
+		h.ServeHTTP(w, r)
 		return
 	}
 	reqID := newRequestID()

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/sagemakersim"
 )
 
 func init() {
@@ -30,10 +31,14 @@ func (ff faultFlags) Set(v string) error {
 
 // simOptions completes the options of every emulator gpublock starts (`gpublock sim` and
 // the in-process demo backend): the Price List API is served beside EC2, so that
-// `gpublock prices --refresh --endpoint-url` works against it as against AWS.
+// `gpublock prices --refresh --endpoint-url` works against it as against AWS; and SageMaker
+// Training Plans, on the same clock, faults and state file.
 func simOptions(o ec2sim.Options) ec2sim.Options {
 	if o.PriceList == nil {
 		o.PriceList = ec2sim.NewPriceListHandler()
+	}
+	if len(o.Protocols) == 0 {
+		o.Protocols = []ec2sim.Protocol{sagemakersim.Protocol()}
 	}
 	return o
 }
@@ -52,7 +57,7 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	limits := fs.String("rate-limits", "aws", "EC2's request token buckets: aws (as documented: DescribeCapacityBlockOfferings 10 at once, then 0.15 per second), off, or a number N (AWS's refill rates × N, for demos)")
 	oneLineFlagErrors(fs, "sim", stderr, func() {
 		fmt.Fprintln(stderr, "Usage: gpublock sim [--addr 127.0.0.1:4566] [--seed N] [--clock RFC3339] [--speed X] [--state FILE] [--rate-limits aws|off|N] [--fault NAME=VALUE ...]")
-		fmt.Fprintln(stderr, "\nServes an emulator of the EC2 Capacity Blocks API (with STS GetCallerIdentity and the Price List API's GetProducts) until interrupted.")
+		fmt.Fprintln(stderr, "\nServes an emulator of the EC2 Capacity Blocks API (with STS GetCallerIdentity, the Price List API's GetProducts and SageMaker Training Plans) until interrupted.")
 		fmt.Fprintln(stderr, "\nExit status: 0 stopped by an interrupt, 1 could not serve (address in use, unreadable state file), 2 bad usage.")
 		fmt.Fprintln(stderr, "\nFlags:")
 		fs.PrintDefaults()
@@ -179,10 +184,12 @@ func printSimHelp(w io.Writer, url string, opts ec2sim.Options, now time.Time) {
 	fmt.Fprintf(w, `
 Point the AWS SDKs and CLI at it:
   export AWS_ENDPOINT_URL_EC2=%[1]s
+  export AWS_ENDPOINT_URL_SAGEMAKER=%[1]s
   export AWS_ENDPOINT_URL_STS=%[1]s
   export AWS_ACCESS_KEY_ID=AKIDEXAMPLE AWS_SECRET_ACCESS_KEY=dummy
   export AWS_REGION=%[2]s
   aws ec2 describe-capacity-block-offerings --instance-type p5.48xlarge --instance-count 2 --capacity-duration-hours 48
+  aws sagemaker search-training-plan-offerings --instance-type ml.p5.48xlarge --instance-count 2 --duration-hours 48 --target-resources training-job
 
 On-demand prices (the Price List API) are served too:
   gpublock prices --refresh --endpoint-url %[1]s

@@ -1,0 +1,195 @@
+package ec2sim
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Protocol is another AWS protocol served on the emulator's port (SageMaker's JSON 1.1,
+// for one), sharing its clock, seed, faults, lock and state file. It is registered in
+// Options.Protocols; requests whose X-Amz-Target starts with TargetPrefix go to it.
+type Protocol struct {
+	Name         string   // the key of its state in the state file, e.g. "sagemaker"
+	TargetPrefix string   // e.g. "SageMaker."
+	Actions      []string // the operations it answers, which the deny fault may name
+	Mount        func(*Core) ProtocolHandler
+}
+
+// ProtocolHandler answers a Protocol's requests and keeps its state. SaveState and
+// LoadState are called with the core's lock held; LoadState(nil) means a fresh state.
+type ProtocolHandler interface {
+	http.Handler
+	SaveState() (json.RawMessage, error)
+	LoadState(json.RawMessage) error
+}
+
+// Core is the part of the emulator a Protocol shares: one per Server.
+type Core struct{ s *Server }
+
+// Now is the emulator's clock.
+func (c *Core) Now() time.Time { return c.s.clock.Now() }
+
+// Seed is the market's seed.
+func (c *Core) Seed() int64 { return c.s.opts.Seed }
+
+// Hash is the seeded, deterministic choice the EC2 market is made of, for other markets.
+func (c *Core) Hash(parts ...any) uint64 { return c.s.hash.sum(parts...) }
+
+// Between returns a value in [lo, hi] chosen by the seed and parts.
+func (c *Core) Between(lo, hi int, parts ...any) int { return c.s.hash.between(lo, hi, parts...) }
+
+// Zone is an availability zone of a served region.
+type Zone struct{ Name, ID string }
+
+// Zones are the region's availability zones (not its Local Zones).
+func (c *Core) Zones(region string) []Zone {
+	var out []Zone
+	for _, z := range regions[region].zonesFor(false) {
+		out = append(out, Zone{z.Name, z.ID})
+	}
+	return out
+}
+
+// Update runs fn with the state locked and fresh from the state file, and saves every
+// protocol's state (and EC2's) afterwards when fn reports a change.
+func (c *Core) Update(fn func(now time.Time) (changed bool)) {
+	s := c.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.refresh()
+	if fn(s.clock.Now()) {
+		s.commit()
+	}
+}
+
+// SignedRegion is the region of the request's SigV4 scope (the default region when it is
+// unsigned); the error says why a scope is refused.
+func (c *Core) SignedRegion(r *http.Request) (region, service string, err error) {
+	region, service, aerr := c.s.signedRegion(r)
+	if aerr != nil {
+		return "", "", aerr
+	}
+	return region, service, nil
+}
+
+// FaultHit is which of the faults common to every protocol a call meets.
+type FaultHit int
+
+const (
+	FaultNone     FaultHit = iota
+	FaultDown              // the region is down
+	FaultThrottle          // the call is throttled
+	FaultError             // the call fails with a server error
+)
+
+// Inject applies the latency and draws the faults common to every protocol for one call
+// in region, by the EC2 side's own rule, whose answer is read back by its code and status.
+func (c *Core) Inject(ctx context.Context, region string) FaultHit {
+	e := c.s.injectFaults(ctx, &call{region: region, faults: c.s.currentFaults()})
+	switch {
+	case e == nil:
+		return FaultNone
+	case e.code == "Unavailable":
+		return FaultDown
+	case e.status >= 500 && e.status != http.StatusServiceUnavailable:
+		return FaultError
+	}
+	return FaultThrottle
+}
+
+// Faults are the faults in force.
+func (c *Core) Faults() Faults { return c.s.currentFaults() }
+
+// Denied reports whether the deny fault names the action.
+func (c *Core) Denied(action string) bool { return c.s.currentFaults().denies(action) }
+
+// Hit reports true with probability p, from the faults' seeded dice (sold, lost-reply).
+func (c *Core) Hit(p float64) bool { return c.s.dice.hit(p) }
+
+// TakePayFail reports whether the purchase being made is one whose payment is to fail,
+// counting it off the payfail fault. Call inside Update.
+func (c *Core) TakePayFail() bool { return c.s.takePayFail() }
+
+// mountProtocols makes the handlers of Options.Protocols. Call before the state is loaded.
+func (s *Server) mountProtocols() {
+	core := &Core{s}
+	for _, p := range s.opts.Protocols {
+		s.protocols = append(s.protocols, mounted{p, p.Mount(core)})
+	}
+}
+
+type mounted struct {
+	Protocol
+	h ProtocolHandler
+}
+
+// protocolFor is the registered protocol a request's X-Amz-Target names, if any.
+func (s *Server) protocolFor(r *http.Request) http.Handler {
+	t := r.Header.Get("X-Amz-Target")
+	for _, p := range s.protocols {
+		if t != "" && strings.HasPrefix(t, p.TargetPrefix) {
+			return p.h
+		}
+	}
+	return nil
+}
+
+// faultActions are the actions of other protocols that the deny fault may name.
+var (
+	faultActionsMu sync.Mutex
+	faultActions   []string
+)
+
+// RegisterFaultActions lets the deny fault (ParseFault) name a protocol's actions; a
+// protocol package calls it from init, before flags are parsed.
+func RegisterFaultActions(names ...string) {
+	faultActionsMu.Lock()
+	defer faultActionsMu.Unlock()
+	faultActions = append(faultActions, names...)
+}
+
+// protocolAction is the name of a registered protocol's action, as the deny fault reads
+// it: any case, with an IAM-style prefix such as sagemaker: allowed.
+func protocolAction(a string) (string, bool) {
+	if _, rest, ok := strings.Cut(a, ":"); ok {
+		a = rest
+	}
+	faultActionsMu.Lock()
+	defer faultActionsMu.Unlock()
+	for _, name := range faultActions {
+		if strings.EqualFold(name, a) {
+			return name, true
+		}
+	}
+	return "", false
+}
+
+// loadProtocols hands each protocol its part of a state file just read.
+func (s *Server) loadProtocols(saved map[string]json.RawMessage) error {
+	for _, p := range s.protocols {
+		if err := p.h.LoadState(saved[p.Name]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// saveProtocols collects each protocol's state for the state file.
+func (s *Server) saveProtocols() (map[string]json.RawMessage, error) {
+	if len(s.protocols) == 0 {
+		return nil, nil
+	}
+	out := map[string]json.RawMessage{}
+	for _, p := range s.protocols {
+		b, err := p.h.SaveState()
+		if err != nil {
+			return nil, err
+		}
+		out[p.Name] = b
+	}
+	return out, nil
+}

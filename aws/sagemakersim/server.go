@@ -1,0 +1,278 @@
+package sagemakersim
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gpublock/gpublock/aws/ec2sim"
+)
+
+// TargetPrefix is the X-Amz-Target prefix of SageMaker's awsJson1_1 protocol.
+const TargetPrefix = "SageMaker."
+
+const maxBody = 1 << 20
+
+// op is one operation: it decodes into its own input and answers a JSON value.
+type op struct {
+	// mutates marks the operations that spend (the lost-reply fault applies to them).
+	mutates bool
+	run     func(h *handler, c *call) (any, *apiError)
+}
+
+var ops = map[string]op{
+	"SearchTrainingPlanOfferings":          {run: (*handler).searchOfferings},
+	"CreateTrainingPlan":                   {mutates: true, run: (*handler).createPlan},
+	"DescribeTrainingPlan":                 {run: (*handler).describePlan},
+	"ListTrainingPlans":                    {run: (*handler).listPlans},
+	"ExtendTrainingPlan":                   {mutates: true, run: (*handler).extendPlan},
+	"DescribeTrainingPlanExtensionHistory": {run: (*handler).extensionHistory},
+	"DescribeReservedCapacity":             {run: (*handler).describeReservedCapacity},
+	"ListUltraServersByReservedCapacity":   {run: (*handler).listUltraServers},
+}
+
+// Operations lists the operations served, for the deny fault and documentation.
+func Operations() []string {
+	return []string{"SearchTrainingPlanOfferings", "CreateTrainingPlan", "DescribeTrainingPlan", "ListTrainingPlans",
+		"ExtendTrainingPlan", "DescribeTrainingPlanExtensionHistory", "DescribeReservedCapacity", "ListUltraServersByReservedCapacity"}
+}
+
+func init() { ec2sim.RegisterFaultActions(Operations()...) }
+
+// Protocol is the registration that makes an ec2sim.Server answer SageMaker too.
+func Protocol() ec2sim.Protocol {
+	return ec2sim.Protocol{
+		Name:         "sagemaker",
+		TargetPrefix: TargetPrefix,
+		Actions:      Operations(),
+		Mount:        func(c *ec2sim.Core) ec2sim.ProtocolHandler { return newHandler(c) },
+	}
+}
+
+// handler is the SageMaker side of one emulator. Its state is guarded by the core's lock
+// (every use is inside Core.Update).
+type handler struct {
+	core    *ec2sim.Core
+	mu      sync.Mutex // guards regions against SaveState/LoadState called outside an op
+	regions map[string]*regionState
+}
+
+func newHandler(c *ec2sim.Core) *handler {
+	return &handler{core: c, regions: map[string]*regionState{}}
+}
+
+func (h *handler) region(name string) *regionState {
+	rs, ok := h.regions[name]
+	if !ok {
+		rs = newRegionState()
+		h.regions[name] = rs
+	}
+	return rs
+}
+
+// call is one decoded request.
+type call struct {
+	op     string
+	region string
+	body   []byte
+	now    time.Time
+	rs     *regionState
+	// changed is set by an operation that modified the state, so that it is saved.
+	changed bool
+}
+
+// decode reads the body into v strictly: unknown members are refused, as the safer
+// reading (whether AWS ignores them is UNCONFIRMED), so that a misspelt member in a
+// client does not pass here and fail against AWS.
+func (c *call) decode(v any) *apiError {
+	body := bytes.TrimSpace(c.body)
+	if len(body) == 0 {
+		body = []byte("{}")
+	}
+	d := json.NewDecoder(bytes.NewReader(body))
+	d.DisallowUnknownFields()
+	if err := d.Decode(v); err != nil {
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &te):
+			return errf(http.StatusBadRequest, "SerializationException", "Member %s: expected %s, got a JSON %s.", te.Field, te.Type, te.Value)
+		case strings.HasPrefix(err.Error(), "json: unknown field "):
+			return errf(http.StatusBadRequest, "SerializationException", "Unknown member %s in %s input.", strings.TrimPrefix(err.Error(), "json: unknown field "), c.op)
+		}
+		return errf(http.StatusBadRequest, "SerializationException", "Cannot read the %s input: %v", c.op, err)
+	}
+	if d.More() {
+		return errf(http.StatusBadRequest, "SerializationException", "The request body holds more than one JSON value.")
+	}
+	return nil
+}
+
+func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	reqID := newRequestID()
+	target := r.Header.Get("X-Amz-Target")
+	name := strings.TrimPrefix(target, TargetPrefix)
+	if r.Method != http.MethodPost || r.URL.Path != "/" {
+		writeError(w, reqID, errf(http.StatusBadRequest, "UnknownOperationException", "SageMaker is served by POST / (the request was %s %s).", r.Method, r.URL.Path))
+		return
+	}
+	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/x-amz-json-1.1") {
+		writeError(w, reqID, errf(http.StatusBadRequest, "UnknownOperationException", "Content-Type %q is not application/x-amz-json-1.1.", ct))
+		return
+	}
+	o, ok := ops[name]
+	if !ok {
+		writeError(w, reqID, errf(http.StatusBadRequest, "UnknownOperationException", "The operation %s is not supported in the called region.", target))
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+	if err != nil {
+		writeError(w, reqID, errf(http.StatusRequestEntityTooLarge, "SerializationException", "The request body is larger than %d bytes.", maxBody))
+		return
+	}
+	region, service, serr := h.core.SignedRegion(r)
+	if serr != nil {
+		writeError(w, reqID, errf(http.StatusForbidden, "UnrecognizedClientException", "%v", serr))
+		return
+	}
+	if service != "" && service != "sagemaker" {
+		writeError(w, reqID, errf(http.StatusForbidden, "InvalidSignatureException", "Credential should be scoped to correct service: 'sagemaker' (it was %q).", service))
+		return
+	}
+	switch h.core.Inject(r.Context(), region) {
+	case ec2sim.FaultDown:
+		writeError(w, reqID, errf(http.StatusServiceUnavailable, "ServiceUnavailable", "The service is unavailable in %s. Please try again shortly.", region))
+		return
+	case ec2sim.FaultThrottle:
+		writeError(w, reqID, errThrottled)
+		return
+	case ec2sim.FaultError:
+		writeError(w, reqID, errInternal)
+		return
+	}
+	c := &call{op: name, region: region, body: body}
+	var out any
+	var aerr *apiError
+	lost := false
+	h.core.Update(func(now time.Time) bool {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		c.now, c.rs = now, h.region(region)
+		c.changed = h.settle(c.rs, now)
+		out, aerr = o.run(h, c)
+		// A spending call that commits and then does not answer: the client must find
+		// out from a describe whether it went through.
+		if aerr == nil && o.mutates && h.core.Hit(h.core.Faults().LostReply) {
+			lost = true
+		}
+		return c.changed
+	})
+	if aerr != nil {
+		writeError(w, reqID, aerr)
+		return
+	}
+	if lost {
+		writeError(w, reqID, errInternal)
+		return
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		writeError(w, reqID, errInternal)
+		return
+	}
+	w.Header().Set("Content-Type", "application/x-amz-json-1.1")
+	w.Header().Set("x-amzn-RequestId", reqID)
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(b)
+}
+
+// deny is the answer to an operation the deny fault names, given where it would have
+// succeeded: validation comes first, as in AWS, and nothing is changed.
+func (h *handler) deny(c *call) *apiError {
+	if !h.core.Denied(c.op) {
+		return nil
+	}
+	return errf(http.StatusBadRequest, "AccessDeniedException",
+		"User: arn:aws:iam::%s:user/gpublock-demo is not authorized to perform: sagemaker:%s because no identity-based policy allows the sagemaker:%s action",
+		ec2sim.DemoAccount, c.op, c.op)
+}
+
+// SaveState is the SageMaker part of the state file.
+func (h *handler) SaveState() (json.RawMessage, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return json.Marshal(savedState{Regions: h.regions})
+}
+
+// LoadState replaces the state with a saved one (nil: a fresh one).
+func (h *handler) LoadState(b json.RawMessage) error {
+	var st savedState
+	if len(b) > 0 {
+		if err := json.Unmarshal(b, &st); err != nil {
+			return fmt.Errorf("sagemaker state: %w", err)
+		}
+	}
+	regions := map[string]*regionState{}
+	for name, rs := range st.Regions {
+		if rs != nil {
+			rs.fill()
+			regions[name] = rs
+		}
+	}
+	h.mu.Lock()
+	h.regions = regions
+	h.mu.Unlock()
+	return nil
+}
+
+type savedState struct {
+	Regions map[string]*regionState `json:"regions"`
+}
+
+// apiError is an error in awsJson1_1's shape.
+type apiError struct {
+	status  int
+	code    string
+	message string
+}
+
+func (e *apiError) Error() string { return e.code + ": " + e.message }
+
+func errf(status int, code, format string, args ...any) *apiError {
+	return &apiError{status: status, code: code, message: fmt.Sprintf(format, args...)}
+}
+
+var (
+	// AWS JSON services answer throttling with HTTP 400 ThrottlingException (the code
+	// for these operations is UNCONFIRMED); the SDK retries it by its code.
+	errThrottled = errf(http.StatusBadRequest, "ThrottlingException", "Rate exceeded")
+	errInternal  = errf(http.StatusInternalServerError, "InternalFailure", "The request processing has failed because of an unknown error, exception or failure.")
+)
+
+func notFound(format string, args ...any) *apiError {
+	return errf(http.StatusBadRequest, "ResourceNotFound", format, args...)
+}
+
+func writeError(w http.ResponseWriter, reqID string, e *apiError) {
+	b, _ := json.Marshal(map[string]string{"__type": e.code, "Message": e.message})
+	w.Header().Set("Content-Type", "application/x-amz-json-1.1")
+	w.Header().Set("x-amzn-RequestId", reqID)
+	w.WriteHeader(e.status)
+	_, _ = w.Write(b)
+}
+
+func newRequestID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}

@@ -1,0 +1,160 @@
+package sagemakersim
+
+import (
+	"fmt"
+	"math"
+	"net/http"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// epoch is a timestamp on the wire: epoch seconds as a JSON number, as awsJson1_1 sends it.
+type epoch struct{ time.Time }
+
+func (e *epoch) UnmarshalJSON(b []byte) error {
+	f, err := strconv.ParseFloat(string(b), 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		return fmt.Errorf("a timestamp must be epoch seconds as a JSON number, not %s", b)
+	}
+	sec, frac := math.Modf(f)
+	e.Time = time.Unix(int64(sec), int64(frac*1e9)).UTC()
+	return nil
+}
+
+// ts writes a time as epoch seconds (a whole number when it is one).
+type ts time.Time
+
+func (t ts) MarshalJSON() ([]byte, error) {
+	tt := time.Time(t)
+	if tt.Nanosecond() == 0 {
+		return []byte(strconv.FormatInt(tt.Unix(), 10)), nil
+	}
+	return []byte(strconv.FormatFloat(float64(tt.UnixMilli())/1000, 'f', 3, 64)), nil
+}
+
+func tsp(t time.Time) *ts {
+	if t.IsZero() {
+		return nil
+	}
+	v := ts(t)
+	return &v
+}
+
+// Patterns and ranges of the SageMaker model (reference §2). Each pattern is anchored:
+// AWS matches the whole value.
+var (
+	patTrainingPlanName   = regexp.MustCompile(`^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,63}$`)
+	patOfferingID         = regexp.MustCompile(`^[a-z0-9\-]+$`)
+	patTrainingPlanArn    = regexp.MustCompile(`^arn:aws[a-z\-]*:sagemaker:[a-z0-9\-]*:[0-9]{12}:training-plan/.*$`)
+	patReservedCapArn     = regexp.MustCompile(`^arn:aws[a-z\-]*:sagemaker:[a-z0-9\-]*:[0-9]{12}:reserved-capacity/.*$`)
+	patUltraServerType    = regexp.MustCompile(`^ml.[a-z0-9\-.]+$`)
+	patTag                = regexp.MustCompile(`^([\p{L}\p{Z}\p{N}_.:/=+\-@]*)$`)
+	patNextToken          = regexp.MustCompile(`^.*$`)
+	instanceTypes         = []string{"ml.p4d.24xlarge", "ml.p5.48xlarge", "ml.p5e.48xlarge", "ml.p5en.48xlarge", "ml.trn1.32xlarge", "ml.trn2.48xlarge", "ml.p6-b200.48xlarge", "ml.p4de.24xlarge", "ml.p6e-gb200.36xlarge", "ml.p5.4xlarge", "ml.p6-b300.48xlarge"}
+	targetResources       = []string{"training-job", "hyperpod-cluster", "endpoint", "studio-apps"}
+	planStatuses          = []string{"Pending", "Active", "Scheduled", "Expired", "Failed"}
+	sortBys               = []string{"TrainingPlanName", "StartTime", "Status"}
+	sortOrders            = []string{"Ascending", "Descending"}
+	filterNames           = []string{"Status"}
+	validationErrorPrefix = "1 validation error detected: "
+)
+
+// invalid is AWS's ValidationException, naming the member as AWS does (lower camel case).
+func invalid(member string, value any, constraint string) *apiError {
+	return errf(http.StatusBadRequest, "ValidationException", "%sValue '%v' at '%s' failed to satisfy constraint: %s",
+		validationErrorPrefix, value, lowerFirst(member), constraint)
+}
+
+// rule is a business rule's ValidationException (the texts AWS is seen to use).
+func rule(format string, args ...any) *apiError {
+	return errf(http.StatusBadRequest, "ValidationException", format, args...)
+}
+
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}
+
+func checkString(member string, v *string, min, max int, pat *regexp.Regexp) *apiError {
+	if v == nil {
+		return nil
+	}
+	if n := len([]rune(*v)); n < min {
+		return invalid(member, *v, fmt.Sprintf("Member must have length greater than or equal to %d", min))
+	} else if n > max {
+		return invalid(member, *v, fmt.Sprintf("Member must have length less than or equal to %d", max))
+	}
+	if pat != nil && !pat.MatchString(*v) {
+		return invalid(member, *v, "Member must satisfy regular expression pattern: "+strings.TrimSuffix(strings.TrimPrefix(pat.String(), "^"), "$"))
+	}
+	return nil
+}
+
+func checkEnum(member string, v *string, values []string) *apiError {
+	if v == nil || slices.Contains(values, *v) {
+		return nil
+	}
+	return invalid(member, *v, "Member must satisfy enum value set: ["+strings.Join(values, ", ")+"]")
+}
+
+func checkRange[T int64 | int](member string, v *T, min, max T) *apiError {
+	if v == nil {
+		return nil
+	}
+	if *v < min {
+		return invalid(member, *v, fmt.Sprintf("Member must have value greater than or equal to %d", min))
+	}
+	if max >= min && *v > max {
+		return invalid(member, *v, fmt.Sprintf("Member must have value less than or equal to %d", max))
+	}
+	return nil
+}
+
+func required(member string, present bool) *apiError {
+	if present {
+		return nil
+	}
+	return invalid(member, "null", "Member must not be null")
+}
+
+// firstErr is the first of several checks that fails.
+func firstErr(errs ...*apiError) *apiError {
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+// page reads NextToken and MaxResults: the token is the offset of the next item, as an
+// opaque string; one that this emulator did not issue is a ValidationException.
+func page(token *string, maxResults *int, def, total int) (from, to int, next *string, e *apiError) {
+	if e := firstErr(checkString("NextToken", token, 0, 8192, patNextToken), checkRange("MaxResults", maxResults, 1, 100)); e != nil {
+		return 0, 0, nil, e
+	}
+	n := def
+	if maxResults != nil {
+		n = *maxResults
+	}
+	if token != nil && *token != "" {
+		off, ok := strings.CutPrefix(*token, "tok-")
+		v, err := strconv.Atoi(off)
+		if !ok || err != nil || v < 0 {
+			return 0, 0, nil, rule("Invalid pagination token %q.", *token)
+		}
+		from = v
+	}
+	from = min(from, total)
+	to = min(from+n, total)
+	if to < total {
+		s := "tok-" + strconv.Itoa(to)
+		next = &s
+	}
+	return from, to, next, nil
+}

@@ -1,0 +1,130 @@
+package trainingplans
+
+import (
+	"context"
+	"fmt"
+
+	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sagemaker"
+
+	gaws "github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/model"
+)
+
+// ExtendResult is a finished extension of a plan.
+type ExtendResult struct {
+	RequestID string
+	Outcome   gaws.Outcome
+	Extension Extension
+	Recovered bool // the reply was lost and the extension was found in the history
+}
+
+// checkExtendable is the rule of which plans can be extended: paid and not over.
+func checkExtendable(p Plan) error {
+	switch p.Status {
+	case StatusScheduled, StatusActive:
+		return nil
+	}
+	return &gaws.PurchaseError{Outcome: gaws.NotBought, Explanation: gaws.Explanation{
+		Summary: fmt.Sprintf("Training plan %s is %s; only a scheduled or active plan can be extended.", p.Name, p.Status)}}
+}
+
+// ExtensionOfferings asks how the plan can be lengthened by days.
+func (c *Client) ExtensionOfferings(ctx context.Context, p Plan, days int) ([]ExtensionOffering, error) {
+	if err := CheckExtensionDays(days); err != nil {
+		return nil, err
+	}
+	if err := checkExtendable(p); err != nil {
+		return nil, err
+	}
+	out, err := c.in(p.Region).SearchTrainingPlanOfferings(ctx, &sagemaker.SearchTrainingPlanOfferingsInput{
+		TrainingPlanArn: sdkaws.String(p.ARN), DurationHours: sdkaws.Int64(int64(days) * 24)})
+	if err != nil {
+		return nil, err
+	}
+	var offs []ExtensionOffering
+	for _, o := range out.TrainingPlanExtensionOfferings {
+		f, err := model.ParseMoney(sdkaws.ToString(o.UpfrontFee))
+		if err != nil {
+			return nil, fmt.Errorf("extension offering %s: %w", sdkaws.ToString(o.TrainingPlanExtensionOfferingId), err)
+		}
+		offs = append(offs, ExtensionOffering{ID: sdkaws.ToString(o.TrainingPlanExtensionOfferingId), PlanARN: p.ARN,
+			AvailabilityZone: sdkaws.ToString(o.AvailabilityZone), Start: sdkaws.ToTime(o.StartDate).UTC(), End: sdkaws.ToTime(o.EndDate).UTC(),
+			Hours: int(sdkaws.ToInt32(o.DurationHours)), Fee: f, Currency: sdkaws.ToString(o.CurrencyCode)})
+	}
+	return offs, nil
+}
+
+// Extend buys an extension offering under the rules of Purchase: read-only, cap, journal,
+// one call without retries, and after a lost reply a look in the plan's extension
+// history for this offering before anything is told.
+func (c *Client) Extend(ctx context.Context, p Plan, off ExtensionOffering) (ExtendResult, error) {
+	res := ExtendResult{Outcome: gaws.NotBought}
+	if err := c.base.CheckWritable("extended"); err != nil {
+		return res, err
+	}
+	if err := checkExtendable(p); err != nil {
+		return res, err
+	}
+	if off.ID == "" || off.PlanARN != p.ARN {
+		return res, &gaws.PurchaseError{Outcome: gaws.NotBought, Explanation: gaws.Explanation{
+			Summary: "The extension offering is not one of this plan's.", Hint: "Ask for the plan's extension offerings again."}}
+	}
+	if err := c.base.CheckCap(off.Fee); err != nil {
+		return res, err
+	}
+	res.RequestID = gaws.NewRequestID()
+	entry := gaws.JournalEntry{Action: ActionExtend, RequestID: res.RequestID, Region: p.Region, Zone: off.AvailabilityZone,
+		Offering: off.ID, Start: utc(off.Start), End: utc(off.End), Fee: off.Fee.String(), Currency: off.Currency, Target: p.ARN}
+	if err := c.base.JournalIntent(ctx, &entry); err != nil {
+		return res, err
+	}
+	ctx = gaws.WithExtensionRequestID(ctx, res.RequestID)
+	if err := ctx.Err(); err != nil {
+		c.base.JournalOutcome(entry, gaws.NotBought, false, "", err)
+		return res, &gaws.PurchaseError{Outcome: gaws.NotBought, Err: err, Explanation: gaws.Explanation{Summary: "Cancelled before the extension was sent; nothing was bought."}}
+	}
+	out, callErr := c.in(p.Region).ExtendTrainingPlan(ctx, &sagemaker.ExtendTrainingPlanInput{
+		TrainingPlanExtensionOfferingId: sdkaws.String(off.ID)}, noRetries)
+	if callErr == nil {
+		for _, e := range out.TrainingPlanExtensions {
+			if sdkaws.ToString(e.TrainingPlanExtensionOfferingId) == off.ID {
+				res.Outcome, res.Extension = gaws.Bought, extensionFrom(e)
+			}
+		}
+	}
+	if res.Outcome != gaws.Bought {
+		x, outcome, err := gaws.Settle(c.base, entry, callErr, gaws.NoAnswer{
+			NoAnswer: "ExtendTrainingPlan answered without this extension",
+			What:     "extension",
+			Unknown: gaws.Explanation{
+				Summary: "The extension may or may not have gone through: AWS did not answer, and the check afterwards failed too.",
+				Hint: fmt.Sprintf("Do not extend again. Run `aws sagemaker describe-training-plan-extension-history --region %s --training-plan-arn %s`.",
+					p.Region, p.ARN)},
+			NotFound: "The plan's extension history does not hold this offering; it is safe to try again.",
+		}, func() (Extension, bool, error) { return c.findExtension(ctx, p.Region, p.ARN, off.ID) })
+		res.Outcome = outcome
+		if err != nil {
+			return res, err
+		}
+		res.Extension, res.Recovered = x, true
+	}
+	c.base.JournalOutcome(entry, gaws.Bought, res.Recovered, p.ARN, nil)
+	return res, nil
+}
+
+// findExtension looks for an extension bought from offeringID in the plan's history.
+func (c *Client) findExtension(ctx context.Context, region, planARN, offeringID string) (Extension, bool, error) {
+	return gaws.Confirm(ctx, c.base, func(ctx context.Context) (Extension, bool, error) {
+		h, err := c.ExtensionHistory(ctx, region, planARN)
+		if err != nil {
+			return Extension{}, false, err
+		}
+		for _, e := range h {
+			if e.OfferingID == offeringID {
+				return e, true, nil
+			}
+		}
+		return Extension{}, false, nil
+	})
+}

@@ -1,0 +1,161 @@
+package trainingplans
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+
+	gaws "github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/sagemakersim"
+	"github.com/gpublock/gpublock/model"
+)
+
+var simStart = time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
+
+var ctx = context.Background()
+
+const testSecretKey = "test-secret-key-that-must-never-be-journaled"
+
+// counter counts the SageMaker operations the emulator was sent.
+type counter struct {
+	mu sync.Mutex
+	n  map[string]int
+	// onOp, when set, is called as each operation arrives, before the emulator answers.
+	onOp func(op string)
+}
+
+func (c *counter) get(op string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.n[op]
+}
+
+// newSim serves an emulator with SageMaker; its clock barely moves.
+func newSim(t testing.TB, f ec2sim.Faults) (*ec2sim.Server, string, *counter) {
+	t.Helper()
+	sim, err := ec2sim.New(ec2sim.Options{Seed: 7, Start: simStart, Speed: 1e-9, Faults: f, Protocols: []ec2sim.Protocol{sagemakersim.Protocol()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cnt := &counter{n: map[string]int{}}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if op, ok := strings.CutPrefix(r.Header.Get("X-Amz-Target"), "SageMaker."); ok {
+			cnt.mu.Lock()
+			cnt.n[op]++
+			hook := cnt.onOp
+			cnt.mu.Unlock()
+			if hook != nil {
+				// The whole request has arrived before the hook runs.
+				body, _ := io.ReadAll(r.Body)
+				r.Body = io.NopCloser(bytes.NewReader(body))
+				hook(op)
+			}
+		}
+		sim.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return sim, srv.URL, cnt
+}
+
+// newClient is the real source pointed at the emulator with static credentials.
+func newClient(t testing.TB, url string, tweak func(*gaws.Config)) *Client {
+	t.Helper()
+	t.Setenv("AWS_CONFIG_FILE", t.TempDir()+"/config")
+	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", t.TempDir()+"/credentials")
+	for _, k := range []string{"AWS_PROFILE", "AWS_DEFAULT_PROFILE", "AWS_REGION", "AWS_DEFAULT_REGION", "AWS_ENDPOINT_URL",
+		"AWS_ENDPOINT_URL_EC2", "AWS_ENDPOINT_URL_SAGEMAKER", "AWS_MAX_ATTEMPTS", "AWS_RETRY_MODE"} {
+		t.Setenv(k, "")
+	}
+	cfg := gaws.Config{
+		Region: "us-east-1", EndpointURL: url, Version: "test",
+		Credentials: sdkaws.NewCredentialsCache(credentials.NewStaticCredentialsProvider("AKIATESTGPUBLOCK0001", testSecretKey, "")),
+		JournalDir:  t.TempDir(), MaxBackoff: 2 * time.Millisecond,
+	}
+	if tweak != nil {
+		tweak(&cfg)
+	}
+	base, err := gaws.New(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base.SetConfirmPace(3, time.Millisecond)
+	return New(base)
+}
+
+func query(regions ...string) Query {
+	return Query{InstanceTypes: []string{"p5.48xlarge"}, Count: 2, Days: []int{2, 3, 5}, Start: simStart,
+		End: simStart.Add(model.MaxLeadTime), Regions: regions}
+}
+
+// collect drains a search.
+func collect(t testing.TB, ch <-chan SearchEvent) ([]Offering, map[string]gaws.RegionStatus) {
+	t.Helper()
+	var offs []Offering
+	last := map[string]gaws.RegionStatus{}
+	for ev := range ch {
+		offs = append(offs, ev.Offerings...)
+		if ev.Status != nil {
+			last[ev.Region] = *ev.Status
+		}
+	}
+	return offs, last
+}
+
+// someOffering searches until it has one.
+func someOffering(t testing.TB, c *Client) Offering {
+	t.Helper()
+	offs, st := collect(t, c.Search(ctx, query("us-east-1", "us-east-2", "us-west-2")))
+	if len(offs) == 0 {
+		t.Fatalf("no offering anywhere: %v", st)
+	}
+	return offs[0]
+}
+
+type journalLine struct {
+	Phase, Action, RequestID, Outcome, Result, Error, Offering, Region string
+	Recovered                                                          bool
+}
+
+func readJournal(t testing.TB, c *Client) []journalLine {
+	t.Helper()
+	p, err := c.Base().JournalPath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		t.Fatalf("journal %s: %v", filepath.Base(p), err)
+	}
+	defer f.Close()
+	b, _ := os.ReadFile(p)
+	if strings.Contains(string(b), testSecretKey) {
+		t.Fatal("the journal holds the secret key")
+	}
+	var out []journalLine
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var raw map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &raw); err != nil {
+			t.Fatal(err)
+		}
+		s := func(k string) string { v, _ := raw[k].(string); return v }
+		rec, _ := raw["recovered"].(bool)
+		out = append(out, journalLine{Phase: s("phase"), Action: s("action"), RequestID: s("request_id"), Outcome: s("outcome"),
+			Result: s("result_id"), Error: s("error"), Offering: s("offering_id"), Region: s("region"), Recovered: rec})
+	}
+	return out
+}

@@ -1,0 +1,252 @@
+package trainingplans
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sagemaker/types"
+
+	"github.com/gpublock/gpublock/model"
+)
+
+// Target resources a plan can be used by (SageMakerResourceName).
+const (
+	TargetTrainingJob     = "training-job"
+	TargetHyperPodCluster = "hyperpod-cluster"
+	TargetEndpoint        = "endpoint"
+	TargetStudioApps      = "studio-apps"
+)
+
+// Targets lists the target resources, in the order the API documents them.
+func Targets() []string {
+	return []string{TargetTrainingJob, TargetHyperPodCluster, TargetEndpoint, TargetStudioApps}
+}
+
+// Plan statuses.
+const (
+	StatusPending   = "Pending"
+	StatusScheduled = "Scheduled"
+	StatusActive    = "Active"
+	StatusExpired   = "Expired"
+	StatusFailed    = "Failed"
+)
+
+// AllowedCounts are the instance counts a training plan may reserve (SageMaker docs).
+var AllowedCounts = []int{1, 2, 4, 8, 16, 32, 64}
+
+// MaxDays is the longest plan: 182 days, in whole days.
+const MaxDays = 182
+
+// Capacity is one reserved capacity of an offering: a plan may be made of up to five,
+// possibly with gaps between them.
+type Capacity struct {
+	AvailabilityZone string
+	InstanceType     string // ml.*
+	Count            int    // instances
+	UltraServerType  string `json:",omitempty"`
+	UltraServerCount int    `json:",omitempty"`
+	Start, End       time.Time
+	Hours            int64
+}
+
+// Offering is one training-plan offering.
+type Offering struct {
+	ID         string
+	Region     string
+	Targets    []string
+	Capacities []Capacity
+	// Hours is the reserved time: the sum of the capacities' lengths, never the span from
+	// the first start to the last end, which a gap would inflate.
+	Hours    int64
+	Fee      model.Money
+	Currency string
+}
+
+// Start is when the first capacity starts.
+func (o Offering) Start() time.Time { return o.Capacities[0].Start }
+
+// End is when the last capacity ends.
+func (o Offering) End() time.Time { return o.Capacities[len(o.Capacities)-1].End }
+
+// InstanceHours is the instance-hours reserved: each capacity's count × its hours.
+func (o Offering) InstanceHours() int64 {
+	var n int64
+	for _, c := range o.Capacities {
+		n += int64(c.Count) * c.Hours
+	}
+	return n
+}
+
+// ReservedCapacity is one reserved capacity of a plan.
+type ReservedCapacity struct {
+	ARN              string
+	Status           string
+	Type             string // Instance or UltraServer
+	AvailabilityZone string
+	ZoneID           string
+	InstanceType     string
+	Count            int
+	UltraServerType  string `json:",omitempty"`
+	UltraServerCount int    `json:",omitempty"`
+	Start, End       time.Time
+	Hours            int64
+}
+
+// Plan is a training plan, as Describe or List gives it.
+type Plan struct {
+	Name, ARN, Region string
+	Status            string
+	StatusMessage     string `json:",omitempty"`
+	Start, End        time.Time
+	Hours             int64
+	Fee               model.Money
+	Currency          string
+	Instances         int
+	Available, InUse  int
+	Targets           []string
+	Capacities        []ReservedCapacity
+}
+
+// ExtensionOffering is a way to lengthen a plan.
+type ExtensionOffering struct {
+	ID               string
+	PlanARN          string
+	AvailabilityZone string
+	Start, End       time.Time
+	Hours            int
+	Fee              model.Money
+	Currency         string
+}
+
+// Extension is a bought extension of a plan.
+type Extension struct {
+	OfferingID       string
+	ExtendedAt       time.Time
+	Start, End       time.Time
+	Status           string
+	PaymentStatus    string
+	AvailabilityZone string
+	Hours            int
+	Fee              model.Money
+	Currency         string
+}
+
+// SageMakerType is the ml.* name of an EC2 instance or UltraServer type:
+// p5.48xlarge → ml.p5.48xlarge; an ml.* name is kept.
+func SageMakerType(ec2Type string) string {
+	if strings.HasPrefix(ec2Type, "ml.") {
+		return ec2Type
+	}
+	return "ml." + ec2Type
+}
+
+// EC2Type is the EC2 name of an ml.* type: ml.p5.48xlarge → p5.48xlarge.
+func EC2Type(mlType string) string { return strings.TrimPrefix(mlType, "ml.") }
+
+// instanceTypes are the types training plans reserve (ReservedCapacityInstanceType).
+var instanceTypes = func() []string {
+	var out []string
+	for _, v := range types.ReservedCapacityInstanceType("").Values() {
+		out = append(out, string(v))
+	}
+	return out
+}()
+
+// ultraServerTypes are the UltraServer types a plan can reserve.
+var ultraServerTypes = []string{"ml.u-p6e-gb200x72", "ml.u-p6e-gb200x36"}
+
+// Reservable reports whether training plans can reserve the (EC2 or ml.*) type.
+func Reservable(typ string) bool {
+	t := SageMakerType(typ)
+	return slices.Contains(instanceTypes, t) || slices.Contains(ultraServerTypes, t)
+}
+
+// CheckCount is the rule of plan sizes, in the words a person can act on.
+func CheckCount(n int) error {
+	if !slices.Contains(AllowedCounts, n) {
+		return fmt.Errorf("training plans reserve 1, 2, 4, 8, 16, 32 or 64 instances, not %d", n)
+	}
+	return nil
+}
+
+// CheckDays is the rule of plan lengths.
+func CheckDays(d int) error {
+	if d < 1 || d > MaxDays {
+		return fmt.Errorf("training plans last 1 to %d whole days, not %d", MaxDays, d)
+	}
+	return nil
+}
+
+// CheckExtensionDays is the rule of extension lengths: 1-day steps up to 14 days, then
+// 7-day steps up to 182 days.
+func CheckExtensionDays(d int) error {
+	if d < 1 || d > MaxDays || (d > 14 && d%7 != 0) {
+		return fmt.Errorf("a training plan is extended by 1 to 14 days, or by whole weeks up to %d days, not %d", MaxDays, d)
+	}
+	return nil
+}
+
+func offeringFrom(region string, o types.TrainingPlanOffering) (Offering, error) {
+	fee, err := model.ParseMoney(sdkaws.ToString(o.UpfrontFee))
+	if err != nil {
+		return Offering{}, fmt.Errorf("offering %s: unreadable upfront fee %q: %w", sdkaws.ToString(o.TrainingPlanOfferingId), sdkaws.ToString(o.UpfrontFee), err)
+	}
+	off := Offering{ID: sdkaws.ToString(o.TrainingPlanOfferingId), Region: region, Fee: fee, Currency: sdkaws.ToString(o.CurrencyCode)}
+	for _, t := range o.TargetResources {
+		off.Targets = append(off.Targets, string(t))
+	}
+	for _, rc := range o.ReservedCapacityOfferings {
+		c := Capacity{AvailabilityZone: sdkaws.ToString(rc.AvailabilityZone), InstanceType: string(rc.InstanceType),
+			Count: int(sdkaws.ToInt32(rc.InstanceCount)), UltraServerType: sdkaws.ToString(rc.UltraServerType),
+			UltraServerCount: int(sdkaws.ToInt32(rc.UltraServerCount)), Start: sdkaws.ToTime(rc.StartTime).UTC(), End: sdkaws.ToTime(rc.EndTime).UTC(),
+			Hours: sdkaws.ToInt64(rc.DurationHours)}
+		if c.Hours == 0 && c.End.After(c.Start) {
+			c.Hours = int64(c.End.Sub(c.Start) / time.Hour)
+		}
+		off.Hours += c.Hours
+		off.Capacities = append(off.Capacities, c)
+	}
+	if len(off.Capacities) == 0 {
+		return Offering{}, fmt.Errorf("offering %s has no reserved capacity", off.ID)
+	}
+	return off, nil
+}
+
+func capacitiesFrom(in []types.ReservedCapacitySummary) []ReservedCapacity {
+	var out []ReservedCapacity
+	for _, rc := range in {
+		out = append(out, ReservedCapacity{ARN: sdkaws.ToString(rc.ReservedCapacityArn), Status: string(rc.Status),
+			Type: string(rc.ReservedCapacityType), AvailabilityZone: sdkaws.ToString(rc.AvailabilityZone), ZoneID: sdkaws.ToString(rc.AvailabilityZoneId),
+			InstanceType: string(rc.InstanceType), Count: int(sdkaws.ToInt32(rc.TotalInstanceCount)),
+			UltraServerType: sdkaws.ToString(rc.UltraServerType), UltraServerCount: int(sdkaws.ToInt32(rc.UltraServerCount)),
+			Start: sdkaws.ToTime(rc.StartTime).UTC(), End: sdkaws.ToTime(rc.EndTime).UTC(), Hours: sdkaws.ToInt64(rc.DurationHours)})
+	}
+	return out
+}
+
+// fee reads an UpfrontFee; an empty one is zero (a plan listed before it is priced).
+func fee(s *string) model.Money {
+	m, err := model.ParseMoney(sdkaws.ToString(s))
+	if err != nil {
+		return model.Money{}
+	}
+	return m
+}
+
+func targetsOf(in []types.SageMakerResourceName) []string {
+	var out []string
+	for _, t := range in {
+		out = append(out, string(t))
+	}
+	return out
+}
+
+func extensionFrom(e types.TrainingPlanExtension) Extension {
+	return Extension{OfferingID: sdkaws.ToString(e.TrainingPlanExtensionOfferingId), ExtendedAt: sdkaws.ToTime(e.ExtendedAt).UTC(),
+		Start: sdkaws.ToTime(e.StartDate).UTC(), End: sdkaws.ToTime(e.EndDate).UTC(), Status: sdkaws.ToString(e.Status),
+		PaymentStatus: sdkaws.ToString(e.PaymentStatus), AvailabilityZone: sdkaws.ToString(e.AvailabilityZone),
+		Hours: int(sdkaws.ToInt32(e.DurationHours)), Fee: fee(e.UpfrontFee), Currency: sdkaws.ToString(e.CurrencyCode)}
+}

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
@@ -104,19 +105,24 @@ func noRetries(o *ec2.Options) {
 
 func validPlatform(p string) bool { return slices.Contains(Platforms(), p) }
 
+// CheckTags refuses tags AWS would refuse (or that gpublock sets itself): more than 40
+// (AWS allows 50 per resource, and gpublock adds its own), a key outside 1–128 characters,
+// a value over 256, the reserved aws: prefix. Commands call it before any call to AWS.
+func CheckTags(tags map[string]string) error { return checkTags(tags) }
+
 func checkTags(tags map[string]string) error {
 	if len(tags) > 40 {
 		return fmt.Errorf("%d tags; at most 40 (AWS allows 50 and gpublock adds its own)", len(tags))
 	}
 	for k, v := range tags {
 		switch {
-		case k == "" || len(k) > 128:
+		case k == "" || utf8.RuneCountInString(k) > 128:
 			return fmt.Errorf("tag key %q: must be 1–128 characters", k)
 		case strings.HasPrefix(strings.ToLower(k), "aws:"):
 			return fmt.Errorf("tag key %q: the aws: prefix is reserved by AWS", k)
 		case k == RequestIDTag:
 			return fmt.Errorf("tag key %q is set by gpublock itself", k)
-		case len(v) > 256:
+		case utf8.RuneCountInString(v) > 256:
 			return fmt.Errorf("tag %q: value longer than 256 characters", k)
 		}
 	}

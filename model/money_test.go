@@ -2,6 +2,7 @@ package model
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -106,4 +107,23 @@ func FuzzParseMoney(f *testing.F) {
 			t.Fatalf("%q → %s → %v %v", s, m, again, err)
 		}
 	})
+}
+
+func TestParseDollars(t *testing.T) {
+	for in, want := range map[string]string{
+		"25000": "25000", "$25,000": "25000", "7551.36": "7551.36", "1,234,567.89": "1234567.89", "0.5": "0.5", "999,999": "999999",
+	} {
+		got, err := ParseDollars(in)
+		if err != nil || got.Cmp(MustMoney(want)) != 0 {
+			t.Errorf("ParseDollars(%q) = %s, %v; want %s", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"100,00", "1,0000", ",100", "1,00,000", "10,000,00", "25 000", " 25000", "25000 ", "1e4", "-5", "0", "0.00",
+		"7551.369", "7551.", ".5", "$", "", "$$5", "5$", "twenty", "1.000,50", "0x10", "+5", "1,000.5.0"} {
+		if m, err := ParseDollars(in); err == nil {
+			t.Errorf("ParseDollars(%q) = %s, want an error", in, m)
+		} else if !strings.Contains(err.Error(), "25,000") {
+			t.Errorf("ParseDollars(%q): %v does not say how to write it", in, err)
+		}
+	}
 }

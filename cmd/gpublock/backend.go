@@ -90,13 +90,14 @@ func (f *awsFlags) validate() error {
 		return usagef("--concurrency %d: allowed 1 to 256", f.overall)
 	}
 	if f.maxSpend != "" {
-		m, err := model.ParseMoney(strings.TrimPrefix(strings.ReplaceAll(f.maxSpend, ",", ""), "$"))
-		if err != nil || m.Micros() <= 0 {
-			return usagef("--max-spend %q: want a positive amount of dollars such as 25000 or 7551.36", f.maxSpend)
-		}
-		if !wholeCents(m) {
-			// fees are whole cents; a finer cap would be shown rounded, as if equal to a fee it refuses
-			return usagef("--max-spend %q: at most two decimals (whole cents), such as 7551.36", f.maxSpend)
+		if _, err := model.ParseDollars(f.maxSpend); err != nil {
+			// A cap from the configuration file was checked, with its file and line, when
+			// the file was read; this one is the flag's.
+			where := "--max-spend"
+			if f.maxSpendFile != "" {
+				where = "max_spend in " + f.maxSpendFile
+			}
+			return usagef("%s %q: %s", where, f.maxSpend, moneyReason(err))
 		}
 	}
 	if _, err := f.regionList(nil); err != nil {
@@ -269,7 +270,7 @@ func (f *awsFlags) clientConfig() aws.Config {
 		SDKLog:      f.sdkLog,
 	}
 	if f.maxSpend != "" {
-		if m, err := model.ParseMoney(strings.TrimPrefix(strings.ReplaceAll(f.maxSpend, ",", ""), "$")); err == nil {
+		if m, err := model.ParseDollars(f.maxSpend); err == nil {
 			cfg.MaxSpend = &m
 		}
 	}

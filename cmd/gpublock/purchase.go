@@ -164,6 +164,9 @@ func (t tagFlag) Set(s string) error {
 	if _, dup := t[k]; dup {
 		return fmt.Errorf("%q: tag %s given twice", s, k)
 	}
+	if err := aws.CheckTags(map[string]string{k: v}); err != nil {
+		return err
+	}
 	t[k] = v
 	return nil
 }
@@ -301,6 +304,9 @@ func (a *purchaseArgs) check(pos []string) (string, outputFormat, error) {
 	if !slices.Contains(aws.Platforms(), a.platform) {
 		return "", "", usagef("--platform %q: allowed %s", a.platform, strings.Join(aws.Platforms(), ", "))
 	}
+	if err := aws.CheckTags(a.tags); err != nil {
+		return "", "", usagef("--tag: %v", err)
+	}
 	if err := a.aws.validate(); err != nil {
 		return "", "", err
 	}
@@ -382,7 +388,7 @@ func overCap(maxSpend, rule string, fee model.Money) string {
 	if maxSpend == "" {
 		return ""
 	}
-	limit, err := model.ParseMoney(strings.TrimPrefix(strings.ReplaceAll(maxSpend, ",", ""), "$"))
+	limit, err := model.ParseDollars(maxSpend)
 	if err != nil || fee.Cmp(limit) <= 0 {
 		return ""
 	}

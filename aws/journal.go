@@ -43,9 +43,9 @@ type JournalEntry struct {
 	// this machine's); an extension is settled against it.
 	BackendTime *time.Time `json:"backend_time,omitempty"`
 	// Hours is an extension's length.
-	Hours int `json:"duration_hours,omitempty"`
-	Result    string            `json:"result_id,omitempty"` // reservation id, instance ids
-	Error     string            `json:"error,omitempty"`
+	Hours  int    `json:"duration_hours,omitempty"`
+	Result string `json:"result_id,omitempty"` // reservation id, instance ids
+	Error  string `json:"error,omitempty"`
 }
 
 type journal struct {

@@ -291,7 +291,9 @@ func (c *Client) Purchase(ctx context.Context, o model.Offering, platform string
 				Summary: "The purchase may or may not have gone through: AWS did not answer, and the check afterwards failed too.",
 				Hint:    "Do not buy again. Settle it with " + c.SettleCommand(o.Region) + " once AWS answers: it looks for the reservation tagged " + RequestIDTag + "=" + res.RequestID + "."},
 			notFound: "No reservation carries this purchase's request id; it is safe to search and try again.",
-		}, func() (model.Block, bool, error) { return c.findByRequestID(ctx, o.Region, o.AvailabilityZone, o.InstanceType, res.RequestID) })
+		}, func() (model.Block, bool, error) {
+			return c.findByRequestID(ctx, o.Region, o.AvailabilityZone, o.InstanceType, res.RequestID)
+		})
 		if err != nil {
 			return res, err
 		}

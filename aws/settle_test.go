@@ -320,5 +320,3 @@ func TestRedact(t *testing.T) {
 		t.Errorf("Redact changed an ordinary message: %q", Redact(s))
 	}
 }
-
-

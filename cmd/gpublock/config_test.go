@@ -61,14 +61,14 @@ func TestTUIConfigRefusesDamage(t *testing.T) {
 func TestTUIConfigRefusesDuplicatesNullsAndBadMoney(t *testing.T) {
 	for body, want := range map[string][]string{
 		"{\n  \"read_only\": true,\n  \"read_only\": false\n}": {"line 3", "read_only given twice", "first on line 2"},
-		"{\"read_only\": null}":                              {"line 1", "read_only is null"},
+		"{\"read_only\": null}":                                {"line 1", "read_only is null"},
 		"{\"ami\": \"ami-1\",\n\"max_spend\": null}":           {"line 2", "max_spend is null"},
 		"{\"tags\": {\"a\": \"1\",\n \"a\": \"2\"}}":           {"line 2", "tags.a given twice"},
-		"{\"tags\": {\"a\": null}}":                          {"tags.a is null"},
-		"{\n\"max_spend\": \"25 000\"}":                       {"line 2", "max_spend \"25 000\""},
-		"{\"max_spend\": \" 25000\"}":                         {"line 1", "max_spend"},
-		"{\"max_spend\": \"100,00\"}":                         {"line 1", "max_spend \"100,00\"", "groups of three"},
-		"{\n\n\"read_only\": \"yes\"}":                        {"line 3", "read_only"},
+		"{\"tags\": {\"a\": null}}":                            {"tags.a is null"},
+		"{\n\"max_spend\": \"25 000\"}":                        {"line 2", "max_spend \"25 000\""},
+		"{\"max_spend\": \" 25000\"}":                          {"line 1", "max_spend"},
+		"{\"max_spend\": \"100,00\"}":                          {"line 1", "max_spend \"100,00\"", "groups of three"},
+		"{\n\n\"read_only\": \"yes\"}":                         {"line 3", "read_only"},
 	} {
 		p := writeConfig(t, body)
 		_, err := loadTUIConfig(p)

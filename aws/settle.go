@@ -254,6 +254,15 @@ func (c *Client) EarlierExtension(b model.Block, hours int) (JournalEntry, bool)
 	return JournalEntry{}, false
 }
 
+// AlreadyBoughtError is the refusal, wrapping ErrAlreadyBought, to buy again what the
+// interrupted run of e (an outcome line from EarlierPurchase or EarlierExtension) bought.
+func AlreadyBoughtError(e JournalEntry) error {
+	if e.Action == actionExtend {
+		return alreadyBought(e, "extend by", "--again")
+	}
+	return alreadyBought(e, "buy", "--again")
+}
+
 // alreadyBought is the refusal to buy again what an interrupted run bought.
 func alreadyBought(e JournalEntry, what, flag string) *PurchaseError {
 	fee := e.Fee

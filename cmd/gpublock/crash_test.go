@@ -1,0 +1,220 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/gpublock/gpublock/aws"
+)
+
+// simJournal is the journal the commands write against the emulator.
+func simJournal() string {
+	return filepath.Join(os.Getenv("XDG_STATE_HOME"), "gpublock", "simulated", "journal.jsonl")
+}
+
+// killedAfterCommit leaves the journal as a kill -9 between the call's commit and its
+// outcome line leaves it: the last outcome line of action is gone, its intent stays.
+func killedAfterCommit(t *testing.T, action string) aws.JournalEntry {
+	t.Helper()
+	raw, err := os.ReadFile(simJournal())
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(raw), "\n"), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		var e aws.JournalEntry
+		if json.Unmarshal([]byte(lines[i]), &e) == nil && e.Phase == "outcome" && e.Action == action {
+			lines = append(lines[:i], lines[i+1:]...)
+			if err := os.WriteFile(simJournal(), []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			return e
+		}
+	}
+	t.Fatalf("no %s outcome in the journal:\n%s", action, raw)
+	return aws.JournalEntry{}
+}
+
+func TestPurchaseKilledAfterCommitRerunBuysNothingNew(t *testing.T) {
+	cs := startCLISim(t)
+	asPerson(t, false, "")
+	off := pickOffering(t, cs.url)
+	if code, _, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes")...); code != 0 {
+		t.Fatalf("purchase: exit %d\n%s", code, errs)
+	}
+	lost := killedAfterCommit(t, "PurchaseCapacityBlock")
+	url, purchases := countPurchases(t, cs.sim)
+	for run := 1; run <= 2; run++ {
+		code, out, errs := runCLI(purchaseArgsFor(url, off.CapacityBlockOfferingId, "--yes")...)
+		if code != 0 || out != "" || !strings.Contains(errs, lost.Result) || !strings.Contains(errs, "Nothing new was bought") ||
+			strings.Contains(errs, "nothing was bought") {
+			t.Errorf("re-run %d: exit %d, stdout %q\n%s", run, code, out, errs)
+		}
+		if run == 1 && (!strings.Contains(errs, "went through") || !strings.Contains(errs, lost.RequestID)) {
+			t.Errorf("re-run 1 does not say the interrupted purchase went through:\n%s", errs)
+		}
+	}
+	if n := purchases.Load(); n != 0 {
+		t.Errorf("%d PurchaseCapacityBlock calls (dry runs included) on re-runs", n)
+	}
+	if rows := reservations(t, cs.url); len(rows) != 1 || rows[0].CapacityReservationId != lost.Result {
+		t.Fatalf("want exactly the one reservation %s: %+v", lost.Result, rows)
+	}
+	code, out, errs := runCLI("journal", "--endpoint-url", cs.url, "--region", "us-east-1", "-o", "json")
+	var rows []journalRow
+	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
+		t.Fatalf("journal: exit %d, %s\n%s", code, errs, out)
+	}
+	if len(rows) != 1 || rows[0].Outcome != "bought" || !rows[0].SettledLater || rows[0].CapacityReservationId != lost.Result ||
+		rows[0].UpfrontFee != off.UpfrontFee {
+		t.Errorf("journal rows %+v", rows)
+	}
+	code, out, _ = runCLI("journal", "--endpoint-url", cs.url)
+	if code != 0 || !strings.Contains(out, lost.Result) || !strings.Contains(out, "bought (settled later)") {
+		t.Errorf("journal table: exit %d\n%s", code, out)
+	}
+}
+
+func TestExtendKilledAfterCommitRerunExtendsNothingNew(t *testing.T) {
+	cs := startCLISim(t)
+	asPerson(t, false, "")
+	b := boughtBlock(t, cs)
+	activate(t, cs, b)
+	if code, _, errs := runCLI(extendArgsFor(cs.url, b.CapacityReservationId, "--yes")...); code != 0 {
+		t.Fatalf("extend: exit %d\n%s", code, errs)
+	}
+	lost := killedAfterCommit(t, "PurchaseCapacityBlockExtension")
+	paid(cs) // the first payment settles; the end moves
+	moved := listedBlock(t, cs.url)
+	code, out, errs := runCLI(extendArgsFor(cs.url, b.CapacityReservationId, "--yes")...)
+	if code != 0 || out != "" || !strings.Contains(errs, "Already extended") || !strings.Contains(errs, b.CapacityReservationId) ||
+		!strings.Contains(errs, lost.RequestID) {
+		t.Errorf("re-run: exit %d, stdout %q\n%s", code, out, errs)
+	}
+	paid(cs)
+	if after := listedBlock(t, cs.url); after.Extensions != 1 || after.EndDate != moved.EndDate {
+		t.Errorf("after the re-run: %d extensions, end %s; want 1, %s", after.Extensions, after.EndDate, moved.EndDate)
+	}
+}
+
+// failingReservations answers DescribeCapacityReservations with an error, so that an
+// interrupted purchase cannot be settled.
+func failingReservations(next http.Handler) http.Handler {
+	return failing(next, "down", func(body string) bool { return strings.Contains(body, "Action=DescribeCapacityReservations&") })
+}
+
+func TestPurchaseRefusedWhileInterruptedOneCannotBeSettled(t *testing.T) {
+	cs := startCLISim(t)
+	asPerson(t, false, "")
+	off := pickOffering(t, cs.url)
+	if code, _, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes")...); code != 0 {
+		t.Fatalf("purchase: exit %d\n%s", code, errs)
+	}
+	killedAfterCommit(t, "PurchaseCapacityBlock")
+	t.Setenv("AWS_MAX_ATTEMPTS", "1")
+	var purchases atomic.Int64
+	srv := httptest.NewServer(failingReservations(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if strings.Contains(string(body), "Action=PurchaseCapacityBlock&") {
+			purchases.Add(1)
+		}
+		r.Body = io.NopCloser(strings.NewReader(string(body)))
+		cs.sim.ServeHTTP(w, r)
+	})))
+	defer srv.Close()
+	other := pickOffering(t, cs.url)
+	code, _, errs := runCLI(purchaseArgsFor(srv.URL, other.CapacityBlockOfferingId, "--yes")...)
+	if code != 1 || !strings.Contains(errs, "gpublock journal --region us-east-1") || strings.Contains(errs, "nothing was bought") {
+		t.Errorf("exit %d\n%s", code, errs)
+	}
+	if n := purchases.Load(); n != 0 {
+		t.Errorf("%d PurchaseCapacityBlock calls while unsettled", n)
+	}
+	code, _, errs = runCLI("journal", "--endpoint-url", srv.URL, "--region", "us-east-1")
+	if code != 1 || !strings.Contains(errs, "cannot be learnt") {
+		t.Errorf("journal while AWS cannot be asked: exit %d\n%s", code, errs)
+	}
+}
+
+// When the outcome line cannot be written, the purchase is still reported as bought, and
+// the failure is said with the file and the reason.
+func TestPurchaseOutcomeNotRecordedIsSaid(t *testing.T) {
+	cs := startCLISim(t)
+	asPerson(t, false, "")
+	off := pickOffering(t, cs.url)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(strings.NewReader(string(body)))
+		if strings.Contains(string(body), "Action=PurchaseCapacityBlock&") && !strings.Contains(string(body), "DryRun=true") {
+			// The intent is on disk; the journal then cannot be written (here: its path
+			// becomes a directory, which fails as a full disk would, also for root).
+			p := simJournal()
+			if err := os.Rename(p, p+".moved"); err != nil {
+				t.Error(err)
+			}
+			if err := os.Mkdir(p, 0o700); err != nil {
+				t.Error(err)
+			}
+		}
+		cs.sim.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	code, out, errs := runCLI(purchaseArgsFor(srv.URL, off.CapacityBlockOfferingId, "--yes")...)
+	if code != 0 || !strings.Contains(out, "Reservation") || !strings.Contains(errs, "could not be recorded") || !strings.Contains(errs, simJournal()) {
+		t.Errorf("exit %d, stdout %q\n%s", code, out, errs)
+	}
+	if rows := reservations(t, cs.url); len(rows) != 1 {
+		t.Errorf("%d reservations, want 1", len(rows))
+	}
+}
+
+// Every bad money input is bad usage naming the flag, before any call; nothing is bought.
+func TestPurchaseBadMoneyRefusedBeforeAnyCall(t *testing.T) {
+	cs := startCLISim(t)
+	asPerson(t, false, "")
+	off := pickOffering(t, cs.url)
+	for _, v := range []string{"100,00", "1,0000", "25 000", " 25000", "1e4", "0", "-5", "$", "25000USD", "1.000,50", "0x10", "7551.369"} {
+		before := cs.calls.Load()
+		code, out, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes", "--max-spend", v)...)
+		if code != 2 || out != "" || !strings.Contains(errs, "--max-spend") {
+			t.Errorf("--max-spend %q: exit %d, stdout %q\n%s", v, code, out, errs)
+		}
+		if n := cs.calls.Load() - before; n != 0 {
+			t.Errorf("--max-spend %q: %d calls", v, n)
+		}
+	}
+	long := strings.Repeat("k", 129)
+	for _, tag := range []string{long + "=v", "k=" + strings.Repeat("v", 257), "AWS:x=1"} {
+		code, _, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes", "--tag", tag)...)
+		if code != 2 || !strings.Contains(errs, "-tag") {
+			t.Errorf("--tag %.20q…: exit %d\n%s", tag, code, errs)
+		}
+	}
+	many := []string{}
+	for i := 0; i < 51; i++ {
+		many = append(many, "--tag", "k"+strings.Repeat("x", i)+"=v")
+	}
+	if code, _, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, append(many, "--yes")...)...); code != 2 || !strings.Contains(errs, "tags") {
+		t.Errorf("51 tags: exit %d\n%s", code, errs)
+	}
+	// A configuration file with a duplicate read_only is refused, naming the file, not a flag.
+	cfg := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "gpublock", "config.json")
+	if err := os.MkdirAll(filepath.Dir(cfg), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cfg, []byte("{\"read_only\": true,\n\"read_only\": false}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes")...)
+	if code != 2 || !strings.Contains(errs, cfg) || !strings.Contains(errs, "line 2") || strings.Contains(errs, "--read-only") {
+		t.Errorf("duplicate read_only: exit %d\n%s", code, errs)
+	}
+	assertNothingBought(t, cs.url)
+}

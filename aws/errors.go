@@ -108,6 +108,12 @@ func explainRaw(err error, profile string) Explanation {
 		return Explanation{Summary: "No AWS credentials were found.",
 			Hint: "Tried: " + credentialChain + ". Set up a profile (aws configure / aws configure sso), or run with --demo to use the built-in simulator."}
 	}
+	if i := strings.Index(msg, "failed to refresh cached credentials, "); i >= 0 {
+		// A credential source that is set up and broken (a credential_process helper, role
+		// chaining); the request was never signed, let alone sent.
+		return Explanation{Summary: "The AWS credentials could not be obtained: " + strings.TrimSuffix(msg[i+len("failed to refresh cached credentials, "):], ".") + ".",
+			Hint: "Check the credential source of the profile (" + profileFlag + "): its credential_process, SSO or role settings."}
+	}
 	var apiErr smithy.APIError
 	if errors.As(err, &apiErr) {
 		return explainAPI(err, apiErr, profileFlag)

@@ -65,12 +65,13 @@ func (c *Client) ExtensionOfferings(ctx context.Context, b model.Block, days int
 
 // CheckExtend asks AWS, with a DryRun, whether this identity may buy the extension.
 func (c *Client) CheckExtend(ctx context.Context, b model.Block, off model.ExtensionOffering) (Permission, error) {
+	var mark sentMark
 	_, err := c.ec2In(b.Region).PurchaseCapacityBlockExtension(ctx, &ec2.PurchaseCapacityBlockExtensionInput{
 		CapacityBlockExtensionOfferingId: sdkaws.String(off.ID),
 		CapacityReservationId:            sdkaws.String(b.ReservationID),
 		DryRun:                           sdkaws.Bool(true),
-	})
-	return dryRun(err, "ec2:PurchaseCapacityBlockExtension")
+	}, mark.option)
+	return dryRun(notSent(err, mark.sent.Load(), "permission check"), "ec2:PurchaseCapacityBlockExtension")
 }
 
 // Extend buys an extension with the same safety as Purchase: cap, the journal's

@@ -151,6 +151,17 @@ func (c *Client) checkCap(fee model.Money) error {
 	return nil
 }
 
+// notSent marks the error of a call that never left this machine (no credentials, a
+// signing failure): it was certainly not carried out.
+func notSent(err error, sent bool, what string) error {
+	if err == nil || sent {
+		return err
+	}
+	return &PurchaseError{Outcome: NotBought, Err: err, Explanation: Explanation{
+		Summary: "Not sent: the " + what + " never left this machine (" + strings.TrimSuffix(ExplainError(err).Summary, ".") + ").",
+		Hint:    ExplainError(err).Hint}}
+}
+
 // dryRun interprets the error of a DryRun call: DryRunOperation means allowed,
 // UnauthorizedOperation means not allowed; anything else is returned as an error.
 func dryRun(err error, action string) (Permission, error) {
@@ -199,12 +210,13 @@ func (c *Client) CheckPurchase(ctx context.Context, o model.Offering, platform s
 	if err := checkOffering(o, platform); err != nil {
 		return Permission{}, err
 	}
+	var mark sentMark
 	_, err := c.ec2In(o.Region).PurchaseCapacityBlock(ctx, &ec2.PurchaseCapacityBlockInput{
 		CapacityBlockOfferingId: sdkaws.String(o.ID),
 		InstancePlatform:        types.CapacityReservationInstancePlatform(platform),
 		DryRun:                  sdkaws.Bool(true),
-	})
-	return dryRun(err, "ec2:PurchaseCapacityBlock")
+	}, mark.option)
+	return dryRun(notSent(err, mark.sent.Load(), "permission check"), "ec2:PurchaseCapacityBlock")
 }
 
 func checkOffering(o model.Offering, platform string) error {

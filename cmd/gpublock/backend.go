@@ -228,6 +228,16 @@ func openBackend(ctx context.Context, f *awsFlags, stderr io.Writer) (*aws.Clien
 	if err != nil {
 		return nil, backendInfo{}, err
 	}
+	if u := aws.ConfiguredEndpoint(); c.Endpoint() == "" && u != "" {
+		// An endpoint from the environment that is not on loopback (`gpublock sim --addr
+		// 0.0.0.0:P`, another machine) may still be the emulator: what it answers decides,
+		// so that simulated purchases are never labelled LIVE nor journalled as real.
+		probeCfg := cfg
+		probeCfg.EndpointURL = u
+		if p, err := aws.New(ctx, probeCfg); err == nil && p.IsEmulator(ctx) {
+			c, cfg = p, probeCfg
+		}
+	}
 	info := backendInfo{Mode: modeLive, Endpoint: c.Endpoint(), Reason: "AWS, region " + c.Region()}
 	if c.Endpoint() != "" {
 		info.Reason = "endpoint " + c.Endpoint() + ", region " + c.Region()

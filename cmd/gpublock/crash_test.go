@@ -218,3 +218,25 @@ func TestPurchaseBadMoneyRefusedBeforeAnyCall(t *testing.T) {
 	}
 	assertNothingBought(t, cs.url)
 }
+
+// An emulator reached through an address that is not loopback (the 0.0.0.0 a `gpublock
+// sim --addr 0.0.0.0:P` listens on) is known by what it answers: SIMULATED, and its
+// purchases go to the simulated journal, never the real one.
+func TestEmulatorAtAnUnspecifiedAddressIsSimulated(t *testing.T) {
+	cs := startCLISim(t)
+	asPerson(t, false, "")
+	off := pickOffering(t, cs.url)
+	t.Setenv("AWS_ENDPOINT_URL_EC2", strings.Replace(cs.url, "127.0.0.1", "0.0.0.0", 1))
+	args := append([]string{"purchase", off.CapacityBlockOfferingId, "--yes"}, purchaseSearch...)
+	code, _, errs := runCLI(args...)
+	if code != 0 || !strings.Contains(errs, "PURCHASE (SIMULATED)") || strings.Contains(errs, "LIVE") {
+		t.Fatalf("exit %d\n%s", code, errs)
+	}
+	live := filepath.Join(os.Getenv("XDG_STATE_HOME"), "gpublock", "journal.jsonl")
+	if _, err := os.Stat(live); err == nil {
+		t.Errorf("a simulated purchase reached the live journal %s", live)
+	}
+	if _, err := os.Stat(simJournal()); err != nil {
+		t.Errorf("the simulated journal: %v", err)
+	}
+}

@@ -63,6 +63,18 @@ type Comparison struct {
 // Compare prices an offering against the catalog's on-demand figure for its type and region.
 // A nil catalog means the embedded one.
 func Compare(cat *Catalog, o model.Offering) Comparison {
+	return compare(cat, o, int64(model.TerminationLead.Minutes()))
+}
+
+// CompareExtension prices an extension (as ExtensionOffering.AsOffering gives it) against
+// on-demand. All its hours are usable: the 30 minutes lost at the end move with the end,
+// so the extension turns the old end's lost minutes into usable ones and loses as many at
+// the new end.
+func CompareExtension(cat *Catalog, o model.Offering) Comparison {
+	return compare(cat, o, 0)
+}
+
+func compare(cat *Catalog, o model.Offering, leadMinutes int64) Comparison {
 	if cat == nil {
 		cat = Embedded()
 	}
@@ -74,7 +86,7 @@ func Compare(cat *Catalog, o model.Offering) Comparison {
 		}
 	}
 	c.BlockMinutes = o.Minutes()
-	c.UsableMinutes = max(0, c.BlockMinutes-int64(model.TerminationLead.Minutes()))
+	c.UsableMinutes = max(0, c.BlockMinutes-leadMinutes)
 	if c.Units > 0 && c.BlockMinutes > 0 {
 		if c.Unit == "instance" {
 			c.EffectiveHourly = o.HourlyRate()
@@ -169,6 +181,10 @@ func (c Comparison) Reading() string {
 		return c.NoOnDemandReason
 	}
 	lead := int(model.TerminationLead.Minutes())
+	stop := fmt.Sprintf(" (instances stop %d minutes before the end)", lead)
+	if c.UsableMinutes == c.BlockMinutes {
+		stop = "" // an extension: every added hour can be used
+	}
 	if c.Units > 0 && c.BlockMinutes > 0 && c.UsableMinutes <= 0 {
 		return fmt.Sprintf("never cheaper than on-demand: instances stop %d minutes before the end, so no hour of it can be used", lead)
 	}
@@ -184,8 +200,7 @@ func (c Comparison) Reading() string {
 			// under half a percent dearer would read "costs 0% more", which says nothing
 			pct = "less than 1%"
 		}
-		return fmt.Sprintf("never cheaper than on-demand: it costs %s more than its %s usable hours on-demand (instances stop %d minutes before the end)",
-			pct, usable, lead)
+		return fmt.Sprintf("never cheaper than on-demand: it costs %s more than its %s usable hours on-demand%s", pct, usable, stop)
 	}
 	if c.BreakEvenHours.CmpInt(0) <= 0 {
 		return "cheaper than on-demand from the first hour"
@@ -195,8 +210,12 @@ func (c Comparison) Reading() string {
 		// rounding up to a whole hour would pass the usable end: say it to the tenth
 		hours = big.NewRat(c.BreakEvenHours.Ceil(10), 10)
 	}
-	return fmt.Sprintf("cheaper than on-demand if you use at least %d%% of the %s usable hours (%s hours)",
-		c.BreakEvenPercent(), usable, formatHours(hours))
+	of := usable + " usable hours"
+	if stop == "" {
+		of = usable + " hours"
+	}
+	return fmt.Sprintf("cheaper than on-demand if you use at least %d%% of the %s (%s hours)",
+		c.BreakEvenPercent(), of, formatHours(hours))
 }
 
 // formatHours writes hours with at most one decimal, rounded up: "28", "40.5".

@@ -263,3 +263,17 @@ func TestShortBlockBreakEvenIsOneDefinition(t *testing.T) {
 		t.Errorf("30 minutes: %v %q", short.CanWin, short.Reading())
 	}
 }
+
+// An extension's hours are all usable: the minutes lost at the end move with the end.
+func TestCompareExtensionCountsEveryAddedHour(t *testing.T) {
+	cat := NewCatalog(odRow("p5.48xlarge", "us-east-1", "50"))
+	o := offering("p5.48xlarge", "us-east-1", 1, 24, 0, "1190")
+	if b := Compare(cat, o); b.CanWin {
+		t.Errorf("as a block of its own it cannot win: %q", b.Reading())
+	}
+	e := CompareExtension(cat, o)
+	if !e.CanWin || e.UsableMinutes != 24*60 || e.BreakEvenPercent() != 100 ||
+		e.Reading() != "cheaper than on-demand if you use at least 100% of the 24 hours (24 hours)" {
+		t.Errorf("extension: CanWin %v, %d usable minutes, %d%%, %q", e.CanWin, e.UsableMinutes, e.BreakEvenPercent(), e.Reading())
+	}
+}

@@ -115,7 +115,7 @@ func (d extendDialog) fetch() tea.Cmd {
 		offs, err := b.ExtensionOfferings(ctx, blk, days)
 		msg := extOffersMsg{dialog: id, offs: offs, err: err}
 		if err == nil && len(offs) > 0 {
-			msg.cmp = pricing.Compare(prices, model.CheapestExtension(offs).AsOffering(blk))
+			msg.cmp = pricing.CompareExtension(prices, model.CheapestExtension(offs).AsOffering(blk))
 		}
 		return msg
 	}
@@ -440,9 +440,8 @@ func breakEven(c pricing.Comparison) string {
 	if c.NoOnDemand {
 		return "no on-demand price: " + c.NoOnDemandReason
 	}
-	// The reading speaks of "the block"; here the comparison is of the added hours only, and
-	// "95% of the block" read as 95% of the whole block.
-	s := "the added hours are " + strings.Replace(c.Reading(), "of the block", "of them", 1)
+	// The comparison is of the added hours only (CompareExtension): every one of them usable.
+	s := "the added hours are " + c.Reading()
 	if !c.OnDemandHourly.IsZero() {
 		s += fmt.Sprintf(" · on-demand %s/h (%s %s)", c.OnDemandHourly.Rate(), c.Source, c.AsOf)
 	}

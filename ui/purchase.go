@@ -360,7 +360,7 @@ func (d purchaseDialog) lines(w int) []string {
 	switch {
 	case d.cmp.NoOnDemand:
 	case d.cmp.CanWin:
-		breakEven = fmt.Sprintf("%d%% utilization: use at least that much of the block to beat on-demand", d.cmp.BreakEvenPercent())
+		breakEven = fmt.Sprintf("%d%% utilization: use at least that much of the usable hours to beat on-demand", d.cmp.BreakEvenPercent())
 	default:
 		breakEven = fmt.Sprintf("%d%% utilization: never cheaper than on-demand", d.cmp.BreakEvenPercent())
 	}

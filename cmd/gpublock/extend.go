@@ -192,7 +192,7 @@ func (a *extendArgs) check(pos []string) (string, int, outputFormat, error) {
 // extensionComparison prices the added hours against on-demand, as if they were a block
 // of their own: that is what the fee buys.
 func extensionComparison(b model.Block, off model.ExtensionOffering) pricing.Comparison {
-	return pricing.Compare(priceCatalog(), off.AsOffering(b))
+	return pricing.CompareExtension(priceCatalog(), off.AsOffering(b))
 }
 
 // priceCatalog is the embedded catalog with the cache of `gpublock prices --refresh` over

@@ -151,5 +151,6 @@ func (b awsBackend) Extend(ctx context.Context, blk model.Block, off model.Exten
 		return ExtendResult{RequestID: res.RequestID}, &ActionError{Outcome: OutcomeUnknown,
 			Summary: "The extension ended without an answer and without an error.", Hint: "Do not extend again; check the block's extension history."}
 	}
-	return ExtendResult{RequestID: res.RequestID, Extension: res.Extension, Recovered: res.Recovered}, nil
+	return ExtendResult{RequestID: res.RequestID, Extension: res.Extension, Recovered: res.Recovered,
+		Settled: settledSentences(res.Settled), NotRecorded: notRecorded(res.JournalErr)}, nil
 }

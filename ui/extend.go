@@ -241,15 +241,11 @@ func (d extendDialog) key(k tea.KeyPressMsg) (dialog, tea.Cmd, bool) {
 }
 
 func (d extendDialog) tryBuy() (dialog, tea.Cmd, bool) {
-	if d.step == extConfirm && d.permErr == nil && d.perm.Allowed && (!d.fits() || strings.TrimSpace(d.confirm.Value()) != "extend") {
+	if d.step == extConfirm && d.permErr == nil && d.perm.Allowed && !d.fits() {
 		// A refused confirmation is spent: the next enter never extends on a word typed
 		// while the dialog could not be read whole.
 		d.confirm = textfield.New("")
-		if !d.fits() {
-			d.notYet = "Too small to show everything: make the terminal taller, then type extend again."
-		} else {
-			d.notYet = "Type extend (the whole word) to buy the extension; esc cancels."
-		}
+		d.notYet = "Too small to show everything: make the terminal taller, then type extend again."
 		return d, nil, false
 	}
 	switch {

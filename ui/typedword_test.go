@@ -1,12 +1,14 @@
 package ui
 
 import (
+	"os"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/components/textfield"
 )
@@ -128,5 +130,70 @@ func TestExtendDialogRefusesAFeeAboveTheCap(t *testing.T) {
 	// enter on the refusal asks for the offering again (as on "none"), never buys
 	if got, _, _ = got.Update(keyMsg("enter")); got.(extendDialog).step == extBuying {
 		t.Fatal("extended above the cap")
+	}
+}
+
+// The TUI's purchase goes through the one spend path: after a crash between a purchase's
+// commit and its outcome line, buying the same block again buys nothing and says which
+// reservation the interrupted run bought.
+func TestPurchaseDialogAfterACrashBuysNothingNew(t *testing.T) {
+	b, _ := emulatorBackend(t, ec2sim.Faults{})
+	c := clientOf(t, b)
+	o, bought := boughtBlock(t, c)
+	p, err := c.JournalPath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept []string
+	for _, l := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		if !strings.Contains(l, `"phase":"outcome"`) { // killed after the commit
+			kept = append(kept, l)
+		}
+	}
+	if err := os.WriteFile(p, []byte(strings.Join(kept, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m := update(New(actionTestOptions(b)), tea.WindowSizeMsg{Width: 160, Height: 48})
+	env := m.actionEnv()
+	env.account = "123456789012"
+	d, _ := newPurchaseDialog(env, o)
+	_, cmd, _ := d.buy()
+	msg := cmd().(purchasedMsg)
+	got, _, _ := dialog(d).Update(msg)
+	pd, ok := got.(purchaseDialog)
+	if !ok || pd.failure == nil || !pd.failure.AlreadyBought {
+		t.Fatalf("after the crash: %T %+v", got, msg)
+	}
+	v := strings.Join(strings.Fields(ansi.Strip(pd.View(160, 45))), " ")
+	for _, want := range []string{"ALREADY BOUGHT", bought.ReservationID, "Nothing new was bought"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the dialog lacks %q:\n%s", want, v)
+		}
+	}
+	if strings.Contains(v, "Nothing was charged") {
+		t.Errorf("the dialog says nothing was charged for a block that was bought:\n%s", v)
+	}
+	if n := len(reservations(t, c, "us-east-1")); n != 1 {
+		t.Errorf("%d reservations, want 1", n)
+	}
+}
+
+// A receipt says when the journal could not record the outcome, with the file and reason.
+func TestReceiptSaysTheOutcomeWasNotRecorded(t *testing.T) {
+	m := update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48})
+	env := m.actionEnv()
+	res := PurchaseResult{RequestID: "gpb-1", Block: fixedBlock(model.StatePaymentPending),
+		NotRecorded: "journal /home/x/.local/state/gpublock/journal.jsonl: no space left on device",
+		Settled:     []string{"The purchase interrupted at 2026-12-01 08:00 UTC (request id gpb-0) did not go through."}}
+	r := receiptDialog{env: env, o: fixedOffering(), res: res, block: res.Block}
+	v := strings.Join(strings.Fields(ansi.Strip(strings.Join(r.lines(100), "\n"))), " ")
+	for _, want := range []string{"could not record", "journal.jsonl", "no space left on device", "Settled an interrupted run", "gpb-0"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the receipt lacks %q:\n%s", want, v)
+		}
 	}
 }

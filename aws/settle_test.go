@@ -320,3 +320,46 @@ func TestRedact(t *testing.T) {
 		t.Errorf("Redact changed an ordinary message: %q", Redact(s))
 	}
 }
+
+// The call log's error text passes the redaction step too.
+func TestCallLogErrorTextIsRedacted(t *testing.T) {
+	err := errors.New(`process provider error: {"AccessKeyId": "ASIACALLLOGLEAK00001", "SecretAccessKey": "callLogSecretLEAK", "SessionToken": "callLogToken`)
+	got := errorText(err)
+	for _, s := range []string{"CALLLOGLEAK", "callLogSecretLEAK", "callLogToken"} {
+		if strings.Contains(got, s) {
+			t.Errorf("call log error %q holds %s", got, s)
+		}
+	}
+	if !strings.Contains(got, "process provider error") {
+		t.Errorf("call log error %q lost the message", got)
+	}
+}
+
+// Whatever the journal file holds, reading it never panics and keeps every whole line.
+func FuzzReadJournal(f *testing.F) {
+	f.Add([]byte(`{"time":"2026-12-01T08:00:00Z","phase":"intent","action":"PurchaseCapacityBlock","request_id":"gpb-1","region":"us-east-1"}` + "\n" + `{"tim`))
+	f.Add([]byte("\n\n{}\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		p := t.TempDir() + "/journal.jsonl"
+		whole := []byte(`{"time":"2026-12-01T08:00:00Z","phase":"intent","action":"PurchaseCapacityBlock","request_id":"gpb-last","region":"us-east-1"}`)
+		if err := os.WriteFile(p, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		// A line written after anything at all is read back.
+		jj := journal{dir: strings.TrimSuffix(p, "/journal.jsonl")}
+		var e JournalEntry
+		if err := json.Unmarshal(whole, &e); err != nil {
+			t.Fatal(err)
+		}
+		if err := jj.write(e); err != nil {
+			t.Fatal(err)
+		}
+		entries, _, err := ReadJournal(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(entries) == 0 || entries[len(entries)-1].RequestID != "gpb-last" {
+			t.Fatalf("the entry written after %q was not read back: %+v", b, entries)
+		}
+	})
+}

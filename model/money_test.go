@@ -127,3 +127,24 @@ func TestParseDollars(t *testing.T) {
 		}
 	}
 }
+
+// Whatever a person types, ParseDollars never panics, and what it accepts is a positive
+// whole number of cents that reads back the same written plainly.
+func FuzzParseDollars(f *testing.F) {
+	for _, s := range []string{"25000", "$25,000", "7551.36", "100,00", "1,234,567.89", "", "$", "-1", "0.001", "9999999999999"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		m, err := ParseDollars(s)
+		if err != nil {
+			return
+		}
+		if m.Micros() <= 0 || m.Micros()%10_000 != 0 {
+			t.Fatalf("ParseDollars(%q) = %d micro-dollars", s, m.Micros())
+		}
+		plain := strings.NewReplacer("$", "", ",", "").Replace(s)
+		if back, err := ParseDollars(plain); err != nil || back != m {
+			t.Fatalf("ParseDollars(%q) = %v but %q gives %v, %v", s, m, plain, back, err)
+		}
+	})
+}

@@ -133,7 +133,7 @@ func journalRows(entries []aws.JournalEntry, region string) []journalRow {
 			index[e.RequestID] = len(rows)
 			rows = append(rows, journalRow{RequestId: e.RequestID, Time: rfc3339(e.Time), Action: e.Action, Account: e.Account,
 				Region: e.Region, AvailabilityZone: e.Zone, InstanceType: e.Type, InstanceCount: e.Count,
-				StartDate: timePtr(e.Start), EndDate: timePtr(e.End), UpfrontFee: e.Fee, CurrencyCode: e.Currency,
+				StartDate: journalTime(e.Start), EndDate: journalTime(e.End), UpfrontFee: e.Fee, CurrencyCode: e.Currency,
 				OfferingId: e.Offering, CapacityReservationId: e.Target, Outcome: "open"})
 			continue
 		}
@@ -149,7 +149,7 @@ func journalRows(entries []aws.JournalEntry, region string) []journalRow {
 	return rows
 }
 
-func timePtr(t *time.Time) string {
+func journalTime(t *time.Time) string {
 	if t == nil {
 		return ""
 	}
@@ -185,13 +185,13 @@ func printJournal(w io.Writer, rows []journalRow) {
 		if len(t) >= 16 {
 			t = strings.Replace(t[:16], "T", " ", 1)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", t, actionName(r.Action), r.Region, orDash(r.AvailabilityZone),
-			orDash(capacity), orDash(fee), outcome, orDash(r.CapacityReservationId), r.RequestId)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", t, journalAction(r.Action), r.Region, journalCell(r.AvailabilityZone),
+			journalCell(capacity), journalCell(fee), outcome, journalCell(r.CapacityReservationId), r.RequestId)
 	}
 	tw.Flush()
 }
 
-func actionName(a string) string {
+func journalAction(a string) string {
 	switch a {
 	case "PurchaseCapacityBlock":
 		return "purchase"
@@ -203,7 +203,7 @@ func actionName(a string) string {
 	return a
 }
 
-func orDash(s string) string {
+func journalCell(s string) string {
 	if s == "" {
 		return "—"
 	}

@@ -223,11 +223,11 @@ func (c *Client) EarlierPurchase(o model.Offering) (JournalEntry, bool) {
 			continue
 		}
 		if o.ID != "" && e.Offering == o.ID {
-			return e, true
+			return atIntent(entries, e), true
 		}
 		if e.Zone == o.AvailabilityZone && e.Type == o.InstanceType && e.Count == o.Count &&
 			e.Start != nil && e.End != nil && e.Start.Equal(o.Start) && e.End.Equal(o.End) {
-			return e, true
+			return atIntent(entries, e), true
 		}
 	}
 	return JournalEntry{}, false
@@ -248,7 +248,7 @@ func (c *Client) EarlierExtension(b model.Block, hours int) (JournalEntry, bool)
 			continue
 		}
 		if b.End.Equal(*e.Start) || b.End.Equal(*e.End) {
-			return e, true
+			return atIntent(entries, e), true
 		}
 	}
 	return JournalEntry{}, false
@@ -261,6 +261,18 @@ func AlreadyBoughtError(e JournalEntry) error {
 		return alreadyBought(e, "extend by", "--again")
 	}
 	return alreadyBought(e, "buy", "--again")
+}
+
+// atIntent is an outcome line with the time of its intent: when the interrupted attempt
+// was made, not when it was settled.
+func atIntent(entries []JournalEntry, outcome JournalEntry) JournalEntry {
+	for _, e := range entries {
+		if e.Phase == "intent" && e.RequestID == outcome.RequestID {
+			outcome.Time = e.Time
+			break
+		}
+	}
+	return outcome
 }
 
 // alreadyBought is the refusal to buy again what an interrupted run bought.

@@ -14,7 +14,7 @@ const redacted = "[REDACTED]"
 // off before its closing quote), env assignments (AWS_SECRET_ACCESS_KEY=…) and the shared
 // files' keys (aws_session_token = …). The value ends at a quote, a comma, a brace or
 // white space, so that a truncated helper output is covered to its end.
-var secretField = regexp.MustCompile(`(?i)("?(?:secret_?access_?key|session_?token|security_?token|aws_secret_access_key|aws_session_token|aws_security_token|secretkey|sessiontoken|access_?key_?id|aws_access_key_id|token)"?\s*[:=]\s*"?)([^"\s,}&]+)`)
+var secretField = regexp.MustCompile(`(?i)("?(?:secret[-_]?access[-_]?key|secret[-_]?key|session[-_]?token|security[-_]?token|access[-_]?key[-_]?id|token)"?\s*[:=]\s*"?)([^"\s,}&]+)`)
 
 // accessKeyID matches an AWS access key id (long-term AKIA…, temporary ASIA…).
 var accessKeyID = regexp.MustCompile(`\b(?:AKIA|ASIA)[A-Z0-9]{12,}\b`)

@@ -305,6 +305,8 @@ func TestRedact(t *testing.T) {
 		`aws_secret_access_key = helperSecret/abc+def`,
 		`key AKIAHELPERKEY0000001 secret envSecretValue0123456789`,
 		`"secretAccessKey":"helperSecret/abc+def","sessionToken":"tokenTOKENtoken"}`,
+		`X-Amz-Security-Token: tokenTOKENtoken`,
+		`aws_access_key_id=AKIAHELPERKEY0000001 aws-secret-access-key: helperSecret/abc+def`,
 	} {
 		out := Redact(in)
 		for _, secret := range []string{"helperSecret", "tokenTOKENtoken", "HELPERKEY", "envSecretValue"} {

@@ -173,7 +173,7 @@ func ReadJournal(path string) (entries []JournalEntry, bad int, err error) {
 		line, rerr := r.ReadBytes('\n')
 		if t := bytes.TrimSpace(line); len(t) > 0 {
 			var e JournalEntry
-			if json.Unmarshal(t, &e) == nil && e.Phase != "" && e.RequestID != "" {
+			if json.Unmarshal(t, &e) == nil && e.Phase != "" {
 				entries = append(entries, e)
 			} else {
 				bad++

@@ -1,15 +1,19 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/gpublock/gpublock/aws"
 )
@@ -238,5 +242,96 @@ func TestEmulatorAtAnUnspecifiedAddressIsSimulated(t *testing.T) {
 	}
 	if _, err := os.Stat(simJournal()); err != nil {
 		t.Errorf("the simulated journal: %v", err)
+	}
+}
+
+// TestHelperProcess is not a test: run by killAfterCommit as a child process, it runs the
+// gpublock command in GPUBLOCK_HELPER_ARGS, so that the command can be killed for real.
+func TestHelperProcess(t *testing.T) {
+	args := os.Getenv("GPUBLOCK_HELPER_ARGS")
+	if args == "" {
+		t.Skip("only run as a child process")
+	}
+	os.Exit(run(context.Background(), strings.Split(args, "\x1f"), os.Stdout, os.Stderr))
+}
+
+// killAfterCommit runs a gpublock command in a child process against the emulator, lets the
+// emulator carry out the command's (non dry-run) action, and kills the child with SIGKILL
+// before it can read the reply: the state a kill -9 at that moment leaves.
+func killAfterCommit(t *testing.T, cs *cliSim, action string, args ...string) {
+	t.Helper()
+	var child atomic.Pointer[os.Process]
+	killed := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(strings.NewReader(string(body)))
+		if strings.Contains(string(body), "Action="+action+"&") && !strings.Contains(string(body), "DryRun=true") {
+			cs.sim.ServeHTTP(httptest.NewRecorder(), r) // committed; the reply is never sent
+			if p := child.Load(); p != nil {
+				_ = p.Kill()
+			}
+			close(killed)
+			return
+		}
+		cs.sim.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	// A child that never reaches the action is stopped, not waited for forever.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestHelperProcess$")
+	cmd.Env = append(os.Environ(), "GPUBLOCK_HELPER_ARGS="+strings.Join(append(args, "--endpoint-url", srv.URL), "\x1f"))
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	child.Store(cmd.Process)
+	err := cmd.Wait()
+	select {
+	case <-killed:
+	default:
+		t.Fatalf("the command ended before its %s was committed: %v\n%s", action, err, out.String())
+	}
+	if st, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !st.Signaled() {
+		t.Fatalf("the child was not killed: %v\n%s", err, out.String())
+	}
+}
+
+func TestPurchaseKilledByASignalAfterCommitThenRerun(t *testing.T) {
+	cs := startCLISim(t)
+	asPerson(t, false, "")
+	off := pickOffering(t, cs.url)
+	killAfterCommit(t, cs, "PurchaseCapacityBlock", append([]string{"purchase", off.CapacityBlockOfferingId, "--yes"}, purchaseSearch...)...)
+	lines := journalLines(t)
+	if len(lines) != 1 || lines[0].Phase != "intent" {
+		t.Fatalf("after the kill the journal holds %+v, want the intent alone", lines)
+	}
+	code, out, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes")...)
+	rows := reservations(t, cs.url)
+	if len(rows) != 1 {
+		t.Fatalf("%d reservations after the re-run, want exactly 1: %+v", len(rows), rows)
+	}
+	if code != 0 || out != "" || !strings.Contains(errs, rows[0].CapacityReservationId) || !strings.Contains(errs, "went through") ||
+		!strings.Contains(errs, "Nothing new was bought") {
+		t.Errorf("re-run: exit %d, stdout %q\n%s", code, out, errs)
+	}
+}
+
+func TestExtendKilledByASignalAfterCommitThenRerun(t *testing.T) {
+	cs := startCLISim(t)
+	asPerson(t, false, "")
+	b := boughtBlock(t, cs)
+	activate(t, cs, b)
+	killAfterCommit(t, cs, "PurchaseCapacityBlockExtension", "extend", b.CapacityReservationId, "--region", "us-east-1", "--duration", "1d", "--yes")
+	paid(cs)
+	moved := listedBlock(t, cs.url)
+	code, out, errs := runCLI(extendArgsFor(cs.url, b.CapacityReservationId, "--yes")...)
+	if code != 0 || out != "" || !strings.Contains(errs, "Already extended") || !strings.Contains(errs, b.CapacityReservationId) {
+		t.Errorf("re-run: exit %d, stdout %q\n%s", code, out, errs)
+	}
+	paid(cs)
+	if after := listedBlock(t, cs.url); after.Extensions != 1 || after.EndDate != moved.EndDate {
+		t.Errorf("after the re-run: %d extensions, end %s; want 1, %s", after.Extensions, after.EndDate, moved.EndDate)
 	}
 }

@@ -122,6 +122,20 @@ func TestPurchaseRefusedWhileInterruptedOneCannotBeSettled(t *testing.T) {
 		t.Fatalf("purchase: exit %d\n%s", code, errs)
 	}
 	killedAfterCommit(t, "PurchaseCapacityBlock")
+	// An hour old, it is asked once rather than a few times a couple of seconds apart.
+	raw, err := os.ReadFile(simJournal())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var e aws.JournalEntry
+	if err := json.Unmarshal([]byte(strings.TrimSpace(string(raw))), &e); err != nil || e.Phase != "intent" {
+		t.Fatalf("journal %q: %v", raw, err)
+	}
+	e.Time = e.Time.Add(-time.Hour)
+	line, _ := json.Marshal(e)
+	if err := os.WriteFile(simJournal(), append(line, '\n'), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	t.Setenv("AWS_MAX_ATTEMPTS", "1")
 	var purchases atomic.Int64
 	srv := httptest.NewServer(failingReservations(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -138,6 +138,12 @@ func withExtensionRequestID(ctx context.Context, id string) context.Context {
 	return context.WithValue(ctx, extensionRequestIDKey{}, id)
 }
 
+// withLookupRequestID marks ctx's look-up of a purchase's reservation with the request id
+// it matches in the reply (the look-up filters on documented fields only, never the tag).
+func withLookupRequestID(ctx context.Context, id string) context.Context {
+	return context.WithValue(ctx, extensionRequestIDKey{}, id)
+}
+
 // requestTagOf is the gpublock:request-id of the inputs that carry one: the tag of a
 // purchase or launch, or the filter of the look-up that follows a purchase's lost reply;
 // for an extension and its look-up, the id Extend put in ctx. Only these inputs read ctx,
@@ -164,6 +170,9 @@ func requestTagOf(ctx context.Context, params any) string {
 		}
 		specs = in.TagSpecifications
 	case *ec2.DescribeCapacityReservationsInput:
+		if id, ok := ctx.Value(extensionRequestIDKey{}).(string); ok {
+			return id
+		}
 		for _, f := range in.Filters {
 			if f.Name != nil && *f.Name == "tag:"+RequestIDTag && len(f.Values) == 1 {
 				return f.Values[0]
@@ -280,7 +289,7 @@ func errorText(err error) string {
 	if errors.As(err, &ue) && ue.Err != nil {
 		err = ue.Err
 	}
-	s := err.Error()
+	s := RedactError(err)
 	const max = 200
 	if len(s) > max {
 		s = s[:max] + "…"

@@ -273,6 +273,21 @@ func (c *Client) Identity(ctx context.Context) (Identity, error) {
 	return id, nil
 }
 
+// ConfiguredEndpoint is the EC2 endpoint the environment sets (AWS_ENDPOINT_URL_EC2, else
+// AWS_ENDPOINT_URL), wherever it points, or "". The caller asks it whether it is the
+// emulator (IsEmulator): an address alone cannot tell.
+func ConfiguredEndpoint() string {
+	if strings.EqualFold(os.Getenv("AWS_IGNORE_CONFIGURED_ENDPOINT_URLS"), "true") {
+		return ""
+	}
+	for _, k := range []string{"AWS_ENDPOINT_URL_EC2", "AWS_ENDPOINT_URL"} {
+		if v := os.Getenv(k); v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
 // loopbackEndpointFromEnv returns AWS_ENDPOINT_URL_EC2 (or AWS_ENDPOINT_URL) when it points
 // at this machine: that is an emulator such as `gpublock sim`, which also serves STS and its
 // clock, so it is used like --endpoint-url. A remote endpoint (a VPC endpoint of EC2) is

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -19,10 +20,17 @@ type lostReply struct {
 // say: a refusal (4xx) bought nothing, but no answer, a server error or an unreadable
 // answer may have been carried out, so find looks for what was bought before anything is
 // told. A found T comes with Bought (the caller journals it); the rest is journalled here.
-func settle[T any](c *Client, entry JournalEntry, callErr error, say lostReply, find func() (T, bool, error)) (T, Outcome, error) {
+func settle[T any](c *Client, entry JournalEntry, callErr error, sent bool, say lostReply, find func() (T, bool, error)) (T, Outcome, error) {
 	var zero T
 	if callErr == nil {
 		callErr = errors.New(say.noAnswer)
+	}
+	if !sent {
+		// It failed before reaching the network (credentials, signing): AWS never saw it.
+		c.journalOutcome(entry, NotBought, false, "", fmt.Errorf("not sent: %w", callErr))
+		return zero, NotBought, &PurchaseError{Outcome: NotBought, Err: callErr, Explanation: Explanation{
+			Summary: "Not sent: the " + say.what + " never left this machine (" + strings.TrimSuffix(ExplainError(callErr).Summary, ".") + ").",
+			Hint:    ExplainError(callErr).Hint}}
 	}
 	if !ambiguous(callErr) {
 		c.journalOutcome(entry, NotBought, false, "", callErr)
@@ -46,6 +54,11 @@ func settle[T any](c *Client, entry JournalEntry, callErr error, say lostReply, 
 // through: AWS may take a moment to list what it made, so an empty answer is asked again
 // before it counts as "not there". When no try got an answer, the last error is returned.
 func confirm[T any](ctx context.Context, c *Client, look func(context.Context) (T, bool, error)) (T, bool, error) {
+	return confirmN(ctx, c, c.confirmTries, look)
+}
+
+// confirmN is confirm with its number of tries.
+func confirmN[T any](ctx context.Context, c *Client, tries int, look func(context.Context) (T, bool, error)) (T, bool, error) {
 	// It keeps asking after a cancel: once a purchase may have been made, the person
 	// must learn whether it was.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Minute)
@@ -53,7 +66,7 @@ func confirm[T any](ctx context.Context, c *Client, look func(context.Context) (
 	var zero T
 	var lastErr error
 	answered := false
-	for try := 0; try < c.confirmTries; try++ {
+	for try := 0; try < tries; try++ {
 		if try > 0 && !sleep(ctx, c.confirmDelay) {
 			return zero, false, ctx.Err()
 		}

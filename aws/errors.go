@@ -19,7 +19,7 @@ type ConfigError struct {
 	Err     error
 }
 
-func (e *ConfigError) Error() string { return "loading AWS configuration: " + e.Err.Error() }
+func (e *ConfigError) Error() string { return Redact("loading AWS configuration: " + e.Err.Error()) }
 func (e *ConfigError) Unwrap() error { return e.Err }
 
 // CredentialsError is a failure to find or refresh credentials.
@@ -28,7 +28,7 @@ type CredentialsError struct {
 	Err     error
 }
 
-func (e *CredentialsError) Error() string { return "AWS credentials: " + e.Err.Error() }
+func (e *CredentialsError) Error() string { return Redact("AWS credentials: " + e.Err.Error()) }
 func (e *CredentialsError) Unwrap() error { return e.Err }
 
 // RegionFailure is the failure of one region in a multi-region call.
@@ -39,7 +39,7 @@ type RegionFailure struct {
 	Err     error
 }
 
-func (e *RegionFailure) Error() string { return e.Region + ": " + e.Err.Error() }
+func (e *RegionFailure) Error() string { return e.Region + ": " + RedactError(e.Err) }
 func (e *RegionFailure) Unwrap() error { return e.Err }
 
 // Explanation is an error as a person reads it: what happened, and what to do.
@@ -68,7 +68,15 @@ func (c *Client) ExplainError(err error) Explanation { return explain(err, c.pro
 const credentialChain = "environment (AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY), web identity (AWS_WEB_IDENTITY_TOKEN_FILE), " +
 	"the shared config and credentials files (static keys, SSO, credential_process, role chaining), container credentials, EC2 instance metadata"
 
+// explain is explainRaw with every text through Redact: an SDK error can carry a
+// credential helper's output, secrets included.
 func explain(err error, profile string) Explanation {
+	ex := explainRaw(err, profile)
+	ex.Summary, ex.Hint = Redact(ex.Summary), Redact(ex.Hint)
+	return ex
+}
+
+func explainRaw(err error, profile string) Explanation {
 	if err == nil {
 		return Explanation{}
 	}
@@ -99,6 +107,12 @@ func explain(err error, profile string) Explanation {
 	if isNoCredentials(err) {
 		return Explanation{Summary: "No AWS credentials were found.",
 			Hint: "Tried: " + credentialChain + ". Set up a profile (aws configure / aws configure sso), or run with --demo to use the built-in simulator."}
+	}
+	if i := strings.Index(msg, "failed to refresh cached credentials, "); i >= 0 {
+		// A credential source that is set up and broken (a credential_process helper, role
+		// chaining); the request was never signed, let alone sent.
+		return Explanation{Summary: "The AWS credentials could not be obtained: " + strings.TrimSuffix(msg[i+len("failed to refresh cached credentials, "):], ".") + ".",
+			Hint: "Check the credential source of the profile (" + profileFlag + "): its credential_process, SSO or role settings."}
 	}
 	var apiErr smithy.APIError
 	if errors.As(err, &apiErr) {

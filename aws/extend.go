@@ -3,6 +3,7 @@ package aws
 import (
 	"context"
 	"fmt"
+	"time"
 
 	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
@@ -17,6 +18,10 @@ type ExtendResult struct {
 	Outcome    Outcome
 	Extension  model.Extension // when bought
 	Recovered  bool            // the reply was lost and the extension found in the history
+	// Settled are the interrupted purchases and extensions settled before this one.
+	Settled []Settled
+	// JournalErr is why the outcome line could not be written (the extension stands).
+	JournalErr error
 }
 
 func checkExtendable(b model.Block) error {
@@ -60,18 +65,21 @@ func (c *Client) ExtensionOfferings(ctx context.Context, b model.Block, days int
 
 // CheckExtend asks AWS, with a DryRun, whether this identity may buy the extension.
 func (c *Client) CheckExtend(ctx context.Context, b model.Block, off model.ExtensionOffering) (Permission, error) {
+	var mark sentMark
 	_, err := c.ec2In(b.Region).PurchaseCapacityBlockExtension(ctx, &ec2.PurchaseCapacityBlockExtensionInput{
 		CapacityBlockExtensionOfferingId: sdkaws.String(off.ID),
 		CapacityReservationId:            sdkaws.String(b.ReservationID),
 		DryRun:                           sdkaws.Bool(true),
-	})
-	return dryRun(err, "ec2:PurchaseCapacityBlockExtension")
+	}, mark.option)
+	return dryRun(notSent(err, mark.sent.Load(), "permission check"), "ec2:PurchaseCapacityBlockExtension")
 }
 
-// Extend buys an extension with the same safety as Purchase: cap, DryRun, journal, one
-// call without retries, and after an ambiguous failure a look in the block's extension
-// history for this offering before anything is reported. The error is a *PurchaseError.
-func (c *Client) Extend(ctx context.Context, b model.Block, off model.ExtensionOffering) (ExtendResult, error) {
+// Extend buys an extension with the same safety as Purchase: cap, the journal's
+// interrupted attempts settled (one that already extended b this way refuses, unless
+// Again), DryRun, journal, one call without retries, and after an ambiguous failure a look
+// in the block's extension history for this offering before anything is reported. The
+// error is a *PurchaseError.
+func (c *Client) Extend(ctx context.Context, b model.Block, off model.ExtensionOffering, opts ...SpendOption) (ExtendResult, error) {
 	res := ExtendResult{Outcome: NotBought}
 	if err := c.checkWritable("bought"); err != nil {
 		return res, err
@@ -85,7 +93,16 @@ func (c *Client) Extend(ctx context.Context, b model.Block, off model.ExtensionO
 	if off.ReservationID != "" && off.ReservationID != b.ReservationID {
 		return res, notBought(fmt.Sprintf("The extension offering is for %s, not for this block (%s).", off.ReservationID, b.ReservationID), "", nil)
 	}
+	if err := c.checkCap(off.Fee); err != nil {
+		return res, err
+	}
 	var err error
+	if res.Settled, err = c.SettleOpen(ctx, b.Region); err != nil {
+		return res, err
+	}
+	if e, ok := c.EarlierExtension(b, off.DurationHours); ok && !spendOpts(opts).again {
+		return res, alreadyBought(e, "extend by", "--again")
+	}
 	if res.Permission, err = c.mayBuy(off.Fee, func() (Permission, error) { return c.CheckExtend(ctx, b, off) }); err != nil {
 		return res, err
 	}
@@ -93,23 +110,24 @@ func (c *Client) Extend(ctx context.Context, b model.Block, off model.ExtensionO
 	ctx = withExtensionRequestID(ctx, res.RequestID)
 	entry := JournalEntry{Action: "PurchaseCapacityBlockExtension", RequestID: res.RequestID, Region: b.Region,
 		Zone: b.AvailabilityZone, Offering: off.ID, Type: b.InstanceType, Count: off.Count, Start: utc(off.Start), End: utc(off.End),
-		Fee: off.Fee.String(), Currency: off.Currency, Target: b.ReservationID}
+		Fee: off.Fee.String(), Currency: off.Currency, Target: b.ReservationID, Hours: off.DurationHours}
 	if err := c.journalIntent(ctx, &entry); err != nil {
 		return res, err
 	}
+	var mark sentMark
 	out, callErr := c.ec2In(b.Region).PurchaseCapacityBlockExtension(ctx, &ec2.PurchaseCapacityBlockExtensionInput{
 		CapacityBlockExtensionOfferingId: sdkaws.String(off.ID),
 		CapacityReservationId:            sdkaws.String(b.ReservationID),
-	}, noRetries)
+	}, noRetries, mark.option)
 	if callErr == nil && len(out.CapacityBlockExtensions) > 0 {
 		res.Outcome, res.Extension = Bought, extensionFrom(out.CapacityBlockExtensions[0])
 	} else {
-		res.Extension, res.Outcome, err = settle(c, entry, callErr, lostReply{
+		res.Extension, res.Outcome, err = settle(c, entry, callErr, mark.sent.Load(), lostReply{
 			noAnswer: "PurchaseCapacityBlockExtension answered without an extension",
 			what:     "extension",
 			unknown: Explanation{
 				Summary: "The extension may or may not have been bought: AWS did not answer, and the check afterwards failed too.",
-				Hint:    fmt.Sprintf("Do not buy again. Check the block %s with `gpublock blocks --region %s`.", b.ReservationID, b.Region)},
+				Hint:    fmt.Sprintf("Do not extend %s again. Settle it with %s once AWS answers: it looks in the block's extension history.", b.ReservationID, c.SettleCommand(b.Region))},
 			notFound: "The block's extension history does not list it; it is safe to try again.",
 		}, func() (model.Extension, bool, error) { return c.findExtension(ctx, b, off.ID) })
 		if err != nil {
@@ -117,7 +135,7 @@ func (c *Client) Extend(ctx context.Context, b model.Block, off model.ExtensionO
 		}
 		res.Recovered = true
 	}
-	c.journalOutcome(entry, Bought, res.Recovered, b.ReservationID, nil)
+	res.JournalErr = c.journalOutcome(entry, Bought, res.Recovered, b.ReservationID, nil)
 	return res, nil
 }
 
@@ -125,20 +143,6 @@ func (c *Client) Extend(ctx context.Context, b model.Block, off model.ExtensionO
 // is bought at most once, so finding it means this purchase went through.
 func (c *Client) findExtension(ctx context.Context, b model.Block, offeringID string) (model.Extension, bool, error) {
 	return confirm(ctx, c, func(ctx context.Context) (model.Extension, bool, error) {
-		p := ec2.NewDescribeCapacityBlockExtensionHistoryPaginator(c.ec2In(b.Region), &ec2.DescribeCapacityBlockExtensionHistoryInput{
-			CapacityReservationIds: []string{b.ReservationID},
-		})
-		for p.HasMorePages() {
-			page, err := p.NextPage(ctx)
-			if err != nil {
-				return model.Extension{}, false, err
-			}
-			for _, e := range page.CapacityBlockExtensions {
-				if sdkaws.ToString(e.CapacityBlockExtensionOfferingId) == offeringID && sdkaws.ToString(e.CapacityReservationId) == b.ReservationID {
-					return extensionFrom(e), true, nil
-				}
-			}
-		}
-		return model.Extension{}, false, nil
+		return c.lookExtension(ctx, b, offeringID, 0, time.Time{})
 	})
 }

@@ -1,8 +1,13 @@
 package aws
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
@@ -31,13 +36,23 @@ type JournalEntry struct {
 	Tags      map[string]string `json:"tags,omitempty"`
 	Outcome   string            `json:"outcome,omitempty"` // bought, not-bought, unknown, launched, not-launched
 	Recovered bool              `json:"recovered,omitempty"`
-	Result    string            `json:"result_id,omitempty"` // reservation id, instance ids
-	Error     string            `json:"error,omitempty"`
+	// SettledLater marks the outcome of an intent left open by a crash and settled by a
+	// later run, from what AWS lists.
+	SettledLater bool `json:"settled_later,omitempty"`
+	// BackendTime is the backend's clock at the intent (the emulator's may differ from
+	// this machine's); an extension is settled against it.
+	BackendTime *time.Time `json:"backend_time,omitempty"`
+	// Hours is an extension's length.
+	Hours  int    `json:"duration_hours,omitempty"`
+	Result string `json:"result_id,omitempty"` // reservation id, instance ids
+	Error  string `json:"error,omitempty"`
 }
 
 type journal struct {
 	dir string
 	mu  sync.Mutex
+	// writeFile writes a line; nil is (*os.File).Write. Tests make it fail part-way.
+	writeFile func(*os.File, []byte) (int, error)
 }
 
 // JournalPath is where the journal is written.
@@ -69,6 +84,9 @@ func (j *journal) path() (string, error) {
 
 // write appends one line and fsyncs it. A purchase does not go ahead when its intent
 // cannot be written: an unrecorded purchase is the thing the journal exists to prevent.
+// The line always starts on a line of its own, so a torn last line (a crash mid-write, a
+// full disk) cannot swallow it; a write that fails part-way is cut off again, so that it
+// does not tear the next one. Readers skip a broken line (ReadJournal).
 func (j *journal) write(e JournalEntry) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -77,23 +95,104 @@ func (j *journal) write(e JournalEntry) error {
 		return err
 	}
 	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-		return fmt.Errorf("journal: %w", err)
+		return fmt.Errorf("journal %s: %w", p, err)
 	}
+	e.Error = Redact(e.Error)
 	line, err := json.Marshal(e)
 	if err != nil {
-		return fmt.Errorf("journal: %w", err)
+		return fmt.Errorf("journal %s: %w", p, err)
 	}
-	f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(p, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
-		return fmt.Errorf("journal: %w", err)
+		return fmt.Errorf("journal %s: %w", p, err)
 	}
-	if _, err := f.Write(append(line, '\n')); err != nil {
+	size, torn, err := tornEnd(f)
+	if err != nil {
 		f.Close()
-		return fmt.Errorf("journal: %w", err)
+		return fmt.Errorf("journal %s: %w", p, err)
+	}
+	if torn {
+		line = append([]byte{'\n'}, line...)
+	}
+	line = append(line, '\n')
+	wr := j.writeFile
+	if wr == nil {
+		wr = (*os.File).Write
+	}
+	if n, err := wr(f, line); err != nil || n != len(line) {
+		if err == nil {
+			err = io.ErrShortWrite
+		}
+		// O_APPEND wrote at the end that tornEnd saw; cutting back to it removes the part
+		// line. Another process appending in between is not guarded against.
+		_ = f.Truncate(size)
+		_ = f.Sync()
+		f.Close()
+		return fmt.Errorf("journal %s: %w", p, err)
 	}
 	if err := f.Sync(); err != nil {
 		f.Close()
-		return fmt.Errorf("journal: %w", err)
+		return fmt.Errorf("journal %s: %w", p, err)
 	}
-	return f.Close()
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("journal %s: %w", p, err)
+	}
+	return nil
+}
+
+// tornEnd reports the file's size and whether its last line lacks its newline.
+func tornEnd(f *os.File) (int64, bool, error) {
+	st, err := f.Stat()
+	if err != nil {
+		return 0, false, err
+	}
+	if st.Size() == 0 {
+		return 0, false, nil
+	}
+	var last [1]byte
+	if _, err := f.ReadAt(last[:], st.Size()-1); err != nil {
+		return 0, false, err
+	}
+	return st.Size(), last[0] != '\n', nil
+}
+
+// ReadJournal reads the journal at path. A missing file is an empty journal. A line that
+// is not a whole entry (torn by a crash, or damaged) is skipped and counted in bad: one
+// broken line must not hide the entries after it.
+func ReadJournal(path string) (entries []JournalEntry, bad int, err error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, 0, nil
+	}
+	if err != nil {
+		return nil, 0, fmt.Errorf("journal %s: %w", path, err)
+	}
+	defer f.Close()
+	r := bufio.NewReader(f)
+	for {
+		line, rerr := r.ReadBytes('\n')
+		if t := bytes.TrimSpace(line); len(t) > 0 {
+			var e JournalEntry
+			if json.Unmarshal(t, &e) == nil && e.Phase != "" {
+				entries = append(entries, e)
+			} else {
+				bad++
+			}
+		}
+		if rerr == io.EOF {
+			return entries, bad, nil
+		}
+		if rerr != nil {
+			return entries, bad, fmt.Errorf("journal %s: %w", path, rerr)
+		}
+	}
+}
+
+// Journal reads this client's journal (see ReadJournal).
+func (c *Client) Journal() ([]JournalEntry, int, error) {
+	p, err := c.journal.path()
+	if err != nil {
+		return nil, 0, err
+	}
+	return ReadJournal(p)
 }

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
@@ -52,6 +53,10 @@ type PurchaseResult struct {
 	// Recovered is true when the purchase reply was lost and the reservation was then
 	// found by its request-id tag.
 	Recovered bool
+	// Settled are the interrupted purchases and extensions settled before this one.
+	Settled []Settled
+	// JournalErr is why the outcome line could not be written (the purchase stands).
+	JournalErr error
 }
 
 // PurchaseError is why a purchase, extension or launch did not happen (or may have).
@@ -67,7 +72,7 @@ func (e *PurchaseError) Error() string {
 	if e.Err != nil && e.Explanation.Code == "" && !strings.Contains(s, e.Err.Error()) {
 		s += " (" + e.Err.Error() + ")"
 	}
-	return s
+	return Redact(s)
 }
 func (e *PurchaseError) Unwrap() error { return e.Err }
 
@@ -100,19 +105,24 @@ func noRetries(o *ec2.Options) {
 
 func validPlatform(p string) bool { return slices.Contains(Platforms(), p) }
 
+// CheckTags refuses tags AWS would refuse (or that gpublock sets itself): more than 40
+// (AWS allows 50 per resource, and gpublock adds its own), a key outside 1–128 characters,
+// a value over 256, the reserved aws: prefix. Commands call it before any call to AWS.
+func CheckTags(tags map[string]string) error { return checkTags(tags) }
+
 func checkTags(tags map[string]string) error {
 	if len(tags) > 40 {
 		return fmt.Errorf("%d tags; at most 40 (AWS allows 50 and gpublock adds its own)", len(tags))
 	}
 	for k, v := range tags {
 		switch {
-		case k == "" || len(k) > 128:
+		case k == "" || utf8.RuneCountInString(k) > 128:
 			return fmt.Errorf("tag key %q: must be 1–128 characters", k)
 		case strings.HasPrefix(strings.ToLower(k), "aws:"):
 			return fmt.Errorf("tag key %q: the aws: prefix is reserved by AWS", k)
 		case k == RequestIDTag:
 			return fmt.Errorf("tag key %q is set by gpublock itself", k)
-		case len(v) > 256:
+		case utf8.RuneCountInString(v) > 256:
 			return fmt.Errorf("tag %q: value longer than 256 characters", k)
 		}
 	}
@@ -139,6 +149,17 @@ func (c *Client) checkCap(fee model.Money) error {
 		}}
 	}
 	return nil
+}
+
+// notSent marks the error of a call that never left this machine (no credentials, a
+// signing failure): it was certainly not carried out.
+func notSent(err error, sent bool, what string) error {
+	if err == nil || sent {
+		return err
+	}
+	return &PurchaseError{Outcome: NotBought, Err: err, Explanation: Explanation{
+		Summary: "Not sent: the " + what + " never left this machine (" + strings.TrimSuffix(ExplainError(err).Summary, ".") + ").",
+		Hint:    ExplainError(err).Hint}}
 }
 
 // dryRun interprets the error of a DryRun call: DryRunOperation means allowed,
@@ -189,12 +210,13 @@ func (c *Client) CheckPurchase(ctx context.Context, o model.Offering, platform s
 	if err := checkOffering(o, platform); err != nil {
 		return Permission{}, err
 	}
+	var mark sentMark
 	_, err := c.ec2In(o.Region).PurchaseCapacityBlock(ctx, &ec2.PurchaseCapacityBlockInput{
 		CapacityBlockOfferingId: sdkaws.String(o.ID),
 		InstancePlatform:        types.CapacityReservationInstancePlatform(platform),
 		DryRun:                  sdkaws.Bool(true),
-	})
-	return dryRun(err, "ec2:PurchaseCapacityBlock")
+	}, mark.option)
+	return dryRun(notSent(err, mark.sent.Load(), "permission check"), "ec2:PurchaseCapacityBlock")
 }
 
 func checkOffering(o model.Offering, platform string) error {
@@ -209,13 +231,15 @@ func checkOffering(o model.Offering, platform string) error {
 	return nil
 }
 
-// Purchase buys an offering, safely: the spending cap is checked before any call, a
-// DryRun checks permission, the journal records the intent, then one single call, with
-// the SDK's retries off, tagged with a unique request id. If that call fails in a way
-// that leaves it unknown whether AWS committed (timeout, 5xx, connection reset), the
-// reservation is looked up by its tag before anything is reported. It never buys twice.
-// The error, when not nil, is a *PurchaseError.
-func (c *Client) Purchase(ctx context.Context, o model.Offering, platform string, tags map[string]string) (PurchaseResult, error) {
+// Purchase buys an offering, safely: the spending cap is checked before any call, the
+// journal's interrupted purchases and extensions in the region are settled first (and one
+// that already bought this block refuses, unless Again), a DryRun checks permission, the
+// journal records the intent, then one single call, with the SDK's retries off, tagged
+// with a unique request id. If that call fails in a way that leaves it unknown whether
+// AWS committed (timeout, 5xx, connection reset), the reservation is looked up by its tag
+// before anything is reported. It never buys twice. The error, when not nil, is a
+// *PurchaseError.
+func (c *Client) Purchase(ctx context.Context, o model.Offering, platform string, tags map[string]string, opts ...SpendOption) (PurchaseResult, error) {
 	res := PurchaseResult{Outcome: NotBought}
 	if err := c.checkWritable("bought"); err != nil {
 		return res, err
@@ -229,7 +253,16 @@ func (c *Client) Purchase(ctx context.Context, o model.Offering, platform string
 	if err := checkTags(tags); err != nil {
 		return res, notBought("Bad tags: "+err.Error()+".", "", err)
 	}
+	if err := c.checkCap(o.Fee); err != nil {
+		return res, err
+	}
 	var err error
+	if res.Settled, err = c.SettleOpen(ctx, o.Region); err != nil {
+		return res, err
+	}
+	if e, ok := c.EarlierPurchase(o); ok && !spendOpts(opts).again {
+		return res, alreadyBought(e, "buy", "--again")
+	}
 	if res.Permission, err = c.mayBuy(o.Fee, func() (Permission, error) { return c.CheckPurchase(ctx, o, platform) }); err != nil {
 		return res, err
 	}
@@ -237,7 +270,7 @@ func (c *Client) Purchase(ctx context.Context, o model.Offering, platform string
 	res.RequestID = newRequestID()
 	all := map[string]string{RequestIDTag: res.RequestID}
 	maps.Copy(all, tags)
-	entry := JournalEntry{Action: "PurchaseCapacityBlock", RequestID: res.RequestID, Region: o.Region,
+	entry := JournalEntry{Action: actionPurchase, RequestID: res.RequestID, Region: o.Region,
 		Zone: o.AvailabilityZone, Offering: o.ID, Type: o.InstanceType, Count: o.Count, Start: utc(o.Start), End: utc(o.End),
 		Fee: o.Fee.String(), Currency: o.Currency, Platform: platform, Tags: tags}
 	if err := c.journalIntent(ctx, &entry); err != nil {
@@ -249,6 +282,7 @@ func (c *Client) Purchase(ctx context.Context, o model.Offering, platform string
 		return res, &PurchaseError{Outcome: NotBought, Explanation: Explanation{Summary: "Cancelled before the purchase was sent; nothing was bought."}, Err: err}
 	}
 
+	var mark sentMark
 	out, callErr := c.ec2In(o.Region).PurchaseCapacityBlock(ctx, &ec2.PurchaseCapacityBlockInput{
 		CapacityBlockOfferingId: sdkaws.String(o.ID),
 		InstancePlatform:        types.CapacityReservationInstancePlatform(platform),
@@ -256,27 +290,28 @@ func (c *Client) Purchase(ctx context.Context, o model.Offering, platform string
 			ResourceType: types.ResourceTypeCapacityReservation,
 			Tags:         sdkTags(all),
 		}},
-	}, noRetries)
+	}, noRetries, mark.option)
 
 	if callErr == nil && out.CapacityReservation != nil && out.CapacityReservation.CapacityReservationId != nil {
 		res.Outcome = Bought
 		res.Block = blockFromReservation(o.Region, *out.CapacityReservation)
 	} else {
-		res.Block, res.Outcome, err = settle(c, entry, callErr, lostReply{
+		res.Block, res.Outcome, err = settle(c, entry, callErr, mark.sent.Load(), lostReply{
 			noAnswer: "PurchaseCapacityBlock answered without a reservation",
 			what:     "purchase",
 			unknown: Explanation{
 				Summary: "The purchase may or may not have gone through: AWS did not answer, and the check afterwards failed too.",
-				Hint: fmt.Sprintf("Do not buy again. Run `gpublock blocks --region %s` and look for the tag %s=%s.",
-					o.Region, RequestIDTag, res.RequestID)},
+				Hint:    "Do not buy again. Settle it with " + c.SettleCommand(o.Region) + " once AWS answers: it looks for the reservation tagged " + RequestIDTag + "=" + res.RequestID + "."},
 			notFound: "No reservation carries this purchase's request id; it is safe to search and try again.",
-		}, func() (model.Block, bool, error) { return c.findByRequestID(ctx, o.Region, res.RequestID) })
+		}, func() (model.Block, bool, error) {
+			return c.findByRequestID(ctx, o.Region, o.AvailabilityZone, o.InstanceType, res.RequestID)
+		})
 		if err != nil {
 			return res, err
 		}
 		res.Recovered = true
 	}
-	c.journalOutcome(entry, Bought, res.Recovered, res.Block.ReservationID, nil)
+	res.JournalErr = c.journalOutcome(entry, Bought, res.Recovered, res.Block.ReservationID, nil)
 	return res, nil
 }
 
@@ -301,26 +336,11 @@ func sdkTags(m map[string]string) []types.Tag {
 	return out
 }
 
-// findByRequestID looks for the reservation tagged with a purchase's request id.
-func (c *Client) findByRequestID(ctx context.Context, region, requestID string) (model.Block, bool, error) {
+// findByRequestID looks for the reservation tagged with a purchase's request id, asking
+// a few times (see confirm).
+func (c *Client) findByRequestID(ctx context.Context, region, zone, instanceType, requestID string) (model.Block, bool, error) {
 	return confirm(ctx, c, func(ctx context.Context) (model.Block, bool, error) {
-		p := ec2.NewDescribeCapacityReservationsPaginator(c.ec2In(region), &ec2.DescribeCapacityReservationsInput{
-			Filters: []types.Filter{{Name: sdkaws.String("tag:" + RequestIDTag), Values: []string{requestID}}},
-		})
-		for p.HasMorePages() {
-			page, err := p.NextPage(ctx)
-			if err != nil {
-				return model.Block{}, false, err
-			}
-			for _, r := range page.CapacityReservations {
-				// Checked here too: a filter an endpoint ignores must not turn someone
-				// else's reservation into "bought".
-				if tagMap(r.Tags)[RequestIDTag] == requestID {
-					return blockFromReservation(region, r), true, nil
-				}
-			}
-		}
-		return model.Block{}, false, nil
+		return c.lookReservation(ctx, region, zone, instanceType, requestID)
 	})
 }
 
@@ -329,6 +349,13 @@ func (c *Client) findByRequestID(ctx context.Context, region, requestID string) 
 func (c *Client) journalIntent(ctx context.Context, e *JournalEntry) error {
 	if id, err := c.Identity(ctx); err == nil {
 		e.Account = id.Account
+	}
+	if c.cfg.EndpointURL != "" {
+		// The emulator's clock may be far from this machine's; an extension is settled
+		// against the time its history uses.
+		if t, ok := c.simClock(ctx); ok {
+			e.BackendTime = &t
+		}
 	}
 	intent := *e
 	intent.Time, intent.Phase = time.Now().UTC(), "intent"
@@ -340,13 +367,15 @@ func (c *Client) journalIntent(ctx context.Context, e *JournalEntry) error {
 	return nil
 }
 
-// journalOutcome records the result. Its own failure cannot undo the purchase, so it is
-// only reported through the entry's absence; the intent line is already on disk.
-func (c *Client) journalOutcome(e JournalEntry, outcome Outcome, recovered bool, result string, err error) {
+// journalOutcome records the result. Its own failure cannot undo the purchase: it is
+// returned for the caller to say (the intent line is already on disk, so a later run
+// settles it).
+func (c *Client) journalOutcome(e JournalEntry, outcome Outcome, recovered bool, result string, err error) error {
 	e.Time, e.Phase = time.Now().UTC(), "outcome"
 	e.Outcome, e.Recovered, e.Result = string(outcome), recovered, result
+	e.BackendTime = nil
 	if err != nil {
-		e.Error = firstLine(err)
+		e.Error = Redact(firstLine(err))
 	}
-	_ = c.journal.write(e)
+	return c.journal.write(e)
 }

@@ -207,10 +207,24 @@ func TestPurchaseServerErrorWithoutCommitIsNotBought(t *testing.T) {
 	if n := rc.count(isPurchase); n != 1 {
 		t.Errorf("%d purchase calls: a 5xx purchase must never be retried", n)
 	}
+	// The look-up uses documented filters only (no tag: filter is documented for
+	// DescribeCapacityReservations) and matches the tag in the reply.
 	if n := rc.count(func(r recorded) bool {
-		return r.Action == "DescribeCapacityReservations" && r.Form.Get("Filter.1.Name") == "tag:"+RequestIDTag && r.Form.Get("Filter.1.Value.1") == res.RequestID
+		return r.Action == "DescribeCapacityReservations" && r.Form.Get("Filter.1.Name") == "instance-type" &&
+			r.Form.Get("Filter.1.Value.1") == o.InstanceType && r.Form.Get("Filter.2.Name") == "availability-zone" &&
+			r.Form.Get("Filter.2.Value.1") == o.AvailabilityZone
 	}); n != c.confirmTries {
-		t.Errorf("%d look-ups by tag, want %d", n, c.confirmTries)
+		t.Errorf("%d look-ups by documented filters, want %d", n, c.confirmTries)
+	}
+	if n := rc.count(func(r recorded) bool {
+		for k, v := range r.Form {
+			if strings.HasPrefix(k, "Filter.") && strings.HasSuffix(k, ".Name") && strings.HasPrefix(v[0], "tag:") {
+				return true
+			}
+		}
+		return false
+	}); n != 0 {
+		t.Errorf("%d calls with an undocumented tag: filter", n)
 	}
 	checkJournal(t, c, res.RequestID, NotBought)
 }

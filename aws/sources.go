@@ -5,6 +5,7 @@ import (
 	"time"
 
 	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/smithy-go/middleware"
 
 	"github.com/gpublock/gpublock/model"
 )
@@ -51,10 +52,20 @@ type NoAnswer struct {
 	NotFound string      // the hint when the look-up answered without it
 }
 
+// SentMark tells whether a call reached the network: add StackOption to the call's
+// APIOptions, and a call that failed without Sent was never sent (credentials, signing).
+type SentMark struct{ m sentMark }
+
+// StackOption is the middleware that marks the call as sent, for any SDK client's APIOptions.
+func (s *SentMark) StackOption(st *middleware.Stack) error { return s.m.stackOption(st) }
+
+// Sent reports whether the call reached the network.
+func (s *SentMark) Sent() bool { return s.m.sent.Load() }
+
 // Settle decides what a purchase sent once, without retries, did when its reply did not
-// say (see settle): a 4xx bought nothing; otherwise find looks for it first.
-func Settle[T any](c *Client, entry JournalEntry, callErr error, say NoAnswer, find func() (T, bool, error)) (T, Outcome, error) {
-	return settle(c, entry, callErr, lostReply{noAnswer: say.NoAnswer, what: say.What, unknown: say.Unknown, notFound: say.NotFound}, find)
+// say (see settle): never sent or a 4xx bought nothing; otherwise find looks for it first.
+func Settle[T any](c *Client, entry JournalEntry, callErr error, sent bool, say NoAnswer, find func() (T, bool, error)) (T, Outcome, error) {
+	return settle(c, entry, callErr, sent, lostReply{noAnswer: say.NoAnswer, what: say.What, unknown: say.Unknown, notFound: say.NotFound}, find)
 }
 
 // Confirm asks look, a few times, whether a call whose reply was lost went through.
@@ -75,9 +86,6 @@ func WithThrottleHook(ctx context.Context, hook func(error)) context.Context {
 func (c *Client) SetConfirmPace(tries int, delay time.Duration) {
 	c.confirmTries, c.confirmDelay = max(1, tries), delay
 }
-
-// CheckTags is the rule of the tags a purchase may carry besides gpublock's own.
-func CheckTags(tags map[string]string) error { return checkTags(tags) }
 
 // WithExtensionRequestID marks ctx's extension purchase, and the look-up that settles its
 // lost reply, with the request id of their journal lines, for the call log.

@@ -212,3 +212,57 @@ func (m *Money) UnmarshalText(b []byte) error {
 	*m = v
 	return nil
 }
+
+// ParseDollars reads an amount of dollars as a person writes it for a spending cap: digits
+// with at most two decimals (whole cents, as every fee is), an optional leading "$", and
+// thousands separators only in groups of three ("25000", "$25,000", "7551.36",
+// "1,234,567.89"). Anything else is an error: "100,00" is not ten thousand dollars, and a
+// cap read wrong is money spent. Zero and negative amounts are refused too.
+func ParseDollars(s string) (Money, error) {
+	bad := func(why string) (Money, error) {
+		if why == "" {
+			why = "not an amount of dollars"
+		}
+		return Money{}, fmt.Errorf("%q: %s; write it like 25000, 25,000 or 7551.36", s, why)
+	}
+	v := strings.TrimPrefix(s, "$")
+	if v == "" || v != strings.TrimSpace(v) {
+		return bad("")
+	}
+	whole, frac, hasDot := strings.Cut(v, ".")
+	if hasDot && (len(frac) == 0 || len(frac) > 2) {
+		return bad("at most two decimals (whole cents)")
+	}
+	if strings.Contains(whole, ",") {
+		groups := strings.Split(whole, ",")
+		if len(groups[0]) < 1 || len(groups[0]) > 3 {
+			return bad("thousands separators only between groups of three digits")
+		}
+		for _, g := range groups[1:] {
+			if len(g) != 3 {
+				return bad("thousands separators only between groups of three digits")
+			}
+		}
+		whole = strings.Join(groups, "")
+	}
+	if whole == "" {
+		return bad("")
+	}
+	for _, r := range whole + frac {
+		if r < '0' || r > '9' {
+			return bad("")
+		}
+	}
+	num := whole
+	if hasDot {
+		num += "." + frac
+	}
+	m, err := ParseMoney(num)
+	if err != nil {
+		return bad("too large")
+	}
+	if m.micros <= 0 {
+		return bad("it must be more than zero")
+	}
+	return m, nil
+}

@@ -2,6 +2,7 @@ package model
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -104,6 +105,46 @@ func FuzzParseMoney(f *testing.F) {
 		again, err := ParseMoney(m.String())
 		if err != nil || again != m {
 			t.Fatalf("%q → %s → %v %v", s, m, again, err)
+		}
+	})
+}
+
+func TestParseDollars(t *testing.T) {
+	for in, want := range map[string]string{
+		"25000": "25000", "$25,000": "25000", "7551.36": "7551.36", "1,234,567.89": "1234567.89", "0.5": "0.5", "999,999": "999999",
+	} {
+		got, err := ParseDollars(in)
+		if err != nil || got.Cmp(MustMoney(want)) != 0 {
+			t.Errorf("ParseDollars(%q) = %s, %v; want %s", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"100,00", "1,0000", ",100", "1,00,000", "10,000,00", "25 000", " 25000", "25000 ", "1e4", "-5", "0", "0.00",
+		"7551.369", "7551.", ".5", "$", "", "$$5", "5$", "twenty", "1.000,50", "0x10", "+5", "1,000.5.0"} {
+		if m, err := ParseDollars(in); err == nil {
+			t.Errorf("ParseDollars(%q) = %s, want an error", in, m)
+		} else if !strings.Contains(err.Error(), "25,000") {
+			t.Errorf("ParseDollars(%q): %v does not say how to write it", in, err)
+		}
+	}
+}
+
+// Whatever a person types, ParseDollars never panics, and what it accepts is a positive
+// whole number of cents that reads back the same written plainly.
+func FuzzParseDollars(f *testing.F) {
+	for _, s := range []string{"25000", "$25,000", "7551.36", "100,00", "1,234,567.89", "", "$", "-1", "0.001", "9999999999999"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		m, err := ParseDollars(s)
+		if err != nil {
+			return
+		}
+		if m.Micros() <= 0 || m.Micros()%10_000 != 0 {
+			t.Fatalf("ParseDollars(%q) = %d micro-dollars", s, m.Micros())
+		}
+		plain := strings.NewReplacer("$", "", ",", "").Replace(s)
+		if back, err := ParseDollars(plain); err != nil || back != m {
+			t.Fatalf("ParseDollars(%q) = %v but %q gives %v, %v", s, m, plain, back, err)
 		}
 	})
 }

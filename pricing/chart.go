@@ -59,7 +59,7 @@ func CostChart(c Comparison, width, height int) string {
 // Savings Plans lines where known; then a legend and the reading. Size rules as CostChart.
 func UtilizationChart(c Comparison, width, height int) string {
 	spec := plotSpec{x0: 0, x1: 100, xLabel: axisPercent, yLabel: axisMoney, reading: c.Reading()}
-	eff := dollars(c.EffectiveHourly)
+	eff := dollars(c.UsableHourly)
 	top := eff
 	if !c.NoOnDemand {
 		top = math.Max(top, dollars(c.OnDemandHourly))
@@ -74,7 +74,7 @@ func UtilizationChart(c Comparison, width, height int) string {
 	spec.series = append(spec.series, series{glyph: glyphBlock, f: func(x float64) (float64, bool) {
 		return c.BlockCostPerUsedHour(x / 100)
 	}})
-	spec.legend = append(spec.legend, fmt.Sprintf("%c block, per used %s-hour (%s at 100%%)", glyphBlock, c.Unit, c.EffectiveHourly.Rate()))
+	spec.legend = append(spec.legend, fmt.Sprintf("%c block, per used %s-hour (%s at 100%% of the usable hours)", glyphBlock, c.Unit, c.UsableHourly.Rate()))
 	if !c.NoOnDemand {
 		rate := dollars(c.OnDemandHourly)
 		spec.series = append(spec.series, series{glyph: glyphOnDemand, f: func(float64) (float64, bool) { return rate, true }})
@@ -106,11 +106,12 @@ func CompareChart(cs []Comparison, width, height int) string {
 	bestRate, bestUse := -1, -1
 	for i, c := range cs {
 		acc := float64(c.Offering.Accelerators())
-		if acc == 0 || c.BlockMinutes <= 0 {
+		if acc == 0 || c.UsableMinutes <= 0 {
 			continue
 		}
 		letter := rune('A' + i)
-		fee, hours := dollars(c.Fee), float64(c.BlockMinutes)/60
+		// x is the share of the usable hours, as the break-even is
+		fee, hours := dollars(c.Fee), float64(c.UsableMinutes)/60
 		spec.series = append(spec.series, series{glyph: letter, f: func(x float64) (float64, bool) {
 			if x <= 0 {
 				return 0, false
@@ -149,7 +150,7 @@ func CompareChart(cs []Comparison, width, height int) string {
 	spec.reading = fmt.Sprintf("cheapest per accelerator-hour: %c (%s)", rune('A'+bestRate), cs[bestRate].AcceleratorHourly.Rate())
 	if bestUse >= 0 {
 		if b := cs[bestUse]; b.CanWin {
-			spec.reading += fmt.Sprintf("; least use to beat on-demand: %c (%d%% of its block)", rune('A'+bestUse), b.BreakEvenPercent())
+			spec.reading += fmt.Sprintf("; least use to beat on-demand: %c (%d%% of its usable hours)", rune('A'+bestUse), b.BreakEvenPercent())
 		} else if slices.ContainsFunc(cs, func(c Comparison) bool { return c.NoOnDemand }) {
 			spec.reading += "; none of those with an on-demand price beats it within its usable hours"
 		} else {

@@ -65,7 +65,7 @@ func TestChartGoldens(t *testing.T) {
 func TestChartContents(t *testing.T) {
 	s := CostChart(exampleComparison(), 80, 20)
 	for _, want := range []string{"X", "break-even 27.4h", "= block $1,510.00 upfront", "* on-demand $55.040/h",
-		"cheaper than on-demand if you use at least 58% of the block (28 of 48 hours)", "48h", "0h"} {
+		"cheaper than on-demand if you use at least 58% of the 47.5 usable hours", "48h", "0h"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("cost chart lacks %q:\n%s", want, s)
 		}
@@ -161,9 +161,9 @@ func assertFits(t *testing.T, s string, w, h int) {
 func TestBreakEvenBar(t *testing.T) {
 	cat := NewCatalog(odRow("p5.48xlarge", "us-east-1", "50"))
 	for _, tc := range []struct{ fee, want string }{
-		{"600", "█████░░░░░"},  // 50%
-		{"1200", "██████████"}, // 100%
-		{"1500", "█████████!"}, // never
+		{"587.50", "█████░░░░░"}, // 50% of the 23.5 usable hours
+		{"1175", "██████████"},   // 100%
+		{"1200", "█████████!"},   // never: above the usable hours on-demand
 		{"0", "░░░░░░░░░░"},
 		{"1", "█░░░░░░░░░"}, // any use needed shows
 	} {

@@ -36,16 +36,17 @@ type Comparison struct {
 
 	OnDemandBlockCost  model.Money // every unit on-demand for the whole block
 	OnDemandUsableCost model.Money // every unit on-demand for the usable part
-	// BreakEvenUtilization = fee ÷ (on-demand $/h × units × block hours): the share of the
-	// block that must be used for it to cost less than the same hours on-demand. Above 1 the
-	// block never wins.
+	// BreakEvenUtilization = fee ÷ (on-demand $/h × units × usable hours): the share of the
+	// usable hours (instances stop model.TerminationLead before the end) that must be used
+	// for the block to cost less than the same hours on-demand. Above 1 the block never wins;
+	// this is the one break-even every screen, chart and export shows and sorts by.
 	BreakEvenUtilization Ratio
 	// BreakEvenHours = fee ÷ (on-demand $/h × units): the hours of use at which the costs meet.
 	BreakEvenHours Ratio
-	// SavingsPercent = (1 − BreakEvenUtilization) × 100: what the block saves against the
-	// same block hours on-demand, in percent; negative when the block costs more.
+	// SavingsPercent = (1 − BreakEvenUtilization) × 100: what the block saves against its
+	// usable hours on-demand, in percent; negative when the block costs more.
 	SavingsPercent Ratio
-	// CanWin: the break-even point falls within the usable hours.
+	// CanWin: the break-even point falls within the usable hours (BreakEvenUtilization ≤ 1).
 	CanWin bool
 
 	Source string // of the on-demand figure
@@ -62,6 +63,18 @@ type Comparison struct {
 // Compare prices an offering against the catalog's on-demand figure for its type and region.
 // A nil catalog means the embedded one.
 func Compare(cat *Catalog, o model.Offering) Comparison {
+	return compare(cat, o, int64(model.TerminationLead.Minutes()))
+}
+
+// CompareExtension prices an extension (as ExtensionOffering.AsOffering gives it) against
+// on-demand. All its hours are usable: the 30 minutes lost at the end move with the end,
+// so the extension turns the old end's lost minutes into usable ones and loses as many at
+// the new end.
+func CompareExtension(cat *Catalog, o model.Offering) Comparison {
+	return compare(cat, o, 0)
+}
+
+func compare(cat *Catalog, o model.Offering, leadMinutes int64) Comparison {
 	if cat == nil {
 		cat = Embedded()
 	}
@@ -73,7 +86,7 @@ func Compare(cat *Catalog, o model.Offering) Comparison {
 		}
 	}
 	c.BlockMinutes = o.Minutes()
-	c.UsableMinutes = max(0, c.BlockMinutes-int64(model.TerminationLead.Minutes()))
+	c.UsableMinutes = max(0, c.BlockMinutes-leadMinutes)
 	if c.Units > 0 && c.BlockMinutes > 0 {
 		if c.Unit == "instance" {
 			c.EffectiveHourly = o.HourlyRate()
@@ -106,8 +119,9 @@ func Compare(cat *Catalog, o model.Offering) Comparison {
 		return c
 	}
 	c.OnDemandHourly = row.Hourly
-	if c.Units <= 0 || c.BlockMinutes <= 0 {
-		// Nothing to divide by: an offering without instances or length compares with nothing.
+	if c.Units <= 0 || c.UsableMinutes <= 0 {
+		// Nothing to divide by: an offering without instances or usable time compares with
+		// nothing.
 		return c
 	}
 	c.OnDemandBlockCost = c.OnDemandCostAt(c.BlockMinutes)
@@ -120,10 +134,10 @@ func Compare(cat *Catalog, o model.Offering) Comparison {
 	num := new(big.Int).Mul(fee, big.NewInt(60))
 	den := new(big.Int).Mul(rate, units)
 	c.BreakEvenHours = newRatio(fee, den)
-	c.BreakEvenUtilization = newRatio(num, new(big.Int).Mul(den, big.NewInt(c.BlockMinutes)))
+	c.BreakEvenUtilization = newRatio(num, new(big.Int).Mul(den, big.NewInt(c.UsableMinutes)))
 	s := new(big.Rat).Sub(big.NewRat(1, 1), c.BreakEvenUtilization.r)
 	c.SavingsPercent = Ratio{s.Mul(s, big.NewRat(100, 1))}
-	c.CanWin = c.BreakEvenHours.Rat().Cmp(big.NewRat(c.UsableMinutes, 60)) <= 0
+	c.CanWin = c.BreakEvenUtilization.CmpInt(1) <= 0
 	return c
 }
 
@@ -141,13 +155,13 @@ func (c Comparison) SavingsPlanCostAt(plan Row, minutes int64) model.Money {
 	return plan.Hourly.MulRat(c.Units*minutes, 60)
 }
 
-// BlockCostPerUsedHour is the fee divided by the unit-hours used at a utilization of the
-// block (0 < u ≤ 1), for display; ok is false at u ≤ 0.
+// BlockCostPerUsedHour is the fee divided by the unit-hours used at a utilization u of the
+// usable hours (0 < u ≤ 1), for display; ok is false at u ≤ 0.
 func (c Comparison) BlockCostPerUsedHour(u float64) (float64, bool) {
-	if u <= 0 || c.Units <= 0 || c.BlockMinutes <= 0 {
+	if u <= 0 || c.Units <= 0 || c.UsableMinutes <= 0 {
 		return 0, false
 	}
-	return dollars(c.Fee) / (float64(c.Units) * u * float64(c.BlockMinutes) / 60), true
+	return dollars(c.Fee) / (float64(c.Units) * u * float64(c.UsableMinutes) / 60), true
 }
 
 // BreakEvenPercent is the break-even utilization in whole percent, rounded up, so "at
@@ -161,40 +175,47 @@ func (c Comparison) BreakEvenFloat() (float64, bool) {
 }
 
 // Reading says in one line what the comparison means, e.g. "cheaper than on-demand if you
-// use at least 58% of the block (28 of 48 hours)".
+// use at least 58% of the 47.5 usable hours (28 hours)".
 func (c Comparison) Reading() string {
 	if c.NoOnDemand {
 		return c.NoOnDemandReason
 	}
+	lead := int(model.TerminationLead.Minutes())
+	stop := fmt.Sprintf(" (instances stop %d minutes before the end)", lead)
+	if c.UsableMinutes == c.BlockMinutes {
+		stop = "" // an extension: every added hour can be used
+	}
+	if c.Units > 0 && c.BlockMinutes > 0 && c.UsableMinutes <= 0 {
+		return fmt.Sprintf("never cheaper than on-demand: instances stop %d minutes before the end, so no hour of it can be used", lead)
+	}
 	if !c.BreakEvenUtilization.Valid() {
 		return "nothing to compare: the offering has no instances or no length"
 	}
-	block := formatHours(big.NewRat(c.BlockMinutes, 60))
+	usable := formatHours(big.NewRat(c.UsableMinutes, 60))
 	if !c.CanWin {
-		if c.BreakEvenUtilization.CmpInt(1) > 0 {
-			more := new(big.Rat).Neg(c.SavingsPercent.r)
-			rounded := Ratio{more}.Round(1)
-			pct := fmt.Sprintf("%d%%", rounded)
-			if rounded == 0 {
-				// under half a percent dearer would read "costs 0% more", which says nothing
-				pct = "less than 1%"
-			}
-			return fmt.Sprintf("never cheaper than on-demand: it costs %s more than %s hours on-demand", pct, block)
+		more := new(big.Rat).Neg(c.SavingsPercent.r)
+		rounded := Ratio{more}.Round(1)
+		pct := fmt.Sprintf("%d%%", rounded)
+		if rounded == 0 {
+			// under half a percent dearer would read "costs 0% more", which says nothing
+			pct = "less than 1%"
 		}
-		return fmt.Sprintf("never cheaper than on-demand: break-even is at %s of %s hours, but instances stop %d minutes before the end",
-			formatHours(c.BreakEvenHours.r), block, int(model.TerminationLead.Minutes()))
+		return fmt.Sprintf("never cheaper than on-demand: it costs %s more than its %s usable hours on-demand%s", pct, usable, stop)
 	}
 	if c.BreakEvenHours.CmpInt(0) <= 0 {
 		return "cheaper than on-demand from the first hour"
 	}
-	usable := big.NewRat(c.UsableMinutes, 60)
 	hours := big.NewRat(c.BreakEvenHours.Ceil(1), 1)
-	if hours.Cmp(usable) > 0 {
+	if hours.Cmp(big.NewRat(c.UsableMinutes, 60)) > 0 {
 		// rounding up to a whole hour would pass the usable end: say it to the tenth
 		hours = big.NewRat(c.BreakEvenHours.Ceil(10), 10)
 	}
-	return fmt.Sprintf("cheaper than on-demand if you use at least %d%% of the block (%s of %s hours)",
-		c.BreakEvenPercent(), formatHours(hours), block)
+	of := usable + " usable hours"
+	if stop == "" {
+		of = usable + " hours"
+	}
+	return fmt.Sprintf("cheaper than on-demand if you use at least %d%% of the %s (%s hours)",
+		c.BreakEvenPercent(), of, formatHours(hours))
 }
 
 // formatHours writes hours with at most one decimal, rounded up: "28", "40.5".

@@ -31,14 +31,15 @@ func TestCompareReadingExample(t *testing.T) {
 	if c.OnDemandHourly != model.MustMoney("55.04") || c.Source != "Data Receipts GPU pricing dataset" || c.AsOf != "2026-11-09" {
 		t.Errorf("on-demand = %v from %q on %q", c.OnDemandHourly, c.Source, c.AsOf)
 	}
-	want := "cheaper than on-demand if you use at least 58% of the block (28 of 48 hours)"
+	want := "cheaper than on-demand if you use at least 58% of the 47.5 usable hours (28 hours)"
 	if got := c.Reading(); got != want {
 		t.Errorf("Reading = %q, want %q", got, want)
 	}
 	if c.OnDemandBlockCost != model.MustMoney("2641.92") || c.OnDemandUsableCost != model.MustMoney("2614.40") {
 		t.Errorf("on-demand costs = %v, %v", c.OnDemandBlockCost, c.OnDemandUsableCost)
 	}
-	if c.BreakEvenUtilization.String() != "151000/264192" && c.BreakEvenUtilization.Rat().Cmp(big.NewRat(151000, 264192)) != 0 {
+	// the fee over the usable hours on-demand: 1510 ÷ 2614.40
+	if c.BreakEvenUtilization.Rat().Cmp(big.NewRat(151000, 261440)) != 0 {
 		t.Errorf("break-even = %s", c.BreakEvenUtilization)
 	}
 	if c.EffectiveHourly != model.MustMoney("31.458333") || c.AcceleratorHourly != model.MustMoney("3.932292") {
@@ -47,10 +48,10 @@ func TestCompareReadingExample(t *testing.T) {
 	if c.UsableHourly != model.MustMoney("31.789474") || c.UsableMinutes != 47*60+30 {
 		t.Errorf("usable = %v over %d minutes", c.UsableHourly, c.UsableMinutes)
 	}
-	if got := c.SavingsPercent.Ceil(1); got != 43 { // 42.84…%
+	if got := c.SavingsPercent.Ceil(1); got != 43 { // 42.24…%
 		t.Errorf("savings = %s%%", c.SavingsPercent)
 	}
-	if f, ok := c.BreakEvenFloat(); !ok || f < 0.5715 || f > 0.5716 {
+	if f, ok := c.BreakEvenFloat(); !ok || f < 0.5775 || f > 0.5776 {
 		t.Errorf("BreakEvenFloat = %v, %v", f, ok)
 	}
 	if !c.HasPublished || c.Published.Hourly != model.MustMoney("41.528") {
@@ -84,39 +85,39 @@ func TestCompareEdges(t *testing.T) {
 	cat := NewCatalog(odRow("p5.48xlarge", "us-east-1", "50"), odRow("u-p6e-gb200x72", "us-east-1", "1000"))
 	// dearer than on-demand even at full use
 	c := Compare(cat, offering("p5.48xlarge", "us-east-1", 1, 24, 0, "1440"))
-	if c.CanWin || c.Reading() != "never cheaper than on-demand: it costs 20% more than 24 hours on-demand" {
+	if c.CanWin || c.Reading() != "never cheaper than on-demand: it costs 23% more than its 23.5 usable hours on-demand (instances stop 30 minutes before the end)" {
 		t.Errorf("dear block: CanWin=%v %q", c.CanWin, c.Reading())
 	}
 	// 8.24% dearer reads as 8%, as the table's "vs on-demand" column shows it, not 9%
-	c = Compare(cat, offering("p5.48xlarge", "us-east-1", 1, 24, 0, "1298.88"))
+	c = Compare(cat, offering("p5.48xlarge", "us-east-1", 1, 24, 0, "1271.82"))
 	if !strings.Contains(c.Reading(), "costs 8% more") {
 		t.Errorf("8.24%% dearer: %q", c.Reading())
 	}
 	// 0.2% dearer: rounding to whole percent would say "costs 0% more"
-	c = Compare(cat, offering("p5.48xlarge", "us-east-1", 1, 24, 0, "1202.40"))
-	if c.CanWin || !strings.Contains(c.Reading(), "costs less than 1% more than 24 hours on-demand") {
+	c = Compare(cat, offering("p5.48xlarge", "us-east-1", 1, 24, 0, "1177.35"))
+	if c.CanWin || !strings.Contains(c.Reading(), "costs less than 1% more than its 23.5 usable hours on-demand") {
 		t.Errorf("0.2%% dearer: CanWin=%v %q", c.CanWin, c.Reading())
 	}
-	// break-even inside the last 30 minutes
+	// a break-even inside the last 30 minutes is no break-even: above 100% of the usable hours
 	c = Compare(cat, offering("p5.48xlarge", "us-east-1", 1, 24, 0, "1190"))
-	if c.CanWin || !strings.Contains(c.Reading(), "break-even is at 23.8 of 24 hours, but instances stop 30 minutes") {
-		t.Errorf("late break-even: CanWin=%v %q", c.CanWin, c.Reading())
+	if c.CanWin || c.BreakEvenPercent() <= 100 || !strings.Contains(c.Reading(), "never cheaper") {
+		t.Errorf("late break-even: CanWin=%v %d%% %q", c.CanWin, c.BreakEvenPercent(), c.Reading())
 	}
 	// exactly at the usable end still wins
 	c = Compare(cat, offering("p5.48xlarge", "us-east-1", 1, 24, 0, "1175"))
-	if !c.CanWin || c.Reading() != "cheaper than on-demand if you use at least 98% of the block (23.5 of 24 hours)" {
+	if !c.CanWin || c.Reading() != "cheaper than on-demand if you use at least 100% of the 23.5 usable hours (23.5 hours)" {
 		t.Errorf("edge break-even: CanWin=%v %q", c.CanWin, c.Reading())
 	}
 	// a near-term block with minutes
 	c = Compare(cat, offering("p5.48xlarge", "us-east-1", 2, 40, 30, "2025"))
-	if c.Reading() != "cheaper than on-demand if you use at least 50% of the block (21 of 40.5 hours)" {
+	if c.Reading() != "cheaper than on-demand if you use at least 51% of the 40 usable hours (21 hours)" {
 		t.Errorf("minutes: %q", c.Reading())
 	}
 	// UltraServers are priced per UltraServer-hour
 	u := offering("u-p6e-gb200x72", "us-east-1", 18, 24, 0, "12000")
 	u.UltraServerType, u.UltraServerCount = "u-p6e-gb200x72", 1
 	c = Compare(cat, u)
-	if c.Unit != "UltraServer" || c.Units != 1 || c.EffectiveHourly != model.MustMoney("500") || c.BreakEvenPercent() != 50 {
+	if c.Unit != "UltraServer" || c.Units != 1 || c.EffectiveHourly != model.MustMoney("500") || c.BreakEvenPercent() != 52 {
 		t.Errorf("UltraServer: %s×%d effective %v break-even %d%%", c.Unit, c.Units, c.EffectiveHourly, c.BreakEvenPercent())
 	}
 	// nonsense never panics and compares with nothing
@@ -180,14 +181,21 @@ func TestCompareProperties(t *testing.T) {
 				t.Fatalf("case %d: at %d min on-demand vs fee %d, hours vs break-even %d", i, m, got, want)
 			}
 		}
-		// utilization × block hours = break-even hours
-		uh := new(big.Rat).Mul(c.BreakEvenUtilization.Rat(), big.NewRat(c.BlockMinutes, 60))
+		if c.UsableMinutes == 0 {
+			if c.BreakEvenUtilization.Valid() || c.CanWin {
+				t.Fatalf("case %d: a block without usable minutes has a break-even", i)
+			}
+			continue
+		}
+		// utilization × usable hours = break-even hours
+		uh := new(big.Rat).Mul(c.BreakEvenUtilization.Rat(), big.NewRat(c.UsableMinutes, 60))
 		if uh.Cmp(h) != 0 {
 			t.Fatalf("case %d: u×hours %s ≠ %s", i, uh.RatString(), h.RatString())
 		}
-		// savings = 100 × (on-demand − fee) ÷ on-demand, exactly
+		// savings = 100 × (on-demand of the usable hours − fee) ÷ that, exactly
+		usable := odAt(big.NewRat(c.UsableMinutes, 60))
+		s := new(big.Rat).Quo(new(big.Rat).Sub(usable, feeR), usable)
 		full := odAt(big.NewRat(c.BlockMinutes, 60))
-		s := new(big.Rat).Quo(new(big.Rat).Sub(full, feeR), full)
 		if s.Mul(s, big.NewRat(100, 1)).Cmp(c.SavingsPercent.Rat()) != 0 {
 			t.Fatalf("case %d: savings %s", i, c.SavingsPercent)
 		}
@@ -228,5 +236,44 @@ func TestRatioRound(t *testing.T) {
 	}
 	if (Ratio{}).Round(1) != 0 {
 		t.Error("an absent ratio rounds to 0")
+	}
+}
+
+// A short block whose fee is below its whole length on-demand but above its usable hours
+// (instances stop 30 minutes before the end) can never win, and every reading says so:
+// the percent is above 100, the bar ends in "!", the reading says never, the export's
+// utilization is above 1, and it sorts after any block that can win.
+func TestShortBlockBreakEvenIsOneDefinition(t *testing.T) {
+	cat := NewCatalog(odRow("p5.48xlarge", "us-east-1", "50"))
+	// 4h15m at 89% of the whole block's on-demand cost (212.50): 189.13
+	c := Compare(cat, offering("p5.48xlarge", "us-east-1", 1, 4, 15, "189.13"))
+	if c.CanWin || c.BreakEvenPercent() <= 100 || !strings.HasSuffix(BreakEvenBar(c, 5), "!") || !strings.HasPrefix(c.Reading(), "never cheaper") {
+		t.Errorf("4h15m: CanWin %v, %d%%, bar %q, %q", c.CanWin, c.BreakEvenPercent(), BreakEvenBar(c, 5), c.Reading())
+	}
+	if f, ok := c.BreakEvenFloat(); !ok || f <= 1 {
+		t.Errorf("BreakEvenFloat = %v, %v: want above 1", f, ok)
+	}
+	winner := Compare(cat, offering("p5.48xlarge", "us-east-1", 1, 48, 0, "2370"))
+	if !winner.CanWin || winner.BreakEvenUtilization.Cmp(c.BreakEvenUtilization) >= 0 {
+		t.Errorf("a block that can win (%s) does not sort before one that cannot (%s)", winner.BreakEvenUtilization, c.BreakEvenUtilization)
+	}
+	// 30 minutes or less: no usable hour at all
+	short := Compare(cat, offering("p5.48xlarge", "us-east-1", 1, 0, 30, "1"))
+	if short.CanWin || !strings.HasPrefix(short.Reading(), "never cheaper") {
+		t.Errorf("30 minutes: %v %q", short.CanWin, short.Reading())
+	}
+}
+
+// An extension's hours are all usable: the minutes lost at the end move with the end.
+func TestCompareExtensionCountsEveryAddedHour(t *testing.T) {
+	cat := NewCatalog(odRow("p5.48xlarge", "us-east-1", "50"))
+	o := offering("p5.48xlarge", "us-east-1", 1, 24, 0, "1190")
+	if b := Compare(cat, o); b.CanWin {
+		t.Errorf("as a block of its own it cannot win: %q", b.Reading())
+	}
+	e := CompareExtension(cat, o)
+	if !e.CanWin || e.UsableMinutes != 24*60 || e.BreakEvenPercent() != 100 ||
+		e.Reading() != "cheaper than on-demand if you use at least 100% of the 24 hours (24 hours)" {
+		t.Errorf("extension: CanWin %v, %d usable minutes, %d%%, %q", e.CanWin, e.UsableMinutes, e.BreakEvenPercent(), e.Reading())
 	}
 }

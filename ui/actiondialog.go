@@ -185,3 +185,16 @@ func countdown(d time.Duration) string {
 	}
 	return fmt.Sprintf("%dm %02ds", m, s)
 }
+
+// settledLines say what became of the interrupted purchases and extensions settled before
+// this one, and, when it happened, that the journal could not record this one's outcome.
+func settledLines(th theme.Theme, settled []string, notRecorded string, w int) []string {
+	var out []string
+	for _, s := range settled {
+		out = append(out, wrapStyled(th.Warning, "Settled an interrupted run: "+s, w)...)
+	}
+	if notRecorded != "" {
+		out = append(out, wrapStyled(th.Error, "The journal could not record this outcome ("+notRecorded+"); what was bought stands, and a later run settles it from AWS.", w)...)
+	}
+	return out
+}

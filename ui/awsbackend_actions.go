@@ -33,7 +33,23 @@ func (b awsBackend) Purchase(ctx context.Context, o model.Offering, platform str
 		return PurchaseResult{RequestID: res.RequestID}, &ActionError{Outcome: OutcomeUnknown,
 			Summary: "The purchase ended without a reservation and without an error.", Hint: "Do not buy again; check the console."}
 	}
-	return PurchaseResult{RequestID: res.RequestID, Block: res.Block, Recovered: res.Recovered}, nil
+	return PurchaseResult{RequestID: res.RequestID, Block: res.Block, Recovered: res.Recovered,
+		Settled: settledSentences(res.Settled), NotRecorded: notRecorded(res.JournalErr)}, nil
+}
+
+func settledSentences(ss []aws.Settled) []string {
+	var out []string
+	for _, s := range ss {
+		out = append(out, s.Sentence())
+	}
+	return out
+}
+
+func notRecorded(err error) string {
+	if err == nil {
+		return ""
+	}
+	return aws.RedactError(err)
 }
 
 func (b awsBackend) Block(ctx context.Context, region, reservationID string) (model.Block, bool, error) {
@@ -91,7 +107,7 @@ func actionError(err error) *ActionError {
 		return &ActionError{Outcome: NotDone, Summary: ex.Summary, Hint: ex.Hint, Code: ex.Code, Err: err}
 	}
 	e := &ActionError{Outcome: NotDone, Summary: pe.Explanation.Summary, Hint: pe.Explanation.Hint, Code: pe.Explanation.Code, Err: err,
-		OverCap: errors.Is(err, aws.ErrOverSpendCap), ReadOnly: errors.Is(err, aws.ErrReadOnly)}
+		OverCap: errors.Is(err, aws.ErrOverSpendCap), ReadOnly: errors.Is(err, aws.ErrReadOnly), AlreadyBought: errors.Is(err, aws.ErrAlreadyBought)}
 	if e.Summary == "" {
 		e.Summary = pe.Error()
 	}

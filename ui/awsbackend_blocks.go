@@ -1,9 +1,7 @@
 package ui
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"os"
 
@@ -53,17 +51,16 @@ type journalPaid struct {
 // readJournalFees reads the journal's bought purchases and extensions per reservation. The
 // journal is this machine's only: a missing or unreadable one gives nothing, not an error.
 func readJournalFees(path string) map[string]*journalPaid {
-	f, err := os.Open(path)
+	if _, err := os.Stat(path); err != nil {
+		return nil
+	}
+	entries, _, err := aws.ReadJournal(path) // skips a torn or damaged line
 	if err != nil {
 		return nil
 	}
-	defer f.Close()
 	paid := map[string]*journalPaid{}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		var e aws.JournalEntry
-		if json.Unmarshal(sc.Bytes(), &e) != nil || e.Phase != "outcome" || e.Outcome != string(aws.Bought) {
+	for _, e := range entries {
+		if e.Phase != "outcome" || e.Outcome != string(aws.Bought) {
 			continue
 		}
 		id := e.Result
@@ -151,5 +148,6 @@ func (b awsBackend) Extend(ctx context.Context, blk model.Block, off model.Exten
 		return ExtendResult{RequestID: res.RequestID}, &ActionError{Outcome: OutcomeUnknown,
 			Summary: "The extension ended without an answer and without an error.", Hint: "Do not extend again; check the block's extension history."}
 	}
-	return ExtendResult{RequestID: res.RequestID, Extension: res.Extension, Recovered: res.Recovered}, nil
+	return ExtendResult{RequestID: res.RequestID, Extension: res.Extension, Recovered: res.Recovered,
+		Settled: settledSentences(res.Settled), NotRecorded: notRecorded(res.JournalErr)}, nil
 }

@@ -58,6 +58,11 @@ type PurchaseResult struct {
 	Block     model.Block
 	// Recovered: the reply was lost and the reservation found afterwards by its tag.
 	Recovered bool
+	// Settled says what became of purchases and extensions an earlier crash left open,
+	// settled before this one; NotRecorded, when set, is why the journal could not record
+	// this purchase's outcome (the purchase stands).
+	Settled     []string
+	NotRecorded string
 }
 
 // ActionError is why a purchase or launch did not happen, or may have (OutcomeUnknown).
@@ -70,7 +75,9 @@ type ActionError struct {
 	Sold     bool
 	OverCap  bool
 	ReadOnly bool
-	Err      error
+	// AlreadyBought: an interrupted run already bought it; nothing new was bought.
+	AlreadyBought bool
+	Err           error
 }
 
 func (e *ActionError) Error() string {

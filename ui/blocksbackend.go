@@ -46,4 +46,7 @@ type ExtendResult struct {
 	RequestID string // the journal's id
 	Extension model.Extension
 	Recovered bool // the reply was lost and the extension found in the block's history
+	// Settled and NotRecorded: as in PurchaseResult.
+	Settled     []string
+	NotRecorded string
 }

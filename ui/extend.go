@@ -37,6 +37,7 @@ type extendDialog struct {
 	permErr error
 	confirm textfield.Model
 	notYet  string
+	overCap bool // the chosen length's fee is above the spending cap
 
 	res       ExtendResult
 	failure   *ActionError
@@ -115,7 +116,7 @@ func (d extendDialog) fetch() tea.Cmd {
 		offs, err := b.ExtensionOfferings(ctx, blk, days)
 		msg := extOffersMsg{dialog: id, offs: offs, err: err}
 		if err == nil && len(offs) > 0 {
-			msg.cmp = pricing.Compare(prices, model.CheapestExtension(offs).AsOffering(blk))
+			msg.cmp = pricing.CompareExtension(prices, model.CheapestExtension(offs).AsOffering(blk))
 		}
 		return msg
 	}
@@ -136,6 +137,12 @@ func (d extendDialog) Update(msg tea.Msg) (dialog, tea.Cmd, bool) {
 			return d, nil, false
 		}
 		d.off, d.cmp, d.step = model.CheapestExtension(msg.offs), msg.cmp, extChecking
+		if c := d.env.maxSpend; c != nil && d.off.Fee.Cmp(*c) > 0 {
+			// As the purchase dialog does: above the cap nothing is sent, not even the dry
+			// run, and no word is asked for.
+			d.step, d.overCap = extNone, true
+			return d, nil, false
+		}
 		id, b, blk, off, ctx := d.id, d.env.backend, d.b, d.off, d.ctx()
 		return d, func() tea.Msg {
 			p, err := b.CheckExtend(ctx, blk, off)
@@ -213,7 +220,7 @@ func (d extendDialog) key(k tea.KeyPressMsg) (dialog, tea.Cmd, bool) {
 			d.choice = min(len(d.days)-1, d.choice+1)
 			d.step = extChoose
 		case "enter":
-			d.step, d.offErr = extLoading, nil
+			d.step, d.offErr, d.overCap = extLoading, nil, false
 			return d, d.fetch(), false
 		}
 		return d, nil, false
@@ -234,6 +241,13 @@ func (d extendDialog) key(k tea.KeyPressMsg) (dialog, tea.Cmd, bool) {
 }
 
 func (d extendDialog) tryBuy() (dialog, tea.Cmd, bool) {
+	if d.step == extConfirm && d.permErr == nil && d.perm.Allowed && !d.fits() {
+		// A refused confirmation is spent: the next enter never extends on a word typed
+		// while the dialog could not be read whole.
+		d.confirm = textfield.New("")
+		d.notYet = "Too small to show everything: make the terminal taller, then type extend again."
+		return d, nil, false
+	}
 	switch {
 	case d.step != extConfirm:
 		d.notYet = "The dry run has not answered yet."
@@ -319,7 +333,11 @@ func (d extendDialog) lines(w int) []string {
 		add(th.Value.Render("Asking AWS for the extension offering…"))
 		return out
 	case extNone:
-		if d.offErr != nil {
+		if d.overCap {
+			add(wrapStyled(th.Error, fmt.Sprintf("REFUSED: the %s extension's fee %s is above the spending cap of %s (--max-spend, or max_spend in config.json). "+
+				"Nothing was sent to AWS; nothing can be extended at this length.", model.FormatDays(d.days[d.choice]), exactFee(d.off.Fee, d.off.Currency),
+				d.env.maxSpend.Dollars()), cw)...)
+		} else if d.offErr != nil {
 			add(wrapStyled(th.Error, "The extension offerings could not be listed: "+d.offErr.Error(), cw)...)
 		} else {
 			add(wrapStyled(th.Warning, fmt.Sprintf("AWS offers no %s extension of this block now (no capacity in %s after its end). Try another length, or later.",
@@ -375,8 +393,11 @@ func (d extendDialog) lines(w int) []string {
 func (d extendDialog) doneLines(w int) []string {
 	th, loc := d.env.th, d.env.loc
 	if f := d.failure; f != nil {
+		if f.AlreadyBought {
+			return wrapStyled(th.Warning, "ALREADY EXTENDED: "+f.Error()+" Any key closes.", w)
+		}
 		if f.Outcome == OutcomeUnknown {
-			return wrapStyled(th.Error, "OUTCOME UNKNOWN: do not extend again; check the block's extension history. "+f.Error()+" Any key closes.", w)
+			return wrapStyled(th.Error, "OUTCOME UNKNOWN: do not extend again. "+f.Error()+" Any key closes.", w)
 		}
 		return wrapStyled(th.Error, "NOT EXTENDED: "+f.Error()+" Any key closes.", w)
 	}
@@ -384,6 +405,7 @@ func (d extendDialog) doneLines(w int) []string {
 	if d.res.Recovered {
 		out = append(out, wrapStyled(th.Warning, "The reply was lost; the block's extension history lists this offering: it was bought, once.", w)...)
 	}
+	out = append(out, settledLines(th, d.res.Settled, d.res.NotRecorded, w)...)
 	// The end as AWS lists it now; before the first look, the block's when the dialog opened.
 	end := d.b.End
 	if d.found {
@@ -440,9 +462,8 @@ func breakEven(c pricing.Comparison) string {
 	if c.NoOnDemand {
 		return "no on-demand price: " + c.NoOnDemandReason
 	}
-	// The reading speaks of "the block"; here the comparison is of the added hours only, and
-	// "95% of the block" read as 95% of the whole block.
-	s := "the added hours are " + strings.Replace(c.Reading(), "of the block", "of them", 1)
+	// The comparison is of the added hours only (CompareExtension): every one of them usable.
+	s := "the added hours are " + c.Reading()
 	if !c.OnDemandHourly.IsZero() {
 		s += fmt.Sprintf(" · on-demand %s/h (%s %s)", c.OnDemandHourly.Rate(), c.Source, c.AsOf)
 	}

@@ -131,6 +131,8 @@ func newPurchaseDialog(env actionEnv, o model.Offering) (purchaseDialog, tea.Cmd
 
 func (d *purchaseDialog) dryRun() tea.Cmd {
 	d.checkID++
+	// A word typed before was typed for another platform's answer.
+	d.fields[pfConfirm].SetValue("")
 	d.checking, d.perm, d.permErr = true, Permission{}, nil
 	id, check, b, ctx, o, platform := d.id, d.checkID, d.env.backend, d.env.ctx, d.o, d.platforms[d.platform]
 	return func() tea.Msg {
@@ -308,7 +310,10 @@ func (d purchaseDialog) key(k tea.KeyPressMsg) (dialog, tea.Cmd, bool) {
 				return d, cancelled(fmt.Sprintf("Cancelled: %q is not buy; nothing was bought.", word)), true
 			}
 			if why := d.blocker(); why != "" {
-				d.notYet = why
+				// A refused confirmation is spent: the next enter must never buy on a word
+				// typed before the dialog could be read whole or the dry run answered.
+				d.notYet = why + " The word was cleared: type buy again once it can go ahead."
+				d.fields[pfConfirm].SetValue("")
 				return d, nil, false
 			}
 			return d.buy()
@@ -360,7 +365,7 @@ func (d purchaseDialog) lines(w int) []string {
 	switch {
 	case d.cmp.NoOnDemand:
 	case d.cmp.CanWin:
-		breakEven = fmt.Sprintf("%d%% utilization: use at least that much of the block to beat on-demand", d.cmp.BreakEvenPercent())
+		breakEven = fmt.Sprintf("%d%% utilization: use at least that much of the usable hours to beat on-demand", d.cmp.BreakEvenPercent())
 	default:
 		breakEven = fmt.Sprintf("%d%% utilization: never cheaper than on-demand", d.cmp.BreakEvenPercent())
 	}
@@ -483,7 +488,9 @@ func (d purchaseDialog) failureLines(w int) []string {
 	th, f := d.env.th, d.failure
 	switch {
 	case f.Outcome == OutcomeUnknown:
-		return wrapStyled(th.Error, "OUTCOME UNKNOWN — do not buy again; check the console. "+f.Error(), w)
+		return wrapStyled(th.Error, "OUTCOME UNKNOWN — do not buy again. "+f.Error(), w)
+	case f.AlreadyBought:
+		return wrapStyled(th.Warning, "ALREADY BOUGHT: "+f.Error()+" esc closes.", w)
 	case f.Sold:
 		return wrapStyled(th.Error, fmt.Sprintf("NOT BOUGHT: offering %s was sold to someone else (or expired) meanwhile. The results are being searched again; pick another. esc closes.", d.o.ID), w)
 	}

@@ -163,6 +163,7 @@ func (r receiptDialog) lines(w int) []string {
 	default:
 		out = append(out, th.OK.Bold(true).Render("BOUGHT: the Capacity Block is yours."))
 	}
+	out = append(out, settledLines(th, r.res.Settled, r.res.NotRecorded, w)...)
 	state := string(b.State)
 	switch {
 	case failed:

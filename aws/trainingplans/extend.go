@@ -84,8 +84,9 @@ func (c *Client) Extend(ctx context.Context, p Plan, off ExtensionOffering) (Ext
 		c.base.JournalOutcome(entry, gaws.NotBought, false, "", err)
 		return res, &gaws.PurchaseError{Outcome: gaws.NotBought, Err: err, Explanation: gaws.Explanation{Summary: "Cancelled before the extension was sent; nothing was bought."}}
 	}
+	var mark gaws.SentMark
 	out, callErr := c.in(p.Region).ExtendTrainingPlan(ctx, &sagemaker.ExtendTrainingPlanInput{
-		TrainingPlanExtensionOfferingId: sdkaws.String(off.ID)}, noRetries)
+		TrainingPlanExtensionOfferingId: sdkaws.String(off.ID)}, noRetries, func(o *sagemaker.Options) { o.APIOptions = append(o.APIOptions, mark.StackOption) })
 	if callErr == nil {
 		for _, e := range out.TrainingPlanExtensions {
 			if sdkaws.ToString(e.TrainingPlanExtensionOfferingId) == off.ID {
@@ -94,7 +95,7 @@ func (c *Client) Extend(ctx context.Context, p Plan, off ExtensionOffering) (Ext
 		}
 	}
 	if res.Outcome != gaws.Bought {
-		x, outcome, err := gaws.Settle(c.base, entry, callErr, gaws.NoAnswer{
+		x, outcome, err := gaws.Settle(c.base, entry, callErr, mark.Sent(), gaws.NoAnswer{
 			NoAnswer: "ExtendTrainingPlan answered without this extension",
 			What:     "extension",
 			Unknown: gaws.Explanation{

@@ -84,11 +84,12 @@ func (c *Client) Purchase(ctx context.Context, o Offering, tags map[string]strin
 		return res, &gaws.PurchaseError{Outcome: gaws.NotBought, Err: err, Explanation: gaws.Explanation{Summary: "Cancelled before the purchase was sent; nothing was bought."}}
 	}
 
+	var mark gaws.SentMark
 	out, callErr := c.in(o.Region).CreateTrainingPlan(ctx, &sagemaker.CreateTrainingPlanInput{
 		TrainingPlanName:       sdkaws.String(name),
 		TrainingPlanOfferingId: sdkaws.String(o.ID),
 		Tags:                   sdkTags(all),
-	}, noRetries)
+	}, noRetries, func(o *sagemaker.Options) { o.APIOptions = append(o.APIOptions, mark.StackOption) })
 
 	find := func() (Plan, bool, error) { return c.findPlan(ctx, o.Region, name) }
 	switch {
@@ -109,7 +110,7 @@ func (c *Client) Purchase(ctx context.Context, o Offering, tags map[string]strin
 		}
 		res.Outcome, res.Plan, res.Recovered = gaws.Bought, p, true
 	default:
-		p, outcome, err := gaws.Settle(c.base, entry, callErr, gaws.NoAnswer{
+		p, outcome, err := gaws.Settle(c.base, entry, callErr, mark.Sent(), gaws.NoAnswer{
 			NoAnswer: "CreateTrainingPlan answered without a plan ARN",
 			What:     "training plan purchase",
 			Unknown:  lostExplanation(o.Region, name),

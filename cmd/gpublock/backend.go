@@ -95,13 +95,14 @@ func (f *awsFlags) validate() error {
 		return usagef("--concurrency %d: allowed 1 to 256", f.overall)
 	}
 	if f.maxSpend != "" {
-		m, err := model.ParseMoney(strings.TrimPrefix(strings.ReplaceAll(f.maxSpend, ",", ""), "$"))
-		if err != nil || m.Micros() <= 0 {
-			return usagef("--max-spend %q: want a positive amount of dollars such as 25000 or 7551.36", f.maxSpend)
-		}
-		if !wholeCents(m) {
-			// fees are whole cents; a finer cap would be shown rounded, as if equal to a fee it refuses
-			return usagef("--max-spend %q: at most two decimals (whole cents), such as 7551.36", f.maxSpend)
+		if _, err := model.ParseDollars(f.maxSpend); err != nil {
+			// A cap from the configuration file was checked, with its file and line, when
+			// the file was read; this one is the flag's.
+			where := "--max-spend"
+			if f.maxSpendFile != "" {
+				where = "max_spend in " + f.maxSpendFile
+			}
+			return usagef("%s %q: %s", where, f.maxSpend, moneyReason(err))
 		}
 	}
 	if _, err := f.regionList(nil); err != nil {
@@ -232,6 +233,16 @@ func openBackend(ctx context.Context, f *awsFlags, stderr io.Writer) (*aws.Clien
 	if err != nil {
 		return nil, backendInfo{}, err
 	}
+	if u := aws.ConfiguredEndpoint(); c.Endpoint() == "" && u != "" {
+		// An endpoint from the environment that is not on loopback (`gpublock sim --addr
+		// 0.0.0.0:P`, another machine) may still be the emulator: what it answers decides,
+		// so that simulated purchases are never labelled LIVE nor journalled as real.
+		probeCfg := cfg
+		probeCfg.EndpointURL = u
+		if p, err := aws.New(ctx, probeCfg); err == nil && p.IsEmulator(ctx) {
+			c, cfg = p, probeCfg
+		}
+	}
 	info := backendInfo{Mode: modeLive, Endpoint: c.Endpoint(), Reason: "AWS, region " + c.Region()}
 	if c.Endpoint() != "" {
 		info.Reason = "endpoint " + c.Endpoint() + ", region " + c.Region()
@@ -275,7 +286,7 @@ func (f *awsFlags) clientConfig() aws.Config {
 		SDKLog:      f.sdkLog,
 	}
 	if f.maxSpend != "" {
-		if m, err := model.ParseMoney(strings.TrimPrefix(strings.ReplaceAll(f.maxSpend, ",", ""), "$")); err == nil {
+		if m, err := model.ParseDollars(f.maxSpend); err == nil {
 			cfg.MaxSpend = &m
 		}
 	}

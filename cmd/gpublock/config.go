@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -52,14 +53,18 @@ func loadTUIConfig(path string) (tuiConfig, error) {
 	if err != nil {
 		return c, fmt.Errorf("reading %s: %w", path, err)
 	}
+	lines, err := checkConfigKeys(b)
+	if err != nil {
+		return c, fmt.Errorf("%s: %v", path, err)
+	}
 	dec := json.NewDecoder(strings.NewReader(string(b)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&c); err != nil {
-		return c, fmt.Errorf("%s: %v (allowed keys: read_only, max_spend, ami, tags)", path, err)
+		return c, fmt.Errorf("%s: %v (allowed keys: read_only, max_spend, ami, tags)", path, jsonErrorLine(b, err))
 	}
 	if c.MaxSpend != "" {
-		if m, err := parseDollars(c.MaxSpend); err != nil || m.Micros() <= 0 || !wholeCents(m) {
-			return c, fmt.Errorf("%s: max_spend %q: want a positive amount of dollars, at most to the cent, such as 25000", path, c.MaxSpend)
+		if _, err := parseDollars(c.MaxSpend); err != nil {
+			return c, fmt.Errorf("%s, line %d: max_spend %s", path, lines["max_spend"], err)
 		}
 	}
 	if c.AMI != "" && !strings.HasPrefix(c.AMI, "ami-") {
@@ -72,8 +77,11 @@ func loadTUIConfig(path string) (tuiConfig, error) {
 	sort.Strings(keys)
 	for _, k := range keys {
 		if err := (tagFlag{}).Set(k + "=" + c.Tags[k]); err != nil {
-			return c, fmt.Errorf("%s: tags: %v", path, err)
+			return c, fmt.Errorf("%s, line %d: tags: %v", path, lines["tags"], err)
 		}
+	}
+	if err := aws.CheckTags(c.Tags); err != nil {
+		return c, fmt.Errorf("%s, line %d: tags: %v", path, lines["tags"], err)
 	}
 	return c, nil
 }
@@ -81,8 +89,15 @@ func loadTUIConfig(path string) (tuiConfig, error) {
 // wholeCents reports whether m has no fraction of a cent, as every fee AWS quotes.
 func wholeCents(m model.Money) bool { return m.Micros()%10_000 == 0 }
 
-func parseDollars(s string) (model.Money, error) {
-	return model.ParseMoney(strings.TrimPrefix(strings.ReplaceAll(strings.TrimSpace(s), ",", ""), "$"))
+func parseDollars(s string) (model.Money, error) { return model.ParseDollars(s) }
+
+// moneyReason is ParseDollars' complaint without the amount, which the caller names.
+func moneyReason(err error) string {
+	msg := err.Error()
+	if _, rest, ok := strings.Cut(msg, "\": "); ok {
+		return rest
+	}
+	return msg
 }
 
 // tuiSpending is what the TUI's purchase and launch dialogs start from: the configuration
@@ -163,4 +178,97 @@ func tuiConfigFor(f *awsFlags) (tuiSpending, error) {
 		return tuiSpending{}, err
 	}
 	return applyTUIConfig(f, c), nil
+}
+
+// checkConfigKeys reads the file's keys before it is decoded, since encoding/json takes the
+// last of two equal keys ("read_only": true, then false, would turn a promise off) and
+// leaves a null as "not given". Both are errors, with the key and its line; it returns the
+// line of each top-level key.
+func checkConfigKeys(b []byte) (map[string]int, error) {
+	lines := map[string]int{}
+	dec := json.NewDecoder(strings.NewReader(string(b)))
+	lineAt := func() int { return 1 + strings.Count(string(b[:dec.InputOffset()]), "\n") }
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, jsonErrorLine(b, err)
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return nil, errors.New("want a JSON object such as {\"read_only\": true}")
+	}
+	var object func(prefix string, seen map[string]int) error
+	object = func(prefix string, seen map[string]int) error {
+		for dec.More() {
+			kt, err := dec.Token()
+			if err != nil {
+				return jsonErrorLine(b, err)
+			}
+			key, _ := kt.(string)
+			line := lineAt()
+			name := prefix + key
+			if first, dup := seen[key]; dup {
+				return fmt.Errorf("line %d: key %s given twice (first on line %d); give it once", line, name, first)
+			}
+			seen[key] = line
+			vt, err := dec.Token()
+			if err != nil {
+				return jsonErrorLine(b, err)
+			}
+			switch v := vt.(type) {
+			case nil:
+				return fmt.Errorf("line %d: key %s is null; give a value or leave the key out", line, name)
+			case json.Delim:
+				if v == '{' {
+					if err := object(name+".", map[string]int{}); err != nil {
+						return err
+					}
+				} else if err := skipValue(dec, b); err != nil {
+					return err
+				}
+			}
+		}
+		_, err := dec.Token() // the closing brace
+		if err != nil {
+			return jsonErrorLine(b, err)
+		}
+		return nil
+	}
+	if err := object("", lines); err != nil {
+		return nil, err
+	}
+	return lines, nil
+}
+
+// skipValue reads the rest of an array whose opening bracket was read.
+func skipValue(dec *json.Decoder, b []byte) error {
+	for depth := 1; depth > 0; {
+		t, err := dec.Token()
+		if err != nil {
+			return jsonErrorLine(b, err)
+		}
+		if d, ok := t.(json.Delim); ok {
+			if d == '[' || d == '{' {
+				depth++
+			} else {
+				depth--
+			}
+		}
+	}
+	return nil
+}
+
+// jsonErrorLine adds the line to a decoding error that knows its offset.
+func jsonErrorLine(b []byte, err error) error {
+	var off int64 = -1
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		off = se.Offset
+	case errors.As(err, &te):
+		off = te.Offset
+	}
+	if off < 0 || off > int64(len(b)) {
+		return err
+	}
+	return fmt.Errorf("line %d: %v", 1+strings.Count(string(b[:off]), "\n"), err)
 }

@@ -45,13 +45,44 @@ func TestTUIConfigRefusesDamage(t *testing.T) {
 		`{"readonly": true}`:                    "allowed keys",
 		`{"max_spend": "lots"}`:                 "max_spend",
 		`{"max_spend": "-5"}`:                   "max_spend",
-		`{"max_spend": "2601.109"}`:             "at most to the cent",
+		`{"max_spend": "2601.109"}`:             "at most two decimals",
 		`{"ami": "ubuntu"}`:                     "ami",
 		`{"tags": {"aws:owner": "me"}}`:         "reserved",
 		`{"tags": {"gpublock:request-id": ""}}`: "set by gpublock",
 	} {
 		if _, err := loadTUIConfig(writeConfig(t, body)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want an error with %q", body, err, want)
+		}
+	}
+}
+
+// A duplicate key, a null and money that is not written as money are errors naming the
+// file, the key and the line: encoding/json alone takes the last of two keys.
+func TestTUIConfigRefusesDuplicatesNullsAndBadMoney(t *testing.T) {
+	for body, want := range map[string][]string{
+		"{\n  \"read_only\": true,\n  \"read_only\": false\n}": {"line 3", "read_only given twice", "first on line 2"},
+		"{\"read_only\": null}":                                {"line 1", "read_only is null"},
+		"{\"ami\": \"ami-1\",\n\"max_spend\": null}":           {"line 2", "max_spend is null"},
+		"{\"tags\": {\"a\": \"1\",\n \"a\": \"2\"}}":           {"line 2", "tags.a given twice"},
+		"{\"tags\": {\"a\": null}}":                            {"tags.a is null"},
+		"{\n\"max_spend\": \"25 000\"}":                        {"line 2", "max_spend \"25 000\""},
+		"{\"max_spend\": \" 25000\"}":                          {"line 1", "max_spend"},
+		"{\"max_spend\": \"100,00\"}":                          {"line 1", "max_spend \"100,00\"", "groups of three"},
+		"{\n\n\"read_only\": \"yes\"}":                         {"line 3", "read_only"},
+	} {
+		p := writeConfig(t, body)
+		_, err := loadTUIConfig(p)
+		if err == nil {
+			t.Errorf("%q: accepted", body)
+			continue
+		}
+		for _, w := range append(want, p) {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%q: %v, want %q in it", body, err, w)
+			}
+		}
+		if strings.Contains(err.Error(), "--max-spend") {
+			t.Errorf("%q: %v blames a flag that was not given", body, err)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -19,7 +20,10 @@ const extendSynopsis = "RESERVATION_ID --duration D [--region R] [--dry-run] [--
 	"Lists the block's extension offering for D (1d–14d, or 3w–26w), shows the new end, the fee and its\n" +
 	"break-even against on-demand, and buys it once `extend` is typed. Active and scheduled blocks can be\n" +
 	"extended from 56 days until 1 hour before their end. --dry-run checks permission only.\n\n" +
-	"Exit status: 0 extended (also when the reply was lost and the extension found in the block's history),\n" +
+	"Interrupted purchases and extensions in the region are settled first; when an interrupted run\n" +
+	"already extended the block by D, it says so and buys nothing new (--again extends it again).\n\n" +
+	"Exit status: 0 extended (also when the reply was lost and the extension found in the block's history,\n" +
+	"or when an interrupted run had extended it),\n" +
 	"1 not extended, 2 bad usage or no terminal to confirm on without --yes, 3 outcome unknown: do not extend again."
 
 type extendArgs struct {
@@ -27,6 +31,7 @@ type extendArgs struct {
 	output      string
 	duration    string
 	dryRun, yes bool
+	again       bool
 }
 
 func runExtend(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -37,6 +42,7 @@ func runExtend(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs.StringVar(&a.duration, "duration", "", "`length` to add: 1d–14d or 3w–26w (e.g. 1d, 48h, 3w)")
 	fs.BoolVar(&a.dryRun, "dry-run", false, "only check permission to extend (ec2:PurchaseCapacityBlockExtension); buy nothing")
 	fs.BoolVar(&a.yes, "yes", false, "extend without asking to type extend (for scripts)")
+	fs.BoolVar(&a.again, "again", false, "extend even though an interrupted run already extended this block by this length (asks to type again)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return flagExit(err)
@@ -60,10 +66,22 @@ func runExtend(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return backendFailure(stderr, "extend", err)
 	}
 	region := a.aws.oneRegion(client)
+	if !a.dryRun {
+		if code, done := settleFirst(ctx, stderr, "extend", client, region); done {
+			return code
+		}
+	}
 	b, err := findBlock(ctx, client, region, reservationID)
 	if err != nil {
 		fmt.Fprintf(stderr, "gpublock extend: %v Nothing was extended.\n", err)
 		return 1
+	}
+	var opts []aws.SpendOption
+	if e, ok := client.EarlierExtension(b, days*24); ok && !a.dryRun {
+		if !a.again {
+			return alreadyDone(stderr, "extend", client.ExplainError(aws.AlreadyBoughtError(e)))
+		}
+		opts = append(opts, aws.Again())
 	}
 	if b.State == model.StatePaymentPending {
 		// Buying a new block, the advice for a block that is over, is wrong here: this one
@@ -112,11 +130,21 @@ func runExtend(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if !allowed(stderr, "extend", perm, "extended") || !confirmed(ctx, stderr, "extend", a.yes, "Extend this Capacity Block?", "extend", "extended") {
 		return 1
 	}
+	if len(opts) > 0 {
+		fmt.Fprintf(stderr, "An interrupted run already extended %s by %s. --again extends it a second time.\n", b.ReservationID, model.FormatDays(days))
+		if !confirmed(ctx, stderr, "extend", a.yes, "Extend it AGAIN?", "again", "extended") {
+			return 1
+		}
+	}
 
-	res, err := client.Extend(ctx, b, off)
+	res, err := client.Extend(ctx, b, off, opts...)
+	if errors.Is(err, aws.ErrAlreadyBought) {
+		return alreadyDone(stderr, "extend", client.ExplainError(err))
+	}
 	if err != nil {
 		return notDone(stderr, "extend", "NOT EXTENDED", client, err)
 	}
+	journalWarning(stderr, "extend", res.JournalErr)
 	if res.Recovered {
 		fmt.Fprintf(stderr, "The reply to the extension was lost. The block's extension history lists offering %s: it is extended, once.\n", off.ID)
 	}
@@ -164,7 +192,7 @@ func (a *extendArgs) check(pos []string) (string, int, outputFormat, error) {
 // extensionComparison prices the added hours against on-demand, as if they were a block
 // of their own: that is what the fee buys.
 func extensionComparison(b model.Block, off model.ExtensionOffering) pricing.Comparison {
-	return pricing.Compare(priceCatalog(), off.AsOffering(b))
+	return pricing.CompareExtension(priceCatalog(), off.AsOffering(b))
 }
 
 // priceCatalog is the embedded catalog with the cache of `gpublock prices --refresh` over

@@ -80,9 +80,10 @@ func TestOfferingsJSONPricing(t *testing.T) {
 			if r.OnDemandHourlyPrice == nil || *r.OnDemandHourlyPrice != od.Hourly {
 				t.Fatalf("%s: OnDemandHourlyPrice %v, want %s", r.CapacityBlockOfferingId, r.OnDemandHourlyPrice, od.Hourly)
 			}
-			want := float64(fee.Micros()) / (float64(od.Hourly.Micros()) * float64(units) * float64(minutes) / 60)
+			// of the usable hours: instances stop 30 minutes before the end
+			want := float64(fee.Micros()) / (float64(od.Hourly.Micros()) * float64(units) * float64(minutes-30) / 60)
 			if r.BreakEvenUtilization == nil || math.Abs(*r.BreakEvenUtilization-want) > 1e-12 {
-				t.Errorf("%s: BreakEvenUtilization %v, want fee/(on-demand × count × hours) = %v", r.CapacityBlockOfferingId, r.BreakEvenUtilization, want)
+				t.Errorf("%s: BreakEvenUtilization %v, want fee/(on-demand × count × usable hours) = %v", r.CapacityBlockOfferingId, *r.BreakEvenUtilization, want)
 			}
 			if !strings.Contains(r.PriceSource, od.Source) || !strings.Contains(r.PriceSource, od.Date) || r.NoOnDemandReason != "" {
 				t.Errorf("%s: PriceSource %q (want %s, %s), reason %q", r.CapacityBlockOfferingId, r.PriceSource, od.Source, od.Date, r.NoOnDemandReason)

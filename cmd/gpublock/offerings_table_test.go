@@ -36,9 +36,9 @@ func wantBreakEven(r offeringJSON) string {
 	if r.BreakEvenUtilization == nil {
 		return "—"
 	}
-	minutes := float64(r.CapacityBlockDurationHours*60 + r.CapacityBlockDurationMinutes)
+	// the utilization is of the usable hours: above 1 the block never wins
 	u := *r.BreakEvenUtilization
-	if u*minutes > minutes-30 {
+	if u > 1 {
 		return "never"
 	}
 	return fmt.Sprintf("%d%%", int(math.Ceil(u*100-1e-9)))

@@ -164,6 +164,9 @@ func (t tagFlag) Set(s string) error {
 	if _, dup := t[k]; dup {
 		return fmt.Errorf("%q: tag %s given twice", s, k)
 	}
+	if err := aws.CheckTags(map[string]string{k: v}); err != nil {
+		return err
+	}
 	t[k] = v
 	return nil
 }
@@ -173,14 +176,19 @@ type purchaseArgs struct {
 	platform      string
 	tags          tagFlag
 	dryRun, yes   bool
+	again         bool
 }
 
 const purchaseSynopsis = "OFFERING_ID --region R --type T [--count N] --duration D [--from DATE] [--to DATE] [--platform P] [--tag k=v ...] [--dry-run] [--yes] [--max-spend USD] [-o table|json]\n\n" +
 	"AWS cannot look an offering up by its id, so give the flags of the search that listed it\n" +
 	"(`gpublock offerings ...`): the search is run again and the offering taken from its answer,\n" +
 	"with today's fee. --dry-run alone needs only the id and the region.\n\n" +
-	"Exit status: 0 bought (also when the reply was lost and the reservation found by its request tag),\n" +
-	"1 not bought, 2 bad usage or no terminal to confirm on without --yes, 3 outcome unknown: do not buy again."
+	"Before buying, purchases and extensions that a crash left unsettled in the region are settled\n" +
+	"(see gpublock journal). When an interrupted run already bought this block, it says so and buys\n" +
+	"nothing new (exit 0); --again buys a second one on purpose, after typing again.\n\n" +
+	"Exit status: 0 bought (also when the reply was lost and the reservation found by its request tag,\n" +
+	"or when an interrupted run had bought it), 1 not bought, 2 bad usage or no terminal to confirm on\n" +
+	"without --yes, 3 outcome unknown: do not buy again."
 
 func runPurchase(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	a := purchaseArgs{tags: tagFlag{}}
@@ -196,6 +204,7 @@ func runPurchase(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	fs.Var(a.tags, "tag", "tag `KEY=VALUE` for the reservation (repeatable)")
 	fs.BoolVar(&a.dryRun, "dry-run", false, "only check permission to buy (ec2:PurchaseCapacityBlock); buy nothing")
 	fs.BoolVar(&a.yes, "yes", false, "buy without asking to type buy (for scripts)")
+	fs.BoolVar(&a.again, "again", false, "buy even though an interrupted run already bought this block (asks to type again)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return flagExit(err)
@@ -226,6 +235,16 @@ func runPurchase(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	region := a.aws.oneRegion(client)
 	o := model.Offering{ID: offeringID, Region: region}
+	if !a.dryRun {
+		// Before the search: an interrupted purchase of this offering took it off the market,
+		// so the search alone would say it is gone and invite buying another.
+		if code, done := settleFirst(ctx, stderr, "purchase", client, region); done {
+			return code
+		}
+		if e, ok := client.EarlierPurchase(o); ok && !a.again {
+			return alreadyDone(stderr, "purchase", client.ExplainError(aws.AlreadyBoughtError(e)))
+		}
+	}
 	if lookup {
 		now := client.Now(ctx)
 		q, err := a.query(now)
@@ -268,11 +287,26 @@ func runPurchase(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if !allowed(stderr, "purchase", perm, "bought") || !confirmed(ctx, stderr, "purchase", a.yes, "Buy this Capacity Block?", "buy", "bought") {
 		return 1
 	}
+	var opts []aws.SpendOption
+	if e, ok := client.EarlierPurchase(o); ok {
+		if !a.again {
+			return alreadyDone(stderr, "purchase", client.ExplainError(aws.AlreadyBoughtError(e)))
+		}
+		fmt.Fprintf(stderr, "An interrupted run already bought this block: reservation %s. --again buys a second one.\n", e.Result)
+		if !confirmed(ctx, stderr, "purchase", a.yes, "Buy a SECOND Capacity Block?", "again", "bought") {
+			return 1
+		}
+		opts = append(opts, aws.Again())
+	}
 
-	res, err := client.Purchase(ctx, o, a.platform, a.tags)
+	res, err := client.Purchase(ctx, o, a.platform, a.tags, opts...)
+	if errors.Is(err, aws.ErrAlreadyBought) {
+		return alreadyDone(stderr, "purchase", client.ExplainError(err))
+	}
 	if err != nil {
 		return purchaseFailure(stderr, o, err)
 	}
+	journalWarning(stderr, "purchase", res.JournalErr)
 	if res.Recovered {
 		fmt.Fprintf(stderr, "The reply to the purchase was lost. The reservation %s was found by its request tag %s=%s: it is bought, once.\n",
 			res.Block.ReservationID, aws.RequestIDTag, res.RequestID)
@@ -300,6 +334,9 @@ func (a *purchaseArgs) check(pos []string) (string, outputFormat, error) {
 	}
 	if !slices.Contains(aws.Platforms(), a.platform) {
 		return "", "", usagef("--platform %q: allowed %s", a.platform, strings.Join(aws.Platforms(), ", "))
+	}
+	if err := aws.CheckTags(a.tags); err != nil {
+		return "", "", usagef("--tag: %v", err)
 	}
 	if err := a.aws.validate(); err != nil {
 		return "", "", err
@@ -382,7 +419,7 @@ func overCap(maxSpend, rule string, fee model.Money) string {
 	if maxSpend == "" {
 		return ""
 	}
-	limit, err := model.ParseMoney(strings.TrimPrefix(strings.ReplaceAll(maxSpend, ",", ""), "$"))
+	limit, err := model.ParseDollars(maxSpend)
 	if err != nil || fee.Cmp(limit) <= 0 {
 		return ""
 	}
@@ -499,6 +536,35 @@ func printRows(w io.Writer, rows [][2]string) error {
 		}
 	}
 	return nil
+}
+
+// settleFirst settles the journal's interrupted purchases and extensions in region
+// before anything is bought there, and says what became of each. When one cannot be
+// settled it refuses (exit 1) and says how to settle it.
+func settleFirst(ctx context.Context, stderr io.Writer, cmd string, client *aws.Client, region string) (int, bool) {
+	settled, err := client.SettleOpen(ctx, region)
+	for _, s := range settled {
+		fmt.Fprintf(stderr, "gpublock %s: settled an interrupted run: %s\n", cmd, s.Sentence())
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "gpublock %s: %s\n", cmd, client.ExplainError(err))
+		return 1, true
+	}
+	return 0, false
+}
+
+// alreadyDone reports that an interrupted run already bought it: done, nothing new (exit 0).
+func alreadyDone(stderr io.Writer, cmd string, ex aws.Explanation) int {
+	fmt.Fprintf(stderr, "gpublock %s: %s\n", cmd, ex)
+	return 0
+}
+
+// journalWarning says, when it happened, that the outcome could not be journalled: what was
+// bought stands, but the journal no longer tells it.
+func journalWarning(stderr io.Writer, cmd string, err error) {
+	if err != nil {
+		fmt.Fprintf(stderr, "gpublock %s: WARNING: done, but its outcome could not be recorded: %s. A later run settles it from AWS.\n", cmd, aws.RedactError(err))
+	}
 }
 
 // purchaseFailure reports a purchase that did not happen (exit 1) or may have (exit 3).

@@ -121,10 +121,34 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gpublock sim: listening on %s: %v\n", *addr, err)
 		return 1
 	}
+	url, exposed := reachableURL(url)
+	if exposed {
+		fmt.Fprintf(stderr, "gpublock sim: WARNING: --addr %s is not a loopback address: anyone who can reach this machine on it can buy "+
+			"(simulated) blocks and move the emulator's clock (POST /_sim/clock). Use --addr 127.0.0.1:PORT unless that is meant.\n", *addr)
+	}
 	printSimHelp(stdout, url, opts, s.Now())
 	<-ctx.Done()
 	fmt.Fprintln(stdout, "gpublock sim: stopped")
 	return 0
+}
+
+// reachableURL is the URL to print for the address the emulator listens on: an unspecified
+// address (0.0.0.0, [::]) is not one a client can dial, so it becomes 127.0.0.1 on the same
+// port. exposed is true when the emulator listens beyond this machine's loopback.
+func reachableURL(u string) (string, bool) {
+	hostport := strings.TrimPrefix(u, "http://")
+	host, port, err := net.SplitHostPort(hostport)
+	if err != nil {
+		return u, false
+	}
+	ip := net.ParseIP(host)
+	switch {
+	case ip != nil && ip.IsUnspecified():
+		return "http://" + net.JoinHostPort("127.0.0.1", port), true
+	case ip != nil && ip.IsLoopback(), host == "localhost":
+		return u, false
+	}
+	return u, true
 }
 
 // faultSummary says which faults are on, in the --fault syntax, so that whoever runs a

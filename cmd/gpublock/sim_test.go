@@ -206,3 +206,40 @@ func TestSimDenyAndPayFailFaults(t *testing.T) {
 	cancel()
 	wait()
 }
+
+func TestSimOnAnUnspecifiedAddressPrintsAReachableOneAndWarns(t *testing.T) {
+	for in, want := range map[string]struct {
+		url     string
+		exposed bool
+	}{
+		"http://[::]:4566":       {"http://127.0.0.1:4566", true},
+		"http://0.0.0.0:4566":    {"http://127.0.0.1:4566", true},
+		"http://127.0.0.1:4566":  {"http://127.0.0.1:4566", false},
+		"http://[::1]:4566":      {"http://[::1]:4566", false},
+		"http://192.0.2.10:4566": {"http://192.0.2.10:4566", true},
+	} {
+		if got, exposed := reachableURL(in); got != want.url || exposed != want.exposed {
+			t.Errorf("reachableURL(%q) = %q, %v; want %q, %v", in, got, exposed, want.url, want.exposed)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	out, errb := &lockedBuffer{}, &lockedBuffer{}
+	done := make(chan int, 1)
+	go func() { done <- run(ctx, []string{"sim", "--addr", "0.0.0.0:0"}, out, errb) }()
+	urlRE := regexp.MustCompile(`AWS_ENDPOINT_URL_EC2=(\S+)`)
+	var base string
+	for deadline := time.Now().Add(10 * time.Second); base == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if m := urlRE.FindStringSubmatch(out.String()); m != nil {
+			base = m[1]
+		}
+	}
+	cancel()
+	<-done
+	if !strings.HasPrefix(base, "http://127.0.0.1:") || strings.HasSuffix(base, ":0") {
+		t.Errorf("printed endpoint %q, want http://127.0.0.1:PORT\n%s", base, out.String())
+	}
+	if !strings.Contains(errb.String(), "WARNING") || !strings.Contains(errb.String(), "not a loopback address") || !strings.Contains(errb.String(), "clock") {
+		t.Errorf("stderr %q: want the warning", errb.String())
+	}
+}

@@ -36,7 +36,7 @@ func TestViewShowsBothChartsAndTheReading(t *testing.T) {
 	c := comparison("p5.48xlarge", "2000", 1)
 	for _, sz := range [][2]int{{118, 19}, {78, 40}} {
 		v := ansi.Strip(View(theme.New(false), c, sz[0], sz[1]))
-		for _, want := range []string{pricing.CostChartTitle, pricing.UtilizationChartTitle, "cheaper than on-demand if you use at least 76%", "= block", "* on-demand", "X"} {
+		for _, want := range []string{pricing.CostChartTitle, pricing.UtilizationChartTitle, "cheaper than on-demand if you use at least 77%", "= block", "* on-demand", "X"} {
 			if !strings.Contains(v, want) {
 				t.Errorf("%dx%d lacks %q:\n%s", sz[0], sz[1], want, v)
 			}
@@ -45,7 +45,7 @@ func TestViewShowsBothChartsAndTheReading(t *testing.T) {
 	}
 	// A short, narrow pane keeps the cost chart and its reading.
 	v := ansi.Strip(View(theme.New(false), c, 78, 14))
-	if !strings.Contains(v, pricing.CostChartTitle) || strings.Contains(v, pricing.UtilizationChartTitle) || !strings.Contains(v, "76%") {
+	if !strings.Contains(v, pricing.CostChartTitle) || strings.Contains(v, pricing.UtilizationChartTitle) || !strings.Contains(v, "77%") {
 		t.Errorf("78x14:\n%s", v)
 	}
 	// Colour tints glyphs and changes no text.

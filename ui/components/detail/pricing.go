@@ -23,12 +23,13 @@ func pricingFields(c pricing.Comparison) (onDemand, breakEven string) {
 	}
 	onDemand = fmt.Sprintf("%s%s (%s, %s)", c.OnDemandHourly.Rate(), per, c.Source, c.AsOf)
 	if c.BreakEvenUtilization.Valid() {
-		onDemand += fmt.Sprintf(" · %s for every hour of the block: %s", c.OnDemandBlockCost.Dollars(), vsWords(c))
+		onDemand += fmt.Sprintf(" · %s for the usable hours: %s", c.OnDemandUsableCost.Dollars(), vsWords(c))
 	}
 	return onDemand, c.Reading() + " · v shows the charts"
 }
 
-// vsWords says how the fee compares with the whole block on-demand.
+// vsWords says how the fee compares with the usable hours on-demand (the break-even's
+// definition: instances stop 30 minutes before the end).
 func vsWords(c pricing.Comparison) string {
 	s := c.SavingsPercent.Float64()
 	switch {

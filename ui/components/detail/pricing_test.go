@@ -19,7 +19,7 @@ func TestViewComparedSaysOnDemandOrWhyNot(t *testing.T) {
 	c := pricing.Compare(nil, o)
 	v := ansi.Strip(ViewCompared(theme.New(false), c, model.Query{}, start.Add(-time.Hour), time.UTC, false, 200, 40))
 	flat := strings.Join(strings.Fields(v), " ")
-	for _, want := range []string{"On-demand $55.040/h", "$2,641.92 for every hour of the block: the block costs 24% less", "Break-even " + c.Reading()} {
+	for _, want := range []string{"On-demand $55.040/h", "$2,614.40 for the usable hours: the block costs 24% less", "Break-even " + c.Reading()} {
 		if !strings.Contains(flat, want) {
 			t.Errorf("lacks %q:\n%s", want, v)
 		}

@@ -23,19 +23,20 @@ func TestPricingCells(t *testing.T) {
 	if got, want := r.cells[ColOnDemand], c.OnDemandHourly.Rate(); got != want {
 		t.Errorf("on-demand cell %q, want %q", got, want)
 	}
-	// 2000 ÷ (55.04 × 48) = 75.7…%: the block costs 24% less; at least 76% must be used.
+	// 2000 ÷ (55.04 × 47.5 usable hours) = 76.5…%: the block costs 24% less; at least 77%
+	// must be used.
 	if got := r.cells[ColVsOnDemand]; got != "-24%" {
 		t.Errorf("vs on-demand cell %q, want -24%%", got)
 	}
-	if got, want := r.cells[ColBreakEven], "76% "+pricing.BreakEvenBar(c, breakEvenBarWidth); got != want || !strings.HasPrefix(got, "76% ████") {
+	if got, want := r.cells[ColBreakEven], "77% "+pricing.BreakEvenBar(c, breakEvenBarWidth); got != want || !strings.HasPrefix(got, "77% ████") {
 		t.Errorf("break-even cell %q, want %q", got, want)
 	}
 
 	dear := newRow(offering("d", "us-east-1", "3000", 3, 2), nil)
-	if got := dear.cells[ColVsOnDemand]; got != "+14%" {
-		t.Errorf("a block dearer than on-demand: %q, want +14%%", got)
+	if got := dear.cells[ColVsOnDemand]; got != "+15%" {
+		t.Errorf("a block dearer than on-demand: %q, want +15%%", got)
 	}
-	if got := dear.cells[ColBreakEven]; !strings.HasPrefix(got, "114% ") || !strings.HasSuffix(got, "!") {
+	if got := dear.cells[ColBreakEven]; !strings.HasPrefix(got, "115% ") || !strings.HasSuffix(got, "!") {
 		t.Errorf("a block that never wins: %q", got)
 	}
 

@@ -1,0 +1,351 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gpublock/gpublock/aws"
+)
+
+// simJournal is the journal the commands write against the emulator.
+func simJournal() string {
+	return filepath.Join(os.Getenv("XDG_STATE_HOME"), "gpublock", "simulated", "journal.jsonl")
+}
+
+// killedAfterCommit leaves the journal as a kill -9 between the call's commit and its
+// outcome line leaves it: the last outcome line of action is gone, its intent stays.
+func killedAfterCommit(t *testing.T, action string) aws.JournalEntry {
+	t.Helper()
+	raw, err := os.ReadFile(simJournal())
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(raw), "\n"), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		var e aws.JournalEntry
+		if json.Unmarshal([]byte(lines[i]), &e) == nil && e.Phase == "outcome" && e.Action == action {
+			lines = append(lines[:i], lines[i+1:]...)
+			if err := os.WriteFile(simJournal(), []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			return e
+		}
+	}
+	t.Fatalf("no %s outcome in the journal:\n%s", action, raw)
+	return aws.JournalEntry{}
+}
+
+func TestPurchaseKilledAfterCommitRerunBuysNothingNew(t *testing.T) {
+	cs := startCLISim(t)
+	asPerson(t, false, "")
+	off := pickOffering(t, cs.url)
+	if code, _, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes")...); code != 0 {
+		t.Fatalf("purchase: exit %d\n%s", code, errs)
+	}
+	lost := killedAfterCommit(t, "PurchaseCapacityBlock")
+	url, purchases := countPurchases(t, cs.sim)
+	for run := 1; run <= 2; run++ {
+		code, out, errs := runCLI(purchaseArgsFor(url, off.CapacityBlockOfferingId, "--yes")...)
+		if code != 0 || out != "" || !strings.Contains(errs, lost.Result) || !strings.Contains(errs, "Nothing new was bought") ||
+			strings.Contains(errs, "nothing was bought") {
+			t.Errorf("re-run %d: exit %d, stdout %q\n%s", run, code, out, errs)
+		}
+		if run == 1 && (!strings.Contains(errs, "went through") || !strings.Contains(errs, lost.RequestID)) {
+			t.Errorf("re-run 1 does not say the interrupted purchase went through:\n%s", errs)
+		}
+	}
+	if n := purchases.Load(); n != 0 {
+		t.Errorf("%d PurchaseCapacityBlock calls (dry runs included) on re-runs", n)
+	}
+	if rows := reservations(t, cs.url); len(rows) != 1 || rows[0].CapacityReservationId != lost.Result {
+		t.Fatalf("want exactly the one reservation %s: %+v", lost.Result, rows)
+	}
+	code, out, errs := runCLI("journal", "--endpoint-url", cs.url, "--region", "us-east-1", "-o", "json")
+	var rows []journalRow
+	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
+		t.Fatalf("journal: exit %d, %s\n%s", code, errs, out)
+	}
+	if len(rows) != 1 || rows[0].Outcome != "bought" || !rows[0].SettledLater || rows[0].CapacityReservationId != lost.Result ||
+		rows[0].UpfrontFee != off.UpfrontFee {
+		t.Errorf("journal rows %+v", rows)
+	}
+	code, out, _ = runCLI("journal", "--endpoint-url", cs.url)
+	if code != 0 || !strings.Contains(out, lost.Result) || !strings.Contains(out, "bought (settled later)") {
+		t.Errorf("journal table: exit %d\n%s", code, out)
+	}
+}
+
+func TestExtendKilledAfterCommitRerunExtendsNothingNew(t *testing.T) {
+	cs := startCLISim(t)
+	asPerson(t, false, "")
+	b := boughtBlock(t, cs)
+	activate(t, cs, b)
+	if code, _, errs := runCLI(extendArgsFor(cs.url, b.CapacityReservationId, "--yes")...); code != 0 {
+		t.Fatalf("extend: exit %d\n%s", code, errs)
+	}
+	lost := killedAfterCommit(t, "PurchaseCapacityBlockExtension")
+	paid(cs) // the first payment settles; the end moves
+	moved := listedBlock(t, cs.url)
+	code, out, errs := runCLI(extendArgsFor(cs.url, b.CapacityReservationId, "--yes")...)
+	if code != 0 || out != "" || !strings.Contains(errs, "Already extended") || !strings.Contains(errs, b.CapacityReservationId) ||
+		!strings.Contains(errs, lost.RequestID) {
+		t.Errorf("re-run: exit %d, stdout %q\n%s", code, out, errs)
+	}
+	paid(cs)
+	if after := listedBlock(t, cs.url); after.Extensions != 1 || after.EndDate != moved.EndDate {
+		t.Errorf("after the re-run: %d extensions, end %s; want 1, %s", after.Extensions, after.EndDate, moved.EndDate)
+	}
+}
+
+// failingReservations answers DescribeCapacityReservations with an error, so that an
+// interrupted purchase cannot be settled.
+func failingReservations(next http.Handler) http.Handler {
+	return failing(next, "down", func(body string) bool { return strings.Contains(body, "Action=DescribeCapacityReservations&") })
+}
+
+func TestPurchaseRefusedWhileInterruptedOneCannotBeSettled(t *testing.T) {
+	cs := startCLISim(t)
+	asPerson(t, false, "")
+	off := pickOffering(t, cs.url)
+	if code, _, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes")...); code != 0 {
+		t.Fatalf("purchase: exit %d\n%s", code, errs)
+	}
+	killedAfterCommit(t, "PurchaseCapacityBlock")
+	// An hour old, it is asked once rather than a few times a couple of seconds apart.
+	raw, err := os.ReadFile(simJournal())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var e aws.JournalEntry
+	if err := json.Unmarshal([]byte(strings.TrimSpace(string(raw))), &e); err != nil || e.Phase != "intent" {
+		t.Fatalf("journal %q: %v", raw, err)
+	}
+	e.Time = e.Time.Add(-time.Hour)
+	line, _ := json.Marshal(e)
+	if err := os.WriteFile(simJournal(), append(line, '\n'), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("AWS_MAX_ATTEMPTS", "1")
+	var purchases atomic.Int64
+	srv := httptest.NewServer(failingReservations(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if strings.Contains(string(body), "Action=PurchaseCapacityBlock&") {
+			purchases.Add(1)
+		}
+		r.Body = io.NopCloser(strings.NewReader(string(body)))
+		cs.sim.ServeHTTP(w, r)
+	})))
+	defer srv.Close()
+	other := pickOffering(t, cs.url)
+	code, _, errs := runCLI(purchaseArgsFor(srv.URL, other.CapacityBlockOfferingId, "--yes")...)
+	if code != 1 || !strings.Contains(errs, "gpublock journal --region us-east-1") || strings.Contains(errs, "nothing was bought") {
+		t.Errorf("exit %d\n%s", code, errs)
+	}
+	if n := purchases.Load(); n != 0 {
+		t.Errorf("%d PurchaseCapacityBlock calls while unsettled", n)
+	}
+	code, _, errs = runCLI("journal", "--endpoint-url", srv.URL, "--region", "us-east-1")
+	if code != 1 || !strings.Contains(errs, "cannot be learnt") {
+		t.Errorf("journal while AWS cannot be asked: exit %d\n%s", code, errs)
+	}
+}
+
+// When the outcome line cannot be written, the purchase is still reported as bought, and
+// the failure is said with the file and the reason.
+func TestPurchaseOutcomeNotRecordedIsSaid(t *testing.T) {
+	cs := startCLISim(t)
+	asPerson(t, false, "")
+	off := pickOffering(t, cs.url)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(strings.NewReader(string(body)))
+		if strings.Contains(string(body), "Action=PurchaseCapacityBlock&") && !strings.Contains(string(body), "DryRun=true") {
+			// The intent is on disk; the journal then cannot be written (here: its path
+			// becomes a directory, which fails as a full disk would, also for root).
+			p := simJournal()
+			if err := os.Rename(p, p+".moved"); err != nil {
+				t.Error(err)
+			}
+			if err := os.Mkdir(p, 0o700); err != nil {
+				t.Error(err)
+			}
+		}
+		cs.sim.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	code, out, errs := runCLI(purchaseArgsFor(srv.URL, off.CapacityBlockOfferingId, "--yes")...)
+	if code != 0 || !strings.Contains(out, "Reservation") || !strings.Contains(errs, "could not be recorded") || !strings.Contains(errs, simJournal()) {
+		t.Errorf("exit %d, stdout %q\n%s", code, out, errs)
+	}
+	if rows := reservations(t, cs.url); len(rows) != 1 {
+		t.Errorf("%d reservations, want 1", len(rows))
+	}
+}
+
+// Every bad money input is bad usage naming the flag, before any call; nothing is bought.
+func TestPurchaseBadMoneyRefusedBeforeAnyCall(t *testing.T) {
+	cs := startCLISim(t)
+	asPerson(t, false, "")
+	off := pickOffering(t, cs.url)
+	for _, v := range []string{"100,00", "1,0000", "25 000", " 25000", "1e4", "0", "-5", "$", "25000USD", "1.000,50", "0x10", "7551.369"} {
+		before := cs.calls.Load()
+		code, out, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes", "--max-spend", v)...)
+		if code != 2 || out != "" || !strings.Contains(errs, "--max-spend") {
+			t.Errorf("--max-spend %q: exit %d, stdout %q\n%s", v, code, out, errs)
+		}
+		if n := cs.calls.Load() - before; n != 0 {
+			t.Errorf("--max-spend %q: %d calls", v, n)
+		}
+	}
+	long := strings.Repeat("k", 129)
+	for _, tag := range []string{long + "=v", "k=" + strings.Repeat("v", 257), "AWS:x=1"} {
+		code, _, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes", "--tag", tag)...)
+		if code != 2 || !strings.Contains(errs, "-tag") {
+			t.Errorf("--tag %.20q…: exit %d\n%s", tag, code, errs)
+		}
+	}
+	many := []string{}
+	for i := 0; i < 51; i++ {
+		many = append(many, "--tag", "k"+strings.Repeat("x", i)+"=v")
+	}
+	if code, _, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, append(many, "--yes")...)...); code != 2 || !strings.Contains(errs, "tags") {
+		t.Errorf("51 tags: exit %d\n%s", code, errs)
+	}
+	// A configuration file with a duplicate read_only is refused, naming the file, not a flag.
+	cfg := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "gpublock", "config.json")
+	if err := os.MkdirAll(filepath.Dir(cfg), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cfg, []byte("{\"read_only\": true,\n\"read_only\": false}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes")...)
+	if code != 2 || !strings.Contains(errs, cfg) || !strings.Contains(errs, "line 2") || strings.Contains(errs, "--read-only") {
+		t.Errorf("duplicate read_only: exit %d\n%s", code, errs)
+	}
+	assertNothingBought(t, cs.url)
+}
+
+// An emulator reached through an address that is not loopback (the 0.0.0.0 a `gpublock
+// sim --addr 0.0.0.0:P` listens on) is known by what it answers: SIMULATED, and its
+// purchases go to the simulated journal, never the real one.
+func TestEmulatorAtAnUnspecifiedAddressIsSimulated(t *testing.T) {
+	cs := startCLISim(t)
+	asPerson(t, false, "")
+	off := pickOffering(t, cs.url)
+	t.Setenv("AWS_ENDPOINT_URL_EC2", strings.Replace(cs.url, "127.0.0.1", "0.0.0.0", 1))
+	args := append([]string{"purchase", off.CapacityBlockOfferingId, "--yes"}, purchaseSearch...)
+	code, _, errs := runCLI(args...)
+	if code != 0 || !strings.Contains(errs, "PURCHASE (SIMULATED)") || strings.Contains(errs, "LIVE") {
+		t.Fatalf("exit %d\n%s", code, errs)
+	}
+	live := filepath.Join(os.Getenv("XDG_STATE_HOME"), "gpublock", "journal.jsonl")
+	if _, err := os.Stat(live); err == nil {
+		t.Errorf("a simulated purchase reached the live journal %s", live)
+	}
+	if _, err := os.Stat(simJournal()); err != nil {
+		t.Errorf("the simulated journal: %v", err)
+	}
+}
+
+// TestHelperProcess is not a test: run by killAfterCommit as a child process, it runs the
+// gpublock command in GPUBLOCK_HELPER_ARGS, so that the command can be killed for real.
+func TestHelperProcess(t *testing.T) {
+	args := os.Getenv("GPUBLOCK_HELPER_ARGS")
+	if args == "" {
+		t.Skip("only run as a child process")
+	}
+	os.Exit(run(context.Background(), strings.Split(args, "\x1f"), os.Stdout, os.Stderr))
+}
+
+// killAfterCommit runs a gpublock command in a child process against the emulator, lets the
+// emulator carry out the command's (non dry-run) action, and kills the child with SIGKILL
+// before it can read the reply: the state a kill -9 at that moment leaves.
+func killAfterCommit(t *testing.T, cs *cliSim, action string, args ...string) {
+	t.Helper()
+	var child atomic.Pointer[os.Process]
+	killed := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(strings.NewReader(string(body)))
+		if strings.Contains(string(body), "Action="+action+"&") && !strings.Contains(string(body), "DryRun=true") {
+			cs.sim.ServeHTTP(httptest.NewRecorder(), r) // committed; the reply is never sent
+			if p := child.Load(); p != nil {
+				_ = p.Kill()
+			}
+			close(killed)
+			return
+		}
+		cs.sim.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	// A child that never reaches the action is stopped, not waited for forever.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestHelperProcess$")
+	cmd.Env = append(os.Environ(), "GPUBLOCK_HELPER_ARGS="+strings.Join(append(args, "--endpoint-url", srv.URL), "\x1f"))
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	child.Store(cmd.Process)
+	err := cmd.Wait()
+	select {
+	case <-killed:
+	default:
+		t.Fatalf("the command ended before its %s was committed: %v\n%s", action, err, out.String())
+	}
+	if st, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !st.Signaled() {
+		t.Fatalf("the child was not killed: %v\n%s", err, out.String())
+	}
+}
+
+func TestPurchaseKilledByASignalAfterCommitThenRerun(t *testing.T) {
+	cs := startCLISim(t)
+	asPerson(t, false, "")
+	off := pickOffering(t, cs.url)
+	killAfterCommit(t, cs, "PurchaseCapacityBlock", append([]string{"purchase", off.CapacityBlockOfferingId, "--yes"}, purchaseSearch...)...)
+	lines := journalLines(t)
+	if len(lines) != 1 || lines[0].Phase != "intent" {
+		t.Fatalf("after the kill the journal holds %+v, want the intent alone", lines)
+	}
+	code, out, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes")...)
+	rows := reservations(t, cs.url)
+	if len(rows) != 1 {
+		t.Fatalf("%d reservations after the re-run, want exactly 1: %+v", len(rows), rows)
+	}
+	if code != 0 || out != "" || !strings.Contains(errs, rows[0].CapacityReservationId) || !strings.Contains(errs, "went through") ||
+		!strings.Contains(errs, "Nothing new was bought") {
+		t.Errorf("re-run: exit %d, stdout %q\n%s", code, out, errs)
+	}
+}
+
+func TestExtendKilledByASignalAfterCommitThenRerun(t *testing.T) {
+	cs := startCLISim(t)
+	asPerson(t, false, "")
+	b := boughtBlock(t, cs)
+	activate(t, cs, b)
+	killAfterCommit(t, cs, "PurchaseCapacityBlockExtension", "extend", b.CapacityReservationId, "--region", "us-east-1", "--duration", "1d", "--yes")
+	paid(cs)
+	moved := listedBlock(t, cs.url)
+	code, out, errs := runCLI(extendArgsFor(cs.url, b.CapacityReservationId, "--yes")...)
+	if code != 0 || out != "" || !strings.Contains(errs, "Already extended") || !strings.Contains(errs, b.CapacityReservationId) {
+		t.Errorf("re-run: exit %d, stdout %q\n%s", code, out, errs)
+	}
+	paid(cs)
+	if after := listedBlock(t, cs.url); after.Extensions != 1 || after.EndDate != moved.EndDate {
+		t.Errorf("after the re-run: %d extensions, end %s; want 1, %s", after.Extensions, after.EndDate, moved.EndDate)
+	}
+}

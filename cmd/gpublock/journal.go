@@ -1,0 +1,211 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/model"
+)
+
+func init() {
+	commands["journal"] = command{summary: "list this machine's purchases and extensions, and settle interrupted ones", run: runJournal}
+}
+
+const journalSynopsis = "[--region R] [--no-settle] [-o table|json]\n\n" +
+	"Lists the purchases, extensions and launches this machine made (its journal), each with its\n" +
+	"outcome. First it settles every purchase or extension that a crash left without an outcome\n" +
+	"(or whose outcome was unknown), in --region or in every region: it asks AWS (a purchase by its\n" +
+	"gpublock:request-id tag, an extension in its block's history) and records what it finds.\n" +
+	"Against the emulator (--demo, gpublock sim) it reads the simulated journal.\n\n" +
+	"Exit status: 0 listed, every entry settled; 1 some entry could not be settled (AWS could not be asked)."
+
+type journalArgs struct {
+	aws      awsFlags
+	output   string
+	noSettle bool
+}
+
+// journalRow is one purchase, extension or launch: its intent and final outcome.
+type journalRow struct {
+	RequestId             string
+	Time                  string
+	Action                string
+	Account               string `json:",omitempty"`
+	Region                string
+	AvailabilityZone      string `json:",omitempty"`
+	InstanceType          string `json:",omitempty"`
+	InstanceCount         int    `json:",omitempty"`
+	StartDate             string `json:",omitempty"`
+	EndDate               string `json:",omitempty"`
+	UpfrontFee            string `json:",omitempty"`
+	CurrencyCode          string `json:",omitempty"`
+	OfferingId            string `json:",omitempty"`
+	CapacityReservationId string `json:",omitempty"`
+	Result                string `json:",omitempty"`
+	Outcome               string // bought, not-bought, launched, not-launched, unknown, open
+	SettledLater          bool
+	Recovered             bool
+	Error                 string `json:",omitempty"`
+}
+
+func runJournal(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	var a journalArgs
+	fs := newCommandFlags("journal", journalSynopsis, stderr, &a.output)
+	a.aws.register(fs)
+	tableOrJSON(fs)
+	fs.BoolVar(&a.noSettle, "no-settle", false, "only list; ask AWS nothing")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return flagExit(err)
+	}
+	if len(pos) > 0 {
+		return reportUsage(stderr, "journal", usagef("unexpected argument %q", pos[0]))
+	}
+	format, err := tableOrJSONFormat(a.output)
+	if err != nil {
+		return reportUsage(stderr, "journal", err)
+	}
+	if err := a.aws.validate(); err != nil {
+		return reportUsage(stderr, "journal", err)
+	}
+	if err := singleRegion(&a.aws); err != nil {
+		return reportUsage(stderr, "journal", err)
+	}
+	client, _, err := openBackend(ctx, &a.aws, stderr)
+	if err != nil {
+		return backendFailure(stderr, "journal", err)
+	}
+	code := 0
+	if !a.noSettle {
+		settled, err := client.SettleOpen(ctx, a.aws.homeRegion())
+		for _, s := range settled {
+			fmt.Fprintf(stderr, "gpublock journal: settled: %s\n", s.Sentence())
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "gpublock journal: %s\n", client.ExplainError(err))
+			code = 1
+		}
+	}
+	entries, bad, err := client.Journal()
+	if err != nil {
+		fmt.Fprintf(stderr, "gpublock journal: %s\n", aws.RedactError(err))
+		return 1
+	}
+	if bad > 0 {
+		p, _ := client.JournalPath()
+		fmt.Fprintf(stderr, "gpublock journal: %d damaged line(s) in %s skipped (a crash or a full disk mid-write)\n", bad, p)
+	}
+	rows := journalRows(entries, a.aws.homeRegion())
+	if format == "json" {
+		if err := writeJSON(stdout, rows); err != nil {
+			fmt.Fprintln(stderr, "gpublock journal:", err)
+			return 1
+		}
+		return code
+	}
+	if len(rows) == 0 {
+		p, _ := client.JournalPath()
+		fmt.Fprintf(stderr, "gpublock journal: nothing bought, extended or launched from this machine (%s)\n", p)
+		return code
+	}
+	printJournal(stdout, rows)
+	return code
+}
+
+// journalRows pairs each intent with its last outcome, oldest first.
+func journalRows(entries []aws.JournalEntry, region string) []journalRow {
+	var rows []journalRow
+	index := map[string]int{}
+	for _, e := range entries {
+		if region != "" && e.Region != region {
+			continue
+		}
+		i, ok := index[e.RequestID]
+		if !ok {
+			if e.Phase != "intent" {
+				continue // an outcome without its intent: the intent line was lost
+			}
+			index[e.RequestID] = len(rows)
+			rows = append(rows, journalRow{RequestId: e.RequestID, Time: rfc3339(e.Time), Action: e.Action, Account: e.Account,
+				Region: e.Region, AvailabilityZone: e.Zone, InstanceType: e.Type, InstanceCount: e.Count,
+				StartDate: journalTime(e.Start), EndDate: journalTime(e.End), UpfrontFee: e.Fee, CurrencyCode: e.Currency,
+				OfferingId: e.Offering, CapacityReservationId: e.Target, Outcome: "open"})
+			continue
+		}
+		if e.Phase == "outcome" {
+			r := &rows[i]
+			r.Outcome, r.SettledLater, r.Recovered, r.Error = e.Outcome, e.SettledLater, e.Recovered, aws.Redact(e.Error)
+			r.Result = e.Result
+			if r.CapacityReservationId == "" && e.Action == "PurchaseCapacityBlock" {
+				r.CapacityReservationId = e.Result
+			}
+		}
+	}
+	return rows
+}
+
+func journalTime(t *time.Time) string {
+	if t == nil {
+		return ""
+	}
+	return rfc3339(*t)
+}
+
+func printJournal(w io.Writer, rows []journalRow) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "TIME (UTC)\tACTION\tREGION\tZONE\tCAPACITY\tFEE\tOUTCOME\tRESERVATION\tREQUEST ID")
+	for _, r := range rows {
+		fee := r.UpfrontFee
+		if m, err := model.ParseMoney(fee); err == nil {
+			fee = m.Dollars()
+		}
+		capacity := r.InstanceType
+		if r.InstanceCount > 0 {
+			capacity = fmt.Sprintf("%s × %d", r.InstanceType, r.InstanceCount)
+		}
+		outcome := r.Outcome
+		var notes []string
+		if r.SettledLater {
+			notes = append(notes, "settled later")
+		} else if r.Recovered {
+			notes = append(notes, "reply lost, found")
+		}
+		if r.Outcome == "open" || r.Outcome == string(aws.Unknown) {
+			notes = append(notes, "not settled")
+		}
+		if len(notes) > 0 {
+			outcome += " (" + strings.Join(notes, ", ") + ")"
+		}
+		t := r.Time
+		if len(t) >= 16 {
+			t = strings.Replace(t[:16], "T", " ", 1)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", t, journalAction(r.Action), r.Region, journalCell(r.AvailabilityZone),
+			journalCell(capacity), journalCell(fee), outcome, journalCell(r.CapacityReservationId), r.RequestId)
+	}
+	tw.Flush()
+}
+
+func journalAction(a string) string {
+	switch a {
+	case "PurchaseCapacityBlock":
+		return "purchase"
+	case "PurchaseCapacityBlockExtension":
+		return "extension"
+	case "RunInstances":
+		return "launch"
+	}
+	return a
+}
+
+func journalCell(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}

@@ -1,0 +1,193 @@
+package main
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// staticCreds puts back the static keys of startCLISim, to look at the emulator after a
+// test of broken credentials.
+func staticCreds(t *testing.T) {
+	t.Helper()
+	if err := os.WriteFile(os.Getenv("AWS_CONFIG_FILE"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("AWS_ACCESS_KEY_ID", "AKIATESTCLI000000001")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "cli-test-secret")
+	t.Setenv("AWS_SESSION_TOKEN", "")
+}
+
+// The credential values of these tests: none may reach stdout, stderr, the journal or
+// the call log.
+var leakable = []string{"helperSecretLEAK", "helperTokenLEAK", "ASIAHELPERLEAK", "helperSecretOK", "ssoTokenLEAK", "envSecretLEAK", "envTokenLEAK"}
+
+// helperProfile writes a shared config whose profile "helper" gets its credentials from a
+// credential_process script. The script prints valid, already expired credentials (so
+// the SDK runs it again for every call) until the file fail exists in dir; then it prints
+// JSON cut off in the middle, secrets and all, which the SDK's error carries whole.
+func helperProfile(t *testing.T) (dir string) {
+	t.Helper()
+	dir = t.TempDir()
+	script := filepath.Join(dir, "helper.sh")
+	body := `#!/bin/sh
+if [ -e "` + dir + `/fail" ]; then
+  printf '{"Version": 1, "AccessKeyId": "ASIAHELPERLEAK000001", "SecretAccessKey": "helperSecretLEAK/abc+def", "SessionToken": "helperTokenLEAK0123456789'
+  exit 0
+fi
+printf '{"Version": 1, "AccessKeyId": "ASIAHELPEROK00000001", "SecretAccessKey": "helperSecretOKabcdef", "Expiration": "2000-01-01T00:00:00Z"}'
+`
+	if err := os.WriteFile(script, []byte(body), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	cfg := "[profile helper]\ncredential_process = " + script + "\nregion = us-east-1\n"
+	if err := os.WriteFile(os.Getenv("AWS_CONFIG_FILE"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("AWS_ACCESS_KEY_ID", "")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "")
+	return dir
+}
+
+// assertNoSecret checks the outputs and every file under the state directory and dir.
+func assertNoSecret(t *testing.T, what string, texts map[string]string, dirs ...string) {
+	t.Helper()
+	for _, d := range append(dirs, os.Getenv("XDG_STATE_HOME")) {
+		_ = filepath.Walk(d, func(p string, info os.FileInfo, err error) error {
+			if err == nil && info.Mode().IsRegular() && !strings.HasSuffix(p, ".sh") {
+				b, _ := os.ReadFile(p)
+				texts[p] = string(b)
+			}
+			return nil
+		})
+	}
+	for name, text := range texts {
+		for _, s := range leakable {
+			if strings.Contains(text, s) {
+				t.Errorf("%s: %s holds the secret %s:\n%s", what, name, s, text)
+			}
+		}
+	}
+}
+
+func TestSecretsOfABrokenCredentialHelperNeverPrinted(t *testing.T) {
+	cs := startCLISim(t)
+	asPerson(t, false, "")
+	off := pickOffering(t, cs.url)
+	dir := helperProfile(t)
+	logDir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "fail"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes", "--profile", "helper", "--log-file", filepath.Join(logDir, "calls.log")),
+		{"offerings", "--endpoint-url", cs.url, "--profile", "helper", "--region", "us-east-1", "--type", "p5.48xlarge", "--duration", "2d", "--log-file", filepath.Join(logDir, "calls.log")},
+		{"blocks", "--endpoint-url", cs.url, "--profile", "helper", "--region", "us-east-1", "-o", "json"},
+		{"journal", "--endpoint-url", cs.url, "--profile", "helper"},
+	} {
+		code, out, errs := runCLI(args...)
+		if code == 0 && args[0] != "journal" {
+			t.Errorf("%s: exit 0 with broken credentials\n%s", args[0], errs)
+		}
+		if errs == "" {
+			t.Errorf("%s: said nothing on stderr", args[0])
+		}
+		assertNoSecret(t, args[0], map[string]string{"stdout": out, "stderr": errs}, logDir)
+	}
+	staticCreds(t)
+	assertNothingBought(t, cs.url)
+}
+
+// The helper works for the search and the dry run and breaks just before the purchase is
+// sent: the purchase is "not sent" (exit 1), not "outcome unknown", and no output or file
+// holds a secret.
+func TestCredentialHelperFailingAtThePurchaseIsNotSent(t *testing.T) {
+	cs := startCLISim(t)
+	asPerson(t, false, "")
+	off := pickOffering(t, cs.url)
+	dir := helperProfile(t)
+	var dryRuns atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(strings.NewReader(string(body)))
+		// The command's dry run, then the purchase's own: the helper breaks after it.
+		if strings.Contains(string(body), "Action=PurchaseCapacityBlock&") && strings.Contains(string(body), "DryRun=true") && dryRuns.Add(1) == 2 {
+			_ = os.WriteFile(filepath.Join(dir, "fail"), nil, 0o600)
+		}
+		cs.sim.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	logFile := filepath.Join(t.TempDir(), "calls.log")
+	code, out, errs := runCLI(purchaseArgsFor(srv.URL, off.CapacityBlockOfferingId, "--yes", "--profile", "helper", "--log-file", logFile)...)
+	if code != 1 || !strings.Contains(errs, "Not sent") || strings.Contains(errs, "UNKNOWN") {
+		t.Errorf("exit %d\n%s", code, errs)
+	}
+	lines := journalLines(t)
+	if len(lines) != 2 || lines[1].Outcome != "not-bought" || lines[1].Error == "" {
+		t.Errorf("journal %+v", lines)
+	}
+	assertNoSecret(t, "purchase", map[string]string{"stdout": out, "stderr": errs}, filepath.Dir(logFile))
+	staticCreds(t)
+	assertNothingBought(t, cs.url)
+}
+
+// An SSO profile without a signed-in session, and environment credentials whose session
+// token an answer repeats: the advice is given, the token never.
+func TestSSOAndEnvironmentCredentialsNeverPrinted(t *testing.T) {
+	cs := startCLISim(t)
+	asPerson(t, false, "")
+	off := pickOffering(t, cs.url)
+
+	cfg := "[profile sso]\nsso_session = corp\nsso_account_id = 123456789012\nsso_role_name = ML\nregion = us-east-1\n" +
+		"[sso-session corp]\nsso_start_url = https://corp.awsapps.com/start\nsso_region = us-east-1\n"
+	if err := os.WriteFile(os.Getenv("AWS_CONFIG_FILE"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HOME", t.TempDir())
+	cache := filepath.Join(os.Getenv("HOME"), ".aws", "sso", "cache")
+	if err := os.MkdirAll(cache, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	// An expired token in the cache.
+	_ = os.WriteFile(filepath.Join(cache, "0e0ec4a2b25a1e1e06b2bd4fb88ff2a4d0ea5d3e.json"),
+		[]byte(`{"accessToken":"ssoTokenLEAK0123456789","expiresAt":"2000-01-01T00:00:00Z","region":"us-east-1","startUrl":"https://corp.awsapps.com/start"}`), 0o600)
+	t.Setenv("AWS_ACCESS_KEY_ID", "")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "")
+	code, out, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes", "--profile", "sso")...)
+	if code != 1 || !strings.Contains(errs, "aws sso login") {
+		t.Errorf("sso: exit %d\n%s", code, errs)
+	}
+	assertNoSecret(t, "sso", map[string]string{"stdout": out, "stderr": errs})
+
+	// Environment credentials; the endpoint refuses the purchase quoting the token.
+	if err := os.WriteFile(os.Getenv("AWS_CONFIG_FILE"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("AWS_ACCESS_KEY_ID", "AKIAENVTEST000000001")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "envSecretLEAK0123456789")
+	t.Setenv("AWS_SESSION_TOKEN", "envTokenLEAK0123456789")
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(strings.NewReader(string(body)))
+		if strings.Contains(string(body), "Action=PurchaseCapacityBlock&") && !strings.Contains(string(body), "DryRun=true") {
+			w.WriteHeader(http.StatusBadRequest)
+			io.WriteString(w, `<?xml version="1.0" encoding="UTF-8"?><Response><Errors><Error><Code>AuthFailure</Code><Message>token `+
+				r.Header.Get("X-Amz-Security-Token")+` with secret envSecretLEAK0123456789 was refused</Message></Error></Errors><RequestID>x</RequestID></Response>`)
+			return
+		}
+		cs.sim.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	code, out, errs = runCLI(purchaseArgsFor(srv.URL, off.CapacityBlockOfferingId, "--yes")...)
+	if code != 1 || !strings.Contains(errs, "AuthFailure") {
+		t.Errorf("env: exit %d\n%s", code, errs)
+	}
+	assertNoSecret(t, "env", map[string]string{"stdout": out, "stderr": errs})
+	staticCreds(t)
+	assertNothingBought(t, cs.url)
+}

@@ -1,0 +1,217 @@
+package ui
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/components/textfield"
+)
+
+func allowedPurchase(d dialog, p purchaseDialog) dialog {
+	d, _, _ = d.Update(dryRunMsg{dialog: p.id, check: p.checkID, perm: Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}})
+	return d
+}
+
+// buy typed and entered before the dry run answered is refused, and spent: once the dry
+// run allows, the next enter must not buy on that word.
+func TestPurchaseWordTypedBeforeTheDryRunIsCleared(t *testing.T) {
+	m := update(withResults(New(testOptions(nil)), syntheticOfferings(5)), tea.WindowSizeMsg{Width: 160, Height: 48})
+	env := m.actionEnv()
+	env.account = "123456789012"
+	p, _ := newPurchaseDialog(env, fixedOffering())
+	var d dialog = p
+	for _, r := range "buy" {
+		d, _, _ = d.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	if got := d.(purchaseDialog).fields[pfConfirm].Value(); got != "buy" {
+		t.Fatalf("typed %q while checking", got)
+	}
+	d, cmd, closed := d.Update(keyMsg("enter"))
+	if closed || cmd != nil || d.(purchaseDialog).buying {
+		t.Fatalf("enter while checking went ahead")
+	}
+	if got := d.(purchaseDialog).fields[pfConfirm].Value(); got != "" || !strings.Contains(d.(purchaseDialog).notYet, "cleared") {
+		t.Errorf("after the refusal the field holds %q; notice %q", got, d.(purchaseDialog).notYet)
+	}
+	d = allowedPurchase(d, p)
+	d, _, _ = d.Update(keyMsg("enter"))
+	if d.(purchaseDialog).buying {
+		t.Fatal("enter bought on a word typed before the dry run answered")
+	}
+}
+
+// buy typed while the dialog was too small to be read whole is spent the same way.
+func TestPurchaseWordTypedWhileTooSmallIsCleared(t *testing.T) {
+	m := update(withResults(New(testOptions(nil)), syntheticOfferings(5)), tea.WindowSizeMsg{Width: 160, Height: 48})
+	env := m.actionEnv()
+	env.account = "123456789012"
+	env.size = rect{104, 8}
+	p, _ := newPurchaseDialog(env, fixedOffering())
+	d := allowedPurchase(p, p)
+	if d.(purchaseDialog).fits() {
+		t.Fatal("the dialog fits 104×8; the test wants one that does not")
+	}
+	pd := d.(purchaseDialog)
+	pd.focus = pfConfirm
+	pd.fields[pfConfirm].SetValue("buy")
+	d, _, _ = dialog(pd).Update(keyMsg("enter"))
+	if d.(purchaseDialog).buying || d.(purchaseDialog).fields[pfConfirm].Value() != "" {
+		t.Fatalf("too small: buying %v, field %q", d.(purchaseDialog).buying, d.(purchaseDialog).fields[pfConfirm].Value())
+	}
+	d, _, _ = d.Update(dialogSizeMsg{160, 45})
+	if !d.(purchaseDialog).fits() {
+		t.Fatal("the dialog does not fit 160×45")
+	}
+	d, _, _ = d.Update(keyMsg("enter"))
+	if d.(purchaseDialog).buying {
+		t.Fatal("enter bought on a word typed while the dialog was too small")
+	}
+}
+
+func extendConfirmDialog(t *testing.T) (Model, extendDialog) {
+	t.Helper()
+	base := update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48})
+	m := blocksStates(base)["extend confirm"]
+	d := m.dialog.(extendDialog)
+	d.perm, d.permErr = Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlockExtension"}, nil
+	return m, d
+}
+
+func TestExtendWordTypedWhileTooSmallIsCleared(t *testing.T) {
+	_, d := extendConfirmDialog(t)
+	d.env.size = rect{104, 8}
+	d.confirm = textfield.New("extend")
+	got, cmd, _ := d.Update(keyMsg("enter"))
+	if cmd != nil || got.(extendDialog).step == extBuying || got.(extendDialog).confirm.Value() != "" {
+		t.Fatalf("too small: step %v, field %q", got.(extendDialog).step, got.(extendDialog).confirm.Value())
+	}
+	got, _, _ = got.Update(dialogSizeMsg{160, 45})
+	got, cmd, _ = got.Update(keyMsg("enter"))
+	if cmd != nil || got.(extendDialog).step == extBuying {
+		t.Fatal("enter extended on a word typed while the dialog was too small")
+	}
+}
+
+// A fee above the cap is refused when the offering arrives: no dry run, no word asked.
+func TestExtendDialogRefusesAFeeAboveTheCap(t *testing.T) {
+	m, d := extendConfirmDialog(t)
+	capped := model.MustMoney("1000")
+	d.env.maxSpend = &capped
+	d.step, d.overCap = extLoading, false
+	off := d.off
+	off.Fee = model.MustMoney("98765.43")
+	got, cmd, _ := d.Update(extOffersMsg{dialog: d.id, offs: []model.ExtensionOffering{off}})
+	ed := got.(extendDialog)
+	if cmd != nil {
+		t.Error("a dry run (or another call) was started above the cap")
+	}
+	if !ed.overCap || ed.step == extChecking || ed.step == extConfirm {
+		t.Fatalf("step %v, overCap %v", ed.step, ed.overCap)
+	}
+	m.dialog = ed
+	v := strings.Join(strings.Fields(ansi.Strip(m.View().Content)), " ")
+	for _, want := range []string{"REFUSED", "spending cap of $1,000.00", "$98,765.43", "Nothing was sent to AWS"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the refusal lacks %q:\n%s", want, v)
+		}
+	}
+	if strings.Contains(v, "Type extend") {
+		t.Errorf("the word is asked for above the cap:\n%s", v)
+	}
+	for _, r := range "extend" {
+		got, _, _ = got.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	// enter on the refusal asks for the offering again (as on "none"), never buys
+	if got, _, _ = got.Update(keyMsg("enter")); got.(extendDialog).step == extBuying {
+		t.Fatal("extended above the cap")
+	}
+}
+
+// The TUI's purchase goes through the one spend path: after a crash between a purchase's
+// commit and its outcome line, buying the same block again buys nothing and says which
+// reservation the interrupted run bought.
+func TestPurchaseDialogAfterACrashBuysNothingNew(t *testing.T) {
+	b, _ := emulatorBackend(t, ec2sim.Faults{})
+	c := clientOf(t, b)
+	o, bought := boughtBlock(t, c)
+	p, err := c.JournalPath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept []string
+	for _, l := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		if !strings.Contains(l, `"phase":"outcome"`) { // killed after the commit
+			kept = append(kept, l)
+		}
+	}
+	if err := os.WriteFile(p, []byte(strings.Join(kept, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m := update(New(actionTestOptions(b)), tea.WindowSizeMsg{Width: 160, Height: 48})
+	env := m.actionEnv()
+	env.account = "123456789012"
+	d, _ := newPurchaseDialog(env, o)
+	_, cmd, _ := d.buy()
+	msg := cmd().(purchasedMsg)
+	got, _, _ := dialog(d).Update(msg)
+	pd, ok := got.(purchaseDialog)
+	if !ok || pd.failure == nil || !pd.failure.AlreadyBought {
+		t.Fatalf("after the crash: %T %+v", got, msg)
+	}
+	v := strings.Join(strings.Fields(ansi.Strip(pd.View(160, 45))), " ")
+	for _, want := range []string{"ALREADY BOUGHT", bought.ReservationID, "Nothing new was bought"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the dialog lacks %q:\n%s", want, v)
+		}
+	}
+	if strings.Contains(v, "Nothing was charged") {
+		t.Errorf("the dialog says nothing was charged for a block that was bought:\n%s", v)
+	}
+	if n := len(reservations(t, c, "us-east-1")); n != 1 {
+		t.Errorf("%d reservations, want 1", n)
+	}
+}
+
+// A receipt says when the journal could not record the outcome, with the file and reason.
+func TestReceiptSaysTheOutcomeWasNotRecorded(t *testing.T) {
+	m := update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48})
+	env := m.actionEnv()
+	res := PurchaseResult{RequestID: "gpb-1", Block: fixedBlock(model.StatePaymentPending),
+		NotRecorded: "journal /home/x/.local/state/gpublock/journal.jsonl: no space left on device",
+		Settled:     []string{"The purchase interrupted at 2026-12-01 08:00 UTC (request id gpb-0) did not go through."}}
+	r := receiptDialog{env: env, o: fixedOffering(), res: res, block: res.Block}
+	v := strings.Join(strings.Fields(ansi.Strip(strings.Join(r.lines(100), "\n"))), " ")
+	for _, want := range []string{"could not record", "journal.jsonl", "no space left on device", "Settled an interrupted run", "gpb-0"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the receipt lacks %q:\n%s", want, v)
+		}
+	}
+}
+
+// The fees paid are read with the journal's one reader: a torn line (a crash mid-write)
+// neither hides the entries after it nor stops the reading.
+func TestJournalFeesReadPastATornLine(t *testing.T) {
+	lines := []string{
+		`{"phase":"outcome","action":"PurchaseCapacityBlock","outcome":"bought","result_id":"cr-1","upfront_fee":"10.00"}`,
+		`{"phase":"intent","action":"PurchaseCapac`,
+		`{"phase":"outcome","action":"PurchaseCapacityBlock","outcome":"bought","result_id":"cr-2","upfront_fee":"20.00"}`,
+	}
+	path := t.TempDir() + "/journal.jsonl"
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fees := paidFees(nil, readJournalFees(path))
+	if fees["cr-1"].Dollars() != "$10.00" || fees["cr-2"].Dollars() != "$20.00" {
+		t.Errorf("fees %v", fees)
+	}
+}

@@ -3,7 +3,9 @@
 // demo backend of gpublock, the backend of its tests, and `gpublock sim` for other tools.
 //
 // Clients reach it only through an SDK pointed at its URL (BaseEndpoint); the region of a
-// request is the one in its SigV4 credential scope, and state is kept per region. The market
+// request is the one in its SigV4 credential scope, and state is kept per region. A
+// request without a SigV4 Authorization header is refused with MissingAuthenticationToken
+// (HTTP 403), as AWS refuses it; the signature itself is not checked. The market
 // is deterministic from Options.Seed and the emulator's clock, which tests and demos control
 // with SetTime/Advance or the /_sim/clock control endpoint.
 //

@@ -36,6 +36,11 @@ var (
 		"The Capacity Block offering ID is malformed.")
 	errOfferingNotFound = errf(http.StatusBadRequest, "InvalidCapacityBlockOfferingIdNotFound",
 		"The Capacity Block offering ID cannot be found for this account.")
+	// An unsigned request: EC2's common errors give MissingAuthenticationToken, HTTP 403
+	// (docs.aws.amazon.com/AWSEC2/latest/APIReference/CommonErrors.html); the message is
+	// the one of the EC2 error-codes page. STS answers the same code in its own shape.
+	errMissingAuth = errf(http.StatusForbidden, "MissingAuthenticationToken",
+		"The request must contain either a valid (registered) AWS access key ID or X.509 certificate.")
 	errThrottled = errf(http.StatusServiceUnavailable, "RequestLimitExceeded", "Request limit exceeded.")
 	errInternal  = errf(http.StatusInternalServerError, "InternalError",
 		"An internal error has occurred.")

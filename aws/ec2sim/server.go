@@ -28,7 +28,7 @@ type Options struct {
 	Start         time.Time // the emulator clock's start; zero = time.Now()
 	Speed         float64   // clock rate vs real time; 0 means 1
 	StateFile     string    // "" = in memory only; else load at New and save after every mutation (atomic write)
-	DefaultRegion string    // region of unsigned requests; "" = "us-east-1"
+	DefaultRegion string    // the region `gpublock sim` tells clients to sign for; "" = "us-east-1"
 	Faults        Faults
 	PriceList     http.Handler // optional; requests with header X-Amz-Target: AWSPriceListService.* go to it
 }
@@ -243,7 +243,7 @@ func (s *Server) dispatchEC2(c *call) (*xmlBody, *apiError) {
 func (s *Server) signedRegion(r *http.Request) (region, service string, e *apiError) {
 	auth := r.Header.Get("Authorization")
 	if auth == "" {
-		return s.opts.DefaultRegion, "", nil
+		return "", "", errMissingAuth
 	}
 	i := strings.Index(auth, "Credential=")
 	if i < 0 {

@@ -47,7 +47,7 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	clock := fs.String("clock", "", "start the emulator's clock at this RFC 3339 time (default: now)")
 	speed := fs.String("speed", "1", "clock rate against real time, a positive number (e.g. 60: one minute per second)")
 	fs.StringVar(&opts.StateFile, "state", "", "keep the emulator's state in this JSON file, so purchases survive a restart")
-	fs.StringVar(&opts.DefaultRegion, "region", "us-east-1", "region of unsigned requests")
+	fs.StringVar(&opts.DefaultRegion, "region", "us-east-1", "the region the printed setup signs for (AWS_REGION); every request must be signed, and is served in the region it is signed for")
 	fs.Var(faultFlags{&opts.Faults}, "fault", "inject a fault, repeatable: "+ec2sim.FaultHelp)
 	oneLineFlagErrors(fs, "sim", stderr, func() {
 		fmt.Fprintln(stderr, "Usage: gpublock sim [--addr 127.0.0.1:4566] [--seed N] [--clock RFC3339] [--speed X] [--state FILE] [--fault NAME=VALUE ...]")

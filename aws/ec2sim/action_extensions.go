@@ -139,7 +139,9 @@ func purchaseExtension(s *Server, c *call) (*xmlBody, *apiError) {
 	o.Gone = true
 	consume(rs, r.AZ, r.CatalogType, o.Start, o.End, r.Units)
 	rs.Generation++
-	s.commit()
+	if e := s.commit(); e != nil {
+		return nil, e
+	}
 	if s.dice.hit(c.faults.LostReply) {
 		return nil, errInternal
 	}

@@ -117,7 +117,9 @@ func runInstances(s *Server, c *call) (*xmlBody, *apiError) {
 	if token != "" {
 		rs.ClientTokens[token] = launch
 	}
-	s.commit()
+	if e := s.commit(); e != nil {
+		return nil, e
+	}
 	return writeLaunch(s, rs, launch, c.now), nil
 }
 
@@ -335,7 +337,9 @@ func terminateInstances(s *Server, c *call) (*xmlBody, *apiError) {
 		x.close("item")
 	}
 	x.close("instancesSet")
-	s.commit()
+	if e := s.commit(); e != nil {
+		return nil, e
+	}
 	return &x, nil
 }
 

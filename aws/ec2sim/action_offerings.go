@@ -255,7 +255,9 @@ func purchaseCapacityBlock(s *Server, c *call) (*xmlBody, *apiError) {
 		o.Gone = true
 		consume(rs, o.AZ, o.CatalogType, o.Start, o.End, o.Units)
 		rs.Generation++
-		s.commit()
+		if e := s.commit(); e != nil {
+			return nil, e
+		}
 		return nil, errOfferingExpired
 	}
 	fails := s.takePayFail()
@@ -276,7 +278,9 @@ func purchaseCapacityBlock(s *Server, c *call) (*xmlBody, *apiError) {
 	o.Gone = true
 	consume(rs, o.AZ, o.CatalogType, o.Start, o.End, o.Units)
 	rs.Generation++
-	s.commit()
+	if e := s.commit(); e != nil {
+		return nil, e
+	}
 	if s.dice.hit(c.faults.LostReply) {
 		return nil, errInternal
 	}
@@ -318,13 +322,6 @@ func (s *Server) settlePayments(region string, now time.Time) {
 		}
 	}
 	if changed {
-		s.commit()
-	}
-}
-
-// commit saves the state after a mutation. Call with s.mu held.
-func (s *Server) commit() {
-	if err := s.save(); err != nil {
-		logf("ec2sim: saving state: %v", err)
+		_ = s.commit() // undone if unsaved; the next request settles them again
 	}
 }

@@ -54,6 +54,11 @@
 //     offered too, the closer first, each in its cheapest zone.
 //   - base prices are the newest published Capacity Block rates of the embedded pricing
 //     catalog (pricing.Embedded), never a refreshed cache, so the market stays deterministic.
+//   - with a state file, every request holds the file's lock (flock on FILE.lock) from
+//     reloading what another emulator saved to saving its own change, so emulators on one
+//     file neither lose purchases nor hand out an id twice; a change that cannot be saved
+//     is undone and answered InternalError (HTTP 500). Without flock (Windows) run one
+//     emulator per file.
 //   - unknown parameters of the Capacity Block actions are UnknownParameter; RunInstances
 //     and the general describe calls accept any parameter.
 package ec2sim

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -45,6 +46,7 @@ type Server struct {
 	mu      sync.Mutex // guards regions and the state file
 	regions map[string]*regionState
 	seen    fs.FileInfo // the state file as this emulator last read or wrote it
+	lock    *os.File    // the state file's lock file, opened on first use
 }
 
 // New makes an emulator, loading Options.StateFile if it exists.
@@ -233,7 +235,11 @@ func (s *Server) dispatchEC2(c *call) (*xmlBody, *apiError) {
 	c.dryRun = dry
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.refresh()
+	unlock, aerr := s.lockState()
+	if aerr != nil {
+		return nil, aerr
+	}
+	defer unlock()
 	c.now = s.clock.Now()
 	return h(s, c)
 }

@@ -176,8 +176,7 @@ func describeExtensionHistory(s *Server, c *call) (*xmlBody, *apiError) {
 	if e != nil {
 		return nil, e
 	}
-	fs, e := c.form.knownFilters("availability-zone", "availability-zone-id", "capacity-block-extension-offering-id",
-		"capacity-block-extension-status", "capacity-reservation-id", "instance-type")
+	fs, e := c.form.knownFilters(filtersOf("DescribeCapacityBlockExtensionHistory")...)
 	if e != nil {
 		return nil, e
 	}

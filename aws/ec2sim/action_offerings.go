@@ -103,10 +103,11 @@ func describeOfferings(s *Server, c *call) (*xmlBody, *apiError) {
 	if !to.After(from) {
 		return nil, badParam("Value (%s) for parameter EndDateRange is invalid. It must be after the start of the range (%s).", formatTime(to), formatTime(from))
 	}
-	if _, e := f.optBool("AllAvailabilityZones"); e != nil {
+	all, e := f.optBool("AllAvailabilityZones")
+	if e != nil {
 		return nil, e
 	}
-	q.from, q.to = from, to
+	q.from, q.to, q.allZones = from, to, all
 	rs := s.region(c.region)
 	pruneOfferings(rs, c.now)
 	offs := s.offerings(rs, c.region, q, c.now.Truncate(time.Minute))

@@ -195,6 +195,7 @@ type search struct {
 	instType   string // instance type reported (an UltraServer's member type)
 	duration   time.Duration
 	from, to   time.Time
+	allZones   bool // AllAvailabilityZones: also zones the account has not opted in to
 }
 
 // offerings computes the market's answer to a search at now: deterministic from the seed,
@@ -207,7 +208,7 @@ func (s *Server) offerings(rs *regionState, region string, q search, now time.Ti
 	if _, ok := publishedRate(q.typ, region); !ok {
 		return nil
 	}
-	zones := regions[region].zonesFor(t.UltraServer)
+	zones := regions[region].zonesFor(q.typ, t.UltraServer, q.allZones, rs)
 	type window struct {
 		start, end time.Time
 		near       bool
@@ -245,7 +246,7 @@ func (s *Server) offerings(rs *regionState, region string, q search, now time.Ti
 	var cands []cand
 	for _, w := range windows {
 		for _, z := range zones {
-			if !s.carries(region, zones, z.Name, q.typ) {
+			if !s.carries(region, regions[region].zonesFor(q.typ, t.UltraServer, true, rs), z.Name, q.typ) {
 				continue
 			}
 			free := s.freeOver(rs, region, z.Name, q.typ, w.start, w.end, now)

@@ -170,7 +170,8 @@ func lookupBlock(rs *regionState, id string) (*reservation, *apiError) {
 	}
 	r := rs.block(id)
 	if r == nil {
-		return nil, errf(http.StatusBadRequest, "InvalidCapacityBlockId.NotFound", "The Capacity Block ID '%s' does not exist.", id)
+		// EC2's error codes name none for an unknown Capacity Block ID.
+		return nil, badParam("The Capacity Block ID '%s' does not exist.", id)
 	}
 	return r, nil
 }

@@ -25,7 +25,9 @@
 //   - extending a block that is not active or scheduled, has an unpaid extension, or is
 //     outside AWS's window (56 days to 1 hour before its end) is IncorrectState (HTTP 400).
 //   - launching into an expired block, or in its last 30 minutes, is InvalidLaunchTargets;
-//     an unknown cb-… ID is InvalidCapacityBlockId.NotFound.
+//     an unknown cb-… ID is InvalidParameterValue (no code is documented for it).
+//   - every error code answered is one of EC2's documented codes
+//     (docs.aws.amazon.com/AWSEC2/latest/APIReference/errors-overview.html; a test checks).
 //   - payment takes 1–5 minutes of emulator time and succeeds, unless the payfail=N fault
 //     is on: then each of the next N purchases answers payment-pending as usual and
 //     becomes payment-failed when its payment would have been taken. payment-failed is
@@ -59,6 +61,6 @@
 //     file neither lose purchases nor hand out an id twice; a change that cannot be saved
 //     is undone and answered InternalError (HTTP 500). Without flock (Windows) run one
 //     emulator per file.
-//   - unknown parameters of the Capacity Block actions are UnknownParameter; RunInstances
-//     and the general describe calls accept any parameter.
+//   - unknown parameters of every action are UnknownParameter (the names are the SDK's),
+//     and each action accepts exactly its documented filters (filters.go).
 package ec2sim

@@ -27,6 +27,10 @@ func missingParam(name string) *apiError {
 		"The request must contain the parameter %s", name)
 }
 
+// The codes below, and every other code the emulator answers, are on EC2's list of error
+// codes (docs.aws.amazon.com/AWSEC2/latest/APIReference/errors-overview.html), among them
+// InvalidCapacityBlockOfferingIdExpired, InvalidCapacityReservationState.PendingActivation
+// and InvalidLaunchTargets; TestErrorCodesAreDocumented keeps it so.
 var (
 	errDryRun = errf(http.StatusPreconditionFailed, "DryRunOperation",
 		"Request would have succeeded, but DryRun flag is set.")

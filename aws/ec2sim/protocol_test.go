@@ -83,7 +83,7 @@ func TestProtocolErrors(t *testing.T) {
 		{"unknown action", "Action=LaunchRocket&Version=2016-11-15", 400, "InvalidAction", "LaunchRocket"},
 		{"no action", "Version=2016-11-15", 400, "MissingParameter", "Action"},
 		{"no version", "Action=DescribeRegions", 400, "MissingParameter", "Version"},
-		{"old version", "Action=DescribeRegions&Version=2014-01-01", 400, "NoSuchVersion", "2014-01-01"},
+		{"old version", "Action=DescribeRegions&Version=2014-01-01", 400, "InvalidParameterValue", "2014-01-01"},
 		{"missing duration", "Action=DescribeCapacityBlockOfferings&Version=2016-11-15&InstanceType=p5.48xlarge&InstanceCount=2", 400, "MissingParameter", "CapacityDurationHours"},
 		{"malformed number", "Action=DescribeCapacityBlockOfferings&Version=2016-11-15&InstanceType=p5.48xlarge&InstanceCount=two&CapacityDurationHours=48", 400, "InvalidParameterValue", "two"},
 		{"number overflow", offeringsForm + "&MaxResults=99999999999999999999", 400, "InvalidParameterValue", "MaxResults"},

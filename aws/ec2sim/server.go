@@ -170,14 +170,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case http.MethodPost:
 		b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
 		if err != nil {
-			writeEC2Error(w, reqID, errf(http.StatusRequestEntityTooLarge, "RequestEntityTooLarge", "The request body is larger than %d bytes.", maxBody))
+			writeEC2Error(w, reqID, errf(http.StatusRequestEntityTooLarge, "InvalidQueryParameter", "The request body is larger than %d bytes.", maxBody))
 			return
 		}
 		body = b
 	case http.MethodGet:
 		body = []byte(r.URL.RawQuery)
 	default:
-		writeEC2Error(w, reqID, errf(http.StatusMethodNotAllowed, "InvalidHttpRequest", "Use POST with a form-encoded body (method was %s).", r.Method))
+		writeEC2Error(w, reqID, errf(http.StatusMethodNotAllowed, "UnsupportedOperation", "Use POST with a form-encoded body (method was %s).", r.Method))
 		return
 	}
 	f, aerr := decodeForm(body)
@@ -223,7 +223,9 @@ func (s *Server) dispatchEC2(c *call) (*xmlBody, *apiError) {
 	if v := c.form.str("Version"); v == "" {
 		return nil, missingParam("Version")
 	} else if v != ec2Version {
-		return nil, errf(http.StatusBadRequest, "NoSuchVersion", "The requested version (%s) of service AmazonEC2 does not exist; this emulator speaks %s.", v, ec2Version)
+		// EC2's error codes have none for an unknown version (other query services answer
+		// NoSuchVersion); InvalidParameterValue names the parameter.
+		return nil, badParam("Value (%s) for parameter Version is invalid. This emulator speaks EC2 API version %s.", v, ec2Version)
 	}
 	if aerr := checkParams(c.action, c.form); aerr != nil {
 		return nil, aerr

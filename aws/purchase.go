@@ -303,18 +303,17 @@ func sdkTags(m map[string]string) []types.Tag {
 
 // findByRequestID looks for the reservation tagged with a purchase's request id.
 func (c *Client) findByRequestID(ctx context.Context, region, requestID string) (model.Block, bool, error) {
+	ctx = withExtensionRequestID(ctx, requestID) // for the call log: the input has no tag
 	return confirm(ctx, c, func(ctx context.Context) (model.Block, bool, error) {
-		p := ec2.NewDescribeCapacityReservationsPaginator(c.ec2In(region), &ec2.DescribeCapacityReservationsInput{
-			Filters: []types.Filter{{Name: sdkaws.String("tag:" + RequestIDTag), Values: []string{requestID}}},
-		})
+		// No tag filter is documented for DescribeCapacityReservations: list them and match
+		// the tag in the reply.
+		p := ec2.NewDescribeCapacityReservationsPaginator(c.ec2In(region), &ec2.DescribeCapacityReservationsInput{})
 		for p.HasMorePages() {
 			page, err := p.NextPage(ctx)
 			if err != nil {
 				return model.Block{}, false, err
 			}
 			for _, r := range page.CapacityReservations {
-				// Checked here too: a filter an endpoint ignores must not turn someone
-				// else's reservation into "bought".
 				if tagMap(r.Tags)[RequestIDTag] == requestID {
 					return blockFromReservation(region, r), true, nil
 				}

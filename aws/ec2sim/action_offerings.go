@@ -270,7 +270,7 @@ func purchaseCapacityBlock(s *Server, c *call) (*xmlBody, *apiError) {
 		CatalogType: o.CatalogType, InstanceType: o.InstanceType, Platform: platform,
 		Count: o.Count, Units: o.Units, UltraType: o.UltraType, UltraCount: o.UltraCount,
 		Start: o.Start, OrigEnd: o.End, Created: c.now,
-		PaidAt:     c.now.Add(s.paymentDelay(c.region, rs.Counter)),
+		PaidAt:     s.paidAt(c.now, o.Start.Add(-5*time.Minute), c.region, rs.Counter),
 		OfferingID: o.ID, Fee: o.Fee,
 		Tags:         append(tags, tag{quantityTag, fmt.Sprint(o.Count)}),
 		PaymentFails: fails,
@@ -291,12 +291,6 @@ func purchaseCapacityBlock(s *Server, c *call) (*xmlBody, *apiError) {
 	writeBlock(&x, r, c.now)
 	x.close("capacityBlockSet")
 	return &x, nil
-}
-
-// paymentDelay is how long a purchase stays payment-pending: 1 to 5 minutes.
-func (s *Server) paymentDelay(parts ...any) time.Duration {
-	secs := s.hash.between(int(minPaymentDelay/time.Second), int(maxPaymentDelay/time.Second), parts...)
-	return time.Duration(secs) * time.Second
 }
 
 // settlePayments releases the capacity of the region's blocks and extensions whose

@@ -28,7 +28,10 @@
 //     an unknown cb-… ID is InvalidParameterValue (no code is documented for it).
 //   - every error code answered is one of EC2's documented codes
 //     (docs.aws.amazon.com/AWSEC2/latest/APIReference/errors-overview.html; a test checks).
-//   - payment takes 1–5 minutes of emulator time and succeeds, unless the payfail=N fault
+//   - payment takes 1–5 minutes of emulator time (Options.PaymentDelay, `gpublock sim
+//     --payment-delay`, chooses a time or a range up to AWS's 12 hours; a payment that
+//     would come after 5 minutes before the block's start, or 35 minutes before its end
+//     for an extension, comes at that deadline) and succeeds, unless the payfail=N fault
 //     is on: then each of the next N purchases answers payment-pending as usual and
 //     becomes payment-failed when its payment would have been taken. payment-failed is
 //     final (never scheduled, active nor expired, also after the end date); the block stays

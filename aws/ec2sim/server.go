@@ -31,6 +31,7 @@ type Options struct {
 	StateFile     string    // "" = in memory only; else load at New and save after every mutation (atomic write)
 	DefaultRegion string    // the region `gpublock sim` tells clients to sign for; "" = "us-east-1"
 	Faults        Faults
+	PaymentDelay  PaymentDelay // how long purchases stay payment-pending; zero = 1 to 5 minutes
 	PriceList     http.Handler // optional; requests with header X-Amz-Target: AWSPriceListService.* go to it
 }
 
@@ -56,6 +57,9 @@ func New(opts Options) (*Server, error) {
 	}
 	if _, ok := regions[opts.DefaultRegion]; !ok {
 		return nil, fmt.Errorf("ec2sim: default region %q is not served; regions: %s", opts.DefaultRegion, strings.Join(regionNames(), ", "))
+	}
+	if err := opts.PaymentDelay.check(); err != nil {
+		return nil, fmt.Errorf("ec2sim: %w", err)
 	}
 	if opts.Speed < 0 {
 		return nil, fmt.Errorf("ec2sim: speed %v must be positive", opts.Speed)

@@ -10,7 +10,7 @@ import (
 
 // Lifecycle timings on the emulator's clock.
 const (
-	minPaymentDelay  = 1 * time.Minute
+	minPaymentDelay  = 1 * time.Minute // the default PaymentDelay
 	maxPaymentDelay  = 5 * time.Minute
 	instancePending  = 45 * time.Second // pending → running
 	instanceShutdown = time.Minute      // shutting-down → terminated, when the slot frees

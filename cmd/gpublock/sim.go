@@ -49,8 +49,9 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&opts.StateFile, "state", "", "keep the emulator's state in this JSON file, so purchases survive a restart")
 	fs.StringVar(&opts.DefaultRegion, "region", "us-east-1", "the region the printed setup signs for (AWS_REGION); every request must be signed, and is served in the region it is signed for")
 	fs.Var(faultFlags{&opts.Faults}, "fault", "inject a fault, repeatable: "+ec2sim.FaultHelp)
+	payment := fs.String("payment-delay", "1m-5m", "how long purchases stay payment-pending: "+ec2sim.PaymentDelayHelp)
 	oneLineFlagErrors(fs, "sim", stderr, func() {
-		fmt.Fprintln(stderr, "Usage: gpublock sim [--addr 127.0.0.1:4566] [--seed N] [--clock RFC3339] [--speed X] [--state FILE] [--fault NAME=VALUE ...]")
+		fmt.Fprintln(stderr, "Usage: gpublock sim [--addr 127.0.0.1:4566] [--seed N] [--clock RFC3339] [--speed X] [--state FILE] [--payment-delay D|MIN-MAX|aws] [--fault NAME=VALUE ...]")
 		fmt.Fprintln(stderr, "\nServes an emulator of the EC2 Capacity Blocks API (with STS GetCallerIdentity and the Price List API's GetProducts) until interrupted.")
 		fmt.Fprintln(stderr, "\nExit status: 0 stopped by an interrupt, 1 could not serve (address in use, unreadable state file), 2 bad usage.")
 		fmt.Fprintln(stderr, "\nFlags:")
@@ -77,6 +78,10 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	opts.Speed = sp
+	if opts.PaymentDelay, err = ec2sim.ParsePaymentDelay(*payment); err != nil {
+		fmt.Fprintf(stderr, "gpublock sim: --payment-delay: %v\n", err)
+		return 2
+	}
 	if !slices.Contains(ec2sim.Regions(), opts.DefaultRegion) {
 		fmt.Fprintf(stderr, "gpublock sim: --region %q: the emulator serves only the regions where Capacity Blocks are sold: %s\n", opts.DefaultRegion, strings.Join(ec2sim.Regions(), ", "))
 		return 2
@@ -161,6 +166,7 @@ func printSimHelp(w io.Writer, url string, opts ec2sim.Options, now time.Time) {
 	if opts.StateFile != "" {
 		fmt.Fprintf(w, "State kept in %s\n", opts.StateFile)
 	}
+	fmt.Fprintf(w, "Payment: %s after each purchase (AWS: 5 minutes to 12 hours)\n", opts.PaymentDelay)
 	fmt.Fprintf(w, "Faults: %s\n", faultSummary(opts.Faults))
 	fmt.Fprintf(w, `
 Point the AWS SDKs and CLI at it:

@@ -12,7 +12,9 @@ import (
 // that a block is paid within minutes. It stays payment-pending, launching and extending
 // are refused with why, then it is scheduled, then active and launchable.
 func TestLifecycleWithTwelveHourPayment(t *testing.T) {
-	cs := startCLISim(t, func(o *ec2sim.Options) { o.PaymentDelay = ec2sim.PaymentDelay{Min: 12 * time.Hour, Max: 12 * time.Hour} })
+	cs := startCLISim(t, func(o *ec2sim.Options) {
+		o.PaymentDelay = ec2sim.PaymentDelay{Min: 12 * time.Hour, Max: 12 * time.Hour}
+	})
 	b := boughtBlock(t, cs)
 	bought := cs.sim.Now()
 	start := mustTime(t, b.StartDate)

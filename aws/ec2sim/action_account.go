@@ -170,8 +170,6 @@ func imageField(im image, name string) []string {
 		return []string{amazonOwner}
 	case "platform":
 		return nonEmpty(im.Platform)
-	case "platform-details":
-		return []string{im.PlatformDetails}
 	case "root-device-name":
 		return []string{"/dev/sda1"}
 	case "root-device-type":

@@ -224,10 +224,13 @@ func tagValues(tags []tag, name string) ([]string, bool) {
 // idPattern matches AWS IDs: prefix- and 17 (or the older 8) hex digits.
 var idPattern = func() map[string]*regexp.Regexp {
 	m := map[string]*regexp.Regexp{}
-	for _, p := range []string{"cbr", "cbe", "cr", "cb", "i", "r", "subnet", "vpc", "ami"} {
+	for _, p := range []string{"cbr", "cbe", "cr", "cb", "i", "r", "subnet", "vpc", "ami", "sg", "key"} {
 		m[p] = regexp.MustCompile("^" + p + "-([0-9a-f]{8}|[0-9a-f]{17})$")
 	}
 	return m
 }()
 
-func wellFormed(prefix, id string) bool { return idPattern[prefix].MatchString(id) }
+func wellFormed(prefix, id string) bool {
+	p, ok := idPattern[prefix]
+	return ok && p.MatchString(id)
+}

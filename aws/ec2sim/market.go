@@ -77,6 +77,9 @@ func supplyKey(az, typ string, slot int64) string {
 // carries reports whether an AZ has the type at all. At least one AZ of a region that
 // sells a type carries it.
 func (s *Server) carries(region string, zones []zone, az, typ string) bool {
+	if localZoneSells(region, az, typ) {
+		return true
+	}
 	first, best := "", uint64(0)
 	for _, z := range zones {
 		if v := s.hash.sum("first-az", region, typ, z.Name); first == "" || v < best {
@@ -246,7 +249,7 @@ func (s *Server) offerings(rs *regionState, region string, q search, now time.Ti
 	var cands []cand
 	for _, w := range windows {
 		for _, z := range zones {
-			if !s.carries(region, regions[region].zonesFor(q.typ, t.UltraServer, true, rs), z.Name, q.typ) {
+			if !s.carries(region, regions[region].carrierZones(t.UltraServer), z.Name, q.typ) {
 				continue
 			}
 			free := s.freeOver(rs, region, z.Name, q.typ, w.start, w.end, now)

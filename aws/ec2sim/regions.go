@@ -117,6 +117,26 @@ func (r regionInfo) zonesFor(typ string, ultra, allZones bool, rs *regionState) 
 	return out
 }
 
+// carrierZones are the zones among which one always carries a type (see carries): the
+// Availability Zones, or for UltraServers the Local Zones. A Local Zone that sells a type
+// other than an UltraServer carries it without being among them, so that adding it left
+// the Availability Zones' market as it was.
+func (r regionInfo) carrierZones(ultra bool) []zone {
+	var out []zone
+	for _, z := range r.Zones {
+		if (z.Type == "local-zone") == ultra {
+			out = append(out, z)
+		}
+	}
+	return out
+}
+
+// localZoneSells reports whether az is a Local Zone that sells typ: it always carries it.
+func localZoneSells(region, az, typ string) bool {
+	z, ok := regions[region].zone(az)
+	return ok && z.Type == "local-zone" && slices.Contains(z.Sells, typ)
+}
+
 // optedIn reports whether the account may use the zone: Availability Zones need no
 // opt-in; a Local Zone's group is opted in from the start or by ModifyAvailabilityZoneGroup.
 func (rs *regionState) optedIn(z zone) bool {

@@ -79,7 +79,7 @@ func reportUsage(stderr io.Writer, cmd string, err error) int {
 	return 2
 }
 
-const offeringsSynopsis = "--type TYPE[,TYPE...] --duration 2d|48h|3w|2d-7d [--count N] [--from DATE] [--to DATE] [--region R[,R...]|all] [-o table|json|csv] [--watch [--interval 5m] [--until-found]]\n\n" +
+const offeringsSynopsis = "--type TYPE[,TYPE...] --duration 2d|48h|3w|2d-7d [--count N] [--from DATE] [--to DATE] [--region R[,R...]|all] [--all-zones] [-o table|json|csv] [--watch [--interval 5m] [--until-found]]\n\n" +
 	"table and csv print rows as they arrive; json prints one array at the end. A region that\n" +
 	"fails is named on stderr and what the others found is still printed; when every region\n" +
 	"fails, stdout stays empty (no header, no []).\n\n" +

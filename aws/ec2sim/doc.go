@@ -64,6 +64,14 @@
 //     file neither lose purchases nor hand out an id twice; a change that cannot be saved
 //     is undone and answered InternalError (HTTP 500). Without flock (Windows) run one
 //     emulator per file.
+//   - the account has Amazon's public images (the same IDs in every region; AMI IDs are
+//     regional in AWS), its default VPC's default security group, the key pairs it creates,
+//     and two Local Zones of us-east-1: Dallas (GB200 UltraServers; opted in) and Atlanta
+//     (p5; not opted in: its offerings need AllAvailabilityZones, its subnets and launches
+//     ModifyAvailabilityZoneGroup). Offerings there have ZoneType local-zone (the value is
+//     unconfirmed). The codes AWS answers for a launch whose type, platform or zone does
+//     not fit its block are not documented: the emulator answers InvalidParameterValue, or
+//     InvalidParameterCombination for the platform.
 //   - unknown parameters of every action are UnknownParameter (the names are the SDK's),
 //     and each action accepts exactly its documented filters (filters.go).
 package ec2sim

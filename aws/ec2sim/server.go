@@ -195,6 +195,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if isSTS {
 		fail = writeSTSError
 	}
+	if aerr == errMissingAuth && isSTS {
+		// STS's own words for it (as captured from sts.amazonaws.com in public fixtures).
+		aerr = errf(http.StatusForbidden, "MissingAuthenticationToken", "Request is missing Authentication Token")
+	}
 	if aerr != nil {
 		fail(w, reqID, aerr)
 		return

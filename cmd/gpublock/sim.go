@@ -149,8 +149,8 @@ func faultSummary(f ec2sim.Faults) string {
 }
 
 // checkStateWritable makes sure the state file can be written where it is kept: the
-// emulator saves after every purchase, and a failed save is only logged, so a wrong path
-// would otherwise lose a demo's purchases silently.
+// emulator saves after every purchase and answers InternalError when it cannot, so a
+// wrong path would otherwise refuse every purchase of a demo.
 func checkStateWritable(path string) error {
 	f, err := os.CreateTemp(filepath.Dir(path), ".gpublock-sim-check-*")
 	if err != nil {

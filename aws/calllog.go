@@ -170,13 +170,10 @@ func requestTagOf(ctx context.Context, params any) string {
 		}
 		specs = in.TagSpecifications
 	case *ec2.DescribeCapacityReservationsInput:
+		// the look-up after a lost reply lists the reservations (no tag filter is
+		// documented) with the purchase's id in ctx
 		if id, ok := ctx.Value(extensionRequestIDKey{}).(string); ok {
 			return id
-		}
-		for _, f := range in.Filters {
-			if f.Name != nil && *f.Name == "tag:"+RequestIDTag && len(f.Values) == 1 {
-				return f.Values[0]
-			}
 		}
 	}
 	for _, s := range specs {

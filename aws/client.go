@@ -142,6 +142,7 @@ func New(ctx context.Context, cfg Config) (*Client, error) {
 	if awscfg.Region == "" {
 		awscfg.Region = DefaultRegion
 	}
+	awscfg.HTTPClient = plainBodies(awscfg.HTTPClient)
 	if cfg.CallLog != nil {
 		// After loading, so the credential chain's own calls (SSO, AssumeRole) stay out of
 		// it: the log is about gpublock's calls.

@@ -33,6 +33,7 @@ func offeringFrom(region string, o types.CapacityBlockOffering) (model.Offering,
 		Tenancy:          string(o.Tenancy),
 		UltraServerType:  sdkaws.ToString(o.UltraserverType),
 		UltraServerCount: int(sdkaws.ToInt32(o.UltraserverCount)),
+		ZoneType:         sdkaws.ToString(o.ZoneType),
 	}
 	// AWS describes an UltraServer offering by its member instances (p6e-gb200.36xlarge ×
 	// 18); gpublock's model counts UltraServers (u-p6e-gb200x72 × 1), as its catalog

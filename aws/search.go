@@ -308,6 +308,9 @@ func (s *search) input(call searchCall) *ec2.DescribeCapacityBlockOfferingsInput
 	if s.c.pageSize > 0 {
 		in.MaxResults = sdkaws.Int32(s.c.pageSize)
 	}
+	if s.q.AllZones {
+		in.AllAvailabilityZones = sdkaws.Bool(true)
+	}
 	if t, _ := model.LookupType(call.instanceType); t.UltraServer {
 		in.UltraserverType = sdkaws.String(call.instanceType)
 		in.UltraserverCount = sdkaws.Int32(int32(s.q.Count))

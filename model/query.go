@@ -14,6 +14,9 @@ type Query struct {
 	Durations     DurationRange
 	Start, End    time.Time
 	Regions       []string
+	// AllZones also searches the zones the account has not opted in to, Local Zones among
+	// them (AWS's AllAvailabilityZones).
+	AllZones bool
 }
 
 // FieldError names a field, the value given and what is allowed.

@@ -18,6 +18,7 @@ type Offering struct {
 	Tenancy          string
 	UltraServerType  string
 	UltraServerCount int
+	ZoneType         string // availability-zone, or local-zone (AWS's ZoneType)
 }
 
 // Duration is the length of the block.

@@ -103,7 +103,7 @@ func newLaunchDialog(env actionEnv, b model.Block) (launchDialog, tea.Cmd) {
 	d := launchDialog{env: env, id: dialogSeq.Add(1), block: b, focus: lfConfirm, backendNow: env.now()}
 	ami := env.ami
 	if ami == "" && env.simulated {
-		ami = demoAMI
+		ami = demoAMIFor(b.InstanceType)
 	}
 	d.fields[lfAMI] = textfield.New(ami)
 	d.fields[lfAMI].Placeholder = "ami-…"

@@ -132,14 +132,16 @@ func purchaseExtension(s *Server, c *call) (*xmlBody, *apiError) {
 	rs.Counter++
 	ext := &extension{
 		OfferingID: o.ID, Hours: o.Hours, Start: o.Start, End: o.End, Fee: o.Fee,
-		Purchased: c.now, PaidAt: c.now.Add(s.paymentDelay(c.region, "extension", rs.Counter)),
+		Purchased: c.now, PaidAt: s.paidAt(c.now, o.Start.Add(-35*time.Minute), c.region, "extension", rs.Counter),
 		PaymentFails: fails,
 	}
 	r.Extensions = append(r.Extensions, ext)
 	o.Gone = true
 	consume(rs, r.AZ, r.CatalogType, o.Start, o.End, r.Units)
 	rs.Generation++
-	s.commit()
+	if e := s.commit(); e != nil {
+		return nil, e
+	}
 	if s.dice.hit(c.faults.LostReply) {
 		return nil, errInternal
 	}
@@ -174,8 +176,7 @@ func describeExtensionHistory(s *Server, c *call) (*xmlBody, *apiError) {
 	if e != nil {
 		return nil, e
 	}
-	fs, e := c.form.knownFilters("availability-zone", "availability-zone-id", "capacity-block-extension-offering-id",
-		"capacity-block-extension-status", "capacity-reservation-id", "instance-type")
+	fs, e := c.form.knownFilters(filtersOf("DescribeCapacityBlockExtensionHistory")...)
 	if e != nil {
 		return nil, e
 	}

@@ -24,8 +24,9 @@ func runInstances(s *Server, c *call) (*xmlBody, *apiError) {
 	if e != nil {
 		return nil, e
 	}
-	if !wellFormed("ami", image) {
-		return nil, errf(http.StatusBadRequest, "InvalidAMIID.Malformed", "Invalid id: \"%s\" (expecting \"ami-...\")", image)
+	img, e := lookupImage(image)
+	if e != nil {
+		return nil, e
 	}
 	minN, e := f.requiredInt("MinCount", 1, 1000)
 	if e != nil {
@@ -53,13 +54,35 @@ func runInstances(s *Server, c *call) (*xmlBody, *apiError) {
 		return nil, e
 	}
 	rs := s.region(c.region)
+	if k := f.str("KeyName"); k != "" && rs.keyPair(k) == nil {
+		return nil, keyPairNotFound(k)
+	}
+	if e := s.checkGroups(c.region, f); e != nil {
+		return nil, e
+	}
 	r, e := lookupReservation(rs, rid)
 	if e != nil {
 		return nil, e
 	}
+	// AWS does not take the type from the reservation: without InstanceType it launches
+	// its default, m1.small, which no Capacity Block holds. The code AWS answers a type
+	// that differs from a targeted reservation's is not documented; InvalidParameterValue
+	// is the safer reading (the launch is refused either way).
 	typ := f.str("InstanceType")
-	if typ != "" && typ != r.InstanceType {
+	if typ == "" {
+		return nil, badParam("The parameter InstanceType is not given, so EC2 launches its default, m1.small; Capacity Reservation %s is for %s: pass InstanceType=%s.", r.ID, r.InstanceType, r.InstanceType)
+	}
+	if typ != r.InstanceType {
 		return nil, badParam("Value (%s) for parameter InstanceType is invalid: Capacity Reservation %s is for %s.", typ, r.ID, r.InstanceType)
+	}
+	if arch := architecture(typ); arch != img.Arch {
+		return nil, badParam("The architecture '%s' of the specified instance type does not match the architecture '%s' of the specified AMI. Specify an instance type and an AMI that have matching architectures, and try again.", arch, img.Arch)
+	}
+	// AWS requires the AMI's platform to be the block's; the code of the refusal is not
+	// documented, and InvalidParameterCombination is the closest documented one.
+	if img.PlatformDetails != r.Platform {
+		return nil, errf(http.StatusBadRequest, "InvalidParameterCombination",
+			"The platform of AMI %s (%s) does not match the platform of Capacity Reservation %s (%s); launch an AMI of the block's platform.", img.ID, img.PlatformDetails, r.ID, r.Platform)
 	}
 	var z zone
 	if sid := f.str("SubnetId"); sid != "" {
@@ -75,6 +98,11 @@ func runInstances(s *Server, c *call) (*xmlBody, *apiError) {
 	}
 	if az := f.str("Placement.AvailabilityZone"); az != "" && az != r.AZ {
 		return nil, badParam("Placement.AvailabilityZone %s differs from the Availability Zone of Capacity Reservation %s (%s).", az, r.ID, r.AZ)
+	}
+	// AWS requires the account to be opted in to a Local Zone to launch there; the code of
+	// the refusal is not documented.
+	if !rs.optedIn(z) {
+		return nil, badParam("The account is not opted in to the Local Zone group %s of %s; opt in with ModifyAvailabilityZoneGroup first.", z.Group, z.Name)
 	}
 	token := f.str("ClientToken")
 	if launch, ok := rs.ClientTokens[token]; ok && token != "" {
@@ -101,6 +129,11 @@ func runInstances(s *Server, c *call) (*xmlBody, *apiError) {
 		return nil, errDryRun
 	}
 	n := min(maxN, avail)
+	// Named groups can only be the default one (checkGroups); none given means it too.
+	groups, _ := f.list("SecurityGroupId")
+	if len(groups) == 0 {
+		groups = []string{s.defaultGroupID(c.region)}
+	}
 	rs.Counter++
 	launch := s.hash.id("r", c.region, "launch", rs.Counter)
 	for i := 0; i < n; i++ {
@@ -111,13 +144,15 @@ func runInstances(s *Server, c *call) (*xmlBody, *apiError) {
 			LaunchID: launch, ReservationID: r.ID, BlockID: r.BlockID,
 			ImageID: image, InstanceType: r.InstanceType, SubnetID: s.subnetID(c.region, z.Name), VpcID: s.vpcID(c.region),
 			AZ: z.Name, PrivateIP: fmt.Sprintf("172.31.%d.%d", third+k/250%16, k%250+4),
-			KeyName: f.str("KeyName"), LaunchIndex: i, Launched: c.now, Tags: tags,
+			KeyName: f.str("KeyName"), Groups: groups, LaunchIndex: i, Launched: c.now, Tags: tags,
 		})
 	}
 	if token != "" {
 		rs.ClientTokens[token] = launch
 	}
-	s.commit()
+	if e := s.commit(); e != nil {
+		return nil, e
+	}
 	return writeLaunch(s, rs, launch, c.now), nil
 }
 
@@ -155,6 +190,16 @@ func writeInstance(x *xmlBody, in *instance, r *reservation, now time.Time) {
 		x.empty("reason")
 	}
 	x.opt("keyName", in.KeyName)
+	if len(in.Groups) > 0 {
+		x.open("groupSet")
+		for _, g := range in.Groups {
+			x.open("item")
+			x.str("groupId", g)
+			x.str("groupName", "default")
+			x.close("item")
+		}
+		x.close("groupSet")
+	}
 	x.int("amiLaunchIndex", in.LaunchIndex)
 	x.empty("productCodes")
 	x.str("instanceType", in.InstanceType)
@@ -227,9 +272,10 @@ func describeInstances(s *Server, c *call) (*xmlBody, *apiError) {
 	if len(ids) > 0 && c.form.has("MaxResults") {
 		return nil, errf(http.StatusBadRequest, "InvalidParameterCombination", "The parameter instancesSet cannot be used with the parameter maxResults")
 	}
-	fs, e := c.form.knownFilters("capacity-reservation-id", "capacity-reservation-specification.capacity-reservation-target.capacity-reservation-id",
-		"instance-state-name", "instance-state-code", "instance-lifecycle", "instance-id", "instance-type", "availability-zone",
-		"subnet-id", "vpc-id", "image-id", "reservation-id", "tag-key", "tag:")
+	if _, e := c.form.optBool("IncludeManagedResources"); e != nil {
+		return nil, e
+	}
+	fs, e := c.form.knownFilters(filtersOf("DescribeInstances")...)
 	if e != nil {
 		return nil, e
 	}
@@ -246,7 +292,7 @@ func describeInstances(s *Server, c *call) (*xmlBody, *apiError) {
 			}
 		}
 	}
-	hits := matching(all, fs, func(in *instance, name string) []string { return instanceField(rs, in, name, c.now) })
+	hits := matching(all, fs, func(in *instance, name string) []string { return s.instanceField(c.region, rs, in, name, c.now) })
 	page, next, e := pageOf(s, c, hits, 5)
 	if e != nil {
 		return nil, e
@@ -271,11 +317,75 @@ func describeInstances(s *Server, c *call) (*xmlBody, *apiError) {
 	return &x, nil
 }
 
-func instanceField(rs *regionState, in *instance, name string, now time.Time) []string {
+// instanceField answers a DescribeInstances filter for an instance. The filters on what
+// the emulator's instances do not have (public addresses, IPv6, Elastic IPs, product
+// codes, IAM profiles, spot requests, hosts, Outposts) match none of them.
+func (s *Server) instanceField(region string, rs *regionState, in *instance, name string, now time.Time) []string {
 	if v, ok := tagValues(in.Tags, name); ok {
 		return v
 	}
-	st := in.state(rs.reservation(in.ReservationID), now)
+	r := rs.reservation(in.ReservationID)
+	st := in.state(r, now)
+	z, _ := regions[region].zone(in.AZ)
+	switch name {
+	case "architecture":
+		return []string{architecture(in.InstanceType)}
+	case "availability-zone-id":
+		return []string{z.ID}
+	case "network-interface.availability-zone":
+		return []string{in.AZ}
+	case "capacity-reservation-specification.capacity-reservation-preference":
+		return []string{"capacity-reservations-only"}
+	case "dns-name", "ip-address":
+		return nil
+	case "ebs-optimized", "ena-support", "source-dest-check", "network-interface.source-dest-check":
+		return []string{"true"}
+	case "hypervisor":
+		return []string{"xen"}
+	case "instance.group-id", "network-interface.group-id":
+		return in.Groups
+	case "instance.group-name", "network-interface.group-name":
+		if len(in.Groups) > 0 {
+			return []string{"default"}
+		}
+		return nil
+	case "key-name":
+		return nonEmpty(in.KeyName)
+	case "launch-index":
+		return []string{strconv.Itoa(in.LaunchIndex)}
+	case "launch-time":
+		return []string{formatTime(in.Launched)}
+	case "monitoring-state":
+		return []string{"disabled"}
+	case "owner-id", "network-interface.owner-id":
+		return []string{DemoAccount}
+	case "platform-details":
+		if r != nil {
+			return []string{r.Platform}
+		}
+		return nil
+	case "platform":
+		if r != nil && strings.HasPrefix(r.Platform, "Windows") {
+			return []string{"windows"}
+		}
+		return nil
+	case "private-dns-name", "network-interface.private-dns-name":
+		return []string{"ip-" + strings.ReplaceAll(in.PrivateIP, ".", "-") + ".ec2.internal"}
+	case "private-ip-address", "network-interface.private-ip-address", "network-interface.addresses.private-ip-address":
+		return []string{in.PrivateIP}
+	case "root-device-name":
+		return []string{"/dev/sda1"}
+	case "root-device-type":
+		return []string{"ebs"}
+	case "tenancy":
+		return []string{"default"}
+	case "virtualization-type":
+		return []string{"hvm"}
+	case "network-interface.subnet-id":
+		return []string{in.SubnetID}
+	case "network-interface.vpc-id":
+		return []string{in.VpcID}
+	}
 	switch name {
 	case "capacity-reservation-id", "capacity-reservation-specification.capacity-reservation-target.capacity-reservation-id":
 		return []string{in.ReservationID}
@@ -335,7 +445,9 @@ func terminateInstances(s *Server, c *call) (*xmlBody, *apiError) {
 		x.close("item")
 	}
 	x.close("instancesSet")
-	s.commit()
+	if e := s.commit(); e != nil {
+		return nil, e
+	}
 	return &x, nil
 }
 

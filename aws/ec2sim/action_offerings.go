@@ -103,10 +103,11 @@ func describeOfferings(s *Server, c *call) (*xmlBody, *apiError) {
 	if !to.After(from) {
 		return nil, badParam("Value (%s) for parameter EndDateRange is invalid. It must be after the start of the range (%s).", formatTime(to), formatTime(from))
 	}
-	if _, e := f.optBool("AllAvailabilityZones"); e != nil {
+	all, e := f.optBool("AllAvailabilityZones")
+	if e != nil {
 		return nil, e
 	}
-	q.from, q.to = from, to
+	q.from, q.to, q.allZones = from, to, all
 	rs := s.region(c.region)
 	pruneOfferings(rs, c.now)
 	offs := s.offerings(rs, c.region, q, c.now.Truncate(time.Minute))
@@ -255,7 +256,9 @@ func purchaseCapacityBlock(s *Server, c *call) (*xmlBody, *apiError) {
 		o.Gone = true
 		consume(rs, o.AZ, o.CatalogType, o.Start, o.End, o.Units)
 		rs.Generation++
-		s.commit()
+		if e := s.commit(); e != nil {
+			return nil, e
+		}
 		return nil, errOfferingExpired
 	}
 	fails := s.takePayFail()
@@ -267,7 +270,7 @@ func purchaseCapacityBlock(s *Server, c *call) (*xmlBody, *apiError) {
 		CatalogType: o.CatalogType, InstanceType: o.InstanceType, Platform: platform,
 		Count: o.Count, Units: o.Units, UltraType: o.UltraType, UltraCount: o.UltraCount,
 		Start: o.Start, OrigEnd: o.End, Created: c.now,
-		PaidAt:     c.now.Add(s.paymentDelay(c.region, rs.Counter)),
+		PaidAt:     s.paidAt(c.now, o.Start.Add(-5*time.Minute), c.region, rs.Counter),
 		OfferingID: o.ID, Fee: o.Fee,
 		Tags:         append(tags, tag{quantityTag, fmt.Sprint(o.Count)}),
 		PaymentFails: fails,
@@ -276,7 +279,9 @@ func purchaseCapacityBlock(s *Server, c *call) (*xmlBody, *apiError) {
 	o.Gone = true
 	consume(rs, o.AZ, o.CatalogType, o.Start, o.End, o.Units)
 	rs.Generation++
-	s.commit()
+	if e := s.commit(); e != nil {
+		return nil, e
+	}
 	if s.dice.hit(c.faults.LostReply) {
 		return nil, errInternal
 	}
@@ -286,12 +291,6 @@ func purchaseCapacityBlock(s *Server, c *call) (*xmlBody, *apiError) {
 	writeBlock(&x, r, c.now)
 	x.close("capacityBlockSet")
 	return &x, nil
-}
-
-// paymentDelay is how long a purchase stays payment-pending: 1 to 5 minutes.
-func (s *Server) paymentDelay(parts ...any) time.Duration {
-	secs := s.hash.between(int(minPaymentDelay/time.Second), int(maxPaymentDelay/time.Second), parts...)
-	return time.Duration(secs) * time.Second
 }
 
 // settlePayments releases the capacity of the region's blocks and extensions whose
@@ -318,13 +317,6 @@ func (s *Server) settlePayments(region string, now time.Time) {
 		}
 	}
 	if changed {
-		s.commit()
-	}
-}
-
-// commit saves the state after a mutation. Call with s.mu held.
-func (s *Server) commit() {
-	if err := s.save(); err != nil {
-		logf("ec2sim: saving state: %v", err)
+		_ = s.commit() // undone if unsaved; the next request settles them again
 	}
 }

@@ -59,9 +59,7 @@ func describeCapacityReservations(s *Server, c *call) (*xmlBody, *apiError) {
 	if e != nil {
 		return nil, e
 	}
-	fs, e := c.form.knownFilters("state", "instance-type", "availability-zone", "availability-zone-id", "reservation-type",
-		"owner-id", "instance-platform", "tenancy", "end-date-type", "instance-match-criteria",
-		"capacity-reservation-id", "tag-key", "tag:")
+	fs, e := c.form.knownFilters(filtersOf("DescribeCapacityReservations")...)
 	if e != nil {
 		return nil, e
 	}
@@ -77,9 +75,6 @@ func describeCapacityReservations(s *Server, c *call) (*xmlBody, *apiError) {
 }
 
 func reservationField(r *reservation, name string, now time.Time) []string {
-	if v, ok := tagValues(r.Tags, name); ok {
-		return v
-	}
 	switch name {
 	case "state":
 		return []string{string(r.state(now))}
@@ -87,10 +82,6 @@ func reservationField(r *reservation, name string, now time.Time) []string {
 		return []string{r.InstanceType}
 	case "availability-zone":
 		return []string{r.AZ}
-	case "availability-zone-id":
-		return []string{r.AZID}
-	case "reservation-type":
-		return []string{"capacity-block"}
 	case "owner-id":
 		return []string{DemoAccount}
 	case "instance-platform":
@@ -101,10 +92,12 @@ func reservationField(r *reservation, name string, now time.Time) []string {
 		return []string{"limited"}
 	case "instance-match-criteria":
 		return []string{"targeted"}
-	case "capacity-reservation-id":
-		return []string{r.ID}
+	case "start-date":
+		return []string{formatTime(r.Start)}
+	case "end-date":
+		return []string{formatTime(r.end(now))}
 	}
-	return nil
+	return nil // outpost-arn, placement-group-arn: a Capacity Block has neither
 }
 
 func writeReservation(x *xmlBody, elem string, rs *regionState, r *reservation, now time.Time) {
@@ -177,7 +170,8 @@ func lookupBlock(rs *regionState, id string) (*reservation, *apiError) {
 	}
 	r := rs.block(id)
 	if r == nil {
-		return nil, errf(http.StatusBadRequest, "InvalidCapacityBlockId.NotFound", "The Capacity Block ID '%s' does not exist.", id)
+		// EC2's error codes name none for an unknown Capacity Block ID.
+		return nil, badParam("The Capacity Block ID '%s' does not exist.", id)
 	}
 	return r, nil
 }
@@ -187,7 +181,7 @@ func describeCapacityBlocks(s *Server, c *call) (*xmlBody, *apiError) {
 	if e != nil {
 		return nil, e
 	}
-	fs, e := c.form.knownFilters("capacity-block-id", "ultraserver-type", "availability-zone", "state", "tag-key", "tag:")
+	fs, e := c.form.knownFilters(filtersOf("DescribeCapacityBlocks")...)
 	if e != nil {
 		return nil, e
 	}
@@ -201,9 +195,6 @@ func describeCapacityBlocks(s *Server, c *call) (*xmlBody, *apiError) {
 }
 
 func blockField(r *reservation, name string, now time.Time) []string {
-	if v, ok := tagValues(userTags(r.Tags), name); ok {
-		return v
-	}
 	switch name {
 	case "capacity-block-id":
 		return []string{r.BlockID}
@@ -216,6 +207,20 @@ func blockField(r *reservation, name string, now time.Time) []string {
 		return []string{r.AZ}
 	case "state":
 		return []string{string(r.state(now))}
+	case "start-date":
+		return []string{formatTime(r.Start)}
+	case "end-date":
+		return []string{formatTime(r.end(now))}
+	case "create-date":
+		return []string{formatTime(r.Created)}
+	case "tags":
+		// The reference names this filter "tags" without its values' form; a value is
+		// matched against each tag as KEY=VALUE and as its key alone (unconfirmed).
+		var out []string
+		for _, t := range userTags(r.Tags) {
+			out = append(out, t.Key+"="+t.Value, t.Key)
+		}
+		return out
 	}
 	return nil
 }
@@ -233,7 +238,7 @@ func describeCapacityBlockStatus(s *Server, c *call) (*xmlBody, *apiError) {
 	if e != nil {
 		return nil, e
 	}
-	fs, e := c.form.knownFilters("interconnect-status")
+	fs, e := c.form.knownFilters(filtersOf("DescribeCapacityBlockStatus")...)
 	if e != nil {
 		return nil, e
 	}

@@ -1,6 +1,7 @@
 package ec2sim
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -101,21 +102,31 @@ func TestPurchaseAndDescribe(t *testing.T) {
 	_, err := c.PurchaseCapacityBlock(ctx, &ec2.PurchaseCapacityBlockInput{CapacityBlockOfferingId: o.CapacityBlockOfferingId, InstancePlatform: types.CapacityReservationInstancePlatformLinuxUnix})
 	wantCode(t, err, "InvalidCapacityBlockOfferingIdExpired")
 
-	// Found by its request-id tag, as the adapter does after a lost reply.
-	out, err := c.DescribeCapacityReservations(ctx, &ec2.DescribeCapacityReservationsInput{Filters: []types.Filter{
+	// No tag filter is documented for DescribeCapacityReservations: it is refused, and the
+	// tag is found in the reply, as the adapter looks for it after a lost reply.
+	_, err = c.DescribeCapacityReservations(ctx, &ec2.DescribeCapacityReservationsInput{Filters: []types.Filter{
 		{Name: aws.String("tag:gpublock:request-id"), Values: []string{"req-1"}},
+	}})
+	wantCode(t, err, "InvalidParameterValue")
+	out, err := c.DescribeCapacityReservations(ctx, &ec2.DescribeCapacityReservationsInput{Filters: []types.Filter{
+		{Name: aws.String("instance-type"), Values: []string{"p5.48xlarge"}},
 	}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(out.CapacityReservations) != 1 || aws.ToString(out.CapacityReservations[0].CapacityReservationId) != id {
-		t.Fatalf("by tag: %+v", out.CapacityReservations)
+		t.Fatalf("by instance type: %+v", out.CapacityReservations)
+	}
+	if !slices.ContainsFunc(out.CapacityReservations[0].Tags, func(tg types.Tag) bool {
+		return aws.ToString(tg.Key) == "gpublock:request-id" && aws.ToString(tg.Value) == "req-1"
+	}) {
+		t.Fatalf("request-id tag not in the reply: %+v", out.CapacityReservations[0].Tags)
 	}
 	out, err = c.DescribeCapacityReservations(ctx, &ec2.DescribeCapacityReservationsInput{Filters: []types.Filter{
-		{Name: aws.String("tag:gpublock:request-id"), Values: []string{"req-2"}},
+		{Name: aws.String("instance-type"), Values: []string{"p5e.48xlarge"}},
 	}})
 	if err != nil || len(out.CapacityReservations) != 0 {
-		t.Fatalf("other tag: %v %+v", err, out)
+		t.Fatalf("other type: %v %+v", err, out)
 	}
 
 	// Paid after a few minutes: scheduled, then DescribeCapacityBlocks agrees.

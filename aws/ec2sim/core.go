@@ -48,26 +48,42 @@ type Zone struct{ Name, ID string }
 // Zones are the region's availability zones (not its Local Zones).
 func (c *Core) Zones(region string) []Zone {
 	var out []Zone
-	for _, z := range regions[region].zonesFor(false) {
+	for _, z := range regions[region].Zones {
+		if z.Type == "local-zone" {
+			continue
+		}
 		out = append(out, Zone{z.Name, z.ID})
 	}
 	return out
 }
 
-// Update runs fn with the state locked and fresh from the state file, and saves every
-// protocol's state (and EC2's) afterwards when fn reports a change.
-func (c *Core) Update(fn func(now time.Time) (changed bool)) {
+// Update runs fn with the state locked (in this process and, through the state file's
+// lock, in every emulator on that file) and fresh from the state file, and saves every
+// protocol's state (and EC2's) afterwards when fn reports a change. An error means the
+// state could not be locked or saved (the change is undone): the caller answers an
+// internal error, never success.
+func (c *Core) Update(fn func(now time.Time) (changed bool)) error {
 	s := c.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.refresh()
-	if fn(s.clock.Now()) {
-		s.commit()
+	unlock, aerr := s.lockState()
+	if aerr != nil {
+		return aerr
 	}
+	defer unlock()
+	if fn(s.clock.Now()) {
+		if aerr := s.commit(); aerr != nil {
+			return aerr
+		}
+	}
+	return nil
 }
 
-// SignedRegion is the region of the request's SigV4 scope (the default region when it is
-// unsigned); the error says why a scope is refused.
+// ErrUnsigned is SignedRegion's error for a request with no Authorization header.
+var ErrUnsigned error = errMissingAuth
+
+// SignedRegion is the region of the request's SigV4 scope; the error says why a scope is
+// refused, and is ErrUnsigned when the request is not signed at all.
 func (c *Core) SignedRegion(r *http.Request) (region, service string, err error) {
 	region, service, aerr := c.s.signedRegion(r)
 	if aerr != nil {

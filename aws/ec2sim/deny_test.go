@@ -146,7 +146,10 @@ func TestEveryActionIsDenied(t *testing.T) {
 	_, url := newTestServer(t, Options{Faults: Faults{Deny: []string{denyAll}}})
 	denied := 0
 	for _, action := range actionNames() {
-		resp, err := http.Post(url, "application/x-www-form-urlencoded", strings.NewReader("Action="+action+"&Version="+ec2Version))
+		req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader("Action="+action+"&Version="+ec2Version))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		sign(req, "us-east-1")
+		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,7 +3,9 @@
 // demo backend of gpublock, the backend of its tests, and `gpublock sim` for other tools.
 //
 // Clients reach it only through an SDK pointed at its URL (BaseEndpoint); the region of a
-// request is the one in its SigV4 credential scope, and state is kept per region. The market
+// request is the one in its SigV4 credential scope, and state is kept per region. A
+// request without a SigV4 Authorization header is refused with MissingAuthenticationToken
+// (HTTP 403), as AWS refuses it; the signature itself is not checked. The market
 // is deterministic from Options.Seed and the emulator's clock, which tests and demos control
 // with SetTime/Advance or the /_sim/clock control endpoint.
 //
@@ -23,8 +25,13 @@
 //   - extending a block that is not active or scheduled, has an unpaid extension, or is
 //     outside AWS's window (56 days to 1 hour before its end) is IncorrectState (HTTP 400).
 //   - launching into an expired block, or in its last 30 minutes, is InvalidLaunchTargets;
-//     an unknown cb-… ID is InvalidCapacityBlockId.NotFound.
-//   - payment takes 1–5 minutes of emulator time and succeeds, unless the payfail=N fault
+//     an unknown cb-… ID is InvalidParameterValue (no code is documented for it).
+//   - every error code answered is one of EC2's documented codes
+//     (docs.aws.amazon.com/AWSEC2/latest/APIReference/errors-overview.html; a test checks).
+//   - payment takes 1–5 minutes of emulator time (Options.PaymentDelay, `gpublock sim
+//     --payment-delay`, chooses a time or a range up to AWS's 12 hours; a payment that
+//     would come after 5 minutes before the block's start, or 35 minutes before its end
+//     for an extension, comes at that deadline) and succeeds, unless the payfail=N fault
 //     is on: then each of the next N purchases answers payment-pending as usual and
 //     becomes payment-failed when its payment would have been taken. payment-failed is
 //     final (never scheduled, active nor expired, also after the end date); the block stays
@@ -52,6 +59,19 @@
 //     offered too, the closer first, each in its cheapest zone.
 //   - base prices are the newest published Capacity Block rates of the embedded pricing
 //     catalog (pricing.Embedded), never a refreshed cache, so the market stays deterministic.
-//   - unknown parameters of the Capacity Block actions are UnknownParameter; RunInstances
-//     and the general describe calls accept any parameter.
+//   - with a state file, every request holds the file's lock (flock on FILE.lock) from
+//     reloading what another emulator saved to saving its own change, so emulators on one
+//     file neither lose purchases nor hand out an id twice; a change that cannot be saved
+//     is undone and answered InternalError (HTTP 500). Without flock (Windows) run one
+//     emulator per file.
+//   - the account has Amazon's public images (the same IDs in every region; AMI IDs are
+//     regional in AWS), its default VPC's default security group, the key pairs it creates,
+//     and two Local Zones of us-east-1: Dallas (GB200 UltraServers; opted in) and Atlanta
+//     (p5; not opted in: its offerings need AllAvailabilityZones, its subnets and launches
+//     ModifyAvailabilityZoneGroup). Offerings there have ZoneType local-zone (the value is
+//     unconfirmed). The codes AWS answers for a launch whose type, platform or zone does
+//     not fit its block are not documented: the emulator answers InvalidParameterValue, or
+//     InvalidParameterCombination for the platform.
+//   - unknown parameters of every action are UnknownParameter (the names are the SDK's),
+//     and each action accepts exactly its documented filters (filters.go).
 package ec2sim

@@ -27,6 +27,10 @@ func missingParam(name string) *apiError {
 		"The request must contain the parameter %s", name)
 }
 
+// The codes below, and every other code the emulator answers, are on EC2's list of error
+// codes (docs.aws.amazon.com/AWSEC2/latest/APIReference/errors-overview.html), among them
+// InvalidCapacityBlockOfferingIdExpired, InvalidCapacityReservationState.PendingActivation
+// and InvalidLaunchTargets; TestErrorCodesAreDocumented keeps it so.
 var (
 	errDryRun = errf(http.StatusPreconditionFailed, "DryRunOperation",
 		"Request would have succeeded, but DryRun flag is set.")
@@ -36,6 +40,11 @@ var (
 		"The Capacity Block offering ID is malformed.")
 	errOfferingNotFound = errf(http.StatusBadRequest, "InvalidCapacityBlockOfferingIdNotFound",
 		"The Capacity Block offering ID cannot be found for this account.")
+	// An unsigned request: EC2's common errors give MissingAuthenticationToken, HTTP 403
+	// (docs.aws.amazon.com/AWSEC2/latest/APIReference/CommonErrors.html); the message is
+	// the one of the EC2 error-codes page. STS answers the same code in its own shape.
+	errMissingAuth = errf(http.StatusForbidden, "MissingAuthenticationToken",
+		"The request must contain either a valid (registered) AWS access key ID or X.509 certificate.")
 	errThrottled = errf(http.StatusServiceUnavailable, "RequestLimitExceeded", "Request limit exceeded.")
 	errInternal  = errf(http.StatusInternalServerError, "InternalError",
 		"An internal error has occurred.")

@@ -20,6 +20,13 @@ var fuzzSeeds = []string{
 	"Action=DescribeCapacityBlockExtensionOfferings&CapacityBlockExtensionDurationHours=24&CapacityReservationId=cr-0123456789abcdef0&Version=2016-11-15",
 	"Action=TerminateInstances&InstanceId.1=i-0123456789abcdef0&Version=2016-11-15",
 	"Action=GetCallerIdentity&Version=2011-06-15",
+	"Action=RunInstances&ImageId=ami-0a1b2c3d4e5f60718&InstanceType=p5.48xlarge&KeyName=k&SecurityGroupId.1=sg-x&SecurityGroup.1=web&MinCount=1&MaxCount=1&Version=2016-11-15",
+	"Action=CreateKeyPair&KeyName=ml&KeyType=ed25519&TagSpecification.1.ResourceType=key-pair&TagSpecification.1.Tag.1.Key=a&Version=2016-11-15",
+	"Action=DescribeKeyPairs&KeyName.1=ml&KeyPairId.1=key-x&Filter.1.Name=tag:a&Filter.1.Value.1=b&Version=2016-11-15",
+	"Action=DescribeImages&ImageId.1=ami-0123456789abcdef0&Owner.1=amazon&Filter.1.Name=name&Filter.1.Value.1=Deep*&Version=2016-11-15",
+	"Action=DescribeSecurityGroups&GroupId.1=sg-0123456789abcdef0&GroupName.1=default&Version=2016-11-15",
+	"Action=ModifyAvailabilityZoneGroup&GroupName=us-east-1-atl-2&OptInStatus=opted-in&Version=2016-11-15",
+	"Action=DescribeCapacityBlockOfferings&AllAvailabilityZones=true&InstanceType=p5.48xlarge&InstanceCount=1&CapacityDurationHours=24&Version=2016-11-15",
 	"Filter.99999999999999999999.Name=x", "%", "a=%zz", "Filter.1.Value.1=x&Filter.1.Name=", "TagSpecification.1.Tag.2.Value=v",
 }
 

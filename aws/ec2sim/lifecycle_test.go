@@ -132,7 +132,7 @@ func TestLifecycle(t *testing.T) {
 		t.Errorf("market-type message: %v", err)
 	}
 	var otherAZ string
-	for _, z := range regions["us-east-1"].zonesFor(false) {
+	for _, z := range regions["us-east-1"].zonesFor("p5.48xlarge", false, false, newRegionState()) {
 		if z.Name != az {
 			otherAZ = z.Name
 			break

@@ -77,6 +77,9 @@ func supplyKey(az, typ string, slot int64) string {
 // carries reports whether an AZ has the type at all. At least one AZ of a region that
 // sells a type carries it.
 func (s *Server) carries(region string, zones []zone, az, typ string) bool {
+	if localZoneSells(region, az, typ) {
+		return true
+	}
 	first, best := "", uint64(0)
 	for _, z := range zones {
 		if v := s.hash.sum("first-az", region, typ, z.Name); first == "" || v < best {
@@ -197,6 +200,7 @@ type search struct {
 	instType   string // instance type reported (an UltraServer's member type)
 	duration   time.Duration
 	from, to   time.Time
+	allZones   bool // AllAvailabilityZones: also zones the account has not opted in to
 }
 
 // offerings computes the market's answer to a search at now: deterministic from the seed,
@@ -209,7 +213,7 @@ func (s *Server) offerings(rs *regionState, region string, q search, now time.Ti
 	if _, ok := publishedRate(q.typ, region); !ok {
 		return nil
 	}
-	zones := regions[region].zonesFor(t.UltraServer)
+	zones := regions[region].zonesFor(q.typ, t.UltraServer, q.allZones, rs)
 	type window struct {
 		start, end time.Time
 		near       bool
@@ -247,7 +251,7 @@ func (s *Server) offerings(rs *regionState, region string, q search, now time.Ti
 	var cands []cand
 	for _, w := range windows {
 		for _, z := range zones {
-			if !s.carries(region, zones, z.Name, q.typ) {
+			if !s.carries(region, regions[region].carrierZones(t.UltraServer), z.Name, q.typ) {
 				continue
 			}
 			free := s.freeOver(rs, region, z.Name, q.typ, w.start, w.end, now)

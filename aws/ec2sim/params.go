@@ -5,11 +5,11 @@ import (
 	"strings"
 )
 
-// knownParams lists the parameters of the Capacity Block actions, so that a misspelt one
-// is rejected with UnknownParameter as EC2 does, instead of being silently ignored by the
-// emulator and then failing against AWS. Names ending in "." admit any key under them
-// (lists and structures). Actions not listed accept any parameter: RunInstances and the
-// general describe calls have far more optional inputs than the emulator uses.
+// knownParams lists every parameter of every action the emulator serves, as the SDK's
+// serializers name them (aws-sdk-go-v2 service/ec2 v1.347.0), so that a misspelt or
+// invented one is refused with UnknownParameter as EC2 refuses it, instead of being
+// ignored here and failing against AWS. Names ending in "." admit any key under them
+// (lists and structures). Action, Version and DryRun are every action's.
 var knownParams = map[string][]string{
 	"DescribeCapacityBlockOfferings": {"CapacityDurationHours", "InstanceType", "InstanceCount", "StartDateRange", "EndDateRange",
 		"UltraserverType", "UltraserverCount", "AllAvailabilityZones", "MaxResults", "NextToken"},
@@ -21,12 +21,30 @@ var knownParams = map[string][]string{
 	"PurchaseCapacityBlockExtension":          {"CapacityBlockExtensionOfferingId", "CapacityReservationId"},
 	"DescribeCapacityBlockExtensionHistory":   {"CapacityReservationId.", "Filter.", "MaxResults", "NextToken"},
 	"TerminateInstances":                      {"InstanceId.", "Force", "SkipOsShutdown"},
+	"RunInstances": {"AdditionalInfo", "BlockDeviceMapping.", "CapacityReservationSpecification.", "ClientToken", "CpuOptions.",
+		"CreditSpecification.", "DisableApiStop", "DisableApiTermination", "EbsOptimized", "ElasticGpuSpecification.",
+		"ElasticInferenceAccelerator.", "EnclaveOptions.", "HibernationOptions.", "IamInstanceProfile.", "ImageId",
+		"InstanceInitiatedShutdownBehavior", "InstanceMarketOptions.", "InstanceType", "KernelId", "KeyName", "LaunchTemplate.",
+		"LicenseSpecification.", "MaintenanceOptions.", "MaxCount", "MetadataOptions.", "MinCount", "Monitoring.",
+		"NetworkInterface.", "NetworkPerformanceOptions.", "Operator.", "Placement.", "PrivateDnsNameOptions.", "PrivateIpAddress",
+		"RamdiskId", "SecondaryInterface.", "SecurityGroup.", "SecurityGroupId.", "SubnetId", "TagSpecification.", "UserData"},
+	"DescribeInstances":           {"Filter.", "InstanceId.", "IncludeManagedResources", "MaxResults", "NextToken"},
+	"DescribeRegions":             {"Filter.", "RegionName.", "AllRegions"},
+	"DescribeAvailabilityZones":   {"Filter.", "ZoneId.", "ZoneName.", "AllAvailabilityZones"},
+	"DescribeSubnets":             {"Filter.", "SubnetId.", "MaxResults", "NextToken"},
+	"ModifyAvailabilityZoneGroup": {"GroupName", "OptInStatus"},
+	"DescribeImages":              {"ExecutableBy.", "Filter.", "ImageId.", "Owner.", "IncludeDeprecated", "IncludeDisabled", "MaxResults", "NextToken"},
+	"DescribeSecurityGroups":      {"Filter.", "GroupId.", "GroupName.", "MaxResults", "NextToken"},
+	"CreateKeyPair":               {"KeyName", "KeyType", "KeyFormat", "TagSpecification."},
+	"DescribeKeyPairs":            {"Filter.", "KeyName.", "KeyPairId.", "IncludePublicKey"},
+	"DeleteKeyPair":               {"KeyName", "KeyPairId"},
 }
 
 func checkParams(action string, f form) *apiError {
 	known, ok := knownParams[action]
 	if !ok {
-		return nil
+		// Every served action is listed (a test checks it); refuse rather than accept blindly.
+		return errf(http.StatusBadRequest, "UnknownParameter", "The emulator does not know the parameters of %s.", action)
 	}
 	for k := range f.v {
 		switch k {

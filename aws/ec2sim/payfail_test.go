@@ -110,6 +110,7 @@ func TestPaymentFailed(t *testing.T) {
 	}
 	_, err = c.RunInstances(ctx, &ec2.RunInstancesInput{
 		ImageId: aws.String("ami-0123456789abcdef0"), MinCount: aws.Int32(1), MaxCount: aws.Int32(1),
+		InstanceType:          types.InstanceTypeP548xlarge,
 		InstanceMarketOptions: &types.InstanceMarketOptionsRequest{MarketType: types.MarketTypeCapacityBlock},
 		CapacityReservationSpecification: &types.CapacityReservationSpecification{
 			CapacityReservationTarget: &types.CapacityReservationTarget{CapacityReservationId: aws.String(id)}},

@@ -92,8 +92,10 @@ func (s *Server) save() error {
 // refresh reloads the regions when another process (a second `gpublock --demo`, or a
 // second emulator on the same --state) has written the state file since this one last
 // read or wrote it, so that a block bought by one is seen by the other. Every save is a
-// rename of a new file, so a write shows as a different file. Two processes changing it
-// at the same instant: the last writer wins. Call with s.mu held.
+// rename of a new file, so a write shows as a different file. Offerings this process has
+// quoted and the file does not hold are kept: a quote is not saved until something is
+// bought, and a client that searched here may buy here next. Call with s.mu and the
+// state lock held, so that no other process writes between this read and the next save.
 func (s *Server) refresh() {
 	if s.opts.StateFile == "" {
 		return
@@ -109,7 +111,68 @@ func (s *Server) refresh() {
 		s.regions = old
 		s.seen = now // report a damaged file once, not on every call
 		logf("ec2sim: reloading state: %v; keeping the state in memory", err)
+		return
 	}
+	for name, was := range old {
+		rs := s.region(name)
+		for id, o := range was.Offerings {
+			if _, ok := rs.Offerings[id]; !ok && !o.Gone {
+				rs.Offerings[id] = o
+			}
+		}
+		for id, o := range was.ExtOfferings {
+			if _, ok := rs.ExtOfferings[id]; !ok && !o.Gone {
+				rs.ExtOfferings[id] = o
+			}
+		}
+	}
+}
+
+// lockState takes the state file's lock, which every emulator on the file takes around
+// reload, change and save, so that two processes neither lose each other's purchases
+// nor hand out one id twice; then it reloads what another process saved. Call with s.mu
+// held, and call the returned unlock when the request is answered.
+func (s *Server) lockState() (unlock func(), e *apiError) {
+	if s.opts.StateFile == "" {
+		return func() {}, nil
+	}
+	if s.lock == nil {
+		f, err := os.OpenFile(s.opts.StateFile+".lock", os.O_RDWR|os.O_CREATE, 0o600)
+		if err != nil {
+			logf("ec2sim: opening the state lock: %v", err)
+			return nil, errInternal
+		}
+		s.lock = f
+	}
+	if err := lockFile(s.lock); err != nil {
+		logf("ec2sim: locking the state: %v", err)
+		return nil, errInternal
+	}
+	s.refresh()
+	return func() {
+		if err := unlockFile(s.lock); err != nil {
+			logf("ec2sim: unlocking the state: %v", err)
+		}
+	}, nil
+}
+
+// commit saves the state after a mutation. When the state cannot be saved, the change is
+// undone (the state is read back from the file) and the request is answered
+// InternalError: a client is never told of a purchase that a restart would lose. Call
+// with s.mu and the state lock held.
+func (s *Server) commit() *apiError {
+	err := s.save()
+	if err == nil {
+		return nil
+	}
+	logf("ec2sim: saving state: %v; the change is undone and answered InternalError", err)
+	old := s.regions
+	s.regions = map[string]*regionState{}
+	if _, lerr := s.load(); lerr != nil {
+		s.regions = old
+		logf("ec2sim: reading the state back: %v; the unsaved change stays in memory", lerr)
+	}
+	return errInternal
 }
 
 func statFile(name string) fs.FileInfo {
@@ -133,6 +196,11 @@ func (s *Server) saveQuietly() {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	unlock, e := s.lockState()
+	if e != nil {
+		return
+	}
+	defer unlock()
 	if err := s.save(); err != nil {
 		logf("ec2sim: saving state: %v", err)
 	}

@@ -5,6 +5,9 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	"strings"
 	"testing"
 )
@@ -24,7 +27,7 @@ func post(t *testing.T, base, body, region string) rawResponse {
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	if region != "" {
-		req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20261201/"+region+"/ec2/aws4_request, SignedHeaders=host;x-amz-date, Signature=abc")
+		sign(req, region)
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -33,6 +36,12 @@ func post(t *testing.T, base, body, region string) rawResponse {
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	return rawResponse{resp.StatusCode, resp.Header, string(b)}
+}
+
+// sign gives a request a SigV4 Authorization header for region (the emulator reads the
+// credential scope; it does not check the signature).
+func sign(req *http.Request, region string) {
+	req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20261201/"+region+"/ec2/aws4_request, SignedHeaders=host;x-amz-date, Signature=abc")
 }
 
 type errorXML struct {
@@ -74,7 +83,7 @@ func TestProtocolErrors(t *testing.T) {
 		{"unknown action", "Action=LaunchRocket&Version=2016-11-15", 400, "InvalidAction", "LaunchRocket"},
 		{"no action", "Version=2016-11-15", 400, "MissingParameter", "Action"},
 		{"no version", "Action=DescribeRegions", 400, "MissingParameter", "Version"},
-		{"old version", "Action=DescribeRegions&Version=2014-01-01", 400, "NoSuchVersion", "2014-01-01"},
+		{"old version", "Action=DescribeRegions&Version=2014-01-01", 400, "InvalidParameterValue", "2014-01-01"},
 		{"missing duration", "Action=DescribeCapacityBlockOfferings&Version=2016-11-15&InstanceType=p5.48xlarge&InstanceCount=2", 400, "MissingParameter", "CapacityDurationHours"},
 		{"malformed number", "Action=DescribeCapacityBlockOfferings&Version=2016-11-15&InstanceType=p5.48xlarge&InstanceCount=two&CapacityDurationHours=48", 400, "InvalidParameterValue", "two"},
 		{"number overflow", offeringsForm + "&MaxResults=99999999999999999999", 400, "InvalidParameterValue", "MaxResults"},
@@ -105,7 +114,7 @@ func TestProtocolErrors(t *testing.T) {
 
 func TestProtocolSuccessShape(t *testing.T) {
 	_, base := newTestServer(t, Options{})
-	r := post(t, base, offeringsForm, "")
+	r := post(t, base, offeringsForm, "us-east-1")
 	if r.status != 200 || r.header.Get("Content-Type") != "text/xml;charset=UTF-8" {
 		t.Fatalf("%d %s", r.status, r.header.Get("Content-Type"))
 	}
@@ -132,7 +141,7 @@ func TestProtocolSuccessShape(t *testing.T) {
 	}
 
 	// Paged by hand: nextToken present until the last page.
-	r = post(t, base, offeringsForm+"&MaxResults=2", "")
+	r = post(t, base, offeringsForm+"&MaxResults=2", "us-east-1")
 	var page struct {
 		Items     []string `xml:"capacityBlockOfferingSet>item>capacityBlockOfferingId"`
 		NextToken string   `xml:"nextToken"`
@@ -141,22 +150,24 @@ func TestProtocolSuccessShape(t *testing.T) {
 		t.Fatalf("first page: %v %+v", err, page)
 	}
 	// A token is bound to its query.
-	wantError(t, post(t, base, strings.Replace(offeringsForm, "InstanceCount=2", "InstanceCount=3", 1)+"&MaxResults=2&NextToken="+url.QueryEscape(page.NextToken), ""), 400, "InvalidPaginationToken")
+	wantError(t, post(t, base, strings.Replace(offeringsForm, "InstanceCount=2", "InstanceCount=3", 1)+"&MaxResults=2&NextToken="+url.QueryEscape(page.NextToken), "us-east-1"), 400, "InvalidPaginationToken")
 
 	// DryRun: HTTP 412 DryRunOperation with AWS's message, after validation passed.
-	e := wantError(t, post(t, base, offeringsForm+"&DryRun=true", ""), 412, "DryRunOperation")
+	e := wantError(t, post(t, base, offeringsForm+"&DryRun=true", "us-east-1"), 412, "DryRunOperation")
 	if e.Message != "Request would have succeeded, but DryRun flag is set." {
 		t.Errorf("DryRun message %q", e.Message)
 	}
 	// ISO 8601 without a zone, or a bare date, is read as UTC.
 	for _, d := range []string{"2026-12-10T11%3A30%3A00", "2026-12-10", "2026-12-10T11%3A30%3A00.000Z"} {
-		r := post(t, base, offeringsForm+"&StartDateRange="+d, "")
+		r := post(t, base, offeringsForm+"&StartDateRange="+d, "us-east-1")
 		if r.status != 200 || strings.Contains(r.body, "<startDate>2026-12-0") {
 			t.Errorf("StartDateRange=%s: %d, or an offering before it: %.300s", d, r.status, r.body)
 		}
 	}
 	// GET with a query string is accepted, as EC2 does.
-	resp, err := http.Get(base + "/?Action=DescribeRegions&Version=2016-11-15")
+	get, _ := http.NewRequest(http.MethodGet, base+"/?Action=DescribeRegions&Version=2016-11-15", nil)
+	sign(get, "us-east-1")
+	resp, err := http.DefaultClient.Do(get)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,8 +187,8 @@ func TestSignedRegion(t *testing.T) {
 		}
 		return r.body
 	}
-	if b := zones(""); !strings.Contains(b, "<zoneName>eu-west-2a</zoneName>") {
-		t.Errorf("unsigned request not in the default region: %s", b)
+	if b := zones("eu-west-2"); !strings.Contains(b, "<zoneName>eu-west-2a</zoneName>") {
+		t.Errorf("signed request not in its region: %s", b)
 	}
 	if b := zones("ap-south-1"); !strings.Contains(b, "<zoneName>ap-south-1a</zoneName>") || strings.Contains(b, "eu-west-2") {
 		t.Errorf("signed request not in its region: %s", b)
@@ -198,5 +209,42 @@ func TestSignedRegion(t *testing.T) {
 	}
 	if _, err := New(Options{DefaultRegion: "moon-1"}); err == nil {
 		t.Error("New accepted an unknown default region")
+	}
+}
+
+// A request without a SigV4 Authorization header is refused as AWS refuses it, whatever
+// it asks (EC2 in its <Response><Errors> shape, STS in its <ErrorResponse>), and so is
+// the SDK with anonymous credentials; the emulator's own /_sim/ endpoints need none.
+func TestUnsignedRequestRefused(t *testing.T) {
+	_, base := newTestServer(t, Options{})
+	for _, body := range []string{offeringsForm, "Action=DescribeRegions&Version=2016-11-15", "Action=PurchaseCapacityBlock&Version=2016-11-15"} {
+		e := wantError(t, post(t, base, body, ""), 403, "MissingAuthenticationToken")
+		if !strings.Contains(e.Message, "access key ID") {
+			t.Errorf("message %q", e.Message)
+		}
+	}
+	get, _ := http.NewRequest(http.MethodGet, base+"/?Action=DescribeRegions&Version=2016-11-15", nil)
+	resp, err := http.DefaultClient.Do(get)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 403 {
+		t.Errorf("unsigned GET: %d", resp.StatusCode)
+	}
+	sts := post(t, base, "Action=GetCallerIdentity&Version=2011-06-15", "")
+	if sts.status != 403 || !strings.Contains(sts.body, "<ErrorResponse") || !strings.Contains(sts.body, "<Code>MissingAuthenticationToken</Code>") {
+		t.Errorf("unsigned STS: %d %s", sts.status, sts.body)
+	}
+	anon := ec2Client(base, "us-east-1", func(o *ec2.Options) { o.Credentials = aws.AnonymousCredentials{} })
+	_, err = anon.DescribeCapacityBlockOfferings(ctx, p5Search(1, 24))
+	wantCode(t, err, "MissingAuthenticationToken")
+	clock, err := http.Get(base + "/_sim/clock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock.Body.Close()
+	if clock.StatusCode != 200 {
+		t.Errorf("/_sim/clock unsigned: %d", clock.StatusCode)
 	}
 }

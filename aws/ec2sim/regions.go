@@ -1,6 +1,7 @@
 package ec2sim
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 )
@@ -12,6 +13,11 @@ type zone struct {
 	Group     string // network border group
 	ParentID  string // Local Zones only
 	CIDRBlock string // of the default subnet
+	// Local Zones only: the long name of the zone group, the types of Capacity Blocks sold
+	// there, and whether the demo account starts opted in to it.
+	City       string
+	Sells      []string
+	OptedInNow bool
 }
 
 type regionInfo struct {
@@ -28,7 +34,14 @@ var regions = map[string]regionInfo{
 		{Name: "us-east-1a", ID: "use1-az4"}, {Name: "us-east-1b", ID: "use1-az6"},
 		{Name: "us-east-1c", ID: "use1-az1"}, {Name: "us-east-1d", ID: "use1-az2"},
 		{Name: "us-east-1e", ID: "use1-az3"}, {Name: "us-east-1f", ID: "use1-az5"},
-		{Name: "us-east-1-dfw-2a", ID: "use1-dfw2-az1", Type: "local-zone", Group: "us-east-1-dfw-2", ParentID: "use1-az4"},
+		// AWS sells P6e-GB200 UltraServers in the Dallas Local Zone and P5 in the Atlanta one
+		// (EC2 API, February 2026). The demo account is opted in to Dallas, not to Atlanta:
+		// its offerings show only with AllAvailabilityZones, and launching there needs
+		// ModifyAvailabilityZoneGroup first.
+		{Name: "us-east-1-dfw-2a", ID: "use1-dfw2-az1", Type: "local-zone", Group: "us-east-1-dfw-2", ParentID: "use1-az4",
+			City: "US East (Dallas) 2", Sells: []string{"u-p6e-gb200x72", "u-p6e-gb200x36"}, OptedInNow: true},
+		{Name: "us-east-1-atl-2a", ID: "use1-atl2-az1", Type: "local-zone", Group: "us-east-1-atl-2", ParentID: "use1-az1",
+			City: "US East (Atlanta) 2", Sells: []string{"p5.48xlarge"}},
 	}},
 	"us-east-2": {"us-east-2", []zone{
 		{Name: "us-east-2a", ID: "use2-az1"}, {Name: "us-east-2b", ID: "use2-az2"}, {Name: "us-east-2c", ID: "use2-az3"},
@@ -89,8 +102,26 @@ func (r regionInfo) zone(name string) (zone, bool) {
 	return zone{}, false
 }
 
-// Only UltraServers are sold in Local Zones, and only there.
-func (r regionInfo) zonesFor(ultra bool) []zone {
+// zonesFor are the zones where blocks of typ are sold: UltraServers only in the Local
+// Zones that sell them, other types in every Availability Zone and in the Local Zones
+// that sell them. A zone the account has not opted in to counts only when allZones is
+// set (AllAvailabilityZones).
+func (r regionInfo) zonesFor(typ string, ultra, allZones bool, rs *regionState) []zone {
+	var out []zone
+	for _, z := range r.Zones {
+		sold := z.Type != "local-zone" && !ultra || slices.Contains(z.Sells, typ)
+		if sold && (allZones || rs.optedIn(z)) {
+			out = append(out, z)
+		}
+	}
+	return out
+}
+
+// carrierZones are the zones among which one always carries a type (see carries): the
+// Availability Zones, or for UltraServers the Local Zones. A Local Zone that sells a type
+// other than an UltraServer carries it without being among them, so that adding it left
+// the Availability Zones' market as it was.
+func (r regionInfo) carrierZones(ultra bool) []zone {
 	var out []zone
 	for _, z := range r.Zones {
 		if (z.Type == "local-zone") == ultra {
@@ -98,6 +129,35 @@ func (r regionInfo) zonesFor(ultra bool) []zone {
 		}
 	}
 	return out
+}
+
+// localZoneSells reports whether az is a Local Zone that sells typ: it always carries it.
+func localZoneSells(region, az, typ string) bool {
+	z, ok := regions[region].zone(az)
+	return ok && z.Type == "local-zone" && slices.Contains(z.Sells, typ)
+}
+
+// optedIn reports whether the account may use the zone: Availability Zones need no
+// opt-in; a Local Zone's group is opted in from the start or by ModifyAvailabilityZoneGroup.
+func (rs *regionState) optedIn(z zone) bool {
+	if z.Type != "local-zone" {
+		return true
+	}
+	if st, ok := rs.ZoneGroups[z.Group]; ok {
+		return st == "opted-in"
+	}
+	return z.OptedInNow
+}
+
+// optInStatus is the zone's opt-in status as DescribeAvailabilityZones gives it.
+func (rs *regionState) optInStatus(z zone) string {
+	switch {
+	case z.Type != "local-zone":
+		return "opt-in-not-required"
+	case rs.optedIn(z):
+		return "opted-in"
+	}
+	return "not-opted-in"
 }
 
 // Regions lists, sorted, the regions the emulator serves: those where Capacity Blocks are

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -28,8 +29,9 @@ type Options struct {
 	Start         time.Time // the emulator clock's start; zero = time.Now()
 	Speed         float64   // clock rate vs real time; 0 means 1
 	StateFile     string    // "" = in memory only; else load at New and save after every mutation (atomic write)
-	DefaultRegion string    // region of unsigned requests; "" = "us-east-1"
+	DefaultRegion string    // the region `gpublock sim` tells clients to sign for; "" = "us-east-1"
 	Faults        Faults
+	PaymentDelay  PaymentDelay // how long purchases stay payment-pending; zero = 1 to 5 minutes
 	PriceList     http.Handler // optional; requests with header X-Amz-Target: AWSPriceListService.* go to it
 	// RateLimits, when set, refuses requests beyond AWS's request token buckets; nil turns
 	// them off (gpublock sim sets AWSRateLimits unless told not to).
@@ -51,6 +53,7 @@ type Server struct {
 	seen    fs.FileInfo // the state file as this emulator last read or wrote it
 
 	protocols []mounted
+	lock      *os.File // the state file's lock file, opened on first use
 }
 
 // New makes an emulator, loading Options.StateFile if it exists.
@@ -60,6 +63,9 @@ func New(opts Options) (*Server, error) {
 	}
 	if _, ok := regions[opts.DefaultRegion]; !ok {
 		return nil, fmt.Errorf("ec2sim: default region %q is not served; regions: %s", opts.DefaultRegion, strings.Join(regionNames(), ", "))
+	}
+	if err := opts.PaymentDelay.check(); err != nil {
+		return nil, fmt.Errorf("ec2sim: %w", err)
 	}
 	if opts.Speed < 0 {
 		return nil, fmt.Errorf("ec2sim: speed %v must be positive", opts.Speed)
@@ -180,14 +186,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case http.MethodPost:
 		b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
 		if err != nil {
-			writeEC2Error(w, reqID, errf(http.StatusRequestEntityTooLarge, "RequestEntityTooLarge", "The request body is larger than %d bytes.", maxBody))
+			writeEC2Error(w, reqID, errf(http.StatusRequestEntityTooLarge, "InvalidQueryParameter", "The request body is larger than %d bytes.", maxBody))
 			return
 		}
 		body = b
 	case http.MethodGet:
 		body = []byte(r.URL.RawQuery)
 	default:
-		writeEC2Error(w, reqID, errf(http.StatusMethodNotAllowed, "InvalidHttpRequest", "Use POST with a form-encoded body (method was %s).", r.Method))
+		writeEC2Error(w, reqID, errf(http.StatusMethodNotAllowed, "UnsupportedOperation", "Use POST with a form-encoded body (method was %s).", r.Method))
 		return
 	}
 	f, aerr := decodeForm(body)
@@ -200,6 +206,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	fail := writeEC2Error
 	if isSTS {
 		fail = writeSTSError
+	}
+	if aerr == errMissingAuth && isSTS {
+		// STS's own words for it (as captured from sts.amazonaws.com in public fixtures).
+		aerr = errf(http.StatusForbidden, "MissingAuthenticationToken", "Request is missing Authentication Token")
 	}
 	if aerr != nil {
 		fail(w, reqID, aerr)
@@ -237,7 +247,9 @@ func (s *Server) dispatchEC2(c *call) (*xmlBody, *apiError) {
 	if v := c.form.str("Version"); v == "" {
 		return nil, missingParam("Version")
 	} else if v != ec2Version {
-		return nil, errf(http.StatusBadRequest, "NoSuchVersion", "The requested version (%s) of service AmazonEC2 does not exist; this emulator speaks %s.", v, ec2Version)
+		// EC2's error codes have none for an unknown version (other query services answer
+		// NoSuchVersion); InvalidParameterValue names the parameter.
+		return nil, badParam("Value (%s) for parameter Version is invalid. This emulator speaks EC2 API version %s.", v, ec2Version)
 	}
 	if aerr := checkParams(c.action, c.form); aerr != nil {
 		return nil, aerr
@@ -249,7 +261,11 @@ func (s *Server) dispatchEC2(c *call) (*xmlBody, *apiError) {
 	c.dryRun = dry
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.refresh()
+	unlock, aerr := s.lockState()
+	if aerr != nil {
+		return nil, aerr
+	}
+	defer unlock()
 	c.now = s.clock.Now()
 	return h(s, c)
 }
@@ -259,7 +275,7 @@ func (s *Server) dispatchEC2(c *call) (*xmlBody, *apiError) {
 func (s *Server) signedRegion(r *http.Request) (region, service string, e *apiError) {
 	auth := r.Header.Get("Authorization")
 	if auth == "" {
-		return s.opts.DefaultRegion, "", nil
+		return "", "", errMissingAuth
 	}
 	i := strings.Index(auth, "Credential=")
 	if i < 0 {

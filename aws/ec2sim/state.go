@@ -10,7 +10,7 @@ import (
 
 // Lifecycle timings on the emulator's clock.
 const (
-	minPaymentDelay  = 1 * time.Minute
+	minPaymentDelay  = 1 * time.Minute // the default PaymentDelay
 	maxPaymentDelay  = 5 * time.Minute
 	instancePending  = 45 * time.Second // pending → running
 	instanceShutdown = time.Minute      // shutting-down → terminated, when the slot frees
@@ -30,6 +30,9 @@ type regionState struct {
 	Counter    int `json:"counter"` // for IDs of reservations, instances and launches
 	// ClientTokens makes RunInstances idempotent, as AWS's is.
 	ClientTokens map[string]string `json:"clientTokens"` // token → launch (r-) ID
+	KeyPairs     []*keyPair        `json:"keyPairs,omitempty"`
+	// ZoneGroups holds the opt-in status the account set for Local Zone groups.
+	ZoneGroups map[string]string `json:"zoneGroups,omitempty"`
 }
 
 func newRegionState() *regionState {
@@ -60,6 +63,7 @@ func (rs *regionState) fill() {
 	for _, r := range rs.Reservations {
 		r.Extensions = slices.DeleteFunc(r.Extensions, func(e *extension) bool { return e == nil })
 	}
+	rs.KeyPairs = slices.DeleteFunc(rs.KeyPairs, func(k *keyPair) bool { return k == nil })
 	rs.Instances = slices.DeleteFunc(rs.Instances, func(in *instance) bool {
 		return in == nil || rs.reservation(in.ReservationID) == nil
 	})
@@ -232,6 +236,7 @@ type instance struct {
 	AZ            string    `json:"az"`
 	PrivateIP     string    `json:"privateIp"`
 	KeyName       string    `json:"keyName,omitempty"`
+	Groups        []string  `json:"groups,omitempty"` // security group IDs; none saved before groups were checked
 	LaunchIndex   int       `json:"launchIndex"`
 	Launched      time.Time `json:"launched"`
 	TerminateAt   time.Time `json:"terminateAt,omitzero"`

@@ -62,6 +62,7 @@ func (x *xmlBody) send(w http.ResponseWriter, status int, reqID, contentType str
 	h := w.Header()
 	h.Set("Content-Type", contentType)
 	h.Set("X-Amzn-Requestid", reqID)
+	h.Set("Content-Length", strconv.Itoa(x.b.Len())) // as AWS sends it, never chunked
 	w.WriteHeader(status)
 	w.Write(x.b.Bytes())
 }

@@ -584,6 +584,11 @@ func TestRawProtocol(t *testing.T) {
 			}
 		}
 	}
+	// An unsigned request is refused, as AWS refuses it.
+	st, body, _ = raw(t, url, "ListTrainingPlans", `{}`, map[string]string{"Authorization": ""})
+	if st != http.StatusForbidden || body["__type"] != "MissingAuthenticationToken" {
+		t.Fatalf("unsigned: %d %v", st, body)
+	}
 	// A scope signed for another service is refused.
 	st, body, _ = raw(t, url, "ListTrainingPlans", `{}`, map[string]string{"Authorization": "AWS4-HMAC-SHA256 Credential=AKID/20261201/us-east-1/ec2/aws4_request, SignedHeaders=host, Signature=x"})
 	if st != http.StatusForbidden {

@@ -138,6 +138,12 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	region, service, serr := h.core.SignedRegion(r)
+	if errors.Is(serr, ec2sim.ErrUnsigned) {
+		// The common error of every AWS query and JSON API (SageMaker's Common Errors page
+		// lists it with HTTP 403).
+		writeError(w, reqID, errf(http.StatusForbidden, "MissingAuthenticationToken", "The request must contain either a valid (registered) AWS access key ID or X.509 certificate."))
+		return
+	}
 	if serr != nil {
 		writeError(w, reqID, errf(http.StatusForbidden, "UnrecognizedClientException", "%v", serr))
 		return
@@ -161,7 +167,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var out any
 	var aerr *apiError
 	lost := false
-	h.core.Update(func(now time.Time) bool {
+	saveErr := h.core.Update(func(now time.Time) bool {
 		h.mu.Lock()
 		defer h.mu.Unlock()
 		c.now, c.rs = now, h.region(region)
@@ -174,6 +180,10 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		return c.changed
 	})
+	if saveErr != nil {
+		writeError(w, reqID, errInternal)
+		return
+	}
 	if aerr != nil {
 		writeError(w, reqID, aerr)
 		return

@@ -45,7 +45,16 @@ func TestLaunchIntoActiveBlock(t *testing.T) {
 	cs := startCLISim(t)
 	b := boughtBlock(t, cs)
 	activate(t, cs, b)
+	// The account has no key pair until one is created; a launch with an unknown one is
+	// refused before anything starts.
 	code, out, errs := runCLI(launchArgsFor(cs.url, b.CapacityReservationId, "--yes", "--count", "2", "--key", "ml-team", "-o", "json")...)
+	if code != 1 || out != "" || !strings.Contains(errs, "ml-team") {
+		t.Fatalf("unknown key pair: exit %d, stdout %q\n%s", code, out, errs)
+	}
+	if _, err := simEC2(cs.url).CreateKeyPair(context.Background(), &ec2.CreateKeyPairInput{KeyName: sdkaws.String("ml-team")}); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs = runCLI(launchArgsFor(cs.url, b.CapacityReservationId, "--yes", "--count", "2", "--key", "ml-team", "-o", "json")...)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, errs)
 	}
@@ -127,11 +136,16 @@ func TestLaunchIntoScheduledBlock(t *testing.T) {
 	}
 }
 
+// simEC2 is an SDK client of the test's emulator in us-east-1.
+func simEC2(url string) *ec2.Client {
+	return ec2.New(ec2.Options{Region: "us-east-1", BaseEndpoint: sdkaws.String(url),
+		Credentials: credentials.NewStaticCredentialsProvider("AKIATESTCLI000000001", "cli-test-secret", "")})
+}
+
 // subnetOutside returns a subnet of us-east-1 that is not in zone, asked through the SDK.
 func subnetOutside(t *testing.T, url, zone string) string {
 	t.Helper()
-	cl := ec2.New(ec2.Options{Region: "us-east-1", BaseEndpoint: sdkaws.String(url),
-		Credentials: credentials.NewStaticCredentialsProvider("AKIATESTCLI000000001", "cli-test-secret", "")})
+	cl := simEC2(url)
 	out, err := cl.DescribeSubnets(context.Background(), &ec2.DescribeSubnetsInput{})
 	if err != nil {
 		t.Fatal(err)

@@ -79,7 +79,7 @@ func reportUsage(stderr io.Writer, cmd string, err error) int {
 	return 2
 }
 
-const offeringsSynopsis = "--type TYPE[,TYPE...] --duration 2d|48h|3w|2d-7d [--count N] [--from DATE] [--to DATE] [--region R[,R...]|all] [-o table|json|csv] [--watch [--interval 5m] [--until-found]]\n\n" +
+const offeringsSynopsis = "--type TYPE[,TYPE...] --duration 2d|48h|3w|2d-7d [--count N] [--from DATE] [--to DATE] [--region R[,R...]|all] [--all-zones] [-o table|json|csv] [--watch [--interval 5m] [--until-found]]\n\n" +
 	"table and csv print rows as they arrive; json prints one array at the end. A region that\n" +
 	"fails is named on stderr and what the others found is still printed; when every region\n" +
 	"fails, stdout stays empty (no header, no []).\n\n" +
@@ -110,6 +110,7 @@ type offeringsArgs struct {
 	intervalValue string
 	interval      time.Duration
 	untilFound    bool
+	allZones      bool
 }
 
 func runOfferings(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -171,6 +172,7 @@ func parseOfferings(args []string, stderr io.Writer) (*offeringsArgs, outputForm
 	fs.BoolVar(&a.watch, "watch", false, "search again every --interval until interrupted, printing only new offerings")
 	fs.StringVar(&a.intervalValue, "interval", "5m", "time between searches with --watch (1m to 24h)")
 	fs.BoolVar(&a.untilFound, "until-found", false, "with --watch: stop at the first search that finds any offering (exit 0; 1 if interrupted first)")
+	fs.BoolVar(&a.allZones, "all-zones", false, "also search zones the account has not opted in to, such as Local Zones (AWS's AllAvailabilityZones); launching there needs opting in first")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil, "", err
@@ -240,6 +242,7 @@ func (a *offeringsArgs) query(now time.Time) (model.Query, error) {
 	if q.Regions, err = a.aws.regionList(q.InstanceTypes); err != nil {
 		return q, err
 	}
+	q.AllZones = a.allZones
 	return q, nil
 }
 

@@ -34,9 +34,13 @@ type cliSim struct {
 
 // startCLISim starts an emulator and sets the environment as a script's would: static
 // keys in env, empty AWS config files so the host's never leak in, a private state dir.
-func startCLISim(t *testing.T) *cliSim {
+func startCLISim(t *testing.T, tweak ...func(*ec2sim.Options)) *cliSim {
 	t.Helper()
-	sim, err := ec2sim.New(ec2sim.Options{Seed: 1, Start: cliSimStart, Speed: 1e-9})
+	opts := ec2sim.Options{Seed: 1, Start: cliSimStart, Speed: 1e-9}
+	for _, f := range tweak {
+		f(&opts)
+	}
+	sim, err := ec2sim.New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}

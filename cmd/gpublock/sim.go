@@ -52,11 +52,12 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	clock := fs.String("clock", "", "start the emulator's clock at this RFC 3339 time (default: now)")
 	speed := fs.String("speed", "1", "clock rate against real time, a positive number (e.g. 60: one minute per second)")
 	fs.StringVar(&opts.StateFile, "state", "", "keep the emulator's state in this JSON file, so purchases survive a restart")
-	fs.StringVar(&opts.DefaultRegion, "region", "us-east-1", "region of unsigned requests")
+	fs.StringVar(&opts.DefaultRegion, "region", "us-east-1", "the region the printed setup signs for (AWS_REGION); every request must be signed, and is served in the region it is signed for")
 	fs.Var(faultFlags{&opts.Faults}, "fault", "inject a fault, repeatable: "+ec2sim.FaultHelp)
 	limits := fs.String("rate-limits", "aws", "EC2's request token buckets: aws (as documented: DescribeCapacityBlockOfferings 10 at once, then 0.15 per second), off, or a number N (AWS's refill rates × N, for demos)")
+	payment := fs.String("payment-delay", "1m-5m", "how long purchases stay payment-pending: "+ec2sim.PaymentDelayHelp)
 	oneLineFlagErrors(fs, "sim", stderr, func() {
-		fmt.Fprintln(stderr, "Usage: gpublock sim [--addr 127.0.0.1:4566] [--seed N] [--clock RFC3339] [--speed X] [--state FILE] [--rate-limits aws|off|N] [--fault NAME=VALUE ...]")
+		fmt.Fprintln(stderr, "Usage: gpublock sim [--addr 127.0.0.1:4566] [--seed N] [--clock RFC3339] [--speed X] [--state FILE] [--rate-limits aws|off|N] [--payment-delay D|MIN-MAX|aws] [--fault NAME=VALUE ...]")
 		fmt.Fprintln(stderr, "\nServes an emulator of the EC2 Capacity Blocks API (with STS GetCallerIdentity, the Price List API's GetProducts and SageMaker Training Plans) until interrupted.")
 		fmt.Fprintln(stderr, "\nExit status: 0 stopped by an interrupt, 1 could not serve (address in use, unreadable state file), 2 bad usage.")
 		fmt.Fprintln(stderr, "\nFlags:")
@@ -83,6 +84,10 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	opts.Speed = sp
+	if opts.PaymentDelay, err = ec2sim.ParsePaymentDelay(*payment); err != nil {
+		fmt.Fprintf(stderr, "gpublock sim: --payment-delay: %v\n", err)
+		return 2
+	}
 	switch *limits {
 	case "aws":
 		opts.RateLimits = ec2sim.AWSRateLimits(1)
@@ -186,8 +191,8 @@ func faultSummary(f ec2sim.Faults) string {
 }
 
 // checkStateWritable makes sure the state file can be written where it is kept: the
-// emulator saves after every purchase, and a failed save is only logged, so a wrong path
-// would otherwise lose a demo's purchases silently.
+// emulator saves after every purchase and answers InternalError when it cannot, so a
+// wrong path would otherwise refuse every purchase of a demo.
 func checkStateWritable(path string) error {
 	f, err := os.CreateTemp(filepath.Dir(path), ".gpublock-sim-check-*")
 	if err != nil {
@@ -203,6 +208,7 @@ func printSimHelp(w io.Writer, url string, opts ec2sim.Options, now time.Time) {
 	if opts.StateFile != "" {
 		fmt.Fprintf(w, "State kept in %s\n", opts.StateFile)
 	}
+	fmt.Fprintf(w, "Payment: %s after each purchase (AWS: 5 minutes to 12 hours)\n", opts.PaymentDelay)
 	fmt.Fprintf(w, "Faults: %s\n", faultSummary(opts.Faults))
 	fmt.Fprintf(w, "Rate limits: %s\n", rateLimitSummary(opts.RateLimits))
 	fmt.Fprintf(w, `

@@ -39,6 +39,9 @@ func TestSimBadFlags(t *testing.T) {
 		{[]string{"--fault", "down=us-west-1"}, "Capacity Blocks are sold in ap-northeast-1"},
 		{[]string{"--fault", "deny=BuyEverything"}, "PurchaseCapacityBlock"},
 		{[]string{"--fault", "payfail=-1"}, "whole number"},
+		{[]string{"--payment-delay", "13h"}, "within 12 hours"},
+		{[]string{"--payment-delay", "2h-1h"}, "longer than the longest"},
+		{[]string{"--payment-delay", "soon"}, "MIN-MAX"},
 		{[]string{"--colour"}, "flag provided but not defined"},
 		{[]string{"extra"}, "unexpected argument"},
 		{[]string{"--addr", "nohost"}, "host:port"},
@@ -172,8 +175,11 @@ func TestDemoBackendServesPriceList(t *testing.T) {
 // --fault deny= and payfail= reach the emulator: a denied action answers
 // UnauthorizedOperation through the SDK, and a purchase ends payment-failed.
 func TestSimDenyAndPayFailFaults(t *testing.T) {
-	base, out, cancel, wait := startSimCommand(t, "--clock", "2026-12-01T12:00:00Z",
+	base, out, cancel, wait := startSimCommand(t, "--clock", "2026-12-01T12:00:00Z", "--payment-delay", "30s-2m",
 		"--fault", "deny=ec2:RunInstances,DescribeRegions", "--fault", "payfail=1")
+	if !strings.Contains(out.String(), "Payment: 30s-2m0s after each purchase") {
+		t.Errorf("payment line:\n%s", out.String())
+	}
 	if !strings.Contains(out.String(), "Faults: deny=RunInstances,DescribeRegions payfail=1\n") {
 		t.Errorf("fault summary:\n%s", out.String())
 	}

@@ -25,6 +25,7 @@ type Offering struct {
 	Tenancy                      string
 	UltraserverType              string `json:",omitempty"`
 	UltraserverCount             int    `json:",omitempty"`
+	ZoneType                     string `json:",omitempty"` // availability-zone or local-zone
 	Region                       string
 
 	// Against on-demand (pricing.Compare). Rates are per PriceUnit-hour ("instance", or
@@ -58,6 +59,7 @@ func Row(o model.Offering, c pricing.Comparison) Offering {
 		Tenancy:                      o.Tenancy,
 		UltraserverType:              o.UltraServerType,
 		UltraserverCount:             o.UltraServerCount,
+		ZoneType:                     o.ZoneType,
 		Region:                       o.Region,
 		PriceUnit:                    c.Unit,
 		EffectiveHourlyPrice:         c.EffectiveHourly,

@@ -1,11 +1,8 @@
 package ui
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
-	"os"
 
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/model"
@@ -35,95 +32,11 @@ func (b awsBackend) Blocks(ctx context.Context, regions []string) (BlockList, er
 			failed++
 		}
 	}
-	if p, perr := b.c.JournalPath(); perr == nil {
-		list.Fees = paidFees(blocks, readJournalFees(p))
-	}
+	list.Fees = b.c.FeesPaid(blocks)
 	if err != nil && failed >= max(1, len(regions)) && len(blocks) == 0 {
 		return list, explain(err)
 	}
 	return list, nil
-}
-
-// journalPaid is what this machine's journal says was bought for one reservation.
-type journalPaid struct {
-	purchase   model.Money
-	extensions map[string]model.Money // by extension offering id
-}
-
-// readJournalFees reads the journal's bought purchases and extensions per reservation. The
-// journal is this machine's only: a missing or unreadable one gives nothing, not an error.
-func readJournalFees(path string) map[string]*journalPaid {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	paid := map[string]*journalPaid{}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		var e aws.JournalEntry
-		if json.Unmarshal(sc.Bytes(), &e) != nil || e.Phase != "outcome" || e.Outcome != string(aws.Bought) {
-			continue
-		}
-		id := e.Result
-		if e.Action == "PurchaseCapacityBlockExtension" {
-			id = e.Target
-		}
-		fee, err := model.ParseMoney(e.Fee)
-		if id == "" || err != nil {
-			continue
-		}
-		if e.Action == "PurchaseCapacityBlock" || paid[id] == nil {
-			// A purchase starts its reservation's history. The demo's emulator, started afresh
-			// (its state file deleted), hands out the same reservation ids again, and the
-			// journal keeps the old reservation's lines: they are not this block's.
-			paid[id] = &journalPaid{extensions: map[string]model.Money{}}
-		}
-		if e.Action == "PurchaseCapacityBlock" {
-			paid[id].purchase = fee
-			continue
-		}
-		paid[id].extensions[e.Offering] = paid[id].extensions[e.Offering].Add(fee)
-	}
-	return paid
-}
-
-// paidFees is what was paid per reservation: the journal's purchases and extensions, less
-// what AWS lists as payment-failed (a failed block or extension charges nothing, though the
-// journal recorded it as bought when the call answered).
-func paidFees(blocks []model.Block, paid map[string]*journalPaid) map[string]model.Money {
-	if paid == nil {
-		return nil
-	}
-	byID := map[string]model.Block{}
-	for _, b := range blocks {
-		byID[b.ReservationID] = b
-	}
-	fees := map[string]model.Money{}
-	for id, p := range paid {
-		b, listed := byID[id]
-		var total model.Money
-		if !listed || b.State != model.StatePaymentFailed {
-			total = p.purchase
-		}
-		for off, fee := range p.extensions {
-			if !extensionFailed(b, off) {
-				total = total.Add(fee)
-			}
-		}
-		fees[id] = total
-	}
-	return fees
-}
-
-func extensionFailed(b model.Block, offeringID string) bool {
-	for _, x := range b.Extensions {
-		if x.OfferingID == offeringID && x.Status == model.ExtensionPaymentFailed {
-			return true
-		}
-	}
-	return false
 }
 
 func (b awsBackend) ExtensionOfferings(ctx context.Context, blk model.Block, days int) ([]model.ExtensionOffering, error) {

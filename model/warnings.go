@@ -27,11 +27,13 @@ const (
 	NoWarning WarningKind = iota
 	// WarnIdle: active and paid for, with no instance running in it.
 	WarnIdle
-	// WarnPaymentPending: the block's payment has been pending for longer than an hour.
+	// WarnPaymentPending: AWS has not taken the block's payment yet (usually minutes).
 	WarnPaymentPending
 	// WarnExtendBy: a lead before the end has been reached while AWS still takes an
 	// extension (until ExtendCutoff before the end).
 	WarnExtendBy
+	// WarnPaymentSlow: the payment has been pending for longer than an hour.
+	WarnPaymentSlow
 	WarnPaymentFailed
 	// WarnInterconnectImpaired and WarnCapacityUnavailable are what
 	// DescribeCapacityBlockStatus reports of a running block.
@@ -49,7 +51,7 @@ const (
 )
 
 var kindNames = map[WarningKind]string{
-	WarnIdle: "idle", WarnPaymentPending: "payment-pending", WarnExtendBy: "extend-by", WarnPaymentFailed: "payment-failed",
+	WarnIdle: "idle", WarnPaymentPending: "payment-pending", WarnExtendBy: "extend-by", WarnPaymentSlow: "payment-pending-long", WarnPaymentFailed: "payment-failed",
 	WarnInterconnectImpaired: "interconnect-impaired", WarnCapacityUnavailable: "capacity-unavailable",
 	WarnCantExtend: "cant-extend", WarnExpiring: "expiring", WarnExtensionFailed: "extension-failed", WarnTerminating: "terminating",
 }
@@ -66,6 +68,8 @@ func (k WarningKind) Word() string {
 		return "$ PAY PENDING"
 	case WarnExtendBy:
 		return "▲ EXTEND BY"
+	case WarnPaymentSlow:
+		return "$ PAY PENDING 1h+"
 	case WarnPaymentFailed:
 		return "✖ PAY FAILED"
 	case WarnInterconnectImpaired:
@@ -101,7 +105,10 @@ func (k WarningKind) Sentence(b Block, now time.Time) string {
 	case WarnIdle:
 		return what + " is active and paid for, but no instance is running in it"
 	case WarnPaymentPending:
-		return fmt.Sprintf("%s: payment pending for %s; AWS usually takes it within minutes. Check the account's payment method", what, Span(now.Sub(b.Created)))
+		return what + ": payment pending"
+	case WarnPaymentSlow:
+		return fmt.Sprintf("%s: payment pending for over %s; AWS usually takes it within minutes. Check the account's payment method (AWS Billing console)",
+			what, Span(PaymentPendingTooLong))
 	case WarnExtendBy:
 		return fmt.Sprintf("%s ends in %s (%s UTC); extend it by %s UTC (%s left), AWS takes no extension after that",
 			what, Span(b.End.Sub(now)), end, b.ExtendBy().UTC().Format("Jan 02 15:04"), Span(b.ExtendBy().Sub(now)))
@@ -245,9 +252,9 @@ func (r WarnRules) Warnings(b Block, now time.Time) []Warning {
 	add := func(k WarningKind, lead time.Duration) { out = append(out, Warning{k, lead}) }
 	switch b.State {
 	case StatePaymentPending:
-		// A block without a known purchase time is warned of: the safer reading.
-		if b.Created.IsZero() || now.Sub(b.Created) >= PaymentPendingTooLong {
-			add(WarnPaymentPending, 0)
+		add(WarnPaymentPending, 0)
+		if !b.Created.IsZero() && now.Sub(b.Created) >= PaymentPendingTooLong {
+			add(WarnPaymentSlow, 0)
 		}
 	case StatePaymentFailed:
 		// Warned of until the end it would have had: while its capacity was counted on,

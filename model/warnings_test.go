@@ -104,10 +104,10 @@ func TestCapacityAndPaymentWarnings(t *testing.T) {
 		t.Errorf("sentence %q", s)
 	}
 	p := Block{ReservationID: "cr-2", State: StatePaymentPending, Created: now.Add(-59 * time.Minute), Start: now.Add(time.Hour), End: now.Add(25 * time.Hour)}
-	if got := r.Top(p, now).Kind; got != NoWarning {
+	if got := r.Top(p, now).Kind; got != WarnPaymentPending {
 		t.Errorf("pending 59 minutes: %s", got.Word())
 	}
-	if got := r.Top(p, now.Add(time.Minute)).Kind; got != WarnPaymentPending {
+	if got := r.Top(p, now.Add(time.Minute)).Kind; got != WarnPaymentSlow {
 		t.Errorf("pending an hour: %s", got.Word())
 	}
 }

@@ -9,8 +9,9 @@ import (
 )
 
 func (b awsBackend) Blocks(ctx context.Context, regions []string) (BlockList, error) {
-	blocks, err := b.c.Blocks(ctx, regions)
-	list := BlockList{Blocks: blocks, Now: b.c.Now(ctx)}
+	scan, err := b.scan.Scan(ctx, regions)
+	blocks := scan.Blocks
+	list := BlockList{Blocks: blocks, Now: b.c.Now(ctx), Quiet: scan.Quiet}
 	failed := 0
 	if err != nil {
 		var parts []error
@@ -33,10 +34,25 @@ func (b awsBackend) Blocks(ctx context.Context, regions []string) (BlockList, er
 		}
 	}
 	list.Fees = b.c.FeesPaid(blocks)
-	if err != nil && failed >= max(1, len(regions)) && len(blocks) == 0 {
+	if err != nil && failed >= max(1, len(scan.Listed)) && len(blocks) == 0 {
 		return list, explain(err)
 	}
 	return list, nil
+}
+
+// RescanAll makes the next listing cover every region, the quiet ones too.
+func (b awsBackend) RescanAll() { b.scan.Forget() }
+
+func (b awsBackend) ExtensionChoices(ctx context.Context, blk model.Block) ([]model.ExtensionChoice, error) {
+	choices, err := b.c.ExtensionChoices(ctx, blk)
+	if err != nil {
+		var le *aws.ExtensionLengthsError
+		if errors.As(err, &le) {
+			return choices, errors.New(le.Error())
+		}
+		return choices, actionError(err)
+	}
+	return choices, nil
 }
 
 func (b awsBackend) ExtensionOfferings(ctx context.Context, blk model.Block, days int) ([]model.ExtensionOffering, error) {

@@ -37,21 +37,21 @@ type columnDef struct {
 }
 
 // Keep orders what a narrow table drops: the warning, the time to termination and the
-// region go last, and the columns that are mostly "—" (interconnect, fee paid) first.
+// region go last, and the interconnect, mostly "insufficient-data" or "ok", first.
 var columns = [numColumns]columnDef{
 	ColWarning:      {"Warning", "warning", "W", 26, 12, false},
 	ColState:        {"State", "state", "X", 15, 7, false},
 	ColRegion:       {"Region", "region", "R", 14, 10, false},
 	ColAZ:           {"AZ", "availability zone", "Z", 15, 1, false},
 	ColType:         {"Type × N", "type and count", "T", 21, 9, false},
-	ColStart:        {"Start UTC", "start", "S", 12, 3, false},
+	ColStart:        {"Start UTC", "start", "S", 12, 2, false},
 	ColEnd:          {"End UTC", "end", "E", 12, 6, false},
 	ColCountdown:    {"To start/end", "time to start or end", "U", 17, 8, false},
-	ColTermination:  {"Terminates in", "time to termination", "K", 13, 11, true},
-	ColRunning:      {"Running", "instances running", "N", 7, 5, true},
+	ColTermination:  {"Terminates in", "time to termination", "K", 14, 11, true},
+	ColRunning:      {"Running", "instances running", "N", 7, 4, true},
 	ColInterconnect: {"Interconnect", "interconnect status", "C", 17, 0, false},
-	ColFee:          {"Fee paid", "fee paid", "F", 14, 2, true},
-	ColID:           {"Reservation", "reservation id", "I", 20, 4, false},
+	ColFee:          {"Fee paid", "fee paid", "F", 14, 5, true},
+	ColID:           {"Reservation", "reservation id", "I", 20, 3, false},
 }
 
 // fitColumns picks the columns that fit width.

@@ -65,18 +65,31 @@ func detailLines(th theme.Theme, rules model.WarnRules, b model.Block, fee model
 	}
 
 	add(th.Focused.Render(b.ReservationID) + th.Value.Render(fmt.Sprintf(" · %s × %d · %s · %s", b.InstanceType, b.TotalCount, b.AvailabilityZone, b.State)))
-	// Every warning in force, the most urgent first; each lead's only once, the nearest.
+	// The most urgent warning in words, on one line with the others' names, so that the
+	// times below stay in view.
 	seen := map[Warning]bool{}
+	var top model.Warning
+	var others []string
 	for _, w := range rules.Warnings(b, now) {
-		if seen[w.Kind] {
-			continue
+		switch {
+		case seen[w.Kind]:
+		case len(seen) == 0:
+			top = w
+		default:
+			others = append(others, w.Cell(b, now))
 		}
 		seen[w.Kind] = true
+	}
+	if top.Kind != NoWarning {
 		style := th.Warning
-		if w.Kind.Red() {
+		if top.Kind.Red() {
 			style = th.Error
 		}
-		for _, l := range text.Wrap(w.Cell(b, now)+": "+w.Sentence(b, now), width) {
+		head := top.Cell(b, now)
+		if len(others) > 0 {
+			head += " (+ " + strings.Join(others, ", ") + ")"
+		}
+		for _, l := range text.Wrap(head+": "+top.Sentence(b, now), width) {
 			add(style.Render(l))
 		}
 	}

@@ -3,8 +3,8 @@ package aws
 import (
 	"context"
 	"fmt"
-	"strings"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/gpublock/gpublock/model"

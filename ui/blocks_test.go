@@ -1,11 +1,11 @@
 package ui
 
 import (
-	"slices"
 	"bytes"
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"

@@ -228,7 +228,7 @@ func TestPayFailExtensionOnBlocksScreen(t *testing.T) {
 	opts := testOptions(b)
 	opts.StartOnBlocks = true
 	opts.WarnRules = model.NewWarnRules([]time.Duration{2 * time.Hour}) // idle, not yet EXTEND BY
-	s := newScreen(t, New(opts), 200, 44) // the detail names the warnings above the extension history
+	s := newScreen(t, New(opts), 200, 44)                               // the detail names the warnings above the extension history
 	s.waitFor("the active block", func(text string) bool { return strings.Contains(rowOf(text, id), "IDLE, PAID") })
 	s.waitRaw("the idle notification", func(raw []byte) bool { return bytes.Count(raw, []byte(osc9)) == 1 })
 

@@ -38,7 +38,7 @@ func TestWarningThresholds(t *testing.T) {
 		{model.StateActive, 0, 40 * time.Minute, Expiring}, // ending outranks idle
 		{model.StateActive, 1, 30*time.Minute + time.Second, Expiring},
 		{model.StateActive, 1, 30 * time.Minute, Terminating},
-		{model.StateActive, 1, 0, Terminating}, // listed active at the end, before AWS says expired
+		{model.StateActive, 1, 0, Terminating},          // listed active at the end, before AWS says expired
 		{model.StateActive, 0, 5 * time.Hour, ExtendBy}, // extending outranks idle
 		{model.StateActive, 0, 30 * time.Hour, Idle},
 		{model.StateScheduled, 0, 30 * time.Hour, NoWarning},

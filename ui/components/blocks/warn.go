@@ -24,7 +24,9 @@ const (
 )
 
 // WarningOf is the kind of the block's most urgent warning at now, with the default leads.
-func WarningOf(b model.Block, now time.Time) Warning { return model.DefaultWarnRules().Top(b, now).Kind }
+func WarningOf(b model.Block, now time.Time) Warning {
+	return model.DefaultWarnRules().Top(b, now).Kind
+}
 
 // Span writes a duration as an on-call person reads a countdown.
 func Span(d time.Duration) string { return model.Span(d) }

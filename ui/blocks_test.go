@@ -17,6 +17,7 @@ import (
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/ui/components/blocks"
 	"github.com/gpublock/gpublock/ui/components/searchform"
 )
@@ -358,9 +359,15 @@ func blocksStates(base Model) map[string]Model {
 	extend := func(step extendStep) Model {
 		m := loaded
 		d := newExtendDialog(m.actionEnv(), nil, blk)
-		d.step, d.choice = step, 5
 		off := model.ExtensionOffering{ID: "cbeo-0123456789abcdef0", ReservationID: blk.ReservationID, InstanceType: blk.InstanceType,
 			Count: blk.TotalCount, Start: blk.End, End: blk.End.Add(6 * 24 * time.Hour), DurationHours: 144, Fee: model.MustMoney("98765.43"), Currency: "USD"}
+		for _, days := range model.ExtensionLengths(blk) {
+			o := off
+			o.End, o.DurationHours = blk.End.Add(time.Duration(days)*24*time.Hour), days*24
+			d.choices = append(d.choices, model.ExtensionChoice{Days: days, Offering: o})
+			d.cmps = append(d.cmps, pricing.Compare(nil, o.AsOffering(blk)))
+		}
+		d.step, d.choice = step, 5
 		if step >= extChecking {
 			d.off = off
 			d.perm = Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlockExtension"}

@@ -199,3 +199,28 @@ func TestBlocksNotifyFailureReportedWithoutSecret(t *testing.T) {
 		}
 	}
 }
+
+// A watch sends each warning once, however many refreshes see it.
+func TestBlocksWatchNotifiesOnce(t *testing.T) {
+	cs := startCLISim(t)
+	b := boughtBlock(t, cs)
+	activate(t, cs, b)
+	cs.sim.SetTime(mustTime(t, b.EndDate).Add(-35 * time.Minute))
+	h := &hook{}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	out := &cancelAfter{n: 3, cancel: cancel}
+	var errb strings.Builder
+	code := run(ctx, []string{"blocks", "--endpoint-url", cs.url, "--region", "us-east-1", "--watch", "--interval", "1s", "--notify-url", srv.URL + "/x"}, out, &errb)
+	if code != 0 || strings.Count(out.buf.String(), "block(s) in us-east-1") < 3 {
+		t.Fatalf("exit %d, stderr %q\n%s", code, errb.String(), out.buf.String())
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	sort.Strings(h.kinds)
+	if got := strings.Join(h.kinds, ","); got != "cant-extend,expiring" {
+		t.Errorf("the webhook got %s over 3 refreshes, want can't extend and expiring once each", got)
+	}
+}

@@ -14,9 +14,9 @@ import (
 	"github.com/gpublock/gpublock/ui/components/textfield"
 )
 
-// extendDialog lengthens a block, confirmed as a purchase is: choose a length (only those
-// AWS sells), see the extension offering, the new end, the exact fee and the break-even of the
-// added hours against on-demand; the dry run answers before anything can be typed; typing
+// extendDialog lengthens a block, confirmed as a purchase is: choose among the lengths AWS
+// offers now (ui/extendlist.go), see the extension offering, the new end, the exact fee and
+// the break-even of the added hours against on-demand; the dry run answers before anything can be typed; typing
 // extend and enter buys. Every other way out extends nothing.
 // extLabelWidth is the extend dialog's label column: its longest label, "Upfront fee".
 const extLabelWidth = 11

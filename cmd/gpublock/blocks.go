@@ -119,7 +119,11 @@ func runBlocks(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	defer func() {
 		// The deliveries still going out get a while, then whatever failed is said.
-		gctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), notifyGrace)
+		grace := notifyGrace
+		if ctx.Err() != nil {
+			grace = notifyGrace / 6 // interrupted: a person is waiting for the prompt
+		}
+		gctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), grace)
 		defer cancel()
 		a.notifier.Close(gctx)
 		a.printReports(stderr)

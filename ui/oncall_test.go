@@ -210,3 +210,22 @@ func TestBlocksShowWhatADialogRead(t *testing.T) {
 		t.Errorf("the flash %q stayed after the listing ended", m.flash)
 	}
 }
+
+// A region that could not be read is named with its error under the status line, whole
+// even at 80 columns, on every listing that fails it.
+func TestBlocksNameFailedRegions(t *testing.T) {
+	m := update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 80, Height: 24}, altKey('2'))
+	problems := []BlockProblem{{Region: "eu-north-1", Message: "EC2 is unavailable in eu-north-1 (HTTP 503); try again shortly."}}
+	for i := 0; i < 2; i++ {
+		m = update(m, blocksMsg{id: m.blocks.id, list: BlockList{Now: testNow, Problems: problems}})
+		v := ansi.Strip(m.View().Content)
+		flat := strings.Join(strings.Fields(strings.ReplaceAll(v, "┃", " ")), " ")
+		if !strings.Contains(flat, "✖ eu-north-1 could not be listed: EC2 is unavailable in eu-north-1 (HTTP 503); try again shortly.") {
+			t.Errorf("listing %d: the failed region is not named whole:\n%s", i+1, v)
+		}
+	}
+	m = update(m, blocksMsg{id: m.blocks.id, list: BlockList{Now: testNow}})
+	if v := ansi.Strip(m.View().Content); strings.Contains(v, "could not be listed") {
+		t.Errorf("a region that answered is still named:\n%s", v)
+	}
+}

@@ -164,6 +164,7 @@ func (c *Client) mergeBlockStatus(ctx context.Context, cl *ec2.Client, blocks []
 		for _, st := range page.CapacityBlockStatuses {
 			for _, b := range byBlock[sdkaws.ToString(st.CapacityBlockId)] {
 				b.Interconnect = string(st.InterconnectStatus)
+				b.UnavailableCount = unavailableOf(st, b.ReservationID)
 			}
 		}
 	}
@@ -227,4 +228,15 @@ func (c *Client) mergeExtensions(ctx context.Context, cl *ec2.Client, blocks []m
 		}
 	}
 	return nil
+}
+
+// unavailableOf is the capacity AWS reports unavailable for one reservation of a block: its
+// own figure where the status lists it, else the block's (a block of one reservation).
+func unavailableOf(st types.CapacityBlockStatus, reservationID string) int {
+	for _, r := range st.CapacityReservationStatuses {
+		if sdkaws.ToString(r.CapacityReservationId) == reservationID {
+			return int(sdkaws.ToInt32(r.TotalUnavailableCapacity))
+		}
+	}
+	return int(sdkaws.ToInt32(st.TotalUnavailableCapacity))
 }

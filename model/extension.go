@@ -1,6 +1,9 @@
 package model
 
-import "slices"
+import (
+	"slices"
+	"time"
+)
 
 // CheapestExtension picks among the extension offerings AWS gives for one length: one
 // today, but nothing says it always will. offs must not be empty.
@@ -21,4 +24,22 @@ func (e ExtensionOffering) AsOffering(b Block) Offering {
 	}
 	return Offering{ID: e.ID, Region: b.Region, AvailabilityZone: b.AvailabilityZone, InstanceType: t, Count: count,
 		Start: e.Start, End: e.End, DurationHours: e.DurationHours, Fee: e.Fee, Currency: e.Currency}
+}
+
+// ExtensionLengths are the lengths, in days, an extension of b could have: 1–14 days,
+// then whole weeks, as long as the block, extended, lasts at most 182 days.
+func ExtensionLengths(b Block) []int {
+	var out []int
+	for _, d := range ValidDurationDays() {
+		if b.End.Add(time.Duration(d)*24*time.Hour).Sub(b.Start) <= MaxBlockDays*24*time.Hour {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// ExtensionChoice is the cheapest extension offering AWS gives for one length.
+type ExtensionChoice struct {
+	Days     int
+	Offering ExtensionOffering
 }

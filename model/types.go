@@ -93,6 +93,7 @@ type Block struct {
 	Start, End       time.Time
 	Created          time.Time
 	Interconnect     string // ok, impaired, insufficient-data, or "" when unknown
+	UnavailableCount int    // instances' capacity AWS reports unavailable (DescribeCapacityBlockStatus)
 	Tags             map[string]string
 	Instances        []Instance
 	Extensions       []Extension

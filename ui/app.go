@@ -63,6 +63,16 @@ type Options struct {
 
 	// WatchEvery is how often a watched search (w) runs again; 0 means 5 minutes.
 	WatchEvery time.Duration
+
+	// On call: BlockRegions narrows the blocks screen to these regions (nil: every region
+	// that sells Capacity Blocks); WarnRules are the lead times of the warnings (zero: a
+	// day ahead); Notify, when set, delivers a new warning outside the terminal (a command,
+	// a webhook) and returns what failed, in words safe to show; it is called in a command,
+	// never in Update. ExtendDays is the length the extend dialog preselects (0: none).
+	BlockRegions []string
+	WarnRules    model.WarnRules
+	Notify       func(ctx context.Context, b model.Block, w model.Warning, now time.Time) []string
+	ExtendDays   int
 }
 
 // pane is a part of the search screen that can have the focus.
@@ -211,9 +221,11 @@ func (m Model) busy() bool {
 
 // Update routes a message.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if mm, cmd, ok := m.blocksUpdate(msg); ok {
+	mm, cmd, ok := m.blocksUpdate(msg)
+	if ok {
 		return mm, cmd
 	}
+	m = mm // a block a dialog looked at is shown as it now is
 	if mm, cmd, ok := m.advisorUpdate(msg); ok {
 		return mm, cmd
 	}

@@ -11,9 +11,12 @@ import (
 // FromAWS adapts the aws package's client to Backend. The UI keeps types of its own so
 // that its tests and its code compile against one small surface; this is the one place
 // that knows both.
-func FromAWS(c *aws.Client) Backend { return awsBackend{c} }
+func FromAWS(c *aws.Client) Backend { return awsBackend{c, c.NewBlockScanner()} }
 
-type awsBackend struct{ c *aws.Client }
+type awsBackend struct {
+	c    *aws.Client
+	scan *aws.BlockScanner // the blocks of every region, the empty ones now and then
+}
 
 func (b awsBackend) Identity(ctx context.Context) (Identity, error) {
 	id, err := b.c.Identity(ctx)

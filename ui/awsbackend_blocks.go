@@ -3,15 +3,15 @@ package ui
 import (
 	"context"
 	"errors"
-	"os"
 
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/model"
 )
 
 func (b awsBackend) Blocks(ctx context.Context, regions []string) (BlockList, error) {
-	blocks, err := b.c.Blocks(ctx, regions)
-	list := BlockList{Blocks: blocks, Now: b.c.Now(ctx)}
+	scan, err := b.scan.Scan(ctx, regions)
+	blocks := scan.Blocks
+	list := BlockList{Blocks: blocks, Now: b.c.Now(ctx), Quiet: scan.Quiet}
 	failed := 0
 	if err != nil {
 		var parts []error
@@ -33,94 +33,26 @@ func (b awsBackend) Blocks(ctx context.Context, regions []string) (BlockList, er
 			failed++
 		}
 	}
-	if p, perr := b.c.JournalPath(); perr == nil {
-		list.Fees = paidFees(blocks, readJournalFees(p))
-	}
-	if err != nil && failed >= max(1, len(regions)) && len(blocks) == 0 {
+	list.Fees = b.c.FeesPaid(blocks)
+	if err != nil && failed >= max(1, len(scan.Listed)) && len(blocks) == 0 {
 		return list, explain(err)
 	}
 	return list, nil
 }
 
-// journalPaid is what this machine's journal says was bought for one reservation.
-type journalPaid struct {
-	purchase   model.Money
-	extensions map[string]model.Money // by extension offering id
-}
+// RescanAll makes the next listing cover every region, the quiet ones too.
+func (b awsBackend) RescanAll() { b.scan.Forget() }
 
-// readJournalFees reads the journal's bought purchases and extensions per reservation. The
-// journal is this machine's only: a missing or unreadable one gives nothing, not an error.
-func readJournalFees(path string) map[string]*journalPaid {
-	if _, err := os.Stat(path); err != nil {
-		return nil
-	}
-	entries, _, err := aws.ReadJournal(path) // skips a torn or damaged line
+func (b awsBackend) ExtensionChoices(ctx context.Context, blk model.Block) ([]model.ExtensionChoice, error) {
+	choices, err := b.c.ExtensionChoices(ctx, blk)
 	if err != nil {
-		return nil
+		var le *aws.ExtensionLengthsError
+		if errors.As(err, &le) {
+			return choices, errors.New(le.Error())
+		}
+		return choices, actionError(err)
 	}
-	paid := map[string]*journalPaid{}
-	for _, e := range entries {
-		if e.Phase != "outcome" || e.Outcome != string(aws.Bought) {
-			continue
-		}
-		id := e.Result
-		if e.Action == "PurchaseCapacityBlockExtension" {
-			id = e.Target
-		}
-		fee, err := model.ParseMoney(e.Fee)
-		if id == "" || err != nil {
-			continue
-		}
-		if e.Action == "PurchaseCapacityBlock" || paid[id] == nil {
-			// A purchase starts its reservation's history. The demo's emulator, started afresh
-			// (its state file deleted), hands out the same reservation ids again, and the
-			// journal keeps the old reservation's lines: they are not this block's.
-			paid[id] = &journalPaid{extensions: map[string]model.Money{}}
-		}
-		if e.Action == "PurchaseCapacityBlock" {
-			paid[id].purchase = fee
-			continue
-		}
-		paid[id].extensions[e.Offering] = paid[id].extensions[e.Offering].Add(fee)
-	}
-	return paid
-}
-
-// paidFees is what was paid per reservation: the journal's purchases and extensions, less
-// what AWS lists as payment-failed (a failed block or extension charges nothing, though the
-// journal recorded it as bought when the call answered).
-func paidFees(blocks []model.Block, paid map[string]*journalPaid) map[string]model.Money {
-	if paid == nil {
-		return nil
-	}
-	byID := map[string]model.Block{}
-	for _, b := range blocks {
-		byID[b.ReservationID] = b
-	}
-	fees := map[string]model.Money{}
-	for id, p := range paid {
-		b, listed := byID[id]
-		var total model.Money
-		if !listed || b.State != model.StatePaymentFailed {
-			total = p.purchase
-		}
-		for off, fee := range p.extensions {
-			if !extensionFailed(b, off) {
-				total = total.Add(fee)
-			}
-		}
-		fees[id] = total
-	}
-	return fees
-}
-
-func extensionFailed(b model.Block, offeringID string) bool {
-	for _, x := range b.Extensions {
-		if x.OfferingID == offeringID && x.Status == model.ExtensionPaymentFailed {
-			return true
-		}
-	}
-	return false
+	return choices, nil
 }
 
 func (b awsBackend) ExtensionOfferings(ctx context.Context, blk model.Block, days int) ([]model.ExtensionOffering, error) {

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"runtime"
 	"slices"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -42,6 +43,8 @@ type blocksScreen struct {
 	// notified holds every (block, warning) that has rung, so that each rings once.
 	notified  map[string]bool
 	notifyOff bool
+	fees      map[string]model.Money // of the latest listing
+	quiet     []string               // regions not listed this time (no blocks when last listed)
 }
 
 type blocksMsg struct {
@@ -49,6 +52,9 @@ type blocksMsg struct {
 	list BlockList
 	err  error
 }
+
+// notifiedMsg is the outcome of delivering warnings outside the terminal.
+type notifiedMsg struct{ failures []string }
 
 // blocksTimerMsg is the auto-refresh; blocksTickMsg the countdown's second.
 type blocksTimerMsg struct{ gen int }
@@ -65,24 +71,33 @@ type openedMsg struct {
 
 func newBlocksScreen(m *Model) {
 	m.blocks = blocksScreen{table: blocks.New(m.th), notified: map[string]bool{}, notifyOff: m.opts.NoNotify}
+	m.blocks.table.SetRules(m.warnRules())
 }
 
-// blocksRegions are the regions the blocks are listed in: the search form's regions, so that
-// one choice (a to take all) serves both screens, and always the home region and the
-// regions of the blocks already listed: a search elsewhere must not drop a block from the
-// list, nor its warnings from the header (choosing only eu-west-2 hid the us-east-1 blocks).
+// warnRules are the lead times the warnings follow: the options', or a day ahead.
+func (m Model) warnRules() model.WarnRules {
+	if len(m.opts.WarnRules.Leads) == 0 {
+		return model.DefaultWarnRules()
+	}
+	return m.opts.WarnRules
+}
+
+// blocksRegions are the regions the blocks are listed in: every region that sells Capacity
+// Blocks, so that a block bought from another machine is never missing (the backend lists
+// the regions found empty only now and then); with --region, those regions and the regions
+// of the blocks already listed, so that a block once seen keeps its warnings in the header.
 func (m Model) blocksRegions() []string {
+	if len(m.opts.BlockRegions) == 0 {
+		return model.Regions()
+	}
 	var out []string
 	add := func(r string) {
 		if r != "" && !slices.Contains(out, r) {
 			out = append(out, r)
 		}
 	}
-	for _, r := range m.form.ChosenRegions() {
+	for _, r := range m.opts.BlockRegions {
 		add(r)
-	}
-	if slices.Contains(model.Regions(), m.opts.Region) || len(out) == 0 {
-		add(m.opts.Region) // a home region that sells no blocks has none to list
 	}
 	for _, r := range m.blocks.table.Regions() {
 		add(r)
@@ -99,7 +114,13 @@ func (m Model) refreshEvery() time.Duration {
 }
 
 // loadBlocks lists the blocks now; the auto-refresh timer starts again from its answer.
-func (m Model) loadBlocks() (Model, tea.Cmd) {
+func (m Model) loadBlocks() (Model, tea.Cmd) { return m.listBlocks(false) }
+
+// rescanBlocks lists the blocks of every region now, the quiet ones too: something was
+// bought, or the person asked.
+func (m Model) rescanBlocks() (Model, tea.Cmd) { return m.listBlocks(true) }
+
+func (m Model) listBlocks(all bool) (Model, tea.Cmd) {
 	b := m.opts.Backend
 	if b == nil || m.connecting {
 		return m, nil
@@ -113,6 +134,9 @@ func (m Model) loadBlocks() (Model, tea.Cmd) {
 	m.blocks.cancel, m.blocks.loading = cancel, true
 	id, regions := m.blocks.id, m.blocksRegions()
 	return m, tea.Batch(func() tea.Msg {
+		if r, ok := b.(blocksRescanner); ok && all {
+			r.RescanAll()
+		}
 		list, err := b.Blocks(ctx, regions)
 		return blocksMsg{id: id, list: list, err: err}
 	}, m.spinCmd())
@@ -137,14 +161,25 @@ func (m Model) blocksUpdate(msg tea.Msg) (Model, tea.Cmd, bool) {
 		m, cmd := m.loadBlocks()
 		return m, cmd, true
 	case blocksRefreshMsg:
-		m, cmd := m.loadBlocks()
+		m, cmd := m.rescanBlocks()
 		return m, cmd, true
+	case notifiedMsg:
+		if len(msg.failures) > 0 {
+			m.flash = "Notification failed: " + strings.Join(msg.failures, "; ")
+		}
+		return m, nil, true
+	case blockPolledMsg:
+		// The dialog that asked reads it too; the screen shows the block as it now is.
+		if msg.found {
+			m = m.showBlock(msg.block)
+		}
+		return m, nil, false
 	case rootMsg:
 		// A dialog bought, extended or launched something: the blocks change too.
 		if !msg.refresh {
 			return m, nil, false
 		}
-		m, list := m.loadBlocks()
+		m, list := m.rescanBlocks()
 		mm, cmd := m.onRootMsg(msg)
 		return mm.(Model), tea.Batch(list, cmd), true
 	case blocksTickMsg:
@@ -183,7 +218,10 @@ func (m *Model) startBlocksTick() tea.Cmd {
 func (m Model) onBlocks(msg blocksMsg) Model {
 	s := &m.blocks
 	s.loading, s.loaded = false, true
-	s.err, s.problems = msg.err, msg.list.Problems
+	s.err, s.problems, s.quiet = msg.err, msg.list.Problems, msg.list.Quiet
+	if m.flash == refreshFlash {
+		m.flash = "" // the listing it announced has ended
+	}
 	if msg.err != nil && len(msg.list.Blocks) == 0 {
 		return m // keep the last list: a failed refresh does not empty the screen
 	}
@@ -193,7 +231,7 @@ func (m Model) onBlocks(msg blocksMsg) Model {
 		s.at = msg.list.Now
 	}
 	m.clock = m.clk.Now()
-	s.list = msg.list.Blocks
+	s.list, s.fees = msg.list.Blocks, msg.list.Fees
 	s.regions = m.blocksRegions()
 	before, _ := s.table.Selected()
 	s.table.Set(msg.list.Blocks, msg.list.Fees, m.clock)
@@ -203,12 +241,32 @@ func (m Model) onBlocks(msg blocksMsg) Model {
 	return m
 }
 
-// warningsNow is every block's warning at the model's clock.
+// refreshFlash is said while r's listing runs, and cleared when it ends.
+const refreshFlash = "Listing the blocks again…"
+
+// showBlock puts a block as a dialog just read it into the list (a new one, bought now,
+// is added), so that the screen does not show an older state than the receipt.
+func (m Model) showBlock(b model.Block) Model {
+	s := &m.blocks
+	list := slices.Clone(s.list)
+	i := slices.IndexFunc(list, func(x model.Block) bool { return x.ReservationID == b.ReservationID && x.Region == b.Region })
+	if i >= 0 {
+		list[i] = b
+	} else {
+		list = append(list, b)
+	}
+	s.list = list
+	s.table.Set(list, s.fees, m.clock)
+	return m
+}
+
+// warningsNow is every block's most urgent warning at the model's clock.
 func (m Model) warningsNow() []blockWarning {
 	var out []blockWarning
+	rules := m.warnRules()
 	for _, b := range m.blocks.list {
-		if w := blocks.WarningOf(b, m.clock); w != blocks.NoWarning {
-			out = append(out, blockWarning{b, w})
+		if w := rules.Top(b, m.clock); w.Kind != blocks.NoWarning {
+			out = append(out, blockWarning{b, w.Kind})
 		}
 	}
 	return out
@@ -220,31 +278,50 @@ type blockWarning struct {
 }
 
 // checkWarnings rings the bell and sends a desktop notification (OSC 9) for each warning
-// not seen before; with notifications off they are marked seen without a sound, so that
-// turning them on does not ring for old news.
+// not seen before, once per block and lead (model.Warning.Key: an extended block nearing
+// its new end is news again), and hands it to Options.Notify; with notifications off they
+// are marked seen without a sound, so that turning them on does not ring for old news.
+// Notify gets every new warning whatever n says: the bell is the terminal's, the command
+// and the webhook are for someone away from it.
 func (m Model) checkWarnings() (Model, tea.Cmd) {
-	var fresh []blockWarning
-	for _, bw := range m.warningsNow() {
-		k := fmt.Sprintf("%s/%d", bw.b.ReservationID, bw.w)
-		if bw.w == blocks.ExtensionFailed {
-			// Each end a failed extension leaves in place is news: extended again, and
-			// failed again, it rings again.
-			k += "/" + bw.b.End.UTC().Format(time.RFC3339)
-		}
-		if m.blocks.notified[k] {
-			continue
-		}
-		m.blocks.notified[k] = true
-		fresh = append(fresh, bw)
+	type fresh struct {
+		b model.Block
+		w model.Warning
 	}
-	if len(fresh) == 0 || m.blocks.notifyOff {
+	var news []fresh
+	rules := m.warnRules()
+	for _, b := range m.blocks.list {
+		for _, w := range rules.Warnings(b, m.clock) {
+			k := w.Key(b)
+			if m.blocks.notified[k] {
+				continue
+			}
+			m.blocks.notified[k] = true
+			news = append(news, fresh{b, w})
+		}
+	}
+	if len(news) == 0 {
 		return m, nil
 	}
-	texts := make([]string, len(fresh))
-	for i, bw := range fresh {
-		texts[i] = bw.w.Sentence(bw.b, m.clock)
+	var cmds []tea.Cmd
+	if !m.blocks.notifyOff {
+		texts := make([]string, len(news))
+		for i, n := range news {
+			texts[i] = n.w.Sentence(n.b, m.clock)
+		}
+		cmds = append(cmds, ring(texts...))
 	}
-	return m, ring(texts...)
+	if notify := m.opts.Notify; notify != nil {
+		ctx, now := m.opts.Context, m.clock
+		cmds = append(cmds, func() tea.Msg {
+			var failures []string
+			for _, n := range news {
+				failures = append(failures, notify(ctx, n.b, n.w, now)...)
+			}
+			return notifiedMsg{failures}
+		})
+	}
+	return m, tea.Batch(cmds...)
 }
 
 // switchScreen shows a screen; the blocks screen lists the blocks at once when it has not yet.
@@ -338,8 +415,8 @@ func (m Model) blocksPaneKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	b, ok := m.blocks.table.Selected()
 	switch {
 	case keyIs(k, bk.Refresh):
-		m.flash = "Listing the blocks again…"
-		mm, cmd := m.loadBlocks()
+		m.flash = refreshFlash
+		mm, cmd := m.rescanBlocks()
 		return mm, cmd
 	case keyIs(k, bk.Notify):
 		return m.toggleNotify()

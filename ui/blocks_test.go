@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/ui/components/blocks"
 	"github.com/gpublock/gpublock/ui/components/searchform"
 )
@@ -76,6 +78,8 @@ func TestBlockLifecycleOnScreen(t *testing.T) {
 	id := bought.ReservationID
 	opts := testOptions(b)
 	opts.StartOnBlocks = true
+	// A lead shorter than the one-day block, so that the active block has nothing to say.
+	opts.WarnRules = model.NewWarnRules([]time.Duration{2 * time.Hour})
 	s := newScreen(t, New(opts), 200, 40)
 
 	// Listed at once, before its payment is taken: flagged, and counted in the header.
@@ -98,7 +102,7 @@ func TestBlockLifecycleOnScreen(t *testing.T) {
 		})
 	}
 	text = step("scheduled", testNow.Add(10*time.Minute), func(row string) bool { return strings.Contains(row, "scheduled") })
-	if strings.Contains(text, "▲") || !strings.Contains(rowOf(text, id), "starts in") {
+	if hasWarningBadge(text) || !strings.Contains(rowOf(text, id), "starts in") {
 		t.Errorf("scheduled: a warning, or no countdown to the start:\n%s", text)
 	}
 
@@ -109,7 +113,7 @@ func TestBlockLifecycleOnScreen(t *testing.T) {
 		t.Fatalf("launch: %v", err)
 	}
 	text = step("active", o.Start.Add(time.Hour), func(row string) bool { return strings.Contains(row, "active") && strings.Contains(row, "1/1") })
-	if strings.Contains(text, "▲") || !strings.Contains(rowOf(text, id), "ends in") {
+	if hasWarningBadge(text) || !strings.Contains(rowOf(text, id), "ends in") {
 		t.Errorf("active and running: a warning, or no countdown to the end:\n%s", text)
 	}
 
@@ -124,24 +128,29 @@ func TestBlockLifecycleOnScreen(t *testing.T) {
 	// Listing again in the same state rings nothing more.
 	text = step("terminating again", o.End.Add(-19*time.Minute), func(row string) bool { return strings.Contains(row, "✖ TERMINATING") })
 	text = step("expired", o.End.Add(time.Minute), func(row string) bool { return strings.Contains(row, "expired") })
-	if strings.Contains(text, "▲") || strings.Contains(rowOf(text, id), "TERMINATING") {
+	if hasWarningBadge(text) || strings.Contains(rowOf(text, id), "TERMINATING") {
 		t.Errorf("expired: still warned:\n%s", text)
 	}
 	s.final()
 
 	notes := bytes.Count(s.raw, []byte(osc9)) - rings
-	if rings != 1 || notes != 2 {
-		t.Errorf("desktop notifications: %d for the payment, %d after (want 1 and 2: expiring, terminating)", rings, notes)
+	if rings != 1 || notes != 3 {
+		t.Errorf("desktop notifications: %d for the payment, %d after (want 1 and 3: can't extend, expiring, terminating)", rings, notes)
 	}
-	for _, want := range []string{"ends in 35m", "instances terminating"} {
+	for _, want := range []string{"can no longer be extended", "ends in 35m", "instances terminating"} {
 		if !bytes.Contains(s.raw, []byte(want)) {
 			t.Errorf("no notification says %q", want)
 		}
 	}
-	if n := bytes.Count(s.raw, []byte{'\a', '\x1b', ']', '9'}); n != 3 {
-		t.Errorf("%d bells before a notification, want 3", n)
+	if n := bytes.Count(s.raw, []byte{'\a', '\x1b', ']', '9'}); n != 4 {
+		t.Errorf("%d bells before a notification, want 4 (a bell or the end of the one before, per notification)", n)
 	}
 }
+
+// hasWarningBadge reports the header's count of warnings on a screen.
+func hasWarningBadge(text string) bool { return warningBadgeRE.MatchString(text) }
+
+var warningBadgeRE = regexp.MustCompile(`▲ \d+ warnings?`)
 
 // awaitBlock lists the block through the backend.
 func awaitBlock(t *testing.T, b Backend, id string) model.Block {
@@ -350,9 +359,15 @@ func blocksStates(base Model) map[string]Model {
 	extend := func(step extendStep) Model {
 		m := loaded
 		d := newExtendDialog(m.actionEnv(), nil, blk)
-		d.step, d.choice = step, 5
 		off := model.ExtensionOffering{ID: "cbeo-0123456789abcdef0", ReservationID: blk.ReservationID, InstanceType: blk.InstanceType,
 			Count: blk.TotalCount, Start: blk.End, End: blk.End.Add(6 * 24 * time.Hour), DurationHours: 144, Fee: model.MustMoney("98765.43"), Currency: "USD"}
+		for _, days := range model.ExtensionLengths(blk) {
+			o := off
+			o.End, o.DurationHours = blk.End.Add(time.Duration(days)*24*time.Hour), days*24
+			d.choices = append(d.choices, model.ExtensionChoice{Days: days, Offering: o})
+			d.cmps = append(d.cmps, pricing.Compare(nil, o.AsOffering(blk)))
+		}
+		d.step, d.choice = step, 5
 		if step >= extChecking {
 			d.off = off
 			d.perm = Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlockExtension"}
@@ -503,43 +518,37 @@ func TestLaunchFromBlocksScreen(t *testing.T) {
 	s.final()
 }
 
-// Regions chosen on the search screen are listed as soon as the blocks screen opens again,
-// not at the next auto-refresh (up to 30 s of "0 blocks in us-east-1").
-func TestBlocksListedAgainWhenRegionsChange(t *testing.T) {
+// Every region that sells Capacity Blocks is listed, whatever the search form chose: a
+// block bought from another machine, anywhere, is never missing; switching screens does
+// not list them again.
+func TestBlocksListEveryRegion(t *testing.T) {
 	b, _ := emulatorBackend(t, ec2sim.Faults{})
 	m := update(New(testOptions(b)), tea.WindowSizeMsg{Width: 160, Height: 48}, altKey('2'))
 	if !m.blocks.loading {
 		t.Fatal("the blocks screen did not list the blocks")
 	}
+	if got := m.blocksRegions(); !slices.Equal(got, model.Regions()) {
+		t.Errorf("the blocks are listed in %v, want every region %v", got, model.Regions())
+	}
 	m = update(m, blocksMsg{id: m.blocks.id, list: BlockList{Now: testNow}})
 	id := m.blocks.id
-	if update(update(m, altKey('1')), altKey('2')).blocks.id != id {
-		t.Error("the same regions were listed again on a switch")
-	}
 	m = update(m, altKey('1'))
 	m.form.SetFocus(searchform.Regions)
 	m = update(m, keyMsg("a"))
-	m = update(m, altKey('2'))
-	if m.blocks.id == id || !m.blocks.loading {
-		t.Errorf("the regions changed to %v and the blocks were not listed again", m.blocksRegions())
+	if m = update(m, altKey('2')); m.blocks.id != id {
+		t.Error("a change of the search's regions listed the blocks again")
 	}
 }
 
-// A search elsewhere does not drop blocks from the blocks screen: the home region and the
-// regions of the blocks listed stay listed (choosing only eu-west-2 hid the us-east-1
-// blocks, and their warnings left the header).
-func TestBlocksRegionsKeepHomeAndListed(t *testing.T) {
-	m := update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48})
+// --region narrows the blocks screen; the regions of the blocks already listed stay
+// listed, so that a block once seen keeps its warnings in the header.
+func TestBlocksRegionsNarrowed(t *testing.T) {
+	opts := testOptions(nil)
+	opts.BlockRegions = []string{"eu-west-2"}
+	m := update(New(opts), tea.WindowSizeMsg{Width: 160, Height: 48})
 	west := model.Block{ReservationID: "cr-west", Region: "us-west-2", State: model.StateActive, Start: testNow.Add(-time.Hour), End: testNow.Add(time.Hour)}
 	m = update(m, blocksMsg{id: m.blocks.id, list: BlockList{Blocks: []model.Block{west}, Now: testNow}})
-	m.form.SetFocus(searchform.Regions)
-	// Choose eu-west-2 and drop us-east-1, the home region.
-	m = update(m, keyMsg("down"), keyMsg("down"), keyMsg("down"), keyMsg("down"), keyMsg("down"), keyMsg("space"),
-		keyMsg("down"), keyMsg("space"))
-	if got := m.form.ChosenRegions(); strings.Join(got, ",") != "eu-west-2" {
-		t.Fatalf("the form chose %v, want eu-west-2 alone", got)
-	}
-	if got := strings.Join(m.blocksRegions(), ","); got != "eu-west-2,us-east-1,us-west-2" {
-		t.Errorf("the blocks are listed in %s; want eu-west-2 (chosen), us-east-1 (home) and us-west-2 (a block is there)", got)
+	if got := strings.Join(m.blocksRegions(), ","); got != "eu-west-2,us-west-2" {
+		t.Errorf("the blocks are listed in %s; want eu-west-2 (--region) and us-west-2 (a block is there)", got)
 	}
 }

@@ -13,6 +13,9 @@ type blocksBackend interface {
 	// no region answered.
 	Blocks(ctx context.Context, regions []string) (BlockList, error)
 	ExtensionOfferings(ctx context.Context, b model.Block, days int) ([]model.ExtensionOffering, error)
+	// ExtensionChoices asks for every length an extension of b could have at once; the
+	// error names the lengths that could not be asked, beside the choices found.
+	ExtensionChoices(ctx context.Context, b model.Block) ([]model.ExtensionChoice, error)
 	// CheckExtend is the dry run of an extension.
 	CheckExtend(ctx context.Context, b model.Block, off model.ExtensionOffering) (Permission, error)
 	// Extend buys an extension once, with the adapter's journal and lost-reply recovery. A
@@ -32,7 +35,14 @@ type BlockList struct {
 	Now time.Time
 	// Problems are the regions that failed, or answered with some details missing.
 	Problems []BlockProblem
+	// Quiet are the regions not listed this time because they had no block when last
+	// listed; they are listed again every few minutes.
+	Quiet []string
 }
+
+// blocksRescanner is a backend that lists quiet regions again only now and then; RescanAll
+// makes the next listing cover every region (after a purchase, or r).
+type blocksRescanner interface{ RescanAll() }
 
 // BlockProblem is a region whose part of the listing failed (Partial: some details missing).
 type BlockProblem struct {

@@ -39,6 +39,7 @@ func (m Model) blocksLayout() blocksRects {
 	if m.blocks.table.Filtering() || m.blocks.table.FilterText() != "" {
 		used++
 	}
+	used += len(m.blocksProblemLines(r.table.w - 2))
 	r.rows = max(1, r.table.h-used)
 	return r
 }
@@ -74,6 +75,7 @@ func (m Model) blocksTableView(w, h int) string {
 	}
 	th, s := m.th, m.blocks
 	lines := []string{ansi.Truncate(m.blocksStatus(), w, "…")}
+	lines = append(lines, m.blocksProblemLines(w)...)
 	switch {
 	case m.connectErr != nil:
 		for _, l := range text.Wrap("Could not connect: "+m.connectErr.Error(), w) {
@@ -104,6 +106,9 @@ func (m Model) blocksStatus() string {
 		return m.spin.View() + th.Value.Render(" Listing the blocks in "+regionList(m.blocksRegions())+"…")
 	}
 	line := th.Value.Render(fmt.Sprintf("%s in %s", plural(len(s.list), "block"), regionList(s.regions)))
+	if n := len(s.quiet); n > 0 {
+		line += th.Muted.Render(fmt.Sprintf(" (%d without blocks, listed every 5m)", n))
+	}
 	if !s.at.IsZero() {
 		line += th.Muted.Render(" · as of " + s.at.UTC().Format("15:04:05 UTC"))
 	}
@@ -116,14 +121,31 @@ func (m Model) blocksStatus() string {
 	} else {
 		line += th.Muted.Render(" · bell on (n)")
 	}
-	for _, p := range s.problems {
-		what := "failed"
-		if p.Partial {
-			what = "details missing"
-		}
-		line += th.Error.Render(fmt.Sprintf(" · %s %s: %s", p.Region, what, p.Message))
-	}
 	return line
+}
+
+// blocksProblemLines name every region that could not be read, with its error, under the
+// status line, whole: a region cut off the end of a line would read as a region without
+// blocks.
+func (m Model) blocksProblemLines(w int) []string {
+	if w <= 0 || !m.blocks.loaded {
+		return nil
+	}
+	var out []string
+	for _, p := range m.blocks.problems {
+		what := "could not be listed"
+		if p.Partial {
+			what = "listed with some details missing"
+		}
+		region := p.Region
+		if region == "" {
+			region = "A region"
+		}
+		for _, l := range text.Wrap(fmt.Sprintf("✖ %s %s: %s", region, what, p.Message), w) {
+			out = append(out, m.th.Error.Render(l))
+		}
+	}
+	return out
 }
 
 func (m Model) blockDetailView(w, h int) string {
@@ -142,7 +164,7 @@ func (m Model) blockDetailPage(w, h int) (pager.Page, bool) {
 		return pager.Page{}, false
 	}
 	fee, hasFee := m.blocks.table.Fee()
-	return blocks.DetailPage(m.th, b, fee, hasFee, m.clock, m.opts.Location, w, h), true
+	return blocks.DetailPageRules(m.th, m.warnRules(), b, fee, hasFee, m.clock, m.opts.Location, w, h), true
 }
 
 // warningBadge is the header's count of warnings, on every screen: red when one is red.

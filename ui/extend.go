@@ -14,9 +14,9 @@ import (
 	"github.com/gpublock/gpublock/ui/components/textfield"
 )
 
-// extendDialog lengthens a block, confirmed as a purchase is: choose a length (only those
-// AWS sells), see the extension offering, the new end, the exact fee and the break-even of the
-// added hours against on-demand; the dry run answers before anything can be typed; typing
+// extendDialog lengthens a block, confirmed as a purchase is: choose among the lengths AWS
+// offers now (ui/extendlist.go), see the extension offering, the new end, the exact fee and
+// the break-even of the added hours against on-demand; the dry run answers before anything can be typed; typing
 // extend and enter buys. Every other way out extends nothing.
 // extLabelWidth is the extend dialog's label column: its longest label, "Upfront fee".
 const extLabelWidth = 11
@@ -26,8 +26,12 @@ type extendDialog struct {
 	id     int64
 	prices *pricing.Catalog
 	b      model.Block
-	days   []int // the lengths sold
-	choice int   // index into days
+	// The lengths AWS offers now (ui/extendlist.go), each priced; choice is the selected
+	// one, prefer the length in days to select first (the configuration's).
+	choices []model.ExtensionChoice
+	cmps    []pricing.Comparison
+	choice  int
+	prefer  int
 
 	step    extendStep
 	offErr  error
@@ -57,21 +61,14 @@ func (d extendDialog) Busy() bool { return d.step == extBuying }
 type extendStep int
 
 const (
-	extChoose   extendStep = iota // choosing the length
-	extLoading                    // asking for the extension offering
-	extNone                       // none for that length (or the call failed)
+	extChoose   extendStep = iota // choosing among the lengths offered
+	extLoading                    // asking for every length
+	extNone                       // no length offered (or the calls failed)
 	extChecking                   // the offering is shown; the dry run is running
 	extConfirm                    // the dry run answered; type extend
 	extBuying
 	extDone // bought, or not: the answer is shown until a key
 )
-
-type extOffersMsg struct {
-	dialog int64
-	offs   []model.ExtensionOffering
-	cmp    pricing.Comparison
-	err    error
-}
 
 type extCheckMsg struct {
 	dialog int64
@@ -94,12 +91,14 @@ func (m Model) openExtend(b model.Block) (tea.Model, tea.Cmd) {
 		m.flash = fmt.Sprintf("Block %s is %s: only active or scheduled blocks can be extended.", b.ReservationID, b.State)
 		return m, nil
 	}
-	m.dialog = newExtendDialog(m.actionEnv(), m.opts.Prices, b)
-	return m, nil
+	d := newExtendDialog(m.actionEnv(), m.opts.Prices, b)
+	d.step, d.prefer = extLoading, m.opts.ExtendDays
+	m.dialog = d
+	return m, d.fetchChoices()
 }
 
 func newExtendDialog(env actionEnv, prices *pricing.Catalog, b model.Block) extendDialog {
-	return extendDialog{env: env, id: dialogSeq.Add(1), prices: prices, b: b, days: model.ValidDurationDays(), confirm: textfield.New("")}
+	return extendDialog{env: env, id: dialogSeq.Add(1), prices: prices, b: b, confirm: textfield.New("")}
 }
 
 func (d extendDialog) ctx() context.Context {
@@ -109,16 +108,12 @@ func (d extendDialog) ctx() context.Context {
 	return d.env.ctx
 }
 
-// fetch asks for the extension offerings of the chosen length and prices the cheapest.
-func (d extendDialog) fetch() tea.Cmd {
-	id, b, blk, days, prices, ctx := d.id, d.env.backend, d.b, d.days[d.choice], d.prices, d.ctx()
+// checkCmd runs the dry run of the chosen extension.
+func (d extendDialog) checkCmd() tea.Cmd {
+	id, b, blk, off, ctx := d.id, d.env.backend, d.b, d.off, d.ctx()
 	return func() tea.Msg {
-		offs, err := b.ExtensionOfferings(ctx, blk, days)
-		msg := extOffersMsg{dialog: id, offs: offs, err: err}
-		if err == nil && len(offs) > 0 {
-			msg.cmp = pricing.CompareExtension(prices, model.CheapestExtension(offs).AsOffering(blk))
-		}
-		return msg
+		p, err := b.CheckExtend(ctx, blk, off)
+		return extCheckMsg{dialog: id, perm: p, err: err}
 	}
 }
 
@@ -128,26 +123,8 @@ func (d extendDialog) Update(msg tea.Msg) (dialog, tea.Cmd, bool) {
 		d.env.size = rect(msg)
 	case tea.KeyPressMsg:
 		return d.key(msg)
-	case extOffersMsg:
-		if msg.dialog != d.id || d.step != extLoading {
-			return d, nil, false
-		}
-		if msg.err != nil || len(msg.offs) == 0 {
-			d.step, d.offErr = extNone, msg.err
-			return d, nil, false
-		}
-		d.off, d.cmp, d.step = model.CheapestExtension(msg.offs), msg.cmp, extChecking
-		if c := d.env.maxSpend; c != nil && d.off.Fee.Cmp(*c) > 0 {
-			// As the purchase dialog does: above the cap nothing is sent, not even the dry
-			// run, and no word is asked for.
-			d.step, d.overCap = extNone, true
-			return d, nil, false
-		}
-		id, b, blk, off, ctx := d.id, d.env.backend, d.b, d.off, d.ctx()
-		return d, func() tea.Msg {
-			p, err := b.CheckExtend(ctx, blk, off)
-			return extCheckMsg{dialog: id, perm: p, err: err}
-		}, false
+	case extChoicesMsg:
+		return d.onChoices(msg)
 	case extCheckMsg:
 		if msg.dialog != d.id || d.step != extChecking {
 			return d, nil, false
@@ -212,18 +189,7 @@ func (d extendDialog) key(k tea.KeyPressMsg) (dialog, tea.Cmd, bool) {
 	}
 	switch d.step {
 	case extChoose, extNone:
-		switch s {
-		case "left", "h", "up", "k":
-			d.choice = max(0, d.choice-1)
-			d.step = extChoose
-		case "right", "l", "down", "j":
-			d.choice = min(len(d.days)-1, d.choice+1)
-			d.step = extChoose
-		case "enter":
-			d.step, d.offErr, d.overCap = extLoading, nil, false
-			return d, d.fetch(), false
-		}
-		return d, nil, false
+		return d.listKey(s)
 	case extChecking, extConfirm:
 		switch s {
 		case "shift+tab":
@@ -324,28 +290,18 @@ func (d extendDialog) lines(w int) []string {
 		{lab("Block"), fmt.Sprintf("%s (%s) · %s × %d · %s", b.ReservationID, b.State, b.InstanceType, b.TotalCount, b.AvailabilityZone)},
 		{lab("Ends now"), bothTimes(b.End, loc)},
 	}, cw)...)
-	add("", th.Label.Render(lab("Add")+"  ")+d.lengthPicker(cw-extLabelWidth-2))
 	switch d.step {
-	case extChoose:
-		add(th.Muted.Render(ansi.Truncate("←/→ choose the length (1–14 days, 3–26 weeks) · enter shows the offering · esc cancels", cw, "…")))
-		return out
-	case extLoading:
-		add(th.Value.Render("Asking AWS for the extension offering…"))
-		return out
-	case extNone:
-		if d.overCap {
-			add(wrapStyled(th.Error, fmt.Sprintf("REFUSED: the %s extension's fee %s is above the spending cap of %s (--max-spend, or max_spend in config.json). "+
-				"Nothing was sent to AWS; nothing can be extended at this length.", model.FormatDays(d.days[d.choice]), exactFee(d.off.Fee, d.off.Currency),
-				d.env.maxSpend.Dollars()), cw)...)
-		} else if d.offErr != nil {
-			add(wrapStyled(th.Error, "The extension offerings could not be listed: "+d.offErr.Error(), cw)...)
-		} else {
-			add(wrapStyled(th.Warning, fmt.Sprintf("AWS offers no %s extension of this block now (no capacity in %s after its end). Try another length, or later.",
-				model.FormatDays(d.days[d.choice]), b.AvailabilityZone), cw)...)
+	case extChoose, extLoading, extNone:
+		// The room left for the list's rows: the box, the lines above, a heading, a footer.
+		room := d.env.size.h - 2 - len(out) - 6
+		if d.env.size.h == 0 {
+			room = 12
 		}
-		add(th.Muted.Render(ansi.Truncate("←/→ another length · enter asks again · esc closes", cw, "…")))
+		add("")
+		add(d.listLines(cw, room)...)
 		return out
 	}
+	add("", th.Label.Render(lab("Add")+"  ")+th.Selected.Render(d.addedLength()))
 	off, c := d.off, d.cmp
 	add(fieldLines(th, [][2]string{
 		{lab("New end"), bothTimes(off.End, loc) + " · instances terminate from " + bothTimes(off.End.Add(-model.TerminationLead), loc)},
@@ -438,23 +394,6 @@ func (d extendDialog) doneLines(w int) []string {
 		out = append(out, wrapStyled(th.Muted, journal+" Any key closes; the blocks screen shows the outcome too.", w)...)
 	}
 	return out
-}
-
-// lengthPicker shows the chosen length among its neighbours.
-func (d extendDialog) lengthPicker(w int) string {
-	th := d.env.th
-	var parts []string
-	lo := max(0, d.choice-3)
-	hi := min(len(d.days), lo+7)
-	for i := lo; i < hi; i++ {
-		s := model.FormatDays(d.days[i])
-		if i == d.choice {
-			parts = append(parts, th.Selected.Render("‹"+s+"›"))
-		} else {
-			parts = append(parts, th.Muted.Render(" "+s+" "))
-		}
-	}
-	return ansi.Truncate(strings.Join(parts, ""), max(0, w), "…")
 }
 
 // breakEven is the comparison of the added hours with on-demand, in one sentence.

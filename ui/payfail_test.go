@@ -169,7 +169,7 @@ func TestPayFailBlocksScreen(t *testing.T) {
 	text = s.waitFor("the failed block after its end", func(text string) bool {
 		return strings.Contains(text, "as of "+at.UTC().Format("15:04")) && strings.Contains(rowOf(text, id), "payment-failed")
 	})
-	if strings.Contains(text, "▲") || strings.Contains(rowOf(text, id), "PAY FAILED") {
+	if hasWarningBadge(text) || strings.Contains(rowOf(text, id), "PAY FAILED") {
 		t.Errorf("still warned of after its end:\n%s", text)
 	}
 	m := s.final()
@@ -227,7 +227,8 @@ func TestPayFailExtensionOnBlocksScreen(t *testing.T) {
 	sim.SetTime(at)
 	opts := testOptions(b)
 	opts.StartOnBlocks = true
-	s := newScreen(t, New(opts), 200, 40)
+	opts.WarnRules = model.NewWarnRules([]time.Duration{2 * time.Hour}) // idle, not yet EXTEND BY
+	s := newScreen(t, New(opts), 200, 44)                               // the detail names the warnings above the extension history
 	s.waitFor("the active block", func(text string) bool { return strings.Contains(rowOf(text, id), "IDLE, PAID") })
 	s.waitRaw("the idle notification", func(raw []byte) bool { return bytes.Count(raw, []byte(osc9)) == 1 })
 

@@ -247,21 +247,32 @@ func describeCapacityBlockStatus(s *Server, c *call) (*xmlBody, *apiError) {
 	if e != nil {
 		return nil, e
 	}
-	hits := matching(all, fs, func(r *reservation, _ string) []string { return []string{interconnect(r, c.now)} })
+	f := s.currentFaults()
+	status := func(r *reservation) string {
+		if st := interconnect(r, c.now); st != "ok" || !f.Impaired {
+			return st
+		}
+		return "impaired"
+	}
+	hits := matching(all, fs, func(r *reservation, _ string) []string { return []string{status(r)} })
 	return pageSet(s, c, hits, 1, "capacityBlockStatusSet", func(x *xmlBody, r *reservation) {
-		avail := rs.available(r, c.now)
+		avail, lost := rs.available(r, c.now), 0
+		if r.state(c.now) == model.StateActive {
+			lost = min(f.Unavailable, r.Count)
+			avail = max(0, avail-lost)
+		}
 		x.open("item")
 		x.str("capacityBlockId", r.BlockID)
-		x.str("interconnectStatus", interconnect(r, c.now))
+		x.str("interconnectStatus", status(r))
 		x.int("totalCapacity", r.Count)
 		x.int("totalAvailableCapacity", avail)
-		x.int("totalUnavailableCapacity", 0)
+		x.int("totalUnavailableCapacity", lost)
 		x.open("capacityReservationStatusSet")
 		x.open("item")
 		x.str("capacityReservationId", r.ID)
 		x.int("totalCapacity", r.Count)
 		x.int("totalAvailableCapacity", avail)
-		x.int("totalUnavailableCapacity", 0)
+		x.int("totalUnavailableCapacity", lost)
 		x.close("item")
 		x.close("capacityReservationStatusSet")
 		x.close("item")

@@ -30,6 +30,11 @@ type Faults struct {
 	// payment-failed when their payment resolves (instead of scheduled, or
 	// payment-succeeded); each such purchase takes one off.
 	PayFail int
+	// Impaired makes DescribeCapacityBlockStatus report every active block's interconnect
+	// impaired; Unavailable reports that many of each active block's instances' capacity
+	// unavailable (at most the block's count).
+	Impaired    bool
+	Unavailable int
 }
 
 // denyAll in Faults.Deny denies every EC2 action.
@@ -43,6 +48,7 @@ func (f Faults) denies(action string) bool {
 // FaultHelp lists the fault names and values ParseFault accepts.
 const FaultHelp = "latency=DURATION (e.g. 150ms), jitter=DURATION, throttle=P, error=P, down=REGION[,REGION…], sold=P, lost-reply=P, " +
 	"deny=ACTION[,ACTION…] or deny=all (UnauthorizedOperation, e.g. deny=PurchaseCapacityBlock,RunInstances), payfail=N (the next N purchases, of blocks or extensions, end in payment-failed); " +
+	"interconnect=impaired (every active block's interconnect), unavailable=N (instances of each active block); " +
 	"P is a probability from 0 to 1"
 
 // ParseFault reads one NAME=VALUE fault into f. down= and deny= add to the regions and
@@ -104,6 +110,17 @@ func ParseFault(spec string, f *Faults) error {
 			return fmt.Errorf("fault %s=%s: want how many of the next purchases fail their payment, a whole number such as 1", name, val)
 		}
 		f.PayFail = n
+	case "interconnect":
+		if val != "impaired" && val != "ok" {
+			return fmt.Errorf("fault interconnect=%s: want impaired (or ok)", val)
+		}
+		f.Impaired = val == "impaired"
+	case "unavailable":
+		n, err := strconv.Atoi(val)
+		if err != nil || n < 0 {
+			return fmt.Errorf("fault unavailable=%s: want how many instances of each active block are unavailable, a whole number such as 1", val)
+		}
+		f.Unavailable = n
 	default:
 		return fmt.Errorf("fault %q: unknown name %q; allowed: %s", spec, name, FaultHelp)
 	}

@@ -8,11 +8,12 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/notify"
 	"github.com/gpublock/gpublock/model"
-	uiblocks "github.com/gpublock/gpublock/ui/components/blocks"
 )
 
 func init() {
@@ -25,7 +26,14 @@ const exitWarning = 3
 // minWatchInterval keeps --watch from hammering the API: a refresh makes five calls per region.
 const minWatchInterval = time.Second
 
-const blocksSynopsis = "[--region R[,R...]|all] [-o table|json|csv] [--watch [--interval 30s]] [--warn-within 45m]\n\n" +
+const blocksSynopsis = "[--region R[,R...]|all] [-o table|json|csv] [--watch [--interval 30s]] [--warn-within 45m]\n" +
+	"       [--warn-leads 24h,2h,40m] [--notify-cmd CMD] [--notify-url URL]\n\n" +
+	"Every region that sells Capacity Blocks is listed unless --region narrows it; with --watch a\n" +
+	"region found without blocks is listed again every 5 minutes, the others on every refresh.\n" +
+	"Each block's warnings (EXTEND BY from each --warn-leads lead until AWS's 1-hour cutoff, CAN'T\n" +
+	"EXTEND, AWS's expiration warning at 40 minutes, termination from 30, capacity and interconnect\n" +
+	"problems, a payment pending past an hour) are in the table and the JSON; --notify-cmd and\n" +
+	"--notify-url receive each new warning once per block and lead (remembered between runs).\n" +
 	"--watch reprints the list on every refresh until interrupted (Ctrl-C); with -o json or csv\n" +
 	"each refresh prints a whole document; in a table each refresh's first line names the regions\n" +
 	"that failed. --warn-within D names on stderr every active block that ends within D (one line\n" +
@@ -45,6 +53,13 @@ type blocksArgs struct {
 	watch      bool
 	interval   time.Duration
 	warnWithin time.Duration
+
+	oncall   oncallFlags
+	settings oncallSettings
+	scanner  *aws.BlockScanner
+	notifier *notify.Notifier
+	mu       sync.Mutex
+	reports  []string // the notifier's failures, printed by the command's own goroutine
 }
 
 func runBlocks(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -54,6 +69,7 @@ func runBlocks(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs.BoolVar(&a.watch, "watch", false, "reprint on every refresh until interrupted")
 	fs.DurationVar(&a.interval, "interval", 30*time.Second, "time between refreshes with --watch (at least 1s)")
 	fs.DurationVar(&a.warnWithin, "warn-within", 0, "exit 3 and name the active blocks that end within this `duration` (e.g. 45m)")
+	a.oncall.register(fs)
 	if err := fs.Parse(args); err != nil {
 		return flagExit(err)
 	}
@@ -77,14 +93,41 @@ func runBlocks(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if err := a.aws.validate(); err != nil {
 		return reportUsage(stderr, "blocks", err)
 	}
+	cfg, err := loadOncallConfig()
+	if err != nil {
+		fmt.Fprintln(stderr, "gpublock blocks:", err)
+		return 2
+	}
+	if a.settings, err = a.oncall.resolve(cfg); err != nil {
+		return reportUsage(stderr, "blocks", err)
+	}
 	regions, _ := a.aws.regionList(nil) // validated above
 	client, _, err := openBackend(ctx, &a.aws, stderr)
 	if err != nil {
 		return backendFailure(stderr, "blocks", err)
 	}
 	if len(regions) == 0 {
-		regions = []string{client.Region()}
+		// A block bought from another machine, in any region, must not go unseen.
+		regions = model.Regions()
 	}
+	a.scanner = client.NewBlockScanner()
+	nc := a.settings.notify
+	nc.StatePath, nc.Backoff = notifyStatePath(client), notifyBackoff
+	nc.Report = func(s string) { a.mu.Lock(); a.reports = append(a.reports, s); a.mu.Unlock() }
+	if a.notifier, err = notify.New(nc); err != nil {
+		return reportUsage(stderr, "blocks", usageError{err.Error()})
+	}
+	defer func() {
+		// The deliveries still going out get a while, then whatever failed is said.
+		grace := notifyGrace
+		if ctx.Err() != nil {
+			grace = notifyGrace / 6 // interrupted: a person is waiting for the prompt
+		}
+		gctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), grace)
+		defer cancel()
+		a.notifier.Close(gctx)
+		a.printReports(stderr)
+	}()
 	if !a.watch {
 		code, _ := a.refresh(ctx, client, regions, format, stdout, stderr)
 		return code
@@ -92,6 +135,7 @@ func runBlocks(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	last := 0
 	for {
 		code, cancelled := a.refresh(ctx, client, regions, format, stdout, stderr)
+		a.printReports(stderr)
 		if cancelled {
 			return last
 		}
@@ -109,7 +153,8 @@ func runBlocks(ctx context.Context, args []string, stdout, stderr io.Writer) int
 // refresh lists the blocks once, prints them and the warnings, and returns the exit
 // status; cancelled is true when ctx ended during the listing and nothing was printed.
 func (a *blocksArgs) refresh(ctx context.Context, client *aws.Client, regions []string, format outputFormat, stdout, stderr io.Writer) (int, bool) {
-	blocks, err := client.Blocks(ctx, regions)
+	scan, err := a.scanner.Scan(ctx, regions)
+	blocks := scan.Blocks
 	if ctx.Err() != nil {
 		if !a.watch {
 			fmt.Fprintln(stderr, "gpublock blocks: cancelled")
@@ -127,9 +172,14 @@ func (a *blocksArgs) refresh(ctx context.Context, client *aws.Client, regions []
 		fmt.Fprintf(stderr, "gpublock blocks: every region failed: %s\n", strings.Join(failed, ", "))
 		return 1, false
 	}
-	if err := printBlocks(blocks, format, now, stdout, stderr); err != nil {
+	if err := printBlocks(blocks, blockFacts{rules: a.settings.rules, fees: client.FeesPaid(blocks)}, format, now, stdout, stderr); err != nil {
 		fmt.Fprintln(stderr, "gpublock blocks:", err)
 		return 1, false
+	}
+	for _, b := range blocks {
+		for _, w := range a.settings.rules.Warnings(b, now) {
+			a.notifier.Send(notify.EventOf(b, w, now))
+		}
 	}
 	if a.warnWithin > 0 {
 		if ending := endingWithin(blocks, now, a.warnWithin); len(ending) > 0 {
@@ -158,6 +208,17 @@ func (a *blocksArgs) refresh(ctx context.Context, client *aws.Client, regions []
 		return 0, false
 	}
 	return 1, false
+}
+
+// printReports says on stderr which notifications could not be delivered.
+func (a *blocksArgs) printReports(stderr io.Writer) {
+	a.mu.Lock()
+	reports := a.reports
+	a.reports = nil
+	a.mu.Unlock()
+	for _, r := range reports {
+		fmt.Fprintln(stderr, "gpublock blocks: notify:", r)
+	}
 }
 
 func regionSet(regions []string) map[string]bool {
@@ -252,8 +313,8 @@ func shortDuration(d time.Duration) string {
 // running, or how long ago it ended; a block that will not run (its payment failed) has none.
 func countdown(b model.Block, now time.Time) string {
 	switch {
-	case uiblocks.WillNotRun(b):
-		return uiblocks.Countdown(b, now)
+	case b.WillNotRun():
+		return b.Countdown(now)
 	case now.Before(b.Start):
 		return "starts in " + shortDuration(b.Start.Sub(now))
 	case now.Before(b.End):
@@ -265,7 +326,7 @@ func countdown(b model.Block, now time.Time) string {
 // terminates is when the block's instances are terminated; a block that will not run has
 // nothing to terminate.
 func terminates(b model.Block) string {
-	if uiblocks.WillNotRun(b) {
+	if b.WillNotRun() {
 		return "—"
 	}
 	return b.TerminationAt().UTC().Format("2006-01-02 15:04")
@@ -294,6 +355,53 @@ type blockJSON struct {
 	InterconnectStatus     string   `json:",omitempty"`
 	InstanceIds            []string `json:",omitempty"`
 	Extensions             int      `json:",omitempty"`
+
+	// What the blocks screen shows besides: the tags, the fee paid where this machine's
+	// journal bought the block (exact), the countdowns and every warning in force.
+	UnavailableInstanceCount int               `json:",omitempty"`
+	Tags                     map[string]string `json:",omitempty"`
+	FeePaid                  string            `json:",omitempty"`
+	Countdown                string
+	TerminationDate          string `json:",omitempty"`
+	ExtendByDate             string `json:",omitempty"`
+	Warnings                 []warningJSON
+}
+
+// warningJSON is one warning in force: its kind (extend-by, cant-extend, expiring, …), its
+// words on screen, its sentence, and the lead it came at.
+type warningJSON struct {
+	Kind    string
+	Warning string
+	Text    string
+	Lead    string `json:",omitempty"`
+}
+
+// blockFacts is what a listing needs besides the blocks: the warnings' leads, the fees paid.
+type blockFacts struct {
+	rules model.WarnRules
+	fees  map[string]model.Money
+}
+
+func toBlockJSONAt(b model.Block, facts blockFacts, now time.Time) blockJSON {
+	j := toBlockJSON(b)
+	j.UnavailableInstanceCount, j.Tags = b.UnavailableCount, b.Tags
+	if fee, ok := facts.fees[b.ReservationID]; ok {
+		j.FeePaid = fee.String()
+	}
+	j.Countdown = countdown(b, now)
+	if b.HasTermination(now) {
+		j.TerminationDate = b.TerminationAt().UTC().Format(time.RFC3339)
+		j.ExtendByDate = b.ExtendBy().UTC().Format(time.RFC3339)
+	}
+	j.Warnings = []warningJSON{}
+	for _, w := range facts.rules.Warnings(b, now) {
+		wj := warningJSON{Kind: w.Kind.Name(), Warning: w.Cell(b, now), Text: w.Sentence(b, now)}
+		if w.Lead > 0 {
+			wj.Lead = model.FormatWarnLeads([]time.Duration{w.Lead})
+		}
+		j.Warnings = append(j.Warnings, wj)
+	}
+	return j
 }
 
 func toBlockJSON(b model.Block) blockJSON {
@@ -319,18 +427,26 @@ func toBlockJSON(b model.Block) blockJSON {
 }
 
 var blockCSVHeader = []string{"CapacityReservationId", "CapacityBlockId", "Region", "AvailabilityZone", "InstanceType",
-	"TotalInstanceCount", "AvailableInstanceCount", "RunningInstanceCount", "State", "StartDate", "EndDate", "InterconnectStatus"}
+	"TotalInstanceCount", "AvailableInstanceCount", "RunningInstanceCount", "State", "StartDate", "EndDate", "InterconnectStatus",
+	"Warning", "FeePaid"}
 
-const blockTableFormat = "%-21s  %-21s  %-14s  %-16s  %-17s  %5s  %5s  %7s  %-15s  %-16s  %-16s  %-16s  %-19s  %s\n"
+const blockTableFormat = "%-21s  %-21s  %-14s  %-16s  %-17s  %5s  %5s  %7s  %-15s  %-16s  %-16s  %-16s  %-19s  %-17s  %s\n"
 
 // printBlocks writes the list to w; in a table, an empty list is said on diag, like the
 // empty search of offerings, so stdout holds only rows.
-func printBlocks(blocks []model.Block, format outputFormat, now time.Time, w, diag io.Writer) error {
+func printBlocks(blocks []model.Block, facts blockFacts, format outputFormat, now time.Time, w, diag io.Writer) error {
+	fee := func(b model.Block) string {
+		if f, ok := facts.fees[b.ReservationID]; ok {
+			return f.String()
+		}
+		return ""
+	}
+	warning := func(b model.Block) string { return facts.rules.Top(b, now).Cell(b, now) }
 	switch format {
 	case "json":
 		out := make([]blockJSON, len(blocks))
 		for i, b := range blocks {
-			out[i] = toBlockJSON(b)
+			out[i] = toBlockJSONAt(b, facts, now)
 		}
 		return writeJSON(w, out)
 	case "csv":
@@ -339,7 +455,7 @@ func printBlocks(blocks []model.Block, format outputFormat, now time.Time, w, di
 		for _, b := range blocks {
 			_ = cw.Write([]string{b.ReservationID, b.BlockID, b.Region, b.AvailabilityZone, b.InstanceType,
 				strconv.Itoa(b.TotalCount), strconv.Itoa(b.AvailableCount), strconv.Itoa(b.RunningCount), string(b.State),
-				b.Start.UTC().Format(time.RFC3339), b.End.UTC().Format(time.RFC3339), b.Interconnect})
+				b.Start.UTC().Format(time.RFC3339), b.End.UTC().Format(time.RFC3339), b.Interconnect, warning(b), fee(b)})
 		}
 		cw.Flush()
 		return cw.Error()
@@ -348,12 +464,12 @@ func printBlocks(blocks []model.Block, format outputFormat, now time.Time, w, di
 		_, err := fmt.Fprintln(diag, "No Capacity Blocks.")
 		return err
 	}
-	fmt.Fprintf(w, blockTableFormat, "RESERVATION", "BLOCK", "REGION", "ZONE", "TYPE", "TOTAL", "FREE", "RUNNING", "STATE", "START (UTC)", "END (UTC)", "TERMINATES (UTC)", "TO START / TO END", "INTERCONNECT")
+	fmt.Fprintf(w, blockTableFormat, "RESERVATION", "BLOCK", "REGION", "ZONE", "TYPE", "TOTAL", "FREE", "RUNNING", "STATE", "START (UTC)", "END (UTC)", "TERMINATES (UTC)", "TO START / TO END", "INTERCONNECT", "WARNING")
 	for _, b := range blocks {
 		_, err := fmt.Fprintf(w, blockTableFormat, b.ReservationID, b.BlockID, b.Region, b.AvailabilityZone, b.InstanceType,
 			strconv.Itoa(b.TotalCount), strconv.Itoa(b.AvailableCount), strconv.Itoa(b.RunningCount), b.State,
 			b.Start.UTC().Format("2006-01-02 15:04"), b.End.UTC().Format("2006-01-02 15:04"),
-			terminates(b), countdown(b, now), b.Interconnect)
+			terminates(b), countdown(b, now), b.Interconnect, warning(b))
 		if err != nil {
 			return err
 		}

@@ -27,6 +27,8 @@ type tuiConfig struct {
 	MaxSpend string            `json:"max_spend"`
 	AMI      string            `json:"ami"`
 	Tags     map[string]string `json:"tags"`
+
+	oncallConfig // warn_leads, notify_cmd, notify_url, extend_length (config_oncall.go)
 }
 
 // configPath is where the TUI's configuration is read from.
@@ -60,7 +62,10 @@ func loadTUIConfig(path string) (tuiConfig, error) {
 	dec := json.NewDecoder(strings.NewReader(string(b)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&c); err != nil {
-		return c, fmt.Errorf("%s: %v (allowed keys: read_only, max_spend, ami, tags)", path, jsonErrorLine(b, err))
+		return c, fmt.Errorf("%s: %v (allowed keys: read_only, max_spend, ami, tags, %s)", path, jsonErrorLine(b, err), oncallConfigKeys)
+	}
+	if err := c.oncallConfig.check(path); err != nil {
+		return c, err
 	}
 	if c.MaxSpend != "" {
 		if _, err := parseDollars(c.MaxSpend); err != nil {

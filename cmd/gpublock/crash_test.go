@@ -234,6 +234,9 @@ func TestPurchaseBadMoneyRefusedBeforeAnyCall(t *testing.T) {
 	if code != 2 || !strings.Contains(errs, cfg) || !strings.Contains(errs, "line 2") || strings.Contains(errs, "--read-only") {
 		t.Errorf("duplicate read_only: exit %d\n%s", code, errs)
 	}
+	if err := os.Remove(cfg); err != nil { // blocks refuses the broken file too
+		t.Fatal(err)
+	}
 	assertNothingBought(t, cs.url)
 }
 

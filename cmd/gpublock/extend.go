@@ -16,7 +16,10 @@ func init() {
 	commands["extend"] = command{summary: "lengthen a Capacity Block, after a typed confirmation", run: runExtend}
 }
 
-const extendSynopsis = "RESERVATION_ID --duration D [--region R] [--dry-run] [--yes] [--max-spend USD] [-o table|json]\n\n" +
+const extendSynopsis = "RESERVATION_ID --duration D [--region R] [--dry-run] [--yes] [--max-spend USD] [-o table|json]\n" +
+	"       RESERVATION_ID --list [--region R] [-o table|json]\n\n" +
+	"--list asks AWS for every length at once (1d–14d, then whole weeks up to the 182-day total) and prints\n" +
+	"those offered now, with the fee, the new end and the break-even; it buys nothing.\n" +
 	"Lists the block's extension offering for D (1d–14d, or 3w–26w), shows the new end, the fee and its\n" +
 	"break-even against on-demand, and buys it once `extend` is typed. Active and scheduled blocks can be\n" +
 	"extended from 56 days until 1 hour before their end. --dry-run checks permission only.\n\n" +
@@ -32,6 +35,7 @@ type extendArgs struct {
 	duration    string
 	dryRun, yes bool
 	again       bool
+	list        bool
 }
 
 func runExtend(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -43,6 +47,7 @@ func runExtend(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs.BoolVar(&a.dryRun, "dry-run", false, "only check permission to extend (ec2:PurchaseCapacityBlockExtension); buy nothing")
 	fs.BoolVar(&a.yes, "yes", false, "extend without asking to type extend (for scripts)")
 	fs.BoolVar(&a.again, "again", false, "extend even though an interrupted run already extended this block by this length (asks to type again)")
+	fs.BoolVar(&a.list, "list", false, "list every extension length offered now, with its fee, new end and break-even; buy nothing")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return flagExit(err)
@@ -50,6 +55,9 @@ func runExtend(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	reservationID, days, format, err := a.check(pos)
 	if err != nil {
 		return reportUsage(stderr, "extend", err)
+	}
+	if a.list {
+		return a.runExtendList(ctx, reservationID, format, stdout, stderr)
 	}
 	if code, refused := commandSpending(stderr, "extend", &a.aws); refused {
 		return code
@@ -168,8 +176,17 @@ func (a *extendArgs) check(pos []string) (string, int, outputFormat, error) {
 	if err != nil {
 		return "", 0, "", err
 	}
+	if a.list {
+		if a.duration != "" || a.dryRun || a.yes {
+			return "", 0, "", usagef("--list buys nothing: it takes no --duration, --dry-run or --yes")
+		}
+		if err := a.aws.validate(); err != nil {
+			return "", 0, "", err
+		}
+		return id, 0, format, singleRegion(&a.aws)
+	}
 	if strings.TrimSpace(a.duration) == "" {
-		return "", 0, "", usagef("--duration is required: the length to add, e.g. 1d, 2d or 3w")
+		return "", 0, "", usagef("--duration is required: the length to add, e.g. 1d, 2d or 3w (--list shows those offered)")
 	}
 	r, err := model.ParseDuration(a.duration)
 	if err != nil {

@@ -38,6 +38,8 @@ type tuiArgs struct {
 	noNotify bool
 	// watchEvery is how often a watched search (w) runs again.
 	watchEvery time.Duration
+	// oncall: --warn-leads, --notify-cmd, --notify-url (config_oncall.go).
+	oncall oncallFlags
 }
 
 // minBlocksRefresh keeps the blocks screen from hammering the API: a listing makes five
@@ -66,6 +68,7 @@ func parseTUI(args []string, stderr io.Writer) (tuiArgs, error) {
 	fs.DurationVar(&a.refresh, "refresh", 30*time.Second, "how often the blocks are listed again (at least 5s; r refreshes at once)")
 	fs.BoolVar(&a.noNotify, "no-notify", false, "no bell or desktop notification (OSC 9) for a block's warnings or a watched search's new offerings (n toggles them)")
 	fs.DurationVar(&a.watchEvery, "watch-every", 5*time.Minute, "how often a watched search (w in the search screen) runs again, 1m to 24h")
+	a.oncall.register(fs)
 	if err := fs.Parse(args); err != nil {
 		return a, err
 	}
@@ -108,6 +111,12 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "gpublock:", err)
 		return 2
 	}
+	oncall, err := newTUIOncall(f, a.oncall)
+	if err != nil {
+		fmt.Fprintln(stderr, "gpublock:", err)
+		return 2
+	}
+	defer oncall.close()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	// The price catalog is read once, here, with the cache of prices --refresh laid over the
@@ -122,7 +131,7 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Context: ctx,
 		// The backend opens behind the first frame: resolving credentials (an SSO refresh,
 		// the instance metadata service timing out) can take seconds.
-		Connect: func(ctx context.Context) (ui.Connection, error) { return connectTUI(ctx, f) },
+		Connect: func(ctx context.Context) (ui.Connection, error) { return connectTUI(ctx, f, oncall.connected) },
 		// Buying and launching (issue 6): --read-only and --max-spend reach the adapter
 		// through f as well.
 		ReadOnly:    spend.readOnly,
@@ -135,6 +144,7 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		NoNotify:      a.noNotify,
 		WatchEvery:    a.watchEvery,
 	}
+	oncall.apply(&opts)
 	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithOutput(stdout)}
 	if noColor {
 		popts = append(popts, tea.WithColorProfile(colorprofile.Ascii))
@@ -153,10 +163,13 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 // connectTUI opens the backend for the TUI. Its messages go on screen, not to stderr, which
 // the TUI is drawing over.
-func connectTUI(ctx context.Context, f *awsFlags) (ui.Connection, error) {
+func connectTUI(ctx context.Context, f *awsFlags, onClient func(*aws.Client)) (ui.Connection, error) {
 	client, info, err := openBackend(ctx, f, io.Discard)
 	if err != nil {
 		return ui.Connection{}, errors.New(aws.ExplainError(err).String())
+	}
+	if onClient != nil {
+		onClient(client)
 	}
 	// Relative dates and the 8-week limit are read on the backend's clock: the emulator's
 	// may be moved. Its offset is read once, so the UI's clock is never I/O.

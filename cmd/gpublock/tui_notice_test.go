@@ -11,7 +11,7 @@ import (
 func TestTUINoticeForAnEmulator(t *testing.T) {
 	cs := startCLISim(t)
 	f := awsFlags{perRegion: 4, overall: 32, endpointURL: cs.url}
-	c, err := connectTUI(context.Background(), &f)
+	c, err := connectTUI(context.Background(), &f, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

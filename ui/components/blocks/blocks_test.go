@@ -28,14 +28,19 @@ func TestWarningThresholds(t *testing.T) {
 		before  time.Duration
 		want    Warning
 	}{
-		{model.StateActive, 1, 41 * time.Minute, NoWarning},
-		{model.StateActive, 1, 40*time.Minute + time.Second, NoWarning},
+		{model.StateActive, 1, 25 * time.Hour, NoWarning},
+		{model.StateActive, 1, 24 * time.Hour, ExtendBy},
+		{model.StateActive, 1, time.Hour + time.Second, ExtendBy},
+		{model.StateActive, 1, time.Hour, CantExtend},
+		{model.StateActive, 1, 41 * time.Minute, CantExtend},
+		{model.StateActive, 1, 40*time.Minute + time.Second, CantExtend},
 		{model.StateActive, 1, 40 * time.Minute, Expiring},
 		{model.StateActive, 0, 40 * time.Minute, Expiring}, // ending outranks idle
 		{model.StateActive, 1, 30*time.Minute + time.Second, Expiring},
 		{model.StateActive, 1, 30 * time.Minute, Terminating},
-		{model.StateActive, 1, 0, Terminating}, // listed active at the end, before AWS says expired
-		{model.StateActive, 0, 5 * time.Hour, Idle},
+		{model.StateActive, 1, 0, Terminating},          // listed active at the end, before AWS says expired
+		{model.StateActive, 0, 5 * time.Hour, ExtendBy}, // extending outranks idle
+		{model.StateActive, 0, 30 * time.Hour, Idle},
 		{model.StateScheduled, 0, 30 * time.Hour, NoWarning},
 		{model.StatePaymentPending, 0, 30 * time.Hour, PaymentPending},
 		{model.StatePaymentFailed, 0, 30 * time.Hour, PaymentFailed},
@@ -111,8 +116,13 @@ func TestSortFilterAndCursor(t *testing.T) {
 	}
 	m := New(theme.New(false))
 	m.Set(bs, map[string]model.Money{"cr-a": model.MustMoney("10")}, now)
+	// Active by termination, then scheduled by start, then the rest.
+	if got := ids(m); got != "cr-b,cr-d,cr-a,cr-c" {
+		t.Fatalf("by default: %s", got)
+	}
+	m = press(m, "W", "W")
 	if got := ids(m); got != "cr-b,cr-c,cr-d,cr-a" {
-		t.Fatalf("by warning: %s", got)
+		t.Fatalf("by warning, the most urgent first: %s", got)
 	}
 	m = press(m, "j", "j") // on cr-d
 	m = press(m, "E")
@@ -263,8 +273,8 @@ func TestExtensionFailedWarning(t *testing.T) {
 		{"failed, expiring", model.StateActive, []model.Extension{ext(model.ExtensionPaymentFailed, end)}, end.Add(-35 * time.Minute), ExtensionFailed},
 		{"failed, terminating", model.StateActive, []model.Extension{ext(model.ExtensionPaymentFailed, end)}, end.Add(-10 * time.Minute), Terminating},
 		{"failed, then tried again", model.StateActive, []model.Extension{ext(model.ExtensionPaymentFailed, end), ext(model.ExtensionPaymentPending, end)}, end.Add(-5 * time.Hour), Idle},
-		{"failed on an earlier end, since extended", model.StateActive, []model.Extension{ext(model.ExtensionPaymentFailed, earlier), ext(model.ExtensionPaymentSucceeded, earlier)}, end.Add(-5 * time.Hour), Idle},
-		{"paid", model.StateActive, []model.Extension{ext(model.ExtensionPaymentSucceeded, earlier)}, end.Add(-5 * time.Hour), Idle},
+		{"failed on an earlier end, since extended", model.StateActive, []model.Extension{ext(model.ExtensionPaymentFailed, earlier), ext(model.ExtensionPaymentSucceeded, earlier)}, end.Add(-5 * time.Hour), ExtendBy},
+		{"paid", model.StateActive, []model.Extension{ext(model.ExtensionPaymentSucceeded, earlier)}, end.Add(-5 * time.Hour), ExtendBy},
 		{"failed, expired", model.StateExpired, []model.Extension{ext(model.ExtensionPaymentFailed, end)}, end.Add(time.Minute), NoWarning},
 	} {
 		b := block("cr-x", tc.st, 0, end)
@@ -273,7 +283,7 @@ func TestExtensionFailedWarning(t *testing.T) {
 			t.Errorf("%s: %q, want %q", tc.name, got.Word(), tc.want.Word())
 		}
 	}
-	if !ExtensionFailed.Red() || ExtensionFailed.rank() <= Expiring.rank() || ExtensionFailed.rank() >= Terminating.rank() {
+	if !ExtensionFailed.Red() || ExtensionFailed <= Expiring || ExtensionFailed >= Terminating {
 		t.Error("a failed extension is red, above expiring and below terminating")
 	}
 	b := block("cr-x", model.StateActive, 1, end)

@@ -36,21 +36,22 @@ type columnDef struct {
 	right                bool
 }
 
-// Keep orders what a narrow table drops: the warning and the countdown go last.
+// Keep orders what a narrow table drops: the warning, the time to termination and the
+// region go last, and the interconnect, mostly "insufficient-data" or "ok", first.
 var columns = [numColumns]columnDef{
-	ColWarning:      {"Warning", "warning", "W", 14, 12, false},
-	ColState:        {"State", "state", "X", 15, 9, false},
-	ColRegion:       {"Region", "region", "R", 14, 5, false},
+	ColWarning:      {"Warning", "warning", "W", 26, 12, false},
+	ColState:        {"State", "state", "X", 15, 7, false},
+	ColRegion:       {"Region", "region", "R", 14, 10, false},
 	ColAZ:           {"AZ", "availability zone", "Z", 15, 1, false},
-	ColType:         {"Type × N", "type and count", "T", 21, 10, false},
-	ColStart:        {"Start UTC", "start", "S", 12, 4, false},
-	ColEnd:          {"End UTC", "end", "E", 12, 8, false},
-	ColCountdown:    {"To start/end", "time to start or end", "U", 17, 11, false},
-	ColTermination:  {"Terminates in", "time to termination", "K", 13, 7, true},
-	ColRunning:      {"Running", "instances running", "N", 7, 6, true},
+	ColType:         {"Type × N", "type and count", "T", 21, 9, false},
+	ColStart:        {"Start UTC", "start", "S", 12, 2, false},
+	ColEnd:          {"End UTC", "end", "E", 12, 6, false},
+	ColCountdown:    {"To start/end", "time to start or end", "U", 17, 8, false},
+	ColTermination:  {"Terminates in", "time to termination", "K", 14, 11, true},
+	ColRunning:      {"Running", "instances running", "N", 7, 4, true},
 	ColInterconnect: {"Interconnect", "interconnect status", "C", 17, 0, false},
-	ColFee:          {"Fee paid", "fee paid", "F", 14, 3, true},
-	ColID:           {"Reservation", "reservation id", "I", 20, 2, false},
+	ColFee:          {"Fee paid", "fee paid", "F", 14, 5, true},
+	ColID:           {"Reservation", "reservation id", "I", 20, 3, false},
 }
 
 // fitColumns picks the columns that fit width.
@@ -108,10 +109,10 @@ func newRow(b model.Block, fee model.Money, hasFee bool) row {
 }
 
 // cell is a row's text in a column at now.
-func (r *row) cell(c Column, now time.Time) string {
+func (r *row) cell(c Column, now time.Time, rules model.WarnRules) string {
 	switch c {
 	case ColWarning:
-		return WarningOf(r.b, now).Word()
+		return rules.Top(r.b, now).Cell(r.b, now)
 	case ColCountdown:
 		return Countdown(r.b, now)
 	case ColTermination:
@@ -122,10 +123,24 @@ func (r *row) cell(c Column, now time.Time) string {
 
 // compare orders two rows by a column at now; ties go by end, then reservation id, so
 // that the order never depends on the order of the listing.
-func compare(a, b *row, c Column, now time.Time) int {
+func compare(a, b *row, c Column, now time.Time, rules model.WarnRules) int {
 	switch c {
 	case ColWarning:
-		return cmp.Compare(WarningOf(a.b, now).rank(), WarningOf(b.b, now).rank())
+		wa, wb := rules.Top(a.b, now), rules.Top(b.b, now)
+		if r := cmp.Compare(wa.Kind, wb.Kind); r != 0 {
+			return r
+		}
+		return cmp.Compare(wb.Lead, wa.Lead) // a nearer lead is the more urgent
+	case ColTermination:
+		// Within its group (see terminationGroup): active blocks by their termination,
+		// the others by their start.
+		if a.b.State == model.StateActive {
+			return a.b.End.Compare(b.b.End)
+		}
+		if r := a.b.Start.Compare(b.b.Start); r != 0 {
+			return r
+		}
+		return a.b.End.Compare(b.b.End)
 	case ColState:
 		return strings.Compare(string(a.b.State), string(b.b.State))
 	case ColRegion:
@@ -139,7 +154,7 @@ func compare(a, b *row, c Column, now time.Time) int {
 		return cmp.Compare(a.b.TotalCount, b.b.TotalCount)
 	case ColStart:
 		return a.b.Start.Compare(b.b.Start)
-	case ColEnd, ColTermination:
+	case ColEnd:
 		return a.b.End.Compare(b.b.End)
 	case ColCountdown:
 		return nextEvent(a.b, now).Compare(nextEvent(b.b, now))
@@ -159,6 +174,18 @@ func compare(a, b *row, c Column, now time.Time) int {
 		return strings.Compare(a.b.ReservationID, b.b.ReservationID)
 	}
 	return 0
+}
+
+// terminationGroup orders blocks by time to termination whichever the direction: active
+// blocks first, then those still to start, then those that have none (ended, failed).
+func terminationGroup(b model.Block, now time.Time) int {
+	switch {
+	case !b.HasTermination(now):
+		return 2
+	case b.State == model.StateActive:
+		return 0
+	}
+	return 1
 }
 
 // nextEvent is the start of a block not yet started, else its end.

@@ -24,13 +24,18 @@ func Detail(th theme.Theme, b model.Block, fee model.Money, hasFee bool, now tim
 // its warning, times (UTC and local), ids, console URL, instances, extension history and
 // tags; a pane too short for it scrolls (pager). fee is the fee paid when known (hasFee).
 func DetailPage(th theme.Theme, b model.Block, fee model.Money, hasFee bool, now time.Time, loc *time.Location, width, height int) pager.Page {
+	return DetailPageRules(th, model.DefaultWarnRules(), b, fee, hasFee, now, loc, width, height)
+}
+
+// DetailPageRules is DetailPage with the warnings of the given lead times.
+func DetailPageRules(th theme.Theme, rules model.WarnRules, b model.Block, fee model.Money, hasFee bool, now time.Time, loc *time.Location, width, height int) pager.Page {
 	if width <= 0 || height <= 0 {
 		return pager.New(th, b.ReservationID, nil, width, height)
 	}
-	return pager.New(th, b.ReservationID, detailLines(th, b, fee, hasFee, now, loc, width), width, height)
+	return pager.New(th, b.ReservationID, detailLines(th, rules, b, fee, hasFee, now, loc, width), width, height)
 }
 
-func detailLines(th theme.Theme, b model.Block, fee model.Money, hasFee bool, now time.Time, loc *time.Location, width int) []string {
+func detailLines(th theme.Theme, rules model.WarnRules, b model.Block, fee model.Money, hasFee bool, now time.Time, loc *time.Location, width int) []string {
 	if loc == nil {
 		loc = time.Local
 	}
@@ -60,12 +65,33 @@ func detailLines(th theme.Theme, b model.Block, fee model.Money, hasFee bool, no
 	}
 
 	add(th.Focused.Render(b.ReservationID) + th.Value.Render(fmt.Sprintf(" · %s × %d · %s · %s", b.InstanceType, b.TotalCount, b.AvailabilityZone, b.State)))
-	if w := WarningOf(b, now); w != NoWarning {
+	// The most urgent warning in words, on one line with the others' names, so that the
+	// times below stay in view.
+	seen := map[Warning]bool{}
+	var top model.Warning
+	var others []string
+	for _, w := range rules.Warnings(b, now) {
+		switch {
+		case seen[w.Kind]:
+		case len(seen) == 0:
+			top = w
+		default:
+			others = append(others, w.Cell(b, now))
+		}
+		seen[w.Kind] = true
+	}
+	if top.Kind != NoWarning {
 		style := th.Warning
-		if w.Red() {
+		if top.Kind.Red() {
 			style = th.Error
 		}
-		add(style.Render(w.Word() + ": " + w.Sentence(b, now)))
+		head := top.Cell(b, now)
+		if len(others) > 0 {
+			head += " (+ " + strings.Join(others, ", ") + ")"
+		}
+		for _, l := range text.Wrap(head+": "+top.Sentence(b, now), width) {
+			add(style.Render(l))
+		}
 	}
 	// The countdown sits beside the time it counts to: the start until then, the end after.
 	// A block that will not run counts to nothing: its times are only what was bought.
@@ -88,7 +114,7 @@ func detailLines(th theme.Theme, b model.Block, fee model.Money, hasFee bool, no
 	switch {
 	case b.State == model.StatePaymentFailed:
 		field("What to do", "check the account's payment method (AWS Billing console), then search again (1): the capacity went back on sale")
-	case WarningOf(b, now) == ExtensionFailed:
+	case seen[ExtensionFailed]:
 		field("What to do", "the extension's payment failed and the end did not move: check the account's payment method (AWS Billing console), then extend again (e)")
 	}
 	ic := b.Interconnect

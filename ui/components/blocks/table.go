@@ -6,7 +6,9 @@
 package blocks
 
 import (
+	"cmp"
 	"slices"
+	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -23,9 +25,10 @@ type Model struct {
 	th   theme.Theme
 	keys KeyMap
 
-	rows []row
-	view []int // indexes into rows that pass the filter, in sort order
-	now  time.Time
+	rows  []row
+	view  []int // indexes into rows that pass the filter, in sort order
+	now   time.Time
+	rules model.WarnRules
 
 	sortCol Column
 	desc    bool
@@ -36,10 +39,21 @@ type Model struct {
 	cursor, offset, height int
 }
 
-// New returns an empty table, the most urgent warnings first.
+// New returns an empty table in the order an on-call person reads it: the active blocks by
+// their termination, then the scheduled ones by their start, then the rest.
 func New(th theme.Theme) Model {
-	return Model{th: th, keys: DefaultKeyMap(), sortCol: ColWarning, desc: true, height: 10}
+	return Model{th: th, keys: DefaultKeyMap(), sortCol: ColTermination, rules: model.DefaultWarnRules(), height: 10}
 }
+
+// SetRules sets the lead times the warnings follow.
+func (m *Model) SetRules(r model.WarnRules) {
+	m.rules = r
+	sel, _ := m.Selected()
+	m.refilter(sel.ReservationID)
+}
+
+// Rules returns the lead times the warnings follow.
+func (m Model) Rules() model.WarnRules { return m.rules }
 
 // KeyMap returns the table's keys, for help.
 func (m Model) KeyMap() KeyMap { return m.keys }
@@ -67,7 +81,8 @@ func (m *Model) Set(blocks []model.Block, fees map[string]model.Money, now time.
 // depends on the time.
 func (m *Model) SetNow(now time.Time) {
 	m.now = now
-	if m.sortCol == ColWarning || m.sortCol == ColCountdown {
+	// The warnings, and so what the filter finds, change with the time too.
+	if m.sortCol == ColWarning || m.sortCol == ColCountdown || m.sortCol == ColTermination || m.filter.Value() != "" {
 		sel, _ := m.Selected()
 		m.refilter(sel.ReservationID)
 	}
@@ -139,7 +154,13 @@ func (m *Model) Select(reservationID string) bool {
 
 func (m *Model) cmpIndex(a, b int) int {
 	ra, rb := &m.rows[a], &m.rows[b]
-	r := compare(ra, rb, m.sortCol, m.now)
+	if m.sortCol == ColTermination {
+		// Blocks with no termination go last in either direction.
+		if r := cmp.Compare(terminationGroup(ra.b, m.now), terminationGroup(rb.b, m.now)); r != 0 {
+			return r
+		}
+	}
+	r := compare(ra, rb, m.sortCol, m.now, m.rules)
 	if m.desc {
 		r = -r
 	}
@@ -172,7 +193,7 @@ func (m *Model) refilter(sel string) {
 	terms := table.Terms(m.filter.Value())
 	m.view = m.view[:0]
 	for i := range m.rows {
-		if table.Matches(m.rows[i].text, terms) {
+		if table.Matches(m.rows[i].text+" "+m.warningText(&m.rows[i]), terms) {
 			m.view = append(m.view, i)
 		}
 	}
@@ -180,6 +201,16 @@ func (m *Model) refilter(sel string) {
 	if sel == "" || !m.Select(sel) {
 		m.scroll()
 	}
+}
+
+// warningText is every warning of the row in force now, lower-case, for the filter: /idle
+// finds "◌ IDLE, PAID", /failed "✖ EXT FAILED" as well as "payment-failed".
+func (m *Model) warningText(r *row) string {
+	var parts []string
+	for _, w := range m.rules.Warnings(r.b, m.now) {
+		parts = append(parts, strings.ToLower(w.Cell(r.b, m.now)), w.Kind.Name())
+	}
+	return strings.Join(parts, " ")
 }
 
 func (m *Model) scroll() {

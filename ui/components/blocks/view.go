@@ -51,34 +51,54 @@ func (m Model) View(width, height int) string {
 		return b.String()
 	}
 	off, end := table.Window(m.cursor, m.offset, rows, len(m.view))
-	var rb strings.Builder
 	for i := off; i < end; i++ {
 		r := &m.rows[m.view[i]]
-		rb.Reset()
+		w := m.rules.Top(r.b, m.now).Kind
+		style := th.Value
+		switch {
+		case w != NoWarning && w.Red():
+			style = th.Error
+		case w != NoWarning:
+			style = th.Warning
+		case r.b.State == model.StateExpired || WillNotRun(r.b):
+			style = th.Muted
+		}
+		b.WriteByte('\n')
+		if i != m.cursor {
+			b.WriteString(style.Render(ansi.Truncate(m.rowText(r, cols), width, "")))
+			continue
+		}
+		// The cursor's row keeps its warning visible: the warning cell is drawn in the
+		// warning's colour on the cursor's background.
+		var rb strings.Builder
 		for j, c := range cols {
 			if j > 0 {
-				rb.WriteByte(' ')
+				rb.WriteString(th.Selected.Render(" "))
 			}
 			d := columns[c]
-			rb.WriteString(table.Cell(r.cell(c, m.now), d.width, d.right))
+			cell := table.Cell(r.cell(c, m.now, m.rules), d.width, d.right)
+			if c == ColWarning && w != NoWarning {
+				rb.WriteString(th.Selected.Foreground(style.GetForeground()).Render(cell))
+				continue
+			}
+			rb.WriteString(th.Selected.Render(cell))
 		}
-		line := ansi.Truncate(rb.String(), width, "")
-		b.WriteByte('\n')
-		w := WarningOf(r.b, m.now)
-		switch {
-		case i == m.cursor:
-			b.WriteString(th.Selected.Render(line))
-		case w != NoWarning && w.Red():
-			b.WriteString(th.Error.Render(line))
-		case w != NoWarning:
-			b.WriteString(th.Warning.Render(line))
-		case r.b.State == model.StateExpired || WillNotRun(r.b):
-			b.WriteString(th.Muted.Render(line))
-		default:
-			b.WriteString(th.Value.Render(line))
-		}
+		b.WriteString(ansi.Truncate(rb.String(), width, ""))
 	}
 	return b.String()
+}
+
+// rowText is a row's cells in the columns shown, unstyled.
+func (m Model) rowText(r *row, cols []Column) string {
+	var rb strings.Builder
+	for j, c := range cols {
+		if j > 0 {
+			rb.WriteByte(' ')
+		}
+		d := columns[c]
+		rb.WriteString(table.Cell(r.cell(c, m.now, m.rules), d.width, d.right))
+	}
+	return rb.String()
 }
 
 // Position says where the cursor is and how the table is sorted.

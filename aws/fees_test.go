@@ -1,4 +1,4 @@
-package ui
+package aws
 
 import (
 	"os"
@@ -64,5 +64,23 @@ func TestPaidFeesLeaveOutFailedPayments(t *testing.T) {
 		if got, ok := fees[id]; !ok || got.Dollars() != want {
 			t.Errorf("fee paid of %s = %s (known %v), want %s", id, got.Dollars(), ok, want)
 		}
+	}
+}
+
+// The fees paid are read with the journal's one reader: a torn line (a crash mid-write)
+// neither hides the entries after it nor stops the reading.
+func TestJournalFeesReadPastATornLine(t *testing.T) {
+	lines := []string{
+		`{"phase":"outcome","action":"PurchaseCapacityBlock","outcome":"bought","result_id":"cr-1","upfront_fee":"10.00"}`,
+		`{"phase":"intent","action":"PurchaseCapac`,
+		`{"phase":"outcome","action":"PurchaseCapacityBlock","outcome":"bought","result_id":"cr-2","upfront_fee":"20.00"}`,
+	}
+	path := t.TempDir() + "/journal.jsonl"
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fees := paidFees(nil, readJournalFees(path))
+	if fees["cr-1"].Dollars() != "$10.00" || fees["cr-2"].Dollars() != "$20.00" {
+		t.Errorf("fees %v", fees)
 	}
 }

@@ -1,0 +1,93 @@
+package aws
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/model"
+)
+
+// Every length is asked for at once, once each; the choices are what the emulator offers
+// for each length, the cheapest of each, shortest first.
+func TestExtensionChoicesAskEveryLength(t *testing.T) {
+	sim, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
+	c := newTestClient(t, url, nil)
+	o, bought := boughtBlock(t, c)
+	sim.SetTime(o.Start.Add(time.Hour))
+	b := blockByID(t, c, bought.ReservationID)
+
+	lengths := model.ExtensionLengths(b)
+	if lengths[0] != 1 || lengths[13] != 14 || lengths[14] != 21 || lengths[len(lengths)-1] > model.MaxBlockDays-2 {
+		t.Fatalf("lengths for a 2-day block: %v", lengths)
+	}
+	isAsk := func(r recorded) bool { return r.Action == "DescribeCapacityBlockExtensionOfferings" }
+	before := rc.count(isAsk)
+	choices, err := c.ExtensionChoices(context.Background(), b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := rc.count(isAsk) - before; n != len(lengths) {
+		t.Errorf("%d calls, want one per length (%d)", n, len(lengths))
+	}
+	if len(choices) == 0 {
+		t.Fatal("no extension offered for an active block")
+	}
+	byDays := map[int]model.ExtensionOffering{}
+	for i, ch := range choices {
+		if i > 0 && choices[i-1].Days >= ch.Days {
+			t.Errorf("not shortest first: %d after %d", ch.Days, choices[i-1].Days)
+		}
+		byDays[ch.Days] = ch.Offering
+	}
+	for _, d := range lengths {
+		offs, err := c.ExtensionOfferings(context.Background(), b, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, listed := byDays[d]
+		switch {
+		case len(offs) == 0 && listed:
+			t.Errorf("%dd listed, but AWS offers none", d)
+		case len(offs) > 0 && !listed:
+			t.Errorf("%dd offered by AWS, missing from the choices", d)
+		case len(offs) > 0 && got.ID != model.CheapestExtension(offs).ID:
+			t.Errorf("%dd: %s, want the cheapest %s", d, got.ID, model.CheapestExtension(offs).ID)
+		case listed && (got.DurationHours != d*24 || !got.End.Equal(b.End.Add(time.Duration(d)*24*time.Hour))):
+			t.Errorf("%dd: %+v", d, got)
+		}
+	}
+}
+
+// A length that could not be asked for is named; the others are still offered.
+func TestExtensionChoicesNameTheLengthsNotAsked(t *testing.T) {
+	sim, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
+	c := newTestClient(t, url, nil)
+	o, bought := boughtBlock(t, c)
+	sim.SetTime(o.Start.Add(time.Hour))
+	b := blockByID(t, c, bought.ReservationID)
+	rc.setIntercept(func(w http.ResponseWriter, r recorded, _ *http.Request) bool {
+		if r.Action == "DescribeCapacityBlockExtensionOfferings" && r.Form.Get("CapacityBlockExtensionDurationHours") == "168" {
+			writeEC2Error(w, http.StatusBadRequest, "UnauthorizedOperation", "You are not authorized to perform this operation.")
+			return true
+		}
+		return false
+	})
+	choices, err := c.ExtensionChoices(context.Background(), b)
+	var le *ExtensionLengthsError
+	if !errors.As(err, &le) || len(le.Lengths) != 1 || le.Lengths[0] != "7d" || !strings.Contains(err.Error(), "7d") {
+		t.Fatalf("err %v, want 7d named", err)
+	}
+	if len(choices) == 0 {
+		t.Error("the other lengths were dropped")
+	}
+	for _, ch := range choices {
+		if ch.Days == 7 {
+			t.Error("7d listed though it could not be asked for")
+		}
+	}
+}

@@ -1,0 +1,226 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gpublock/gpublock/model"
+)
+
+// buyElsewhere buys a p5.48xlarge block in the region with a client of its own journal:
+// another machine's purchase.
+func buyElsewhere(t *testing.T, url, region string) string {
+	t.Helper()
+	c := testClient(t, url)
+	q := model.Query{InstanceTypes: []string{"p5.48xlarge"}, Count: 1, Durations: model.DurationRange{MinDays: 2, MaxDays: 2},
+		Start: cliSimStart, End: cliSimStart.AddDate(0, 0, 14), Regions: []string{region}}
+	var offer *model.Offering
+	for ev := range c.Search(context.Background(), q) {
+		if len(ev.Offerings) > 0 && offer == nil {
+			offer = &ev.Offerings[0]
+		}
+	}
+	if offer == nil {
+		t.Fatalf("nothing to buy in %s", region)
+	}
+	res, err := c.Purchase(context.Background(), *offer, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Block.ReservationID
+}
+
+// Blocks bought in three regions by another process appear on a fresh start (an empty
+// state directory, no --region), with what the screen shows: tags, the countdown, the
+// warnings, and the fee paid only where this machine bought the block.
+func TestBlocksEveryRegionOnAFreshStart(t *testing.T) {
+	cs := startCLISim(t)
+	want := map[string]string{}
+	for _, r := range []string{"eu-north-1", "ap-south-1", "us-east-2"} {
+		want[buyElsewhere(t, cs.url, r)] = r
+	}
+	mine := boughtBlock(t, cs) // this machine's, in us-east-1
+
+	code, out, errs := runCLI("blocks", "--endpoint-url", cs.url, "-o", "json")
+	var rows []blockJSON
+	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
+		t.Fatalf("exit %d, stderr %q\n%s", code, errs, out)
+	}
+	if len(rows) != 4 {
+		t.Fatalf("%d blocks listed, want 4:\n%s", len(rows), out)
+	}
+	for _, r := range rows {
+		if r.CapacityReservationId == mine.CapacityReservationId {
+			if r.FeePaid == "" || !strings.HasPrefix(r.Countdown, "starts in") || len(r.Tags) == 0 || r.Warnings == nil {
+				t.Errorf("this machine's block: fee %q, countdown %q, tags %v, warnings %v", r.FeePaid, r.Countdown, r.Tags, r.Warnings)
+			}
+			continue
+		}
+		if want[r.CapacityReservationId] != r.Region {
+			t.Errorf("%s listed in %s, want %s", r.CapacityReservationId, r.Region, want[r.CapacityReservationId])
+		}
+		if r.FeePaid != "" {
+			t.Errorf("%s bought elsewhere shows a fee paid: %s", r.CapacityReservationId, r.FeePaid)
+		}
+	}
+	// The same in the table: every region, a WARNING column.
+	code, table, _ := runCLI("blocks", "--endpoint-url", cs.url)
+	for id := range want {
+		if code != 0 || !strings.Contains(table, id) || !strings.Contains(table, "WARNING") {
+			t.Errorf("the table lacks %s or its WARNING column (exit %d):\n%s", id, code, table)
+		}
+	}
+}
+
+// hook is a local webhook receiver that keeps the kinds it was sent.
+type hook struct {
+	mu    sync.Mutex
+	kinds []string
+	texts []string
+}
+
+func (h *hook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	b, _ := io.ReadAll(r.Body)
+	var m map[string]any
+	if json.Unmarshal(b, &m) != nil {
+		w.WriteHeader(http.StatusBadRequest)
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	k, _ := m["kind"].(string)
+	if l, _ := m["lead"].(string); l != "" {
+		k += "/" + l
+	}
+	h.kinds = append(h.kinds, k)
+	text, _ := m["text"].(string)
+	h.texts = append(h.texts, text)
+}
+
+// Run by cron through a block's last day, `blocks` sends every warning once, at its lead,
+// to the command and to the webhook; a run with nothing new sends nothing.
+func TestBlocksNotifyEachWarningOnce(t *testing.T) {
+	cs := startCLISim(t)
+	b := boughtBlock(t, cs)
+	activate(t, cs, b)
+	end := mustTime(t, b.EndDate)
+	h := &hook{}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	log := filepath.Join(t.TempDir(), "notify.log")
+	args := []string{"blocks", "--endpoint-url", cs.url, "--region", "us-east-1", "--warn-leads", "24h,2h",
+		"--notify-url", srv.URL + "/services/T0/B0/SECRETTOKEN", "--notify-cmd", `echo "$GPUBLOCK_WARNING $GPUBLOCK_LEAD" >> ` + log}
+	steps := []struct {
+		before time.Duration
+		news   []string
+	}{
+		{25 * time.Hour, []string{"idle"}},
+		{23 * time.Hour, []string{"extend-by/24h"}},
+		{22 * time.Hour, nil},
+		{90 * time.Minute, []string{"extend-by/2h"}},
+		{50 * time.Minute, []string{"cant-extend"}},
+		{35 * time.Minute, []string{"expiring"}},
+		{20 * time.Minute, []string{"terminating"}},
+		{10 * time.Minute, nil},
+	}
+	var wantAll []string
+	for _, st := range steps {
+		cs.sim.SetTime(end.Add(-st.before))
+		h.mu.Lock()
+		before := len(h.kinds)
+		h.mu.Unlock()
+		code, _, errs := runCLI(args...)
+		if code != 0 || strings.Contains(errs, "SECRETTOKEN") {
+			t.Fatalf("%s before the end: exit %d, stderr %q", st.before, code, errs)
+		}
+		h.mu.Lock()
+		got := append([]string(nil), h.kinds[before:]...)
+		h.mu.Unlock()
+		sort.Strings(got)
+		if strings.Join(got, ",") != strings.Join(st.news, ",") {
+			t.Errorf("%s before the end the webhook got %v, want %v", st.before, got, st.news)
+		}
+		wantAll = append(wantAll, st.news...)
+	}
+	lines, _ := os.ReadFile(log)
+	var cmdKinds []string
+	for _, l := range strings.Split(strings.TrimSpace(string(lines)), "\n") {
+		k, lead, _ := strings.Cut(l, " ")
+		if lead != "" {
+			k += "/" + lead
+		}
+		cmdKinds = append(cmdKinds, k)
+	}
+	if strings.Join(cmdKinds, ",") != strings.Join(wantAll, ",") {
+		t.Errorf("the command ran for %v, want %v", cmdKinds, wantAll)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, text := range h.texts {
+		if !strings.Contains(text, b.CapacityReservationId) {
+			t.Errorf("text without the reservation: %q", text)
+		}
+	}
+}
+
+// A webhook that cannot be reached is reported on stderr without its secret, and the
+// listing is printed and exits as it would without it.
+func TestBlocksNotifyFailureReportedWithoutSecret(t *testing.T) {
+	cs := startCLISim(t)
+	b := boughtBlock(t, cs)
+	activate(t, cs, b)
+	srv := httptest.NewServer(http.NotFoundHandler())
+	url := srv.URL
+	srv.Close()
+	cs.sim.SetTime(mustTime(t, b.EndDate).Add(-35 * time.Minute))
+	defer func(d time.Duration) { notifyBackoff = d }(notifyBackoff)
+	notifyBackoff = time.Millisecond
+	code, out, errs := runCLI("blocks", "--endpoint-url", cs.url, "--region", "us-east-1", "--notify-url", url+"/hooks/SECRETTOKEN")
+	if code != 0 || !strings.Contains(out, b.CapacityReservationId) {
+		t.Errorf("exit %d\n%s", code, out)
+	}
+	if !strings.Contains(errs, "notify:") || strings.Contains(errs, "SECRETTOKEN") || strings.Contains(errs, "/hooks") {
+		t.Errorf("stderr %q: want the failure reported without the URL's path", errs)
+	}
+	for _, bad := range [][]string{{"--notify-url", "ftp://x/SECRET"}, {"--warn-leads", "soon"}, {"--warn-leads", "24h,"}} {
+		code, _, errs := runCLI(append([]string{"blocks", "--endpoint-url", cs.url, "--region", "us-east-1"}, bad...)...)
+		if code != 2 || strings.Contains(errs, "SECRET") {
+			t.Errorf("%v: exit %d, %q", bad, code, errs)
+		}
+	}
+}
+
+// A watch sends each warning once, however many refreshes see it.
+func TestBlocksWatchNotifiesOnce(t *testing.T) {
+	cs := startCLISim(t)
+	b := boughtBlock(t, cs)
+	activate(t, cs, b)
+	cs.sim.SetTime(mustTime(t, b.EndDate).Add(-35 * time.Minute))
+	h := &hook{}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	out := &cancelAfter{n: 3, cancel: cancel}
+	var errb strings.Builder
+	code := run(ctx, []string{"blocks", "--endpoint-url", cs.url, "--region", "us-east-1", "--watch", "--interval", "1s", "--notify-url", srv.URL + "/x"}, out, &errb)
+	if code != 0 || strings.Count(out.buf.String(), "block(s) in us-east-1") < 3 {
+		t.Fatalf("exit %d, stderr %q\n%s", code, errb.String(), out.buf.String())
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	sort.Strings(h.kinds)
+	if got := strings.Join(h.kinds, ","); got != "cant-extend,expiring" {
+		t.Errorf("the webhook got %s over 3 refreshes, want can't extend and expiring once each", got)
+	}
+}

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/gpublock/gpublock/model"
+)
+
+// extendChoiceJSON is one length of `extend --list -o json`.
+type extendChoiceJSON struct {
+	Length                           string
+	DurationDays                     int
+	CapacityBlockExtensionOfferingId string
+	NewEndDate                       string
+	UpfrontFee                       string
+	CurrencyCode                     string
+	BreakEven                        string // as in the table: a percent, never, or —
+	BreakEvenReading                 string
+}
+
+const extendListFormat = "%-6s  %-20s  %16s  %-10s  %s\n"
+
+// runExtendList prints every extension length AWS offers for the block now, with its fee,
+// its new end and its break-even; it buys nothing, so it needs neither a terminal nor
+// permission to spend.
+func (a *extendArgs) runExtendList(ctx context.Context, id string, format outputFormat, stdout, stderr io.Writer) int {
+	client, _, err := openBackend(ctx, &a.aws, stderr)
+	if err != nil {
+		return backendFailure(stderr, "extend", err)
+	}
+	b, err := findBlock(ctx, client, a.aws.oneRegion(client), id)
+	if err != nil {
+		fmt.Fprintf(stderr, "gpublock extend: %v\n", err)
+		return 1
+	}
+	if b.State != model.StateActive && b.State != model.StateScheduled {
+		fmt.Fprintf(stderr, "gpublock extend: block %s is %s; only active or scheduled blocks can be extended.\n", b.ReservationID, b.State)
+		return 1
+	}
+	choices, err := client.ExtensionChoices(ctx, b)
+	if err != nil && len(choices) == 0 {
+		fmt.Fprintf(stderr, "gpublock extend: the extension offerings of %s could not be listed: %s\n", b.ReservationID, client.ExplainError(err))
+		return 1
+	}
+	code := 0
+	if err != nil {
+		fmt.Fprintf(stderr, "gpublock extend: the list is incomplete: %v\n", err)
+		code = 1
+	}
+	if len(choices) == 0 {
+		fmt.Fprintf(stderr, "gpublock extend: AWS offers no extension of %s now (no capacity in %s after its end, %s). Try again later.\n",
+			b.ReservationID, b.AvailabilityZone, bothTimes(b.End))
+		if format == "json" {
+			_ = writeJSON(stdout, []extendChoiceJSON{})
+		}
+		return 1
+	}
+	if err := printExtendChoices(stdout, format, b, choices); err != nil {
+		fmt.Fprintln(stderr, "gpublock extend:", err)
+		return 1
+	}
+	return code
+}
+
+func printExtendChoices(w io.Writer, format outputFormat, b model.Block, choices []model.ExtensionChoice) error {
+	rows := make([]extendChoiceJSON, len(choices))
+	for i, ch := range choices {
+		off := ch.Offering
+		cmp := extensionComparison(b, off)
+		currency := off.Currency
+		if currency == "" {
+			currency = "USD"
+		}
+		rows[i] = extendChoiceJSON{Length: model.FormatDays(ch.Days), DurationDays: ch.Days, CapacityBlockExtensionOfferingId: off.ID,
+			NewEndDate: rfc3339(off.End), UpfrontFee: off.Fee.String(), CurrencyCode: currency,
+			BreakEven: cmp.BreakEvenCell(), BreakEvenReading: cmp.Reading()}
+	}
+	if format == "json" {
+		return writeJSON(w, rows)
+	}
+	fmt.Fprintf(w, "Block %s (%s × %d, %s) ends %s; extensions are taken until %s.\n", b.ReservationID, b.InstanceType, b.TotalCount,
+		b.AvailabilityZone, bothTimes(b.End), bothTimes(b.ExtendBy()))
+	fmt.Fprintf(w, extendListFormat, "ADD", "NEW END (UTC)", "UPFRONT FEE", "BREAK-EVEN", "OFFERING")
+	for i, ch := range choices {
+		if _, err := fmt.Fprintf(w, extendListFormat, rows[i].Length, ch.Offering.End.UTC().Format("2006-01-02 15:04"),
+			ch.Offering.Fee.Dollars(), rows[i].BreakEven, ch.Offering.ID); err != nil {
+			return err
+		}
+	}
+	_, err := fmt.Fprintf(w, "Extend with: gpublock extend %s --region %s --duration LENGTH\n", b.ReservationID, b.Region)
+	return err
+}

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/notify"
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui"
+)
+
+// tuiOncall is what the TUI gets of the on-call flags and keys: the warnings' leads, the
+// blocks' regions, the extension length to preselect, and a notifier, opened once the
+// backend is (its memory of what was sent lives beside the backend's journal).
+type tuiOncall struct {
+	settings oncallSettings
+	regions  []string
+	notifier atomic.Pointer[notify.Notifier]
+	once     sync.Once
+}
+
+func newTUIOncall(f *awsFlags, o oncallFlags) (*tuiOncall, error) {
+	cfg, err := loadOncallConfig()
+	if err != nil {
+		return nil, err
+	}
+	s, err := o.resolve(cfg)
+	if err != nil {
+		return nil, err
+	}
+	regions, _ := f.regionList(nil) // validated with the other flags
+	return &tuiOncall{settings: s, regions: regions}, nil
+}
+
+// apply sets the options the TUI reads.
+func (t *tuiOncall) apply(opts *ui.Options) {
+	opts.WarnRules, opts.BlockRegions, opts.ExtendDays = t.settings.rules, t.regions, t.settings.extendLength
+	if t.settings.notify.Command == "" && t.settings.notify.URL == "" {
+		return
+	}
+	opts.Notify = func(ctx context.Context, b model.Block, w model.Warning, now time.Time) []string {
+		n := t.notifier.Load()
+		if n == nil {
+			return nil // not connected yet: there are no blocks to warn of either
+		}
+		_, failures := n.Now(ctx, notify.EventOf(b, w, now))
+		for i, f := range failures {
+			failures[i] = strings.TrimSpace(f)
+		}
+		return failures
+	}
+}
+
+// connected opens the notifier on the client's state directory.
+func (t *tuiOncall) connected(c *aws.Client) {
+	t.once.Do(func() {
+		nc := t.settings.notify
+		nc.StatePath, nc.Backoff = notifyStatePath(c), notifyBackoff
+		if n, err := notify.New(nc); err == nil { // checked when the flags were read
+			t.notifier.Store(n)
+		}
+	})
+}
+
+// close lets the deliveries in flight finish, for a while.
+func (t *tuiOncall) close() {
+	if n := t.notifier.Load(); n != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), notifyGrace)
+		defer cancel()
+		n.Close(ctx)
+	}
+}

@@ -7,6 +7,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"regexp"
 	"strconv"
 	"strings"
@@ -224,4 +225,154 @@ func e2eAssertRestored(t *testing.T, term *e2eTerm, raw []byte) {
 	if bytes.Contains(raw, []byte("e2e-test-secret")) {
 		t.Error("the secret key reached the terminal")
 	}
+}
+
+// e2eOffering is an offering as `gpublock offerings -o json` prints it; the field names
+// are the contract (AWS's own, plus gpublock's pricing), not the program's Go types.
+type e2eOffering struct {
+	CapacityBlockOfferingId, InstanceType, AvailabilityZone, Region string
+	StartDate, EndDate, UpfrontFee                                  string
+	CapacityBlockDurationHours, CapacityBlockDurationMinutes        int
+	AcceleratorHourlyPrice                                          string
+}
+
+// e2eBlock is a block as `gpublock blocks -o json` prints it.
+type e2eBlock struct {
+	CapacityReservationId, Region, AvailabilityZone, InstanceType, State, StartDate, EndDate string
+	TotalInstanceCount, RunningInstanceCount, Extensions                                     int
+	InstanceIds                                                                              []string
+}
+
+func e2eBlocks(t *testing.T, env []string, regions string) []e2eBlock {
+	t.Helper()
+	code, out, errs := e2eRun(t, env, "blocks", "--region", regions, "-o", "json")
+	var rows []e2eBlock
+	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
+		t.Fatalf("gpublock blocks -o json: exit %d, stderr %q\n%s", code, errs, out)
+	}
+	return rows
+}
+
+// The same loop with the commands, against the same kind of `gpublock sim`, as a script
+// would run it: exit codes and output at every step.
+func TestE2ECommands(t *testing.T) {
+	sim := startE2ESim(t, 7, e2eStart)
+	env := e2eEnv(t, sim, t.TempDir())
+	const regions = "us-east-1,us-east-2,us-west-2"
+	search := []string{"--region", regions, "--type", "p5.48xlarge,p5e.48xlarge", "--duration", "2d"}
+
+	code, table, errs := e2eRun(t, env, append([]string{"offerings"}, search...)...)
+	if code != 0 || !strings.HasPrefix(table, "REGION") {
+		t.Fatalf("gpublock offerings: exit %d, stderr %q\n%s", code, errs, table)
+	}
+	code, out, errs := e2eRun(t, env, append([]string{"offerings", "-o", "json"}, search...)...)
+	var offs []e2eOffering
+	if code != 0 || json.Unmarshal([]byte(out), &offs) != nil || len(offs) < 2 {
+		t.Fatalf("gpublock offerings -o json: exit %d, stderr %q\n%s", code, errs, out)
+	}
+	// The cheapest per accelerator-hour, as the TUI's sort finds it.
+	best := offs[0]
+	for _, o := range offs[1:] {
+		if dollars(t, o.AcceleratorHourlyPrice).Cmp(dollars(t, best.AcceleratorHourlyPrice)) < 0 {
+			best = o
+		}
+	}
+	fee := dollars(t, best.UpfrontFee)
+	if rowWith(table, best.Region, best.AvailabilityZone, best.InstanceType, strings.Replace(best.StartDate[:16], "T", " ", 1), fee.Dollars(), best.CapacityBlockOfferingId) == "" {
+		t.Errorf("the table lacks the offering %s as -o json states it:\n%s", best.CapacityBlockOfferingId, table)
+	}
+	for _, r := range strings.Split(regions, ",") {
+		if !strings.Contains(out, `"Region": "`+r+`"`) {
+			t.Errorf("no offering from %s:\n%s", r, out)
+		}
+	}
+
+	// Buying needs --yes where nobody can type buy; without it nothing is sent.
+	buy := []string{"purchase", best.CapacityBlockOfferingId, "--region", best.Region, "--type", best.InstanceType, "--duration", "2d"}
+	if code, _, errs = e2eRun(t, env, buy...); code != 2 || !strings.Contains(errs, "--yes") {
+		t.Errorf("purchase without --yes and without a terminal: exit %d, want 2 and a word on --yes:\n%s", code, errs)
+	}
+	if rows := e2eBlocks(t, env, regions); len(rows) != 0 {
+		t.Fatalf("a purchase refused still bought: %+v", rows)
+	}
+	code, out, errs = e2eRun(t, env, append(buy, "--yes")...)
+	if code != 0 {
+		t.Fatalf("purchase --yes: exit %d\n%s", code, errs)
+	}
+	m := regexp.MustCompile(`Reservation: (cr-[0-9a-f]{17})`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("purchase printed no reservation:\n%s", out)
+	}
+	id := m[1]
+	for _, want := range []string{"State:       payment-pending", "Zone:        " + best.AvailabilityZone, "Upfront fee: " + fee.Dollars() + " USD"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("purchase's answer lacks %q:\n%s", want, out)
+		}
+	}
+	for _, want := range []string{"PURCHASE (SIMULATED)", "Account:     123456789012", "Upfront fee: " + fee.Dollars() + " USD, total for the whole block",
+		"This cannot be cancelled", "allowed (ec2:PurchaseCapacityBlock, dry run)"} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("purchase's confirmation lacks %q:\n%s", want, errs)
+		}
+	}
+
+	// blocks lists it.
+	code, out, errs = e2eRun(t, env, "blocks", "--region", regions)
+	if code != 0 || rowWith(out, id, best.Region, best.AvailabilityZone, best.InstanceType, "payment-pending") == "" {
+		t.Fatalf("blocks: exit %d, no payment-pending row for %s:\n%s%s", code, id, out, errs)
+	}
+	bl := e2eBlocks(t, env, regions)
+	if len(bl) != 1 || bl[0].CapacityReservationId != id || bl[0].StartDate != best.StartDate || bl[0].EndDate != best.EndDate {
+		t.Fatalf("blocks -o json: %+v, want %s from %s to %s", bl, id, best.StartDate, best.EndDate)
+	}
+	start, end := e2eTime(t, best.StartDate), e2eTime(t, best.EndDate)
+
+	// The clock moves an hour past the start; launch into the active block.
+	sim.setClock(t, start.Add(time.Hour))
+	if bl = e2eBlocks(t, env, regions); bl[0].State != "active" {
+		t.Fatalf("an hour after the start the block is %s, want active", bl[0].State)
+	}
+	code, out, errs = e2eRun(t, env, "launch", id, "--region", best.Region, "--ami", "ami-0123456789abcdef0", "--yes")
+	inst := regexp.MustCompile(`(?m)^(i-[0-9a-f]{17})\s+pending\s+` + regexp.QuoteMeta(best.InstanceType)).FindStringSubmatch(out)
+	if code != 0 || inst == nil || !strings.Contains(errs, "Block:       "+id+" (active)") {
+		t.Fatalf("launch: exit %d, no pending instance:\n%s%s", code, out, errs)
+	}
+
+	// Extend it by a day; the end moves once the payment has gone through.
+	code, out, errs = e2eRun(t, env, "extend", id, "--region", best.Region, "--duration", "1d", "--yes")
+	newEnd := end.Add(24 * time.Hour).Format("2006-01-02 15:04")
+	fm := regexp.MustCompile(`Upfront fee: (\$[\d,]+\.\d\d) USD\n`).FindStringSubmatch(out)
+	if code != 0 || fm == nil || !strings.Contains(out, "New end:     "+newEnd+" UTC") || !strings.Contains(out, "Status:      payment-pending") {
+		t.Fatalf("extend: exit %d:\n%s%s", code, out, errs)
+	}
+	if !strings.Contains(errs, "Upfront fee: "+fm[1]+" USD, for the added time") {
+		t.Errorf("the extension's confirmation does not state the fee charged, %s:\n%s", fm[1], errs)
+	}
+	if bl = e2eBlocks(t, env, regions); bl[0].EndDate != best.EndDate {
+		t.Errorf("the end moved before the payment: %s", bl[0].EndDate)
+	}
+	sim.setClock(t, start.Add(time.Hour+10*time.Minute))
+	code, out, errs = e2eRun(t, env, "blocks", "--region", regions)
+	if code != 0 || rowWith(out, id, "active", best.StartDate[:10], newEnd, "ok") == "" {
+		t.Errorf("blocks after the extension: exit %d, no active row ending %s:\n%s%s", code, newEnd, out, errs)
+	}
+	bl = e2eBlocks(t, env, regions)
+	if b := bl[0]; b.EndDate != end.Add(24*time.Hour).Format(time.RFC3339) || b.Extensions != 1 || b.RunningInstanceCount != 1 ||
+		len(b.InstanceIds) != 1 || b.InstanceIds[0] != inst[1] {
+		t.Errorf("blocks -o json after the extension: %+v; want the new end, 1 extension and %s running", b, inst[1])
+	}
+
+	// A block that does not exist: a failure exit and a message, for a script to act on.
+	if code, _, errs = e2eRun(t, env, "extend", "cr-0123456789abcdef0", "--region", best.Region, "--duration", "1d", "--yes"); code == 0 || !strings.Contains(errs, "cr-0123456789abcdef0") {
+		t.Errorf("extend of a block that does not exist: exit %d:\n%s", code, errs)
+	}
+}
+
+func e2eTime(t *testing.T, s string) time.Time {
+	t.Helper()
+	v, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }

@@ -8,11 +8,16 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"github.com/charmbracelet/x/vt"
+	"github.com/gpublock/gpublock/ui/theme"
+	"image/color"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gpublock/gpublock/model"
 )
@@ -375,4 +380,81 @@ func e2eTime(t *testing.T, s string) time.Time {
 		t.Fatal(err)
 	}
 	return v
+}
+
+// e2eCellColour is the foreground of the screen's first cell of sub on line y, or nil
+// where sub is not shown or has no colour.
+func (term *e2eTerm) cellColour(y int, sub string) (color.Color, bool) {
+	lines := strings.Split(term.screen(), "\n")
+	if y >= len(lines) {
+		return nil, false
+	}
+	i := strings.Index(lines[y], sub)
+	if i < 0 {
+		return nil, false
+	}
+	term.mu.Lock()
+	defer term.mu.Unlock()
+	c := term.emu.CellAt(utf8.RuneCountInString(lines[y][:i]), y)
+	if c == nil {
+		return nil, true
+	}
+	return c.Style.Fg, true
+}
+
+// The palette follows the terminal's background, which the emulated terminal reports when
+// asked (OSC 11), unless --theme chose one; NO_COLOR still draws without colour.
+func TestE2ETheme(t *testing.T) {
+	sim := startE2ESim(t, 7, e2eStart)
+	white, black := color.RGBA{255, 255, 255, 255}, color.RGBA{0, 0, 0, 255}
+	light, dark := theme.BodyText(theme.Light), theme.BodyText(theme.Dark)
+	for _, tc := range []struct {
+		name string
+		bg   color.Color
+		args []string
+		env  string
+		want color.Color // nil: no colour at all
+	}{
+		{"white terminal", white, nil, "", light},
+		{"black terminal", black, nil, "", dark},
+		{"--theme dark on white", white, []string{"--theme", "dark"}, "", dark},
+		{"--theme light on black", black, []string{"--theme", "light"}, "", light},
+		{"NO_COLOR on white", white, nil, "NO_COLOR=1", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			env := append(e2eEnv(t, sim, t.TempDir()), "COLORTERM=truecolor")
+			if tc.env != "" {
+				env = append(env, tc.env)
+			}
+			term := startE2ETerm(t, env, 120, 40, func(e *vt.Emulator) { e.SetDefaultBackgroundColor(tc.bg) }, tc.args...)
+			var got color.Color
+			term.waitFor(fmt.Sprintf("the header's body text in %v", tc.want), func(string) bool {
+				c, shown := term.cellColour(0, "123456789012")
+				got = c
+				if !shown {
+					return false
+				}
+				if tc.want == nil {
+					return true
+				}
+				return c != nil && e2eSameColour(c, tc.want)
+			})
+			if tc.want == nil && got != nil {
+				t.Errorf("with NO_COLOR the header's text has the colour %v", got)
+			}
+			term.press("q")
+			if code, raw := term.exit(); code != 0 {
+				t.Errorf("exit %d; the end of the output: %q", code, raw[max(0, len(raw)-200):])
+			}
+		})
+	}
+	if e2eSameColour(light, dark) {
+		t.Fatal("the light and the dark palette have the same body text")
+	}
+}
+
+func e2eSameColour(a, b color.Color) bool {
+	ar, ag, ab, _ := a.RGBA()
+	br, bg, bb, _ := b.RGBA()
+	return ar>>8 == br>>8 && ag>>8 == bg>>8 && ab>>8 == bb>>8
 }

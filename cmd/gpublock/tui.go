@@ -15,6 +15,7 @@ import (
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/ui"
+	"github.com/gpublock/gpublock/ui/theme"
 )
 
 func init() {
@@ -38,6 +39,8 @@ type tuiArgs struct {
 	noNotify bool
 	// watchEvery is how often a watched search (w) runs again.
 	watchEvery time.Duration
+	// theme is the palette: auto (the terminal's background), light or dark.
+	theme string
 }
 
 // minBlocksRefresh keeps the blocks screen from hammering the API: a listing makes five
@@ -66,6 +69,7 @@ func parseTUI(args []string, stderr io.Writer) (tuiArgs, error) {
 	fs.DurationVar(&a.refresh, "refresh", 30*time.Second, "how often the blocks are listed again (at least 5s; r refreshes at once)")
 	fs.BoolVar(&a.noNotify, "no-notify", false, "no bell or desktop notification (OSC 9) for a block's warnings or a watched search's new offerings (n toggles them)")
 	fs.DurationVar(&a.watchEvery, "watch-every", 5*time.Minute, "how often a watched search (w in the search screen) runs again, 1m to 24h")
+	fs.StringVar(&a.theme, "theme", "auto", "`colours` for a light or a dark terminal: auto (ask the terminal), light or dark")
 	if err := fs.Parse(args); err != nil {
 		return a, err
 	}
@@ -79,6 +83,9 @@ func parseTUI(args []string, stderr io.Writer) (tuiArgs, error) {
 		return a, usagef("--refresh %s: allowed 5s or more", a.refresh)
 	case a.watchEvery < minWatchEvery || a.watchEvery > maxWatchEvery:
 		return a, usagef("--watch-every %s: allowed 1m to 24h", a.watchEvery)
+	}
+	if _, err := theme.ParseMode(a.theme); err != nil {
+		return a, usagef("--%v", err)
 	}
 	if err := f.validate(); err != nil {
 		return a, err
@@ -114,6 +121,7 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	// embedded figures; a damaged cache leaves the embedded ones, which Load returns with it.
 	cachePath, _ := pricing.DefaultCachePath()
 	prices, _ := pricing.Load(cachePath)
+	_ = theme.Set(a.theme) // checked by parseTUI
 	opts := ui.Options{
 		Prices:  prices,
 		Profile: f.profile,

@@ -1,3 +1,5 @@
+//go:build unix
+
 package main
 
 // Helpers of the end-to-end tests (e2e_test.go): the real binary, built once, run as
@@ -18,6 +20,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -89,10 +92,33 @@ const e2eWait = 30 * time.Second
 
 // e2eSim is a `gpublock sim` process on a free port of 127.0.0.1.
 type e2eSim struct {
-	url   string
-	state string // its --state file
-	cmd   *exec.Cmd
-	out   *e2eOutput
+	url     string
+	state   string // its --state file
+	cmd     *exec.Cmd
+	out     *e2eOutput
+	done    chan struct{} // closed when it has exited, with its Wait error in waitErr
+	waitErr error
+	stopped bool
+}
+
+// stop interrupts the emulator, as Ctrl-C does, and checks that it stops cleanly.
+func (s *e2eSim) stop(t *testing.T) {
+	t.Helper()
+	if s.stopped {
+		return
+	}
+	s.stopped = true
+	s.cmd.Process.Signal(os.Interrupt)
+	select {
+	case <-s.done:
+		if s.waitErr != nil || !strings.Contains(s.out.String(), "gpublock sim: stopped") {
+			t.Errorf("gpublock sim did not stop cleanly on an interrupt: %v\n%s", s.waitErr, s.out.String())
+		}
+	case <-time.After(e2eWait):
+		s.cmd.Process.Kill()
+		<-s.done
+		t.Errorf("gpublock sim did not stop on an interrupt:\n%s", s.out.String())
+	}
 }
 
 var e2eSimURL = regexp.MustCompile(`AWS_ENDPOINT_URL_EC2=(http://127\.0\.0\.1:\d+)`)
@@ -102,7 +128,13 @@ var e2eSimURL = regexp.MustCompile(`AWS_ENDPOINT_URL_EC2=(http://127\.0\.0\.1:\d
 // directory. It is interrupted, and must stop cleanly, when the test ends.
 func startE2ESim(t *testing.T, seed int, clock time.Time) *e2eSim {
 	t.Helper()
-	s := &e2eSim{state: filepath.Join(t.TempDir(), "sim-state.json"), out: &e2eOutput{}}
+	return startE2ESimState(t, seed, clock, filepath.Join(t.TempDir(), "sim-state.json"))
+}
+
+// startE2ESimState is startE2ESim on a given state file, as a restart would use it.
+func startE2ESimState(t *testing.T, seed int, clock time.Time, state string) *e2eSim {
+	t.Helper()
+	s := &e2eSim{state: state, out: &e2eOutput{}}
 	s.cmd = exec.Command(e2eBinary(t), "sim", "--addr", "127.0.0.1:0", "--seed", fmt.Sprint(seed),
 		"--clock", clock.UTC().Format(time.RFC3339), "--speed", "0.000000001", "--state", s.state)
 	s.cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()}
@@ -110,21 +142,9 @@ func startE2ESim(t *testing.T, seed int, clock time.Time) *e2eSim {
 	if err := s.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- s.cmd.Wait() }()
-	t.Cleanup(func() {
-		s.cmd.Process.Signal(os.Interrupt)
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("gpublock sim did not stop cleanly on an interrupt: %v\n%s", err, s.out.String())
-			}
-		case <-time.After(e2eWait):
-			s.cmd.Process.Kill()
-			<-done
-			t.Errorf("gpublock sim did not stop on an interrupt:\n%s", s.out.String())
-		}
-	})
+	s.done = make(chan struct{})
+	go func() { s.waitErr = s.cmd.Wait(); close(s.done) }()
+	t.Cleanup(func() { s.stop(t) })
 	for deadline := time.Now().Add(e2eWait); s.url == ""; time.Sleep(10 * time.Millisecond) {
 		if m := e2eSimURL.FindStringSubmatch(s.out.String()); m != nil {
 			s.url = m[1]
@@ -257,14 +277,27 @@ func startE2ETerm(t *testing.T, env []string, w, h int, setup func(*vt.Emulator)
 	if setup != nil {
 		setup(emu)
 	}
-	cmd := exec.Command(e2eBinary(t), args...)
-	cmd.Env = env
-	ptmx, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: uint16(w), Rows: uint16(h)})
+	bin := e2eBinary(t)
+	// Only a terminal that cannot be had skips the test; a program that does not start fails it.
+	ptmx, tty, err := pty.Open()
 	if err != nil {
-		if cmd.Process != nil {
-			cmd.Process.Kill()
-		}
 		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	if err := pty.Setsize(ptmx, &pty.Winsize{Cols: uint16(w), Rows: uint16(h)}); err != nil {
+		ptmx.Close()
+		tty.Close()
+		t.Skipf("the pseudo-terminal cannot be sized: %v", err)
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Env = env
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
+	// Its own session with the terminal as the controlling one, as a login shell gives.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	err = cmd.Start()
+	tty.Close() // the program holds it; the master reads EIO once the program has gone
+	if err != nil {
+		ptmx.Close()
+		t.Fatalf("starting %s: %v", bin, err)
 	}
 	term := &e2eTerm{t: t, cmd: cmd, ptmx: ptmx, emu: emu, exited: make(chan struct{}), eof: make(chan struct{})}
 	go func() { term.waitErr = cmd.Wait(); close(term.exited) }()

@@ -1,3 +1,5 @@
+//go:build unix
+
 package main
 
 // End-to-end tests of the real binary: a person's whole loop (search, sort, chart, buy,
@@ -262,7 +264,8 @@ func e2eBlocks(t *testing.T, env []string, regions string) []e2eBlock {
 // would run it: exit codes and output at every step.
 func TestE2ECommands(t *testing.T) {
 	sim := startE2ESim(t, 7, e2eStart)
-	env := e2eEnv(t, sim, t.TempDir())
+	home := t.TempDir()
+	env := e2eEnv(t, sim, home)
 	const regions = "us-east-1,us-east-2,us-west-2"
 	search := []string{"--region", regions, "--type", "p5.48xlarge,p5e.48xlarge", "--duration", "2d"}
 
@@ -365,6 +368,17 @@ func TestE2ECommands(t *testing.T) {
 	if b := bl[0]; b.EndDate != end.Add(24*time.Hour).Format(time.RFC3339) || b.Extensions != 1 || b.RunningInstanceCount != 1 ||
 		len(b.InstanceIds) != 1 || b.InstanceIds[0] != inst[1] {
 		t.Errorf("blocks -o json after the extension: %+v; want the new end, 1 extension and %s running", b, inst[1])
+	}
+
+	// The emulator's state file keeps the block, its extension and its instance across a
+	// restart of gpublock sim.
+	now := sim.clock(t)
+	sim.stop(t)
+	sim = startE2ESimState(t, 7, now, sim.state)
+	env = e2eEnv(t, sim, home)
+	if after := e2eBlocks(t, env, regions); len(after) != 1 || after[0].CapacityReservationId != id || after[0].EndDate != bl[0].EndDate ||
+		after[0].Extensions != 1 || len(after[0].InstanceIds) != 1 {
+		t.Errorf("after a restart on the state file: %+v, want %+v", after, bl)
 	}
 
 	// A block that does not exist: a failure exit and a message, for a script to act on.

@@ -20,8 +20,8 @@ import (
 type Mode int32
 
 const (
-	// Auto follows the terminal's background: dark until the terminal says otherwise, and
-	// when it never answers (most terminals are dark, and the dark palette is the older).
+	// Auto follows the terminal's background. Until the terminal answers, and if it never
+	// does, it draws dark: most terminals are, and that palette is the one users know.
 	Auto Mode = iota
 	Light
 	Dark

@@ -139,6 +139,7 @@ func startE2ESimState(t *testing.T, seed int, clock time.Time, state string) *e2
 		"--clock", clock.UTC().Format(time.RFC3339), "--speed", "0.000000001", "--state", s.state)
 	s.cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()}
 	s.cmd.Stdout, s.cmd.Stderr = s.out, s.out
+	s.cmd.SysProcAttr = e2eProcAttr(syscall.SysProcAttr{})
 	if err := s.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -225,6 +226,7 @@ func e2eRun(t *testing.T, env []string, args ...string) (code int, stdout, stder
 	cmd := exec.Command(e2eBinary(t), args...)
 	cmd.Env = env
 	cmd.Stdin = strings.NewReader("")
+	cmd.SysProcAttr = e2eProcAttr(syscall.SysProcAttr{})
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	done := make(chan error, 1)
@@ -292,7 +294,7 @@ func startE2ETerm(t *testing.T, env []string, w, h int, setup func(*vt.Emulator)
 	cmd.Env = env
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
 	// Its own session with the terminal as the controlling one, as a login shell gives.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	cmd.SysProcAttr = e2eProcAttr(syscall.SysProcAttr{Setsid: true, Setctty: true})
 	err = cmd.Start()
 	tty.Close() // the program holds it; the master reads EIO once the program has gone
 	if err != nil {

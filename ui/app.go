@@ -194,7 +194,8 @@ func (m Model) Init() tea.Cmd {
 	if m.connecting {
 		first = connectCmd(m.opts.Context, m.opts.Connect)
 	}
-	cmds := []tea.Cmd{first, m.spin.Tick, clockCmd()}
+	// The terminal's background chooses the light or the dark palette (ui/theme).
+	cmds := []tea.Cmd{first, m.spin.Tick, clockCmd(), tea.RequestBackgroundColor}
 	if m.blocks.loading {
 		b, ctx, regions := m.opts.Backend, m.opts.Context, m.blocksRegions()
 		cmds = append(cmds, func() tea.Msg {
@@ -237,6 +238,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.dialog != nil {
 			return m.updateDialog(dialogSizeMsg(m.actionEnv().size))
 		}
+		return m, nil
+	case tea.BackgroundColorMsg:
+		// Every copy of the theme, in the panes and the dialogs, follows.
+		m.th.SetDarkBackground(msg.IsDark())
 		return m, nil
 	case rootMsg:
 		return m.onRootMsg(msg)

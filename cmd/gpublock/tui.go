@@ -15,6 +15,7 @@ import (
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/ui"
+	"github.com/gpublock/gpublock/ui/theme"
 )
 
 func init() {
@@ -40,6 +41,8 @@ type tuiArgs struct {
 	watchEvery time.Duration
 	// oncall: --warn-leads, --notify-cmd, --notify-url (config_oncall.go).
 	oncall oncallFlags
+	// theme is the palette: auto (the terminal's background), light or dark.
+	theme string
 }
 
 // minBlocksRefresh keeps the blocks screen from hammering the API: a listing makes five
@@ -69,6 +72,7 @@ func parseTUI(args []string, stderr io.Writer) (tuiArgs, error) {
 	fs.BoolVar(&a.noNotify, "no-notify", false, "no bell or desktop notification (OSC 9) for a block's warnings or a watched search's new offerings (n toggles them)")
 	fs.DurationVar(&a.watchEvery, "watch-every", 5*time.Minute, "how often a watched search (w in the search screen) runs again, 1m to 24h")
 	a.oncall.register(fs)
+	fs.StringVar(&a.theme, "theme", "auto", "`colours` for a light or a dark terminal: auto (ask the terminal), light or dark")
 	if err := fs.Parse(args); err != nil {
 		return a, err
 	}
@@ -82,6 +86,9 @@ func parseTUI(args []string, stderr io.Writer) (tuiArgs, error) {
 		return a, usagef("--refresh %s: allowed 5s or more", a.refresh)
 	case a.watchEvery < minWatchEvery || a.watchEvery > maxWatchEvery:
 		return a, usagef("--watch-every %s: allowed 1m to 24h", a.watchEvery)
+	}
+	if _, err := theme.ParseMode(a.theme); err != nil {
+		return a, usagef("--%v", err)
 	}
 	if err := f.validate(); err != nil {
 		return a, err
@@ -123,6 +130,7 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	// embedded figures; a damaged cache leaves the embedded ones, which Load returns with it.
 	cachePath, _ := pricing.DefaultCachePath()
 	prices, _ := pricing.Load(cachePath)
+	_ = theme.Set(a.theme) // checked by parseTUI
 	opts := ui.Options{
 		Prices:  prices,
 		Profile: f.profile,

@@ -101,6 +101,17 @@ func (c *Core) Inject(ctx context.Context, region string) FaultHit {
 	return FaultThrottle
 }
 
+// Throttled takes a token from the SageMaker bucket of region's op and reports whether
+// there was none (the call is then refused with the protocol's throttling error). Always
+// false when the rate limits are off.
+func (c *Core) Throttled(region, op string) bool {
+	rl := c.s.opts.RateLimits
+	if rl == nil {
+		return false
+	}
+	return !rl.Take("sagemaker", region, op, rl.SageMakerTable().For(op, false))
+}
+
 // Faults are the faults in force.
 func (c *Core) Faults() Faults { return c.s.currentFaults() }
 

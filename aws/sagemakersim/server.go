@@ -157,6 +157,12 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, reqID, errInternal)
 		return
 	}
+	// AWS's request buckets, after the network as on the EC2 side: a request that fails
+	// validation spends a token, a refused one none.
+	if h.core.Throttled(region, name) {
+		writeError(w, reqID, errThrottled)
+		return
+	}
 	c := &call{op: name, region: region, body: body}
 	var out any
 	var aerr *apiError

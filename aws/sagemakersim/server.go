@@ -45,7 +45,7 @@ func Operations() []string {
 		"ExtendTrainingPlan", "DescribeTrainingPlanExtensionHistory", "DescribeReservedCapacity", "ListUltraServersByReservedCapacity"}
 }
 
-func init() { ec2sim.RegisterFaultActions(Operations()...) }
+func init() { ec2sim.RegisterServiceFaultActions("sagemaker", Operations()...) }
 
 // Protocol is the registration that makes an ec2sim.Server answer SageMaker too.
 func Protocol() ec2sim.Protocol {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -16,6 +17,7 @@ import (
 	"github.com/gpublock/gpublock/aws/apilimit"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/sagemakersim"
+	"github.com/gpublock/gpublock/model"
 )
 
 // throttleCounter counts the ThrottlingException answers a server gives.
@@ -98,5 +100,14 @@ func TestPacingIsOffWhenTheEmulatorsLimitsAre(t *testing.T) {
 	url2, _ := limitedSim(t)
 	if c2 := newClient(t, url2, nil); !c2.pacer.On() {
 		t.Error("not paced against an emulator with rate limits")
+	}
+}
+
+// model's list of what plans reserve is the SDK's enum and the UltraServer types: the
+// rules the search form checks as one types are the ones the adapter sends.
+func TestModelsTrainingPlanTypesAreTheSDKs(t *testing.T) {
+	want := slices.Sorted(slices.Values(append(slices.Clone(instanceTypes), ultraServerTypes...)))
+	if got := slices.Sorted(slices.Values(model.TrainingPlanTypes())); !slices.Equal(got, want) {
+		t.Errorf("model.TrainingPlanTypes() = %v, the SDK's = %v", got, want)
 	}
 }

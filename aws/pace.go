@@ -234,6 +234,20 @@ func (p *ServicePacer) Option(region string) func(*middleware.Stack) error {
 	return paceStack(p.ps, region)
 }
 
+// Wait waits for a token of the region's operation and returns the context to make that
+// call with, whose first attempt then takes no second token. A search waits here before
+// it takes a slot, so that no slot is held by a wait (as the Capacity Block search does).
+func (p *ServicePacer) Wait(ctx context.Context, region, op string) (context.Context, error) {
+	pc := p.ps.get(region, op)
+	if pc == nil {
+		return ctx, nil
+	}
+	if err := pc.wait(ctx); err != nil {
+		return ctx, err
+	}
+	return withPrepaid(ctx), nil
+}
+
 // On reports whether calls are paced: false when the emulator has its limits off.
 func (p *ServicePacer) On() bool { return p.ps.on() }
 

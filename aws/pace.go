@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -159,13 +160,23 @@ func (c *Client) rateLimits() *apilimit.Table {
 	if c.cfg.RateLimits != nil {
 		return c.cfg.RateLimits
 	}
-	aws := apilimit.EC2()
-	if c.cfg.EndpointURL == "" {
+	return c.rateLimitsAt(c.cfg.EndpointURL, "", apilimit.EC2())
+}
+
+// rateLimitsAt is the table of a service reached at endpoint ("" for AWS's own): the
+// emulator's, read from /_sim/limits (?service= names another service than EC2), or none
+// when it has them off; aws otherwise.
+func (c *Client) rateLimitsAt(endpoint, service string, aws apilimit.Table) *apilimit.Table {
+	if endpoint == "" {
 		return &aws
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(c.cfg.EndpointURL, "/")+"/_sim/limits", nil)
+	u := strings.TrimSuffix(endpoint, "/") + "/_sim/limits"
+	if service != "" {
+		u += "?service=" + url.QueryEscape(service)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return &aws
 	}
@@ -192,14 +203,66 @@ func (c *Client) rateLimits() *apilimit.Table {
 	return &t
 }
 
+// ServicePacer paces the SDK clients of another service than EC2 (SageMaker) by the model
+// EC2's calls are paced by: its own buckets per region and operation, the same headroom,
+// backoff and retry budget.
+type ServicePacer struct {
+	ps      *pacers
+	retryer sdkaws.RetryerV2
+}
+
+// NewServicePacer makes the pacer of a service reached at endpoint ("" for AWS's own),
+// named service in the emulator's /_sim/limits, whose buckets on AWS are aws. It makes no
+// call until the first paced one.
+func (c *Client) NewServicePacer(endpoint, service string, aws apilimit.Table) *ServicePacer {
+	ps := newPacers(c)
+	ps.resolve = func() *apilimit.Table { return c.rateLimitsAt(endpoint, service, aws) }
+	r := c.retryer
+	if rr, ok := r.(reportingRetryer); ok {
+		// The same retry budget as EC2's reads, but a throttle's wait is left to this
+		// service's pacer.
+		r = reportingRetryer{RetryerV2: rr.RetryerV2, pacers: ps}
+	}
+	return &ServicePacer{ps: ps, retryer: r}
+}
+
+// Retryer is the reads' retryer (Client.ReadRetryer) for this service's clients.
+func (p *ServicePacer) Retryer() sdkaws.RetryerV2 { return p.retryer }
+
+// Option is the middleware a region's client adds to its APIOptions to be paced.
+func (p *ServicePacer) Option(region string) func(*middleware.Stack) error {
+	return paceStack(p.ps, region)
+}
+
+// Wait waits for a token of the region's operation and returns the context to make that
+// call with, whose first attempt then takes no second token. A search waits here before
+// it takes a slot, so that no slot is held by a wait (as the Capacity Block search does).
+func (p *ServicePacer) Wait(ctx context.Context, region, op string) (context.Context, error) {
+	pc := p.ps.get(region, op)
+	if pc == nil {
+		return ctx, nil
+	}
+	if err := pc.wait(ctx); err != nil {
+		return ctx, err
+	}
+	return withPrepaid(ctx), nil
+}
+
+// On reports whether calls are paced: false when the emulator has its limits off.
+func (p *ServicePacer) On() bool { return p.ps.on() }
+
 // paceOption adds pacing and the retry budget to a region's EC2 client. Both sit inside
 // the SDK's retry loop, so that every attempt, first or retry, is paced.
 func (c *Client) paceOption(region string) func(*middleware.Stack) error {
+	return paceStack(c.pacers, region)
+}
+
+func paceStack(ps *pacers, region string) func(*middleware.Stack) error {
 	return func(s *middleware.Stack) error {
 		if err := s.Initialize.Add(budgetCall{}, middleware.After); err != nil {
 			return err
 		}
-		return s.Finalize.Insert(paceAttempt{c.pacers, region}, "Retry", middleware.After)
+		return s.Finalize.Insert(paceAttempt{ps, region}, "Retry", middleware.After)
 	}
 }
 

@@ -24,7 +24,22 @@ const (
 	KindCapacityBlock Kind = "capacity-block" // a published effective rate
 	KindSavingsPlan1y Kind = "savings-plan-1y"
 	KindSavingsPlan3y Kind = "savings-plan-3y"
+	// KindSageMakerOnDemand is SageMaker's on-demand rate of an ml.* type, which is not
+	// EC2's rate of the same hardware: each service's figure answers only for its own
+	// type names (ml.* for SageMaker), so that one is never taken for the other.
+	KindSageMakerOnDemand Kind = "sagemaker-on-demand"
 )
+
+// Service is the AWS service whose price the kind is: "SageMaker" or "EC2".
+func (k Kind) Service() string {
+	if k == KindSageMakerOnDemand {
+		return "SageMaker"
+	}
+	return "EC2"
+}
+
+// sageMakerType reports whether a type is named as SageMaker names it (ml.p5.48xlarge).
+func sageMakerType(instanceType string) bool { return strings.HasPrefix(instanceType, "ml.") }
 
 // Status says whether a row carries a figure.
 type Status string
@@ -145,8 +160,25 @@ func (c *Catalog) Rows() []Row {
 // OnDemand returns the best on-demand row for a type in a region: a price if any source has
 // one (Price List API figures first, then the newest), else the row saying there is none or
 // that none is known. ok is false only when the catalog has no row at all.
+//
+// An ml.* type is SageMaker's: it is answered from SageMaker's rates only, never EC2's.
 func (c *Catalog) OnDemand(instanceType, region string) (Row, bool) {
+	if sageMakerType(instanceType) {
+		return c.best(KindSageMakerOnDemand, instanceType, region)
+	}
 	return c.best(KindOnDemand, instanceType, region)
+}
+
+// OnDemandFor is the on-demand row of the service that sells a source's reservations, for
+// a type named either way: EC2's rate for Capacity Blocks, SageMaker's (ml.*) for training
+// plans. A break-even is only honest against the same service's rate. ok is false when
+// the source does not sell the type or the catalog has no row.
+func (c *Catalog) OnDemandFor(src model.Source, instanceType, region string) (Row, bool) {
+	name, err := src.TypeIn(instanceType)
+	if err != nil {
+		return Row{}, false
+	}
+	return c.OnDemand(name, region)
 }
 
 // CapacityBlockRate returns the best published Capacity Block effective rate for a type in a
@@ -175,7 +207,10 @@ func (c *Catalog) best(kind Kind, instanceType, region string) (Row, bool) {
 	var best Row
 	found := false
 	for _, r := range c.rows {
-		if r.Kind == kind && r.InstanceType == instanceType && (r.Region == region || r.Region == AnyRegion) {
+		// A row of one service never answers for the other's type names, however it got
+		// into the catalog.
+		if r.Kind == kind && r.InstanceType == instanceType && (r.Region == region || r.Region == AnyRegion) &&
+			sageMakerType(r.InstanceType) == (r.Kind.Service() == "SageMaker") {
 			if !found || better(r, best) {
 				best, found = r, true
 			}
@@ -244,9 +279,15 @@ func rowFromRecord(f []string) (Row, error) {
 	r := Row{Kind: Kind(f[0]), InstanceType: f[1], Region: f[2], Status: Status(f[3]),
 		Source: f[6], Date: f[7], DateNote: f[8], Reliability: f[9], Note: f[10]}
 	switch r.Kind {
-	case KindOnDemand, KindCapacityBlock, KindSavingsPlan1y, KindSavingsPlan3y:
+	case KindOnDemand, KindCapacityBlock, KindSavingsPlan1y, KindSavingsPlan3y, KindSageMakerOnDemand:
 	default:
 		return Row{}, fmt.Errorf("unknown kind %q", f[0])
+	}
+	if sm := r.Kind.Service() == "SageMaker"; sm != sageMakerType(r.InstanceType) {
+		if sm {
+			return Row{}, fmt.Errorf("kind %s prices SageMaker's ml.* types, not %q", r.Kind, r.InstanceType)
+		}
+		return Row{}, fmt.Errorf("kind %s prices EC2's types; %q is SageMaker's (use %s)", r.Kind, r.InstanceType, KindSageMakerOnDemand)
 	}
 	if r.InstanceType == "" || r.Region == "" || r.Source == "" || r.Date == "" {
 		return Row{}, fmt.Errorf("instance_type, region, source and date are required")

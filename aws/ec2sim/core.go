@@ -117,6 +117,17 @@ func (c *Core) Inject(ctx context.Context, region string) FaultHit {
 	return FaultThrottle
 }
 
+// Throttled takes a token from the SageMaker bucket of region's op and reports whether
+// there was none (the call is then refused with the protocol's throttling error). Always
+// false when the rate limits are off.
+func (c *Core) Throttled(region, op string) bool {
+	rl := c.s.opts.RateLimits
+	if rl == nil {
+		return false
+	}
+	return !rl.Take("sagemaker", region, op, rl.SageMakerTable().For(op, false))
+}
+
 // Faults are the faults in force.
 func (c *Core) Faults() Faults { return c.s.currentFaults() }
 
@@ -154,34 +165,79 @@ func (s *Server) protocolFor(r *http.Request) http.Handler {
 	return nil
 }
 
-// faultActions are the actions of other protocols that the deny fault may name.
+// faultActions are the actions of other protocols that the deny fault may name, with
+// the service each belongs to (its IAM prefix, e.g. sagemaker).
 var (
 	faultActionsMu sync.Mutex
-	faultActions   []string
+	faultActions   []serviceAction
 )
 
+type serviceAction struct{ service, name string }
+
 // RegisterFaultActions lets the deny fault (ParseFault) name a protocol's actions; a
-// protocol package calls it from init, before flags are parsed.
-func RegisterFaultActions(names ...string) {
+// protocol package calls it from init, before flags are parsed. Prefer
+// RegisterServiceFaultActions, which lets help and errors say whose actions they are.
+func RegisterFaultActions(names ...string) { RegisterServiceFaultActions("", names...) }
+
+// RegisterServiceFaultActions registers the actions of service (its IAM prefix, such as
+// sagemaker) for the deny fault, and lists them in FaultHelp and the deny fault's errors.
+func RegisterServiceFaultActions(service string, names ...string) {
 	faultActionsMu.Lock()
-	defer faultActionsMu.Unlock()
-	faultActions = append(faultActions, names...)
+	for _, n := range names {
+		faultActions = append(faultActions, serviceAction{service, n})
+	}
+	faultActionsMu.Unlock()
+	FaultHelp = faultHelp()
 }
 
 // protocolAction is the name of a registered protocol's action, as the deny fault reads
-// it: any case, with an IAM-style prefix such as sagemaker: allowed.
+// it: any case, with the service's IAM prefix (such as sagemaker:) allowed, another
+// service's refused.
 func protocolAction(a string) (string, bool) {
-	if _, rest, ok := strings.Cut(a, ":"); ok {
+	prefix, rest, hasPrefix := strings.Cut(a, ":")
+	if hasPrefix {
 		a = rest
 	}
 	faultActionsMu.Lock()
 	defer faultActionsMu.Unlock()
-	for _, name := range faultActions {
-		if strings.EqualFold(name, a) {
-			return name, true
+	for _, sa := range faultActions {
+		if strings.EqualFold(sa.name, a) && (!hasPrefix || sa.service == "" || strings.EqualFold(sa.service, prefix)) {
+			return sa.name, true
 		}
 	}
 	return "", false
+}
+
+// registeredActions describes the other protocols' actions the deny fault may name, one
+// phrase per service: "SageMaker operations among CreateTrainingPlan, …".
+func registeredActions() []string {
+	faultActionsMu.Lock()
+	defer faultActionsMu.Unlock()
+	var order []string
+	by := map[string][]string{}
+	for _, sa := range faultActions {
+		if _, ok := by[sa.service]; !ok {
+			order = append(order, sa.service)
+		}
+		by[sa.service] = append(by[sa.service], sa.name)
+	}
+	var out []string
+	for _, svc := range order {
+		label := "other actions"
+		if svc != "" {
+			label = serviceLabel(svc) + " operations"
+		}
+		out = append(out, label+" among "+strings.Join(by[svc], ", "))
+	}
+	return out
+}
+
+// serviceLabel is how help names a service by its IAM prefix.
+func serviceLabel(svc string) string {
+	if strings.EqualFold(svc, "sagemaker") {
+		return "SageMaker"
+	}
+	return svc
 }
 
 // loadProtocols hands each protocol its part of a state file just read.

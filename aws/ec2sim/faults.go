@@ -21,7 +21,8 @@ type Faults struct {
 	Down      []string      // regions answering every call with HTTP 503 Unavailable
 	Sold      float64       // probability that PurchaseCapacityBlock finds the offering already sold (InvalidCapacityBlockOfferingIdExpired; nothing bought)
 	LostReply float64       // probability that PurchaseCapacityBlock / PurchaseCapacityBlockExtension commits and then answers HTTP 500
-	// Deny lists the EC2 actions this identity may not call ("all" for every one): they
+	// Deny lists the actions this identity may not call ("all" for every one), EC2's and
+	// those of the other protocols registered for the deny fault: EC2's
 	// answer UnauthorizedOperation (HTTP 403) where they would have succeeded, and a DryRun
 	// of them where it would have answered DryRunOperation. STS GetCallerIdentity needs no
 	// permission in AWS and is never denied.
@@ -45,11 +46,21 @@ func (f Faults) denies(action string) bool {
 	return slices.Contains(f.Deny, denyAll) || slices.Contains(f.Deny, action)
 }
 
-// FaultHelp lists the fault names and values ParseFault accepts.
-const FaultHelp = "latency=DURATION (e.g. 150ms), jitter=DURATION, throttle=P, error=P, down=REGION[,REGION…], sold=P, lost-reply=P, " +
-	"deny=ACTION[,ACTION…] or deny=all (UnauthorizedOperation, e.g. deny=PurchaseCapacityBlock,RunInstances), payfail=N (the next N purchases, of blocks or extensions, end in payment-failed); " +
-	"interconnect=impaired (every active block's interconnect), unavailable=N (instances of each active block); " +
-	"P is a probability from 0 to 1"
+// FaultHelp lists the fault names and values ParseFault accepts. It is kept current as
+// other protocols register the actions the deny fault may name (RegisterServiceFaultActions),
+// all of which happens in init, before any flag is defined.
+var FaultHelp = faultHelp()
+
+func faultHelp() string {
+	deny := "deny=ACTION[,ACTION…] or deny=all (UnauthorizedOperation, e.g. deny=PurchaseCapacityBlock,RunInstances"
+	if other := registeredActions(); len(other) > 0 {
+		deny += "; also " + strings.Join(other, "; ") + ", which answer AccessDeniedException"
+	}
+	return "latency=DURATION (e.g. 150ms), jitter=DURATION, throttle=P, error=P, down=REGION[,REGION…], sold=P, lost-reply=P, " +
+		deny + "), payfail=N (the next N purchases, of blocks or extensions, end in payment-failed); " +
+		"interconnect=impaired (every active block's interconnect), unavailable=N (instances of each active block); " +
+		"P is a probability from 0 to 1"
+}
 
 // ParseFault reads one NAME=VALUE fault into f. down= and deny= add to the regions and
 // actions already given.
@@ -98,7 +109,8 @@ func ParseFault(spec string, f *Faults) error {
 		for _, a := range strings.Split(val, ",") {
 			name, ok := actionName(a)
 			if !ok {
-				return fmt.Errorf("fault deny=%s: unknown action %q; give all, or EC2 actions among %s", val, strings.TrimSpace(a), strings.Join(actionNames(), ", "))
+				known := append([]string{"EC2 actions among " + strings.Join(actionNames(), ", ")}, registeredActions()...)
+				return fmt.Errorf("fault deny=%s: unknown action %q; give all, or %s", val, strings.TrimSpace(a), strings.Join(known, "; or "))
 			}
 			if !slices.Contains(f.Deny, name) {
 				f.Deny = append(f.Deny, name)
@@ -177,13 +189,17 @@ func actionName(a string) (string, bool) {
 	if strings.EqualFold(a, denyAll) {
 		return denyAll, true
 	}
+	ec2Prefix := false
 	if p, rest, ok := strings.Cut(a, ":"); ok && strings.EqualFold(p, "ec2") {
-		a = rest
+		a, ec2Prefix = rest, true
 	}
 	for name := range ec2Actions {
 		if strings.EqualFold(name, a) {
 			return name, true
 		}
+	}
+	if ec2Prefix {
+		return "", false // ec2:CreateTrainingPlan names no action
 	}
 	return protocolAction(a)
 }

@@ -21,20 +21,32 @@ import (
 // (instances launched) and STS's own quotas are not modelled.
 type RateLimits struct {
 	EC2 apilimit.Table
+	// SageMaker is the buckets of SageMaker's operations (apilimit.SageMaker, a guess:
+	// AWS publishes none); left zero, that guess applies.
+	SageMaker apilimit.Table
 	// Now is the buckets' clock; nil means the wall clock (AWS refills by real time, not by
 	// the emulator's clock, which tests and demos move). Tests of the buckets set it.
 	Now     func() time.Time
 	buckets *apilimit.Buckets
 }
 
-// AWSRateLimits are EC2's documented buckets (apilimit.Source), with rates scaled by
-// scale (1 for AWS's own; more for a demo that should not wait minutes).
+// AWSRateLimits are EC2's documented buckets (apilimit.Source) and SageMaker's guessed
+// ones (apilimit.SageMakerSource), with rates scaled by scale (1 for AWS's own; more for
+// a demo that should not wait minutes).
 func AWSRateLimits(scale float64) *RateLimits {
-	t := apilimit.EC2()
+	t, sm := apilimit.EC2(), apilimit.SageMaker()
 	if scale != 1 {
-		t = t.Scaled(scale)
+		t, sm = t.Scaled(scale), sm.Scaled(scale)
 	}
-	return &RateLimits{EC2: t}
+	return &RateLimits{EC2: t, SageMaker: sm}
+}
+
+// SageMakerTable is the SageMaker buckets in force: the field, or the guess when unset.
+func (rl *RateLimits) SageMakerTable() apilimit.Table {
+	if rl == nil || rl.SageMaker.IsZero() {
+		return apilimit.SageMaker()
+	}
+	return rl.SageMaker
 }
 
 // Take takes a token from the bucket of service, region and action; another protocol's
@@ -80,8 +92,9 @@ func (rl *RateLimits) init() {
 }
 
 // serveLimits answers GET /_sim/limits: the EC2 buckets in force, one "ACTION BURST RATE"
-// line each (apilimit.Table.Format), or "off". A client pacing itself against this
-// emulator reads its buckets here, as it reads AWS's from AWS's documentation.
+// line each (apilimit.Table.Format), or "off"; with ?service=sagemaker, SageMaker's. A
+// client pacing itself against this emulator reads its buckets here, as it reads AWS's
+// from AWS's documentation.
 func (s *Server) serveLimits(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet {
 		w.Header().Set("Allow", "GET")
@@ -92,5 +105,12 @@ func (s *Server) serveLimits(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintln(w, "off")
 		return
 	}
-	fmt.Fprint(w, s.opts.RateLimits.EC2.Format())
+	switch svc := r.URL.Query().Get("service"); svc {
+	case "", "ec2":
+		fmt.Fprint(w, s.opts.RateLimits.EC2.Format())
+	case "sagemaker":
+		fmt.Fprint(w, s.opts.RateLimits.SageMakerTable().Format())
+	default:
+		http.Error(w, fmt.Sprintf("service %q: want ec2 or sagemaker", svc), http.StatusBadRequest)
+	}
 }

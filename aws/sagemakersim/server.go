@@ -45,7 +45,7 @@ func Operations() []string {
 		"ExtendTrainingPlan", "DescribeTrainingPlanExtensionHistory", "DescribeReservedCapacity", "ListUltraServersByReservedCapacity"}
 }
 
-func init() { ec2sim.RegisterFaultActions(Operations()...) }
+func init() { ec2sim.RegisterServiceFaultActions("sagemaker", Operations()...) }
 
 // Protocol is the registration that makes an ec2sim.Server answer SageMaker too.
 func Protocol() ec2sim.Protocol {
@@ -161,6 +161,12 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	case ec2sim.FaultError:
 		writeError(w, reqID, errInternal)
+		return
+	}
+	// AWS's request buckets, after the network as on the EC2 side: a request that fails
+	// validation spends a token, a refused one none.
+	if h.core.Throttled(region, name) {
+		writeError(w, reqID, errThrottled)
 		return
 	}
 	c := &call{op: name, region: region, body: body}

@@ -20,6 +20,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sagemaker"
 
 	gaws "github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/apilimit"
 )
 
 // Client reaches SageMaker in every region, one SDK client per region.
@@ -35,16 +36,20 @@ type Client struct {
 	pageSize int32
 	// paymentWait paces the describes that follow a purchase until it is paid or fails.
 	paymentWait time.Duration
+	// pacer keeps every call within SageMaker's request buckets, as EC2's are kept.
+	pacer *gaws.ServicePacer
 }
 
 // New makes the training-plan source over an EC2 client's configuration. It makes no call.
 func New(base *gaws.Client) *Client {
+	endpoint := endpointFor(base)
 	return &Client{
 		base:      base,
 		awscfg:    base.SDKConfig(),
-		endpoint:  endpointFor(base),
+		endpoint:  endpoint,
 		perRegion: 4,
 		clients:   map[string]*sagemaker.Client{},
+		pacer:     base.NewServicePacer(endpoint, "sagemaker", apilimit.SageMaker()),
 	}
 }
 
@@ -93,7 +98,8 @@ func (c *Client) in(region string) *sagemaker.Client {
 	}
 	cl := sagemaker.NewFromConfig(c.awscfg, func(o *sagemaker.Options) {
 		o.Region = region
-		o.Retryer = c.base.ReadRetryer()
+		o.Retryer = c.pacer.Retryer()
+		o.APIOptions = append(o.APIOptions, c.pacer.Option(region))
 		if c.endpoint != "" {
 			o.BaseEndpoint = sdkaws.String(c.endpoint)
 		}

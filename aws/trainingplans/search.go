@@ -171,13 +171,19 @@ func (s *search) start(ctx context.Context, regions []string, calls []call) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			// The region's bucket first, then a slot: a call waiting for its token
+			// never holds a slot.
+			cctx, err := s.c.pacer.Wait(ctx, cl.region, "SearchTrainingPlanOfferings")
+			if err != nil {
+				return
+			}
 			select {
 			case sems[cl.region] <- struct{}{}:
 			case <-ctx.Done():
 				return
 			}
 			defer func() { <-sems[cl.region] }()
-			s.do(ctx, cl)
+			s.do(cctx, cl)
 		}()
 	}
 	wg.Wait()

@@ -35,10 +35,10 @@ const (
 )
 
 // AllowedCounts are the instance counts a training plan may reserve (SageMaker docs).
-var AllowedCounts = []int{1, 2, 4, 8, 16, 32, 64}
+var AllowedCounts = model.TrainingPlanCounts
 
 // MaxDays is the longest plan: 182 days, in whole days.
-const MaxDays = 182
+const MaxDays = model.TrainingPlanMaxDays
 
 // Capacity is one reserved capacity of an offering: a plan may be made of up to five,
 // possibly with gaps between them.
@@ -164,30 +164,15 @@ func Reservable(typ string) bool {
 	return slices.Contains(instanceTypes, t) || slices.Contains(ultraServerTypes, t)
 }
 
-// CheckCount is the rule of plan sizes, in the words a person can act on.
-func CheckCount(n int) error {
-	if !slices.Contains(AllowedCounts, n) {
-		return fmt.Errorf("training plans reserve 1, 2, 4, 8, 16, 32 or 64 instances, not %d", n)
-	}
-	return nil
-}
+// CheckCount is the rule of plan sizes, in the words a person can act on (model's rule).
+func CheckCount(n int) error { return model.SourceTrainingPlans.CheckCount("", n) }
 
 // CheckDays is the rule of plan lengths.
-func CheckDays(d int) error {
-	if d < 1 || d > MaxDays {
-		return fmt.Errorf("training plans last 1 to %d whole days, not %d", MaxDays, d)
-	}
-	return nil
-}
+func CheckDays(d int) error { return model.SourceTrainingPlans.CheckDays(d) }
 
 // CheckExtensionDays is the rule of extension lengths: 1-day steps up to 14 days, then
 // 7-day steps up to 182 days.
-func CheckExtensionDays(d int) error {
-	if d < 1 || d > MaxDays || (d > 14 && d%7 != 0) {
-		return fmt.Errorf("a training plan is extended by 1 to 14 days, or by whole weeks up to %d days, not %d", MaxDays, d)
-	}
-	return nil
-}
+func CheckExtensionDays(d int) error { return model.SourceTrainingPlans.CheckExtensionDays(d) }
 
 func offeringFrom(region string, o types.TrainingPlanOffering) (Offering, error) {
 	fee, err := model.ParseMoney(sdkaws.ToString(o.UpfrontFee))

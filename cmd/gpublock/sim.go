@@ -54,7 +54,7 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&opts.StateFile, "state", "", "keep the emulator's state in this JSON file, so purchases survive a restart")
 	fs.StringVar(&opts.DefaultRegion, "region", "us-east-1", "the region the printed setup signs for (AWS_REGION); every request must be signed, and is served in the region it is signed for")
 	fs.Var(faultFlags{&opts.Faults}, "fault", "inject a fault, repeatable: "+ec2sim.FaultHelp)
-	limits := fs.String("rate-limits", "aws", "EC2's request token buckets: aws (as documented: DescribeCapacityBlockOfferings 10 at once, then 0.15 per second), off, or a number N (AWS's refill rates × N, for demos)")
+	limits := fs.String("rate-limits", "aws", "EC2's request token buckets, and SageMaker's (a guess: AWS publishes none): aws (as documented: DescribeCapacityBlockOfferings 10 at once, then 0.15 per second), off (both), or a number N (AWS's refill rates × N, for demos)")
 	payment := fs.String("payment-delay", "1m-5m", "how long purchases stay payment-pending: "+ec2sim.PaymentDelayHelp)
 	oneLineFlagErrors(fs, "sim", stderr, func() {
 		fmt.Fprintln(stderr, "Usage: gpublock sim [--addr 127.0.0.1:4566] [--seed N] [--clock RFC3339] [--speed X] [--state FILE] [--rate-limits aws|off|N] [--payment-delay D|MIN-MAX|aws] [--fault NAME=VALUE ...]")
@@ -239,6 +239,8 @@ func rateLimitSummary(rl *ec2sim.RateLimits) string {
 		return "off (--rate-limits aws models EC2's request token buckets)"
 	}
 	l := rl.EC2.For("DescribeCapacityBlockOfferings", false)
-	return fmt.Sprintf("EC2's request token buckets per region and action; DescribeCapacityBlockOfferings %s at once, then %s per second (--rate-limits off turns them off)",
-		strconv.FormatFloat(l.Burst, 'f', -1, 64), strconv.FormatFloat(l.Rate, 'f', -1, 64))
+	sm := rl.SageMakerTable().For("SearchTrainingPlanOfferings", false)
+	return fmt.Sprintf("EC2's request token buckets per region and action; DescribeCapacityBlockOfferings %s at once, then %s per second; SageMaker's guessed likewise, SearchTrainingPlanOfferings %s, then %s per second (--rate-limits off turns both off)",
+		strconv.FormatFloat(l.Burst, 'f', -1, 64), strconv.FormatFloat(l.Rate, 'f', -1, 64),
+		strconv.FormatFloat(sm.Burst, 'f', -1, 64), strconv.FormatFloat(sm.Rate, 'f', -1, 64))
 }

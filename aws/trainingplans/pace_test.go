@@ -1,0 +1,113 @@
+package trainingplans
+
+import (
+	"bytes"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/sagemaker"
+
+	gaws "github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/apilimit"
+	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/sagemakersim"
+	"github.com/gpublock/gpublock/model"
+)
+
+// throttleCounter counts the ThrottlingException answers a server gives.
+type throttleCounter struct {
+	http.ResponseWriter
+	hit *atomic.Int64
+}
+
+func (w throttleCounter) Write(b []byte) (int, error) {
+	if bytes.Contains(b, []byte("ThrottlingException")) {
+		w.hit.Add(1)
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// limitedSim serves an emulator whose SageMaker search bucket is small: 3 at once, then
+// 20 per second.
+func limitedSim(t *testing.T) (string, *atomic.Int64) {
+	t.Helper()
+	sm := apilimit.SageMaker()
+	sm.Actions["SearchTrainingPlanOfferings"] = apilimit.Limit{Burst: 3, Rate: 20}
+	sim, err := ec2sim.New(ec2sim.Options{Seed: 7, Start: simStart, Speed: 1e-9, Protocols: []ec2sim.Protocol{sagemakersim.Protocol()},
+		RateLimits: &ec2sim.RateLimits{EC2: apilimit.EC2(), SageMaker: sm}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hit atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sim.ServeHTTP(throttleCounter{w, &hit}, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL, &hit
+}
+
+func TestSearchPacesItselfBySageMakersBuckets(t *testing.T) {
+	url, hit := limitedSim(t)
+	c := newClient(t, url, nil)
+	q := query("us-east-1")
+	q.InstanceTypes = []string{"p5.48xlarge", "p4d.24xlarge"}
+	q.Days = []int{1, 2, 3, 4, 5, 6}
+	_, st := collect(t, c.Search(ctx, q))
+	if s := st["us-east-1"]; s.State == gaws.RegionError {
+		t.Fatalf("region failed: %v", s.Message)
+	}
+	if n := hit.Load(); n != 0 {
+		t.Errorf("%d calls throttled; a paced search of 12 calls through a bucket of 3 at 20/s should have none", n)
+	}
+}
+
+// The same twelve calls at once, unpaced, are throttled: the bucket above is one a search
+// would overrun without its pacer.
+func TestUnpacedCallsOverrunTheSameBucket(t *testing.T) {
+	url, hit := limitedSim(t)
+	cl := sagemaker.NewFromConfig(sdkaws.Config{Region: "us-east-1", Credentials: credentials.NewStaticCredentialsProvider("AKIATESTGPUBLOCK0001", testSecretKey, "")},
+		func(o *sagemaker.Options) {
+			o.BaseEndpoint = sdkaws.String(url)
+			o.RetryMaxAttempts = 1
+		})
+	s := &search{q: query("us-east-1")}
+	var wg sync.WaitGroup
+	for i := 0; i < 12; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, _ = cl.SearchTrainingPlanOfferings(ctx, s.input(call{"us-east-1", "ml.p5.48xlarge", 2}))
+		}()
+	}
+	wg.Wait()
+	if hit.Load() == 0 {
+		t.Error("twelve calls at once through a bucket of 3 were never throttled")
+	}
+}
+
+func TestPacingIsOffWhenTheEmulatorsLimitsAre(t *testing.T) {
+	_, url, _ := newSim(t, ec2sim.Faults{})
+	c := newClient(t, url, nil)
+	if c.pacer.On() {
+		t.Error("paced against an emulator with its rate limits off")
+	}
+	url2, _ := limitedSim(t)
+	if c2 := newClient(t, url2, nil); !c2.pacer.On() {
+		t.Error("not paced against an emulator with rate limits")
+	}
+}
+
+// model's list of what plans reserve is the SDK's enum and the UltraServer types: the
+// rules the search form checks as one types are the ones the adapter sends.
+func TestModelsTrainingPlanTypesAreTheSDKs(t *testing.T) {
+	want := slices.Sorted(slices.Values(append(slices.Clone(instanceTypes), ultraServerTypes...)))
+	if got := slices.Sorted(slices.Values(model.TrainingPlanTypes())); !slices.Equal(got, want) {
+		t.Errorf("model.TrainingPlanTypes() = %v, the SDK's = %v", got, want)
+	}
+}

@@ -12,16 +12,16 @@ import (
 	"github.com/gpublock/gpublock/pricing"
 )
 
-// fraction is an exact ratio taken once per row from pricing's figure, so that a sort
-// compares integers and allocates nothing: num/den in lowest terms with den > 0. A figure
-// too large for int64 keeps its big.Rat, which still compares exactly. A float would be
-// smaller but can order two nearly equal break-evens the wrong way round, or as equal.
+// fraction is an exact ratio taken once per row from pricing's figure: num/den in lowest
+// terms with den > 0, compared in integer arithmetic without allocating, or its big.Rat when
+// too large for int64. A float alone would make two nearly equal break-evens equal, or put
+// them the wrong way round.
 type fraction struct {
 	num   int64
 	den   int64
 	exact *big.Rat // only when num or den does not fit in an int64
-	// f is the nearest float64, which rounding keeps in order (never reversed, at most
-	// equal): a sort compares it first and the exact value only when two are equal.
+	// f is the nearest float64: rounding keeps two values in order or makes them equal,
+	// never reverses them, so a sort compares f first and the exact value on a tie.
 	f  float64
 	ok bool // there is a figure (an on-demand price to compare with)
 }

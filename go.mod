@@ -49,3 +49,7 @@ require (
 	github.com/xo/terminfo v1.0.0 // indirect
 	golang.org/x/sync v0.22.0 // indirect
 )
+
+// Bubble Tea v2.1.1 with one change: its renderer sleeps until there is a frame to write
+// instead of ticking at 60 fps for the program's whole life (third_party/bubbletea/PATCH.md).
+replace charm.land/bubbletea/v2 => ./third_party/bubbletea

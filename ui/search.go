@@ -30,7 +30,9 @@ type search struct {
 	callsTotal int
 	found      int  // offerings this search delivered
 	replaced   bool // the first offerings arrived and replaced the previous rows
-	got        []model.Offering
+	// got is a watch round's answer until it replaces the table's rows at the round's end;
+	// any other search's offerings go straight to the table, which holds the one copy.
+	got []model.Offering
 
 	// form is a copy of the form the search was run from: a watch reads its relative dates
 	// ("now", "+4w") again each round. nil when it was not run from the form.
@@ -197,8 +199,9 @@ func (m Model) onSearchEvents(msg searchEventsMsg) (tea.Model, tea.Cmd) {
 					s.replaced = true
 				}
 				m.table.Add(ev.Offerings)
+			} else {
+				s.got = append(s.got, ev.Offerings...)
 			}
-			s.got = append(s.got, ev.Offerings...)
 			s.found += len(ev.Offerings)
 		}
 		if ev.Status != nil {

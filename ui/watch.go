@@ -112,8 +112,12 @@ func (m Model) watchBaseline() (Model, tea.Cmd) {
 	if !m.watch.on {
 		return m, nil
 	}
-	for _, o := range m.search.got {
-		m.watch.seen[o.ID] = true
+	// The table holds the search's answer, unless it still shows an earlier search's rows
+	// (this one was cancelled before any arrived).
+	if !m.table.Stale() {
+		for id := range m.table.IDs() {
+			m.watch.seen[id] = true
+		}
 	}
 	m.watch.last = m.clk.Now()
 	m.watch.news = watchNews{}
@@ -178,14 +182,16 @@ func (m Model) roundDone() (tea.Model, tea.Cmd) {
 	}
 	var alts tea.Cmd
 	had := m.table.Len() > 0
-	m.replaceRows(m.search.got)
+	got := m.search.got
+	m.search.got = nil // the table holds them now
+	m.replaceRows(got)
 	if had && m.search.found == 0 {
 		// Every offering went: what else there is, as after a search that finds nothing.
 		// Only then, not every round that finds nothing again.
 		m, alts = m.startAlternatives()
 	}
 	var fresh []model.Offering
-	for _, o := range m.search.got {
+	for _, o := range got {
 		if !m.watch.seen[o.ID] {
 			m.watch.seen[o.ID] = true
 			fresh = append(fresh, o)

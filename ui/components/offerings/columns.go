@@ -1,7 +1,6 @@
 package offerings
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"strconv"
@@ -70,28 +69,28 @@ const noPrice = "—"
 const breakEvenBarWidth = 5
 
 // row is one offering with its cells formatted once, when it arrives, so that drawing a
-// frame only pads strings.
+// frame only pads strings, and its exact sort keys taken once (sortkey.go), so that a sort
+// allocates nothing per comparison. The comparison with on-demand is not kept: the detail,
+// the charts and the export compute it again from the same catalog (pricing.Compare is
+// pure), a few microseconds a row, which more than halves the heap a row holds.
 type row struct {
-	o model.Offering
-	// vs is the offering against on-demand, computed once on arrival (its Offering left
-	// zero: o is the one copy). Behind a pointer so that growing the rows copies little; the
-	// sort keys are kept beside it so that sorting reads no further than the row.
-	vs       *pricing.Comparison
-	odHourly model.Money
-	hasOD    bool
-	be       pricing.Ratio // break-even utilization; absent without an on-demand price
-	rate     model.Money
-	accRate  model.Money
-	cells    [numColumns]string
-	text     string // lower-case cells, for the filter
+	o         model.Offering
+	odHourly  model.Money
+	hasOD     bool
+	breakEven breakEvenKey // absent without an on-demand price
+	vsOD      fraction     // the cost against on-demand; absent likewise
+	rate      model.Money
+	accRate   model.Money
+	cells     [numColumns]string
+	text      string // lower-case cells, for the filter
 }
 
 const timeLayout = "Jan 02 15:04"
 
 func newRow(o model.Offering, cat *pricing.Catalog) row {
 	c := pricing.Compare(cat, o)
-	c.Offering = model.Offering{}
-	r := row{o: o, vs: &c, odHourly: c.OnDemandHourly, hasOD: !c.NoOnDemand, be: c.BreakEvenUtilization,
+	r := row{o: o, odHourly: c.OnDemandHourly, hasOD: !c.NoOnDemand,
+		breakEven: newBreakEvenKey(c), vsOD: negatedFraction(c.SavingsPercent),
 		rate: o.HourlyRate(), accRate: o.AcceleratorHourlyRate()}
 	r.cells = [numColumns]string{
 		ColRegion:   o.Region,
@@ -114,7 +113,8 @@ func newRow(o model.Offering, cat *pricing.Catalog) row {
 }
 
 // pricingCells writes the on-demand rate, the cost against on-demand ("-44%": 44% less
-// than the same hours on-demand) and the break-even utilization with its bar ("58% ███░░").
+// than the same hours on-demand) and the break-even utilization with its bar ("58% ███░░"),
+// or "never" for a block that cannot cost less than on-demand.
 func pricingCells(c pricing.Comparison) (od, vs, be string) {
 	if c.NoOnDemand {
 		return noPrice, noPrice, noPrice
@@ -132,6 +132,9 @@ func pricingCells(c pricing.Comparison) (od, vs, be string) {
 		vs = fmt.Sprintf("%.0f%%", v)
 	default:
 		vs = "0%"
+	}
+	if !c.CanWin {
+		return od, vs, c.BreakEvenCell() // "never", as the detail, the dialog and the commands say
 	}
 	be = fmt.Sprintf("%d%% %s", c.BreakEvenPercent(), pricing.BreakEvenBar(c, breakEvenBarWidth))
 	return od, vs, be
@@ -152,72 +155,4 @@ func FormatLength(o model.Offering) string {
 		return fmt.Sprintf("~%dd", hours/24)
 	}
 	return fmt.Sprintf("~%dd%dh", hours/24, hours%24)
-}
-
-// compare orders two rows by a column, then by start, fee and id so that equal keys keep
-// one order whatever the order of arrival.
-func compare(a, b *row, c Column) int {
-	var r int
-	switch c {
-	case ColRegion:
-		r = strings.Compare(a.o.Region, b.o.Region)
-	case ColAZ:
-		r = strings.Compare(a.o.AvailabilityZone, b.o.AvailabilityZone)
-	case ColType:
-		r = strings.Compare(a.o.InstanceType, b.o.InstanceType)
-	case ColCount:
-		r = cmp.Compare(a.o.Count, b.o.Count)
-	case ColStart:
-		r = a.o.Start.Compare(b.o.Start)
-	case ColEnd:
-		r = a.o.End.Compare(b.o.End)
-	case ColDuration:
-		r = cmp.Compare(a.o.Minutes(), b.o.Minutes())
-	case ColFee:
-		r = a.o.Fee.Cmp(b.o.Fee)
-	case ColRate:
-		r = a.rate.Cmp(b.rate)
-	case ColAccRate:
-		r = a.accRate.Cmp(b.accRate)
-	case ColOnDemand:
-		r = a.odHourly.Cmp(b.odHourly)
-	case ColVsOnDemand, ColBreakEven:
-		// The cost against on-demand is (u − 1) × 100, so both follow the exact utilization.
-		r = a.be.Cmp(b.be)
-	}
-	return r
-}
-
-// pricingColumn reports whether a column can lack a figure (no on-demand price).
-func pricingColumn(c Column) bool { return c == ColOnDemand || c == ColVsOnDemand || c == ColBreakEven }
-
-// missingLast puts rows without a figure to sort by after the rest, in either direction;
-// ok is false when both rows have it (or neither), and the column decides.
-func missingLast(a, b *row, c Column) (r int, ok bool) {
-	var ha, hb bool
-	switch c {
-	case ColOnDemand:
-		ha, hb = a.hasOD, b.hasOD
-	case ColVsOnDemand, ColBreakEven:
-		ha, hb = a.be.Valid(), b.be.Valid()
-	default:
-		return 0, false
-	}
-	switch {
-	case ha == hb:
-		return 0, false
-	case ha:
-		return -1, true
-	}
-	return 1, true
-}
-
-func tieBreak(a, b *row) int {
-	if r := a.o.Start.Compare(b.o.Start); r != 0 {
-		return r
-	}
-	if r := a.o.Fee.Cmp(b.o.Fee); r != 0 {
-		return r
-	}
-	return strings.Compare(a.o.ID, b.o.ID)
 }

@@ -25,13 +25,13 @@ func (m *Model) SetCatalog(cat *pricing.Catalog) {
 	}
 }
 
-// SelectedComparison returns the offering under the cursor against on-demand, as computed
-// when it arrived.
+// SelectedComparison returns the offering under the cursor against on-demand, with the
+// catalog its row was made with.
 func (m Model) SelectedComparison() (pricing.Comparison, bool) {
 	if m.cursor < 0 || m.cursor >= len(m.view) {
 		return pricing.Comparison{}, false
 	}
-	return m.rows[m.view[m.cursor]].comparison(), true
+	return m.comparison(m.view[m.cursor]), true
 }
 
 // RowComparison is Row's offering against on-demand.
@@ -39,14 +39,11 @@ func (m Model) RowComparison(i int) pricing.Comparison {
 	if i < 0 || i >= len(m.view) {
 		return pricing.Comparison{}
 	}
-	return m.rows[m.view[i]].comparison()
+	return m.comparison(m.view[i])
 }
 
-func (r *row) comparison() pricing.Comparison {
-	c := *r.vs
-	c.Offering = r.o
-	return c
-}
+// comparison is the row at index ri of rows against the catalog its cells were made with.
+func (m Model) comparison(ri int) pricing.Comparison { return pricing.Compare(m.cat, m.rows[ri].o) }
 
 // ToggleMark marks the selected offering for comparison, or unmarks it; it reports whether
 // it is now marked, and false with nothing selected.
@@ -94,7 +91,7 @@ func (m Model) Marked() []pricing.Comparison {
 	found := make([]bool, len(m.marks))
 	for i := range m.rows {
 		if j, ok := want[m.rows[i].o.ID]; ok && !found[j] {
-			out[j], found[j] = m.rows[i].comparison(), true
+			out[j], found[j] = m.comparison(i), true
 		}
 	}
 	kept := out[:0]

@@ -4,6 +4,7 @@
 package offerings
 
 import (
+	"iter"
 	"slices"
 
 	"charm.land/bubbles/v2/key"
@@ -28,6 +29,9 @@ type Model struct {
 	rows []row
 	ids  map[string]struct{}
 	view []int // indexes into rows that pass the filter, in sort order
+	// byTie is every index into rows in the order of the tie-breaks (start, fee, id), kept
+	// as rows arrive so that a sort compares a row's place in it instead of the rows.
+	byTie []int32
 
 	sortCol Column
 	desc    bool
@@ -74,6 +78,7 @@ func (m *Model) SetStale(v bool) { m.stale = v }
 func (m *Model) Reset() {
 	m.rows = m.rows[:0]
 	m.view = m.view[:0]
+	m.byTie = m.byTie[:0]
 	clear(m.ids)
 	m.marks = nil
 	m.cursor, m.offset, m.stale, m.moved = 0, 0, false, false
@@ -125,6 +130,8 @@ func (m *Model) Add(offs []model.Offering) {
 		m.ids[o.ID] = struct{}{}
 		m.rows = append(m.rows, newRow(o, m.cat))
 		i := len(m.rows) - 1
+		t, _ := slices.BinarySearchFunc(m.byTie, int32(i), func(a, b int32) int { return tieBreak(&m.rows[a], &m.rows[b]) })
+		m.byTie = slices.Insert(m.byTie, t, int32(i))
 		if !matches(&m.rows[i], terms) {
 			continue
 		}
@@ -138,20 +145,7 @@ func (m *Model) Add(offs []model.Offering) {
 }
 
 func (m *Model) cmpIndex(a, b int) int {
-	ra, rb := &m.rows[a], &m.rows[b]
-	if pricingColumn(m.sortCol) {
-		if r, ok := missingLast(ra, rb, m.sortCol); ok {
-			return r
-		}
-	}
-	r := compare(ra, rb, m.sortCol)
-	if m.desc {
-		r = -r
-	}
-	if r == 0 {
-		r = tieBreak(ra, rb)
-	}
-	return r
+	return cmpRows(&m.rows[a], &m.rows[b], m.sortCol, m.desc)
 }
 
 // SortBy sorts by a column; sorting again by the same column reverses the order. The cursor
@@ -178,7 +172,7 @@ func (m *Model) selectedRow() int {
 // sortView sorts the visible rows and puts the cursor back on the row sel, or on the first
 // row when sel is no longer visible.
 func (m *Model) sortView(sel int) {
-	slices.SortFunc(m.view, m.cmpIndex)
+	m.sortRows(m.view)
 	m.cursor = 0
 	if sel >= 0 {
 		if i := slices.Index(m.view, sel); i >= 0 {
@@ -264,6 +258,17 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd, bool) {
 	m.moved = true
 	m.scroll()
 	return m, nil, true
+}
+
+// IDs yields the id of every offering held, filtered out or not, in the order of arrival.
+func (m Model) IDs() iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for i := range m.rows {
+			if !yield(m.rows[i].o.ID) {
+				return
+			}
+		}
+	}
 }
 
 // Row returns the offering at an index among the visible rows, in their order.

@@ -1,0 +1,374 @@
+package offerings
+
+import (
+	"cmp"
+	"math"
+	"math/big"
+	"math/bits"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gpublock/gpublock/pricing"
+)
+
+// fraction is an exact ratio taken once per row from pricing's figure: num/den in lowest
+// terms with den > 0, compared in integer arithmetic without allocating, or its big.Rat when
+// too large for int64. A float alone would make two nearly equal break-evens equal, or put
+// them the wrong way round.
+type fraction struct {
+	num   int64
+	den   int64
+	exact *big.Rat // only when num or den does not fit in an int64
+	// f is the nearest float64: rounding keeps two values in order or makes them equal,
+	// never reverses them, so a sort compares f first and the exact value on a tie.
+	f  float64
+	ok bool // there is a figure (an on-demand price to compare with)
+}
+
+func fractionOf(q pricing.Ratio) fraction {
+	if !q.Valid() {
+		return fraction{}
+	}
+	return fractionOfRat(q.Rat())
+}
+
+// fractionOfRat takes r, which it may keep.
+func fractionOfRat(r *big.Rat) fraction {
+	f, _ := r.Float64()
+	n, d := r.Num(), r.Denom() // big.Rat keeps lowest terms and a positive denominator
+	if n.IsInt64() && d.IsInt64() && n.Int64() != math.MinInt64 {
+		return fraction{num: n.Int64(), den: d.Int64(), f: f, ok: true}
+	}
+	return fraction{exact: r, f: f, ok: true}
+}
+
+// negatedFraction is -q: the cost against on-demand is the savings turned round.
+func negatedFraction(q pricing.Ratio) fraction {
+	if !q.Valid() {
+		return fraction{}
+	}
+	r := q.Rat()
+	return fractionOfRat(r.Neg(r))
+}
+
+// cmp orders two present fractions exactly: -1, 0 or +1.
+func (a fraction) cmp(b fraction) int {
+	if a.exact != nil || b.exact != nil {
+		return a.rat().Cmp(b.rat())
+	}
+	sa, sb := sign(a.num), sign(b.num)
+	if sa != sb || sa == 0 {
+		return cmp.Compare(sa, sb)
+	}
+	// |a.num|·b.den against |b.num|·a.den in 128 bits: both products fit, none overflows.
+	ahi, alo := bits.Mul64(abs(a.num), uint64(b.den))
+	bhi, blo := bits.Mul64(abs(b.num), uint64(a.den))
+	r := cmp.Compare(ahi, bhi)
+	if r == 0 {
+		r = cmp.Compare(alo, blo)
+	}
+	return r * sa
+}
+
+func (a fraction) rat() *big.Rat {
+	if a.exact != nil {
+		return a.exact
+	}
+	return big.NewRat(a.num, a.den)
+}
+
+func sign(n int64) int { return cmp.Compare(n, 0) }
+
+// abs is |n| for n > MinInt64, which fractionOfRat keeps out.
+func abs(n int64) uint64 {
+	if n < 0 {
+		return uint64(-n)
+	}
+	return uint64(n)
+}
+
+// breakEvenKey is the row's break-even: its exact utilization, and whether the block can
+// beat on-demand at all within the hours it can run. Both are pricing's, so the order
+// follows what break-even means there.
+type breakEvenKey struct {
+	never bool
+	u     fraction
+}
+
+func newBreakEvenKey(c pricing.Comparison) breakEvenKey {
+	u := fractionOf(c.BreakEvenUtilization)
+	return breakEvenKey{never: u.ok && !c.CanWin, u: u}
+}
+
+func (a breakEvenKey) cmp(b breakEvenKey) int {
+	if a.never != b.never {
+		if a.never {
+			return 1
+		}
+		return -1
+	}
+	return a.u.cmp(b.u)
+}
+
+// cmpRows is the table's order by column c: rows without a figure to sort by after the
+// rest in both directions, then the column (reversed when descending), then start, fee and
+// id, so that equal keys keep one order whatever the order of arrival. Inserting a page
+// uses it; a sort of the whole table uses sortEntry, its image.
+func cmpRows(a, b *row, c Column, desc bool) int {
+	ha, hb := hasFigure(a, c), hasFigure(b, c)
+	if ha != hb {
+		if ha {
+			return -1
+		}
+		return 1
+	}
+	r := 0
+	if ha {
+		r = cmpColumn(a, b, c)
+	}
+	if desc {
+		r = -r
+	}
+	if r != 0 {
+		return r
+	}
+	return tieBreak(a, b)
+}
+
+func tieBreak(a, b *row) int {
+	if r := cmp.Compare(timeKey(a.o.Start), timeKey(b.o.Start)); r != 0 {
+		return r
+	}
+	if r := a.o.Fee.Cmp(b.o.Fee); r != 0 {
+		return r
+	}
+	return strings.Compare(a.o.ID, b.o.ID)
+}
+
+// hasFigure reports whether a row has the figure of a column: the pricing columns lack one
+// without an on-demand price.
+func hasFigure(r *row, c Column) bool {
+	switch c {
+	case ColOnDemand:
+		return r.hasOD
+	case ColVsOnDemand:
+		return r.vsOD.ok
+	case ColBreakEven:
+		return r.breakEven.u.ok
+	}
+	return true
+}
+
+func cmpColumn(a, b *row, c Column) int {
+	switch c {
+	case ColRegion:
+		return strings.Compare(a.o.Region, b.o.Region)
+	case ColAZ:
+		return strings.Compare(a.o.AvailabilityZone, b.o.AvailabilityZone)
+	case ColType:
+		return strings.Compare(a.o.InstanceType, b.o.InstanceType)
+	case ColCount:
+		return cmp.Compare(a.o.Count, b.o.Count)
+	case ColStart:
+		return cmp.Compare(timeKey(a.o.Start), timeKey(b.o.Start))
+	case ColEnd:
+		return cmp.Compare(timeKey(a.o.End), timeKey(b.o.End))
+	case ColDuration:
+		return cmp.Compare(a.o.Minutes(), b.o.Minutes())
+	case ColFee:
+		return a.o.Fee.Cmp(b.o.Fee)
+	case ColRate:
+		return a.rate.Cmp(b.rate)
+	case ColAccRate:
+		return a.accRate.Cmp(b.accRate)
+	case ColOnDemand:
+		return a.odHourly.Cmp(b.odHourly)
+	case ColVsOnDemand:
+		return a.vsOD.cmp(b.vsOD)
+	case ColBreakEven:
+		return a.breakEven.cmp(b.breakEven)
+	}
+	return 0
+}
+
+// timeKey is a time in nanoseconds since 1970, which orders as time.Time.Compare from the
+// year 1678 to 2262; times outside are held at its ends (equal there, ordered by fee and id).
+func timeKey(t time.Time) int64 {
+	switch {
+	case t.Before(minTimeKey):
+		return math.MinInt64
+	case t.After(maxTimeKey):
+		return math.MaxInt64
+	}
+	return t.UnixNano()
+}
+
+var (
+	minTimeKey = time.Unix(0, math.MinInt64)
+	maxTimeKey = time.Unix(0, math.MaxInt64)
+)
+
+// sortEntry is a row's place in a sort of the whole table: an image of cmpRows's order in
+// one integer copied out of the row, so that the sort runs over a small contiguous slice
+// instead of reaching into rows spread over megabytes. key is exact for every column but
+// the fractions, whose float keeps their order or ties; a tie of those goes to cmpRows.
+type sortEntry struct {
+	key uint64 // the column, inverted when descending
+	idx int32  // into rows
+}
+
+// sortRows sorts view by the sort column as cmpRows orders it. The rows are taken in the
+// order of the tie-breaks (byTie) and sorted by key with a stable radix sort, so equal keys
+// keep that order; rows without a figure go last, in that order too.
+func (m *Model) sortRows(view []int) {
+	c, desc := m.sortCol, m.desc
+	var ranks map[string]uint64
+	if c == ColRegion || c == ColAZ || c == ColType {
+		ranks = stringRanks(m.rows, view, c)
+	}
+	visible := make([]bool, len(m.rows))
+	for _, ri := range view {
+		visible[ri] = true
+	}
+	entries := make([]sortEntry, 0, len(view))
+	var without []int32
+	for _, ri := range m.byTie {
+		if !visible[ri] {
+			continue
+		}
+		r := &m.rows[ri]
+		if !hasFigure(r, c) {
+			without = append(without, ri)
+			continue
+		}
+		var key uint64
+		switch c {
+		case ColRegion:
+			key = ranks[r.o.Region]
+		case ColAZ:
+			key = ranks[r.o.AvailabilityZone]
+		case ColType:
+			key = ranks[r.o.InstanceType]
+		case ColCount:
+			key = ordered(int64(r.o.Count))
+		case ColStart:
+			key = ordered(timeKey(r.o.Start))
+		case ColEnd:
+			key = ordered(timeKey(r.o.End))
+		case ColDuration:
+			key = ordered(r.o.Minutes())
+		case ColFee:
+			key = ordered(r.o.Fee.Micros())
+		case ColRate:
+			key = ordered(r.rate.Micros())
+		case ColAccRate:
+			key = ordered(r.accRate.Micros())
+		case ColOnDemand:
+			key = ordered(r.odHourly.Micros())
+		case ColVsOnDemand:
+			key = orderedFloat(r.vsOD.f)
+		case ColBreakEven:
+			// The verdict above the utilization, which gives up its lowest bit for it.
+			key = orderedFloat(r.breakEven.u.f) >> 1
+			if r.breakEven.never {
+				key |= 1 << 63
+			}
+		}
+		if desc {
+			key = ^key
+		}
+		entries = append(entries, sortEntry{key: key, idx: ri})
+	}
+	entries = radixSort(entries, make([]sortEntry, len(entries)))
+	if c == ColVsOnDemand || c == ColBreakEven {
+		// Equal floats may hold different fractions: those runs are ordered exactly.
+		for i := 0; i < len(entries); {
+			j := i + 1
+			for j < len(entries) && entries[j].key == entries[i].key {
+				j++
+			}
+			if j-i > 1 {
+				slices.SortFunc(entries[i:j], func(a, b sortEntry) int {
+					return cmpRows(&m.rows[a.idx], &m.rows[b.idx], c, desc)
+				})
+			}
+			i = j
+		}
+	}
+	for i := range entries {
+		view[i] = int(entries[i].idx)
+	}
+	for i, ri := range without {
+		view[len(entries)+i] = int(ri)
+	}
+}
+
+// radixSort sorts a by key, keeping the order of equal keys, a byte at a time from the
+// lowest (a pass is skipped when every key has the same byte there); tmp is as long as a.
+func radixSort(a, tmp []sortEntry) []sortEntry {
+	if len(a) < 2 {
+		return a
+	}
+	for shift := uint(0); shift < 64; shift += 8 {
+		var at [256]int
+		for i := range a {
+			at[byte(a[i].key>>shift)]++
+		}
+		if at[byte(a[0].key>>shift)] == len(a) {
+			continue
+		}
+		pos := 0
+		for d, n := range at {
+			at[d] = pos
+			pos += n
+		}
+		for i := range a {
+			d := byte(a[i].key >> shift)
+			tmp[at[d]] = a[i]
+			at[d]++
+		}
+		a, tmp = tmp, a
+	}
+	return a
+}
+
+// stringRanks numbers the distinct values of a text column in order.
+func stringRanks(rows []row, view []int, c Column) map[string]uint64 {
+	ranks := map[string]uint64{}
+	for _, ri := range view {
+		ranks[textOf(&rows[ri], c)] = 0
+	}
+	keys := make([]string, 0, len(ranks))
+	for k := range ranks {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for i, k := range keys {
+		ranks[k] = uint64(i)
+	}
+	return ranks
+}
+
+func textOf(r *row, c Column) string {
+	switch c {
+	case ColRegion:
+		return r.o.Region
+	case ColAZ:
+		return r.o.AvailabilityZone
+	}
+	return r.o.InstanceType
+}
+
+// ordered maps int64 onto uint64 keeping the order.
+func ordered(n int64) uint64 { return uint64(n) ^ 1<<63 }
+
+// orderedFloat maps a float onto uint64 keeping the order (−0 and +0 apart, which only a
+// tie decided exactly could meet: pricing's zero is +0).
+func orderedFloat(f float64) uint64 {
+	b := math.Float64bits(f)
+	if b>>63 != 0 {
+		return ^b
+	}
+	return b | 1<<63
+}

@@ -3,7 +3,6 @@ package trainingplans
 import (
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
@@ -136,15 +135,10 @@ type Extension struct {
 
 // SageMakerType is the ml.* name of an EC2 instance or UltraServer type:
 // p5.48xlarge → ml.p5.48xlarge; an ml.* name is kept.
-func SageMakerType(ec2Type string) string {
-	if strings.HasPrefix(ec2Type, "ml.") {
-		return ec2Type
-	}
-	return "ml." + ec2Type
-}
+func SageMakerType(ec2Type string) string { return model.SageMakerType(ec2Type) }
 
 // EC2Type is the EC2 name of an ml.* type: ml.p5.48xlarge → p5.48xlarge.
-func EC2Type(mlType string) string { return strings.TrimPrefix(mlType, "ml.") }
+func EC2Type(mlType string) string { return model.EC2Type(mlType) }
 
 // instanceTypes are the types training plans reserve (ReservedCapacityInstanceType).
 var instanceTypes = func() []string {

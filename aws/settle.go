@@ -32,6 +32,8 @@ type Settled struct {
 	Outcome   Outcome         // Bought or NotBought
 	Block     model.Block     // the reservation of a purchase that went through
 	Extension model.Extension // the extension that went through
+	// Result is what another source's settler found (a training plan's ARN).
+	Result string
 }
 
 // Sentence says what became of the interrupted attempt, plainly.
@@ -41,6 +43,9 @@ func (s Settled) Sentence() string {
 	fee := e.Fee
 	if m, err := model.ParseMoney(fee); err == nil {
 		fee = m.Dollars()
+	}
+	if is, ok := intentSourceOf(e.Action); ok {
+		return s.otherSentence(is, when, fee)
 	}
 	switch {
 	case e.Action == actionExtend && s.Outcome == Bought:
@@ -55,6 +60,24 @@ func (s Settled) Sentence() string {
 	}
 	return fmt.Sprintf("The purchase interrupted at %s (request id %s) did not go through: no reservation in %s carries its request tag.",
 		when, e.RequestID, e.Region)
+}
+
+// otherSentence is Sentence for an intent of a registered source.
+func (s Settled) otherSentence(is IntentSource, when, fee string) string {
+	e := s.Intent
+	switch {
+	case e.Action == is.Extend && s.Outcome == Bought:
+		return fmt.Sprintf("The extension of %s %s interrupted at %s (journal id %s) went through: %s added, fee %s.",
+			is.Noun, e.Target, when, e.RequestID, model.FormatDays(max(1, e.hours()/24)), fee)
+	case e.Action == is.Extend:
+		return fmt.Sprintf("The extension of %s %s interrupted at %s (journal id %s) did not go through: the %s's extension history does not list it.",
+			is.Noun, e.Target, when, e.RequestID, is.Noun)
+	case s.Outcome == Bought:
+		return fmt.Sprintf("The %s purchase interrupted at %s (request id %s) went through: %s %s, %s × %d in %s, fee %s.",
+			is.Noun, when, e.RequestID, is.Noun, s.Result, e.Type, e.Count, e.Zone, fee)
+	}
+	return fmt.Sprintf("The %s purchase interrupted at %s (request id %s) did not go through: AWS knows no %s of that purchase in %s.",
+		is.Noun, when, e.RequestID, is.Noun, e.Region)
 }
 
 const (
@@ -88,7 +111,7 @@ func OpenIntents(entries []JournalEntry, region string) []JournalEntry {
 		if e.Phase != "intent" || final[e.RequestID] || seen[e.RequestID] {
 			continue
 		}
-		if e.Action != actionPurchase && e.Action != actionExtend {
+		if !settles(e.Action) {
 			continue // a launch carries a client token: AWS never runs it twice
 		}
 		if region != "" && e.Region != region {
@@ -130,6 +153,8 @@ func (c *Client) SettleOpen(ctx context.Context, region string) ([]Settled, erro
 		}
 		var result string
 		switch {
+		case s.Outcome == Bought && s.Result != "":
+			result = s.Result
 		case s.Outcome == Bought && e.Action == actionExtend:
 			result = e.Target
 		case s.Outcome == Bought:
@@ -149,6 +174,17 @@ func (c *Client) settleOne(ctx context.Context, e JournalEntry) (Settled, error)
 	tries := 1
 	if time.Since(e.Time) < 5*time.Minute {
 		tries = c.confirmTries
+	}
+	if is, ok := intentSourceOf(e.Action); ok {
+		// The source's settler asks as many times as its own look-up after a lost reply does.
+		bought, result, err := is.Settler(c)(ctx, e)
+		if err != nil {
+			return s, err
+		}
+		if bought {
+			s.Outcome, s.Result = Bought, result
+		}
+		return s, nil
 	}
 	if e.Action == actionExtend {
 		b := model.Block{ReservationID: e.Target, Region: e.Region}
@@ -187,8 +223,14 @@ func (c *Client) unsettled(region string, e *JournalEntry, err error) error {
 	}
 	what := "An earlier purchase or extension"
 	if e != nil {
-		what = fmt.Sprintf("An earlier %s (journal id %s, %s)", map[string]string{actionPurchase: "purchase", actionExtend: "extension"}[e.Action],
-			e.RequestID, e.Time.UTC().Format("2006-01-02 15:04 UTC"))
+		noun := map[string]string{actionPurchase: "purchase", actionExtend: "extension"}[e.Action]
+		if is, ok := intentSourceOf(e.Action); ok {
+			noun = is.Noun + " purchase"
+			if e.Action == is.Extend {
+				noun = is.Noun + " extension"
+			}
+		}
+		what = fmt.Sprintf("An earlier %s (journal id %s, %s)", noun, e.RequestID, e.Time.UTC().Format("2006-01-02 15:04 UTC"))
 	}
 	return &PurchaseError{Outcome: NotBought, Err: fmt.Errorf("%w: %w", ErrUnsettled, err), Explanation: Explanation{
 		Summary: fmt.Sprintf("Refused: %s in %s was interrupted, and whether it went through cannot be learnt now (%s).",
@@ -219,13 +261,16 @@ func (c *Client) EarlierPurchase(o model.Offering) (JournalEntry, bool) {
 	}
 	for i := len(entries) - 1; i >= 0; i-- {
 		e := entries[i]
-		if e.Phase != "outcome" || !e.SettledLater || e.Outcome != string(Bought) || e.Action != actionPurchase || e.Region != o.Region {
+		if e.Phase != "outcome" || !e.SettledLater || e.Outcome != string(Bought) || e.Action != purchaseAction(o.Source) || e.Region != o.Region {
 			continue
 		}
 		if o.ID != "" && e.Offering == o.ID {
 			return atIntent(entries, e), true
 		}
-		if e.Zone == o.AvailabilityZone && e.Type == o.InstanceType && e.Count == o.Count &&
+		// A plan's journal line holds its first part's count, which the offering's Count
+		// (its largest part's) may not be: its zone, type and window identify it enough.
+		sameCount := e.Count == o.Count || o.Source != model.SourceCapacityBlock
+		if e.Zone == o.AvailabilityZone && e.Type == o.InstanceType && sameCount &&
 			e.Start != nil && e.End != nil && e.Start.Equal(o.Start) && e.End.Equal(o.End) {
 			return atIntent(entries, e), true
 		}
@@ -243,8 +288,9 @@ func (c *Client) EarlierExtension(b model.Block, hours int) (JournalEntry, bool)
 	}
 	for i := len(entries) - 1; i >= 0; i-- {
 		e := entries[i]
-		if e.Phase != "outcome" || !e.SettledLater || e.Outcome != string(Bought) || e.Action != actionExtend ||
-			e.Target != b.ReservationID || e.hours() != hours || e.Start == nil || e.End == nil {
+		target := e.Target == b.ReservationID || (b.ARN != "" && e.Target == b.ARN)
+		if e.Phase != "outcome" || !e.SettledLater || e.Outcome != string(Bought) || e.Action != extendAction(b.Source) ||
+			!target || e.hours() != hours || e.Start == nil || e.End == nil {
 			continue
 		}
 		if b.End.Equal(*e.Start) || b.End.Equal(*e.End) {
@@ -257,7 +303,7 @@ func (c *Client) EarlierExtension(b model.Block, hours int) (JournalEntry, bool)
 // AlreadyBoughtError is the refusal, wrapping ErrAlreadyBought, to buy again what the
 // interrupted run of e (an outcome line from EarlierPurchase or EarlierExtension) bought.
 func AlreadyBoughtError(e JournalEntry) error {
-	if e.Action == actionExtend {
+	if isExtendAction(e.Action) {
 		return alreadyBought(e, "extend by", "--again")
 	}
 	return alreadyBought(e, "buy", "--again")
@@ -281,9 +327,13 @@ func alreadyBought(e JournalEntry, what, flag string) *PurchaseError {
 	if m, err := model.ParseMoney(fee); err == nil {
 		fee = m.Dollars()
 	}
-	summary := fmt.Sprintf("Already bought: the purchase interrupted at %s went through as reservation %s (fee %s). Nothing new was bought.",
-		e.Time.UTC().Format("2006-01-02 15:04 UTC"), e.Result, fee)
-	if e.Action == actionExtend {
+	as := "reservation"
+	if is, ok := intentSourceOf(e.Action); ok {
+		as = is.Noun
+	}
+	summary := fmt.Sprintf("Already bought: the purchase interrupted at %s went through as %s %s (fee %s). Nothing new was bought.",
+		e.Time.UTC().Format("2006-01-02 15:04 UTC"), as, e.Result, fee)
+	if isExtendAction(e.Action) {
 		summary = fmt.Sprintf("Already extended: the extension of %s interrupted at %s went through (%s added, fee %s). Nothing new was bought.",
 			e.Target, e.Time.UTC().Format("2006-01-02 15:04 UTC"), model.FormatDays(max(1, e.hours()/24)), fee)
 	}

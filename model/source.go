@@ -4,81 +4,107 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 )
 
-// Source is where an offering or a reservation comes from: an EC2 Capacity Block or a
-// SageMaker Training Plan. Its value is the name the commands take (--source) and the
-// JSON carries.
-type Source string
+// Source is the system a capacity offering or reservation belongs to. The zero value is
+// an EC2 Capacity Block, so that code written before there was a second source keeps
+// meaning what it meant.
+type Source int
 
 const (
-	SourceCapacityBlocks Source = "capacity-blocks"
-	SourceTrainingPlans  Source = "training-plans"
+	SourceCapacityBlock Source = iota // EC2 Capacity Blocks for ML
+	SourceTrainingPlan                // SageMaker Training Plans
 )
 
-// Sources lists every source, in the order the search form and help show them.
-func Sources() []Source { return []Source{SourceCapacityBlocks, SourceTrainingPlans} }
+// Sources lists every source, in the order they are shown.
+func Sources() []Source { return []Source{SourceCapacityBlock, SourceTrainingPlan} }
 
-// SourceAll is what --source takes for every source at once.
-const SourceAll = "all"
-
-// ParseSource reads a --source value, in any case; "all" gives every source. A few
-// obvious synonyms are accepted (ec2, blocks, sagemaker, plans), never a guess.
-func ParseSource(s string) ([]Source, error) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case SourceAll, "both":
-		return Sources(), nil
-	case string(SourceCapacityBlocks), "capacity-block", "blocks", "block", "ec2", "cb":
-		return []Source{SourceCapacityBlocks}, nil
-	case string(SourceTrainingPlans), "training-plan", "plans", "plan", "sagemaker", "tp":
-		return []Source{SourceTrainingPlans}, nil
+// Name is the source's name on the command line and in JSON.
+func (s Source) Name() string {
+	if s == SourceTrainingPlan {
+		return "training-plans"
 	}
-	return nil, fmt.Errorf("source %q: want %s, %s or %s", s, SourceCapacityBlocks, SourceTrainingPlans, SourceAll)
+	return "capacity-blocks"
+}
+
+// Label is the source as a column or a sentence shows it.
+func (s Source) Label() string {
+	if s == SourceTrainingPlan {
+		return "Training Plan"
+	}
+	return "Capacity Block"
+}
+
+// String is the source's name.
+func (s Source) String() string { return s.Name() }
+
+// MarshalText writes the source's name, so JSON says "capacity-blocks" rather than 0.
+func (s Source) MarshalText() ([]byte, error) { return []byte(s.Name()), nil }
+
+// UnmarshalText reads a source's name.
+func (s *Source) UnmarshalText(b []byte) error {
+	v, err := ParseSource(string(b))
+	if err != nil {
+		return err
+	}
+	*s = v
+	return nil
+}
+
+// ParseSource reads a source's name, as --source takes it.
+func ParseSource(name string) (Source, error) {
+	switch strings.ToLower(strings.TrimSpace(name)) {
+	case "capacity-blocks", "capacity-block", "ec2":
+		return SourceCapacityBlock, nil
+	case "training-plans", "training-plan", "sagemaker":
+		return SourceTrainingPlan, nil
+	}
+	return 0, fmt.Errorf("unknown source %q: use capacity-blocks, training-plans or all", name)
+}
+
+// ParseSources reads --source: one source's name, or "all" (or "") for every source.
+func ParseSources(name string) ([]Source, error) {
+	switch strings.ToLower(strings.TrimSpace(name)) {
+	case "", "all", "both":
+		return Sources(), nil
+	}
+	s, err := ParseSource(name)
+	if err != nil {
+		return nil, err
+	}
+	return []Source{s}, nil
 }
 
 // Valid reports whether s is one of Sources.
 func (s Source) Valid() bool { return slices.Contains(Sources(), s) }
 
-// Name is the source's singular display name: "EC2 Capacity Block".
-func (s Source) Name() string {
-	switch s {
-	case SourceCapacityBlocks:
-		return "EC2 Capacity Block"
-	case SourceTrainingPlans:
+// Title is the source's singular name with its service: "EC2 Capacity Block".
+func (s Source) Title() string {
+	if s == SourceTrainingPlan {
 		return "SageMaker Training Plan"
 	}
-	return string(s)
+	return "EC2 Capacity Block"
 }
 
 // Plural is the source's name for many: "EC2 Capacity Blocks".
-func (s Source) Plural() string {
-	if s.Valid() {
-		return s.Name() + "s"
-	}
-	return string(s)
-}
+func (s Source) Plural() string { return s.Title() + "s" }
 
 // Short is the source's name in a narrow column: "Block" or "Plan".
 func (s Source) Short() string {
-	switch s {
-	case SourceCapacityBlocks:
-		return "Block"
-	case SourceTrainingPlans:
+	if s == SourceTrainingPlan {
 		return "Plan"
 	}
-	return string(s)
+	return "Block"
 }
 
 // Service is the AWS service that sells the source: "EC2" or "SageMaker". Prices, quotas
 // and rate limits are per service.
 func (s Source) Service() string {
-	switch s {
-	case SourceCapacityBlocks:
-		return "EC2"
-	case SourceTrainingPlans:
+	if s == SourceTrainingPlan {
 		return "SageMaker"
 	}
-	return ""
+	return "EC2"
 }
 
 // sageMakerPrefix is how SageMaker names instance types: ml.p5.48xlarge.
@@ -135,7 +161,7 @@ func EC2TypeOf(mlType string) (string, bool) {
 func (s Source) TypeIn(typ string) (string, error) {
 	typ = strings.TrimSpace(typ)
 	switch s {
-	case SourceCapacityBlocks:
+	case SourceCapacityBlock:
 		name := typ
 		if ec2, ok := strings.CutPrefix(typ, sageMakerPrefix); ok {
 			name = ec2
@@ -144,14 +170,14 @@ func (s Source) TypeIn(typ string) (string, error) {
 			return name, nil
 		}
 		return "", fmt.Errorf("%s: Capacity Blocks do not sell %s (they sell %s)", s.Plural(), name, strings.Join(capacityBlockTypeNames(), ", "))
-	case SourceTrainingPlans:
+	case SourceTrainingPlan:
 		ml := sageMakerPrefix + strings.TrimPrefix(typ, sageMakerPrefix)
 		if slices.Contains(TrainingPlanTypes(), ml) {
 			return ml, nil
 		}
 		return "", fmt.Errorf("%s: training plans do not reserve %s (they reserve %s)", s.Plural(), ml, strings.Join(TrainingPlanTypes(), ", "))
 	}
-	return "", fmt.Errorf("unknown source %q", s)
+	return "", fmt.Errorf("unknown source %d", int(s))
 }
 
 func capacityBlockTypeNames() []string {
@@ -172,12 +198,12 @@ const TrainingPlanMaxDays = 182
 // type of training plans) one reservation holds; the error names the rule.
 func (s Source) CheckCount(instanceType string, n int) error {
 	switch s {
-	case SourceCapacityBlocks:
+	case SourceCapacityBlock:
 		if n < MinCount || n > MaxCount {
 			return fmt.Errorf("%s hold %d to %d instances, not %d", s.Plural(), MinCount, MaxCount, n)
 		}
 		return nil
-	case SourceTrainingPlans:
+	case SourceTrainingPlan:
 		if IsTrainingPlanUltraServer(instanceType) {
 			// UltraServerCount has a minimum of 1 and no documented maximum; the quota
 			// decides beyond that (UNCONFIRMED), so only the minimum is checked.
@@ -191,24 +217,24 @@ func (s Source) CheckCount(instanceType string, n int) error {
 		}
 		return nil
 	}
-	return fmt.Errorf("unknown source %q", s)
+	return fmt.Errorf("unknown source %d", int(s))
 }
 
 // CheckDays is the source's rule on a reservation's length in days.
 func (s Source) CheckDays(days int) error {
 	switch s {
-	case SourceCapacityBlocks:
+	case SourceCapacityBlock:
 		if !ValidDuration(days) {
 			return fmt.Errorf("%s last %s, not %d days", s.Plural(), durationHelp, days)
 		}
 		return nil
-	case SourceTrainingPlans:
+	case SourceTrainingPlan:
 		if days < 1 || days > TrainingPlanMaxDays {
 			return fmt.Errorf("%s last 1 to %d whole days, not %d", s.Plural(), TrainingPlanMaxDays, days)
 		}
 		return nil
 	}
-	return fmt.Errorf("unknown source %q", s)
+	return fmt.Errorf("unknown source %d", int(s))
 }
 
 // CheckExtensionDays is the source's rule on how long one extension is. Both extend by 1
@@ -216,7 +242,7 @@ func (s Source) CheckDays(days int) error {
 // reference for blocks), which is ValidDuration's set; the error names the source.
 func (s Source) CheckExtensionDays(days int) error {
 	if !s.Valid() {
-		return fmt.Errorf("unknown source %q", s)
+		return fmt.Errorf("unknown source %d", int(s))
 	}
 	if !ValidDuration(days) {
 		return fmt.Errorf("%s are extended by 1 to 14 days, or by whole weeks up to %d days, not %d", s.Plural(), TrainingPlanMaxDays, days)
@@ -234,4 +260,86 @@ func (s Source) DurationDays(from, to int) []int {
 		}
 	}
 	return out
+}
+
+// SageMakerType is the ml.* name of an EC2 instance or UltraServer type
+// (p5.48xlarge → ml.p5.48xlarge); an ml.* name is kept.
+func SageMakerType(ec2Type string) string {
+	if ec2Type == "" || strings.HasPrefix(ec2Type, "ml.") {
+		return ec2Type
+	}
+	return "ml." + ec2Type
+}
+
+// EC2Type is the EC2 name of an ml.* type (ml.p5.48xlarge → p5.48xlarge); an EC2 name is kept.
+func EC2Type(typ string) string { return strings.TrimPrefix(typ, "ml.") }
+
+// Part is one reserved capacity of a training plan or its offering: a plan may be made
+// of several, in different zones and windows, with gaps between them.
+type Part struct {
+	AvailabilityZone string
+	InstanceType     string // as the source names it (ml.* for a training plan)
+	Count            int
+	UltraServerType  string `json:",omitempty"`
+	UltraServerCount int    `json:",omitempty"`
+	Start, End       time.Time
+	Hours            int64
+	ARN              string `json:",omitempty"` // a reserved capacity's, once bought
+	Status           string `json:",omitempty"`
+}
+
+// InstanceMinutes is the part's instance-minutes: its count × its length.
+func (p Part) InstanceMinutes() int64 { return int64(p.Count) * p.minutes() }
+
+func (p Part) minutes() int64 {
+	if p.Hours > 0 {
+		return p.Hours * 60
+	}
+	if p.End.After(p.Start) {
+		return int64(p.End.Sub(p.Start) / time.Minute)
+	}
+	return 0
+}
+
+// PartsHours is the reserved time of parts: the sum of their lengths, never the span from
+// the first start to the last end, which a gap would inflate.
+func PartsHours(parts []Part) int64 {
+	var n int64
+	for _, p := range parts {
+		n += p.minutes() / 60
+	}
+	return n
+}
+
+// InstanceMinutes is the instance-minutes the offering reserves: for an offering made of
+// parts, each part's count × its length; otherwise the count × the length.
+func (o Offering) InstanceMinutes() int64 {
+	if len(o.Parts) > 0 {
+		var n int64
+		for _, p := range o.Parts {
+			n += p.InstanceMinutes()
+		}
+		return n
+	}
+	return int64(o.Count) * o.Minutes()
+}
+
+// AcceleratorMinutes is the accelerator-minutes the offering reserves.
+func (o Offering) AcceleratorMinutes() int64 {
+	if len(o.Parts) == 0 {
+		return int64(o.Accelerators()) * o.Minutes()
+	}
+	var n int64
+	for _, p := range o.Parts {
+		t, ok := LookupType(EC2Type(p.InstanceType))
+		if !ok {
+			continue
+		}
+		k := p.Count
+		if t.UltraServer {
+			k = max(1, p.UltraServerCount)
+		}
+		n += int64(k*t.Accelerators) * p.minutes()
+	}
+	return n
 }

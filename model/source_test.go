@@ -1,200 +1,59 @@
 package model
 
 import (
-	"slices"
+	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 )
 
-func TestParseSource(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		want []Source
-	}{
-		{"all", []Source{SourceCapacityBlocks, SourceTrainingPlans}},
-		{"capacity-blocks", []Source{SourceCapacityBlocks}},
-		{" Training-Plans ", []Source{SourceTrainingPlans}},
-		{"sagemaker", []Source{SourceTrainingPlans}},
-		{"ec2", []Source{SourceCapacityBlocks}},
-	} {
-		got, err := ParseSource(tc.in)
-		if err != nil || !slices.Equal(got, tc.want) {
-			t.Errorf("ParseSource(%q) = %v, %v; want %v", tc.in, got, err, tc.want)
-		}
+func TestMultiPartOfferingCountsPartsNotSpan(t *testing.T) {
+	t0 := time.Date(2026, 12, 3, 11, 30, 0, 0, time.UTC)
+	fee, _ := ParseMoney("3000")
+	// 24 h × 2 instances, a 48 h gap, then 24 h × 1 instance: 72 instance-hours, not 4 days × 2.
+	o := Offering{Source: SourceTrainingPlan, InstanceType: "ml.p5.48xlarge", Count: 2, Start: t0, End: t0.Add(96 * time.Hour),
+		Fee: fee, Parts: []Part{
+			{InstanceType: "ml.p5.48xlarge", Count: 2, Start: t0, End: t0.Add(24 * time.Hour), Hours: 24},
+			{InstanceType: "ml.p5.48xlarge", Count: 1, Start: t0.Add(72 * time.Hour), End: t0.Add(96 * time.Hour), Hours: 24},
+		}}
+	o.DurationHours = int(PartsHours(o.Parts))
+	if o.DurationHours != 48 {
+		t.Fatalf("hours %d, want 48", o.DurationHours)
 	}
-	for _, bad := range []string{"", "spot", "capacity blocks"} {
-		_, err := ParseSource(bad)
-		if err == nil {
-			t.Errorf("ParseSource(%q) accepted", bad)
-			continue
-		}
-		for _, s := range []string{"capacity-blocks", "training-plans", "all"} {
-			if !strings.Contains(err.Error(), s) {
-				t.Errorf("ParseSource(%q): %v does not offer %s", bad, err, s)
-			}
-		}
+	if got := o.InstanceMinutes(); got != 72*60 {
+		t.Fatalf("instance-minutes %d, want %d", got, 72*60)
+	}
+	if got := o.HourlyRate().String(); got != "41.666667" {
+		t.Fatalf("$/instance-hour %s", got)
+	}
+	// p5.48xlarge has 8 GPUs: 576 accelerator-hours.
+	if got := o.AcceleratorHourlyRate().String(); got != "5.208333" {
+		t.Fatalf("$/accelerator-hour %s", got)
+	}
+	if o.Accelerators() != 16 {
+		t.Fatalf("accelerators %d", o.Accelerators())
 	}
 }
 
-func TestSourceNames(t *testing.T) {
-	seen := map[string]bool{}
+func TestSourceNamesAndJSON(t *testing.T) {
+	var zero Offering
+	b, _ := json.Marshal(zero)
+	if !strings.Contains(string(b), `"Source":"capacity-blocks"`) {
+		t.Fatalf("zero offering's source: %s", b)
+	}
 	for _, s := range Sources() {
-		if !s.Valid() {
-			t.Errorf("%q not valid", s)
-		}
-		for _, n := range []string{s.Name(), s.Plural(), s.Short(), s.Service()} {
-			if n == "" || seen[n] {
-				t.Errorf("%q: name %q empty or shared with another source", s, n)
-			}
-			seen[n] = true
+		got, err := ParseSource(s.Name())
+		if err != nil || got != s {
+			t.Fatalf("%v round trip: %v %v", s, got, err)
 		}
 	}
-	if SourceCapacityBlocks.Name() != "EC2 Capacity Block" || SourceTrainingPlans.Plural() != "SageMaker Training Plans" {
-		t.Errorf("names: %q, %q", SourceCapacityBlocks.Name(), SourceTrainingPlans.Plural())
+	if _, err := ParseSources("spot"); err == nil || !strings.Contains(err.Error(), "capacity-blocks, training-plans or all") {
+		t.Fatalf("bad source: %v", err)
 	}
-	if Source("spot").Valid() {
-		t.Error("an unknown source is valid")
+	if all, _ := ParseSources("all"); len(all) != 2 {
+		t.Fatalf("all: %v", all)
 	}
-}
-
-func TestTypeMappingBetweenSources(t *testing.T) {
-	if ml, ok := SageMakerTypeOf("p5.48xlarge"); !ok || ml != "ml.p5.48xlarge" {
-		t.Errorf("p5.48xlarge → %q, %v", ml, ok)
-	}
-	if ec2, ok := EC2TypeOf("ml.p5.48xlarge"); !ok || ec2 != "p5.48xlarge" {
-		t.Errorf("ml.p5.48xlarge → %q, %v", ec2, ok)
-	}
-	// Every mapping goes both ways.
-	mapped := 0
-	for _, ct := range Catalog() {
-		if ml, ok := SageMakerTypeOf(ct.Name); ok {
-			mapped++
-			if back, ok := EC2TypeOf(ml); !ok || back != ct.Name {
-				t.Errorf("%s → %s → %q, %v", ct.Name, ml, back, ok)
-			}
-		}
-	}
-	for _, ml := range TrainingPlanTypes() {
-		if ec2, ok := EC2TypeOf(ml); ok {
-			if _, sold := LookupType(ec2); !sold {
-				t.Errorf("%s maps to %s, which Capacity Blocks do not sell", ml, ec2)
-			}
-		}
-	}
-	if mapped == 0 {
-		t.Fatal("no type maps")
-	}
-	// Only types both sell map: ml.p6e-gb200.36xlarge is reserved by plans, but blocks sell
-	// it only inside UltraServers; g5.xlarge neither sells.
-	for _, tc := range []struct {
-		typ string
-		f   func(string) (string, bool)
-	}{{"ml.p6e-gb200.36xlarge", EC2TypeOf}, {"g5.xlarge", SageMakerTypeOf}, {"ml.g5.xlarge", EC2TypeOf},
-		{"ml.p5.48xlarge", SageMakerTypeOf}, {"p5.48xlarge", EC2TypeOf}} {
-		if got, ok := tc.f(tc.typ); ok {
-			t.Errorf("%s maps to %q", tc.typ, got)
-		}
-	}
-}
-
-func TestTypeIn(t *testing.T) {
-	for _, tc := range []struct {
-		src      Source
-		in, want string
-	}{
-		{SourceTrainingPlans, "p5.48xlarge", "ml.p5.48xlarge"},
-		{SourceTrainingPlans, "ml.p5.48xlarge", "ml.p5.48xlarge"},
-		{SourceCapacityBlocks, "ml.p5.48xlarge", "p5.48xlarge"},
-		{SourceCapacityBlocks, "p5.48xlarge", "p5.48xlarge"},
-		{SourceTrainingPlans, "u-p6e-gb200x72", "ml.u-p6e-gb200x72"},
-	} {
-		if got, err := tc.src.TypeIn(tc.in); err != nil || got != tc.want {
-			t.Errorf("%s.TypeIn(%q) = %q, %v; want %q", tc.src, tc.in, got, err, tc.want)
-		}
-	}
-	_, err := SourceCapacityBlocks.TypeIn("ml.p6e-gb200.36xlarge")
-	if err == nil || !strings.Contains(err.Error(), "Capacity Blocks") {
-		t.Errorf("blocks of ml.p6e-gb200.36xlarge: %v", err)
-	}
-	_, err = SourceTrainingPlans.TypeIn("g5.xlarge")
-	if err == nil || !strings.Contains(err.Error(), "ml.p5.48xlarge") {
-		t.Errorf("plans of g5.xlarge: %v (should list what plans reserve)", err)
-	}
-}
-
-func TestCheckCountNamesTheSourcesRule(t *testing.T) {
-	for _, tc := range []struct {
-		src  Source
-		typ  string
-		n    int
-		rule string // "" when allowed
-	}{
-		{SourceCapacityBlocks, "p5.48xlarge", 3, ""},
-		{SourceCapacityBlocks, "p5.48xlarge", 64, ""},
-		{SourceCapacityBlocks, "p5.48xlarge", 65, "EC2 Capacity Blocks hold 1 to 64"},
-		{SourceCapacityBlocks, "p5.48xlarge", 0, "EC2 Capacity Blocks hold 1 to 64"},
-		{SourceTrainingPlans, "ml.p5.48xlarge", 3, "SageMaker Training Plans reserve 1, 2, 4, 8, 16, 32 or 64"},
-		{SourceTrainingPlans, "ml.p5.48xlarge", 16, ""},
-		{SourceTrainingPlans, "ml.p5.48xlarge", 128, "SageMaker Training Plans reserve 1, 2, 4"},
-		{SourceTrainingPlans, "ml.u-p6e-gb200x72", 3, ""},
-		{SourceTrainingPlans, "u-p6e-gb200x36", 0, "at least 1 UltraServer"},
-	} {
-		err := tc.src.CheckCount(tc.typ, tc.n)
-		switch {
-		case tc.rule == "" && err != nil:
-			t.Errorf("%s %s ×%d refused: %v", tc.src, tc.typ, tc.n, err)
-		case tc.rule != "" && (err == nil || !strings.Contains(err.Error(), tc.rule)):
-			t.Errorf("%s %s ×%d: %v, want the rule %q", tc.src, tc.typ, tc.n, err, tc.rule)
-		}
-	}
-}
-
-func TestCheckDaysNamesTheSourcesRule(t *testing.T) {
-	for _, tc := range []struct {
-		days      int
-		block, tp bool
-	}{{1, true, true}, {14, true, true}, {15, false, true}, {20, false, true}, {21, true, true}, {100, false, true},
-		{182, true, true}, {183, false, false}, {0, false, false}, {-3, false, false}} {
-		for _, c := range []struct {
-			src Source
-			ok  bool
-		}{{SourceCapacityBlocks, tc.block}, {SourceTrainingPlans, tc.tp}} {
-			err := c.src.CheckDays(tc.days)
-			if (err == nil) != c.ok {
-				t.Errorf("%s of %d days: %v, want allowed=%v", c.src, tc.days, err, c.ok)
-			}
-			if err != nil && !strings.Contains(err.Error(), c.src.Plural()) {
-				t.Errorf("%s of %d days: %v does not name the source", c.src, tc.days, err)
-			}
-		}
-	}
-}
-
-func TestCheckExtensionDays(t *testing.T) {
-	for _, src := range Sources() {
-		for d, ok := range map[int]bool{1: true, 14: true, 15: false, 21: true, 182: true, 189: false, 0: false} {
-			err := src.CheckExtensionDays(d)
-			if (err == nil) != ok {
-				t.Errorf("%s extended by %d days: %v, want allowed=%v", src, d, err, ok)
-			}
-			if err != nil && !strings.Contains(err.Error(), src.Plural()) {
-				t.Errorf("%s: %v does not name the source", src, err)
-			}
-		}
-	}
-}
-
-func TestDurationDaysPerSource(t *testing.T) {
-	if got := SourceCapacityBlocks.DurationDays(15, 20); len(got) != 0 {
-		t.Errorf("blocks 15–20 days: %v, want none", got)
-	}
-	if got, want := SourceTrainingPlans.DurationDays(15, 20), []int{15, 16, 17, 18, 19, 20}; !slices.Equal(got, want) {
-		t.Errorf("plans 15–20 days: %v, want %v", got, want)
-	}
-	if got, want := SourceCapacityBlocks.DurationDays(1, 182), ValidDurationDays(); !slices.Equal(got, want) {
-		t.Errorf("blocks 1–182 days: %v, want ValidDurationDays %v", got, want)
-	}
-	if got := SourceTrainingPlans.DurationDays(180, 400); !slices.Equal(got, []int{180, 181, 182}) {
-		t.Errorf("plans 180–400 days: %v", got)
+	if SageMakerType("p5.48xlarge") != "ml.p5.48xlarge" || SageMakerType("ml.p5.48xlarge") != "ml.p5.48xlarge" || EC2Type("ml.trn1.32xlarge") != "trn1.32xlarge" {
+		t.Fatal("type mapping")
 	}
 }

@@ -2,9 +2,12 @@ package model
 
 import "time"
 
-// Offering is one Capacity Block that can be bought, as DescribeCapacityBlockOfferings
-// returns it, tagged with the region it was found in.
+// Offering is one reservation that can be bought, tagged with its source and the region it
+// was found in: a Capacity Block as DescribeCapacityBlockOfferings returns it, or a training
+// plan offering as SearchTrainingPlanOfferings does (its parts, its targets; its
+// DurationHours the sum of its parts' hours, its Count the largest part's).
 type Offering struct {
+	Source           Source
 	ID               string
 	Region           string
 	AvailabilityZone string
@@ -18,7 +21,9 @@ type Offering struct {
 	Tenancy          string
 	UltraServerType  string
 	UltraServerCount int
-	ZoneType         string // availability-zone, or local-zone (AWS's ZoneType)
+	ZoneType         string   // availability-zone, or local-zone (AWS's ZoneType)
+	Targets          []string `json:",omitempty"` // a training plan's target resources
+	Parts            []Part   `json:",omitempty"` // a training plan's reserved capacities
 }
 
 // Duration is the length of the block.
@@ -31,7 +36,14 @@ func (o Offering) Minutes() int64 { return int64(o.DurationHours)*60 + int64(o.D
 
 // Accelerators is the number of accelerators in the whole block.
 func (o Offering) Accelerators() int {
-	t, ok := LookupType(o.InstanceType)
+	if len(o.Parts) > 0 {
+		n := 0
+		for _, p := range o.Parts {
+			n = max(n, Offering{InstanceType: p.InstanceType, Count: p.Count, UltraServerCount: p.UltraServerCount}.Accelerators())
+		}
+		return n
+	}
+	t, ok := LookupType(EC2Type(o.InstanceType))
 	if !ok {
 		return 0
 	}
@@ -47,19 +59,20 @@ func (o Offering) Accelerators() int {
 
 // HourlyRate is the fee per instance-hour, rounded to the micro-dollar.
 func (o Offering) HourlyRate() Money {
-	if o.Count == 0 || o.Minutes() == 0 {
+	n := o.InstanceMinutes()
+	if n == 0 {
 		return Money{}
 	}
-	return o.Fee.MulRat(60, int64(o.Count)*o.Minutes())
+	return o.Fee.MulRat(60, n)
 }
 
 // AcceleratorHourlyRate is the fee per accelerator-hour, rounded to the micro-dollar.
 func (o Offering) AcceleratorHourlyRate() Money {
-	n := o.Accelerators()
-	if n == 0 || o.Minutes() == 0 {
+	n := o.AcceleratorMinutes()
+	if n == 0 {
 		return Money{}
 	}
-	return o.Fee.MulRat(60, int64(n)*o.Minutes())
+	return o.Fee.MulRat(60, n)
 }
 
 // BlockState is the state of a Capacity Block reservation.
@@ -76,9 +89,12 @@ const (
 	StateUnavailable    BlockState = "unavailable"
 )
 
-// Block is a bought Capacity Block: a capacity reservation of type capacity-block, with
-// what is known of its block, status, instances and extensions.
+// Block is a bought reservation of either source: a Capacity Block (a capacity reservation
+// of type capacity-block, with what is known of its block, status, instances and
+// extensions), or a training plan (ReservationID its name, with its ARN, targets, parts and
+// upfront fee).
 type Block struct {
+	Source           Source
 	ReservationID    string
 	BlockID          string
 	Region           string
@@ -97,6 +113,22 @@ type Block struct {
 	Tags             map[string]string
 	Instances        []Instance
 	Extensions       []Extension
+	ARN              string   `json:",omitempty"` // a training plan's
+	Targets          []string `json:",omitempty"` // a training plan's target resources
+	Parts            []Part   `json:",omitempty"` // a training plan's reserved capacities
+	// Fee is a training plan's upfront fee as SageMaker states it; a block's fee paid is
+	// read from the journal instead.
+	Fee           Money  `json:",omitzero"`
+	Currency      string `json:",omitempty"`
+	StatusMessage string `json:",omitempty"`
+}
+
+// Hours is the reserved time: the sum of a plan's parts' hours, or the block's window.
+func (b Block) Hours() int64 {
+	if len(b.Parts) > 0 {
+		return PartsHours(b.Parts)
+	}
+	return int64(b.End.Sub(b.Start) / time.Hour)
 }
 
 // TerminationAt is when AWS starts terminating the block's instances.

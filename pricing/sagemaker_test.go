@@ -34,9 +34,9 @@ func TestSageMakerTypesNeverGetEC2Figures(t *testing.T) {
 		for _, region := range regionsOf(c) {
 			for _, got := range []func() (Row, bool){
 				func() (Row, bool) { return c.OnDemand(ml, region) },
-				func() (Row, bool) { return c.OnDemandFor(model.SourceTrainingPlans, ml, region) },
+				func() (Row, bool) { return c.OnDemandFor(model.SourceTrainingPlan, ml, region) },
 				func() (Row, bool) {
-					return c.OnDemandFor(model.SourceTrainingPlans, strings.TrimPrefix(ml, "ml."), region)
+					return c.OnDemandFor(model.SourceTrainingPlan, strings.TrimPrefix(ml, "ml."), region)
 				},
 			} {
 				r, ok := got()
@@ -77,13 +77,13 @@ func TestEC2TypesNeverGetSageMakerFigures(t *testing.T) {
 			Hourly: sm, Source: "misfiled", Date: "2026-12-01"})
 	for _, lookup := range []func() (Row, bool){
 		func() (Row, bool) { return c.OnDemand("p5.48xlarge", "us-east-1") },
-		func() (Row, bool) { return c.OnDemandFor(model.SourceCapacityBlocks, "ml.p5.48xlarge", "us-east-1") },
+		func() (Row, bool) { return c.OnDemandFor(model.SourceCapacityBlock, "ml.p5.48xlarge", "us-east-1") },
 	} {
 		if r, ok := lookup(); ok {
 			t.Errorf("an EC2 lookup answered with %+v", r)
 		}
 	}
-	r, ok := c.OnDemandFor(model.SourceTrainingPlans, "p5.48xlarge", "us-east-1")
+	r, ok := c.OnDemandFor(model.SourceTrainingPlan, "p5.48xlarge", "us-east-1")
 	if !ok || !r.HasPrice() || r.Hourly != sm || r.InstanceType != "ml.p5.48xlarge" {
 		t.Errorf("the plan's own SageMaker rate: %+v, %v", r, ok)
 	}
@@ -95,10 +95,10 @@ func TestOnDemandForUsesTheSourcesService(t *testing.T) {
 	if !ok || !want.HasPrice() {
 		t.Fatalf("no EC2 figure for p5.48xlarge: %+v", want)
 	}
-	if got, ok := c.OnDemandFor(model.SourceCapacityBlocks, "p5.48xlarge", "us-east-1"); !ok || got != want {
+	if got, ok := c.OnDemandFor(model.SourceCapacityBlock, "p5.48xlarge", "us-east-1"); !ok || got != want {
 		t.Errorf("blocks: %+v, want EC2's %+v", got, want)
 	}
-	if _, ok := c.OnDemandFor(model.SourceTrainingPlans, "g5.xlarge", "us-east-1"); ok {
+	if _, ok := c.OnDemandFor(model.SourceTrainingPlan, "g5.xlarge", "us-east-1"); ok {
 		t.Error("a type plans do not reserve has a plan rate")
 	}
 }

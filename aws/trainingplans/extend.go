@@ -17,6 +17,7 @@ type ExtendResult struct {
 	Outcome   gaws.Outcome
 	Extension Extension
 	Recovered bool // the reply was lost and the extension was found in the history
+	Settled   []gaws.Settled
 }
 
 // checkExtendable is the rule of which plans can be extended: paid and not over.
@@ -58,7 +59,7 @@ func (c *Client) ExtensionOfferings(ctx context.Context, p Plan, days int) ([]Ex
 // Extend buys an extension offering under the rules of Purchase: read-only, cap, journal,
 // one call without retries, and after a lost reply a look in the plan's extension
 // history for this offering before anything is told.
-func (c *Client) Extend(ctx context.Context, p Plan, off ExtensionOffering) (ExtendResult, error) {
+func (c *Client) Extend(ctx context.Context, p Plan, off ExtensionOffering, opts ...gaws.SpendOption) (ExtendResult, error) {
 	res := ExtendResult{Outcome: gaws.NotBought}
 	if err := c.base.CheckWritable("extended"); err != nil {
 		return res, err
@@ -72,6 +73,13 @@ func (c *Client) Extend(ctx context.Context, p Plan, off ExtensionOffering) (Ext
 	}
 	if err := c.base.CheckCap(off.Fee); err != nil {
 		return res, err
+	}
+	var err error
+	if res.Settled, err = c.base.SettleOpen(ctx, p.Region); err != nil {
+		return res, err
+	}
+	if e, ok := c.base.EarlierExtension(ModelBlock(p), off.Hours); ok && !gaws.WantsAgain(opts) {
+		return res, gaws.AlreadyBoughtError(e)
 	}
 	res.RequestID = gaws.NewRequestID()
 	entry := gaws.JournalEntry{Action: ActionExtend, RequestID: res.RequestID, Region: p.Region, Zone: off.AvailabilityZone,

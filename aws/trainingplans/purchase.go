@@ -30,6 +30,8 @@ type PurchaseResult struct {
 	Plan      Plan
 	// Recovered is true when the reply was lost and the plan was then found by its name.
 	Recovered bool
+	// Settled are the interrupted purchases and extensions of the region settled first.
+	Settled []gaws.Settled
 }
 
 // PlanName is the name of the plan a purchase creates: its request id ("gpb-" and 24 hex
@@ -50,11 +52,13 @@ func checkOffering(o Offering) error {
 
 // Purchase buys a training-plan offering, safely: read-only mode and the spending cap are
 // checked before any call (there is no dry run for training plans: the API has none), the
-// journal records the intent, then one single CreateTrainingPlan, with the SDK's retries
+// journal's interrupted purchases and extensions of every source in the region are settled
+// first (and one that already bought this offering refuses, unless Again), the journal
+// records the intent, then one single CreateTrainingPlan, with the SDK's retries
 // off, named after the request id. When the reply leaves it unknown whether AWS committed
 // (no answer, a 5xx, an unreadable body) the plan is described by that name before
 // anything is told. It never buys twice. The error, when not nil, is a *aws.PurchaseError.
-func (c *Client) Purchase(ctx context.Context, o Offering, tags map[string]string) (PurchaseResult, error) {
+func (c *Client) Purchase(ctx context.Context, o Offering, tags map[string]string, opts ...gaws.SpendOption) (PurchaseResult, error) {
 	res := PurchaseResult{Outcome: gaws.NotBought}
 	if err := c.base.CheckWritable("bought"); err != nil {
 		return res, err
@@ -67,6 +71,13 @@ func (c *Client) Purchase(ctx context.Context, o Offering, tags map[string]strin
 	}
 	if err := c.base.CheckCap(o.Fee); err != nil {
 		return res, err
+	}
+	var err error
+	if res.Settled, err = c.base.SettleOpen(ctx, o.Region); err != nil {
+		return res, err
+	}
+	if e, ok := c.base.EarlierPurchase(ModelOffering(o)); ok && !gaws.WantsAgain(opts) {
+		return res, gaws.AlreadyBoughtError(e)
 	}
 	res.RequestID = gaws.NewRequestID()
 	name := PlanName(res.RequestID)

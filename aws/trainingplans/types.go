@@ -3,7 +3,6 @@ package trainingplans
 import (
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
@@ -136,15 +135,10 @@ type Extension struct {
 
 // SageMakerType is the ml.* name of an EC2 instance or UltraServer type:
 // p5.48xlarge → ml.p5.48xlarge; an ml.* name is kept.
-func SageMakerType(ec2Type string) string {
-	if strings.HasPrefix(ec2Type, "ml.") {
-		return ec2Type
-	}
-	return "ml." + ec2Type
-}
+func SageMakerType(ec2Type string) string { return model.SageMakerType(ec2Type) }
 
 // EC2Type is the EC2 name of an ml.* type: ml.p5.48xlarge → p5.48xlarge.
-func EC2Type(mlType string) string { return strings.TrimPrefix(mlType, "ml.") }
+func EC2Type(mlType string) string { return model.EC2Type(mlType) }
 
 // instanceTypes are the types training plans reserve (ReservedCapacityInstanceType).
 var instanceTypes = func() []string {
@@ -165,14 +159,14 @@ func Reservable(typ string) bool {
 }
 
 // CheckCount is the rule of plan sizes, in the words a person can act on (model's rule).
-func CheckCount(n int) error { return model.SourceTrainingPlans.CheckCount("", n) }
+func CheckCount(n int) error { return model.SourceTrainingPlan.CheckCount("", n) }
 
 // CheckDays is the rule of plan lengths.
-func CheckDays(d int) error { return model.SourceTrainingPlans.CheckDays(d) }
+func CheckDays(d int) error { return model.SourceTrainingPlan.CheckDays(d) }
 
 // CheckExtensionDays is the rule of extension lengths: 1-day steps up to 14 days, then
 // 7-day steps up to 182 days.
-func CheckExtensionDays(d int) error { return model.SourceTrainingPlans.CheckExtensionDays(d) }
+func CheckExtensionDays(d int) error { return model.SourceTrainingPlan.CheckExtensionDays(d) }
 
 func offeringFrom(region string, o types.TrainingPlanOffering) (Offering, error) {
 	fee, err := model.ParseMoney(sdkaws.ToString(o.UpfrontFee))

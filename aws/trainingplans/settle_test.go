@@ -1,0 +1,137 @@
+package trainingplans
+
+import (
+	"errors"
+	"os"
+	"strings"
+	"testing"
+
+	gaws "github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/model"
+)
+
+// dropOutcomes removes the journal's outcome lines: what a crash between the call and its
+// outcome line leaves.
+func dropOutcomes(t *testing.T, c *Client) {
+	t.Helper()
+	p, err := c.Base().JournalPath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keep []string
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if !strings.Contains(l, `"phase":"outcome"`) {
+			keep = append(keep, l)
+		}
+	}
+	if len(keep) == 0 {
+		t.Fatal("the journal had no intent")
+	}
+	if err := os.WriteFile(p, []byte(strings.Join(keep, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestSettleOpenSettlesACrashedPlanPurchase(t *testing.T) {
+	_, url, cnt := newSim(t, ec2sim.Faults{})
+	c := newClient(t, url, nil)
+	o := someOffering(t, c)
+	res, err := c.Purchase(ctx, o, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dropOutcomes(t, c)
+
+	// The EC2 client's settling, which every purchase of any source runs first, asks SageMaker.
+	settled, err := c.Base().SettleOpen(ctx, o.Region)
+	if err != nil || len(settled) != 1 {
+		t.Fatalf("settled %d (%v)", len(settled), err)
+	}
+	s := settled[0]
+	if s.Outcome != gaws.Bought || s.Result != res.Plan.ARN || s.Intent.Action != ActionCreate {
+		t.Fatalf("settled: %+v", s)
+	}
+	if !strings.Contains(s.Sentence(), "training plan") || !strings.Contains(s.Sentence(), res.Plan.ARN) {
+		t.Fatalf("sentence: %s", s.Sentence())
+	}
+	if again, err := c.Base().SettleOpen(ctx, o.Region); err != nil || len(again) != 0 {
+		t.Fatalf("settled twice: %d (%v)", len(again), err)
+	}
+
+	// The re-run of the interrupted purchase buys nothing new.
+	_, err = c.Purchase(ctx, o, nil)
+	if !errors.Is(err, gaws.ErrAlreadyBought) {
+		t.Fatalf("re-run: %v", err)
+	}
+	if !strings.Contains(err.Error(), res.Plan.ARN) {
+		t.Fatalf("the refusal does not name the plan: %v", err)
+	}
+	if n := cnt.get("CreateTrainingPlan"); n != 1 {
+		t.Fatalf("CreateTrainingPlan sent %d times", n)
+	}
+	if plans, err := c.Plans(ctx, []string{o.Region}); err != nil || len(plans) != 1 {
+		t.Fatalf("%d plans (%v)", len(plans), err)
+	}
+}
+
+func TestSettleOpenPlanIntentNeverSent(t *testing.T) {
+	_, url, cnt := newSim(t, ec2sim.Faults{})
+	c := newClient(t, url, nil)
+	e := gaws.JournalEntry{Action: ActionCreate, RequestID: gaws.NewRequestID(), Region: "us-east-1", Offering: "tpo-none"}
+	if err := c.Base().JournalIntent(ctx, &e); err != nil {
+		t.Fatal(err)
+	}
+	settled, err := c.Base().SettleOpen(ctx, "us-east-1")
+	if err != nil || len(settled) != 1 || settled[0].Outcome != gaws.NotBought {
+		t.Fatalf("settled %+v (%v)", settled, err)
+	}
+	if cnt.get("DescribeTrainingPlan") == 0 {
+		t.Fatal("the intent was settled without asking SageMaker")
+	}
+	var outcome *journalLine
+	for _, l := range readJournal(t, c) {
+		if l.Phase == "outcome" && l.RequestID == e.RequestID {
+			outcome = &l
+		}
+	}
+	if outcome == nil || outcome.Outcome != string(gaws.NotBought) {
+		t.Fatalf("no not-bought outcome line: %+v", outcome)
+	}
+}
+
+func TestUnsettledPlanIntentRefusesEveryPurchase(t *testing.T) {
+	_, url, cnt := newSim(t, ec2sim.Faults{})
+	c := newClient(t, url, nil)
+	o := someOffering(t, c)
+	e := gaws.JournalEntry{Action: ActionCreate, RequestID: gaws.NewRequestID(), Region: o.Region, Offering: o.ID}
+	if err := c.Base().JournalIntent(ctx, &e); err != nil {
+		t.Fatal(err)
+	}
+	// SageMaker cannot be asked: the look-up's endpoint is gone.
+	broken := newClient(t, "http://127.0.0.1:1", func(cfg *gaws.Config) { cfg.JournalDir = journalDir(t, c) })
+	_, err := broken.Purchase(ctx, o, nil)
+	if !errors.Is(err, gaws.ErrUnsettled) || !strings.Contains(err.Error(), "training plan purchase") {
+		t.Fatalf("purchase with an unsettled plan intent: %v", err)
+	}
+	_, err = broken.Base().Purchase(ctx, model.Offering{ID: "cb-1", Region: o.Region}, "", nil)
+	if !errors.Is(err, gaws.ErrUnsettled) {
+		t.Fatalf("a block purchase with an unsettled plan intent: %v", err)
+	}
+	if n := cnt.get("CreateTrainingPlan"); n != 0 {
+		t.Fatalf("CreateTrainingPlan sent %d times", n)
+	}
+}
+
+func journalDir(t *testing.T, c *Client) string {
+	t.Helper()
+	p, err := c.Base().JournalPath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p[:strings.LastIndex(p, "/")]
+}

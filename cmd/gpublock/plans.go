@@ -27,6 +27,12 @@ func (s *sourceFlags) register(fs *flag.FlagSet, def string) {
 	fs.StringVar(&s.target, "target", "", "what a training plan is for: "+strings.Join(trainingplans.Targets(), ", ")+" (comma-separated; default training-job)")
 }
 
+// registerOne adds --source and --target to a command about one offering or reservation.
+func (s *sourceFlags) registerOne(fs *flag.FlagSet) {
+	s.register(fs, "capacity-blocks")
+	fs.Lookup("source").Usage = "`source` of the offering or reservation: capacity-blocks (EC2) or training-plans (SageMaker)"
+}
+
 // sources reads --source.
 func (s *sourceFlags) sources() ([]model.Source, error) {
 	out, err := model.ParseSources(s.source)

@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -55,5 +57,233 @@ func TestOfferingsTrainingPlansJSON(t *testing.T) {
 		if r.OnDemandHourlyPrice != nil || !strings.Contains(r.NoOnDemandReason, "no SageMaker on-demand price") {
 			t.Fatalf("break-even from EC2's price: %+v", r)
 		}
+	}
+}
+
+// planPurchaseArgs is the purchase of a plan offering listed by planSearch, in one region.
+func planPurchaseArgs(url, id, region string, extra ...string) []string {
+	args := []string{"purchase", id, "--endpoint-url", url}
+	for i := 0; i < len(planSearch); i += 2 {
+		if planSearch[i] == "--region" {
+			args = append(args, "--region", region)
+			continue
+		}
+		args = append(args, planSearch[i], planSearch[i+1])
+	}
+	return append(args, extra...)
+}
+
+// pickPlan is a plan offering of planSearch: a multi-part one when multi, else any.
+func pickPlan(t *testing.T, url string, multi bool) offeringJSON {
+	t.Helper()
+	for _, r := range planOfferings(t, url) {
+		if !multi || len(r.ReservedCapacityOfferings) > 1 {
+			return r
+		}
+	}
+	t.Fatalf("no training plan offering (multi-part: %v)", multi)
+	return offeringJSON{}
+}
+
+// plansIn lists the account's plans in region with `gpublock blocks --source training-plans -o json`.
+func plansIn(t *testing.T, url, region string) []planJSON {
+	t.Helper()
+	code, out, errs := runCLI("blocks", "--endpoint-url", url, "--region", region, "--source", "training-plans", "-o", "json")
+	var rows []planJSON
+	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
+		t.Fatalf("blocks: exit %d, stderr %q\n%s", code, errs, out)
+	}
+	return rows
+}
+
+func TestPurchaseMultiPartPlan(t *testing.T) {
+	cs := startPlanSim(t)
+	asPerson(t, true, "buy\n")
+	off := pickPlan(t, cs.url, true)
+	code, out, errs := runCLI(planPurchaseArgs(cs.url, off.TrainingPlanOfferingId, off.Region, "-o", "json")...)
+	if code != 0 {
+		t.Fatalf("purchase: exit %d\n%s", code, errs)
+	}
+	// The confirmation: account, region, target, each part, the total fee, no refund, no dry run.
+	for _, want := range []string{"Account:", "Region:      " + off.Region, "For:         training-job", "Part 1:", "Part 2:",
+		"Upfront fee: $", "cannot be cancelled or modified", "There is no dry run for training plans", "Type buy"} {
+		if !strings.Contains(errs, want) {
+			t.Fatalf("the confirmation lacks %q:\n%s", want, errs)
+		}
+	}
+	if strings.Count(errs, "  Part ") != len(off.ReservedCapacityOfferings) {
+		t.Fatalf("the confirmation does not list the %d parts:\n%s", len(off.ReservedCapacityOfferings), errs)
+	}
+	var res planPurchaseJSON
+	if err := json.Unmarshal([]byte(out), &res); err != nil || !strings.HasPrefix(res.TrainingPlanArn, "arn:aws:sagemaker:"+off.Region+":") {
+		t.Fatalf("purchase json: %v\n%s", err, out)
+	}
+	plans := plansIn(t, cs.url, off.Region)
+	if len(plans) != 1 || plans[0].TrainingPlanArn != res.TrainingPlanArn || plans[0].Source.Name() != "training-plans" {
+		t.Fatalf("plans: %+v", plans)
+	}
+	p := plans[0]
+	if len(p.ReservedCapacitySummaries) != len(off.ReservedCapacityOfferings) || p.DurationHours != off.DurationHours {
+		t.Fatalf("the plan's parts or hours differ from the offering's: %+v vs %+v", p, off)
+	}
+	if len(p.HowToUse) != 1 || p.HowToUse[0].Field != "ResourceConfig.TrainingPlanArn" || !strings.Contains(p.HowToUse[0].Command, p.TrainingPlanArn) {
+		t.Fatalf("how to use: %+v", p.HowToUse)
+	}
+	var intents, outcomes int
+	for _, e := range journalLines(t) {
+		if e.Action == "CreateTrainingPlan" && e.Phase == "intent" {
+			intents++
+		}
+		if e.Action == "CreateTrainingPlan" && e.Phase == "outcome" && e.Outcome == "bought" && e.Result == res.TrainingPlanArn {
+			outcomes++
+		}
+	}
+	if intents != 1 || outcomes != 1 {
+		t.Fatalf("journal: %d intents, %d outcomes", intents, outcomes)
+	}
+}
+
+func TestPurchasePlanTableShowsHowToUse(t *testing.T) {
+	cs := startPlanSim(t)
+	asPerson(t, false, "")
+	off := pickPlan(t, cs.url, false)
+	code, out, errs := runCLI(planPurchaseArgs(cs.url, off.TrainingPlanOfferingId, off.Region, "--yes", "--target", "training-job,endpoint")...)
+	if code != 0 {
+		// The offering was listed for training jobs only: a search for both is another one.
+		if !strings.Contains(errs, "is not among") {
+			t.Fatalf("purchase: exit %d\n%s", code, errs)
+		}
+		code, out, errs = runCLI(planPurchaseArgs(cs.url, off.TrainingPlanOfferingId, off.Region, "--yes")...)
+		if code != 0 {
+			t.Fatalf("purchase: exit %d\n%s", code, errs)
+		}
+	}
+	for _, want := range []string{"ARN:", "How to use it", "ResourceConfig.TrainingPlanArn", "aws sagemaker create-training-job --region " + off.Region} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("receipt lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestPurchasePlanLostReplySettlesToOnePlan(t *testing.T) {
+	cs := startPlanSim(t)
+	asPerson(t, false, "")
+	off := pickPlan(t, cs.url, false)
+	cs.sim.SetFaults(ec2sim.Faults{LostReply: 1})
+	code, out, errs := runCLI(planPurchaseArgs(cs.url, off.TrainingPlanOfferingId, off.Region, "--yes", "-o", "json")...)
+	cs.sim.SetFaults(ec2sim.Faults{})
+	if code != 0 || !strings.Contains(errs, "found by its name: it is bought, once") {
+		t.Fatalf("purchase after a lost reply: exit %d\n%s", code, errs)
+	}
+	var res planPurchaseJSON
+	if err := json.Unmarshal([]byte(out), &res); err != nil || !res.FoundByName {
+		t.Fatalf("json: %v %s", err, out)
+	}
+	if plans := plansIn(t, cs.url, off.Region); len(plans) != 1 || plans[0].TrainingPlanArn != res.TrainingPlanArn {
+		t.Fatalf("%d plans after a lost reply: %+v", len(plans), plans)
+	}
+}
+
+// dropJournalOutcomes removes the journal's outcome lines: what a crash between the call
+// and its outcome line leaves.
+func dropJournalOutcomes(t *testing.T) {
+	t.Helper()
+	dir := filepath.Join(os.Getenv("XDG_STATE_HOME"), "gpublock")
+	n := 0
+	for _, p := range []string{filepath.Join(dir, "journal.jsonl"), filepath.Join(dir, "simulated", "journal.jsonl")} {
+		b, err := os.ReadFile(p)
+		if os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		var keep []string
+		for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			if !strings.Contains(l, `"phase":"outcome"`) {
+				keep = append(keep, l)
+			}
+		}
+		n += len(keep)
+		if err := os.WriteFile(p, []byte(strings.Join(keep, "\n")+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no journal intent")
+	}
+}
+
+func TestInterruptedPlanPurchaseRerunBuysNothingNew(t *testing.T) {
+	cs := startPlanSim(t)
+	asPerson(t, false, "")
+	off := pickPlan(t, cs.url, false)
+	args := planPurchaseArgs(cs.url, off.TrainingPlanOfferingId, off.Region, "--yes")
+	if code, _, errs := runCLI(args...); code != 0 {
+		t.Fatalf("purchase: exit %d\n%s", code, errs)
+	}
+	dropJournalOutcomes(t)
+	code, _, errs := runCLI(args...)
+	if code != 0 || !strings.Contains(errs, "settled an interrupted run: The training plan purchase") || !strings.Contains(errs, "Nothing new was bought") {
+		t.Fatalf("re-run: exit %d\n%s", code, errs)
+	}
+	if plans := plansIn(t, cs.url, off.Region); len(plans) != 1 {
+		t.Fatalf("%d plans after the re-run", len(plans))
+	}
+}
+
+func TestPlanPurchaseRefusals(t *testing.T) {
+	cs := startPlanSim(t)
+	asPerson(t, false, "")
+	off := pickPlan(t, cs.url, false)
+	before := cs.calls.Load()
+	code, _, errs := runCLI(planPurchaseArgs(cs.url, off.TrainingPlanOfferingId, off.Region, "--yes", "--read-only")...)
+	if code != 1 || !strings.Contains(errs, "nothing was sent to AWS") || cs.calls.Load() != before {
+		t.Fatalf("read-only: exit %d, %d calls\n%s", code, cs.calls.Load()-before, errs)
+	}
+	code, _, errs = runCLI(planPurchaseArgs(cs.url, off.TrainingPlanOfferingId, off.Region, "--yes", "--max-spend", "100")...)
+	if code != 1 || !strings.Contains(errs, "above the spending cap") {
+		t.Fatalf("cap: exit %d\n%s", code, errs)
+	}
+	if plans := plansIn(t, cs.url, off.Region); len(plans) != 0 {
+		t.Fatalf("%d plans bought by refusals", len(plans))
+	}
+	for _, j := range journalLines(t) {
+		if j.Action == "CreateTrainingPlan" {
+			t.Fatalf("a refusal journalled a purchase: %+v", j)
+		}
+	}
+}
+
+func TestSourceAndTargetUsageBeforeAnyCall(t *testing.T) {
+	cs := startPlanSim(t)
+	asPerson(t, false, "")
+	search := func(extra ...string) []string {
+		return append([]string{"offerings", "--endpoint-url", cs.url, "--type", "p5.48xlarge", "--duration", "2d"}, extra...)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{search("--source", "spot"), "--source \"spot\": allowed capacity-blocks, training-plans or all"},
+		{search("--source", "training-plans", "--target", "notebook"), "--target \"notebook\": allowed training-job, hyperpod-cluster, endpoint, studio-apps"},
+		{search("--target", "endpoint"), "--target \"endpoint\" is for training plans"},
+		{search("--source", "training-plans", "--count", "3"), "training plans reserve 1, 2, 4, 8, 16, 32 or 64 instances, not 3"},
+		{search("--source", "training-plans", "--duration", "200d"), "training plans last 1 to 182 whole days, not 200"},
+		{search("--source", "all", "--duration", "20d"), "Capacity Blocks' rule"},
+		{search("--source", "training-plans", "--type", "p5.48xlarge", "--watch"), "--watch searches Capacity Blocks only"},
+		{[]string{"purchase", "tpo-" + strings.Repeat("a", 64), "--endpoint-url", cs.url, "--region", "us-east-1", "--type", "p5.48xlarge", "--duration", "2d", "--yes"}, "is a training plan offering; add --source training-plans"},
+		{[]string{"purchase", "tpo-" + strings.Repeat("a", 64), "--source", "training-plans", "--dry-run", "--endpoint-url", cs.url, "--region", "us-east-1"}, "there is no dry run for training plans"},
+		{[]string{"purchase", "tpo-x", "--source", "all", "--endpoint-url", cs.url, "--region", "us-east-1"}, "give the one source"},
+		{[]string{"blocks", "--endpoint-url", cs.url, "--source", "ec2-ish"}, "--source \"ec2-ish\""},
+		{[]string{"blocks", "--endpoint-url", cs.url, "--source", "all", "-o", "csv"}, "-o csv lists Capacity Blocks only"},
+	} {
+		code, out, errs := runCLI(tc.args...)
+		if code != 2 || out != "" || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2 and %q", tc.args, code, out, errs, tc.want)
+		}
+	}
+	if n := cs.calls.Load(); n != 0 {
+		t.Fatalf("bad usage made %d calls", n)
 	}
 }

@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/sagemakersim"
@@ -285,5 +287,58 @@ func TestSourceAndTargetUsageBeforeAnyCall(t *testing.T) {
 	}
 	if n := cs.calls.Load(); n != 0 {
 		t.Fatalf("bad usage made %d calls", n)
+	}
+}
+
+func TestExtendPlanListAndBuy(t *testing.T) {
+	cs := startPlanSim(t)
+	asPerson(t, false, "")
+	off := pickPlan(t, cs.url, false)
+	if code, _, errs := runCLI(planPurchaseArgs(cs.url, off.TrainingPlanOfferingId, off.Region, "--yes")...); code != 0 {
+		t.Fatalf("purchase: exit %d\n%s", code, errs)
+	}
+	cs.sim.Advance(10 * time.Minute) // paid: Scheduled
+	p := plansIn(t, cs.url, off.Region)[0]
+	if p.Status != "Scheduled" {
+		t.Fatalf("plan %s after its payment", p.Status)
+	}
+	base := []string{"extend", p.TrainingPlanName, "--source", "training-plans", "--endpoint-url", cs.url, "--region", off.Region}
+	code, out, errs := runCLI(append(base, "--list", "-o", "json")...)
+	var list []planExtensionJSON
+	if code != 0 || json.Unmarshal([]byte(out), &list) != nil {
+		t.Fatalf("extend --list: exit %d\n%s\n%s", code, errs, out)
+	}
+	if len(list) == 0 {
+		t.Fatal("no extension length offered")
+	}
+	for _, x := range list {
+		if x.StartDate != p.EndTime || x.TrainingPlanArn != p.TrainingPlanArn || x.DurationHours%24 != 0 {
+			t.Fatalf("extension %+v of a plan ending %s", x, p.EndTime)
+		}
+	}
+	x := list[0]
+	days := strconv.Itoa(x.DurationHours/24) + "d"
+
+	code, _, errs = runCLI(append(base, "--duration", days, "--yes", "--read-only")...)
+	if code != 1 || !strings.Contains(errs, "nothing was sent to AWS") {
+		t.Fatalf("read-only extend: exit %d\n%s", code, errs)
+	}
+	code, out, errs = runCLI(append(base, "--duration", days, "--yes", "-o", "json")...)
+	if code != 0 || !strings.Contains(errs, "cannot be cancelled or modified") || !strings.Contains(errs, "no dry run for training plans") {
+		t.Fatalf("extend: exit %d\n%s", code, errs)
+	}
+	var got planExtensionJSON
+	if err := json.Unmarshal([]byte(out), &got); err != nil || got.EndDate != x.EndDate {
+		t.Fatalf("extension json %v: %s", err, out)
+	}
+	cs.sim.Advance(10 * time.Minute)
+	if p2 := plansIn(t, cs.url, off.Region)[0]; p2.EndTime != x.EndDate {
+		t.Fatalf("the plan ends %s after its extension to %s was paid", p2.EndTime, x.EndDate)
+	}
+	// A bad length names the plans' rule, before any call.
+	before := cs.calls.Load()
+	code, _, errs = runCLI(append(base, "--duration", "15d", "--yes")...)
+	if code != 2 || !strings.Contains(errs, "by whole weeks") || cs.calls.Load() != before {
+		t.Fatalf("15d: exit %d\n%s", code, errs)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/aws/trainingplans"
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/pricing/advisor"
 )
 
 // sourceFlags are --source and --target, shared by the commands that search, buy, extend
@@ -306,3 +307,37 @@ func printPlanParts(w io.Writer, parts []model.Part) {
 
 // errNoPlanDryRun is the refusal of --dry-run for a training plan: the API has none.
 var errNoPlanDryRun = errors.New("there is no dry run for training plans: CreateTrainingPlan and ExtendTrainingPlan take no DryRun parameter, so the permission is learnt only by buying")
+
+// adviseSource is the advisor's name of a source.
+func adviseSource(s model.Source) advisor.Source {
+	if s == model.SourceTrainingPlan {
+		return advisor.SourceTrainingPlans
+	}
+	return advisor.SourceCapacityBlocks
+}
+
+// sourceNoun names the source a query searches, in a sentence.
+func sourceNoun(q model.Query) string {
+	if plansOnly(q) {
+		return "Training Plan"
+	}
+	return "Capacity Block"
+}
+
+// planQueries are a SageMaker job's Training Plan searches that the plans' rules allow;
+// the others are named once on stderr.
+func planQueries(job advisor.Job, stderr io.Writer) []model.Query {
+	var out []model.Query
+	said := map[string]bool{}
+	for _, q := range job.PlanQueries() {
+		if _, err := planQuery(q); err != nil {
+			if !said[err.Error()] {
+				fmt.Fprintf(stderr, "gpublock advise: training plans not searched for %d instances: %v\n", q.Count, err)
+				said[err.Error()] = true
+			}
+			continue
+		}
+		out = append(out, q)
+	}
+	return out
+}

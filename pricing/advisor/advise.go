@@ -185,7 +185,7 @@ func (w work) reserved(kind Kind) Option {
 		o.RuledOut = "EC2 runs this job: a Training Plan reserves SageMaker capacity"
 		return o
 	case !w.in.Searched[src]:
-		o.Unknown = string(src) + ": not searched here yet"
+		o.Unknown = string(src) + ": not searched"
 		return o
 	}
 	days, ok := BlockDays(int(w.hours))

@@ -342,3 +342,16 @@ func TestExtendPlanListAndBuy(t *testing.T) {
 		t.Fatalf("15d: exit %d\n%s", code, errs)
 	}
 }
+
+// --demo serves both sources, side by side in one table.
+func TestOfferingsDemoBothSources(t *testing.T) {
+	cliEnv(t)
+	code, out, errs := runCLI("offerings", "--demo", "--source", "all", "--type", "p5.48xlarge", "--count", "2", "--duration", "2d-4d",
+		"--region", "us-east-1,us-west-2", "--to", "+4w")
+	if code != 0 || !strings.HasPrefix(out, "SOURCE ") {
+		t.Fatalf("exit %d, stderr %q\n%s", code, errs, out)
+	}
+	if !strings.Contains(out, "\ncapacity-blocks ") || !strings.Contains(out, "\ntraining-plans ") {
+		t.Fatalf("the demo does not show both sources:\n%s", out)
+	}
+}

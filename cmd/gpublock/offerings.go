@@ -200,6 +200,9 @@ func parseOfferings(args []string, stderr io.Writer) (*offeringsArgs, outputForm
 	if err != nil {
 		return nil, "", err
 	}
+	if format == "csv" && q.Searches(model.SourceTrainingPlan) {
+		return nil, "", usagef("-o csv has Capacity Blocks' columns only; list training plans with -o table or -o json")
+	}
 	if a.watch && q.Searches(model.SourceTrainingPlan) {
 		return nil, "", usagef("--watch searches Capacity Blocks only; drop --source %s, or search training plans without --watch", a.src.source)
 	}

@@ -490,7 +490,7 @@ func printBlocks(blocks []model.Block, facts blockFacts, format outputFormat, no
 			_, err := fmt.Fprintln(diag, "No Capacity Blocks and no training plans.")
 			return err
 		}
-		return printPlans(facts.plans, now, w)
+		return printPlans(facts.plans, now, w, false)
 	}
 	if len(blocks) == 0 {
 		_, err := fmt.Fprintln(diag, "No Capacity Blocks.")
@@ -506,5 +506,5 @@ func printBlocks(blocks []model.Block, facts blockFacts, format outputFormat, no
 			return err
 		}
 	}
-	return printPlans(facts.plans, now, w)
+	return printPlans(facts.plans, now, w, true)
 }

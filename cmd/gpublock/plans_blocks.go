@@ -126,11 +126,13 @@ const planTableFormat = "%-15s  %-30s  %-14s  %-16s  %5s  %-10s  %-16s  %-16s  %
 
 // printPlans writes the plans of a listing in a table of their own, under the blocks',
 // with each plan's ARN and how to use it.
-func printPlans(plans []model.Block, now time.Time, w io.Writer) error {
+func printPlans(plans []model.Block, now time.Time, w io.Writer, underBlocks bool) error {
 	if len(plans) == 0 {
 		return nil
 	}
-	fmt.Fprintln(w)
+	if underBlocks {
+		fmt.Fprintln(w)
+	}
 	fmt.Fprintf(w, planTableFormat, "SOURCE", "TRAINING PLAN", "REGION", "TYPE", "COUNT", "STATUS", "START (UTC)", "END (UTC)", "HOURS", "FEE", "TO START / TO END")
 	for _, b := range plans {
 		if _, err := fmt.Fprintf(w, planTableFormat, b.Source.Name(), b.ReservationID, b.Region, b.InstanceType, strconv.Itoa(b.TotalCount),

@@ -356,3 +356,57 @@ func TestOfferingsDemoBothSources(t *testing.T) {
 		t.Fatalf("the demo does not show both sources:\n%s", out)
 	}
 }
+
+// blocks --source all lists a Capacity Block and a training plan, each in its source's
+// field names; the table lists the plan with its ARN and how to use it.
+func TestBlocksListsBothSources(t *testing.T) {
+	cs := startPlanSim(t)
+	asPerson(t, false, "")
+	cb := pickOffering(t, cs.url)
+	if code, _, errs := runCLI(purchaseArgsFor(cs.url, cb.CapacityBlockOfferingId, "--yes")...); code != 0 {
+		t.Fatalf("block purchase: exit %d\n%s", code, errs)
+	}
+	var plan offeringJSON
+	for _, r := range planOfferings(t, cs.url) {
+		if r.Region == "us-east-1" {
+			plan = r
+			break
+		}
+	}
+	if plan.TrainingPlanOfferingId == "" {
+		t.Fatal("no training plan offering in us-east-1")
+	}
+	if code, _, errs := runCLI(planPurchaseArgs(cs.url, plan.TrainingPlanOfferingId, "us-east-1", "--yes")...); code != 0 {
+		t.Fatalf("plan purchase: exit %d\n%s", code, errs)
+	}
+	code, out, errs := runCLI("blocks", "--endpoint-url", cs.url, "--region", "us-east-1", "--source", "all", "-o", "json")
+	var rows []map[string]any
+	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
+		t.Fatalf("blocks: exit %d\n%s\n%s", code, errs, out)
+	}
+	var sources []string
+	for _, r := range rows {
+		sources = append(sources, r["Source"].(string))
+		switch r["Source"] {
+		case "capacity-blocks":
+			if r["CapacityReservationId"] == nil {
+				t.Errorf("block row %v", r)
+			}
+		case "training-plans":
+			if arn, _ := r["TrainingPlanArn"].(string); !strings.HasPrefix(arn, "arn:aws:sagemaker:us-east-1:") || r["HowToUse"] == nil {
+				t.Errorf("plan row %v", r)
+			}
+		}
+	}
+	if strings.Join(sources, ",") != "capacity-blocks,training-plans" {
+		t.Fatalf("sources %v", sources)
+	}
+	code, out, errs = runCLI("blocks", "--endpoint-url", cs.url, "--region", "us-east-1", "--source", "all")
+	if code != 0 || !strings.Contains(out, "TRAINING PLAN") || !strings.Contains(out, "ResourceConfig.TrainingPlanArn") || !strings.Contains(out, "RESERVATION") {
+		t.Fatalf("table: exit %d\n%s\n%s", code, errs, out)
+	}
+	// The default lists Capacity Blocks only, as before.
+	if rows := reservations(t, cs.url); len(rows) != 1 {
+		t.Fatalf("blocks without --source: %d rows", len(rows))
+	}
+}

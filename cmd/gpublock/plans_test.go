@@ -332,6 +332,21 @@ func TestExtendPlanListAndBuy(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &got); err != nil || got.EndDate != x.EndDate {
 		t.Fatalf("extension json %v: %s", err, out)
 	}
+	// A crash before the outcome line: the re-run settles it and extends nothing new.
+	dropJournalOutcomes(t)
+	code, _, errs = runCLI(append(base, "--duration", days, "--yes")...)
+	if code != 0 || !strings.Contains(errs, "settled an interrupted run: The extension of training plan") || !strings.Contains(errs, "Nothing new was bought") {
+		t.Fatalf("re-run of an interrupted extension: exit %d\n%s", code, errs)
+	}
+	extends := 0
+	for _, e := range journalLines(t) {
+		if e.Action == "ExtendTrainingPlan" && e.Phase == "intent" {
+			extends++
+		}
+	}
+	if extends != 1 {
+		t.Fatalf("%d extension intents journalled", extends)
+	}
 	cs.sim.Advance(10 * time.Minute)
 	if p2 := plansIn(t, cs.url, off.Region)[0]; p2.EndTime != x.EndDate {
 		t.Fatalf("the plan ends %s after its extension to %s was paid", p2.EndTime, x.EndDate)

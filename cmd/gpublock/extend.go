@@ -177,7 +177,7 @@ func (a *extendArgs) check(pos []string) (string, int, outputFormat, error) {
 	}
 	id := strings.TrimSpace(pos[0])
 	if !strings.HasPrefix(id, "cr-") || strings.ContainsAny(id, " \t\n") || len(id) > 128 {
-		return "", 0, "", usagef("RESERVATION_ID %q: want a capacity reservation id such as cr-0123456789abcdef0", pos[0])
+		return "", 0, "", usagef("RESERVATION_ID %q: want a capacity reservation id such as cr-0123456789abcdef0 (a training plan: add --source training-plans)", pos[0])
 	}
 	format, err := tableOrJSONFormat(a.output)
 	if err != nil {

@@ -103,7 +103,8 @@ func planDays(duration string) ([]int, error) {
 	}
 	lo, hi, err := model.ParseDayRange(duration)
 	if err != nil {
-		return nil, usagef("--duration: %v", err)
+		// The model's message lists Capacity Blocks' lengths; say the plans' own.
+		return nil, usagef("--duration %q: want whole days or weeks, e.g. 2d, 48h, 3w, or a range 2d-7d; training plans last 1 to %d days", duration, trainingplans.MaxDays)
 	}
 	if err := trainingplans.CheckDays(lo); err != nil {
 		return nil, usagef("--duration %s: %v", duration, err)
@@ -164,7 +165,10 @@ func allUltra(types []string) bool {
 // plansQueryArgs builds the query of offerings' flags when training plans alone are
 // searched: the Capacity Block rules (the catalog of types, their lengths) do not apply.
 func (a *offeringsArgs) plansQueryArgs(now time.Time, srcs []model.Source, targets []string) (model.Query, error) {
-	q := model.Query{Count: a.count, Sources: srcs, Targets: targets, AllZones: a.allZones}
+	if a.allZones {
+		return model.Query{}, usagef("--all-zones is for Capacity Blocks (AWS's AllAvailabilityZones); training plans take no such option")
+	}
+	q := model.Query{Count: a.count, Sources: srcs, Targets: targets}
 	for _, t := range strings.Split(a.types, ",") {
 		if t = strings.TrimSpace(t); t != "" {
 			q.InstanceTypes = append(q.InstanceTypes, t)

@@ -275,6 +275,8 @@ func TestSourceAndTargetUsageBeforeAnyCall(t *testing.T) {
 		{search("--source", "all", "--duration", "20d"), "Capacity Blocks' rule"},
 		{search("--source", "training-plans", "--type", "p5.48xlarge", "--watch"), "--watch searches Capacity Blocks only"},
 		{search("--source", "all", "-o", "csv"), "-o csv has Capacity Blocks' columns only"},
+		{search("--source", "training-plans", "--all-zones"), "--all-zones is for Capacity Blocks"},
+		{search("--source", "training-plans", "--duration", "2x"), "training plans last 1 to 182 days"},
 		{[]string{"purchase", "tpo-" + strings.Repeat("a", 64), "--endpoint-url", cs.url, "--region", "us-east-1", "--type", "p5.48xlarge", "--duration", "2d", "--yes"}, "is a training plan offering; add --source training-plans"},
 		{[]string{"purchase", "tpo-" + strings.Repeat("a", 64), "--source", "training-plans", "--dry-run", "--endpoint-url", cs.url, "--region", "us-east-1"}, "there is no dry run for training plans"},
 		{[]string{"purchase", "tpo-x", "--source", "all", "--endpoint-url", cs.url, "--region", "us-east-1"}, "give the one source"},

@@ -343,3 +343,15 @@ func (o Offering) AcceleratorMinutes() int64 {
 	}
 	return n
 }
+
+// PartsGaps is how many times the parts' capacity stops before the next part starts: what
+// a job using the plan must survive.
+func PartsGaps(parts []Part) int {
+	n := 0
+	for i := 1; i < len(parts); i++ {
+		if parts[i].Start.After(parts[i-1].End) {
+			n++
+		}
+	}
+	return n
+}

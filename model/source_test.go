@@ -33,6 +33,13 @@ func TestMultiPartOfferingCountsPartsNotSpan(t *testing.T) {
 	if o.Accelerators() != 16 {
 		t.Fatalf("accelerators %d", o.Accelerators())
 	}
+	if g := PartsGaps(o.Parts); g != 1 {
+		t.Fatalf("gaps %d, want 1", g)
+	}
+	o.Parts[1].Start = o.Parts[0].End
+	if g := PartsGaps(o.Parts); g != 0 {
+		t.Fatalf("back-to-back parts: gaps %d", g)
+	}
 }
 
 func TestSourceNamesAndJSON(t *testing.T) {

@@ -75,6 +75,9 @@ func CompareExtension(cat *Catalog, o model.Offering) Comparison {
 }
 
 func compare(cat *Catalog, o model.Offering, leadMinutes int64) Comparison {
+	if o.Source == model.SourceTrainingPlan {
+		return comparePlan(o)
+	}
 	if cat == nil {
 		cat = Embedded()
 	}

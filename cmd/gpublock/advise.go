@@ -75,7 +75,7 @@ func runAdvise(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if err != nil {
 		fmt.Fprintf(stderr, "gpublock advise: %v; using the embedded prices\n", err)
 	}
-	in, code := searchForJob(ctx, client, job.Queries(), stderr)
+	in, code := searchForJob(ctx, client, append(job.Queries(), planQueries(job, stderr)...), stderr)
 	if code != 0 {
 		return code
 	}
@@ -107,15 +107,15 @@ func runAdvise(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	return 0
 }
 
-// searchForJob runs the job's Capacity Block searches through the EC2 search. A second
-// source (Training Plans) adds its offerings to the same slice, tagged with its source.
+// searchForJob runs the job's searches, each of its sources (Capacity Blocks through EC2,
+// Training Plans through SageMaker), into one slice of offerings tagged with their source.
 func searchForJob(ctx context.Context, client *aws.Client, qs []model.Query, stderr io.Writer) (advisor.Inputs, int) {
 	in := advisor.Inputs{Searched: map[advisor.Source]bool{}}
 	failed := 0
 	// The weekly slices ask each region several times; say each problem once.
 	once := &onceWriter{w: stderr, seen: map[string]bool{}}
 	for _, q := range qs {
-		res := searchOnceFor(ctx, "advise", client, q, true, nil, once)
+		res := searchSources(ctx, "advise", client, q, true, nil, once)
 		if ctx.Err() != nil {
 			fmt.Fprintln(stderr, "gpublock advise: cancelled")
 			return in, 1
@@ -126,18 +126,23 @@ func searchForJob(ctx context.Context, client *aws.Client, qs []model.Query, std
 		}
 		found := client.Now(ctx)
 		for _, o := range res.offerings {
-			in.Offerings = append(in.Offerings, advisor.Offering{Source: advisor.SourceCapacityBlocks, Offering: o, Found: found})
+			in.Offerings = append(in.Offerings, advisor.Offering{Source: adviseSource(o.Source), Offering: o, Found: found})
 		}
 		if len(res.failed) > 0 {
-			fmt.Fprintf(once, "gpublock advise: the Capacity Block search is incomplete: %s failed\n", strings.Join(regionsIn(q.Regions, res.failed), ", "))
+			fmt.Fprintf(once, "gpublock advise: the %s search is incomplete: %s failed\n", sourceNoun(q), strings.Join(regionsIn(q.Regions, res.failed), ", "))
+		}
+		for _, s := range q.Sources {
+			in.Searched[adviseSource(s)] = true
 		}
 	}
 	if len(qs) > 0 && failed == len(qs) {
-		fmt.Fprintln(stderr, "gpublock advise: every region of the Capacity Block search failed; no advice without it")
+		fmt.Fprintf(stderr, "gpublock advise: every region of the %s search failed; no advice without it\n", sourceNoun(qs[0]))
 		return in, 1
 	}
-	if len(qs) > 0 {
-		in.Searched[advisor.SourceCapacityBlocks] = true
+	for _, q := range qs {
+		if len(q.Sources) == 0 {
+			in.Searched[advisor.SourceCapacityBlocks] = true
+		}
 	}
 	in.Offerings = advisor.Dedupe(in.Offerings)
 	return in, 0
@@ -235,8 +240,11 @@ func printAdvice(w io.Writer, adv advisor.Advice, in advisor.Inputs, now time.Ti
 	for _, c := range adv.Crossings {
 		fmt.Fprintf(w, "Crossing: %s and %s cost the same at %s utilization (%s; exactly %s).\n", c.A.Title(), c.B.Title(), advisor.Percent(c.Utilization), c.Cost.Dollars(), c.Utilization)
 	}
-	if !in.Searched[advisor.SourceTrainingPlans] {
-		fmt.Fprintln(w, "Training Plans: not searched here yet.")
+	switch {
+	case !adv.Job.SageMaker:
+		fmt.Fprintln(w, "Training Plans: not searched: EC2 runs this job (--sagemaker searches them instead of Capacity Blocks).")
+	case !in.Searched[advisor.SourceTrainingPlans]:
+		fmt.Fprintln(w, "Training Plans: not searched: no count and length that training plans sell fits this job.")
 	}
 }
 

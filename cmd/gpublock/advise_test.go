@@ -256,7 +256,7 @@ func TestAdviseTable(t *testing.T) {
 	if code != 0 || errs != "" {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
-	for _, want := range []string{"RANK  OPTION", "Capacity Block", "figure: on-demand p5.48xlarge us-east-1 $55.040/h", "1. On-demand first", "Training Plans: not searched here yet."} {
+	for _, want := range []string{"RANK  OPTION", "Capacity Block", "figure: on-demand p5.48xlarge us-east-1 $55.040/h", "1. On-demand first", "Training Plans: not searched: EC2 runs this job"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %q in\n%s", want, out)
 		}
@@ -320,23 +320,31 @@ func TestAdviseNearbyCounts(t *testing.T) {
 	}
 }
 
-// A SageMaker job: no Capacity Block is searched (it could not use one), the Training Plan
-// is "not searched here yet", SageMaker's on-demand rates are unknown, and nothing is
-// recommended rather than a guess.
+// A SageMaker job: no Capacity Block is searched (it could not use one), Training Plans
+// are, and the plan's fee is the live figure; SageMaker's on-demand rates are unknown.
 func TestAdviseSageMaker(t *testing.T) {
-	cs := startCLISim(t)
+	cs := startPlanSim(t)
 	a := advise(t, cs, "--type", "p5.48xlarge", "--instances", "2", "--hours", "48", "--sagemaker", "--region", "us-east-1")
 	ruledOut(t, a, advisor.CapacityBlock, "SageMaker runs this job")
-	if tp := option(t, a, advisor.TrainingPlan); tp.Unknown != "SageMaker Training Plans: not searched here yet" || tp.Known {
+	tp := option(t, a, advisor.TrainingPlan)
+	if !tp.Known || tp.Total.Micros() <= 0 || len(tp.Figures) == 0 || tp.Figures[0].Source != "SageMaker Training Plans (live)" {
 		t.Errorf("training plan %+v", tp)
 	}
 	if od := option(t, a, advisor.OnDemand); od.Known || !strings.Contains(od.Unknown, "ml.*") {
 		t.Errorf("on-demand %+v", od)
 	}
-	if a.Recommended != "" {
-		t.Errorf("recommended %s", a.Recommended)
+}
+
+// A SageMaker job whose count training plans do not sell says so, and searches nothing.
+func TestAdviseSageMakerCountPlansDoNotSell(t *testing.T) {
+	cs := startPlanSim(t)
+	code, out, errs := runCLI("advise", "--endpoint-url", cs.url, "--type", "p5.48xlarge", "--instances", "3", "--hours", "48", "--sagemaker", "--region", "us-east-1")
+	if code != 0 || !strings.Contains(errs, "training plans not searched for 3 instances") || !strings.Contains(out, "Training Plans: not searched: no count and length") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
 	}
-	stepWith(t, a, "No recommendation", "no option has a known cost")
+	if n := cs.calls.Load(); n > 2 {
+		t.Errorf("%d calls for a search that cannot run", n)
+	}
 }
 
 func FuzzAdviseFlags(f *testing.F) {

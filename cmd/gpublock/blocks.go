@@ -53,6 +53,7 @@ type blocksArgs struct {
 	watch      bool
 	interval   time.Duration
 	warnWithin time.Duration
+	src        sourceFlags // --source
 
 	oncall   oncallFlags
 	settings oncallSettings
@@ -70,8 +71,15 @@ func runBlocks(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs.DurationVar(&a.interval, "interval", 30*time.Second, "time between refreshes with --watch (at least 1s)")
 	fs.DurationVar(&a.warnWithin, "warn-within", 0, "exit 3 and name the active blocks that end within this `duration` (e.g. 45m)")
 	a.oncall.register(fs)
+	a.src.register(fs, "capacity-blocks")
 	if err := fs.Parse(args); err != nil {
 		return flagExit(err)
+	}
+	if _, _, err := a.src.check(); err != nil {
+		return reportUsage(stderr, "blocks", err)
+	}
+	if a.withPlans() && strings.EqualFold(strings.TrimSpace(a.output), "csv") {
+		return reportUsage(stderr, "blocks", usagef("-o csv lists Capacity Blocks only; list training plans with -o table or -o json"))
 	}
 	if fs.NArg() > 0 {
 		return reportUsage(stderr, "blocks", usagef("unexpected argument %q; every option is a flag", fs.Arg(0)))
@@ -153,8 +161,8 @@ func runBlocks(ctx context.Context, args []string, stdout, stderr io.Writer) int
 // refresh lists the blocks once, prints them and the warnings, and returns the exit
 // status; cancelled is true when ctx ended during the listing and nothing was printed.
 func (a *blocksArgs) refresh(ctx context.Context, client *aws.Client, regions []string, format outputFormat, stdout, stderr io.Writer) (int, bool) {
-	scan, err := a.scanner.Scan(ctx, regions)
-	blocks := scan.Blocks
+	all, err := a.scanSources(ctx, client, regions)
+	blocks, plans := splitPlans(all)
 	if ctx.Err() != nil {
 		if !a.watch {
 			fmt.Fprintln(stderr, "gpublock blocks: cancelled")
@@ -172,7 +180,8 @@ func (a *blocksArgs) refresh(ctx context.Context, client *aws.Client, regions []
 		fmt.Fprintf(stderr, "gpublock blocks: every region failed: %s\n", strings.Join(failed, ", "))
 		return 1, false
 	}
-	if err := printBlocks(blocks, blockFacts{rules: a.settings.rules, fees: client.FeesPaid(blocks)}, format, now, stdout, stderr); err != nil {
+	facts := blockFacts{rules: a.settings.rules, fees: client.FeesPaid(blocks), plans: plans, withPlans: a.withPlans()}
+	if err := printBlocks(blocks, facts, format, now, stdout, stderr); err != nil {
 		fmt.Fprintln(stderr, "gpublock blocks:", err)
 		return 1, false
 	}
@@ -341,6 +350,7 @@ func unjoin(err error) []error {
 
 // blockJSON uses the AWS CLI's field names, plus Region and the merged details.
 type blockJSON struct {
+	Source                 model.Source
 	CapacityReservationId  string
 	CapacityBlockId        string
 	Region                 string
@@ -380,6 +390,9 @@ type warningJSON struct {
 type blockFacts struct {
 	rules model.WarnRules
 	fees  map[string]model.Money
+	// plans are the training plans listed with the blocks (--source), printed after them.
+	plans     []model.Block
+	withPlans bool
 }
 
 func toBlockJSONAt(b model.Block, facts blockFacts, now time.Time) blockJSON {
@@ -444,6 +457,18 @@ func printBlocks(blocks []model.Block, facts blockFacts, format outputFormat, no
 	warning := func(b model.Block) string { return facts.rules.Top(b, now).Cell(b, now) }
 	switch format {
 	case "json":
+		if facts.withPlans {
+			out := make([]any, 0, len(blocks)+len(facts.plans))
+			for _, b := range blocks {
+				out = append(out, toBlockJSONAt(b, facts, now))
+			}
+			for _, p := range facts.plans {
+				j := toPlanJSON(p)
+				j.Countdown = planCountdown(p, now)
+				out = append(out, j)
+			}
+			return writeJSON(w, out)
+		}
 		out := make([]blockJSON, len(blocks))
 		for i, b := range blocks {
 			out[i] = toBlockJSONAt(b, facts, now)
@@ -460,6 +485,13 @@ func printBlocks(blocks []model.Block, facts blockFacts, format outputFormat, no
 		cw.Flush()
 		return cw.Error()
 	}
+	if facts.withPlans && len(blocks) == 0 {
+		if len(facts.plans) == 0 {
+			_, err := fmt.Fprintln(diag, "No Capacity Blocks and no training plans.")
+			return err
+		}
+		return printPlans(facts.plans, now, w, false)
+	}
 	if len(blocks) == 0 {
 		_, err := fmt.Fprintln(diag, "No Capacity Blocks.")
 		return err
@@ -474,5 +506,5 @@ func printBlocks(blocks []model.Block, facts blockFacts, format outputFormat, no
 			return err
 		}
 	}
-	return nil
+	return printPlans(facts.plans, now, w, true)
 }

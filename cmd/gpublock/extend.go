@@ -36,6 +36,7 @@ type extendArgs struct {
 	dryRun, yes bool
 	again       bool
 	list        bool
+	src         sourceFlags // --source
 }
 
 func runExtend(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -48,9 +49,15 @@ func runExtend(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs.BoolVar(&a.yes, "yes", false, "extend without asking to type extend (for scripts)")
 	fs.BoolVar(&a.again, "again", false, "extend even though an interrupted run already extended this block by this length (asks to type again)")
 	fs.BoolVar(&a.list, "list", false, "list every extension length offered now, with its fee, new end and break-even; buy nothing")
+	a.src.registerOne(fs)
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return flagExit(err)
+	}
+	if src, err := a.src.one(); err != nil {
+		return reportUsage(stderr, "extend", err)
+	} else if src == model.SourceTrainingPlan {
+		return a.runPlanExtend(ctx, pos, stdout, stderr)
 	}
 	reservationID, days, format, err := a.check(pos)
 	if err != nil {
@@ -170,7 +177,7 @@ func (a *extendArgs) check(pos []string) (string, int, outputFormat, error) {
 	}
 	id := strings.TrimSpace(pos[0])
 	if !strings.HasPrefix(id, "cr-") || strings.ContainsAny(id, " \t\n") || len(id) > 128 {
-		return "", 0, "", usagef("RESERVATION_ID %q: want a capacity reservation id such as cr-0123456789abcdef0", pos[0])
+		return "", 0, "", usagef("RESERVATION_ID %q: want a capacity reservation id such as cr-0123456789abcdef0 (a training plan: add --source training-plans)", pos[0])
 	}
 	format, err := tableOrJSONFormat(a.output)
 	if err != nil {

@@ -111,6 +111,7 @@ type offeringsArgs struct {
 	interval      time.Duration
 	untilFound    bool
 	allZones      bool
+	src           sourceFlags // --source, --target
 }
 
 func runOfferings(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -130,7 +131,7 @@ func runOfferings(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	// Dates are read again on the backend's clock (the emulator's may have been moved),
 	// then the whole query is validated, still before any EC2 call.
 	now := client.Now(ctx)
-	q, err := a.query(now)
+	q, err := a.sourcedQuery(now)
 	if err != nil {
 		return reportUsage(stderr, "offerings", err)
 	}
@@ -140,8 +141,8 @@ func runOfferings(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			return reportUsage(stderr, "offerings", err)
 		}
 	}
-	if err := q.Validate(now); err != nil {
-		return reportUsage(stderr, "offerings", queryUsage(err))
+	if err := validateQuery(q, now); err != nil {
+		return reportUsage(stderr, "offerings", err)
 	}
 	// Every offering is compared with on-demand: the embedded catalog with the cache of
 	// gpublock prices --refresh over it (a damaged cache leaves the embedded figures).
@@ -173,6 +174,7 @@ func parseOfferings(args []string, stderr io.Writer) (*offeringsArgs, outputForm
 	fs.StringVar(&a.intervalValue, "interval", "5m", "time between searches with --watch (1m to 24h)")
 	fs.BoolVar(&a.untilFound, "until-found", false, "with --watch: stop at the first search that finds any offering (exit 0; 1 if interrupted first)")
 	fs.BoolVar(&a.allZones, "all-zones", false, "also search zones the account has not opted in to, such as Local Zones (AWS's AllAvailabilityZones); launching there needs opting in first")
+	a.src.register(fs, "capacity-blocks")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil, "", err
@@ -194,8 +196,15 @@ func parseOfferings(args []string, stderr io.Writer) (*offeringsArgs, outputForm
 		return nil, "", usagef("--until-found and --interval are used with --watch (e.g. --watch --interval 5m --until-found)")
 	}
 	// The syntax of every value; the clock only matters for relative dates and limits.
-	if _, err := a.query(time.Now().UTC()); err != nil {
+	q, err := a.sourcedQuery(time.Now().UTC())
+	if err != nil {
 		return nil, "", err
+	}
+	if format == "csv" && q.Searches(model.SourceTrainingPlan) {
+		return nil, "", usagef("-o csv has Capacity Blocks' columns only; list training plans with -o table or -o json")
+	}
+	if a.watch && q.Searches(model.SourceTrainingPlan) {
+		return nil, "", usagef("--watch searches Capacity Blocks only; drop --source %s, or search training plans without --watch", a.src.source)
 	}
 	if err := a.aws.validate(); err != nil {
 		return nil, "", err
@@ -351,7 +360,7 @@ func printOfferings(ctx context.Context, client *aws.Client, q model.Query, cat 
 		head = true
 		switch format {
 		case "table":
-			fmt.Fprint(stdout, offeringTableHeader())
+			fmt.Fprint(stdout, sourcedTableHeader(q))
 		case "csv":
 			csvw = csv.NewWriter(stdout)
 			_ = csvw.Write(export.CSVHeader())
@@ -363,7 +372,7 @@ func printOfferings(ctx context.Context, client *aws.Client, q model.Query, cat 
 	case "table":
 		each = func(o model.Offering) {
 			writeHead()
-			fmt.Fprint(stdout, offeringTableRow(o, pricing.Compare(cat, o)))
+			fmt.Fprint(stdout, sourcedTableRow(q, o, offeringTableRow(o, pricing.Compare(cat, o))))
 		}
 	case "csv":
 		each = func(o model.Offering) {
@@ -372,7 +381,7 @@ func printOfferings(ctx context.Context, client *aws.Client, q model.Query, cat 
 			csvw.Flush()
 		}
 	}
-	res := searchOnce(ctx, client, q, true, each, stderr)
+	res := searchSources(ctx, "offerings", client, q, true, each, stderr)
 	if err := ctx.Err(); err != nil {
 		fmt.Fprintln(stderr, "gpublock offerings: cancelled")
 		return 1

@@ -205,6 +205,7 @@ func runPurchase(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	fs.BoolVar(&a.dryRun, "dry-run", false, "only check permission to buy (ec2:PurchaseCapacityBlock); buy nothing")
 	fs.BoolVar(&a.yes, "yes", false, "buy without asking to type buy (for scripts)")
 	fs.BoolVar(&a.again, "again", false, "buy even though an interrupted run already bought this block (asks to type again)")
+	a.src.registerOne(fs)
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return flagExit(err)
@@ -212,6 +213,11 @@ func runPurchase(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	offeringID, format, err := a.check(pos)
 	if err != nil {
 		return reportUsage(stderr, "purchase", err)
+	}
+	if src, err := purchaseSource(&a, offeringID); err != nil {
+		return reportUsage(stderr, "purchase", err)
+	} else if src == model.SourceTrainingPlan {
+		return runPlanPurchase(ctx, &a, offeringID, format, stdout, stderr)
 	}
 	if code, refused := commandSpending(stderr, "purchase", &a.aws); refused {
 		return code

@@ -185,7 +185,7 @@ func (w work) reserved(kind Kind) Option {
 		o.RuledOut = "EC2 runs this job: a Training Plan reserves SageMaker capacity"
 		return o
 	case !w.in.Searched[src]:
-		o.Unknown = string(src) + ": not searched here yet"
+		o.Unknown = string(src) + ": not searched"
 		return o
 	}
 	days, ok := BlockDays(int(w.hours))
@@ -229,6 +229,10 @@ func (w work) reserved(kind Kind) Option {
 	}
 	if w.runs > 1 {
 		best.Notes = append(best.Notes, fmt.Sprintf("%d runs at this block's live fee: later months' fees are not known yet", w.runs))
+	}
+	if gaps := model.PartsGaps(off.Parts); gaps > 0 {
+		best.Notes = append(best.Notes, fmt.Sprintf("made of %d reserved capacities with %d gap(s) between %s and %s: the job stops at each gap and must resume after it",
+			len(off.Parts), gaps, off.Start.UTC().Format("Jan 02 15:04"), off.End.UTC().Format("Jan 02 15:04 UTC")))
 	}
 	best.Notes = append(best.Notes, fmt.Sprintf("paid for every hour of the block, used or not (%d%% used)", w.pct))
 	return *best

@@ -100,7 +100,7 @@ func TestAdviseUnknowns(t *testing.T) {
 		t.Fatal(err)
 	}
 	tp, _ := a.Option(TrainingPlan)
-	if tp.Unknown != "SageMaker Training Plans: not searched here yet" || tp.Known {
+	if tp.Unknown != "SageMaker Training Plans: not searched" || tp.Known {
 		t.Errorf("training plan %+v", tp)
 	}
 	cb, _ := a.Option(CapacityBlock)
@@ -113,7 +113,7 @@ func TestAdviseUnknowns(t *testing.T) {
 	// EC2 job, blocks not searched at all
 	a, _ = Advise(job(48, 100), Inputs{Now: now})
 	cb, _ = a.Option(CapacityBlock)
-	if cb.Unknown != "EC2 Capacity Blocks: not searched here yet" {
+	if cb.Unknown != "EC2 Capacity Blocks: not searched" {
 		t.Errorf("block %+v", cb)
 	}
 }

@@ -204,6 +204,22 @@ func maxBlockDays() int {
 // SageMaker job needs none (a Training Plan is searched by its own source).
 func (j Job) Queries() []model.Query { return j.queries(0) }
 
+// PlanQueries are the Training Plan searches of a SageMaker job: the slices of Queries, for
+// training jobs. The counts and lengths are checked against the plans' rules by the search.
+func (j Job) PlanQueries() []model.Query {
+	if !j.SageMaker {
+		return nil
+	}
+	ec2 := j
+	ec2.SageMaker = false
+	qs := ec2.queries(0)
+	for i := range qs {
+		qs[i].Sources = []model.Source{model.SourceTrainingPlan}
+		qs[i].Targets = []string{"training-job"}
+	}
+	return qs
+}
+
 // NearbyQueries are the same searches for one instance fewer and one more, for when nothing
 // is on offer at the job's own count: what is on offer nearby is the next question.
 func (j Job) NearbyQueries() []model.Query {

@@ -81,3 +81,44 @@ func TestNearbyQueries(t *testing.T) {
 		}
 	}
 }
+
+// A SageMaker job's Training Plan searches are the Capacity Block slices, for training jobs;
+// a plan with a gap between its parts is priced whole, with the gap said.
+func TestPlanQueriesAndGaps(t *testing.T) {
+	j := job(48, 100)
+	if len(j.PlanQueries()) != 0 {
+		t.Fatal("an EC2 job searches training plans")
+	}
+	j.SageMaker = true
+	qs := j.PlanQueries()
+	if len(qs) == 0 {
+		t.Fatal("no training plan search")
+	}
+	for _, q := range qs {
+		if !q.Searches(model.SourceTrainingPlan) || q.Searches(model.SourceCapacityBlock) || strings.Join(q.Targets, ",") != "training-job" {
+			t.Fatalf("query %+v", q)
+		}
+	}
+	p := block("us-east-1", 1, 3, "1500")
+	p.Source = SourceTrainingPlans
+	p.Offering.Source, p.Offering.InstanceType, p.Offering.DurationHours = model.SourceTrainingPlan, "ml.p5.48xlarge", 48
+	s := p.Offering.Start
+	p.Offering.Parts = []model.Part{
+		{AvailabilityZone: "us-east-1a", InstanceType: "ml.p5.48xlarge", Count: 1, Start: s, End: s.Add(24 * time.Hour), Hours: 24},
+		{AvailabilityZone: "us-east-1a", InstanceType: "ml.p5.48xlarge", Count: 1, Start: s.Add(48 * time.Hour), End: s.Add(72 * time.Hour), Hours: 24},
+	}
+	a, err := Advise(j, Inputs{Offerings: []Offering{p}, Searched: map[Source]bool{SourceTrainingPlans: true}, Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range a.Options {
+		if o.Kind != TrainingPlan {
+			continue
+		}
+		if !o.Known || o.Total.Cmp(model.MustMoney("1500")) != 0 || !strings.Contains(strings.Join(o.Notes, "\n"), "1 gap(s)") {
+			t.Fatalf("training plan option %+v", o)
+		}
+		return
+	}
+	t.Fatal("no training plan option")
+}

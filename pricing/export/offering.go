@@ -10,8 +10,10 @@ import (
 	"github.com/gpublock/gpublock/pricing"
 )
 
-// Offering uses the AWS CLI's field names, plus Region.
+// Offering uses the AWS CLI's field names, plus Region and Source. A training plan's row
+// has SearchTrainingPlanOfferings' names instead of the Capacity Block ones (see plan.go).
 type Offering struct {
+	Source                       model.Source
 	CapacityBlockOfferingId      string
 	InstanceType                 string
 	AvailabilityZone             string
@@ -41,10 +43,19 @@ type Offering struct {
 	BreakEvenUtilization *float64
 	PriceSource          string // the on-demand figure's source and date
 	NoOnDemandReason     string `json:",omitempty"`
+
+	// A training plan's (SearchTrainingPlanOfferings' names).
+	TrainingPlanOfferingId    string                     `json:",omitempty"`
+	DurationHours             int64                      `json:",omitempty"`
+	TargetResources           []string                   `json:",omitempty"`
+	ReservedCapacityOfferings []ReservedCapacityOffering `json:",omitempty"`
 }
 
 // Row is o, compared with on-demand as c, in the fields of Offering.
 func Row(o model.Offering, c pricing.Comparison) Offering {
+	if o.Source == model.SourceTrainingPlan {
+		return planRow(o, c)
+	}
 	j := Offering{
 		CapacityBlockOfferingId:      o.ID,
 		InstanceType:                 o.InstanceType,

@@ -1,0 +1,241 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+
+	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/trainingplans"
+	"github.com/gpublock/gpublock/model"
+)
+
+// planRef is a plan's name or ARN, as TrainingPlanName's and TrainingPlanArn's patterns allow.
+var planRef = regexp.MustCompile(`^([a-zA-Z0-9](-*[a-zA-Z0-9]){0,63}|arn:aws[a-z\-]*:sagemaker:[a-z0-9\-]*:[0-9]{12}:training-plan/.+)$`)
+
+// planExtensionDays are the lengths --list asks for: whole days to 14, then whole weeks.
+func planExtensionDays() []int {
+	var out []int
+	for d := 1; d <= trainingplans.MaxDays; d++ {
+		if trainingplans.CheckExtensionDays(d) == nil {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// checkPlanExtend reads what can be checked before any call of a plan's extension.
+func (a *extendArgs) checkPlanExtend(pos []string) (string, int, outputFormat, error) {
+	if len(pos) != 1 {
+		return "", 0, "", usagef("want exactly one training plan name or ARN (from `gpublock blocks --source training-plans`), got %d arguments", len(pos))
+	}
+	id := strings.TrimSpace(pos[0])
+	if len(id) > 2048 || !planRef.MatchString(id) {
+		return "", 0, "", usagef("%q: want a training plan name (letters, digits and hyphens, at most 64) or its ARN", pos[0])
+	}
+	format, err := tableOrJSONFormat(a.output)
+	if err != nil {
+		return "", 0, "", err
+	}
+	if a.dryRun {
+		return "", 0, "", usagef("--dry-run: %v", errNoPlanDryRun)
+	}
+	if err := a.aws.validate(); err != nil {
+		return "", 0, "", err
+	}
+	if err := singleRegion(&a.aws); err != nil {
+		return "", 0, "", err
+	}
+	if a.list {
+		if a.duration != "" || a.yes {
+			return "", 0, "", usagef("--list buys nothing: it takes no --duration or --yes")
+		}
+		return id, 0, format, nil
+	}
+	if strings.TrimSpace(a.duration) == "" {
+		return "", 0, "", usagef("--duration is required: the length to add, e.g. 1d, 2d or 3w (--list shows those offered)")
+	}
+	lo, hi, err := model.ParseDayRange(a.duration)
+	if err != nil {
+		return "", 0, "", usagef("--duration: %v", err)
+	}
+	if lo != hi {
+		return "", 0, "", usagef("--duration %q: give one length to add, not a range", a.duration)
+	}
+	if err := trainingplans.CheckExtensionDays(lo); err != nil {
+		return "", 0, "", usagef("--duration: %v", err)
+	}
+	return id, lo, format, nil
+}
+
+// runPlanExtend lengthens a training plan, under the rules of a block's extension.
+func (a *extendArgs) runPlanExtend(ctx context.Context, pos []string, stdout, stderr io.Writer) int {
+	id, days, format, err := a.checkPlanExtend(pos)
+	if err != nil {
+		return reportUsage(stderr, "extend", err)
+	}
+	if !a.list {
+		if code, refused := commandSpending(stderr, "extend", &a.aws); refused {
+			return code
+		}
+		if code, refused := refuseReadOnly(stderr, "extend", "extended", a.aws.readOnlyRule(), false); refused {
+			return code
+		}
+		if code, refused := refuseWithoutPerson(stderr, "extend", "extend", a.yes, false); refused {
+			return code
+		}
+	}
+	client, info, err := openBackend(ctx, &a.aws, stderr)
+	if err != nil {
+		return backendFailure(stderr, "extend", err)
+	}
+	region := a.aws.oneRegion(client)
+	if !a.list {
+		if code, done := settleFirst(ctx, stderr, "extend", client, region); done {
+			return code
+		}
+	}
+	tp := trainingplans.New(client)
+	p, err := tp.Describe(ctx, region, id)
+	if err != nil {
+		fmt.Fprintf(stderr, "gpublock extend: training plan %s in %s: %s Nothing was extended.\n", id, region, client.ExplainError(err))
+		return 1
+	}
+	if a.list {
+		return printPlanExtensionList(ctx, tp, p, format, stdout, stderr)
+	}
+	b := trainingplans.ModelBlock(p)
+	var opts []aws.SpendOption
+	if e, ok := client.EarlierExtension(b, days*24); ok {
+		if !a.again {
+			return alreadyDone(stderr, "extend", client.ExplainError(aws.AlreadyBoughtError(e)))
+		}
+		opts = append(opts, aws.Again())
+	}
+	offs, err := tp.ExtensionOfferings(ctx, p, days)
+	if err != nil {
+		fmt.Fprintf(stderr, "gpublock extend: the extension offerings of %s could not be listed: %s Nothing was extended.\n", p.Name, client.ExplainError(err))
+		return 1
+	}
+	if len(offs) == 0 {
+		fmt.Fprintf(stderr, "gpublock extend: SageMaker offers no %s extension of %s now. Try another length (--list), or later. Nothing was extended.\n",
+			model.FormatDays(days), p.Name)
+		return 1
+	}
+	off := cheapestPlanExtension(offs)
+	if msg := overCap(a.aws.maxSpend, a.aws.maxSpendRule(), off.Fee); msg != "" {
+		fmt.Fprintf(stderr, "gpublock extend: %s\n", strings.Replace(msg, "Nothing was bought.", "Nothing was extended.", 1))
+		return 1
+	}
+	acct, err := client.Identity(ctx)
+	if err != nil {
+		fmt.Fprintf(stderr, "gpublock extend: cannot tell which account would pay: %s\n", client.ExplainError(err))
+		return 1
+	}
+	fmt.Fprintf(stderr, "\nEXTEND A TRAINING PLAN (%s): %s\n", info.Mode, info.Reason)
+	fmt.Fprintf(stderr, "  Account:     %s\n", acct.Account)
+	fmt.Fprintf(stderr, "  Region:      %s\n", p.Region)
+	fmt.Fprintf(stderr, "  Plan:        %s (%s), for %s\n", p.Name, p.Status, strings.Join(p.Targets, ", "))
+	printPlanParts(stderr, b.Parts)
+	fmt.Fprintf(stderr, "  Ends now:    %s\n", bothTimes(p.End))
+	fmt.Fprintf(stderr, "  Adds:        %d hours in %s\n", off.Hours, off.AvailabilityZone)
+	fmt.Fprintf(stderr, "  New end:     %s\n", bothTimes(off.End))
+	fmt.Fprintf(stderr, "  Upfront fee: %s, for the added time\n", exactFee(off.Fee, off.Currency))
+	fmt.Fprintf(stderr, "  Offering:    %s\n", off.ID)
+	fmt.Fprintf(stderr, "  %s\n  %s\n", noPlanRefund, noPlanDryRun)
+	if !confirmed(ctx, stderr, "extend", a.yes, "Extend this training plan?", "extend", "extended") {
+		return 1
+	}
+	if len(opts) > 0 {
+		fmt.Fprintf(stderr, "An interrupted run already extended %s by %s. --again extends it a second time.\n", p.Name, model.FormatDays(days))
+		if !confirmed(ctx, stderr, "extend", a.yes, "Extend it AGAIN?", "again", "extended") {
+			return 1
+		}
+	}
+	res, err := tp.Extend(ctx, p, off, opts...)
+	if errors.Is(err, aws.ErrAlreadyBought) {
+		return alreadyDone(stderr, "extend", client.ExplainError(err))
+	}
+	if err != nil {
+		return notDone(stderr, "extend", "NOT EXTENDED", client, err)
+	}
+	if res.Recovered {
+		fmt.Fprintf(stderr, "The reply to the extension was lost. The plan's extension history lists offering %s: it is extended, once.\n", off.ID)
+	}
+	if format == "json" {
+		return jsonExit(stderr, writeJSON(stdout, planExtensionJSON{Source: model.SourceTrainingPlan, TrainingPlanArn: p.ARN, TrainingPlanName: p.Name,
+			TrainingPlanExtensionOfferingId: off.ID, StartDate: rfc3339(off.Start), EndDate: rfc3339(off.End), DurationHours: off.Hours,
+			UpfrontFee: off.Fee.String(), CurrencyCode: off.Currency, GpublockRequestId: res.RequestID, FoundInHistory: res.Recovered}))
+	}
+	return jsonExit(stderr, printRows(stdout, [][2]string{{"Plan", p.Name}, {"ARN", p.ARN}, {"Added", fmt.Sprintf("%d hours", off.Hours)},
+		{"New end", bothTimes(off.End)}, {"Upfront fee", exactFee(off.Fee, off.Currency)}, {"Request id", res.RequestID}}))
+}
+
+func jsonExit(stderr io.Writer, err error) int {
+	if err != nil {
+		fmt.Fprintln(stderr, "gpublock extend:", err)
+		return 1
+	}
+	return 0
+}
+
+// planExtensionJSON is an extension bought, in DescribeTrainingPlanExtensionHistory's names.
+type planExtensionJSON struct {
+	Source                          model.Source
+	TrainingPlanArn                 string
+	TrainingPlanName                string
+	TrainingPlanExtensionOfferingId string
+	StartDate, EndDate              string
+	DurationHours                   int
+	UpfrontFee                      string
+	CurrencyCode                    string
+	GpublockRequestId               string
+	FoundInHistory                  bool
+}
+
+func cheapestPlanExtension(offs []trainingplans.ExtensionOffering) trainingplans.ExtensionOffering {
+	best := offs[0]
+	for _, o := range offs[1:] {
+		if o.Fee.Cmp(best.Fee) < 0 {
+			best = o
+		}
+	}
+	return best
+}
+
+// printPlanExtensionList lists every extension length SageMaker offers the plan now.
+func printPlanExtensionList(ctx context.Context, tp *trainingplans.Client, p trainingplans.Plan, format outputFormat, stdout, stderr io.Writer) int {
+	var all []trainingplans.ExtensionOffering
+	for _, d := range planExtensionDays() {
+		offs, err := tp.ExtensionOfferings(ctx, p, d)
+		if err != nil {
+			fmt.Fprintf(stderr, "gpublock extend: the extension offerings of %s could not be listed: %s\n", p.Name, aws.ExplainError(err))
+			return 1
+		}
+		if len(offs) > 0 {
+			all = append(all, cheapestPlanExtension(offs))
+		}
+	}
+	if format == "json" {
+		out := make([]planExtensionJSON, 0, len(all))
+		for _, o := range all {
+			out = append(out, planExtensionJSON{Source: model.SourceTrainingPlan, TrainingPlanArn: p.ARN, TrainingPlanName: p.Name,
+				TrainingPlanExtensionOfferingId: o.ID, StartDate: rfc3339(o.Start), EndDate: rfc3339(o.End), DurationHours: o.Hours,
+				UpfrontFee: o.Fee.String(), CurrencyCode: o.Currency})
+		}
+		return jsonExit(stderr, writeJSON(stdout, out))
+	}
+	if len(all) == 0 {
+		fmt.Fprintf(stderr, "SageMaker offers no extension of %s now.\n", p.Name)
+		return 0
+	}
+	fmt.Fprintf(stdout, "%-8s  %-16s  %-16s  %14s  %s\n", "ADDS", "NEW END (UTC)", "ZONE", "UPFRONT FEE", "OFFERING")
+	for _, o := range all {
+		fmt.Fprintf(stdout, "%-8s  %-16s  %-16s  %14s  %s\n", model.FormatDays(o.Hours/24), o.End.UTC().Format("2006-01-02 15:04"),
+			o.AvailabilityZone, o.Fee.Dollars(), o.ID)
+	}
+	return 0
+}

@@ -1,0 +1,253 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/trainingplans"
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/pricing"
+)
+
+// noPlanRefund is the training plans' form of noRefund.
+const noPlanRefund = "This cannot be cancelled or modified. The fee is charged up front."
+
+// noPlanDryRun is said in every plan confirmation: nothing has checked the permission.
+const noPlanDryRun = "There is no dry run for training plans: the permission to buy is learnt only by buying."
+
+// purchaseSource is the source of the offering a purchase names, from --source; an id of
+// the other source's form is refused before any call rather than searched for in vain.
+func purchaseSource(a *purchaseArgs, id string) (model.Source, error) {
+	src, err := a.src.one()
+	if err != nil {
+		return 0, err
+	}
+	if src == model.SourceCapacityBlock && strings.HasPrefix(id, "tpo-") {
+		return 0, usagef("%s is a training plan offering; add --source training-plans (and its --target)", id)
+	}
+	if src == model.SourceTrainingPlan && a.dryRun {
+		return 0, usagef("--dry-run: %v", errNoPlanDryRun)
+	}
+	return src, nil
+}
+
+// runPlanPurchase buys a training plan offering, under the rules of a Capacity Block's
+// purchase: read-only and the cap refuse before any call, interrupted purchases are settled
+// first, the offering is found by running its search again, the confirmation states every
+// fact, and the purchase is journalled and settled by the plan's name.
+func runPlanPurchase(ctx context.Context, a *purchaseArgs, offeringID string, format outputFormat, stdout, stderr io.Writer) int {
+	if code, refused := commandSpending(stderr, "purchase", &a.aws); refused {
+		return code
+	}
+	if code, refused := refuseReadOnly(stderr, "purchase", "bought", a.aws.readOnlyRule(), false); refused {
+		return code
+	}
+	if code, refused := refuseWithoutPerson(stderr, "purchase", "buy", a.yes, false); refused {
+		return code
+	}
+	if _, err := a.sourcedQuery(time.Now().UTC()); err != nil {
+		return reportUsage(stderr, "purchase", err)
+	}
+	client, info, err := openBackend(ctx, &a.aws, stderr)
+	if err != nil {
+		return backendFailure(stderr, "purchase", err)
+	}
+	region := a.aws.oneRegion(client)
+	if code, done := settleFirst(ctx, stderr, "purchase", client, region); done {
+		return code
+	}
+	if e, ok := client.EarlierPurchase(model.Offering{Source: model.SourceTrainingPlan, ID: offeringID, Region: region}); ok && !a.again {
+		return alreadyDone(stderr, "purchase", client.ExplainError(aws.AlreadyBoughtError(e)))
+	}
+	now := client.Now(ctx)
+	q, err := a.sourcedQuery(now)
+	if err != nil {
+		return reportUsage(stderr, "purchase", err)
+	}
+	q.Regions = []string{region}
+	tq, err := planQuery(q)
+	if err != nil {
+		return reportUsage(stderr, "purchase", err)
+	}
+	tp := trainingplans.New(client)
+	po, err := findPlanOffering(ctx, client, tp, tq, offeringID)
+	if err != nil {
+		fmt.Fprintf(stderr, "gpublock purchase: %v\n", err)
+		return 1
+	}
+	o := trainingplans.ModelOffering(po)
+	if msg := overCap(a.aws.maxSpend, a.aws.maxSpendRule(), o.Fee); msg != "" {
+		fmt.Fprintf(stderr, "gpublock purchase: %s\n", msg)
+		return 1
+	}
+	id, err := client.Identity(ctx)
+	if err != nil {
+		fmt.Fprintf(stderr, "gpublock purchase: cannot tell which account would pay: %s\n", client.ExplainError(err))
+		return 1
+	}
+	printPlanSummary(stderr, info, id.Account, o, a.tags)
+	if !confirmed(ctx, stderr, "purchase", a.yes, "Buy this training plan?", "buy", "bought") {
+		return 1
+	}
+	var opts []aws.SpendOption
+	if e, ok := client.EarlierPurchase(o); ok {
+		if !a.again {
+			return alreadyDone(stderr, "purchase", client.ExplainError(aws.AlreadyBoughtError(e)))
+		}
+		fmt.Fprintf(stderr, "An interrupted run already bought this offering: training plan %s. --again buys a second one.\n", e.Result)
+		if !confirmed(ctx, stderr, "purchase", a.yes, "Buy a SECOND training plan?", "again", "bought") {
+			return 1
+		}
+		opts = append(opts, aws.Again())
+	}
+	res, err := tp.Purchase(ctx, po, a.tags, opts...)
+	if errors.Is(err, aws.ErrAlreadyBought) {
+		return alreadyDone(stderr, "purchase", client.ExplainError(err))
+	}
+	if err != nil {
+		return planPurchaseFailure(stderr, o, err)
+	}
+	if res.Recovered {
+		fmt.Fprintf(stderr, "The reply to the purchase was lost. Training plan %s was found by its name: it is bought, once.\n", res.Plan.Name)
+	}
+	if err := printPlanPurchase(stdout, format, o, res); err != nil {
+		fmt.Fprintln(stderr, "gpublock purchase:", err)
+		return 1
+	}
+	return 0
+}
+
+// findPlanOffering runs the training plan search again and takes the offering with this id.
+func findPlanOffering(ctx context.Context, client *aws.Client, tp *trainingplans.Client, q trainingplans.Query, id string) (trainingplans.Offering, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		found  *trainingplans.Offering
+		failed error
+		seen   int
+	)
+	for ev := range tp.Search(ctx, q) {
+		for i := range ev.Offerings {
+			seen++
+			if found == nil && ev.Offerings[i].ID == id {
+				o := ev.Offerings[i]
+				found = &o
+				cancel()
+			}
+		}
+		if st := ev.Status; st != nil && st.State == aws.RegionError && found == nil {
+			failed = st.Err
+		}
+	}
+	switch {
+	case found != nil:
+		return *found, nil
+	case ctx.Err() != nil && failed == nil:
+		return trainingplans.Offering{}, errors.New("cancelled; nothing was bought")
+	case failed != nil:
+		return trainingplans.Offering{}, fmt.Errorf("the offering could not be looked up: %s", client.ExplainError(failed))
+	}
+	return trainingplans.Offering{}, fmt.Errorf("training plan offering %s is not among the %d offerings the search now returns in %s: it was sold, it expired, "+
+		"or the search flags (--type, --count, --duration, --from, --to, --target) differ from those that listed it. Search again (gpublock offerings --source training-plans); nothing was bought",
+		id, seen, q.Regions[0])
+}
+
+// printPlanSummary is the confirmation of a training plan purchase: the facts of a
+// Capacity Block's (account, region, capacity, window, fee, no refund), the target
+// resources and every part, and that nothing has checked the permission.
+func printPlanSummary(w io.Writer, info backendInfo, account string, o model.Offering, tags map[string]string) {
+	fmt.Fprintf(w, "\nPURCHASE OF A TRAINING PLAN (%s): %s\n", info.Mode, info.Reason)
+	fmt.Fprintf(w, "  Account:     %s\n", account)
+	fmt.Fprintf(w, "  Region:      %s\n", o.Region)
+	fmt.Fprintf(w, "  For:         %s\n", strings.Join(o.Targets, ", "))
+	printPlanParts(w, o.Parts)
+	fmt.Fprintf(w, "  Start:       %s\n", bothTimes(o.Start))
+	fmt.Fprintf(w, "  End:         %s\n", bothTimes(o.End))
+	fmt.Fprintf(w, "  Reserved:    %d hours (the parts' hours; a gap between parts is not reserved)\n", o.DurationHours)
+	fmt.Fprintf(w, "  Upfront fee: %s, total for every part\n", exactFee(o.Fee, o.Currency))
+	if r := o.HourlyRate(); !r.IsZero() {
+		fmt.Fprintf(w, "  Rate:        %s per instance-hour", r.Rate())
+		if ar := o.AcceleratorHourlyRate(); !ar.IsZero() {
+			fmt.Fprintf(w, ", %s per accelerator-hour", ar.Rate())
+		}
+		fmt.Fprintln(w)
+	}
+	if cmp := pricing.Compare(priceCatalog(), o); cmp.NoOnDemand {
+		fmt.Fprintf(w, "  Break-even:  none: %s\n", cmp.NoOnDemandReason)
+	}
+	if len(tags) > 0 {
+		fmt.Fprintf(w, "  Tags:        %s\n", tagFlag(tags).String())
+	}
+	fmt.Fprintf(w, "  Offering:    %s\n", o.ID)
+	fmt.Fprintf(w, "  %s\n", noPlanRefund)
+	fmt.Fprintf(w, "  %s\n", noPlanDryRun)
+}
+
+// planPurchaseFailure reports a plan purchase that did not happen (exit 1) or may have (3).
+func planPurchaseFailure(stderr io.Writer, o model.Offering, err error) int {
+	var pe *aws.PurchaseError
+	if errors.As(err, &pe) && pe.Outcome == aws.Unknown {
+		fmt.Fprintf(stderr, "gpublock purchase: OUTCOME UNKNOWN: %s\n", pe.Explanation)
+		return exitUnknown
+	}
+	if errors.As(err, &pe) {
+		fmt.Fprintf(stderr, "gpublock purchase: NOT BOUGHT: %s\n", pe.Explanation)
+		return 1
+	}
+	fmt.Fprintf(stderr, "gpublock purchase: NOT BOUGHT (training plan offering %s): %s\n", o.ID, aws.ExplainError(err))
+	return 1
+}
+
+// planPurchaseJSON is CreateTrainingPlan's answer and the plan as DescribeTrainingPlan
+// gives it, plus what gpublock knows.
+type planPurchaseJSON struct {
+	TrainingPlanArn        string
+	TrainingPlan           planJSON
+	TrainingPlanOfferingId string
+	GpublockRequestId      string
+	FoundByName            bool
+}
+
+func printPlanPurchase(w io.Writer, format outputFormat, o model.Offering, res trainingplans.PurchaseResult) error {
+	b := trainingplans.ModelBlock(res.Plan)
+	if format == "json" {
+		return writeJSON(w, planPurchaseJSON{TrainingPlanArn: b.ARN, TrainingPlan: toPlanJSON(b), TrainingPlanOfferingId: o.ID,
+			GpublockRequestId: res.RequestID, FoundByName: res.Recovered})
+	}
+	rows := [][2]string{
+		{"Plan", b.ReservationID},
+		{"ARN", b.ARN},
+		{"Status", res.Plan.Status},
+		{"Region", b.Region},
+		{"For", strings.Join(b.Targets, ", ")},
+		{"Start", bothTimes(o.Start)},
+		{"End", bothTimes(o.End)},
+		{"Upfront fee", exactFee(o.Fee, o.Currency)},
+		{"Request id", res.RequestID + " (the plan's name)"},
+	}
+	if res.Recovered {
+		rows = append(rows, [2]string{"Confirmed", "found by its name after the reply was lost"})
+	}
+	if err := printRows(w, rows); err != nil {
+		return err
+	}
+	printPlanUses(w, b)
+	return nil
+}
+
+// printPlanUses prints how to use the plan, one copyable AWS CLI line per target.
+func printPlanUses(w io.Writer, b model.Block) {
+	uses := model.PlanUses(b)
+	if len(uses) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nHow to use it (fill in the names in capitals):")
+	for _, u := range uses {
+		fmt.Fprintf(w, "  %s (%s):\n    %s\n", u.Target, u.Field, u.Command)
+	}
+}

@@ -1,0 +1,429 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/sagemakersim"
+)
+
+// startPlanSim is startCLISim serving SageMaker too.
+func startPlanSim(t *testing.T, tweak ...func(*ec2sim.Options)) *cliSim {
+	t.Helper()
+	return startCLISim(t, append([]func(*ec2sim.Options){func(o *ec2sim.Options) {
+		o.Protocols = []ec2sim.Protocol{sagemakersim.Protocol()}
+	}}, tweak...)...)
+}
+
+// planSearch is a training plan search every test of this file runs.
+var planSearch = []string{"--source", "training-plans", "--region", "us-east-1,us-east-2,us-west-2", "--type", "p5.48xlarge",
+	"--count", "2", "--duration", "2d-5d", "--from", "2026-12-01T08:00:00Z", "--to", "2027-01-20"}
+
+func planOfferings(t *testing.T, url string, extra ...string) []offeringJSON {
+	t.Helper()
+	args := append(append([]string{"offerings", "--endpoint-url", url, "-o", "json"}, planSearch...), extra...)
+	code, out, errs := runCLI(args...)
+	var rows []offeringJSON
+	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
+		t.Fatalf("offerings: exit %d, stderr %q\n%s", code, errs, out)
+	}
+	return rows
+}
+
+func TestOfferingsTrainingPlansJSON(t *testing.T) {
+	cs := startPlanSim(t)
+	rows := planOfferings(t, cs.url)
+	if len(rows) == 0 {
+		t.Fatal("no training plan offering")
+	}
+	for _, r := range rows {
+		if r.Source.Name() != "training-plans" || !strings.HasPrefix(r.TrainingPlanOfferingId, "tpo-") || r.CapacityBlockOfferingId != "" {
+			t.Fatalf("row: %+v", r)
+		}
+		if !strings.HasPrefix(r.InstanceType, "ml.") || len(r.ReservedCapacityOfferings) == 0 || len(r.TargetResources) == 0 {
+			t.Fatalf("row without the plan's fields: %+v", r)
+		}
+		var hours int64
+		for _, p := range r.ReservedCapacityOfferings {
+			hours += p.DurationHours
+		}
+		if hours != r.DurationHours {
+			t.Fatalf("DurationHours %d is not the sum of the parts' %d", r.DurationHours, hours)
+		}
+		if r.OnDemandHourlyPrice != nil || !strings.Contains(r.NoOnDemandReason, "no SageMaker on-demand price") {
+			t.Fatalf("break-even from EC2's price: %+v", r)
+		}
+	}
+}
+
+// planPurchaseArgs is the purchase of a plan offering listed by planSearch, in one region.
+func planPurchaseArgs(url, id, region string, extra ...string) []string {
+	args := []string{"purchase", id, "--endpoint-url", url}
+	for i := 0; i < len(planSearch); i += 2 {
+		if planSearch[i] == "--region" {
+			args = append(args, "--region", region)
+			continue
+		}
+		args = append(args, planSearch[i], planSearch[i+1])
+	}
+	return append(args, extra...)
+}
+
+// pickPlan is a plan offering of planSearch: a multi-part one when multi, else any.
+func pickPlan(t *testing.T, url string, multi bool) offeringJSON {
+	t.Helper()
+	for _, r := range planOfferings(t, url) {
+		if !multi || len(r.ReservedCapacityOfferings) > 1 {
+			return r
+		}
+	}
+	t.Fatalf("no training plan offering (multi-part: %v)", multi)
+	return offeringJSON{}
+}
+
+// plansIn lists the account's plans in region with `gpublock blocks --source training-plans -o json`.
+func plansIn(t *testing.T, url, region string) []planJSON {
+	t.Helper()
+	code, out, errs := runCLI("blocks", "--endpoint-url", url, "--region", region, "--source", "training-plans", "-o", "json")
+	var rows []planJSON
+	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
+		t.Fatalf("blocks: exit %d, stderr %q\n%s", code, errs, out)
+	}
+	return rows
+}
+
+func TestPurchaseMultiPartPlan(t *testing.T) {
+	cs := startPlanSim(t)
+	asPerson(t, true, "buy\n")
+	off := pickPlan(t, cs.url, true)
+	code, out, errs := runCLI(planPurchaseArgs(cs.url, off.TrainingPlanOfferingId, off.Region, "-o", "json")...)
+	if code != 0 {
+		t.Fatalf("purchase: exit %d\n%s", code, errs)
+	}
+	// The confirmation: account, region, target, each part, the total fee, no refund, no dry run.
+	for _, want := range []string{"Account:", "Region:      " + off.Region, "For:         training-job", "Part 1:", "Part 2:",
+		"Upfront fee: $", "cannot be cancelled or modified", "There is no dry run for training plans", "Type buy"} {
+		if !strings.Contains(errs, want) {
+			t.Fatalf("the confirmation lacks %q:\n%s", want, errs)
+		}
+	}
+	if strings.Count(errs, "  Part ") != len(off.ReservedCapacityOfferings) {
+		t.Fatalf("the confirmation does not list the %d parts:\n%s", len(off.ReservedCapacityOfferings), errs)
+	}
+	var res planPurchaseJSON
+	if err := json.Unmarshal([]byte(out), &res); err != nil || !strings.HasPrefix(res.TrainingPlanArn, "arn:aws:sagemaker:"+off.Region+":") {
+		t.Fatalf("purchase json: %v\n%s", err, out)
+	}
+	plans := plansIn(t, cs.url, off.Region)
+	if len(plans) != 1 || plans[0].TrainingPlanArn != res.TrainingPlanArn || plans[0].Source.Name() != "training-plans" {
+		t.Fatalf("plans: %+v", plans)
+	}
+	p := plans[0]
+	if len(p.ReservedCapacitySummaries) != len(off.ReservedCapacityOfferings) || p.DurationHours != off.DurationHours {
+		t.Fatalf("the plan's parts or hours differ from the offering's: %+v vs %+v", p, off)
+	}
+	if len(p.HowToUse) != 1 || p.HowToUse[0].Field != "ResourceConfig.TrainingPlanArn" || !strings.Contains(p.HowToUse[0].Command, p.TrainingPlanArn) {
+		t.Fatalf("how to use: %+v", p.HowToUse)
+	}
+	var intents, outcomes int
+	for _, e := range journalLines(t) {
+		if e.Action == "CreateTrainingPlan" && e.Phase == "intent" {
+			intents++
+		}
+		if e.Action == "CreateTrainingPlan" && e.Phase == "outcome" && e.Outcome == "bought" && e.Result == res.TrainingPlanArn {
+			outcomes++
+		}
+	}
+	if intents != 1 || outcomes != 1 {
+		t.Fatalf("journal: %d intents, %d outcomes", intents, outcomes)
+	}
+}
+
+func TestPurchasePlanTableShowsHowToUse(t *testing.T) {
+	cs := startPlanSim(t)
+	asPerson(t, false, "")
+	off := pickPlan(t, cs.url, false)
+	code, out, errs := runCLI(planPurchaseArgs(cs.url, off.TrainingPlanOfferingId, off.Region, "--yes", "--target", "training-job,endpoint")...)
+	if code != 0 {
+		// The offering was listed for training jobs only: a search for both is another one.
+		if !strings.Contains(errs, "is not among") {
+			t.Fatalf("purchase: exit %d\n%s", code, errs)
+		}
+		code, out, errs = runCLI(planPurchaseArgs(cs.url, off.TrainingPlanOfferingId, off.Region, "--yes")...)
+		if code != 0 {
+			t.Fatalf("purchase: exit %d\n%s", code, errs)
+		}
+	}
+	for _, want := range []string{"ARN:", "How to use it", "ResourceConfig.TrainingPlanArn", "aws sagemaker create-training-job --region " + off.Region} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("receipt lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestPurchasePlanLostReplySettlesToOnePlan(t *testing.T) {
+	cs := startPlanSim(t)
+	asPerson(t, false, "")
+	off := pickPlan(t, cs.url, false)
+	cs.sim.SetFaults(ec2sim.Faults{LostReply: 1})
+	code, out, errs := runCLI(planPurchaseArgs(cs.url, off.TrainingPlanOfferingId, off.Region, "--yes", "-o", "json")...)
+	cs.sim.SetFaults(ec2sim.Faults{})
+	if code != 0 || !strings.Contains(errs, "found by its name: it is bought, once") {
+		t.Fatalf("purchase after a lost reply: exit %d\n%s", code, errs)
+	}
+	var res planPurchaseJSON
+	if err := json.Unmarshal([]byte(out), &res); err != nil || !res.FoundByName {
+		t.Fatalf("json: %v %s", err, out)
+	}
+	if plans := plansIn(t, cs.url, off.Region); len(plans) != 1 || plans[0].TrainingPlanArn != res.TrainingPlanArn {
+		t.Fatalf("%d plans after a lost reply: %+v", len(plans), plans)
+	}
+}
+
+// dropJournalOutcomes removes the journal's outcome lines: what a crash between the call
+// and its outcome line leaves.
+func dropJournalOutcomes(t *testing.T) {
+	t.Helper()
+	dir := filepath.Join(os.Getenv("XDG_STATE_HOME"), "gpublock")
+	n := 0
+	for _, p := range []string{filepath.Join(dir, "journal.jsonl"), filepath.Join(dir, "simulated", "journal.jsonl")} {
+		b, err := os.ReadFile(p)
+		if os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		var keep []string
+		for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			if !strings.Contains(l, `"phase":"outcome"`) {
+				keep = append(keep, l)
+			}
+		}
+		n += len(keep)
+		if err := os.WriteFile(p, []byte(strings.Join(keep, "\n")+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no journal intent")
+	}
+}
+
+func TestInterruptedPlanPurchaseRerunBuysNothingNew(t *testing.T) {
+	cs := startPlanSim(t)
+	asPerson(t, false, "")
+	off := pickPlan(t, cs.url, false)
+	args := planPurchaseArgs(cs.url, off.TrainingPlanOfferingId, off.Region, "--yes")
+	if code, _, errs := runCLI(args...); code != 0 {
+		t.Fatalf("purchase: exit %d\n%s", code, errs)
+	}
+	dropJournalOutcomes(t)
+	code, _, errs := runCLI(args...)
+	if code != 0 || !strings.Contains(errs, "settled an interrupted run: The training plan purchase") || !strings.Contains(errs, "Nothing new was bought") {
+		t.Fatalf("re-run: exit %d\n%s", code, errs)
+	}
+	if plans := plansIn(t, cs.url, off.Region); len(plans) != 1 {
+		t.Fatalf("%d plans after the re-run", len(plans))
+	}
+}
+
+func TestPlanPurchaseRefusals(t *testing.T) {
+	cs := startPlanSim(t)
+	asPerson(t, false, "")
+	off := pickPlan(t, cs.url, false)
+	before := cs.calls.Load()
+	code, _, errs := runCLI(planPurchaseArgs(cs.url, off.TrainingPlanOfferingId, off.Region, "--yes", "--read-only")...)
+	if code != 1 || !strings.Contains(errs, "nothing was sent to AWS") || cs.calls.Load() != before {
+		t.Fatalf("read-only: exit %d, %d calls\n%s", code, cs.calls.Load()-before, errs)
+	}
+	code, _, errs = runCLI(planPurchaseArgs(cs.url, off.TrainingPlanOfferingId, off.Region, "--yes", "--max-spend", "100")...)
+	if code != 1 || !strings.Contains(errs, "above the spending cap") {
+		t.Fatalf("cap: exit %d\n%s", code, errs)
+	}
+	if plans := plansIn(t, cs.url, off.Region); len(plans) != 0 {
+		t.Fatalf("%d plans bought by refusals", len(plans))
+	}
+	for _, j := range journalLines(t) {
+		if j.Action == "CreateTrainingPlan" {
+			t.Fatalf("a refusal journalled a purchase: %+v", j)
+		}
+	}
+}
+
+func TestSourceAndTargetUsageBeforeAnyCall(t *testing.T) {
+	cs := startPlanSim(t)
+	asPerson(t, false, "")
+	search := func(extra ...string) []string {
+		return append([]string{"offerings", "--endpoint-url", cs.url, "--type", "p5.48xlarge", "--duration", "2d"}, extra...)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{search("--source", "spot"), "--source \"spot\": allowed capacity-blocks, training-plans or all"},
+		{search("--source", "training-plans", "--target", "notebook"), "--target \"notebook\": allowed training-job, hyperpod-cluster, endpoint, studio-apps"},
+		{search("--target", "endpoint"), "--target \"endpoint\" is for training plans"},
+		{search("--source", "training-plans", "--count", "3"), "training plans reserve 1, 2, 4, 8, 16, 32 or 64 instances, not 3"},
+		{search("--source", "training-plans", "--duration", "200d"), "training plans last 1 to 182 whole days, not 200"},
+		{search("--source", "all", "--duration", "20d"), "Capacity Blocks' rule"},
+		{search("--source", "training-plans", "--type", "p5.48xlarge", "--watch"), "--watch searches Capacity Blocks only"},
+		{search("--source", "all", "-o", "csv"), "-o csv has Capacity Blocks' columns only"},
+		{search("--source", "training-plans", "--all-zones"), "--all-zones is for Capacity Blocks"},
+		{search("--source", "training-plans", "--duration", "2x"), "training plans last 1 to 182 days"},
+		{[]string{"purchase", "tpo-" + strings.Repeat("a", 64), "--endpoint-url", cs.url, "--region", "us-east-1", "--type", "p5.48xlarge", "--duration", "2d", "--yes"}, "is a training plan offering; add --source training-plans"},
+		{[]string{"purchase", "tpo-" + strings.Repeat("a", 64), "--source", "training-plans", "--dry-run", "--endpoint-url", cs.url, "--region", "us-east-1"}, "there is no dry run for training plans"},
+		{[]string{"purchase", "tpo-x", "--source", "all", "--endpoint-url", cs.url, "--region", "us-east-1"}, "give the one source"},
+		{[]string{"blocks", "--endpoint-url", cs.url, "--source", "ec2-ish"}, "--source \"ec2-ish\""},
+		{[]string{"blocks", "--endpoint-url", cs.url, "--source", "all", "-o", "csv"}, "-o csv lists Capacity Blocks only"},
+	} {
+		code, out, errs := runCLI(tc.args...)
+		if code != 2 || out != "" || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2 and %q", tc.args, code, out, errs, tc.want)
+		}
+	}
+	if n := cs.calls.Load(); n != 0 {
+		t.Fatalf("bad usage made %d calls", n)
+	}
+}
+
+func TestExtendPlanListAndBuy(t *testing.T) {
+	cs := startPlanSim(t)
+	asPerson(t, false, "")
+	off := pickPlan(t, cs.url, false)
+	if code, _, errs := runCLI(planPurchaseArgs(cs.url, off.TrainingPlanOfferingId, off.Region, "--yes")...); code != 0 {
+		t.Fatalf("purchase: exit %d\n%s", code, errs)
+	}
+	cs.sim.Advance(10 * time.Minute) // paid: Scheduled
+	p := plansIn(t, cs.url, off.Region)[0]
+	if p.Status != "Scheduled" {
+		t.Fatalf("plan %s after its payment", p.Status)
+	}
+	base := []string{"extend", p.TrainingPlanName, "--source", "training-plans", "--endpoint-url", cs.url, "--region", off.Region}
+	code, out, errs := runCLI(append(base, "--list", "-o", "json")...)
+	var list []planExtensionJSON
+	if code != 0 || json.Unmarshal([]byte(out), &list) != nil {
+		t.Fatalf("extend --list: exit %d\n%s\n%s", code, errs, out)
+	}
+	if len(list) == 0 {
+		t.Fatal("no extension length offered")
+	}
+	for _, x := range list {
+		if x.StartDate != p.EndTime || x.TrainingPlanArn != p.TrainingPlanArn || x.DurationHours%24 != 0 {
+			t.Fatalf("extension %+v of a plan ending %s", x, p.EndTime)
+		}
+	}
+	x := list[0]
+	days := strconv.Itoa(x.DurationHours/24) + "d"
+
+	code, _, errs = runCLI(append(base, "--duration", days, "--yes", "--read-only")...)
+	if code != 1 || !strings.Contains(errs, "nothing was sent to AWS") {
+		t.Fatalf("read-only extend: exit %d\n%s", code, errs)
+	}
+	code, out, errs = runCLI(append(base, "--duration", days, "--yes", "-o", "json")...)
+	if code != 0 || !strings.Contains(errs, "cannot be cancelled or modified") || !strings.Contains(errs, "no dry run for training plans") {
+		t.Fatalf("extend: exit %d\n%s", code, errs)
+	}
+	var got planExtensionJSON
+	if err := json.Unmarshal([]byte(out), &got); err != nil || got.EndDate != x.EndDate {
+		t.Fatalf("extension json %v: %s", err, out)
+	}
+	// A crash before the outcome line: the re-run settles it and extends nothing new.
+	dropJournalOutcomes(t)
+	code, _, errs = runCLI(append(base, "--duration", days, "--yes")...)
+	if code != 0 || !strings.Contains(errs, "settled an interrupted run: The extension of training plan") || !strings.Contains(errs, "Nothing new was bought") {
+		t.Fatalf("re-run of an interrupted extension: exit %d\n%s", code, errs)
+	}
+	extends := 0
+	for _, e := range journalLines(t) {
+		if e.Action == "ExtendTrainingPlan" && e.Phase == "intent" {
+			extends++
+		}
+	}
+	if extends != 1 {
+		t.Fatalf("%d extension intents journalled", extends)
+	}
+	cs.sim.Advance(10 * time.Minute)
+	if p2 := plansIn(t, cs.url, off.Region)[0]; p2.EndTime != x.EndDate {
+		t.Fatalf("the plan ends %s after its extension to %s was paid", p2.EndTime, x.EndDate)
+	}
+	// A bad length names the plans' rule, before any call.
+	before := cs.calls.Load()
+	code, _, errs = runCLI(append(base, "--duration", "15d", "--yes")...)
+	if code != 2 || !strings.Contains(errs, "by whole weeks") || cs.calls.Load() != before {
+		t.Fatalf("15d: exit %d\n%s", code, errs)
+	}
+}
+
+// --demo serves both sources, side by side in one table.
+func TestOfferingsDemoBothSources(t *testing.T) {
+	cliEnv(t)
+	code, out, errs := runCLI("offerings", "--demo", "--source", "all", "--type", "p5.48xlarge", "--count", "2", "--duration", "2d-4d",
+		"--region", "us-east-1,us-west-2", "--to", "+4w")
+	if code != 0 || !strings.HasPrefix(out, "SOURCE ") {
+		t.Fatalf("exit %d, stderr %q\n%s", code, errs, out)
+	}
+	if !strings.Contains(out, "\ncapacity-blocks ") || !strings.Contains(out, "\ntraining-plans ") {
+		t.Fatalf("the demo does not show both sources:\n%s", out)
+	}
+}
+
+// blocks --source all lists a Capacity Block and a training plan, each in its source's
+// field names; the table lists the plan with its ARN and how to use it.
+func TestBlocksListsBothSources(t *testing.T) {
+	cs := startPlanSim(t)
+	asPerson(t, false, "")
+	cb := pickOffering(t, cs.url)
+	if code, _, errs := runCLI(purchaseArgsFor(cs.url, cb.CapacityBlockOfferingId, "--yes")...); code != 0 {
+		t.Fatalf("block purchase: exit %d\n%s", code, errs)
+	}
+	var plan offeringJSON
+	for _, r := range planOfferings(t, cs.url) {
+		if r.Region == "us-east-1" {
+			plan = r
+			break
+		}
+	}
+	if plan.TrainingPlanOfferingId == "" {
+		t.Fatal("no training plan offering in us-east-1")
+	}
+	if code, _, errs := runCLI(planPurchaseArgs(cs.url, plan.TrainingPlanOfferingId, "us-east-1", "--yes")...); code != 0 {
+		t.Fatalf("plan purchase: exit %d\n%s", code, errs)
+	}
+	code, out, errs := runCLI("blocks", "--endpoint-url", cs.url, "--region", "us-east-1", "--source", "all", "-o", "json")
+	var rows []map[string]any
+	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
+		t.Fatalf("blocks: exit %d\n%s\n%s", code, errs, out)
+	}
+	var sources []string
+	for _, r := range rows {
+		sources = append(sources, r["Source"].(string))
+		switch r["Source"] {
+		case "capacity-blocks":
+			if r["CapacityReservationId"] == nil {
+				t.Errorf("block row %v", r)
+			}
+		case "training-plans":
+			if arn, _ := r["TrainingPlanArn"].(string); !strings.HasPrefix(arn, "arn:aws:sagemaker:us-east-1:") || r["HowToUse"] == nil {
+				t.Errorf("plan row %v", r)
+			}
+		}
+	}
+	if strings.Join(sources, ",") != "capacity-blocks,training-plans" {
+		t.Fatalf("sources %v", sources)
+	}
+	code, out, errs = runCLI("blocks", "--endpoint-url", cs.url, "--region", "us-east-1", "--source", "all")
+	if code != 0 || !strings.Contains(out, "TRAINING PLAN") || !strings.Contains(out, "ResourceConfig.TrainingPlanArn") || !strings.Contains(out, "RESERVATION") {
+		t.Fatalf("table: exit %d\n%s\n%s", code, errs, out)
+	}
+	// The default lists Capacity Blocks only, as before.
+	if rows := reservations(t, cs.url); len(rows) != 1 {
+		t.Fatalf("blocks without --source: %d rows", len(rows))
+	}
+}

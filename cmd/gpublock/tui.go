@@ -66,13 +66,7 @@ func parseTUI(args []string, stderr io.Writer) (tuiArgs, error) {
 	}
 	var f awsFlags
 	f.register(fs)
-	noColor := fs.Bool("no-color", false, "draw without colour (also when $NO_COLOR is set)")
-	fs.StringVar(&a.screen, "screen", "search", "the `screen` to open on: search, or blocks (every block, its countdown and warnings)")
-	fs.DurationVar(&a.refresh, "refresh", 30*time.Second, "how often the blocks are listed again (at least 5s; r refreshes at once)")
-	fs.BoolVar(&a.noNotify, "no-notify", false, "no bell or desktop notification (OSC 9) for a block's warnings or a watched search's new offerings (n toggles them)")
-	fs.DurationVar(&a.watchEvery, "watch-every", 5*time.Minute, "how often a watched search (w in the search screen) runs again, 1m to 24h")
-	a.oncall.register(fs)
-	fs.StringVar(&a.theme, "theme", "auto", "`colours` for a light or a dark terminal: auto (ask the terminal), light or dark")
+	noColor := a.register(fs)
 	if err := fs.Parse(args); err != nil {
 		return a, err
 	}
@@ -97,6 +91,19 @@ func parseTUI(args []string, stderr io.Writer) (tuiArgs, error) {
 	f.sdkLog = io.Discard
 	a.aws, a.noColor = &f, *noColor || os.Getenv("NO_COLOR") != ""
 	return a, nil
+}
+
+// register declares the TUI's own flags (the AWS flags are awsFlags.register's); the root
+// command declares the same ones, so that cobra knows which of them take a value.
+func (a *tuiArgs) register(fs *flag.FlagSet) (noColor *bool) {
+	noColor = fs.Bool("no-color", false, "draw without colour (also when $NO_COLOR is set)")
+	fs.StringVar(&a.screen, "screen", "search", "the `screen` to open on: search, or blocks (every block, its countdown and warnings)")
+	fs.DurationVar(&a.refresh, "refresh", 30*time.Second, "how often the blocks are listed again (at least 5s; r refreshes at once)")
+	fs.BoolVar(&a.noNotify, "no-notify", false, "no bell or desktop notification (OSC 9) for a block's warnings or a watched search's new offerings (n toggles them)")
+	fs.DurationVar(&a.watchEvery, "watch-every", 5*time.Minute, "how often a watched search (w in the search screen) runs again, 1m to 24h")
+	a.oncall.register(fs)
+	fs.StringVar(&a.theme, "theme", "auto", "`colours` for a light or a dark terminal: auto (ask the terminal), light or dark")
+	return noColor
 }
 
 func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {

@@ -1,0 +1,242 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"sort"
+	"strings"
+
+	"charm.land/fang/v2"
+	mango "github.com/muesli/mango-cobra"
+	"github.com/muesli/roff"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+const rootLong = "gpublock finds, prices, books, launches into and watches AWS EC2 Capacity Blocks for ML.\n" +
+	"With no command it starts the terminal UI. The AWS flags (--profile, --region, --endpoint-url,\n" +
+	"--demo, --read-only, --max-spend, ...) work before or after the command name.\n\n" +
+	"Exit status: 0 ok, 1 failure, 2 bad usage; some commands document a 3 of their own."
+
+// execute runs the command line. The subcommands parse their own flags (each file's
+// FlagSet, with the shared awsFlags.register), so cobra hands them every argument that is
+// not the command's name, including the AWS flags given before it; the root declares the
+// AWS flags (persistent) and the TUI's, so that it can tell a flag's value from a command
+// name and complete both.
+func execute(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	root := newRootCmd(ctx, args, stdout, stderr)
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	return fang.Execute(ctx, root,
+		fang.WithVersion(version),
+		fang.WithoutManpage(), // ours writes to the command's stdout, not os.Stdout
+		fang.WithErrorHandler(func(w io.Writer, _ fang.Styles, err error) { printError(w, err) }),
+	)
+}
+
+// printError says what went wrong in one line and where help is, for the errors cobra
+// finds itself; a command's exitError has been explained by the command.
+func printError(w io.Writer, err error) {
+	var ee exitError
+	if errors.As(err, &ee) {
+		return
+	}
+	fmt.Fprintf(w, "gpublock: %v\n", err)
+	fmt.Fprintln(w, "Run 'gpublock --help' for the commands and flags.")
+}
+
+// usageWrap marks cobra's own complaints (bad flag, wrong arguments) as bad usage: exit 2.
+func usageWrap(_ *cobra.Command, err error) error { return usageError{err.Error()} }
+
+// codeError is the error RunE returns for a command's exit status.
+func codeError(code int) error {
+	if code == 0 {
+		return nil
+	}
+	return exitError{code}
+}
+
+func newRootCmd(ctx context.Context, args []string, stdout, stderr io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "gpublock",
+		Short: "find, price, book and watch AWS EC2 Capacity Blocks for ML",
+		Long:  rootLong,
+		Example: "  gpublock --demo\n" +
+			"  gpublock offerings --type p5.48xlarge --duration 2d --region all\n" +
+			"  gpublock --endpoint-url http://127.0.0.1:4566 blocks -o json",
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usagef("unknown command %q (gpublock help lists the commands)", args[0])
+			}
+			return nil
+		},
+		SilenceUsage:      true,
+		SilenceErrors:     true,
+		CompletionOptions: cobra.CompletionOptions{HiddenDefaultCmd: false},
+		// With no command the flags are the TUI's: parseTUI reads them again from the
+		// original arguments, with its own checks and messages.
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return codeError(runTUI(ctx, args, stdout, stderr))
+		},
+	}
+	root.SetFlagErrorFunc(usageWrap)
+	root.SetContext(ctx)
+	root.AddGroup(&cobra.Group{ID: "capacity", Title: "Capacity Blocks"}, &cobra.Group{ID: "tools", Title: "Tools"})
+
+	var g awsFlags
+	gfs := flag.NewFlagSet("gpublock", flag.ContinueOnError)
+	g.register(gfs)
+	root.PersistentFlags().AddGoFlagSet(gfs)
+	var t tuiArgs
+	tfs := flag.NewFlagSet("gpublock", flag.ContinueOnError)
+	t.register(tfs)
+	root.Flags().AddGoFlagSet(tfs)
+	// The flag package marks a value's name in `backquotes`; fang prints usage as it is.
+	for _, fs := range []*pflag.FlagSet{root.PersistentFlags(), root.Flags()} {
+		fs.VisitAll(func(f *pflag.Flag) { f.Usage = strings.ReplaceAll(f.Usage, "`", "") })
+	}
+
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		if n != "" {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		root.AddCommand(passthrough(ctx, n, commands[n]))
+	}
+	root.AddCommand(manCmd(), versionCmd())
+	return root
+}
+
+// toolCommands are listed apart from the Capacity Block commands in help.
+var toolCommands = []string{"sim", "prices", "journal", "config", "version", "completion"}
+
+// passthrough makes a cobra command of one of the commands map's entries: it parses its
+// own flags and returns its own exit status; its help is its own usage.
+func passthrough(ctx context.Context, name string, c command) *cobra.Command {
+	group := "capacity"
+	if slices.Contains(toolCommands, name) {
+		group = "tools"
+	}
+	cmd := &cobra.Command{
+		Use:                name,
+		Short:              c.summary,
+		GroupID:            group,
+		DisableFlagParsing: true,
+		SilenceUsage:       true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return codeError(c.run(ctx, args, cmd.OutOrStdout(), cmd.ErrOrStderr()))
+		},
+		// Flags are completed from the command's own list, then the AWS flags.
+		ValidArgsFunction: func(cmd *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			if !strings.HasPrefix(toComplete, "-") {
+				return nil, cobra.ShellCompDirectiveDefault
+			}
+			var out []cobra.Completion
+			for _, f := range commandFlags(ctx, c) {
+				if strings.HasPrefix("--"+f, toComplete) {
+					out = append(out, "--"+f)
+				}
+			}
+			return out, cobra.ShellCompDirectiveNoFileComp
+		},
+	}
+	// `gpublock help NAME` prints the same usage as NAME -h, on stdout.
+	cmd.SetHelpFunc(func(cmd *cobra.Command, _ []string) {
+		c.run(ctx, []string{"-h"}, cmd.OutOrStdout(), cmd.OutOrStdout())
+	})
+	return cmd
+}
+
+// commandFlags are the names of a command's flags, read from its own usage (-h).
+func commandFlags(ctx context.Context, c command) []string {
+	var b strings.Builder
+	c.run(ctx, []string{"-h"}, io.Discard, &b)
+	var out []string
+	for _, line := range strings.Split(b.String(), "\n") {
+		line = strings.TrimSpace(line)
+		if !strings.HasPrefix(line, "-") {
+			continue
+		}
+		name, _, _ := strings.Cut(strings.TrimLeft(line, "-"), " ")
+		if name != "" && name != "h" && !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+func manCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:    "man",
+		Short:  "print the manual page (roff)",
+		Hidden: true,
+		Args:   cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			page, err := mango.NewManPage(1, cmd.Root())
+			if err != nil {
+				return err
+			}
+			_, err = fmt.Fprint(cmd.OutOrStdout(), page.Build(roff.NewDocument()))
+			return err
+		},
+	}
+}
+
+func versionCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:     "version",
+		Short:   "print the version",
+		GroupID: "tools",
+		Args:    cobra.NoArgs,
+		Run: func(cmd *cobra.Command, _ []string) {
+			fmt.Fprintln(cmd.OutOrStdout(), "gpublock", version)
+		},
+	}
+}
+
+// awsFlagNames are the flags awsFlags.register declares, listed apart in every help.
+var awsFlagNames = func() map[string]bool {
+	fs := flag.NewFlagSet("", flag.ContinueOnError)
+	new(awsFlags).register(fs)
+	names := map[string]bool{}
+	fs.VisitAll(func(f *flag.Flag) { names[f.Name] = true })
+	return names
+}()
+
+// printFlagGroups prints a command's flags as the flag package does, its own first under
+// "Flags:", then the shared AWS flags under a heading of their own.
+func printFlagGroups(w io.Writer, fs *flag.FlagSet) {
+	own := flag.NewFlagSet(fs.Name(), flag.ContinueOnError)
+	shared := flag.NewFlagSet(fs.Name(), flag.ContinueOnError)
+	fs.VisitAll(func(f *flag.Flag) {
+		if awsFlagNames[f.Name] {
+			shared.Var(f.Value, f.Name, f.Usage)
+		} else {
+			own.Var(f.Value, f.Name, f.Usage)
+		}
+		// Var takes the current value as the default; the flag's own default is shown.
+		if g := own.Lookup(f.Name); g != nil {
+			g.DefValue = f.DefValue
+		}
+		if g := shared.Lookup(f.Name); g != nil {
+			g.DefValue = f.DefValue
+		}
+	})
+	own.SetOutput(w)
+	shared.SetOutput(w)
+	fmt.Fprintln(w, "Flags:")
+	own.PrintDefaults()
+	if shared.Lookup("region") == nil { // a command without the AWS flags
+		return
+	}
+	fmt.Fprintln(w, "\nAWS flags (before or after the command name):")
+	shared.PrintDefaults()
+}

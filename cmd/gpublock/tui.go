@@ -41,8 +41,10 @@ type tuiArgs struct {
 	watchEvery time.Duration
 	// oncall: --warn-leads, --notify-cmd, --notify-url (config_oncall.go).
 	oncall oncallFlags
-	// theme is the palette: auto (the terminal's background), light or dark.
-	theme string
+	// theme is the palette: auto (the terminal's background), light or dark; themeGiven
+	// says --theme was on the command line, where it wins over the configuration file.
+	theme      string
+	themeGiven bool
 }
 
 // minBlocksRefresh keeps the blocks screen from hammering the API: a listing makes five
@@ -81,6 +83,7 @@ func parseTUI(args []string, stderr io.Writer) (tuiArgs, error) {
 	case a.watchEvery < minWatchEvery || a.watchEvery > maxWatchEvery:
 		return a, usagef("--watch-every %s: allowed 1m to 24h", a.watchEvery)
 	}
+	fs.Visit(func(fl *flag.Flag) { a.themeGiven = a.themeGiven || fl.Name == "theme" })
 	if _, err := theme.ParseMode(a.theme); err != nil {
 		return a, usagef("--%v", err)
 	}
@@ -119,7 +122,11 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
-	// The configuration file's read-only, cap, tags and AMI (config.go); flags win.
+	// The configuration file's read-only, cap, tags, AMI, theme and mouse (config.go);
+	// flags win.
+	if path, legacy, err := userConfigPath(); err == nil && legacy {
+		fmt.Fprintln(stderr, legacyNotice(path))
+	}
 	spend, err := tuiConfigFor(f)
 	if err != nil {
 		fmt.Fprintln(stderr, "gpublock:", err)
@@ -137,6 +144,9 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	// embedded figures; a damaged cache leaves the embedded ones, which Load returns with it.
 	cachePath, _ := pricing.DefaultCachePath()
 	prices, _ := pricing.Load(cachePath)
+	if !a.themeGiven && spend.theme != "" {
+		a.theme = spend.theme // checked when the file was read
+	}
 	_ = theme.Set(a.theme) // checked by parseTUI
 	opts := ui.Options{
 		Prices:  prices,
@@ -160,6 +170,7 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		WatchEvery:    a.watchEvery,
 	}
 	oncall.apply(&opts)
+	applyConfigMouse(&opts, spend.mouse)
 	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithOutput(stdout)}
 	if noColor {
 		popts = append(popts, tea.WithColorProfile(colorprofile.Ascii))

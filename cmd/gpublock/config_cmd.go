@@ -1,0 +1,171 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/gpublock/gpublock/aws/notify"
+)
+
+func init() {
+	commands["config"] = command{summary: "the configuration file: config path, config show, config init", run: runConfig}
+}
+
+const configSynopsis = "path|show|init [--force]\n\n" +
+	"path  prints where the configuration file is (config.yaml under $XDG_CONFIG_HOME/gpublock,\n" +
+	"      or ~/.config/gpublock), whether it exists or not.\n" +
+	"show  checks the file and prints what it sets, the webhook URL without its secret part.\n" +
+	"init  writes config.yaml: from the older config.json when there is one, else a commented\n" +
+	"      example; an existing config.yaml is kept unless --force.\n\n" +
+	"Keys: read_only, max_spend, ami, tags, warn_leads, notify_cmd, notify_url, extend_length,\n" +
+	"theme (auto, light or dark) and mouse (true or false). The flags of the same names win.\n\n" +
+	"Exit status: 0 ok, 1 the file could not be written, 2 bad usage or a damaged file."
+
+// configTemplate is the file `config init` writes when there is nothing to move.
+const configTemplate = `# gpublock configuration (gpublock config show checks it). Flags win over it,
+# except that read_only from either place holds.
+# read_only: true          # never buy, extend or launch
+# max_spend: "25000"       # refuse any purchase above this many dollars
+# ami: ami-0123456789abcdef0
+# tags: {project: llm-pretrain, cost-center: "42"}
+# warn_leads: 24h,2h,40m   # when a block's end is warned about
+# notify_cmd: notify-send gpublock "$GPUBLOCK_TEXT"
+# notify_url: https://hooks.slack.com/services/...
+# extend_length: 7d
+# theme: auto              # auto (ask the terminal), light or dark
+# mouse: true              # false leaves the mouse to the terminal
+`
+
+func runConfig(_ context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("config", flag.ContinueOnError)
+	force := fs.Bool("force", false, "config init: replace an existing config.yaml")
+	oneLineFlagErrors(fs, "config", stderr, func() {
+		fmt.Fprintf(stderr, "Usage: gpublock config %s\n\n", configSynopsis)
+		printFlagGroups(stderr, fs)
+	})
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return flagExit(err)
+	}
+	if len(pos) != 1 {
+		return reportUsage(stderr, "config", usagef("want one of path, show or init"))
+	}
+	dir, err := configDir()
+	if err != nil {
+		fmt.Fprintf(stderr, "gpublock config: no home directory for the configuration file: %v\n", err)
+		return 1
+	}
+	yamlPath := filepath.Join(dir, configYAMLName)
+	jsonPath := filepath.Join(dir, configJSONName)
+	switch pos[0] {
+	case "path":
+		if *force {
+			return reportUsage(stderr, "config", usagef("--force is for config init"))
+		}
+		fmt.Fprintln(stdout, yamlPath)
+		if _, legacy, _ := userConfigPath(); legacy {
+			fmt.Fprintln(stderr, legacyNotice(jsonPath))
+		}
+		return 0
+	case "show":
+		if *force {
+			return reportUsage(stderr, "config", usagef("--force is for config init"))
+		}
+		path, legacy, _ := userConfigPath()
+		c, err := loadTUIConfig(path)
+		if err != nil {
+			fmt.Fprintf(stderr, "gpublock config: %v\n", err)
+			return 2
+		}
+		if legacy {
+			fmt.Fprintln(stderr, legacyNotice(path))
+		}
+		if _, err := os.Stat(path); err != nil {
+			fmt.Fprintf(stderr, "gpublock config: no file at %s: the defaults hold (gpublock config init writes one)\n", path)
+			return 0
+		}
+		if c.NotifyURL != "" {
+			c.NotifyURL = notify.Redact(c.NotifyURL) // a webhook's path is its secret
+		}
+		b, err := marshalConfig(c)
+		if err != nil {
+			fmt.Fprintf(stderr, "gpublock config: %v\n", err)
+			return 1
+		}
+		fmt.Fprintf(stdout, "# %s\n%s", path, b)
+		return 0
+	case "init":
+		return configInit(stdout, stderr, yamlPath, jsonPath, *force)
+	}
+	return reportUsage(stderr, "config", usagef("%q: want path, show or init", pos[0]))
+}
+
+// configInit writes config.yaml from config.json, or the template.
+func configInit(stdout, stderr io.Writer, yamlPath, jsonPath string, force bool) int {
+	if _, err := os.Stat(yamlPath); err == nil && !force {
+		fmt.Fprintf(stderr, "gpublock config: %s exists; nothing was written (--force replaces it)\n", yamlPath)
+		return 1
+	}
+	body := []byte(configTemplate)
+	from := ""
+	if _, err := os.Stat(jsonPath); err == nil {
+		c, err := loadTUIConfig(jsonPath)
+		if err != nil {
+			fmt.Fprintf(stderr, "gpublock config: %v; fix it first, nothing was written\n", err)
+			return 2
+		}
+		b, err := marshalConfig(c)
+		if err != nil {
+			fmt.Fprintf(stderr, "gpublock config: %v\n", err)
+			return 1
+		}
+		body, from = append([]byte("# written by gpublock config init from "+jsonPath+"\n"), b...), jsonPath
+	}
+	// What is written must read back as the same configuration: a move never loses a promise.
+	var back tuiConfig
+	if _, err := decodeYAMLConfig(body, &back); err != nil {
+		fmt.Fprintf(stderr, "gpublock config: the file to write does not read back (%v); nothing was written\n", err)
+		return 1
+	}
+	if err := writeFileAtomic(yamlPath, body); err != nil {
+		fmt.Fprintf(stderr, "gpublock config: writing %s: %v\n", yamlPath, pathReason(err))
+		return 1
+	}
+	fmt.Fprintln(stdout, yamlPath)
+	if from != "" {
+		fmt.Fprintf(stderr, "gpublock config: wrote %s from %s; the JSON file is no longer read: delete it when you are done.\n", yamlPath, from)
+	}
+	return 0
+}
+
+// writeFileAtomic writes path through a temporary file beside it, readable by its owner only.
+func writeFileAtomic(path string, body []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".config-*.yaml")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(body); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+

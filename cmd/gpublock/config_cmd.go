@@ -168,4 +168,3 @@ func writeFileAtomic(path string, body []byte) error {
 	}
 	return os.Rename(tmp.Name(), path)
 }
-

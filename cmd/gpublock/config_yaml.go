@@ -118,7 +118,7 @@ func decodeYAMLConfig(b []byte, c *tuiConfig) (map[string]int, error) {
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
-		return nil, errors.New("line " + strconv.Itoa(extra.Line) + ": a second YAML document (---); give one")
+		return nil, errors.New("line " + strconv.Itoa(extra.Line) + ": a second YAML document after a document separator; give one")
 	}
 	if len(doc.Content) == 0 {
 		return lines, nil

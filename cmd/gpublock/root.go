@@ -32,11 +32,60 @@ func execute(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	return fang.Execute(ctx, root,
-		fang.WithVersion(version),
-		fang.WithoutManpage(), // ours writes to the command's stdout, not os.Stdout
-		fang.WithErrorHandler(func(w io.Writer, _ fang.Styles, err error) { printError(w, err) }),
-	)
+	// fang.Execute would install its styled help on the root, which lists every flag in
+	// one section; the root's help is fang's with the AWS flags taken out into their own.
+	root.SilenceUsage, root.SilenceErrors = true, true
+	root.Version = version
+	root.SetHelpFunc(groupedHelp(fangHelp()))
+	root.InitDefaultHelpCmd()
+	err := root.ExecuteContext(ctx)
+	if err != nil {
+		printError(stderr, err)
+	}
+	return err
+}
+
+// fangHelp is fang's styled help renderer, taken from a command it was applied to.
+func fangHelp() func(*cobra.Command, []string) {
+	probe := &cobra.Command{Use: "probe", Run: func(*cobra.Command, []string) {}}
+	probe.SetArgs([]string{})
+	probe.SetOut(io.Discard)
+	probe.SetErr(io.Discard)
+	_ = fang.Execute(context.Background(), probe, fang.WithoutManpage(), fang.WithoutCompletions(), fang.WithoutVersion())
+	return probe.HelpFunc()
+}
+
+// groupedHelp prints help without the AWS flags, then the AWS flags under their own heading.
+func groupedHelp(help func(*cobra.Command, []string)) func(*cobra.Command, []string) {
+	return func(c *cobra.Command, args []string) {
+		var shared []*pflag.Flag
+		c.Flags().VisitAll(func(f *pflag.Flag) {
+			if awsFlagNames[f.Name] && !f.Hidden {
+				f.Hidden = true
+				shared = append(shared, f)
+			}
+		})
+		help(c, args)
+		width := 0
+		for _, f := range shared {
+			f.Hidden = false
+			width = max(width, len(f.Name)+2)
+		}
+		if len(shared) == 0 {
+			return
+		}
+		w := c.OutOrStdout()
+		fmt.Fprintln(w, "  AWS FLAGS (before or after the command name)")
+		fmt.Fprintln(w)
+		for _, f := range shared {
+			def := ""
+			if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "0" {
+				def = " (" + f.DefValue + ")"
+			}
+			fmt.Fprintf(w, "    %-*s  %s%s\n", width, "--"+f.Name, f.Usage, def)
+		}
+		fmt.Fprintln(w)
+	}
 }
 
 // printError says what went wrong in one line and where help is, for the errors cobra

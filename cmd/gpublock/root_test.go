@@ -35,6 +35,10 @@ func TestHelpGoldens(t *testing.T) {
 			t.Errorf("--help lacks %q", want)
 		}
 	}
+	own, shared, ok := strings.Cut(out, "AWS FLAGS")
+	if !ok || strings.Contains(own, "    --endpoint-url") || !strings.Contains(shared, "    --endpoint-url") || strings.Contains(shared, "--theme") {
+		t.Errorf("--help does not list the AWS flags apart:\n%s", out)
+	}
 	if strings.Contains(out, "`") {
 		t.Errorf("--help shows the flag package's backquotes:\n%s", out)
 	}

@@ -72,7 +72,7 @@ func loadTUIConfig(path string) (tuiConfig, error) {
 // check is the rules of the values, whichever format they were read from; lines has the
 // line of each top-level key.
 func (c tuiConfig) check(path string, lines map[string]int) error {
-	if err := c.oncallConfig.check(path); err != nil {
+	if err := c.oncallConfig.check(path, lines); err != nil {
 		return err
 	}
 	if c.Theme != "" {

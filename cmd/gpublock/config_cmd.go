@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/gpublock/gpublock/aws/notify"
 )
@@ -18,7 +19,7 @@ func init() {
 const configSynopsis = "path|show|init [--force]\n\n" +
 	"path  prints where the configuration file is (config.yaml under $XDG_CONFIG_HOME/gpublock,\n" +
 	"      or ~/.config/gpublock), whether it exists or not.\n" +
-	"show  checks the file and prints what it sets, the webhook URL without its secret part.\n" +
+	"show  checks the file and prints what it sets, the webhook URL and notify_cmd's arguments left out.\n" +
 	"init  writes config.yaml: from the older config.json when there is one, else a commented\n" +
 	"      example; an existing config.yaml is kept unless --force.\n\n" +
 	"Keys: read_only, max_spend, ami, tags, warn_leads, notify_cmd, notify_url, extend_length,\n" +
@@ -90,6 +91,9 @@ func runConfig(_ context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		if c.NotifyURL != "" {
 			c.NotifyURL = notify.Redact(c.NotifyURL) // a webhook's path is its secret
+		}
+		if prog, rest, ok := strings.Cut(strings.TrimSpace(c.NotifyCmd), " "); ok && strings.TrimSpace(rest) != "" {
+			c.NotifyCmd = prog + " …" // its arguments may carry a token
 		}
 		b, err := marshalConfig(c)
 		if err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -72,7 +73,9 @@ func TestYAMLConfigRefusesDamageWithFileKeyAndLine(t *testing.T) {
 		{"tags: {aws:owner: me}\n", "reserved"},
 		{"theme: blue\n", "line 1: "},
 		{"ami: ubuntu\n", "line 1: ami \"ubuntu\""},
-		{"warn_leads: soon\n", "warn_leads"},
+		{"warn_leads: soon\n", "line 1: warn_leads"},
+		{"read_only: true\nextend_length: 99d\n", "line 2: extend_length"},
+		{"notify_url: ftp://x\n", "line 1: "},
 		{"read_only: [true\n", "line 1"},
 		{"- read_only\n", "line 1: want keys and values"},
 		{"read_only: true\n---\nread_only: false\n", "line 2: a second YAML document"},
@@ -90,7 +93,7 @@ func TestYAMLConfigRefusesDamageWithFileKeyAndLine(t *testing.T) {
 func TestJSONConfigIsReadUntilMovedByConfigInit(t *testing.T) {
 	cs := startCLISim(t)
 	off := pickOffering(t, cs.url)
-	jsonPath := writeUserConfig(t, `{"read_only": true, "max_spend": "10", "tags": {"project": "llm"}, "notify_url": "https://hooks.example.com/services/T/B/secret"}`)
+	jsonPath := writeUserConfig(t, `{"read_only": true, "max_spend": "10", "tags": {"project": "llm"}, "notify_url": "https://hooks.example.com/services/T/B/secret", "notify_cmd": "curl -H token-secret"}`)
 	yamlPath := filepath.Join(filepath.Dir(jsonPath), "config.yaml")
 
 	code, out, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes")...)
@@ -111,7 +114,7 @@ func TestJSONConfigIsReadUntilMovedByConfigInit(t *testing.T) {
 		t.Fatalf("config.yaml: %v, %v", st, err)
 	}
 	c, err := loadTUIConfig(yamlPath)
-	if err != nil || !c.ReadOnly || c.MaxSpend != "10" || c.Tags["project"] != "llm" || c.NotifyURL != "https://hooks.example.com/services/T/B/secret" {
+	if err != nil || !c.ReadOnly || c.MaxSpend != "10" || c.Tags["project"] != "llm" || c.NotifyURL != "https://hooks.example.com/services/T/B/secret" || c.NotifyCmd != "curl -H token-secret" {
 		t.Fatalf("moved: %+v, %v", c, err)
 	}
 	// Moved: the YAML is read and nothing more is said about the JSON file.
@@ -126,7 +129,7 @@ func TestJSONConfigIsReadUntilMovedByConfigInit(t *testing.T) {
 	// show checks and prints the file, the webhook's secret path left out.
 	code, out, errs = runCLI("config", "show")
 	if code != 0 || !strings.Contains(out, "read_only: true") || !strings.Contains(out, `max_spend: "10"`) ||
-		!strings.Contains(out, "https://hooks.example.com/…") || strings.Contains(out, "secret") {
+		!strings.Contains(out, "https://hooks.example.com/…") || !strings.Contains(out, "notify_cmd: curl …") || strings.Contains(out, "secret") {
 		t.Errorf("config show: exit %d\n%s\n%s", code, out, errs)
 	}
 	if err := os.WriteFile(yamlPath, []byte("read_only: true\nread_only: false\n"), 0o600); err != nil {
@@ -179,4 +182,37 @@ func TestYAMLThemeIsTheTUIsUnlessTheFlagIsGiven(t *testing.T) {
 	if err != nil || s.theme != "dark" {
 		t.Errorf("theme from the file: %+v, %v", s, err)
 	}
+}
+
+// FuzzYAMLConfig: whatever the file holds, reading it never panics, and what it accepts
+// is written by config init as a file that reads back the same.
+func FuzzYAMLConfig(f *testing.F) {
+	for _, s := range []string{
+		"read_only: true\nmax_spend: \"25000\"\ntags: {a: b}\ntheme: dark\nmouse: false\n",
+		"read_only: true\nread_only: false\n", "tags: {a: ~}\n", "max_spend: 1e9\n", "&x a: *x\n",
+		"warn_leads: 24h,2h\nextend_length: 7d\nnotify_cmd: echo\n", "- 1\n", "{", "---\n---\n",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		var c tuiConfig
+		lines, err := decodeYAMLConfig([]byte(body), &c)
+		if err != nil || c.check("config.yaml", lines) != nil {
+			return
+		}
+		b, err := marshalConfig(c)
+		if err != nil {
+			t.Fatalf("%q: accepted as %+v, not written: %v", body, c, err)
+		}
+		var back tuiConfig
+		if _, err := decodeYAMLConfig(b, &back); err != nil {
+			t.Fatalf("%q: written as %q, which does not read back: %v", body, b, err)
+		}
+		if len(c.Tags) == 0 {
+			c.Tags = nil // tags: {} is written as no tags
+		}
+		if !reflect.DeepEqual(back, c) {
+			t.Fatalf("%q: read %+v, wrote %q, read back %+v", body, c, b, back)
+		}
+	})
 }

@@ -37,7 +37,6 @@ func execute(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	root.SilenceUsage, root.SilenceErrors = true, true
 	root.Version = version
 	root.SetHelpFunc(groupedHelp(fangHelp()))
-	root.InitDefaultHelpCmd()
 	err := root.ExecuteContext(ctx)
 	if err != nil {
 		printError(stderr, err)
@@ -161,6 +160,9 @@ func newRootCmd(ctx context.Context, args []string, stdout, stderr io.Writer) *c
 		root.AddCommand(passthrough(ctx, n, commands[n]))
 	}
 	root.AddCommand(manCmd(), versionCmd())
+	root.SetHelpCommand(helpCmd())
+	root.SetHelpCommandGroupID("tools")
+	root.SetCompletionCommandGroupID("tools")
 	return root
 }
 
@@ -288,4 +290,29 @@ func printFlagGroups(w io.Writer, fs *flag.FlagSet) {
 	}
 	fmt.Fprintln(w, "\nAWS flags (before or after the command name):")
 	shared.PrintDefaults()
+}
+
+// helpCmd is `gpublock help [COMMAND]`; an unknown command is bad usage, not the root's help.
+func helpCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "help [command]",
+		Short: "help about any command",
+		ValidArgsFunction: func(c *cobra.Command, args []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			var out []cobra.Completion
+			for _, sub := range c.Root().Commands() {
+				if sub.IsAvailableCommand() && len(args) == 0 {
+					out = append(out, sub.Name())
+				}
+			}
+			return out, cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			target, rest, err := c.Root().Find(args)
+			if err != nil || len(rest) > 0 && target == c.Root() || target == nil {
+				return usagef("no command %q (gpublock help lists the commands)", strings.Join(args, " "))
+			}
+			target.InitDefaultHelpFlag()
+			return target.Help()
+		},
+	}
 }

@@ -113,7 +113,7 @@ func TestGlobalFlagsBeforeOrAfterTheCommand(t *testing.T) {
 // the manual page work.
 func TestRootUsageVersionCompletionAndManual(t *testing.T) {
 	helpEnv(t)
-	for _, args := range [][]string{{"bogus"}, {"--bogus-flag"}, {"--refresh", "soon"}} {
+	for _, args := range [][]string{{"bogus"}, {"--bogus-flag"}, {"--refresh", "soon"}, {"help", "bogus"}} {
 		code, out, errs := runCLI(args...)
 		if code != 2 || out != "" || !strings.HasPrefix(errs, "gpublock: ") || !strings.Contains(errs, "Run 'gpublock --help'") || strings.Count(errs, "\n") != 2 {
 			t.Errorf("%v: exit %d, stdout %q\n%s", args, code, out, errs)

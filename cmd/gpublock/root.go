@@ -216,9 +216,11 @@ func commandFlags(ctx context.Context, c command) []string {
 		if !strings.HasPrefix(line, "-") {
 			continue
 		}
-		name, _, _ := strings.Cut(strings.TrimLeft(line, "-"), " ")
-		if name != "" && name != "h" && !slices.Contains(out, name) {
-			out = append(out, name)
+		for _, alias := range strings.Split(line, ", ") { // -o, --output format
+			name, _, _ := strings.Cut(strings.TrimLeft(alias, "-"), " ")
+			if len(name) > 1 && !slices.Contains(out, name) {
+				out = append(out, name)
+			}
 		}
 	}
 	return out
@@ -262,34 +264,57 @@ var awsFlagNames = func() map[string]bool {
 	return names
 }()
 
-// printFlagGroups prints a command's flags as the flag package does, its own first under
-// "Flags:", then the shared AWS flags under a heading of their own.
+// printFlagGroups prints a command's flags, its own first under "Flags:", then the shared
+// AWS flags under a heading of their own; -o is shown with --output, the one flag it is.
 func printFlagGroups(w io.Writer, fs *flag.FlagSet) {
-	own := flag.NewFlagSet(fs.Name(), flag.ContinueOnError)
-	shared := flag.NewFlagSet(fs.Name(), flag.ContinueOnError)
+	var own, shared []*flag.Flag
 	fs.VisitAll(func(f *flag.Flag) {
-		if awsFlagNames[f.Name] {
-			shared.Var(f.Value, f.Name, f.Usage)
-		} else {
-			own.Var(f.Value, f.Name, f.Usage)
-		}
-		// Var takes the current value as the default; the flag's own default is shown.
-		if g := own.Lookup(f.Name); g != nil {
-			g.DefValue = f.DefValue
-		}
-		if g := shared.Lookup(f.Name); g != nil {
-			g.DefValue = f.DefValue
+		switch {
+		case f.Name == "o" && fs.Lookup("output") != nil:
+		case awsFlagNames[f.Name]:
+			shared = append(shared, f)
+		default:
+			own = append(own, f)
 		}
 	})
-	own.SetOutput(w)
-	shared.SetOutput(w)
 	fmt.Fprintln(w, "Flags:")
-	own.PrintDefaults()
-	if shared.Lookup("region") == nil { // a command without the AWS flags
+	for _, f := range own {
+		short := ""
+		if f.Name == "output" && fs.Lookup("o") != nil {
+			short = "o"
+		}
+		printFlag(w, f, short)
+	}
+	if len(shared) == 0 {
 		return
 	}
 	fmt.Fprintln(w, "\nAWS flags (before or after the command name):")
-	shared.PrintDefaults()
+	for _, f := range shared {
+		printFlag(w, f, "")
+	}
+}
+
+// printFlag prints one flag in the flag package's layout, with the -- that cobra's
+// completion and the README use.
+func printFlag(w io.Writer, f *flag.Flag, short string) {
+	name, usage := flag.UnquoteUsage(f)
+	line := "  "
+	if short != "" {
+		line += "-" + short + ", "
+	}
+	line += "--" + f.Name
+	if name != "" {
+		line += " " + name
+	}
+	line += "\n    \t" + strings.ReplaceAll(usage, "\n", "\n    \t")
+	switch d := f.DefValue; {
+	case d == "" || d == "0" || d == "false" || d == "0s" || d == "[]":
+	case fmt.Sprintf("%T", f.Value) == "*flag.stringValue":
+		line += fmt.Sprintf(" (default %q)", d)
+	default:
+		line += " (default " + d + ")"
+	}
+	fmt.Fprintln(w, line)
 }
 
 // helpCmd is `gpublock help [COMMAND]`; an unknown command is bad usage, not the root's help.

@@ -72,8 +72,8 @@ func TestCommandHelpGroupsTheAWSFlags(t *testing.T) {
 	for _, name := range []string{"offerings", "blocks", "purchase", "extend", "launch", "journal", "advise"} {
 		_, _, errs := runCLI(name, "-h")
 		own, shared, ok := strings.Cut(errs, "AWS flags (before or after the command name):")
-		if !ok || !strings.Contains(shared, "-endpoint-url URL") || !strings.Contains(shared, "-read-only") ||
-			strings.Contains(own, "-endpoint-url") || strings.Contains(shared, "-output") || !strings.Contains(own, "-output") {
+		if !ok || !strings.Contains(shared, "  --endpoint-url URL\n") || !strings.Contains(shared, "  --read-only\n") ||
+			strings.Contains(own, "--endpoint-url") || strings.Contains(shared, "--output") || !strings.Contains(own, "  -o, --output format\n") {
 			t.Errorf("%s -h:\n%s", name, errs)
 		}
 	}
@@ -141,6 +141,10 @@ func TestRootUsageVersionCompletionAndManual(t *testing.T) {
 	got := strings.Fields(out)
 	if !slices.Contains(got, "--warn-within") || !slices.Contains(got, "--warn-leads") || slices.Contains(got, "--type") {
 		t.Errorf("complete blocks --warn:\n%s", out)
+	}
+	_, out, _ = runCLI("__complete", "offerings", "--o")
+	if got := strings.Fields(out); !slices.Contains(got, "--output") || slices.Contains(got, "--o,") {
+		t.Errorf("complete offerings --o:\n%s", out)
 	}
 	_, out, _ = runCLI("__complete", "blocks", "--endpoint")
 	if !strings.Contains(out, "--endpoint-url") {

@@ -103,9 +103,13 @@ func TestGlobalFlagsBeforeOrAfterTheCommand(t *testing.T) {
 	if code != 2 || out != "" || !strings.HasPrefix(errs, "gpublock offerings: --concurrency 0: allowed 1 to 256") || cs.calls.Load() != calls {
 		t.Errorf("bad global flag: exit %d, stdout %q\n%s", code, out, errs)
 	}
+	// With no command the flags are the TUI's, checked by it before anything starts.
+	if code, out, errs := runCLI("--endpoint-url", cs.url, "--screen", "bogus"); code != 2 || out != "" || !strings.Contains(errs, `--screen "bogus": allowed search or blocks`) {
+		t.Errorf("--screen bogus: exit %d, stdout %q\n%s", code, out, errs)
+	}
 	// A TUI flag with a value that is also a command's name is the flag's value.
-	if a, err := parseTUI([]string{"--screen", "blocks"}, &strings.Builder{}); err != nil || a.screen != "blocks" {
-		t.Fatalf("parseTUI --screen blocks: %v", err)
+	if code, _, errs := runCLI("--screen", "blocks", "--refresh", "1s"); code != 2 || !strings.Contains(errs, "--refresh 1s: allowed 5s or more") {
+		t.Errorf("--screen blocks went to the blocks command: exit %d\n%s", code, errs)
 	}
 }
 

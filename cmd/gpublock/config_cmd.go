@@ -2,21 +2,22 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/gpublock/gpublock/aws/notify"
 )
 
 func init() {
-	commands["config"] = command{summary: "the configuration file: config path, config show, config init", run: runConfig}
+	nativeCommands = append(nativeCommands, newConfigCmd)
 }
 
-const configSynopsis = "path|show|init [--force]\n\n" +
+const configSynopsis = "where it is, what it sets, and writing it.\n\n" +
 	"path  prints where the configuration file is (config.yaml under $XDG_CONFIG_HOME/gpublock,\n" +
 	"      or ~/.config/gpublock), whether it exists or not.\n" +
 	"show  checks the file and prints what it sets, the webhook URL and notify_cmd's arguments left out.\n" +
@@ -41,71 +42,98 @@ const configTemplate = `# gpublock configuration (gpublock config show checks it
 # mouse: true              # false leaves the mouse to the terminal
 `
 
-func runConfig(_ context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("config", flag.ContinueOnError)
-	force := fs.Bool("force", false, "config init: replace an existing config.yaml")
-	oneLineFlagErrors(fs, "config", stderr, func() {
-		fmt.Fprintf(stderr, "Usage: gpublock config %s\n\n", configSynopsis)
-		printFlagGroups(stderr, fs)
-	})
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return flagExit(err)
+// newConfigCmd is `gpublock config path|show|init`, cobra's own command: its arguments and
+// flags are checked by cobra, its help is fang's.
+func newConfigCmd(context.Context) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:     "config",
+		Short:   "the configuration file: config path, config show, config init",
+		Long:    "The configuration file: " + configSynopsis,
+		GroupID: "tools",
+		Args:    noArgs,
+		RunE: func(*cobra.Command, []string) error {
+			return usagef("want one of path, show or init")
+		},
+		Annotations:       map[string]string{annotationNoAWS: "true"},
+		PersistentPreRunE: refuseAWSFlags,
 	}
-	if len(pos) != 1 {
-		return reportUsage(stderr, "config", usagef("want one of path, show or init"))
+	var force bool
+	initCmd := &cobra.Command{
+		Use:   "init",
+		Short: "write config.yaml, from config.json when there is one, else an example",
+		Args:  noArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			yamlPath, jsonPath, code := configPaths(c.ErrOrStderr())
+			if code != 0 {
+				return codeError(code)
+			}
+			return codeError(configInit(c.OutOrStdout(), c.ErrOrStderr(), yamlPath, jsonPath, force))
+		},
 	}
+	initCmd.Flags().BoolVar(&force, "force", false, "replace an existing config.yaml")
+	cmd.AddCommand(&cobra.Command{
+		Use:   "path",
+		Short: "print where the configuration file is, whether it exists or not",
+		Args:  noArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			yamlPath, jsonPath, code := configPaths(c.ErrOrStderr())
+			if code != 0 {
+				return codeError(code)
+			}
+			fmt.Fprintln(c.OutOrStdout(), yamlPath)
+			if _, legacy, _ := userConfigPath(); legacy {
+				fmt.Fprintln(c.ErrOrStderr(), legacyNotice(jsonPath))
+			}
+			return nil
+		},
+	}, &cobra.Command{
+		Use:   "show",
+		Short: "check the file and print what it sets, secrets left out",
+		Args:  noArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return codeError(configShow(c.OutOrStdout(), c.ErrOrStderr()))
+		},
+	}, initCmd)
+	return cmd
+}
+
+// configPaths are config.yaml and the older config.json; no home directory is exit 1.
+func configPaths(stderr io.Writer) (yamlPath, jsonPath string, code int) {
 	dir, err := configDir()
 	if err != nil {
 		fmt.Fprintf(stderr, "gpublock config: no home directory for the configuration file: %v\n", err)
+		return "", "", 1
+	}
+	return filepath.Join(dir, configYAMLName), filepath.Join(dir, configJSONName), 0
+}
+
+func configShow(stdout, stderr io.Writer) int {
+	path, legacy, _ := userConfigPath()
+	c, err := loadTUIConfig(path)
+	if err != nil {
+		fmt.Fprintf(stderr, "gpublock config: %v\n", err)
+		return 2
+	}
+	if legacy {
+		fmt.Fprintln(stderr, legacyNotice(path))
+	}
+	if _, err := os.Stat(path); err != nil {
+		fmt.Fprintf(stderr, "gpublock config: no file at %s: the defaults hold (gpublock config init writes one)\n", path)
+		return 0
+	}
+	if c.NotifyURL != "" {
+		c.NotifyURL = notify.Redact(c.NotifyURL) // a webhook's path is its secret
+	}
+	if prog, rest, ok := strings.Cut(strings.TrimSpace(c.NotifyCmd), " "); ok && strings.TrimSpace(rest) != "" {
+		c.NotifyCmd = prog + " …" // its arguments may carry a token
+	}
+	b, err := marshalConfig(c)
+	if err != nil {
+		fmt.Fprintf(stderr, "gpublock config: %v\n", err)
 		return 1
 	}
-	yamlPath := filepath.Join(dir, configYAMLName)
-	jsonPath := filepath.Join(dir, configJSONName)
-	switch pos[0] {
-	case "path":
-		if *force {
-			return reportUsage(stderr, "config", usagef("--force is for config init"))
-		}
-		fmt.Fprintln(stdout, yamlPath)
-		if _, legacy, _ := userConfigPath(); legacy {
-			fmt.Fprintln(stderr, legacyNotice(jsonPath))
-		}
-		return 0
-	case "show":
-		if *force {
-			return reportUsage(stderr, "config", usagef("--force is for config init"))
-		}
-		path, legacy, _ := userConfigPath()
-		c, err := loadTUIConfig(path)
-		if err != nil {
-			fmt.Fprintf(stderr, "gpublock config: %v\n", err)
-			return 2
-		}
-		if legacy {
-			fmt.Fprintln(stderr, legacyNotice(path))
-		}
-		if _, err := os.Stat(path); err != nil {
-			fmt.Fprintf(stderr, "gpublock config: no file at %s: the defaults hold (gpublock config init writes one)\n", path)
-			return 0
-		}
-		if c.NotifyURL != "" {
-			c.NotifyURL = notify.Redact(c.NotifyURL) // a webhook's path is its secret
-		}
-		if prog, rest, ok := strings.Cut(strings.TrimSpace(c.NotifyCmd), " "); ok && strings.TrimSpace(rest) != "" {
-			c.NotifyCmd = prog + " …" // its arguments may carry a token
-		}
-		b, err := marshalConfig(c)
-		if err != nil {
-			fmt.Fprintf(stderr, "gpublock config: %v\n", err)
-			return 1
-		}
-		fmt.Fprintf(stdout, "# %s\n%s", path, b)
-		return 0
-	case "init":
-		return configInit(stdout, stderr, yamlPath, jsonPath, *force)
-	}
-	return reportUsage(stderr, "config", usagef("%q: want path, show or init", pos[0]))
+	fmt.Fprintf(stdout, "# %s\n%s", path, b)
+	return 0
 }
 
 // configInit writes config.yaml from config.json, or the template.

@@ -138,8 +138,11 @@ func TestJSONConfigIsReadUntilMovedByConfigInit(t *testing.T) {
 	if code, out, errs := runCLI("config", "show"); code != 2 || out != "" || !strings.Contains(errs, yamlPath+", line 2: key read_only given twice") {
 		t.Errorf("config show of a damaged file: exit %d, %q\n%s", code, out, errs)
 	}
-	if code, _, errs := runCLI("config", "bogus"); code != 2 || !strings.Contains(errs, "Run 'gpublock config -h'") {
-		t.Errorf("config bogus: exit %d\n%s", code, errs)
+	for _, args := range [][]string{{"config", "bogus"}, {"config", "show", "extra"}, {"config", "init", "--bogus"}, {"config", "show", "--region", "us-east-1"}, {"config"}} {
+		code, out, errs := runCLI(args...)
+		if code != 2 || out != "" || !strings.HasPrefix(errs, "gpublock config") || !strings.Contains(errs, "--help' for its flags.") || strings.Count(errs, "\n") != 2 {
+			t.Errorf("%v: exit %d, stdout %q\n%s", args, code, out, errs)
+		}
 	}
 }
 

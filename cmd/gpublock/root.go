@@ -37,9 +37,9 @@ func execute(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	root.SilenceUsage, root.SilenceErrors = true, true
 	root.Version = version
 	root.SetHelpFunc(groupedHelp(fangHelp()))
-	err := root.ExecuteContext(ctx)
+	cmd, err := root.ExecuteContextC(ctx)
 	if err != nil {
-		printError(stderr, err)
+		printError(stderr, cmd, err)
 	}
 	return err
 }
@@ -64,6 +64,16 @@ func groupedHelp(help func(*cobra.Command, []string)) func(*cobra.Command, []str
 				shared = append(shared, f)
 			}
 		})
+		for p := c; p != nil; p = p.Parent() {
+			if p.Annotations[annotationNoAWS] != "" {
+				defer func(fs []*pflag.Flag) {
+					for _, f := range fs {
+						f.Hidden = false
+					}
+				}(shared)
+				shared = nil
+			}
+		}
 		help(c, args)
 		width := 0
 		for _, f := range shared {
@@ -89,13 +99,18 @@ func groupedHelp(help func(*cobra.Command, []string)) func(*cobra.Command, []str
 
 // printError says what went wrong in one line and where help is, for the errors cobra
 // finds itself; a command's exitError has been explained by the command.
-func printError(w io.Writer, err error) {
+func printError(w io.Writer, cmd *cobra.Command, err error) {
 	var ee exitError
 	if errors.As(err, &ee) {
 		return
 	}
-	fmt.Fprintf(w, "gpublock: %v\n", err)
-	fmt.Fprintln(w, "Run 'gpublock --help' for the commands and flags.")
+	if cmd == nil || !cmd.HasParent() || cmd.Name() == "help" {
+		fmt.Fprintf(w, "gpublock: %v\n", err)
+		fmt.Fprintln(w, "Run 'gpublock --help' for the commands and flags.")
+		return
+	}
+	fmt.Fprintf(w, "%s: %v\n", cmd.CommandPath(), err)
+	fmt.Fprintf(w, "Run '%s --help' for its flags.\n", cmd.CommandPath())
 }
 
 // usageWrap marks cobra's own complaints (bad flag, wrong arguments) as bad usage: exit 2.
@@ -159,11 +174,43 @@ func newRootCmd(ctx context.Context, args []string, stdout, stderr io.Writer) *c
 	for _, n := range names {
 		root.AddCommand(passthrough(ctx, n, commands[n]))
 	}
+	for _, mk := range nativeCommands {
+		root.AddCommand(mk(ctx))
+	}
 	root.AddCommand(manCmd(), versionCmd())
 	root.SetHelpCommand(helpCmd())
 	root.SetHelpCommandGroupID("tools")
 	root.SetCompletionCommandGroupID("tools")
 	return root
+}
+
+// nativeCommands are the commands written as cobra commands (flags, arguments and help
+// cobra's own), added by their files' init functions.
+var nativeCommands []func(context.Context) *cobra.Command
+
+// noArgs is cobra.NoArgs as bad usage (exit 2).
+func noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return usagef("unexpected argument %q", args[0])
+	}
+	return nil
+}
+
+// annotationNoAWS marks a command that takes none of the AWS flags: its help leaves
+// them out and refuseAWSFlags refuses them.
+const annotationNoAWS = "gpublock/no-aws-flags"
+
+func refuseAWSFlags(cmd *cobra.Command, _ []string) error {
+	var given []string
+	cmd.Flags().Visit(func(f *pflag.Flag) {
+		if awsFlagNames[f.Name] {
+			given = append(given, "--"+f.Name)
+		}
+	})
+	if len(given) > 0 {
+		return usagef("the AWS flags are not for this command (%s given)", strings.Join(given, ", "))
+	}
+	return nil
 }
 
 // toolCommands are listed apart from the Capacity Block commands in help.

@@ -64,6 +64,19 @@ func TestHelpGoldens(t *testing.T) {
 			golden.RequireEqual(t, []byte(errs))
 		})
 	}
+	// The cobra commands' help is fang's, on stdout, the same through help NAME.
+	for _, path := range [][]string{{"config"}, {"config", "path"}, {"config", "show"}, {"config", "init"}, {"completion"}} {
+		t.Run(strings.Join(path, "_"), func(t *testing.T) {
+			code, out, errs := runCLI(append(path, "--help")...)
+			if code != 0 || errs != "" || !strings.Contains(out, "USAGE") || strings.Contains(out, "AWS FLAGS") != (path[0] != "config") {
+				t.Fatalf("%v --help: exit %d, stderr %q\n%s", path, code, errs, out)
+			}
+			if code, hout, _ := runCLI(append([]string{"help"}, path...)...); code != 0 || hout != out {
+				t.Errorf("help %v differs:\n%s", path, hout)
+			}
+			golden.RequireEqual(t, []byte(out))
+		})
+	}
 }
 
 // The AWS flags are listed apart from a command's own in its help.
@@ -79,7 +92,7 @@ func TestCommandHelpGroupsTheAWSFlags(t *testing.T) {
 	}
 	// sim and config take no AWS flags, and their help does not list any.
 	for _, name := range []string{"sim", "config"} {
-		if _, _, errs := runCLI(name, "-h"); strings.Contains(errs, "AWS flags") {
+		if _, out, errs := runCLI(name, "-h"); strings.Contains(errs+out, "AWS flags") || strings.Contains(out, "AWS FLAGS") {
 			t.Errorf("%s -h lists AWS flags:\n%s", name, errs)
 		}
 	}

@@ -17,8 +17,8 @@ import (
 	"github.com/spf13/pflag"
 )
 
-const rootLong = "gpublock finds, prices, books, launches into and watches AWS EC2 Capacity Blocks for ML.\n" +
-	"With no command it starts the terminal UI. The AWS flags (--profile, --region, --endpoint-url,\n" +
+const rootLong = "gpublock finds, prices, books, launches into and watches AWS EC2 Capacity Blocks for ML. " +
+	"With no command it starts the terminal UI. The AWS flags (--profile, --region, --endpoint-url, " +
 	"--demo, --read-only, --max-spend, ...) work before or after the command name.\n\n" +
 	"Exit status: 0 ok, 1 failure, 2 bad usage; some commands document a 3 of their own."
 

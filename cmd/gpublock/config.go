@@ -7,7 +7,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -15,8 +14,8 @@ import (
 	"github.com/gpublock/gpublock/model"
 )
 
-// tuiConfig is the TUI's optional configuration file, $XDG_CONFIG_HOME/gpublock/config.json
-// (~/.config/gpublock/config.json without XDG_CONFIG_HOME):
+// tuiConfig is the configuration file (config_yaml.go has its keys; the older JSON file,
+// config.json, has the same but theme and mouse):
 //
 //	{"read_only": true, "max_spend": "25000", "ami": "ami-…", "tags": {"project": "llm", "cost-center": "42"}}
 //
@@ -29,24 +28,27 @@ type tuiConfig struct {
 	Tags     map[string]string `json:"tags"`
 
 	oncallConfig // warn_leads, notify_cmd, notify_url, extend_length (config_oncall.go)
+
+	// Theme and Mouse are the YAML file's only: the TUI's --theme, and mouse: false for
+	// --no-mouse. Mouse is nil when not given.
+	Theme string `json:"-"`
+	Mouse *bool  `json:"-"`
 }
 
-// configPath is where the TUI's configuration is read from.
+// configPath is where the configuration is read from: config.yaml, or the older
+// config.json while there is no YAML file.
 func configPath() (string, error) {
-	if dir := os.Getenv("XDG_CONFIG_HOME"); dir != "" && filepath.IsAbs(dir) {
-		return filepath.Join(dir, "gpublock", "config.json"), nil
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(home, ".config", "gpublock", "config.json"), nil
+	p, _, err := userConfigPath()
+	return p, err
 }
 
 // loadTUIConfig reads the configuration; a missing file is an empty configuration, a
 // damaged one an error naming the file and what is wrong, so that nothing starts with a
 // cap or a read-only promise silently lost.
 func loadTUIConfig(path string) (tuiConfig, error) {
+	if !strings.HasSuffix(path, ".json") {
+		return loadYAMLConfig(path)
+	}
 	var c tuiConfig
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -64,16 +66,27 @@ func loadTUIConfig(path string) (tuiConfig, error) {
 	if err := dec.Decode(&c); err != nil {
 		return c, fmt.Errorf("%s: %v (allowed keys: read_only, max_spend, ami, tags, %s)", path, jsonErrorLine(b, err), oncallConfigKeys)
 	}
-	if err := c.oncallConfig.check(path); err != nil {
-		return c, err
+	return c, c.check(path, lines)
+}
+
+// check is the rules of the values, whichever format they were read from; lines has the
+// line of each top-level key.
+func (c tuiConfig) check(path string, lines map[string]int) error {
+	if err := c.oncallConfig.check(path, lines); err != nil {
+		return err
+	}
+	if c.Theme != "" {
+		if err := checkTheme(c.Theme); err != nil {
+			return fmt.Errorf("%s, line %d: %v", path, lines["theme"], err)
+		}
 	}
 	if c.MaxSpend != "" {
 		if _, err := parseDollars(c.MaxSpend); err != nil {
-			return c, fmt.Errorf("%s, line %d: max_spend %s", path, lines["max_spend"], err)
+			return fmt.Errorf("%s, line %d: max_spend %s", path, lines["max_spend"], err)
 		}
 	}
 	if c.AMI != "" && !strings.HasPrefix(c.AMI, "ami-") {
-		return c, fmt.Errorf("%s: ami %q: want an AMI id (ami-…)", path, c.AMI)
+		return fmt.Errorf("%s, line %d: ami %q: want an AMI id (ami-…)", path, lines["ami"], c.AMI)
 	}
 	keys := make([]string, 0, len(c.Tags))
 	for k := range c.Tags {
@@ -82,13 +95,13 @@ func loadTUIConfig(path string) (tuiConfig, error) {
 	sort.Strings(keys)
 	for _, k := range keys {
 		if err := (tagFlag{}).Set(k + "=" + c.Tags[k]); err != nil {
-			return c, fmt.Errorf("%s, line %d: tags: %v", path, lines["tags"], err)
+			return fmt.Errorf("%s, line %d: tags: %v", path, lines["tags"], err)
 		}
 	}
 	if err := aws.CheckTags(c.Tags); err != nil {
-		return c, fmt.Errorf("%s, line %d: tags: %v", path, lines["tags"], err)
+		return fmt.Errorf("%s, line %d: tags: %v", path, lines["tags"], err)
 	}
-	return c, nil
+	return nil
 }
 
 // wholeCents reports whether m has no fraction of a cent, as every fee AWS quotes.
@@ -112,6 +125,8 @@ type tuiSpending struct {
 	maxSpend *model.Money
 	tags     map[string]string
 	ami      string
+	theme    string // the file's theme, "" when not given
+	mouse    *bool  // the file's mouse, nil when not given
 }
 
 func applyTUIConfig(f *awsFlags, c tuiConfig) tuiSpending {
@@ -119,7 +134,7 @@ func applyTUIConfig(f *awsFlags, c tuiConfig) tuiSpending {
 	if f.maxSpend == "" {
 		f.maxSpend = c.MaxSpend
 	}
-	s := tuiSpending{readOnly: f.readOnly, tags: c.Tags, ami: c.AMI}
+	s := tuiSpending{readOnly: f.readOnly, tags: c.Tags, ami: c.AMI, theme: c.Theme, mouse: c.Mouse}
 	if f.maxSpend != "" {
 		if m, err := parseDollars(f.maxSpend); err == nil {
 			s.maxSpend = &m
@@ -143,6 +158,9 @@ func commandSpending(stderr io.Writer, cmd string, f *awsFlags) (int, bool) {
 		fmt.Fprintf(stderr, "gpublock %s: %v\n", cmd, err)
 		return 2, true
 	}
+	if strings.HasSuffix(path, ".json") {
+		fmt.Fprintln(stderr, legacyNotice(path))
+	}
 	if c.ReadOnly && !f.readOnly {
 		f.readOnlyFile = path
 	}
@@ -158,8 +176,10 @@ func (f *awsFlags) readOnlyRule() string {
 	switch {
 	case !f.readOnly:
 		return ""
-	case f.readOnlyFile != "":
+	case strings.HasSuffix(f.readOnlyFile, ".json"):
 		return `"read_only": true in ` + f.readOnlyFile
+	case f.readOnlyFile != "":
+		return "read_only: true in " + f.readOnlyFile
 	}
 	return "--read-only"
 }

@@ -27,18 +27,31 @@ type oncallConfig struct {
 
 const oncallConfigKeys = "warn_leads, notify_cmd, notify_url, extend_length"
 
-func (c oncallConfig) check(path string) error {
+// check names the file, and the key's line where lines has it.
+func (c oncallConfig) check(path string, lines map[string]int) error {
+	at := func(key string) string {
+		if n := lines[key]; n > 0 {
+			return fmt.Sprintf("%s, line %d", path, n)
+		}
+		return path
+	}
 	if c.WarnLeads != "" {
 		if _, err := model.ParseWarnLeads(c.WarnLeads); err != nil {
-			return fmt.Errorf("%s: warn_leads: %v", path, err)
+			return fmt.Errorf("%s: warn_leads: %v", at("warn_leads"), err)
 		}
 	}
 	if err := notify.Check(c.NotifyCmd, c.NotifyURL); err != nil {
-		return fmt.Errorf("%s: %s", path, strings.NewReplacer("--notify-url", "notify_url", "--notify-cmd", "notify_cmd").Replace(err.Error()))
+		where := path
+		if err := notify.Check("", c.NotifyURL); err != nil {
+			where = at("notify_url")
+		} else if err := notify.Check(c.NotifyCmd, ""); err != nil {
+			where = at("notify_cmd")
+		}
+		return fmt.Errorf("%s: %s", where, strings.NewReplacer("--notify-url", "notify_url", "--notify-cmd", "notify_cmd").Replace(err.Error()))
 	}
 	if c.ExtendLength != "" {
 		if _, err := extendLengthDays(c.ExtendLength); err != nil {
-			return fmt.Errorf("%s: extend_length: %v", path, err)
+			return fmt.Errorf("%s: extend_length: %v", at("extend_length"), err)
 		}
 	}
 	return nil

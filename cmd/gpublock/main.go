@@ -4,11 +4,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
-	"sort"
 	"syscall"
 )
 
@@ -23,7 +23,7 @@ type command struct {
 }
 
 // commands is filled by each subcommand's file in its init function, so that adding a
-// subcommand touches only its own file.
+// subcommand touches only its own file. root.go turns them into cobra commands.
 var commands = map[string]command{}
 
 func main() {
@@ -33,46 +33,30 @@ func main() {
 	os.Exit(code)
 }
 
+// run is the whole program behind main, for tests: the command line is parsed by cobra
+// (root.go) and every error it returns is mapped to the exit status here, once.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	if len(args) > 0 {
-		switch args[0] {
-		case "help", "-h", "--help":
-			usage(stdout)
-			return 0
-		case "version", "--version":
-			fmt.Fprintln(stdout, "gpublock", version)
-			return 0
-		}
-		if c, ok := commands[args[0]]; ok {
-			return c.run(ctx, args[1:], stdout, stderr)
-		}
-		if args[0] != "" && args[0][0] != '-' {
-			fmt.Fprintf(stderr, "gpublock: unknown command %q\n\n", args[0])
-			usage(stderr)
-			return 2
-		}
-	}
-	if c, ok := commands[""]; ok { // the TUI, registered by tui.go
-		return c.run(ctx, args, stdout, stderr)
-	}
-	usage(stderr)
-	return 2
+	return exitCode(execute(ctx, args, stdout, stderr))
 }
 
-func usage(w io.Writer) {
-	fmt.Fprintln(w, "gpublock: find, price, book and watch AWS EC2 Capacity Blocks for ML")
-	fmt.Fprintln(w, "\nUsage: gpublock [flags]            start the terminal UI")
-	fmt.Fprintln(w, "       gpublock COMMAND [flags]    run a command (COMMAND -h for its flags)")
-	fmt.Fprintln(w, "\nCommands:")
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		if n != "" {
-			names = append(names, n)
-		}
+// exitError carries a command's exit status; the command has already said why.
+type exitError struct{ code int }
+
+func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
+// exitCode maps what the command line returned to the process's exit status: 0 ok, the
+// command's own status, or 2 for the usage errors cobra finds (unknown command or flag,
+// wrong number of arguments).
+func exitCode(err error) int {
+	var ee exitError
+	var ue usageError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ee):
+		return ee.code
+	case errors.As(err, &ue):
+		return 2
 	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
-	}
-	fmt.Fprintln(w, "  version    print the version")
+	return 1
 }

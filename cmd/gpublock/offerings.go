@@ -44,8 +44,8 @@ func newCommandFlags(name, synopsis string, stderr io.Writer, out *string) *flag
 	fs.StringVar(out, "o", "table", "output `format`: table, json or csv")
 	fs.StringVar(out, "output", "table", "output `format`: table, json or csv")
 	oneLineFlagErrors(fs, name, stderr, func() {
-		fmt.Fprintf(stderr, "Usage: gpublock %s %s\n\nFlags:\n", name, synopsis)
-		fs.PrintDefaults()
+		fmt.Fprintf(stderr, "Usage: gpublock %s %s\n\n", name, synopsis)
+		printFlagGroups(stderr, fs)
 	})
 	return fs
 }

@@ -41,8 +41,10 @@ type tuiArgs struct {
 	watchEvery time.Duration
 	// oncall: --warn-leads, --notify-cmd, --notify-url (config_oncall.go).
 	oncall oncallFlags
-	// theme is the palette: auto (the terminal's background), light or dark.
-	theme string
+	// theme is the palette: auto (the terminal's background), light or dark; themeGiven
+	// says --theme was on the command line, where it wins over the configuration file.
+	theme      string
+	themeGiven bool
 }
 
 // minBlocksRefresh keeps the blocks screen from hammering the API: a listing makes five
@@ -66,13 +68,7 @@ func parseTUI(args []string, stderr io.Writer) (tuiArgs, error) {
 	}
 	var f awsFlags
 	f.register(fs)
-	noColor := fs.Bool("no-color", false, "draw without colour (also when $NO_COLOR is set)")
-	fs.StringVar(&a.screen, "screen", "search", "the `screen` to open on: search, or blocks (every block, its countdown and warnings)")
-	fs.DurationVar(&a.refresh, "refresh", 30*time.Second, "how often the blocks are listed again (at least 5s; r refreshes at once)")
-	fs.BoolVar(&a.noNotify, "no-notify", false, "no bell or desktop notification (OSC 9) for a block's warnings or a watched search's new offerings (n toggles them)")
-	fs.DurationVar(&a.watchEvery, "watch-every", 5*time.Minute, "how often a watched search (w in the search screen) runs again, 1m to 24h")
-	a.oncall.register(fs)
-	fs.StringVar(&a.theme, "theme", "auto", "`colours` for a light or a dark terminal: auto (ask the terminal), light or dark")
+	noColor := a.register(fs)
 	if err := fs.Parse(args); err != nil {
 		return a, err
 	}
@@ -87,6 +83,7 @@ func parseTUI(args []string, stderr io.Writer) (tuiArgs, error) {
 	case a.watchEvery < minWatchEvery || a.watchEvery > maxWatchEvery:
 		return a, usagef("--watch-every %s: allowed 1m to 24h", a.watchEvery)
 	}
+	fs.Visit(func(fl *flag.Flag) { a.themeGiven = a.themeGiven || fl.Name == "theme" })
 	if _, err := theme.ParseMode(a.theme); err != nil {
 		return a, usagef("--%v", err)
 	}
@@ -97,6 +94,19 @@ func parseTUI(args []string, stderr io.Writer) (tuiArgs, error) {
 	f.sdkLog = io.Discard
 	a.aws, a.noColor = &f, *noColor || os.Getenv("NO_COLOR") != ""
 	return a, nil
+}
+
+// register declares the TUI's own flags (the AWS flags are awsFlags.register's); the root
+// command declares the same ones, so that cobra knows which of them take a value.
+func (a *tuiArgs) register(fs *flag.FlagSet) (noColor *bool) {
+	noColor = fs.Bool("no-color", false, "draw without colour (also when $NO_COLOR is set)")
+	fs.StringVar(&a.screen, "screen", "search", "the `screen` to open on: search, or blocks (every block, its countdown and warnings)")
+	fs.DurationVar(&a.refresh, "refresh", 30*time.Second, "how often the blocks are listed again (at least 5s; r refreshes at once)")
+	fs.BoolVar(&a.noNotify, "no-notify", false, "no bell or desktop notification (OSC 9) for a block's warnings or a watched search's new offerings (n toggles them)")
+	fs.DurationVar(&a.watchEvery, "watch-every", 5*time.Minute, "how often a watched search (w in the search screen) runs again, 1m to 24h")
+	a.oncall.register(fs)
+	fs.StringVar(&a.theme, "theme", "auto", "`colours` for a light or a dark terminal: auto (ask the terminal), light or dark")
+	return noColor
 }
 
 func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -112,7 +122,11 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
-	// The configuration file's read-only, cap, tags and AMI (config.go); flags win.
+	// The configuration file's read-only, cap, tags, AMI, theme and mouse (config.go);
+	// flags win.
+	if path, legacy, err := userConfigPath(); err == nil && legacy {
+		fmt.Fprintln(stderr, legacyNotice(path))
+	}
 	spend, err := tuiConfigFor(f)
 	if err != nil {
 		fmt.Fprintln(stderr, "gpublock:", err)
@@ -130,6 +144,9 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	// embedded figures; a damaged cache leaves the embedded ones, which Load returns with it.
 	cachePath, _ := pricing.DefaultCachePath()
 	prices, _ := pricing.Load(cachePath)
+	if !a.themeGiven && spend.theme != "" {
+		a.theme = spend.theme // checked when the file was read
+	}
 	_ = theme.Set(a.theme) // checked by parseTUI
 	opts := ui.Options{
 		Prices:  prices,
@@ -153,6 +170,7 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		WatchEvery:    a.watchEvery,
 	}
 	oncall.apply(&opts)
+	applyConfigMouse(&opts, spend.mouse)
 	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithOutput(stdout)}
 	if noColor {
 		popts = append(popts, tea.WithColorProfile(colorprofile.Ascii))

@@ -159,8 +159,15 @@ func TestE2ETUI(t *testing.T) {
 	sim.setClock(t, at)
 	term.press("r")
 	text = term.waitText("as of "+at.Format("15:04:05")+" UTC", id+" · p5.48xlarge × 1 · "+zone+" · active")
-	if rowWith(text, "active", "p5.48xlarge × 1", start.Format("Jan 02 15:04"), end.Format("Jan 02 15:04"), "0/1") == "" {
-		t.Errorf("no active row with the block's start, end and no instance running:\n%s", text)
+	// At 120 columns the table keeps the warning, state, region, type and countdowns; the
+	// detail of the selected row states the start, the end and the instances.
+	if rowWith(text, "IDLE, PAID", "active", region, "p5.48xlarge × 1", "ends in ") == "" {
+		t.Errorf("no active row of the block warning that no instance runs in it:\n%s", text)
+	}
+	for _, want := range e2eBlockDetail(start, end, 0) {
+		if !strings.Contains(text, want) {
+			t.Errorf("the block's detail lacks %q:\n%s", want, text)
+		}
 	}
 
 	// Launch into it.
@@ -177,7 +184,9 @@ func TestE2ETUI(t *testing.T) {
 
 	// Extend it by a day.
 	term.press("e")
-	term.waitText("Extend "+id, "choose the length")
+	// Every length is asked for at once and those offered are listed as they answer; the
+	// shortest, a day, is selected.
+	term.waitText("Extend "+id, "choose the length", "› 1d ")
 	term.press(keyEnter)
 	newEnd := end.Add(24 * time.Hour)
 	text = term.waitText("✓ allowed (ec2:PurchaseCapacityBlockExtension)", "Type extend", "New end      "+newEnd.Format("2006-01-02 15:04")+" UTC")
@@ -198,8 +207,13 @@ func TestE2ETUI(t *testing.T) {
 	term.press("r")
 	paid := dollars(t, fee).Add(extFee).Dollars()
 	text = term.waitText("as of "+at.Format("15:04:05")+" UTC", inst[1]+"  running", "Fee paid      "+paid, "Extensions (1)")
-	if rowWith(text, "active", "p5.48xlarge × 1", start.Format("Jan 02 15:04"), newEnd.Format("Jan 02 15:04"), "1/1") == "" {
-		t.Errorf("no active row with the new end %s and one instance running:\n%s", newEnd.Format("Jan 02 15:04"), text)
+	if rowWith(text, "active", region, "p5.48xlarge × 1", "ends in ") == "" || strings.Contains(text, "IDLE") {
+		t.Errorf("no active row of the block, or it still warns that it is idle:\n%s", text)
+	}
+	for _, want := range e2eBlockDetail(start, newEnd, 1) {
+		if !strings.Contains(text, want) {
+			t.Errorf("the block's detail after the extension lacks %q:\n%s", want, text)
+		}
 	}
 
 	// q quits with status 0 and gives the terminal back as it was.
@@ -209,6 +223,16 @@ func TestE2ETUI(t *testing.T) {
 		t.Errorf("exit status %d after q", code)
 	}
 	e2eAssertRestored(t, term, raw)
+}
+
+// e2eBlockDetail are the lines of a one-instance block's detail that state its window and
+// the instances running in it.
+func e2eBlockDetail(start, end time.Time, running int) []string {
+	return []string{
+		"Start         " + start.Format("Mon 2006-01-02 15:04") + " UTC",
+		"End           " + end.Format("Mon 2006-01-02 15:04") + " UTC",
+		fmt.Sprintf("Running       %d of 1 instances", running),
+	}
 }
 
 // e2eAssertRestored checks what the program wrote last: it left the alternate screen and

@@ -222,6 +222,25 @@ func TestE2ETUI(t *testing.T) {
 	if code != 0 {
 		t.Errorf("exit status %d after q", code)
 	}
+	if !bytes.Contains(raw, []byte(e2eMouseOn)) {
+		t.Error("the TUI never turned the mouse reporting on")
+	}
+	e2eAssertRestored(t, term, raw)
+}
+
+// e2eMouseOn turns on the terminal's reports of clicks and of the wheel (cell motion).
+const e2eMouseOn = "\x1b[?1002h"
+
+// --no-mouse leaves the mouse to the terminal: the reporting is never turned on.
+func TestE2ENoMouse(t *testing.T) {
+	sim := startE2ESim(t, 7, e2eStart)
+	term := startE2ETerm(t, e2eEnv(t, sim, t.TempDir()), 120, 40, nil, "--no-mouse")
+	term.waitText("SIMULATED", "account 123456789012")
+	term.press("q")
+	code, raw := term.exit()
+	if code != 0 || bytes.Contains(raw, []byte(e2eMouseOn)) {
+		t.Errorf("exit %d; mouse reporting turned on: %v", code, bytes.Contains(raw, []byte(e2eMouseOn)))
+	}
 	e2eAssertRestored(t, term, raw)
 }
 
@@ -246,6 +265,10 @@ func e2eAssertRestored(t *testing.T, term *e2eTerm, raw []byte) {
 	if enter < 0 || leave < enter || show < hide {
 		t.Errorf("the terminal was not restored (alternate screen entered at %d, left at %d; cursor hidden at %d, shown at %d); the end of the output: %q",
 			enter, leave, hide, show, raw[max(0, len(raw)-300):])
+	}
+	// The mouse reporting a frame turned on is turned off again.
+	if on, off := bytes.LastIndex(raw, []byte(e2eMouseOn)), bytes.LastIndex(raw, []byte("\x1b[?1002l")); on >= 0 && off < on {
+		t.Errorf("the mouse reporting was left on (on at %d, off at %d)", on, off)
 	}
 	term.mu.Lock()
 	alt, hidden := term.emu.IsAltScreen(), term.emu.CursorHidden()

@@ -211,6 +211,9 @@ func (d extendDialog) listLines(w, room int) []string {
 	out = append(out, th.Label.Render(ansi.Truncate(fmt.Sprintf("  %-5s %-34s %18s %10s", "Add", "New end", "Upfront fee", "Break-even"), w, "")))
 	// The rows around the selection that fit the room left.
 	rows := max(1, room)
+	if d.asking {
+		rows = max(1, rows-1) // the line that says the rest is on its way
+	}
 	lo := max(0, min(d.choice-rows/2, len(d.choices)-rows))
 	hi := min(len(d.choices), lo+rows)
 	for i := lo; i < hi; i++ {

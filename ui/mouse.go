@@ -12,7 +12,8 @@ import (
 // takes the terminal's own text selection away). Dialogs take no mouse: what spends money
 // is typed.
 
-// at is a point relative to a pane's top left corner, and whether it is inside w×h.
+// inside is the point x, y relative to a pane's top left corner at left, top, and whether
+// it falls in the pane's r.
 func inside(x, y, left, top int, r rect) (int, int, bool) {
 	x, y = x-left, y-top
 	return x, y, r.w > 0 && r.h > 0 && x >= 0 && y >= 0 && x < r.w && y < r.h

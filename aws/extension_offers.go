@@ -20,6 +20,14 @@ const extensionAskers = 4
 // shortest first. Lengths that could not be asked are named in the error, which is then
 // returned with the choices that were found.
 func (c *Client) ExtensionChoices(ctx context.Context, b model.Block) ([]model.ExtensionChoice, error) {
+	return c.ExtensionChoicesEach(ctx, b, nil)
+}
+
+// ExtensionChoicesEach is ExtensionChoices that also hands each choice to found (when not
+// nil) as soon as its length has answered, from any goroutine. AWS's request bucket for
+// these calls refills slowly (see apilimit), so the long lengths may take minutes: the
+// lengths are asked shortest first, and a screen can list those found while the rest come.
+func (c *Client) ExtensionChoicesEach(ctx context.Context, b model.Block, found func(model.ExtensionChoice)) ([]model.ExtensionChoice, error) {
 	if err := checkExtendable(b); err != nil {
 		return nil, err
 	}
@@ -30,26 +38,36 @@ func (c *Client) ExtensionChoices(ctx context.Context, b model.Block) ([]model.E
 		lastErr error
 		wg      sync.WaitGroup
 	)
-	sem := make(chan struct{}, extensionAskers)
+	lengths := make(chan int, len(model.ExtensionLengths(b)))
 	for _, days := range model.ExtensionLengths(b) {
+		lengths <- days
+	}
+	close(lengths)
+	for range extensionAskers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if !acquire(ctx, sem) {
+			for days := range lengths {
+				if ctx.Err() != nil {
+					mu.Lock()
+					failed, lastErr = append(failed, days), ctx.Err()
+					mu.Unlock()
+					continue
+				}
+				offs, err := c.ExtensionOfferings(ctx, b, days)
+				var ch model.ExtensionChoice
 				mu.Lock()
-				failed, lastErr = append(failed, days), ctx.Err()
+				switch {
+				case err != nil:
+					failed, lastErr = append(failed, days), err
+				case len(offs) > 0:
+					ch = model.ExtensionChoice{Days: days, Offering: model.CheapestExtension(offs)}
+					out = append(out, ch)
+				}
 				mu.Unlock()
-				return
-			}
-			defer func() { <-sem }()
-			offs, err := c.ExtensionOfferings(ctx, b, days)
-			mu.Lock()
-			defer mu.Unlock()
-			switch {
-			case err != nil:
-				failed, lastErr = append(failed, days), err
-			case len(offs) > 0:
-				out = append(out, model.ExtensionChoice{Days: days, Offering: model.CheapestExtension(offs)})
+				if ch.Days > 0 && found != nil {
+					found(ch)
+				}
 			}
 		}()
 	}

@@ -60,6 +60,8 @@ type Options struct {
 	StartOnBlocks bool
 	Refresh       time.Duration
 	NoNotify      bool
+	// NoMouse leaves the mouse to the terminal (its own text selection): no wheel, no click.
+	NoMouse bool
 
 	// WatchEvery is how often a watched search (w) runs again; 0 means 5 minutes.
 	WatchEvery time.Duration
@@ -247,6 +249,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.onRootMsg(msg)
 	case tea.KeyPressMsg:
 		return m.handleKey(msg)
+	case tea.MouseWheelMsg, tea.MouseClickMsg:
+		return m.onMouse(msg.(tea.MouseMsg)), nil
 	case clockMsg:
 		// Relative dates ("now", "+4w") and the 8-week limit move with the clock.
 		m.clock = m.clk.Now()

@@ -43,8 +43,8 @@ func (b awsBackend) Blocks(ctx context.Context, regions []string) (BlockList, er
 // RescanAll makes the next listing cover every region, the quiet ones too.
 func (b awsBackend) RescanAll() { b.scan.Forget() }
 
-func (b awsBackend) ExtensionChoices(ctx context.Context, blk model.Block) ([]model.ExtensionChoice, error) {
-	choices, err := b.c.ExtensionChoices(ctx, blk)
+func (b awsBackend) ExtensionChoices(ctx context.Context, blk model.Block, found func(model.ExtensionChoice)) ([]model.ExtensionChoice, error) {
+	choices, err := b.c.ExtensionChoicesEach(ctx, blk, found)
 	if err != nil {
 		var le *aws.ExtensionLengthsError
 		if errors.As(err, &le) {

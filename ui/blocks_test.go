@@ -267,7 +267,7 @@ func TestExtendFromBlocksScreen(t *testing.T) {
 	oldEnd := o.End.UTC().Format("Jan 02 15:04")
 	newEnd := o.End.Add(48 * time.Hour).UTC().Format("Jan 02 15:04")
 	s.press("e")
-	s.waitText("choose the length")
+	waitLengths(s)
 	s.press("right", "enter") // 2 days
 	s.waitText("✓ allowed (ec2:PurchaseCapacityBlockExtension)")
 	text := s.waitText("Type extend")

@@ -14,8 +14,9 @@ type blocksBackend interface {
 	Blocks(ctx context.Context, regions []string) (BlockList, error)
 	ExtensionOfferings(ctx context.Context, b model.Block, days int) ([]model.ExtensionOffering, error)
 	// ExtensionChoices asks for every length an extension of b could have at once; the
-	// error names the lengths that could not be asked, beside the choices found.
-	ExtensionChoices(ctx context.Context, b model.Block) ([]model.ExtensionChoice, error)
+	// error names the lengths that could not be asked, beside the choices found. found, when
+	// not nil, is handed each choice as soon as its length has answered (from any goroutine).
+	ExtensionChoices(ctx context.Context, b model.Block, found func(model.ExtensionChoice)) ([]model.ExtensionChoice, error)
 	// CheckExtend is the dry run of an extension.
 	CheckExtend(ctx context.Context, b model.Block, off model.ExtensionOffering) (Permission, error)
 	// Extend buys an extension once, with the adapter's journal and lost-reply recovery. A

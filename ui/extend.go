@@ -32,6 +32,11 @@ type extendDialog struct {
 	cmps    []pricing.Comparison
 	choice  int
 	prefer  int
+	// ask is the id of the asking under way (its answers stream in while asking); moved
+	// says the person chose a length, which a length answering later must not undo.
+	ask    int64
+	asking bool
+	moved  bool
 
 	step    extendStep
 	offErr  error
@@ -92,13 +97,14 @@ func (m Model) openExtend(b model.Block) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	d := newExtendDialog(m.actionEnv(), m.opts.Prices, b)
-	d.step, d.prefer = extLoading, m.opts.ExtendDays
+	d.step, d.prefer, d.asking = extLoading, m.opts.ExtendDays, true
 	m.dialog = d
 	return m, d.fetchChoices()
 }
 
 func newExtendDialog(env actionEnv, prices *pricing.Catalog, b model.Block) extendDialog {
-	return extendDialog{env: env, id: dialogSeq.Add(1), prices: prices, b: b, confirm: textfield.New("")}
+	id := dialogSeq.Add(1)
+	return extendDialog{env: env, id: id, ask: id, prices: prices, b: b, confirm: textfield.New("")}
 }
 
 func (d extendDialog) ctx() context.Context {
@@ -125,6 +131,8 @@ func (d extendDialog) Update(msg tea.Msg) (dialog, tea.Cmd, bool) {
 		return d.key(msg)
 	case extChoicesMsg:
 		return d.onChoices(msg)
+	case extChoiceMsg:
+		return d.onChoice(msg)
 	case extCheckMsg:
 		if msg.dialog != d.id || d.step != extChecking {
 			return d, nil, false

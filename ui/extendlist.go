@@ -23,35 +23,110 @@ type extChoicesMsg struct {
 	err     error                // the lengths that could not be asked, beside the choices
 }
 
-// fetchChoices asks for every length and prices each choice.
+// extChoiceMsg is one length offered, while the others are still being asked; next reads
+// the answer after it.
+type extChoiceMsg struct {
+	dialog int64
+	choice model.ExtensionChoice
+	cmp    pricing.Comparison
+	next   tea.Cmd
+}
+
+// fetchChoices asks for every length and prices each choice; the lengths offered arrive
+// one by one (AWS's request bucket makes the long ones slow), then the whole answer.
 func (d extendDialog) fetchChoices() tea.Cmd {
-	id, b, blk, prices, ctx := d.id, d.env.backend, d.b, d.prices, d.ctx()
+	id, b, blk, prices, ctx := d.ask, d.env.backend, d.b, d.prices, d.ctx()
 	return func() tea.Msg {
-		choices, err := b.ExtensionChoices(ctx, blk)
-		msg := extChoicesMsg{dialog: id, choices: choices, err: err}
-		for _, ch := range choices {
-			msg.cmps = append(msg.cmps, pricing.CompareExtension(prices, ch.Offering.AsOffering(blk)))
-		}
-		return msg
+		// Room for every length, so that the asking never waits on a dialog closed meanwhile.
+		found := make(chan extChoiceMsg, len(model.ExtensionLengths(blk))+1)
+		done := make(chan extChoicesMsg, 1)
+		go func() {
+			choices, err := b.ExtensionChoices(ctx, blk, func(ch model.ExtensionChoice) {
+				found <- extChoiceMsg{dialog: id, choice: ch, cmp: pricing.CompareExtension(prices, ch.Offering.AsOffering(blk))}
+			})
+			msg := extChoicesMsg{dialog: id, choices: choices, err: err}
+			for _, ch := range choices {
+				msg.cmps = append(msg.cmps, pricing.CompareExtension(prices, ch.Offering.AsOffering(blk)))
+			}
+			close(found)
+			done <- msg
+		}()
+		return nextChoice(found, done)()
 	}
 }
 
-// onChoices shows the lengths offered, the one the configuration prefers selected.
-func (d extendDialog) onChoices(msg extChoicesMsg) (dialog, tea.Cmd, bool) {
-	if msg.dialog != d.id || d.step != extLoading {
+func nextChoice(found <-chan extChoiceMsg, done <-chan extChoicesMsg) tea.Cmd {
+	return func() tea.Msg {
+		if msg, ok := <-found; ok {
+			msg.next = nextChoice(found, done)
+			return msg
+		}
+		return <-done
+	}
+}
+
+// onChoice lists one more length offered, in order of length, keeping the selection.
+func (d extendDialog) onChoice(msg extChoiceMsg) (dialog, tea.Cmd, bool) {
+	if msg.dialog != d.ask || !d.asking {
 		return d, nil, false
 	}
+	sel, had := d.chosen()
+	i := 0
+	for i < len(d.choices) && d.choices[i].Days < msg.choice.Days {
+		i++
+	}
+	if i < len(d.choices) && d.choices[i].Days == msg.choice.Days {
+		return d, msg.next, false
+	}
+	d.choices = append(d.choices[:i:i], append([]model.ExtensionChoice{msg.choice}, d.choices[i:]...)...)
+	d.cmps = append(d.cmps[:i:i], append([]pricing.Comparison{msg.cmp}, d.cmps[i:]...)...)
+	if d.step == extLoading {
+		d.step = extChoose
+	}
+	d.choice = d.selectAfterAnswer(sel.Days, had)
+	return d, msg.next, false
+}
+
+// selectAfterAnswer is the index to select once the list has changed: the length selected
+// before once the person has moved, else the length the configuration prefers, else the
+// shortest.
+func (d extendDialog) selectAfterAnswer(selDays int, had bool) int {
+	want := d.prefer
+	// The length shown for its dry run or its word must stay the one being bought.
+	if had && (d.moved || (d.step != extChoose && d.step != extLoading && d.step != extNone)) {
+		want = selDays
+	}
+	for i, ch := range d.choices {
+		if ch.Days == want {
+			return i
+		}
+	}
+	return 0
+}
+
+// onChoices shows the lengths offered, the one the configuration prefers selected unless
+// the person has chosen another meanwhile.
+func (d extendDialog) onChoices(msg extChoicesMsg) (dialog, tea.Cmd, bool) {
+	if msg.dialog != d.ask || (!d.asking && d.step != extLoading) {
+		return d, nil, false
+	}
+	sel, had := d.chosen()
+	d.asking = false
 	d.choices, d.cmps, d.offErr = msg.choices, msg.cmps, msg.err
+	switch d.step {
+	case extLoading, extChoose, extNone:
+	default:
+		// A length already shown for its dry run or its word stays; shift+tab returns to
+		// the whole list.
+		d.choice = d.selectAfterAnswer(sel.Days, had)
+		return d, nil, false
+	}
 	if len(d.choices) == 0 {
 		d.step = extNone
 		return d, nil, false
 	}
-	d.step, d.choice = extChoose, 0
-	for i, ch := range d.choices {
-		if ch.Days == d.prefer {
-			d.choice = i
-		}
-	}
+	d.step = extChoose
+	d.choice = d.selectAfterAnswer(sel.Days, had)
 	return d, nil, false
 }
 
@@ -60,13 +135,13 @@ func (d extendDialog) listKey(s string) (dialog, tea.Cmd, bool) {
 	d.overCap = false
 	switch s {
 	case "up", "k", "left", "h":
-		d.choice = max(0, d.choice-1)
+		d.choice, d.moved = max(0, d.choice-1), true
 	case "down", "j", "right", "l":
-		d.choice = min(max(0, len(d.choices)-1), d.choice+1)
+		d.choice, d.moved = min(max(0, len(d.choices)-1), d.choice+1), true
 	case "home", "g":
-		d.choice = 0
+		d.choice, d.moved = 0, true
 	case "end", "G":
-		d.choice = max(0, len(d.choices)-1)
+		d.choice, d.moved = max(0, len(d.choices)-1), true
 	case "r":
 		return d.askAgain()
 	case "enter":
@@ -83,7 +158,7 @@ func (d extendDialog) listKey(s string) (dialog, tea.Cmd, bool) {
 			d.overCap = true
 			return d, nil, false
 		}
-		d.off, d.cmp, d.step = ch.Offering, d.cmps[d.choice], extChecking
+		d.off, d.cmp, d.step, d.moved = ch.Offering, d.cmps[d.choice], extChecking, true
 		return d, d.checkCmd(), false
 	}
 	return d, nil, false
@@ -92,6 +167,7 @@ func (d extendDialog) listKey(s string) (dialog, tea.Cmd, bool) {
 // askAgain asks AWS for every length again; an answer still on its way answers no one.
 func (d extendDialog) askAgain() (dialog, tea.Cmd, bool) {
 	d.id = dialogSeq.Add(1)
+	d.ask, d.asking, d.moved = d.id, true, false
 	d.step, d.choices, d.cmps, d.offErr = extLoading, nil, nil, nil
 	return d, d.fetchChoices(), false
 }
@@ -135,6 +211,9 @@ func (d extendDialog) listLines(w, room int) []string {
 	out = append(out, th.Label.Render(ansi.Truncate(fmt.Sprintf("  %-5s %-34s %18s %10s", "Add", "New end", "Upfront fee", "Break-even"), w, "")))
 	// The rows around the selection that fit the room left.
 	rows := max(1, room)
+	if d.asking {
+		rows = max(1, rows-1) // the line that says the rest is on its way
+	}
 	lo := max(0, min(d.choice-rows/2, len(d.choices)-rows))
 	hi := min(len(d.choices), lo+rows)
 	for i := lo; i < hi; i++ {
@@ -145,6 +224,10 @@ func (d extendDialog) listLines(w, room int) []string {
 		} else {
 			out = append(out, th.Value.Render(ansi.Truncate("  "+line, w, "…")))
 		}
+	}
+	if d.asking {
+		out = append(out, th.Muted.Render(ansi.Truncate(fmt.Sprintf("Still asking AWS about the other lengths (%d in all; its request limit lets them come slowly)…",
+			len(model.ExtensionLengths(d.b))), w, "…")))
 	}
 	if d.offErr != nil {
 		out = append(out, wrapStyled(th.Warning, d.offErr.Error(), w)...)

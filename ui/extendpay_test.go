@@ -27,7 +27,7 @@ func extendOnScreen(t *testing.T, payFail bool) (s *screen, sim *ec2sim.Server, 
 	s = newScreen(t, New(opts), 160, 48)
 	s.waitFor("the active block", func(text string) bool { return strings.Contains(rowOf(text, bought.ReservationID), "active") })
 	s.press("e")
-	s.waitText("choose the length")
+	waitLengths(s)
 	s.press("right", "enter") // 2 days
 	s.waitText("✓ allowed (ec2:PurchaseCapacityBlockExtension)")
 	s.typeText("extend")

@@ -151,7 +151,7 @@ func TestExtendListShowsWhatAWSOffers(t *testing.T) {
 	s := newScreen(t, New(opts), 160, 48)
 	s.waitFor("the active block", func(text string) bool { return strings.Contains(rowOf(text, bought.ReservationID), "active") })
 	s.press("e")
-	text := s.waitText("choose the length")
+	text := waitLengths(s)
 	blk := blockNow(t, c, bought.ReservationID)
 	choices, err := c.ExtensionChoices(context.Background(), blk)
 	if err != nil || len(choices) < 3 {

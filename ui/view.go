@@ -18,6 +18,9 @@ func (m Model) View() tea.View {
 	v := tea.NewView(m.render())
 	v.AltScreen = true
 	v.WindowTitle = "gpublock"
+	if !m.opts.NoMouse {
+		v.MouseMode = tea.MouseModeCellMotion
+	}
 	return v
 }
 

@@ -283,10 +283,10 @@ func marshalConfig(c tuiConfig) ([]byte, error) {
 	return buf.Bytes(), enc.Close()
 }
 
-// applyConfigMouse is the hook for the file's mouse key. The TUI's switch for the mouse
-// (--no-mouse, and its field in ui.Options) is being added beside this work; until it is
-// on this branch the key is read and checked but changes nothing. Wire it here:
-// `if mouse != nil && !*mouse { opts.NoMouse = true }` (a --no-mouse flag wins either way).
+// applyConfigMouse applies the file's mouse key: `mouse: false` leaves the mouse to the
+// terminal, as --no-mouse does (the flag wins either way).
 func applyConfigMouse(opts *ui.Options, mouse *bool) {
-	_, _ = opts, mouse
+	if mouse != nil && !*mouse {
+		opts.NoMouse = true
+	}
 }

@@ -159,8 +159,15 @@ func TestE2ETUI(t *testing.T) {
 	sim.setClock(t, at)
 	term.press("r")
 	text = term.waitText("as of "+at.Format("15:04:05")+" UTC", id+" · p5.48xlarge × 1 · "+zone+" · active")
-	if rowWith(text, "active", "p5.48xlarge × 1", start.Format("Jan 02 15:04"), end.Format("Jan 02 15:04"), "0/1") == "" {
-		t.Errorf("no active row with the block's start, end and no instance running:\n%s", text)
+	// At 120 columns the table keeps the warning, state, region, type and countdowns; the
+	// detail of the selected row states the start, the end and the instances.
+	if rowWith(text, "IDLE, PAID", "active", region, "p5.48xlarge × 1", "ends in ") == "" {
+		t.Errorf("no active row of the block warning that no instance runs in it:\n%s", text)
+	}
+	for _, want := range e2eBlockDetail(start, end, 0) {
+		if !strings.Contains(text, want) {
+			t.Errorf("the block's detail lacks %q:\n%s", want, text)
+		}
 	}
 
 	// Launch into it.
@@ -177,7 +184,9 @@ func TestE2ETUI(t *testing.T) {
 
 	// Extend it by a day.
 	term.press("e")
-	term.waitText("Extend "+id, "choose the length")
+	// Every length is asked for at once and those offered are listed as they answer; the
+	// shortest, a day, is selected.
+	term.waitText("Extend "+id, "choose the length", "› 1d ")
 	term.press(keyEnter)
 	newEnd := end.Add(24 * time.Hour)
 	text = term.waitText("✓ allowed (ec2:PurchaseCapacityBlockExtension)", "Type extend", "New end      "+newEnd.Format("2006-01-02 15:04")+" UTC")
@@ -198,8 +207,13 @@ func TestE2ETUI(t *testing.T) {
 	term.press("r")
 	paid := dollars(t, fee).Add(extFee).Dollars()
 	text = term.waitText("as of "+at.Format("15:04:05")+" UTC", inst[1]+"  running", "Fee paid      "+paid, "Extensions (1)")
-	if rowWith(text, "active", "p5.48xlarge × 1", start.Format("Jan 02 15:04"), newEnd.Format("Jan 02 15:04"), "1/1") == "" {
-		t.Errorf("no active row with the new end %s and one instance running:\n%s", newEnd.Format("Jan 02 15:04"), text)
+	if rowWith(text, "active", region, "p5.48xlarge × 1", "ends in ") == "" || strings.Contains(text, "IDLE") {
+		t.Errorf("no active row of the block, or it still warns that it is idle:\n%s", text)
+	}
+	for _, want := range e2eBlockDetail(start, newEnd, 1) {
+		if !strings.Contains(text, want) {
+			t.Errorf("the block's detail after the extension lacks %q:\n%s", want, text)
+		}
 	}
 
 	// q quits with status 0 and gives the terminal back as it was.
@@ -208,7 +222,36 @@ func TestE2ETUI(t *testing.T) {
 	if code != 0 {
 		t.Errorf("exit status %d after q", code)
 	}
+	if !bytes.Contains(raw, []byte(e2eMouseOn)) {
+		t.Error("the TUI never turned the mouse reporting on")
+	}
 	e2eAssertRestored(t, term, raw)
+}
+
+// e2eMouseOn turns on the terminal's reports of clicks and of the wheel (cell motion).
+const e2eMouseOn = "\x1b[?1002h"
+
+// --no-mouse leaves the mouse to the terminal: the reporting is never turned on.
+func TestE2ENoMouse(t *testing.T) {
+	sim := startE2ESim(t, 7, e2eStart)
+	term := startE2ETerm(t, e2eEnv(t, sim, t.TempDir()), 120, 40, nil, "--no-mouse")
+	term.waitText("SIMULATED", "account 123456789012")
+	term.press("q")
+	code, raw := term.exit()
+	if code != 0 || bytes.Contains(raw, []byte(e2eMouseOn)) {
+		t.Errorf("exit %d; mouse reporting turned on: %v", code, bytes.Contains(raw, []byte(e2eMouseOn)))
+	}
+	e2eAssertRestored(t, term, raw)
+}
+
+// e2eBlockDetail are the lines of a one-instance block's detail that state its window and
+// the instances running in it.
+func e2eBlockDetail(start, end time.Time, running int) []string {
+	return []string{
+		"Start         " + start.Format("Mon 2006-01-02 15:04") + " UTC",
+		"End           " + end.Format("Mon 2006-01-02 15:04") + " UTC",
+		fmt.Sprintf("Running       %d of 1 instances", running),
+	}
 }
 
 // e2eAssertRestored checks what the program wrote last: it left the alternate screen and
@@ -222,6 +265,10 @@ func e2eAssertRestored(t *testing.T, term *e2eTerm, raw []byte) {
 	if enter < 0 || leave < enter || show < hide {
 		t.Errorf("the terminal was not restored (alternate screen entered at %d, left at %d; cursor hidden at %d, shown at %d); the end of the output: %q",
 			enter, leave, hide, show, raw[max(0, len(raw)-300):])
+	}
+	// The mouse reporting a frame turned on is turned off again.
+	if on, off := bytes.LastIndex(raw, []byte(e2eMouseOn)), bytes.LastIndex(raw, []byte("\x1b[?1002l")); on >= 0 && off < on {
+		t.Errorf("the mouse reporting was left on (on at %d, off at %d)", on, off)
 	}
 	term.mu.Lock()
 	alt, hidden := term.emu.IsAltScreen(), term.emu.CursorHidden()

@@ -37,6 +37,7 @@ type tuiArgs struct {
 	screen   string
 	refresh  time.Duration
 	noNotify bool
+	noMouse  bool
 	// watchEvery is how often a watched search (w) runs again.
 	watchEvery time.Duration
 	// oncall: --warn-leads, --notify-cmd, --notify-url (config_oncall.go).
@@ -103,6 +104,7 @@ func (a *tuiArgs) register(fs *flag.FlagSet) (noColor *bool) {
 	fs.StringVar(&a.screen, "screen", "search", "the `screen` to open on: search, or blocks (every block, its countdown and warnings)")
 	fs.DurationVar(&a.refresh, "refresh", 30*time.Second, "how often the blocks are listed again (at least 5s; r refreshes at once)")
 	fs.BoolVar(&a.noNotify, "no-notify", false, "no bell or desktop notification (OSC 9) for a block's warnings or a watched search's new offerings (n toggles them)")
+	fs.BoolVar(&a.noMouse, "no-mouse", false, "leave the mouse to the terminal (its own text selection): no wheel scrolling, no clicks on rows and column titles")
 	fs.DurationVar(&a.watchEvery, "watch-every", 5*time.Minute, "how often a watched search (w in the search screen) runs again, 1m to 24h")
 	a.oncall.register(fs)
 	fs.StringVar(&a.theme, "theme", "auto", "`colours` for a light or a dark terminal: auto (ask the terminal), light or dark")
@@ -167,6 +169,7 @@ func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		StartOnBlocks: a.screen == "blocks",
 		Refresh:       a.refresh,
 		NoNotify:      a.noNotify,
+		NoMouse:       a.noMouse,
 		WatchEvery:    a.watchEvery,
 	}
 	oncall.apply(&opts)

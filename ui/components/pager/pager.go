@@ -144,3 +144,8 @@ func NewKeyMap(nav table.Nav) KeyMap {
 		Ends: both(nav.Top, nav.Bottom, "top · end"),
 	}
 }
+
+// Wheel scrolls p by delta lines (a mouse wheel's, table.WheelDelta), within its lines.
+func (s Scroll) Wheel(delta int, p Page) Scroll {
+	return Scroll{id: p.id, top: max(0, min(s.Top(p)+delta, p.maxTop()))}
+}

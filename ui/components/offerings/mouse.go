@@ -1,0 +1,60 @@
+package offerings
+
+import (
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/gpublock/gpublock/ui/components/table"
+)
+
+// Mouse handles a wheel or a click at x, y in the table drawn by View(width, height): the
+// wheel moves the cursor, a click on a row selects it, a click on a column's title sorts
+// by it (again: the other way). It reports whether the message did anything.
+func (m Model) Mouse(msg tea.MouseMsg, x, y, width, height int) (Model, bool) {
+	switch msg := msg.(type) {
+	case tea.MouseWheelMsg:
+		d := table.WheelDelta(msg)
+		if d == 0 || len(m.view) == 0 {
+			return m, false
+		}
+		m.cursor += d
+	case tea.MouseClickMsg:
+		if msg.Button != tea.MouseLeft || m.filtering {
+			return m, false
+		}
+		header := 0
+		if m.filter.Value() != "" {
+			header = 1
+		}
+		if y == header {
+			return m.clickHeader(x, width)
+		}
+		i, ok := table.RowAt(y, header+1, m.cursor, m.offset, height-header-1, len(m.view))
+		if !ok {
+			return m, false
+		}
+		m.cursor = i
+	default:
+		return m, false
+	}
+	m.moved = true
+	m.scroll()
+	return m, true
+}
+
+func (m Model) clickHeader(x, width int) (Model, bool) {
+	gutter := 0
+	if len(m.marks) > 0 && width > len(markGlyph) {
+		gutter = len(markGlyph)
+	}
+	cols := visibleColumnsFor(width-gutter, m.mixedLengths())
+	widths := make([]int, len(cols))
+	for i, c := range cols {
+		widths[i] = columns[c].width
+	}
+	i := table.ColumnAt(x-gutter, widths)
+	if i < 0 {
+		return m, false
+	}
+	m.SortBy(cols[i])
+	return m, true
+}

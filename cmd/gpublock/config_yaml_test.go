@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/ui"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -218,4 +219,20 @@ func FuzzYAMLConfig(f *testing.F) {
 			t.Fatalf("%q: read %+v, wrote %q, read back %+v", body, c, b, back)
 		}
 	})
+}
+
+// `mouse: false` in the file leaves the mouse to the terminal, as --no-mouse does; true or
+// no key changes nothing.
+func TestConfigMouseKey(t *testing.T) {
+	no, yes := false, true
+	for _, tc := range []struct {
+		mouse *bool
+		want  bool
+	}{{nil, false}, {&yes, false}, {&no, true}} {
+		var opts ui.Options
+		applyConfigMouse(&opts, tc.mouse)
+		if opts.NoMouse != tc.want {
+			t.Errorf("mouse %v: NoMouse %v, want %v", tc.mouse, opts.NoMouse, tc.want)
+		}
+	}
 }

@@ -1,12 +1,13 @@
 package main
 
 import (
-	"github.com/gpublock/gpublock/ui"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/gpublock/gpublock/ui"
 )
 
 func writeYAMLConfig(t *testing.T, body string) string {

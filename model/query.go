@@ -17,6 +17,23 @@ type Query struct {
 	// AllZones also searches the zones the account has not opted in to, Local Zones among
 	// them (AWS's AllAvailabilityZones).
 	AllZones bool
+	// Sources are the systems searched; none means Capacity Blocks only. Targets are the
+	// SageMaker resources a training plan is for (training jobs when none is given).
+	Sources []Source
+	Targets []string
+}
+
+// Searches reports whether the query searches source.
+func (q Query) Searches(s Source) bool {
+	if len(q.Sources) == 0 {
+		return s == SourceCapacityBlock
+	}
+	for _, x := range q.Sources {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }
 
 // FieldError names a field, the value given and what is allowed.

@@ -95,7 +95,7 @@ func TestFlow(t *testing.T) {
 				prev = o.Fee
 			}
 			sel, ok := m.table.Selected()
-			if !ok || m.table.Cursor() != 2 || sel != m.table.Row(2) {
+			if !ok || m.table.Cursor() != 2 || sel.ID != m.table.Row(2).ID {
 				t.Fatalf("selected %v (cursor %d), want the third visible row", sel.ID, m.table.Cursor())
 			}
 			view := ansi.Strip(m.View().Content)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/tuibackend"
 )
 
 // The tests' clock: the UI's Now and the emulator's start, with the emulator's clock
@@ -58,7 +59,7 @@ func emulatorBackend(t testing.TB, faults ec2sim.Faults) (Backend, *ec2sim.Serve
 	if err != nil {
 		t.Fatal(err)
 	}
-	return FromAWS(c), sim
+	return tuibackend.FromAWS(c), sim
 }
 
 func testOptions(b Backend) Options {

@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/tuibackend"
 	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/ui"
 	"github.com/gpublock/gpublock/ui/theme"
@@ -186,7 +187,7 @@ func connectTUI(ctx context.Context, f *awsFlags, onClient func(*aws.Client)) (u
 		offset = client.Now(ctx).Sub(time.Now())
 	}
 	c := ui.Connection{
-		Backend:   ui.FromAWS(client),
+		Backend:   tuibackend.FromAWS(client),
 		Simulated: info.Mode == modeSimulated,
 		Profile:   client.Profile(),
 		Region:    client.Region(),

@@ -1,4 +1,4 @@
-package ui
+package backend
 
 import (
 	"context"
@@ -7,8 +7,8 @@ import (
 	"github.com/gpublock/gpublock/model"
 )
 
-// blocksBackend is the part of Backend the blocks screen and the extend dialog use.
-type blocksBackend interface {
+// BlocksBackend is the part of Backend the blocks screen and the extend dialog use.
+type BlocksBackend interface {
 	// Blocks lists the account's Capacity Blocks in the regions; the error is set only when
 	// no region answered.
 	Blocks(ctx context.Context, regions []string) (BlockList, error)
@@ -40,9 +40,9 @@ type BlockList struct {
 	Quiet []string
 }
 
-// blocksRescanner is a backend that lists quiet regions again only now and then; RescanAll
+// Rescanner is a backend that lists quiet regions again only now and then; RescanAll
 // makes the next listing cover every region (after a purchase, or r).
-type blocksRescanner interface{ RescanAll() }
+type Rescanner interface{ RescanAll() }
 
 // BlockProblem is a region whose part of the listing failed (Partial: some details missing).
 type BlockProblem struct {

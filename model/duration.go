@@ -89,3 +89,26 @@ func parseDays(s string) (int, error) {
 	}
 	return 0, fmt.Errorf("duration %q: unit must be h, d or w; allowed: %s", s, durationHelp)
 }
+
+// ParseDayRange reads the syntax of a length or a range of lengths ("2d", "48h", "3w",
+// "2d-7d") in whole days, without a source's rule of which lengths are sold.
+func ParseDayRange(s string) (lo, hi int, err error) {
+	s = strings.TrimSpace(strings.ToLower(s))
+	a, b, isRange := strings.Cut(s, "-")
+	if !isRange {
+		b = a
+	}
+	if a == "" || b == "" {
+		return 0, 0, fmt.Errorf("duration %q: want a length such as 2d or a range such as 2d-7d", s)
+	}
+	if lo, err = parseDays(a); err != nil {
+		return 0, 0, err
+	}
+	if hi, err = parseDays(b); err != nil {
+		return 0, 0, err
+	}
+	if lo > hi {
+		return 0, 0, fmt.Errorf("duration range %q: the first must not be longer than the second", s)
+	}
+	return lo, hi, nil
+}

@@ -17,6 +17,9 @@ func (b awsBackend) JournalPath() (string, error) { return b.c.JournalPath() }
 func (b awsBackend) Platforms() []string { return aws.Platforms() }
 
 func (b awsBackend) CheckPurchase(ctx context.Context, o model.Offering, platform string) (backend.Permission, error) {
+	if isPlan(o.Source) {
+		return backend.Permission{}, errNoDryRun
+	}
 	p, err := b.c.CheckPurchase(ctx, o, platform)
 	if err != nil {
 		return backend.Permission{}, actionError(err)
@@ -25,6 +28,9 @@ func (b awsBackend) CheckPurchase(ctx context.Context, o model.Offering, platfor
 }
 
 func (b awsBackend) Purchase(ctx context.Context, o model.Offering, platform string, tags map[string]string) (backend.PurchaseResult, error) {
+	if isPlan(o.Source) {
+		return b.purchasePlan(ctx, o, tags)
+	}
 	res, err := b.c.Purchase(ctx, o, platform, tags)
 	if err != nil {
 		return backend.PurchaseResult{RequestID: res.RequestID}, actionError(err)
@@ -54,6 +60,9 @@ func notRecorded(err error) string {
 }
 
 func (b awsBackend) Block(ctx context.Context, region, reservationID string) (model.Block, bool, error) {
+	if !isCapacityReservationID(reservationID) {
+		return b.plan(ctx, region, reservationID)
+	}
 	blocks, err := b.c.Blocks(ctx, []string{region})
 	for _, blk := range blocks {
 		if blk.ReservationID == reservationID {

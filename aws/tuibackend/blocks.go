@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/trainingplans"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/backend"
 )
@@ -38,6 +39,8 @@ func (b awsBackend) Blocks(ctx context.Context, regions []string) (backend.Block
 	if err != nil && failed >= max(1, len(scan.Listed)) && len(blocks) == 0 {
 		return list, explain(err)
 	}
+	// Plans are listed in every region asked: the scanner's quiet regions are EC2's.
+	b.plans(ctx, regions, &list)
 	return list, nil
 }
 
@@ -45,6 +48,9 @@ func (b awsBackend) Blocks(ctx context.Context, regions []string) (backend.Block
 func (b awsBackend) RescanAll() { b.scan.Forget() }
 
 func (b awsBackend) ExtensionChoices(ctx context.Context, blk model.Block) ([]model.ExtensionChoice, error) {
+	if isPlan(blk.Source) {
+		return b.planExtensionChoices(ctx, blk)
+	}
 	choices, err := b.c.ExtensionChoices(ctx, blk)
 	if err != nil {
 		var le *aws.ExtensionLengthsError
@@ -57,6 +63,13 @@ func (b awsBackend) ExtensionChoices(ctx context.Context, blk model.Block) ([]mo
 }
 
 func (b awsBackend) ExtensionOfferings(ctx context.Context, blk model.Block, days int) ([]model.ExtensionOffering, error) {
+	if isPlan(blk.Source) {
+		offs, err := b.tp.ExtensionOfferings(ctx, trainingplans.PlanFromBlock(blk), days)
+		if err != nil {
+			return nil, planActionError(err)
+		}
+		return planExtensionOfferings(blk, offs), nil
+	}
 	offs, err := b.c.ExtensionOfferings(ctx, blk, days)
 	if err != nil {
 		return nil, actionError(err)
@@ -65,6 +78,9 @@ func (b awsBackend) ExtensionOfferings(ctx context.Context, blk model.Block, day
 }
 
 func (b awsBackend) CheckExtend(ctx context.Context, blk model.Block, off model.ExtensionOffering) (backend.Permission, error) {
+	if isPlan(blk.Source) {
+		return backend.Permission{}, errNoDryRun
+	}
 	p, err := b.c.CheckExtend(ctx, blk, off)
 	if err != nil {
 		return backend.Permission{}, actionError(err)
@@ -73,6 +89,9 @@ func (b awsBackend) CheckExtend(ctx context.Context, blk model.Block, off model.
 }
 
 func (b awsBackend) Extend(ctx context.Context, blk model.Block, off model.ExtensionOffering) (backend.ExtendResult, error) {
+	if isPlan(blk.Source) {
+		return b.extendPlan(ctx, blk, off)
+	}
 	res, err := b.c.Extend(ctx, blk, off)
 	if err != nil {
 		return backend.ExtendResult{RequestID: res.RequestID}, actionError(err)

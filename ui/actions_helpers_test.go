@@ -12,8 +12,8 @@ import (
 	"github.com/charmbracelet/x/vt"
 
 	"github.com/gpublock/gpublock/aws"
-	"github.com/gpublock/gpublock/aws/tuibackend"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/tuibackend"
 	"github.com/gpublock/gpublock/model"
 )
 

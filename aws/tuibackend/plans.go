@@ -15,8 +15,9 @@ import (
 	"github.com/gpublock/gpublock/ui/backend"
 )
 
-// sourceQuery is q as one source searches it: the types it sells, in its own names. A type
-// the source does not sell is left out here; the form says so beside the field.
+// sourceQuery is q as one source searches it: the types it sells, in its own names; ok is
+// false when the source sells none of them, or refuses the count or every length (the form
+// says so beside the field, and only the other source is searched).
 func sourceQuery(q model.Query, s model.Source) (model.Query, bool) {
 	var types []string
 	for _, t := range q.InstanceTypes {
@@ -25,12 +26,17 @@ func sourceQuery(q model.Query, s model.Source) (model.Query, bool) {
 		}
 	}
 	q.InstanceTypes = types
-	return q, len(types) > 0
+	if len(types) == 0 || s.CheckCount(types[0], q.Count) != nil {
+		return q, false
+	}
+	return q, len(s.DurationDays(q.Durations.MinDays, q.Durations.MaxDays)) > 0
 }
 
 // searchPlans runs the training-plan part of a search, in the UI's events.
 func (b awsBackend) searchPlans(ctx context.Context, q model.Query, out chan<- backend.SearchEvent) {
 	pq := trainingplans.QueryFrom(q, q.Targets...)
+	// Plans last any whole number of days up to 182: their lengths, not the blocks'.
+	pq.Days = model.SourceTrainingPlan.DurationDays(q.Durations.MinDays, q.Durations.MaxDays)
 	for ev := range b.tp.Search(ctx, pq) {
 		e := backend.SearchEvent{Region: ev.Region, CallsDone: ev.CallsDone, CallsTotal: ev.CallsTotal}
 		for _, o := range ev.Offerings {

@@ -1,0 +1,71 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/components/detail"
+)
+
+// planIrrevocable is the plans' form of the blocks' warning: SageMaker's words are
+// "cannot be cancelled or modified".
+const planIrrevocable = "This training plan cannot be cancelled or modified. The fee is charged up front."
+
+// planLines is the purchase dialog of a training plan: the same facts as a block's (account,
+// region, what it is for, each reserved capacity with its zone and window, the total fee),
+// no platform, and in place of the dry run the plain fact that there is none. out holds the
+// mode's first line.
+func (d purchaseDialog) planLines(w int, account string, out []string, perAcc string) []string {
+	th, o := d.env.th, d.o
+	onDemand := "no SageMaker on-demand price for " + o.InstanceType + " in " + o.Region + " (EC2's rate is not SageMaker's and is not used)"
+	switch {
+	case d.cmp.NoOnDemand:
+	case d.cmp.CanWin:
+		onDemand = fmt.Sprintf("%d%% utilization against SageMaker's on-demand rate", d.cmp.BreakEvenPercent())
+	default:
+		onDemand = fmt.Sprintf("%d%% utilization: never cheaper than SageMaker on-demand", d.cmp.BreakEvenPercent())
+	}
+	hours := model.PartsHours(o.Parts)
+	if hours == 0 {
+		hours = int64(o.DurationHours)
+	}
+	rows := [][2]string{
+		{"Account", account + " (alias unavailable)"},
+		{"Region", o.Region},
+		{"Source", model.SourceTrainingPlan.Title()},
+		{"For", detail.TargetsWords(o.Targets)},
+		{"Capacity", fmt.Sprintf("%s × %d, %d hours reserved", o.InstanceType, o.Count, hours)},
+	}
+	for i, p := range o.Parts {
+		rows = append(rows, [2]string{fmt.Sprintf("Part %d", i+1), detail.PartLine(p)})
+	}
+	rows = append(rows,
+		[2]string{"Start", bothTimes(o.Start, d.env.loc)},
+		[2]string{"End", bothTimes(o.End, d.env.loc)},
+		[2]string{"UPFRONT FEE", exactFee(o.Fee, o.Currency) + ", total for every part"},
+		[2]string{"Rate", perAcc},
+		[2]string{"Break-even", onDemand},
+		[2]string{"Offering", o.ID},
+	)
+	for _, l := range fieldLines(th, rows, w-2) {
+		out = append(out, "  "+l)
+	}
+	out = append(out, d.fieldLine(pfTags, "Tags", "", w))
+	if _, err := d.tags(); err != nil {
+		indent := strings.Repeat(" ", 2+purchaseLabelWidth+2)
+		for _, l := range wrapStyled(th.Error, "✗ "+err.Error(), w-len(indent)) {
+			out = append(out, indent+l)
+		}
+	}
+	for _, l := range wrapStyled(th.Warning.Bold(true), planIrrevocable, w-2) {
+		out = append(out, "  "+l)
+	}
+	for _, l := range d.statusLines(w - 2) {
+		if !strings.HasPrefix(l, "▸ ") && !strings.HasPrefix(l, "  ") {
+			l = "  " + l
+		}
+		out = append(out, l)
+	}
+	return out
+}

@@ -50,11 +50,11 @@ func (s source) targets() []string {
 func (s source) label() string {
 	switch s.choice {
 	case 1:
-		return "Training Plans (SageMaker)"
+		return "Training Plans"
 	case 2:
-		return "both: Capacity Blocks and Training Plans"
+		return "Blocks and Plans"
 	}
-	return "Capacity Blocks (EC2)"
+	return "Capacity Blocks"
 }
 
 // sourceKey: ←/→ or space step through the sources, t through the target resources.

@@ -61,11 +61,10 @@ func (m Model) View(width, height int, focused bool) string {
 	if mark(Source) {
 		focusLine = len(lines)
 	}
-	src := label(Source, "Source") + th.Value.Render("‹ "+m.sources.label()+" ›")
+	add(label(Source, "Source") + th.Value.Render("‹ "+m.sources.label()+" ›"))
 	if m.sources.plans() {
-		src += th.Muted.Render(" for ") + th.Value.Render(model.TargetLabel(m.sources.targets()[0]))
+		add(strings.Repeat(" ", labelWidth) + th.Muted.Render("for ") + th.Value.Render(model.TargetLabel(m.sources.targets()[0])))
 	}
-	add(src)
 	hint(Source, "←/→ or space: Capacity Blocks, Training Plans or both · t: what the plan is for (training job, HyperPod cluster, endpoint, Studio apps)")
 
 	// Instance types.

@@ -28,3 +28,21 @@ func TargetLabel(t string) string {
 	}
 	return t
 }
+
+// PlanStatus is a training plan's state in SageMaker's words (Pending, Scheduled, Active,
+// Expired, Failed), as its console and CLI show it.
+func PlanStatus(s BlockState) string {
+	switch s {
+	case StatePaymentPending:
+		return "Pending"
+	case StateScheduled:
+		return "Scheduled"
+	case StateActive:
+		return "Active"
+	case StateExpired:
+		return "Expired"
+	case StateFailed:
+		return "Failed"
+	}
+	return string(s)
+}

@@ -1,13 +1,16 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/trainingplans"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -62,6 +65,52 @@ func TestPlanSearchFlow(t *testing.T) {
 				t.Errorf("the table has no Source column saying Plan:\n%s", view)
 			}
 			golden.RequireEqual(t, []byte(view))
+		})
+	}
+}
+
+// Buying a training plan: the confirmation says what a block's says, with the target, each
+// part and that there is no dry run; the typed word buys exactly one plan; the receipt
+// follows it from Pending to Scheduled on the emulator's clock.
+func TestPlanPurchaseFlow(t *testing.T) {
+	for _, size := range []struct{ w, h int }{{160, 48}, {80, 24}} {
+		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
+			b, sim := emulatorBackend(t, ec2sim.Faults{})
+			tp := trainingplans.New(clientOf(t, b))
+			s := newScreen(t, New(actionTestOptions(b)), size.w, size.h)
+			s.waitText("123456789012")
+			choosePlans(s, 1)
+			s.waitText("‹ Training Plans ›")
+			s.press("enter")
+			if foundCount(t, s) == 0 {
+				t.Fatal("the plan search found nothing")
+			}
+			s.press("g", "enter")
+			text := s.waitText("no dry run for")
+			flat := strings.Join(strings.Fields(strings.NewReplacer("┆", " ", "│", " ", "╎", " ").Replace(text)), " ")
+			mustContain(t, flat, "Buy a Training Plan", "123456789012", "training job", "Part 1", "UPFRONT FEE",
+				"cannot be cancelled or modified", "there is no dry run for training plans", "Type buy")
+			if strings.Contains(flat, "✓ allowed") || strings.Contains(flat, "Platform") {
+				t.Errorf("a plan's dialog speaks of a dry run's answer or a platform:\n%s", text)
+			}
+			golden.RequireEqual(t, []byte(text))
+			if plans, err := tp.Plans(context.Background(), model.Regions()); err != nil || len(plans) != 0 {
+				t.Fatalf("before the typed word: %d plans (%v)", len(plans), err)
+			}
+			s.typeText("buy")
+			s.press("enter")
+			s.waitText("BOUGHT: the training plan is yours.")
+			s.waitText("Pending")
+			sim.Advance(2 * time.Hour)
+			s.waitText("Scheduled · starts in")
+			s.final()
+			plans, err := tp.Plans(context.Background(), model.Regions())
+			if err != nil || len(plans) != 1 {
+				t.Fatalf("after buying: %d plans (%v), want exactly one", len(plans), err)
+			}
+			if p := plans[0]; !strings.HasPrefix(p.Name, "gpb-") || p.Status != trainingplans.StatusScheduled {
+				t.Errorf("the plan bought: %s %s, want a gpb- name, Scheduled", p.Name, p.Status)
+			}
 		})
 	}
 }

@@ -394,7 +394,7 @@ func (d purchaseDialog) lines(w int) []string {
 		out = append(out, th.Live.Render("LIVE — REAL MONEY")+" "+th.Error.Render("this buys a real "+o.Source.Label()+" on account "+account))
 	}
 	if isPlan(o) {
-		return d.planLines(w, account, out, perAcc)
+		return d.planLines(w, account, out)
 	}
 	platform := "‹ " + d.platforms[d.platform] + " ›"
 	rows := [][2]string{
@@ -541,5 +541,5 @@ func (d purchaseDialog) View(width, height int) string {
 		lines = append(lines[:max(0, height-3)], d.env.th.Warning.Render("Too small to show everything: make the terminal taller to buy."))
 	}
 	r := dialogRect(width, height, len(lines))
-	return placeDialog(modeFrame(d.env.th, d.env.simulated, "Buy a Capacity Block", strings.Join(lines, "\n"), r), width)
+	return placeDialog(modeFrame(d.env.th, d.env.simulated, "Buy a "+d.o.Source.Label(), strings.Join(lines, "\n"), r), width)
 }

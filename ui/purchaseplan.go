@@ -16,9 +16,9 @@ const planIrrevocable = "This training plan cannot be cancelled or modified. The
 // region, what it is for, each reserved capacity with its zone and window, the total fee),
 // no platform, and in place of the dry run the plain fact that there is none. out holds the
 // mode's first line.
-func (d purchaseDialog) planLines(w int, account string, out []string, perAcc string) []string {
+func (d purchaseDialog) planLines(w int, account string, out []string) []string {
 	th, o := d.env.th, d.o
-	onDemand := "no SageMaker on-demand price for " + o.InstanceType + " in " + o.Region + " (EC2's rate is not SageMaker's and is not used)"
+	onDemand := "no SageMaker on-demand price for " + o.InstanceType
 	switch {
 	case d.cmp.NoOnDemand:
 	case d.cmp.CanWin:
@@ -33,18 +33,16 @@ func (d purchaseDialog) planLines(w int, account string, out []string, perAcc st
 	rows := [][2]string{
 		{"Account", account + " (alias unavailable)"},
 		{"Region", o.Region},
-		{"Source", model.SourceTrainingPlan.Title()},
 		{"For", detail.TargetsWords(o.Targets)},
 		{"Capacity", fmt.Sprintf("%s × %d, %d hours reserved", o.InstanceType, o.Count, hours)},
 	}
 	for i, p := range o.Parts {
-		rows = append(rows, [2]string{fmt.Sprintf("Part %d", i+1), detail.PartLine(p)})
+		rows = append(rows, [2]string{fmt.Sprintf("Part %d", i+1), partShort(p, o.InstanceType)})
 	}
 	rows = append(rows,
 		[2]string{"Start", bothTimes(o.Start, d.env.loc)},
 		[2]string{"End", bothTimes(o.End, d.env.loc)},
 		[2]string{"UPFRONT FEE", exactFee(o.Fee, o.Currency) + ", total for every part"},
-		[2]string{"Rate", perAcc},
 		[2]string{"Break-even", onDemand},
 		[2]string{"Offering", o.ID},
 	)
@@ -68,4 +66,18 @@ func (d purchaseDialog) planLines(w int, account string, out []string, perAcc st
 		out = append(out, l)
 	}
 	return out
+}
+
+// partShort is a part in a dialog's width: its zone, count, window and hours, and its type
+// only where it is not the plan's.
+func partShort(p model.Part, planType string) string {
+	what := fmt.Sprintf("×%d", p.Count)
+	if p.InstanceType != planType {
+		what = fmt.Sprintf("%d × %s", p.Count, p.InstanceType)
+	}
+	hours := p.Hours
+	if hours == 0 {
+		hours = int64(p.End.Sub(p.Start).Hours())
+	}
+	return fmt.Sprintf("%s · %s · %s – %s UTC · %dh", p.AvailabilityZone, what, p.Start.UTC().Format("Jan 02 15:04"), p.End.UTC().Format("Jan 02 15:04"), hours)
 }

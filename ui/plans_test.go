@@ -3,10 +3,13 @@ package ui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
@@ -110,6 +113,92 @@ func TestPlanPurchaseFlow(t *testing.T) {
 			}
 			if p := plans[0]; !strings.HasPrefix(p.Name, "gpb-") || p.Status != trainingplans.StatusScheduled {
 				t.Errorf("the plan bought: %s %s, want a gpb- name, Scheduled", p.Name, p.Status)
+			}
+		})
+	}
+}
+
+// buyPlan buys, through the adapter, the first 2-day ml.p5.48xlarge plan in region.
+func buyPlan(t *testing.T, b Backend, region string) trainingplans.Plan {
+	t.Helper()
+	tp := trainingplans.New(clientOf(t, b))
+	q := trainingplans.Query{InstanceTypes: []string{"ml.p5.48xlarge"}, Count: 1, Days: []int{2}, Start: testNow,
+		End: testNow.Add(28 * 24 * time.Hour), Regions: []string{region}}
+	var first trainingplans.Offering
+	for ev := range tp.Search(context.Background(), q) {
+		for _, o := range ev.Offerings {
+			if first.ID == "" || o.Start().Before(first.Start()) {
+				first = o
+			}
+		}
+	}
+	if first.ID == "" {
+		t.Fatalf("no plan offering in %s", region)
+	}
+	res, err := tp.Purchase(context.Background(), first, nil)
+	if err != nil {
+		t.Fatalf("buying a plan: %v", err)
+	}
+	return res.Plan
+}
+
+// The reservations screen lists a plan beside a block, with its status, capacity and
+// countdown; the plan's detail shows its parts, its ARN and how to pass it, and y copies it.
+func TestReservationsPlanAndBlock(t *testing.T) {
+	for _, size := range []struct{ w, h int }{{160, 48}, {80, 24}} {
+		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
+			b, sim := emulatorBackend(t, ec2sim.Faults{})
+			buyBlock(t, b, testNow.Add(24*time.Hour))
+			plan := buyPlan(t, b, "us-east-2")
+			at := testNow.Add(time.Hour) // paid, before the plan's start
+			sim.SetTime(at)
+			list, err := b.Blocks(context.Background(), []string{"us-east-1", "us-east-2"})
+			if err != nil || len(list.Blocks) != 2 {
+				t.Fatalf("%d reservations (%+v), %v", len(list.Blocks), list.Problems, err)
+			}
+			var sources []model.Source
+			for _, r := range list.Blocks {
+				sources = append(sources, r.Source)
+			}
+			if !slices.Contains(sources, model.SourceTrainingPlan) || !slices.Contains(sources, model.SourceCapacityBlock) {
+				t.Fatalf("the list holds %v, want a block and a plan", sources)
+			}
+			list.Now = at
+			opts := testOptions(b)
+			opts.Now = func() time.Time { return at }
+			m := update(New(opts), altKey('2'))
+			m = update(m, blocksMsg{id: m.blocks.id, list: list}, tea.WindowSizeMsg{Width: size.w, Height: size.h})
+			view := requestIDRE.ReplaceAllString(ansi.Strip(m.View().Content), "gpb-REQUEST-ID")
+			if !strings.Contains(view, "ml.p5.48xlarge ×") || !strings.Contains(view, " p5.48xlarge ×") || !strings.Contains(view, "Reservations") {
+				t.Errorf("the screen lacks the plan or the block:\n%s", view)
+			}
+			golden.RequireEqual(t, []byte(view))
+
+			// The plan's detail, whichever row it is on.
+			for i := 0; i < 2; i++ {
+				if sel, ok := m.blocks.table.Selected(); ok && sel.Source == model.SourceTrainingPlan {
+					break
+				}
+				m = update(m, keyMsg("j"))
+			}
+			m = update(m, keyMsg("enter"))
+			detail := ansi.Strip(m.View().Content)
+			flat := strings.Join(strings.Fields(strings.NewReplacer("│", " ", "┃", " ").Replace(detail)), " ")
+			wants := []string{"Scheduled", "ResourceConfig.TrainingPlanArn", "SageMaker stops the jobs"}
+			if size.w == 160 {
+				wants = append(wants, "aws sagemaker create-training-job")
+			}
+			for _, want := range wants {
+				if !strings.Contains(flat, want) {
+					t.Errorf("the plan's detail lacks %q:\n%s", want, detail)
+				}
+			}
+			if !strings.Contains(strings.ReplaceAll(flat, " ", ""), plan.ARN) {
+				t.Errorf("the plan's detail lacks its ARN %s:\n%s", plan.ARN, detail)
+			}
+			_, cmd := m.Update(keyMsg("y"))
+			if cmd == nil {
+				t.Fatal("y copied nothing")
 			}
 		})
 	}

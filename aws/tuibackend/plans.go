@@ -175,6 +175,10 @@ func (b awsBackend) plans(ctx context.Context, regions []string, list *backend.B
 	ps, err := b.tp.Plans(ctx, regions)
 	for _, p := range ps {
 		list.Blocks = append(list.Blocks, trainingplans.ModelBlock(p))
+		if list.Fees == nil {
+			list.Fees = map[string]model.Money{}
+		}
+		list.Fees[p.Name] = p.Fee // SageMaker lists a plan's fee, unlike EC2's reservations
 	}
 	if err == nil {
 		return

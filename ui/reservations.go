@@ -1,0 +1,23 @@
+package ui
+
+import (
+	"fmt"
+
+	"github.com/gpublock/gpublock/model"
+)
+
+// reservationsWords are the screen's title and its count of what is listed: "Capacity
+// Blocks" and "2 blocks" while it holds only blocks, "Reservations" and "1 block and 1
+// training plan" once it holds a plan.
+func reservationsWords(list []model.Block) (title, count string) {
+	plans := 0
+	for _, b := range list {
+		if b.Source == model.SourceTrainingPlan {
+			plans++
+		}
+	}
+	if plans == 0 {
+		return "Capacity Blocks", plural(len(list), "block")
+	}
+	return "Reservations", fmt.Sprintf("%s and %s", plural(len(list)-plans, "block"), plural(plans, "training plan"))
+}

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -163,6 +164,14 @@ func TestReservationsPlanAndBlock(t *testing.T) {
 			if !slices.Contains(sources, model.SourceTrainingPlan) || !slices.Contains(sources, model.SourceCapacityBlock) {
 				t.Fatalf("the list holds %v, want a block and a plan", sources)
 			}
+			// The plan's name is its purchase's random request id: a fixed one keeps the golden.
+			for i, r := range list.Blocks {
+				if r.Source == model.SourceTrainingPlan {
+					list.Blocks[i].ReservationID = fixedPlanName
+					list.Blocks[i].ARN = strings.ReplaceAll(r.ARN, plan.Name, fixedPlanName)
+					plan.ARN = list.Blocks[i].ARN
+				}
+			}
 			list.Now = at
 			opts := testOptions(b)
 			opts.Now = func() time.Time { return at }
@@ -202,4 +211,68 @@ func TestReservationsPlanAndBlock(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Extending a training plan from the reservations screen: e lists the lengths its extension
+// offerings have, the confirmation says there is no dry run, the typed word extends it once,
+// and its end moves as SageMaker lists it.
+func TestPlanExtensionFlow(t *testing.T) {
+	for _, size := range []struct{ w, h int }{{160, 48}, {80, 24}} {
+		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
+			b, sim := emulatorBackend(t, ec2sim.Faults{})
+			plan := buyPlan(t, b, "us-east-2")
+			sim.SetTime(plan.Start.Add(time.Hour))
+			opts := actionTestOptions(b)
+			opts.StartOnBlocks = true
+			s := newScreen(t, New(opts), size.w, size.h)
+			s.waitFor("the active plan", func(text string) bool {
+				return strings.Contains(text, "ml.p5.48xlarge ×") && strings.Contains(text, "1 training plan")
+			})
+			s.press("e")
+			s.waitText("choose the length")
+			s.press("enter") // the shortest length offered
+			text := s.waitText("no dry run for")
+			flat := strings.Join(strings.Fields(strings.NewReplacer("┆", " ", "│", " ", "╎", " ").Replace(text)), " ")
+			mustContain(t, flat, "Plan", plan.Name, "there is no dry run for training plans", "Type extend")
+			if strings.Contains(flat, "✓ allowed") || strings.Contains(flat, "instances terminate") {
+				t.Errorf("a plan's extension speaks of a dry run's answer or of terminated instances:\n%s", text)
+			}
+			golden.RequireEqual(t, []byte(randomIDs(text)))
+			s.typeText("extend")
+			s.press("enter")
+			s.waitFor("the extension bought", func(text string) bool {
+				return strings.Contains(text, "EXTENSION BOUGHT") || strings.Contains(text, "EXTENDED:")
+			})
+			sim.Advance(10 * time.Minute)
+			s.waitText("EXTENDED:")
+			s.final()
+			tp := trainingplans.New(clientOf(t, b))
+			after, err := tp.Describe(context.Background(), "us-east-2", plan.Name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !after.End.After(plan.End) {
+				t.Errorf("the plan ends %s after the extension, as before (%s)", after.End, plan.End)
+			}
+			hist, err := tp.ExtensionHistory(context.Background(), "us-east-2", plan.ARN)
+			if err != nil || len(hist) != 1 {
+				t.Errorf("the plan's extension history: %d (%v), want exactly one", len(hist), err)
+			}
+		})
+	}
+}
+
+// fixedPlanName stands for a plan's random name in goldens.
+const fixedPlanName = "gpb-000000000000000000000000"
+
+var randomIDRE = regexp.MustCompile(`(gpb|tpeo)-[0-9a-f]+`)
+
+// randomIDs writes the ids a test cannot fix (a plan's name is its purchase's random
+// request id, and its extension offerings' ids follow from it) as zeros of the same width,
+// so that the layout of a golden stays what it was.
+func randomIDs(s string) string {
+	return randomIDRE.ReplaceAllStringFunc(s, func(id string) string {
+		pre, hex, _ := strings.Cut(id, "-")
+		return pre + "-" + strings.Repeat("0", len(hex))
+	})
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/pricing"
 )
 
 // reservationsWords are the screen's title and its count of what is listed: "Capacity
@@ -20,4 +21,13 @@ func reservationsWords(list []model.Block) (title, count string) {
 		return "Capacity Blocks", plural(len(list), "block")
 	}
 	return "Reservations", fmt.Sprintf("%s and %s", plural(len(list)-plans, "block"), plural(plans, "training plan"))
+}
+
+// extensionBreakEven is an extension's break-even; a plan's is against SageMaker's own
+// on-demand rate, and without one it says so rather than take EC2's.
+func extensionBreakEven(b model.Block, c pricing.Comparison) string {
+	if b.Source == model.SourceTrainingPlan && c.NoOnDemand {
+		return "no SageMaker on-demand price for " + model.SageMakerType(b.InstanceType)
+	}
+	return breakEven(c)
 }

@@ -167,7 +167,17 @@ func (b awsBackend) plan(ctx context.Context, region, name string) (model.Block,
 		}
 		return model.Block{}, false, explainPlan(err)
 	}
-	return trainingplans.ModelBlock(p), true, nil
+	blk := trainingplans.ModelBlock(p)
+	// The extensions, so that a dialog that bought one can see it paid. Without the history
+	// the plan stands as described.
+	if hist, err := b.tp.ExtensionHistory(ctx, region, p.ARN); err == nil {
+		for _, x := range hist {
+			blk.Extensions = append(blk.Extensions, model.Extension{ReservationID: blk.ReservationID, OfferingID: x.OfferingID,
+				InstanceType: blk.InstanceType, Count: blk.TotalCount, DurationHours: x.Hours, Status: planExtensionStatus(x.PaymentStatus),
+				PurchaseDate: x.ExtendedAt, Start: x.Start, End: x.End, Fee: x.Fee, Currency: x.Currency})
+		}
+	}
+	return blk, true, nil
 }
 
 // plans lists the training plans of the regions; failed regions are the listing's problems.
@@ -270,7 +280,7 @@ func (b awsBackend) extendPlan(ctx context.Context, blk model.Block, off model.E
 	x := res.Extension
 	return backend.ExtendResult{RequestID: res.RequestID, Recovered: res.Recovered, Settled: settledSentences(res.Settled),
 		Extension: model.Extension{ReservationID: blk.ReservationID, OfferingID: x.OfferingID, InstanceType: blk.InstanceType, Count: blk.TotalCount,
-			DurationHours: x.Hours, Status: model.ExtensionStatus(x.Status), PurchaseDate: x.ExtendedAt, Start: x.Start, End: x.End, Fee: x.Fee, Currency: x.Currency}}, nil
+			DurationHours: x.Hours, Status: planExtensionStatus(x.PaymentStatus), PurchaseDate: x.ExtendedAt, Start: x.Start, End: x.End, Fee: x.Fee, Currency: x.Currency}}, nil
 }
 
 // errNoDryRun is what CheckPurchase says of a training plan: SageMaker has no DryRun, and
@@ -290,4 +300,18 @@ func isCapacityReservationID(id string) bool {
 		}
 	}
 	return true
+}
+
+// planExtensionStatus is a plan extension's PaymentStatus as the blocks' payment states:
+// AWS documents Pending and Completed only (free strings); anything else that says it
+// failed is a failure, and an unknown word stays pending, the safer reading, so that the
+// dialog keeps watching rather than call it paid.
+func planExtensionStatus(s string) model.ExtensionStatus {
+	switch strings.ToLower(s) {
+	case "completed", "succeeded", "paid":
+		return model.ExtensionPaymentSucceeded
+	case "failed", "paymentfailed", "payment-failed":
+		return model.ExtensionPaymentFailed
+	}
+	return model.ExtensionPaymentPending
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/aws/tuibackend"
+	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/ui"
 	"github.com/gpublock/gpublock/ui/theme"
@@ -192,6 +193,10 @@ func connectTUI(ctx context.Context, f *awsFlags, onClient func(*aws.Client)) (u
 		Profile:   client.Profile(),
 		Region:    client.Region(),
 		Now:       func() time.Time { return time.Now().Add(offset) },
+	}
+	if info.Sim != nil {
+		// The built-in emulator serves both sources: the demo searches them side by side.
+		c.Sources = model.Sources()
 	}
 	switch {
 	case info.Sim != nil && !f.demo: // openBackend fell back to the simulator

@@ -313,3 +313,38 @@ func randomIDs(s string) string {
 		return pre + "-" + strings.Repeat("0", len(hex))
 	})
 }
+
+// A search of both sources streams blocks and plans into one table, comparable on fee and
+// rates, each row saying its source; a region's line counts both.
+func TestBothSourcesSearch(t *testing.T) {
+	for _, size := range []struct{ w, h int }{{160, 48}, {80, 24}} {
+		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
+			b, _ := emulatorBackend(t, ec2sim.Faults{})
+			s := newScreen(t, New(testOptions(b)), size.w, size.h)
+			s.waitText("123456789012")
+			choosePlans(s, 2)
+			s.waitText("‹ Blocks and Plans ›")
+			s.press("enter")
+			found := foundCount(t, s)
+			s.press("F")
+			s.waitText("Upfront fee▲")
+			m := s.final()
+			bySource := map[model.Source]int{}
+			for i := range m.table.Len() {
+				o := m.table.Row(i)
+				bySource[o.Source]++
+				if i > 0 && o.Fee.Cmp(m.table.Row(i-1).Fee) < 0 {
+					t.Errorf("row %d (%s) is cheaper than the row before it in a fee sort", i, o.Source.Label())
+				}
+			}
+			if bySource[model.SourceCapacityBlock] == 0 || bySource[model.SourceTrainingPlan] == 0 || found != m.table.Len() {
+				t.Fatalf("found %d: %v by source, want both in the one table", found, bySource)
+			}
+			view := s.emu.String()
+			if !strings.Contains(view, "Source") || !strings.Contains(view, "Block ") || size.w == 160 && !strings.Contains(view, "Plan ") {
+				t.Errorf("the table does not say each row's source:\n%s", view)
+			}
+			golden.RequireEqual(t, []byte(view))
+		})
+	}
+}

@@ -87,14 +87,14 @@ func (m *merged) fold(s model.Source, e backend.SearchEvent) backend.SearchEvent
 		m.regs[e.Status.Region] = r
 	}
 	r[s] = *e.Status
-	st := combine(e.Status.Region, r, m.n)
+	st := combine(e.Status.Region, r)
 	e.Status = &st
 	return e
 }
 
 // combine is one region's status over its sources: searching while one searches, ok when
 // one found something, else the worst of the rest; messages name their source.
-func combine(region string, r map[model.Source]backend.RegionStatus, sources int) backend.RegionStatus {
+func combine(region string, r map[model.Source]backend.RegionStatus) backend.RegionStatus {
 	out := backend.RegionStatus{Region: region, State: backend.RegionEmpty}
 	rank := func(s backend.RegionState) int {
 		return map[backend.RegionState]int{backend.RegionSearching: 5, backend.RegionOK: 4, backend.RegionError: 3, backend.RegionThrottled: 2, backend.RegionEmpty: 1}[s]
@@ -113,13 +113,7 @@ func combine(region string, r map[model.Source]backend.RegionStatus, sources int
 			msgs = append(msgs, src.Plural()+": "+st.Message)
 		}
 	}
-	if len(msgs) > 0 {
-		out.Message = fmt.Sprint(msgs[0])
-		for _, m := range msgs[1:] {
-			out.Message += "; " + m
-		}
-	}
-	_ = sources
+	out.Message = strings.Join(msgs, "; ")
 	return out
 }
 

@@ -399,6 +399,10 @@ func (m *Model) regionsKey(k tea.KeyPressMsg) bool {
 }
 
 func (m *Model) stepCount(d int) {
+	if m.plansOnly() {
+		m.count.SetValue(strconv.Itoa(stepIn(model.TrainingPlanCounts, m.count.Value(), d > 0)))
+		return
+	}
 	n, err := strconv.Atoi(strings.TrimSpace(m.count.Value()))
 	if err != nil {
 		n = model.MinCount
@@ -413,6 +417,9 @@ func (m *Model) stepCount(d int) {
 // ever offer valid steps. On a range it moves the longer end.
 func (m *Model) stepDuration(up bool) {
 	valid := model.ValidDurationDays()
+	if m.plansOnly() {
+		valid = model.SourceTrainingPlan.DurationDays(1, model.TrainingPlanMaxDays)
+	}
 	cur := 2
 	lo := 0
 	if r, err := model.ParseDuration(m.duration.Value()); err == nil {

@@ -179,3 +179,25 @@ func (m *Model) noteBoth(q model.Query) {
 		m.notes[Count] = err.Error() + "; only Capacity Blocks are searched"
 	}
 }
+
+// plansOnly reports whether training plans alone are searched: the arrows then step
+// through their counts and lengths.
+func (m Model) plansOnly() bool {
+	return m.sources.plans() && !slices.Contains(m.sources.sources(), model.SourceCapacityBlock)
+}
+
+// stepIn is the value of steps after (or before) v: the first when v is not a number.
+func stepIn(steps []int, v string, up bool) int {
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil {
+		return steps[0]
+	}
+	i, found := slices.BinarySearch(steps, n)
+	switch {
+	case up && found:
+		i++
+	case !up:
+		i--
+	}
+	return steps[max(0, min(i, len(steps)-1))]
+}

@@ -33,6 +33,11 @@ func TestSourceRules(t *testing.T) {
 		t.Errorf("t gives targets %v, want hyperpod-cluster", q.Targets)
 	}
 
+	// The arrows step through what plans sell: 1, 2, 4, … instances.
+	m.SetFocus(Count)
+	if m = press(m, "right", "right"); m.count.Value() != "4" {
+		t.Errorf("→ → from 1 on a plans' count gives %s, want 4", m.count.Value())
+	}
 	m = setField(m, Count, "3")
 	if e := m.Errors()[Count]; !strings.Contains(e, "Training Plans reserve 1, 2, 4, 8, 16, 32 or 64 instances, not 3") {
 		t.Errorf("a count of 3 for plans: %q", e)

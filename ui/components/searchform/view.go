@@ -181,7 +181,11 @@ func (m Model) View(width, height int, focused bool) string {
 	}
 	add("  " + th.Muted.Render(latest))
 	field(Duration, "Duration", "‹ "+m.fieldView(m.duration, mark(Duration), fw-4)+" ›", durationNote(m.query.Durations, m.errs[Duration] == ""))
-	hint(Duration, "←/→ step through the durations AWS sells (1–14d, 3–26w) · type a range 2d-7d to sweep")
+	if m.plansOnly() {
+		hint(Duration, "←/→ step through the lengths plans last (1–182 whole days) · type a range 2d-7d to sweep (at most 14 lengths)")
+	} else {
+		hint(Duration, "←/→ step through the durations AWS sells (1–14d, 3–26w) · type a range 2d-7d to sweep")
+	}
 
 	// Regions.
 	if mark(Regions) && m.regionCursor == 0 {

@@ -18,7 +18,7 @@ const planIrrevocable = "This training plan cannot be cancelled or modified. The
 // mode's first line.
 func (d purchaseDialog) planLines(w int, account string, out []string) []string {
 	th, o := d.env.th, d.o
-	onDemand := "no SageMaker on-demand price for " + o.InstanceType
+	onDemand := detail.NoSageMakerPrice(o.InstanceType)
 	switch {
 	case d.cmp.NoOnDemand:
 	case d.cmp.CanWin:
@@ -33,7 +33,7 @@ func (d purchaseDialog) planLines(w int, account string, out []string) []string 
 	rows := [][2]string{
 		{"Account", account + " (alias unavailable)"},
 		{"Region", o.Region},
-		{"For", detail.TargetsWords(o.Targets)},
+		{"For", model.TargetsWords(o.Targets)},
 		{"Capacity", fmt.Sprintf("%s × %d, %d hours reserved", o.InstanceType, o.Count, hours)},
 	}
 	for i, p := range o.Parts {

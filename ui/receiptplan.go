@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/gpublock/gpublock/model"
-	"github.com/gpublock/gpublock/ui/components/detail"
 )
 
 // planLines is the receipt of a training plan: its name and ARN, its status in SageMaker's
@@ -39,10 +38,10 @@ func (r receiptDialog) planLines(w int) []string {
 		{"ARN", b.ARN},
 		{"State", state},
 		{"Region", b.Region},
-		{"For", detail.TargetsWords(b.Targets)},
+		{"For", model.TargetsWords(b.Targets)},
 	}
 	for i, p := range b.Parts {
-		rows = append(rows, [2]string{fmt.Sprintf("Part %d", i+1), detail.PartLine(p)})
+		rows = append(rows, [2]string{fmt.Sprintf("Part %d", i+1), p.Summary()})
 	}
 	rows = append(rows,
 		[2]string{"Start", bothTimes(b.Start, r.env.loc)},

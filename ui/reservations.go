@@ -5,6 +5,7 @@ import (
 
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
+	"github.com/gpublock/gpublock/ui/components/detail"
 )
 
 // reservationsWords are the screen's title and its count of what is listed: "Capacity
@@ -27,7 +28,7 @@ func reservationsWords(list []model.Block) (title, count string) {
 // on-demand rate, and without one it says so rather than take EC2's.
 func extensionBreakEven(b model.Block, c pricing.Comparison) string {
 	if b.Source == model.SourceTrainingPlan && c.NoOnDemand {
-		return "no SageMaker on-demand price for " + model.SageMakerType(b.InstanceType)
+		return detail.NoSageMakerPrice(b.InstanceType)
 	}
 	return breakEven(c)
 }

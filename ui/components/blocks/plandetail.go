@@ -80,13 +80,12 @@ func planDetailLines(th theme.Theme, rules model.WarnRules, b model.Block, now t
 	if top.Kind == NoWarning {
 		field("Ends", planEnding)
 	}
-	field("For", targetsWords(b.Targets))
+	field("For", model.TargetsWords(b.Targets))
 	field("Instances", fmt.Sprintf("%d in use of %d (%d available)", b.RunningCount, b.TotalCount, b.AvailableCount))
 	field("Fee", b.Fee.Dollars()+" (SageMaker's upfront fee for the plan)")
 	add(th.Label.Render(fmt.Sprintf("Reserved capacities (%d)", len(b.Parts))))
 	for _, p := range b.Parts {
-		add(th.Value.Render(fmt.Sprintf("  %s · %d × %s · %s – %s UTC · %s", p.AvailabilityZone, p.Count, p.InstanceType,
-			p.Start.UTC().Format(timeLayout), p.End.UTC().Format(timeLayout), p.Status)))
+		add(th.Value.Render("  " + p.Summary()))
 	}
 	// An ARN has no spaces to wrap at; it is cut into the pane's width, whole when copied.
 	add(th.Label.Render("ARN · y copies it"))
@@ -100,23 +99,12 @@ func planDetailLines(th theme.Theme, rules model.WarnRules, b model.Block, now t
 		add(th.Label.Render("How to use it · Y copies the first command"))
 	}
 	for _, u := range uses {
-		add(th.Muted.Render("  " + targetsWords([]string{u.Target}) + ": pass the ARN as " + u.Field))
+		add(th.Muted.Render("  " + model.TargetsWords([]string{u.Target}) + ": pass the ARN as " + u.Field))
 		for _, l := range text.Wrap(u.Command, max(10, width-4)) {
 			add("    " + th.Code.Render(l))
 		}
 	}
 	return lines
-}
-
-func targetsWords(ts []string) string {
-	if len(ts) == 0 {
-		return "—"
-	}
-	w := make([]string, len(ts))
-	for i, t := range ts {
-		w[i] = model.TargetLabel(t)
-	}
-	return strings.Join(w, ", ")
 }
 
 // PlanUseCommand is the first AWS CLI line that uses the plan, for Y; "" when none.

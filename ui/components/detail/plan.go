@@ -37,40 +37,15 @@ func planPurchaseCommand(o model.Offering) string {
 		"--training-plan-name", "NAME", "--training-plan-offering-id", o.ID}, " ")
 }
 
-// PartLine is one reserved capacity of a plan as the detail, the dialog and the
-// reservations screen write it: zone, count × type, start – end, hours.
-func PartLine(p model.Part) string {
-	what := fmt.Sprintf("%d × %s", p.Count, p.InstanceType)
-	if p.UltraServerType != "" {
-		what = fmt.Sprintf("%d × %s", max(1, p.UltraServerCount), p.UltraServerType)
-	}
-	hours := p.Hours
-	if hours == 0 {
-		hours = int64(p.End.Sub(p.Start) / time.Hour)
-	}
-	s := fmt.Sprintf("%s · %s · %s – %s UTC · %dh", p.AvailabilityZone, what, p.Start.UTC().Format("Jan 02 15:04"), p.End.UTC().Format("Jan 02 15:04"), hours)
-	if p.Status != "" {
-		s += " · " + p.Status
-	}
-	return s
+// NoSageMakerPrice says that a plan of the type has no SageMaker on-demand rate in the
+// catalog: EC2's rate of the same hardware is not SageMaker's, so none is used. The detail,
+// the purchase dialog and the extension dialog all say it so.
+func NoSageMakerPrice(instanceType string) string {
+	return "no SageMaker on-demand price for " + model.SageMakerType(instanceType)
 }
 
-// TargetsWords is what a plan is for, in words: "training job", "endpoint, Studio apps".
-func TargetsWords(targets []string) string {
-	if len(targets) == 0 {
-		return model.TargetLabel(model.TargetTrainingJob)
-	}
-	words := make([]string, len(targets))
-	for i, t := range targets {
-		words[i] = model.TargetLabel(t)
-	}
-	return strings.Join(words, ", ")
-}
-
-// noSageMakerPrice is the on-demand line of a plan whose type has no SageMaker rate in the
-// catalog: EC2's rate of the same hardware is not SageMaker's, so none is shown.
 func noSageMakerPrice(o model.Offering) string {
-	return fmt.Sprintf("— no SageMaker on-demand price for %s in %s (EC2's rate is not SageMaker's and is not used)", o.InstanceType, o.Region)
+	return "— " + NoSageMakerPrice(o.InstanceType) + " in " + o.Region + " (EC2's rate is not SageMaker's and is not used)"
 }
 
 // planContent is the detail of a training plan offering: its parts, its honest hours (the sum
@@ -78,7 +53,7 @@ func noSageMakerPrice(o model.Offering) string {
 func planContent(l *drawer, o model.Offering, c *pricing.Comparison, q model.Query, now time.Time, readOnly bool) {
 	th := l.th
 	l.add(th.Focused.Render(o.ID) + th.Value.Render(" · "+o.Region+" · "+model.SourceTrainingPlan.Title()))
-	l.field("For", TargetsWords(o.Targets))
+	l.field("For", model.TargetsWords(o.Targets))
 	what := fmt.Sprintf("%d × %s", o.Count, o.InstanceType)
 	if t, known := model.LookupType(model.EC2Type(o.InstanceType)); known {
 		what += fmt.Sprintf(" · %d× %s %s, %d GiB each", t.Accelerators, t.AcceleratorMaker, t.AcceleratorModel, t.AcceleratorGiB)
@@ -96,7 +71,7 @@ func planContent(l *drawer, o model.Offering, c *pricing.Comparison, q model.Que
 	}
 	l.field("Length", length)
 	for i, p := range o.Parts {
-		l.field(fmt.Sprintf("Part %d", i+1), PartLine(p))
+		l.field(fmt.Sprintf("Part %d", i+1), p.Summary())
 	}
 	cur := o.Currency
 	if cur == "" {

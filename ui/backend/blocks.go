@@ -9,8 +9,8 @@ import (
 
 // BlocksBackend is the part of Backend the blocks screen and the extend dialog use.
 type BlocksBackend interface {
-	// Blocks lists the account's Capacity Blocks in the regions; the error is set only when
-	// no region answered.
+	// Blocks lists the account's reservations in the regions, Capacity Blocks and training
+	// plans; the error is set only when no region answered.
 	Blocks(ctx context.Context, regions []string) (BlockList, error)
 	ExtensionOfferings(ctx context.Context, b model.Block, days int) ([]model.ExtensionOffering, error)
 	// ExtensionChoices asks for every length an extension of b could have at once; the
@@ -28,7 +28,7 @@ type BlockList struct {
 	Blocks []model.Block
 	// Fees is what was paid for each block (its purchase and its extensions), by reservation
 	// id, as this machine's purchase journal recorded it. A block bought elsewhere is absent:
-	// AWS's reservation carries no fee.
+	// AWS's reservation carries no fee. A training plan's is SageMaker's own figure.
 	Fees map[string]model.Money
 	// Now is the backend's time when the list was made: the emulator's clock may be moved, and
 	// the countdowns must follow it.

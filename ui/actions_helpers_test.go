@@ -13,6 +13,7 @@ import (
 
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/tuibackend"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -27,11 +28,11 @@ func actionTestOptions(b Backend) Options {
 // clientOf is the adapter behind an emulator backend, for assertions made through it.
 func clientOf(t testing.TB, b Backend) *aws.Client {
 	t.Helper()
-	ab, ok := b.(awsBackend)
+	c, ok := tuibackend.ClientOf(b)
 	if !ok {
 		t.Fatalf("backend %T is not the adapter", b)
 	}
-	return ab.c
+	return c
 }
 
 // reservations are the blocks of the regions, as the adapter lists them from the emulator.

@@ -1,84 +1,40 @@
 package ui
 
-import (
-	"context"
-	"time"
+import "github.com/gpublock/gpublock/ui/backend"
 
-	"github.com/gpublock/gpublock/model"
+// The UI speaks to its capacity sources through ui/backend, a package of its own so that the
+// adapter (aws/tuibackend) can implement it without importing the UI, and the UI never links
+// the SDK. These names keep the UI's code reading as before.
+type (
+	Backend        = backend.Backend
+	Identity       = backend.Identity
+	RegionState    = backend.RegionState
+	RegionStatus   = backend.RegionStatus
+	SearchEvent    = backend.SearchEvent
+	Suggestion     = backend.Suggestion
+	Permission     = backend.Permission
+	Outcome        = backend.Outcome
+	PurchaseResult = backend.PurchaseResult
+	ActionError    = backend.ActionError
+	LaunchSpec     = backend.LaunchSpec
+	LaunchResult   = backend.LaunchResult
+	Subnet         = backend.Subnet
+	BlockList      = backend.BlockList
+	BlockProblem   = backend.BlockProblem
+	ExtendResult   = backend.ExtendResult
+
+	blocksRescanner = backend.Rescanner
 )
-
-// Backend is everything the UI asks of AWS. The UI owns this interface so that it never
-// imports the SDK; the aws adapter satisfies it through FromAWS, against AWS or against the
-// emulator alike.
-type Backend interface {
-	Identity(ctx context.Context) (Identity, error)
-	// Search streams what a search finds; the channel is closed when it is done or ctx is
-	// cancelled.
-	Search(ctx context.Context, q model.Query) <-chan SearchEvent
-	// LargestCount is the largest count, 1–64, with any offering; 0 when there is none.
-	LargestCount(ctx context.Context, region, instanceType string, days int, start, end time.Time) (int, error)
-	// Alternatives are nearby searches that find something, when a search finds nothing.
-	Alternatives(ctx context.Context, q model.Query) ([]Suggestion, error)
-	// spender buys and launches (ui/backend_actions.go).
-	spender
-	// blocksBackend lists and extends blocks (ui/blocksbackend.go).
-	blocksBackend
-}
-
-// Identity is who the calls are made as.
-type Identity struct{ Account, ARN, UserID string }
-
-// RegionState is where a region's part of a search is.
-type RegionState int
 
 const (
-	RegionSearching RegionState = iota
-	RegionOK
-	RegionEmpty
-	RegionThrottled
-	RegionError
-	RegionCancelled // set by the UI when a search is cancelled before the region finished
+	RegionSearching = backend.RegionSearching
+	RegionOK        = backend.RegionOK
+	RegionEmpty     = backend.RegionEmpty
+	RegionThrottled = backend.RegionThrottled
+	RegionError     = backend.RegionError
+	RegionCancelled = backend.RegionCancelled
+
+	NotDone        = backend.NotDone
+	Done           = backend.Done
+	OutcomeUnknown = backend.OutcomeUnknown
 )
-
-func (s RegionState) String() string {
-	switch s {
-	case RegionSearching:
-		return "searching"
-	case RegionOK:
-		return "ok"
-	case RegionEmpty:
-		return "empty"
-	case RegionThrottled:
-		return "throttled"
-	case RegionError:
-		return "error"
-	case RegionCancelled:
-		return "cancelled"
-	}
-	return "?"
-}
-
-// RegionStatus is the state of one region's part of a search.
-type RegionStatus struct {
-	Region    string
-	State     RegionState
-	Offerings int
-	Message   string
-}
-
-// SearchEvent is one message of a streaming search: offerings of one page, a region's new
-// status, or both, with the progress of the calls.
-type SearchEvent struct {
-	Region     string
-	Offerings  []model.Offering
-	Status     *RegionStatus
-	CallsDone  int
-	CallsTotal int
-}
-
-// Suggestion is a search that may find something when another found nothing.
-type Suggestion struct {
-	Description string
-	Query       model.Query
-	Offerings   int
-}

@@ -427,6 +427,20 @@ func (m Model) blocksPaneKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case keyIs(k, bk.Details):
 		m.blocks.detail = true
+	case keyIs(k, bk.CopyID) && blocks.IsPlan(b):
+		m.flash = "Copied the training plan's ARN " + b.ARN + " to the clipboard (OSC 52)."
+		return m, tea.SetClipboard(b.ARN)
+	case keyIs(k, bk.CopyBlockID) && blocks.IsPlan(b):
+		cmd := blocks.PlanUseCommand(b)
+		if cmd == "" {
+			m.flash = "This plan names no resource to use it with."
+			return m, nil
+		}
+		m.flash = "Copied the AWS CLI line that uses the plan to the clipboard (OSC 52)."
+		return m, tea.SetClipboard(cmd)
+	case keyIs(k, bk.Launch) && blocks.IsPlan(b):
+		m.flash = "A training plan is not launched into: SageMaker runs what is given its ARN (d shows how)."
+		return m, nil
 	case keyIs(k, bk.CopyID):
 		m.flash = "Copied the reservation id " + b.ReservationID + " to the clipboard (OSC 52)."
 		return m, tea.SetClipboard(b.ReservationID)

@@ -26,7 +26,7 @@ import (
 // that starts on or after from, and returns the offering and the adapter's client.
 func buyBlock(t *testing.T, b Backend, from time.Time) (*aws.Client, model.Offering, model.Block) {
 	t.Helper()
-	c := b.(awsBackend).c
+	c := clientOf(t, b)
 	q := model.Query{InstanceTypes: []string{"p5.48xlarge"}, Count: 1, Durations: model.DurationRange{MinDays: 1, MaxDays: 1},
 		Start: from, End: from.Add(7 * 24 * time.Hour), Regions: []string{"us-east-1"}}
 	var best model.Offering

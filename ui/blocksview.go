@@ -62,7 +62,7 @@ func (m Model) blocksBody() string {
 }
 
 func (m Model) blocksTitle() string {
-	t := "Capacity Blocks"
+	t, _ := reservationsWords(m.blocks.list)
 	if m.blocks.table.Len() > 0 {
 		t += " · " + m.blocks.table.Position()
 	}
@@ -105,7 +105,8 @@ func (m Model) blocksStatus() string {
 	if !s.loaded {
 		return m.spin.View() + th.Value.Render(" Listing the blocks in "+regionList(m.blocksRegions())+"…")
 	}
-	line := th.Value.Render(fmt.Sprintf("%s in %s", plural(len(s.list), "block"), regionList(s.regions)))
+	_, count := reservationsWords(s.list)
+	line := th.Value.Render(fmt.Sprintf("%s in %s", count, regionList(s.regions)))
 	if n := len(s.quiet); n > 0 {
 		line += th.Muted.Render(fmt.Sprintf(" (%d without blocks, listed every 5m)", n))
 	}

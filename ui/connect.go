@@ -5,6 +5,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/gpublock/gpublock/model"
 )
 
 // Connection is the backend and what the header says about it. When the UI opens it itself
@@ -18,6 +20,8 @@ type Connection struct {
 	Notice    string
 	// Now is the backend's clock (the emulator's may be moved); nil keeps the UI's.
 	Now func() time.Time
+	// Sources, when set, are what the form searches at first: the demo shows both side by side.
+	Sources []model.Source
 }
 
 type connectedMsg struct {
@@ -63,6 +67,9 @@ func (m Model) onConnected(msg connectedMsg) (tea.Model, tea.Cmd) {
 	}
 	m.clock = m.clk.Now()
 	m.form.SetHomeRegion(c.Region)
+	if len(c.Sources) > 0 {
+		m.form.SetSources(c.Sources, "")
+	}
 	m, list := m.loadBlocks() // the header counts the blocks' warnings on every screen
 	return m, tea.Batch(identityCmd(m.opts.Context, c.Backend), list)
 }

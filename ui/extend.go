@@ -11,6 +11,7 @@ import (
 
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
+	"github.com/gpublock/gpublock/ui/components/blocks"
 	"github.com/gpublock/gpublock/ui/components/textfield"
 )
 
@@ -293,9 +294,13 @@ func (d extendDialog) lines(w int) []string {
 	// Both groups of fields and the length picker share one label width, so their values
 	// start in one column.
 	lab := func(s string) string { return fmt.Sprintf("%-*s", extLabelWidth, s) }
+	what := "Block"
+	if blocks.IsPlan(b) {
+		what = "Plan"
+	}
 	add(fieldLines(th, [][2]string{
 		{lab("Account"), account},
-		{lab("Block"), fmt.Sprintf("%s (%s) · %s × %d · %s", b.ReservationID, b.State, b.InstanceType, b.TotalCount, b.AvailabilityZone)},
+		{lab(what), fmt.Sprintf("%s (%s) · %s × %d · %s", b.ReservationID, b.State, b.InstanceType, b.TotalCount, b.AvailabilityZone)},
 		{lab("Ends now"), bothTimes(b.End, loc)},
 	}, cw)...)
 	switch d.step {
@@ -311,10 +316,14 @@ func (d extendDialog) lines(w int) []string {
 	}
 	add("", th.Label.Render(lab("Add")+"  ")+th.Selected.Render(d.addedLength()))
 	off, c := d.off, d.cmp
+	newEnd := bothTimes(off.End, loc) + " · instances terminate from " + bothTimes(off.End.Add(-model.TerminationLead), loc)
+	if blocks.IsPlan(b) {
+		newEnd = bothTimes(off.End, loc) + " · SageMaker stops the plan's jobs then"
+	}
 	add(fieldLines(th, [][2]string{
-		{lab("New end"), bothTimes(off.End, loc) + " · instances terminate from " + bothTimes(off.End.Add(-model.TerminationLead), loc)},
+		{lab("New end"), newEnd},
 		{lab("Upfront fee"), exactFee(off.Fee, off.Currency) + ", for the added time"},
-		{lab("Break-even"), breakEven(c)},
+		{lab("Break-even"), extensionBreakEven(b, c)},
 		{lab("Offering"), off.ID},
 	}, cw)...)
 	add(wrapStyled(th.Warning, "An extension cannot be cancelled. The end moves once the payment succeeds (usually within minutes).", cw)...)
@@ -324,6 +333,8 @@ func (d extendDialog) lines(w int) []string {
 		out = append(out, dryRunLines(style, extLabelWidth, answer, cw)...)
 	}
 	switch {
+	case blocks.IsPlan(b):
+		dry(th.Warning, "there is no dry run for training plans (SageMaker has none): nothing is checked before the extension")
 	case d.step == extChecking:
 		dry(th.Muted, "⋯ asking AWS whether this identity may extend (DryRun)…")
 	case d.permErr != nil:

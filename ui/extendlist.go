@@ -8,6 +8,7 @@ import (
 
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
+	"github.com/gpublock/gpublock/ui/components/blocks"
 )
 
 // The extend dialog's list of lengths: every length AWS could sell is asked for at once
@@ -159,6 +160,11 @@ func (d extendDialog) listKey(s string) (dialog, tea.Cmd, bool) {
 			return d, nil, false
 		}
 		d.off, d.cmp, d.step, d.moved = ch.Offering, d.cmps[d.choice], extChecking, true
+		if blocks.IsPlan(d.b) {
+			// SageMaker has no DryRun; the dialog says so where a block's shows its answer.
+			d.perm, d.permErr, d.step = Permission{Allowed: true, Action: "sagemaker:ExtendTrainingPlan"}, nil, extConfirm
+			return d, nil, false
+		}
 		return d, d.checkCmd(), false
 	}
 	return d, nil, false

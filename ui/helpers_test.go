@@ -16,6 +16,8 @@ import (
 
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/sagemakersim"
+	"github.com/gpublock/gpublock/aws/tuibackend"
 )
 
 // The tests' clock: the UI's Now and the emulator's start, with the emulator's clock
@@ -43,9 +45,11 @@ func emulatorBackend(t testing.TB, faults ec2sim.Faults) (Backend, *ec2sim.Serve
 	t.Setenv("AWS_REGION", "")
 	t.Setenv("AWS_ENDPOINT_URL", "")
 	t.Setenv("AWS_ENDPOINT_URL_EC2", "")
+	t.Setenv("AWS_ENDPOINT_URL_SAGEMAKER", "")
 	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
 
-	sim, err := ec2sim.New(ec2sim.Options{Seed: 7, Start: testNow, Speed: 1e-9, Faults: faults})
+	sim, err := ec2sim.New(ec2sim.Options{Seed: 7, Start: testNow, Speed: 1e-9, Faults: faults,
+		Protocols: []ec2sim.Protocol{sagemakersim.Protocol()}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +62,7 @@ func emulatorBackend(t testing.TB, faults ec2sim.Faults) (Backend, *ec2sim.Serve
 	if err != nil {
 		t.Fatal(err)
 	}
-	return FromAWS(c), sim
+	return tuibackend.FromAWS(c), sim
 }
 
 func testOptions(b Backend) Options {

@@ -126,8 +126,20 @@ func newPurchaseDialog(env actionEnv, o model.Offering) (purchaseDialog, tea.Cmd
 		d.overCap = true
 		return d, nil
 	}
+	if isPlan(o) {
+		// SageMaker has no DryRun: nothing is asked, and the dialog says so plainly.
+		d.perm = Permission{Allowed: true, Action: "sagemaker:CreateTrainingPlan"}
+		return d, nil
+	}
 	return d, d.dryRun()
 }
+
+// isPlan reports whether the offering is a training plan's, bought without a dry run and
+// without a platform.
+func isPlan(o model.Offering) bool { return o.Source == model.SourceTrainingPlan }
+
+// noDryRun is what the dialogs of training plans say where a block's say its dry run.
+const noDryRun = "there is no dry run for training plans (SageMaker has none): nothing is checked before the purchase"
 
 func (d *purchaseDialog) dryRun() tea.Cmd {
 	d.checkID++
@@ -269,9 +281,15 @@ func (d purchaseDialog) key(k tea.KeyPressMsg) (dialog, tea.Cmd, bool) {
 		return d, cancelled("Cancelled: nothing was bought."), true
 	case s == "tab":
 		d.focus = (d.focus + 1) % pfCount
+		if d.focus == pfPlatform && isPlan(d.o) {
+			d.focus++ // a plan has no platform: SageMaker runs its instances
+		}
 		return d, nil, false
 	case s == "shift+tab":
 		d.focus = (d.focus + pfCount - 1) % pfCount
+		if d.focus == pfPlatform && isPlan(d.o) {
+			d.focus = pfCount - 1
+		}
 		return d, nil, false
 	}
 	d.notYet = ""
@@ -290,7 +308,7 @@ func (d purchaseDialog) key(k tea.KeyPressMsg) (dialog, tea.Cmd, bool) {
 		default:
 			return d, nil, false
 		}
-		if d.overCap {
+		if d.overCap || isPlan(d.o) {
 			return d, nil, false
 		}
 		return d, d.dryRun(), false
@@ -373,7 +391,10 @@ func (d purchaseDialog) lines(w int) []string {
 	if d.env.simulated {
 		out = append(out, th.Simulated.Render("SIMULATED")+" "+th.Warning.Render("the emulator: nothing real is bought, nothing is charged"))
 	} else {
-		out = append(out, th.Live.Render("LIVE — REAL MONEY")+" "+th.Error.Render("this buys a real Capacity Block on account "+account))
+		out = append(out, th.Live.Render("LIVE — REAL MONEY")+" "+th.Error.Render("this buys a real "+o.Source.Label()+" on account "+account))
+	}
+	if isPlan(o) {
+		return d.planLines(w, account, out)
 	}
 	platform := "‹ " + d.platforms[d.platform] + " ›"
 	rows := [][2]string{
@@ -449,6 +470,8 @@ func (d purchaseDialog) statusLines(w int) []string {
 		out = append(out, wrapStyled(th.Error, fmt.Sprintf("REFUSED: the fee %s is above the spending cap of %s (--max-spend, or max_spend in config.json). Nothing was sent to AWS; nothing can be bought here. esc closes.",
 			d.o.Fee.Dollars(), capText), w)...)
 		return out
+	case isPlan(d.o):
+		out = append(out, dryRunLines(th.Warning, purchaseLabelWidth, noDryRun, w)...)
 	case d.checking:
 		out = append(out, dryRunLines(th.Muted, purchaseLabelWidth, "⋯ asking AWS whether this identity may buy (DryRun)…", w)...)
 	case d.permErr != nil:
@@ -518,5 +541,5 @@ func (d purchaseDialog) View(width, height int) string {
 		lines = append(lines[:max(0, height-3)], d.env.th.Warning.Render("Too small to show everything: make the terminal taller to buy."))
 	}
 	r := dialogRect(width, height, len(lines))
-	return placeDialog(modeFrame(d.env.th, d.env.simulated, "Buy a Capacity Block", strings.Join(lines, "\n"), r), width)
+	return placeDialog(modeFrame(d.env.th, d.env.simulated, "Buy a "+d.o.Source.Label(), strings.Join(lines, "\n"), r), width)
 }

@@ -126,9 +126,17 @@ func (r receiptDialog) Update(msg tea.Msg) (dialog, tea.Cmd, bool) {
 		case "esc", "enter", "q":
 			return r, nil, true
 		case "y":
+			if isPlan(r.o) {
+				r.note = "Copied " + r.block.ARN + "."
+				return r, tea.SetClipboard(r.block.ARN), false
+			}
 			r.note = "Copied " + r.res.Block.ReservationID + "."
 			return r, tea.SetClipboard(r.res.Block.ReservationID), false
 		case "l":
+			if isPlan(r.o) {
+				r.note = "A training plan is not launched into: SageMaker runs what is given its ARN."
+				return r, nil, false
+			}
 			if r.block.State == model.StatePaymentFailed {
 				r.note = "Nothing can be launched: the payment failed and this block will never start."
 				return r, nil, false
@@ -145,6 +153,9 @@ func (r receiptDialog) Update(msg tea.Msg) (dialog, tea.Cmd, bool) {
 }
 
 func (r receiptDialog) lines(w int) []string {
+	if isPlan(r.o) {
+		return r.planLines(w)
+	}
 	th, b := r.env.th, r.block
 	failed := b.State == model.StatePaymentFailed
 	var out []string

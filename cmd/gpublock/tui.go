@@ -13,6 +13,8 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/tuibackend"
+	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/ui"
 	"github.com/gpublock/gpublock/ui/theme"
@@ -207,11 +209,15 @@ func connectTUI(ctx context.Context, f *awsFlags, onClient func(*aws.Client)) (u
 		offset = client.Now(ctx).Sub(time.Now())
 	}
 	c := ui.Connection{
-		Backend:   ui.FromAWS(client),
+		Backend:   tuibackend.FromAWS(client),
 		Simulated: info.Mode == modeSimulated,
 		Profile:   client.Profile(),
 		Region:    client.Region(),
 		Now:       func() time.Time { return time.Now().Add(offset) },
+	}
+	if info.Sim != nil {
+		// The built-in emulator serves both sources: the demo searches them side by side.
+		c.Sources = model.Sources()
 	}
 	switch {
 	case info.Sim != nil && !f.demo: // openBackend fell back to the simulator

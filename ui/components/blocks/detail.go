@@ -39,6 +39,9 @@ func detailLines(th theme.Theme, rules model.WarnRules, b model.Block, fee model
 	if loc == nil {
 		loc = time.Local
 	}
+	if IsPlan(b) {
+		return planDetailLines(th, rules, b, now, loc, width)
+	}
 	var lines []string
 	add := func(s string) { lines = append(lines, ansi.Truncate(s, width, "…")) }
 	const lw = 14

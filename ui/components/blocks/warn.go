@@ -51,5 +51,9 @@ func ToTermination(b model.Block, now time.Time) string {
 
 // ConsoleURL is the reservation's page in the AWS console.
 func ConsoleURL(b model.Block) string {
+	if IsPlan(b) {
+		// The console's page of one plan has no documented address; its list of plans is safe.
+		return fmt.Sprintf("https://%s.console.aws.amazon.com/sagemaker/home?region=%s#/training-plans", b.Region, b.Region)
+	}
 	return fmt.Sprintf("https://%s.console.aws.amazon.com/ec2/home?region=%s#CapacityReservationDetails:crId=%s", b.Region, b.Region, b.ReservationID)
 }

@@ -13,6 +13,9 @@ import (
 // nearest the offering's length. Without a query (zero Start) it asks for the offering's own
 // dates.
 func SearchCommand(o model.Offering, q model.Query) string {
+	if o.Source == model.SourceTrainingPlan {
+		return planSearchCommand(o, q)
+	}
 	args := []string{"aws", "ec2", "describe-capacity-block-offerings", "--region", o.Region}
 	if o.UltraServerType != "" {
 		n := max(1, o.UltraServerCount)
@@ -34,6 +37,9 @@ func SearchCommand(o model.Offering, q model.Query) string {
 // PurchaseCommand is the AWS CLI command that buys this offering. gpublock never runs it;
 // it is shown so that a person can see exactly what a purchase is.
 func PurchaseCommand(o model.Offering) string {
+	if o.Source == model.SourceTrainingPlan {
+		return planPurchaseCommand(o)
+	}
 	return strings.Join([]string{"aws", "ec2", "purchase-capacity-block", "--region", o.Region,
 		"--capacity-block-offering-id", o.ID, "--instance-platform", "Linux/UNIX"}, " ")
 }

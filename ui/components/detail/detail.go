@@ -71,6 +71,10 @@ func content(th theme.Theme, o model.Offering, c *pricing.Comparison, q model.Qu
 		return " (" + t.In(loc).Format("15:04 MST") + ")"
 	}
 
+	if o.Source == model.SourceTrainingPlan {
+		planContent(&drawer{th: th, width: width, add: add, field: field, para: para, both: both}, o, c, q, now, readOnly)
+		return truncated(lines, width)
+	}
 	add(th.Focused.Render(o.ID) + th.Value.Render(" · "+o.Region+" · "+o.AvailabilityZone))
 	// One line for what is bought: count, type, and the accelerators of the whole block.
 	what := fmt.Sprintf("%d × %s", o.Count, o.InstanceType)
@@ -130,6 +134,20 @@ func content(th theme.Theme, o model.Offering, c *pricing.Comparison, q model.Qu
 			add(th.Code.Render(l))
 		}
 	}
+	return truncated(lines, width)
+}
+
+// drawer is what content draws with, handed to the drawing of a training plan.
+type drawer struct {
+	th    theme.Theme
+	width int
+	add   func(string)
+	field func(label, value string)
+	para  func(style func(...string) string, s string)
+	both  func(time.Time) string
+}
+
+func truncated(lines []string, width int) []string {
 	for i, l := range lines {
 		if l != spacer {
 			lines[i] = ansi.Truncate(l, width, "…")

@@ -15,6 +15,7 @@ type Column int
 
 const (
 	ColRegion Column = iota
+	ColSource        // Capacity Block or Training Plan: shown while the table holds a plan
 	ColAZ
 	ColType
 	ColCount
@@ -47,6 +48,7 @@ type columnDef struct {
 // never cut.
 var columns = [numColumns]columnDef{
 	ColRegion:     {"Region", "region", "R", 14, false, 10},
+	ColSource:     {"Source", "source", "K", 6, false, 95},
 	ColAZ:         {"AZ", "availability zone", "Z", 15, false, 90},
 	ColType:       {"Type", "instance type", "T", 16, false, 80},
 	ColCount:      {"N", "instance count", "N", 3, true, 50},
@@ -94,6 +96,7 @@ func newRow(o model.Offering, cat *pricing.Catalog) row {
 		rate: o.HourlyRate(), accRate: o.AcceleratorHourlyRate()}
 	r.cells = [numColumns]string{
 		ColRegion:   o.Region,
+		ColSource:   o.Source.Short(),
 		ColAZ:       o.AvailabilityZone,
 		ColType:     o.InstanceType,
 		ColCount:    strconv.Itoa(o.Count),

@@ -46,7 +46,7 @@ func (m Model) clickHeader(x, width int) (Model, bool) {
 	if len(m.marks) > 0 && width > len(markGlyph) {
 		gutter = len(markGlyph)
 	}
-	cols := visibleColumnsFor(width-gutter, m.mixedLengths())
+	cols := visibleColumnsFor(width-gutter, m.mixedLengths(), m.plans > 0)
 	widths := make([]int, len(cols))
 	for i, c := range cols {
 		widths[i] = columns[c].width

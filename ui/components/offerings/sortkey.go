@@ -164,6 +164,8 @@ func cmpColumn(a, b *row, c Column) int {
 	switch c {
 	case ColRegion:
 		return strings.Compare(a.o.Region, b.o.Region)
+	case ColSource:
+		return cmp.Compare(a.o.Source, b.o.Source)
 	case ColAZ:
 		return strings.Compare(a.o.AvailabilityZone, b.o.AvailabilityZone)
 	case ColType:
@@ -250,6 +252,8 @@ func (m *Model) sortRows(view []int) {
 			key = ranks[r.o.AvailabilityZone]
 		case ColType:
 			key = ranks[r.o.InstanceType]
+		case ColSource:
+			key = ordered(int64(r.o.Source))
 		case ColCount:
 			key = ordered(int64(r.o.Count))
 		case ColStart:

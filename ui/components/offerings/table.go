@@ -26,9 +26,10 @@ type Model struct {
 	// marks are the ids of the offerings marked for comparison, in the order marked.
 	marks []string
 
-	rows []row
-	ids  map[string]struct{}
-	view []int // indexes into rows that pass the filter, in sort order
+	rows  []row
+	plans int // rows of training plans: the source column is shown while there is one
+	ids   map[string]struct{}
+	view  []int // indexes into rows that pass the filter, in sort order
 	// byTie is every index into rows in the order of the tie-breaks (start, fee, id), kept
 	// as rows arrive so that a sort compares a row's place in it instead of the rows.
 	byTie []int32
@@ -77,6 +78,7 @@ func (m *Model) SetStale(v bool) { m.stale = v }
 // Reset removes every row (the filter and the sort stay).
 func (m *Model) Reset() {
 	m.rows = m.rows[:0]
+	m.plans = 0
 	m.view = m.view[:0]
 	m.byTie = m.byTie[:0]
 	clear(m.ids)
@@ -129,6 +131,9 @@ func (m *Model) Add(offs []model.Offering) {
 		}
 		m.ids[o.ID] = struct{}{}
 		m.rows = append(m.rows, newRow(o, m.cat))
+		if o.Source == model.SourceTrainingPlan {
+			m.plans++
+		}
 		i := len(m.rows) - 1
 		t, _ := slices.BinarySearchFunc(m.byTie, int32(i), func(a, b int32) int { return tieBreak(&m.rows[a], &m.rows[b]) })
 		m.byTie = slices.Insert(m.byTie, t, int32(i))

@@ -2,6 +2,7 @@ package offerings
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -148,8 +149,16 @@ func TestColumnsFit(t *testing.T) {
 	for _, c := range columns {
 		all += c.width + 1
 	}
-	if cols := visibleColumns(all); len(cols) != int(numColumns) {
-		t.Errorf("%d cells show %d columns, want all", all, len(cols))
+	if cols := visibleColumnsFor(all, false, true); len(cols) != int(numColumns) {
+		t.Errorf("%d cells show %d columns with a plan in the table, want all", all, len(cols))
+	}
+	// Without a plan the source column is not shown: the form says the source.
+	if cols := visibleColumns(all); len(cols) != int(numColumns)-1 || slices.Contains(cols, ColSource) {
+		t.Errorf("%d cells show %v for Capacity Blocks alone, want every column but the source", all, cols)
+	}
+	// With one, it stays at 80 columns: a mixed table must say which row is which.
+	if cols := visibleColumnsFor(78, false, true); !slices.Contains(cols, ColSource) {
+		t.Errorf("78 cells with a plan show %v, without the source", cols)
 	}
 	big := offering("x", "us-east-1", "16773120.00", 1, 182)
 	if c := newRow(big, nil).cells[ColFee]; len(c) > columns[ColFee].width {

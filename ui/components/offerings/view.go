@@ -9,27 +9,36 @@ import (
 
 // visibleColumns picks the columns that fit width, dropping those of lowest keep first (the
 // blocks table fits its columns the same way).
-func visibleColumns(width int) []Column { return visibleColumnsFor(width, false) }
+func visibleColumns(width int) []Column { return visibleColumnsFor(width, false, false) }
 
 // mixedLengthKeep is the length column's keep when the rows differ in length (a swept
 // duration such as 2d-7d): above break-even, since without it rows that differ only in
 // length look like one block at several prices.
 const mixedLengthKeep = 76
 
-func visibleColumnsFor(width int, mixedLengths bool) []Column {
-	defs := make([]table.Column, numColumns)
+func visibleColumnsFor(width int, mixedLengths, plans bool) []Column {
+	defs := make([]table.Column, 0, numColumns)
+	var index []Column
 	for c := range columns {
-		defs[c] = table.Column{Width: columns[c].width, Keep: columns[c].keep}
-	}
-	if mixedLengths {
-		defs[ColDuration].Keep = mixedLengthKeep
+		if Column(c) == ColSource && !plans {
+			continue // a table of Capacity Blocks alone: the form says the source
+		}
+		d := table.Column{Width: columns[c].width, Keep: columns[c].keep}
+		if Column(c) == ColDuration && mixedLengths {
+			d.Keep = mixedLengthKeep
+		}
+		defs = append(defs, d)
+		index = append(index, Column(c))
 	}
 	var out []Column
 	for _, i := range table.Fit(defs, width) {
-		out = append(out, Column(i))
+		out = append(out, index[i])
 	}
 	return out
 }
+
+// HasPlans reports whether the table holds a training plan offering.
+func (m Model) HasPlans() bool { return m.plans > 0 }
 
 // View draws the filter line (when there is a filter), the header and the visible rows in
 // width×height cells.
@@ -43,7 +52,7 @@ func (m Model) View(width, height int) string {
 	if len(m.marks) > 0 && width > len(markGlyph) {
 		gutter = strings.Repeat(" ", len(markGlyph))
 	}
-	cols := visibleColumnsFor(width-len(gutter), m.mixedLengths())
+	cols := visibleColumnsFor(width-len(gutter), m.mixedLengths(), m.plans > 0)
 	var b strings.Builder
 	lines := 0
 	if m.filtering || m.filter.Value() != "" {

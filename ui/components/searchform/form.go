@@ -29,11 +29,12 @@ const (
 	End
 	Duration
 	Regions
+	Source
 	numFields
 )
 
 // modelField names each field as model.ValidationErrors does.
-var modelField = [numFields]string{model.FieldTypes, model.FieldCount, model.FieldStart, model.FieldEnd, model.FieldDuration, model.FieldRegions}
+var modelField = [numFields]string{model.FieldTypes, model.FieldCount, model.FieldStart, model.FieldEnd, model.FieldDuration, model.FieldRegions, fieldSource}
 
 // Model is the form.
 type Model struct {
@@ -58,9 +59,12 @@ type Model struct {
 	allSelling    bool // the region choice follows the chosen types
 	regionsEdited bool // a person chose regions, which a late home region must not undo
 
+	sources source // which systems are searched (source.go)
+
 	query model.Query
 	errs  map[Field]string
-	at    time.Time // the clock reading the last validation used, so View reads no clock
+	notes map[Field]string // a value one of two sources refuses: said, not blocking
+	at    time.Time        // the clock reading the last validation used, so View reads no clock
 }
 
 // Defaults are the values the form starts with: one p5.48xlarge for 2 days in the next
@@ -259,6 +263,8 @@ func (m *Model) handleKey(k tea.KeyPressMsg) bool {
 			m.regionsEdited = true
 		}
 		return used
+	case Source:
+		return m.sourceKey(k)
 	case Count:
 		switch {
 		case key.Matches(k, m.keys.Inc), k.String() == "right":
@@ -393,6 +399,10 @@ func (m *Model) regionsKey(k tea.KeyPressMsg) bool {
 }
 
 func (m *Model) stepCount(d int) {
+	if m.plansOnly() {
+		m.count.SetValue(strconv.Itoa(stepIn(model.TrainingPlanCounts, m.count.Value(), d > 0)))
+		return
+	}
 	n, err := strconv.Atoi(strings.TrimSpace(m.count.Value()))
 	if err != nil {
 		n = model.MinCount
@@ -407,6 +417,9 @@ func (m *Model) stepCount(d int) {
 // ever offer valid steps. On a range it moves the longer end.
 func (m *Model) stepDuration(up bool) {
 	valid := model.ValidDurationDays()
+	if m.plansOnly() {
+		valid = model.SourceTrainingPlan.DurationDays(1, model.TrainingPlanMaxDays)
+	}
 	cur := 2
 	lo := 0
 	if r, err := model.ParseDuration(m.duration.Value()); err == nil {
@@ -478,7 +491,11 @@ func (m *Model) validate() {
 	} else {
 		q.Durations = d
 	}
-	if err := q.Validate(now); err != nil {
+	m.notes = map[Field]string{}
+	q.Sources, q.Targets = m.sources.sources(), m.sources.targets()
+	if !q.Searches(model.SourceCapacityBlock) {
+		m.validatePlans(&q, now, errs)
+	} else if err := q.Validate(now); err != nil {
 		if verrs, ok := err.(model.ValidationErrors); ok {
 			for f := Field(0); f < numFields; f++ {
 				if _, done := errs[f]; done {
@@ -493,7 +510,14 @@ func (m *Model) validate() {
 			errs[Types] = err.Error()
 		}
 	}
+	if len(errs) == 0 {
+		m.noteBoth(q)
+	}
 	m.query = q
 	m.errs = errs
 	m.at = now
 }
+
+// Notes are what one of two sources searched refuses of the values: said beside the
+// field, without stopping the search of the other.
+func (m Model) Notes() map[Field]string { return m.notes }

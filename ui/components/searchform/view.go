@@ -2,6 +2,7 @@ package searchform
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -48,6 +49,23 @@ func (m Model) View(width, height int, focused bool) string {
 	}
 	chosenRegions := m.ChosenRegions()
 	now := m.at.UTC()
+	noteLines := func(f Field) {
+		if msg, ok := m.notes[f]; ok {
+			for _, l := range text.WrapParagraphs("! "+msg, width-2) {
+				add("  " + th.Warning.Render(l))
+			}
+		}
+	}
+
+	// Source: which systems are searched, and with plans what they are for.
+	if mark(Source) {
+		focusLine = len(lines)
+	}
+	add(label(Source, "Source") + th.Value.Render("‹ "+m.sources.label()+" ›"))
+	if m.sources.plans() {
+		add(strings.Repeat(" ", labelWidth) + th.Muted.Render("for ") + th.Value.Render(model.TargetLabel(m.sources.targets()[0])))
+	}
+	hint(Source, "←/→ or space: Capacity Blocks, Training Plans or both · t: what the plan is for (training job, HyperPod cluster, endpoint, Studio apps)")
 
 	// Instance types.
 	chosen := m.ChosenTypes()
@@ -121,6 +139,7 @@ func (m Model) View(width, height int, focused bool) string {
 		}
 	}
 	errLines(Types)
+	noteLines(Types)
 	if m.filtering {
 		hint(Types, "type to filter · enter keeps it · esc clears · space choose · ↑↓ move")
 	} else {
@@ -140,7 +159,15 @@ func (m Model) View(width, height int, focused bool) string {
 		errLines(f)
 	}
 	fw := 10
-	field(Count, "Count", m.fieldView(m.count, mark(Count), fw), "of 1–64")
+	countNote := "of 1–64"
+	if m.sources.plans() {
+		countNote = "of 1–64 (plans: 1, 2, 4, 8, 16, 32 or 64)"
+		if !slices.Contains(m.query.Sources, model.SourceCapacityBlock) {
+			countNote = "of 1, 2, 4, 8, 16, 32 or 64"
+		}
+	}
+	field(Count, "Count", m.fieldView(m.count, mark(Count), fw), countNote)
+	noteLines(Count)
 	hint(Count, "+/- or ←/→ change · digits type")
 	limit := now.Add(model.MaxLeadTime)
 	field(Start, "Start", m.fieldView(m.start, mark(Start), fw), resolved(m.query.Start, m.errs[Start] == ""))
@@ -154,7 +181,11 @@ func (m Model) View(width, height int, focused bool) string {
 	}
 	add("  " + th.Muted.Render(latest))
 	field(Duration, "Duration", "‹ "+m.fieldView(m.duration, mark(Duration), fw-4)+" ›", durationNote(m.query.Durations, m.errs[Duration] == ""))
-	hint(Duration, "←/→ step through the durations AWS sells (1–14d, 3–26w) · type a range 2d-7d to sweep")
+	if m.plansOnly() {
+		hint(Duration, "←/→ step through the lengths plans last (1–182 whole days) · type a range 2d-7d to sweep (at most 14 lengths)")
+	} else {
+		hint(Duration, "←/→ step through the durations AWS sells (1–14d, 3–26w) · type a range 2d-7d to sweep")
+	}
 
 	// Regions.
 	if mark(Regions) && m.regionCursor == 0 {

@@ -1,4 +1,4 @@
-package ui
+package tuibackend
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/backend"
 )
 
 func (b awsBackend) Now(ctx context.Context) time.Time { return b.c.Now(ctx) }
@@ -15,25 +16,31 @@ func (b awsBackend) JournalPath() (string, error) { return b.c.JournalPath() }
 
 func (b awsBackend) Platforms() []string { return aws.Platforms() }
 
-func (b awsBackend) CheckPurchase(ctx context.Context, o model.Offering, platform string) (Permission, error) {
+func (b awsBackend) CheckPurchase(ctx context.Context, o model.Offering, platform string) (backend.Permission, error) {
+	if isPlan(o.Source) {
+		return backend.Permission{}, errNoDryRun
+	}
 	p, err := b.c.CheckPurchase(ctx, o, platform)
 	if err != nil {
-		return Permission{}, actionError(err)
+		return backend.Permission{}, actionError(err)
 	}
-	return Permission(p), nil
+	return backend.Permission(p), nil
 }
 
-func (b awsBackend) Purchase(ctx context.Context, o model.Offering, platform string, tags map[string]string) (PurchaseResult, error) {
+func (b awsBackend) Purchase(ctx context.Context, o model.Offering, platform string, tags map[string]string) (backend.PurchaseResult, error) {
+	if isPlan(o.Source) {
+		return b.purchasePlan(ctx, o, tags)
+	}
 	res, err := b.c.Purchase(ctx, o, platform, tags)
 	if err != nil {
-		return PurchaseResult{RequestID: res.RequestID}, actionError(err)
+		return backend.PurchaseResult{RequestID: res.RequestID}, actionError(err)
 	}
 	if res.Outcome != aws.Bought {
 		// Purchase reports every other outcome as an error; this is a guard, not a path.
-		return PurchaseResult{RequestID: res.RequestID}, &ActionError{Outcome: OutcomeUnknown,
+		return backend.PurchaseResult{RequestID: res.RequestID}, &backend.ActionError{Outcome: backend.OutcomeUnknown,
 			Summary: "The purchase ended without a reservation and without an error.", Hint: "Do not buy again; check the console."}
 	}
-	return PurchaseResult{RequestID: res.RequestID, Block: res.Block, Recovered: res.Recovered,
+	return backend.PurchaseResult{RequestID: res.RequestID, Block: res.Block, Recovered: res.Recovered,
 		Settled: settledSentences(res.Settled), NotRecorded: notRecorded(res.JournalErr)}, nil
 }
 
@@ -53,6 +60,9 @@ func notRecorded(err error) string {
 }
 
 func (b awsBackend) Block(ctx context.Context, region, reservationID string) (model.Block, bool, error) {
+	if !isCapacityReservationID(reservationID) {
+		return b.plan(ctx, region, reservationID)
+	}
 	blocks, err := b.c.Blocks(ctx, []string{region})
 	for _, blk := range blocks {
 		if blk.ReservationID == reservationID {
@@ -65,57 +75,57 @@ func (b awsBackend) Block(ctx context.Context, region, reservationID string) (mo
 	return model.Block{}, false, nil
 }
 
-func (b awsBackend) Subnets(ctx context.Context, region, az string) ([]Subnet, error) {
+func (b awsBackend) Subnets(ctx context.Context, region, az string) ([]backend.Subnet, error) {
 	subs, err := b.c.Subnets(ctx, region, az)
 	if err != nil {
 		return nil, explain(err)
 	}
-	out := make([]Subnet, len(subs))
+	out := make([]backend.Subnet, len(subs))
 	for i, s := range subs {
-		out[i] = Subnet{ID: s.ID, VpcID: s.VpcID, AvailabilityZone: s.AvailabilityZone, CIDR: s.CIDR, Name: s.Name,
+		out[i] = backend.Subnet{ID: s.ID, VpcID: s.VpcID, AvailabilityZone: s.AvailabilityZone, CIDR: s.CIDR, Name: s.Name,
 			AvailableIPs: s.AvailableIPs, Default: s.DefaultForAZ}
 	}
 	return out, nil
 }
 
-func launchSpec(s LaunchSpec) aws.LaunchSpec {
+func launchSpec(s backend.LaunchSpec) aws.LaunchSpec {
 	return aws.LaunchSpec{ImageID: s.ImageID, Count: s.Count, KeyName: s.KeyName, SubnetID: s.SubnetID,
 		SecurityGroupIDs: s.SecurityGroupIDs, Name: s.Name, Tags: s.Tags}
 }
 
-func (b awsBackend) CheckLaunch(ctx context.Context, blk model.Block, spec LaunchSpec) (Permission, error) {
+func (b awsBackend) CheckLaunch(ctx context.Context, blk model.Block, spec backend.LaunchSpec) (backend.Permission, error) {
 	p, err := b.c.CheckLaunch(ctx, blk, launchSpec(spec))
 	if err != nil {
-		return Permission{}, actionError(err)
+		return backend.Permission{}, actionError(err)
 	}
-	return Permission(p), nil
+	return backend.Permission(p), nil
 }
 
-func (b awsBackend) Launch(ctx context.Context, blk model.Block, spec LaunchSpec) (LaunchResult, error) {
+func (b awsBackend) Launch(ctx context.Context, blk model.Block, spec backend.LaunchSpec) (backend.LaunchResult, error) {
 	res, err := b.c.Launch(ctx, blk, launchSpec(spec))
 	if err != nil {
-		return LaunchResult{RequestID: res.RequestID}, actionError(err)
+		return backend.LaunchResult{RequestID: res.RequestID}, actionError(err)
 	}
-	return LaunchResult{RequestID: res.RequestID, SubnetID: res.SubnetID, Instances: res.Instances}, nil
+	return backend.LaunchResult{RequestID: res.RequestID, SubnetID: res.SubnetID, Instances: res.Instances}, nil
 }
 
 // actionError turns the adapter's errors into the UI's, keeping the adapter's sentences.
-func actionError(err error) *ActionError {
+func actionError(err error) *backend.ActionError {
 	var pe *aws.PurchaseError
 	if !errors.As(err, &pe) {
 		ex := aws.ExplainError(err)
-		return &ActionError{Outcome: NotDone, Summary: ex.Summary, Hint: ex.Hint, Code: ex.Code, Err: err}
+		return &backend.ActionError{Outcome: backend.NotDone, Summary: ex.Summary, Hint: ex.Hint, Code: ex.Code, Err: err}
 	}
-	e := &ActionError{Outcome: NotDone, Summary: pe.Explanation.Summary, Hint: pe.Explanation.Hint, Code: pe.Explanation.Code, Err: err,
+	e := &backend.ActionError{Outcome: backend.NotDone, Summary: pe.Explanation.Summary, Hint: pe.Explanation.Hint, Code: pe.Explanation.Code, Err: err,
 		OverCap: errors.Is(err, aws.ErrOverSpendCap), ReadOnly: errors.Is(err, aws.ErrReadOnly), AlreadyBought: errors.Is(err, aws.ErrAlreadyBought)}
 	if e.Summary == "" {
 		e.Summary = pe.Error()
 	}
 	switch pe.Outcome {
 	case aws.Unknown:
-		e.Outcome = OutcomeUnknown
+		e.Outcome = backend.OutcomeUnknown
 	case aws.Bought:
-		e.Outcome = Done
+		e.Outcome = backend.Done
 	}
 	switch e.Code {
 	case "InvalidCapacityBlockOfferingIdExpired", "InvalidCapacityBlockOfferingIdNotFound":

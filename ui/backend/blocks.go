@@ -1,4 +1,4 @@
-package ui
+package backend
 
 import (
 	"context"
@@ -7,10 +7,10 @@ import (
 	"github.com/gpublock/gpublock/model"
 )
 
-// blocksBackend is the part of Backend the blocks screen and the extend dialog use.
-type blocksBackend interface {
-	// Blocks lists the account's Capacity Blocks in the regions; the error is set only when
-	// no region answered.
+// BlocksBackend is the part of Backend the blocks screen and the extend dialog use.
+type BlocksBackend interface {
+	// Blocks lists the account's reservations in the regions, Capacity Blocks and training
+	// plans; the error is set only when no region answered.
 	Blocks(ctx context.Context, regions []string) (BlockList, error)
 	ExtensionOfferings(ctx context.Context, b model.Block, days int) ([]model.ExtensionOffering, error)
 	// ExtensionChoices asks for every length an extension of b could have at once; the
@@ -29,7 +29,7 @@ type BlockList struct {
 	Blocks []model.Block
 	// Fees is what was paid for each block (its purchase and its extensions), by reservation
 	// id, as this machine's purchase journal recorded it. A block bought elsewhere is absent:
-	// AWS's reservation carries no fee.
+	// AWS's reservation carries no fee. A training plan's is SageMaker's own figure.
 	Fees map[string]model.Money
 	// Now is the backend's time when the list was made: the emulator's clock may be moved, and
 	// the countdowns must follow it.
@@ -41,9 +41,9 @@ type BlockList struct {
 	Quiet []string
 }
 
-// blocksRescanner is a backend that lists quiet regions again only now and then; RescanAll
+// Rescanner is a backend that lists quiet regions again only now and then; RescanAll
 // makes the next listing cover every region (after a purchase, or r).
-type blocksRescanner interface{ RescanAll() }
+type Rescanner interface{ RescanAll() }
 
 // BlockProblem is a region whose part of the listing failed (Partial: some details missing).
 type BlockProblem struct {

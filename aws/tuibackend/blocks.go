@@ -1,17 +1,19 @@
-package ui
+package tuibackend
 
 import (
 	"context"
 	"errors"
 
 	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/trainingplans"
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/backend"
 )
 
-func (b awsBackend) Blocks(ctx context.Context, regions []string) (BlockList, error) {
+func (b awsBackend) Blocks(ctx context.Context, regions []string) (backend.BlockList, error) {
 	scan, err := b.scan.Scan(ctx, regions)
 	blocks := scan.Blocks
-	list := BlockList{Blocks: blocks, Now: b.c.Now(ctx), Quiet: scan.Quiet}
+	list := backend.BlockList{Blocks: blocks, Now: b.c.Now(ctx), Quiet: scan.Quiet}
 	failed := 0
 	if err != nil {
 		var parts []error
@@ -23,13 +25,13 @@ func (b awsBackend) Blocks(ctx context.Context, regions []string) (BlockList, er
 		for _, e := range parts {
 			var rf *aws.RegionFailure
 			if errors.As(e, &rf) {
-				list.Problems = append(list.Problems, BlockProblem{Region: rf.Region, Partial: rf.Partial, Message: aws.ExplainError(rf.Err).String()})
+				list.Problems = append(list.Problems, backend.BlockProblem{Region: rf.Region, Partial: rf.Partial, Message: aws.ExplainError(rf.Err).String()})
 				if !rf.Partial {
 					failed++
 				}
 				continue
 			}
-			list.Problems = append(list.Problems, BlockProblem{Message: aws.ExplainError(e).String()})
+			list.Problems = append(list.Problems, backend.BlockProblem{Message: aws.ExplainError(e).String()})
 			failed++
 		}
 	}
@@ -37,6 +39,8 @@ func (b awsBackend) Blocks(ctx context.Context, regions []string) (BlockList, er
 	if err != nil && failed >= max(1, len(scan.Listed)) && len(blocks) == 0 {
 		return list, explain(err)
 	}
+	// Plans are listed in every region asked: the scanner's quiet regions are EC2's.
+	b.plans(ctx, regions, &list)
 	return list, nil
 }
 
@@ -44,6 +48,15 @@ func (b awsBackend) Blocks(ctx context.Context, regions []string) (BlockList, er
 func (b awsBackend) RescanAll() { b.scan.Forget() }
 
 func (b awsBackend) ExtensionChoices(ctx context.Context, blk model.Block, found func(model.ExtensionChoice)) ([]model.ExtensionChoice, error) {
+	if isPlan(blk.Source) {
+		choices, err := b.planExtensionChoices(ctx, blk)
+		if found != nil {
+			for _, ch := range choices {
+				found(ch)
+			}
+		}
+		return choices, err
+	}
 	choices, err := b.c.ExtensionChoicesEach(ctx, blk, found)
 	if err != nil {
 		var le *aws.ExtensionLengthsError
@@ -56,6 +69,13 @@ func (b awsBackend) ExtensionChoices(ctx context.Context, blk model.Block, found
 }
 
 func (b awsBackend) ExtensionOfferings(ctx context.Context, blk model.Block, days int) ([]model.ExtensionOffering, error) {
+	if isPlan(blk.Source) {
+		offs, err := b.tp.ExtensionOfferings(ctx, trainingplans.PlanFromBlock(blk), days)
+		if err != nil {
+			return nil, planActionError(err)
+		}
+		return planExtensionOfferings(blk, offs), nil
+	}
 	offs, err := b.c.ExtensionOfferings(ctx, blk, days)
 	if err != nil {
 		return nil, actionError(err)
@@ -63,23 +83,29 @@ func (b awsBackend) ExtensionOfferings(ctx context.Context, blk model.Block, day
 	return offs, nil
 }
 
-func (b awsBackend) CheckExtend(ctx context.Context, blk model.Block, off model.ExtensionOffering) (Permission, error) {
+func (b awsBackend) CheckExtend(ctx context.Context, blk model.Block, off model.ExtensionOffering) (backend.Permission, error) {
+	if isPlan(blk.Source) {
+		return backend.Permission{}, errNoDryRun
+	}
 	p, err := b.c.CheckExtend(ctx, blk, off)
 	if err != nil {
-		return Permission{}, actionError(err)
+		return backend.Permission{}, actionError(err)
 	}
-	return Permission(p), nil
+	return backend.Permission(p), nil
 }
 
-func (b awsBackend) Extend(ctx context.Context, blk model.Block, off model.ExtensionOffering) (ExtendResult, error) {
+func (b awsBackend) Extend(ctx context.Context, blk model.Block, off model.ExtensionOffering) (backend.ExtendResult, error) {
+	if isPlan(blk.Source) {
+		return b.extendPlan(ctx, blk, off)
+	}
 	res, err := b.c.Extend(ctx, blk, off)
 	if err != nil {
-		return ExtendResult{RequestID: res.RequestID}, actionError(err)
+		return backend.ExtendResult{RequestID: res.RequestID}, actionError(err)
 	}
 	if res.Outcome != aws.Bought {
-		return ExtendResult{RequestID: res.RequestID}, &ActionError{Outcome: OutcomeUnknown,
+		return backend.ExtendResult{RequestID: res.RequestID}, &backend.ActionError{Outcome: backend.OutcomeUnknown,
 			Summary: "The extension ended without an answer and without an error.", Hint: "Do not extend again; check the block's extension history."}
 	}
-	return ExtendResult{RequestID: res.RequestID, Extension: res.Extension, Recovered: res.Recovered,
+	return backend.ExtendResult{RequestID: res.RequestID, Extension: res.Extension, Recovered: res.Recovered,
 		Settled: settledSentences(res.Settled), NotRecorded: notRecorded(res.JournalErr)}, nil
 }

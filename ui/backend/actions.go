@@ -1,4 +1,4 @@
-package ui
+package backend
 
 import (
 	"context"
@@ -7,9 +7,9 @@ import (
 	"github.com/gpublock/gpublock/model"
 )
 
-// spender is the part of Backend that buys and launches (issue 6). It is its own interface,
+// Spender is the part of Backend that buys and launches. It is its own interface,
 // embedded in Backend, so that the search's surface stays small to read.
-type spender interface {
+type Spender interface {
 	// Now is the time on the backend's clock: the emulator's can be moved, and a launch that
 	// waits for a block's start fires on it.
 	Now(ctx context.Context) time.Time

@@ -1,0 +1,175 @@
+// Package tuibackend is the terminal UI's capacity sources over the aws packages: it
+// implements ui/backend.Backend with the real adapters, against AWS or the emulator alike.
+package tuibackend
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/trainingplans"
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/backend"
+)
+
+// FromAWS adapts the aws package's client to the UI's backend.Backend. This package is the
+// one place that knows both, so that the UI never links the SDK.
+func FromAWS(c *aws.Client) backend.Backend {
+	return awsBackend{c, c.NewBlockScanner(), trainingplans.New(c)}
+}
+
+type awsBackend struct {
+	c    *aws.Client
+	scan *aws.BlockScanner // the blocks of every region, the empty ones now and then
+	tp   *trainingplans.Client
+}
+
+func (b awsBackend) Identity(ctx context.Context) (backend.Identity, error) {
+	id, err := b.c.Identity(ctx)
+	if err != nil {
+		return backend.Identity{}, explain(err)
+	}
+	return backend.Identity{Account: id.Account, ARN: id.ARN, UserID: id.UserID}, nil
+}
+
+// Search searches the sources the query names (Capacity Blocks when it names none), each
+// with the types it sells, and streams both into one channel.
+func (b awsBackend) Search(ctx context.Context, q model.Query) <-chan backend.SearchEvent {
+	out := make(chan backend.SearchEvent, 16)
+	var srcs []model.Source
+	for _, s := range model.Sources() {
+		if q.Searches(s) {
+			srcs = append(srcs, s)
+		}
+	}
+	m := &merged{done: map[model.Source]int{}, total: map[model.Source]int{}, regs: map[string]map[model.Source]backend.RegionStatus{}, n: len(srcs)}
+	var wg sync.WaitGroup
+	for _, s := range srcs {
+		sq, ok := sourceQuery(q, s)
+		if !ok && len(srcs) > 1 {
+			// The other source sells the types; this one has nothing to say of them.
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for _, r := range regionsOf(q, b.c.Region()) {
+					select {
+					case out <- m.fold(s, backend.SearchEvent{Region: r, Status: &backend.RegionStatus{Region: r, State: backend.RegionEmpty}}):
+					case <-ctx.Done():
+						return
+					}
+				}
+			}()
+			continue
+		}
+		if !ok {
+			sq = q // the source's own check names the type it does not sell
+		}
+		in := make(chan backend.SearchEvent, 16)
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			defer close(in)
+			if isPlan(s) {
+				b.searchPlans(ctx, sq, in)
+			} else {
+				b.searchBlocks(ctx, sq, in)
+			}
+		}()
+		go func() {
+			defer wg.Done()
+			for e := range in {
+				select {
+				case out <- m.fold(s, e):
+				case <-ctx.Done():
+					// Nobody reads any more; let the adapter finish and close its channel.
+					for range in {
+					}
+					return
+				}
+			}
+		}()
+	}
+	go func() { wg.Wait(); close(out) }()
+	return out
+}
+
+// regionsOf is the regions a search covers: its own, or the client's when it names none.
+func regionsOf(q model.Query, home string) []string {
+	if len(q.Regions) > 0 {
+		return q.Regions
+	}
+	return []string{home}
+}
+
+func (b awsBackend) searchBlocks(ctx context.Context, q model.Query, out chan<- backend.SearchEvent) {
+	for ev := range b.c.Search(ctx, q) {
+		e := backend.SearchEvent{Region: ev.Region, Offerings: ev.Offerings, CallsDone: ev.CallsDone, CallsTotal: ev.CallsTotal}
+		if ev.Status != nil {
+			st := backend.RegionStatus{Region: ev.Status.Region, State: regionState(ev.Status.State), Offerings: ev.Status.Offerings, Message: ev.Status.Message}
+			if ev.Status.Err != nil && st.Message == "" {
+				st.Message = explain(ev.Status.Err).Error()
+			}
+			e.Status = &st
+		}
+		select {
+		case out <- e:
+		case <-ctx.Done():
+		}
+	}
+}
+
+func regionState(s aws.RegionState) backend.RegionState {
+	switch s {
+	case aws.RegionOK:
+		return backend.RegionOK
+	case aws.RegionEmpty:
+		return backend.RegionEmpty
+	case aws.RegionThrottled:
+		return backend.RegionThrottled
+	case aws.RegionError:
+		return backend.RegionError
+	}
+	return backend.RegionSearching
+}
+
+func (b awsBackend) LargestCount(ctx context.Context, region, instanceType string, days int, start, end time.Time) (int, error) {
+	n, err := b.c.LargestCount(ctx, region, instanceType, days, start, end)
+	if err != nil {
+		return 0, explain(err)
+	}
+	return n, nil
+}
+
+func (b awsBackend) Alternatives(ctx context.Context, q model.Query) ([]backend.Suggestion, error) {
+	alts, err := b.c.Alternatives(ctx, q)
+	if err != nil {
+		return nil, explain(err)
+	}
+	out := make([]backend.Suggestion, len(alts))
+	for i, a := range alts {
+		out[i] = backend.Suggestion{Description: a.Description, Query: a.Query, Offerings: a.Offerings}
+	}
+	return out, nil
+}
+
+// explainedError keeps the original error for errors.Is while reading as the adapter's
+// one-sentence explanation.
+type explainedError struct {
+	msg string
+	err error
+}
+
+func (e explainedError) Error() string { return e.msg }
+func (e explainedError) Unwrap() error { return e.err }
+
+func explain(err error) error {
+	return explainedError{msg: aws.ExplainError(err).String(), err: err}
+}
+
+// ClientOf is the aws client behind a backend FromAWS made, for the tests that check through
+// it what the UI did; ok is false for any other backend.
+func ClientOf(b backend.Backend) (c *aws.Client, ok bool) {
+	ab, ok := b.(awsBackend)
+	return ab.c, ok
+}

@@ -1,0 +1,86 @@
+// Package backend is the surface the terminal UI asks of a capacity source: the interface and
+// the plain types it speaks in. It is its own package, importing neither the SDK nor the UI,
+// so that the adapter (aws/tuibackend) and the UI's tests can both import it.
+package backend
+
+import (
+	"context"
+	"time"
+
+	"github.com/gpublock/gpublock/model"
+)
+
+// Backend is everything the UI asks of AWS. The UI owns this interface so that it never
+// links the SDK; aws/tuibackend satisfies it, against AWS or against the emulator alike.
+type Backend interface {
+	Identity(ctx context.Context) (Identity, error)
+	// Search streams what a search finds; the channel is closed when it is done or ctx is
+	// cancelled.
+	Search(ctx context.Context, q model.Query) <-chan SearchEvent
+	// LargestCount is the largest count, 1–64, with any offering; 0 when there is none.
+	LargestCount(ctx context.Context, region, instanceType string, days int, start, end time.Time) (int, error)
+	// Alternatives are nearby searches that find something, when a search finds nothing.
+	Alternatives(ctx context.Context, q model.Query) ([]Suggestion, error)
+	// Spender buys and launches (actions.go).
+	Spender
+	// BlocksBackend lists and extends blocks (blocks.go).
+	BlocksBackend
+}
+
+// Identity is who the calls are made as.
+type Identity struct{ Account, ARN, UserID string }
+
+// RegionState is where a region's part of a search is.
+type RegionState int
+
+const (
+	RegionSearching RegionState = iota
+	RegionOK
+	RegionEmpty
+	RegionThrottled
+	RegionError
+	RegionCancelled // set by the UI when a search is cancelled before the region finished
+)
+
+func (s RegionState) String() string {
+	switch s {
+	case RegionSearching:
+		return "searching"
+	case RegionOK:
+		return "ok"
+	case RegionEmpty:
+		return "empty"
+	case RegionThrottled:
+		return "throttled"
+	case RegionError:
+		return "error"
+	case RegionCancelled:
+		return "cancelled"
+	}
+	return "?"
+}
+
+// RegionStatus is the state of one region's part of a search.
+type RegionStatus struct {
+	Region    string
+	State     RegionState
+	Offerings int
+	Message   string
+}
+
+// SearchEvent is one message of a streaming search: offerings of one page, a region's new
+// status, or both, with the progress of the calls.
+type SearchEvent struct {
+	Region     string
+	Offerings  []model.Offering
+	Status     *RegionStatus
+	CallsDone  int
+	CallsTotal int
+}
+
+// Suggestion is a search that may find something when another found nothing.
+type Suggestion struct {
+	Description string
+	Query       model.Query
+	Offerings   int
+}

@@ -1,0 +1,203 @@
+package searchform
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/gpublock/gpublock/model"
+)
+
+// fieldSource names the source field in errors; model's queries have no such field.
+const fieldSource = "source"
+
+// maxPlanLengths bounds a training-plan search's sweep of lengths: each is one call per
+// region and type, under SageMaker's request limits.
+const maxPlanLengths = 14
+
+// source is the form's choice of systems to search: Capacity Blocks, Training Plans (for one
+// target resource) or both.
+type source struct {
+	choice int // index into sourceChoices
+	target int // index into model.TrainingPlanTargets()
+}
+
+var sourceChoices = [][]model.Source{
+	{model.SourceCapacityBlock},
+	{model.SourceTrainingPlan},
+	{model.SourceCapacityBlock, model.SourceTrainingPlan},
+}
+
+func (s source) sources() []model.Source { return slices.Clone(sourceChoices[s.choice]) }
+
+func (s source) plans() bool {
+	return slices.Contains(sourceChoices[s.choice], model.SourceTrainingPlan)
+}
+
+func (s source) targets() []string {
+	if !s.plans() {
+		return nil
+	}
+	return []string{model.TrainingPlanTargets()[s.target]}
+}
+
+// label is the choice as the form shows it.
+func (s source) label() string {
+	switch s.choice {
+	case 1:
+		return "Training Plans"
+	case 2:
+		return "Blocks and Plans"
+	}
+	return "Capacity Blocks"
+}
+
+// sourceKey: ←/→ or space step through the sources, t through the target resources.
+func (m *Model) sourceKey(k tea.KeyPressMsg) bool {
+	n := len(sourceChoices)
+	switch {
+	case k.String() == "right", key.Matches(k, m.keys.Toggle):
+		m.sources.choice = (m.sources.choice + 1) % n
+		return true
+	case k.String() == "left":
+		m.sources.choice = (m.sources.choice + n - 1) % n
+		return true
+	case k.String() == "t" && m.sources.plans():
+		m.sources.target = (m.sources.target + 1) % len(model.TrainingPlanTargets())
+		return true
+	case key.Matches(k, m.keys.Up):
+		m.focus--
+		return true
+	}
+	return false
+}
+
+// SetSources chooses the sources searched (and, with plans, the target resource).
+func (m *Model) SetSources(srcs []model.Source, target string) {
+	for i, c := range sourceChoices {
+		if slices.Equal(c, srcs) {
+			m.sources.choice = i
+		}
+	}
+	if i := slices.Index(model.TrainingPlanTargets(), target); i >= 0 {
+		m.sources.target = i
+	}
+	m.validate()
+}
+
+// validatePlans checks a search of training plans alone with their rules: the types they
+// reserve, their counts and their lengths (1–182 whole days); the window as for blocks.
+func (m *Model) validatePlans(q *model.Query, now time.Time, errs map[Field]string) {
+	plans := model.SourceTrainingPlan
+	var bad []string
+	for _, t := range q.InstanceTypes {
+		if _, err := plans.TypeIn(t); err != nil {
+			bad = append(bad, t)
+		}
+	}
+	switch {
+	case len(q.InstanceTypes) == 0:
+		errs[Types] = "none chosen; choose a type training plans reserve (" + strings.Join(model.TrainingPlanTypes(), ", ") + ")"
+	case len(bad) > 0:
+		errs[Types] = fmt.Sprintf("training plans do not reserve %s; they reserve %s", strings.Join(bad, ", "), strings.Join(model.TrainingPlanTypes(), ", "))
+	}
+	if _, done := errs[Count]; !done || strings.HasPrefix(errs[Count], "\"") {
+		if n, err := strconv.Atoi(strings.TrimSpace(m.count.Value())); err != nil {
+			errs[Count] = fmt.Sprintf("%q is not a number; training plans reserve 1, 2, 4, 8, 16, 32 or 64 instances", m.count.Value())
+		} else if err := plans.CheckCount(firstType(q.InstanceTypes), n); err != nil {
+			errs[Count] = err.Error()
+		} else {
+			delete(errs, Count)
+		}
+	}
+	delete(errs, Duration)
+	if err := planDays(m.duration.Value(), q); err != nil {
+		errs[Duration] = err.Error()
+	}
+	if err := q.Validate(now); err != nil {
+		if verrs, ok := err.(model.ValidationErrors); ok {
+			for _, f := range []Field{Start, End} {
+				if fe, ok := verrs.For(modelField[f]); ok && errs[f] == "" {
+					errs[f] = fe.Value + " is not allowed; " + fe.Allowed
+				}
+			}
+		}
+	}
+	if len(q.Regions) == 0 {
+		errs[Regions] = "none chosen; choose at least one region"
+	}
+}
+
+func firstType(types []string) string {
+	if len(types) == 0 {
+		return ""
+	}
+	return types[0]
+}
+
+// planDays reads the duration field with the plans' rule, into q.
+func planDays(v string, q *model.Query) error {
+	plans := model.SourceTrainingPlan
+	lo, hi, err := model.ParseDayRange(v)
+	if err != nil {
+		return err
+	}
+	for _, d := range []int{lo, hi} {
+		if err := plans.CheckDays(d); err != nil {
+			return err
+		}
+	}
+	if n := len(plans.DurationDays(lo, hi)); n > maxPlanLengths {
+		return fmt.Errorf("%s holds %d lengths; a training plan search sweeps at most %d (one call each per region and type)", v, n, maxPlanLengths)
+	}
+	q.Durations = model.DurationRange{MinDays: lo, MaxDays: hi}
+	return nil
+}
+
+// noteBoth says, for a search of both sources, what one source refuses of the values the
+// other allows: that source is then not searched with them.
+func (m *Model) noteBoth(q model.Query) {
+	if len(q.Sources) < 2 {
+		return
+	}
+	plans := model.SourceTrainingPlan
+	var sold []string
+	for _, t := range q.InstanceTypes {
+		if _, err := plans.TypeIn(t); err == nil {
+			sold = append(sold, t)
+		}
+	}
+	if len(sold) == 0 && len(q.InstanceTypes) > 0 {
+		m.notes[Types] = "training plans reserve none of these; only Capacity Blocks are searched"
+	}
+	if err := plans.CheckCount(firstType(q.InstanceTypes), q.Count); err != nil && q.Count > 0 {
+		m.notes[Count] = err.Error() + "; only Capacity Blocks are searched"
+	}
+}
+
+// plansOnly reports whether training plans alone are searched: the arrows then step
+// through their counts and lengths.
+func (m Model) plansOnly() bool {
+	return m.sources.plans() && !slices.Contains(m.sources.sources(), model.SourceCapacityBlock)
+}
+
+// stepIn is the value of steps after (or before) v: the first when v is not a number.
+func stepIn(steps []int, v string, up bool) int {
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil {
+		return steps[0]
+	}
+	i, found := slices.BinarySearch(steps, n)
+	switch {
+	case up && found:
+		i++
+	case !up:
+		i--
+	}
+	return steps[max(0, min(i, len(steps)-1))]
+}

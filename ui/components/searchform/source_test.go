@@ -1,0 +1,82 @@
+package searchform
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/theme"
+)
+
+// setField types a value into a text field of the form, as a person would.
+func setField(m Model, f Field, v string) Model {
+	m.SetFocus(f)
+	return press(m, "ctrl+u", v)
+}
+
+// Each source's rules are checked as you type, in that source's words: plans reserve powers
+// of two and last any whole number of days up to 182; blocks hold 1–64 and last 1–14 days or
+// whole weeks. Searching both, what one source refuses is said, and the other searched.
+func TestSourceRules(t *testing.T) {
+	m := New(theme.New(false), clock, "us-east-1")
+	m.SetFocus(Source)
+	m = press(m, "right")
+	q, ok := m.Query()
+	if !ok || !slices.Equal(q.Sources, []model.Source{model.SourceTrainingPlan}) || !slices.Equal(q.Targets, []string{model.TargetTrainingJob}) {
+		t.Fatalf("after → on the source: %v %v (%v)", q.Sources, q.Targets, m.Errors())
+	}
+	m = press(m, "t")
+	if q, _ := m.Query(); !slices.Equal(q.Targets, []string{model.TargetHyperPodCluster}) {
+		t.Errorf("t gives targets %v, want hyperpod-cluster", q.Targets)
+	}
+
+	// The arrows step through what plans sell: 1, 2, 4, … instances.
+	m.SetFocus(Count)
+	if m = press(m, "right", "right"); m.count.Value() != "4" {
+		t.Errorf("→ → from 1 on a plans' count gives %s, want 4", m.count.Value())
+	}
+	m = setField(m, Count, "3")
+	if e := m.Errors()[Count]; !strings.Contains(e, "Training Plans reserve 1, 2, 4, 8, 16, 32 or 64 instances, not 3") {
+		t.Errorf("a count of 3 for plans: %q", e)
+	}
+	m = setField(m, Count, "4")
+	m = setField(m, Duration, "20d")
+	q, ok = m.Query()
+	if !ok || q.Durations != (model.DurationRange{MinDays: 20, MaxDays: 20}) {
+		t.Errorf("20 days for plans: %v %v", q.Durations, m.Errors())
+	}
+	m = setField(m, Duration, "200d")
+	if e := m.Errors()[Duration]; !strings.Contains(e, "1 to 182 whole days") {
+		t.Errorf("200 days for plans: %q", e)
+	}
+	m = setField(m, Duration, "2d-30d")
+	if e := m.Errors()[Duration]; !strings.Contains(e, "at most 14") {
+		t.Errorf("a sweep of 29 lengths for plans: %q", e)
+	}
+
+	// Blocks alone: 20 days is not sold.
+	m = setField(m, Duration, "20d")
+	m.SetFocus(Source)
+	m = press(m, "left")
+	if e := m.Errors()[Duration]; e == "" {
+		t.Errorf("20 days for Capacity Blocks passed: %+v", m.Errors())
+	}
+	// Both: a count plans refuse is a note, not an error, and blocks are searched.
+	m = setField(m, Duration, "2d")
+	m = setField(m, Count, "3")
+	m.SetFocus(Source)
+	m = press(m, "right", "right")
+	q, ok = m.Query()
+	if !ok || len(q.Sources) != 2 {
+		t.Fatalf("both, count 3: %v %v", q.Sources, m.Errors())
+	}
+	if n := m.Notes()[Count]; !strings.Contains(n, "not 3") || !strings.Contains(n, "only Capacity Blocks are searched") {
+		t.Errorf("both, count 3: the note %q", n)
+	}
+	if v := ansi.Strip(m.View(60, 80, true)); !strings.Contains(v, "‹ Blocks and Plans ›") || !strings.Contains(v, "only Capacity Blocks are searched") {
+		t.Errorf("the form does not show the choice and the note:\n%s", v)
+	}
+}

@@ -1,0 +1,58 @@
+package ui
+
+import (
+	"fmt"
+
+	"github.com/gpublock/gpublock/model"
+)
+
+// planLines is the receipt of a training plan: its name and ARN, its status in SageMaker's
+// words followed from Pending to Scheduled, each reserved capacity, and the fee.
+func (r receiptDialog) planLines(w int) []string {
+	th, b := r.env.th, r.block
+	var out []string
+	if r.res.Recovered {
+		out = append(out, wrapStyled(th.OK.Bold(true), fmt.Sprintf("BOUGHT, once. The reply to the purchase was lost; the training plan %s was found by its name.",
+			r.res.Block.ReservationID), w)...)
+	} else {
+		out = append(out, th.OK.Bold(true).Render("BOUGHT: the training plan is yours."))
+	}
+	out = append(out, settledLines(th, r.res.Settled, r.res.NotRecorded, w)...)
+	state := model.PlanStatus(b.State)
+	switch {
+	case b.State == model.StateFailed:
+		state += " · final: the plan will not start · no longer watched"
+	case !r.settled && r.pollErr != nil:
+		state += " · could not look again: " + r.pollErr.Error()
+	case !r.settled:
+		state += " · payment is being collected; watching…"
+	case b.State == model.StateScheduled:
+		state += fmt.Sprintf(" · starts in %s", countdown(b.Start.Sub(r.env.now())))
+	}
+	journal := r.journal
+	if journal == "" {
+		journal = "…"
+	}
+	rows := [][2]string{
+		{"Plan", r.res.Block.ReservationID + " (its name is the purchase's request id)"},
+		{"ARN", b.ARN},
+		{"State", state},
+		{"Region", b.Region},
+		{"For", model.TargetsWords(b.Targets)},
+	}
+	for i, p := range b.Parts {
+		rows = append(rows, [2]string{fmt.Sprintf("Part %d", i+1), p.Summary()})
+	}
+	rows = append(rows,
+		[2]string{"Start", bothTimes(b.Start, r.env.loc)},
+		[2]string{"End", bothTimes(b.End, r.env.loc)},
+		[2]string{"Upfront fee", exactFee(r.o.Fee, r.o.Currency)},
+		[2]string{"Journal", journal + " (the lines with request id " + r.res.RequestID + ")"},
+	)
+	out = append(out, fieldLines(th, rows, w)...)
+	out = append(out, th.Muted.Render("y copies the plan's ARN · the reservations screen (b) shows how to use it · esc closes"))
+	if r.note != "" {
+		out = append(out, th.Accent.Render(r.note))
+	}
+	return out
+}

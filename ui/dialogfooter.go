@@ -33,10 +33,16 @@ func (d purchaseDialog) footer() string {
 	case d.overCap:
 		return "esc closes: nothing can be bought here"
 	}
+	if isPlan(d.o) {
+		return "type buy then enter to buy • tab tags · confirmation • esc or q cancels"
+	}
 	return "type buy then enter to buy • tab platform · tags · confirmation • ←/→ platform • esc or q cancels"
 }
 
 func (r receiptDialog) footer() string {
+	if isPlan(r.o) {
+		return "y copy the plan's ARN • esc, enter or q closes • the reservations screen (2) shows how to use it"
+	}
 	switch r.block.State {
 	case model.StateActive, model.StateScheduled:
 		return "y copy the reservation id • l launch into the block • esc, enter or q closes"

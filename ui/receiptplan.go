@@ -50,7 +50,7 @@ func (r receiptDialog) planLines(w int) []string {
 		[2]string{"Journal", journal + " (the lines with request id " + r.res.RequestID + ")"},
 	)
 	out = append(out, fieldLines(th, rows, w)...)
-	out = append(out, th.Muted.Render("y copies the plan's ARN · the reservations screen (b) shows how to use it · esc closes"))
+	out = append(out, th.Muted.Render("y copies the plan's ARN · the reservations screen (2) shows how to use it · esc closes"))
 	if r.note != "" {
 		out = append(out, th.Accent.Render(r.note))
 	}

@@ -184,10 +184,7 @@ func (s *Server) price(region, az, typ string, units int, start, end, now time.T
 	bp = max(7000, min(bp, 16000))
 
 	base, _ := publishedRate(typ, region) // offerings() sells nothing without one
-	rate := base.MulRat(int64(bp), 10000)
-	minutes := int64(end.Sub(start) / time.Minute)
-	fee := rate.MulRat(int64(units)*minutes, 60)
-	return model.MoneyFromCents(fee.Cents())
+	return Fee(base, bp, units, start, end)
 }
 
 // search describes what DescribeCapacityBlockOfferings asked for, already validated.

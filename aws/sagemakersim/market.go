@@ -38,17 +38,8 @@ var ultraServers = map[string]struct {
 	"ml.u-p6e-gb200x36": {"ml.p6e-gb200.36xlarge", 9, "u-p6e-gb200x36"},
 }
 
-// day anchors the market's days at 11:30 UTC, as the EC2 side's.
-var dayEpoch = time.Date(2000, 1, 1, model.BoundaryHour, model.BoundaryMinute, 0, 0, time.UTC)
-
-func dayOf(t time.Time) int64 {
-	d := t.Sub(dayEpoch)
-	n := int64(d / (24 * time.Hour))
-	if d < 0 && d%(24*time.Hour) != 0 {
-		n--
-	}
-	return n
-}
+// dayOf is the market day of t, anchored at 11:30 UTC as the EC2 side's.
+func dayOf(t time.Time) int64 { return ec2sim.MarketDay(t) }
 
 func supplyKey(az, typ string, day int64) string {
 	return az + "|" + typ + "|" + strconv.FormatInt(day, 10)
@@ -134,9 +125,7 @@ func (h *handler) price(region, az, catalogType string, units int, start, end, n
 	}
 	bp += h.core.Between(-500, 500, "sm-noise", region, az, catalogType, dayOf(start))
 	base, _ := rate(catalogType, region)
-	minutes := int64(end.Sub(start) / time.Minute)
-	fee := base.MulRat(int64(bp), 10000).MulRat(int64(units)*minutes, 60)
-	return model.MoneyFromCents(fee.Cents())
+	return ec2sim.Fee(base, bp, units, start, end)
 }
 
 // offerings is the market's answer at now: deterministic from the seed, the clock and

@@ -155,6 +155,34 @@ func (c *Core) PaidAt(now, deadline time.Time, parts ...any) time.Time {
 // MarketDay is the market day t falls in: the days run from 11:30 UTC to 11:30 UTC.
 func MarketDay(t time.Time) int64 { return slotOf(t) }
 
+// Consume records in used the units of typ bought in az (given back, when negative) on
+// every market day that [start, end) touches.
+func Consume(used map[string]int, az, typ string, start, end time.Time, units int) {
+	for day := MarketDay(start); day <= MarketDay(end.Add(-time.Nanosecond)); day++ {
+		used[supplyKey(az, typ, day)] += units
+	}
+}
+
+// Consumed is what used records as bought of typ in az on a market day.
+func Consumed(used map[string]int, az, typ string, day int64) int {
+	return used[supplyKey(az, typ, day)]
+}
+
+// LeastOver is the smallest free supply over every market day that [start, end) touches:
+// what a reservation of that span can take.
+func LeastOver(start, end time.Time, free func(day int64) int) int {
+	least := -1
+	for day := MarketDay(start); day <= MarketDay(end.Add(-time.Nanosecond)); day++ {
+		if n := free(day); least < 0 || n < least {
+			least = n
+		}
+		if least == 0 {
+			break
+		}
+	}
+	return max(0, least)
+}
+
 // Fee is the upfront fee of units at rate per unit-hour for [start, end), the rate moved by
 // bp basis points, so that the fee is exact to the cent.
 func Fee(rate model.Money, bp, units int, start, end time.Time) model.Money {

@@ -2,7 +2,6 @@ package sagemakersim
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -41,14 +40,8 @@ var ultraServers = map[string]struct {
 // dayOf is the market day of t, anchored at 11:30 UTC as the EC2 side's.
 func dayOf(t time.Time) int64 { return ec2sim.MarketDay(t) }
 
-func supplyKey(az, typ string, day int64) string {
-	return az + "|" + typ + "|" + strconv.FormatInt(day, 10)
-}
-
 func consume(rs *regionState, az, typ string, start, end time.Time, units int) {
-	for d := dayOf(start); d <= dayOf(end.Add(-time.Nanosecond)); d++ {
-		rs.Consumed[supplyKey(az, typ, d)] += units
-	}
+	ec2sim.Consume(rs.Consumed, az, typ, start, end, units)
 }
 
 // rate is the published Capacity Block rate of the type's EC2 twin, per instance-hour
@@ -86,18 +79,11 @@ func (h *handler) free(rs *regionState, region, az, typ string, day int64, now t
 	if lead := day - dayOf(now); lead <= 2 {
 		n = n * 40 / 100
 	}
-	return max(0, n-rs.Consumed[supplyKey(az, typ, day)])
+	return max(0, n-ec2sim.Consumed(rs.Consumed, az, typ, day))
 }
 
 func (h *handler) freeOver(rs *regionState, region, az, typ string, start, end, now time.Time) int {
-	least := -1
-	for d := dayOf(start); d <= dayOf(end.Add(-time.Nanosecond)); d++ {
-		n := h.free(rs, region, az, typ, d, now)
-		if least < 0 || n < least {
-			least = n
-		}
-	}
-	return max(0, least)
+	return ec2sim.LeastOver(start, end, func(day int64) int { return h.free(rs, region, az, typ, day, now) })
 }
 
 // price is a capacity's fee, moved around the published rate by lead time, length, size

@@ -98,7 +98,7 @@ func runPlanPurchase(ctx context.Context, a *purchaseArgs, offeringID string, fo
 		return alreadyDone(stderr, "purchase", client.ExplainError(err))
 	}
 	if err != nil {
-		return planPurchaseFailure(stderr, o, err)
+		return purchaseFailure(stderr, o, err)
 	}
 	if res.Recovered {
 		fmt.Fprintf(stderr, "The reply to the purchase was lost. Training plan %s was found by its name: it is bought, once.\n", res.Plan.Name)
@@ -149,21 +149,6 @@ func printPlanSummary(w io.Writer, info backendInfo, account string, o model.Off
 	fmt.Fprintf(w, "  Offering:    %s\n", o.ID)
 	fmt.Fprintf(w, "  %s\n", noPlanRefund)
 	fmt.Fprintf(w, "  %s\n", noPlanDryRun)
-}
-
-// planPurchaseFailure reports a plan purchase that did not happen (exit 1) or may have (3).
-func planPurchaseFailure(stderr io.Writer, o model.Offering, err error) int {
-	var pe *aws.PurchaseError
-	if errors.As(err, &pe) && pe.Outcome == aws.Unknown {
-		fmt.Fprintf(stderr, "gpublock purchase: OUTCOME UNKNOWN: %s\n", pe.Explanation)
-		return exitUnknown
-	}
-	if errors.As(err, &pe) {
-		fmt.Fprintf(stderr, "gpublock purchase: NOT BOUGHT: %s\n", pe.Explanation)
-		return 1
-	}
-	fmt.Fprintf(stderr, "gpublock purchase: NOT BOUGHT (training plan offering %s): %s\n", o.ID, aws.ExplainError(err))
-	return 1
 }
 
 // planPurchaseJSON is CreateTrainingPlan's answer and the plan as DescribeTrainingPlan

@@ -139,6 +139,24 @@ func (c *Core) Denied(action string) bool { return c.s.currentFaults().denies(ac
 // Hit reports true with probability p, from the faults' seeded dice (sold, lost-reply).
 func (c *Core) Hit(p float64) bool { return c.s.dice.hit(p) }
 
+// APIError is an error a protocol answers a request with: an HTTP status, a code and a
+// message, which each protocol writes in its own wire shape.
+type APIError = apiError
+
+// Errf makes an APIError.
+func Errf(status int, code, format string, args ...any) *APIError {
+	return errf(status, code, format, args...)
+}
+
+// Status is the HTTP status of the answer.
+func (e *apiError) Status() int { return e.status }
+
+// Code is the error code, as the SDKs match it.
+func (e *apiError) Code() string { return e.code }
+
+// Message is the error's text.
+func (e *apiError) Message() string { return e.message }
+
 // PaymentLead is how long before a block's start AWS must have taken its payment, and
 // ExtensionPaymentLead how long before the end of the block an extension lengthens.
 const (

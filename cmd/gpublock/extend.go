@@ -66,13 +66,7 @@ func runExtend(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if a.list {
 		return a.runExtendList(ctx, reservationID, format, stdout, stderr)
 	}
-	if code, refused := commandSpending(stderr, "extend", &a.aws); refused {
-		return code
-	}
-	if code, refused := refuseReadOnly(stderr, "extend", "extended", a.aws.readOnlyRule(), a.dryRun); refused {
-		return code
-	}
-	if code, refused := refuseWithoutPerson(stderr, "extend", "extend", a.yes, a.dryRun); refused {
+	if code, refused := refuseSpending(stderr, "extend", "extend", "extended", &a.aws, a.yes, a.dryRun); refused {
 		return code
 	}
 

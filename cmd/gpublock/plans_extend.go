@@ -78,13 +78,7 @@ func (a *extendArgs) runPlanExtend(ctx context.Context, pos []string, stdout, st
 		return reportUsage(stderr, "extend", err)
 	}
 	if !a.list {
-		if code, refused := commandSpending(stderr, "extend", &a.aws); refused {
-			return code
-		}
-		if code, refused := refuseReadOnly(stderr, "extend", "extended", a.aws.readOnlyRule(), false); refused {
-			return code
-		}
-		if code, refused := refuseWithoutPerson(stderr, "extend", "extend", a.yes, false); refused {
+		if code, refused := refuseSpending(stderr, "extend", "extend", "extended", &a.aws, a.yes, false); refused {
 			return code
 		}
 	}

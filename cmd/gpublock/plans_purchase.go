@@ -41,13 +41,7 @@ func purchaseSource(a *purchaseArgs, id string) (model.Source, error) {
 // first, the offering is found by running its search again, the confirmation states every
 // fact, and the purchase is journalled and settled by the plan's name.
 func runPlanPurchase(ctx context.Context, a *purchaseArgs, offeringID string, format outputFormat, stdout, stderr io.Writer) int {
-	if code, refused := commandSpending(stderr, "purchase", &a.aws); refused {
-		return code
-	}
-	if code, refused := refuseReadOnly(stderr, "purchase", "bought", a.aws.readOnlyRule(), false); refused {
-		return code
-	}
-	if code, refused := refuseWithoutPerson(stderr, "purchase", "buy", a.yes, false); refused {
+	if code, refused := refuseSpending(stderr, "purchase", "buy", "bought", &a.aws, a.yes, false); refused {
 		return code
 	}
 	if _, err := a.sourcedQuery(time.Now().UTC()); err != nil {

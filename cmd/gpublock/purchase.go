@@ -219,13 +219,7 @@ func runPurchase(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	} else if src == model.SourceTrainingPlan {
 		return runPlanPurchase(ctx, &a, offeringID, format, stdout, stderr)
 	}
-	if code, refused := commandSpending(stderr, "purchase", &a.aws); refused {
-		return code
-	}
-	if code, refused := refuseReadOnly(stderr, "purchase", "bought", a.aws.readOnlyRule(), a.dryRun); refused {
-		return code
-	}
-	if code, refused := refuseWithoutPerson(stderr, "purchase", "buy", a.yes, a.dryRun); refused {
+	if code, refused := refuseSpending(stderr, "purchase", "buy", "bought", &a.aws, a.yes, a.dryRun); refused {
 		return code
 	}
 	lookup := !a.dryRun || strings.TrimSpace(a.types) != ""

@@ -14,6 +14,19 @@ import (
 // The steps every command that spends takes, whatever the capacity source, so that each
 // states the same facts in the same words.
 
+// refuseSpending is every refusal, before any call, of a command that spends: the config
+// file's spending rules, read-only mode, and no person to type word (without --yes); done
+// is the command's past participle ("bought").
+func refuseSpending(stderr io.Writer, cmd, word, done string, f *awsFlags, yes, dryRun bool) (int, bool) {
+	if code, refused := commandSpending(stderr, cmd, f); refused {
+		return code, true
+	}
+	if code, refused := refuseReadOnly(stderr, cmd, done, f.readOnlyRule(), dryRun); refused {
+		return code, true
+	}
+	return refuseWithoutPerson(stderr, cmd, word, yes, dryRun)
+}
+
 // errNotListed is findByID's answer when the search ran to its end without the id.
 var errNotListed = errors.New("not listed")
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
 	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
@@ -66,15 +65,9 @@ func (s RegionStatus) String() string {
 	return s.State.String()
 }
 
-// SearchEvent is one step of a search: a page of offerings, a change of a region's
-// status, or both.
-type SearchEvent struct {
-	Region     string
-	Offerings  []model.Offering // one page as it arrived, already de-duplicated; may be empty
-	Status     *RegionStatus    // non-nil when that region's status changed
-	CallsDone  int              // finished (type, duration, region) searches, all pages followed
-	CallsTotal int
-}
+// SearchEvent is one step of a Capacity Block search: a page of offerings, a change of a
+// region's status, or both.
+type SearchEvent = Step[model.Offering]
 
 // searchCall is one DescribeCapacityBlockOfferings search, followed over all its pages.
 type searchCall struct {
@@ -180,124 +173,46 @@ func (c *Client) Search(ctx context.Context, q model.Query) <-chan SearchEvent {
 		q.Regions = []string{c.region}
 	}
 	regions, calls, why := planSearch(q)
-	s := &search{
-		c:      c,
-		out:    out,
-		q:      q,
-		seen:   map[string]bool{},
-		states: map[string]*regionRun{},
-		total:  len(calls),
+	callRegions := make([]string, len(calls))
+	for i, call := range calls {
+		callRegions[i] = call.region
 	}
-	for _, r := range regions {
-		s.states[r] = &regionRun{}
-	}
-	for _, call := range calls {
-		s.states[call.region].pending++
-	}
+	s := &search{c: c, q: q, fan: NewFanout(out, regions, callRegions, offeringKey, func(err error) string { return ExplainError(err).Summary })}
 	go s.run(ctx, regions, calls, why)
 	return out
 }
 
-type regionRun struct {
-	pending, offerings int
-	throttled          bool
-	err                error
-	last               *RegionStatus
-}
-
 type search struct {
 	c   *Client
-	out chan<- SearchEvent
 	q   model.Query
-
-	// mu also serialises the sends, so events leave in the order their states were
-	// computed and a finished region is never followed by a stale "searching".
-	mu     sync.Mutex
-	seen   map[string]bool
-	states map[string]*regionRun
-	done   int
-	total  int
+	fan *Fanout[model.Offering]
 }
 
 func (s *search) run(ctx context.Context, regions []string, calls []searchCall, why map[string]string) {
-	defer close(s.out)
+	defer close(s.fan.out)
 	if err := checkQueryShape(s.q); err != nil {
-		for _, r := range regions {
-			st := RegionStatus{Region: r, State: RegionError, Message: "bad query: " + err.Error(), Err: err}
-			if !s.send(ctx, SearchEvent{Region: r, Status: &st, CallsTotal: s.total}) {
-				return
-			}
-		}
+		s.fan.Refuse(ctx, regions, err)
 		return
 	}
-	s.mu.Lock()
-	for _, r := range regions {
-		st := RegionStatus{Region: r, State: RegionSearching}
-		if msg, ok := why[r]; ok {
-			st = RegionStatus{Region: r, State: RegionEmpty, Message: msg}
-		}
-		s.states[r].last = &st
-		if !s.sendLocked(ctx, SearchEvent{Region: r, Status: &st, CallsTotal: s.total}) {
-			s.mu.Unlock()
-			return
-		}
+	if !s.fan.Begin(ctx, regions, why) {
+		return
 	}
-	s.mu.Unlock()
-
 	// Each region goes at the pace of its request bucket: a burst, then one call per
-	// refill. The first attempt's token is waited for here, before any slot is taken, so
-	// that a region waiting for its bucket never holds a slot another region could use.
-	overall := make(chan struct{}, s.c.overall)
-	perRegion := map[string]chan struct{}{}
-	if s.c.perRegion > 0 {
-		for _, r := range regions {
-			perRegion[r] = make(chan struct{}, s.c.perRegion)
+	// refill.
+	pace := func(ctx context.Context, region string) (context.Context, error) {
+		p := s.c.pacers.get(region, opDescribeOfferings)
+		if p == nil {
+			return ctx, nil
 		}
+		if err := p.wait(ctx); err != nil {
+			return nil, err
+		}
+		return withPrepaid(ctx), nil
 	}
-	var wg sync.WaitGroup
-	for _, call := range calls {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			cctx := ctx
-			if p := s.c.pacers.get(call.region, opDescribeOfferings); p != nil {
-				if p.wait(ctx) != nil {
-					return
-				}
-				cctx = withPrepaid(ctx)
-			}
-			// Region slot first, then an overall one: nobody waits for a region slot while
-			// holding an overall slot, so a busy region cannot starve the others.
-			if sem := perRegion[call.region]; sem != nil {
-				if !acquire(ctx, sem) {
-					return
-				}
-				defer func() { <-sem }()
-			}
-			if !acquire(ctx, overall) {
-				return
-			}
-			defer func() { <-overall }()
-			s.do(cctx, call)
-		}()
-	}
-	wg.Wait()
+	RunCalls(ctx, calls, func(c searchCall) string { return c.region }, s.c.perRegion, s.c.overall, pace, s.do)
 }
 
 const opDescribeOfferings = "DescribeCapacityBlockOfferings"
-
-func acquire(ctx context.Context, sem chan struct{}) bool {
-	select {
-	case sem <- struct{}{}:
-		if ctx.Err() != nil {
-			<-sem
-			return false
-		}
-		return true
-	case <-ctx.Done():
-		return false
-	}
-}
 
 func (s *search) input(call searchCall) *ec2.DescribeCapacityBlockOfferingsInput {
 	in := &ec2.DescribeCapacityBlockOfferingsInput{
@@ -323,29 +238,29 @@ func (s *search) input(call searchCall) *ec2.DescribeCapacityBlockOfferingsInput
 
 func (s *search) do(ctx context.Context, call searchCall) {
 	cl := s.c.ec2In(call.region)
-	hooked := withThrottleHook(ctx, func(err error) { s.throttled(ctx, call.region, err) })
+	hooked := withThrottleHook(ctx, func(error) { s.fan.Throttled(ctx, call.region) })
 	p := ec2.NewDescribeCapacityBlockOfferingsPaginator(cl, s.input(call))
 	for p.HasMorePages() {
 		page, err := p.NextPage(hooked)
 		if err != nil {
-			s.finish(ctx, call.region, err)
+			s.fan.Finish(ctx, call.region, err)
 			return
 		}
 		var offs []model.Offering
 		for _, o := range page.CapacityBlockOfferings {
 			off, err := offeringFrom(call.region, o)
 			if err != nil {
-				s.finish(ctx, call.region, fmt.Errorf("offering %s: unreadable upfront fee %q: %w",
+				s.fan.Finish(ctx, call.region, fmt.Errorf("offering %s: unreadable upfront fee %q: %w",
 					sdkaws.ToString(o.CapacityBlockOfferingId), sdkaws.ToString(o.UpfrontFee), err))
 				return
 			}
 			offs = append(offs, off)
 		}
-		if !s.page(ctx, call.region, offs) {
+		if !s.fan.Deliver(ctx, call.region, offs) {
 			return
 		}
 	}
-	s.finish(ctx, call.region, nil)
+	s.fan.Finish(ctx, call.region, nil)
 }
 
 func offeringKey(o model.Offering) string {
@@ -353,96 +268,4 @@ func offeringKey(o model.Offering) string {
 		return o.Region + "/" + o.ID
 	}
 	return fmt.Sprintf("%s/%s/%s/%d/%s/%s/%s", o.Region, o.AvailabilityZone, o.InstanceType, o.Count, o.Start, o.End, o.Fee)
-}
-
-// page delivers one page, without offerings already delivered.
-func (s *search) page(ctx context.Context, region string, offs []model.Offering) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	fresh := offs[:0:0]
-	for _, o := range offs {
-		k := offeringKey(o)
-		if !s.seen[k] {
-			s.seen[k] = true
-			fresh = append(fresh, o)
-		}
-	}
-	rs := s.states[region]
-	rs.offerings += len(fresh)
-	rs.throttled = false
-	ev := SearchEvent{Region: region, Offerings: fresh, CallsDone: s.done, CallsTotal: s.total}
-	ev.Status = s.statusChange(region)
-	if len(fresh) == 0 && ev.Status == nil {
-		return ctx.Err() == nil
-	}
-	return s.sendLocked(ctx, ev)
-}
-
-func (s *search) throttled(ctx context.Context, region string, _ error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.states[region].throttled = true
-	if st := s.statusChange(region); st != nil {
-		s.sendLocked(ctx, SearchEvent{Region: region, Status: st, CallsDone: s.done, CallsTotal: s.total})
-	}
-}
-
-func (s *search) finish(ctx context.Context, region string, err error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if ctx.Err() != nil {
-		return // cancelled: no more events, and the error is only the cancellation
-	}
-	rs := s.states[region]
-	rs.pending--
-	rs.throttled = false
-	if err != nil && rs.err == nil {
-		rs.err = err
-	}
-	s.done++
-	s.sendLocked(ctx, SearchEvent{Region: region, Status: s.statusChange(region), CallsDone: s.done, CallsTotal: s.total})
-}
-
-// statusChange computes the region's status and returns it when it differs from the
-// last one sent.
-func (s *search) statusChange(region string) *RegionStatus {
-	rs := s.states[region]
-	st := RegionStatus{Region: region, Offerings: rs.offerings}
-	switch {
-	case rs.pending == 0 && rs.err != nil:
-		st.State, st.Err = RegionError, rs.err
-		st.Message = ExplainError(rs.err).Summary
-	case rs.pending == 0 && rs.offerings > 0:
-		st.State = RegionOK
-	case rs.pending == 0:
-		st.State = RegionEmpty
-	case rs.throttled:
-		st.State, st.Message = RegionThrottled, "AWS is throttling requests; retrying with backoff"
-	default:
-		st.State = RegionSearching
-	}
-	if rs.last != nil && rs.last.State == st.State && rs.last.Offerings == st.Offerings && rs.last.Message == st.Message {
-		return nil
-	}
-	rs.last = &st
-	cp := st
-	return &cp
-}
-
-func (s *search) send(ctx context.Context, ev SearchEvent) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.sendLocked(ctx, ev)
-}
-
-func (s *search) sendLocked(ctx context.Context, ev SearchEvent) bool {
-	if ctx.Err() != nil {
-		return false
-	}
-	select {
-	case s.out <- ev:
-		return true
-	case <-ctx.Done():
-		return false
-	}
 }

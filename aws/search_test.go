@@ -175,10 +175,10 @@ func TestSearchNeverDeliversAnOfferingTwice(t *testing.T) {
 
 	// And a page that repeats offerings (as a retried page could) adds nothing.
 	out := make(chan SearchEvent, 4)
-	s := &search{c: c, out: out, seen: map[string]bool{}, states: map[string]*regionRun{"us-east-1": {pending: 2}}}
+	f := NewFanout(out, []string{"us-east-1"}, []string{"us-east-1", "us-east-1"}, offeringKey, func(error) string { return "" })
 	page := []model.Offering{{ID: "cbr-1", Region: "us-east-1"}, {ID: "cbr-2", Region: "us-east-1"}}
-	s.page(context.Background(), "us-east-1", page)
-	s.page(context.Background(), "us-east-1", page)
+	f.Deliver(context.Background(), "us-east-1", page)
+	f.Deliver(context.Background(), "us-east-1", page)
 	close(out)
 	n := 0
 	for ev := range out {

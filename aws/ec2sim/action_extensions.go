@@ -132,7 +132,7 @@ func purchaseExtension(s *Server, c *call) (*xmlBody, *apiError) {
 	rs.Counter++
 	ext := &extension{
 		OfferingID: o.ID, Hours: o.Hours, Start: o.Start, End: o.End, Fee: o.Fee,
-		Purchased: c.now, PaidAt: s.paidAt(c.now, o.Start.Add(-35*time.Minute), c.region, "extension", rs.Counter),
+		Purchased: c.now, PaidAt: s.paidAt(c.now, o.Start.Add(-ExtensionPaymentLead), c.region, "extension", rs.Counter),
 		PaymentFails: fails,
 	}
 	r.Extensions = append(r.Extensions, ext)

@@ -270,7 +270,7 @@ func purchaseCapacityBlock(s *Server, c *call) (*xmlBody, *apiError) {
 		CatalogType: o.CatalogType, InstanceType: o.InstanceType, Platform: platform,
 		Count: o.Count, Units: o.Units, UltraType: o.UltraType, UltraCount: o.UltraCount,
 		Start: o.Start, OrigEnd: o.End, Created: c.now,
-		PaidAt:     s.paidAt(c.now, o.Start.Add(-5*time.Minute), c.region, rs.Counter),
+		PaidAt:     s.paidAt(c.now, o.Start.Add(-PaymentLead), c.region, rs.Counter),
 		OfferingID: o.ID, Fee: o.Fee,
 		Tags:         append(tags, tag{quantityTag, fmt.Sprint(o.Count)}),
 		PaymentFails: fails,

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/gpublock/gpublock/model"
 )
 
 // Protocol is another AWS protocol served on the emulator's port (SageMaker's JSON 1.1,
@@ -136,6 +138,76 @@ func (c *Core) Denied(action string) bool { return c.s.currentFaults().denies(ac
 
 // Hit reports true with probability p, from the faults' seeded dice (sold, lost-reply).
 func (c *Core) Hit(p float64) bool { return c.s.dice.hit(p) }
+
+// APIError is an error a protocol answers a request with: an HTTP status, a code and a
+// message, which each protocol writes in its own wire shape.
+type APIError = apiError
+
+// Errf makes an APIError.
+func Errf(status int, code, format string, args ...any) *APIError {
+	return errf(status, code, format, args...)
+}
+
+// Status is the HTTP status of the answer.
+func (e *apiError) Status() int { return e.status }
+
+// Code is the error code, as the SDKs match it.
+func (e *apiError) Code() string { return e.code }
+
+// Message is the error's text.
+func (e *apiError) Message() string { return e.message }
+
+// PaymentLead is how long before a block's start AWS must have taken its payment, and
+// ExtensionPaymentLead how long before the end of the block an extension lengthens.
+const (
+	PaymentLead          = 5 * time.Minute
+	ExtensionPaymentLead = 35 * time.Minute
+)
+
+// PaidAt is when a purchase made at now is paid, by the server's payment delay, and at the
+// latest at deadline; parts make the delay deterministic per purchase.
+func (c *Core) PaidAt(now, deadline time.Time, parts ...any) time.Time {
+	return c.s.paidAt(now, deadline, parts...)
+}
+
+// MarketDay is the market day t falls in: the days run from 11:30 UTC to 11:30 UTC.
+func MarketDay(t time.Time) int64 { return slotOf(t) }
+
+// Consume records in used the units of typ bought in az (given back, when negative) on
+// every market day that [start, end) touches.
+func Consume(used map[string]int, az, typ string, start, end time.Time, units int) {
+	for day := MarketDay(start); day <= MarketDay(end.Add(-time.Nanosecond)); day++ {
+		used[supplyKey(az, typ, day)] += units
+	}
+}
+
+// Consumed is what used records as bought of typ in az on a market day.
+func Consumed(used map[string]int, az, typ string, day int64) int {
+	return used[supplyKey(az, typ, day)]
+}
+
+// LeastOver is the smallest free supply over every market day that [start, end) touches:
+// what a reservation of that span can take.
+func LeastOver(start, end time.Time, free func(day int64) int) int {
+	least := -1
+	for day := MarketDay(start); day <= MarketDay(end.Add(-time.Nanosecond)); day++ {
+		if n := free(day); least < 0 || n < least {
+			least = n
+		}
+		if least == 0 {
+			break
+		}
+	}
+	return max(0, least)
+}
+
+// Fee is the upfront fee of units at rate per unit-hour for [start, end), the rate moved by
+// bp basis points, so that the fee is exact to the cent.
+func Fee(rate model.Money, bp, units int, start, end time.Time) model.Money {
+	minutes := int64(end.Sub(start) / time.Minute)
+	fee := rate.MulRat(int64(bp), 10000).MulRat(int64(units)*minutes, 60)
+	return model.MoneyFromCents(fee.Cents())
+}
 
 // TakePayFail reports whether the purchase being made is one whose payment is to fail,
 // counting it off the payfail fault. Call inside Update.

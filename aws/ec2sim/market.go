@@ -112,26 +112,11 @@ func (s *Server) free(rs *regionState, region, az, typ string, slot int64, now t
 
 // freeOver is the smallest free supply over every market day that [start, end) touches.
 func (s *Server) freeOver(rs *regionState, region, az, typ string, start, end time.Time, now time.Time) int {
-	min := -1
-	for slot := slotOf(start); slot <= slotOf(end.Add(-time.Nanosecond)); slot++ {
-		n := s.free(rs, region, az, typ, slot, now)
-		if min < 0 || n < min {
-			min = n
-		}
-		if min == 0 {
-			break
-		}
-	}
-	if min < 0 {
-		return 0
-	}
-	return min
+	return LeastOver(start, end, func(slot int64) int { return s.free(rs, region, az, typ, slot, now) })
 }
 
 func consume(rs *regionState, az, typ string, start, end time.Time, units int) {
-	for slot := slotOf(start); slot <= slotOf(end.Add(-time.Nanosecond)); slot++ {
-		rs.Consumed[supplyKey(az, typ, slot)] += units
-	}
+	Consume(rs.Consumed, az, typ, start, end, units)
 }
 
 // price is the upfront fee of units of typ for [start, end), moved by demand around the
@@ -184,10 +169,7 @@ func (s *Server) price(region, az, typ string, units int, start, end, now time.T
 	bp = max(7000, min(bp, 16000))
 
 	base, _ := publishedRate(typ, region) // offerings() sells nothing without one
-	rate := base.MulRat(int64(bp), 10000)
-	minutes := int64(end.Sub(start) / time.Minute)
-	fee := rate.MulRat(int64(units)*minutes, 60)
-	return model.MoneyFromCents(fee.Cents())
+	return Fee(base, bp, units, start, end)
 }
 
 // search describes what DescribeCapacityBlockOfferings asked for, already validated.

@@ -22,7 +22,9 @@
 //   - the plan name is unique per region among all plans, expired and failed ones too.
 //   - the quota is 128 instances of a type per region in plans neither expired nor failed
 //     (ResourceLimitExceeded).
-//   - payment is taken 1–5 minutes after CreateTrainingPlan or ExtendTrainingPlan; under
+//   - payment is taken after the emulator's payment delay (1–5 minutes unless set) from
+//     CreateTrainingPlan or ExtendTrainingPlan, and at the latest by the EC2 side's
+//     deadlines (5 minutes before the plan starts, 35 before an extension does); under
 //     payfail=N it fails instead: the plan is Failed (final, StatusMessage says why) and its
 //     capacity goes back on sale; a failed extension shows Status and PaymentStatus Failed
 //     and leaves the end unchanged.

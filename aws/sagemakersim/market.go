@@ -2,7 +2,6 @@ package sagemakersim
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -38,26 +37,11 @@ var ultraServers = map[string]struct {
 	"ml.u-p6e-gb200x36": {"ml.p6e-gb200.36xlarge", 9, "u-p6e-gb200x36"},
 }
 
-// day anchors the market's days at 11:30 UTC, as the EC2 side's.
-var dayEpoch = time.Date(2000, 1, 1, model.BoundaryHour, model.BoundaryMinute, 0, 0, time.UTC)
-
-func dayOf(t time.Time) int64 {
-	d := t.Sub(dayEpoch)
-	n := int64(d / (24 * time.Hour))
-	if d < 0 && d%(24*time.Hour) != 0 {
-		n--
-	}
-	return n
-}
-
-func supplyKey(az, typ string, day int64) string {
-	return az + "|" + typ + "|" + strconv.FormatInt(day, 10)
-}
+// dayOf is the market day of t, anchored at 11:30 UTC as the EC2 side's.
+func dayOf(t time.Time) int64 { return ec2sim.MarketDay(t) }
 
 func consume(rs *regionState, az, typ string, start, end time.Time, units int) {
-	for d := dayOf(start); d <= dayOf(end.Add(-time.Nanosecond)); d++ {
-		rs.Consumed[supplyKey(az, typ, d)] += units
-	}
+	ec2sim.Consume(rs.Consumed, az, typ, start, end, units)
 }
 
 // rate is the published Capacity Block rate of the type's EC2 twin, per instance-hour
@@ -95,18 +79,11 @@ func (h *handler) free(rs *regionState, region, az, typ string, day int64, now t
 	if lead := day - dayOf(now); lead <= 2 {
 		n = n * 40 / 100
 	}
-	return max(0, n-rs.Consumed[supplyKey(az, typ, day)])
+	return max(0, n-ec2sim.Consumed(rs.Consumed, az, typ, day))
 }
 
 func (h *handler) freeOver(rs *regionState, region, az, typ string, start, end, now time.Time) int {
-	least := -1
-	for d := dayOf(start); d <= dayOf(end.Add(-time.Nanosecond)); d++ {
-		n := h.free(rs, region, az, typ, d, now)
-		if least < 0 || n < least {
-			least = n
-		}
-	}
-	return max(0, least)
+	return ec2sim.LeastOver(start, end, func(day int64) int { return h.free(rs, region, az, typ, day, now) })
 }
 
 // price is a capacity's fee, moved around the published rate by lead time, length, size
@@ -134,9 +111,7 @@ func (h *handler) price(region, az, catalogType string, units int, start, end, n
 	}
 	bp += h.core.Between(-500, 500, "sm-noise", region, az, catalogType, dayOf(start))
 	base, _ := rate(catalogType, region)
-	minutes := int64(end.Sub(start) / time.Minute)
-	fee := base.MulRat(int64(bp), 10000).MulRat(int64(units)*minutes, 60)
-	return model.MoneyFromCents(fee.Cents())
+	return ec2sim.Fee(base, bp, units, start, end)
 }
 
 // offerings is the market's answer at now: deterministic from the seed, the clock and

@@ -345,7 +345,7 @@ func (h *handler) createPlan(c *call) (any, *apiError) {
 	}
 	p := &plan{Name: name, ARN: planARN(c.region, name), OfferingID: id, Targets: o.Targets, Caps: slices.Clone(o.Caps),
 		Fee: o.Fee, Created: c.now, Spare: spare, Tags: tags,
-		PaidAt:       c.now.Add(time.Duration(h.core.Between(int(minPaymentDelay/time.Second), int(maxPaymentDelay/time.Second), "sm-pay", c.region, name)) * time.Second),
+		PaidAt:       h.core.PaidAt(c.now, o.Caps[0].Start.Add(-ec2sim.PaymentLead), "sm-pay", c.region, name),
 		PaymentFails: h.core.TakePayFail()}
 	for _, cp := range o.Caps {
 		consume(c.rs, cp.AZ, cp.supply(), cp.Start, cp.End, cp.units())
@@ -635,7 +635,7 @@ func (h *handler) extendPlan(c *call) (any, *apiError) {
 		return nil, notFound("Training plan extension offering %s is no longer available.", id)
 	}
 	e := &extension{OfferingID: id, Hours: o.Hours, AZ: o.AZ, AZID: o.AZID, Start: o.Start, End: o.End, Fee: o.Fee, Purchased: c.now,
-		PaidAt:       c.now.Add(time.Duration(h.core.Between(int(minPaymentDelay/time.Second), int(maxPaymentDelay/time.Second), "sm-ext-pay", c.region, id)) * time.Second),
+		PaidAt:       h.core.PaidAt(c.now, o.Start.Add(-ec2sim.ExtensionPaymentLead), "sm-ext-pay", c.region, id),
 		PaymentFails: h.core.TakePayFail()}
 	consume(c.rs, o.AZ, last.supply(), o.Start, o.End, last.units())
 	o.Gone = true

@@ -253,17 +253,11 @@ type savedState struct {
 	Regions map[string]*regionState `json:"regions"`
 }
 
-// apiError is an error in awsJson1_1's shape.
-type apiError struct {
-	status  int
-	code    string
-	message string
-}
-
-func (e *apiError) Error() string { return e.code + ": " + e.message }
+// apiError is the emulator's protocol error, written in awsJson1_1's shape by writeError.
+type apiError = ec2sim.APIError
 
 func errf(status int, code, format string, args ...any) *apiError {
-	return &apiError{status: status, code: code, message: fmt.Sprintf(format, args...)}
+	return ec2sim.Errf(status, code, format, args...)
 }
 
 var (
@@ -278,10 +272,10 @@ func notFound(format string, args ...any) *apiError {
 }
 
 func writeError(w http.ResponseWriter, reqID string, e *apiError) {
-	b, _ := json.Marshal(map[string]string{"__type": e.code, "Message": e.message})
+	b, _ := json.Marshal(map[string]string{"__type": e.Code(), "Message": e.Message()})
 	w.Header().Set("Content-Type", "application/x-amz-json-1.1")
 	w.Header().Set("x-amzn-RequestId", reqID)
-	w.WriteHeader(e.status)
+	w.WriteHeader(e.Status())
 	_, _ = w.Write(b)
 }
 

@@ -8,13 +8,6 @@ import (
 	"github.com/gpublock/gpublock/model"
 )
 
-// Lifecycle timings on the emulator's clock: payment is taken 1–5 minutes after a
-// purchase (AWS gives no figure; the same as the EC2 side).
-const (
-	minPaymentDelay = 1 * time.Minute
-	maxPaymentDelay = 5 * time.Minute
-)
-
 // regionState is everything one region's SageMaker remembers, saved in the state file.
 type regionState struct {
 	Offerings    map[string]*offering    `json:"offerings"`

@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -99,7 +100,7 @@ func (c *Client) in(region string) *sagemaker.Client {
 	cl := sagemaker.NewFromConfig(c.awscfg, func(o *sagemaker.Options) {
 		o.Region = region
 		o.Retryer = c.pacer.Retryer()
-		o.APIOptions = append(o.APIOptions, c.pacer.Option(region))
+		o.APIOptions = append(slices.Clip(o.APIOptions), c.pacer.Option(region))
 		if c.endpoint != "" {
 			o.BaseEndpoint = sdkaws.String(c.endpoint)
 		}

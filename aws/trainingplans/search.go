@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
@@ -79,14 +78,8 @@ func (q Query) ultraOnly() bool {
 }
 
 // SearchEvent is one step of a search: the offerings of one call as they arrived, a
-// change of a region's status, or both (the same status as the Capacity Block search's).
-type SearchEvent struct {
-	Region     string
-	Offerings  []Offering
-	Status     *gaws.RegionStatus
-	CallsDone  int
-	CallsTotal int
-}
+// change of a region's status, or both (the same steps as the Capacity Block search's).
+type SearchEvent = gaws.Step[Offering]
 
 type call struct {
 	region, typ string
@@ -114,79 +107,37 @@ func (c *Client) Search(ctx context.Context, q Query) <-chan SearchEvent {
 			}
 		}
 	}
-	s := &search{c: c, q: q, out: out, total: len(calls), runs: map[string]*run{}, seen: map[string]bool{}}
-	for _, r := range regions {
-		s.runs[r] = &run{}
+	callRegions := make([]string, len(calls))
+	for i, cl := range calls {
+		callRegions[i] = cl.region
 	}
-	for _, cl := range calls {
-		s.runs[cl.region].pending++
-	}
-	go s.start(ctx, regions, calls)
+	fan := gaws.NewFanout(out, regions, callRegions, func(o Offering) string { return o.Region + "/" + o.ID },
+		func(err error) string { return Explain(err).Summary })
+	fan.Unsold = "not offered as a training plan here"
+	s := &search{c: c, q: q, fan: fan}
+	go s.start(ctx, out, regions, calls)
 	return out
 }
 
-type run struct {
-	pending, offerings int
-	notSold            int
-	throttled          bool
-	err                error
-	last               *gaws.RegionStatus
-}
-
 type search struct {
-	c     *Client
-	q     Query
-	out   chan<- SearchEvent
-	mu    sync.Mutex // also orders the sends
-	runs  map[string]*run
-	seen  map[string]bool
-	done  int
-	total int
+	c   *Client
+	q   Query
+	fan *gaws.Fanout[Offering]
 }
 
-func (s *search) start(ctx context.Context, regions []string, calls []call) {
-	defer close(s.out)
+func (s *search) start(ctx context.Context, out chan<- SearchEvent, regions []string, calls []call) {
+	defer close(out)
 	if err := s.q.Check(); err != nil {
-		for _, r := range regions {
-			st := gaws.RegionStatus{Region: r, State: gaws.RegionError, Message: "bad query: " + err.Error(), Err: err}
-			if !s.send(ctx, SearchEvent{Region: r, Status: &st, CallsTotal: s.total}) {
-				return
-			}
-		}
+		s.fan.Refuse(ctx, regions, err)
 		return
 	}
-	for _, r := range regions {
-		st := gaws.RegionStatus{Region: r, State: gaws.RegionSearching}
-		s.runs[r].last = &st
-		if !s.send(ctx, SearchEvent{Region: r, Status: &st, CallsTotal: s.total}) {
-			return
-		}
+	if !s.fan.Begin(ctx, regions, nil) {
+		return
 	}
-	sems := map[string]chan struct{}{}
-	for _, r := range regions {
-		sems[r] = make(chan struct{}, s.c.perRegion)
+	pace := func(ctx context.Context, region string) (context.Context, error) {
+		return s.c.pacer.Wait(ctx, region, "SearchTrainingPlanOfferings")
 	}
-	var wg sync.WaitGroup
-	for _, cl := range calls {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			// The region's bucket first, then a slot: a call waiting for its token
-			// never holds a slot.
-			cctx, err := s.c.pacer.Wait(ctx, cl.region, "SearchTrainingPlanOfferings")
-			if err != nil {
-				return
-			}
-			select {
-			case sems[cl.region] <- struct{}{}:
-			case <-ctx.Done():
-				return
-			}
-			defer func() { <-sems[cl.region] }()
-			s.do(cctx, cl)
-		}()
-	}
-	wg.Wait()
+	gaws.RunCalls(ctx, calls, func(cl call) string { return cl.region }, s.c.perRegion, 0, pace, s.do)
 }
 
 func (s *search) input(cl call) *sagemaker.SearchTrainingPlanOfferingsInput {
@@ -211,27 +162,27 @@ func (s *search) input(cl call) *sagemaker.SearchTrainingPlanOfferingsInput {
 }
 
 func (s *search) do(ctx context.Context, cl call) {
-	hooked := gaws.WithThrottleHook(ctx, func(error) { s.throttled(ctx, cl.region) })
+	hooked := gaws.WithThrottleHook(ctx, func(error) { s.fan.Throttled(ctx, cl.region) })
 	out, err := s.c.in(cl.region).SearchTrainingPlanOfferings(hooked, s.input(cl))
 	if err != nil {
 		if notOffered(err) {
-			s.finish(ctx, cl.region, nil, true)
+			s.fan.FinishUnsold(ctx, cl.region)
 			return
 		}
-		s.finish(ctx, cl.region, err, false)
+		s.fan.Finish(ctx, cl.region, err)
 		return
 	}
 	var offs []Offering
 	for _, o := range out.TrainingPlanOfferings {
 		off, err := offeringFrom(cl.region, o)
 		if err != nil {
-			s.finish(ctx, cl.region, err, false)
+			s.fan.Finish(ctx, cl.region, err)
 			return
 		}
 		offs = append(offs, off)
 	}
-	s.deliver(ctx, cl.region, offs)
-	s.finish(ctx, cl.region, nil, false)
+	s.fan.Deliver(ctx, cl.region, offs)
+	s.fan.Finish(ctx, cl.region, nil)
 }
 
 // notOffered recognises SageMaker's answer for a type a region does not offer as a plan:
@@ -240,95 +191,4 @@ func notOffered(err error) bool {
 	var ae smithy.APIError
 	return errors.As(err, &ae) && ae.ErrorCode() == "ValidationException" &&
 		(strings.Contains(ae.ErrorMessage(), "Invalid instance type") || strings.Contains(ae.ErrorMessage(), "Invalid UltraServer type"))
-}
-
-func (s *search) deliver(ctx context.Context, region string, offs []Offering) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var fresh []Offering
-	for _, o := range offs {
-		if k := region + "/" + o.ID; !s.seen[k] {
-			s.seen[k] = true
-			fresh = append(fresh, o)
-		}
-	}
-	if len(fresh) == 0 {
-		return
-	}
-	r := s.runs[region]
-	r.offerings += len(fresh)
-	r.throttled = false
-	s.sendLocked(ctx, SearchEvent{Region: region, Offerings: fresh, Status: s.statusChange(region), CallsDone: s.done, CallsTotal: s.total})
-}
-
-func (s *search) throttled(ctx context.Context, region string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.runs[region].throttled = true
-	if st := s.statusChange(region); st != nil {
-		s.sendLocked(ctx, SearchEvent{Region: region, Status: st, CallsDone: s.done, CallsTotal: s.total})
-	}
-}
-
-func (s *search) finish(ctx context.Context, region string, err error, notSold bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if ctx.Err() != nil {
-		return
-	}
-	r := s.runs[region]
-	r.pending--
-	r.throttled = false
-	if notSold {
-		r.notSold++
-	}
-	if err != nil && r.err == nil {
-		r.err = err
-	}
-	s.done++
-	s.sendLocked(ctx, SearchEvent{Region: region, Status: s.statusChange(region), CallsDone: s.done, CallsTotal: s.total})
-}
-
-func (s *search) statusChange(region string) *gaws.RegionStatus {
-	r := s.runs[region]
-	st := gaws.RegionStatus{Region: region, Offerings: r.offerings}
-	switch {
-	case r.pending == 0 && r.err != nil:
-		st.State, st.Err, st.Message = gaws.RegionError, r.err, Explain(r.err).Summary
-	case r.pending == 0 && r.offerings > 0:
-		st.State = gaws.RegionOK
-	case r.pending == 0:
-		st.State = gaws.RegionEmpty
-		if r.notSold > 0 {
-			st.Message = "not offered as a training plan here"
-		}
-	case r.throttled:
-		st.State, st.Message = gaws.RegionThrottled, "AWS is throttling requests; retrying with backoff"
-	default:
-		st.State = gaws.RegionSearching
-	}
-	if r.last != nil && *r.last == st {
-		return nil
-	}
-	r.last = &st
-	cp := st
-	return &cp
-}
-
-func (s *search) send(ctx context.Context, ev SearchEvent) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.sendLocked(ctx, ev)
-}
-
-func (s *search) sendLocked(ctx context.Context, ev SearchEvent) bool {
-	if ctx.Err() != nil {
-		return false
-	}
-	select {
-	case s.out <- ev:
-		return true
-	case <-ctx.Done():
-		return false
-	}
 }

@@ -66,13 +66,7 @@ func runExtend(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if a.list {
 		return a.runExtendList(ctx, reservationID, format, stdout, stderr)
 	}
-	if code, refused := commandSpending(stderr, "extend", &a.aws); refused {
-		return code
-	}
-	if code, refused := refuseReadOnly(stderr, "extend", "extended", a.aws.readOnlyRule(), a.dryRun); refused {
-		return code
-	}
-	if code, refused := refuseWithoutPerson(stderr, "extend", "extend", a.yes, a.dryRun); refused {
+	if code, refused := refuseSpending(stderr, "extend", "extend", "extended", &a.aws, a.yes, a.dryRun); refused {
 		return code
 	}
 
@@ -121,16 +115,11 @@ func runExtend(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return 1
 	}
 	off := model.CheapestExtension(offs)
-	if msg := overCap(a.aws.maxSpend, a.aws.maxSpendRule(), off.Fee); msg != "" {
-		fmt.Fprintf(stderr, "gpublock extend: %s\n", strings.Replace(msg, "Nothing was bought.", "Nothing was extended.", 1))
+	account, ok := capAndPayer(ctx, stderr, "extend", &a.aws, client, off.Fee, "Nothing was extended.")
+	if !ok {
 		return 1
 	}
-	id, err := client.Identity(ctx)
-	if err != nil {
-		fmt.Fprintf(stderr, "gpublock extend: cannot tell which account would pay: %s\n", client.ExplainError(err))
-		return 1
-	}
-	printExtensionSummary(stderr, info, id.Account, b, off, extensionComparison(b, off))
+	printExtensionSummary(stderr, info, account, b, off, extensionComparison(b, off))
 
 	perm, err := client.CheckExtend(ctx, b, off)
 	if err != nil {
@@ -145,11 +134,8 @@ func runExtend(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if !allowed(stderr, "extend", perm, "extended") || !confirmed(ctx, stderr, "extend", a.yes, "Extend this Capacity Block?", "extend", "extended") {
 		return 1
 	}
-	if len(opts) > 0 {
-		fmt.Fprintf(stderr, "An interrupted run already extended %s by %s. --again extends it a second time.\n", b.ReservationID, model.FormatDays(days))
-		if !confirmed(ctx, stderr, "extend", a.yes, "Extend it AGAIN?", "again", "extended") {
-			return 1
-		}
+	if !againExtend(ctx, stderr, a.yes, len(opts) > 0, b.ReservationID, days) {
+		return 1
 	}
 
 	res, err := client.Extend(ctx, b, off, opts...)
@@ -228,9 +214,7 @@ func priceCatalog() *pricing.Catalog {
 }
 
 func printExtensionSummary(w io.Writer, info backendInfo, account string, b model.Block, off model.ExtensionOffering, cmp pricing.Comparison) {
-	fmt.Fprintf(w, "\nEXTEND (%s): %s\n", info.Mode, info.Reason)
-	fmt.Fprintf(w, "  Account:     %s\n", account)
-	fmt.Fprintf(w, "  Region:      %s\n", b.Region)
+	summaryHead(w, "EXTEND", info, account, b.Region)
 	fmt.Fprintf(w, "  Zone:        %s\n", b.AvailabilityZone)
 	fmt.Fprintf(w, "  Block:       %s (%s), %s × %d\n", b.ReservationID, b.State, b.InstanceType, b.TotalCount)
 	fmt.Fprintf(w, "  Ends now:    %s\n", bothTimes(b.End))

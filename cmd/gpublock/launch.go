@@ -62,13 +62,7 @@ func runLaunch(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if err != nil {
 		return reportUsage(stderr, "launch", err)
 	}
-	if code, refused := commandSpending(stderr, "launch", &a.aws); refused {
-		return code
-	}
-	if code, refused := refuseReadOnly(stderr, "launch", "launched", a.aws.readOnlyRule(), a.dryRun); refused {
-		return code
-	}
-	if code, refused := refuseWithoutPerson(stderr, "launch", "launch", a.yes, a.dryRun); refused {
+	if code, refused := refuseSpending(stderr, "launch", "launch", "launched", &a.aws, a.yes, a.dryRun); refused {
 		return code
 	}
 

@@ -78,13 +78,7 @@ func (a *extendArgs) runPlanExtend(ctx context.Context, pos []string, stdout, st
 		return reportUsage(stderr, "extend", err)
 	}
 	if !a.list {
-		if code, refused := commandSpending(stderr, "extend", &a.aws); refused {
-			return code
-		}
-		if code, refused := refuseReadOnly(stderr, "extend", "extended", a.aws.readOnlyRule(), false); refused {
-			return code
-		}
-		if code, refused := refuseWithoutPerson(stderr, "extend", "extend", a.yes, false); refused {
+		if code, refused := refuseSpending(stderr, "extend", "extend", "extended", &a.aws, a.yes, false); refused {
 			return code
 		}
 	}
@@ -126,18 +120,11 @@ func (a *extendArgs) runPlanExtend(ctx context.Context, pos []string, stdout, st
 		return 1
 	}
 	off := cheapestPlanExtension(offs)
-	if msg := overCap(a.aws.maxSpend, a.aws.maxSpendRule(), off.Fee); msg != "" {
-		fmt.Fprintf(stderr, "gpublock extend: %s\n", strings.Replace(msg, "Nothing was bought.", "Nothing was extended.", 1))
+	account, ok := capAndPayer(ctx, stderr, "extend", &a.aws, client, off.Fee, "Nothing was extended.")
+	if !ok {
 		return 1
 	}
-	acct, err := client.Identity(ctx)
-	if err != nil {
-		fmt.Fprintf(stderr, "gpublock extend: cannot tell which account would pay: %s\n", client.ExplainError(err))
-		return 1
-	}
-	fmt.Fprintf(stderr, "\nEXTEND A TRAINING PLAN (%s): %s\n", info.Mode, info.Reason)
-	fmt.Fprintf(stderr, "  Account:     %s\n", acct.Account)
-	fmt.Fprintf(stderr, "  Region:      %s\n", p.Region)
+	summaryHead(stderr, "EXTEND A TRAINING PLAN", info, account, p.Region)
 	fmt.Fprintf(stderr, "  Plan:        %s (%s), for %s\n", p.Name, p.Status, strings.Join(p.Targets, ", "))
 	printPlanParts(stderr, b.Parts)
 	fmt.Fprintf(stderr, "  Ends now:    %s\n", bothTimes(p.End))
@@ -149,11 +136,8 @@ func (a *extendArgs) runPlanExtend(ctx context.Context, pos []string, stdout, st
 	if !confirmed(ctx, stderr, "extend", a.yes, "Extend this training plan?", "extend", "extended") {
 		return 1
 	}
-	if len(opts) > 0 {
-		fmt.Fprintf(stderr, "An interrupted run already extended %s by %s. --again extends it a second time.\n", p.Name, model.FormatDays(days))
-		if !confirmed(ctx, stderr, "extend", a.yes, "Extend it AGAIN?", "again", "extended") {
-			return 1
-		}
+	if !againExtend(ctx, stderr, a.yes, len(opts) > 0, p.Name, days) {
+		return 1
 	}
 	res, err := tp.Extend(ctx, p, off, opts...)
 	if errors.Is(err, aws.ErrAlreadyBought) {

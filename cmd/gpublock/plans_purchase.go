@@ -41,13 +41,7 @@ func purchaseSource(a *purchaseArgs, id string) (model.Source, error) {
 // first, the offering is found by running its search again, the confirmation states every
 // fact, and the purchase is journalled and settled by the plan's name.
 func runPlanPurchase(ctx context.Context, a *purchaseArgs, offeringID string, format outputFormat, stdout, stderr io.Writer) int {
-	if code, refused := commandSpending(stderr, "purchase", &a.aws); refused {
-		return code
-	}
-	if code, refused := refuseReadOnly(stderr, "purchase", "bought", a.aws.readOnlyRule(), false); refused {
-		return code
-	}
-	if code, refused := refuseWithoutPerson(stderr, "purchase", "buy", a.yes, false); refused {
+	if code, refused := refuseSpending(stderr, "purchase", "buy", "bought", &a.aws, a.yes, false); refused {
 		return code
 	}
 	if _, err := a.sourcedQuery(time.Now().UTC()); err != nil {
@@ -81,36 +75,24 @@ func runPlanPurchase(ctx context.Context, a *purchaseArgs, offeringID string, fo
 		return 1
 	}
 	o := trainingplans.ModelOffering(po)
-	if msg := overCap(a.aws.maxSpend, a.aws.maxSpendRule(), o.Fee); msg != "" {
-		fmt.Fprintf(stderr, "gpublock purchase: %s\n", msg)
+	account, ok := capAndPayer(ctx, stderr, "purchase", &a.aws, client, o.Fee, "Nothing was bought.")
+	if !ok {
 		return 1
 	}
-	id, err := client.Identity(ctx)
-	if err != nil {
-		fmt.Fprintf(stderr, "gpublock purchase: cannot tell which account would pay: %s\n", client.ExplainError(err))
-		return 1
-	}
-	printPlanSummary(stderr, info, id.Account, o, a.tags)
+	printPlanSummary(stderr, info, account, o, a.tags)
 	if !confirmed(ctx, stderr, "purchase", a.yes, "Buy this training plan?", "buy", "bought") {
 		return 1
 	}
-	var opts []aws.SpendOption
-	if e, ok := client.EarlierPurchase(o); ok {
-		if !a.again {
-			return alreadyDone(stderr, "purchase", client.ExplainError(aws.AlreadyBoughtError(e)))
-		}
-		fmt.Fprintf(stderr, "An interrupted run already bought this offering: training plan %s. --again buys a second one.\n", e.Result)
-		if !confirmed(ctx, stderr, "purchase", a.yes, "Buy a SECOND training plan?", "again", "bought") {
-			return 1
-		}
-		opts = append(opts, aws.Again())
+	opts, code, ok := againPurchase(ctx, stderr, client, o, a.yes, a.again, "training plan", func(r string) string { return r })
+	if !ok {
+		return code
 	}
 	res, err := tp.Purchase(ctx, po, a.tags, opts...)
 	if errors.Is(err, aws.ErrAlreadyBought) {
 		return alreadyDone(stderr, "purchase", client.ExplainError(err))
 	}
 	if err != nil {
-		return planPurchaseFailure(stderr, o, err)
+		return purchaseFailure(stderr, o, err)
 	}
 	if res.Recovered {
 		fmt.Fprintf(stderr, "The reply to the purchase was lost. Training plan %s was found by its name: it is bought, once.\n", res.Plan.Name)
@@ -124,46 +106,21 @@ func runPlanPurchase(ctx context.Context, a *purchaseArgs, offeringID string, fo
 
 // findPlanOffering runs the training plan search again and takes the offering with this id.
 func findPlanOffering(ctx context.Context, client *aws.Client, tp *trainingplans.Client, q trainingplans.Query, id string) (trainingplans.Offering, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var (
-		found  *trainingplans.Offering
-		failed error
-		seen   int
-	)
-	for ev := range tp.Search(ctx, q) {
-		for i := range ev.Offerings {
-			seen++
-			if found == nil && ev.Offerings[i].ID == id {
-				o := ev.Offerings[i]
-				found = &o
-				cancel()
-			}
-		}
-		if st := ev.Status; st != nil && st.State == aws.RegionError && found == nil {
-			failed = st.Err
-		}
+	o, seen, err := findByID(ctx, client, func(ctx context.Context) <-chan trainingplans.SearchEvent { return tp.Search(ctx, q) },
+		func(o trainingplans.Offering) string { return o.ID }, id)
+	if errors.Is(err, errNotListed) {
+		return o, fmt.Errorf("training plan offering %s is not among the %d offerings the search now returns in %s: it was sold, it expired, "+
+			"or the search flags (--type, --count, --duration, --from, --to, --target) differ from those that listed it. Search again (gpublock offerings --source training-plans); nothing was bought",
+			id, seen, q.Regions[0])
 	}
-	switch {
-	case found != nil:
-		return *found, nil
-	case ctx.Err() != nil && failed == nil:
-		return trainingplans.Offering{}, errors.New("cancelled; nothing was bought")
-	case failed != nil:
-		return trainingplans.Offering{}, fmt.Errorf("the offering could not be looked up: %s", client.ExplainError(failed))
-	}
-	return trainingplans.Offering{}, fmt.Errorf("training plan offering %s is not among the %d offerings the search now returns in %s: it was sold, it expired, "+
-		"or the search flags (--type, --count, --duration, --from, --to, --target) differ from those that listed it. Search again (gpublock offerings --source training-plans); nothing was bought",
-		id, seen, q.Regions[0])
+	return o, err
 }
 
 // printPlanSummary is the confirmation of a training plan purchase: the facts of a
 // Capacity Block's (account, region, capacity, window, fee, no refund), the target
 // resources and every part, and that nothing has checked the permission.
 func printPlanSummary(w io.Writer, info backendInfo, account string, o model.Offering, tags map[string]string) {
-	fmt.Fprintf(w, "\nPURCHASE OF A TRAINING PLAN (%s): %s\n", info.Mode, info.Reason)
-	fmt.Fprintf(w, "  Account:     %s\n", account)
-	fmt.Fprintf(w, "  Region:      %s\n", o.Region)
+	summaryHead(w, "PURCHASE OF A TRAINING PLAN", info, account, o.Region)
 	fmt.Fprintf(w, "  For:         %s\n", strings.Join(o.Targets, ", "))
 	printPlanParts(w, o.Parts)
 	fmt.Fprintf(w, "  Start:       %s\n", bothTimes(o.Start))
@@ -186,21 +143,6 @@ func printPlanSummary(w io.Writer, info backendInfo, account string, o model.Off
 	fmt.Fprintf(w, "  Offering:    %s\n", o.ID)
 	fmt.Fprintf(w, "  %s\n", noPlanRefund)
 	fmt.Fprintf(w, "  %s\n", noPlanDryRun)
-}
-
-// planPurchaseFailure reports a plan purchase that did not happen (exit 1) or may have (3).
-func planPurchaseFailure(stderr io.Writer, o model.Offering, err error) int {
-	var pe *aws.PurchaseError
-	if errors.As(err, &pe) && pe.Outcome == aws.Unknown {
-		fmt.Fprintf(stderr, "gpublock purchase: OUTCOME UNKNOWN: %s\n", pe.Explanation)
-		return exitUnknown
-	}
-	if errors.As(err, &pe) {
-		fmt.Fprintf(stderr, "gpublock purchase: NOT BOUGHT: %s\n", pe.Explanation)
-		return 1
-	}
-	fmt.Fprintf(stderr, "gpublock purchase: NOT BOUGHT (training plan offering %s): %s\n", o.ID, aws.ExplainError(err))
-	return 1
 }
 
 // planPurchaseJSON is CreateTrainingPlan's answer and the plan as DescribeTrainingPlan

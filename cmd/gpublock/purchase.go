@@ -219,13 +219,7 @@ func runPurchase(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	} else if src == model.SourceTrainingPlan {
 		return runPlanPurchase(ctx, &a, offeringID, format, stdout, stderr)
 	}
-	if code, refused := commandSpending(stderr, "purchase", &a.aws); refused {
-		return code
-	}
-	if code, refused := refuseReadOnly(stderr, "purchase", "bought", a.aws.readOnlyRule(), a.dryRun); refused {
-		return code
-	}
-	if code, refused := refuseWithoutPerson(stderr, "purchase", "buy", a.yes, a.dryRun); refused {
+	if code, refused := refuseSpending(stderr, "purchase", "buy", "bought", &a.aws, a.yes, a.dryRun); refused {
 		return code
 	}
 	lookup := !a.dryRun || strings.TrimSpace(a.types) != ""
@@ -268,17 +262,11 @@ func runPurchase(ctx context.Context, args []string, stdout, stderr io.Writer) i
 			fmt.Fprintf(stderr, "gpublock purchase: %v\n", err)
 			return 1
 		}
-		if msg := overCap(a.aws.maxSpend, a.aws.maxSpendRule(), o.Fee); msg != "" {
-			fmt.Fprintf(stderr, "gpublock purchase: %s\n", msg)
+		account, ok := capAndPayer(ctx, stderr, "purchase", &a.aws, client, o.Fee, "Nothing was bought.")
+		if !ok {
 			return 1
 		}
-		id, err := client.Identity(ctx)
-		if err != nil {
-			// The confirmation must say which account pays; without it nothing is bought.
-			fmt.Fprintf(stderr, "gpublock purchase: cannot tell which account would pay: %s\n", client.ExplainError(err))
-			return 1
-		}
-		printOfferingSummary(stderr, info, id.Account, o, a.platform, a.tags)
+		printOfferingSummary(stderr, info, account, o, a.platform, a.tags)
 	}
 
 	perm, err := client.CheckPurchase(ctx, o, a.platform)
@@ -293,16 +281,9 @@ func runPurchase(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if !allowed(stderr, "purchase", perm, "bought") || !confirmed(ctx, stderr, "purchase", a.yes, "Buy this Capacity Block?", "buy", "bought") {
 		return 1
 	}
-	var opts []aws.SpendOption
-	if e, ok := client.EarlierPurchase(o); ok {
-		if !a.again {
-			return alreadyDone(stderr, "purchase", client.ExplainError(aws.AlreadyBoughtError(e)))
-		}
-		fmt.Fprintf(stderr, "An interrupted run already bought this block: reservation %s. --again buys a second one.\n", e.Result)
-		if !confirmed(ctx, stderr, "purchase", a.yes, "Buy a SECOND Capacity Block?", "again", "bought") {
-			return 1
-		}
-		opts = append(opts, aws.Again())
+	opts, code, ok := againPurchase(ctx, stderr, client, o, a.yes, a.again, "Capacity Block", func(r string) string { return "reservation " + r })
+	if !ok {
+		return code
 	}
 
 	res, err := client.Purchase(ctx, o, a.platform, a.tags, opts...)
@@ -388,36 +369,13 @@ func singleRegion(f *awsFlags) error {
 
 // findOffering runs the search again and takes the offering with this id from it.
 func findOffering(ctx context.Context, client *aws.Client, q model.Query, id string) (model.Offering, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var (
-		found  *model.Offering
-		failed error
-		seen   int
-	)
-	for ev := range client.Search(ctx, q) {
-		for i := range ev.Offerings {
-			seen++
-			if found == nil && ev.Offerings[i].ID == id {
-				o := ev.Offerings[i]
-				found = &o
-				cancel() // the rest of the search is not needed; the channel still drains
-			}
-		}
-		if st := ev.Status; st != nil && st.State == aws.RegionError && found == nil {
-			failed = st.Err
-		}
+	o, seen, err := findByID(ctx, client, func(ctx context.Context) <-chan aws.SearchEvent { return client.Search(ctx, q) },
+		func(o model.Offering) string { return o.ID }, id)
+	if errors.Is(err, errNotListed) {
+		return o, fmt.Errorf("offering %s is not among the %d offerings the search now returns in %s: it was sold, it expired, "+
+			"or the search flags differ from those that listed it. Search again (gpublock offerings); nothing was bought", id, seen, q.Regions[0])
 	}
-	switch {
-	case found != nil:
-		return *found, nil
-	case ctx.Err() != nil && failed == nil:
-		return model.Offering{}, errors.New("cancelled; nothing was bought")
-	case failed != nil:
-		return model.Offering{}, fmt.Errorf("the offering could not be looked up: %s", client.ExplainError(failed))
-	}
-	return model.Offering{}, fmt.Errorf("offering %s is not among the %d offerings the search now returns in %s: it was sold, it expired, "+
-		"or the search flags differ from those that listed it. Search again (gpublock offerings); nothing was bought", id, seen, q.Regions[0])
+	return o, err
 }
 
 // overCap is the refusal of a fee above --max-spend, or "".
@@ -462,9 +420,7 @@ func exactFee(m model.Money, currency string) string {
 }
 
 func printOfferingSummary(w io.Writer, info backendInfo, account string, o model.Offering, platform string, tags map[string]string) {
-	fmt.Fprintf(w, "\nPURCHASE (%s): %s\n", info.Mode, info.Reason)
-	fmt.Fprintf(w, "  Account:     %s\n", account)
-	fmt.Fprintf(w, "  Region:      %s\n", o.Region)
+	summaryHead(w, "PURCHASE", info, account, o.Region)
 	fmt.Fprintf(w, "  Zone:        %s\n", o.AvailabilityZone)
 	what, unit := fmt.Sprintf("%s × %d", o.InstanceType, o.Count), "instance"
 	// For an UltraServer the model counts UltraServers (Count is their number), so the

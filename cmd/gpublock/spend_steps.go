@@ -1,0 +1,119 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/model"
+)
+
+// The steps every command that spends takes, whatever the capacity source, so that each
+// states the same facts in the same words.
+
+// refuseSpending is every refusal, before any call, of a command that spends: the config
+// file's spending rules, read-only mode, and no person to type word (without --yes); done
+// is the command's past participle ("bought").
+func refuseSpending(stderr io.Writer, cmd, word, done string, f *awsFlags, yes, dryRun bool) (int, bool) {
+	if code, refused := commandSpending(stderr, cmd, f); refused {
+		return code, true
+	}
+	if code, refused := refuseReadOnly(stderr, cmd, done, f.readOnlyRule(), dryRun); refused {
+		return code, true
+	}
+	return refuseWithoutPerson(stderr, cmd, word, yes, dryRun)
+}
+
+// errNotListed is findByID's answer when the search ran to its end without the id.
+var errNotListed = errors.New("not listed")
+
+// findByID runs a search and takes the offering with this id from it; it also returns how
+// many offerings the search listed, for the caller's "not among them" message.
+func findByID[O any](ctx context.Context, client *aws.Client, search func(context.Context) <-chan aws.Step[O], idOf func(O) string, id string) (O, int, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		found  *O
+		failed error
+		seen   int
+		zero   O
+	)
+	for ev := range search(ctx) {
+		for i := range ev.Offerings {
+			seen++
+			if found == nil && idOf(ev.Offerings[i]) == id {
+				o := ev.Offerings[i]
+				found = &o
+				cancel() // the rest of the search is not needed; the channel still drains
+			}
+		}
+		if st := ev.Status; st != nil && st.State == aws.RegionError && found == nil {
+			failed = st.Err
+		}
+	}
+	switch {
+	case found != nil:
+		return *found, seen, nil
+	case ctx.Err() != nil && failed == nil:
+		return zero, seen, errors.New("cancelled; nothing was bought")
+	case failed != nil:
+		return zero, seen, fmt.Errorf("the offering could not be looked up: %s", client.ExplainError(failed))
+	}
+	return zero, seen, errNotListed
+}
+
+// capAndPayer refuses a fee above --max-spend and finds the account that would pay, which
+// the confirmation must name; without it nothing is spent. nothing is the command's
+// "Nothing was …" sentence.
+func capAndPayer(ctx context.Context, stderr io.Writer, cmd string, f *awsFlags, client *aws.Client, fee model.Money, nothing string) (string, bool) {
+	if msg := overCap(f.maxSpend, f.maxSpendRule(), fee); msg != "" {
+		fmt.Fprintf(stderr, "gpublock %s: %s\n", cmd, strings.Replace(msg, "Nothing was bought.", nothing, 1))
+		return "", false
+	}
+	id, err := client.Identity(ctx)
+	if err != nil {
+		fmt.Fprintf(stderr, "gpublock %s: cannot tell which account would pay: %s\n", cmd, client.ExplainError(err))
+		return "", false
+	}
+	return id.Account, true
+}
+
+// summaryHead opens a spending confirmation: what it is, against which backend, and the
+// account and region that pay.
+func summaryHead(w io.Writer, title string, info backendInfo, account, region string) {
+	fmt.Fprintf(w, "\n%s (%s): %s\n", title, info.Mode, info.Reason)
+	fmt.Fprintf(w, "  Account:     %s\n", account)
+	fmt.Fprintf(w, "  Region:      %s\n", region)
+}
+
+// againPurchase is the check, after the confirmation, for a purchase an interrupted run
+// already made of this offering: without --again nothing more is bought (exit 0); with it,
+// a second one is bought after typing again. what names the capacity ("Capacity Block",
+// "training plan"), bought what the earlier run bought ("reservation cr-…").
+func againPurchase(ctx context.Context, stderr io.Writer, client *aws.Client, o model.Offering, yes, again bool, what string, bought func(result string) string) ([]aws.SpendOption, int, bool) {
+	e, ok := client.EarlierPurchase(o)
+	if !ok {
+		return nil, 0, true
+	}
+	if !again {
+		return nil, alreadyDone(stderr, "purchase", client.ExplainError(aws.AlreadyBoughtError(e))), false
+	}
+	fmt.Fprintf(stderr, "An interrupted run already bought this %s: %s. --again buys a second one.\n", what, bought(e.Result))
+	if !confirmed(ctx, stderr, "purchase", yes, "Buy a SECOND "+what+"?", "again", "bought") {
+		return nil, 1, false
+	}
+	return []aws.SpendOption{aws.Again()}, 0, true
+}
+
+// againExtend asks, when an interrupted run already extended name by days (again is set),
+// to type again before extending it a second time.
+func againExtend(ctx context.Context, stderr io.Writer, yes, again bool, name string, days int) bool {
+	if !again {
+		return true
+	}
+	fmt.Fprintf(stderr, "An interrupted run already extended %s by %s. --again extends it a second time.\n", name, model.FormatDays(days))
+	return confirmed(ctx, stderr, "extend", yes, "Extend it AGAIN?", "again", "extended")
+}

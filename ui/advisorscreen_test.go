@@ -108,7 +108,7 @@ func TestAdvisorScreenGolden(t *testing.T) {
 								t.Errorf("line %d is %d wide: %q", i, w, l)
 							}
 						}
-						for _, want := range []string{"Job: 1 × p5.48xlarge (8 H100)", "Capacity Block", "On-demand", "Training Plans: not searched here yet"} {
+						for _, want := range []string{"Job: 1 × p5.48xlarge (8 H100)", "Capacity Block", "On-demand", "SageMaker Training Plans: not searched"} {
 							if !strings.Contains(plain, want) {
 								t.Errorf("lacks %q:\n%s", want, plain)
 							}

@@ -126,13 +126,13 @@ func searchForJob(ctx context.Context, client *aws.Client, qs []model.Query, std
 		}
 		found := client.Now(ctx)
 		for _, o := range res.offerings {
-			in.Offerings = append(in.Offerings, advisor.Offering{Source: adviseSource(o.Source), Offering: o, Found: found})
+			in.Offerings = append(in.Offerings, advisor.Offering{Source: advisor.SourceOf(o.Source), Offering: o, Found: found})
 		}
 		if len(res.failed) > 0 {
 			fmt.Fprintf(once, "gpublock advise: the %s search is incomplete: %s failed\n", sourceNoun(q), strings.Join(regionsIn(q.Regions, res.failed), ", "))
 		}
 		for _, s := range q.Sources {
-			in.Searched[adviseSource(s)] = true
+			in.Searched[advisor.SourceOf(s)] = true
 		}
 	}
 	if len(qs) > 0 && failed == len(qs) {

@@ -313,12 +313,6 @@ func printPlanParts(w io.Writer, parts []model.Part) {
 var errNoPlanDryRun = errors.New("there is no dry run for training plans: CreateTrainingPlan and ExtendTrainingPlan take no DryRun parameter, so the permission is learnt only by buying")
 
 // adviseSource is the advisor's name of a source.
-func adviseSource(s model.Source) advisor.Source {
-	if s == model.SourceTrainingPlan {
-		return advisor.SourceTrainingPlans
-	}
-	return advisor.SourceCapacityBlocks
-}
 
 // sourceNoun names the source a query searches, in a sentence.
 func sourceNoun(q model.Query) string {

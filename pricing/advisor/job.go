@@ -220,6 +220,26 @@ func (j Job) PlanQueries() []model.Query {
 	return qs
 }
 
+// PlanQueryFits reports whether a Training Plan search can be asked as it is: its count,
+// lengths and types within the plans' rules (a query outside them is not searched).
+func PlanQueryFits(q model.Query) error {
+	src := model.SourceTrainingPlan
+	for _, t := range q.InstanceTypes {
+		if _, err := src.TypeIn(t); err != nil {
+			return err
+		}
+		if err := src.CheckCount(t, q.Count); err != nil {
+			return err
+		}
+	}
+	for d := q.Durations.MinDays; d <= q.Durations.MaxDays; d++ {
+		if err := src.CheckDays(d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // NearbyQueries are the same searches for one instance fewer and one more, for when nothing
 // is on offer at the job's own count: what is on offer nearby is the next question.
 func (j Job) NearbyQueries() []model.Query {

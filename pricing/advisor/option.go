@@ -54,6 +54,14 @@ const (
 	SourceTrainingPlans  Source = "SageMaker Training Plans"
 )
 
+// SourceOf is the advisor's source of a model offering's source.
+func SourceOf(s model.Source) Source {
+	if s == model.SourceTrainingPlan {
+		return SourceTrainingPlans
+	}
+	return SourceCapacityBlocks
+}
+
 // Offering is a live offering tagged with the source that found it and when. A Training
 // Plan's InstanceType may carry SageMaker's "ml." prefix.
 type Offering struct {

@@ -89,7 +89,7 @@ type Model struct {
 	job      adv.Job
 	offers   []adv.Offering
 	failed   []string
-	searched bool
+	searched map[adv.Source]bool // the sources this run searches
 	advice   *adv.Advice
 	cursor   int
 	cal      calCursor
@@ -221,12 +221,17 @@ func (m Model) start() (Model, tea.Cmd) {
 	if m.cancel != nil {
 		m.cancel()
 	}
-	m.err, m.job, m.offers, m.failed, m.cursor, m.searched, m.pending = "", j, nil, nil, 0, false, 0
+	m.err, m.job, m.offers, m.failed, m.cursor, m.searched, m.pending = "", j, nil, nil, 0, nil, 0
 	m.mode, m.run = modeResults, m.run+1
 	// the calendar opens on the window's first day
 	today := now.Truncate(24 * time.Hour)
 	m.cal = calCursor{day: min(calDays-1, max(0, int(j.WindowStart.Sub(today)/(24*time.Hour))))}
 	qs := j.Queries()
+	for _, q := range j.PlanQueries() {
+		if adv.PlanQueryFits(q) == nil {
+			qs = append(qs, q)
+		}
+	}
 	if len(qs) > 0 && m.opts.Search == nil {
 		m.err = "Not connected: nothing can be searched."
 		m.recompute()
@@ -234,7 +239,14 @@ func (m Model) start() (Model, tea.Cmd) {
 	}
 	m.ctx, m.cancel = context.WithCancel(m.opts.Context)
 	m.nearby = false
-	m.searched = len(qs) > 0
+	m.searched = map[adv.Source]bool{}
+	for _, q := range qs {
+		for _, src := range model.Sources() {
+			if q.Searches(src) {
+				m.searched[adv.SourceOf(src)] = true
+			}
+		}
+	}
 	cmd := m.searchAll(qs)
 	m.recompute()
 	return m, cmd
@@ -252,7 +264,7 @@ func (m *Model) searchAll(qs []model.Query) tea.Cmd {
 
 // recompute asks pricing/advisor again with what has arrived so far.
 func (m *Model) recompute() {
-	in := adv.Inputs{Catalog: m.opts.Catalog, Offerings: m.offers, Searched: map[adv.Source]bool{adv.SourceCapacityBlocks: m.searched}, Now: m.opts.Now().UTC()}
+	in := adv.Inputs{Catalog: m.opts.Catalog, Offerings: m.offers, Searched: m.searched, Now: m.opts.Now().UTC()}
 	a, err := adv.Advise(m.job, in)
 	if err != nil {
 		m.err, m.advice = err.Error(), nil
@@ -284,7 +296,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		found := m.opts.Now().UTC()
 		for _, o := range msg.page.Offerings {
-			m.offers = append(m.offers, adv.Offering{Source: adv.SourceCapacityBlocks, Offering: o, Found: found})
+			m.offers = append(m.offers, adv.Offering{Source: adv.SourceOf(o.Source), Offering: o, Found: found})
 		}
 		if msg.page.Failed != "" {
 			m.failed = append(m.failed, msg.page.Region+": "+msg.page.Failed)

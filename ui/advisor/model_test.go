@@ -141,3 +141,48 @@ func TestNearbyCounts(t *testing.T) {
 		t.Errorf("block %+v", cb)
 	}
 }
+
+// A SageMaker job is searched as Training Plans (for training jobs), never as Capacity
+// Blocks, and the plans found are priced as the Training Plan option.
+func TestSageMakerJobSearchesTrainingPlans(t *testing.T) {
+	var qs []model.Query
+	plan := offering("tpo-1", 2, "2300")
+	plan.Source, plan.InstanceType = model.SourceTrainingPlan, "ml.p5.48xlarge"
+	m := New(Options{Theme: theme.New(false), Now: func() time.Time { return now }, Search: func(ctx context.Context, q model.Query) <-chan Page {
+		qs = append(qs, q)
+		ch := make(chan Page, 1)
+		ch <- Page{Region: "us-east-1", Offerings: []model.Offering{plan}}
+		close(ch)
+		return ch
+	}})
+	for i := range m.fields {
+		if m.fields[i].flag == "sagemaker" {
+			m.fields[i].on = true
+		}
+	}
+	m, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	m = run(m, cmd)
+	if len(qs) == 0 {
+		t.Fatal("nothing was searched for a SageMaker job")
+	}
+	for _, q := range qs {
+		if q.Searches(model.SourceCapacityBlock) || !q.Searches(model.SourceTrainingPlan) {
+			t.Fatalf("a SageMaker job's search %+v is not of Training Plans alone", q.Sources)
+		}
+	}
+	if m.advice == nil {
+		t.Fatal("no advice")
+	}
+	var found bool
+	for _, o := range m.advice.Options {
+		if o.Offering != nil && o.Offering.Offering.ID == "tpo-1" {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("the plan found is not among the options: %+v", m.advice.Options)
+	}
+	if v := ansi.Strip(m.statusText()); strings.Contains(v, "Training Plans: not searched") || !strings.Contains(v, "Capacity Blocks: not searched") {
+		t.Errorf("status %q", v)
+	}
+}

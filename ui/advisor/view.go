@@ -173,12 +173,16 @@ func (m Model) statusText() string {
 	switch {
 	case m.pending > 0:
 		s = fmt.Sprintf("searching… %s so far", offerings)
-	case m.searched:
+	case len(m.searched) > 0:
 		s = "searched: " + offerings
 	default:
-		s = "no Capacity Block search for a SageMaker job"
+		s = "nothing to search for this job"
 	}
-	s += " · Training Plans: not searched here yet"
+	for _, src := range []adv.Source{adv.SourceCapacityBlocks, adv.SourceTrainingPlans} {
+		if !m.searched[src] {
+			s += " · " + string(src) + ": not searched"
+		}
+	}
 	if len(m.failed) > 0 {
 		return th.Warning.Render(s + " · failed: " + strings.Join(m.failed, "; "))
 	}

@@ -99,6 +99,11 @@ func (k WarningKind) Red() bool {
 
 // Sentence is the warning as a notification says it.
 func (k WarningKind) Sentence(b Block, now time.Time) string {
+	if b.Source == SourceTrainingPlan {
+		if s, ok := k.planSentence(b, now); ok {
+			return s
+		}
+	}
 	what := fmt.Sprintf("%s (%s × %d, %s)", b.ReservationID, b.InstanceType, b.TotalCount, b.AvailabilityZone)
 	end := b.End.UTC().Format("Jan 02 15:04")
 	switch k {
@@ -133,6 +138,35 @@ func (k WarningKind) Sentence(b Block, now time.Time) string {
 	return what
 }
 
+// planSentence says the warnings whose meaning differs for a training plan: its end stops
+// the jobs, cluster instances and endpoints running on it. SageMaker does not document
+// whether it stops them before the end, as EC2 terminates a block's instances from 30
+// minutes before; the plan is warned of from that earlier time, the safer reading.
+func (k WarningKind) planSentence(b Block, now time.Time) (string, bool) {
+	what := fmt.Sprintf("training plan %s (%s × %d, %s)", b.ReservationID, b.InstanceType, b.TotalCount, b.Region)
+	left := fmt.Sprintf("ends in %s (%s UTC)", Span(b.End.Sub(now)), b.End.UTC().Format("Jan 02 15:04"))
+	const stop = "SageMaker stops its jobs, cluster instances and endpoints when it ends, possibly earlier; checkpoint before %s UTC"
+	early := fmt.Sprintf(stop, b.TerminationAt().UTC().Format("15:04"))
+	switch k {
+	case WarnIdle:
+		return what + " is active and paid for, but nothing is using its instances", true
+	case WarnPaymentFailed:
+		return what + ": payment failed, the plan will not start and nothing can run on it", true
+	case WarnCantExtend:
+		return fmt.Sprintf("%s can no longer be extended: it %s; %s", what, left, early), true
+	case WarnExpiring:
+		return fmt.Sprintf("%s %s; %s", what, left, early), true
+	case WarnTerminating:
+		return fmt.Sprintf("%s %s; its jobs may be stopping now: SageMaker stops its jobs, cluster instances and endpoints when it ends, possibly earlier", what, left), true
+	case WarnExtensionFailed:
+		return fmt.Sprintf("%s: the extension's payment failed, so the plan still %s; %s. Check the account's payment method, then extend again", what, left, early), true
+	case WarnExtendBy:
+		return fmt.Sprintf("%s %s, and its jobs stop then; extend it by %s UTC (%s left), no extension is taken after that",
+			what, left, b.ExtendBy().UTC().Format("Jan 02 15:04"), Span(b.ExtendBy().Sub(now))), true
+	}
+	return "", false
+}
+
 // Warning is one warning in force: its kind, and for the warnings that come at a lead the
 // user set, that lead.
 type Warning struct {
@@ -161,6 +195,10 @@ func (w Warning) Sentence(b Block, now time.Time) string { return w.Kind.Sentenc
 // is warned again.
 func (w Warning) Key(b Block) string {
 	k := b.ReservationID + "/" + w.Kind.Name()
+	if b.Source == SourceTrainingPlan {
+		// A plan's name is unique only within its account and region.
+		k = "training-plan/" + b.Region + "/" + k
+	}
 	if w.Lead > 0 {
 		k += "/" + w.Lead.String()
 	}
@@ -246,7 +284,10 @@ func FormatWarnLeads(leads []time.Duration) string {
 	return strings.Join(parts, ",")
 }
 
-// Warnings is every warning in force for the block at now, the most urgent first.
+// Warnings is every warning in force for the block at now, the most urgent first. A
+// training plan is warned of by the same rules, the terminal UI and the command line alike:
+// SageMaker's timing of a plan's end (its expiration notice, when its jobs stop, its
+// extension cutoff) is not documented, so the earlier times of a Capacity Block are kept.
 func (r WarnRules) Warnings(b Block, now time.Time) []Warning {
 	var out []Warning
 	add := func(k WarningKind, lead time.Duration) { out = append(out, Warning{k, lead}) }

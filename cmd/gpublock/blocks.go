@@ -38,6 +38,8 @@ const blocksSynopsis = "[--region R[,R...]|all] [-o table|json|csv] [--watch [--
 	"each refresh prints a whole document; in a table each refresh's first line names the regions\n" +
 	"that failed. --warn-within D names on stderr every active block that ends within D (one line\n" +
 	"each: reservation, region, type × count, end UTC, time left), for cron and monitoring.\n" +
+	"Training plans listed with --source get the same warnings, exit status and notifications:\n" +
+	"a plan's end stops its jobs, and the block's earlier times are kept for it.\n" +
 	"Instances are terminated from 30 minutes before the end. A region that fails is named on\n" +
 	"stderr and the blocks of the others are still printed; when every region fails, stdout\n" +
 	"stays empty (no header, no []).\n\n" +
@@ -185,16 +187,21 @@ func (a *blocksArgs) refresh(ctx context.Context, client *aws.Client, regions []
 		fmt.Fprintln(stderr, "gpublock blocks:", err)
 		return 1, false
 	}
-	for _, b := range blocks {
+	// Blocks and plans alike, by the rules the terminal UI uses.
+	for _, b := range all {
 		for _, w := range a.settings.rules.Warnings(b, now) {
 			a.notifier.Send(notify.EventOf(b, w, now))
 		}
 	}
 	if a.warnWithin > 0 {
-		if ending := endingWithin(blocks, now, a.warnWithin); len(ending) > 0 {
+		if ending := endingWithin(all, now, a.warnWithin); len(ending) > 0 {
 			for _, b := range ending {
-				fmt.Fprintf(stderr, "gpublock blocks: WARNING: %s  %s  %s × %d  ends %s  in %s\n", b.ReservationID, b.Region,
-					b.InstanceType, b.TotalCount, b.End.UTC().Format("2006-01-02 15:04 MST"), shortDuration(b.End.Sub(now)))
+				what, stops := "", ""
+				if b.Source == model.SourceTrainingPlan {
+					what, stops = "training plan ", "  (its jobs stop then, possibly earlier)"
+				}
+				fmt.Fprintf(stderr, "gpublock blocks: WARNING: %s%s  %s  %s × %d  ends %s  in %s%s\n", what, b.ReservationID, b.Region,
+					b.InstanceType, b.TotalCount, b.End.UTC().Format("2006-01-02 15:04 MST"), shortDuration(b.End.Sub(now)), stops)
 			}
 			// A block about to end is the more urgent news, even when a region went unread.
 			return exitWarning, false
@@ -290,7 +297,7 @@ func watchSummary(n int, regions []string, lf listingFailures) string {
 	return strings.Join(parts, "; ")
 }
 
-// endingWithin is the active blocks whose end is at most d after now. Scheduled blocks
+// endingWithin is the active blocks (and plans) whose end is at most d after now. Scheduled blocks
 // are left out however short they are: nothing runs in them yet.
 func endingWithin(blocks []model.Block, now time.Time, d time.Duration) []model.Block {
 	var out []model.Block
@@ -406,15 +413,21 @@ func toBlockJSONAt(b model.Block, facts blockFacts, now time.Time) blockJSON {
 		j.TerminationDate = b.TerminationAt().UTC().Format(time.RFC3339)
 		j.ExtendByDate = b.ExtendBy().UTC().Format(time.RFC3339)
 	}
-	j.Warnings = []warningJSON{}
-	for _, w := range facts.rules.Warnings(b, now) {
+	j.Warnings = warningsJSON(facts.rules, b, now)
+	return j
+}
+
+// warningsJSON is every warning in force for a block or a plan, never null.
+func warningsJSON(rules model.WarnRules, b model.Block, now time.Time) []warningJSON {
+	out := []warningJSON{}
+	for _, w := range rules.Warnings(b, now) {
 		wj := warningJSON{Kind: w.Kind.Name(), Warning: w.Cell(b, now), Text: w.Sentence(b, now)}
 		if w.Lead > 0 {
 			wj.Lead = model.FormatWarnLeads([]time.Duration{w.Lead})
 		}
-		j.Warnings = append(j.Warnings, wj)
+		out = append(out, wj)
 	}
-	return j
+	return out
 }
 
 func toBlockJSON(b model.Block) blockJSON {
@@ -463,7 +476,7 @@ func printBlocks(blocks []model.Block, facts blockFacts, format outputFormat, no
 				out = append(out, toBlockJSONAt(b, facts, now))
 			}
 			for _, p := range facts.plans {
-				j := toPlanJSON(p)
+				j := planListJSON{planJSON: toPlanJSON(p), Warnings: warningsJSON(facts.rules, p, now)}
 				j.Countdown = planCountdown(p, now)
 				out = append(out, j)
 			}
@@ -490,7 +503,7 @@ func printBlocks(blocks []model.Block, facts blockFacts, format outputFormat, no
 			_, err := fmt.Fprintln(diag, "No Capacity Blocks and no training plans.")
 			return err
 		}
-		return printPlans(facts.plans, now, w, false)
+		return printPlans(facts.plans, facts.rules, now, w, false)
 	}
 	if len(blocks) == 0 {
 		_, err := fmt.Fprintln(diag, "No Capacity Blocks.")
@@ -506,5 +519,5 @@ func printBlocks(blocks []model.Block, facts blockFacts, format outputFormat, no
 			return err
 		}
 	}
-	return printPlans(facts.plans, now, w, true)
+	return printPlans(facts.plans, facts.rules, now, w, true)
 }

@@ -80,6 +80,12 @@ type planJSON struct {
 	HowToUse                  []model.PlanUse
 }
 
+// planListJSON is a plan in a listing: with every warning in force, as a block has.
+type planListJSON struct {
+	planJSON
+	Warnings []warningJSON
+}
+
 type reservedCapacityJSON struct {
 	ReservedCapacityArn string `json:",omitempty"`
 	Status              string `json:",omitempty"`
@@ -122,22 +128,22 @@ func planCountdown(b model.Block, now time.Time) string {
 	return planStatus(b)
 }
 
-const planTableFormat = "%-15s  %-30s  %-14s  %-16s  %5s  %-10s  %-16s  %-16s  %6s  %-14s  %s\n"
+const planTableFormat = "%-15s  %-30s  %-14s  %-16s  %5s  %-10s  %-16s  %-16s  %6s  %-14s  %-38s  %s\n"
 
 // printPlans writes the plans of a listing in a table of their own, under the blocks',
-// with each plan's ARN and how to use it.
-func printPlans(plans []model.Block, now time.Time, w io.Writer, underBlocks bool) error {
+// with each plan's most urgent warning, its ARN and how to use it.
+func printPlans(plans []model.Block, rules model.WarnRules, now time.Time, w io.Writer, underBlocks bool) error {
 	if len(plans) == 0 {
 		return nil
 	}
 	if underBlocks {
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(w, planTableFormat, "SOURCE", "TRAINING PLAN", "REGION", "TYPE", "COUNT", "STATUS", "START (UTC)", "END (UTC)", "HOURS", "FEE", "TO START / TO END")
+	fmt.Fprintf(w, planTableFormat, "SOURCE", "TRAINING PLAN", "REGION", "TYPE", "COUNT", "STATUS", "START (UTC)", "END (UTC)", "HOURS", "FEE", "TO START / TO END", "WARNING")
 	for _, b := range plans {
 		if _, err := fmt.Fprintf(w, planTableFormat, b.Source.Name(), b.ReservationID, b.Region, b.InstanceType, strconv.Itoa(b.TotalCount),
 			planStatus(b), b.Start.UTC().Format("2006-01-02 15:04"), b.End.UTC().Format("2006-01-02 15:04"), strconv.FormatInt(b.Hours(), 10),
-			b.Fee.Dollars(), planCountdown(b, now)); err != nil {
+			b.Fee.Dollars(), planCountdown(b, now), rules.Top(b, now).Cell(b, now)); err != nil {
 			return err
 		}
 	}

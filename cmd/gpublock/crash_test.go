@@ -284,10 +284,10 @@ func killAfterCommit(t *testing.T, cs *cliSim, action string, args ...string) {
 		r.Body = io.NopCloser(strings.NewReader(string(body)))
 		if strings.Contains(string(body), "Action="+action+"&") && !strings.Contains(string(body), "DryRun=true") {
 			cs.sim.ServeHTTP(httptest.NewRecorder(), r) // committed; the reply is never sent
+			close(killed)
 			if p := child.Load(); p != nil {
 				_ = p.Kill()
 			}
-			close(killed)
 			return
 		}
 		cs.sim.ServeHTTP(w, r)
@@ -307,7 +307,7 @@ func killAfterCommit(t *testing.T, cs *cliSim, action string, args ...string) {
 	err := cmd.Wait()
 	select {
 	case <-killed:
-	default:
+	case <-time.After(5 * time.Second): // the handler may still be returning from the kill
 		t.Fatalf("the command ended before its %s was committed: %v\n%s", action, err, out.String())
 	}
 	if st, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !st.Signaled() {

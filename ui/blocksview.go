@@ -90,10 +90,15 @@ func (m Model) blocksTableView(w, h int) string {
 	case len(s.list) == 0:
 		lines = append(lines, "", th.Muted.Render(ansi.Truncate("No Capacity Blocks in "+regionList(s.regions)+". The search screen (1) finds some to buy.", w, "…")))
 	default:
-		lines = append(lines, m.blocks.table.View(w, h-1))
+		lines = append(lines, m.blocks.table.View(w, blocksTableRows(h, len(lines))))
 	}
 	return strings.Join(lines, "\n")
 }
+
+// blocksTableRows is the table's height in a pane of h lines with above lines over it (the
+// status line and any region problems), so that the problems never push rows out of the
+// frame; the mouse reads rows with the same height.
+func blocksTableRows(h, above int) int { return max(1, h-above) }
 
 // blocksStatus is the line over the table: what was listed where and when, the refresh
 // period, the notifications, and the regions that failed.

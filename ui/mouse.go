@@ -96,7 +96,7 @@ func (m Model) blocksMouse(msg tea.MouseMsg, l layout) Model {
 		// height blocksTableView gives it.
 		w, h := r.table.w-2, r.table.h-2
 		before := 1 + len(m.blocksProblemLines(w))
-		m.blocks.table, _ = m.blocks.table.Mouse(msg, x-1, y-1-before, w, h-1)
+		m.blocks.table, _ = m.blocks.table.Mouse(msg, x-1, y-1-before, w, blocksTableRows(h, before))
 		return m
 	}
 	if _, _, ok := inside(p.X, p.Y, 0, l.headerH+r.table.h, r.detail); ok {

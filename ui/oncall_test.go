@@ -229,3 +229,26 @@ func TestBlocksNameFailedRegions(t *testing.T) {
 		t.Errorf("a region that answered is still named:\n%s", v)
 	}
 }
+
+// The regions' problems take lines from the table, not from the frame: with many blocks and
+// a failed region, the pane's lines still fit its height, so the last rows (the cursor's)
+// are never cut off by the frame.
+func TestBlocksProblemsKeepTheTableInTheFrame(t *testing.T) {
+	m := update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 80, Height: 24}, altKey('2'))
+	var list []model.Block
+	for i := 0; i < 30; i++ {
+		list = append(list, model.Block{ReservationID: fmt.Sprintf("cr-%017d", i), Region: "us-east-1", AvailabilityZone: "us-east-1a",
+			InstanceType: "p5.48xlarge", TotalCount: 1, State: model.StateScheduled,
+			Start: testNow.Add(time.Duration(i+1) * time.Hour), End: testNow.Add(time.Duration(i+25) * time.Hour)})
+	}
+	problems := []BlockProblem{{Region: "eu-north-1", Message: "EC2 is unavailable in eu-north-1 (HTTP 503); try again shortly; " + strings.Repeat("details ", 12)}}
+	m = update(m, blocksMsg{id: m.blocks.id, list: BlockList{Blocks: list, Now: testNow, Problems: problems}})
+	if len(m.blocksProblemLines(78)) < 2 {
+		t.Fatal("the problem does not wrap onto several lines; the test needs it to")
+	}
+	for _, h := range []int{5, 10, 20} {
+		if n := len(strings.Split(m.blocksTableView(78, h), "\n")); n > h {
+			t.Errorf("the blocks pane of %d lines drew %d", h, n)
+		}
+	}
+}

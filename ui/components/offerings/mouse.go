@@ -10,29 +10,18 @@ import (
 // wheel moves the cursor, a click on a row selects it, a click on a column's title sorts
 // by it (again: the other way). It reports whether the message did anything.
 func (m Model) Mouse(msg tea.MouseMsg, x, y, width, height int) (Model, bool) {
-	switch msg := msg.(type) {
-	case tea.MouseWheelMsg:
-		d := table.WheelDelta(msg)
-		if d == 0 || len(m.view) == 0 {
-			return m, false
-		}
-		m.cursor += d
-	case tea.MouseClickMsg:
-		if msg.Button != tea.MouseLeft || m.filtering {
-			return m, false
-		}
-		header := 0
-		if m.filter.Value() != "" {
-			header = 1
-		}
-		if y == header {
-			return m.clickHeader(x, width)
-		}
-		i, ok := table.RowAt(y, header+1, m.cursor, m.offset, height-header-1, len(m.view))
-		if !ok {
-			return m, false
-		}
-		m.cursor = i
+	header := 0
+	if m.filter.Value() != "" {
+		header = 1
+	}
+	h := table.MouseHit(msg, x, y, header, height, m.cursor, m.offset, len(m.view), m.filtering)
+	switch h.Kind {
+	case table.HitWheel:
+		m.cursor += h.Delta
+	case table.HitRow:
+		m.cursor = h.Row
+	case table.HitHeader:
+		return m.clickHeader(h.X, width)
 	default:
 		return m, false
 	}

@@ -45,3 +45,45 @@ func ColumnAt(x int, widths []int) int {
 	}
 	return -1
 }
+
+// HitKind is what a mouse message does to a table.
+type HitKind int
+
+const (
+	HitNone   HitKind = iota
+	HitWheel          // move the cursor by Hit.Delta
+	HitRow            // select the visible row Hit.Row
+	HitHeader         // sort by the column at Hit.X on the title line
+)
+
+// Hit is a mouse message read against a table.
+type Hit struct {
+	Kind  HitKind
+	Delta int // HitWheel
+	Row   int // HitRow
+	X     int // HitHeader
+}
+
+// MouseHit reads msg at x, y in a table whose column titles are on line header, rows below
+// them in a view height lines tall, showing n rows with its cursor and offset. The wheel
+// moves the cursor; a left click picks a row or a title; nothing happens while the table's
+// filter is being typed (a click there would be taken for a choice the person did not make).
+func MouseHit(msg tea.MouseMsg, x, y, header, height, cursor, offset, n int, filtering bool) Hit {
+	switch msg := msg.(type) {
+	case tea.MouseWheelMsg:
+		if d := WheelDelta(msg); d != 0 && n > 0 {
+			return Hit{Kind: HitWheel, Delta: d}
+		}
+	case tea.MouseClickMsg:
+		if msg.Button != tea.MouseLeft || filtering {
+			return Hit{}
+		}
+		if y == header {
+			return Hit{Kind: HitHeader, X: x}
+		}
+		if i, ok := RowAt(y, header+1, cursor, offset, height-header-1, n); ok {
+			return Hit{Kind: HitRow, Row: i}
+		}
+	}
+	return Hit{}
+}

@@ -412,7 +412,14 @@ func (d purchaseDialog) lines(w int) []string {
 		out = append(out, "  "+l)
 	}
 	out = append(out, d.fieldLine(pfPlatform, "Platform", platform, w))
-	out = append(out, d.fieldLine(pfTags, "Tags", "", w))
+	return append(out, d.tailLines(irrevocable, w)...)
+}
+
+// tailLines end a purchase dialog, a block's or a plan's: the tags field with its error
+// as it is typed, what cannot be undone, and the dry run and confirmation.
+func (d purchaseDialog) tailLines(irrevocable string, w int) []string {
+	th := d.env.th
+	out := []string{d.fieldLine(pfTags, "Tags", "", w)}
 	if _, err := d.tags(); err != nil {
 		// Said under the field as it is typed, not only after buy and enter.
 		indent := strings.Repeat(" ", 2+purchaseLabelWidth+2)

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/components/detail"
@@ -49,23 +48,7 @@ func (d purchaseDialog) planLines(w int, account string, out []string) []string 
 	for _, l := range fieldLines(th, rows, w-2) {
 		out = append(out, "  "+l)
 	}
-	out = append(out, d.fieldLine(pfTags, "Tags", "", w))
-	if _, err := d.tags(); err != nil {
-		indent := strings.Repeat(" ", 2+purchaseLabelWidth+2)
-		for _, l := range wrapStyled(th.Error, "✗ "+err.Error(), w-len(indent)) {
-			out = append(out, indent+l)
-		}
-	}
-	for _, l := range wrapStyled(th.Warning.Bold(true), planIrrevocable, w-2) {
-		out = append(out, "  "+l)
-	}
-	for _, l := range d.statusLines(w - 2) {
-		if !strings.HasPrefix(l, "▸ ") && !strings.HasPrefix(l, "  ") {
-			l = "  " + l
-		}
-		out = append(out, l)
-	}
-	return out
+	return append(out, d.tailLines(planIrrevocable, w)...)
 }
 
 // partShort is a part in a dialog's width: its zone, count, window and hours, and its type

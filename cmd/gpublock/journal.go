@@ -141,7 +141,7 @@ func journalRows(entries []aws.JournalEntry, region string) []journalRow {
 			r := &rows[i]
 			r.Outcome, r.SettledLater, r.Recovered, r.Error = e.Outcome, e.SettledLater, e.Recovered, aws.Redact(e.Error)
 			r.Result = e.Result
-			if r.CapacityReservationId == "" && e.Action == "PurchaseCapacityBlock" {
+			if r.CapacityReservationId == "" && (e.Action == "PurchaseCapacityBlock" || e.Action == "CreateTrainingPlan") {
 				r.CapacityReservationId = e.Result
 			}
 		}
@@ -186,7 +186,7 @@ func printJournal(w io.Writer, rows []journalRow) {
 			t = strings.Replace(t[:16], "T", " ", 1)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", t, journalAction(r.Action), r.Region, journalCell(r.AvailabilityZone),
-			journalCell(capacity), journalCell(fee), outcome, journalCell(r.CapacityReservationId), r.RequestId)
+			journalCell(capacity), journalCell(fee), outcome, journalCell(reservationCell(r.CapacityReservationId)), r.RequestId)
 	}
 	tw.Flush()
 }
@@ -199,8 +199,21 @@ func journalAction(a string) string {
 		return "extension"
 	case "RunInstances":
 		return "launch"
+	case "CreateTrainingPlan":
+		return "plan purchase"
+	case "ExtendTrainingPlan":
+		return "plan extension"
 	}
 	return a
+}
+
+// reservationCell is a reservation in the table: a block's id, or a training plan's name
+// (its ARN's last part; -o json keeps the whole ARN).
+func reservationCell(id string) string {
+	if strings.HasPrefix(id, "arn:") {
+		return id[strings.LastIndex(id, "/")+1:]
+	}
+	return id
 }
 
 func journalCell(s string) string {

@@ -165,6 +165,15 @@ func TestPurchasePlanTableShowsHowToUse(t *testing.T) {
 			t.Fatalf("receipt lacks %q:\n%s", want, out)
 		}
 	}
+	// The journal names the purchase and the plan it bought, as it does a block's.
+	plans := plansIn(t, cs.url, off.Region)
+	if len(plans) != 1 {
+		t.Fatalf("%d plans, want 1", len(plans))
+	}
+	code, out, errs = runCLI("journal", "--endpoint-url", cs.url)
+	if code != 0 || !strings.Contains(out, "plan purchase") || !strings.Contains(out, plans[0].TrainingPlanName) || strings.Contains(out, "arn:aws:sagemaker") {
+		t.Errorf("journal: exit %d\n%s%s", code, out, errs)
+	}
 }
 
 func TestPurchasePlanLostReplySettlesToOnePlan(t *testing.T) {

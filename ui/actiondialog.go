@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"sync/atomic"
@@ -13,6 +12,7 @@ import (
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/ui/components/text"
+	"github.com/gpublock/gpublock/ui/program"
 	"github.com/gpublock/gpublock/ui/theme"
 )
 
@@ -20,19 +20,13 @@ import (
 // launch) take from the root model. The blocks screen builds one with Model.actionEnv to
 // open the launch dialog on a block.
 type actionEnv struct {
-	th        theme.Theme
-	ctx       context.Context
-	backend   Backend
-	simulated bool
-	account   string // "" until the identity is known
-	loc       *time.Location
-	now       func() time.Time // the UI's clock, for what the dialogs show
-	poll      time.Duration    // between looks at a block's state
-	maxSpend  *model.Money
-	tags      map[string]string // default tags of a purchase
-	ami       string            // default AMI of a launch
-	size      rect              // the body the dialog is drawn in
-	prices    *pricing.Catalog  // nil: the embedded one
+	*program.Context                   // theme, clock, backend, identity, shared with the root
+	poll             time.Duration     // between looks at a block's state
+	maxSpend         *model.Money
+	tags             map[string]string // default tags of a purchase
+	ami              string            // default AMI of a launch
+	size             rect              // the body the dialog is drawn in
+	prices           *pricing.Catalog  // nil: the embedded one
 }
 
 // actionEnv is the environment of the purchase, receipt and launch dialogs.
@@ -41,14 +35,10 @@ func (m Model) actionEnv() actionEnv {
 	if poll <= 0 {
 		poll = 3 * time.Second
 	}
-	env := actionEnv{th: m.th, ctx: m.opts.Context, backend: m.opts.Backend, simulated: m.opts.Simulated,
-		loc: m.opts.Location, now: m.clk.Now, poll: poll, maxSpend: m.opts.MaxSpend, tags: m.opts.DefaultTags, ami: m.opts.DefaultAMI, prices: m.opts.Prices}
-	if m.identityOK && m.identityErr == nil {
-		env.account = m.identity.Account
-	}
-	if m.width > 0 {
+	env := actionEnv{Context: m.pc, poll: poll, maxSpend: m.opts.MaxSpend, tags: m.opts.DefaultTags, ami: m.opts.DefaultAMI, prices: m.opts.Prices}
+	if m.pc.Width > 0 {
 		l := m.layout()
-		env.size = rect{m.width, m.height - l.headerH - l.footerH}
+		env.size = rect{m.pc.Width, m.pc.Height - l.headerH - l.footerH}
 	}
 	return env
 }

@@ -124,7 +124,7 @@ func newLaunchScreen(t *testing.T, b Backend, blk model.Block, simulated bool) *
 	opts := actionTestOptions(b)
 	opts.Simulated = simulated
 	m := New(opts)
-	m.width, m.height = 160, 48
+	m.pc.Width, m.pc.Height = 160, 48
 	d, cmd := newLaunchDialog(m.actionEnv(), blk)
 	m.dialog = d
 	return newScreenOf(t, dialogHost{m, cmd}, 160, 48)

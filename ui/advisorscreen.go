@@ -17,8 +17,8 @@ var advisorScreenKey = key.NewBinding(key.WithKeys("3", "alt+3"), key.WithHelp("
 
 func newAdvisorScreen(m *Model) {
 	m.advisor = advisorui.New(advisorui.Options{
-		Theme: m.th, Now: m.clk.Now, Catalog: m.opts.Prices, Search: searchOver(m.opts.Backend),
-		Context: m.opts.Context, Region: m.opts.Region, ReadOnly: m.opts.ReadOnly, Location: m.opts.Location,
+		Theme: m.pc.Theme, Now: m.pc.Clock.Now, Catalog: m.opts.Prices, Search: searchOver(m.pc.Backend),
+		Context: m.pc.Ctx, Region: m.opts.Region, ReadOnly: m.pc.ReadOnly, Location: m.pc.Location,
 	})
 }
 
@@ -56,10 +56,10 @@ func (m Model) advisorUpdate(msg tea.Msg) (tea.Model, tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case advisorui.BuyMsg:
 		switch {
-		case m.opts.ReadOnly:
+		case m.pc.ReadOnly:
 			m.flash = "Read-only: nothing can be bought."
 			return m, nil, true
-		case m.opts.Backend == nil:
+		case m.pc.Backend == nil:
 			m.flash = "Not connected, so nothing can be bought."
 			return m, nil, true
 		}
@@ -78,12 +78,12 @@ func (m Model) advisorUpdate(msg tea.Msg) (tea.Model, tea.Cmd, bool) {
 func (m Model) advisorKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
 	// the backend may have been connected (or changed) since the screen was built
-	m.advisor.SetSearch(searchOver(m.opts.Backend))
+	m.advisor.SetSearch(searchOver(m.pc.Backend))
 	m.advisor, cmd = m.advisor.Update(k)
 	return m, tea.Batch(cmd, m.spinCmd())
 }
 
 func (m Model) advisorBody() string {
 	l := m.layout()
-	return m.advisor.View(m.width, m.height-l.headerH-l.footerH)
+	return m.advisor.View(m.pc.Width, m.pc.Height-l.headerH-l.footerH)
 }

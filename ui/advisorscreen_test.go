@@ -220,7 +220,7 @@ func TestAdvisorScreenAfterConnect(t *testing.T) {
 	b, _ := emulatorBackend(t, ec2sim.Faults{})
 	opts := testOptions(nil)
 	m := update(New(opts), tea.WindowSizeMsg{Width: 160, Height: 48})
-	m.opts.Backend = b // as onConnected does
+	m.pc.Backend = b // as onConnected does
 	m = pressAdvisor(t, m, altKey('3'))
 	m = pressAdvisor(t, m, keyMsg("enter"))
 	plain := ansi.Strip(m.View().Content)

@@ -18,6 +18,7 @@ import (
 	"github.com/gpublock/gpublock/ui/components/detail"
 	"github.com/gpublock/gpublock/ui/components/offerings"
 	"github.com/gpublock/gpublock/ui/components/searchform"
+	"github.com/gpublock/gpublock/ui/program"
 	"github.com/gpublock/gpublock/ui/theme"
 )
 
@@ -98,28 +99,22 @@ type dialog interface {
 // Model is the root model.
 type Model struct {
 	opts Options
-	th   theme.Theme
+	// pc is shared with every screen and dialog: size, theme, clock, identity, backend.
+	pc   *program.Context
 	keys KeyMap
 	help help.Model
 	spin spinner.Model
 
 	spinning bool // a spinner tick is in flight
-	width    int
-	height   int
 	screen   screenID
 	focus    pane // within the search screen
 	dialog   dialog
 	notice   string
 	flash    string    // a one-line answer to the last key (copied, nothing to copy…)
 	clock    time.Time // the time shown, as of the last tick
-	clk      *clock    // the time source, shared with the form
 
 	connecting bool
 	connectErr error
-
-	identity    Identity
-	identityErr error
-	identityOK  bool
 
 	form  searchform.Model
 	table offerings.Model
@@ -152,8 +147,10 @@ func New(opts Options) Model {
 	if opts.Context == nil {
 		opts.Context = context.Background()
 	}
-	clk := &clock{now: opts.Now}
+	clk := program.NewClock(opts.Now)
 	th := theme.New(!opts.NoColor)
+	pc := &program.Context{Ctx: opts.Context, Backend: opts.Backend, Simulated: opts.Simulated, ReadOnly: opts.ReadOnly,
+		Theme: th, Clock: clk, Location: opts.Location}
 	h := help.New()
 	h.Styles = help.Styles{
 		ShortKey: th.HelpKey, ShortDesc: th.HelpDesc, ShortSeparator: th.HelpSep,
@@ -161,13 +158,12 @@ func New(opts Options) Model {
 	}
 	m := Model{
 		opts:   opts,
-		th:     th,
 		keys:   spendingKeys(DefaultKeyMap(), opts.ReadOnly),
 		help:   h,
 		spin:   spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(th.Accent)),
 		notice: opts.Notice,
 		clock:  clk.Now(),
-		clk:    clk,
+		pc:     pc,
 		// Init starts the spinner for the identity call; a second tick chain would double
 		// its speed.
 		spinning:   true,
@@ -192,14 +188,14 @@ func New(opts Options) Model {
 // Init loads the identity behind a spinner and starts the clock; the first frame does not
 // wait for either.
 func (m Model) Init() tea.Cmd {
-	first := identityCmd(m.opts.Context, m.opts.Backend)
+	first := identityCmd(m.pc.Ctx, m.pc.Backend)
 	if m.connecting {
-		first = connectCmd(m.opts.Context, m.opts.Connect)
+		first = connectCmd(m.pc.Ctx, m.opts.Connect)
 	}
 	// The terminal's background chooses the light or the dark palette (ui/theme).
 	cmds := []tea.Cmd{first, m.spin.Tick, clockCmd(), tea.RequestBackgroundColor}
 	if m.blocks.loading {
-		b, ctx, regions := m.opts.Backend, m.opts.Context, m.blocksRegions()
+		b, ctx, regions := m.pc.Backend, m.pc.Ctx, m.blocksRegions()
 		cmds = append(cmds, func() tea.Msg {
 			list, err := b.Blocks(ctx, regions)
 			return blocksMsg{id: 1, list: list, err: err}
@@ -219,7 +215,7 @@ func clockCmd() tea.Cmd {
 
 // busy reports whether anything is loading, which is what keeps the spinner turning.
 func (m Model) busy() bool {
-	return m.connecting || !m.identityOK || m.blocks.loading || m.search.running || m.extra.altsLoading || m.extra.probeLoading || m.advisor.Running()
+	return m.connecting || !m.pc.Identity.Known || m.blocks.loading || m.search.running || m.extra.altsLoading || m.extra.probeLoading || m.advisor.Running()
 }
 
 // Update routes a message.
@@ -234,16 +230,16 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
-		m.width, m.height = msg.Width, msg.Height
+		m.pc.Width, m.pc.Height = msg.Width, msg.Height
 		m.table.SetHeight(m.layout().tableRows)
-		m.help.SetWidth(m.width)
+		m.help.SetWidth(m.pc.Width)
 		if m.dialog != nil {
 			return m.updateDialog(dialogSizeMsg(m.actionEnv().size))
 		}
 		return m, nil
 	case tea.BackgroundColorMsg:
 		// Every copy of the theme, in the panes and the dialogs, follows.
-		m.th.SetDarkBackground(msg.IsDark())
+		m.pc.Theme.SetDarkBackground(msg.IsDark())
 		return m, nil
 	case rootMsg:
 		return m.onRootMsg(msg)
@@ -253,7 +249,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.onMouse(msg.(tea.MouseMsg)), nil
 	case clockMsg:
 		// Relative dates ("now", "+4w") and the 8-week limit move with the clock.
-		m.clock = m.clk.Now()
+		m.clock = m.pc.Clock.Now()
 		m.form.Revalidate()
 		m.blocks.table.SetNow(m.clock)
 		m, ring := m.checkWarnings()
@@ -270,7 +266,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case connectedMsg:
 		return m.onConnected(msg)
 	case identityMsg:
-		m.identity, m.identityErr, m.identityOK = msg.id, msg.err, true
+		m.pc.Identity = program.Identity{Identity: msg.id, Err: msg.err, Known: true}
 		return m, nil
 	case searchEventsMsg:
 		return m.onSearchEvents(msg)
@@ -335,7 +331,7 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		return m.quit()
 	}
-	if m.width > 0 && m.layout().tooSmall {
+	if m.pc.Width > 0 && m.layout().tooSmall {
 		// Nothing but the message is on screen, no text field among it: q quits.
 		if keyIs(k, keys.Quit) {
 			return m.quit()
@@ -347,7 +343,7 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	// No form field takes a "?", so help opens from them too; a table filter may hold one.
 	if keyIs(k, keys.Help) && !m.table.Filtering() && !(m.screen == screenBlocks && m.blocks.table.Filtering()) {
-		m.dialog = helpDialog{th: m.th, groups: m.helpKeys().groups(), size: m.actionEnv().size}
+		m.dialog = helpDialog{th: m.pc.Theme, groups: m.helpKeys().groups(), size: m.actionEnv().size}
 		return m, nil
 	}
 	// Without a backend the form is of no use, so q quits from it too.

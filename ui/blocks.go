@@ -70,7 +70,7 @@ type openedMsg struct {
 }
 
 func newBlocksScreen(m *Model) {
-	m.blocks = blocksScreen{table: blocks.New(m.th), notified: map[string]bool{}, notifyOff: m.opts.NoNotify}
+	m.blocks = blocksScreen{table: blocks.New(m.pc.Theme), notified: map[string]bool{}, notifyOff: m.opts.NoNotify}
 	m.blocks.table.SetRules(m.warnRules())
 }
 
@@ -121,14 +121,14 @@ func (m Model) loadBlocks() (Model, tea.Cmd) { return m.listBlocks(false) }
 func (m Model) rescanBlocks() (Model, tea.Cmd) { return m.listBlocks(true) }
 
 func (m Model) listBlocks(all bool) (Model, tea.Cmd) {
-	b := m.opts.Backend
+	b := m.pc.Backend
 	if b == nil || m.connecting {
 		return m, nil
 	}
 	if m.blocks.cancel != nil {
 		m.blocks.cancel()
 	}
-	ctx, cancel := context.WithCancel(m.opts.Context)
+	ctx, cancel := context.WithCancel(m.pc.Ctx)
 	m.blocks.id++
 	m.blocks.timer++ // the pending timer is replaced by the one this answer starts
 	m.blocks.cancel, m.blocks.loading = cancel, true
@@ -187,7 +187,7 @@ func (m Model) blocksUpdate(msg tea.Msg) (Model, tea.Cmd, bool) {
 			m.blocks.ticking = false
 			return m, nil, true
 		}
-		m.clock = m.clk.Now()
+		m.clock = m.pc.Clock.Now()
 		m.blocks.table.SetNow(m.clock)
 		m, ring := m.checkWarnings()
 		return m, tea.Batch(blocksTick(), ring), true
@@ -227,10 +227,10 @@ func (m Model) onBlocks(msg blocksMsg) Model {
 	}
 	if !msg.list.Now.IsZero() {
 		// The UI's clock follows the backend's: the emulator's may have been moved.
-		m.clk.sync(msg.list.Now)
+		m.pc.Clock.Sync(msg.list.Now)
 		s.at = msg.list.Now
 	}
-	m.clock = m.clk.Now()
+	m.clock = m.pc.Clock.Now()
 	s.list, s.fees = msg.list.Blocks, msg.list.Fees
 	s.regions = m.blocksRegions()
 	before, _ := s.table.Selected()
@@ -312,7 +312,7 @@ func (m Model) checkWarnings() (Model, tea.Cmd) {
 		cmds = append(cmds, ring(texts...))
 	}
 	if notify := m.opts.Notify; notify != nil {
-		ctx, now := m.opts.Context, m.clock
+		ctx, now := m.pc.Ctx, m.clock
 		cmds = append(cmds, func() tea.Msg {
 			var failures []string
 			for _, n := range news {
@@ -333,7 +333,7 @@ func (m Model) switchScreen(to screenID) (tea.Model, tea.Cmd) {
 	if to != screenBlocks {
 		return m, nil
 	}
-	m.clock = m.clk.Now()
+	m.clock = m.pc.Clock.Now()
 	m.blocks.table.SetNow(m.clock)
 	cmds := []tea.Cmd{m.startBlocksTick()}
 	// Regions chosen on the search screen since the last listing are listed at once, not
@@ -493,7 +493,7 @@ func (m Model) openConsole(b model.Block) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	m.flash = "Opening " + url
-	ctx := m.opts.Context
+	ctx := m.pc.Ctx
 	return m, func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		defer cancel()
@@ -505,7 +505,7 @@ func (m Model) openConsole(b model.Block) (tea.Model, tea.Cmd) {
 // openBlockLaunch opens the launch form on the block.
 func (m Model) openBlockLaunch(b model.Block) (tea.Model, tea.Cmd) {
 	switch {
-	case m.opts.ReadOnly:
+	case m.pc.ReadOnly:
 		return m, nil
 	case b.State == model.StatePaymentFailed:
 		m.flash = payFailedFlash(b, "launched into")

@@ -25,15 +25,15 @@ func (m Model) blocksLayout() blocksRects {
 	if l.tooSmall {
 		return r
 	}
-	body := m.height - l.headerH - l.footerH
+	body := m.pc.Height - l.headerH - l.footerH
 	switch {
-	case m.width >= wideWidth && m.height >= wideHeight:
+	case m.pc.Width >= wideWidth && m.pc.Height >= wideHeight:
 		th := max(8, body*50/100)
-		r.table, r.detail = rect{m.width, th}, rect{m.width, body - th}
+		r.table, r.detail = rect{m.pc.Width, th}, rect{m.pc.Width, body - th}
 	case m.blocks.detail:
-		r.detail = rect{m.width, body}
+		r.detail = rect{m.pc.Width, body}
 	default:
-		r.table = rect{m.width, body}
+		r.table = rect{m.pc.Width, body}
 	}
 	used := 2 + 1 + 1 // border, status line, header
 	if m.blocks.table.Filtering() || m.blocks.table.FilterText() != "" {
@@ -73,7 +73,7 @@ func (m Model) blocksTableView(w, h int) string {
 	if w <= 0 || h <= 0 {
 		return ""
 	}
-	th, s := m.th, m.blocks
+	th, s := m.pc.Theme, m.blocks
 	lines := []string{ansi.Truncate(m.blocksStatus(), w, "…")}
 	lines = append(lines, m.blocksProblemLines(w)...)
 	switch {
@@ -103,8 +103,8 @@ func blocksTableRows(h, above int) int { return max(1, h-above) }
 // blocksStatus is the line over the table: what was listed where and when, the refresh
 // period, the notifications, and the regions that failed.
 func (m Model) blocksStatus() string {
-	th, s := m.th, m.blocks
-	if m.opts.Backend == nil {
+	th, s := m.pc.Theme, m.blocks
+	if m.pc.Backend == nil {
 		return th.Muted.Render("Not connected.")
 	}
 	if !s.loaded {
@@ -148,7 +148,7 @@ func (m Model) blocksProblemLines(w int) []string {
 			region = "A region"
 		}
 		for _, l := range text.Wrap(fmt.Sprintf("✖ %s %s: %s", region, what, p.Message), w) {
-			out = append(out, m.th.Error.Render(l))
+			out = append(out, m.pc.Theme.Error.Render(l))
 		}
 	}
 	return out
@@ -157,7 +157,7 @@ func (m Model) blocksProblemLines(w int) []string {
 func (m Model) blockDetailView(w, h int) string {
 	p, ok := m.blockDetailPage(w, h)
 	if !ok {
-		return m.th.Muted.Render("Select a block to see its instances, extensions, tags and ids.")
+		return m.pc.Theme.Muted.Render("Select a block to see its instances, extensions, tags and ids.")
 	}
 	// The scroll keys are named only where they scroll: with the detail focused.
 	return p.View(m.blocks.scroll, m.blocks.detail)
@@ -170,7 +170,7 @@ func (m Model) blockDetailPage(w, h int) (pager.Page, bool) {
 		return pager.Page{}, false
 	}
 	fee, hasFee := m.blocks.table.Fee()
-	return blocks.DetailPageRules(m.th, m.warnRules(), b, fee, hasFee, m.clock, m.opts.Location, w, h), true
+	return blocks.DetailPageRules(m.pc.Theme, m.warnRules(), b, fee, hasFee, m.clock, m.pc.Location, w, h), true
 }
 
 // warningBadge is the header's count of warnings, on every screen: red when one is red.
@@ -179,12 +179,12 @@ func (m Model) warningBadge() string {
 	if len(ws) == 0 {
 		return ""
 	}
-	style := m.th.Warning
+	style := m.pc.Theme.Warning
 	for _, bw := range ws {
 		if bw.w.Red() {
-			style = m.th.Error
+			style = m.pc.Theme.Error
 		}
 	}
 	// Set off from the account after it, which would otherwise read "warnings account".
-	return style.Render("▲ "+plural(len(ws), "warning")) + m.th.Muted.Render(" · ")
+	return style.Render("▲ "+plural(len(ws), "warning")) + m.pc.Theme.Muted.Render(" · ")
 }

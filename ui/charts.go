@@ -73,7 +73,7 @@ func (m Model) chartKey(k tea.KeyPressMsg) (mm Model, cmd tea.Cmd, used bool) {
 			m.flash = "Nothing marked: m marks the offering under the cursor, then c compares the marked ones."
 			return m, nil, true
 		}
-		m.dialog = compareDialog{th: m.th, cs: cs, back: m.keys.Back, compare: m.keys.Compare}
+		m.dialog = compareDialog{th: m.pc.Theme, cs: cs, back: m.keys.Back, compare: m.keys.Compare}
 		return m, nil, true
 	}
 	return m, nil, false
@@ -91,9 +91,9 @@ func (m Model) detailTitle() string {
 func (m Model) chartView(w, h int) string {
 	c, ok := m.table.SelectedComparison()
 	if !ok {
-		return m.th.Muted.Render("Select an offering to see its charts.")
+		return m.pc.Theme.Muted.Render("Select an offering to see its charts.")
 	}
-	return chart.View(m.th, c, w, h)
+	return chart.View(m.pc.Theme, c, w, h)
 }
 
 // compareDialog shows the marked offerings on one chart over the screen.

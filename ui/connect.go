@@ -36,42 +36,29 @@ func connectCmd(ctx context.Context, connect func(context.Context) (Connection, 
 	}
 }
 
-// clock is the UI's time, shared by the root and the form, so that a backend with a clock
-// of its own can replace it once connected. skew is how far the backend's clock was from it
-// at the last look (sync): the emulator's clock can be moved while the UI runs.
-type clock struct {
-	now  func() time.Time
-	skew time.Duration
-}
-
-func (c *clock) Now() time.Time { return c.now().Add(c.skew) }
-
-// sync sets the clock to the backend's time t, read just now.
-func (c *clock) sync(t time.Time) { c.skew = t.Sub(c.now()) }
-
 // onConnected takes the backend into use and asks who the calls are made as.
 func (m Model) onConnected(msg connectedMsg) (tea.Model, tea.Cmd) {
 	m.connecting = false
 	if msg.err != nil {
 		m.connectErr = msg.err
-		m.identityOK = true // nothing more will load
+		m.pc.Identity.Known = true // nothing more will load
 		return m, nil
 	}
 	c := msg.c
-	m.opts.Backend, m.opts.Simulated, m.opts.Profile, m.opts.Region = c.Backend, c.Simulated, c.Profile, c.Region
+	m.pc.Backend, m.pc.Simulated, m.opts.Profile, m.opts.Region = c.Backend, c.Simulated, c.Profile, c.Region
 	if c.Notice != "" {
 		m.notice = c.Notice
 	}
 	if c.Now != nil {
-		m.clk.now, m.clk.skew = c.Now, 0
+		m.pc.Clock.Replace(c.Now)
 	}
-	m.clock = m.clk.Now()
+	m.clock = m.pc.Clock.Now()
 	m.form.SetHomeRegion(c.Region)
 	if len(c.Sources) > 0 {
 		m.form.SetSources(c.Sources, "")
 	}
 	m, list := m.loadBlocks() // the header counts the blocks' warnings on every screen
-	return m, tea.Batch(identityCmd(m.opts.Context, c.Backend), list)
+	return m, tea.Batch(identityCmd(m.pc.Ctx, c.Backend), list)
 }
 
 // Err is why the UI could not connect, for the program's exit status; nil otherwise.

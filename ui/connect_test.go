@@ -45,8 +45,8 @@ func TestConnectBehindTheFirstFrame(t *testing.T) {
 	if got := m.search.query.Regions; len(got) != 1 || got[0] != "us-west-2" {
 		t.Errorf("searched %v, want the connection's region us-west-2", got)
 	}
-	if !m.opts.Simulated || m.opts.Profile != "demo" || m.Err() != nil {
-		t.Errorf("after connecting: simulated=%v profile=%q err=%v", m.opts.Simulated, m.opts.Profile, m.Err())
+	if !m.pc.Simulated || m.opts.Profile != "demo" || m.Err() != nil {
+		t.Errorf("after connecting: simulated=%v profile=%q err=%v", m.pc.Simulated, m.opts.Profile, m.Err())
 	}
 }
 

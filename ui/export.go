@@ -33,7 +33,7 @@ func (m Model) exportTable() (tea.Model, tea.Cmd) {
 	for i := range cmps {
 		cmps[i] = m.table.RowComparison(i)
 	}
-	now := m.clk.Now()
+	now := m.pc.Clock.Now()
 	return m, func() tea.Msg {
 		path, err := writeExport(".", now, cmps)
 		if err != nil {

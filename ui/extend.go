@@ -91,7 +91,7 @@ type extendedMsg struct {
 // openExtend opens the extend dialog on a block that can be extended.
 func (m Model) openExtend(b model.Block) (tea.Model, tea.Cmd) {
 	switch {
-	case m.opts.ReadOnly:
+	case m.pc.ReadOnly:
 		return m, nil
 	case b.State != model.StateActive && b.State != model.StateScheduled:
 		m.flash = fmt.Sprintf("Block %s is %s: only active or scheduled blocks can be extended.", b.ReservationID, b.State)
@@ -109,15 +109,15 @@ func newExtendDialog(env actionEnv, prices *pricing.Catalog, b model.Block) exte
 }
 
 func (d extendDialog) ctx() context.Context {
-	if d.env.ctx == nil {
+	if d.env.Ctx == nil {
 		return context.Background()
 	}
-	return d.env.ctx
+	return d.env.Ctx
 }
 
 // checkCmd runs the dry run of the chosen extension.
 func (d extendDialog) checkCmd() tea.Cmd {
-	id, b, blk, off, ctx := d.id, d.env.backend, d.b, d.off, d.ctx()
+	id, b, blk, off, ctx := d.id, d.env.Backend, d.b, d.off, d.ctx()
 	return func() tea.Msg {
 		p, err := b.CheckExtend(ctx, blk, off)
 		return extCheckMsg{dialog: id, perm: p, err: err}
@@ -238,7 +238,7 @@ func (d extendDialog) tryBuy() (dialog, tea.Cmd, bool) {
 		return d, nil, false
 	}
 	d.step, d.notYet = extBuying, ""
-	id, b, blk, off, ctx := d.id, d.env.backend, d.b, d.off, d.ctx()
+	id, b, blk, off, ctx := d.id, d.env.Backend, d.b, d.off, d.ctx()
 	return d, func() tea.Msg {
 		res, err := b.Extend(ctx, blk, off)
 		return extendedMsg{dialog: id, res: res, err: err}
@@ -274,9 +274,9 @@ func (d extendDialog) fits() bool {
 // of two cells, as the purchase and launch dialogs' lines do, so that the dry run's answer
 // (dryRunLines) starts in the column of the values above it.
 func (d extendDialog) lines(w int) []string {
-	th, b := d.env.th, d.b
-	loc := d.env.loc
-	account := d.env.account
+	th, b := d.env.Theme, d.b
+	loc := d.env.Location
+	account := d.env.Account()
 	if account == "" {
 		account = "unknown"
 	}
@@ -366,7 +366,7 @@ func (d extendDialog) lines(w int) []string {
 // doneLines are the answer of the extension, then its payment as it is followed: pending
 // (watching), paid (the new end), failed (the end stays; what to do).
 func (d extendDialog) doneLines(w int) []string {
-	th, loc := d.env.th, d.env.loc
+	th, loc := d.env.Theme, d.env.Location
 	if f := d.failure; f != nil {
 		if f.AlreadyBought {
 			return wrapStyled(th.Warning, "ALREADY EXTENDED: "+f.Error()+" Any key closes.", w)
@@ -432,11 +432,11 @@ func (d extendDialog) View(width, height int) string {
 	w := min(width, 104)
 	lines := d.lines(w - 2)
 	if len(lines)+2 > height && d.step == extConfirm {
-		lines = append(lines[:max(0, height-3)], d.env.th.Warning.Render("Too small to show everything: make the terminal taller to extend."))
+		lines = append(lines[:max(0, height-3)], d.env.Theme.Warning.Render("Too small to show everything: make the terminal taller to extend."))
 	}
 	if len(lines)+2 > height {
 		lines = lines[:max(0, height-2)]
 	}
 	r := dialogRect(width, height, len(lines))
-	return placeDialog(modeFrame(d.env.th, d.env.simulated, "Extend "+d.b.ReservationID, strings.Join(lines, "\n"), r), width)
+	return placeDialog(modeFrame(d.env.Theme, d.env.Simulated, "Extend "+d.b.ReservationID, strings.Join(lines, "\n"), r), width)
 }

@@ -36,7 +36,7 @@ type extChoiceMsg struct {
 // fetchChoices asks for every length and prices each choice; the lengths offered arrive
 // one by one (AWS's request bucket makes the long ones slow), then the whole answer.
 func (d extendDialog) fetchChoices() tea.Cmd {
-	id, b, blk, prices, ctx := d.ask, d.env.backend, d.b, d.prices, d.ctx()
+	id, b, blk, prices, ctx := d.ask, d.env.Backend, d.b, d.prices, d.ctx()
 	return func() tea.Msg {
 		// Room for every length, so that the asking never waits on a dialog closed meanwhile.
 		found := make(chan extChoiceMsg, len(model.ExtensionLengths(blk))+1)
@@ -199,7 +199,7 @@ func (d extendDialog) addedLength() string {
 
 // listLines are the dialog's lines while it asks, lists or has nothing to offer, at width w.
 func (d extendDialog) listLines(w, room int) []string {
-	th, loc := d.env.th, d.env.loc
+	th, loc := d.env.Theme, d.env.Location
 	var out []string
 	switch d.step {
 	case extLoading:

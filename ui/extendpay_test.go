@@ -65,7 +65,7 @@ func TestExtensionPaymentFollowed(t *testing.T) {
 		return strings.Contains(rowOf(text, bought.ReservationID), newEnd.UTC().Format("Jan 02 15:04"))
 	})
 	m := s.final()
-	if blk := awaitBlock(t, m.opts.Backend, bought.ReservationID); !blk.End.Equal(newEnd) {
+	if blk := awaitBlock(t, m.pc.Backend, bought.ReservationID); !blk.End.Equal(newEnd) {
 		t.Errorf("the emulator ends the block at %s, want %s", blk.End, newEnd)
 	}
 }
@@ -89,7 +89,7 @@ func TestExtensionPaymentFailsInDialog(t *testing.T) {
 	s.press("esc")
 	s.waitFor("the warning in the row", func(text string) bool { return strings.Contains(rowOf(text, bought.ReservationID), "✖ EXT FAILED") })
 	m := s.final()
-	if blk := awaitBlock(t, m.opts.Backend, bought.ReservationID); !blk.End.Equal(o.End) {
+	if blk := awaitBlock(t, m.pc.Backend, bought.ReservationID); !blk.End.Equal(o.End) {
 		t.Errorf("the emulator ends the block at %s, want its old end %s", blk.End, o.End)
 	}
 }

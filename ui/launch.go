@@ -100,9 +100,9 @@ type waitTickMsg struct {
 // It lists the subnets of the block's zone and reads the backend's clock in commands; the
 // root routes their answers to it like any dialog's. Never open it in read-only mode.
 func newLaunchDialog(env actionEnv, b model.Block) (launchDialog, tea.Cmd) {
-	d := launchDialog{env: env, id: dialogSeq.Add(1), block: b, focus: lfConfirm, backendNow: env.now()}
+	d := launchDialog{env: env, id: dialogSeq.Add(1), block: b, focus: lfConfirm, backendNow: env.Now()}
 	ami := env.ami
-	if ami == "" && env.simulated {
+	if ami == "" && env.Simulated {
 		ami = demoAMIFor(b.InstanceType)
 	}
 	d.fields[lfAMI] = textfield.New(ami)
@@ -119,7 +119,7 @@ func newLaunchDialog(env actionEnv, b model.Block) (launchDialog, tea.Cmd) {
 	if ami == "" {
 		d.focus = lfAMI
 	}
-	id, be, ctx := d.id, env.backend, envCtx(env)
+	id, be, ctx := d.id, env.Backend, envCtx(env)
 	list := func() tea.Msg {
 		s, err := be.Subnets(ctx, b.Region, b.AvailabilityZone)
 		return subnetsMsg{dialog: id, subnets: s, err: err}
@@ -132,10 +132,10 @@ func newLaunchDialog(env actionEnv, b model.Block) (launchDialog, tea.Cmd) {
 }
 
 func envCtx(env actionEnv) context.Context {
-	if env.ctx == nil {
+	if env.Ctx == nil {
 		return context.Background()
 	}
-	return env.ctx
+	return env.Ctx
 }
 
 // free is how many instances the form may ask for: the block's available count once it
@@ -179,7 +179,7 @@ func (d *launchDialog) check() tea.Cmd {
 		return nil
 	}
 	d.checking, d.checkErr, d.perm = true, nil, Permission{}
-	id, ver, be, ctx, b := d.id, d.version, d.env.backend, envCtx(d.env), d.block
+	id, ver, be, ctx, b := d.id, d.version, d.env.Backend, envCtx(d.env), d.block
 	return func() tea.Msg {
 		p, err := be.CheckLaunch(ctx, b, spec)
 		return launchCheckMsg{dialog: id, version: ver, perm: p, err: err}
@@ -192,7 +192,7 @@ func (d *launchDialog) check() tea.Cmd {
 const blockLookEvery = 5 * time.Minute
 
 func (d launchDialog) tick(wait time.Duration) tea.Cmd {
-	id, be, ctx, b := d.id, d.env.backend, envCtx(d.env), d.block
+	id, be, ctx, b := d.id, d.env.Backend, envCtx(d.env), d.block
 	lastLook, poll := d.lastLook, d.env.poll
 	return func() tea.Msg {
 		if !sleep(ctx, wait) {
@@ -209,7 +209,7 @@ func (d launchDialog) tick(wait time.Duration) tea.Cmd {
 }
 
 func (d launchDialog) launch(spec LaunchSpec) tea.Cmd {
-	id, be, ctx, b := d.id, d.env.backend, envCtx(d.env), d.block
+	id, be, ctx, b := d.id, d.env.Backend, envCtx(d.env), d.block
 	return func() tea.Msg {
 		res, err := be.Launch(ctx, b, spec)
 		return launchedMsg{dialog: id, res: res, err: err}
@@ -311,7 +311,7 @@ func (d launchDialog) onTick(msg waitTickMsg) (dialog, tea.Cmd, bool) {
 		return d, nil, false
 	}
 	d.waiting, d.launching = false, true
-	id, be, ctx, b := d.id, d.env.backend, envCtx(d.env), d.block
+	id, be, ctx, b := d.id, d.env.Backend, envCtx(d.env), d.block
 	return d, func() tea.Msg {
 		p, err := be.CheckLaunch(ctx, b, spec)
 		if err == nil && !p.Allowed {
@@ -463,9 +463,9 @@ func (d launchDialog) confirm() (dialog, tea.Cmd, bool) {
 }
 
 func (d launchDialog) lines(w int) []string {
-	th, b := d.env.th, d.block
+	th, b := d.env.Theme, d.block
 	var out []string
-	if d.env.simulated {
+	if d.env.Simulated {
 		out = append(out, th.Simulated.Render("SIMULATED")+" "+th.Warning.Render("the emulator: nothing real starts"))
 	} else {
 		out = append(out, th.Live.Render("LIVE — REAL INSTANCES")+" "+th.Error.Render("this starts real instances in the block"))
@@ -481,8 +481,8 @@ func (d launchDialog) lines(w int) []string {
 		{lab("Block"), b.ReservationID + " · " + b.Region + " · " + b.AvailabilityZone},
 		{lab("Capacity"), fmt.Sprintf("%s × %d, %d free", b.InstanceType, b.TotalCount, d.free())},
 		{lab("State"), state},
-		{lab("Start"), bothTimes(b.Start, d.env.loc)},
-		{lab("End"), bothTimes(b.End, d.env.loc)},
+		{lab("Start"), bothTimes(b.Start, d.env.Location)},
+		{lab("End"), bothTimes(b.End, d.env.Location)},
 	}, w-2) {
 		out = append(out, "  "+l)
 	}
@@ -507,7 +507,7 @@ func (d launchDialog) lines(w int) []string {
 }
 
 func (d launchDialog) subnetLines(w int) []string {
-	th := d.env.th
+	th := d.env.Theme
 	switch {
 	case !d.subnetsIn:
 		return nil
@@ -532,7 +532,7 @@ func (d launchDialog) subnetLines(w int) []string {
 }
 
 func (d launchDialog) statusLines(w int) []string {
-	th := d.env.th
+	th := d.env.Theme
 	var out []string
 	switch {
 	case d.failure != nil && d.failure.Outcome == OutcomeUnknown:
@@ -575,7 +575,7 @@ func (d launchDialog) statusLines(w int) []string {
 const launchLabelWidth = 15
 
 func (d launchDialog) checkLines(w int) []string {
-	th := d.env.th
+	th := d.env.Theme
 	// The answer is a field of the form, in the column of the values above it, as in the
 	// purchase dialog.
 	line := func(style lipgloss.Style, answer string) []string {
@@ -604,8 +604,8 @@ func (d launchDialog) View(width, height int) string {
 	w := min(width, 104)
 	lines := d.lines(w - 2)
 	if len(lines)+2 > height {
-		lines = append(lines[:max(0, height-3)], d.env.th.Warning.Render("Too small to show everything: make the terminal taller."))
+		lines = append(lines[:max(0, height-3)], d.env.Theme.Warning.Render("Too small to show everything: make the terminal taller."))
 	}
 	r := dialogRect(width, height, len(lines))
-	return placeDialog(modeFrame(d.env.th, d.env.simulated, "Launch into a block", strings.Join(lines, "\n"), r), width)
+	return placeDialog(modeFrame(d.env.Theme, d.env.Simulated, "Launch into a block", strings.Join(lines, "\n"), r), width)
 }

@@ -28,7 +28,7 @@ type layout struct {
 
 func (m Model) layout() layout {
 	var l layout
-	if m.width < minWidth || m.height < minHeight {
+	if m.pc.Width < minWidth || m.pc.Height < minHeight {
 		l.tooSmall = true
 		return l
 	}
@@ -37,12 +37,12 @@ func (m Model) layout() layout {
 		l.headerH++
 	}
 	l.footerH = 1 + len(m.flashLines())
-	body := m.height - l.headerH - l.footerH
-	l.wide = m.width >= wideWidth && m.height >= wideHeight
+	body := m.pc.Height - l.headerH - l.footerH
+	l.wide = m.pc.Width >= wideWidth && m.pc.Height >= wideHeight
 	if l.wide {
 		// The table needs 118 cells for every column; the form gets the rest, 40 to 60.
-		formW := max(40, min(60, m.width-120))
-		right := m.width - formW
+		formW := max(40, min(60, m.pc.Width-120))
+		right := m.pc.Width - formW
 		statusH := 0
 		if m.search.has {
 			statusH = min(len(m.regionStatusLines(formW-2))+3, body/3)
@@ -56,14 +56,14 @@ func (m Model) layout() layout {
 		switch m.focus {
 		case paneForm:
 			resH := min(9, body/3)
-			l.form = rect{m.width, body - resH}
-			l.results = rect{m.width, resH}
+			l.form = rect{m.pc.Width, body - resH}
+			l.results = rect{m.pc.Width, resH}
 		case paneResults:
 			l.formCollapsed = true
-			l.form = rect{m.width, 1}
-			l.results = rect{m.width, body - 1}
+			l.form = rect{m.pc.Width, 1}
+			l.results = rect{m.pc.Width, body - 1}
 		case paneDetail:
-			l.detail = rect{m.width, body}
+			l.detail = rect{m.pc.Width, body}
 		}
 	}
 	// Inside the results pane: the border (2), the progress line, the compact region

@@ -21,7 +21,7 @@ func inside(x, y, left, top int, r rect) (int, int, bool) {
 
 // onMouse routes a mouse message to the pane under the pointer.
 func (m Model) onMouse(msg tea.MouseMsg) Model {
-	if m.opts.NoMouse || m.dialog != nil || m.width == 0 {
+	if m.opts.NoMouse || m.dialog != nil || m.pc.Width == 0 {
 		return m
 	}
 	l := m.layout()
@@ -43,7 +43,7 @@ func (m Model) searchMouse(msg tea.MouseMsg, l layout) Model {
 	var resTop int
 	switch {
 	case l.wide:
-		left, resTop = m.width-l.results.w, top
+		left, resTop = m.pc.Width-l.results.w, top
 	case l.formCollapsed:
 		resTop = top + 1
 	default:

@@ -76,7 +76,7 @@ func TestMouseSelectsScrollsAndSortsOfferings(t *testing.T) {
 		}
 		// The lines below the last row and the form hold no row.
 		before := m.table.Cursor()
-		m = update(m, click(1, m.height-1))
+		m = update(m, click(1, m.pc.Height-1))
 		if m.table.Cursor() != before {
 			t.Errorf("%v: a click on the help line moved the cursor to %d", sz, m.table.Cursor())
 		}
@@ -91,7 +91,7 @@ func TestMouseWheelScrollsTheDetail(t *testing.T) {
 	if !ok || p.Lines() <= l.detail.h-2 {
 		t.Fatalf("the detail has %d lines for a pane of %d; the test needs it longer", p.Lines(), l.detail.h-2)
 	}
-	x, y := m.width-10, l.headerH+l.results.h+3
+	x, y := m.pc.Width-10, l.headerH+l.results.h+3
 	m = update(m, wheel(x, y, true), wheel(x, y, true))
 	if top := m.detailScroll.Top(p); top != 2 {
 		t.Errorf("two notches down scrolled the detail to line %d", top)

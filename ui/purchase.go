@@ -73,10 +73,10 @@ func (m Model) openPurchase() (tea.Model, tea.Cmd) {
 	switch {
 	case !ok:
 		return m, nil
-	case m.opts.ReadOnly:
+	case m.pc.ReadOnly:
 		m.flash = "Read-only: nothing can be bought."
 		return m, nil
-	case m.opts.Backend == nil:
+	case m.pc.Backend == nil:
 		m.flash = "Not connected, so nothing can be bought."
 		return m, nil
 	}
@@ -112,8 +112,8 @@ func spendingKeys(km KeyMap, readOnly bool) KeyMap {
 // spending cap: then nothing at all is sent.
 func newPurchaseDialog(env actionEnv, o model.Offering) (purchaseDialog, tea.Cmd) {
 	d := purchaseDialog{env: env, id: dialogSeq.Add(1), o: o, cmp: pricing.Compare(env.prices, o), focus: pfConfirm}
-	if env.backend != nil {
-		d.platforms = env.backend.Platforms()
+	if env.Backend != nil {
+		d.platforms = env.Backend.Platforms()
 	}
 	if len(d.platforms) == 0 {
 		d.platforms = []string{"Linux/UNIX"}
@@ -146,7 +146,7 @@ func (d *purchaseDialog) dryRun() tea.Cmd {
 	// A word typed before was typed for another platform's answer.
 	d.fields[pfConfirm].SetValue("")
 	d.checking, d.perm, d.permErr = true, Permission{}, nil
-	id, check, b, ctx, o, platform := d.id, d.checkID, d.env.backend, d.env.ctx, d.o, d.platforms[d.platform]
+	id, check, b, ctx, o, platform := d.id, d.checkID, d.env.Backend, d.env.Ctx, d.o, d.platforms[d.platform]
 	return func() tea.Msg {
 		p, err := b.CheckPurchase(ctx, o, platform)
 		return dryRunMsg{dialog: id, check: check, perm: p, err: err}
@@ -201,7 +201,7 @@ func (d purchaseDialog) blocker() string {
 	switch {
 	case d.overCap:
 		return "over the cap"
-	case d.env.account == "":
+	case d.env.Account() == "":
 		return "The account that would pay is not known; close this and try again once the header shows it."
 	case d.checking:
 		return "Wait for the dry run to answer."
@@ -352,8 +352,8 @@ func (d purchaseDialog) key(k tea.KeyPressMsg) (dialog, tea.Cmd, bool) {
 func (d purchaseDialog) buy() (dialog, tea.Cmd, bool) {
 	tags, _ := d.tags()
 	d.buying = true
-	id, b, o, platform := d.id, d.env.backend, d.o, d.platforms[d.platform]
-	ctx := d.env.ctx
+	id, b, o, platform := d.id, d.env.Backend, d.o, d.platforms[d.platform]
+	ctx := d.env.Ctx
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -365,8 +365,8 @@ func (d purchaseDialog) buy() (dialog, tea.Cmd, bool) {
 
 // lines is the dialog's content at an inner width.
 func (d purchaseDialog) lines(w int) []string {
-	th, o := d.env.th, d.o
-	account := d.env.account
+	th, o := d.env.Theme, d.o
+	account := d.env.Account()
 	if account == "" {
 		account = "unknown"
 	}
@@ -388,7 +388,7 @@ func (d purchaseDialog) lines(w int) []string {
 		breakEven = fmt.Sprintf("%d%% utilization: never cheaper than on-demand", d.cmp.BreakEvenPercent())
 	}
 	var out []string
-	if d.env.simulated {
+	if d.env.Simulated {
 		out = append(out, th.Simulated.Render("SIMULATED")+" "+th.Warning.Render("the emulator: nothing real is bought, nothing is charged"))
 	} else {
 		out = append(out, th.Live.Render("LIVE — REAL MONEY")+" "+th.Error.Render("this buys a real "+o.Source.Label()+" on account "+account))
@@ -401,8 +401,8 @@ func (d purchaseDialog) lines(w int) []string {
 		{"Account", account + " (alias unavailable)"},
 		{"Region · zone", o.Region + " · " + o.AvailabilityZone},
 		{"Capacity", what},
-		{"Start", bothTimes(o.Start, d.env.loc)},
-		{"End", bothTimes(o.End, d.env.loc)},
+		{"Start", bothTimes(o.Start, d.env.Location)},
+		{"End", bothTimes(o.End, d.env.Location)},
 		{"UPFRONT FEE", exactFee(o.Fee, o.Currency) + ", total for the whole block"},
 		{"Rate", perAcc},
 		{"Break-even", breakEven},
@@ -418,7 +418,7 @@ func (d purchaseDialog) lines(w int) []string {
 // tailLines end a purchase dialog, a block's or a plan's: the tags field with its error
 // as it is typed, what cannot be undone, and the dry run and confirmation.
 func (d purchaseDialog) tailLines(irrevocable string, w int) []string {
-	th := d.env.th
+	th := d.env.Theme
 	out := []string{d.fieldLine(pfTags, "Tags", "", w)}
 	if _, err := d.tags(); err != nil {
 		// Said under the field as it is typed, not only after buy and enter.
@@ -448,7 +448,7 @@ func hoursMinutes(minutes int64) string {
 
 // fieldLine is one editable line: a marker when focused, the label, then the value.
 func (d purchaseDialog) fieldLine(f int, label, choice string, w int) string {
-	th := d.env.th
+	th := d.env.Theme
 	mark, ls := "  ", th.Label
 	if d.focus == f {
 		mark, ls = "▸ ", th.Focused
@@ -469,7 +469,7 @@ const purchaseLabelWidth = 13
 
 // statusLines are the dry run's answer and the confirmation, or why there is none.
 func (d purchaseDialog) statusLines(w int) []string {
-	th := d.env.th
+	th := d.env.Theme
 	var out []string
 	switch {
 	case d.overCap:
@@ -515,7 +515,7 @@ func (d purchaseDialog) statusLines(w int) []string {
 }
 
 func (d purchaseDialog) failureLines(w int) []string {
-	th, f := d.env.th, d.failure
+	th, f := d.env.Theme, d.failure
 	switch {
 	case f.Outcome == OutcomeUnknown:
 		return wrapStyled(th.Error, "OUTCOME UNKNOWN — do not buy again. "+f.Error(), w)
@@ -545,8 +545,8 @@ func (d purchaseDialog) View(width, height int) string {
 	lines := d.lines(w - 2)
 	if len(lines)+2 > height && d.canType() {
 		// Said in place of what is cut: nobody confirms what they could not see.
-		lines = append(lines[:max(0, height-3)], d.env.th.Warning.Render("Too small to show everything: make the terminal taller to buy."))
+		lines = append(lines[:max(0, height-3)], d.env.Theme.Warning.Render("Too small to show everything: make the terminal taller to buy."))
 	}
 	r := dialogRect(width, height, len(lines))
-	return placeDialog(modeFrame(d.env.th, d.env.simulated, "Buy a "+d.o.Source.Label(), strings.Join(lines, "\n"), r), width)
+	return placeDialog(modeFrame(d.env.Theme, d.env.Simulated, "Buy a "+d.o.Source.Label(), strings.Join(lines, "\n"), r), width)
 }

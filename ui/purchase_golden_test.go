@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/gpublock/gpublock/ui/program"
 	"strings"
 	"testing"
 
@@ -30,7 +31,7 @@ func TestPurchaseDialogGolden(t *testing.T) {
 			opts.Simulated = mode.simulated
 			m := update(New(opts), tea.WindowSizeMsg{Width: 110, Height: 40})
 			env := m.actionEnv()
-			env.account = "123456789012"
+			env.Identity = program.Identity{Identity: Identity{Account: "123456789012"}, Known: true}
 			d, _ := newPurchaseDialog(env, fixedOffering())
 			dd, _, _ := d.Update(dryRunMsg{dialog: d.id, check: d.checkID, perm: Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}})
 			view := ansi.Strip(dd.View(110, 37))

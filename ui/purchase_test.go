@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/gpublock/gpublock/ui/program"
 	"regexp"
 	"strings"
 	"testing"
@@ -264,7 +265,7 @@ func TestPurchaseInFlightKeepsQuitting(t *testing.T) {
 func TestPurchaseNotBeforeTheDryRunAllows(t *testing.T) {
 	m := update(withResults(New(testOptions(nil)), syntheticOfferings(5)), tea.WindowSizeMsg{Width: 160, Height: 48})
 	env := m.actionEnv()
-	env.account = "123456789012"
+	env.Identity = program.Identity{Identity: Identity{Account: "123456789012"}, Known: true}
 	p, _ := newPurchaseDialog(env, fixedOffering())
 	p.fields[pfConfirm].SetValue("buy")
 	d, cmd, closed := p.Update(keyMsg("enter"))

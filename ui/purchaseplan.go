@@ -16,7 +16,7 @@ const planIrrevocable = "This training plan cannot be cancelled or modified. The
 // no platform, and in place of the dry run the plain fact that there is none. out holds the
 // mode's first line.
 func (d purchaseDialog) planLines(w int, account string, out []string) []string {
-	th, o := d.env.th, d.o
+	th, o := d.env.Theme, d.o
 	onDemand := detail.NoSageMakerPrice(o.InstanceType)
 	switch {
 	case d.cmp.NoOnDemand:
@@ -39,8 +39,8 @@ func (d purchaseDialog) planLines(w int, account string, out []string) []string 
 		rows = append(rows, [2]string{fmt.Sprintf("Part %d", i+1), partShort(p, o.InstanceType)})
 	}
 	rows = append(rows,
-		[2]string{"Start", bothTimes(o.Start, d.env.loc)},
-		[2]string{"End", bothTimes(o.End, d.env.loc)},
+		[2]string{"Start", bothTimes(o.Start, d.env.Location)},
+		[2]string{"End", bothTimes(o.End, d.env.Location)},
 		[2]string{"UPFRONT FEE", exactFee(o.Fee, o.Currency) + ", total for every part"},
 		[2]string{"Break-even", onDemand},
 		[2]string{"Offering", o.ID},

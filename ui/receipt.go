@@ -43,7 +43,7 @@ type journalMsg struct {
 func newReceipt(env actionEnv, o model.Offering, platform string, res PurchaseResult) (receiptDialog, tea.Cmd) {
 	r := receiptDialog{env: env, id: dialogSeq.Add(1), o: o, platform: platform, res: res, block: res.Block}
 	r.settled = blockSettled(r.block.State)
-	id, b := r.id, env.backend
+	id, b := r.id, env.Backend
 	journal := func() tea.Msg {
 		p, err := b.JournalPath()
 		if err != nil {
@@ -81,7 +81,7 @@ func sleep(ctx context.Context, d time.Duration) bool {
 
 // pollBlock looks at a block after wait, on the backend.
 func pollBlock(env actionEnv, dialog int64, b model.Block, wait time.Duration) tea.Cmd {
-	ctx, be := envCtx(env), env.backend
+	ctx, be := envCtx(env), env.Backend
 	return func() tea.Msg {
 		if !sleep(ctx, wait) {
 			return nil
@@ -156,7 +156,7 @@ func (r receiptDialog) lines(w int) []string {
 	if isPlan(r.o) {
 		return r.planLines(w)
 	}
-	th, b := r.env.th, r.block
+	th, b := r.env.Theme, r.block
 	failed := b.State == model.StatePaymentFailed
 	var out []string
 	switch {
@@ -184,7 +184,7 @@ func (r receiptDialog) lines(w int) []string {
 	case !r.settled:
 		state += " · payment is being collected; watching…"
 	case b.State == model.StateScheduled:
-		state += fmt.Sprintf(" · starts in %s", countdown(b.Start.Sub(r.env.now())))
+		state += fmt.Sprintf(" · starts in %s", countdown(b.Start.Sub(r.env.Now())))
 	}
 	journal := r.journal
 	if journal == "" {
@@ -200,8 +200,8 @@ func (r receiptDialog) lines(w int) []string {
 		{"State", state},
 		{"Region · zone", b.Region + " · " + b.AvailabilityZone},
 		{"Capacity", fmt.Sprintf("%s × %d", b.InstanceType, b.TotalCount)},
-		{"Start", bothTimes(b.Start, r.env.loc)},
-		{"End", bothTimes(b.End, r.env.loc)},
+		{"Start", bothTimes(b.Start, r.env.Location)},
+		{"End", bothTimes(b.End, r.env.Location)},
 		{"Upfront fee", fee},
 		{"Platform", r.platform},
 		{"Request tag", "gpublock:request-id=" + r.res.RequestID},
@@ -223,5 +223,5 @@ func (r receiptDialog) View(width, height int) string {
 	w := min(width, 104)
 	lines := r.lines(w - 2)
 	rc := dialogRect(width, height, len(lines))
-	return placeDialog(modeFrame(r.env.th, r.env.simulated, "Receipt", strings.Join(lines, "\n"), rc), width)
+	return placeDialog(modeFrame(r.env.Theme, r.env.Simulated, "Receipt", strings.Join(lines, "\n"), rc), width)
 }

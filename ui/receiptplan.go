@@ -9,7 +9,7 @@ import (
 // planLines is the receipt of a training plan: its name and ARN, its status in SageMaker's
 // words followed from Pending to Scheduled, each reserved capacity, and the fee.
 func (r receiptDialog) planLines(w int) []string {
-	th, b := r.env.th, r.block
+	th, b := r.env.Theme, r.block
 	var out []string
 	if r.res.Recovered {
 		out = append(out, wrapStyled(th.OK.Bold(true), fmt.Sprintf("BOUGHT, once. The reply to the purchase was lost; the training plan %s was found by its name.",
@@ -27,7 +27,7 @@ func (r receiptDialog) planLines(w int) []string {
 	case !r.settled:
 		state += " · payment is being collected; watching…"
 	case b.State == model.StateScheduled:
-		state += fmt.Sprintf(" · starts in %s", countdown(b.Start.Sub(r.env.now())))
+		state += fmt.Sprintf(" · starts in %s", countdown(b.Start.Sub(r.env.Now())))
 	}
 	journal := r.journal
 	if journal == "" {
@@ -44,8 +44,8 @@ func (r receiptDialog) planLines(w int) []string {
 		rows = append(rows, [2]string{fmt.Sprintf("Part %d", i+1), p.Summary()})
 	}
 	rows = append(rows,
-		[2]string{"Start", bothTimes(b.Start, r.env.loc)},
-		[2]string{"End", bothTimes(b.End, r.env.loc)},
+		[2]string{"Start", bothTimes(b.Start, r.env.Location)},
+		[2]string{"End", bothTimes(b.End, r.env.Location)},
 		[2]string{"Upfront fee", exactFee(r.o.Fee, r.o.Currency)},
 		[2]string{"Journal", journal + " (the lines with request id " + r.res.RequestID + ")"},
 	)

@@ -28,11 +28,11 @@ func (m Model) resultsView(l layout) string {
 	case m.connectErr != nil:
 		lines = append(lines, "")
 		for _, l := range text.Wrap("Could not connect: "+m.connectErr.Error(), w) {
-			lines = append(lines, m.th.Error.Render(l))
+			lines = append(lines, m.pc.Theme.Error.Render(l))
 		}
-		lines = append(lines, m.th.Muted.Render("q quits."))
+		lines = append(lines, m.pc.Theme.Muted.Render("q quits."))
 	case !s.has && m.table.Len() == 0:
-		lines = append(lines, "", m.th.Muted.Render("Fill the form and press enter to search. The defaults search at once."))
+		lines = append(lines, "", m.pc.Theme.Muted.Render("Fill the form and press enter to search. The defaults search at once."))
 	case !s.running && !s.cancelled && s.found == 0 && m.table.Len() == 0 && len(s.regions) > 0 && m.failedRegions() == len(s.regions):
 		lines = append(lines, m.failedView(w)...)
 	case !s.running && !s.cancelled && s.found == 0 && m.table.Len() == 0:
@@ -46,7 +46,7 @@ func (m Model) resultsView(l layout) string {
 }
 
 func (m Model) progressLine(w int) string {
-	th, s := m.th, m.search
+	th, s := m.pc.Theme, m.search
 	var line string
 	switch {
 	case !s.has:
@@ -88,13 +88,13 @@ func (m Model) failedRegions() int {
 func (m Model) stateStyle(st RegionState) func(...string) string {
 	switch st {
 	case RegionOK:
-		return m.th.OK.Render
+		return m.pc.Theme.OK.Render
 	case RegionThrottled, RegionCancelled:
-		return m.th.Warning.Render
+		return m.pc.Theme.Warning.Render
 	case RegionError:
-		return m.th.Error.Render
+		return m.pc.Theme.Error.Render
 	}
-	return m.th.Muted.Render
+	return m.pc.Theme.Muted.Render
 }
 
 func (m Model) stateWord(st RegionStatus) string {
@@ -116,7 +116,7 @@ func (m Model) regionStatusLines(w int) []string {
 		lines = append(lines, ansi.Truncate(fmt.Sprintf("%-15s ", r)+m.stateStyle(st.State)(m.stateWord(st)), w, "…"))
 		if st.Message != "" {
 			for _, l := range text.Wrap(st.Message, w-2) {
-				lines = append(lines, "  "+m.th.Muted.Render(l))
+				lines = append(lines, "  "+m.pc.Theme.Muted.Render(l))
 			}
 		}
 	}
@@ -154,7 +154,7 @@ func (m Model) compactStatus(w int) string {
 
 // failedView is a search that no region answered: the messages, not "nothing found".
 func (m Model) failedView(w int) []string {
-	th := m.th
+	th := m.pc.Theme
 	lines := []string{th.Error.Render("The search failed in every region, so nothing is known about what is on offer.")}
 	seen := map[string]bool{}
 	for _, r := range m.search.regions {
@@ -174,7 +174,7 @@ func (m Model) failedView(w int) []string {
 // region, on up to probeLines lines (one line cut the answers of a search in many regions
 // after the first two or three).
 func (m Model) probeSummary(w int) []string {
-	th := m.th
+	th := m.pc.Theme
 	switch {
 	case m.extra.probeLoading:
 		return []string{m.spin.View() + th.Value.Render(" Probing the largest count with any offering…")}
@@ -226,7 +226,7 @@ const probeLines = 3
 
 // emptyView says why a search may have found nothing and what else to try.
 func (m Model) emptyView(w int) []string {
-	th, q := m.th, m.search.query
+	th, q := m.pc.Theme, m.search.query
 	var lines []string
 	add := func(style func(...string) string, s string) {
 		for _, l := range text.Wrap(s, w) {

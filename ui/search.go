@@ -167,7 +167,7 @@ func (m Model) startSearchFrom(q model.Query, form *searchform.Model) (tea.Model
 
 // runSearch makes q the latest search and returns the command that starts it.
 func (m *Model) runSearch(q model.Query, form *searchform.Model, round bool) tea.Cmd {
-	ctx, cancel := context.WithCancel(m.opts.Context)
+	ctx, cancel := context.WithCancel(m.pc.Ctx)
 	m.search = search{
 		id: m.search.id + 1, cancel: cancel, has: true, running: true, query: q, form: form, round: round,
 		regions: append([]string(nil), q.Regions...), status: map[string]RegionStatus{},
@@ -175,7 +175,7 @@ func (m *Model) runSearch(q model.Query, form *searchform.Model, round bool) tea
 	for _, r := range q.Regions {
 		m.search.status[r] = RegionStatus{Region: r, State: RegionSearching}
 	}
-	b, id := m.opts.Backend, m.search.id
+	b, id := m.pc.Backend, m.search.id
 	return func() tea.Msg {
 		return readEvents(id, b.Search(ctx, q))()
 	}
@@ -249,9 +249,9 @@ func (m Model) startAlternatives() (Model, tea.Cmd) {
 		return m, nil
 	}
 	m.cancelExtra()
-	ctx, cancel := context.WithCancel(m.opts.Context)
+	ctx, cancel := context.WithCancel(m.pc.Ctx)
 	m.extra = extra{id: m.extra.id + 1, cancel: cancel, altsLoading: true}
-	b, q, id := m.opts.Backend, m.search.query, m.extra.id
+	b, q, id := m.pc.Backend, m.search.query, m.extra.id
 	return m, tea.Batch(func() tea.Msg {
 		alts, err := b.Alternatives(ctx, q)
 		return alternativesMsg{id, alts, err}
@@ -348,11 +348,11 @@ func (m Model) startProbe() (tea.Model, tea.Cmd) {
 	if m.extra.cancel != nil {
 		m.extra.cancel()
 	}
-	ctx, cancel := context.WithCancel(m.opts.Context)
+	ctx, cancel := context.WithCancel(m.pc.Ctx)
 	m.extra.id++
 	m.extra.cancel, m.extra.probeLoading, m.extra.probe, m.extra.probeErr = cancel, true, nil, nil
 	m.extra.altsLoading = false
-	b, id := m.opts.Backend, m.extra.id
+	b, id := m.pc.Backend, m.extra.id
 	return m, tea.Batch(func() tea.Msg { return probeMsg{id, probe(ctx, b, q)} }, m.spinCmd())
 }
 

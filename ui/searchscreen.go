@@ -138,7 +138,7 @@ func (m Model) submit() (tea.Model, tea.Cmd) {
 	case m.connecting:
 		m.flash = "Still connecting; the search can run in a moment."
 		return m, nil
-	case m.opts.Backend == nil:
+	case m.pc.Backend == nil:
 		m.flash = "Not connected, so nothing can be searched: q quits."
 		return m, nil
 	}

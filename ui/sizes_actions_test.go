@@ -2,6 +2,7 @@ package ui
 
 import (
 	"errors"
+	"github.com/gpublock/gpublock/ui/program"
 	"testing"
 	"time"
 
@@ -29,7 +30,7 @@ func fixedBlock(state model.BlockState) model.Block {
 // a screen of results.
 func dialogStates(base Model) map[string]Model {
 	env := base.actionEnv()
-	env.account = "123456789012"
+	env.Identity = program.Identity{Identity: Identity{Account: "123456789012"}, Known: true}
 	o := fixedOffering()
 	with := func(d dialog) Model {
 		m := base
@@ -109,7 +110,7 @@ func TestActionDialogsFitEverySize(t *testing.T) {
 func TestPurchaseTooSmallCannotConfirm(t *testing.T) {
 	base := update(withResults(New(testOptions(nil)), syntheticOfferings(5)), tea.WindowSizeMsg{Width: 60, Height: 16})
 	env := base.actionEnv()
-	env.account = "123456789012"
+	env.Identity = program.Identity{Identity: Identity{Account: "123456789012"}, Known: true}
 	p, _ := newPurchaseDialog(env, fixedOffering())
 	p.checking, p.perm = false, Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}
 	p.fields[pfConfirm].SetValue("buy")
@@ -126,7 +127,7 @@ func TestPurchaseTooSmallCannotConfirm(t *testing.T) {
 func TestPurchaseFitsEightyByTwentyFour(t *testing.T) {
 	base := update(withResults(New(testOptions(nil)), syntheticOfferings(5)), tea.WindowSizeMsg{Width: 80, Height: 24})
 	env := base.actionEnv()
-	env.account = "123456789012"
+	env.Identity = program.Identity{Identity: Identity{Account: "123456789012"}, Known: true}
 	p, _ := newPurchaseDialog(env, fixedOffering())
 	p.checking, p.perm = false, Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}
 	if why := p.blocker(); why != "" {

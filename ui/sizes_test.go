@@ -108,8 +108,8 @@ func TestResizeStorm(t *testing.T) {
 	s.tm.Send(tea.WindowSizeMsg{Width: 133, Height: 41})
 	s.waitFor("the storm to settle", func(string) bool { return true })
 	m := s.final()
-	if m.width != 133 || m.height != 41 {
-		t.Errorf("size %dx%d after the storm, want the last one, 133x41", m.width, m.height)
+	if m.pc.Width != 133 || m.pc.Height != 41 {
+		t.Errorf("size %dx%d after the storm, want the last one, 133x41", m.pc.Width, m.pc.Height)
 	}
 	checkFits(t, "after the storm", m, 133, 41)
 }

@@ -47,7 +47,7 @@ func TestModeBadge(t *testing.T) {
 	// The two badges are drawn differently, in colour and without.
 	for _, noColor := range []bool{false, true} {
 		a, b := New(Options{NoColor: noColor, Simulated: true}), New(Options{NoColor: noColor})
-		if a.th.Simulated.Render("X") == b.th.Live.Render("X") {
+		if a.pc.Theme.Simulated.Render("X") == b.pc.Theme.Live.Render("X") {
 			t.Errorf("noColor=%v: SIMULATED and LIVE badges look the same", noColor)
 		}
 	}

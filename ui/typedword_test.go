@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/gpublock/gpublock/ui/program"
 	"os"
 	"strings"
 	"testing"
@@ -24,7 +25,7 @@ func allowedPurchase(d dialog, p purchaseDialog) dialog {
 func TestPurchaseWordTypedBeforeTheDryRunIsCleared(t *testing.T) {
 	m := update(withResults(New(testOptions(nil)), syntheticOfferings(5)), tea.WindowSizeMsg{Width: 160, Height: 48})
 	env := m.actionEnv()
-	env.account = "123456789012"
+	env.Identity = program.Identity{Identity: Identity{Account: "123456789012"}, Known: true}
 	p, _ := newPurchaseDialog(env, fixedOffering())
 	var d dialog = p
 	for _, r := range "buy" {
@@ -51,7 +52,7 @@ func TestPurchaseWordTypedBeforeTheDryRunIsCleared(t *testing.T) {
 func TestPurchaseWordTypedWhileTooSmallIsCleared(t *testing.T) {
 	m := update(withResults(New(testOptions(nil)), syntheticOfferings(5)), tea.WindowSizeMsg{Width: 160, Height: 48})
 	env := m.actionEnv()
-	env.account = "123456789012"
+	env.Identity = program.Identity{Identity: Identity{Account: "123456789012"}, Known: true}
 	env.size = rect{104, 8}
 	p, _ := newPurchaseDialog(env, fixedOffering())
 	d := allowedPurchase(p, p)
@@ -165,7 +166,7 @@ func TestPurchaseDialogAfterACrashBuysNothingNew(t *testing.T) {
 	}
 	m := update(New(actionTestOptions(b)), tea.WindowSizeMsg{Width: 160, Height: 48})
 	env := m.actionEnv()
-	env.account = "123456789012"
+	env.Identity = program.Identity{Identity: Identity{Account: "123456789012"}, Known: true}
 	d, _ := newPurchaseDialog(env, o)
 	_, cmd, _ := d.buy()
 	msg := cmd().(purchasedMsg)

@@ -25,7 +25,7 @@ func (m Model) View() tea.View {
 }
 
 func (m Model) render() string {
-	if m.width == 0 || m.height == 0 {
+	if m.pc.Width == 0 || m.pc.Height == 0 {
 		return "gpublock: starting…"
 	}
 	l := m.layout()
@@ -35,7 +35,7 @@ func (m Model) render() string {
 	var parts []string
 	parts = append(parts, m.headerView())
 	if m.notice != "" {
-		parts = append(parts, m.th.Warning.Render(ansi.Truncate("▲ "+m.notice, m.width, "…")))
+		parts = append(parts, m.pc.Theme.Warning.Render(ansi.Truncate("▲ "+m.notice, m.pc.Width, "…")))
 	}
 	var body string
 	switch m.screen {
@@ -47,31 +47,31 @@ func (m Model) render() string {
 		body = m.advisorBody()
 	}
 	if m.dialog != nil {
-		bodyH := m.height - l.headerH - l.footerH
-		body = m.dialog.View(m.width, bodyH)
+		bodyH := m.pc.Height - l.headerH - l.footerH
+		body = m.dialog.View(m.pc.Width, bodyH)
 	}
 	parts = append(parts, body, m.statusLine(), m.helpLine())
 	return strings.Join(parts, "\n")
 }
 
 func (m Model) tooSmallView() string {
-	msg := fmt.Sprintf("Terminal too small: %d×%d.\nMake it at least %d×%d.\nq quits.", m.width, m.height, minWidth, minHeight)
+	msg := fmt.Sprintf("Terminal too small: %d×%d.\nMake it at least %d×%d.\nq quits.", m.pc.Width, m.pc.Height, minWidth, minHeight)
 	lines := strings.Split(msg, "\n")
 	for i, l := range lines {
-		lines[i] = ansi.Truncate(l, m.width, "")
+		lines[i] = ansi.Truncate(l, m.pc.Width, "")
 	}
-	if len(lines) > m.height {
-		lines = lines[:m.height]
+	if len(lines) > m.pc.Height {
+		lines = lines[:m.pc.Height]
 	}
-	return lipgloss.Place(m.width, m.height, lipgloss.Center, lipgloss.Center, strings.Join(lines, "\n"))
+	return lipgloss.Place(m.pc.Width, m.pc.Height, lipgloss.Center, lipgloss.Center, strings.Join(lines, "\n"))
 }
 
 // headerView is one line: the program, the mode, who and where, and the time in UTC and
 // local time.
 func (m Model) headerView() string {
-	th := m.th
+	th := m.pc.Theme
 	badge := th.Live.Render("LIVE")
-	if m.opts.Simulated {
+	if m.pc.Simulated {
 		badge = th.Simulated.Render("SIMULATED")
 	}
 	var who, whoShort string
@@ -83,15 +83,15 @@ func (m Model) headerView() string {
 	case m.connectErr != nil:
 		badge = th.Error.Render("NOT CONNECTED")
 		who, whoShort = "", ""
-	case !m.identityOK:
+	case !m.pc.Identity.Known:
 		who = m.spin.View() + th.Muted.Render(" account …")
 		whoShort = who
-	case m.identityErr != nil:
-		who = th.Error.Render("account unknown: " + m.identityErr.Error())
+	case m.pc.Identity.Err != nil:
+		who = th.Error.Render("account unknown: " + m.pc.Identity.Err.Error())
 		whoShort = th.Error.Render("account unknown")
 	default:
-		who = th.Header.Render("account " + m.identity.Account)
-		whoShort = th.Header.Render(m.identity.Account)
+		who = th.Header.Render("account " + m.pc.Identity.Account)
+		whoShort = th.Header.Render(m.pc.Identity.Account)
 	}
 	profile := m.opts.Profile
 	if profile == "" {
@@ -99,7 +99,7 @@ func (m Model) headerView() string {
 	}
 	now := m.clock
 	clock := th.Header.Render(now.UTC().Format("15:04 UTC"))
-	if local := now.In(m.opts.Location).Format("15:04 MST"); local != now.UTC().Format("15:04 MST") {
+	if local := now.In(m.pc.Location).Format("15:04 MST"); local != now.UTC().Format("15:04 MST") {
 		clock += th.Muted.Render(" · ") + th.Header.Render(local)
 	}
 	// The long form names each part; narrow terminals get the values alone, then a cut.
@@ -121,15 +121,15 @@ func (m Model) headerView() string {
 	warn := m.warningBadge()
 	head := th.App.Render("gpublock") + " " + badge + " " + warn + m.watchBadge(false) + who
 	left := head + long
-	room := m.width - ansi.StringWidth(clock) - 1
+	room := m.pc.Width - ansi.StringWidth(clock) - 1
 	if ansi.StringWidth(left) > room {
 		left = th.App.Render("gpublock") + " " + badge + " " + warn + m.watchBadge(true) + whoShort + short
 	}
 	if ansi.StringWidth(left) > room {
 		left = ansi.Truncate(left, max(0, room-1), "…")
 	}
-	gap := max(1, m.width-ansi.StringWidth(left)-ansi.StringWidth(clock))
-	return ansi.Truncate(left+strings.Repeat(" ", gap)+clock, m.width, "")
+	gap := max(1, m.pc.Width-ansi.StringWidth(left)-ansi.StringWidth(clock))
+	return ansi.Truncate(left+strings.Repeat(" ", gap)+clock, m.pc.Width, "")
 }
 
 func regionList(rs []string) string {
@@ -172,7 +172,7 @@ func (m Model) formSummary() string {
 	} else {
 		s = "Search: the form has errors"
 	}
-	return ansi.Truncate(m.th.Muted.Render(s+"  (shift+tab edits)"), m.width, "…")
+	return ansi.Truncate(m.pc.Theme.Muted.Render(s+"  (shift+tab edits)"), m.pc.Width, "…")
 }
 
 func (m Model) resultsTitle() string {
@@ -196,7 +196,7 @@ func (m Model) freshTag() string {
 
 // box frames content in a pane; see frame.
 func (m Model) box(title, content string, r rect, focused bool) string {
-	return frame(m.th, title, content, r, focused)
+	return frame(m.pc.Theme, title, content, r, focused)
 }
 
 func (m Model) detailView(w, h int) string {
@@ -205,7 +205,7 @@ func (m Model) detailView(w, h int) string {
 	}
 	p, ok := m.detailPage(w, h)
 	if !ok {
-		return m.th.Muted.Render("Select an offering to see everything about it.")
+		return m.pc.Theme.Muted.Render("Select an offering to see everything about it.")
 	}
 	// The scroll keys are named only where they scroll (stacked, the detail is shown only
 	// with the focus).
@@ -222,7 +222,7 @@ func (m Model) detailPage(w, h int) (detail.Page, bool) {
 	if c, ok := m.table.SelectedComparison(); ok && c.Offering.ID == o.ID {
 		cp = &c
 	}
-	return detail.NewPage(m.th, o, cp, m.rowsQuery, m.clock, m.opts.Location, m.opts.ReadOnly, w, h), true
+	return detail.NewPage(m.pc.Theme, o, cp, m.rowsQuery, m.clock, m.pc.Location, m.pc.ReadOnly, w, h), true
 }
 
 // maxFlashLines is the most lines a message after a key (m.flash) takes: a console URL
@@ -232,22 +232,22 @@ const maxFlashLines = 3
 // flashLines is the message after a key wrapped to the width, on up to maxFlashLines (the
 // last cut); one line when there is none, or over a dialog, whose size is set for one.
 func (m Model) flashLines() []string {
-	if m.flash == "" || m.dialog != nil || m.width <= 0 {
-		return []string{ansi.Truncate(m.flash, max(0, m.width), "…")}
+	if m.flash == "" || m.dialog != nil || m.pc.Width <= 0 {
+		return []string{ansi.Truncate(m.flash, max(0, m.pc.Width), "…")}
 	}
-	lines := text.Wrap(m.flash, m.width)
+	lines := text.Wrap(m.flash, m.pc.Width)
 	if len(lines) > maxFlashLines {
 		lines = lines[:maxFlashLines]
 		lines[maxFlashLines-1] += " …"
 	}
 	for i, l := range lines {
-		lines[i] = ansi.Truncate(l, m.width, "…")
+		lines[i] = ansi.Truncate(l, m.pc.Width, "…")
 	}
 	return lines
 }
 
 func (m Model) statusLine() string {
-	th := m.th
+	th := m.pc.Theme
 	s := m.flash
 	style := th.Accent
 	if s != "" {
@@ -278,17 +278,17 @@ func (m Model) statusLine() string {
 			s = m.watchStatus()
 		}
 	}
-	return style.Render(ansi.Truncate(s, m.width, "…"))
+	return style.Render(ansi.Truncate(s, m.pc.Width, "…"))
 }
 
 func (m Model) helpLine() string {
 	if line, ok := dialogFooterLine(m.dialog); m.dialog != nil && ok {
-		return m.th.Muted.Render(ansi.Truncate(line, m.width, "…"))
+		return m.pc.Theme.Muted.Render(ansi.Truncate(line, m.pc.Width, "…"))
 	}
 	h := m.help
-	h.SetWidth(m.width)
+	h.SetWidth(m.pc.Width)
 	// help cuts at the item that overflows, which can still leave the line too wide.
-	return ansi.Truncate(h.ShortHelpView(m.helpKeys().ShortHelp()), m.width, "…")
+	return ansi.Truncate(h.ShortHelpView(m.helpKeys().ShortHelp()), m.pc.Width, "…")
 }
 
 func (m Model) helpKeys() helpKeys {

@@ -119,7 +119,7 @@ func (m Model) watchBaseline() (Model, tea.Cmd) {
 			m.watch.seen[id] = true
 		}
 	}
-	m.watch.last = m.clk.Now()
+	m.watch.last = m.pc.Clock.Now()
 	m.watch.news = watchNews{}
 	return m.scheduleRound()
 }
@@ -127,7 +127,7 @@ func (m Model) watchBaseline() (Model, tea.Cmd) {
 func (m Model) scheduleRound() (Model, tea.Cmd) {
 	m.watch.gen++
 	gen, every := m.watch.gen, m.watchEvery()
-	m.watch.next = m.clk.Now().Add(every)
+	m.watch.next = m.pc.Clock.Now().Add(every)
 	return m, tea.Tick(every, func(time.Time) tea.Msg { return watchTickMsg{gen} })
 }
 
@@ -152,7 +152,7 @@ func (m Model) onWatchTick(msg watchTickMsg) (tea.Model, tea.Cmd) {
 // its past).
 func (m Model) watchQuery() (model.Query, error) {
 	q := m.search.query
-	now := m.clk.Now()
+	now := m.pc.Clock.Now()
 	if m.search.form != nil {
 		form := *m.search.form // a copy: the form on screen keeps its own state
 		if fq, _ := form.Query(); !fq.Start.IsZero() && !fq.End.IsZero() {
@@ -197,7 +197,7 @@ func (m Model) roundDone() (tea.Model, tea.Cmd) {
 			fresh = append(fresh, o)
 		}
 	}
-	now := m.clk.Now()
+	now := m.pc.Clock.Now()
 	m.watch.rounds++
 	m.watch.news = watchNews{round: m.watch.rounds, at: now, since: m.watch.last, fresh: fresh}
 	m.watch.last = now
@@ -284,7 +284,7 @@ func (m Model) watchBadge(short bool) string {
 			s = "watch " + m.watch.next.UTC().Format("15:04")
 		}
 	}
-	return m.th.Accent.Render(s) + m.th.Muted.Render(" · ")
+	return m.pc.Theme.Accent.Render(s) + m.pc.Theme.Muted.Render(" · ")
 }
 
 // watchStatus is the status line of the search screen while watching.

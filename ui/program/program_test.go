@@ -1,0 +1,41 @@
+package program
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/gpublock/gpublock/ui/backend"
+)
+
+func TestClockSyncAndReplace(t *testing.T) {
+	base := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	c := NewClock(func() time.Time { return base })
+	c.Sync(base.Add(90 * time.Minute)) // the emulator's clock was moved
+	if got := c.Now(); !got.Equal(base.Add(90 * time.Minute)) {
+		t.Fatalf("after Sync: %v", got)
+	}
+	other := base.Add(24 * time.Hour)
+	c.Replace(func() time.Time { return other })
+	if got := c.Now(); !got.Equal(other) {
+		t.Fatalf("after Replace the skew must be gone: %v, want %v", got, other)
+	}
+}
+
+func TestAccountOnlyOnceKnownAndOK(t *testing.T) {
+	c := &Context{}
+	id := backend.Identity{Account: "123456789012"}
+	for _, tc := range []struct {
+		id   Identity
+		want string
+	}{
+		{Identity{Identity: id}, ""},
+		{Identity{Identity: id, Known: true, Err: errors.New("expired")}, ""},
+		{Identity{Identity: id, Known: true}, "123456789012"},
+	} {
+		c.Identity = tc.id
+		if got := c.Account(); got != tc.want {
+			t.Errorf("Account() with %+v = %q, want %q", tc.id, got, tc.want)
+		}
+	}
+}

@@ -20,8 +20,8 @@ import (
 // launch) take from the root model. The blocks screen builds one with Model.actionEnv to
 // open the launch dialog on a block.
 type actionEnv struct {
-	*program.Context                   // theme, clock, backend, identity, shared with the root
-	poll             time.Duration     // between looks at a block's state
+	*program.Context               // theme, clock, backend, identity, shared with the root
+	poll             time.Duration // between looks at a block's state
 	maxSpend         *model.Money
 	tags             map[string]string // default tags of a purchase
 	ami              string            // default AMI of a launch

@@ -22,7 +22,7 @@ const extendLong = "Lengthens a Capacity Block (or, with --source training-plans
 	"--list asks AWS for every length at once (1d–14d, then whole weeks up to the 182-day total) and prints\n" +
 	"those offered now, with the fee, the new end and the break-even; it buys nothing.\n" +
 	"Lists the block's extension offering for D (1d–14d, or 3w–26w), shows the new end, the fee and its\n" +
-	"break-even against on-demand, and buys it once `extend` is typed. Active and scheduled blocks can be\n" +
+	"break-even against on-demand, and buys it once extend is typed. Active and scheduled blocks can be\n" +
 	"extended from 56 days until 1 hour before their end. --dry-run checks permission only.\n\n" +
 	"Interrupted purchases and extensions in the region are settled first; when an interrupted run\n" +
 	"already extended the block by D, it says so and buys nothing new (--again extends it again).\n\n" +

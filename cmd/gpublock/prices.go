@@ -62,7 +62,7 @@ func newPricesCmd(context.Context) *cobra.Command {
 	fs.StringVar(&a.typeList, "type", "", "only these instance types, `T[,T...]`")
 	fs.BoolVar(&a.refresh, "refresh", false, "fetch current on-demand prices from the AWS Price List API into the cache first")
 	fs.StringVar(&a.endpoint, "endpoint-url", "", "Price List API endpoint `URL` for --refresh, e.g. http://127.0.0.1:PORT for gpublock sim (default: AWS)")
-	fs.StringVar(&a.profile, "profile", "", "AWS shared-config profile for --refresh (default: $AWS_PROFILE or the default profile)")
+	fs.StringVar(&a.profile, "profile", "", "the AWS shared-config profile for --refresh (default: $AWS_PROFILE or the default profile)")
 	fs.StringVar(&a.logFile, "log-file", "", "with --refresh, append one line per AWS API attempt (never credentials or bodies) to this `file`")
 	return cmd
 }

@@ -159,7 +159,7 @@ type purchaseArgs struct {
 const purchaseLong = "Buys a Capacity Block offering after showing its facts (type, count, zone, start, end, fee,\n" +
 	"break-even) and asking to type buy.\n\n" +
 	"AWS cannot look an offering up by its id, so give the flags of the search that listed it\n" +
-	"(`gpublock offerings ...`): the search is run again and the offering taken from its answer,\n" +
+	"(gpublock offerings ...): the search is run again and the offering taken from its answer,\n" +
 	"with today's fee. --dry-run alone needs only the id and the region.\n\n" +
 	"Before buying, purchases and extensions that a crash left unsettled in the region are settled\n" +
 	"(see gpublock journal). When an interrupted run already bought this block, it says so and buys\n" +

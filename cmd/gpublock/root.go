@@ -181,8 +181,9 @@ const oneRegionUsage = "the one AWS region of the Capacity Block or offering (de
 // a flag of its own with the same name is its own.
 func refuseAWSFlags(cmd *cobra.Command, _ []string) error {
 	var given []string
-	cmd.InheritedFlags().Visit(func(f *pflag.Flag) {
-		if awsFlagNames[f.Name] {
+	// Visit would see none: the set of inherited flags is made afresh, without what was set.
+	cmd.InheritedFlags().VisitAll(func(f *pflag.Flag) {
+		if awsFlagNames[f.Name] && f.Changed {
 			given = append(given, "--"+f.Name)
 		}
 	})

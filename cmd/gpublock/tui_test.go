@@ -15,7 +15,7 @@ func TestTUIBadUsage(t *testing.T) {
 		want string
 	}{
 		{[]string{"--bogus"}, "unknown flag: --bogus"},
-		{[]string{"--demo", "extra"}, `unexpected argument "extra"`},
+		{[]string{"--demo", "extra"}, `unknown command "extra"`},
 		{[]string{"--endpoint-url", "ftp://x"}, "--endpoint-url"},
 		{[]string{"--demo", "--endpoint-url", "http://127.0.0.1:1"}, "--demo and --endpoint-url"},
 		{[]string{"--region", "mars-1"}, `"mars-1" is not a Capacity Block region`},

@@ -60,7 +60,7 @@ func TestHelpGoldens(t *testing.T) {
 			golden.RequireEqual(t, []byte(out))
 		})
 	}
-		// The commands with commands of their own, and cobra's completion.
+	// The commands with commands of their own, and cobra's completion.
 	for _, path := range [][]string{{"config"}, {"config", "path"}, {"config", "show"}, {"config", "init"}, {"completion"}} {
 		t.Run(strings.Join(path, "_"), func(t *testing.T) {
 			code, out, errs := runCLI(append(path, "--help")...)

@@ -65,7 +65,7 @@ func adviseCmd(g *awsFlags, run func(*cobra.Command, *adviseArgs) error) *cobra.
 		},
 	}
 	fs := cmd.Flags()
-	outputFlag(fs, &a.output, "table or json")
+	outputFlag(cmd, &a.output, "table", "json")
 	f := &a.fields
 	fs.StringVar(&f.Type, "type", "", "instance `type` (p5.48xlarge) or accelerator class (H100, \"any H100-class\") (required)")
 	fs.StringVar(&f.Instances, "instances", "", "`N` instances the job runs on (or --accelerators)")

@@ -86,7 +86,7 @@ func newBlocksCmd(_ context.Context, g *awsFlags) *cobra.Command {
 		},
 	}
 	fs := cmd.Flags()
-	outputFlag(fs, &a.output, "table, json or csv")
+	outputFlag(cmd, &a.output, "table", "json", "csv")
 	fs.BoolVar(&a.watch, "watch", false, "reprint on every refresh until interrupted")
 	fs.DurationVar(&a.interval, "interval", 30*time.Second, "time between refreshes with --watch (at least 1s)")
 	fs.DurationVar(&a.warnWithin, "warn-within", 0, "exit 3 and name the active blocks that end within this `duration` (e.g. 45m)")

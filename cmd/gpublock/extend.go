@@ -63,7 +63,7 @@ func newExtendCmd(_ context.Context, g *awsFlags) *cobra.Command {
 		},
 	}
 	fs := cmd.Flags()
-	outputFlag(fs, &a.output, "table or json")
+	outputFlag(cmd, &a.output, "table", "json")
 	fs.StringVar(&a.duration, "duration", "", "`length` to add: 1d–14d or 3w–26w (e.g. 1d, 48h, 3w)")
 	fs.BoolVar(&a.dryRun, "dry-run", false, "only check permission to extend (ec2:PurchaseCapacityBlockExtension); buy nothing")
 	fs.BoolVar(&a.yes, "yes", false, "extend without asking to type extend (for scripts)")

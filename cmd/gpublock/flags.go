@@ -4,11 +4,16 @@ import (
 	"context"
 	"errors"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/trainingplans"
+	"github.com/gpublock/gpublock/model"
 )
 
 // awsCommands are the commands that take the AWS flags: each constructor gets the root's
@@ -16,9 +21,18 @@ import (
 var awsCommands []func(context.Context, *awsFlags) *cobra.Command
 
 // outputFlag declares -o/--output, the one output flag of every command that prints for
-// scripts; formats is what the command allows, for its help.
-func outputFlag(fs *pflag.FlagSet, p *string, formats string) {
-	fs.StringVarP(p, "output", "o", "table", "output `format`: "+formats)
+// scripts; formats are what the command allows, for its help and its completion.
+func outputFlag(cmd *cobra.Command, p *string, formats ...string) {
+	cmd.Flags().StringVarP(p, "output", "o", formats[0], "output `format`: "+orList(formats))
+	_ = cmd.RegisterFlagCompletionFunc("output", cobra.FixedCompletions(formats, cobra.ShellCompDirectiveNoFileComp))
+}
+
+// orList is "a, b or c".
+func orList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }
 
 // flagError turns what pflag refused into a usage error that names the flag and the value
@@ -107,4 +121,101 @@ func executeParse(root *cobra.Command, args []string, stderr io.Writer) error {
 		return errHelpShown
 	}
 	return err
+}
+
+// completeValues offers the values of the flags that take one of a known list, for every
+// command that has them: regions, types, sources, screens and themes. A value the shell
+// offers is one the command accepts.
+func completeValues(root *cobra.Command) {
+	sources := []string{"all"}
+	for _, s := range model.Sources() {
+		sources = append(sources, s.Name())
+	}
+	lists := map[string][]string{
+		"region": append(slices.Clone(model.Regions()), "all"),
+		"type":   catalogNames(),
+		"source": sources,
+		"target": trainingplans.Targets(),
+		"screen": {"search", "blocks"},
+		"theme":  {"auto", "light", "dark"},
+	}
+	var walk func(*cobra.Command)
+	walk = func(c *cobra.Command) {
+		for name, values := range lists {
+			if c.LocalFlags().Lookup(name) == nil {
+				continue
+			}
+			if name == "region" && c.Name() == "sim" {
+				values = ec2sim.Regions() // the region it signs for: one, never all
+			}
+			_ = c.RegisterFlagCompletionFunc(name, cobra.FixedCompletions(values, cobra.ShellCompDirectiveNoFileComp))
+		}
+		if c.ValidArgsFunction == nil && c.Args != nil && !c.HasSubCommands() {
+			c.ValidArgsFunction = cobra.NoFileCompletions // ids come from AWS, not from files
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+}
+
+// longFlagNames are the long flags of every command: the names goFlagForms rewrites.
+func longFlagNames(root *cobra.Command) map[string]*pflag.Flag {
+	// cobra adds --help and --version when it runs; both take no value.
+	names := map[string]*pflag.Flag{
+		"help":    {Name: "help", NoOptDefVal: "true"},
+		"version": {Name: "version", NoOptDefVal: "true"},
+	}
+	var walk func(*cobra.Command)
+	walk = func(c *cobra.Command) {
+		for _, fs := range []*pflag.FlagSet{c.LocalFlags(), c.PersistentFlags()} {
+			fs.VisitAll(func(f *pflag.Flag) {
+				if _, ok := names[f.Name]; !ok {
+					names[f.Name] = f
+				}
+			})
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+	return names
+}
+
+// goFlagForms rewrites -name and -name=value, the Go flag package's spelling of a long flag
+// that gpublock took before (and that scripts may still use), to --name: pflag would read
+// -name as the shorthands n, a, m and e. Only the names of gpublock's long flags are
+// rewritten; a value that follows a flag which takes one, and anything after --, are left.
+func goFlagForms(root *cobra.Command, args []string) []string {
+	names := longFlagNames(root)
+	out := make([]string, len(args))
+	copy(out, args)
+	value := false // the previous argument was a flag waiting for its value
+	for i, arg := range out {
+		if arg == "--" {
+			break
+		}
+		if value {
+			value = false
+			continue
+		}
+		dashes := 1
+		if strings.HasPrefix(arg, "--") {
+			dashes = 2
+		} else if !strings.HasPrefix(arg, "-") {
+			continue
+		}
+		name, _, hasValue := strings.Cut(arg[dashes:], "=")
+		f, ok := names[name]
+		if !ok || len(name) < 2 {
+			continue
+		}
+		if dashes == 1 {
+			out[i] = "-" + arg
+		}
+		value = !hasValue && f.NoOptDefVal == ""
+	}
+	return out
 }

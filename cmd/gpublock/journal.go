@@ -70,7 +70,7 @@ func newJournalCmd(_ context.Context, g *awsFlags) *cobra.Command {
 			return codeError(runJournal(cmd.Context(), a, cmd.OutOrStdout(), cmd.ErrOrStderr()))
 		},
 	}
-	outputFlag(cmd.Flags(), &a.output, "table or json")
+	outputFlag(cmd, &a.output, "table", "json")
 	cmd.Flags().BoolVar(&a.noSettle, "no-settle", false, "only list; ask AWS nothing")
 	return cmd
 }

@@ -64,7 +64,7 @@ func newLaunchCmd(_ context.Context, g *awsFlags) *cobra.Command {
 		},
 	}
 	fs := cmd.Flags()
-	outputFlag(fs, &a.output, "table or json")
+	outputFlag(cmd, &a.output, "table", "json")
 	fs.StringVar(&a.ami, "ami", "", "image `ami-…` to launch (required); its platform must match the block's")
 	fs.StringVar(&a.subnet, "subnet", "", "a `subnet-…` in the block's zone (default: the zone's default subnet)")
 	fs.IntVar(&a.count, "count", 1, "instances to launch, at most the block's free count")

@@ -110,6 +110,7 @@ func offeringsCmd(g *awsFlags, run func(*cobra.Command, *offeringsArgs, outputFo
 			return run(cmd, a, format)
 		},
 	}
+	outputFlag(cmd, &a.output, "table", "json", "csv")
 	a.register(cmd.Flags())
 	return cmd
 }
@@ -163,7 +164,6 @@ func parseOfferings(args []string, stderr io.Writer) (*offeringsArgs, outputForm
 }
 
 func (a *offeringsArgs) register(fs *pflag.FlagSet) {
-	outputFlag(fs, &a.output, "table, json or csv")
 	fs.StringVar(&a.types, "type", "", "instance `types`, comma-separated (required), e.g. p5.48xlarge,p5en.48xlarge")
 	fs.IntVar(&a.count, "count", 1, "instances per block (1-64; UltraServers: UltraServers per block)")
 	fs.StringVar(&a.duration, "duration", "", "block `length`: 2d, 48h, 3w, or a range 2d-7d (required)")

@@ -57,7 +57,7 @@ func newPricesCmd(context.Context) *cobra.Command {
 		},
 	}
 	fs := cmd.Flags()
-	outputFlag(fs, &a.output, "table, json or csv")
+	outputFlag(cmd, &a.output, "table", "json", "csv")
 	fs.StringVar(&a.regionList, "region", "", "only these regions, `R[,R...]` or all (figures without a region are always shown)")
 	fs.StringVar(&a.typeList, "type", "", "only these instance types, `T[,T...]`")
 	fs.BoolVar(&a.refresh, "refresh", false, "fetch current on-demand prices from the AWS Price List API into the cache first")

@@ -186,7 +186,7 @@ func newPurchaseCmd(_ context.Context, g *awsFlags) *cobra.Command {
 		},
 	}
 	fs := cmd.Flags()
-	outputFlag(fs, &a.output, "table or json")
+	outputFlag(cmd, &a.output, "table", "json")
 	fs.StringVar(&a.types, "type", "", "instance `type` of the search that listed the offering")
 	fs.IntVar(&a.count, "count", 1, "instances per block in that search (UltraServers: UltraServers per block)")
 	fs.StringVar(&a.duration, "duration", "", "block `length` of that search: 2d, 48h, 3w or a range 2d-7d")

@@ -24,7 +24,7 @@ const rootLong = "gpublock finds, prices, books, launches into and watches AWS E
 // AWS flags are the root's persistent flags, so they work before or after the command name.
 func execute(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	root := newRootCmd(ctx)
-	root.SetArgs(args)
+	root.SetArgs(goFlagForms(root, args))
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	// fang.Execute would install its styled help on the root, which lists every flag in
@@ -153,6 +153,7 @@ func newRootCmd(ctx context.Context) *cobra.Command {
 		}
 	}
 	plainUsage(root)
+	completeValues(root)
 	return root
 }
 

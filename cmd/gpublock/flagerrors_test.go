@@ -22,6 +22,7 @@ func TestUnparsableFlagsAreOneUsageLine(t *testing.T) {
 		{[]string{"extend", "cr-0123456789abcdef0", "--duration", "1d", "--yes=maybe"}, "extend", `--yes "maybe": want true or false`},
 		{[]string{"prices", "--refresh=often"}, "prices", `--refresh "often": want true or false`},
 		{[]string{"sim", "--seed", "x"}, "sim", `--seed "x": want a whole number`},
+		{[]string{"sim", "--seed"}, "sim", "--seed needs a value"},
 	} {
 		args := tc.args
 		if tc.cmd != "sim" && tc.cmd != "prices" {

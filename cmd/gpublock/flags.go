@@ -39,7 +39,11 @@ func orList(words []string) string {
 // and says what is allowed, in one line (exit 2).
 func flagError(_ *cobra.Command, err error) error {
 	var ive *pflag.InvalidValueError
-	if !errors.As(err, &ive) {
+	var vre *pflag.ValueRequiredError
+	switch {
+	case errors.As(err, &vre) && vre.GetFlag() != nil:
+		return usagef("--%s needs a value (--%s VALUE or --%s=VALUE)", vre.GetFlag().Name, vre.GetFlag().Name, vre.GetFlag().Name)
+	case !errors.As(err, &ive):
 		return usageError{err.Error()}
 	}
 	f, v := ive.GetFlag(), ive.GetValue()

@@ -55,7 +55,7 @@ func adviseCmd(g *awsFlags, run func(*cobra.Command, *adviseArgs) error) *cobra.
 		Example: "  gpublock advise --type p5.48xlarge --instances 4 --hours 72 --region all\n" +
 			"  gpublock advise --type H100 --accelerators 64 --hours 504 --utilization 70 -o json\n" +
 			"  gpublock advise --type p5.48xlarge --instances 1 --monthly-hours 200 --months 12 --interruptible",
-		Args: noFlagArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			a.aws = *g
 			if err := a.check(); err != nil {

@@ -79,7 +79,7 @@ func newBlocksCmd(_ context.Context, g *awsFlags) *cobra.Command {
 			"  gpublock blocks --warn-within 2h --notify-url https://hooks.slack.com/services/...\n" +
 			"  gpublock blocks --watch --interval 1m --warn-leads 24h,2h,40m\n" +
 			"  gpublock blocks --source all",
-		Args: noFlagArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			a.aws = *g
 			return codeError(runBlocks(cmd.Context(), &a, cmd.Flags(), cmd.OutOrStdout(), cmd.ErrOrStderr()))

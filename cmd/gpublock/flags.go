@@ -80,14 +80,6 @@ func exactlyOne(what func(*cobra.Command) string) cobra.PositionalArgs {
 	}
 }
 
-// noFlagArgs is noArgs for the commands whose every option is a flag.
-func noFlagArgs(_ *cobra.Command, args []string) error {
-	if len(args) > 0 {
-		return usagef("unexpected argument %q; every option is a flag", args[0])
-	}
-	return nil
-}
-
 // plainUsage takes the `backquotes` out of every flag's usage: fang prints usage as it is.
 func plainUsage(c *cobra.Command) {
 	for _, fs := range []*pflag.FlagSet{c.LocalFlags(), c.PersistentFlags()} {

@@ -63,7 +63,7 @@ func newJournalCmd(_ context.Context, g *awsFlags) *cobra.Command {
 		Example: "  gpublock journal\n" +
 			"  gpublock journal --region us-east-1 -o json\n" +
 			"  gpublock journal --no-settle",
-		Args:        noFlagArgs,
+		Args:        noArgs,
 		Annotations: map[string]string{annotationOneRegion: "true"},
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			a.aws = *g

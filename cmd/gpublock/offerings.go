@@ -100,7 +100,7 @@ func offeringsCmd(g *awsFlags, run func(*cobra.Command, *offeringsArgs, outputFo
 			"  gpublock offerings --type p5.48xlarge,p5en.48xlarge --duration 2d-7d --from +1w --to +4w -o json\n" +
 			"  gpublock offerings --type p5.48xlarge --duration 3w --source all --region us-east-1,us-west-2\n" +
 			"  gpublock offerings --type p5.48xlarge --duration 2d --watch --interval 10m --until-found",
-		Args: noFlagArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			a.aws = *g
 			format, err := a.check(cmd.Flags())

@@ -49,7 +49,7 @@ func newPricesCmd(context.Context) *cobra.Command {
 			"  gpublock prices --region us-east-1 -o json\n" +
 			"  gpublock prices --refresh --profile prod\n" +
 			"  gpublock prices --refresh --endpoint-url http://127.0.0.1:4566",
-		Args:              noFlagArgs,
+		Args:              noArgs,
 		Annotations:       map[string]string{annotationNoAWS: "true"},
 		PersistentPreRunE: refuseAWSFlags,
 		RunE: func(cmd *cobra.Command, _ []string) error {

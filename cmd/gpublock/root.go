@@ -161,12 +161,16 @@ func newRootCmd(ctx context.Context) *cobra.Command {
 // cobra's own), added by their files' init functions.
 var nativeCommands []func(context.Context) *cobra.Command
 
-// noArgs is cobra.NoArgs as bad usage (exit 2).
+// noArgs is cobra.NoArgs as bad usage (exit 2); a command without commands of its own
+// takes every option as a flag, and says so.
 func noArgs(cmd *cobra.Command, args []string) error {
-	if len(args) > 0 {
+	switch {
+	case len(args) == 0:
+		return nil
+	case cmd.HasSubCommands():
 		return usagef("unexpected argument %q", args[0])
 	}
-	return nil
+	return usagef("unexpected argument %q; every option is a flag", args[0])
 }
 
 // annotationNoAWS marks a command that takes none of the AWS flags: its help leaves

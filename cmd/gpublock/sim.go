@@ -61,7 +61,7 @@ func newSimCmd(context.Context) *cobra.Command {
 		Example: "  gpublock sim\n" +
 			"  gpublock sim --addr 127.0.0.1:4566 --state sim.json --speed 60\n" +
 			"  gpublock sim --clock 2026-12-03T11:30:00Z --payment-delay 5m --fault throttle=0.2 --fault down=us-west-2",
-		Args:              noFlagArgs,
+		Args:              noArgs,
 		Annotations:       map[string]string{annotationNoAWS: "true"},
 		PersistentPreRunE: refuseAWSFlags,
 		RunE: func(cmd *cobra.Command, _ []string) error {

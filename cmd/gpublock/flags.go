@@ -128,7 +128,6 @@ func completeValues(root *cobra.Command) {
 		sources = append(sources, s.Name())
 	}
 	lists := map[string][]string{
-		"region": append(slices.Clone(model.Regions()), "all"),
 		"type":   catalogNames(),
 		"source": sources,
 		"target": trainingplans.Targets(),
@@ -138,13 +137,12 @@ func completeValues(root *cobra.Command) {
 	var walk func(*cobra.Command)
 	walk = func(c *cobra.Command) {
 		for name, values := range lists {
-			if c.LocalFlags().Lookup(name) == nil {
-				continue
+			if c.LocalFlags().Lookup(name) != nil {
+				_ = c.RegisterFlagCompletionFunc(name, cobra.FixedCompletions(values, cobra.ShellCompDirectiveNoFileComp))
 			}
-			if name == "region" && c.Name() == "sim" {
-				values = ec2sim.Regions() // the region it signs for: one, never all
-			}
-			_ = c.RegisterFlagCompletionFunc(name, cobra.FixedCompletions(values, cobra.ShellCompDirectiveNoFileComp))
+		}
+		if c.LocalFlags().Lookup("region") != nil {
+			_ = c.RegisterFlagCompletionFunc("region", completeRegion)
 		}
 		if c.ValidArgsFunction == nil && c.Args != nil && !c.HasSubCommands() {
 			c.ValidArgsFunction = cobra.NoFileCompletions // ids come from AWS, not from files
@@ -154,6 +152,19 @@ func completeValues(root *cobra.Command) {
 		}
 	}
 	walk(root)
+}
+
+// completeRegion offers the regions that sell Capacity Blocks, and all where the command
+// searches; sim's --region is the one region its printed setup signs for.
+func completeRegion(cmd *cobra.Command, _ []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	if cmd.Name() == "sim" {
+		return ec2sim.Regions(), cobra.ShellCompDirectiveNoFileComp
+	}
+	regions := slices.Clone(model.Regions())
+	if cmd.Annotations[annotationOneRegion] == "" {
+		regions = append(regions, "all")
+	}
+	return regions, cobra.ShellCompDirectiveNoFileComp
 }
 
 // longFlagNames are the long flags of every command: the names goFlagForms rewrites.

@@ -104,7 +104,9 @@ func TestCompletionOffersFlagValues(t *testing.T) {
 		args      []string
 		want, not string
 	}{
-		{[]string{"__complete", "offerings", "--region", ""}, "us-east-1", ""},
+		{[]string{"__complete", "offerings", "--region", ""}, "all", ""},
+		{[]string{"__complete", "--region", ""}, "all", ""},
+		{[]string{"__complete", "extend", "--region", ""}, "us-east-1", "all"},
 		{[]string{"__complete", "--region", "all", "offerings", "--type", "p5"}, "p5.48xlarge", ""},
 		{[]string{"__complete", "purchase", "-o", ""}, "json", "csv"},
 		{[]string{"__complete", "blocks", "--source", ""}, "training-plans", ""},

@@ -5,12 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/spf13/cobra"
 
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/model"
@@ -19,10 +20,11 @@ import (
 )
 
 func init() {
-	commands["advise"] = command{summary: "which capacity to buy for a job: every option priced, ranked, with reasons (never buys)", run: runAdvise}
+	awsCommands = append(awsCommands, newAdviseCmd)
 }
 
-const adviseSynopsis = "--type TYPE|CLASS (--instances N | --accelerators N) (--hours H | --monthly-hours H --months M) [--utilization 100] [--interruptible] [--sagemaker] [--from DATE] [--to DATE] [--region R[,R...]|all] [-o table|json]\n\n" +
+const adviseLong = "Which capacity to buy for a job: give what the job needs, --type with --instances or\n" +
+	"--accelerators, and --hours (one run) or --monthly-hours with --months (a recurring job).\n\n" +
 	"Sets every way of paying for the job against it: on-demand, a Capacity Block (from a live search\n" +
 	"of the window, for the shortest block that holds --hours), a Training Plan, Savings Plans 1y and\n" +
 	"3y, and Spot. Each gets its total for the job, its cost per useful accelerator-hour, what it\n" +
@@ -37,16 +39,50 @@ type adviseArgs struct {
 	output string
 }
 
-func runAdvise(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	a, err := parseAdvise(args, stderr)
-	switch {
-	case errors.Is(err, flag.ErrHelp):
-		return 0
-	case errors.Is(err, errFlagParse):
-		return 2
-	case err != nil:
-		return reportUsage(stderr, "advise", err)
+func newAdviseCmd(_ context.Context, g *awsFlags) *cobra.Command {
+	return adviseCmd(g, func(cmd *cobra.Command, a *adviseArgs) error {
+		return codeError(runAdvise(cmd.Context(), a, cmd.OutOrStdout(), cmd.ErrOrStderr()))
+	})
+}
+
+// adviseCmd is `gpublock advise`; run is given the flags once they are checked.
+func adviseCmd(g *awsFlags, run func(*cobra.Command, *adviseArgs) error) *cobra.Command {
+	a := &adviseArgs{}
+	cmd := &cobra.Command{
+		Use:   "advise",
+		Short: "which capacity to buy for a job: every option priced, ranked, with reasons (never buys)",
+		Long:  adviseLong,
+		Example: "  gpublock advise --type p5.48xlarge --instances 4 --hours 72 --region all\n" +
+			"  gpublock advise --type H100 --accelerators 64 --hours 504 --utilization 70 -o json\n" +
+			"  gpublock advise --type p5.48xlarge --instances 1 --monthly-hours 200 --months 12 --interruptible",
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			a.aws = *g
+			if err := a.check(); err != nil {
+				return err
+			}
+			return run(cmd, a)
+		},
 	}
+	fs := cmd.Flags()
+	outputFlag(cmd, &a.output, "table", "json")
+	f := &a.fields
+	fs.StringVar(&f.Type, "type", "", "instance `type` (p5.48xlarge) or accelerator class (H100, \"any H100-class\") (required)")
+	fs.StringVar(&f.Instances, "instances", "", "`N` instances the job runs on (or --accelerators)")
+	fs.StringVar(&f.Accelerators, "accelerators", "", "`N` accelerators the job runs on; each type of a class gets the instances that hold them")
+	fs.StringVar(&f.Hours, "hours", "", "`hours` the job holds the capacity (one run)")
+	fs.StringVar(&f.MonthlyHours, "monthly-hours", "", "a recurring job: `hours` each month (with --months)")
+	fs.StringVar(&f.Months, "months", "", "a recurring job: how many `months` it recurs")
+	fs.StringVar(&f.Utilization, "utilization", "100", "`percent` of those hours the accelerators do useful work (1-100)")
+	fs.BoolVar(&f.Interruptible, "interruptible", false, "the job checkpoints or retries, so it can run on Spot")
+	fs.BoolVar(&f.SageMaker, "sagemaker", false, "SageMaker runs the job (its reservation is a Training Plan)")
+	fs.StringVar(&f.From, "from", "now", "earliest start `DATE`: 2026-12-03, RFC 3339, now, or +1w")
+	fs.StringVar(&f.To, "to", "", "latest end `DATE` (default: as late as a block of the job's length can end)")
+	return cmd
+}
+
+// runAdvise gives the advice once the flags are checked.
+func runAdvise(ctx context.Context, a *adviseArgs, stdout, stderr io.Writer) int {
 	client, _, err := openBackend(ctx, &a.aws, stderr)
 	if err != nil {
 		return backendFailure(stderr, "advise", err)
@@ -148,50 +184,36 @@ func searchForJob(ctx context.Context, client *aws.Client, qs []model.Query, std
 	return in, 0
 }
 
+// parseAdvise reads and checks the flags as the command does, for the tests of parsing.
 func parseAdvise(args []string, stderr io.Writer) (*adviseArgs, error) {
-	a := &adviseArgs{}
-	fs := newCommandFlags("advise", adviseSynopsis, stderr, &a.output)
-	a.aws.register(fs)
-	f := &a.fields
-	fs.StringVar(&f.Type, "type", "", "instance `type` (p5.48xlarge) or accelerator class (H100, \"any H100-class\") (required)")
-	fs.StringVar(&f.Instances, "instances", "", "`N` instances the job runs on (or --accelerators)")
-	fs.StringVar(&f.Accelerators, "accelerators", "", "`N` accelerators the job runs on; each type of a class gets the instances that hold them")
-	fs.StringVar(&f.Hours, "hours", "", "`hours` the job holds the capacity (one run)")
-	fs.StringVar(&f.MonthlyHours, "monthly-hours", "", "a recurring job: `hours` each month (with --months)")
-	fs.StringVar(&f.Months, "months", "", "a recurring job: how many `months` it recurs")
-	fs.StringVar(&f.Utilization, "utilization", "100", "`percent` of those hours the accelerators do useful work (1-100)")
-	fs.BoolVar(&f.Interruptible, "interruptible", false, "the job checkpoints or retries, so it can run on Spot")
-	fs.BoolVar(&f.SageMaker, "sagemaker", false, "SageMaker runs the job (its reservation is a Training Plan)")
-	fs.StringVar(&f.From, "from", "now", "earliest start `DATE`: 2026-12-03, RFC 3339, now, or +1w")
-	fs.StringVar(&f.To, "to", "", "latest end `DATE` (default: as late as a block of the job's length can end)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil, err
-		}
-		return nil, errFlagParse
-	}
-	if fs.NArg() > 0 {
-		return nil, usagef("unexpected argument %q; every option is a flag", fs.Arg(0))
-	}
+	var got *adviseArgs
+	err := parseCommand(args, stderr, func(g *awsFlags) *cobra.Command {
+		return adviseCmd(g, func(_ *cobra.Command, a *adviseArgs) error { got = a; return nil })
+	})
+	return got, err
+}
+
+// check reads and checks every flag that can be checked without the backend.
+func (a *adviseArgs) check() error {
 	switch strings.ToLower(strings.TrimSpace(a.output)) {
 	case "", "table":
 		a.output = "table"
 	case "json":
 		a.output = "json"
 	default:
-		return nil, usagef("-o %q: allowed table or json", a.output)
+		return usagef("-o %q: allowed table or json", a.output)
 	}
 	job, err := a.job(time.Now().UTC())
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := job.Validate(); err != nil {
-		return nil, usagef("%v", err)
+		return usagef("%v", err)
 	}
 	if err := a.aws.validate(); err != nil {
-		return nil, err
+		return err
 	}
-	return a, nil
+	return nil
 }
 
 // job builds the job from the flags, reading dates relative to now.

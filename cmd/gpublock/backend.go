@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net/url"
@@ -15,6 +14,7 @@ import (
 
 	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/spf13/pflag"
 
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/aws/ec2sim"
@@ -53,7 +53,9 @@ type awsFlags struct {
 	demoSeed int64
 }
 
-func (f *awsFlags) register(fs *flag.FlagSet) {
+// register declares the AWS flags: once, as the root command's persistent flags, so that
+// they work before or after the command name.
+func (f *awsFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.profile, "profile", "", "AWS shared-config profile (default: $AWS_PROFILE or the default profile)")
 	fs.StringVar(&f.region, "region", "", "AWS region; for searches also a list `R[,R...]` or all (default: $AWS_REGION or the profile's)")
 	fs.StringVar(&f.endpointURL, "endpoint-url", "", "EC2 endpoint `URL`, e.g. http://127.0.0.1:PORT for gpublock sim (default: AWS, or $AWS_ENDPOINT_URL_EC2)")

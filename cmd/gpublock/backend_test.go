@@ -3,9 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
-	"flag"
 	"strings"
 	"testing"
+
+	"github.com/spf13/pflag"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
 )
@@ -17,7 +18,7 @@ func TestOpenBackendDemo(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var f awsFlags
-	fs := flag.NewFlagSet("x", flag.ContinueOnError)
+	fs := pflag.NewFlagSet("x", pflag.ContinueOnError)
 	f.register(fs)
 	if err := fs.Parse([]string{"--demo", "--region", "us-west-2"}); err != nil {
 		t.Fatal(err)

@@ -11,13 +11,16 @@ import (
 	"sync"
 	"time"
 
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/aws/notify"
 	"github.com/gpublock/gpublock/model"
 )
 
 func init() {
-	commands["blocks"] = command{summary: "list the account's Capacity Blocks (table, json or csv)", run: runBlocks}
+	awsCommands = append(awsCommands, newBlocksCmd)
 }
 
 // exitWarning is the exit status of `blocks --warn-within` when a block ends soon.
@@ -26,8 +29,8 @@ const exitWarning = 3
 // minWatchInterval keeps --watch from hammering the API: a refresh makes five calls per region.
 const minWatchInterval = time.Second
 
-const blocksSynopsis = "[--region R[,R...]|all] [-o table|json|csv] [--watch [--interval 30s]] [--warn-within 45m]\n" +
-	"       [--warn-leads 24h,2h,40m] [--notify-cmd CMD] [--notify-url URL]\n\n" +
+const blocksLong = "Lists the account's Capacity Blocks: each block's state, zone, type and count, start, end,\n" +
+	"time left and warnings.\n\n" +
 	"Every region that sells Capacity Blocks is listed unless --region narrows it; with --watch a\n" +
 	"region found without blocks is listed again every 5 minutes, the others on every refresh.\n" +
 	"Each block's warnings (EXTEND BY from each --warn-leads lead until AWS's 1-hour cutoff, CAN'T\n" +
@@ -65,26 +68,40 @@ type blocksArgs struct {
 	reports  []string // the notifier's failures, printed by the command's own goroutine
 }
 
-func runBlocks(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+func newBlocksCmd(_ context.Context, g *awsFlags) *cobra.Command {
 	var a blocksArgs
-	fs := newCommandFlags("blocks", blocksSynopsis, stderr, &a.output)
-	a.aws.register(fs)
+	cmd := &cobra.Command{
+		Use:   "blocks",
+		Short: "list the account's Capacity Blocks (table, json or csv)",
+		Long:  blocksLong,
+		Example: "  gpublock blocks\n" +
+			"  gpublock blocks --region us-east-1,us-west-2 -o json\n" +
+			"  gpublock blocks --warn-within 2h --notify-url https://hooks.slack.com/services/...\n" +
+			"  gpublock blocks --watch --interval 1m --warn-leads 24h,2h,40m\n" +
+			"  gpublock blocks --source all",
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			a.aws = *g
+			return codeError(runBlocks(cmd.Context(), &a, cmd.Flags(), cmd.OutOrStdout(), cmd.ErrOrStderr()))
+		},
+	}
+	fs := cmd.Flags()
+	outputFlag(cmd, &a.output, "table", "json", "csv")
 	fs.BoolVar(&a.watch, "watch", false, "reprint on every refresh until interrupted")
 	fs.DurationVar(&a.interval, "interval", 30*time.Second, "time between refreshes with --watch (at least 1s)")
 	fs.DurationVar(&a.warnWithin, "warn-within", 0, "exit 3 and name the active blocks that end within this `duration` (e.g. 45m)")
 	a.oncall.register(fs)
 	a.src.register(fs, "capacity-blocks")
-	if err := fs.Parse(args); err != nil {
-		return flagExit(err)
-	}
+	return cmd
+}
+
+// runBlocks lists the blocks once cobra has parsed the flags; fs says which were given.
+func runBlocks(ctx context.Context, a *blocksArgs, fs *pflag.FlagSet, stdout, stderr io.Writer) int {
 	if _, _, err := a.src.check(); err != nil {
 		return reportUsage(stderr, "blocks", err)
 	}
 	if a.withPlans() && strings.EqualFold(strings.TrimSpace(a.output), "csv") {
 		return reportUsage(stderr, "blocks", usagef("-o csv lists Capacity Blocks only; list training plans with -o table or -o json"))
-	}
-	if fs.NArg() > 0 {
-		return reportUsage(stderr, "blocks", usagef("unexpected argument %q; every option is a flag", fs.Arg(0)))
 	}
 	format, err := parseOutputFormat(a.output)
 	if err != nil {
@@ -95,7 +112,7 @@ func runBlocks(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return reportUsage(stderr, "blocks", usagef("--interval %s: allowed 1s or more", a.interval))
 	case a.warnWithin < 0:
 		return reportUsage(stderr, "blocks", usagef("--warn-within %s: want a positive duration such as 45m", a.warnWithin))
-	case !a.watch && flagGiven(fs, "interval"):
+	case !a.watch && fs.Changed("interval"):
 		// as in gpublock offerings: an interval that nothing uses is a mistake to point out,
 		// not one to list the blocks once over
 		return reportUsage(stderr, "blocks", usagef("--interval is used with --watch (e.g. --watch --interval 30s)"))

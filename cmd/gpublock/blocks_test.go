@@ -214,10 +214,10 @@ func TestBlocksWatchBadUsage(t *testing.T) {
 			t.Errorf("%v: %q does not say --interval needs --watch", args, errs)
 		}
 	}
-	code, _, errs := runCLI("blocks", "-h")
+	code, out, _ := runCLI("blocks", "-h")
 	for _, want := range []string{"Exit status", "0 ok", "1 failure", "2 bad usage", "3 warning"} {
-		if code != 0 || !strings.Contains(errs, want) {
-			t.Errorf("-h: exit %d, lacks %q:\n%s", code, want, errs)
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("-h: exit %d, lacks %q:\n%s", code, want, out)
 		}
 	}
 	if cs.calls.Load() != 0 {

@@ -1,11 +1,12 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/spf13/pflag"
 
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/aws/notify"
@@ -75,7 +76,7 @@ type oncallFlags struct {
 	warnLeads, notifyCmd, notifyURL string
 }
 
-func (o *oncallFlags) register(fs *flag.FlagSet) {
+func (o *oncallFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.warnLeads, "warn-leads", "", "`leads` before a block's end to warn at, e.g. 24h,2h,40m: EXTEND BY until AWS's 1-hour cutoff, CAN'T EXTEND after (default 24h, or warn_leads in the config file)")
 	fs.StringVar(&o.notifyCmd, "notify-cmd", "", "run this shell `command` for each new warning, the warning as JSON on stdin and GPUBLOCK_WARNING, GPUBLOCK_TEXT, GPUBLOCK_RESERVATION_ID, GPUBLOCK_REGION, GPUBLOCK_END set")
 	fs.StringVar(&o.notifyURL, "notify-url", "", "post each new warning as JSON with a \"text\" field to this webhook `URL` (Slack-style incoming webhooks accept it)")

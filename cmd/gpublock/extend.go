@@ -7,21 +7,22 @@ import (
 	"io"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
 )
 
 func init() {
-	commands["extend"] = command{summary: "lengthen a Capacity Block, after a typed confirmation", run: runExtend}
+	awsCommands = append(awsCommands, newExtendCmd)
 }
 
-const extendSynopsis = "RESERVATION_ID --duration D [--region R] [--dry-run] [--yes] [--max-spend USD] [-o table|json]\n" +
-	"       RESERVATION_ID --list [--region R] [-o table|json]\n\n" +
+const extendLong = "Lengthens a Capacity Block (or, with --source training-plans, a training plan).\n\n" +
 	"--list asks AWS for every length at once (1d–14d, then whole weeks up to the 182-day total) and prints\n" +
 	"those offered now, with the fee, the new end and the break-even; it buys nothing.\n" +
 	"Lists the block's extension offering for D (1d–14d, or 3w–26w), shows the new end, the fee and its\n" +
-	"break-even against on-demand, and buys it once `extend` is typed. Active and scheduled blocks can be\n" +
+	"break-even against on-demand, and buys it once extend is typed. Active and scheduled blocks can be\n" +
 	"extended from 56 days until 1 hour before their end. --dry-run checks permission only.\n\n" +
 	"Interrupted purchases and extensions in the region are settled first; when an interrupted run\n" +
 	"already extended the block by D, it says so and buys nothing new (--again extends it again).\n\n" +
@@ -39,21 +40,41 @@ type extendArgs struct {
 	src         sourceFlags // --source
 }
 
-func runExtend(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+func newExtendCmd(_ context.Context, g *awsFlags) *cobra.Command {
 	var a extendArgs
-	fs := newCommandFlags("extend", extendSynopsis, stderr, &a.output)
-	a.aws.register(fs)
-	tableOrJSON(fs)
+	cmd := &cobra.Command{
+		Use:   "extend RESERVATION_ID",
+		Short: "lengthen a Capacity Block, after a typed confirmation",
+		Long:  extendLong,
+		Example: "  gpublock extend cr-0123456789abcdef0 --region us-east-1 --list\n" +
+			"  gpublock extend cr-0123456789abcdef0 --region us-east-1 --duration 1d\n" +
+			"  gpublock extend cr-0123456789abcdef0 --region us-east-1 --duration 3w --max-spend 90000 --yes -o json\n" +
+			"  gpublock extend my-plan --source training-plans --region us-east-1 --duration 7d",
+		Args: exactlyOne(func(cmd *cobra.Command) string {
+			if src, err := a.src.one(); err == nil && src == model.SourceTrainingPlan {
+				return "training plan name or ARN (from `gpublock blocks --source training-plans`)"
+			}
+			return "RESERVATION_ID (cr-…, from `gpublock blocks`)"
+		}),
+		Annotations: map[string]string{annotationOneRegion: "true"},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			a.aws = *g
+			return codeError(runExtend(cmd.Context(), a, args, cmd.OutOrStdout(), cmd.ErrOrStderr()))
+		},
+	}
+	fs := cmd.Flags()
+	outputFlag(cmd, &a.output, "table", "json")
 	fs.StringVar(&a.duration, "duration", "", "`length` to add: 1d–14d or 3w–26w (e.g. 1d, 48h, 3w)")
 	fs.BoolVar(&a.dryRun, "dry-run", false, "only check permission to extend (ec2:PurchaseCapacityBlockExtension); buy nothing")
 	fs.BoolVar(&a.yes, "yes", false, "extend without asking to type extend (for scripts)")
 	fs.BoolVar(&a.again, "again", false, "extend even though an interrupted run already extended this block by this length (asks to type again)")
 	fs.BoolVar(&a.list, "list", false, "list every extension length offered now, with its fee, new end and break-even; buy nothing")
 	a.src.registerOne(fs)
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return flagExit(err)
-	}
+	return cmd
+}
+
+// runExtend extends the block pos[0] once the flags say so (cobra has parsed them).
+func runExtend(ctx context.Context, a extendArgs, pos []string, stdout, stderr io.Writer) int {
 	if src, err := a.src.one(); err != nil {
 		return reportUsage(stderr, "extend", err)
 	} else if src == model.SourceTrainingPlan {
@@ -158,9 +179,6 @@ func runExtend(ctx context.Context, args []string, stdout, stderr io.Writer) int
 
 // check reads what can be checked before any call.
 func (a *extendArgs) check(pos []string) (string, int, outputFormat, error) {
-	if len(pos) != 1 {
-		return "", 0, "", usagef("want exactly one RESERVATION_ID (cr-…, from `gpublock blocks`), got %d arguments", len(pos))
-	}
 	id := strings.TrimSpace(pos[0])
 	if !strings.HasPrefix(id, "cr-") || strings.ContainsAny(id, " \t\n") || len(id) > 128 {
 		return "", 0, "", usagef("RESERVATION_ID %q: want a capacity reservation id such as cr-0123456789abcdef0 (a training plan: add --source training-plans)", pos[0])

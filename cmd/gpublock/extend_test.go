@@ -266,9 +266,9 @@ func TestExtendBadUsage(t *testing.T) {
 	if cs.calls.Load() != 0 {
 		t.Errorf("bad usage made %d calls", cs.calls.Load())
 	}
-	code, _, errs := runCLI("extend", "-h")
+	code, out, _ := runCLI("extend", "-h")
 	for _, want := range []string{"Exit status", "0 extended", "1 not extended", "2 bad usage", "3 outcome unknown"} {
-		if code != 0 || !strings.Contains(errs, want) {
+		if code != 0 || !strings.Contains(out, want) {
 			t.Errorf("-h: exit %d, lacks %q", code, want)
 		}
 	}

@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-// A flag the flag package cannot parse is reported in the commands' own one-line form,
-// not followed by the whole usage that would scroll it out of sight.
+// A flag that cannot be parsed is reported in the commands' own one-line form, naming the
+// flag and what it takes, not followed by the whole usage that would scroll it out of sight.
 func TestUnparsableFlagsAreOneUsageLine(t *testing.T) {
 	cs := startCLISim(t)
 	for _, tc := range []struct {
@@ -14,14 +14,15 @@ func TestUnparsableFlagsAreOneUsageLine(t *testing.T) {
 		cmd     string
 		mention string
 	}{
-		{[]string{"offerings", "--type", "p5.48xlarge", "--duration", "2d", "--count", "abc"}, "offerings", `invalid value "abc" for flag -count`},
-		{[]string{"blocks", "--warn-within", "soon"}, "blocks", `invalid value "soon" for flag -warn-within`},
-		{[]string{"blocks", "--bogus"}, "blocks", "flag provided but not defined: -bogus"},
+		{[]string{"offerings", "--type", "p5.48xlarge", "--duration", "2d", "--count", "abc"}, "offerings", `--count "abc": want a whole number`},
+		{[]string{"blocks", "--warn-within", "soon"}, "blocks", `--warn-within "soon": want a duration such as 45m`},
+		{[]string{"blocks", "--bogus"}, "blocks", "unknown flag: --bogus"},
 		{[]string{"purchase", "cbr-0123456789abcdef0", "--tag", "noeq", "--yes"}, "purchase", `"noeq": want KEY=VALUE`},
-		{[]string{"launch", "cr-0123456789abcdef0", "--ami", "ami-0123456789abcdef0", "--count", "two", "--yes"}, "launch", "flag -count"},
-		{[]string{"extend", "cr-0123456789abcdef0", "--duration", "1d", "--yes=maybe"}, "extend", `invalid boolean value "maybe" for -yes`},
-		{[]string{"prices", "--refresh=often"}, "prices", `invalid boolean value "often" for -refresh`},
-		{[]string{"sim", "--seed", "x"}, "sim", `invalid value "x" for flag -seed`},
+		{[]string{"launch", "cr-0123456789abcdef0", "--ami", "ami-0123456789abcdef0", "--count", "two", "--yes"}, "launch", `--count "two": want a whole number`},
+		{[]string{"extend", "cr-0123456789abcdef0", "--duration", "1d", "--yes=maybe"}, "extend", `--yes "maybe": want true or false`},
+		{[]string{"prices", "--refresh=often"}, "prices", `--refresh "often": want true or false`},
+		{[]string{"sim", "--seed", "x"}, "sim", `--seed "x": want a whole number`},
+		{[]string{"sim", "--seed"}, "sim", "--seed needs a value"},
 	} {
 		args := tc.args
 		if tc.cmd != "sim" && tc.cmd != "prices" {
@@ -30,7 +31,7 @@ func TestUnparsableFlagsAreOneUsageLine(t *testing.T) {
 		code, out, errs := runCLI(args...)
 		want := "gpublock " + tc.cmd + ": "
 		if code != 2 || out != "" || !strings.HasPrefix(errs, want) || !strings.Contains(errs, tc.mention) ||
-			!strings.Contains(errs, "Run 'gpublock "+tc.cmd+" -h' for the flags.") || strings.Contains(errs, "Usage:") ||
+			!strings.Contains(errs, "Run 'gpublock "+tc.cmd+" --help' for its flags.") || strings.Contains(errs, "Usage:") ||
 			strings.Count(errs, "\n") != 2 {
 			t.Errorf("%v: exit %d, stdout %q, stderr:\n%s", tc.args, code, out, errs)
 		}
@@ -39,8 +40,8 @@ func TestUnparsableFlagsAreOneUsageLine(t *testing.T) {
 		t.Errorf("bad flags made %d calls", cs.calls.Load())
 	}
 	for _, cmd := range []string{"offerings", "blocks", "purchase", "launch", "extend", "prices", "sim"} {
-		if code, _, errs := runCLI(cmd, "-h"); code != 0 || !strings.HasPrefix(errs, "Usage: gpublock "+cmd) || !strings.Contains(errs, "Flags:") {
-			t.Errorf("%s -h: exit %d\n%s", cmd, code, errs)
+		if code, out, errs := runCLI(cmd, "-h"); code != 0 || errs != "" || !strings.Contains(out, "gpublock "+cmd) || !strings.Contains(out, "FLAGS") {
+			t.Errorf("%s -h: exit %d, stderr %q\n%s", cmd, code, errs, out)
 		}
 	}
 }
@@ -76,12 +77,12 @@ func TestDefaultRegionWithoutCapacityBlocksIsNamed(t *testing.T) {
 // which they refuse.
 func TestOneRegionCommandsSayOneRegionInTheirHelp(t *testing.T) {
 	for _, cmd := range []string{"purchase", "extend", "launch"} {
-		code, _, errs := runCLI(cmd, "-h")
-		if code != 0 || !strings.Contains(errs, "the one AWS region of the Capacity Block or offering") || strings.Contains(errs, "or all") {
-			t.Errorf("%s -h: exit %d\n%s", cmd, code, errs)
+		code, out, _ := runCLI(cmd, "-h")
+		if code != 0 || !strings.Contains(out, "the one AWS region of the Capacity Block or offering") || strings.Contains(out, "or all") {
+			t.Errorf("%s -h: exit %d\n%s", cmd, code, out)
 		}
 	}
-	if _, _, errs := runCLI("offerings", "-h"); !strings.Contains(errs, "also a list R[,R...] or all") {
-		t.Errorf("offerings -h lost the region list:\n%s", errs)
+	if _, out, _ := runCLI("offerings", "-h"); !strings.Contains(out, "also a list R[,R...] or all") {
+		t.Errorf("offerings -h lost the region list:\n%s", out)
 	}
 }

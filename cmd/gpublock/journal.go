@@ -8,16 +8,17 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/model"
 )
 
 func init() {
-	commands["journal"] = command{summary: "list this machine's purchases and extensions, and settle interrupted ones", run: runJournal}
+	awsCommands = append(awsCommands, newJournalCmd)
 }
 
-const journalSynopsis = "[--region R] [--no-settle] [-o table|json]\n\n" +
-	"Lists the purchases, extensions and launches this machine made (its journal), each with its\n" +
+const journalLong = "Lists the purchases, extensions and launches this machine made (its journal), each with its\n" +
 	"outcome. First it settles every purchase or extension that a crash left without an outcome\n" +
 	"(or whose outcome was unknown), in --region or in every region: it asks AWS (a purchase by its\n" +
 	"gpublock:request-id tag, an extension in its block's history) and records what it finds.\n" +
@@ -53,19 +54,29 @@ type journalRow struct {
 	Error                 string `json:",omitempty"`
 }
 
-func runJournal(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+func newJournalCmd(_ context.Context, g *awsFlags) *cobra.Command {
 	var a journalArgs
-	fs := newCommandFlags("journal", journalSynopsis, stderr, &a.output)
-	a.aws.register(fs)
-	tableOrJSON(fs)
-	fs.BoolVar(&a.noSettle, "no-settle", false, "only list; ask AWS nothing")
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return flagExit(err)
+	cmd := &cobra.Command{
+		Use:   "journal",
+		Short: "list this machine's purchases and extensions, and settle interrupted ones",
+		Long:  journalLong,
+		Example: "  gpublock journal\n" +
+			"  gpublock journal --region us-east-1 -o json\n" +
+			"  gpublock journal --no-settle",
+		Args:        noArgs,
+		Annotations: map[string]string{annotationOneRegion: "true"},
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			a.aws = *g
+			return codeError(runJournal(cmd.Context(), a, cmd.OutOrStdout(), cmd.ErrOrStderr()))
+		},
 	}
-	if len(pos) > 0 {
-		return reportUsage(stderr, "journal", usagef("unexpected argument %q", pos[0]))
-	}
+	outputFlag(cmd, &a.output, "table", "json")
+	cmd.Flags().BoolVar(&a.noSettle, "no-settle", false, "only list; ask AWS nothing")
+	return cmd
+}
+
+// runJournal lists the journal once the flags say so (cobra has parsed them).
+func runJournal(ctx context.Context, a journalArgs, stdout, stderr io.Writer) int {
 	format, err := tableOrJSONFormat(a.output)
 	if err != nil {
 		return reportUsage(stderr, "journal", err)

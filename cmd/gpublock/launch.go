@@ -7,18 +7,22 @@ import (
 	"io"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/model"
 )
 
 func init() {
-	commands["launch"] = command{summary: "launch instances into a Capacity Block, after a typed confirmation", run: runLaunch}
+	awsCommands = append(awsCommands, newLaunchCmd)
 }
 
 // listFlag is a repeatable flag that also takes comma-separated values.
 type listFlag []string
 
 func (l *listFlag) String() string { return strings.Join(*l, ",") }
+
+func (l *listFlag) Type() string { return "list" }
 
 func (l *listFlag) Set(s string) error {
 	for _, v := range strings.Split(s, ",") {
@@ -41,23 +45,38 @@ type launchArgs struct {
 	dryRun, yes bool
 }
 
-func runLaunch(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+func newLaunchCmd(_ context.Context, g *awsFlags) *cobra.Command {
 	var a launchArgs
-	fs := newCommandFlags("launch", "RESERVATION_ID --ami A [--subnet S] [--count N] [--key K] [--security-group G ...] [--dry-run] [--yes] [--region R] [-o table|json]\n\n"+
-		"Exit status: 0 launched, 1 not launched, 2 bad usage or no terminal to confirm on without --yes, 3 outcome unknown.", stderr, &a.output)
-	a.aws.register(fs)
-	tableOrJSON(fs)
+	cmd := &cobra.Command{
+		Use:   "launch RESERVATION_ID",
+		Short: "launch instances into a Capacity Block, after a typed confirmation",
+		Long: "Launches instances into an active Capacity Block, in its zone, after showing what starts and\n" +
+			"asking to type launch. --dry-run checks the block, the subnet's zone and the permission only.\n\n" +
+			"Exit status: 0 launched, 1 not launched, 2 bad usage or no terminal to confirm on without --yes, 3 outcome unknown.",
+		Example: "  gpublock launch cr-0123456789abcdef0 --region us-east-1 --ami ami-0123456789abcdef0 --dry-run\n" +
+			"  gpublock launch cr-0123456789abcdef0 --region us-east-1 --ami ami-0123456789abcdef0 --count 2 \\\n" +
+			"    --subnet subnet-0abc --key my-key --security-group sg-0abc --yes -o json",
+		Args:        exactlyOne(func(*cobra.Command) string { return "RESERVATION_ID (cr-…, from `gpublock blocks`)" }),
+		Annotations: map[string]string{annotationOneRegion: "true"},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			a.aws = *g
+			return codeError(runLaunch(cmd.Context(), a, args, cmd.OutOrStdout(), cmd.ErrOrStderr()))
+		},
+	}
+	fs := cmd.Flags()
+	outputFlag(cmd, &a.output, "table", "json")
 	fs.StringVar(&a.ami, "ami", "", "image `ami-…` to launch (required); its platform must match the block's")
-	fs.StringVar(&a.subnet, "subnet", "", "`subnet-…` in the block's zone (default: the zone's default subnet)")
+	fs.StringVar(&a.subnet, "subnet", "", "a `subnet-…` in the block's zone (default: the zone's default subnet)")
 	fs.IntVar(&a.count, "count", 1, "instances to launch, at most the block's free count")
-	fs.StringVar(&a.key, "key", "", "EC2 key pair `name`")
+	fs.StringVar(&a.key, "key", "", "the EC2 key pair `name`")
 	fs.Var(&a.groups, "security-group", "security group `sg-…` (repeatable, or comma-separated)")
 	fs.BoolVar(&a.dryRun, "dry-run", false, "check the block, the subnet's zone and the ec2:RunInstances permission (a DryRun); start nothing")
 	fs.BoolVar(&a.yes, "yes", false, "launch without asking to type launch (for scripts)")
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return flagExit(err)
-	}
+	return cmd
+}
+
+// runLaunch launches into the block pos[0] once the flags say so (cobra has parsed them).
+func runLaunch(ctx context.Context, a launchArgs, pos []string, stdout, stderr io.Writer) int {
 	reservationID, format, err := a.check(pos)
 	if err != nil {
 		return reportUsage(stderr, "launch", err)
@@ -107,9 +126,6 @@ func runLaunch(ctx context.Context, args []string, stdout, stderr io.Writer) int
 }
 
 func (a *launchArgs) check(pos []string) (string, outputFormat, error) {
-	if len(pos) != 1 {
-		return "", "", usagef("want exactly one RESERVATION_ID (cr-…, from `gpublock blocks`), got %d arguments", len(pos))
-	}
 	id := strings.TrimSpace(pos[0])
 	if !strings.HasPrefix(id, "cr-") || strings.ContainsAny(id, " \t\n") {
 		return "", "", usagef("RESERVATION_ID %q: want a capacity reservation id such as cr-0123456789abcdef0", pos[0])

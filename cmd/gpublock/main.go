@@ -15,17 +15,6 @@ import (
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "dev"
 
-// command is one subcommand. It returns the process exit code: 0 ok, 1 failure,
-// 2 bad usage (and others documented by the command).
-type command struct {
-	summary string
-	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) int
-}
-
-// commands is filled by each subcommand's file in its init function, so that adding a
-// subcommand touches only its own file. root.go turns them into cobra commands.
-var commands = map[string]command{}
-
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)

@@ -5,13 +5,15 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/model"
@@ -20,7 +22,7 @@ import (
 )
 
 func init() {
-	commands["offerings"] = command{summary: "search Capacity Block offerings (table, json or csv)", run: runOfferings}
+	awsCommands = append(awsCommands, newOfferingsCmd)
 }
 
 // outputFormat is the -o flag of the commands for scripts.
@@ -38,48 +40,15 @@ func parseOutputFormat(s string) (outputFormat, error) {
 	return "", usagef("-o %q: allowed table, json or csv", s)
 }
 
-// newCommandFlags makes a FlagSet that reports errors instead of exiting, with -o/--output.
-func newCommandFlags(name, synopsis string, stderr io.Writer, out *string) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.StringVar(out, "o", "table", "output `format`: table, json or csv")
-	fs.StringVar(out, "output", "table", "output `format`: table, json or csv")
-	oneLineFlagErrors(fs, name, stderr, func() {
-		fmt.Fprintf(stderr, "Usage: gpublock %s %s\n\n", name, synopsis)
-		printFlagGroups(stderr, fs)
-	})
-	return fs
-}
-
-// oneLineFlagErrors makes fs report a flag it cannot parse (an unknown flag, a value that
-// is not a number or a duration) as the commands report every other usage error: one line
-// naming the command and the flag, then where the flags are listed. The flag package would
-// print its message and then the whole usage, which scrolls the message out of sight and
-// gives scripts a second shape of error. -h still prints usage.
-func oneLineFlagErrors(fs *flag.FlagSet, cmd string, stderr io.Writer, usage func()) {
-	// The flag package writes its message to Output and then calls Usage; a message
-	// written means a parse error, none means -h.
-	msg := new(strings.Builder)
-	fs.SetOutput(msg)
-	fs.Usage = func() {
-		if msg.Len() == 0 {
-			fs.SetOutput(stderr)
-			usage()
-			fs.SetOutput(msg)
-			return
-		}
-		reportUsage(stderr, cmd, errors.New(strings.TrimSpace(msg.String())))
-		msg.Reset()
-	}
-}
-
 // reportUsage prints a usage error and returns exit code 2.
 func reportUsage(stderr io.Writer, cmd string, err error) int {
 	fmt.Fprintf(stderr, "gpublock %s: %v\n", cmd, err)
-	fmt.Fprintf(stderr, "Run 'gpublock %s -h' for the flags.\n", cmd)
+	fmt.Fprintf(stderr, "Run 'gpublock %s --help' for its flags.\n", cmd)
 	return 2
 }
 
-const offeringsSynopsis = "--type TYPE[,TYPE...] --duration 2d|48h|3w|2d-7d [--count N] [--from DATE] [--to DATE] [--region R[,R...]|all] [--all-zones] [-o table|json|csv] [--watch [--interval 5m] [--until-found]]\n\n" +
+const offeringsLong = "Searches Capacity Block offerings: every type, duration and region asked for, each offering\n" +
+	"with its fee, its rate and its break-even against on-demand.\n\n" +
 	"table and csv print rows as they arrive; json prints one array at the end. A region that\n" +
 	"fails is named on stderr and what the others found is still printed; when every region\n" +
 	"fails, stdout stays empty (no header, no []).\n\n" +
@@ -114,16 +83,39 @@ type offeringsArgs struct {
 	src           sourceFlags // --source, --target
 }
 
-func runOfferings(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	a, format, err := parseOfferings(args, stderr)
-	switch {
-	case errors.Is(err, flag.ErrHelp):
-		return 0
-	case errors.Is(err, errFlagParse):
-		return 2 // oneLineFlagErrors has printed the problem
-	case err != nil:
-		return reportUsage(stderr, "offerings", err)
+func newOfferingsCmd(ctx context.Context, g *awsFlags) *cobra.Command {
+	return offeringsCmd(g, func(cmd *cobra.Command, a *offeringsArgs, format outputFormat) error {
+		return codeError(runOfferings(cmd.Context(), a, format, cmd.OutOrStdout(), cmd.ErrOrStderr()))
+	})
+}
+
+// offeringsCmd is `gpublock offerings`; run is given the flags once they are checked.
+func offeringsCmd(g *awsFlags, run func(*cobra.Command, *offeringsArgs, outputFormat) error) *cobra.Command {
+	a := &offeringsArgs{}
+	cmd := &cobra.Command{
+		Use:   "offerings",
+		Short: "search Capacity Block offerings (table, json or csv)",
+		Long:  offeringsLong,
+		Example: "  gpublock offerings --type p5.48xlarge --duration 2d --region all\n" +
+			"  gpublock offerings --type p5.48xlarge,p5en.48xlarge --duration 2d-7d --from +1w --to +4w -o json\n" +
+			"  gpublock offerings --type p5.48xlarge --duration 3w --source all --region us-east-1,us-west-2\n" +
+			"  gpublock offerings --type p5.48xlarge --duration 2d --watch --interval 10m --until-found",
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			a.aws = *g
+			format, err := a.check(cmd.Flags())
+			if err != nil {
+				return err
+			}
+			return run(cmd, a, format)
+		},
 	}
+	outputFlag(cmd, &a.output, "table", "json", "csv")
+	a.register(cmd.Flags())
+	return cmd
+}
+
+func runOfferings(ctx context.Context, a *offeringsArgs, format outputFormat, stdout, stderr io.Writer) int {
 	client, _, err := openBackend(ctx, &a.aws, stderr)
 	if err != nil {
 		return backendFailure(stderr, "offerings", err)
@@ -157,14 +149,21 @@ func runOfferings(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	return printOfferings(ctx, client, q, cat, format, stdout, stderr)
 }
 
-// errFlagParse is a flag the flag package refused; it has already said why.
-var errFlagParse = errors.New("bad flag")
-
-// parseOfferings reads and checks every flag that can be checked without the backend.
+// parseOfferings reads and checks every flag that can be checked without the backend, as
+// the command does, for the tests of parsing.
 func parseOfferings(args []string, stderr io.Writer) (*offeringsArgs, outputFormat, error) {
-	a := &offeringsArgs{}
-	fs := newCommandFlags("offerings", offeringsSynopsis, stderr, &a.output)
-	a.aws.register(fs)
+	var got *offeringsArgs
+	var format outputFormat
+	err := parseCommand(args, stderr, func(g *awsFlags) *cobra.Command {
+		return offeringsCmd(g, func(_ *cobra.Command, a *offeringsArgs, f outputFormat) error {
+			got, format = a, f
+			return nil
+		})
+	})
+	return got, format, err
+}
+
+func (a *offeringsArgs) register(fs *pflag.FlagSet) {
 	fs.StringVar(&a.types, "type", "", "instance `types`, comma-separated (required), e.g. p5.48xlarge,p5en.48xlarge")
 	fs.IntVar(&a.count, "count", 1, "instances per block (1-64; UltraServers: UltraServers per block)")
 	fs.StringVar(&a.duration, "duration", "", "block `length`: 2d, 48h, 3w, or a range 2d-7d (required)")
@@ -175,41 +174,36 @@ func parseOfferings(args []string, stderr io.Writer) (*offeringsArgs, outputForm
 	fs.BoolVar(&a.untilFound, "until-found", false, "with --watch: stop at the first search that finds any offering (exit 0; 1 if interrupted first)")
 	fs.BoolVar(&a.allZones, "all-zones", false, "also search zones the account has not opted in to, such as Local Zones (AWS's AllAvailabilityZones); launching there needs opting in first")
 	a.src.register(fs, "capacity-blocks")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil, "", err
-		}
-		return nil, "", errFlagParse
-	}
-	if fs.NArg() > 0 {
-		return nil, "", usagef("unexpected argument %q; every option is a flag", fs.Arg(0))
-	}
+}
+
+// check reads and checks every flag that can be checked without the backend.
+func (a *offeringsArgs) check(fs *pflag.FlagSet) (outputFormat, error) {
 	format, err := parseOutputFormat(a.output)
 	if err != nil {
-		return nil, "", err
+		return "", err
 	}
 	if a.watch {
 		if a.interval, err = parseWatchInterval(a.intervalValue); err != nil {
-			return nil, "", err
+			return "", err
 		}
-	} else if a.untilFound || flagGiven(fs, "interval") {
-		return nil, "", usagef("--until-found and --interval are used with --watch (e.g. --watch --interval 5m --until-found)")
+	} else if a.untilFound || fs.Changed("interval") {
+		return "", usagef("--until-found and --interval are used with --watch (e.g. --watch --interval 5m --until-found)")
 	}
 	// The syntax of every value; the clock only matters for relative dates and limits.
 	q, err := a.sourcedQuery(time.Now().UTC())
 	if err != nil {
-		return nil, "", err
+		return "", err
 	}
 	if format == "csv" && q.Searches(model.SourceTrainingPlan) {
-		return nil, "", usagef("-o csv has Capacity Blocks' columns only; list training plans with -o table or -o json")
+		return "", usagef("-o csv has Capacity Blocks' columns only; list training plans with -o table or -o json")
 	}
 	if a.watch && q.Searches(model.SourceTrainingPlan) {
-		return nil, "", usagef("--watch searches Capacity Blocks only; drop --source %s, or search training plans without --watch", a.src.source)
+		return "", usagef("--watch searches Capacity Blocks only; drop --source %s, or search training plans without --watch", a.src.source)
 	}
 	if err := a.aws.validate(); err != nil {
-		return nil, "", err
+		return "", err
 	}
-	return a, format, nil
+	return format, nil
 }
 
 // query builds the query from the flags, reading dates relative to now.

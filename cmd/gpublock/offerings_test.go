@@ -219,8 +219,8 @@ func TestOfferingsBadUsage(t *testing.T) {
 	if n := cs.calls.Load(); n != 0 {
 		t.Errorf("bad usage made %d EC2 calls", n)
 	}
-	if code, out, _ := runCLI("offerings", "-h"); code != 0 || out != "" {
-		t.Errorf("-h: exit %d", code)
+	if code, out, errs := runCLI("offerings", "-h"); code != 0 || errs != "" || !strings.Contains(out, "USAGE") {
+		t.Errorf("-h: exit %d, stderr %q", code, errs)
 	}
 }
 
@@ -313,7 +313,7 @@ func TestOfferingsNoneSaysUTC(t *testing.T) {
 func TestEveryCommandHelpListsExitStatus(t *testing.T) {
 	for _, name := range []string{"offerings", "blocks", "purchase", "launch", "extend", "prices", "sim"} {
 		code, out, errs := runCLI(name, "-h")
-		if code != 0 || out != "" || !strings.Contains(errs, "Exit status: 0 ") || !strings.Contains(errs, "2 bad usage") {
+		if code != 0 || errs != "" || !strings.Contains(out, "Exit status: 0 ") || !strings.Contains(out, "2 bad usage") {
 			t.Errorf("%s -h: exit %d, stdout %q, stderr:\n%s", name, code, out, errs)
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -33,13 +32,6 @@ func parseWatchInterval(s string) (time.Duration, error) {
 		return 0, usagef("--interval %q: allowed 1m to 24h, such as 5m, 90s or 2h", s)
 	}
 	return d, nil
-}
-
-// flagGiven reports whether the command line set the named flag.
-func flagGiven(fs *flag.FlagSet, name string) bool {
-	given := false
-	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
-	return given
 }
 
 // watchWait waits for the next search and reports false when ctx ends first. Tests

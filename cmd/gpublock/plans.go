@@ -3,12 +3,13 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/spf13/pflag"
 
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/aws/trainingplans"
@@ -23,13 +24,13 @@ type sourceFlags struct {
 }
 
 // register adds --source (default def) and --target to fs.
-func (s *sourceFlags) register(fs *flag.FlagSet, def string) {
+func (s *sourceFlags) register(fs *pflag.FlagSet, def string) {
 	fs.StringVar(&s.source, "source", def, "capacity `source`: capacity-blocks (EC2), training-plans (SageMaker) or all")
 	fs.StringVar(&s.target, "target", "", "what a training plan is for: "+strings.Join(trainingplans.Targets(), ", ")+" (comma-separated; default training-job)")
 }
 
 // registerOne adds --source and --target to a command about one offering or reservation.
-func (s *sourceFlags) registerOne(fs *flag.FlagSet) {
+func (s *sourceFlags) registerOne(fs *pflag.FlagSet) {
 	s.register(fs, "capacity-blocks")
 	fs.Lookup("source").Usage = "`source` of the offering or reservation: capacity-blocks (EC2) or training-plans (SageMaker)"
 }

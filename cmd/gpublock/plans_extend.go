@@ -29,9 +29,6 @@ func planExtensionDays() []int {
 
 // checkPlanExtend reads what can be checked before any call of a plan's extension.
 func (a *extendArgs) checkPlanExtend(pos []string) (string, int, outputFormat, error) {
-	if len(pos) != 1 {
-		return "", 0, "", usagef("want exactly one training plan name or ARN (from `gpublock blocks --source training-plans`), got %d arguments", len(pos))
-	}
 	id := strings.TrimSpace(pos[0])
 	if len(id) > 2048 || !planRef.MatchString(id) {
 		return "", 0, "", usagef("%q: want a training plan name (letters, digits and hyphens, at most 64) or its ARN", pos[0])

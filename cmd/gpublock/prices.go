@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/aws/smithy-go/middleware"
+	"github.com/spf13/cobra"
 
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/model"
@@ -20,35 +21,57 @@ import (
 )
 
 func init() {
-	commands["prices"] = command{summary: "show the price catalog with the age of each figure; --refresh from the AWS Price List API", run: runPrices}
+	nativeCommands = append(nativeCommands, newPricesCmd)
 }
 
 // pricesNow is the clock the ages are measured against (tests fix it).
 var pricesNow = time.Now
 
-const pricesSynopsis = "[--region R[,R...]] [--type T[,T...]] [-o table|json|csv] [--refresh [--endpoint-url URL] [--profile P]]\n\n" +
-	"Shows on-demand prices, published Capacity Block rates and Savings Plans rates, each with\n" +
+const pricesLong = "Shows on-demand prices, published Capacity Block rates and Savings Plans rates, each with\n" +
 	"its source, date and age. --refresh asks the AWS Price List API (served from us-east-1) for\n" +
 	"current on-demand prices and keeps them in $XDG_CACHE_HOME/gpublock/prices.json.\n\n" +
 	"Exit status: 0 shown (and refreshed), 1 the refresh or the output failed, 2 bad usage."
 
-func runPrices(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	var output, regionList, typeList, endpoint, profile, logFile string
-	var refresh bool
-	fs := newCommandFlags("prices", pricesSynopsis, stderr, &output)
-	fs.StringVar(&regionList, "region", "", "only these regions, `R[,R...]` or all (figures without a region are always shown)")
-	fs.StringVar(&typeList, "type", "", "only these instance types, `T[,T...]`")
-	fs.BoolVar(&refresh, "refresh", false, "fetch current on-demand prices from the AWS Price List API into the cache first")
-	fs.StringVar(&endpoint, "endpoint-url", "", "Price List API endpoint `URL` for --refresh, e.g. http://127.0.0.1:PORT for gpublock sim (default: AWS)")
-	fs.StringVar(&profile, "profile", "", "AWS shared-config profile for --refresh (default: $AWS_PROFILE or the default profile)")
-	fs.StringVar(&logFile, "log-file", "", "with --refresh, append one line per AWS API attempt (never credentials or bodies) to this `file`")
-	if err := fs.Parse(args); err != nil {
-		return flagExit(err)
+// pricesArgs are the flags of prices. Its --region, --endpoint-url, --profile and --log-file
+// are its own (a filter, and the Price List API's), not the AWS flags of the other commands.
+type pricesArgs struct {
+	output, regionList, typeList, endpoint, profile, logFile string
+	refresh                                                  bool
+}
+
+func newPricesCmd(context.Context) *cobra.Command {
+	var a pricesArgs
+	cmd := &cobra.Command{
+		Use:   "prices",
+		Short: "show the price catalog with the age of each figure; --refresh from the AWS Price List API",
+		Long:  pricesLong,
+		Example: "  gpublock prices --type p5.48xlarge,p5en.48xlarge\n" +
+			"  gpublock prices --region us-east-1 -o json\n" +
+			"  gpublock prices --refresh --profile prod\n" +
+			"  gpublock prices --refresh --endpoint-url http://127.0.0.1:4566",
+		Args:              noArgs,
+		Annotations:       map[string]string{annotationNoAWS: "true"},
+		PersistentPreRunE: refuseAWSFlags,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return codeError(runPrices(cmd.Context(), a, cmd.OutOrStdout(), cmd.ErrOrStderr()))
+		},
 	}
+	fs := cmd.Flags()
+	outputFlag(cmd, &a.output, "table", "json", "csv")
+	fs.StringVar(&a.regionList, "region", "", "only these regions, `R[,R...]` or all (figures without a region are always shown)")
+	fs.StringVar(&a.typeList, "type", "", "only these instance types, `T[,T...]`")
+	fs.BoolVar(&a.refresh, "refresh", false, "fetch current on-demand prices from the AWS Price List API into the cache first")
+	fs.StringVar(&a.endpoint, "endpoint-url", "", "Price List API endpoint `URL` for --refresh, e.g. http://127.0.0.1:PORT for gpublock sim (default: AWS)")
+	fs.StringVar(&a.profile, "profile", "", "the AWS shared-config profile for --refresh (default: $AWS_PROFILE or the default profile)")
+	fs.StringVar(&a.logFile, "log-file", "", "with --refresh, append one line per AWS API attempt (never credentials or bodies) to this `file`")
+	return cmd
+}
+
+// runPrices shows the catalog once cobra has parsed the flags.
+func runPrices(ctx context.Context, a pricesArgs, stdout, stderr io.Writer) int {
+	output, regionList, typeList, endpoint, profile, logFile := a.output, a.regionList, a.typeList, a.endpoint, a.profile, a.logFile
+	refresh := a.refresh
 	usage := func(format string, a ...any) int { return reportUsage(stderr, "prices", usagef(format, a...)) }
-	if fs.NArg() > 0 {
-		return usage("unexpected argument %q; every option is a flag", fs.Arg(0))
-	}
 	format := strings.ToLower(strings.TrimSpace(output))
 	if format != "table" && format != "json" && format != "csv" {
 		return usage("-o %q: allowed table, json or csv", output)

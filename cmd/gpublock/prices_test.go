@@ -192,8 +192,8 @@ func TestPricesBadUsage(t *testing.T) {
 			}
 		}
 	}
-	if code, _, errs := runCLI("prices", "-h"); code != 0 || !strings.Contains(errs, "Usage: gpublock prices") {
-		t.Errorf("-h: exit %d %q", code, errs)
+	if code, out, _ := runCLI("prices", "-h"); code != 0 || !strings.Contains(out, "gpublock prices") || !strings.Contains(out, "USAGE") {
+		t.Errorf("-h: exit %d %q", code, out)
 	}
 }
 

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -15,6 +14,7 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/term"
+	"github.com/spf13/cobra"
 
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/model"
@@ -22,7 +22,7 @@ import (
 )
 
 func init() {
-	commands["purchase"] = command{summary: "buy a Capacity Block offering, after a typed confirmation", run: runPurchase}
+	awsCommands = append(awsCommands, newPurchaseCmd)
 }
 
 // Exit codes of the commands that spend money, beyond 0 (done), 1 (not done) and 2 (usage).
@@ -113,31 +113,6 @@ func notDone(stderr io.Writer, cmd, verdict string, client *aws.Client, err erro
 	return 1
 }
 
-// flagExit is the exit status of a failed flag parse: 0 for -h, 2 for a usage error
-// (the flag package has printed it).
-func flagExit(err error) int {
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
-	return 2
-}
-
-// parseInterspersed parses flags placed before or after the positional arguments, which
-// the flag package alone stops at, and returns the positional ones.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		if fs.NArg() == 0 {
-			return pos, nil
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
-}
-
 // tagFlag is a repeatable --tag KEY=VALUE.
 type tagFlag map[string]string
 
@@ -149,6 +124,8 @@ func (t tagFlag) String() string {
 	sort.Strings(keys)
 	return strings.Join(keys, ",")
 }
+
+func (t tagFlag) Type() string { return "KEY=VALUE" }
 
 func (t tagFlag) Set(s string) error {
 	k, v, ok := strings.Cut(s, "=")
@@ -179,9 +156,10 @@ type purchaseArgs struct {
 	again         bool
 }
 
-const purchaseSynopsis = "OFFERING_ID --region R --type T [--count N] --duration D [--from DATE] [--to DATE] [--platform P] [--tag k=v ...] [--dry-run] [--yes] [--max-spend USD] [-o table|json]\n\n" +
+const purchaseLong = "Buys a Capacity Block offering after showing its facts (type, count, zone, start, end, fee,\n" +
+	"break-even) and asking to type buy.\n\n" +
 	"AWS cannot look an offering up by its id, so give the flags of the search that listed it\n" +
-	"(`gpublock offerings ...`): the search is run again and the offering taken from its answer,\n" +
+	"(gpublock offerings ...): the search is run again and the offering taken from its answer,\n" +
 	"with today's fee. --dry-run alone needs only the id and the region.\n\n" +
 	"Before buying, purchases and extensions that a crash left unsettled in the region are settled\n" +
 	"(see gpublock journal). When an interrupted run already bought this block, it says so and buys\n" +
@@ -190,11 +168,25 @@ const purchaseSynopsis = "OFFERING_ID --region R --type T [--count N] --duration
 	"or when an interrupted run had bought it), 1 not bought, 2 bad usage or no terminal to confirm on\n" +
 	"without --yes, 3 outcome unknown: do not buy again."
 
-func runPurchase(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+func newPurchaseCmd(_ context.Context, g *awsFlags) *cobra.Command {
 	a := purchaseArgs{tags: tagFlag{}}
-	fs := newCommandFlags("purchase", purchaseSynopsis, stderr, &a.output)
-	a.aws.register(fs)
-	tableOrJSON(fs)
+	cmd := &cobra.Command{
+		Use:   "purchase OFFERING_ID",
+		Short: "buy a Capacity Block offering, after a typed confirmation",
+		Long:  purchaseLong,
+		Example: "  gpublock purchase cbr-0123456789abcdef0 --region us-east-1 --type p5.48xlarge --duration 2d\n" +
+			"  gpublock purchase cbr-0123456789abcdef0 --region us-east-1 --dry-run\n" +
+			"  gpublock purchase cbr-0123456789abcdef0 --region us-east-1 --type p5.48xlarge --duration 2d \\\n" +
+			"    --tag project=llm --max-spend 25000 --yes -o json",
+		Args:        exactlyOne(func(*cobra.Command) string { return "OFFERING_ID (from `gpublock offerings`)" }),
+		Annotations: map[string]string{annotationOneRegion: "true"},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			a.aws = *g
+			return codeError(runPurchase(cmd.Context(), a, args, cmd.OutOrStdout(), cmd.ErrOrStderr()))
+		},
+	}
+	fs := cmd.Flags()
+	outputFlag(cmd, &a.output, "table", "json")
 	fs.StringVar(&a.types, "type", "", "instance `type` of the search that listed the offering")
 	fs.IntVar(&a.count, "count", 1, "instances per block in that search (UltraServers: UltraServers per block)")
 	fs.StringVar(&a.duration, "duration", "", "block `length` of that search: 2d, 48h, 3w or a range 2d-7d")
@@ -206,10 +198,11 @@ func runPurchase(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	fs.BoolVar(&a.yes, "yes", false, "buy without asking to type buy (for scripts)")
 	fs.BoolVar(&a.again, "again", false, "buy even though an interrupted run already bought this block (asks to type again)")
 	a.src.registerOne(fs)
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return flagExit(err)
-	}
+	return cmd
+}
+
+// runPurchase buys the offering pos[0] once the flags say so (cobra has parsed them).
+func runPurchase(ctx context.Context, a purchaseArgs, pos []string, stdout, stderr io.Writer) int {
 	offeringID, format, err := a.check(pos)
 	if err != nil {
 		return reportUsage(stderr, "purchase", err)
@@ -308,9 +301,6 @@ func runPurchase(ctx context.Context, args []string, stdout, stderr io.Writer) i
 // check reads what can be checked before any call: the one positional id, the output
 // format, the platform and the single region.
 func (a *purchaseArgs) check(pos []string) (string, outputFormat, error) {
-	if len(pos) != 1 {
-		return "", "", usagef("want exactly one OFFERING_ID (from `gpublock offerings`), got %d arguments", len(pos))
-	}
 	id := strings.TrimSpace(pos[0])
 	if id == "" || strings.ContainsAny(id, " \t\n") || len(id) > 128 {
 		return "", "", usagef("OFFERING_ID %q: want an offering id such as cbr-0123456789abcdef0", pos[0])
@@ -341,19 +331,6 @@ func tableOrJSONFormat(s string) (outputFormat, error) {
 		return "", usagef("-o %q: allowed table or json", s)
 	}
 	return format, nil
-}
-
-// tableOrJSON corrects the help of the shared flags for purchase, extend and launch: they
-// print no CSV, and act in one region (a list or all is refused).
-func tableOrJSON(fs *flag.FlagSet) {
-	for _, name := range []string{"o", "output"} {
-		if f := fs.Lookup(name); f != nil {
-			f.Usage = "output `format`: table or json"
-		}
-	}
-	if f := fs.Lookup("region"); f != nil {
-		f.Usage = "the one AWS `region` of the Capacity Block or offering (default: $AWS_REGION or the profile's)"
-	}
 }
 
 func singleRegion(f *awsFlags) error {

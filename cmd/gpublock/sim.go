@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -13,18 +12,21 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/sagemakersim"
 )
 
 func init() {
-	commands["sim"] = command{summary: "serve the EC2 Capacity Blocks emulator", run: runSim}
+	nativeCommands = append(nativeCommands, newSimCmd)
 }
 
 // faultFlags collects repeated --fault NAME=VALUE flags into Faults.
 type faultFlags struct{ f *ec2sim.Faults }
 
 func (ff faultFlags) String() string { return "" }
+func (ff faultFlags) Type() string   { return "NAME=VALUE" }
 func (ff faultFlags) Set(v string) error {
 	return ec2sim.ParseFault(v, ff.f)
 }
@@ -43,33 +45,46 @@ func simOptions(o ec2sim.Options) ec2sim.Options {
 	return o
 }
 
-// runSim serves the emulator until ctx is done (Ctrl-C).
-func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("gpublock sim", flag.ContinueOnError)
-	var opts ec2sim.Options
-	addr := fs.String("addr", "127.0.0.1:4566", "address to listen on (host:port)")
+// simArgs are the flags of sim.
+type simArgs struct {
+	opts                                ec2sim.Options
+	addr, clock, speed, limits, payment *string
+}
+
+func newSimCmd(context.Context) *cobra.Command {
+	var a simArgs
+	cmd := &cobra.Command{
+		Use:   "sim",
+		Short: "serve the EC2 Capacity Blocks emulator",
+		Long: "Serves an emulator of the EC2 Capacity Blocks API (with STS GetCallerIdentity, the Price List API's GetProducts and SageMaker Training Plans) until interrupted.\n\n" +
+			"Exit status: 0 stopped by an interrupt, 1 could not serve (address in use, unreadable state file), 2 bad usage.",
+		Example: "  gpublock sim\n" +
+			"  gpublock sim --addr 127.0.0.1:4566 --state sim.json --speed 60\n" +
+			"  gpublock sim --clock 2026-12-03T11:30:00Z --payment-delay 5m --fault throttle=0.2 --fault down=us-west-2",
+		Args:              noArgs,
+		Annotations:       map[string]string{annotationNoAWS: "true"},
+		PersistentPreRunE: refuseAWSFlags,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return codeError(runSim(cmd.Context(), &a, cmd.OutOrStdout(), cmd.ErrOrStderr()))
+		},
+	}
+	fs := cmd.Flags()
+	opts := &a.opts
+	a.addr = fs.String("addr", "127.0.0.1:4566", "address to listen on (host:port)")
 	fs.Int64Var(&opts.Seed, "seed", 1, "seed of the market: the same seed and clock give the same offerings")
-	clock := fs.String("clock", "", "start the emulator's clock at this RFC 3339 time (default: now)")
-	speed := fs.String("speed", "1", "clock rate against real time, a positive number (e.g. 60: one minute per second)")
+	a.clock = fs.String("clock", "", "start the emulator's clock at this RFC 3339 time (default: now)")
+	a.speed = fs.String("speed", "1", "clock rate against real time, a positive number (e.g. 60: one minute per second)")
 	fs.StringVar(&opts.StateFile, "state", "", "keep the emulator's state in this JSON file, so purchases survive a restart")
 	fs.StringVar(&opts.DefaultRegion, "region", "us-east-1", "the region the printed setup signs for (AWS_REGION); every request must be signed, and is served in the region it is signed for")
 	fs.Var(faultFlags{&opts.Faults}, "fault", "inject a fault, repeatable: "+ec2sim.FaultHelp)
-	limits := fs.String("rate-limits", "aws", "EC2's request token buckets, and SageMaker's (a guess: AWS publishes none): aws (as documented: DescribeCapacityBlockOfferings 10 at once, then 0.15 per second), off (both), or a number N (AWS's refill rates × N, for demos)")
-	payment := fs.String("payment-delay", "1m-5m", "how long purchases stay payment-pending: "+ec2sim.PaymentDelayHelp)
-	oneLineFlagErrors(fs, "sim", stderr, func() {
-		fmt.Fprintln(stderr, "Usage: gpublock sim [--addr 127.0.0.1:4566] [--seed N] [--clock RFC3339] [--speed X] [--state FILE] [--rate-limits aws|off|N] [--payment-delay D|MIN-MAX|aws] [--fault NAME=VALUE ...]")
-		fmt.Fprintln(stderr, "\nServes an emulator of the EC2 Capacity Blocks API (with STS GetCallerIdentity, the Price List API's GetProducts and SageMaker Training Plans) until interrupted.")
-		fmt.Fprintln(stderr, "\nExit status: 0 stopped by an interrupt, 1 could not serve (address in use, unreadable state file), 2 bad usage.")
-		fmt.Fprintln(stderr, "\nFlags:")
-		fs.PrintDefaults()
-	})
-	if err := fs.Parse(args); err != nil {
-		return flagExit(err)
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "gpublock sim: unexpected argument %q; all settings are flags (see gpublock sim -h)\n", fs.Arg(0))
-		return 2
-	}
+	a.limits = fs.String("rate-limits", "aws", "the request token buckets of EC2, and of SageMaker (a guess: AWS publishes none): aws (as documented: DescribeCapacityBlockOfferings 10 at once, then 0.15 per second), off (both), or a number N (AWS's refill rates × N, for demos)")
+	a.payment = fs.String("payment-delay", "1m-5m", "how long purchases stay payment-pending: "+ec2sim.PaymentDelayHelp)
+	return cmd
+}
+
+// runSim serves the emulator until ctx is done (Ctrl-C), once cobra has parsed the flags.
+func runSim(ctx context.Context, a *simArgs, stdout, stderr io.Writer) int {
+	opts, addr, clock, speed, limits, payment := a.opts, a.addr, a.clock, a.speed, a.limits, a.payment
 	if *clock != "" {
 		t, err := time.Parse(time.RFC3339, *clock)
 		if err != nil {

@@ -42,7 +42,7 @@ func TestSimBadFlags(t *testing.T) {
 		{[]string{"--payment-delay", "13h"}, "within 12 hours"},
 		{[]string{"--payment-delay", "2h-1h"}, "longer than the longest"},
 		{[]string{"--payment-delay", "soon"}, "MIN-MAX"},
-		{[]string{"--colour"}, "flag provided but not defined"},
+		{[]string{"--colour"}, "unknown flag: --colour"},
 		{[]string{"extra"}, "unexpected argument"},
 		{[]string{"--addr", "nohost"}, "host:port"},
 		{[]string{"--state", t.TempDir() + "/no/such/dir/state.json"}, "--state"},
@@ -57,8 +57,8 @@ func TestSimBadFlags(t *testing.T) {
 		}
 	}
 	var out, errb bytes.Buffer
-	if code := run(context.Background(), []string{"sim", "-h"}, &out, &errb); code != 0 || !strings.Contains(errb.String(), "--fault") {
-		t.Errorf("sim -h: exit %d, %q", code, errb.String())
+	if code := run(context.Background(), []string{"sim", "-h"}, &out, &errb); code != 0 || !strings.Contains(out.String(), "--fault") {
+		t.Errorf("sim -h: exit %d, %q", code, out.String())
 	}
 }
 

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +10,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/aws/tuibackend"
@@ -19,10 +20,6 @@ import (
 	"github.com/gpublock/gpublock/ui"
 	"github.com/gpublock/gpublock/ui/theme"
 )
-
-func init() {
-	commands[""] = command{summary: "start the terminal UI", run: runTUI}
-}
 
 // tuiOptions reads the TUI's flags. It is separate from runTUI so that the flags are
 // tested without a terminal.
@@ -61,48 +58,74 @@ const (
 	maxWatchEvery = 24 * time.Hour
 )
 
+// parseTUI reads the TUI's flags as the root command does, for the tests of parsing.
 func parseTUI(args []string, stderr io.Writer) (tuiArgs, error) {
-	var a tuiArgs
-	fs := flag.NewFlagSet("gpublock", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: gpublock [flags]   start the terminal UI (gpublock help lists the commands)")
-		fs.PrintDefaults()
-	}
-	var f awsFlags
-	f.register(fs)
-	noColor := a.register(fs)
-	if err := fs.Parse(args); err != nil {
-		return a, err
-	}
-	if fs.NArg() > 0 {
-		return a, usagef("unexpected argument %q (gpublock help lists the commands)", fs.Arg(0))
-	}
-	switch {
-	case a.screen != "search" && a.screen != "blocks":
-		return a, usagef("--screen %q: allowed search or blocks", a.screen)
-	case a.refresh < minBlocksRefresh:
-		return a, usagef("--refresh %s: allowed 5s or more", a.refresh)
-	case a.watchEvery < minWatchEvery || a.watchEvery > maxWatchEvery:
-		return a, usagef("--watch-every %s: allowed 1m to 24h", a.watchEvery)
-	}
-	fs.Visit(func(fl *flag.Flag) { a.themeGiven = a.themeGiven || fl.Name == "theme" })
-	if _, err := theme.ParseMode(a.theme); err != nil {
-		return a, usagef("--%v", err)
-	}
-	if err := f.validate(); err != nil {
-		return a, err
-	}
-	f.autoDemo = true
-	f.sdkLog = io.Discard
-	a.aws, a.noColor = &f, *noColor || os.Getenv("NO_COLOR") != ""
-	return a, nil
+	var got tuiArgs
+	root := tuiCmd(new(awsFlags), func(_ *cobra.Command, a tuiArgs) error { got = a; return nil })
+	err := executeParse(root, args, stderr)
+	return got, err
 }
 
-// register declares the TUI's own flags (the AWS flags are awsFlags.register's); the root
-// command declares the same ones, so that cobra knows which of them take a value.
-func (a *tuiArgs) register(fs *flag.FlagSet) (noColor *bool) {
-	noColor = fs.Bool("no-color", false, "draw without colour (also when $NO_COLOR is set)")
+// tuiCmd is the root command: with no command name it starts the TUI, with its flags and
+// the AWS flags (declared here, as persistent flags, for every command); run is given what
+// the flags say, once checked.
+func tuiCmd(g *awsFlags, run func(*cobra.Command, tuiArgs) error) *cobra.Command {
+	var a tuiArgs
+	root := &cobra.Command{
+		Use:   "gpublock",
+		Short: "find, price, book and watch AWS EC2 Capacity Blocks for ML",
+		Long:  rootLong,
+		Example: "  gpublock --demo\n" +
+			"  gpublock offerings --type p5.48xlarge --duration 2d --region all\n" +
+			"  gpublock --endpoint-url http://127.0.0.1:4566 blocks -o json",
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usagef("unknown command %q (gpublock help lists the commands)", args[0])
+			}
+			return nil
+		},
+		SilenceUsage:      true,
+		SilenceErrors:     true,
+		CompletionOptions: cobra.CompletionOptions{HiddenDefaultCmd: false},
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			a.aws = g
+			if err := a.check(cmd.Flags()); err != nil {
+				return err
+			}
+			return run(cmd, a)
+		},
+	}
+	g.register(root.PersistentFlags())
+	a.register(root.Flags())
+	return root
+}
+
+// check reads what the flags say, before anything starts.
+func (a *tuiArgs) check(fs *pflag.FlagSet) error {
+	switch {
+	case a.screen != "search" && a.screen != "blocks":
+		return usagef("--screen %q: allowed search or blocks", a.screen)
+	case a.refresh < minBlocksRefresh:
+		return usagef("--refresh %s: allowed 5s or more", a.refresh)
+	case a.watchEvery < minWatchEvery || a.watchEvery > maxWatchEvery:
+		return usagef("--watch-every %s: allowed 1m to 24h", a.watchEvery)
+	}
+	a.themeGiven = fs.Changed("theme")
+	if _, err := theme.ParseMode(a.theme); err != nil {
+		return usagef("--%v", err)
+	}
+	if err := a.aws.validate(); err != nil {
+		return err
+	}
+	a.aws.autoDemo = true
+	a.aws.sdkLog = io.Discard
+	a.noColor = a.noColor || os.Getenv("NO_COLOR") != ""
+	return nil
+}
+
+// register declares the TUI's own flags (the AWS flags are awsFlags.register's).
+func (a *tuiArgs) register(fs *pflag.FlagSet) {
+	fs.BoolVar(&a.noColor, "no-color", false, "draw without colour (also when $NO_COLOR is set)")
 	fs.StringVar(&a.screen, "screen", "search", "the `screen` to open on: search, or blocks (every block, its countdown and warnings)")
 	fs.DurationVar(&a.refresh, "refresh", 30*time.Second, "how often the blocks are listed again (at least 5s; r refreshes at once)")
 	fs.BoolVar(&a.noNotify, "no-notify", false, "no bell or desktop notification (OSC 9) for a block's warnings or a watched search's new offerings (n toggles them)")
@@ -110,22 +133,11 @@ func (a *tuiArgs) register(fs *flag.FlagSet) (noColor *bool) {
 	fs.DurationVar(&a.watchEvery, "watch-every", 5*time.Minute, "how often a watched search (w in the search screen) runs again, 1m to 24h")
 	a.oncall.register(fs)
 	fs.StringVar(&a.theme, "theme", "auto", "`colours` for a light or a dark terminal: auto (ask the terminal), light or dark")
-	return noColor
 }
 
-func runTUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	a, err := parseTUI(args, stderr)
+// runTUI starts the terminal UI with what the flags say (tuiCmd has checked them).
+func runTUI(ctx context.Context, a tuiArgs, stdout, stderr io.Writer) int {
 	f, noColor := a.aws, a.noColor
-	switch {
-	case errors.Is(err, flag.ErrHelp):
-		return 0
-	case err != nil:
-		var ue usageError
-		if errors.As(err, &ue) {
-			fmt.Fprintln(stderr, "gpublock:", err)
-		}
-		return 2
-	}
 	// The configuration file's read-only, cap, tags, AMI, theme and mouse (config.go);
 	// flags win.
 	if path, legacy, err := userConfigPath(); err == nil && legacy {

@@ -14,15 +14,15 @@ func TestTUIBadUsage(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--bogus"}, "flag provided but not defined: -bogus"},
-		{[]string{"--demo", "extra"}, `unexpected argument "extra"`},
+		{[]string{"--bogus"}, "unknown flag: --bogus"},
+		{[]string{"--demo", "extra"}, `unknown command "extra"`},
 		{[]string{"--endpoint-url", "ftp://x"}, "--endpoint-url"},
 		{[]string{"--demo", "--endpoint-url", "http://127.0.0.1:1"}, "--demo and --endpoint-url"},
 		{[]string{"--region", "mars-1"}, `"mars-1" is not a Capacity Block region`},
-		{[]string{"--no-color=maybe"}, "invalid boolean value"},
+		{[]string{"--no-color=maybe"}, `--no-color "maybe": want true or false`},
 	} {
 		var out, errw bytes.Buffer
-		code := runTUI(context.Background(), tc.args, &out, &errw)
+		code := run(context.Background(), tc.args, &out, &errw)
 		if code != 2 {
 			t.Errorf("%v: exit %d, want 2", tc.args, code)
 		}
@@ -37,21 +37,20 @@ func TestTUIBadUsage(t *testing.T) {
 
 func TestTUIHelp(t *testing.T) {
 	var out, errw bytes.Buffer
-	if code := runTUI(context.Background(), []string{"-h"}, &out, &errw); code != 0 {
-		t.Errorf("-h: exit %d, want 0", code)
+	if code := run(context.Background(), []string{"-h"}, &out, &errw); code != 0 || errw.Len() != 0 {
+		t.Errorf("-h: exit %d, want 0; stderr %q", code, errw.String())
 	}
-	for _, flag := range []string{"-demo", "-no-color", "-profile", "-region", "-endpoint-url"} {
-		if !strings.Contains(errw.String(), flag) {
-			t.Errorf("-h does not list %s:\n%s", flag, errw.String())
+	for _, flag := range []string{"--demo", "--no-color", "--profile", "--region", "--endpoint-url"} {
+		if !strings.Contains(out.String(), flag) {
+			t.Errorf("-h does not list %s:\n%s", flag, out.String())
 		}
 	}
 }
 
 // gpublock with no subcommand is the TUI.
 func TestTUIIsTheDefaultCommand(t *testing.T) {
-	c, ok := commands[""]
-	if !ok || c.summary == "" {
-		t.Fatal("no default command registered")
+	if root := newRootCmd(context.Background()); root.RunE == nil || root.Short == "" {
+		t.Fatal("the root command runs nothing")
 	}
 	var out, errw bytes.Buffer
 	if code := run(context.Background(), []string{"--bogus-flag"}, &out, &errw); code != 2 || !strings.Contains(errw.String(), "bogus-flag") {

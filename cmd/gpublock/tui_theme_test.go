@@ -20,13 +20,13 @@ func TestTUIThemeFlag(t *testing.T) {
 		t.Errorf("no --theme: %v, read as %q; want auto", err, a.theme)
 	}
 	var out, errw bytes.Buffer
-	if code := runTUI(context.Background(), []string{"--theme", "solarized"}, &out, &errw); code != 2 ||
+	if code := run(context.Background(), []string{"--theme", "solarized"}, &out, &errw); code != 2 ||
 		!strings.Contains(errw.String(), `--theme "solarized": allowed auto, light or dark`) || out.Len() != 0 {
 		t.Errorf("--theme solarized: exit %d, stderr %q, stdout %q", code, errw.String(), out.String())
 	}
-	errw.Reset()
-	runTUI(context.Background(), []string{"-h"}, &out, &errw)
-	if !strings.Contains(errw.String(), "-theme") {
-		t.Errorf("-h does not list --theme:\n%s", errw.String())
+	out.Reset()
+	run(context.Background(), []string{"-h"}, &out, &errw)
+	if !strings.Contains(out.String(), "--theme") {
+		t.Errorf("-h does not list --theme:\n%s", out.String())
 	}
 }

@@ -28,10 +28,10 @@ func TestTUIWatchEvery(t *testing.T) {
 		{"24h1s", "--watch-every 24h0m1s: allowed 1m to 24h"},
 		{"0", "--watch-every 0s: allowed 1m to 24h"},
 		{"-5m", "allowed 1m to 24h"},
-		{"often", `invalid value "often" for flag -watch-every`},
+		{"often", `--watch-every "often": want a duration`},
 	} {
 		var out, errw bytes.Buffer
-		if code := runTUI(context.Background(), []string{"--watch-every", bad.arg}, &out, &errw); code != 2 {
+		if code := run(context.Background(), []string{"--watch-every", bad.arg}, &out, &errw); code != 2 {
 			t.Errorf("--watch-every %s: exit %d, want 2", bad.arg, code)
 		}
 		if !strings.Contains(errw.String(), bad.want) || out.Len() != 0 {

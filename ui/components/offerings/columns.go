@@ -82,20 +82,25 @@ const mixedLengthKeep = 76
 // training plan (plans).
 func specsFor(mixedLengths, plans bool) []table.Spec {
 	s := specs()
-	// A table of Capacity Blocks alone has no source column: the form says the source.
 	s[ColSource].Hidden = !plans
-	if mixedLengths {
-		s[ColDuration].Keep = mixedLengthKeep
-	}
+	s[ColDuration].Keep = lengthKeep(mixedLengths)
 	return s
 }
 
-// columnsFollowRows shows the source column while a plan is held and keeps the length at
-// narrow widths while the rows differ in length.
+// lengthKeep is the length column's keep.
+func lengthKeep(mixedLengths bool) int {
+	if mixedLengths {
+		return mixedLengthKeep
+	}
+	return columns[ColDuration].keep
+}
+
+// columnsFollowRows shows the source column while a plan is held (a table of Capacity
+// Blocks alone has none: the form says the source) and keeps the length at narrow widths
+// while the rows differ in length.
 func (m *Model) columnsFollowRows() {
-	s := specsFor(m.mixed, m.plans > 0)
-	m.t.SetHidden(int(ColSource), s[ColSource].Hidden)
-	m.t.SetKeep(int(ColDuration), s[ColDuration].Keep)
+	m.t.SetHidden(int(ColSource), m.plans == 0)
+	m.t.SetKeep(int(ColDuration), lengthKeep(m.mixed))
 }
 
 // visibleColumns picks the columns that fit width, dropping those of lowest keep first.

@@ -21,8 +21,10 @@ type Model struct {
 	cat *pricing.Catalog // the on-demand prices rows are compared with
 
 	plans int // rows of training plans: the source column is shown while there is one
-	// mixed is set once the rows are not all of one length (a swept duration).
-	mixed bool
+	// mixed is set once the rows are not all of one length (a swept duration), the length
+	// of the first row held being firstMinutes.
+	mixed        bool
+	firstMinutes int64
 }
 
 // New returns an empty table sorted by start.
@@ -57,7 +59,7 @@ func (m *Model) SetStale(v bool) { m.t.SetStale(v) }
 // Reset removes every row (the filter and the sort stay).
 func (m *Model) Reset() {
 	m.t.Reset()
-	m.plans, m.mixed = 0, false
+	m.plans, m.mixed, m.firstMinutes = 0, false, 0
 	m.columnsFollowRows()
 }
 
@@ -94,35 +96,21 @@ func (m Model) Cursor() int { return m.t.Cursor() }
 // Add inserts offerings in sort order, skipping any already held. The cursor stays on the
 // offering it was on.
 func (m *Model) Add(offs []model.Offering) {
-	rows := make([]row, 0, len(offs))
 	for _, o := range offs {
 		if o.ID != "" && m.t.Holds(o.ID) {
 			continue
 		}
-		rows = append(rows, newRow(o, m.cat))
-	}
-	first, held := m.firstMinutes()
-	for i := range rows {
-		o := &rows[i].o
+		if m.t.Len() == 0 {
+			m.firstMinutes = o.Minutes()
+		} else if o.Minutes() != m.firstMinutes {
+			m.mixed = true
+		}
+		m.t.Add(newRow(o, m.cat))
 		if o.Source == model.SourceTrainingPlan {
 			m.plans++
 		}
-		if !held {
-			first, held = o.Minutes(), true
-		} else if o.Minutes() != first {
-			m.mixed = true
-		}
 	}
-	m.t.Add(rows...)
 	m.columnsFollowRows()
-}
-
-// firstMinutes is the length of the first offering held.
-func (m Model) firstMinutes() (int64, bool) {
-	for r := range m.t.All() {
-		return r.o.Minutes(), true
-	}
-	return 0, false
 }
 
 // SortBy sorts by a column; sorting again by the same column reverses the order. The cursor

@@ -75,7 +75,8 @@ type Model[R any] struct {
 	desc    bool
 
 	filter    textfield.Model
-	filtering bool // keys go to the filter field
+	terms     []string // the filter's words, taken when it changes
+	filtering bool     // keys go to the filter field
 
 	marks []string // ids of the marked rows, in the order marked
 
@@ -221,15 +222,17 @@ func (m *Model[R]) Select(id string) bool {
 // Add inserts rows in sort order, skipping any whose id is already held. The cursor stays
 // on the row it was on once a person has moved it, and on the first row until then.
 func (m *Model[R]) Add(rows ...R) {
-	terms := m.terms()
+	terms := m.terms
 	for _, r := range rows {
-		id := m.schema.ID(&r)
+		// The row is read where it is kept: a pointer to r would move it to the heap.
+		m.rows = append(m.rows, r)
+		i := len(m.rows) - 1
+		id := m.schema.ID(&m.rows[i])
 		if _, dup := m.ids[id]; dup && id != "" {
+			m.rows = m.rows[:i]
 			continue
 		}
 		m.ids[id] = struct{}{}
-		m.rows = append(m.rows, r)
-		i := len(m.rows) - 1
 		t, _ := slices.BinarySearchFunc(m.byTie, int32(i), func(a, b int32) int { return m.schema.Tie(&m.rows[a], &m.rows[b]) })
 		m.byTie = slices.Insert(m.byTie, t, int32(i))
 		if !Matches(m.schema.Text(&m.rows[i]), terms) {
@@ -301,7 +304,7 @@ func (m *Model[R]) SetSort(c int, desc bool) {
 // SetFilter keeps only the rows that contain every word of s.
 func (m *Model[R]) SetFilter(s string) {
 	m.filter.SetValue(s)
-	m.Refresh()
+	m.filterChanged()
 }
 
 // Refresh filters and sorts again, the cursor kept on its row: for a schema whose cells
@@ -310,7 +313,11 @@ func (m *Model[R]) Refresh() { m.refilter(m.selectedRow()) }
 
 func (m *Model[R]) resort() { m.sortView(m.selectedRow()) }
 
-func (m *Model[R]) terms() []string { return Terms(m.filter.Value()) }
+// filterChanged takes the filter's words and filters again.
+func (m *Model[R]) filterChanged() {
+	m.terms = Terms(m.filter.Value())
+	m.Refresh()
+}
 
 // selectedRow is the index into rows of the row under the cursor, -1 when there is none.
 func (m *Model[R]) selectedRow() int {
@@ -321,7 +328,7 @@ func (m *Model[R]) selectedRow() int {
 }
 
 func (m *Model[R]) refilter(sel int) {
-	terms := m.terms()
+	terms := m.terms
 	m.view = m.view[:0]
 	for i := range m.rows {
 		if Matches(m.schema.Text(&m.rows[i]), terms) {

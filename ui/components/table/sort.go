@@ -12,7 +12,9 @@ type KeySorter[R any] interface {
 	// SortKeys returns the key of each row for column c, an image of Compare's order in one
 	// integer (ascending), for the rows of group 0; exact is false when equal keys may hold
 	// rows that Compare tells apart (a float's rounding), and those runs are then sorted by
-	// Compare. ok is false for a column without keys, which is sorted by Compare.
+	// Compare. ok is false for a column without keys, which is sorted by Compare. Rows of
+	// the other groups have no key: Compare must find any two of one group equal, so that
+	// they keep the order of the tie-breaks.
 	SortKeys(rows []R, view []int, c int) (key func(r *R) uint64, exact, ok bool)
 }
 
@@ -61,14 +63,16 @@ func (m *Model[R]) sortRows() {
 		visible[ri] = true
 	}
 	entries := make([]sortEntry, 0, len(m.view))
-	var others []int
+	var others []int32
+	mixed := false // others are of more than one group
 	for _, ri := range m.byTie {
 		if !visible[ri] {
 			continue
 		}
 		r := &m.rows[ri]
-		if m.schema.Group(r, c) != 0 {
-			others = append(others, int(ri))
+		if g := m.schema.Group(r, c); g != 0 {
+			mixed = mixed || (len(others) > 0 && g != m.schema.Group(&m.rows[others[0]], c))
+			others = append(others, ri)
 			continue
 		}
 		k := key(r)
@@ -93,8 +97,14 @@ func (m *Model[R]) sortRows() {
 	for i := range entries {
 		m.view[i] = int(entries[i].idx)
 	}
-	slices.SortStableFunc(others, m.cmpIndex)
-	copy(m.view[len(entries):], others)
+	if mixed {
+		slices.SortStableFunc(others, func(a, b int32) int {
+			return cmp.Compare(m.schema.Group(&m.rows[a], c), m.schema.Group(&m.rows[b], c))
+		})
+	}
+	for i, ri := range others {
+		m.view[len(entries)+i] = int(ri)
+	}
 }
 
 // radixSort sorts a by key, keeping the order of equal keys, a byte at a time from the

@@ -25,7 +25,7 @@ func (m Model[R]) Update(msg tea.Msg) (Model[R], bool) {
 			if m.filter, used = m.filter.Update(k); !used {
 				return m, false
 			}
-			m.Refresh()
+			m.filterChanged()
 		}
 		return m, true
 	}

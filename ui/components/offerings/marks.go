@@ -2,7 +2,12 @@ package offerings
 
 import (
 	"github.com/gpublock/gpublock/pricing"
+	"github.com/gpublock/gpublock/ui/components/table"
 )
+
+// markGlyph starts the row of a marked offering; it is plain text so that it reads without
+// colour.
+const markGlyph = table.MarkGlyph
 
 // SetCatalog sets the prices rows are compared with (nil: the embedded catalog) and
 // compares the rows held again.

@@ -1,6 +1,8 @@
-// Package table holds what the program's tables share: fitting columns to a width and
-// padding cells, so that the offerings and the blocks tables drop columns and cut values the
-// same way.
+// Package table is the program's one table, Model[R]: rows of any type read through a
+// Schema (cells, order, filter text, id), kept in sort order as they arrive, filtered,
+// marked, fitted to the width and drawn a frame at a time, with the keys and the mouse of
+// every table. The offerings and the blocks tables are its columns and rows; the pieces
+// (Fit, Cell, Move, Scroll, MouseHit) also serve the panes that scroll like a table.
 package table
 
 import (

@@ -44,8 +44,12 @@ func (m Model[R]) layout(width int) layout {
 
 // FitSpecs picks the columns of specs drawn in width cells and their widths: the hidden
 // ones never, those of lowest Keep dropped first, and the core ones narrowed to need(c),
-// the cells column c needs now, before any of them is dropped (FitWidths).
+// the cells column c needs now, before any of them is dropped (FitWidths); a nil need
+// leaves them at their Width.
 func FitSpecs(specs []Spec, width int, need func(c int) int) (cols, widths []int) {
+	if need == nil {
+		need = func(c int) int { return specs[c].Width }
+	}
 	fit := make([]Column, 0, len(specs))
 	index := make([]int, 0, len(specs))
 	core := false

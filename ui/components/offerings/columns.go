@@ -82,25 +82,26 @@ const mixedLengthKeep = 76
 // training plan (plans).
 func specsFor(mixedLengths, plans bool) []table.Spec {
 	s := specs()
-	s[ColSource].Hidden = !plans
-	s[ColDuration].Keep = lengthKeep(mixedLengths)
+	s[ColSource].Hidden, s[ColDuration].Keep = columnRules(mixedLengths, plans)
 	return s
 }
 
-// lengthKeep is the length column's keep.
-func lengthKeep(mixedLengths bool) int {
+// columnRules are the columns that follow the rows: a table of Capacity Blocks alone has
+// no source column (the form says the source), and rows that differ in length keep it at
+// narrow widths.
+func columnRules(mixedLengths, plans bool) (sourceHidden bool, lengthKeep int) {
+	lengthKeep = columns[ColDuration].keep
 	if mixedLengths {
-		return mixedLengthKeep
+		lengthKeep = mixedLengthKeep
 	}
-	return columns[ColDuration].keep
+	return !plans, lengthKeep
 }
 
-// columnsFollowRows shows the source column while a plan is held (a table of Capacity
-// Blocks alone has none: the form says the source) and keeps the length at narrow widths
-// while the rows differ in length.
+// columnsFollowRows applies columnRules to the rows held.
 func (m *Model) columnsFollowRows() {
-	m.t.SetHidden(int(ColSource), m.plans == 0)
-	m.t.SetKeep(int(ColDuration), lengthKeep(m.mixed))
+	hidden, keep := columnRules(m.mixed, m.plans > 0)
+	m.t.SetHidden(int(ColSource), hidden)
+	m.t.SetKeep(int(ColDuration), keep)
 }
 
 // visibleColumns picks the columns that fit width, dropping those of lowest keep first.

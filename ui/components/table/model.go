@@ -248,9 +248,10 @@ func (m *Model[R]) Add(rows ...R) {
 }
 
 // Set replaces the rows with a new list (a refresh). The cursor stays on the row of the
-// same id while it is listed; the marks of rows no longer listed go.
+// same id while it is listed, and at its place in the list when that row has gone; the
+// marks of rows no longer listed go.
 func (m *Model[R]) Set(rows []R) {
-	sel := ""
+	at, sel := m.cursor, ""
 	if r, ok := m.Selected(); ok {
 		sel = m.schema.ID(r)
 	}
@@ -267,6 +268,7 @@ func (m *Model[R]) Set(rows []R) {
 	}
 	m.refilter(-1)
 	if sel == "" || !m.Select(sel) {
+		m.cursor = at
 		m.scroll()
 	}
 }

@@ -167,8 +167,8 @@ func TestSortIsStable(t *testing.T) {
 }
 
 // The cursor stays on its row through a sort, a filter that keeps it, a refresh that lists
-// it elsewhere and rows arriving before it; a filter that hides it, or a list without it,
-// puts it on the first row.
+// it elsewhere and rows arriving before it; a filter that hides it puts it on the first
+// row, and a list without it leaves it at its place.
 func TestCursorKeepsItsRow(t *testing.T) {
 	m := newItems(items{})
 	m.Set([]item{{"a", "delta", 3}, {"b", "alpha", 1}, {"c", "charlie", 2}, {"d", "bravo", 5}})
@@ -210,9 +210,16 @@ func TestCursorKeepsItsRow(t *testing.T) {
 		t.Errorf("a filter hiding c left the cursor on %q, want the first row, x", selectedID(m))
 	}
 	m.SetFilter("")
-	m.Set([]item{{"y", "yankee", 1}, {"z", "zulu", 2}})
-	if selectedID(m) != "z" {
-		t.Errorf("a list without x put the cursor on %q, want the first row, z", selectedID(m))
+	if got := order(m); got != "d,x,c" || selectedID(m) != "x" {
+		t.Fatalf("the filter cleared: %s, the cursor on %q", got, selectedID(m))
+	}
+	m.Set([]item{{"y", "yankee", 1}, {"z", "zulu", 2}, {"w", "whiskey", 3}})
+	if got := order(m); got != "w,z,y" || selectedID(m) != "z" {
+		t.Errorf("a list without x: %s, the cursor on %q, want z at x's place", got, selectedID(m))
+	}
+	m.Set([]item{{"a", "alpha", 1}})
+	if selectedID(m) != "a" {
+		t.Errorf("a shorter list put the cursor on %q, want its last row, a", selectedID(m))
 	}
 }
 

@@ -54,15 +54,15 @@ var columns = [numColumns]columnDef{
 	ColID:           {"Reservation", "reservation id", "I", 20, 3, false},
 }
 
-// fitColumns picks the columns that fit width.
-func fitColumns(width int) []Column {
-	defs := make([]table.Column, numColumns)
+// core are the columns an on-call person reads a block by; at 80 columns they are narrowed
+// to what they hold rather than one of them dropped.
+var core = [numColumns]bool{ColWarning: true, ColState: true, ColRegion: true, ColType: true, ColTermination: true}
+
+// specs are the columns as the generic table reads them.
+func specs() []table.Spec {
+	out := make([]table.Spec, numColumns)
 	for c, d := range columns {
-		defs[c] = table.Column{Width: d.width, Keep: d.keep}
-	}
-	var out []Column
-	for _, i := range table.Fit(defs, width) {
-		out = append(out, Column(i))
+		out[c] = table.Spec{Title: d.title, Name: d.name, SortKey: d.sortKey, Width: d.width, Right: d.right, Keep: d.keep, Core: core[c]}
 	}
 	return out
 }
@@ -106,6 +106,38 @@ func newRow(b model.Block, fee model.Money, hasFee bool) row {
 	}
 	r.text = strings.ToLower(strings.Join(r.cells[:], " ") + " " + b.BlockID)
 	return r
+}
+
+// schema is how the generic table reads the rows: the cells of the warning and the
+// countdowns, the order by them and what the filter finds follow the clock and the rules.
+type schema struct {
+	now   time.Time
+	rules model.WarnRules
+}
+
+func (s schema) Cell(r *row, c int) string { return r.cell(Column(c), s.now, s.rules) }
+func (s schema) ID(r *row) string          { return r.b.ReservationID }
+func (s schema) Tie(a, b *row) int         { return tieBreak(a, b) }
+func (s schema) Compare(a, b *row, c int) int {
+	return compare(a, b, Column(c), s.now, s.rules)
+}
+
+// Group puts, by time to termination, the blocks that have none last in either direction.
+func (s schema) Group(r *row, c int) int {
+	if Column(c) == ColTermination {
+		return terminationGroup(r.b, s.now)
+	}
+	return 0
+}
+
+// Text is the row's cells and every warning in force now: /idle finds "◌ IDLE, PAID",
+// /failed "✖ EXT FAILED" as well as "payment-failed".
+func (s schema) Text(r *row) string {
+	parts := []string{r.text}
+	for _, w := range s.rules.Warnings(r.b, s.now) {
+		parts = append(parts, strings.ToLower(w.Cell(r.b, s.now)), w.Kind.Name())
+	}
+	return strings.Join(parts, " ")
 }
 
 // cell is a row's text in a column at now.

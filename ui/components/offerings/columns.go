@@ -8,6 +8,7 @@ import (
 
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
+	"github.com/gpublock/gpublock/ui/components/table"
 )
 
 // Column is a column of the table.
@@ -61,6 +62,82 @@ var columns = [numColumns]columnDef{
 	ColOnDemand:   {"OD $/h", "on-demand $ per hour", "O", 10, true, 35},
 	ColVsOnDemand: {"vs OD", "cost vs on-demand", "V", 6, true, 45},
 	ColBreakEven:  {"Break-even", "break-even utilization", "B", 11, true, 75},
+}
+
+// specs are the columns as the generic table reads them.
+func specs() []table.Spec {
+	out := make([]table.Spec, numColumns)
+	for c, d := range columns {
+		out[c] = table.Spec{Title: d.title, Name: d.name, SortKey: d.sortKey, Width: d.width, Right: d.right, Keep: d.keep}
+	}
+	return out
+}
+
+// mixedLengthKeep is the length column's keep when the rows differ in length (a swept
+// duration such as 2d-7d): above break-even, since without it rows that differ only in
+// length look like one block at several prices.
+const mixedLengthKeep = 76
+
+// specsFor are the columns of a table whose rows differ in length (mixedLengths) or hold a
+// training plan (plans).
+func specsFor(mixedLengths, plans bool) []table.Spec {
+	s := specs()
+	s[ColSource].Hidden, s[ColDuration].Keep = columnRules(mixedLengths, plans)
+	return s
+}
+
+// columnRules are the columns that follow the rows: a table of Capacity Blocks alone has
+// no source column (the form says the source), and rows that differ in length keep it at
+// narrow widths.
+func columnRules(mixedLengths, plans bool) (sourceHidden bool, lengthKeep int) {
+	lengthKeep = columns[ColDuration].keep
+	if mixedLengths {
+		lengthKeep = mixedLengthKeep
+	}
+	return !plans, lengthKeep
+}
+
+// columnsFollowRows applies columnRules to the rows held.
+func (m *Model) columnsFollowRows() {
+	hidden, keep := columnRules(m.mixed, m.plans > 0)
+	m.t.SetHidden(int(ColSource), hidden)
+	m.t.SetKeep(int(ColDuration), keep)
+}
+
+// visibleColumns picks the columns that fit width, dropping those of lowest keep first.
+func visibleColumns(width int) []Column { return visibleColumnsFor(width, false, false) }
+
+func visibleColumnsFor(width int, mixedLengths, plans bool) []Column {
+	cols, _ := table.FitSpecs(specsFor(mixedLengths, plans), width, nil)
+	out := make([]Column, len(cols))
+	for i, c := range cols {
+		out[i] = Column(c)
+	}
+	return out
+}
+
+// schema is how the generic table reads the rows: cells formatted once, exact keys.
+type schema struct{}
+
+func (schema) Cell(r *row, c int) string { return r.cells[c] }
+func (schema) Text(r *row) string        { return r.text }
+func (schema) ID(r *row) string          { return r.o.ID }
+func (schema) Tie(a, b *row) int         { return tieBreak(a, b) }
+
+// Group puts the rows without the figure of the column (no on-demand price) after the
+// rest in both directions.
+func (schema) Group(r *row, c int) int {
+	if hasFigure(r, Column(c)) {
+		return 0
+	}
+	return 1
+}
+
+func (schema) Compare(a, b *row, c int) int {
+	if !hasFigure(a, Column(c)) || !hasFigure(b, Column(c)) {
+		return 0 // the group orders them; among themselves, the tie-break
+	}
+	return cmpColumn(a, b, Column(c))
 }
 
 // noPrice fills the pricing cells of an offering without an on-demand price: a dash, never

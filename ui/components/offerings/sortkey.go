@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gpublock/gpublock/pricing"
+	"github.com/gpublock/gpublock/ui/components/table"
 )
 
 // fraction is an exact ratio taken once per row from pricing's figure: num/den in lowest
@@ -111,30 +112,10 @@ func (a breakEvenKey) cmp(b breakEvenKey) int {
 	return a.u.cmp(b.u)
 }
 
-// cmpRows is the table's order by column c: rows without a figure to sort by after the
-// rest in both directions, then the column (reversed when descending), then start, fee and
-// id, so that equal keys keep one order whatever the order of arrival. Inserting a page
-// uses it; a sort of the whole table uses sortEntry, its image.
-func cmpRows(a, b *row, c Column, desc bool) int {
-	ha, hb := hasFigure(a, c), hasFigure(b, c)
-	if ha != hb {
-		if ha {
-			return -1
-		}
-		return 1
-	}
-	r := 0
-	if ha {
-		r = cmpColumn(a, b, c)
-	}
-	if desc {
-		r = -r
-	}
-	if r != 0 {
-		return r
-	}
-	return tieBreak(a, b)
-}
+// The table's order by column c (table.Model's): rows without a figure to sort by after the
+// rest in both directions (Group), then the column (reversed when descending), then start,
+// fee and id (tieBreak), so that equal keys keep one order whatever the order of arrival.
+// Inserting a page compares rows; a sort of the whole table uses SortKeys, its image.
 
 func tieBreak(a, b *row) int {
 	if r := cmp.Compare(timeKey(a.o.Start), timeKey(b.o.Start)); r != 0 {
@@ -211,130 +192,48 @@ var (
 	maxTimeKey = time.Unix(0, math.MaxInt64)
 )
 
-// sortEntry is a row's place in a sort of the whole table: an image of cmpRows's order in
-// one integer copied out of the row, so that the sort runs over a small contiguous slice
-// instead of reaching into rows spread over megabytes. key is exact for every column but
-// the fractions, whose float keeps their order or ties; a tie of those goes to cmpRows.
-type sortEntry struct {
-	key uint64 // the column, inverted when descending
-	idx int32  // into rows
-}
-
-// sortRows sorts view by the sort column as cmpRows orders it. The rows are taken in the
-// order of the tie-breaks (byTie) and sorted by key with a stable radix sort, so equal keys
-// keep that order; rows without a figure go last, in that order too.
-func (m *Model) sortRows(view []int) {
-	c, desc := m.sortCol, m.desc
-	var ranks map[string]uint64
-	if c == ColRegion || c == ColAZ || c == ColType {
-		ranks = stringRanks(m.rows, view, c)
-	}
-	visible := make([]bool, len(m.rows))
-	for _, ri := range view {
-		visible[ri] = true
-	}
-	entries := make([]sortEntry, 0, len(view))
-	var without []int32
-	for _, ri := range m.byTie {
-		if !visible[ri] {
-			continue
-		}
-		r := &m.rows[ri]
-		if !hasFigure(r, c) {
-			without = append(without, ri)
-			continue
-		}
-		var key uint64
-		switch c {
-		case ColRegion:
-			key = ranks[r.o.Region]
-		case ColAZ:
-			key = ranks[r.o.AvailabilityZone]
-		case ColType:
-			key = ranks[r.o.InstanceType]
-		case ColSource:
-			key = ordered(int64(r.o.Source))
-		case ColCount:
-			key = ordered(int64(r.o.Count))
-		case ColStart:
-			key = ordered(timeKey(r.o.Start))
-		case ColEnd:
-			key = ordered(timeKey(r.o.End))
-		case ColDuration:
-			key = ordered(r.o.Minutes())
-		case ColFee:
-			key = ordered(r.o.Fee.Micros())
-		case ColRate:
-			key = ordered(r.rate.Micros())
-		case ColAccRate:
-			key = ordered(r.accRate.Micros())
-		case ColOnDemand:
-			key = ordered(r.odHourly.Micros())
-		case ColVsOnDemand:
-			key = orderedFloat(r.vsOD.f)
-		case ColBreakEven:
+// SortKeys is the image of the order by column c in one integer copied out of each row, so
+// that the generic table sorts a small contiguous slice (a radix sort) instead of reaching
+// into rows spread over megabytes. It is exact for every column but the fractions, whose
+// float keeps their order or ties; a tie of those is sorted by Compare.
+func (schema) SortKeys(rows []row, view []int, col int) (key func(r *row) uint64, exact, ok bool) {
+	c := Column(col)
+	switch c {
+	case ColRegion, ColAZ, ColType:
+		ranks := stringRanks(rows, view, c)
+		return func(r *row) uint64 { return ranks[textOf(r, c)] }, true, true
+	case ColSource:
+		return func(r *row) uint64 { return ordered(int64(r.o.Source)) }, true, true
+	case ColCount:
+		return func(r *row) uint64 { return ordered(int64(r.o.Count)) }, true, true
+	case ColStart:
+		return func(r *row) uint64 { return ordered(timeKey(r.o.Start)) }, true, true
+	case ColEnd:
+		return func(r *row) uint64 { return ordered(timeKey(r.o.End)) }, true, true
+	case ColDuration:
+		return func(r *row) uint64 { return ordered(r.o.Minutes()) }, true, true
+	case ColFee:
+		return func(r *row) uint64 { return ordered(r.o.Fee.Micros()) }, true, true
+	case ColRate:
+		return func(r *row) uint64 { return ordered(r.rate.Micros()) }, true, true
+	case ColAccRate:
+		return func(r *row) uint64 { return ordered(r.accRate.Micros()) }, true, true
+	case ColOnDemand:
+		return func(r *row) uint64 { return ordered(r.odHourly.Micros()) }, true, true
+	case ColVsOnDemand:
+		// Equal floats may hold different fractions: those runs are ordered exactly.
+		return func(r *row) uint64 { return orderedFloat(r.vsOD.f) }, false, true
+	case ColBreakEven:
+		return func(r *row) uint64 {
 			// The verdict above the utilization, which gives up its lowest bit for it.
-			key = orderedFloat(r.breakEven.u.f) >> 1
+			key := orderedFloat(r.breakEven.u.f) >> 1
 			if r.breakEven.never {
 				key |= 1 << 63
 			}
-		}
-		if desc {
-			key = ^key
-		}
-		entries = append(entries, sortEntry{key: key, idx: ri})
+			return key
+		}, false, true
 	}
-	entries = radixSort(entries, make([]sortEntry, len(entries)))
-	if c == ColVsOnDemand || c == ColBreakEven {
-		// Equal floats may hold different fractions: those runs are ordered exactly.
-		for i := 0; i < len(entries); {
-			j := i + 1
-			for j < len(entries) && entries[j].key == entries[i].key {
-				j++
-			}
-			if j-i > 1 {
-				slices.SortFunc(entries[i:j], func(a, b sortEntry) int {
-					return cmpRows(&m.rows[a.idx], &m.rows[b.idx], c, desc)
-				})
-			}
-			i = j
-		}
-	}
-	for i := range entries {
-		view[i] = int(entries[i].idx)
-	}
-	for i, ri := range without {
-		view[len(entries)+i] = int(ri)
-	}
-}
-
-// radixSort sorts a by key, keeping the order of equal keys, a byte at a time from the
-// lowest (a pass is skipped when every key has the same byte there); tmp is as long as a.
-func radixSort(a, tmp []sortEntry) []sortEntry {
-	if len(a) < 2 {
-		return a
-	}
-	for shift := uint(0); shift < 64; shift += 8 {
-		var at [256]int
-		for i := range a {
-			at[byte(a[i].key>>shift)]++
-		}
-		if at[byte(a[0].key>>shift)] == len(a) {
-			continue
-		}
-		pos := 0
-		for d, n := range at {
-			at[d] = pos
-			pos += n
-		}
-		for i := range a {
-			d := byte(a[i].key >> shift)
-			tmp[at[d]] = a[i]
-			at[d]++
-		}
-		a, tmp = tmp, a
-	}
-	return a
+	return nil, false, false
 }
 
 // stringRanks numbers the distinct values of a text column in order.
@@ -365,7 +264,7 @@ func textOf(r *row, c Column) string {
 }
 
 // ordered maps int64 onto uint64 keeping the order.
-func ordered(n int64) uint64 { return uint64(n) ^ 1<<63 }
+func ordered(n int64) uint64 { return table.OrderedInt(n) }
 
 // orderedFloat maps a float onto uint64 keeping the order (−0 and +0 apart, which only a
 // tie decided exactly could meet: pricing's zero is +0).

@@ -208,8 +208,12 @@ func TestSortMatchesDefinition(t *testing.T) {
 
 	probe := New(theme.New(false))
 	probe.Add(closeBreakEvens())
-	for i := 0; i < len(probe.rows); i += 2 {
-		a, b := &probe.rows[i], &probe.rows[i+1]
+	var rows []*row
+	for r := range probe.t.All() {
+		rows = append(rows, r)
+	}
+	for i := 0; i < len(rows); i += 2 {
+		a, b := rows[i], rows[i+1]
 		if a.breakEven.u.f != b.breakEven.u.f || a.breakEven.u.cmp(b.breakEven.u) == 0 || a.vsOD.f != b.vsOD.f {
 			t.Fatalf("%s and %s are not a float tie of two different break-evens: %v %v", a.o.ID, b.o.ID, a.breakEven.u, b.breakEven.u)
 		}
@@ -227,15 +231,14 @@ func TestSortMatchesDefinition(t *testing.T) {
 			want := slices.Clone(offs)
 			slices.SortFunc(want, refCompare(cmps, c, desc))
 
-			m.sortCol, m.desc = c, desc
-			m.resort()
+			m.t.SetSort(int(c), desc)
 			if got := viewIDs(m); !slices.Equal(got, offIDs(want)) {
 				t.Errorf("%s, sorted: first difference at %s", name, firstDiff(got, offIDs(want)))
 			}
 
 			// Page by page into a table already sorted so.
 			p := New(theme.New(false))
-			p.sortCol, p.desc = c, desc
+			p.t.SetSort(int(c), desc)
 			shuffled := slices.Clone(offs)
 			rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
 			for i := 0; i < len(shuffled); i += 6 {

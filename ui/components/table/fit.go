@@ -1,6 +1,8 @@
-// Package table holds what the program's tables share: fitting columns to a width and
-// padding cells, so that the offerings and the blocks tables drop columns and cut values the
-// same way.
+// Package table is the program's one table, Model[R]: rows of any type read through a
+// Schema (cells, order, filter text, id), kept in sort order as they arrive, filtered,
+// marked, fitted to the width and drawn a frame at a time, with the keys and the mouse of
+// every table. The offerings and the blocks tables are its columns and rows; the pieces
+// (Fit, Cell, Move, Scroll, MouseHit) also serve the panes that scroll like a table.
 package table
 
 import (
@@ -74,4 +76,84 @@ func Cell(s string, w int, right bool) string {
 		return strings.Repeat(" ", w-n) + s
 	}
 	return s + strings.Repeat(" ", w-n)
+}
+
+// FitWidths is Fit that keeps the core columns, those whose mins is above 0: when Fit drops
+// one, the core columns are narrowed to their min (what their title and values need), dropped
+// by Keep only if even that does not fit, widened again toward their Width most wanted first,
+// and the other columns are put back at their Width where they fit. It returns the columns
+// shown, in their order, and the width of each.
+func FitWidths(cols []Column, mins []int, width int) (shown, widths []int) {
+	shown = Fit(cols, width)
+	if keepsCore(mins, shown) {
+		widths = make([]int, len(shown))
+		for i, c := range shown {
+			widths[i] = cols[c].Width
+		}
+		return shown, widths
+	}
+	var core []Column
+	var index []int
+	for i, c := range cols {
+		if mins[i] > 0 {
+			core = append(core, Column{Width: min(c.Width, mins[i]), Keep: c.Keep})
+			index = append(index, i)
+		}
+	}
+	w := make([]int, len(cols)) // 0: not shown
+	total := -1
+	for _, i := range Fit(core, width) {
+		w[index[i]] = core[i].Width
+		total += core[i].Width + 1
+	}
+	for total < width {
+		grow := -1
+		for i, c := range cols {
+			if w[i] > 0 && w[i] < c.Width && (grow < 0 || c.Keep > cols[grow].Keep) {
+				grow = i
+			}
+		}
+		if grow < 0 {
+			break
+		}
+		d := min(cols[grow].Width-w[grow], width-total)
+		w[grow] += d
+		total += d
+	}
+	for {
+		best := -1
+		for i, c := range cols {
+			if w[i] == 0 && mins[i] == 0 && total+c.Width+1 <= width && (best < 0 || c.Keep > cols[best].Keep) {
+				best = i
+			}
+		}
+		if best < 0 {
+			break
+		}
+		w[best] = cols[best].Width
+		total += cols[best].Width + 1
+	}
+	shown, widths = nil, nil
+	for i := range cols {
+		if w[i] > 0 {
+			shown = append(shown, i)
+			widths = append(widths, w[i])
+		}
+	}
+	return shown, widths
+}
+
+func keepsCore(mins []int, shown []int) bool {
+	n := 0
+	for _, c := range shown {
+		if mins[c] > 0 {
+			n++
+		}
+	}
+	for _, m := range mins {
+		if m > 0 {
+			n--
+		}
+	}
+	return n == 0
 }

@@ -1,24 +1,21 @@
-package offerings
+package table
 
-import (
-	"charm.land/bubbles/v2/key"
+import "charm.land/bubbles/v2/key"
 
-	"github.com/gpublock/gpublock/ui/components/table"
-)
-
-// KeyMap is the table's keys. Sorting follows k9s: shift and the column's letter, and the
-// same key again reverses.
+// KeyMap is a table's keys. Sorting follows k9s: shift and the column's letter, and the
+// same key again reverses. Every table answers the same moving and filter keys.
 type KeyMap struct {
 	Up, Down, PageUp, PageDown, HalfUp, HalfDown, Top, Bottom key.Binding
 	Filter, ClearFilter, ApplyFilter                          key.Binding
-	Mark                                                      key.Binding // for the compare chart
-	Sort                                                      [numColumns]key.Binding
+	Mark                                                      key.Binding // for the compare chart; unbound in a table without marks
+	Sort                                                      []key.Binding
 	// SortAny stands for the sort keys in short help.
 	SortAny key.Binding
 }
 
-// DefaultKeyMap returns the table's keys.
-func DefaultKeyMap() KeyMap {
+// DefaultKeyMap returns the keys of a table of these columns, with the mark key when marks
+// is set.
+func DefaultKeyMap(cols []Spec, marks bool) KeyMap {
 	km := KeyMap{
 		Up:          key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
 		Down:        key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
@@ -31,13 +28,15 @@ func DefaultKeyMap() KeyMap {
 		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
 		ClearFilter: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
 		ApplyFilter: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
-		Mark:        key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "mark to compare")),
+		Sort:        make([]key.Binding, len(cols)),
+	}
+	if marks {
+		km.Mark = key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "mark to compare"))
 	}
 	var all []string
-	for c := Column(0); c < numColumns; c++ {
-		def := columns[c]
-		km.Sort[c] = key.NewBinding(key.WithKeys(def.sortKey), key.WithHelp(def.sortKey, "sort by "+def.name))
-		all = append(all, def.sortKey)
+	for c, s := range cols {
+		km.Sort[c] = key.NewBinding(key.WithKeys(s.SortKey), key.WithHelp(s.SortKey, "sort by "+s.Name))
+		all = append(all, s.SortKey)
 	}
 	km.SortAny = key.NewBinding(key.WithKeys(all...), key.WithHelp("shift+letter", "sort"))
 	return km
@@ -50,15 +49,19 @@ func (km KeyMap) ShortHelp() []key.Binding {
 
 // FullHelp is every key of the table, in columns.
 func (km KeyMap) FullHelp() [][]key.Binding {
+	filter := []key.Binding{km.Filter, km.ClearFilter, km.ApplyFilter}
+	if km.Mark.Enabled() {
+		filter = append(filter, km.Mark)
+	}
 	return [][]key.Binding{
 		{km.Up, km.Down, km.PageUp, km.PageDown, km.HalfUp, km.HalfDown, km.Top, km.Bottom},
-		{km.Filter, km.ClearFilter, km.ApplyFilter, km.Mark},
-		km.Sort[:],
+		filter,
+		km.Sort,
 	}
 }
 
-// Nav is the keys that move the cursor (the detail pane scrolls with them too).
-func (km KeyMap) Nav() table.Nav {
-	return table.Nav{Up: km.Up, Down: km.Down, PageUp: km.PageUp, PageDown: km.PageDown,
+// Nav is the keys that move the cursor (a detail pane scrolls with them too).
+func (km KeyMap) Nav() Nav {
+	return Nav{Up: km.Up, Down: km.Down, PageUp: km.PageUp, PageDown: km.PageDown,
 		HalfUp: km.HalfUp, HalfDown: km.HalfDown, Top: km.Top, Bottom: km.Bottom}
 }

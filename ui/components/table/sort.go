@@ -1,0 +1,140 @@
+package table
+
+import (
+	"cmp"
+	"slices"
+)
+
+// KeySorter is a Schema that can sort a whole table by integer keys: a stable radix sort
+// over a small contiguous slice, instead of comparisons that reach into rows spread over
+// megabytes. Inserting a page still uses Compare.
+type KeySorter[R any] interface {
+	// SortKeys returns the key of each row for column c, an image of Compare's order in one
+	// integer (ascending), for the rows of group 0; exact is false when equal keys may hold
+	// rows that Compare tells apart (a float's rounding), and those runs are then sorted by
+	// Compare. ok is false for a column without keys, which is sorted by Compare. Rows of
+	// the other groups have no key: Compare must find any two of one group equal, so that
+	// they keep the order of the tie-breaks.
+	SortKeys(rows []R, view []int, c int) (key func(r *R) uint64, exact, ok bool)
+}
+
+// cmpIndex is the table's order of two rows: the group, the column (reversed when
+// descending), then the tie-break.
+func (m *Model[R]) cmpIndex(a, b int) int {
+	ra, rb := &m.rows[a], &m.rows[b]
+	c := m.sortCol
+	if r := cmp.Compare(m.schema.Group(ra, c), m.schema.Group(rb, c)); r != 0 {
+		return r
+	}
+	r := m.schema.Compare(ra, rb, c)
+	if m.desc {
+		r = -r
+	}
+	if r != 0 {
+		return r
+	}
+	return m.schema.Tie(ra, rb)
+}
+
+// sortEntry is a row's place in a sort by keys.
+type sortEntry struct {
+	key uint64 // the column, inverted when descending
+	idx int32  // into rows
+}
+
+// sortRows sorts the visible rows as cmpIndex orders them.
+func (m *Model[R]) sortRows() {
+	ks, isKS := m.schema.(KeySorter[R])
+	if !isKS {
+		slices.SortFunc(m.view, m.cmpIndex)
+		return
+	}
+	c, desc := m.sortCol, m.desc
+	key, exact, ok := ks.SortKeys(m.rows, m.view, c)
+	if !ok {
+		slices.SortFunc(m.view, m.cmpIndex)
+		return
+	}
+	// The rows are taken in the order of the tie-breaks and sorted by key with a stable
+	// radix sort, so equal keys keep that order; rows of other groups go after, in the
+	// same order unless their column tells them apart.
+	visible := make([]bool, len(m.rows))
+	for _, ri := range m.view {
+		visible[ri] = true
+	}
+	entries := make([]sortEntry, 0, len(m.view))
+	var others []int32
+	mixed := false // others are of more than one group
+	for _, ri := range m.byTie {
+		if !visible[ri] {
+			continue
+		}
+		r := &m.rows[ri]
+		if g := m.schema.Group(r, c); g != 0 {
+			mixed = mixed || (len(others) > 0 && g != m.schema.Group(&m.rows[others[0]], c))
+			others = append(others, ri)
+			continue
+		}
+		k := key(r)
+		if desc {
+			k = ^k
+		}
+		entries = append(entries, sortEntry{key: k, idx: ri})
+	}
+	entries = radixSort(entries, make([]sortEntry, len(entries)))
+	if !exact {
+		for i := 0; i < len(entries); {
+			j := i + 1
+			for j < len(entries) && entries[j].key == entries[i].key {
+				j++
+			}
+			if j-i > 1 {
+				slices.SortFunc(entries[i:j], func(a, b sortEntry) int { return m.cmpIndex(int(a.idx), int(b.idx)) })
+			}
+			i = j
+		}
+	}
+	for i := range entries {
+		m.view[i] = int(entries[i].idx)
+	}
+	if mixed {
+		slices.SortStableFunc(others, func(a, b int32) int {
+			return cmp.Compare(m.schema.Group(&m.rows[a], c), m.schema.Group(&m.rows[b], c))
+		})
+	}
+	for i, ri := range others {
+		m.view[len(entries)+i] = int(ri)
+	}
+}
+
+// radixSort sorts a by key, keeping the order of equal keys, a byte at a time from the
+// lowest (a pass is skipped when every key has the same byte there); tmp is as long as a.
+func radixSort(a, tmp []sortEntry) []sortEntry {
+	if len(a) < 2 {
+		return a
+	}
+	for shift := uint(0); shift < 64; shift += 8 {
+		var at [256]int
+		for i := range a {
+			at[byte(a[i].key>>shift)]++
+		}
+		if at[byte(a[0].key>>shift)] == len(a) {
+			continue
+		}
+		pos := 0
+		for d, n := range at {
+			at[d] = pos
+			pos += n
+		}
+		for i := range a {
+			d := byte(a[i].key >> shift)
+			tmp[at[d]] = a[i]
+			at[d]++
+		}
+		a, tmp = tmp, a
+	}
+	return a
+}
+
+// OrderedInt maps int64 onto uint64 keeping the order, for a sort key.
+func OrderedInt(n int64) uint64 { return uint64(n) ^ 1<<63 }

@@ -66,7 +66,7 @@ func describeExtensionOfferings(s *Server, c *call) (*xmlBody, *apiError) {
 	if free := s.freeOver(rs, c.region, r.AZ, r.CatalogType, start, end, c.now); free >= r.Units {
 		fee := s.price(c.region, r.AZ, r.CatalogType, r.Units, start, end, c.now.Truncate(time.Minute), free)
 		o := &extOffering{ReservationID: r.ID, Hours: hours, Start: start, End: end, Fee: fee}
-		o.ID = s.hash.id("cbe", c.region, r.ID, start, hours, fee.Micros(), rs.Generation)
+		o.ID = s.hash.ID("cbe", c.region, r.ID, start, hours, fee.Micros(), rs.Generation)
 		if old, ok := rs.ExtOfferings[o.ID]; ok {
 			o = old
 		} else {
@@ -139,10 +139,10 @@ func purchaseExtension(s *Server, c *call) (*xmlBody, *apiError) {
 	o.Gone = true
 	consume(rs, r.AZ, r.CatalogType, o.Start, o.End, r.Units)
 	rs.Generation++
-	if e := s.commit(); e != nil {
+	if e := s.core.Commit(); e != nil {
 		return nil, e
 	}
-	if s.dice.hit(c.faults.LostReply) {
+	if s.dice.Hit(c.faults.LostReply) {
 		return nil, errInternal
 	}
 	var x xmlBody

@@ -251,12 +251,12 @@ func purchaseCapacityBlock(s *Server, c *call) (*xmlBody, *apiError) {
 	if c.dryRun {
 		return nil, errDryRun
 	}
-	if s.dice.hit(c.faults.Sold) {
+	if s.dice.Hit(c.faults.Sold) {
 		// Someone else bought it between the search and this purchase.
 		o.Gone = true
 		consume(rs, o.AZ, o.CatalogType, o.Start, o.End, o.Units)
 		rs.Generation++
-		if e := s.commit(); e != nil {
+		if e := s.core.Commit(); e != nil {
 			return nil, e
 		}
 		return nil, errOfferingExpired
@@ -264,8 +264,8 @@ func purchaseCapacityBlock(s *Server, c *call) (*xmlBody, *apiError) {
 	fails := s.takePayFail()
 	rs.Counter++
 	r := &reservation{
-		ID:      s.hash.id("cr", c.region, "reservation", rs.Counter),
-		BlockID: s.hash.id("cb", c.region, "block", rs.Counter),
+		ID:      s.hash.ID("cr", c.region, "reservation", rs.Counter),
+		BlockID: s.hash.ID("cb", c.region, "block", rs.Counter),
 		Region:  c.region, AZ: o.AZ, AZID: o.AZID, ZoneType: o.ZoneType,
 		CatalogType: o.CatalogType, InstanceType: o.InstanceType, Platform: platform,
 		Count: o.Count, Units: o.Units, UltraType: o.UltraType, UltraCount: o.UltraCount,
@@ -279,10 +279,10 @@ func purchaseCapacityBlock(s *Server, c *call) (*xmlBody, *apiError) {
 	o.Gone = true
 	consume(rs, o.AZ, o.CatalogType, o.Start, o.End, o.Units)
 	rs.Generation++
-	if e := s.commit(); e != nil {
+	if e := s.core.Commit(); e != nil {
 		return nil, e
 	}
-	if s.dice.hit(c.faults.LostReply) {
+	if s.dice.Hit(c.faults.LostReply) {
 		return nil, errInternal
 	}
 	var x xmlBody
@@ -295,9 +295,9 @@ func purchaseCapacityBlock(s *Server, c *call) (*xmlBody, *apiError) {
 
 // settlePayments releases the capacity of the region's blocks and extensions whose
 // payment has failed by now, as AWS releases it: the market has it for sale again. Call
-// with s.mu held.
+// inside the core's lock.
 func (s *Server) settlePayments(region string, now time.Time) {
-	rs, ok := s.regions[region]
+	rs, ok := s.regions.Peek(region)
 	if !ok {
 		return
 	}
@@ -317,6 +317,6 @@ func (s *Server) settlePayments(region string, now time.Time) {
 		}
 	}
 	if changed {
-		_ = s.commit() // undone if unsaved; the next request settles them again
+		_ = s.core.Commit() // undone if unsaved; the next request settles them again
 	}
 }

@@ -5,13 +5,13 @@ import (
 	"slices"
 	"time"
 
+	"github.com/gpublock/gpublock/aws/simcore"
 	"github.com/gpublock/gpublock/model"
 )
 
 // Lifecycle timings on the emulator's clock.
 const (
-	minPaymentDelay  = 1 * time.Minute // the default PaymentDelay
-	maxPaymentDelay  = 5 * time.Minute
+	maxPaymentDelay  = simcore.DefaultMaxPaymentDelay
 	instancePending  = 45 * time.Second // pending → running
 	instanceShutdown = time.Minute      // shutting-down → terminated, when the slot frees
 	terminatedShown  = time.Hour        // terminated instances stay visible this long

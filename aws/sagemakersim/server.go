@@ -13,7 +13,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/apilimit"
+	"github.com/gpublock/gpublock/aws/simcore"
 )
 
 // TargetPrefix is the X-Amz-Target prefix of SageMaker's awsJson1_1 protocol.
@@ -45,27 +46,29 @@ func Operations() []string {
 		"ExtendTrainingPlan", "DescribeTrainingPlanExtensionHistory", "DescribeReservedCapacity", "ListUltraServersByReservedCapacity"}
 }
 
-func init() { ec2sim.RegisterServiceFaultActions("sagemaker", Operations()...) }
+func init() {
+	simcore.RegisterActions(simcore.ActionSet{Service: "sagemaker", Label: "SageMaker operations", Names: Operations})
+}
 
-// Protocol is the registration that makes an ec2sim.Server answer SageMaker too.
-func Protocol() ec2sim.Protocol {
-	return ec2sim.Protocol{
+// Protocol is the registration that makes the emulator answer SageMaker too.
+func Protocol() simcore.Protocol {
+	return simcore.Protocol{
 		Name:         "sagemaker",
 		TargetPrefix: TargetPrefix,
 		Actions:      Operations(),
-		Mount:        func(c *ec2sim.Core) ec2sim.ProtocolHandler { return newHandler(c) },
+		Mount:        func(c *simcore.Core) simcore.Handler { return newHandler(c) },
 	}
 }
 
 // handler is the SageMaker side of one emulator. Its state is guarded by the core's lock
 // (every use is inside Core.Update).
 type handler struct {
-	core    *ec2sim.Core
+	core    *simcore.Core
 	mu      sync.Mutex // guards regions against SaveState/LoadState called outside an op
 	regions map[string]*regionState
 }
 
-func newHandler(c *ec2sim.Core) *handler {
+func newHandler(c *simcore.Core) *handler {
 	return &handler{core: c, regions: map[string]*regionState{}}
 }
 
@@ -138,7 +141,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	region, service, serr := h.core.SignedRegion(r)
-	if errors.Is(serr, ec2sim.ErrUnsigned) {
+	if serr == simcore.ErrUnsigned {
 		// The common error of every AWS query and JSON API (SageMaker's Common Errors page
 		// lists it with HTTP 403).
 		writeError(w, reqID, errf(http.StatusForbidden, "MissingAuthenticationToken", "The request must contain either a valid (registered) AWS access key ID or X.509 certificate."))
@@ -153,19 +156,19 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	switch h.core.Inject(r.Context(), region) {
-	case ec2sim.FaultDown:
+	case simcore.FaultDown:
 		writeError(w, reqID, errf(http.StatusServiceUnavailable, "ServiceUnavailable", "The service is unavailable in %s. Please try again shortly.", region))
 		return
-	case ec2sim.FaultThrottle:
+	case simcore.FaultThrottle:
 		writeError(w, reqID, errThrottled)
 		return
-	case ec2sim.FaultError:
+	case simcore.FaultError:
 		writeError(w, reqID, errInternal)
 		return
 	}
 	// AWS's request buckets, after the network as on the EC2 side: a request that fails
 	// validation spends a token, a refused one none.
-	if h.core.Throttled(region, name) {
+	if h.core.Throttled("sagemaker", region, name, func(rl *simcore.RateLimits) apilimit.Limit { return rl.SageMakerTable().For(name, false) }) {
 		writeError(w, reqID, errThrottled)
 		return
 	}
@@ -218,7 +221,7 @@ func (h *handler) deny(c *call) *apiError {
 	}
 	return errf(http.StatusBadRequest, "AccessDeniedException",
 		"User: arn:aws:iam::%s:user/gpublock-demo is not authorized to perform: sagemaker:%s because no identity-based policy allows the sagemaker:%s action",
-		ec2sim.DemoAccount, c.op, c.op)
+		simcore.DemoAccount, c.op, c.op)
 }
 
 // SaveState is the SageMaker part of the state file.
@@ -254,10 +257,10 @@ type savedState struct {
 }
 
 // apiError is the emulator's protocol error, written in awsJson1_1's shape by writeError.
-type apiError = ec2sim.APIError
+type apiError = simcore.APIError
 
 func errf(status int, code, format string, args ...any) *apiError {
-	return ec2sim.Errf(status, code, format, args...)
+	return simcore.Errf(status, code, format, args...)
 }
 
 var (

@@ -1,9 +1,8 @@
-package ec2sim
+package simcore
 
 import (
 	"fmt"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/gpublock/gpublock/aws/apilimit"
@@ -56,32 +55,9 @@ func (rl *RateLimits) Take(service, region, action string, l apilimit.Limit) boo
 		return true
 	}
 	if rl.buckets == nil {
-		panic("ec2sim: RateLimits used before the server was made") // set up by New
+		panic("simcore: RateLimits used before the server was made") // set up by New
 	}
 	return rl.buckets.Take(DemoAccount+"/"+service+"/"+region+"/"+action, l)
-}
-
-// admit is the EC2 hook of ServeHTTP: nil when the call may go on. STS is not throttled
-// here (AWS's STS quotas are another service's and are not modelled).
-func (rl *RateLimits) admit(sts bool, c *call) *apiError {
-	if rl == nil || sts || c.action == "" {
-		return nil
-	}
-	unfiltered := !c.form.has("MaxResults") && !c.form.has("NextToken")
-	for k := range c.form.v {
-		if strings.HasPrefix(k, "Filter.") {
-			unfiltered = false
-			break
-		}
-	}
-	key := c.action
-	if unfiltered && apilimit.UnfilteredActions[c.action] {
-		key += "/unfiltered" // a bucket of its own, beside the filtered calls' one
-	}
-	if rl.Take("ec2", c.region, key, rl.EC2.For(c.action, unfiltered)) {
-		return nil
-	}
-	return errThrottled
 }
 
 // init makes the buckets; New calls it through Options.
@@ -95,21 +71,21 @@ func (rl *RateLimits) init() {
 // line each (apilimit.Table.Format), or "off"; with ?service=sagemaker, SageMaker's. A
 // client pacing itself against this emulator reads its buckets here, as it reads AWS's
 // from AWS's documentation.
-func (s *Server) serveLimits(w http.ResponseWriter, r *http.Request) {
+func (c *Core) serveLimits(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet {
 		w.Header().Set("Allow", "GET")
 		http.Error(w, "GET /_sim/limits only", http.StatusMethodNotAllowed)
 		return
 	}
-	if s.opts.RateLimits == nil {
+	if c.opts.RateLimits == nil {
 		fmt.Fprintln(w, "off")
 		return
 	}
 	switch svc := r.URL.Query().Get("service"); svc {
 	case "", "ec2":
-		fmt.Fprint(w, s.opts.RateLimits.EC2.Format())
+		fmt.Fprint(w, c.opts.RateLimits.EC2.Format())
 	case "sagemaker":
-		fmt.Fprint(w, s.opts.RateLimits.SageMakerTable().Format())
+		fmt.Fprint(w, c.opts.RateLimits.SageMakerTable().Format())
 	default:
 		http.Error(w, fmt.Sprintf("service %q: want ec2 or sagemaker", svc), http.StatusBadRequest)
 	}

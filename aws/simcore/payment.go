@@ -1,4 +1,4 @@
-package ec2sim
+package simcore
 
 import (
 	"fmt"
@@ -37,10 +37,11 @@ func ParsePaymentDelay(s string) (PaymentDelay, error) {
 		}
 	}
 	d := PaymentDelay{min, max}
-	return d, d.check()
+	return d, d.Check()
 }
 
-func (d PaymentDelay) check() error {
+// Check says why d cannot be used, if it cannot.
+func (d PaymentDelay) Check() error {
 	switch {
 	case d.Min < 0 || d.Max < 0:
 		return fmt.Errorf("payment delay %s: it cannot be negative", d)
@@ -62,18 +63,32 @@ func (d PaymentDelay) String() string {
 // orDefault is d, or the default when d is the zero value.
 func (d PaymentDelay) orDefault() PaymentDelay {
 	if d == (PaymentDelay{}) {
-		return PaymentDelay{minPaymentDelay, maxPaymentDelay}
+		return PaymentDelay{DefaultMinPaymentDelay, DefaultMaxPaymentDelay}
 	}
 	return d
 }
 
-// paidAt is when a purchase made at now is paid, before deadline: AWS fails a payment not
+// Lifecycle timings of payments on the emulator's clock.
+const (
+	DefaultMinPaymentDelay = 1 * time.Minute // the default PaymentDelay, from this
+	DefaultMaxPaymentDelay = 5 * time.Minute // to this
+)
+
+// PaymentLead is how long before a block's start AWS must have taken its payment, and
+// ExtensionPaymentLead how long before the end of the block an extension lengthens.
+const (
+	PaymentLead          = 5 * time.Minute
+	ExtensionPaymentLead = 35 * time.Minute
+)
+
+// PaidAt is when a purchase made at now is paid, before deadline: AWS fails a payment not
 // processed by 5 minutes before a block's start (35 minutes before its end, for an
 // extension), so a payment that would come later comes at that deadline instead; a block
-// bought to start within minutes is not left payment-pending past its start.
-func (s *Server) paidAt(now, deadline time.Time, parts ...any) time.Time {
-	d := s.opts.PaymentDelay.orDefault()
-	secs := s.hash.between(int(d.Min/time.Second), int(d.Max/time.Second), parts...)
+// bought to start within minutes is not left payment-pending past its start. parts make
+// the delay deterministic per purchase.
+func (c *Core) PaidAt(now, deadline time.Time, parts ...any) time.Time {
+	d := c.opts.PaymentDelay.orDefault()
+	secs := c.hash.Between(int(d.Min/time.Second), int(d.Max/time.Second), parts...)
 	paid := now.Add(time.Duration(secs) * time.Second)
 	if paid.After(deadline) {
 		paid = deadline

@@ -128,12 +128,10 @@ func purchaseExtension(s *Server, c *call) (*xmlBody, *apiError) {
 	if c.dryRun {
 		return nil, errDryRun
 	}
-	fails := s.takePayFail()
 	rs.Counter++
 	ext := &extension{
 		OfferingID: o.ID, Hours: o.Hours, Start: o.Start, End: o.End, Fee: o.Fee,
-		Purchased: c.now, PaidAt: s.paidAt(c.now, o.Start.Add(-ExtensionPaymentLead), c.region, "extension", rs.Counter),
-		PaymentFails: fails,
+		Purchased: c.now, Payment: s.core.Pay(c.now, o.Start.Add(-ExtensionPaymentLead), c.region, "extension", rs.Counter),
 	}
 	r.Extensions = append(r.Extensions, ext)
 	o.Gone = true

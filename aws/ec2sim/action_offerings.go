@@ -261,7 +261,6 @@ func purchaseCapacityBlock(s *Server, c *call) (*xmlBody, *apiError) {
 		}
 		return nil, errOfferingExpired
 	}
-	fails := s.takePayFail()
 	rs.Counter++
 	r := &reservation{
 		ID:      s.hash.ID("cr", c.region, "reservation", rs.Counter),
@@ -270,10 +269,9 @@ func purchaseCapacityBlock(s *Server, c *call) (*xmlBody, *apiError) {
 		CatalogType: o.CatalogType, InstanceType: o.InstanceType, Platform: platform,
 		Count: o.Count, Units: o.Units, UltraType: o.UltraType, UltraCount: o.UltraCount,
 		Start: o.Start, OrigEnd: o.End, Created: c.now,
-		PaidAt:     s.paidAt(c.now, o.Start.Add(-PaymentLead), c.region, rs.Counter),
+		Payment:    s.core.Pay(c.now, o.Start.Add(-PaymentLead), c.region, rs.Counter),
 		OfferingID: o.ID, Fee: o.Fee,
-		Tags:         append(tags, tag{quantityTag, fmt.Sprint(o.Count)}),
-		PaymentFails: fails,
+		Tags: append(tags, tag{quantityTag, fmt.Sprint(o.Count)}),
 	}
 	rs.Reservations = append(rs.Reservations, r)
 	o.Gone = true
@@ -303,15 +301,13 @@ func (s *Server) settlePayments(region string, now time.Time) {
 	}
 	changed := false
 	for _, r := range rs.Reservations {
-		if r.PaymentFails && !r.Released && r.state(now) == model.StatePaymentFailed {
+		if r.Release(now) {
 			consume(rs, r.AZ, r.CatalogType, r.Start, r.OrigEnd, -r.Units)
-			r.Released = true
 			changed = true
 		}
 		for _, e := range r.Extensions {
-			if e.PaymentFails && !e.Released && e.status(now) == model.ExtensionPaymentFailed {
+			if e.Release(now) {
 				consume(rs, r.AZ, r.CatalogType, e.Start, e.End, -r.Units)
-				e.Released = true
 				changed = true
 			}
 		}

@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/gpublock/gpublock/aws/apilimit"
 )
@@ -41,15 +40,6 @@ func guarded(h handler) handler {
 		}
 		return nil, errUnauthorized
 	}
-}
-
-// takePayFail reports whether the purchase being made is one whose payment is to fail,
-// counting it off the payfail fault. Call inside the core's lock.
-func (s *Server) takePayFail() bool { return s.core.TakePayFail() }
-
-// paidAt is when a purchase made at now is paid, at the latest at deadline.
-func (s *Server) paidAt(now, deadline time.Time, parts ...any) time.Time {
-	return s.core.PaidAt(now, deadline, parts...)
 }
 
 // admit is EC2's request bucket check: nil when the call may go on.

@@ -101,31 +101,27 @@ type extOffering struct {
 }
 
 type reservation struct {
-	ID           string       `json:"id"`
-	BlockID      string       `json:"blockId"`
-	Region       string       `json:"region"`
-	AZ           string       `json:"az"`
-	AZID         string       `json:"azId"`
-	ZoneType     string       `json:"zoneType"`
-	CatalogType  string       `json:"catalogType"`
-	InstanceType string       `json:"instanceType"`
-	Platform     string       `json:"platform"`
-	Count        int          `json:"count"`
-	Units        int          `json:"units"`
-	UltraType    string       `json:"ultraType,omitempty"`
-	UltraCount   int          `json:"ultraCount,omitempty"`
-	Start        time.Time    `json:"start"`
-	OrigEnd      time.Time    `json:"origEnd"`
-	Created      time.Time    `json:"created"`
-	PaidAt       time.Time    `json:"paidAt"`
-	OfferingID   string       `json:"offeringId"`
-	Fee          model.Money  `json:"fee"`
-	Tags         []tag        `json:"tags"`
-	Extensions   []*extension `json:"extensions"`
-	// PaymentFails: the payment of this purchase fails at PaidAt (the payfail fault), and
-	// Released: its capacity has gone back to the market since.
-	PaymentFails bool `json:"paymentFails,omitempty"`
-	Released     bool `json:"released,omitempty"`
+	ID           string    `json:"id"`
+	BlockID      string    `json:"blockId"`
+	Region       string    `json:"region"`
+	AZ           string    `json:"az"`
+	AZID         string    `json:"azId"`
+	ZoneType     string    `json:"zoneType"`
+	CatalogType  string    `json:"catalogType"`
+	InstanceType string    `json:"instanceType"`
+	Platform     string    `json:"platform"`
+	Count        int       `json:"count"`
+	Units        int       `json:"units"`
+	UltraType    string    `json:"ultraType,omitempty"`
+	UltraCount   int       `json:"ultraCount,omitempty"`
+	Start        time.Time `json:"start"`
+	OrigEnd      time.Time `json:"origEnd"`
+	Created      time.Time `json:"created"`
+	simcore.Payment
+	OfferingID string       `json:"offeringId"`
+	Fee        model.Money  `json:"fee"`
+	Tags       []tag        `json:"tags"`
+	Extensions []*extension `json:"extensions"`
 }
 
 type extension struct {
@@ -134,18 +130,15 @@ type extension struct {
 	Start      time.Time   `json:"start"`
 	End        time.Time   `json:"end"`
 	Purchased  time.Time   `json:"purchased"`
-	PaidAt     time.Time   `json:"paidAt"`
 	Fee        model.Money `json:"fee"`
-	// As for a reservation: the payment fails at PaidAt, and the capacity was released.
-	PaymentFails bool `json:"paymentFails,omitempty"`
-	Released     bool `json:"released,omitempty"`
+	simcore.Payment
 }
 
 func (e *extension) status(now time.Time) model.ExtensionStatus {
 	switch {
-	case now.Before(e.PaidAt):
+	case e.Pending(now):
 		return model.ExtensionPaymentPending
-	case e.PaymentFails:
+	case e.Failed(now):
 		return model.ExtensionPaymentFailed
 	}
 	return model.ExtensionPaymentSucceeded
@@ -166,11 +159,11 @@ func (r *reservation) end(now time.Time) time.Time {
 // and it stays listed in that state.
 func (r *reservation) state(now time.Time) model.BlockState {
 	switch {
-	case r.PaymentFails && !now.Before(r.PaidAt):
+	case r.Failed(now):
 		return model.StatePaymentFailed
 	case !now.Before(r.end(now)):
 		return model.StateExpired
-	case now.Before(r.PaidAt):
+	case r.Pending(now):
 		return model.StatePaymentPending
 	case now.Before(r.Start):
 		return model.StateScheduled

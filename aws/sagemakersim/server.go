@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/gpublock/gpublock/aws/apilimit"
@@ -60,25 +59,15 @@ func Protocol() simcore.Protocol {
 	}
 }
 
-// handler is the SageMaker side of one emulator. Its state is guarded by the core's lock
-// (every use is inside Core.Update).
+// handler is the SageMaker side of one emulator. Its state is guarded by the core's lock:
+// every use is inside Core.Update, and the core saves and loads it with the lock held.
 type handler struct {
 	core    *simcore.Core
-	mu      sync.Mutex // guards regions against SaveState/LoadState called outside an op
-	regions map[string]*regionState
+	regions *simcore.Regions[regionState]
 }
 
 func newHandler(c *simcore.Core) *handler {
-	return &handler{core: c, regions: map[string]*regionState{}}
-}
-
-func (h *handler) region(name string) *regionState {
-	rs, ok := h.regions[name]
-	if !ok {
-		rs = newRegionState()
-		h.regions[name] = rs
-	}
-	return rs
+	return &handler{core: c, regions: simcore.NewRegions(newRegionState)}
 }
 
 // call is one decoded request.
@@ -177,9 +166,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var aerr *apiError
 	lost := false
 	saveErr := h.core.Update(func(now time.Time) bool {
-		h.mu.Lock()
-		defer h.mu.Unlock()
-		c.now, c.rs = now, h.region(region)
+		c.now, c.rs = now, h.regions.Get(region)
 		c.changed = h.settle(c.rs, now)
 		out, aerr = o.run(h, c)
 		// A spending call that commits and then does not answer: the client must find
@@ -226,9 +213,7 @@ func (h *handler) deny(c *call) *apiError {
 
 // SaveState is the SageMaker part of the state file.
 func (h *handler) SaveState() (json.RawMessage, error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return json.Marshal(savedState{Regions: h.regions})
+	return json.Marshal(savedState{Regions: h.regions.Saved()})
 }
 
 // LoadState replaces the state with a saved one (nil: a fresh one).
@@ -239,16 +224,7 @@ func (h *handler) LoadState(b json.RawMessage) error {
 			return fmt.Errorf("sagemaker state: %w", err)
 		}
 	}
-	regions := map[string]*regionState{}
-	for name, rs := range st.Regions {
-		if rs != nil {
-			rs.fill()
-			regions[name] = rs
-		}
-	}
-	h.mu.Lock()
-	h.regions = regions
-	h.mu.Unlock()
+	h.regions.Replace(st.Regions, (*regionState).fill)
 	return nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/gpublock/gpublock/aws/simcore"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -99,43 +100,37 @@ type plan struct {
 	Caps       []capacity   `json:"capacities"`
 	Fee        model.Money  `json:"fee"`
 	Created    time.Time    `json:"created"`
-	PaidAt     time.Time    `json:"paidAt"`
 	Spare      int          `json:"spare,omitempty"`
 	Tags       []tag        `json:"tags,omitempty"`
 	Extensions []*extension `json:"extensions,omitempty"`
-	// PaymentFails: the payment fails at PaidAt (the payfail fault); Released: its
-	// capacity has gone back to the market since.
-	PaymentFails bool `json:"paymentFails,omitempty"`
-	Released     bool `json:"released,omitempty"`
+	simcore.Payment
 }
 
 type extension struct {
-	OfferingID   string      `json:"offeringId"`
-	Hours        int         `json:"hours"`
-	AZ           string      `json:"az"`
-	AZID         string      `json:"azId"`
-	Start        time.Time   `json:"start"`
-	End          time.Time   `json:"end"`
-	Fee          model.Money `json:"fee"`
-	Purchased    time.Time   `json:"purchased"`
-	PaidAt       time.Time   `json:"paidAt"`
-	PaymentFails bool        `json:"paymentFails,omitempty"`
-	Released     bool        `json:"released,omitempty"`
+	OfferingID string      `json:"offeringId"`
+	Hours      int         `json:"hours"`
+	AZ         string      `json:"az"`
+	AZID       string      `json:"azId"`
+	Start      time.Time   `json:"start"`
+	End        time.Time   `json:"end"`
+	Fee        model.Money `json:"fee"`
+	Purchased  time.Time   `json:"purchased"`
+	simcore.Payment
 }
 
 // Extension statuses: the docs show Pending → Active, and payment Pending → Completed;
 // what a failed payment shows is UNCONFIRMED, and Failed is used for both.
 func (e *extension) statuses(now time.Time) (status, payment string) {
 	switch {
-	case now.Before(e.PaidAt):
+	case e.Pending(now):
 		return "Pending", "Pending"
-	case e.PaymentFails:
+	case e.Failed(now):
 		return "Failed", "Failed"
 	}
 	return "Active", "Completed"
 }
 
-func (e *extension) paid(now time.Time) bool { return !now.Before(e.PaidAt) && !e.PaymentFails }
+func (e *extension) paid(now time.Time) bool { return e.Paid(now) }
 
 // capacities are the plan's reserved capacities at now: a paid extension moves the end
 // of the last one.
@@ -162,9 +157,9 @@ func (p *plan) end(now time.Time) time.Time {
 // between capacities), Expired after the last one.
 func (p *plan) status(now time.Time) string {
 	switch {
-	case now.Before(p.PaidAt):
+	case p.Pending(now):
 		return "Pending"
-	case p.PaymentFails:
+	case p.Failed(now):
 		return "Failed"
 	case !now.Before(p.end(now)):
 		return "Expired"
@@ -212,7 +207,7 @@ func (p *plan) instances() int {
 
 func (p *plan) pendingExtension(now time.Time) bool {
 	for _, e := range p.Extensions {
-		if now.Before(e.PaidAt) {
+		if e.Pending(now) {
 			return true
 		}
 	}
@@ -247,17 +242,17 @@ func (rs *regionState) planByARN(arn string) *plan {
 func (h *handler) settle(rs *regionState, now time.Time) bool {
 	changed := false
 	for _, p := range rs.Plans {
-		if p.PaymentFails && !p.Released && !now.Before(p.PaidAt) {
+		if p.Release(now) {
 			for _, c := range p.Caps {
 				consume(rs, c.AZ, c.supply(), c.Start, c.End, -c.units())
 			}
-			p.Released, changed = true, true
+			changed = true
 		}
 		for _, e := range p.Extensions {
-			if e.PaymentFails && !e.Released && !now.Before(e.PaidAt) {
+			if e.Release(now) {
 				last := p.Caps[len(p.Caps)-1]
 				consume(rs, e.AZ, last.supply(), e.Start, e.End, -last.units())
-				e.Released, changed = true, true
+				changed = true
 			}
 		}
 	}

@@ -98,3 +98,38 @@ func (c *Core) PaidAt(now, deadline time.Time, parts ...any) time.Time {
 	}
 	return paid
 }
+
+// Payment is how a purchase's payment goes, for a block, a plan or an extension of
+// either: taken at PaidAt, or failed then (the payfail fault), and once failed its
+// capacity goes back to the market. It is saved inline in the purchase's JSON.
+type Payment struct {
+	PaidAt time.Time `json:"paidAt"`
+	// Fails: the payment fails at PaidAt; Released: its capacity has gone back since.
+	PaymentFails bool `json:"paymentFails,omitempty"`
+	Released     bool `json:"released,omitempty"`
+}
+
+// Pay is the payment of a purchase made at now: when it is taken (PaidAt, by deadline) and
+// whether it is one the payfail fault makes fail. Call inside Lock or Update.
+func (c *Core) Pay(now, deadline time.Time, parts ...any) Payment {
+	return Payment{PaidAt: c.PaidAt(now, deadline, parts...), PaymentFails: c.TakePayFail()}
+}
+
+// Pending reports whether the payment is still to be taken at now.
+func (p Payment) Pending(now time.Time) bool { return now.Before(p.PaidAt) }
+
+// Failed reports whether the payment has failed by now; failure is final.
+func (p Payment) Failed(now time.Time) bool { return p.PaymentFails && !p.Pending(now) }
+
+// Paid reports whether the payment has been taken by now.
+func (p Payment) Paid(now time.Time) bool { return !p.PaymentFails && !p.Pending(now) }
+
+// Release reports, once, that a failed payment's capacity is to go back to the market,
+// as AWS releases it, and marks it released.
+func (p *Payment) Release(now time.Time) bool {
+	if !p.Failed(now) || p.Released {
+		return false
+	}
+	p.Released = true
+	return true
+}

@@ -1,7 +1,6 @@
 package ec2sim
 
 import (
-	"maps"
 	"slices"
 	"time"
 
@@ -19,15 +18,10 @@ const (
 
 // regionState is everything one region remembers. It is saved as JSON in the state file.
 type regionState struct {
-	Offerings    map[string]*offering    `json:"offerings"`
-	ExtOfferings map[string]*extOffering `json:"extensionOfferings"`
-	Consumed     map[string]int          `json:"consumed"` // supplyKey → units bought
-	Reservations []*reservation          `json:"reservations"`
-	Instances    []*instance             `json:"instances"`
-	// Generation counts purchases; it is part of offering IDs so that offerings issued
-	// before a purchase are distinguishable from the market after it.
-	Generation int `json:"generation"`
-	Counter    int `json:"counter"` // for IDs of reservations, instances and launches
+	simcore.Market[offering, extOffering]
+	Reservations []*reservation `json:"reservations"`
+	Instances    []*instance    `json:"instances"`
+	Counter      int            `json:"counter"` // for IDs of reservations, instances and launches
 	// ClientTokens makes RunInstances idempotent, as AWS's is.
 	ClientTokens map[string]string `json:"clientTokens"` // token → launch (r-) ID
 	KeyPairs     []*keyPair        `json:"keyPairs,omitempty"`
@@ -36,25 +30,14 @@ type regionState struct {
 }
 
 func newRegionState() *regionState {
-	return &regionState{
-		Offerings:    map[string]*offering{},
-		ExtOfferings: map[string]*extOffering{},
-		Consumed:     map[string]int{},
-		ClientTokens: map[string]string{},
-	}
+	rs := &regionState{}
+	rs.fill()
+	return rs
 }
 
 // fill makes a state loaded from JSON safe to use.
 func (rs *regionState) fill() {
-	if rs.Offerings == nil {
-		rs.Offerings = map[string]*offering{}
-	}
-	if rs.ExtOfferings == nil {
-		rs.ExtOfferings = map[string]*extOffering{}
-	}
-	if rs.Consumed == nil {
-		rs.Consumed = map[string]int{}
-	}
+	rs.FillMarket()
 	if rs.ClientTokens == nil {
 		rs.ClientTokens = map[string]string{}
 	}
@@ -67,8 +50,6 @@ func (rs *regionState) fill() {
 	rs.Instances = slices.DeleteFunc(rs.Instances, func(in *instance) bool {
 		return in == nil || rs.reservation(in.ReservationID) == nil
 	})
-	maps.DeleteFunc(rs.Offerings, func(_ string, o *offering) bool { return o == nil })
-	maps.DeleteFunc(rs.ExtOfferings, func(_ string, o *extOffering) bool { return o == nil })
 }
 
 type offering struct {
@@ -200,21 +181,11 @@ func (rs *regionState) available(r *reservation, now time.Time) int {
 }
 
 func (rs *regionState) reservation(id string) *reservation {
-	for _, r := range rs.Reservations {
-		if r.ID == id {
-			return r
-		}
-	}
-	return nil
+	return simcore.Find(rs.Reservations, func(r *reservation) bool { return r.ID == id })
 }
 
 func (rs *regionState) block(id string) *reservation {
-	for _, r := range rs.Reservations {
-		if r.BlockID == id {
-			return r
-		}
-	}
-	return nil
+	return simcore.Find(rs.Reservations, func(r *reservation) bool { return r.BlockID == id })
 }
 
 type instance struct {

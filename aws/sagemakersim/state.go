@@ -11,11 +11,8 @@ import (
 
 // regionState is everything one region's SageMaker remembers, saved in the state file.
 type regionState struct {
-	Offerings    map[string]*offering    `json:"offerings"`
-	ExtOfferings map[string]*extOffering `json:"extensionOfferings"`
-	Plans        []*plan                 `json:"plans"`
-	Consumed     map[string]int          `json:"consumed"` // az|type|day → instances bought
-	Generation   int                     `json:"generation"`
+	simcore.Market[offering, extOffering]
+	Plans []*plan `json:"plans"`
 }
 
 func newRegionState() *regionState {
@@ -25,21 +22,12 @@ func newRegionState() *regionState {
 }
 
 func (rs *regionState) fill() {
-	if rs.Offerings == nil {
-		rs.Offerings = map[string]*offering{}
-	}
-	if rs.ExtOfferings == nil {
-		rs.ExtOfferings = map[string]*extOffering{}
-	}
-	if rs.Consumed == nil {
-		rs.Consumed = map[string]int{}
-	}
+	rs.FillMarket()
 	rs.Plans = slices.DeleteFunc(rs.Plans, func(p *plan) bool { return p == nil || len(p.Caps) == 0 })
 	for _, p := range rs.Plans {
 		p.Extensions = slices.DeleteFunc(p.Extensions, func(e *extension) bool { return e == nil })
 	}
-	maps.DeleteFunc(rs.Offerings, func(_ string, o *offering) bool { return o == nil || len(o.Caps) == 0 })
-	maps.DeleteFunc(rs.ExtOfferings, func(_ string, o *extOffering) bool { return o == nil })
+	maps.DeleteFunc(rs.Offerings, func(_ string, o *offering) bool { return len(o.Caps) == 0 })
 }
 
 // capacity is one reserved capacity: of an offering, or of a plan.
@@ -221,21 +209,11 @@ func (p *plan) holds(now time.Time) bool {
 }
 
 func (rs *regionState) plan(name string) *plan {
-	for _, p := range rs.Plans {
-		if p.Name == name {
-			return p
-		}
-	}
-	return nil
+	return simcore.Find(rs.Plans, func(p *plan) bool { return p.Name == name })
 }
 
 func (rs *regionState) planByARN(arn string) *plan {
-	for _, p := range rs.Plans {
-		if p.ARN == arn {
-			return p
-		}
-	}
-	return nil
+	return simcore.Find(rs.Plans, func(p *plan) bool { return p.ARN == arn })
 }
 
 // settle gives back the capacity of failed payments. It reports a change.

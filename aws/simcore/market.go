@@ -1,6 +1,7 @@
 package simcore
 
 import (
+	"maps"
 	"strconv"
 	"time"
 
@@ -62,4 +63,32 @@ func Fee(rate model.Money, bp, units int, start, end time.Time) model.Money {
 	minutes := int64(end.Sub(start) / time.Minute)
 	fee := rate.MulRat(int64(bp), 10000).MulRat(int64(units)*minutes, 60)
 	return model.MoneyFromCents(fee.Cents())
+}
+
+// Market is what a protocol's region state keeps of its market, O its offerings and E
+// its extension offerings: the quotes given (by id), the units bought of the supply
+// (SupplyKey → units) and the generation, which counts purchases and goes into offering
+// ids so that a quote given before a purchase is told from the market after it. It is
+// embedded in the region state and saved inline in its JSON.
+type Market[O, E any] struct {
+	Offerings    map[string]*O  `json:"offerings"`
+	ExtOfferings map[string]*E  `json:"extensionOfferings"`
+	Consumed     map[string]int `json:"consumed"`
+	Generation   int            `json:"generation"`
+}
+
+// FillMarket makes a market loaded from JSON (or new) safe to use: its maps made, the
+// null quotes a hand-edited file may hold dropped.
+func (m *Market[O, E]) FillMarket() {
+	if m.Offerings == nil {
+		m.Offerings = map[string]*O{}
+	}
+	if m.ExtOfferings == nil {
+		m.ExtOfferings = map[string]*E{}
+	}
+	if m.Consumed == nil {
+		m.Consumed = map[string]int{}
+	}
+	maps.DeleteFunc(m.Offerings, func(_ string, o *O) bool { return o == nil })
+	maps.DeleteFunc(m.ExtOfferings, func(_ string, o *E) bool { return o == nil })
 }

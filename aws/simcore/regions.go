@@ -47,3 +47,13 @@ func (r *Regions[T]) Replace(saved map[string]*T, fill func(*T)) (old map[string
 	old, r.m = r.m, m
 	return old
 }
+
+// Find is the first of a state's records that match, nil when none does.
+func Find[T any](records []*T, match func(*T) bool) *T {
+	for _, r := range records {
+		if match(r) {
+			return r
+		}
+	}
+	return nil
+}

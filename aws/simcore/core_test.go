@@ -35,7 +35,9 @@ func (p *counterProtocol) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	io.WriteString(w, p.name)
 }
 
-func (p *counterProtocol) SaveState() (json.RawMessage, error) { return json.Marshal(p.regions.Saved()) }
+func (p *counterProtocol) SaveState() (json.RawMessage, error) {
+	return json.Marshal(p.regions.Saved())
+}
 
 func (p *counterProtocol) LoadState(b json.RawMessage) error {
 	var saved map[string]*int

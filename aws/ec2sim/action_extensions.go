@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/gpublock/gpublock/aws/simcore"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -65,7 +66,7 @@ func describeExtensionOfferings(s *Server, c *call) (*xmlBody, *apiError) {
 	var offs []*extOffering
 	if free := s.freeOver(rs, c.region, r.AZ, r.CatalogType, start, end, c.now); free >= r.Units {
 		fee := s.price(c.region, r.AZ, r.CatalogType, r.Units, start, end, c.now.Truncate(time.Minute), free)
-		o := &extOffering{ReservationID: r.ID, Hours: hours, Start: start, End: end, Fee: fee}
+		o := &extOffering{ReservationID: r.ID, ExtensionOffer: simcore.ExtensionOffer{Hours: hours, Start: start, End: end, Fee: fee}}
 		o.ID = s.hash.ID("cbe", c.region, r.ID, start, hours, fee.Micros(), rs.Generation)
 		if old, ok := rs.ExtOfferings[o.ID]; ok {
 			o = old
@@ -129,10 +130,7 @@ func purchaseExtension(s *Server, c *call) (*xmlBody, *apiError) {
 		return nil, errDryRun
 	}
 	rs.Counter++
-	ext := &extension{
-		OfferingID: o.ID, Hours: o.Hours, Start: o.Start, End: o.End, Fee: o.Fee,
-		Purchased: c.now, Payment: s.core.Pay(c.now, o.Start.Add(-ExtensionPaymentLead), c.region, "extension", rs.Counter),
-	}
+	ext := &extension{o.Bought(c.now, s.core.Pay(c.now, o.Start.Add(-ExtensionPaymentLead), c.region, "extension", rs.Counter))}
 	r.Extensions = append(r.Extensions, ext)
 	o.Gone = true
 	consume(rs, r.AZ, r.CatalogType, o.Start, o.End, r.Units)

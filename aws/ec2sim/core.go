@@ -47,7 +47,7 @@ func (h ec2Handler) LoadState(b json.RawMessage) error {
 			return fmt.Errorf("ec2 state: %w", err)
 		}
 	}
-	old := h.s.regions.Replace(saved, (*regionState).fill)
+	old := h.s.regions.Replace(saved)
 	for name, was := range old {
 		rs := h.s.region(name)
 		for id, o := range was.Offerings {

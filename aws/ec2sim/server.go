@@ -95,7 +95,7 @@ func New(opts Options) (*Server, error) {
 	s := &Server{
 		opts:    opts,
 		hash:    simcore.Hasher{Seed: opts.Seed},
-		regions: simcore.NewRegions(newRegionState),
+		regions: simcore.NewRegions((*regionState).fill),
 	}
 	protocols := append([]Protocol{stssim.Protocol(), pricelistsim.Protocol(opts.PriceList)}, opts.Protocols...)
 	protocols = append(protocols, s.protocol())

@@ -29,13 +29,7 @@ type regionState struct {
 	ZoneGroups map[string]string `json:"zoneGroups,omitempty"`
 }
 
-func newRegionState() *regionState {
-	rs := &regionState{}
-	rs.fill()
-	return rs
-}
-
-// fill makes a state loaded from JSON safe to use.
+// fill makes a new state, or one loaded from JSON, safe to use.
 func (rs *regionState) fill() {
 	rs.FillMarket()
 	if rs.ClientTokens == nil {
@@ -72,13 +66,8 @@ type offering struct {
 }
 
 type extOffering struct {
-	ID            string      `json:"id"`
-	ReservationID string      `json:"reservationId"`
-	Hours         int         `json:"hours"`
-	Start         time.Time   `json:"start"` // the block's end when offered
-	End           time.Time   `json:"end"`
-	Fee           model.Money `json:"fee"`
-	Gone          bool        `json:"gone,omitempty"`
+	simcore.ExtensionOffer
+	ReservationID string `json:"reservationId"`
 }
 
 type reservation struct {
@@ -105,15 +94,7 @@ type reservation struct {
 	Extensions []*extension `json:"extensions"`
 }
 
-type extension struct {
-	OfferingID string      `json:"offeringId"`
-	Hours      int         `json:"hours"`
-	Start      time.Time   `json:"start"`
-	End        time.Time   `json:"end"`
-	Purchased  time.Time   `json:"purchased"`
-	Fee        model.Money `json:"fee"`
-	simcore.Payment
-}
+type extension struct{ simcore.Extension }
 
 func (e *extension) status(now time.Time) model.ExtensionStatus {
 	switch {

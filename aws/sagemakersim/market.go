@@ -207,8 +207,8 @@ func (h *handler) extensionOfferings(rs *regionState, region string, p *plan, ho
 	if h.freeOver(rs, region, last.AZ, catalog, start, end, now) < last.units() {
 		return nil
 	}
-	o := &extOffering{PlanName: p.Name, Hours: hours, AZ: last.AZ, AZID: last.AZID, Start: start, End: end,
-		Fee: h.price(region, last.AZ, catalog, last.units(), start, end, now)}
+	o := &extOffering{PlanName: p.Name, AZ: last.AZ, AZID: last.AZID, ExtensionOffer: simcore.ExtensionOffer{Hours: hours, Start: start, End: end,
+		Fee: h.price(region, last.AZ, catalog, last.units(), start, end, now)}}
 	o.ID = offeringID("tpeo", h.core.Hash("sm-ext", region, p.Name, hours, start, o.Fee.Micros()),
 		h.core.Hash("sm-ext-2", region, p.ARN, len(p.Extensions)))
 	if old, ok := rs.ExtOfferings[o.ID]; ok {

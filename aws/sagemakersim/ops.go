@@ -633,8 +633,8 @@ func (h *handler) extendPlan(c *call) (any, *apiError) {
 		o.Gone, c.changed = true, true
 		return nil, notFound("Training plan extension offering %s is no longer available.", id)
 	}
-	e := &extension{OfferingID: id, Hours: o.Hours, AZ: o.AZ, AZID: o.AZID, Start: o.Start, End: o.End, Fee: o.Fee, Purchased: c.now,
-		Payment: h.core.Pay(c.now, o.Start.Add(-simcore.ExtensionPaymentLead), "sm-ext-pay", c.region, id)}
+	e := &extension{AZ: o.AZ, AZID: o.AZID,
+		Extension: o.Bought(c.now, h.core.Pay(c.now, o.Start.Add(-simcore.ExtensionPaymentLead), "sm-ext-pay", c.region, id))}
 	consume(c.rs, o.AZ, last.supply(), o.Start, o.End, last.units())
 	o.Gone = true
 	p.Extensions = append(p.Extensions, e)

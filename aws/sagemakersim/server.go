@@ -2,7 +2,6 @@ package sagemakersim
 
 import (
 	"bytes"
-	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -67,7 +66,7 @@ type handler struct {
 }
 
 func newHandler(c *simcore.Core) *handler {
-	return &handler{core: c, regions: simcore.NewRegions(newRegionState)}
+	return &handler{core: c, regions: simcore.NewRegions((*regionState).fill)}
 }
 
 // call is one decoded request.
@@ -108,7 +107,7 @@ func (c *call) decode(v any) *apiError {
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	reqID := newRequestID()
+	reqID := simcore.NewRequestID()
 	target := r.Header.Get("X-Amz-Target")
 	name := strings.TrimPrefix(target, TargetPrefix)
 	if r.Method != http.MethodPost || r.URL.Path != "/" {
@@ -224,7 +223,7 @@ func (h *handler) LoadState(b json.RawMessage) error {
 			return fmt.Errorf("sagemaker state: %w", err)
 		}
 	}
-	h.regions.Replace(st.Regions, (*regionState).fill)
+	h.regions.Replace(st.Regions)
 	return nil
 }
 
@@ -256,12 +255,4 @@ func writeError(w http.ResponseWriter, reqID string, e *apiError) {
 	w.Header().Set("x-amzn-RequestId", reqID)
 	w.WriteHeader(e.Status())
 	_, _ = w.Write(b)
-}
-
-func newRequestID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }

@@ -15,12 +15,7 @@ type regionState struct {
 	Plans []*plan `json:"plans"`
 }
 
-func newRegionState() *regionState {
-	rs := &regionState{}
-	rs.fill()
-	return rs
-}
-
+// fill makes a new state, or one loaded from JSON, safe to use.
 func (rs *regionState) fill() {
 	rs.FillMarket()
 	rs.Plans = slices.DeleteFunc(rs.Plans, func(p *plan) bool { return p == nil || len(p.Caps) == 0 })
@@ -63,16 +58,12 @@ type offering struct {
 	Gone     bool        `json:"gone,omitempty"`
 }
 
+// extOffering is an offering to extend a plan, in the zone of its last capacity.
 type extOffering struct {
-	ID       string      `json:"id"`
-	PlanName string      `json:"plan"`
-	Hours    int         `json:"hours"`
-	AZ       string      `json:"az"`
-	AZID     string      `json:"azId"`
-	Start    time.Time   `json:"start"`
-	End      time.Time   `json:"end"`
-	Fee      model.Money `json:"fee"`
-	Gone     bool        `json:"gone,omitempty"`
+	simcore.ExtensionOffer
+	PlanName string `json:"plan"`
+	AZ       string `json:"az"`
+	AZID     string `json:"azId"`
 }
 
 type tag struct {
@@ -94,16 +85,11 @@ type plan struct {
 	simcore.Payment
 }
 
+// extension is an extension bought, in the zone of the plan's last capacity.
 type extension struct {
-	OfferingID string      `json:"offeringId"`
-	Hours      int         `json:"hours"`
-	AZ         string      `json:"az"`
-	AZID       string      `json:"azId"`
-	Start      time.Time   `json:"start"`
-	End        time.Time   `json:"end"`
-	Fee        model.Money `json:"fee"`
-	Purchased  time.Time   `json:"purchased"`
-	simcore.Payment
+	simcore.Extension
+	AZ   string `json:"az"`
+	AZID string `json:"azId"`
 }
 
 // Extension statuses: the docs show Pending → Active, and payment Pending → Completed;

@@ -92,3 +92,31 @@ func (m *Market[O, E]) FillMarket() {
 	maps.DeleteFunc(m.Offerings, func(_ string, o *O) bool { return o == nil })
 	maps.DeleteFunc(m.ExtOfferings, func(_ string, o *E) bool { return o == nil })
 }
+
+// ExtensionOffer is what every offering to extend a reservation says: how many hours,
+// from when (the reservation's end when offered) to when, for how much, and whether it
+// has been bought. A protocol's extension offering embeds it, inline in the JSON.
+type ExtensionOffer struct {
+	ID    string      `json:"id"`
+	Hours int         `json:"hours"`
+	Start time.Time   `json:"start"`
+	End   time.Time   `json:"end"`
+	Fee   model.Money `json:"fee"`
+	Gone  bool        `json:"gone,omitempty"`
+}
+
+// Extension is an extension bought, embedded by each protocol's, inline in the JSON.
+type Extension struct {
+	OfferingID string      `json:"offeringId"`
+	Hours      int         `json:"hours"`
+	Start      time.Time   `json:"start"`
+	End        time.Time   `json:"end"`
+	Fee        model.Money `json:"fee"`
+	Purchased  time.Time   `json:"purchased"`
+	Payment
+}
+
+// Bought is the extension that buying o at now makes, paid by pay (Core.Pay).
+func (o *ExtensionOffer) Bought(now time.Time, pay Payment) Extension {
+	return Extension{OfferingID: o.ID, Hours: o.Hours, Start: o.Start, End: o.End, Fee: o.Fee, Purchased: now, Payment: pay}
+}

@@ -5,19 +5,22 @@ package simcore
 // inside Core.Lock or Core.Update.
 type Regions[T any] struct {
 	m    map[string]*T
-	make func() *T
+	fill func(*T)
 }
 
-// NewRegions makes an empty state whose regions are made by make.
-func NewRegions[T any](make func() *T) *Regions[T] {
-	return &Regions[T]{m: map[string]*T{}, make: make}
+// NewRegions makes an empty state. fill makes a region's state safe to use: a new one
+// (from its zero value) and one loaded from the state file (a hand-edited file may hold
+// nulls).
+func NewRegions[T any](fill func(*T)) *Regions[T] {
+	return &Regions[T]{m: map[string]*T{}, fill: fill}
 }
 
 // Get is the region's state, made on first use.
 func (r *Regions[T]) Get(name string) *T {
 	rs, ok := r.m[name]
 	if !ok {
-		rs = r.make()
+		rs = new(T)
+		r.fill(rs)
 		r.m[name] = rs
 	}
 	return rs
@@ -33,15 +36,15 @@ func (r *Regions[T]) Peek(name string) (*T, bool) {
 func (r *Regions[T]) Saved() map[string]*T { return r.m }
 
 // Replace puts a saved state in place of this one (nil: a fresh one): regions that are
-// not served, or hold null, are dropped, and fill makes each of the others safe to use
-// (a hand-edited file may hold nulls). It returns the state replaced.
-func (r *Regions[T]) Replace(saved map[string]*T, fill func(*T)) (old map[string]*T) {
+// not served, or hold null, are dropped, and the others filled. It returns the state
+// replaced.
+func (r *Regions[T]) Replace(saved map[string]*T) (old map[string]*T) {
 	m := map[string]*T{}
 	for name, rs := range saved {
 		if rs == nil || !Served(name) {
 			continue
 		}
-		fill(rs)
+		r.fill(rs)
 		m[name] = rs
 	}
 	old, r.m = r.m, m

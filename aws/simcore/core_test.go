@@ -207,3 +207,30 @@ func TestInjectDownBeforeAnythingElse(t *testing.T) {
 		t.Errorf("error=1: %v", e)
 	}
 }
+
+// A state file whose part for one protocol cannot be read changes no protocol's state.
+func TestDamagedPartLoadsNothing(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "state.json")
+	a, mountA := newCounter("a")
+	b, mountB := newCounter("b")
+	c, err := New(Options{Start: testStart, StateFile: file},
+		Protocol{Name: "a", TargetPrefix: "A.", Mount: mountA}, Protocol{Name: "b", Mount: mountB})
+	if err != nil {
+		t.Fatal(err)
+	}
+	get(t, c, http.MethodPost, "/?region=us-east-1", "X-Amz-Target", "A.X")
+	get(t, c, http.MethodPost, "/?region=us-east-1")
+	old := SetLogf(func(string, ...any) {})
+	defer SetLogf(old)
+	damaged := `{"version":1,"clock":"2026-12-01T12:00:00Z","services":{"a":{"us-east-1":7},"b":"not a map"}}`
+	if err := os.WriteFile(file, []byte(damaged), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	get(t, c, http.MethodPost, "/?region=us-east-2") // reloads, fails, keeps what it had
+	if n, _ := a.regions.Peek("us-east-1"); n == nil || *n != 1 {
+		t.Errorf("a took its part of a damaged file: %v", a.regions.Saved())
+	}
+	if n, _ := b.regions.Peek("us-east-1"); n == nil || *n != 1 {
+		t.Errorf("b lost its state: %v", b.regions.Saved())
+	}
+}

@@ -45,14 +45,25 @@ func (c *Core) load() (time.Time, error) {
 	if sf.Version != stateVersion {
 		return time.Time{}, fmt.Errorf("ec2sim: state file %s has version %d; this emulator reads version %d", c.opts.StateFile, sf.Version, stateVersion)
 	}
+	// A part that cannot be read leaves every protocol as it was, not some of them loaded.
+	var loaded []mounted
+	var before []json.RawMessage
 	for _, p := range c.protocols {
 		part := sf.Services[p.Name]
 		if p.Name == topLevel {
 			part = sf.Regions
 		}
-		if err := p.h.LoadState(part); err != nil {
+		was, err := p.h.SaveState()
+		if err == nil {
+			err = p.h.LoadState(part)
+		}
+		if err != nil {
+			for i, l := range loaded {
+				_ = l.h.LoadState(before[i])
+			}
 			return time.Time{}, fmt.Errorf("ec2sim: state file %s is not valid: %w", c.opts.StateFile, err)
 		}
+		loaded, before = append(loaded, p), append(before, was)
 	}
 	c.seen = statFile(c.opts.StateFile)
 	return sf.Clock, nil

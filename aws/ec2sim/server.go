@@ -83,7 +83,7 @@ type Server struct {
 }
 
 // New makes an emulator, loading Options.StateFile if it exists. Its handlers, each a
-// protocol registered here: STS, the Price List, Options.Protocols (SageMaker), and EC2,
+// protocol registered here: the Price List, Options.Protocols (SageMaker), STS, and EC2,
 // which answers what no other claims.
 func New(opts Options) (*Server, error) {
 	if opts.DefaultRegion == "" {
@@ -97,8 +97,10 @@ func New(opts Options) (*Server, error) {
 		hash:    simcore.Hasher{Seed: opts.Seed},
 		regions: simcore.NewRegions((*regionState).fill),
 	}
-	protocols := append([]Protocol{stssim.Protocol(), pricelistsim.Protocol(opts.PriceList)}, opts.Protocols...)
-	protocols = append(protocols, s.protocol())
+	// The protocols known by their X-Amz-Target first, then STS, which reads the body to
+	// tell its requests from EC2's, then EC2.
+	protocols := append([]Protocol{pricelistsim.Protocol(opts.PriceList)}, opts.Protocols...)
+	protocols = append(protocols, stssim.Protocol(), s.protocol())
 	core, err := simcore.New(simcore.Options{
 		Seed: opts.Seed, Start: opts.Start, Speed: opts.Speed, StateFile: opts.StateFile,
 		Faults: opts.Faults, PaymentDelay: opts.PaymentDelay, RateLimits: opts.RateLimits,

@@ -35,11 +35,9 @@ func Protocol() simcore.Protocol {
 }
 
 // isSTS reports whether an awsquery request is STS's rather than EC2's. The body is read
-// ahead and put back for the handler that answers.
+// ahead and put back for the handler that answers. Register STS after the protocols known
+// by their X-Amz-Target, so that their bodies are not read twice.
 func isSTS(r *http.Request) bool {
-	if r.Header.Get("X-Amz-Target") != "" {
-		return false
-	}
 	if simcore.SigningService(r) == "sts" {
 		return true
 	}

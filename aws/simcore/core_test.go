@@ -50,6 +50,10 @@ func (p *counterProtocol) LoadState(b json.RawMessage) error {
 	return nil
 }
 
+type stateless struct{ Stateless }
+
+func (stateless) ServeHTTP(http.ResponseWriter, *http.Request) {}
+
 func newCounter(name string) (*counterProtocol, func(*Core) Handler) {
 	p := &counterProtocol{name: name, regions: NewRegions(func(*int) {})}
 	return p, func(c *Core) Handler { p.core = c; return p }
@@ -106,6 +110,7 @@ func TestStateFileKeepsEveryProtocolsPart(t *testing.T) {
 		ec2, mountEC2 := newCounter("ec2")
 		sm, mountSM := newCounter("sagemaker")
 		c, err := New(Options{Start: testStart, StateFile: file},
+			Protocol{Name: "none", TargetPrefix: "None.", Mount: func(*Core) Handler { return stateless{} }},
 			Protocol{Name: "sagemaker", TargetPrefix: "SageMaker.", Mount: mountSM},
 			Protocol{Name: "ec2", Mount: mountEC2})
 		if err != nil {
@@ -128,7 +133,7 @@ func TestStateFileKeepsEveryProtocolsPart(t *testing.T) {
 	if err := json.Unmarshal(b, &sf); err != nil {
 		t.Fatal(err)
 	}
-	if sf.Regions["us-east-2"] != 2 || sf.Services["sagemaker"]["us-west-2"] != 1 || len(sf.Services) != 1 {
+	if sf.Regions["us-east-2"] != 2 || sf.Services["sagemaker"]["us-west-2"] != 1 || len(sf.Services) != 1 { // none for a handler without state
 		t.Errorf("state file %s", b)
 	}
 	_, ec2, sm := open()

@@ -84,6 +84,9 @@ func (c *Core) save() error {
 			sf.Regions = b
 			continue
 		}
+		if b == nil {
+			continue // a handler that keeps no state
+		}
 		if sf.Services == nil {
 			sf.Services = map[string]json.RawMessage{}
 		}

@@ -12,9 +12,8 @@ import (
 // encoded POSTs (or GETs) to / whose Action names an EC2 action.
 func (s *Server) protocol() Protocol {
 	return Protocol{
-		Name:    "ec2",
-		Actions: actionNames(),
-		Mount:   func(*simcore.Core) simcore.Handler { return ec2Handler{s} },
+		Name:  "ec2",
+		Mount: func(*simcore.Core) simcore.Handler { return ec2Handler{s} },
 	}
 }
 

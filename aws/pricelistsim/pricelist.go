@@ -38,7 +38,6 @@ func Protocol(h http.Handler) simcore.Protocol {
 	return simcore.Protocol{
 		Name:         "pricelist",
 		TargetPrefix: TargetPrefix,
-		Actions:      []string{"GetProducts"},
 		Mount:        func(*simcore.Core) simcore.Handler { return stateless{Handler: h} },
 	}
 }

@@ -53,7 +53,6 @@ func Protocol() simcore.Protocol {
 	return simcore.Protocol{
 		Name:         "sagemaker",
 		TargetPrefix: TargetPrefix,
-		Actions:      Operations(),
 		Mount:        func(c *simcore.Core) simcore.Handler { return newHandler(c) },
 	}
 }

@@ -37,14 +37,14 @@ type Options struct {
 }
 
 // Protocol is one AWS protocol served on the emulator's port: a handler package makes
-// one, and registering it in New's list is all a new service takes. Requests go to the
-// first protocol that claims them: by Match when set, else by an X-Amz-Target starting
-// with TargetPrefix; a protocol with neither takes what no other claims.
+// one, and registering it in New's list is all a new service takes (with its actions
+// registered for the deny fault, RegisterActions, from the package's init). Requests go
+// to the first protocol that claims them: by Match when set, else by an X-Amz-Target
+// starting with TargetPrefix; a protocol with neither takes what no other claims.
 type Protocol struct {
 	Name         string // the key of its state in the state file, e.g. "sagemaker"
 	TargetPrefix string // e.g. "SageMaker."
 	Match        func(*http.Request) bool
-	Actions      []string // the operations it answers
 	Mount        func(*Core) Handler
 }
 
@@ -222,16 +222,11 @@ func (c *Core) SignedRegion(r *http.Request) (region, service string, e *APIErro
 	if auth == "" {
 		return "", "", ErrUnsigned
 	}
-	i := strings.Index(auth, "Credential=")
-	if i < 0 {
+	cred, parts, found := scope(auth)
+	if !found {
 		return "", "", Errf(http.StatusUnauthorized, "AuthFailure", "The Authorization header has no SigV4 Credential scope.")
 	}
-	cred := auth[i+len("Credential="):]
-	if j := strings.IndexAny(cred, ", "); j >= 0 {
-		cred = cred[:j]
-	}
-	parts := strings.Split(cred, "/")
-	if len(parts) != 5 || parts[4] != "aws4_request" {
+	if parts == nil {
 		return "", "", Errf(http.StatusUnauthorized, "AuthFailure", "The SigV4 credential scope %q is malformed; expected AKID/DATE/REGION/SERVICE/aws4_request.", cred)
 	}
 	region, service = parts[2], parts[3]
@@ -243,20 +238,28 @@ func (c *Core) SignedRegion(r *http.Request) (region, service string, e *APIErro
 
 // SigningService is the service of the request's SigV4 scope, "" when there is none.
 func SigningService(r *http.Request) string {
-	auth := r.Header.Get("Authorization")
+	if _, parts, _ := scope(r.Header.Get("Authorization")); parts != nil {
+		return parts[3]
+	}
+	return ""
+}
+
+// scope reads the SigV4 credential scope of an Authorization header: found when it has
+// one, and its five parts (AKID, date, region, service, aws4_request) when well formed.
+func scope(auth string) (cred string, parts []string, found bool) {
 	i := strings.Index(auth, "Credential=")
 	if i < 0 {
-		return ""
+		return "", nil, false
 	}
-	cred := auth[i+len("Credential="):]
+	cred = auth[i+len("Credential="):]
 	if j := strings.IndexAny(cred, ", "); j >= 0 {
 		cred = cred[:j]
 	}
-	parts := strings.Split(cred, "/")
-	if len(parts) != 5 {
-		return ""
+	parts = strings.Split(cred, "/")
+	if len(parts) != 5 || parts[4] != "aws4_request" {
+		return cred, nil, true
 	}
-	return parts[3]
+	return cred, parts, true
 }
 
 // Inject applies the latency and draws the faults common to every protocol for one call

@@ -27,10 +27,9 @@ const (
 // Protocol is the registration that makes the emulator answer STS.
 func Protocol() simcore.Protocol {
 	return simcore.Protocol{
-		Name:    "sts",
-		Match:   isSTS,
-		Actions: []string{"GetCallerIdentity"},
-		Mount:   func(c *simcore.Core) simcore.Handler { return &handler{core: c} },
+		Name:  "sts",
+		Match: isSTS,
+		Mount: func(c *simcore.Core) simcore.Handler { return &handler{core: c} },
 	}
 }
 

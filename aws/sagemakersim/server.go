@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gpublock/gpublock/aws/apilimit"
 	"github.com/gpublock/gpublock/aws/simcore"
 )
 
@@ -155,7 +154,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	// AWS's request buckets, after the network as on the EC2 side: a request that fails
 	// validation spends a token, a refused one none.
-	if h.core.Throttled("sagemaker", region, name, func(rl *simcore.RateLimits) apilimit.Limit { return rl.SageMakerTable().For(name, false) }) {
+	if h.core.Throttled("sagemaker", region, name, h.core.RateLimits().SageMakerTable().For(name, false)) {
 		writeError(w, reqID, errThrottled)
 		return
 	}

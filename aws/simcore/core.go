@@ -282,15 +282,10 @@ func (c *Core) InjectError(ctx context.Context, region string) *APIError {
 	return nil
 }
 
-// Throttled takes a token from the bucket of service, region and op, whose size limit
-// reads from the buckets in force, and reports whether there was none. Always false when
-// the rate limits are off.
-func (c *Core) Throttled(service, region, op string, limit func(*RateLimits) apilimit.Limit) bool {
-	rl := c.opts.RateLimits
-	if rl == nil {
-		return false
-	}
-	return !rl.Take(service, region, op, limit(rl))
+// Throttled takes a token from the bucket of service, region and op, of limit l, and
+// reports whether there was none. Always false when the rate limits are off.
+func (c *Core) Throttled(service, region, op string, l apilimit.Limit) bool {
+	return !c.opts.RateLimits.Take(service, region, op, l)
 }
 
 // RateLimits are the request buckets in force, nil when off.

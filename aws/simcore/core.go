@@ -153,17 +153,11 @@ func (c *Core) SetTime(t time.Time) { c.clock.Set(t); c.saveQuietly() }
 // Advance moves the clock forward (or back, if d < 0) by d.
 func (c *Core) Advance(d time.Duration) { c.clock.Advance(d); c.saveQuietly() }
 
-// Seed is the market's seed.
-func (c *Core) Seed() int64 { return c.opts.Seed }
-
 // Hash is the seeded, deterministic choice every market is made of.
 func (c *Core) Hash(parts ...any) uint64 { return c.hash.Sum(parts...) }
 
 // Between returns a value in [lo, hi] chosen by the seed and parts.
 func (c *Core) Between(lo, hi int, parts ...any) int { return c.hash.Between(lo, hi, parts...) }
-
-// Hasher is the seed's hasher.
-func (c *Core) Hasher() Hasher { return c.hash }
 
 // Dice are the faults' seeded dice.
 func (c *Core) Dice() *Dice { return c.dice }

@@ -3,9 +3,6 @@ package ec2sim
 import (
 	"net/http"
 	"sort"
-	"strings"
-
-	"github.com/gpublock/gpublock/aws/apilimit"
 )
 
 // actionNames lists, sorted, the EC2 actions the emulator answers.
@@ -40,26 +37,4 @@ func guarded(h handler) handler {
 		}
 		return nil, errUnauthorized
 	}
-}
-
-// admit is EC2's request bucket check: nil when the call may go on.
-func admit(rl *RateLimits, c *call) *apiError {
-	if rl == nil || c.action == "" {
-		return nil
-	}
-	unfiltered := !c.form.has("MaxResults") && !c.form.has("NextToken")
-	for k := range c.form.v {
-		if strings.HasPrefix(k, "Filter.") {
-			unfiltered = false
-			break
-		}
-	}
-	key := c.action
-	if unfiltered && apilimit.UnfilteredActions[c.action] {
-		key += "/unfiltered" // a bucket of its own, beside the filtered calls' one
-	}
-	if rl.Take("ec2", c.region, key, rl.EC2.For(c.action, unfiltered)) {
-		return nil
-	}
-	return errThrottled
 }

@@ -15,7 +15,7 @@ import (
 
 // Faults are failures injected on demand into the protocols' calls (never into /_sim/).
 type Faults struct {
-	Latency   time.Duration // added to every EC2/STS call
+	Latency   time.Duration // added to every call
 	Jitter    time.Duration // +/- random on top of Latency
 	Throttle  float64       // probability of RequestLimitExceeded, HTTP 503
 	Error     float64       // probability of HTTP 500 InternalError

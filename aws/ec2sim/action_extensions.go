@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/gpublock/gpublock/aws/simcore"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -65,8 +66,8 @@ func describeExtensionOfferings(s *Server, c *call) (*xmlBody, *apiError) {
 	var offs []*extOffering
 	if free := s.freeOver(rs, c.region, r.AZ, r.CatalogType, start, end, c.now); free >= r.Units {
 		fee := s.price(c.region, r.AZ, r.CatalogType, r.Units, start, end, c.now.Truncate(time.Minute), free)
-		o := &extOffering{ReservationID: r.ID, Hours: hours, Start: start, End: end, Fee: fee}
-		o.ID = s.hash.id("cbe", c.region, r.ID, start, hours, fee.Micros(), rs.Generation)
+		o := &extOffering{ReservationID: r.ID, ExtensionOffer: simcore.ExtensionOffer{Hours: hours, Start: start, End: end, Fee: fee}}
+		o.ID = s.hash.ID("cbe", c.region, r.ID, start, hours, fee.Micros(), rs.Generation)
 		if old, ok := rs.ExtOfferings[o.ID]; ok {
 			o = old
 		} else {
@@ -128,21 +129,16 @@ func purchaseExtension(s *Server, c *call) (*xmlBody, *apiError) {
 	if c.dryRun {
 		return nil, errDryRun
 	}
-	fails := s.takePayFail()
 	rs.Counter++
-	ext := &extension{
-		OfferingID: o.ID, Hours: o.Hours, Start: o.Start, End: o.End, Fee: o.Fee,
-		Purchased: c.now, PaidAt: s.paidAt(c.now, o.Start.Add(-ExtensionPaymentLead), c.region, "extension", rs.Counter),
-		PaymentFails: fails,
-	}
+	ext := &extension{o.Bought(c.now, s.core.Pay(c.now, o.Start.Add(-ExtensionPaymentLead), c.region, "extension", rs.Counter))}
 	r.Extensions = append(r.Extensions, ext)
 	o.Gone = true
 	consume(rs, r.AZ, r.CatalogType, o.Start, o.End, r.Units)
 	rs.Generation++
-	if e := s.commit(); e != nil {
+	if e := s.core.Commit(); e != nil {
 		return nil, e
 	}
-	if s.dice.hit(c.faults.LostReply) {
+	if s.dice.Hit(c.faults.LostReply) {
 		return nil, errInternal
 	}
 	var x xmlBody

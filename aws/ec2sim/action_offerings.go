@@ -251,38 +251,36 @@ func purchaseCapacityBlock(s *Server, c *call) (*xmlBody, *apiError) {
 	if c.dryRun {
 		return nil, errDryRun
 	}
-	if s.dice.hit(c.faults.Sold) {
+	if s.dice.Hit(c.faults.Sold) {
 		// Someone else bought it between the search and this purchase.
 		o.Gone = true
 		consume(rs, o.AZ, o.CatalogType, o.Start, o.End, o.Units)
 		rs.Generation++
-		if e := s.commit(); e != nil {
+		if e := s.core.Commit(); e != nil {
 			return nil, e
 		}
 		return nil, errOfferingExpired
 	}
-	fails := s.takePayFail()
 	rs.Counter++
 	r := &reservation{
-		ID:      s.hash.id("cr", c.region, "reservation", rs.Counter),
-		BlockID: s.hash.id("cb", c.region, "block", rs.Counter),
+		ID:      s.hash.ID("cr", c.region, "reservation", rs.Counter),
+		BlockID: s.hash.ID("cb", c.region, "block", rs.Counter),
 		Region:  c.region, AZ: o.AZ, AZID: o.AZID, ZoneType: o.ZoneType,
 		CatalogType: o.CatalogType, InstanceType: o.InstanceType, Platform: platform,
 		Count: o.Count, Units: o.Units, UltraType: o.UltraType, UltraCount: o.UltraCount,
 		Start: o.Start, OrigEnd: o.End, Created: c.now,
-		PaidAt:     s.paidAt(c.now, o.Start.Add(-PaymentLead), c.region, rs.Counter),
+		Payment:    s.core.Pay(c.now, o.Start.Add(-PaymentLead), c.region, rs.Counter),
 		OfferingID: o.ID, Fee: o.Fee,
-		Tags:         append(tags, tag{quantityTag, fmt.Sprint(o.Count)}),
-		PaymentFails: fails,
+		Tags: append(tags, tag{quantityTag, fmt.Sprint(o.Count)}),
 	}
 	rs.Reservations = append(rs.Reservations, r)
 	o.Gone = true
 	consume(rs, o.AZ, o.CatalogType, o.Start, o.End, o.Units)
 	rs.Generation++
-	if e := s.commit(); e != nil {
+	if e := s.core.Commit(); e != nil {
 		return nil, e
 	}
-	if s.dice.hit(c.faults.LostReply) {
+	if s.dice.Hit(c.faults.LostReply) {
 		return nil, errInternal
 	}
 	var x xmlBody
@@ -295,28 +293,26 @@ func purchaseCapacityBlock(s *Server, c *call) (*xmlBody, *apiError) {
 
 // settlePayments releases the capacity of the region's blocks and extensions whose
 // payment has failed by now, as AWS releases it: the market has it for sale again. Call
-// with s.mu held.
+// inside the core's lock.
 func (s *Server) settlePayments(region string, now time.Time) {
-	rs, ok := s.regions[region]
+	rs, ok := s.regions.Peek(region)
 	if !ok {
 		return
 	}
 	changed := false
 	for _, r := range rs.Reservations {
-		if r.PaymentFails && !r.Released && r.state(now) == model.StatePaymentFailed {
+		if r.Release(now) {
 			consume(rs, r.AZ, r.CatalogType, r.Start, r.OrigEnd, -r.Units)
-			r.Released = true
 			changed = true
 		}
 		for _, e := range r.Extensions {
-			if e.PaymentFails && !e.Released && e.status(now) == model.ExtensionPaymentFailed {
+			if e.Release(now) {
 				consume(rs, r.AZ, r.CatalogType, e.Start, e.End, -r.Units)
-				e.Released = true
 				changed = true
 			}
 		}
 	}
 	if changed {
-		_ = s.commit() // undone if unsaved; the next request settles them again
+		_ = s.core.Commit() // undone if unsaved; the next request settles them again
 	}
 }

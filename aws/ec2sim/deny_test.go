@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
 	"github.com/aws/smithy-go"
+	"github.com/gpublock/gpublock/aws/simcore"
 )
 
 func TestParseDenyFault(t *testing.T) {
@@ -124,7 +125,7 @@ func TestDenyRunInstancesThenAllow(t *testing.T) {
 // deny=all refuses every EC2 action, describes included, but not STS GetCallerIdentity,
 // which needs no permission in AWS.
 func TestDenyAll(t *testing.T) {
-	_, url := newTestServer(t, Options{Faults: Faults{Deny: []string{denyAll}}})
+	_, url := newTestServer(t, Options{Faults: Faults{Deny: []string{simcore.DenyAll}}})
 	c := ec2Client(url, "us-west-2")
 	_, err := c.DescribeCapacityBlockOfferings(ctx, p5Search(1, 24))
 	wantUnauthorized(t, "offerings", err)
@@ -143,7 +144,7 @@ func TestDenyAll(t *testing.T) {
 // are denied through the SDK in the tests above). An action registered without guarded
 // and needing no parameter would answer 200 here.
 func TestEveryActionIsDenied(t *testing.T) {
-	_, url := newTestServer(t, Options{Faults: Faults{Deny: []string{denyAll}}})
+	_, url := newTestServer(t, Options{Faults: Faults{Deny: []string{simcore.DenyAll}}})
 	denied := 0
 	for _, action := range actionNames() {
 		req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader("Action="+action+"&Version="+ec2Version))

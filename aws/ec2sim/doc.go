@@ -1,6 +1,10 @@
-// Package ec2sim emulates the EC2 Capacity Blocks API (and STS GetCallerIdentity) over HTTP,
-// speaking the EC2 Query protocol exactly as the real aws-sdk-go-v2 clients do. It is the
-// demo backend of gpublock, the backend of its tests, and `gpublock sim` for other tools.
+// Package ec2sim emulates the EC2 Capacity Blocks API over HTTP, speaking the EC2 Query
+// protocol exactly as the real aws-sdk-go-v2 clients do. It is the demo backend of
+// gpublock, the backend of its tests, and `gpublock sim` for other tools. EC2 is one
+// handler on the emulator's core (aws/simcore: clock, faults, buckets, state file); New
+// assembles the emulator from the core and its handlers: STS GetCallerIdentity
+// (aws/stssim), the Price List (aws/pricelistsim), Options.Protocols (SageMaker:
+// aws/sagemakersim) and EC2, which answers whatever no other handler claims.
 //
 // Clients reach it only through an SDK pointed at its URL (BaseEndpoint); the region of a
 // request is the one in its SigV4 credential scope, and state is kept per region. A

@@ -1,21 +1,16 @@
 package ec2sim
 
 import (
-	"fmt"
 	"net/http"
+
+	"github.com/gpublock/gpublock/aws/simcore"
 )
 
-// apiError is an error answered to the client in EC2's <Response><Errors> shape.
-type apiError struct {
-	status  int
-	code    string
-	message string
-}
-
-func (e *apiError) Error() string { return e.code + ": " + e.message }
+// apiError is an error answered to the client, in EC2's <Response><Errors> shape here.
+type apiError = simcore.APIError
 
 func errf(status int, code, format string, args ...any) *apiError {
-	return &apiError{status: status, code: code, message: fmt.Sprintf(format, args...)}
+	return simcore.Errf(status, code, format, args...)
 }
 
 func badParam(format string, args ...any) *apiError {
@@ -40,12 +35,9 @@ var (
 		"The Capacity Block offering ID is malformed.")
 	errOfferingNotFound = errf(http.StatusBadRequest, "InvalidCapacityBlockOfferingIdNotFound",
 		"The Capacity Block offering ID cannot be found for this account.")
-	// An unsigned request: EC2's common errors give MissingAuthenticationToken, HTTP 403
-	// (docs.aws.amazon.com/AWSEC2/latest/APIReference/CommonErrors.html); the message is
-	// the one of the EC2 error-codes page. STS answers the same code in its own shape.
-	errMissingAuth = errf(http.StatusForbidden, "MissingAuthenticationToken",
-		"The request must contain either a valid (registered) AWS access key ID or X.509 certificate.")
-	errThrottled = errf(http.StatusServiceUnavailable, "RequestLimitExceeded", "Request limit exceeded.")
-	errInternal  = errf(http.StatusInternalServerError, "InternalError",
-		"An internal error has occurred.")
+	// An unsigned request, a throttled one and a failure of the emulator, in the core's
+	// words, which are EC2's.
+	errMissingAuth = simcore.ErrUnsigned
+	errThrottled   = simcore.ErrThrottled
+	errInternal    = simcore.ErrInternal
 )

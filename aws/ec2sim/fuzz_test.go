@@ -7,6 +7,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/gpublock/gpublock/aws/simcore"
 )
 
 var fuzzSeeds = []string{
@@ -38,7 +40,7 @@ func FuzzDecodeForm(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body string) {
 		fm, err := decodeForm([]byte(body))
 		if err != nil {
-			if err.status != 400 || err.code == "" {
+			if err.Status() != 400 || err.Code() == "" {
 				t.Fatalf("decode error %+v", err)
 			}
 			return
@@ -70,7 +72,7 @@ func FuzzServeForm(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	logf = func(string, ...any) {}
+	simcore.SetLogf(func(string, ...any) {})
 	f.Fuzz(func(t *testing.T, body, region string) {
 		req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(body))
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")

@@ -132,7 +132,7 @@ func TestLifecycle(t *testing.T) {
 		t.Errorf("market-type message: %v", err)
 	}
 	var otherAZ string
-	for _, z := range regions["us-east-1"].zonesFor("p5.48xlarge", false, false, newRegionState()) {
+	for _, z := range regions["us-east-1"].zonesFor("p5.48xlarge", false, false, &regionState{}) {
 		if z.Name != az {
 			otherAZ = z.Name
 			break

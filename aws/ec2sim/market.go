@@ -2,9 +2,9 @@ package ec2sim
 
 import (
 	"sort"
-	"strconv"
 	"time"
 
+	"github.com/gpublock/gpublock/aws/simcore"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
 )
@@ -58,21 +58,11 @@ const (
 	minNearTermLength = time.Hour
 )
 
-// slotEpoch anchors the market's days, which run from 11:30 UTC to 11:30 UTC.
-var slotEpoch = time.Date(2000, 1, 1, model.BoundaryHour, model.BoundaryMinute, 0, 0, time.UTC)
+// slotOf is the market day t falls in, and supplyKey where the units bought of a type in
+// an AZ on a day are counted: the core's rules, which every market shares.
+func slotOf(t time.Time) int64 { return simcore.MarketDay(t) }
 
-func slotOf(t time.Time) int64 {
-	d := t.Sub(slotEpoch)
-	n := int64(d / (24 * time.Hour))
-	if d < 0 && d%(24*time.Hour) != 0 {
-		n--
-	}
-	return n
-}
-
-func supplyKey(az, typ string, slot int64) string {
-	return az + "|" + typ + "|" + strconv.FormatInt(slot, 10)
-}
+func supplyKey(az, typ string, slot int64) string { return simcore.SupplyKey(az, typ, slot) }
 
 // carries reports whether an AZ has the type at all. At least one AZ of a region that
 // sells a type carries it.
@@ -82,18 +72,18 @@ func (s *Server) carries(region string, zones []zone, az, typ string) bool {
 	}
 	first, best := "", uint64(0)
 	for _, z := range zones {
-		if v := s.hash.sum("first-az", region, typ, z.Name); first == "" || v < best {
+		if v := s.hash.Sum("first-az", region, typ, z.Name); first == "" || v < best {
 			first, best = z.Name, v
 		}
 	}
-	return az == first || s.hash.sum("carries", region, az, typ)%100 < 65
+	return az == first || s.hash.Sum("carries", region, az, typ)%100 < 65
 }
 
 // free is how many units of a type an AZ still has on a market day.
 func (s *Server) free(rs *regionState, region, az, typ string, slot int64, now time.Time) int {
 	r := supplyRange[typ]
-	n := s.hash.between(r[0], r[1], "supply", region, az, typ, slot)
-	if s.hash.sum("outage", region, az, typ, slot)%100 < outagePercent {
+	n := s.hash.Between(r[0], r[1], "supply", region, az, typ, slot)
+	if s.hash.Sum("outage", region, az, typ, slot)%100 < outagePercent {
 		n = 0
 	}
 	// Days close to now are mostly sold already.
@@ -112,11 +102,11 @@ func (s *Server) free(rs *regionState, region, az, typ string, slot int64, now t
 
 // freeOver is the smallest free supply over every market day that [start, end) touches.
 func (s *Server) freeOver(rs *regionState, region, az, typ string, start, end time.Time, now time.Time) int {
-	return LeastOver(start, end, func(slot int64) int { return s.free(rs, region, az, typ, slot, now) })
+	return simcore.LeastOver(start, end, func(slot int64) int { return s.free(rs, region, az, typ, slot, now) })
 }
 
 func consume(rs *regionState, az, typ string, start, end time.Time, units int) {
-	Consume(rs.Consumed, az, typ, start, end, units)
+	simcore.Consume(rs.Consumed, az, typ, start, end, units)
 }
 
 // price is the upfront fee of units of typ for [start, end), moved by demand around the
@@ -165,11 +155,11 @@ func (s *Server) price(region, az, typ string, units int, start, end, now time.T
 	if free > 0 { // the tighter the remaining supply, the dearer (up to +5%)
 		bp += min(500, 500*units/free)
 	}
-	bp += s.hash.between(-500, 500, "noise", region, az, typ, slotOf(start))
+	bp += s.hash.Between(-500, 500, "noise", region, az, typ, slotOf(start))
 	bp = max(7000, min(bp, 16000))
 
 	base, _ := publishedRate(typ, region) // offerings() sells nothing without one
-	return Fee(base, bp, units, start, end)
+	return simcore.Fee(base, bp, units, start, end)
 }
 
 // search describes what DescribeCapacityBlockOfferings asked for, already validated.
@@ -207,8 +197,8 @@ func (s *Server) offerings(rs *regionState, region string, q search, now time.Ti
 	// length is not whole days. AWS gives the lengths closest to the one asked: the
 	// boundary just before start+duration and the one just after, the closer first.
 	hour := now.Truncate(time.Hour)
-	if s.hash.sum("near", region, q.typ, hour)%100 < 60 {
-		ns := now.Truncate(5 * time.Minute).Add(time.Duration(s.hash.between(2, 10, "near-at", region, q.typ, hour)) * 5 * time.Minute)
+	if s.hash.Sum("near", region, q.typ, hour)%100 < 60 {
+		ns := now.Truncate(5 * time.Minute).Add(time.Duration(s.hash.Between(2, 10, "near-at", region, q.typ, hour)) * 5 * time.Minute)
 		if !ns.Before(q.from) {
 			for _, e := range nearTermEnds(ns, q.duration) {
 				if e.Sub(ns) >= minNearTermLength && !e.After(q.to) {
@@ -280,7 +270,7 @@ func (s *Server) offerings(rs *regionState, region string, q search, now time.Ti
 			UltraType: q.ultraType, UltraCount: q.ultraCount,
 			Start: c.w.start, End: c.w.end, Fee: c.fee, Issued: now,
 		}
-		o.ID = s.hash.id("cbr", region, o.AZ, q.typ, q.units, o.Start, o.End, o.Fee.Micros(), rs.Generation)
+		o.ID = s.hash.ID("cbr", region, o.AZ, q.typ, q.units, o.Start, o.End, o.Fee.Micros(), rs.Generation)
 		if old, ok := rs.Offerings[o.ID]; ok {
 			if old.Gone {
 				continue

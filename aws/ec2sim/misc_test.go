@@ -4,30 +4,14 @@ import (
 	"io"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 )
 
-func TestClockSpeed(t *testing.T) {
-	wall := testStart.Add(-time.Hour)
-	var mu sync.Mutex
-	c := newClock(testStart, 60)
-	c.now = func() time.Time { mu.Lock(); defer mu.Unlock(); return wall }
-	c.Set(testStart)
-	mu.Lock()
-	wall = wall.Add(time.Second)
-	mu.Unlock()
-	if got := c.Now(); !got.Equal(testStart.Add(time.Minute)) {
-		t.Fatalf("a second at speed 60 moved the clock to %s", got)
-	}
-	c.Advance(2 * time.Hour)
-	if got := c.Now(); !got.Equal(testStart.Add(2*time.Hour + time.Minute)) {
-		t.Fatalf("after Advance: %s", got)
-	}
+// A negative speed is refused (the clock itself is tested in aws/simcore).
+func TestNegativeSpeedRefused(t *testing.T) {
 	if _, err := New(Options{Speed: -1}); err == nil {
 		t.Error("New accepted a negative speed")
 	}

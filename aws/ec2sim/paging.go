@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/gpublock/gpublock/aws/simcore"
 )
 
 // page cuts n results according to MaxResults and NextToken. A token carries the offset
@@ -65,7 +67,7 @@ func (c *call) signature() string {
 	for _, k := range keys {
 		parts = append(parts, k, c.form.v.Get(k))
 	}
-	return fmt.Sprintf("%08x", uint32(hasher{}.sum(parts...)))
+	return fmt.Sprintf("%08x", uint32(simcore.Hasher{}.Sum(parts...)))
 }
 
 // pageOf cuts the page of items asked for, and the token for the next. DryRun is answered

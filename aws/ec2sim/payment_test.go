@@ -11,8 +11,8 @@ import (
 
 func TestParsePaymentDelay(t *testing.T) {
 	for in, want := range map[string]PaymentDelay{
-		"12h": {12 * time.Hour, 12 * time.Hour}, "5m-12h": {5 * time.Minute, 12 * time.Hour},
-		"aws": {5 * time.Minute, 12 * time.Hour}, " 30s - 2m ": {30 * time.Second, 2 * time.Minute}, "0s": {},
+		"12h": {Min: 12 * time.Hour, Max: 12 * time.Hour}, "5m-12h": {Min: 5 * time.Minute, Max: 12 * time.Hour},
+		"aws": {Min: 5 * time.Minute, Max: 12 * time.Hour}, " 30s - 2m ": {Min: 30 * time.Second, Max: 2 * time.Minute}, "0s": {},
 	} {
 		got, err := ParsePaymentDelay(in)
 		if err != nil || got != want {
@@ -33,7 +33,7 @@ func TestParsePaymentDelay(t *testing.T) {
 // assume minutes), then is scheduled; a block that starts sooner is paid by 5 minutes
 // before its start, as AWS's deadline has it.
 func TestLongPaymentDelay(t *testing.T) {
-	s, url := newTestServer(t, Options{PaymentDelay: PaymentDelay{12 * time.Hour, 12 * time.Hour}})
+	s, url := newTestServer(t, Options{PaymentDelay: PaymentDelay{Min: 12 * time.Hour, Max: 12 * time.Hour}})
 	c := ec2Client(url, "us-east-1")
 	_, far := buy(t, c, farSearch())
 	id := aws.ToString(far.CapacityReservationId)

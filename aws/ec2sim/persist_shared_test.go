@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	"github.com/gpublock/gpublock/aws/simcore"
 )
 
 // Two emulators on one state file, bought from at the same time: every purchase either
@@ -92,9 +93,8 @@ func TestTwoServersShareOneStateFile(t *testing.T) {
 // A purchase whose state cannot be saved is answered InternalError and undone: it is not
 // listed afterwards, and the next purchase, once the state can be saved, is.
 func TestUnsavedPurchaseIsInternalError(t *testing.T) {
-	old := logf
-	logf = func(string, ...any) {}
-	t.Cleanup(func() { logf = old })
+	old := simcore.SetLogf(func(string, ...any) {})
+	t.Cleanup(func() { simcore.SetLogf(old) })
 	dir := filepath.Join(t.TempDir(), "state")
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Fatal(err)

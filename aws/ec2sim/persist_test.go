@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	"github.com/gpublock/gpublock/aws/simcore"
 )
 
 func TestStateFileSurvivesRestart(t *testing.T) {
@@ -111,9 +112,8 @@ func TestStateFileSharedByTwoEmulators(t *testing.T) {
 	}
 
 	// A file damaged behind its back: the emulator keeps what it had in memory.
-	old := logf
-	logf = func(string, ...any) {}
-	defer func() { logf = old }()
+	old := simcore.SetLogf(func(string, ...any) {})
+	defer simcore.SetLogf(old)
 	if err := os.WriteFile(file, []byte("{not json"), 0o644); err != nil {
 		t.Fatal(err)
 	}

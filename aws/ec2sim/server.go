@@ -2,26 +2,59 @@ package ec2sim
 
 import (
 	"context"
-	"crypto/rand"
 	"fmt"
 	"io"
-	"io/fs"
 	"net"
 	"net/http"
-	"os"
 	"strings"
-	"sync"
 	"time"
+
+	"github.com/gpublock/gpublock/aws/pricelistsim"
+	"github.com/gpublock/gpublock/aws/simcore"
+	"github.com/gpublock/gpublock/aws/stssim"
+	"github.com/gpublock/gpublock/pricing"
 )
 
 // DemoAccount is the account every request acts as (STS GetCallerIdentity, ownerId).
-const DemoAccount = "123456789012"
+const DemoAccount = simcore.DemoAccount
 
 const (
 	ec2Version = "2016-11-15"
-	stsVersion = "2011-06-15"
 	maxBody    = 1 << 20
 )
+
+// The emulator's shared parts, kept here under their old names for the packages that
+// configure an emulator.
+type (
+	Faults       = simcore.Faults
+	RateLimits   = simcore.RateLimits
+	PaymentDelay = simcore.PaymentDelay
+	// Protocol is another AWS protocol served on the emulator's port, sharing its core.
+	Protocol = simcore.Protocol
+)
+
+// PaymentLead is how long before a block's start AWS must have taken its payment, and
+// ExtensionPaymentLead how long before the end of the block an extension lengthens.
+const (
+	PaymentLead          = simcore.PaymentLead
+	ExtensionPaymentLead = simcore.ExtensionPaymentLead
+	PaymentDelayHelp     = simcore.PaymentDelayHelp
+)
+
+// ParseFault reads one NAME=VALUE fault into f (simcore.FaultHelp lists them).
+func ParseFault(spec string, f *Faults) error { return simcore.ParseFault(spec, f) }
+
+// ParsePaymentDelay reads a payment delay: a duration, a range MIN-MAX, or "aws".
+func ParsePaymentDelay(s string) (PaymentDelay, error) { return simcore.ParsePaymentDelay(s) }
+
+// AWSRateLimits are AWS's request buckets, with rates scaled by scale.
+func AWSRateLimits(scale float64) *RateLimits { return simcore.AWSRateLimits(scale) }
+
+// NewPriceListHandler serves the Price List API's GetProducts from the embedded catalog.
+func NewPriceListHandler() http.Handler { return pricelistsim.New() }
+
+// NewPriceListHandlerFrom serves GetProducts with the on-demand prices of cat.
+func NewPriceListHandlerFrom(cat *pricing.Catalog) http.Handler { return pricelistsim.NewFrom(cat) }
 
 // Options configure a Server.
 type Options struct {
@@ -39,24 +72,19 @@ type Options struct {
 	Protocols  []Protocol // other protocols served on the same port, sharing this core
 }
 
-// Server is the emulator. It is an http.Handler; use Listen or httptest to serve it.
+// Server is the emulator: the core (aws/simcore) with its handlers, EC2's among them.
+// It is an http.Handler; use Listen or httptest to serve it.
 type Server struct {
-	opts   Options
-	hash   hasher
-	clock  *clock
-	dice   *dice
-	fmu    sync.Mutex
-	faults Faults
-
-	mu      sync.Mutex // guards regions and the state file
-	regions map[string]*regionState
-	seen    fs.FileInfo // the state file as this emulator last read or wrote it
-
-	protocols []mounted
-	lock      *os.File // the state file's lock file, opened on first use
+	opts    Options
+	core    *simcore.Core
+	hash    simcore.Hasher
+	dice    *simcore.Dice
+	regions *simcore.Regions[regionState] // EC2's state, guarded by the core's lock
 }
 
-// New makes an emulator, loading Options.StateFile if it exists.
+// New makes an emulator, loading Options.StateFile if it exists. Its handlers, each a
+// protocol registered here: the Price List, Options.Protocols (SageMaker), STS, and EC2,
+// which answers what no other claims.
 func New(opts Options) (*Server, error) {
 	if opts.DefaultRegion == "" {
 		opts.DefaultRegion = "us-east-1"
@@ -64,60 +92,43 @@ func New(opts Options) (*Server, error) {
 	if _, ok := regions[opts.DefaultRegion]; !ok {
 		return nil, fmt.Errorf("ec2sim: default region %q is not served; regions: %s", opts.DefaultRegion, strings.Join(regionNames(), ", "))
 	}
-	if err := opts.PaymentDelay.check(); err != nil {
-		return nil, fmt.Errorf("ec2sim: %w", err)
-	}
-	if opts.Speed < 0 {
-		return nil, fmt.Errorf("ec2sim: speed %v must be positive", opts.Speed)
-	}
 	s := &Server{
 		opts:    opts,
-		hash:    hasher{opts.Seed},
-		dice:    newDice(opts.Seed),
-		regions: map[string]*regionState{},
+		hash:    simcore.Hasher{Seed: opts.Seed},
+		regions: simcore.NewRegions((*regionState).fill),
 	}
-	s.mountProtocols()
-	start := opts.Start
-	if opts.StateFile != "" {
-		saved, err := s.load()
-		if err != nil {
-			return nil, err
-		}
-		// A demo run faster than real time left its clock ahead of the wall clock; resume
-		// from there so that its blocks do not go back in time.
-		if start.IsZero() && saved.After(time.Now()) {
-			start = saved
-		}
+	// The protocols known by their X-Amz-Target first, then STS, which reads the body to
+	// tell its requests from EC2's, then EC2.
+	protocols := append([]Protocol{pricelistsim.Protocol(opts.PriceList)}, opts.Protocols...)
+	protocols = append(protocols, stssim.Protocol(), s.protocol())
+	core, err := simcore.New(simcore.Options{
+		Seed: opts.Seed, Start: opts.Start, Speed: opts.Speed, StateFile: opts.StateFile,
+		Faults: opts.Faults, PaymentDelay: opts.PaymentDelay, RateLimits: opts.RateLimits,
+		Zones: availabilityZones,
+	}, protocols...)
+	if err != nil {
+		return nil, err
 	}
-	s.clock = newClock(start, opts.Speed)
-	opts.RateLimits.init()
-	s.SetFaults(opts.Faults)
+	s.core, s.dice = core, core.Dice()
 	return s, nil
 }
 
 // Now is the emulator's current time.
-func (s *Server) Now() time.Time { return s.clock.Now() }
+func (s *Server) Now() time.Time { return s.core.Now() }
 
 // SetTime moves the emulator's clock to t; it keeps running from there.
-func (s *Server) SetTime(t time.Time) { s.clock.Set(t); s.saveQuietly() }
+func (s *Server) SetTime(t time.Time) { s.core.SetTime(t) }
 
 // Advance moves the emulator's clock forward (or back, if d < 0) by d.
-func (s *Server) Advance(d time.Duration) { s.clock.Advance(d); s.saveQuietly() }
+func (s *Server) Advance(d time.Duration) { s.core.Advance(d) }
 
 // SetFaults replaces the faults in force.
-func (s *Server) SetFaults(f Faults) {
-	s.fmu.Lock()
-	defer s.fmu.Unlock()
-	s.faults = f
-	s.faults.Down = append([]string(nil), f.Down...)
-	s.faults.Deny = append([]string(nil), f.Deny...)
-}
+func (s *Server) SetFaults(f Faults) { s.core.SetFaults(f) }
 
-func (s *Server) currentFaults() Faults {
-	s.fmu.Lock()
-	defer s.fmu.Unlock()
-	return s.faults
-}
+func (s *Server) currentFaults() Faults { return s.core.Faults() }
+
+// ServeHTTP answers every protocol's requests and the /_sim/ control API.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.core.ServeHTTP(w, r) }
 
 // Listen serves s on addr (e.g. "127.0.0.1:0") until ctx is done and returns the base URL.
 func Listen(ctx context.Context, addr string, s *Server) (string, error) {
@@ -136,17 +147,11 @@ func Listen(ctx context.Context, addr string, s *Server) (string, error) {
 	return "http://" + ln.Addr().String(), nil
 }
 
-// region returns the state of a region, creating it on first use. Call with s.mu held.
-func (s *Server) region(name string) *regionState {
-	rs, ok := s.regions[name]
-	if !ok {
-		rs = newRegionState()
-		s.regions[name] = rs
-	}
-	return rs
-}
+// region returns the EC2 state of a region, creating it on first use. Call inside the
+// core's lock.
+func (s *Server) region(name string) *regionState { return s.regions.Get(name) }
 
-// call is one decoded EC2 or STS request.
+// call is one decoded EC2 request.
 type call struct {
 	action string
 	form   form
@@ -161,26 +166,9 @@ type handler func(s *Server, c *call) (*xmlBody, *apiError)
 
 var ec2Actions = map[string]handler{}
 
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if strings.HasPrefix(r.URL.Path, "/_sim/") || r.URL.Path == "/_sim" {
-		s.serveControl(w, r)
-		return
-	}
-	if strings.HasPrefix(r.Header.Get("X-Amz-Target"), "AWSPriceListService.") {
-		if s.opts.PriceList != nil {
-			s.opts.PriceList.ServeHTTP(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", "application/x-amz-json-1.1")
-		w.WriteHeader(http.StatusBadRequest)
-		io.WriteString(w, `{"__type":"UnknownOperationException","message":"this emulator has no Price List API"}`)
-		return
-	}
-	if h := s.protocolFor(r); h != nil {
-		h.ServeHTTP(w, r)
-		return
-	}
-	reqID := newRequestID()
+// serveEC2 answers EC2's Query protocol.
+func (s *Server) serveEC2(w http.ResponseWriter, r *http.Request) {
+	reqID := simcore.NewRequestID()
 	var body []byte
 	switch r.Method {
 	case http.MethodPost:
@@ -201,36 +189,23 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeEC2Error(w, reqID, aerr)
 		return
 	}
-	region, service, aerr := s.signedRegion(r)
-	isSTS := service == "sts" || f.str("Version") == stsVersion || f.str("Action") == "GetCallerIdentity"
-	fail := writeEC2Error
-	if isSTS {
-		fail = writeSTSError
-	}
-	if aerr == errMissingAuth && isSTS {
-		// STS's own words for it (as captured from sts.amazonaws.com in public fixtures).
-		aerr = errf(http.StatusForbidden, "MissingAuthenticationToken", "Request is missing Authentication Token")
-	}
+	region, _, aerr := s.core.SignedRegion(r)
 	if aerr != nil {
-		fail(w, reqID, aerr)
+		writeEC2Error(w, reqID, aerr)
 		return
 	}
 	c := &call{action: f.str("Action"), form: f, region: region, reqID: reqID, faults: s.currentFaults()}
-	if aerr := s.injectFaults(r.Context(), c); aerr != nil {
-		fail(w, reqID, aerr)
+	if aerr := s.core.InjectError(r.Context(), region); aerr != nil {
+		writeEC2Error(w, reqID, aerr)
 		return
 	}
-	if aerr := s.opts.RateLimits.admit(isSTS, c); aerr != nil {
-		fail(w, reqID, aerr)
-		return
-	}
-	if isSTS {
-		s.serveSTS(w, c)
+	if aerr := admit(s.opts.RateLimits, c); aerr != nil {
+		writeEC2Error(w, reqID, aerr)
 		return
 	}
 	out, aerr := s.dispatchEC2(c)
 	if aerr != nil {
-		fail(w, reqID, aerr)
+		writeEC2Error(w, reqID, aerr)
 		return
 	}
 	writeEC2(w, c, out)
@@ -259,73 +234,13 @@ func (s *Server) dispatchEC2(c *call) (*xmlBody, *apiError) {
 		return nil, aerr
 	}
 	c.dryRun = dry
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	unlock, aerr := s.lockState()
+	now, unlock, aerr := s.core.Lock()
 	if aerr != nil {
 		return nil, aerr
 	}
 	defer unlock()
-	c.now = s.clock.Now()
+	c.now = now
 	return h(s, c)
-}
-
-// signedRegion reads the region (and service) from the SigV4 credential scope:
-// Authorization: AWS4-HMAC-SHA256 Credential=AKID/20250601/us-east-2/ec2/aws4_request, …
-func (s *Server) signedRegion(r *http.Request) (region, service string, e *apiError) {
-	auth := r.Header.Get("Authorization")
-	if auth == "" {
-		return "", "", errMissingAuth
-	}
-	i := strings.Index(auth, "Credential=")
-	if i < 0 {
-		return "", "", errf(http.StatusUnauthorized, "AuthFailure", "The Authorization header has no SigV4 Credential scope.")
-	}
-	cred := auth[i+len("Credential="):]
-	if j := strings.IndexAny(cred, ", "); j >= 0 {
-		cred = cred[:j]
-	}
-	parts := strings.Split(cred, "/")
-	if len(parts) != 5 || parts[4] != "aws4_request" {
-		return "", "", errf(http.StatusUnauthorized, "AuthFailure", "The SigV4 credential scope %q is malformed; expected AKID/DATE/REGION/SERVICE/aws4_request.", cred)
-	}
-	region, service = parts[2], parts[3]
-	if _, ok := regions[region]; !ok {
-		return "", "", errf(http.StatusUnauthorized, "AuthFailure", "The region %q of the request's credential scope is not served by this emulator; regions: %s.", region, strings.Join(regionNames(), ", "))
-	}
-	return region, service, nil
-}
-
-func (s *Server) injectFaults(ctx context.Context, c *call) *apiError {
-	f := c.faults
-	for _, d := range f.Down {
-		if d == c.region {
-			return errf(http.StatusServiceUnavailable, "Unavailable", "The service is unavailable in %s. Please try again shortly.", c.region)
-		}
-	}
-	if wait := f.Latency + s.dice.jitter(f.Jitter); wait > 0 {
-		t := time.NewTimer(wait)
-		select {
-		case <-t.C:
-		case <-ctx.Done():
-			t.Stop()
-		}
-	}
-	if s.dice.hit(f.Throttle) {
-		return errThrottled
-	}
-	if s.dice.hit(f.Error) {
-		return errInternal
-	}
-	return nil
-}
-
-func newRequestID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }
 
 func writeEC2(w http.ResponseWriter, c *call, out *xmlBody) {
@@ -346,13 +261,13 @@ func writeEC2Error(w http.ResponseWriter, reqID string, e *apiError) {
 	x.open("Response")
 	x.open("Errors")
 	x.open("Error")
-	x.str("Code", e.code)
-	x.str("Message", e.message)
+	x.str("Code", e.Code())
+	x.str("Message", e.Message())
 	x.close("Error")
 	x.close("Errors")
 	x.str("RequestID", reqID)
 	x.close("Response")
-	x.sendEC2(w, e.status, reqID)
+	x.sendEC2(w, e.Status(), reqID)
 }
 
 func (x *xmlBody) sendEC2(w http.ResponseWriter, status int, reqID string) {

@@ -1,17 +1,16 @@
 package ec2sim
 
 import (
-	"maps"
 	"slices"
 	"time"
 
+	"github.com/gpublock/gpublock/aws/simcore"
 	"github.com/gpublock/gpublock/model"
 )
 
 // Lifecycle timings on the emulator's clock.
 const (
-	minPaymentDelay  = 1 * time.Minute // the default PaymentDelay
-	maxPaymentDelay  = 5 * time.Minute
+	maxPaymentDelay  = simcore.DefaultMaxPaymentDelay
 	instancePending  = 45 * time.Second // pending → running
 	instanceShutdown = time.Minute      // shutting-down → terminated, when the slot frees
 	terminatedShown  = time.Hour        // terminated instances stay visible this long
@@ -19,15 +18,10 @@ const (
 
 // regionState is everything one region remembers. It is saved as JSON in the state file.
 type regionState struct {
-	Offerings    map[string]*offering    `json:"offerings"`
-	ExtOfferings map[string]*extOffering `json:"extensionOfferings"`
-	Consumed     map[string]int          `json:"consumed"` // supplyKey → units bought
-	Reservations []*reservation          `json:"reservations"`
-	Instances    []*instance             `json:"instances"`
-	// Generation counts purchases; it is part of offering IDs so that offerings issued
-	// before a purchase are distinguishable from the market after it.
-	Generation int `json:"generation"`
-	Counter    int `json:"counter"` // for IDs of reservations, instances and launches
+	simcore.Market[offering, extOffering]
+	Reservations []*reservation `json:"reservations"`
+	Instances    []*instance    `json:"instances"`
+	Counter      int            `json:"counter"` // for IDs of reservations, instances and launches
 	// ClientTokens makes RunInstances idempotent, as AWS's is.
 	ClientTokens map[string]string `json:"clientTokens"` // token → launch (r-) ID
 	KeyPairs     []*keyPair        `json:"keyPairs,omitempty"`
@@ -35,26 +29,9 @@ type regionState struct {
 	ZoneGroups map[string]string `json:"zoneGroups,omitempty"`
 }
 
-func newRegionState() *regionState {
-	return &regionState{
-		Offerings:    map[string]*offering{},
-		ExtOfferings: map[string]*extOffering{},
-		Consumed:     map[string]int{},
-		ClientTokens: map[string]string{},
-	}
-}
-
-// fill makes a state loaded from JSON safe to use.
+// fill makes a new state, or one loaded from JSON, safe to use.
 func (rs *regionState) fill() {
-	if rs.Offerings == nil {
-		rs.Offerings = map[string]*offering{}
-	}
-	if rs.ExtOfferings == nil {
-		rs.ExtOfferings = map[string]*extOffering{}
-	}
-	if rs.Consumed == nil {
-		rs.Consumed = map[string]int{}
-	}
+	rs.FillMarket()
 	if rs.ClientTokens == nil {
 		rs.ClientTokens = map[string]string{}
 	}
@@ -67,8 +44,6 @@ func (rs *regionState) fill() {
 	rs.Instances = slices.DeleteFunc(rs.Instances, func(in *instance) bool {
 		return in == nil || rs.reservation(in.ReservationID) == nil
 	})
-	maps.DeleteFunc(rs.Offerings, func(_ string, o *offering) bool { return o == nil })
-	maps.DeleteFunc(rs.ExtOfferings, func(_ string, o *extOffering) bool { return o == nil })
 }
 
 type offering struct {
@@ -91,61 +66,41 @@ type offering struct {
 }
 
 type extOffering struct {
-	ID            string      `json:"id"`
-	ReservationID string      `json:"reservationId"`
-	Hours         int         `json:"hours"`
-	Start         time.Time   `json:"start"` // the block's end when offered
-	End           time.Time   `json:"end"`
-	Fee           model.Money `json:"fee"`
-	Gone          bool        `json:"gone,omitempty"`
+	simcore.ExtensionOffer
+	ReservationID string `json:"reservationId"`
 }
 
 type reservation struct {
-	ID           string       `json:"id"`
-	BlockID      string       `json:"blockId"`
-	Region       string       `json:"region"`
-	AZ           string       `json:"az"`
-	AZID         string       `json:"azId"`
-	ZoneType     string       `json:"zoneType"`
-	CatalogType  string       `json:"catalogType"`
-	InstanceType string       `json:"instanceType"`
-	Platform     string       `json:"platform"`
-	Count        int          `json:"count"`
-	Units        int          `json:"units"`
-	UltraType    string       `json:"ultraType,omitempty"`
-	UltraCount   int          `json:"ultraCount,omitempty"`
-	Start        time.Time    `json:"start"`
-	OrigEnd      time.Time    `json:"origEnd"`
-	Created      time.Time    `json:"created"`
-	PaidAt       time.Time    `json:"paidAt"`
-	OfferingID   string       `json:"offeringId"`
-	Fee          model.Money  `json:"fee"`
-	Tags         []tag        `json:"tags"`
-	Extensions   []*extension `json:"extensions"`
-	// PaymentFails: the payment of this purchase fails at PaidAt (the payfail fault), and
-	// Released: its capacity has gone back to the market since.
-	PaymentFails bool `json:"paymentFails,omitempty"`
-	Released     bool `json:"released,omitempty"`
+	ID           string    `json:"id"`
+	BlockID      string    `json:"blockId"`
+	Region       string    `json:"region"`
+	AZ           string    `json:"az"`
+	AZID         string    `json:"azId"`
+	ZoneType     string    `json:"zoneType"`
+	CatalogType  string    `json:"catalogType"`
+	InstanceType string    `json:"instanceType"`
+	Platform     string    `json:"platform"`
+	Count        int       `json:"count"`
+	Units        int       `json:"units"`
+	UltraType    string    `json:"ultraType,omitempty"`
+	UltraCount   int       `json:"ultraCount,omitempty"`
+	Start        time.Time `json:"start"`
+	OrigEnd      time.Time `json:"origEnd"`
+	Created      time.Time `json:"created"`
+	simcore.Payment
+	OfferingID string       `json:"offeringId"`
+	Fee        model.Money  `json:"fee"`
+	Tags       []tag        `json:"tags"`
+	Extensions []*extension `json:"extensions"`
 }
 
-type extension struct {
-	OfferingID string      `json:"offeringId"`
-	Hours      int         `json:"hours"`
-	Start      time.Time   `json:"start"`
-	End        time.Time   `json:"end"`
-	Purchased  time.Time   `json:"purchased"`
-	PaidAt     time.Time   `json:"paidAt"`
-	Fee        model.Money `json:"fee"`
-	// As for a reservation: the payment fails at PaidAt, and the capacity was released.
-	PaymentFails bool `json:"paymentFails,omitempty"`
-	Released     bool `json:"released,omitempty"`
-}
+type extension struct{ simcore.Extension }
 
 func (e *extension) status(now time.Time) model.ExtensionStatus {
 	switch {
-	case now.Before(e.PaidAt):
+	case e.Pending(now):
 		return model.ExtensionPaymentPending
-	case e.PaymentFails:
+	case e.Failed(now):
 		return model.ExtensionPaymentFailed
 	}
 	return model.ExtensionPaymentSucceeded
@@ -166,11 +121,11 @@ func (r *reservation) end(now time.Time) time.Time {
 // and it stays listed in that state.
 func (r *reservation) state(now time.Time) model.BlockState {
 	switch {
-	case r.PaymentFails && !now.Before(r.PaidAt):
+	case r.Failed(now):
 		return model.StatePaymentFailed
 	case !now.Before(r.end(now)):
 		return model.StateExpired
-	case now.Before(r.PaidAt):
+	case r.Pending(now):
 		return model.StatePaymentPending
 	case now.Before(r.Start):
 		return model.StateScheduled
@@ -207,21 +162,11 @@ func (rs *regionState) available(r *reservation, now time.Time) int {
 }
 
 func (rs *regionState) reservation(id string) *reservation {
-	for _, r := range rs.Reservations {
-		if r.ID == id {
-			return r
-		}
-	}
-	return nil
+	return simcore.Find(rs.Reservations, func(r *reservation) bool { return r.ID == id })
 }
 
 func (rs *regionState) block(id string) *reservation {
-	for _, r := range rs.Reservations {
-		if r.BlockID == id {
-			return r
-		}
-	}
-	return nil
+	return simcore.Find(rs.Reservations, func(r *reservation) bool { return r.BlockID == id })
 }
 
 type instance struct {

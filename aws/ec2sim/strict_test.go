@@ -183,7 +183,7 @@ func TestEveryActionKnowsItsParameters(t *testing.T) {
 		if _, ok := knownParams[a]; !ok {
 			t.Errorf("%s has no parameter list", a)
 		}
-		if e := checkParams(a, form{url.Values{"Bogus": {"1"}}}); e == nil || e.code != "UnknownParameter" {
+		if e := checkParams(a, form{url.Values{"Bogus": {"1"}}}); e == nil || e.Code() != "UnknownParameter" {
 			t.Errorf("%s accepted an unknown parameter: %v", a, e)
 		}
 	}

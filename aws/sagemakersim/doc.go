@@ -1,6 +1,7 @@
-// Package sagemakersim teaches the emulator (aws/ec2sim) SageMaker Training Plans: the
-// awsJson1_1 protocol at POST / with X-Amz-Target: SageMaker.<Operation>, on the same port,
-// clock, seed, faults and state file as EC2, mounted with one registration:
+// Package sagemakersim teaches the emulator SageMaker Training Plans: the awsJson1_1
+// protocol at POST / with X-Amz-Target: SageMaker.<Operation>, a handler on the emulator's
+// core (aws/simcore), on the same port, clock, seed, faults and state file as EC2, mounted
+// with one registration:
 //
 //	ec2sim.New(ec2sim.Options{…, Protocols: []ec2sim.Protocol{sagemakersim.Protocol()}})
 //

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/simcore"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
 )
@@ -38,10 +38,10 @@ var ultraServers = map[string]struct {
 }
 
 // dayOf is the market day of t, anchored at 11:30 UTC as the EC2 side's.
-func dayOf(t time.Time) int64 { return ec2sim.MarketDay(t) }
+func dayOf(t time.Time) int64 { return simcore.MarketDay(t) }
 
 func consume(rs *regionState, az, typ string, start, end time.Time, units int) {
-	ec2sim.Consume(rs.Consumed, az, typ, start, end, units)
+	simcore.Consume(rs.Consumed, az, typ, start, end, units)
 }
 
 // rate is the published Capacity Block rate of the type's EC2 twin, per instance-hour
@@ -79,11 +79,11 @@ func (h *handler) free(rs *regionState, region, az, typ string, day int64, now t
 	if lead := day - dayOf(now); lead <= 2 {
 		n = n * 40 / 100
 	}
-	return max(0, n-ec2sim.Consumed(rs.Consumed, az, typ, day))
+	return max(0, n-simcore.Consumed(rs.Consumed, az, typ, day))
 }
 
 func (h *handler) freeOver(rs *regionState, region, az, typ string, start, end, now time.Time) int {
-	return ec2sim.LeastOver(start, end, func(day int64) int { return h.free(rs, region, az, typ, day, now) })
+	return simcore.LeastOver(start, end, func(day int64) int { return h.free(rs, region, az, typ, day, now) })
 }
 
 // price is a capacity's fee, moved around the published rate by lead time, length, size
@@ -111,7 +111,7 @@ func (h *handler) price(region, az, catalogType string, units int, start, end, n
 	}
 	bp += h.core.Between(-500, 500, "sm-noise", region, az, catalogType, dayOf(start))
 	base, _ := rate(catalogType, region)
-	return ec2sim.Fee(base, bp, units, start, end)
+	return simcore.Fee(base, bp, units, start, end)
 }
 
 // offerings is the market's answer at now: deterministic from the seed, the clock and
@@ -159,7 +159,7 @@ func (h *handler) offerings(rs *regionState, region string, q wanted, now time.T
 
 // compose splits days into parts capacities from b, with gaps of up to two days between
 // them, each in a zone with enough supply (the cheapest first: the lowest noise).
-func (h *handler) compose(rs *regionState, region string, zones []ec2sim.Zone, q wanted, b time.Time, days, parts int, now time.Time) ([]capacity, bool) {
+func (h *handler) compose(rs *regionState, region string, zones []simcore.Zone, q wanted, b time.Time, days, parts int, now time.Time) ([]capacity, bool) {
 	var caps []capacity
 	start, left := b, days
 	for i := 0; i < parts; i++ {
@@ -168,7 +168,7 @@ func (h *handler) compose(rs *regionState, region string, zones []ec2sim.Zone, q
 			n = h.core.Between(1, left-(parts-i-1), "sm-part-len", region, q.catalog, b, i)
 		}
 		end := start.AddDate(0, 0, n)
-		var pick *ec2sim.Zone
+		var pick *simcore.Zone
 		for j := range zones {
 			z := &zones[j]
 			if h.core.Hash("sm-carries", region, z.Name, q.catalog)%100 >= 60 && j > 0 {
@@ -207,8 +207,8 @@ func (h *handler) extensionOfferings(rs *regionState, region string, p *plan, ho
 	if h.freeOver(rs, region, last.AZ, catalog, start, end, now) < last.units() {
 		return nil
 	}
-	o := &extOffering{PlanName: p.Name, Hours: hours, AZ: last.AZ, AZID: last.AZID, Start: start, End: end,
-		Fee: h.price(region, last.AZ, catalog, last.units(), start, end, now)}
+	o := &extOffering{PlanName: p.Name, AZ: last.AZ, AZID: last.AZID, ExtensionOffer: simcore.ExtensionOffer{Hours: hours, Start: start, End: end,
+		Fee: h.price(region, last.AZ, catalog, last.units(), start, end, now)}}
 	o.ID = offeringID("tpeo", h.core.Hash("sm-ext", region, p.Name, hours, start, o.Fee.Micros()),
 		h.core.Hash("sm-ext-2", region, p.ARN, len(p.Extensions)))
 	if old, ok := rs.ExtOfferings[o.ID]; ok {

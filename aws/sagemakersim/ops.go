@@ -8,18 +8,18 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/simcore"
 	"github.com/gpublock/gpublock/model"
 )
 
 const currency = "USD"
 
 func planARN(region, name string) string {
-	return "arn:aws:sagemaker:" + region + ":" + ec2sim.DemoAccount + ":training-plan/" + name
+	return "arn:aws:sagemaker:" + region + ":" + simcore.DemoAccount + ":training-plan/" + name
 }
 
 func capacityARN(region, plan string, i int) string {
-	return fmt.Sprintf("arn:aws:sagemaker:%s:%s:reserved-capacity/%s-rc%d", region, ec2sim.DemoAccount, plan, i+1)
+	return fmt.Sprintf("arn:aws:sagemaker:%s:%s:reserved-capacity/%s-rc%d", region, simcore.DemoAccount, plan, i+1)
 }
 
 // --- SearchTrainingPlanOfferings
@@ -345,8 +345,7 @@ func (h *handler) createPlan(c *call) (any, *apiError) {
 	}
 	p := &plan{Name: name, ARN: planARN(c.region, name), OfferingID: id, Targets: o.Targets, Caps: slices.Clone(o.Caps),
 		Fee: o.Fee, Created: c.now, Spare: spare, Tags: tags,
-		PaidAt:       h.core.PaidAt(c.now, o.Caps[0].Start.Add(-ec2sim.PaymentLead), "sm-pay", c.region, name),
-		PaymentFails: h.core.TakePayFail()}
+		Payment: h.core.Pay(c.now, o.Caps[0].Start.Add(-simcore.PaymentLead), "sm-pay", c.region, name)}
 	for _, cp := range o.Caps {
 		consume(c.rs, cp.AZ, cp.supply(), cp.Start, cp.End, cp.units())
 	}
@@ -634,9 +633,8 @@ func (h *handler) extendPlan(c *call) (any, *apiError) {
 		o.Gone, c.changed = true, true
 		return nil, notFound("Training plan extension offering %s is no longer available.", id)
 	}
-	e := &extension{OfferingID: id, Hours: o.Hours, AZ: o.AZ, AZID: o.AZID, Start: o.Start, End: o.End, Fee: o.Fee, Purchased: c.now,
-		PaidAt:       h.core.PaidAt(c.now, o.Start.Add(-ec2sim.ExtensionPaymentLead), "sm-ext-pay", c.region, id),
-		PaymentFails: h.core.TakePayFail()}
+	e := &extension{AZ: o.AZ, AZID: o.AZID,
+		Extension: o.Bought(c.now, h.core.Pay(c.now, o.Start.Add(-simcore.ExtensionPaymentLead), "sm-ext-pay", c.region, id))}
 	consume(c.rs, o.AZ, last.supply(), o.Start, o.End, last.units())
 	o.Gone = true
 	p.Extensions = append(p.Extensions, e)

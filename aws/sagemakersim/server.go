@@ -2,7 +2,6 @@ package sagemakersim
 
 import (
 	"bytes"
-	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,10 +9,9 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
-	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/simcore"
 )
 
 // TargetPrefix is the X-Amz-Target prefix of SageMaker's awsJson1_1 protocol.
@@ -45,37 +43,28 @@ func Operations() []string {
 		"ExtendTrainingPlan", "DescribeTrainingPlanExtensionHistory", "DescribeReservedCapacity", "ListUltraServersByReservedCapacity"}
 }
 
-func init() { ec2sim.RegisterServiceFaultActions("sagemaker", Operations()...) }
+func init() {
+	simcore.RegisterActions(simcore.ActionSet{Service: "sagemaker", Label: "SageMaker operations", Names: Operations})
+}
 
-// Protocol is the registration that makes an ec2sim.Server answer SageMaker too.
-func Protocol() ec2sim.Protocol {
-	return ec2sim.Protocol{
+// Protocol is the registration that makes the emulator answer SageMaker too.
+func Protocol() simcore.Protocol {
+	return simcore.Protocol{
 		Name:         "sagemaker",
 		TargetPrefix: TargetPrefix,
-		Actions:      Operations(),
-		Mount:        func(c *ec2sim.Core) ec2sim.ProtocolHandler { return newHandler(c) },
+		Mount:        func(c *simcore.Core) simcore.Handler { return newHandler(c) },
 	}
 }
 
-// handler is the SageMaker side of one emulator. Its state is guarded by the core's lock
-// (every use is inside Core.Update).
+// handler is the SageMaker side of one emulator. Its state is guarded by the core's lock:
+// every use is inside Core.Update, and the core saves and loads it with the lock held.
 type handler struct {
-	core    *ec2sim.Core
-	mu      sync.Mutex // guards regions against SaveState/LoadState called outside an op
-	regions map[string]*regionState
+	core    *simcore.Core
+	regions *simcore.Regions[regionState]
 }
 
-func newHandler(c *ec2sim.Core) *handler {
-	return &handler{core: c, regions: map[string]*regionState{}}
-}
-
-func (h *handler) region(name string) *regionState {
-	rs, ok := h.regions[name]
-	if !ok {
-		rs = newRegionState()
-		h.regions[name] = rs
-	}
-	return rs
+func newHandler(c *simcore.Core) *handler {
+	return &handler{core: c, regions: simcore.NewRegions((*regionState).fill)}
 }
 
 // call is one decoded request.
@@ -116,7 +105,7 @@ func (c *call) decode(v any) *apiError {
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	reqID := newRequestID()
+	reqID := simcore.NewRequestID()
 	target := r.Header.Get("X-Amz-Target")
 	name := strings.TrimPrefix(target, TargetPrefix)
 	if r.Method != http.MethodPost || r.URL.Path != "/" {
@@ -138,7 +127,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	region, service, serr := h.core.SignedRegion(r)
-	if errors.Is(serr, ec2sim.ErrUnsigned) {
+	if serr == simcore.ErrUnsigned {
 		// The common error of every AWS query and JSON API (SageMaker's Common Errors page
 		// lists it with HTTP 403).
 		writeError(w, reqID, errf(http.StatusForbidden, "MissingAuthenticationToken", "The request must contain either a valid (registered) AWS access key ID or X.509 certificate."))
@@ -153,19 +142,19 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	switch h.core.Inject(r.Context(), region) {
-	case ec2sim.FaultDown:
+	case simcore.FaultDown:
 		writeError(w, reqID, errf(http.StatusServiceUnavailable, "ServiceUnavailable", "The service is unavailable in %s. Please try again shortly.", region))
 		return
-	case ec2sim.FaultThrottle:
+	case simcore.FaultThrottle:
 		writeError(w, reqID, errThrottled)
 		return
-	case ec2sim.FaultError:
+	case simcore.FaultError:
 		writeError(w, reqID, errInternal)
 		return
 	}
 	// AWS's request buckets, after the network as on the EC2 side: a request that fails
 	// validation spends a token, a refused one none.
-	if h.core.Throttled(region, name) {
+	if h.core.Throttled("sagemaker", region, name, h.core.RateLimits().SageMakerTable().For(name, false)) {
 		writeError(w, reqID, errThrottled)
 		return
 	}
@@ -174,9 +163,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var aerr *apiError
 	lost := false
 	saveErr := h.core.Update(func(now time.Time) bool {
-		h.mu.Lock()
-		defer h.mu.Unlock()
-		c.now, c.rs = now, h.region(region)
+		c.now, c.rs = now, h.regions.Get(region)
 		c.changed = h.settle(c.rs, now)
 		out, aerr = o.run(h, c)
 		// A spending call that commits and then does not answer: the client must find
@@ -218,14 +205,12 @@ func (h *handler) deny(c *call) *apiError {
 	}
 	return errf(http.StatusBadRequest, "AccessDeniedException",
 		"User: arn:aws:iam::%s:user/gpublock-demo is not authorized to perform: sagemaker:%s because no identity-based policy allows the sagemaker:%s action",
-		ec2sim.DemoAccount, c.op, c.op)
+		simcore.DemoAccount, c.op, c.op)
 }
 
 // SaveState is the SageMaker part of the state file.
 func (h *handler) SaveState() (json.RawMessage, error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return json.Marshal(savedState{Regions: h.regions})
+	return json.Marshal(savedState{Regions: h.regions.Saved()})
 }
 
 // LoadState replaces the state with a saved one (nil: a fresh one).
@@ -236,16 +221,7 @@ func (h *handler) LoadState(b json.RawMessage) error {
 			return fmt.Errorf("sagemaker state: %w", err)
 		}
 	}
-	regions := map[string]*regionState{}
-	for name, rs := range st.Regions {
-		if rs != nil {
-			rs.fill()
-			regions[name] = rs
-		}
-	}
-	h.mu.Lock()
-	h.regions = regions
-	h.mu.Unlock()
+	h.regions.Replace(st.Regions)
 	return nil
 }
 
@@ -254,10 +230,10 @@ type savedState struct {
 }
 
 // apiError is the emulator's protocol error, written in awsJson1_1's shape by writeError.
-type apiError = ec2sim.APIError
+type apiError = simcore.APIError
 
 func errf(status int, code, format string, args ...any) *apiError {
-	return ec2sim.Errf(status, code, format, args...)
+	return simcore.Errf(status, code, format, args...)
 }
 
 var (
@@ -277,12 +253,4 @@ func writeError(w http.ResponseWriter, reqID string, e *apiError) {
 	w.Header().Set("x-amzn-RequestId", reqID)
 	w.WriteHeader(e.Status())
 	_, _ = w.Write(b)
-}
-
-func newRequestID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }

@@ -5,40 +5,24 @@ import (
 	"slices"
 	"time"
 
+	"github.com/gpublock/gpublock/aws/simcore"
 	"github.com/gpublock/gpublock/model"
 )
 
 // regionState is everything one region's SageMaker remembers, saved in the state file.
 type regionState struct {
-	Offerings    map[string]*offering    `json:"offerings"`
-	ExtOfferings map[string]*extOffering `json:"extensionOfferings"`
-	Plans        []*plan                 `json:"plans"`
-	Consumed     map[string]int          `json:"consumed"` // az|type|day → instances bought
-	Generation   int                     `json:"generation"`
+	simcore.Market[offering, extOffering]
+	Plans []*plan `json:"plans"`
 }
 
-func newRegionState() *regionState {
-	rs := &regionState{}
-	rs.fill()
-	return rs
-}
-
+// fill makes a new state, or one loaded from JSON, safe to use.
 func (rs *regionState) fill() {
-	if rs.Offerings == nil {
-		rs.Offerings = map[string]*offering{}
-	}
-	if rs.ExtOfferings == nil {
-		rs.ExtOfferings = map[string]*extOffering{}
-	}
-	if rs.Consumed == nil {
-		rs.Consumed = map[string]int{}
-	}
+	rs.FillMarket()
 	rs.Plans = slices.DeleteFunc(rs.Plans, func(p *plan) bool { return p == nil || len(p.Caps) == 0 })
 	for _, p := range rs.Plans {
 		p.Extensions = slices.DeleteFunc(p.Extensions, func(e *extension) bool { return e == nil })
 	}
-	maps.DeleteFunc(rs.Offerings, func(_ string, o *offering) bool { return o == nil || len(o.Caps) == 0 })
-	maps.DeleteFunc(rs.ExtOfferings, func(_ string, o *extOffering) bool { return o == nil })
+	maps.DeleteFunc(rs.Offerings, func(_ string, o *offering) bool { return len(o.Caps) == 0 })
 }
 
 // capacity is one reserved capacity: of an offering, or of a plan.
@@ -74,16 +58,12 @@ type offering struct {
 	Gone     bool        `json:"gone,omitempty"`
 }
 
+// extOffering is an offering to extend a plan, in the zone of its last capacity.
 type extOffering struct {
-	ID       string      `json:"id"`
-	PlanName string      `json:"plan"`
-	Hours    int         `json:"hours"`
-	AZ       string      `json:"az"`
-	AZID     string      `json:"azId"`
-	Start    time.Time   `json:"start"`
-	End      time.Time   `json:"end"`
-	Fee      model.Money `json:"fee"`
-	Gone     bool        `json:"gone,omitempty"`
+	simcore.ExtensionOffer
+	PlanName string `json:"plan"`
+	AZ       string `json:"az"`
+	AZID     string `json:"azId"`
 }
 
 type tag struct {
@@ -99,43 +79,32 @@ type plan struct {
 	Caps       []capacity   `json:"capacities"`
 	Fee        model.Money  `json:"fee"`
 	Created    time.Time    `json:"created"`
-	PaidAt     time.Time    `json:"paidAt"`
 	Spare      int          `json:"spare,omitempty"`
 	Tags       []tag        `json:"tags,omitempty"`
 	Extensions []*extension `json:"extensions,omitempty"`
-	// PaymentFails: the payment fails at PaidAt (the payfail fault); Released: its
-	// capacity has gone back to the market since.
-	PaymentFails bool `json:"paymentFails,omitempty"`
-	Released     bool `json:"released,omitempty"`
+	simcore.Payment
 }
 
+// extension is an extension bought, in the zone of the plan's last capacity.
 type extension struct {
-	OfferingID   string      `json:"offeringId"`
-	Hours        int         `json:"hours"`
-	AZ           string      `json:"az"`
-	AZID         string      `json:"azId"`
-	Start        time.Time   `json:"start"`
-	End          time.Time   `json:"end"`
-	Fee          model.Money `json:"fee"`
-	Purchased    time.Time   `json:"purchased"`
-	PaidAt       time.Time   `json:"paidAt"`
-	PaymentFails bool        `json:"paymentFails,omitempty"`
-	Released     bool        `json:"released,omitempty"`
+	simcore.Extension
+	AZ   string `json:"az"`
+	AZID string `json:"azId"`
 }
 
 // Extension statuses: the docs show Pending → Active, and payment Pending → Completed;
 // what a failed payment shows is UNCONFIRMED, and Failed is used for both.
 func (e *extension) statuses(now time.Time) (status, payment string) {
 	switch {
-	case now.Before(e.PaidAt):
+	case e.Pending(now):
 		return "Pending", "Pending"
-	case e.PaymentFails:
+	case e.Failed(now):
 		return "Failed", "Failed"
 	}
 	return "Active", "Completed"
 }
 
-func (e *extension) paid(now time.Time) bool { return !now.Before(e.PaidAt) && !e.PaymentFails }
+func (e *extension) paid(now time.Time) bool { return e.Paid(now) }
 
 // capacities are the plan's reserved capacities at now: a paid extension moves the end
 // of the last one.
@@ -162,9 +131,9 @@ func (p *plan) end(now time.Time) time.Time {
 // between capacities), Expired after the last one.
 func (p *plan) status(now time.Time) string {
 	switch {
-	case now.Before(p.PaidAt):
+	case p.Pending(now):
 		return "Pending"
-	case p.PaymentFails:
+	case p.Failed(now):
 		return "Failed"
 	case !now.Before(p.end(now)):
 		return "Expired"
@@ -212,7 +181,7 @@ func (p *plan) instances() int {
 
 func (p *plan) pendingExtension(now time.Time) bool {
 	for _, e := range p.Extensions {
-		if now.Before(e.PaidAt) {
+		if e.Pending(now) {
 			return true
 		}
 	}
@@ -226,38 +195,28 @@ func (p *plan) holds(now time.Time) bool {
 }
 
 func (rs *regionState) plan(name string) *plan {
-	for _, p := range rs.Plans {
-		if p.Name == name {
-			return p
-		}
-	}
-	return nil
+	return simcore.Find(rs.Plans, func(p *plan) bool { return p.Name == name })
 }
 
 func (rs *regionState) planByARN(arn string) *plan {
-	for _, p := range rs.Plans {
-		if p.ARN == arn {
-			return p
-		}
-	}
-	return nil
+	return simcore.Find(rs.Plans, func(p *plan) bool { return p.ARN == arn })
 }
 
 // settle gives back the capacity of failed payments. It reports a change.
 func (h *handler) settle(rs *regionState, now time.Time) bool {
 	changed := false
 	for _, p := range rs.Plans {
-		if p.PaymentFails && !p.Released && !now.Before(p.PaidAt) {
+		if p.Release(now) {
 			for _, c := range p.Caps {
 				consume(rs, c.AZ, c.supply(), c.Start, c.End, -c.units())
 			}
-			p.Released, changed = true, true
+			changed = true
 		}
 		for _, e := range p.Extensions {
-			if e.PaymentFails && !e.Released && !now.Before(e.PaidAt) {
+			if e.Release(now) {
 				last := p.Caps[len(p.Caps)-1]
 				consume(rs, e.AZ, last.supply(), e.Start, e.End, -last.units())
-				e.Released, changed = true, true
+				changed = true
 			}
 		}
 	}

@@ -1,13 +1,13 @@
-package ec2sim
+package simcore
 
 import (
 	"sync"
 	"time"
 )
 
-// clock is the emulator's own time: it runs at speed × real time from a base that tests
+// Clock is the emulator's own time: it runs at speed × real time from a base that tests
 // and demos can move.
-type clock struct {
+type Clock struct {
 	mu    sync.Mutex
 	base  time.Time // emulator time at anchor
 	real  time.Time // real time at the last move
@@ -15,11 +15,12 @@ type clock struct {
 	now   func() time.Time // real clock, replaceable in tests of the clock itself
 }
 
-func newClock(start time.Time, speed float64) *clock {
+// NewClock starts a clock at start (zero: now) running at speed (0 or less: 1).
+func NewClock(start time.Time, speed float64) *Clock {
 	if speed <= 0 {
 		speed = 1
 	}
-	c := &clock{speed: speed, now: time.Now}
+	c := &Clock{speed: speed, now: time.Now}
 	r := c.now()
 	if start.IsZero() {
 		start = r
@@ -28,24 +29,27 @@ func newClock(start time.Time, speed float64) *clock {
 	return c
 }
 
-func (c *clock) Now() time.Time {
+// Now is the clock's time.
+func (c *Clock) Now() time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.nowLocked()
 }
 
-func (c *clock) nowLocked() time.Time {
+func (c *Clock) nowLocked() time.Time {
 	elapsed := c.now().Sub(c.real)
 	return c.base.Add(time.Duration(float64(elapsed) * c.speed))
 }
 
-func (c *clock) Set(t time.Time) {
+// Set moves the clock to t; it keeps running from there.
+func (c *Clock) Set(t time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.base, c.real = t.UTC(), c.now()
 }
 
-func (c *clock) Advance(d time.Duration) {
+// Advance moves the clock by d (back, when d < 0).
+func (c *Clock) Advance(d time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.base, c.real = c.nowLocked().Add(d), c.now()

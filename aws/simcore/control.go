@@ -1,4 +1,4 @@
-package ec2sim
+package simcore
 
 import (
 	"fmt"
@@ -9,10 +9,10 @@ import (
 
 // serveControl is the emulator's own API beside EC2's: GET /_sim/clock gives the time,
 // POST /_sim/clock with set=RFC3339 or advance=DURATION moves it. Faults never apply here.
-func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
+func (c *Core) serveControl(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	if r.URL.Path == "/_sim/limits" {
-		s.serveLimits(w, r)
+		c.serveLimits(w, r)
 		return
 	}
 	if r.URL.Path != "/_sim/clock" {
@@ -21,7 +21,7 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
 	}
 	switch r.Method {
 	case http.MethodGet:
-		io.WriteString(w, s.Now().Format(time.RFC3339)+"\n")
+		io.WriteString(w, c.Now().Format(time.RFC3339)+"\n")
 	case http.MethodPost:
 		r.Body = http.MaxBytesReader(w, r.Body, 1<<16)
 		if err := r.ParseForm(); err != nil {
@@ -39,19 +39,19 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
 				http.Error(w, fmt.Sprintf("set=%q: want an RFC 3339 time such as 2026-12-03T11:30:00Z", set), http.StatusBadRequest)
 				return
 			}
-			s.SetTime(t)
+			c.SetTime(t)
 		case adv != "":
 			d, err := time.ParseDuration(adv)
 			if err != nil {
 				http.Error(w, fmt.Sprintf("advance=%q: want a Go duration such as 26h or 90m", adv), http.StatusBadRequest)
 				return
 			}
-			s.Advance(d)
+			c.Advance(d)
 		default:
 			http.Error(w, "POST /_sim/clock needs set=RFC3339 or advance=DURATION", http.StatusBadRequest)
 			return
 		}
-		io.WriteString(w, s.Now().Format(time.RFC3339)+"\n")
+		io.WriteString(w, c.Now().Format(time.RFC3339)+"\n")
 	default:
 		w.Header().Set("Allow", "GET, POST")
 		http.Error(w, "use GET or POST", http.StatusMethodNotAllowed)

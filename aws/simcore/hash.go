@@ -1,4 +1,4 @@
-package ec2sim
+package simcore
 
 import (
 	"encoding/binary"
@@ -7,14 +7,15 @@ import (
 	"time"
 )
 
-// hasher derives the emulator's deterministic "randomness" from the seed and the names
+// Hasher derives the emulator's deterministic "randomness" from the seed and the names
 // of what is being decided, so that the same seed and clock always give the same market.
-type hasher struct{ seed int64 }
+type Hasher struct{ Seed int64 }
 
-func (h hasher) sum(parts ...any) uint64 {
+// Sum is the hash of the seed and parts.
+func (h Hasher) Sum(parts ...any) uint64 {
 	f := fnv.New64a()
 	var b [8]byte
-	binary.LittleEndian.PutUint64(b[:], uint64(h.seed))
+	binary.LittleEndian.PutUint64(b[:], uint64(h.Seed))
 	f.Write(b[:])
 	for _, p := range parts {
 		switch v := p.(type) {
@@ -41,15 +42,15 @@ func (h hasher) sum(parts ...any) uint64 {
 	return z ^ (z >> 31)
 }
 
-// between returns a value in [lo, hi] chosen by the parts.
-func (h hasher) between(lo, hi int, parts ...any) int {
+// Between returns a value in [lo, hi] chosen by the parts.
+func (h Hasher) Between(lo, hi int, parts ...any) int {
 	if hi <= lo {
 		return lo
 	}
-	return lo + int(h.sum(parts...)%uint64(hi-lo+1))
+	return lo + int(h.Sum(parts...)%uint64(hi-lo+1))
 }
 
-// id makes an AWS-style ID: prefix-17 hex digits.
-func (h hasher) id(prefix string, parts ...any) string {
-	return fmt.Sprintf("%s-0%016x", prefix, h.sum(parts...))
+// ID makes an AWS-style ID: prefix-17 hex digits.
+func (h Hasher) ID(prefix string, parts ...any) string {
+	return fmt.Sprintf("%s-0%016x", prefix, h.Sum(parts...))
 }

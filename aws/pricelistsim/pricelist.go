@@ -1,4 +1,9 @@
-package ec2sim
+// Package pricelistsim is the emulator's AWS Price List API: GetProducts, as the real SDK
+// speaks it (JSON 1.1), enough for `gpublock prices --refresh` to be tested and
+// demonstrated against the emulator. It serves the on-demand figures of a
+// pricing.Catalog, so the emulator and the embedded catalog agree. It keeps no state and
+// takes no faults.
+package pricelistsim
 
 import (
 	"encoding/base64"
@@ -11,23 +16,45 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gpublock/gpublock/aws/simcore"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
 )
 
-// The AWS Price List API's GetProducts, as the real SDK speaks it (JSON 1.1): enough for
-// `gpublock prices --refresh` to be tested and demonstrated against the emulator. It serves
-// the on-demand figures of a pricing.Catalog, so the emulator and the embedded catalog agree.
-// This file depends on nothing else in the emulator; Options.PriceList routes to it.
+// TargetPrefix is the X-Amz-Target prefix of the Price List API's JSON 1.1 protocol.
+const TargetPrefix = "AWSPriceListService."
 
-// NewPriceListHandler serves GetProducts from the embedded price catalog.
-func NewPriceListHandler() http.Handler { return NewPriceListHandlerFrom(pricing.Embedded()) }
+// Protocol is the registration that makes the emulator answer the Price List API with h
+// (New or NewFrom); with h nil it answers that it has none, so that a client pointed at
+// an emulator without prices learns it in the API's own error shape.
+func Protocol(h http.Handler) simcore.Protocol {
+	if h == nil {
+		h = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "application/x-amz-json-1.1")
+			w.WriteHeader(http.StatusBadRequest)
+			io.WriteString(w, `{"__type":"UnknownOperationException","message":"this emulator has no Price List API"}`)
+		})
+	}
+	return simcore.Protocol{
+		Name:         "pricelist",
+		TargetPrefix: TargetPrefix,
+		Mount:        func(*simcore.Core) simcore.Handler { return stateless{Handler: h} },
+	}
+}
 
-// NewPriceListHandlerFrom serves GetProducts with the on-demand prices of cat: for every
+type stateless struct {
+	http.Handler
+	simcore.Stateless
+}
+
+// New serves GetProducts from the embedded price catalog.
+func New() http.Handler { return NewFrom(pricing.Embedded()) }
+
+// NewFrom serves GetProducts with the on-demand prices of cat: for every
 // instance type and region with a known price, the Linux, shared-tenancy product, plus
 // stand-ins that differ in one filtered attribute (Windows, Dedicated, SQL Server, an unused
 // reservation) at twice the price, so a client that forgets a filter gets a visibly wrong figure.
-func NewPriceListHandlerFrom(cat *pricing.Catalog) http.Handler {
+func NewFrom(cat *pricing.Catalog) http.Handler {
 	return &plHandler{products: plProducts(cat)}
 }
 
@@ -55,7 +82,7 @@ type plRequest struct {
 }
 
 func (h *plHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	const prefix = "AWSPriceListService."
+	const prefix = TargetPrefix
 	target := r.Header.Get("X-Amz-Target")
 	if r.Method != http.MethodPost {
 		plError(w, http.StatusBadRequest, "InvalidParameterException", "use POST / with a JSON body")

@@ -1,6 +1,6 @@
 //go:build unix
 
-package ec2sim
+package simcore
 
 import (
 	"os"

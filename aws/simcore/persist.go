@@ -1,0 +1,223 @@
+package simcore
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// stateFile is the JSON kept in Options.StateFile: the clock and each protocol's state.
+// The protocol named "ec2" keeps its regions at the top level, where every file written
+// before the other protocols came holds them; the others are under services, by name.
+type stateFile struct {
+	Version  int                        `json:"version"`
+	Clock    time.Time                  `json:"clock"`
+	Regions  json.RawMessage            `json:"regions,omitempty"`
+	Services map[string]json.RawMessage `json:"services,omitempty"`
+}
+
+const (
+	stateVersion = 1
+	topLevel     = "ec2" // the protocol whose state is the file's "regions"
+)
+
+// load reads the state file, hands each protocol its part and returns the emulator time
+// it was saved at. Without a file every protocol starts afresh.
+func (c *Core) load() (time.Time, error) {
+	var sf stateFile
+	b, err := os.ReadFile(c.opts.StateFile)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		sf.Version, err = stateVersion, nil
+	case err != nil:
+		return time.Time{}, fmt.Errorf("ec2sim: reading state: %w", err)
+	default:
+		err = json.Unmarshal(b, &sf)
+	}
+	if err != nil {
+		return time.Time{}, fmt.Errorf("ec2sim: state file %s is not valid: %w", c.opts.StateFile, err)
+	}
+	if sf.Version != stateVersion {
+		return time.Time{}, fmt.Errorf("ec2sim: state file %s has version %d; this emulator reads version %d", c.opts.StateFile, sf.Version, stateVersion)
+	}
+	// A part that cannot be read leaves every protocol as it was, not some of them loaded.
+	var loaded []mounted
+	var before []json.RawMessage
+	for _, p := range c.protocols {
+		part := sf.Services[p.Name]
+		if p.Name == topLevel {
+			part = sf.Regions
+		}
+		was, err := p.h.SaveState()
+		if err == nil {
+			err = p.h.LoadState(part)
+		}
+		if err != nil {
+			for i, l := range loaded {
+				_ = l.h.LoadState(before[i])
+			}
+			return time.Time{}, fmt.Errorf("ec2sim: state file %s is not valid: %w", c.opts.StateFile, err)
+		}
+		loaded, before = append(loaded, p), append(before, was)
+	}
+	c.seen = statFile(c.opts.StateFile)
+	return sf.Clock, nil
+}
+
+// save writes every protocol's state atomically (temp file, fsync, rename). Call with c.mu held.
+func (c *Core) save() error {
+	if c.opts.StateFile == "" {
+		return nil
+	}
+	sf := stateFile{Version: stateVersion, Clock: c.clock.Now()}
+	for _, p := range c.protocols {
+		b, err := p.h.SaveState()
+		if err != nil {
+			return err
+		}
+		if p.Name == topLevel {
+			sf.Regions = b
+			continue
+		}
+		if b == nil {
+			continue // a handler that keeps no state
+		}
+		if sf.Services == nil {
+			sf.Services = map[string]json.RawMessage{}
+		}
+		sf.Services[p.Name] = b
+	}
+	b, err := json.Marshal(sf)
+	if err != nil {
+		return err
+	}
+	dir := filepath.Dir(c.opts.StateFile)
+	tmp, err := os.CreateTemp(dir, ".ec2sim-state-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), c.opts.StateFile); err != nil {
+		return err
+	}
+	c.seen = statFile(c.opts.StateFile)
+	return nil
+}
+
+// refresh reloads the state when another process (a second `gpublock --demo`, or a
+// second emulator on the same --state) has written the state file since this one last
+// read or wrote it, so that a block bought by one is seen by the other. Every save is a
+// rename of a new file, so a write shows as a different file. Call with c.mu and the
+// state lock held, so that no other process writes between this read and the next save.
+func (c *Core) refresh() {
+	if c.opts.StateFile == "" {
+		return
+	}
+	now := statFile(c.opts.StateFile)
+	if sameFile(now, c.seen) {
+		return
+	}
+	if _, err := c.load(); err != nil {
+		c.seen = now // report a damaged file once, not on every call
+		logf("ec2sim: reloading state: %v; keeping the state in memory", err)
+	}
+}
+
+// lock takes the state file's lock, which every emulator on the file takes around
+// reload, change and save, so that two processes neither lose each other's purchases
+// nor hand out one id twice; then it reloads what another process saved. Call with c.mu
+// held, and call the returned unlock when the request is answered.
+func (c *Core) lockFile() (unlock func(), e *APIError) {
+	if c.opts.StateFile == "" {
+		return func() {}, nil
+	}
+	if c.lock == nil {
+		f, err := os.OpenFile(c.opts.StateFile+".lock", os.O_RDWR|os.O_CREATE, 0o600)
+		if err != nil {
+			logf("ec2sim: opening the state lock: %v", err)
+			return nil, ErrInternal
+		}
+		c.lock = f
+	}
+	if err := lockFile(c.lock); err != nil {
+		logf("ec2sim: locking the state: %v", err)
+		return nil, ErrInternal
+	}
+	c.refresh()
+	return func() {
+		if err := unlockFile(c.lock); err != nil {
+			logf("ec2sim: unlocking the state: %v", err)
+		}
+	}, nil
+}
+
+// Commit saves the state after a mutation. When the state cannot be saved, the change is
+// undone (the state is read back from the file) and the answer is ErrInternal: a client
+// is never told of a purchase that a restart would lose. Call inside Lock or Update.
+func (c *Core) Commit() *APIError {
+	err := c.save()
+	if err == nil {
+		return nil
+	}
+	logf("ec2sim: saving state: %v; the change is undone and answered InternalError", err)
+	if _, lerr := c.load(); lerr != nil {
+		logf("ec2sim: reading the state back: %v; the unsaved change stays in memory", lerr)
+	}
+	return ErrInternal
+}
+
+func statFile(name string) fs.FileInfo {
+	fi, err := os.Stat(name)
+	if err != nil {
+		return nil
+	}
+	return fi
+}
+
+func sameFile(a, b fs.FileInfo) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return os.SameFile(a, b) && a.ModTime().Equal(b.ModTime()) && a.Size() == b.Size()
+}
+
+func (c *Core) saveQuietly() {
+	if c.opts.StateFile == "" {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	unlock, e := c.lockFile()
+	if e != nil {
+		return
+	}
+	defer unlock()
+	if err := c.save(); err != nil {
+		logf("ec2sim: saving state: %v", err)
+	}
+}
+
+// logf reports what cannot be answered to a client; a variable so tests can silence it.
+var logf = log.Printf
+
+// SetLogf replaces what the core reports with (tests silence it); it returns the old one.
+func SetLogf(f func(string, ...any)) (old func(string, ...any)) {
+	old, logf = logf, f
+	return old
+}

@@ -14,12 +14,12 @@ import (
 
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
-	advisorui "github.com/gpublock/gpublock/ui/advisor"
 	"github.com/gpublock/gpublock/ui/components/detail"
 	"github.com/gpublock/gpublock/ui/components/offerings"
 	"github.com/gpublock/gpublock/ui/components/searchform"
 	"github.com/gpublock/gpublock/ui/program"
 	uiscreen "github.com/gpublock/gpublock/ui/screen"
+	advisorui "github.com/gpublock/gpublock/ui/screen/advisor"
 	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
 	"github.com/gpublock/gpublock/ui/theme"
 )
@@ -133,7 +133,7 @@ type Model struct {
 	watch  watch // ui/watch.go
 
 	blocks     blockscreen.Model // ui/screen/blocks
-	advisor    advisorui.Model   // ui/advisorscreen.go
+	advisor    advisorui.Model   // ui/screen/advisor
 	screenKeys screenKeyMap
 }
 

@@ -78,7 +78,7 @@ type helpKeys struct {
 	tableFilter  bool // a table's filter takes the keys (after /)
 	noRows       bool // the search found nothing: enter takes an alternative, not a row
 	alts         bool // alternatives are listed
-	// The advisor screen's keys (ui/advisor), for where it is.
+	// The advisor screen's keys (ui/screen/advisor), for where it is.
 	advisorShort, advisorFull []key.Binding
 }
 

@@ -20,19 +20,9 @@ func newAdvisorScreen(m *Model) {
 
 // advisorUpdate takes the advisor's own messages, wherever the screen is.
 func (m Model) advisorUpdate(msg tea.Msg) (tea.Model, tea.Cmd, bool) {
-	switch msg := msg.(type) {
-	case uiscreen.OpenPurchase:
-		switch {
-		case m.pc.ReadOnly:
-			m.flash = "Read-only: nothing can be bought."
-			return m, nil, true
-		case m.pc.Backend == nil:
-			m.flash = "Not connected, so nothing can be bought."
-			return m, nil, true
-		}
-		d, cmd := newPurchaseDialog(m.actionEnv(), msg.Offering)
-		m.dialog = d
-		return m, cmd, true
+	if msg, ok := msg.(uiscreen.OpenPurchase); ok {
+		mm, cmd := m.openPurchaseOf(msg.Offering)
+		return mm, cmd, true
 	}
 	if advisorui.Owns(msg) {
 		var cmd tea.Cmd

@@ -210,6 +210,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if blockscreen.Owns(msg) {
 		return m.updateBlocks(msg)
 	}
+	if uiscreen.IsOpen(msg) && m.dialog != nil {
+		// A second key asked for another dialog before the first one's opened: the first
+		// stays, as it would had it opened at once.
+		return m, nil
+	}
 	if mm, cmd, ok := m.advisorUpdate(msg); ok {
 		return mm, cmd
 	}

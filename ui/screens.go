@@ -110,6 +110,22 @@ func (m Model) toggleNotify() (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
+// openPurchaseOf opens the purchase dialog on an offering a screen chose (the search's
+// selected row, the advisor's option), unless nothing can be bought here.
+func (m Model) openPurchaseOf(o model.Offering) (tea.Model, tea.Cmd) {
+	switch {
+	case m.pc.ReadOnly:
+		m.flash = "Read-only: nothing can be bought."
+		return m, nil
+	case m.pc.Backend == nil:
+		m.flash = "Not connected, so nothing can be bought."
+		return m, nil
+	}
+	d, cmd := newPurchaseDialog(m.actionEnv(), o)
+	m.dialog = d
+	return m, cmd
+}
+
 // openBlockLaunch opens the launch form on the block.
 func (m Model) openBlockLaunch(b model.Block) (tea.Model, tea.Cmd) {
 	switch {

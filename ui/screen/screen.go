@@ -68,6 +68,15 @@ type (
 	OpenPurchase struct{ Offering model.Offering }
 )
 
+// IsOpen reports whether msg asks for a dialog.
+func IsOpen(msg any) bool {
+	switch msg.(type) {
+	case OpenLaunch, OpenExtend, OpenPurchase:
+		return true
+	}
+	return false
+}
+
 // KeyGroup is a titled group of keys on the help screen.
 type KeyGroup struct {
 	Title string

@@ -191,7 +191,7 @@ func (m Model) Init() tea.Cmd {
 		first = connectCmd(m.pc.Ctx, m.opts.Connect)
 	}
 	// The terminal's background chooses the light or the dark palette (ui/theme).
-	return tea.Batch(first, m.spin.Tick, clockCmd(), tea.RequestBackgroundColor, m.blocks.Init())
+	return tea.Batch(first, m.spin.Tick, clockCmd(), tea.RequestBackgroundColor, m.blocks.Init(), m.advisor.Init())
 }
 
 type clockMsg time.Time

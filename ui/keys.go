@@ -79,7 +79,8 @@ type helpKeys struct {
 	noRows       bool // the search found nothing: enter takes an alternative, not a row
 	alts         bool // alternatives are listed
 	// The advisor screen's keys (ui/screen/advisor), for where it is.
-	advisorShort, advisorFull []key.Binding
+	advisorShort  []key.Binding
+	advisorGroups []keyGroup
 }
 
 func (h helpKeys) ShortHelp() []key.Binding {
@@ -160,7 +161,7 @@ func (h helpKeys) groups() []keyGroup {
 	s := h.screens
 	blockGroups := append([]keyGroup{{Title: "Screens", Keys: []key.Binding{s.Search, s.Blocks, advisorScreenKey, s.Next, s.Prev}}}, h.blocksGroups...)
 	if h.screen == screenAdvisor {
-		return append([]keyGroup{{Title: "Advisor screen", Keys: h.advisorFull}}, append(blockGroups[:1:1], keyGroup{Title: "Everywhere", Keys: []key.Binding{r.Help, r.Quit, r.ForceQuit}})...)
+		return append(h.advisorGroups, append(blockGroups[:1:1], keyGroup{Title: "Everywhere", Keys: []key.Binding{r.Help, r.Quit, r.ForceQuit}})...)
 	}
 	if h.screen == screenBlocks {
 		return append(blockGroups, keyGroup{Title: "Moving", Keys: []key.Binding{t.Up, t.Down, t.PageUp, t.PageDown, t.HalfUp, t.HalfDown, t.Top, t.Bottom}},

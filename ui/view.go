@@ -304,5 +304,5 @@ func (m Model) helpKeys() helpKeys {
 		detail: detail.NewKeyMap(m.table.KeyMap().Nav()), detailScrolls: m.focus == paneDetail && m.detailTab == tabDetail,
 		screen: m.screen, screens: m.screenKeys, blocksShort: m.blocks.ShortHelp(), blocksGroups: m.blocks.HelpGroups(), notify: m.blocks.KeyMap().Notify, typing: m.typing(), formFilter: m.focus == paneForm && m.form.Filtering(), formField: m.form.Focus(), tableFilter: m.typing() && (m.screen == screenBlocks || m.focus == paneResults),
 		noRows: m.search.has && m.table.Len() == 0 && !m.table.Filtering() && m.table.FilterText() == "", alts: len(m.extra.alts) > 0,
-		advisorShort: m.advisor.ShortHelp(), advisorFull: m.advisor.FullHelp()}
+		advisorShort: m.advisor.ShortHelp(), advisorGroups: m.advisor.HelpGroups()}
 }

@@ -118,6 +118,9 @@ func New(pc *program.Context, o Options) Model {
 	return m
 }
 
+// Init starts nothing: the screen searches when the form is sent.
+func (m Model) Init() tea.Cmd { return nil }
+
 // Typing reports whether keys go into a text field (q and digits are letters there).
 func (m Model) Typing() bool { return m.mode == modeForm && !m.fields[m.focus].boolean }
 

@@ -199,3 +199,22 @@ func viewAt(m Model, w, h int) string {
 	m.SetArea(screen.Area{Width: w, Height: h})
 	return m.View()
 }
+
+// The screen's key map feeds help: every key the screen has is in its full help, and in its
+// one titled group; read-only mode takes buying out.
+func TestAdvisorKeyMapFeedsHelp(t *testing.T) {
+	m := New(testContext(), Options{})
+	full := m.KeyMap().FullHelp()
+	if len(full) != 1 || len(full[0]) != len(m.FullHelp()) {
+		t.Fatalf("full help %d groups, %d keys; want the screen's %d keys in one", len(full), len(full[0]), len(m.FullHelp()))
+	}
+	g := m.HelpGroups()
+	if len(g) != 1 || g[0].Title != "Advisor screen" || len(g[0].Keys) != len(m.FullHelp()) {
+		t.Errorf("help groups %+v", g)
+	}
+	pc := testContext()
+	pc.ReadOnly = true
+	if New(pc, Options{}).KeyMap().Buy.Enabled() {
+		t.Error("read-only: the buy key is enabled")
+	}
+}

@@ -10,7 +10,8 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
-	advisorui "github.com/gpublock/gpublock/ui/advisor"
+	uiscreen "github.com/gpublock/gpublock/ui/screen"
+	advisorui "github.com/gpublock/gpublock/ui/screen/advisor"
 )
 
 // press sends a key to the root and runs, one after another, the advisor's commands it
@@ -29,7 +30,7 @@ func pressAdvisor(t *testing.T, m Model, k tea.KeyPressMsg) Model {
 		switch msg := c().(type) {
 		case tea.BatchMsg:
 			queue = append(queue, msg...)
-		case advisorui.BuyMsg:
+		case uiscreen.OpenPurchase:
 			mm, next := m.Update(msg)
 			m = mm.(Model)
 			_ = next // the purchase dialog's dry run: not run here

@@ -14,11 +14,13 @@ import (
 
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
-	advisorui "github.com/gpublock/gpublock/ui/advisor"
 	"github.com/gpublock/gpublock/ui/components/detail"
 	"github.com/gpublock/gpublock/ui/components/offerings"
 	"github.com/gpublock/gpublock/ui/components/searchform"
 	"github.com/gpublock/gpublock/ui/program"
+	uiscreen "github.com/gpublock/gpublock/ui/screen"
+	advisorui "github.com/gpublock/gpublock/ui/screen/advisor"
+	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
 	"github.com/gpublock/gpublock/ui/theme"
 )
 
@@ -130,10 +132,9 @@ type Model struct {
 	extra  extra
 	watch  watch // ui/watch.go
 
-	blocks     blocksScreen    // ui/blocks.go
-	advisor    advisorui.Model // ui/advisorscreen.go
+	blocks     blockscreen.Model // ui/screen/blocks
+	advisor    advisorui.Model   // ui/screen/advisor
 	screenKeys screenKeyMap
-	blocksKeys blocksKeyMap
 }
 
 // New builds the root model. It does no I/O: Init starts the identity call.
@@ -171,16 +172,13 @@ func New(opts Options) Model {
 		connecting: opts.Connect != nil,
 		table:      newTable(th, opts.Prices),
 		screenKeys: defaultScreenKeys(),
-		blocksKeys: defaultBlocksKeys(opts.ReadOnly),
+		blocks: blockscreen.New(pc, blockscreen.Options{Refresh: opts.Refresh, NoNotify: opts.NoNotify,
+			Regions: opts.BlockRegions, WarnRules: opts.WarnRules, Notify: opts.Notify,
+			Visible: opts.StartOnBlocks, Connecting: opts.Connect != nil}),
 	}
-	newBlocksScreen(&m)
 	newAdvisorScreen(&m)
 	if opts.StartOnBlocks {
 		m.screen = screenBlocks
-		m.blocks.ticking = true // Init starts the countdown's tick
-	}
-	if !m.connecting && opts.Backend != nil {
-		m.blocks.loading, m.blocks.id = true, 1 // Init lists them
 	}
 	return m
 }
@@ -193,18 +191,7 @@ func (m Model) Init() tea.Cmd {
 		first = connectCmd(m.pc.Ctx, m.opts.Connect)
 	}
 	// The terminal's background chooses the light or the dark palette (ui/theme).
-	cmds := []tea.Cmd{first, m.spin.Tick, clockCmd(), tea.RequestBackgroundColor}
-	if m.blocks.loading {
-		b, ctx, regions := m.pc.Backend, m.pc.Ctx, m.blocksRegions()
-		cmds = append(cmds, func() tea.Msg {
-			list, err := b.Blocks(ctx, regions)
-			return blocksMsg{id: 1, list: list, err: err}
-		})
-	}
-	if m.screen == screenBlocks {
-		cmds = append(cmds, blocksTick())
-	}
-	return tea.Batch(cmds...)
+	return tea.Batch(first, m.spin.Tick, clockCmd(), tea.RequestBackgroundColor, m.blocks.Init(), m.advisor.Init())
 }
 
 type clockMsg time.Time
@@ -215,16 +202,19 @@ func clockCmd() tea.Cmd {
 
 // busy reports whether anything is loading, which is what keeps the spinner turning.
 func (m Model) busy() bool {
-	return m.connecting || !m.pc.Identity.Known || m.blocks.loading || m.search.running || m.extra.altsLoading || m.extra.probeLoading || m.advisor.Running()
+	return m.connecting || !m.pc.Identity.Known || m.blocks.Busy() || m.search.running || m.extra.altsLoading || m.extra.probeLoading || m.advisor.Running()
 }
 
 // Update routes a message.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	mm, cmd, ok := m.blocksUpdate(msg)
-	if ok {
-		return mm, cmd
+	if blockscreen.Owns(msg) {
+		return m.updateBlocks(msg)
 	}
-	m = mm // a block a dialog looked at is shown as it now is
+	if uiscreen.IsOpen(msg) && m.dialog != nil {
+		// A second key asked for another dialog before the first one's opened: the first
+		// stays, as it would had it opened at once.
+		return m, nil
+	}
 	if mm, cmd, ok := m.advisorUpdate(msg); ok {
 		return mm, cmd
 	}
@@ -241,8 +231,25 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// Every copy of the theme, in the panes and the dialogs, follows.
 		m.pc.Theme.SetDarkBackground(msg.IsDark())
 		return m, nil
+	case blockPolledMsg:
+		// The dialog that asked reads it too; the screen shows the block as it now is.
+		if msg.found {
+			m.blocks = m.blocks.Show(msg.block)
+		}
 	case rootMsg:
-		return m.onRootMsg(msg)
+		if !msg.refresh {
+			return m.onRootMsg(msg)
+		}
+		// A dialog bought, extended or launched something: the blocks change too.
+		s, list := m.blocks.Rescan()
+		m.blocks = s
+		spin := m.spinCmd()
+		mm, cmd := m.onRootMsg(msg)
+		return mm, tea.Batch(list, spin, cmd)
+	case uiscreen.OpenExtend:
+		return m.openExtend(msg.Block)
+	case uiscreen.OpenLaunch:
+		return m.openBlockLaunch(msg.Block)
 	case tea.KeyPressMsg:
 		return m.handleKey(msg)
 	case tea.MouseWheelMsg, tea.MouseClickMsg:
@@ -251,8 +258,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// Relative dates ("now", "+4w") and the 8-week limit move with the clock.
 		m.clock = m.pc.Clock.Now()
 		m.form.Revalidate()
-		m.blocks.table.SetNow(m.clock)
-		m, ring := m.checkWarnings()
+		m.blocks = m.blocks.SetNow(m.clock)
+		// The minute's warnings ring (or go to Notify) as the blocks screen's tick would.
+		m, ring := m.updateBlocks(blockscreen.CheckMsg{})
 		return m, tea.Batch(clockCmd(), ring)
 	case spinner.TickMsg:
 		if !m.busy() {
@@ -305,7 +313,7 @@ func (m *Model) spinCmd() tea.Cmd {
 // typing reports whether keys go into a text field, where q is a letter.
 func (m Model) typing() bool {
 	if m.screen == screenBlocks {
-		return m.blocks.table.Filtering()
+		return m.blocks.Typing()
 	}
 	if m.screen == screenAdvisor {
 		return m.advisor.Typing()
@@ -342,7 +350,7 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.updateDialog(k)
 	}
 	// No form field takes a "?", so help opens from them too; a table filter may hold one.
-	if keyIs(k, keys.Help) && !m.table.Filtering() && !(m.screen == screenBlocks && m.blocks.table.Filtering()) {
+	if keyIs(k, keys.Help) && !m.table.Filtering() && !(m.screen == screenBlocks && m.blocks.Typing()) {
 		m.dialog = helpDialog{th: m.pc.Theme, groups: m.helpKeys().groups(), size: m.actionEnv().size}
 		return m, nil
 	}
@@ -363,7 +371,7 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case screenSearch:
 		return m.searchKey(k)
 	case screenBlocks:
-		return m.blocksKey(k)
+		return m.updateBlocks(k)
 	case screenAdvisor:
 		return m.advisorKey(k)
 	}

@@ -22,8 +22,6 @@ type (
 	BlockList      = backend.BlockList
 	BlockProblem   = backend.BlockProblem
 	ExtendResult   = backend.ExtendResult
-
-	blocksRescanner = backend.Rescanner
 )
 
 const (

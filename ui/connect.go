@@ -42,6 +42,7 @@ func (m Model) onConnected(msg connectedMsg) (tea.Model, tea.Cmd) {
 	if msg.err != nil {
 		m.connectErr = msg.err
 		m.pc.Identity.Known = true // nothing more will load
+		m.blocks, _ = m.blocks.SetConnection(false, msg.err)
 		return m, nil
 	}
 	c := msg.c
@@ -57,8 +58,10 @@ func (m Model) onConnected(msg connectedMsg) (tea.Model, tea.Cmd) {
 	if len(c.Sources) > 0 {
 		m.form.SetSources(c.Sources, "")
 	}
-	m, list := m.loadBlocks() // the header counts the blocks' warnings on every screen
-	return m, tea.Batch(identityCmd(m.pc.Ctx, c.Backend), list)
+	// The header counts the blocks' warnings on every screen.
+	s, list := m.blocks.SetConnection(false, nil)
+	m.blocks = s
+	return m, tea.Batch(identityCmd(m.pc.Ctx, c.Backend), list, m.spinCmd())
 }
 
 // Err is why the UI could not connect, for the program's exit status; nil otherwise.

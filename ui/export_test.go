@@ -207,8 +207,8 @@ func TestExportKeyInHelpNotWhileTyping(t *testing.T) {
 	m := New(testOptions(nil))
 	listed := false
 	for _, g := range m.helpKeys().groups() {
-		for _, k := range g.keys {
-			if g.title == "Offerings and detail" && k.Help().Key == "ctrl+s" {
+		for _, k := range g.Keys {
+			if g.Title == "Offerings and detail" && k.Help().Key == "ctrl+s" {
 				listed = true
 			}
 		}

@@ -54,7 +54,7 @@ func TestFooterWhileFilteringATable(t *testing.T) {
 		t.Errorf("after enter kept the filter, the footer is %q", foot)
 	}
 	m = update(m, keyMsg("2"), keyMsg("/"))
-	if m.screen != screenBlocks || !m.blocks.table.Filtering() {
+	if m.screen != screenBlocks || !m.blocks.Table().Filtering() {
 		t.Fatalf("2 / did not open the blocks' filter (screen %d)", m.screen)
 	}
 	if foot := lastLine(m); !strings.Contains(foot, "enter keep filter") || strings.Contains(foot, "enter details") || strings.Contains(foot, "q quit") {

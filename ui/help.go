@@ -79,18 +79,18 @@ func (d helpDialog) keyLines(width int) []string {
 	for _, g := range d.groups {
 		// Keys turned off (buying in read-only mode) are not offered.
 		var on []key.Binding
-		for _, b := range g.keys {
+		for _, b := range g.Keys {
 			if b.Enabled() {
 				on = append(on, b)
 			}
 		}
-		g.keys = on
+		g.Keys = on
 		kw := 0
-		for _, b := range g.keys {
+		for _, b := range g.Keys {
 			kw = max(kw, ansi.StringWidth(b.Help().Key))
 		}
-		lines := []string{th.Focused.Render(g.title)}
-		for _, b := range g.keys {
+		lines := []string{th.Focused.Render(g.Title)}
+		for _, b := range g.Keys {
 			h := b.Help()
 			lines = append(lines, th.HelpKey.Render(h.Key+strings.Repeat(" ", kw-ansi.StringWidth(h.Key)))+"  "+th.HelpDesc.Render(h.Desc))
 		}

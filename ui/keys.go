@@ -3,10 +3,10 @@ package ui
 import (
 	"charm.land/bubbles/v2/key"
 
-	"github.com/gpublock/gpublock/ui/components/blocks"
 	"github.com/gpublock/gpublock/ui/components/detail"
 	"github.com/gpublock/gpublock/ui/components/offerings"
 	"github.com/gpublock/gpublock/ui/components/searchform"
+	uiscreen "github.com/gpublock/gpublock/ui/screen"
 )
 
 // KeyMap is the keys of the root model: those that work in every pane, and those of the
@@ -65,21 +65,22 @@ type helpKeys struct {
 	detail        detail.KeyMap
 	detailScrolls bool
 	focus         pane
-	// The blocks screen (ui/blockskeys.go).
-	screen      screenID
-	screens     screenKeyMap
-	blocks      blocksKeyMap
-	blocksTable blocks.KeyMap
-	// blocksDetail: the block's detail has the focus and takes the moving keys.
-	blocksDetail bool
+	screen        screenID
+	screens       screenKeyMap
+	// The blocks screen's (ui/screen/blocks): its footer keys in its state, its help groups
+	// and its notifications switch, which works on the search screen too.
+	blocksShort  []key.Binding
+	blocksGroups []uiscreen.KeyGroup
+	notify       key.Binding
 	typing       bool // keys go into a text field, where q is a letter
 	formFilter   bool // the type filter takes the keys
 	formField    searchform.Field
 	tableFilter  bool // a table's filter takes the keys (after /)
 	noRows       bool // the search found nothing: enter takes an alternative, not a row
 	alts         bool // alternatives are listed
-	// The advisor screen's keys (ui/advisor), for where it is.
-	advisorShort, advisorFull []key.Binding
+	// The advisor screen's keys (ui/screen/advisor), for where it is.
+	advisorShort  []key.Binding
+	advisorGroups []keyGroup
 }
 
 func (h helpKeys) ShortHelp() []key.Binding {
@@ -87,7 +88,7 @@ func (h helpKeys) ShortHelp() []key.Binding {
 	if h.tableFilter {
 		// Keys go into the filter: enter keeps it (it does not buy), q is a letter.
 		if h.screen == screenBlocks {
-			return []key.Binding{h.blocksTable.ApplyFilter, h.blocksTable.ClearFilter, r.ForceQuit}
+			return append(h.blocksShort, r.ForceQuit)
 		}
 		return []key.Binding{h.table.ApplyFilter, h.table.ClearFilter, r.ForceQuit}
 	}
@@ -99,11 +100,7 @@ func (h helpKeys) ShortHelp() []key.Binding {
 		return append(h.advisorShort, h.screens.Search, r.Help, quit)
 	}
 	if h.screen == screenBlocks {
-		b, t := h.blocks, h.blocksTable
-		if h.blocksDetail {
-			return []key.Binding{b.Scroll.Line, b.Scroll.Page, r.Back, b.Pane, b.Extend, b.Launch, b.Refresh, b.CopyID, b.Open, h.screens.Search, r.Help, r.Quit}
-		}
-		return []key.Binding{b.Details, b.Extend, b.Launch, b.Refresh, t.Filter, t.SortAny, b.CopyID, b.Open, h.screens.Search, r.Help, r.Quit}
+		return append(h.blocksShort, h.screens.Search, r.Help, r.Quit)
 	}
 	switch h.focus {
 	case paneForm:
@@ -151,41 +148,33 @@ func (h helpKeys) FullHelp() [][]key.Binding {
 	groups := h.groups()
 	out := make([][]key.Binding, len(groups))
 	for i, g := range groups {
-		out[i] = g.keys
+		out[i] = g.Keys
 	}
 	return out
 }
 
-type keyGroup struct {
-	title string
-	keys  []key.Binding
-}
+type keyGroup = uiscreen.KeyGroup
 
 // groups is every key, by what it acts on, for the help screen.
 func (h helpKeys) groups() []keyGroup {
 	r, f, t := h.root, h.form, h.table
-	s, b, bt := h.screens, h.blocks, h.blocksTable
-	blockGroups := []keyGroup{
-		{"Screens", []key.Binding{s.Search, s.Blocks, advisorScreenKey, s.Next, s.Prev}},
-		{"Blocks screen", []key.Binding{b.Details, b.Pane, b.Refresh, b.Extend, b.Launch, b.CopyID, b.CopyBlockID, b.Open, b.Notify, bt.Filter}},
-		{"Sort blocks (again reverses)", bt.Sort[:]},
-		{"Block detail (focused) scrolls", []key.Binding{b.Scroll.Line, b.Scroll.Page, b.Scroll.Half, b.Scroll.Ends}},
-	}
+	s := h.screens
+	blockGroups := append([]keyGroup{{Title: "Screens", Keys: []key.Binding{s.Search, s.Blocks, advisorScreenKey, s.Next, s.Prev}}}, h.blocksGroups...)
 	if h.screen == screenAdvisor {
-		return append([]keyGroup{{"Advisor screen", h.advisorFull}}, append(blockGroups[:1:1], keyGroup{"Everywhere", []key.Binding{r.Help, r.Quit, r.ForceQuit}})...)
+		return append(h.advisorGroups, append(blockGroups[:1:1], keyGroup{Title: "Everywhere", Keys: []key.Binding{r.Help, r.Quit, r.ForceQuit}})...)
 	}
 	if h.screen == screenBlocks {
-		return append(blockGroups, keyGroup{"Moving", []key.Binding{t.Up, t.Down, t.PageUp, t.PageDown, t.HalfUp, t.HalfDown, t.Top, t.Bottom}},
-			keyGroup{"Everywhere", []key.Binding{r.Help, r.Quit, r.ForceQuit, r.Back}})
+		return append(blockGroups, keyGroup{Title: "Moving", Keys: []key.Binding{t.Up, t.Down, t.PageUp, t.PageDown, t.HalfUp, t.HalfDown, t.Top, t.Bottom}},
+			keyGroup{Title: "Everywhere", Keys: []key.Binding{r.Help, r.Quit, r.ForceQuit, r.Back}})
 	}
 	return append([]keyGroup{
-		{"Everywhere", []key.Binding{r.Help, r.Quit, r.ForceQuit, r.NextPane, r.PrevPane, r.Back, r.Rerun}},
-		{"Search form", []key.Binding{r.Search, f.Next, f.Prev, f.Up, f.Down, f.Toggle, f.Step, f.Inc, f.Dec, f.Filter, f.AllRegions, f.ClearFilter}},
-		{"Offerings and detail", []key.Binding{r.Buy, r.Open, r.Copy, r.CopyPurchase, r.Probe, r.TakeAlternative, r.Watch, b.Notify, r.Export}},
-		{"Prices", []key.Binding{r.Chart, t.Mark, r.Compare}},
-		{"Moving", []key.Binding{t.Up, t.Down, t.PageUp, t.PageDown, t.HalfUp, t.HalfDown, t.Top, t.Bottom}},
-		{"Detail pane (focused) scrolls", []key.Binding{h.detail.Line, h.detail.Page, h.detail.Half, h.detail.Ends}},
-		{"Filter", []key.Binding{t.Filter, t.ApplyFilter, t.ClearFilter}},
-		{"Sort (again reverses)", t.Sort[:]},
+		{Title: "Everywhere", Keys: []key.Binding{r.Help, r.Quit, r.ForceQuit, r.NextPane, r.PrevPane, r.Back, r.Rerun}},
+		{Title: "Search form", Keys: []key.Binding{r.Search, f.Next, f.Prev, f.Up, f.Down, f.Toggle, f.Step, f.Inc, f.Dec, f.Filter, f.AllRegions, f.ClearFilter}},
+		{Title: "Offerings and detail", Keys: []key.Binding{r.Buy, r.Open, r.Copy, r.CopyPurchase, r.Probe, r.TakeAlternative, r.Watch, h.notify, r.Export}},
+		{Title: "Prices", Keys: []key.Binding{r.Chart, t.Mark, r.Compare}},
+		{Title: "Moving", Keys: []key.Binding{t.Up, t.Down, t.PageUp, t.PageDown, t.HalfUp, t.HalfDown, t.Top, t.Bottom}},
+		{Title: "Detail pane (focused) scrolls", Keys: []key.Binding{h.detail.Line, h.detail.Page, h.detail.Half, h.detail.Ends}},
+		{Title: "Filter", Keys: []key.Binding{t.Filter, t.ApplyFilter, t.ClearFilter}},
+		{Title: "Sort (again reverses)", Keys: t.Sort[:]},
 	}, blockGroups...)
 }

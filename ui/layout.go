@@ -1,12 +1,14 @@
 package ui
 
+import uiscreen "github.com/gpublock/gpublock/ui/screen"
+
 // The smallest terminal the UI draws in; below it a message asks for a larger one.
 const (
 	minWidth  = 60
 	minHeight = 16
 	// wideWidth is where the form and the results sit side by side.
-	wideWidth  = 120
-	wideHeight = 30
+	wideWidth  = uiscreen.WideWidth
+	wideHeight = uiscreen.WideHeight
 )
 
 type rect struct{ w, h int }

@@ -32,7 +32,7 @@ func (m Model) onMouse(msg tea.MouseMsg) Model {
 	case screenSearch:
 		return m.searchMouse(msg, l)
 	case screenBlocks:
-		return m.blocksMouse(msg, l)
+		m, _ = m.updateBlocks(msg)
 	}
 	return m
 }
@@ -80,32 +80,6 @@ func (m Model) searchMouse(msg tea.MouseMsg, l layout) Model {
 		}
 		if pg, ok := m.detailPage(l.detail.w-2, l.detail.h-2); ok {
 			m.detailScroll = m.detailScroll.Wheel(table.WheelDelta(wheel), pg)
-		}
-	}
-	return m
-}
-
-func (m Model) blocksMouse(msg tea.MouseMsg, l layout) Model {
-	p := msg.Mouse()
-	r := m.blocksLayout()
-	if x, y, ok := inside(p.X, p.Y, 0, l.headerH, r.table); ok {
-		if m.blocks.table.Len() == 0 || m.connectErr != nil || !m.blocks.loaded {
-			return m
-		}
-		// The table is drawn after the status line and the regions' problems, in the
-		// height blocksTableView gives it.
-		w, h := r.table.w-2, r.table.h-2
-		before := 1 + len(m.blocksProblemLines(w))
-		m.blocks.table, _ = m.blocks.table.Mouse(msg, x-1, y-1-before, w, blocksTableRows(h, before))
-		return m
-	}
-	if _, _, ok := inside(p.X, p.Y, 0, l.headerH+r.table.h, r.detail); ok {
-		wheel, isWheel := msg.(tea.MouseWheelMsg)
-		if !isWheel {
-			return m
-		}
-		if pg, ok := m.blockDetailPage(r.detail.w-2, r.detail.h-2); ok {
-			m.blocks.scroll = m.blocks.scroll.Wheel(table.WheelDelta(wheel), pg)
 		}
 	}
 	return m

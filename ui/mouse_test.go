@@ -117,7 +117,7 @@ func TestMouseWheelScrollsTheDetail(t *testing.T) {
 // block's detail scrolls it.
 func TestMouseOnTheBlocksScreen(t *testing.T) {
 	m := loadedBlocks(t, 220, 50)
-	sel, _ := m.blocks.table.Selected()
+	sel, _ := m.blocks.Table().Selected()
 	var target string
 	for _, b := range longBlocks(6) {
 		if b.ReservationID != sel.ReservationID {
@@ -126,31 +126,31 @@ func TestMouseOnTheBlocksScreen(t *testing.T) {
 	}
 	x, y := findOnScreen(t, m, target, 0)
 	m = update(m, click(x, y))
-	if got, _ := m.blocks.table.Selected(); got.ReservationID != target {
+	if got, _ := m.blocks.Table().Selected(); got.ReservationID != target {
 		t.Fatalf("a click on the row of %s selected %s", target, got.ReservationID)
 	}
-	at := m.blocks.table.Cursor()
+	at := m.blocks.Table().Cursor()
 	m = update(m, wheel(x, y, false))
-	if m.blocks.table.Cursor() != max(0, at-1) {
-		t.Errorf("a notch up from %d put the cursor on %d", at, m.blocks.table.Cursor())
+	if m.blocks.Table().Cursor() != max(0, at-1) {
+		t.Errorf("a notch up from %d put the cursor on %d", at, m.blocks.Table().Cursor())
 	}
 	hx, hy := findOnScreen(t, m, "Reservation", 0)
 	m = update(m, click(hx, hy))
-	if c, _ := m.blocks.table.Sort(); c != blockcols.ColID {
+	if c, _ := m.blocks.Table().Sort(); c != blockcols.ColID {
 		t.Errorf("a click on the Reservation title sorted by %v", c)
 	}
 
 	m = loadedBlocks(t, 160, 34)
 	p := m.blocksPage(t)
-	r := m.blocksLayout()
-	if p.Lines() <= r.detail.h-2 {
-		t.Fatalf("the block's detail has %d lines for %d; the test needs it longer", p.Lines(), r.detail.h-2)
+	tableR, detailR := m.blocksNow().Panes()
+	if p.Lines() <= detailR.H-2 {
+		t.Fatalf("the block's detail has %d lines for %d; the test needs it longer", p.Lines(), detailR.H-2)
 	}
-	dy := m.layout().headerH + r.table.h + 2
-	cursor := m.blocks.table.Cursor()
+	dy := m.layout().headerH + tableR.H + 2
+	cursor := m.blocks.Table().Cursor()
 	m = update(m, wheel(5, dy, true))
-	if top := m.blocks.scroll.Top(p); top != 1 || m.blocks.table.Cursor() != cursor {
-		t.Errorf("a notch over the detail: its top %d, the table's cursor %d (was %d)", top, m.blocks.table.Cursor(), cursor)
+	if top := m.blocks.Scroll().Top(p); top != 1 || m.blocks.Table().Cursor() != cursor {
+		t.Errorf("a notch over the detail: its top %d, the table's cursor %d (was %d)", top, m.blocks.Table().Cursor(), cursor)
 	}
 }
 
@@ -175,9 +175,9 @@ func TestNoMouse(t *testing.T) {
 	}
 
 	m = blocksStates(update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48}))["extend choose"]
-	before, choice := m.blocks.table.Cursor(), m.dialog.(extendDialog).choice
+	before, choice := m.blocks.Table().Cursor(), m.dialog.(extendDialog).choice
 	m = update(m, wheel(5, 6, true), click(20, 10))
-	if m.blocks.table.Cursor() != before || m.dialog.(extendDialog).choice != choice {
+	if m.blocks.Table().Cursor() != before || m.dialog.(extendDialog).choice != choice {
 		t.Error("the mouse moved the table or the dialog's choice under a dialog")
 	}
 }

@@ -180,7 +180,7 @@ func TestReservationsPlanAndBlock(t *testing.T) {
 			opts := testOptions(b)
 			opts.Now = func() time.Time { return at }
 			m := update(New(opts), altKey('2'))
-			m = update(m, blocksMsg{id: m.blocks.id, list: list}, tea.WindowSizeMsg{Width: size.w, Height: size.h})
+			m = update(m, blocksMsg{ID: m.blocks.ListingID(), List: list}, tea.WindowSizeMsg{Width: size.w, Height: size.h})
 			view := requestIDRE.ReplaceAllString(ansi.Strip(m.View().Content), "gpb-REQUEST-ID")
 			if !strings.Contains(view, "ml.p5.48xlarge ×") || !strings.Contains(view, " p5.48xlarge ×") || !strings.Contains(view, "Reservations") {
 				t.Errorf("the screen lacks the plan or the block:\n%s", view)
@@ -189,7 +189,7 @@ func TestReservationsPlanAndBlock(t *testing.T) {
 
 			// The plan's detail, whichever row it is on.
 			for i := 0; i < 2; i++ {
-				if sel, ok := m.blocks.table.Selected(); ok && sel.Source == model.SourceTrainingPlan {
+				if sel, ok := m.blocks.Table().Selected(); ok && sel.Source == model.SourceTrainingPlan {
 					break
 				}
 				m = update(m, keyMsg("j"))

@@ -70,19 +70,10 @@ type purchasedMsg struct {
 // openPurchase opens the purchase dialog on the selected offering.
 func (m Model) openPurchase() (tea.Model, tea.Cmd) {
 	o, ok := m.table.Selected()
-	switch {
-	case !ok:
-		return m, nil
-	case m.pc.ReadOnly:
-		m.flash = "Read-only: nothing can be bought."
-		return m, nil
-	case m.pc.Backend == nil:
-		m.flash = "Not connected, so nothing can be bought."
+	if !ok {
 		return m, nil
 	}
-	d, cmd := newPurchaseDialog(m.actionEnv(), o)
-	m.dialog = d
-	return m, cmd
+	return m.openPurchaseOf(o)
 }
 
 // onRootMsg does what a dialog asks of the root.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/components/text"
+	uiscreen "github.com/gpublock/gpublock/ui/screen"
 )
 
 // resultsView is the inside of the results pane: the progress of the search, the region
@@ -280,9 +281,4 @@ func (m Model) emptyView(w int) []string {
 	return lines
 }
 
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}
+func plural(n int, word string) string { return uiscreen.Plural(n, word) }

@@ -1,15 +1,17 @@
 package ui
 
-// screenID names a screen of the program: the search, and the blocks (ui/blocks.go). Each
-// has its state in Model, a case in Model.handleKey (searchKey, blocksKey) and a case in
-// Model.render (searchBody, blocksBody); 1, 2, [ and ] switch between them where keys are not
-// text, alt+1 and alt+2 from anywhere. The header, the footer, the help dialog, the clock,
-// the identity and the dialog slot are the root's and serve every screen.
+// screenID names a screen of the program: the search (the root's own panes, ui/search*.go),
+// the blocks (ui/screen/blocks) and the advisor (ui/screen/advisor). The blocks and the
+// advisor are packages of their own on the shared program.Context; the root routes keys to
+// the one shown (Model.handleKey) and draws it in the body (Model.render). 1, 2, 3, [ and ]
+// switch between them where keys are not text, alt+1… from anywhere. The header, the
+// footer, the help dialog, the clock, the identity and the dialog slot are the root's and
+// serve every screen.
 type screenID int
 
 const (
 	screenSearch  screenID = iota
-	screenBlocks           // ui/blocks.go: every block, its warnings and countdowns
-	screenAdvisor          // ui/advisorscreen.go: which capacity to buy for a job
+	screenBlocks           // ui/screen/blocks: every block, its warnings and countdowns
+	screenAdvisor          // ui/screen/advisor: which capacity to buy for a job
 	numScreens
 )

@@ -29,7 +29,7 @@ func (m Model) searchPaneKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		switch {
 		case keyIs(k, keys.Watch):
 			return m.toggleWatch()
-		case keyIs(k, m.blocksKeys.Notify):
+		case keyIs(k, m.blocks.KeyMap().Notify):
 			return m.toggleNotify()
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/ui/components/detail"
 	"github.com/gpublock/gpublock/ui/components/text"
+	uiscreen "github.com/gpublock/gpublock/ui/screen"
 )
 
 // View draws the screen. It is a pure function of the model.
@@ -42,7 +43,7 @@ func (m Model) render() string {
 	case screenSearch:
 		body = m.searchBody(l)
 	case screenBlocks:
-		body = m.blocksBody()
+		body = m.blocksNow().View()
 	case screenAdvisor:
 		body = m.advisorBody()
 	}
@@ -132,14 +133,21 @@ func (m Model) headerView() string {
 	return ansi.Truncate(left+strings.Repeat(" ", gap)+clock, m.pc.Width, "")
 }
 
-func regionList(rs []string) string {
-	switch {
-	case len(rs) == 0:
-		return "no region"
-	case len(rs) <= 2:
-		return strings.Join(rs, ", ")
+func regionList(rs []string) string { return uiscreen.RegionList(rs) }
+
+// warningBadge is the header's count of the blocks' warnings, on every screen: red when one
+// is red.
+func (m Model) warningBadge() string {
+	n, red := m.blocks.Warnings()
+	if n == 0 {
+		return ""
 	}
-	return fmt.Sprintf("%d regions", len(rs))
+	style := m.pc.Theme.Warning
+	if red {
+		style = m.pc.Theme.Error
+	}
+	// Set off from the account after it, which would otherwise read "warnings account".
+	return style.Render("▲ "+plural(n, "warning")) + m.pc.Theme.Muted.Render(" · ")
 }
 
 // searchBody is the body of the search screen: its panes, side by side or stacked.
@@ -260,7 +268,7 @@ func (m Model) statusLine() string {
 	if _, own := dialogFooterLine(m.dialog); s == "" && !(m.dialog != nil && own) { // a dialog says what its keys do itself
 		style = th.Muted
 		switch {
-		case m.screen == screenBlocks && m.blocks.table.Filtering():
+		case m.screen == screenBlocks && m.blocks.Typing():
 			s = "Filtering: blocks matching every word stay · enter keeps the filter · esc clears it"
 		case m.screen == screenBlocks:
 			s = "" // the search's state is the search screen's
@@ -294,7 +302,7 @@ func (m Model) helpLine() string {
 func (m Model) helpKeys() helpKeys {
 	return helpKeys{root: m.keys, form: m.form.KeyMap(), table: m.table.KeyMap(), focus: m.focus,
 		detail: detail.NewKeyMap(m.table.KeyMap().Nav()), detailScrolls: m.focus == paneDetail && m.detailTab == tabDetail,
-		screen: m.screen, screens: m.screenKeys, blocks: m.blocksKeys, blocksTable: m.blocks.table.KeyMap(), blocksDetail: m.screen == screenBlocks && m.blocks.detail, typing: m.typing(), formFilter: m.focus == paneForm && m.form.Filtering(), formField: m.form.Focus(), tableFilter: m.typing() && (m.screen == screenBlocks || m.focus == paneResults),
+		screen: m.screen, screens: m.screenKeys, blocksShort: m.blocks.ShortHelp(), blocksGroups: m.blocks.HelpGroups(), notify: m.blocks.KeyMap().Notify, typing: m.typing(), formFilter: m.focus == paneForm && m.form.Filtering(), formField: m.form.Focus(), tableFilter: m.typing() && (m.screen == screenBlocks || m.focus == paneResults),
 		noRows: m.search.has && m.table.Len() == 0 && !m.table.Filtering() && m.table.FilterText() == "", alts: len(m.extra.alts) > 0,
-		advisorShort: m.advisor.ShortHelp(), advisorFull: m.advisor.FullHelp()}
+		advisorShort: m.advisor.ShortHelp(), advisorGroups: m.advisor.HelpGroups()}
 }

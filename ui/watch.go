@@ -10,6 +10,7 @@ import (
 
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/components/detail"
+	uiscreen "github.com/gpublock/gpublock/ui/screen"
 )
 
 // defaultWatchEvery is how often a watched search runs again when Options.WatchEvery is 0.
@@ -68,7 +69,7 @@ func (m Model) toggleWatch() (tea.Model, tea.Cmd) {
 	}
 	m.watch = watch{on: true, seen: map[string]bool{}, gen: m.watch.gen + 1}
 	bell := "offerings not seen before ring the bell (n turns notifications off)"
-	if m.blocks.notifyOff {
+	if m.blocks.NotifyOff() {
 		bell = "notifications are off (n turns them on): new offerings are only shown"
 	}
 	m.flash = fmt.Sprintf("Watching this search: it runs again every %s; %s · w stops.", every, bell)
@@ -208,10 +209,10 @@ func (m Model) roundDone() (tea.Model, tea.Cmd) {
 	}
 	news := newsSentence(fresh)
 	m.flash = "Watch: " + news + " since " + clockTime(m.watch.news.since) + "."
-	if m.blocks.notifyOff {
+	if m.blocks.NotifyOff() {
 		return m, next
 	}
-	return m, tea.Batch(next, ring(news))
+	return m, tea.Batch(next, uiscreen.Ring(news))
 }
 
 // replaceRows puts a round's answer in the table in place of the last one. The sort and the

@@ -1,7 +1,8 @@
 // Package advisor is the advisor screen: a form for a job, then every way of paying for it
 // (pricing/advisor's answer) ranked, with its reasons, a chart of cost against utilization
-// and a calendar of the next 8 weeks. Searches run in commands through a SearchFunc the
-// root hands over; Update does no I/O.
+// and a calendar of the next 8 weeks. Searches run in commands over the shared context's
+// backend (or a SearchFunc of the options); Update does no I/O. Buying is the root's
+// purchase dialog, asked for with screen.OpenPurchase.
 package advisor
 
 import (
@@ -17,7 +18,8 @@ import (
 	"github.com/gpublock/gpublock/pricing"
 	adv "github.com/gpublock/gpublock/pricing/advisor"
 	"github.com/gpublock/gpublock/ui/components/textfield"
-	"github.com/gpublock/gpublock/ui/theme"
+	"github.com/gpublock/gpublock/ui/program"
+	"github.com/gpublock/gpublock/ui/screen"
 )
 
 // Page is one page of a search: offerings of a region, or that region's failure.
@@ -30,9 +32,6 @@ type Page struct {
 // SearchFunc streams a search's pages; the channel is closed when the search is done or
 // ctx is cancelled. nil means there is no backend.
 type SearchFunc func(ctx context.Context, q model.Query) <-chan Page
-
-// BuyMsg asks the root to open the purchase dialog on a reserved option's offering.
-type BuyMsg struct{ Offering model.Offering }
 
 type mode int
 
@@ -58,22 +57,20 @@ type field struct {
 	hint        string
 }
 
-// Options configure the screen.
+// Options configure the screen; the theme, the clock, the time zone, read-only mode and the
+// backend are the shared context's.
 type Options struct {
-	Theme    theme.Theme
-	Now      func() time.Time
-	Catalog  *pricing.Catalog
-	Search   SearchFunc
-	Context  context.Context
-	Region   string // the default region
-	ReadOnly bool
-	Location *time.Location // the local time shown beside UTC; nil: UTC only
+	Catalog *pricing.Catalog
+	// Search, when set, is searched instead of the context's backend (tests).
+	Search SearchFunc
+	Region string // the default region
 }
 
 // Model is the screen's state.
 type Model struct {
+	pc     *program.Context
 	opts   Options
-	th     theme.Theme
+	area   screen.Area
 	keys   KeyMap
 	fields []field
 	focus  int
@@ -95,21 +92,16 @@ type Model struct {
 	cal      calCursor
 }
 
-// New builds the screen with a form for an 8-accelerator, 48-hour H100 job.
-func New(o Options) Model {
-	if o.Now == nil {
-		o.Now = time.Now
-	}
-	if o.Context == nil {
-		o.Context = context.Background()
-	}
+// New builds the screen on the root's context, with a form for an 8-accelerator, 48-hour
+// H100 job.
+func New(pc *program.Context, o Options) Model {
 	if o.Region == "" {
 		o.Region = "us-east-1"
 	}
 	text := func(label, flag, v, hint string) field {
 		return field{label: label, flag: flag, input: textfield.New(v), hint: hint}
 	}
-	m := Model{opts: o, th: o.Theme, keys: DefaultKeyMap(o.ReadOnly), fields: []field{
+	m := Model{pc: pc, opts: o, keys: DefaultKeyMap(pc.ReadOnly), fields: []field{
 		text("Type or class", "type", "p5.48xlarge", "a type, or H100, any H200-class…"),
 		text("Instances", "instances", "1", "or leave empty and give accelerators"),
 		text("Accelerators", "accelerators", "", "for a class: types get the instances that hold them"),
@@ -125,6 +117,9 @@ func New(o Options) Model {
 	}}
 	return m
 }
+
+// Init starts nothing: the screen searches when the form is sent.
+func (m Model) Init() tea.Cmd { return nil }
 
 // Typing reports whether keys go into a text field (q and digits are letters there).
 func (m Model) Typing() bool { return m.mode == modeForm && !m.fields[m.focus].boolean }
@@ -212,7 +207,7 @@ func startSearch(ctx context.Context, run int, search SearchFunc, q model.Query)
 
 // start reads the form and starts the job's searches.
 func (m Model) start() (Model, tea.Cmd) {
-	now := m.opts.Now().UTC()
+	now := m.pc.Now().UTC()
 	j, err := m.jobFromForm(now)
 	if err != nil {
 		m.err = err.Error()
@@ -232,12 +227,12 @@ func (m Model) start() (Model, tea.Cmd) {
 			qs = append(qs, q)
 		}
 	}
-	if len(qs) > 0 && m.opts.Search == nil {
+	if len(qs) > 0 && m.search() == nil {
 		m.err = "Not connected: nothing can be searched."
 		m.recompute()
 		return m, nil
 	}
-	m.ctx, m.cancel = context.WithCancel(m.opts.Context)
+	m.ctx, m.cancel = context.WithCancel(m.pc.Ctx)
 	m.nearby = false
 	m.searched = map[adv.Source]bool{}
 	for _, q := range qs {
@@ -256,7 +251,7 @@ func (m Model) start() (Model, tea.Cmd) {
 func (m *Model) searchAll(qs []model.Query) tea.Cmd {
 	var cmds []tea.Cmd
 	for _, q := range qs {
-		cmds = append(cmds, startSearch(m.ctx, m.run, m.opts.Search, q))
+		cmds = append(cmds, startSearch(m.ctx, m.run, m.search(), q))
 	}
 	m.pending += len(qs)
 	return tea.Batch(cmds...)
@@ -264,7 +259,7 @@ func (m *Model) searchAll(qs []model.Query) tea.Cmd {
 
 // recompute asks pricing/advisor again with what has arrived so far.
 func (m *Model) recompute() {
-	in := adv.Inputs{Catalog: m.opts.Catalog, Offerings: m.offers, Searched: m.searched, Now: m.opts.Now().UTC()}
+	in := adv.Inputs{Catalog: m.opts.Catalog, Offerings: m.offers, Searched: m.searched, Now: m.pc.Now().UTC()}
 	a, err := adv.Advise(m.job, in)
 	if err != nil {
 		m.err, m.advice = err.Error(), nil
@@ -294,7 +289,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			m.cancel()
 			return m, nil
 		}
-		found := m.opts.Now().UTC()
+		found := m.pc.Now().UTC()
 		for _, o := range msg.page.Offerings {
 			m.offers = append(m.offers, adv.Offering{Source: adv.SourceOf(o.Source), Offering: o, Found: found})
 		}
@@ -340,7 +335,7 @@ func (m Model) key(k tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m.start()
 	case m.tab == tabCalendar && keyIs(k, km.Buy):
 		if off, ok := m.CalendarOffering(); ok {
-			return m, func() tea.Msg { return BuyMsg{Offering: off} }
+			return m, func() tea.Msg { return screen.OpenPurchase{Offering: off} }
 		}
 	case m.tab == tabCalendar:
 		m.cal = m.calKey(k)
@@ -353,7 +348,7 @@ func (m Model) key(k tea.KeyPressMsg) (Model, tea.Cmd) {
 	case keyIs(k, km.Buy):
 		if o, ok := m.Selected(); ok && o.Offering != nil {
 			off := o.Offering.Offering
-			return m, func() tea.Msg { return BuyMsg{Offering: off} }
+			return m, func() tea.Msg { return screen.OpenPurchase{Offering: off} }
 		}
 	}
 	return m, nil
@@ -374,6 +369,14 @@ func Owns(msg tea.Msg) bool {
 	return ok
 }
 
-// SetSearch sets the search the next run uses: the root's backend can connect after the
-// screen is built.
-func (m *Model) SetSearch(s SearchFunc) { m.opts.Search = s }
+// search is what the next run searches: the options', or the context's backend as it is
+// now (it may connect after the screen was built); nil without either.
+func (m Model) search() SearchFunc {
+	if m.opts.Search != nil {
+		return m.opts.Search
+	}
+	return searchOver(m.pc.Backend)
+}
+
+// SetArea is where the screen is drawn.
+func (m *Model) SetArea(a screen.Area) { m.area = a }

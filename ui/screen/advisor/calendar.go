@@ -27,7 +27,7 @@ type calCell struct {
 // calendar groups the search's offerings by region and UTC start day, keeping each day's
 // cheapest per accelerator-hour.
 func (m Model) calendar() (regions []string, days time.Time, cells map[string][]calCell) {
-	start := m.opts.Now().UTC().Truncate(24 * time.Hour)
+	start := m.pc.Now().UTC().Truncate(24 * time.Hour)
 	regions = append(regions, m.job.Regions...)
 	sort.Strings(regions)
 	cells = map[string][]calCell{}
@@ -62,12 +62,12 @@ func level(rate, lo, hi model.Money) int {
 }
 
 func (m Model) levelStyles() []lipgloss.Style {
-	th := m.th
+	th := m.pc.Theme
 	return []lipgloss.Style{th.OK, th.Accent, th.Warning, th.Error}
 }
 
 func (m Model) calendarLines(width, height int) []string {
-	th := m.th
+	th := m.pc.Theme
 	regions, start, cells := m.calendar()
 	if len(regions) == 0 {
 		return []string{th.Muted.Render("no regions to show")}
@@ -160,11 +160,11 @@ func (m Model) calCellText(regions []string, start time.Time, cells map[string][
 	day := start.AddDate(0, 0, cur.day)
 	c := cells[r][cur.day]
 	if !c.ok {
-		return m.th.Muted.Render(fmt.Sprintf("%s %s: no offering starts that day", r, day.Format("Mon Jan 02")))
+		return m.pc.Theme.Muted.Render(fmt.Sprintf("%s %s: no offering starts that day", r, day.Format("Mon Jan 02")))
 	}
 	o := c.offering
 	at := o.Start.UTC().Format("15:04 UTC")
-	if loc := m.opts.Location; loc != nil && loc != time.UTC {
+	if loc := m.pc.Location; loc != nil && loc != time.UTC {
 		if l := o.Start.In(loc).Format("15:04 MST"); l != o.Start.UTC().Format("15:04 MST") {
 			at += " (" + l + ")"
 		}

@@ -1,6 +1,10 @@
 package advisor
 
-import "charm.land/bubbles/v2/key"
+import (
+	"charm.land/bubbles/v2/key"
+
+	"github.com/gpublock/gpublock/ui/screen"
+)
 
 // KeyMap is the advisor screen's keys; it feeds help.
 type KeyMap struct {
@@ -51,7 +55,22 @@ func (m Model) ShortHelp() []key.Binding {
 }
 
 // FullHelp is every key of the screen, for the help dialog.
-func (m Model) FullHelp() []key.Binding {
-	k := m.keys
+func (m Model) FullHelp() []key.Binding { return m.keys.all() }
+
+func (k KeyMap) all() []key.Binding {
 	return []key.Binding{k.Run, k.Next, k.Prev, k.Toggle, k.Up, k.Down, k.Buy, k.Edit, k.View, k.Rerun, k.Left, k.Right}
+}
+
+// ShortHelp and FullHelp make the key map a help.KeyMap, as the blocks screen's is.
+func (k KeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Run, k.Buy, k.View, k.Edit, k.Rerun}
+}
+func (k KeyMap) FullHelp() [][]key.Binding { return [][]key.Binding{k.all()} }
+
+// KeyMap is the screen's keys.
+func (m Model) KeyMap() KeyMap { return m.keys }
+
+// HelpGroups are the screen's keys for the help screen, titled.
+func (m Model) HelpGroups() []screen.KeyGroup {
+	return []screen.KeyGroup{{Title: "Advisor screen", Keys: m.FullHelp()}}
 }

@@ -9,8 +9,9 @@ import (
 	adv "github.com/gpublock/gpublock/pricing/advisor"
 )
 
-// View draws the screen in width × height cells.
-func (m Model) View(width, height int) string {
+// View draws the screen in its area.
+func (m Model) View() string {
+	width, height := m.area.Width, m.area.Height
 	if width <= 0 || height <= 0 {
 		return ""
 	}
@@ -33,7 +34,7 @@ func (m Model) View(width, height int) string {
 }
 
 func (m Model) formLines(width int) []string {
-	th := m.th
+	th := m.pc.Theme
 	out := []string{th.Focused.Render("Advisor") + th.Muted.Render(" · what should we buy for this job? Nothing is bought here."), ""}
 	lw := 15
 	for i, f := range m.fields {
@@ -90,7 +91,7 @@ func statusMark(c adv.Cells) string {
 }
 
 func (m Model) resultLines(width, height int) []string {
-	th := m.th
+	th := m.pc.Theme
 	var out []string
 	out = append(out, th.Header.Render(adv.JobLine(m.job)))
 	out = append(out, m.statusText())
@@ -129,10 +130,10 @@ func (m Model) resultLines(width, height int) []string {
 	}
 	if o, ok := m.Selected(); ok && m.tab != tabCalendar {
 		var d []string
-		for _, l := range adv.Details(o, m.opts.Now()) {
+		for _, l := range adv.Details(o, m.pc.Now()) {
 			d = append(d, wrap(l, width-2)...)
 		}
-		if o.Offering != nil && !m.opts.ReadOnly {
+		if o.Offering != nil && !m.pc.ReadOnly {
 			d = append([]string{"enter opens the purchase dialog on this offering"}, d...)
 		}
 		if len(d) > detailN {
@@ -166,7 +167,7 @@ func (m Model) resultLines(width, height int) []string {
 }
 
 func (m Model) statusText() string {
-	th := m.th
+	th := m.pc.Theme
 	n := len(m.offers)
 	offerings := fmt.Sprintf("%d offering%s", n, map[bool]string{true: "s"}[n != 1])
 	var s string
@@ -194,12 +195,12 @@ func (m Model) tabLine(width int) string {
 	var parts []string
 	for i, n := range names {
 		if tab(i) == m.tab {
-			parts = append(parts, m.th.Focused.Render("["+n+"]"))
+			parts = append(parts, m.pc.Theme.Focused.Render("["+n+"]"))
 		} else {
-			parts = append(parts, m.th.Muted.Render(" "+n+" "))
+			parts = append(parts, m.pc.Theme.Muted.Render(" "+n+" "))
 		}
 	}
-	return strings.Join(parts, " ") + m.th.Muted.Render("  v switches")
+	return strings.Join(parts, " ") + m.pc.Theme.Muted.Render("  v switches")
 }
 
 func wrap(s string, width int) []string {

@@ -10,6 +10,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/program"
+	"github.com/gpublock/gpublock/ui/screen"
 	"github.com/gpublock/gpublock/ui/theme"
 )
 
@@ -57,7 +59,7 @@ func run(m Model, cmd tea.Cmd) Model {
 
 func TestRunStreamsAndDedupes(t *testing.T) {
 	calls := 0
-	m := New(Options{Theme: theme.New(false), Now: func() time.Time { return now }, Search: search(&calls)})
+	m := New(testContext(), Options{Search: search(&calls)})
 	m, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
 	if !m.Running() || m.mode != modeResults {
 		t.Fatal("enter did not start the searches")
@@ -78,7 +80,7 @@ func TestRunStreamsAndDedupes(t *testing.T) {
 	if cmd == nil {
 		t.Fatal("no command")
 	}
-	if b, ok := cmd().(BuyMsg); !ok || b.Offering.ID != "cb-2" {
+	if b, ok := cmd().(screen.OpenPurchase); !ok || b.Offering.ID != "cb-2" {
 		t.Errorf("enter gave %#v", cmd())
 	}
 	// the calendar's cursor on day 9 names it
@@ -90,7 +92,7 @@ func TestRunStreamsAndDedupes(t *testing.T) {
 	if off, ok := m.CalendarOffering(); !ok || off.ID != "cb-2" {
 		t.Errorf("calendar cursor on %+v", off)
 	}
-	view := ansi.Strip(m.View(80, 24))
+	view := ansi.Strip(viewAt(m, 80, 24))
 	if !strings.Contains(view, "us-east-1 Thu Dec 10: 1 × p5.48xlarge in us-east-1a") {
 		t.Errorf("the calendar does not name the offering:\n%s", view)
 	}
@@ -99,7 +101,7 @@ func TestRunStreamsAndDedupes(t *testing.T) {
 // Pages of an earlier run are dropped once the job is run again.
 func TestStalePagesDropped(t *testing.T) {
 	calls := 0
-	m := New(Options{Theme: theme.New(false), Now: func() time.Time { return now }, Search: search(&calls)})
+	m := New(testContext(), Options{Search: search(&calls)})
 	m, first := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
 	m, _ = m.Update(tea.KeyPressMsg{Code: 'r', Text: "r"})
 	m = run(m, first)
@@ -109,10 +111,10 @@ func TestStalePagesDropped(t *testing.T) {
 }
 
 func TestNotConnected(t *testing.T) {
-	m := New(Options{Theme: theme.New(false), Now: func() time.Time { return now }})
+	m := New(testContext(), Options{})
 	m, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
-	if cmd != nil || !strings.Contains(ansi.Strip(m.View(80, 24)), "Not connected") {
-		t.Errorf("view:\n%s", ansi.Strip(m.View(80, 24)))
+	if cmd != nil || !strings.Contains(ansi.Strip(viewAt(m, 80, 24)), "Not connected") {
+		t.Errorf("view:\n%s", ansi.Strip(viewAt(m, 80, 24)))
 	}
 }
 
@@ -120,7 +122,7 @@ func TestNotConnected(t *testing.T) {
 // finds under the Capacity Block, which stays ruled out.
 func TestNearbyCounts(t *testing.T) {
 	var counts []int
-	m := New(Options{Theme: theme.New(false), Now: func() time.Time { return now }, Search: func(ctx context.Context, q model.Query) <-chan Page {
+	m := New(testContext(), Options{Search: func(ctx context.Context, q model.Query) <-chan Page {
 		counts = append(counts, q.Count)
 		ch := make(chan Page, 1)
 		if q.Count == 2 {
@@ -148,7 +150,7 @@ func TestSageMakerJobSearchesTrainingPlans(t *testing.T) {
 	var qs []model.Query
 	plan := offering("tpo-1", 2, "2300")
 	plan.Source, plan.InstanceType = model.SourceTrainingPlan, "ml.p5.48xlarge"
-	m := New(Options{Theme: theme.New(false), Now: func() time.Time { return now }, Search: func(ctx context.Context, q model.Query) <-chan Page {
+	m := New(testContext(), Options{Search: func(ctx context.Context, q model.Query) <-chan Page {
 		qs = append(qs, q)
 		ch := make(chan Page, 1)
 		ch <- Page{Region: "us-east-1", Offerings: []model.Offering{plan}}
@@ -184,5 +186,35 @@ func TestSageMakerJobSearchesTrainingPlans(t *testing.T) {
 	}
 	if v := ansi.Strip(m.statusText()); strings.Contains(v, "Training Plans: not searched") || !strings.Contains(v, "Capacity Blocks: not searched") {
 		t.Errorf("status %q", v)
+	}
+}
+
+// testContext is the root's shared context as the tests' screens get it: the fixed clock, no
+// backend (the tests' searches are their own).
+func testContext() *program.Context {
+	return &program.Context{Ctx: context.Background(), Theme: theme.New(false), Clock: program.NewClock(func() time.Time { return now }), Location: time.UTC}
+}
+
+func viewAt(m Model, w, h int) string {
+	m.SetArea(screen.Area{Width: w, Height: h})
+	return m.View()
+}
+
+// The screen's key map feeds help: every key the screen has is in its full help, and in its
+// one titled group; read-only mode takes buying out.
+func TestAdvisorKeyMapFeedsHelp(t *testing.T) {
+	m := New(testContext(), Options{})
+	full := m.KeyMap().FullHelp()
+	if len(full) != 1 || len(full[0]) != len(m.FullHelp()) {
+		t.Fatalf("full help %d groups, %d keys; want the screen's %d keys in one", len(full), len(full[0]), len(m.FullHelp()))
+	}
+	g := m.HelpGroups()
+	if len(g) != 1 || g[0].Title != "Advisor screen" || len(g[0].Keys) != len(m.FullHelp()) {
+		t.Errorf("help groups %+v", g)
+	}
+	pc := testContext()
+	pc.ReadOnly = true
+	if New(pc, Options{}).KeyMap().Buy.Enabled() {
+		t.Error("read-only: the buy key is enabled")
 	}
 }

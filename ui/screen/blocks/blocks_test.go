@@ -1,0 +1,166 @@
+package blocks
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/backend"
+	"github.com/gpublock/gpublock/ui/program"
+	"github.com/gpublock/gpublock/ui/screen"
+	"github.com/gpublock/gpublock/ui/theme"
+)
+
+var testNow = time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+
+func testContext(readOnly bool) *program.Context {
+	return &program.Context{Ctx: context.Background(), Theme: theme.New(false), ReadOnly: readOnly,
+		Clock: program.NewClock(func() time.Time { return testNow }), Location: time.UTC, Width: 160, Height: 48}
+}
+
+func press(m Model, k string) (Model, tea.Cmd) {
+	return m.Update(tea.KeyPressMsg{Code: []rune(k)[0], Text: k})
+}
+
+func listed(t *testing.T, readOnly bool, bs ...model.Block) Model {
+	t.Helper()
+	m := New(testContext(readOnly), Options{Visible: true})
+	m.SetArea(screen.Area{Top: 1, Width: 160, Height: 44})
+	m, _ = m.Update(ListedMsg{ID: m.ListingID(), List: backend.BlockList{Blocks: bs, Now: testNow}})
+	if m.Table().Len() != len(bs) {
+		t.Fatalf("the table holds %d blocks of %d", m.Table().Len(), len(bs))
+	}
+	return m
+}
+
+func block(id string, st model.BlockState) model.Block {
+	return model.Block{ReservationID: id, Region: "us-east-1", AvailabilityZone: "us-east-1a", InstanceType: "p5.48xlarge",
+		TotalCount: 1, State: st, Start: testNow.Add(-time.Hour), End: testNow.Add(30 * time.Hour)}
+}
+
+// The keys that scroll the detail and go between the panes are the blocks screen's, for
+// help and the footer: the table's moving keys and tab.
+func TestBlocksKeysNameDetailKeys(t *testing.T) {
+	km := DefaultKeyMap(false)
+	if h := km.Pane.Help(); h.Key != "tab" || !key.Matches(tea.KeyPressMsg{Code: tea.KeyTab}, km.Pane) || !key.Matches(tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}, km.Pane) {
+		t.Errorf("the pane key: %+v", h)
+	}
+	for _, c := range []struct {
+		k    tea.KeyPressMsg
+		want string
+	}{{tea.KeyPressMsg{Code: 'j', Text: "j"}, "scroll"}, {tea.KeyPressMsg{Code: tea.KeyPgDown}, "page"}, {tea.KeyPressMsg{Code: 'G', Text: "G"}, "end"}} {
+		found := false
+		for _, b := range []key.Binding{km.Scroll.Line, km.Scroll.Page, km.Scroll.Half, km.Scroll.Ends} {
+			if key.Matches(c.k, b) && strings.Contains(b.Help().Key+" "+b.Help().Desc, c.want) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s is not among the detail's scroll keys, or not named %q", c.k, c.want)
+		}
+	}
+}
+
+// e and l do not open the dialogs themselves: they ask the root, with the selected block;
+// a payment-failed block is not extended, and the screen says why at once.
+func TestBlocksAskForTheDialogs(t *testing.T) {
+	m := listed(t, false, block("cr-active", model.StateActive))
+	_, cmd := press(m, "e")
+	if cmd == nil {
+		t.Fatal("e asked for nothing")
+	}
+	if got, ok := cmd().(screen.OpenExtend); !ok || got.Block.ReservationID != "cr-active" {
+		t.Errorf("e asked for %#v", got)
+	}
+	_, cmd = press(m, "l")
+	if cmd == nil {
+		t.Fatal("l asked for nothing")
+	}
+	if got, ok := cmd().(screen.OpenLaunch); !ok || got.Block.ReservationID != "cr-active" {
+		t.Errorf("l asked for %#v", got)
+	}
+
+	failed := listed(t, false, block("cr-failed", model.StatePaymentFailed))
+	failed, cmd = press(failed, "e")
+	if cmd != nil {
+		t.Errorf("e on a payment-failed block asked for %v", cmd())
+	}
+	if got := failed.Flash().Apply(""); !strings.Contains(got, "cr-failed cannot be extended: its payment failed") {
+		t.Errorf("e on a payment-failed block says %q", got)
+	}
+
+	ro := listed(t, true, block("cr-active", model.StateActive))
+	if _, cmd := press(ro, "e"); cmd != nil {
+		t.Errorf("read-only: e asked for %v", cmd())
+	}
+	if _, cmd := press(ro, "l"); cmd != nil {
+		t.Errorf("read-only: l asked for %v", cmd())
+	}
+}
+
+// A listing older than the latest is dropped, and the end of a listing takes back the
+// announcement of r, and nothing else the status line says.
+func TestBlocksListingAnswers(t *testing.T) {
+	m := listed(t, false, block("cr-1", model.StateActive))
+	stale := ListedMsg{ID: m.ListingID() - 1, List: backend.BlockList{Now: testNow}}
+	if m, _ = m.Update(stale); m.Table().Len() != 1 {
+		t.Errorf("an older listing emptied the table: %d rows", m.Table().Len())
+	}
+	two := []model.Block{block("cr-1", model.StateActive), block("cr-2", model.StateScheduled)}
+	m, _ = m.Update(ListedMsg{ID: m.ListingID(), List: backend.BlockList{Blocks: two, Now: testNow}})
+	if m.Table().Len() != 2 {
+		t.Errorf("the latest listing shows %d rows, want 2", m.Table().Len())
+	}
+	if got := m.Flash().Apply(RefreshFlash); got != "" {
+		t.Errorf("after a listing the line still says %q", got)
+	}
+	if got := m.Flash().Apply("Copied."); got != "Copied." {
+		t.Errorf("a listing took back %q", got)
+	}
+}
+
+// A block a dialog read replaces its row, or is added; the header's count follows.
+func TestBlocksShowAndWarnings(t *testing.T) {
+	soon := block("cr-1", model.StateActive)
+	soon.End = testNow.Add(2 * time.Hour)
+	later := block("cr-0", model.StateScheduled)
+	later.Start, later.End = testNow.Add(10*24*time.Hour), testNow.Add(17*24*time.Hour)
+	m := listed(t, false, later)
+	if n, _ := m.Warnings(); n != 0 {
+		t.Fatalf("%d warnings for a block starting in 10 days", n)
+	}
+	m = m.Show(soon)
+	if m.Table().Len() != 2 {
+		t.Fatalf("a new block was not added: %d rows", m.Table().Len())
+	}
+	if n, _ := m.Warnings(); n != 1 {
+		t.Errorf("a block ending in 2 h gives %d warnings, want 1", n)
+	}
+	soon.State = model.StateExpired
+	soon.End = testNow.Add(-time.Hour)
+	if m = m.Show(soon); m.Table().Len() != 2 {
+		t.Errorf("a block read again was added twice: %d rows", m.Table().Len())
+	}
+	if n, _ := m.Warnings(); n != 0 {
+		t.Errorf("an expired block still warns: %d", n)
+	}
+}
+
+// Only the screen's own messages are its; keys and sizes are the root's to route.
+func TestBlocksOwns(t *testing.T) {
+	for _, msg := range []tea.Msg{ListedMsg{}, RefreshMsg{}, CheckMsg{}, OpenedMsg{}, tickMsg{}, timerMsg{}} {
+		if !Owns(msg) {
+			t.Errorf("%T is not owned", msg)
+		}
+	}
+	for _, msg := range []tea.Msg{tea.KeyPressMsg{}, tea.WindowSizeMsg{}, screen.OpenExtend{}} {
+		if Owns(msg) {
+			t.Errorf("%T is owned", msg)
+		}
+	}
+}

@@ -1,0 +1,403 @@
+// Package blocks is the blocks screen: every Capacity Block and training plan of the account,
+// their warnings and countdowns, a block's detail, and the keys that copy, open, extend and
+// launch. The list is loaded and refreshed whatever screen is shown, because the header
+// counts its warnings on every screen and the bell rings for them; the one-second countdown
+// tick runs only while it is visible. The extend and launch dialogs are the root's: the
+// screen asks for them with screen.OpenExtend and screen.OpenLaunch.
+package blocks
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/backend"
+	blockstable "github.com/gpublock/gpublock/ui/components/blocks"
+	"github.com/gpublock/gpublock/ui/components/pager"
+	"github.com/gpublock/gpublock/ui/program"
+	"github.com/gpublock/gpublock/ui/screen"
+)
+
+// defaultRefresh is how often the blocks are listed again when Options.Refresh is 0.
+const defaultRefresh = 30 * time.Second
+
+// RefreshFlash is said while r's listing runs, and taken back when it ends.
+const RefreshFlash = "Listing the blocks again…"
+
+// Options configure the screen.
+type Options struct {
+	// Refresh is how often the blocks are listed again (0: 30 s). NoNotify starts with the
+	// bell and the desktop notification (OSC 9) of new warnings off.
+	Refresh  time.Duration
+	NoNotify bool
+	// Regions narrows the listing to these regions (nil: every region that sells Capacity
+	// Blocks); WarnRules are the lead times of the warnings (zero: a day ahead); Notify,
+	// when set, delivers a new warning outside the terminal and returns what failed, in
+	// words safe to show; it is called in a command, never in Update.
+	Regions   []string
+	WarnRules model.WarnRules
+	Notify    func(ctx context.Context, b model.Block, w model.Warning, now time.Time) []string
+	// Visible: the program opens on this screen. Connecting: the backend is being opened,
+	// so nothing is listed until SetConnection says it is.
+	Visible    bool
+	Connecting bool
+}
+
+// Model is the blocks screen's state.
+type Model struct {
+	pc   *program.Context
+	opts Options
+	keys KeyMap
+
+	area       screen.Area
+	spin       string // the root's spinner, as drawn now
+	visible    bool
+	connecting bool
+	connectErr error
+	now        time.Time // the time shown, as of the last tick
+	flash      screen.Flash
+
+	table    blockstable.Model
+	list     []model.Block
+	loaded   bool // a listing arrived
+	loading  bool
+	id       int // of the latest listing; older answers are dropped
+	cancel   context.CancelFunc
+	err      error
+	problems []backend.BlockProblem
+	regions  []string  // of the latest listing
+	at       time.Time // backend time of the latest listing
+	timer    int       // generation of the auto-refresh timer; older ticks are dropped
+	ticking  bool      // the one-second tick is in flight
+	// detail: the block's detail has the focus (the moving keys scroll it); on narrow
+	// terminals it fills the body.
+	detail bool
+	scroll pager.Scroll // of the selected block's detail; another block's opens at its top
+	// notified holds every (block, warning) that has rung, so that each rings once.
+	notified  map[string]bool
+	notifyOff bool
+	fees      map[string]model.Money // of the latest listing
+	quiet     []string               // regions not listed this time (no blocks when last listed)
+}
+
+// ListedMsg is a listing's answer; ID is the listing's (ListingID when it was asked).
+type ListedMsg struct {
+	ID   int
+	List backend.BlockList
+	Err  error
+}
+
+// RefreshMsg asks for a listing now (after an extension, a purchase, a launch).
+type RefreshMsg struct{}
+
+// notifiedMsg is the outcome of delivering warnings outside the terminal.
+type notifiedMsg struct{ failures []string }
+
+// CheckMsg asks the screen to ring for the warnings that are new at its clock (the root's
+// minute tick moved it while the screen's own tick was not running).
+type CheckMsg struct{}
+
+// timerMsg is the auto-refresh; tickMsg the countdown's second.
+type timerMsg struct{ gen int }
+type tickMsg struct{}
+
+// OpenedMsg is the answer of the system opener.
+type OpenedMsg struct {
+	URL string
+	Err error
+}
+
+// Owns reports whether msg is the screen's own, which the root hands it whatever screen is
+// shown.
+func Owns(msg tea.Msg) bool {
+	switch msg.(type) {
+	case ListedMsg, RefreshMsg, CheckMsg, notifiedMsg, timerMsg, tickMsg, OpenedMsg:
+		return true
+	}
+	return false
+}
+
+// New builds the screen on the root's context. It does no I/O: Init lists the blocks.
+func New(pc *program.Context, opts Options) Model {
+	m := Model{pc: pc, opts: opts, keys: DefaultKeyMap(pc.ReadOnly), table: blockstable.New(pc.Theme),
+		notified: map[string]bool{}, notifyOff: opts.NoNotify, connecting: opts.Connecting, now: pc.Now()}
+	m.table.SetRules(m.rules())
+	if opts.Visible {
+		m.visible, m.ticking = true, true // Init starts the countdown's tick
+	}
+	if !m.connecting && pc.Backend != nil {
+		m.loading, m.id = true, 1 // Init lists them
+	}
+	return m
+}
+
+// Init lists the blocks and, on a visible screen, starts the countdown.
+func (m Model) Init() tea.Cmd {
+	var cmds []tea.Cmd
+	if m.loading {
+		b, ctx, regions := m.pc.Backend, m.pc.Ctx, m.Regions()
+		cmds = append(cmds, func() tea.Msg {
+			list, err := b.Blocks(ctx, regions)
+			return ListedMsg{ID: 1, List: list, Err: err}
+		})
+	}
+	if m.visible {
+		cmds = append(cmds, tick())
+	}
+	return tea.Batch(cmds...)
+}
+
+// rules are the lead times the warnings follow: the options', or a day ahead.
+func (m Model) rules() model.WarnRules {
+	if len(m.opts.WarnRules.Leads) == 0 {
+		return model.DefaultWarnRules()
+	}
+	return m.opts.WarnRules
+}
+
+// Regions are the regions the blocks are listed in: every region that sells Capacity
+// Blocks, so that a block bought from another machine is never missing (the backend lists
+// the regions found empty only now and then); with --region, those regions and the regions
+// of the blocks already listed, so that a block once seen keeps its warnings in the header.
+func (m Model) Regions() []string {
+	if len(m.opts.Regions) == 0 {
+		return model.Regions()
+	}
+	var out []string
+	add := func(r string) {
+		if r != "" && !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+	}
+	for _, r := range m.opts.Regions {
+		add(r)
+	}
+	for _, r := range m.table.Regions() {
+		add(r)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func (m Model) refreshEvery() time.Duration {
+	if m.opts.Refresh > 0 {
+		return m.opts.Refresh
+	}
+	return defaultRefresh
+}
+
+// load lists the blocks now; the auto-refresh timer starts again from its answer.
+func (m Model) load() (Model, tea.Cmd) { return m.listing(false) }
+
+// Rescan lists the blocks of every region now, the quiet ones too: something was bought,
+// or the person asked.
+func (m Model) Rescan() (Model, tea.Cmd) { return m.listing(true) }
+
+func (m Model) listing(all bool) (Model, tea.Cmd) {
+	b := m.pc.Backend
+	if b == nil || m.connecting {
+		return m, nil
+	}
+	if m.cancel != nil {
+		m.cancel()
+	}
+	ctx, cancel := context.WithCancel(m.pc.Ctx)
+	m.id++
+	m.timer++ // the pending timer is replaced by the one this answer starts
+	m.cancel, m.loading = cancel, true
+	id, regions := m.id, m.Regions()
+	return m, func() tea.Msg {
+		if r, ok := b.(backend.Rescanner); ok && all {
+			r.RescanAll()
+		}
+		list, err := b.Blocks(ctx, regions)
+		return ListedMsg{ID: id, List: list, Err: err}
+	}
+}
+
+// Update handles the screen's own messages (Owns), and the keys and the mouse while it is
+// shown.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	m.flash = screen.Flash{}
+	switch msg := msg.(type) {
+	case ListedMsg:
+		if msg.ID != m.id {
+			return m, nil
+		}
+		m = m.onList(msg)
+		gen := m.timer
+		next := tea.Tick(m.refreshEvery(), func(time.Time) tea.Msg { return timerMsg{gen} })
+		m, ring := m.checkWarnings()
+		return m, tea.Batch(next, ring)
+	case timerMsg:
+		if msg.gen != m.timer {
+			return m, nil
+		}
+		return m.load()
+	case RefreshMsg:
+		return m.Rescan()
+	case CheckMsg:
+		return m.checkWarnings()
+	case notifiedMsg:
+		if len(msg.failures) > 0 {
+			m.flash = screen.Say("Notification failed: " + strings.Join(msg.failures, "; "))
+		}
+		return m, nil
+	case tickMsg:
+		if !m.visible {
+			m.ticking = false
+			return m, nil
+		}
+		m = m.SetNow(m.pc.Now())
+		m, ring := m.checkWarnings()
+		return m, tea.Batch(tick(), ring)
+	case OpenedMsg:
+		if msg.Err != nil {
+			m.flash = screen.Say("Could not open the browser (" + msg.Err.Error() + "); the console URL: " + msg.URL)
+		} else {
+			m.flash = screen.Say("Opened the console page in the browser.")
+		}
+		return m, nil
+	case tea.KeyPressMsg:
+		return m.key(msg)
+	case tea.MouseWheelMsg, tea.MouseClickMsg:
+		return m.mouse(msg.(tea.MouseMsg)), nil
+	}
+	return m, nil
+}
+
+func tick() tea.Cmd {
+	return tea.Tick(time.Second, func(time.Time) tea.Msg { return tickMsg{} })
+}
+
+func (m Model) onList(msg ListedMsg) Model {
+	m.loading, m.loaded = false, true
+	m.err, m.problems, m.quiet = msg.Err, msg.List.Problems, msg.List.Quiet
+	m.flash = screen.Unsay(RefreshFlash) // the listing it announced has ended
+	if msg.Err != nil && len(msg.List.Blocks) == 0 {
+		return m // keep the last list: a failed refresh does not empty the screen
+	}
+	if !msg.List.Now.IsZero() {
+		// The UI's clock follows the backend's: the emulator's may have been moved.
+		m.pc.Clock.Sync(msg.List.Now)
+		m.at = msg.List.Now
+	}
+	m.now = m.pc.Now()
+	m.list, m.fees = msg.List.Blocks, msg.List.Fees
+	m.regions = m.Regions()
+	before, _ := m.table.Selected()
+	m.table.Set(msg.List.Blocks, msg.List.Fees, m.now)
+	if after, _ := m.table.Selected(); after.ReservationID != before.ReservationID {
+		m.scroll = pager.Scroll{} // its block went away: the next one opens at its top
+	}
+	return m
+}
+
+// Show puts a block as a dialog just read it into the list (a new one, bought now, is
+// added), so that the screen does not show an older state than the receipt.
+func (m Model) Show(b model.Block) Model {
+	list := slices.Clone(m.list)
+	i := slices.IndexFunc(list, func(x model.Block) bool { return x.ReservationID == b.ReservationID && x.Region == b.Region })
+	if i >= 0 {
+		list[i] = b
+	} else {
+		list = append(list, b)
+	}
+	m.list = list
+	m.table.Set(list, m.fees, m.now)
+	return m
+}
+
+// Enter shows the screen: the countdown ticks, and the blocks are listed at once when they
+// have not been yet, or when regions were chosen on the search screen since.
+func (m Model) Enter() (Model, tea.Cmd) {
+	m.visible = true
+	m = m.SetNow(m.pc.Now())
+	cmds := []tea.Cmd{m.startTick()}
+	stale := m.loaded && !slices.Equal(m.regions, m.Regions())
+	if !m.loading && (!m.loaded || stale) {
+		var cmd tea.Cmd
+		m, cmd = m.load()
+		cmds = append(cmds, cmd)
+	}
+	return m, tea.Batch(cmds...)
+}
+
+// Leave hides the screen: its countdown stops at the next tick.
+func (m Model) Leave() Model {
+	m.visible = false
+	return m
+}
+
+// startTick starts the countdown's tick unless one is in flight.
+func (m *Model) startTick() tea.Cmd {
+	if m.ticking {
+		return nil
+	}
+	m.ticking = true
+	return tick()
+}
+
+// SetNow moves the screen's clock (the root's minute tick, a connection).
+func (m Model) SetNow(t time.Time) Model {
+	m.now = t
+	m.table.SetNow(t)
+	return m
+}
+
+// Now is the time the screen shows, as of its last tick.
+func (m Model) Now() time.Time { return m.now }
+
+// SetArea is where the screen is drawn, and SetSpinner the root's spinner as drawn now.
+func (m *Model) SetArea(a screen.Area)  { m.area = a }
+func (m *Model) SetSpinner(view string) { m.spin = view }
+
+// SetConnection says whether the backend is still being opened, or why it could not be.
+// Once connected the blocks are listed.
+func (m Model) SetConnection(connecting bool, err error) (Model, tea.Cmd) {
+	m.connecting, m.connectErr = connecting, err
+	if connecting || err != nil {
+		return m, nil
+	}
+	m = m.SetNow(m.pc.Now())
+	return m.load()
+}
+
+// Flash is what the last Update says on the status line.
+func (m Model) Flash() screen.Flash { return m.flash }
+
+// Busy reports a listing under way, which keeps the root's spinner turning.
+func (m Model) Busy() bool { return m.loading }
+
+// Typing reports whether keys go into the table's filter, where q is a letter.
+func (m Model) Typing() bool { return m.table.Filtering() }
+
+// ListingID is the latest listing's; a ListedMsg of another is dropped.
+func (m Model) ListingID() int { return m.id }
+
+// Table is the blocks table as shown, DetailFocused whether the block's detail has the
+// focus, Scroll how far it is scrolled.
+func (m Model) Table() blockstable.Model { return m.table }
+func (m Model) DetailFocused() bool      { return m.detail }
+func (m Model) Scroll() pager.Scroll     { return m.scroll }
+
+// SetDetailFocused gives the block's detail the focus, or the table.
+func (m *Model) SetDetailFocused(on bool) { m.detail = on }
+
+// NotifyOff reports that new warnings (and a watched search's news) are shown silently.
+func (m Model) NotifyOff() bool { return m.notifyOff }
+
+// ToggleNotify is n, on any screen: one switch for the blocks' warnings and the watch's
+// news alike.
+func (m Model) ToggleNotify() Model {
+	m.notifyOff = !m.notifyOff
+	m.flash = screen.Say("Notifications on: a bell and a desktop notification for new offerings of a watched search and for each block warning.")
+	if m.notifyOff {
+		m.flash = screen.Say("Notifications off: new offerings and block warnings are shown, silently.")
+	}
+	return m
+}

@@ -1,0 +1,148 @@
+// Package screen is what the screens of the terminal UI (ui/screen/blocks, ui/screen/advisor)
+// share with the root that routes to them: the area a screen is drawn in, the pane frame,
+// the line a screen says something in, the dialogs a screen asks the root to open, the
+// titled key groups of the help screen, and the bell (Ring). The shared state itself (size, theme, clock,
+// identity, backend) is ui/program's Context, of which every screen holds the root's pointer.
+package screen
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/theme"
+)
+
+// The terminal size from which a screen puts its panes side by side (or one above the other
+// with both shown); the root's layout uses the same.
+const (
+	WideWidth  = 120
+	WideHeight = 30
+)
+
+// Rect is a pane's size in cells.
+type Rect struct{ W, H int }
+
+// Area is where a screen is drawn: the body between the root's header and footer, Top the
+// terminal row it starts on (the mouse reads rows from there). The zero Area is a terminal
+// too small to draw in, or not sized yet.
+type Area struct {
+	Top, Width, Height int
+}
+
+// Flash is what a screen's last Update says on the root's status line: nothing, a text, or
+// "take back this text if the line still says it" (an announcement whose work has ended).
+type Flash struct {
+	text, unsay string
+	set         bool
+}
+
+// Say is a flash of text.
+func Say(text string) Flash { return Flash{text: text, set: true} }
+
+// Unsay takes text off the line if it is still there.
+func Unsay(text string) Flash { return Flash{unsay: text} }
+
+// Apply is the status line after the flash, from the line before it.
+func (f Flash) Apply(line string) string {
+	switch {
+	case f.set:
+		return f.text
+	case f.unsay != "" && line == f.unsay:
+		return ""
+	}
+	return line
+}
+
+// The dialogs a screen asks the root to open: the root builds them (they are not the
+// screen's), checks what only it knows, and puts them in its dialog slot.
+type (
+	// OpenLaunch asks for the launch form on a block.
+	OpenLaunch struct{ Block model.Block }
+	// OpenExtend asks for the extend dialog on a block.
+	OpenExtend struct{ Block model.Block }
+	// OpenPurchase asks for the purchase confirmation of an offering.
+	OpenPurchase struct{ Offering model.Offering }
+)
+
+// IsOpen reports whether msg asks for a dialog.
+func IsOpen(msg any) bool {
+	switch msg.(type) {
+	case OpenLaunch, OpenExtend, OpenPurchase:
+		return true
+	}
+	return false
+}
+
+// KeyGroup is a titled group of keys on the help screen.
+type KeyGroup struct {
+	Title string
+	Keys  []key.Binding
+}
+
+// Box frames content in a pane with its title in the top edge; a focused pane gets a bold or
+// coloured border, which still shows without colour.
+func Box(th theme.Theme, title, content string, r Rect, focused bool) string {
+	if r.W < 2 || r.H < 2 {
+		return ""
+	}
+	bs, ts := th.Border, th.Label
+	if focused {
+		bs, ts = th.BorderFocused, th.Focused
+	}
+	inner := r.W - 2
+	title = ansi.Truncate(title, max(0, inner-4), "…")
+	top := bs.Render("╭─ ") + ts.Render(title) + bs.Render(" "+strings.Repeat("─", max(0, inner-3-ansi.StringWidth(title)))+"╮")
+	if focused && !th.Color {
+		top = bs.Render("┏━ ") + ts.Render(title) + bs.Render(" "+strings.Repeat("━", max(0, inner-3-ansi.StringWidth(title)))+"┓")
+	}
+	side, bottom := "│", "╰"+strings.Repeat("─", inner)+"╯"
+	if focused && !th.Color {
+		side, bottom = "┃", "┗"+strings.Repeat("━", inner)+"┛"
+	}
+	var b strings.Builder
+	b.WriteString(top)
+	BoxLines(&b, content, r.H-2, inner, bs.Render(side))
+	b.WriteString("\n" + bs.Render(bottom))
+	return b.String()
+}
+
+// BoxLines writes rows lines of content, each on a new line, cut or padded to inner cells,
+// between two sides (a pane's and a dialog's edges).
+func BoxLines(b *strings.Builder, content string, rows, inner int, side string) {
+	lines := strings.Split(content, "\n")
+	for i := range rows {
+		l := ""
+		if i < len(lines) {
+			l = lines[i]
+		}
+		w := ansi.StringWidth(l)
+		if w > inner {
+			l = ansi.Truncate(l, inner, "…")
+			w = ansi.StringWidth(l)
+		}
+		b.WriteString("\n" + side + l + strings.Repeat(" ", inner-w) + side)
+	}
+}
+
+// RegionList names a few regions, or counts many.
+func RegionList(rs []string) string {
+	switch {
+	case len(rs) == 0:
+		return "no region"
+	case len(rs) <= 2:
+		return strings.Join(rs, ", ")
+	}
+	return fmt.Sprintf("%d regions", len(rs))
+}
+
+// Plural is "1 block", "2 blocks".
+func Plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}

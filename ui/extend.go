@@ -276,10 +276,6 @@ func (d extendDialog) fits() bool {
 func (d extendDialog) lines(w int) []string {
 	th, b := d.env.Theme, d.b
 	loc := d.env.Location
-	account := d.env.Account()
-	if account == "" {
-		account = "unknown"
-	}
 	const margin = "  "
 	cw := w - len(margin) // the content's width, after the margin
 	var out []string
@@ -293,16 +289,15 @@ func (d extendDialog) lines(w int) []string {
 	}
 	// Both groups of fields and the length picker share one label width, so their values
 	// start in one column.
-	lab := func(s string) string { return fmt.Sprintf("%-*s", extLabelWidth, s) }
-	what := "Block"
-	if blocks.IsPlan(b) {
-		what = "Plan"
+	lab := func(facts []model.Fact) [][2]string {
+		rows := factRows(facts)
+		for i := range rows {
+			rows[i][0] = fmt.Sprintf("%-*s", extLabelWidth, rows[i][0])
+		}
+		return rows
 	}
-	add(fieldLines(th, [][2]string{
-		{lab("Account"), account},
-		{lab(what), fmt.Sprintf("%s (%s) · %s × %d · %s", b.ReservationID, b.State, b.InstanceType, b.TotalCount, b.AvailabilityZone)},
-		{lab("Ends now"), bothTimes(b.End, loc)},
-	}, cw)...)
+	head := model.ExtensionTarget(b, d.env.Account(), loc)
+	add(fieldLines(th, lab(head), cw)...)
 	switch d.step {
 	case extChoose, extLoading, extNone:
 		// The room left for the list's rows: the box, the lines above, a heading, a footer.
@@ -314,19 +309,14 @@ func (d extendDialog) lines(w int) []string {
 		add(d.listLines(cw, room)...)
 		return out
 	}
-	add("", th.Label.Render(lab("Add")+"  ")+th.Selected.Render(d.addedLength()))
-	off, c := d.off, d.cmp
-	newEnd := bothTimes(off.End, loc) + " · instances terminate from " + bothTimes(off.End.Add(-model.TerminationLead), loc)
-	if blocks.IsPlan(b) {
-		newEnd = bothTimes(off.End, loc) + " · SageMaker stops the plan's jobs then"
+	off := d.off
+	if ch, ok := d.chosen(); ok && off.DurationHours == 0 {
+		off.DurationHours = ch.Days * 24
 	}
-	add(fieldLines(th, [][2]string{
-		{lab("New end"), newEnd},
-		{lab("Upfront fee"), exactFee(off.Fee, off.Currency) + ", for the added time"},
-		{lab("Break-even"), extensionBreakEven(b, c)},
-		{lab("Offering"), off.ID},
-	}, cw)...)
-	add(wrapStyled(th.Warning, "An extension cannot be cancelled. The end moves once the payment succeeds (usually within minutes).", cw)...)
+	facts := model.ExtensionFacts(b, off, d.env.Account(), d.cmp.BreakEven(), loc)
+	add("")
+	add(fieldLines(th, lab(facts.Lines[len(head):]), cw)...)
+	add(wrapStyled(th.Warning, facts.Final, cw)...)
 	out = append(out, "")
 	// The dry run's answer in the words and styles of the purchase and launch dialogs.
 	dry := func(style lipgloss.Style, answer string) {
@@ -415,17 +405,9 @@ func (d extendDialog) doneLines(w int) []string {
 	return out
 }
 
-// breakEven is the comparison of the added hours with on-demand, in one sentence.
+// breakEven is the comparison of a block's added hours with on-demand, in one sentence.
 func breakEven(c pricing.Comparison) string {
-	if c.NoOnDemand {
-		return "no on-demand price: " + c.NoOnDemandReason
-	}
-	// The comparison is of the added hours only (CompareExtension): every one of them usable.
-	s := "the added hours are " + c.Reading()
-	if !c.OnDemandHourly.IsZero() {
-		s += fmt.Sprintf(" · on-demand %s/h (%s %s)", c.OnDemandHourly.Rate(), c.Source, c.AsOf)
-	}
-	return s
+	return model.ExtensionBreakEven(model.Block{}, c.BreakEven())
 }
 
 func (d extendDialog) View(width, height int) string {

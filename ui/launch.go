@@ -470,20 +470,17 @@ func (d launchDialog) lines(w int) []string {
 	} else {
 		out = append(out, th.Live.Render("LIVE — REAL INSTANCES")+" "+th.Error.Render("this starts real instances in the block"))
 	}
-	state := string(b.State)
+	note := ""
 	if b.State == model.StateScheduled {
-		state += " · starts in " + countdown(b.Start.Sub(d.backendNow)) + " (backend clock)"
+		note = "starts in " + countdown(b.Start.Sub(d.backendNow)) + " (backend clock)"
 	}
 	// The block's labels are as wide as the form's below (16 and a space), so every value
 	// starts in one column.
-	lab := func(s string) string { return fmt.Sprintf("%-*s", launchLabelWidth, s) }
-	for _, l := range fieldLines(th, [][2]string{
-		{lab("Block"), b.ReservationID + " · " + b.Region + " · " + b.AvailabilityZone},
-		{lab("Capacity"), fmt.Sprintf("%s × %d, %d free", b.InstanceType, b.TotalCount, d.free())},
-		{lab("State"), state},
-		{lab("Start"), bothTimes(b.Start, d.env.Location)},
-		{lab("End"), bothTimes(b.End, d.env.Location)},
-	}, w-2) {
+	facts := model.LaunchFacts(b, d.env.Account(), note, d.free(), d.env.Location)
+	for i := range facts.Lines {
+		facts.Lines[i].Label = fmt.Sprintf("%-*s", launchLabelWidth, facts.Lines[i].Label)
+	}
+	for _, l := range fieldLines(th, factRows(facts.Lines), w-2) {
 		out = append(out, "  "+l)
 	}
 	for f := lfAMI; f <= lfCount; f++ {

@@ -11,7 +11,6 @@ import (
 
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
-	"github.com/gpublock/gpublock/ui/components/offerings"
 	"github.com/gpublock/gpublock/ui/components/textfield"
 )
 
@@ -139,7 +138,7 @@ func newPurchaseDialog(env actionEnv, o model.Offering) (purchaseDialog, tea.Cmd
 func isPlan(o model.Offering) bool { return o.Source == model.SourceTrainingPlan }
 
 // noDryRun is what the dialogs of training plans say where a block's say its dry run.
-const noDryRun = "there is no dry run for training plans (SageMaker has none): nothing is checked before the purchase"
+var noDryRun = model.NoPlanDryRun("purchase")
 
 func (d *purchaseDialog) dryRun() tea.Cmd {
 	d.checkID++
@@ -370,23 +369,6 @@ func (d purchaseDialog) lines(w int) []string {
 	if account == "" {
 		account = "unknown"
 	}
-	what := fmt.Sprintf("%s × %d", o.InstanceType, o.Count)
-	if o.UltraServerType != "" {
-		what = fmt.Sprintf("%s × %d UltraServer(s), %d instances", o.UltraServerType, max(1, o.UltraServerCount), o.Count)
-	}
-	what += " for " + offerings.FormatLength(o) + " (" + hoursMinutes(o.Minutes()) + ")"
-	perAcc := "unknown for this type"
-	if r := d.cmp.AcceleratorHourly; !r.IsZero() {
-		perAcc = r.Rate() + " per accelerator-hour"
-	}
-	breakEven := "no on-demand price (" + d.cmp.NoOnDemandReason + ")"
-	switch {
-	case d.cmp.NoOnDemand:
-	case d.cmp.CanWin:
-		breakEven = fmt.Sprintf("%d%% utilization: use at least that much of the usable hours to beat on-demand", d.cmp.BreakEvenPercent())
-	default:
-		breakEven = fmt.Sprintf("%d%% utilization: never cheaper than on-demand", d.cmp.BreakEvenPercent())
-	}
 	var out []string
 	if d.env.Simulated {
 		out = append(out, th.Simulated.Render("SIMULATED")+" "+th.Warning.Render("the emulator: nothing real is bought, nothing is charged"))
@@ -394,25 +376,14 @@ func (d purchaseDialog) lines(w int) []string {
 		out = append(out, th.Live.Render("LIVE — REAL MONEY")+" "+th.Error.Render("this buys a real "+o.Source.Label()+" on account "+account))
 	}
 	if isPlan(o) {
-		return d.planLines(w, account, out)
+		return d.planLines(w, out)
 	}
-	platform := "‹ " + d.platforms[d.platform] + " ›"
-	rows := [][2]string{
-		{"Account", account + " (alias unavailable)"},
-		{"Region · zone", o.Region + " · " + o.AvailabilityZone},
-		{"Capacity", what},
-		{"Start", bothTimes(o.Start, d.env.Location)},
-		{"End", bothTimes(o.End, d.env.Location)},
-		{"UPFRONT FEE", exactFee(o.Fee, o.Currency) + ", total for the whole block"},
-		{"Rate", perAcc},
-		{"Break-even", breakEven},
-		{"Offering", o.ID},
-	}
-	for _, l := range fieldLines(th, rows, w-2) {
+	facts := model.PurchaseFacts(o, d.env.Account(), d.cmp.BreakEven(), d.env.Location)
+	for _, l := range fieldLines(th, factRows(facts.Lines), w-2) {
 		out = append(out, "  "+l)
 	}
-	out = append(out, d.fieldLine(pfPlatform, "Platform", platform, w))
-	return append(out, d.tailLines(irrevocable, w)...)
+	out = append(out, d.fieldLine(pfPlatform, "Platform", "‹ "+d.platforms[d.platform]+" ›", w))
+	return append(out, d.tailLines(facts.Final, w)...)
 }
 
 // tailLines end a purchase dialog, a block's or a plan's: the tags field with its error
@@ -437,13 +408,6 @@ func (d purchaseDialog) tailLines(irrevocable string, w int) []string {
 		out = append(out, l)
 	}
 	return out
-}
-
-func hoursMinutes(minutes int64) string {
-	if minutes%60 == 0 {
-		return fmt.Sprintf("%d hours", minutes/60)
-	}
-	return fmt.Sprintf("%d h %02d min", minutes/60, minutes%60)
 }
 
 // fieldLine is one editable line: a marker when focused, the label, then the value.

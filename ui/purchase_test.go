@@ -26,7 +26,7 @@ func TestPurchaseBuys(t *testing.T) {
 	s := newScreen(t, New(opts), 160, 48)
 	searchAndOpen(t, s)
 	text := s.waitText("✓ allowed (ec2:PurchaseCapacityBlock)")
-	mustContain(t, text, "SIMULATED", "123456789012", "UPFRONT FEE", "Linux/UNIX", irrevocable[:60], "Type buy and press enter", "PST",
+	mustContain(t, text, "SIMULATED", "123456789012", "Upfront fee", "Linux/UNIX", irrevocable[:60], "Type buy and press enter", "PST",
 		"project=llm-pretrain, cost-center=4200")
 	if n := len(reservations(t, c, searchedRegions(t)...)); n != 0 {
 		t.Fatalf("%d reservations before the confirmation", n)

@@ -16,7 +16,7 @@ import (
 )
 
 func allowedPurchase(d dialog, p purchaseDialog) dialog {
-	d, _, _ = d.Update(dryRunMsg{dialog: p.id, check: p.checkID, perm: Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}})
+	d, _, _ = d.Update(dryRunMsg{dialog: p.id, check: p.spend.CheckID(), perm: Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}})
 	return d
 }
 
@@ -31,19 +31,19 @@ func TestPurchaseWordTypedBeforeTheDryRunIsCleared(t *testing.T) {
 	for _, r := range "buy" {
 		d, _, _ = d.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
 	}
-	if got := d.(purchaseDialog).fields[pfConfirm].Value(); got != "buy" {
+	if got := d.(purchaseDialog).spend.Field.Value(); got != "buy" {
 		t.Fatalf("typed %q while checking", got)
 	}
 	d, cmd, closed := d.Update(keyMsg("enter"))
-	if closed || cmd != nil || d.(purchaseDialog).buying {
+	if closed || cmd != nil || d.(purchaseDialog).spend.Busy() {
 		t.Fatalf("enter while checking went ahead")
 	}
-	if got := d.(purchaseDialog).fields[pfConfirm].Value(); got != "" || !strings.Contains(d.(purchaseDialog).notYet, "cleared") {
-		t.Errorf("after the refusal the field holds %q; notice %q", got, d.(purchaseDialog).notYet)
+	if got := d.(purchaseDialog).spend.Field.Value(); got != "" || !strings.Contains(d.(purchaseDialog).spend.Note, "cleared") {
+		t.Errorf("after the refusal the field holds %q; notice %q", got, d.(purchaseDialog).spend.Note)
 	}
 	d = allowedPurchase(d, p)
 	d, _, _ = d.Update(keyMsg("enter"))
-	if d.(purchaseDialog).buying {
+	if d.(purchaseDialog).spend.Busy() {
 		t.Fatal("enter bought on a word typed before the dry run answered")
 	}
 }
@@ -61,17 +61,17 @@ func TestPurchaseWordTypedWhileTooSmallIsCleared(t *testing.T) {
 	}
 	pd := d.(purchaseDialog)
 	pd.focus = pfConfirm
-	pd.fields[pfConfirm].SetValue("buy")
+	pd.spend.Field.SetValue("buy")
 	d, _, _ = dialog(pd).Update(keyMsg("enter"))
-	if d.(purchaseDialog).buying || d.(purchaseDialog).fields[pfConfirm].Value() != "" {
-		t.Fatalf("too small: buying %v, field %q", d.(purchaseDialog).buying, d.(purchaseDialog).fields[pfConfirm].Value())
+	if d.(purchaseDialog).spend.Busy() || d.(purchaseDialog).spend.Field.Value() != "" {
+		t.Fatalf("too small: buying %v, field %q", d.(purchaseDialog).spend.Busy(), d.(purchaseDialog).spend.Field.Value())
 	}
 	d, _, _ = d.Update(dialogSizeMsg{160, 45})
 	if !d.(purchaseDialog).fits() {
 		t.Fatal("the dialog does not fit 160×45")
 	}
 	d, _, _ = d.Update(keyMsg("enter"))
-	if d.(purchaseDialog).buying {
+	if d.(purchaseDialog).spend.Busy() {
 		t.Fatal("enter bought on a word typed while the dialog was too small")
 	}
 }
@@ -172,7 +172,7 @@ func TestPurchaseDialogAfterACrashBuysNothingNew(t *testing.T) {
 	msg := cmd().(purchasedMsg)
 	got, _, _ := dialog(d).Update(msg)
 	pd, ok := got.(purchaseDialog)
-	if !ok || pd.failure == nil || !pd.failure.AlreadyBought {
+	if !ok || pd.spend.Failure == nil || !pd.spend.Failure.AlreadyBought {
 		t.Fatalf("after the crash: %T %+v", got, msg)
 	}
 	v := strings.Join(strings.Fields(ansi.Strip(pd.View(160, 45))), " ")

@@ -12,7 +12,7 @@ import (
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
-	"github.com/gpublock/gpublock/ui/components/textfield"
+	"github.com/gpublock/gpublock/ui/dialog/spend"
 )
 
 func allowedPurchase(d dialog, p purchaseDialog) dialog {
@@ -81,17 +81,18 @@ func extendConfirmDialog(t *testing.T) (Model, extendDialog) {
 	base := update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48})
 	m := blocksStates(base)["extend confirm"]
 	d := m.dialog.(extendDialog)
-	d.perm, d.permErr = Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlockExtension"}, nil
+	d.spend = spend.New(extendAction)
+	d.spend.Answer(d.spend.CheckID(), Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlockExtension"}, nil)
 	return m, d
 }
 
 func TestExtendWordTypedWhileTooSmallIsCleared(t *testing.T) {
 	_, d := extendConfirmDialog(t)
 	d.env.size = rect{104, 8}
-	d.confirm = textfield.New("extend")
+	d.spend.Field.SetValue("extend")
 	got, cmd, _ := d.Update(keyMsg("enter"))
-	if cmd != nil || got.(extendDialog).step == extBuying || got.(extendDialog).confirm.Value() != "" {
-		t.Fatalf("too small: step %v, field %q", got.(extendDialog).step, got.(extendDialog).confirm.Value())
+	if cmd != nil || got.(extendDialog).step == extBuying || got.(extendDialog).spend.Field.Value() != "" {
+		t.Fatalf("too small: step %v, field %q", got.(extendDialog).step, got.(extendDialog).spend.Field.Value())
 	}
 	got, _, _ = got.Update(dialogSizeMsg{160, 45})
 	got, cmd, _ = got.Update(keyMsg("enter"))
@@ -105,7 +106,8 @@ func TestExtendDialogRefusesAFeeAboveTheCap(t *testing.T) {
 	m, d := extendConfirmDialog(t)
 	capped := model.MustMoney("1000")
 	d.env.maxSpend = &capped
-	d.step, d.overCap = extLoading, false
+	d.step = extLoading
+	d.spend.Uncap()
 	off := d.off
 	off.Fee = model.MustMoney("98765.43")
 	got, cmd, _ := d.Update(extChoicesMsg{dialog: d.id, choices: []model.ExtensionChoice{{Days: off.DurationHours / 24, Offering: off}},
@@ -118,8 +120,8 @@ func TestExtendDialogRefusesAFeeAboveTheCap(t *testing.T) {
 	if cmd != nil {
 		t.Error("a dry run (or another call) was started above the cap")
 	}
-	if !ed.overCap || ed.step == extChecking || ed.step == extConfirm {
-		t.Fatalf("step %v, overCap %v", ed.step, ed.overCap)
+	if !ed.spend.OverCap || ed.step == extChecking || ed.step == extConfirm {
+		t.Fatalf("step %v, overCap %v", ed.step, ed.spend.OverCap)
 	}
 	m.dialog = ed
 	v := strings.Join(strings.Fields(ansi.Strip(m.View().Content)), " ")

@@ -55,11 +55,11 @@ func (r receiptDialog) footer() string {
 
 func (d launchDialog) footer() string {
 	switch {
-	case d.launching:
+	case d.spend.Busy():
 		return "waiting for the launch's answer • ctrl+c twice quits anyway"
 	case d.result != nil:
 		return "y copy the instance ids • esc, enter or q closes"
-	case d.failure != nil:
+	case d.failure() != nil:
 		return "esc, enter or q closes"
 	case d.waiting:
 		return "armed: launches at the start • esc cancels"

@@ -73,10 +73,10 @@ func dialogStates(base Model) map[string]Model {
 	l.subnetsIn, l.subnets = true, []Subnet{{ID: "subnet-0123456789abcdef0", AvailabilityZone: "us-east-1a", Default: true}}
 	states["launch form"] = with(l)
 	checked := l
-	checked.perm = Permission{Allowed: true, Action: "ec2:RunInstances"}
+	checked.spend.Answer(checked.spend.CheckID(), Permission{Allowed: true, Action: "ec2:RunInstances"}, nil)
 	states["launch checked"] = with(checked)
 	bad := l
-	bad.checkErr = errors.New("Subnet subnet-1 is in us-east-1b, but the block is in us-east-1a.")
+	bad.spend.Answer(bad.spend.CheckID(), Permission{}, errors.New("Subnet subnet-1 is in us-east-1b, but the block is in us-east-1a."))
 	states["launch wrong zone"] = with(bad)
 	ls, _ := newLaunchDialog(env, fixedBlock(model.StateScheduled))
 	ls.waiting = true
@@ -86,7 +86,7 @@ func dialogStates(base Model) map[string]Model {
 	done.instances = []model.Instance{{ID: "i-0123456789abcdef0", State: "pending"}, {ID: "i-0123456789abcdef1", State: "running"}}
 	states["launch done"] = with(done)
 	failed := checked
-	failed.failure = &ActionError{Summary: "RunInstances failed."}
+	failed.spend.Settle(&ActionError{Summary: "RunInstances failed."})
 	states["launch failed"] = with(failed)
 	return states
 }

@@ -152,9 +152,13 @@ func (m *Machine) Confirm(why string) Verdict {
 		m.Field.SetValue("")
 		return NotYet
 	}
-	m.phase, m.Note = Sending, ""
+	m.Send()
 	return Go
 }
+
+// Send marks the call sent, for a dialog whose own form confirmed it (a launch armed for a
+// block's start fires without another word).
+func (m *Machine) Send() { m.phase, m.Note = Sending, "" }
 
 // Blocker is why the call cannot go ahead now, or "": the cap, the dry run, then why.
 func (m Machine) Blocker(why string) string {

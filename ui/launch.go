@@ -69,8 +69,8 @@ type subnetsMsg struct {
 
 type launchCheckMsg struct {
 	dialog, version, check int64
-	perm            Permission
-	err             error
+	perm                   Permission
+	err                    error
 }
 
 type launchedMsg struct {

@@ -438,6 +438,11 @@ func (d launchDialog) confirm() (dialog, tea.Cmd, bool) {
 	}
 	spec, err := d.spec()
 	switch {
+	case !d.fits():
+		// Armed or launched now, nothing more is asked: the form must have been read whole.
+		d.fields[lfConfirm].SetValue("")
+		d.spend.Note = d.spend.Cleared("The terminal is too small to show the whole form; make it larger.")
+		return d, nil, false
 	case err != nil:
 		d.spend.Note = "Fix the form first: " + err.Error() + "."
 		return d, nil, false
@@ -591,6 +596,15 @@ func (d launchDialog) checkLines(w int) []string {
 		return line(th.Error, "✗ NOT ALLOWED: this identity lacks "+d.spend.Perm.Action+".")
 	}
 	return line(th.OK, "✓ allowed ("+d.spend.Perm.Action+")")
+}
+
+// fits reports whether the whole form shows in the dialog's box.
+func (d launchDialog) fits() bool {
+	if d.env.size.w == 0 {
+		return true // never drawn yet (a test driving Update alone)
+	}
+	r := dialogRect(d.env.size.w, d.env.size.h, 0)
+	return len(d.lines(r.w-2))+2 <= d.env.size.h
 }
 
 func (d launchDialog) View(width, height int) string {

@@ -206,3 +206,32 @@ func TestReceiptSaysTheOutcomeWasNotRecorded(t *testing.T) {
 		}
 	}
 }
+
+// launch typed while the form was too small to be read whole is spent: nothing is launched
+// or armed on it, even once the terminal is large enough.
+func TestLaunchWordTypedWhileTooSmallIsCleared(t *testing.T) {
+	m := update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48})
+	env := m.actionEnv()
+	env.size = rect{104, 8}
+	for _, state := range []model.BlockState{model.StateActive, model.StateScheduled} {
+		l, _ := newLaunchDialog(env, fixedBlock(state))
+		l.spend.Answer(l.spend.CheckID(), Permission{Allowed: true, Action: "ec2:RunInstances"}, nil)
+		if l.fits() {
+			t.Fatal("the form fits 104×8; the test wants one that does not")
+		}
+		l.focus = lfConfirm
+		l.fields[lfConfirm].SetValue("launch")
+		got, cmd, closed := l.Update(keyMsg("enter"))
+		ld := got.(launchDialog)
+		if cmd != nil || closed || ld.Busy() || ld.waiting || ld.fields[lfConfirm].Value() != "" || !strings.Contains(ld.spend.Note, "cleared") {
+			t.Fatalf("%s, too small: cmd %v, closed %v, busy %v, armed %v, word %q, note %q", state, cmd != nil, closed, ld.Busy(), ld.waiting, ld.fields[lfConfirm].Value(), ld.spend.Note)
+		}
+		got, _, _ = got.Update(dialogSizeMsg{160, 45})
+		if !got.(launchDialog).fits() {
+			t.Fatal("the form does not fit 160×45")
+		}
+		if got, cmd, _ = got.Update(keyMsg("enter")); cmd != nil && got.(launchDialog).Busy() || got.(launchDialog).waiting {
+			t.Fatalf("%s: enter went ahead on a word typed while the form was too small", state)
+		}
+	}
+}

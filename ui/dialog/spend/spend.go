@@ -148,12 +148,17 @@ func (m *Machine) Confirm(why string) Verdict {
 	if r := m.Blocker(why); r != "" {
 		// A refused confirmation is spent: the next enter must never go ahead on a word
 		// typed before the dialog could be read whole or the dry run answered.
-		m.Note = r + " The word was cleared: type " + m.Word + " again once it can go ahead."
+		m.Note = m.Cleared(r)
 		m.Field.SetValue("")
 		return NotYet
 	}
 	m.Send()
 	return Go
+}
+
+// Cleared is the note of a refused confirmation whose word was cleared, for why.
+func (m Machine) Cleared(why string) string {
+	return why + " The word was cleared: type " + m.Word + " again once it can go ahead."
 }
 
 // Send marks the call sent, for a dialog whose own form confirmed it (a launch armed for a

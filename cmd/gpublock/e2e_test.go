@@ -364,7 +364,7 @@ func TestE2ECommands(t *testing.T) {
 			t.Errorf("purchase's answer lacks %q:\n%s", want, out)
 		}
 	}
-	for _, want := range []string{"PURCHASE (SIMULATED)", "Account:     123456789012", "Upfront fee: " + fee.Dollars() + " USD, total for the whole block",
+	for _, want := range []string{"PURCHASE (SIMULATED)", "Account:       123456789012", "Upfront fee:   " + fee.Dollars() + " USD, total for the whole block",
 		"This cannot be cancelled", "allowed (ec2:PurchaseCapacityBlock, dry run)"} {
 		if !strings.Contains(errs, want) {
 			t.Errorf("purchase's confirmation lacks %q:\n%s", want, errs)

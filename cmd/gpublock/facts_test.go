@@ -35,9 +35,9 @@ func TestSummariesPrintTheFactsInOrder(t *testing.T) {
 		var w strings.Builder
 		c.print(&w)
 		out := w.String()
-		at := 0
+		at, width := 0, factsLabelWidth(c.facts)
 		for _, f := range c.facts.Lines {
-			row := padRight(f.Label+":", 12) + " " + f.Value + "\n"
+			row := "  " + padRight(f.Label+":", width) + " " + f.Value + "\n"
 			i := strings.Index(out[at:], row)
 			if i < 0 {
 				t.Errorf("%s: no row %q after the previous fact:\n%s", c.name, row, out)

@@ -141,7 +141,7 @@ func TestPurchaseWithYes(t *testing.T) {
 
 	// The confirmation went to stderr with everything a person must see.
 	fee := model.MustMoney(off.UpfrontFee)
-	for _, want := range []string{"Account:     " + ec2sim.DemoAccount, "Region · zone: us-east-1 · " + off.AvailabilityZone,
+	for _, want := range []string{"Account:       " + ec2sim.DemoAccount, "Region · zone: us-east-1 · " + off.AvailabilityZone,
 		"p5.48xlarge × 2", "UTC", "p5.48xlarge × 2 for 2d (48 hours)", fee.Dollars(), model.Irrevocable, "allowed (ec2:PurchaseCapacityBlock"} {
 		if !strings.Contains(errs, want) {
 			t.Errorf("confirmation lacks %q:\n%s", want, errs)

@@ -91,12 +91,22 @@ func summaryHead(w io.Writer, title string, info backendInfo) {
 // printFacts writes a confirmation's facts (model's, the words the dialogs say) as
 // "Label:" rows, then what cannot be undone.
 func printFacts(w io.Writer, f model.Facts) {
+	width := factsLabelWidth(f)
 	for _, l := range f.Lines {
-		fmt.Fprintf(w, "  %s %s\n", padRight(l.Label+":", 12), l.Value)
+		fmt.Fprintf(w, "  %s %s\n", padRight(l.Label+":", width), l.Value)
 	}
 	if f.Final != "" {
 		fmt.Fprintf(w, "  %s\n", f.Final)
 	}
+}
+
+// factsLabelWidth is the width of the facts' "Label:" column: 12, or the longest label's.
+func factsLabelWidth(f model.Facts) int {
+	n := 12
+	for _, l := range f.Lines {
+		n = max(n, utf8.RuneCountInString(l.Label)+1)
+	}
+	return n
 }
 
 // padRight pads s with spaces to n characters (runes: labels hold "·").

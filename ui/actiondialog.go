@@ -75,7 +75,7 @@ func demoAMIFor(typ string) string {
 }
 
 // irrevocable is said in every purchase dialog, as the purchase command says it.
-const irrevocable = "This cannot be cancelled or changed. The fee is charged up front; payment is collected within 12 hours."
+const irrevocable = model.Irrevocable
 
 // modeFrame draws a dialog in the dress of its mode, so that a LIVE one cannot be taken for
 // a SIMULATED one, with colour or without: LIVE is a red double border titled
@@ -147,28 +147,18 @@ func wrapStyled(style lipgloss.Style, s string, width int) []string {
 
 // exactFee is the fee as people read it, with the exact amount when cents round it (as the
 // purchase command writes it).
-func exactFee(m model.Money, currency string) string {
-	if currency == "" {
-		currency = "USD"
-	}
-	s := m.Dollars() + " " + currency
-	if model.MoneyFromCents(m.Cents()).Cmp(m) != 0 {
-		s += " (exactly $" + m.String() + ")"
-	}
-	return s
-}
+func exactFee(m model.Money, currency string) string { return model.ExactFee(m, currency) }
 
 // bothTimes is a time in UTC and in the local zone.
-func bothTimes(t time.Time, loc *time.Location) string {
-	u := t.UTC().Format("2006-01-02 15:04 MST")
-	if loc == nil {
-		return u
+func bothTimes(t time.Time, loc *time.Location) string { return model.BothTimes(t, loc) }
+
+// factRows are a confirmation's facts as fieldLines lays them out.
+func factRows(facts []model.Fact) [][2]string {
+	rows := make([][2]string, len(facts))
+	for i, f := range facts {
+		rows[i] = [2]string{f.Label, f.Value}
 	}
-	l := t.In(loc).Format("2006-01-02 15:04 MST")
-	if l == u {
-		return u
-	}
-	return u + " · " + l
+	return rows
 }
 
 // countdown is how long until t, in days, hours and minutes.

@@ -20,6 +20,7 @@ import (
 	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/ui/components/blocks"
 	"github.com/gpublock/gpublock/ui/components/searchform"
+	"github.com/gpublock/gpublock/ui/dialog/spend"
 	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
 )
 
@@ -371,7 +372,9 @@ func blocksStates(base Model) map[string]Model {
 		d.step, d.choice = step, 5
 		if step >= extChecking {
 			d.off = off
-			d.perm = Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlockExtension"}
+		}
+		if step >= extConfirm {
+			d.spend.Answer(d.spend.CheckID(), Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlockExtension"}, nil)
 		}
 		if step == extDone {
 			d.res = ExtendResult{RequestID: "gpb-0123", Extension: model.Extension{Status: model.ExtensionPaymentPending}}
@@ -464,7 +467,7 @@ func TestExtendDialogRefusals(t *testing.T) {
 	}
 
 	d.step, d.off = extConfirm, model.ExtensionOffering{ID: "cbeo-1", End: blk.End.Add(24 * time.Hour)}
-	d.perm = Permission{Allowed: false, Action: "ec2:PurchaseCapacityBlockExtension"}
+	d.spend.Answer(d.spend.CheckID(), Permission{Allowed: false, Action: "ec2:PurchaseCapacityBlockExtension"}, nil)
 	var dd dialog = d
 	for _, k := range []string{"e", "x", "t", "e", "n", "d", "enter"} {
 		var cmd tea.Cmd
@@ -473,14 +476,15 @@ func TestExtendDialogRefusals(t *testing.T) {
 			t.Fatalf("a refused dry run let %q send something", k)
 		}
 	}
-	if got := dd.(extendDialog); got.step != extConfirm || !strings.Contains(got.notYet, "Not allowed") {
-		t.Errorf("refused: step %d, %q", got.step, got.notYet)
+	if got := dd.(extendDialog); got.step != extConfirm || !strings.Contains(got.spend.Note, "Not allowed") {
+		t.Errorf("refused: step %d, %q", got.step, got.spend.Note)
 	}
 	if v := ansi.Strip(dd.View(100, 40)); !strings.Contains(v, "✗ NOT ALLOWED") || strings.Contains(v, "Type extend") {
 		t.Errorf("a refused dry run offers to type extend:\n%s", v)
 	}
 
-	d.perm.Allowed = true
+	d.spend = spend.New(extendAction)
+	d.spend.Answer(d.spend.CheckID(), Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlockExtension"}, nil)
 	dd = d
 	for _, k := range []string{"e", "x", "t", "e", "n", "t", "enter"} {
 		var cmd tea.Cmd
@@ -491,7 +495,7 @@ func TestExtendDialogRefusals(t *testing.T) {
 	}
 	d.step = extBuying
 	dd, cmd, closed := d.Update(keyMsg("ctrl+c"))
-	if cmd != nil || closed || !dd.(extendDialog).quitAsked {
+	if cmd != nil || closed || !dd.(extendDialog).spend.QuitAsked() {
 		t.Error("a first ctrl+c while extending did not only warn")
 	}
 	if _, cmd, _ = dd.Update(keyMsg("ctrl+c")); cmd == nil {

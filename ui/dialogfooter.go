@@ -1,6 +1,10 @@
 package ui
 
-import "github.com/gpublock/gpublock/model"
+import (
+	"charm.land/bubbles/v2/key"
+
+	"github.com/gpublock/gpublock/model"
+)
 
 // A dialog takes every key while it is open, so the footer names its keys, not those of
 // the screen behind it (where q quits, / filters and enter buys).
@@ -25,18 +29,15 @@ func dialogFooterLine(d dialog) (string, bool) {
 func (d compareDialog) footer() string { return "esc or c back to the offerings • ctrl+c quits" }
 
 func (d purchaseDialog) footer() string {
-	switch {
-	case d.failure != nil:
-		return "esc, enter or q closes"
-	case d.buying:
-		return "waiting for AWS's answer • ctrl+c twice quits anyway"
-	case d.overCap:
-		return "esc closes: nothing can be bought here"
+	fields := []key.Binding{
+		key.NewBinding(key.WithKeys("tab", "shift+tab"), key.WithHelp("tab", "platform · tags · confirmation")),
+		key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "platform")),
 	}
 	if isPlan(d.o) {
-		return "type buy then enter to buy • tab tags · confirmation • esc or q cancels"
+		// A plan has no platform: SageMaker runs its instances.
+		fields = []key.Binding{key.NewBinding(key.WithKeys("tab", "shift+tab"), key.WithHelp("tab", "tags · confirmation"))}
 	}
-	return "type buy then enter to buy • tab platform · tags · confirmation • ←/→ platform • esc or q cancels"
+	return d.spend.Footer(fields...)
 }
 
 func (r receiptDialog) footer() string {
@@ -54,11 +55,11 @@ func (r receiptDialog) footer() string {
 
 func (d launchDialog) footer() string {
 	switch {
-	case d.launching:
+	case d.spend.Busy():
 		return "waiting for the launch's answer • ctrl+c twice quits anyway"
 	case d.result != nil:
 		return "y copy the instance ids • esc, enter or q closes"
-	case d.failure != nil:
+	case d.failure() != nil:
 		return "esc, enter or q closes"
 	case d.waiting:
 		return "armed: launches at the start • esc cancels"

@@ -7,6 +7,8 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/gpublock/gpublock/ui/components/text"
+	"github.com/gpublock/gpublock/ui/dialog/spend"
+	"github.com/gpublock/gpublock/ui/theme"
 )
 
 // dryRunLines is a dialog's answer of its dry run, written as one of its fields: the label
@@ -27,4 +29,17 @@ func dryRunLines(style lipgloss.Style, labelWidth int, answer string, width int)
 		}
 	}
 	return out
+}
+
+// toneStyle is the theme's style of a spend machine's answer.
+func toneStyle(th theme.Theme, t spend.Tone) lipgloss.Style {
+	switch t {
+	case spend.ToneAllowed:
+		return th.OK
+	case spend.ToneRefused:
+		return th.Error
+	case spend.ToneWarning:
+		return th.Warning
+	}
+	return th.Muted
 }

@@ -6,13 +6,11 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
-	"github.com/gpublock/gpublock/ui/components/blocks"
-	"github.com/gpublock/gpublock/ui/components/textfield"
+	"github.com/gpublock/gpublock/ui/dialog/spend"
 )
 
 // extendDialog lengthens a block, confirmed as a purchase is: choose among the lengths AWS
@@ -39,19 +37,15 @@ type extendDialog struct {
 	asking bool
 	moved  bool
 
-	step    extendStep
-	offErr  error
-	off     model.ExtensionOffering
-	cmp     pricing.Comparison
-	perm    Permission
-	permErr error
-	confirm textfield.Model
-	notYet  string
-	overCap bool // the chosen length's fee is above the spending cap
+	step   extendStep
+	offErr error
+	off    model.ExtensionOffering
+	cmp    pricing.Comparison
+	// spend is the chosen length's dry run, the cap, the typed word, the call and its
+	// outcome; step says which part of the dialog shows.
+	spend spend.Machine
 
-	res       ExtendResult
-	failure   *ActionError
-	quitAsked bool // a first ctrl+c while the extension is in flight
+	res ExtendResult
 
 	// Once bought, the extension's payment is followed, as the receipt follows a block's:
 	// status is the extension's as last listed, after the block then (found: listed).
@@ -105,7 +99,18 @@ func (m Model) openExtend(b model.Block) (tea.Model, tea.Cmd) {
 
 func newExtendDialog(env actionEnv, prices *pricing.Catalog, b model.Block) extendDialog {
 	id := dialogSeq.Add(1)
-	return extendDialog{env: env, id: id, ask: id, prices: prices, b: b, confirm: textfield.New("")}
+	return extendDialog{env: env, id: id, ask: id, prices: prices, b: b, spend: spend.New(extendAction)}
+}
+
+// extendAction is what the spend machine says of an extension.
+var extendAction = spend.Action{Word: "extend", Noun: "extension", Done: "extended", Ask: "extend"}
+
+// failure is the extension's failure once it answered, or nil.
+func (d extendDialog) failure() *ActionError {
+	if d.step != extDone {
+		return nil
+	}
+	return d.spend.Failure
 }
 
 func (d extendDialog) ctx() context.Context {
@@ -138,7 +143,8 @@ func (d extendDialog) Update(msg tea.Msg) (dialog, tea.Cmd, bool) {
 		if msg.dialog != d.id || d.step != extChecking {
 			return d, nil, false
 		}
-		d.perm, d.permErr, d.step = msg.perm, msg.err, extConfirm
+		d.spend.Answer(d.spend.CheckID(), msg.perm, msg.err)
+		d.step = extConfirm
 		return d, nil, false
 	case extendedMsg:
 		if msg.dialog != d.id {
@@ -147,8 +153,8 @@ func (d extendDialog) Update(msg tea.Msg) (dialog, tea.Cmd, bool) {
 		d.step, d.res = extDone, msg.res
 		// The row shows the extension at once; its end moves once the block is listed again.
 		refresh := func() tea.Msg { return blocksRefreshMsg{} }
+		d.spend.Settle(msg.err)
 		if msg.err != nil {
-			d.failure = asActionError(msg.err)
 			return d, refresh, false
 		}
 		d.status = msg.res.Extension.Status
@@ -157,7 +163,7 @@ func (d extendDialog) Update(msg tea.Msg) (dialog, tea.Cmd, bool) {
 		}
 		return d, tea.Batch(refresh, pollBlock(d.env, d.id, d.b, d.env.poll)), false
 	case blockPolledMsg:
-		if msg.dialog != d.id || d.step != extDone || d.failure != nil || extensionSettled(d.status) {
+		if msg.dialog != d.id || d.step != extDone || d.failure() != nil || extensionSettled(d.status) {
 			return d, nil, false
 		}
 		d.pollErr = msg.err
@@ -180,16 +186,7 @@ func (d extendDialog) key(k tea.KeyPressMsg) (dialog, tea.Cmd, bool) {
 	s := k.String()
 	switch d.step {
 	case extBuying:
-		if s == "ctrl+c" {
-			if d.quitAsked {
-				return d, tea.Quit, false
-			}
-			d.quitAsked = true
-			d.notYet = "An extension is in flight: quitting now would leave its outcome unread. Wait for its answer; ctrl+c again quits anyway (the journal keeps the request id)."
-			return d, nil, false
-		}
-		d.notYet = "The extension has been sent and cannot be stopped; its answer is on its way."
-		return d, nil, false
+		return d, d.spend.InFlight(s), false
 	case extDone:
 		return d, nil, true
 	}
@@ -202,42 +199,42 @@ func (d extendDialog) key(k tea.KeyPressMsg) (dialog, tea.Cmd, bool) {
 	case extChecking, extConfirm:
 		switch s {
 		case "shift+tab":
-			d.step, d.confirm, d.notYet = extChoose, textfield.New(""), ""
+			d.step, d.spend = extChoose, spend.New(extendAction)
 			d.id = dialogSeq.Add(1) // a dry run still running answers no one
 			return d, nil, false
 		case "enter":
 			return d.tryBuy()
 		}
-		if d.step == extConfirm && d.perm.Allowed {
-			d.confirm, _ = d.confirm.Update(k)
+		if d.step == extConfirm && d.spend.Allowed() {
+			d.spend.Type(k)
 		}
 	}
 	return d, nil, false
 }
 
 func (d extendDialog) tryBuy() (dialog, tea.Cmd, bool) {
-	if d.step == extConfirm && d.permErr == nil && d.perm.Allowed && !d.fits() {
-		// A refused confirmation is spent: the next enter never extends on a word typed
-		// while the dialog could not be read whole.
-		d.confirm = textfield.New("")
-		d.notYet = "Too small to show everything: make the terminal taller, then type extend again."
-		return d, nil, false
+	// Unlike the purchase dialog, enter here never closes: a word that is not extend asks
+	// for the whole word again.
+	why := ""
+	if !d.fits() {
+		why = "Too small to show everything: make the terminal taller."
 	}
 	switch {
-	case d.step != extConfirm:
-		d.notYet = "The dry run has not answered yet."
+	case d.step != extConfirm || d.spend.Phase() == spend.Checking:
+		d.spend.Note = "The dry run has not answered yet."
 		return d, nil, false
-	case d.permErr != nil || !d.perm.Allowed:
-		d.notYet = "Not allowed: nothing can be extended. esc closes."
-		return d, nil, false
-	case !d.fits():
-		d.notYet = "Too small to show everything: make the terminal taller to extend."
-		return d, nil, false
-	case strings.TrimSpace(d.confirm.Value()) != "extend":
-		d.notYet = "Type extend (the whole word) to buy the extension; esc cancels."
+	case !d.spend.Allowed():
+		d.spend.Note = "Not allowed: nothing can be extended. esc closes."
 		return d, nil, false
 	}
-	d.step, d.notYet = extBuying, ""
+	switch d.spend.Confirm(why) {
+	case spend.Empty, spend.Wrong:
+		d.spend.Note = "Type extend (the whole word) to buy the extension; esc cancels."
+		return d, nil, false
+	case spend.NotYet, spend.Useless:
+		return d, nil, false
+	}
+	d.step = extBuying
 	id, b, blk, off, ctx := d.id, d.env.Backend, d.b, d.off, d.ctx()
 	return d, func() tea.Msg {
 		res, err := b.Extend(ctx, blk, off)
@@ -276,10 +273,6 @@ func (d extendDialog) fits() bool {
 func (d extendDialog) lines(w int) []string {
 	th, b := d.env.Theme, d.b
 	loc := d.env.Location
-	account := d.env.Account()
-	if account == "" {
-		account = "unknown"
-	}
 	const margin = "  "
 	cw := w - len(margin) // the content's width, after the margin
 	var out []string
@@ -293,16 +286,15 @@ func (d extendDialog) lines(w int) []string {
 	}
 	// Both groups of fields and the length picker share one label width, so their values
 	// start in one column.
-	lab := func(s string) string { return fmt.Sprintf("%-*s", extLabelWidth, s) }
-	what := "Block"
-	if blocks.IsPlan(b) {
-		what = "Plan"
+	lab := func(facts []model.Fact) [][2]string {
+		rows := factRows(facts)
+		for i := range rows {
+			rows[i][0] = fmt.Sprintf("%-*s", extLabelWidth, rows[i][0])
+		}
+		return rows
 	}
-	add(fieldLines(th, [][2]string{
-		{lab("Account"), account},
-		{lab(what), fmt.Sprintf("%s (%s) · %s × %d · %s", b.ReservationID, b.State, b.InstanceType, b.TotalCount, b.AvailabilityZone)},
-		{lab("Ends now"), bothTimes(b.End, loc)},
-	}, cw)...)
+	head := model.ExtensionTarget(b, d.env.Account(), loc)
+	add(fieldLines(th, lab(head), cw)...)
 	switch d.step {
 	case extChoose, extLoading, extNone:
 		// The room left for the list's rows: the box, the lines above, a heading, a footer.
@@ -314,48 +306,30 @@ func (d extendDialog) lines(w int) []string {
 		add(d.listLines(cw, room)...)
 		return out
 	}
-	add("", th.Label.Render(lab("Add")+"  ")+th.Selected.Render(d.addedLength()))
-	off, c := d.off, d.cmp
-	newEnd := bothTimes(off.End, loc) + " · instances terminate from " + bothTimes(off.End.Add(-model.TerminationLead), loc)
-	if blocks.IsPlan(b) {
-		newEnd = bothTimes(off.End, loc) + " · SageMaker stops the plan's jobs then"
+	off := d.off
+	if ch, ok := d.chosen(); ok && off.DurationHours == 0 {
+		off.DurationHours = ch.Days * 24
 	}
-	add(fieldLines(th, [][2]string{
-		{lab("New end"), newEnd},
-		{lab("Upfront fee"), exactFee(off.Fee, off.Currency) + ", for the added time"},
-		{lab("Break-even"), extensionBreakEven(b, c)},
-		{lab("Offering"), off.ID},
-	}, cw)...)
-	add(wrapStyled(th.Warning, "An extension cannot be cancelled. The end moves once the payment succeeds (usually within minutes).", cw)...)
+	facts := model.ExtensionFacts(b, off, d.env.Account(), d.cmp.BreakEven(), loc)
+	add("")
+	add(fieldLines(th, lab(facts.Lines[len(head):]), cw)...)
+	add(wrapStyled(th.Warning, facts.Final, cw)...)
 	out = append(out, "")
-	// The dry run's answer in the words and styles of the purchase and launch dialogs.
-	dry := func(style lipgloss.Style, answer string) {
-		out = append(out, dryRunLines(style, extLabelWidth, answer, cw)...)
-	}
-	switch {
-	case blocks.IsPlan(b):
-		dry(th.Warning, "there is no dry run for training plans (SageMaker has none): nothing is checked before the extension")
-	case d.step == extChecking:
-		dry(th.Muted, "⋯ asking AWS whether this identity may extend (DryRun)…")
-	case d.permErr != nil:
-		dry(th.Error, "✗ failed: "+d.permErr.Error()+" Nothing can be extended; esc closes.")
-	case !d.perm.Allowed:
-		dry(th.Error, "✗ NOT ALLOWED: this identity lacks "+d.perm.Action+". Nothing can be extended; esc closes.")
-	default:
-		dry(th.OK, "✓ allowed ("+d.perm.Action+")")
-	}
+	// The dry run's answer in the words and styles of the purchase dialog.
+	tone, answer := d.spend.DryRunAnswer(model.NoPlanDryRun("extension"))
+	out = append(out, dryRunLines(toneStyle(th, tone), extLabelWidth, answer, cw)...)
 	switch d.step {
 	case extConfirm:
-		if d.perm.Allowed && d.permErr == nil {
-			add(th.Label.Render("Type extend and press enter: ") + d.confirm.View(max(8, cw-30), true, th.Value, th.Cursor, th.Muted))
+		if d.spend.Allowed() {
+			add(th.Label.Render("Type extend and press enter: ") + d.spend.Field.View(max(8, cw-30), true, th.Value, th.Cursor, th.Muted))
 		}
 	case extBuying:
 		add(th.Value.Render("Extending… (the answer is awaited; nothing is sent twice)"))
 	case extDone:
 		add(d.doneLines(cw)...)
 	}
-	if d.notYet != "" {
-		add(wrapStyled(th.Warning, d.notYet, cw)...)
+	if d.spend.Note != "" {
+		add(wrapStyled(th.Warning, d.spend.Note, cw)...)
 	}
 	if d.step == extChecking || d.step == extConfirm {
 		add(th.Muted.Render(ansi.Truncate("shift+tab another length · esc cancels", cw, "…")))
@@ -367,11 +341,11 @@ func (d extendDialog) lines(w int) []string {
 // (watching), paid (the new end), failed (the end stays; what to do).
 func (d extendDialog) doneLines(w int) []string {
 	th, loc := d.env.Theme, d.env.Location
-	if f := d.failure; f != nil {
-		if f.AlreadyBought {
+	if f := d.failure(); f != nil {
+		switch d.spend.Outcome() {
+		case spend.Already:
 			return wrapStyled(th.Warning, "ALREADY EXTENDED: "+f.Error()+" Any key closes.", w)
-		}
-		if f.Outcome == OutcomeUnknown {
+		case spend.Unknown:
 			return wrapStyled(th.Error, "OUTCOME UNKNOWN: do not extend again. "+f.Error()+" Any key closes.", w)
 		}
 		return wrapStyled(th.Error, "NOT EXTENDED: "+f.Error()+" Any key closes.", w)
@@ -415,17 +389,9 @@ func (d extendDialog) doneLines(w int) []string {
 	return out
 }
 
-// breakEven is the comparison of the added hours with on-demand, in one sentence.
+// breakEven is the comparison of a block's added hours with on-demand, in one sentence.
 func breakEven(c pricing.Comparison) string {
-	if c.NoOnDemand {
-		return "no on-demand price: " + c.NoOnDemandReason
-	}
-	// The comparison is of the added hours only (CompareExtension): every one of them usable.
-	s := "the added hours are " + c.Reading()
-	if !c.OnDemandHourly.IsZero() {
-		s += fmt.Sprintf(" · on-demand %s/h (%s %s)", c.OnDemandHourly.Rate(), c.Source, c.AsOf)
-	}
-	return s
+	return model.ExtensionBreakEven(model.Block{}, c.BreakEven())
 }
 
 func (d extendDialog) View(width, height int) string {

@@ -133,7 +133,7 @@ func (d extendDialog) onChoices(msg extChoicesMsg) (dialog, tea.Cmd, bool) {
 
 // listKey handles a key while the list is shown (or says nothing is offered).
 func (d extendDialog) listKey(s string) (dialog, tea.Cmd, bool) {
-	d.overCap = false
+	d.spend.Uncap()
 	switch s {
 	case "up", "k", "left", "h":
 		d.choice, d.moved = max(0, d.choice-1), true
@@ -156,13 +156,15 @@ func (d extendDialog) listKey(s string) (dialog, tea.Cmd, bool) {
 		if c := d.env.maxSpend; c != nil && ch.Offering.Fee.Cmp(*c) > 0 {
 			// As the purchase dialog does: above the cap nothing is sent, not even the dry
 			// run, and no word is asked for.
-			d.overCap = true
+			d.spend.Cap()
 			return d, nil, false
 		}
 		d.off, d.cmp, d.step, d.moved = ch.Offering, d.cmps[d.choice], extChecking, true
+		d.spend.Check()
 		if blocks.IsPlan(d.b) {
 			// SageMaker has no DryRun; the dialog says so where a block's shows its answer.
-			d.perm, d.permErr, d.step = Permission{Allowed: true, Action: "sagemaker:ExtendTrainingPlan"}, nil, extConfirm
+			d.spend.SkipDryRun("sagemaker:ExtendTrainingPlan")
+			d.step = extConfirm
 			return d, nil, false
 		}
 		return d, d.checkCmd(), false
@@ -238,7 +240,7 @@ func (d extendDialog) listLines(w, room int) []string {
 	if d.offErr != nil {
 		out = append(out, wrapStyled(th.Warning, d.offErr.Error(), w)...)
 	}
-	if ch, ok := d.chosen(); ok && d.overCap {
+	if ch, ok := d.chosen(); ok && d.spend.OverCap {
 		out = append(out, wrapStyled(th.Error, fmt.Sprintf("REFUSED: the %s extension's fee %s is above the spending cap of %s (--max-spend, or max_spend in the config file). "+
 			"Nothing was sent to AWS; choose another length or raise the cap.", model.FormatDays(ch.Days), exactFee(ch.Offering.Fee, ch.Offering.Currency),
 			d.env.maxSpend.Dollars()), w)...)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/dialog/spend"
 )
 
 // extendOnScreen opens the blocks screen on an active block (short polls), extends it by
@@ -151,8 +152,10 @@ func TestExtendDryRunInLine(t *testing.T) {
 		{"refused", Permission{Action: "ec2:PurchaseCapacityBlockExtension"}, nil, "✗ NOT ALLOWED: this identity lacks ec2:PurchaseCapacityBlockExtension."},
 		{"failed", Permission{}, errString("the network is down"), "✗ failed: the network is down"},
 	} {
-		d.perm, d.permErr = c.perm, c.err
-		m.dialog = d
+		dd := d
+		dd.spend = spend.New(extendAction)
+		dd.spend.Answer(dd.spend.CheckID(), c.perm, c.err)
+		m.dialog = dd
 		v := ansi.Strip(m.View().Content)
 		if a, dr := col(v, "Account", "unknown"), col(v, "Dry run", c.answer); a < 0 || a != dr {
 			t.Errorf("%s: account value at %d, dry run answer at %d:\n%s", c.name, a, dr, v)

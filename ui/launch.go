@@ -12,6 +12,7 @@ import (
 
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/components/textfield"
+	"github.com/gpublock/gpublock/ui/dialog/spend"
 )
 
 // The launch form's fields, in tab order; the confirmation last.
@@ -46,20 +47,19 @@ type launchDialog struct {
 
 	version  int64 // bumped by every edit: a check answers one version of the form
 	checkVer int64
-	checking bool
-	perm     Permission
-	checkErr error
+	// spend is the form's dry run, the launch in flight and its outcome; the form's own
+	// word field confirms it (a scheduled block's launch is armed, then sent at the start).
+	spend spend.Machine
 
 	backendNow time.Time
 	lastLook   time.Time // on the backend clock, when the block was last listed
 	waiting    bool      // armed: launches when the block becomes active
-	launching  bool
-	quitAsked  bool // a first ctrl+c while launching
-	failure    *ActionError
 	result     *LaunchResult
 	instances  []model.Instance
-	note       string
 }
+
+// launchAction is what the spend machine says of a launch.
+var launchAction = spend.Action{Word: "launch", Noun: "launch", Done: "launched", Ask: "launch"}
 
 type subnetsMsg struct {
 	dialog  int64
@@ -68,9 +68,9 @@ type subnetsMsg struct {
 }
 
 type launchCheckMsg struct {
-	dialog, version int64
-	perm            Permission
-	err             error
+	dialog, version, check int64
+	perm                   Permission
+	err                    error
 }
 
 type launchedMsg struct {
@@ -100,7 +100,7 @@ type waitTickMsg struct {
 // It lists the subnets of the block's zone and reads the backend's clock in commands; the
 // root routes their answers to it like any dialog's. Never open it in read-only mode.
 func newLaunchDialog(env actionEnv, b model.Block) (launchDialog, tea.Cmd) {
-	d := launchDialog{env: env, id: dialogSeq.Add(1), block: b, focus: lfConfirm, backendNow: env.Now()}
+	d := launchDialog{env: env, id: dialogSeq.Add(1), block: b, focus: lfConfirm, backendNow: env.Now(), spend: spend.New(launchAction)}
 	ami := env.ami
 	if ami == "" && env.Simulated {
 		ami = demoAMIFor(b.InstanceType)
@@ -174,15 +174,16 @@ func (d launchDialog) spec() (LaunchSpec, error) {
 func (d *launchDialog) check() tea.Cmd {
 	spec, err := d.spec()
 	d.checkVer = d.version
+	check := d.spend.Check()
 	if err != nil {
-		d.checking, d.checkErr = false, err
+		// The form is wrong: nothing is asked, and the answer is what to fix.
+		d.spend.Answer(check, Permission{}, err)
 		return nil
 	}
-	d.checking, d.checkErr, d.perm = true, nil, Permission{}
 	id, ver, be, ctx, b := d.id, d.version, d.env.Backend, envCtx(d.env), d.block
 	return func() tea.Msg {
 		p, err := be.CheckLaunch(ctx, b, spec)
-		return launchCheckMsg{dialog: id, version: ver, perm: p, err: err}
+		return launchCheckMsg{dialog: id, version: ver, check: check, perm: p, err: err}
 	}
 }
 
@@ -217,10 +218,13 @@ func (d launchDialog) launch(spec LaunchSpec) tea.Cmd {
 }
 
 // Busy: a launch is in flight, whose answer must be read.
-func (d launchDialog) Busy() bool { return d.launching }
+func (d launchDialog) Busy() bool { return d.spend.Busy() }
+
+// failure is the launch's failure once it answered, or nil.
+func (d launchDialog) failure() *ActionError { return d.spend.Failure }
 
 func (d launchDialog) checked() bool {
-	return d.block.State == model.StateActive && !d.checking && d.checkVer == d.version && d.checkErr == nil && d.perm.Allowed
+	return d.block.State == model.StateActive && d.checkVer == d.version && d.spend.Allowed()
 }
 
 func (d launchDialog) Update(msg tea.Msg) (dialog, tea.Cmd, bool) {
@@ -243,7 +247,7 @@ func (d launchDialog) Update(msg tea.Msg) (dialog, tea.Cmd, bool) {
 		}
 	case launchCheckMsg:
 		if msg.dialog == d.id && msg.version == d.version {
-			d.checking, d.perm, d.checkErr = false, msg.perm, msg.err
+			d.spend.Answer(msg.check, msg.perm, msg.err)
 		}
 	case waitTickMsg:
 		return d.onTick(msg)
@@ -251,9 +255,8 @@ func (d launchDialog) Update(msg tea.Msg) (dialog, tea.Cmd, bool) {
 		if msg.dialog != d.id {
 			break
 		}
-		d.launching = false
+		d.spend.Settle(msg.err)
 		if msg.err != nil {
-			d.failure = asActionError(msg.err)
 			break
 		}
 		d.result = &msg.res
@@ -280,7 +283,7 @@ func (d launchDialog) Update(msg tea.Msg) (dialog, tea.Cmd, bool) {
 // onTick follows the clock and the block while the form is open on a scheduled block, and
 // fires the armed launch once the block is active: its dry run first, then the launch.
 func (d launchDialog) onTick(msg waitTickMsg) (dialog, tea.Cmd, bool) {
-	if msg.dialog != d.id || d.result != nil || d.failure != nil || d.launching {
+	if msg.dialog != d.id || d.result != nil || d.failure() != nil || d.spend.Busy() {
 		return d, nil, false
 	}
 	if !msg.now.IsZero() {
@@ -294,7 +297,7 @@ func (d launchDialog) onTick(msg waitTickMsg) (dialog, tea.Cmd, bool) {
 	}
 	if d.block.State != model.StateActive {
 		if d.block.State != model.StateScheduled && msg.found {
-			d.failure = &ActionError{Summary: fmt.Sprintf("The block is %s now; nothing was launched.", d.block.State)}
+			d.spend.Settle(&ActionError{Summary: fmt.Sprintf("The block is %s now; nothing was launched.", d.block.State)})
 			return d, nil, false
 		}
 		return d, d.tick(d.env.poll), false
@@ -307,10 +310,11 @@ func (d launchDialog) onTick(msg waitTickMsg) (dialog, tea.Cmd, bool) {
 	}
 	spec, err := d.spec()
 	if err != nil {
-		d.failure = &ActionError{Summary: "Not launched: " + err.Error() + "."}
+		d.spend.Settle(&ActionError{Summary: "Not launched: " + err.Error() + "."})
 		return d, nil, false
 	}
-	d.waiting, d.launching = false, true
+	d.waiting = false
+	d.spend.Send()
 	id, be, ctx, b := d.id, d.env.Backend, envCtx(d.env), d.block
 	return d, func() tea.Msg {
 		p, err := be.CheckLaunch(ctx, b, spec)
@@ -353,17 +357,9 @@ func ours(all, launched []model.Instance) []model.Instance {
 func (d launchDialog) key(k tea.KeyPressMsg) (dialog, tea.Cmd, bool) {
 	s := k.String()
 	switch {
-	case d.launching && s == "ctrl+c":
-		if d.quitAsked {
-			return d, tea.Quit, false
-		}
-		d.quitAsked = true
-		d.note = "A launch is in flight: quitting now would leave its outcome unread. ctrl+c again quits anyway."
-		return d, nil, false
-	case d.launching:
-		d.note = "The launch has been sent; its answer is on its way."
-		return d, nil, false
-	case d.result != nil || d.failure != nil:
+	case d.spend.Busy():
+		return d, d.spend.InFlight(s), false
+	case d.result != nil || d.failure() != nil:
 		switch s {
 		case "esc", "enter", "q":
 			return d, nil, true
@@ -373,7 +369,7 @@ func (d launchDialog) key(k tea.KeyPressMsg) (dialog, tea.Cmd, bool) {
 				for _, i := range d.instances {
 					ids = append(ids, i.ID)
 				}
-				d.note = "Copied the instance ids."
+				d.spend.Note = "Copied the instance ids."
 				return d, tea.SetClipboard(strings.Join(ids, " ")), false
 			}
 		}
@@ -384,7 +380,7 @@ func (d launchDialog) key(k tea.KeyPressMsg) (dialog, tea.Cmd, bool) {
 		}
 		return d, cancelled("Cancelled: nothing was launched."), true
 	case d.waiting:
-		d.note = "Armed: it launches when the block starts. esc cancels."
+		d.spend.Note = "Armed: it launches when the block starts. esc cancels."
 		return d, nil, false
 	case s == "tab" || s == "shift+tab":
 		from := d.focus
@@ -398,7 +394,7 @@ func (d launchDialog) key(k tea.KeyPressMsg) (dialog, tea.Cmd, bool) {
 		}
 		return d, nil, false
 	}
-	d.note = ""
+	d.spend.Note = ""
 	switch d.focus {
 	case lfConfirm:
 		switch s {
@@ -442,23 +438,28 @@ func (d launchDialog) confirm() (dialog, tea.Cmd, bool) {
 	}
 	spec, err := d.spec()
 	switch {
+	case !d.fits():
+		// Armed or launched now, nothing more is asked: the form must have been read whole.
+		d.fields[lfConfirm].SetValue("")
+		d.spend.Note = d.spend.Cleared("The terminal is too small to show the whole form; make it larger.")
+		return d, nil, false
 	case err != nil:
-		d.note = "Fix the form first: " + err.Error() + "."
+		d.spend.Note = "Fix the form first: " + err.Error() + "."
 		return d, nil, false
 	case d.block.State == model.StateScheduled:
 		d.waiting = true
 		return d, nil, false
 	case d.block.State != model.StateActive:
-		d.note = fmt.Sprintf("The block is %s; only an active or scheduled block takes a launch.", d.block.State)
+		d.spend.Note = fmt.Sprintf("The block is %s; only an active or scheduled block takes a launch.", d.block.State)
 		return d, nil, false
 	case d.checkVer != d.version:
-		d.note = "Checking the form first (dry run); press enter again once it allows it."
+		d.spend.Note = "Checking the form first (dry run); press enter again once it allows it."
 		return d, d.check(), false
 	case !d.checked():
-		d.note = "The dry run has not allowed this launch."
+		d.spend.Note = "The dry run has not allowed this launch."
 		return d, nil, false
 	}
-	d.launching = true
+	d.spend.Send()
 	return d, d.launch(spec), false
 }
 
@@ -470,20 +471,17 @@ func (d launchDialog) lines(w int) []string {
 	} else {
 		out = append(out, th.Live.Render("LIVE — REAL INSTANCES")+" "+th.Error.Render("this starts real instances in the block"))
 	}
-	state := string(b.State)
+	note := ""
 	if b.State == model.StateScheduled {
-		state += " · starts in " + countdown(b.Start.Sub(d.backendNow)) + " (backend clock)"
+		note = "starts in " + countdown(b.Start.Sub(d.backendNow)) + " (backend clock)"
 	}
 	// The block's labels are as wide as the form's below (16 and a space), so every value
 	// starts in one column.
-	lab := func(s string) string { return fmt.Sprintf("%-*s", launchLabelWidth, s) }
-	for _, l := range fieldLines(th, [][2]string{
-		{lab("Block"), b.ReservationID + " · " + b.Region + " · " + b.AvailabilityZone},
-		{lab("Capacity"), fmt.Sprintf("%s × %d, %d free", b.InstanceType, b.TotalCount, d.free())},
-		{lab("State"), state},
-		{lab("Start"), bothTimes(b.Start, d.env.Location)},
-		{lab("End"), bothTimes(b.End, d.env.Location)},
-	}, w-2) {
+	facts := model.LaunchFacts(b, d.env.Account(), note, d.free(), d.env.Location)
+	for i := range facts.Lines {
+		facts.Lines[i].Label = fmt.Sprintf("%-*s", launchLabelWidth, facts.Lines[i].Label)
+	}
+	for _, l := range fieldLines(th, factRows(facts.Lines), w-2) {
 		out = append(out, "  "+l)
 	}
 	for f := lfAMI; f <= lfCount; f++ {
@@ -535,17 +533,17 @@ func (d launchDialog) statusLines(w int) []string {
 	th := d.env.Theme
 	var out []string
 	switch {
-	case d.failure != nil && d.failure.Outcome == OutcomeUnknown:
-		return wrapStyled(th.Error, "OUTCOME UNKNOWN — do not launch again before checking the block. "+d.failure.Error()+" esc closes.", w)
-	case d.failure != nil:
-		return wrapStyled(th.Error, "NOT LAUNCHED: "+d.failure.Error()+" esc closes.", w)
+	case d.failure() != nil && d.spend.Outcome() == spend.Unknown:
+		return wrapStyled(th.Error, "OUTCOME UNKNOWN — do not launch again before checking the block. "+d.failure().Error()+" esc closes.", w)
+	case d.failure() != nil:
+		return wrapStyled(th.Error, "NOT LAUNCHED: "+d.failure().Error()+" esc closes.", w)
 	case d.result != nil:
 		out = append(out, th.OK.Bold(true).Render(fmt.Sprintf("LAUNCHED %s into %s (subnet %s):", plural(len(d.instances), "instance"), d.block.ReservationID, d.result.SubnetID)))
 		for _, i := range d.instances {
 			out = append(out, "  "+th.Value.Render(i.ID)+"  "+th.Accent.Render(i.State))
 		}
 		out = append(out, th.Muted.Render("y copies the instance ids · esc closes"))
-	case d.launching:
+	case d.spend.Busy():
 		out = append(out, th.Accent.Render("Launching… checking (dry run), then RunInstances."))
 	case d.waiting:
 		out = append(out, wrapStyled(th.Accent.Bold(true), fmt.Sprintf("ARMED: launches when the block starts, in %s (backend clock). Keep this open; esc cancels.",
@@ -563,8 +561,8 @@ func (d launchDialog) statusLines(w int) []string {
 		}
 		out = append(out, mark+th.Focused.Render(word)+d.fields[lfConfirm].View(10, d.focus == lfConfirm, th.Value, th.Cursor, th.Muted))
 	}
-	if d.note != "" {
-		out = append(out, wrapStyled(th.Warning, d.note, w)...)
+	if d.spend.Note != "" {
+		out = append(out, wrapStyled(th.Warning, d.spend.Note, w)...)
 	}
 	return out
 }
@@ -590,14 +588,23 @@ func (d launchDialog) checkLines(w int) []string {
 	switch {
 	case d.checkVer != d.version:
 		return line(th.Muted, "⋯ tab to the confirmation or press enter to check this form.")
-	case d.checking:
+	case d.spend.Phase() == spend.Checking:
 		return line(th.Muted, "⋯ checking the form with AWS (CheckLaunch)…")
-	case d.checkErr != nil:
-		return line(th.Error, "✗ "+d.checkErr.Error())
-	case !d.perm.Allowed:
-		return line(th.Error, "✗ NOT ALLOWED: this identity lacks "+d.perm.Action+".")
+	case d.spend.PermErr != nil:
+		return line(th.Error, "✗ "+d.spend.PermErr.Error())
+	case !d.spend.Perm.Allowed:
+		return line(th.Error, "✗ NOT ALLOWED: this identity lacks "+d.spend.Perm.Action+".")
 	}
-	return line(th.OK, "✓ allowed ("+d.perm.Action+")")
+	return line(th.OK, "✓ allowed ("+d.spend.Perm.Action+")")
+}
+
+// fits reports whether the whole form shows in the dialog's box.
+func (d launchDialog) fits() bool {
+	if d.env.size.w == 0 {
+		return true // never drawn yet (a test driving Update alone)
+	}
+	r := dialogRect(d.env.size.w, d.env.size.h, 0)
+	return len(d.lines(r.w-2))+2 <= d.env.size.h
 }
 
 func (d launchDialog) View(width, height int) string {

@@ -96,7 +96,7 @@ func TestPlanPurchaseFlow(t *testing.T) {
 			s.press("g", "enter")
 			text := s.waitText("no dry run for")
 			flat := strings.Join(strings.Fields(strings.NewReplacer("┆", " ", "│", " ", "╎", " ").Replace(text)), " ")
-			mustContain(t, flat, "Buy a Training Plan", "123456789012", "training job", "Part 1", "UPFRONT FEE",
+			mustContain(t, flat, "Buy a Training Plan", "123456789012", "training job", "Part 1", "Upfront fee",
 				"cannot be cancelled or modified", "there is no dry run for training plans", "Type buy")
 			if strings.Contains(flat, "✓ allowed") || strings.Contains(flat, "Platform") {
 				t.Errorf("a plan's dialog speaks of a dry run's answer or a platform:\n%s", text)

@@ -11,8 +11,8 @@ import (
 
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
-	"github.com/gpublock/gpublock/ui/components/offerings"
 	"github.com/gpublock/gpublock/ui/components/textfield"
+	"github.com/gpublock/gpublock/ui/dialog/spend"
 )
 
 // The fields of the purchase dialog, in tab order. The confirmation comes last and has
@@ -37,23 +37,19 @@ type purchaseDialog struct {
 	cmp       pricing.Comparison
 	platforms []string
 	platform  int
-	fields    [pfCount]textfield.Model // the tag fields and the confirmation
+	fields    [pfCount]textfield.Model // the tags field (the word is the machine's)
 	focus     int
 
-	overCap  bool
-	checkID  int64 // the dry run whose answer counts: a platform change asks again
-	checking bool
-	perm     Permission
-	permErr  error
-	notYet   string // why an enter on buy did nothing
-
-	buying    bool
-	quitAsked bool // a first ctrl+c while buying
-	failure   *ActionError
+	// spend is the dry run, the cap, the typed word, the call and its outcome; a platform
+	// change asks the dry run again.
+	spend spend.Machine
 }
 
+// purchaseAction is what the spend machine says of a purchase.
+var purchaseAction = spend.Action{Word: "buy", Noun: "purchase", Done: "bought", Ask: "buy"}
+
 // Busy: a purchase is in flight, whose answer must be read.
-func (d purchaseDialog) Busy() bool { return d.buying }
+func (d purchaseDialog) Busy() bool { return d.spend.Busy() }
 
 type dryRunMsg struct {
 	dialog, check int64
@@ -102,7 +98,7 @@ func spendingKeys(km KeyMap, readOnly bool) KeyMap {
 // newPurchaseDialog opens the dialog and starts its dry run, unless the fee is above the
 // spending cap: then nothing at all is sent.
 func newPurchaseDialog(env actionEnv, o model.Offering) (purchaseDialog, tea.Cmd) {
-	d := purchaseDialog{env: env, id: dialogSeq.Add(1), o: o, cmp: pricing.Compare(env.prices, o), focus: pfConfirm}
+	d := purchaseDialog{env: env, id: dialogSeq.Add(1), o: o, cmp: pricing.Compare(env.prices, o), focus: pfConfirm, spend: spend.New(purchaseAction)}
 	if env.Backend != nil {
 		d.platforms = env.Backend.Platforms()
 	}
@@ -111,15 +107,13 @@ func newPurchaseDialog(env actionEnv, o model.Offering) (purchaseDialog, tea.Cmd
 	}
 	d.fields[pfTags] = textfield.New(tagText(env.tags))
 	d.fields[pfTags].Placeholder = "none · project=…, cost-center=…, Name=…, any k=v"
-	d.fields[pfConfirm] = textfield.New("")
-	d.fields[pfConfirm].CharLimit = 16
 	if env.maxSpend != nil && o.Fee.Cmp(*env.maxSpend) > 0 {
-		d.overCap = true
+		d.spend.Cap()
 		return d, nil
 	}
 	if isPlan(o) {
 		// SageMaker has no DryRun: nothing is asked, and the dialog says so plainly.
-		d.perm = Permission{Allowed: true, Action: "sagemaker:CreateTrainingPlan"}
+		d.spend.SkipDryRun("sagemaker:CreateTrainingPlan")
 		return d, nil
 	}
 	return d, d.dryRun()
@@ -130,14 +124,12 @@ func newPurchaseDialog(env actionEnv, o model.Offering) (purchaseDialog, tea.Cmd
 func isPlan(o model.Offering) bool { return o.Source == model.SourceTrainingPlan }
 
 // noDryRun is what the dialogs of training plans say where a block's say its dry run.
-const noDryRun = "there is no dry run for training plans (SageMaker has none): nothing is checked before the purchase"
+var noDryRun = model.NoPlanDryRun("purchase")
 
 func (d *purchaseDialog) dryRun() tea.Cmd {
-	d.checkID++
-	// A word typed before was typed for another platform's answer.
-	d.fields[pfConfirm].SetValue("")
-	d.checking, d.perm, d.permErr = true, Permission{}, nil
-	id, check, b, ctx, o, platform := d.id, d.checkID, d.env.Backend, d.env.Ctx, d.o, d.platforms[d.platform]
+	// A word typed before was typed for another platform's answer: Check clears it.
+	check := d.spend.Check()
+	id, b, ctx, o, platform := d.id, d.env.Backend, d.env.Ctx, d.o, d.platforms[d.platform]
 	return func() tea.Msg {
 		p, err := b.CheckPurchase(ctx, o, platform)
 		return dryRunMsg{dialog: id, check: check, perm: p, err: err}
@@ -186,18 +178,13 @@ func (d purchaseDialog) tags() (map[string]string, error) {
 	return out, nil
 }
 
-// blocker is why the purchase cannot be confirmed now, or "".
-func (d purchaseDialog) blocker() string {
+// why is the dialog's own reason the purchase cannot be confirmed now, or "": the spend
+// machine's (the cap, the dry run) come before it.
+func (d purchaseDialog) why() string {
 	_, tagErr := d.tags()
 	switch {
-	case d.overCap:
-		return "over the cap"
 	case d.env.Account() == "":
 		return "The account that would pay is not known; close this and try again once the header shows it."
-	case d.checking:
-		return "Wait for the dry run to answer."
-	case d.permErr != nil || !d.perm.Allowed:
-		return "The dry run did not allow the purchase."
 	case tagErr != nil:
 		return "Fix the tags: " + tagErr.Error() + "."
 	case !d.fits():
@@ -207,9 +194,7 @@ func (d purchaseDialog) blocker() string {
 }
 
 // canType reports whether the confirmation field is offered at all.
-func (d purchaseDialog) canType() bool {
-	return !d.overCap && !d.buying && d.failure == nil && (d.checking || d.permErr == nil && d.perm.Allowed)
-}
+func (d purchaseDialog) canType() bool { return d.spend.CanType() }
 
 func cancelled(what string) tea.Cmd {
 	return func() tea.Msg { return rootMsg{flash: what} }
@@ -220,20 +205,19 @@ func (d purchaseDialog) Update(msg tea.Msg) (dialog, tea.Cmd, bool) {
 	case dialogSizeMsg:
 		d.env.size = rect(msg)
 	case dryRunMsg:
-		if msg.dialog == d.id && msg.check == d.checkID {
-			d.checking, d.perm, d.permErr = false, msg.perm, msg.err
+		if msg.dialog == d.id {
+			d.spend.Answer(msg.check, msg.perm, msg.err)
 		}
 	case purchasedMsg:
 		if msg.dialog != d.id {
 			return d, nil, false
 		}
-		d.buying = false
+		d.spend.Settle(msg.err)
 		if msg.err == nil {
 			r, cmd := newReceipt(d.env, d.o, d.platforms[d.platform], msg.res)
 			return r, cmd, false
 		}
-		d.failure = asActionError(msg.err)
-		if d.failure.Sold {
+		if d.spend.Outcome() == spend.Sold {
 			return d, func() tea.Msg { return rootMsg{refresh: true} }, false
 		}
 	case tea.KeyPressMsg:
@@ -242,28 +226,15 @@ func (d purchaseDialog) Update(msg tea.Msg) (dialog, tea.Cmd, bool) {
 	return d, nil, false
 }
 
-func asActionError(err error) *ActionError {
-	if ae, ok := err.(*ActionError); ok {
-		return ae
-	}
-	return &ActionError{Outcome: NotDone, Summary: err.Error(), Err: err}
-}
+func asActionError(err error) *ActionError { return spend.AsActionError(err) }
 
 func (d purchaseDialog) key(k tea.KeyPressMsg) (dialog, tea.Cmd, bool) {
 	s := k.String()
 	switch {
-	case d.buying && s == "ctrl+c":
-		if d.quitAsked {
-			return d, tea.Quit, false
-		}
-		d.quitAsked = true
-		d.notYet = "A purchase is in flight: quitting now would leave its outcome unread. Wait for its answer; ctrl+c again quits anyway (the journal keeps the request id)."
-		return d, nil, false
-	case d.buying:
+	case d.spend.Busy():
 		// Sent: it cannot be called back. The answer, whatever it is, will be shown.
-		d.notYet = "The purchase has been sent and cannot be stopped; its answer is on its way."
-		return d, nil, false
-	case d.failure != nil:
+		return d, d.spend.InFlight(s), false
+	case d.spend.Phase() == spend.Done:
 		if s == "esc" || s == "enter" || s == "q" {
 			return d, nil, true
 		}
@@ -283,7 +254,7 @@ func (d purchaseDialog) key(k tea.KeyPressMsg) (dialog, tea.Cmd, bool) {
 		}
 		return d, nil, false
 	}
-	d.notYet = ""
+	d.spend.Note = ""
 	switch d.focus {
 	case pfPlatform:
 		switch s {
@@ -299,7 +270,7 @@ func (d purchaseDialog) key(k tea.KeyPressMsg) (dialog, tea.Cmd, bool) {
 		default:
 			return d, nil, false
 		}
-		if d.overCap || isPlan(d.o) {
+		if d.spend.OverCap || isPlan(d.o) {
 			return d, nil, false
 		}
 		return d, d.dryRun(), false
@@ -308,21 +279,15 @@ func (d purchaseDialog) key(k tea.KeyPressMsg) (dialog, tea.Cmd, bool) {
 		case "q":
 			return d, cancelled("Cancelled: nothing was bought."), true
 		case "enter":
-			word := strings.TrimSpace(d.fields[pfConfirm].Value())
-			if word != "buy" || !d.canType() {
-				switch word {
-				case "":
-					return d, cancelled("Cancelled: nothing was bought."), true
-				case "buy":
-					return d, cancelled("Closed: the purchase could not go ahead; nothing was bought."), true
-				}
+			word := d.spend.Typed()
+			switch d.spend.Confirm(d.why()) {
+			case spend.Empty:
+				return d, cancelled("Cancelled: nothing was bought."), true
+			case spend.Useless:
+				return d, cancelled("Closed: the purchase could not go ahead; nothing was bought."), true
+			case spend.Wrong:
 				return d, cancelled(fmt.Sprintf("Cancelled: %q is not buy; nothing was bought.", word)), true
-			}
-			if why := d.blocker(); why != "" {
-				// A refused confirmation is spent: the next enter must never buy on a word
-				// typed before the dialog could be read whole or the dry run answered.
-				d.notYet = why + " The word was cleared: type buy again once it can go ahead."
-				d.fields[pfConfirm].SetValue("")
+			case spend.NotYet:
 				return d, nil, false
 			}
 			return d.buy()
@@ -333,7 +298,8 @@ func (d purchaseDialog) key(k tea.KeyPressMsg) (dialog, tea.Cmd, bool) {
 			return d, nil, false
 		}
 	}
-	if d.focus == pfConfirm && !d.canType() {
+	if d.focus == pfConfirm {
+		d.spend.Type(k)
 		return d, nil, false
 	}
 	d.fields[d.focus], _ = d.fields[d.focus].Update(k)
@@ -342,7 +308,6 @@ func (d purchaseDialog) key(k tea.KeyPressMsg) (dialog, tea.Cmd, bool) {
 
 func (d purchaseDialog) buy() (dialog, tea.Cmd, bool) {
 	tags, _ := d.tags()
-	d.buying = true
 	id, b, o, platform := d.id, d.env.Backend, d.o, d.platforms[d.platform]
 	ctx := d.env.Ctx
 	if ctx == nil {
@@ -361,23 +326,6 @@ func (d purchaseDialog) lines(w int) []string {
 	if account == "" {
 		account = "unknown"
 	}
-	what := fmt.Sprintf("%s × %d", o.InstanceType, o.Count)
-	if o.UltraServerType != "" {
-		what = fmt.Sprintf("%s × %d UltraServer(s), %d instances", o.UltraServerType, max(1, o.UltraServerCount), o.Count)
-	}
-	what += " for " + offerings.FormatLength(o) + " (" + hoursMinutes(o.Minutes()) + ")"
-	perAcc := "unknown for this type"
-	if r := d.cmp.AcceleratorHourly; !r.IsZero() {
-		perAcc = r.Rate() + " per accelerator-hour"
-	}
-	breakEven := "no on-demand price (" + d.cmp.NoOnDemandReason + ")"
-	switch {
-	case d.cmp.NoOnDemand:
-	case d.cmp.CanWin:
-		breakEven = fmt.Sprintf("%d%% utilization: use at least that much of the usable hours to beat on-demand", d.cmp.BreakEvenPercent())
-	default:
-		breakEven = fmt.Sprintf("%d%% utilization: never cheaper than on-demand", d.cmp.BreakEvenPercent())
-	}
 	var out []string
 	if d.env.Simulated {
 		out = append(out, th.Simulated.Render("SIMULATED")+" "+th.Warning.Render("the emulator: nothing real is bought, nothing is charged"))
@@ -385,25 +333,14 @@ func (d purchaseDialog) lines(w int) []string {
 		out = append(out, th.Live.Render("LIVE — REAL MONEY")+" "+th.Error.Render("this buys a real "+o.Source.Label()+" on account "+account))
 	}
 	if isPlan(o) {
-		return d.planLines(w, account, out)
+		return d.planLines(w, out)
 	}
-	platform := "‹ " + d.platforms[d.platform] + " ›"
-	rows := [][2]string{
-		{"Account", account + " (alias unavailable)"},
-		{"Region · zone", o.Region + " · " + o.AvailabilityZone},
-		{"Capacity", what},
-		{"Start", bothTimes(o.Start, d.env.Location)},
-		{"End", bothTimes(o.End, d.env.Location)},
-		{"UPFRONT FEE", exactFee(o.Fee, o.Currency) + ", total for the whole block"},
-		{"Rate", perAcc},
-		{"Break-even", breakEven},
-		{"Offering", o.ID},
-	}
-	for _, l := range fieldLines(th, rows, w-2) {
+	facts := model.PurchaseFacts(o, d.env.Account(), d.cmp.BreakEven(), d.env.Location)
+	for _, l := range fieldLines(th, factRows(facts.Lines), w-2) {
 		out = append(out, "  "+l)
 	}
-	out = append(out, d.fieldLine(pfPlatform, "Platform", platform, w))
-	return append(out, d.tailLines(irrevocable, w)...)
+	out = append(out, d.fieldLine(pfPlatform, "Platform", "‹ "+d.platforms[d.platform]+" ›", w))
+	return append(out, d.tailLines(facts.Final, w)...)
 }
 
 // tailLines end a purchase dialog, a block's or a plan's: the tags field with its error
@@ -430,13 +367,6 @@ func (d purchaseDialog) tailLines(irrevocable string, w int) []string {
 	return out
 }
 
-func hoursMinutes(minutes int64) string {
-	if minutes%60 == 0 {
-		return fmt.Sprintf("%d hours", minutes/60)
-	}
-	return fmt.Sprintf("%d h %02d min", minutes/60, minutes%60)
-}
-
 // fieldLine is one editable line: a marker when focused, the label, then the value.
 func (d purchaseDialog) fieldLine(f int, label, choice string, w int) string {
 	th := d.env.Theme
@@ -452,7 +382,11 @@ func (d purchaseDialog) fieldLine(f int, label, choice string, w int) string {
 		}
 		return head + th.Value.Render(choice) + hint
 	}
-	return head + d.fields[f].View(max(4, w-17), d.focus == f, th.Value, th.Cursor, th.Muted)
+	field := d.fields[f]
+	if f == pfConfirm {
+		field = d.spend.Field
+	}
+	return head + field.View(max(4, w-17), d.focus == f, th.Value, th.Cursor, th.Muted)
 }
 
 // purchaseLabelWidth is the width of the dialog's labels, its longest ("Region · zone").
@@ -462,31 +396,23 @@ const purchaseLabelWidth = 13
 func (d purchaseDialog) statusLines(w int) []string {
 	th := d.env.Theme
 	var out []string
-	switch {
-	case d.overCap:
+	switch tone, answer := d.spend.DryRunAnswer(noDryRun); {
+	case d.spend.OverCap:
 		capText := d.env.maxSpend.Dollars()
 		out = append(out, wrapStyled(th.Error, fmt.Sprintf("REFUSED: the fee %s is above the spending cap of %s (--max-spend, or max_spend in config.json). Nothing was sent to AWS; nothing can be bought here. esc closes.",
 			d.o.Fee.Dollars(), capText), w)...)
 		return out
-	case isPlan(d.o):
-		out = append(out, dryRunLines(th.Warning, purchaseLabelWidth, noDryRun, w)...)
-	case d.checking:
-		out = append(out, dryRunLines(th.Muted, purchaseLabelWidth, "⋯ asking AWS whether this identity may buy (DryRun)…", w)...)
-	case d.permErr != nil:
-		out = append(out, dryRunLines(th.Error, purchaseLabelWidth, "✗ failed: "+d.permErr.Error()+" Nothing can be bought; esc closes.", w)...)
-	case !d.perm.Allowed:
-		out = append(out, dryRunLines(th.Error, purchaseLabelWidth, "✗ NOT ALLOWED: this identity lacks "+d.perm.Action+". Nothing can be bought; esc closes.", w)...)
 	default:
-		out = append(out, dryRunLines(th.OK, purchaseLabelWidth, "✓ allowed ("+d.perm.Action+")", w)...)
+		out = append(out, dryRunLines(toneStyle(th, tone), purchaseLabelWidth, answer, w)...)
 	}
 	switch {
-	case d.failure != nil:
+	case d.spend.Failure != nil:
 		out = append(out, d.failureLines(w)...)
 		return out
-	case d.buying:
+	case d.spend.Busy():
 		out = append(out, th.Accent.Render("Buying… the purchase has been sent; wait for its answer."))
-		if d.notYet != "" {
-			out = append(out, wrapStyled(th.Warning, d.notYet, w)...)
+		if d.spend.Note != "" {
+			out = append(out, wrapStyled(th.Warning, d.spend.Note, w)...)
 		}
 		return out
 	case !d.canType():
@@ -497,22 +423,22 @@ func (d purchaseDialog) statusLines(w int) []string {
 	if d.focus == pfConfirm {
 		mark = "▸ "
 	}
-	field := d.fields[pfConfirm].View(8, d.focus == pfConfirm, th.Value, th.Cursor, th.Muted)
+	field := d.spend.Field.View(8, d.focus == pfConfirm, th.Value, th.Cursor, th.Muted)
 	out = append(out, mark+th.Focused.Render(prompt)+field)
-	if d.notYet != "" {
-		out = append(out, wrapStyled(th.Warning, d.notYet, w)...)
+	if d.spend.Note != "" {
+		out = append(out, wrapStyled(th.Warning, d.spend.Note, w)...)
 	}
 	return out
 }
 
 func (d purchaseDialog) failureLines(w int) []string {
-	th, f := d.env.Theme, d.failure
-	switch {
-	case f.Outcome == OutcomeUnknown:
+	th, f := d.env.Theme, d.spend.Failure
+	switch d.spend.Outcome() {
+	case spend.Unknown:
 		return wrapStyled(th.Error, "OUTCOME UNKNOWN — do not buy again. "+f.Error(), w)
-	case f.AlreadyBought:
+	case spend.Already:
 		return wrapStyled(th.Warning, "ALREADY BOUGHT: "+f.Error()+" esc closes.", w)
-	case f.Sold:
+	case spend.Sold:
 		return wrapStyled(th.Error, fmt.Sprintf("NOT BOUGHT: offering %s was sold to someone else (or expired) meanwhile. The results are being searched again; pick another. esc closes.", d.o.ID), w)
 	}
 	msg := f.Error()

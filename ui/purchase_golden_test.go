@@ -33,7 +33,7 @@ func TestPurchaseDialogGolden(t *testing.T) {
 			env := m.actionEnv()
 			env.Identity = program.Identity{Identity: Identity{Account: "123456789012"}, Known: true}
 			d, _ := newPurchaseDialog(env, fixedOffering())
-			dd, _, _ := d.Update(dryRunMsg{dialog: d.id, check: d.checkID, perm: Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}})
+			dd, _, _ := d.Update(dryRunMsg{dialog: d.id, check: d.spend.CheckID(), perm: Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}})
 			view := ansi.Strip(dd.View(110, 37))
 			for _, s := range mode.must {
 				if !strings.Contains(view, s) {

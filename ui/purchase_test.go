@@ -26,7 +26,7 @@ func TestPurchaseBuys(t *testing.T) {
 	s := newScreen(t, New(opts), 160, 48)
 	searchAndOpen(t, s)
 	text := s.waitText("✓ allowed (ec2:PurchaseCapacityBlock)")
-	mustContain(t, text, "SIMULATED", "123456789012", "UPFRONT FEE", "Linux/UNIX", irrevocable[:60], "Type buy and press enter", "PST",
+	mustContain(t, text, "SIMULATED", "123456789012", "Upfront fee", "Linux/UNIX", irrevocable[:60], "Type buy and press enter", "PST",
 		"project=llm-pretrain, cost-center=4200")
 	if n := len(reservations(t, c, searchedRegions(t)...)); n != 0 {
 		t.Fatalf("%d reservations before the confirmation", n)
@@ -267,19 +267,19 @@ func TestPurchaseNotBeforeTheDryRunAllows(t *testing.T) {
 	env := m.actionEnv()
 	env.Identity = program.Identity{Identity: Identity{Account: "123456789012"}, Known: true}
 	p, _ := newPurchaseDialog(env, fixedOffering())
-	p.fields[pfConfirm].SetValue("buy")
+	p.spend.Field.SetValue("buy")
 	d, cmd, closed := p.Update(keyMsg("enter"))
-	if closed || cmd != nil || d.(purchaseDialog).buying || !strings.Contains(d.(purchaseDialog).notYet, "dry run") {
+	if closed || cmd != nil || d.(purchaseDialog).spend.Busy() || !strings.Contains(d.(purchaseDialog).spend.Note, "dry run") {
 		t.Fatalf("enter while checking: closed=%v cmd=%v dialog=%+v", closed, cmd != nil, d)
 	}
 	// Refused: the confirmation is not offered; enter closes without buying.
-	d, _, _ = d.Update(dryRunMsg{dialog: p.id, check: p.checkID, perm: Permission{Action: "ec2:PurchaseCapacityBlock"}})
+	d, _, _ = d.Update(dryRunMsg{dialog: p.id, check: p.spend.CheckID(), perm: Permission{Action: "ec2:PurchaseCapacityBlock"}})
 	if v := ansi.Strip(d.View(160, 45)); !strings.Contains(v, "NOT ALLOWED: this identity lacks ec2:PurchaseCapacityBlock") || strings.Contains(v, "Type buy") {
 		t.Errorf("refused dry run:\n%s", v)
 	}
 	d, cmd, closed = d.Update(keyMsg("enter"))
-	if !closed || d.(purchaseDialog).buying {
-		t.Fatalf("enter after a refusal: closed=%v buying=%v", closed, d.(purchaseDialog).buying)
+	if !closed || d.(purchaseDialog).spend.Busy() {
+		t.Fatalf("enter after a refusal: closed=%v buying=%v", closed, d.(purchaseDialog).spend.Busy())
 	}
 	// The word typed too early was cleared by the first refusal.
 	if msg, ok := cmd().(rootMsg); !ok || !strings.Contains(msg.flash, "nothing was bought") {

@@ -41,11 +41,11 @@ func dialogStates(base Model) map[string]Model {
 	p, _ := newPurchaseDialog(env, o)
 	states["purchase checking"] = with(p)
 	allowed := p
-	allowed.checking, allowed.perm = false, Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}
-	allowed.fields[pfConfirm].SetValue("bu")
+	allowed.spend.Answer(allowed.spend.CheckID(), Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}, nil)
+	allowed.spend.Field.SetValue("bu")
 	states["purchase allowed"] = with(allowed)
 	denied := p
-	denied.checking, denied.perm = false, Permission{Action: "ec2:PurchaseCapacityBlock"}
+	denied.spend.Answer(denied.spend.CheckID(), Permission{Action: "ec2:PurchaseCapacityBlock"}, nil)
 	states["purchase denied"] = with(denied)
 	capEnv := env
 	low := model.MustMoney("100")
@@ -53,13 +53,14 @@ func dialogStates(base Model) map[string]Model {
 	over, _ := newPurchaseDialog(capEnv, o)
 	states["purchase over cap"] = with(over)
 	unknown := allowed
-	unknown.failure = &ActionError{Outcome: OutcomeUnknown, Summary: "The purchase may or may not have gone through.", Hint: "Do not buy again."}
+	unknown.spend.Settle(&ActionError{Outcome: OutcomeUnknown, Summary: "The purchase may or may not have gone through.", Hint: "Do not buy again."})
 	states["purchase unknown"] = with(unknown)
 	sold := allowed
-	sold.failure = &ActionError{Sold: true, Summary: "sold"}
+	sold.spend.Settle(&ActionError{Sold: true, Summary: "sold"})
 	states["purchase sold"] = with(sold)
 	buying := allowed
-	buying.buying = true
+	buying.spend.Field.SetValue("buy")
+	buying.spend.Confirm("")
 	states["purchase buying"] = with(buying)
 
 	r, _ := newReceipt(env, o, "Linux/UNIX", PurchaseResult{RequestID: "gpb-0123456789abcdef01234567", Block: fixedBlock(model.StatePaymentPending)})
@@ -72,10 +73,10 @@ func dialogStates(base Model) map[string]Model {
 	l.subnetsIn, l.subnets = true, []Subnet{{ID: "subnet-0123456789abcdef0", AvailabilityZone: "us-east-1a", Default: true}}
 	states["launch form"] = with(l)
 	checked := l
-	checked.perm = Permission{Allowed: true, Action: "ec2:RunInstances"}
+	checked.spend.Answer(checked.spend.CheckID(), Permission{Allowed: true, Action: "ec2:RunInstances"}, nil)
 	states["launch checked"] = with(checked)
 	bad := l
-	bad.checkErr = errors.New("Subnet subnet-1 is in us-east-1b, but the block is in us-east-1a.")
+	bad.spend.Answer(bad.spend.CheckID(), Permission{}, errors.New("Subnet subnet-1 is in us-east-1b, but the block is in us-east-1a."))
 	states["launch wrong zone"] = with(bad)
 	ls, _ := newLaunchDialog(env, fixedBlock(model.StateScheduled))
 	ls.waiting = true
@@ -85,7 +86,7 @@ func dialogStates(base Model) map[string]Model {
 	done.instances = []model.Instance{{ID: "i-0123456789abcdef0", State: "pending"}, {ID: "i-0123456789abcdef1", State: "running"}}
 	states["launch done"] = with(done)
 	failed := checked
-	failed.failure = &ActionError{Summary: "RunInstances failed."}
+	failed.spend.Settle(&ActionError{Summary: "RunInstances failed."})
 	states["launch failed"] = with(failed)
 	return states
 }
@@ -112,13 +113,13 @@ func TestPurchaseTooSmallCannotConfirm(t *testing.T) {
 	env := base.actionEnv()
 	env.Identity = program.Identity{Identity: Identity{Account: "123456789012"}, Known: true}
 	p, _ := newPurchaseDialog(env, fixedOffering())
-	p.checking, p.perm = false, Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}
-	p.fields[pfConfirm].SetValue("buy")
+	p.spend.Answer(p.spend.CheckID(), Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}, nil)
+	p.spend.Field.SetValue("buy")
 	d, cmd, closed := p.Update(keyMsg("enter"))
-	if closed || cmd != nil || d.(purchaseDialog).buying {
-		t.Fatalf("enter on a cut confirmation: closed=%v cmd=%v buying=%v", closed, cmd != nil, d.(purchaseDialog).buying)
+	if closed || cmd != nil || d.(purchaseDialog).spend.Busy() {
+		t.Fatalf("enter on a cut confirmation: closed=%v cmd=%v buying=%v", closed, cmd != nil, d.(purchaseDialog).spend.Busy())
 	}
-	if got := d.(purchaseDialog).notYet; got == "" {
+	if got := d.(purchaseDialog).spend.Note; got == "" {
 		t.Error("no reason given")
 	}
 }
@@ -129,8 +130,8 @@ func TestPurchaseFitsEightyByTwentyFour(t *testing.T) {
 	env := base.actionEnv()
 	env.Identity = program.Identity{Identity: Identity{Account: "123456789012"}, Known: true}
 	p, _ := newPurchaseDialog(env, fixedOffering())
-	p.checking, p.perm = false, Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}
-	if why := p.blocker(); why != "" {
+	p.spend.Answer(p.spend.CheckID(), Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}, nil)
+	if why := p.spend.Blocker(p.why()); why != "" {
 		t.Fatalf("at 80×24: %s", why)
 	}
 }

@@ -12,11 +12,11 @@ import (
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
-	"github.com/gpublock/gpublock/ui/components/textfield"
+	"github.com/gpublock/gpublock/ui/dialog/spend"
 )
 
 func allowedPurchase(d dialog, p purchaseDialog) dialog {
-	d, _, _ = d.Update(dryRunMsg{dialog: p.id, check: p.checkID, perm: Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}})
+	d, _, _ = d.Update(dryRunMsg{dialog: p.id, check: p.spend.CheckID(), perm: Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}})
 	return d
 }
 
@@ -31,19 +31,19 @@ func TestPurchaseWordTypedBeforeTheDryRunIsCleared(t *testing.T) {
 	for _, r := range "buy" {
 		d, _, _ = d.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
 	}
-	if got := d.(purchaseDialog).fields[pfConfirm].Value(); got != "buy" {
+	if got := d.(purchaseDialog).spend.Field.Value(); got != "buy" {
 		t.Fatalf("typed %q while checking", got)
 	}
 	d, cmd, closed := d.Update(keyMsg("enter"))
-	if closed || cmd != nil || d.(purchaseDialog).buying {
+	if closed || cmd != nil || d.(purchaseDialog).spend.Busy() {
 		t.Fatalf("enter while checking went ahead")
 	}
-	if got := d.(purchaseDialog).fields[pfConfirm].Value(); got != "" || !strings.Contains(d.(purchaseDialog).notYet, "cleared") {
-		t.Errorf("after the refusal the field holds %q; notice %q", got, d.(purchaseDialog).notYet)
+	if got := d.(purchaseDialog).spend.Field.Value(); got != "" || !strings.Contains(d.(purchaseDialog).spend.Note, "cleared") {
+		t.Errorf("after the refusal the field holds %q; notice %q", got, d.(purchaseDialog).spend.Note)
 	}
 	d = allowedPurchase(d, p)
 	d, _, _ = d.Update(keyMsg("enter"))
-	if d.(purchaseDialog).buying {
+	if d.(purchaseDialog).spend.Busy() {
 		t.Fatal("enter bought on a word typed before the dry run answered")
 	}
 }
@@ -61,17 +61,17 @@ func TestPurchaseWordTypedWhileTooSmallIsCleared(t *testing.T) {
 	}
 	pd := d.(purchaseDialog)
 	pd.focus = pfConfirm
-	pd.fields[pfConfirm].SetValue("buy")
+	pd.spend.Field.SetValue("buy")
 	d, _, _ = dialog(pd).Update(keyMsg("enter"))
-	if d.(purchaseDialog).buying || d.(purchaseDialog).fields[pfConfirm].Value() != "" {
-		t.Fatalf("too small: buying %v, field %q", d.(purchaseDialog).buying, d.(purchaseDialog).fields[pfConfirm].Value())
+	if d.(purchaseDialog).spend.Busy() || d.(purchaseDialog).spend.Field.Value() != "" {
+		t.Fatalf("too small: buying %v, field %q", d.(purchaseDialog).spend.Busy(), d.(purchaseDialog).spend.Field.Value())
 	}
 	d, _, _ = d.Update(dialogSizeMsg{160, 45})
 	if !d.(purchaseDialog).fits() {
 		t.Fatal("the dialog does not fit 160×45")
 	}
 	d, _, _ = d.Update(keyMsg("enter"))
-	if d.(purchaseDialog).buying {
+	if d.(purchaseDialog).spend.Busy() {
 		t.Fatal("enter bought on a word typed while the dialog was too small")
 	}
 }
@@ -81,17 +81,18 @@ func extendConfirmDialog(t *testing.T) (Model, extendDialog) {
 	base := update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48})
 	m := blocksStates(base)["extend confirm"]
 	d := m.dialog.(extendDialog)
-	d.perm, d.permErr = Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlockExtension"}, nil
+	d.spend = spend.New(extendAction)
+	d.spend.Answer(d.spend.CheckID(), Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlockExtension"}, nil)
 	return m, d
 }
 
 func TestExtendWordTypedWhileTooSmallIsCleared(t *testing.T) {
 	_, d := extendConfirmDialog(t)
 	d.env.size = rect{104, 8}
-	d.confirm = textfield.New("extend")
+	d.spend.Field.SetValue("extend")
 	got, cmd, _ := d.Update(keyMsg("enter"))
-	if cmd != nil || got.(extendDialog).step == extBuying || got.(extendDialog).confirm.Value() != "" {
-		t.Fatalf("too small: step %v, field %q", got.(extendDialog).step, got.(extendDialog).confirm.Value())
+	if cmd != nil || got.(extendDialog).step == extBuying || got.(extendDialog).spend.Field.Value() != "" {
+		t.Fatalf("too small: step %v, field %q", got.(extendDialog).step, got.(extendDialog).spend.Field.Value())
 	}
 	got, _, _ = got.Update(dialogSizeMsg{160, 45})
 	got, cmd, _ = got.Update(keyMsg("enter"))
@@ -105,7 +106,8 @@ func TestExtendDialogRefusesAFeeAboveTheCap(t *testing.T) {
 	m, d := extendConfirmDialog(t)
 	capped := model.MustMoney("1000")
 	d.env.maxSpend = &capped
-	d.step, d.overCap = extLoading, false
+	d.step = extLoading
+	d.spend.Uncap()
 	off := d.off
 	off.Fee = model.MustMoney("98765.43")
 	got, cmd, _ := d.Update(extChoicesMsg{dialog: d.id, choices: []model.ExtensionChoice{{Days: off.DurationHours / 24, Offering: off}},
@@ -118,8 +120,8 @@ func TestExtendDialogRefusesAFeeAboveTheCap(t *testing.T) {
 	if cmd != nil {
 		t.Error("a dry run (or another call) was started above the cap")
 	}
-	if !ed.overCap || ed.step == extChecking || ed.step == extConfirm {
-		t.Fatalf("step %v, overCap %v", ed.step, ed.overCap)
+	if !ed.spend.OverCap || ed.step == extChecking || ed.step == extConfirm {
+		t.Fatalf("step %v, overCap %v", ed.step, ed.spend.OverCap)
 	}
 	m.dialog = ed
 	v := strings.Join(strings.Fields(ansi.Strip(m.View().Content)), " ")
@@ -172,7 +174,7 @@ func TestPurchaseDialogAfterACrashBuysNothingNew(t *testing.T) {
 	msg := cmd().(purchasedMsg)
 	got, _, _ := dialog(d).Update(msg)
 	pd, ok := got.(purchaseDialog)
-	if !ok || pd.failure == nil || !pd.failure.AlreadyBought {
+	if !ok || pd.spend.Failure == nil || !pd.spend.Failure.AlreadyBought {
 		t.Fatalf("after the crash: %T %+v", got, msg)
 	}
 	v := strings.Join(strings.Fields(ansi.Strip(pd.View(160, 45))), " ")
@@ -201,6 +203,35 @@ func TestReceiptSaysTheOutcomeWasNotRecorded(t *testing.T) {
 	for _, want := range []string{"could not record", "journal.jsonl", "no space left on device", "Settled an interrupted run", "gpb-0"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("the receipt lacks %q:\n%s", want, v)
+		}
+	}
+}
+
+// launch typed while the form was too small to be read whole is spent: nothing is launched
+// or armed on it, even once the terminal is large enough.
+func TestLaunchWordTypedWhileTooSmallIsCleared(t *testing.T) {
+	m := update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48})
+	env := m.actionEnv()
+	env.size = rect{104, 8}
+	for _, state := range []model.BlockState{model.StateActive, model.StateScheduled} {
+		l, _ := newLaunchDialog(env, fixedBlock(state))
+		l.spend.Answer(l.spend.CheckID(), Permission{Allowed: true, Action: "ec2:RunInstances"}, nil)
+		if l.fits() {
+			t.Fatal("the form fits 104×8; the test wants one that does not")
+		}
+		l.focus = lfConfirm
+		l.fields[lfConfirm].SetValue("launch")
+		got, cmd, closed := l.Update(keyMsg("enter"))
+		ld := got.(launchDialog)
+		if cmd != nil || closed || ld.Busy() || ld.waiting || ld.fields[lfConfirm].Value() != "" || !strings.Contains(ld.spend.Note, "cleared") {
+			t.Fatalf("%s, too small: cmd %v, closed %v, busy %v, armed %v, word %q, note %q", state, cmd != nil, closed, ld.Busy(), ld.waiting, ld.fields[lfConfirm].Value(), ld.spend.Note)
+		}
+		got, _, _ = got.Update(dialogSizeMsg{160, 45})
+		if !got.(launchDialog).fits() {
+			t.Fatal("the form does not fit 160×45")
+		}
+		if got, cmd, _ = got.Update(keyMsg("enter")); cmd != nil && got.(launchDialog).Busy() || got.(launchDialog).waiting {
+			t.Fatalf("%s: enter went ahead on a word typed while the form was too small", state)
 		}
 	}
 }

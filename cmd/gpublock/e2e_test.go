@@ -133,7 +133,7 @@ func TestE2ETUI(t *testing.T) {
 	// Buy it: the dialog states what is bought; typing buy buys it.
 	term.press(keyEnter)
 	text = term.waitText("Buy a Capacity Block", "✓ allowed (ec2:PurchaseCapacityBlock)", "Type buy and press enter")
-	for _, want := range []string{"Account        123456789012", "Region · zone  " + region + " · " + zone, "UPFRONT FEE    " + fee + " USD",
+	for _, want := range []string{"Account        123456789012", "Region · zone  " + region + " · " + zone, "Upfront fee    " + fee + " USD",
 		"$" + rate + " per accelerator-hour", "This cannot be cancelled", "SIMULATED"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the purchase dialog lacks %q:\n%s", want, text)
@@ -364,7 +364,7 @@ func TestE2ECommands(t *testing.T) {
 			t.Errorf("purchase's answer lacks %q:\n%s", want, out)
 		}
 	}
-	for _, want := range []string{"PURCHASE (SIMULATED)", "Account:     123456789012", "Upfront fee: " + fee.Dollars() + " USD, total for the whole block",
+	for _, want := range []string{"PURCHASE (SIMULATED)", "Account:       123456789012", "Upfront fee:   " + fee.Dollars() + " USD, total for the whole block",
 		"This cannot be cancelled", "allowed (ec2:PurchaseCapacityBlock, dry run)"} {
 		if !strings.Contains(errs, want) {
 			t.Errorf("purchase's confirmation lacks %q:\n%s", want, errs)
@@ -389,7 +389,7 @@ func TestE2ECommands(t *testing.T) {
 	}
 	code, out, errs = e2eRun(t, env, "launch", id, "--region", best.Region, "--ami", "ami-0123456789abcdef0", "--yes")
 	inst := regexp.MustCompile(`(?m)^(i-[0-9a-f]{17})\s+pending\s+` + regexp.QuoteMeta(best.InstanceType)).FindStringSubmatch(out)
-	if code != 0 || inst == nil || !strings.Contains(errs, "Block:       "+id+" (active)") {
+	if code != 0 || inst == nil || !strings.Contains(errs, "Block:       "+id+" · ") || !strings.Contains(errs, "State:       active") {
 		t.Fatalf("launch: exit %d, no pending instance:\n%s%s", code, out, errs)
 	}
 

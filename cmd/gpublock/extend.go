@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -232,23 +233,8 @@ func priceCatalog() *pricing.Catalog {
 }
 
 func printExtensionSummary(w io.Writer, info backendInfo, account string, b model.Block, off model.ExtensionOffering, cmp pricing.Comparison) {
-	summaryHead(w, "EXTEND", info, account, b.Region)
-	fmt.Fprintf(w, "  Zone:        %s\n", b.AvailabilityZone)
-	fmt.Fprintf(w, "  Block:       %s (%s), %s × %d\n", b.ReservationID, b.State, b.InstanceType, b.TotalCount)
-	fmt.Fprintf(w, "  Ends now:    %s\n", bothTimes(b.End))
-	fmt.Fprintf(w, "  Adds:        %s\n", hoursMinutes(int64(off.DurationHours)*60))
-	fmt.Fprintf(w, "  New end:     %s; instances are terminated from %s\n", bothTimes(off.End), bothTimes(off.End.Add(-model.TerminationLead)))
-	fmt.Fprintf(w, "  Upfront fee: %s, for the added time\n", exactFee(off.Fee, off.Currency))
-	if !cmp.EffectiveHourly.IsZero() {
-		fmt.Fprintf(w, "  Rate:        %s per %s-hour\n", cmp.EffectiveHourly.Rate(), cmp.Unit)
-	}
-	if cmp.NoOnDemand {
-		fmt.Fprintf(w, "  Break-even:  none: %s\n", cmp.NoOnDemandReason)
-	} else {
-		fmt.Fprintf(w, "  Break-even:  the added hours are %s (on-demand %s/h, %s %s)\n", cmp.Reading(), cmp.OnDemandHourly.Rate(), cmp.Source, cmp.AsOf)
-	}
-	fmt.Fprintf(w, "  Offering:    %s\n", off.ID)
-	fmt.Fprintf(w, "  %s\n", noRefund)
+	summaryHead(w, "EXTEND", info)
+	printFacts(w, model.ExtensionFacts(b, off, account, cmp.BreakEven(), time.Local))
 }
 
 // extensionStatus says what the status means for the end date: AWS moves it only once

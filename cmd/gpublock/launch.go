@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -212,24 +213,23 @@ func launchBlocker(b model.Block, count int) string {
 }
 
 func printLaunchSummary(w io.Writer, info backendInfo, account string, b model.Block, spec aws.LaunchSpec) {
-	fmt.Fprintf(w, "\nLAUNCH (%s): %s\n", info.Mode, info.Reason)
-	fmt.Fprintf(w, "  Account:     %s\n", account)
-	fmt.Fprintf(w, "  Region:      %s\n", b.Region)
-	fmt.Fprintf(w, "  Zone:        %s\n", b.AvailabilityZone)
-	fmt.Fprintf(w, "  Block:       %s (%s), %s, %d free of %d\n", b.ReservationID, b.State, b.InstanceType, b.AvailableCount, b.TotalCount)
-	fmt.Fprintf(w, "  Launch:      %d × %s from %s\n", spec.Count, b.InstanceType, spec.ImageID)
+	summaryHead(w, "LAUNCH", info)
+	f := model.LaunchFacts(b, account, "", b.AvailableCount, time.Local)
+	// What is launched: the dialog's form fields.
 	subnet := spec.SubnetID
 	if subnet == "" {
 		subnet = "the default subnet of " + b.AvailabilityZone
 	}
-	fmt.Fprintf(w, "  Subnet:      %s\n", subnet)
+	f.Lines = append(f.Lines, model.Fact{Label: "Launch", Value: fmt.Sprintf("%d × %s from %s", spec.Count, b.InstanceType, spec.ImageID)},
+		model.Fact{Label: "Subnet", Value: subnet})
 	if spec.KeyName != "" {
-		fmt.Fprintf(w, "  Key pair:    %s\n", spec.KeyName)
+		f.Lines = append(f.Lines, model.Fact{Label: "Key pair", Value: spec.KeyName})
 	}
 	if len(spec.SecurityGroupIDs) > 0 {
-		fmt.Fprintf(w, "  Groups:      %s\n", strings.Join(spec.SecurityGroupIDs, ", "))
+		f.Lines = append(f.Lines, model.Fact{Label: "Groups", Value: strings.Join(spec.SecurityGroupIDs, ", ")})
 	}
-	fmt.Fprintf(w, "  Block ends:  %s; instances are terminated from %s\n\n", bothTimes(b.End), bothTimes(b.TerminationAt()))
+	printFacts(w, f)
+	fmt.Fprintln(w)
 }
 
 // instanceJSON has the AWS CLI's run-instances field names.

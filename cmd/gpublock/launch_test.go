@@ -79,7 +79,7 @@ func TestLaunchIntoActiveBlock(t *testing.T) {
 		}
 		ids = append(ids, in.InstanceId)
 	}
-	for _, want := range []string{"LAUNCH", "Account:", "Zone:        " + b.AvailabilityZone, "2 × p5.48xlarge from " + testAMI, "Key pair:    ml-team", "terminated from"} {
+	for _, want := range []string{"LAUNCH", "Account:", "Block:       " + b.CapacityReservationId + " · us-east-1 · " + b.AvailabilityZone, "2 × p5.48xlarge from " + testAMI, "Key pair:    ml-team", "instances terminate from"} {
 		if !strings.Contains(errs, want) {
 			t.Errorf("confirmation lacks %q:\n%s", want, errs)
 		}

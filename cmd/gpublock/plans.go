@@ -302,14 +302,6 @@ func sourcedTableRow(q model.Query, o model.Offering, line string) string {
 	return fmt.Sprintf(sourceColumnFormat, o.Source.Name()) + line
 }
 
-// printPlanParts lists a training plan's parts, one line each, under the summary.
-func printPlanParts(w io.Writer, parts []model.Part) {
-	for i, p := range parts {
-		fmt.Fprintf(w, "  Part %d:      %s × %d in %s, %s → %s (%d hours)\n", i+1, p.InstanceType, p.Count, p.AvailabilityZone,
-			bothTimes(p.Start), bothTimes(p.End), p.Hours)
-	}
-}
-
 // errNoPlanDryRun is the refusal of --dry-run for a training plan: the API has none.
 var errNoPlanDryRun = errors.New("there is no dry run for training plans: CreateTrainingPlan and ExtendTrainingPlan take no DryRun parameter, so the permission is learnt only by buying")
 

@@ -7,6 +7,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/aws/trainingplans"
@@ -121,15 +122,7 @@ func (a *extendArgs) runPlanExtend(ctx context.Context, pos []string, stdout, st
 	if !ok {
 		return 1
 	}
-	summaryHead(stderr, "EXTEND A TRAINING PLAN", info, account, p.Region)
-	fmt.Fprintf(stderr, "  Plan:        %s (%s), for %s\n", p.Name, p.Status, strings.Join(p.Targets, ", "))
-	printPlanParts(stderr, b.Parts)
-	fmt.Fprintf(stderr, "  Ends now:    %s\n", bothTimes(p.End))
-	fmt.Fprintf(stderr, "  Adds:        %d hours in %s\n", off.Hours, off.AvailabilityZone)
-	fmt.Fprintf(stderr, "  New end:     %s\n", bothTimes(off.End))
-	fmt.Fprintf(stderr, "  Upfront fee: %s, for the added time\n", exactFee(off.Fee, off.Currency))
-	fmt.Fprintf(stderr, "  Offering:    %s\n", off.ID)
-	fmt.Fprintf(stderr, "  %s\n  %s\n", noPlanRefund, noPlanDryRun)
+	printPlanExtensionSummary(stderr, info, account, b, off)
 	if !confirmed(ctx, stderr, "extend", a.yes, "Extend this training plan?", "extend", "extended") {
 		return 1
 	}
@@ -219,4 +212,15 @@ func printPlanExtensionList(ctx context.Context, tp *trainingplans.Client, p tra
 			o.AvailabilityZone, o.Fee.Dollars(), o.ID)
 	}
 	return 0
+}
+
+// printPlanExtensionSummary is the confirmation of a plan's extension, in the words of the
+// extend dialog.
+func printPlanExtensionSummary(w io.Writer, info backendInfo, account string, b model.Block, off trainingplans.ExtensionOffering) {
+	summaryHead(w, "EXTEND A TRAINING PLAN", info)
+	ext := model.ExtensionOffering{ID: off.ID, ReservationID: b.ReservationID, InstanceType: b.InstanceType, Count: b.TotalCount,
+		AvailabilityZone: off.AvailabilityZone, Start: off.Start, End: off.End, DurationHours: off.Hours, Fee: off.Fee, Currency: off.Currency}
+	f := model.ExtensionFacts(b, ext, account, extensionComparison(b, ext).BreakEven(), time.Local)
+	f.Lines = append(f.Lines, model.Fact{Label: "Dry run", Value: model.NoPlanDryRun("extension")})
+	printFacts(w, f)
 }

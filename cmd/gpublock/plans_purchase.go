@@ -14,12 +14,6 @@ import (
 	"github.com/gpublock/gpublock/pricing"
 )
 
-// noPlanRefund is the training plans' form of noRefund.
-const noPlanRefund = "This cannot be cancelled or modified. The fee is charged up front."
-
-// noPlanDryRun is said in every plan confirmation: nothing has checked the permission.
-const noPlanDryRun = "There is no dry run for training plans: the permission to buy is learnt only by buying."
-
 // purchaseSource is the source of the offering a purchase names, from --source; an id of
 // the other source's form is refused before any call rather than searched for in vain.
 func purchaseSource(a *purchaseArgs, id string) (model.Source, error) {
@@ -120,29 +114,13 @@ func findPlanOffering(ctx context.Context, client *aws.Client, tp *trainingplans
 // Capacity Block's (account, region, capacity, window, fee, no refund), the target
 // resources and every part, and that nothing has checked the permission.
 func printPlanSummary(w io.Writer, info backendInfo, account string, o model.Offering, tags map[string]string) {
-	summaryHead(w, "PURCHASE OF A TRAINING PLAN", info, account, o.Region)
-	fmt.Fprintf(w, "  For:         %s\n", strings.Join(o.Targets, ", "))
-	printPlanParts(w, o.Parts)
-	fmt.Fprintf(w, "  Start:       %s\n", bothTimes(o.Start))
-	fmt.Fprintf(w, "  End:         %s\n", bothTimes(o.End))
-	fmt.Fprintf(w, "  Reserved:    %d hours (the parts' hours; a gap between parts is not reserved)\n", o.DurationHours)
-	fmt.Fprintf(w, "  Upfront fee: %s, total for every part\n", exactFee(o.Fee, o.Currency))
-	if r := o.HourlyRate(); !r.IsZero() {
-		fmt.Fprintf(w, "  Rate:        %s per instance-hour", r.Rate())
-		if ar := o.AcceleratorHourlyRate(); !ar.IsZero() {
-			fmt.Fprintf(w, ", %s per accelerator-hour", ar.Rate())
-		}
-		fmt.Fprintln(w)
-	}
-	if cmp := pricing.Compare(priceCatalog(), o); cmp.NoOnDemand {
-		fmt.Fprintf(w, "  Break-even:  none: %s\n", cmp.NoOnDemandReason)
-	}
+	summaryHead(w, "PURCHASE OF A TRAINING PLAN", info)
+	f := model.PlanFacts(o, account, pricing.Compare(priceCatalog(), o).BreakEven(), time.Local)
 	if len(tags) > 0 {
-		fmt.Fprintf(w, "  Tags:        %s\n", tagFlag(tags).String())
+		f.Lines = append(f.Lines, model.Fact{Label: "Tags", Value: tagFlag(tags).String()})
 	}
-	fmt.Fprintf(w, "  Offering:    %s\n", o.ID)
-	fmt.Fprintf(w, "  %s\n", noPlanRefund)
-	fmt.Fprintf(w, "  %s\n", noPlanDryRun)
+	f.Lines = append(f.Lines, model.Fact{Label: "Dry run", Value: model.NoPlanDryRun("purchase")})
+	printFacts(w, f)
 }
 
 // planPurchaseJSON is CreateTrainingPlan's answer and the plan as DescribeTrainingPlan

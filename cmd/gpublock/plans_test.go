@@ -107,8 +107,8 @@ func TestPurchaseMultiPartPlan(t *testing.T) {
 		t.Fatalf("purchase: exit %d\n%s", code, errs)
 	}
 	// The confirmation: account, region, target, each part, the total fee, no refund, no dry run.
-	for _, want := range []string{"Account:", "Region:      " + off.Region, "For:         training-job", "Part 1:", "Part 2:",
-		"Upfront fee: $", "cannot be cancelled or modified", "There is no dry run for training plans", "Type buy"} {
+	for _, want := range []string{"Account:", "Region:      " + off.Region, "For:         training job", "Part 1:", "Part 2:",
+		"Upfront fee: $", "cannot be cancelled or modified", "Dry run:     there is no dry run for training plans", "Type buy"} {
 		if !strings.Contains(errs, want) {
 			t.Fatalf("the confirmation lacks %q:\n%s", want, errs)
 		}

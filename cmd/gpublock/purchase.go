@@ -37,8 +37,6 @@ var (
 	inputIsTerminal = func() bool { return term.IsTerminal(os.Stdin.Fd()) }
 )
 
-const noRefund = "This cannot be cancelled or changed. The fee is charged up front; payment is collected within 12 hours."
-
 // askTyped asks the person to type word; anything else, end of input or ctx ending is a no.
 func askTyped(ctx context.Context, stderr io.Writer, prompt, word string) bool {
 	in := confirmInput
@@ -367,74 +365,23 @@ func overCap(maxSpend, rule string, fee model.Money) string {
 	return fmt.Sprintf("refused: the upfront fee %s is above the spending cap of %s (%s). Nothing was bought.", fee.Dollars(), limit.Dollars(), rule)
 }
 
-// bothTimes writes a time in UTC and in local time side by side.
-func bothTimes(t time.Time) string {
-	u := t.UTC().Format("2006-01-02 15:04 MST")
-	l := t.Local().Format("2006-01-02 15:04 MST")
-	if l == u {
-		return u
-	}
-	return u + "  (" + l + " local)"
-}
+// bothTimes writes a time in UTC and in local time side by side, as the dialogs do.
+func bothTimes(t time.Time) string { return model.BothTimes(t, time.Local) }
 
-func hoursMinutes(minutes int64) string {
-	if minutes%60 == 0 {
-		return fmt.Sprintf("%d hours", minutes/60)
-	}
-	return fmt.Sprintf("%d h %02d min", minutes/60, minutes%60)
-}
+func hoursMinutes(minutes int64) string { return model.HoursMinutes(minutes) }
 
 // exactFee is the fee as people read it, with the exact amount when cents round it.
-func exactFee(m model.Money, currency string) string {
-	if currency == "" {
-		currency = "USD"
-	}
-	s := m.Dollars() + " " + currency
-	if model.MoneyFromCents(m.Cents()).Cmp(m) != 0 {
-		s += " (exactly " + m.String() + ")"
-	}
-	return s
-}
+func exactFee(m model.Money, currency string) string { return model.ExactFee(m, currency) }
 
 func printOfferingSummary(w io.Writer, info backendInfo, account string, o model.Offering, platform string, tags map[string]string) {
-	summaryHead(w, "PURCHASE", info, account, o.Region)
-	fmt.Fprintf(w, "  Zone:        %s\n", o.AvailabilityZone)
-	what, unit := fmt.Sprintf("%s × %d", o.InstanceType, o.Count), "instance"
-	// For an UltraServer the model counts UltraServers (Count is their number), so the
-	// member instances and the unit of the hourly rate come from the catalog.
-	ultra := o.UltraServerType
-	if ultra == "" {
-		ultra = o.InstanceType
-	}
-	if t, ok := model.LookupType(ultra); ok && t.UltraServer {
-		n := max(1, o.UltraServerCount)
-		what = fmt.Sprintf("%s × %d UltraServer(s) (%d × %s)", t.Name, n, n*t.Instances, t.MemberType)
-		unit = "UltraServer"
-	}
-	fmt.Fprintf(w, "  Capacity:    %s\n", what)
-	fmt.Fprintf(w, "  Start:       %s\n", bothTimes(o.Start))
-	fmt.Fprintf(w, "  End:         %s\n", bothTimes(o.End))
-	fmt.Fprintf(w, "  Duration:    %s (%s)\n", offeringLength(o), hoursMinutes(o.Minutes()))
-	fmt.Fprintf(w, "  Upfront fee: %s, total for the whole block\n", exactFee(o.Fee, o.Currency))
-	if r := o.HourlyRate(); !r.IsZero() {
-		fmt.Fprintf(w, "  Rate:        %s per %s-hour", r.Rate(), unit)
-		if ar := o.AcceleratorHourlyRate(); !ar.IsZero() {
-			fmt.Fprintf(w, ", %s per accelerator-hour", ar.Rate())
-		}
-		fmt.Fprintln(w)
-	}
-	// The break-even is part of deciding, as in the TUI's dialog; figures, never guesses.
-	if cmp := pricing.Compare(priceCatalog(), o); cmp.NoOnDemand {
-		fmt.Fprintf(w, "  Break-even:  none: %s\n", cmp.NoOnDemandReason)
-	} else if cmp.BreakEvenUtilization.Valid() {
-		fmt.Fprintf(w, "  Break-even:  %s (on-demand %s/h, %s %s)\n", cmp.Reading(), cmp.OnDemandHourly.Rate(), cmp.Source, cmp.AsOf)
-	}
-	fmt.Fprintf(w, "  Platform:    %s\n", platform)
+	summaryHead(w, "PURCHASE", info)
+	f := model.PurchaseFacts(o, account, pricing.Compare(priceCatalog(), o).BreakEven(), time.Local)
+	// The platform and tags are the command's choices, as they are the dialog's fields.
+	f.Lines = append(f.Lines, model.Fact{Label: "Platform", Value: platform})
 	if len(tags) > 0 {
-		fmt.Fprintf(w, "  Tags:        %s\n", tagFlag(tags).String())
+		f.Lines = append(f.Lines, model.Fact{Label: "Tags", Value: tagFlag(tags).String()})
 	}
-	fmt.Fprintf(w, "  Offering:    %s\n", o.ID)
-	fmt.Fprintf(w, "  %s\n", noRefund)
+	printFacts(w, f)
 }
 
 // printPermission prints a --dry-run's answer (exit 0 allowed, 1 not): in JSON, fields

@@ -141,8 +141,8 @@ func TestPurchaseWithYes(t *testing.T) {
 
 	// The confirmation went to stderr with everything a person must see.
 	fee := model.MustMoney(off.UpfrontFee)
-	for _, want := range []string{"Account:     " + ec2sim.DemoAccount, "Region:      us-east-1", "Zone:        " + off.AvailabilityZone,
-		"p5.48xlarge × 2", "UTC", "Duration:    2d (48 hours)", fee.Dollars(), noRefund, "allowed (ec2:PurchaseCapacityBlock"} {
+	for _, want := range []string{"Account:       " + ec2sim.DemoAccount, "Region · zone: us-east-1 · " + off.AvailabilityZone,
+		"p5.48xlarge × 2", "UTC", "p5.48xlarge × 2 for 2d (48 hours)", fee.Dollars(), model.Irrevocable, "allowed (ec2:PurchaseCapacityBlock"} {
 		if !strings.Contains(errs, want) {
 			t.Errorf("confirmation lacks %q:\n%s", want, errs)
 		}
@@ -430,7 +430,7 @@ func TestBothTimesAndExactFee(t *testing.T) {
 	if s := exactFee(model.MustMoney("7551.36"), "USD"); s != "$7,551.36 USD" {
 		t.Errorf("exactFee = %q", s)
 	}
-	if s := exactFee(model.MustMoney("47.757"), ""); s != "$47.76 USD (exactly 47.757)" {
+	if s := exactFee(model.MustMoney("47.757"), ""); s != "$47.76 USD (exactly $47.757)" {
 		t.Errorf("exactFee = %q", s)
 	}
 }
@@ -583,7 +583,7 @@ func TestPurchaseConfirmationShowsBreakEven(t *testing.T) {
 	if code != 1 || !strings.Contains(errs, "cancelled") {
 		t.Fatalf("exit %d\n%s", code, errs)
 	}
-	if !strings.Contains(errs, "  Break-even:  ") || !strings.Contains(errs, "on-demand $55.040/h") {
+	if !strings.Contains(errs, "  Break-even:  ") || !strings.Contains(errs, "on-demand at $55.040/h") {
 		t.Errorf("no break-even against p5.48xlarge's on-demand $55.040/h:\n%s", errs)
 	}
 	assertNothingBought(t, cs.url)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/model"
@@ -81,12 +82,39 @@ func capAndPayer(ctx context.Context, stderr io.Writer, cmd string, f *awsFlags,
 	return id.Account, true
 }
 
-// summaryHead opens a spending confirmation: what it is, against which backend, and the
-// account and region that pay.
-func summaryHead(w io.Writer, title string, info backendInfo, account, region string) {
+// summaryHead opens a confirmation: what it is and against which backend. The facts that
+// follow (printFacts) name the account and region.
+func summaryHead(w io.Writer, title string, info backendInfo) {
 	fmt.Fprintf(w, "\n%s (%s): %s\n", title, info.Mode, info.Reason)
-	fmt.Fprintf(w, "  Account:     %s\n", account)
-	fmt.Fprintf(w, "  Region:      %s\n", region)
+}
+
+// printFacts writes a confirmation's facts (model's, the words the dialogs say) as
+// "Label:" rows, then what cannot be undone.
+func printFacts(w io.Writer, f model.Facts) {
+	width := factsLabelWidth(f)
+	for _, l := range f.Lines {
+		fmt.Fprintf(w, "  %s %s\n", padRight(l.Label+":", width), l.Value)
+	}
+	if f.Final != "" {
+		fmt.Fprintf(w, "  %s\n", f.Final)
+	}
+}
+
+// factsLabelWidth is the width of the facts' "Label:" column: 12, or the longest label's.
+func factsLabelWidth(f model.Facts) int {
+	n := 12
+	for _, l := range f.Lines {
+		n = max(n, utf8.RuneCountInString(l.Label)+1)
+	}
+	return n
+}
+
+// padRight pads s with spaces to n characters (runes: labels hold "·").
+func padRight(s string, n int) string {
+	if k := utf8.RuneCountInString(s); k < n {
+		return s + strings.Repeat(" ", n-k)
+	}
+	return s
 }
 
 // againPurchase is the check, after the confirmation, for a purchase an interrupted run

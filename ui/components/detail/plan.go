@@ -41,7 +41,7 @@ func planPurchaseCommand(o model.Offering) string {
 // catalog: EC2's rate of the same hardware is not SageMaker's, so none is used. The detail,
 // the purchase dialog and the extension dialog all say it so.
 func NoSageMakerPrice(instanceType string) string {
-	return "no SageMaker on-demand price for " + model.SageMakerType(instanceType)
+	return model.NoSageMakerPrice(instanceType)
 }
 
 func noSageMakerPrice(o model.Offering) string {

@@ -1,0 +1,150 @@
+package spend
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/gpublock/gpublock/ui/backend"
+)
+
+var buy = Action{Word: "buy", Noun: "purchase", Done: "bought", Ask: "buy"}
+
+func typeWord(m *Machine, w string) {
+	for _, r := range w {
+		m.Type(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+}
+
+var allowed = backend.Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}
+
+// The word goes ahead only once the dry run allowed it and nothing else stands in the way;
+// a word typed too early is refused and spent.
+func TestTheWordGoesAheadOnlyWhenAllowed(t *testing.T) {
+	m := New(buy)
+	check := m.Check()
+	typeWord(&m, "buy")
+	if m.Typed() != "buy" {
+		t.Fatalf("typed %q while the dry run is out", m.Typed())
+	}
+	if v := m.Confirm(""); v != NotYet || m.Typed() != "" || !strings.Contains(m.Note, "Wait for the dry run") || !strings.Contains(m.Note, "type buy again") {
+		t.Fatalf("enter while checking: verdict %v, word %q, note %q", v, m.Typed(), m.Note)
+	}
+	if m.Answer(check+1, allowed, nil) || m.Phase() != Checking {
+		t.Fatal("the answer of another dry run was taken")
+	}
+	if !m.Answer(check, allowed, nil) || !m.Allowed() {
+		t.Fatalf("the answer was not taken: phase %v", m.Phase())
+	}
+	if v := m.Confirm(""); v != Empty {
+		t.Fatalf("the early word was not spent: verdict %v", v)
+	}
+	typeWord(&m, "yes")
+	if v := m.Confirm(""); v != Wrong {
+		t.Errorf("another word: verdict %v", v)
+	}
+	m.Field.SetValue("buy")
+	if v := m.Confirm("The terminal is too small."); v != NotYet || m.Typed() != "" || !strings.HasPrefix(m.Note, "The terminal is too small.") {
+		t.Errorf("a dialog's own reason: verdict %v, word %q, note %q", v, m.Typed(), m.Note)
+	}
+	m.Field.SetValue(" buy ")
+	if v := m.Confirm(""); v != Go || !m.Busy() || m.Note != "" {
+		t.Fatalf("the word, allowed: verdict %v, busy %v, note %q", v, m.Busy(), m.Note)
+	}
+}
+
+// A refused or failed dry run, or a fee above the cap, offers no word at all.
+func TestNothingCanBeTypedWhenRefused(t *testing.T) {
+	for name, setup := range map[string]func(m *Machine){
+		"refused": func(m *Machine) { m.Answer(m.Check(), backend.Permission{Action: "ec2:PurchaseCapacityBlock"}, nil) },
+		"failed":  func(m *Machine) { m.Answer(m.Check(), backend.Permission{}, errors.New("the network is down.")) },
+		"cap":     func(m *Machine) { m.Cap() },
+	} {
+		m := New(buy)
+		setup(&m)
+		typeWord(&m, "buy")
+		if m.CanType() || m.Typed() != "" || m.Phase() != Refused {
+			t.Errorf("%s: can type %v, typed %q, phase %v", name, m.CanType(), m.Typed(), m.Phase())
+		}
+		if m.Blocker("") == "" {
+			t.Errorf("%s: nothing blocks the purchase", name)
+		}
+	}
+	m := New(buy)
+	m.Answer(m.Check(), backend.Permission{Action: "ec2:PurchaseCapacityBlock"}, nil)
+	if tone, s := m.DryRunAnswer(""); tone != ToneRefused || !strings.Contains(s, "NOT ALLOWED: this identity lacks ec2:PurchaseCapacityBlock") || !strings.Contains(s, "Nothing can be bought") {
+		t.Errorf("refused answer: %v %q", tone, s)
+	}
+	m = New(buy)
+	m.SkipDryRun("sagemaker:CreateTrainingPlan")
+	if tone, s := m.DryRunAnswer("no dry run here"); tone != ToneWarning || s != "no dry run here" || !m.Allowed() {
+		t.Errorf("no dry run: %v %q allowed %v", tone, s, m.Allowed())
+	}
+}
+
+// In flight, the call cannot be called back: other keys only say so, and only a second
+// ctrl+c quits.
+func TestInFlightOnlyASecondCtrlCQuits(t *testing.T) {
+	m := New(buy)
+	m.Answer(m.Check(), allowed, nil)
+	m.Send()
+	if cmd := m.InFlight("esc"); cmd != nil || !strings.Contains(m.Note, "cannot be stopped") {
+		t.Errorf("esc in flight: cmd %v, note %q", cmd != nil, m.Note)
+	}
+	if cmd := m.InFlight("ctrl+c"); cmd != nil || !m.QuitAsked() || !strings.Contains(m.Note, "ctrl+c again quits") {
+		t.Errorf("a first ctrl+c: cmd %v, note %q", cmd != nil, m.Note)
+	}
+	if cmd := m.InFlight("ctrl+c"); cmd == nil {
+		t.Fatal("a second ctrl+c does not quit")
+	} else if _, ok := cmd().(tea.QuitMsg); !ok {
+		t.Errorf("a second ctrl+c sends %T", cmd())
+	}
+}
+
+// The outcome reads from the answer: done, unknown, already done, sold, failed.
+func TestOutcomes(t *testing.T) {
+	for want, err := range map[Outcome]error{
+		Succeeded: nil,
+		Unknown:   &backend.ActionError{Outcome: backend.OutcomeUnknown, Summary: "lost"},
+		Already:   &backend.ActionError{AlreadyBought: true, Summary: "already"},
+		Sold:      &backend.ActionError{Sold: true, Summary: "sold"},
+		Failed:    errors.New("refused"),
+	} {
+		m := New(buy)
+		m.Send()
+		m.Settle(err)
+		if m.Phase() != Done || m.Busy() || m.Outcome() != want {
+			t.Errorf("%v: phase %v, outcome %v", err, m.Phase(), m.Outcome())
+		}
+		if err != nil && (m.Failure == nil || m.Failure.Error() == "") {
+			t.Errorf("%v: no failure to show", err)
+		}
+	}
+}
+
+// The footer names the keys of the phase, and nothing the phase does not take.
+func TestFooterFollowsThePhase(t *testing.T) {
+	m := New(buy)
+	m.Answer(m.Check(), allowed, nil)
+	if f := m.Footer(); f != "type buy then enter to buy • esc or q cancels" {
+		t.Errorf("ready: %q", f)
+	}
+	m.Send()
+	if f := m.Footer(); f != "waiting for AWS's answer • ctrl+c twice quits anyway" {
+		t.Errorf("sending: %q", f)
+	}
+	m.Settle(errors.New("no"))
+	if f := m.Footer(); f != "esc, enter or q closes" {
+		t.Errorf("done: %q", f)
+	}
+	c := New(buy)
+	c.Cap()
+	if f := c.Footer(); f != "esc closes: nothing can be bought here" {
+		t.Errorf("over the cap: %q", f)
+	}
+	if n := len(c.Keys().FullHelp()[0]); n != 1 {
+		t.Errorf("over the cap, help names %d keys", n)
+	}
+}

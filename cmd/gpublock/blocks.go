@@ -72,7 +72,7 @@ func newBlocksCmd(_ context.Context, g *awsFlags) *cobra.Command {
 	var a blocksArgs
 	cmd := &cobra.Command{
 		Use:   "blocks",
-		Short: "list the account's Capacity Blocks (table, json or csv)",
+		Short: "list the account's Capacity Blocks (and, with --source, Training Plans): countdowns and warnings (table, json or csv)",
 		Long:  blocksLong,
 		Example: "  gpublock blocks\n" +
 			"  gpublock blocks --region us-east-1,us-west-2 -o json\n" +

@@ -45,7 +45,7 @@ func newExtendCmd(_ context.Context, g *awsFlags) *cobra.Command {
 	var a extendArgs
 	cmd := &cobra.Command{
 		Use:   "extend RESERVATION_ID",
-		Short: "lengthen a Capacity Block, after a typed confirmation",
+		Short: "lengthen a Capacity Block or a Training Plan, after a typed confirmation",
 		Long:  extendLong,
 		Example: "  gpublock extend cr-0123456789abcdef0 --region us-east-1 --list\n" +
 			"  gpublock extend cr-0123456789abcdef0 --region us-east-1 --duration 1d\n" +

@@ -94,7 +94,7 @@ func offeringsCmd(g *awsFlags, run func(*cobra.Command, *offeringsArgs, outputFo
 	a := &offeringsArgs{}
 	cmd := &cobra.Command{
 		Use:   "offerings",
-		Short: "search Capacity Block offerings (table, json or csv)",
+		Short: "search Capacity Block (or, with --source, Training Plan) offerings (table, json or csv)",
 		Long:  offeringsLong,
 		Example: "  gpublock offerings --type p5.48xlarge --duration 2d --region all\n" +
 			"  gpublock offerings --type p5.48xlarge,p5en.48xlarge --duration 2d-7d --from +1w --to +4w -o json\n" +

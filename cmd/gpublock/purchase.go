@@ -170,7 +170,7 @@ func newPurchaseCmd(_ context.Context, g *awsFlags) *cobra.Command {
 	a := purchaseArgs{tags: tagFlag{}}
 	cmd := &cobra.Command{
 		Use:   "purchase OFFERING_ID",
-		Short: "buy a Capacity Block offering, after a typed confirmation",
+		Short: "buy a Capacity Block or Training Plan offering, after a typed confirmation",
 		Long:  purchaseLong,
 		Example: "  gpublock purchase cbr-0123456789abcdef0 --region us-east-1 --type p5.48xlarge --duration 2d\n" +
 			"  gpublock purchase cbr-0123456789abcdef0 --region us-east-1 --dry-run\n" +

@@ -15,7 +15,7 @@ import (
 	"github.com/spf13/pflag"
 )
 
-const rootLong = "gpublock finds, prices, books, launches into and watches AWS EC2 Capacity Blocks for ML. " +
+const rootLong = "gpublock finds, prices, books, launches into and watches short-term AWS GPU capacity: EC2 Capacity Blocks for ML and SageMaker Training Plans. " +
 	"With no command it starts the terminal UI. The AWS flags (--profile, --region, --endpoint-url, " +
 	"--demo, --read-only, --max-spend, ...) work before or after the command name.\n\n" +
 	"Exit status: 0 ok, 1 failure, 2 bad usage; some commands document a 3 of their own."
@@ -133,7 +133,7 @@ func newRootCmd(ctx context.Context) *cobra.Command {
 	})
 	root.SetFlagErrorFunc(flagError)
 	root.SetContext(ctx)
-	root.AddGroup(&cobra.Group{ID: "capacity", Title: "Capacity Blocks"}, &cobra.Group{ID: "tools", Title: "Tools"})
+	root.AddGroup(&cobra.Group{ID: "capacity", Title: "Capacity Blocks and Training Plans"}, &cobra.Group{ID: "tools", Title: "Tools"})
 	for _, mk := range awsCommands {
 		root.AddCommand(mk(ctx, g))
 	}

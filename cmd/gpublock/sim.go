@@ -55,7 +55,7 @@ func newSimCmd(context.Context) *cobra.Command {
 	var a simArgs
 	cmd := &cobra.Command{
 		Use:   "sim",
-		Short: "serve the EC2 Capacity Blocks emulator",
+		Short: "serve the emulator of the AWS APIs gpublock uses (EC2 Capacity Blocks, SageMaker Training Plans, STS, Price List)",
 		Long: "Serves an emulator of the EC2 Capacity Blocks API (with STS GetCallerIdentity, the Price List API's GetProducts and SageMaker Training Plans) until interrupted.\n\n" +
 			"Exit status: 0 stopped by an interrupt, 1 could not serve (address in use, unreadable state file), 2 bad usage.",
 		Example: "  gpublock sim\n" +

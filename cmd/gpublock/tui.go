@@ -73,7 +73,7 @@ func tuiCmd(g *awsFlags, run func(*cobra.Command, tuiArgs) error) *cobra.Command
 	var a tuiArgs
 	root := &cobra.Command{
 		Use:   "gpublock",
-		Short: "find, price, book and watch AWS EC2 Capacity Blocks for ML",
+		Short: "find, price, book and watch AWS GPU capacity: EC2 Capacity Blocks for ML and SageMaker Training Plans",
 		Long:  rootLong,
 		Example: "  gpublock --demo\n" +
 			"  gpublock offerings --type p5.48xlarge --duration 2d --region all\n" +

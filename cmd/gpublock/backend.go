@@ -229,7 +229,7 @@ func openBackend(ctx context.Context, f *awsFlags, stderr io.Writer) (*aws.Clien
 	}
 	cfg := f.clientConfig()
 	if f.demo {
-		return openSimulated(ctx, f, cfg, "--demo: the built-in simulator; nothing real is bought")
+		return openSimulated(ctx, f, cfg, "--demo: the built-in simulator; nothing real is bought or launched")
 	}
 	c, err := aws.New(ctx, cfg)
 	if err != nil {
@@ -249,7 +249,7 @@ func openBackend(ctx context.Context, f *awsFlags, stderr io.Writer) (*aws.Clien
 	if c.Endpoint() != "" {
 		info.Reason = "endpoint " + c.Endpoint() + ", region " + c.Region()
 		if c.IsEmulator(ctx) {
-			info.Mode, info.Reason = modeSimulated, "the emulator at "+c.Endpoint()+" (gpublock sim); nothing real is bought"
+			info.Mode, info.Reason = modeSimulated, "the emulator at "+c.Endpoint()+" (gpublock sim); nothing real is bought or launched"
 			// Purchases from `gpublock sim` are not money spent: they go to the simulated
 			// journal, so the live one stays a record of real purchases only.
 			if cfg.JournalDir == "" {
@@ -268,7 +268,7 @@ func openBackend(ctx context.Context, f *awsFlags, stderr io.Writer) (*aws.Clien
 		cancel()
 		if aws.IsNoCredentials(err) {
 			fmt.Fprintln(stderr, "gpublock: no AWS credentials found; starting the built-in simulator (--demo). Nothing real can be bought.")
-			return openSimulated(ctx, f, cfg, "no AWS credentials found, so the built-in simulator; nothing real is bought")
+			return openSimulated(ctx, f, cfg, "no AWS credentials found, so the built-in simulator; nothing real is bought or launched")
 		}
 	}
 	return c, info, nil

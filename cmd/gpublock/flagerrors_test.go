@@ -78,7 +78,7 @@ func TestDefaultRegionWithoutCapacityBlocksIsNamed(t *testing.T) {
 func TestOneRegionCommandsSayOneRegionInTheirHelp(t *testing.T) {
 	for _, cmd := range []string{"purchase", "extend", "launch"} {
 		code, out, _ := runCLI(cmd, "-h")
-		if code != 0 || !strings.Contains(out, "the one AWS region of the Capacity Block or offering") || strings.Contains(out, "or all") {
+		if code != 0 || !strings.Contains(strings.ToLower(out), "the one aws region of the capacity block or offering") || strings.Contains(out, "or all") {
 			t.Errorf("%s -h: exit %d\n%s", cmd, code, out)
 		}
 	}

@@ -90,6 +90,9 @@ func groupedHelp(help func(*cobra.Command, []string)) func(*cobra.Command, []str
 			if f.Name == "region" && c.Annotations[annotationOneRegion] != "" {
 				usage = oneRegionUsage
 			}
+			if usage != "" { // capitalised as fang does the command's own flags
+				usage = strings.ToUpper(usage[:1]) + usage[1:]
+			}
 			fmt.Fprintf(w, "    %-*s  %s%s\n", width, "--"+f.Name, usage, def)
 		}
 		fmt.Fprintln(w)

@@ -218,7 +218,7 @@ func checkStateWritable(path string) error {
 }
 
 func printSimHelp(w io.Writer, url string, opts ec2sim.Options, now time.Time) {
-	fmt.Fprintf(w, "EC2 Capacity Blocks emulator serving on %s (seed %d, clock %s, speed %gx)\n",
+	fmt.Fprintf(w, "gpublock's AWS emulator (EC2 Capacity Blocks, SageMaker Training Plans, STS, Price List) serving on %s (seed %d, clock %s, speed %gx)\n",
 		url, opts.Seed, now.Format(time.RFC3339), opts.Speed)
 	if opts.StateFile != "" {
 		fmt.Fprintf(w, "State kept in %s\n", opts.StateFile)

@@ -43,9 +43,13 @@ func (b awsBackend) searchPlans(ctx context.Context, q model.Query, out chan<- b
 			e.Offerings = append(e.Offerings, trainingplans.ModelOffering(o))
 		}
 		if ev.Status != nil {
-			st := backend.RegionStatus{Region: ev.Status.Region, State: regionState(ev.Status.State), Offerings: ev.Status.Offerings, Message: ev.Status.Message}
-			if ev.Status.Err != nil && st.Message == "" {
-				st.Message = explainPlan(ev.Status.Err).Error()
+			st := *ev.Status
+			if st.Err != nil {
+				// The UI reads only the explained (and redacted) error.
+				st.Err = explainPlan(st.Err)
+				if st.Message == "" {
+					st.Message = st.Err.Error()
+				}
 			}
 			e.Status = &st
 		}

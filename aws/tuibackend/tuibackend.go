@@ -106,9 +106,13 @@ func (b awsBackend) searchBlocks(ctx context.Context, q model.Query, out chan<- 
 	for ev := range b.c.Search(ctx, q) {
 		e := backend.SearchEvent{Region: ev.Region, Offerings: ev.Offerings, CallsDone: ev.CallsDone, CallsTotal: ev.CallsTotal}
 		if ev.Status != nil {
-			st := backend.RegionStatus{Region: ev.Status.Region, State: regionState(ev.Status.State), Offerings: ev.Status.Offerings, Message: ev.Status.Message}
-			if ev.Status.Err != nil && st.Message == "" {
-				st.Message = explain(ev.Status.Err).Error()
+			st := *ev.Status
+			if st.Err != nil {
+				// The UI reads only the explained (and redacted) error.
+				st.Err = explain(st.Err)
+				if st.Message == "" {
+					st.Message = st.Err.Error()
+				}
 			}
 			e.Status = &st
 		}
@@ -117,20 +121,6 @@ func (b awsBackend) searchBlocks(ctx context.Context, q model.Query, out chan<- 
 		case <-ctx.Done():
 		}
 	}
-}
-
-func regionState(s aws.RegionState) backend.RegionState {
-	switch s {
-	case aws.RegionOK:
-		return backend.RegionOK
-	case aws.RegionEmpty:
-		return backend.RegionEmpty
-	case aws.RegionThrottled:
-		return backend.RegionThrottled
-	case aws.RegionError:
-		return backend.RegionError
-	}
-	return backend.RegionSearching
 }
 
 func (b awsBackend) LargestCount(ctx context.Context, region, instanceType string, days int, start, end time.Time) (int, error) {

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -155,49 +154,11 @@ func wrapStyled(style lipgloss.Style, s string, width int) []string {
 	return out
 }
 
-// exactFee is the fee as people read it, with the exact amount when cents round it (as the
-// purchase command writes it).
-func exactFee(m model.Money, currency string) string {
-	if currency == "" {
-		currency = "USD"
-	}
-	s := m.Dollars() + " " + currency
-	if model.MoneyFromCents(m.Cents()).Cmp(m) != 0 {
-		s += " (exactly $" + m.String() + ")"
-	}
-	return s
-}
+func exactFee(m model.Money, currency string) string { return model.ExactFee(m, currency) }
 
-// bothTimes is a time in UTC and in the local zone.
-func bothTimes(t time.Time, loc *time.Location) string {
-	u := t.UTC().Format("2006-01-02 15:04 MST")
-	if loc == nil {
-		return u
-	}
-	l := t.In(loc).Format("2006-01-02 15:04 MST")
-	if l == u {
-		return u
-	}
-	return u + " · " + l
-}
+func bothTimes(t time.Time, loc *time.Location) string { return model.BothTimes(t, loc) }
 
-// countdown is how long until t, in days, hours and minutes.
-func countdown(d time.Duration) string {
-	if d <= 0 {
-		return "now"
-	}
-	d = d.Round(time.Second)
-	days := int(d / (24 * time.Hour))
-	d -= time.Duration(days) * 24 * time.Hour
-	h, m, s := int(d/time.Hour), int(d%time.Hour/time.Minute), int(d%time.Minute/time.Second)
-	switch {
-	case days > 0:
-		return fmt.Sprintf("%dd %02dh %02dm", days, h, m)
-	case h > 0:
-		return fmt.Sprintf("%dh %02dm %02ds", h, m, s)
-	}
-	return fmt.Sprintf("%dm %02ds", m, s)
-}
+func countdown(d time.Duration) string { return model.PreciseSpan(d) }
 
 // settledLines say what became of the interrupted purchases and extensions settled before
 // this one, and, when it happened, that the journal could not record this one's outcome.

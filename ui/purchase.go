@@ -439,12 +439,7 @@ func (d purchaseDialog) tailLines(irrevocable string, w int) []string {
 	return out
 }
 
-func hoursMinutes(minutes int64) string {
-	if minutes%60 == 0 {
-		return fmt.Sprintf("%d hours", minutes/60)
-	}
-	return fmt.Sprintf("%d h %02d min", minutes/60, minutes%60)
-}
+func hoursMinutes(minutes int64) string { return model.HoursMinutes(minutes) }
 
 // fieldLine is one editable line: a marker when focused, the label, then the value.
 func (d purchaseDialog) fieldLine(f int, label, choice string, w int) string {

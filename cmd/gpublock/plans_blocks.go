@@ -28,7 +28,7 @@ func (a *blocksArgs) scanSources(ctx context.Context, client *aws.Client, region
 		scan, err := a.scanner.Scan(ctx, regions)
 		blocks = scan.Blocks
 		if err != nil {
-			errs = append(errs, unjoin(err)...)
+			errs = append(errs, aws.Unjoin(err)...)
 		}
 	}
 	if slices.Contains(srcs, model.SourceTrainingPlan) {
@@ -36,7 +36,7 @@ func (a *blocksArgs) scanSources(ctx context.Context, client *aws.Client, region
 		for _, p := range plans {
 			blocks = append(blocks, trainingplans.ModelBlock(p))
 		}
-		for _, e := range unjoin(err) {
+		for _, e := range aws.Unjoin(err) {
 			var rf *aws.RegionFailure
 			if e == nil {
 				continue
@@ -121,9 +121,9 @@ func planStatus(b model.Block) string { return trainingplans.PlanFromBlock(b).St
 func planCountdown(b model.Block, now time.Time) string {
 	switch {
 	case now.Before(b.Start):
-		return "starts in " + shortDuration(b.Start.Sub(now))
+		return "starts in " + model.ShortSpan(b.Start.Sub(now))
 	case now.Before(b.End):
-		return "ends in " + shortDuration(b.End.Sub(now)) + " (its jobs stop then)"
+		return "ends in " + model.ShortSpan(b.End.Sub(now)) + " (its jobs stop then)"
 	}
 	return planStatus(b)
 }

@@ -390,34 +390,12 @@ func overCap(maxSpend, rule string, fee model.Money) string {
 	return fmt.Sprintf("refused: the upfront fee %s is above the spending cap of %s (%s). Nothing was bought.", fee.Dollars(), limit.Dollars(), rule)
 }
 
-// bothTimes writes a time in UTC and in local time side by side.
-func bothTimes(t time.Time) string {
-	u := t.UTC().Format("2006-01-02 15:04 MST")
-	l := t.Local().Format("2006-01-02 15:04 MST")
-	if l == u {
-		return u
-	}
-	return u + "  (" + l + " local)"
-}
+// bothTimes writes a time in UTC and in this machine's local time side by side.
+func bothTimes(t time.Time) string { return model.BothTimes(t, time.Local) }
 
-func hoursMinutes(minutes int64) string {
-	if minutes%60 == 0 {
-		return fmt.Sprintf("%d hours", minutes/60)
-	}
-	return fmt.Sprintf("%d h %02d min", minutes/60, minutes%60)
-}
+func hoursMinutes(minutes int64) string { return model.HoursMinutes(minutes) }
 
-// exactFee is the fee as people read it, with the exact amount when cents round it.
-func exactFee(m model.Money, currency string) string {
-	if currency == "" {
-		currency = "USD"
-	}
-	s := m.Dollars() + " " + currency
-	if model.MoneyFromCents(m.Cents()).Cmp(m) != 0 {
-		s += " (exactly " + m.String() + ")"
-	}
-	return s
-}
+func exactFee(m model.Money, currency string) string { return model.ExactFee(m, currency) }
 
 func printOfferingSummary(w io.Writer, info backendInfo, account string, o model.Offering, platform string, tags map[string]string) {
 	summaryHead(w, "PURCHASE", info, account, o.Region)

@@ -188,23 +188,10 @@ func (b awsBackend) plans(ctx context.Context, regions []string, list *backend.B
 		}
 		list.Fees[p.Name] = p.Fee // SageMaker lists a plan's fee, unlike EC2's reservations
 	}
-	if err == nil {
-		return
-	}
-	var parts []error
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		parts = j.Unwrap()
-	} else {
-		parts = []error{err}
-	}
-	for _, e := range parts {
-		var rf *aws.RegionFailure
-		if errors.As(e, &rf) {
-			list.Problems = append(list.Problems, backend.BlockProblem{Region: rf.Region, Partial: true,
-				Message: "training plans: " + trainingplans.Explain(rf.Err).String()})
-			continue
-		}
-		list.Problems = append(list.Problems, backend.BlockProblem{Partial: true, Message: "training plans: " + trainingplans.Explain(e).String()})
+	// A plan's failure leaves the blocks' list standing, so it is only ever partial.
+	for _, p := range aws.ClassifyListing(err).Problems {
+		list.Problems = append(list.Problems, backend.BlockProblem{Region: p.Region, Partial: true,
+			Message: "training plans: " + trainingplans.Explain(p.Err).String()})
 	}
 }
 

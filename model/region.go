@@ -60,3 +60,44 @@ func (s RegionStatus) String() string {
 	}
 	return s.State.String()
 }
+
+// RegionTally folds the statuses a search reports into which regions answered and which
+// failed: the one reading of "every region failed" that a search's callers share.
+type RegionTally struct {
+	Answered map[string]bool // regions that finished with their answer, or part of it
+	Failed   map[string]bool // regions with a call that failed
+}
+
+// NewRegionTally is an empty tally.
+func NewRegionTally() RegionTally {
+	return RegionTally{Answered: map[string]bool{}, Failed: map[string]bool{}}
+}
+
+// Add counts a region's status once it is done; it reports whether the region failed.
+func (t RegionTally) Add(st RegionStatus) (failed bool) {
+	if !st.State.Done() {
+		return false
+	}
+	if st.State == RegionError {
+		t.Failed[st.Region] = true
+	}
+	// A region that failed after delivering offerings still answered, in part.
+	if st.State != RegionError || st.Offerings > 0 {
+		t.Answered[st.Region] = true
+	}
+	return st.State == RegionError
+}
+
+// Merge adds another source's tally for the same search.
+func (t RegionTally) Merge(o RegionTally) {
+	for r := range o.Answered {
+		t.Answered[r] = true
+	}
+	for r := range o.Failed {
+		t.Failed[r] = true
+	}
+}
+
+// AllFailed reports that no region answered and at least one failed: the search found
+// nothing only because it could not ask, which must not read as "nothing on offer".
+func (t RegionTally) AllFailed() bool { return len(t.Answered) == 0 && len(t.Failed) > 0 }

@@ -297,12 +297,8 @@ func backendFailure(stderr io.Writer, cmd string, err error) int {
 // searchResult is what one search found and which regions answered.
 type searchResult struct {
 	offerings []model.Offering
-	answered  map[string]bool // regions that finished with their answer, or part of it
-	failed    map[string]bool // regions with a call that failed
+	model.RegionTally
 }
-
-// allFailed: no region answered, so the search found nothing only because it could not ask.
-func (r searchResult) allFailed() bool { return len(r.answered) == 0 && len(r.failed) > 0 }
 
 // searchOnce runs one search, handing each offering to each as it arrives, and names on
 // stderr each region that failed and, with notes, each that does not sell the types.
@@ -312,7 +308,7 @@ func searchOnce(ctx context.Context, client *aws.Client, q model.Query, notes bo
 
 // searchOnceFor is searchOnce for the command cmd, which its messages name.
 func searchOnceFor(ctx context.Context, cmd string, client *aws.Client, q model.Query, notes bool, each func(model.Offering), stderr io.Writer) searchResult {
-	res := searchResult{answered: map[string]bool{}, failed: map[string]bool{}}
+	res := searchResult{RegionTally: model.NewRegionTally()}
 	for ev := range client.Search(ctx, q) {
 		for _, o := range ev.Offerings {
 			res.offerings = append(res.offerings, o)
@@ -320,19 +316,14 @@ func searchOnceFor(ctx context.Context, cmd string, client *aws.Client, q model.
 				each(o)
 			}
 		}
-		if st := ev.Status; st != nil && st.State.Done() {
-			if st.State == aws.RegionError {
+		if st := ev.Status; st != nil {
+			if res.Add(*st) {
 				fmt.Fprintf(stderr, "gpublock %s: %s: %s\n", cmd, st.Region, client.ExplainError(st.Err))
-				res.failed[st.Region] = true
 			}
 			// A region asked for that does not sell the types is named, with where they are
 			// sold, rather than looking like a region with nothing on offer today.
 			if notes && st.State == aws.RegionEmpty && st.Message != "" {
 				fmt.Fprintf(stderr, "gpublock %s: %s: %s\n", cmd, st.Region, st.Message)
-			}
-			// A region that failed after delivering offerings still answered, in part.
-			if st.State != aws.RegionError || st.Offerings > 0 {
-				res.answered[st.Region] = true
 			}
 		}
 	}
@@ -386,8 +377,8 @@ func printOfferings(ctx context.Context, client *aws.Client, q model.Query, cat 
 		fmt.Fprintln(stderr, "gpublock offerings: cancelled")
 		return 1
 	}
-	if res.allFailed() {
-		fmt.Fprintf(stderr, "gpublock offerings: every region failed: %s\n", strings.Join(regionsIn(q.Regions, res.failed), ", "))
+	if res.AllFailed() {
+		fmt.Fprintf(stderr, "gpublock offerings: every region failed: %s\n", strings.Join(regionsIn(q.Regions, res.Failed), ", "))
 		return 1
 	}
 	switch format {
@@ -408,11 +399,11 @@ func printOfferings(ctx context.Context, client *aws.Client, q model.Query, cat 
 		writeHead() // a search that found nothing is still a document with its header
 	case "table":
 		if !head {
-			noOfferings(stderr, q, res.answered)
+			noOfferings(stderr, q, res.Answered)
 		}
 	}
-	if len(res.failed) > 0 {
-		fmt.Fprintf(stderr, "gpublock offerings: the results are incomplete: %s failed\n", strings.Join(regionsIn(q.Regions, res.failed), ", "))
+	if len(res.Failed) > 0 {
+		fmt.Fprintf(stderr, "gpublock offerings: the results are incomplete: %s failed\n", strings.Join(regionsIn(q.Regions, res.Failed), ", "))
 		return 1
 	}
 	return 0

@@ -183,8 +183,8 @@ func (w *offeringsWatch) search(ctx context.Context, round int, q model.Query) (
 			delete(w.seen, id)
 		}
 	}
-	failed := regionsIn(q.Regions, res.failed)
-	if res.allFailed() {
+	failed := regionsIn(q.Regions, res.Failed)
+	if res.AllFailed() {
 		// Nothing on stdout: a script must not read the failure as a search with nothing new.
 		fmt.Fprintf(w.stderr, "gpublock offerings: every region failed: %s\n", strings.Join(failed, ", "))
 		w.line(w.summary(now, round, 0, 0, failed, true, false), false)
@@ -208,7 +208,7 @@ func (w *offeringsWatch) search(ctx context.Context, round int, q model.Query) (
 	case "table":
 		if round == 1 {
 			if added == 0 {
-				noOfferings(w.stderr, q, res.answered)
+				noOfferings(w.stderr, q, res.Answered)
 			}
 			w.line(line, false)
 			break

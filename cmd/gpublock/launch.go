@@ -156,18 +156,15 @@ func launchDryRun(ctx context.Context, client *aws.Client, stdout, stderr io.Wri
 			p.Action, spec.Count, b.ReservationID, b.AvailableCount, b.AvailabilityZone), "launched")
 }
 
-// findBlock lists the region's blocks and takes the one with this reservation id.
+// findBlock is aws.FindBlock with the command line's words for each way it can fail.
 func findBlock(ctx context.Context, client *aws.Client, region, id string) (model.Block, error) {
-	blocks, err := client.Blocks(ctx, []string{region})
-	for _, b := range blocks {
-		if b.ReservationID == id {
-			return b, nil
-		}
-	}
-	if ctx.Err() != nil {
+	b, found, err := client.FindBlock(ctx, region, id)
+	switch {
+	case found:
+		return b, nil
+	case ctx.Err() != nil:
 		return model.Block{}, errors.New("cancelled.")
-	}
-	if err != nil {
+	case err != nil:
 		return model.Block{}, fmt.Errorf("the blocks of %s could not be listed: %s", region, client.ExplainError(err))
 	}
 	return model.Block{}, fmt.Errorf("there is no Capacity Block %s in %s (`gpublock blocks --region %s` lists them; another region needs --region).", id, region, region)

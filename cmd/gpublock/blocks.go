@@ -193,7 +193,7 @@ func (a *blocksArgs) refresh(ctx context.Context, client *aws.Client, regions []
 		}
 	}
 	if a.warnWithin > 0 {
-		if ending := endingWithin(all, now, a.warnWithin); len(ending) > 0 {
+		if ending := model.EndingWithin(all, now, a.warnWithin); len(ending) > 0 {
 			for _, b := range ending {
 				what, stops := "", ""
 				if b.Source == model.SourceTrainingPlan {
@@ -271,18 +271,6 @@ func watchSummary(n int, regions []string, lf aws.ListingFailures) string {
 		parts = append(parts, "details missing in "+strings.Join(partial, ", "))
 	}
 	return strings.Join(parts, "; ")
-}
-
-// endingWithin is the active blocks (and plans) whose end is at most d after now. Scheduled blocks
-// are left out however short they are: nothing runs in them yet.
-func endingWithin(blocks []model.Block, now time.Time, d time.Duration) []model.Block {
-	var out []model.Block
-	for _, b := range blocks {
-		if b.State == model.StateActive && b.End.After(now) && !b.End.After(now.Add(d)) {
-			out = append(out, b)
-		}
-	}
-	return out
 }
 
 // blockJSON uses the AWS CLI's field names, plus Region and the merged details.

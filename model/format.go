@@ -94,3 +94,20 @@ func (b Block) TerminationCell() string {
 	}
 	return b.TerminationAt().UTC().Format("2006-01-02 15:04")
 }
+
+// Length writes an offering's length: "2d", "3w" for whole days; "~1d2h" or "5h35m" for a
+// near-term block that starts off the 11:30 boundary (HoursMinutes has the exact length).
+func (o Offering) Length() string {
+	mins := o.Minutes()
+	if mins%(24*60) == 0 {
+		return FormatDays(int(mins / (24 * 60)))
+	}
+	if mins < 24*60 {
+		return fmt.Sprintf("%dh%02dm", mins/60, mins%60)
+	}
+	hours := (mins + 30) / 60
+	if hours%24 == 0 {
+		return fmt.Sprintf("~%dd", hours/24)
+	}
+	return fmt.Sprintf("~%dd%dh", hours/24, hours%24)
+}

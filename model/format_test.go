@@ -75,3 +75,14 @@ func TestShortCountdownAndTermination(t *testing.T) {
 		t.Errorf("a failed block: termination %q, countdown %q", s, c)
 	}
 }
+
+func TestOfferingLength(t *testing.T) {
+	for _, tc := range []struct {
+		h, m int
+		want string
+	}{{48, 0, "2d"}, {504, 0, "3w"}, {26, 5, "~1d2h"}, {2, 35, "2h35m"}, {47, 40, "~2d"}, {51, 35, "~2d4h"}} {
+		if got := (Offering{DurationHours: tc.h, DurationMinutes: tc.m}).Length(); got != tc.want {
+			t.Errorf("%dh%dm: %q, want %q", tc.h, tc.m, got, tc.want)
+		}
+	}
+}

@@ -465,7 +465,7 @@ func offeringTableHeader() string {
 func offeringTableRow(o model.Offering, c pricing.Comparison) string {
 	od, be := onDemandCells(o, c)
 	return fmt.Sprintf(offeringTableFormat, o.Region, o.AvailabilityZone, o.InstanceType, strconv.Itoa(o.Count),
-		o.Start.UTC().Format("2006-01-02 15:04"), o.End.UTC().Format("2006-01-02 15:04"), offeringLength(o),
+		o.Start.UTC().Format("2006-01-02 15:04"), o.End.UTC().Format("2006-01-02 15:04"), o.Length(),
 		o.Fee.Dollars(), instanceHourlyRate(o).Rate(), od, be, o.ID)
 }
 
@@ -509,22 +509,4 @@ func instanceHourlyRate(o model.Offering) model.Money {
 		return o.HourlyRate()
 	}
 	return o.Fee.MulRat(60, int64(max(1, o.UltraServerCount)*t.Instances)*o.Minutes())
-}
-
-// offeringLength writes "2d", or "2d 3h35m" for a near-term block that starts off the hour.
-func offeringLength(o model.Offering) string {
-	days, hours := o.DurationHours/24, o.DurationHours%24
-	s := fmt.Sprintf("%dd", days)
-	if hours != 0 || o.DurationMinutes != 0 {
-		if days == 0 {
-			s = ""
-		} else {
-			s += " "
-		}
-		s += fmt.Sprintf("%dh", hours)
-		if o.DurationMinutes != 0 {
-			s += fmt.Sprintf("%02dm", o.DurationMinutes)
-		}
-	}
-	return s
 }

@@ -417,7 +417,7 @@ func printOfferingSummary(w io.Writer, info backendInfo, account string, o model
 	fmt.Fprintf(w, "  Capacity:    %s\n", what)
 	fmt.Fprintf(w, "  Start:       %s\n", bothTimes(o.Start))
 	fmt.Fprintf(w, "  End:         %s\n", bothTimes(o.End))
-	fmt.Fprintf(w, "  Duration:    %s (%s)\n", offeringLength(o), hoursMinutes(o.Minutes()))
+	fmt.Fprintf(w, "  Duration:    %s (%s)\n", o.Length(), hoursMinutes(o.Minutes()))
 	fmt.Fprintf(w, "  Upfront fee: %s, total for the whole block\n", exactFee(o.Fee, o.Currency))
 	if r := o.HourlyRate(); !r.IsZero() {
 		fmt.Fprintf(w, "  Rate:        %s per %s-hour", r.Rate(), unit)

@@ -143,19 +143,5 @@ func pricingCells(c pricing.Comparison) (od, vs, be string) {
 	return od, vs, be
 }
 
-// FormatLength writes a block's length: "2d", "3w" for whole days; "~1d2h" or "5h35m" for a
-// near-term block that starts off the 11:30 boundary (the detail pane has the exact length).
-func FormatLength(o model.Offering) string {
-	mins := o.Minutes()
-	if mins%(24*60) == 0 {
-		return model.FormatDays(int(mins / (24 * 60)))
-	}
-	if mins < 24*60 {
-		return fmt.Sprintf("%dh%02dm", mins/60, mins%60)
-	}
-	hours := (mins + 30) / 60
-	if hours%24 == 0 {
-		return fmt.Sprintf("~%dd", hours/24)
-	}
-	return fmt.Sprintf("~%dd%dh", hours/24, hours%24)
-}
+// FormatLength writes a block's length as the model does (Offering.Length).
+func FormatLength(o model.Offering) string { return o.Length() }

@@ -42,21 +42,8 @@ func (b awsBackend) searchPlans(ctx context.Context, q model.Query, out chan<- b
 		for _, o := range ev.Offerings {
 			e.Offerings = append(e.Offerings, trainingplans.ModelOffering(o))
 		}
-		if ev.Status != nil {
-			st := *ev.Status
-			if st.Err != nil {
-				// The UI reads only the explained (and redacted) error.
-				st.Err = explainPlan(st.Err)
-				if st.Message == "" {
-					st.Message = st.Err.Error()
-				}
-			}
-			e.Status = &st
-		}
-		select {
-		case out <- e:
-		case <-ctx.Done():
-		}
+		e.Status = explainedStatus(ev.Status, explainPlan)
+		send(ctx, out, e)
 	}
 }
 

@@ -105,21 +105,8 @@ func regionsOf(q model.Query, home string) []string {
 func (b awsBackend) searchBlocks(ctx context.Context, q model.Query, out chan<- backend.SearchEvent) {
 	for ev := range b.c.Search(ctx, q) {
 		e := backend.SearchEvent{Region: ev.Region, Offerings: ev.Offerings, CallsDone: ev.CallsDone, CallsTotal: ev.CallsTotal}
-		if ev.Status != nil {
-			st := *ev.Status
-			if st.Err != nil {
-				// The UI reads only the explained (and redacted) error.
-				st.Err = explain(st.Err)
-				if st.Message == "" {
-					st.Message = st.Err.Error()
-				}
-			}
-			e.Status = &st
-		}
-		select {
-		case out <- e:
-		case <-ctx.Done():
-		}
+		e.Status = explainedStatus(ev.Status, explain)
+		send(ctx, out, e)
 	}
 }
 
@@ -162,4 +149,28 @@ func explain(err error) error {
 func ClientOf(b backend.Backend) (c *aws.Client, ok bool) {
 	ab, ok := b.(awsBackend)
 	return ab.c, ok
+}
+
+// explainedStatus is a source's region status as the UI reads it: its error explained (and
+// so redacted) by the source's explain, which also gives the message when there is none.
+func explainedStatus(s *model.RegionStatus, explain func(error) error) *model.RegionStatus {
+	if s == nil {
+		return nil
+	}
+	st := *s
+	if st.Err != nil {
+		st.Err = explain(st.Err)
+		if st.Message == "" {
+			st.Message = st.Err.Error()
+		}
+	}
+	return &st
+}
+
+// send hands the UI one event unless ctx has ended.
+func send(ctx context.Context, out chan<- backend.SearchEvent, e backend.SearchEvent) {
+	select {
+	case out <- e:
+	case <-ctx.Done():
+	}
 }

@@ -86,3 +86,18 @@ func TestOfferingLength(t *testing.T) {
 		}
 	}
 }
+
+func TestInstanceHourlyRateOfAnUltraServer(t *testing.T) {
+	// u-p6e-gb200x36 × 2 for 24 hours: 18 member instances, 432 instance-hours.
+	o := Offering{InstanceType: "u-p6e-gb200x36", UltraServerType: "u-p6e-gb200x36", Count: 2, UltraServerCount: 2, DurationHours: 24, Fee: MustMoney("43200")}
+	if got := o.InstanceHourlyRate(); got.Cmp(MustMoney("100")) != 0 {
+		t.Errorf("UltraServer: %s per instance-hour, want 100", got)
+	}
+	if got := o.HourlyRate(); got.Cmp(MustMoney("900")) != 0 {
+		t.Errorf("UltraServer: %s per UltraServer-hour, want 900", got)
+	}
+	p := Offering{InstanceType: "p5.48xlarge", Count: 2, DurationHours: 24, Fee: MustMoney("4800")}
+	if got := p.InstanceHourlyRate(); got.Cmp(p.HourlyRate()) != 0 || got.Cmp(MustMoney("100")) != 0 {
+		t.Errorf("p5: %s per instance-hour, want 100", got)
+	}
+}

@@ -466,7 +466,7 @@ func offeringTableRow(o model.Offering, c pricing.Comparison) string {
 	od, be := onDemandCells(o, c)
 	return fmt.Sprintf(offeringTableFormat, o.Region, o.AvailabilityZone, o.InstanceType, strconv.Itoa(o.Count),
 		o.Start.UTC().Format("2006-01-02 15:04"), o.End.UTC().Format("2006-01-02 15:04"), o.Length(),
-		o.Fee.Dollars(), instanceHourlyRate(o).Rate(), od, be, o.ID)
+		o.Fee.Dollars(), o.InstanceHourlyRate().Rate(), od, be, o.ID)
 }
 
 // noOnDemand fills the table's on-demand cells where there is no price to compare with:
@@ -494,19 +494,4 @@ func onDemandCells(o model.Offering, c pricing.Comparison) (od, be string) {
 		be = fmt.Sprintf("%d%%", c.BreakEvenPercent())
 	}
 	return rate.Rate(), be
-}
-
-// instanceHourlyRate is the fee per instance-hour, also for an UltraServer, whose Count
-// is a number of UltraServers: its rate is spread over the member instances, so that the
-// column means the same on every row.
-func instanceHourlyRate(o model.Offering) model.Money {
-	name := o.UltraServerType
-	if name == "" {
-		name = o.InstanceType
-	}
-	t, ok := model.LookupType(name)
-	if !ok || !t.UltraServer || o.Minutes() == 0 {
-		return o.HourlyRate()
-	}
-	return o.Fee.MulRat(60, int64(max(1, o.UltraServerCount)*t.Instances)*o.Minutes())
 }

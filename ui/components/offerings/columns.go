@@ -93,7 +93,7 @@ func newRow(o model.Offering, cat *pricing.Catalog) row {
 	c := pricing.Compare(cat, o)
 	r := row{o: o, odHourly: c.OnDemandHourly, hasOD: !c.NoOnDemand,
 		breakEven: newBreakEvenKey(c), vsOD: negatedFraction(c.SavingsPercent),
-		rate: o.HourlyRate(), accRate: o.AcceleratorHourlyRate()}
+		rate: o.InstanceHourlyRate(), accRate: o.AcceleratorHourlyRate()}
 	r.cells = [numColumns]string{
 		ColRegion:   o.Region,
 		ColSource:   o.Source.Short(),

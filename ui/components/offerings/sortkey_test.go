@@ -98,7 +98,7 @@ func refCompare(cmps map[string]pricing.Comparison, c Column, desc bool) func(a,
 			case ColFee:
 				r = a.Fee.Cmp(b.Fee)
 			case ColRate:
-				r = a.HourlyRate().Cmp(b.HourlyRate())
+				r = a.InstanceHourlyRate().Cmp(b.InstanceHourlyRate())
 			case ColAccRate:
 				r = a.AcceleratorHourlyRate().Cmp(b.AcceleratorHourlyRate())
 			case ColOnDemand:

@@ -122,9 +122,6 @@ func actionError(err error) *backend.ActionError {
 	case aws.Bought:
 		e.Outcome = backend.Done
 	}
-	switch e.Code {
-	case "InvalidCapacityBlockOfferingIdExpired", "InvalidCapacityBlockOfferingIdNotFound":
-		e.Sold = true
-	}
+	e.Sold = aws.OfferingSold(err)
 	return e
 }

@@ -128,18 +128,15 @@ func (b awsBackend) purchasePlan(ctx context.Context, o model.Offering, tags map
 		Settled: settledSentences(res.Settled)}, nil
 }
 
-// planActionError is actionError with SageMaker's explanations and sold-offering codes.
+// planActionError is actionError with SageMaker's explanations for errors that are not a
+// *aws.PurchaseError.
 func planActionError(err error) *backend.ActionError {
 	var pe *aws.PurchaseError
 	if !errors.As(err, &pe) {
 		ex := trainingplans.Explain(err)
 		return &backend.ActionError{Outcome: backend.NotDone, Summary: ex.Summary, Hint: ex.Hint, Code: ex.Code, Err: err}
 	}
-	e := actionError(err)
-	if e.Code == "ResourceNotFound" {
-		e.Sold = true // the offering id is no longer offered: sold or expired meanwhile
-	}
-	return e
+	return actionError(err) // its Sold by aws.OfferingSold, which knows SageMaker's code
 }
 
 // plan is the training plan as it is now, by name, in the UI's terms.

@@ -520,7 +520,7 @@ func purchaseFailure(stderr io.Writer, o model.Offering, err error) int {
 	case pe.Outcome == aws.Unknown:
 		fmt.Fprintf(stderr, "gpublock purchase: OUTCOME UNKNOWN: %s\n", pe.Explanation)
 		return exitUnknown
-	case pe.Explanation.Code == "InvalidCapacityBlockOfferingIdExpired" || pe.Explanation.Code == "InvalidCapacityBlockOfferingIdNotFound":
+	case aws.OfferingSold(err):
 		fmt.Fprintf(stderr, "gpublock purchase: NOT BOUGHT: offering %s was sold to someone else (or expired) meanwhile; search again.\n", o.ID)
 		return 1
 	}

@@ -15,16 +15,20 @@ const (
 	LaunchTooMany                            // more instances than the block has free
 )
 
-// LaunchRefusal is why a launch into a block cannot happen now.
-type LaunchRefusal struct {
-	Problem LaunchProblem
+// Refusal is why an action on a block cannot happen now, of a kind P that the front ends
+// may tell apart (to add their own advice).
+type Refusal[P ~int] struct {
+	Problem P
 	Reason  string // a clause, lower case and without a final period, to follow a "gpublock launch: " or a field
 	Hint    string // what to do, a sentence; "" when nothing helps
 }
 
+// LaunchRefusal is why a launch into a block cannot happen now.
+type LaunchRefusal = Refusal[LaunchProblem]
+
 // String is the reason and the hint, to follow a prefix such as "gpublock launch: "; ""
 // for none.
-func (r *LaunchRefusal) String() string {
+func (r *Refusal[P]) String() string {
 	if r == nil {
 		return ""
 	}
@@ -36,7 +40,7 @@ func (r *LaunchRefusal) String() string {
 }
 
 // Summary is the reason as a sentence of its own, without the hint.
-func (r *LaunchRefusal) Summary() string {
+func (r *Refusal[P]) Summary() string {
 	if r == nil {
 		return ""
 	}
@@ -44,7 +48,7 @@ func (r *LaunchRefusal) Summary() string {
 }
 
 // Sentence is the summary and the hint, to stand on its own.
-func (r *LaunchRefusal) Sentence() string {
+func (r *Refusal[P]) Sentence() string {
 	if r == nil || r.Hint == "" {
 		return r.Summary()
 	}
@@ -81,6 +85,36 @@ func LaunchBlocker(b Block, count int) *LaunchRefusal {
 			r.Hint = fmt.Sprintf("Launch %d or fewer, or wait for instances to end and free their slots.", b.AvailableCount)
 		}
 		return r
+	}
+	return nil
+}
+
+// ExtendProblem is the kind of reason a block cannot be extended now.
+type ExtendProblem int
+
+const (
+	ExtendNotPaid ExtendProblem = iota + 1 // payment-pending: it can be extended once AWS takes its payment
+	ExtendOver                             // over, failed or cancelled: a new block is the way
+)
+
+// ExtendRefusal is why a block cannot be extended now.
+type ExtendRefusal = Refusal[ExtendProblem]
+
+// ExtendBlocker says why the block (or training plan) cannot be extended now, or nil: the
+// one extension precondition of the commands, the adapter and the extend dialog. Only an
+// active or a scheduled block can be extended.
+func ExtendBlocker(b Block) *ExtendRefusal {
+	switch {
+	case b.State == StatePaymentPending:
+		// Buying a new block, the advice for a block that is over, is wrong here: this one
+		// becomes scheduled as soon as AWS takes its payment.
+		return &ExtendRefusal{Problem: ExtendNotPaid,
+			Reason: fmt.Sprintf("block %s is payment-pending: AWS has not taken its payment yet (minutes, at most 12 hours)", b.ReservationID),
+			Hint:   "It can be extended once it is scheduled or active."}
+	case b.State != StateActive && b.State != StateScheduled:
+		return &ExtendRefusal{Problem: ExtendOver,
+			Reason: fmt.Sprintf("block %s is %s; only active or scheduled blocks can be extended", b.ReservationID, b.State),
+			Hint:   "Buy a new block instead."}
 	}
 	return nil
 }

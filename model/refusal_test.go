@@ -60,3 +60,27 @@ func TestLaunchBlocker(t *testing.T) {
 		t.Error("no refusal writes nothing")
 	}
 }
+
+func TestExtendBlocker(t *testing.T) {
+	for _, tc := range []struct {
+		state   BlockState
+		problem ExtendProblem // 0: allowed
+		says    string
+	}{
+		{StateActive, 0, ""},
+		{StateScheduled, 0, ""},
+		{StatePaymentPending, ExtendNotPaid, "cr-1 is payment-pending: AWS has not taken its payment yet"},
+		{StateExpired, ExtendOver, "cr-1 is expired; only active or scheduled blocks can be extended"},
+		{StatePaymentFailed, ExtendOver, "only active or scheduled"},
+	} {
+		r := ExtendBlocker(Block{ReservationID: "cr-1", State: tc.state})
+		switch {
+		case tc.problem == 0 && r != nil:
+			t.Errorf("%s: refused: %s", tc.state, r)
+		case tc.problem != 0 && (r == nil || r.Problem != tc.problem || !strings.Contains(r.String(), tc.says)):
+			t.Errorf("%s: %+v, want problem %d saying %q", tc.state, r, tc.problem, tc.says)
+		case tc.problem == ExtendNotPaid && strings.Contains(r.Sentence(), "new block"):
+			t.Errorf("%s: a block being paid for is not to be bought again: %s", tc.state, r.Sentence())
+		}
+	}
+}

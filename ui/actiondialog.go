@@ -154,6 +154,7 @@ func wrapStyled(style lipgloss.Style, s string, width int) []string {
 	return out
 }
 
+// The dialogs' short names for the model's formatting, which the commands write too.
 func exactFee(m model.Money, currency string) string { return model.ExactFee(m, currency) }
 
 func bothTimes(t time.Time, loc *time.Location) string { return model.BothTimes(t, loc) }

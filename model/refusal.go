@@ -41,7 +41,7 @@ func (r *Refusal[P]) String() string {
 
 // Summary is the reason as a sentence of its own, without the hint.
 func (r *Refusal[P]) Summary() string {
-	if r == nil {
+	if r == nil || r.Reason == "" {
 		return ""
 	}
 	return strings.ToUpper(r.Reason[:1]) + r.Reason[1:] + "."

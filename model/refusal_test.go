@@ -59,6 +59,9 @@ func TestLaunchBlocker(t *testing.T) {
 	if none.String() != "" || none.Sentence() != "" {
 		t.Error("no refusal writes nothing")
 	}
+	if empty := (&LaunchRefusal{Hint: "a hint"}); empty.Summary() != "" {
+		t.Errorf("a refusal without a reason has the summary %q", empty.Summary())
+	}
 }
 
 func TestExtendBlocker(t *testing.T) {

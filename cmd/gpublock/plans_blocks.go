@@ -99,7 +99,7 @@ type reservedCapacityJSON struct {
 
 func toPlanJSON(b model.Block) planJSON {
 	j := planJSON{Source: model.SourceTrainingPlan, TrainingPlanName: b.ReservationID, TrainingPlanArn: b.ARN, Region: b.Region,
-		Status: planStatus(b), StatusMessage: b.StatusMessage, StartTime: rfc3339(b.Start), EndTime: rfc3339(b.End),
+		Status: model.PlanStatus(b.State), StatusMessage: b.StatusMessage, StartTime: rfc3339(b.Start), EndTime: rfc3339(b.End),
 		DurationHours: b.Hours(), UpfrontFee: b.Fee.String(), CurrencyCode: b.Currency, TotalInstanceCount: b.TotalCount,
 		AvailableInstanceCount: b.AvailableCount, InUseInstanceCount: b.RunningCount, TargetResources: b.Targets,
 		ReservedCapacitySummaries: []reservedCapacityJSON{}, HowToUse: model.PlanUses(b)}
@@ -114,8 +114,6 @@ func toPlanJSON(b model.Block) planJSON {
 	return j
 }
 
-// planStatus is SageMaker's word for the plan's state.
-func planStatus(b model.Block) string { return trainingplans.PlanFromBlock(b).Status }
 
 // planCountdown is the time to a plan's start or end, or its status once over.
 func planCountdown(b model.Block, now time.Time) string {
@@ -125,7 +123,7 @@ func planCountdown(b model.Block, now time.Time) string {
 	case now.Before(b.End):
 		return "ends in " + model.ShortSpan(b.End.Sub(now)) + " (its jobs stop then)"
 	}
-	return planStatus(b)
+	return model.PlanStatus(b.State)
 }
 
 const planTableFormat = "%-15s  %-30s  %-14s  %-16s  %5s  %-10s  %-16s  %-16s  %6s  %-14s  %-38s  %s\n"
@@ -142,7 +140,7 @@ func printPlans(plans []model.Block, rules model.WarnRules, now time.Time, w io.
 	fmt.Fprintf(w, planTableFormat, "SOURCE", "TRAINING PLAN", "REGION", "TYPE", "COUNT", "STATUS", "START (UTC)", "END (UTC)", "HOURS", "FEE", "TO START / TO END", "WARNING")
 	for _, b := range plans {
 		if _, err := fmt.Fprintf(w, planTableFormat, b.Source.Name(), b.ReservationID, b.Region, b.InstanceType, strconv.Itoa(b.TotalCount),
-			planStatus(b), b.Start.UTC().Format("2006-01-02 15:04"), b.End.UTC().Format("2006-01-02 15:04"), strconv.FormatInt(b.Hours(), 10),
+			model.PlanStatus(b.State), b.Start.UTC().Format("2006-01-02 15:04"), b.End.UTC().Format("2006-01-02 15:04"), strconv.FormatInt(b.Hours(), 10),
 			b.Fee.Dollars(), planCountdown(b, now), rules.Top(b, now).Cell(b, now)); err != nil {
 			return err
 		}

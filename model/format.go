@@ -86,6 +86,18 @@ func BothTimes(t time.Time, loc *time.Location) string {
 // ShortCountdown is Countdown to the minute, for a listing printed once.
 func (b Block) ShortCountdown(now time.Time) string { return b.countdown(now, ShortSpan) }
 
+// PlanCountdown is ShortCountdown for a training plan, whose jobs stop at its end, and its
+// status in SageMaker's words once it is over.
+func (b Block) PlanCountdown(now time.Time) string {
+	switch {
+	case now.Before(b.Start):
+		return "starts in " + ShortSpan(b.Start.Sub(now))
+	case now.Before(b.End):
+		return "ends in " + ShortSpan(b.End.Sub(now)) + " (its jobs stop then)"
+	}
+	return PlanStatus(b.State)
+}
+
 // TerminationCell is when AWS terminates the block's instances, in UTC to the minute; a
 // block that will not run has nothing to terminate ("—").
 func (b Block) TerminationCell() string {

@@ -101,3 +101,18 @@ func TestInstanceHourlyRateOfAnUltraServer(t *testing.T) {
 		t.Errorf("p5: %s per instance-hour, want 100", got)
 	}
 }
+
+func TestPlanCountdown(t *testing.T) {
+	start := time.Date(2026, 12, 3, 11, 30, 0, 0, time.UTC)
+	p := Block{Source: SourceTrainingPlan, State: StateActive, Start: start, End: start.Add(48 * time.Hour)}
+	if s := p.PlanCountdown(start.Add(-30 * time.Minute)); s != "starts in 30m" {
+		t.Errorf("before: %q", s)
+	}
+	if s := p.PlanCountdown(start.Add(46 * time.Hour)); s != "ends in 2h 0m (its jobs stop then)" {
+		t.Errorf("running: %q", s)
+	}
+	p.State = StateExpired
+	if s := p.PlanCountdown(start.Add(49 * time.Hour)); s != "Expired" {
+		t.Errorf("over: %q", s)
+	}
+}

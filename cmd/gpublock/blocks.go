@@ -395,7 +395,7 @@ func printBlocks(blocks []model.Block, facts blockFacts, format outputFormat, no
 			}
 			for _, p := range facts.plans {
 				j := planListJSON{planJSON: toPlanJSON(p), Warnings: warningsJSON(facts.rules, p, now)}
-				j.Countdown = planCountdown(p, now)
+				j.Countdown = p.PlanCountdown(now)
 				out = append(out, j)
 			}
 			return writeJSON(w, out)

@@ -114,18 +114,6 @@ func toPlanJSON(b model.Block) planJSON {
 	return j
 }
 
-
-// planCountdown is the time to a plan's start or end, or its status once over.
-func planCountdown(b model.Block, now time.Time) string {
-	switch {
-	case now.Before(b.Start):
-		return "starts in " + model.ShortSpan(b.Start.Sub(now))
-	case now.Before(b.End):
-		return "ends in " + model.ShortSpan(b.End.Sub(now)) + " (its jobs stop then)"
-	}
-	return model.PlanStatus(b.State)
-}
-
 const planTableFormat = "%-15s  %-30s  %-14s  %-16s  %5s  %-10s  %-16s  %-16s  %6s  %-14s  %-38s  %s\n"
 
 // printPlans writes the plans of a listing in a table of their own, under the blocks',
@@ -141,7 +129,7 @@ func printPlans(plans []model.Block, rules model.WarnRules, now time.Time, w io.
 	for _, b := range plans {
 		if _, err := fmt.Fprintf(w, planTableFormat, b.Source.Name(), b.ReservationID, b.Region, b.InstanceType, strconv.Itoa(b.TotalCount),
 			model.PlanStatus(b.State), b.Start.UTC().Format("2006-01-02 15:04"), b.End.UTC().Format("2006-01-02 15:04"), strconv.FormatInt(b.Hours(), 10),
-			b.Fee.Dollars(), planCountdown(b, now), rules.Top(b, now).Cell(b, now)); err != nil {
+			b.Fee.Dollars(), b.PlanCountdown(now), rules.Top(b, now).Cell(b, now)); err != nil {
 			return err
 		}
 	}

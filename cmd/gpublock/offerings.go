@@ -481,10 +481,7 @@ func onDemandCells(o model.Offering, c pricing.Comparison) (od, be string) {
 	if c.NoOnDemand {
 		return noOnDemand, noOnDemand
 	}
-	rate := c.OnDemandHourly
-	if t, ok := model.LookupType(o.InstanceType); ok && t.UltraServer && t.Instances > 0 {
-		rate = rate.MulRat(1, int64(t.Instances))
-	}
+	rate := c.InstanceOnDemandHourly(o)
 	switch {
 	case !c.BreakEvenUtilization.Valid():
 		be = noOnDemand

@@ -91,7 +91,7 @@ const timeLayout = "Jan 02 15:04"
 
 func newRow(o model.Offering, cat *pricing.Catalog) row {
 	c := pricing.Compare(cat, o)
-	r := row{o: o, odHourly: c.OnDemandHourly, hasOD: !c.NoOnDemand,
+	r := row{o: o, odHourly: c.InstanceOnDemandHourly(o), hasOD: !c.NoOnDemand,
 		breakEven: newBreakEvenKey(c), vsOD: negatedFraction(c.SavingsPercent),
 		rate: o.InstanceHourlyRate(), accRate: o.AcceleratorHourlyRate()}
 	r.cells = [numColumns]string{
@@ -110,7 +110,7 @@ func newRow(o model.Offering, cat *pricing.Catalog) row {
 	if o.Currency != "" && o.Currency != "USD" {
 		r.cells[ColFee] = o.Fee.String() + " " + o.Currency
 	}
-	r.cells[ColOnDemand], r.cells[ColVsOnDemand], r.cells[ColBreakEven] = pricingCells(c)
+	r.cells[ColOnDemand], r.cells[ColVsOnDemand], r.cells[ColBreakEven] = pricingCells(o, c)
 	r.text = strings.ToLower(strings.Join(r.cells[:], " ") + " " + o.ID)
 	return r
 }
@@ -118,11 +118,11 @@ func newRow(o model.Offering, cat *pricing.Catalog) row {
 // pricingCells writes the on-demand rate, the cost against on-demand ("-44%": 44% less
 // than the same hours on-demand) and the break-even utilization with its bar ("58% ███░░"),
 // or "never" for a block that cannot cost less than on-demand.
-func pricingCells(c pricing.Comparison) (od, vs, be string) {
+func pricingCells(o model.Offering, c pricing.Comparison) (od, vs, be string) {
 	if c.NoOnDemand {
 		return noPrice, noPrice, noPrice
 	}
-	od = c.OnDemandHourly.Rate()
+	od = c.InstanceOnDemandHourly(o).Rate() // per instance-hour, as the rate beside it
 	if !c.BreakEvenUtilization.Valid() {
 		return od, noPrice, noPrice
 	}

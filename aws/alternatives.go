@@ -163,24 +163,18 @@ func (c *Client) smallerCount(ctx context.Context, s Suggestion) (*Suggestion, e
 // countOfferings runs a search to its end and counts what it found. The error is the
 // first region's, when no region answered.
 func (c *Client) countOfferings(ctx context.Context, q model.Query) (int, error) {
-	n, answered := 0, false
+	n, tally := 0, model.NewRegionTally()
 	var firstErr error
 	for ev := range c.Search(ctx, q) {
 		n += len(ev.Offerings)
-		if st := ev.Status; st != nil && st.State.Done() {
-			if st.State == RegionError {
-				if firstErr == nil {
-					firstErr = st.Err
-				}
-			} else {
-				answered = true
-			}
+		if st := ev.Status; st != nil && tally.Add(*st) && firstErr == nil {
+			firstErr = st.Err
 		}
 	}
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	if n == 0 && !answered {
+	if tally.AllFailed() {
 		return 0, firstErr
 	}
 	return n, nil

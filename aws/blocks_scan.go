@@ -2,7 +2,6 @@ package aws
 
 import (
 	"context"
-	"errors"
 	"slices"
 	"sync"
 	"time"
@@ -66,13 +65,7 @@ func (s *BlockScanner) Scan(ctx context.Context, regions []string) (ScanResult, 
 	}
 	blocks, err := s.c.Blocks(ctx, res.Listed)
 	res.Blocks = blocks
-	failed := map[string]bool{}
-	for _, e := range unjoinErr(err) {
-		var rf *RegionFailure
-		if errors.As(e, &rf) && !rf.Partial {
-			failed[rf.Region] = true
-		}
-	}
+	failed := ClassifyListing(err).Failed
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, r := range res.Listed {
@@ -95,14 +88,4 @@ func (s *BlockScanner) Forget() {
 	s.mu.Lock()
 	clear(s.empty)
 	s.mu.Unlock()
-}
-
-func unjoinErr(err error) []error {
-	if err == nil {
-		return nil
-	}
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		return j.Unwrap()
-	}
-	return []error{err}
 }

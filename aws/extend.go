@@ -28,8 +28,9 @@ func checkExtendable(b model.Block) error {
 	switch {
 	case b.ReservationID == "" || b.Region == "":
 		return notBought("The block has no reservation id or region.", "Pick a block from `gpublock blocks`.", nil)
-	case b.State != model.StateActive && b.State != model.StateScheduled:
-		return notBought(fmt.Sprintf("Only active or scheduled blocks can be extended; this one is %s.", b.State), "", nil)
+	}
+	if r := model.ExtendBlocker(b); r != nil {
+		return notBought(r.Summary(), r.Hint, nil)
 	}
 	return nil
 }

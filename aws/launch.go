@@ -49,21 +49,14 @@ func (c *Client) planLaunch(ctx context.Context, b model.Block, spec LaunchSpec)
 	fail := func(summary, hint string) (launchPlan, error) {
 		return launchPlan{}, &PurchaseError{Outcome: NotBought, Explanation: Explanation{Summary: summary, Hint: hint}}
 	}
-	switch {
-	case b.ReservationID == "" || b.Region == "" || b.AvailabilityZone == "":
+	if b.ReservationID == "" || b.Region == "" || b.AvailabilityZone == "" {
 		return fail("The block has no reservation id, region or zone.", "Pick a block from `gpublock blocks`.")
-	case b.State == model.StateScheduled || b.State == model.StatePaymentPending:
-		return fail(fmt.Sprintf("The block is not active yet (%s); it starts %s UTC.", b.State, b.Start.UTC().Format("2006-01-02 15:04")),
-			"Instances can be launched from the start time.")
-	case b.State != model.StateActive:
-		return fail(fmt.Sprintf("The block is %s; only an active block takes instances.", b.State), "")
-	case !strings.HasPrefix(spec.ImageID, "ami-"):
+	}
+	if r := model.LaunchBlocker(b, spec.Count); r != nil {
+		return fail(r.Summary(), r.Hint)
+	}
+	if !strings.HasPrefix(spec.ImageID, "ami-") {
 		return fail(fmt.Sprintf("Image %q is not an AMI id (ami-…).", spec.ImageID), "Pass the AMI to launch, e.g. a Deep Learning AMI of the block's region.")
-	case spec.Count < 1:
-		return fail(fmt.Sprintf("Count %d: launch at least one instance.", spec.Count), "")
-	case spec.Count > b.AvailableCount:
-		return fail(fmt.Sprintf("The block has %d free of %d instances; %d asked.", b.AvailableCount, b.TotalCount, spec.Count),
-			"Launch fewer, or wait for terminating instances to free their slots.")
 	}
 	if err := checkTags(spec.Tags); err != nil {
 		return fail("Bad tags: "+err.Error()+".", "")

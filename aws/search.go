@@ -12,58 +12,19 @@ import (
 	"github.com/gpublock/gpublock/model"
 )
 
-// RegionState is where a region's part of a search stands.
-type RegionState int
-
-const (
-	RegionSearching RegionState = iota // calls still running
-	RegionOK                           // finished, with offerings
-	RegionEmpty                        // finished, nothing on offer
-	RegionThrottled                    // AWS is throttling; the SDK is backing off and retrying
-	RegionError                        // finished, at least one call failed (see Message)
+// RegionState and RegionStatus are model's, which the front ends read too.
+type (
+	RegionState  = model.RegionState
+	RegionStatus = model.RegionStatus
 )
 
-func (s RegionState) String() string {
-	switch s {
-	case RegionSearching:
-		return "searching"
-	case RegionOK:
-		return "ok"
-	case RegionEmpty:
-		return "empty"
-	case RegionThrottled:
-		return "throttled"
-	case RegionError:
-		return "error"
-	}
-	return fmt.Sprintf("RegionState(%d)", int(s))
-}
-
-// Done reports whether the region has finished (ok, empty or error).
-func (s RegionState) Done() bool { return s == RegionOK || s == RegionEmpty || s == RegionError }
-
-// RegionStatus is the state of one region in a search.
-type RegionStatus struct {
-	Region    string
-	State     RegionState
-	Offerings int    // delivered so far for this region
-	Message   string // why, for errors and throttling; a note for empty regions
-	Err       error  // the first error of an errored region, for ExplainError
-}
-
-// String gives the short form people see: "searching", "ok 12", "empty",
-// "throttled (retrying)", "error (message)".
-func (s RegionStatus) String() string {
-	switch s.State {
-	case RegionOK:
-		return fmt.Sprintf("ok %d", s.Offerings)
-	case RegionThrottled:
-		return "throttled (retrying)"
-	case RegionError:
-		return "error (" + s.Message + ")"
-	}
-	return s.State.String()
-}
+const (
+	RegionSearching = model.RegionSearching
+	RegionOK        = model.RegionOK
+	RegionEmpty     = model.RegionEmpty
+	RegionThrottled = model.RegionThrottled
+	RegionError     = model.RegionError
+)
 
 // SearchEvent is one step of a Capacity Block search: a page of offerings, a change of a
 // region's status, or both.

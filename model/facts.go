@@ -70,40 +70,6 @@ func NoSageMakerPrice(instanceType string) string {
 	return "no SageMaker on-demand price for " + SageMakerType(instanceType)
 }
 
-// BothTimes is a time in UTC and in the local zone loc, side by side; UTC alone when loc is
-// nil or is UTC.
-func BothTimes(t time.Time, loc *time.Location) string {
-	u := t.UTC().Format("2006-01-02 15:04 MST")
-	if loc == nil {
-		return u
-	}
-	l := t.In(loc).Format("2006-01-02 15:04 MST")
-	if l == u {
-		return u
-	}
-	return u + " · " + l
-}
-
-// ExactFee is a fee as people read it, with the exact amount when cents round it.
-func ExactFee(m Money, currency string) string {
-	if currency == "" {
-		currency = "USD"
-	}
-	s := m.Dollars() + " " + currency
-	if MoneyFromCents(m.Cents()).Cmp(m) != 0 {
-		s += " (exactly $" + m.String() + ")"
-	}
-	return s
-}
-
-// HoursMinutes is a length in minutes as "48 hours" or "1 h 30 min".
-func HoursMinutes(minutes int64) string {
-	if minutes%60 == 0 {
-		return fmt.Sprintf("%d hours", minutes/60)
-	}
-	return fmt.Sprintf("%d h %02d min", minutes/60, minutes%60)
-}
-
 // lengthWords is a block's length: "2d (48 hours)" for whole days, "1 h 30 min" otherwise.
 func lengthWords(minutes int64) string {
 	if minutes > 0 && minutes%(24*60) == 0 {

@@ -66,6 +66,22 @@ func (o Offering) HourlyRate() Money {
 	return o.Fee.MulRat(60, n)
 }
 
+// InstanceHourlyRate is the fee per instance-hour, also for an UltraServer, whose Count is
+// a number of UltraServers (HourlyRate is then per UltraServer-hour): its fee is spread
+// over the member instances, so that a column of instance-hour rates means the same on
+// every row.
+func (o Offering) InstanceHourlyRate() Money {
+	name := o.UltraServerType
+	if name == "" {
+		name = o.InstanceType
+	}
+	t, ok := LookupType(name)
+	if !ok || !t.UltraServer || o.Minutes() == 0 {
+		return o.HourlyRate()
+	}
+	return o.Fee.MulRat(60, int64(max(1, o.UltraServerCount)*t.Instances)*o.Minutes())
+}
+
 // AcceleratorHourlyRate is the fee per accelerator-hour, rounded to the micro-dollar.
 func (o Offering) AcceleratorHourlyRate() Money {
 	n := o.AcceleratorMinutes()

@@ -420,18 +420,20 @@ func (b Block) WillNotRun() bool {
 
 // Countdown is the time to the start of a block not yet started, to the end of one running,
 // or how long ago it ended; for a block that will not run, that it will not (or did not) start.
-func (b Block) Countdown(now time.Time) string {
+func (b Block) Countdown(now time.Time) string { return b.countdown(now, Span) }
+
+func (b Block) countdown(now time.Time, span func(time.Duration) string) string {
 	switch {
 	case b.WillNotRun() && now.Before(b.Start):
 		return "will not start"
 	case b.WillNotRun():
 		return "never started"
 	case now.Before(b.Start):
-		return "starts in " + Span(b.Start.Sub(now))
+		return "starts in " + span(b.Start.Sub(now))
 	case now.Before(b.End):
-		return "ends in " + Span(b.End.Sub(now))
+		return "ends in " + span(b.End.Sub(now))
 	}
-	return "ended " + Span(now.Sub(b.End)) + " ago"
+	return "ended " + span(now.Sub(b.End)) + " ago"
 }
 
 // HasTermination reports whether the block's instances will still be terminated by AWS:

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -161,23 +160,7 @@ func factRows(facts []model.Fact) [][2]string {
 	return rows
 }
 
-// countdown is how long until t, in days, hours and minutes.
-func countdown(d time.Duration) string {
-	if d <= 0 {
-		return "now"
-	}
-	d = d.Round(time.Second)
-	days := int(d / (24 * time.Hour))
-	d -= time.Duration(days) * 24 * time.Hour
-	h, m, s := int(d/time.Hour), int(d%time.Hour/time.Minute), int(d%time.Minute/time.Second)
-	switch {
-	case days > 0:
-		return fmt.Sprintf("%dd %02dh %02dm", days, h, m)
-	case h > 0:
-		return fmt.Sprintf("%dh %02dm %02ds", h, m, s)
-	}
-	return fmt.Sprintf("%dm %02ds", m, s)
-}
+func countdown(d time.Duration) string { return model.PreciseSpan(d) }
 
 // settledLines say what became of the interrupted purchases and extensions settled before
 // this one, and, when it happened, that the journal could not record this one's outcome.

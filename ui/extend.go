@@ -87,8 +87,8 @@ func (m Model) openExtend(b model.Block) (tea.Model, tea.Cmd) {
 	switch {
 	case m.pc.ReadOnly:
 		return m, nil
-	case b.State != model.StateActive && b.State != model.StateScheduled:
-		m.flash = fmt.Sprintf("Block %s is %s: only active or scheduled blocks can be extended.", b.ReservationID, b.State)
+	case model.ExtendBlocker(b) != nil:
+		m.flash = model.ExtendBlocker(b).Sentence()
 		return m, nil
 	}
 	d := newExtendDialog(m.actionEnv(), m.opts.Prices, b)

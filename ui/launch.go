@@ -158,13 +158,14 @@ func (d launchDialog) spec() (LaunchSpec, error) {
 		s.SecurityGroupIDs = append(s.SecurityGroupIDs, g)
 	}
 	n, err := strconv.Atoi(strings.TrimSpace(d.fields[lfCount].Value()))
+	refusal := model.LaunchBlocker(d.block, n)
 	switch {
 	case !strings.HasPrefix(s.ImageID, "ami-"):
 		return s, fmt.Errorf("AMI %q: want an image id (ami-…)", s.ImageID)
 	case err != nil || n < 1:
 		return s, fmt.Errorf("count %q: want a whole number from 1", d.fields[lfCount].Value())
-	case n > d.free():
-		return s, fmt.Errorf("count %d: the block has %d free", n, d.free())
+	case refusal != nil && refusal.Problem == model.LaunchTooMany:
+		return s, fmt.Errorf("%s", refusal.Reason)
 	}
 	s.Count = n
 	return s, nil
@@ -450,7 +451,7 @@ func (d launchDialog) confirm() (dialog, tea.Cmd, bool) {
 		d.waiting = true
 		return d, nil, false
 	case d.block.State != model.StateActive:
-		d.spend.Note = fmt.Sprintf("The block is %s; only an active or scheduled block takes a launch.", d.block.State)
+		d.spend.Note = model.LaunchBlocker(d.block, spec.Count).Sentence()
 		return d, nil, false
 	case d.checkVer != d.version:
 		d.spend.Note = "Checking the form first (dry run); press enter again once it allows it."

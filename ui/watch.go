@@ -160,10 +160,7 @@ func (m Model) watchQuery() (model.Query, error) {
 			q.Start, q.End = fq.Start, fq.End
 		}
 	}
-	if q.Start.Before(now) {
-		q.Start = now
-	}
-	return q, q.Validate(now)
+	return q.WatchedAt(now)
 }
 
 func firstProblem(err error) string {

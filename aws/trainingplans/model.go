@@ -75,23 +75,6 @@ func State(status string) model.BlockState {
 	return model.BlockState(status)
 }
 
-// status is the plan status of a reservation's state.
-func status(s model.BlockState) string {
-	switch s {
-	case model.StatePaymentPending:
-		return StatusPending
-	case model.StateScheduled:
-		return StatusScheduled
-	case model.StateActive:
-		return StatusActive
-	case model.StateExpired:
-		return StatusExpired
-	case model.StateFailed:
-		return StatusFailed
-	}
-	return string(s)
-}
-
 // ModelBlock is the plan as a reservation beside Capacity Blocks: ReservationID is its
 // name, its zone and type its first part's, its counts the plan's totals.
 func ModelBlock(p Plan) model.Block {
@@ -112,7 +95,7 @@ func ModelBlock(p Plan) model.Block {
 
 // PlanFromBlock is the plan ModelBlock made, back in this source's terms, to extend it.
 func PlanFromBlock(b model.Block) Plan {
-	p := Plan{Name: b.ReservationID, ARN: b.ARN, Region: b.Region, Status: status(b.State), StatusMessage: b.StatusMessage,
+	p := Plan{Name: b.ReservationID, ARN: b.ARN, Region: b.Region, Status: model.PlanStatus(b.State), StatusMessage: b.StatusMessage,
 		Start: b.Start, End: b.End, Hours: b.Hours(), Fee: b.Fee, Currency: b.Currency, Instances: b.TotalCount,
 		Available: b.AvailableCount, InUse: b.RunningCount, Targets: append([]string(nil), b.Targets...)}
 	for _, c := range b.Parts {

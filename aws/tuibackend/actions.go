@@ -63,16 +63,11 @@ func (b awsBackend) Block(ctx context.Context, region, reservationID string) (mo
 	if !isCapacityReservationID(reservationID) {
 		return b.plan(ctx, region, reservationID)
 	}
-	blocks, err := b.c.Blocks(ctx, []string{region})
-	for _, blk := range blocks {
-		if blk.ReservationID == reservationID {
-			return blk, true, nil
-		}
-	}
+	blk, found, err := b.c.FindBlock(ctx, region, reservationID)
 	if err != nil {
 		return model.Block{}, false, explain(err)
 	}
-	return model.Block{}, false, nil
+	return blk, found, nil
 }
 
 func (b awsBackend) Subnets(ctx context.Context, region, az string) ([]backend.Subnet, error) {
@@ -127,9 +122,6 @@ func actionError(err error) *backend.ActionError {
 	case aws.Bought:
 		e.Outcome = backend.Done
 	}
-	switch e.Code {
-	case "InvalidCapacityBlockOfferingIdExpired", "InvalidCapacityBlockOfferingIdNotFound":
-		e.Sold = true
-	}
+	e.Sold = aws.OfferingSold(err)
 	return e
 }

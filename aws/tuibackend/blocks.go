@@ -14,29 +14,12 @@ func (b awsBackend) Blocks(ctx context.Context, regions []string) (backend.Block
 	scan, err := b.scan.Scan(ctx, regions)
 	blocks := scan.Blocks
 	list := backend.BlockList{Blocks: blocks, Now: b.c.Now(ctx), Quiet: scan.Quiet}
-	failed := 0
-	if err != nil {
-		var parts []error
-		if j, ok := err.(interface{ Unwrap() []error }); ok {
-			parts = j.Unwrap()
-		} else {
-			parts = []error{err}
-		}
-		for _, e := range parts {
-			var rf *aws.RegionFailure
-			if errors.As(e, &rf) {
-				list.Problems = append(list.Problems, backend.BlockProblem{Region: rf.Region, Partial: rf.Partial, Message: aws.ExplainError(rf.Err).String()})
-				if !rf.Partial {
-					failed++
-				}
-				continue
-			}
-			list.Problems = append(list.Problems, backend.BlockProblem{Message: aws.ExplainError(e).String()})
-			failed++
-		}
+	lf := aws.ClassifyListing(err)
+	for _, p := range lf.Problems {
+		list.Problems = append(list.Problems, backend.BlockProblem{Region: p.Region, Partial: p.Partial, Message: aws.ExplainError(p.Err).String()})
 	}
 	list.Fees = b.c.FeesPaid(blocks)
-	if err != nil && failed >= max(1, len(scan.Listed)) && len(blocks) == 0 {
+	if lf.NoneRead(scan.Listed) {
 		return list, explain(err)
 	}
 	// Plans are listed in every region asked: the scanner's quiet regions are EC2's.

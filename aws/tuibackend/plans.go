@@ -42,17 +42,8 @@ func (b awsBackend) searchPlans(ctx context.Context, q model.Query, out chan<- b
 		for _, o := range ev.Offerings {
 			e.Offerings = append(e.Offerings, trainingplans.ModelOffering(o))
 		}
-		if ev.Status != nil {
-			st := backend.RegionStatus{Region: ev.Status.Region, State: regionState(ev.Status.State), Offerings: ev.Status.Offerings, Message: ev.Status.Message}
-			if ev.Status.Err != nil && st.Message == "" {
-				st.Message = explainPlan(ev.Status.Err).Error()
-			}
-			e.Status = &st
-		}
-		select {
-		case out <- e:
-		case <-ctx.Done():
-		}
+		e.Status = explainedStatus(ev.Status, explainPlan)
+		send(ctx, out, e)
 	}
 }
 
@@ -137,18 +128,15 @@ func (b awsBackend) purchasePlan(ctx context.Context, o model.Offering, tags map
 		Settled: settledSentences(res.Settled)}, nil
 }
 
-// planActionError is actionError with SageMaker's explanations and sold-offering codes.
+// planActionError is actionError with SageMaker's explanations for errors that are not a
+// *aws.PurchaseError.
 func planActionError(err error) *backend.ActionError {
 	var pe *aws.PurchaseError
 	if !errors.As(err, &pe) {
 		ex := trainingplans.Explain(err)
 		return &backend.ActionError{Outcome: backend.NotDone, Summary: ex.Summary, Hint: ex.Hint, Code: ex.Code, Err: err}
 	}
-	e := actionError(err)
-	if e.Code == "ResourceNotFound" {
-		e.Sold = true // the offering id is no longer offered: sold or expired meanwhile
-	}
-	return e
+	return actionError(err) // its Sold by aws.OfferingSold, which knows SageMaker's code
 }
 
 // plan is the training plan as it is now, by name, in the UI's terms.
@@ -184,23 +172,10 @@ func (b awsBackend) plans(ctx context.Context, regions []string, list *backend.B
 		}
 		list.Fees[p.Name] = p.Fee // SageMaker lists a plan's fee, unlike EC2's reservations
 	}
-	if err == nil {
-		return
-	}
-	var parts []error
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		parts = j.Unwrap()
-	} else {
-		parts = []error{err}
-	}
-	for _, e := range parts {
-		var rf *aws.RegionFailure
-		if errors.As(e, &rf) {
-			list.Problems = append(list.Problems, backend.BlockProblem{Region: rf.Region, Partial: true,
-				Message: "training plans: " + trainingplans.Explain(rf.Err).String()})
-			continue
-		}
-		list.Problems = append(list.Problems, backend.BlockProblem{Partial: true, Message: "training plans: " + trainingplans.Explain(e).String()})
+	// A plan's failure leaves the blocks' list standing, so it is only ever partial.
+	for _, p := range aws.ClassifyListing(err).Problems {
+		list.Problems = append(list.Problems, backend.BlockProblem{Region: p.Region, Partial: true,
+			Message: "training plans: " + trainingplans.Explain(p.Err).String()})
 	}
 }
 

@@ -105,32 +105,9 @@ func regionsOf(q model.Query, home string) []string {
 func (b awsBackend) searchBlocks(ctx context.Context, q model.Query, out chan<- backend.SearchEvent) {
 	for ev := range b.c.Search(ctx, q) {
 		e := backend.SearchEvent{Region: ev.Region, Offerings: ev.Offerings, CallsDone: ev.CallsDone, CallsTotal: ev.CallsTotal}
-		if ev.Status != nil {
-			st := backend.RegionStatus{Region: ev.Status.Region, State: regionState(ev.Status.State), Offerings: ev.Status.Offerings, Message: ev.Status.Message}
-			if ev.Status.Err != nil && st.Message == "" {
-				st.Message = explain(ev.Status.Err).Error()
-			}
-			e.Status = &st
-		}
-		select {
-		case out <- e:
-		case <-ctx.Done():
-		}
+		e.Status = explainedStatus(ev.Status, explain)
+		send(ctx, out, e)
 	}
-}
-
-func regionState(s aws.RegionState) backend.RegionState {
-	switch s {
-	case aws.RegionOK:
-		return backend.RegionOK
-	case aws.RegionEmpty:
-		return backend.RegionEmpty
-	case aws.RegionThrottled:
-		return backend.RegionThrottled
-	case aws.RegionError:
-		return backend.RegionError
-	}
-	return backend.RegionSearching
 }
 
 func (b awsBackend) LargestCount(ctx context.Context, region, instanceType string, days int, start, end time.Time) (int, error) {
@@ -172,4 +149,28 @@ func explain(err error) error {
 func ClientOf(b backend.Backend) (c *aws.Client, ok bool) {
 	ab, ok := b.(awsBackend)
 	return ab.c, ok
+}
+
+// explainedStatus is a source's region status as the UI reads it: its error explained (and
+// so redacted) by the source's explain, which also gives the message when there is none.
+func explainedStatus(s *model.RegionStatus, explain func(error) error) *model.RegionStatus {
+	if s == nil {
+		return nil
+	}
+	st := *s
+	if st.Err != nil {
+		st.Err = explain(st.Err)
+		if st.Message == "" {
+			st.Message = st.Err.Error()
+		}
+	}
+	return &st
+}
+
+// send hands the UI one event unless ctx has ended.
+func send(ctx context.Context, out chan<- backend.SearchEvent, e backend.SearchEvent) {
+	select {
+	case out <- e:
+	case <-ctx.Done():
+	}
 }

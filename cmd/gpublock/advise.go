@@ -156,7 +156,7 @@ func searchForJob(ctx context.Context, client *aws.Client, qs []model.Query, std
 			fmt.Fprintln(stderr, "gpublock advise: cancelled")
 			return in, 1
 		}
-		if res.allFailed() {
+		if res.AllFailed() {
 			failed++
 			continue
 		}
@@ -164,8 +164,8 @@ func searchForJob(ctx context.Context, client *aws.Client, qs []model.Query, std
 		for _, o := range res.offerings {
 			in.Offerings = append(in.Offerings, advisor.Offering{Source: advisor.SourceOf(o.Source), Offering: o, Found: found})
 		}
-		if len(res.failed) > 0 {
-			fmt.Fprintf(once, "gpublock advise: the %s search is incomplete: %s failed\n", sourceNoun(q), strings.Join(regionsIn(q.Regions, res.failed), ", "))
+		if len(res.Failed) > 0 {
+			fmt.Fprintf(once, "gpublock advise: the %s search is incomplete: %s failed\n", sourceNoun(q), strings.Join(regionsIn(q.Regions, res.Failed), ", "))
 		}
 		for _, s := range q.Sources {
 			in.Searched[advisor.SourceOf(s)] = true

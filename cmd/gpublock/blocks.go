@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/csv"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -190,12 +189,12 @@ func (a *blocksArgs) refresh(ctx context.Context, client *aws.Client, regions []
 	}
 	now := client.Now(ctx)
 	lf := reportListingFailures(client, err, stderr)
-	failed, partial := regionsIn(regions, lf.failed), regionsIn(regions, lf.partial)
+	failed, partial := regionsIn(regions, lf.Failed), regionsIn(regions, lf.Partial)
 	if a.watch && format == "table" {
 		fmt.Fprintf(stdout, "\n%s: %s; every %s, Ctrl-C stops\n", bothTimes(now), watchSummary(len(blocks), regions, lf), a.interval)
 	}
 	// When no region answered, stdout stays empty: an empty list would read as "no blocks".
-	if len(failed) == len(regionSet(regions)) {
+	if lf.NoneRead(regions) {
 		fmt.Fprintf(stderr, "gpublock blocks: every region failed: %s\n", strings.Join(failed, ", "))
 		return 1, false
 	}
@@ -211,14 +210,14 @@ func (a *blocksArgs) refresh(ctx context.Context, client *aws.Client, regions []
 		}
 	}
 	if a.warnWithin > 0 {
-		if ending := endingWithin(all, now, a.warnWithin); len(ending) > 0 {
+		if ending := model.EndingWithin(all, now, a.warnWithin); len(ending) > 0 {
 			for _, b := range ending {
 				what, stops := "", ""
 				if b.Source == model.SourceTrainingPlan {
 					what, stops = "training plan ", "  (its jobs stop then, possibly earlier)"
 				}
 				fmt.Fprintf(stderr, "gpublock blocks: WARNING: %s%s  %s  %s × %d  ends %s  in %s%s\n", what, b.ReservationID, b.Region,
-					b.InstanceType, b.TotalCount, b.End.UTC().Format("2006-01-02 15:04 MST"), shortDuration(b.End.Sub(now)), stops)
+					b.InstanceType, b.TotalCount, b.End.UTC().Format("2006-01-02 15:04 MST"), model.ShortSpan(b.End.Sub(now)), stops)
 			}
 			// A block about to end is the more urgent news, even when a region went unread.
 			return exitWarning, false
@@ -235,7 +234,7 @@ func (a *blocksArgs) refresh(ctx context.Context, client *aws.Client, regions []
 		fmt.Fprintf(stderr, "gpublock blocks: the list is incomplete: %s failed\n", strings.Join(failed, ", "))
 	case len(partial) > 0:
 		fmt.Fprintf(stderr, "gpublock blocks: the list is incomplete: some details are missing in %s\n", strings.Join(partial, ", "))
-	case lf.other:
+	case lf.Other:
 		fmt.Fprintln(stderr, "gpublock blocks: the list may be incomplete")
 	default:
 		return 0, false
@@ -254,40 +253,17 @@ func (a *blocksArgs) printReports(stderr io.Writer) {
 	}
 }
 
-func regionSet(regions []string) map[string]bool {
-	set := map[string]bool{}
-	for _, r := range regions {
-		set[r] = true
-	}
-	return set
-}
-
-// listingFailures is what a listing of blocks could not read.
-type listingFailures struct {
-	failed  map[string]bool // regions whose blocks could not be listed
-	partial map[string]bool // regions whose blocks are listed without some details
-	other   bool            // a failure that names no region
-}
-
-// reportListingFailures names each failure of Blocks on stderr and sorts them by kind.
-func reportListingFailures(client *aws.Client, err error, stderr io.Writer) listingFailures {
-	lf := listingFailures{failed: map[string]bool{}, partial: map[string]bool{}}
-	if err == nil {
-		return lf
-	}
-	for _, e := range unjoin(err) {
-		var rf *aws.RegionFailure
-		if !errors.As(e, &rf) {
-			lf.other = true
-			fmt.Fprintf(stderr, "gpublock blocks: %s\n", client.ExplainError(e))
-			continue
-		}
-		if rf.Partial {
-			lf.partial[rf.Region] = true
-			fmt.Fprintf(stderr, "gpublock blocks: %s: some details are missing: %s\n", rf.Region, client.ExplainError(rf.Err))
-		} else {
-			lf.failed[rf.Region] = true
-			fmt.Fprintf(stderr, "gpublock blocks: %s: %s\n", rf.Region, client.ExplainError(rf.Err))
+// reportListingFailures names each failure of a listing on stderr, as aws sorts them.
+func reportListingFailures(client *aws.Client, err error, stderr io.Writer) aws.ListingFailures {
+	lf := aws.ClassifyListing(err)
+	for _, p := range lf.Problems {
+		switch {
+		case p.Region == "":
+			fmt.Fprintf(stderr, "gpublock blocks: %s\n", client.ExplainError(p.Err))
+		case p.Partial:
+			fmt.Fprintf(stderr, "gpublock blocks: %s: some details are missing: %s\n", p.Region, client.ExplainError(p.Err))
+		default:
+			fmt.Fprintf(stderr, "gpublock blocks: %s: %s\n", p.Region, client.ExplainError(p.Err))
 		}
 	}
 	return lf
@@ -295,81 +271,23 @@ func reportListingFailures(client *aws.Client, err error, stderr io.Writer) list
 
 // watchSummary is the first line of a --watch refresh: the blocks and the regions read,
 // then the regions that failed, so that every refresh shows what it is missing.
-func watchSummary(n int, regions []string, lf listingFailures) string {
+func watchSummary(n int, regions []string, lf aws.ListingFailures) string {
 	var read, parts []string
 	for _, r := range regions {
-		if !lf.failed[r] {
+		if !lf.Failed[r] {
 			read = append(read, r)
 		}
 	}
 	if len(read) > 0 {
 		parts = append(parts, fmt.Sprintf("%d block(s) in %s", n, strings.Join(read, ", ")))
 	}
-	if failed := regionsIn(regions, lf.failed); len(failed) > 0 {
+	if failed := regionsIn(regions, lf.Failed); len(failed) > 0 {
 		parts = append(parts, "FAILED: "+strings.Join(failed, ", ")+" (see stderr)")
 	}
-	if partial := regionsIn(regions, lf.partial); len(partial) > 0 {
+	if partial := regionsIn(regions, lf.Partial); len(partial) > 0 {
 		parts = append(parts, "details missing in "+strings.Join(partial, ", "))
 	}
 	return strings.Join(parts, "; ")
-}
-
-// endingWithin is the active blocks (and plans) whose end is at most d after now. Scheduled blocks
-// are left out however short they are: nothing runs in them yet.
-func endingWithin(blocks []model.Block, now time.Time, d time.Duration) []model.Block {
-	var out []model.Block
-	for _, b := range blocks {
-		if b.State == model.StateActive && b.End.After(now) && !b.End.After(now.Add(d)) {
-			out = append(out, b)
-		}
-	}
-	return out
-}
-
-// shortDuration writes a duration the way an on-call person reads it: 2d 3h, 5h 20m, 45m.
-func shortDuration(d time.Duration) string {
-	if d < 0 {
-		d = -d
-	}
-	d = d.Round(time.Minute)
-	days, hours, mins := int(d/(24*time.Hour)), int(d%(24*time.Hour)/time.Hour), int(d%time.Hour/time.Minute)
-	switch {
-	case days > 0:
-		return fmt.Sprintf("%dd %dh", days, hours)
-	case hours > 0:
-		return fmt.Sprintf("%dh %dm", hours, mins)
-	}
-	return fmt.Sprintf("%dm", mins)
-}
-
-// countdown is the time to the start of a block not yet started, to the end of one
-// running, or how long ago it ended; a block that will not run (its payment failed) has none.
-func countdown(b model.Block, now time.Time) string {
-	switch {
-	case b.WillNotRun():
-		return b.Countdown(now)
-	case now.Before(b.Start):
-		return "starts in " + shortDuration(b.Start.Sub(now))
-	case now.Before(b.End):
-		return "ends in " + shortDuration(b.End.Sub(now))
-	}
-	return "ended " + shortDuration(now.Sub(b.End)) + " ago"
-}
-
-// terminates is when the block's instances are terminated; a block that will not run has
-// nothing to terminate.
-func terminates(b model.Block) string {
-	if b.WillNotRun() {
-		return "—"
-	}
-	return b.TerminationAt().UTC().Format("2006-01-02 15:04")
-}
-
-func unjoin(err error) []error {
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		return j.Unwrap()
-	}
-	return []error{err}
 }
 
 // blockJSON uses the AWS CLI's field names, plus Region and the merged details.
@@ -425,7 +343,7 @@ func toBlockJSONAt(b model.Block, facts blockFacts, now time.Time) blockJSON {
 	if fee, ok := facts.fees[b.ReservationID]; ok {
 		j.FeePaid = fee.String()
 	}
-	j.Countdown = countdown(b, now)
+	j.Countdown = b.ShortCountdown(now)
 	if b.HasTermination(now) {
 		j.TerminationDate = b.TerminationAt().UTC().Format(time.RFC3339)
 		j.ExtendByDate = b.ExtendBy().UTC().Format(time.RFC3339)
@@ -494,7 +412,7 @@ func printBlocks(blocks []model.Block, facts blockFacts, format outputFormat, no
 			}
 			for _, p := range facts.plans {
 				j := planListJSON{planJSON: toPlanJSON(p), Warnings: warningsJSON(facts.rules, p, now)}
-				j.Countdown = planCountdown(p, now)
+				j.Countdown = p.PlanCountdown(now)
 				out = append(out, j)
 			}
 			return writeJSON(w, out)
@@ -531,7 +449,7 @@ func printBlocks(blocks []model.Block, facts blockFacts, format outputFormat, no
 		_, err := fmt.Fprintf(w, blockTableFormat, b.ReservationID, b.BlockID, b.Region, b.AvailabilityZone, b.InstanceType,
 			strconv.Itoa(b.TotalCount), strconv.Itoa(b.AvailableCount), strconv.Itoa(b.RunningCount), b.State,
 			b.Start.UTC().Format("2006-01-02 15:04"), b.End.UTC().Format("2006-01-02 15:04"),
-			terminates(b), countdown(b, now), b.Interconnect, warning(b))
+			b.TerminationCell(), b.ShortCountdown(now), b.Interconnect, warning(b))
 		if err != nil {
 			return err
 		}

@@ -114,16 +114,8 @@ func runExtend(ctx context.Context, a extendArgs, pos []string, stdout, stderr i
 		}
 		opts = append(opts, aws.Again())
 	}
-	if b.State == model.StatePaymentPending {
-		// Buying a new block, the advice for a block that is over, is wrong here: this one
-		// becomes scheduled as soon as AWS takes its payment.
-		fmt.Fprintf(stderr, "gpublock extend: block %s is payment-pending: AWS has not taken its payment yet (minutes, at most 12 hours). "+
-			"It can be extended once `gpublock blocks` shows it scheduled or active. Nothing was extended.\n", b.ReservationID)
-		return 1
-	}
-	if b.State != model.StateActive && b.State != model.StateScheduled {
-		fmt.Fprintf(stderr, "gpublock extend: block %s is %s (it ends %s); only active or scheduled blocks can be extended. "+
-			"Nothing was extended; buy a new block instead (gpublock offerings).\n", b.ReservationID, b.State, bothTimes(b.End))
+	if r := model.ExtendBlocker(b); r != nil {
+		fmt.Fprintf(stderr, "gpublock extend: %s. %s Nothing was extended.\n", r.Reason, extendHint(r))
 		return 1
 	}
 	offs, err := client.ExtensionOfferings(ctx, b, days)
@@ -311,4 +303,15 @@ func printExtension(w io.Writer, format outputFormat, b model.Block, off model.E
 		rows = append(rows, [2]string{"Confirmed", "found in the block's extension history after the reply was lost"})
 	}
 	return printRows(w, rows)
+}
+
+// extendHint is the refusal's advice with the command that does it.
+func extendHint(r *model.ExtendRefusal) string {
+	switch r.Problem {
+	case model.ExtendNotPaid:
+		return "It can be extended once `gpublock blocks` shows it scheduled or active."
+	case model.ExtendOver:
+		return "Buy a new block instead (gpublock offerings)."
+	}
+	return r.Hint
 }

@@ -35,8 +35,8 @@ func (a *extendArgs) runExtendList(ctx context.Context, id string, format output
 		fmt.Fprintf(stderr, "gpublock extend: %v\n", err)
 		return 1
 	}
-	if b.State != model.StateActive && b.State != model.StateScheduled {
-		fmt.Fprintf(stderr, "gpublock extend: block %s is %s; only active or scheduled blocks can be extended.\n", b.ReservationID, b.State)
+	if r := model.ExtendBlocker(b); r != nil {
+		fmt.Fprintf(stderr, "gpublock extend: %s. %s\n", r.Reason, extendHint(r))
 		return 1
 	}
 	choices, err := client.ExtensionChoices(ctx, b)

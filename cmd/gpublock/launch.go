@@ -98,8 +98,8 @@ func runLaunch(ctx context.Context, a launchArgs, pos []string, stdout, stderr i
 	}
 	// Caught before the confirmation, so nobody is asked to approve a launch that cannot
 	// happen; the adapter checks the same again.
-	if msg := launchBlocker(b, a.count); msg != "" {
-		fmt.Fprintf(stderr, "gpublock launch: %s Nothing was launched.\n", msg)
+	if r := model.LaunchBlocker(b, a.count); r != nil {
+		fmt.Fprintf(stderr, "gpublock launch: %s Nothing was launched.\n", r)
 		return 1
 	}
 	id, err := client.Identity(ctx)
@@ -173,43 +173,18 @@ func launchDryRun(ctx context.Context, client *aws.Client, stdout, stderr io.Wri
 			p.Action, spec.Count, b.ReservationID, b.AvailableCount, b.AvailabilityZone), "launched")
 }
 
-// findBlock lists the region's blocks and takes the one with this reservation id.
+// findBlock is aws.FindBlock with the command line's words for each way it can fail.
 func findBlock(ctx context.Context, client *aws.Client, region, id string) (model.Block, error) {
-	blocks, err := client.Blocks(ctx, []string{region})
-	for _, b := range blocks {
-		if b.ReservationID == id {
-			return b, nil
-		}
-	}
-	if ctx.Err() != nil {
+	b, found, err := client.FindBlock(ctx, region, id)
+	switch {
+	case found:
+		return b, nil
+	case ctx.Err() != nil:
 		return model.Block{}, errors.New("cancelled.")
-	}
-	if err != nil {
+	case err != nil:
 		return model.Block{}, fmt.Errorf("the blocks of %s could not be listed: %s", region, client.ExplainError(err))
 	}
 	return model.Block{}, fmt.Errorf("there is no Capacity Block %s in %s (`gpublock blocks --region %s` lists them; another region needs --region).", id, region, region)
-}
-
-// launchBlocker says why a launch cannot happen, or "".
-func launchBlocker(b model.Block, count int) string {
-	switch {
-	case b.State == model.StateScheduled || b.State == model.StatePaymentPending:
-		return fmt.Sprintf("the block is not active yet (%s); it starts %s. Instances can be launched from the start time.", b.State, bothTimes(b.Start))
-	case b.State != model.StateActive:
-		return fmt.Sprintf("the block is %s; only an active block takes instances.", b.State)
-	case count > b.AvailableCount:
-		msg := fmt.Sprintf("the block has %d free of %d instances; %d asked.", b.AvailableCount, b.TotalCount, count)
-		// "launch fewer" is no advice when nothing is free, nor waiting when the block
-		// could never hold that many.
-		switch {
-		case b.AvailableCount == 0:
-			return msg + " Every slot holds an instance (running, or terminating until it frees its slot): wait for one to end, or terminate one."
-		case count > b.TotalCount:
-			return msg + fmt.Sprintf(" The block holds %d at most: launch %d or fewer.", b.TotalCount, b.AvailableCount)
-		}
-		return msg + fmt.Sprintf(" Launch %d or fewer, or wait for instances to end and free their slots.", b.AvailableCount)
-	}
-	return ""
 }
 
 func printLaunchSummary(w io.Writer, info backendInfo, account string, b model.Block, spec aws.LaunchSpec) {

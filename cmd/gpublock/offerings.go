@@ -291,12 +291,8 @@ func backendFailure(stderr io.Writer, cmd string, err error) int {
 // searchResult is what one search found and which regions answered.
 type searchResult struct {
 	offerings []model.Offering
-	answered  map[string]bool // regions that finished with their answer, or part of it
-	failed    map[string]bool // regions with a call that failed
+	model.RegionTally
 }
-
-// allFailed: no region answered, so the search found nothing only because it could not ask.
-func (r searchResult) allFailed() bool { return len(r.answered) == 0 && len(r.failed) > 0 }
 
 // searchOnce runs one search, handing each offering to each as it arrives, and names on
 // stderr each region that failed and, with notes, each that does not sell the types.
@@ -306,7 +302,7 @@ func searchOnce(ctx context.Context, client *aws.Client, q model.Query, notes bo
 
 // searchOnceFor is searchOnce for the command cmd, which its messages name.
 func searchOnceFor(ctx context.Context, cmd string, client *aws.Client, q model.Query, notes bool, each func(model.Offering), stderr io.Writer) searchResult {
-	res := searchResult{answered: map[string]bool{}, failed: map[string]bool{}}
+	res := searchResult{RegionTally: model.NewRegionTally()}
 	for ev := range client.Search(ctx, q) {
 		for _, o := range ev.Offerings {
 			res.offerings = append(res.offerings, o)
@@ -314,19 +310,14 @@ func searchOnceFor(ctx context.Context, cmd string, client *aws.Client, q model.
 				each(o)
 			}
 		}
-		if st := ev.Status; st != nil && st.State.Done() {
-			if st.State == aws.RegionError {
+		if st := ev.Status; st != nil {
+			if res.Add(*st) {
 				fmt.Fprintf(stderr, "gpublock %s: %s: %s\n", cmd, st.Region, client.ExplainError(st.Err))
-				res.failed[st.Region] = true
 			}
 			// A region asked for that does not sell the types is named, with where they are
 			// sold, rather than looking like a region with nothing on offer today.
 			if notes && st.State == aws.RegionEmpty && st.Message != "" {
 				fmt.Fprintf(stderr, "gpublock %s: %s: %s\n", cmd, st.Region, st.Message)
-			}
-			// A region that failed after delivering offerings still answered, in part.
-			if st.State != aws.RegionError || st.Offerings > 0 {
-				res.answered[st.Region] = true
 			}
 		}
 	}
@@ -380,8 +371,8 @@ func printOfferings(ctx context.Context, client *aws.Client, q model.Query, cat 
 		fmt.Fprintln(stderr, "gpublock offerings: cancelled")
 		return 1
 	}
-	if res.allFailed() {
-		fmt.Fprintf(stderr, "gpublock offerings: every region failed: %s\n", strings.Join(regionsIn(q.Regions, res.failed), ", "))
+	if res.AllFailed() {
+		fmt.Fprintf(stderr, "gpublock offerings: every region failed: %s\n", strings.Join(regionsIn(q.Regions, res.Failed), ", "))
 		return 1
 	}
 	switch format {
@@ -402,11 +393,11 @@ func printOfferings(ctx context.Context, client *aws.Client, q model.Query, cat 
 		writeHead() // a search that found nothing is still a document with its header
 	case "table":
 		if !head {
-			noOfferings(stderr, q, res.answered)
+			noOfferings(stderr, q, res.Answered)
 		}
 	}
-	if len(res.failed) > 0 {
-		fmt.Fprintf(stderr, "gpublock offerings: the results are incomplete: %s failed\n", strings.Join(regionsIn(q.Regions, res.failed), ", "))
+	if len(res.Failed) > 0 {
+		fmt.Fprintf(stderr, "gpublock offerings: the results are incomplete: %s failed\n", strings.Join(regionsIn(q.Regions, res.Failed), ", "))
 		return 1
 	}
 	return 0
@@ -468,8 +459,8 @@ func offeringTableHeader() string {
 func offeringTableRow(o model.Offering, c pricing.Comparison) string {
 	od, be := onDemandCells(o, c)
 	return fmt.Sprintf(offeringTableFormat, o.Region, o.AvailabilityZone, o.InstanceType, strconv.Itoa(o.Count),
-		o.Start.UTC().Format("2006-01-02 15:04"), o.End.UTC().Format("2006-01-02 15:04"), offeringLength(o),
-		o.Fee.Dollars(), instanceHourlyRate(o).Rate(), od, be, o.ID)
+		o.Start.UTC().Format("2006-01-02 15:04"), o.End.UTC().Format("2006-01-02 15:04"), o.Length(),
+		o.Fee.Dollars(), o.InstanceHourlyRate().Rate(), od, be, o.ID)
 }
 
 // noOnDemand fills the table's on-demand cells where there is no price to compare with:
@@ -484,10 +475,7 @@ func onDemandCells(o model.Offering, c pricing.Comparison) (od, be string) {
 	if c.NoOnDemand {
 		return noOnDemand, noOnDemand
 	}
-	rate := c.OnDemandHourly
-	if t, ok := model.LookupType(o.InstanceType); ok && t.UltraServer && t.Instances > 0 {
-		rate = rate.MulRat(1, int64(t.Instances))
-	}
+	rate := c.InstanceOnDemandHourly(o)
 	switch {
 	case !c.BreakEvenUtilization.Valid():
 		be = noOnDemand
@@ -497,37 +485,4 @@ func onDemandCells(o model.Offering, c pricing.Comparison) (od, be string) {
 		be = fmt.Sprintf("%d%%", c.BreakEvenPercent())
 	}
 	return rate.Rate(), be
-}
-
-// instanceHourlyRate is the fee per instance-hour, also for an UltraServer, whose Count
-// is a number of UltraServers: its rate is spread over the member instances, so that the
-// column means the same on every row.
-func instanceHourlyRate(o model.Offering) model.Money {
-	name := o.UltraServerType
-	if name == "" {
-		name = o.InstanceType
-	}
-	t, ok := model.LookupType(name)
-	if !ok || !t.UltraServer || o.Minutes() == 0 {
-		return o.HourlyRate()
-	}
-	return o.Fee.MulRat(60, int64(max(1, o.UltraServerCount)*t.Instances)*o.Minutes())
-}
-
-// offeringLength writes "2d", or "2d 3h35m" for a near-term block that starts off the hour.
-func offeringLength(o model.Offering) string {
-	days, hours := o.DurationHours/24, o.DurationHours%24
-	s := fmt.Sprintf("%dd", days)
-	if hours != 0 || o.DurationMinutes != 0 {
-		if days == 0 {
-			s = ""
-		} else {
-			s += " "
-		}
-		s += fmt.Sprintf("%dh", hours)
-		if o.DurationMinutes != 0 {
-			s += fmt.Sprintf("%02dm", o.DurationMinutes)
-		}
-	}
-	return s
 }

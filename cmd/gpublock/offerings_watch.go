@@ -62,11 +62,9 @@ type offeringsWatch struct {
 	format         outputFormat
 	stdout, stderr io.Writer
 
-	// seen holds the IDs of the offerings printed, with their start: one that has started
-	// cannot be offered again, so it is forgotten, and a watch of days stays small.
-	seen    map[string]time.Time
-	printed int         // offerings printed, over every search
-	csvw    *csv.Writer // with its header written, once
+	seen    model.SeenOfferings // the offerings printed
+	printed int                 // offerings printed, over every search
+	csvw    *csv.Writer         // with its header written, once
 	// outputFailed: a search's offerings could not be written, which ends the watch.
 	outputFailed bool
 }
@@ -75,7 +73,7 @@ type offeringsWatch struct {
 // printing the offerings not printed before, until ctx ends, --until-found finds one, or
 // the window has passed.
 func watchOfferings(ctx context.Context, client *aws.Client, a *offeringsArgs, q model.Query, cat *pricing.Catalog, format outputFormat, stdout, stderr io.Writer) int {
-	w := &offeringsWatch{a: a, client: client, cat: cat, format: format, stdout: stdout, stderr: stderr, seen: map[string]time.Time{}}
+	w := &offeringsWatch{a: a, client: client, cat: cat, format: format, stdout: stdout, stderr: stderr, seen: model.SeenOfferings{}}
 	for round := 1; ; round++ {
 		if round > 1 {
 			if !watchWait(ctx, a.interval) {
@@ -121,10 +119,7 @@ func (w *offeringsWatch) nextQuery(ctx context.Context) (model.Query, bool) {
 		if len(q.Regions) == 0 {
 			q.Regions = []string{w.client.Region()}
 		}
-		if q.Start.Before(now) {
-			q.Start = now
-		}
-		err = q.Validate(now)
+		q, err = q.WatchedAt(now)
 	}
 	if err != nil {
 		fmt.Fprintf(w.stderr, "gpublock offerings: the window has passed, the watch is over:\n%v\n", queryUsage(err))
@@ -142,22 +137,20 @@ func (w *offeringsWatch) search(ctx context.Context, round int, q model.Query) (
 	switch {
 	case w.format == "table" && round == 1:
 		each = func(o model.Offering) {
-			if _, ok := w.seen[o.ID]; ok {
+			if !w.seen.Mark(o) {
 				return
 			}
 			if w.printed == 0 {
 				fmt.Fprint(w.stdout, offeringTableHeader())
 			}
-			w.seen[o.ID] = o.Start
 			w.printed++
 			fmt.Fprint(w.stdout, offeringTableRow(o, pricing.Compare(w.cat, o)))
 		}
 	case w.format == "csv":
 		each = func(o model.Offering) {
-			if _, ok := w.seen[o.ID]; ok {
+			if !w.seen.Mark(o) {
 				return
 			}
-			w.seen[o.ID] = o.Start
 			w.printed++
 			w.csvHead()
 			_ = w.csvw.Write(export.CSVRecord(o, pricing.Compare(w.cat, o)))
@@ -170,13 +163,9 @@ func (w *offeringsWatch) search(ctx context.Context, round int, q model.Query) (
 		return true
 	}
 	now := w.client.Now(ctx)
-	for id, start := range w.seen {
-		if start.Before(now) {
-			delete(w.seen, id)
-		}
-	}
-	failed := regionsIn(q.Regions, res.failed)
-	if res.allFailed() {
+	w.seen.Forget(now)
+	failed := regionsIn(q.Regions, res.Failed)
+	if res.AllFailed() {
 		// Nothing on stdout: a script must not read the failure as a search with nothing new.
 		fmt.Fprintf(w.stderr, "gpublock offerings: every region failed: %s\n", strings.Join(failed, ", "))
 		w.line(w.summary(now, round, 0, 0, failed, true, false), false)
@@ -184,11 +173,8 @@ func (w *offeringsWatch) search(ctx context.Context, round int, q model.Query) (
 	}
 
 	var fresh []model.Offering // new in this search, for table (after the first) and json
-	for _, o := range res.offerings {
-		if _, ok := w.seen[o.ID]; each == nil && !ok {
-			w.seen[o.ID] = o.Start
-			fresh = append(fresh, o)
-		}
+	if each == nil {
+		fresh = w.seen.Fresh(res.offerings)
 	}
 	sortOfferings(fresh)
 	w.printed += len(fresh)
@@ -200,7 +186,7 @@ func (w *offeringsWatch) search(ctx context.Context, round int, q model.Query) (
 	case "table":
 		if round == 1 {
 			if added == 0 {
-				noOfferings(w.stderr, q, res.answered)
+				noOfferings(w.stderr, q, res.Answered)
 			}
 			w.line(line, false)
 			break

@@ -242,23 +242,18 @@ func validateQuery(q model.Query, now time.Time) error {
 // searchSources runs one search of every source the query names, handing each offering to
 // each as it arrives; the regions' answers and failures are those of every source.
 func searchSources(ctx context.Context, cmd string, client *aws.Client, q model.Query, notes bool, each func(model.Offering), stderr io.Writer) searchResult {
-	res := searchResult{answered: map[string]bool{}, failed: map[string]bool{}}
+	res := searchResult{RegionTally: model.NewRegionTally()}
 	if q.Searches(model.SourceCapacityBlock) {
 		r := searchOnceFor(ctx, cmd, client, q, notes, each, stderr)
 		res.offerings = append(res.offerings, r.offerings...)
-		for k := range r.answered {
-			res.answered[k] = true
-		}
-		for k := range r.failed {
-			res.failed[k] = true
-		}
+		res.Merge(r.RegionTally)
 	}
 	if q.Searches(model.SourceTrainingPlan) {
 		tq, err := planQuery(q)
 		if err != nil {
 			fmt.Fprintf(stderr, "gpublock %s: training plans: %v\n", cmd, err)
 			for _, r := range q.Regions {
-				res.failed[r] = true
+				res.Failed[r] = true
 			}
 			return res
 		}
@@ -271,14 +266,8 @@ func searchSources(ctx context.Context, cmd string, client *aws.Client, q model.
 					each(o)
 				}
 			}
-			if st := ev.Status; st != nil && st.State.Done() {
-				if st.State == aws.RegionError {
-					fmt.Fprintf(stderr, "gpublock %s: %s: training plans: %s\n", cmd, st.Region, client.ExplainError(st.Err))
-					res.failed[st.Region] = true
-				}
-				if st.State != aws.RegionError || st.Offerings > 0 {
-					res.answered[st.Region] = true
-				}
+			if st := ev.Status; st != nil && res.Add(*st) {
+				fmt.Fprintf(stderr, "gpublock %s: %s: training plans: %s\n", cmd, st.Region, client.ExplainError(st.Err))
 			}
 		}
 	}

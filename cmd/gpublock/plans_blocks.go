@@ -28,7 +28,7 @@ func (a *blocksArgs) scanSources(ctx context.Context, client *aws.Client, region
 		scan, err := a.scanner.Scan(ctx, regions)
 		blocks = scan.Blocks
 		if err != nil {
-			errs = append(errs, unjoin(err)...)
+			errs = append(errs, aws.Unjoin(err)...)
 		}
 	}
 	if slices.Contains(srcs, model.SourceTrainingPlan) {
@@ -36,7 +36,7 @@ func (a *blocksArgs) scanSources(ctx context.Context, client *aws.Client, region
 		for _, p := range plans {
 			blocks = append(blocks, trainingplans.ModelBlock(p))
 		}
-		for _, e := range unjoin(err) {
+		for _, e := range aws.Unjoin(err) {
 			var rf *aws.RegionFailure
 			if e == nil {
 				continue
@@ -99,7 +99,7 @@ type reservedCapacityJSON struct {
 
 func toPlanJSON(b model.Block) planJSON {
 	j := planJSON{Source: model.SourceTrainingPlan, TrainingPlanName: b.ReservationID, TrainingPlanArn: b.ARN, Region: b.Region,
-		Status: planStatus(b), StatusMessage: b.StatusMessage, StartTime: rfc3339(b.Start), EndTime: rfc3339(b.End),
+		Status: model.PlanStatus(b.State), StatusMessage: b.StatusMessage, StartTime: rfc3339(b.Start), EndTime: rfc3339(b.End),
 		DurationHours: b.Hours(), UpfrontFee: b.Fee.String(), CurrencyCode: b.Currency, TotalInstanceCount: b.TotalCount,
 		AvailableInstanceCount: b.AvailableCount, InUseInstanceCount: b.RunningCount, TargetResources: b.Targets,
 		ReservedCapacitySummaries: []reservedCapacityJSON{}, HowToUse: model.PlanUses(b)}
@@ -112,20 +112,6 @@ func toPlanJSON(b model.Block) planJSON {
 		j.HowToUse = []model.PlanUse{}
 	}
 	return j
-}
-
-// planStatus is SageMaker's word for the plan's state.
-func planStatus(b model.Block) string { return trainingplans.PlanFromBlock(b).Status }
-
-// planCountdown is the time to a plan's start or end, or its status once over.
-func planCountdown(b model.Block, now time.Time) string {
-	switch {
-	case now.Before(b.Start):
-		return "starts in " + shortDuration(b.Start.Sub(now))
-	case now.Before(b.End):
-		return "ends in " + shortDuration(b.End.Sub(now)) + " (its jobs stop then)"
-	}
-	return planStatus(b)
 }
 
 const planTableFormat = "%-15s  %-30s  %-14s  %-16s  %5s  %-10s  %-16s  %-16s  %6s  %-14s  %-38s  %s\n"
@@ -142,8 +128,8 @@ func printPlans(plans []model.Block, rules model.WarnRules, now time.Time, w io.
 	fmt.Fprintf(w, planTableFormat, "SOURCE", "TRAINING PLAN", "REGION", "TYPE", "COUNT", "STATUS", "START (UTC)", "END (UTC)", "HOURS", "FEE", "TO START / TO END", "WARNING")
 	for _, b := range plans {
 		if _, err := fmt.Fprintf(w, planTableFormat, b.Source.Name(), b.ReservationID, b.Region, b.InstanceType, strconv.Itoa(b.TotalCount),
-			planStatus(b), b.Start.UTC().Format("2006-01-02 15:04"), b.End.UTC().Format("2006-01-02 15:04"), strconv.FormatInt(b.Hours(), 10),
-			b.Fee.Dollars(), planCountdown(b, now), rules.Top(b, now).Cell(b, now)); err != nil {
+			model.PlanStatus(b.State), b.Start.UTC().Format("2006-01-02 15:04"), b.End.UTC().Format("2006-01-02 15:04"), strconv.FormatInt(b.Hours(), 10),
+			b.Fee.Dollars(), b.PlanCountdown(now), rules.Top(b, now).Cell(b, now)); err != nil {
 			return err
 		}
 	}

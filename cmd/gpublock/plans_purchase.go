@@ -100,14 +100,16 @@ func runPlanPurchase(ctx context.Context, a *purchaseArgs, offeringID string, fo
 
 // findPlanOffering runs the training plan search again and takes the offering with this id.
 func findPlanOffering(ctx context.Context, client *aws.Client, tp *trainingplans.Client, q trainingplans.Query, id string) (trainingplans.Offering, error) {
-	o, seen, err := findByID(ctx, client, func(ctx context.Context) <-chan trainingplans.SearchEvent { return tp.Search(ctx, q) },
-		func(o trainingplans.Offering) string { return o.ID }, id)
-	if errors.Is(err, errNotListed) {
+	o, seen, err := tp.FindOffering(ctx, q, id)
+	if errors.Is(err, aws.ErrNotListed) {
 		return o, fmt.Errorf("training plan offering %s is not among the %d offerings the search now returns in %s: it was sold, it expired, "+
 			"or the search flags (--type, --count, --duration, --from, --to, --target) differ from those that listed it. Search again (gpublock offerings --source training-plans); nothing was bought",
 			id, seen, q.Regions[0])
 	}
-	return o, err
+	if err != nil {
+		return o, lookupFailure(client, err)
+	}
+	return o, nil
 }
 
 // printPlanSummary is the confirmation of a training plan purchase: the facts of a

@@ -344,13 +344,15 @@ func singleRegion(f *awsFlags) error {
 
 // findOffering runs the search again and takes the offering with this id from it.
 func findOffering(ctx context.Context, client *aws.Client, q model.Query, id string) (model.Offering, error) {
-	o, seen, err := findByID(ctx, client, func(ctx context.Context) <-chan aws.SearchEvent { return client.Search(ctx, q) },
-		func(o model.Offering) string { return o.ID }, id)
-	if errors.Is(err, errNotListed) {
+	o, seen, err := client.FindOffering(ctx, q, id)
+	if errors.Is(err, aws.ErrNotListed) {
 		return o, fmt.Errorf("offering %s is not among the %d offerings the search now returns in %s: it was sold, it expired, "+
 			"or the search flags differ from those that listed it. Search again (gpublock offerings); nothing was bought", id, seen, q.Regions[0])
 	}
-	return o, err
+	if err != nil {
+		return o, lookupFailure(client, err)
+	}
+	return o, nil
 }
 
 // overCap is the refusal of a fee above --max-spend, or "".
@@ -464,7 +466,7 @@ func purchaseFailure(stderr io.Writer, o model.Offering, err error) int {
 	case pe.Outcome == aws.Unknown:
 		fmt.Fprintf(stderr, "gpublock purchase: OUTCOME UNKNOWN: %s\n", pe.Explanation)
 		return exitUnknown
-	case pe.Explanation.Code == "InvalidCapacityBlockOfferingIdExpired" || pe.Explanation.Code == "InvalidCapacityBlockOfferingIdNotFound":
+	case aws.OfferingSold(err):
 		fmt.Fprintf(stderr, "gpublock purchase: NOT BOUGHT: offering %s was sold to someone else (or expired) meanwhile; search again.\n", o.ID)
 		return 1
 	}

@@ -13,7 +13,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/aws/ec2sim"
@@ -420,19 +419,6 @@ func TestPurchaseBadUsage(t *testing.T) {
 		}
 	}
 	assertNothingBought(t, cs.url)
-}
-
-func TestBothTimesAndExactFee(t *testing.T) {
-	at := time.Date(2026, 12, 3, 11, 30, 0, 0, time.UTC)
-	if s := bothTimes(at); !strings.HasPrefix(s, "2026-12-03 11:30 UTC") {
-		t.Errorf("bothTimes = %q", s)
-	}
-	if s := exactFee(model.MustMoney("7551.36"), "USD"); s != "$7,551.36 USD" {
-		t.Errorf("exactFee = %q", s)
-	}
-	if s := exactFee(model.MustMoney("47.757"), ""); s != "$47.76 USD (exactly $47.757)" {
-		t.Errorf("exactFee = %q", s)
-	}
 }
 
 // lostAndUnreadable loses the purchase reply like lostBeforeCommit, and then fails every

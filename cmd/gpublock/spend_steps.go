@@ -28,42 +28,17 @@ func refuseSpending(stderr io.Writer, cmd, word, done string, f *awsFlags, yes, 
 	return refuseWithoutPerson(stderr, cmd, word, yes, dryRun)
 }
 
-// errNotListed is findByID's answer when the search ran to its end without the id.
-var errNotListed = errors.New("not listed")
-
-// findByID runs a search and takes the offering with this id from it; it also returns how
-// many offerings the search listed, for the caller's "not among them" message.
-func findByID[O any](ctx context.Context, client *aws.Client, search func(context.Context) <-chan aws.Step[O], idOf func(O) string, id string) (O, int, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var (
-		found  *O
-		failed error
-		seen   int
-		zero   O
-	)
-	for ev := range search(ctx) {
-		for i := range ev.Offerings {
-			seen++
-			if found == nil && idOf(ev.Offerings[i]) == id {
-				o := ev.Offerings[i]
-				found = &o
-				cancel() // the rest of the search is not needed; the channel still drains
-			}
-		}
-		if st := ev.Status; st != nil && st.State == aws.RegionError && found == nil {
-			failed = st.Err
-		}
-	}
+// lookupFailure phrases an error of aws.FindByID other than aws.ErrNotListed: a region
+// that failed before the offering was found, or the command cancelled.
+func lookupFailure(client *aws.Client, err error) error {
+	var rf *aws.RegionFailure
 	switch {
-	case found != nil:
-		return *found, seen, nil
-	case ctx.Err() != nil && failed == nil:
-		return zero, seen, errors.New("cancelled; nothing was bought")
-	case failed != nil:
-		return zero, seen, fmt.Errorf("the offering could not be looked up: %s", client.ExplainError(failed))
+	case errors.As(err, &rf):
+		return fmt.Errorf("the offering could not be looked up: %s", client.ExplainError(rf.Err))
+	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
+		return errors.New("cancelled; nothing was bought")
 	}
-	return zero, seen, errNotListed
+	return err
 }
 
 // capAndPayer refuses a fee above --max-spend and finds the account that would pay, which

@@ -30,43 +30,20 @@ type Backend interface {
 // Identity is who the calls are made as.
 type Identity struct{ Account, ARN, UserID string }
 
-// RegionState is where a region's part of a search is.
-type RegionState int
-
-const (
-	RegionSearching RegionState = iota
-	RegionOK
-	RegionEmpty
-	RegionThrottled
-	RegionError
-	RegionCancelled // set by the UI when a search is cancelled before the region finished
+// RegionState and RegionStatus are model's, which the sources report in.
+type (
+	RegionState  = model.RegionState
+	RegionStatus = model.RegionStatus
 )
 
-func (s RegionState) String() string {
-	switch s {
-	case RegionSearching:
-		return "searching"
-	case RegionOK:
-		return "ok"
-	case RegionEmpty:
-		return "empty"
-	case RegionThrottled:
-		return "throttled"
-	case RegionError:
-		return "error"
-	case RegionCancelled:
-		return "cancelled"
-	}
-	return "?"
-}
-
-// RegionStatus is the state of one region's part of a search.
-type RegionStatus struct {
-	Region    string
-	State     RegionState
-	Offerings int
-	Message   string
-}
+const (
+	RegionSearching = model.RegionSearching
+	RegionOK        = model.RegionOK
+	RegionEmpty     = model.RegionEmpty
+	RegionThrottled = model.RegionThrottled
+	RegionError     = model.RegionError
+	RegionCancelled = model.RegionCancelled
+)
 
 // SearchEvent is one message of a streaming search: offerings of one page, a region's new
 // status, or both, with the progress of the calls.

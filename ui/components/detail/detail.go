@@ -110,7 +110,7 @@ func content(th theme.Theme, o model.Offering, c *pricing.Comparison, q model.Qu
 	}
 	when := "now (a near-term block)"
 	if d := o.Start.Sub(now); d > 0 {
-		when = "in " + humanDuration(d)
+		when = "in " + model.ShortSpan(d)
 	}
 	field("Starts", when)
 
@@ -166,20 +166,6 @@ func lengthWords(o model.Offering) string {
 		return fmt.Sprintf("%d days", d)
 	}
 	return fmt.Sprintf("%.1f days", float64(mins)/(24*60))
-}
-
-func humanDuration(d time.Duration) string {
-	d = d.Round(time.Minute)
-	days := int(d.Hours()) / 24
-	h := int(d.Hours()) % 24
-	m := int(d.Minutes()) % 60
-	switch {
-	case days > 0:
-		return fmt.Sprintf("%dd %dh", days, h)
-	case h > 0:
-		return fmt.Sprintf("%dh %dm", h, m)
-	}
-	return fmt.Sprintf("%dm", m)
 }
 
 // shellWrap breaks a command at its arguments, ending each broken line with " \" so that

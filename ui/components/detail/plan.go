@@ -92,7 +92,7 @@ func planContent(l *drawer, o model.Offering, c *pricing.Comparison, q model.Que
 	}
 	when := "now"
 	if d := o.Start.Sub(now); d > 0 {
-		when = "in " + humanDuration(d)
+		when = "in " + model.ShortSpan(d)
 	}
 	l.field("Starts", when)
 	l.add(spacer)

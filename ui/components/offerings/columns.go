@@ -168,9 +168,9 @@ const timeLayout = "Jan 02 15:04"
 
 func newRow(o model.Offering, cat *pricing.Catalog) row {
 	c := pricing.Compare(cat, o)
-	r := row{o: o, odHourly: c.OnDemandHourly, hasOD: !c.NoOnDemand,
+	r := row{o: o, odHourly: c.InstanceOnDemandHourly(o), hasOD: !c.NoOnDemand,
 		breakEven: newBreakEvenKey(c), vsOD: negatedFraction(c.SavingsPercent),
-		rate: o.HourlyRate(), accRate: o.AcceleratorHourlyRate()}
+		rate: o.InstanceHourlyRate(), accRate: o.AcceleratorHourlyRate()}
 	r.cells = [numColumns]string{
 		ColRegion:   o.Region,
 		ColSource:   o.Source.Short(),
@@ -187,7 +187,7 @@ func newRow(o model.Offering, cat *pricing.Catalog) row {
 	if o.Currency != "" && o.Currency != "USD" {
 		r.cells[ColFee] = o.Fee.String() + " " + o.Currency
 	}
-	r.cells[ColOnDemand], r.cells[ColVsOnDemand], r.cells[ColBreakEven] = pricingCells(c)
+	r.cells[ColOnDemand], r.cells[ColVsOnDemand], r.cells[ColBreakEven] = pricingCells(o, c)
 	r.text = strings.ToLower(strings.Join(r.cells[:], " ") + " " + o.ID)
 	return r
 }
@@ -195,11 +195,11 @@ func newRow(o model.Offering, cat *pricing.Catalog) row {
 // pricingCells writes the on-demand rate, the cost against on-demand ("-44%": 44% less
 // than the same hours on-demand) and the break-even utilization with its bar ("58% ███░░"),
 // or "never" for a block that cannot cost less than on-demand.
-func pricingCells(c pricing.Comparison) (od, vs, be string) {
+func pricingCells(o model.Offering, c pricing.Comparison) (od, vs, be string) {
 	if c.NoOnDemand {
 		return noPrice, noPrice, noPrice
 	}
-	od = c.OnDemandHourly.Rate()
+	od = c.InstanceOnDemandHourly(o).Rate() // per instance-hour, as the rate beside it
 	if !c.BreakEvenUtilization.Valid() {
 		return od, noPrice, noPrice
 	}
@@ -220,19 +220,5 @@ func pricingCells(c pricing.Comparison) (od, vs, be string) {
 	return od, vs, be
 }
 
-// FormatLength writes a block's length: "2d", "3w" for whole days; "~1d2h" or "5h35m" for a
-// near-term block that starts off the 11:30 boundary (the detail pane has the exact length).
-func FormatLength(o model.Offering) string {
-	mins := o.Minutes()
-	if mins%(24*60) == 0 {
-		return model.FormatDays(int(mins / (24 * 60)))
-	}
-	if mins < 24*60 {
-		return fmt.Sprintf("%dh%02dm", mins/60, mins%60)
-	}
-	hours := (mins + 30) / 60
-	if hours%24 == 0 {
-		return fmt.Sprintf("~%dd", hours/24)
-	}
-	return fmt.Sprintf("~%dd%dh", hours/24, hours%24)
-}
+// FormatLength writes a block's length as the model does (Offering.Length).
+func FormatLength(o model.Offering) string { return o.Length() }

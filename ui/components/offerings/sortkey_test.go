@@ -98,11 +98,11 @@ func refCompare(cmps map[string]pricing.Comparison, c Column, desc bool) func(a,
 			case ColFee:
 				r = a.Fee.Cmp(b.Fee)
 			case ColRate:
-				r = a.HourlyRate().Cmp(b.HourlyRate())
+				r = a.InstanceHourlyRate().Cmp(b.InstanceHourlyRate())
 			case ColAccRate:
 				r = a.AcceleratorHourlyRate().Cmp(b.AcceleratorHourlyRate())
 			case ColOnDemand:
-				r = ca.OnDemandHourly.Cmp(cb.OnDemandHourly)
+				r = ca.InstanceOnDemandHourly(a).Cmp(cb.InstanceOnDemandHourly(b))
 			case ColVsOnDemand:
 				r = cb.SavingsPercent.Rat().Cmp(ca.SavingsPercent.Rat()) // more saved: cheaper
 			case ColBreakEven:

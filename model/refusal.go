@@ -1,0 +1,120 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+)
+
+// LaunchProblem is the kind of reason a launch into a block cannot happen now.
+type LaunchProblem int
+
+const (
+	LaunchNotYet    LaunchProblem = iota + 1 // the block has not started: a launch can wait for its start
+	LaunchNotActive                          // the block is over, failed or cancelled
+	LaunchTooFew                             // fewer than one instance asked
+	LaunchTooMany                            // more instances than the block has free
+)
+
+// Refusal is why an action on a block cannot happen now, of a kind P that the front ends
+// may tell apart (to add their own advice).
+type Refusal[P ~int] struct {
+	Problem P
+	Reason  string // a clause, lower case and without a final period, to follow a "gpublock launch: " or a field
+	Hint    string // what to do, a sentence; "" when nothing helps
+}
+
+// LaunchRefusal is why a launch into a block cannot happen now.
+type LaunchRefusal = Refusal[LaunchProblem]
+
+// String is the reason and the hint, to follow a prefix such as "gpublock launch: "; ""
+// for none.
+func (r *Refusal[P]) String() string {
+	if r == nil {
+		return ""
+	}
+	s := r.Reason + "."
+	if r.Hint != "" {
+		s += " " + r.Hint
+	}
+	return s
+}
+
+// Summary is the reason as a sentence of its own, without the hint.
+func (r *Refusal[P]) Summary() string {
+	if r == nil || r.Reason == "" {
+		return ""
+	}
+	return strings.ToUpper(r.Reason[:1]) + r.Reason[1:] + "."
+}
+
+// Sentence is the summary and the hint, to stand on its own.
+func (r *Refusal[P]) Sentence() string {
+	if r == nil || r.Hint == "" {
+		return r.Summary()
+	}
+	return r.Summary() + " " + r.Hint
+}
+
+// LaunchBlocker says why count instances cannot be launched into b now, or nil when they
+// can: the one launch precondition that the commands, the adapter and the launch dialog
+// share. A block not yet started is refused as LaunchNotYet only when it could hold count
+// once it starts; one that never could is LaunchTooMany whatever its state.
+func LaunchBlocker(b Block, count int) *LaunchRefusal {
+	notYet := b.State == StateScheduled || b.State == StatePaymentPending
+	switch {
+	case !notYet && b.State != StateActive:
+		return &LaunchRefusal{Problem: LaunchNotActive, Reason: fmt.Sprintf("the block is %s; only an active block takes instances", b.State)}
+	case count < 1:
+		return &LaunchRefusal{Problem: LaunchTooFew, Reason: fmt.Sprintf("count %d: launch at least one instance", count)}
+	case notYet && count > b.TotalCount:
+		return &LaunchRefusal{Problem: LaunchTooMany, Reason: fmt.Sprintf("the block holds %d instances; %d asked", b.TotalCount, count),
+			Hint: fmt.Sprintf("Launch %d or fewer once it starts.", b.TotalCount)}
+	case notYet:
+		return &LaunchRefusal{Problem: LaunchNotYet, Reason: fmt.Sprintf("the block is not active yet (%s); it starts %s", b.State, BothTimes(b.Start, nil)),
+			Hint: "Instances can be launched from the start time."}
+	case count > b.AvailableCount:
+		r := &LaunchRefusal{Problem: LaunchTooMany, Reason: fmt.Sprintf("the block has %d free of %d instances; %d asked", b.AvailableCount, b.TotalCount, count)}
+		// "launch fewer" is no advice when nothing is free, nor waiting when the block
+		// could never hold that many.
+		switch {
+		case b.AvailableCount == 0:
+			r.Hint = "Every slot holds an instance (running, or terminating until it frees its slot): wait for one to end, or terminate one."
+		case count > b.TotalCount:
+			r.Hint = fmt.Sprintf("The block holds %d at most: launch %d or fewer.", b.TotalCount, b.AvailableCount)
+		default:
+			r.Hint = fmt.Sprintf("Launch %d or fewer, or wait for instances to end and free their slots.", b.AvailableCount)
+		}
+		return r
+	}
+	return nil
+}
+
+// ExtendProblem is the kind of reason a block cannot be extended now.
+type ExtendProblem int
+
+const (
+	ExtendNotPaid ExtendProblem = iota + 1 // payment-pending: it can be extended once AWS takes its payment
+	ExtendOver                             // over, failed or cancelled: a new block is the way
+)
+
+// ExtendRefusal is why a block cannot be extended now.
+type ExtendRefusal = Refusal[ExtendProblem]
+
+// ExtendBlocker says why the block (or training plan) cannot be extended now, or nil: the
+// one extension precondition of the commands, the adapter and the extend dialog. Only an
+// active or a scheduled block can be extended.
+func ExtendBlocker(b Block) *ExtendRefusal {
+	switch {
+	case b.State == StatePaymentPending:
+		// Buying a new block, the advice for a block that is over, is wrong here: this one
+		// becomes scheduled as soon as AWS takes its payment.
+		return &ExtendRefusal{Problem: ExtendNotPaid,
+			Reason: fmt.Sprintf("block %s is payment-pending: AWS has not taken its payment yet (minutes, at most 12 hours)", b.ReservationID),
+			Hint:   "It can be extended once it is scheduled or active."}
+	case b.State != StateActive && b.State != StateScheduled:
+		return &ExtendRefusal{Problem: ExtendOver,
+			Reason: fmt.Sprintf("block %s is %s; only active or scheduled blocks can be extended", b.ReservationID, b.State),
+			Hint:   "Buy a new block instead."}
+	}
+	return nil
+}

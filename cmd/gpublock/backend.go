@@ -287,12 +287,22 @@ func (f *awsFlags) clientConfig() aws.Config {
 		CallLog:     f.callLog,
 		SDKLog:      f.sdkLog,
 	}
-	if f.maxSpend != "" {
-		if m, err := model.ParseDollars(f.maxSpend); err == nil {
-			cfg.MaxSpend = &m
-		}
-	}
+	cfg.MaxSpend = f.spendCap()
 	return cfg
+}
+
+// spendCap is the spending cap (--max-spend, or max_spend in the configuration file), nil
+// when there is none. validate has refused a cap that does not read as dollars, before
+// anything runs, so that nil never stands for a cap that was given.
+func (f *awsFlags) spendCap() *model.Money {
+	if f.maxSpend == "" {
+		return nil
+	}
+	m, err := model.ParseDollars(f.maxSpend)
+	if err != nil {
+		return nil
+	}
+	return &m
 }
 
 // headroomFraction turns --rate-headroom's percent into Config.Headroom, where 0 means

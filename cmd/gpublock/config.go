@@ -81,7 +81,7 @@ func (c tuiConfig) check(path string, lines map[string]int) error {
 		}
 	}
 	if c.MaxSpend != "" {
-		if _, err := parseDollars(c.MaxSpend); err != nil {
+		if _, err := model.ParseDollars(c.MaxSpend); err != nil {
 			return fmt.Errorf("%s, line %d: max_spend %s", path, lines["max_spend"], err)
 		}
 	}
@@ -107,7 +107,6 @@ func (c tuiConfig) check(path string, lines map[string]int) error {
 // wholeCents reports whether m has no fraction of a cent, as every fee AWS quotes.
 func wholeCents(m model.Money) bool { return m.Micros()%10_000 == 0 }
 
-func parseDollars(s string) (model.Money, error) { return model.ParseDollars(s) }
 
 // moneyReason is ParseDollars' complaint without the amount, which the caller names.
 func moneyReason(err error) string {
@@ -135,11 +134,7 @@ func applyTUIConfig(f *awsFlags, c tuiConfig) tuiSpending {
 		f.maxSpend = c.MaxSpend
 	}
 	s := tuiSpending{readOnly: f.readOnly, tags: c.Tags, ami: c.AMI, theme: c.Theme, mouse: c.Mouse}
-	if f.maxSpend != "" {
-		if m, err := parseDollars(f.maxSpend); err == nil {
-			s.maxSpend = &m
-		}
-	}
+	s.maxSpend = f.spendCap()
 	return s
 }
 

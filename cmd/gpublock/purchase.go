@@ -356,12 +356,8 @@ func findOffering(ctx context.Context, client *aws.Client, q model.Query, id str
 }
 
 // overCap is the refusal of a fee above --max-spend, or "".
-func overCap(maxSpend, rule string, fee model.Money) string {
-	if maxSpend == "" {
-		return ""
-	}
-	limit, err := model.ParseDollars(maxSpend)
-	if err != nil || fee.Cmp(limit) <= 0 {
+func overCap(limit *model.Money, rule string, fee model.Money) string {
+	if limit == nil || fee.Cmp(*limit) <= 0 {
 		return ""
 	}
 	return fmt.Sprintf("refused: the upfront fee %s is above the spending cap of %s (%s). Nothing was bought.", fee.Dollars(), limit.Dollars(), rule)

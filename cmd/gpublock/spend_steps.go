@@ -45,7 +45,7 @@ func lookupFailure(client *aws.Client, err error) error {
 // the confirmation must name; without it nothing is spent. nothing is the command's
 // "Nothing was …" sentence.
 func capAndPayer(ctx context.Context, stderr io.Writer, cmd string, f *awsFlags, client *aws.Client, fee model.Money, nothing string) (string, bool) {
-	if msg := overCap(f.maxSpend, f.maxSpendRule(), fee); msg != "" {
+	if msg := overCap(f.spendCap(), f.maxSpendRule(), fee); msg != "" {
 		fmt.Fprintf(stderr, "gpublock %s: %s\n", cmd, strings.Replace(msg, "Nothing was bought.", nothing, 1))
 		return "", false
 	}

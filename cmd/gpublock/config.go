@@ -107,7 +107,6 @@ func (c tuiConfig) check(path string, lines map[string]int) error {
 // wholeCents reports whether m has no fraction of a cent, as every fee AWS quotes.
 func wholeCents(m model.Money) bool { return m.Micros()%10_000 == 0 }
 
-
 // moneyReason is ParseDollars' complaint without the amount, which the caller names.
 func moneyReason(err error) string {
 	msg := err.Error()

@@ -21,12 +21,12 @@ func TestProbeSummaryShowsEveryRegion(t *testing.T) {
 		t.Fatalf("p5.48xlarge is sold in %v; the test wants many regions", regions)
 	}
 	var want []string
-	m.extra.probe = nil
+	m.search.SetProbe(nil)
 	for i, r := range regions {
-		m.extra.probe = append(m.extra.probe, probeResult{Region: r, Type: "p5.48xlarge", Count: 10 + i})
+		m.search.SetProbe(append(m.search.Probe(), probeResult{Region: r, Type: "p5.48xlarge", Count: 10 + i}))
 		want = append(want, fmt.Sprintf("%s %d", r, 10+i))
 	}
-	m.extra.probe = append(m.extra.probe, probeResult{Region: "us-east-1", Type: "p4d.24xlarge"})
+	m.search.SetProbe(append(m.search.Probe(), probeResult{Region: "us-east-1", Type: "p4d.24xlarge"}))
 	want = append(want, "p4d.24xlarge: us-east-1 none")
 	v := ansi.Strip(m.View().Content)
 	var inside []string

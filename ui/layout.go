@@ -1,14 +1,9 @@
 package ui
 
-import uiscreen "github.com/gpublock/gpublock/ui/screen"
-
 // The smallest terminal the UI draws in; below it a message asks for a larger one.
 const (
 	minWidth  = 60
 	minHeight = 16
-	// wideWidth is where a screen puts its panes side by side.
-	wideWidth  = uiscreen.WideWidth
-	wideHeight = uiscreen.WideHeight
 )
 
 type rect struct{ w, h int }

@@ -129,8 +129,6 @@ func (m Model) headerView() string {
 	return ansi.Truncate(left+strings.Repeat(" ", gap)+clock, m.pc.Width, "")
 }
 
-func regionList(rs []string) string { return uiscreen.RegionList(rs) }
-
 func plural(n int, word string) string { return uiscreen.Plural(n, word) }
 
 // warningBadge is the header's count of the blocks' warnings, on every screen: red when one

@@ -38,7 +38,7 @@ type search struct {
 	// form is a copy of the form the search was run from: a watch reads its relative dates
 	// ("now", "+4w") again each round. nil when it was not run from the form.
 	form *searchform.Model
-	// round: this search is a round of the watch (ui/watch.go), which leaves the table, the
+	// round: this search is a round of the watch (watch.go), which leaves the table, the
 	// focus and the alternatives alone until it ends.
 	round bool
 }
@@ -129,7 +129,7 @@ func drain(ch <-chan backend.SearchEvent) tea.Cmd {
 
 // StartSearch cancels any search still running and starts q. The rows of the previous
 // search stay, drawn as stale, until the first offering of this one arrives. A watch follows
-// it: the watched search is now this one (ui/watch.go).
+// it: the watched search is now this one (watch.go).
 func (m Model) StartSearch(q model.Query) (Model, tea.Cmd) {
 	return m.startSearchFrom(q, m.search.form)
 }

@@ -73,7 +73,7 @@ func (m Model) onRootMsg(msg rootMsg) (tea.Model, tea.Cmd) {
 		m.flash = msg.flash
 	}
 	if msg.refresh {
-		// Something was bought: the search shows what is left.
+		// A dialog bought, extended or launched: the search shows what is on offer now.
 		return m.updateSearchWith(m.search.Refresh())
 	}
 	return m, nil

@@ -273,10 +273,8 @@ func (m Model) Fresh() []model.Offering { return m.watch.news.fresh }
 
 // Setters for what tests put in place.
 
-func (m *Model) SetFocus(p Pane)                           { m.focus = p }
-func (m *Model) SetFormFocus(f searchform.Field)           { m.form.SetFocus(f) }
-func (m *Model) SetAlternatives(alts []backend.Suggestion) { m.extra.alts = alts }
-func (m *Model) SetProbe(p []ProbeResult)                  { m.extra.probe = p }
-func (m *Model) SetRunning(on bool)                        { m.search.running = on }
-func (m *Model) ForgetForm()                               { m.search.form = nil }
-func (m *Model) SetQuery(q model.Query)                    { m.search.query = q }
+func (m *Model) SetFocus(p Pane)                 { m.focus = p }
+func (m *Model) SetFormFocus(f searchform.Field) { m.form.SetFocus(f) }
+func (m *Model) SetRunning(on bool)              { m.search.running = on }
+func (m *Model) ForgetForm()                     { m.search.form = nil }
+func (m *Model) SetQuery(q model.Query)          { m.search.query = q }

@@ -202,8 +202,8 @@ func (m Model) Typing() bool {
 // Filtering reports whether the table's filter takes the keys (after /).
 func (m Model) Filtering() bool { return m.table.Filtering() }
 
-// Refresh searches again after a dialog bought something, unless nothing was searched or a
-// search is running.
+// Refresh searches again after a dialog bought, extended or launched something, unless
+// nothing was searched or a search is running.
 func (m Model) Refresh() (Model, tea.Cmd) {
 	if !m.search.has || m.search.running {
 		return m, nil
@@ -230,11 +230,11 @@ func (m Model) HeaderNote() (verb, regions string) {
 	return verb, screen.RegionList(m.search.query.Regions)
 }
 
-// What tests and the root read of the screen's state.
+// What the root and the program's tests read of the screen's state: the focused pane, a
+// copy of the form (its Query reads the fields again), the table, the detail pane, the
+// latest search, what ran after it found nothing, and the watch.
 
-func (m Model) Focus() Pane { return m.focus }
-
-// Form is a copy of the form: its Query reads the fields again.
+func (m Model) Focus() Pane                        { return m.focus }
 func (m Model) Form() *searchform.Model            { f := m.form; return &f }
 func (m Model) Table() offerings.Model             { return m.table }
 func (m Model) DetailTab() Tab                     { return m.detailTab }
@@ -247,7 +247,6 @@ func (m Model) Round() bool                        { return m.search.round }
 func (m Model) Query() model.Query                 { return m.search.query }
 func (m Model) Found() int                         { return m.search.found }
 func (m Model) Got() []model.Offering              { return m.search.got }
-func (m Model) HasForm() bool                      { return m.search.form != nil }
 func (m Model) Regions() []string                  { return m.search.regions }
 func (m Model) ExtraID() int                       { return m.extra.id }
 func (m Model) Alternatives() []backend.Suggestion { return m.extra.alts }
@@ -271,7 +270,8 @@ func (m Model) Statuses() map[string]backend.RegionStatus { return m.search.stat
 // Fresh is what the last watch round found new.
 func (m Model) Fresh() []model.Offering { return m.watch.news.fresh }
 
-// Setters for what tests put in place.
+// What the program's tests put in place: the focus, the form's field, a search shown as
+// running, a search run from no form, and its question.
 
 func (m *Model) SetFocus(p Pane)                 { m.focus = p }
 func (m *Model) SetFormFocus(f searchform.Field) { m.form.SetFocus(f) }

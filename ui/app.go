@@ -1,7 +1,7 @@
-// Package ui is gpublock's terminal UI: one root model that owns the layout, the header and
-// the footer, and routes messages to its panes (the search form, the offerings table, the
-// detail pane) and to a dialog on top when one is open. Every call to AWS runs in a tea.Cmd
-// through Backend; Update never blocks.
+// Package ui is gpublock's terminal UI: one root model that owns the frame (the header and
+// the footer), the global keys, the connection and help, and routes messages to its screens
+// (ui/screen/search, ui/screen/blocks, ui/screen/advisor) and to a dialog on top when one is
+// open. Every call to AWS runs in a tea.Cmd through Backend; Update never blocks.
 package ui
 
 import (
@@ -14,13 +14,11 @@ import (
 
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
-	"github.com/gpublock/gpublock/ui/components/detail"
-	"github.com/gpublock/gpublock/ui/components/offerings"
-	"github.com/gpublock/gpublock/ui/components/searchform"
 	"github.com/gpublock/gpublock/ui/program"
 	uiscreen "github.com/gpublock/gpublock/ui/screen"
 	advisorui "github.com/gpublock/gpublock/ui/screen/advisor"
 	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
+	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
 	"github.com/gpublock/gpublock/ui/theme"
 )
 
@@ -80,16 +78,6 @@ type Options struct {
 	ExtendDays   int
 }
 
-// pane is a part of the search screen that can have the focus.
-type pane int
-
-const (
-	paneForm pane = iota
-	paneResults
-	paneDetail
-	numPanes
-)
-
 // dialog is a modal view on top of the screen (help today; the purchase confirmation and
 // others later). While one is open it gets every key, and every message the root does not
 // handle itself (the answers of its own commands); it returns closed=true to go away.
@@ -109,7 +97,6 @@ type Model struct {
 
 	spinning bool // a spinner tick is in flight
 	screen   screenID
-	focus    pane // within the search screen
 	dialog   dialog
 	notice   string
 	flash    string    // a one-line answer to the last key (copied, nothing to copy…)
@@ -118,22 +105,9 @@ type Model struct {
 	connecting bool
 	connectErr error
 
-	form  searchform.Model
-	table offerings.Model
-	// detailTab is what the detail pane shows: the offering or its charts (ui/charts.go).
-	detailTab detailTab
-	// detailScroll is how far the offering's detail is scrolled (ui/searchscreen.go).
-	detailScroll detail.Scroll
-	// rowsQuery is the search the table's rows answer, which is not the running search's
-	// while its rows have not arrived.
-	rowsQuery model.Query
-
-	search search
-	extra  extra
-	watch  watch // ui/watch.go
-
-	blocks     blockscreen.Model // ui/screen/blocks
-	advisor    advisorui.Model   // ui/screen/advisor
+	search     searchscreen.Model // ui/screen/search
+	blocks     blockscreen.Model  // ui/screen/blocks
+	advisor    advisorui.Model    // ui/screen/advisor
 	screenKeys screenKeyMap
 }
 
@@ -159,7 +133,7 @@ func New(opts Options) Model {
 	}
 	m := Model{
 		opts:   opts,
-		keys:   spendingKeys(DefaultKeyMap(), opts.ReadOnly),
+		keys:   DefaultKeyMap(),
 		help:   h,
 		spin:   spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(th.Accent)),
 		notice: opts.Notice,
@@ -168,9 +142,9 @@ func New(opts Options) Model {
 		// Init starts the spinner for the identity call; a second tick chain would double
 		// its speed.
 		spinning:   true,
-		form:       searchform.New(th, clk.Now, opts.Region),
 		connecting: opts.Connect != nil,
-		table:      newTable(th, opts.Prices),
+		search: searchscreen.New(pc, searchscreen.Options{Catalog: opts.Prices, Region: opts.Region,
+			WatchEvery: opts.WatchEvery, Connecting: opts.Connect != nil}),
 		screenKeys: defaultScreenKeys(),
 		blocks: blockscreen.New(pc, blockscreen.Options{Refresh: opts.Refresh, NoNotify: opts.NoNotify,
 			Regions: opts.BlockRegions, WarnRules: opts.WarnRules, Notify: opts.Notify,
@@ -202,13 +176,16 @@ func clockCmd() tea.Cmd {
 
 // busy reports whether anything is loading, which is what keeps the spinner turning.
 func (m Model) busy() bool {
-	return m.connecting || !m.pc.Identity.Known || m.blocks.Busy() || m.search.running || m.extra.altsLoading || m.extra.probeLoading || m.advisor.Running()
+	return m.connecting || !m.pc.Identity.Known || m.blocks.Busy() || m.search.Busy() || m.advisor.Running()
 }
 
 // Update routes a message.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if blockscreen.Owns(msg) {
 		return m.updateBlocks(msg)
+	}
+	if searchscreen.Owns(msg) {
+		return m.updateSearch(msg)
 	}
 	if uiscreen.IsOpen(msg) && m.dialog != nil {
 		// A second key asked for another dialog before the first one's opened: the first
@@ -221,7 +198,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.pc.Width, m.pc.Height = msg.Width, msg.Height
-		m.table.SetHeight(m.layout().tableRows)
+		m.search.Resize(m.area())
 		m.help.SetWidth(m.pc.Width)
 		if m.dialog != nil {
 			return m.updateDialog(dialogSizeMsg(m.actionEnv().size))
@@ -250,6 +227,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.openExtend(msg.Block)
 	case uiscreen.OpenLaunch:
 		return m.openBlockLaunch(msg.Block)
+	case uiscreen.OpenCompare:
+		return m.openCompare(msg.Comparisons)
 	case tea.KeyPressMsg:
 		return m.handleKey(msg)
 	case tea.MouseWheelMsg, tea.MouseClickMsg:
@@ -257,7 +236,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case clockMsg:
 		// Relative dates ("now", "+4w") and the 8-week limit move with the clock.
 		m.clock = m.pc.Clock.Now()
-		m.form.Revalidate()
+		m.search = m.search.Revalidate()
 		m.blocks = m.blocks.SetNow(m.clock)
 		// The minute's warnings ring (or go to Notify) as the blocks screen's tick would.
 		m, ring := m.updateBlocks(blockscreen.CheckMsg{})
@@ -276,14 +255,6 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case identityMsg:
 		m.pc.Identity = program.Identity{Identity: msg.id, Err: msg.err, Known: true}
 		return m, nil
-	case searchEventsMsg:
-		return m.onSearchEvents(msg)
-	case watchTickMsg:
-		return m.onWatchTick(msg)
-	case alternativesMsg:
-		return m.onAlternatives(msg), nil
-	case probeMsg:
-		return m.onProbe(msg), nil
 	}
 	if m.dialog != nil {
 		return m.updateDialog(msg)
@@ -318,13 +289,7 @@ func (m Model) typing() bool {
 	if m.screen == screenAdvisor {
 		return m.advisor.Typing()
 	}
-	switch m.focus {
-	case paneForm:
-		return m.form.Typing()
-	case paneResults:
-		return m.table.Filtering()
-	}
-	return false
+	return m.search.Typing()
 }
 
 func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
@@ -350,7 +315,7 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.updateDialog(k)
 	}
 	// No form field takes a "?", so help opens from them too; a table filter may hold one.
-	if keyIs(k, keys.Help) && !m.table.Filtering() && !(m.screen == screenBlocks && m.blocks.Typing()) {
+	if keyIs(k, keys.Help) && !m.search.Filtering() && !(m.screen == screenBlocks && m.blocks.Typing()) {
 		m.dialog = helpDialog{th: m.pc.Theme, groups: m.helpKeys().groups(), size: m.actionEnv().size}
 		return m, nil
 	}
@@ -364,12 +329,12 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			return mm, cmd
 		}
 	}
-	if keyIs(k, keys.Back) && m.screen == screenSearch && m.cancelByKey() {
-		return m, nil
-	}
 	switch m.screen {
 	case screenSearch:
-		return m.searchKey(k)
+		if m.search.TakesNotify(k) {
+			return m.toggleNotify()
+		}
+		return m.updateSearch(k)
 	case screenBlocks:
 		return m.updateBlocks(k)
 	case screenAdvisor:
@@ -379,6 +344,6 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 }
 
 func (m Model) quit() (tea.Model, tea.Cmd) {
-	m.cancelRunning()
+	m.search = m.search.Stop()
 	return m, tea.Quit
 }

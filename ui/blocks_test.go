@@ -422,7 +422,7 @@ func TestBlocksHeaderCopyAndOpen(t *testing.T) {
 	if head := ansi.Strip(strings.SplitN(search.View().Content, "\n", 2)[0]); !strings.Contains(head, fmt.Sprintf("▲ %d warnings · ", want)) {
 		t.Errorf("the warning count runs into what follows it: %q", head)
 	}
-	search.focus = paneResults // no text field there: ] is not a letter
+	search.search.SetFocus(paneResults) // no text field there: ] is not a letter
 	if back := update(search, keyMsg("]")); back.screen != screenBlocks {
 		t.Errorf("] from the results pane did not go to the blocks screen")
 	}
@@ -538,7 +538,7 @@ func TestBlocksListEveryRegion(t *testing.T) {
 	m = update(m, blocksMsg{ID: m.blocks.ListingID(), List: BlockList{Now: testNow}})
 	id := m.blocks.ListingID()
 	m = update(m, altKey('1'))
-	m.form.SetFocus(searchform.Regions)
+	m.search.SetFormFocus(searchform.Regions)
 	m = update(m, keyMsg("a"))
 	if m = update(m, altKey('2')); m.blocks.ListingID() != id {
 		t.Error("a change of the search's regions listed the blocks again")

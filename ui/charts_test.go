@@ -36,13 +36,13 @@ func TestPricingFlow(t *testing.T) {
 	m := s.final()
 
 	// Sorted by break-even: the exact utilizations never fall, and rows without one are last.
-	if col, desc := m.table.Sort(); col != offerings.ColBreakEven || desc {
+	if col, desc := m.search.Table().Sort(); col != offerings.ColBreakEven || desc {
 		t.Fatalf("sort %s desc=%v, want break-even ascending", offerings.ColumnName(col), desc)
 	}
 	var prev pricing.Comparison
 	seenNone := false
-	for i := 0; i < m.table.Visible(); i++ {
-		rc := m.table.RowComparison(i)
+	for i := 0; i < m.search.Table().Visible(); i++ {
+		rc := m.search.Table().RowComparison(i)
 		switch {
 		case !rc.BreakEvenUtilization.Valid():
 			seenNone = true
@@ -55,8 +55,8 @@ func TestPricingFlow(t *testing.T) {
 	}
 
 	// The first row, as it was when the table was first drawn (sorted by start).
-	// (The table's slices are shared by copies: this re-sorts m.table, after its order is checked.)
-	first := m.table
+	// (The table's slices are shared by copies: this re-sorts m.search.Table(), after its order is checked.)
+	first := m.search.Table()
 	first.SortBy(offerings.ColStart)
 	c := pricing.Compare(nil, first.Row(0))
 	if c.NoOnDemand || !c.BreakEvenUtilization.Valid() {
@@ -89,7 +89,7 @@ func TestPricingFlow(t *testing.T) {
 			t.Errorf("the compare chart lacks %q:\n%s", want, compare)
 		}
 	}
-	if n := len(m.table.Marked()); n != 2 {
+	if n := len(m.search.Table().Marked()); n != 2 {
 		t.Errorf("%d offerings marked, want 2", n)
 	}
 }
@@ -105,11 +105,11 @@ func chartStates(base, results Model) map[string]Model {
 		"chart":          update(results, keyMsg("j"), keyMsg("v")),
 		"chart-narrowed": update(results, keyMsg("tab"), keyMsg("v"), keyMsg("esc")),
 		// Marked in the results: in the detail pane j and G scroll the detail.
-		"compare": update(results, keyMsg("m"), keyMsg("j"), keyMsg("m"), keyMsg("j"), keyMsg("m"), keyMsg("c")),
+		"compare": updateOpen(results, keyMsg("m"), keyMsg("j"), keyMsg("m"), keyMsg("j"), keyMsg("m"), keyMsg("c")),
 		"marked":  update(results, keyMsg("m"), keyMsg("G"), keyMsg("m")),
 		"nothing-marked": func() Model {
 			m := base
-			m.focus = paneResults
+			m.search.SetFocus(paneResults)
 			return update(m, keyMsg("v"), keyMsg("c"), keyMsg("m"))
 		}(),
 	}
@@ -126,20 +126,20 @@ func TestChartKeys(t *testing.T) {
 	if n := len(states["compare"].dialog.(compareDialog).cs); n != 3 {
 		t.Errorf("the compare chart has %d offerings, want 3", n)
 	}
-	if states["chart"].detailTab != tabChart || states["chart"].focus != paneDetail {
+	if states["chart"].search.DetailTab() != tabChart || states["chart"].search.Focus() != paneDetail {
 		t.Fatal("v does not show the chart")
 	}
-	if m := update(states["chart"], keyMsg("v")); m.detailTab != tabDetail {
+	if m := update(states["chart"], keyMsg("v")); m.search.DetailTab() != tabDetail {
 		t.Error("v again does not go back to the details")
 	}
-	if m := update(states["chart"], keyMsg("esc"), keyMsg("d")); m.detailTab != tabDetail || m.focus != paneDetail {
-		t.Errorf("d after the chart opens tab %d, focus %d; want the details", m.detailTab, m.focus)
+	if m := update(states["chart"], keyMsg("esc"), keyMsg("d")); m.search.DetailTab() != tabDetail || m.search.Focus() != paneDetail {
+		t.Errorf("d after the chart opens tab %d, focus %d; want the details", m.search.DetailTab(), m.search.Focus())
 	}
 	if d := update(states["compare"], keyMsg("esc")).dialog; d != nil {
 		t.Fatal("esc does not close the compare chart")
 	}
 	nothing := base
-	nothing.focus = paneResults
+	nothing.search.SetFocus(paneResults)
 	nothing = update(nothing, keyMsg("c"))
 	if nothing.dialog != nil || !strings.Contains(nothing.flash, "Nothing marked") {
 		t.Errorf("c with nothing marked: dialog %v, flash %q", nothing.dialog, nothing.flash)

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -43,6 +44,7 @@ func (m Model) onConnected(msg connectedMsg) (tea.Model, tea.Cmd) {
 		m.connectErr = msg.err
 		m.pc.Identity.Known = true // nothing more will load
 		m.blocks, _ = m.blocks.SetConnection(false, msg.err)
+		m.search = m.search.SetConnection(false, msg.err)
 		return m, nil
 	}
 	c := msg.c
@@ -54,10 +56,7 @@ func (m Model) onConnected(msg connectedMsg) (tea.Model, tea.Cmd) {
 		m.pc.Clock.Replace(c.Now)
 	}
 	m.clock = m.pc.Clock.Now()
-	m.form.SetHomeRegion(c.Region)
-	if len(c.Sources) > 0 {
-		m.form.SetSources(c.Sources, "")
-	}
+	m.search = m.search.Connected(c.Region, c.Sources)
 	// The header counts the blocks' warnings on every screen.
 	s, list := m.blocks.SetConnection(false, nil)
 	m.blocks = s
@@ -66,3 +65,18 @@ func (m Model) onConnected(msg connectedMsg) (tea.Model, tea.Cmd) {
 
 // Err is why the UI could not connect, for the program's exit status; nil otherwise.
 func (m Model) Err() error { return m.connectErr }
+
+type identityMsg struct {
+	id  Identity
+	err error
+}
+
+func identityCmd(ctx context.Context, b Backend) tea.Cmd {
+	if b == nil {
+		return func() tea.Msg { return identityMsg{err: errors.New("no backend")} }
+	}
+	return func() tea.Msg {
+		id, err := b.Identity(ctx)
+		return identityMsg{id, err}
+	}
+}

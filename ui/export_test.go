@@ -90,7 +90,7 @@ func TestExportCSV(t *testing.T) {
 		t.Fatalf("header %q, want gpublock offerings -o csv's %q", recs, cmdCSVHeader)
 	}
 	rows := recs[1:]
-	n, total := m.table.Visible(), m.table.Len()
+	n, total := m.search.Table().Visible(), m.search.Table().Len()
 	if n == 0 || n >= total || len(rows) != n || said != n {
 		t.Fatalf("the file has %d rows, the flash said %d; the table shows %d of %d (want a filtered, non-empty table, all of it in the file)", len(rows), said, n, total)
 	}
@@ -100,7 +100,7 @@ func TestExportCSV(t *testing.T) {
 	}
 	withOD := 0
 	for i, r := range rows {
-		o := m.table.Row(i)
+		o := m.search.Table().Row(i)
 		if r[col["CapacityBlockOfferingId"]] != o.ID || r[col["UpfrontFee"]] != o.Fee.String() || r[col["Region"]] != "us-east-2" {
 			t.Errorf("row %d: id %s fee %s in %s; the table shows %s fee %s", i, r[col["CapacityBlockOfferingId"]], r[col["UpfrontFee"]], r[col["Region"]], o.ID, o.Fee)
 		}
@@ -110,7 +110,7 @@ func TestExportCSV(t *testing.T) {
 		if r[col["OnDemandHourlyPrice"]] == od.String() {
 			withOD++
 		}
-		if i > 0 && o.Fee.Cmp(m.table.Row(i-1).Fee) < 0 {
+		if i > 0 && o.Fee.Cmp(m.search.Table().Row(i-1).Fee) < 0 {
 			t.Errorf("row %d fee %s below the row before it in a fee-ascending sort", i, o.Fee)
 		}
 	}
@@ -180,24 +180,6 @@ func TestExportFilteredEmpty(t *testing.T) {
 	s.final()
 	if files, _ := filepath.Glob(filepath.Join(dir, "*")); len(files) != 0 {
 		t.Errorf("the directory holds %q", files)
-	}
-}
-
-// Two exports in one second make two files; neither replaces the other.
-func TestExportNameNeverReplaces(t *testing.T) {
-	dir := t.TempDir()
-	o := model.Offering{ID: "cb-1", Region: "us-east-1", InstanceType: "p5.48xlarge", Count: 1, DurationHours: 24}
-	cmps := []pricing.Comparison{pricing.Compare(nil, o)}
-	first, err := writeExport(dir, testNow, cmps)
-	if err != nil {
-		t.Fatal(err)
-	}
-	second, err := writeExport(dir, testNow, cmps)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if filepath.Base(first) != "gpublock-offerings-20261201-090000.csv" || filepath.Base(second) != "gpublock-offerings-20261201-090000-2.csv" {
-		t.Errorf("files %s and %s", first, second)
 	}
 }
 

@@ -23,7 +23,7 @@ func TestFormFooterFollowsTheField(t *testing.T) {
 		{searchform.Duration, []string{"←/→ step"}, []string{"filter the types", "space choose"}},
 		{searchform.Regions, []string{"space choose", "a all regions selling the types", "q quit"}, []string{"filter the types", "step"}},
 	} {
-		m.form.SetFocus(c.field)
+		m.search.SetFormFocus(c.field)
 		foot := lastLine(m)
 		for _, w := range c.want {
 			if !strings.Contains(foot, w) {

@@ -1,86 +1,26 @@
 package ui
 
-import (
-	tea "charm.land/bubbletea/v2"
-
-	"github.com/gpublock/gpublock/ui/components/table"
-)
+import tea "charm.land/bubbletea/v2"
 
 // The mouse, as k9s, gh-dash and lazygit have it: the wheel scrolls the table or the pane
 // under the pointer, a click selects a table's row or sorts by the column whose title it
 // hits. Options.NoMouse turns it off (and with it the terminal's mouse reporting, which
 // takes the terminal's own text selection away). Dialogs take no mouse: what spends money
-// is typed.
+// is typed. Each screen finds the pane under the pointer itself.
 
-// inside is the point x, y relative to a pane's top left corner at left, top, and whether
-// it falls in the pane's r.
-func inside(x, y, left, top int, r rect) (int, int, bool) {
-	x, y = x-left, y-top
-	return x, y, r.w > 0 && r.h > 0 && x >= 0 && y >= 0 && x < r.w && y < r.h
-}
-
-// onMouse routes a mouse message to the pane under the pointer.
+// onMouse routes a mouse message to the screen shown.
 func (m Model) onMouse(msg tea.MouseMsg) Model {
 	if m.opts.NoMouse || m.dialog != nil || m.pc.Width == 0 {
 		return m
 	}
-	l := m.layout()
-	if l.tooSmall {
+	if m.layout().tooSmall {
 		return m
 	}
 	switch m.screen {
 	case screenSearch:
-		return m.searchMouse(msg, l)
+		m, _ = m.updateSearch(msg)
 	case screenBlocks:
 		m, _ = m.updateBlocks(msg)
-	}
-	return m
-}
-
-func (m Model) searchMouse(msg tea.MouseMsg, l layout) Model {
-	p := msg.Mouse()
-	top, left := l.headerH, 0
-	var resTop int
-	switch {
-	case l.wide:
-		left, resTop = m.pc.Width-l.results.w, top
-	case l.formCollapsed:
-		resTop = top + 1
-	default:
-		resTop = top + l.form.h
-	}
-	if x, y, ok := inside(p.X, p.Y, left, resTop, l.results); ok {
-		if l.wide {
-			m.focus = paneResults
-		}
-		if m.table.Len() == 0 || m.connectErr != nil {
-			return m
-		}
-		// The table is drawn after the progress line, the compact region line of narrow
-		// layouts and the probe summary (resultsView).
-		w, h := l.results.w-2, l.results.h-2
-		before := 1 + len(m.probeSummary(w))
-		if !l.wide {
-			before++
-		}
-		m.table, _ = m.table.Mouse(msg, x-1, y-1-before, w, h-before)
-		return m
-	}
-	detTop := top
-	if l.wide {
-		detTop = top + l.results.h
-	}
-	if _, _, ok := inside(p.X, p.Y, left, detTop, l.detail); ok {
-		if l.wide {
-			m.focus = paneDetail
-		}
-		wheel, isWheel := msg.(tea.MouseWheelMsg)
-		if !isWheel || m.detailTab != tabDetail {
-			return m
-		}
-		if pg, ok := m.detailPage(l.detail.w-2, l.detail.h-2); ok {
-			m.detailScroll = m.detailScroll.Wheel(table.WheelDelta(wheel), pg)
-		}
 	}
 	return m
 }

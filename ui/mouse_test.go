@@ -9,6 +9,7 @@ import (
 
 	blockcols "github.com/gpublock/gpublock/ui/components/blocks"
 	"github.com/gpublock/gpublock/ui/components/offerings"
+	uiscreen "github.com/gpublock/gpublock/ui/screen"
 )
 
 // findOnScreen is the cell where sub is first drawn at or below line from, as a person sees
@@ -42,43 +43,43 @@ func wheel(x, y int, down bool) tea.MouseWheelMsg {
 func TestMouseSelectsScrollsAndSortsOfferings(t *testing.T) {
 	for _, sz := range [][2]int{{160, 48}, {100, 30}} {
 		m := withResults(update(New(testOptions(nil)), tea.WindowSizeMsg{Width: sz[0], Height: sz[1]}), syntheticOfferings(30))
-		if sz[0] < wideWidth && m.focus != paneResults {
+		if sz[0] < uiscreen.WideWidth && m.search.Focus() != paneResults {
 			t.Fatalf("%v: stacked, the results do not have the focus after the search", sz)
 		}
-		if m.table.Visible() < 5 {
-			t.Fatalf("%v: %d rows", sz, m.table.Visible())
+		if m.search.Table().Visible() < 5 {
+			t.Fatalf("%v: %d rows", sz, m.search.Table().Visible())
 		}
-		target := m.table.Row(3)
+		target := m.search.Table().Row(3)
 		_, hy := findOnScreen(t, m, "$/acc-h", 0)
 		x, y := findOnScreen(t, m, target.Fee.Dollars(), hy+1)
 		m = update(m, click(x, y))
-		if got, _ := m.table.Selected(); got.ID != target.ID {
+		if got, _ := m.search.Table().Selected(); got.ID != target.ID {
 			t.Fatalf("%v: a click on the row of %s selected %s", sz, target.ID, got.ID)
 		}
 		m = update(m, wheel(x, y, true), wheel(x, y, true))
-		if m.table.Cursor() != 5 {
-			t.Errorf("%v: two notches down from row 3 put the cursor on %d", sz, m.table.Cursor())
+		if m.search.Table().Cursor() != 5 {
+			t.Errorf("%v: two notches down from row 3 put the cursor on %d", sz, m.search.Table().Cursor())
 		}
 		m = update(m, wheel(x, y, false))
-		if m.table.Cursor() != 4 {
-			t.Errorf("%v: a notch up put the cursor on %d", sz, m.table.Cursor())
+		if m.search.Table().Cursor() != 4 {
+			t.Errorf("%v: a notch up put the cursor on %d", sz, m.search.Table().Cursor())
 		}
 		// A click on the title sorts by it, a second click the other way.
 		hx, hy := findOnScreen(t, m, "$/acc-h", 0)
 		m = update(m, click(hx+1, hy))
-		if c, desc := m.table.Sort(); c != offerings.ColAccRate || desc {
+		if c, desc := m.search.Table().Sort(); c != offerings.ColAccRate || desc {
 			t.Errorf("%v: a click on $/acc-h sorted by %s (desc %v)", sz, offerings.ColumnName(c), desc)
 		}
 		hx, hy = findOnScreen(t, m, "$/acc-h", 0)
 		m = update(m, click(hx+1, hy))
-		if c, desc := m.table.Sort(); c != offerings.ColAccRate || !desc {
+		if c, desc := m.search.Table().Sort(); c != offerings.ColAccRate || !desc {
 			t.Errorf("%v: a second click sorted by %s (desc %v), want $/acc-h descending", sz, offerings.ColumnName(c), desc)
 		}
 		// The lines below the last row and the form hold no row.
-		before := m.table.Cursor()
+		before := m.search.Table().Cursor()
 		m = update(m, click(1, m.pc.Height-1))
-		if m.table.Cursor() != before {
-			t.Errorf("%v: a click on the help line moved the cursor to %d", sz, m.table.Cursor())
+		if m.search.Table().Cursor() != before {
+			t.Errorf("%v: a click on the help line moved the cursor to %d", sz, m.search.Table().Cursor())
 		}
 	}
 }
@@ -86,30 +87,30 @@ func TestMouseSelectsScrollsAndSortsOfferings(t *testing.T) {
 // The wheel over the offering's detail scrolls it, within its lines.
 func TestMouseWheelScrollsTheDetail(t *testing.T) {
 	m := withResults(update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 34}), syntheticOfferings(10))
-	l := m.layout()
-	p, ok := m.detailPage(l.detail.w-2, l.detail.h-2)
-	if !ok || p.Lines() <= l.detail.h-2 {
-		t.Fatalf("the detail has %d lines for a pane of %d; the test needs it longer", p.Lines(), l.detail.h-2)
+	resultsR, detailR := m.searchNow().Panes()
+	p, ok := m.detailPage()
+	if !ok || p.Lines() <= detailR.H-2 {
+		t.Fatalf("the detail has %d lines for a pane of %d; the test needs it longer", p.Lines(), detailR.H-2)
 	}
-	x, y := m.pc.Width-10, l.headerH+l.results.h+3
+	x, y := m.pc.Width-10, m.layout().headerH+resultsR.H+3
 	m = update(m, wheel(x, y, true), wheel(x, y, true))
-	if top := m.detailScroll.Top(p); top != 2 {
+	if top := m.search.DetailScroll().Top(p); top != 2 {
 		t.Errorf("two notches down scrolled the detail to line %d", top)
 	}
 	for range p.Lines() + 5 {
 		m = update(m, wheel(x, y, true))
 	}
-	last := m.detailScroll.Top(p)
+	last := m.search.DetailScroll().Top(p)
 	m = update(m, wheel(x, y, true))
-	if m.detailScroll.Top(p) != last || last == 0 {
-		t.Errorf("the wheel scrolled past the end: %d then %d", last, m.detailScroll.Top(p))
+	if m.search.DetailScroll().Top(p) != last || last == 0 {
+		t.Errorf("the wheel scrolled past the end: %d then %d", last, m.search.DetailScroll().Top(p))
 	}
 	m = update(m, wheel(x, y, false))
-	if m.detailScroll.Top(p) != last-1 {
-		t.Errorf("a notch up from %d scrolled to %d", last, m.detailScroll.Top(p))
+	if m.search.DetailScroll().Top(p) != last-1 {
+		t.Errorf("a notch up from %d scrolled to %d", last, m.search.DetailScroll().Top(p))
 	}
-	if _, ok := m.table.Selected(); !ok || m.table.Cursor() != 0 {
-		t.Errorf("the wheel over the detail moved the table's cursor to %d", m.table.Cursor())
+	if _, ok := m.search.Table().Selected(); !ok || m.search.Table().Cursor() != 0 {
+		t.Errorf("the wheel over the detail moved the table's cursor to %d", m.search.Table().Cursor())
 	}
 }
 
@@ -166,12 +167,12 @@ func TestNoMouse(t *testing.T) {
 	if v := m.View(); v.MouseMode != tea.MouseModeNone {
 		t.Errorf("mouse mode %v with NoMouse", v.MouseMode)
 	}
-	target := m.table.Row(3)
+	target := m.search.Table().Row(3)
 	_, hy := findOnScreen(t, m, "$/acc-h", 0)
 	x, y := findOnScreen(t, m, target.Fee.Dollars(), hy+1)
 	m = update(m, click(x, y), wheel(x, y, true))
-	if m.table.Cursor() != 0 {
-		t.Errorf("with NoMouse a click and the wheel moved the cursor to %d", m.table.Cursor())
+	if m.search.Table().Cursor() != 0 {
+		t.Errorf("with NoMouse a click and the wheel moved the cursor to %d", m.search.Table().Cursor())
 	}
 
 	m = blocksStates(update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48}))["extend choose"]

@@ -49,12 +49,12 @@ func TestPlanSearchFlow(t *testing.T) {
 			s.press("g", "d")
 			s.waitText("Part 1")
 			m := s.final()
-			sel, ok := m.table.Selected()
+			sel, ok := m.search.Table().Selected()
 			if !ok {
 				t.Fatal("no row selected")
 			}
-			for i := range m.table.Len() {
-				if o := m.table.Row(i); o.Source != model.SourceTrainingPlan || !strings.HasPrefix(o.InstanceType, "ml.") {
+			for i := range m.search.Table().Len() {
+				if o := m.search.Table().Row(i); o.Source != model.SourceTrainingPlan || !strings.HasPrefix(o.InstanceType, "ml.") {
 					t.Errorf("row %d is a %s of %s, in a search of training plans alone", i, o.Source.Label(), o.InstanceType)
 				}
 			}
@@ -330,14 +330,14 @@ func TestBothSourcesSearch(t *testing.T) {
 			s.waitText("Upfront fee▲")
 			m := s.final()
 			bySource := map[model.Source]int{}
-			for i := range m.table.Len() {
-				o := m.table.Row(i)
+			for i := range m.search.Table().Len() {
+				o := m.search.Table().Row(i)
 				bySource[o.Source]++
-				if i > 0 && o.Fee.Cmp(m.table.Row(i-1).Fee) < 0 {
+				if i > 0 && o.Fee.Cmp(m.search.Table().Row(i-1).Fee) < 0 {
 					t.Errorf("row %d (%s) is cheaper than the row before it in a fee sort", i, o.Source.Label())
 				}
 			}
-			if bySource[model.SourceCapacityBlock] == 0 || bySource[model.SourceTrainingPlan] == 0 || found != m.table.Len() {
+			if bySource[model.SourceCapacityBlock] == 0 || bySource[model.SourceTrainingPlan] == 0 || found != m.search.Table().Len() {
 				t.Fatalf("found %d: %v by source, want both in the one table", found, bySource)
 			}
 			view := s.emu.String()

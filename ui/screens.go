@@ -7,8 +7,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/pricing"
 	uiscreen "github.com/gpublock/gpublock/ui/screen"
 	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
+	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
 )
 
 // The extend dialog asks the blocks screen for a listing with this message.
@@ -45,6 +47,32 @@ func (m Model) blocksNow() blockscreen.Model {
 	s.SetArea(m.area())
 	s.SetSpinner(m.spin.View())
 	return s
+}
+
+// searchNow is the search screen as it is drawn now: in the body, with the root's spinner,
+// clock and notifications switch.
+func (m Model) searchNow() searchscreen.Model {
+	s := m.search
+	s.SetArea(m.area())
+	s.SetSpinner(m.spin.View())
+	s.SetNow(m.clock)
+	s.SetNotifyOff(m.blocks.NotifyOff())
+	return s
+}
+
+// updateSearch hands a message to the search screen and takes back what it says and whether
+// the spinner must turn.
+func (m Model) updateSearch(msg tea.Msg) (Model, tea.Cmd) {
+	s, cmd := m.searchNow().Update(msg)
+	m.search = s
+	m.flash = s.Flash().Apply(m.flash)
+	return m, tea.Batch(cmd, m.spinCmd())
+}
+
+// updateSearchWith takes back the search screen after one of its methods, and its command.
+func (m Model) updateSearchWith(s searchscreen.Model, cmd tea.Cmd) (Model, tea.Cmd) {
+	m.search = s
+	return m, tea.Batch(cmd, m.spinCmd())
 }
 
 // updateBlocks hands a message to the blocks screen and takes back what it says, its clock
@@ -124,6 +152,13 @@ func (m Model) openPurchaseOf(o model.Offering) (tea.Model, tea.Cmd) {
 	d, cmd := newPurchaseDialog(m.actionEnv(), o)
 	m.dialog = d
 	return m, cmd
+}
+
+// openCompare shows the marked offerings the search screen sends on one chart.
+func (m Model) openCompare(cs []pricing.Comparison) (tea.Model, tea.Cmd) {
+	km := m.search.KeyMap()
+	m.dialog = compareDialog{th: m.pc.Theme, cs: cs, back: km.Back, compare: km.Compare}
+	return m, nil
 }
 
 // openBlockLaunch opens the launch form on the block.

@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/gpublock/gpublock/pricing"
-	"github.com/gpublock/gpublock/ui/components/detail"
+	"github.com/gpublock/gpublock/ui/components/table"
 	"github.com/gpublock/gpublock/ui/components/text"
 	uiscreen "github.com/gpublock/gpublock/ui/screen"
 )
@@ -41,7 +41,7 @@ func (m Model) render() string {
 	var body string
 	switch m.screen {
 	case screenSearch:
-		body = m.searchBody(l)
+		body = m.searchNow().View()
 	case screenBlocks:
 		body = m.blocksNow().View()
 	case screenAdvisor:
@@ -107,12 +107,8 @@ func (m Model) headerView() string {
 	sep := th.Muted.Render(" · ")
 	long := th.Muted.Render(" · profile ") + th.Header.Render(profile) + th.Muted.Render(" · region ") + th.Header.Render(m.opts.Region)
 	short := sep + th.Header.Render(profile) + sep + th.Header.Render(m.opts.Region)
-	if m.search.has {
-		verb := " · searched "
-		if m.search.running {
-			verb = " · searching "
-		}
-		long += th.Muted.Render(verb) + th.Header.Render(regionList(m.search.query.Regions))
+	if verb, regions := m.search.HeaderNote(); verb != "" {
+		long += th.Muted.Render(verb) + th.Header.Render(regions)
 	}
 	if m.connecting || m.connectErr != nil {
 		long, short = "", "" // not known yet, or never
@@ -120,11 +116,11 @@ func (m Model) headerView() string {
 	// The count of the blocks' warnings and the watch are on every screen, before anything
 	// that may be cut.
 	warn := m.warningBadge()
-	head := th.App.Render("gpublock") + " " + badge + " " + warn + m.watchBadge(false) + who
+	head := th.App.Render("gpublock") + " " + badge + " " + warn + m.search.WatchBadge(false) + who
 	left := head + long
 	room := m.pc.Width - ansi.StringWidth(clock) - 1
 	if ansi.StringWidth(left) > room {
-		left = th.App.Render("gpublock") + " " + badge + " " + warn + m.watchBadge(true) + whoShort + short
+		left = th.App.Render("gpublock") + " " + badge + " " + warn + m.search.WatchBadge(true) + whoShort + short
 	}
 	if ansi.StringWidth(left) > room {
 		left = ansi.Truncate(left, max(0, room-1), "…")
@@ -133,7 +129,7 @@ func (m Model) headerView() string {
 	return ansi.Truncate(left+strings.Repeat(" ", gap)+clock, m.pc.Width, "")
 }
 
-func regionList(rs []string) string { return uiscreen.RegionList(rs) }
+func plural(n int, word string) string { return uiscreen.Plural(n, word) }
 
 // warningBadge is the header's count of the blocks' warnings, on every screen: red when one
 // is red.
@@ -148,89 +144,6 @@ func (m Model) warningBadge() string {
 	}
 	// Set off from the account after it, which would otherwise read "warnings account".
 	return style.Render("▲ "+plural(n, "warning")) + m.pc.Theme.Muted.Render(" · ")
-}
-
-// searchBody is the body of the search screen: its panes, side by side or stacked.
-func (m Model) searchBody(l layout) string {
-	if l.wide {
-		left := m.box("Search", m.form.View(l.form.w-2, l.form.h-2, m.focus == paneForm), l.form, m.focus == paneForm)
-		if l.status.h > 0 {
-			left += "\n" + m.box("Regions", m.regionStatusView(l.status.w-2, l.status.h-2), l.status, false)
-		}
-		right := m.box(m.resultsTitle(), m.resultsView(l), l.results, m.focus == paneResults) + "\n" +
-			m.box(m.detailTitle()+m.freshTag(), m.detailView(l.detail.w-2, l.detail.h-2), l.detail, m.focus == paneDetail)
-		return lipgloss.JoinHorizontal(lipgloss.Top, left, right)
-	}
-	switch {
-	case l.detail.h > 0:
-		return m.box(m.detailTitle()+m.freshTag()+" · esc back", m.detailView(l.detail.w-2, l.detail.h-2), l.detail, true)
-	case l.formCollapsed:
-		return m.formSummary() + "\n" + m.box(m.resultsTitle(), m.resultsView(l), l.results, true)
-	}
-	return m.box("Search", m.form.View(l.form.w-2, l.form.h-2, true), l.form, true) + "\n" +
-		m.box(m.resultsTitle(), m.resultsView(l), l.results, false)
-}
-
-func (m Model) formSummary() string {
-	q, ok := m.form.Current()
-	var s string
-	if ok {
-		s = fmt.Sprintf("Search: %s × %d · %s · %s → %s · %s", strings.Join(q.InstanceTypes, ","), q.Count, q.Durations,
-			q.Start.UTC().Format("Jan 02"), q.End.UTC().Format("Jan 02"), regionList(q.Regions))
-	} else {
-		s = "Search: the form has errors"
-	}
-	return ansi.Truncate(m.pc.Theme.Muted.Render(s+"  (shift+tab edits)"), m.pc.Width, "…")
-}
-
-func (m Model) resultsTitle() string {
-	if m.table.Len() == 0 {
-		return "Offerings"
-	}
-	t := "Offerings · " + m.table.Position()
-	if n := m.freshCount(); n > 0 {
-		t += fmt.Sprintf(" · %d new", n) // since the watch's round before
-	}
-	return t
-}
-
-// freshTag marks the detail of an offering the watch's last round found new.
-func (m Model) freshTag() string {
-	if m.selectedIsFresh() {
-		return " · NEW"
-	}
-	return ""
-}
-
-// box frames content in a pane; see frame.
-func (m Model) box(title, content string, r rect, focused bool) string {
-	return frame(m.pc.Theme, title, content, r, focused)
-}
-
-func (m Model) detailView(w, h int) string {
-	if m.detailTab == tabChart {
-		return m.chartView(w, h)
-	}
-	p, ok := m.detailPage(w, h)
-	if !ok {
-		return m.pc.Theme.Muted.Render("Select an offering to see everything about it.")
-	}
-	// The scroll keys are named only where they scroll (stacked, the detail is shown only
-	// with the focus).
-	return p.View(m.detailScroll, m.focus == paneDetail)
-}
-
-// detailPage is the selected offering's detail laid out for a pane of w×h cells.
-func (m Model) detailPage(w, h int) (detail.Page, bool) {
-	o, ok := m.table.Selected()
-	if !ok {
-		return detail.Page{}, false
-	}
-	var cp *pricing.Comparison
-	if c, ok := m.table.SelectedComparison(); ok && c.Offering.ID == o.ID {
-		cp = &c
-	}
-	return detail.NewPage(m.pc.Theme, o, cp, m.rowsQuery, m.clock, m.pc.Location, m.pc.ReadOnly, w, h), true
 }
 
 // maxFlashLines is the most lines a message after a key (m.flash) takes: a console URL
@@ -272,18 +185,8 @@ func (m Model) statusLine() string {
 			s = "Filtering: blocks matching every word stay · enter keeps the filter · esc clears it"
 		case m.screen == screenBlocks:
 			s = "" // the search's state is the search screen's
-		case m.focus == paneForm && m.form.Filtering():
-			s = "Filtering the types: q is a letter here · enter keeps the filter · esc clears it · space chooses"
-		case m.typing() && m.focus == paneForm:
-			s = "Typing: q is a letter here · ctrl+c quits · tab next field · enter searches"
-		case m.table.Filtering():
-			s = "Filtering: rows matching every word stay · enter keeps the filter · esc clears it"
-		case m.search.running && m.search.round:
-			s = "Watch round: searching again; the rows are the last answer until it ends · w stops watching"
-		case m.search.running:
-			s = "Searching… esc cancels."
-		case m.watch.on:
-			s = m.watchStatus()
+		default:
+			s = m.search.StatusLine(m.typing())
 		}
 	}
 	return style.Render(ansi.Truncate(s, m.pc.Width, "…"))
@@ -300,9 +203,14 @@ func (m Model) helpLine() string {
 }
 
 func (m Model) helpKeys() helpKeys {
-	return helpKeys{root: m.keys, form: m.form.KeyMap(), table: m.table.KeyMap(), focus: m.focus,
-		detail: detail.NewKeyMap(m.table.KeyMap().Nav()), detailScrolls: m.focus == paneDetail && m.detailTab == tabDetail,
-		screen: m.screen, screens: m.screenKeys, blocksShort: m.blocks.ShortHelp(), blocksGroups: m.blocks.HelpGroups(), notify: m.blocks.KeyMap().Notify, typing: m.typing(), formFilter: m.focus == paneForm && m.form.Filtering(), formField: m.form.Focus(), tableFilter: m.typing() && (m.screen == screenBlocks || m.focus == paneResults),
-		noRows: m.search.has && m.table.Len() == 0 && !m.table.Filtering() && m.table.FilterText() == "", alts: len(m.extra.alts) > 0,
+	return helpKeys{root: m.keys, screen: m.screen, screens: m.screenKeys, typing: m.typing(),
+		tableFilter: m.screen == screenBlocks && m.typing(), moving: movingKeys(m.search.Table().KeyMap().Nav()),
+		searchShort: m.search.ShortHelp(), searchGroups: m.search.HelpGroups(),
+		blocksShort: m.blocks.ShortHelp(), blocksGroups: m.blocks.HelpGroups(),
 		advisorShort: m.advisor.ShortHelp(), advisorGroups: m.advisor.HelpGroups()}
+}
+
+// movingKeys are the keys that move a table's cursor, for help.
+func movingKeys(n table.Nav) []key.Binding {
+	return []key.Binding{n.Up, n.Down, n.PageUp, n.PageDown, n.HalfUp, n.HalfDown, n.Top, n.Bottom}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/ui/theme"
 )
 
@@ -66,12 +67,14 @@ type (
 	OpenExtend struct{ Block model.Block }
 	// OpenPurchase asks for the purchase confirmation of an offering.
 	OpenPurchase struct{ Offering model.Offering }
+	// OpenCompare asks for the marked offerings on one chart over the screen.
+	OpenCompare struct{ Comparisons []pricing.Comparison }
 )
 
 // IsOpen reports whether msg asks for a dialog.
 func IsOpen(msg any) bool {
 	switch msg.(type) {
-	case OpenLaunch, OpenExtend, OpenPurchase:
+	case OpenLaunch, OpenExtend, OpenPurchase, OpenCompare:
 		return true
 	}
 	return false

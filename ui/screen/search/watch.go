@@ -1,4 +1,4 @@
-package ui
+package search
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/components/detail"
-	uiscreen "github.com/gpublock/gpublock/ui/screen"
+	"github.com/gpublock/gpublock/ui/screen"
 )
 
 // defaultWatchEvery is how often a watched search runs again when Options.WatchEvery is 0.
@@ -46,7 +46,8 @@ type watchNews struct {
 	fresh     []model.Offering // never answered before
 }
 
-type watchTickMsg struct{ gen int }
+// WatchTickMsg is the timer of the watch's round Gen; an older one is dropped.
+type WatchTickMsg struct{ Gen int }
 
 func (m Model) watchEvery() time.Duration {
 	if m.opts.WatchEvery > 0 {
@@ -56,23 +57,23 @@ func (m Model) watchEvery() time.Duration {
 }
 
 // toggleWatch is w: it watches the last search, or stops watching.
-func (m Model) toggleWatch() (tea.Model, tea.Cmd) {
+func (m Model) toggleWatch() (Model, tea.Cmd) {
 	if m.watch.on {
 		m = m.stopWatch()
-		m.flash = "Stopped watching the search."
+		m.flash = screen.Say("Stopped watching the search.")
 		return m, nil
 	}
 	every := fmtEvery(m.watchEvery())
 	if !m.search.has {
-		m.flash = "Nothing to watch yet: search first (enter); then w runs that search again every " + every + "."
+		m.flash = screen.Say("Nothing to watch yet: search first (enter); then w runs that search again every " + every + ".")
 		return m, nil
 	}
 	m.watch = watch{on: true, seen: map[string]bool{}, gen: m.watch.gen + 1}
 	bell := "offerings not seen before ring the bell (n turns notifications off)"
-	if m.blocks.NotifyOff() {
+	if m.notifyOff {
 		bell = "notifications are off (n turns them on): new offerings are only shown"
 	}
-	m.flash = fmt.Sprintf("Watching this search: it runs again every %s; %s · w stops.", every, bell)
+	m.flash = screen.Say(fmt.Sprintf("Watching this search: it runs again every %s; %s · w stops.", every, bell))
 	if m.search.running {
 		return m, nil // its answer is the watch's start: searchDone takes it
 	}
@@ -120,7 +121,7 @@ func (m Model) watchBaseline() (Model, tea.Cmd) {
 			m.watch.seen[id] = true
 		}
 	}
-	m.watch.last = m.pc.Clock.Now()
+	m.watch.last = m.pc.Now()
 	m.watch.news = watchNews{}
 	return m.scheduleRound()
 }
@@ -128,24 +129,24 @@ func (m Model) watchBaseline() (Model, tea.Cmd) {
 func (m Model) scheduleRound() (Model, tea.Cmd) {
 	m.watch.gen++
 	gen, every := m.watch.gen, m.watchEvery()
-	m.watch.next = m.pc.Clock.Now().Add(every)
-	return m, tea.Tick(every, func(time.Time) tea.Msg { return watchTickMsg{gen} })
+	m.watch.next = m.pc.Now().Add(every)
+	return m, tea.Tick(every, func(time.Time) tea.Msg { return WatchTickMsg{gen} })
 }
 
-func (m Model) onWatchTick(msg watchTickMsg) (tea.Model, tea.Cmd) {
-	if msg.gen != m.watch.gen || !m.watch.on || m.search.running {
+func (m Model) onWatchTick(msg WatchTickMsg) (Model, tea.Cmd) {
+	if msg.Gen != m.watch.gen || !m.watch.on || m.search.running {
 		return m, nil // a person's search took the round's place: its end sets the next
 	}
 	q, err := m.watchQuery()
 	if err != nil {
 		m = m.stopWatch()
-		m.flash = "Stopped watching: the search can no longer run: " + firstProblem(err)
+		m.flash = screen.Say("Stopped watching: the search can no longer run: " + firstProblem(err))
 		return m, nil
 	}
 	m.watch.prev = m.search
 	m.watch.next = time.Time{}
 	start := m.runSearch(q, m.search.form, true)
-	return m, tea.Batch(start, m.spinCmd())
+	return m, tea.Batch(start)
 }
 
 // watchQuery is the watched search as of now: its relative dates ("now", "+4w") read again
@@ -153,7 +154,7 @@ func (m Model) onWatchTick(msg watchTickMsg) (tea.Model, tea.Cmd) {
 // its past).
 func (m Model) watchQuery() (model.Query, error) {
 	q := m.search.query
-	now := m.pc.Clock.Now()
+	now := m.pc.Now()
 	if m.search.form != nil {
 		form := *m.search.form // a copy: the form on screen keeps its own state
 		if fq, _ := form.Query(); !fq.Start.IsZero() && !fq.End.IsZero() {
@@ -171,7 +172,7 @@ func firstProblem(err error) string {
 }
 
 // roundDone puts a round's answer in the table and rings for the offerings never seen.
-func (m Model) roundDone() (tea.Model, tea.Cmd) {
+func (m Model) roundDone() (Model, tea.Cmd) {
 	if m.search.cancelled || !m.watch.on {
 		// Only quitting and a new search cancel a round, and both replace it; keep the
 		// rows anyway rather than show a half answer.
@@ -195,7 +196,7 @@ func (m Model) roundDone() (tea.Model, tea.Cmd) {
 			fresh = append(fresh, o)
 		}
 	}
-	now := m.pc.Clock.Now()
+	now := m.pc.Now()
 	m.watch.rounds++
 	m.watch.news = watchNews{round: m.watch.rounds, at: now, since: m.watch.last, fresh: fresh}
 	m.watch.last = now
@@ -205,11 +206,11 @@ func (m Model) roundDone() (tea.Model, tea.Cmd) {
 		return m, next
 	}
 	news := newsSentence(fresh)
-	m.flash = "Watch: " + news + " since " + clockTime(m.watch.news.since) + "."
-	if m.blocks.NotifyOff() {
+	m.flash = screen.Say("Watch: " + news + " since " + clockTime(m.watch.news.since) + ".")
+	if m.notifyOff {
 		return m, next
 	}
-	return m, tea.Batch(next, uiscreen.Ring(news))
+	return m, tea.Batch(next, screen.Ring(news))
 }
 
 // replaceRows puts a round's answer in the table in place of the last one. The sort and the
@@ -258,9 +259,9 @@ func newsSentence(fresh []model.Offering) string {
 	return fmt.Sprintf("%d new %s offerings in %s (from %s)", len(fresh), strings.Join(types, ", "), where, low.Dollars())
 }
 
-// watchBadge is the header's word on the watch, on every screen: on, and when the next
+// WatchBadge is the header's word on the watch, on every screen: on, and when the next
 // round runs.
-func (m Model) watchBadge(short bool) string {
+func (m Model) WatchBadge(short bool) string {
 	if !m.watch.on {
 		return ""
 	}
@@ -301,18 +302,18 @@ func (m Model) watchStatus() string {
 	return fmt.Sprintf("Watch round %d at %s: nothing new since %s%s · w stops", n.round, clockTime(n.at), clockTime(n.since), next)
 }
 
-// freshCount is how many offerings the last round found new, while watching.
-func (m Model) freshCount() int {
+// FreshCount is how many offerings the last round found new, while watching.
+func (m Model) FreshCount() int {
 	if !m.watch.on {
 		return 0
 	}
 	return len(m.watch.news.fresh)
 }
 
-// selectedIsFresh reports whether the offering under the cursor is new this round.
-func (m Model) selectedIsFresh() bool {
+// SelectedIsFresh reports whether the offering under the cursor is new this round.
+func (m Model) SelectedIsFresh() bool {
 	o, ok := m.table.Selected()
-	if !ok || m.freshCount() == 0 {
+	if !ok || m.FreshCount() == 0 {
 		return false
 	}
 	return slices.ContainsFunc(m.watch.news.fresh, func(f model.Offering) bool { return f.ID == o.ID })

@@ -1,4 +1,4 @@
-package ui
+package search
 
 import (
 	"fmt"
@@ -7,8 +7,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/backend"
 	"github.com/gpublock/gpublock/ui/components/text"
-	uiscreen "github.com/gpublock/gpublock/ui/screen"
+	"github.com/gpublock/gpublock/ui/screen"
 )
 
 // resultsView is the inside of the results pane: the progress of the search, the region
@@ -53,24 +54,24 @@ func (m Model) progressLine(w int) string {
 	case !s.has:
 		line = th.Muted.Render("No search yet.")
 	case s.running:
-		line = m.spin.View() + " " + th.Value.Render(fmt.Sprintf("Searching %s · %d of %d calls · %s so far", regionList(s.query.Regions), s.callsDone, s.callsTotal, plural(s.found, "offering")))
+		line = m.spin + " " + th.Value.Render(fmt.Sprintf("Searching %s · %d of %d calls · %s so far", screen.RegionList(s.query.Regions), s.callsDone, s.callsTotal, screen.Plural(s.found, "offering")))
 		if m.table.Stale() {
 			line += th.Muted.Render(" · the rows shown are from the previous search")
 		}
 	case s.cancelled:
-		line = th.Warning.Render(fmt.Sprintf("Search cancelled after %d of %d calls · %s", s.callsDone, s.callsTotal, plural(s.found, "offering")))
+		line = th.Warning.Render(fmt.Sprintf("Search cancelled after %d of %d calls · %s", s.callsDone, s.callsTotal, screen.Plural(s.found, "offering")))
 		if m.table.Stale() {
 			line += th.Muted.Render(" · the rows shown are from the previous search")
 		}
 	case s.found == 0:
-		line = th.Warning.Render(fmt.Sprintf("Nothing found in %s (%s)", regionList(s.query.Regions), plural(s.callsDone, "call")))
+		line = th.Warning.Render(fmt.Sprintf("Nothing found in %s (%s)", screen.RegionList(s.query.Regions), screen.Plural(s.callsDone, "call")))
 		if bad := m.failedRegions(); bad > 0 {
-			line += th.Error.Render(fmt.Sprintf(" · %s failed", plural(bad, "region")))
+			line += th.Error.Render(fmt.Sprintf(" · %s failed", screen.Plural(bad, "region")))
 		}
 	default:
-		line = th.OK.Render(fmt.Sprintf("Found %s in %s (%s)", plural(s.found, "offering"), regionList(s.query.Regions), plural(s.callsDone, "call")))
+		line = th.OK.Render(fmt.Sprintf("Found %s in %s (%s)", screen.Plural(s.found, "offering"), screen.RegionList(s.query.Regions), screen.Plural(s.callsDone, "call")))
 		if bad := m.failedRegions(); bad > 0 {
-			line += th.Error.Render(fmt.Sprintf(" · %s failed", plural(bad, "region")))
+			line += th.Error.Render(fmt.Sprintf(" · %s failed", screen.Plural(bad, "region")))
 		}
 	}
 	return ansi.Truncate(line, w, "…")
@@ -79,31 +80,31 @@ func (m Model) progressLine(w int) string {
 func (m Model) failedRegions() int {
 	n := 0
 	for _, st := range m.search.status {
-		if st.State == RegionError {
+		if st.State == backend.RegionError {
 			n++
 		}
 	}
 	return n
 }
 
-func (m Model) stateStyle(st RegionState) func(...string) string {
+func (m Model) stateStyle(st backend.RegionState) func(...string) string {
 	switch st {
-	case RegionOK:
+	case backend.RegionOK:
 		return m.pc.Theme.OK.Render
-	case RegionThrottled, RegionCancelled:
+	case backend.RegionThrottled, backend.RegionCancelled:
 		return m.pc.Theme.Warning.Render
-	case RegionError:
+	case backend.RegionError:
 		return m.pc.Theme.Error.Render
 	}
 	return m.pc.Theme.Muted.Render
 }
 
-func (m Model) stateWord(st RegionStatus) string {
+func (m Model) stateWord(st backend.RegionStatus) string {
 	switch st.State {
-	case RegionOK:
+	case backend.RegionOK:
 		return fmt.Sprintf("ok %d", st.Offerings)
-	case RegionSearching:
-		return m.spin.View() + " searching"
+	case backend.RegionSearching:
+		return m.spin + " searching"
 	}
 	return st.State.String()
 }
@@ -141,7 +142,7 @@ func (m Model) compactStatus(w int) string {
 	for _, r := range m.search.regions {
 		st := m.search.status[r]
 		item := r + " " + m.stateStyle(st.State)(m.stateWord(st))
-		if st.State == RegionError || st.State == RegionThrottled {
+		if st.State == backend.RegionError || st.State == backend.RegionThrottled {
 			if st.Message != "" {
 				item += " (" + st.Message + ")"
 			}
@@ -178,7 +179,7 @@ func (m Model) probeSummary(w int) []string {
 	th := m.pc.Theme
 	switch {
 	case m.extra.probeLoading:
-		return []string{m.spin.View() + th.Value.Render(" Probing the largest count with any offering…")}
+		return []string{m.spin + th.Value.Render(" Probing the largest count with any offering…")}
 	case m.extra.probe == nil:
 		return nil
 	}
@@ -235,11 +236,11 @@ func (m Model) emptyView(w int) []string {
 		}
 	}
 	add(th.Warning.Render, fmt.Sprintf("No offerings for %d × %s, %s, starting %s → ending %s, in %s.",
-		q.Count, strings.Join(q.InstanceTypes, ", "), q.Durations, q.Start.UTC().Format("Jan 02 15:04 UTC"), q.End.UTC().Format("Jan 02 15:04 UTC"), regionList(q.Regions)))
+		q.Count, strings.Join(q.InstanceTypes, ", "), q.Durations, q.Start.UTC().Format("Jan 02 15:04 UTC"), q.End.UTC().Format("Jan 02 15:04 UTC"), screen.RegionList(q.Regions)))
 	add(th.Muted.Render, "Why it may be: size — the larger the count, the rarer a block; duration — a long block needs free capacity on every day of it; lead time — the next days are often sold out, while weeks ahead (up to 8) have more.")
 	switch {
 	case m.extra.altsLoading:
-		add(th.Value.Render, m.spin.View()+" Looking for alternatives…")
+		add(th.Value.Render, m.spin+" Looking for alternatives…")
 	case m.extra.altsErr != nil:
 		add(th.Error.Render, "Alternatives could not be found: "+m.extra.altsErr.Error())
 	case len(m.extra.alts) == 0 && !m.extra.probeLoading && m.extra.probe == nil:
@@ -249,7 +250,7 @@ func (m Model) emptyView(w int) []string {
 		for i, a := range m.extra.alts {
 			s := "  " + a.Description
 			if a.Offerings > 0 {
-				s += " — " + plural(a.Offerings, "offering")
+				s += " — " + screen.Plural(a.Offerings, "offering")
 			}
 			style := th.Value
 			if i == m.extra.altCursor {
@@ -260,7 +261,7 @@ func (m Model) emptyView(w int) []string {
 	}
 	switch {
 	case m.extra.probeLoading:
-		add(th.Value.Render, m.spin.View()+" Probing the largest count with any offering…")
+		add(th.Value.Render, m.spin+" Probing the largest count with any offering…")
 	case m.extra.probe != nil:
 		lines = append(lines, th.Label.Render("Largest count with any offering:"))
 		for _, p := range m.extra.probe {
@@ -280,5 +281,3 @@ func (m Model) emptyView(w int) []string {
 	}
 	return lines
 }
-
-func plural(n int, word string) string { return uiscreen.Plural(n, word) }

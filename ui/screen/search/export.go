@@ -1,4 +1,4 @@
-package ui
+package search
 
 import (
 	"errors"
@@ -13,36 +13,37 @@ import (
 
 	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/pricing/export"
+	"github.com/gpublock/gpublock/ui/screen"
 )
 
 // exportTable writes the offerings as the table shows them (filtered and sorted, each with
 // the comparison the table made with its catalog) to a CSV in the current directory, in
 // the format of gpublock offerings -o csv. The rows are copied here; the file is written in
 // the command.
-func (m Model) exportTable() (tea.Model, tea.Cmd) {
+func (m Model) exportTable() (Model, tea.Cmd) {
 	n := m.table.Visible()
 	switch {
 	case m.table.Len() == 0:
-		m.flash = "Nothing to export: search first, then ctrl+s saves the table as CSV."
+		m.flash = screen.Say("Nothing to export: search first, then ctrl+s saves the table as CSV.")
 		return m, nil
 	case n == 0:
-		m.flash = "Nothing to export: the filter hides every offering (esc clears it)."
+		m.flash = screen.Say("Nothing to export: the filter hides every offering (esc clears it).")
 		return m, nil
 	}
 	cmps := make([]pricing.Comparison, n)
 	for i := range cmps {
 		cmps[i] = m.table.RowComparison(i)
 	}
-	now := m.pc.Clock.Now()
+	now := m.pc.Now()
 	return m, func() tea.Msg {
 		path, err := writeExport(".", now, cmps)
 		if err != nil {
-			return rootMsg{flash: "Nothing exported: cannot write the CSV: " + err.Error()}
+			return exportedMsg{"Nothing exported: cannot write the CSV: " + err.Error()}
 		}
 		if abs, err := filepath.Abs(path); err == nil {
 			path = abs
 		}
-		return rootMsg{flash: fmt.Sprintf("Wrote %s to %s", plural(len(cmps), "offering"), path)}
+		return exportedMsg{fmt.Sprintf("Wrote %s to %s", screen.Plural(len(cmps), "offering"), path)}
 	}
 }
 

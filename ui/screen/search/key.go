@@ -1,39 +1,34 @@
-package ui
+package search
 
 import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/gpublock/gpublock/ui/components/detail"
 	"github.com/gpublock/gpublock/ui/components/searchform"
+	"github.com/gpublock/gpublock/ui/screen"
 )
 
-// searchKey routes a key of the search screen to its focused pane, then gives the keys the
-// pane did not use their screen-wide meaning. A key that selects another offering shows its
-// detail from the top, even an offering scrolled before.
-func (m Model) searchKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	before, _ := m.table.Selected()
-	mm, cmd := m.searchPaneKey(k)
-	if after, ok := mm.(Model); ok {
-		if o, _ := after.table.Selected(); o.ID != before.ID {
-			after.detailScroll = detail.Scroll{}
-		}
-		mm = after
+// key routes a key of the screen to its focused pane, then gives the keys the pane did not
+// use their screen-wide meaning; esc first cancels what a person started. A key that selects
+// another offering shows its detail from the top, even an offering scrolled before.
+func (m Model) key(k tea.KeyPressMsg) (Model, tea.Cmd) {
+	if keyIs(k, m.keys.Back) && m.cancelByKey() {
+		return m, nil
 	}
-	return mm, cmd
+	before, _ := m.table.Selected()
+	after, cmd := m.searchPaneKey(k)
+	if o, _ := after.table.Selected(); o.ID != before.ID {
+		after.detailScroll = detail.Scroll{}
+	}
+	return after, cmd
 }
 
-func (m Model) searchPaneKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+func (m Model) searchPaneKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 	keys := m.keys
-	// Not at the type list either, where a letter is taken for a try at its filter.
-	if !m.typing() && !(m.focus == paneForm && m.form.Focus() == searchform.Types) {
-		switch {
-		case keyIs(k, keys.Watch):
-			return m.toggleWatch()
-		case keyIs(k, m.blocks.KeyMap().Notify):
-			return m.toggleNotify()
-		}
+	if m.letters() && keyIs(k, keys.Watch) {
+		return m.toggleWatch()
 	}
-	if !m.typing() && keyIs(k, keys.Export) {
+	if !m.Typing() && keyIs(k, keys.Export) {
 		return m.exportTable()
 	}
 	mm, cmd, used := m.chartKey(k)
@@ -42,7 +37,7 @@ func (m Model) searchPaneKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	m = mm
 	switch m.focus {
-	case paneForm:
+	case PaneForm:
 		var cmd tea.Cmd
 		var used bool
 		m.form, cmd, used = m.form.Update(k)
@@ -53,15 +48,15 @@ func (m Model) searchPaneKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		case keyIs(k, keys.Search):
 			return m.submit()
 		case keyIs(k, keys.NextPane):
-			m.focus = paneResults
+			m.focus = PaneResults
 		case keyIs(k, keys.PrevPane):
-			m.focus = paneDetail
+			m.focus = PaneDetail
 		case m.form.Focus() == searchform.Types && k.Text != "" && k.Text != " ":
 			// A letter typed at the list as if into its filter: say how to reach the filter.
-			m.flash = "Press / to filter the types, then type (until then q quits, 1/2 switch screens, j/k move)."
+			m.flash = screen.Say("Press / to filter the types, then type (until then q quits, 1/2 switch screens, j/k move).")
 		}
 		return m, nil
-	case paneResults:
+	case PaneResults:
 		if len(m.extra.alts) > 0 && m.table.Len() == 0 {
 			switch {
 			case keyIs(k, m.table.KeyMap().Up):
@@ -71,7 +66,7 @@ func (m Model) searchPaneKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 				m.extra.altCursor = min(len(m.extra.alts)-1, m.extra.altCursor+1)
 				return m, nil
 			case keyIs(k, keys.TakeAlternative):
-				return m.takeAlternative(m.extra.altCursor)
+				return m.TakeAlternative(m.extra.altCursor)
 			}
 		}
 		var used bool
@@ -79,8 +74,8 @@ func (m Model) searchPaneKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		if used {
 			return m, nil
 		}
-	case paneDetail:
-		if m.detailTab == tabDetail {
+	case PaneDetail:
+		if m.detailTab == TabDetail {
 			// The moving keys scroll the detail, which a short pane cuts.
 			l := m.layout()
 			if p, ok := m.detailPage(l.detail.w-2, l.detail.h-2); ok {
@@ -102,21 +97,23 @@ func (m Model) searchPaneKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	switch {
 	case keyIs(k, keys.NextPane):
 		m.focus = (m.focus + 1) % numPanes
-		if m.focus == paneForm {
+		if m.focus == PaneForm {
 			m.form.SetFocus(searchform.Types)
 		}
 	case keyIs(k, keys.PrevPane):
 		m.focus = (m.focus + numPanes - 1) % numPanes
-		if m.focus == paneForm {
+		if m.focus == PaneForm {
 			m.form.SetFocus(searchform.Regions)
 		}
 	case keyIs(k, keys.Back):
 		m.focus--
-	case keyIs(k, keys.Buy) && (m.focus == paneResults || m.focus == paneDetail):
-		return m.openPurchase()
-	case keyIs(k, keys.Open) && m.focus == paneResults:
+	case keyIs(k, keys.Buy) && (m.focus == PaneResults || m.focus == PaneDetail):
+		if o, ok := m.table.Selected(); ok {
+			return m, func() tea.Msg { return screen.OpenPurchase{Offering: o} }
+		}
+	case keyIs(k, keys.Open) && m.focus == PaneResults:
 		if _, ok := m.table.Selected(); ok {
-			m.focus = paneDetail
+			m.focus = PaneDetail
 		}
 	case keyIs(k, keys.Copy), keyIs(k, keys.CopyPurchase):
 		return m.copyCommand(keyIs(k, keys.CopyPurchase))
@@ -133,13 +130,13 @@ func (m Model) searchPaneKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 }
 
 // submit runs the form's search, or points at what is wrong with it.
-func (m Model) submit() (tea.Model, tea.Cmd) {
+func (m Model) submit() (Model, tea.Cmd) {
 	switch {
 	case m.connecting:
-		m.flash = "Still connecting; the search can run in a moment."
+		m.flash = screen.Say("Still connecting; the search can run in a moment.")
 		return m, nil
 	case m.pc.Backend == nil:
-		m.flash = "Not connected, so nothing can be searched: q quits."
+		m.flash = screen.Say("Not connected, so nothing can be searched: q quits.")
 		return m, nil
 	}
 	q, ok := m.form.Query()
@@ -150,8 +147,21 @@ func (m Model) submit() (tea.Model, tea.Cmd) {
 				break
 			}
 		}
-		m.flash = "The search was not sent: fix the field marked ✗."
+		m.flash = screen.Say("The search was not sent: fix the field marked ✗.")
 		return m, nil
 	}
-	return m.startFormSearch(q)
+	return m.StartFormSearch(q)
+}
+
+// letters reports whether the screen-wide letters (w, n) are keys here: not in a text field,
+// nor at the type list, where a letter is taken for a try at its filter.
+func (m Model) letters() bool {
+	return !m.Typing() && !(m.focus == PaneForm && m.form.Focus() == searchform.Types)
+}
+
+// TakesNotify reports whether k is the notifications switch (n) here. The switch is the
+// blocks screen's, so the root turns it; it does so before the next key is read, as the
+// next key may be w, whose words say whether the bell is on.
+func (m Model) TakesNotify(k tea.KeyPressMsg) bool {
+	return m.letters() && keyIs(k, m.keys.Notify)
 }

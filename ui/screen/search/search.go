@@ -1,8 +1,7 @@
-package ui
+package search
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
 	"sync"
@@ -11,8 +10,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/backend"
 	"github.com/gpublock/gpublock/ui/components/detail"
 	"github.com/gpublock/gpublock/ui/components/searchform"
+	"github.com/gpublock/gpublock/ui/screen"
 )
 
 // search is the state of the latest search.
@@ -25,7 +26,7 @@ type search struct {
 	query     model.Query
 
 	regions    []string // in the order of the query, then as first reported
-	status     map[string]RegionStatus
+	status     map[string]backend.RegionStatus
 	callsDone  int
 	callsTotal int
 	found      int  // offerings this search delivered
@@ -37,7 +38,7 @@ type search struct {
 	// form is a copy of the form the search was run from: a watch reads its relative dates
 	// ("now", "+4w") again each round. nil when it was not run from the form.
 	form *searchform.Model
-	// round: this search is a round of the watch (ui/watch.go), which leaves the table, the
+	// round: this search is a round of the watch (watch.go), which leaves the table, the
 	// focus and the alternatives alone until it ends.
 	round bool
 }
@@ -46,80 +47,68 @@ type search struct {
 type extra struct {
 	cancel       context.CancelFunc
 	id           int
-	alts         []Suggestion
+	alts         []backend.Suggestion
 	altCursor    int
 	altsLoading  bool
 	altsErr      error
-	probe        []probeResult
+	probe        []ProbeResult
 	probeLoading bool
 	probeErr     error
 }
 
-type probeResult struct {
+// ProbeResult is the largest count of Type in Region that has any offering.
+type ProbeResult struct {
 	Region, Type string
 	Count        int
 	Err          error
 }
 
-type identityMsg struct {
-	id  Identity
-	err error
+// EventsMsg carries every event that was waiting on the channel of search ID, so that a
+// fast stream costs one Update per batch rather than one per page.
+type EventsMsg struct {
+	ID     int
+	Events []backend.SearchEvent
+	Ch     <-chan backend.SearchEvent
+	Closed bool
 }
 
-// searchEventsMsg carries every event that was waiting on the channel, so that a fast
-// stream costs one Update per batch rather than one per page.
-type searchEventsMsg struct {
-	id     int
-	events []SearchEvent
-	ch     <-chan SearchEvent
-	closed bool
+// AlternativesMsg is the answer of the alternatives asked for after a search found nothing.
+type AlternativesMsg struct {
+	ID   int
+	Alts []backend.Suggestion
+	Err  error
 }
 
-type alternativesMsg struct {
-	id   int
-	alts []Suggestion
-	err  error
-}
-
-type probeMsg struct {
-	id      int
-	results []probeResult
+// ProbeMsg is the largest-count probe's answer.
+type ProbeMsg struct {
+	ID      int
+	Results []ProbeResult
 }
 
 func keyIs(k tea.KeyPressMsg, b ...key.Binding) bool { return key.Matches(k, b...) }
-
-func identityCmd(ctx context.Context, b Backend) tea.Cmd {
-	if b == nil {
-		return func() tea.Msg { return identityMsg{err: errors.New("no backend")} }
-	}
-	return func() tea.Msg {
-		id, err := b.Identity(ctx)
-		return identityMsg{id, err}
-	}
-}
 
 // maxBatch bounds the events folded into one message, so a frame is drawn at least every
 // so many pages of a long stream.
 const maxBatch = 64
 
 // readEvents waits for the next event and takes those already waiting behind it.
-func readEvents(id int, ch <-chan SearchEvent) tea.Cmd {
+func readEvents(id int, ch <-chan backend.SearchEvent) tea.Cmd {
 	return func() tea.Msg {
-		msg := searchEventsMsg{id: id, ch: ch}
+		msg := EventsMsg{ID: id, Ch: ch}
 		ev, ok := <-ch
 		if !ok {
-			msg.closed = true
+			msg.Closed = true
 			return msg
 		}
-		msg.events = append(msg.events, ev)
-		for len(msg.events) < maxBatch {
+		msg.Events = append(msg.Events, ev)
+		for len(msg.Events) < maxBatch {
 			select {
 			case ev, ok := <-ch:
 				if !ok {
-					msg.closed = true
+					msg.Closed = true
 					return msg
 				}
-				msg.events = append(msg.events, ev)
+				msg.Events = append(msg.Events, ev)
 			default:
 				return msg
 			}
@@ -130,7 +119,7 @@ func readEvents(id int, ch <-chan SearchEvent) tea.Cmd {
 
 // drain empties the channel of a search nobody watches any more, so that the adapter's
 // goroutines never wait on it.
-func drain(ch <-chan SearchEvent) tea.Cmd {
+func drain(ch <-chan backend.SearchEvent) tea.Cmd {
 	return func() tea.Msg {
 		for range ch {
 		}
@@ -138,20 +127,20 @@ func drain(ch <-chan SearchEvent) tea.Cmd {
 	}
 }
 
-// startSearch cancels any search still running and starts q. The rows of the previous
+// StartSearch cancels any search still running and starts q. The rows of the previous
 // search stay, drawn as stale, until the first offering of this one arrives. A watch follows
-// it: the watched search is now this one (ui/watch.go).
-func (m Model) startSearch(q model.Query) (tea.Model, tea.Cmd) {
+// it: the watched search is now this one (watch.go).
+func (m Model) StartSearch(q model.Query) (Model, tea.Cmd) {
 	return m.startSearchFrom(q, m.search.form)
 }
 
-// startFormSearch starts the search the form holds now.
-func (m Model) startFormSearch(q model.Query) (tea.Model, tea.Cmd) {
+// StartFormSearch starts the search the form holds now.
+func (m Model) StartFormSearch(q model.Query) (Model, tea.Cmd) {
 	f := m.form
 	return m.startSearchFrom(q, &f)
 }
 
-func (m Model) startSearchFrom(q model.Query, form *searchform.Model) (tea.Model, tea.Cmd) {
+func (m Model) startSearchFrom(q model.Query, form *searchform.Model) (Model, tea.Cmd) {
 	m.cancelRunning()
 	if form == nil {
 		f := m.form
@@ -160,9 +149,9 @@ func (m Model) startSearchFrom(q model.Query, form *searchform.Model) (tea.Model
 	start := m.runSearch(q, form, false)
 	m.extra = extra{id: m.extra.id + 1}
 	m.table.SetStale(m.table.Len() > 0)
-	m.focus = paneResults
+	m.focus = PaneResults
 	m.watchFollows()
-	return m, tea.Batch(start, m.spinCmd())
+	return m, tea.Batch(start)
 }
 
 // runSearch makes q the latest search and returns the command that starts it.
@@ -170,10 +159,10 @@ func (m *Model) runSearch(q model.Query, form *searchform.Model, round bool) tea
 	ctx, cancel := context.WithCancel(m.pc.Ctx)
 	m.search = search{
 		id: m.search.id + 1, cancel: cancel, has: true, running: true, query: q, form: form, round: round,
-		regions: append([]string(nil), q.Regions...), status: map[string]RegionStatus{},
+		regions: append([]string(nil), q.Regions...), status: map[string]backend.RegionStatus{},
 	}
 	for _, r := range q.Regions {
-		m.search.status[r] = RegionStatus{Region: r, State: RegionSearching}
+		m.search.status[r] = backend.RegionStatus{Region: r, State: backend.RegionSearching}
 	}
 	b, id := m.pc.Backend, m.search.id
 	return func() tea.Msg {
@@ -181,15 +170,15 @@ func (m *Model) runSearch(q model.Query, form *searchform.Model, round bool) tea
 	}
 }
 
-func (m Model) onSearchEvents(msg searchEventsMsg) (tea.Model, tea.Cmd) {
-	if msg.id != m.search.id {
-		if msg.closed {
+func (m Model) onSearchEvents(msg EventsMsg) (Model, tea.Cmd) {
+	if msg.ID != m.search.id {
+		if msg.Closed {
 			return m, nil
 		}
-		return m, drain(msg.ch)
+		return m, drain(msg.Ch)
 	}
 	s := &m.search
-	for _, ev := range msg.events {
+	for _, ev := range msg.Events {
 		if len(ev.Offerings) > 0 {
 			// A watch round's rows replace the table's at its end, all at once.
 			if !s.round {
@@ -214,8 +203,8 @@ func (m Model) onSearchEvents(msg searchEventsMsg) (tea.Model, tea.Cmd) {
 			s.callsDone, s.callsTotal = ev.CallsDone, ev.CallsTotal
 		}
 	}
-	if !msg.closed {
-		return m, readEvents(msg.id, msg.ch)
+	if !msg.Closed {
+		return m, readEvents(msg.ID, msg.Ch)
 	}
 	return m.searchDone()
 }
@@ -223,7 +212,7 @@ func (m Model) onSearchEvents(msg searchEventsMsg) (tea.Model, tea.Cmd) {
 // searchDone ends a search. One that found nothing clears the old rows (they answered
 // another question) and asks for alternatives. A watched search's answer is what the watch's
 // rounds are compared with.
-func (m Model) searchDone() (tea.Model, tea.Cmd) {
+func (m Model) searchDone() (Model, tea.Cmd) {
 	s := &m.search
 	s.running = false
 	if s.cancel != nil {
@@ -254,8 +243,8 @@ func (m Model) startAlternatives() (Model, tea.Cmd) {
 	b, q, id := m.pc.Backend, m.search.query, m.extra.id
 	return m, tea.Batch(func() tea.Msg {
 		alts, err := b.Alternatives(ctx, q)
-		return alternativesMsg{id, alts, err}
-	}, m.spinCmd())
+		return AlternativesMsg{id, alts, err}
+	})
 }
 
 // settleStatuses gives the regions without a final word theirs: cancelled, or (the stream
@@ -264,10 +253,10 @@ func (m *Model) settleStatuses() {
 	s := &m.search
 	for r, st := range s.status {
 		switch {
-		case s.cancelled && (st.State == RegionSearching || st.State == RegionThrottled):
-			st.State, st.Message = RegionCancelled, ""
-		case !s.cancelled && st.State == RegionSearching:
-			st.State = RegionEmpty
+		case s.cancelled && (st.State == backend.RegionSearching || st.State == backend.RegionThrottled):
+			st.State, st.Message = backend.RegionCancelled, ""
+		case !s.cancelled && st.State == backend.RegionSearching:
+			st.State = backend.RegionEmpty
 		default:
 			continue
 		}
@@ -311,16 +300,18 @@ func (m *Model) cancelExtra() bool {
 	return true
 }
 
-func (m Model) onAlternatives(msg alternativesMsg) Model {
-	if msg.id != m.extra.id {
+func (m Model) onAlternatives(msg AlternativesMsg) Model {
+	if msg.ID != m.extra.id {
 		return m
 	}
 	m.extra.altsLoading = false
-	m.extra.alts, m.extra.altsErr = msg.alts, msg.err
+	m.extra.alts, m.extra.altsErr = msg.Alts, msg.Err
 	return m
 }
 
-func (m Model) takeAlternative(i int) (tea.Model, tea.Cmd) {
+// TakeAlternative searches the alternative i of those listed after a search that found
+// nothing.
+func (m Model) TakeAlternative(i int) (Model, tea.Cmd) {
 	if i < 0 || i >= len(m.extra.alts) || (m.search.running && !m.search.round) {
 		return m, nil
 	}
@@ -331,16 +322,16 @@ func (m Model) takeAlternative(i int) (tea.Model, tea.Cmd) {
 		form.SetQueryKeepingWindow(q)
 		if fq, ok := form.Query(); ok {
 			m.form = form
-			return m.startFormSearch(fq)
+			return m.StartFormSearch(fq)
 		}
 	}
 	m.form.SetQuery(q)
-	return m.startFormSearch(q)
+	return m.StartFormSearch(q)
 }
 
 // startProbe asks, for each type and region of the last search that sells it, for the
 // largest count that has any offering.
-func (m Model) startProbe() (tea.Model, tea.Cmd) {
+func (m Model) startProbe() (Model, tea.Cmd) {
 	if !m.search.has || (m.search.running && !m.search.round) || m.extra.probeLoading {
 		return m, nil
 	}
@@ -353,17 +344,17 @@ func (m Model) startProbe() (tea.Model, tea.Cmd) {
 	m.extra.cancel, m.extra.probeLoading, m.extra.probe, m.extra.probeErr = cancel, true, nil, nil
 	m.extra.altsLoading = false
 	b, id := m.pc.Backend, m.extra.id
-	return m, tea.Batch(func() tea.Msg { return probeMsg{id, probe(ctx, b, q)} }, m.spinCmd())
+	return m, tea.Batch(func() tea.Msg { return ProbeMsg{id, probe(ctx, b, q)} })
 }
 
 // probe runs the LargestCount calls, a few at a time.
-func probe(ctx context.Context, b Backend, q model.Query) []probeResult {
-	var jobs []probeResult
+func probe(ctx context.Context, b backend.Backend, q model.Query) []ProbeResult {
+	var jobs []ProbeResult
 	for _, t := range q.InstanceTypes {
 		lt, _ := model.LookupType(t)
 		for _, r := range q.Regions {
 			if lt.Sells(r) {
-				jobs = append(jobs, probeResult{Region: r, Type: t})
+				jobs = append(jobs, ProbeResult{Region: r, Type: t})
 			}
 		}
 	}
@@ -372,7 +363,7 @@ func probe(ctx context.Context, b Backend, q model.Query) []probeResult {
 	var wg sync.WaitGroup
 	for i := range jobs {
 		wg.Add(1)
-		go func(j *probeResult) {
+		go func(j *ProbeResult) {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
@@ -384,28 +375,28 @@ func probe(ctx context.Context, b Backend, q model.Query) []probeResult {
 	return jobs
 }
 
-func (m Model) onProbe(msg probeMsg) Model {
-	if msg.id != m.extra.id {
+func (m Model) onProbe(msg ProbeMsg) Model {
+	if msg.ID != m.extra.id {
 		return m
 	}
 	m.extra.probeLoading = false
-	m.extra.probe = msg.results
+	m.extra.probe = msg.Results
 	return m
 }
 
 // copyCommand puts the AWS CLI command of the selected offering on the clipboard with
 // OSC 52, which works over SSH and in tmux. The search and the purchase are separate keys so
 // that a paste never buys by surprise.
-func (m Model) copyCommand(purchase bool) (tea.Model, tea.Cmd) {
+func (m Model) copyCommand(purchase bool) (Model, tea.Cmd) {
 	o, ok := m.table.Selected()
-	if !ok || m.focus == paneForm {
-		m.flash = "Nothing to copy: select an offering first."
+	if !ok || m.focus == PaneForm {
+		m.flash = screen.Say("Nothing to copy: select an offering first.")
 		return m, nil
 	}
 	cmd, what := detail.SearchCommand(o, m.rowsQuery), "search"
 	if purchase {
 		cmd, what = detail.PurchaseCommand(o), "purchase"
 	}
-	m.flash = fmt.Sprintf("Copied the AWS CLI %s command to the clipboard (OSC 52).", what)
+	m.flash = screen.Say(fmt.Sprintf("Copied the AWS CLI %s command to the clipboard (OSC 52).", what))
 	return m, tea.SetClipboard(cmd)
 }

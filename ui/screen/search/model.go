@@ -1,0 +1,280 @@
+// Package search is the search screen: the form (ui/components/searchform), the offerings
+// table (ui/components/offerings) and the detail pane (ui/components/detail, with its chart
+// tab), the region states of the running search, the alternatives and the largest-count
+// probe after a search that found nothing, the watch (w) and the CSV export. Its searches
+// run over the shared context's backend whatever screen is shown, since the header says
+// what is being searched and a watched search rings from every screen. The purchase and
+// the compare dialogs are the root's: the screen asks for them with screen.OpenPurchase and
+// screen.OpenCompare; it says what it has to say with screen.Flash.
+package search
+
+import (
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/pricing"
+	"github.com/gpublock/gpublock/ui/backend"
+	"github.com/gpublock/gpublock/ui/components/detail"
+	"github.com/gpublock/gpublock/ui/components/offerings"
+	"github.com/gpublock/gpublock/ui/components/searchform"
+	"github.com/gpublock/gpublock/ui/program"
+	"github.com/gpublock/gpublock/ui/screen"
+)
+
+// Options configure the screen.
+type Options struct {
+	// Catalog is what offerings are compared with (nil: the embedded catalog), loaded
+	// before the program starts so that neither Update nor View reads a file.
+	Catalog *pricing.Catalog
+	// Region is the form's home region, searched by default.
+	Region string
+	// WatchEvery is how often a watched search runs again; 0 means 5 minutes.
+	WatchEvery time.Duration
+	// Connecting: the backend is being opened, so nothing is searched until SetConnection
+	// says it is.
+	Connecting bool
+}
+
+// Pane is a part of the screen that can have the focus.
+type Pane int
+
+const (
+	PaneForm Pane = iota
+	PaneResults
+	PaneDetail
+	numPanes
+)
+
+// Tab is what the detail pane shows: everything about the offering, or its pricing charts.
+// The charts are a tab of the detail pane, not a pane of their own, so that in the wide
+// layout they sit under the table and follow the cursor as it moves, and in the stacked
+// layout they get the whole body as the detail does.
+type Tab int
+
+const (
+	TabDetail Tab = iota
+	TabChart
+)
+
+// Model is the search screen's state.
+type Model struct {
+	pc   *program.Context
+	opts Options
+	keys KeyMap
+
+	area       screen.Area
+	spin       string    // the root's spinner, as drawn now
+	now        time.Time // the time shown, as of the root's last tick
+	flash      screen.Flash
+	connecting bool
+	connectErr error
+	notifyOff  bool // the blocks' switch (n), which the watch's news follows
+
+	focus Pane
+	form  searchform.Model
+	table offerings.Model
+	// detailTab is what the detail pane shows; detailScroll how far the offering's
+	// detail is scrolled.
+	detailTab    Tab
+	detailScroll detail.Scroll
+	// rowsQuery is the search the table's rows answer, which is not the running search's
+	// while its rows have not arrived.
+	rowsQuery model.Query
+
+	search search
+	extra  extra
+	watch  watch // watch.go
+}
+
+// exportedMsg is an export's outcome, said on the status line.
+type exportedMsg struct{ text string }
+
+// Owns reports whether msg is the screen's own, which the root hands it whatever screen is
+// shown.
+func Owns(msg tea.Msg) bool {
+	switch msg.(type) {
+	case EventsMsg, AlternativesMsg, ProbeMsg, WatchTickMsg, exportedMsg:
+		return true
+	}
+	return false
+}
+
+// New builds the screen on the root's context. It does no I/O.
+func New(pc *program.Context, opts Options) Model {
+	t := offerings.New(pc.Theme)
+	if opts.Catalog != nil {
+		t.SetCatalog(opts.Catalog)
+	}
+	return Model{pc: pc, opts: opts, keys: DefaultKeyMap(pc.ReadOnly), now: pc.Now(), connecting: opts.Connecting,
+		form: searchform.New(pc.Theme, pc.Clock.Now, opts.Region), table: t}
+}
+
+// Init starts nothing: the first search is a person's.
+func (m Model) Init() tea.Cmd { return nil }
+
+// Update handles the screen's own messages (Owns), and the keys and the mouse while it is
+// shown.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	m.flash = screen.Flash{}
+	switch msg := msg.(type) {
+	case EventsMsg:
+		return m.onSearchEvents(msg)
+	case WatchTickMsg:
+		return m.onWatchTick(msg)
+	case AlternativesMsg:
+		return m.onAlternatives(msg), nil
+	case ProbeMsg:
+		return m.onProbe(msg), nil
+	case exportedMsg:
+		m.flash = screen.Say(msg.text)
+		return m, nil
+	case tea.KeyPressMsg:
+		return m.key(msg)
+	case tea.MouseWheelMsg, tea.MouseClickMsg:
+		return m.mouse(msg.(tea.MouseMsg)), nil
+	}
+	return m, nil
+}
+
+// SetArea is where the screen is drawn.
+func (m *Model) SetArea(a screen.Area) { m.area = a }
+
+// Resize is SetArea after the terminal's size changed: the table's page follows it.
+func (m *Model) Resize(a screen.Area) {
+	m.area = a
+	m.table.SetHeight(m.layout().tableRows)
+}
+
+// SetSpinner is the root's spinner as drawn now, SetNotifyOff the notifications' switch.
+func (m *Model) SetSpinner(view string) { m.spin = view }
+func (m *Model) SetNotifyOff(off bool)  { m.notifyOff = off }
+
+// SetNow is the time the root shows, as of its last tick.
+func (m *Model) SetNow(t time.Time) { m.now = t }
+
+// Revalidate reads the form again on the clock (the root's minute tick): relative dates
+// ("now", "+4w") and the 8-week limit move with it.
+func (m Model) Revalidate() Model {
+	m.form.Revalidate()
+	return m
+}
+
+// SetConnection says whether the backend is still being opened, or why it could not be.
+func (m Model) SetConnection(connecting bool, err error) Model {
+	m.connecting, m.connectErr = connecting, err
+	return m
+}
+
+// Connected takes what the connection says about the form: its home region and, when set,
+// the sources it searches at first.
+func (m Model) Connected(region string, sources []model.Source) Model {
+	m.connecting, m.connectErr = false, nil
+	m.now = m.pc.Now()
+	m.form.SetHomeRegion(region)
+	if len(sources) > 0 {
+		m.form.SetSources(sources, "")
+	}
+	return m
+}
+
+// Flash is what the last Update says on the status line.
+func (m Model) Flash() screen.Flash { return m.flash }
+
+// Busy reports a search, its alternatives or its probe under way, which keeps the root's
+// spinner turning.
+func (m Model) Busy() bool {
+	return m.search.running || m.extra.altsLoading || m.extra.probeLoading
+}
+
+// Typing reports whether keys go into a text field, where q is a letter.
+func (m Model) Typing() bool {
+	switch m.focus {
+	case PaneForm:
+		return m.form.Typing()
+	case PaneResults:
+		return m.table.Filtering()
+	}
+	return false
+}
+
+// Filtering reports whether the table's filter takes the keys (after /).
+func (m Model) Filtering() bool { return m.table.Filtering() }
+
+// Refresh searches again after a dialog bought, extended or launched something, unless
+// nothing was searched or a search is running.
+func (m Model) Refresh() (Model, tea.Cmd) {
+	if !m.search.has || m.search.running {
+		return m, nil
+	}
+	return m.StartSearch(m.search.query)
+}
+
+// Stop cancels what runs, as the program quits.
+func (m Model) Stop() Model {
+	m.cancelRunning()
+	return m
+}
+
+// HeaderNote is the header's word on the search: what it searches or searched, "" before
+// the first.
+func (m Model) HeaderNote() (verb, regions string) {
+	if !m.search.has {
+		return "", ""
+	}
+	verb = " · searched "
+	if m.search.running {
+		verb = " · searching "
+	}
+	return verb, screen.RegionList(m.search.query.Regions)
+}
+
+// What the root and the program's tests read of the screen's state: the focused pane, a
+// copy of the form (its Query reads the fields again), the table, the detail pane, the
+// latest search, what ran after it found nothing, and the watch.
+
+func (m Model) Focus() Pane                        { return m.focus }
+func (m Model) Form() *searchform.Model            { f := m.form; return &f }
+func (m Model) Table() offerings.Model             { return m.table }
+func (m Model) DetailTab() Tab                     { return m.detailTab }
+func (m Model) DetailScroll() detail.Scroll        { return m.detailScroll }
+func (m Model) SearchID() int                      { return m.search.id }
+func (m Model) Searched() bool                     { return m.search.has }
+func (m Model) Running() bool                      { return m.search.running }
+func (m Model) Cancelled() bool                    { return m.search.cancelled }
+func (m Model) Round() bool                        { return m.search.round }
+func (m Model) Query() model.Query                 { return m.search.query }
+func (m Model) Found() int                         { return m.search.found }
+func (m Model) Got() []model.Offering              { return m.search.got }
+func (m Model) Regions() []string                  { return m.search.regions }
+func (m Model) ExtraID() int                       { return m.extra.id }
+func (m Model) Alternatives() []backend.Suggestion { return m.extra.alts }
+func (m Model) AlternativesLoading() bool          { return m.extra.altsLoading }
+func (m Model) Probe() []ProbeResult               { return m.extra.probe }
+func (m Model) Watching() bool                     { return m.watch.on }
+func (m Model) WatchGen() int                      { return m.watch.gen }
+func (m Model) WatchNext() time.Time               { return m.watch.next }
+func (m Model) WatchRounds() int                   { return m.watch.rounds }
+func (m Model) Seen() map[string]bool              { return m.watch.seen }
+
+// Status is a region's state in the latest search.
+func (m Model) Status(region string) (backend.RegionStatus, bool) {
+	st, ok := m.search.status[region]
+	return st, ok
+}
+
+// Statuses is every region's state in the latest search.
+func (m Model) Statuses() map[string]backend.RegionStatus { return m.search.status }
+
+// Fresh is what the last watch round found new.
+func (m Model) Fresh() []model.Offering { return m.watch.news.fresh }
+
+// What the program's tests put in place: the focus, the form's field, a search shown as
+// running, a search run from no form, and its question.
+
+func (m *Model) SetFocus(p Pane)                 { m.focus = p }
+func (m *Model) SetFormFocus(f searchform.Field) { m.form.SetFocus(f) }
+func (m *Model) SetRunning(on bool)              { m.search.running = on }
+func (m *Model) ForgetForm()                     { m.search.form = nil }
+func (m *Model) SetQuery(q model.Query)          { m.search.query = q }

@@ -1,0 +1,240 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/backend"
+	"github.com/gpublock/gpublock/ui/program"
+	"github.com/gpublock/gpublock/ui/screen"
+	"github.com/gpublock/gpublock/ui/theme"
+)
+
+var testNow = time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+
+func testContext(readOnly bool) *program.Context {
+	return &program.Context{Ctx: context.Background(), Theme: theme.New(false), ReadOnly: readOnly,
+		Clock: program.NewClock(func() time.Time { return testNow }), Location: time.UTC, Width: 160, Height: 48}
+}
+
+func press(m Model, k string) (Model, tea.Cmd) {
+	switch k {
+	case "enter":
+		return m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	case "esc":
+		return m.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
+	}
+	return m.Update(tea.KeyPressMsg{Code: []rune(k)[0], Text: k})
+}
+
+func offering(i int) model.Offering {
+	start := testNow.AddDate(0, 0, 1+i).Truncate(24 * time.Hour).Add(11*time.Hour + 30*time.Minute)
+	return model.Offering{ID: fmt.Sprintf("cb-%d", i), Region: "us-east-1", AvailabilityZone: "us-east-1a",
+		InstanceType: "p5.48xlarge", Count: 1, Start: start, End: start.AddDate(0, 0, 2), DurationHours: 48,
+		Fee: model.MustMoney(fmt.Sprintf("%d.50", 7000+i)), Currency: "USD", Tenancy: "default"}
+}
+
+// found is the screen after the form's search delivered n offerings, as the stream would.
+func found(t *testing.T, readOnly bool, n int) Model {
+	t.Helper()
+	m := New(testContext(readOnly), Options{Region: "us-east-1"})
+	m.Resize(screen.Area{Top: 1, Width: 160, Height: 45})
+	q, ok := m.Form().Query()
+	if !ok {
+		t.Fatalf("the default form is not a search: %v", m.Form().Errors())
+	}
+	m, _ = m.StartFormSearch(q)
+	if !m.Busy() || m.Focus() != PaneResults {
+		t.Fatalf("a started search: busy %v, focus %d", m.Busy(), m.Focus())
+	}
+	var offs []model.Offering
+	for i := range n {
+		offs = append(offs, offering(i))
+	}
+	st := backend.RegionStatus{Region: "us-east-1", State: backend.RegionOK, Offerings: n}
+	m, _ = m.Update(EventsMsg{ID: m.SearchID(), Events: []backend.SearchEvent{{Region: "us-east-1", Offerings: offs, Status: &st, CallsDone: 1, CallsTotal: 1}}, Closed: true})
+	if m.Busy() || m.Table().Len() != n || m.Found() != n {
+		t.Fatalf("after the stream: busy %v, %d rows, %d found; want %d", m.Busy(), m.Table().Len(), m.Found(), n)
+	}
+	return m
+}
+
+// The screen's own messages are routed to it whatever screen is shown; others are not.
+func TestOwns(t *testing.T) {
+	for _, msg := range []tea.Msg{EventsMsg{}, AlternativesMsg{}, ProbeMsg{}, WatchTickMsg{}, exportedMsg{}} {
+		if !Owns(msg) {
+			t.Errorf("%T is not the screen's", msg)
+		}
+	}
+	for _, msg := range []tea.Msg{tea.KeyPressMsg{}, tea.WindowSizeMsg{}, screen.OpenPurchase{}, screen.OpenCompare{}} {
+		if Owns(msg) {
+			t.Errorf("%T is taken as the screen's", msg)
+		}
+	}
+}
+
+// An older search's answer is dropped: it answered another question.
+func TestOlderSearchDropped(t *testing.T) {
+	m := found(t, false, 3)
+	m, _ = m.Update(EventsMsg{ID: m.SearchID() - 1, Events: []backend.SearchEvent{{Offerings: []model.Offering{offering(9)}}}, Closed: true})
+	if m.Table().Len() != 3 {
+		t.Errorf("an older search's page was added: %d rows", m.Table().Len())
+	}
+}
+
+// enter on a row asks the root for the purchase dialog of that row; read-only, enter opens
+// the detail and nothing asks to buy.
+func TestEnterAsksForThePurchase(t *testing.T) {
+	m := found(t, false, 3)
+	m, _ = press(m, "j")
+	want, _ := m.Table().Selected()
+	_, cmd := press(m, "enter")
+	if cmd == nil {
+		t.Fatal("enter on a row sent nothing")
+	}
+	if got, ok := cmd().(screen.OpenPurchase); !ok || got.Offering.ID != want.ID {
+		t.Errorf("enter asked for %#v, want the purchase of %s", cmd(), want.ID)
+	}
+
+	ro := found(t, true, 3)
+	ro, cmd = press(ro, "enter")
+	if cmd != nil {
+		if _, buys := cmd().(screen.OpenPurchase); buys {
+			t.Fatal("read-only, enter asked for the purchase dialog")
+		}
+	}
+	if ro.Focus() != PaneDetail {
+		t.Errorf("read-only, enter left the focus on %d; want the detail", ro.Focus())
+	}
+	if ro.KeyMap().Buy.Enabled() || ro.KeyMap().CopyPurchase.Enabled() {
+		t.Error("read-only, the keys that buy are offered")
+	}
+}
+
+// c asks for the compare dialog of the marked offerings; with nothing marked it says how
+// to mark and asks for nothing.
+func TestCompareAsksForTheDialog(t *testing.T) {
+	m := found(t, false, 4)
+	m, cmd := press(m, "c")
+	if cmd != nil || !strings.Contains(flashText(m), "Nothing marked") {
+		t.Fatalf("c with nothing marked: cmd %v, flash %q", cmd != nil, flashText(m))
+	}
+	m, _ = press(m, "m")
+	m, _ = press(m, "j")
+	m, _ = press(m, "m")
+	_, cmd = press(m, "c")
+	if cmd == nil {
+		t.Fatal("c with two marked sent nothing")
+	}
+	got, ok := cmd().(screen.OpenCompare)
+	if !ok || len(got.Comparisons) != 2 || got.Comparisons[0].Offering.ID == got.Comparisons[1].Offering.ID {
+		t.Fatalf("c asked for %#v; want the compare dialog of the two marked", cmd())
+	}
+}
+
+// n is the notifications switch where letters are keys, never in a text field or at the
+// type list, where a letter is a try at its filter.
+func TestTakesNotify(t *testing.T) {
+	n := tea.KeyPressMsg{Code: 'n', Text: "n"}
+	m := found(t, false, 2)
+	if !m.TakesNotify(n) {
+		t.Error("n in the results is not the notifications switch")
+	}
+	fresh := New(testContext(false), Options{Region: "us-east-1"})
+	if fresh.Focus() != PaneForm || fresh.TakesNotify(n) {
+		t.Errorf("at the type list (focus %d) n is the notifications switch", fresh.Focus())
+	}
+	filtering, _ := press(m, "/")
+	if !filtering.Typing() || filtering.TakesNotify(n) {
+		t.Errorf("in the table's filter (typing %v) n is the notifications switch", filtering.Typing())
+	}
+}
+
+// The footer and help name the screen's keys, and help's groups hold every key the footer
+// names with the results focused.
+func TestKeysFeedHelp(t *testing.T) {
+	km := DefaultKeyMap(false)
+	if len(km.ShortHelp()) == 0 || len(km.FullHelp()) < 5 {
+		t.Fatalf("short help %d keys, full help %d groups", len(km.ShortHelp()), len(km.FullHelp()))
+	}
+	m := found(t, false, 2)
+	inHelp := map[string]bool{}
+	for _, g := range m.HelpGroups() {
+		if g.Title == "" {
+			t.Errorf("a help group without a title: %v", g.Keys)
+		}
+		for _, b := range g.Keys {
+			inHelp[b.Help().Key+" "+b.Help().Desc] = true
+		}
+	}
+	short := m.ShortHelp()
+	if !hasKey(short, "enter", "buy…") || !hasKey(short, "w", "watch this search on/off") {
+		t.Errorf("the results' footer lacks buy or watch: %v", names(short))
+	}
+	for _, b := range short {
+		// The footer's one word for the sort keys stands for the list help gives.
+		if b.Help() == m.Table().KeyMap().SortAny.Help() {
+			continue
+		}
+		if !inHelp[b.Help().Key+" "+b.Help().Desc] {
+			t.Errorf("the footer names %q, which help does not", b.Help().Key)
+		}
+	}
+}
+
+// esc cancels the running search, which is busy until its stream closes; its regions
+// without an answer are then cancelled, not empty.
+func TestEscCancels(t *testing.T) {
+	m := New(testContext(false), Options{Region: "us-east-1"})
+	q, _ := m.Form().Query()
+	m, _ = m.StartFormSearch(q)
+	m, _ = press(m, "esc")
+	if !m.Cancelled() {
+		t.Fatal("esc while searching did not cancel it")
+	}
+	m, _ = m.Update(EventsMsg{ID: m.SearchID(), Closed: true})
+	st, ok := m.Status("us-east-1")
+	if m.Busy() || !ok || st.State != backend.RegionCancelled {
+		t.Errorf("after the stream closed: busy %v, us-east-1 %v (known %v)", m.Busy(), st.State, ok)
+	}
+}
+
+// Without a backend the form's search is not sent, and the screen says why.
+func TestSubmitWithoutBackend(t *testing.T) {
+	m := New(testContext(false), Options{Region: "us-east-1"})
+	m, cmd := m.submit()
+	if cmd != nil || m.Searched() || !strings.Contains(flashText(m), "Not connected") {
+		t.Errorf("submit without a backend: cmd %v, searched %v, flash %q", cmd != nil, m.Searched(), flashText(m))
+	}
+	m = m.SetConnection(true, nil)
+	m, _ = m.submit()
+	if m.Searched() || !strings.Contains(flashText(m), "Still connecting") {
+		t.Errorf("submit while connecting: searched %v, flash %q", m.Searched(), flashText(m))
+	}
+}
+
+func flashText(m Model) string { return m.Flash().Apply("") }
+
+func hasKey(bs []key.Binding, k, desc string) bool {
+	for _, b := range bs {
+		if b.Help().Key == k && b.Help().Desc == desc {
+			return true
+		}
+	}
+	return false
+}
+
+func names(bs []key.Binding) []string {
+	var out []string
+	for _, b := range bs {
+		out = append(out, b.Help().Key)
+	}
+	return out
+}

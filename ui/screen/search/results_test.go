@@ -1,0 +1,83 @@
+package search
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/backend"
+	"github.com/gpublock/gpublock/ui/program"
+	"github.com/gpublock/gpublock/ui/screen"
+)
+
+// The probe's answers over a table are all shown for a search of two types in seven
+// regions at 80 columns: in one line they were cut after the second region.
+func TestProbeSummaryShowsEveryRegion(t *testing.T) {
+	m := found(t, false, 30)
+	m.pc.Width, m.pc.Height = 80, 40
+	m.Resize(screen.Area{Top: 1, Width: 80, Height: 37})
+	regions := model.RegionsSelling("p5.48xlarge")
+	if len(regions) < 6 {
+		t.Fatalf("p5.48xlarge is sold in %v; the test wants many regions", regions)
+	}
+	var want []string
+	m.extra.probe = nil
+	for i, r := range regions {
+		m.extra.probe = append(m.extra.probe, ProbeResult{Region: r, Type: "p5.48xlarge", Count: 10 + i})
+		want = append(want, fmt.Sprintf("%s %d", r, 10+i))
+	}
+	m.extra.probe = append(m.extra.probe, ProbeResult{Region: "us-east-1", Type: "p4d.24xlarge"})
+	want = append(want, "p4d.24xlarge: us-east-1 none")
+	v := ansi.Strip(m.View())
+	var inside []string
+	for _, l := range strings.Split(v, "\n") {
+		inside = append(inside, strings.Trim(l, "│┃ "))
+	}
+	all := strings.Join(inside, " ")
+	for _, w := range want {
+		if !strings.Contains(all, w) {
+			t.Errorf("the probe's %q is not shown:\n%s", w, v)
+		}
+	}
+	if !strings.Contains(all, "Largest count: p5.48xlarge: "+regions[0]) {
+		t.Errorf("the probe's line does not start with its label and type:\n%s", v)
+	}
+}
+
+// An alternative in the window searched keeps the form's "now" and "+4w": the form took
+// the alternative's resolved times, and searching again minutes later was refused because
+// the start had passed. An alternative of another window still sets its dates.
+func TestAlternativeKeepsTheRelativeWindow(t *testing.T) {
+	now := testNow
+	pc := testContext(false)
+	pc.Clock = program.NewClock(func() time.Time { return now })
+	m := New(pc, Options{Region: "us-east-1"})
+	m.Resize(screen.Area{Top: 1, Width: 160, Height: 45})
+	q, _ := m.Form().Query()
+	m, _ = m.StartFormSearch(q)
+	m, _ = m.Update(EventsMsg{ID: m.SearchID(), Closed: true})
+	same := m.Query()
+	same.Count = 44
+	later := m.Query()
+	later.Start, later.End = later.End, later.End.AddDate(0, 0, 14)
+	m.extra.alts = []backend.Suggestion{{Description: "44 instead of 1", Query: same, Offerings: 1}, {Description: "later window", Query: later, Offerings: 2}}
+
+	now = now.Add(10 * time.Minute)
+	got, _ := m.TakeAlternative(0)
+	if q := got.Query(); q.Count != 44 || !q.Start.Equal(now) || !q.End.Equal(now.AddDate(0, 0, 28)) {
+		t.Errorf("the alternative searched %d from %s to %s; want 44 from now (%s) for 4 weeks", q.Count, q.Start, q.End, now)
+	}
+	now = now.Add(10 * time.Minute)
+	if q, ok := got.Form().Query(); !ok || !q.Start.Equal(now) || q.Count != 44 {
+		t.Errorf("10 minutes later the form gives %+v (valid %v, errors %v); want 44 from now", q, ok, got.Form().Errors())
+	}
+
+	got, _ = m.TakeAlternative(1)
+	if q, ok := got.Form().Query(); !ok || !q.Start.Equal(later.Start) || !q.End.Equal(later.End) {
+		t.Errorf("the later window's alternative gives %s → %s (valid %v), want %s → %s", q.Start, q.End, ok, later.Start, later.End)
+	}
+}

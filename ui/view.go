@@ -185,6 +185,10 @@ func (m Model) statusLine() string {
 			s = "Filtering: blocks matching every word stay · enter keeps the filter · esc clears it"
 		case m.screen == screenBlocks:
 			s = "" // the search's state is the search screen's
+		case m.screen == screenAdvisor && m.typing():
+			s = "Typing: q is a letter here · ctrl+c quits · tab next field · enter advises"
+		case m.screen == screenAdvisor:
+			s = "" // the advisor shows its own search's progress
 		default:
 			s = m.search.StatusLine(m.typing())
 		}

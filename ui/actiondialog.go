@@ -1,62 +1,43 @@
 package ui
 
 import (
-	"fmt"
+	"context"
 	"strings"
-	"sync/atomic"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/model"
-	"github.com/gpublock/gpublock/pricing"
-	"github.com/gpublock/gpublock/ui/components/text"
-	"github.com/gpublock/gpublock/ui/program"
+	uidialog "github.com/gpublock/gpublock/ui/dialog"
+	uiscreen "github.com/gpublock/gpublock/ui/screen"
 	"github.com/gpublock/gpublock/ui/theme"
 )
 
 // actionEnv is what the dialogs that spend money or start instances (purchase, receipt,
-// launch) take from the root model. The blocks screen builds one with Model.actionEnv to
-// open the launch dialog on a block.
-type actionEnv struct {
-	*program.Context               // theme, clock, backend, identity, shared with the root
-	poll             time.Duration // between looks at a block's state
-	maxSpend         *model.Money
-	tags             map[string]string // default tags of a purchase
-	ami              string            // default AMI of a launch
-	size             rect              // the body the dialog is drawn in
-	prices           *pricing.Catalog  // nil: the embedded one
-}
+// launch, extend) take from the root model; the blocks screen's launch gets one too.
+type actionEnv = uidialog.Env
 
-// actionEnv is the environment of the purchase, receipt and launch dialogs.
+// actionEnv is the environment of the purchase, receipt, launch and extend dialogs.
 func (m Model) actionEnv() actionEnv {
 	poll := m.opts.PollInterval
 	if poll <= 0 {
 		poll = 3 * time.Second
 	}
-	env := actionEnv{Context: m.pc, poll: poll, maxSpend: m.opts.MaxSpend, tags: m.opts.DefaultTags, ami: m.opts.DefaultAMI, prices: m.opts.Prices}
+	env := actionEnv{Context: m.pc, Poll: poll, MaxSpend: m.opts.MaxSpend, Tags: m.opts.DefaultTags, AMI: m.opts.DefaultAMI, Prices: m.opts.Prices}
 	if m.pc.Width > 0 {
 		l := m.layout()
-		env.size = rect{m.pc.Width, m.pc.Height - l.headerH - l.footerH}
+		env.Size = uiscreen.Rect{W: m.pc.Width, H: m.pc.Height - l.headerH - l.footerH}
 	}
 	return env
 }
 
-// rootMsg asks the root, from a dialog, to say something in the status line or to run the
-// search again (an offering was sold meanwhile, or bought: the results are out of date).
-type rootMsg struct {
-	flash   string
-	refresh bool
-}
-
-// dialogSizeMsg is the size of the body a dialog is drawn in, sent when the terminal is
-// resized: a confirmation that does not fit whole cannot be confirmed.
-type dialogSizeMsg rect
-
-// dialogSeq numbers dialogs, so that the answer of a closed dialog's command never reaches
-// a newer one.
-var dialogSeq atomic.Int64
+// The messages between the root and its dialogs are ui/dialog's.
+type (
+	rootMsg        = uidialog.RootMsg
+	dialogSizeMsg  = uidialog.SizeMsg
+	blockPolledMsg = uidialog.BlockPolledMsg
+)
 
 // demoAMI is the image the launch form offers against the emulator when none is configured:
 // the emulator's x86_64 Deep Learning image, or its Arm one for blocks of GB200 (Grace)
@@ -77,72 +58,24 @@ func demoAMIFor(typ string) string {
 // irrevocable is said in every purchase dialog, as the purchase command says it.
 const irrevocable = model.Irrevocable
 
-// modeFrame draws a dialog in the dress of its mode, so that a LIVE one cannot be taken for
-// a SIMULATED one, with colour or without: LIVE is a red double border titled
-// "LIVE — REAL MONEY"; SIMULATED an amber rounded one titled "SIMULATED".
+// The dialogs' frame and lines, for the dialogs still drawn by the root.
 func modeFrame(th theme.Theme, simulated bool, title, content string, r rect) string {
-	if r.w < 2 || r.h < 2 {
-		return ""
-	}
-	border, label := th.Error, th.Error.Bold(true)
-	tl, tr, bl, br, hz, vt := "╔", "╗", "╚", "╝", "═", "║"
-	mode := "LIVE — REAL MONEY"
-	if simulated {
-		border, label = th.Warning, th.Warning.Bold(true)
-		tl, tr, bl, br, hz, vt = "╭", "╮", "╰", "╯", "┄", "┆"
-		mode = "SIMULATED — nothing real"
-	}
-	inner := r.w - 2
-	title = ansi.Truncate(mode+" · "+title, max(0, inner-4), "…")
-	top := border.Render(tl+hz+" ") + label.Render(title) + border.Render(" "+strings.Repeat(hz, max(0, inner-3-ansi.StringWidth(title)))+tr)
-	var b strings.Builder
-	b.WriteString(top)
-	boxLines(&b, content, r.h-2, inner, border.Render(vt))
-	b.WriteString("\n" + border.Render(bl+strings.Repeat(hz, inner)+br))
-	return b.String()
+	return uidialog.ModeFrame(th, simulated, title, content, uiscreen.Rect{W: r.w, H: r.h})
 }
 
-// dialogRect is the box of a dialog in a body of w×h: as tall as its content, at most the
-// body, and not wider than is comfortable to read.
 func dialogRect(w, h, lines int) rect {
-	return rect{min(w, 104), min(h, lines+2)}
+	r := uidialog.BoxRect(w, h, lines)
+	return rect{r.W, r.H}
 }
 
-// placeDialog centres a dialog box horizontally in the body.
-func placeDialog(box string, w int) string {
-	if box == "" {
-		return ""
-	}
-	return lipgloss.PlaceHorizontal(w, lipgloss.Center, box)
-}
+func placeDialog(box string, w int) string { return uidialog.Place(box, w) }
 
-// fieldLines lays out "label  value" rows, wrapping long values under themselves.
 func fieldLines(th theme.Theme, rows [][2]string, width int) []string {
-	lw := 0
-	for _, r := range rows {
-		lw = max(lw, ansi.StringWidth(r[0]))
-	}
-	var out []string
-	for _, r := range rows {
-		vw := max(10, width-lw-2)
-		for i, part := range text.Wrap(r[1], vw) {
-			lab := strings.Repeat(" ", lw)
-			if i == 0 {
-				lab = r[0] + strings.Repeat(" ", lw-ansi.StringWidth(r[0]))
-			}
-			out = append(out, th.Label.Render(lab)+"  "+th.Value.Render(part))
-		}
-	}
-	return out
+	return uidialog.FieldLines(th, rows, width)
 }
 
-// wrapStyled wraps a sentence to width and renders each line with style.
 func wrapStyled(style lipgloss.Style, s string, width int) []string {
-	var out []string
-	for _, l := range text.Wrap(s, max(10, width)) {
-		out = append(out, style.Render(l))
-	}
-	return out
+	return uidialog.WrapStyled(style, s, width)
 }
 
 // exactFee is the fee as people read it, with the exact amount when cents round it (as the
@@ -152,42 +85,20 @@ func exactFee(m model.Money, currency string) string { return model.ExactFee(m, 
 // bothTimes is a time in UTC and in the local zone.
 func bothTimes(t time.Time, loc *time.Location) string { return model.BothTimes(t, loc) }
 
-// factRows are a confirmation's facts as fieldLines lays them out.
-func factRows(facts []model.Fact) [][2]string {
-	rows := make([][2]string, len(facts))
-	for i, f := range facts {
-		rows[i] = [2]string{f.Label, f.Value}
-	}
-	return rows
-}
+func factRows(facts []model.Fact) [][2]string { return uidialog.FactRows(facts) }
 
-// countdown is how long until t, in days, hours and minutes.
-func countdown(d time.Duration) string {
-	if d <= 0 {
-		return "now"
-	}
-	d = d.Round(time.Second)
-	days := int(d / (24 * time.Hour))
-	d -= time.Duration(days) * 24 * time.Hour
-	h, m, s := int(d/time.Hour), int(d%time.Hour/time.Minute), int(d%time.Minute/time.Second)
-	switch {
-	case days > 0:
-		return fmt.Sprintf("%dd %02dh %02dm", days, h, m)
-	case h > 0:
-		return fmt.Sprintf("%dh %02dm %02ds", h, m, s)
-	}
-	return fmt.Sprintf("%dm %02ds", m, s)
-}
+func countdown(d time.Duration) string { return uidialog.Countdown(d) }
 
-// settledLines say what became of the interrupted purchases and extensions settled before
-// this one, and, when it happened, that the journal could not record this one's outcome.
 func settledLines(th theme.Theme, settled []string, notRecorded string, w int) []string {
-	var out []string
-	for _, s := range settled {
-		out = append(out, wrapStyled(th.Warning, "Settled an interrupted run: "+s, w)...)
-	}
-	if notRecorded != "" {
-		out = append(out, wrapStyled(th.Error, "The journal could not record this outcome ("+notRecorded+"); what was bought stands, and a later run settles it from AWS.", w)...)
-	}
-	return out
+	return uidialog.SettledLines(th, settled, notRecorded, w)
 }
+
+func sleep(ctx context.Context, d time.Duration) bool { return uidialog.Sleep(ctx, d) }
+
+func pollBlock(env actionEnv, dialog int64, b model.Block, wait time.Duration) tea.Cmd {
+	return uidialog.PollBlock(env, dialog, b, wait)
+}
+
+func blockSettled(s model.BlockState) bool { return uidialog.BlockSettled(s) }
+
+func envCtx(env actionEnv) context.Context { return env.CallCtx() }

@@ -17,6 +17,7 @@ import (
 	"github.com/gpublock/gpublock/ui/components/detail"
 	"github.com/gpublock/gpublock/ui/components/offerings"
 	"github.com/gpublock/gpublock/ui/components/searchform"
+	uidialog "github.com/gpublock/gpublock/ui/dialog"
 	"github.com/gpublock/gpublock/ui/program"
 	uiscreen "github.com/gpublock/gpublock/ui/screen"
 	advisorui "github.com/gpublock/gpublock/ui/screen/advisor"
@@ -93,10 +94,7 @@ const (
 // dialog is a modal view on top of the screen (help today; the purchase confirmation and
 // others later). While one is open it gets every key, and every message the root does not
 // handle itself (the answers of its own commands); it returns closed=true to go away.
-type dialog interface {
-	Update(msg tea.Msg) (d dialog, cmd tea.Cmd, closed bool)
-	View(width, height int) string
-}
+type dialog = uidialog.Dialog
 
 // Model is the root model.
 type Model struct {
@@ -224,7 +222,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.table.SetHeight(m.layout().tableRows)
 		m.help.SetWidth(m.pc.Width)
 		if m.dialog != nil {
-			return m.updateDialog(dialogSizeMsg(m.actionEnv().size))
+			return m.updateDialog(dialogSizeMsg(m.actionEnv().Size))
 		}
 		return m, nil
 	case tea.BackgroundColorMsg:
@@ -233,11 +231,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case blockPolledMsg:
 		// The dialog that asked reads it too; the screen shows the block as it now is.
-		if msg.found {
-			m.blocks = m.blocks.Show(msg.block)
+		if msg.Found {
+			m.blocks = m.blocks.Show(msg.Block)
 		}
 	case rootMsg:
-		if !msg.refresh {
+		if !msg.Refresh {
 			return m.onRootMsg(msg)
 		}
 		// A dialog bought, extended or launched something: the blocks change too.
@@ -351,7 +349,7 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	// No form field takes a "?", so help opens from them too; a table filter may hold one.
 	if keyIs(k, keys.Help) && !m.table.Filtering() && !(m.screen == screenBlocks && m.blocks.Typing()) {
-		m.dialog = helpDialog{th: m.pc.Theme, groups: m.helpKeys().groups(), size: m.actionEnv().size}
+		m.dialog = helpDialog{th: m.pc.Theme, groups: m.helpKeys().groups(), size: rect{m.actionEnv().Size.W, m.actionEnv().Size.H}}
 		return m, nil
 	}
 	// Without a backend the form is of no use, so q quits from it too.

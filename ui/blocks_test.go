@@ -462,7 +462,7 @@ func TestExtendDialogRefusals(t *testing.T) {
 	d := newExtendDialog(env, nil, blk)
 	if _, cmd, closed := d.Update(keyMsg("esc")); !closed || cmd == nil {
 		t.Fatal("esc does not close the dialog with a word")
-	} else if msg, ok := cmd().(rootMsg); !ok || msg.flash != "Nothing was extended." {
+	} else if msg, ok := cmd().(rootMsg); !ok || msg.Flash != "Nothing was extended." {
 		t.Errorf("esc says %+v", msg)
 	}
 

@@ -133,7 +133,7 @@ func TestReceiptNoteFollowsTheState(t *testing.T) {
 		t.Fatalf("l on a payment-pending block says nothing:\n%s", v)
 	}
 	r := m.dialog.(receiptDialog)
-	m = update(m, blockPolledMsg{dialog: r.id, block: fixedBlock(model.StateScheduled), found: true})
+	m = update(m, blockPolledMsg{Dialog: r.id, Block: fixedBlock(model.StateScheduled), Found: true})
 	if v := ansi.Strip(m.View().Content); strings.Contains(v, "payment-pending; launching opens") || !strings.Contains(v, "scheduled") {
 		t.Errorf("the note outlived the state:\n%s", v)
 	}

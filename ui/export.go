@@ -37,12 +37,12 @@ func (m Model) exportTable() (tea.Model, tea.Cmd) {
 	return m, func() tea.Msg {
 		path, err := writeExport(".", now, cmps)
 		if err != nil {
-			return rootMsg{flash: "Nothing exported: cannot write the CSV: " + err.Error()}
+			return rootMsg{Flash: "Nothing exported: cannot write the CSV: " + err.Error()}
 		}
 		if abs, err := filepath.Abs(path); err == nil {
 			path = abs
 		}
-		return rootMsg{flash: fmt.Sprintf("Wrote %s to %s", plural(len(cmps), "offering"), path)}
+		return rootMsg{Flash: fmt.Sprintf("Wrote %s to %s", plural(len(cmps), "offering"), path)}
 	}
 }
 

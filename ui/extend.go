@@ -10,7 +10,9 @@ import (
 
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
+	uidialog "github.com/gpublock/gpublock/ui/dialog"
 	"github.com/gpublock/gpublock/ui/dialog/spend"
+	uiscreen "github.com/gpublock/gpublock/ui/screen"
 )
 
 // extendDialog lengthens a block, confirmed as a purchase is: choose among the lengths AWS
@@ -98,7 +100,7 @@ func (m Model) openExtend(b model.Block) (tea.Model, tea.Cmd) {
 }
 
 func newExtendDialog(env actionEnv, prices *pricing.Catalog, b model.Block) extendDialog {
-	id := dialogSeq.Add(1)
+	id := uidialog.NextSeq()
 	return extendDialog{env: env, id: id, ask: id, prices: prices, b: b, spend: spend.New(extendAction)}
 }
 
@@ -132,7 +134,7 @@ func (d extendDialog) checkCmd() tea.Cmd {
 func (d extendDialog) Update(msg tea.Msg) (dialog, tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case dialogSizeMsg:
-		d.env.size = rect(msg)
+		d.env.Size = uiscreen.Rect(msg)
 	case tea.KeyPressMsg:
 		return d.key(msg)
 	case extChoicesMsg:
@@ -161,20 +163,20 @@ func (d extendDialog) Update(msg tea.Msg) (dialog, tea.Cmd, bool) {
 		if extensionSettled(d.status) {
 			return d, refresh, false
 		}
-		return d, tea.Batch(refresh, pollBlock(d.env, d.id, d.b, d.env.poll)), false
+		return d, tea.Batch(refresh, pollBlock(d.env, d.id, d.b, d.env.Poll)), false
 	case blockPolledMsg:
-		if msg.dialog != d.id || d.step != extDone || d.failure() != nil || extensionSettled(d.status) {
+		if msg.Dialog != d.id || d.step != extDone || d.failure() != nil || extensionSettled(d.status) {
 			return d, nil, false
 		}
-		d.pollErr = msg.err
-		if msg.found {
-			d.after, d.found = msg.block, true
-			if e, ok := extensionOf(msg.block, d.off.ID); ok {
+		d.pollErr = msg.Err
+		if msg.Found {
+			d.after, d.found = msg.Block, true
+			if e, ok := extensionOf(msg.Block, d.off.ID); ok {
 				d.status = e.Status
 			}
 		}
 		if !extensionSettled(d.status) {
-			return d, pollBlock(d.env, d.id, d.b, d.env.poll), false
+			return d, pollBlock(d.env, d.id, d.b, d.env.Poll), false
 		}
 		// Paid, the row's end moves; failed, the row is warned of.
 		return d, func() tea.Msg { return blocksRefreshMsg{} }, false
@@ -200,7 +202,7 @@ func (d extendDialog) key(k tea.KeyPressMsg) (dialog, tea.Cmd, bool) {
 		switch s {
 		case "shift+tab":
 			d.step, d.spend = extChoose, spend.New(extendAction)
-			d.id = dialogSeq.Add(1) // a dry run still running answers no one
+			d.id = uidialog.NextSeq() // a dry run still running answers no one
 			return d, nil, false
 		case "enter":
 			return d.tryBuy()
@@ -260,11 +262,11 @@ func extensionOf(b model.Block, offeringID string) (model.Extension, bool) {
 
 // fits reports whether the whole confirmation shows in the dialog's box.
 func (d extendDialog) fits() bool {
-	if d.env.size.w == 0 {
+	if d.env.Size.W == 0 {
 		return true // never drawn (a test driving Update alone)
 	}
-	r := dialogRect(d.env.size.w, d.env.size.h, 0)
-	return len(d.lines(r.w-2))+2 <= d.env.size.h
+	r := dialogRect(d.env.Size.W, d.env.Size.H, 0)
+	return len(d.lines(r.w-2))+2 <= d.env.Size.H
 }
 
 // lines is the dialog's content at an inner width. Every line has the dialogs' left margin
@@ -298,8 +300,8 @@ func (d extendDialog) lines(w int) []string {
 	switch d.step {
 	case extChoose, extLoading, extNone:
 		// The room left for the list's rows: the box, the lines above, a heading, a footer.
-		room := d.env.size.h - 2 - len(out) - 6
-		if d.env.size.h == 0 {
+		room := d.env.Size.H - 2 - len(out) - 6
+		if d.env.Size.H == 0 {
 			room = 12
 		}
 		add("")

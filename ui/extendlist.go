@@ -9,6 +9,7 @@ import (
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/ui/components/blocks"
+	uidialog "github.com/gpublock/gpublock/ui/dialog"
 )
 
 // The extend dialog's list of lengths: every length AWS could sell is asked for at once
@@ -153,7 +154,7 @@ func (d extendDialog) listKey(s string) (dialog, tea.Cmd, bool) {
 		if !ok {
 			return d, nil, false
 		}
-		if c := d.env.maxSpend; c != nil && ch.Offering.Fee.Cmp(*c) > 0 {
+		if c := d.env.MaxSpend; c != nil && ch.Offering.Fee.Cmp(*c) > 0 {
 			// As the purchase dialog does: above the cap nothing is sent, not even the dry
 			// run, and no word is asked for.
 			d.spend.Cap()
@@ -174,7 +175,7 @@ func (d extendDialog) listKey(s string) (dialog, tea.Cmd, bool) {
 
 // askAgain asks AWS for every length again; an answer still on its way answers no one.
 func (d extendDialog) askAgain() (dialog, tea.Cmd, bool) {
-	d.id = dialogSeq.Add(1)
+	d.id = uidialog.NextSeq()
 	d.ask, d.asking, d.moved = d.id, true, false
 	d.step, d.choices, d.cmps, d.offErr = extLoading, nil, nil, nil
 	return d, d.fetchChoices(), false
@@ -243,7 +244,7 @@ func (d extendDialog) listLines(w, room int) []string {
 	if ch, ok := d.chosen(); ok && d.spend.OverCap {
 		out = append(out, wrapStyled(th.Error, fmt.Sprintf("REFUSED: the %s extension's fee %s is above the spending cap of %s (--max-spend, or max_spend in the config file). "+
 			"Nothing was sent to AWS; choose another length or raise the cap.", model.FormatDays(ch.Days), exactFee(ch.Offering.Fee, ch.Offering.Currency),
-			d.env.maxSpend.Dollars()), w)...)
+			d.env.MaxSpend.Dollars()), w)...)
 	}
 	return append(out, th.Muted.Render(ansi.Truncate("↑/↓ choose the length · enter shows it and checks permission · r asks again · esc cancels", w, "…")))
 }

@@ -110,18 +110,18 @@ func TestExtendDialogStopsWatching(t *testing.T) {
 	}
 	listed := blk
 	listed.Extensions = []model.Extension{{OfferingID: "cbe-other", Status: model.ExtensionPaymentFailed}, pending}
-	if dd, cmd, _ = dd.Update(blockPolledMsg{dialog: d.id, block: listed, found: true}); cmd == nil || extensionSettled(dd.(extendDialog).status) {
+	if dd, cmd, _ = dd.Update(blockPolledMsg{Dialog: d.id, Block: listed, Found: true}); cmd == nil || extensionSettled(dd.(extendDialog).status) {
 		t.Fatal("still pending (another extension failed), the dialog stops looking")
 	}
 	listed.Extensions[1].Status = model.ExtensionPaymentFailed
-	dd, cmd, _ = dd.Update(blockPolledMsg{dialog: d.id, block: listed, found: true})
+	dd, cmd, _ = dd.Update(blockPolledMsg{Dialog: d.id, Block: listed, Found: true})
 	if cmd == nil || dd.(extendDialog).status != model.ExtensionPaymentFailed {
 		t.Fatalf("failed: status %s, command %v", dd.(extendDialog).status, cmd != nil)
 	}
 	if _, ok := cmd().(blocksRefreshMsg); !ok {
 		t.Errorf("settled, the dialog sent %#v, want the blocks listed again", cmd())
 	}
-	if _, cmd, _ = dd.Update(blockPolledMsg{dialog: d.id, block: listed, found: true}); cmd != nil {
+	if _, cmd, _ = dd.Update(blockPolledMsg{Dialog: d.id, Block: listed, Found: true}); cmd != nil {
 		t.Error("settled, the dialog still looks")
 	}
 }

@@ -24,7 +24,7 @@ type helpDialog struct {
 func (d helpDialog) Update(msg tea.Msg) (dialog, tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case dialogSizeMsg:
-		d.size = rect(msg)
+		d.size = rect{msg.W, msg.H}
 		d.top = min(d.top, d.maxTop())
 	case tea.KeyPressMsg:
 		page := max(1, d.size.h-4)

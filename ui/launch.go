@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -12,7 +11,9 @@ import (
 
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/components/textfield"
+	uidialog "github.com/gpublock/gpublock/ui/dialog"
 	"github.com/gpublock/gpublock/ui/dialog/spend"
+	uiscreen "github.com/gpublock/gpublock/ui/screen"
 )
 
 // The launch form's fields, in tab order; the confirmation last.
@@ -100,8 +101,8 @@ type waitTickMsg struct {
 // It lists the subnets of the block's zone and reads the backend's clock in commands; the
 // root routes their answers to it like any dialog's. Never open it in read-only mode.
 func newLaunchDialog(env actionEnv, b model.Block) (launchDialog, tea.Cmd) {
-	d := launchDialog{env: env, id: dialogSeq.Add(1), block: b, focus: lfConfirm, backendNow: env.Now(), spend: spend.New(launchAction)}
-	ami := env.ami
+	d := launchDialog{env: env, id: uidialog.NextSeq(), block: b, focus: lfConfirm, backendNow: env.Now(), spend: spend.New(launchAction)}
+	ami := env.AMI
 	if ami == "" && env.Simulated {
 		ami = demoAMIFor(b.InstanceType)
 	}
@@ -129,13 +130,6 @@ func newLaunchDialog(env actionEnv, b model.Block) (launchDialog, tea.Cmd) {
 		cmds = append(cmds, d.tick(0))
 	}
 	return d, tea.Batch(cmds...)
-}
-
-func envCtx(env actionEnv) context.Context {
-	if env.Ctx == nil {
-		return context.Background()
-	}
-	return env.Ctx
 }
 
 // free is how many instances the form may ask for: the block's available count once it
@@ -194,7 +188,7 @@ const blockLookEvery = 5 * time.Minute
 
 func (d launchDialog) tick(wait time.Duration) tea.Cmd {
 	id, be, ctx, b := d.id, d.env.Backend, envCtx(d.env), d.block
-	lastLook, poll := d.lastLook, d.env.poll
+	lastLook, poll := d.lastLook, d.env.Poll
 	return func() tea.Msg {
 		if !sleep(ctx, wait) {
 			return nil
@@ -230,7 +224,7 @@ func (d launchDialog) checked() bool {
 func (d launchDialog) Update(msg tea.Msg) (dialog, tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case dialogSizeMsg:
-		d.env.size = rect(msg)
+		d.env.Size = uiscreen.Rect(msg)
 	case subnetsMsg:
 		if msg.dialog != d.id {
 			break
@@ -262,17 +256,17 @@ func (d launchDialog) Update(msg tea.Msg) (dialog, tea.Cmd, bool) {
 		d.result = &msg.res
 		d.instances = msg.res.Instances
 		if !instancesUp(d.instances) {
-			return d, pollBlock(d.env, d.id, d.block, d.env.poll), false
+			return d, pollBlock(d.env, d.id, d.block, d.env.Poll), false
 		}
 	case blockPolledMsg:
-		if msg.dialog != d.id || d.result == nil {
+		if msg.Dialog != d.id || d.result == nil {
 			break
 		}
-		if msg.found {
-			d.instances = ours(msg.block.Instances, d.result.Instances)
+		if msg.Found {
+			d.instances = ours(msg.Block.Instances, d.result.Instances)
 		}
 		if !instancesUp(d.instances) {
-			return d, pollBlock(d.env, d.id, d.block, d.env.poll), false
+			return d, pollBlock(d.env, d.id, d.block, d.env.Poll), false
 		}
 	case tea.KeyPressMsg:
 		return d.key(msg)
@@ -300,7 +294,7 @@ func (d launchDialog) onTick(msg waitTickMsg) (dialog, tea.Cmd, bool) {
 			d.spend.Settle(&ActionError{Summary: fmt.Sprintf("The block is %s now; nothing was launched.", d.block.State)})
 			return d, nil, false
 		}
-		return d, d.tick(d.env.poll), false
+		return d, d.tick(d.env.Poll), false
 	}
 	if !d.waiting {
 		// Started while the form was open and not armed: it becomes a form for an active
@@ -600,11 +594,11 @@ func (d launchDialog) checkLines(w int) []string {
 
 // fits reports whether the whole form shows in the dialog's box.
 func (d launchDialog) fits() bool {
-	if d.env.size.w == 0 {
+	if d.env.Size.W == 0 {
 		return true // never drawn yet (a test driving Update alone)
 	}
-	r := dialogRect(d.env.size.w, d.env.size.h, 0)
-	return len(d.lines(r.w-2))+2 <= d.env.size.h
+	r := dialogRect(d.env.Size.W, d.env.Size.H, 0)
+	return len(d.lines(r.w-2))+2 <= d.env.Size.H
 }
 
 func (d launchDialog) View(width, height int) string {

@@ -71,18 +71,18 @@ func TestPayFailReceiptStopsAndRefreshes(t *testing.T) {
 	env := New(testOptions(nil)).actionEnv()
 	o := fixedOffering()
 	r, _ := newReceipt(env, o, "Linux/UNIX", PurchaseResult{RequestID: "gpb-0123", Block: fixedBlock(model.StatePaymentPending)})
-	d, cmd, closed := r.Update(blockPolledMsg{dialog: r.id, block: fixedBlock(model.StatePaymentFailed), found: true})
+	d, cmd, closed := r.Update(blockPolledMsg{Dialog: r.id, Block: fixedBlock(model.StatePaymentFailed), Found: true})
 	if closed || cmd == nil {
 		t.Fatalf("on payment-failed: closed %v, command %v", closed, cmd != nil)
 	}
-	if msg, ok := cmd().(rootMsg); !ok || !msg.refresh {
+	if msg, ok := cmd().(rootMsg); !ok || !msg.Refresh {
 		t.Errorf("on payment-failed the receipt sent %#v, want a refresh", cmd())
 	}
 	if !d.(receiptDialog).settled {
 		t.Error("the receipt still watches a payment-failed block")
 	}
 	ok, _ := newReceipt(env, o, "Linux/UNIX", PurchaseResult{RequestID: "gpb-0123", Block: fixedBlock(model.StatePaymentPending)})
-	if _, cmd, _ := ok.Update(blockPolledMsg{dialog: ok.id, block: fixedBlock(model.StateScheduled), found: true}); cmd != nil {
+	if _, cmd, _ := ok.Update(blockPolledMsg{Dialog: ok.id, Block: fixedBlock(model.StateScheduled), Found: true}); cmd != nil {
 		t.Errorf("on scheduled the receipt sent %#v", cmd())
 	}
 }

@@ -12,7 +12,9 @@ import (
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/ui/components/textfield"
+	uidialog "github.com/gpublock/gpublock/ui/dialog"
 	"github.com/gpublock/gpublock/ui/dialog/spend"
+	uiscreen "github.com/gpublock/gpublock/ui/screen"
 )
 
 // The fields of the purchase dialog, in tab order. The confirmation comes last and has
@@ -74,10 +76,10 @@ func (m Model) openPurchase() (tea.Model, tea.Cmd) {
 
 // onRootMsg does what a dialog asks of the root.
 func (m Model) onRootMsg(msg rootMsg) (tea.Model, tea.Cmd) {
-	if msg.flash != "" {
-		m.flash = msg.flash
+	if msg.Flash != "" {
+		m.flash = msg.Flash
 	}
-	if msg.refresh && m.search.has && !m.search.running {
+	if msg.Refresh && m.search.has && !m.search.running {
 		nm, cmd := m.startSearch(m.search.query)
 		return nm, cmd
 	}
@@ -98,16 +100,16 @@ func spendingKeys(km KeyMap, readOnly bool) KeyMap {
 // newPurchaseDialog opens the dialog and starts its dry run, unless the fee is above the
 // spending cap: then nothing at all is sent.
 func newPurchaseDialog(env actionEnv, o model.Offering) (purchaseDialog, tea.Cmd) {
-	d := purchaseDialog{env: env, id: dialogSeq.Add(1), o: o, cmp: pricing.Compare(env.prices, o), focus: pfConfirm, spend: spend.New(purchaseAction)}
+	d := purchaseDialog{env: env, id: uidialog.NextSeq(), o: o, cmp: pricing.Compare(env.Prices, o), focus: pfConfirm, spend: spend.New(purchaseAction)}
 	if env.Backend != nil {
 		d.platforms = env.Backend.Platforms()
 	}
 	if len(d.platforms) == 0 {
 		d.platforms = []string{"Linux/UNIX"}
 	}
-	d.fields[pfTags] = textfield.New(tagText(env.tags))
+	d.fields[pfTags] = textfield.New(tagText(env.Tags))
 	d.fields[pfTags].Placeholder = "none · project=…, cost-center=…, Name=…, any k=v"
-	if env.maxSpend != nil && o.Fee.Cmp(*env.maxSpend) > 0 {
+	if env.MaxSpend != nil && o.Fee.Cmp(*env.MaxSpend) > 0 {
 		d.spend.Cap()
 		return d, nil
 	}
@@ -197,13 +199,13 @@ func (d purchaseDialog) why() string {
 func (d purchaseDialog) canType() bool { return d.spend.CanType() }
 
 func cancelled(what string) tea.Cmd {
-	return func() tea.Msg { return rootMsg{flash: what} }
+	return func() tea.Msg { return rootMsg{Flash: what} }
 }
 
 func (d purchaseDialog) Update(msg tea.Msg) (dialog, tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case dialogSizeMsg:
-		d.env.size = rect(msg)
+		d.env.Size = uiscreen.Rect(msg)
 	case dryRunMsg:
 		if msg.dialog == d.id {
 			d.spend.Answer(msg.check, msg.perm, msg.err)
@@ -218,7 +220,7 @@ func (d purchaseDialog) Update(msg tea.Msg) (dialog, tea.Cmd, bool) {
 			return r, cmd, false
 		}
 		if d.spend.Outcome() == spend.Sold {
-			return d, func() tea.Msg { return rootMsg{refresh: true} }, false
+			return d, func() tea.Msg { return rootMsg{Refresh: true} }, false
 		}
 	case tea.KeyPressMsg:
 		return d.key(msg)
@@ -398,7 +400,7 @@ func (d purchaseDialog) statusLines(w int) []string {
 	var out []string
 	switch tone, answer := d.spend.DryRunAnswer(noDryRun); {
 	case d.spend.OverCap:
-		capText := d.env.maxSpend.Dollars()
+		capText := d.env.MaxSpend.Dollars()
 		out = append(out, wrapStyled(th.Error, fmt.Sprintf("REFUSED: the fee %s is above the spending cap of %s (--max-spend, or max_spend in config.json). Nothing was sent to AWS; nothing can be bought here. esc closes.",
 			d.o.Fee.Dollars(), capText), w)...)
 		return out
@@ -450,11 +452,11 @@ func (d purchaseDialog) failureLines(w int) []string {
 
 // fits reports whether the whole confirmation shows in the dialog's box.
 func (d purchaseDialog) fits() bool {
-	if d.env.size.w == 0 {
+	if d.env.Size.W == 0 {
 		return true // never drawn yet (a test driving Update alone); View cuts nothing then
 	}
-	r := dialogRect(d.env.size.w, d.env.size.h, 0)
-	return len(d.lines(r.w-2))+2 <= d.env.size.h
+	r := dialogRect(d.env.Size.W, d.env.Size.H, 0)
+	return len(d.lines(r.w-2))+2 <= d.env.Size.H
 }
 
 func (d purchaseDialog) View(width, height int) string {

@@ -282,7 +282,7 @@ func TestPurchaseNotBeforeTheDryRunAllows(t *testing.T) {
 		t.Fatalf("enter after a refusal: closed=%v buying=%v", closed, d.(purchaseDialog).spend.Busy())
 	}
 	// The word typed too early was cleared by the first refusal.
-	if msg, ok := cmd().(rootMsg); !ok || !strings.Contains(msg.flash, "nothing was bought") {
+	if msg, ok := cmd().(rootMsg); !ok || !strings.Contains(msg.Flash, "nothing was bought") {
 		t.Errorf("the cancel says %+v", msg)
 	}
 }

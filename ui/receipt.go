@@ -1,14 +1,14 @@
 package ui
 
 import (
-	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/gpublock/gpublock/model"
+	uidialog "github.com/gpublock/gpublock/ui/dialog"
+	uiscreen "github.com/gpublock/gpublock/ui/screen"
 )
 
 // receiptDialog is what was bought: the reservation and block ids, the state followed live
@@ -28,20 +28,13 @@ type receiptDialog struct {
 	note     string
 }
 
-type blockPolledMsg struct {
-	dialog int64
-	block  model.Block
-	found  bool
-	err    error
-}
-
 type journalMsg struct {
 	dialog int64
 	path   string
 }
 
 func newReceipt(env actionEnv, o model.Offering, platform string, res PurchaseResult) (receiptDialog, tea.Cmd) {
-	r := receiptDialog{env: env, id: dialogSeq.Add(1), o: o, platform: platform, res: res, block: res.Block}
+	r := receiptDialog{env: env, id: uidialog.NextSeq(), o: o, platform: platform, res: res, block: res.Block}
 	r.settled = blockSettled(r.block.State)
 	id, b := r.id, env.Backend
 	journal := func() tea.Msg {
@@ -52,73 +45,41 @@ func newReceipt(env actionEnv, o model.Offering, platform string, res PurchaseRe
 		return journalMsg{dialog: id, path: p}
 	}
 	// Bought offerings leave the market: the results are searched again behind the receipt.
-	refresh := func() tea.Msg { return rootMsg{refresh: true} }
+	refresh := func() tea.Msg { return rootMsg{Refresh: true} }
 	if r.settled {
 		return r, tea.Batch(journal, refresh)
 	}
 	return r, tea.Batch(journal, refresh, pollBlock(env, r.id, r.block, 0))
 }
 
-// blockSettled: the state a receipt or a launch stops watching for. Payment takes a few
-// minutes; then the block is scheduled, or active when it has started.
-func blockSettled(s model.BlockState) bool { return s != model.StatePaymentPending && s != "" }
-
-// sleep waits d and reports whether it did; false when ctx ended first (the program is
-// quitting), so that a poll is not made for nobody.
-func sleep(ctx context.Context, d time.Duration) bool {
-	if d <= 0 {
-		return true
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
-}
-
-// pollBlock looks at a block after wait, on the backend.
-func pollBlock(env actionEnv, dialog int64, b model.Block, wait time.Duration) tea.Cmd {
-	ctx, be := envCtx(env), env.Backend
-	return func() tea.Msg {
-		if !sleep(ctx, wait) {
-			return nil
-		}
-		blk, ok, err := be.Block(ctx, b.Region, b.ReservationID)
-		return blockPolledMsg{dialog: dialog, block: blk, found: ok, err: err}
-	}
-}
-
 func (r receiptDialog) Update(msg tea.Msg) (dialog, tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case dialogSizeMsg:
-		r.env.size = rect(msg)
+		r.env.Size = uiscreen.Rect(msg)
 	case journalMsg:
 		if msg.dialog == r.id {
 			r.journal = msg.path
 		}
 	case blockPolledMsg:
-		if msg.dialog != r.id {
+		if msg.Dialog != r.id {
 			return r, nil, false
 		}
 		r.polls++
-		r.pollErr = msg.err
+		r.pollErr = msg.Err
 		var cmd tea.Cmd
-		if msg.found {
-			if msg.block.State != r.block.State {
+		if msg.Found {
+			if msg.Block.State != r.block.State {
 				r.note = "" // it may speak of the state before ("launching opens once…")
-				if msg.block.State == model.StatePaymentFailed {
+				if msg.Block.State == model.StatePaymentFailed {
 					// Its capacity is on sale again: the results behind the receipt show it.
-					cmd = func() tea.Msg { return rootMsg{refresh: true} }
+					cmd = func() tea.Msg { return rootMsg{Refresh: true} }
 				}
 			}
-			r.block = msg.block
+			r.block = msg.Block
 			r.settled = blockSettled(r.block.State)
 		}
 		if !r.settled {
-			return r, pollBlock(r.env, r.id, r.block, r.env.poll), false
+			return r, pollBlock(r.env, r.id, r.block, r.env.Poll), false
 		}
 		return r, cmd, false
 	case tea.KeyPressMsg:

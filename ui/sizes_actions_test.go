@@ -49,7 +49,7 @@ func dialogStates(base Model) map[string]Model {
 	states["purchase denied"] = with(denied)
 	capEnv := env
 	low := model.MustMoney("100")
-	capEnv.maxSpend = &low
+	capEnv.MaxSpend = &low
 	over, _ := newPurchaseDialog(capEnv, o)
 	states["purchase over cap"] = with(over)
 	unknown := allowed

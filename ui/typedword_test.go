@@ -13,6 +13,7 @@ import (
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/ui/dialog/spend"
+	uiscreen "github.com/gpublock/gpublock/ui/screen"
 )
 
 func allowedPurchase(d dialog, p purchaseDialog) dialog {
@@ -53,7 +54,7 @@ func TestPurchaseWordTypedWhileTooSmallIsCleared(t *testing.T) {
 	m := update(withResults(New(testOptions(nil)), syntheticOfferings(5)), tea.WindowSizeMsg{Width: 160, Height: 48})
 	env := m.actionEnv()
 	env.Identity = program.Identity{Identity: Identity{Account: "123456789012"}, Known: true}
-	env.size = rect{104, 8}
+	env.Size = uiscreen.Rect{W: 104, H: 8}
 	p, _ := newPurchaseDialog(env, fixedOffering())
 	d := allowedPurchase(p, p)
 	if d.(purchaseDialog).fits() {
@@ -66,7 +67,7 @@ func TestPurchaseWordTypedWhileTooSmallIsCleared(t *testing.T) {
 	if d.(purchaseDialog).spend.Busy() || d.(purchaseDialog).spend.Field.Value() != "" {
 		t.Fatalf("too small: buying %v, field %q", d.(purchaseDialog).spend.Busy(), d.(purchaseDialog).spend.Field.Value())
 	}
-	d, _, _ = d.Update(dialogSizeMsg{160, 45})
+	d, _, _ = d.Update(dialogSizeMsg{W: 160, H: 45})
 	if !d.(purchaseDialog).fits() {
 		t.Fatal("the dialog does not fit 160×45")
 	}
@@ -88,13 +89,13 @@ func extendConfirmDialog(t *testing.T) (Model, extendDialog) {
 
 func TestExtendWordTypedWhileTooSmallIsCleared(t *testing.T) {
 	_, d := extendConfirmDialog(t)
-	d.env.size = rect{104, 8}
+	d.env.Size = uiscreen.Rect{W: 104, H: 8}
 	d.spend.Field.SetValue("extend")
 	got, cmd, _ := d.Update(keyMsg("enter"))
 	if cmd != nil || got.(extendDialog).step == extBuying || got.(extendDialog).spend.Field.Value() != "" {
 		t.Fatalf("too small: step %v, field %q", got.(extendDialog).step, got.(extendDialog).spend.Field.Value())
 	}
-	got, _, _ = got.Update(dialogSizeMsg{160, 45})
+	got, _, _ = got.Update(dialogSizeMsg{W: 160, H: 45})
 	got, cmd, _ = got.Update(keyMsg("enter"))
 	if cmd != nil || got.(extendDialog).step == extBuying {
 		t.Fatal("enter extended on a word typed while the dialog was too small")
@@ -105,7 +106,7 @@ func TestExtendWordTypedWhileTooSmallIsCleared(t *testing.T) {
 func TestExtendDialogRefusesAFeeAboveTheCap(t *testing.T) {
 	m, d := extendConfirmDialog(t)
 	capped := model.MustMoney("1000")
-	d.env.maxSpend = &capped
+	d.env.MaxSpend = &capped
 	d.step = extLoading
 	d.spend.Uncap()
 	off := d.off
@@ -212,7 +213,7 @@ func TestReceiptSaysTheOutcomeWasNotRecorded(t *testing.T) {
 func TestLaunchWordTypedWhileTooSmallIsCleared(t *testing.T) {
 	m := update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48})
 	env := m.actionEnv()
-	env.size = rect{104, 8}
+	env.Size = uiscreen.Rect{W: 104, H: 8}
 	for _, state := range []model.BlockState{model.StateActive, model.StateScheduled} {
 		l, _ := newLaunchDialog(env, fixedBlock(state))
 		l.spend.Answer(l.spend.CheckID(), Permission{Allowed: true, Action: "ec2:RunInstances"}, nil)
@@ -226,7 +227,7 @@ func TestLaunchWordTypedWhileTooSmallIsCleared(t *testing.T) {
 		if cmd != nil || closed || ld.Busy() || ld.waiting || ld.fields[lfConfirm].Value() != "" || !strings.Contains(ld.spend.Note, "cleared") {
 			t.Fatalf("%s, too small: cmd %v, closed %v, busy %v, armed %v, word %q, note %q", state, cmd != nil, closed, ld.Busy(), ld.waiting, ld.fields[lfConfirm].Value(), ld.spend.Note)
 		}
-		got, _, _ = got.Update(dialogSizeMsg{160, 45})
+		got, _, _ = got.Update(dialogSizeMsg{W: 160, H: 45})
 		if !got.(launchDialog).fits() {
 			t.Fatal("the form does not fit 160×45")
 		}

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -38,22 +37,6 @@ type (
 	dialogSizeMsg  = uidialog.SizeMsg
 	blockPolledMsg = uidialog.BlockPolledMsg
 )
-
-// demoAMI is the image the launch form offers against the emulator when none is configured:
-// the emulator's x86_64 Deep Learning image, or its Arm one for blocks of GB200 (Grace)
-// UltraServers, since EC2 refuses an image of another architecture than the instance's.
-const (
-	demoAMI    = "ami-0123456789abcdef0"
-	demoArmAMI = "ami-0a1b2c3d4e5f60718"
-)
-
-// demoAMIFor is the emulator's image for a block of typ.
-func demoAMIFor(typ string) string {
-	if t, ok := model.LookupType(typ); ok && strings.HasPrefix(t.MemberType, "p6e-gb200") {
-		return demoArmAMI
-	}
-	return demoAMI
-}
 
 // irrevocable is said in every purchase dialog, as the purchase command says it.
 const irrevocable = model.Irrevocable

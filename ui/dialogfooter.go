@@ -4,15 +4,14 @@ import (
 	"charm.land/bubbles/v2/key"
 
 	"github.com/gpublock/gpublock/model"
+	uidialog "github.com/gpublock/gpublock/ui/dialog"
 )
 
 // A dialog takes every key while it is open, so the footer names its keys, not those of
 // the screen behind it (where q quits, / filters and enter buys).
 
 // dialogFooter is a dialog that names its own keys for the footer.
-type dialogFooter interface {
-	footer() string
-}
+type dialogFooter = uidialog.Footer
 
 // dialogFooterLine is the footer's key line while d is open; false for the help, which
 // leaves the screen's short help under it, the keys it explains.
@@ -21,14 +20,14 @@ func dialogFooterLine(d dialog) (string, bool) {
 		return "", false
 	}
 	if f, ok := d.(dialogFooter); ok {
-		return f.footer(), true
+		return f.Footer(), true
 	}
 	return "esc closes • ctrl+c quits", true
 }
 
-func (d compareDialog) footer() string { return "esc or c back to the offerings • ctrl+c quits" }
+func (d compareDialog) Footer() string { return "esc or c back to the offerings • ctrl+c quits" }
 
-func (d purchaseDialog) footer() string {
+func (d purchaseDialog) Footer() string {
 	fields := []key.Binding{
 		key.NewBinding(key.WithKeys("tab", "shift+tab"), key.WithHelp("tab", "platform · tags · confirmation")),
 		key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "platform")),
@@ -40,7 +39,7 @@ func (d purchaseDialog) footer() string {
 	return d.spend.Footer(fields...)
 }
 
-func (r receiptDialog) footer() string {
+func (r receiptDialog) Footer() string {
 	if isPlan(r.o) {
 		return "y copy the plan's ARN • esc, enter or q closes • the reservations screen (2) shows how to use it"
 	}
@@ -53,21 +52,7 @@ func (r receiptDialog) footer() string {
 	return "y copy the reservation id • esc, enter or q closes" // it will never run
 }
 
-func (d launchDialog) footer() string {
-	switch {
-	case d.spend.Busy():
-		return "waiting for the launch's answer • ctrl+c twice quits anyway"
-	case d.result != nil:
-		return "y copy the instance ids • esc, enter or q closes"
-	case d.failure() != nil:
-		return "esc, enter or q closes"
-	case d.waiting:
-		return "armed: launches at the start • esc cancels"
-	}
-	return "type launch then enter to launch • tab next field • esc cancels"
-}
-
-func (d extendDialog) footer() string {
+func (d extendDialog) Footer() string {
 	switch {
 	case d.Busy():
 		return "waiting for the extension's answer • ctrl+c twice quits anyway"

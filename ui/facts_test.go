@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/dialog/launch"
 	"github.com/gpublock/gpublock/ui/program"
 )
 
@@ -57,9 +58,9 @@ func TestDialogsShowTheFactsInOrder(t *testing.T) {
 	}
 
 	b := fixedBlock(model.StateActive)
-	ld, _ := newLaunchDialog(env, b)
-	lf := model.LaunchFacts(b, "123456789012", "", ld.free(), env.Location)
-	if miss := rowsInOrder(ld.lines(290), lf.Lines); miss != "" {
-		t.Errorf("the launch dialog lacks %q:\n%s", miss, ansi.Strip(strings.Join(ld.lines(290), "\n")))
+	ld, _ := launch.New(env, b)
+	lf := model.LaunchFacts(b, "123456789012", "", ld.Free(), env.Location)
+	if miss := rowsInOrder(ld.Lines(290), lf.Lines); miss != "" {
+		t.Errorf("the launch dialog lacks %q:\n%s", miss, ansi.Strip(strings.Join(ld.Lines(290), "\n")))
 	}
 }

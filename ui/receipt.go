@@ -8,6 +8,7 @@ import (
 
 	"github.com/gpublock/gpublock/model"
 	uidialog "github.com/gpublock/gpublock/ui/dialog"
+	"github.com/gpublock/gpublock/ui/dialog/launch"
 	uiscreen "github.com/gpublock/gpublock/ui/screen"
 )
 
@@ -106,7 +107,7 @@ func (r receiptDialog) Update(msg tea.Msg) (dialog, tea.Cmd, bool) {
 				r.note = fmt.Sprintf("The block is %s; launching opens once it is scheduled or active.", r.block.State)
 				return r, nil, false
 			}
-			ld, cmd := newLaunchDialog(r.env, r.block)
+			ld, cmd := launch.New(r.env, r.block)
 			return ld, cmd, false
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/dialog/launch"
 	uiscreen "github.com/gpublock/gpublock/ui/screen"
 	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
 )
@@ -138,7 +139,7 @@ func (m Model) openBlockLaunch(b model.Block) (tea.Model, tea.Cmd) {
 		m.flash = fmt.Sprintf("Block %s is %s: instances launch only into an active block (or a scheduled one, at its start).", b.ReservationID, b.State)
 		return m, nil
 	}
-	d, cmd := newLaunchDialog(m.actionEnv(), b)
+	d, cmd := launch.New(m.actionEnv(), b)
 	m.dialog = d
 	return m, cmd
 }

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/dialog/launch"
 )
 
 // fixedOffering is an offering whose every figure is fixed, for goldens and sizes.
@@ -69,24 +70,23 @@ func dialogStates(base Model) map[string]Model {
 	rec.journal = "/home/someone/.local/state/gpublock/journal.jsonl"
 	states["receipt recovered"] = with(rec)
 
-	l, _ := newLaunchDialog(env, fixedBlock(model.StateActive))
-	l.subnetsIn, l.subnets = true, []Subnet{{ID: "subnet-0123456789abcdef0", AvailabilityZone: "us-east-1a", Default: true}}
+	l, _ := launch.New(env, fixedBlock(model.StateActive))
+	l.ShowSubnets([]Subnet{{ID: "subnet-0123456789abcdef0", AvailabilityZone: "us-east-1a", Default: true}})
 	states["launch form"] = with(l)
 	checked := l
-	checked.spend.Answer(checked.spend.CheckID(), Permission{Allowed: true, Action: "ec2:RunInstances"}, nil)
+	checked.Spend().Answer(checked.Spend().CheckID(), Permission{Allowed: true, Action: "ec2:RunInstances"}, nil)
 	states["launch checked"] = with(checked)
 	bad := l
-	bad.spend.Answer(bad.spend.CheckID(), Permission{}, errors.New("Subnet subnet-1 is in us-east-1b, but the block is in us-east-1a."))
+	bad.Spend().Answer(bad.Spend().CheckID(), Permission{}, errors.New("Subnet subnet-1 is in us-east-1b, but the block is in us-east-1a."))
 	states["launch wrong zone"] = with(bad)
-	ls, _ := newLaunchDialog(env, fixedBlock(model.StateScheduled))
-	ls.waiting = true
+	ls, _ := launch.New(env, fixedBlock(model.StateScheduled))
+	ls.Arm()
 	states["launch waiting"] = with(ls)
 	done := checked
-	done.result = &LaunchResult{SubnetID: "subnet-0123456789abcdef0"}
-	done.instances = []model.Instance{{ID: "i-0123456789abcdef0", State: "pending"}, {ID: "i-0123456789abcdef1", State: "running"}}
+	done.ShowLaunched(LaunchResult{SubnetID: "subnet-0123456789abcdef0", Instances: []model.Instance{{ID: "i-0123456789abcdef0", State: "pending"}, {ID: "i-0123456789abcdef1", State: "running"}}})
 	states["launch done"] = with(done)
 	failed := checked
-	failed.spend.Settle(&ActionError{Summary: "RunInstances failed."})
+	failed.Spend().Settle(&ActionError{Summary: "RunInstances failed."})
 	states["launch failed"] = with(failed)
 	return states
 }

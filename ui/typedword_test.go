@@ -12,6 +12,7 @@ import (
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
+	"github.com/gpublock/gpublock/ui/dialog/launch"
 	"github.com/gpublock/gpublock/ui/dialog/spend"
 	uiscreen "github.com/gpublock/gpublock/ui/screen"
 )
@@ -215,23 +216,22 @@ func TestLaunchWordTypedWhileTooSmallIsCleared(t *testing.T) {
 	env := m.actionEnv()
 	env.Size = uiscreen.Rect{W: 104, H: 8}
 	for _, state := range []model.BlockState{model.StateActive, model.StateScheduled} {
-		l, _ := newLaunchDialog(env, fixedBlock(state))
-		l.spend.Answer(l.spend.CheckID(), Permission{Allowed: true, Action: "ec2:RunInstances"}, nil)
-		if l.fits() {
+		l, _ := launch.New(env, fixedBlock(state))
+		l.Spend().Answer(l.Spend().CheckID(), Permission{Allowed: true, Action: "ec2:RunInstances"}, nil)
+		if l.Fits() {
 			t.Fatal("the form fits 104×8; the test wants one that does not")
 		}
-		l.focus = lfConfirm
-		l.fields[lfConfirm].SetValue("launch")
+		l.TypeWord("launch")
 		got, cmd, closed := l.Update(keyMsg("enter"))
-		ld := got.(launchDialog)
-		if cmd != nil || closed || ld.Busy() || ld.waiting || ld.fields[lfConfirm].Value() != "" || !strings.Contains(ld.spend.Note, "cleared") {
-			t.Fatalf("%s, too small: cmd %v, closed %v, busy %v, armed %v, word %q, note %q", state, cmd != nil, closed, ld.Busy(), ld.waiting, ld.fields[lfConfirm].Value(), ld.spend.Note)
+		ld := got.(launch.Model)
+		if cmd != nil || closed || ld.Busy() || ld.Armed() || ld.Word() != "" || !strings.Contains(ld.Spend().Note, "cleared") {
+			t.Fatalf("%s, too small: cmd %v, closed %v, busy %v, armed %v, word %q, note %q", state, cmd != nil, closed, ld.Busy(), ld.Armed(), ld.Word(), ld.Spend().Note)
 		}
 		got, _, _ = got.Update(dialogSizeMsg{W: 160, H: 45})
-		if !got.(launchDialog).fits() {
+		if !got.(launch.Model).Fits() {
 			t.Fatal("the form does not fit 160×45")
 		}
-		if got, cmd, _ = got.Update(keyMsg("enter")); cmd != nil && got.(launchDialog).Busy() || got.(launchDialog).waiting {
+		if got, cmd, _ = got.Update(keyMsg("enter")); cmd != nil && got.(launch.Model).Busy() || got.(launch.Model).Armed() {
 			t.Fatalf("%s: enter went ahead on a word typed while the form was too small", state)
 		}
 	}

@@ -3,7 +3,6 @@ package ui
 import (
 	"charm.land/bubbles/v2/key"
 
-	"github.com/gpublock/gpublock/model"
 	uidialog "github.com/gpublock/gpublock/ui/dialog"
 )
 
@@ -37,19 +36,6 @@ func (d purchaseDialog) Footer() string {
 		fields = []key.Binding{key.NewBinding(key.WithKeys("tab", "shift+tab"), key.WithHelp("tab", "tags · confirmation"))}
 	}
 	return d.spend.Footer(fields...)
-}
-
-func (r receiptDialog) Footer() string {
-	if isPlan(r.o) {
-		return "y copy the plan's ARN • esc, enter or q closes • the reservations screen (2) shows how to use it"
-	}
-	switch r.block.State {
-	case model.StateActive, model.StateScheduled:
-		return "y copy the reservation id • l launch into the block • esc, enter or q closes"
-	case model.StatePaymentPending:
-		return "y copy the reservation id • esc, enter or q closes • l launches once the block is scheduled"
-	}
-	return "y copy the reservation id • esc, enter or q closes" // it will never run
 }
 
 func (d extendDialog) Footer() string {

@@ -13,6 +13,7 @@ import (
 	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/ui/components/textfield"
 	uidialog "github.com/gpublock/gpublock/ui/dialog"
+	"github.com/gpublock/gpublock/ui/dialog/receipt"
 	"github.com/gpublock/gpublock/ui/dialog/spend"
 	uiscreen "github.com/gpublock/gpublock/ui/screen"
 )
@@ -216,7 +217,7 @@ func (d purchaseDialog) Update(msg tea.Msg) (dialog, tea.Cmd, bool) {
 		}
 		d.spend.Settle(msg.err)
 		if msg.err == nil {
-			r, cmd := newReceipt(d.env, d.o, d.platforms[d.platform], msg.res)
+			r, cmd := receipt.New(d.env, d.o, d.platforms[d.platform], msg.res)
 			return r, cmd, false
 		}
 		if d.spend.Outcome() == spend.Sold {

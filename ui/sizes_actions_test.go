@@ -10,6 +10,7 @@ import (
 
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/dialog/launch"
+	"github.com/gpublock/gpublock/ui/dialog/receipt"
 )
 
 // fixedOffering is an offering whose every figure is fixed, for goldens and sizes.
@@ -64,10 +65,10 @@ func dialogStates(base Model) map[string]Model {
 	buying.spend.Confirm("")
 	states["purchase buying"] = with(buying)
 
-	r, _ := newReceipt(env, o, "Linux/UNIX", PurchaseResult{RequestID: "gpb-0123456789abcdef01234567", Block: fixedBlock(model.StatePaymentPending)})
+	r, _ := receipt.New(env, o, "Linux/UNIX", PurchaseResult{RequestID: "gpb-0123456789abcdef01234567", Block: fixedBlock(model.StatePaymentPending)})
 	states["receipt pending"] = with(r)
-	rec, _ := newReceipt(env, o, "Linux/UNIX", PurchaseResult{RequestID: "gpb-0123456789abcdef01234567", Block: fixedBlock(model.StateScheduled), Recovered: true})
-	rec.journal = "/home/someone/.local/state/gpublock/journal.jsonl"
+	rec, _ := receipt.New(env, o, "Linux/UNIX", PurchaseResult{RequestID: "gpb-0123456789abcdef01234567", Block: fixedBlock(model.StateScheduled), Recovered: true})
+	rec.ShowJournal("/home/someone/.local/state/gpublock/journal.jsonl")
 	states["receipt recovered"] = with(rec)
 
 	l, _ := launch.New(env, fixedBlock(model.StateActive))

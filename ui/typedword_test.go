@@ -13,6 +13,7 @@ import (
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/ui/dialog/launch"
+	"github.com/gpublock/gpublock/ui/dialog/receipt"
 	"github.com/gpublock/gpublock/ui/dialog/spend"
 	uiscreen "github.com/gpublock/gpublock/ui/screen"
 )
@@ -200,8 +201,8 @@ func TestReceiptSaysTheOutcomeWasNotRecorded(t *testing.T) {
 	res := PurchaseResult{RequestID: "gpb-1", Block: fixedBlock(model.StatePaymentPending),
 		NotRecorded: "journal /home/x/.local/state/gpublock/journal.jsonl: no space left on device",
 		Settled:     []string{"The purchase interrupted at 2026-12-01 08:00 UTC (request id gpb-0) did not go through."}}
-	r := receiptDialog{env: env, o: fixedOffering(), res: res, block: res.Block}
-	v := strings.Join(strings.Fields(ansi.Strip(strings.Join(r.lines(100), "\n"))), " ")
+	r, _ := receipt.New(env, fixedOffering(), "", res)
+	v := strings.Join(strings.Fields(ansi.Strip(strings.Join(r.Lines(100), "\n"))), " ")
 	for _, want := range []string{"could not record", "journal.jsonl", "no space left on device", "Settled an interrupted run", "gpb-0"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("the receipt lacks %q:\n%s", want, v)

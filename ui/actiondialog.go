@@ -38,9 +38,6 @@ type (
 	blockPolledMsg = uidialog.BlockPolledMsg
 )
 
-// irrevocable is said in every purchase dialog, as the purchase command says it.
-const irrevocable = model.Irrevocable
-
 // The dialogs' frame and lines, for the dialogs still drawn by the root.
 func modeFrame(th theme.Theme, simulated bool, title, content string, r rect) string {
 	return uidialog.ModeFrame(th, simulated, title, content, uiscreen.Rect{W: r.w, H: r.h})
@@ -83,5 +80,8 @@ func pollBlock(env actionEnv, dialog int64, b model.Block, wait time.Duration) t
 }
 
 func blockSettled(s model.BlockState) bool { return uidialog.BlockSettled(s) }
+
+// cancelled closes a dialog saying what was not done.
+func cancelled(what string) tea.Cmd { return uidialog.Cancelled(what) }
 
 func envCtx(env actionEnv) context.Context { return env.CallCtx() }

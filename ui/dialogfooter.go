@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"charm.land/bubbles/v2/key"
-
 	uidialog "github.com/gpublock/gpublock/ui/dialog"
 )
 
@@ -25,18 +23,6 @@ func dialogFooterLine(d dialog) (string, bool) {
 }
 
 func (d compareDialog) Footer() string { return "esc or c back to the offerings • ctrl+c quits" }
-
-func (d purchaseDialog) Footer() string {
-	fields := []key.Binding{
-		key.NewBinding(key.WithKeys("tab", "shift+tab"), key.WithHelp("tab", "platform · tags · confirmation")),
-		key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "platform")),
-	}
-	if isPlan(d.o) {
-		// A plan has no platform: SageMaker runs its instances.
-		fields = []key.Binding{key.NewBinding(key.WithKeys("tab", "shift+tab"), key.WithHelp("tab", "tags · confirmation"))}
-	}
-	return d.spend.Footer(fields...)
-}
 
 func (d extendDialog) Footer() string {
 	switch {

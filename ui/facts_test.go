@@ -9,6 +9,7 @@ import (
 
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/dialog/launch"
+	"github.com/gpublock/gpublock/ui/dialog/purchase"
 	"github.com/gpublock/gpublock/ui/program"
 )
 
@@ -38,12 +39,12 @@ func TestDialogsShowTheFactsInOrder(t *testing.T) {
 	env := base.actionEnv()
 	env.Identity = program.Identity{Identity: Identity{Account: "123456789012"}, Known: true}
 	o := fixedOffering()
-	pd, _ := newPurchaseDialog(env, o)
-	pf := model.PurchaseFacts(o, "123456789012", pd.cmp.BreakEven(), env.Location)
-	if miss := rowsInOrder(pd.lines(290), pf.Lines); miss != "" {
-		t.Errorf("the purchase dialog lacks %q:\n%s", miss, ansi.Strip(strings.Join(pd.lines(290), "\n")))
+	pd, _ := purchase.New(env, o)
+	pf := model.PurchaseFacts(o, "123456789012", pd.Comparison().BreakEven(), env.Location)
+	if miss := rowsInOrder(pd.Lines(290), pf.Lines); miss != "" {
+		t.Errorf("the purchase dialog lacks %q:\n%s", miss, ansi.Strip(strings.Join(pd.Lines(290), "\n")))
 	}
-	if !strings.Contains(ansi.Strip(strings.Join(pd.lines(290), " ")), pf.Final) {
+	if !strings.Contains(ansi.Strip(strings.Join(pd.Lines(290), " ")), pf.Final) {
 		t.Errorf("the purchase dialog does not say %q", pf.Final)
 	}
 

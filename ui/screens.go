@@ -8,6 +8,7 @@ import (
 
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/dialog/launch"
+	"github.com/gpublock/gpublock/ui/dialog/purchase"
 	uiscreen "github.com/gpublock/gpublock/ui/screen"
 	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
 )
@@ -122,7 +123,7 @@ func (m Model) openPurchaseOf(o model.Offering) (tea.Model, tea.Cmd) {
 		m.flash = "Not connected, so nothing can be bought."
 		return m, nil
 	}
-	d, cmd := newPurchaseDialog(m.actionEnv(), o)
+	d, cmd := purchase.New(m.actionEnv(), o)
 	m.dialog = d
 	return m, cmd
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/dialog/launch"
+	"github.com/gpublock/gpublock/ui/dialog/purchase"
 	"github.com/gpublock/gpublock/ui/dialog/receipt"
 )
 
@@ -40,29 +41,29 @@ func dialogStates(base Model) map[string]Model {
 		return m
 	}
 	states := map[string]Model{}
-	p, _ := newPurchaseDialog(env, o)
+	p, _ := purchase.New(env, o)
 	states["purchase checking"] = with(p)
 	allowed := p
-	allowed.spend.Answer(allowed.spend.CheckID(), Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}, nil)
-	allowed.spend.Field.SetValue("bu")
+	allowed.Spend().Answer(allowed.Spend().CheckID(), Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}, nil)
+	allowed.Spend().Field.SetValue("bu")
 	states["purchase allowed"] = with(allowed)
 	denied := p
-	denied.spend.Answer(denied.spend.CheckID(), Permission{Action: "ec2:PurchaseCapacityBlock"}, nil)
+	denied.Spend().Answer(denied.Spend().CheckID(), Permission{Action: "ec2:PurchaseCapacityBlock"}, nil)
 	states["purchase denied"] = with(denied)
 	capEnv := env
 	low := model.MustMoney("100")
 	capEnv.MaxSpend = &low
-	over, _ := newPurchaseDialog(capEnv, o)
+	over, _ := purchase.New(capEnv, o)
 	states["purchase over cap"] = with(over)
 	unknown := allowed
-	unknown.spend.Settle(&ActionError{Outcome: OutcomeUnknown, Summary: "The purchase may or may not have gone through.", Hint: "Do not buy again."})
+	unknown.Spend().Settle(&ActionError{Outcome: OutcomeUnknown, Summary: "The purchase may or may not have gone through.", Hint: "Do not buy again."})
 	states["purchase unknown"] = with(unknown)
 	sold := allowed
-	sold.spend.Settle(&ActionError{Sold: true, Summary: "sold"})
+	sold.Spend().Settle(&ActionError{Sold: true, Summary: "sold"})
 	states["purchase sold"] = with(sold)
 	buying := allowed
-	buying.spend.Field.SetValue("buy")
-	buying.spend.Confirm("")
+	buying.Spend().Field.SetValue("buy")
+	buying.Spend().Confirm("")
 	states["purchase buying"] = with(buying)
 
 	r, _ := receipt.New(env, o, "Linux/UNIX", PurchaseResult{RequestID: "gpb-0123456789abcdef01234567", Block: fixedBlock(model.StatePaymentPending)})
@@ -113,14 +114,14 @@ func TestPurchaseTooSmallCannotConfirm(t *testing.T) {
 	base := update(withResults(New(testOptions(nil)), syntheticOfferings(5)), tea.WindowSizeMsg{Width: 60, Height: 16})
 	env := base.actionEnv()
 	env.Identity = program.Identity{Identity: Identity{Account: "123456789012"}, Known: true}
-	p, _ := newPurchaseDialog(env, fixedOffering())
-	p.spend.Answer(p.spend.CheckID(), Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}, nil)
-	p.spend.Field.SetValue("buy")
+	p, _ := purchase.New(env, fixedOffering())
+	p.Spend().Answer(p.Spend().CheckID(), Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}, nil)
+	p.Spend().Field.SetValue("buy")
 	d, cmd, closed := p.Update(keyMsg("enter"))
-	if closed || cmd != nil || d.(purchaseDialog).spend.Busy() {
-		t.Fatalf("enter on a cut confirmation: closed=%v cmd=%v buying=%v", closed, cmd != nil, d.(purchaseDialog).spend.Busy())
+	if closed || cmd != nil || d.(purchase.Model).Machine().Busy() {
+		t.Fatalf("enter on a cut confirmation: closed=%v cmd=%v buying=%v", closed, cmd != nil, d.(purchase.Model).Machine().Busy())
 	}
-	if got := d.(purchaseDialog).spend.Note; got == "" {
+	if got := d.(purchase.Model).Machine().Note; got == "" {
 		t.Error("no reason given")
 	}
 }
@@ -130,9 +131,9 @@ func TestPurchaseFitsEightyByTwentyFour(t *testing.T) {
 	base := update(withResults(New(testOptions(nil)), syntheticOfferings(5)), tea.WindowSizeMsg{Width: 80, Height: 24})
 	env := base.actionEnv()
 	env.Identity = program.Identity{Identity: Identity{Account: "123456789012"}, Known: true}
-	p, _ := newPurchaseDialog(env, fixedOffering())
-	p.spend.Answer(p.spend.CheckID(), Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}, nil)
-	if why := p.spend.Blocker(p.why()); why != "" {
+	p, _ := purchase.New(env, fixedOffering())
+	p.Spend().Answer(p.Spend().CheckID(), Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}, nil)
+	if why := p.Spend().Blocker(p.Why()); why != "" {
 		t.Fatalf("at 80×24: %s", why)
 	}
 }

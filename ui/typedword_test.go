@@ -13,13 +13,14 @@ import (
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/ui/dialog/launch"
+	"github.com/gpublock/gpublock/ui/dialog/purchase"
 	"github.com/gpublock/gpublock/ui/dialog/receipt"
 	"github.com/gpublock/gpublock/ui/dialog/spend"
 	uiscreen "github.com/gpublock/gpublock/ui/screen"
 )
 
-func allowedPurchase(d dialog, p purchaseDialog) dialog {
-	d, _, _ = d.Update(dryRunMsg{dialog: p.id, check: p.spend.CheckID(), perm: Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}})
+func allowedPurchase(d dialog, p purchase.Model) dialog {
+	d, _, _ = d.Update(p.Answered(Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}, nil))
 	return d
 }
 
@@ -29,24 +30,24 @@ func TestPurchaseWordTypedBeforeTheDryRunIsCleared(t *testing.T) {
 	m := update(withResults(New(testOptions(nil)), syntheticOfferings(5)), tea.WindowSizeMsg{Width: 160, Height: 48})
 	env := m.actionEnv()
 	env.Identity = program.Identity{Identity: Identity{Account: "123456789012"}, Known: true}
-	p, _ := newPurchaseDialog(env, fixedOffering())
+	p, _ := purchase.New(env, fixedOffering())
 	var d dialog = p
 	for _, r := range "buy" {
 		d, _, _ = d.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
 	}
-	if got := d.(purchaseDialog).spend.Field.Value(); got != "buy" {
+	if got := d.(purchase.Model).Machine().Field.Value(); got != "buy" {
 		t.Fatalf("typed %q while checking", got)
 	}
 	d, cmd, closed := d.Update(keyMsg("enter"))
-	if closed || cmd != nil || d.(purchaseDialog).spend.Busy() {
+	if closed || cmd != nil || d.(purchase.Model).Machine().Busy() {
 		t.Fatalf("enter while checking went ahead")
 	}
-	if got := d.(purchaseDialog).spend.Field.Value(); got != "" || !strings.Contains(d.(purchaseDialog).spend.Note, "cleared") {
-		t.Errorf("after the refusal the field holds %q; notice %q", got, d.(purchaseDialog).spend.Note)
+	if got := d.(purchase.Model).Machine().Field.Value(); got != "" || !strings.Contains(d.(purchase.Model).Machine().Note, "cleared") {
+		t.Errorf("after the refusal the field holds %q; notice %q", got, d.(purchase.Model).Machine().Note)
 	}
 	d = allowedPurchase(d, p)
 	d, _, _ = d.Update(keyMsg("enter"))
-	if d.(purchaseDialog).spend.Busy() {
+	if d.(purchase.Model).Machine().Busy() {
 		t.Fatal("enter bought on a word typed before the dry run answered")
 	}
 }
@@ -57,24 +58,23 @@ func TestPurchaseWordTypedWhileTooSmallIsCleared(t *testing.T) {
 	env := m.actionEnv()
 	env.Identity = program.Identity{Identity: Identity{Account: "123456789012"}, Known: true}
 	env.Size = uiscreen.Rect{W: 104, H: 8}
-	p, _ := newPurchaseDialog(env, fixedOffering())
+	p, _ := purchase.New(env, fixedOffering())
 	d := allowedPurchase(p, p)
-	if d.(purchaseDialog).fits() {
+	if d.(purchase.Model).Fits() {
 		t.Fatal("the dialog fits 104×8; the test wants one that does not")
 	}
-	pd := d.(purchaseDialog)
-	pd.focus = pfConfirm
-	pd.spend.Field.SetValue("buy")
+	pd := d.(purchase.Model)
+	pd.TypeWord("buy")
 	d, _, _ = dialog(pd).Update(keyMsg("enter"))
-	if d.(purchaseDialog).spend.Busy() || d.(purchaseDialog).spend.Field.Value() != "" {
-		t.Fatalf("too small: buying %v, field %q", d.(purchaseDialog).spend.Busy(), d.(purchaseDialog).spend.Field.Value())
+	if d.(purchase.Model).Machine().Busy() || d.(purchase.Model).Machine().Field.Value() != "" {
+		t.Fatalf("too small: buying %v, field %q", d.(purchase.Model).Machine().Busy(), d.(purchase.Model).Machine().Field.Value())
 	}
 	d, _, _ = d.Update(dialogSizeMsg{W: 160, H: 45})
-	if !d.(purchaseDialog).fits() {
+	if !d.(purchase.Model).Fits() {
 		t.Fatal("the dialog does not fit 160×45")
 	}
 	d, _, _ = d.Update(keyMsg("enter"))
-	if d.(purchaseDialog).spend.Busy() {
+	if d.(purchase.Model).Machine().Busy() {
 		t.Fatal("enter bought on a word typed while the dialog was too small")
 	}
 }
@@ -172,12 +172,17 @@ func TestPurchaseDialogAfterACrashBuysNothingNew(t *testing.T) {
 	m := update(New(actionTestOptions(b)), tea.WindowSizeMsg{Width: 160, Height: 48})
 	env := m.actionEnv()
 	env.Identity = program.Identity{Identity: Identity{Account: "123456789012"}, Known: true}
-	d, _ := newPurchaseDialog(env, o)
-	_, cmd, _ := d.buy()
-	msg := cmd().(purchasedMsg)
-	got, _, _ := dialog(d).Update(msg)
-	pd, ok := got.(purchaseDialog)
-	if !ok || pd.spend.Failure == nil || !pd.spend.Failure.AlreadyBought {
+	d, _ := purchase.New(env, o)
+	allowed := allowedPurchase(d, d).(purchase.Model)
+	allowed.TypeWord("buy")
+	sending, cmd, _ := allowed.Update(keyMsg("enter"))
+	if cmd == nil || !sending.(purchase.Model).Busy() {
+		t.Fatalf("buy and enter sent nothing: %T", sending)
+	}
+	msg := cmd()
+	got, _, _ := sending.Update(msg)
+	pd, ok := got.(purchase.Model)
+	if !ok || pd.Machine().Failure == nil || !pd.Machine().Failure.AlreadyBought {
 		t.Fatalf("after the crash: %T %+v", got, msg)
 	}
 	v := strings.Join(strings.Fields(ansi.Strip(pd.View(160, 45))), " ")

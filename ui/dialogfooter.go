@@ -23,13 +23,3 @@ func dialogFooterLine(d dialog) (string, bool) {
 }
 
 func (d compareDialog) Footer() string { return "esc or c back to the offerings • ctrl+c quits" }
-
-func (d extendDialog) Footer() string {
-	switch {
-	case d.Busy():
-		return "waiting for the extension's answer • ctrl+c twice quits anyway"
-	case d.step == extDone:
-		return "any key closes • ctrl+c quits"
-	}
-	return "keys as shown in the dialog • esc cancels • ctrl+c quits"
-}

@@ -49,12 +49,12 @@ func TestDialogsShowTheFactsInOrder(t *testing.T) {
 	}
 
 	_, ed := extendConfirmDialog(t)
-	ed.env = env
-	ef := model.ExtensionFacts(ed.b, ed.off, "123456789012", ed.cmp.BreakEven(), env.Location)
-	if miss := rowsInOrder(ed.lines(290), ef.Lines); miss != "" {
-		t.Errorf("the extend dialog lacks %q:\n%s", miss, ansi.Strip(strings.Join(ed.lines(290), "\n")))
+	*ed.Env() = env
+	ef := model.ExtensionFacts(ed.Block(), ed.Offering(), "123456789012", ed.Comparison().BreakEven(), env.Location)
+	if miss := rowsInOrder(ed.Lines(290), ef.Lines); miss != "" {
+		t.Errorf("the extend dialog lacks %q:\n%s", miss, ansi.Strip(strings.Join(ed.Lines(290), "\n")))
 	}
-	if !strings.Contains(ansi.Strip(strings.Join(ed.lines(290), " ")), ef.Final) {
+	if !strings.Contains(ansi.Strip(strings.Join(ed.Lines(290), " ")), ef.Final) {
 		t.Errorf("the extend dialog does not say %q", ef.Final)
 	}
 

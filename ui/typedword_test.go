@@ -12,6 +12,7 @@ import (
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
+	"github.com/gpublock/gpublock/ui/dialog/extend"
 	"github.com/gpublock/gpublock/ui/dialog/launch"
 	"github.com/gpublock/gpublock/ui/dialog/purchase"
 	"github.com/gpublock/gpublock/ui/dialog/receipt"
@@ -79,27 +80,27 @@ func TestPurchaseWordTypedWhileTooSmallIsCleared(t *testing.T) {
 	}
 }
 
-func extendConfirmDialog(t *testing.T) (Model, extendDialog) {
+func extendConfirmDialog(t *testing.T) (Model, extend.Model) {
 	t.Helper()
 	base := update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48})
 	m := blocksStates(base)["extend confirm"]
-	d := m.dialog.(extendDialog)
-	d.spend = spend.New(extendAction)
-	d.spend.Answer(d.spend.CheckID(), Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlockExtension"}, nil)
+	d := m.dialog.(extend.Model)
+	*d.Spend() = spend.New(extend.Action)
+	d.Spend().Answer(d.Spend().CheckID(), Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlockExtension"}, nil)
 	return m, d
 }
 
 func TestExtendWordTypedWhileTooSmallIsCleared(t *testing.T) {
 	_, d := extendConfirmDialog(t)
-	d.env.Size = uiscreen.Rect{W: 104, H: 8}
-	d.spend.Field.SetValue("extend")
+	d.Env().Size = uiscreen.Rect{W: 104, H: 8}
+	d.Spend().Field.SetValue("extend")
 	got, cmd, _ := d.Update(keyMsg("enter"))
-	if cmd != nil || got.(extendDialog).step == extBuying || got.(extendDialog).spend.Field.Value() != "" {
-		t.Fatalf("too small: step %v, field %q", got.(extendDialog).step, got.(extendDialog).spend.Field.Value())
+	if cmd != nil || got.(extend.Model).Step() == extend.Buying || got.(extend.Model).Machine().Field.Value() != "" {
+		t.Fatalf("too small: step %v, field %q", got.(extend.Model).Step(), got.(extend.Model).Machine().Field.Value())
 	}
 	got, _, _ = got.Update(dialogSizeMsg{W: 160, H: 45})
 	got, cmd, _ = got.Update(keyMsg("enter"))
-	if cmd != nil || got.(extendDialog).step == extBuying {
+	if cmd != nil || got.(extend.Model).Step() == extend.Buying {
 		t.Fatal("enter extended on a word typed while the dialog was too small")
 	}
 }
@@ -108,23 +109,23 @@ func TestExtendWordTypedWhileTooSmallIsCleared(t *testing.T) {
 func TestExtendDialogRefusesAFeeAboveTheCap(t *testing.T) {
 	m, d := extendConfirmDialog(t)
 	capped := model.MustMoney("1000")
-	d.env.MaxSpend = &capped
-	d.step = extLoading
-	d.spend.Uncap()
-	off := d.off
+	d.Env().MaxSpend = &capped
+	d.SetStep(extend.Loading)
+	d.Spend().Uncap()
+	off := d.Offering()
 	off.Fee = model.MustMoney("98765.43")
-	got, cmd, _ := d.Update(extChoicesMsg{dialog: d.id, choices: []model.ExtensionChoice{{Days: off.DurationHours / 24, Offering: off}},
-		cmps: []pricing.Comparison{pricing.CompareExtension(d.prices, off.AsOffering(d.b))}})
+	got, cmd, _ := d.Update(d.Listed([]model.ExtensionChoice{{Days: off.DurationHours / 24, Offering: off}},
+		[]pricing.Comparison{pricing.CompareExtension(nil, off.AsOffering(d.Block()))}))
 	if cmd != nil {
 		t.Fatal("a call was started when the lengths arrived")
 	}
 	got, cmd, _ = got.Update(keyMsg("enter"))
-	ed := got.(extendDialog)
+	ed := got.(extend.Model)
 	if cmd != nil {
 		t.Error("a dry run (or another call) was started above the cap")
 	}
-	if !ed.spend.OverCap || ed.step == extChecking || ed.step == extConfirm {
-		t.Fatalf("step %v, overCap %v", ed.step, ed.spend.OverCap)
+	if !ed.Machine().OverCap || ed.Step() == extend.Checking || ed.Step() == extend.Confirm {
+		t.Fatalf("step %v, overCap %v", ed.Step(), ed.Machine().OverCap)
 	}
 	m.dialog = ed
 	v := strings.Join(strings.Fields(ansi.Strip(m.View().Content)), " ")
@@ -140,7 +141,7 @@ func TestExtendDialogRefusesAFeeAboveTheCap(t *testing.T) {
 		got, _, _ = got.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
 	}
 	// enter on the refusal is refused again, never buys
-	if got, _, _ = got.Update(keyMsg("enter")); got.(extendDialog).step == extBuying || got.(extendDialog).step == extChecking {
+	if got, _, _ = got.Update(keyMsg("enter")); got.(extend.Model).Step() == extend.Buying || got.(extend.Model).Step() == extend.Checking {
 		t.Fatal("extended above the cap")
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/gpublock/gpublock/ui/components/offerings"
 	"github.com/gpublock/gpublock/ui/components/searchform"
 	uidialog "github.com/gpublock/gpublock/ui/dialog"
+	helpdialog "github.com/gpublock/gpublock/ui/dialog/help"
 	"github.com/gpublock/gpublock/ui/program"
 	uiscreen "github.com/gpublock/gpublock/ui/screen"
 	advisorui "github.com/gpublock/gpublock/ui/screen/advisor"
@@ -349,7 +350,7 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	// No form field takes a "?", so help opens from them too; a table filter may hold one.
 	if keyIs(k, keys.Help) && !m.table.Filtering() && !(m.screen == screenBlocks && m.blocks.Typing()) {
-		m.dialog = helpDialog{th: m.pc.Theme, groups: m.helpKeys().groups(), size: rect{m.actionEnv().Size.W, m.actionEnv().Size.H}}
+		m.dialog = helpdialog.New(m.pc.Theme, m.helpKeys().groups(), m.actionEnv().Size)
 		return m, nil
 	}
 	// Without a backend the form is of no use, so q quits from it too.

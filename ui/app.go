@@ -92,9 +92,10 @@ const (
 	numPanes
 )
 
-// dialog is a modal view on top of the screen (help today; the purchase confirmation and
-// others later). While one is open it gets every key, and every message the root does not
-// handle itself (the answers of its own commands); it returns closed=true to go away.
+// dialog is a modal view on top of the screen, each in its package under ui/dialog
+// (purchase, receipt, launch, extend, help). While one is open it gets every key, and every
+// message the root does not handle itself (the answers of its own commands); it returns
+// closed=true to go away.
 type dialog = uidialog.Dialog
 
 // Model is the root model.

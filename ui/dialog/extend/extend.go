@@ -64,16 +64,18 @@ type Model struct {
 // Busy reports an extension in flight: the root then lets ctrl+c warn before it quits.
 func (d Model) Busy() bool { return d.step == Buying }
 
+// Step is the part of the dialog that shows.
 type Step int
 
+// The steps, in the order the dialog goes through them.
 const (
 	Choose   Step = iota // choosing among the lengths offered
 	Loading              // asking for every length
 	None                 // no length offered (or the calls failed)
 	Checking             // the offering is shown; the dry run is running
 	Confirm              // the dry run answered; type extend
-	Buying
-	Done // bought, or not: the answer is shown until a key
+	Buying               // the extension is in flight; it cannot be called back
+	Done                 // bought, or not: the answer is shown until a key
 )
 
 type extCheckMsg struct {

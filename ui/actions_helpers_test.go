@@ -15,6 +15,7 @@ import (
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/tuibackend"
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/dialog/launch"
 )
 
 // actionTestOptions are the test options with a short poll, so that receipts and launches
@@ -125,7 +126,7 @@ func newLaunchScreen(t *testing.T, b Backend, blk model.Block, simulated bool) *
 	opts.Simulated = simulated
 	m := New(opts)
 	m.pc.Width, m.pc.Height = 160, 48
-	d, cmd := newLaunchDialog(m.actionEnv(), blk)
+	d, cmd := launch.New(m.actionEnv(), blk)
 	m.dialog = d
 	return newScreenOf(t, dialogHost{m, cmd}, 160, 48)
 }

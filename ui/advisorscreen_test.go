@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/ui/dialog/purchase"
 	uiscreen "github.com/gpublock/gpublock/ui/screen"
 	advisorui "github.com/gpublock/gpublock/ui/screen/advisor"
 )
@@ -153,12 +154,12 @@ func TestAdvisorScreenBuys(t *testing.T) {
 		t.Skipf("the recommended option is %s, not a block", o.Kind)
 	}
 	m = pressAdvisor(t, m, keyMsg("enter"))
-	d, isPurchase := m.dialog.(purchaseDialog)
+	d, isPurchase := m.dialog.(purchase.Model)
 	if !isPurchase {
 		t.Fatalf("dialog %T", m.dialog)
 	}
-	if d.o.ID != o.Offering.Offering.ID {
-		t.Errorf("the dialog is on %s, the option on %s", d.o.ID, o.Offering.Offering.ID)
+	if d.Offering().ID != o.Offering.Offering.ID {
+		t.Errorf("the dialog is on %s, the option on %s", d.Offering().ID, o.Offering.Offering.ID)
 	}
 }
 

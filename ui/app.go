@@ -14,6 +14,8 @@ import (
 
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
+	uidialog "github.com/gpublock/gpublock/ui/dialog"
+	helpdialog "github.com/gpublock/gpublock/ui/dialog/help"
 	"github.com/gpublock/gpublock/ui/program"
 	uiscreen "github.com/gpublock/gpublock/ui/screen"
 	advisorui "github.com/gpublock/gpublock/ui/screen/advisor"
@@ -78,13 +80,11 @@ type Options struct {
 	ExtendDays   int
 }
 
-// dialog is a modal view on top of the screen (help today; the purchase confirmation and
-// others later). While one is open it gets every key, and every message the root does not
-// handle itself (the answers of its own commands); it returns closed=true to go away.
-type dialog interface {
-	Update(msg tea.Msg) (d dialog, cmd tea.Cmd, closed bool)
-	View(width, height int) string
-}
+// dialog is a modal view on top of the screen, each in its package under ui/dialog
+// (purchase, receipt, launch, extend, help). While one is open it gets every key, and every
+// message the root does not handle itself (the answers of its own commands); it returns
+// closed=true to go away.
+type dialog = uidialog.Dialog
 
 // Model is the root model.
 type Model struct {
@@ -201,7 +201,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.search.Resize(m.area())
 		m.help.SetWidth(m.pc.Width)
 		if m.dialog != nil {
-			return m.updateDialog(dialogSizeMsg(m.actionEnv().size))
+			return m.updateDialog(dialogSizeMsg(m.actionEnv().Size))
 		}
 		return m, nil
 	case tea.BackgroundColorMsg:
@@ -210,11 +210,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case blockPolledMsg:
 		// The dialog that asked reads it too; the screen shows the block as it now is.
-		if msg.found {
-			m.blocks = m.blocks.Show(msg.block)
+		if msg.Found {
+			m.blocks = m.blocks.Show(msg.Block)
 		}
 	case rootMsg:
-		if !msg.refresh {
+		if !msg.Refresh {
 			return m.onRootMsg(msg)
 		}
 		// A dialog bought, extended or launched something: the blocks change too.
@@ -316,7 +316,7 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	// No form field takes a "?", so help opens from them too; a table filter may hold one.
 	if keyIs(k, keys.Help) && !m.search.Filtering() && !(m.screen == screenBlocks && m.blocks.Typing()) {
-		m.dialog = helpDialog{th: m.pc.Theme, groups: m.helpKeys().groups(), size: m.actionEnv().size}
+		m.dialog = helpdialog.New(m.pc.Theme, m.helpKeys().groups(), m.actionEnv().Size)
 		return m, nil
 	}
 	// Without a backend the form is of no use, so q quits from it too.

@@ -20,6 +20,7 @@ import (
 	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/ui/components/blocks"
 	"github.com/gpublock/gpublock/ui/components/searchform"
+	"github.com/gpublock/gpublock/ui/dialog/extend"
 	"github.com/gpublock/gpublock/ui/dialog/spend"
 	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
 )
@@ -358,26 +359,28 @@ func blocksStates(base Model) map[string]Model {
 	onBlocks := update(base, altKey('2'))
 	loaded := update(onBlocks, blocksMsg{ID: onBlocks.blocks.ListingID(), List: list})
 	blk := list.Blocks[0]
-	extend := func(step extendStep) Model {
+	extendAt := func(step extend.Step) Model {
 		m := loaded
-		d := newExtendDialog(m.actionEnv(), nil, blk)
+		d := extend.New(m.actionEnv(), nil, blk)
 		off := model.ExtensionOffering{ID: "cbeo-0123456789abcdef0", ReservationID: blk.ReservationID, InstanceType: blk.InstanceType,
 			Count: blk.TotalCount, Start: blk.End, End: blk.End.Add(6 * 24 * time.Hour), DurationHours: 144, Fee: model.MustMoney("98765.43"), Currency: "USD"}
+		var choices []model.ExtensionChoice
+		var cmps []pricing.Comparison
 		for _, days := range model.ExtensionLengths(blk) {
 			o := off
 			o.End, o.DurationHours = blk.End.Add(time.Duration(days)*24*time.Hour), days*24
-			d.choices = append(d.choices, model.ExtensionChoice{Days: days, Offering: o})
-			d.cmps = append(d.cmps, pricing.Compare(nil, o.AsOffering(blk)))
+			choices = append(choices, model.ExtensionChoice{Days: days, Offering: o})
+			cmps = append(cmps, pricing.Compare(nil, o.AsOffering(blk)))
 		}
-		d.step, d.choice = step, 5
-		if step >= extChecking {
-			d.off = off
+		d.Show(step, choices, cmps, 5)
+		if step >= extend.Checking {
+			d.ShowOffering(off)
 		}
-		if step >= extConfirm {
-			d.spend.Answer(d.spend.CheckID(), Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlockExtension"}, nil)
+		if step >= extend.Confirm {
+			d.Spend().Answer(d.Spend().CheckID(), Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlockExtension"}, nil)
 		}
-		if step == extDone {
-			d.res = ExtendResult{RequestID: "gpb-0123", Extension: model.Extension{Status: model.ExtensionPaymentPending}}
+		if step == extend.Done {
+			d.ShowBought(ExtendResult{RequestID: "gpb-0123", Extension: model.Extension{Status: model.ExtensionPaymentPending}})
 		}
 		m.dialog = d
 		return m
@@ -391,12 +394,12 @@ func blocksStates(base Model) map[string]Model {
 		"blocks filter":     update(loaded, keyMsg("/"), keyMsg("a")),
 		"blocks help":       update(loaded, keyMsg("?")),
 		"search w/ warning": update(loaded, altKey('1')),
-		"extend choose":     extend(extChoose),
-		"extend loading":    extend(extLoading),
-		"extend none":       extend(extNone),
-		"extend checking":   extend(extChecking),
-		"extend confirm":    extend(extConfirm),
-		"extend done":       extend(extDone),
+		"extend choose":     extendAt(extend.Choose),
+		"extend loading":    extendAt(extend.Loading),
+		"extend none":       extendAt(extend.None),
+		"extend checking":   extendAt(extend.Checking),
+		"extend confirm":    extendAt(extend.Confirm),
+		"extend done":       extendAt(extend.Done),
 	}
 }
 
@@ -459,15 +462,16 @@ func TestBlocksHeaderCopyAndOpen(t *testing.T) {
 func TestExtendDialogRefusals(t *testing.T) {
 	blk := syntheticBlocks(1)[0]
 	env := New(testOptions(nil)).actionEnv()
-	d := newExtendDialog(env, nil, blk)
+	d := extend.New(env, nil, blk)
 	if _, cmd, closed := d.Update(keyMsg("esc")); !closed || cmd == nil {
 		t.Fatal("esc does not close the dialog with a word")
-	} else if msg, ok := cmd().(rootMsg); !ok || msg.flash != "Nothing was extended." {
+	} else if msg, ok := cmd().(rootMsg); !ok || msg.Flash != "Nothing was extended." {
 		t.Errorf("esc says %+v", msg)
 	}
 
-	d.step, d.off = extConfirm, model.ExtensionOffering{ID: "cbeo-1", End: blk.End.Add(24 * time.Hour)}
-	d.spend.Answer(d.spend.CheckID(), Permission{Allowed: false, Action: "ec2:PurchaseCapacityBlockExtension"}, nil)
+	d.SetStep(extend.Confirm)
+	d.ShowOffering(model.ExtensionOffering{ID: "cbeo-1", End: blk.End.Add(24 * time.Hour)})
+	d.Spend().Answer(d.Spend().CheckID(), Permission{Allowed: false, Action: "ec2:PurchaseCapacityBlockExtension"}, nil)
 	var dd dialog = d
 	for _, k := range []string{"e", "x", "t", "e", "n", "d", "enter"} {
 		var cmd tea.Cmd
@@ -476,15 +480,15 @@ func TestExtendDialogRefusals(t *testing.T) {
 			t.Fatalf("a refused dry run let %q send something", k)
 		}
 	}
-	if got := dd.(extendDialog); got.step != extConfirm || !strings.Contains(got.spend.Note, "Not allowed") {
-		t.Errorf("refused: step %d, %q", got.step, got.spend.Note)
+	if got := dd.(extend.Model); got.Step() != extend.Confirm || !strings.Contains(got.Machine().Note, "Not allowed") {
+		t.Errorf("refused: step %d, %q", got.Step(), got.Machine().Note)
 	}
 	if v := ansi.Strip(dd.View(100, 40)); !strings.Contains(v, "✗ NOT ALLOWED") || strings.Contains(v, "Type extend") {
 		t.Errorf("a refused dry run offers to type extend:\n%s", v)
 	}
 
-	d.spend = spend.New(extendAction)
-	d.spend.Answer(d.spend.CheckID(), Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlockExtension"}, nil)
+	*d.Spend() = spend.New(extend.Action)
+	d.Spend().Answer(d.Spend().CheckID(), Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlockExtension"}, nil)
 	dd = d
 	for _, k := range []string{"e", "x", "t", "e", "n", "t", "enter"} {
 		var cmd tea.Cmd
@@ -493,9 +497,9 @@ func TestExtendDialogRefusals(t *testing.T) {
 			t.Fatalf("%q sent something before extend was typed", k)
 		}
 	}
-	d.step = extBuying
+	d.SetStep(extend.Buying)
 	dd, cmd, closed := d.Update(keyMsg("ctrl+c"))
-	if cmd != nil || closed || !dd.(extendDialog).spend.QuitAsked() {
+	if cmd != nil || closed || !dd.(extend.Model).Machine().QuitAsked() {
 		t.Error("a first ctrl+c while extending did not only warn")
 	}
 	if _, cmd, _ = dd.Update(keyMsg("ctrl+c")); cmd == nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/dialog/receipt"
 )
 
 // While a dialog is open it takes every key, so the footer names its keys and none of the
@@ -132,8 +133,8 @@ func TestReceiptNoteFollowsTheState(t *testing.T) {
 	if v := ansi.Strip(m.View().Content); !strings.Contains(v, "launching opens once") {
 		t.Fatalf("l on a payment-pending block says nothing:\n%s", v)
 	}
-	r := m.dialog.(receiptDialog)
-	m = update(m, blockPolledMsg{dialog: r.id, block: fixedBlock(model.StateScheduled), found: true})
+	r := m.dialog.(receipt.Model)
+	m = update(m, blockPolledMsg{Dialog: r.ID(), Block: fixedBlock(model.StateScheduled), Found: true})
 	if v := ansi.Strip(m.View().Content); strings.Contains(v, "payment-pending; launching opens") || !strings.Contains(v, "scheduled") {
 		t.Errorf("the note outlived the state:\n%s", v)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/dialog/extend"
 	"github.com/gpublock/gpublock/ui/dialog/spend"
 )
 
@@ -95,37 +96,6 @@ func TestExtensionPaymentFailsInDialog(t *testing.T) {
 	}
 }
 
-// The dialog looks again while the payment is pending, and stops, asking for the blocks
-// again, once it has settled; a later look answers no one.
-func TestExtendDialogStopsWatching(t *testing.T) {
-	blk := syntheticBlocks(1)[0]
-	env := New(testOptions(nil)).actionEnv()
-	d := newExtendDialog(env, nil, blk)
-	d.step = extBuying
-	d.off = model.ExtensionOffering{ID: "cbe-0123456789abcdef0", Start: blk.End, End: blk.End.Add(24 * time.Hour)}
-	pending := model.Extension{OfferingID: d.off.ID, Status: model.ExtensionPaymentPending}
-	dd, cmd, _ := d.Update(extendedMsg{dialog: d.id, res: ExtendResult{RequestID: "gpb-1", Extension: pending}})
-	if cmd == nil || dd.(extendDialog).status != model.ExtensionPaymentPending {
-		t.Fatal("a pending extension is not watched")
-	}
-	listed := blk
-	listed.Extensions = []model.Extension{{OfferingID: "cbe-other", Status: model.ExtensionPaymentFailed}, pending}
-	if dd, cmd, _ = dd.Update(blockPolledMsg{dialog: d.id, block: listed, found: true}); cmd == nil || extensionSettled(dd.(extendDialog).status) {
-		t.Fatal("still pending (another extension failed), the dialog stops looking")
-	}
-	listed.Extensions[1].Status = model.ExtensionPaymentFailed
-	dd, cmd, _ = dd.Update(blockPolledMsg{dialog: d.id, block: listed, found: true})
-	if cmd == nil || dd.(extendDialog).status != model.ExtensionPaymentFailed {
-		t.Fatalf("failed: status %s, command %v", dd.(extendDialog).status, cmd != nil)
-	}
-	if _, ok := cmd().(blocksRefreshMsg); !ok {
-		t.Errorf("settled, the dialog sent %#v, want the blocks listed again", cmd())
-	}
-	if _, cmd, _ = dd.Update(blockPolledMsg{dialog: d.id, block: listed, found: true}); cmd != nil {
-		t.Error("settled, the dialog still looks")
-	}
-}
-
 // The dry run's answer is a field of the extend dialog, in the column of the values above
 // it, as in the purchase and launch dialogs; its refusal and failure too.
 func TestExtendDryRunInLine(t *testing.T) {
@@ -141,7 +111,7 @@ func TestExtendDryRunInLine(t *testing.T) {
 		}
 		return -1
 	}
-	d := m.dialog.(extendDialog)
+	d := m.dialog.(extend.Model)
 	for _, c := range []struct {
 		name   string
 		perm   Permission
@@ -153,8 +123,8 @@ func TestExtendDryRunInLine(t *testing.T) {
 		{"failed", Permission{}, errString("the network is down"), "✗ failed: the network is down"},
 	} {
 		dd := d
-		dd.spend = spend.New(extendAction)
-		dd.spend.Answer(dd.spend.CheckID(), c.perm, c.err)
+		*dd.Spend() = spend.New(extend.Action)
+		dd.Spend().Answer(dd.Spend().CheckID(), c.perm, c.err)
 		m.dialog = dd
 		v := ansi.Strip(m.View().Content)
 		if a, dr := col(v, "Account", "unknown"), col(v, "Dry run", c.answer); a < 0 || a != dr {
@@ -174,12 +144,12 @@ func (e errString) Error() string { return string(e) }
 func TestExtendDoneFits(t *testing.T) {
 	base := New(testOptions(nil))
 	done := blocksStates(base)["extend done"]
-	d := done.dialog.(extendDialog)
-	states := map[string]extendDialog{}
+	d := done.dialog.(extend.Model)
+	states := map[string]extend.Model{}
 	for _, st := range []model.ExtensionStatus{model.ExtensionPaymentPending, model.ExtensionPaymentSucceeded, model.ExtensionPaymentFailed} {
 		dd := d
-		dd.status, dd.res.Recovered, dd.pollErr = st, true, errString("the region did not answer in time")
-		dd.after, dd.found = d.b, true
+		dd.ShowBought(ExtendResult{RequestID: "gpb-0123", Extension: model.Extension{Status: model.ExtensionPaymentPending}, Recovered: true})
+		dd.ShowPayment(st, d.Block(), errString("the region did not answer in time"))
 		states["extend "+string(st)] = dd
 	}
 	for name, dd := range states {

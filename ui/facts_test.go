@@ -8,6 +8,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/dialog/launch"
+	"github.com/gpublock/gpublock/ui/dialog/purchase"
 	"github.com/gpublock/gpublock/ui/program"
 )
 
@@ -37,29 +39,29 @@ func TestDialogsShowTheFactsInOrder(t *testing.T) {
 	env := base.actionEnv()
 	env.Identity = program.Identity{Identity: Identity{Account: "123456789012"}, Known: true}
 	o := fixedOffering()
-	pd, _ := newPurchaseDialog(env, o)
-	pf := model.PurchaseFacts(o, "123456789012", pd.cmp.BreakEven(), env.Location)
-	if miss := rowsInOrder(pd.lines(290), pf.Lines); miss != "" {
-		t.Errorf("the purchase dialog lacks %q:\n%s", miss, ansi.Strip(strings.Join(pd.lines(290), "\n")))
+	pd, _ := purchase.New(env, o)
+	pf := model.PurchaseFacts(o, "123456789012", pd.Comparison().BreakEven(), env.Location)
+	if miss := rowsInOrder(pd.Lines(290), pf.Lines); miss != "" {
+		t.Errorf("the purchase dialog lacks %q:\n%s", miss, ansi.Strip(strings.Join(pd.Lines(290), "\n")))
 	}
-	if !strings.Contains(ansi.Strip(strings.Join(pd.lines(290), " ")), pf.Final) {
+	if !strings.Contains(ansi.Strip(strings.Join(pd.Lines(290), " ")), pf.Final) {
 		t.Errorf("the purchase dialog does not say %q", pf.Final)
 	}
 
 	_, ed := extendConfirmDialog(t)
-	ed.env = env
-	ef := model.ExtensionFacts(ed.b, ed.off, "123456789012", ed.cmp.BreakEven(), env.Location)
-	if miss := rowsInOrder(ed.lines(290), ef.Lines); miss != "" {
-		t.Errorf("the extend dialog lacks %q:\n%s", miss, ansi.Strip(strings.Join(ed.lines(290), "\n")))
+	*ed.Env() = env
+	ef := model.ExtensionFacts(ed.Block(), ed.Offering(), "123456789012", ed.Comparison().BreakEven(), env.Location)
+	if miss := rowsInOrder(ed.Lines(290), ef.Lines); miss != "" {
+		t.Errorf("the extend dialog lacks %q:\n%s", miss, ansi.Strip(strings.Join(ed.Lines(290), "\n")))
 	}
-	if !strings.Contains(ansi.Strip(strings.Join(ed.lines(290), " ")), ef.Final) {
+	if !strings.Contains(ansi.Strip(strings.Join(ed.Lines(290), " ")), ef.Final) {
 		t.Errorf("the extend dialog does not say %q", ef.Final)
 	}
 
 	b := fixedBlock(model.StateActive)
-	ld, _ := newLaunchDialog(env, b)
-	lf := model.LaunchFacts(b, "123456789012", "", ld.free(), env.Location)
-	if miss := rowsInOrder(ld.lines(290), lf.Lines); miss != "" {
-		t.Errorf("the launch dialog lacks %q:\n%s", miss, ansi.Strip(strings.Join(ld.lines(290), "\n")))
+	ld, _ := launch.New(env, b)
+	lf := model.LaunchFacts(b, "123456789012", "", ld.Free(), env.Location)
+	if miss := rowsInOrder(ld.Lines(290), lf.Lines); miss != "" {
+		t.Errorf("the launch dialog lacks %q:\n%s", miss, ansi.Strip(strings.Join(ld.Lines(290), "\n")))
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/dialog/launch"
 )
 
 var instanceRE = regexp.MustCompile(`(i-[0-9a-f]+)\s+(\w+)`)
@@ -29,7 +30,7 @@ func TestLaunchIntoActiveBlock(t *testing.T) {
 	}
 	s := newLaunchScreen(t, b, blk, true)
 	text := s.waitText("✓ allowed (ec2:RunInstances)")
-	mustContain(t, text, "SIMULATED", demoAMI, blk.AvailabilityZone+": subnet-", "(default)", "Type launch")
+	mustContain(t, text, "SIMULATED", launch.DemoAMI, blk.AvailabilityZone+": subnet-", "(default)", "Type launch")
 	s.typeText("launch")
 	s.press("enter")
 	text = s.waitText("LAUNCHED 1 instance")

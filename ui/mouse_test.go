@@ -9,6 +9,7 @@ import (
 
 	blockcols "github.com/gpublock/gpublock/ui/components/blocks"
 	"github.com/gpublock/gpublock/ui/components/offerings"
+	"github.com/gpublock/gpublock/ui/dialog/extend"
 	uiscreen "github.com/gpublock/gpublock/ui/screen"
 )
 
@@ -176,9 +177,9 @@ func TestNoMouse(t *testing.T) {
 	}
 
 	m = blocksStates(update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48}))["extend choose"]
-	before, choice := m.blocks.Table().Cursor(), m.dialog.(extendDialog).choice
+	before, choice := m.blocks.Table().Cursor(), m.dialog.(extend.Model).Choice()
 	m = update(m, wheel(5, 6, true), click(20, 10))
-	if m.blocks.Table().Cursor() != before || m.dialog.(extendDialog).choice != choice {
+	if m.blocks.Table().Cursor() != before || m.dialog.(extend.Model).Choice() != choice {
 		t.Error("the mouse moved the table or the dialog's choice under a dialog")
 	}
 }

@@ -198,7 +198,7 @@ func TestBlocksShowWhatADialogRead(t *testing.T) {
 	m = update(m, blocksMsg{ID: m.blocks.ListingID(), List: BlockList{Blocks: []model.Block{pending}, Now: testNow}})
 	scheduled := pending
 	scheduled.State = model.StateScheduled
-	m = update(m, blockPolledMsg{dialog: 1, block: scheduled, found: true})
+	m = update(m, blockPolledMsg{Dialog: 1, Block: scheduled, Found: true})
 	if b, _ := m.blocks.Table().Selected(); b.State != model.StateScheduled {
 		t.Errorf("after the receipt read it scheduled, the screen shows %s", b.State)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/components/blocks"
+	"github.com/gpublock/gpublock/ui/dialog/receipt"
 )
 
 // A purchase whose payment fails: the receipt stops saying BOUGHT, says the block will
@@ -53,12 +54,12 @@ func TestPayFailReceipt(t *testing.T) {
 		t.Errorf("l opened the launch form on a payment-failed block:\n%s", text)
 	}
 	m := s.final()
-	r, ok := m.dialog.(receiptDialog)
+	r, ok := m.dialog.(receipt.Model)
 	if !ok {
 		t.Fatalf("the receipt closed: dialog %T", m.dialog)
 	}
-	if !r.settled || r.block.State != model.StatePaymentFailed {
-		t.Errorf("the receipt still watches (settled %v) or has state %s", r.settled, r.block.State)
+	if !r.Settled() || r.Block().State != model.StatePaymentFailed {
+		t.Errorf("the receipt still watches (settled %v) or has state %s", r.Settled(), r.Block().State)
 	}
 	if got := blockNow(t, c, id[1]).State; got != model.StatePaymentFailed {
 		t.Errorf("the emulator lists %s as %s", id[1], got)
@@ -70,19 +71,19 @@ func TestPayFailReceipt(t *testing.T) {
 func TestPayFailReceiptStopsAndRefreshes(t *testing.T) {
 	env := New(testOptions(nil)).actionEnv()
 	o := fixedOffering()
-	r, _ := newReceipt(env, o, "Linux/UNIX", PurchaseResult{RequestID: "gpb-0123", Block: fixedBlock(model.StatePaymentPending)})
-	d, cmd, closed := r.Update(blockPolledMsg{dialog: r.id, block: fixedBlock(model.StatePaymentFailed), found: true})
+	r, _ := receipt.New(env, o, "Linux/UNIX", PurchaseResult{RequestID: "gpb-0123", Block: fixedBlock(model.StatePaymentPending)})
+	d, cmd, closed := r.Update(blockPolledMsg{Dialog: r.ID(), Block: fixedBlock(model.StatePaymentFailed), Found: true})
 	if closed || cmd == nil {
 		t.Fatalf("on payment-failed: closed %v, command %v", closed, cmd != nil)
 	}
-	if msg, ok := cmd().(rootMsg); !ok || !msg.refresh {
+	if msg, ok := cmd().(rootMsg); !ok || !msg.Refresh {
 		t.Errorf("on payment-failed the receipt sent %#v, want a refresh", cmd())
 	}
-	if !d.(receiptDialog).settled {
+	if !d.(receipt.Model).Settled() {
 		t.Error("the receipt still watches a payment-failed block")
 	}
-	ok, _ := newReceipt(env, o, "Linux/UNIX", PurchaseResult{RequestID: "gpb-0123", Block: fixedBlock(model.StatePaymentPending)})
-	if _, cmd, _ := ok.Update(blockPolledMsg{dialog: ok.id, block: fixedBlock(model.StateScheduled), found: true}); cmd != nil {
+	ok, _ := receipt.New(env, o, "Linux/UNIX", PurchaseResult{RequestID: "gpb-0123", Block: fixedBlock(model.StatePaymentPending)})
+	if _, cmd, _ := ok.Update(blockPolledMsg{Dialog: ok.ID(), Block: fixedBlock(model.StateScheduled), Found: true}); cmd != nil {
 		t.Errorf("on scheduled the receipt sent %#v", cmd())
 	}
 }
@@ -91,8 +92,8 @@ func TestPayFailReceiptStopsAndRefreshes(t *testing.T) {
 func TestPayFailReceiptFits(t *testing.T) {
 	base := withResults(New(testOptions(nil)), syntheticOfferings(50))
 	env := base.actionEnv()
-	r, _ := newReceipt(env, fixedOffering(), "Linux/UNIX", PurchaseResult{RequestID: "gpb-0123456789abcdef01234567", Block: fixedBlock(model.StatePaymentFailed), Recovered: true})
-	r.journal = "/home/someone/.local/state/gpublock/journal.jsonl"
+	r, _ := receipt.New(env, fixedOffering(), "Linux/UNIX", PurchaseResult{RequestID: "gpb-0123456789abcdef01234567", Block: fixedBlock(model.StatePaymentFailed), Recovered: true})
+	r.ShowJournal("/home/someone/.local/state/gpublock/journal.jsonl")
 	m := base
 	m.dialog = r
 	for w := 20; w <= 400; w += 29 {

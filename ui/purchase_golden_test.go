@@ -10,6 +10,8 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/dialog/purchase"
 )
 
 // The purchase dialog, LIVE and SIMULATED, on a fixed offering and clock, after the dry run
@@ -32,8 +34,8 @@ func TestPurchaseDialogGolden(t *testing.T) {
 			m := update(New(opts), tea.WindowSizeMsg{Width: 110, Height: 40})
 			env := m.actionEnv()
 			env.Identity = program.Identity{Identity: Identity{Account: "123456789012"}, Known: true}
-			d, _ := newPurchaseDialog(env, fixedOffering())
-			dd, _, _ := d.Update(dryRunMsg{dialog: d.id, check: d.spend.CheckID(), perm: Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}})
+			d, _ := purchase.New(env, fixedOffering())
+			dd, _, _ := d.Update(d.Answered(Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}, nil))
 			view := ansi.Strip(dd.View(110, 37))
 			for _, s := range mode.must {
 				if !strings.Contains(view, s) {
@@ -43,7 +45,7 @@ func TestPurchaseDialogGolden(t *testing.T) {
 			if strings.Contains(view, mode.mustNot) {
 				t.Errorf("a %s dialog says %q:\n%s", mode.name, mode.mustNot, view)
 			}
-			for _, s := range []string{"$6,211.12 USD", "exactly $6211.123456", "2026-12-03 11:30 UTC · 2026-12-03 03:30 PST", irrevocable[:50]} {
+			for _, s := range []string{"$6,211.12 USD", "exactly $6211.123456", "2026-12-03 11:30 UTC · 2026-12-03 03:30 PST", model.Irrevocable[:50]} {
 				if !strings.Contains(view, s) {
 					t.Errorf("lacks %q:\n%s", s, view)
 				}

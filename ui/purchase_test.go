@@ -12,6 +12,7 @@ import (
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/dialog/purchase"
 )
 
 var reservationRE = regexp.MustCompile(`Reservation\s+(cr-[0-9a-f]+)`)
@@ -26,7 +27,7 @@ func TestPurchaseBuys(t *testing.T) {
 	s := newScreen(t, New(opts), 160, 48)
 	searchAndOpen(t, s)
 	text := s.waitText("✓ allowed (ec2:PurchaseCapacityBlock)")
-	mustContain(t, text, "SIMULATED", "123456789012", "Upfront fee", "Linux/UNIX", irrevocable[:60], "Type buy and press enter", "PST",
+	mustContain(t, text, "SIMULATED", "123456789012", "Upfront fee", "Linux/UNIX", model.Irrevocable[:60], "Type buy and press enter", "PST",
 		"project=llm-pretrain, cost-center=4200")
 	if n := len(reservations(t, c, searchedRegions(t)...)); n != 0 {
 		t.Fatalf("%d reservations before the confirmation", n)
@@ -266,23 +267,23 @@ func TestPurchaseNotBeforeTheDryRunAllows(t *testing.T) {
 	m := update(withResults(New(testOptions(nil)), syntheticOfferings(5)), tea.WindowSizeMsg{Width: 160, Height: 48})
 	env := m.actionEnv()
 	env.Identity = program.Identity{Identity: Identity{Account: "123456789012"}, Known: true}
-	p, _ := newPurchaseDialog(env, fixedOffering())
-	p.spend.Field.SetValue("buy")
+	p, _ := purchase.New(env, fixedOffering())
+	p.Spend().Field.SetValue("buy")
 	d, cmd, closed := p.Update(keyMsg("enter"))
-	if closed || cmd != nil || d.(purchaseDialog).spend.Busy() || !strings.Contains(d.(purchaseDialog).spend.Note, "dry run") {
+	if closed || cmd != nil || d.(purchase.Model).Machine().Busy() || !strings.Contains(d.(purchase.Model).Machine().Note, "dry run") {
 		t.Fatalf("enter while checking: closed=%v cmd=%v dialog=%+v", closed, cmd != nil, d)
 	}
 	// Refused: the confirmation is not offered; enter closes without buying.
-	d, _, _ = d.Update(dryRunMsg{dialog: p.id, check: p.spend.CheckID(), perm: Permission{Action: "ec2:PurchaseCapacityBlock"}})
+	d, _, _ = d.Update(p.Answered(Permission{Action: "ec2:PurchaseCapacityBlock"}, nil))
 	if v := ansi.Strip(d.View(160, 45)); !strings.Contains(v, "NOT ALLOWED: this identity lacks ec2:PurchaseCapacityBlock") || strings.Contains(v, "Type buy") {
 		t.Errorf("refused dry run:\n%s", v)
 	}
 	d, cmd, closed = d.Update(keyMsg("enter"))
-	if !closed || d.(purchaseDialog).spend.Busy() {
-		t.Fatalf("enter after a refusal: closed=%v buying=%v", closed, d.(purchaseDialog).spend.Busy())
+	if !closed || d.(purchase.Model).Machine().Busy() {
+		t.Fatalf("enter after a refusal: closed=%v buying=%v", closed, d.(purchase.Model).Machine().Busy())
 	}
 	// The word typed too early was cleared by the first refusal.
-	if msg, ok := cmd().(rootMsg); !ok || !strings.Contains(msg.flash, "nothing was bought") {
+	if msg, ok := cmd().(rootMsg); !ok || !strings.Contains(msg.Flash, "nothing was bought") {
 		t.Errorf("the cancel says %+v", msg)
 	}
 }

@@ -8,6 +8,8 @@ import (
 
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
+	"github.com/gpublock/gpublock/ui/dialog/launch"
+	"github.com/gpublock/gpublock/ui/dialog/purchase"
 	uiscreen "github.com/gpublock/gpublock/ui/screen"
 	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
 	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
@@ -149,7 +151,7 @@ func (m Model) openPurchaseOf(o model.Offering) (tea.Model, tea.Cmd) {
 		m.flash = "Not connected, so nothing can be bought."
 		return m, nil
 	}
-	d, cmd := newPurchaseDialog(m.actionEnv(), o)
+	d, cmd := purchase.New(m.actionEnv(), o)
 	m.dialog = d
 	return m, cmd
 }
@@ -173,7 +175,7 @@ func (m Model) openBlockLaunch(b model.Block) (tea.Model, tea.Cmd) {
 		m.flash = fmt.Sprintf("Block %s is %s: instances launch only into an active block (or a scheduled one, at its start).", b.ReservationID, b.State)
 		return m, nil
 	}
-	d, cmd := newLaunchDialog(m.actionEnv(), b)
+	d, cmd := launch.New(m.actionEnv(), b)
 	m.dialog = d
 	return m, cmd
 }

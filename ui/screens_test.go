@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/dialog/extend"
 )
 
 // The blocks screen asks for its dialogs with a message; the root opens the first one asked
@@ -24,11 +25,11 @@ func TestBlocksDialogAskedTwiceOpensTheFirst(t *testing.T) {
 		t.Fatalf("e and l: dialog %T before their messages, commands %v %v", m.dialog, askExtend, askLaunch)
 	}
 	m = update(m, askExtend())
-	if _, ok := m.dialog.(extendDialog); !ok {
+	if _, ok := m.dialog.(extend.Model); !ok {
 		t.Fatalf("e opened %T, want the extend dialog", m.dialog)
 	}
 	m = update(m, askLaunch())
-	if _, ok := m.dialog.(extendDialog); !ok {
+	if _, ok := m.dialog.(extend.Model); !ok {
 		t.Errorf("l typed before the extend dialog opened replaced it with %T", m.dialog)
 	}
 }

@@ -9,6 +9,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/dialog/launch"
+	"github.com/gpublock/gpublock/ui/dialog/purchase"
+	"github.com/gpublock/gpublock/ui/dialog/receipt"
 )
 
 // fixedOffering is an offering whose every figure is fixed, for goldens and sizes.
@@ -38,55 +41,54 @@ func dialogStates(base Model) map[string]Model {
 		return m
 	}
 	states := map[string]Model{}
-	p, _ := newPurchaseDialog(env, o)
+	p, _ := purchase.New(env, o)
 	states["purchase checking"] = with(p)
 	allowed := p
-	allowed.spend.Answer(allowed.spend.CheckID(), Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}, nil)
-	allowed.spend.Field.SetValue("bu")
+	allowed.Spend().Answer(allowed.Spend().CheckID(), Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}, nil)
+	allowed.Spend().Field.SetValue("bu")
 	states["purchase allowed"] = with(allowed)
 	denied := p
-	denied.spend.Answer(denied.spend.CheckID(), Permission{Action: "ec2:PurchaseCapacityBlock"}, nil)
+	denied.Spend().Answer(denied.Spend().CheckID(), Permission{Action: "ec2:PurchaseCapacityBlock"}, nil)
 	states["purchase denied"] = with(denied)
 	capEnv := env
 	low := model.MustMoney("100")
-	capEnv.maxSpend = &low
-	over, _ := newPurchaseDialog(capEnv, o)
+	capEnv.MaxSpend = &low
+	over, _ := purchase.New(capEnv, o)
 	states["purchase over cap"] = with(over)
 	unknown := allowed
-	unknown.spend.Settle(&ActionError{Outcome: OutcomeUnknown, Summary: "The purchase may or may not have gone through.", Hint: "Do not buy again."})
+	unknown.Spend().Settle(&ActionError{Outcome: OutcomeUnknown, Summary: "The purchase may or may not have gone through.", Hint: "Do not buy again."})
 	states["purchase unknown"] = with(unknown)
 	sold := allowed
-	sold.spend.Settle(&ActionError{Sold: true, Summary: "sold"})
+	sold.Spend().Settle(&ActionError{Sold: true, Summary: "sold"})
 	states["purchase sold"] = with(sold)
 	buying := allowed
-	buying.spend.Field.SetValue("buy")
-	buying.spend.Confirm("")
+	buying.Spend().Field.SetValue("buy")
+	buying.Spend().Confirm("")
 	states["purchase buying"] = with(buying)
 
-	r, _ := newReceipt(env, o, "Linux/UNIX", PurchaseResult{RequestID: "gpb-0123456789abcdef01234567", Block: fixedBlock(model.StatePaymentPending)})
+	r, _ := receipt.New(env, o, "Linux/UNIX", PurchaseResult{RequestID: "gpb-0123456789abcdef01234567", Block: fixedBlock(model.StatePaymentPending)})
 	states["receipt pending"] = with(r)
-	rec, _ := newReceipt(env, o, "Linux/UNIX", PurchaseResult{RequestID: "gpb-0123456789abcdef01234567", Block: fixedBlock(model.StateScheduled), Recovered: true})
-	rec.journal = "/home/someone/.local/state/gpublock/journal.jsonl"
+	rec, _ := receipt.New(env, o, "Linux/UNIX", PurchaseResult{RequestID: "gpb-0123456789abcdef01234567", Block: fixedBlock(model.StateScheduled), Recovered: true})
+	rec.ShowJournal("/home/someone/.local/state/gpublock/journal.jsonl")
 	states["receipt recovered"] = with(rec)
 
-	l, _ := newLaunchDialog(env, fixedBlock(model.StateActive))
-	l.subnetsIn, l.subnets = true, []Subnet{{ID: "subnet-0123456789abcdef0", AvailabilityZone: "us-east-1a", Default: true}}
+	l, _ := launch.New(env, fixedBlock(model.StateActive))
+	l.ShowSubnets([]Subnet{{ID: "subnet-0123456789abcdef0", AvailabilityZone: "us-east-1a", Default: true}})
 	states["launch form"] = with(l)
 	checked := l
-	checked.spend.Answer(checked.spend.CheckID(), Permission{Allowed: true, Action: "ec2:RunInstances"}, nil)
+	checked.Spend().Answer(checked.Spend().CheckID(), Permission{Allowed: true, Action: "ec2:RunInstances"}, nil)
 	states["launch checked"] = with(checked)
 	bad := l
-	bad.spend.Answer(bad.spend.CheckID(), Permission{}, errors.New("Subnet subnet-1 is in us-east-1b, but the block is in us-east-1a."))
+	bad.Spend().Answer(bad.Spend().CheckID(), Permission{}, errors.New("Subnet subnet-1 is in us-east-1b, but the block is in us-east-1a."))
 	states["launch wrong zone"] = with(bad)
-	ls, _ := newLaunchDialog(env, fixedBlock(model.StateScheduled))
-	ls.waiting = true
+	ls, _ := launch.New(env, fixedBlock(model.StateScheduled))
+	ls.Arm()
 	states["launch waiting"] = with(ls)
 	done := checked
-	done.result = &LaunchResult{SubnetID: "subnet-0123456789abcdef0"}
-	done.instances = []model.Instance{{ID: "i-0123456789abcdef0", State: "pending"}, {ID: "i-0123456789abcdef1", State: "running"}}
+	done.ShowLaunched(LaunchResult{SubnetID: "subnet-0123456789abcdef0", Instances: []model.Instance{{ID: "i-0123456789abcdef0", State: "pending"}, {ID: "i-0123456789abcdef1", State: "running"}}})
 	states["launch done"] = with(done)
 	failed := checked
-	failed.spend.Settle(&ActionError{Summary: "RunInstances failed."})
+	failed.Spend().Settle(&ActionError{Summary: "RunInstances failed."})
 	states["launch failed"] = with(failed)
 	return states
 }
@@ -112,14 +114,14 @@ func TestPurchaseTooSmallCannotConfirm(t *testing.T) {
 	base := update(withResults(New(testOptions(nil)), syntheticOfferings(5)), tea.WindowSizeMsg{Width: 60, Height: 16})
 	env := base.actionEnv()
 	env.Identity = program.Identity{Identity: Identity{Account: "123456789012"}, Known: true}
-	p, _ := newPurchaseDialog(env, fixedOffering())
-	p.spend.Answer(p.spend.CheckID(), Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}, nil)
-	p.spend.Field.SetValue("buy")
+	p, _ := purchase.New(env, fixedOffering())
+	p.Spend().Answer(p.Spend().CheckID(), Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}, nil)
+	p.Spend().Field.SetValue("buy")
 	d, cmd, closed := p.Update(keyMsg("enter"))
-	if closed || cmd != nil || d.(purchaseDialog).spend.Busy() {
-		t.Fatalf("enter on a cut confirmation: closed=%v cmd=%v buying=%v", closed, cmd != nil, d.(purchaseDialog).spend.Busy())
+	if closed || cmd != nil || d.(purchase.Model).Machine().Busy() {
+		t.Fatalf("enter on a cut confirmation: closed=%v cmd=%v buying=%v", closed, cmd != nil, d.(purchase.Model).Machine().Busy())
 	}
-	if got := d.(purchaseDialog).spend.Note; got == "" {
+	if got := d.(purchase.Model).Machine().Note; got == "" {
 		t.Error("no reason given")
 	}
 }
@@ -129,9 +131,9 @@ func TestPurchaseFitsEightyByTwentyFour(t *testing.T) {
 	base := update(withResults(New(testOptions(nil)), syntheticOfferings(5)), tea.WindowSizeMsg{Width: 80, Height: 24})
 	env := base.actionEnv()
 	env.Identity = program.Identity{Identity: Identity{Account: "123456789012"}, Known: true}
-	p, _ := newPurchaseDialog(env, fixedOffering())
-	p.spend.Answer(p.spend.CheckID(), Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}, nil)
-	if why := p.spend.Blocker(p.why()); why != "" {
+	p, _ := purchase.New(env, fixedOffering())
+	p.Spend().Answer(p.Spend().CheckID(), Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}, nil)
+	if why := p.Spend().Blocker(p.Why()); why != "" {
 		t.Fatalf("at 80×24: %s", why)
 	}
 }

@@ -12,11 +12,16 @@ import (
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
+	"github.com/gpublock/gpublock/ui/dialog/extend"
+	"github.com/gpublock/gpublock/ui/dialog/launch"
+	"github.com/gpublock/gpublock/ui/dialog/purchase"
+	"github.com/gpublock/gpublock/ui/dialog/receipt"
 	"github.com/gpublock/gpublock/ui/dialog/spend"
+	uiscreen "github.com/gpublock/gpublock/ui/screen"
 )
 
-func allowedPurchase(d dialog, p purchaseDialog) dialog {
-	d, _, _ = d.Update(dryRunMsg{dialog: p.id, check: p.spend.CheckID(), perm: Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}})
+func allowedPurchase(d dialog, p purchase.Model) dialog {
+	d, _, _ = d.Update(p.Answered(Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}, nil))
 	return d
 }
 
@@ -26,24 +31,24 @@ func TestPurchaseWordTypedBeforeTheDryRunIsCleared(t *testing.T) {
 	m := update(withResults(New(testOptions(nil)), syntheticOfferings(5)), tea.WindowSizeMsg{Width: 160, Height: 48})
 	env := m.actionEnv()
 	env.Identity = program.Identity{Identity: Identity{Account: "123456789012"}, Known: true}
-	p, _ := newPurchaseDialog(env, fixedOffering())
+	p, _ := purchase.New(env, fixedOffering())
 	var d dialog = p
 	for _, r := range "buy" {
 		d, _, _ = d.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
 	}
-	if got := d.(purchaseDialog).spend.Field.Value(); got != "buy" {
+	if got := d.(purchase.Model).Machine().Field.Value(); got != "buy" {
 		t.Fatalf("typed %q while checking", got)
 	}
 	d, cmd, closed := d.Update(keyMsg("enter"))
-	if closed || cmd != nil || d.(purchaseDialog).spend.Busy() {
+	if closed || cmd != nil || d.(purchase.Model).Machine().Busy() {
 		t.Fatalf("enter while checking went ahead")
 	}
-	if got := d.(purchaseDialog).spend.Field.Value(); got != "" || !strings.Contains(d.(purchaseDialog).spend.Note, "cleared") {
-		t.Errorf("after the refusal the field holds %q; notice %q", got, d.(purchaseDialog).spend.Note)
+	if got := d.(purchase.Model).Machine().Field.Value(); got != "" || !strings.Contains(d.(purchase.Model).Machine().Note, "cleared") {
+		t.Errorf("after the refusal the field holds %q; notice %q", got, d.(purchase.Model).Machine().Note)
 	}
 	d = allowedPurchase(d, p)
 	d, _, _ = d.Update(keyMsg("enter"))
-	if d.(purchaseDialog).spend.Busy() {
+	if d.(purchase.Model).Machine().Busy() {
 		t.Fatal("enter bought on a word typed before the dry run answered")
 	}
 }
@@ -53,50 +58,49 @@ func TestPurchaseWordTypedWhileTooSmallIsCleared(t *testing.T) {
 	m := update(withResults(New(testOptions(nil)), syntheticOfferings(5)), tea.WindowSizeMsg{Width: 160, Height: 48})
 	env := m.actionEnv()
 	env.Identity = program.Identity{Identity: Identity{Account: "123456789012"}, Known: true}
-	env.size = rect{104, 8}
-	p, _ := newPurchaseDialog(env, fixedOffering())
+	env.Size = uiscreen.Rect{W: 104, H: 8}
+	p, _ := purchase.New(env, fixedOffering())
 	d := allowedPurchase(p, p)
-	if d.(purchaseDialog).fits() {
+	if d.(purchase.Model).Fits() {
 		t.Fatal("the dialog fits 104×8; the test wants one that does not")
 	}
-	pd := d.(purchaseDialog)
-	pd.focus = pfConfirm
-	pd.spend.Field.SetValue("buy")
+	pd := d.(purchase.Model)
+	pd.TypeWord("buy")
 	d, _, _ = dialog(pd).Update(keyMsg("enter"))
-	if d.(purchaseDialog).spend.Busy() || d.(purchaseDialog).spend.Field.Value() != "" {
-		t.Fatalf("too small: buying %v, field %q", d.(purchaseDialog).spend.Busy(), d.(purchaseDialog).spend.Field.Value())
+	if d.(purchase.Model).Machine().Busy() || d.(purchase.Model).Machine().Field.Value() != "" {
+		t.Fatalf("too small: buying %v, field %q", d.(purchase.Model).Machine().Busy(), d.(purchase.Model).Machine().Field.Value())
 	}
-	d, _, _ = d.Update(dialogSizeMsg{160, 45})
-	if !d.(purchaseDialog).fits() {
+	d, _, _ = d.Update(dialogSizeMsg{W: 160, H: 45})
+	if !d.(purchase.Model).Fits() {
 		t.Fatal("the dialog does not fit 160×45")
 	}
 	d, _, _ = d.Update(keyMsg("enter"))
-	if d.(purchaseDialog).spend.Busy() {
+	if d.(purchase.Model).Machine().Busy() {
 		t.Fatal("enter bought on a word typed while the dialog was too small")
 	}
 }
 
-func extendConfirmDialog(t *testing.T) (Model, extendDialog) {
+func extendConfirmDialog(t *testing.T) (Model, extend.Model) {
 	t.Helper()
 	base := update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48})
 	m := blocksStates(base)["extend confirm"]
-	d := m.dialog.(extendDialog)
-	d.spend = spend.New(extendAction)
-	d.spend.Answer(d.spend.CheckID(), Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlockExtension"}, nil)
+	d := m.dialog.(extend.Model)
+	*d.Spend() = spend.New(extend.Action)
+	d.Spend().Answer(d.Spend().CheckID(), Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlockExtension"}, nil)
 	return m, d
 }
 
 func TestExtendWordTypedWhileTooSmallIsCleared(t *testing.T) {
 	_, d := extendConfirmDialog(t)
-	d.env.size = rect{104, 8}
-	d.spend.Field.SetValue("extend")
+	d.Env().Size = uiscreen.Rect{W: 104, H: 8}
+	d.Spend().Field.SetValue("extend")
 	got, cmd, _ := d.Update(keyMsg("enter"))
-	if cmd != nil || got.(extendDialog).step == extBuying || got.(extendDialog).spend.Field.Value() != "" {
-		t.Fatalf("too small: step %v, field %q", got.(extendDialog).step, got.(extendDialog).spend.Field.Value())
+	if cmd != nil || got.(extend.Model).Step() == extend.Buying || got.(extend.Model).Machine().Field.Value() != "" {
+		t.Fatalf("too small: step %v, field %q", got.(extend.Model).Step(), got.(extend.Model).Machine().Field.Value())
 	}
-	got, _, _ = got.Update(dialogSizeMsg{160, 45})
+	got, _, _ = got.Update(dialogSizeMsg{W: 160, H: 45})
 	got, cmd, _ = got.Update(keyMsg("enter"))
-	if cmd != nil || got.(extendDialog).step == extBuying {
+	if cmd != nil || got.(extend.Model).Step() == extend.Buying {
 		t.Fatal("enter extended on a word typed while the dialog was too small")
 	}
 }
@@ -105,23 +109,23 @@ func TestExtendWordTypedWhileTooSmallIsCleared(t *testing.T) {
 func TestExtendDialogRefusesAFeeAboveTheCap(t *testing.T) {
 	m, d := extendConfirmDialog(t)
 	capped := model.MustMoney("1000")
-	d.env.maxSpend = &capped
-	d.step = extLoading
-	d.spend.Uncap()
-	off := d.off
+	d.Env().MaxSpend = &capped
+	d.SetStep(extend.Loading)
+	d.Spend().Uncap()
+	off := d.Offering()
 	off.Fee = model.MustMoney("98765.43")
-	got, cmd, _ := d.Update(extChoicesMsg{dialog: d.id, choices: []model.ExtensionChoice{{Days: off.DurationHours / 24, Offering: off}},
-		cmps: []pricing.Comparison{pricing.CompareExtension(d.prices, off.AsOffering(d.b))}})
+	got, cmd, _ := d.Update(d.Listed([]model.ExtensionChoice{{Days: off.DurationHours / 24, Offering: off}},
+		[]pricing.Comparison{pricing.CompareExtension(nil, off.AsOffering(d.Block()))}))
 	if cmd != nil {
 		t.Fatal("a call was started when the lengths arrived")
 	}
 	got, cmd, _ = got.Update(keyMsg("enter"))
-	ed := got.(extendDialog)
+	ed := got.(extend.Model)
 	if cmd != nil {
 		t.Error("a dry run (or another call) was started above the cap")
 	}
-	if !ed.spend.OverCap || ed.step == extChecking || ed.step == extConfirm {
-		t.Fatalf("step %v, overCap %v", ed.step, ed.spend.OverCap)
+	if !ed.Machine().OverCap || ed.Step() == extend.Checking || ed.Step() == extend.Confirm {
+		t.Fatalf("step %v, overCap %v", ed.Step(), ed.Machine().OverCap)
 	}
 	m.dialog = ed
 	v := strings.Join(strings.Fields(ansi.Strip(m.View().Content)), " ")
@@ -137,7 +141,7 @@ func TestExtendDialogRefusesAFeeAboveTheCap(t *testing.T) {
 		got, _, _ = got.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
 	}
 	// enter on the refusal is refused again, never buys
-	if got, _, _ = got.Update(keyMsg("enter")); got.(extendDialog).step == extBuying || got.(extendDialog).step == extChecking {
+	if got, _, _ = got.Update(keyMsg("enter")); got.(extend.Model).Step() == extend.Buying || got.(extend.Model).Step() == extend.Checking {
 		t.Fatal("extended above the cap")
 	}
 }
@@ -169,12 +173,17 @@ func TestPurchaseDialogAfterACrashBuysNothingNew(t *testing.T) {
 	m := update(New(actionTestOptions(b)), tea.WindowSizeMsg{Width: 160, Height: 48})
 	env := m.actionEnv()
 	env.Identity = program.Identity{Identity: Identity{Account: "123456789012"}, Known: true}
-	d, _ := newPurchaseDialog(env, o)
-	_, cmd, _ := d.buy()
-	msg := cmd().(purchasedMsg)
-	got, _, _ := dialog(d).Update(msg)
-	pd, ok := got.(purchaseDialog)
-	if !ok || pd.spend.Failure == nil || !pd.spend.Failure.AlreadyBought {
+	d, _ := purchase.New(env, o)
+	allowed := allowedPurchase(d, d).(purchase.Model)
+	allowed.TypeWord("buy")
+	sending, cmd, _ := allowed.Update(keyMsg("enter"))
+	if cmd == nil || !sending.(purchase.Model).Busy() {
+		t.Fatalf("buy and enter sent nothing: %T", sending)
+	}
+	msg := cmd()
+	got, _, _ := sending.Update(msg)
+	pd, ok := got.(purchase.Model)
+	if !ok || pd.Machine().Failure == nil || !pd.Machine().Failure.AlreadyBought {
 		t.Fatalf("after the crash: %T %+v", got, msg)
 	}
 	v := strings.Join(strings.Fields(ansi.Strip(pd.View(160, 45))), " ")
@@ -198,8 +207,8 @@ func TestReceiptSaysTheOutcomeWasNotRecorded(t *testing.T) {
 	res := PurchaseResult{RequestID: "gpb-1", Block: fixedBlock(model.StatePaymentPending),
 		NotRecorded: "journal /home/x/.local/state/gpublock/journal.jsonl: no space left on device",
 		Settled:     []string{"The purchase interrupted at 2026-12-01 08:00 UTC (request id gpb-0) did not go through."}}
-	r := receiptDialog{env: env, o: fixedOffering(), res: res, block: res.Block}
-	v := strings.Join(strings.Fields(ansi.Strip(strings.Join(r.lines(100), "\n"))), " ")
+	r, _ := receipt.New(env, fixedOffering(), "", res)
+	v := strings.Join(strings.Fields(ansi.Strip(strings.Join(r.Lines(100), "\n"))), " ")
 	for _, want := range []string{"could not record", "journal.jsonl", "no space left on device", "Settled an interrupted run", "gpb-0"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("the receipt lacks %q:\n%s", want, v)
@@ -212,25 +221,24 @@ func TestReceiptSaysTheOutcomeWasNotRecorded(t *testing.T) {
 func TestLaunchWordTypedWhileTooSmallIsCleared(t *testing.T) {
 	m := update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48})
 	env := m.actionEnv()
-	env.size = rect{104, 8}
+	env.Size = uiscreen.Rect{W: 104, H: 8}
 	for _, state := range []model.BlockState{model.StateActive, model.StateScheduled} {
-		l, _ := newLaunchDialog(env, fixedBlock(state))
-		l.spend.Answer(l.spend.CheckID(), Permission{Allowed: true, Action: "ec2:RunInstances"}, nil)
-		if l.fits() {
+		l, _ := launch.New(env, fixedBlock(state))
+		l.Spend().Answer(l.Spend().CheckID(), Permission{Allowed: true, Action: "ec2:RunInstances"}, nil)
+		if l.Fits() {
 			t.Fatal("the form fits 104×8; the test wants one that does not")
 		}
-		l.focus = lfConfirm
-		l.fields[lfConfirm].SetValue("launch")
+		l.TypeWord("launch")
 		got, cmd, closed := l.Update(keyMsg("enter"))
-		ld := got.(launchDialog)
-		if cmd != nil || closed || ld.Busy() || ld.waiting || ld.fields[lfConfirm].Value() != "" || !strings.Contains(ld.spend.Note, "cleared") {
-			t.Fatalf("%s, too small: cmd %v, closed %v, busy %v, armed %v, word %q, note %q", state, cmd != nil, closed, ld.Busy(), ld.waiting, ld.fields[lfConfirm].Value(), ld.spend.Note)
+		ld := got.(launch.Model)
+		if cmd != nil || closed || ld.Busy() || ld.Armed() || ld.Word() != "" || !strings.Contains(ld.Spend().Note, "cleared") {
+			t.Fatalf("%s, too small: cmd %v, closed %v, busy %v, armed %v, word %q, note %q", state, cmd != nil, closed, ld.Busy(), ld.Armed(), ld.Word(), ld.Spend().Note)
 		}
-		got, _, _ = got.Update(dialogSizeMsg{160, 45})
-		if !got.(launchDialog).fits() {
+		got, _, _ = got.Update(dialogSizeMsg{W: 160, H: 45})
+		if !got.(launch.Model).Fits() {
 			t.Fatal("the form does not fit 160×45")
 		}
-		if got, cmd, _ = got.Update(keyMsg("enter")); cmd != nil && got.(launchDialog).Busy() || got.(launchDialog).waiting {
+		if got, cmd, _ = got.Update(keyMsg("enter")); cmd != nil && got.(launch.Model).Busy() || got.(launch.Model).Armed() {
 			t.Fatalf("%s: enter went ahead on a word typed while the form was too small", state)
 		}
 	}

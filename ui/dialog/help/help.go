@@ -1,4 +1,7 @@
-package ui
+// Package help is the help dialog: every key of the screen behind it, in titled groups laid
+// out in columns, scrolled with the arrows and page keys when taller than the terminal; any
+// other key closes it.
+package help
 
 import (
 	"fmt"
@@ -9,33 +12,41 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/gpublock/gpublock/ui/dialog"
+	"github.com/gpublock/gpublock/ui/screen"
 	"github.com/gpublock/gpublock/ui/theme"
 )
 
-// helpDialog shows every key until a key closes it. Taller than the terminal (80×24 shows
+// Model shows every key until a key closes it. Taller than the terminal (80×24 shows
 // about half), it scrolls with the arrows and page keys; any other key closes it.
-type helpDialog struct {
+type Model struct {
 	th     theme.Theme
-	groups []keyGroup
-	size   rect // the body it is drawn in, to stop scrolling at the end
-	top    int  // the first line of the keys shown
+	groups []screen.KeyGroup
+	size   screen.Rect // the body it is drawn in, to stop scrolling at the end
+	top    int         // the first line of the keys shown
+	keys   KeyMap
 }
 
-func (d helpDialog) Update(msg tea.Msg) (dialog, tea.Cmd, bool) {
+// New is the help of groups, drawn in a body of size.
+func New(th theme.Theme, groups []screen.KeyGroup, size screen.Rect) Model {
+	return Model{th: th, groups: groups, size: size, keys: DefaultKeyMap()}
+}
+
+func (d Model) Update(msg tea.Msg) (dialog.Dialog, tea.Cmd, bool) {
 	switch msg := msg.(type) {
-	case dialogSizeMsg:
-		d.size = rect(msg)
+	case dialog.SizeMsg:
+		d.size = screen.Rect(msg)
 		d.top = min(d.top, d.maxTop())
 	case tea.KeyPressMsg:
-		page := max(1, d.size.h-4)
-		switch msg.String() {
-		case "down":
+		page := max(1, d.size.H-4)
+		switch {
+		case key.Matches(msg, d.keys.Down):
 			d.top++
-		case "up":
+		case key.Matches(msg, d.keys.Up):
 			d.top--
-		case "pgdown":
+		case key.Matches(msg, d.keys.PageDown):
 			d.top += page
-		case "pgup":
+		case key.Matches(msg, d.keys.PageUp):
 			d.top -= page
 		default:
 			return d, nil, true
@@ -46,17 +57,17 @@ func (d helpDialog) Update(msg tea.Msg) (dialog, tea.Cmd, bool) {
 }
 
 // maxTop is the last first line: the end of the keys at the bottom of the box.
-func (d helpDialog) maxTop() int {
-	if d.size.w == 0 {
+func (d Model) maxTop() int {
+	if d.size.W == 0 {
 		return 1 << 20 // not sized yet: View clamps
 	}
-	return max(0, len(d.keyLines(d.size.w))-d.room(d.size.h))
+	return max(0, len(d.keyLines(d.size.W))-d.room(d.size.H))
 }
 
 // room is the lines the keys get in a body of height h: the frame and the title line take 3.
-func (d helpDialog) room(h int) int { return max(1, h-3) }
+func (d Model) room(h int) int { return max(1, h-3) }
 
-func (d helpDialog) View(width, height int) string {
+func (d Model) View(width, height int) string {
 	th := d.th
 	lines := d.keyLines(width)
 	room := d.room(height)
@@ -67,11 +78,11 @@ func (d helpDialog) View(width, height int) string {
 		lines = lines[top : top+room]
 	}
 	content := th.Focused.Render("Keys") + th.Muted.Render(title) + "\n" + strings.Join(lines, "\n")
-	return frame(th, "Help", content, rect{width, height}, true)
+	return screen.Box(th, "Help", content, screen.Rect{W: width, H: height}, true)
 }
 
 // keyLines are the key groups laid out in columns for a box width cells wide.
-func (d helpDialog) keyLines(width int) []string {
+func (d Model) keyLines(width int) []string {
 	th := d.th
 	// Each group is a column: its title, then a key and what it does per line. Columns
 	// flow left to right and wrap to a new row when the width runs out.

@@ -1,7 +1,10 @@
-package ui
+// Package launch is the launch form of a block: image, subnet (the block zone's, listed),
+// key pair, security groups and count, then a typed "launch". On an active block the
+// source's dry run must allow the exact form first; on a scheduled block it arms instead and
+// launches at the start. Its dry run, launch in flight and outcome are ui/dialog/spend's.
+package launch
 
 import (
-	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -11,8 +14,11 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/backend"
 	"github.com/gpublock/gpublock/ui/components/textfield"
+	"github.com/gpublock/gpublock/ui/dialog"
 	"github.com/gpublock/gpublock/ui/dialog/spend"
+	"github.com/gpublock/gpublock/ui/screen"
 )
 
 // The launch form's fields, in tab order; the confirmation last.
@@ -28,19 +34,18 @@ const (
 
 var launchLabels = [...]string{lfAMI: "AMI", lfSubnet: "Subnet", lfKey: "Key pair", lfGroups: "Security groups", lfCount: "Count"}
 
-// launchDialog is the launch form of a block: image, subnet (the block zone's, listed),
-// key pair, security groups and count, then a typed "launch". On an active block the
-// adapter's dry run (CheckLaunch) must allow the exact form first. On a scheduled block it
-// arms instead: the form stays open with a countdown on the backend's clock and launches
-// when the block becomes active. Instance ids and states show as they come up.
-type launchDialog struct {
-	env    actionEnv
+// Model is the launch form of a block. On an active block the adapter's dry run
+// (CheckLaunch) must allow the exact form first. On a scheduled block it arms instead: the
+// form stays open with a countdown on the backend's clock and launches when the block
+// becomes active. Instance ids and states show as they come up.
+type Model struct {
+	env    dialog.Env
 	id     int64
 	block  model.Block
 	fields [lfFields]textfield.Model
 	focus  int
 
-	subnets    []Subnet
+	subnets    []backend.Subnet
 	subnetErr  error
 	subnetsIn  bool
 	subnetNext int
@@ -54,7 +59,7 @@ type launchDialog struct {
 	backendNow time.Time
 	lastLook   time.Time // on the backend clock, when the block was last listed
 	waiting    bool      // armed: launches when the block becomes active
-	result     *LaunchResult
+	result     *backend.LaunchResult
 	instances  []model.Instance
 }
 
@@ -63,19 +68,19 @@ var launchAction = spend.Action{Word: "launch", Noun: "launch", Done: "launched"
 
 type subnetsMsg struct {
 	dialog  int64
-	subnets []Subnet
+	subnets []backend.Subnet
 	err     error
 }
 
 type launchCheckMsg struct {
 	dialog, version, check int64
-	perm                   Permission
+	perm                   backend.Permission
 	err                    error
 }
 
 type launchedMsg struct {
 	dialog int64
-	res    LaunchResult
+	res    backend.LaunchResult
 	err    error
 }
 
@@ -90,20 +95,14 @@ type waitTickMsg struct {
 	looked bool // the block was listed, not only the clock read
 }
 
-// newLaunchDialog opens the launch form on a block that is active or scheduled. The blocks
-// screen (issue 7) opens it on `l` as the receipt does:
-//
-//	d, cmd := newLaunchDialog(m.actionEnv(), block)
-//	m.dialog = d
-//	return m, cmd
-//
-// It lists the subnets of the block's zone and reads the backend's clock in commands; the
+// New opens the launch form on a block that is active or scheduled (the blocks screen's l,
+// the receipt's l). It lists the subnets of the block's zone and reads the backend's clock in commands; the
 // root routes their answers to it like any dialog's. Never open it in read-only mode.
-func newLaunchDialog(env actionEnv, b model.Block) (launchDialog, tea.Cmd) {
-	d := launchDialog{env: env, id: dialogSeq.Add(1), block: b, focus: lfConfirm, backendNow: env.Now(), spend: spend.New(launchAction)}
-	ami := env.ami
+func New(env dialog.Env, b model.Block) (Model, tea.Cmd) {
+	d := Model{env: env, id: dialog.NextSeq(), block: b, focus: lfConfirm, backendNow: env.Now(), spend: spend.New(launchAction)}
+	ami := env.AMI
 	if ami == "" && env.Simulated {
-		ami = demoAMIFor(b.InstanceType)
+		ami = DemoAMIFor(b.InstanceType)
 	}
 	d.fields[lfAMI] = textfield.New(ami)
 	d.fields[lfAMI].Placeholder = "ami-…"
@@ -119,7 +118,7 @@ func newLaunchDialog(env actionEnv, b model.Block) (launchDialog, tea.Cmd) {
 	if ami == "" {
 		d.focus = lfAMI
 	}
-	id, be, ctx := d.id, env.Backend, envCtx(env)
+	id, be, ctx := d.id, env.Backend, env.CallCtx()
 	list := func() tea.Msg {
 		s, err := be.Subnets(ctx, b.Region, b.AvailabilityZone)
 		return subnetsMsg{dialog: id, subnets: s, err: err}
@@ -131,16 +130,9 @@ func newLaunchDialog(env actionEnv, b model.Block) (launchDialog, tea.Cmd) {
 	return d, tea.Batch(cmds...)
 }
 
-func envCtx(env actionEnv) context.Context {
-	if env.Ctx == nil {
-		return context.Background()
-	}
-	return env.Ctx
-}
-
 // free is how many instances the form may ask for: the block's available count once it
 // runs, its whole count before.
-func (d launchDialog) free() int {
+func (d Model) free() int {
 	if d.block.State == model.StateScheduled && d.block.AvailableCount == 0 {
 		return d.block.TotalCount
 	}
@@ -148,8 +140,8 @@ func (d launchDialog) free() int {
 }
 
 // spec reads the form, or says what is wrong with it before any call.
-func (d launchDialog) spec() (LaunchSpec, error) {
-	s := LaunchSpec{
+func (d Model) spec() (backend.LaunchSpec, error) {
+	s := backend.LaunchSpec{
 		ImageID:  strings.TrimSpace(d.fields[lfAMI].Value()),
 		SubnetID: strings.TrimSpace(d.fields[lfSubnet].Value()),
 		KeyName:  strings.TrimSpace(d.fields[lfKey].Value()),
@@ -172,16 +164,16 @@ func (d launchDialog) spec() (LaunchSpec, error) {
 }
 
 // check runs the adapter's dry run on the form as it is now.
-func (d *launchDialog) check() tea.Cmd {
+func (d *Model) check() tea.Cmd {
 	spec, err := d.spec()
 	d.checkVer = d.version
 	check := d.spend.Check()
 	if err != nil {
 		// The form is wrong: nothing is asked, and the answer is what to fix.
-		d.spend.Answer(check, Permission{}, err)
+		d.spend.Answer(check, backend.Permission{}, err)
 		return nil
 	}
-	id, ver, be, ctx, b := d.id, d.version, d.env.Backend, envCtx(d.env), d.block
+	id, ver, be, ctx, b := d.id, d.version, d.env.Backend, d.env.CallCtx(), d.block
 	return func() tea.Msg {
 		p, err := be.CheckLaunch(ctx, b, spec)
 		return launchCheckMsg{dialog: id, version: ver, check: check, perm: p, err: err}
@@ -193,11 +185,11 @@ func (d *launchDialog) check() tea.Cmd {
 // several API calls, which a form left open for days must not make every few seconds.
 const blockLookEvery = 5 * time.Minute
 
-func (d launchDialog) tick(wait time.Duration) tea.Cmd {
-	id, be, ctx, b := d.id, d.env.Backend, envCtx(d.env), d.block
-	lastLook, poll := d.lastLook, d.env.poll
+func (d Model) tick(wait time.Duration) tea.Cmd {
+	id, be, ctx, b := d.id, d.env.Backend, d.env.CallCtx(), d.block
+	lastLook, poll := d.lastLook, d.env.Poll
 	return func() tea.Msg {
-		if !sleep(ctx, wait) {
+		if !dialog.Sleep(ctx, wait) {
 			return nil
 		}
 		now := be.Now(ctx)
@@ -210,8 +202,8 @@ func (d launchDialog) tick(wait time.Duration) tea.Cmd {
 	}
 }
 
-func (d launchDialog) launch(spec LaunchSpec) tea.Cmd {
-	id, be, ctx, b := d.id, d.env.Backend, envCtx(d.env), d.block
+func (d Model) launch(spec backend.LaunchSpec) tea.Cmd {
+	id, be, ctx, b := d.id, d.env.Backend, d.env.CallCtx(), d.block
 	return func() tea.Msg {
 		res, err := be.Launch(ctx, b, spec)
 		return launchedMsg{dialog: id, res: res, err: err}
@@ -219,19 +211,19 @@ func (d launchDialog) launch(spec LaunchSpec) tea.Cmd {
 }
 
 // Busy: a launch is in flight, whose answer must be read.
-func (d launchDialog) Busy() bool { return d.spend.Busy() }
+func (d Model) Busy() bool { return d.spend.Busy() }
 
 // failure is the launch's failure once it answered, or nil.
-func (d launchDialog) failure() *ActionError { return d.spend.Failure }
+func (d Model) failure() *backend.ActionError { return d.spend.Failure }
 
-func (d launchDialog) checked() bool {
+func (d Model) checked() bool {
 	return d.block.State == model.StateActive && d.checkVer == d.version && d.spend.Allowed()
 }
 
-func (d launchDialog) Update(msg tea.Msg) (dialog, tea.Cmd, bool) {
+func (d Model) Update(msg tea.Msg) (dialog.Dialog, tea.Cmd, bool) {
 	switch msg := msg.(type) {
-	case dialogSizeMsg:
-		d.env.size = rect(msg)
+	case dialog.SizeMsg:
+		d.env.Size = screen.Rect(msg)
 	case subnetsMsg:
 		if msg.dialog != d.id {
 			break
@@ -263,17 +255,17 @@ func (d launchDialog) Update(msg tea.Msg) (dialog, tea.Cmd, bool) {
 		d.result = &msg.res
 		d.instances = msg.res.Instances
 		if !instancesUp(d.instances) {
-			return d, pollBlock(d.env, d.id, d.block, d.env.poll), false
+			return d, dialog.PollBlock(d.env, d.id, d.block, d.env.Poll), false
 		}
-	case blockPolledMsg:
-		if msg.dialog != d.id || d.result == nil {
+	case dialog.BlockPolledMsg:
+		if msg.Dialog != d.id || d.result == nil {
 			break
 		}
-		if msg.found {
-			d.instances = ours(msg.block.Instances, d.result.Instances)
+		if msg.Found {
+			d.instances = ours(msg.Block.Instances, d.result.Instances)
 		}
 		if !instancesUp(d.instances) {
-			return d, pollBlock(d.env, d.id, d.block, d.env.poll), false
+			return d, dialog.PollBlock(d.env, d.id, d.block, d.env.Poll), false
 		}
 	case tea.KeyPressMsg:
 		return d.key(msg)
@@ -283,7 +275,7 @@ func (d launchDialog) Update(msg tea.Msg) (dialog, tea.Cmd, bool) {
 
 // onTick follows the clock and the block while the form is open on a scheduled block, and
 // fires the armed launch once the block is active: its dry run first, then the launch.
-func (d launchDialog) onTick(msg waitTickMsg) (dialog, tea.Cmd, bool) {
+func (d Model) onTick(msg waitTickMsg) (dialog.Dialog, tea.Cmd, bool) {
 	if msg.dialog != d.id || d.result != nil || d.failure() != nil || d.spend.Busy() {
 		return d, nil, false
 	}
@@ -298,10 +290,10 @@ func (d launchDialog) onTick(msg waitTickMsg) (dialog, tea.Cmd, bool) {
 	}
 	if d.block.State != model.StateActive {
 		if d.block.State != model.StateScheduled && msg.found {
-			d.spend.Settle(&ActionError{Summary: fmt.Sprintf("The block is %s now; nothing was launched.", d.block.State)})
+			d.spend.Settle(&backend.ActionError{Summary: fmt.Sprintf("The block is %s now; nothing was launched.", d.block.State)})
 			return d, nil, false
 		}
-		return d, d.tick(d.env.poll), false
+		return d, d.tick(d.env.Poll), false
 	}
 	if !d.waiting {
 		// Started while the form was open and not armed: it becomes a form for an active
@@ -311,16 +303,16 @@ func (d launchDialog) onTick(msg waitTickMsg) (dialog, tea.Cmd, bool) {
 	}
 	spec, err := d.spec()
 	if err != nil {
-		d.spend.Settle(&ActionError{Summary: "Not launched: " + err.Error() + "."})
+		d.spend.Settle(&backend.ActionError{Summary: "Not launched: " + err.Error() + "."})
 		return d, nil, false
 	}
 	d.waiting = false
 	d.spend.Send()
-	id, be, ctx, b := d.id, d.env.Backend, envCtx(d.env), d.block
+	id, be, ctx, b := d.id, d.env.Backend, d.env.CallCtx(), d.block
 	return d, func() tea.Msg {
 		p, err := be.CheckLaunch(ctx, b, spec)
 		if err == nil && !p.Allowed {
-			err = &ActionError{Summary: "Not allowed: this identity lacks " + p.Action + "; nothing was launched."}
+			err = &backend.ActionError{Summary: "Not allowed: this identity lacks " + p.Action + "; nothing was launched."}
 		}
 		if err != nil {
 			return launchedMsg{dialog: id, err: err}
@@ -355,7 +347,7 @@ func ours(all, launched []model.Instance) []model.Instance {
 	return out
 }
 
-func (d launchDialog) key(k tea.KeyPressMsg) (dialog, tea.Cmd, bool) {
+func (d Model) key(k tea.KeyPressMsg) (dialog.Dialog, tea.Cmd, bool) {
 	s := k.String()
 	switch {
 	case d.spend.Busy():
@@ -377,9 +369,9 @@ func (d launchDialog) key(k tea.KeyPressMsg) (dialog, tea.Cmd, bool) {
 		return d, nil, false
 	case s == "esc":
 		if d.waiting {
-			return d, cancelled("Cancelled the launch at the start: nothing was launched."), true
+			return d, dialog.Cancelled("Cancelled the launch at the start: nothing was launched."), true
 		}
-		return d, cancelled("Cancelled: nothing was launched."), true
+		return d, dialog.Cancelled("Cancelled: nothing was launched."), true
 	case d.waiting:
 		d.spend.Note = "Armed: it launches when the block starts. esc cancels."
 		return d, nil, false
@@ -400,7 +392,7 @@ func (d launchDialog) key(k tea.KeyPressMsg) (dialog, tea.Cmd, bool) {
 	case lfConfirm:
 		switch s {
 		case "q":
-			return d, cancelled("Cancelled: nothing was launched."), true
+			return d, dialog.Cancelled("Cancelled: nothing was launched."), true
 		case "enter":
 			return d.confirm()
 		}
@@ -429,13 +421,13 @@ func (d launchDialog) key(k tea.KeyPressMsg) (dialog, tea.Cmd, bool) {
 	return d, nil, false
 }
 
-func (d launchDialog) confirm() (dialog, tea.Cmd, bool) {
+func (d Model) confirm() (dialog.Dialog, tea.Cmd, bool) {
 	word := strings.TrimSpace(d.fields[lfConfirm].Value())
 	if word != "launch" {
 		if word == "" {
-			return d, cancelled("Cancelled: nothing was launched."), true
+			return d, dialog.Cancelled("Cancelled: nothing was launched."), true
 		}
-		return d, cancelled(fmt.Sprintf("Cancelled: %q is not launch; nothing was launched.", word)), true
+		return d, dialog.Cancelled(fmt.Sprintf("Cancelled: %q is not launch; nothing was launched.", word)), true
 	}
 	spec, err := d.spec()
 	switch {
@@ -464,7 +456,7 @@ func (d launchDialog) confirm() (dialog, tea.Cmd, bool) {
 	return d, d.launch(spec), false
 }
 
-func (d launchDialog) lines(w int) []string {
+func (d Model) lines(w int) []string {
 	th, b := d.env.Theme, d.block
 	var out []string
 	if d.env.Simulated {
@@ -474,7 +466,7 @@ func (d launchDialog) lines(w int) []string {
 	}
 	note := ""
 	if b.State == model.StateScheduled {
-		note = "starts in " + countdown(b.Start.Sub(d.backendNow)) + " (backend clock)"
+		note = "starts in " + model.PreciseSpan(b.Start.Sub(d.backendNow)) + " (backend clock)"
 	}
 	// The block's labels are as wide as the form's below (16 and a space), so every value
 	// starts in one column.
@@ -482,7 +474,7 @@ func (d launchDialog) lines(w int) []string {
 	for i := range facts.Lines {
 		facts.Lines[i].Label = fmt.Sprintf("%-*s", launchLabelWidth, facts.Lines[i].Label)
 	}
-	for _, l := range fieldLines(th, factRows(facts.Lines), w-2) {
+	for _, l := range dialog.FieldLines(th, dialog.FactRows(facts.Lines), w-2) {
 		out = append(out, "  "+l)
 	}
 	for f := lfAMI; f <= lfCount; f++ {
@@ -505,15 +497,15 @@ func (d launchDialog) lines(w int) []string {
 	return out
 }
 
-func (d launchDialog) subnetLines(w int) []string {
+func (d Model) subnetLines(w int) []string {
 	th := d.env.Theme
 	switch {
 	case !d.subnetsIn:
 		return nil
 	case d.subnetErr != nil:
-		return wrapStyled(th.Warning, "   Could not list the subnets: "+d.subnetErr.Error(), w)
+		return dialog.WrapStyled(th.Warning, "   Could not list the subnets: "+d.subnetErr.Error(), w)
 	case len(d.subnets) == 0:
-		return wrapStyled(th.Warning, "   No subnet in "+d.block.AvailabilityZone+": create one there first.", w)
+		return dialog.WrapStyled(th.Warning, "   No subnet in "+d.block.AvailabilityZone+": create one there first.", w)
 	}
 	var names []string
 	for _, s := range d.subnets {
@@ -524,22 +516,22 @@ func (d launchDialog) subnetLines(w int) []string {
 		names = append(names, n)
 	}
 	var out []string
-	for _, l := range wrapStyled(th.Muted, "in "+d.block.AvailabilityZone+": "+strings.Join(names, ", ")+" · ↑/↓ picks", w-19) {
+	for _, l := range dialog.WrapStyled(th.Muted, "in "+d.block.AvailabilityZone+": "+strings.Join(names, ", ")+" · ↑/↓ picks", w-19) {
 		out = append(out, strings.Repeat(" ", 19)+l)
 	}
 	return out
 }
 
-func (d launchDialog) statusLines(w int) []string {
+func (d Model) statusLines(w int) []string {
 	th := d.env.Theme
 	var out []string
 	switch {
 	case d.failure() != nil && d.spend.Outcome() == spend.Unknown:
-		return wrapStyled(th.Error, "OUTCOME UNKNOWN — do not launch again before checking the block. "+d.failure().Error()+" esc closes.", w)
+		return dialog.WrapStyled(th.Error, "OUTCOME UNKNOWN — do not launch again before checking the block. "+d.failure().Error()+" esc closes.", w)
 	case d.failure() != nil:
-		return wrapStyled(th.Error, "NOT LAUNCHED: "+d.failure().Error()+" esc closes.", w)
+		return dialog.WrapStyled(th.Error, "NOT LAUNCHED: "+d.failure().Error()+" esc closes.", w)
 	case d.result != nil:
-		out = append(out, th.OK.Bold(true).Render(fmt.Sprintf("LAUNCHED %s into %s (subnet %s):", plural(len(d.instances), "instance"), d.block.ReservationID, d.result.SubnetID)))
+		out = append(out, th.OK.Bold(true).Render(fmt.Sprintf("LAUNCHED %s into %s (subnet %s):", screen.Plural(len(d.instances), "instance"), d.block.ReservationID, d.result.SubnetID)))
 		for _, i := range d.instances {
 			out = append(out, "  "+th.Value.Render(i.ID)+"  "+th.Accent.Render(i.State))
 		}
@@ -547,13 +539,13 @@ func (d launchDialog) statusLines(w int) []string {
 	case d.spend.Busy():
 		out = append(out, th.Accent.Render("Launching… checking (dry run), then RunInstances."))
 	case d.waiting:
-		out = append(out, wrapStyled(th.Accent.Bold(true), fmt.Sprintf("ARMED: launches when the block starts, in %s (backend clock). Keep this open; esc cancels.",
-			countdown(d.block.Start.Sub(d.backendNow))), w)...)
+		out = append(out, dialog.WrapStyled(th.Accent.Bold(true), fmt.Sprintf("ARMED: launches when the block starts, in %s (backend clock). Keep this open; esc cancels.",
+			model.PreciseSpan(d.block.Start.Sub(d.backendNow))), w)...)
 	default:
 		out = append(out, d.checkLines(w)...)
 		word := "Type launch and press enter; anything else, esc or q cancels: "
 		if d.block.State == model.StateScheduled {
-			out = append(out, wrapStyled(th.Muted, "It waits for the start with this form open and a countdown, then launches.", w)...)
+			out = append(out, dialog.WrapStyled(th.Muted, "It waits for the start with this form open and a countdown, then launches.", w)...)
 			word = "Type launch and press enter to launch at the start; esc cancels: "
 		}
 		mark := "  "
@@ -563,7 +555,7 @@ func (d launchDialog) statusLines(w int) []string {
 		out = append(out, mark+th.Focused.Render(word)+d.fields[lfConfirm].View(10, d.focus == lfConfirm, th.Value, th.Cursor, th.Muted))
 	}
 	if d.spend.Note != "" {
-		out = append(out, wrapStyled(th.Warning, d.spend.Note, w)...)
+		out = append(out, dialog.WrapStyled(th.Warning, d.spend.Note, w)...)
 	}
 	return out
 }
@@ -573,12 +565,12 @@ func (d launchDialog) statusLines(w int) []string {
 // column, the dry run's answer too.
 const launchLabelWidth = 15
 
-func (d launchDialog) checkLines(w int) []string {
+func (d Model) checkLines(w int) []string {
 	th := d.env.Theme
 	// The answer is a field of the form, in the column of the values above it, as in the
 	// purchase dialog.
 	line := func(style lipgloss.Style, answer string) []string {
-		return dryRunLines(style, launchLabelWidth, answer, w)
+		return dialog.DryRunLines(style, launchLabelWidth, answer, w)
 	}
 	if d.block.State == model.StateScheduled {
 		if _, err := d.spec(); err != nil {
@@ -600,20 +592,20 @@ func (d launchDialog) checkLines(w int) []string {
 }
 
 // fits reports whether the whole form shows in the dialog's box.
-func (d launchDialog) fits() bool {
-	if d.env.size.w == 0 {
+func (d Model) fits() bool {
+	if d.env.Size.W == 0 {
 		return true // never drawn yet (a test driving Update alone)
 	}
-	r := dialogRect(d.env.size.w, d.env.size.h, 0)
-	return len(d.lines(r.w-2))+2 <= d.env.size.h
+	r := dialog.BoxRect(d.env.Size.W, d.env.Size.H, 0)
+	return len(d.lines(r.W-2))+2 <= d.env.Size.H
 }
 
-func (d launchDialog) View(width, height int) string {
-	w := min(width, 104)
+func (d Model) View(width, height int) string {
+	w := min(width, dialog.MaxWidth)
 	lines := d.lines(w - 2)
 	if len(lines)+2 > height {
 		lines = append(lines[:max(0, height-3)], d.env.Theme.Warning.Render("Too small to show everything: make the terminal taller."))
 	}
-	r := dialogRect(width, height, len(lines))
-	return placeDialog(modeFrame(d.env.Theme, d.env.Simulated, "Launch into a block", strings.Join(lines, "\n"), r), width)
+	r := dialog.BoxRect(width, height, len(lines))
+	return dialog.Place(dialog.ModeFrame(d.env.Theme, d.env.Simulated, "Launch into a block", strings.Join(lines, "\n"), r), width)
 }

@@ -1,4 +1,4 @@
-package ui
+package extend
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/ui/components/blocks"
+	"github.com/gpublock/gpublock/ui/dialog"
 )
 
 // The extend dialog's list of lengths: every length AWS could sell is asked for at once
@@ -35,7 +36,7 @@ type extChoiceMsg struct {
 
 // fetchChoices asks for every length and prices each choice; the lengths offered arrive
 // one by one (AWS's request bucket makes the long ones slow), then the whole answer.
-func (d extendDialog) fetchChoices() tea.Cmd {
+func (d Model) fetchChoices() tea.Cmd {
 	id, b, blk, prices, ctx := d.ask, d.env.Backend, d.b, d.prices, d.ctx()
 	return func() tea.Msg {
 		// Room for every length, so that the asking never waits on a dialog closed meanwhile.
@@ -67,7 +68,7 @@ func nextChoice(found <-chan extChoiceMsg, done <-chan extChoicesMsg) tea.Cmd {
 }
 
 // onChoice lists one more length offered, in order of length, keeping the selection.
-func (d extendDialog) onChoice(msg extChoiceMsg) (dialog, tea.Cmd, bool) {
+func (d Model) onChoice(msg extChoiceMsg) (dialog.Dialog, tea.Cmd, bool) {
 	if msg.dialog != d.ask || !d.asking {
 		return d, nil, false
 	}
@@ -81,8 +82,8 @@ func (d extendDialog) onChoice(msg extChoiceMsg) (dialog, tea.Cmd, bool) {
 	}
 	d.choices = append(d.choices[:i:i], append([]model.ExtensionChoice{msg.choice}, d.choices[i:]...)...)
 	d.cmps = append(d.cmps[:i:i], append([]pricing.Comparison{msg.cmp}, d.cmps[i:]...)...)
-	if d.step == extLoading {
-		d.step = extChoose
+	if d.step == Loading {
+		d.step = Choose
 	}
 	d.choice = d.selectAfterAnswer(sel.Days, had)
 	return d, msg.next, false
@@ -91,10 +92,10 @@ func (d extendDialog) onChoice(msg extChoiceMsg) (dialog, tea.Cmd, bool) {
 // selectAfterAnswer is the index to select once the list has changed: the length selected
 // before once the person has moved, else the length the configuration prefers, else the
 // shortest.
-func (d extendDialog) selectAfterAnswer(selDays int, had bool) int {
+func (d Model) selectAfterAnswer(selDays int, had bool) int {
 	want := d.prefer
 	// The length shown for its dry run or its word must stay the one being bought.
-	if had && (d.moved || (d.step != extChoose && d.step != extLoading && d.step != extNone)) {
+	if had && (d.moved || (d.step != Choose && d.step != Loading && d.step != None)) {
 		want = selDays
 	}
 	for i, ch := range d.choices {
@@ -107,15 +108,15 @@ func (d extendDialog) selectAfterAnswer(selDays int, had bool) int {
 
 // onChoices shows the lengths offered, the one the configuration prefers selected unless
 // the person has chosen another meanwhile.
-func (d extendDialog) onChoices(msg extChoicesMsg) (dialog, tea.Cmd, bool) {
-	if msg.dialog != d.ask || (!d.asking && d.step != extLoading) {
+func (d Model) onChoices(msg extChoicesMsg) (dialog.Dialog, tea.Cmd, bool) {
+	if msg.dialog != d.ask || (!d.asking && d.step != Loading) {
 		return d, nil, false
 	}
 	sel, had := d.chosen()
 	d.asking = false
 	d.choices, d.cmps, d.offErr = msg.choices, msg.cmps, msg.err
 	switch d.step {
-	case extLoading, extChoose, extNone:
+	case Loading, Choose, None:
 	default:
 		// A length already shown for its dry run or its word stays; shift+tab returns to
 		// the whole list.
@@ -123,16 +124,16 @@ func (d extendDialog) onChoices(msg extChoicesMsg) (dialog, tea.Cmd, bool) {
 		return d, nil, false
 	}
 	if len(d.choices) == 0 {
-		d.step = extNone
+		d.step = None
 		return d, nil, false
 	}
-	d.step = extChoose
+	d.step = Choose
 	d.choice = d.selectAfterAnswer(sel.Days, had)
 	return d, nil, false
 }
 
 // listKey handles a key while the list is shown (or says nothing is offered).
-func (d extendDialog) listKey(s string) (dialog, tea.Cmd, bool) {
+func (d Model) listKey(s string) (dialog.Dialog, tea.Cmd, bool) {
 	d.spend.Uncap()
 	switch s {
 	case "up", "k", "left", "h":
@@ -146,25 +147,25 @@ func (d extendDialog) listKey(s string) (dialog, tea.Cmd, bool) {
 	case "r":
 		return d.askAgain()
 	case "enter":
-		if d.step == extNone {
+		if d.step == None {
 			return d.askAgain()
 		}
 		ch, ok := d.chosen()
 		if !ok {
 			return d, nil, false
 		}
-		if c := d.env.maxSpend; c != nil && ch.Offering.Fee.Cmp(*c) > 0 {
+		if c := d.env.MaxSpend; c != nil && ch.Offering.Fee.Cmp(*c) > 0 {
 			// As the purchase dialog does: above the cap nothing is sent, not even the dry
 			// run, and no word is asked for.
 			d.spend.Cap()
 			return d, nil, false
 		}
-		d.off, d.cmp, d.step, d.moved = ch.Offering, d.cmps[d.choice], extChecking, true
+		d.off, d.cmp, d.step, d.moved = ch.Offering, d.cmps[d.choice], Checking, true
 		d.spend.Check()
 		if blocks.IsPlan(d.b) {
 			// SageMaker has no DryRun; the dialog says so where a block's shows its answer.
 			d.spend.SkipDryRun("sagemaker:ExtendTrainingPlan")
-			d.step = extConfirm
+			d.step = Confirm
 			return d, nil, false
 		}
 		return d, d.checkCmd(), false
@@ -173,15 +174,15 @@ func (d extendDialog) listKey(s string) (dialog, tea.Cmd, bool) {
 }
 
 // askAgain asks AWS for every length again; an answer still on its way answers no one.
-func (d extendDialog) askAgain() (dialog, tea.Cmd, bool) {
-	d.id = dialogSeq.Add(1)
+func (d Model) askAgain() (dialog.Dialog, tea.Cmd, bool) {
+	d.id = dialog.NextSeq()
 	d.ask, d.asking, d.moved = d.id, true, false
-	d.step, d.choices, d.cmps, d.offErr = extLoading, nil, nil, nil
+	d.step, d.choices, d.cmps, d.offErr = Loading, nil, nil, nil
 	return d, d.fetchChoices(), false
 }
 
 // chosen is the selected length's choice.
-func (d extendDialog) chosen() (model.ExtensionChoice, bool) {
+func (d Model) chosen() (model.ExtensionChoice, bool) {
 	if d.choice < 0 || d.choice >= len(d.choices) || d.choice >= len(d.cmps) {
 		return model.ExtensionChoice{}, false
 	}
@@ -189,7 +190,7 @@ func (d extendDialog) chosen() (model.ExtensionChoice, bool) {
 }
 
 // addedLength is the length being bought, for the dialog's "Add" line.
-func (d extendDialog) addedLength() string {
+func (d Model) addedLength() string {
 	if ch, ok := d.chosen(); ok {
 		return model.FormatDays(ch.Days)
 	}
@@ -200,17 +201,17 @@ func (d extendDialog) addedLength() string {
 }
 
 // listLines are the dialog's lines while it asks, lists or has nothing to offer, at width w.
-func (d extendDialog) listLines(w, room int) []string {
+func (d Model) listLines(w, room int) []string {
 	th, loc := d.env.Theme, d.env.Location
 	var out []string
 	switch d.step {
-	case extLoading:
+	case Loading:
 		return []string{th.Value.Render("Asking AWS for every length at once (1–14 days, then whole weeks up to 182 days in all)…")}
-	case extNone:
+	case None:
 		if d.offErr != nil {
-			out = append(out, wrapStyled(th.Error, "The extension offerings could not be listed: "+d.offErr.Error(), w)...)
+			out = append(out, dialog.WrapStyled(th.Error, "The extension offerings could not be listed: "+d.offErr.Error(), w)...)
 		} else {
-			out = append(out, wrapStyled(th.Warning, fmt.Sprintf("AWS offers no extension of this block now, of any length (no capacity in %s after its end). Try again later.",
+			out = append(out, dialog.WrapStyled(th.Warning, fmt.Sprintf("AWS offers no extension of this block now, of any length (no capacity in %s after its end). Try again later.",
 				d.b.AvailabilityZone), w)...)
 		}
 		return append(out, th.Muted.Render(ansi.Truncate("enter or r asks again · esc closes", w, "…")))
@@ -226,7 +227,7 @@ func (d extendDialog) listLines(w, room int) []string {
 	hi := min(len(d.choices), lo+rows)
 	for i := lo; i < hi; i++ {
 		ch := d.choices[i]
-		line := fmt.Sprintf("%-5s %-34s %18s %10s", model.FormatDays(ch.Days), bothTimes(ch.Offering.End, loc), ch.Offering.Fee.Dollars(), d.cmps[i].BreakEvenCell())
+		line := fmt.Sprintf("%-5s %-34s %18s %10s", model.FormatDays(ch.Days), model.BothTimes(ch.Offering.End, loc), ch.Offering.Fee.Dollars(), d.cmps[i].BreakEvenCell())
 		if i == d.choice {
 			out = append(out, th.Selected.Render(ansi.Truncate("› "+line, w, "…")))
 		} else {
@@ -238,12 +239,12 @@ func (d extendDialog) listLines(w, room int) []string {
 			len(model.ExtensionLengths(d.b))), w, "…")))
 	}
 	if d.offErr != nil {
-		out = append(out, wrapStyled(th.Warning, d.offErr.Error(), w)...)
+		out = append(out, dialog.WrapStyled(th.Warning, d.offErr.Error(), w)...)
 	}
 	if ch, ok := d.chosen(); ok && d.spend.OverCap {
-		out = append(out, wrapStyled(th.Error, fmt.Sprintf("REFUSED: the %s extension's fee %s is above the spending cap of %s (--max-spend, or max_spend in the config file). "+
-			"Nothing was sent to AWS; choose another length or raise the cap.", model.FormatDays(ch.Days), exactFee(ch.Offering.Fee, ch.Offering.Currency),
-			d.env.maxSpend.Dollars()), w)...)
+		out = append(out, dialog.WrapStyled(th.Error, fmt.Sprintf("REFUSED: the %s extension's fee %s is above the spending cap of %s (--max-spend, or max_spend in the config file). "+
+			"Nothing was sent to AWS; choose another length or raise the cap.", model.FormatDays(ch.Days), model.ExactFee(ch.Offering.Fee, ch.Offering.Currency),
+			d.env.MaxSpend.Dollars()), w)...)
 	}
 	return append(out, th.Muted.Render(ansi.Truncate("↑/↓ choose the length · enter shows it and checks permission · r asks again · esc cancels", w, "…")))
 }

@@ -1,23 +1,24 @@
-package ui
+package receipt
 
 import (
 	"fmt"
 
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/dialog"
 )
 
 // planLines is the receipt of a training plan: its name and ARN, its status in SageMaker's
 // words followed from Pending to Scheduled, each reserved capacity, and the fee.
-func (r receiptDialog) planLines(w int) []string {
+func (r Model) planLines(w int) []string {
 	th, b := r.env.Theme, r.block
 	var out []string
 	if r.res.Recovered {
-		out = append(out, wrapStyled(th.OK.Bold(true), fmt.Sprintf("BOUGHT, once. The reply to the purchase was lost; the training plan %s was found by its name.",
+		out = append(out, dialog.WrapStyled(th.OK.Bold(true), fmt.Sprintf("BOUGHT, once. The reply to the purchase was lost; the training plan %s was found by its name.",
 			r.res.Block.ReservationID), w)...)
 	} else {
 		out = append(out, th.OK.Bold(true).Render("BOUGHT: the training plan is yours."))
 	}
-	out = append(out, settledLines(th, r.res.Settled, r.res.NotRecorded, w)...)
+	out = append(out, dialog.SettledLines(th, r.res.Settled, r.res.NotRecorded, w)...)
 	state := model.PlanStatus(b.State)
 	switch {
 	case b.State == model.StateFailed:
@@ -27,7 +28,7 @@ func (r receiptDialog) planLines(w int) []string {
 	case !r.settled:
 		state += " · payment is being collected; watching…"
 	case b.State == model.StateScheduled:
-		state += fmt.Sprintf(" · starts in %s", countdown(b.Start.Sub(r.env.Now())))
+		state += fmt.Sprintf(" · starts in %s", model.PreciseSpan(b.Start.Sub(r.env.Now())))
 	}
 	journal := r.journal
 	if journal == "" {
@@ -44,12 +45,12 @@ func (r receiptDialog) planLines(w int) []string {
 		rows = append(rows, [2]string{fmt.Sprintf("Part %d", i+1), p.Summary()})
 	}
 	rows = append(rows,
-		[2]string{"Start", bothTimes(b.Start, r.env.Location)},
-		[2]string{"End", bothTimes(b.End, r.env.Location)},
-		[2]string{"Upfront fee", exactFee(r.o.Fee, r.o.Currency)},
+		[2]string{"Start", model.BothTimes(b.Start, r.env.Location)},
+		[2]string{"End", model.BothTimes(b.End, r.env.Location)},
+		[2]string{"Upfront fee", model.ExactFee(r.o.Fee, r.o.Currency)},
 		[2]string{"Journal", journal + " (the lines with request id " + r.res.RequestID + ")"},
 	)
-	out = append(out, fieldLines(th, rows, w)...)
+	out = append(out, dialog.FieldLines(th, rows, w)...)
 	out = append(out, th.Muted.Render("y copies the plan's ARN · the reservations screen (2) shows how to use it · esc closes"))
 	if r.note != "" {
 		out = append(out, th.Accent.Render(r.note))

@@ -1,4 +1,4 @@
-package ui
+package launch
 
 import "testing"
 
@@ -6,9 +6,9 @@ import "testing"
 // refuses an x86_64 image for GB200 (Arm) UltraServer members.
 func TestDemoAMIForArchitecture(t *testing.T) {
 	for typ, want := range map[string]string{
-		"p5.48xlarge": demoAMI, "trn2.48xlarge": demoAMI, "u-p6e-gb200x72": demoArmAMI, "u-p6e-gb200x36": demoArmAMI, "unknown": demoAMI,
+		"p5.48xlarge": DemoAMI, "trn2.48xlarge": DemoAMI, "u-p6e-gb200x72": DemoArmAMI, "u-p6e-gb200x36": DemoArmAMI, "unknown": DemoAMI,
 	} {
-		if got := demoAMIFor(typ); got != want {
+		if got := DemoAMIFor(typ); got != want {
 			t.Errorf("%s: %s, want %s", typ, got, want)
 		}
 	}

@@ -1,25 +1,31 @@
-package ui
+// Package receipt is what a purchase bought: the reservation and its ids, its state followed
+// live until it is scheduled (or active), the journal, and how the purchase was confirmed
+// when its reply was lost; for a training plan, its name, ARN and parts. From a block's
+// receipt, l opens the launch form (ui/dialog/launch).
+package receipt
 
 import (
-	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/backend"
+	"github.com/gpublock/gpublock/ui/dialog"
+	"github.com/gpublock/gpublock/ui/dialog/launch"
+	"github.com/gpublock/gpublock/ui/screen"
 )
 
-// receiptDialog is what was bought: the reservation and block ids, the state followed live
+// Model is what was bought: the reservation and block ids, the state followed live
 // until the block is scheduled (or active), the journal, and how the purchase was
 // confirmed when its reply was lost. y copies the reservation id; l opens the launch form.
-type receiptDialog struct {
-	env      actionEnv
+type Model struct {
+	env      dialog.Env
 	id       int64
 	o        model.Offering
 	platform string
-	res      PurchaseResult
+	res      backend.PurchaseResult
 	block    model.Block
 	polls    int
 	pollErr  error
@@ -28,21 +34,16 @@ type receiptDialog struct {
 	note     string
 }
 
-type blockPolledMsg struct {
-	dialog int64
-	block  model.Block
-	found  bool
-	err    error
-}
-
 type journalMsg struct {
 	dialog int64
 	path   string
 }
 
-func newReceipt(env actionEnv, o model.Offering, platform string, res PurchaseResult) (receiptDialog, tea.Cmd) {
-	r := receiptDialog{env: env, id: dialogSeq.Add(1), o: o, platform: platform, res: res, block: res.Block}
-	r.settled = blockSettled(r.block.State)
+// New is the receipt of res, the purchase of o on platform. It asks for the search again
+// (bought offerings leave the market) and follows the block until its payment settles.
+func New(env dialog.Env, o model.Offering, platform string, res backend.PurchaseResult) (Model, tea.Cmd) {
+	r := Model{env: env, id: dialog.NextSeq(), o: o, platform: platform, res: res, block: res.Block}
+	r.settled = dialog.BlockSettled(r.block.State)
 	id, b := r.id, env.Backend
 	journal := func() tea.Msg {
 		p, err := b.JournalPath()
@@ -52,73 +53,41 @@ func newReceipt(env actionEnv, o model.Offering, platform string, res PurchaseRe
 		return journalMsg{dialog: id, path: p}
 	}
 	// Bought offerings leave the market: the results are searched again behind the receipt.
-	refresh := func() tea.Msg { return rootMsg{refresh: true} }
+	refresh := func() tea.Msg { return dialog.RootMsg{Refresh: true} }
 	if r.settled {
 		return r, tea.Batch(journal, refresh)
 	}
-	return r, tea.Batch(journal, refresh, pollBlock(env, r.id, r.block, 0))
+	return r, tea.Batch(journal, refresh, dialog.PollBlock(env, r.id, r.block, 0))
 }
 
-// blockSettled: the state a receipt or a launch stops watching for. Payment takes a few
-// minutes; then the block is scheduled, or active when it has started.
-func blockSettled(s model.BlockState) bool { return s != model.StatePaymentPending && s != "" }
-
-// sleep waits d and reports whether it did; false when ctx ended first (the program is
-// quitting), so that a poll is not made for nobody.
-func sleep(ctx context.Context, d time.Duration) bool {
-	if d <= 0 {
-		return true
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
-}
-
-// pollBlock looks at a block after wait, on the backend.
-func pollBlock(env actionEnv, dialog int64, b model.Block, wait time.Duration) tea.Cmd {
-	ctx, be := envCtx(env), env.Backend
-	return func() tea.Msg {
-		if !sleep(ctx, wait) {
-			return nil
-		}
-		blk, ok, err := be.Block(ctx, b.Region, b.ReservationID)
-		return blockPolledMsg{dialog: dialog, block: blk, found: ok, err: err}
-	}
-}
-
-func (r receiptDialog) Update(msg tea.Msg) (dialog, tea.Cmd, bool) {
+func (r Model) Update(msg tea.Msg) (dialog.Dialog, tea.Cmd, bool) {
 	switch msg := msg.(type) {
-	case dialogSizeMsg:
-		r.env.size = rect(msg)
+	case dialog.SizeMsg:
+		r.env.Size = screen.Rect(msg)
 	case journalMsg:
 		if msg.dialog == r.id {
 			r.journal = msg.path
 		}
-	case blockPolledMsg:
-		if msg.dialog != r.id {
+	case dialog.BlockPolledMsg:
+		if msg.Dialog != r.id {
 			return r, nil, false
 		}
 		r.polls++
-		r.pollErr = msg.err
+		r.pollErr = msg.Err
 		var cmd tea.Cmd
-		if msg.found {
-			if msg.block.State != r.block.State {
+		if msg.Found {
+			if msg.Block.State != r.block.State {
 				r.note = "" // it may speak of the state before ("launching opens once…")
-				if msg.block.State == model.StatePaymentFailed {
+				if msg.Block.State == model.StatePaymentFailed {
 					// Its capacity is on sale again: the results behind the receipt show it.
-					cmd = func() tea.Msg { return rootMsg{refresh: true} }
+					cmd = func() tea.Msg { return dialog.RootMsg{Refresh: true} }
 				}
 			}
-			r.block = msg.block
-			r.settled = blockSettled(r.block.State)
+			r.block = msg.Block
+			r.settled = dialog.BlockSettled(r.block.State)
 		}
 		if !r.settled {
-			return r, pollBlock(r.env, r.id, r.block, r.env.poll), false
+			return r, dialog.PollBlock(r.env, r.id, r.block, r.env.Poll), false
 		}
 		return r, cmd, false
 	case tea.KeyPressMsg:
@@ -145,14 +114,14 @@ func (r receiptDialog) Update(msg tea.Msg) (dialog, tea.Cmd, bool) {
 				r.note = fmt.Sprintf("The block is %s; launching opens once it is scheduled or active.", r.block.State)
 				return r, nil, false
 			}
-			ld, cmd := newLaunchDialog(r.env, r.block)
+			ld, cmd := launch.New(r.env, r.block)
 			return ld, cmd, false
 		}
 	}
 	return r, nil, false
 }
 
-func (r receiptDialog) lines(w int) []string {
+func (r Model) lines(w int) []string {
 	if isPlan(r.o) {
 		return r.planLines(w)
 	}
@@ -161,20 +130,20 @@ func (r receiptDialog) lines(w int) []string {
 	var out []string
 	switch {
 	case failed:
-		out = append(out, wrapStyled(th.Error.Bold(true), "PAYMENT FAILED: AWS could not take the payment, so the Capacity Block is not yours.", w)...)
-		out = append(out, wrapStyled(th.Error, "The block will never start and nothing can run in it; AWS lists it as payment-failed. "+
+		out = append(out, dialog.WrapStyled(th.Error.Bold(true), "PAYMENT FAILED: AWS could not take the payment, so the Capacity Block is not yours.", w)...)
+		out = append(out, dialog.WrapStyled(th.Error, "The block will never start and nothing can run in it; AWS lists it as payment-failed. "+
 			"Check the account's payment method in the AWS Billing console, then search again: its capacity went back on sale (someone else may buy it first).", w)...)
 		if r.res.Recovered {
-			out = append(out, wrapStyled(th.Muted, fmt.Sprintf("The reply to the purchase was lost; the reservation %s was found by its request tag gpublock:request-id=%s.",
+			out = append(out, dialog.WrapStyled(th.Muted, fmt.Sprintf("The reply to the purchase was lost; the reservation %s was found by its request tag gpublock:request-id=%s.",
 				r.res.Block.ReservationID, r.res.RequestID), w)...)
 		}
 	case r.res.Recovered:
-		out = append(out, wrapStyled(th.OK.Bold(true), fmt.Sprintf("BOUGHT, once. The reply to the purchase was lost; the reservation %s was found by its request tag gpublock:request-id=%s.",
+		out = append(out, dialog.WrapStyled(th.OK.Bold(true), fmt.Sprintf("BOUGHT, once. The reply to the purchase was lost; the reservation %s was found by its request tag gpublock:request-id=%s.",
 			r.res.Block.ReservationID, r.res.RequestID), w)...)
 	default:
 		out = append(out, th.OK.Bold(true).Render("BOUGHT: the Capacity Block is yours."))
 	}
-	out = append(out, settledLines(th, r.res.Settled, r.res.NotRecorded, w)...)
+	out = append(out, dialog.SettledLines(th, r.res.Settled, r.res.NotRecorded, w)...)
 	state := string(b.State)
 	switch {
 	case failed:
@@ -184,13 +153,13 @@ func (r receiptDialog) lines(w int) []string {
 	case !r.settled:
 		state += " · payment is being collected; watching…"
 	case b.State == model.StateScheduled:
-		state += fmt.Sprintf(" · starts in %s", countdown(b.Start.Sub(r.env.Now())))
+		state += fmt.Sprintf(" · starts in %s", model.PreciseSpan(b.Start.Sub(r.env.Now())))
 	}
 	journal := r.journal
 	if journal == "" {
 		journal = "…"
 	}
-	fee := exactFee(r.o.Fee, r.o.Currency)
+	fee := model.ExactFee(r.o.Fee, r.o.Currency)
 	if failed {
 		fee += " · the payment failed"
 	}
@@ -200,14 +169,14 @@ func (r receiptDialog) lines(w int) []string {
 		{"State", state},
 		{"Region · zone", b.Region + " · " + b.AvailabilityZone},
 		{"Capacity", fmt.Sprintf("%s × %d", b.InstanceType, b.TotalCount)},
-		{"Start", bothTimes(b.Start, r.env.Location)},
-		{"End", bothTimes(b.End, r.env.Location)},
+		{"Start", model.BothTimes(b.Start, r.env.Location)},
+		{"End", model.BothTimes(b.End, r.env.Location)},
 		{"Upfront fee", fee},
 		{"Platform", r.platform},
 		{"Request tag", "gpublock:request-id=" + r.res.RequestID},
 		{"Journal", journal + " (the lines with this request id)"},
 	}
-	out = append(out, fieldLines(th, rows, w)...)
+	out = append(out, dialog.FieldLines(th, rows, w)...)
 	keys := "y copies the reservation id · esc closes"
 	if b.State == model.StateActive || b.State == model.StateScheduled {
 		keys = "y copies the reservation id · l launches instances into it · esc closes"
@@ -219,9 +188,12 @@ func (r receiptDialog) lines(w int) []string {
 	return out
 }
 
-func (r receiptDialog) View(width, height int) string {
-	w := min(width, 104)
+func (r Model) View(width, height int) string {
+	w := min(width, dialog.MaxWidth)
 	lines := r.lines(w - 2)
-	rc := dialogRect(width, height, len(lines))
-	return placeDialog(modeFrame(r.env.Theme, r.env.Simulated, "Receipt", strings.Join(lines, "\n"), rc), width)
+	rc := dialog.BoxRect(width, height, len(lines))
+	return dialog.Place(dialog.ModeFrame(r.env.Theme, r.env.Simulated, "Receipt", strings.Join(lines, "\n"), rc), width)
 }
+
+// isPlan: the offering is a SageMaker training plan, which has an ARN and no launch.
+func isPlan(o model.Offering) bool { return o.Source == model.SourceTrainingPlan }

@@ -1,4 +1,9 @@
-package ui
+// Package extend is the extend dialog of a block or a training plan, confirmed as a
+// purchase is: choose among the lengths AWS offers now (list.go), see the extension
+// offering, the new end, the exact fee and the break-even of the added hours against
+// on-demand; the dry run answers before anything can be typed; typing extend and enter
+// buys; the payment is then followed. Every other way out extends nothing.
+package extend
 
 import (
 	"context"
@@ -10,22 +15,23 @@ import (
 
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
+	"github.com/gpublock/gpublock/ui/backend"
+	"github.com/gpublock/gpublock/ui/dialog"
 	"github.com/gpublock/gpublock/ui/dialog/spend"
+	"github.com/gpublock/gpublock/ui/screen"
+	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
 )
 
-// extendDialog lengthens a block, confirmed as a purchase is: choose among the lengths AWS
-// offers now (ui/extendlist.go), see the extension offering, the new end, the exact fee and
-// the break-even of the added hours against on-demand; the dry run answers before anything can be typed; typing
-// extend and enter buys. Every other way out extends nothing.
 // extLabelWidth is the extend dialog's label column: its longest label, "Upfront fee".
 const extLabelWidth = 11
 
-type extendDialog struct {
-	env    actionEnv
+// Model is the extend dialog of a block.
+type Model struct {
+	env    dialog.Env
 	id     int64
 	prices *pricing.Catalog
 	b      model.Block
-	// The lengths AWS offers now (ui/extendlist.go), each priced; choice is the selected
+	// The lengths AWS offers now (list.go), each priced; choice is the selected
 	// one, prefer the length in days to select first (the configuration's).
 	choices []model.ExtensionChoice
 	cmps    []pricing.Comparison
@@ -37,7 +43,7 @@ type extendDialog struct {
 	asking bool
 	moved  bool
 
-	step   extendStep
+	step   Step
 	offErr error
 	off    model.ExtensionOffering
 	cmp    pricing.Comparison
@@ -45,7 +51,7 @@ type extendDialog struct {
 	// outcome; step says which part of the dialog shows.
 	spend spend.Machine
 
-	res ExtendResult
+	res backend.ExtendResult
 
 	// Once bought, the extension's payment is followed, as the receipt follows a block's:
 	// status is the extension's as last listed, after the block then (found: listed).
@@ -56,72 +62,63 @@ type extendDialog struct {
 }
 
 // Busy reports an extension in flight: the root then lets ctrl+c warn before it quits.
-func (d extendDialog) Busy() bool { return d.step == extBuying }
+func (d Model) Busy() bool { return d.step == Buying }
 
-type extendStep int
+// Step is the part of the dialog that shows.
+type Step int
 
+// The steps, in the order the dialog goes through them.
 const (
-	extChoose   extendStep = iota // choosing among the lengths offered
-	extLoading                    // asking for every length
-	extNone                       // no length offered (or the calls failed)
-	extChecking                   // the offering is shown; the dry run is running
-	extConfirm                    // the dry run answered; type extend
-	extBuying
-	extDone // bought, or not: the answer is shown until a key
+	Choose   Step = iota // choosing among the lengths offered
+	Loading              // asking for every length
+	None                 // no length offered (or the calls failed)
+	Checking             // the offering is shown; the dry run is running
+	Confirm              // the dry run answered; type extend
+	Buying               // the extension is in flight; it cannot be called back
+	Done                 // bought, or not: the answer is shown until a key
 )
 
 type extCheckMsg struct {
 	dialog int64
-	perm   Permission
+	perm   backend.Permission
 	err    error
 }
 
 type extendedMsg struct {
 	dialog int64
-	res    ExtendResult
+	res    backend.ExtendResult
 	err    error
 }
 
-// openExtend opens the extend dialog on a block that can be extended.
-func (m Model) openExtend(b model.Block) (tea.Model, tea.Cmd) {
-	switch {
-	case m.pc.ReadOnly:
-		return m, nil
-	case model.ExtendBlocker(b) != nil:
-		m.flash = model.ExtendBlocker(b).Sentence()
-		return m, nil
-	}
-	d := newExtendDialog(m.actionEnv(), m.opts.Prices, b)
-	d.step, d.prefer, d.asking = extLoading, m.opts.ExtendDays, true
-	m.dialog = d
-	return m, d.fetchChoices()
+// New is the dialog on b, before it asks for anything.
+func New(env dialog.Env, prices *pricing.Catalog, b model.Block) Model {
+	id := dialog.NextSeq()
+	return Model{env: env, id: id, ask: id, prices: prices, b: b, spend: spend.New(Action)}
 }
 
-func newExtendDialog(env actionEnv, prices *pricing.Catalog, b model.Block) extendDialog {
-	id := dialogSeq.Add(1)
-	return extendDialog{env: env, id: id, ask: id, prices: prices, b: b, spend: spend.New(extendAction)}
+// Open opens the dialog on a block that can be extended, asking AWS for every length at
+// once; preferDays (the configuration's) is selected first when offered.
+func Open(env dialog.Env, prices *pricing.Catalog, b model.Block, preferDays int) (Model, tea.Cmd) {
+	d := New(env, prices, b)
+	d.step, d.prefer, d.asking = Loading, preferDays, true
+	return d, d.fetchChoices()
 }
 
-// extendAction is what the spend machine says of an extension.
-var extendAction = spend.Action{Word: "extend", Noun: "extension", Done: "extended", Ask: "extend"}
+// Action is what the spend machine says of an extension.
+var Action = spend.Action{Word: "extend", Noun: "extension", Done: "extended", Ask: "extend"}
 
 // failure is the extension's failure once it answered, or nil.
-func (d extendDialog) failure() *ActionError {
-	if d.step != extDone {
+func (d Model) failure() *backend.ActionError {
+	if d.step != Done {
 		return nil
 	}
 	return d.spend.Failure
 }
 
-func (d extendDialog) ctx() context.Context {
-	if d.env.Ctx == nil {
-		return context.Background()
-	}
-	return d.env.Ctx
-}
+func (d Model) ctx() context.Context { return d.env.CallCtx() }
 
 // checkCmd runs the dry run of the chosen extension.
-func (d extendDialog) checkCmd() tea.Cmd {
+func (d Model) checkCmd() tea.Cmd {
 	id, b, blk, off, ctx := d.id, d.env.Backend, d.b, d.off, d.ctx()
 	return func() tea.Msg {
 		p, err := b.CheckExtend(ctx, blk, off)
@@ -129,10 +126,10 @@ func (d extendDialog) checkCmd() tea.Cmd {
 	}
 }
 
-func (d extendDialog) Update(msg tea.Msg) (dialog, tea.Cmd, bool) {
+func (d Model) Update(msg tea.Msg) (dialog.Dialog, tea.Cmd, bool) {
 	switch msg := msg.(type) {
-	case dialogSizeMsg:
-		d.env.size = rect(msg)
+	case dialog.SizeMsg:
+		d.env.Size = screen.Rect(msg)
 	case tea.KeyPressMsg:
 		return d.key(msg)
 	case extChoicesMsg:
@@ -140,19 +137,19 @@ func (d extendDialog) Update(msg tea.Msg) (dialog, tea.Cmd, bool) {
 	case extChoiceMsg:
 		return d.onChoice(msg)
 	case extCheckMsg:
-		if msg.dialog != d.id || d.step != extChecking {
+		if msg.dialog != d.id || d.step != Checking {
 			return d, nil, false
 		}
 		d.spend.Answer(d.spend.CheckID(), msg.perm, msg.err)
-		d.step = extConfirm
+		d.step = Confirm
 		return d, nil, false
 	case extendedMsg:
 		if msg.dialog != d.id {
 			return d, nil, false
 		}
-		d.step, d.res = extDone, msg.res
+		d.step, d.res = Done, msg.res
 		// The row shows the extension at once; its end moves once the block is listed again.
-		refresh := func() tea.Msg { return blocksRefreshMsg{} }
+		refresh := func() tea.Msg { return blockscreen.RefreshMsg{} }
 		d.spend.Settle(msg.err)
 		if msg.err != nil {
 			return d, refresh, false
@@ -161,58 +158,58 @@ func (d extendDialog) Update(msg tea.Msg) (dialog, tea.Cmd, bool) {
 		if extensionSettled(d.status) {
 			return d, refresh, false
 		}
-		return d, tea.Batch(refresh, pollBlock(d.env, d.id, d.b, d.env.poll)), false
-	case blockPolledMsg:
-		if msg.dialog != d.id || d.step != extDone || d.failure() != nil || extensionSettled(d.status) {
+		return d, tea.Batch(refresh, dialog.PollBlock(d.env, d.id, d.b, d.env.Poll)), false
+	case dialog.BlockPolledMsg:
+		if msg.Dialog != d.id || d.step != Done || d.failure() != nil || extensionSettled(d.status) {
 			return d, nil, false
 		}
-		d.pollErr = msg.err
-		if msg.found {
-			d.after, d.found = msg.block, true
-			if e, ok := extensionOf(msg.block, d.off.ID); ok {
+		d.pollErr = msg.Err
+		if msg.Found {
+			d.after, d.found = msg.Block, true
+			if e, ok := extensionOf(msg.Block, d.off.ID); ok {
 				d.status = e.Status
 			}
 		}
 		if !extensionSettled(d.status) {
-			return d, pollBlock(d.env, d.id, d.b, d.env.poll), false
+			return d, dialog.PollBlock(d.env, d.id, d.b, d.env.Poll), false
 		}
 		// Paid, the row's end moves; failed, the row is warned of.
-		return d, func() tea.Msg { return blocksRefreshMsg{} }, false
+		return d, func() tea.Msg { return blockscreen.RefreshMsg{} }, false
 	}
 	return d, nil, false
 }
 
-func (d extendDialog) key(k tea.KeyPressMsg) (dialog, tea.Cmd, bool) {
+func (d Model) key(k tea.KeyPressMsg) (dialog.Dialog, tea.Cmd, bool) {
 	s := k.String()
 	switch d.step {
-	case extBuying:
+	case Buying:
 		return d, d.spend.InFlight(s), false
-	case extDone:
+	case Done:
 		return d, nil, true
 	}
 	if s == "esc" {
-		return d, cancelled("Nothing was extended."), true
+		return d, dialog.Cancelled("Nothing was extended."), true
 	}
 	switch d.step {
-	case extChoose, extNone:
+	case Choose, None:
 		return d.listKey(s)
-	case extChecking, extConfirm:
+	case Checking, Confirm:
 		switch s {
 		case "shift+tab":
-			d.step, d.spend = extChoose, spend.New(extendAction)
-			d.id = dialogSeq.Add(1) // a dry run still running answers no one
+			d.step, d.spend = Choose, spend.New(Action)
+			d.id = dialog.NextSeq() // a dry run still running answers no one
 			return d, nil, false
 		case "enter":
 			return d.tryBuy()
 		}
-		if d.step == extConfirm && d.spend.Allowed() {
+		if d.step == Confirm && d.spend.Allowed() {
 			d.spend.Type(k)
 		}
 	}
 	return d, nil, false
 }
 
-func (d extendDialog) tryBuy() (dialog, tea.Cmd, bool) {
+func (d Model) tryBuy() (dialog.Dialog, tea.Cmd, bool) {
 	// Unlike the purchase dialog, enter here never closes: a word that is not extend asks
 	// for the whole word again.
 	why := ""
@@ -220,7 +217,7 @@ func (d extendDialog) tryBuy() (dialog, tea.Cmd, bool) {
 		why = "Too small to show everything: make the terminal taller."
 	}
 	switch {
-	case d.step != extConfirm || d.spend.Phase() == spend.Checking:
+	case d.step != Confirm || d.spend.Phase() == spend.Checking:
 		d.spend.Note = "The dry run has not answered yet."
 		return d, nil, false
 	case !d.spend.Allowed():
@@ -234,7 +231,7 @@ func (d extendDialog) tryBuy() (dialog, tea.Cmd, bool) {
 	case spend.NotYet, spend.Useless:
 		return d, nil, false
 	}
-	d.step = extBuying
+	d.step = Buying
 	id, b, blk, off, ctx := d.id, d.env.Backend, d.b, d.off, d.ctx()
 	return d, func() tea.Msg {
 		res, err := b.Extend(ctx, blk, off)
@@ -259,18 +256,18 @@ func extensionOf(b model.Block, offeringID string) (model.Extension, bool) {
 }
 
 // fits reports whether the whole confirmation shows in the dialog's box.
-func (d extendDialog) fits() bool {
-	if d.env.size.w == 0 {
+func (d Model) fits() bool {
+	if d.env.Size.W == 0 {
 		return true // never drawn (a test driving Update alone)
 	}
-	r := dialogRect(d.env.size.w, d.env.size.h, 0)
-	return len(d.lines(r.w-2))+2 <= d.env.size.h
+	r := dialog.BoxRect(d.env.Size.W, d.env.Size.H, 0)
+	return len(d.lines(r.W-2))+2 <= d.env.Size.H
 }
 
 // lines is the dialog's content at an inner width. Every line has the dialogs' left margin
 // of two cells, as the purchase and launch dialogs' lines do, so that the dry run's answer
 // (dryRunLines) starts in the column of the values above it.
-func (d extendDialog) lines(w int) []string {
+func (d Model) lines(w int) []string {
 	th, b := d.env.Theme, d.b
 	loc := d.env.Location
 	const margin = "  "
@@ -287,19 +284,19 @@ func (d extendDialog) lines(w int) []string {
 	// Both groups of fields and the length picker share one label width, so their values
 	// start in one column.
 	lab := func(facts []model.Fact) [][2]string {
-		rows := factRows(facts)
+		rows := dialog.FactRows(facts)
 		for i := range rows {
 			rows[i][0] = fmt.Sprintf("%-*s", extLabelWidth, rows[i][0])
 		}
 		return rows
 	}
 	head := model.ExtensionTarget(b, d.env.Account(), loc)
-	add(fieldLines(th, lab(head), cw)...)
+	add(dialog.FieldLines(th, lab(head), cw)...)
 	switch d.step {
-	case extChoose, extLoading, extNone:
+	case Choose, Loading, None:
 		// The room left for the list's rows: the box, the lines above, a heading, a footer.
-		room := d.env.size.h - 2 - len(out) - 6
-		if d.env.size.h == 0 {
+		room := d.env.Size.H - 2 - len(out) - 6
+		if d.env.Size.H == 0 {
 			room = 12
 		}
 		add("")
@@ -312,26 +309,26 @@ func (d extendDialog) lines(w int) []string {
 	}
 	facts := model.ExtensionFacts(b, off, d.env.Account(), d.cmp.BreakEven(), loc)
 	add("")
-	add(fieldLines(th, lab(facts.Lines[len(head):]), cw)...)
-	add(wrapStyled(th.Warning, facts.Final, cw)...)
+	add(dialog.FieldLines(th, lab(facts.Lines[len(head):]), cw)...)
+	add(dialog.WrapStyled(th.Warning, facts.Final, cw)...)
 	out = append(out, "")
 	// The dry run's answer in the words and styles of the purchase dialog.
 	tone, answer := d.spend.DryRunAnswer(model.NoPlanDryRun("extension"))
-	out = append(out, dryRunLines(toneStyle(th, tone), extLabelWidth, answer, cw)...)
+	out = append(out, dialog.DryRunLines(dialog.ToneStyle(th, tone), extLabelWidth, answer, cw)...)
 	switch d.step {
-	case extConfirm:
+	case Confirm:
 		if d.spend.Allowed() {
 			add(th.Label.Render("Type extend and press enter: ") + d.spend.Field.View(max(8, cw-30), true, th.Value, th.Cursor, th.Muted))
 		}
-	case extBuying:
+	case Buying:
 		add(th.Value.Render("Extending… (the answer is awaited; nothing is sent twice)"))
-	case extDone:
+	case Done:
 		add(d.doneLines(cw)...)
 	}
 	if d.spend.Note != "" {
-		add(wrapStyled(th.Warning, d.spend.Note, cw)...)
+		add(dialog.WrapStyled(th.Warning, d.spend.Note, cw)...)
 	}
-	if d.step == extChecking || d.step == extConfirm {
+	if d.step == Checking || d.step == Confirm {
 		add(th.Muted.Render(ansi.Truncate("shift+tab another length · esc cancels", cw, "…")))
 	}
 	return out
@@ -339,22 +336,22 @@ func (d extendDialog) lines(w int) []string {
 
 // doneLines are the answer of the extension, then its payment as it is followed: pending
 // (watching), paid (the new end), failed (the end stays; what to do).
-func (d extendDialog) doneLines(w int) []string {
+func (d Model) doneLines(w int) []string {
 	th, loc := d.env.Theme, d.env.Location
 	if f := d.failure(); f != nil {
 		switch d.spend.Outcome() {
 		case spend.Already:
-			return wrapStyled(th.Warning, "ALREADY EXTENDED: "+f.Error()+" Any key closes.", w)
+			return dialog.WrapStyled(th.Warning, "ALREADY EXTENDED: "+f.Error()+" Any key closes.", w)
 		case spend.Unknown:
-			return wrapStyled(th.Error, "OUTCOME UNKNOWN: do not extend again. "+f.Error()+" Any key closes.", w)
+			return dialog.WrapStyled(th.Error, "OUTCOME UNKNOWN: do not extend again. "+f.Error()+" Any key closes.", w)
 		}
-		return wrapStyled(th.Error, "NOT EXTENDED: "+f.Error()+" Any key closes.", w)
+		return dialog.WrapStyled(th.Error, "NOT EXTENDED: "+f.Error()+" Any key closes.", w)
 	}
 	var out []string
 	if d.res.Recovered {
-		out = append(out, wrapStyled(th.Warning, "The reply was lost; the block's extension history lists this offering: it was bought, once.", w)...)
+		out = append(out, dialog.WrapStyled(th.Warning, "The reply was lost; the block's extension history lists this offering: it was bought, once.", w)...)
 	}
-	out = append(out, settledLines(th, d.res.Settled, d.res.NotRecorded, w)...)
+	out = append(out, dialog.SettledLines(th, d.res.Settled, d.res.NotRecorded, w)...)
 	// The end as AWS lists it now; before the first look, the block's when the dialog opened.
 	end := d.b.End
 	if d.found {
@@ -369,22 +366,22 @@ func (d extendDialog) doneLines(w int) []string {
 		if end.Before(d.off.End) {
 			end = d.off.End
 		}
-		out = append(out, wrapStyled(th.OK.Bold(true), fmt.Sprintf("EXTENDED: %s now ends %s (payment-succeeded).", d.b.ReservationID, bothTimes(end, loc)), w)...)
-		out = append(out, wrapStyled(th.OK, "Its instances are terminated from "+bothTimes(end.Add(-model.TerminationLead), loc)+". "+journal+" Any key closes.", w)...)
+		out = append(out, dialog.WrapStyled(th.OK.Bold(true), fmt.Sprintf("EXTENDED: %s now ends %s (payment-succeeded).", d.b.ReservationID, model.BothTimes(end, loc)), w)...)
+		out = append(out, dialog.WrapStyled(th.OK, "Its instances are terminated from "+model.BothTimes(end.Add(-model.TerminationLead), loc)+". "+journal+" Any key closes.", w)...)
 	case model.ExtensionPaymentFailed:
-		out = append(out, wrapStyled(th.Error.Bold(true), "EXTENSION PAYMENT FAILED: AWS could not take the payment, so the block was not extended.", w)...)
-		out = append(out, wrapStyled(th.Error, fmt.Sprintf("%s keeps its old end, %s: its instances are terminated from %s. "+
+		out = append(out, dialog.WrapStyled(th.Error.Bold(true), "EXTENSION PAYMENT FAILED: AWS could not take the payment, so the block was not extended.", w)...)
+		out = append(out, dialog.WrapStyled(th.Error, fmt.Sprintf("%s keeps its old end, %s: its instances are terminated from %s. "+
 			"Check the account's payment method in the AWS Billing console, then extend again (e). %s Any key closes.",
-			d.b.ReservationID, bothTimes(end, loc), bothTimes(end.Add(-model.TerminationLead), loc), journal), w)...)
+			d.b.ReservationID, model.BothTimes(end, loc), model.BothTimes(end.Add(-model.TerminationLead), loc), journal), w)...)
 	default:
-		out = append(out, wrapStyled(th.Accent.Bold(true), fmt.Sprintf("EXTENSION BOUGHT, payment pending: %s moves its end to %s once AWS takes the payment (usually within minutes).",
-			d.b.ReservationID, bothTimes(d.off.End, loc)), w)...)
-		watch := fmt.Sprintf("Until then it ends %s. Watching the payment…", bothTimes(end, loc))
+		out = append(out, dialog.WrapStyled(th.Accent.Bold(true), fmt.Sprintf("EXTENSION BOUGHT, payment pending: %s moves its end to %s once AWS takes the payment (usually within minutes).",
+			d.b.ReservationID, model.BothTimes(d.off.End, loc)), w)...)
+		watch := fmt.Sprintf("Until then it ends %s. Watching the payment…", model.BothTimes(end, loc))
 		if d.pollErr != nil {
 			watch += " Could not look again: " + d.pollErr.Error()
 		}
-		out = append(out, wrapStyled(th.Value, watch, w)...)
-		out = append(out, wrapStyled(th.Muted, journal+" Any key closes; the blocks screen shows the outcome too.", w)...)
+		out = append(out, dialog.WrapStyled(th.Value, watch, w)...)
+		out = append(out, dialog.WrapStyled(th.Muted, journal+" Any key closes; the blocks screen shows the outcome too.", w)...)
 	}
 	return out
 }
@@ -394,15 +391,15 @@ func breakEven(c pricing.Comparison) string {
 	return model.ExtensionBreakEven(model.Block{}, c.BreakEven())
 }
 
-func (d extendDialog) View(width, height int) string {
-	w := min(width, 104)
+func (d Model) View(width, height int) string {
+	w := min(width, dialog.MaxWidth)
 	lines := d.lines(w - 2)
-	if len(lines)+2 > height && d.step == extConfirm {
+	if len(lines)+2 > height && d.step == Confirm {
 		lines = append(lines[:max(0, height-3)], d.env.Theme.Warning.Render("Too small to show everything: make the terminal taller to extend."))
 	}
 	if len(lines)+2 > height {
 		lines = lines[:max(0, height-2)]
 	}
-	r := dialogRect(width, height, len(lines))
-	return placeDialog(modeFrame(d.env.Theme, d.env.Simulated, "Extend "+d.b.ReservationID, strings.Join(lines, "\n"), r), width)
+	r := dialog.BoxRect(width, height, len(lines))
+	return dialog.Place(dialog.ModeFrame(d.env.Theme, d.env.Simulated, "Extend "+d.b.ReservationID, strings.Join(lines, "\n"), r), width)
 }

@@ -1,0 +1,102 @@
+package extend
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/pricing"
+	"github.com/gpublock/gpublock/ui/dialog"
+)
+
+// streamDialog is an extend dialog still asking, with the lengths answering one by one.
+func streamDialog(t *testing.T, prefer int) (Model, func(days int) extChoiceMsg) {
+	t.Helper()
+	d := confirmDialog(t)
+	d.step, d.asking, d.moved, d.prefer = Loading, true, false, prefer
+	d.choices, d.cmps, d.choice = nil, nil, 0
+	one := func(days int) extChoiceMsg {
+		off := d.off
+		off.End, off.DurationHours = d.b.End.Add(time.Duration(days)*24*time.Hour), days*24
+		return extChoiceMsg{dialog: d.ask, choice: model.ExtensionChoice{Days: days, Offering: off},
+			cmp: pricing.CompareExtension(d.prices, off.AsOffering(d.b))}
+	}
+	return d, one
+}
+
+func streamDays(d Model) []int {
+	var out []int
+	for _, ch := range d.choices {
+		out = append(out, ch.Days)
+	}
+	return out
+}
+
+func feed(t *testing.T, d dialog.Dialog, msgs ...tea.Msg) Model {
+	t.Helper()
+	for _, msg := range msgs {
+		d, _, _ = d.Update(msg)
+	}
+	return d.(Model)
+}
+
+// Lengths answering out of order are listed in order of length; until the person moves,
+// the preferred length is selected as soon as it is there.
+func TestExtendListStreamsInOrderAndSelectsThePreferred(t *testing.T) {
+	d, one := streamDialog(t, 3)
+	got := feed(t, d, one(5))
+	if got.step != Choose || len(got.choices) != 1 {
+		t.Fatalf("after the first length: step %v, %d choices", got.step, len(got.choices))
+	}
+	got = feed(t, got, one(2), one(3), one(1), one(3))
+	if days := streamDays(got); len(days) != 4 || days[0] != 1 || days[1] != 2 || days[2] != 3 || days[3] != 5 {
+		t.Fatalf("lengths listed %v, want [1 2 3 5] (a length answering twice listed once)", days)
+	}
+	if ch, _ := got.chosen(); ch.Days != 3 {
+		t.Errorf("selected %s, want the preferred 3d", model.FormatDays(ch.Days))
+	}
+	if v := strings.Join(got.lines(120), "\n"); !strings.Contains(v, "Still asking AWS") || !strings.Contains(v, "4 length(s) offered now") {
+		t.Errorf("the list does not say it is still asking:\n%s", v)
+	}
+	// The whole answer ends the asking and keeps the selection.
+	final := extChoicesMsg{dialog: got.ask, choices: got.choices, cmps: got.cmps}
+	got = feed(t, got, final)
+	if ch, _ := got.chosen(); got.asking || ch.Days != 3 || strings.Contains(strings.Join(got.lines(120), "\n"), "Still asking") {
+		t.Errorf("after the whole answer: asking %v, selected %s", got.asking, model.FormatDays(ch.Days))
+	}
+}
+
+// A length the person chose, in the list or shown for its dry run, stays chosen while
+// shorter lengths answer.
+func TestExtendListKeepsTheChoiceWhileLengthsArrive(t *testing.T) {
+	d, one := streamDialog(t, 0)
+	got := feed(t, d, one(4), one(6), keyMsg("down"))
+	if ch, _ := got.chosen(); ch.Days != 6 {
+		t.Fatalf("down selected %s, want 6d", model.FormatDays(ch.Days))
+	}
+	got = feed(t, got, one(1), one(2))
+	if ch, _ := got.chosen(); ch.Days != 6 {
+		t.Errorf("a shorter length answering moved the selection to %s", model.FormatDays(ch.Days))
+	}
+
+	d, one = streamDialog(t, 0)
+	got = feed(t, d, one(4))
+	got = feed(t, got, keyMsg("enter"))
+	if got.step != Checking || got.off.DurationHours != 96 {
+		t.Fatalf("enter: step %v, offering of %dh", got.step, got.off.DurationHours)
+	}
+	got = feed(t, got, one(1), extChoicesMsg{dialog: got.ask, choices: append([]model.ExtensionChoice{one(1).choice}, got.choices...),
+		cmps: append([]pricing.Comparison{one(1).cmp}, got.cmps...)})
+	if ch, _ := got.chosen(); ch.Days != 4 || got.addedLength() != "4d" || got.step != Checking {
+		t.Errorf("while its dry run runs the chosen length became %s (Add %s, step %v)", model.FormatDays(ch.Days), got.addedLength(), got.step)
+	}
+	// An answer for an asking that was replaced answers no one.
+	stale := one(7)
+	stale.dialog = got.ask + 1000
+	if after := feed(t, got, stale); len(after.choices) != len(got.choices) {
+		t.Error("a stale answer was listed")
+	}
+}

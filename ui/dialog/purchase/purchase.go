@@ -1,0 +1,434 @@
+// Package purchase is the confirmation of a purchase, a Capacity Block's or a training
+// plan's: everything that is being bought, the dry run's answer, the platform and the tags,
+// and a field where the person types buy. Every other way out (esc, q, another word and
+// enter, ctrl+c) buys nothing. Its dry run, cap, typed word, call and outcome are
+// ui/dialog/spend's; what was bought opens ui/dialog/receipt.
+package purchase
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/pricing"
+	"github.com/gpublock/gpublock/ui/backend"
+	"github.com/gpublock/gpublock/ui/components/textfield"
+	"github.com/gpublock/gpublock/ui/dialog"
+	"github.com/gpublock/gpublock/ui/dialog/receipt"
+	"github.com/gpublock/gpublock/ui/dialog/spend"
+	"github.com/gpublock/gpublock/ui/screen"
+)
+
+// The fields of the purchase dialog, in tab order. The confirmation comes last and has
+// the focus when the dialog opens: typing buy is all it takes once the dry run allows it.
+const (
+	pfPlatform = iota
+	pfTags
+	pfConfirm
+	pfCount
+)
+
+// namedTags come first in the tags field, in this order; any other k=v may follow.
+var namedTags = []string{"project", "cost-center", "Name"}
+
+// Model is the confirmation of a purchase.
+type Model struct {
+	env       dialog.Env
+	id        int64
+	o         model.Offering
+	cmp       pricing.Comparison
+	platforms []string
+	platform  int
+	fields    [pfCount]textfield.Model // the tags field (the word is the machine's)
+	focus     int
+
+	// spend is the dry run, the cap, the typed word, the call and its outcome; a platform
+	// change asks the dry run again.
+	spend spend.Machine
+}
+
+// purchaseAction is what the spend machine says of a purchase.
+var purchaseAction = spend.Action{Word: "buy", Noun: "purchase", Done: "bought", Ask: "buy"}
+
+// Busy: a purchase is in flight, whose answer must be read.
+func (d Model) Busy() bool { return d.spend.Busy() }
+
+type dryRunMsg struct {
+	dialog, check int64
+	perm          backend.Permission
+	err           error
+}
+
+type purchasedMsg struct {
+	dialog int64
+	res    backend.PurchaseResult
+	err    error
+}
+
+// New opens the dialog and starts its dry run, unless the fee is above the
+// spending cap: then nothing at all is sent.
+func New(env dialog.Env, o model.Offering) (Model, tea.Cmd) {
+	d := Model{env: env, id: dialog.NextSeq(), o: o, cmp: pricing.Compare(env.Prices, o), focus: pfConfirm, spend: spend.New(purchaseAction)}
+	if env.Backend != nil {
+		d.platforms = env.Backend.Platforms()
+	}
+	if len(d.platforms) == 0 {
+		d.platforms = []string{"Linux/UNIX"}
+	}
+	d.fields[pfTags] = textfield.New(tagText(env.Tags))
+	d.fields[pfTags].Placeholder = "none · project=…, cost-center=…, Name=…, any k=v"
+	if env.MaxSpend != nil && o.Fee.Cmp(*env.MaxSpend) > 0 {
+		d.spend.Cap()
+		return d, nil
+	}
+	if isPlan(o) {
+		// SageMaker has no DryRun: nothing is asked, and the dialog says so plainly.
+		d.spend.SkipDryRun("sagemaker:CreateTrainingPlan")
+		return d, nil
+	}
+	return d, d.dryRun()
+}
+
+// isPlan reports whether the offering is a training plan's, bought without a dry run and
+// without a platform.
+func isPlan(o model.Offering) bool { return o.Source == model.SourceTrainingPlan }
+
+// noDryRun is what the dialogs of training plans say where a block's say its dry run.
+var noDryRun = model.NoPlanDryRun("purchase")
+
+func (d *Model) dryRun() tea.Cmd {
+	// A word typed before was typed for another platform's answer: Check clears it.
+	check := d.spend.Check()
+	id, b, ctx, o, platform := d.id, d.env.Backend, d.env.Ctx, d.o, d.platforms[d.platform]
+	return func() tea.Msg {
+		p, err := b.CheckPurchase(ctx, o, platform)
+		return dryRunMsg{dialog: id, check: check, perm: p, err: err}
+	}
+}
+
+// tagText writes tags as the field holds them: project, cost-center and Name first, then
+// the others by key.
+func tagText(tags map[string]string) string {
+	var parts, rest []string
+	for _, k := range namedTags {
+		if v, ok := tags[k]; ok {
+			parts = append(parts, k+"="+v)
+		}
+	}
+	for k, v := range tags {
+		if !slices.Contains(namedTags, k) {
+			rest = append(rest, k+"="+v)
+		}
+	}
+	sort.Strings(rest)
+	return strings.Join(append(parts, rest...), ", ")
+}
+
+// tags are the reservation's tags from the field, or what is wrong with them.
+func (d Model) tags() (map[string]string, error) {
+	out := map[string]string{}
+	for _, kv := range strings.Split(d.fields[pfTags].Value(), ",") {
+		kv = strings.TrimSpace(kv)
+		if kv == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(kv, "=")
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		switch {
+		case !ok || k == "":
+			return nil, fmt.Errorf("tag %q: want key=value", kv)
+		case strings.HasPrefix(strings.ToLower(k), "aws:") || strings.HasPrefix(strings.ToLower(k), "gpublock:"):
+			return nil, fmt.Errorf("tag %q: the %s prefix is reserved", kv, k[:strings.Index(k, ":")+1])
+		}
+		if _, dup := out[k]; dup {
+			return nil, fmt.Errorf("tag %s given twice", k)
+		}
+		out[k] = v
+	}
+	return out, nil
+}
+
+// why is the dialog's own reason the purchase cannot be confirmed now, or "": the spend
+// machine's (the cap, the dry run) come before it.
+func (d Model) why() string {
+	_, tagErr := d.tags()
+	switch {
+	case d.env.Account() == "":
+		return "The account that would pay is not known; close this and try again once the header shows it."
+	case tagErr != nil:
+		return "Fix the tags: " + tagErr.Error() + "."
+	case !d.fits():
+		return "The terminal is too small to show the whole confirmation; make it larger."
+	}
+	return ""
+}
+
+// canType reports whether the confirmation field is offered at all.
+func (d Model) canType() bool { return d.spend.CanType() }
+
+func (d Model) Update(msg tea.Msg) (dialog.Dialog, tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case dialog.SizeMsg:
+		d.env.Size = screen.Rect(msg)
+	case dryRunMsg:
+		if msg.dialog == d.id {
+			d.spend.Answer(msg.check, msg.perm, msg.err)
+		}
+	case purchasedMsg:
+		if msg.dialog != d.id {
+			return d, nil, false
+		}
+		d.spend.Settle(msg.err)
+		if msg.err == nil {
+			r, cmd := receipt.New(d.env, d.o, d.platforms[d.platform], msg.res)
+			return r, cmd, false
+		}
+		if d.spend.Outcome() == spend.Sold {
+			return d, func() tea.Msg { return dialog.RootMsg{Refresh: true} }, false
+		}
+	case tea.KeyPressMsg:
+		return d.key(msg)
+	}
+	return d, nil, false
+}
+
+func (d Model) key(k tea.KeyPressMsg) (dialog.Dialog, tea.Cmd, bool) {
+	s := k.String()
+	switch {
+	case d.spend.Busy():
+		// Sent: it cannot be called back. The answer, whatever it is, will be shown.
+		return d, d.spend.InFlight(s), false
+	case d.spend.Phase() == spend.Done:
+		if s == "esc" || s == "enter" || s == "q" {
+			return d, nil, true
+		}
+		return d, nil, false
+	case s == "esc":
+		return d, dialog.Cancelled("Cancelled: nothing was bought."), true
+	case s == "tab":
+		d.focus = (d.focus + 1) % pfCount
+		if d.focus == pfPlatform && isPlan(d.o) {
+			d.focus++ // a plan has no platform: SageMaker runs its instances
+		}
+		return d, nil, false
+	case s == "shift+tab":
+		d.focus = (d.focus + pfCount - 1) % pfCount
+		if d.focus == pfPlatform && isPlan(d.o) {
+			d.focus = pfCount - 1
+		}
+		return d, nil, false
+	}
+	d.spend.Note = ""
+	switch d.focus {
+	case pfPlatform:
+		switch s {
+		case "q":
+			return d, dialog.Cancelled("Cancelled: nothing was bought."), true
+		case "right", "l", "down", "j", "space":
+			d.platform = (d.platform + 1) % len(d.platforms)
+		case "left", "h", "up", "k":
+			d.platform = (d.platform + len(d.platforms) - 1) % len(d.platforms)
+		case "enter":
+			d.focus = pfConfirm
+			return d, nil, false
+		default:
+			return d, nil, false
+		}
+		if d.spend.OverCap || isPlan(d.o) {
+			return d, nil, false
+		}
+		return d, d.dryRun(), false
+	case pfConfirm:
+		switch s {
+		case "q":
+			return d, dialog.Cancelled("Cancelled: nothing was bought."), true
+		case "enter":
+			word := d.spend.Typed()
+			switch d.spend.Confirm(d.why()) {
+			case spend.Empty:
+				return d, dialog.Cancelled("Cancelled: nothing was bought."), true
+			case spend.Useless:
+				return d, dialog.Cancelled("Closed: the purchase could not go ahead; nothing was bought."), true
+			case spend.Wrong:
+				return d, dialog.Cancelled(fmt.Sprintf("Cancelled: %q is not buy; nothing was bought.", word)), true
+			case spend.NotYet:
+				return d, nil, false
+			}
+			return d.buy()
+		}
+	default:
+		if s == "enter" {
+			d.focus = pfConfirm
+			return d, nil, false
+		}
+	}
+	if d.focus == pfConfirm {
+		d.spend.Type(k)
+		return d, nil, false
+	}
+	d.fields[d.focus], _ = d.fields[d.focus].Update(k)
+	return d, nil, false
+}
+
+func (d Model) buy() (dialog.Dialog, tea.Cmd, bool) {
+	tags, _ := d.tags()
+	id, b, o, platform := d.id, d.env.Backend, d.o, d.platforms[d.platform]
+	ctx := d.env.CallCtx()
+	return d, func() tea.Msg {
+		res, err := b.Purchase(ctx, o, platform, tags)
+		return purchasedMsg{dialog: id, res: res, err: err}
+	}, false
+}
+
+// lines is the dialog's content at an inner width.
+func (d Model) lines(w int) []string {
+	th, o := d.env.Theme, d.o
+	account := d.env.Account()
+	if account == "" {
+		account = "unknown"
+	}
+	var out []string
+	if d.env.Simulated {
+		out = append(out, th.Simulated.Render("SIMULATED")+" "+th.Warning.Render("the emulator: nothing real is bought, nothing is charged"))
+	} else {
+		out = append(out, th.Live.Render("LIVE — REAL MONEY")+" "+th.Error.Render("this buys a real "+o.Source.Label()+" on account "+account))
+	}
+	if isPlan(o) {
+		return d.planLines(w, out)
+	}
+	facts := model.PurchaseFacts(o, d.env.Account(), d.cmp.BreakEven(), d.env.Location)
+	for _, l := range dialog.FieldLines(th, dialog.FactRows(facts.Lines), w-2) {
+		out = append(out, "  "+l)
+	}
+	out = append(out, d.fieldLine(pfPlatform, "Platform", "‹ "+d.platforms[d.platform]+" ›", w))
+	return append(out, d.tailLines(facts.Final, w)...)
+}
+
+// tailLines end a purchase dialog, a block's or a plan's: the tags field with its error
+// as it is typed, what cannot be undone, and the dry run and confirmation.
+func (d Model) tailLines(irrevocable string, w int) []string {
+	th := d.env.Theme
+	out := []string{d.fieldLine(pfTags, "Tags", "", w)}
+	if _, err := d.tags(); err != nil {
+		// Said under the field as it is typed, not only after buy and enter.
+		indent := strings.Repeat(" ", 2+purchaseLabelWidth+2)
+		for _, l := range dialog.WrapStyled(th.Error, "✗ "+err.Error(), w-len(indent)) {
+			out = append(out, indent+l)
+		}
+	}
+	for _, l := range dialog.WrapStyled(th.Warning.Bold(true), irrevocable, w-2) {
+		out = append(out, "  "+l)
+	}
+	for _, l := range d.statusLines(w - 2) {
+		if !strings.HasPrefix(l, "▸ ") && !strings.HasPrefix(l, "  ") {
+			l = "  " + l
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// fieldLine is one editable line: a marker when focused, the label, then the value.
+func (d Model) fieldLine(f int, label, choice string, w int) string {
+	th := d.env.Theme
+	mark, ls := "  ", th.Label
+	if d.focus == f {
+		mark, ls = "▸ ", th.Focused
+	}
+	head := mark + ls.Render(fmt.Sprintf("%-*s", purchaseLabelWidth, label)) + "  "
+	if choice != "" {
+		hint := ""
+		if d.focus == f {
+			hint = th.Muted.Render("  ←/→ change")
+		}
+		return head + th.Value.Render(choice) + hint
+	}
+	field := d.fields[f]
+	if f == pfConfirm {
+		field = d.spend.Field
+	}
+	return head + field.View(max(4, w-17), d.focus == f, th.Value, th.Cursor, th.Muted)
+}
+
+// purchaseLabelWidth is the width of the dialog's labels, its longest ("Region · zone").
+const purchaseLabelWidth = 13
+
+// statusLines are the dry run's answer and the confirmation, or why there is none.
+func (d Model) statusLines(w int) []string {
+	th := d.env.Theme
+	var out []string
+	switch tone, answer := d.spend.DryRunAnswer(noDryRun); {
+	case d.spend.OverCap:
+		capText := d.env.MaxSpend.Dollars()
+		out = append(out, dialog.WrapStyled(th.Error, fmt.Sprintf("REFUSED: the fee %s is above the spending cap of %s (--max-spend, or max_spend in config.json). Nothing was sent to AWS; nothing can be bought here. esc closes.",
+			d.o.Fee.Dollars(), capText), w)...)
+		return out
+	default:
+		out = append(out, dialog.DryRunLines(dialog.ToneStyle(th, tone), purchaseLabelWidth, answer, w)...)
+	}
+	switch {
+	case d.spend.Failure != nil:
+		out = append(out, d.failureLines(w)...)
+		return out
+	case d.spend.Busy():
+		out = append(out, th.Accent.Render("Buying… the purchase has been sent; wait for its answer."))
+		if d.spend.Note != "" {
+			out = append(out, dialog.WrapStyled(th.Warning, d.spend.Note, w)...)
+		}
+		return out
+	case !d.canType():
+		return out
+	}
+	prompt := "Type buy and press enter to buy; anything else, esc or q cancels: "
+	mark := "  "
+	if d.focus == pfConfirm {
+		mark = "▸ "
+	}
+	field := d.spend.Field.View(8, d.focus == pfConfirm, th.Value, th.Cursor, th.Muted)
+	out = append(out, mark+th.Focused.Render(prompt)+field)
+	if d.spend.Note != "" {
+		out = append(out, dialog.WrapStyled(th.Warning, d.spend.Note, w)...)
+	}
+	return out
+}
+
+func (d Model) failureLines(w int) []string {
+	th, f := d.env.Theme, d.spend.Failure
+	switch d.spend.Outcome() {
+	case spend.Unknown:
+		return dialog.WrapStyled(th.Error, "OUTCOME UNKNOWN — do not buy again. "+f.Error(), w)
+	case spend.Already:
+		return dialog.WrapStyled(th.Warning, "ALREADY BOUGHT: "+f.Error()+" esc closes.", w)
+	case spend.Sold:
+		return dialog.WrapStyled(th.Error, fmt.Sprintf("NOT BOUGHT: offering %s was sold to someone else (or expired) meanwhile. The results are being searched again; pick another. esc closes.", d.o.ID), w)
+	}
+	msg := f.Error()
+	if !strings.HasPrefix(strings.ToLower(msg), "not bought") {
+		msg = "NOT BOUGHT: " + msg
+	}
+	return dialog.WrapStyled(th.Error, msg+" Nothing was charged. esc closes.", w)
+}
+
+// fits reports whether the whole confirmation shows in the dialog's box.
+func (d Model) fits() bool {
+	if d.env.Size.W == 0 {
+		return true // never drawn yet (a test driving Update alone); View cuts nothing then
+	}
+	r := dialog.BoxRect(d.env.Size.W, d.env.Size.H, 0)
+	return len(d.lines(r.W-2))+2 <= d.env.Size.H
+}
+
+func (d Model) View(width, height int) string {
+	w := min(width, dialog.MaxWidth)
+	lines := d.lines(w - 2)
+	if len(lines)+2 > height && d.canType() {
+		// Said in place of what is cut: nobody confirms what they could not see.
+		lines = append(lines[:max(0, height-3)], d.env.Theme.Warning.Render("Too small to show everything: make the terminal taller to buy."))
+	}
+	r := dialog.BoxRect(width, height, len(lines))
+	return dialog.Place(dialog.ModeFrame(d.env.Theme, d.env.Simulated, "Buy a "+d.o.Source.Label(), strings.Join(lines, "\n"), r), width)
+}

@@ -1,0 +1,65 @@
+package receipt
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/backend"
+	"github.com/gpublock/gpublock/ui/dialog"
+	"github.com/gpublock/gpublock/ui/dialog/launch"
+	"github.com/gpublock/gpublock/ui/program"
+	"github.com/gpublock/gpublock/ui/theme"
+)
+
+func testReceipt(t *testing.T, src model.Source, state model.BlockState) Model {
+	t.Helper()
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	pc := &program.Context{Ctx: context.Background(), Theme: theme.New(false), Simulated: true,
+		Clock: program.NewClock(func() time.Time { return now }), Location: time.UTC}
+	b := model.Block{ReservationID: "cr-0123456789abcdef0", ARN: "arn:aws:sagemaker:us-east-1:123456789012:training-plan/gpb-1",
+		Region: "us-east-1", AvailabilityZone: "us-east-1a", InstanceType: "p5.48xlarge", State: state, TotalCount: 2,
+		Start: now.Add(time.Hour), End: now.Add(24 * time.Hour)}
+	o := model.Offering{Source: src, InstanceType: "p5.48xlarge", Currency: "USD"}
+	r, _ := New(dialog.Env{Context: pc, Poll: time.Second}, o, "Linux/UNIX", backend.PurchaseResult{RequestID: "gpb-1", Block: b})
+	return r
+}
+
+// The footer names what y copies and when l launches, from the block's state.
+func TestFooterFollowsTheBlock(t *testing.T) {
+	for name, c := range map[string]struct {
+		r    Model
+		want string
+	}{
+		"scheduled": {testReceipt(t, model.SourceCapacityBlock, model.StateScheduled), "y copy the reservation id • l launch into the block • esc, enter or q closes"},
+		"pending":   {testReceipt(t, model.SourceCapacityBlock, model.StatePaymentPending), "y copy the reservation id • esc, enter or q closes • l launches once the block is scheduled"},
+		"failed":    {testReceipt(t, model.SourceCapacityBlock, model.StatePaymentFailed), "y copy the reservation id • esc, enter or q closes"},
+		"plan":      {testReceipt(t, model.SourceTrainingPlan, model.StateScheduled), "y copy the plan's ARN • esc, enter or q closes • the reservations screen (2) shows how to use it"},
+	} {
+		if got := c.r.Footer(); got != c.want {
+			t.Errorf("%s: footer %q, want %q", name, got, c.want)
+		}
+	}
+}
+
+// l on a scheduled block's receipt opens the launch form; on a plan's it explains instead.
+func TestLaunchFromTheReceipt(t *testing.T) {
+	l := tea.KeyPressMsg{Code: 'l', Text: "l"}
+	d, _, closed := testReceipt(t, model.SourceCapacityBlock, model.StateScheduled).Update(l)
+	if _, ok := d.(launch.Model); !ok || closed {
+		t.Fatalf("l on a scheduled block's receipt gave %T (closed %v), want the launch form", d, closed)
+	}
+	d, _, _ = testReceipt(t, model.SourceTrainingPlan, model.StateScheduled).Update(l)
+	r, ok := d.(Model)
+	if !ok {
+		t.Fatalf("l on a plan's receipt gave %T", d)
+	}
+	if v := ansi.Strip(strings.Join(r.Lines(100), " ")); !strings.Contains(v, "A training plan is not launched into") {
+		t.Errorf("l on a plan's receipt says nothing:\n%s", v)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/ui/components/offerings"
+	"github.com/gpublock/gpublock/ui/dialog/compare"
 )
 
 // A search of the default form (p5.48xlarge in us-east-1, where the catalog has an
@@ -120,10 +121,10 @@ func chartStates(base, results Model) map[string]Model {
 func TestChartKeys(t *testing.T) {
 	base := New(testOptions(nil))
 	states := chartStates(base, withResults(base, syntheticOfferings(500)))
-	if _, ok := states["compare"].dialog.(compareDialog); !ok {
+	if _, ok := states["compare"].dialog.(compare.Model); !ok {
 		t.Fatal("c with three marked offerings opened no compare chart")
 	}
-	if n := len(states["compare"].dialog.(compareDialog).cs); n != 3 {
+	if n := len(states["compare"].dialog.(compare.Model).Compared()); n != 3 {
 		t.Errorf("the compare chart has %d offerings, want 3", n)
 	}
 	if states["chart"].search.DetailTab() != tabChart || states["chart"].search.Focus() != paneDetail {

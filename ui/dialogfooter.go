@@ -22,5 +22,3 @@ func dialogFooterLine(d dialog) (string, bool) {
 	}
 	return "esc closes • ctrl+c quits", true
 }
-
-func (d compareDialog) Footer() string { return "esc or c back to the offerings • ctrl+c quits" }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
+	"github.com/gpublock/gpublock/ui/dialog/compare"
 	"github.com/gpublock/gpublock/ui/dialog/launch"
 	"github.com/gpublock/gpublock/ui/dialog/purchase"
 	uiscreen "github.com/gpublock/gpublock/ui/screen"
@@ -159,7 +160,7 @@ func (m Model) openPurchaseOf(o model.Offering) (tea.Model, tea.Cmd) {
 // openCompare shows the marked offerings the search screen sends on one chart.
 func (m Model) openCompare(cs []pricing.Comparison) (tea.Model, tea.Cmd) {
 	km := m.search.KeyMap()
-	m.dialog = compareDialog{th: m.pc.Theme, cs: cs, back: km.Back, compare: km.Compare}
+	m.dialog = compare.New(m.pc.Theme, cs, compare.KeyMap{Back: km.Back, Compare: km.Compare})
 	return m, nil
 }
 

@@ -25,23 +25,3 @@ func TestCombinedRegionStatus(t *testing.T) {
 		t.Errorf("both answered: %+v", *e.Status)
 	}
 }
-
-func TestCapacityReservationIDs(t *testing.T) {
-	for id, want := range map[string]bool{"cr-0123456789abcdef0": true, "cr-0123": false, "gpb-0123456789abcdef01234567": false,
-		"my-plan": false, "cr-0123456789ABCDEF0": false} {
-		if got := isCapacityReservationID(id); got != want {
-			t.Errorf("%s: %v, want %v", id, got, want)
-		}
-	}
-}
-
-// AWS documents a plan extension's PaymentStatus as Pending then Completed; an unknown word
-// stays pending, so that nothing is called paid that may not be.
-func TestPlanExtensionStatus(t *testing.T) {
-	for in, want := range map[string]model.ExtensionStatus{"Pending": model.ExtensionPaymentPending, "Completed": model.ExtensionPaymentSucceeded,
-		"Failed": model.ExtensionPaymentFailed, "Whatever": model.ExtensionPaymentPending, "": model.ExtensionPaymentPending} {
-		if got := planExtensionStatus(in); got != want {
-			t.Errorf("%q: %s, want %s", in, got, want)
-		}
-	}
-}

@@ -122,7 +122,9 @@ func actionError(err error) *backend.ActionError { return actionErrorWith(aws.Ex
 
 // actionErrorIn is actionError with the source's explanations for errors that are not a
 // *aws.PurchaseError (whose Sold, by aws.OfferingSold, knows every source's code).
-func actionErrorIn(src aws.Source, err error) *backend.ActionError { return actionErrorWith(src.Explain, err) }
+func actionErrorIn(src aws.Source, err error) *backend.ActionError {
+	return actionErrorWith(src.Explain, err)
+}
 
 func actionErrorWith(explain func(error) aws.Explanation, err error) *backend.ActionError {
 	var pe *aws.PurchaseError

@@ -86,4 +86,3 @@ func combine(region string, r map[model.Source]backend.RegionStatus) backend.Reg
 	out.Message = strings.Join(msgs, "; ")
 	return out
 }
-

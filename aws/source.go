@@ -54,8 +54,10 @@ type Source interface {
 type SourceCaps struct {
 	Source model.Source
 	Noun   string // what it sells, in a sentence: "Capacity Block", "training plan"
-	// DryRun is true when a purchase and an extension can be checked without spending.
-	DryRun bool
+	// DryRun is true when a purchase and an extension can be checked without spending;
+	// NoDryRun, when it is false, is the sentence that says so.
+	DryRun   bool
+	NoDryRun string
 	// Launch is true when gpublock launches instances into the reservation.
 	Launch bool
 	// Targets are what a reservation can be for (a plan's SageMaker resources); none
@@ -89,10 +91,12 @@ func (e *NoDryRunError) Is(target error) bool { return target == ErrNoDryRun }
 type Rescanner interface{ Forget() }
 
 // SourceRegistration is everything a source registers, once: how to open it over a
-// Client, and how the journal settles its purchases and extensions (Intents, nil for
-// the Capacity Blocks, whose settling is package aws's own).
+// Client, what sets it apart (Caps, known before any client is opened, so that flags are
+// checked first), and how the journal settles its purchases and extensions (Intents, nil
+// for the Capacity Blocks, whose settling is package aws's own).
 type SourceRegistration struct {
 	Source  model.Source
+	Caps    SourceCaps
 	Open    func(*Client) Source
 	Intents *IntentSource
 }
@@ -103,7 +107,8 @@ var (
 )
 
 func init() {
-	RegisterSource(SourceRegistration{Source: model.SourceCapacityBlock, Open: func(c *Client) Source { return c.CapacityBlocks() }})
+	RegisterSource(SourceRegistration{Source: model.SourceCapacityBlock, Caps: capacityBlockCaps,
+		Open: func(c *Client) Source { return c.CapacityBlocks() }})
 }
 
 // RegisterSource makes a source available to OpenSource, and its intents to SettleOpen.
@@ -127,6 +132,15 @@ func OpenSource(c *Client, s model.Source) (Source, error) {
 		return nil, fmt.Errorf("%s is not available in this build", s.Plural())
 	}
 	return r.Open(c), nil
+}
+
+// CapsOf is the registered source's capabilities, without a client; ok is false when s
+// is not linked into this build.
+func CapsOf(s model.Source) (SourceCaps, bool) {
+	sourceMu.RLock()
+	defer sourceMu.RUnlock()
+	r, ok := sources[s]
+	return r.Caps, ok
 }
 
 // RegisteredSources lists the registered sources, in model.Sources' order.

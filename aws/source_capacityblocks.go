@@ -19,10 +19,10 @@ type capacityBlocks struct {
 	scan *BlockScanner
 }
 
-func (capacityBlocks) Caps() SourceCaps {
-	return SourceCaps{Source: model.SourceCapacityBlock, Noun: "Capacity Block", DryRun: true, Launch: true,
-		PurchaseAction: "ec2:PurchaseCapacityBlock", ExtendAction: "ec2:PurchaseCapacityBlockExtension"}
-}
+var capacityBlockCaps = SourceCaps{Source: model.SourceCapacityBlock, Noun: "Capacity Block", DryRun: true, Launch: true,
+	PurchaseAction: "ec2:PurchaseCapacityBlock", ExtendAction: "ec2:PurchaseCapacityBlockExtension"}
+
+func (capacityBlocks) Caps() SourceCaps { return capacityBlockCaps }
 
 func (capacityBlocks) Explain(err error) Explanation { return ExplainError(err) }
 

@@ -17,6 +17,7 @@ import (
 func init() {
 	gaws.RegisterSource(gaws.SourceRegistration{
 		Source: model.SourceTrainingPlan,
+		Caps:   caps,
 		Open:   func(c *gaws.Client) gaws.Source { return source{New(c)} },
 		Intents: &gaws.IntentSource{Purchase: ActionCreate, Extend: ActionExtend, Noun: Noun,
 			Settler: func(c *gaws.Client) gaws.IntentSettler {
@@ -31,15 +32,16 @@ func Source(c *Client) gaws.Source { return source{c} }
 
 type source struct{ tp *Client }
 
-func (source) Caps() gaws.SourceCaps {
-	return gaws.SourceCaps{Source: model.SourceTrainingPlan, Noun: Noun, Targets: Targets(),
-		PurchaseAction: "sagemaker:CreateTrainingPlan", ExtendAction: "sagemaker:ExtendTrainingPlan"}
-}
+var caps = gaws.SourceCaps{Source: model.SourceTrainingPlan, Noun: Noun, Targets: Targets(),
+	NoDryRun:       "there is no dry run for training plans: CreateTrainingPlan and ExtendTrainingPlan take no DryRun parameter, so the permission is learnt only by buying",
+	PurchaseAction: "sagemaker:CreateTrainingPlan", ExtendAction: "sagemaker:ExtendTrainingPlan"}
+
+func (source) Caps() gaws.SourceCaps { return caps }
 
 func (source) Explain(err error) gaws.Explanation { return Explain(err) }
 
 // errNoDryRun is the answer to a dry run: SageMaker has none.
-var errNoDryRun = &gaws.NoDryRunError{Msg: "there is no dry run for training plans: SageMaker's CreateTrainingPlan has none"}
+var errNoDryRun = &gaws.NoDryRunError{Msg: caps.NoDryRun}
 
 // Search sweeps every length of q's range that plans last (any whole number of days up to
 // 182, not the blocks' lengths), with q's targets.

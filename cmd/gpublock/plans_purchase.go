@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/gpublock/gpublock/aws"
-	"github.com/gpublock/gpublock/aws/trainingplans"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
 )
@@ -58,17 +57,18 @@ func runPlanPurchase(ctx context.Context, a *purchaseArgs, offeringID string, fo
 		return reportUsage(stderr, "purchase", err)
 	}
 	q.Regions = []string{region}
-	tq, err := planQuery(q)
-	if err != nil {
+	if _, err := planQuery(q); err != nil {
 		return reportUsage(stderr, "purchase", err)
 	}
-	tp := trainingplans.New(client)
-	po, err := findPlanOffering(ctx, client, tp, tq, offeringID)
+	src, err := aws.OpenSource(client, model.SourceTrainingPlan)
+	if err != nil {
+		return backendFailure(stderr, "purchase", err)
+	}
+	o, err := findPlanOffering(ctx, client, src, q, offeringID)
 	if err != nil {
 		fmt.Fprintf(stderr, "gpublock purchase: %v\n", err)
 		return 1
 	}
-	o := trainingplans.ModelOffering(po)
 	account, ok := capAndPayer(ctx, stderr, "purchase", &a.aws, client, o.Fee, "Nothing was bought.")
 	if !ok {
 		return 1
@@ -81,7 +81,7 @@ func runPlanPurchase(ctx context.Context, a *purchaseArgs, offeringID string, fo
 	if !ok {
 		return code
 	}
-	res, err := tp.Purchase(ctx, po, a.tags, opts...)
+	res, err := src.Purchase(ctx, o, a.platform, a.tags, opts...)
 	if errors.Is(err, aws.ErrAlreadyBought) {
 		return alreadyDone(stderr, "purchase", client.ExplainError(err))
 	}
@@ -89,7 +89,7 @@ func runPlanPurchase(ctx context.Context, a *purchaseArgs, offeringID string, fo
 		return purchaseFailure(stderr, o, err)
 	}
 	if res.Recovered {
-		fmt.Fprintf(stderr, "The reply to the purchase was lost. Training plan %s was found by its name: it is bought, once.\n", res.Plan.Name)
+		fmt.Fprintf(stderr, "The reply to the purchase was lost. Training plan %s was found by its name: it is bought, once.\n", res.Block.ReservationID)
 	}
 	if err := printPlanPurchase(stdout, format, o, res); err != nil {
 		fmt.Fprintln(stderr, "gpublock purchase:", err)
@@ -99,8 +99,9 @@ func runPlanPurchase(ctx context.Context, a *purchaseArgs, offeringID string, fo
 }
 
 // findPlanOffering runs the training plan search again and takes the offering with this id.
-func findPlanOffering(ctx context.Context, client *aws.Client, tp *trainingplans.Client, q trainingplans.Query, id string) (trainingplans.Offering, error) {
-	o, seen, err := tp.FindOffering(ctx, q, id)
+func findPlanOffering(ctx context.Context, client *aws.Client, src aws.Source, q model.Query, id string) (model.Offering, error) {
+	o, seen, err := aws.FindByID(ctx, func(ctx context.Context) <-chan aws.SearchEvent { return src.Search(ctx, q) },
+		func(o model.Offering) string { return o.ID }, id)
 	if errors.Is(err, aws.ErrNotListed) {
 		return o, fmt.Errorf("training plan offering %s is not among the %d offerings the search now returns in %s: it was sold, it expired, "+
 			"or the search flags (--type, --count, --duration, --from, --to, --target) differ from those that listed it. Search again (gpublock offerings --source training-plans); nothing was bought",
@@ -135,8 +136,8 @@ type planPurchaseJSON struct {
 	FoundByName            bool
 }
 
-func printPlanPurchase(w io.Writer, format outputFormat, o model.Offering, res trainingplans.PurchaseResult) error {
-	b := trainingplans.ModelBlock(res.Plan)
+func printPlanPurchase(w io.Writer, format outputFormat, o model.Offering, res aws.PurchaseResult) error {
+	b := res.Block
 	if format == "json" {
 		return writeJSON(w, planPurchaseJSON{TrainingPlanArn: b.ARN, TrainingPlan: toPlanJSON(b), TrainingPlanOfferingId: o.ID,
 			GpublockRequestId: res.RequestID, FoundByName: res.Recovered})
@@ -144,7 +145,7 @@ func printPlanPurchase(w io.Writer, format outputFormat, o model.Offering, res t
 	rows := [][2]string{
 		{"Plan", b.ReservationID},
 		{"ARN", b.ARN},
-		{"Status", res.Plan.Status},
+		{"Status", model.PlanStatus(b.State)},
 		{"Region", b.Region},
 		{"For", strings.Join(b.Targets, ", ")},
 		{"Start", bothTimes(o.Start)},

@@ -239,35 +239,61 @@ func validateQuery(q model.Query, now time.Time) error {
 	return nil
 }
 
-// searchSources runs one search of every source the query names, handing each offering to
-// each as it arrives; the regions' answers and failures are those of every source.
+// sourcePrefix names the source at the head of its messages ("training plans: "); the
+// default source (the first registered) speaks unnamed, as it did before there were others.
+func sourcePrefix(s model.Source) string {
+	caps, ok := aws.CapsOf(s)
+	if !ok || s == aws.RegisteredSources()[0] {
+		return ""
+	}
+	return caps.Noun + "s: "
+}
+
+// sourceQueryChecks are the command line's own checks of a query for a source, beyond
+// those the query was built with, whose words name the flag and the source.
+var sourceQueryChecks = map[model.Source]func(model.Query) error{
+	model.SourceTrainingPlan: func(q model.Query) error { _, err := planQuery(q); return err },
+}
+
+// searchSources runs one search of every source the query names, through the registry,
+// handing each offering to each as it arrives; the regions' answers and failures are those
+// of every source. The messages of a source other than the default one name it.
 func searchSources(ctx context.Context, cmd string, client *aws.Client, q model.Query, notes bool, each func(model.Offering), stderr io.Writer) searchResult {
 	res := searchResult{RegionTally: model.NewRegionTally()}
-	if q.Searches(model.SourceCapacityBlock) {
-		r := searchOnceFor(ctx, cmd, client, q, notes, each, stderr)
-		res.offerings = append(res.offerings, r.offerings...)
-		res.Merge(r.RegionTally)
-	}
-	if q.Searches(model.SourceTrainingPlan) {
-		tq, err := planQuery(q)
+	for _, s := range model.Sources() {
+		if !q.Searches(s) {
+			continue
+		}
+		named := sourcePrefix(s)
+		src, err := aws.OpenSource(client, s)
+		if check := sourceQueryChecks[s]; err == nil && check != nil {
+			err = check(q)
+		}
 		if err != nil {
-			fmt.Fprintf(stderr, "gpublock %s: training plans: %v\n", cmd, err)
+			fmt.Fprintf(stderr, "gpublock %s: %s%v\n", cmd, named, err)
 			for _, r := range q.Regions {
 				res.Failed[r] = true
 			}
 			return res
 		}
-		tp := trainingplans.New(client)
-		for ev := range tp.Search(ctx, tq) {
-			for _, po := range ev.Offerings {
-				o := trainingplans.ModelOffering(po)
+		for ev := range src.Search(ctx, q) {
+			for _, o := range ev.Offerings {
 				res.offerings = append(res.offerings, o)
 				if each != nil {
 					each(o)
 				}
 			}
-			if st := ev.Status; st != nil && res.Add(*st) {
-				fmt.Fprintf(stderr, "gpublock %s: %s: training plans: %s\n", cmd, st.Region, client.ExplainError(st.Err))
+			st := ev.Status
+			if st == nil {
+				continue
+			}
+			if res.Add(*st) {
+				fmt.Fprintf(stderr, "gpublock %s: %s: %s%s\n", cmd, st.Region, named, client.ExplainError(st.Err))
+			}
+			// A region asked for that does not sell the types is named, with where they are
+			// sold, rather than looking like a region with nothing on offer today.
+			if notes && st.State == aws.RegionEmpty && st.Message != "" {
+				fmt.Fprintf(stderr, "gpublock %s: %s: %s%s\n", cmd, st.Region, named, st.Message)
 			}
 		}
 	}

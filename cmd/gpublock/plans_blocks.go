@@ -22,7 +22,6 @@ func (a *blocksArgs) scanSources(ctx context.Context, regions []string) ([]model
 		blocks []model.Block
 		errs   []error
 	)
-	def := aws.RegisteredSources()[0]
 	for i, src := range a.sources {
 		l, err := src.List(ctx, regions)
 		blocks = append(blocks, l.Blocks...)
@@ -30,8 +29,8 @@ func (a *blocksArgs) scanSources(ctx context.Context, regions []string) ([]model
 			var rf *aws.RegionFailure
 			switch {
 			case e == nil:
-			case src.Caps().Source != def && errors.As(e, &rf):
-				errs = append(errs, &aws.RegionFailure{Region: rf.Region, Err: fmt.Errorf("%ss: %w", src.Caps().Noun, rf.Err), Partial: i > 0})
+			case sourcePrefix(src.Caps().Source) != "" && errors.As(e, &rf):
+				errs = append(errs, &aws.RegionFailure{Region: rf.Region, Err: fmt.Errorf("%s%w", sourcePrefix(src.Caps().Source), rf.Err), Partial: i > 0})
 			default:
 				errs = append(errs, e)
 			}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -316,11 +315,6 @@ func sourcedTableRow(q model.Query, o model.Offering, line string) string {
 	}
 	return fmt.Sprintf(sourceColumnFormat, o.Source.Name()) + line
 }
-
-// errNoPlanDryRun is the refusal of --dry-run for a training plan: the API has none.
-var errNoPlanDryRun = errors.New("there is no dry run for training plans: CreateTrainingPlan and ExtendTrainingPlan take no DryRun parameter, so the permission is learnt only by buying")
-
-// adviseSource is the advisor's name of a source.
 
 // sourceNoun names the source a query searches, in a sentence.
 func sourceNoun(q model.Query) string {

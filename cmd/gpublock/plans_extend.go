@@ -38,8 +38,8 @@ func (a *extendArgs) checkPlanExtend(pos []string) (string, int, outputFormat, e
 	if err != nil {
 		return "", 0, "", err
 	}
-	if a.dryRun {
-		return "", 0, "", usagef("--dry-run: %v", errNoPlanDryRun)
+	if caps, _ := aws.CapsOf(model.SourceTrainingPlan); a.dryRun && !caps.DryRun {
+		return "", 0, "", usagef("--dry-run: %s", caps.NoDryRun)
 	}
 	if err := a.aws.validate(); err != nil {
 		return "", 0, "", err

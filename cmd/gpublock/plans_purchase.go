@@ -23,8 +23,8 @@ func purchaseSource(a *purchaseArgs, id string) (model.Source, error) {
 	if src == model.SourceCapacityBlock && strings.HasPrefix(id, "tpo-") {
 		return 0, usagef("%s is a training plan offering; add --source training-plans (and its --target)", id)
 	}
-	if src == model.SourceTrainingPlan && a.dryRun {
-		return 0, usagef("--dry-run: %v", errNoPlanDryRun)
+	if caps, _ := aws.CapsOf(src); a.dryRun && !caps.DryRun {
+		return 0, usagef("--dry-run: %s", caps.NoDryRun)
 	}
 	return src, nil
 }

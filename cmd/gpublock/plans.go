@@ -25,7 +25,7 @@ type sourceFlags struct {
 // register adds --source (default def) and --target to fs.
 func (s *sourceFlags) register(fs *pflag.FlagSet, def string) {
 	fs.StringVar(&s.source, "source", def, "capacity `source`: capacity-blocks (EC2), training-plans (SageMaker) or all")
-	fs.StringVar(&s.target, "target", "", "what a training plan is for: "+strings.Join(trainingplans.Targets(), ", ")+" (comma-separated; default training-job)")
+	fs.StringVar(&s.target, "target", "", "what a training plan is for: "+strings.Join(sourceTargets(nil), ", ")+" (comma-separated; default training-job)")
 }
 
 // registerOne adds --source and --target to a command about one offering or reservation.
@@ -49,20 +49,39 @@ func (s *sourceFlags) targets(srcs []model.Source) ([]string, error) {
 	if v == "" {
 		return nil, nil
 	}
-	if !slices.Contains(srcs, model.SourceTrainingPlan) {
+	allowed := sourceTargets(srcs)
+	if len(allowed) == 0 {
 		return nil, usagef("--target %q is for training plans; add --source training-plans (or all)", s.target)
 	}
 	var out []string
 	for _, t := range strings.Split(v, ",") {
 		t = strings.ToLower(strings.TrimSpace(t))
-		if !slices.Contains(trainingplans.Targets(), t) {
-			return nil, usagef("--target %q: allowed %s", s.target, strings.Join(trainingplans.Targets(), ", "))
+		if !slices.Contains(allowed, t) {
+			return nil, usagef("--target %q: allowed %s", s.target, strings.Join(allowed, ", "))
 		}
 		if !slices.Contains(out, t) {
 			out = append(out, t)
 		}
 	}
 	return out, nil
+}
+
+// sourceTargets are the targets the sources take (every registered source's when srcs is
+// nil), from their capabilities.
+func sourceTargets(srcs []model.Source) []string {
+	if srcs == nil {
+		srcs = aws.RegisteredSources()
+	}
+	var out []string
+	for _, s := range srcs {
+		caps, _ := aws.CapsOf(s)
+		for _, t := range caps.Targets {
+			if !slices.Contains(out, t) {
+				out = append(out, t)
+			}
+		}
+	}
+	return out
 }
 
 // check reads both flags, before any call.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"regexp"
@@ -69,89 +68,57 @@ func (a *extendArgs) checkPlanExtend(pos []string) (string, int, outputFormat, e
 	return id, lo, format, nil
 }
 
-// runPlanExtend lengthens a training plan, under the rules of a block's extension.
-func (a *extendArgs) runPlanExtend(ctx context.Context, pos []string, stdout, stderr io.Writer) int {
-	id, days, format, err := a.checkPlanExtend(pos)
-	if err != nil {
-		return reportUsage(stderr, "extend", err)
-	}
-	if !a.list {
-		if code, refused := refuseSpending(stderr, "extend", "extend", "extended", &a.aws, a.yes, false); refused {
-			return code
+// planExtendShow is how a training plan's extension shows: found by its name or ARN, its
+// lengths SageMaker's, no dry run.
+var planExtendShow = extendShow{
+	what: "training plan", holder: "plan", tryList: " (--list)",
+	args:  "training plan name or ARN (from `gpublock blocks --source training-plans`)",
+	check: func(a *extendArgs, pos []string) (string, int, outputFormat, error) { return a.checkPlanExtend(pos) },
+	list: func(ctx context.Context, a *extendArgs, id string, format outputFormat, stdout, stderr io.Writer) int {
+		client, _, err := openBackend(ctx, &a.aws, stderr)
+		if err != nil {
+			return backendFailure(stderr, "extend", err)
 		}
-	}
-	client, info, err := openBackend(ctx, &a.aws, stderr)
-	if err != nil {
-		return backendFailure(stderr, "extend", err)
-	}
-	region := a.aws.oneRegion(client)
-	if !a.list {
-		if code, done := settleFirst(ctx, stderr, "extend", client, region); done {
-			return code
+		src, err := aws.OpenSource(client, model.SourceTrainingPlan)
+		if err != nil {
+			return backendFailure(stderr, "extend", err)
 		}
-	}
-	src, err := aws.OpenSource(client, model.SourceTrainingPlan)
-	if err != nil {
-		return backendFailure(stderr, "extend", err)
-	}
+		b, err := findPlan(ctx, client, src, a.aws.oneRegion(client), id)
+		if err != nil {
+			fmt.Fprintf(stderr, "gpublock extend: %v Nothing was extended.\n", err)
+			return 1
+		}
+		return printPlanExtensionList(ctx, src, b, format, stdout, stderr)
+	},
+	find: findPlan,
+	// SageMaker refuses a plan that is not scheduled or active, in its own words.
+	refuse: func(model.Block) string { return "" },
+	noOffers: func(b model.Block, days int) string {
+		return fmt.Sprintf("SageMaker offers no %s extension of %s now.", model.FormatDays(days), b.ReservationID)
+	},
+	summary:      printPlanExtensionSummary,
+	dryRunFields: func(model.Block, model.ExtensionOffering) map[string]any { return nil },
+	print: func(w io.Writer, format outputFormat, b model.Block, off model.ExtensionOffering, res aws.ExtendResult) error {
+		if format == "json" {
+			j := toPlanExtensionJSON(b, off)
+			j.GpublockRequestId, j.FoundInHistory = res.RequestID, res.Recovered
+			return writeJSON(w, j)
+		}
+		return printRows(w, [][2]string{{"Plan", b.ReservationID}, {"ARN", b.ARN}, {"Added", fmt.Sprintf("%d hours", off.DurationHours)},
+			{"New end", bothTimes(off.End)}, {"Upfront fee", exactFee(off.Fee, off.Currency)}, {"Request id", res.RequestID}})
+	},
+}
+
+// findPlan is the plan by its name or ARN, or why not.
+func findPlan(ctx context.Context, client *aws.Client, src aws.Source, region, id string) (model.Block, error) {
 	b, found, err := src.FindBlock(ctx, region, id)
 	if err != nil {
-		fmt.Fprintf(stderr, "gpublock extend: training plan %s in %s: %s Nothing was extended.\n", id, region, client.ExplainError(err))
-		return 1
+		return b, fmt.Errorf("training plan %s in %s: %s", id, region, client.ExplainError(err))
 	}
 	if !found {
-		fmt.Fprintf(stderr, "gpublock extend: training plan %s is not in %s (gpublock blocks --source training-plans lists them). Nothing was extended.\n", id, region)
-		return 1
+		return b, fmt.Errorf("training plan %s is not in %s (gpublock blocks --source training-plans lists them).", id, region)
 	}
-	if a.list {
-		return printPlanExtensionList(ctx, src, b, format, stdout, stderr)
-	}
-	var opts []aws.SpendOption
-	if e, ok := client.EarlierExtension(b, days*24); ok {
-		if !a.again {
-			return alreadyDone(stderr, "extend", client.ExplainError(aws.AlreadyBoughtError(e)))
-		}
-		opts = append(opts, aws.Again())
-	}
-	offs, err := src.ExtensionOfferings(ctx, b, days)
-	if err != nil {
-		fmt.Fprintf(stderr, "gpublock extend: the extension offerings of %s could not be listed: %s Nothing was extended.\n", b.ReservationID, client.ExplainError(err))
-		return 1
-	}
-	if len(offs) == 0 {
-		fmt.Fprintf(stderr, "gpublock extend: SageMaker offers no %s extension of %s now. Try another length (--list), or later. Nothing was extended.\n",
-			model.FormatDays(days), b.ReservationID)
-		return 1
-	}
-	off := model.CheapestExtension(offs)
-	account, ok := capAndPayer(ctx, stderr, "extend", &a.aws, client, off.Fee, "Nothing was extended.")
-	if !ok {
-		return 1
-	}
-	printPlanExtensionSummary(stderr, info, account, b, off)
-	if !confirmed(ctx, stderr, "extend", a.yes, "Extend this training plan?", "extend", "extended") {
-		return 1
-	}
-	if !againExtend(ctx, stderr, a.yes, len(opts) > 0, b.ReservationID, days) {
-		return 1
-	}
-	res, err := src.Extend(ctx, b, off, opts...)
-	if errors.Is(err, aws.ErrAlreadyBought) {
-		return alreadyDone(stderr, "extend", client.ExplainError(err))
-	}
-	if err != nil {
-		return notDone(stderr, "extend", "NOT EXTENDED", client, err)
-	}
-	if res.Recovered {
-		fmt.Fprintf(stderr, "The reply to the extension was lost. The plan's extension history lists offering %s: it is extended, once.\n", off.ID)
-	}
-	if format == "json" {
-		j := toPlanExtensionJSON(b, off)
-		j.GpublockRequestId, j.FoundInHistory = res.RequestID, res.Recovered
-		return jsonExit(stderr, writeJSON(stdout, j))
-	}
-	return jsonExit(stderr, printRows(stdout, [][2]string{{"Plan", b.ReservationID}, {"ARN", b.ARN}, {"Added", fmt.Sprintf("%d hours", off.DurationHours)},
-		{"New end", bothTimes(off.End)}, {"Upfront fee", exactFee(off.Fee, off.Currency)}, {"Request id", res.RequestID}}))
+	return b, nil
 }
 
 func jsonExit(stderr io.Writer, err error) int {

@@ -31,8 +31,14 @@ func TestRegisteredSource(t *testing.T) {
 	if caps.Source != model.SourceTrainingPlan || caps.DryRun || caps.Launch || len(caps.Targets) == 0 {
 		t.Errorf("caps %+v", caps)
 	}
+	if reg, ok := gaws.CapsOf(model.SourceTrainingPlan); !ok || reg.Noun != caps.Noun || reg.DryRun || reg.NoDryRun == "" {
+		t.Errorf("registered caps %+v, %v", reg, ok)
+	}
 	if _, err := src.CheckPurchase(context.Background(), model.Offering{}, ""); !errors.Is(err, gaws.ErrNoDryRun) {
 		t.Errorf("dry run: %v, want ErrNoDryRun", err)
+	}
+	if _, err := src.CheckExtend(context.Background(), model.Block{}, model.ExtensionOffering{}); !errors.Is(err, gaws.ErrNoDryRun) || err.Error() != caps.NoDryRun {
+		t.Errorf("extension's dry run: %v, want the caps' sentence", err)
 	}
 	blocks, _ := gaws.OpenSource(&gaws.Client{}, model.SourceCapacityBlock)
 	all := []gaws.Source{blocks, src}

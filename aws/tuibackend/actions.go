@@ -102,6 +102,9 @@ func launchSpec(s backend.LaunchSpec) aws.LaunchSpec {
 }
 
 func (b awsBackend) CheckLaunch(ctx context.Context, blk model.Block, spec backend.LaunchSpec) (backend.Permission, error) {
+	if err := launchable(blk); err != nil {
+		return backend.Permission{}, err
+	}
 	p, err := b.c.CheckLaunch(ctx, blk, launchSpec(spec))
 	if err != nil {
 		return backend.Permission{}, actionError(err)
@@ -110,11 +113,23 @@ func (b awsBackend) CheckLaunch(ctx context.Context, blk model.Block, spec backe
 }
 
 func (b awsBackend) Launch(ctx context.Context, blk model.Block, spec backend.LaunchSpec) (backend.LaunchResult, error) {
+	if err := launchable(blk); err != nil {
+		return backend.LaunchResult{}, err
+	}
 	res, err := b.c.Launch(ctx, blk, launchSpec(spec))
 	if err != nil {
 		return backend.LaunchResult{RequestID: res.RequestID}, actionError(err)
 	}
 	return backend.LaunchResult{RequestID: res.RequestID, SubnetID: res.SubnetID, Instances: res.Instances}, nil
+}
+
+// launchable refuses, before any call, a launch into a reservation whose source gpublock
+// does not launch into (a training plan is used by SageMaker's jobs instead).
+func launchable(blk model.Block) *backend.ActionError {
+	if caps, ok := aws.CapsOf(blk.Source); ok && caps.Launch {
+		return nil
+	}
+	return &backend.ActionError{Outcome: backend.NotDone, Summary: "gpublock does not launch instances into a " + blk.Source.Label() + "."}
 }
 
 // actionError turns the adapter's errors into the UI's, keeping the adapter's sentences.

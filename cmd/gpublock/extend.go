@@ -82,7 +82,11 @@ func runExtend(ctx context.Context, a extendArgs, pos []string, stdout, stderr i
 	if err != nil {
 		return reportUsage(stderr, "extend", err)
 	}
-	show, caps := extendShows[srcID], sourceCaps(srcID)
+	show, ok := extendShows[srcID]
+	if !ok {
+		return reportUsage(stderr, "extend", usagef("--source %s: the command line does not extend %s", srcID.Name(), srcID.Plural()))
+	}
+	caps := sourceCaps(srcID)
 	reservationID, days, format, err := show.check(&a, pos)
 	if err != nil {
 		return reportUsage(stderr, "extend", err)

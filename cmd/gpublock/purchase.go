@@ -211,7 +211,11 @@ func runPurchase(ctx context.Context, a purchaseArgs, pos []string, stdout, stde
 	if err != nil {
 		return reportUsage(stderr, "purchase", err)
 	}
-	show, caps := purchaseShows[srcID], sourceCaps(srcID)
+	show, ok := purchaseShows[srcID]
+	if !ok {
+		return reportUsage(stderr, "purchase", usagef("--source %s: the command line does not buy %s", srcID.Name(), srcID.Plural()))
+	}
+	caps := sourceCaps(srcID)
 	if code, refused := refuseSpending(stderr, "purchase", "buy", "bought", &a.aws, a.yes, a.dryRun); refused {
 		return code
 	}

@@ -42,7 +42,9 @@ func TestSourceRegistry(t *testing.T) {
 // part is exercised here, so every call refuses.
 type fakeSource struct{ Source }
 
-func (fakeSource) Caps() SourceCaps    { return SourceCaps{Source: model.SourceTrainingPlan, Noun: "fake plan"} }
+func (fakeSource) Caps() SourceCaps {
+	return SourceCaps{Source: model.SourceTrainingPlan, Noun: "fake plan"}
+}
 func (fakeSource) Owns(id string) bool { return id == "fake-1" }
 
 // A second source is one registration: it is listed after the blocks, opened by its value,

@@ -181,7 +181,7 @@ func runBlocks(ctx context.Context, a *blocksArgs, fs *pflag.FlagSet, stdout, st
 // refresh lists the blocks once, prints them and the warnings, and returns the exit
 // status; cancelled is true when ctx ended during the listing and nothing was printed.
 func (a *blocksArgs) refresh(ctx context.Context, client *aws.Client, regions []string, format outputFormat, stdout, stderr io.Writer) (int, bool) {
-	all, err := a.scanSources(ctx, regions)
+	all, fees, err := a.scanSources(ctx, regions)
 	blocks, plans := splitPlans(all)
 	if ctx.Err() != nil {
 		if !a.watch {
@@ -200,7 +200,7 @@ func (a *blocksArgs) refresh(ctx context.Context, client *aws.Client, regions []
 		fmt.Fprintf(stderr, "gpublock blocks: every region failed: %s\n", strings.Join(failed, ", "))
 		return 1, false
 	}
-	facts := blockFacts{rules: a.settings.rules, fees: client.FeesPaid(blocks), plans: plans, withPlans: a.withPlans()}
+	facts := blockFacts{rules: a.settings.rules, fees: fees, plans: plans, withPlans: a.withPlans()}
 	if err := printBlocks(blocks, facts, format, now, stdout, stderr); err != nil {
 		fmt.Fprintln(stderr, "gpublock blocks:", err)
 		return 1, false

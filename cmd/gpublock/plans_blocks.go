@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
 	"time"
@@ -16,15 +17,18 @@ import (
 // scanSources lists the reservations of every source --source names, each through its
 // own listing (the Capacity Blocks' skips the regions found empty for a while). The
 // failures of a source other than the default one (the first registered) name it, and a
-// region stays listed in part when an earlier source's reservations stand.
-func (a *blocksArgs) scanSources(ctx context.Context, regions []string) ([]model.Block, error) {
+// region stays listed in part when an earlier source's reservations stand. The fees paid
+// are the sources' (the journal's, for the blocks; SageMaker's own, for the plans).
+func (a *blocksArgs) scanSources(ctx context.Context, regions []string) ([]model.Block, map[string]model.Money, error) {
 	var (
 		blocks []model.Block
+		fees   = map[string]model.Money{}
 		errs   []error
 	)
 	for i, src := range a.sources {
 		l, err := src.List(ctx, regions)
 		blocks = append(blocks, l.Blocks...)
+		maps.Copy(fees, l.Fees)
 		for _, e := range aws.Unjoin(err) {
 			var rf *aws.RegionFailure
 			switch {
@@ -36,7 +40,7 @@ func (a *blocksArgs) scanSources(ctx context.Context, regions []string) ([]model
 			}
 		}
 	}
-	return blocks, errors.Join(errs...)
+	return blocks, fees, errors.Join(errs...)
 }
 
 // openSources opens every source --source names, in their order.

@@ -34,7 +34,7 @@ type merged struct {
 	done  map[model.Source]int
 	total map[model.Source]int
 	regs  map[string]map[model.Source]backend.RegionStatus
-	n     int // sources searched
+	srcs  []model.Source // the sources searched, in their order
 }
 
 func (m *merged) fold(s model.Source, e backend.SearchEvent) backend.SearchEvent {
@@ -48,7 +48,7 @@ func (m *merged) fold(s model.Source, e backend.SearchEvent) backend.SearchEvent
 	for _, v := range m.total {
 		e.CallsTotal += v
 	}
-	if e.Status == nil || m.n < 2 {
+	if e.Status == nil || len(m.srcs) < 2 {
 		return e
 	}
 	r := m.regs[e.Status.Region]
@@ -57,20 +57,20 @@ func (m *merged) fold(s model.Source, e backend.SearchEvent) backend.SearchEvent
 		m.regs[e.Status.Region] = r
 	}
 	r[s] = *e.Status
-	st := combine(e.Status.Region, r)
+	st := combine(e.Status.Region, m.srcs, r)
 	e.Status = &st
 	return e
 }
 
 // combine is one region's status over its sources: searching while one searches, ok when
 // one found something, else the worst of the rest; messages name their source.
-func combine(region string, r map[model.Source]backend.RegionStatus) backend.RegionStatus {
+func combine(region string, srcs []model.Source, r map[model.Source]backend.RegionStatus) backend.RegionStatus {
 	out := backend.RegionStatus{Region: region, State: backend.RegionEmpty}
 	rank := func(s backend.RegionState) int {
 		return map[backend.RegionState]int{backend.RegionSearching: 5, backend.RegionOK: 4, backend.RegionError: 3, backend.RegionThrottled: 2, backend.RegionEmpty: 1}[s]
 	}
 	var msgs []string
-	for _, src := range model.Sources() {
+	for _, src := range srcs {
 		st, ok := r[src]
 		if !ok {
 			st = backend.RegionStatus{State: backend.RegionSearching}

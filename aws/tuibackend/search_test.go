@@ -10,7 +10,8 @@ import (
 // A region searched for both sources is searching until both are done, counts the
 // offerings of both, and names the source of each message.
 func TestCombinedRegionStatus(t *testing.T) {
-	m := &merged{done: map[model.Source]int{}, total: map[model.Source]int{}, regs: map[string]map[model.Source]backend.RegionStatus{}, n: 2}
+	m := &merged{done: map[model.Source]int{}, total: map[model.Source]int{}, regs: map[string]map[model.Source]backend.RegionStatus{},
+		srcs: []model.Source{model.SourceCapacityBlock, model.SourceTrainingPlan}}
 	e := m.fold(model.SourceCapacityBlock, backend.SearchEvent{Region: "us-east-1", CallsDone: 1, CallsTotal: 1,
 		Status: &backend.RegionStatus{Region: "us-east-1", State: backend.RegionOK, Offerings: 3}})
 	if e.Status.State != backend.RegionSearching || e.Status.Offerings != 3 {

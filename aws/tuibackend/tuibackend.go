@@ -52,22 +52,19 @@ func (b awsBackend) Identity(ctx context.Context) (backend.Identity, error) {
 }
 
 // Search searches the sources the query names (Capacity Blocks when it names none), each
-// with the types it sells, and streams both into one channel.
+// with the types it sells, and streams them into one channel.
 func (b awsBackend) Search(ctx context.Context, q model.Query) <-chan backend.SearchEvent {
 	out := make(chan backend.SearchEvent, 16)
 	var srcs []model.Source
 	for _, s := range model.Sources() {
-		if q.Searches(s) {
+		if _, linked := b.bySource[s]; linked && q.Searches(s) {
 			srcs = append(srcs, s)
 		}
 	}
-	m := &merged{done: map[model.Source]int{}, total: map[model.Source]int{}, regs: map[string]map[model.Source]backend.RegionStatus{}, n: len(srcs)}
+	m := &merged{done: map[model.Source]int{}, total: map[model.Source]int{}, regs: map[string]map[model.Source]backend.RegionStatus{}, srcs: srcs}
 	var wg sync.WaitGroup
 	for _, s := range srcs {
-		src, err := b.source(s)
-		if err != nil {
-			continue // not linked: nothing to search
-		}
+		src := b.bySource[s]
 		sq, ok := sourceQuery(q, s)
 		if !ok && len(srcs) > 1 {
 			// The other source sells the types; this one has nothing to say of them.

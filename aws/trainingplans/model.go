@@ -1,26 +1,11 @@
 package trainingplans
 
 import (
-	"context"
-
-	gaws "github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/model"
 )
 
 // Noun is what this source sells, in a sentence.
 const Noun = "training plan"
-
-// The journal's intents of this source are settled with every other source's, before
-// anything is bought in their account and region.
-func init() {
-	gaws.RegisterIntentSource(gaws.IntentSource{
-		Source: model.SourceTrainingPlan, Purchase: ActionCreate, Extend: ActionExtend, Noun: Noun,
-		Settler: func(c *gaws.Client) gaws.IntentSettler {
-			tp := New(c)
-			return func(ctx context.Context, e gaws.JournalEntry) (bool, string, error) { return tp.SettleIntent(ctx, e) }
-		},
-	})
-}
 
 // ModelOffering is the offering as the front ends show and compare it: its zone, type and
 // start are its first part's, its end its last part's, its count its largest part's, and

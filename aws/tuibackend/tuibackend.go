@@ -4,11 +4,12 @@ package tuibackend
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"time"
 
 	"github.com/gpublock/gpublock/aws"
-	"github.com/gpublock/gpublock/aws/trainingplans"
+	_ "github.com/gpublock/gpublock/aws/sources" // every source registers itself
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/backend"
 )
@@ -16,13 +17,30 @@ import (
 // FromAWS adapts the aws package's client to the UI's backend.Backend. This package is the
 // one place that knows both, so that the UI never links the SDK.
 func FromAWS(c *aws.Client) backend.Backend {
-	return awsBackend{c, c.NewBlockScanner(), trainingplans.New(c)}
+	b := awsBackend{c: c, bySource: map[model.Source]aws.Source{}}
+	for _, s := range aws.RegisteredSources() {
+		if src, err := aws.OpenSource(c, s); err == nil {
+			b.srcs = append(b.srcs, src)
+			b.bySource[s] = src
+		}
+	}
+	return b
 }
 
+// awsBackend dispatches every call about an offering or a reservation to its source,
+// through the registry: it names no source.
 type awsBackend struct {
-	c    *aws.Client
-	scan *aws.BlockScanner // the blocks of every region, the empty ones now and then
-	tp   *trainingplans.Client
+	c        *aws.Client
+	srcs     []aws.Source // in model.Sources' order
+	bySource map[model.Source]aws.Source
+}
+
+// source is the registered source s.
+func (b awsBackend) source(s model.Source) (aws.Source, error) {
+	if src, ok := b.bySource[s]; ok {
+		return src, nil
+	}
+	return nil, fmt.Errorf("%s are not available in this build", s.Plural())
 }
 
 func (b awsBackend) Identity(ctx context.Context) (backend.Identity, error) {
@@ -34,18 +52,19 @@ func (b awsBackend) Identity(ctx context.Context) (backend.Identity, error) {
 }
 
 // Search searches the sources the query names (Capacity Blocks when it names none), each
-// with the types it sells, and streams both into one channel.
+// with the types it sells, and streams them into one channel.
 func (b awsBackend) Search(ctx context.Context, q model.Query) <-chan backend.SearchEvent {
 	out := make(chan backend.SearchEvent, 16)
 	var srcs []model.Source
 	for _, s := range model.Sources() {
-		if q.Searches(s) {
+		if _, linked := b.bySource[s]; linked && q.Searches(s) {
 			srcs = append(srcs, s)
 		}
 	}
-	m := &merged{done: map[model.Source]int{}, total: map[model.Source]int{}, regs: map[string]map[model.Source]backend.RegionStatus{}, n: len(srcs)}
+	m := &merged{done: map[model.Source]int{}, total: map[model.Source]int{}, regs: map[string]map[model.Source]backend.RegionStatus{}, srcs: srcs}
 	var wg sync.WaitGroup
 	for _, s := range srcs {
+		src := b.bySource[s]
 		sq, ok := sourceQuery(q, s)
 		if !ok && len(srcs) > 1 {
 			// The other source sells the types; this one has nothing to say of them.
@@ -70,11 +89,7 @@ func (b awsBackend) Search(ctx context.Context, q model.Query) <-chan backend.Se
 		go func() {
 			defer wg.Done()
 			defer close(in)
-			if isPlan(s) {
-				b.searchPlans(ctx, sq, in)
-			} else {
-				b.searchBlocks(ctx, sq, in)
-			}
+			searchSource(ctx, src, sq, in)
 		}()
 		go func() {
 			defer wg.Done()
@@ -102,10 +117,11 @@ func regionsOf(q model.Query, home string) []string {
 	return []string{home}
 }
 
-func (b awsBackend) searchBlocks(ctx context.Context, q model.Query, out chan<- backend.SearchEvent) {
-	for ev := range b.c.Search(ctx, q) {
+// searchSource runs one source's part of a search, in the UI's events.
+func searchSource(ctx context.Context, src aws.Source, q model.Query, out chan<- backend.SearchEvent) {
+	for ev := range src.Search(ctx, q) {
 		e := backend.SearchEvent{Region: ev.Region, Offerings: ev.Offerings, CallsDone: ev.CallsDone, CallsTotal: ev.CallsTotal}
-		e.Status = explainedStatus(ev.Status, explain)
+		e.Status = explainedStatus(ev.Status, explainerOf(src))
 		send(ctx, out, e)
 	}
 }
@@ -142,6 +158,11 @@ func (e explainedError) Unwrap() error { return e.err }
 
 func explain(err error) error {
 	return explainedError{msg: aws.ExplainError(err).String(), err: err}
+}
+
+// explainerOf is explain in the source's own words.
+func explainerOf(src aws.Source) func(error) error {
+	return func(err error) error { return explainedError{msg: src.Explain(err).String(), err: err} }
 }
 
 // ClientOf is the aws client behind a backend FromAWS made, for the tests that check through

@@ -61,7 +61,7 @@ type blocksArgs struct {
 
 	oncall   oncallFlags
 	settings oncallSettings
-	scanner  *aws.BlockScanner
+	sources  []aws.Source // those --source names, opened once so that a watch's scans share them
 	notifier *notify.Notifier
 	mu       sync.Mutex
 	reports  []string // the notifier's failures, printed by the command's own goroutine
@@ -136,7 +136,9 @@ func runBlocks(ctx context.Context, a *blocksArgs, fs *pflag.FlagSet, stdout, st
 		// A block bought from another machine, in any region, must not go unseen.
 		regions = model.Regions()
 	}
-	a.scanner = client.NewBlockScanner()
+	if err := a.openSources(client); err != nil {
+		return backendFailure(stderr, "blocks", err)
+	}
 	nc := a.settings.notify
 	nc.StatePath, nc.Backoff = notifyStatePath(client), notifyBackoff
 	nc.Report = func(s string) { a.mu.Lock(); a.reports = append(a.reports, s); a.mu.Unlock() }
@@ -179,7 +181,7 @@ func runBlocks(ctx context.Context, a *blocksArgs, fs *pflag.FlagSet, stdout, st
 // refresh lists the blocks once, prints them and the warnings, and returns the exit
 // status; cancelled is true when ctx ended during the listing and nothing was printed.
 func (a *blocksArgs) refresh(ctx context.Context, client *aws.Client, regions []string, format outputFormat, stdout, stderr io.Writer) (int, bool) {
-	all, err := a.scanSources(ctx, client, regions)
+	all, fees, err := a.scanSources(ctx, regions)
 	blocks, plans := splitPlans(all)
 	if ctx.Err() != nil {
 		if !a.watch {
@@ -198,7 +200,7 @@ func (a *blocksArgs) refresh(ctx context.Context, client *aws.Client, regions []
 		fmt.Fprintf(stderr, "gpublock blocks: every region failed: %s\n", strings.Join(failed, ", "))
 		return 1, false
 	}
-	facts := blockFacts{rules: a.settings.rules, fees: client.FeesPaid(blocks), plans: plans, withPlans: a.withPlans()}
+	facts := blockFacts{rules: a.settings.rules, fees: fees, plans: plans, withPlans: a.withPlans()}
 	if err := printBlocks(blocks, facts, format, now, stdout, stderr); err != nil {
 		fmt.Fprintln(stderr, "gpublock blocks:", err)
 		return 1, false

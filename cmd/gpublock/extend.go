@@ -52,10 +52,12 @@ func newExtendCmd(_ context.Context, g *awsFlags) *cobra.Command {
 			"  gpublock extend cr-0123456789abcdef0 --region us-east-1 --duration 3w --max-spend 90000 --yes -o json\n" +
 			"  gpublock extend my-plan --source training-plans --region us-east-1 --duration 7d",
 		Args: exactlyOne(func(cmd *cobra.Command) string {
-			if src, err := a.src.one(); err == nil && src == model.SourceTrainingPlan {
-				return "training plan name or ARN (from `gpublock blocks --source training-plans`)"
+			if src, err := a.src.one(); err == nil {
+				if show, ok := extendShows[src]; ok {
+					return show.args
+				}
 			}
-			return "RESERVATION_ID (cr-…, from `gpublock blocks`)"
+			return extendShows[model.SourceCapacityBlock].args
 		}),
 		Annotations: map[string]string{annotationOneRegion: "true"},
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -76,17 +78,21 @@ func newExtendCmd(_ context.Context, g *awsFlags) *cobra.Command {
 
 // runExtend extends the block pos[0] once the flags say so (cobra has parsed them).
 func runExtend(ctx context.Context, a extendArgs, pos []string, stdout, stderr io.Writer) int {
-	if src, err := a.src.one(); err != nil {
+	srcID, err := a.src.one()
+	if err != nil {
 		return reportUsage(stderr, "extend", err)
-	} else if src == model.SourceTrainingPlan {
-		return a.runPlanExtend(ctx, pos, stdout, stderr)
 	}
-	reservationID, days, format, err := a.check(pos)
+	show, ok := extendShows[srcID]
+	if !ok {
+		return reportUsage(stderr, "extend", usagef("--source %s: the command line does not extend %s", srcID.Name(), srcID.Plural()))
+	}
+	caps := sourceCaps(srcID)
+	reservationID, days, format, err := show.check(&a, pos)
 	if err != nil {
 		return reportUsage(stderr, "extend", err)
 	}
 	if a.list {
-		return a.runExtendList(ctx, reservationID, format, stdout, stderr)
+		return show.list(ctx, &a, reservationID, format, stdout, stderr)
 	}
 	if code, refused := refuseSpending(stderr, "extend", "extend", "extended", &a.aws, a.yes, a.dryRun); refused {
 		return code
@@ -96,13 +102,17 @@ func runExtend(ctx context.Context, a extendArgs, pos []string, stdout, stderr i
 	if err != nil {
 		return backendFailure(stderr, "extend", err)
 	}
+	src, err := aws.OpenSource(client, srcID)
+	if err != nil {
+		return backendFailure(stderr, "extend", err)
+	}
 	region := a.aws.oneRegion(client)
 	if !a.dryRun {
 		if code, done := settleFirst(ctx, stderr, "extend", client, region); done {
 			return code
 		}
 	}
-	b, err := findBlock(ctx, client, region, reservationID)
+	b, err := show.find(ctx, client, src, region, reservationID)
 	if err != nil {
 		fmt.Fprintf(stderr, "gpublock extend: %v Nothing was extended.\n", err)
 		return 1
@@ -114,18 +124,17 @@ func runExtend(ctx context.Context, a extendArgs, pos []string, stdout, stderr i
 		}
 		opts = append(opts, aws.Again())
 	}
-	if r := model.ExtendBlocker(b); r != nil {
-		fmt.Fprintf(stderr, "gpublock extend: %s. %s Nothing was extended.\n", r.Reason, extendHint(r))
+	if refusal := show.refuse(b); refusal != "" {
+		fmt.Fprintf(stderr, "gpublock extend: %s Nothing was extended.\n", refusal)
 		return 1
 	}
-	offs, err := client.ExtensionOfferings(ctx, b, days)
+	offs, err := src.ExtensionOfferings(ctx, b, days)
 	if err != nil {
 		fmt.Fprintf(stderr, "gpublock extend: the extension offerings of %s could not be listed: %s Nothing was extended.\n", b.ReservationID, client.ExplainError(err))
 		return 1
 	}
 	if len(offs) == 0 {
-		fmt.Fprintf(stderr, "gpublock extend: AWS offers no %s extension of %s now (no capacity in %s after its end). "+
-			"Try another length, or later. Nothing was extended.\n", model.FormatDays(days), b.ReservationID, b.AvailabilityZone)
+		fmt.Fprintf(stderr, "gpublock extend: %s Try another length%s, or later. Nothing was extended.\n", show.noOffers(b, days), show.tryList)
 		return 1
 	}
 	off := model.CheapestExtension(offs)
@@ -133,26 +142,30 @@ func runExtend(ctx context.Context, a extendArgs, pos []string, stdout, stderr i
 	if !ok {
 		return 1
 	}
-	printExtensionSummary(stderr, info, account, b, off, extensionComparison(b, off))
+	show.summary(stderr, info, account, b, off)
 
-	perm, err := client.CheckExtend(ctx, b, off)
-	if err != nil {
-		fmt.Fprintf(stderr, "gpublock extend: the permission check failed: %s\n", client.ExplainError(err))
-		return 1
+	if caps.DryRun {
+		perm, err := src.CheckExtend(ctx, b, off)
+		if err != nil {
+			fmt.Fprintf(stderr, "gpublock extend: the permission check failed: %s\n", client.ExplainError(err))
+			return 1
+		}
+		if a.dryRun {
+			return printPermission(stdout, stderr, "extend", format, perm, show.dryRunFields(b, off),
+				fmt.Sprintf("This identity may call %s for %s in %s.", perm.Action, b.ReservationID, b.Region), "extended")
+		}
+		if !allowed(stderr, "extend", perm, "extended") {
+			return 1
+		}
 	}
-	if a.dryRun {
-		return printPermission(stdout, stderr, "extend", format, perm,
-			map[string]any{"CapacityBlockExtensionOfferingId": off.ID, "CapacityReservationId": b.ReservationID, "Region": b.Region},
-			fmt.Sprintf("This identity may call %s for %s in %s.", perm.Action, b.ReservationID, b.Region), "extended")
-	}
-	if !allowed(stderr, "extend", perm, "extended") || !confirmed(ctx, stderr, "extend", a.yes, "Extend this Capacity Block?", "extend", "extended") {
+	if !confirmed(ctx, stderr, "extend", a.yes, "Extend this "+show.what+"?", "extend", "extended") {
 		return 1
 	}
 	if !againExtend(ctx, stderr, a.yes, len(opts) > 0, b.ReservationID, days) {
 		return 1
 	}
 
-	res, err := client.Extend(ctx, b, off, opts...)
+	res, err := src.Extend(ctx, b, off, opts...)
 	if errors.Is(err, aws.ErrAlreadyBought) {
 		return alreadyDone(stderr, "extend", client.ExplainError(err))
 	}
@@ -161,13 +174,62 @@ func runExtend(ctx context.Context, a extendArgs, pos []string, stdout, stderr i
 	}
 	journalWarning(stderr, "extend", res.JournalErr)
 	if res.Recovered {
-		fmt.Fprintf(stderr, "The reply to the extension was lost. The block's extension history lists offering %s: it is extended, once.\n", off.ID)
+		fmt.Fprintf(stderr, "The reply to the extension was lost. The %s's extension history lists offering %s: it is extended, once.\n", show.holder, off.ID)
 	}
-	if err := printExtension(stdout, format, b, off, res); err != nil {
+	if err := show.print(stdout, format, b, off, res); err != nil {
 		fmt.Fprintln(stderr, "gpublock extend:", err)
 		return 1
 	}
 	return 0
+}
+
+// extendShow is what an extension of one source shows and checks in the source's own
+// words and formats; the flow is runExtend's, one for all.
+type extendShow struct {
+	what    string // in the question: "Capacity Block", "training plan"
+	holder  string // whose extension history: "block", "plan"
+	tryList string // how to see the other lengths, after "Try another length"
+	args    string // the positional argument, in the usage error
+	check   func(a *extendArgs, pos []string) (id string, days int, format outputFormat, err error)
+	list    func(ctx context.Context, a *extendArgs, id string, format outputFormat, stdout, stderr io.Writer) int
+	// find is the reservation, or why not, before " Nothing was extended."
+	find func(ctx context.Context, client *aws.Client, src aws.Source, region, id string) (model.Block, error)
+	// refuse is why the reservation cannot be extended, or "", before any call.
+	refuse       func(b model.Block) string
+	noOffers     func(b model.Block, days int) string
+	summary      func(w io.Writer, info backendInfo, account string, b model.Block, off model.ExtensionOffering)
+	dryRunFields func(b model.Block, off model.ExtensionOffering) map[string]any
+	print        func(w io.Writer, format outputFormat, b model.Block, off model.ExtensionOffering, res aws.ExtendResult) error
+}
+
+var extendShows = map[model.Source]extendShow{
+	model.SourceCapacityBlock: {
+		what: "Capacity Block", holder: "block", args: "RESERVATION_ID (cr-…, from `gpublock blocks`)",
+		check: func(a *extendArgs, pos []string) (string, int, outputFormat, error) { return a.check(pos) },
+		list: func(ctx context.Context, a *extendArgs, id string, format outputFormat, stdout, stderr io.Writer) int {
+			return a.runExtendList(ctx, id, format, stdout, stderr)
+		},
+		find: func(ctx context.Context, client *aws.Client, _ aws.Source, region, id string) (model.Block, error) {
+			return findBlock(ctx, client, region, id)
+		},
+		refuse: func(b model.Block) string {
+			if r := model.ExtendBlocker(b); r != nil {
+				return r.Reason + ". " + extendHint(r)
+			}
+			return ""
+		},
+		noOffers: func(b model.Block, days int) string {
+			return fmt.Sprintf("AWS offers no %s extension of %s now (no capacity in %s after its end).", model.FormatDays(days), b.ReservationID, b.AvailabilityZone)
+		},
+		summary: func(w io.Writer, info backendInfo, account string, b model.Block, off model.ExtensionOffering) {
+			printExtensionSummary(w, info, account, b, off, extensionComparison(b, off))
+		},
+		dryRunFields: func(b model.Block, off model.ExtensionOffering) map[string]any {
+			return map[string]any{"CapacityBlockExtensionOfferingId": off.ID, "CapacityReservationId": b.ReservationID, "Region": b.Region}
+		},
+		print: printExtension,
+	},
+	model.SourceTrainingPlan: planExtendShow,
 }
 
 // check reads what can be checked before any call.

@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
-	"github.com/gpublock/gpublock/aws/trainingplans"
+	_ "github.com/gpublock/gpublock/aws/sources" // every source registers itself
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -130,7 +130,7 @@ func completeValues(root *cobra.Command) {
 	lists := map[string][]string{
 		"type":   catalogNames(),
 		"source": sources,
-		"target": trainingplans.Targets(),
+		"target": sourceTargets(nil),
 		"screen": {"search", "blocks"},
 		"theme":  {"auto", "light", "dark"},
 	}

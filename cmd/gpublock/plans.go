@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -26,7 +25,7 @@ type sourceFlags struct {
 // register adds --source (default def) and --target to fs.
 func (s *sourceFlags) register(fs *pflag.FlagSet, def string) {
 	fs.StringVar(&s.source, "source", def, "capacity `source`: capacity-blocks (EC2), training-plans (SageMaker) or all")
-	fs.StringVar(&s.target, "target", "", "what a training plan is for: "+strings.Join(trainingplans.Targets(), ", ")+" (comma-separated; default training-job)")
+	fs.StringVar(&s.target, "target", "", "what a training plan is for: "+strings.Join(sourceTargets(nil), ", ")+" (comma-separated; default training-job)")
 }
 
 // registerOne adds --source and --target to a command about one offering or reservation.
@@ -50,20 +49,39 @@ func (s *sourceFlags) targets(srcs []model.Source) ([]string, error) {
 	if v == "" {
 		return nil, nil
 	}
-	if !slices.Contains(srcs, model.SourceTrainingPlan) {
+	allowed := sourceTargets(srcs)
+	if len(allowed) == 0 {
 		return nil, usagef("--target %q is for training plans; add --source training-plans (or all)", s.target)
 	}
 	var out []string
 	for _, t := range strings.Split(v, ",") {
 		t = strings.ToLower(strings.TrimSpace(t))
-		if !slices.Contains(trainingplans.Targets(), t) {
-			return nil, usagef("--target %q: allowed %s", s.target, strings.Join(trainingplans.Targets(), ", "))
+		if !slices.Contains(allowed, t) {
+			return nil, usagef("--target %q: allowed %s", s.target, strings.Join(allowed, ", "))
 		}
 		if !slices.Contains(out, t) {
 			out = append(out, t)
 		}
 	}
 	return out, nil
+}
+
+// sourceTargets are the targets the sources take (every registered source's when srcs is
+// nil), from their capabilities.
+func sourceTargets(srcs []model.Source) []string {
+	if srcs == nil {
+		srcs = aws.RegisteredSources()
+	}
+	var out []string
+	for _, s := range srcs {
+		caps, _ := aws.CapsOf(s)
+		for _, t := range caps.Targets {
+			if !slices.Contains(out, t) {
+				out = append(out, t)
+			}
+		}
+	}
+	return out
 }
 
 // check reads both flags, before any call.
@@ -239,35 +257,61 @@ func validateQuery(q model.Query, now time.Time) error {
 	return nil
 }
 
-// searchSources runs one search of every source the query names, handing each offering to
-// each as it arrives; the regions' answers and failures are those of every source.
+// sourcePrefix names the source at the head of its messages ("training plans: "); the
+// default source (the first registered) speaks unnamed, as it did before there were others.
+func sourcePrefix(s model.Source) string {
+	caps, ok := aws.CapsOf(s)
+	if !ok || s == aws.RegisteredSources()[0] {
+		return ""
+	}
+	return caps.Noun + "s: "
+}
+
+// sourceQueryChecks are the command line's own checks of a query for a source, beyond
+// those the query was built with, whose words name the flag and the source.
+var sourceQueryChecks = map[model.Source]func(model.Query) error{
+	model.SourceTrainingPlan: func(q model.Query) error { _, err := planQuery(q); return err },
+}
+
+// searchSources runs one search of every source the query names, through the registry,
+// handing each offering to each as it arrives; the regions' answers and failures are those
+// of every source. The messages of a source other than the default one name it.
 func searchSources(ctx context.Context, cmd string, client *aws.Client, q model.Query, notes bool, each func(model.Offering), stderr io.Writer) searchResult {
 	res := searchResult{RegionTally: model.NewRegionTally()}
-	if q.Searches(model.SourceCapacityBlock) {
-		r := searchOnceFor(ctx, cmd, client, q, notes, each, stderr)
-		res.offerings = append(res.offerings, r.offerings...)
-		res.Merge(r.RegionTally)
-	}
-	if q.Searches(model.SourceTrainingPlan) {
-		tq, err := planQuery(q)
+	for _, s := range model.Sources() {
+		if !q.Searches(s) {
+			continue
+		}
+		named := sourcePrefix(s)
+		src, err := aws.OpenSource(client, s)
+		if check := sourceQueryChecks[s]; err == nil && check != nil {
+			err = check(q)
+		}
 		if err != nil {
-			fmt.Fprintf(stderr, "gpublock %s: training plans: %v\n", cmd, err)
+			fmt.Fprintf(stderr, "gpublock %s: %s%v\n", cmd, named, err)
 			for _, r := range q.Regions {
 				res.Failed[r] = true
 			}
 			return res
 		}
-		tp := trainingplans.New(client)
-		for ev := range tp.Search(ctx, tq) {
-			for _, po := range ev.Offerings {
-				o := trainingplans.ModelOffering(po)
+		for ev := range src.Search(ctx, q) {
+			for _, o := range ev.Offerings {
 				res.offerings = append(res.offerings, o)
 				if each != nil {
 					each(o)
 				}
 			}
-			if st := ev.Status; st != nil && res.Add(*st) {
-				fmt.Fprintf(stderr, "gpublock %s: %s: training plans: %s\n", cmd, st.Region, client.ExplainError(st.Err))
+			st := ev.Status
+			if st == nil {
+				continue
+			}
+			if res.Add(*st) {
+				fmt.Fprintf(stderr, "gpublock %s: %s: %s%s\n", cmd, st.Region, named, client.ExplainError(st.Err))
+			}
+			// A region asked for that does not sell the types is named, with where they are
+			// sold, rather than looking like a region with nothing on offer today.
+			if notes && st.State == aws.RegionEmpty && st.Message != "" {
+				fmt.Fprintf(stderr, "gpublock %s: %s: %s%s\n", cmd, st.Region, named, st.Message)
 			}
 		}
 	}
@@ -290,11 +334,6 @@ func sourcedTableRow(q model.Query, o model.Offering, line string) string {
 	}
 	return fmt.Sprintf(sourceColumnFormat, o.Source.Name()) + line
 }
-
-// errNoPlanDryRun is the refusal of --dry-run for a training plan: the API has none.
-var errNoPlanDryRun = errors.New("there is no dry run for training plans: CreateTrainingPlan and ExtendTrainingPlan take no DryRun parameter, so the permission is learnt only by buying")
-
-// adviseSource is the advisor's name of a source.
 
 // sourceNoun names the source a query searches, in a sentence.
 func sourceNoun(q model.Query) string {

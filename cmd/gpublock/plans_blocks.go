@@ -5,50 +5,55 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
 	"time"
 
 	"github.com/gpublock/gpublock/aws"
-	"github.com/gpublock/gpublock/aws/trainingplans"
 	"github.com/gpublock/gpublock/model"
 )
 
-// scanSources lists the reservations of every source --source names: the Capacity Blocks
-// through the scanner, the training plans through SageMaker. A region whose plans could
-// not be listed while its blocks were is listed in part (its blocks stand).
-func (a *blocksArgs) scanSources(ctx context.Context, client *aws.Client, regions []string) ([]model.Block, error) {
-	srcs, _, _ := a.src.check() // validated before
+// scanSources lists the reservations of every source --source names, each through its
+// own listing (the Capacity Blocks' skips the regions found empty for a while). The
+// failures of a source other than the default one (the first registered) name it, and a
+// region stays listed in part when an earlier source's reservations stand. The fees paid
+// are the sources' (the journal's, for the blocks; SageMaker's own, for the plans).
+func (a *blocksArgs) scanSources(ctx context.Context, regions []string) ([]model.Block, map[string]model.Money, error) {
 	var (
 		blocks []model.Block
+		fees   = map[string]model.Money{}
 		errs   []error
 	)
-	withBlocks := slices.Contains(srcs, model.SourceCapacityBlock)
-	if withBlocks {
-		scan, err := a.scanner.Scan(ctx, regions)
-		blocks = scan.Blocks
-		if err != nil {
-			errs = append(errs, aws.Unjoin(err)...)
-		}
-	}
-	if slices.Contains(srcs, model.SourceTrainingPlan) {
-		plans, err := trainingplans.New(client).Plans(ctx, regions)
-		for _, p := range plans {
-			blocks = append(blocks, trainingplans.ModelBlock(p))
-		}
+	for i, src := range a.sources {
+		l, err := src.List(ctx, regions)
+		blocks = append(blocks, l.Blocks...)
+		maps.Copy(fees, l.Fees)
 		for _, e := range aws.Unjoin(err) {
 			var rf *aws.RegionFailure
-			if e == nil {
-				continue
+			switch {
+			case e == nil:
+			case sourcePrefix(src.Caps().Source) != "" && errors.As(e, &rf):
+				errs = append(errs, &aws.RegionFailure{Region: rf.Region, Err: fmt.Errorf("%s%w", sourcePrefix(src.Caps().Source), rf.Err), Partial: i > 0})
+			default:
+				errs = append(errs, e)
 			}
-			if errors.As(e, &rf) {
-				errs = append(errs, &aws.RegionFailure{Region: rf.Region, Err: fmt.Errorf("training plans: %w", rf.Err), Partial: withBlocks})
-				continue
-			}
-			errs = append(errs, e)
 		}
 	}
-	return blocks, errors.Join(errs...)
+	return blocks, fees, errors.Join(errs...)
+}
+
+// openSources opens every source --source names, in their order.
+func (a *blocksArgs) openSources(client *aws.Client) error {
+	srcs, _, _ := a.src.check() // validated before
+	for _, s := range srcs {
+		src, err := aws.OpenSource(client, s)
+		if err != nil {
+			return err
+		}
+		a.sources = append(a.sources, src)
+	}
+	return nil
 }
 
 // withPlans reports whether the listing includes training plans.

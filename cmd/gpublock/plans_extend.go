@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"regexp"
@@ -38,8 +37,8 @@ func (a *extendArgs) checkPlanExtend(pos []string) (string, int, outputFormat, e
 	if err != nil {
 		return "", 0, "", err
 	}
-	if a.dryRun {
-		return "", 0, "", usagef("--dry-run: %v", errNoPlanDryRun)
+	if caps, _ := aws.CapsOf(model.SourceTrainingPlan); a.dryRun && !caps.DryRun {
+		return "", 0, "", usagef("--dry-run: %s", caps.NoDryRun)
 	}
 	if err := a.aws.validate(); err != nil {
 		return "", 0, "", err
@@ -69,83 +68,57 @@ func (a *extendArgs) checkPlanExtend(pos []string) (string, int, outputFormat, e
 	return id, lo, format, nil
 }
 
-// runPlanExtend lengthens a training plan, under the rules of a block's extension.
-func (a *extendArgs) runPlanExtend(ctx context.Context, pos []string, stdout, stderr io.Writer) int {
-	id, days, format, err := a.checkPlanExtend(pos)
-	if err != nil {
-		return reportUsage(stderr, "extend", err)
-	}
-	if !a.list {
-		if code, refused := refuseSpending(stderr, "extend", "extend", "extended", &a.aws, a.yes, false); refused {
-			return code
+// planExtendShow is how a training plan's extension shows: found by its name or ARN, its
+// lengths SageMaker's, no dry run.
+var planExtendShow = extendShow{
+	what: "training plan", holder: "plan", tryList: " (--list)",
+	args:  "training plan name or ARN (from `gpublock blocks --source training-plans`)",
+	check: func(a *extendArgs, pos []string) (string, int, outputFormat, error) { return a.checkPlanExtend(pos) },
+	list: func(ctx context.Context, a *extendArgs, id string, format outputFormat, stdout, stderr io.Writer) int {
+		client, _, err := openBackend(ctx, &a.aws, stderr)
+		if err != nil {
+			return backendFailure(stderr, "extend", err)
 		}
-	}
-	client, info, err := openBackend(ctx, &a.aws, stderr)
-	if err != nil {
-		return backendFailure(stderr, "extend", err)
-	}
-	region := a.aws.oneRegion(client)
-	if !a.list {
-		if code, done := settleFirst(ctx, stderr, "extend", client, region); done {
-			return code
+		src, err := aws.OpenSource(client, model.SourceTrainingPlan)
+		if err != nil {
+			return backendFailure(stderr, "extend", err)
 		}
-	}
-	tp := trainingplans.New(client)
-	p, err := tp.Describe(ctx, region, id)
-	if err != nil {
-		fmt.Fprintf(stderr, "gpublock extend: training plan %s in %s: %s Nothing was extended.\n", id, region, client.ExplainError(err))
-		return 1
-	}
-	if a.list {
-		return printPlanExtensionList(ctx, tp, p, format, stdout, stderr)
-	}
-	b := trainingplans.ModelBlock(p)
-	var opts []aws.SpendOption
-	if e, ok := client.EarlierExtension(b, days*24); ok {
-		if !a.again {
-			return alreadyDone(stderr, "extend", client.ExplainError(aws.AlreadyBoughtError(e)))
+		b, err := findPlan(ctx, client, src, a.aws.oneRegion(client), id)
+		if err != nil {
+			fmt.Fprintf(stderr, "gpublock extend: %v Nothing was extended.\n", err)
+			return 1
 		}
-		opts = append(opts, aws.Again())
-	}
-	offs, err := tp.ExtensionOfferings(ctx, p, days)
+		return printPlanExtensionList(ctx, src, b, format, stdout, stderr)
+	},
+	find: findPlan,
+	// SageMaker refuses a plan that is not scheduled or active, in its own words.
+	refuse: func(model.Block) string { return "" },
+	noOffers: func(b model.Block, days int) string {
+		return fmt.Sprintf("SageMaker offers no %s extension of %s now.", model.FormatDays(days), b.ReservationID)
+	},
+	summary:      printPlanExtensionSummary,
+	dryRunFields: func(model.Block, model.ExtensionOffering) map[string]any { return nil },
+	print: func(w io.Writer, format outputFormat, b model.Block, off model.ExtensionOffering, res aws.ExtendResult) error {
+		if format == "json" {
+			j := toPlanExtensionJSON(b, off)
+			j.GpublockRequestId, j.FoundInHistory = res.RequestID, res.Recovered
+			return writeJSON(w, j)
+		}
+		return printRows(w, [][2]string{{"Plan", b.ReservationID}, {"ARN", b.ARN}, {"Added", fmt.Sprintf("%d hours", off.DurationHours)},
+			{"New end", bothTimes(off.End)}, {"Upfront fee", exactFee(off.Fee, off.Currency)}, {"Request id", res.RequestID}})
+	},
+}
+
+// findPlan is the plan by its name or ARN, or why not.
+func findPlan(ctx context.Context, client *aws.Client, src aws.Source, region, id string) (model.Block, error) {
+	b, found, err := src.FindBlock(ctx, region, id)
 	if err != nil {
-		fmt.Fprintf(stderr, "gpublock extend: the extension offerings of %s could not be listed: %s Nothing was extended.\n", p.Name, client.ExplainError(err))
-		return 1
+		return b, fmt.Errorf("training plan %s in %s: %s", id, region, client.ExplainError(err))
 	}
-	if len(offs) == 0 {
-		fmt.Fprintf(stderr, "gpublock extend: SageMaker offers no %s extension of %s now. Try another length (--list), or later. Nothing was extended.\n",
-			model.FormatDays(days), p.Name)
-		return 1
+	if !found {
+		return b, fmt.Errorf("training plan %s is not in %s (gpublock blocks --source training-plans lists them).", id, region)
 	}
-	off := cheapestPlanExtension(offs)
-	account, ok := capAndPayer(ctx, stderr, "extend", &a.aws, client, off.Fee, "Nothing was extended.")
-	if !ok {
-		return 1
-	}
-	printPlanExtensionSummary(stderr, info, account, b, off)
-	if !confirmed(ctx, stderr, "extend", a.yes, "Extend this training plan?", "extend", "extended") {
-		return 1
-	}
-	if !againExtend(ctx, stderr, a.yes, len(opts) > 0, p.Name, days) {
-		return 1
-	}
-	res, err := tp.Extend(ctx, p, off, opts...)
-	if errors.Is(err, aws.ErrAlreadyBought) {
-		return alreadyDone(stderr, "extend", client.ExplainError(err))
-	}
-	if err != nil {
-		return notDone(stderr, "extend", "NOT EXTENDED", client, err)
-	}
-	if res.Recovered {
-		fmt.Fprintf(stderr, "The reply to the extension was lost. The plan's extension history lists offering %s: it is extended, once.\n", off.ID)
-	}
-	if format == "json" {
-		return jsonExit(stderr, writeJSON(stdout, planExtensionJSON{Source: model.SourceTrainingPlan, TrainingPlanArn: p.ARN, TrainingPlanName: p.Name,
-			TrainingPlanExtensionOfferingId: off.ID, StartDate: rfc3339(off.Start), EndDate: rfc3339(off.End), DurationHours: off.Hours,
-			UpfrontFee: off.Fee.String(), CurrencyCode: off.Currency, GpublockRequestId: res.RequestID, FoundInHistory: res.Recovered}))
-	}
-	return jsonExit(stderr, printRows(stdout, [][2]string{{"Plan", p.Name}, {"ARN", p.ARN}, {"Added", fmt.Sprintf("%d hours", off.Hours)},
-		{"New end", bothTimes(off.End)}, {"Upfront fee", exactFee(off.Fee, off.Currency)}, {"Request id", res.RequestID}}))
+	return b, nil
 }
 
 func jsonExit(stderr io.Writer, err error) int {
@@ -170,45 +143,39 @@ type planExtensionJSON struct {
 	FoundInHistory                  bool
 }
 
-func cheapestPlanExtension(offs []trainingplans.ExtensionOffering) trainingplans.ExtensionOffering {
-	best := offs[0]
-	for _, o := range offs[1:] {
-		if o.Fee.Cmp(best.Fee) < 0 {
-			best = o
-		}
-	}
-	return best
+func toPlanExtensionJSON(b model.Block, o model.ExtensionOffering) planExtensionJSON {
+	return planExtensionJSON{Source: b.Source, TrainingPlanArn: b.ARN, TrainingPlanName: b.ReservationID,
+		TrainingPlanExtensionOfferingId: o.ID, StartDate: rfc3339(o.Start), EndDate: rfc3339(o.End), DurationHours: o.DurationHours,
+		UpfrontFee: o.Fee.String(), CurrencyCode: o.Currency}
 }
 
 // printPlanExtensionList lists every extension length SageMaker offers the plan now.
-func printPlanExtensionList(ctx context.Context, tp *trainingplans.Client, p trainingplans.Plan, format outputFormat, stdout, stderr io.Writer) int {
-	var all []trainingplans.ExtensionOffering
+func printPlanExtensionList(ctx context.Context, src aws.Source, b model.Block, format outputFormat, stdout, stderr io.Writer) int {
+	var all []model.ExtensionOffering
 	for _, d := range planExtensionDays() {
-		offs, err := tp.ExtensionOfferings(ctx, p, d)
+		offs, err := src.ExtensionOfferings(ctx, b, d)
 		if err != nil {
-			fmt.Fprintf(stderr, "gpublock extend: the extension offerings of %s could not be listed: %s\n", p.Name, aws.ExplainError(err))
+			fmt.Fprintf(stderr, "gpublock extend: the extension offerings of %s could not be listed: %s\n", b.ReservationID, aws.ExplainError(err))
 			return 1
 		}
 		if len(offs) > 0 {
-			all = append(all, cheapestPlanExtension(offs))
+			all = append(all, model.CheapestExtension(offs))
 		}
 	}
 	if format == "json" {
 		out := make([]planExtensionJSON, 0, len(all))
 		for _, o := range all {
-			out = append(out, planExtensionJSON{Source: model.SourceTrainingPlan, TrainingPlanArn: p.ARN, TrainingPlanName: p.Name,
-				TrainingPlanExtensionOfferingId: o.ID, StartDate: rfc3339(o.Start), EndDate: rfc3339(o.End), DurationHours: o.Hours,
-				UpfrontFee: o.Fee.String(), CurrencyCode: o.Currency})
+			out = append(out, toPlanExtensionJSON(b, o))
 		}
 		return jsonExit(stderr, writeJSON(stdout, out))
 	}
 	if len(all) == 0 {
-		fmt.Fprintf(stderr, "SageMaker offers no extension of %s now.\n", p.Name)
+		fmt.Fprintf(stderr, "SageMaker offers no extension of %s now.\n", b.ReservationID)
 		return 0
 	}
 	fmt.Fprintf(stdout, "%-8s  %-16s  %-16s  %14s  %s\n", "ADDS", "NEW END (UTC)", "ZONE", "UPFRONT FEE", "OFFERING")
 	for _, o := range all {
-		fmt.Fprintf(stdout, "%-8s  %-16s  %-16s  %14s  %s\n", model.FormatDays(o.Hours/24), o.End.UTC().Format("2006-01-02 15:04"),
+		fmt.Fprintf(stdout, "%-8s  %-16s  %-16s  %14s  %s\n", model.FormatDays(o.DurationHours/24), o.End.UTC().Format("2006-01-02 15:04"),
 			o.AvailabilityZone, o.Fee.Dollars(), o.ID)
 	}
 	return 0
@@ -216,10 +183,8 @@ func printPlanExtensionList(ctx context.Context, tp *trainingplans.Client, p tra
 
 // printPlanExtensionSummary is the confirmation of a plan's extension, in the words of the
 // extend dialog.
-func printPlanExtensionSummary(w io.Writer, info backendInfo, account string, b model.Block, off trainingplans.ExtensionOffering) {
+func printPlanExtensionSummary(w io.Writer, info backendInfo, account string, b model.Block, ext model.ExtensionOffering) {
 	summaryHead(w, "EXTEND A TRAINING PLAN", info)
-	ext := model.ExtensionOffering{ID: off.ID, ReservationID: b.ReservationID, InstanceType: b.InstanceType, Count: b.TotalCount,
-		AvailabilityZone: off.AvailabilityZone, Start: off.Start, End: off.End, DurationHours: off.Hours, Fee: off.Fee, Currency: off.Currency}
 	f := model.ExtensionFacts(b, ext, account, extensionComparison(b, ext).BreakEven(), time.Local)
 	f.Lines = append(f.Lines, model.Fact{Label: "Dry run", Value: model.NoPlanDryRun("extension")})
 	printFacts(w, f)

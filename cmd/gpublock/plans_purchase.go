@@ -1,15 +1,12 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"time"
 
 	"github.com/gpublock/gpublock/aws"
-	"github.com/gpublock/gpublock/aws/trainingplans"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
 )
@@ -24,92 +21,33 @@ func purchaseSource(a *purchaseArgs, id string) (model.Source, error) {
 	if src == model.SourceCapacityBlock && strings.HasPrefix(id, "tpo-") {
 		return 0, usagef("%s is a training plan offering; add --source training-plans (and its --target)", id)
 	}
-	if src == model.SourceTrainingPlan && a.dryRun {
-		return 0, usagef("--dry-run: %v", errNoPlanDryRun)
+	if caps, _ := aws.CapsOf(src); a.dryRun && !caps.DryRun {
+		return 0, usagef("--dry-run: %s", caps.NoDryRun)
 	}
 	return src, nil
 }
 
-// runPlanPurchase buys a training plan offering, under the rules of a Capacity Block's
-// purchase: read-only and the cap refuse before any call, interrupted purchases are settled
-// first, the offering is found by running its search again, the confirmation states every
-// fact, and the purchase is journalled and settled by the plan's name.
-func runPlanPurchase(ctx context.Context, a *purchaseArgs, offeringID string, format outputFormat, stdout, stderr io.Writer) int {
-	if code, refused := refuseSpending(stderr, "purchase", "buy", "bought", &a.aws, a.yes, false); refused {
-		return code
-	}
-	if _, err := a.sourcedQuery(time.Now().UTC()); err != nil {
-		return reportUsage(stderr, "purchase", err)
-	}
-	client, info, err := openBackend(ctx, &a.aws, stderr)
-	if err != nil {
-		return backendFailure(stderr, "purchase", err)
-	}
-	region := a.aws.oneRegion(client)
-	if code, done := settleFirst(ctx, stderr, "purchase", client, region); done {
-		return code
-	}
-	if e, ok := client.EarlierPurchase(model.Offering{Source: model.SourceTrainingPlan, ID: offeringID, Region: region}); ok && !a.again {
-		return alreadyDone(stderr, "purchase", client.ExplainError(aws.AlreadyBoughtError(e)))
-	}
-	now := client.Now(ctx)
-	q, err := a.sourcedQuery(now)
-	if err != nil {
-		return reportUsage(stderr, "purchase", err)
-	}
-	q.Regions = []string{region}
-	tq, err := planQuery(q)
-	if err != nil {
-		return reportUsage(stderr, "purchase", err)
-	}
-	tp := trainingplans.New(client)
-	po, err := findPlanOffering(ctx, client, tp, tq, offeringID)
-	if err != nil {
-		fmt.Fprintf(stderr, "gpublock purchase: %v\n", err)
-		return 1
-	}
-	o := trainingplans.ModelOffering(po)
-	account, ok := capAndPayer(ctx, stderr, "purchase", &a.aws, client, o.Fee, "Nothing was bought.")
-	if !ok {
-		return 1
-	}
-	printPlanSummary(stderr, info, account, o, a.tags)
-	if !confirmed(ctx, stderr, "purchase", a.yes, "Buy this training plan?", "buy", "bought") {
-		return 1
-	}
-	opts, code, ok := againPurchase(ctx, stderr, client, o, a.yes, a.again, "training plan", func(r string) string { return r })
-	if !ok {
-		return code
-	}
-	res, err := tp.Purchase(ctx, po, a.tags, opts...)
-	if errors.Is(err, aws.ErrAlreadyBought) {
-		return alreadyDone(stderr, "purchase", client.ExplainError(err))
-	}
-	if err != nil {
-		return purchaseFailure(stderr, o, err)
-	}
-	if res.Recovered {
-		fmt.Fprintf(stderr, "The reply to the purchase was lost. Training plan %s was found by its name: it is bought, once.\n", res.Plan.Name)
-	}
-	if err := printPlanPurchase(stdout, format, o, res); err != nil {
-		fmt.Fprintln(stderr, "gpublock purchase:", err)
-		return 1
-	}
-	return 0
-}
-
-// findPlanOffering runs the training plan search again and takes the offering with this id.
-func findPlanOffering(ctx context.Context, client *aws.Client, tp *trainingplans.Client, q trainingplans.Query, id string) (trainingplans.Offering, error) {
-	o, seen, err := tp.FindOffering(ctx, q, id)
-	if errors.Is(err, aws.ErrNotListed) {
-		return o, fmt.Errorf("training plan offering %s is not among the %d offerings the search now returns in %s: it was sold, it expired, "+
+// planPurchaseShow is how a training plan's purchase shows: the offering is found by
+// running the plans' search again, and the plan is settled by its name after a lost reply.
+var planPurchaseShow = purchaseShow{
+	what: "training plan", idField: "TrainingPlanOfferingId",
+	bought: func(r string) string { return r },
+	check: func(_ *purchaseArgs, q model.Query, _ string, _ time.Time) error {
+		_, err := planQuery(q)
+		return err
+	},
+	notListed: func(id string, seen int, region string) error {
+		return fmt.Errorf("training plan offering %s is not among the %d offerings the search now returns in %s: it was sold, it expired, "+
 			"or the search flags (--type, --count, --duration, --from, --to, --target) differ from those that listed it. Search again (gpublock offerings --source training-plans); nothing was bought",
-			id, seen, q.Regions[0])
-	}
-	if err != nil {
-		return o, lookupFailure(client, err)
-	}
-	return o, nil
+			id, seen, region)
+	},
+	summary: func(w io.Writer, info backendInfo, account string, o model.Offering, _ string, tags map[string]string) {
+		printPlanSummary(w, info, account, o, tags)
+	},
+	recovered: func(res aws.PurchaseResult) string {
+		return fmt.Sprintf("The reply to the purchase was lost. Training plan %s was found by its name: it is bought, once.", res.Block.ReservationID)
+	},
+	print: printPlanPurchase,
 }
 
 // printPlanSummary is the confirmation of a training plan purchase: the facts of a
@@ -135,8 +73,8 @@ type planPurchaseJSON struct {
 	FoundByName            bool
 }
 
-func printPlanPurchase(w io.Writer, format outputFormat, o model.Offering, res trainingplans.PurchaseResult) error {
-	b := trainingplans.ModelBlock(res.Plan)
+func printPlanPurchase(w io.Writer, format outputFormat, o model.Offering, res aws.PurchaseResult) error {
+	b := res.Block
 	if format == "json" {
 		return writeJSON(w, planPurchaseJSON{TrainingPlanArn: b.ARN, TrainingPlan: toPlanJSON(b), TrainingPlanOfferingId: o.ID,
 			GpublockRequestId: res.RequestID, FoundByName: res.Recovered})
@@ -144,7 +82,7 @@ func printPlanPurchase(w io.Writer, format outputFormat, o model.Offering, res t
 	rows := [][2]string{
 		{"Plan", b.ReservationID},
 		{"ARN", b.ARN},
-		{"Status", res.Plan.Status},
+		{"Status", model.PlanStatus(b.State)},
 		{"Region", b.Region},
 		{"For", strings.Join(b.Targets, ", ")},
 		{"Start", bothTimes(o.Start)},

@@ -199,23 +199,30 @@ func newPurchaseCmd(_ context.Context, g *awsFlags) *cobra.Command {
 	return cmd
 }
 
-// runPurchase buys the offering pos[0] once the flags say so (cobra has parsed them).
+// runPurchase buys the offering pos[0] once the flags say so (cobra has parsed them): one
+// flow for every source, through aws.Source; what the flow shows is the source's own
+// (purchaseShows).
 func runPurchase(ctx context.Context, a purchaseArgs, pos []string, stdout, stderr io.Writer) int {
 	offeringID, format, err := a.check(pos)
 	if err != nil {
 		return reportUsage(stderr, "purchase", err)
 	}
-	if src, err := purchaseSource(&a, offeringID); err != nil {
+	srcID, err := purchaseSource(&a, offeringID)
+	if err != nil {
 		return reportUsage(stderr, "purchase", err)
-	} else if src == model.SourceTrainingPlan {
-		return runPlanPurchase(ctx, &a, offeringID, format, stdout, stderr)
 	}
+	show, ok := purchaseShows[srcID]
+	if !ok {
+		return reportUsage(stderr, "purchase", usagef("--source %s: the command line does not buy %s", srcID.Name(), srcID.Plural()))
+	}
+	caps := sourceCaps(srcID)
 	if code, refused := refuseSpending(stderr, "purchase", "buy", "bought", &a.aws, a.yes, a.dryRun); refused {
 		return code
 	}
+	// A dry run may name the offering alone: its permission does not depend on the search.
 	lookup := !a.dryRun || strings.TrimSpace(a.types) != ""
 	if lookup {
-		if _, err := a.query(time.Now().UTC()); err != nil {
+		if _, err := a.sourcedQuery(time.Now().UTC()); err != nil {
 			return reportUsage(stderr, "purchase", err)
 		}
 	}
@@ -224,8 +231,12 @@ func runPurchase(ctx context.Context, a purchaseArgs, pos []string, stdout, stde
 	if err != nil {
 		return backendFailure(stderr, "purchase", err)
 	}
+	src, err := aws.OpenSource(client, srcID)
+	if err != nil {
+		return backendFailure(stderr, "purchase", err)
+	}
 	region := a.aws.oneRegion(client)
-	o := model.Offering{ID: offeringID, Region: region}
+	o := model.Offering{Source: srcID, ID: offeringID, Region: region}
 	if !a.dryRun {
 		// Before the search: an interrupted purchase of this offering took it off the market,
 		// so the search alone would say it is gone and invite buying another.
@@ -238,18 +249,15 @@ func runPurchase(ctx context.Context, a purchaseArgs, pos []string, stdout, stde
 	}
 	if lookup {
 		now := client.Now(ctx)
-		q, err := a.query(now)
+		q, err := a.sourcedQuery(now)
 		if err != nil {
 			return reportUsage(stderr, "purchase", err)
 		}
 		q.Regions = []string{region}
-		if err := a.aws.defaultRegionError(region); err != nil {
+		if err := show.check(&a, q, region, now); err != nil {
 			return reportUsage(stderr, "purchase", err)
 		}
-		if err := q.Validate(now); err != nil {
-			return reportUsage(stderr, "purchase", queryUsage(err))
-		}
-		if o, err = findOffering(ctx, client, q, offeringID); err != nil {
+		if o, err = findSourceOffering(ctx, client, src, q, offeringID, show.notListed); err != nil {
 			fmt.Fprintf(stderr, "gpublock purchase: %v\n", err)
 			return 1
 		}
@@ -257,27 +265,32 @@ func runPurchase(ctx context.Context, a purchaseArgs, pos []string, stdout, stde
 		if !ok {
 			return 1
 		}
-		printOfferingSummary(stderr, info, account, o, a.platform, a.tags)
+		show.summary(stderr, info, account, o, a.platform, a.tags)
 	}
 
-	perm, err := client.CheckPurchase(ctx, o, a.platform)
-	if err != nil {
-		fmt.Fprintf(stderr, "gpublock purchase: the permission check failed: %s\n", client.ExplainError(err))
+	if caps.DryRun {
+		perm, err := src.CheckPurchase(ctx, o, a.platform)
+		if err != nil {
+			fmt.Fprintf(stderr, "gpublock purchase: the permission check failed: %s\n", client.ExplainError(err))
+			return 1
+		}
+		if a.dryRun {
+			return printPermission(stdout, stderr, "purchase", format, perm, map[string]any{show.idField: o.ID, "Region": o.Region},
+				fmt.Sprintf("This identity may call %s for %s in %s.", perm.Action, o.ID, o.Region), "bought")
+		}
+		if !allowed(stderr, "purchase", perm, "bought") {
+			return 1
+		}
+	}
+	if !confirmed(ctx, stderr, "purchase", a.yes, "Buy this "+show.what+"?", "buy", "bought") {
 		return 1
 	}
-	if a.dryRun {
-		return printPermission(stdout, stderr, "purchase", format, perm, map[string]any{"CapacityBlockOfferingId": o.ID, "Region": o.Region},
-			fmt.Sprintf("This identity may call %s for %s in %s.", perm.Action, o.ID, o.Region), "bought")
-	}
-	if !allowed(stderr, "purchase", perm, "bought") || !confirmed(ctx, stderr, "purchase", a.yes, "Buy this Capacity Block?", "buy", "bought") {
-		return 1
-	}
-	opts, code, ok := againPurchase(ctx, stderr, client, o, a.yes, a.again, "Capacity Block", func(r string) string { return "reservation " + r })
+	opts, code, ok := againPurchase(ctx, stderr, client, o, a.yes, a.again, show.what, show.bought)
 	if !ok {
 		return code
 	}
 
-	res, err := client.Purchase(ctx, o, a.platform, a.tags, opts...)
+	res, err := src.Purchase(ctx, o, a.platform, a.tags, opts...)
 	if errors.Is(err, aws.ErrAlreadyBought) {
 		return alreadyDone(stderr, "purchase", client.ExplainError(err))
 	}
@@ -286,14 +299,73 @@ func runPurchase(ctx context.Context, a purchaseArgs, pos []string, stdout, stde
 	}
 	journalWarning(stderr, "purchase", res.JournalErr)
 	if res.Recovered {
-		fmt.Fprintf(stderr, "The reply to the purchase was lost. The reservation %s was found by its request tag %s=%s: it is bought, once.\n",
-			res.Block.ReservationID, aws.RequestIDTag, res.RequestID)
+		fmt.Fprintln(stderr, show.recovered(res))
 	}
-	if err := printPurchase(stdout, format, o, res); err != nil {
+	if err := show.print(stdout, format, o, res); err != nil {
 		fmt.Fprintln(stderr, "gpublock purchase:", err)
 		return 1
 	}
 	return 0
+}
+
+// purchaseShow is what a purchase of one source shows, in the source's own words and
+// formats (JSON in its API's field names); the flow is runPurchase's, one for all.
+type purchaseShow struct {
+	what    string                     // in the questions: "Capacity Block", "training plan"
+	idField string                     // the offering id's field in a dry run's JSON
+	bought  func(result string) string // what an interrupted run bought, by its journal result
+	// check is the source's rules of the search that finds the offering again, in region.
+	check     func(a *purchaseArgs, q model.Query, region string, now time.Time) error
+	notListed func(id string, seen int, region string) error
+	summary   func(w io.Writer, info backendInfo, account string, o model.Offering, platform string, tags map[string]string)
+	recovered func(res aws.PurchaseResult) string
+	print     func(w io.Writer, format outputFormat, o model.Offering, res aws.PurchaseResult) error
+}
+
+var purchaseShows = map[model.Source]purchaseShow{
+	model.SourceCapacityBlock: {
+		what: "Capacity Block", idField: "CapacityBlockOfferingId",
+		bought: func(r string) string { return "reservation " + r },
+		check: func(a *purchaseArgs, q model.Query, region string, now time.Time) error {
+			if err := a.aws.defaultRegionError(region); err != nil {
+				return err
+			}
+			if err := q.Validate(now); err != nil {
+				return queryUsage(err)
+			}
+			return nil
+		},
+		notListed: func(id string, seen int, region string) error {
+			return fmt.Errorf("offering %s is not among the %d offerings the search now returns in %s: it was sold, it expired, "+
+				"or the search flags differ from those that listed it. Search again (gpublock offerings); nothing was bought", id, seen, region)
+		},
+		summary: printOfferingSummary,
+		recovered: func(res aws.PurchaseResult) string {
+			return fmt.Sprintf("The reply to the purchase was lost. The reservation %s was found by its request tag %s=%s: it is bought, once.",
+				res.Block.ReservationID, aws.RequestIDTag, res.RequestID)
+		},
+		print: printPurchase,
+	},
+	model.SourceTrainingPlan: planPurchaseShow,
+}
+
+// sourceCaps is a source's capabilities; a source not linked into the build has none.
+func sourceCaps(s model.Source) aws.SourceCaps {
+	caps, _ := aws.CapsOf(s)
+	return caps
+}
+
+// findSourceOffering runs the source's search again and takes the offering with this id.
+func findSourceOffering(ctx context.Context, client *aws.Client, src aws.Source, q model.Query, id string, notListed func(string, int, string) error) (model.Offering, error) {
+	o, seen, err := aws.FindByID(ctx, func(ctx context.Context) <-chan aws.SearchEvent { return src.Search(ctx, q) },
+		func(o model.Offering) string { return o.ID }, id)
+	if errors.Is(err, aws.ErrNotListed) {
+		return o, notListed(id, seen, q.Regions[0])
+	}
+	if err != nil {
+		return o, lookupFailure(client, err)
+	}
+	return o, nil
 }
 
 // check reads what can be checked before any call: the one positional id, the output
@@ -340,19 +412,6 @@ func singleRegion(f *awsFlags) error {
 		return usagef("--region %q: give the one region of the Capacity Block", f.region)
 	}
 	return nil
-}
-
-// findOffering runs the search again and takes the offering with this id from it.
-func findOffering(ctx context.Context, client *aws.Client, q model.Query, id string) (model.Offering, error) {
-	o, seen, err := client.FindOffering(ctx, q, id)
-	if errors.Is(err, aws.ErrNotListed) {
-		return o, fmt.Errorf("offering %s is not among the %d offerings the search now returns in %s: it was sold, it expired, "+
-			"or the search flags differ from those that listed it. Search again (gpublock offerings); nothing was bought", id, seen, q.Regions[0])
-	}
-	if err != nil {
-		return o, lookupFailure(client, err)
-	}
-	return o, nil
 }
 
 // overCap is the refusal of a fee above --max-spend, or "".

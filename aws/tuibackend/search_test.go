@@ -10,7 +10,8 @@ import (
 // A region searched for both sources is searching until both are done, counts the
 // offerings of both, and names the source of each message.
 func TestCombinedRegionStatus(t *testing.T) {
-	m := &merged{done: map[model.Source]int{}, total: map[model.Source]int{}, regs: map[string]map[model.Source]backend.RegionStatus{}, n: 2}
+	m := &merged{done: map[model.Source]int{}, total: map[model.Source]int{}, regs: map[string]map[model.Source]backend.RegionStatus{},
+		srcs: []model.Source{model.SourceCapacityBlock, model.SourceTrainingPlan}}
 	e := m.fold(model.SourceCapacityBlock, backend.SearchEvent{Region: "us-east-1", CallsDone: 1, CallsTotal: 1,
 		Status: &backend.RegionStatus{Region: "us-east-1", State: backend.RegionOK, Offerings: 3}})
 	if e.Status.State != backend.RegionSearching || e.Status.Offerings != 3 {
@@ -23,25 +24,5 @@ func TestCombinedRegionStatus(t *testing.T) {
 	}
 	if e.Status.State != backend.RegionOK || e.Status.Offerings != 3 || e.Status.Message != "SageMaker Training Plans: slowed down" {
 		t.Errorf("both answered: %+v", *e.Status)
-	}
-}
-
-func TestCapacityReservationIDs(t *testing.T) {
-	for id, want := range map[string]bool{"cr-0123456789abcdef0": true, "cr-0123": false, "gpb-0123456789abcdef01234567": false,
-		"my-plan": false, "cr-0123456789ABCDEF0": false} {
-		if got := isCapacityReservationID(id); got != want {
-			t.Errorf("%s: %v, want %v", id, got, want)
-		}
-	}
-}
-
-// AWS documents a plan extension's PaymentStatus as Pending then Completed; an unknown word
-// stays pending, so that nothing is called paid that may not be.
-func TestPlanExtensionStatus(t *testing.T) {
-	for in, want := range map[string]model.ExtensionStatus{"Pending": model.ExtensionPaymentPending, "Completed": model.ExtensionPaymentSucceeded,
-		"Failed": model.ExtensionPaymentFailed, "Whatever": model.ExtensionPaymentPending, "": model.ExtensionPaymentPending} {
-		if got := planExtensionStatus(in); got != want {
-			t.Errorf("%q: %s, want %s", in, got, want)
-		}
 	}
 }

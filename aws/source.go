@@ -1,0 +1,167 @@
+package aws
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/gpublock/gpublock/model"
+)
+
+// Source is one capacity source as the front ends use it, in model's types: what it sells
+// (Search), buying it, its reservations, and lengthening them. The EC2 Capacity Block
+// adapter (CapacityBlocks) is one; another source's package implements it and registers
+// it once (RegisterSource, from its init), so that neither the TUI's backend nor the
+// commands name a source.
+type Source interface {
+	// Caps is what sets the source apart, for the front ends to show or refuse.
+	Caps() SourceCaps
+	// Explain is the source's sentence for one of its errors, redacted.
+	Explain(err error) Explanation
+
+	// Search streams the offerings of q, whose types are already named as the source
+	// names them (model.Source.TypeIn).
+	Search(ctx context.Context, q model.Query) <-chan SearchEvent
+	// CheckPurchase is the dry run of a purchase; a source without one answers an error
+	// that Is ErrNoDryRun.
+	CheckPurchase(ctx context.Context, o model.Offering, platform string) (Permission, error)
+	// Purchase buys the offering through the one spend path (cap, journal, settle); the
+	// error, when not nil, is a *PurchaseError.
+	Purchase(ctx context.Context, o model.Offering, platform string, tags map[string]string, opts ...SpendOption) (PurchaseResult, error)
+
+	// List lists the reservations of the regions, with the fees paid for them where
+	// known. The error is one *RegionFailure per region that failed, joined.
+	List(ctx context.Context, regions []string) (Listing, error)
+	// Owns reports whether a reservation id has this source's form.
+	Owns(id string) bool
+	// FindBlock is the reservation with this id as it is now; found is false with a nil
+	// error when the region answered without it.
+	FindBlock(ctx context.Context, region, id string) (b model.Block, found bool, err error)
+
+	// ExtensionChoices asks for every length the reservation could be extended by and
+	// keeps the cheapest of each, shortest first, handing each to found (when not nil)
+	// as it answers.
+	ExtensionChoices(ctx context.Context, b model.Block, found func(model.ExtensionChoice)) ([]model.ExtensionChoice, error)
+	ExtensionOfferings(ctx context.Context, b model.Block, days int) ([]model.ExtensionOffering, error)
+	CheckExtend(ctx context.Context, b model.Block, off model.ExtensionOffering) (Permission, error)
+	Extend(ctx context.Context, b model.Block, off model.ExtensionOffering, opts ...SpendOption) (ExtendResult, error)
+}
+
+// SourceCaps are a source's differences that the front ends show instead of branching on
+// which source it is.
+type SourceCaps struct {
+	Source model.Source
+	Noun   string // what it sells, in a sentence: "Capacity Block", "training plan"
+	// DryRun is true when a purchase and an extension can be checked without spending;
+	// NoDryRun, when it is false, is the sentence that says so.
+	DryRun   bool
+	NoDryRun string
+	// Launch is true when gpublock launches instances into the reservation.
+	Launch bool
+	// Targets are what a reservation can be for (a plan's SageMaker resources); none
+	// when the source has no such choice.
+	Targets []string
+	// PurchaseAction and ExtendAction are the IAM actions that spend.
+	PurchaseAction, ExtendAction string
+}
+
+// Listing is one source's reservations in some regions.
+type Listing struct {
+	Blocks []model.Block
+	// Listed are the regions asked this time; Quiet those left out because they had
+	// nothing when last asked (a source that always asks every region has none).
+	Listed, Quiet []string
+	// Fees are the fees paid, by reservation id, where known.
+	Fees map[string]model.Money
+}
+
+// ErrNoDryRun is what a source without a dry run answers CheckPurchase and CheckExtend.
+var ErrNoDryRun = errors.New("no dry run")
+
+// NoDryRunError is a source's sentence saying it has no dry run; it Is ErrNoDryRun.
+type NoDryRunError struct{ Msg string }
+
+func (e *NoDryRunError) Error() string        { return e.Msg }
+func (e *NoDryRunError) Is(target error) bool { return target == ErrNoDryRun }
+
+// Rescanner is a Source whose List leaves quiet regions out for a while: Forget makes the
+// next List ask every region again.
+type Rescanner interface{ Forget() }
+
+// SourceRegistration is everything a source registers, once: how to open it over a
+// Client, what sets it apart (Caps, known before any client is opened, so that flags are
+// checked first), and how the journal settles its purchases and extensions (Intents, nil
+// for the Capacity Blocks, whose settling is package aws's own).
+type SourceRegistration struct {
+	Source  model.Source
+	Caps    SourceCaps
+	Open    func(*Client) Source
+	Intents *IntentSource
+}
+
+var (
+	sourceMu sync.RWMutex
+	sources  = map[model.Source]SourceRegistration{}
+)
+
+func init() {
+	RegisterSource(SourceRegistration{Source: model.SourceCapacityBlock, Caps: capacityBlockCaps,
+		Open: func(c *Client) Source { return c.CapacityBlocks() }})
+}
+
+// RegisterSource makes a source available to OpenSource, and its intents to SettleOpen.
+func RegisterSource(r SourceRegistration) {
+	sourceMu.Lock()
+	sources[r.Source] = r
+	sourceMu.Unlock()
+	if r.Intents != nil {
+		is := *r.Intents
+		is.Source = r.Source
+		RegisterIntentSource(is)
+	}
+}
+
+// OpenSource is the registered source s over c. It makes no call.
+func OpenSource(c *Client, s model.Source) (Source, error) {
+	sourceMu.RLock()
+	r, ok := sources[s]
+	sourceMu.RUnlock()
+	if !ok {
+		return nil, fmt.Errorf("%s is not available in this build", s.Plural())
+	}
+	return r.Open(c), nil
+}
+
+// CapsOf is the registered source's capabilities, without a client; ok is false when s
+// is not linked into this build.
+func CapsOf(s model.Source) (SourceCaps, bool) {
+	sourceMu.RLock()
+	defer sourceMu.RUnlock()
+	r, ok := sources[s]
+	return r.Caps, ok
+}
+
+// RegisteredSources lists the registered sources, in model.Sources' order.
+func RegisteredSources() []model.Source {
+	sourceMu.RLock()
+	defer sourceMu.RUnlock()
+	var out []model.Source
+	for _, s := range model.Sources() {
+		if _, ok := sources[s]; ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// SourceOwning is the first of srcs (in their order) whose Owns accepts the reservation
+// id; ok is false when none does.
+func SourceOwning(srcs []Source, id string) (Source, bool) {
+	i := slices.IndexFunc(srcs, func(s Source) bool { return s.Owns(id) })
+	if i < 0 {
+		return nil, false
+	}
+	return srcs[i], true
+}

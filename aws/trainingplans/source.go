@@ -1,0 +1,229 @@
+package trainingplans
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	gaws "github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/model"
+)
+
+// The training plans are a capacity source beside the Capacity Blocks: registered once,
+// for the front ends (aws.OpenSource) and for the settling of the journal's intents.
+func init() {
+	gaws.RegisterSource(gaws.SourceRegistration{
+		Source: model.SourceTrainingPlan,
+		Caps:   caps,
+		Open:   func(c *gaws.Client) gaws.Source { return source{New(c)} },
+		Intents: &gaws.IntentSource{Purchase: ActionCreate, Extend: ActionExtend, Noun: Noun,
+			Settler: func(c *gaws.Client) gaws.IntentSettler {
+				tp := New(c)
+				return func(ctx context.Context, e gaws.JournalEntry) (bool, string, error) { return tp.SettleIntent(ctx, e) }
+			}},
+	})
+}
+
+// Source is the training plans as an aws.Source over c.
+func Source(c *Client) gaws.Source { return source{c} }
+
+type source struct{ tp *Client }
+
+var caps = gaws.SourceCaps{Source: model.SourceTrainingPlan, Noun: Noun, Targets: Targets(),
+	NoDryRun:       "there is no dry run for training plans: CreateTrainingPlan and ExtendTrainingPlan take no DryRun parameter, so the permission is learnt only by buying",
+	PurchaseAction: "sagemaker:CreateTrainingPlan", ExtendAction: "sagemaker:ExtendTrainingPlan"}
+
+func (source) Caps() gaws.SourceCaps { return caps }
+
+func (source) Explain(err error) gaws.Explanation { return Explain(err) }
+
+// errNoDryRun is the answer to a dry run: SageMaker has none.
+var errNoDryRun = &gaws.NoDryRunError{Msg: caps.NoDryRun}
+
+// Search sweeps every length of q's range that plans last (any whole number of days up to
+// 182, not the blocks' lengths), with q's targets.
+func (s source) Search(ctx context.Context, q model.Query) <-chan gaws.SearchEvent {
+	pq := QueryFrom(q, q.Targets...)
+	pq.Days = model.SourceTrainingPlan.DurationDays(q.Durations.MinDays, q.Durations.MaxDays)
+	in, out := s.tp.Search(ctx, pq), make(chan gaws.SearchEvent, 16)
+	go func() {
+		defer close(out)
+		for ev := range in {
+			e := gaws.SearchEvent{Region: ev.Region, Status: ev.Status, CallsDone: ev.CallsDone, CallsTotal: ev.CallsTotal}
+			for _, o := range ev.Offerings {
+				e.Offerings = append(e.Offerings, ModelOffering(o))
+			}
+			select {
+			case out <- e:
+			case <-ctx.Done():
+				for range in { // let the search finish and close its channel
+				}
+				return
+			}
+		}
+	}()
+	return out
+}
+
+func (source) CheckPurchase(context.Context, model.Offering, string) (gaws.Permission, error) {
+	return gaws.Permission{}, errNoDryRun
+}
+
+// Purchase buys the plan; platform does not apply to plans.
+func (s source) Purchase(ctx context.Context, o model.Offering, _ string, tags map[string]string, opts ...gaws.SpendOption) (gaws.PurchaseResult, error) {
+	res, err := s.tp.Purchase(ctx, OfferingFromModel(o), tags, opts...)
+	out := gaws.PurchaseResult{RequestID: res.RequestID, Outcome: res.Outcome, Recovered: res.Recovered, Settled: res.Settled}
+	if err == nil && res.Outcome == gaws.Bought {
+		out.Block = ModelBlock(res.Plan)
+	}
+	return out, err
+}
+
+// List lists the plans of every region asked; SageMaker lists a plan's fee, unlike EC2's
+// reservations, so the fees are the plans' own.
+func (s source) List(ctx context.Context, regions []string) (gaws.Listing, error) {
+	ps, err := s.tp.Plans(ctx, regions)
+	l := gaws.Listing{Listed: regions}
+	for _, p := range ps {
+		l.Blocks = append(l.Blocks, ModelBlock(p))
+		if l.Fees == nil {
+			l.Fees = map[string]model.Money{}
+		}
+		l.Fees[p.Name] = p.Fee
+	}
+	return l, err
+}
+
+// planName is TrainingPlanName's pattern.
+var planName = regexp.MustCompile(`^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,63}$`)
+
+// Owns accepts a plan's name. A Capacity Reservation's id has that form too, so the
+// sources are asked in model.Sources' order, the blocks first.
+func (source) Owns(id string) bool { return planName.MatchString(id) }
+
+// FindBlock is the plan as it is now, by name, with its extensions, so that a dialog that
+// bought one can see it paid. Without the history the plan stands as described.
+func (s source) FindBlock(ctx context.Context, region, name string) (model.Block, bool, error) {
+	p, err := s.tp.Describe(ctx, region, name)
+	if err != nil {
+		if isCode(err, "ResourceNotFound") {
+			return model.Block{}, false, nil
+		}
+		return model.Block{}, false, err
+	}
+	blk := ModelBlock(p)
+	if hist, err := s.tp.ExtensionHistory(ctx, region, p.ARN); err == nil {
+		for _, x := range hist {
+			blk.Extensions = append(blk.Extensions, modelExtension(blk, x))
+		}
+	}
+	return blk, true, nil
+}
+
+// ExtensionChoices asks for every length a plan's extension could have and keeps the
+// cheapest of each, shortest first, as for blocks. A refusal of the plan itself (a
+// *aws.PurchaseError) ends the asking; the lengths that could not be asked are named.
+func (s source) ExtensionChoices(ctx context.Context, blk model.Block, found func(model.ExtensionChoice)) ([]model.ExtensionChoice, error) {
+	var (
+		out    []model.ExtensionChoice
+		failed []int
+		last   error
+	)
+	p := PlanFromBlock(blk)
+	for _, days := range extensionLengths(blk) {
+		offs, err := s.tp.ExtensionOfferings(ctx, p, days)
+		if err != nil {
+			var pe *gaws.PurchaseError
+			if errors.As(err, &pe) {
+				return nil, err
+			}
+			failed, last = append(failed, days), err
+			continue
+		}
+		if len(offs) > 0 {
+			out = append(out, model.ExtensionChoice{Days: days, Offering: model.CheapestExtension(modelExtensionOfferings(blk, offs))})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Days < out[j].Days })
+	if found != nil {
+		for _, ch := range out {
+			found(ch)
+		}
+	}
+	if len(failed) > 0 {
+		return out, fmt.Errorf("could not ask for extensions of %v days: %s", failed, Explain(last).String())
+	}
+	return out, nil
+}
+
+// extensionLengths are the lengths SageMaker extends by (1–14 days, then whole weeks), as
+// long as the plan, extended, stays within its longest length.
+func extensionLengths(blk model.Block) []int {
+	var out []int
+	hours := blk.Hours()
+	for _, d := range model.ValidDurationDays() {
+		if model.SourceTrainingPlan.CheckExtensionDays(d) == nil && hours+int64(d)*24 <= model.TrainingPlanMaxDays*24 {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func (s source) ExtensionOfferings(ctx context.Context, blk model.Block, days int) ([]model.ExtensionOffering, error) {
+	offs, err := s.tp.ExtensionOfferings(ctx, PlanFromBlock(blk), days)
+	if err != nil {
+		return nil, err
+	}
+	return modelExtensionOfferings(blk, offs), nil
+}
+
+func modelExtensionOfferings(blk model.Block, offs []ExtensionOffering) []model.ExtensionOffering {
+	out := make([]model.ExtensionOffering, len(offs))
+	for i, o := range offs {
+		out[i] = model.ExtensionOffering{ID: o.ID, ReservationID: blk.ReservationID, InstanceType: blk.InstanceType, Count: blk.TotalCount,
+			AvailabilityZone: o.AvailabilityZone, Start: o.Start, End: o.End, DurationHours: o.Hours, Fee: o.Fee, Currency: o.Currency}
+	}
+	return out
+}
+
+// extensionOffering is the front ends' extension offering back in the plan's terms.
+func extensionOffering(blk model.Block, off model.ExtensionOffering) ExtensionOffering {
+	return ExtensionOffering{ID: off.ID, PlanARN: blk.ARN, AvailabilityZone: off.AvailabilityZone, Start: off.Start, End: off.End,
+		Hours: off.DurationHours, Fee: off.Fee, Currency: off.Currency}
+}
+
+func (source) CheckExtend(context.Context, model.Block, model.ExtensionOffering) (gaws.Permission, error) {
+	return gaws.Permission{}, errNoDryRun
+}
+
+func (s source) Extend(ctx context.Context, blk model.Block, off model.ExtensionOffering, opts ...gaws.SpendOption) (gaws.ExtendResult, error) {
+	res, err := s.tp.Extend(ctx, PlanFromBlock(blk), extensionOffering(blk, off), opts...)
+	out := gaws.ExtendResult{RequestID: res.RequestID, Outcome: res.Outcome, Recovered: res.Recovered, Settled: res.Settled}
+	if err == nil && res.Outcome == gaws.Bought {
+		out.Extension = modelExtension(blk, res.Extension)
+	}
+	return out, err
+}
+
+func modelExtension(blk model.Block, x Extension) model.Extension {
+	return model.Extension{ReservationID: blk.ReservationID, OfferingID: x.OfferingID, InstanceType: blk.InstanceType, Count: blk.TotalCount,
+		DurationHours: x.Hours, Status: ExtensionStatus(x.PaymentStatus), PurchaseDate: x.ExtendedAt, Start: x.Start, End: x.End,
+		Fee: x.Fee, Currency: x.Currency}
+}
+
+// ExtensionStatus is a plan extension's PaymentStatus as the blocks' payment states: AWS
+// documents Pending and Completed only (free strings); anything else that says it failed
+// is a failure, and an unknown word stays pending, the safer reading, so that a dialog
+// keeps watching rather than call it paid.
+func ExtensionStatus(s string) model.ExtensionStatus {
+	switch strings.ToLower(s) {
+	case "completed", "succeeded", "paid":
+		return model.ExtensionPaymentSucceeded
+	case "failed", "paymentfailed", "payment-failed":
+		return model.ExtensionPaymentFailed
+	}
+	return model.ExtensionPaymentPending
+}

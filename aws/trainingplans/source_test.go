@@ -1,0 +1,54 @@
+package trainingplans
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	gaws "github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/model"
+)
+
+// AWS documents a plan extension's PaymentStatus as Pending then Completed; an unknown word
+// stays pending, so that nothing is called paid that may not be.
+func TestPlanExtensionStatus(t *testing.T) {
+	for in, want := range map[string]model.ExtensionStatus{"Pending": model.ExtensionPaymentPending, "Completed": model.ExtensionPaymentSucceeded,
+		"Failed": model.ExtensionPaymentFailed, "Whatever": model.ExtensionPaymentPending, "": model.ExtensionPaymentPending} {
+		if got := ExtensionStatus(in); got != want {
+			t.Errorf("%q: %s, want %s", in, got, want)
+		}
+	}
+}
+
+// The registration makes the plans a source beside the blocks, with their differences as
+// capabilities: no dry run, no launch, targets; a reservation id is routed by its form.
+func TestRegisteredSource(t *testing.T) {
+	src, err := gaws.OpenSource(&gaws.Client{}, model.SourceTrainingPlan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	caps := src.Caps()
+	if caps.Source != model.SourceTrainingPlan || caps.DryRun || caps.Launch || len(caps.Targets) == 0 {
+		t.Errorf("caps %+v", caps)
+	}
+	if reg, ok := gaws.CapsOf(model.SourceTrainingPlan); !ok || reg.Noun != caps.Noun || reg.DryRun || reg.NoDryRun == "" {
+		t.Errorf("registered caps %+v, %v", reg, ok)
+	}
+	if _, err := src.CheckPurchase(context.Background(), model.Offering{}, ""); !errors.Is(err, gaws.ErrNoDryRun) {
+		t.Errorf("dry run: %v, want ErrNoDryRun", err)
+	}
+	if _, err := src.CheckExtend(context.Background(), model.Block{}, model.ExtensionOffering{}); !errors.Is(err, gaws.ErrNoDryRun) || err.Error() != caps.NoDryRun {
+		t.Errorf("extension's dry run: %v, want the caps' sentence", err)
+	}
+	blocks, _ := gaws.OpenSource(&gaws.Client{}, model.SourceCapacityBlock)
+	all := []gaws.Source{blocks, src}
+	for id, want := range map[string]model.Source{"cr-0123456789abcdef0": model.SourceCapacityBlock, "gpb-0123456789abcdef01234567": model.SourceTrainingPlan,
+		"my-plan": model.SourceTrainingPlan} {
+		if got, ok := gaws.SourceOwning(all, id); !ok || got.Caps().Source != want {
+			t.Errorf("%s: routed to %v, want %s", id, got, want)
+		}
+	}
+	if _, ok := gaws.SourceOwning(all, "not a name!"); ok {
+		t.Error("an id no source could have was routed")
+	}
+}

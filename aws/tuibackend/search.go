@@ -1,0 +1,88 @@
+package tuibackend
+
+import (
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/backend"
+)
+
+// sourceQuery is q as one source searches it: the types it sells, in its own names; ok is
+// false when the source sells none of them, or refuses the count or every length (the form
+// says so beside the field, and only the other source is searched).
+func sourceQuery(q model.Query, s model.Source) (model.Query, bool) {
+	var types []string
+	for _, t := range q.InstanceTypes {
+		if name, err := s.TypeIn(t); err == nil && !slices.Contains(types, name) {
+			types = append(types, name)
+		}
+	}
+	q.InstanceTypes = types
+	if len(types) == 0 || s.CheckCount(types[0], q.Count) != nil {
+		return q, false
+	}
+	return q, len(s.DurationDays(q.Durations.MinDays, q.Durations.MaxDays)) > 0
+}
+
+// merged joins the events of the sources searched into one stream: the calls are counted
+// over both, and a region's status is the two sources' together, so that the UI's one line
+// per region says searching until both are done and counts the offerings of both.
+type merged struct {
+	mu    sync.Mutex
+	done  map[model.Source]int
+	total map[model.Source]int
+	regs  map[string]map[model.Source]backend.RegionStatus
+	srcs  []model.Source // the sources searched, in their order
+}
+
+func (m *merged) fold(s model.Source, e backend.SearchEvent) backend.SearchEvent {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.done[s], m.total[s] = e.CallsDone, e.CallsTotal
+	e.CallsDone, e.CallsTotal = 0, 0
+	for _, v := range m.done {
+		e.CallsDone += v
+	}
+	for _, v := range m.total {
+		e.CallsTotal += v
+	}
+	if e.Status == nil || len(m.srcs) < 2 {
+		return e
+	}
+	r := m.regs[e.Status.Region]
+	if r == nil {
+		r = map[model.Source]backend.RegionStatus{}
+		m.regs[e.Status.Region] = r
+	}
+	r[s] = *e.Status
+	st := combine(e.Status.Region, m.srcs, r)
+	e.Status = &st
+	return e
+}
+
+// combine is one region's status over its sources: searching while one searches, ok when
+// one found something, else the worst of the rest; messages name their source.
+func combine(region string, srcs []model.Source, r map[model.Source]backend.RegionStatus) backend.RegionStatus {
+	out := backend.RegionStatus{Region: region, State: backend.RegionEmpty}
+	rank := func(s backend.RegionState) int {
+		return map[backend.RegionState]int{backend.RegionSearching: 5, backend.RegionOK: 4, backend.RegionError: 3, backend.RegionThrottled: 2, backend.RegionEmpty: 1}[s]
+	}
+	var msgs []string
+	for _, src := range srcs {
+		st, ok := r[src]
+		if !ok {
+			st = backend.RegionStatus{State: backend.RegionSearching}
+		}
+		out.Offerings += st.Offerings
+		if rank(st.State) > rank(out.State) {
+			out.State = st.State
+		}
+		if st.Message != "" {
+			msgs = append(msgs, src.Plural()+": "+st.Message)
+		}
+	}
+	out.Message = strings.Join(msgs, "; ")
+	return out
+}

@@ -1,0 +1,37 @@
+package tuibackend
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/backend"
+)
+
+// The backend opens every registered source and asks the one a reservation's id belongs to;
+// a source without launches refuses one before any call, in its capability's words.
+func TestBackendDispatchesBySource(t *testing.T) {
+	b := FromAWS(&aws.Client{}).(awsBackend)
+	if len(b.srcs) != 2 || b.srcs[0].Caps().Source != model.SourceCapacityBlock || b.srcs[1].Caps().Source != model.SourceTrainingPlan {
+		t.Fatalf("sources %d, want the blocks then the plans", len(b.srcs))
+	}
+	// An id no source could have is nowhere, without a call.
+	if _, found, err := b.Block(context.Background(), "us-east-1", "not an id!"); found || err != nil {
+		t.Errorf("bad id: found %v, %v", found, err)
+	}
+	plan := model.Block{Source: model.SourceTrainingPlan, ReservationID: "my-plan", Region: "us-east-1"}
+	_, err := b.CheckLaunch(context.Background(), plan, backend.LaunchSpec{})
+	var ae *backend.ActionError
+	if !errors.As(err, &ae) || ae.Outcome != backend.NotDone || !strings.Contains(ae.Summary, "Training Plan") {
+		t.Errorf("launch into a plan: %v", err)
+	}
+	if _, err := b.Launch(context.Background(), plan, backend.LaunchSpec{}); !errors.As(err, &ae) {
+		t.Errorf("launch into a plan went ahead: %v", err)
+	}
+	if _, err := b.CheckPurchase(context.Background(), model.Offering{Source: model.SourceTrainingPlan}, ""); !errors.Is(err, aws.ErrNoDryRun) {
+		t.Errorf("a plan's dry run: %v, want ErrNoDryRun", err)
+	}
+}

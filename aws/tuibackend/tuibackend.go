@@ -43,6 +43,12 @@ func (b awsBackend) source(s model.Source) (aws.Source, error) {
 	return nil, fmt.Errorf("%s are not available in this build", s.Plural())
 }
 
+func (b awsBackend) Caps(s model.Source) backend.SourceCaps {
+	c, _ := aws.CapsOf(s)
+	return backend.SourceCaps{DryRun: c.DryRun, NoDryRun: c.NoDryRun, Launch: c.Launch,
+		PurchaseAction: c.PurchaseAction, ExtendAction: c.ExtendAction}
+}
+
 func (b awsBackend) Identity(ctx context.Context) (backend.Identity, error) {
 	id, err := b.c.Identity(ctx)
 	if err != nil {

@@ -21,10 +21,25 @@ type Backend interface {
 	LargestCount(ctx context.Context, region, instanceType string, days int, start, end time.Time) (int, error)
 	// Alternatives are nearby searches that find something, when a search finds nothing.
 	Alternatives(ctx context.Context, q model.Query) ([]Suggestion, error)
+	// Caps is what a source can do, which the screens and dialogs read instead of asking
+	// which source it is.
+	Caps(s model.Source) SourceCaps
 	// Spender buys and launches (actions.go).
 	Spender
 	// BlocksBackend lists and extends blocks (blocks.go).
 	BlocksBackend
+}
+
+// SourceCaps is what sets a source apart for the UI (aws.SourceCaps, as registered).
+type SourceCaps struct {
+	// DryRun: a purchase and an extension can be checked without spending; NoDryRun, when
+	// not, is the sentence that says so.
+	DryRun   bool
+	NoDryRun string
+	// Launch: gpublock launches instances into the reservation.
+	Launch bool
+	// PurchaseAction and ExtendAction are the IAM actions that spend.
+	PurchaseAction, ExtendAction string
 }
 
 // Identity is who the calls are made as.

@@ -10,6 +10,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/backend"
 	"github.com/gpublock/gpublock/ui/theme"
 )
@@ -43,6 +44,15 @@ func (c *Context) Account() string {
 		return c.Identity.Account
 	}
 	return ""
+}
+
+// Caps is what source s can do. Without a backend nothing can be sent, and the checks stay
+// on: a dry run is tried (and fails, saying so) rather than skipped.
+func (c *Context) Caps(s model.Source) backend.SourceCaps {
+	if c.Backend == nil {
+		return backend.SourceCaps{DryRun: true, Launch: true}
+	}
+	return c.Backend.Caps(s)
 }
 
 // Identity is who the calls are made as: Known once the identity call answered, with Err

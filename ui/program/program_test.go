@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/backend"
 )
 
@@ -36,6 +37,16 @@ func TestAccountOnlyOnceKnownAndOK(t *testing.T) {
 		c.Identity = tc.id
 		if got := c.Account(); got != tc.want {
 			t.Errorf("Account() with %+v = %q, want %q", tc.id, got, tc.want)
+		}
+	}
+}
+
+// Without a backend nothing can be sent, so no check is skipped: the dry run is tried.
+func TestCapsWithoutBackendKeepTheChecks(t *testing.T) {
+	c := &Context{}
+	for _, s := range []model.Source{model.SourceCapacityBlock, model.SourceTrainingPlan} {
+		if caps := c.Caps(s); !caps.DryRun || caps.NoDryRun != "" {
+			t.Errorf("%s without a backend: %+v, want the dry run kept", s, caps)
 		}
 	}
 }

@@ -8,7 +8,6 @@ import (
 
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
-	"github.com/gpublock/gpublock/ui/components/blocks"
 	"github.com/gpublock/gpublock/ui/dialog"
 )
 
@@ -162,9 +161,10 @@ func (d Model) listKey(s string) (dialog.Dialog, tea.Cmd, bool) {
 		}
 		d.off, d.cmp, d.step, d.moved = ch.Offering, d.cmps[d.choice], Checking, true
 		d.spend.Check()
-		if blocks.IsPlan(d.b) {
-			// SageMaker has no DryRun; the dialog says so where a block's shows its answer.
-			d.spend.SkipDryRun("sagemaker:ExtendTrainingPlan")
+		if caps := d.env.Caps(d.b.Source); !caps.DryRun {
+			// A source without a dry run (SageMaker): the dialog says so where a block's
+			// shows its answer.
+			d.spend.SkipDryRun(caps.ExtendAction)
 			d.step = Confirm
 			return d, nil, false
 		}

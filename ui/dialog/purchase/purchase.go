@@ -85,9 +85,9 @@ func New(env dialog.Env, o model.Offering) (Model, tea.Cmd) {
 		d.spend.Cap()
 		return d, nil
 	}
-	if isPlan(o) {
-		// SageMaker has no DryRun: nothing is asked, and the dialog says so plainly.
-		d.spend.SkipDryRun("sagemaker:CreateTrainingPlan")
+	if caps := env.Caps(o.Source); !caps.DryRun {
+		// A source without a dry run (SageMaker): nothing is asked, and the dialog says so.
+		d.spend.SkipDryRun(caps.PurchaseAction)
 		return d, nil
 	}
 	return d, d.dryRun()

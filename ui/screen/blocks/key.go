@@ -82,7 +82,7 @@ func (m Model) paneKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 		}
 		say("Copied the AWS CLI line that uses the plan to the clipboard (OSC 52).")
 		return m, tea.SetClipboard(cmd)
-	case key.Matches(k, bk.Launch) && blockstable.IsPlan(b):
+	case key.Matches(k, bk.Launch) && !m.pc.Caps(b.Source).Launch:
 		say("A training plan is not launched into: SageMaker runs what is given its ARN (d shows how).")
 		return m, nil
 	case key.Matches(k, bk.CopyID):

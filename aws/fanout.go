@@ -3,15 +3,17 @@ package aws
 import (
 	"context"
 	"sync"
+
+	"github.com/gpublock/gpublock/model"
 )
 
 // Step is one step of a streaming search of any capacity source: a batch of offerings
 // as it arrived, a change of a region's status, or both.
 type Step[O any] struct {
 	Region     string
-	Offerings  []O           // one batch as it arrived, already de-duplicated; may be empty
-	Status     *RegionStatus // non-nil when that region's status changed
-	CallsDone  int           // finished calls, all pages followed
+	Offerings  []O                 // one batch as it arrived, already de-duplicated; may be empty
+	Status     *model.RegionStatus // non-nil when that region's status changed
+	CallsDone  int                 // finished calls, all pages followed
 	CallsTotal int
 }
 
@@ -41,7 +43,7 @@ type regionRun struct {
 	unsold             int
 	throttled          bool
 	err                error
-	last               *RegionStatus
+	last               *model.RegionStatus
 }
 
 // NewFanout sends to out the steps of a search of regions, whose calls are in the
@@ -61,7 +63,7 @@ func NewFanout[O any](out chan<- Step[O], regions, callRegions []string, key fun
 // Refuse ends every region in an error naming a query that breaks a rule, before any call.
 func (f *Fanout[O]) Refuse(ctx context.Context, regions []string, err error) {
 	for _, r := range regions {
-		st := RegionStatus{Region: r, State: RegionError, Message: "bad query: " + err.Error(), Err: err}
+		st := model.RegionStatus{Region: r, State: model.RegionError, Message: "bad query: " + err.Error(), Err: err}
 		if !f.send(ctx, Step[O]{Region: r, Status: &st, CallsTotal: f.total}) {
 			return
 		}
@@ -74,9 +76,9 @@ func (f *Fanout[O]) Begin(ctx context.Context, regions []string, notes map[strin
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for _, r := range regions {
-		st := RegionStatus{Region: r, State: RegionSearching}
+		st := model.RegionStatus{Region: r, State: model.RegionSearching}
 		if msg, ok := notes[r]; ok {
-			st = RegionStatus{Region: r, State: RegionEmpty, Message: msg}
+			st = model.RegionStatus{Region: r, State: model.RegionEmpty, Message: msg}
 		}
 		f.states[r].last = &st
 		if !f.sendLocked(ctx, Step[O]{Region: r, Status: &st, CallsTotal: f.total}) {
@@ -152,24 +154,24 @@ func (f *Fanout[O]) finish(ctx context.Context, region string, err error, unsold
 
 // statusChange computes the region's status and returns it when it differs from the
 // last one sent.
-func (f *Fanout[O]) statusChange(region string) *RegionStatus {
+func (f *Fanout[O]) statusChange(region string) *model.RegionStatus {
 	rs := f.states[region]
-	st := RegionStatus{Region: region, Offerings: rs.offerings}
+	st := model.RegionStatus{Region: region, Offerings: rs.offerings}
 	switch {
 	case rs.pending == 0 && rs.err != nil:
-		st.State, st.Err = RegionError, rs.err
+		st.State, st.Err = model.RegionError, rs.err
 		st.Message = f.explain(rs.err)
 	case rs.pending == 0 && rs.offerings > 0:
-		st.State = RegionOK
+		st.State = model.RegionOK
 	case rs.pending == 0:
-		st.State = RegionEmpty
+		st.State = model.RegionEmpty
 		if rs.unsold > 0 {
 			st.Message = f.Unsold
 		}
 	case rs.throttled:
-		st.State, st.Message = RegionThrottled, "AWS is throttling requests; retrying with backoff"
+		st.State, st.Message = model.RegionThrottled, "AWS is throttling requests; retrying with backoff"
 	default:
-		st.State = RegionSearching
+		st.State = model.RegionSearching
 	}
 	if rs.last != nil && rs.last.State == st.State && rs.last.Offerings == st.Offerings && rs.last.Message == st.Message {
 		return nil

@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+
+	"github.com/gpublock/gpublock/model"
 )
 
 type fanItem struct{ region, id string }
@@ -26,8 +28,8 @@ func drain(out chan Step[fanItem]) []Step[fanItem] {
 	return evs
 }
 
-func lastStatus(evs []Step[fanItem], region string) *RegionStatus {
-	var st *RegionStatus
+func lastStatus(evs []Step[fanItem], region string) *model.RegionStatus {
+	var st *model.RegionStatus
 	for _, ev := range evs {
 		if ev.Status != nil && ev.Status.Region == region {
 			st = ev.Status
@@ -62,18 +64,18 @@ func TestFanoutStatesEachRegionByTheSameRules(t *testing.T) {
 	if len(ids) != 3 || ids[0] != "a" || ids[1] != "b" || ids[2] != "c" {
 		t.Errorf("offerings delivered %v, want [a b c] (b once)", ids)
 	}
-	if st := lastStatus(evs, "r-ok"); st == nil || st.State != RegionOK || st.Offerings != 3 {
+	if st := lastStatus(evs, "r-ok"); st == nil || st.State != model.RegionOK || st.Offerings != 3 {
 		t.Errorf("r-ok ends %+v, want ok with 3", st)
 	}
-	if st := lastStatus(evs, "r-unsold"); st == nil || st.State != RegionEmpty || st.Message != "not offered here" {
+	if st := lastStatus(evs, "r-unsold"); st == nil || st.State != model.RegionEmpty || st.Message != "not offered here" {
 		t.Errorf("r-unsold ends %+v, want empty with the unsold note", st)
 	}
-	if st := lastStatus(evs, "r-err"); st == nil || st.State != RegionError || st.Message != "explained: boom" || st.Err == nil {
+	if st := lastStatus(evs, "r-err"); st == nil || st.State != model.RegionError || st.Message != "explained: boom" || st.Err == nil {
 		t.Errorf("r-err ends %+v, want error explained", st)
 	}
 	throttled := false
 	for _, ev := range evs {
-		if ev.Status != nil && ev.Status.Region == "r-err" && ev.Status.State == RegionThrottled {
+		if ev.Status != nil && ev.Status.Region == "r-err" && ev.Status.State == model.RegionThrottled {
 			throttled = true
 		}
 	}
@@ -93,13 +95,13 @@ func TestFanoutReportsTheEndOfThrottlingWithoutNewOfferings(t *testing.T) {
 	f.Throttled(ctx, "r") // the same status again is not sent
 	f.Deliver(ctx, "r", nil)
 	evs := drain(out)
-	var states []RegionState
+	var states []model.RegionState
 	for _, ev := range evs {
 		if ev.Status != nil {
 			states = append(states, ev.Status.State)
 		}
 	}
-	want := []RegionState{RegionSearching, RegionThrottled, RegionSearching}
+	want := []model.RegionState{model.RegionSearching, model.RegionThrottled, model.RegionSearching}
 	if len(states) != len(want) {
 		t.Fatalf("statuses %v, want %v", states, want)
 	}
@@ -118,7 +120,7 @@ func TestFanoutRefusesABadQueryInEveryRegion(t *testing.T) {
 		t.Fatalf("%d steps, want one per region", len(evs))
 	}
 	for _, ev := range evs {
-		if ev.Status == nil || ev.Status.State != RegionError || ev.Status.Message != "bad query: no count" {
+		if ev.Status == nil || ev.Status.State != model.RegionError || ev.Status.Message != "bad query: no count" {
 			t.Errorf("step %+v, want a bad-query error", ev)
 		}
 	}

@@ -34,7 +34,7 @@ func FindByID[O any](ctx context.Context, search func(context.Context) <-chan St
 				cancel() // the rest of the search is not needed; the channel still drains
 			}
 		}
-		if st := ev.Status; st != nil && st.State == RegionError && found == nil && failed == nil {
+		if st := ev.Status; st != nil && st.State == model.RegionError && found == nil && failed == nil {
 			failed = &RegionFailure{Region: st.Region, Err: st.Err}
 		}
 	}

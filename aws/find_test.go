@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/model"
 )
 
 func TestFindOfferingAgainByID(t *testing.T) {
@@ -50,8 +51,8 @@ func TestFindOfferingInARegionThatIsDown(t *testing.T) {
 func TestFindByIDStopsAtTheID(t *testing.T) {
 	first := errors.New("first")
 	steps := []Step[string]{
-		{Region: "a", Status: &RegionStatus{Region: "a", State: RegionError, Err: first}},
-		{Region: "b", Status: &RegionStatus{Region: "b", State: RegionError, Err: errors.New("second")}},
+		{Region: "a", Status: &model.RegionStatus{Region: "a", State: model.RegionError, Err: first}},
+		{Region: "b", Status: &model.RegionStatus{Region: "b", State: model.RegionError, Err: errors.New("second")}},
 		{Region: "c", Offerings: []string{"x", "y"}},
 		{Region: "c", Offerings: []string{"z"}},
 	}

@@ -84,10 +84,10 @@ func baseQuery() model.Query {
 }
 
 // collect drains a search.
-func collect(t testing.TB, ch <-chan SearchEvent) ([]model.Offering, map[string]RegionStatus, []SearchEvent) {
+func collect(t testing.TB, ch <-chan SearchEvent) ([]model.Offering, map[string]model.RegionStatus, []SearchEvent) {
 	t.Helper()
 	var offs []model.Offering
-	final := map[string]RegionStatus{}
+	final := map[string]model.RegionStatus{}
 	var evs []SearchEvent
 	for ev := range ch {
 		evs = append(evs, ev)

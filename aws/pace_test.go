@@ -69,7 +69,7 @@ func TestSearchPacedByTheRegionsBucketsIsNotThrottled(t *testing.T) {
 		t.Fatalf("paced: %d offerings, without buckets %d", len(got), len(want))
 	}
 	for r, st := range final {
-		if st.State != RegionOK {
+		if st.State != model.RegionOK {
 			t.Errorf("paced: %s ended %v", r, st)
 		}
 	}
@@ -91,7 +91,7 @@ func TestSearchPacedByTheRegionsBucketsIsNotThrottled(t *testing.T) {
 		t.Errorf("throttled and backing off: %d offerings, want %d", len(got2), len(want))
 	}
 	for r, st := range final2 {
-		if st.State != RegionOK {
+		if st.State != model.RegionOK {
 			t.Errorf("backing off: %s ended %v", r, st)
 		}
 	}
@@ -169,7 +169,7 @@ func TestSearchThrottlingAloneFailsNoRegion(t *testing.T) {
 	c := newTestClient(t, url, nil)
 	_, final, _ := collect(t, c.Search(context.Background(), sweepQuery()))
 	for r, st := range final {
-		if st.State != RegionOK {
+		if st.State != model.RegionOK {
 			t.Errorf("%s ended %v under 50%% throttling", r, st)
 		}
 	}

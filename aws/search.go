@@ -12,20 +12,6 @@ import (
 	"github.com/gpublock/gpublock/model"
 )
 
-// RegionState and RegionStatus are model's, which the front ends read too.
-type (
-	RegionState  = model.RegionState
-	RegionStatus = model.RegionStatus
-)
-
-const (
-	RegionSearching = model.RegionSearching
-	RegionOK        = model.RegionOK
-	RegionEmpty     = model.RegionEmpty
-	RegionThrottled = model.RegionThrottled
-	RegionError     = model.RegionError
-)
-
 // SearchEvent is one step of a Capacity Block search: a page of offerings, a change of a
 // region's status, or both.
 type SearchEvent = Step[model.Offering]

@@ -87,7 +87,7 @@ func benchSearchUnder(b *testing.B, q model.Query, f ec2sim.Faults) {
 		start := time.Now()
 		for ev := range c.Search(context.Background(), q) {
 			offerings += int64(len(ev.Offerings))
-			if ev.Status != nil && ev.Status.State == RegionError {
+			if ev.Status != nil && ev.Status.State == model.RegionError {
 				failed++
 			}
 		}

@@ -31,7 +31,7 @@ func TestSearchFindsOfferingsInEveryRegion(t *testing.T) {
 	}
 	for _, r := range baseQuery().Regions {
 		st := final[r]
-		if st.State != RegionOK || st.Offerings == 0 {
+		if st.State != model.RegionOK || st.Offerings == 0 {
 			t.Errorf("%s: final status %v, want ok with offerings", r, st)
 		}
 	}
@@ -51,7 +51,7 @@ func TestSearchFindsOfferingsInEveryRegion(t *testing.T) {
 	for _, r := range baseQuery().Regions {
 		for _, ev := range evs {
 			if ev.Status != nil && ev.Status.Region == r {
-				if ev.Status.State != RegionSearching {
+				if ev.Status.State != model.RegionSearching {
 					t.Errorf("%s: first status %v, want searching", r, ev.Status.State)
 				}
 				break
@@ -107,13 +107,13 @@ func TestSearchUnderThrottlingGivesTheSameRows(t *testing.T) {
 		t.Fatalf("with 30%% throttling: %d offerings, without: %d", len(got), len(want))
 	}
 	for r, st := range final {
-		if st.State != RegionOK {
+		if st.State != model.RegionOK {
 			t.Errorf("%s ended %v", r, st)
 		}
 	}
 	sawThrottled := false
 	for _, ev := range evs {
-		if ev.Status != nil && ev.Status.State == RegionThrottled {
+		if ev.Status != nil && ev.Status.State == model.RegionThrottled {
 			sawThrottled = true
 			if ev.Status.String() != "throttled (retrying)" {
 				t.Errorf("throttled status reads %q", ev.Status)
@@ -133,12 +133,12 @@ func TestSearchRegionDownOthersComplete(t *testing.T) {
 	c := newTestClient(t, url, nil)
 	offs, final, _ := collect(t, c.Search(context.Background(), baseQuery()))
 	for _, r := range []string{"us-east-1", "us-west-2"} {
-		if final[r].State != RegionOK || final[r].Offerings == 0 {
+		if final[r].State != model.RegionOK || final[r].Offerings == 0 {
 			t.Errorf("%s: %v, want ok with offerings", r, final[r])
 		}
 	}
 	down := final["us-east-2"]
-	if down.State != RegionError || down.Err == nil || down.Message == "" {
+	if down.State != model.RegionError || down.Err == nil || down.Message == "" {
 		t.Fatalf("us-east-2: %+v, want an error with a message", down)
 	}
 	if ex := ExplainError(down.Err); ex.Code != "Unavailable" || !ex.Retryable {
@@ -197,7 +197,7 @@ func TestSearchUltraServerSendsUltraserverFields(t *testing.T) {
 	q.Regions = []string{"us-east-1"}
 	q.Durations = model.DurationRange{MinDays: 1, MaxDays: 14}
 	offs, final, _ := collect(t, c.Search(context.Background(), q))
-	if final["us-east-1"].State == RegionError {
+	if final["us-east-1"].State == model.RegionError {
 		t.Fatalf("UltraServer search failed: %v", final["us-east-1"])
 	}
 	for _, o := range offs {
@@ -264,7 +264,7 @@ func TestSearchBadQueryReportsEveryRegion(t *testing.T) {
 	q.Count = 0
 	_, final, _ := collect(t, c.Search(context.Background(), q))
 	for _, r := range q.Regions {
-		if final[r].State != RegionError {
+		if final[r].State != model.RegionError {
 			t.Errorf("%s: %v, want error", r, final[r])
 		}
 	}
@@ -279,7 +279,7 @@ func TestSearchRegionThatSellsNoneOfTheTypes(t *testing.T) {
 	q := baseQuery()
 	q.InstanceTypes = []string{"p5e.48xlarge"} // us-east-2 and us-west-2 only
 	_, final, _ := collect(t, c.Search(context.Background(), q))
-	if st := final["us-east-1"]; st.State != RegionEmpty || st.Message == "" {
+	if st := final["us-east-1"]; st.State != model.RegionEmpty || st.Message == "" {
 		t.Errorf("us-east-1: %+v, want empty with a note", st)
 	}
 	if n := rc.count(func(r recorded) bool { return r.Region == "us-east-1" }); n != 0 {
@@ -293,7 +293,7 @@ func TestSearchWithoutRegionsUsesTheHomeRegion(t *testing.T) {
 	q := baseQuery()
 	q.Regions = nil
 	offs, final, _ := collect(t, c.Search(context.Background(), q))
-	if len(offs) == 0 || len(final) != 1 || final["us-west-2"].State != RegionOK {
+	if len(offs) == 0 || len(final) != 1 || final["us-west-2"].State != model.RegionOK {
 		t.Fatalf("%d offerings, statuses %v", len(offs), final)
 	}
 	if n := rc.count(func(r recorded) bool { return r.Region != "us-west-2" }); n != 0 {

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/components/searchform"
 )
 
@@ -154,7 +155,7 @@ func TestRowsAppearAsPagesArrive(t *testing.T) {
 		t.Errorf("the old rows are not shown as such:\n%s", v)
 	}
 	fresh := syntheticOfferings(20)[10:]
-	st := RegionStatus{Region: "us-east-1", State: RegionSearching}
+	st := model.RegionStatus{Region: "us-east-1", State: model.RegionSearching}
 	m = update(m, searchEventsMsg{ID: m.search.SearchID(), Events: []SearchEvent{{Region: "us-east-1", Offerings: fresh[:6], Status: &st, CallsDone: 0, CallsTotal: 2}}})
 	if !m.search.Running() || m.search.Table().Stale() || m.search.Table().Len() != 6 {
 		t.Fatalf("after the first page: running=%v stale=%v len=%d", m.search.Running(), m.search.Table().Stale(), m.search.Table().Len())
@@ -163,7 +164,7 @@ func TestRowsAppearAsPagesArrive(t *testing.T) {
 	if !strings.Contains(v, "0 of 2 calls · 6 offerings so far") || strings.Contains(v, old.ID) {
 		t.Errorf("the first page is not on screen alone:\n%s", v)
 	}
-	done := RegionStatus{Region: "us-east-1", State: RegionOK, Offerings: 10}
+	done := model.RegionStatus{Region: "us-east-1", State: model.RegionOK, Offerings: 10}
 	m = update(m, searchEventsMsg{ID: m.search.SearchID(), Events: []SearchEvent{{Region: "us-east-1", Offerings: fresh[6:], Status: &done, CallsDone: 2, CallsTotal: 2}}, Closed: true})
 	if m.search.Running() || m.search.Table().Len() != 10 || m.search.Found() != 10 {
 		t.Errorf("after the last page: running=%v len=%d found=%d", m.search.Running(), m.search.Table().Len(), m.search.Found())

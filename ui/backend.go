@@ -8,8 +8,6 @@ import "github.com/gpublock/gpublock/ui/backend"
 type (
 	Backend        = backend.Backend
 	Identity       = backend.Identity
-	RegionState    = backend.RegionState
-	RegionStatus   = backend.RegionStatus
 	SearchEvent    = backend.SearchEvent
 	Suggestion     = backend.Suggestion
 	Permission     = backend.Permission
@@ -25,13 +23,6 @@ type (
 )
 
 const (
-	RegionSearching = backend.RegionSearching
-	RegionOK        = backend.RegionOK
-	RegionEmpty     = backend.RegionEmpty
-	RegionThrottled = backend.RegionThrottled
-	RegionError     = backend.RegionError
-	RegionCancelled = backend.RegionCancelled
-
 	NotDone        = backend.NotDone
 	Done           = backend.Done
 	OutcomeUnknown = backend.OutcomeUnknown

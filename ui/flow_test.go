@@ -138,7 +138,7 @@ func TestCancelSearchKeepsOldRows(t *testing.T) {
 	}
 	cancelled := 0
 	for _, st := range m.search.Statuses() {
-		if st.State == RegionCancelled {
+		if st.State == model.RegionCancelled {
 			cancelled++
 		}
 	}
@@ -218,12 +218,12 @@ func TestRegionDown(t *testing.T) {
 	text := s.waitText("1 region failed")
 	m := s.final()
 	st := m.search.Statuses()["us-west-2"]
-	if st.State != RegionError || st.Message == "" {
+	if st.State != model.RegionError || st.Message == "" {
 		t.Errorf("us-west-2: %+v, want an error with a message", st)
 	}
 	ok := 0
 	for r, st := range m.search.Statuses() {
-		if r != "us-west-2" && st.State == RegionOK {
+		if r != "us-west-2" && st.State == model.RegionOK {
 			ok++
 		}
 	}
@@ -251,7 +251,7 @@ func TestEveryRegionDown(t *testing.T) {
 	if strings.Contains(text, "No offerings for") || m.search.AlternativesLoading() || m.search.Alternatives() != nil {
 		t.Errorf("a failed search was treated as an empty one:\n%s", text)
 	}
-	if st := m.search.Statuses()["us-east-1"]; st.State != RegionError || !strings.Contains(text, st.Message[:min(20, len(st.Message))]) {
+	if st := m.search.Statuses()["us-east-1"]; st.State != model.RegionError || !strings.Contains(text, st.Message[:min(20, len(st.Message))]) {
 		t.Errorf("us-east-1 %+v; the screen should carry its message:\n%s", st, text)
 	}
 }

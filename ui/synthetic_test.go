@@ -36,7 +36,7 @@ func withResults(m Model, offs []model.Offering) Model {
 	q, _ := m.search.Form().Query()
 	mm, _ := m.startSearch(q)
 	m = mm.(Model)
-	st := RegionStatus{Region: "us-east-1", State: RegionOK, Offerings: len(offs)}
+	st := model.RegionStatus{Region: "us-east-1", State: model.RegionOK, Offerings: len(offs)}
 	var events []SearchEvent
 	for i := 0; i < len(offs); i += 6 {
 		events = append(events, SearchEvent{Region: "us-east-1", Offerings: offs[i:min(i+6, len(offs))], CallsDone: 1, CallsTotal: 1})

@@ -30,7 +30,7 @@ func round(t *testing.T, m Model, offs []model.Offering) Model {
 	for i := 0; i < len(offs); i += 6 {
 		events = append(events, SearchEvent{Region: "us-east-1", Offerings: offs[i:min(i+6, len(offs))], CallsDone: 1, CallsTotal: 1})
 	}
-	st := RegionStatus{Region: "us-east-1", State: RegionOK, Offerings: len(offs)}
+	st := model.RegionStatus{Region: "us-east-1", State: model.RegionOK, Offerings: len(offs)}
 	events = append(events, SearchEvent{Region: "us-east-1", Status: &st, CallsDone: 1, CallsTotal: 1})
 	return update(m, searchEventsMsg{ID: m.search.SearchID(), Events: events, Closed: true})
 }
@@ -202,7 +202,7 @@ func TestWatchStopDuringRound(t *testing.T) {
 	if m.search.Watching() || m.search.Running() || m.search.Round() || m.search.Found() != 20 {
 		t.Fatalf("after w: on=%v running=%v round=%v found=%d", m.search.Watching(), m.search.Running(), m.search.Round(), m.search.Found())
 	}
-	st := RegionStatus{Region: "us-east-1", State: RegionOK, Offerings: 40}
+	st := model.RegionStatus{Region: "us-east-1", State: model.RegionOK, Offerings: 40}
 	m = update(m, searchEventsMsg{ID: roundID, Events: []SearchEvent{{Offerings: offs, Status: &st}}, Closed: true})
 	if m.search.Table().Len() != 20 || m.search.Found() != 20 {
 		t.Errorf("the stopped round's answer reached the table: %d rows, found %d", m.search.Table().Len(), m.search.Found())
@@ -237,7 +237,7 @@ func TestWatchRelativeDatesAndNewSearch(t *testing.T) {
 		t.Fatalf("r while watching: on=%v round=%v running=%v next=%v", m.search.Watching(), m.search.Round(), m.search.Running(), m.search.WatchNext())
 	}
 	offs := syntheticOfferings(30)
-	st := RegionStatus{Region: "us-east-1", State: RegionOK, Offerings: 30}
+	st := model.RegionStatus{Region: "us-east-1", State: model.RegionOK, Offerings: 30}
 	m = update(m, searchEventsMsg{ID: m.search.SearchID(), Events: []SearchEvent{{Offerings: offs, Status: &st}}, Closed: true})
 	if len(m.search.Seen()) != 30 || m.freshCount() != 0 || m.search.WatchNext().IsZero() {
 		t.Errorf("after the new search: %d seen, %d new, next %v", len(m.search.Seen()), m.freshCount(), m.search.WatchNext())
@@ -264,7 +264,7 @@ func watchStates(base Model) map[string]Model {
 	}
 	m := running()
 	offs := syntheticOfferings(520)
-	st := RegionStatus{Region: "us-east-1", State: RegionOK, Offerings: len(offs)}
+	st := model.RegionStatus{Region: "us-east-1", State: model.RegionOK, Offerings: len(offs)}
 	news := update(m, searchEventsMsg{ID: m.search.SearchID(), Events: []SearchEvent{{Offerings: offs, Status: &st}}, Closed: true})
 	return map[string]Model{
 		"watching":          watching(),

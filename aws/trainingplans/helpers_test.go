@@ -102,10 +102,10 @@ func query(regions ...string) Query {
 }
 
 // collect drains a search.
-func collect(t testing.TB, ch <-chan SearchEvent) ([]Offering, map[string]gaws.RegionStatus) {
+func collect(t testing.TB, ch <-chan SearchEvent) ([]Offering, map[string]model.RegionStatus) {
 	t.Helper()
 	var offs []Offering
-	last := map[string]gaws.RegionStatus{}
+	last := map[string]model.RegionStatus{}
 	for ev := range ch {
 		offs = append(offs, ev.Offerings...)
 		if ev.Status != nil {

@@ -13,7 +13,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/sagemaker"
 
-	gaws "github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/aws/apilimit"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/sagemakersim"
@@ -59,7 +58,7 @@ func TestSearchPacesItselfBySageMakersBuckets(t *testing.T) {
 	q.InstanceTypes = []string{"p5.48xlarge", "p4d.24xlarge"}
 	q.Days = []int{1, 2, 3, 4, 5, 6}
 	_, st := collect(t, c.Search(ctx, q))
-	if s := st["us-east-1"]; s.State == gaws.RegionError {
+	if s := st["us-east-1"]; s.State == model.RegionError {
 		t.Fatalf("region failed: %v", s.Message)
 	}
 	if n := hit.Load(); n != 0 {

@@ -45,7 +45,7 @@ func TestSearchStreamsPerRegion(t *testing.T) {
 		}
 	}
 	for _, r := range regions {
-		if s := st[r]; !s.State.Done() || s.State == gaws.RegionError {
+		if s := st[r]; !s.State.Done() || s.State == model.RegionError {
 			t.Fatalf("%s ended %v", r, s)
 		}
 	}
@@ -65,7 +65,7 @@ func TestSearchRefusesBrokenRulesWithoutCalls(t *testing.T) {
 	} {
 		_, st := collect(t, c.Search(ctx, tc.q))
 		s := st["us-east-1"]
-		if s.State != gaws.RegionError || !strings.Contains(s.Message, tc.want) {
+		if s.State != model.RegionError || !strings.Contains(s.Message, tc.want) {
 			t.Fatalf("%+v: %v; want an error naming %q", tc.q, s, tc.want)
 		}
 	}
@@ -85,7 +85,7 @@ func TestSearchTypeNotOfferedIsEmpty(t *testing.T) {
 		q := query(r)
 		q.InstanceTypes = []string{"p6-b300.48xlarge"}
 		_, st := collect(t, c.Search(ctx, q))
-		if s := st[r]; s.State != gaws.RegionEmpty || !strings.Contains(s.Message, "not offered") {
+		if s := st[r]; s.State != model.RegionEmpty || !strings.Contains(s.Message, "not offered") {
 			t.Fatalf("%s: %v; want empty, not offered", r, s)
 		}
 		return
@@ -97,10 +97,10 @@ func TestSearchRegionDownIsAnError(t *testing.T) {
 	_, url, _ := newSim(t, ec2sim.Faults{Down: []string{"us-east-2"}})
 	c := newClient(t, url, nil)
 	_, st := collect(t, c.Search(ctx, query("us-east-1", "us-east-2")))
-	if s := st["us-east-2"]; s.State != gaws.RegionError || !strings.Contains(s.Message, "SageMaker is unavailable") {
+	if s := st["us-east-2"]; s.State != model.RegionError || !strings.Contains(s.Message, "SageMaker is unavailable") {
 		t.Fatalf("down region: %v", s)
 	}
-	if s := st["us-east-1"]; s.State == gaws.RegionError {
+	if s := st["us-east-1"]; s.State == model.RegionError {
 		t.Fatalf("a healthy region failed: %v", s)
 	}
 }
@@ -374,14 +374,14 @@ func TestSearchThrottledThenError(t *testing.T) {
 	q := query("us-east-1")
 	q.Days = []int{2}
 	sawThrottled := false
-	var last gaws.RegionStatus
+	var last model.RegionStatus
 	for ev := range c.Search(ctx, q) {
 		if ev.Status != nil {
 			last = *ev.Status
-			sawThrottled = sawThrottled || ev.Status.State == gaws.RegionThrottled
+			sawThrottled = sawThrottled || ev.Status.State == model.RegionThrottled
 		}
 	}
-	if !sawThrottled || last.State != gaws.RegionError || !strings.Contains(last.Message, "throttling") {
+	if !sawThrottled || last.State != model.RegionError || !strings.Contains(last.Message, "throttling") {
 		t.Fatalf("throttled search: saw throttled %v, ended %v", sawThrottled, last)
 	}
 	if n := cnt.get("SearchTrainingPlanOfferings"); n < 2 {

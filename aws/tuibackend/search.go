@@ -33,7 +33,7 @@ type merged struct {
 	mu    sync.Mutex
 	done  map[model.Source]int
 	total map[model.Source]int
-	regs  map[string]map[model.Source]backend.RegionStatus
+	regs  map[string]map[model.Source]model.RegionStatus
 	srcs  []model.Source // the sources searched, in their order
 }
 
@@ -53,7 +53,7 @@ func (m *merged) fold(s model.Source, e backend.SearchEvent) backend.SearchEvent
 	}
 	r := m.regs[e.Status.Region]
 	if r == nil {
-		r = map[model.Source]backend.RegionStatus{}
+		r = map[model.Source]model.RegionStatus{}
 		m.regs[e.Status.Region] = r
 	}
 	r[s] = *e.Status
@@ -64,16 +64,16 @@ func (m *merged) fold(s model.Source, e backend.SearchEvent) backend.SearchEvent
 
 // combine is one region's status over its sources: searching while one searches, ok when
 // one found something, else the worst of the rest; messages name their source.
-func combine(region string, srcs []model.Source, r map[model.Source]backend.RegionStatus) backend.RegionStatus {
-	out := backend.RegionStatus{Region: region, State: backend.RegionEmpty}
-	rank := func(s backend.RegionState) int {
-		return map[backend.RegionState]int{backend.RegionSearching: 5, backend.RegionOK: 4, backend.RegionError: 3, backend.RegionThrottled: 2, backend.RegionEmpty: 1}[s]
+func combine(region string, srcs []model.Source, r map[model.Source]model.RegionStatus) model.RegionStatus {
+	out := model.RegionStatus{Region: region, State: model.RegionEmpty}
+	rank := func(s model.RegionState) int {
+		return map[model.RegionState]int{model.RegionSearching: 5, model.RegionOK: 4, model.RegionError: 3, model.RegionThrottled: 2, model.RegionEmpty: 1}[s]
 	}
 	var msgs []string
 	for _, src := range srcs {
 		st, ok := r[src]
 		if !ok {
-			st = backend.RegionStatus{State: backend.RegionSearching}
+			st = model.RegionStatus{State: model.RegionSearching}
 		}
 		out.Offerings += st.Offerings
 		if rank(st.State) > rank(out.State) {

@@ -67,7 +67,7 @@ func (b awsBackend) Search(ctx context.Context, q model.Query) <-chan backend.Se
 			srcs = append(srcs, s)
 		}
 	}
-	m := &merged{done: map[model.Source]int{}, total: map[model.Source]int{}, regs: map[string]map[model.Source]backend.RegionStatus{}, srcs: srcs}
+	m := &merged{done: map[model.Source]int{}, total: map[model.Source]int{}, regs: map[string]map[model.Source]model.RegionStatus{}, srcs: srcs}
 	var wg sync.WaitGroup
 	for _, s := range srcs {
 		src := b.bySource[s]
@@ -79,7 +79,7 @@ func (b awsBackend) Search(ctx context.Context, q model.Query) <-chan backend.Se
 				defer wg.Done()
 				for _, r := range regionsOf(q, b.c.Region()) {
 					select {
-					case out <- m.fold(s, backend.SearchEvent{Region: r, Status: &backend.RegionStatus{Region: r, State: backend.RegionEmpty}}):
+					case out <- m.fold(s, backend.SearchEvent{Region: r, Status: &model.RegionStatus{Region: r, State: model.RegionEmpty}}):
 					case <-ctx.Done():
 						return
 					}

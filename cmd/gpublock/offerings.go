@@ -316,7 +316,7 @@ func searchOnceFor(ctx context.Context, cmd string, client *aws.Client, q model.
 			}
 			// A region asked for that does not sell the types is named, with where they are
 			// sold, rather than looking like a region with nothing on offer today.
-			if notes && st.State == aws.RegionEmpty && st.Message != "" {
+			if notes && st.State == model.RegionEmpty && st.Message != "" {
 				fmt.Fprintf(stderr, "gpublock %s: %s: %s\n", cmd, st.Region, st.Message)
 			}
 		}

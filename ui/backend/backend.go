@@ -45,27 +45,12 @@ type SourceCaps struct {
 // Identity is who the calls are made as.
 type Identity struct{ Account, ARN, UserID string }
 
-// RegionState and RegionStatus are model's, which the sources report in.
-type (
-	RegionState  = model.RegionState
-	RegionStatus = model.RegionStatus
-)
-
-const (
-	RegionSearching = model.RegionSearching
-	RegionOK        = model.RegionOK
-	RegionEmpty     = model.RegionEmpty
-	RegionThrottled = model.RegionThrottled
-	RegionError     = model.RegionError
-	RegionCancelled = model.RegionCancelled
-)
-
 // SearchEvent is one message of a streaming search: offerings of one page, a region's new
 // status, or both, with the progress of the calls.
 type SearchEvent struct {
 	Region     string
 	Offerings  []model.Offering
-	Status     *RegionStatus
+	Status     *model.RegionStatus
 	CallsDone  int
 	CallsTotal int
 }

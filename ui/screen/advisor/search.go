@@ -19,7 +19,7 @@ func searchOver(b backend.Backend) SearchFunc {
 			defer close(out)
 			for ev := range b.Search(ctx, q) {
 				p := Page{Region: ev.Region, Offerings: ev.Offerings}
-				if ev.Status != nil && ev.Status.State == backend.RegionError {
+				if ev.Status != nil && ev.Status.State == model.RegionError {
 					p.Region, p.Failed = ev.Status.Region, ev.Status.Message
 				}
 				if len(p.Offerings) == 0 && p.Failed == "" {

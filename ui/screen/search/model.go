@@ -259,13 +259,13 @@ func (m Model) WatchRounds() int                   { return m.watch.rounds }
 func (m Model) Seen() map[string]bool              { return m.watch.seen }
 
 // Status is a region's state in the latest search.
-func (m Model) Status(region string) (backend.RegionStatus, bool) {
+func (m Model) Status(region string) (model.RegionStatus, bool) {
 	st, ok := m.search.status[region]
 	return st, ok
 }
 
 // Statuses is every region's state in the latest search.
-func (m Model) Statuses() map[string]backend.RegionStatus { return m.search.status }
+func (m Model) Statuses() map[string]model.RegionStatus { return m.search.status }
 
 // Fresh is what the last watch round found new.
 func (m Model) Fresh() []model.Offering { return m.watch.news.fresh }

@@ -58,7 +58,7 @@ func found(t *testing.T, readOnly bool, n int) Model {
 	for i := range n {
 		offs = append(offs, offering(i))
 	}
-	st := backend.RegionStatus{Region: "us-east-1", State: backend.RegionOK, Offerings: n}
+	st := model.RegionStatus{Region: "us-east-1", State: model.RegionOK, Offerings: n}
 	m, _ = m.Update(EventsMsg{ID: m.SearchID(), Events: []backend.SearchEvent{{Region: "us-east-1", Offerings: offs, Status: &st, CallsDone: 1, CallsTotal: 1}}, Closed: true})
 	if m.Busy() || m.Table().Len() != n || m.Found() != n {
 		t.Fatalf("after the stream: busy %v, %d rows, %d found; want %d", m.Busy(), m.Table().Len(), m.Found(), n)
@@ -201,7 +201,7 @@ func TestEscCancels(t *testing.T) {
 	}
 	m, _ = m.Update(EventsMsg{ID: m.SearchID(), Closed: true})
 	st, ok := m.Status("us-east-1")
-	if m.Busy() || !ok || st.State != backend.RegionCancelled {
+	if m.Busy() || !ok || st.State != model.RegionCancelled {
 		t.Errorf("after the stream closed: busy %v, us-east-1 %v (known %v)", m.Busy(), st.State, ok)
 	}
 }

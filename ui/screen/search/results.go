@@ -7,7 +7,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/model"
-	"github.com/gpublock/gpublock/ui/backend"
 	"github.com/gpublock/gpublock/ui/components/text"
 	"github.com/gpublock/gpublock/ui/screen"
 )
@@ -80,30 +79,30 @@ func (m Model) progressLine(w int) string {
 func (m Model) failedRegions() int {
 	n := 0
 	for _, st := range m.search.status {
-		if st.State == backend.RegionError {
+		if st.State == model.RegionError {
 			n++
 		}
 	}
 	return n
 }
 
-func (m Model) stateStyle(st backend.RegionState) func(...string) string {
+func (m Model) stateStyle(st model.RegionState) func(...string) string {
 	switch st {
-	case backend.RegionOK:
+	case model.RegionOK:
 		return m.pc.Theme.OK.Render
-	case backend.RegionThrottled, backend.RegionCancelled:
+	case model.RegionThrottled, model.RegionCancelled:
 		return m.pc.Theme.Warning.Render
-	case backend.RegionError:
+	case model.RegionError:
 		return m.pc.Theme.Error.Render
 	}
 	return m.pc.Theme.Muted.Render
 }
 
-func (m Model) stateWord(st backend.RegionStatus) string {
+func (m Model) stateWord(st model.RegionStatus) string {
 	switch st.State {
-	case backend.RegionOK:
+	case model.RegionOK:
 		return fmt.Sprintf("ok %d", st.Offerings)
-	case backend.RegionSearching:
+	case model.RegionSearching:
 		return m.spin + " searching"
 	}
 	return st.State.String()
@@ -142,7 +141,7 @@ func (m Model) compactStatus(w int) string {
 	for _, r := range m.search.regions {
 		st := m.search.status[r]
 		item := r + " " + m.stateStyle(st.State)(m.stateWord(st))
-		if st.State == backend.RegionError || st.State == backend.RegionThrottled {
+		if st.State == model.RegionError || st.State == model.RegionThrottled {
 			if st.Message != "" {
 				item += " (" + st.Message + ")"
 			}

@@ -26,7 +26,7 @@ type search struct {
 	query     model.Query
 
 	regions    []string // in the order of the query, then as first reported
-	status     map[string]backend.RegionStatus
+	status     map[string]model.RegionStatus
 	callsDone  int
 	callsTotal int
 	found      int  // offerings this search delivered
@@ -159,10 +159,10 @@ func (m *Model) runSearch(q model.Query, form *searchform.Model, round bool) tea
 	ctx, cancel := context.WithCancel(m.pc.Ctx)
 	m.search = search{
 		id: m.search.id + 1, cancel: cancel, has: true, running: true, query: q, form: form, round: round,
-		regions: append([]string(nil), q.Regions...), status: map[string]backend.RegionStatus{},
+		regions: append([]string(nil), q.Regions...), status: map[string]model.RegionStatus{},
 	}
 	for _, r := range q.Regions {
-		m.search.status[r] = backend.RegionStatus{Region: r, State: backend.RegionSearching}
+		m.search.status[r] = model.RegionStatus{Region: r, State: model.RegionSearching}
 	}
 	b, id := m.pc.Backend, m.search.id
 	return func() tea.Msg {
@@ -253,10 +253,10 @@ func (m *Model) settleStatuses() {
 	s := &m.search
 	for r, st := range s.status {
 		switch {
-		case s.cancelled && (st.State == backend.RegionSearching || st.State == backend.RegionThrottled):
-			st.State, st.Message = backend.RegionCancelled, ""
-		case !s.cancelled && st.State == backend.RegionSearching:
-			st.State = backend.RegionEmpty
+		case s.cancelled && (st.State == model.RegionSearching || st.State == model.RegionThrottled):
+			st.State, st.Message = model.RegionCancelled, ""
+		case !s.cancelled && st.State == model.RegionSearching:
+			st.State = model.RegionEmpty
 		default:
 			continue
 		}

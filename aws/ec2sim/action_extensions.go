@@ -168,16 +168,7 @@ func writeExtension(x *xmlBody, r *reservation, e *extension, now time.Time) {
 }
 
 func describeExtensionHistory(s *Server, c *call) (*xmlBody, *apiError) {
-	ids, e := c.form.list("CapacityReservationId")
-	if e != nil {
-		return nil, e
-	}
-	fs, e := c.form.knownFilters(filtersOf("DescribeCapacityBlockExtensionHistory")...)
-	if e != nil {
-		return nil, e
-	}
-	rs := s.region(c.region)
-	all, e := selectByIDs(rs, ids, lookupReservation)
+	_, all, fs, e := selectDescribed(s, c, "CapacityReservationId", lookupReservation)
 	if e != nil {
 		return nil, e
 	}

@@ -54,17 +54,24 @@ func selectByIDs(rs *regionState, ids []string, byID func(*regionState, string) 
 	return out, nil
 }
 
-func describeCapacityReservations(s *Server, c *call) (*xmlBody, *apiError) {
-	ids, e := c.form.list("CapacityReservationId")
+// selectDescribed reads a Describe action's ids (idParam) and its documented filters, and
+// selects the region's reservations by those ids (every one when none is given).
+func selectDescribed(s *Server, c *call, idParam string, byID func(*regionState, string) (*reservation, *apiError)) (*regionState, []*reservation, []filter, *apiError) {
+	ids, e := c.form.list(idParam)
 	if e != nil {
-		return nil, e
+		return nil, nil, nil, e
 	}
-	fs, e := c.form.knownFilters(filtersOf("DescribeCapacityReservations")...)
+	fs, e := c.form.knownFilters(filtersOf(c.action)...)
 	if e != nil {
-		return nil, e
+		return nil, nil, nil, e
 	}
 	rs := s.region(c.region)
-	all, e := selectByIDs(rs, ids, lookupReservation)
+	all, e := selectByIDs(rs, ids, byID)
+	return rs, all, fs, e
+}
+
+func describeCapacityReservations(s *Server, c *call) (*xmlBody, *apiError) {
+	rs, all, fs, e := selectDescribed(s, c, "CapacityReservationId", lookupReservation)
 	if e != nil {
 		return nil, e
 	}
@@ -177,16 +184,7 @@ func lookupBlock(rs *regionState, id string) (*reservation, *apiError) {
 }
 
 func describeCapacityBlocks(s *Server, c *call) (*xmlBody, *apiError) {
-	ids, e := c.form.list("CapacityBlockId")
-	if e != nil {
-		return nil, e
-	}
-	fs, e := c.form.knownFilters(filtersOf("DescribeCapacityBlocks")...)
-	if e != nil {
-		return nil, e
-	}
-	rs := s.region(c.region)
-	all, e := selectByIDs(rs, ids, lookupBlock)
+	_, all, fs, e := selectDescribed(s, c, "CapacityBlockId", lookupBlock)
 	if e != nil {
 		return nil, e
 	}
@@ -234,16 +232,7 @@ func interconnect(r *reservation, now time.Time) string {
 }
 
 func describeCapacityBlockStatus(s *Server, c *call) (*xmlBody, *apiError) {
-	ids, e := c.form.list("CapacityBlockId")
-	if e != nil {
-		return nil, e
-	}
-	fs, e := c.form.knownFilters(filtersOf("DescribeCapacityBlockStatus")...)
-	if e != nil {
-		return nil, e
-	}
-	rs := s.region(c.region)
-	all, e := selectByIDs(rs, ids, lookupBlock)
+	rs, all, fs, e := selectDescribed(s, c, "CapacityBlockId", lookupBlock)
 	if e != nil {
 		return nil, e
 	}

@@ -133,13 +133,8 @@ func purchaseExtension(s *Server, c *call) (*xmlBody, *apiError) {
 	ext := &extension{o.Bought(c.now, s.core.Pay(c.now, o.Start.Add(-ExtensionPaymentLead), c.region, "extension", rs.Counter))}
 	r.Extensions = append(r.Extensions, ext)
 	o.Gone = true
-	consume(rs, r.AZ, r.CatalogType, o.Start, o.End, r.Units)
-	rs.Generation++
-	if e := s.core.Commit(); e != nil {
+	if e := s.sold(c, rs, r.AZ, r.CatalogType, o.Start, o.End, r.Units); e != nil {
 		return nil, e
-	}
-	if s.dice.Hit(c.faults.LostReply) {
-		return nil, errInternal
 	}
 	var x xmlBody
 	x.open("capacityBlockExtensionSet")

@@ -275,13 +275,8 @@ func purchaseCapacityBlock(s *Server, c *call) (*xmlBody, *apiError) {
 	}
 	rs.Reservations = append(rs.Reservations, r)
 	o.Gone = true
-	consume(rs, o.AZ, o.CatalogType, o.Start, o.End, o.Units)
-	rs.Generation++
-	if e := s.core.Commit(); e != nil {
+	if e := s.sold(c, rs, o.AZ, o.CatalogType, o.Start, o.End, o.Units); e != nil {
 		return nil, e
-	}
-	if s.dice.Hit(c.faults.LostReply) {
-		return nil, errInternal
 	}
 	var x xmlBody
 	writeReservation(&x, "capacityReservation", rs, r, c.now)

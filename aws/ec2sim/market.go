@@ -105,6 +105,20 @@ func (s *Server) freeOver(rs *regionState, region, az, typ string, start, end ti
 	return simcore.LeastOver(start, end, func(slot int64) int { return s.free(rs, region, az, typ, slot, now) })
 }
 
+// sold takes what a purchase or an extension bought out of the market and saves the state;
+// the lost-reply fault then drops the answer of a purchase that was made.
+func (s *Server) sold(c *call, rs *regionState, az, typ string, start, end time.Time, units int) *apiError {
+	consume(rs, az, typ, start, end, units)
+	rs.Generation++
+	if e := s.core.Commit(); e != nil {
+		return e
+	}
+	if s.dice.Hit(c.faults.LostReply) {
+		return errInternal
+	}
+	return nil
+}
+
 func consume(rs *regionState, az, typ string, start, end time.Time, units int) {
 	simcore.Consume(rs.Consumed, az, typ, start, end, units)
 }

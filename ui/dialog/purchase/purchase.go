@@ -301,7 +301,7 @@ func (d Model) lines(w int) []string {
 		return d.planLines(w, out)
 	}
 	facts := model.PurchaseFacts(o, d.env.Account(), d.cmp.BreakEven(), d.env.Location)
-	for _, l := range dialog.FieldLines(th, dialog.FactRows(facts.Lines), w-2) {
+	for _, l := range dialog.FieldLinesAt(th, dialog.FactRows(facts.Lines), purchaseLabelWidth, w-2) {
 		out = append(out, "  "+l)
 	}
 	out = append(out, d.fieldLine(pfPlatform, "Platform", "‹ "+d.platforms[d.platform]+" ›", w))

@@ -164,3 +164,21 @@ func TestBlocksOwns(t *testing.T) {
 		}
 	}
 }
+
+// The detail pane is named after what is selected: a block, or a training plan.
+func TestDetailPaneNamesTheSelection(t *testing.T) {
+	plan := block("gpb-1", model.StateScheduled)
+	plan.Source, plan.InstanceType, plan.AvailabilityZone = model.SourceTrainingPlan, "ml.p5.48xlarge", ""
+	for _, tc := range []struct {
+		b         model.Block
+		want, not string
+	}{
+		{block("cr-1", model.StateActive), "─ Block ", "─ Training plan "},
+		{plan, "─ Training plan ", "─ Block "},
+	} {
+		v := listed(t, false, tc.b).View()
+		if !strings.Contains(v, tc.want) || strings.Contains(v, tc.not) {
+			t.Errorf("%s: the detail pane is not titled %q:\n%s", tc.b.ReservationID, tc.want, v)
+		}
+	}
+}

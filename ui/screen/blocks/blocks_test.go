@@ -182,3 +182,41 @@ func TestDetailPaneNamesTheSelection(t *testing.T) {
 		}
 	}
 }
+
+// On a plan the footer names no launch (a plan is not launched into) and says that y
+// copies its ARN; on a block both are as they were.
+func TestFooterFollowsTheSelection(t *testing.T) {
+	plan := block("gpb-1", model.StateScheduled)
+	plan.Source, plan.InstanceType, plan.AvailabilityZone = model.SourceTrainingPlan, "ml.p5.48xlarge", ""
+	for _, tc := range []struct {
+		b      model.Block
+		launch bool
+		y      string
+	}{
+		{block("cr-1", model.StateActive), true, "copy reservation id"},
+		{plan, false, "copy the plan's ARN"},
+	} {
+		m := listed(t, false, tc.b)
+		for _, detail := range []bool{false, true} {
+			if detail {
+				m, _ = m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+			}
+			launch, y := false, ""
+			for _, k := range m.ShortHelp() {
+				switch k.Help().Key {
+				case "l":
+					launch = true
+				case "y":
+					y = k.Help().Desc
+				}
+			}
+			if launch != tc.launch || y != tc.y {
+				t.Errorf("%s (detail %v): footer names l %v and y %q; want %v and %q", tc.b.ReservationID, detail, launch, y, tc.launch, tc.y)
+			}
+		}
+	}
+	// The key map itself is unchanged: help lists every key.
+	if m := listed(t, false, plan); !m.KeyMap().Launch.Enabled() {
+		t.Error("the screen's key map lost launch")
+	}
+}

@@ -364,7 +364,7 @@ func (d Model) statusLines(w int) []string {
 	switch tone, answer := d.spend.DryRunAnswer(noDryRun); {
 	case d.spend.OverCap:
 		capText := d.env.MaxSpend.Dollars()
-		out = append(out, dialog.WrapStyled(th.Error, fmt.Sprintf("REFUSED: the fee %s is above the spending cap of %s (--max-spend, or max_spend in config.json). Nothing was sent to AWS; nothing can be bought here. esc closes.",
+		out = append(out, dialog.WrapStyled(th.Error, fmt.Sprintf("REFUSED: the fee %s is above the spending cap of %s (--max-spend, or max_spend in the config file). Nothing was sent to AWS; nothing can be bought here. esc closes.",
 			d.o.Fee.Dollars(), capText), w)...)
 		return out
 	default:

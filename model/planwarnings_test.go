@@ -36,3 +36,21 @@ func TestPlanWarningKeyNamesRegion(t *testing.T) {
 		t.Errorf("plans of one name in two regions share the key %q", w.Key(a))
 	}
 }
+
+// Every warning a plan can have is said of a plan: its region, never the empty zone of a
+// block's wording ("(ml.p5.48xlarge × 1, )").
+func TestPlanSentencesNameAPlan(t *testing.T) {
+	start := time.Date(2026, 12, 2, 11, 30, 0, 0, time.UTC)
+	plan := Block{Source: SourceTrainingPlan, ReservationID: "tp-1", Region: "us-east-1", InstanceType: "ml.p5.48xlarge",
+		TotalCount: 1, State: StatePaymentPending, Start: start, End: start.Add(48 * time.Hour)}
+	now := start.Add(-22 * time.Hour)
+	for _, k := range []WarningKind{WarnPaymentPending, WarnPaymentSlow, WarnPaymentFailed, WarnIdle, WarnExpiring} {
+		s := k.Sentence(plan, now)
+		if !strings.Contains(s, "training plan tp-1 (ml.p5.48xlarge × 1, us-east-1)") || strings.Contains(s, ", )") {
+			t.Errorf("%v: %q", k, s)
+		}
+	}
+	if s := WarnPaymentSlow.Sentence(plan, now); !strings.Contains(s, "payment pending for over") {
+		t.Errorf("a slow payment: %q", s)
+	}
+}

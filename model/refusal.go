@@ -104,17 +104,22 @@ type ExtendRefusal = Refusal[ExtendProblem]
 // one extension precondition of the commands, the adapter and the extend dialog. Only an
 // active or a scheduled block can be extended.
 func ExtendBlocker(b Block) *ExtendRefusal {
+	noun, state, again := "block", string(b.State), "scheduled or active"
+	if b.Source == SourceTrainingPlan {
+		noun, state, again = "training plan", PlanStatus(b.State), "Scheduled or Active"
+	}
 	switch {
 	case b.State == StatePaymentPending:
 		// Buying a new block, the advice for a block that is over, is wrong here: this one
 		// becomes scheduled as soon as AWS takes its payment.
 		return &ExtendRefusal{Problem: ExtendNotPaid,
-			Reason: fmt.Sprintf("block %s is payment-pending: AWS has not taken its payment yet (minutes, at most 12 hours)", b.ReservationID),
-			Hint:   "It can be extended once it is scheduled or active."}
+			Reason: fmt.Sprintf("%s %s is %s: AWS has not taken its payment yet (minutes, at most 12 hours)", noun, b.ReservationID, state),
+			Hint:   "It can be extended once it is " + again + "."}
 	case b.State != StateActive && b.State != StateScheduled:
+		short := strings.TrimPrefix(noun, "training ")
 		return &ExtendRefusal{Problem: ExtendOver,
-			Reason: fmt.Sprintf("block %s is %s; only active or scheduled blocks can be extended", b.ReservationID, b.State),
-			Hint:   "Buy a new block instead."}
+			Reason: fmt.Sprintf("%s %s is %s; only active or scheduled %ss can be extended", noun, b.ReservationID, state, short),
+			Hint:   "Buy a new " + short + " instead."}
 	}
 	return nil
 }

@@ -87,3 +87,24 @@ func TestExtendBlocker(t *testing.T) {
 		}
 	}
 }
+
+// A plan is refused in a plan's words: its noun and SageMaker's name of its state.
+func TestExtendBlockerOfAPlan(t *testing.T) {
+	for _, tc := range []struct {
+		state BlockState
+		says  []string
+	}{
+		{StatePaymentPending, []string{"raining plan gpb-1 is Pending: AWS has not taken its payment yet", "once it is Scheduled or Active"}},
+		{StateExpired, []string{"raining plan gpb-1 is Expired; only active or scheduled plans can be extended", "Buy a new plan instead."}},
+	} {
+		r := ExtendBlocker(Block{Source: SourceTrainingPlan, ReservationID: "gpb-1", State: tc.state})
+		if r == nil {
+			t.Fatalf("%s: not refused", tc.state)
+		}
+		for _, want := range tc.says {
+			if !strings.Contains(r.Sentence(), want) || strings.Contains(strings.ToLower(r.Sentence()), "block") {
+				t.Errorf("%s: %q, want %q and no block", tc.state, r.Sentence(), want)
+			}
+		}
+	}
+}

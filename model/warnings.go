@@ -105,6 +105,9 @@ func (k WarningKind) Sentence(b Block, now time.Time) string {
 		}
 	}
 	what := fmt.Sprintf("%s (%s × %d, %s)", b.ReservationID, b.InstanceType, b.TotalCount, b.AvailabilityZone)
+	if b.Source == SourceTrainingPlan {
+		what = planWhat(b) // a plan has a region, not one zone
+	}
 	end := b.End.UTC().Format("Jan 02 15:04")
 	switch k {
 	case WarnIdle:
@@ -143,7 +146,7 @@ func (k WarningKind) Sentence(b Block, now time.Time) string {
 // whether it stops them before the end, as EC2 terminates a block's instances from 30
 // minutes before; the plan is warned of from that earlier time, the safer reading.
 func (k WarningKind) planSentence(b Block, now time.Time) (string, bool) {
-	what := fmt.Sprintf("training plan %s (%s × %d, %s)", b.ReservationID, b.InstanceType, b.TotalCount, b.Region)
+	what := planWhat(b)
 	left := fmt.Sprintf("ends in %s (%s UTC)", Span(b.End.Sub(now)), b.End.UTC().Format("Jan 02 15:04"))
 	const stop = "SageMaker stops its jobs, cluster instances and endpoints when it ends, possibly earlier; checkpoint before %s UTC"
 	early := fmt.Sprintf(stop, b.TerminationAt().UTC().Format("15:04"))
@@ -165,6 +168,11 @@ func (k WarningKind) planSentence(b Block, now time.Time) (string, bool) {
 			what, left, b.ExtendBy().UTC().Format("Jan 02 15:04"), Span(b.ExtendBy().Sub(now))), true
 	}
 	return "", false
+}
+
+// planWhat names a plan in a warning's sentence.
+func planWhat(b Block) string {
+	return fmt.Sprintf("training plan %s (%s × %d, %s)", b.ReservationID, b.InstanceType, b.TotalCount, b.Region)
 }
 
 // Warning is one warning in force: its kind, and for the warnings that come at a lead the

@@ -174,7 +174,7 @@ func TestPurchaseSpendingCap(t *testing.T) {
 	searchAndOpen(t, s)
 	text := s.waitText("spending cap of $1,000.00")
 	flat := strings.Join(strings.Fields(strings.ReplaceAll(dialogBox(text), "┆", " ")), " ") // the dialog's lines as one
-	mustContain(t, flat, "REFUSED", "(--max-spend, or max_spend in config.json)")
+	mustContain(t, flat, "REFUSED", "(--max-spend, or max_spend in the config file)")
 	if strings.Contains(text, "Type buy") || strings.Contains(text, "Dry run") {
 		t.Errorf("the refusal still offers the confirmation or a dry run:\n%s", text)
 	}

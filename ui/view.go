@@ -75,6 +75,10 @@ func (m Model) headerView() string {
 	if m.pc.Simulated {
 		badge = th.Simulated.Render("SIMULATED")
 	}
+	if m.pc.ReadOnly {
+		// Said beside the mode: the keys that spend are gone from every screen.
+		badge += " " + th.Accent.Render("READ-ONLY")
+	}
 	var who, whoShort string
 	switch {
 	case m.connecting:

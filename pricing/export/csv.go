@@ -2,6 +2,7 @@ package export
 
 import (
 	"encoding/csv"
+	"errors"
 	"io"
 	"strconv"
 	"time"
@@ -42,9 +43,21 @@ func CSVRecord(o model.Offering, c pricing.Comparison) []string {
 		j.UltraserverType, ultraCount}
 }
 
+// ErrPlanInCSV is WriteCSV's answer to a training plan's offering.
+var ErrPlanInCSV = errors.New("the CSV has Capacity Blocks' columns only; a training plan has no row in it (-o json lists plans)")
+
+// InCSV says whether an offering has a row in the CSV: its columns are Capacity Blocks' (AWS's
+// field names, CapacityBlockOfferingId among them), which a plan's parts and targets do not fit.
+func InCSV(o model.Offering) bool { return o.Source != model.SourceTrainingPlan }
+
 // WriteCSV writes the header and then a record per comparison, of its Offering (as
-// pricing.Compare sets it), in the order given.
+// pricing.Compare sets it), in the order given. It writes nothing when one is a plan's.
 func WriteCSV(w io.Writer, cmps []pricing.Comparison) error {
+	for _, c := range cmps {
+		if !InCSV(c.Offering) {
+			return ErrPlanInCSV
+		}
+	}
 	cw := csv.NewWriter(w)
 	if err := cw.Write(csvHeader); err != nil {
 		return err

@@ -57,3 +57,24 @@ func TestCSVHeaderIsACopy(t *testing.T) {
 		t.Fatal("CSVHeader shares its slice")
 	}
 }
+
+// The CSV's columns are Capacity Blocks' (AWS's field names): a training plan's offering
+// has no row in it, so WriteCSV refuses one rather than file a plan's id under
+// CapacityBlockOfferingId, and writes nothing.
+func TestWriteCSVRefusesPlans(t *testing.T) {
+	cat := pricing.Embedded()
+	block := offering(t, "cbr-1", "p5.48xlarge", "3000.50")
+	plan := offering(t, "tpo-1", "ml.p5.48xlarge", "3100")
+	plan.Source = model.SourceTrainingPlan
+	if !InCSV(block) || InCSV(plan) {
+		t.Fatalf("InCSV: block %v, plan %v", InCSV(block), InCSV(plan))
+	}
+	var b strings.Builder
+	err := WriteCSV(&b, []pricing.Comparison{pricing.Compare(cat, block), pricing.Compare(cat, plan)})
+	if err == nil || !strings.Contains(err.Error(), "Capacity Blocks' columns only") {
+		t.Fatalf("WriteCSV with a plan: err %v", err)
+	}
+	if b.Len() != 0 {
+		t.Fatalf("WriteCSV refused, yet wrote %q", b.String())
+	}
+}

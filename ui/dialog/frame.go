@@ -58,7 +58,13 @@ func Place(box string, w int) string {
 
 // FieldLines lays out "label  value" rows, wrapping long values under themselves.
 func FieldLines(th theme.Theme, rows [][2]string, width int) []string {
-	lw := 0
+	return FieldLinesAt(th, rows, 0, width)
+}
+
+// FieldLinesAt is FieldLines with labels at least labelWidth wide, so that fields the
+// dialog draws itself below the facts (tags, dry run) start their values in the same column.
+func FieldLinesAt(th theme.Theme, rows [][2]string, labelWidth, width int) []string {
+	lw := labelWidth
 	for _, r := range rows {
 		lw = max(lw, ansi.StringWidth(r[0]))
 	}

@@ -59,7 +59,7 @@ func planDetailLines(th theme.Theme, rules model.WarnRules, b model.Block, now t
 		if len(others) > 0 {
 			head += " (+ " + strings.Join(others, ", ") + ")"
 		}
-		for _, l := range text.Wrap(head+": "+planEnding+".", width) {
+		for _, l := range text.Wrap(head+": "+top.Sentence(b, now), width) {
 			add(style.Render(l))
 		}
 	}
@@ -77,9 +77,7 @@ func planDetailLines(th theme.Theme, rules model.WarnRules, b model.Block, now t
 	if b.StatusMessage != "" {
 		field("Status", b.StatusMessage)
 	}
-	if top.Kind == NoWarning {
-		field("Ends", planEnding)
-	}
+	field("Ends", planEnding)
 	field("For", model.TargetsWords(b.Targets))
 	field("Instances", fmt.Sprintf("%d in use of %d (%d available)", b.RunningCount, b.TotalCount, b.AvailableCount))
 	field("Fee", b.Fee.Dollars()+" (SageMaker's upfront fee for the plan)")

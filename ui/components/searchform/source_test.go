@@ -80,3 +80,26 @@ func TestSourceRules(t *testing.T) {
 		t.Errorf("the form does not show the choice and the note:\n%s", v)
 	}
 }
+
+// Searching both sources, the count's note names the plans' counts whole: beside the
+// field where it fits, else on a line of its own under it, never cut.
+func TestCountNoteOfBothSourcesWhole(t *testing.T) {
+	m := New(theme.New(false), clock, "us-east-1")
+	m.SetFocus(Source)
+	for range 3 {
+		if q, _ := m.Query(); len(q.Sources) == 2 {
+			break
+		}
+		m = press(m, "right")
+	}
+	if q, _ := m.Query(); len(q.Sources) != 2 {
+		t.Fatalf("no source setting searches both: %v", q.Sources)
+	}
+	for _, w := range []int{36, 38, 60, 80} {
+		v := ansi.Strip(m.View(w, 80, true))
+		flat := strings.Join(strings.Fields(v), " ")
+		if !strings.Contains(flat, "of 1–64") || !strings.Contains(flat, "plans: 1, 2, 4, 8, 16, 32 or 64") {
+			t.Errorf("%d columns: the count's note is cut:\n%s", w, v)
+		}
+	}
+}

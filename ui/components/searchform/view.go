@@ -155,7 +155,15 @@ func (m Model) View(width, height int, focused bool) string {
 		if short, ok := strings.CutSuffix(beside, " UTC"); ok && ansi.StringWidth(l)+1+ansi.StringWidth(beside) > width {
 			beside = short // the hint under a date says it is UTC
 		}
+		// A note's aside in parentheses that does not fit goes on a line of its own, whole.
+		var under string
+		if i := strings.Index(beside, " ("); i > 0 && strings.HasSuffix(beside, ")") && ansi.StringWidth(l)+1+ansi.StringWidth(beside) > width {
+			beside, under = beside[:i], beside[i+2:len(beside)-1]
+		}
 		add(l + " " + th.Muted.Render(beside))
+		if under != "" {
+			add("  " + th.Muted.Render(under))
+		}
 		errLines(f)
 	}
 	fw := 10

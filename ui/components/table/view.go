@@ -137,7 +137,7 @@ func (m Model[R]) View(width, height int) string {
 		title, style := s.Title, th.TableHeader
 		if c == m.sortCol {
 			style = th.SortedHead
-			title += Arrow(m.desc)
+			title = sortedTitle(title, Arrow(m.desc), l.widths[i])
 		}
 		hb.WriteString(style.Render(Cell(title, l.widths[i], s.Right)))
 	}
@@ -212,4 +212,13 @@ func (m Model[R]) cursorRow(r *R, prefix string, l layout, s Styler[R]) string {
 		rb.WriteString(th.Selected.Render(cell))
 	}
 	return rb.String()
+}
+
+// sortedTitle is a sorted column's title with its arrow in w cells: a title too long for
+// both is cut, never the arrow, which is what says how the rows are ordered.
+func sortedTitle(title, arrow string, w int) string {
+	if ansi.StringWidth(title)+ansi.StringWidth(arrow) <= w || w <= ansi.StringWidth(arrow) {
+		return title + arrow
+	}
+	return ansi.Truncate(title, w-ansi.StringWidth(arrow), "…") + arrow
 }

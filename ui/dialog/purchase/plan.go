@@ -11,7 +11,7 @@ import (
 // mode's first line.
 func (d Model) planLines(w int, out []string) []string {
 	facts := model.PlanFacts(d.o, d.env.Account(), d.cmp.BreakEven(), d.env.Location)
-	for _, l := range dialog.FieldLines(d.env.Theme, dialog.FactRows(facts.Lines), w-2) {
+	for _, l := range dialog.FieldLinesAt(d.env.Theme, dialog.FactRows(facts.Lines), purchaseLabelWidth, w-2) {
 		out = append(out, "  "+l)
 	}
 	return append(out, d.tailLines(facts.Final, w)...)

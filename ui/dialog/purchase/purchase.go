@@ -301,7 +301,7 @@ func (d Model) lines(w int) []string {
 		return d.planLines(w, out)
 	}
 	facts := model.PurchaseFacts(o, d.env.Account(), d.cmp.BreakEven(), d.env.Location)
-	for _, l := range dialog.FieldLines(th, dialog.FactRows(facts.Lines), w-2) {
+	for _, l := range dialog.FieldLinesAt(th, dialog.FactRows(facts.Lines), purchaseLabelWidth, w-2) {
 		out = append(out, "  "+l)
 	}
 	out = append(out, d.fieldLine(pfPlatform, "Platform", "‹ "+d.platforms[d.platform]+" ›", w))
@@ -364,7 +364,7 @@ func (d Model) statusLines(w int) []string {
 	switch tone, answer := d.spend.DryRunAnswer(noDryRun); {
 	case d.spend.OverCap:
 		capText := d.env.MaxSpend.Dollars()
-		out = append(out, dialog.WrapStyled(th.Error, fmt.Sprintf("REFUSED: the fee %s is above the spending cap of %s (--max-spend, or max_spend in config.json). Nothing was sent to AWS; nothing can be bought here. esc closes.",
+		out = append(out, dialog.WrapStyled(th.Error, fmt.Sprintf("REFUSED: the fee %s is above the spending cap of %s (--max-spend, or max_spend in the config file). Nothing was sent to AWS; nothing can be bought here. esc closes.",
 			d.o.Fee.Dollars(), capText), w)...)
 		return out
 	default:

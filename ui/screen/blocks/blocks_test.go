@@ -164,3 +164,59 @@ func TestBlocksOwns(t *testing.T) {
 		}
 	}
 }
+
+// The detail pane is named after what is selected: a block, or a training plan.
+func TestDetailPaneNamesTheSelection(t *testing.T) {
+	plan := block("gpb-1", model.StateScheduled)
+	plan.Source, plan.InstanceType, plan.AvailabilityZone = model.SourceTrainingPlan, "ml.p5.48xlarge", ""
+	for _, tc := range []struct {
+		b         model.Block
+		want, not string
+	}{
+		{block("cr-1", model.StateActive), "─ Block ", "─ Training plan "},
+		{plan, "─ Training plan ", "─ Block "},
+	} {
+		v := listed(t, false, tc.b).View()
+		if !strings.Contains(v, tc.want) || strings.Contains(v, tc.not) {
+			t.Errorf("%s: the detail pane is not titled %q:\n%s", tc.b.ReservationID, tc.want, v)
+		}
+	}
+}
+
+// On a plan the footer names no launch (a plan is not launched into) and says that y
+// copies its ARN; on a block both are as they were.
+func TestFooterFollowsTheSelection(t *testing.T) {
+	plan := block("gpb-1", model.StateScheduled)
+	plan.Source, plan.InstanceType, plan.AvailabilityZone = model.SourceTrainingPlan, "ml.p5.48xlarge", ""
+	for _, tc := range []struct {
+		b      model.Block
+		launch bool
+		y      string
+	}{
+		{block("cr-1", model.StateActive), true, "copy reservation id"},
+		{plan, false, "copy the plan's ARN"},
+	} {
+		m := listed(t, false, tc.b)
+		for _, detail := range []bool{false, true} {
+			if detail {
+				m, _ = m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+			}
+			launch, y := false, ""
+			for _, k := range m.ShortHelp() {
+				switch k.Help().Key {
+				case "l":
+					launch = true
+				case "y":
+					y = k.Help().Desc
+				}
+			}
+			if launch != tc.launch || y != tc.y {
+				t.Errorf("%s (detail %v): footer names l %v and y %q; want %v and %q", tc.b.ReservationID, detail, launch, y, tc.launch, tc.y)
+			}
+		}
+	}
+	// The key map itself is unchanged: help lists every key.
+	if m := listed(t, false, plan); !m.KeyMap().Launch.Enabled() {
+		t.Error("the screen's key map lost launch")
+	}
+}

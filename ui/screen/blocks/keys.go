@@ -1,6 +1,8 @@
 package blocks
 
 import (
+	"slices"
+
 	"charm.land/bubbles/v2/key"
 
 	blockstable "github.com/gpublock/gpublock/ui/components/blocks"
@@ -71,13 +73,22 @@ func (m Model) KeyMap() KeyMap { return m.keys }
 // (the root adds ctrl+c), the detail's scrolling while it has the focus.
 func (m Model) ShortHelp() []key.Binding {
 	b, t := m.keys, m.table.KeyMap()
+	if sel, ok := m.table.Selected(); ok && blockstable.IsPlan(sel) {
+		// A plan is not launched into (SageMaker runs what is given its ARN), and y copies
+		// that ARN.
+		b.Launch.SetEnabled(false)
+		b.CopyID.SetHelp("y", "copy the plan's ARN")
+	}
+	var out []key.Binding
 	switch {
 	case m.table.Filtering():
 		return []key.Binding{t.ApplyFilter, t.ClearFilter}
 	case m.detail:
-		return []key.Binding{b.Scroll.Line, b.Scroll.Page, b.Back, b.Pane, b.Extend, b.Launch, b.Refresh, b.CopyID, b.Open}
+		out = []key.Binding{b.Scroll.Line, b.Scroll.Page, b.Back, b.Pane, b.Extend, b.Launch, b.Refresh, b.CopyID, b.Open}
+	default:
+		out = b.tableHelp(t)
 	}
-	return b.tableHelp(t)
+	return slices.DeleteFunc(out, func(k key.Binding) bool { return !k.Enabled() })
 }
 
 // HelpGroups are the screen's keys for the help screen, titled.

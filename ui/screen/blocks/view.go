@@ -61,6 +61,9 @@ func (m Model) View() string {
 	}
 	if r.detail.H > 0 {
 		title := "Block"
+		if b, ok := m.table.Selected(); ok && b.Source == model.SourceTrainingPlan {
+			title = "Training plan"
+		}
 		if r.table.H == 0 {
 			title += " · esc back"
 		}

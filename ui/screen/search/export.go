@@ -30,9 +30,24 @@ func (m Model) exportTable() (Model, tea.Cmd) {
 		m.flash = screen.Say("Nothing to export: the filter hides every offering (esc clears it).")
 		return m, nil
 	}
-	cmps := make([]pricing.Comparison, n)
-	for i := range cmps {
-		cmps[i] = m.table.RowComparison(i)
+	cmps := make([]pricing.Comparison, 0, n)
+	plans := 0
+	for i := range n {
+		c := m.table.RowComparison(i)
+		if !export.InCSV(c.Offering) {
+			plans++
+			continue
+		}
+		cmps = append(cmps, c)
+	}
+	left := ""
+	if plans > 0 {
+		left = fmt.Sprintf(" (%s left out: the CSV has Capacity Blocks' columns only; gpublock offerings --source training-plans -o json lists them)",
+			screen.Plural(plans, "training plan"))
+	}
+	if len(cmps) == 0 {
+		m.flash = screen.Say("Nothing exported: every offering shown is a training plan" + left + ".")
+		return m, nil
 	}
 	now := m.pc.Now()
 	return m, func() tea.Msg {
@@ -43,7 +58,7 @@ func (m Model) exportTable() (Model, tea.Cmd) {
 		if abs, err := filepath.Abs(path); err == nil {
 			path = abs
 		}
-		return exportedMsg{fmt.Sprintf("Wrote %s to %s", screen.Plural(len(cmps), "offering"), path)}
+		return exportedMsg{fmt.Sprintf("Wrote %s to %s%s", screen.Plural(len(cmps), "offering"), path, left)}
 	}
 }
 

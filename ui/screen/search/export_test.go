@@ -32,7 +32,7 @@ func foundMixed(t *testing.T, blocks, plans int) Model {
 		}
 		offs = append(offs, o)
 	}
-	st := backend.RegionStatus{Region: "us-east-1", State: backend.RegionOK, Offerings: len(offs)}
+	st := model.RegionStatus{Region: "us-east-1", State: model.RegionOK, Offerings: len(offs)}
 	m, _ = m.Update(EventsMsg{ID: m.SearchID(), Events: []backend.SearchEvent{{Region: "us-east-1", Offerings: offs, Status: &st, CallsDone: 1, CallsTotal: 1}}, Closed: true})
 	if m.Table().Len() != blocks+plans {
 		t.Fatalf("%d rows, want %d", m.Table().Len(), blocks+plans)

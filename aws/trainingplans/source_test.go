@@ -52,3 +52,14 @@ func TestRegisteredSource(t *testing.T) {
 		t.Error("an id no source could have was routed")
 	}
 }
+
+// An offering id is routed to its source by the registered form: a plan offering's tpo-
+// id is the plans', and an id of no documented form is nobody's.
+func TestOfferingSource(t *testing.T) {
+	for id, want := range map[string]bool{"tpo-" + "0123456789abcdef": true, "cbr-0123456789abcdef0": false, "tpeo-0123": false, "": false} {
+		s, ok := gaws.OfferingSource(id)
+		if ok != want || (ok && s != model.SourceTrainingPlan) {
+			t.Errorf("%q: %v %v, want %v", id, s, ok, want)
+		}
+	}
+}

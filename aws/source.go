@@ -69,6 +69,12 @@ type SourceCaps struct {
 	// OfferingPrefix begins every offering id of the source's, when its ids have a
 	// documented form; empty when they have none to rely on.
 	OfferingPrefix string
+	// Parts is true when an offering may be made of several parts, in different zones and
+	// windows, which one row of a zone and a window (offerings -o csv) cannot hold.
+	Parts bool
+	// Watch is true when `offerings --watch` can search the source again with its window
+	// re-read: the watch reads windows by model.Query.WatchedAt, the blocks' rule.
+	Watch bool
 }
 
 // Listing is one source's reservations in some regions.

@@ -194,16 +194,39 @@ func (a *offeringsArgs) check(fs *pflag.FlagSet) (outputFormat, error) {
 	if err != nil {
 		return "", err
 	}
-	if format == "csv" && q.Searches(model.SourceTrainingPlan) {
-		return "", usagef("-o csv has Capacity Blocks' columns only; list training plans with -o table or -o json")
-	}
-	if a.watch && q.Searches(model.SourceTrainingPlan) {
-		return "", usagef("--watch searches Capacity Blocks only; drop --source %s, or search training plans without --watch", a.src.source)
+	if err := a.checkSourcesCan(q, format); err != nil {
+		return "", err
 	}
 	if err := a.aws.validate(); err != nil {
 		return "", err
 	}
 	return format, nil
+}
+
+// checkSourcesCan refuses an output or a watch that a searched source cannot give, by
+// what the source can do (its SourceCaps), naming a source that can.
+func (a *offeringsArgs) checkSourcesCan(q model.Query, format outputFormat) error {
+	can := func(ok func(aws.SourceCaps) bool) string {
+		for _, s := range aws.RegisteredSources() {
+			if caps, _ := aws.CapsOf(s); ok(caps) {
+				return caps.Noun + "s"
+			}
+		}
+		return "no source"
+	}
+	for _, s := range q.Sources {
+		caps, ok := aws.CapsOf(s)
+		if !ok {
+			continue
+		}
+		if format == "csv" && caps.Parts {
+			return usagef("-o csv has %s' columns only; list %ss with -o table or -o json", can(func(c aws.SourceCaps) bool { return !c.Parts }), caps.Noun)
+		}
+		if a.watch && !caps.Watch {
+			return usagef("--watch searches %s only; drop --source %s, or search %ss without --watch", can(func(c aws.SourceCaps) bool { return c.Watch }), a.src.source, caps.Noun)
+		}
+	}
+	return nil
 }
 
 // query builds the query from the flags, reading dates relative to now.

@@ -206,24 +206,16 @@ func (a *offeringsArgs) check(fs *pflag.FlagSet) (outputFormat, error) {
 // checkSourcesCan refuses an output or a watch that a searched source cannot give, by
 // what the source can do (its SourceCaps), naming a source that can.
 func (a *offeringsArgs) checkSourcesCan(q model.Query, format outputFormat) error {
-	can := func(ok func(aws.SourceCaps) bool) string {
-		for _, s := range aws.RegisteredSources() {
-			if caps, _ := aws.CapsOf(s); ok(caps) {
-				return caps.Noun + "s"
-			}
-		}
-		return "no source"
-	}
 	for _, s := range q.Sources {
 		caps, ok := aws.CapsOf(s)
 		if !ok {
 			continue
 		}
 		if format == "csv" && caps.Parts {
-			return usagef("-o csv has %s' columns only; list %ss with -o table or -o json", can(func(c aws.SourceCaps) bool { return !c.Parts }), caps.Noun)
+			return usagef("-o csv has %s' columns only; list %s with -o table or -o json", sourcesThat(noParts), sourceNouns(s))
 		}
 		if a.watch && !caps.Watch {
-			return usagef("--watch searches %s only; drop --source %s, or search %ss without --watch", can(func(c aws.SourceCaps) bool { return c.Watch }), a.src.source, caps.Noun)
+			return usagef("--watch searches %s only; drop --source %s, or search %s without --watch", sourcesThat(func(c aws.SourceCaps) bool { return c.Watch }), a.src.source, sourceNouns(s))
 		}
 	}
 	return nil

@@ -267,6 +267,41 @@ func sourcePrefix(s model.Source) string {
 	return caps.Noun + "s: "
 }
 
+// sourceWord names the source before a reservation's id in a sentence ("training plan ");
+// the default source's reservations stand unnamed, as sourcePrefix's messages do.
+func sourceWord(s model.Source) string {
+	if sourcePrefix(s) == "" {
+		return ""
+	}
+	caps, _ := aws.CapsOf(s)
+	return caps.Noun + " "
+}
+
+// sourceNouns is what the source sells, many of it, in a sentence: "training plans".
+func sourceNouns(s model.Source) string {
+	caps, ok := aws.CapsOf(s)
+	if !ok {
+		return s.Plural()
+	}
+	return caps.Noun + "s"
+}
+
+// sourcesThat is the first registered source whose capabilities pass ok, named for many
+// ("Capacity Blocks"), for a message that says which source can do what another cannot.
+func sourcesThat(ok func(aws.SourceCaps) bool) string {
+	for _, s := range aws.RegisteredSources() {
+		if caps, _ := aws.CapsOf(s); ok(caps) {
+			return sourceNouns(s)
+		}
+	}
+	return "no source"
+}
+
+// hasParts and noParts sort sources by whether an offering or a reservation may be made of
+// parts in different zones and windows, which a row of one zone and one window cannot hold.
+func hasParts(c aws.SourceCaps) bool { return c.Parts }
+func noParts(c aws.SourceCaps) bool  { return !c.Parts }
+
 // sourceQueryChecks are the command line's own checks of a query for a source, beyond
 // those the query was built with, whose words name the flag and the source.
 var sourceQueryChecks = map[model.Source]func(model.Query) error{

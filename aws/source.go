@@ -75,6 +75,12 @@ type SourceCaps struct {
 	// Watch is true when `offerings --watch` can search the source again with its window
 	// re-read: the watch reads windows by model.Query.WatchedAt, the blocks' rule.
 	Watch bool
+	// AllZones is true when a search can ask every zone of a region (EC2's
+	// AllAvailabilityZones).
+	AllZones bool
+	// SweepLengths, when not zero, is how many lengths one search may sweep: the source
+	// asks each length apart, one call per region and type.
+	SweepLengths int
 }
 
 // Listing is one source's reservations in some regions.

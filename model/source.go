@@ -260,6 +260,9 @@ func (s Source) CheckExtensionDays(days int) error {
 	return nil
 }
 
+// MaxDays is the longest reservation the source sells: 182 days (26 weeks) for both.
+func (s Source) MaxDays() int { return TrainingPlanMaxDays }
+
 // DurationDays lists the lengths from `from` to `to` days, both included, that the source
 // sells: a range 15d–20d holds nothing for Capacity Blocks and six lengths for plans.
 func (s Source) DurationDays(from, to int) []int {

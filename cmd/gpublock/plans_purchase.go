@@ -38,8 +38,7 @@ var planPurchaseShow = purchaseShow{
 	what: "training plan", idField: "TrainingPlanOfferingId",
 	bought: func(r string) string { return r },
 	check: func(_ *purchaseArgs, q model.Query, _ string, _ time.Time) error {
-		_, err := planQuery(q)
-		return err
+		return checkSourceQuery(model.SourceTrainingPlan, q)
 	},
 	notListed: func(id string, seen int, region string) error {
 		return fmt.Errorf("training plan offering %s is not among the %d offerings the search now returns in %s: it was sold, it expired, "+

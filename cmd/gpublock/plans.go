@@ -263,11 +263,10 @@ func validateQuery(q model.Query, now time.Time) error {
 // sourcePrefix names the source at the head of its messages ("training plans: "); the
 // default source (the first registered) speaks unnamed, as it did before there were others.
 func sourcePrefix(s model.Source) string {
-	caps, ok := aws.CapsOf(s)
-	if !ok || s == aws.RegisteredSources()[0] {
+	if _, ok := aws.CapsOf(s); !ok || s == aws.RegisteredSources()[0] {
 		return ""
 	}
-	return caps.Noun + "s: "
+	return sourceNouns(s) + ": "
 }
 
 // sourceWord names the source before a reservation's id in a sentence ("training plan ");
@@ -351,18 +350,24 @@ func searchSources(ctx context.Context, cmd string, client *aws.Client, q model.
 	return res
 }
 
-// The table of a search that includes training plans starts with the source.
+// The table of a search that includes a source other than the default one (the first
+// registered) starts with the source.
 const sourceColumnFormat = "%-15s  "
 
+func showsSource(q model.Query) bool {
+	def := aws.RegisteredSources()[0]
+	return slices.ContainsFunc(model.Sources(), func(s model.Source) bool { return s != def && q.Searches(s) })
+}
+
 func sourcedTableHeader(q model.Query) string {
-	if !q.Searches(model.SourceTrainingPlan) {
+	if !showsSource(q) {
 		return offeringTableHeader()
 	}
 	return fmt.Sprintf(sourceColumnFormat, "SOURCE") + offeringTableHeader()
 }
 
 func sourcedTableRow(q model.Query, o model.Offering, line string) string {
-	if !q.Searches(model.SourceTrainingPlan) {
+	if !showsSource(q) {
 		return line
 	}
 	return fmt.Sprintf(sourceColumnFormat, o.Source.Name()) + line

@@ -50,7 +50,11 @@ func (s *sourceFlags) targets(srcs []model.Source) ([]string, error) {
 	}
 	allowed := sourceTargets(srcs)
 	if len(allowed) == 0 {
-		return nil, usagef("--target %q is for training plans; add --source training-plans (or all)", s.target)
+		src, ok := firstSourceThat(func(c aws.SourceCaps) bool { return len(c.Targets) > 0 })
+		if !ok {
+			return nil, usagef("--target %q: no source in this build takes a target", s.target)
+		}
+		return nil, usagef("--target %q is for %s; add --source %s (or all)", s.target, sourceNouns(src), src.Name())
 	}
 	var out []string
 	for _, t := range strings.Split(v, ",") {
@@ -250,7 +254,8 @@ func (a *offeringsArgs) sourcedQuery(now time.Time) (model.Query, error) {
 	return q, nil
 }
 
-// validateQuery checks the query against the rules of each source it searches.
+// validateQuery checks the query by model.Query.Validate, the Capacity Blocks' rule, which
+// also reads the window at now; the other sources' rules ran in sourcedQuery.
 func validateQuery(q model.Query, now time.Time) error {
 	if q.Searches(model.SourceCapacityBlock) {
 		if err := q.Validate(now); err != nil {
@@ -291,12 +296,20 @@ func sourceNouns(s model.Source) string {
 // sourcesThat is the first registered source whose capabilities pass ok, named for many
 // ("Capacity Blocks"), for a message that says which source can do what another cannot.
 func sourcesThat(ok func(aws.SourceCaps) bool) string {
-	for _, s := range aws.RegisteredSources() {
-		if caps, _ := aws.CapsOf(s); ok(caps) {
-			return sourceNouns(s)
-		}
+	if s, found := firstSourceThat(ok); found {
+		return sourceNouns(s)
 	}
 	return "no source"
+}
+
+// firstSourceThat is the first registered source whose capabilities pass ok.
+func firstSourceThat(ok func(aws.SourceCaps) bool) (model.Source, bool) {
+	for _, s := range aws.RegisteredSources() {
+		if caps, _ := aws.CapsOf(s); ok(caps) {
+			return s, true
+		}
+	}
+	return 0, false
 }
 
 // hasParts and noParts sort sources by whether an offering or a reservation may be made of

@@ -72,9 +72,6 @@ type SourceCaps struct {
 	// Parts is true when an offering may be made of several parts, in different zones and
 	// windows, which one row of a zone and a window (offerings -o csv) cannot hold.
 	Parts bool
-	// Watch is true when `offerings --watch` can search the source again with its window
-	// re-read: the watch reads windows by model.Query.WatchedAt, the blocks' rule.
-	Watch bool
 	// AllZones is true when a search can ask every zone of a region (EC2's
 	// AllAvailabilityZones).
 	AllZones bool

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/gpublock/gpublock/model"
@@ -65,6 +66,18 @@ type SourceCaps struct {
 	Targets []string
 	// PurchaseAction and ExtendAction are the IAM actions that spend.
 	PurchaseAction, ExtendAction string
+	// OfferingPrefix begins every offering id of the source's, when its ids have a
+	// documented form; empty when they have none to rely on.
+	OfferingPrefix string
+	// Parts is true when an offering may be made of several parts, in different zones and
+	// windows, which one row of a zone and a window (offerings -o csv) cannot hold.
+	Parts bool
+	// AllZones is true when a search can ask every zone of a region (EC2's
+	// AllAvailabilityZones).
+	AllZones bool
+	// SweepLengths, when not zero, is how many lengths one search may sweep: the source
+	// asks each length apart, one call per region and type.
+	SweepLengths int
 }
 
 // Listing is one source's reservations in some regions.
@@ -154,6 +167,17 @@ func RegisteredSources() []model.Source {
 		}
 	}
 	return out
+}
+
+// OfferingSource is the registered source whose offering ids have the form of id; ok is
+// false when no source claims it, which is not proof that id is any source's.
+func OfferingSource(id string) (model.Source, bool) {
+	for _, s := range RegisteredSources() {
+		if caps, _ := CapsOf(s); caps.OfferingPrefix != "" && strings.HasPrefix(id, caps.OfferingPrefix) {
+			return s, true
+		}
+	}
+	return 0, false
 }
 
 // SourceOwning is the first of srcs (in their order) whose Owns accepts the reservation

@@ -19,7 +19,7 @@ type capacityBlocks struct {
 	scan *BlockScanner
 }
 
-var capacityBlockCaps = SourceCaps{Source: model.SourceCapacityBlock, Noun: "Capacity Block", DryRun: true, Launch: true,
+var capacityBlockCaps = SourceCaps{Source: model.SourceCapacityBlock, Noun: "Capacity Block", DryRun: true, Launch: true, AllZones: true,
 	PurchaseAction: "ec2:PurchaseCapacityBlock", ExtendAction: "ec2:PurchaseCapacityBlockExtension"}
 
 func (capacityBlocks) Caps() SourceCaps { return capacityBlockCaps }

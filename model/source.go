@@ -98,6 +98,16 @@ func (s Source) Short() string {
 	return "Block"
 }
 
+// EndNote is what a warning that one of the source's reservations ends adds about what
+// stops with it: a plan's jobs, which SageMaker may stop before the end. Empty for a block,
+// whose instances' end its countdowns state already.
+func (s Source) EndNote() string {
+	if s == SourceTrainingPlan {
+		return "its jobs stop then, possibly earlier"
+	}
+	return ""
+}
+
 // Service is the AWS service that sells the source: "EC2" or "SageMaker". Prices, quotas
 // and rate limits are per service.
 func (s Source) Service() string {
@@ -249,6 +259,9 @@ func (s Source) CheckExtensionDays(days int) error {
 	}
 	return nil
 }
+
+// MaxDays is the longest reservation the source sells: 182 days (26 weeks) for both.
+func (s Source) MaxDays() int { return TrainingPlanMaxDays }
 
 // DurationDays lists the lengths from `from` to `to` days, both included, that the source
 // sells: a range 15d–20d holds nothing for Capacity Blocks and six lengths for plans.

@@ -32,7 +32,7 @@ func checkExtendable(p Plan) error {
 
 // ExtensionOfferings asks how the plan can be lengthened by days.
 func (c *Client) ExtensionOfferings(ctx context.Context, p Plan, days int) ([]ExtensionOffering, error) {
-	if err := CheckExtensionDays(days); err != nil {
+	if err := model.SourceTrainingPlan.CheckExtensionDays(days); err != nil {
 		return nil, err
 	}
 	if err := checkExtendable(p); err != nil {

@@ -41,19 +41,23 @@ func (q Query) Check() error {
 	if len(q.InstanceTypes) == 0 {
 		errs = append(errs, errors.New("no instance type"))
 	}
+	src := model.SourceTrainingPlan
 	for _, t := range q.InstanceTypes {
-		if !Reservable(t) {
-			errs = append(errs, fmt.Errorf("training plans do not reserve %s (they reserve %s)", SageMakerType(t), strings.Join(append(slices.Clone(instanceTypes), ultraServerTypes...), ", ")))
+		if _, err := src.TypeIn(t); err != nil {
+			errs = append(errs, err)
 		}
 	}
-	if err := CheckCount(q.Count); err != nil && !q.ultraOnly() {
-		errs = append(errs, err)
+	for _, t := range q.InstanceTypes {
+		if err := src.CheckCount(t, q.Count); err != nil {
+			errs = append(errs, err)
+			break
+		}
 	}
 	if len(q.Days) == 0 {
 		errs = append(errs, errors.New("no duration"))
 	}
 	for _, d := range q.Days {
-		if err := CheckDays(d); err != nil {
+		if err := src.CheckDays(d); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -66,15 +70,6 @@ func (q Query) Check() error {
 		errs = append(errs, fmt.Errorf("the window %s – %s is empty", q.Start.Format(time.DateOnly), q.End.Format(time.DateOnly)))
 	}
 	return errors.Join(errs...)
-}
-
-func (q Query) ultraOnly() bool {
-	for _, t := range q.InstanceTypes {
-		if !slices.Contains(ultraServerTypes, SageMakerType(t)) {
-			return false
-		}
-	}
-	return len(q.InstanceTypes) > 0
 }
 
 // SearchEvent is one step of a search: the offerings of one call as they arrived, a

@@ -52,3 +52,36 @@ func TestRegisteredSource(t *testing.T) {
 		t.Error("an id no source could have was routed")
 	}
 }
+
+// An offering id is routed to its source by the registered form: a plan offering's tpo-
+// id is the plans', and an id of no documented form is nobody's.
+func TestOfferingSource(t *testing.T) {
+	for id, want := range map[string]bool{"tpo-" + "0123456789abcdef": true, "cbr-0123456789abcdef0": false, "tpeo-0123": false, "": false} {
+		s, ok := gaws.OfferingSource(id)
+		if ok != want || (ok && s != model.SourceTrainingPlan) {
+			t.Errorf("%q: %v %v, want %v", id, s, ok, want)
+		}
+	}
+}
+
+// The adapter's own guard before any call is model's rule of training plans: the types
+// they reserve, 1 to 64 instances by powers of two (UltraServers from 1), 1 to 182 days.
+func TestQueryCheckIsModelsRule(t *testing.T) {
+	ok := Query{InstanceTypes: []string{"p5.48xlarge"}, Count: 4, Days: []int{2, 30}}
+	if err := ok.Check(); err != nil {
+		t.Fatalf("a valid query: %v", err)
+	}
+	for name, q := range map[string]Query{
+		"type":        {InstanceTypes: []string{"g5.xlarge"}, Count: 4, Days: []int{2}},
+		"count":       {InstanceTypes: []string{"p5.48xlarge"}, Count: 3, Days: []int{2}},
+		"ultra count": {InstanceTypes: []string{"ml.u-p6e-gb200x72"}, Count: 0, Days: []int{2}},
+		"days":        {InstanceTypes: []string{"p5.48xlarge"}, Count: 4, Days: []int{183}},
+	} {
+		if err := q.Check(); err == nil {
+			t.Errorf("%s: %+v accepted", name, q)
+		}
+	}
+	if err := (Query{InstanceTypes: []string{"ml.u-p6e-gb200x72"}, Count: 3, Days: []int{2}}).Check(); err != nil {
+		t.Errorf("3 UltraServers: %v", err)
+	}
+}

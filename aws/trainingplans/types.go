@@ -2,7 +2,6 @@ package trainingplans
 
 import (
 	"fmt"
-	"slices"
 	"time"
 
 	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
@@ -35,9 +34,6 @@ const (
 
 // AllowedCounts are the instance counts a training plan may reserve (SageMaker docs).
 var AllowedCounts = model.TrainingPlanCounts
-
-// MaxDays is the longest plan: 182 days, in whole days.
-const MaxDays = model.TrainingPlanMaxDays
 
 // Capacity is one reserved capacity of an offering: a plan may be made of up to five,
 // possibly with gaps between them.
@@ -137,9 +133,6 @@ type Extension struct {
 // p5.48xlarge → ml.p5.48xlarge; an ml.* name is kept.
 func SageMakerType(ec2Type string) string { return model.SageMakerType(ec2Type) }
 
-// EC2Type is the EC2 name of an ml.* type: ml.p5.48xlarge → p5.48xlarge.
-func EC2Type(mlType string) string { return model.EC2Type(mlType) }
-
 // instanceTypes are the types training plans reserve (ReservedCapacityInstanceType).
 var instanceTypes = func() []string {
 	var out []string
@@ -151,22 +144,6 @@ var instanceTypes = func() []string {
 
 // ultraServerTypes are the UltraServer types a plan can reserve.
 var ultraServerTypes = []string{"ml.u-p6e-gb200x72", "ml.u-p6e-gb200x36"}
-
-// Reservable reports whether training plans can reserve the (EC2 or ml.*) type.
-func Reservable(typ string) bool {
-	t := SageMakerType(typ)
-	return slices.Contains(instanceTypes, t) || slices.Contains(ultraServerTypes, t)
-}
-
-// CheckCount is the rule of plan sizes, in the words a person can act on (model's rule).
-func CheckCount(n int) error { return model.SourceTrainingPlan.CheckCount("", n) }
-
-// CheckDays is the rule of plan lengths.
-func CheckDays(d int) error { return model.SourceTrainingPlan.CheckDays(d) }
-
-// CheckExtensionDays is the rule of extension lengths: 1-day steps up to 14 days, then
-// 7-day steps up to 182 days.
-func CheckExtensionDays(d int) error { return model.SourceTrainingPlan.CheckExtensionDays(d) }
 
 func offeringFrom(region string, o types.TrainingPlanOffering) (Offering, error) {
 	fee, err := model.ParseMoney(sdkaws.ToString(o.UpfrontFee))

@@ -146,7 +146,7 @@ func runAdvise(ctx context.Context, a *adviseArgs, stdout, stderr io.Writer) int
 // searchForJob runs the job's searches, each of its sources (Capacity Blocks through EC2,
 // Training Plans through SageMaker), into one slice of offerings tagged with their source.
 func searchForJob(ctx context.Context, client *aws.Client, qs []model.Query, stderr io.Writer) (advisor.Inputs, int) {
-	in := advisor.Inputs{Searched: map[advisor.Source]bool{}}
+	in := advisor.Inputs{Searched: map[model.Source]bool{}}
 	failed := 0
 	// The weekly slices ask each region several times; say each problem once.
 	once := &onceWriter{w: stderr, seen: map[string]bool{}}
@@ -162,13 +162,13 @@ func searchForJob(ctx context.Context, client *aws.Client, qs []model.Query, std
 		}
 		found := client.Now(ctx)
 		for _, o := range res.offerings {
-			in.Offerings = append(in.Offerings, advisor.Offering{Source: advisor.SourceOf(o.Source), Offering: o, Found: found})
+			in.Offerings = append(in.Offerings, advisor.Offering{Offering: o, Found: found})
 		}
 		if len(res.Failed) > 0 {
 			fmt.Fprintf(once, "gpublock advise: the %s search is incomplete: %s failed\n", sourceNoun(q), strings.Join(regionsIn(q.Regions, res.Failed), ", "))
 		}
 		for _, s := range q.Sources {
-			in.Searched[advisor.SourceOf(s)] = true
+			in.Searched[s] = true
 		}
 	}
 	if len(qs) > 0 && failed == len(qs) {
@@ -177,7 +177,7 @@ func searchForJob(ctx context.Context, client *aws.Client, qs []model.Query, std
 	}
 	for _, q := range qs {
 		if len(q.Sources) == 0 {
-			in.Searched[advisor.SourceCapacityBlocks] = true
+			in.Searched[model.SourceCapacityBlock] = true
 		}
 	}
 	in.Offerings = advisor.Dedupe(in.Offerings)
@@ -265,7 +265,7 @@ func printAdvice(w io.Writer, adv advisor.Advice, in advisor.Inputs, now time.Ti
 	switch {
 	case !adv.Job.SageMaker:
 		fmt.Fprintln(w, "Training Plans: not searched: EC2 runs this job (--sagemaker searches them instead of Capacity Blocks).")
-	case !in.Searched[advisor.SourceTrainingPlans]:
+	case !in.Searched[model.SourceTrainingPlan]:
 		fmt.Fprintln(w, "Training Plans: not searched: no count and length that training plans sell fits this job.")
 	}
 }
@@ -276,8 +276,8 @@ type adviceJSONDoc struct {
 	Options     []advisor.Option
 	Steps       []string
 	Crossings   []crossingJSON
-	Searched    []advisor.Source
-	NotSearched []advisor.Source
+	Searched    []model.Source
+	NotSearched []model.Source
 }
 
 type crossingJSON struct {
@@ -289,11 +289,11 @@ type crossingJSON struct {
 
 func adviceJSON(adv advisor.Advice, in advisor.Inputs) adviceJSONDoc {
 	doc := adviceJSONDoc{Job: adv.Job, Recommended: adv.Recommended, Options: adv.Options, Steps: adv.Steps, Crossings: []crossingJSON{},
-		Searched: []advisor.Source{}, NotSearched: []advisor.Source{}}
+		Searched: []model.Source{}, NotSearched: []model.Source{}}
 	for _, c := range adv.Crossings {
 		doc.Crossings = append(doc.Crossings, crossingJSON{c.A, c.B, c.Utilization.Float64(), c.Utilization.String(), c.Cost})
 	}
-	for _, s := range []advisor.Source{advisor.SourceCapacityBlocks, advisor.SourceTrainingPlans} {
+	for _, s := range model.Sources() {
 		if in.Searched[s] {
 			doc.Searched = append(doc.Searched, s)
 		} else {

@@ -32,7 +32,7 @@ type adviceOut struct {
 	Options     []optionOut
 	Steps       []string
 	Crossings   []crossingJSON
-	NotSearched []advisor.Source
+	NotSearched []model.Source
 }
 
 func advise(t *testing.T, cs *cliSim, args ...string) adviceOut {
@@ -163,7 +163,7 @@ func TestAdviseEvalNextWeek(t *testing.T) {
 			t.Errorf("%s is ruled out but carries a figure or says it fits: %+v", k, o)
 		}
 	}
-	if len(a.NotSearched) != 1 || a.NotSearched[0] != advisor.SourceTrainingPlans {
+	if len(a.NotSearched) != 1 || a.NotSearched[0] != model.SourceTrainingPlan {
 		t.Errorf("not searched %v", a.NotSearched)
 	}
 }

@@ -99,8 +99,10 @@ func runBlocks(ctx context.Context, a *blocksArgs, fs *pflag.FlagSet, stdout, st
 	if _, _, err := a.src.check(); err != nil {
 		return reportUsage(stderr, "blocks", err)
 	}
-	if a.withPlans() && strings.EqualFold(strings.TrimSpace(a.output), "csv") {
-		return reportUsage(stderr, "blocks", usagef("-o csv lists Capacity Blocks only; list training plans with -o table or -o json"))
+	if strings.EqualFold(strings.TrimSpace(a.output), "csv") {
+		if s, ok := a.partsSource(); ok {
+			return reportUsage(stderr, "blocks", usagef("-o csv lists %s only; list %s with -o table or -o json", sourcesThat(noParts), sourceNouns(s)))
+		}
 	}
 	format, err := parseOutputFormat(a.output)
 	if err != nil {
@@ -182,7 +184,7 @@ func runBlocks(ctx context.Context, a *blocksArgs, fs *pflag.FlagSet, stdout, st
 // status; cancelled is true when ctx ended during the listing and nothing was printed.
 func (a *blocksArgs) refresh(ctx context.Context, client *aws.Client, regions []string, format outputFormat, stdout, stderr io.Writer) (int, bool) {
 	all, fees, err := a.scanSources(ctx, regions)
-	blocks, plans := splitPlans(all)
+	blocks, plans := splitParts(all)
 	if ctx.Err() != nil {
 		if !a.watch {
 			fmt.Fprintln(stderr, "gpublock blocks: cancelled")
@@ -200,7 +202,8 @@ func (a *blocksArgs) refresh(ctx context.Context, client *aws.Client, regions []
 		fmt.Fprintf(stderr, "gpublock blocks: every region failed: %s\n", strings.Join(failed, ", "))
 		return 1, false
 	}
-	facts := blockFacts{rules: a.settings.rules, fees: fees, plans: plans, withPlans: a.withPlans()}
+	_, withParts := a.partsSource()
+	facts := blockFacts{rules: a.settings.rules, fees: fees, plans: plans, withPlans: withParts}
 	if err := printBlocks(blocks, facts, format, now, stdout, stderr); err != nil {
 		fmt.Fprintln(stderr, "gpublock blocks:", err)
 		return 1, false
@@ -214,9 +217,9 @@ func (a *blocksArgs) refresh(ctx context.Context, client *aws.Client, regions []
 	if a.warnWithin > 0 {
 		if ending := model.EndingWithin(all, now, a.warnWithin); len(ending) > 0 {
 			for _, b := range ending {
-				what, stops := "", ""
-				if b.Source == model.SourceTrainingPlan {
-					what, stops = "training plan ", "  (its jobs stop then, possibly earlier)"
+				what, stops := sourceWord(b.Source), ""
+				if note := b.Source.EndNote(); note != "" {
+					stops = "  (" + note + ")"
 				}
 				fmt.Fprintf(stderr, "gpublock blocks: WARNING: %s%s  %s  %s × %d  ends %s  in %s%s\n", what, b.ReservationID, b.Region,
 					b.InstanceType, b.TotalCount, b.End.UTC().Format("2006-01-02 15:04 MST"), model.ShortSpan(b.End.Sub(now)), stops)
@@ -334,7 +337,8 @@ type warningJSON struct {
 type blockFacts struct {
 	rules model.WarnRules
 	fees  map[string]model.Money
-	// plans are the training plans listed with the blocks (--source), printed after them.
+	// plans are the reservations made of parts (training plans) listed with the blocks
+	// (--source), printed after them.
 	plans     []model.Block
 	withPlans bool
 }
@@ -437,7 +441,7 @@ func printBlocks(blocks []model.Block, facts blockFacts, format outputFormat, no
 	}
 	if facts.withPlans && len(blocks) == 0 {
 		if len(facts.plans) == 0 {
-			_, err := fmt.Fprintln(diag, "No Capacity Blocks and no training plans.")
+			_, err := fmt.Fprintf(diag, "No %s and no %s.\n", sourcesThat(noParts), sourcesThat(hasParts))
 			return err
 		}
 		return printPlans(facts.plans, facts.rules, now, w, false)

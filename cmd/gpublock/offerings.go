@@ -194,16 +194,28 @@ func (a *offeringsArgs) check(fs *pflag.FlagSet) (outputFormat, error) {
 	if err != nil {
 		return "", err
 	}
-	if format == "csv" && q.Searches(model.SourceTrainingPlan) {
-		return "", usagef("-o csv has Capacity Blocks' columns only; list training plans with -o table or -o json")
-	}
-	if a.watch && q.Searches(model.SourceTrainingPlan) {
-		return "", usagef("--watch searches Capacity Blocks only; drop --source %s, or search training plans without --watch", a.src.source)
+	if err := a.checkSourcesCan(q, format); err != nil {
+		return "", err
 	}
 	if err := a.aws.validate(); err != nil {
 		return "", err
 	}
 	return format, nil
+}
+
+// checkSourcesCan refuses an output that a searched source cannot give, by
+// what the source can do (its SourceCaps), naming a source that can.
+func (a *offeringsArgs) checkSourcesCan(q model.Query, format outputFormat) error {
+	for _, s := range q.Sources {
+		caps, ok := aws.CapsOf(s)
+		if !ok {
+			continue
+		}
+		if format == "csv" && caps.Parts {
+			return usagef("-o csv has %s' columns only; list %s with -o table or -o json", sourcesThat(noParts), sourceNouns(s))
+		}
+	}
+	return nil
 }
 
 // query builds the query from the flags, reading dates relative to now.
@@ -292,36 +304,6 @@ func backendFailure(stderr io.Writer, cmd string, err error) int {
 type searchResult struct {
 	offerings []model.Offering
 	model.RegionTally
-}
-
-// searchOnce runs one search, handing each offering to each as it arrives, and names on
-// stderr each region that failed and, with notes, each that does not sell the types.
-func searchOnce(ctx context.Context, client *aws.Client, q model.Query, notes bool, each func(model.Offering), stderr io.Writer) searchResult {
-	return searchOnceFor(ctx, "offerings", client, q, notes, each, stderr)
-}
-
-// searchOnceFor is searchOnce for the command cmd, which its messages name.
-func searchOnceFor(ctx context.Context, cmd string, client *aws.Client, q model.Query, notes bool, each func(model.Offering), stderr io.Writer) searchResult {
-	res := searchResult{RegionTally: model.NewRegionTally()}
-	for ev := range client.Search(ctx, q) {
-		for _, o := range ev.Offerings {
-			res.offerings = append(res.offerings, o)
-			if each != nil {
-				each(o)
-			}
-		}
-		if st := ev.Status; st != nil {
-			if res.Add(*st) {
-				fmt.Fprintf(stderr, "gpublock %s: %s: %s\n", cmd, st.Region, client.ExplainError(st.Err))
-			}
-			// A region asked for that does not sell the types is named, with where they are
-			// sold, rather than looking like a region with nothing on offer today.
-			if notes && st.State == model.RegionEmpty && st.Message != "" {
-				fmt.Fprintf(stderr, "gpublock %s: %s: %s\n", cmd, st.Region, st.Message)
-			}
-		}
-	}
-	return res
 }
 
 // noOfferings says on stderr that a search in a table found nothing, naming what it asked.

@@ -114,18 +114,41 @@ func (w *offeringsWatch) nextQuery(ctx context.Context) (model.Query, bool) {
 	if ctx.Err() != nil {
 		return model.Query{}, false
 	}
-	q, err := w.a.query(now)
+	q, err := w.a.sourcedQuery(now)
 	if err == nil {
 		if len(q.Regions) == 0 {
 			q.Regions = []string{w.client.Region()}
 		}
-		q, err = q.WatchedAt(now)
+		q, err = watchedAt(q, now)
 	}
 	if err != nil {
 		fmt.Fprintf(w.stderr, "gpublock offerings: the window has passed, the watch is over:\n%v\n", queryUsage(err))
 		return q, false
 	}
 	return q, true
+}
+
+// watchedAt is q for a search at now: a start that has passed becomes now, and the
+// window is checked again by the rules of each source searched (the blocks' by
+// model.Query.WatchedAt, which reads their window limits).
+func watchedAt(q model.Query, now time.Time) (model.Query, error) {
+	if q.Searches(model.SourceCapacityBlock) {
+		var err error
+		if q, err = q.WatchedAt(now); err != nil {
+			return q, err
+		}
+	} else if q.Start.Before(now) {
+		q.Start = now
+	}
+	for _, s := range q.Sources {
+		if s == model.SourceCapacityBlock {
+			continue
+		}
+		if err := checkSourceQuery(s, q); err != nil {
+			return q, err
+		}
+	}
+	return q, nil
 }
 
 // search runs one search and prints what is new; done is true when the watch is over:
@@ -141,10 +164,10 @@ func (w *offeringsWatch) search(ctx context.Context, round int, q model.Query) (
 				return
 			}
 			if w.printed == 0 {
-				fmt.Fprint(w.stdout, offeringTableHeader())
+				fmt.Fprint(w.stdout, sourcedTableHeader(q))
 			}
 			w.printed++
-			fmt.Fprint(w.stdout, offeringTableRow(o, pricing.Compare(w.cat, o)))
+			fmt.Fprint(w.stdout, sourcedTableRow(q, o, offeringTableRow(o, pricing.Compare(w.cat, o))))
 		}
 	case w.format == "csv":
 		each = func(o model.Offering) {
@@ -158,7 +181,7 @@ func (w *offeringsWatch) search(ctx context.Context, round int, q model.Query) (
 		}
 	}
 	before := w.printed
-	res := searchOnce(ctx, w.client, q, round == 1, each, w.stderr)
+	res := searchSources(ctx, "offerings", w.client, q, round == 1, each, w.stderr)
 	if ctx.Err() != nil {
 		return true
 	}
@@ -193,9 +216,9 @@ func (w *offeringsWatch) search(ctx context.Context, round int, q model.Query) (
 		}
 		w.line(line, added > 0)
 		if added > 0 {
-			fmt.Fprint(w.stdout, offeringTableHeader())
+			fmt.Fprint(w.stdout, sourcedTableHeader(q))
 			for _, o := range fresh {
-				fmt.Fprint(w.stdout, offeringTableRow(o, pricing.Compare(w.cat, o)))
+				fmt.Fprint(w.stdout, sourcedTableRow(q, o, offeringTableRow(o, pricing.Compare(w.cat, o))))
 			}
 		}
 	case "csv":

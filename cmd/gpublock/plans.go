@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gpublock/gpublock/aws"
-	"github.com/gpublock/gpublock/aws/trainingplans"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing/advisor"
 )
@@ -51,7 +50,11 @@ func (s *sourceFlags) targets(srcs []model.Source) ([]string, error) {
 	}
 	allowed := sourceTargets(srcs)
 	if len(allowed) == 0 {
-		return nil, usagef("--target %q is for training plans; add --source training-plans (or all)", s.target)
+		src, ok := firstSourceThat(func(c aws.SourceCaps) bool { return len(c.Targets) > 0 })
+		if !ok {
+			return nil, usagef("--target %q: no source in this build takes a target", s.target)
+		}
+		return nil, usagef("--target %q is for %s; add --source %s (or all)", s.target, sourceNouns(src), src.Name())
 	}
 	var out []string
 	for _, t := range strings.Split(v, ",") {
@@ -106,86 +109,78 @@ func (s *sourceFlags) one() (model.Source, error) {
 	return srcs[0], nil
 }
 
-// plansOnly reports whether the query searches training plans alone.
-func plansOnly(q model.Query) bool {
-	return q.Searches(model.SourceTrainingPlan) && !q.Searches(model.SourceCapacityBlock)
-}
-
-// maxPlanLengths bounds a training plan search's sweep of lengths: each is one call per
-// region and type.
-const maxPlanLengths = 14
-
-// planDays is the lengths a training plan search sweeps, each checked with the plans' rule.
-func planDays(duration string) ([]int, error) {
+// sweptDays is the lengths a search of s sweeps for --duration, each checked by the
+// source's rule, for a source whose search asks each length apart (SourceCaps.SweepLengths).
+func sweptDays(s model.Source, duration string) ([]int, error) {
+	noun := sourceNouns(s)
 	if strings.TrimSpace(duration) == "" {
-		return nil, usagef("--duration is required: training plans last 1 to %d whole days (e.g. 2d, 3w, or a range 2d-7d)", trainingplans.MaxDays)
+		return nil, usagef("--duration is required: %s last 1 to %d whole days (e.g. 2d, 3w, or a range 2d-7d)", noun, s.MaxDays())
 	}
 	lo, hi, err := model.ParseDayRange(duration)
 	if err != nil {
-		// The model's message lists Capacity Blocks' lengths; say the plans' own.
-		return nil, usagef("--duration %q: want whole days or weeks, e.g. 2d, 48h, 3w, or a range 2d-7d; training plans last 1 to %d days", duration, trainingplans.MaxDays)
+		// The model's message lists Capacity Blocks' lengths; say the source's own.
+		return nil, usagef("--duration %q: want whole days or weeks, e.g. 2d, 48h, 3w, or a range 2d-7d; %s last 1 to %d days", duration, noun, s.MaxDays())
 	}
-	if err := trainingplans.CheckDays(lo); err != nil {
-		return nil, usagef("--duration %s: %v", duration, err)
+	for _, d := range []int{lo, hi} {
+		if err := s.CheckDays(d); err != nil {
+			return nil, usagef("--duration %s: %v", duration, err)
+		}
 	}
-	if err := trainingplans.CheckDays(hi); err != nil {
-		return nil, usagef("--duration %s: %v", duration, err)
+	if err := checkSweep(s, duration, hi-lo+1); err != nil {
+		return nil, err
 	}
-	if hi-lo+1 > maxPlanLengths {
-		return nil, usagef("--duration %s: a training plan search sweeps at most %d lengths (one call each per region and type); narrow the range", duration, maxPlanLengths)
+	return s.DurationDays(lo, hi), nil
+}
+
+// checkSweep refuses a range of more lengths than a search of s sweeps, each length being
+// one call per region and type.
+func checkSweep(s model.Source, duration any, lengths int) error {
+	if caps, _ := aws.CapsOf(s); caps.SweepLengths > 0 && lengths > caps.SweepLengths {
+		return usagef("--duration %v: a %s search sweeps at most %d lengths (one call each per region and type); narrow the range", duration, caps.Noun, caps.SweepLengths)
 	}
-	var days []int
+	return nil
+}
+
+// checkSourceQuery checks q by the rules of source s (model.Source's types, counts and
+// lengths, and what its capabilities bound), in words that name the flag and the source.
+func checkSourceQuery(s model.Source, q model.Query) error {
+	lo, hi := q.Durations.MinDays, q.Durations.MaxDays
+	if err := checkSweep(s, q.Durations, hi-lo+1); err != nil {
+		return err
+	}
 	for d := lo; d <= hi; d++ {
-		days = append(days, d)
-	}
-	return days, nil
-}
-
-// planQuery is the training plan form of q (every length of its range), checked with the
-// plans' rules, whose words name the flag and the source.
-func planQuery(q model.Query) (trainingplans.Query, error) {
-	var days []int
-	for d := q.Durations.MinDays; d <= q.Durations.MaxDays; d++ {
-		days = append(days, d)
-	}
-	if len(days) > maxPlanLengths {
-		return trainingplans.Query{}, usagef("--duration %s: a training plan search sweeps at most %d lengths (one call each per region and type); narrow the range", q.Durations, maxPlanLengths)
-	}
-	for _, d := range days {
-		if err := trainingplans.CheckDays(d); err != nil {
-			return trainingplans.Query{}, usagef("--duration: %v", err)
+		if err := s.CheckDays(d); err != nil {
+			return usagef("--duration: %v", err)
 		}
 	}
-	tq := trainingplans.Query{InstanceTypes: q.InstanceTypes, Count: q.Count, Days: days, Start: q.Start, End: q.End,
-		Regions: q.Regions, Targets: q.Targets}
+	if len(q.InstanceTypes) == 0 {
+		return usagef("--type is required: one or more instance types, as EC2 (p5.48xlarge) or SageMaker (ml.p5.48xlarge) names them")
+	}
 	for _, t := range q.InstanceTypes {
-		if !trainingplans.Reservable(t) {
-			return tq, usagef("--type %s: training plans do not reserve %s", t, model.SageMakerType(t))
+		if _, err := s.TypeIn(t); err != nil {
+			return usagef("--type %s: %v", t, err)
 		}
 	}
-	if err := trainingplans.CheckCount(q.Count); err != nil && !allUltra(q.InstanceTypes) {
-		return tq, usagef("--count: %v", err)
-	}
-	if err := tq.Check(); err != nil {
-		return tq, usagef("%v", err)
-	}
-	return tq, nil
-}
-
-func allUltra(types []string) bool {
-	for _, t := range types {
-		if !strings.HasPrefix(model.SageMakerType(t), "ml.u-") {
-			return false
+	for _, t := range q.InstanceTypes {
+		if err := s.CheckCount(t, q.Count); err != nil {
+			return usagef("--count: %v", err)
 		}
 	}
-	return len(types) > 0
+	if !q.End.IsZero() && !q.End.After(q.Start) {
+		return usagef("--to: the window %s – %s is empty", q.Start.Format(time.DateOnly), q.End.Format(time.DateOnly))
+	}
+	return nil
 }
 
-// plansQueryArgs builds the query of offerings' flags when training plans alone are
-// searched: the Capacity Block rules (the catalog of types, their lengths) do not apply.
-func (a *offeringsArgs) plansQueryArgs(now time.Time, srcs []model.Source, targets []string) (model.Query, error) {
-	if a.allZones {
-		return model.Query{}, usagef("--all-zones is for Capacity Blocks (AWS's AllAvailabilityZones); training plans take no such option")
+// sweptQueryArgs builds the query of offerings' flags when the Capacity Blocks are not
+// searched: their rules (the catalog of types, their lengths) do not apply, those of the
+// sources searched do.
+func (a *offeringsArgs) sweptQueryArgs(now time.Time, srcs []model.Source, targets []string) (model.Query, error) {
+	for _, s := range srcs {
+		if caps, _ := aws.CapsOf(s); a.allZones && !caps.AllZones {
+			return model.Query{}, usagef("--all-zones is for %s (AWS's AllAvailabilityZones); %s take no such option",
+				sourcesThat(func(c aws.SourceCaps) bool { return c.AllZones }), sourceNouns(s))
+		}
 	}
 	q := model.Query{Count: a.count, Sources: srcs, Targets: targets}
 	for _, t := range strings.Split(a.types, ",") {
@@ -200,9 +195,14 @@ func (a *offeringsArgs) plansQueryArgs(now time.Time, srcs []model.Source, targe
 	if q.Start, err = model.ParseDate(a.from, now); err != nil {
 		return q, usagef("--from: %v", err)
 	}
-	days, err := planDays(a.duration)
-	if err != nil {
-		return q, err
+	var days []int
+	for _, s := range srcs {
+		if days, err = sweptDays(s, a.duration); err != nil {
+			return q, err
+		}
+	}
+	if len(days) == 0 {
+		return q, usagef("--duration %s: no length of the range is sold", a.duration)
 	}
 	q.Durations = model.DurationRange{MinDays: days[0], MaxDays: days[len(days)-1]}
 	if strings.TrimSpace(a.to) == "" {
@@ -217,8 +217,12 @@ func (a *offeringsArgs) plansQueryArgs(now time.Time, srcs []model.Source, targe
 	if q.Regions, err = a.aws.regionList(ec2Names); err != nil {
 		return q, err
 	}
-	_, err = planQuery(q)
-	return q, err
+	for _, s := range srcs {
+		if err := checkSourceQuery(s, q); err != nil {
+			return q, err
+		}
+	}
+	return q, nil
 }
 
 // sourcedQuery is a.query with the sources and targets of --source and --target: the
@@ -228,26 +232,30 @@ func (a *offeringsArgs) sourcedQuery(now time.Time) (model.Query, error) {
 	if err != nil {
 		return model.Query{}, err
 	}
-	if !slices.Contains(srcs, model.SourceCapacityBlock) {
-		return a.plansQueryArgs(now, srcs, targets)
+	// a.query is the Capacity Blocks' builder: model.Query.Validate is their rule.
+	blocks := model.SourceCapacityBlock
+	if !slices.Contains(srcs, blocks) {
+		return a.sweptQueryArgs(now, srcs, targets)
 	}
+	others := slices.DeleteFunc(slices.Clone(srcs), func(s model.Source) bool { return s == blocks })
 	q, err := a.query(now)
 	if err != nil {
-		if len(srcs) > 1 {
-			return q, usagef("%v (Capacity Blocks' rule; --source training-plans searches training plans alone)", err)
+		if len(others) > 0 {
+			return q, usagef("%v (%s' rule; --source %s searches %s alone)", err, sourceNouns(blocks), others[0].Name(), sourceNouns(others[0]))
 		}
 		return q, err
 	}
 	q.Sources, q.Targets = srcs, targets
-	if q.Searches(model.SourceTrainingPlan) {
-		if _, err := planQuery(q); err != nil {
-			return q, usagef("%v (training plans' rule; --source capacity-blocks searches Capacity Blocks alone)", err)
+	for _, s := range others {
+		if err := checkSourceQuery(s, q); err != nil {
+			return q, usagef("%v (%s' rule; --source %s searches %s alone)", err, sourceNouns(s), blocks.Name(), sourceNouns(blocks))
 		}
 	}
 	return q, nil
 }
 
-// validateQuery checks the query against the rules of each source it searches.
+// validateQuery checks the query by model.Query.Validate, the Capacity Blocks' rule, which
+// also reads the window at now; the other sources' rules ran in sourcedQuery.
 func validateQuery(q model.Query, now time.Time) error {
 	if q.Searches(model.SourceCapacityBlock) {
 		if err := q.Validate(now); err != nil {
@@ -260,18 +268,54 @@ func validateQuery(q model.Query, now time.Time) error {
 // sourcePrefix names the source at the head of its messages ("training plans: "); the
 // default source (the first registered) speaks unnamed, as it did before there were others.
 func sourcePrefix(s model.Source) string {
-	caps, ok := aws.CapsOf(s)
-	if !ok || s == aws.RegisteredSources()[0] {
+	if _, ok := aws.CapsOf(s); !ok || s == aws.RegisteredSources()[0] {
 		return ""
 	}
-	return caps.Noun + "s: "
+	return sourceNouns(s) + ": "
 }
 
-// sourceQueryChecks are the command line's own checks of a query for a source, beyond
-// those the query was built with, whose words name the flag and the source.
-var sourceQueryChecks = map[model.Source]func(model.Query) error{
-	model.SourceTrainingPlan: func(q model.Query) error { _, err := planQuery(q); return err },
+// sourceWord names the source before a reservation's id in a sentence ("training plan ");
+// the default source's reservations stand unnamed, as sourcePrefix's messages do.
+func sourceWord(s model.Source) string {
+	if sourcePrefix(s) == "" {
+		return ""
+	}
+	caps, _ := aws.CapsOf(s)
+	return caps.Noun + " "
 }
+
+// sourceNouns is what the source sells, many of it, in a sentence: "training plans".
+func sourceNouns(s model.Source) string {
+	caps, ok := aws.CapsOf(s)
+	if !ok {
+		return s.Plural()
+	}
+	return caps.Noun + "s"
+}
+
+// sourcesThat is the first registered source whose capabilities pass ok, named for many
+// ("Capacity Blocks"), for a message that says which source can do what another cannot.
+func sourcesThat(ok func(aws.SourceCaps) bool) string {
+	if s, found := firstSourceThat(ok); found {
+		return sourceNouns(s)
+	}
+	return "no source"
+}
+
+// firstSourceThat is the first registered source whose capabilities pass ok.
+func firstSourceThat(ok func(aws.SourceCaps) bool) (model.Source, bool) {
+	for _, s := range aws.RegisteredSources() {
+		if caps, _ := aws.CapsOf(s); ok(caps) {
+			return s, true
+		}
+	}
+	return 0, false
+}
+
+// hasParts and noParts sort sources by whether an offering or a reservation may be made of
+// parts in different zones and windows, which a row of one zone and one window cannot hold.
+func hasParts(c aws.SourceCaps) bool { return c.Parts }
+func noParts(c aws.SourceCaps) bool  { return !c.Parts }
 
 // searchSources runs one search of every source the query names, through the registry,
 // handing each offering to each as it arrives; the regions' answers and failures are those
@@ -284,8 +328,9 @@ func searchSources(ctx context.Context, cmd string, client *aws.Client, q model.
 		}
 		named := sourcePrefix(s)
 		src, err := aws.OpenSource(client, s)
-		if check := sourceQueryChecks[s]; err == nil && check != nil {
-			err = check(q)
+		if err == nil && s != model.SourceCapacityBlock {
+			// The blocks' rule is model.Query.Validate, which built q; the others' are checked here.
+			err = checkSourceQuery(s, q)
 		}
 		if err != nil {
 			fmt.Fprintf(stderr, "gpublock %s: %s%v\n", cmd, named, err)
@@ -318,29 +363,37 @@ func searchSources(ctx context.Context, cmd string, client *aws.Client, q model.
 	return res
 }
 
-// The table of a search that includes training plans starts with the source.
+// The table of a search that includes a source other than the default one (the first
+// registered) starts with the source.
 const sourceColumnFormat = "%-15s  "
 
+func showsSource(q model.Query) bool {
+	def := aws.RegisteredSources()[0]
+	return slices.ContainsFunc(model.Sources(), func(s model.Source) bool { return s != def && q.Searches(s) })
+}
+
 func sourcedTableHeader(q model.Query) string {
-	if !q.Searches(model.SourceTrainingPlan) {
+	if !showsSource(q) {
 		return offeringTableHeader()
 	}
 	return fmt.Sprintf(sourceColumnFormat, "SOURCE") + offeringTableHeader()
 }
 
 func sourcedTableRow(q model.Query, o model.Offering, line string) string {
-	if !q.Searches(model.SourceTrainingPlan) {
+	if !showsSource(q) {
 		return line
 	}
 	return fmt.Sprintf(sourceColumnFormat, o.Source.Name()) + line
 }
 
-// sourceNoun names the source a query searches, in a sentence.
+// sourceNoun names the first source a query searches, in a sentence.
 func sourceNoun(q model.Query) string {
-	if plansOnly(q) {
-		return "Training Plan"
+	for _, s := range model.Sources() {
+		if q.Searches(s) {
+			return s.Label()
+		}
 	}
-	return "Capacity Block"
+	return model.SourceCapacityBlock.Label()
 }
 
 // planQueries are a SageMaker job's Training Plan searches that the plans' rules allow;
@@ -349,7 +402,7 @@ func planQueries(job advisor.Job, stderr io.Writer) []model.Query {
 	var out []model.Query
 	said := map[string]bool{}
 	for _, q := range job.PlanQueries() {
-		if _, err := planQuery(q); err != nil {
+		if err := checkSourceQuery(model.SourceTrainingPlan, q); err != nil {
 			if !said[err.Error()] {
 				fmt.Fprintf(stderr, "gpublock advise: training plans not searched for %d instances: %v\n", q.Count, err)
 				said[err.Error()] = true

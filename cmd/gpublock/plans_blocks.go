@@ -56,10 +56,15 @@ func (a *blocksArgs) openSources(client *aws.Client) error {
 	return nil
 }
 
-// withPlans reports whether the listing includes training plans.
-func (a *blocksArgs) withPlans() bool {
+// partsSource is the first source listed whose reservations are made of parts (training
+// plans), which have their own table and JSON; ok is false when none is listed.
+func (a *blocksArgs) partsSource() (model.Source, bool) {
 	srcs, _, _ := a.src.check()
-	return slices.Contains(srcs, model.SourceTrainingPlan)
+	i := slices.IndexFunc(srcs, func(s model.Source) bool { caps, _ := aws.CapsOf(s); return hasParts(caps) })
+	if i < 0 {
+		return 0, false
+	}
+	return srcs[i], true
 }
 
 // planJSON is a training plan as DescribeTrainingPlan names its fields, plus its source,
@@ -103,7 +108,7 @@ type reservedCapacityJSON struct {
 }
 
 func toPlanJSON(b model.Block) planJSON {
-	j := planJSON{Source: model.SourceTrainingPlan, TrainingPlanName: b.ReservationID, TrainingPlanArn: b.ARN, Region: b.Region,
+	j := planJSON{Source: b.Source, TrainingPlanName: b.ReservationID, TrainingPlanArn: b.ARN, Region: b.Region,
 		Status: model.PlanStatus(b.State), StatusMessage: b.StatusMessage, StartTime: rfc3339(b.Start), EndTime: rfc3339(b.End),
 		DurationHours: b.Hours(), UpfrontFee: b.Fee.String(), CurrencyCode: b.Currency, TotalInstanceCount: b.TotalCount,
 		AvailableInstanceCount: b.AvailableCount, InUseInstanceCount: b.RunningCount, TargetResources: b.Targets,
@@ -151,10 +156,11 @@ func printPlans(plans []model.Block, rules model.WarnRules, now time.Time, w io.
 	return nil
 }
 
-// splitPlans separates the training plans of a listing from its blocks.
-func splitPlans(all []model.Block) (blocks, plans []model.Block) {
+// splitParts separates the reservations made of parts (training plans) of a listing from
+// the blocks, by what their source's capabilities say.
+func splitParts(all []model.Block) (blocks, plans []model.Block) {
 	for _, b := range all {
-		if b.Source == model.SourceTrainingPlan {
+		if caps, _ := aws.CapsOf(b.Source); hasParts(caps) {
 			plans = append(plans, b)
 		} else {
 			blocks = append(blocks, b)

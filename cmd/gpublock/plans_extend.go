@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/gpublock/gpublock/aws"
-	"github.com/gpublock/gpublock/aws/trainingplans"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -19,8 +18,9 @@ var planRef = regexp.MustCompile(`^([a-zA-Z0-9](-*[a-zA-Z0-9]){0,63}|arn:aws[a-z
 // planExtensionDays are the lengths --list asks for: whole days to 14, then whole weeks.
 func planExtensionDays() []int {
 	var out []int
-	for d := 1; d <= trainingplans.MaxDays; d++ {
-		if trainingplans.CheckExtensionDays(d) == nil {
+	s := model.SourceTrainingPlan
+	for d := 1; d <= s.MaxDays(); d++ {
+		if s.CheckExtensionDays(d) == nil {
 			out = append(out, d)
 		}
 	}
@@ -62,7 +62,7 @@ func (a *extendArgs) checkPlanExtend(pos []string) (string, int, outputFormat, e
 	if lo != hi {
 		return "", 0, "", usagef("--duration %q: give one length to add, not a range", a.duration)
 	}
-	if err := trainingplans.CheckExtensionDays(lo); err != nil {
+	if err := model.SourceTrainingPlan.CheckExtensionDays(lo); err != nil {
 		return "", 0, "", usagef("--duration: %v", err)
 	}
 	return id, lo, format, nil

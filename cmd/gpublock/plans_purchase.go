@@ -18,8 +18,13 @@ func purchaseSource(a *purchaseArgs, id string) (model.Source, error) {
 	if err != nil {
 		return 0, err
 	}
-	if src == model.SourceCapacityBlock && strings.HasPrefix(id, "tpo-") {
-		return 0, usagef("%s is a training plan offering; add --source training-plans (and its --target)", id)
+	if owner, ok := aws.OfferingSource(id); ok && owner != src {
+		caps, _ := aws.CapsOf(owner)
+		target := ""
+		if len(caps.Targets) > 0 {
+			target = " (and its --target)"
+		}
+		return 0, usagef("%s is a %s offering; add --source %s%s", id, caps.Noun, owner.Name(), target)
 	}
 	if caps, _ := aws.CapsOf(src); a.dryRun && !caps.DryRun {
 		return 0, usagef("--dry-run: %s", caps.NoDryRun)
@@ -33,8 +38,7 @@ var planPurchaseShow = purchaseShow{
 	what: "training plan", idField: "TrainingPlanOfferingId",
 	bought: func(r string) string { return r },
 	check: func(_ *purchaseArgs, q model.Query, _ string, _ time.Time) error {
-		_, err := planQuery(q)
-		return err
+		return checkSourceQuery(model.SourceTrainingPlan, q)
 	},
 	notListed: func(id string, seen int, region string) error {
 		return fmt.Errorf("training plan offering %s is not among the %d offerings the search now returns in %s: it was sold, it expired, "+

@@ -168,9 +168,9 @@ func (w work) onDemand() Option {
 }
 
 func (w work) reserved(kind Kind) Option {
-	src := SourceCapacityBlocks
+	src := model.SourceCapacityBlock
 	if kind == TrainingPlan {
-		src = SourceTrainingPlans
+		src = model.SourceTrainingPlan
 	}
 	o := Option{Kind: kind, Guarantee: Guarantee{
 		Capacity:     "reserved for the whole block",
@@ -185,7 +185,7 @@ func (w work) reserved(kind Kind) Option {
 		o.RuledOut = "EC2 runs this job: a Training Plan reserves SageMaker capacity"
 		return o
 	case !w.in.Searched[src]:
-		o.Unknown = string(src) + ": not searched"
+		o.Unknown = src.Plural() + ": not searched"
 		return o
 	}
 	days, ok := BlockDays(int(w.hours))
@@ -196,7 +196,7 @@ func (w work) reserved(kind Kind) Option {
 	var best *Option
 	for i := range w.in.Offerings {
 		off := w.in.Offerings[i]
-		if off.Source != src {
+		if off.Offering.Source != src {
 			continue
 		}
 		c, ok := w.fits(off.Offering)
@@ -211,7 +211,7 @@ func (w work) reserved(kind Kind) Option {
 		cand.PerUsefulAcceleratorHour = w.perUseful(cand.Total, c.Accelerators)
 		cand.Offering = &off
 		cand.Figures = []Figure{{What: fmt.Sprintf("upfront fee %s %s %d × %s %s", off.Offering.ID, off.Offering.AvailabilityZone, off.Offering.Count, off.Offering.InstanceType, off.Offering.Start.UTC().Format("Jan 02 15:04 UTC")),
-			Value: off.Offering.Fee.Dollars(), Source: string(src) + " (live)", Date: off.Found.UTC().Format(time.RFC3339), Live: true}}
+			Value: off.Offering.Fee.Dollars(), Source: src.Plural() + " (live)", Date: off.Found.UTC().Format(time.RFC3339), Live: true}}
 		if best == nil || cand.Total.Cmp(best.Total) < 0 {
 			best = &cand
 		}
@@ -253,11 +253,11 @@ func (w work) fits(o model.Offering) (Candidate, bool) {
 
 // nearby names, for each other count on offer, its cheapest block that is long enough and
 // inside the window: what can be had when the job's own count cannot.
-func (w work) nearby(src Source) []string {
+func (w work) nearby(src model.Source) []string {
 	best := map[int]model.Offering{}
 	for _, off := range w.in.Offerings {
 		o := off.Offering
-		if off.Source != src || o.Minutes() < w.hours*60 || o.Start.Before(w.job.WindowStart) || o.End.After(w.job.WindowEnd) {
+		if off.Offering.Source != src || o.Minutes() < w.hours*60 || o.Start.Before(w.job.WindowStart) || o.End.After(w.job.WindowEnd) {
 			continue
 		}
 		for _, c := range w.cands {

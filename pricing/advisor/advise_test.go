@@ -16,7 +16,7 @@ var now = time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
 
 func block(region string, count, days int, fee string) Offering {
 	start := time.Date(2026, 12, 7, 11, 30, 0, 0, time.UTC)
-	return Offering{Source: SourceCapacityBlocks, Found: now, Offering: model.Offering{
+	return Offering{Found: now, Offering: model.Offering{Source: model.SourceCapacityBlock,
 		ID: "cb-" + region + fee, Region: region, AvailabilityZone: region + "a", InstanceType: "p5.48xlarge",
 		Count: count, Start: start, End: start.Add(time.Duration(days) * 24 * time.Hour), DurationHours: days * 24,
 		Fee: model.MustMoney(fee), Currency: "USD"}}
@@ -27,7 +27,7 @@ func job(hours int, pct int64) Job {
 		WindowStart: now, WindowEnd: now.AddDate(0, 0, 200), Regions: []string{"us-east-1"}}
 }
 
-func searched() map[Source]bool { return map[Source]bool{SourceCapacityBlocks: true} }
+func searched() map[model.Source]bool { return map[model.Source]bool{model.SourceCapacityBlock: true} }
 
 func kinds(a Advice) string {
 	var k []string

@@ -291,7 +291,7 @@ func Dedupe(offs []Offering) []Offering {
 	seen := map[string]bool{}
 	var out []Offering
 	for _, o := range offs {
-		k := string(o.Source) + "/" + o.Offering.ID
+		k := o.Offering.Source.Name() + "/" + o.Offering.ID
 		if !seen[k] {
 			seen[k] = true
 			out = append(out, o)

@@ -46,26 +46,9 @@ func (k Kind) Title() string {
 // Reserved reports whether the option reserves capacity from a live offering.
 func (k Kind) Reserved() bool { return k == CapacityBlock || k == TrainingPlan }
 
-// Source is where live offerings come from.
-type Source string
-
-const (
-	SourceCapacityBlocks Source = "EC2 Capacity Blocks"
-	SourceTrainingPlans  Source = "SageMaker Training Plans"
-)
-
-// SourceOf is the advisor's source of a model offering's source.
-func SourceOf(s model.Source) Source {
-	if s == model.SourceTrainingPlan {
-		return SourceTrainingPlans
-	}
-	return SourceCapacityBlocks
-}
-
-// Offering is a live offering tagged with the source that found it and when. A Training
-// Plan's InstanceType may carry SageMaker's "ml." prefix.
+// Offering is a live offering, with its source (Offering.Source), and when it was found.
+// A Training Plan's InstanceType may carry SageMaker's "ml." prefix.
 type Offering struct {
-	Source   Source
 	Offering model.Offering
 	Found    time.Time
 }
@@ -76,7 +59,7 @@ type Inputs struct {
 	Offerings []Offering
 	// Searched names the sources whose search ran; a source not named is said to be not
 	// searched, rather than to have nothing on offer.
-	Searched map[Source]bool
+	Searched map[model.Source]bool
 	Now      time.Time
 }
 

@@ -45,7 +45,7 @@ func TestQueriesSlices(t *testing.T) {
 func TestDedupe(t *testing.T) {
 	a := block("us-east-1", 1, 2, "1920")
 	b := a
-	b.Source = SourceTrainingPlans
+	b.Offering.Source = model.SourceTrainingPlan
 	if got := Dedupe([]Offering{a, a, b}); len(got) != 2 {
 		t.Errorf("%d left", len(got))
 	}
@@ -100,14 +100,13 @@ func TestPlanQueriesAndGaps(t *testing.T) {
 		}
 	}
 	p := block("us-east-1", 1, 3, "1500")
-	p.Source = SourceTrainingPlans
 	p.Offering.Source, p.Offering.InstanceType, p.Offering.DurationHours = model.SourceTrainingPlan, "ml.p5.48xlarge", 48
 	s := p.Offering.Start
 	p.Offering.Parts = []model.Part{
 		{AvailabilityZone: "us-east-1a", InstanceType: "ml.p5.48xlarge", Count: 1, Start: s, End: s.Add(24 * time.Hour), Hours: 24},
 		{AvailabilityZone: "us-east-1a", InstanceType: "ml.p5.48xlarge", Count: 1, Start: s.Add(48 * time.Hour), End: s.Add(72 * time.Hour), Hours: 24},
 	}
-	a, err := Advise(j, Inputs{Offerings: []Offering{p}, Searched: map[Source]bool{SourceTrainingPlans: true}, Now: now})
+	a, err := Advise(j, Inputs{Offerings: []Offering{p}, Searched: map[model.Source]bool{model.SourceTrainingPlan: true}, Now: now})
 	if err != nil {
 		t.Fatal(err)
 	}

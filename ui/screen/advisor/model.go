@@ -86,7 +86,7 @@ type Model struct {
 	job      adv.Job
 	offers   []adv.Offering
 	failed   []string
-	searched map[adv.Source]bool // the sources this run searches
+	searched map[model.Source]bool // the sources this run searches
 	advice   *adv.Advice
 	cursor   int
 	cal      calCursor
@@ -234,11 +234,11 @@ func (m Model) start() (Model, tea.Cmd) {
 	}
 	m.ctx, m.cancel = context.WithCancel(m.pc.Ctx)
 	m.nearby = false
-	m.searched = map[adv.Source]bool{}
+	m.searched = map[model.Source]bool{}
 	for _, q := range qs {
 		for _, src := range model.Sources() {
 			if q.Searches(src) {
-				m.searched[adv.SourceOf(src)] = true
+				m.searched[src] = true
 			}
 		}
 	}
@@ -291,7 +291,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		found := m.pc.Now().UTC()
 		for _, o := range msg.page.Offerings {
-			m.offers = append(m.offers, adv.Offering{Source: adv.SourceOf(o.Source), Offering: o, Found: found})
+			m.offers = append(m.offers, adv.Offering{Offering: o, Found: found})
 		}
 		if msg.page.Failed != "" {
 			m.failed = append(m.failed, msg.page.Region+": "+msg.page.Failed)

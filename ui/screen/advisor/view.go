@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/gpublock/gpublock/model"
 	adv "github.com/gpublock/gpublock/pricing/advisor"
 )
 
@@ -179,9 +180,9 @@ func (m Model) statusText() string {
 	default:
 		s = "nothing to search for this job"
 	}
-	for _, src := range []adv.Source{adv.SourceCapacityBlocks, adv.SourceTrainingPlans} {
+	for _, src := range model.Sources() {
 		if !m.searched[src] {
-			s += " · " + string(src) + ": not searched"
+			s += " · " + src.Plural() + ": not searched"
 		}
 	}
 	if len(m.failed) > 0 {

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// Each source searched is checked by its own rules before any call, and a refusal names
+// the rule's source and how to search the other alone.
+func TestSourceRulesBeforeAnyCall(t *testing.T) {
+	cs := startPlanSim(t)
+	asPerson(t, false, "")
+	search := func(extra ...string) []string {
+		return append([]string{"offerings", "--endpoint-url", cs.url, "--type", "p5.48xlarge"}, extra...)
+	}
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{search("--source", "training-plans", "--duration", "1d-20d"), []string{"a training plan search sweeps at most 14 lengths"}},
+		{search("--source", "all", "--duration", "2d", "--count", "3"),
+			[]string{"not 3", "(training plans' rule; --source capacity-blocks searches Capacity Blocks alone)"}},
+		{search("--source", "training-plans", "--duration", "2d", "--type", "g5.xlarge"), []string{"--type g5.xlarge", "training plans do not reserve ml.g5.xlarge"}},
+		{search("--source", "training-plans", "--duration", "2d", "--count", "4", "--type", "ml.u-p6e-gb200x72", "--count", "0"), []string{"at least 1 UltraServer"}},
+		{search("--source", "training-plans", "--duration", "2d", "-o", "csv"), []string{"-o csv has Capacity Blocks' columns only; list training plans"}},
+		{search("--source", "training-plans"), []string{"--duration is required: training plans last 1 to 182 whole days"}},
+	} {
+		code, out, errs := runCLI(tc.args...)
+		if code != 2 || out != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2", tc.args, code, out, errs)
+			continue
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(errs, w) {
+				t.Errorf("%v: stderr %q, want %q", tc.args, errs, w)
+			}
+		}
+	}
+	if n := cs.calls.Load(); n != 0 {
+		t.Fatalf("bad usage made %d calls", n)
+	}
+}
+
+// --watch searches every source: training plans are watched with their own rules, their
+// rows under the SOURCE column, and --until-found stops at the first plan found.
+func TestOfferingsWatchTrainingPlans(t *testing.T) {
+	cs := startPlanSim(t)
+	args := func(extra ...string) []string {
+		return append([]string{"offerings", "--endpoint-url", cs.url, "--source", "training-plans", "--region", "us-east-1", "--type", "p5.48xlarge",
+			"--count", "2", "--duration", "2d-5d", "--from", "now", "--to", "+30d", "--watch", "--interval", "5m", "--until-found"}, extra...)
+	}
+	wr, ctx := fakeWatch(t, 5, nil)
+	code, out, errs := runWatch(ctx, args("-o", "json")...)
+	rounds := jsonRounds(t, out)
+	if code != 0 || len(rounds) != 1 || len(rounds[0]) == 0 || len(wr.waits) != 0 || !strings.Contains(errs, "found, stopping (--until-found)") {
+		t.Fatalf("json: exit %d, %d waits, stdout %s, stderr %q", code, len(wr.waits), out, errs)
+	}
+	for _, r := range rounds[0] {
+		if r.TrainingPlanOfferingId == "" || r.CapacityBlockOfferingId != "" {
+			t.Errorf("not a training plan offering: %+v", r)
+		}
+	}
+
+	_, ctx = fakeWatch(t, 5, nil)
+	code, out, errs = runWatch(ctx, args()...)
+	if lines := strings.Split(out, "\n"); code != 0 || !strings.HasPrefix(lines[0], "SOURCE") || !strings.Contains(out, "\ntraining-plans ") {
+		t.Errorf("table: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+
+	// A fixed window ends the watch when it has passed, by the plans' rule as by the blocks'.
+	wr, ctx = fakeWatch(t, 5, func(int) { cs.sim.Advance(36 * time.Hour) })
+	code, out, errs = runWatch(ctx, "offerings", "--endpoint-url", cs.url, "--source", "training-plans", "--type", "p5.48xlarge", "--count", "2",
+		"--duration", "2d", "--from", "2026-12-01T08:00:00Z", "--to", "2026-12-05T11:30:00Z", "--region", "us-east-1", "--watch", "--interval", "5m", "-o", "json")
+	if code != 0 || len(wr.waits) != 3 || len(jsonRounds(t, out)) != 3 {
+		t.Errorf("exit %d after %d waits, stdout %s; want 0 after 3 searches (108h on, the window has passed)", code, len(wr.waits), out)
+	}
+	if !strings.Contains(errs, "the window has passed, the watch is over") || !strings.Contains(errs, "--to") {
+		t.Errorf("stderr %q", errs)
+	}
+}

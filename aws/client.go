@@ -26,6 +26,7 @@ import (
 	"github.com/aws/smithy-go/logging"
 
 	"github.com/gpublock/gpublock/aws/apilimit"
+	"github.com/gpublock/gpublock/aws/sdkhttp"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -142,7 +143,7 @@ func New(ctx context.Context, cfg Config) (*Client, error) {
 	if awscfg.Region == "" {
 		awscfg.Region = DefaultRegion
 	}
-	awscfg.HTTPClient = plainBodies(awscfg.HTTPClient)
+	awscfg.HTTPClient = sdkhttp.PlainBodies(awscfg.HTTPClient)
 	if cfg.CallLog != nil {
 		// After loading, so the credential chain's own calls (SSO, AssumeRole) stay out of
 		// it: the log is about gpublock's calls.

@@ -19,6 +19,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/pricing/types"
 	"github.com/aws/smithy-go/middleware"
 
+	"github.com/gpublock/gpublock/aws/sdkhttp"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
 )
@@ -45,6 +46,7 @@ func NewClient(ctx context.Context, profile, endpoint string, apiOptions ...func
 	if err != nil {
 		return nil, err
 	}
+	cfg.HTTPClient = sdkhttp.PlainBodies(cfg.HTTPClient)
 	region := "us-east-1"
 	for _, r := range ServiceRegions {
 		if cfg.Region == r {

@@ -1,4 +1,4 @@
-package aws
+package sdkhttp
 
 import (
 	"bytes"
@@ -15,10 +15,10 @@ func (r *recordingClient) Do(req *http.Request) (*http.Response, error) {
 }
 
 // The body net/http sees must not offer WriteTo: a closed SDK body answers io.EOF there,
-// which net/http takes for a failed write (see plainBodies).
+// which net/http takes for a failed write (see PlainBodies).
 func TestPlainBodiesHideWriteTo(t *testing.T) {
 	rec := &recordingClient{}
-	hc := plainBodies(rec)
+	hc := PlainBodies(rec)
 	req, _ := http.NewRequest(http.MethodPost, "http://127.0.0.1/", io.NopCloser(bytes.NewReader([]byte("Action=X"))))
 	if _, ok := req.Body.(io.WriterTo); !ok {
 		t.Fatal("test setup: the body should offer WriteTo before wrapping")
@@ -37,7 +37,7 @@ func TestPlainBodiesHideWriteTo(t *testing.T) {
 	if _, err := hc.Do(get); err != nil || rec.body != nil {
 		t.Errorf("a request without a body got one: %v %v", rec.body, err)
 	}
-	if plainBodies(nil) != nil {
-		t.Error("plainBodies(nil) is not nil")
+	if PlainBodies(nil) != nil {
+		t.Error("PlainBodies(nil) is not nil")
 	}
 }

@@ -1,4 +1,6 @@
-package aws
+// Package sdkhttp is the HTTP client every SDK client of gpublock is built with (EC2,
+// SageMaker, STS, the Price List), with the workaround below.
+package sdkhttp
 
 import (
 	"io"
@@ -7,7 +9,7 @@ import (
 	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
 )
 
-// plainBodies works around a race between the SDK and net/http that loses replies over a
+// PlainBodies works around a race between the SDK and net/http that loses replies over a
 // fast link (aws-sdk-go-v2#2737, seen on loopback against the emulator). The SDK closes
 // a request's body as soon as the reply's headers arrive; net/http may not have finished
 // with the body yet, and its last check ("nothing after Content-Length") goes through
@@ -15,7 +17,7 @@ import (
 // write and closes the connection under the reply being read: "deserialization failed …
 // use of closed network connection", fatal to a call that must not be retried, such as
 // a purchase. Hiding WriteTo makes that check a Read, whose io.EOF means "no more".
-func plainBodies(hc sdkaws.HTTPClient) sdkaws.HTTPClient {
+func PlainBodies(hc sdkaws.HTTPClient) sdkaws.HTTPClient {
 	if hc == nil {
 		return nil
 	}

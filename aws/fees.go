@@ -17,19 +17,23 @@ func (c *Client) FeesPaid(blocks []model.Block) map[string]model.Money {
 	return paidFees(blocks, readJournalFees(p))
 }
 
-// journalPaid is what the journal says was bought for one reservation.
+// journalPaid is what the journal says was bought for one reservation since its purchase.
 type journalPaid struct {
+	requestID  string // the purchase's request id, which its block carries as a tag; "" when not bought here
 	purchase   model.Money
 	extensions map[string]model.Money // by extension offering id
 }
 
-// readJournalFees reads the journal's bought purchases and extensions per reservation.
-func readJournalFees(path string) map[string]*journalPaid {
+// readJournalFees reads the journal's bought purchases and extensions: each reservation
+// id's histories, oldest first. An emulator started afresh (the demo's, or gpublock sim
+// beside it) hands out the same reservation ids again, so one id may have several
+// purchases; each starts a history of its own, and the block's request tag tells them apart.
+func readJournalFees(path string) map[string][]*journalPaid {
 	entries, _, err := ReadJournal(path) // skips a torn or damaged line
 	if err != nil || entries == nil {
 		return nil
 	}
-	paid := map[string]*journalPaid{}
+	paid := map[string][]*journalPaid{}
 	for _, e := range entries {
 		if e.Phase != "outcome" || e.Outcome != string(Bought) {
 			continue
@@ -42,22 +46,40 @@ func readJournalFees(path string) map[string]*journalPaid {
 		if id == "" || err != nil {
 			continue
 		}
-		if e.Action == "PurchaseCapacityBlock" || paid[id] == nil {
-			// A purchase starts its reservation's history. The demo's emulator, started afresh
-			// (its state file deleted), hands out the same reservation ids again, and the
-			// journal keeps the old reservation's lines: they are not this block's.
-			paid[id] = &journalPaid{extensions: map[string]model.Money{}}
-		}
 		if e.Action == "PurchaseCapacityBlock" {
-			paid[id].purchase = fee
+			paid[id] = append(paid[id], &journalPaid{requestID: e.RequestID, purchase: fee, extensions: map[string]model.Money{}})
 			continue
 		}
-		paid[id].extensions[e.Offering] = paid[id].extensions[e.Offering].Add(fee)
+		if len(paid[id]) == 0 { // extended here, bought elsewhere
+			paid[id] = []*journalPaid{{extensions: map[string]model.Money{}}}
+		}
+		h := paid[id][len(paid[id])-1]
+		h.extensions[e.Offering] = h.extensions[e.Offering].Add(fee)
 	}
 	return paid
 }
 
-func paidFees(blocks []model.Block, paid map[string]*journalPaid) map[string]model.Money {
+// historyOf is the history that belongs to block b: the one whose purchase b's request tag
+// names; the latest when b carries no tag (bought before tags, or not listed); nil when b
+// was bought by a request this journal does not hold, whose fee is not known here.
+func historyOf(b model.Block, listed bool, hs []*journalPaid) *journalPaid {
+	latest := hs[len(hs)-1]
+	tag := b.Tags[RequestIDTag]
+	if !listed || tag == "" {
+		return latest
+	}
+	for _, h := range hs {
+		if h.requestID == tag {
+			return h
+		}
+	}
+	if latest.requestID == "" {
+		return latest // only extensions were made here
+	}
+	return nil
+}
+
+func paidFees(blocks []model.Block, paid map[string][]*journalPaid) map[string]model.Money {
 	if paid == nil {
 		return nil
 	}
@@ -66,8 +88,12 @@ func paidFees(blocks []model.Block, paid map[string]*journalPaid) map[string]mod
 		byID[b.ReservationID] = b
 	}
 	fees := map[string]model.Money{}
-	for id, p := range paid {
+	for id, hs := range paid {
 		b, listed := byID[id]
+		p := historyOf(b, listed, hs)
+		if p == nil {
+			continue
+		}
 		var total model.Money
 		if !listed || b.State != model.StatePaymentFailed {
 			total = p.purchase

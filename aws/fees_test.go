@@ -84,3 +84,32 @@ func TestJournalFeesReadPastATornLine(t *testing.T) {
 		t.Errorf("fees %v", fees)
 	}
 }
+
+// The in-process demo and gpublock sim share a journal and hand out the same reservation
+// ids; a block's fee is the one of the purchase its request tag names, never another's.
+func TestPaidFeesFollowTheBlocksRequestTag(t *testing.T) {
+	lines := []string{
+		`{"phase":"outcome","action":"PurchaseCapacityBlock","outcome":"bought","request_id":"gpb-sim","result_id":"cr-1","upfront_fee":"1931.15"}`,
+		`{"phase":"outcome","action":"PurchaseCapacityBlock","outcome":"bought","request_id":"gpb-demo","result_id":"cr-1","upfront_fee":"2903.84"}`,
+		`{"phase":"outcome","action":"PurchaseCapacityBlockExtension","outcome":"bought","capacity_reservation_id":"cr-1","offering_id":"cbe-1","upfront_fee":"967.97"}`,
+		`{"phase":"outcome","action":"PurchaseCapacityBlock","outcome":"bought","request_id":"gpb-other","result_id":"cr-2","upfront_fee":"10.00"}`,
+	}
+	path := filepath.Join(t.TempDir(), "journal.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tagged := func(id, req string) model.Block {
+		return model.Block{ReservationID: id, State: model.StateActive, Tags: map[string]string{RequestIDTag: req}}
+	}
+	fees := paidFees([]model.Block{tagged("cr-1", "gpb-sim"), tagged("cr-2", "gpb-elsewhere")}, readJournalFees(path))
+	if got := fees["cr-1"].Dollars(); got != "$1,931.15" {
+		t.Errorf("cr-1, bought by gpb-sim: fee %s, want $1,931.15 (not the demo's purchase and extension)", got)
+	}
+	if got, ok := fees["cr-2"]; ok {
+		t.Errorf("cr-2 was bought by a request this journal does not hold, yet its fee reads %s", got.Dollars())
+	}
+	fees = paidFees([]model.Block{tagged("cr-1", "gpb-demo")}, readJournalFees(path))
+	if got := fees["cr-1"].Dollars(); got != "$3,871.81" {
+		t.Errorf("cr-1, bought by gpb-demo: fee %s, want its purchase and extension, $3,871.81", got)
+	}
+}

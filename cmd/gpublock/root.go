@@ -27,6 +27,18 @@ func execute(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	root.SetArgs(goFlagForms(root, args))
 	root.SetOut(stdout)
 	root.SetErr(stderr)
+	// The completion command is cobra's, made here because its scripts go to the output set
+	// just above; a shell it does not know is bad usage, not its help.
+	root.InitDefaultCompletionCmd()
+	if c, _, err := root.Find([]string{"completion"}); err == nil && c != root {
+		c.Args = func(c *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usagef("no completion for %q: bash, zsh, fish or powershell", args[0])
+			}
+			return nil
+		}
+		c.RunE = func(c *cobra.Command, _ []string) error { return c.Help() }
+	}
 	// fang.Execute would install its styled help on the root, which lists every flag in
 	// one section; the root's help is fang's with the AWS flags taken out into their own.
 	root.SilenceUsage, root.SilenceErrors = true, true

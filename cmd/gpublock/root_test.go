@@ -142,6 +142,9 @@ func TestRootUsageVersionCompletionAndManual(t *testing.T) {
 			t.Errorf("completion %s: exit %d\n%s", shell, code, errs)
 		}
 	}
+	if code, out, errs := runCLI("completion", "tcsh"); code != 2 || out != "" || !strings.Contains(errs, `no completion for "tcsh"`) {
+		t.Errorf("completion tcsh: exit %d, stdout %q\n%s", code, out, errs)
+	}
 	if code, out, errs := runCLI("man"); code != 0 || !strings.Contains(out, ".TH GPUBLOCK") || !strings.Contains(out, "offerings") {
 		t.Errorf("man: exit %d\n%.300s\n%s", code, out, errs)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -193,6 +194,12 @@ func runTUI(ctx context.Context, a tuiArgs, stdout, stderr io.Writer) int {
 		popts = append(popts, tea.WithColorProfile(colorprofile.Ascii))
 	}
 	final, err := tea.NewProgram(ui.New(opts), popts...).Run()
+	if err != nil && strings.Contains(err.Error(), "opening TTY") {
+		// Bubble Tea names no error value for it; the words are its own.
+		fmt.Fprintln(stderr, "gpublock: the terminal UI needs a terminal, and none could be opened (no /dev/tty).")
+		fmt.Fprintln(stderr, "From a script, use the commands instead: gpublock help lists them.")
+		return 2
+	}
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, tea.ErrInterrupted) {
 		fmt.Fprintln(stderr, "gpublock:", err)
 		return 1

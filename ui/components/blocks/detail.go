@@ -60,41 +60,11 @@ func detailLines(th theme.Theme, rules model.WarnRules, b model.Block, fee model
 			}
 		}
 	}
-	both := func(t time.Time) string {
-		if _, off := t.In(loc).Zone(); off == 0 && t.In(loc).Format("MST") == "UTC" {
-			return t.UTC().Format("Mon 2006-01-02 15:04") + " UTC (local time too)" // not the same time twice
-		}
-		return t.UTC().Format("Mon 2006-01-02 15:04") + " UTC · " + t.In(loc).Format("Mon Jan 02 15:04 MST")
-	}
+	both := func(t time.Time) string { return longTime(t, loc) }
 
 	add(th.Focused.Render(b.ReservationID) + th.Value.Render(fmt.Sprintf(" · %s × %d · %s · %s", b.InstanceType, b.TotalCount, b.AvailabilityZone, b.State)))
-	// The most urgent warning in words, on one line with the others' names, so that the
-	// times below stay in view.
-	seen := map[Warning]bool{}
-	var top model.Warning
-	var others []string
-	for _, w := range rules.Warnings(b, now) {
-		switch {
-		case seen[w.Kind]:
-		case len(seen) == 0:
-			top = w
-		default:
-			others = append(others, w.Cell(b, now))
-		}
-		seen[w.Kind] = true
-	}
-	if top.Kind != NoWarning {
-		style := th.Warning
-		if top.Kind.Red() {
-			style = th.Error
-		}
-		head := top.Cell(b, now)
-		if len(others) > 0 {
-			head += " (+ " + strings.Join(others, ", ") + ")"
-		}
-		for _, l := range text.Wrap(head+": "+top.Sentence(b, now), width) {
-			add(style.Render(l))
-		}
+	for _, l := range warningLines(th, rules, b, now, width) {
+		add(l)
 	}
 	// The countdown sits beside the time it counts to: the start until then, the end after.
 	// A block that will not run counts to nothing: its times are only what was bought.
@@ -117,7 +87,7 @@ func detailLines(th theme.Theme, rules model.WarnRules, b model.Block, fee model
 	switch {
 	case b.State == model.StatePaymentFailed:
 		field("What to do", "check the account's payment method (AWS Billing console), then search again (1): the capacity went back on sale")
-	case seen[ExtensionFailed]:
+	case slices.ContainsFunc(rules.Warnings(b, now), func(w model.Warning) bool { return w.Kind == ExtensionFailed }):
 		field("What to do", "the extension's payment failed and the end did not move: check the account's payment method (AWS Billing console), then extend again (e)")
 	}
 	ic := b.Interconnect
@@ -190,4 +160,47 @@ func extensionStatus(st model.ExtensionStatus) string {
 		return string(st) + " (the end did not move)"
 	}
 	return string(st)
+}
+
+// longTime is a time as the detail panes write it: UTC with its weekday, then local time,
+// once when they are the same.
+func longTime(t time.Time, loc *time.Location) string {
+	if _, off := t.In(loc).Zone(); off == 0 && t.In(loc).Format("MST") == "UTC" {
+		return t.UTC().Format("Mon 2006-01-02 15:04") + " UTC (local time too)" // not the same time twice
+	}
+	return t.UTC().Format("Mon 2006-01-02 15:04") + " UTC · " + t.In(loc).Format("Mon Jan 02 15:04 MST")
+}
+
+// warningLines are the most urgent warning in words, on one line with the others' names
+// (each kind once), so that the times below them stay in view.
+func warningLines(th theme.Theme, rules model.WarnRules, b model.Block, now time.Time, width int) []string {
+	seen := map[Warning]bool{}
+	var top model.Warning
+	var others []string
+	for _, w := range rules.Warnings(b, now) {
+		switch {
+		case seen[w.Kind]:
+		case len(seen) == 0:
+			top = w
+		default:
+			others = append(others, w.Cell(b, now))
+		}
+		seen[w.Kind] = true
+	}
+	if top.Kind == NoWarning {
+		return nil
+	}
+	style := th.Warning
+	if top.Kind.Red() {
+		style = th.Error
+	}
+	head := top.Cell(b, now)
+	if len(others) > 0 {
+		head += " (+ " + strings.Join(others, ", ") + ")"
+	}
+	var out []string
+	for _, l := range text.Wrap(head+": "+top.Sentence(b, now), width) {
+		out = append(out, style.Render(l))
+	}
+	return out
 }

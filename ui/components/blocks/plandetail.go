@@ -34,34 +34,10 @@ func planDetailLines(th theme.Theme, rules model.WarnRules, b model.Block, now t
 			}
 		}
 	}
-	both := func(t time.Time) string {
-		if _, off := t.In(loc).Zone(); off == 0 && t.In(loc).Format("MST") == "UTC" {
-			return t.UTC().Format("Mon 2006-01-02 15:04") + " UTC (local time too)"
-		}
-		return t.UTC().Format("Mon 2006-01-02 15:04") + " UTC · " + t.In(loc).Format("Mon Jan 02 15:04 MST")
-	}
+	both := func(t time.Time) string { return longTime(t, loc) }
 	add(th.Focused.Render(b.ReservationID) + th.Value.Render(fmt.Sprintf(" · %s × %d · %s · %s", b.InstanceType, b.TotalCount, b.Region, model.PlanStatus(b.State))))
-	var top model.Warning
-	var others []string
-	for i, w := range rules.Warnings(b, now) {
-		if i == 0 {
-			top = w
-			continue
-		}
-		others = append(others, w.Cell(b, now))
-	}
-	if top.Kind != NoWarning {
-		style := th.Warning
-		if top.Kind.Red() {
-			style = th.Error
-		}
-		head := top.Cell(b, now)
-		if len(others) > 0 {
-			head += " (+ " + strings.Join(others, ", ") + ")"
-		}
-		for _, l := range text.Wrap(head+": "+top.Sentence(b, now), width) {
-			add(style.Render(l))
-		}
+	for _, l := range warningLines(th, rules, b, now, width) {
+		add(l)
 	}
 	switch {
 	case WillNotRun(b):

@@ -1,0 +1,167 @@
+package launch
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/dialog"
+	"github.com/gpublock/gpublock/ui/dialog/spend"
+	"github.com/gpublock/gpublock/ui/screen"
+)
+
+func (d Model) lines(w int) []string {
+	th, b := d.env.Theme, d.block
+	var out []string
+	if d.env.Simulated {
+		out = append(out, th.Simulated.Render("SIMULATED")+" "+th.Warning.Render("the emulator: nothing real starts"))
+	} else {
+		out = append(out, th.Live.Render("LIVE — REAL INSTANCES")+" "+th.Error.Render("this starts real instances in the block"))
+	}
+	note := ""
+	if b.State == model.StateScheduled {
+		note = "starts in " + model.PreciseSpan(b.Start.Sub(d.backendNow)) + " (backend clock)"
+	}
+	// The block's labels are as wide as the form's below (16 and a space), so every value
+	// starts in one column.
+	facts := model.LaunchFacts(b, d.env.Account(), note, d.free(), d.env.Location)
+	for i := range facts.Lines {
+		facts.Lines[i].Label = fmt.Sprintf("%-*s", launchLabelWidth, facts.Lines[i].Label)
+	}
+	for _, l := range dialog.FieldLines(th, dialog.FactRows(facts.Lines), w-2) {
+		out = append(out, "  "+l)
+	}
+	for f := lfAMI; f <= lfCount; f++ {
+		mark, ls := "  ", th.Label
+		if d.focus == f {
+			mark, ls = "▸ ", th.Focused
+		}
+		out = append(out, mark+ls.Render(fmt.Sprintf("%-16s", launchLabels[f]))+" "+
+			d.fields[f].View(max(4, w-19), d.focus == f, th.Value, th.Cursor, th.Muted))
+		if f == lfSubnet {
+			out = append(out, d.subnetLines(w)...)
+		}
+	}
+	for _, l := range d.statusLines(w - 2) {
+		if !strings.HasPrefix(l, "▸ ") && !strings.HasPrefix(l, "  ") {
+			l = "  " + l
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+func (d Model) subnetLines(w int) []string {
+	th := d.env.Theme
+	switch {
+	case !d.subnetsIn:
+		return nil
+	case d.subnetErr != nil:
+		return dialog.WrapStyled(th.Warning, "   Could not list the subnets: "+d.subnetErr.Error(), w)
+	case len(d.subnets) == 0:
+		return dialog.WrapStyled(th.Warning, "   No subnet in "+d.block.AvailabilityZone+": create one there first.", w)
+	}
+	var names []string
+	for _, s := range d.subnets {
+		n := s.ID
+		if s.Default {
+			n += " (default)"
+		}
+		names = append(names, n)
+	}
+	var out []string
+	for _, l := range dialog.WrapStyled(th.Muted, "in "+d.block.AvailabilityZone+": "+strings.Join(names, ", ")+" · ↑/↓ picks", w-19) {
+		out = append(out, strings.Repeat(" ", 19)+l)
+	}
+	return out
+}
+
+func (d Model) statusLines(w int) []string {
+	th := d.env.Theme
+	var out []string
+	switch {
+	case d.failure() != nil && d.spend.Outcome() == spend.Unknown:
+		return dialog.WrapStyled(th.Error, "OUTCOME UNKNOWN — do not launch again before checking the block. "+d.failure().Error()+" esc closes.", w)
+	case d.failure() != nil:
+		return dialog.WrapStyled(th.Error, "NOT LAUNCHED: "+d.failure().Error()+" esc closes.", w)
+	case d.result != nil:
+		out = append(out, th.OK.Bold(true).Render(fmt.Sprintf("LAUNCHED %s into %s (subnet %s):", screen.Plural(len(d.instances), "instance"), d.block.ReservationID, d.result.SubnetID)))
+		for _, i := range d.instances {
+			out = append(out, "  "+th.Value.Render(i.ID)+"  "+th.Accent.Render(i.State))
+		}
+		out = append(out, th.Muted.Render("y copies the instance ids · esc closes"))
+	case d.spend.Busy():
+		out = append(out, th.Accent.Render("Launching… checking (dry run), then RunInstances."))
+	case d.waiting:
+		out = append(out, dialog.WrapStyled(th.Accent.Bold(true), fmt.Sprintf("ARMED: launches when the block starts, in %s (backend clock). Keep this open; esc cancels.",
+			model.PreciseSpan(d.block.Start.Sub(d.backendNow))), w)...)
+	default:
+		out = append(out, d.checkLines(w)...)
+		word := "Type launch and press enter; anything else, esc or q cancels: "
+		if d.block.State == model.StateScheduled {
+			out = append(out, dialog.WrapStyled(th.Muted, "It waits for the start with this form open and a countdown, then launches.", w)...)
+			word = "Type launch and press enter to launch at the start; esc cancels: "
+		}
+		mark := "  "
+		if d.focus == lfConfirm {
+			mark = "▸ "
+		}
+		out = append(out, mark+th.Focused.Render(word)+d.fields[lfConfirm].View(10, d.focus == lfConfirm, th.Value, th.Cursor, th.Muted))
+	}
+	if d.spend.Note != "" {
+		out = append(out, dialog.WrapStyled(th.Warning, d.spend.Note, w)...)
+	}
+	return out
+}
+
+// launchLabelWidth is the width of the block's labels; with their two spaces they are as
+// wide as the form's (16 and a space after the focus mark), so every value starts in one
+// column, the dry run's answer too.
+const launchLabelWidth = 15
+
+func (d Model) checkLines(w int) []string {
+	th := d.env.Theme
+	// The answer is a field of the form, in the column of the values above it, as in the
+	// purchase dialog.
+	line := func(style lipgloss.Style, answer string) []string {
+		return dialog.DryRunLines(style, launchLabelWidth, answer, w)
+	}
+	if d.block.State == model.StateScheduled {
+		if _, err := d.spec(); err != nil {
+			return line(th.Error, "✗ "+err.Error())
+		}
+		return line(th.Muted, "⋯ at the start: AWS checks a launch only into an active block.")
+	}
+	switch {
+	case d.checkVer != d.version:
+		return line(th.Muted, "⋯ tab to the confirmation or press enter to check this form.")
+	case d.spend.Phase() == spend.Checking:
+		return line(th.Muted, "⋯ checking the form with AWS (CheckLaunch)…")
+	case d.spend.PermErr != nil:
+		return line(th.Error, "✗ "+d.spend.PermErr.Error())
+	case !d.spend.Perm.Allowed:
+		return line(th.Error, "✗ NOT ALLOWED: this identity lacks "+d.spend.Perm.Action+".")
+	}
+	return line(th.OK, "✓ allowed ("+d.spend.Perm.Action+")")
+}
+
+// fits reports whether the whole form shows in the dialog's box.
+func (d Model) fits() bool {
+	if d.env.Size.W == 0 {
+		return true // never drawn yet (a test driving Update alone)
+	}
+	r := dialog.BoxRect(d.env.Size.W, d.env.Size.H, 0)
+	return len(d.lines(r.W-2))+2 <= d.env.Size.H
+}
+
+func (d Model) View(width, height int) string {
+	w := min(width, dialog.MaxWidth)
+	lines := d.lines(w - 2)
+	if len(lines)+2 > height {
+		lines = append(lines[:max(0, height-3)], d.env.Theme.Warning.Render("Too small to show everything: make the terminal taller."))
+	}
+	r := dialog.BoxRect(width, height, len(lines))
+	return dialog.Place(dialog.ModeFrame(d.env.Theme, d.env.Simulated, "Launch into a block", strings.Join(lines, "\n"), r), width)
+}

@@ -1,19 +1,16 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"sort"
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
 	"github.com/gpublock/gpublock/aws"
@@ -23,92 +20,6 @@ import (
 
 func init() {
 	awsCommands = append(awsCommands, newPurchaseCmd)
-}
-
-// Exit codes of the commands that spend money, beyond 0 (done), 1 (not done) and 2 (usage).
-const exitUnknown = 3 // AWS did not answer and the check afterwards failed: do not buy again
-
-// The confirmation is read from confirmInput, and only when inputIsTerminal says a person
-// is there to type it; tests replace both.
-var (
-	confirmInput io.Reader = os.Stdin
-	// A mode check would take /dev/null, a character device, for a terminal; the ioctl
-	// behind term.IsTerminal does not.
-	inputIsTerminal = func() bool { return term.IsTerminal(os.Stdin.Fd()) }
-)
-
-// askTyped asks the person to type word; anything else, end of input or ctx ending is a no.
-func askTyped(ctx context.Context, stderr io.Writer, prompt, word string) bool {
-	in := confirmInput
-	if f, ok := in.(*os.File); ok && inputIsTerminal() {
-		discardTypeAhead(f)
-	}
-	fmt.Fprintf(stderr, "%s Type %s and press enter to go ahead; anything else cancels: ", prompt, word)
-	line := make(chan string, 1)
-	go func() {
-		// On a cancel the reader stays blocked on stdin; the process is about to exit anyway.
-		s, _ := bufio.NewReader(in).ReadString('\n')
-		line <- s
-	}()
-	select {
-	case s := <-line:
-		return strings.TrimSpace(s) == word
-	case <-ctx.Done():
-		fmt.Fprintln(stderr)
-		return false
-	}
-}
-
-// refuseWithoutPerson is the check, made before any call, that a purchase or launch
-// can be confirmed: by --yes, or by a person at a terminal.
-func refuseWithoutPerson(stderr io.Writer, cmd, word string, yes, dryRun bool) (int, bool) {
-	if yes || dryRun || inputIsTerminal() {
-		return 0, false
-	}
-	fmt.Fprintf(stderr, "gpublock %s: refusing: standard input is not a terminal, so nobody can type %q to confirm.\n", cmd, word)
-	fmt.Fprintf(stderr, "Pass --yes to %s from a script (or --dry-run to check only); nothing was sent to AWS.\n", word)
-	return 2, true
-}
-
-// refuseReadOnly is the check, made before any call, that --read-only forbids what would
-// spend money: nobody is shown a confirmation, or asked to type, for something refused anyway.
-// A --dry-run spends nothing, so it still runs.
-func refuseReadOnly(stderr io.Writer, cmd, done, readOnlyRule string, dryRun bool) (int, bool) {
-	if readOnlyRule == "" || dryRun {
-		return 0, false
-	}
-	fmt.Fprintf(stderr, "gpublock %s: refused: %s, so nothing can be %s; nothing was sent to AWS (--dry-run still checks the permission).\n", cmd, readOnlyRule, done)
-	return 1, true
-}
-
-// allowed shows the DryRun's answer before the confirmation, or says why nothing was done.
-func allowed(stderr io.Writer, cmd string, perm aws.Permission, done string) bool {
-	if !perm.Allowed {
-		fmt.Fprintf(stderr, "gpublock %s: not allowed: this identity lacks %s. Nothing was %s.\n", cmd, perm.Action, done)
-		return false
-	}
-	fmt.Fprintf(stderr, "  Permission:  allowed (%s, dry run)\n\n", perm.Action)
-	return true
-}
-
-// confirmed is --yes, or the person typing word; a no is said on stderr.
-func confirmed(ctx context.Context, stderr io.Writer, cmd string, yes bool, prompt, word, done string) bool {
-	if yes || askTyped(ctx, stderr, prompt, word) {
-		return true
-	}
-	fmt.Fprintf(stderr, "gpublock %s: cancelled; nothing was %s.\n", cmd, done)
-	return false
-}
-
-// notDone reports a failed launch or extension: exit 3 when it may have happened anyway.
-func notDone(stderr io.Writer, cmd, verdict string, client *aws.Client, err error) int {
-	var pe *aws.PurchaseError
-	if errors.As(err, &pe) && pe.Outcome == aws.Unknown {
-		fmt.Fprintf(stderr, "gpublock %s: OUTCOME UNKNOWN: %s\n", cmd, pe.Explanation)
-		return exitUnknown
-	}
-	fmt.Fprintf(stderr, "gpublock %s: %s: %s\n", cmd, verdict, client.ExplainError(err))
-	return 1
 }
 
 // tagFlag is a repeatable --tag KEY=VALUE.
@@ -479,35 +390,6 @@ func printRows(w io.Writer, rows [][2]string) error {
 		}
 	}
 	return nil
-}
-
-// settleFirst settles the journal's interrupted purchases and extensions in region
-// before anything is bought there, and says what became of each. When one cannot be
-// settled it refuses (exit 1) and says how to settle it.
-func settleFirst(ctx context.Context, stderr io.Writer, cmd string, client *aws.Client, region string) (int, bool) {
-	settled, err := client.SettleOpen(ctx, region)
-	for _, s := range settled {
-		fmt.Fprintf(stderr, "gpublock %s: settled an interrupted run: %s\n", cmd, s.Sentence())
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "gpublock %s: %s\n", cmd, client.ExplainError(err))
-		return 1, true
-	}
-	return 0, false
-}
-
-// alreadyDone reports that an interrupted run already bought it: done, nothing new (exit 0).
-func alreadyDone(stderr io.Writer, cmd string, ex aws.Explanation) int {
-	fmt.Fprintf(stderr, "gpublock %s: %s\n", cmd, ex)
-	return 0
-}
-
-// journalWarning says, when it happened, that the outcome could not be journalled: what was
-// bought stands, but the journal no longer tells it.
-func journalWarning(stderr io.Writer, cmd string, err error) {
-	if err != nil {
-		fmt.Fprintf(stderr, "gpublock %s: WARNING: done, but its outcome could not be recorded: %s. A later run settles it from AWS.\n", cmd, aws.RedactError(err))
-	}
 }
 
 // purchaseFailure reports a purchase that did not happen (exit 1) or may have (exit 3).

@@ -82,26 +82,30 @@ func newSimCmd(context.Context) *cobra.Command {
 	return cmd
 }
 
+// simUsage says what is wrong with one of sim's flags, and where its help is: bad usage.
+func simUsage(stderr io.Writer, format string, args ...any) int {
+	fmt.Fprintf(stderr, "gpublock sim: "+format+"\n", args...)
+	fmt.Fprintln(stderr, "Run 'gpublock sim --help' for its flags.")
+	return 2
+}
+
 // runSim serves the emulator until ctx is done (Ctrl-C), once cobra has parsed the flags.
 func runSim(ctx context.Context, a *simArgs, stdout, stderr io.Writer) int {
 	opts, addr, clock, speed, limits, payment := a.opts, a.addr, a.clock, a.speed, a.limits, a.payment
 	if *clock != "" {
 		t, err := time.Parse(time.RFC3339, *clock)
 		if err != nil {
-			fmt.Fprintf(stderr, "gpublock sim: --clock %q: want an RFC 3339 time such as 2026-12-03T11:30:00Z\n", *clock)
-			return 2
+			return simUsage(stderr, "--clock %q: want an RFC 3339 time such as 2026-12-03T11:30:00Z", *clock)
 		}
 		opts.Start = t
 	}
 	sp, err := strconv.ParseFloat(*speed, 64)
 	if err != nil || sp <= 0 || sp > 1e6 || sp != sp {
-		fmt.Fprintf(stderr, "gpublock sim: --speed %q: want a positive number up to 1000000 (1 = real time, 60 = a minute per second)\n", *speed)
-		return 2
+		return simUsage(stderr, "--speed %q: want a positive number up to 1000000 (1 = real time, 60 = a minute per second)", *speed)
 	}
 	opts.Speed = sp
 	if opts.PaymentDelay, err = ec2sim.ParsePaymentDelay(*payment); err != nil {
-		fmt.Fprintf(stderr, "gpublock sim: --payment-delay: %v\n", err)
-		return 2
+		return simUsage(stderr, "--payment-delay: %v", err)
 	}
 	switch *limits {
 	case "aws":
@@ -110,23 +114,19 @@ func runSim(ctx context.Context, a *simArgs, stdout, stderr io.Writer) int {
 	default:
 		n, err := strconv.ParseFloat(*limits, 64)
 		if err != nil || n <= 0 || n > 1e6 || n != n {
-			fmt.Fprintf(stderr, "gpublock sim: --rate-limits %q: want aws, off, or a positive number up to 1000000 (AWS's refill rates × N)\n", *limits)
-			return 2
+			return simUsage(stderr, "--rate-limits %q: want aws, off, or a positive number up to 1000000 (AWS's refill rates × N)", *limits)
 		}
 		opts.RateLimits = ec2sim.AWSRateLimits(n)
 	}
 	if !slices.Contains(ec2sim.Regions(), opts.DefaultRegion) {
-		fmt.Fprintf(stderr, "gpublock sim: --region %q: the emulator serves only the regions where Capacity Blocks are sold: %s\n", opts.DefaultRegion, strings.Join(ec2sim.Regions(), ", "))
-		return 2
+		return simUsage(stderr, "--region %q: the emulator serves only the regions where Capacity Blocks are sold: %s", opts.DefaultRegion, strings.Join(ec2sim.Regions(), ", "))
 	}
 	if _, _, err := net.SplitHostPort(*addr); err != nil {
-		fmt.Fprintf(stderr, "gpublock sim: --addr %q: want host:port such as 127.0.0.1:4566 (port 0 picks a free one)\n", *addr)
-		return 2
+		return simUsage(stderr, "--addr %q: want host:port such as 127.0.0.1:4566 (port 0 picks a free one)", *addr)
 	}
 	if opts.StateFile != "" {
 		if err := checkStateWritable(opts.StateFile); err != nil {
-			fmt.Fprintf(stderr, "gpublock sim: --state %q: %v; purchases could not survive a restart\n", opts.StateFile, err)
-			return 2
+			return simUsage(stderr, "--state %q: %v; purchases could not survive a restart", opts.StateFile, err)
 		}
 	}
 	s, err := ec2sim.New(simOptions(opts))

@@ -55,6 +55,9 @@ func TestSimBadFlags(t *testing.T) {
 		if !strings.Contains(errb.String(), tc.mention) {
 			t.Errorf("%v: stderr %q does not mention %q", tc.args, errb.String(), tc.mention)
 		}
+		if !strings.HasSuffix(errb.String(), "Run 'gpublock sim --help' for its flags.\n") {
+			t.Errorf("%v: stderr %q does not end with where the help is", tc.args, errb.String())
+		}
 	}
 	var out, errb bytes.Buffer
 	if code := run(context.Background(), []string{"sim", "-h"}, &out, &errb); code != 0 || !strings.Contains(out.String(), "--fault") {

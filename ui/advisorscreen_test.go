@@ -230,3 +230,16 @@ func TestAdvisorScreenAfterConnect(t *testing.T) {
 		t.Errorf("the advisor did not search the connected backend:\n%s", plain)
 	}
 }
+
+// --screen advisor opens the program on the advisor's form, whose status line is its own.
+func TestStartOnAdvisor(t *testing.T) {
+	opts := testOptions(nil)
+	opts.StartOnAdvisor = true
+	m := update(New(opts), tea.WindowSizeMsg{Width: 120, Height: 40})
+	if m.screen != screenAdvisor {
+		t.Fatalf("opened on screen %d, want the advisor", m.screen)
+	}
+	if v := ansi.Strip(m.View().Content); !strings.Contains(v, "enter advise") {
+		t.Errorf("the advisor's keys are not in the footer:\n%s", v)
+	}
+}

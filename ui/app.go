@@ -61,8 +61,10 @@ type Options struct {
 	// often the blocks are listed again (0: 30 s); NoNotify turns off the bell and the desktop
 	// notification (OSC 9) of new warnings, and of a watched search's new offerings.
 	StartOnBlocks bool
-	Refresh       time.Duration
-	NoNotify      bool
+	// StartOnAdvisor opens the program on the advisor screen (which capacity to buy for a job).
+	StartOnAdvisor bool
+	Refresh        time.Duration
+	NoNotify       bool
 	// NoMouse leaves the mouse to the terminal (its own text selection): no wheel, no click.
 	NoMouse bool
 
@@ -151,8 +153,11 @@ func New(opts Options) Model {
 			Visible: opts.StartOnBlocks, Connecting: opts.Connect != nil}),
 	}
 	newAdvisorScreen(&m)
-	if opts.StartOnBlocks {
+	switch {
+	case opts.StartOnBlocks:
 		m.screen = screenBlocks
+	case opts.StartOnAdvisor:
+		m.screen = screenAdvisor
 	}
 	return m
 }

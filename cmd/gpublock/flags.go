@@ -131,7 +131,7 @@ func completeValues(root *cobra.Command) {
 		"type":   catalogNames(),
 		"source": sources,
 		"target": sourceTargets(nil),
-		"screen": {"search", "blocks"},
+		"screen": tuiScreens,
 		"theme":  {"auto", "light", "dark"},
 	}
 	var walk func(*cobra.Command)

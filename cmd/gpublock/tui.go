@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -60,6 +61,9 @@ const (
 )
 
 // parseTUI reads the TUI's flags as the root command does, for the tests of parsing.
+// tuiScreens are the screens --screen opens the TUI on.
+var tuiScreens = []string{"search", "blocks", "advisor"}
+
 func parseTUI(args []string, stderr io.Writer) (tuiArgs, error) {
 	var got tuiArgs
 	root := tuiCmd(new(awsFlags), func(_ *cobra.Command, a tuiArgs) error { got = a; return nil })
@@ -104,8 +108,8 @@ func tuiCmd(g *awsFlags, run func(*cobra.Command, tuiArgs) error) *cobra.Command
 // check reads what the flags say, before anything starts.
 func (a *tuiArgs) check(fs *pflag.FlagSet) error {
 	switch {
-	case a.screen != "search" && a.screen != "blocks":
-		return usagef("--screen %q: allowed search or blocks", a.screen)
+	case !slices.Contains(tuiScreens, a.screen):
+		return usagef("--screen %q: allowed search, blocks or advisor", a.screen)
 	case a.refresh < minBlocksRefresh:
 		return usagef("--refresh %s: allowed 5s or more", a.refresh)
 	case a.watchEvery < minWatchEvery || a.watchEvery > maxWatchEvery:
@@ -127,7 +131,7 @@ func (a *tuiArgs) check(fs *pflag.FlagSet) error {
 // register declares the TUI's own flags (the AWS flags are awsFlags.register's).
 func (a *tuiArgs) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&a.noColor, "no-color", false, "draw without colour (also when $NO_COLOR is set)")
-	fs.StringVar(&a.screen, "screen", "search", "the `screen` to open on: search, or blocks (every block, its countdown and warnings)")
+	fs.StringVar(&a.screen, "screen", "search", "the `screen` to open on: search, blocks (every block, its countdown and warnings) or advisor (which capacity to buy for a job)")
 	fs.DurationVar(&a.refresh, "refresh", 30*time.Second, "how often the blocks are listed again (at least 5s; r refreshes at once)")
 	fs.BoolVar(&a.noNotify, "no-notify", false, "no bell or desktop notification (OSC 9) for a block's warnings or a watched search's new offerings (n toggles them)")
 	fs.BoolVar(&a.noMouse, "no-mouse", false, "leave the mouse to the terminal (its own text selection): no wheel scrolling, no clicks on rows and column titles")
@@ -181,11 +185,12 @@ func runTUI(ctx context.Context, a tuiArgs, stdout, stderr io.Writer) int {
 		DefaultTags: spend.tags,
 		DefaultAMI:  spend.ami,
 		// The blocks screen (issue 7).
-		StartOnBlocks: a.screen == "blocks",
-		Refresh:       a.refresh,
-		NoNotify:      a.noNotify,
-		NoMouse:       a.noMouse,
-		WatchEvery:    a.watchEvery,
+		StartOnBlocks:  a.screen == "blocks",
+		StartOnAdvisor: a.screen == "advisor",
+		Refresh:        a.refresh,
+		NoNotify:       a.noNotify,
+		NoMouse:        a.noMouse,
+		WatchEvery:     a.watchEvery,
 	}
 	oncall.apply(&opts)
 	applyConfigMouse(&opts, spend.mouse)

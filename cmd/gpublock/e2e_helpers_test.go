@@ -305,7 +305,8 @@ func startE2ETerm(t *testing.T, env []string, w, h int, setup func(*vt.Emulator)
 	go func() { term.waitErr = cmd.Wait(); close(term.exited) }()
 	go term.read()
 	// The emulator's answers to the program's queries go back to it as a terminal's would.
-	go io.Copy(ptmx, emu)
+	copied := make(chan struct{})
+	go func() { io.Copy(ptmx, emu); close(copied) }()
 	t.Cleanup(func() {
 		select {
 		case <-term.exited:
@@ -314,6 +315,12 @@ func startE2ETerm(t *testing.T, env []string, w, h int, setup func(*vt.Emulator)
 			<-term.exited
 		}
 		ptmx.Close()
+		// vt's Close sets a flag its Read checks unguarded: end the copy through the input
+		// pipe first, so that nothing reads while the emulator closes.
+		if pw, ok := emu.InputPipe().(*io.PipeWriter); ok {
+			pw.Close()
+			<-copied
+		}
 		emu.Close()
 	})
 	return term

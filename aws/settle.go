@@ -161,7 +161,11 @@ func (c *Client) SettleOpen(ctx context.Context, region string) ([]Settled, erro
 			result = s.Block.ReservationID
 		}
 		e.SettledLater = true
-		c.journalOutcome(e, s.Outcome, s.Outcome == Bought, result, nil)
+		// The earlier-purchase check that follows reads this line back: unwritten, an
+		// interrupted purchase that went through would not stop a second one.
+		if err := c.journalOutcome(e, s.Outcome, s.Outcome == Bought, result, nil); err != nil {
+			return done, c.unsettled(e.Region, &e, fmt.Errorf("its outcome could not be written to the journal: %w", err))
+		}
 		done = append(done, s)
 	}
 	return done, nil

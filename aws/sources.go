@@ -37,8 +37,8 @@ func (c *Client) JournalIntent(ctx context.Context, e *JournalEntry) error {
 }
 
 // JournalOutcome records what became of a purchase.
-func (c *Client) JournalOutcome(e JournalEntry, outcome Outcome, recovered bool, result string, err error) {
-	c.journalOutcome(e, outcome, recovered, result, err)
+func (c *Client) JournalOutcome(e JournalEntry, outcome Outcome, recovered bool, result string, err error) error {
+	return c.journalOutcome(e, outcome, recovered, result, err)
 }
 
 // NewRequestID is a fresh purchase request id ("gpb-" and 24 hex digits).

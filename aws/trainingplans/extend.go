@@ -18,6 +18,8 @@ type ExtendResult struct {
 	Extension Extension
 	Recovered bool // the reply was lost and the extension was found in the history
 	Settled   []gaws.Settled
+	// JournalErr is why the outcome line could not be written (the extension stands).
+	JournalErr error
 }
 
 // checkExtendable is the rule of which plans can be extended: paid and not over.
@@ -118,7 +120,7 @@ func (c *Client) Extend(ctx context.Context, p Plan, off ExtensionOffering, opts
 		}
 		res.Extension, res.Recovered = x, true
 	}
-	c.base.JournalOutcome(entry, gaws.Bought, res.Recovered, p.ARN, nil)
+	res.JournalErr = c.base.JournalOutcome(entry, gaws.Bought, res.Recovered, p.ARN, nil)
 	return res, nil
 }
 

@@ -32,6 +32,8 @@ type PurchaseResult struct {
 	Recovered bool
 	// Settled are the interrupted purchases and extensions of the region settled first.
 	Settled []gaws.Settled
+	// JournalErr is why the outcome line could not be written (the plan stands).
+	JournalErr error
 }
 
 // PlanName is the name of the plan a purchase creates: its request id ("gpb-" and 24 hex
@@ -133,7 +135,7 @@ func (c *Client) Purchase(ctx context.Context, o Offering, tags map[string]strin
 		}
 		res.Plan, res.Recovered = p, true
 	}
-	c.base.JournalOutcome(entry, gaws.Bought, res.Recovered, res.Plan.ARN, nil)
+	res.JournalErr = c.base.JournalOutcome(entry, gaws.Bought, res.Recovered, res.Plan.ARN, nil)
 	return res, nil
 }
 

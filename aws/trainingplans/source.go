@@ -77,7 +77,7 @@ func (source) CheckPurchase(context.Context, model.Offering, string) (gaws.Permi
 // Purchase buys the plan; platform does not apply to plans.
 func (s source) Purchase(ctx context.Context, o model.Offering, _ string, tags map[string]string, opts ...gaws.SpendOption) (gaws.PurchaseResult, error) {
 	res, err := s.tp.Purchase(ctx, OfferingFromModel(o), tags, opts...)
-	out := gaws.PurchaseResult{RequestID: res.RequestID, Outcome: res.Outcome, Recovered: res.Recovered, Settled: res.Settled}
+	out := gaws.PurchaseResult{RequestID: res.RequestID, Outcome: res.Outcome, Recovered: res.Recovered, Settled: res.Settled, JournalErr: res.JournalErr}
 	if err == nil && res.Outcome == gaws.Bought {
 		out.Block = ModelBlock(res.Plan)
 	}
@@ -203,7 +203,7 @@ func (source) CheckExtend(context.Context, model.Block, model.ExtensionOffering)
 
 func (s source) Extend(ctx context.Context, blk model.Block, off model.ExtensionOffering, opts ...gaws.SpendOption) (gaws.ExtendResult, error) {
 	res, err := s.tp.Extend(ctx, PlanFromBlock(blk), extensionOffering(blk, off), opts...)
-	out := gaws.ExtendResult{RequestID: res.RequestID, Outcome: res.Outcome, Recovered: res.Recovered, Settled: res.Settled}
+	out := gaws.ExtendResult{RequestID: res.RequestID, Outcome: res.Outcome, Recovered: res.Recovered, Settled: res.Settled, JournalErr: res.JournalErr}
 	if err == nil && res.Outcome == gaws.Bought {
 		out.Extension = modelExtension(blk, res.Extension)
 	}

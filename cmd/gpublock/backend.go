@@ -292,15 +292,15 @@ func (f *awsFlags) clientConfig() aws.Config {
 }
 
 // spendCap is the spending cap (--max-spend, or max_spend in the configuration file), nil
-// when there is none. validate has refused a cap that does not read as dollars, before
-// anything runs, so that nil never stands for a cap that was given.
+// when there is none. validate refuses a cap that does not read as dollars before anything
+// runs; should one get past it, the cap is zero, which refuses every fee.
 func (f *awsFlags) spendCap() *model.Money {
 	if f.maxSpend == "" {
 		return nil
 	}
 	m, err := model.ParseDollars(f.maxSpend)
 	if err != nil {
-		return nil
+		m = model.Money{}
 	}
 	return &m
 }

@@ -84,3 +84,15 @@ func TestOpenBackendSaysSimulatedForAnEmulatorEndpoint(t *testing.T) {
 		t.Errorf("opening the backend made %d EC2 calls", cs.calls.Load())
 	}
 }
+
+// A cap that does not read as dollars never stands for no cap: it refuses every fee.
+func TestSpendCapFailsClosed(t *testing.T) {
+	f := &awsFlags{maxSpend: "lots"}
+	c := f.spendCap()
+	if c == nil || !c.IsZero() {
+		t.Fatalf("spendCap of %q = %v, want a zero cap", f.maxSpend, c)
+	}
+	if (&awsFlags{}).spendCap() != nil {
+		t.Error("no --max-spend gave a cap")
+	}
+}

@@ -158,6 +158,9 @@ func runExtend(ctx context.Context, a extendArgs, pos []string, stdout, stderr i
 			return 1
 		}
 	}
+	if a.dryRun { // a source without a dry run: never go on to the extension
+		return reportUsage(stderr, "extend", usagef("--dry-run: %s", caps.NoDryRun))
+	}
 	if !confirmed(ctx, stderr, "extend", a.yes, "Extend this "+show.what+"?", "extend", "extended") {
 		return 1
 	}

@@ -193,6 +193,9 @@ func runPurchase(ctx context.Context, a purchaseArgs, pos []string, stdout, stde
 			return 1
 		}
 	}
+	if a.dryRun { // a source without a dry run: never go on to the purchase
+		return reportUsage(stderr, "purchase", usagef("--dry-run: %s", caps.NoDryRun))
+	}
 	if !confirmed(ctx, stderr, "purchase", a.yes, "Buy this "+show.what+"?", "buy", "bought") {
 		return 1
 	}

@@ -70,7 +70,7 @@ func newExtendCmd(_ context.Context, g *awsFlags) *cobra.Command {
 	fs.StringVar(&a.duration, "duration", "", "`length` to add: 1d–14d or 3w–26w (e.g. 1d, 48h, 3w)")
 	fs.BoolVar(&a.dryRun, "dry-run", false, "only check permission to extend (ec2:PurchaseCapacityBlockExtension); buy nothing")
 	fs.BoolVar(&a.yes, "yes", false, "extend without asking to type extend (for scripts)")
-	fs.BoolVar(&a.again, "again", false, "extend even though an interrupted run already extended this block by this length (asks to type again)")
+	fs.BoolVar(&a.again, "again", false, "extend even though an interrupted run already extended this block by this length (asks to type again; --yes answers for you)")
 	fs.BoolVar(&a.list, "list", false, "list every extension length offered now, with its fee, new end and break-even; buy nothing")
 	a.src.registerOne(fs)
 	return cmd

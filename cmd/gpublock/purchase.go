@@ -105,7 +105,7 @@ func newPurchaseCmd(_ context.Context, g *awsFlags) *cobra.Command {
 	fs.Var(a.tags, "tag", "tag `KEY=VALUE` for the reservation (repeatable)")
 	fs.BoolVar(&a.dryRun, "dry-run", false, "only check permission to buy (ec2:PurchaseCapacityBlock); buy nothing")
 	fs.BoolVar(&a.yes, "yes", false, "buy without asking to type buy (for scripts)")
-	fs.BoolVar(&a.again, "again", false, "buy even though an interrupted run already bought this block (asks to type again)")
+	fs.BoolVar(&a.again, "again", false, "buy even though an interrupted run already bought this block (asks to type again; --yes answers for you)")
 	a.src.registerOne(fs)
 	return cmd
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
 	"github.com/aws/smithy-go"
+
 	"github.com/gpublock/gpublock/aws/simcore"
 )
 
@@ -41,8 +42,8 @@ func TestParseDenyFault(t *testing.T) {
 			t.Errorf("%s: %v does not list the actions", bad, err)
 		}
 	}
-	if !strings.Contains(FaultHelp, "deny=") || !strings.Contains(FaultHelp, "payfail=") {
-		t.Errorf("FaultHelp lacks the new faults: %s", FaultHelp)
+	if !strings.Contains(simcore.FaultHelp, "deny=") || !strings.Contains(simcore.FaultHelp, "payfail=") {
+		t.Errorf("FaultHelp lacks the new faults: %s", simcore.FaultHelp)
 	}
 }
 

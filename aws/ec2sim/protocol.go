@@ -17,13 +17,8 @@ func (s *Server) protocol() Protocol {
 	}
 }
 
-// FaultHelp lists the faults ParseFault accepts (simcore.FaultHelp), kept current as
-// protocols register the actions the deny fault may name.
-var FaultHelp string
-
 func init() {
 	simcore.RegisterActions(simcore.ActionSet{Service: "ec2", Label: "EC2 actions", Names: actionNames, Primary: true})
-	simcore.WatchFaultHelp(func(h string) { FaultHelp = h })
 }
 
 // ec2Handler is EC2's handler in the core: its requests and its part of the state file,

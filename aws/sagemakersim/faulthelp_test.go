@@ -7,11 +7,12 @@ import (
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/sagemakersim"
+	"github.com/gpublock/gpublock/aws/simcore"
 )
 
 func TestFaultHelpListsSageMakersOperations(t *testing.T) {
-	if !strings.Contains(ec2sim.FaultHelp, "SageMaker operations among") {
-		t.Errorf("FaultHelp does not say which SageMaker operations deny= takes: %s", ec2sim.FaultHelp)
+	if !strings.Contains(simcore.FaultHelp, "SageMaker operations among") {
+		t.Errorf("FaultHelp does not say which SageMaker operations deny= takes: %s", simcore.FaultHelp)
 	}
 	var f ec2sim.Faults
 	err := ec2sim.ParseFault("deny=BuyEverything", &f)
@@ -19,7 +20,7 @@ func TestFaultHelpListsSageMakersOperations(t *testing.T) {
 		t.Fatal("deny=BuyEverything accepted")
 	}
 	for _, op := range sagemakersim.Operations() {
-		if !strings.Contains(ec2sim.FaultHelp, op) {
+		if !strings.Contains(simcore.FaultHelp, op) {
 			t.Errorf("FaultHelp lacks %s", op)
 		}
 		if !strings.Contains(err.Error(), op) {

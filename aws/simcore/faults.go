@@ -67,23 +67,8 @@ var (
 func RegisterActions(set ActionSet) {
 	actionSetsMu.Lock()
 	actionSets = append(actionSets, set)
-	watchers := slices.Clone(helpWatchers)
 	actionSetsMu.Unlock()
 	FaultHelp = faultHelp()
-	for _, w := range watchers {
-		w(FaultHelp)
-	}
-}
-
-var helpWatchers []func(string)
-
-// WatchFaultHelp calls f with FaultHelp now and whenever a registration changes it, for
-// a package that gives it under its own name.
-func WatchFaultHelp(f func(help string)) {
-	actionSetsMu.Lock()
-	helpWatchers = append(helpWatchers, f)
-	actionSetsMu.Unlock()
-	f(FaultHelp)
 }
 
 func registered() []ActionSet {

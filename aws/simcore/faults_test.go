@@ -36,11 +36,6 @@ func TestDenyNamesRegisteredActions(t *testing.T) {
 	if !strings.Contains(FaultHelp, "also SageMaker operations among CreateTrainingPlan, which answer AccessDeniedException") {
 		t.Errorf("FaultHelp %s", FaultHelp)
 	}
-	var watched string
-	WatchFaultHelp(func(h string) { watched = h })
-	if watched != FaultHelp {
-		t.Error("a watcher is not given the help at once")
-	}
 	if !(Faults{Deny: []string{DenyAll}}).Denies("Anything") || (Faults{Deny: []string{"RunInstances"}}).Denies("DescribeImages") {
 		t.Error("Denies")
 	}

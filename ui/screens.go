@@ -16,9 +16,6 @@ import (
 	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
 )
 
-// The extend dialog asks the blocks screen for a listing with this message.
-type blocksRefreshMsg = blockscreen.RefreshMsg
-
 // screenKeyMap switches screens. The digits and brackets are letters in a text field, so
 // they work where keys are not text; alt+1 and alt+2 work everywhere.
 type screenKeyMap struct {

@@ -86,3 +86,19 @@ func TestAnswersOfAnotherFormAreIgnored(t *testing.T) {
 		t.Fatal("esc does not close the form")
 	}
 }
+
+// A word typed for the form as it was does not carry over an edit: the form is checked
+// again, and the word must be typed again for what it now says.
+func TestAnEditClearsTheTypedWord(t *testing.T) {
+	d := testForm(t, model.StateActive)
+	d.TypeWord("launch")
+	d.focus = lfCount
+	m, _, _ := d.Update(tea.KeyPressMsg{Code: '2', Text: "2"})
+	got := m.(Model)
+	if got.fields[lfCount].Value() == d.fields[lfCount].Value() {
+		t.Fatalf("the count did not change: %q", got.fields[lfCount].Value())
+	}
+	if got.Word() != "" {
+		t.Errorf("the word %q typed before the edit is still there", got.Word())
+	}
+}

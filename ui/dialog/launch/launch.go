@@ -162,6 +162,13 @@ func (d Model) spec() (backend.LaunchSpec, error) {
 	return s, nil
 }
 
+// formChanged is an edit of the form: the dry run must be asked again, and a word typed
+// for the form as it was is cleared, as the spend machine clears it (spend.Field).
+func (d *Model) formChanged() {
+	d.version++
+	d.fields[lfConfirm].SetValue("")
+}
+
 // check runs the adapter's dry run on the form as it is now.
 func (d *Model) check() tea.Cmd {
 	spec, err := d.spec()
@@ -399,7 +406,7 @@ func (d Model) key(k tea.KeyPressMsg) (dialog.Dialog, tea.Cmd, bool) {
 		if (s == "up" || s == "down") && len(d.subnets) > 0 {
 			d.fields[lfSubnet].SetValue(d.subnets[d.subnetNext%len(d.subnets)].ID)
 			d.subnetNext++
-			d.version++
+			d.formChanged()
 			return d, nil, false
 		}
 		fallthrough
@@ -415,7 +422,7 @@ func (d Model) key(k tea.KeyPressMsg) (dialog.Dialog, tea.Cmd, bool) {
 	before := d.fields[d.focus].Value()
 	d.fields[d.focus], _ = d.fields[d.focus].Update(k)
 	if d.focus != lfConfirm && d.fields[d.focus].Value() != before {
-		d.version++
+		d.formChanged()
 	}
 	return d, nil, false
 }

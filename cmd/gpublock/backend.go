@@ -235,6 +235,7 @@ func openBackend(ctx context.Context, f *awsFlags, stderr io.Writer) (*aws.Clien
 	if err != nil {
 		return nil, backendInfo{}, err
 	}
+	emulator := false // known from the probe below, which need not be asked twice
 	if u := aws.ConfiguredEndpoint(); c.Endpoint() == "" && u != "" {
 		// An endpoint from the environment that is not on loopback (`gpublock sim --addr
 		// 0.0.0.0:P`, another machine) may still be the emulator: what it answers decides,
@@ -242,13 +243,13 @@ func openBackend(ctx context.Context, f *awsFlags, stderr io.Writer) (*aws.Clien
 		probeCfg := cfg
 		probeCfg.EndpointURL = u
 		if p, err := aws.New(ctx, probeCfg); err == nil && p.IsEmulator(ctx) {
-			c, cfg = p, probeCfg
+			c, cfg, emulator = p, probeCfg, true
 		}
 	}
 	info := backendInfo{Mode: modeLive, Endpoint: c.Endpoint(), Reason: "AWS, region " + c.Region()}
 	if c.Endpoint() != "" {
 		info.Reason = "endpoint " + c.Endpoint() + ", region " + c.Region()
-		if c.IsEmulator(ctx) {
+		if emulator || c.IsEmulator(ctx) {
 			info.Mode, info.Reason = modeSimulated, "the emulator at "+c.Endpoint()+" (gpublock sim); nothing real is bought or launched"
 			// Purchases from `gpublock sim` are not money spent: they go to the simulated
 			// journal, so the live one stays a record of real purchases only.

@@ -4,7 +4,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	uiscreen "github.com/gpublock/gpublock/ui/screen"
 	advisorui "github.com/gpublock/gpublock/ui/screen/advisor"
 )
 
@@ -20,10 +19,6 @@ func newAdvisorScreen(m *Model) {
 
 // advisorUpdate takes the advisor's own messages, wherever the screen is.
 func (m Model) advisorUpdate(msg tea.Msg) (tea.Model, tea.Cmd, bool) {
-	if msg, ok := msg.(uiscreen.OpenPurchase); ok {
-		mm, cmd := m.openPurchaseOf(msg.Offering)
-		return mm, cmd, true
-	}
 	if advisorui.Owns(msg) {
 		var cmd tea.Cmd
 		m.advisor, cmd = m.advisor.Update(msg)

@@ -228,6 +228,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		spin := m.spinCmd()
 		mm, cmd := m.onRootMsg(msg)
 		return mm, tea.Batch(list, spin, cmd)
+	case uiscreen.OpenPurchase:
+		return m.openPurchaseOf(msg.Offering)
 	case uiscreen.OpenExtend:
 		return m.openExtend(msg.Block)
 	case uiscreen.OpenLaunch:

@@ -39,17 +39,15 @@ func (m Model) render() string {
 		parts = append(parts, m.pc.Theme.Warning.Render(ansi.Truncate("▲ "+m.notice, m.pc.Width, "…")))
 	}
 	var body string
-	switch m.screen {
-	case screenSearch:
+	switch {
+	case m.dialog != nil: // a dialog covers the whole body: the screen is not drawn under it
+		body = m.dialog.View(m.pc.Width, m.pc.Height-l.headerH-l.footerH)
+	case m.screen == screenSearch:
 		body = m.searchNow().View()
-	case screenBlocks:
+	case m.screen == screenBlocks:
 		body = m.blocksNow().View()
-	case screenAdvisor:
+	case m.screen == screenAdvisor:
 		body = m.advisorBody()
-	}
-	if m.dialog != nil {
-		bodyH := m.pc.Height - l.headerH - l.footerH
-		body = m.dialog.View(m.pc.Width, bodyH)
 	}
 	parts = append(parts, body, m.statusLine(), m.helpLine())
 	return strings.Join(parts, "\n")

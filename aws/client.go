@@ -54,6 +54,9 @@ type Config struct {
 	JournalDir string
 	// MaxSpend, when set, refuses any purchase whose fee is above it, before any call.
 	MaxSpend *model.Money
+	// MaxSpendRule and ReadOnlyRule name where the cap and read-only mode came from
+	// ("--max-spend", "max_spend in …"), for the refusals; "" says it generically.
+	MaxSpendRule, ReadOnlyRule string
 	// MaxBackoff caps the wait between retries of throttled or failed reads; 0 means the
 	// SDK's 20 s. Tests and demos shorten it.
 	MaxBackoff time.Duration

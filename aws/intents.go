@@ -91,7 +91,3 @@ func isExtendAction(action string) bool {
 	s, ok := intentSourceOf(action)
 	return ok && s.Extend == action
 }
-
-// WantsAgain reports whether opts allow buying again what an interrupted run bought, for
-// another source's spend path.
-func WantsAgain(opts []SpendOption) bool { return spendOpts(opts).again }

@@ -25,14 +25,6 @@ type LaunchSpec struct {
 	Tags             map[string]string
 }
 
-// LaunchResult is a finished launch.
-type LaunchResult struct {
-	RequestID  string // also the RunInstances client token, so SDK retries cannot double it
-	Permission Permission
-	SubnetID   string
-	Instances  []model.Instance
-}
-
 // launchPlan is a launch checked locally and ready to send.
 type launchPlan struct {
 	cl           *ec2.Client
@@ -58,7 +50,7 @@ func (c *Client) planLaunch(ctx context.Context, b model.Block, spec LaunchSpec)
 	if !strings.HasPrefix(spec.ImageID, "ami-") {
 		return fail(fmt.Sprintf("Image %q is not an AMI id (ami-…).", spec.ImageID), "Pass the AMI to launch, e.g. a Deep Learning AMI of the block's region.")
 	}
-	if err := checkTags(spec.Tags); err != nil {
+	if err := model.CheckTags(spec.Tags); err != nil {
 		return fail("Bad tags: "+err.Error()+".", "")
 	}
 	itype := spec.InstanceType
@@ -131,63 +123,44 @@ func (c *Client) CheckLaunch(ctx context.Context, b model.Block, spec LaunchSpec
 	return plan.dryRun(ctx)
 }
 
-// Launch starts instances in a block: RunInstances with the capacity-block market type,
-// the block's reservation as target and a subnet of its zone, after the checks of
-// CheckLaunch and its DryRun. The error is a *PurchaseError.
+// Launch starts instances in a block through the one spend path (Prepare, then Commit):
+// RunInstances with the capacity-block market type, the block's reservation as target and
+// a subnet of its zone, after the checks of CheckLaunch and its DryRun. The error is a
+// *PurchaseError.
 func (c *Client) Launch(ctx context.Context, b model.Block, spec LaunchSpec) (LaunchResult, error) {
-	var res LaunchResult
-	if err := c.checkWritable("launched"); err != nil {
-		return res, err
-	}
+	return c.spend(ctx, c.CapacityBlocks(), Intent{Kind: SpendLaunch, Block: b, Launch: spec})
+}
+
+// launchCall is the Capacity Block's part of a launch: RunInstances under the request id
+// as its client token, so that the SDK's retries cannot start it twice.
+func (c *Client) launchCall(ctx context.Context, in Intent) (SpendCall, error) {
+	b, spec := in.Block, in.Launch
 	plan, err := c.planLaunch(ctx, b, spec)
 	if err != nil {
-		return res, err
+		return SpendCall{}, err
 	}
-	cl, itype, tags := plan.cl, plan.instanceType, plan.tags
-	res.SubnetID = sdkaws.ToString(plan.in.SubnetId)
-	res.RequestID = newRequestID()
-	in := plan.in
-	in.ClientToken = sdkaws.String(res.RequestID)
-	perm, err := plan.dryRun(ctx)
-	if err != nil {
-		return res, err
-	}
-	res.Permission = perm
-	if !perm.Allowed {
-		return res, &PurchaseError{Outcome: NotBought, Explanation: Explanation{
-			Summary: "Not allowed: this identity lacks ec2:RunInstances.", Hint: "Ask an administrator to allow ec2:RunInstances; nothing was launched."}}
-	}
-
-	entry := JournalEntry{Action: "RunInstances", RequestID: res.RequestID, Region: b.Region, Zone: b.AvailabilityZone,
-		Type: itype, Count: spec.Count, Target: b.ReservationID, Tags: tags}
-	if err := c.journalIntent(ctx, &entry); err != nil {
-		return res, err
-	}
-	// RunInstances is idempotent under its client token, so the SDK's retries stay on.
-	out, err := cl.RunInstances(ctx, in)
-	if err != nil && ambiguous(err) {
-		c.journalOutcome(entry, Unknown, false, "", err)
-		return res, &PurchaseError{Outcome: Unknown, Err: err, Explanation: Explanation{
-			Summary: "The launch may or may not have started instances: " + ExplainError(err).Summary,
-			Hint:    fmt.Sprintf("Check `gpublock blocks --region %s` before launching again.", b.Region)}}
-	}
-	if err != nil {
-		c.journalOutcome(entry, "not-launched", false, "", err)
-		return res, &PurchaseError{Outcome: NotBought, Explanation: ExplainError(err), Err: err}
-	}
-	var ids []string
-	for _, i := range out.Instances {
-		res.Instances = append(res.Instances, instanceFrom(i))
-		ids = append(ids, sdkaws.ToString(i.InstanceId))
-	}
-	if len(ids) == 0 {
-		c.journalOutcome(entry, Unknown, false, "", fmt.Errorf("RunInstances answered without instances"))
-		return res, &PurchaseError{Outcome: Unknown, Explanation: Explanation{
-			Summary: "AWS answered the launch without listing any instance.",
-			Hint:    "Check the block with `gpublock blocks` before launching again."}}
-	}
-	c.journalOutcome(entry, "launched", false, strings.Join(ids, ","), nil)
-	return res, nil
+	return SpendCall{
+		Entry: JournalEntry{Action: "RunInstances", Region: b.Region, Zone: b.AvailabilityZone,
+			Type: plan.instanceType, Count: spec.Count, Target: b.ReservationID, Tags: plan.tags},
+		DryRun:     plan.dryRun,
+		Idempotent: true,
+		Call: func(ctx context.Context, id string, _ *SentMark, res *SpendResult) (string, error) {
+			run := *plan.in
+			run.ClientToken = sdkaws.String(id)
+			res.SubnetID = sdkaws.ToString(run.SubnetId)
+			// RunInstances is idempotent under its client token, so the SDK's retries stay on.
+			out, err := plan.cl.RunInstances(ctx, &run)
+			if err != nil {
+				return "", err
+			}
+			var ids []string
+			for _, i := range out.Instances {
+				res.Instances = append(res.Instances, instanceFrom(i))
+				ids = append(ids, sdkaws.ToString(i.InstanceId))
+			}
+			return strings.Join(ids, ","), nil
+		},
+	}, nil
 }
 
 // subnetFor checks a given subnet's zone, or picks one in the block's zone: the zone's

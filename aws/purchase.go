@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
@@ -43,21 +42,6 @@ const (
 	NotBought Outcome = "not-bought"
 	Unknown   Outcome = "unknown"
 )
-
-// PurchaseResult is a finished purchase of a block.
-type PurchaseResult struct {
-	RequestID  string // the value of the gpublock:request-id tag
-	Permission Permission
-	Outcome    Outcome
-	Block      model.Block // the reservation, when bought
-	// Recovered is true when the purchase reply was lost and the reservation was then
-	// found by its request-id tag.
-	Recovered bool
-	// Settled are the interrupted purchases and extensions settled before this one.
-	Settled []Settled
-	// JournalErr is why the outcome line could not be written (the purchase stands).
-	JournalErr error
-}
 
 // PurchaseError is why a purchase, extension or launch did not happen (or may have).
 // Outcome is NotBought or Unknown; Explanation is ready to show.
@@ -105,51 +89,12 @@ func noRetries(o *ec2.Options) {
 
 func validPlatform(p string) bool { return slices.Contains(Platforms(), p) }
 
-// CheckTags refuses tags AWS would refuse (or that gpublock sets itself): more than 40
-// (AWS allows 50 per resource, and gpublock adds its own), a key outside 1–128 characters,
-// a value over 256, the reserved aws: prefix. Commands call it before any call to AWS.
-func CheckTags(tags map[string]string) error { return checkTags(tags) }
-
-func checkTags(tags map[string]string) error {
-	if len(tags) > 40 {
-		return fmt.Errorf("%d tags; at most 40 (AWS allows 50 and gpublock adds its own)", len(tags))
-	}
-	for k, v := range tags {
-		switch {
-		case k == "" || utf8.RuneCountInString(k) > 128:
-			return fmt.Errorf("tag key %q: must be 1–128 characters", k)
-		case strings.HasPrefix(strings.ToLower(k), "aws:"):
-			return fmt.Errorf("tag key %q: the aws: prefix is reserved by AWS", k)
-		case k == RequestIDTag:
-			return fmt.Errorf("tag key %q is set by gpublock itself", k)
-		case utf8.RuneCountInString(v) > 256:
-			return fmt.Errorf("tag %q: value longer than 256 characters", k)
-		}
-	}
-	return nil
-}
+// CheckTags is model.CheckTags, the one rule of a person's tags, for the configuration
+// file's reader.
+func CheckTags(tags map[string]string) error { return model.CheckTags(tags) }
 
 // ErrReadOnly is wrapped by the error of a purchase, extension or launch in read-only mode.
 var ErrReadOnly = errors.New("read-only mode")
-
-func (c *Client) checkWritable(what string) error {
-	if c.cfg.ReadOnly {
-		return &PurchaseError{Outcome: NotBought, Err: ErrReadOnly, Explanation: Explanation{
-			Summary: "Refused: gpublock runs read-only, so nothing can be " + what + ".",
-			Hint:    "Run without --read-only to allow it."}}
-	}
-	return nil
-}
-
-func (c *Client) checkCap(fee model.Money) error {
-	if c.cfg.MaxSpend != nil && fee.Cmp(*c.cfg.MaxSpend) > 0 {
-		return &PurchaseError{Outcome: NotBought, Err: ErrOverSpendCap, Explanation: Explanation{
-			Summary: fmt.Sprintf("Refused: the fee %s is above the spending cap of %s.", fee.Dollars(), c.cfg.MaxSpend.Dollars()),
-			Hint:    "Raise the cap (--max-spend) if this is intended; nothing was sent to AWS.",
-		}}
-	}
-	return nil
-}
 
 // notSent marks the error of a call that never left this machine (no credentials, a
 // signing failure): it was certainly not carried out.
@@ -183,25 +128,6 @@ func dryRun(err error, action string) (Permission, error) {
 	return Permission{}, err
 }
 
-// mayBuy is the last check before a purchase is journalled: the spending cap, then the
-// DryRun, whose permission comes back also when it refuses.
-func (c *Client) mayBuy(fee model.Money, dryRun func() (Permission, error)) (Permission, error) {
-	if err := c.checkCap(fee); err != nil {
-		return Permission{}, err
-	}
-	perm, err := dryRun()
-	if err != nil {
-		return Permission{}, notBought("", "", err)
-	}
-	if !perm.Allowed {
-		return perm, &PurchaseError{Outcome: NotBought, Explanation: Explanation{
-			Summary: "Not allowed: this identity lacks " + perm.Action + ".",
-			Hint:    "Ask an administrator to allow " + perm.Action + "; nothing was bought.",
-			Action:  perm.Action, Code: "UnauthorizedOperation"}}
-	}
-	return perm, nil
-}
-
 // CheckPurchase asks AWS, with a DryRun, whether this identity may buy the offering.
 func (c *Client) CheckPurchase(ctx context.Context, o model.Offering, platform string) (Permission, error) {
 	if platform == "" {
@@ -231,88 +157,61 @@ func checkOffering(o model.Offering, platform string) error {
 	return nil
 }
 
-// Purchase buys an offering, safely: the spending cap is checked before any call, the
-// journal's interrupted purchases and extensions in the region are settled first (and one
-// that already bought this block refuses, unless Again), a DryRun checks permission, the
-// journal records the intent, then one single call, with the SDK's retries off, tagged
-// with a unique request id. If that call fails in a way that leaves it unknown whether
-// AWS committed (timeout, 5xx, connection reset), the reservation is looked up by its tag
-// before anything is reported. It never buys twice. The error, when not nil, is a
-// *PurchaseError.
+// Purchase buys an offering through the one spend path (Prepare, then Commit): it never
+// buys twice. The error, when not nil, is a *PurchaseError.
 func (c *Client) Purchase(ctx context.Context, o model.Offering, platform string, tags map[string]string, opts ...SpendOption) (PurchaseResult, error) {
-	res := PurchaseResult{Outcome: NotBought}
-	if err := c.checkWritable("bought"); err != nil {
-		return res, err
-	}
+	return c.spend(ctx, c.CapacityBlocks(), Intent{Kind: SpendPurchase, Offering: o, Platform: platform, Tags: tags, Again: spendOpts(opts).again})
+}
+
+// spend is Prepare then Commit, for the callers that agreed beforehand.
+func (c *Client) spend(ctx context.Context, src Source, in Intent) (SpendResult, error) {
+	return c.SpendWith(ctx, in, func(in Intent) (SpendCall, error) { return src.SpendCall(ctx, in) })
+}
+
+// purchaseCall is the Capacity Block's part of a purchase: one PurchaseCapacityBlock
+// tagged with the request id, found again by that tag.
+func (c *Client) purchaseCall(in Intent) (SpendCall, error) {
+	o, platform, tags := in.Offering, in.Platform, in.Tags
 	if platform == "" {
 		platform = DefaultPlatform
 	}
 	if err := checkOffering(o, platform); err != nil {
-		return res, err
+		return SpendCall{}, err
 	}
-	if err := checkTags(tags); err != nil {
-		return res, notBought("Bad tags: "+err.Error()+".", "", err)
-	}
-	if err := c.checkCap(o.Fee); err != nil {
-		return res, err
-	}
-	var err error
-	if res.Settled, err = c.SettleOpen(ctx, o.Region); err != nil {
-		return res, err
-	}
-	if e, ok := c.EarlierPurchase(o); ok && !spendOpts(opts).again {
-		return res, alreadyBought(e, "buy", "--again")
-	}
-	if res.Permission, err = c.mayBuy(o.Fee, func() (Permission, error) { return c.CheckPurchase(ctx, o, platform) }); err != nil {
-		return res, err
-	}
-
-	res.RequestID = newRequestID()
-	all := map[string]string{RequestIDTag: res.RequestID}
-	maps.Copy(all, tags)
-	entry := JournalEntry{Action: actionPurchase, RequestID: res.RequestID, Region: o.Region,
-		Zone: o.AvailabilityZone, Offering: o.ID, Type: o.InstanceType, Count: o.Count, Start: utc(o.Start), End: utc(o.End),
-		Fee: o.Fee.String(), Currency: o.Currency, Platform: platform, Tags: tags}
-	if err := c.journalIntent(ctx, &entry); err != nil {
-		return res, err
-	}
-	if err := ctx.Err(); err != nil {
-		// Cancelled before anything was sent: certainly not bought.
-		c.journalOutcome(entry, NotBought, false, "", err)
-		return res, &PurchaseError{Outcome: NotBought, Explanation: Explanation{Summary: "Cancelled before the purchase was sent; nothing was bought."}, Err: err}
-	}
-
-	var mark sentMark
-	out, callErr := c.ec2In(o.Region).PurchaseCapacityBlock(ctx, &ec2.PurchaseCapacityBlockInput{
-		CapacityBlockOfferingId: sdkaws.String(o.ID),
-		InstancePlatform:        types.CapacityReservationInstancePlatform(platform),
-		TagSpecifications: []types.TagSpecification{{
-			ResourceType: types.ResourceTypeCapacityReservation,
-			Tags:         sdkTags(all),
-		}},
-	}, noRetries, mark.option)
-
-	if callErr == nil && out.CapacityReservation != nil && out.CapacityReservation.CapacityReservationId != nil {
-		res.Outcome = Bought
-		res.Block = blockFromReservation(o.Region, *out.CapacityReservation)
-	} else {
-		res.Block, res.Outcome, err = settle(c, entry, callErr, mark.sent.Load(), lostReply{
-			noAnswer: "PurchaseCapacityBlock answered without a reservation",
-			what:     "purchase",
-			unknown: Explanation{
-				Summary: "The purchase may or may not have gone through: AWS did not answer, and the check afterwards failed too.",
-				Hint:    "Do not buy again. Settle it with " + c.SettleCommand(o.Region) + " once AWS answers: it looks for the reservation tagged " + RequestIDTag + "=" + res.RequestID + "."},
-			notFound: "No reservation carries this purchase's request id; it is safe to search and try again.",
-		}, func() (model.Block, bool, error) {
-			return c.findByRequestID(ctx, o.Region, o.AvailabilityZone, o.InstanceType, res.RequestID)
-		})
-		if err != nil {
-			return res, err
-		}
-		res.Recovered = true
-	}
-	res.JournalErr = c.journalOutcome(entry, Bought, res.Recovered, res.Block.ReservationID, nil)
-	return res, nil
+	return SpendCall{
+		Entry: JournalEntry{Action: actionPurchase, Region: o.Region, Zone: o.AvailabilityZone, Offering: o.ID, Type: o.InstanceType,
+			Count: o.Count, Start: utc(o.Start), End: utc(o.End), Fee: o.Fee.String(), Currency: o.Currency, Platform: platform, Tags: tags},
+		DryRun: func(ctx context.Context) (Permission, error) { return c.CheckPurchase(ctx, o, platform) },
+		Call: func(ctx context.Context, id string, mark *SentMark, res *SpendResult) (string, error) {
+			all := map[string]string{RequestIDTag: id}
+			maps.Copy(all, tags)
+			out, err := c.ec2In(o.Region).PurchaseCapacityBlock(ctx, &ec2.PurchaseCapacityBlockInput{
+				CapacityBlockOfferingId: sdkaws.String(o.ID),
+				InstancePlatform:        types.CapacityReservationInstancePlatform(platform),
+				TagSpecifications:       []types.TagSpecification{{ResourceType: types.ResourceTypeCapacityReservation, Tags: sdkTags(all)}},
+			}, noRetries, mark.m.option)
+			if err != nil || out.CapacityReservation == nil || out.CapacityReservation.CapacityReservationId == nil {
+				return "", err
+			}
+			res.Block = blockFromReservation(o.Region, *out.CapacityReservation)
+			return res.Block.ReservationID, nil
+		},
+		Find: func(ctx context.Context, id string, res *SpendResult) (string, bool, error) {
+			b, found, err := c.findByRequestID(ctx, o.Region, o.AvailabilityZone, o.InstanceType, id)
+			res.Block = b
+			return b.ReservationID, found, err
+		},
+		Lost: func(id string) NoAnswer {
+			return NoAnswer{
+				NoAnswer: "PurchaseCapacityBlock answered without a reservation",
+				What:     "purchase",
+				Unknown: Explanation{
+					Summary: "The purchase may or may not have gone through: AWS did not answer, and the check afterwards failed too.",
+					Hint:    "Do not buy again. Settle it with " + c.SettleCommand(o.Region) + " once AWS answers: it looks for the reservation tagged " + RequestIDTag + "=" + id + "."},
+				NotFound: "No reservation carries this purchase's request id; it is safe to search and try again.",
+			}
+		},
+	}, nil
 }
 
 // ambiguous reports whether a failed call may still have been carried out by AWS: no

@@ -25,12 +25,11 @@ type Source interface {
 	// Search streams the offerings of q, whose types are already named as the source
 	// names them (model.Source.TypeIn).
 	Search(ctx context.Context, q model.Query) <-chan SearchEvent
-	// CheckPurchase is the dry run of a purchase; a source without one answers an error
-	// that Is ErrNoDryRun.
-	CheckPurchase(ctx context.Context, o model.Offering, platform string) (Permission, error)
-	// Purchase buys the offering through the one spend path (cap, journal, settle); the
-	// error, when not nil, is a *PurchaseError.
-	Purchase(ctx context.Context, o model.Offering, platform string, tags map[string]string, opts ...SpendOption) (PurchaseResult, error)
+	// SpendCall is the source's own part of a purchase, an extension or a launch (its
+	// checks of the intent, its call, its key and look-up, its dry run): the rest is the
+	// one spend path's (Client.Prepare, Client.Commit). A kind it does not do is refused
+	// with a *PurchaseError.
+	SpendCall(ctx context.Context, in Intent) (SpendCall, error)
 
 	// List lists the reservations of the regions, with the fees paid for them where
 	// known. The error is one *RegionFailure per region that failed, joined.
@@ -46,8 +45,6 @@ type Source interface {
 	// as it answers.
 	ExtensionChoices(ctx context.Context, b model.Block, found func(model.ExtensionChoice)) ([]model.ExtensionChoice, error)
 	ExtensionOfferings(ctx context.Context, b model.Block, days int) ([]model.ExtensionOffering, error)
-	CheckExtend(ctx context.Context, b model.Block, off model.ExtensionOffering) (Permission, error)
-	Extend(ctx context.Context, b model.Block, off model.ExtensionOffering, opts ...SpendOption) (ExtendResult, error)
 }
 
 // SourceCaps are a source's differences that the front ends show instead of branching on
@@ -90,14 +87,8 @@ type Listing struct {
 	Fees map[string]model.Money
 }
 
-// ErrNoDryRun is what a source without a dry run answers CheckPurchase and CheckExtend.
+// ErrNoDryRun is wrapped by the refusal of a dry run (Intent.CheckOnly) of a source that has none.
 var ErrNoDryRun = errors.New("no dry run")
-
-// NoDryRunError is a source's sentence saying it has no dry run; it Is ErrNoDryRun.
-type NoDryRunError struct{ Msg string }
-
-func (e *NoDryRunError) Error() string        { return e.Msg }
-func (e *NoDryRunError) Is(target error) bool { return target == ErrNoDryRun }
 
 // Rescanner is a Source whose List leaves quiet regions out for a while: Forget makes the
 // next List ask every region again.

@@ -30,12 +30,14 @@ func (s capacityBlocks) Search(ctx context.Context, q model.Query) <-chan Search
 	return s.c.Search(ctx, q)
 }
 
-func (s capacityBlocks) CheckPurchase(ctx context.Context, o model.Offering, platform string) (Permission, error) {
-	return s.c.CheckPurchase(ctx, o, platform)
-}
-
-func (s capacityBlocks) Purchase(ctx context.Context, o model.Offering, platform string, tags map[string]string, opts ...SpendOption) (PurchaseResult, error) {
-	return s.c.Purchase(ctx, o, platform, tags, opts...)
+func (s capacityBlocks) SpendCall(ctx context.Context, in Intent) (SpendCall, error) {
+	switch in.Kind {
+	case SpendExtend:
+		return s.c.extendCall(in)
+	case SpendLaunch:
+		return s.c.launchCall(ctx, in)
+	}
+	return s.c.purchaseCall(in)
 }
 
 // List is the scanner's: the fees paid are the journal's, since EC2 does not list them.
@@ -72,10 +74,3 @@ func (s capacityBlocks) ExtensionOfferings(ctx context.Context, b model.Block, d
 	return s.c.ExtensionOfferings(ctx, b, days)
 }
 
-func (s capacityBlocks) CheckExtend(ctx context.Context, b model.Block, off model.ExtensionOffering) (Permission, error) {
-	return s.c.CheckExtend(ctx, b, off)
-}
-
-func (s capacityBlocks) Extend(ctx context.Context, b model.Block, off model.ExtensionOffering, opts ...SpendOption) (ExtendResult, error) {
-	return s.c.Extend(ctx, b, off, opts...)
-}

@@ -19,7 +19,7 @@ func (m Model) actionEnv() actionEnv {
 	if poll <= 0 {
 		poll = 3 * time.Second
 	}
-	env := actionEnv{Context: m.pc, Poll: poll, MaxSpend: m.opts.MaxSpend, Tags: m.opts.DefaultTags, AMI: m.opts.DefaultAMI, Prices: m.opts.Prices}
+	env := actionEnv{Context: m.pc, Poll: poll, MaxSpend: m.opts.MaxSpend, MaxSpendRule: m.opts.MaxSpendRule, Tags: m.opts.DefaultTags, AMI: m.opts.DefaultAMI, Prices: m.opts.Prices}
 	if m.pc.Width > 0 {
 		l := m.layout()
 		env.Size = uiscreen.Rect{W: m.pc.Width, H: m.pc.Height - l.headerH - l.footerH}

@@ -50,6 +50,8 @@ type Options struct {
 	ReadOnly bool
 	// MaxSpend, when set, is the spending cap: the purchase dialog refuses a fee above it.
 	MaxSpend *model.Money
+	// MaxSpendRule names where the cap came from ("--max-spend", "max_spend in …").
+	MaxSpendRule string
 	// DefaultTags are the purchase dialog's tags to start from; DefaultAMI the launch
 	// form's image (the emulator gets a fixed one when it is empty).
 	DefaultTags map[string]string

@@ -58,70 +58,73 @@ func (c *Client) ExtensionOfferings(ctx context.Context, p Plan, days int) ([]Ex
 	return offs, nil
 }
 
-// Extend buys an extension offering under the rules of Purchase: read-only, cap, journal,
-// one call without retries, and after a lost reply a look in the plan's extension
-// history for this offering before anything is told.
+// Extend buys an extension offering through the one spend path (aws Prepare, then
+// Commit): after a lost reply the plan's extension history is looked in for this offering
+// before anything is told.
 func (c *Client) Extend(ctx context.Context, p Plan, off ExtensionOffering, opts ...gaws.SpendOption) (ExtendResult, error) {
-	res := ExtendResult{Outcome: gaws.NotBought}
-	if err := c.base.CheckWritable("extended"); err != nil {
-		return res, err
+	var x Extension
+	blk := ModelBlock(p)
+	in := gaws.Intent{Kind: gaws.SpendExtend, Block: blk, Extension: model.ExtensionOffering{ID: off.ID, ReservationID: blk.ReservationID,
+		AvailabilityZone: off.AvailabilityZone, Start: off.Start, End: off.End, DurationHours: off.Hours, Fee: off.Fee, Currency: off.Currency}}
+	r, err := c.base.SpendWith(ctx, in, func(gaws.Intent) (gaws.SpendCall, error) { return c.extendCall(p, blk, off, &x) }, opts...)
+	res := ExtendResult{RequestID: r.RequestID, Outcome: r.Outcome, Recovered: r.Recovered, Settled: r.Settled, JournalErr: r.JournalErr}
+	if err == nil {
+		res.Extension = x
 	}
+	return res, err
+}
+
+// extendCall is a plan's part of an extension: one ExtendTrainingPlan, found again in the
+// plan's extension history; x receives what was bought.
+func (c *Client) extendCall(p Plan, blk model.Block, off ExtensionOffering, x *Extension) (gaws.SpendCall, error) {
 	if err := checkExtendable(p); err != nil {
-		return res, err
+		return gaws.SpendCall{}, err
 	}
 	if off.ID == "" || off.PlanARN != p.ARN {
-		return res, &gaws.PurchaseError{Outcome: gaws.NotBought, Explanation: gaws.Explanation{
+		return gaws.SpendCall{}, &gaws.PurchaseError{Outcome: gaws.NotBought, Explanation: gaws.Explanation{
 			Summary: "The extension offering is not one of this plan's.", Hint: "Ask for the plan's extension offerings again."}}
 	}
-	if err := c.base.CheckCap(off.Fee); err != nil {
-		return res, err
+	bought := func(res *gaws.SpendResult, e Extension) string {
+		*x = e
+		res.Extension = modelExtension(blk, e)
+		return p.ARN
 	}
-	var err error
-	if res.Settled, err = c.base.SettleOpen(ctx, p.Region); err != nil {
-		return res, err
-	}
-	if e, ok := c.base.EarlierExtension(ModelBlock(p), off.Hours); ok && !gaws.WantsAgain(opts) {
-		return res, gaws.AlreadyBoughtError(e)
-	}
-	res.RequestID = gaws.NewRequestID()
-	entry := gaws.JournalEntry{Action: ActionExtend, RequestID: res.RequestID, Region: p.Region, Zone: off.AvailabilityZone,
-		Offering: off.ID, Start: utc(off.Start), End: utc(off.End), Fee: off.Fee.String(), Currency: off.Currency, Target: p.ARN}
-	if err := c.base.JournalIntent(ctx, &entry); err != nil {
-		return res, err
-	}
-	ctx = gaws.WithExtensionRequestID(ctx, res.RequestID)
-	if err := ctx.Err(); err != nil {
-		c.base.JournalOutcome(entry, gaws.NotBought, false, "", err)
-		return res, &gaws.PurchaseError{Outcome: gaws.NotBought, Err: err, Explanation: gaws.Explanation{Summary: "Cancelled before the extension was sent; nothing was bought."}}
-	}
-	var mark gaws.SentMark
-	out, callErr := c.in(p.Region).ExtendTrainingPlan(ctx, &sagemaker.ExtendTrainingPlanInput{
-		TrainingPlanExtensionOfferingId: sdkaws.String(off.ID)}, noRetries, func(o *sagemaker.Options) { o.APIOptions = append(o.APIOptions, mark.StackOption) })
-	if callErr == nil {
-		for _, e := range out.TrainingPlanExtensions {
-			if sdkaws.ToString(e.TrainingPlanExtensionOfferingId) == off.ID {
-				res.Outcome, res.Extension = gaws.Bought, extensionFrom(e)
+	return gaws.SpendCall{
+		Entry: gaws.JournalEntry{Action: ActionExtend, Region: p.Region, Zone: off.AvailabilityZone,
+			Offering: off.ID, Start: utc(off.Start), End: utc(off.End), Fee: off.Fee.String(), Currency: off.Currency, Target: p.ARN},
+		NoDryRun: caps.NoDryRun,
+		Call: func(ctx context.Context, _ string, mark *gaws.SentMark, res *gaws.SpendResult) (string, error) {
+			out, err := c.in(p.Region).ExtendTrainingPlan(ctx, &sagemaker.ExtendTrainingPlanInput{
+				TrainingPlanExtensionOfferingId: sdkaws.String(off.ID)}, noRetries, func(o *sagemaker.Options) { o.APIOptions = append(o.APIOptions, mark.StackOption) })
+			if err != nil {
+				return "", err
 			}
-		}
-	}
-	if res.Outcome != gaws.Bought {
-		x, outcome, err := gaws.Settle(c.base, entry, callErr, mark.Sent(), gaws.NoAnswer{
-			NoAnswer: "ExtendTrainingPlan answered without this extension",
-			What:     "extension",
-			Unknown: gaws.Explanation{
-				Summary: "The extension may or may not have gone through: AWS did not answer, and the check afterwards failed too.",
-				Hint: fmt.Sprintf("Do not extend again. Run `aws sagemaker describe-training-plan-extension-history --region %s --training-plan-arn %s`.",
-					p.Region, p.ARN)},
-			NotFound: "The plan's extension history does not hold this offering; it is safe to try again.",
-		}, func() (Extension, bool, error) { return c.findExtension(ctx, p.Region, p.ARN, off.ID) })
-		res.Outcome = outcome
-		if err != nil {
-			return res, err
-		}
-		res.Extension, res.Recovered = x, true
-	}
-	res.JournalErr = c.base.JournalOutcome(entry, gaws.Bought, res.Recovered, p.ARN, nil)
-	return res, nil
+			for _, e := range out.TrainingPlanExtensions {
+				if sdkaws.ToString(e.TrainingPlanExtensionOfferingId) == off.ID {
+					return bought(res, extensionFrom(e)), nil
+				}
+			}
+			return "", nil
+		},
+		Find: func(ctx context.Context, _ string, res *gaws.SpendResult) (string, bool, error) {
+			e, found, err := c.findExtension(ctx, p.Region, p.ARN, off.ID)
+			if !found {
+				return "", false, err
+			}
+			return bought(res, e), true, nil
+		},
+		Lost: func(string) gaws.NoAnswer {
+			return gaws.NoAnswer{
+				NoAnswer: "ExtendTrainingPlan answered without this extension",
+				What:     "extension",
+				Unknown: gaws.Explanation{
+					Summary: "The extension may or may not have gone through: AWS did not answer, and the check afterwards failed too.",
+					Hint: fmt.Sprintf("Do not extend again. Run `aws sagemaker describe-training-plan-extension-history --region %s --training-plan-arn %s`.",
+						p.Region, p.ARN)},
+				NotFound: "The plan's extension history does not hold this offering; it is safe to try again.",
+			}
+		},
+	}, nil
 }
 
 // findExtension looks for an extension bought from offeringID in the plan's history.

@@ -52,91 +52,76 @@ func checkOffering(o Offering) error {
 	return nil
 }
 
-// Purchase buys a training-plan offering, safely: read-only mode and the spending cap are
-// checked before any call (there is no dry run for training plans: the API has none), the
-// journal's interrupted purchases and extensions of every source in the region are settled
-// first (and one that already bought this offering refuses, unless Again), the journal
-// records the intent, then one single CreateTrainingPlan, with the SDK's retries
-// off, named after the request id. When the reply leaves it unknown whether AWS committed
-// (no answer, a 5xx, an unreadable body) the plan is described by that name before
-// anything is told. It never buys twice. The error, when not nil, is a *aws.PurchaseError.
+// Purchase buys a training-plan offering through the one spend path (aws Prepare, then
+// Commit): there is no dry run for training plans (the API has none), and the plan is
+// named after the request id, so that a lost reply is settled by describing that name.
+// It never buys twice. The error, when not nil, is a *aws.PurchaseError.
 func (c *Client) Purchase(ctx context.Context, o Offering, tags map[string]string, opts ...gaws.SpendOption) (PurchaseResult, error) {
-	res := PurchaseResult{Outcome: gaws.NotBought}
-	if err := c.base.CheckWritable("bought"); err != nil {
-		return res, err
+	var plan Plan
+	in := gaws.Intent{Kind: gaws.SpendPurchase, Offering: ModelOffering(o), Tags: tags}
+	r, err := c.base.SpendWith(ctx, in, func(gaws.Intent) (gaws.SpendCall, error) { return c.purchaseCall(o, tags, &plan) }, opts...)
+	res := PurchaseResult{RequestID: r.RequestID, Outcome: r.Outcome, Recovered: r.Recovered, Settled: r.Settled, JournalErr: r.JournalErr}
+	if err == nil {
+		res.Plan = plan
 	}
+	return res, err
+}
+
+// purchaseCall is a plan's part of a purchase: one CreateTrainingPlan named after the
+// request id, found again by that name; plan receives what was bought.
+func (c *Client) purchaseCall(o Offering, tags map[string]string, plan *Plan) (gaws.SpendCall, error) {
 	if err := checkOffering(o); err != nil {
-		return res, err
+		return gaws.SpendCall{}, err
 	}
-	if err := gaws.CheckTags(tags); err != nil {
-		return res, &gaws.PurchaseError{Outcome: gaws.NotBought, Err: err, Explanation: gaws.Explanation{Summary: "Bad tags: " + err.Error() + "."}}
-	}
-	if err := c.base.CheckCap(o.Fee); err != nil {
-		return res, err
-	}
-	var err error
-	if res.Settled, err = c.base.SettleOpen(ctx, o.Region); err != nil {
-		return res, err
-	}
-	if e, ok := c.base.EarlierPurchase(ModelOffering(o)); ok && !gaws.WantsAgain(opts) {
-		return res, gaws.AlreadyBoughtError(e)
-	}
-	res.RequestID = gaws.NewRequestID()
-	name := PlanName(res.RequestID)
-	all := map[string]string{gaws.RequestIDTag: res.RequestID}
-	maps.Copy(all, tags)
 	first, last := o.Capacities[0], o.Capacities[len(o.Capacities)-1]
-	entry := gaws.JournalEntry{Action: ActionCreate, RequestID: res.RequestID, Region: o.Region, Zone: first.AvailabilityZone,
-		Offering: o.ID, Type: first.InstanceType, Count: first.Count, Start: utc(first.Start), End: utc(last.End),
-		Fee: o.Fee.String(), Currency: o.Currency, Tags: tags}
-	if err := c.base.JournalIntent(ctx, &entry); err != nil {
-		return res, err
+	bought := func(res *gaws.SpendResult, p Plan) string {
+		*plan = p
+		res.Block = ModelBlock(p)
+		return p.ARN
 	}
-	if err := ctx.Err(); err != nil {
-		c.base.JournalOutcome(entry, gaws.NotBought, false, "", err)
-		return res, &gaws.PurchaseError{Outcome: gaws.NotBought, Err: err, Explanation: gaws.Explanation{Summary: "Cancelled before the purchase was sent; nothing was bought."}}
-	}
-
-	var mark gaws.SentMark
-	out, callErr := c.in(o.Region).CreateTrainingPlan(ctx, &sagemaker.CreateTrainingPlanInput{
-		TrainingPlanName:       sdkaws.String(name),
-		TrainingPlanOfferingId: sdkaws.String(o.ID),
-		Tags:                   sdkTags(all),
-	}, noRetries, func(o *sagemaker.Options) { o.APIOptions = append(o.APIOptions, mark.StackOption) })
-
-	find := func() (Plan, bool, error) { return c.findPlan(ctx, o.Region, name) }
-	switch {
-	case callErr == nil && sdkaws.ToString(out.TrainingPlanArn) != "":
-		res.Outcome = gaws.Bought
-		res.Plan = Plan{Name: name, ARN: sdkaws.ToString(out.TrainingPlanArn), Region: o.Region, Status: StatusPending}
-		// The describe adds what the reply does not carry; the purchase stands without it.
-		if p, err := c.Describe(context.WithoutCancel(ctx), o.Region, name); err == nil {
-			res.Plan = p
-		}
-	case isCode(callErr, "ResourceInUse"):
+	return gaws.SpendCall{
+		Entry: gaws.JournalEntry{Action: ActionCreate, Region: o.Region, Zone: first.AvailabilityZone,
+			Offering: o.ID, Type: first.InstanceType, Count: first.Count, Start: utc(first.Start), End: utc(last.End),
+			Fee: o.Fee.String(), Currency: o.Currency, Tags: tags},
+		NoDryRun: caps.NoDryRun,
+		Call: func(ctx context.Context, id string, mark *gaws.SentMark, res *gaws.SpendResult) (string, error) {
+			name := PlanName(id)
+			all := map[string]string{gaws.RequestIDTag: id}
+			maps.Copy(all, tags)
+			out, err := c.in(o.Region).CreateTrainingPlan(ctx, &sagemaker.CreateTrainingPlanInput{
+				TrainingPlanName:       sdkaws.String(name),
+				TrainingPlanOfferingId: sdkaws.String(o.ID),
+				Tags:                   sdkTags(all),
+			}, noRetries, func(o *sagemaker.Options) { o.APIOptions = append(o.APIOptions, mark.StackOption) })
+			if err != nil || sdkaws.ToString(out.TrainingPlanArn) == "" {
+				return "", err
+			}
+			p := Plan{Name: name, ARN: sdkaws.ToString(out.TrainingPlanArn), Region: o.Region, Status: StatusPending}
+			// The describe adds what the reply does not carry; the purchase stands without it.
+			if d, err := c.Describe(context.WithoutCancel(ctx), o.Region, name); err == nil {
+				p = d
+			}
+			return bought(res, p), nil
+		},
+		Find: func(ctx context.Context, id string, res *gaws.SpendResult) (string, bool, error) {
+			p, found, err := c.findPlan(ctx, o.Region, PlanName(id))
+			if !found {
+				return "", false, err
+			}
+			return bought(res, p), true, nil
+		},
 		// The name is this purchase's own request id: taken means the call went through
-		// (a retry by something between us and AWS); describe it to be sure.
-		p, found, err := find()
-		if err != nil || !found {
-			c.base.JournalOutcome(entry, gaws.Unknown, false, "", callErr)
-			return res, &gaws.PurchaseError{Outcome: gaws.Unknown, Err: callErr, Explanation: lostExplanation(o.Region, name)}
-		}
-		res.Outcome, res.Plan, res.Recovered = gaws.Bought, p, true
-	default:
-		p, outcome, err := gaws.Settle(c.base, entry, callErr, mark.Sent(), gaws.NoAnswer{
-			NoAnswer: "CreateTrainingPlan answered without a plan ARN",
-			What:     "training plan purchase",
-			Unknown:  lostExplanation(o.Region, name),
-			NotFound: "No training plan has this purchase's name; it is safe to search and try again.",
-		}, find)
-		res.Outcome = outcome
-		if err != nil {
-			return res, err
-		}
-		res.Plan, res.Recovered = p, true
-	}
-	res.JournalErr = c.base.JournalOutcome(entry, gaws.Bought, res.Recovered, res.Plan.ARN, nil)
-	return res, nil
+		// (a retry by something between us and AWS).
+		Taken: func(err error) bool { return isCode(err, "ResourceInUse") },
+		Lost: func(id string) gaws.NoAnswer {
+			return gaws.NoAnswer{
+				NoAnswer: "CreateTrainingPlan answered without a plan ARN",
+				What:     "training plan purchase",
+				Unknown:  lostExplanation(o.Region, PlanName(id)),
+				NotFound: "No training plan has this purchase's name; it is safe to search and try again.",
+			}
+		},
+	}, nil
 }
 
 func lostExplanation(region, name string) gaws.Explanation {

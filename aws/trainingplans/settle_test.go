@@ -1,10 +1,13 @@
 package trainingplans
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	gaws "github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/aws/ec2sim"
@@ -82,10 +85,8 @@ func TestSettleOpenSettlesACrashedPlanPurchase(t *testing.T) {
 func TestSettleOpenPlanIntentNeverSent(t *testing.T) {
 	_, url, cnt := newSim(t, ec2sim.Faults{})
 	c := newClient(t, url, nil)
-	e := gaws.JournalEntry{Action: ActionCreate, RequestID: gaws.NewRequestID(), Region: "us-east-1", Offering: "tpo-none"}
-	if err := c.Base().JournalIntent(ctx, &e); err != nil {
-		t.Fatal(err)
-	}
+	e := gaws.JournalEntry{Action: ActionCreate, RequestID: "gpb-000000000000000000000001", Region: "us-east-1", Offering: "tpo-none"}
+	writeIntent(t, c, e)
 	settled, err := c.Base().SettleOpen(ctx, "us-east-1")
 	if err != nil || len(settled) != 1 || settled[0].Outcome != gaws.NotBought {
 		t.Fatalf("settled %+v (%v)", settled, err)
@@ -108,10 +109,8 @@ func TestUnsettledPlanIntentRefusesEveryPurchase(t *testing.T) {
 	_, url, cnt := newSim(t, ec2sim.Faults{})
 	c := newClient(t, url, nil)
 	o := someOffering(t, c)
-	e := gaws.JournalEntry{Action: ActionCreate, RequestID: gaws.NewRequestID(), Region: o.Region, Offering: o.ID}
-	if err := c.Base().JournalIntent(ctx, &e); err != nil {
-		t.Fatal(err)
-	}
+	e := gaws.JournalEntry{Action: ActionCreate, RequestID: "gpb-000000000000000000000002", Region: o.Region, Offering: o.ID}
+	writeIntent(t, c, e)
 	// SageMaker cannot be asked: the look-up's endpoint is gone.
 	broken := newClient(t, "http://127.0.0.1:1", func(cfg *gaws.Config) { cfg.JournalDir = journalDir(t, c) })
 	_, err := broken.Purchase(ctx, o, nil)
@@ -134,4 +133,30 @@ func journalDir(t *testing.T, c *Client) string {
 		t.Fatal(err)
 	}
 	return p[:strings.LastIndex(p, "/")]
+}
+
+// writeIntent appends an intent line to c's journal, as a run that crashed before its
+// call left it.
+func writeIntent(t *testing.T, c *Client, e gaws.JournalEntry) {
+	t.Helper()
+	p, err := c.Base().JournalPath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Time, e.Phase = time.Now().UTC(), "intent"
+	line, err := json.Marshal(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(p, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.Write(append(line, '\n')); err != nil {
+		t.Fatal(err)
+	}
 }

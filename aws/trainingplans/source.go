@@ -42,8 +42,6 @@ func (source) Caps() gaws.SourceCaps { return caps }
 
 func (source) Explain(err error) gaws.Explanation { return Explain(err) }
 
-// errNoDryRun is the answer to a dry run: SageMaker has none.
-var errNoDryRun = &gaws.NoDryRunError{Msg: caps.NoDryRun}
 
 // Search sweeps every length of q's range that plans last (any whole number of days up to
 // 182, not the blocks' lengths), with q's targets.
@@ -70,18 +68,17 @@ func (s source) Search(ctx context.Context, q model.Query) <-chan gaws.SearchEve
 	return out
 }
 
-func (source) CheckPurchase(context.Context, model.Offering, string) (gaws.Permission, error) {
-	return gaws.Permission{}, errNoDryRun
-}
-
-// Purchase buys the plan; platform does not apply to plans.
-func (s source) Purchase(ctx context.Context, o model.Offering, _ string, tags map[string]string, opts ...gaws.SpendOption) (gaws.PurchaseResult, error) {
-	res, err := s.tp.Purchase(ctx, OfferingFromModel(o), tags, opts...)
-	out := gaws.PurchaseResult{RequestID: res.RequestID, Outcome: res.Outcome, Recovered: res.Recovered, Settled: res.Settled, JournalErr: res.JournalErr}
-	if err == nil && res.Outcome == gaws.Bought {
-		out.Block = ModelBlock(res.Plan)
+// SpendCall is a plan's part of a purchase or an extension; a platform does not apply to
+// plans, and gpublock launches nothing into them (SageMaker's jobs use them).
+func (s source) SpendCall(_ context.Context, in gaws.Intent) (gaws.SpendCall, error) {
+	switch in.Kind {
+	case gaws.SpendPurchase:
+		return s.tp.purchaseCall(OfferingFromModel(in.Offering), in.Tags, new(Plan))
+	case gaws.SpendExtend:
+		return s.tp.extendCall(PlanFromBlock(in.Block), in.Block, extensionOffering(in.Block, in.Extension), new(Extension))
 	}
-	return out, err
+	return gaws.SpendCall{}, &gaws.PurchaseError{Outcome: gaws.NotBought, Explanation: gaws.Explanation{
+		Summary: "gpublock does not launch instances into a " + model.SourceTrainingPlan.Label() + "."}}
 }
 
 // List lists the plans of every region asked; SageMaker lists a plan's fee, unlike EC2's
@@ -197,18 +194,6 @@ func extensionOffering(blk model.Block, off model.ExtensionOffering) ExtensionOf
 		Hours: off.DurationHours, Fee: off.Fee, Currency: off.Currency}
 }
 
-func (source) CheckExtend(context.Context, model.Block, model.ExtensionOffering) (gaws.Permission, error) {
-	return gaws.Permission{}, errNoDryRun
-}
-
-func (s source) Extend(ctx context.Context, blk model.Block, off model.ExtensionOffering, opts ...gaws.SpendOption) (gaws.ExtendResult, error) {
-	res, err := s.tp.Extend(ctx, PlanFromBlock(blk), extensionOffering(blk, off), opts...)
-	out := gaws.ExtendResult{RequestID: res.RequestID, Outcome: res.Outcome, Recovered: res.Recovered, Settled: res.Settled, JournalErr: res.JournalErr}
-	if err == nil && res.Outcome == gaws.Bought {
-		out.Extension = modelExtension(blk, res.Extension)
-	}
-	return out, err
-}
 
 func modelExtension(blk model.Block, x Extension) model.Extension {
 	return model.Extension{ReservationID: blk.ReservationID, OfferingID: x.OfferingID, InstanceType: blk.InstanceType, Count: blk.TotalCount,

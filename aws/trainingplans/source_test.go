@@ -2,7 +2,6 @@ package trainingplans
 
 import (
 	"context"
-	"errors"
 	"testing"
 
 	gaws "github.com/gpublock/gpublock/aws"
@@ -34,11 +33,12 @@ func TestRegisteredSource(t *testing.T) {
 	if reg, ok := gaws.CapsOf(model.SourceTrainingPlan); !ok || reg.Noun != caps.Noun || reg.DryRun || reg.NoDryRun == "" {
 		t.Errorf("registered caps %+v, %v", reg, ok)
 	}
-	if _, err := src.CheckPurchase(context.Background(), model.Offering{}, ""); !errors.Is(err, gaws.ErrNoDryRun) {
-		t.Errorf("dry run: %v, want ErrNoDryRun", err)
+	o := model.Offering{Source: model.SourceTrainingPlan, ID: "tpo-1", Region: "us-east-1", Parts: []model.Part{{AvailabilityZone: "us-east-1a", InstanceType: "p5.48xlarge", Count: 1}}}
+	if call, err := src.SpendCall(context.Background(), gaws.Intent{Kind: gaws.SpendPurchase, Offering: o}); err != nil || call.DryRun != nil || call.NoDryRun != caps.NoDryRun {
+		t.Errorf("purchase: dry run %v, %q (%v), want none and the caps' sentence", call.DryRun != nil, call.NoDryRun, err)
 	}
-	if _, err := src.CheckExtend(context.Background(), model.Block{}, model.ExtensionOffering{}); !errors.Is(err, gaws.ErrNoDryRun) || err.Error() != caps.NoDryRun {
-		t.Errorf("extension's dry run: %v, want the caps' sentence", err)
+	if _, err := src.SpendCall(context.Background(), gaws.Intent{Kind: gaws.SpendLaunch}); err == nil {
+		t.Error("a launch into a plan was not refused")
 	}
 	blocks, _ := gaws.OpenSource(&gaws.Client{}, model.SourceCapacityBlock)
 	all := []gaws.Source{blocks, src}

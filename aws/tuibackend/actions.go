@@ -16,43 +16,63 @@ func (b awsBackend) JournalPath() (string, error) { return b.c.JournalPath() }
 
 func (b awsBackend) Platforms() []string { return aws.Platforms() }
 
-func (b awsBackend) CheckPurchase(ctx context.Context, o model.Offering, platform string) (backend.Permission, error) {
-	src, err := b.source(o.Source)
-	if err != nil {
-		return backend.Permission{}, err
-	}
-	p, err := src.CheckPurchase(ctx, o, platform)
-	return permission(src, p, err)
+// intent is the UI's intent in the spend service's terms.
+func intent(in backend.Intent) aws.Intent {
+	return aws.Intent{Kind: aws.SpendKind(in.Kind), Offering: in.Offering, Platform: in.Platform, Tags: in.Tags,
+		Block: in.Block, Extension: in.Extension, Launch: launchSpec(in.Launch)}
 }
 
-// permission is a dry run's answer for the UI: a source without a dry run says so in its
-// own sentence, which the dialog shows instead of asking.
-func permission(src aws.Source, p aws.Permission, err error) (backend.Permission, error) {
-	if errors.Is(err, aws.ErrNoDryRun) {
-		return backend.Permission{}, err
+// sourceOf is the source of what the intent spends on.
+func (b awsBackend) sourceOf(in backend.Intent) (aws.Source, error) {
+	s := in.Block.Source
+	if in.Kind == backend.SpendPurchase {
+		s = in.Offering.Source
 	}
-	if err != nil {
-		return backend.Permission{}, actionErrorIn(src, err)
-	}
-	return backend.Permission(p), nil
+	return b.source(s)
 }
 
-func (b awsBackend) Purchase(ctx context.Context, o model.Offering, platform string, tags map[string]string) (backend.PurchaseResult, error) {
-	src, err := b.source(o.Source)
+// Prepare is the spend service's Prepare: its refusal in its own words, which the command
+// line prints too.
+func (b awsBackend) Prepare(ctx context.Context, in backend.Intent) (backend.Prepared, error) {
+	out := backend.Prepared{Intent: in}
+	src, err := b.sourceOf(in)
 	if err != nil {
-		return backend.PurchaseResult{}, &backend.ActionError{Outcome: backend.NotDone, Summary: err.Error(), Err: err}
+		return out, &backend.ActionError{Outcome: backend.NotDone, Summary: err.Error(), Err: err}
 	}
-	res, err := src.Purchase(ctx, o, platform, tags)
+	p, err := b.c.Prepare(ctx, src, intent(in))
+	out.Permission, out.NoDryRun, out.Settled, out.Account = backend.Permission(p.Permission), p.NoDryRun, settledSentences(p.Settled), p.Account
 	if err != nil {
-		return backend.PurchaseResult{RequestID: res.RequestID}, actionErrorIn(src, err)
+		return out, actionErrorIn(src, err)
+	}
+	out.Handle = p
+	return out, nil
+}
+
+// Commit is the spend service's Commit of what Prepare allowed; one not prepared here (its
+// answer given by a test) is prepared first.
+func (b awsBackend) Commit(ctx context.Context, p backend.Prepared) (backend.SpendResult, error) {
+	src, err := b.sourceOf(p.Intent)
+	if err != nil {
+		return backend.SpendResult{}, &backend.ActionError{Outcome: backend.NotDone, Summary: err.Error(), Err: err}
+	}
+	prep, ok := p.Handle.(aws.Prepared)
+	if !ok {
+		if prep, err = b.c.Prepare(ctx, src, intent(p.Intent)); err != nil {
+			return backend.SpendResult{Settled: settledSentences(prep.Settled)}, actionErrorIn(src, err)
+		}
+	}
+	res, err := b.c.Commit(ctx, prep)
+	out := backend.SpendResult{RequestID: res.RequestID}
+	if err != nil {
+		return out, actionErrorIn(src, err)
 	}
 	if res.Outcome != aws.Bought {
-		// Purchase reports every other outcome as an error; this is a guard, not a path.
-		return backend.PurchaseResult{RequestID: res.RequestID}, &backend.ActionError{Outcome: backend.OutcomeUnknown,
-			Summary: "The purchase ended without a " + src.Caps().Noun + " and without an error.", Hint: "Do not buy again; check the console."}
+		// Commit reports every other outcome as an error; this is a guard, not a path.
+		return out, &backend.ActionError{Outcome: backend.OutcomeUnknown,
+			Summary: "It ended without an answer and without an error.", Hint: "Do not try again before checking the console."}
 	}
-	return backend.PurchaseResult{RequestID: res.RequestID, Block: res.Block, Recovered: res.Recovered,
-		Settled: settledSentences(res.Settled), NotRecorded: notRecorded(res.JournalErr)}, nil
+	return backend.SpendResult{RequestID: res.RequestID, Block: res.Block, Extension: res.Extension, Instances: res.Instances, SubnetID: res.SubnetID,
+		Recovered: res.Recovered, Settled: settledSentences(res.Settled), NotRecorded: notRecorded(res.JournalErr)}, nil
 }
 
 func settledSentences(ss []aws.Settled) []string {
@@ -101,26 +121,31 @@ func launchSpec(s backend.LaunchSpec) aws.LaunchSpec {
 		SecurityGroupIDs: s.SecurityGroupIDs, Name: s.Name, Tags: s.Tags}
 }
 
+// CheckLaunch is the launch's dry run through the spend service (allowed in read-only
+// mode); a permission refused is a Permission, not an error, for the launch form.
 func (b awsBackend) CheckLaunch(ctx context.Context, blk model.Block, spec backend.LaunchSpec) (backend.Permission, error) {
 	if err := launchable(blk); err != nil {
 		return backend.Permission{}, err
 	}
-	p, err := b.c.CheckLaunch(ctx, blk, launchSpec(spec))
+	src, err := b.source(blk.Source)
 	if err != nil {
+		return backend.Permission{}, err
+	}
+	in := intent(backend.Intent{Kind: backend.SpendLaunch, Block: blk, Launch: spec})
+	in.CheckOnly = true
+	p, err := b.c.Prepare(ctx, src, in)
+	if err != nil && !errors.Is(err, aws.ErrNotAllowed) {
 		return backend.Permission{}, actionError(err)
 	}
-	return backend.Permission(p), nil
+	return backend.Permission(p.Permission), nil
 }
 
+// Launch is Prepare and Commit of a launch the form's own confirmation agreed to.
 func (b awsBackend) Launch(ctx context.Context, blk model.Block, spec backend.LaunchSpec) (backend.LaunchResult, error) {
 	if err := launchable(blk); err != nil {
 		return backend.LaunchResult{}, err
 	}
-	res, err := b.c.Launch(ctx, blk, launchSpec(spec))
-	if err != nil {
-		return backend.LaunchResult{RequestID: res.RequestID}, actionError(err)
-	}
-	return backend.LaunchResult{RequestID: res.RequestID, SubnetID: res.SubnetID, Instances: res.Instances}, nil
+	return b.Commit(ctx, backend.Prepared{Intent: backend.Intent{Kind: backend.SpendLaunch, Block: blk, Launch: spec}})
 }
 
 // launchable refuses, before any call, a launch into a reservation whose source gpublock

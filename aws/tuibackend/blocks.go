@@ -84,29 +84,3 @@ func (b awsBackend) ExtensionOfferings(ctx context.Context, blk model.Block, day
 	}
 	return offs, nil
 }
-
-func (b awsBackend) CheckExtend(ctx context.Context, blk model.Block, off model.ExtensionOffering) (backend.Permission, error) {
-	src, err := b.source(blk.Source)
-	if err != nil {
-		return backend.Permission{}, err
-	}
-	p, err := src.CheckExtend(ctx, blk, off)
-	return permission(src, p, err)
-}
-
-func (b awsBackend) Extend(ctx context.Context, blk model.Block, off model.ExtensionOffering) (backend.ExtendResult, error) {
-	src, err := b.source(blk.Source)
-	if err != nil {
-		return backend.ExtendResult{}, &backend.ActionError{Outcome: backend.NotDone, Summary: err.Error(), Err: err}
-	}
-	res, err := src.Extend(ctx, blk, off)
-	if err != nil {
-		return backend.ExtendResult{RequestID: res.RequestID}, actionErrorIn(src, err)
-	}
-	if res.Outcome != aws.Bought {
-		return backend.ExtendResult{RequestID: res.RequestID}, &backend.ActionError{Outcome: backend.OutcomeUnknown,
-			Summary: "The extension ended without an answer and without an error.", Hint: "Do not extend again; check the " + src.Caps().Noun + "'s extension history."}
-	}
-	return backend.ExtendResult{RequestID: res.RequestID, Extension: res.Extension, Recovered: res.Recovered,
-		Settled: settledSentences(res.Settled), NotRecorded: notRecorded(res.JournalErr)}, nil
-}

@@ -31,7 +31,8 @@ func TestBackendDispatchesBySource(t *testing.T) {
 	if _, err := b.Launch(context.Background(), plan, backend.LaunchSpec{}); !errors.As(err, &ae) {
 		t.Errorf("launch into a plan went ahead: %v", err)
 	}
-	if _, err := b.CheckPurchase(context.Background(), model.Offering{Source: model.SourceTrainingPlan}, ""); !errors.Is(err, aws.ErrNoDryRun) {
-		t.Errorf("a plan's dry run: %v, want ErrNoDryRun", err)
+	// Through the spend service too: the source refuses it before any call.
+	if _, err := b.Prepare(context.Background(), backend.Intent{Kind: backend.SpendLaunch, Block: plan}); !errors.As(err, &ae) || !strings.Contains(ae.Summary, "Training Plan") {
+		t.Errorf("a launch into a plan, prepared: %v", err)
 	}
 }

@@ -289,6 +289,7 @@ func (f *awsFlags) clientConfig() aws.Config {
 		SDKLog:      f.sdkLog,
 	}
 	cfg.MaxSpend = f.spendCap()
+	cfg.MaxSpendRule, cfg.ReadOnlyRule = f.maxSpendRule(), f.readOnlyRule()
 	return cfg
 }
 

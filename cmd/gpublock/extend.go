@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -86,7 +85,6 @@ func runExtend(ctx context.Context, a extendArgs, pos []string, stdout, stderr i
 	if !ok {
 		return reportUsage(stderr, "extend", usagef("--source %s: the command line does not extend %s", srcID.Name(), srcID.Plural()))
 	}
-	caps := sourceCaps(srcID)
 	reservationID, days, format, err := show.check(&a, pos)
 	if err != nil {
 		return reportUsage(stderr, "extend", err)
@@ -107,71 +105,48 @@ func runExtend(ctx context.Context, a extendArgs, pos []string, stdout, stderr i
 		return backendFailure(stderr, "extend", err)
 	}
 	region := a.aws.oneRegion(client)
-	if !a.dryRun {
-		if code, done := settleFirst(ctx, stderr, "extend", client, region); done {
-			return code
-		}
-	}
 	b, err := show.find(ctx, client, src, region, reservationID)
 	if err != nil {
 		fmt.Fprintf(stderr, "gpublock extend: %v Nothing was extended.\n", err)
 		return 1
 	}
-	var opts []aws.SpendOption
-	if e, ok := client.EarlierExtension(b, days*24); ok && !a.dryRun {
-		if !a.again {
-			return alreadyDone(stderr, "extend", client.ExplainError(aws.AlreadyBoughtError(e)))
-		}
-		opts = append(opts, aws.Again())
-	}
 	if refusal := show.refuse(b); refusal != "" {
 		fmt.Fprintf(stderr, "gpublock extend: %s Nothing was extended.\n", refusal)
 		return 1
 	}
-	offs, err := src.ExtensionOfferings(ctx, b, days)
-	if err != nil {
-		fmt.Fprintf(stderr, "gpublock extend: the extension offerings of %s could not be listed: %s Nothing was extended.\n", b.ReservationID, client.ExplainError(err))
-		return 1
-	}
-	if len(offs) == 0 {
-		fmt.Fprintf(stderr, "gpublock extend: %s Try another length%s, or later. Nothing was extended.\n", show.noOffers(b, days), show.tryList)
-		return 1
-	}
-	off := model.CheapestExtension(offs)
-	account, ok := capAndPayer(ctx, stderr, "extend", &a.aws, client, off.Fee, "Nothing was extended.")
+	in := aws.Intent{Kind: aws.SpendExtend, Block: b, Extension: model.ExtensionOffering{DurationHours: days * 24}, CheckOnly: a.dryRun, Again: a.again,
+		// After settling: an interrupted extension has moved the block's end.
+		Lookup: func(ctx context.Context, in *aws.Intent) error {
+			offs, err := src.ExtensionOfferings(ctx, b, days)
+			switch {
+			case err != nil:
+				return fmt.Errorf("the extension offerings of %s could not be listed: %s Nothing was extended.", b.ReservationID, client.ExplainError(err))
+			case len(offs) == 0:
+				return fmt.Errorf("%s Try another length%s, or later. Nothing was extended.", show.noOffers(b, days), show.tryList)
+			}
+			in.Extension = model.CheapestExtension(offs)
+			return nil
+		}}
+	p, code, ok := prepare(ctx, stderr, "extend", client, src, in)
 	if !ok {
-		return 1
+		return code
 	}
-	show.summary(stderr, info, account, b, off)
-
-	if caps.DryRun {
-		perm, err := src.CheckExtend(ctx, b, off)
-		if err != nil {
-			fmt.Fprintf(stderr, "gpublock extend: the permission check failed: %s\n", client.ExplainError(err))
-			return 1
-		}
-		if a.dryRun {
-			return printPermission(stdout, stderr, "extend", format, perm, show.dryRunFields(b, off),
-				fmt.Sprintf("This identity may call %s for %s in %s.", perm.Action, b.ReservationID, b.Region), "extended")
-		}
-		if !allowed(stderr, "extend", perm, "extended") {
-			return 1
-		}
+	off := p.Intent.Extension
+	show.summary(stderr, info, p.Account, b, off)
+	if a.dryRun {
+		return printPermission(stdout, stderr, "extend", format, p.Permission, show.dryRunFields(b, off),
+			fmt.Sprintf("This identity may call %s for %s in %s.", p.Permission.Action, b.ReservationID, b.Region), "extended")
 	}
-	if a.dryRun { // a source without a dry run: never go on to the extension
-		return reportUsage(stderr, "extend", usagef("--dry-run: %s", caps.NoDryRun))
-	}
+	permissionLine(stderr, p)
 	if !confirmed(ctx, stderr, "extend", a.yes, "Extend this "+show.what+"?", "extend", "extended") {
 		return 1
 	}
-	if !againExtend(ctx, stderr, a.yes, len(opts) > 0, b.ReservationID, days) {
+	if p.Earlier != nil && !confirmAgain(ctx, stderr, "extend", a.yes,
+		fmt.Sprintf("An interrupted run already extended %s by %s. --again extends it a second time.", b.ReservationID, model.FormatDays(days)),
+		"Extend it AGAIN?", "extended") {
 		return 1
 	}
-
-	res, err := src.Extend(ctx, b, off, opts...)
-	if errors.Is(err, aws.ErrAlreadyBought) {
-		return alreadyDone(stderr, "extend", client.ExplainError(err))
-	}
+	res, err := client.Commit(ctx, p)
 	if err != nil {
 		return notDone(stderr, "extend", "NOT EXTENDED", client, err)
 	}

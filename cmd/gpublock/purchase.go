@@ -36,26 +36,9 @@ func (t tagFlag) String() string {
 
 func (t tagFlag) Type() string { return "KEY=VALUE" }
 
-func (t tagFlag) Set(s string) error {
-	k, v, ok := strings.Cut(s, "=")
-	k = strings.TrimSpace(k)
-	switch {
-	case !ok || k == "":
-		return fmt.Errorf("%q: want KEY=VALUE, e.g. project=llm-pretrain", s)
-	case strings.HasPrefix(strings.ToLower(k), "aws:"):
-		return fmt.Errorf("%q: the aws: prefix is reserved by AWS", s)
-	case k == aws.RequestIDTag:
-		return fmt.Errorf("%q: %s is set by gpublock itself", s, aws.RequestIDTag)
-	}
-	if _, dup := t[k]; dup {
-		return fmt.Errorf("%q: tag %s given twice", s, k)
-	}
-	if err := aws.CheckTags(map[string]string{k: v}); err != nil {
-		return err
-	}
-	t[k] = v
-	return nil
-}
+// Set adds one tag under model.AddTag, the rule the purchase dialog's tags field and the
+// spend service keep too.
+func (t tagFlag) Set(s string) error { return model.AddTag(t, s) }
 
 type purchaseArgs struct {
 	offeringsArgs // the search that listed the offering: it is looked up by running it again
@@ -126,7 +109,6 @@ func runPurchase(ctx context.Context, a purchaseArgs, pos []string, stdout, stde
 	if !ok {
 		return reportUsage(stderr, "purchase", usagef("--source %s: the command line does not buy %s", srcID.Name(), srcID.Plural()))
 	}
-	caps := sourceCaps(srcID)
 	if code, refused := refuseSpending(stderr, "purchase", "buy", "bought", &a.aws, a.yes, a.dryRun); refused {
 		return code
 	}
@@ -147,67 +129,47 @@ func runPurchase(ctx context.Context, a purchaseArgs, pos []string, stdout, stde
 		return backendFailure(stderr, "purchase", err)
 	}
 	region := a.aws.oneRegion(client)
-	o := model.Offering{Source: srcID, ID: offeringID, Region: region}
-	if !a.dryRun {
-		// Before the search: an interrupted purchase of this offering took it off the market,
-		// so the search alone would say it is gone and invite buying another.
-		if code, done := settleFirst(ctx, stderr, "purchase", client, region); done {
-			return code
-		}
-		if e, ok := client.EarlierPurchase(o); ok && !a.again {
-			return alreadyDone(stderr, "purchase", client.ExplainError(aws.AlreadyBoughtError(e)))
-		}
-	}
+	in := aws.Intent{Kind: aws.SpendPurchase, Offering: model.Offering{Source: srcID, ID: offeringID, Region: region},
+		Platform: a.platform, Tags: a.tags, CheckOnly: a.dryRun, Again: a.again}
 	if lookup {
-		now := client.Now(ctx)
-		q, err := a.sourcedQuery(now)
-		if err != nil {
-			return reportUsage(stderr, "purchase", err)
-		}
-		q.Regions = []string{region}
-		if err := show.check(&a, q, region, now); err != nil {
-			return reportUsage(stderr, "purchase", err)
-		}
-		if o, err = findSourceOffering(ctx, client, src, q, offeringID, show.notListed); err != nil {
-			fmt.Fprintf(stderr, "gpublock purchase: %v\n", err)
-			return 1
-		}
-		account, ok := capAndPayer(ctx, stderr, "purchase", &a.aws, client, o.Fee, "Nothing was bought.")
-		if !ok {
-			return 1
-		}
-		show.summary(stderr, info, account, o, a.platform, a.tags)
-	}
-
-	if caps.DryRun {
-		perm, err := src.CheckPurchase(ctx, o, a.platform)
-		if err != nil {
-			fmt.Fprintf(stderr, "gpublock purchase: the permission check failed: %s\n", client.ExplainError(err))
-			return 1
-		}
-		if a.dryRun {
-			return printPermission(stdout, stderr, "purchase", format, perm, map[string]any{show.idField: o.ID, "Region": o.Region},
-				fmt.Sprintf("This identity may call %s for %s in %s.", perm.Action, o.ID, o.Region), "bought")
-		}
-		if !allowed(stderr, "purchase", perm, "bought") {
-			return 1
+		// The spend service runs it after settling: an interrupted purchase of this offering
+		// took it off the market, so the search alone would say it is gone and invite buying another.
+		in.Lookup = func(ctx context.Context, in *aws.Intent) error {
+			now := client.Now(ctx)
+			q, err := a.sourcedQuery(now)
+			if err != nil {
+				return err
+			}
+			q.Regions = []string{region}
+			if err := show.check(&a, q, region, now); err != nil {
+				return err
+			}
+			in.Offering, err = findSourceOffering(ctx, client, src, q, offeringID, show.notListed)
+			return err
 		}
 	}
-	if a.dryRun { // a source without a dry run: never go on to the purchase
-		return reportUsage(stderr, "purchase", usagef("--dry-run: %s", caps.NoDryRun))
-	}
-	if !confirmed(ctx, stderr, "purchase", a.yes, "Buy this "+show.what+"?", "buy", "bought") {
-		return 1
-	}
-	opts, code, ok := againPurchase(ctx, stderr, client, o, a.yes, a.again, show.what, show.bought)
+	p, code, ok := prepare(ctx, stderr, "purchase", client, src, in)
 	if !ok {
 		return code
 	}
-
-	res, err := src.Purchase(ctx, o, a.platform, a.tags, opts...)
-	if errors.Is(err, aws.ErrAlreadyBought) {
-		return alreadyDone(stderr, "purchase", client.ExplainError(err))
+	o := p.Intent.Offering
+	if lookup {
+		show.summary(stderr, info, p.Account, o, a.platform, a.tags)
 	}
+	if a.dryRun {
+		return printPermission(stdout, stderr, "purchase", format, p.Permission, map[string]any{show.idField: o.ID, "Region": o.Region},
+			fmt.Sprintf("This identity may call %s for %s in %s.", p.Permission.Action, o.ID, o.Region), "bought")
+	}
+	permissionLine(stderr, p)
+	if !confirmed(ctx, stderr, "purchase", a.yes, "Buy this "+show.what+"?", "buy", "bought") {
+		return 1
+	}
+	if p.Earlier != nil && !confirmAgain(ctx, stderr, "purchase", a.yes,
+		fmt.Sprintf("An interrupted run already bought this %s: %s. --again buys a second one.", show.what, show.bought(p.Earlier.Result)),
+		"Buy a SECOND "+show.what+"?", "bought") {
+		return 1
+	}
+	res, err := client.Commit(ctx, p)
 	if err != nil {
 		return purchaseFailure(stderr, o, err)
 	}
@@ -296,9 +258,6 @@ func (a *purchaseArgs) check(pos []string) (string, outputFormat, error) {
 	if !slices.Contains(aws.Platforms(), a.platform) {
 		return "", "", usagef("--platform %q: allowed %s", a.platform, strings.Join(aws.Platforms(), ", "))
 	}
-	if err := aws.CheckTags(a.tags); err != nil {
-		return "", "", usagef("--tag: %v", err)
-	}
 	if err := a.aws.validate(); err != nil {
 		return "", "", err
 	}
@@ -326,14 +285,6 @@ func singleRegion(f *awsFlags) error {
 		return usagef("--region %q: give the one region of the Capacity Block", f.region)
 	}
 	return nil
-}
-
-// overCap is the refusal of a fee above --max-spend, or "".
-func overCap(limit *model.Money, rule string, fee model.Money) string {
-	if limit == nil || fee.Cmp(*limit) <= 0 {
-		return ""
-	}
-	return fmt.Sprintf("refused: the upfront fee %s is above the spending cap of %s (%s). Nothing was bought.", fee.Dollars(), limit.Dollars(), rule)
 }
 
 // bothTimes writes a time in UTC and in local time side by side, as the dialogs do.
@@ -373,7 +324,7 @@ func printPermission(stdout, stderr io.Writer, cmd string, format outputFormat, 
 	if p.Allowed {
 		fmt.Fprintf(stdout, "Dry run: allowed. %s Nothing was %s.\n", yes, done)
 	} else {
-		fmt.Fprintf(stdout, "Dry run: not allowed. This identity lacks %s. Nothing was %s.\n", p.Action, done)
+		fmt.Fprintf(stdout, "Dry run: %s\n", model.NotAllowed(p.Action, done))
 	}
 	return code
 }

@@ -45,22 +45,6 @@ func lookupFailure(client *aws.Client, err error) error {
 	return err
 }
 
-// capAndPayer refuses a fee above --max-spend and finds the account that would pay, which
-// the confirmation must name; without it nothing is spent. nothing is the command's
-// "Nothing was …" sentence.
-func capAndPayer(ctx context.Context, stderr io.Writer, cmd string, f *awsFlags, client *aws.Client, fee model.Money, nothing string) (string, bool) {
-	if msg := overCap(f.spendCap(), f.maxSpendRule(), fee); msg != "" {
-		fmt.Fprintf(stderr, "gpublock %s: %s\n", cmd, strings.Replace(msg, "Nothing was bought.", nothing, 1))
-		return "", false
-	}
-	id, err := client.Identity(ctx)
-	if err != nil {
-		fmt.Fprintf(stderr, "gpublock %s: cannot tell which account would pay: %s\n", cmd, client.ExplainError(err))
-		return "", false
-	}
-	return id.Account, true
-}
-
 // summaryHead opens a confirmation: what it is and against which backend. The facts that
 // follow (printFacts) name the account and region.
 func summaryHead(w io.Writer, title string, info backendInfo) {
@@ -94,35 +78,6 @@ func padRight(s string, n int) string {
 		return s + strings.Repeat(" ", n-k)
 	}
 	return s
-}
-
-// againPurchase is the check, after the confirmation, for a purchase an interrupted run
-// already made of this offering: without --again nothing more is bought (exit 0); with it,
-// a second one is bought after typing again. what names the capacity ("Capacity Block",
-// "training plan"), bought what the earlier run bought ("reservation cr-…").
-func againPurchase(ctx context.Context, stderr io.Writer, client *aws.Client, o model.Offering, yes, again bool, what string, bought func(result string) string) ([]aws.SpendOption, int, bool) {
-	e, ok := client.EarlierPurchase(o)
-	if !ok {
-		return nil, 0, true
-	}
-	if !again {
-		return nil, alreadyDone(stderr, "purchase", client.ExplainError(aws.AlreadyBoughtError(e))), false
-	}
-	fmt.Fprintf(stderr, "An interrupted run already bought this %s: %s. --again buys a second one.\n", what, bought(e.Result))
-	if !confirmed(ctx, stderr, "purchase", yes, "Buy a SECOND "+what+"?", "again", "bought") {
-		return nil, 1, false
-	}
-	return []aws.SpendOption{aws.Again()}, 0, true
-}
-
-// againExtend asks, when an interrupted run already extended name by days (again is set),
-// to type again before extending it a second time.
-func againExtend(ctx context.Context, stderr io.Writer, yes, again bool, name string, days int) bool {
-	if !again {
-		return true
-	}
-	fmt.Fprintf(stderr, "An interrupted run already extended %s by %s. --again extends it a second time.\n", name, model.FormatDays(days))
-	return confirmed(ctx, stderr, "extend", yes, "Extend it AGAIN?", "again", "extended")
 }
 
 // Exit codes of the commands that spend money, beyond 0 (done), 1 (not done) and 2 (usage).
@@ -170,25 +125,16 @@ func refuseWithoutPerson(stderr io.Writer, cmd, word string, yes, dryRun bool) (
 	return 2, true
 }
 
-// refuseReadOnly is the check, made before any call, that --read-only forbids what would
-// spend money: nobody is shown a confirmation, or asked to type, for something refused anyway.
-// A --dry-run spends nothing, so it still runs.
+// refuseReadOnly is the check, made before the backend is opened, that read-only mode
+// forbids what would spend money, in the spend service's words: nobody is shown a
+// confirmation, or asked to type, for something refused anyway. A --dry-run spends
+// nothing, so it still runs.
 func refuseReadOnly(stderr io.Writer, cmd, done, readOnlyRule string, dryRun bool) (int, bool) {
 	if readOnlyRule == "" || dryRun {
 		return 0, false
 	}
-	fmt.Fprintf(stderr, "gpublock %s: refused: %s, so nothing can be %s; nothing was sent to AWS (--dry-run still checks the permission).\n", cmd, readOnlyRule, done)
+	fmt.Fprintf(stderr, "gpublock %s: %s\n", cmd, model.ReadOnlyRefusal(readOnlyRule, done))
 	return 1, true
-}
-
-// allowed shows the DryRun's answer before the confirmation, or says why nothing was done.
-func allowed(stderr io.Writer, cmd string, perm aws.Permission, done string) bool {
-	if !perm.Allowed {
-		fmt.Fprintf(stderr, "gpublock %s: not allowed: this identity lacks %s. Nothing was %s.\n", cmd, perm.Action, done)
-		return false
-	}
-	fmt.Fprintf(stderr, "  Permission:  allowed (%s, dry run)\n\n", perm.Action)
-	return true
 }
 
 // confirmed is --yes, or the person typing word; a no is said on stderr.
@@ -211,19 +157,47 @@ func notDone(stderr io.Writer, cmd, verdict string, client *aws.Client, err erro
 	return 1
 }
 
-// settleFirst settles the journal's interrupted purchases and extensions in region
-// before anything is bought there, and says what became of each. When one cannot be
-// settled it refuses (exit 1) and says how to settle it.
-func settleFirst(ctx context.Context, stderr io.Writer, cmd string, client *aws.Client, region string) (int, bool) {
-	settled, err := client.SettleOpen(ctx, region)
-	for _, s := range settled {
+// prepare is the spend service's Prepare in the command line's words: what it settled,
+// then its refusal, in the words the TUI shows too. ok is false when the command ends
+// with code; a dry run's "not allowed" is the caller's to print.
+func prepare(ctx context.Context, stderr io.Writer, cmd string, client *aws.Client, src aws.Source, in aws.Intent) (aws.Prepared, int, bool) {
+	p, err := client.Prepare(ctx, src, in)
+	for _, s := range p.Settled {
 		fmt.Fprintf(stderr, "gpublock %s: settled an interrupted run: %s\n", cmd, s.Sentence())
 	}
-	if err != nil {
+	var ue usageError
+	var pe *aws.PurchaseError
+	switch {
+	case err == nil && !in.CheckOnly && p.PayerUnknown() != nil:
+		fmt.Fprintf(stderr, "gpublock %s: %s\n", cmd, client.ExplainError(p.PayerUnknown()))
+		return p, 1, false
+	case err == nil || (in.CheckOnly && errors.Is(err, aws.ErrNotAllowed)):
+		return p, 0, true
+	case errors.As(err, &ue):
+		return p, reportUsage(stderr, cmd, err), false
+	case errors.Is(err, aws.ErrAlreadyBought):
+		return p, alreadyDone(stderr, cmd, client.ExplainError(err)), false
+	case errors.As(err, &pe):
 		fmt.Fprintf(stderr, "gpublock %s: %s\n", cmd, client.ExplainError(err))
-		return 1, true
+		return p, 1, false
 	}
-	return 0, false
+	fmt.Fprintf(stderr, "gpublock %s: %v\n", cmd, err)
+	return p, 1, false
+}
+
+// permissionLine shows the dry run's answer (or that the source has none) before the
+// confirmation.
+func permissionLine(stderr io.Writer, p aws.Prepared) {
+	if p.NoDryRun == "" {
+		fmt.Fprintf(stderr, "  Permission:  allowed (%s, dry run)\n\n", p.Permission.Action)
+	}
+}
+
+// confirmAgain asks, when an interrupted run already did it (say says what) and --again
+// asks for a second one, to type again.
+func confirmAgain(ctx context.Context, stderr io.Writer, cmd string, yes bool, say, prompt, done string) bool {
+	fmt.Fprintln(stderr, say)
+	return confirmed(ctx, stderr, cmd, yes, prompt, "again", done)
 }
 
 // alreadyDone reports that an interrupted run already bought it: done, nothing new (exit 0).

@@ -182,6 +182,8 @@ func runTUI(ctx context.Context, a tuiArgs, stdout, stderr io.Writer) int {
 		// through f as well.
 		ReadOnly:    spend.readOnly,
 		MaxSpend:    spend.maxSpend,
+		// The refusal names where the cap came from, as the command line's does.
+		MaxSpendRule: f.maxSpendRule(),
 		DefaultTags: spend.tags,
 		DefaultAMI:  spend.ami,
 		// The blocks screen (issue 7).

@@ -13,11 +13,14 @@ type Spender interface {
 	// Now is the time on the backend's clock: the emulator's can be moved, and a launch that
 	// waits for a block's start fires on it.
 	Now(ctx context.Context) time.Time
-	// CheckPurchase is the DryRun of a purchase: may this identity buy the offering?
-	CheckPurchase(ctx context.Context, o model.Offering, platform string) (Permission, error)
-	// Purchase buys the offering once; after a lost reply it says what it found. A refusal
-	// or failure is an *ActionError.
-	Purchase(ctx context.Context, o model.Offering, platform string, tags map[string]string) (PurchaseResult, error)
+	// Prepare checks a purchase, an extension or a launch through the one spend path,
+	// without spending: the refusals (read-only, the cap, the tags, an unsettled or earlier
+	// purchase, the dry run) and the permission or the source's "no dry run" sentence. A
+	// refusal is an *ActionError, in the words the command line prints.
+	Prepare(ctx context.Context, in Intent) (Prepared, error)
+	// Commit spends what Prepare allowed, once; after a lost reply it says what it found.
+	// A refusal or failure is an *ActionError.
+	Commit(ctx context.Context, p Prepared) (SpendResult, error)
 	// Block is one reservation as it is now, with its instances; ok is false when the region
 	// does not list it.
 	Block(ctx context.Context, region, reservationID string) (b model.Block, ok bool, err error)
@@ -52,18 +55,59 @@ const (
 	OutcomeUnknown
 )
 
-// PurchaseResult is a finished purchase.
-type PurchaseResult struct {
-	RequestID string // the gpublock:request-id tag of the reservation
+// SpendKind is what an intent does.
+type SpendKind int
+
+const (
+	SpendPurchase SpendKind = iota
+	SpendExtend
+	SpendLaunch
+)
+
+// Intent is what a dialog asks to spend on.
+type Intent struct {
+	Kind      SpendKind
+	Offering  model.Offering // a purchase's
+	Platform  string
+	Tags      map[string]string
+	Block     model.Block             // the reservation extended or launched into
+	Extension model.ExtensionOffering // an extension's
+	Launch    LaunchSpec
+}
+
+// Prepared is an intent checked: what the dialog shows before the word is typed.
+type Prepared struct {
+	Intent     Intent
+	Permission Permission
+	NoDryRun   string   // the source has no dry run: its sentence
+	Settled    []string // what became of the interrupted purchases settled first
+	Account    string   // the account that pays
+	// Handle is the adapter's own prepared intent, handed back to Commit untouched.
+	Handle any
+}
+
+// SpendResult is a finished purchase, extension or launch.
+type SpendResult struct {
+	RequestID string // the request tag, plan name, journal id or client token
 	Block     model.Block
-	// Recovered: the reply was lost and the reservation found afterwards by its tag.
+	Extension model.Extension
+	Instances []model.Instance
+	SubnetID  string
+	// Recovered: the reply was lost and what was bought found afterwards by its key.
 	Recovered bool
 	// Settled says what became of purchases and extensions an earlier crash left open,
 	// settled before this one; NotRecorded, when set, is why the journal could not record
-	// this purchase's outcome (the purchase stands).
+	// this outcome (what was bought stands).
 	Settled     []string
 	NotRecorded string
 }
+
+// The results of each kind are the one result.
+type (
+	PurchaseResult = SpendResult
+	ExtendResult   = SpendResult
+	LaunchResult   = SpendResult
+)
 
 // ActionError is why a purchase or launch did not happen, or may have (OutcomeUnknown).
 type ActionError struct {
@@ -100,12 +144,6 @@ type LaunchSpec struct {
 	Tags             map[string]string
 }
 
-// LaunchResult is a finished launch.
-type LaunchResult struct {
-	RequestID string
-	SubnetID  string
-	Instances []model.Instance
-}
 
 // Subnet is a subnet of a zone.
 type Subnet struct {

@@ -17,11 +17,6 @@ type BlocksBackend interface {
 	// error names the lengths that could not be asked, beside the choices found. found, when
 	// not nil, is handed each choice as soon as its length has answered (from any goroutine).
 	ExtensionChoices(ctx context.Context, b model.Block, found func(model.ExtensionChoice)) ([]model.ExtensionChoice, error)
-	// CheckExtend is the dry run of an extension.
-	CheckExtend(ctx context.Context, b model.Block, off model.ExtensionOffering) (Permission, error)
-	// Extend buys an extension once, with the adapter's journal and lost-reply recovery. A
-	// refusal or failure is an *ActionError (OutcomeUnknown: do not extend again).
-	Extend(ctx context.Context, b model.Block, off model.ExtensionOffering) (ExtendResult, error)
 }
 
 // BlockList is one listing of the account's Capacity Blocks.
@@ -50,14 +45,4 @@ type BlockProblem struct {
 	Region  string
 	Partial bool
 	Message string
-}
-
-// ExtendResult is a bought extension.
-type ExtendResult struct {
-	RequestID string // the journal's id
-	Extension model.Extension
-	Recovered bool // the reply was lost and the extension found in the block's history
-	// Settled and NotRecorded: as in PurchaseResult.
-	Settled     []string
-	NotRecorded string
 }

@@ -37,6 +37,7 @@ type Env struct {
 	*program.Context               // theme, clock, backend, identity, shared with the root
 	Poll             time.Duration // between looks at a block's state
 	MaxSpend         *model.Money
+	MaxSpendRule     string            // where the cap came from, for model.CapRefusal
 	Tags             map[string]string // default tags of a purchase
 	AMI              string            // default AMI of a launch
 	Size             screen.Rect       // the body the dialog is drawn in

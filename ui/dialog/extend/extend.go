@@ -50,6 +50,10 @@ type Model struct {
 	// spend is the chosen length's dry run, the cap, the typed word, the call and its
 	// outcome; step says which part of the dialog shows.
 	spend spend.Machine
+	// prep is the spend service's answer for the chosen length; capRefusal the cap's
+	// sentence when its fee is above the cap.
+	prep       backend.Prepared
+	capRefusal string
 
 	res backend.ExtendResult
 
@@ -80,7 +84,7 @@ const (
 
 type extCheckMsg struct {
 	dialog int64
-	perm   backend.Permission
+	prep   backend.Prepared
 	err    error
 }
 
@@ -117,12 +121,18 @@ func (d Model) failure() *backend.ActionError {
 
 func (d Model) ctx() context.Context { return d.env.CallCtx() }
 
-// checkCmd runs the dry run of the chosen extension.
+// intent is the chosen extension.
+func (d Model) intent() backend.Intent {
+	return backend.Intent{Kind: backend.SpendExtend, Block: d.b, Extension: d.off}
+}
+
+// checkCmd asks the spend service to prepare the chosen extension: its refusals, then the
+// dry run or the source's sentence that it has none.
 func (d Model) checkCmd() tea.Cmd {
-	id, b, blk, off, ctx := d.id, d.env.Backend, d.b, d.off, d.ctx()
+	id, b, in, ctx := d.id, d.env.Backend, d.intent(), d.ctx()
 	return func() tea.Msg {
-		p, err := b.CheckExtend(ctx, blk, off)
-		return extCheckMsg{dialog: id, perm: p, err: err}
+		p, err := b.Prepare(ctx, in)
+		return extCheckMsg{dialog: id, prep: p, err: err}
 	}
 }
 
@@ -140,8 +150,14 @@ func (d Model) Update(msg tea.Msg) (dialog.Dialog, tea.Cmd, bool) {
 		if msg.dialog != d.id || d.step != Checking {
 			return d, nil, false
 		}
-		d.spend.Answer(d.spend.CheckID(), msg.perm, msg.err)
-		d.step = Confirm
+		d.prep, d.step = msg.prep, Confirm
+		if msg.err == nil && msg.prep.NoDryRun != "" {
+			// A source without a dry run (SageMaker): the dialog says so where a block's
+			// shows its answer.
+			d.spend.SkipDryRun(d.env.Caps(d.b.Source).ExtendAction)
+			return d, nil, false
+		}
+		d.spend.Answer(d.spend.CheckID(), msg.prep.Permission, msg.err)
 		return d, nil, false
 	case extendedMsg:
 		if msg.dialog != d.id {
@@ -232,9 +248,13 @@ func (d Model) tryBuy() (dialog.Dialog, tea.Cmd, bool) {
 		return d, nil, false
 	}
 	d.step = Buying
-	id, b, blk, off, ctx := d.id, d.env.Backend, d.b, d.off, d.ctx()
+	prep := d.prep
+	if prep.Intent.Extension.ID != d.off.ID {
+		prep = backend.Prepared{Intent: d.intent()} // an answer not given by the service: it prepares it now
+	}
+	id, b, ctx := d.id, d.env.Backend, d.ctx()
 	return d, func() tea.Msg {
-		res, err := b.Extend(ctx, blk, off)
+		res, err := b.Commit(ctx, prep)
 		return extendedMsg{dialog: id, res: res, err: err}
 	}, false
 }
@@ -313,7 +333,7 @@ func (d Model) lines(w int) []string {
 	add(dialog.WrapStyled(th.Warning, facts.Final, cw)...)
 	out = append(out, "")
 	// The dry run's answer in the words and styles of the purchase dialog.
-	tone, answer := d.spend.DryRunAnswer(model.NoPlanDryRun("extension"))
+	tone, answer := d.spend.DryRunAnswer(d.env.Caps(d.b.Source).NoDryRun)
 	out = append(out, dialog.DryRunLines(dialog.ToneStyle(th, tone), extLabelWidth, answer, cw)...)
 	switch d.step {
 	case Confirm:

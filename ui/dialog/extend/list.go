@@ -153,7 +153,7 @@ func (d Model) listKey(s string) (dialog.Dialog, tea.Cmd, bool) {
 		if !ok {
 			return d, nil, false
 		}
-		if c := d.env.MaxSpend; c != nil && ch.Offering.Fee.Cmp(*c) > 0 {
+		if d.capRefusal = model.CapRefusal(ch.Offering.Fee, d.env.MaxSpend, d.env.MaxSpendRule); d.capRefusal != "" {
 			// As the purchase dialog does: above the cap nothing is sent, not even the dry
 			// run, and no word is asked for.
 			d.spend.Cap()
@@ -161,13 +161,6 @@ func (d Model) listKey(s string) (dialog.Dialog, tea.Cmd, bool) {
 		}
 		d.off, d.cmp, d.step, d.moved = ch.Offering, d.cmps[d.choice], Checking, true
 		d.spend.Check()
-		if caps := d.env.Caps(d.b.Source); !caps.DryRun {
-			// A source without a dry run (SageMaker): the dialog says so where a block's
-			// shows its answer.
-			d.spend.SkipDryRun(caps.ExtendAction)
-			d.step = Confirm
-			return d, nil, false
-		}
 		return d, d.checkCmd(), false
 	}
 	return d, nil, false
@@ -242,9 +235,7 @@ func (d Model) listLines(w, room int) []string {
 		out = append(out, dialog.WrapStyled(th.Warning, d.offErr.Error(), w)...)
 	}
 	if ch, ok := d.chosen(); ok && d.spend.OverCap {
-		out = append(out, dialog.WrapStyled(th.Error, fmt.Sprintf("REFUSED: the %s extension's fee %s is above the spending cap of %s (--max-spend, or max_spend in the config file). "+
-			"Nothing was sent to AWS; choose another length or raise the cap.", model.FormatDays(ch.Days), model.ExactFee(ch.Offering.Fee, ch.Offering.Currency),
-			d.env.MaxSpend.Dollars()), w)...)
+		out = append(out, dialog.WrapStyled(th.Error, model.FormatDays(ch.Days)+": "+d.capRefusal+" Choose another length.", w)...)
 	}
 	return append(out, th.Muted.Render(ansi.Truncate("↑/↓ choose the length · enter shows it and checks permission · r asks again · esc cancels", w, "…")))
 }

@@ -41,5 +41,5 @@ func (d *Model) TypeWord(w string) {
 
 // Answered is the message of the dialog's dry run answering p (or err) now.
 func (d Model) Answered(p backend.Permission, err error) tea.Msg {
-	return dryRunMsg{dialog: d.id, check: d.spend.CheckID(), perm: p, err: err}
+	return dryRunMsg{dialog: d.id, check: d.spend.CheckID(), prep: backend.Prepared{Intent: d.intent(), Permission: p}, err: err}
 }

@@ -7,6 +7,7 @@ package purchase
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -47,8 +48,11 @@ type Model struct {
 	focus     int
 
 	// spend is the dry run, the cap, the typed word, the call and its outcome; a platform
-	// change asks the dry run again.
-	spend spend.Machine
+	// change asks the dry run again. prep is the spend service's answer it was given, and
+	// capRefusal the cap's sentence when the fee is above it.
+	spend      spend.Machine
+	prep       backend.Prepared
+	capRefusal string
 }
 
 // purchaseAction is what the spend machine says of a purchase.
@@ -59,7 +63,7 @@ func (d Model) Busy() bool { return d.spend.Busy() }
 
 type dryRunMsg struct {
 	dialog, check int64
-	perm          backend.Permission
+	prep          backend.Prepared
 	err           error
 }
 
@@ -81,13 +85,8 @@ func New(env dialog.Env, o model.Offering) (Model, tea.Cmd) {
 	}
 	d.fields[pfTags] = textfield.New(tagText(env.Tags))
 	d.fields[pfTags].Placeholder = "none · project=…, cost-center=…, Name=…, any k=v"
-	if env.MaxSpend != nil && o.Fee.Cmp(*env.MaxSpend) > 0 {
+	if d.capRefusal = model.CapRefusal(o.Fee, env.MaxSpend, env.MaxSpendRule); d.capRefusal != "" {
 		d.spend.Cap()
-		return d, nil
-	}
-	if caps := env.Caps(o.Source); !caps.DryRun {
-		// A source without a dry run (SageMaker): nothing is asked, and the dialog says so.
-		d.spend.SkipDryRun(caps.PurchaseAction)
 		return d, nil
 	}
 	return d, d.dryRun()
@@ -97,17 +96,38 @@ func New(env dialog.Env, o model.Offering) (Model, tea.Cmd) {
 // without a platform.
 func isPlan(o model.Offering) bool { return o.Source == model.SourceTrainingPlan }
 
-// noDryRun is what the dialogs of training plans say where a block's say its dry run.
-var noDryRun = model.NoPlanDryRun("purchase")
+// intent is what the dialog would buy, with the platform and tags as they are now.
+func (d Model) intent() backend.Intent {
+	tags, _ := d.tags()
+	return backend.Intent{Kind: backend.SpendPurchase, Offering: d.o, Platform: d.platforms[d.platform], Tags: tags}
+}
 
+// dryRun asks the spend service to prepare the purchase: its refusals, then the dry run or
+// the source's sentence that it has none.
 func (d *Model) dryRun() tea.Cmd {
 	// A word typed before was typed for another platform's answer: Check clears it.
 	check := d.spend.Check()
-	id, b, ctx, o, platform := d.id, d.env.Backend, d.env.Ctx, d.o, d.platforms[d.platform]
+	id, b, ctx, in := d.id, d.env.Backend, d.env.Ctx, d.intent()
 	return func() tea.Msg {
-		p, err := b.CheckPurchase(ctx, o, platform)
-		return dryRunMsg{dialog: id, check: check, perm: p, err: err}
+		p, err := b.Prepare(ctx, in)
+		return dryRunMsg{dialog: id, check: check, prep: p, err: err}
 	}
+}
+
+// answer takes the spend service's answer to the machine.
+func (d *Model) answer(msg dryRunMsg) {
+	if msg.check != d.spend.CheckID() {
+		return
+	}
+	d.prep = msg.prep
+	if msg.err == nil && msg.prep.NoDryRun != "" {
+		// A source without a dry run (SageMaker): nothing is asked, and the dialog says so.
+		if d.spend.Phase() == spend.Checking {
+			d.spend.SkipDryRun(d.env.Caps(d.o.Source).PurchaseAction)
+		}
+		return
+	}
+	d.spend.Answer(msg.check, msg.prep.Permission, msg.err)
 }
 
 // tagText writes tags as the field holds them: project, cost-center and Name first, then
@@ -132,22 +152,12 @@ func tagText(tags map[string]string) string {
 func (d Model) tags() (map[string]string, error) {
 	out := map[string]string{}
 	for _, kv := range strings.Split(d.fields[pfTags].Value(), ",") {
-		kv = strings.TrimSpace(kv)
-		if kv == "" {
+		if kv = strings.TrimSpace(kv); kv == "" {
 			continue
 		}
-		k, v, ok := strings.Cut(kv, "=")
-		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
-		switch {
-		case !ok || k == "":
-			return nil, fmt.Errorf("tag %q: want key=value", kv)
-		case strings.HasPrefix(strings.ToLower(k), "aws:") || strings.HasPrefix(strings.ToLower(k), "gpublock:"):
-			return nil, fmt.Errorf("tag %q: the %s prefix is reserved", kv, k[:strings.Index(k, ":")+1])
+		if err := model.AddTag(out, kv); err != nil {
+			return nil, err
 		}
-		if _, dup := out[k]; dup {
-			return nil, fmt.Errorf("tag %s given twice", k)
-		}
-		out[k] = v
 	}
 	return out, nil
 }
@@ -176,7 +186,7 @@ func (d Model) Update(msg tea.Msg) (dialog.Dialog, tea.Cmd, bool) {
 		d.env.Size = screen.Rect(msg)
 	case dryRunMsg:
 		if msg.dialog == d.id {
-			d.spend.Answer(msg.check, msg.perm, msg.err)
+			d.answer(msg)
 		}
 	case purchasedMsg:
 		if msg.dialog != d.id {
@@ -275,11 +285,15 @@ func (d Model) key(k tea.KeyPressMsg) (dialog.Dialog, tea.Cmd, bool) {
 }
 
 func (d Model) buy() (dialog.Dialog, tea.Cmd, bool) {
-	tags, _ := d.tags()
-	id, b, o, platform := d.id, d.env.Backend, d.o, d.platforms[d.platform]
+	prep, in := d.prep, d.intent()
+	if prep.Intent.Platform != in.Platform || !maps.Equal(prep.Intent.Tags, in.Tags) || prep.Intent.Offering.ID != in.Offering.ID {
+		// The tags were edited since it was prepared: the service prepares it again as it is.
+		prep = backend.Prepared{Intent: in, Permission: prep.Permission}
+	}
+	id, b := d.id, d.env.Backend
 	ctx := d.env.CallCtx()
 	return d, func() tea.Msg {
-		res, err := b.Purchase(ctx, o, platform, tags)
+		res, err := b.Commit(ctx, prep)
 		return purchasedMsg{dialog: id, res: res, err: err}
 	}, false
 }
@@ -361,11 +375,9 @@ const purchaseLabelWidth = 13
 func (d Model) statusLines(w int) []string {
 	th := d.env.Theme
 	var out []string
-	switch tone, answer := d.spend.DryRunAnswer(noDryRun); {
+	switch tone, answer := d.spend.DryRunAnswer(d.env.Caps(d.o.Source).NoDryRun); {
 	case d.spend.OverCap:
-		capText := d.env.MaxSpend.Dollars()
-		out = append(out, dialog.WrapStyled(th.Error, fmt.Sprintf("REFUSED: the fee %s is above the spending cap of %s (--max-spend, or max_spend in the config file). Nothing was sent to AWS; nothing can be bought here. esc closes.",
-			d.o.Fee.Dollars(), capText), w)...)
+		out = append(out, dialog.WrapStyled(th.Error, d.capRefusal+" Nothing can be bought here; esc closes.", w)...)
 		return out
 	default:
 		out = append(out, dialog.DryRunLines(dialog.ToneStyle(th, tone), purchaseLabelWidth, answer, w)...)

@@ -12,6 +12,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/backend"
 	"github.com/gpublock/gpublock/ui/components/textfield"
 )
@@ -251,12 +252,22 @@ func (m Machine) DryRunAnswer(noDryRun string) (Tone, string) {
 		return ToneWarning, noDryRun
 	case m.phase == Checking:
 		return TonePending, "⋯ asking AWS whether this identity may " + m.Ask + " (DryRun)…"
+	case refusal(m.PermErr):
+		// The spend service's refusal, in the words the command line prints too.
+		return ToneRefused, "✗ " + m.PermErr.Error() + " esc closes."
 	case m.PermErr != nil:
 		return ToneRefused, "✗ failed: " + m.PermErr.Error() + " Nothing can be " + m.Done + "; esc closes."
 	case !m.Perm.Allowed:
-		return ToneRefused, "✗ NOT ALLOWED: this identity lacks " + m.Perm.Action + ". Nothing can be " + m.Done + "; esc closes."
+		return ToneRefused, "✗ " + model.NotAllowed(m.Perm.Action, m.Done) + " esc closes."
 	}
 	return ToneAllowed, "✓ allowed (" + m.Perm.Action + ")"
+}
+
+// refusal reports whether err is one of the spend service's refusals, which carry their
+// own verdict ("REFUSED:", "NOT ALLOWED:", "Already bought:").
+func refusal(err error) bool {
+	ae, ok := err.(*backend.ActionError)
+	return ok && (ae.OverCap || ae.ReadOnly || ae.AlreadyBought || ae.Code == "UnauthorizedOperation")
 }
 
 // Tone is how an answer is styled.

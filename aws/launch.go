@@ -39,7 +39,7 @@ type launchPlan struct {
 // the block's zone, or one of that zone picked. The error is a *PurchaseError.
 func (c *Client) planLaunch(ctx context.Context, b model.Block, spec LaunchSpec) (launchPlan, error) {
 	fail := func(summary, hint string) (launchPlan, error) {
-		return launchPlan{}, &PurchaseError{Outcome: NotBought, Explanation: Explanation{Summary: summary, Hint: hint}}
+		return launchPlan{}, &PurchaseError{Outcome: NotBought, Explanation: Explanation{Summary: summary, Hint: strings.TrimSpace(hint + " Nothing was launched.")}}
 	}
 	if b.ReservationID == "" || b.Region == "" || b.AvailabilityZone == "" {
 		return fail("The block has no reservation id, region or zone.", "Pick a block from `gpublock blocks`.")
@@ -167,7 +167,7 @@ func (c *Client) launchCall(ctx context.Context, in Intent) (SpendCall, error) {
 // default subnet first, then the one with the most free addresses.
 func (c *Client) subnetFor(ctx context.Context, cl *ec2.Client, b model.Block, want string) (string, error) {
 	fail := func(summary, hint string, err error) (string, error) {
-		return "", &PurchaseError{Outcome: NotBought, Explanation: Explanation{Summary: summary, Hint: hint}, Err: err}
+		return "", &PurchaseError{Outcome: NotBought, Explanation: Explanation{Summary: summary, Hint: strings.TrimSpace(hint + " Nothing was launched.")}, Err: err}
 	}
 	if want != "" {
 		out, err := cl.DescribeSubnets(ctx, &ec2.DescribeSubnetsInput{SubnetIds: []string{want}})

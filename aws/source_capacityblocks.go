@@ -73,4 +73,3 @@ func (s capacityBlocks) ExtensionChoices(ctx context.Context, b model.Block, fou
 func (s capacityBlocks) ExtensionOfferings(ctx context.Context, b model.Block, days int) ([]model.ExtensionOffering, error) {
 	return s.c.ExtensionOfferings(ctx, b, days)
 }
-

@@ -6,7 +6,6 @@ import (
 
 	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/smithy-go/middleware"
-
 )
 
 // The API another capacity source's package (aws/trainingplans) builds on, so that every
@@ -48,4 +47,3 @@ func WithThrottleHook(ctx context.Context, hook func(error)) context.Context {
 func (c *Client) SetConfirmPace(tries int, delay time.Duration) {
 	c.confirmTries, c.confirmDelay = max(1, tries), delay
 }
-

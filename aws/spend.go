@@ -150,8 +150,8 @@ type Prepared struct {
 	Settled    []Settled  // the open intents of the region, settled
 	// Earlier is the outcome line of what an interrupted run bought of this intent; only
 	// with Intent.Again does the intent go ahead then.
-	Earlier *JournalEntry
-	Account string // the account that pays
+	Earlier  *JournalEntry
+	Account  string // the account that pays
 	call     SpendCall
 	refusal  error
 	payerErr error

@@ -33,7 +33,7 @@ func ReadOnlyRefusal(rule, done string) string {
 	if rule == "" {
 		rule = "gpublock runs read-only"
 	}
-	return "REFUSED: " + rule + ", so nothing can be " + done + ". Nothing was sent to AWS."
+	return "refused: " + rule + ", so nothing can be " + done + "; nothing was sent to AWS."
 }
 
 // NotAllowed is the refusal of a dry run that denied action.
@@ -93,7 +93,7 @@ func AddTag(tags map[string]string, kv string) error {
 	k, v, ok := strings.Cut(kv, "=")
 	k, v = strings.TrimSpace(k), strings.TrimSpace(v)
 	if !ok || k == "" {
-		return fmt.Errorf("tag %q: want key=value, e.g. project=llm-pretrain", kv)
+		return fmt.Errorf("%q: want KEY=VALUE, e.g. project=llm-pretrain", kv)
 	}
 	if _, dup := tags[k]; dup {
 		return fmt.Errorf("tag %s given twice", k)

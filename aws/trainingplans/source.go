@@ -42,7 +42,6 @@ func (source) Caps() gaws.SourceCaps { return caps }
 
 func (source) Explain(err error) gaws.Explanation { return Explain(err) }
 
-
 // Search sweeps every length of q's range that plans last (any whole number of days up to
 // 182, not the blocks' lengths), with q's targets.
 func (s source) Search(ctx context.Context, q model.Query) <-chan gaws.SearchEvent {
@@ -193,7 +192,6 @@ func extensionOffering(blk model.Block, off model.ExtensionOffering) ExtensionOf
 	return ExtensionOffering{ID: off.ID, PlanARN: blk.ARN, AvailabilityZone: off.AvailabilityZone, Start: off.Start, End: off.End,
 		Hours: off.DurationHours, Fee: off.Fee, Currency: off.Currency}
 }
-
 
 func modelExtension(blk model.Block, x Extension) model.Extension {
 	return model.Extension{ReservationID: blk.ReservationID, OfferingID: x.OfferingID, InstanceType: blk.InstanceType, Count: blk.TotalCount,

@@ -102,20 +102,27 @@ func runLaunch(ctx context.Context, a launchArgs, pos []string, stdout, stderr i
 		fmt.Fprintf(stderr, "gpublock launch: %s Nothing was launched.\n", r)
 		return 1
 	}
-	id, err := client.Identity(ctx)
+	src, err := aws.OpenSource(client, model.SourceCapacityBlock)
 	if err != nil {
-		fmt.Fprintf(stderr, "gpublock launch: cannot tell which account this is: %s\n", client.ExplainError(err))
-		return 1
+		return backendFailure(stderr, "launch", err)
 	}
 	spec := aws.LaunchSpec{ImageID: a.ami, Count: a.count, KeyName: a.key, SubnetID: a.subnet, SecurityGroupIDs: a.groups}
-	printLaunchSummary(stderr, info, id.Account, b, spec)
-	if a.dryRun {
-		return launchDryRun(ctx, client, stdout, stderr, format, b, spec)
+	p, code, ok := prepare(ctx, stderr, "launch", client, src, aws.Intent{Kind: aws.SpendLaunch, Block: b, Launch: spec, CheckOnly: a.dryRun})
+	if !ok {
+		return code
 	}
+	printLaunchSummary(stderr, info, p.Account, b, spec)
+	if a.dryRun {
+		return printPermission(stdout, stderr, "launch", format, p.Permission,
+			map[string]any{"CapacityReservationId": b.ReservationID, "Region": b.Region, "InstanceCount": spec.Count},
+			fmt.Sprintf("This identity may call %s to launch %d into %s (active, %d free; the subnet is in %s).",
+				p.Permission.Action, spec.Count, b.ReservationID, b.AvailableCount, b.AvailabilityZone), "launched")
+	}
+	permissionLine(stderr, p)
 	if !confirmed(ctx, stderr, "launch", a.yes, "Launch these instances?", "launch", "launched") {
 		return 1
 	}
-	res, err := client.Launch(ctx, b, spec)
+	res, err := client.Commit(ctx, p)
 	if err != nil {
 		return notDone(stderr, "launch", "NOT LAUNCHED", client, err)
 	}
@@ -157,20 +164,6 @@ func (a *launchArgs) check(pos []string) (string, outputFormat, error) {
 		return "", "", err
 	}
 	return id, format, nil
-}
-
-// launchDryRun checks the launch as the real one would (state, count, the subnet's zone)
-// and asks AWS with a DryRun whether this identity may call RunInstances; it starts nothing.
-func launchDryRun(ctx context.Context, client *aws.Client, stdout, stderr io.Writer, format outputFormat, b model.Block, spec aws.LaunchSpec) int {
-	p, err := client.CheckLaunch(ctx, b, spec)
-	if err != nil {
-		fmt.Fprintf(stderr, "gpublock launch: dry run: the launch would fail: %s Nothing was launched.\n", client.ExplainError(err))
-		return 1
-	}
-	return printPermission(stdout, stderr, "launch", format, p,
-		map[string]any{"CapacityReservationId": b.ReservationID, "Region": b.Region, "InstanceCount": spec.Count},
-		fmt.Sprintf("This identity may call %s to launch %d into %s (active, %d free; the subnet is in %s).",
-			p.Action, spec.Count, b.ReservationID, b.AvailableCount, b.AvailabilityZone), "launched")
 }
 
 // findBlock is aws.FindBlock with the command line's words for each way it can fail.

@@ -115,8 +115,8 @@ func TestCredentialHelperFailingAtThePurchaseIsNotSent(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		r.Body = io.NopCloser(strings.NewReader(string(body)))
-		// The command's dry run, then the purchase's own: the helper breaks after it.
-		if strings.Contains(string(body), "Action=PurchaseCapacityBlock&") && strings.Contains(string(body), "DryRun=true") && dryRuns.Add(1) == 2 {
+		// The spend service's one dry run: the helper breaks after it.
+		if strings.Contains(string(body), "Action=PurchaseCapacityBlock&") && strings.Contains(string(body), "DryRun=true") && dryRuns.Add(1) == 1 {
 			_ = os.WriteFile(filepath.Join(dir, "fail"), nil, 0o600)
 		}
 		cs.sim.ServeHTTP(w, r)

@@ -178,7 +178,13 @@ func prepare(ctx context.Context, stderr io.Writer, cmd string, client *aws.Clie
 	case errors.Is(err, aws.ErrAlreadyBought):
 		return p, alreadyDone(stderr, cmd, client.ExplainError(err)), false
 	case errors.As(err, &pe):
-		fmt.Fprintf(stderr, "gpublock %s: %s\n", cmd, client.ExplainError(err))
+		verdict := ""
+		if !in.CheckOnly && !errors.Is(err, aws.ErrOverSpendCap) && !errors.Is(err, aws.ErrReadOnly) && !errors.Is(err, aws.ErrNotAllowed) && !errors.Is(err, aws.ErrUnsettled) {
+			// A refusal of the source's (a check of the block, AWS's answer) carries no verdict of its own.
+			_, done := in.Kind.Words()
+			verdict = strings.ToUpper("not "+done) + ": "
+		}
+		fmt.Fprintf(stderr, "gpublock %s: %s%s\n", cmd, verdict, client.ExplainError(err))
 		return p, 1, false
 	}
 	fmt.Fprintf(stderr, "gpublock %s: %v\n", cmd, err)

@@ -180,12 +180,12 @@ func runTUI(ctx context.Context, a tuiArgs, stdout, stderr io.Writer) int {
 		Connect: func(ctx context.Context) (ui.Connection, error) { return connectTUI(ctx, f, oncall.connected) },
 		// Buying and launching (issue 6): --read-only and --max-spend reach the adapter
 		// through f as well.
-		ReadOnly:    spend.readOnly,
-		MaxSpend:    spend.maxSpend,
+		ReadOnly: spend.readOnly,
+		MaxSpend: spend.maxSpend,
 		// The refusal names where the cap came from, as the command line's does.
 		MaxSpendRule: f.maxSpendRule(),
-		DefaultTags: spend.tags,
-		DefaultAMI:  spend.ami,
+		DefaultTags:  spend.tags,
+		DefaultAMI:   spend.ami,
 		// The blocks screen (issue 7).
 		StartOnBlocks:  a.screen == "blocks",
 		StartOnAdvisor: a.screen == "advisor",

@@ -144,7 +144,6 @@ type LaunchSpec struct {
 	Tags             map[string]string
 }
 
-
 // Subnet is a subnet of a zone.
 type Subnet struct {
 	ID, VpcID, AvailabilityZone, CIDR, Name string

@@ -14,6 +14,7 @@ type lostReply struct {
 	what     string      // "purchase", "extension"
 	unknown  Explanation // when the look-up failed as well
 	notFound string      // the hint when the look-up answered without it
+	done     string      // the past participle of what was not done: "bought", "extended"
 }
 
 // settle decides what a purchase sent once, without retries, did when its reply did not
@@ -46,7 +47,7 @@ func settle[T any](c *Client, entry JournalEntry, callErr error, sent bool, say 
 	}
 	c.journalOutcome(entry, NotBought, false, "", callErr)
 	return zero, NotBought, &PurchaseError{Outcome: NotBought, Err: callErr, Explanation: Explanation{
-		Summary: "Not bought: AWS did not complete the " + say.what + " (" + ExplainError(callErr).Summary + ").",
+		Summary: "Not " + say.done + ": AWS did not complete the " + say.what + " (" + ExplainError(callErr).Summary + ").",
 		Hint:    say.notFound}}
 }
 

@@ -327,7 +327,7 @@ func (c *Client) Commit(ctx context.Context, p Prepared) (SpendResult, error) {
 				return res, &PurchaseError{Outcome: Unknown, Err: callErr, Explanation: lost.Unknown}
 			}
 		} else if ref, res.Outcome, err = settle(c, entry, callErr, mark.Sent(), lostReply{noAnswer: lost.NoAnswer, what: lost.What,
-			unknown: lost.Unknown, notFound: lost.NotFound}, find); err != nil {
+			unknown: lost.Unknown, notFound: lost.NotFound, done: done}, find); err != nil {
 			return res, err
 		}
 		res.Recovered = true

@@ -58,12 +58,6 @@ const (
 	PlanExtensionIrrevocable = "A plan's extension cannot be cancelled or modified; its fee is charged up front. The end moves once the payment succeeds (usually within minutes)."
 )
 
-// NoPlanDryRun is what a training plan's confirmation says where a block's gives its dry
-// run's answer; what is "purchase" or "extension".
-func NoPlanDryRun(what string) string {
-	return "there is no dry run for training plans (SageMaker has none): nothing is checked before the " + what
-}
-
 // NoSageMakerPrice is a plan's break-even when SageMaker publishes no on-demand rate for
 // its type (EC2's rate is not SageMaker's and is never used in its place).
 func NoSageMakerPrice(instanceType string) string {

@@ -186,6 +186,6 @@ func printPlanExtensionList(ctx context.Context, src aws.Source, b model.Block, 
 func printPlanExtensionSummary(w io.Writer, info backendInfo, account string, b model.Block, ext model.ExtensionOffering) {
 	summaryHead(w, "EXTEND A TRAINING PLAN", info)
 	f := model.ExtensionFacts(b, ext, account, extensionComparison(b, ext).BreakEven(), time.Local)
-	f.Lines = append(f.Lines, model.Fact{Label: "Dry run", Value: model.NoPlanDryRun("extension")})
+	f.Lines = append(f.Lines, model.Fact{Label: "Dry run", Value: sourceCaps(model.SourceTrainingPlan).NoDryRun})
 	printFacts(w, f)
 }

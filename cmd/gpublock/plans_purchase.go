@@ -63,7 +63,7 @@ func printPlanSummary(w io.Writer, info backendInfo, account string, o model.Off
 	if len(tags) > 0 {
 		f.Lines = append(f.Lines, model.Fact{Label: "Tags", Value: tagFlag(tags).String()})
 	}
-	f.Lines = append(f.Lines, model.Fact{Label: "Dry run", Value: model.NoPlanDryRun("purchase")})
+	f.Lines = append(f.Lines, model.Fact{Label: "Dry run", Value: sourceCaps(model.SourceTrainingPlan).NoDryRun})
 	printFacts(w, f)
 }
 

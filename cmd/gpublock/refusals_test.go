@@ -1,0 +1,187 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/tuibackend"
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/backend"
+	"github.com/gpublock/gpublock/ui/dialog"
+	"github.com/gpublock/gpublock/ui/dialog/purchase"
+	"github.com/gpublock/gpublock/ui/program"
+	"github.com/gpublock/gpublock/ui/theme"
+)
+
+// The command line and the TUI refuse with identical words: every case runs through the
+// command line's run function (runCLI) and through the TUI's path (aws/tuibackend over a
+// client the same flags configure, and the purchase dialog that shows its answer), and the
+// one sentence must be in both.
+func TestCLIAndTUIRefuseInTheSameWords(t *testing.T) {
+	type refusal struct {
+		cli      string // the command's stderr
+		sentence string // the TUI backend's refusal (or the dialog's, when the backend is never asked)
+		dialog   string // what the purchase dialog shows; "" when the TUI refuses before it opens
+	}
+	cases := map[string]func(t *testing.T) refusal{
+		"read-only": func(t *testing.T) refusal {
+			cs := startCLISim(t)
+			off := pickOffering(t, cs.url)
+			o := lookOffering(t, awsFlags{overall: 256, endpointURL: cs.url, region: "us-east-1"}, model.SourceCapacityBlock, off.CapacityBlockOfferingId)
+			_, _, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes", "--read-only")...)
+			// The TUI never opens a dialog in read-only mode; its backend refuses alike.
+			return refusal{cli: errs, sentence: prepareRefusal(t, awsFlags{overall: 256, endpointURL: cs.url, region: "us-east-1", readOnly: true}, o)}
+		},
+		"over the cap": func(t *testing.T) refusal {
+			cs := startCLISim(t)
+			off := pickOffering(t, cs.url)
+			f := awsFlags{overall: 256, endpointURL: cs.url, region: "us-east-1", maxSpend: "10"}
+			o := lookOffering(t, f, model.SourceCapacityBlock, off.CapacityBlockOfferingId)
+			_, _, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes", "--max-spend", "10")...)
+			cap := model.MustMoney("10")
+			return refusal{cli: errs, sentence: prepareRefusal(t, f, o),
+				dialog: dialogText(t, f, o, dialog.Env{MaxSpend: &cap, MaxSpendRule: f.maxSpendRule()})}
+		},
+		"bad tag": func(t *testing.T) refusal {
+			cs := startCLISim(t)
+			off := pickOffering(t, cs.url)
+			f := awsFlags{overall: 256, endpointURL: cs.url, region: "us-east-1"}
+			o := lookOffering(t, f, model.SourceCapacityBlock, off.CapacityBlockOfferingId)
+			_, _, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes", "--tag", "aws:team=ml")...)
+			text := dialogText(t, f, o, dialog.Env{Tags: map[string]string{"aws:team": "ml"}})
+			// The tags field is parsed as the flag is, by model.AddTag.
+			return refusal{cli: errs, sentence: model.AddTag(map[string]string{}, "aws:team=ml").Error(), dialog: text}
+		},
+		"earlier purchase already bought": func(t *testing.T) refusal {
+			cs := startCLISim(t)
+			off := pickOffering(t, cs.url)
+			f := awsFlags{overall: 256, endpointURL: cs.url, region: "us-east-1"}
+			o := lookOffering(t, f, model.SourceCapacityBlock, off.CapacityBlockOfferingId)
+			args := purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes")
+			if code, _, errs := runCLI(args...); code != 0 {
+				t.Fatalf("purchase: exit %d\n%s", code, errs)
+			}
+			dropJournalOutcomes(t)
+			code, _, errs := runCLI(args...)
+			if code != 0 {
+				t.Errorf("re-run of an interrupted purchase: exit %d, want 0", code)
+			}
+			return refusal{cli: errs, sentence: prepareRefusal(t, f, o), dialog: dialogText(t, f, o, dialog.Env{})}
+		},
+		"not allowed by the dry run": func(t *testing.T) refusal {
+			cs := startCLISim(t)
+			off := pickOffering(t, cs.url)
+			f := awsFlags{overall: 256, endpointURL: cs.url, region: "us-east-1"}
+			o := lookOffering(t, f, model.SourceCapacityBlock, off.CapacityBlockOfferingId)
+			cs.sim.SetFaults(ec2sim.Faults{Deny: []string{"PurchaseCapacityBlock"}})
+			_, _, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes")...)
+			return refusal{cli: errs, sentence: prepareRefusal(t, f, o), dialog: dialogText(t, f, o, dialog.Env{})}
+		},
+		"no dry run for a plan": func(t *testing.T) refusal {
+			cs := startPlanSim(t)
+			off := pickPlan(t, cs.url, false)
+			f := awsFlags{overall: 256, endpointURL: cs.url, region: off.Region}
+			o := lookOffering(t, f, model.SourceTrainingPlan, off.TrainingPlanOfferingId)
+			_, _, errs := runCLI(planPurchaseArgs(cs.url, off.TrainingPlanOfferingId, off.Region, "--dry-run")...)
+			b := tuiBackend(t, f)
+			p, err := b.Prepare(context.Background(), backend.Intent{Kind: backend.SpendPurchase, Offering: o})
+			if err != nil || p.NoDryRun == "" {
+				t.Fatalf("a plan prepared: %q, %v", p.NoDryRun, err)
+			}
+			return refusal{cli: errs, sentence: p.NoDryRun, dialog: dialogText(t, f, o, dialog.Env{})}
+		},
+	}
+	for name, run := range cases {
+		t.Run(name, func(t *testing.T) {
+			r := run(t)
+			sentence := flat(r.sentence)
+			if len(sentence) < 20 {
+				t.Fatalf("no refusal to compare: %q", r.sentence)
+			}
+			if !strings.Contains(flat(r.cli), sentence) {
+				t.Errorf("the command line does not say the TUI's sentence\n  TUI: %s\n  CLI: %s", sentence, flat(r.cli))
+			}
+			if r.dialog != "" && !strings.Contains(r.dialog, sentence) {
+				t.Errorf("the purchase dialog does not say it\n  sentence: %s\n  dialog:   %s", sentence, r.dialog)
+			}
+		})
+	}
+}
+
+// flat is text as read: without styles, its whitespace (and line wraps) as one space.
+func flat(s string) string { return strings.Join(strings.Fields(ansi.Strip(s)), " ") }
+
+// tuiBackend is the TUI's backend over a client the flags f configure, as `gpublock tui` makes it.
+func tuiBackend(t *testing.T, f awsFlags) backend.Backend {
+	t.Helper()
+	c, _, err := openBackend(context.Background(), &f, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tuibackend.FromAWS(c)
+}
+
+// lookOffering finds the offering id of source src in f's region as the command line does.
+func lookOffering(t *testing.T, f awsFlags, src model.Source, id string) model.Offering {
+	t.Helper()
+	ctx := context.Background()
+	c, _, err := openBackend(ctx, &f, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := aws.OpenSource(c, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := offeringsArgs{types: "p5.48xlarge", count: 2, duration: "2d", from: "2026-12-01T08:00:00Z", to: "2026-12-15", src: sourceFlags{source: src.Name()}}
+	if src == model.SourceTrainingPlan {
+		a.duration, a.to = "2d-5d", "2027-01-20"
+	}
+	q, err := a.sourcedQuery(c.Now(ctx))
+	if err != nil {
+		t.Fatal(err)
+	}
+	q.Regions = []string{f.region}
+	o, err := findSourceOffering(ctx, c, s, q, id, func(id string, n int, r string) error { return fmt.Errorf("%s not among %d in %s", id, n, r) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o
+}
+
+// prepareRefusal is the TUI backend's refusal of buying o, in its words.
+func prepareRefusal(t *testing.T, f awsFlags, o model.Offering) string {
+	t.Helper()
+	_, err := tuiBackend(t, f).Prepare(context.Background(), backend.Intent{Kind: backend.SpendPurchase, Offering: o, Platform: aws.DefaultPlatform})
+	var ae *backend.ActionError
+	if !errors.As(err, &ae) {
+		t.Fatalf("the TUI backend did not refuse: %v", err)
+	}
+	return ae.Error()
+}
+
+// dialogText is the purchase dialog on o once the backend (over flags f) answered its
+// Prepare; env holds the dialog's own settings (cap, tags).
+func dialogText(t *testing.T, f awsFlags, o model.Offering, env dialog.Env) string {
+	t.Helper()
+	now := time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
+	env.Context = &program.Context{Ctx: context.Background(), Backend: tuiBackend(t, f), Theme: theme.New(false), Simulated: true,
+		Clock: program.NewClock(func() time.Time { return now }), Location: time.UTC,
+		Identity: program.Identity{Identity: backend.Identity{Account: "123456789012"}, Known: true}}
+	env.Poll = time.Second
+	d, cmd := purchase.New(env, o)
+	if cmd != nil {
+		dd, _, _ := d.Update(cmd())
+		d = dd.(purchase.Model)
+	}
+	return flat(strings.Join(d.Lines(100), " "))
+}

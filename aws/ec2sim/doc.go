@@ -65,6 +65,16 @@
 //     with DryRun, where it would have answered DryRunOperation, so a dry run learns that
 //     it is not allowed exactly as from AWS; nothing is changed. STS GetCallerIdentity
 //     needs no permission in AWS and is never denied.
+//   - the quota=FAMILY fault makes that instance family's Capacity Block quota 0
+//     (model.Family: trn2, p5, p6e-gb200 for the GB200 UltraServers):
+//     DescribeCapacityBlockOfferings of it answers CapacityBlockDescribeLimitExceeded,
+//     HTTP 400, "You've reached the limit for this account." (reference §5), after the
+//     type and count are validated and before the dates (the order is unconfirmed), as
+//     AWS does for an account whose "Concurrent TRN2 Capacity Blocks per account" is 0.
+//     It is no throttle: it spends a request token and is not retried.
+//   - a state change that cannot be saved (a value the state file cannot hold) is undone
+//     by reading the file back and answered InternalError; it leaves nothing that would
+//     fail the next save.
 //   - a near-term offering (starting within the hour) ends at the 11:30 UTC boundary that
 //     brings its length closest to the asked one, and the boundary on the other side is
 //     offered too, the closer first, each in its cheapest zone.

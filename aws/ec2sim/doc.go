@@ -68,7 +68,7 @@
 //   - the quota=FAMILY fault makes that instance family's Capacity Block quota 0
 //     (model.Family: trn2, p5, p6e-gb200 for the GB200 UltraServers):
 //     DescribeCapacityBlockOfferings of it answers CapacityBlockDescribeLimitExceeded,
-//     HTTP 400, "You've reached the limit for this account." (reference §5), after the
+//     HTTP 400, "You've reached the limit for this account." (reference §2), after the
 //     type and count are validated and before the dates (the order is unconfirmed), as
 //     AWS does for an account whose "Concurrent TRN2 Capacity Blocks per account" is 0.
 //     It is no throttle: it spends a request token and is not retried.

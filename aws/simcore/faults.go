@@ -44,7 +44,9 @@ type Faults struct {
 }
 
 // QuotaZero reports whether the quota fault makes the family's Capacity Block quota 0.
-func (f Faults) QuotaZero(family string) bool { return family != "" && slices.Contains(f.Quota, family) }
+func (f Faults) QuotaZero(family string) bool {
+	return family != "" && slices.Contains(f.Quota, family)
+}
 
 // DenyAll in Faults.Deny denies every action.
 const DenyAll = "all"

@@ -3,6 +3,7 @@ package aws
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"strings"
 
@@ -166,7 +167,7 @@ func explainAPI(err error, apiErr smithy.APIError, profileFlag string) Explanati
 	case code == "InsufficientInstanceCapacity":
 		ex.Summary, ex.Hint, ex.Retryable = "AWS has no capacity for this request right now.", "Try another zone, count or window.", true
 	case code == "CapacityBlockDescribeLimitExceeded":
-		ex.Summary, ex.Hint, ex.Retryable = "The account has hit its limit of offering searches.", "Wait a while, or search fewer regions and durations.", true
+		ex.Summary, ex.Hint = explainCapacityBlockQuota(err)
 	case code == "DryRunOperation":
 		ex.Summary = "Permission check passed (dry run)."
 	case code == "ServiceUnavailable" || code == "Unavailable":
@@ -257,4 +258,42 @@ func httpStatus(err error) int {
 		return hs.HTTPStatusCode()
 	}
 	return 0
+}
+
+// typedCallError is the failure of a call about one instance type, so that an explanation
+// can name what depends on the type (a quota per instance family).
+type typedCallError struct {
+	instanceType string
+	err          error
+}
+
+func (e *typedCallError) Error() string { return e.err.Error() }
+func (e *typedCallError) Unwrap() error { return e.err }
+
+// withInstanceType marks err (nil stays nil) as the failure of a call about instanceType.
+func withInstanceType(err error, instanceType string) error {
+	if err == nil {
+		return nil
+	}
+	return &typedCallError{instanceType: instanceType, err: err}
+}
+
+// explainCapacityBlockQuota explains CapacityBlockDescribeLimitExceeded. It is no
+// throttle (the SDK's retryers do not take it for one, and neither does gpublock's pacer):
+// AWS answers it when a per-family quota such as "Concurrent TRN2 Capacity Blocks per
+// account" is 0 or used up, so waiting does not help and the quota must be raised. Only
+// the TRN2 name has been seen; the others are named after it (UNCONFIRMED).
+func explainCapacityBlockQuota(err error) (summary, hint string) {
+	quota := `a per-family Capacity Blocks quota (such as "Concurrent TRN2 Capacity Blocks per account")`
+	var te *typedCallError
+	if errors.As(err, &te) {
+		if f := model.Family(te.instanceType); f != "" {
+			quota = fmt.Sprintf(`the quota "Concurrent %s Capacity Blocks per account" (for %s)`, strings.ToUpper(f), te.instanceType)
+		}
+	}
+	summary = "AWS refused the search: the account has reached " + quota + ", which is 0 on many accounts (CapacityBlockDescribeLimitExceeded). This is a quota, not a rate: retrying or waiting will not help."
+	hint = "Ask for an increase in the Service Quotas console (AWS services → Amazon Elastic Compute Cloud (Amazon EC2)), or with the CLI: " +
+		`aws service-quotas list-service-quotas --service-code ec2 --query "Quotas[?contains(QuotaName,'Capacity Block')].[QuotaName,QuotaCode,Value]"` +
+		" then aws service-quotas request-service-quota-increase --service-code ec2 --quota-code CODE --desired-value N (in the region searched)."
+	return summary, hint
 }

@@ -190,7 +190,7 @@ func (s *search) do(ctx context.Context, call searchCall) {
 	for p.HasMorePages() {
 		page, err := p.NextPage(hooked)
 		if err != nil {
-			s.fan.Finish(ctx, call.region, err)
+			s.fan.Finish(ctx, call.region, withInstanceType(err, call.instanceType))
 			return
 		}
 		var offs []model.Offering

@@ -82,6 +82,12 @@ func describeOfferings(s *Server, c *call) (*xmlBody, *apiError) {
 		return nil, missingParam("InstanceType (or UltraserverType)")
 	}
 
+	// A per-family quota of 0 (the quota fault): AWS's answer, seen when an account's
+	// "Concurrent TRN2 Capacity Blocks per account" is 0, in the reference's words. It is
+	// no throttle; whether AWS checks it before the dates is UNCONFIRMED.
+	if c.faults.QuotaZero(model.Family(q.typ)) {
+		return nil, errf(http.StatusBadRequest, "CapacityBlockDescribeLimitExceeded", "You've reached the limit for this account.")
+	}
 	limit := c.now.Add(model.MaxLeadTime)
 	from, fromSet, e := f.optTime("StartDateRange")
 	if e != nil {

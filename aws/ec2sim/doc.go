@@ -21,9 +21,16 @@
 //     payment-failed (AWS quotas are regional) and is reported as InstanceLimitExceeded (HTTP 400).
 //   - the regions served are exactly those where gpublock's catalog says Capacity Blocks are
 //     sold (model.Regions); AWS answers the API in other regions too, with nothing on sale,
-//     but the emulator answers a request signed for one with AuthFailure (HTTP 401) and
-//     refuses it as a default region or a down= fault, so a demo cannot point at a region
-//     gpublock never searches. us-west-1, served before, is no longer.
+//     but the emulator answers a request signed for one with UnsupportedOperation
+//     (HTTP 400) naming the regions served, and refuses it as a default region or a down=
+//     fault, so a demo cannot point at a region gpublock never searches. (A region that
+//     does not exist is, on AWS, an endpoint that does not resolve, and one not enabled
+//     AuthFailure; a client error that names the regions is clearer than either, is not
+//     retried, and is not taken for a credentials problem.) STS answers in any region, as
+//     its regional endpoints do. us-west-1, served before, is no longer.
+//   - a request in AWS's JSON protocol (Content-Type application/x-amz-json-1.x) that no
+//     served service's X-Amz-Target claims is UnknownOperationException (HTTP 400) in
+//     JSON, never EC2's XML.
 //   - offering IDs are cbr-…, extension offering IDs cbe-…, 17 hex digits each; unknown,
 //     malformed and spent extension offerings reuse the InvalidCapacityBlockOfferingId* codes.
 //   - extending a block that is not active or scheduled, has an unpaid extension, or is
@@ -58,6 +65,16 @@
 //     with DryRun, where it would have answered DryRunOperation, so a dry run learns that
 //     it is not allowed exactly as from AWS; nothing is changed. STS GetCallerIdentity
 //     needs no permission in AWS and is never denied.
+//   - the quota=FAMILY fault makes that instance family's Capacity Block quota 0
+//     (model.Family: trn2, p5, p6e-gb200 for the GB200 UltraServers):
+//     DescribeCapacityBlockOfferings of it answers CapacityBlockDescribeLimitExceeded,
+//     HTTP 400, "You've reached the limit for this account." (reference §2), after the
+//     type and count are validated and before the dates (the order is unconfirmed), as
+//     AWS does for an account whose "Concurrent TRN2 Capacity Blocks per account" is 0.
+//     It is no throttle: it spends a request token and is not retried.
+//   - a state change that cannot be saved (a value the state file cannot hold) is undone
+//     by reading the file back and answered InternalError; it leaves nothing that would
+//     fail the next save.
 //   - a near-term offering (starting within the hour) ends at the 11:30 UTC boundary that
 //     brings its length closest to the asked one, and the boundary on the other side is
 //     offered too, the closer first, each in its cheapest zone.

@@ -24,6 +24,8 @@ var documentedCodes = map[string]bool{
 	"MalformedQueryString": true, "MissingAuthenticationToken": true, "MissingParameter": true,
 	"RequestLimitExceeded": true, "ReservationCapacityExceeded": true, "UnauthorizedOperation": true,
 	"Unavailable": true, "UnknownParameter": true, "UnsupportedOperation": true,
+	// Among the codes of specific actions, for DescribeCapacityBlockOfferings.
+	"CapacityBlockDescribeLimitExceeded": true,
 }
 
 // Every code the EC2 handlers answer is documented: the codes are read from the source,

@@ -245,3 +245,35 @@ func TestParseFault(t *testing.T) {
 		}
 	}
 }
+
+// quota=FAMILY makes that family's Capacity Block quota 0: its searches answer
+// CapacityBlockDescribeLimitExceeded (HTTP 400, which the SDK does not retry), the other
+// families' are served.
+func TestQuotaFault(t *testing.T) {
+	var f Faults
+	if err := ParseFault("quota=nope", &f); err == nil || !strings.Contains(err.Error(), "trn2") {
+		t.Errorf("quota=nope: %v; want the families listed", err)
+	}
+	if err := ParseFault("quota=TRN2,p6e-gb200", &f); err != nil {
+		t.Fatal(err)
+	}
+	s, url := newTestServer(t, Options{Faults: f})
+	cn := &counter{n: map[string]int{}, h: s}
+	srv := httptest.NewServer(cn)
+	t.Cleanup(srv.Close)
+	url = srv.URL
+	c := ec2.NewFromConfig(aws.Config{Region: "us-east-2", Credentials: testCreds}, func(o *ec2.Options) { o.BaseEndpoint = aws.String(url) })
+	_, err := c.DescribeCapacityBlockOfferings(ctx, &ec2.DescribeCapacityBlockOfferingsInput{
+		InstanceType: aws.String("trn2.48xlarge"), InstanceCount: aws.Int32(1), CapacityDurationHours: aws.Int32(48)})
+	wantCode(t, err, "CapacityBlockDescribeLimitExceeded")
+	if n := cn.n["DescribeCapacityBlockOfferings"]; n != 1 {
+		t.Errorf("the SDK sent the search %d times; a quota error is not retried", n)
+	}
+	_, err = ec2Client(url, "us-east-1").DescribeCapacityBlockOfferings(ctx, &ec2.DescribeCapacityBlockOfferingsInput{
+		UltraserverType: aws.String("u-p6e-gb200x72"), UltraserverCount: aws.Int32(1), CapacityDurationHours: aws.Int32(48)})
+	wantCode(t, err, "CapacityBlockDescribeLimitExceeded")
+	if _, err := c.DescribeCapacityBlockOfferings(ctx, &ec2.DescribeCapacityBlockOfferingsInput{
+		InstanceType: aws.String("p5.48xlarge"), InstanceCount: aws.Int32(1), CapacityDurationHours: aws.Int32(48)}); err != nil {
+		t.Errorf("p5 has its quota: %v", err)
+	}
+}

@@ -193,7 +193,7 @@ func TestSignedRegion(t *testing.T) {
 	if b := zones("ap-south-1"); !strings.Contains(b, "<zoneName>ap-south-1a</zoneName>") || strings.Contains(b, "eu-west-2") {
 		t.Errorf("signed request not in its region: %s", b)
 	}
-	e := wantError(t, post(t, base, "Action=DescribeAvailabilityZones&Version=2016-11-15", "mars-north-1"), 401, "AuthFailure")
+	e := wantError(t, post(t, base, "Action=DescribeAvailabilityZones&Version=2016-11-15", "mars-north-1"), 400, "UnsupportedOperation")
 	if !strings.Contains(e.Message, "mars-north-1") || !strings.Contains(e.Message, "us-east-1") {
 		t.Errorf("unknown region message %q", e.Message)
 	}

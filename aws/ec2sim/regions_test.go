@@ -24,7 +24,7 @@ func TestRegionsAreTheSellingOnes(t *testing.T) {
 	}
 	_, url := newTestServer(t, Options{})
 	_, err := ec2Client(url, "us-west-1").DescribeCapacityReservations(ctx, &ec2.DescribeCapacityReservationsInput{})
-	wantCode(t, err, "AuthFailure")
+	wantCode(t, err, "UnsupportedOperation")
 	out, err := ec2Client(url, "us-east-1").DescribeRegions(ctx, &ec2.DescribeRegionsInput{})
 	if err != nil {
 		t.Fatal(err)

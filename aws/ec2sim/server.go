@@ -190,6 +190,9 @@ func (s *Server) serveEC2(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	region, _, aerr := s.core.SignedRegion(r)
+	if aerr == simcore.ErrUnservedRegion {
+		aerr = errf(http.StatusBadRequest, "UnsupportedOperation", "%s", simcore.UnservedRegionMessage(region))
+	}
 	if aerr != nil {
 		writeEC2Error(w, reqID, aerr)
 		return

@@ -8,6 +8,7 @@ package pricelistsim
 import (
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"io"
@@ -38,6 +39,7 @@ func Protocol(h http.Handler) simcore.Protocol {
 	return simcore.Protocol{
 		Name:         "pricelist",
 		TargetPrefix: TargetPrefix,
+		SigningName:  "pricing",
 		Mount:        func(*simcore.Core) simcore.Handler { return stateless{Handler: h} },
 	}
 }
@@ -100,7 +102,16 @@ func (h *plHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	var req plRequest
 	if err := json.Unmarshal(body, &req); err != nil {
-		plError(w, http.StatusBadRequest, "SerializationException", "request body is not valid JSON: "+err.Error())
+		// Named by member and JSON type, never by the emulator's Go types.
+		msg := "request body is not valid JSON"
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			msg = fmt.Sprintf("member %s of the GetProducts input has the wrong type (a JSON %s)", te.Field, te.Value)
+			if te.Field == "" {
+				msg = fmt.Sprintf("the GetProducts input must be a JSON object, not a JSON %s", te.Value)
+			}
+		}
+		plError(w, http.StatusBadRequest, "SerializationException", msg)
 		return
 	}
 	if req.ServiceCode == nil || *req.ServiceCode == "" {

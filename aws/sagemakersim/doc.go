@@ -12,7 +12,32 @@
 //     a count outside 1, 2, 4 … 64 "Invalid instance count N for instance type ml.X";
 //     lengths are whole days, 1 to 182.
 //   - unknown request members are SerializationException; so is a timestamp that is not an
-//     epoch-seconds number.
+//     epoch-seconds number, and a member of the wrong JSON type (named by member and JSON
+//     type, never by the emulator's Go types).
+//   - a timestamp outside 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z (epoch seconds 0 to
+//     253402300799) is ValidationException naming the member and the value sent: AWS's
+//     bounds are not documented; these are what an ISO 8601 date and the state file hold,
+//     so that no request can store a time that breaks the next save.
+//   - only a window given at both ends can be empty (ValidationException); a lone
+//     EndTimeBefore in the past finds nothing. An offering's id holds the window of the
+//     search that gave it, so RequestedStartTimeAfter/RequestedEndTimeBefore are always
+//     that search's.
+//   - a TargetResources list naming a resource twice, and InstanceCount given with
+//     UltraServerType, are ValidationException (the stricter reading).
+//   - CreateTrainingPlan: SpareInstanceCountPerUltraServer is 0 to the UltraServer's
+//     instances less one (17 for ml.u-p6e-gb200x72, 8 for x36), and only for UltraServer
+//     offerings; tag keys starting with aws: (any case) and keys given twice are
+//     ValidationException.
+//   - ExtendTrainingPlan checks no pattern on TrainingPlanExtensionOfferingId (the model
+//     has none): an id no search gave is ResourceNotFound.
+//   - a request with no X-Amz-Target, or one naming an operation of no served service, in
+//     the JSON protocol (Content-Type application/x-amz-json-1.x, or signed for
+//     sagemaker) is UnknownOperationException (HTTP 400) in JSON, never EC2's XML.
+//   - a region the emulator does not serve is UnknownOperationException (HTTP 400) "The
+//     operation … is not supported in the called region", naming the regions served: on
+//     AWS it is an endpoint that does not resolve, and the emulator, one endpoint for
+//     every region, answers a client error no SDK retries and no one reads as a
+//     credentials problem.
 //   - plans start at the 11:30 UTC day boundary and up to 8 weeks ahead, as Capacity Blocks;
 //     at most three offerings per search; a third are split into 2–5 reserved capacities
 //     with gaps of up to two days; prices move around the published EC2 Capacity Block rate

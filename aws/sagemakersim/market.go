@@ -137,12 +137,14 @@ func (h *handler) offerings(rs *regionState, region string, q wanted, now time.T
 		if !ok || (!q.to.IsZero() && caps[len(caps)-1].End.After(q.to)) {
 			continue
 		}
+		// The id holds the search's window, so that an offering echoes the window of the
+		// search that gave it, not that of an earlier search of the same capacity.
 		o := &offering{Targets: q.targets, Caps: caps, ReqStart: q.from, ReqEnd: q.to}
 		for _, c := range caps {
 			o.Fee = o.Fee.Add(h.price(region, c.AZ, q.catalog, c.units(), c.Start, c.End, now))
 		}
 		o.ID = offeringID("tpo", h.core.Hash("sm-offering", region, q.catalog, q.units, b, parts, o.Fee.Micros(), rs.Generation),
-			h.core.Hash("sm-offering-2", region, q.catalog, strings.Join(q.targets, ","), rs.Generation))
+			h.core.Hash("sm-offering-2", region, q.catalog, strings.Join(q.targets, ","), rs.Generation, q.from.Unix(), q.to.Unix()))
 		if old, ok := rs.Offerings[o.ID]; ok {
 			if old.Gone {
 				continue

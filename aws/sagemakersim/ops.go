@@ -97,9 +97,14 @@ func (h *handler) searchOfferings(c *call) (any, *apiError) {
 	if in.TargetResources != nil && len(in.TargetResources) < 1 {
 		return nil, invalid("TargetResources", "[]", "Member must have length greater than or equal to 1")
 	}
-	for _, t := range in.TargetResources {
+	for i, t := range in.TargetResources {
 		if e := checkEnum("TargetResources", &t, targetResources); e != nil {
 			return nil, e
+		}
+		// A list that names a resource twice is refused (whether AWS dedupes it instead is
+		// UNCONFIRMED; refusing is the stricter reading).
+		if slices.Contains(in.TargetResources[:i], t) {
+			return nil, rule("TargetResources names %s more than once.", t)
 		}
 	}
 	if in.TrainingPlanArn != nil {
@@ -149,7 +154,9 @@ func (h *handler) wantedFrom(c *call, in searchInput) (wanted, *apiError) {
 	if in.EndTimeBefore != nil {
 		q.to = in.EndTimeBefore.Time
 	}
-	if !q.to.IsZero() && !q.to.After(q.from) {
+	// Only a window given at both ends can be empty; a lone EndTimeBefore in the past finds
+	// nothing (whether AWS refuses it is UNCONFIRMED).
+	if in.StartTimeAfter != nil && in.EndTimeBefore != nil && !q.to.After(q.from) {
 		return q, rule("EndTimeBefore (%s) must be after StartTimeAfter (%s).", q.to.Format(time.RFC3339), q.from.Format(time.RFC3339))
 	}
 	switch {
@@ -157,6 +164,9 @@ func (h *handler) wantedFrom(c *call, in searchInput) (wanted, *apiError) {
 		u, ok := ultraServers[*in.UltraServerType]
 		if !ok {
 			return q, rule("Invalid UltraServer type %s", *in.UltraServerType)
+		}
+		if in.InstanceCount != nil {
+			return q, rule("InstanceCount is given with UltraServerType %s: an UltraServer plan is sized by UltraServerCount (each UltraServer holds %d instances).", *in.UltraServerType, u.instances)
 		}
 		if in.InstanceType != nil && *in.InstanceType != u.member {
 			return q, rule("Instance type %s does not match UltraServer type %s (its instances are %s).", *in.InstanceType, *in.UltraServerType, u.member)

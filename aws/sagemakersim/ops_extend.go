@@ -38,8 +38,9 @@ func (h *handler) extendPlan(c *call) (any, *apiError) {
 	if e := c.decode(&in); e != nil {
 		return nil, e
 	}
-	if e := firstErr(required("TrainingPlanExtensionOfferingId", in.TrainingPlanExtensionOfferingId != nil),
-		checkString("TrainingPlanExtensionOfferingId", in.TrainingPlanExtensionOfferingId, 1, 256, patOfferingID)); e != nil {
+	// The model gives TrainingPlanExtensionOfferingId no length or pattern: any other id
+	// is simply not found.
+	if e := required("TrainingPlanExtensionOfferingId", in.TrainingPlanExtensionOfferingId != nil); e != nil {
 		return nil, e
 	}
 	id := *in.TrainingPlanExtensionOfferingId

@@ -47,6 +47,14 @@ func (h *handler) createPlan(c *call) (any, *apiError) {
 			checkString("Tags.member.Key", t.Key, 1, 128, patTag), checkString("Tags.member.Value", t.Value, 0, 256, patTag)); e != nil {
 			return nil, e
 		}
+		// The aws: prefix is AWS's own, in any case, as in every tagging API; a key given
+		// twice is refused rather than one of them kept (AWS's choice is UNCONFIRMED).
+		if strings.HasPrefix(strings.ToLower(*t.Key), "aws:") {
+			return nil, rule("Tag key %s is not allowed: keys starting with aws: are reserved for AWS's use.", *t.Key)
+		}
+		if slices.ContainsFunc(tags, func(o tag) bool { return o.Key == *t.Key }) {
+			return nil, rule("Tag key %s is given more than once; tag keys must be unique.", *t.Key)
+		}
 		tags = append(tags, tag{*t.Key, *t.Value})
 	}
 	name, id := *in.TrainingPlanName, *in.TrainingPlanOfferingId
@@ -60,6 +68,12 @@ func (h *handler) createPlan(c *call) (any, *apiError) {
 	first := o.Caps[0]
 	if in.SpareInstanceCountPerUltraServer != nil && first.UltraType == "" {
 		return nil, rule("SpareInstanceCountPerUltraServer applies to UltraServer offerings only.")
+	}
+	// Spares are taken from the UltraServer's own instances, and at least one must be left
+	// to run on (AWS's maximum is UNCONFIRMED; this is the largest that makes sense).
+	if n := ultraServers[first.UltraType].instances; in.SpareInstanceCountPerUltraServer != nil && *in.SpareInstanceCountPerUltraServer > n-1 {
+		return nil, rule("SpareInstanceCountPerUltraServer %d is too many for %s, whose UltraServers hold %d instances: give 0 to %d.",
+			*in.SpareInstanceCountPerUltraServer, first.UltraType, n, n-1)
 	}
 	held := 0
 	for _, p := range c.rs.Plans {

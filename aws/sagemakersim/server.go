@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -52,6 +53,7 @@ func Protocol() simcore.Protocol {
 	return simcore.Protocol{
 		Name:         "sagemaker",
 		TargetPrefix: TargetPrefix,
+		SigningName:  "sagemaker",
 		Mount:        func(c *simcore.Core) simcore.Handler { return newHandler(c) },
 	}
 }
@@ -80,7 +82,9 @@ type call struct {
 
 // decode reads the body into v strictly: unknown members are refused, as the safer
 // reading (whether AWS ignores them is UNCONFIRMED), so that a misspelt member in a
-// client does not pass here and fail against AWS.
+// client does not pass here and fail against AWS. Its errors speak of members and JSON
+// types, never of the emulator's Go types; a timestamp out of range is a
+// ValidationException (checkTimestamps).
 func (c *call) decode(v any) *apiError {
 	body := bytes.TrimSpace(c.body)
 	if len(body) == 0 {
@@ -90,18 +94,61 @@ func (c *call) decode(v any) *apiError {
 	d.DisallowUnknownFields()
 	if err := d.Decode(v); err != nil {
 		var te *json.UnmarshalTypeError
+		var se *json.SyntaxError
 		switch {
+		case errors.As(err, &te) && te.Field == "":
+			return errf(http.StatusBadRequest, "SerializationException", "The %s input must be a JSON object, not a JSON %s.", c.op, jsonKind(te.Value))
 		case errors.As(err, &te):
-			return errf(http.StatusBadRequest, "SerializationException", "Member %s: expected %s, got a JSON %s.", te.Field, te.Type, te.Value)
+			return errf(http.StatusBadRequest, "SerializationException", "Member %s must be %s, not a JSON %s.", te.Field, wireKind(te.Type), jsonKind(te.Value))
 		case strings.HasPrefix(err.Error(), "json: unknown field "):
 			return errf(http.StatusBadRequest, "SerializationException", "Unknown member %s in %s input.", strings.TrimPrefix(err.Error(), "json: unknown field "), c.op)
+		case errors.As(err, &se):
+			return errf(http.StatusBadRequest, "SerializationException", "The request body is not valid JSON (at byte %d).", se.Offset)
+		case errors.Is(err, io.ErrUnexpectedEOF):
+			return errf(http.StatusBadRequest, "SerializationException", "The request body is not valid JSON (it ends too soon).")
 		}
-		return errf(http.StatusBadRequest, "SerializationException", "Cannot read the %s input: %v", c.op, err)
+		return errf(http.StatusBadRequest, "SerializationException", "Cannot read the %s input: %s", c.op, strings.TrimPrefix(err.Error(), "json: "))
 	}
 	if d.More() {
 		return errf(http.StatusBadRequest, "SerializationException", "The request body holds more than one JSON value.")
 	}
-	return nil
+	return checkTimestamps(v)
+}
+
+// wireKind names what a member of Go type t is on the wire, in the model's words.
+func wireKind(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch {
+	case t == reflect.TypeFor[epoch]():
+		return "a timestamp (epoch seconds as a JSON number)"
+	case t.Kind() == reflect.String:
+		return "a string"
+	case t.Kind() == reflect.Bool:
+		return "a boolean"
+	case t.Kind() >= reflect.Int && t.Kind() <= reflect.Uint64:
+		return "a whole number"
+	case t.Kind() == reflect.Float32 || t.Kind() == reflect.Float64:
+		return "a number"
+	case t.Kind() == reflect.Slice || t.Kind() == reflect.Array:
+		return "a list"
+	}
+	return "a structure (a JSON object)"
+}
+
+// jsonKind names a JSON value as encoding/json reports it ("number 1.5", "bool").
+func jsonKind(v string) string {
+	v, _, _ = strings.Cut(v, " ")
+	switch v {
+	case "bool":
+		return "boolean"
+	case "array":
+		return "array"
+	case "":
+		return "value"
+	}
+	return v
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -117,6 +164,10 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	o, ok := ops[name]
+	if target == "" {
+		writeError(w, reqID, errf(http.StatusBadRequest, "UnknownOperationException", "The request has no X-Amz-Target header: SageMaker's JSON protocol names the operation there (SageMaker.<Operation>)."))
+		return
+	}
 	if !ok {
 		writeError(w, reqID, errf(http.StatusBadRequest, "UnknownOperationException", "The operation %s is not supported in the called region.", target))
 		return
@@ -133,8 +184,13 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, reqID, errf(http.StatusForbidden, "MissingAuthenticationToken", "The request must contain either a valid (registered) AWS access key ID or X.509 certificate."))
 		return
 	}
+	if serr == simcore.ErrUnservedRegion {
+		// The words of an AWS JSON service asked for an operation its region lacks.
+		writeError(w, reqID, errf(http.StatusBadRequest, "UnknownOperationException", "The operation %s is not supported in the called region. %s", target, simcore.UnservedRegionMessage(region)))
+		return
+	}
 	if serr != nil {
-		writeError(w, reqID, errf(http.StatusForbidden, "UnrecognizedClientException", "%v", serr))
+		writeError(w, reqID, errf(http.StatusForbidden, "UnrecognizedClientException", "%v", serr.Message()))
 		return
 	}
 	if service != "" && service != "sagemaker" {
@@ -248,9 +304,5 @@ func notFound(format string, args ...any) *apiError {
 }
 
 func writeError(w http.ResponseWriter, reqID string, e *apiError) {
-	b, _ := json.Marshal(map[string]string{"__type": e.Code(), "Message": e.Message()})
-	w.Header().Set("Content-Type", "application/x-amz-json-1.1")
-	w.Header().Set("x-amzn-RequestId", reqID)
-	w.WriteHeader(e.Status())
-	_, _ = w.Write(b)
+	simcore.WriteJSONError(w, "", reqID, e)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -12,15 +13,59 @@ import (
 )
 
 // epoch is a timestamp on the wire: epoch seconds as a JSON number, as awsJson1_1 sends it.
-type epoch struct{ time.Time }
+// One outside the timestamps AWS takes (timestampRange) is kept as sent and refused by
+// call.decode with a ValidationException naming its member, so that no time the state
+// file cannot hold is ever stored.
+type epoch struct {
+	time.Time
+	outside string // the value as sent, when outside timestampRange
+}
+
+// The timestamps a request may carry: 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z. AWS's
+// own bounds are not documented (UNCONFIRMED); these are the years an ISO 8601 date (and
+// the state file) can hold, from the epoch on, since a date before it is no date a
+// reservation can have.
+const (
+	minEpoch = 0
+	maxEpoch = 253402300799
+)
+
+const timestampRange = "Member must be a timestamp from 1970-01-01T00:00:00Z (0) to 9999-12-31T23:59:59Z (253402300799), in epoch seconds"
 
 func (e *epoch) UnmarshalJSON(b []byte) error {
 	f, err := strconv.ParseFloat(string(b), 64)
 	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
 		return fmt.Errorf("a timestamp must be epoch seconds as a JSON number, not %s", b)
 	}
+	if f < minEpoch || f >= maxEpoch+1 {
+		*e = epoch{outside: string(b)}
+		return nil
+	}
 	sec, frac := math.Modf(f)
 	e.Time = time.Unix(int64(sec), int64(frac*1e9)).UTC()
+	return nil
+}
+
+// checkTimestamps refuses a decoded input whose timestamp members are outside the range
+// AWS takes: every *epoch member of the struct v points to, so that no operation can
+// forget one.
+func checkTimestamps(v any) *apiError {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Pointer || rv.Elem().Kind() != reflect.Struct {
+		return nil
+	}
+	rv = rv.Elem()
+	for i := 0; i < rv.NumField(); i++ {
+		if !rv.Type().Field(i).IsExported() {
+			continue
+		}
+		e, ok := rv.Field(i).Interface().(*epoch)
+		if !ok || e == nil || e.outside == "" {
+			continue
+		}
+		name, _, _ := strings.Cut(rv.Type().Field(i).Tag.Get("json"), ",")
+		return invalid(name, e.outside, timestampRange)
+	}
 	return nil
 }
 

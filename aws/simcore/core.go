@@ -40,12 +40,17 @@ type Options struct {
 // one, and registering it in New's list is all a new service takes (with its actions
 // registered for the deny fault, RegisterActions, from the package's init). Requests go
 // to the first protocol that claims them: by Match when set, else by an X-Amz-Target
-// starting with TargetPrefix; a protocol with neither takes what no other claims.
+// starting with TargetPrefix; then to the JSON protocol whose SigningName the request is
+// signed for; a JSON request no protocol claims is UnknownOperationException; a protocol
+// with neither Match nor TargetPrefix takes the rest.
 type Protocol struct {
 	Name         string // the key of its state in the state file, e.g. "sagemaker"
 	TargetPrefix string // e.g. "SageMaker."
-	Match        func(*http.Request) bool
-	Mount        func(*Core) Handler
+	// SigningName is the service of its SigV4 scope (e.g. "sagemaker"): a request signed
+	// for it that no protocol claims by target goes to it, to be answered in its shape.
+	SigningName string
+	Match       func(*http.Request) bool
+	Mount       func(*Core) Handler
 }
 
 // Handler answers a Protocol's requests and keeps its state. SaveState and LoadState are
@@ -141,6 +146,21 @@ func (c *Core) route(r *http.Request) http.Handler {
 			fallback = p.h
 		}
 	}
+	// A request signed for a JSON protocol's service that names none of its operations
+	// goes to that protocol, which answers in its own shape.
+	if svc := SigningService(r); svc != "" {
+		for _, p := range c.protocols {
+			if p.SigningName == svc && p.TargetPrefix != "" {
+				return p.h
+			}
+		}
+	}
+	// A request in AWS's JSON protocol that no protocol claims (no target, or one of a
+	// service not served) is answered in that protocol, as an AWS JSON endpoint answers an
+	// operation it does not know, never by the query protocol's fallback.
+	if strings.HasPrefix(r.Header.Get("Content-Type"), "application/x-amz-json-") {
+		return unknownJSONOperation{}
+	}
 	return fallback
 }
 
@@ -209,8 +229,9 @@ func (c *Core) Update(fn func(now time.Time) (changed bool)) error {
 
 // SignedRegion is the region (and service) of the request's SigV4 credential scope:
 // Authorization: AWS4-HMAC-SHA256 Credential=AKID/20250601/us-east-2/ec2/aws4_request, …
-// The error is ErrUnsigned when the request is not signed at all, else AuthFailure
-// saying why the scope is refused.
+// The error is ErrUnsigned when the request is not signed at all, ErrUnservedRegion
+// (with the region and service given) when its region is not one the emulator serves,
+// else AuthFailure saying why the scope is refused.
 func (c *Core) SignedRegion(r *http.Request) (region, service string, e *APIError) {
 	auth := r.Header.Get("Authorization")
 	if auth == "" {
@@ -225,7 +246,7 @@ func (c *Core) SignedRegion(r *http.Request) (region, service string, e *APIErro
 	}
 	region, service = parts[2], parts[3]
 	if !Served(region) {
-		return "", "", Errf(http.StatusUnauthorized, "AuthFailure", "The region %q of the request's credential scope is not served by this emulator; regions: %s.", region, strings.Join(model.Regions(), ", "))
+		return region, service, ErrUnservedRegion
 	}
 	return region, service, nil
 }

@@ -3,6 +3,7 @@ package simcore
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -237,5 +238,64 @@ func TestDamagedPartLoadsNothing(t *testing.T) {
 	}
 	if n, _ := b.regions.Peek("us-east-1"); n == nil || *n != 1 {
 		t.Errorf("b lost its state: %v", b.regions.Saved())
+	}
+}
+
+// poisonProtocol keeps a count per region like counterProtocol, but a request with
+// poison=1 stores a value its SaveState cannot save.
+type poisonProtocol struct {
+	counterProtocol
+	poisoned bool
+}
+
+func (p *poisonProtocol) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	err := p.core.Update(func(time.Time) bool {
+		*p.regions.Get("us-east-1")++
+		p.poisoned = r.URL.Query().Get("poison") == "1"
+		return true
+	})
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	io.WriteString(w, "ok")
+}
+
+func (p *poisonProtocol) SaveState() (json.RawMessage, error) {
+	if p.poisoned {
+		return nil, errors.New("a value the state file cannot hold")
+	}
+	return p.counterProtocol.SaveState()
+}
+
+// A change that cannot be saved is undone and answered 500; it leaves nothing behind
+// that would fail the next save, and the next change is saved.
+func TestUnsavableChangeIsUndoneAndTheNextIsSaved(t *testing.T) {
+	old := SetLogf(func(string, ...any) {})
+	defer SetLogf(old)
+	file := filepath.Join(t.TempDir(), "state.json")
+	p := &poisonProtocol{counterProtocol: counterProtocol{name: "p", regions: NewRegions(func(*int) {})}}
+	c, err := New(Options{Start: testStart, StateFile: file},
+		Protocol{Name: "ec2", Mount: func(c *Core) Handler { p.core = c; return p }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, tc := range []struct {
+		path string
+		code int
+	}{{"/", 200}, {"/?poison=1", 500}, {"/", 200}, {"/", 200}} {
+		if code, body := get(t, c, http.MethodPost, tc.path); code != tc.code {
+			t.Fatalf("request %d %s: %d %q, want %d", i, tc.path, code, body, tc.code)
+		}
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var saved map[string]int
+	if err := json.Unmarshal(b, &struct {
+		Regions *map[string]int `json:"regions"`
+	}{&saved}); err != nil || saved["us-east-1"] != 3 {
+		t.Fatalf("state file %s: want the three saved changes (the poisoned one undone)", b)
 	}
 }

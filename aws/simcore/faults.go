@@ -37,6 +37,15 @@ type Faults struct {
 	// unavailable (at most the block's count).
 	Impaired    bool
 	Unavailable int
+	// Quota lists the instance families (model.Family: trn2, p5) whose Capacity Block
+	// quota, such as "Concurrent TRN2 Capacity Blocks per account", is 0: EC2 answers
+	// DescribeCapacityBlockOfferings of them CapacityBlockDescribeLimitExceeded (HTTP 400).
+	Quota []string
+}
+
+// QuotaZero reports whether the quota fault makes the family's Capacity Block quota 0.
+func (f Faults) QuotaZero(family string) bool {
+	return family != "" && slices.Contains(f.Quota, family)
 }
 
 // DenyAll in Faults.Deny denies every action.
@@ -89,7 +98,8 @@ func faultHelp() string {
 	}
 	return "latency=DURATION (e.g. 150ms), jitter=DURATION, throttle=P, error=P, down=REGION[,REGION…], sold=P, lost-reply=P, " +
 		deny + "), payfail=N (the next N purchases, of blocks or extensions, end in payment-failed); " +
-		"interconnect=impaired (every active block's interconnect), unavailable=N (instances of each active block); " +
+		"interconnect=impaired (every active block's interconnect), unavailable=N (instances of each active block), " +
+		"quota=FAMILY[,FAMILY…] (a Capacity Block quota of 0 for the family, e.g. quota=trn2: CapacityBlockDescribeLimitExceeded); " +
 		"P is a probability from 0 to 1"
 }
 
@@ -170,6 +180,16 @@ func ParseFault(spec string, f *Faults) error {
 			return fmt.Errorf("fault %s=%s: want how many of the next purchases fail their payment, a whole number such as 1", name, val)
 		}
 		f.PayFail = n
+	case "quota":
+		for _, fam := range strings.Split(val, ",") {
+			fam = strings.ToLower(strings.TrimSpace(fam))
+			if !slices.Contains(model.Families(), fam) {
+				return fmt.Errorf("fault quota=%s: unknown instance family %q; families: %s", val, fam, strings.Join(model.Families(), ", "))
+			}
+			if !slices.Contains(f.Quota, fam) {
+				f.Quota = append(f.Quota, fam)
+			}
+		}
 	case "interconnect":
 		if val != "impaired" && val != "ok" {
 			return fmt.Errorf("fault interconnect=%s: want impaired (or ok)", val)
@@ -234,6 +254,7 @@ func (h *faults) set(f Faults) {
 	h.f = f
 	h.f.Down = slices.Clone(f.Down)
 	h.f.Deny = slices.Clone(f.Deny)
+	h.f.Quota = slices.Clone(f.Quota)
 }
 
 func (h *faults) get() Faults {

@@ -53,11 +53,13 @@ func (c *Core) load() (time.Time, error) {
 		if p.Name == topLevel {
 			part = sf.Regions
 		}
+		// The state in memory may be one that cannot be saved (this load is what undoes
+		// it after a failed save): then a rollback can only give a fresh state.
 		was, err := p.h.SaveState()
-		if err == nil {
-			err = p.h.LoadState(part)
-		}
 		if err != nil {
+			was = nil
+		}
+		if err = p.h.LoadState(part); err != nil {
 			for i, l := range loaded {
 				_ = l.h.LoadState(before[i])
 			}

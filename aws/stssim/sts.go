@@ -99,6 +99,11 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	region, _, aerr := h.core.SignedRegion(r)
+	if aerr == simcore.ErrUnservedRegion {
+		// STS answers in every region (its regional endpoints are always active): a home
+		// region where Capacity Blocks are not sold still has an identity.
+		aerr = nil
+	}
 	if aerr == simcore.ErrUnsigned {
 		// STS's own words for it (as captured from sts.amazonaws.com in public fixtures).
 		aerr = simcore.Errf(http.StatusForbidden, "MissingAuthenticationToken", "Request is missing Authentication Token")

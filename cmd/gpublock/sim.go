@@ -200,6 +200,9 @@ func faultSummary(f ec2sim.Faults) string {
 	if f.PayFail > 0 {
 		on = append(on, "payfail="+strconv.Itoa(f.PayFail))
 	}
+	if len(f.Quota) > 0 {
+		on = append(on, "quota="+strings.Join(f.Quota, ","))
+	}
 	if len(on) == 0 {
 		return "none"
 	}

@@ -517,4 +517,3 @@ func (m WarnMoment) Within(blocks []Block, now time.Time, d time.Duration) []Blo
 	}
 	return out
 }
-

@@ -447,3 +447,73 @@ func (b Block) countdown(now time.Time, span func(time.Duration) string) string 
 // HasTermination reports whether the block's instances will still be terminated by AWS:
 // not for one that will not run or has ended.
 func (b Block) HasTermination(now time.Time) bool { return !b.WillNotRun() && now.Before(b.End) }
+
+// WarnMoment is the moment of a block's end that an on-call check (blocks --warn-within)
+// measures to: the extension cutoff (the last moment an extension is taken), the start of
+// the instances' termination, or the end itself.
+type WarnMoment int
+
+const (
+	// WarnOfExtensionCutoff is the earliest of the three, and the default: past it the
+	// block can no longer be saved.
+	WarnOfExtensionCutoff WarnMoment = iota
+	WarnOfTermination
+	WarnOfEnd
+)
+
+var warnMomentNames = []string{"extension-cutoff", "termination", "end"}
+
+// WarnMomentNames lists the moments as --warn-of reads them, earliest first.
+func WarnMomentNames() []string { return append([]string(nil), warnMomentNames...) }
+
+func (m WarnMoment) String() string { return warnMomentNames[m] }
+
+// ParseWarnMoment reads a moment's name; "" is the default, the extension cutoff.
+func ParseWarnMoment(s string) (WarnMoment, error) {
+	s = strings.ToLower(strings.TrimSpace(s))
+	if s == "" {
+		return WarnOfExtensionCutoff, nil
+	}
+	for i, n := range warnMomentNames {
+		if s == n {
+			return WarnMoment(i), nil
+		}
+	}
+	return 0, fmt.Errorf("%q: want one of %s", s, strings.Join(warnMomentNames, ", "))
+}
+
+// At is the moment of the block: its extension cutoff, its termination's start or its end.
+func (m WarnMoment) At(b Block) time.Time {
+	switch m {
+	case WarnOfTermination:
+		return b.TerminationAt()
+	case WarnOfEnd:
+		return b.End
+	}
+	return b.ExtendBy()
+}
+
+// Phrase names the moment in a warning line: "extension cutoff", "instances stop", "end".
+func (m WarnMoment) Phrase() string {
+	switch m {
+	case WarnOfTermination:
+		return "instances stop"
+	case WarnOfEnd:
+		return "ends"
+	}
+	return "extension cutoff"
+}
+
+// Within is the active blocks (and plans) whose moment m comes at most d after now, or has
+// passed while the block still runs: a check at 45 minutes to the extension cutoff also
+// names a block past it. Scheduled blocks are left out however short they are: nothing
+// runs in them yet.
+func (m WarnMoment) Within(blocks []Block, now time.Time, d time.Duration) []Block {
+	var out []Block
+	for _, b := range blocks {
+		if b.State == StateActive && b.End.After(now) && !m.At(b).After(now.Add(d)) {
+			out = append(out, b)
+		}
+	}
+	return out
+}

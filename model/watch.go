@@ -55,15 +55,3 @@ func (s SeenOfferings) Forget(now time.Time) {
 		}
 	}
 }
-
-// EndingWithin is the active blocks (and plans) whose end is at most d after now.
-// Scheduled blocks are left out however short they are: nothing runs in them yet.
-func EndingWithin(blocks []Block, now time.Time, d time.Duration) []Block {
-	var out []Block
-	for _, b := range blocks {
-		if b.State == StateActive && b.End.After(now) && !b.End.After(now.Add(d)) {
-			out = append(out, b)
-		}
-	}
-	return out
-}

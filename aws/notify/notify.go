@@ -1,10 +1,13 @@
 // Package notify tells people outside the terminal about the blocks' warnings: it runs a
 // command with the warning as JSON on its standard input (and GPUBLOCK_* variables), and
 // posts the warning to a webhook as JSON with a "text" field, which Slack-style incoming
-// webhooks accept. Each warning goes out once per key (block and lead); a failed delivery
-// is tried again a few times, then reported. Sending never waits for a delivery, and no
-// report ever shows more of the webhook's URL than its scheme and host: the path and query
-// of an incoming webhook are its secret.
+// webhooks accept. Each warning goes out once per key (block and lead) to each of them: the
+// record of what each received is shared, under a lock, by every gpublock on one state
+// directory, and a warning is claimed there before it is sent, so that two runs at once
+// send it once. A failed delivery is tried again a few times, then reported, and not
+// recorded: the next run tries it again. Sending never waits for a delivery, and no report
+// shows more of the webhook's URL than its scheme and host (its path and query are its
+// secret), nor a credential.
 package notify
 
 import (
@@ -15,13 +18,11 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -65,21 +66,42 @@ type Config struct {
 	Attempts  int           // per delivery; 0 means 3
 	Backoff   time.Duration // before the second attempt, doubled after; 0 means 2 s
 	Timeout   time.Duration // of one attempt; 0 means 20 s
-	Client    *http.Client  // nil: a client of its own
-	// Report is told of each delivery that failed for good, in words safe to print.
+	Client    *http.Client  // nil: a client of its own; its redirects are never followed
+	// Report is told of each delivery that failed for good, and of a record of what was
+	// sent that cannot be kept, in words safe to print.
 	Report func(string)
 }
 
 // Notifier delivers events.
 type Notifier struct {
-	cfg   Config
-	queue chan Event
-	wg    sync.WaitGroup
-	once  sync.Once
+	cfg     Config
+	targets []target
+	queue   chan Event
+	wg      sync.WaitGroup
+	once    sync.Once
+	// ctx ends the deliveries still going when Close runs out of time.
+	ctx    context.Context
+	cancel context.CancelFunc
 
-	mu   sync.Mutex
-	sent map[string]time.Time
+	mu       sync.Mutex
+	inflight map[string]bool // keys queued or being delivered by this process
+	state    *state          // the record as last read or written (all of it when there is no file)
+	stateErr error           // the last failure to keep the record; nil when it is kept
+	saidErr  bool
 }
+
+// target is one place a warning goes: the command or the webhook. Its id in the record is
+// only which of the two it is: a warning is not sent again because the command or the URL
+// was edited, and the record holds no secret.
+type target struct {
+	id      string
+	name    string // for reports: --notify-cmd or --notify-url and its host
+	deliver func(ctx context.Context, e Event, body []byte) (again bool, err error)
+}
+
+// queueSize is how many events wait for the worker; one queued past it is not claimed,
+// so the next run sends it.
+const queueSize = 256
 
 // Check validates a command and a webhook URL before anything runs.
 func Check(command, rawURL string) error {
@@ -112,13 +134,33 @@ func New(cfg Config) (*Notifier, error) {
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 20 * time.Second
 	}
-	if cfg.Client == nil {
-		cfg.Client = &http.Client{}
+	client := &http.Client{}
+	if cfg.Client != nil {
+		c := *cfg.Client
+		client = &c
 	}
+	// A redirect is not followed: it would carry the POST's secret URL in a Referer to
+	// another host, and a 302 would turn the POST into a GET without the warning.
+	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	cfg.Client = client
 	if cfg.Report == nil {
 		cfg.Report = func(string) {}
 	}
-	n := &Notifier{cfg: cfg, queue: make(chan Event, 256), sent: loadSent(cfg.StatePath)}
+	n := &Notifier{cfg: cfg, queue: make(chan Event, queueSize), inflight: map[string]bool{}, state: newState()}
+	if cfg.Command != "" {
+		n.targets = append(n.targets, target{id: "cmd", name: "--notify-cmd",
+			deliver: func(ctx context.Context, e Event, body []byte) (bool, error) {
+				return true, runCommand(ctx, cfg.Command, e, body)
+			}})
+	}
+	if cfg.URL != "" {
+		n.targets = append(n.targets, target{id: "url", name: "--notify-url " + Redact(cfg.URL),
+			deliver: func(ctx context.Context, _ Event, body []byte) (bool, error) { return n.post(ctx, body) }})
+	}
+	n.ctx, n.cancel = context.WithCancel(context.Background())
+	if n.Enabled() {
+		n.transact(func(*state) {}) // reads the record, and says at once when it cannot
+	}
 	n.wg.Add(1)
 	go n.work()
 	return n, nil
@@ -127,22 +169,36 @@ func New(cfg Config) (*Notifier, error) {
 // Enabled reports whether the notifier delivers anywhere.
 func (n *Notifier) Enabled() bool { return n != nil && (n.cfg.Command != "" || n.cfg.URL != "") }
 
-// Send queues the event unless its key was sent before; it never waits. It reports
-// whether the event was queued.
+// StateError is the last failure to keep the record of what was sent (nil when it was
+// kept): warnings are then still sent, once per process, but the next run sends them again.
+func (n *Notifier) StateError() error {
+	if n == nil {
+		return nil
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.stateErr
+}
+
+// Send queues the event unless every target received its key before (as far as this
+// process knows; the worker asks the record again before sending); it never waits. It
+// reports whether the event was queued.
 func (n *Notifier) Send(e Event) bool {
-	if !n.Enabled() || !n.claim(e.Key) {
+	if !n.Enabled() || !n.take(e.Key) {
 		return false
 	}
 	select {
 	case n.queue <- e:
 		return true
 	default:
-		n.cfg.Report(fmt.Sprintf("notification for %s dropped: %d are waiting to be delivered", e.ReservationID, cap(n.queue)))
+		n.release(e.Key)
+		n.cfg.Report(fmt.Sprintf("notification for %s (%s) not sent now: %d are waiting to be delivered; it is tried again on the next run", e.ReservationID, e.Kind, queueSize))
 		return false
 	}
 }
 
-// Close stops taking events and waits for the queued ones until ctx ends.
+// Close stops taking events and waits for the queued ones until ctx ends; then those still
+// going are stopped, reported as timed out, and left unrecorded for the next run.
 func (n *Notifier) Close(ctx context.Context) {
 	if n == nil {
 		return
@@ -152,76 +208,154 @@ func (n *Notifier) Close(ctx context.Context) {
 	go func() { n.wg.Wait(); close(done) }()
 	select {
 	case <-done:
+		return
 	case <-ctx.Done():
-		n.cfg.Report("notifications still being delivered were abandoned at exit")
+	}
+	n.cancel()
+	t := time.NewTimer(5 * time.Second) // the worker gives back its claims and reports
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+		n.cfg.Report("notifications still being delivered were abandoned at exit; they are tried again on the next run")
 	}
 }
 
 // Now delivers the event at once unless its key was sent before, for a caller that runs
 // off its own loop (the TUI's commands); sent is false for an old key.
 func (n *Notifier) Now(ctx context.Context, e Event) (sent bool, failures []string) {
-	if !n.Enabled() || !n.claim(e.Key) {
+	if !n.Enabled() || !n.take(e.Key) {
 		return false, nil
 	}
-	return true, n.Deliver(ctx, e)
+	defer n.release(e.Key)
+	return n.deliverOnce(ctx, e)
 }
 
-func (n *Notifier) claim(key string) bool {
+// take marks the key as this process's to deliver, unless it is already or the record
+// says every target has it.
+func (n *Notifier) take(key string) bool {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	if _, ok := n.sent[key]; ok {
+	if n.inflight[key] || n.state.deliveredAll(n.targets, key) {
 		return false
 	}
-	n.sent[key] = time.Now().UTC()
+	n.inflight[key] = true
 	return true
+}
+
+func (n *Notifier) release(key string) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	delete(n.inflight, key)
 }
 
 func (n *Notifier) work() {
 	defer n.wg.Done()
 	for e := range n.queue {
-		n.Deliver(context.Background(), e)
+		n.deliverOnce(n.ctx, e)
+		n.release(e.Key)
 	}
 }
 
+// lease is how long a claim keeps other processes from sending the same warning: every
+// attempt of every target, with room to spare. A process that dies holding a claim only
+// delays the warning by this much.
+func (n *Notifier) lease() time.Duration {
+	d := time.Duration(n.cfg.Attempts) * n.cfg.Timeout
+	d += n.cfg.Backoff * (time.Duration(1)<<n.cfg.Attempts - 1)
+	return time.Duration(len(n.targets))*d + time.Minute
+}
+
+// deliverOnce claims the event's key for each target that has not received it, delivers
+// it to those, and records each that received it; the failures are reported and returned,
+// in words safe to print. sent is false when no target was left to claim.
+func (n *Notifier) deliverOnce(ctx context.Context, e Event) (sent bool, failures []string) {
+	var mine []target
+	now := time.Now()
+	n.transact(func(s *state) {
+		for _, t := range n.targets {
+			if s.claim(t.id, e.Key, now, now.Add(n.lease())) {
+				mine = append(mine, t)
+			}
+		}
+	})
+	if len(mine) == 0 {
+		return false, nil
+	}
+	failures = n.deliver(ctx, e, mine)
+	failed := map[string]bool{}
+	for i, f := range failures {
+		if f != "" {
+			failed[mine[i].id] = true
+		}
+	}
+	n.transact(func(s *state) {
+		for _, t := range mine {
+			s.settle(t.id, e.Key, !failed[t.id], time.Now())
+		}
+	})
+	var out []string
+	for _, f := range failures {
+		if f != "" {
+			n.cfg.Report(f)
+			out = append(out, f)
+		}
+	}
+	return true, out
+}
+
 // Deliver sends one event now, to the command and to the webhook, each tried up to
-// Attempts times; it returns the failures, in words safe to print, after reporting them.
-// It does not look at what was sent before: Send does.
+// Attempts times, and returns the failures in words safe to print. It neither looks at nor
+// changes the record of what was sent: Send and Now do.
 func (n *Notifier) Deliver(ctx context.Context, e Event) []string {
+	var out []string
+	for _, f := range n.deliver(ctx, e, n.targets) {
+		if f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// deliver sends the event to each target; failures[i] is target i's failure, "" if none.
+func (n *Notifier) deliver(ctx context.Context, e Event, targets []target) []string {
+	failures := make([]string, len(targets))
 	body, err := json.Marshal(e)
 	if err != nil {
-		return []string{err.Error()}
-	}
-	var failed []string
-	if n.cfg.Command != "" {
-		if err := n.retry(ctx, func(ctx context.Context) (bool, error) { return true, n.run(ctx, e, body) }); err != nil {
-			failed = append(failed, fmt.Sprintf("--notify-cmd failed for %s (%s): %v", e.ReservationID, e.Kind, err))
+		for i := range failures {
+			failures[i] = err.Error()
 		}
+		return failures
 	}
-	if n.cfg.URL != "" {
-		if err := n.retry(ctx, func(ctx context.Context) (bool, error) { return n.post(ctx, body) }); err != nil {
-			failed = append(failed, fmt.Sprintf("--notify-url %s failed for %s (%s): %v", Redact(n.cfg.URL), e.ReservationID, e.Kind, err))
+	for i, t := range targets {
+		err := n.retry(ctx, func(ctx context.Context) (bool, error) { return t.deliver(ctx, e, body) })
+		if err == nil {
+			continue
 		}
+		what := err.Error()
+		if ctx.Err() != nil {
+			what = "timed out before gpublock exited; it is tried again on the next run"
+		} else {
+			what += "; it is tried again on the next run"
+		}
+		// Whatever the command or the server said passes the one redaction step.
+		failures[i] = aws.Redact(fmt.Sprintf("%s failed for %s (%s): %s", t.name, e.ReservationID, e.Kind, what))
 	}
-	for _, f := range failed {
-		n.cfg.Report(f)
-	}
-	if len(failed) == 0 {
-		n.save()
-	}
-	return failed
+	return failures
 }
 
 // retry calls try until it succeeds, says not to try again, or the attempts are spent.
 func (n *Notifier) retry(ctx context.Context, try func(context.Context) (again bool, err error)) error {
 	wait := n.cfg.Backoff
 	var err error
+	attempts := 0
 	for i := 0; i < n.cfg.Attempts; i++ {
 		if i > 0 {
 			t := time.NewTimer(wait)
 			select {
 			case <-ctx.Done():
 				t.Stop()
-				return ctx.Err()
+				return fmt.Errorf("%w (after %d attempt(s))", err, attempts)
 			case <-t.C:
 			}
 			wait *= 2
@@ -229,43 +363,20 @@ func (n *Notifier) retry(ctx context.Context, try func(context.Context) (again b
 		actx, cancel := context.WithTimeout(ctx, n.cfg.Timeout)
 		var again bool
 		again, err = try(actx)
+		attempts++
 		cancel()
 		if err == nil {
 			return nil
 		}
-		if !again {
+		if !again || ctx.Err() != nil {
 			break
 		}
 	}
-	return fmt.Errorf("%w (after %d attempt(s))", err, n.cfg.Attempts)
+	return fmt.Errorf("%w (after %d attempt(s))", err, attempts)
 }
 
-func (n *Notifier) run(ctx context.Context, e Event, body []byte) error {
-	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", n.cfg.Command)
-	cmd.Stdin = bytes.NewReader(append(body, '\n'))
-	cmd.Env = append(os.Environ(),
-		"GPUBLOCK_WARNING="+e.Kind,
-		"GPUBLOCK_TEXT="+e.Text,
-		"GPUBLOCK_RESERVATION_ID="+e.ReservationID,
-		"GPUBLOCK_REGION="+e.Region,
-		"GPUBLOCK_INSTANCE_TYPE="+e.InstanceType,
-		"GPUBLOCK_END="+e.End.Format(time.RFC3339),
-		"GPUBLOCK_EXTEND_BY="+e.ExtendBy.Format(time.RFC3339),
-		"GPUBLOCK_LEAD="+e.Lead,
-		"GPUBLOCK_KEY="+e.Key,
-	)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Run(); err != nil {
-		if msg := lastLine(stderr.String()); msg != "" {
-			return fmt.Errorf("%v: %s", err, msg)
-		}
-		return err
-	}
-	return nil
-}
-
-// post sends the event; a refusal other than 429 is not tried again, since it will not change.
+// post sends the event; a refusal other than 429 is not tried again, since it will not
+// change, and neither is a redirect, which is not followed.
 func (n *Notifier) post(ctx context.Context, body []byte) (bool, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, n.cfg.URL, bytes.NewReader(body))
 	if err != nil {
@@ -274,6 +385,9 @@ func (n *Notifier) post(ctx context.Context, body []byte) (bool, error) {
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "gpublock-notify")
 	resp, err := n.cfg.Client.Do(req)
+	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return true, fmt.Errorf("timed out: no answer within %s", n.cfg.Timeout)
+	}
 	if err != nil {
 		// A *url.Error names the whole URL: only its cause is kept.
 		var ue *url.Error
@@ -286,6 +400,9 @@ func (n *Notifier) post(ctx context.Context, body []byte) (bool, error) {
 	switch {
 	case resp.StatusCode >= 200 && resp.StatusCode < 300:
 		return false, nil
+	case resp.StatusCode >= 300 && resp.StatusCode < 400:
+		// Where it points is not said: it may be as secret as the URL.
+		return false, fmt.Errorf("HTTP %d: the webhook answered with a redirect, which is not followed (check the webhook URL)", resp.StatusCode)
 	case resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500:
 		return true, fmt.Errorf("HTTP %d", resp.StatusCode)
 	}
@@ -312,44 +429,4 @@ func lastLine(s string) string {
 		l = l[:200] + "…"
 	}
 	return l
-}
-
-// keepSent is how long a sent key is remembered: a block's warnings are over by then.
-const keepSent = 200 * 24 * time.Hour
-
-func loadSent(path string) map[string]time.Time {
-	sent := map[string]time.Time{}
-	if path == "" {
-		return sent
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return sent
-	}
-	_ = json.Unmarshal(b, &sent) // a damaged file is started afresh: at worst a warning again
-	for k, at := range sent {
-		if time.Since(at) > keepSent {
-			delete(sent, k)
-		}
-	}
-	return sent
-}
-
-func (n *Notifier) save() {
-	if n.cfg.StatePath == "" {
-		return
-	}
-	n.mu.Lock()
-	defer n.mu.Unlock() // also keeps two deliveries from writing the file at once
-	b, err := json.Marshal(n.sent)
-	if err != nil {
-		return
-	}
-	if err := os.MkdirAll(filepath.Dir(n.cfg.StatePath), 0o700); err != nil {
-		return
-	}
-	tmp := n.cfg.StatePath + ".tmp"
-	if os.WriteFile(tmp, b, 0o600) == nil {
-		_ = os.Rename(tmp, n.cfg.StatePath)
-	}
 }

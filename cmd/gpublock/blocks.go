@@ -35,11 +35,17 @@ const blocksLong = "Lists the account's Capacity Blocks: each block's state, zon
 	"Each block's warnings (EXTEND BY from each --warn-leads lead until AWS's 1-hour cutoff, CAN'T\n" +
 	"EXTEND, AWS's expiration warning at 40 minutes, termination from 30, capacity and interconnect\n" +
 	"problems, a payment pending past an hour) are in the table and the JSON; --notify-cmd and\n" +
-	"--notify-url receive each new warning once per block and lead (remembered between runs).\n" +
+	"--notify-url receive each new warning once per block and lead (remembered between runs,\n" +
+	"and by runs at once: one sends it); one that failed is tried again by the next run. A\n" +
+	"one-shot run waits at most 10 s for deliveries (5 s an attempt); a redirect is a failure.\n" +
 	"--watch reprints the list on every refresh until interrupted (Ctrl-C); with -o json or csv\n" +
 	"each refresh prints a whole document; in a table each refresh's first line names the regions\n" +
-	"that failed. --warn-within D names on stderr every active block that ends within D (one line\n" +
-	"each: reservation, region, type × count, end UTC, time left), for cron and monitoring.\n" +
+	"that failed. --warn-within D names on stderr every active block whose --warn-of moment comes\n" +
+	"within D or has passed (one line each: reservation, region, type × count, end UTC, time left,\n" +
+	"and the moment), for cron and monitoring. The moment is, by default, the extension cutoff\n" +
+	"(1 hour before the end, the earliest: past it the block cannot be extended); --warn-of\n" +
+	"termination measures to the instances' termination (30 minutes before the end), --warn-of\n" +
+	"end to the end itself.\n" +
 	"Training plans listed with --source get the same warnings, exit status and notifications:\n" +
 	"a plan's end stops its jobs, and the block's earlier times are kept for it.\n" +
 	"Instances are terminated from 30 minutes before the end. A region that fails is named on\n" +
@@ -47,7 +53,7 @@ const blocksLong = "Lists the account's Capacity Blocks: each block's state, zon
 	"stays empty (no header, no []).\n\n" +
 	"Exit status: 0 ok (every region answered whole, and no block ends within --warn-within),\n" +
 	"1 failure (a region failed or some of its details are missing, so the list is incomplete;\n" +
-	"or an output error), 2 bad usage, 3 warning: an active block ends within --warn-within\n" +
+	"or an output error; or the record of notifications sent cannot be written), 2 bad usage, 3 warning: an active block's --warn-of moment is within --warn-within\n" +
 	"(this wins over a failed region). With --watch the status is that of the last refresh\n" +
 	"before the interruption."
 
@@ -57,7 +63,9 @@ type blocksArgs struct {
 	watch      bool
 	interval   time.Duration
 	warnWithin time.Duration
+	warnOf     string
 	src        sourceFlags // --source
+	moment     model.WarnMoment
 
 	oncall   oncallFlags
 	settings oncallSettings
@@ -88,14 +96,16 @@ func newBlocksCmd(_ context.Context, g *awsFlags) *cobra.Command {
 	outputFlag(cmd, &a.output, "table", "json", "csv")
 	fs.BoolVar(&a.watch, "watch", false, "reprint on every refresh until interrupted")
 	fs.DurationVar(&a.interval, "interval", 30*time.Second, "time between refreshes with --watch (at least 1s)")
-	fs.DurationVar(&a.warnWithin, "warn-within", 0, "exit 3 and name the active blocks that end within this `duration` (e.g. 45m)")
+	fs.DurationVar(&a.warnWithin, "warn-within", 0, "exit 3 and name the active blocks whose --warn-of moment is within this `duration` (e.g. 45m)")
+	fs.StringVar(&a.warnOf, "warn-of", model.WarnOfExtensionCutoff.String(), "the `moment` --warn-within measures to: "+
+		strings.Join(model.WarnMomentNames(), ", ")+" (1 hour, 30 minutes and 0 before the end; the default is the earliest)")
 	a.oncall.register(fs)
 	a.src.register(fs, "capacity-blocks")
 	return cmd
 }
 
 // runBlocks lists the blocks once cobra has parsed the flags; fs says which were given.
-func runBlocks(ctx context.Context, a *blocksArgs, fs *pflag.FlagSet, stdout, stderr io.Writer) int {
+func runBlocks(ctx context.Context, a *blocksArgs, fs *pflag.FlagSet, stdout, stderr io.Writer) (code int) {
 	if _, _, err := a.src.check(); err != nil {
 		return reportUsage(stderr, "blocks", err)
 	}
@@ -113,11 +123,18 @@ func runBlocks(ctx context.Context, a *blocksArgs, fs *pflag.FlagSet, stdout, st
 		return reportUsage(stderr, "blocks", usagef("--interval %s: allowed 1s or more", a.interval))
 	case a.warnWithin < 0:
 		return reportUsage(stderr, "blocks", usagef("--warn-within %s: want a positive duration such as 45m", a.warnWithin))
+	case fs.Changed("warn-of") && !fs.Changed("warn-within"):
+		return reportUsage(stderr, "blocks", usagef("--warn-of is used with --warn-within (e.g. --warn-within 45m --warn-of termination)"))
 	case !a.watch && fs.Changed("interval"):
 		// as in gpublock offerings: an interval that nothing uses is a mistake to point out,
 		// not one to list the blocks once over
 		return reportUsage(stderr, "blocks", usagef("--interval is used with --watch (e.g. --watch --interval 30s)"))
 	}
+	moment, err := model.ParseWarnMoment(a.warnOf)
+	if err != nil {
+		return reportUsage(stderr, "blocks", usagef("--warn-of %v", err))
+	}
+	a.moment = moment
 	if err := a.aws.validate(); err != nil {
 		return reportUsage(stderr, "blocks", err)
 	}
@@ -143,20 +160,30 @@ func runBlocks(ctx context.Context, a *blocksArgs, fs *pflag.FlagSet, stdout, st
 	}
 	nc := a.settings.notify
 	nc.StatePath, nc.Backoff = notifyStatePath(client), notifyBackoff
+	grace := notifyGrace
+	if !a.watch {
+		// A one-shot run (cron, a person at the prompt) does not wait long for a webhook that
+		// hangs: what is not delivered by then is said, and sent by the next run.
+		nc.Timeout, grace = oneShotNotifyTimeout, oneShotNotifyGrace
+	}
 	nc.Report = func(s string) { a.mu.Lock(); a.reports = append(a.reports, s); a.mu.Unlock() }
 	if a.notifier, err = notify.New(nc); err != nil {
 		return reportUsage(stderr, "blocks", usageError{err.Error()})
 	}
 	defer func() {
 		// The deliveries still going out get a while, then whatever failed is said.
-		grace := notifyGrace
 		if ctx.Err() != nil {
-			grace = notifyGrace / 6 // interrupted: a person is waiting for the prompt
+			grace = min(grace, notifyGrace/6) // interrupted: a person is waiting for the prompt
 		}
 		gctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), grace)
 		defer cancel()
 		a.notifier.Close(gctx)
 		a.printReports(stderr)
+		// A record of warnings sent that cannot be kept means every run sends them again:
+		// cron must see that something is wrong.
+		if code == 0 && a.notifier.StateError() != nil {
+			code = 1
+		}
 	}()
 	if !a.watch {
 		code, _ := a.refresh(ctx, client, regions, format, stdout, stderr)
@@ -215,14 +242,14 @@ func (a *blocksArgs) refresh(ctx context.Context, client *aws.Client, regions []
 		}
 	}
 	if a.warnWithin > 0 {
-		if ending := model.EndingWithin(all, now, a.warnWithin); len(ending) > 0 {
+		if ending := a.moment.Within(all, now, a.warnWithin); len(ending) > 0 {
 			for _, b := range ending {
 				what, stops := sourceWord(b.Source), ""
 				if note := b.Source.EndNote(); note != "" {
 					stops = "  (" + note + ")"
 				}
-				fmt.Fprintf(stderr, "gpublock blocks: WARNING: %s%s  %s  %s × %d  ends %s  in %s%s\n", what, b.ReservationID, b.Region,
-					b.InstanceType, b.TotalCount, b.End.UTC().Format("2006-01-02 15:04 MST"), model.ShortSpan(b.End.Sub(now)), stops)
+				fmt.Fprintf(stderr, "gpublock blocks: WARNING: %s%s  %s  %s × %d  ends %s  in %s%s%s\n", what, b.ReservationID, b.Region,
+					b.InstanceType, b.TotalCount, b.End.UTC().Format("2006-01-02 15:04 MST"), model.ShortSpan(b.End.Sub(now)), stops, momentNote(a.moment, b, now))
 			}
 			// A block about to end is the more urgent news, even when a region went unread.
 			return exitWarning, false
@@ -245,6 +272,20 @@ func (a *blocksArgs) refresh(ctx context.Context, client *aws.Client, regions []
 		return 0, false
 	}
 	return 1, false
+}
+
+// momentNote says, in a --warn-within line, the moment measured to, unless it is the end
+// the line states already.
+func momentNote(m model.WarnMoment, b model.Block, now time.Time) string {
+	if m == model.WarnOfEnd {
+		return ""
+	}
+	at := m.At(b)
+	when := "in " + model.ShortSpan(at.Sub(now))
+	if !at.After(now) {
+		when = "passed " + model.ShortSpan(now.Sub(at)) + " ago"
+	}
+	return fmt.Sprintf("  %s %s UTC (%s)", m.Phrase(), at.UTC().Format("15:04"), when)
 }
 
 // printReports says on stderr which notifications could not be delivered.

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -222,5 +223,71 @@ func TestBlocksWatchNotifiesOnce(t *testing.T) {
 	sort.Strings(h.kinds)
 	if got := strings.Join(h.kinds, ","); got != "cant-extend,expiring" {
 		t.Errorf("the webhook got %s over 3 refreshes, want can't extend and expiring once each", got)
+	}
+}
+
+// A record of warnings sent that cannot be written (a directory in its place) is said on
+// stderr and fails the run (exit 1), and the warning still goes out once.
+func TestBlocksNotifyRecordUnwritable(t *testing.T) {
+	cs := startCLISim(t)
+	b := boughtBlock(t, cs)
+	activate(t, cs, b)
+	cs.sim.SetTime(mustTime(t, b.EndDate).Add(-35 * time.Minute))
+	h := &hook{}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	state := filepath.Join(os.Getenv("XDG_STATE_HOME"), "gpublock", "simulated", "notified.json")
+	if err := os.MkdirAll(state, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"blocks", "--endpoint-url", cs.url, "--region", "us-east-1", "--notify-url", srv.URL + "/x"}
+	code, out, errs := runCLI(args...)
+	if code != 1 || !strings.Contains(out, b.CapacityReservationId) || !strings.Contains(errs, "cannot be kept") || !strings.Contains(errs, "notified.json") {
+		t.Fatalf("exit %d (want 1), stderr %q", code, errs)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	sort.Strings(h.kinds)
+	if got := strings.Join(h.kinds, ","); got != "cant-extend,expiring" {
+		t.Errorf("the webhook got %s, want each warning once", got)
+	}
+}
+
+// A webhook that hangs holds a one-shot run up for the one-shot bound only; the failure
+// says it timed out, and the next run sends the warning again.
+func TestBlocksHungWebhookBounded(t *testing.T) {
+	cs := startCLISim(t)
+	b := boughtBlock(t, cs)
+	activate(t, cs, b)
+	cs.sim.SetTime(mustTime(t, b.EndDate).Add(-35 * time.Minute))
+	var hang atomic.Bool
+	hang.Store(true)
+	h := &hook{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if hang.Load() {
+			io.Copy(io.Discard, r.Body) // so that the server notices the client giving up
+			<-r.Context().Done()
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	defer func(d, g, b time.Duration) { oneShotNotifyTimeout, oneShotNotifyGrace, notifyBackoff = d, g, b }(oneShotNotifyTimeout, oneShotNotifyGrace, notifyBackoff)
+	oneShotNotifyTimeout, oneShotNotifyGrace, notifyBackoff = 200*time.Millisecond, 700*time.Millisecond, 50*time.Millisecond
+	args := []string{"blocks", "--endpoint-url", cs.url, "--region", "us-east-1", "--notify-url", srv.URL + "/x"}
+	start := time.Now()
+	code, _, errs := runCLI(args...)
+	if took := time.Since(start); took > 5*time.Second || code != 0 || !strings.Contains(errs, "timed out") || !strings.Contains(errs, "next run") {
+		t.Fatalf("took %s, exit %d, stderr %q", took, code, errs)
+	}
+	hang.Store(false)
+	if code, _, errs := runCLI(args...); code != 0 {
+		t.Fatalf("the next run: exit %d, %q", code, errs)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	sort.Strings(h.kinds)
+	if got := strings.Join(h.kinds, ","); got != "cant-extend,expiring" {
+		t.Errorf("the next run delivered %s, want the warnings that timed out", got)
 	}
 }

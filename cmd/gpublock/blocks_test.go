@@ -130,9 +130,25 @@ func TestBlocksWarnWithin(t *testing.T) {
 		t.Errorf("scheduled block: exit %d, stderr %q", code, errs)
 	}
 
-	// Active, ending in 50 minutes: outside a 45-minute window.
+	// Active, ending in 50 minutes: its end is outside a 45-minute window, but by default
+	// the check measures to the extension cutoff (passed 10 minutes ago), and with
+	// --warn-of termination to the termination's start, 20 minutes away.
 	cs.sim.SetTime(end.Add(-50 * time.Minute))
-	code, out, errs := runCLI(args...)
+	code, _, errs := runCLI(args...)
+	if code != exitWarning || !strings.Contains(errs, "extension cutoff "+end.Add(-time.Hour).Format("15:04")+" UTC (passed 10m ago)") {
+		t.Errorf("50 minutes left, default moment: exit %d, stderr %q; want 3 and the cutoff named", code, errs)
+	}
+	code, _, errs = runCLI(append(args, "--warn-of", "termination")...)
+	if code != exitWarning || !strings.Contains(errs, "instances stop "+end.Add(-30*time.Minute).Format("15:04")+" UTC (in 20m)") {
+		t.Errorf("50 minutes left, --warn-of termination: exit %d, stderr %q; want 3 and the termination named", code, errs)
+	}
+	// An hour and 50 minutes left: the cutoff is 50 minutes away, outside 45.
+	cs.sim.SetTime(end.Add(-110 * time.Minute))
+	if code, _, errs := runCLI(args...); code != 0 || strings.Contains(errs, "WARNING") {
+		t.Errorf("1h50m left: exit %d, stderr %q", code, errs)
+	}
+	cs.sim.SetTime(end.Add(-50 * time.Minute))
+	code, out, errs := runCLI(append(args, "--warn-of", "end")...)
 	if code != 0 || strings.Contains(errs, "WARNING") || !strings.Contains(out, "ends in 50m") {
 		t.Errorf("50 minutes left: exit %d, stderr %q\n%s", code, errs, out)
 	}
@@ -204,7 +220,7 @@ func TestBlocksWatch(t *testing.T) {
 func TestBlocksWatchBadUsage(t *testing.T) {
 	cs := startCLISim(t)
 	for _, args := range [][]string{{"--watch", "--interval", "10ms"}, {"--warn-within", "-5m"}, {"--warn-within", "soon"}, {"--interval", "0s"},
-		{"--interval", "30s"}, {"--warn-within", "45m", "--interval", "1m"}} {
+		{"--interval", "30s"}, {"--warn-within", "45m", "--interval", "1m"}, {"--warn-within", "45m", "--warn-of", "soon"}, {"--warn-of", "end"}} {
 		code, _, errs := runCLI(append([]string{"blocks", "--endpoint-url", cs.url}, args...)...)
 		if code != 2 || errs == "" {
 			t.Errorf("%v: exit %d, %q", args, code, errs)

@@ -147,3 +147,10 @@ var notifyBackoff = 2 * time.Second
 
 // notifyGrace is how long a command waits at its end for the notifications still going out.
 const notifyGrace = 30 * time.Second
+
+// A one-shot `blocks` gives an attempt this long and all its deliveries this long at its
+// end: cron and a person at the prompt do not wait on a webhook that hangs. Tests shorten them.
+var (
+	oneShotNotifyTimeout = 5 * time.Second
+	oneShotNotifyGrace   = 10 * time.Second
+)

@@ -84,7 +84,7 @@ func TestBlocksWarnOfPlanNearItsEnd(t *testing.T) {
 	if code != exitWarning || !strings.Contains(errs, "WARNING: training plan "+name) || !strings.Contains(errs, "jobs stop") {
 		t.Errorf("--warn-within 45m: exit %d, stderr %q", code, errs)
 	}
-	if code, _, errs := runCLI(append(append([]string{}, list...), "--warn-within", "10m")...); code != 0 {
+	if code, _, errs := runCLI(append(append([]string{}, list...), "--warn-within", "10m", "--warn-of", "end")...); code != 0 {
 		t.Errorf("--warn-within 10m of a plan ending in 35m: exit %d, stderr %q", code, errs)
 	}
 }

@@ -92,7 +92,7 @@ func TestBlocksWarnWithinPrecedence(t *testing.T) {
 	cs := startCLISim(t)
 	b := boughtBlock(t, cs)
 	end := mustTime(t, b.EndDate)
-	args := []string{"blocks", "--endpoint-url", cs.url, "--region", "us-east-1,us-west-2", "--warn-within", "45m"}
+	args := []string{"blocks", "--endpoint-url", cs.url, "--region", "us-east-1,us-west-2", "--warn-within", "45m", "--warn-of", "end"}
 	cs.sim.SetFaults(ecDown("us-west-2"))
 
 	cs.sim.SetTime(end.Add(-40 * time.Minute))

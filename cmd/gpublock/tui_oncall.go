@@ -17,10 +17,11 @@ import (
 // blocks' regions, the extension length to preselect, and a notifier, opened once the
 // backend is (its memory of what was sent lives beside the backend's journal).
 type tuiOncall struct {
-	settings oncallSettings
-	regions  []string
-	notifier atomic.Pointer[notify.Notifier]
-	once     sync.Once
+	settings  oncallSettings
+	regions   []string
+	notifier  atomic.Pointer[notify.Notifier]
+	once      sync.Once
+	saidState atomic.Bool
 }
 
 func newTUIOncall(f *awsFlags, o oncallFlags) (*tuiOncall, error) {
@@ -50,6 +51,10 @@ func (t *tuiOncall) apply(opts *ui.Options) {
 		_, failures := n.Now(ctx, notify.EventOf(b, w, now))
 		for i, f := range failures {
 			failures[i] = strings.TrimSpace(f)
+		}
+		// A record that cannot be kept is said on screen once, as blocks says it on stderr.
+		if err := n.StateError(); err != nil && t.saidState.CompareAndSwap(false, true) {
+			failures = append(failures, "the record of warnings sent cannot be kept ("+aws.Redact(err.Error())+"): the next run sends them again")
 		}
 		return failures
 	}

@@ -1,0 +1,208 @@
+package notify
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// keepSent is how long a delivery is remembered: a block's warnings are over by then.
+const keepSent = 200 * 24 * time.Hour
+
+// stateVersion marks the record kept per target; the first record (a map of key to time,
+// without targets) is read as sent to every target.
+const stateVersion = 2
+
+// state is the record of what was sent, shared by every gpublock on one state directory.
+// Its ids are a target's id, a space, and a warning's key.
+type state struct {
+	Version int `json:"version"`
+	// Delivered is when each target received each warning.
+	Delivered map[string]time.Time `json:"delivered"`
+	// Claimed is until when a process sending a warning to a target holds it: the others
+	// leave it alone until then, and take it over after (the claimant died).
+	Claimed map[string]time.Time `json:"claimed,omitempty"`
+}
+
+func newState() *state {
+	return &state{Version: stateVersion, Delivered: map[string]time.Time{}, Claimed: map[string]time.Time{}}
+}
+
+func (s *state) clone() *state {
+	return &state{Version: stateVersion, Delivered: maps.Clone(s.Delivered), Claimed: maps.Clone(s.Claimed)}
+}
+
+// allTargets is the target of the first record's keys.
+const allTargets = "*"
+
+func (s *state) delivered(target, key string) bool {
+	_, a := s.Delivered[target+" "+key]
+	_, b := s.Delivered[allTargets+" "+key]
+	return a || b
+}
+
+func (s *state) deliveredAll(targets []target, key string) bool {
+	for _, t := range targets {
+		if !s.delivered(t.id, key) {
+			return false
+		}
+	}
+	return true
+}
+
+// claim takes the warning for the target unless it was delivered or another holds it.
+func (s *state) claim(target, key string, now, until time.Time) bool {
+	if s.delivered(target, key) {
+		return false
+	}
+	id := target + " " + key
+	if exp, ok := s.Claimed[id]; ok && now.Before(exp) {
+		return false
+	}
+	s.Claimed[id] = until
+	return true
+}
+
+// settle gives back a claim, recording the delivery when it succeeded; a failed one stays
+// unrecorded, for the next run.
+func (s *state) settle(target, key string, ok bool, now time.Time) {
+	id := target + " " + key
+	delete(s.Claimed, id)
+	if ok {
+		s.Delivered[id] = now.UTC()
+	}
+}
+
+func (s *state) prune(now time.Time) {
+	for id, at := range s.Delivered {
+		if now.Sub(at) > keepSent {
+			delete(s.Delivered, id)
+		}
+	}
+	for id, until := range s.Claimed {
+		if !now.Before(until) {
+			delete(s.Claimed, id)
+		}
+	}
+}
+
+// readState reads the record; a missing one is empty, a damaged one is started afresh (at
+// worst a warning again). Only a file that cannot be read is an error.
+func readState(path string) (*state, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return newState(), nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var probe struct {
+		Version int `json:"version"`
+	}
+	if json.Unmarshal(b, &probe) == nil && probe.Version >= stateVersion {
+		s := newState()
+		if json.Unmarshal(b, s) == nil {
+			if s.Delivered == nil {
+				s.Delivered = map[string]time.Time{}
+			}
+			if s.Claimed == nil {
+				s.Claimed = map[string]time.Time{}
+			}
+			s.Version = stateVersion
+			return s, nil
+		}
+		return newState(), nil
+	}
+	s := newState()
+	var old map[string]time.Time
+	if json.Unmarshal(b, &old) == nil {
+		for k, at := range old {
+			s.Delivered[allTargets+" "+k] = at
+		}
+	}
+	return s, nil
+}
+
+func writeState(path string, s *state) error {
+	b, err := json.Marshal(s)
+	if err != nil {
+		return err
+	}
+	tmp := fmt.Sprintf("%s.%d.tmp", path, os.Getpid())
+	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
+}
+
+// transact reads the record under its lock, lets f change it, and writes it back, so that
+// runs at once merge their changes instead of overwriting each other's. When the record
+// cannot be kept, f changes this process's copy, which still sends each warning once, and
+// the failure is reported once, loudly: the next run will send the warnings again.
+func (n *Notifier) transact(f func(*state)) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.cfg.StatePath == "" {
+		f(n.state)
+		return
+	}
+	s, err := n.lockedUpdate(f)
+	if err == nil {
+		n.state, n.stateErr, n.saidErr = s, nil, false
+		return
+	}
+	f(n.state)
+	n.stateErr = err
+	if !n.saidErr {
+		n.saidErr = true
+		n.cfg.Report(fmt.Sprintf("the record of warnings sent cannot be kept (%v): each warning is sent once by this run, but the next run sends it again; fix or remove %s", err, n.cfg.StatePath))
+	}
+}
+
+func (n *Notifier) lockedUpdate(f func(*state)) (*state, error) {
+	path := n.cfg.StatePath
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, err
+	}
+	lock, err := os.OpenFile(path+".lock", os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Close()
+	if err := lockFile(lock); err != nil {
+		return nil, err
+	}
+	defer unlockFile(lock)
+	s, err := readState(path)
+	if err != nil {
+		return nil, err
+	}
+	// What this process claimed and sent while the file could not be kept is kept with it.
+	if n.stateErr != nil {
+		for id, at := range n.state.Delivered {
+			if _, ok := s.Delivered[id]; !ok {
+				s.Delivered[id] = at
+			}
+		}
+		for id, until := range n.state.Claimed {
+			if _, ok := s.Claimed[id]; !ok {
+				s.Claimed[id] = until
+			}
+		}
+	}
+	f(s)
+	s.prune(time.Now())
+	if err := writeState(path, s); err != nil {
+		return nil, err
+	}
+	return s.clone(), nil
+}

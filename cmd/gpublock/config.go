@@ -9,6 +9,9 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"syscall"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/model"
@@ -50,12 +53,12 @@ func loadTUIConfig(path string) (tuiConfig, error) {
 		return loadYAMLConfig(path)
 	}
 	var c tuiConfig
-	b, err := os.ReadFile(path)
+	b, err := readConfigFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return c, nil
 	}
 	if err != nil {
-		return c, fmt.Errorf("reading %s: %w", path, err)
+		return c, err
 	}
 	lines, err := checkConfigKeys(b)
 	if err != nil {
@@ -69,6 +72,101 @@ func loadTUIConfig(path string) (tuiConfig, error) {
 	return c, c.check(path, lines)
 }
 
+// maxConfigSize is the largest configuration file read: a real one is a few hundred bytes,
+// and a limit keeps a mistaken path (a device, a log) from filling memory.
+const maxConfigSize = 1 << 20
+
+// readConfigFile reads a configuration file, which must be a regular file (a symlink to one
+// is followed) of at most maxConfigSize bytes. Anything else is refused before a byte is read:
+// a named pipe would block the read with no writer, and a device such as /dev/zero never ends.
+// The open is non-blocking, and the opened file is checked again, in case the path was swapped
+// between the two looks. A missing file is fs.ErrNotExist, unwrapped, for the caller.
+func readConfigFile(path string) ([]byte, error) {
+	fi, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	if err := configFileKind(path, fi); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	defer f.Close()
+	if fi, err = f.Stat(); err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	if err := configFileKind(path, fi); err != nil {
+		return nil, err
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxConfigSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	if len(b) > maxConfigSize {
+		return nil, configTooLarge(path)
+	}
+	if err := checkConfigText(b); err != nil {
+		return nil, fmt.Errorf("%s, %v", path, err)
+	}
+	return b, nil
+}
+
+// configFileKind refuses what is not a regular file of at most maxConfigSize bytes.
+func configFileKind(path string, fi fs.FileInfo) error {
+	m := fi.Mode()
+	if !m.IsRegular() {
+		kind := "not a regular file"
+		switch {
+		case m.IsDir():
+			kind = "a directory"
+		case m&fs.ModeNamedPipe != 0:
+			kind = "a named pipe (FIFO)"
+		case m&fs.ModeSocket != 0:
+			kind = "a socket"
+		case m&fs.ModeDevice != 0:
+			kind = "a device"
+		}
+		return fmt.Errorf("reading %s: it is %s; the configuration is read only from a regular file", path, kind)
+	}
+	if fi.Size() > maxConfigSize {
+		return configTooLarge(path)
+	}
+	return nil
+}
+
+func configTooLarge(path string) error {
+	return fmt.Errorf("reading %s: larger than %d KiB (1 MiB), the most a configuration file may hold", path, maxConfigSize>>10)
+}
+
+// checkConfigText refuses a control character (a tab, line ends aside) or bytes that are not
+// UTF-8, with the line and column: the parsers name neither for these.
+func checkConfigText(b []byte) error {
+	line, col := 1, 1
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			return fmt.Errorf("line %d, column %d: byte 0x%02X is not UTF-8; save the file as UTF-8", line, col, b[i])
+		case r == '\n':
+			line, col = line+1, 0
+		case r == '\t' || r == '\r':
+		case unicode.IsControl(r):
+			return fmt.Errorf("line %d, column %d: control character %U is not allowed; delete it", line, col, r)
+		}
+		i += size
+		col++
+	}
+	return nil
+}
+
 // check is the rules of the values, whichever format they were read from; lines has the
 // line of each top-level key.
 func (c tuiConfig) check(path string, lines map[string]int) error {
@@ -80,7 +178,12 @@ func (c tuiConfig) check(path string, lines map[string]int) error {
 			return fmt.Errorf("%s, line %d: %v", path, lines["theme"], err)
 		}
 	}
-	if c.MaxSpend != "" {
+	// A key given with a blank value is a mistake, not "no cap": leaving the key out is how a
+	// file says that.
+	if _, given := lines["max_spend"]; given || c.MaxSpend != "" {
+		if strings.TrimSpace(c.MaxSpend) == "" {
+			return fmt.Errorf("%s, line %d: max_spend %q is blank: write an amount like 25000, or leave the key out for no cap", path, lines["max_spend"], c.MaxSpend)
+		}
 		if _, err := model.ParseDollars(c.MaxSpend); err != nil {
 			return fmt.Errorf("%s, line %d: max_spend %s", path, lines["max_spend"], err)
 		}

@@ -85,18 +85,30 @@ func legacyNotice(path string) string {
 // nothing starts with a cap or a read-only promise silently lost.
 func loadYAMLConfig(path string) (tuiConfig, error) {
 	var c tuiConfig
-	b, err := os.ReadFile(path)
+	b, err := readConfigFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return c, nil
 	}
 	if err != nil {
-		return c, fmt.Errorf("reading %s: %w", path, err)
+		return c, err
 	}
 	lines, err := decodeYAMLConfig(b, &c)
 	if err != nil {
 		return c, fmt.Errorf("%s, %v", path, err)
 	}
 	return c, c.check(path, lines)
+}
+
+// tabIndentedLine is the first line whose indentation holds a tab, or 0. It is asked only
+// when the document did not parse: inside a block scalar a tab can be text.
+func tabIndentedLine(b []byte) int {
+	for i, l := range strings.Split(string(b), "\n") {
+		indent := l[:len(l)-len(strings.TrimLeft(l, " \t"))]
+		if strings.Contains(indent, "\t") {
+			return i + 1
+		}
+	}
+	return 0
 }
 
 // yamlError is a problem at a line of the file.
@@ -113,8 +125,13 @@ func decodeYAMLConfig(b []byte, c *tuiConfig) (map[string]int, error) {
 		if errors.Is(err, io.EOF) { // an empty file is an empty configuration
 			return lines, nil
 		}
-		// yaml.v3's messages start "yaml: line N: ..."
-		return nil, errors.New(strings.TrimPrefix(err.Error(), "yaml: "))
+		// yaml.v3's messages start "yaml: line N: ...", but the line it names for a tab is
+		// the line before, or none on line 1: a tab in the indentation is named here.
+		msg := err.Error()
+		if n := tabIndentedLine(b); n > 0 && (strings.Contains(msg, "tab") || strings.Contains(msg, "cannot start any token")) {
+			return nil, fmt.Errorf("line %d: a tab in the indentation; YAML indents with spaces only", n)
+		}
+		return nil, errors.New(strings.TrimPrefix(msg, "yaml: "))
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {

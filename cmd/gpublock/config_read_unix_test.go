@@ -1,0 +1,104 @@
+//go:build unix
+
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// loadWithin reads the file in the background; the timeout only keeps a regression from
+// hanging the suite, it is not what is asserted.
+func loadWithin(t *testing.T, path string) error {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() {
+		_, err := loadTUIConfig(path)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(10 * time.Second):
+		t.Fatalf("%s: still reading after 10 s", path)
+		return nil
+	}
+}
+
+// A named pipe, a device, or a symlink to one, as the configuration file is refused before
+// anything is read: a pipe with no writer would block, /dev/zero never ends.
+func TestConfigThatIsNotARegularFileIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo", "config.yaml")
+	if err := os.Mkdir(filepath.Dir(fifo), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	zero := filepath.Join(dir, "zero", "config.yaml")
+	if err := os.Mkdir(filepath.Dir(zero), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/dev/zero", zero); err != nil {
+		t.Fatal(err)
+	}
+	fifoJSON := filepath.Join(dir, "config.json")
+	if err := syscall.Mkfifo(fifoJSON, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for path, kind := range map[string]string{
+		fifo:        "a named pipe (FIFO)",
+		fifoJSON:    "a named pipe (FIFO)",
+		zero:        "a device",
+		"/dev/zero": "a device",
+	} {
+		err := loadWithin(t, path)
+		if err == nil || !strings.Contains(err.Error(), path+": it is "+kind+"; the configuration is read only from a regular file") {
+			t.Errorf("%s: %v, want it named %s", path, err, kind)
+		}
+	}
+	// A symlink to a regular file (a dotfiles checkout) is read.
+	real := writeYAMLConfig(t, "read_only: true\n")
+	link := filepath.Join(dir, "link.yaml")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := loadTUIConfig(link); err != nil || !c.ReadOnly {
+		t.Errorf("symlink to a file: %+v, %v", c, err)
+	}
+}
+
+// The commands find a pipe in config.yaml's place and refuse it as bad usage.
+func TestConfigShowRefusesAPipe(t *testing.T) {
+	cliEnv(t)
+	dir := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "gpublock")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "config.yaml")
+	if err := syscall.Mkfifo(p, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	type result struct {
+		code      int
+		out, errs string
+	}
+	done := make(chan result, 1)
+	go func() {
+		code, out, errs := runCLI("config", "show")
+		done <- result{code, out, errs}
+	}()
+	select {
+	case r := <-done:
+		if r.code != 2 || r.out != "" || !strings.Contains(r.errs, p+": it is a named pipe (FIFO)") {
+			t.Errorf("config show on a pipe: exit %d, stdout %q\n%s", r.code, r.out, r.errs)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("config show on a pipe: still running after 10 s")
+	}
+}

@@ -107,19 +107,30 @@ func (b Block) TerminationCell() string {
 	return b.TerminationAt().UTC().Format("2006-01-02 15:04")
 }
 
-// Length writes an offering's length: "2d", "3w" for whole days; "~1d2h" or "5h35m" for a
-// near-term block that starts off the 11:30 boundary (HoursMinutes has the exact length).
-func (o Offering) Length() string {
-	mins := o.Minutes()
-	if mins%(24*60) == 0 {
+// Length writes an offering's length with FormatLength.
+func (o Offering) Length() string { return FormatLength(o.Minutes()) }
+
+// FormatLength is the one short form of a reservation's length, for every table, cell and
+// line that names one: "2d", "3w" for whole days; exact hours beside the days otherwise
+// ("2d16h" for 64 hours, never "2d"); "5h35m" under a day; and, for a near-term block that
+// starts off the 11:30 boundary, the hour it rounds to marked "~" ("~1d2h").
+func FormatLength(mins int64) string {
+	if mins > 0 && mins%(24*60) == 0 {
 		return FormatDays(int(mins / (24 * 60)))
 	}
 	if mins < 24*60 {
+		if mins%60 == 0 {
+			return fmt.Sprintf("%dh", mins/60)
+		}
 		return fmt.Sprintf("%dh%02dm", mins/60, mins%60)
+	}
+	approx := ""
+	if mins%60 != 0 {
+		approx = "~"
 	}
 	hours := (mins + 30) / 60
 	if hours%24 == 0 {
-		return fmt.Sprintf("~%dd", hours/24)
+		return fmt.Sprintf("%s%dd", approx, hours/24)
 	}
-	return fmt.Sprintf("~%dd%dh", hours/24, hours%24)
+	return fmt.Sprintf("%s%dd%dh", approx, hours/24, hours%24)
 }

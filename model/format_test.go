@@ -80,7 +80,7 @@ func TestOfferingLength(t *testing.T) {
 	for _, tc := range []struct {
 		h, m int
 		want string
-	}{{48, 0, "2d"}, {504, 0, "3w"}, {26, 5, "~1d2h"}, {2, 35, "2h35m"}, {47, 40, "~2d"}, {51, 35, "~2d4h"}} {
+	}{{48, 0, "2d"}, {504, 0, "3w"}, {26, 5, "~1d2h"}, {2, 35, "2h35m"}, {47, 40, "~2d"}, {51, 35, "~2d4h"}, {64, 0, "2d16h"}, {40, 0, "1d16h"}, {5, 0, "5h"}} {
 		if got := (Offering{DurationHours: tc.h, DurationMinutes: tc.m}).Length(); got != tc.want {
 			t.Errorf("%dh%dm: %q, want %q", tc.h, tc.m, got, tc.want)
 		}

@@ -97,6 +97,40 @@ func (k WarningKind) Red() bool {
 	return false
 }
 
+// Severer reports whether k is more severe than o: a red warning outranks an amber one,
+// then the more urgent kind (the later) the less.
+func (k WarningKind) Severer(o WarningKind) bool {
+	if k.Red() != o.Red() {
+		return k.Red()
+	}
+	return k > o
+}
+
+// WarningSummary is the headline of the warnings in force (one kind per block, NoWarning
+// for a block without): the most severe one's mark and word, and how many there are,
+// "✖ TERMINATING (1 warning)", so that a count never hides what one of them is. Empty, and
+// NoWarning, when none is in force.
+func WarningSummary(kinds []WarningKind) (string, WarningKind) {
+	n, worst := 0, NoWarning
+	for _, k := range kinds {
+		if k == NoWarning {
+			continue
+		}
+		n++
+		if worst == NoWarning || k.Severer(worst) {
+			worst = k
+		}
+	}
+	if n == 0 {
+		return "", NoWarning
+	}
+	word := "warnings"
+	if n == 1 {
+		word = "warning"
+	}
+	return fmt.Sprintf("%s (%d %s)", worst.Word(), n, word), worst
+}
+
 // Sentence is the warning as a notification says it.
 func (k WarningKind) Sentence(b Block, now time.Time) string {
 	if b.Source == SourceTrainingPlan {

@@ -126,3 +126,26 @@ func TestParseWarnLeads(t *testing.T) {
 		}
 	}
 }
+
+// The summary names the most severe kind: red before amber, then the more urgent; a count
+// alone never stands for them.
+func TestWarningSummarySeverity(t *testing.T) {
+	for _, tc := range []struct {
+		kinds []WarningKind
+		want  string
+		red   bool
+	}{
+		{nil, "", false},
+		{[]WarningKind{NoWarning, NoWarning}, "", false},
+		{[]WarningKind{WarnTerminating}, "✖ TERMINATING (1 warning)", true},
+		{[]WarningKind{WarnExpiring, WarnTerminating, WarnIdle}, "✖ TERMINATING (3 warnings)", true},
+		// a red payment failure outranks the later, amber, can't-extend
+		{[]WarningKind{WarnCantExtend, WarnPaymentFailed}, "✖ PAY FAILED (2 warnings)", true},
+		{[]WarningKind{WarnIdle, NoWarning, WarnExpiring}, "▲ EXPIRING (2 warnings)", false},
+	} {
+		got, worst := WarningSummary(tc.kinds)
+		if got != tc.want || worst.Red() != tc.red {
+			t.Errorf("%v: %q (red %v), want %q (red %v)", tc.kinds, got, worst.Red(), tc.want, tc.red)
+		}
+	}
+}

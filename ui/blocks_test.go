@@ -87,7 +87,7 @@ func TestBlockLifecycleOnScreen(t *testing.T) {
 
 	// Listed at once, before its payment is taken: flagged, and counted in the header.
 	text := s.waitFor("the bought block", func(text string) bool { return strings.Contains(rowOf(text, id), "PAY PENDING") })
-	if !strings.Contains(text, "▲ 1 warning") {
+	if !strings.Contains(text, "$ PAY PENDING (1 warning)") {
 		t.Errorf("payment pending: the header does not count 1 warning:\n%s", text)
 	}
 	if !strings.Contains(rowOf(text, id), "p5.48xlarge × 1") || !strings.Contains(rowOf(text, id), o.Fee.Dollars()) {
@@ -121,11 +121,11 @@ func TestBlockLifecycleOnScreen(t *testing.T) {
 	}
 
 	text = step("expiring", o.End.Add(-35*time.Minute), func(row string) bool { return strings.Contains(row, "▲ EXPIRING") })
-	if !strings.Contains(text, "▲ 1 warning") || !strings.Contains(rowOf(text, id), "ends in 35m 00s") {
+	if !strings.Contains(text, "▲ EXPIRING (1 warning)") || !strings.Contains(rowOf(text, id), "ends in 35m 00s") {
 		t.Errorf("expiring: header or countdown wrong:\n%s", text)
 	}
 	text = step("terminating", o.End.Add(-20*time.Minute), func(row string) bool { return strings.Contains(row, "✖ TERMINATING") })
-	if !strings.Contains(text, "▲ 1 warning") || !strings.Contains(rowOf(text, id), "terminating") {
+	if !strings.Contains(text, "✖ TERMINATING (1 warning)") || !strings.Contains(rowOf(text, id), "terminating") {
 		t.Errorf("terminating: header or termination column wrong:\n%s", text)
 	}
 	// Listing again in the same state rings nothing more.
@@ -153,7 +153,7 @@ func TestBlockLifecycleOnScreen(t *testing.T) {
 // hasWarningBadge reports the header's count of warnings on a screen.
 func hasWarningBadge(text string) bool { return warningBadgeRE.MatchString(text) }
 
-var warningBadgeRE = regexp.MustCompile(`▲ \d+ warnings?`)
+var warningBadgeRE = regexp.MustCompile(`\(\d+ warnings?\)`)
 
 // awaitBlock lists the block through the backend.
 func awaitBlock(t *testing.T, b Backend, id string) model.Block {
@@ -221,7 +221,7 @@ func TestWarningColours(t *testing.T) {
 		if !strings.Contains(ansi.Strip(row), tc.word) || !strings.Contains(row, tc.colour) {
 			t.Errorf("at %s: row %q lacks %s or colour %s", tc.at.Format("15:04"), row, tc.word, tc.colour)
 		}
-		if head := strings.SplitN(m.View().Content, "\n", 2)[0]; !strings.Contains(head, tc.colour) || !strings.Contains(ansi.Strip(head), "▲ 1 warning") {
+		if head := strings.SplitN(m.View().Content, "\n", 2)[0]; !strings.Contains(head, tc.colour) || !strings.Contains(ansi.Strip(head), tc.word+" (1 warning)") {
 			t.Errorf("at %s: the header %q does not count the warning in its colour", tc.at.Format("15:04"), ansi.Strip(head))
 		}
 	}
@@ -340,7 +340,7 @@ func TestBlocksGolden(t *testing.T) {
 			m = update(m, blocksMsg{ID: m.blocks.ListingID(), List: list}, tea.WindowSizeMsg{Width: size.w, Height: size.h})
 			// The purchase's request id is random; everything else is fixed by the seed and clock.
 			view := requestIDRE.ReplaceAllString(ansi.Strip(m.View().Content), "gpb-REQUEST-ID")
-			if !strings.Contains(view, "EXPIRING") || !strings.Contains(view, "▲ 1 warning") {
+			if !strings.Contains(view, "EXPIRING") || !strings.Contains(view, "▲ EXPIRING (1 warning)") {
 				t.Errorf("the golden state lacks the warning:\n%s", view)
 			}
 			golden.RequireEqual(t, []byte(view))

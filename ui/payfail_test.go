@@ -132,7 +132,7 @@ func TestPayFailBlocksScreen(t *testing.T) {
 	if term := blocks.Span(o.End.Add(-30 * time.Minute).Sub(at)); strings.Contains(row, term) {
 		t.Errorf("the row has a time to termination, %s: %q", term, row)
 	}
-	if !strings.Contains(text, "▲ 1 warning") {
+	if !strings.Contains(text, "✖ PAY FAILED (1 warning)") {
 		t.Errorf("the header does not count the failed block:\n%s", text)
 	}
 	mustContain(t, text, "What to do", "payment method", "search again", "Terminates at — (nothing runs in it: its payment failed)",
@@ -160,7 +160,7 @@ func TestPayFailBlocksScreen(t *testing.T) {
 	text = s.waitFor("the failed block after its start", func(text string) bool {
 		return strings.Contains(text, "as of "+at.UTC().Format("15:04")) && strings.Contains(rowOf(text, id), "never started")
 	})
-	if !strings.Contains(rowOf(text, id), "✖ PAY FAILED") || !strings.Contains(text, "▲ 1 warning") || strings.Contains(rowOf(text, id), "ends in") {
+	if !strings.Contains(rowOf(text, id), "✖ PAY FAILED") || !strings.Contains(text, "✖ PAY FAILED (1 warning)") || strings.Contains(rowOf(text, id), "ends in") {
 		t.Errorf("after the start it would have had: %q\n%s", rowOf(text, id), text)
 	}
 	// After the end it would have had, it is history: no warning.
@@ -249,7 +249,7 @@ func TestPayFailExtensionOnBlocksScreen(t *testing.T) {
 	if row := rowOf(text, id); !strings.Contains(row, oldEnd) || !strings.Contains(row, "ends in") {
 		t.Errorf("the row lost the end %s that stays: %q", oldEnd, row)
 	}
-	mustContain(t, text, "▲ 1 warning", "What to do", "extend again (e)", "payment-failed (the end did not move)",
+	mustContain(t, text, "✖ EXT FAILED (1 warning)", "What to do", "extend again (e)", "payment-failed (the end did not move)",
 		"Fee paid      "+o.Fee.Dollars()+" (this machine's purchase journal") // the failed extension charged nothing
 	s.waitRaw("the failed extension's notification", func(raw []byte) bool { return bytes.Count(raw, []byte(osc9)) == 2 })
 	if ns := notifications(s.raw); !strings.Contains(ns[1], "the extension's payment failed, so the block still ends in") || !strings.Contains(ns[1], oldEnd) {

@@ -9,6 +9,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/components/table"
 	"github.com/gpublock/gpublock/ui/components/text"
 	uiscreen "github.com/gpublock/gpublock/ui/screen"
@@ -133,19 +134,19 @@ func (m Model) headerView() string {
 
 func plural(n int, word string) string { return uiscreen.Plural(n, word) }
 
-// warningBadge is the header's count of the blocks' warnings, on every screen: red when one
-// is red.
+// warningBadge is the header's summary of the blocks' warnings, on every screen: the most
+// severe one's word and how many (model.WarningSummary), red when that one is red.
 func (m Model) warningBadge() string {
-	n, red := m.blocks.Warnings()
-	if n == 0 {
+	text, worst := model.WarningSummary(m.blocks.Warnings())
+	if text == "" {
 		return ""
 	}
 	style := m.pc.Theme.Warning
-	if red {
+	if worst.Red() {
 		style = m.pc.Theme.Error
 	}
 	// Set off from the account after it, which would otherwise read "warnings account".
-	return style.Render("▲ "+plural(n, "warning")) + m.pc.Theme.Muted.Render(" · ")
+	return style.Render(text) + m.pc.Theme.Muted.Render(" · ")
 }
 
 // maxFlashLines is the most lines a message after a key (m.flash) takes: a console URL

@@ -165,7 +165,7 @@ func lengthWords(o model.Offering) string {
 		}
 		return fmt.Sprintf("%d days", d)
 	}
-	return fmt.Sprintf("%.1f days", float64(mins)/(24*60))
+	return model.FormatLength(mins)
 }
 
 // shellWrap breaks a command at its arguments, ending each broken line with " \" so that

@@ -29,7 +29,7 @@ func TestCommandsAndFacts(t *testing.T) {
 	loc := time.FixedZone("PST", -8*3600)
 	v := ansi.Strip(View(theme.New(false), o, q, start.Add(-time.Hour), loc, false, 100, 40))
 	for _, s := range []string{"$6,838.50", "cannot be cancelled", "Tue 2026-12-01 09:25 UTC", "Tue Dec 01 01:25 PST", "Why 11:30 UTC (03:30 PST)",
-		"terminated from 11:00 UTC (03:00 PST)", "16× NVIDIA H100", "Starts      in 1h 0m", "2.1 days (50 hours 5 minutes)", "--capacity-block-offering-id cbr-0123456789abcdef0"} {
+		"terminated from 11:00 UTC (03:00 PST)", "16× NVIDIA H100", "Starts      in 1h 0m", "~2d2h (50 hours 5 minutes)", "--capacity-block-offering-id cbr-0123456789abcdef0"} {
 		if !strings.Contains(v, s) {
 			t.Errorf("the detail lacks %q:\n%s", s, v)
 		}

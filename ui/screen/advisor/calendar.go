@@ -170,7 +170,7 @@ func (m Model) calCellText(regions []string, start time.Time, cells map[string][
 		}
 	}
 	return fmt.Sprintf("%s %s: %d × %s in %s from %s, %s, %s (%s/accelerator-hour)", r, day.Format("Mon Jan 02"), o.Count, o.InstanceType,
-		o.AvailabilityZone, at, model.FormatDays(int(o.Minutes()/(24*60))), o.Fee.Dollars(), o.AcceleratorHourlyRate().Rate())
+		o.AvailabilityZone, at, o.Length(), o.Fee.Dollars(), o.AcceleratorHourlyRate().Rate())
 }
 
 // calKey moves the calendar's cursor; enter on a day with an offering asks to buy it.

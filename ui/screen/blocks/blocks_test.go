@@ -131,14 +131,14 @@ func TestBlocksShowAndWarnings(t *testing.T) {
 	later := block("cr-0", model.StateScheduled)
 	later.Start, later.End = testNow.Add(10*24*time.Hour), testNow.Add(17*24*time.Hour)
 	m := listed(t, false, later)
-	if n, _ := m.Warnings(); n != 0 {
+	if n := len(m.Warnings()); n != 0 {
 		t.Fatalf("%d warnings for a block starting in 10 days", n)
 	}
 	m = m.Show(soon)
 	if m.Table().Len() != 2 {
 		t.Fatalf("a new block was not added: %d rows", m.Table().Len())
 	}
-	if n, _ := m.Warnings(); n != 1 {
+	if n := len(m.Warnings()); n != 1 {
 		t.Errorf("a block ending in 2 h gives %d warnings, want 1", n)
 	}
 	soon.State = model.StateExpired
@@ -146,7 +146,7 @@ func TestBlocksShowAndWarnings(t *testing.T) {
 	if m = m.Show(soon); m.Table().Len() != 2 {
 		t.Errorf("a block read again was added twice: %d rows", m.Table().Len())
 	}
-	if n, _ := m.Warnings(); n != 0 {
+	if n := len(m.Warnings()); n != 0 {
 		t.Errorf("an expired block still warns: %d", n)
 	}
 }

@@ -8,17 +8,17 @@ import (
 	"github.com/gpublock/gpublock/ui/screen"
 )
 
-// Warnings counts every block's most urgent warning at the screen's clock, for the header's
-// badge on every screen; red says one of them is red.
-func (m Model) Warnings() (n int, red bool) {
+// Warnings are every block's most urgent warning at the screen's clock, for the header's
+// summary on every screen (model.WarningSummary).
+func (m Model) Warnings() []model.WarningKind {
 	rules := m.rules()
+	var out []model.WarningKind
 	for _, b := range m.list {
 		if w := rules.Top(b, m.now); w.Kind != blockstable.NoWarning {
-			n++
-			red = red || w.Kind.Red()
+			out = append(out, w.Kind)
 		}
 	}
-	return n, red
+	return out
 }
 
 // checkWarnings rings the bell and sends a desktop notification (OSC 9) for each warning

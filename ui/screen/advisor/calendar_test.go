@@ -1,0 +1,44 @@
+package advisor
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/gpublock/gpublock/model"
+)
+
+// The calendar names a block's length with model.FormatLength: a 64-hour block is 2d16h,
+// not the "2d" of its whole days, at every size.
+func TestCalendarNamesExactLength(t *testing.T) {
+	long := offering("cb-64", 2, "3000")
+	long.End, long.DurationHours = long.Start.Add(64*time.Hour), 64
+	one := func(ctx context.Context, q model.Query) <-chan Page {
+		ch := make(chan Page, 1)
+		ch <- Page{Region: "us-east-1", Offerings: []model.Offering{long}}
+		close(ch)
+		return ch
+	}
+	m := New(testContext(), Options{Search: one})
+	m, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	m = run(m, cmd)
+	m, _ = m.Update(tea.KeyPressMsg{Code: 'v', Text: "v"})
+	m, _ = m.Update(tea.KeyPressMsg{Code: 'v', Text: "v"})
+	for range 2 {
+		m, _ = m.Update(tea.KeyPressMsg{Code: 'l', Text: "l"})
+	}
+	if off, ok := m.CalendarOffering(); !ok || off.ID != "cb-64" {
+		t.Fatalf("calendar cursor on %+v, want cb-64", off)
+	}
+	for _, sz := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
+		view := ansi.Strip(viewAt(m, sz[0], sz[1]))
+		flat := strings.Join(strings.Fields(view), " ")
+		if !strings.Contains(flat, "2d16h") || strings.Contains(flat, ", 2d, ") {
+			t.Errorf("%dx%d: the 64-hour block is not named 2d16h:\n%s", sz[0], sz[1], view)
+		}
+	}
+}

@@ -37,6 +37,9 @@ type Options struct {
 	// Now is the clock; tests fix it. Location is the local time zone shown beside UTC.
 	Now      func() time.Time
 	Location *time.Location
+	// Wall is the wall clock a person's reactions are timed by (nil: time.Now); tests
+	// replace it so that no test sleeps through a confirmation's dwell.
+	Wall func() time.Time
 	// Context is the parent of every call; the program cancels it on exit.
 	Context context.Context
 	// Connect, when set, opens the backend behind the first frame; it then sets Backend,
@@ -129,7 +132,7 @@ func New(opts Options) Model {
 	clk := program.NewClock(opts.Now)
 	th := theme.New(!opts.NoColor)
 	pc := &program.Context{Ctx: opts.Context, Backend: opts.Backend, Simulated: opts.Simulated, ReadOnly: opts.ReadOnly,
-		Theme: th, Clock: clk, Location: opts.Location}
+		Theme: th, Clock: clk, Location: opts.Location, Wall: opts.Wall}
 	h := help.New()
 	h.Styles = help.Styles{
 		ShortKey: th.HelpKey, ShortDesc: th.HelpDesc, ShortSeparator: th.HelpSep,

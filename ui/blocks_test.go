@@ -286,8 +286,9 @@ func TestExtendFromBlocksScreen(t *testing.T) {
 	extFee := model.MustMoney(strings.ReplaceAll(m[1], ",", ""))
 	s.typeText("exten")
 	s.press("enter")
-	s.waitText("Type extend (the whole word)")
-	s.typeText("d")
+	// A wrong word is cleared and named; the dialog stays for the whole word.
+	s.waitText(`"exten" is not extend: type extend, or esc to cancel.`)
+	s.typeText("extend")
 	s.press("enter")
 	s.waitText("EXTENSION BOUGHT, payment pending")
 	s.press("space")
@@ -480,7 +481,7 @@ func TestExtendDialogRefusals(t *testing.T) {
 			t.Fatalf("a refused dry run let %q send something", k)
 		}
 	}
-	if got := dd.(extend.Model); got.Step() != extend.Confirm || !strings.Contains(got.Machine().Note, "Not allowed") {
+	if got := dd.(extend.Model); got.Step() != extend.Confirm || !strings.Contains(got.Machine().Note, "The dry run did not allow the extension. esc closes.") {
 		t.Errorf("refused: step %d, %q", got.Step(), got.Machine().Note)
 	}
 	if v := ansi.Strip(dd.View(100, 40)); !strings.Contains(v, "✗ NOT ALLOWED") || strings.Contains(v, "Type extend") {

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"github.com/gpublock/gpublock/ui/dialog/spend"
 	"io"
 	"net/http/httptest"
 	"os"
@@ -69,6 +70,8 @@ func testOptions(b Backend) Options {
 	return Options{
 		Backend: b, Simulated: true, Profile: "test", Region: "us-east-1", NoColor: true,
 		Now: func() time.Time { return testNow }, Location: testLoc,
+		// A person who reads before every key: each reading is past the confirmation's dwell.
+		Wall: spend.NewFakeClock(testNow, 2*spend.Dwell).Now,
 	}
 }
 

@@ -111,7 +111,7 @@ func TestLaunchWrongZone(t *testing.T) {
 	mustContain(t, text, "is in "+other)
 	s.typeText("launch")
 	s.press("enter")
-	s.waitText("The dry run has not allowed this launch")
+	s.waitText("The dry run did not allow the launch. esc closes.")
 	finalHost(t, s)
 	if n := len(blockNow(t, c, blk.ReservationID).Instances); n != 0 {
 		t.Fatalf("%d instances launched into the wrong zone", n)

@@ -73,11 +73,14 @@ func TestPurchaseCancelEveryWay(t *testing.T) {
 		flash string
 	}{
 		{"esc before the dry run answers", func(s *screen) { s.press("esc") }, "Cancelled: nothing was bought."},
-		{"a wrong word", func(s *screen) {
+		{"a wrong word, then esc", func(s *screen) {
 			s.waitText("✓ allowed")
 			s.typeText("yes")
 			s.press("enter")
-		}, `"yes" is not buy`},
+			// A wrong word does not cancel: it is cleared and named; esc then cancels.
+			s.waitText(`"yes" is not buy: type buy, or esc to cancel.`)
+			s.press("esc")
+		}, "Cancelled: nothing was bought."},
 		{"esc after part of buy", func(s *screen) {
 			s.waitText("✓ allowed")
 			s.typeText("bu")
@@ -87,9 +90,11 @@ func TestPurchaseCancelEveryWay(t *testing.T) {
 			s.waitText("✓ allowed")
 			s.press("q")
 		}, "Cancelled: nothing was bought."},
-		{"enter alone", func(s *screen) {
+		{"enter alone, then esc", func(s *screen) {
 			s.waitText("✓ allowed")
 			s.press("enter")
+			s.waitText("Type buy, then enter; esc cancels.")
+			s.press("esc")
 		}, "Cancelled: nothing was bought."},
 	}
 	for _, w := range ways {

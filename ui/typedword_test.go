@@ -25,7 +25,7 @@ func allowedPurchase(d dialog, p purchase.Model) dialog {
 	return d
 }
 
-// buy typed and entered before the dry run answered is refused, and spent: once the dry
+// buy typed and entered before the dry run answered is discarded, and said: once the dry
 // run allows, the next enter must not buy on that word.
 func TestPurchaseWordTypedBeforeTheDryRunIsCleared(t *testing.T) {
 	m := update(withResults(New(testOptions(nil)), syntheticOfferings(5)), tea.WindowSizeMsg{Width: 160, Height: 48})
@@ -36,14 +36,14 @@ func TestPurchaseWordTypedBeforeTheDryRunIsCleared(t *testing.T) {
 	for _, r := range "buy" {
 		d, _, _ = d.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
 	}
-	if got := d.(purchase.Model).Machine().Field.Value(); got != "buy" {
-		t.Fatalf("typed %q while checking", got)
+	if got, note := d.(purchase.Model).Machine().Field.Value(), d.(purchase.Model).Machine().Note; got != "" || !strings.Contains(note, "3 keys typed before the confirmation was readable were discarded") {
+		t.Fatalf("typed %q while checking; note %q", got, note)
 	}
 	d, cmd, closed := d.Update(keyMsg("enter"))
 	if closed || cmd != nil || d.(purchase.Model).Machine().Busy() {
 		t.Fatalf("enter while checking went ahead")
 	}
-	if got := d.(purchase.Model).Machine().Field.Value(); got != "" || !strings.Contains(d.(purchase.Model).Machine().Note, "cleared") {
+	if got := d.(purchase.Model).Machine().Field.Value(); got != "" || !strings.Contains(d.(purchase.Model).Machine().Note, "4 keys") {
 		t.Errorf("after the refusal the field holds %q; notice %q", got, d.(purchase.Model).Machine().Note)
 	}
 	d = allowedPurchase(d, p)

@@ -31,6 +31,10 @@ type Context struct {
 
 	Clock    *Clock
 	Location *time.Location // the local time zone shown beside UTC
+	// Wall is the wall clock a person's reactions are timed by (the spend dialogs' dwell
+	// before a typed word counts), never the backend's, which the emulator runs fast or
+	// moves. nil: time.Now.
+	Wall func() time.Time
 
 	Identity Identity
 }

@@ -97,7 +97,9 @@ type extendedMsg struct {
 // New is the dialog on b, before it asks for anything.
 func New(env dialog.Env, prices *pricing.Catalog, b model.Block) Model {
 	id := dialog.NextSeq()
-	return Model{env: env, id: id, ask: id, prices: prices, b: b, spend: spend.New(Action)}
+	d := Model{env: env, id: id, ask: id, prices: prices, b: b, spend: spend.New(Action)}
+	d.spend.Clock = env.Wall
+	return d
 }
 
 // Open opens the dialog on a block that can be extended, asking AWS for every length at
@@ -142,6 +144,10 @@ func (d Model) Update(msg tea.Msg) (dialog.Dialog, tea.Cmd, bool) {
 		d.env.Size = screen.Rect(msg)
 	case tea.KeyPressMsg:
 		return d.key(msg)
+	case tea.PasteMsg:
+		if d.step == Checking || d.step == Confirm {
+			d.spend.Paste()
+		}
 	case extChoicesMsg:
 		return d.onChoices(msg)
 	case extChoiceMsg:
@@ -212,39 +218,24 @@ func (d Model) key(k tea.KeyPressMsg) (dialog.Dialog, tea.Cmd, bool) {
 	case Checking, Confirm:
 		switch s {
 		case "shift+tab":
-			d.step, d.spend = Choose, spend.New(Action)
+			d.step, d.spend = Choose, d.spend.Fresh()
 			d.id = dialog.NextSeq() // a dry run still running answers no one
 			return d, nil, false
 		case "enter":
 			return d.tryBuy()
 		}
-		if d.step == Confirm && d.spend.Allowed() {
-			d.spend.Type(k)
-		}
+		d.spend.Type(k)
 	}
 	return d, nil, false
 }
 
 func (d Model) tryBuy() (dialog.Dialog, tea.Cmd, bool) {
-	// Unlike the purchase dialog, enter here never closes: a word that is not extend asks
-	// for the whole word again.
+	// Enter never closes: whatever stops it, the machine's note says.
 	why := ""
 	if !d.fits() {
 		why = "Too small to show everything: make the terminal taller."
 	}
-	switch {
-	case d.step != Confirm || d.spend.Phase() == spend.Checking:
-		d.spend.Note = "The dry run has not answered yet."
-		return d, nil, false
-	case !d.spend.Allowed():
-		d.spend.Note = "Not allowed: nothing can be extended. esc closes."
-		return d, nil, false
-	}
-	switch d.spend.Confirm(why) {
-	case spend.Empty, spend.Wrong:
-		d.spend.Note = "Type extend (the whole word) to buy the extension; esc cancels."
-		return d, nil, false
-	case spend.NotYet, spend.Useless:
+	if d.spend.Confirm(why) != spend.Go {
 		return d, nil, false
 	}
 	d.step = Buying

@@ -12,6 +12,7 @@ import (
 	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/ui/backend"
 	"github.com/gpublock/gpublock/ui/dialog"
+	"github.com/gpublock/gpublock/ui/dialog/spend"
 	"github.com/gpublock/gpublock/ui/program"
 	"github.com/gpublock/gpublock/ui/theme"
 )
@@ -27,7 +28,8 @@ func testBlock() model.Block {
 
 func testEnv() dialog.Env {
 	pc := &program.Context{Ctx: context.Background(), Theme: theme.New(false), Simulated: true,
-		Clock: program.NewClock(func() time.Time { return testNow }), Location: time.UTC}
+		Clock: program.NewClock(func() time.Time { return testNow }), Location: time.UTC,
+		Wall: spend.NewFakeClock(testNow, 2*spend.Dwell).Now}
 	return dialog.Env{Context: pc, Poll: time.Second}
 }
 

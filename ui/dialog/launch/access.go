@@ -1,8 +1,6 @@
 package launch
 
 import (
-	"strings"
-
 	"github.com/gpublock/gpublock/ui/backend"
 	"github.com/gpublock/gpublock/ui/dialog/spend"
 )
@@ -23,7 +21,7 @@ func (d Model) Free() int { return d.free() }
 func (d Model) Lines(w int) []string { return d.lines(w) }
 
 // Word is what is typed in the confirmation.
-func (d Model) Word() string { return strings.TrimSpace(d.fields[lfConfirm].Value()) }
+func (d Model) Word() string { return d.spend.Typed() }
 
 // Spend is the form's spend machine: its dry run, launch in flight and outcome.
 func (d *Model) Spend() *spend.Machine { return &d.spend }
@@ -31,7 +29,7 @@ func (d *Model) Spend() *spend.Machine { return &d.spend }
 // TypeWord focuses the confirmation and types w in it.
 func (d *Model) TypeWord(w string) {
 	d.focus = lfConfirm
-	d.fields[lfConfirm].SetValue(w)
+	d.spend.Field.SetValue(w)
 }
 
 // ShowSubnets lists the zone's subnets under the form without filling its subnet field.

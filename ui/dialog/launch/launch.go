@@ -99,6 +99,12 @@ type waitTickMsg struct {
 // root routes their answers to it like any dialog's. Never open it in read-only mode.
 func New(env dialog.Env, b model.Block) (Model, tea.Cmd) {
 	d := Model{env: env, id: dialog.NextSeq(), block: b, focus: lfConfirm, backendNow: env.Now(), spend: spend.New(launchAction)}
+	d.spend.Clock = env.Wall
+	if b.State == model.StateScheduled {
+		// AWS checks a launch only into an active block: until the start there is no dry
+		// run, and the word counts from the form's first drawing (and the dwell after it).
+		d.spend.SkipDryRun("ec2:RunInstances")
+	}
 	ami := env.AMI
 	if ami == "" && env.Simulated {
 		ami = DemoAMIFor(b.InstanceType)
@@ -112,8 +118,6 @@ func New(env dialog.Env, b model.Block) (Model, tea.Cmd) {
 	d.fields[lfGroups] = textfield.New("")
 	d.fields[lfGroups].Placeholder = "the VPC's default (sg-…, comma-separated)"
 	d.fields[lfCount] = textfield.New(strconv.Itoa(max(1, d.free())))
-	d.fields[lfConfirm] = textfield.New("")
-	d.fields[lfConfirm].CharLimit = 16
 	if ami == "" {
 		d.focus = lfAMI
 	}
@@ -166,7 +170,7 @@ func (d Model) spec() (backend.LaunchSpec, error) {
 // for the form as it was is cleared, as the spend machine clears it (spend.Field).
 func (d *Model) formChanged() {
 	d.version++
-	d.fields[lfConfirm].SetValue("")
+	d.spend.Field.SetValue("")
 }
 
 // check runs the adapter's dry run on the form as it is now.
@@ -275,6 +279,10 @@ func (d Model) Update(msg tea.Msg) (dialog.Dialog, tea.Cmd, bool) {
 		}
 	case tea.KeyPressMsg:
 		return d.key(msg)
+	case tea.PasteMsg:
+		if d.focus == lfConfirm && !d.waiting && d.result == nil && d.failure() == nil {
+			d.spend.Paste()
+		}
 	}
 	return d, nil, false
 }
@@ -419,6 +427,10 @@ func (d Model) key(k tea.KeyPressMsg) (dialog.Dialog, tea.Cmd, bool) {
 			return d, nil, false
 		}
 	}
+	if d.focus == lfConfirm {
+		d.spend.Type(k)
+		return d, nil, false
+	}
 	before := d.fields[d.focus].Value()
 	d.fields[d.focus], _ = d.fields[d.focus].Update(k)
 	if d.focus != lfConfirm && d.fields[d.focus].Value() != before {
@@ -428,34 +440,29 @@ func (d Model) key(k tea.KeyPressMsg) (dialog.Dialog, tea.Cmd, bool) {
 }
 
 func (d Model) confirm() (dialog.Dialog, tea.Cmd, bool) {
-	word := strings.TrimSpace(d.fields[lfConfirm].Value())
-	if word != "launch" {
-		if word == "" {
-			return d, dialog.Cancelled("Cancelled: nothing was launched."), true
-		}
-		return d, dialog.Cancelled(fmt.Sprintf("Cancelled: %q is not launch; nothing was launched.", word)), true
-	}
 	spec, err := d.spec()
+	if d.block.State == model.StateActive && d.checkVer != d.version {
+		// The form changed since its dry run: the word typed for it is cleared, and the
+		// new answer is drawn before another word counts.
+		cmd := d.check()
+		d.spend.Note = "Checking the form first (dry run); type launch once it allows it."
+		return d, cmd, false
+	}
+	why := ""
 	switch {
 	case !d.fits():
 		// Armed or launched now, nothing more is asked: the form must have been read whole.
-		d.fields[lfConfirm].SetValue("")
-		d.spend.Note = d.spend.Cleared("The terminal is too small to show the whole form; make it larger.")
-		return d, nil, false
+		why = "The terminal is too small to show the whole form; make it larger."
 	case err != nil:
-		d.spend.Note = "Fix the form first: " + err.Error() + "."
+		why = "Fix the form first: " + err.Error() + "."
+	case d.block.State != model.StateActive && d.block.State != model.StateScheduled:
+		why = model.LaunchBlocker(d.block, spec.Count).Sentence()
+	}
+	if d.spend.Confirmed(why) != spend.Go {
 		return d, nil, false
-	case d.block.State == model.StateScheduled:
+	}
+	if d.block.State == model.StateScheduled {
 		d.waiting = true
-		return d, nil, false
-	case d.block.State != model.StateActive:
-		d.spend.Note = model.LaunchBlocker(d.block, spec.Count).Sentence()
-		return d, nil, false
-	case d.checkVer != d.version:
-		d.spend.Note = "Checking the form first (dry run); press enter again once it allows it."
-		return d, d.check(), false
-	case !d.checked():
-		d.spend.Note = "The dry run has not allowed this launch."
 		return d, nil, false
 	}
 	d.spend.Send()

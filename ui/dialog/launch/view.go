@@ -99,7 +99,7 @@ func (d Model) statusLines(w int) []string {
 			model.PreciseSpan(d.block.Start.Sub(d.backendNow))), w)...)
 	default:
 		out = append(out, d.checkLines(w)...)
-		word := "Type launch and press enter; anything else, esc or q cancels: "
+		word := "Type launch and press enter; esc or q cancels: "
 		if d.block.State == model.StateScheduled {
 			out = append(out, dialog.WrapStyled(th.Muted, "It waits for the start with this form open and a countdown, then launches.", w)...)
 			word = "Type launch and press enter to launch at the start; esc cancels: "
@@ -108,7 +108,7 @@ func (d Model) statusLines(w int) []string {
 		if d.focus == lfConfirm {
 			mark = "▸ "
 		}
-		out = append(out, mark+th.Focused.Render(word)+d.fields[lfConfirm].View(10, d.focus == lfConfirm, th.Value, th.Cursor, th.Muted))
+		out = append(out, mark+th.Focused.Render(word)+d.spend.Field.View(10, d.focus == lfConfirm, th.Value, th.Cursor, th.Muted))
 	}
 	if d.spend.Note != "" {
 		out = append(out, dialog.WrapStyled(th.Warning, d.spend.Note, w)...)

@@ -77,6 +77,7 @@ type purchasedMsg struct {
 // spending cap: then nothing at all is sent.
 func New(env dialog.Env, o model.Offering) (Model, tea.Cmd) {
 	d := Model{env: env, id: dialog.NextSeq(), o: o, cmp: pricing.Compare(env.Prices, o), focus: pfConfirm, spend: spend.New(purchaseAction)}
+	d.spend.Clock = env.Wall
 	if env.Backend != nil {
 		d.platforms = env.Backend.Platforms()
 	}
@@ -202,6 +203,8 @@ func (d Model) Update(msg tea.Msg) (dialog.Dialog, tea.Cmd, bool) {
 		}
 	case tea.KeyPressMsg:
 		return d.key(msg)
+	case tea.PasteMsg:
+		d.spend.Paste()
 	}
 	return d, nil, false
 }
@@ -257,18 +260,13 @@ func (d Model) key(k tea.KeyPressMsg) (dialog.Dialog, tea.Cmd, bool) {
 		case "q":
 			return d, dialog.Cancelled("Cancelled: nothing was bought."), true
 		case "enter":
-			word := d.spend.Typed()
 			switch d.spend.Confirm(d.why()) {
-			case spend.Empty:
-				return d, dialog.Cancelled("Cancelled: nothing was bought."), true
+			case spend.Go:
+				return d.buy()
 			case spend.Useless:
 				return d, dialog.Cancelled("Closed: the purchase could not go ahead; nothing was bought."), true
-			case spend.Wrong:
-				return d, dialog.Cancelled(fmt.Sprintf("Cancelled: %q is not buy; nothing was bought.", word)), true
-			case spend.NotYet:
-				return d, nil, false
 			}
-			return d.buy()
+			return d, nil, false
 		}
 	default:
 		if s == "enter" {
@@ -395,7 +393,7 @@ func (d Model) statusLines(w int) []string {
 	case !d.canType():
 		return out
 	}
-	prompt := "Type buy and press enter to buy; anything else, esc or q cancels: "
+	prompt := "Type buy and press enter to buy; esc or q cancels: "
 	mark := "  "
 	if d.focus == pfConfirm {
 		mark = "▸ "

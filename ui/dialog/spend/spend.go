@@ -7,7 +7,10 @@
 package spend
 
 import (
+	"fmt"
 	"strings"
+	"sync"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -55,13 +58,77 @@ type Machine struct {
 	Note      string
 	quitAsked bool
 	Failure   *backend.ActionError
+
+	// Clock is the wall clock the keys are timed by (nil: time.Now). Never the backend's:
+	// the emulator's runs fast or is moved, and a person's reading time does not.
+	Clock func() time.Time
+	// shown is when the facts were drawn whole for the first time: the dry run allowed, or
+	// the source's sentence that it has none was shown. Zero while nothing can be typed.
+	shown time.Time
+	// early is how many keys were discarded since the last one that counted.
+	early int
 }
+
+// Dwell is how long after the facts are drawn the first key counts. Keys before it are
+// discarded: they were pressed before anyone could have read what they confirm. A burst
+// (enter, buy, enter sent at once, or typed ahead from habit) lands within a few hundred
+// milliseconds: a fast typist's five keys take 300–500 ms, and a held key repeats after
+// 250–660 ms (Windows' default 500 ms, X11's 660 ms). Reading the fee, the dates and the
+// account takes a person well over a second, so a wait shorter than that never delays one
+// who reads; browsers hold a security prompt's button for 1 s for the same reason
+// (Firefox's security.dialog_enable_delay). 800 ms is above every burst and key repeat and
+// below any reading.
+const Dwell = 800 * time.Millisecond
 
 // New is a machine waiting for its first dry run.
 func New(a Action) Machine {
 	f := textfield.New("")
 	f.CharLimit = 16
 	return Machine{Action: a, Field: f}
+}
+
+// Fresh is a new machine for the same action and clock (another choice, from the start).
+func (m Machine) Fresh() Machine {
+	n := New(m.Action)
+	n.Clock = m.Clock
+	return n
+}
+
+func (m Machine) now() time.Time {
+	if m.Clock == nil {
+		return time.Now()
+	}
+	return m.Clock()
+}
+
+// Readable reports whether a key pressed now counts: the facts are drawn and the dwell has
+// passed since.
+func (m Machine) Readable() bool {
+	return m.phase == Ready && !m.shown.IsZero() && m.now().Sub(m.shown) >= Dwell
+}
+
+// discard throws a key away, saying so under the field.
+func (m *Machine) discard() {
+	m.early++
+	keys := fmt.Sprintf("%d keys typed before the confirmation was readable were", m.early)
+	if m.early == 1 {
+		keys = "1 key typed before the confirmation was readable was"
+	}
+	then := "type " + m.Word + " now."
+	if m.phase == Checking {
+		then = "type " + m.Word + " once the dry run has answered."
+	}
+	m.Note = keys + " discarded; " + then
+}
+
+// Paste is a paste (a bracketed one, which the terminal marks as such) while the dialog is
+// open: it never types into the field and never confirms, since nobody reads what they
+// paste in the moment it lands. A terminal without bracketed paste sends a paste as keys,
+// a burst which the dwell discards when it comes early.
+func (m *Machine) Paste() {
+	if m.CanType() {
+		m.Note = "A paste never confirms and is not typed in: type " + m.Word + " yourself, key by key."
+	}
 }
 
 // Phase is where the machine is.
@@ -78,7 +145,8 @@ func (m Machine) CheckID() int64 { return m.check }
 func (m *Machine) Check() int64 {
 	m.check++
 	m.Field.SetValue("")
-	m.phase, m.Perm, m.PermErr = Checking, backend.Permission{}, nil
+	m.phase, m.Perm, m.PermErr, m.NoDryRun = Checking, backend.Permission{}, nil, false
+	m.shown, m.early = time.Time{}, 0
 	return m.check
 }
 
@@ -92,12 +160,15 @@ func (m *Machine) Answer(check int64, p backend.Permission, err error) bool {
 	if err != nil || !p.Allowed {
 		m.phase = Refused
 	}
+	// The answer is drawn in the frame after this update: the dwell starts from it.
+	m.shown = m.now()
 	return true
 }
 
 // SkipDryRun is for a source that has none: the permission is learnt only by the call.
 func (m *Machine) SkipDryRun(action string) {
 	m.NoDryRun, m.phase, m.Perm, m.PermErr = true, Ready, backend.Permission{Allowed: true, Action: action}, nil
+	m.shown = m.now()
 }
 
 // Cap refuses a fee above the spending cap: nothing is asked or sent.
@@ -109,13 +180,20 @@ func (m *Machine) Uncap() { m.OverCap = false }
 // Allowed: the dry run allowed the call (or there is none).
 func (m Machine) Allowed() bool { return m.phase == Ready }
 
-// CanType reports whether the word field is offered: while the dry run is out (a word typed
-// then is refused at enter and cleared) and once it allowed.
+// CanType reports whether the word field is offered: while the dry run is out (a key
+// pressed then is discarded) and once it allowed.
 func (m Machine) CanType() bool { return m.phase == Checking || m.phase == Ready }
 
-// Type feeds a key to the word field, when it is offered.
+// Type feeds a key to the word field, when it is offered. A key pressed before the facts
+// were readable (Readable) is discarded, and the note says how many were.
 func (m *Machine) Type(k tea.KeyPressMsg) {
-	if m.CanType() {
+	switch {
+	case !m.CanType():
+	case !m.Readable():
+		m.discard()
+	default:
+		// The note said why an earlier key did nothing; this one counts.
+		m.early, m.Note = 0, ""
 		m.Field, _ = m.Field.Update(k)
 	}
 }
@@ -126,25 +204,51 @@ func (m Machine) Typed() string { return strings.TrimSpace(m.Field.Value()) }
 // Verdict is what an enter on the word means.
 type Verdict int
 
+// Every verdict but Go leaves a Note saying what to do, and none of them closes the dialog
+// by itself: a dialog closes on esc (or q), and on Useless when it chooses to.
 const (
 	Go      Verdict = iota // send the call: the machine is Sending
-	Empty                  // nothing typed
-	Wrong                  // another word
-	NotYet                 // the word, but the call cannot go ahead: it was cleared (Note says why)
-	Useless                // the word, with nothing that could go ahead (refused, over the cap)
+	Empty                  // nothing typed: the note asks for the word
+	Wrong                  // another word: cleared, and the note names the word
+	NotYet                 // the call cannot go ahead yet: the word was cleared (Note says why)
+	Useless                // nothing could go ahead (refused, over the cap, sent)
 )
 
-// Confirm is an enter on the word. why is the dialog's own reason the call cannot go
-// ahead now ("" if none: the account unknown, a form or tags to fix, a confirmation that
-// does not fit the terminal); the machine's own (the cap, the dry run) come first.
+// Confirm is an enter on the word: Confirmed, and on Go the call is marked sent.
 func (m *Machine) Confirm(why string) Verdict {
-	switch w := m.Typed(); {
+	v := m.Confirmed(why)
+	if v == Go {
+		m.Send()
+	}
+	return v
+}
+
+// Confirmed is what an enter on the word means, the call not yet marked sent (a launch
+// armed for a block's start is sent later). why is the dialog's own reason the call cannot
+// go ahead now ("" if none: the account unknown, a form or tags to fix, a confirmation
+// that does not fit the terminal); the machine's own (the cap, the dry run) come first. An
+// enter before the facts were readable is a key like the others: discarded.
+func (m *Machine) Confirmed(why string) Verdict {
+	w := m.Typed()
+	switch {
+	case !m.CanType():
+		m.Note = m.Blocker(why)
+		if m.phase == Refused {
+			m.Note += " esc closes."
+		}
+		return Useless
+	case !m.Readable():
+		m.discard()
+		m.Field.SetValue("")
+		return NotYet
 	case w == "":
+		m.Note = "Type " + m.Word + ", then enter; esc cancels."
 		return Empty
 	case w != m.Word:
+		// A wrong word does not cancel: it is cleared, and the word is named.
+		m.Note = fmt.Sprintf("%q is not %s: type %s, or esc to cancel.", w, m.Word, m.Word)
+		m.Field.SetValue("")
 		return Wrong
-	case !m.CanType():
-		return Useless
 	}
 	if r := m.Blocker(why); r != "" {
 		// A refused confirmation is spent: the next enter must never go ahead on a word
@@ -153,7 +257,6 @@ func (m *Machine) Confirm(why string) Verdict {
 		m.Field.SetValue("")
 		return NotYet
 	}
-	m.Send()
 	return Go
 }
 
@@ -171,7 +274,7 @@ func (m Machine) Blocker(why string) string {
 	switch m.phase {
 	case Refused:
 		if m.OverCap {
-			return "over the cap"
+			return "The fee is above the spending cap: nothing can be " + m.Done + "."
 		}
 		return "The dry run did not allow the " + m.Noun + "."
 	case Checking:
@@ -340,4 +443,33 @@ func (m Machine) Footer(fields ...key.Binding) string {
 		parts = append(parts, strings.TrimSpace(h.Key+" "+h.Desc))
 	}
 	return strings.Join(parts, " • ")
+}
+
+// FakeClock is a wall clock for tests: it reads its time, and moves Step after every
+// reading (a Step above Dwell is a person who reads before every key).
+type FakeClock struct {
+	mu   sync.Mutex
+	at   time.Time
+	Step time.Duration
+}
+
+// NewFakeClock is a clock at t moving step after every reading.
+func NewFakeClock(t time.Time, step time.Duration) *FakeClock {
+	return &FakeClock{at: t, Step: step}
+}
+
+// Now reads the clock, then moves it Step.
+func (c *FakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t := c.at
+	c.at = c.at.Add(c.Step)
+	return t
+}
+
+// Advance moves the clock d.
+func (c *FakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.at = c.at.Add(d)
+	c.mu.Unlock()
 }

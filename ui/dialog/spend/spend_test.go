@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -20,16 +21,26 @@ func typeWord(m *Machine, w string) {
 
 var allowed = backend.Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}
 
+var t0 = time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+
+// newTimed is a machine on a clock the test moves by hand.
+func newTimed() (Machine, *FakeClock) {
+	c := NewFakeClock(t0, 0)
+	m := New(buy)
+	m.Clock = c.Now
+	return m, c
+}
+
 // The word goes ahead only once the dry run allowed it and nothing else stands in the way;
 // a word typed too early is refused and spent.
 func TestTheWordGoesAheadOnlyWhenAllowed(t *testing.T) {
-	m := New(buy)
+	m, clk := newTimed()
 	check := m.Check()
 	typeWord(&m, "buy")
-	if m.Typed() != "buy" {
-		t.Fatalf("typed %q while the dry run is out", m.Typed())
+	if m.Typed() != "" || !strings.Contains(m.Note, "3 keys typed before the confirmation was readable were discarded; type buy once the dry run has answered") {
+		t.Fatalf("typed %q while the dry run is out; note %q", m.Typed(), m.Note)
 	}
-	if v := m.Confirm(""); v != NotYet || m.Typed() != "" || !strings.Contains(m.Note, "Wait for the dry run") || !strings.Contains(m.Note, "type buy again") {
+	if v := m.Confirm(""); v != NotYet || m.Typed() != "" || !strings.Contains(m.Note, "4 keys") {
 		t.Fatalf("enter while checking: verdict %v, word %q, note %q", v, m.Typed(), m.Note)
 	}
 	if m.Answer(check+1, allowed, nil) || m.Phase() != Checking {
@@ -38,12 +49,13 @@ func TestTheWordGoesAheadOnlyWhenAllowed(t *testing.T) {
 	if !m.Answer(check, allowed, nil) || !m.Allowed() {
 		t.Fatalf("the answer was not taken: phase %v", m.Phase())
 	}
-	if v := m.Confirm(""); v != Empty {
-		t.Fatalf("the early word was not spent: verdict %v", v)
+	clk.Advance(Dwell)
+	if v := m.Confirm(""); v != Empty || !strings.Contains(m.Note, "Type buy, then enter; esc cancels") {
+		t.Fatalf("the early word was not spent: verdict %v, note %q", v, m.Note)
 	}
-	typeWord(&m, "yes")
-	if v := m.Confirm(""); v != Wrong {
-		t.Errorf("another word: verdict %v", v)
+	typeWord(&m, "b")
+	if v := m.Confirm(""); v != Wrong || m.Typed() != "" || m.Note != `"b" is not buy: type buy, or esc to cancel.` || m.Phase() != Ready {
+		t.Errorf("another word: verdict %v, word %q, note %q, phase %v", v, m.Typed(), m.Note, m.Phase())
 	}
 	m.Field.SetValue("buy")
 	if v := m.Confirm("The terminal is too small."); v != NotYet || m.Typed() != "" || !strings.HasPrefix(m.Note, "The terminal is too small.") {
@@ -146,5 +158,85 @@ func TestFooterFollowsThePhase(t *testing.T) {
 	}
 	if n := len(c.Keys().FullHelp()[0]); n != 1 {
 		t.Errorf("over the cap, help names %d keys", n)
+	}
+}
+
+// The word counts only from keys pressed a dwell after the facts were drawn: a burst that
+// lands with the dry run's answer (enter, buy, enter at once) is discarded and said, and an
+// enter in it neither confirms nor closes.
+func TestKeysBeforeTheDwellAreDiscarded(t *testing.T) {
+	m, clk := newTimed()
+	m.Answer(m.Check(), allowed, nil)
+	typeWord(&m, "buy")
+	if v := m.Confirm(""); v != NotYet || m.Busy() || m.Typed() != "" {
+		t.Fatalf("a burst with the answer: verdict %v, busy %v, word %q", v, m.Busy(), m.Typed())
+	}
+	if want := "4 keys typed before the confirmation was readable were discarded; type buy now."; m.Note != want {
+		t.Errorf("note %q, want %q", m.Note, want)
+	}
+	clk.Advance(Dwell - time.Millisecond)
+	typeWord(&m, "b")
+	if m.Typed() != "" || m.Readable() || !strings.Contains(m.Note, "5 keys") {
+		t.Fatalf("a key 1 ms before the dwell counted: word %q, note %q", m.Typed(), m.Note)
+	}
+	clk.Advance(time.Millisecond)
+	if !m.Readable() {
+		t.Fatal("not readable once the dwell has passed")
+	}
+	typeWord(&m, "buy")
+	if m.Typed() != "buy" || m.Note != "" {
+		t.Fatalf("after the dwell: word %q, note %q", m.Typed(), m.Note)
+	}
+	// Another answer (a platform changed) is new facts: the dwell starts again.
+	m.Answer(m.Check(), allowed, nil)
+	typeWord(&m, "buy")
+	if m.Typed() != "" || !strings.HasPrefix(m.Note, "3 keys") {
+		t.Fatalf("a new answer kept no dwell: word %q, note %q", m.Typed(), m.Note)
+	}
+	clk.Advance(Dwell)
+	typeWord(&m, "buy")
+	if v := m.Confirm(""); v != Go || !m.Busy() {
+		t.Fatalf("the word typed after the dwell: verdict %v", v)
+	}
+}
+
+// A source without a dry run starts the dwell when its sentence is shown.
+func TestTheDwellStartsWhenNoDryRunIsSaid(t *testing.T) {
+	m, clk := newTimed()
+	m.SkipDryRun("sagemaker:CreateTrainingPlan")
+	typeWord(&m, "buy")
+	if m.Typed() != "" || !strings.HasPrefix(m.Note, "3 keys") {
+		t.Fatalf("typed at once: %q, note %q", m.Typed(), m.Note)
+	}
+	clk.Advance(Dwell)
+	typeWord(&m, "buy")
+	if v := m.Confirm(""); v != Go {
+		t.Fatalf("after the dwell: verdict %v, note %q", v, m.Note)
+	}
+}
+
+// A paste never types into the field and never confirms, even after the dwell.
+func TestAPasteNeverConfirms(t *testing.T) {
+	m, clk := newTimed()
+	m.Answer(m.Check(), allowed, nil)
+	clk.Advance(time.Hour)
+	m.Paste()
+	if m.Typed() != "" || !strings.Contains(m.Note, "A paste never confirms") {
+		t.Fatalf("after a paste: word %q, note %q", m.Typed(), m.Note)
+	}
+	if v := m.Confirm(""); v == Go {
+		t.Fatal("an enter after a paste confirmed")
+	}
+}
+
+// The test clock: a reading moves it Step; Advance moves it by hand.
+func TestFakeClock(t *testing.T) {
+	c := NewFakeClock(t0, time.Second)
+	if a, b := c.Now(), c.Now(); !a.Equal(t0) || b.Sub(a) != time.Second {
+		t.Errorf("readings %v %v", a, b)
+	}
+	c.Advance(time.Minute)
+	if got := c.Now(); got.Sub(t0) != time.Minute+2*time.Second {
+		t.Errorf("after Advance: %v", got)
 	}
 }

@@ -161,9 +161,6 @@ type Prepared struct {
 // that cannot name it must not be asked.
 func (p Prepared) PayerUnknown() error { return p.payerErr }
 
-// Refusal is why the intent cannot go ahead (a *PurchaseError, or the Lookup's error), or nil.
-func (p Prepared) Refusal() error { return p.refusal }
-
 // ErrNotAllowed is wrapped by the refusal of an intent the dry run did not allow.
 var ErrNotAllowed = errors.New("not allowed by the dry run")
 

@@ -33,7 +33,7 @@ func Source(c *Client) gaws.Source { return source{c} }
 type source struct{ tp *Client }
 
 var caps = gaws.SourceCaps{Source: model.SourceTrainingPlan, Noun: Noun, Targets: Targets(),
-	NoDryRun:       "there is no dry run for training plans: CreateTrainingPlan and ExtendTrainingPlan take no DryRun parameter, so the permission is learnt only by buying",
+	NoDryRun:       "there is no dry run for training plans (SageMaker has none): the permission is learnt only by buying",
 	PurchaseAction: "sagemaker:CreateTrainingPlan", ExtendAction: "sagemaker:ExtendTrainingPlan",
 	// AWS's examples name offerings tpo-<hash>; the hash's form is not documented.
 	OfferingPrefix: "tpo-", Parts: true, SweepLengths: 14}

@@ -326,6 +326,9 @@ func (d Model) lines(w int) []string {
 	// The dry run's answer in the words and styles of the purchase dialog.
 	tone, answer := d.spend.DryRunAnswer(d.env.Caps(d.b.Source).NoDryRun)
 	out = append(out, dialog.DryRunLines(dialog.ToneStyle(th, tone), extLabelWidth, answer, cw)...)
+	if d.step != Done {
+		add(dialog.SettledLines(th, d.prep.Settled, "", cw)...) // what the spend service settled first
+	}
 	switch d.step {
 	case Confirm:
 		if d.spend.Allowed() {

@@ -322,18 +322,8 @@ func (d Model) onTick(msg waitTickMsg) (dialog.Dialog, tea.Cmd, bool) {
 	}
 	d.waiting = false
 	d.spend.Send()
-	id, be, ctx, b := d.id, d.env.Backend, d.env.CallCtx(), d.block
-	return d, func() tea.Msg {
-		p, err := be.CheckLaunch(ctx, b, spec)
-		if err == nil && !p.Allowed {
-			err = &backend.ActionError{Summary: "Not allowed: this identity lacks " + p.Action + "; nothing was launched."}
-		}
-		if err != nil {
-			return launchedMsg{dialog: id, err: err}
-		}
-		res, err := be.Launch(ctx, b, spec)
-		return launchedMsg{dialog: id, res: res, err: err}
-	}, false
+	// The spend service checks the form again, with its dry run, before it launches.
+	return d, d.launch(spec), false
 }
 
 func instancesUp(is []model.Instance) bool {

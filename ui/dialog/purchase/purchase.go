@@ -379,6 +379,8 @@ func (d Model) statusLines(w int) []string {
 		return out
 	default:
 		out = append(out, dialog.DryRunLines(dialog.ToneStyle(th, tone), purchaseLabelWidth, answer, w)...)
+		// What the spend service settled before answering is told before anything is agreed.
+		out = append(out, dialog.SettledLines(th, d.prep.Settled, "", w)...)
 	}
 	switch {
 	case d.spend.Failure != nil:

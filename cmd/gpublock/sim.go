@@ -83,6 +83,22 @@ func newSimCmd(context.Context) *cobra.Command {
 	return cmd
 }
 
+// parseRateLimits reads a --rate-limits value, of `gpublock sim` or of the demo: aws
+// (AWS's request buckets), off (nil) or N (AWS's refill rates × N).
+func parseRateLimits(v string) (*ec2sim.RateLimits, error) {
+	switch v {
+	case "aws":
+		return ec2sim.AWSRateLimits(1), nil
+	case "off":
+		return nil, nil
+	}
+	n, err := strconv.ParseFloat(v, 64)
+	if err != nil || n <= 0 || n > 1e6 || n != n {
+		return nil, fmt.Errorf("--rate-limits %q: want aws, off, or a positive number up to 1000000 (AWS's refill rates × N)", v)
+	}
+	return ec2sim.AWSRateLimits(n), nil
+}
+
 // simUsage says what is wrong with one of sim's flags, and where its help is: bad usage.
 func simUsage(stderr io.Writer, format string, args ...any) int {
 	fmt.Fprintf(stderr, "gpublock sim: "+format+"\n", args...)
@@ -108,16 +124,8 @@ func runSim(ctx context.Context, a *simArgs, stdout, stderr io.Writer) int {
 	if opts.PaymentDelay, err = ec2sim.ParsePaymentDelay(*payment); err != nil {
 		return simUsage(stderr, "--payment-delay: %v", err)
 	}
-	switch *limits {
-	case "aws":
-		opts.RateLimits = ec2sim.AWSRateLimits(1)
-	case "off":
-	default:
-		n, err := strconv.ParseFloat(*limits, 64)
-		if err != nil || n <= 0 || n > 1e6 || n != n {
-			return simUsage(stderr, "--rate-limits %q: want aws, off, or a positive number up to 1000000 (AWS's refill rates × N)", *limits)
-		}
-		opts.RateLimits = ec2sim.AWSRateLimits(n)
+	if opts.RateLimits, err = parseRateLimits(*limits); err != nil {
+		return simUsage(stderr, "%v", err)
 	}
 	if !slices.Contains(ec2sim.Regions(), opts.DefaultRegion) {
 		return simUsage(stderr, "--region %q: the emulator serves only the regions where Capacity Blocks are sold: %s", opts.DefaultRegion, strings.Join(ec2sim.Regions(), ", "))

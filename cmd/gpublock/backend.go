@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -51,8 +52,10 @@ type awsFlags struct {
 	sdkLog io.Writer
 	// demoSeed is the simulated market's seed.
 	demoSeed int64
-	// rateLimits is --rate-limits: the built-in simulator's request buckets ("" = off).
-	rateLimits string
+	// rateLimits is --rate-limits: the built-in simulator's request buckets ("" = off);
+	// demoRateLimitsFile is the configuration file's demo_rate_limits, used when the flag
+	// is not given, and only by the simulator (it is no error against AWS).
+	rateLimits, demoRateLimitsFile string
 }
 
 // register declares the AWS flags: once, as the root command's persistent flags, so that
@@ -350,8 +353,8 @@ func openSimulated(ctx context.Context, f *awsFlags, cfg aws.Config, reason stri
 	opts := ec2sim.Options{Seed: f.demoSeed, DefaultRegion: region}
 	// Off unless asked: --rate-limits aws runs the demo at AWS's pace, which the client
 	// learns from the simulator (GET /_sim/limits) and keeps to.
-	if f.rateLimits != "" {
-		rl, err := parseRateLimits(f.rateLimits)
+	if v := cmp.Or(f.rateLimits, f.demoRateLimitsFile); v != "" {
+		rl, err := parseRateLimits(v)
 		if err != nil {
 			return nil, backendInfo{}, usagef("%v", err)
 		}

@@ -5,6 +5,8 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -167,5 +169,59 @@ func TestDemoRateLimits(t *testing.T) {
 	}
 	if _, err := open("--rate-limits", "aws", "--region", "us-east-1"); err == nil || !strings.Contains(err.Error(), "--demo") {
 		t.Errorf("--rate-limits against AWS: %v; want it refused", err)
+	}
+}
+
+// demo_rate_limits in the configuration file does what --rate-limits does for the demo,
+// the flag winning; a bad value names the file's line; against AWS it is no error.
+func TestDemoRateLimitsConfigKey(t *testing.T) {
+	cliEnv(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	dir := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "gpublock")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	write := func(body string) {
+		if err := os.WriteFile(filepath.Join(dir, "config.yaml"), []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	limitsOf := func(args ...string) (string, error) {
+		t.Helper()
+		var f awsFlags
+		fs := pflag.NewFlagSet("x", pflag.ContinueOnError)
+		f.register(fs)
+		if err := fs.Parse(args); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tuiConfigFor(&f); err != nil {
+			return "", err
+		}
+		_, info, err := openBackend(ctx, &f, &bytes.Buffer{})
+		if err != nil || info.Sim == nil {
+			return "", err
+		}
+		resp, err := http.Get(info.Endpoint + "/_sim/limits")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return string(b), nil
+	}
+	write("demo_rate_limits: aws\n")
+	if got, err := limitsOf("--demo"); err != nil || !strings.Contains(got, "DescribeCapacityBlockOfferings 10 0.15\n") {
+		t.Errorf("demo_rate_limits: aws: %v, limits %q", err, got)
+	}
+	if got, err := limitsOf("--demo", "--rate-limits", "off"); err != nil || strings.TrimSpace(got) != "off" {
+		t.Errorf("the flag does not win over the file: %v, limits %q", err, got)
+	}
+	if _, err := limitsOf("--region", "us-east-1"); err != nil {
+		t.Errorf("demo_rate_limits against AWS: %v; want no error (it is the demo's only)", err)
+	}
+	write("theme: dark\ndemo_rate_limits: fast\n")
+	if _, err := limitsOf("--demo"); err == nil || !strings.Contains(err.Error(), "line 2: demo_rate_limits") {
+		t.Errorf("a bad demo_rate_limits: %v; want its line named", err)
 	}
 }

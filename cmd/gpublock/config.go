@@ -33,6 +33,9 @@ type tuiConfig struct {
 	// --no-mouse. Mouse is nil when not given.
 	Theme string `json:"-"`
 	Mouse *bool  `json:"-"`
+	// DemoRateLimits is the YAML file's demo_rate_limits: the built-in simulator's
+	// request buckets, as --demo --rate-limits gives them (the flag wins).
+	DemoRateLimits string `json:"-"`
 }
 
 // configPath is where the configuration is read from: config.yaml, or the older
@@ -78,6 +81,11 @@ func (c tuiConfig) check(path string, lines map[string]int) error {
 	if c.Theme != "" {
 		if err := checkTheme(c.Theme); err != nil {
 			return fmt.Errorf("%s, line %d: %v", path, lines["theme"], err)
+		}
+	}
+	if c.DemoRateLimits != "" {
+		if _, err := parseRateLimits(c.DemoRateLimits); err != nil {
+			return fmt.Errorf("%s, line %d: demo_rate_limits: %v", path, lines["demo_rate_limits"], strings.TrimPrefix(err.Error(), "--rate-limits "))
 		}
 	}
 	if c.MaxSpend != "" {
@@ -132,6 +140,7 @@ func applyTUIConfig(f *awsFlags, c tuiConfig) tuiSpending {
 	if f.maxSpend == "" {
 		f.maxSpend = c.MaxSpend
 	}
+	f.demoRateLimitsFile = c.DemoRateLimits
 	s := tuiSpending{readOnly: f.readOnly, tags: c.Tags, ami: c.AMI, theme: c.Theme, mouse: c.Mouse}
 	s.maxSpend = f.spendCap()
 	return s

@@ -106,7 +106,7 @@ func describeImages(s *Server, c *call) (*xmlBody, *apiError) {
 		if len(owners) > 0 && !slices.ContainsFunc(owners, func(o string) bool { return o == "amazon" || o == amazonOwner }) {
 			continue
 		}
-		if len(execBy) > 0 && !slices.ContainsFunc(execBy, func(a string) bool { return a == "all" || a == "self" || a == DemoAccount }) {
+		if len(execBy) > 0 && !slices.ContainsFunc(execBy, func(a string) bool { return a == "all" || a == "self" || a == s.Account() }) {
 			continue
 		}
 		if matchFilters(fs, func(name string) []string { return imageField(im, name) }) {
@@ -256,9 +256,9 @@ func describeSecurityGroups(s *Server, c *call) (*xmlBody, *apiError) {
 		}
 	}
 	const desc = "default VPC security group"
-	vals := map[string][]string{"group-id": {sg}, "group-name": {"default"}, "description": {desc}, "owner-id": {DemoAccount}, "vpc-id": {vpc},
+	vals := map[string][]string{"group-id": {sg}, "group-name": {"default"}, "description": {desc}, "owner-id": {s.Account()}, "vpc-id": {vpc},
 		// All traffic from the group itself in, everything out, as a default group has.
-		"ip-permission.protocol": {"-1"}, "ip-permission.group-id": {sg}, "ip-permission.user-id": {DemoAccount},
+		"ip-permission.protocol": {"-1"}, "ip-permission.group-id": {sg}, "ip-permission.user-id": {s.Account()},
 		"egress.ip-permission.protocol": {"-1"}, "egress.ip-permission.cidr": {"0.0.0.0/0"}}
 	var hits []string
 	if matchFilters(fs, func(name string) []string { return vals[name] }) {
@@ -266,7 +266,7 @@ func describeSecurityGroups(s *Server, c *call) (*xmlBody, *apiError) {
 	}
 	return pageSet(s, c, hits, 5, "securityGroupInfo", func(x *xmlBody, id string) {
 		x.open("item")
-		x.str("ownerId", DemoAccount)
+		x.str("ownerId", s.Account())
 		x.str("groupId", id)
 		x.str("groupName", "default")
 		x.str("groupDescription", desc)
@@ -275,7 +275,7 @@ func describeSecurityGroups(s *Server, c *call) (*xmlBody, *apiError) {
 		x.str("ipProtocol", "-1")
 		x.open("groups")
 		x.open("item")
-		x.str("userId", DemoAccount)
+		x.str("userId", s.Account())
 		x.str("groupId", id)
 		x.close("item")
 		x.close("groups")
@@ -294,7 +294,7 @@ func describeSecurityGroups(s *Server, c *call) (*xmlBody, *apiError) {
 		x.close("item")
 		x.close("ipPermissionsEgress")
 		x.str("vpcId", vpc)
-		x.str("securityGroupArn", fmt.Sprintf("arn:aws:ec2:%s:%s:security-group/%s", c.region, DemoAccount, id))
+		x.str("securityGroupArn", fmt.Sprintf("arn:aws:ec2:%s:%s:security-group/%s", c.region, s.Account(), id))
 		x.close("item")
 	})
 }

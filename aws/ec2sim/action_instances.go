@@ -160,7 +160,7 @@ func runInstances(s *Server, c *call) (*xmlBody, *apiError) {
 func writeLaunch(s *Server, rs *regionState, launch string, now time.Time) *xmlBody {
 	var x xmlBody
 	x.str("reservationId", launch)
-	x.str("ownerId", DemoAccount)
+	x.str("ownerId", s.Account())
 	x.empty("groupSet")
 	x.open("instancesSet")
 	for _, in := range rs.Instances {
@@ -303,7 +303,7 @@ func describeInstances(s *Server, c *call) (*xmlBody, *apiError) {
 		launch := page[i].LaunchID
 		x.open("item")
 		x.str("reservationId", launch)
-		x.str("ownerId", DemoAccount)
+		x.str("ownerId", s.Account())
 		x.empty("groupSet")
 		x.open("instancesSet")
 		for ; i < len(page) && page[i].LaunchID == launch; i++ {
@@ -358,7 +358,7 @@ func (s *Server) instanceField(region string, rs *regionState, in *instance, nam
 	case "monitoring-state":
 		return []string{"disabled"}
 	case "owner-id", "network-interface.owner-id":
-		return []string{DemoAccount}
+		return []string{s.Account()}
 	case "platform-details":
 		if r != nil {
 			return []string{r.Platform}

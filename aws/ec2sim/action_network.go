@@ -234,10 +234,10 @@ func describeSubnets(s *Server, c *call) (*xmlBody, *apiError) {
 			continue
 		}
 		vals := map[string][]string{"availability-zone": {z.Name}, "availability-zone-id": {z.ID}, "vpc-id": {vpc},
-			"subnet-id": {sid}, "default-for-az": {"true"}, "state": {"available"}, "cidr-block": {z.CIDRBlock}, "owner-id": {DemoAccount},
+			"subnet-id": {sid}, "default-for-az": {"true"}, "state": {"available"}, "cidr-block": {z.CIDRBlock}, "owner-id": {s.Account()},
 			"available-ip-address-count": {"4091"}, "map-public-ip-on-launch": {"true"}, "ipv6-native": {"false"},
 			"map-customer-owned-ip-on-launch": {"false"}, "enable-dns64": {"false"},
-			"subnet-arn": {fmt.Sprintf("arn:aws:ec2:%s:%s:subnet/%s", c.region, DemoAccount, sid)}}
+			"subnet-arn": {fmt.Sprintf("arn:aws:ec2:%s:%s:subnet/%s", c.region, s.Account(), sid)}}
 		if matchFilters(fs, func(f string) []string { return vals[f] }) {
 			hits = append(hits, z)
 		}
@@ -246,7 +246,7 @@ func describeSubnets(s *Server, c *call) (*xmlBody, *apiError) {
 		sid := s.subnetID(c.region, z.Name)
 		x.open("item")
 		x.str("subnetId", sid)
-		x.str("subnetArn", fmt.Sprintf("arn:aws:ec2:%s:%s:subnet/%s", c.region, DemoAccount, sid))
+		x.str("subnetArn", fmt.Sprintf("arn:aws:ec2:%s:%s:subnet/%s", c.region, s.Account(), sid))
 		x.str("state", "available")
 		x.str("vpcId", vpc)
 		x.str("cidrBlock", z.CIDRBlock)
@@ -255,7 +255,7 @@ func describeSubnets(s *Server, c *call) (*xmlBody, *apiError) {
 		x.str("availabilityZoneId", z.ID)
 		x.bool("defaultForAz", true)
 		x.bool("mapPublicIpOnLaunch", true)
-		x.str("ownerId", DemoAccount)
+		x.str("ownerId", s.Account())
 		x.close("item")
 	})
 }

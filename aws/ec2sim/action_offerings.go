@@ -285,7 +285,7 @@ func purchaseCapacityBlock(s *Server, c *call) (*xmlBody, *apiError) {
 		return nil, e
 	}
 	var x xmlBody
-	writeReservation(&x, "capacityReservation", rs, r, c.now)
+	writeReservation(&x, s.Account(), "capacityReservation", rs, r, c.now)
 	x.open("capacityBlockSet")
 	writeBlock(&x, r, c.now)
 	x.close("capacityBlockSet")

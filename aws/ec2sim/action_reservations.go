@@ -75,13 +75,13 @@ func describeCapacityReservations(s *Server, c *call) (*xmlBody, *apiError) {
 	if e != nil {
 		return nil, e
 	}
-	hits := matching(all, fs, func(r *reservation, name string) []string { return reservationField(r, name, c.now) })
+	hits := matching(all, fs, func(r *reservation, name string) []string { return reservationField(s.Account(), r, name, c.now) })
 	return pageSet(s, c, hits, 1, "capacityReservationSet", func(x *xmlBody, r *reservation) {
-		writeReservation(x, "item", rs, r, c.now)
+		writeReservation(x, s.Account(), "item", rs, r, c.now)
 	})
 }
 
-func reservationField(r *reservation, name string, now time.Time) []string {
+func reservationField(account string, r *reservation, name string, now time.Time) []string {
 	switch name {
 	case "state":
 		return []string{string(r.state(now))}
@@ -90,7 +90,7 @@ func reservationField(r *reservation, name string, now time.Time) []string {
 	case "availability-zone":
 		return []string{r.AZ}
 	case "owner-id":
-		return []string{DemoAccount}
+		return []string{account}
 	case "instance-platform":
 		return []string{r.Platform}
 	case "tenancy":
@@ -107,11 +107,11 @@ func reservationField(r *reservation, name string, now time.Time) []string {
 	return nil // outpost-arn, placement-group-arn: a Capacity Block has neither
 }
 
-func writeReservation(x *xmlBody, elem string, rs *regionState, r *reservation, now time.Time) {
+func writeReservation(x *xmlBody, account, elem string, rs *regionState, r *reservation, now time.Time) {
 	x.open(elem)
 	x.str("capacityReservationId", r.ID)
-	x.str("ownerId", DemoAccount)
-	x.str("capacityReservationArn", fmt.Sprintf("arn:aws:ec2:%s:%s:capacity-reservation/%s", r.Region, DemoAccount, r.ID))
+	x.str("ownerId", account)
+	x.str("capacityReservationArn", fmt.Sprintf("arn:aws:ec2:%s:%s:capacity-reservation/%s", r.Region, account, r.ID))
 	x.str("availabilityZoneId", r.AZID)
 	x.str("instanceType", r.InstanceType)
 	x.str("instancePlatform", r.Platform)

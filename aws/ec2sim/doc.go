@@ -65,6 +65,11 @@
 //     with DryRun, where it would have answered DryRunOperation, so a dry run learns that
 //     it is not allowed exactly as from AWS; nothing is changed. STS GetCallerIdentity
 //     needs no permission in AWS and is never denied.
+//   - the account is Options.Account (`gpublock sim --account`, 123456789012 by default):
+//     STS's identity, every ownerId, owner-id filter and ARN, EC2's and SageMaker's, so
+//     that two emulators are two accounts. Request buckets are per emulator (one account
+//     each). A training plan keeps the account of the ARN it was bought with, should a
+//     state file be reopened with another account.
 //   - the quota=FAMILY fault makes that instance family's Capacity Block quota 0
 //     (model.Family: trn2, p5, p6e-gb200 for the GB200 UltraServers):
 //     DescribeCapacityBlockOfferings of it answers CapacityBlockDescribeLimitExceeded,

@@ -15,7 +15,8 @@ import (
 	"github.com/gpublock/gpublock/pricing"
 )
 
-// DemoAccount is the account every request acts as (STS GetCallerIdentity, ownerId).
+// DemoAccount is the account every request acts as (STS GetCallerIdentity, ownerId)
+// unless Options.Account names another.
 const DemoAccount = simcore.DemoAccount
 
 const (
@@ -70,6 +71,9 @@ type Options struct {
 	// them off (gpublock sim sets AWSRateLimits unless told not to).
 	RateLimits *RateLimits
 	Protocols  []Protocol // other protocols served on the same port, sharing this core
+	// Account is the 12-digit account the emulator stands for ("" = DemoAccount): STS's
+	// identity, every ownerId and ARN.
+	Account string
 }
 
 // Server is the emulator: the core (aws/simcore) with its handlers, EC2's among them.
@@ -104,7 +108,7 @@ func New(opts Options) (*Server, error) {
 	core, err := simcore.New(simcore.Options{
 		Seed: opts.Seed, Start: opts.Start, Speed: opts.Speed, StateFile: opts.StateFile,
 		Faults: opts.Faults, PaymentDelay: opts.PaymentDelay, RateLimits: opts.RateLimits,
-		Zones: availabilityZones,
+		Zones: availabilityZones, Account: opts.Account,
 	}, protocols...)
 	if err != nil {
 		return nil, err
@@ -112,6 +116,9 @@ func New(opts Options) (*Server, error) {
 	s.core, s.dice = core, core.Dice()
 	return s, nil
 }
+
+// Account is the AWS account the emulator stands for.
+func (s *Server) Account() string { return s.core.Account() }
 
 // Now is the emulator's current time.
 func (s *Server) Now() time.Time { return s.core.Now() }

@@ -72,6 +72,8 @@
 //     validation); lost-reply commits CreateTrainingPlan/ExtendTrainingPlan and answers 500;
 //     sold makes the offering gone at purchase (ResourceNotFound).
 //   - a request signed for another service than sagemaker is InvalidSignatureException (403).
+//   - plan and reserved-capacity ARNs are in the emulator's account (Options.Account,
+//     `gpublock sim --account`); a plan keeps the account of the ARN it was bought with.
 //   - request token buckets per account, region and operation, from the emulator's
 //     RateLimits (apilimit.SageMaker: a guess, AWS publishes no rates for these operations),
 //     answer ThrottlingException (HTTP 400) when empty; --rate-limits off turns them off

@@ -3,6 +3,7 @@ package sagemakersim
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/gpublock/gpublock/aws/simcore"
@@ -11,12 +12,24 @@ import (
 
 const currency = "USD"
 
-func planARN(region, name string) string {
-	return "arn:aws:sagemaker:" + region + ":" + simcore.DemoAccount + ":training-plan/" + name
+func planARN(account, region, name string) string {
+	return "arn:aws:sagemaker:" + region + ":" + account + ":training-plan/" + name
 }
 
-func capacityARN(region, plan string, i int) string {
-	return fmt.Sprintf("arn:aws:sagemaker:%s:%s:reserved-capacity/%s-rc%d", region, simcore.DemoAccount, plan, i+1)
+// capacityARN is the ARN of a plan's i-th reserved capacity, in the account of the plan's
+// ARN (the one it was bought in).
+func capacityARN(region string, p *plan, i int) string {
+	account := accountOf(p.ARN)
+	return fmt.Sprintf("arn:aws:sagemaker:%s:%s:reserved-capacity/%s-rc%d", region, account, p.Name, i+1)
+}
+
+// accountOf is the account of an ARN (its fifth field), or the demo account when the
+// ARN has none.
+func accountOf(arn string) string {
+	if parts := strings.SplitN(arn, ":", 6); len(parts) == 6 && parts[4] != "" {
+		return parts[4]
+	}
+	return simcore.DemoAccount
 }
 
 // --- SearchTrainingPlanOfferings

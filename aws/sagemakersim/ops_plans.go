@@ -108,7 +108,7 @@ func (h *handler) createPlan(c *call) (any, *apiError) {
 			spare = *in.SpareInstanceCountPerUltraServer
 		}
 	}
-	p := &plan{Name: name, ARN: planARN(c.region, name), OfferingID: id, Targets: o.Targets, Caps: slices.Clone(o.Caps),
+	p := &plan{Name: name, ARN: planARN(h.core.Account(), c.region, name), OfferingID: id, Targets: o.Targets, Caps: slices.Clone(o.Caps),
 		Fee: o.Fee, Created: c.now, Spare: spare, Tags: tags,
 		Payment: h.core.Pay(c.now, o.Caps[0].Start.Add(-simcore.PaymentLead), "sm-pay", c.region, name)}
 	for _, cp := range o.Caps {
@@ -192,7 +192,7 @@ func planView(region string, p *plan, now time.Time, describe bool) planOut {
 	}
 	for i, cp := range caps {
 		v.ReservedCapacitySummaries = append(v.ReservedCapacitySummaries, capacitySummaryOut{
-			ReservedCapacityArn: capacityARN(region, p.Name, i), ReservedCapacityType: capType(cp),
+			ReservedCapacityArn: capacityARN(region, p, i), ReservedCapacityType: capType(cp),
 			UltraServerType: cp.UltraType, UltraServerCount: cp.UltraCount, InstanceType: cp.InstanceType,
 			TotalInstanceCount: cp.Count, Status: p.capStatus(cp, now), AvailabilityZone: cp.AZ, AvailabilityZoneId: cp.AZID,
 			DurationHours: cp.hours(), StartTime: tsp(cp.Start), EndTime: tsp(cp.End)})

@@ -9,7 +9,7 @@ import (
 func (rs *regionState) reservedCapacity(region, arn string, now time.Time) (*plan, capacity, int, bool) {
 	for _, p := range rs.Plans {
 		for i, cp := range p.capacities(now) {
-			if capacityARN(region, p.Name, i) == arn {
+			if capacityARN(region, p, i) == arn {
 				return p, cp, i, true
 			}
 		}

@@ -250,3 +250,26 @@ func TestErrorsSpeakTheProtocol(t *testing.T) {
 		t.Errorf("the unserved region's error does not name the regions served: %v", err)
 	}
 }
+
+// A plan's ARNs, and its reserved capacities', are in the account the emulator stands for.
+func TestPlanARNsAreInTheEmulatorsAccount(t *testing.T) {
+	_, url := newServer(t, ec2sim.Options{Account: "111122223333"})
+	region, o := findOfferings(t, url, 48, nil)
+	c := smClient(url, region)
+	arn := create(t, c, "acct", aws.ToString(o.TrainingPlanOfferingId))
+	if !strings.Contains(arn, ":111122223333:training-plan/acct") {
+		t.Errorf("plan ARN %s", arn)
+	}
+	d, err := c.DescribeTrainingPlan(ctx, &sagemaker.DescribeTrainingPlanInput{TrainingPlanName: aws.String("acct")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rc := range d.ReservedCapacitySummaries {
+		if !strings.Contains(aws.ToString(rc.ReservedCapacityArn), ":111122223333:reserved-capacity/") {
+			t.Errorf("reserved capacity ARN %s", aws.ToString(rc.ReservedCapacityArn))
+		}
+		if _, err := c.DescribeReservedCapacity(ctx, &sagemaker.DescribeReservedCapacityInput{ReservedCapacityArn: rc.ReservedCapacityArn}); err != nil {
+			t.Errorf("DescribeReservedCapacity of its own ARN: %v", err)
+		}
+	}
+}

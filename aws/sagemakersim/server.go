@@ -261,7 +261,7 @@ func (h *handler) deny(c *call) *apiError {
 	}
 	return errf(http.StatusBadRequest, "AccessDeniedException",
 		"User: arn:aws:iam::%s:user/gpublock-demo is not authorized to perform: sagemaker:%s because no identity-based policy allows the sagemaker:%s action",
-		simcore.DemoAccount, c.op, c.op)
+		h.core.Account(), c.op, c.op)
 }
 
 // SaveState is the SageMaker part of the state file.

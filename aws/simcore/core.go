@@ -16,7 +16,8 @@ import (
 	"github.com/gpublock/gpublock/model"
 )
 
-// DemoAccount is the account every request acts as (STS GetCallerIdentity, ownerId, ARNs).
+// DemoAccount is the account every request acts as (STS GetCallerIdentity, ownerId, ARNs)
+// unless Options.Account names another.
 const DemoAccount = "123456789012"
 
 // Options configure a Core.
@@ -34,6 +35,9 @@ type Options struct {
 	// Zones are a served region's availability zones (not its Local Zones), which every
 	// market places its capacity in.
 	Zones func(region string) []Zone
+	// Account is the 12-digit AWS account the emulator stands for ("" = DemoAccount), so
+	// that two emulators are two accounts.
+	Account string
 }
 
 // Protocol is one AWS protocol served on the emulator's port: a handler package makes
@@ -94,6 +98,12 @@ type Core struct {
 func New(opts Options, protocols ...Protocol) (*Core, error) {
 	if err := opts.PaymentDelay.Check(); err != nil {
 		return nil, fmt.Errorf("ec2sim: %w", err)
+	}
+	if opts.Account == "" {
+		opts.Account = DemoAccount
+	}
+	if !ValidAccount(opts.Account) {
+		return nil, fmt.Errorf("ec2sim: account %q: want an AWS account id of 12 digits", opts.Account)
 	}
 	if opts.Speed < 0 {
 		return nil, fmt.Errorf("ec2sim: speed %v must be positive", opts.Speed)
@@ -162,6 +172,22 @@ func (c *Core) route(r *http.Request) http.Handler {
 		return unknownJSONOperation{}
 	}
 	return fallback
+}
+
+// Account is the AWS account the emulator stands for.
+func (c *Core) Account() string { return c.opts.Account }
+
+// ValidAccount reports whether id is an AWS account id: 12 digits.
+func ValidAccount(id string) bool {
+	if len(id) != 12 {
+		return false
+	}
+	for _, r := range id {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // Now is the emulator's clock.

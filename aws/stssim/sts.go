@@ -131,9 +131,9 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var x body
 	x.WriteString(`<GetCallerIdentityResponse xmlns="` + namespace + `">`)
 	x.open("GetCallerIdentityResult")
-	x.str("Arn", "arn:aws:iam::"+simcore.DemoAccount+":user/gpublock-demo")
+	x.str("Arn", "arn:aws:iam::"+h.core.Account()+":user/gpublock-demo")
 	x.str("UserId", "AIDAGPUBLOCKDEMO00001")
-	x.str("Account", simcore.DemoAccount)
+	x.str("Account", h.core.Account())
 	x.close("GetCallerIdentityResult")
 	x.open("ResponseMetadata")
 	x.str("RequestId", reqID)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -51,6 +52,10 @@ type awsFlags struct {
 	sdkLog io.Writer
 	// demoSeed is the simulated market's seed.
 	demoSeed int64
+	// rateLimits is --rate-limits: the built-in simulator's request buckets ("" = off);
+	// demoRateLimitsFile is the configuration file's demo_rate_limits, used when the flag
+	// is not given, and only by the simulator (it is no error against AWS).
+	rateLimits, demoRateLimitsFile string
 }
 
 // register declares the AWS flags: once, as the root command's persistent flags, so that
@@ -66,6 +71,7 @@ func (f *awsFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.readOnly, "read-only", false, "never buy, extend or launch: every path that spends money is refused")
 	fs.StringVar(&f.maxSpend, "max-spend", "", "refuse any purchase whose fee is above this many `dollars` (e.g. 25000)")
 	fs.StringVar(&f.logFile, "log-file", "", "append one line per AWS API attempt (action, region, status, error code, request id, timing; never credentials or bodies) to this `file`")
+	fs.StringVar(&f.rateLimits, "rate-limits", "", "with --demo: the built-in simulator's request token buckets: aws (AWS's pace: the Capacity Block searches and purchases 10 at once, then 0.15 per second), a number N (AWS's refill rates × N), or off (the default)")
 	f.demoSeed = 1
 }
 
@@ -86,6 +92,14 @@ func (f *awsFlags) validate() error {
 	}
 	if f.demo && f.endpointURL != "" {
 		return usagef("--demo and --endpoint-url: give one or the other (--demo starts its own simulator)")
+	}
+	if f.rateLimits != "" {
+		if _, err := parseRateLimits(f.rateLimits); err != nil {
+			return usagef("%v", err)
+		}
+		if f.endpointURL != "" {
+			return usagef("--rate-limits sets the built-in simulator's request buckets (--demo); an emulator at --endpoint-url keeps its own (gpublock sim --rate-limits)")
+		}
 	}
 	if f.perRegion < 0 || f.perRegion > 64 {
 		return usagef("--region-concurrency %d: allowed 1 to 64, or 0 for the pace of AWS's request buckets", f.perRegion)
@@ -272,6 +286,10 @@ func openBackend(ctx context.Context, f *awsFlags, stderr io.Writer) (*aws.Clien
 			return openSimulated(ctx, f, cfg, "no AWS credentials found, so the built-in simulator; nothing real is bought or launched")
 		}
 	}
+	if f.rateLimits != "" {
+		// AWS's buckets are AWS's: the flag is only the simulator's.
+		return nil, backendInfo{}, usagef("--rate-limits %s sets the built-in simulator's request buckets; give it with --demo", f.rateLimits)
+	}
 	return c, info, nil
 }
 
@@ -334,6 +352,15 @@ func openSimulated(ctx context.Context, f *awsFlags, cfg aws.Config, reason stri
 	// journal, so that a block bought by `purchase --demo` is listed by `blocks --demo` and
 	// by the TUI, as it would be on AWS.
 	opts := ec2sim.Options{Seed: f.demoSeed, DefaultRegion: region}
+	// Off unless asked: --rate-limits aws runs the demo at AWS's pace, which the client
+	// learns from the simulator (GET /_sim/limits) and keeps to.
+	if v := cmp.Or(f.rateLimits, f.demoRateLimitsFile); v != "" {
+		rl, err := parseRateLimits(v)
+		if err != nil {
+			return nil, backendInfo{}, usagef("%v", err)
+		}
+		opts.RateLimits = rl
+	}
 	if dir, err := aws.DefaultJournalDir(); err == nil {
 		opts.StateFile = filepath.Join(dir, "simulated", demoStateFile)
 		if err := os.MkdirAll(filepath.Dir(opts.StateFile), 0o700); err != nil {

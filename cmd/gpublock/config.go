@@ -36,6 +36,9 @@ type tuiConfig struct {
 	// --no-mouse. Mouse is nil when not given.
 	Theme string `json:"-"`
 	Mouse *bool  `json:"-"`
+	// DemoRateLimits is the YAML file's demo_rate_limits: the built-in simulator's
+	// request buckets, as --demo --rate-limits gives them (the flag wins).
+	DemoRateLimits string `json:"-"`
 }
 
 // configPath is where the configuration is read from: config.yaml, or the older
@@ -178,6 +181,11 @@ func (c tuiConfig) check(path string, lines map[string]int) error {
 			return fmt.Errorf("%s, line %d: %v", path, lines["theme"], err)
 		}
 	}
+	if c.DemoRateLimits != "" {
+		if _, err := parseRateLimits(c.DemoRateLimits); err != nil {
+			return fmt.Errorf("%s, line %d: demo_rate_limits: %v", path, lines["demo_rate_limits"], strings.TrimPrefix(err.Error(), "--rate-limits "))
+		}
+	}
 	// A key given with a blank value is a mistake, not "no cap": leaving the key out is how a
 	// file says that.
 	if _, given := lines["max_spend"]; given || c.MaxSpend != "" {
@@ -235,6 +243,7 @@ func applyTUIConfig(f *awsFlags, c tuiConfig) tuiSpending {
 	if f.maxSpend == "" {
 		f.maxSpend = c.MaxSpend
 	}
+	f.demoRateLimitsFile = c.DemoRateLimits
 	s := tuiSpending{readOnly: f.readOnly, tags: c.Tags, ami: c.AMI, theme: c.Theme, mouse: c.Mouse}
 	s.maxSpend = f.spendCap()
 	return s

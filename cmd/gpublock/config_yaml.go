@@ -31,6 +31,7 @@ import (
 //	extend_length: 7d
 //	theme: auto        # auto, light or dark
 //	mouse: true        # false: the TUI leaves the mouse to the terminal
+//	demo_rate_limits: aws  # the demo's request buckets, as --rate-limits
 //
 // The older config.json beside it (same keys but theme and mouse) is read while no YAML
 // file exists; `gpublock config init` writes the YAML from it.
@@ -41,7 +42,7 @@ const (
 )
 
 // configKeys are the keys of the file, in the order `config show` and `config init` write them.
-var configKeys = []string{"read_only", "max_spend", "ami", "tags", "warn_leads", "notify_cmd", "notify_url", "extend_length", "theme", "mouse"}
+var configKeys = []string{"read_only", "max_spend", "ami", "tags", "warn_leads", "notify_cmd", "notify_url", "extend_length", "theme", "demo_rate_limits", "mouse"}
 
 // configDir is the directory of the configuration file.
 func configDir() (string, error) {
@@ -185,6 +186,8 @@ func decodeYAMLConfig(b []byte, c *tuiConfig) (map[string]int, error) {
 			c.ExtendLength, err = yamlScalar(k, v, "a length such as 7d", "!!str")
 		case "theme":
 			c.Theme, err = yamlScalar(k, v, "auto, light or dark", "!!str")
+		case "demo_rate_limits":
+			c.DemoRateLimits, err = yamlScalar(k, v, "aws, off or a number", "!!str", "!!int", "!!float")
 		default:
 			return nil, yamlError(k, "unknown key %s (allowed: %s)", key, strings.Join(configKeys, ", "))
 		}
@@ -280,7 +283,7 @@ func marshalConfig(c tuiConfig) ([]byte, error) {
 		}
 		add("tags", t)
 	}
-	for _, kv := range [][2]string{{"warn_leads", c.WarnLeads}, {"notify_cmd", c.NotifyCmd}, {"notify_url", c.NotifyURL}, {"extend_length", c.ExtendLength}, {"theme", c.Theme}} {
+	for _, kv := range [][2]string{{"warn_leads", c.WarnLeads}, {"notify_cmd", c.NotifyCmd}, {"notify_url", c.NotifyURL}, {"extend_length", c.ExtendLength}, {"theme", c.Theme}, {"demo_rate_limits", c.DemoRateLimits}} {
 		if kv[1] != "" {
 			add(kv[0], str(kv[1]))
 		}

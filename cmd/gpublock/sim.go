@@ -76,11 +76,28 @@ func newSimCmd(context.Context) *cobra.Command {
 	a.clock = fs.String("clock", "", "start the emulator's clock at this RFC 3339 time (default: now)")
 	a.speed = fs.String("speed", "1", "clock rate against real time, a positive number (e.g. 60: one minute per second)")
 	fs.StringVar(&opts.StateFile, "state", "", "keep the emulator's state in this JSON file, so purchases survive a restart")
+	fs.StringVar(&opts.Account, "account", ec2sim.DemoAccount, "the 12-digit AWS account the emulator stands for (STS GetCallerIdentity, every ownerId and ARN): two emulators with two accounts are two accounts")
 	fs.StringVar(&opts.DefaultRegion, "region", "us-east-1", "the region the printed setup signs for (AWS_REGION); every request must be signed, and is served in the region it is signed for")
 	fs.Var(faultFlags{&opts.Faults}, "fault", "inject a fault, repeatable: "+simcore.FaultHelp)
 	a.limits = fs.String("rate-limits", "aws", "the request token buckets of EC2, and of SageMaker (a guess: AWS publishes none): aws (as documented: DescribeCapacityBlockOfferings 10 at once, then 0.15 per second), off (both), or a number N (AWS's refill rates × N, for demos)")
 	a.payment = fs.String("payment-delay", "1m-5m", "how long purchases stay payment-pending: "+ec2sim.PaymentDelayHelp)
 	return cmd
+}
+
+// parseRateLimits reads a --rate-limits value, of `gpublock sim` or of the demo: aws
+// (AWS's request buckets), off (nil) or N (AWS's refill rates × N).
+func parseRateLimits(v string) (*ec2sim.RateLimits, error) {
+	switch v {
+	case "aws":
+		return ec2sim.AWSRateLimits(1), nil
+	case "off":
+		return nil, nil
+	}
+	n, err := strconv.ParseFloat(v, 64)
+	if err != nil || n <= 0 || n > 1e6 || n != n {
+		return nil, fmt.Errorf("--rate-limits %q: want aws, off, or a positive number up to 1000000 (AWS's refill rates × N)", v)
+	}
+	return ec2sim.AWSRateLimits(n), nil
 }
 
 // simUsage says what is wrong with one of sim's flags, and where its help is: bad usage.
@@ -108,16 +125,11 @@ func runSim(ctx context.Context, a *simArgs, stdout, stderr io.Writer) int {
 	if opts.PaymentDelay, err = ec2sim.ParsePaymentDelay(*payment); err != nil {
 		return simUsage(stderr, "--payment-delay: %v", err)
 	}
-	switch *limits {
-	case "aws":
-		opts.RateLimits = ec2sim.AWSRateLimits(1)
-	case "off":
-	default:
-		n, err := strconv.ParseFloat(*limits, 64)
-		if err != nil || n <= 0 || n > 1e6 || n != n {
-			return simUsage(stderr, "--rate-limits %q: want aws, off, or a positive number up to 1000000 (AWS's refill rates × N)", *limits)
-		}
-		opts.RateLimits = ec2sim.AWSRateLimits(n)
+	if opts.RateLimits, err = parseRateLimits(*limits); err != nil {
+		return simUsage(stderr, "%v", err)
+	}
+	if !simcore.ValidAccount(opts.Account) {
+		return simUsage(stderr, "--account %q: want an AWS account id of 12 digits, such as 123456789012", opts.Account)
 	}
 	if !slices.Contains(ec2sim.Regions(), opts.DefaultRegion) {
 		return simUsage(stderr, "--region %q: the emulator serves only the regions where Capacity Blocks are sold: %s", opts.DefaultRegion, strings.Join(ec2sim.Regions(), ", "))
@@ -249,7 +261,7 @@ Clock control:
   curl -d advance=26h %[1]s/_sim/clock
   curl -d set=2026-12-03T11:30:00Z %[1]s/_sim/clock
 Press Ctrl-C to stop.
-`, url, opts.DefaultRegion, ec2sim.DemoAccount)
+`, url, opts.DefaultRegion, opts.Account)
 }
 
 // rateLimitSummary says which request buckets are in force, with the one a search spends.

@@ -60,7 +60,3 @@ require (
 	golang.org/x/sync v0.22.0 // indirect
 	golang.org/x/text v0.24.0 // indirect
 )
-
-// Bubble Tea v2.1.1 with one change: its renderer sleeps until there is a frame to write
-// instead of ticking at 60 fps for the program's whole life (third_party/bubbletea/PATCH.md).
-replace charm.land/bubbletea/v2 => ./third_party/bubbletea

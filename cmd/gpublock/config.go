@@ -87,6 +87,10 @@ const maxConfigSize = 1 << 20
 func readConfigFile(path string) ([]byte, error) {
 	fi, err := os.Stat(path)
 	if errors.Is(err, fs.ErrNotExist) {
+		if _, lerr := os.Lstat(path); lerr == nil { // a symlink to nothing is no "no file"
+			target, _ := os.Readlink(path)
+			return nil, fmt.Errorf("reading %s: it is a symlink to %s, which does not exist", path, target)
+		}
 		return nil, err
 	}
 	if err != nil {

@@ -62,6 +62,14 @@ func TestConfigThatIsNotARegularFileIsRefused(t *testing.T) {
 			t.Errorf("%s: %v, want it named %s", path, err, kind)
 		}
 	}
+	// A symlink to nothing (a moved dotfiles checkout) is an error, not "no configuration".
+	dangling := filepath.Join(dir, "dangling.yaml")
+	if err := os.Symlink(filepath.Join(dir, "gone.yaml"), dangling); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := loadTUIConfig(dangling); err == nil || !strings.Contains(err.Error(), dangling+": it is a symlink to "+filepath.Join(dir, "gone.yaml")+", which does not exist") {
+		t.Errorf("dangling symlink: %v", err)
+	}
 	// A symlink to a regular file (a dotfiles checkout) is read.
 	real := writeYAMLConfig(t, "read_only: true\n")
 	link := filepath.Join(dir, "link.yaml")

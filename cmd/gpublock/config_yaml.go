@@ -64,11 +64,11 @@ func userConfigPath() (path string, legacy bool, err error) {
 		return "", false, err
 	}
 	y := filepath.Join(dir, configYAMLName)
-	if _, err := os.Stat(y); err == nil {
+	if _, err := os.Lstat(y); err == nil { // a broken symlink is refused when read, not passed over
 		return y, false, nil
 	}
 	j := filepath.Join(dir, configJSONName)
-	if _, err := os.Stat(j); err == nil {
+	if _, err := os.Lstat(j); err == nil {
 		return j, true, nil
 	}
 	return y, false, nil

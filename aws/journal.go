@@ -84,7 +84,7 @@ type journal struct {
 	dir string
 	// backend is written into every entry (JournalEntry.Backend).
 	backend string
-	mu  sync.Mutex
+	mu      sync.Mutex
 	// writeFile writes a line; nil is (*os.File).Write. Tests make it fail part-way.
 	writeFile func(*os.File, []byte) (int, error)
 }

@@ -53,7 +53,7 @@ type Config struct {
 	// ~/.local/state/gpublock.
 	JournalDir string
 	// Backend names what the client buys against, in each journal entry: "" or "aws" for
-	// AWS, "demo" for the built-in simulator, "emulator <endpoint>" for gpublock sim.
+	// AWS, "demo" for the built-in simulator, "emulator" for gpublock sim.
 	Backend string
 	// MaxSpend, when set, refuses any purchase whose fee is above it, before any call.
 	MaxSpend *model.Money

@@ -47,7 +47,7 @@ type JournalEntry struct {
 	Result string `json:"result_id,omitempty"` // reservation id, instance ids
 	Error  string `json:"error,omitempty"`
 	// Backend is what the entry was made against (Config.Backend): "aws", "demo" or
-	// "emulator <endpoint>". The simulated journal is shared by --demo and gpublock sim, whose
+	// "emulator" (gpublock sim). The simulated journal is shared by --demo and gpublock sim, whose
 	// ids can be the same, so a run reads and settles only its own backend's entries.
 	Backend string `json:"backend,omitempty"`
 }
@@ -55,8 +55,10 @@ type JournalEntry struct {
 // BackendDemo is the Backend of the built-in simulator (--demo).
 const BackendDemo = "demo"
 
-// BackendEmulator is the Backend of the emulator (gpublock sim) at endpoint.
-func BackendEmulator(endpoint string) string { return "emulator " + endpoint }
+// BackendEmulator is the Backend of the emulator (gpublock sim). It is not told apart by
+// its endpoint: one emulator is reached by several URLs (a proxy, localhost or 127.0.0.1),
+// and an intent made through one must still be settled, not bought again, through another.
+const BackendEmulator = "emulator"
 
 // BackendAWS is the Backend of real AWS; a line written before entries carried a backend
 // is taken as AWS's in the live journal, and as no backend's in the simulated one.

@@ -259,7 +259,7 @@ func openBackend(ctx context.Context, f *awsFlags, stderr io.Writer) (*aws.Clien
 				}
 			}
 			// Its entries are told from --demo's, which share the simulated journal.
-			cfg.Backend = aws.BackendEmulator(c.Endpoint())
+			cfg.Backend = aws.BackendEmulator
 			if c, err = aws.New(ctx, cfg); err != nil {
 				return nil, backendInfo{}, err
 			}

@@ -23,7 +23,7 @@ const journalLong = "Lists the purchases, extensions and launches this machine m
 	"(or whose outcome was unknown), in --region or in every region: it asks AWS (a purchase by its\n" +
 	"gpublock:request-id tag, an extension in its block's history) and records what it finds.\n" +
 	"Against the emulator (--demo, gpublock sim) it reads the simulated journal. Each line names the\n" +
-	"backend it was made against (AWS, --demo, or gpublock sim at its endpoint): a run shows and\n" +
+	"backend it was made against (AWS, --demo, or gpublock sim): a run shows and\n" +
 	"settles only its own backend's lines, and says how many others it left out.\n\n" +
 	"Exit status: 0 listed, every entry settled; 1 some entry could not be settled (AWS could not be asked)."
 
@@ -141,8 +141,8 @@ func backendWords(b string) string {
 		return "AWS"
 	case b == aws.BackendDemo:
 		return "the built-in simulator, --demo"
-	case strings.HasPrefix(b, "emulator "):
-		return "gpublock sim at " + strings.TrimPrefix(b, "emulator ")
+	case b == aws.BackendEmulator:
+		return "the emulator, gpublock sim"
 	}
 	return b
 }

@@ -302,14 +302,15 @@ func (a *blocksArgs) printReports(stderr io.Writer) {
 // reportListingFailures names each failure of a listing on stderr, as aws sorts them.
 func reportListingFailures(client *aws.Client, err error, stderr io.Writer) aws.ListingFailures {
 	lf := aws.ClassifyListing(err)
-	for _, p := range lf.Problems {
+	// Regions that failed alike (no credentials: all of them) are named once, together.
+	for _, g := range lf.Grouped(func(err error) string { return client.ExplainError(err).String() }) {
 		switch {
-		case p.Region == "":
-			fmt.Fprintf(stderr, "gpublock blocks: %s\n", client.ExplainError(p.Err))
-		case p.Partial:
-			fmt.Fprintf(stderr, "gpublock blocks: %s: some details are missing: %s\n", p.Region, client.ExplainError(p.Err))
+		case len(g.Regions) == 0:
+			fmt.Fprintf(stderr, "gpublock blocks: %s\n", g.Message)
+		case g.Partial:
+			fmt.Fprintf(stderr, "gpublock blocks: %s: some details are missing: %s\n", g.Where(), g.Message)
 		default:
-			fmt.Fprintf(stderr, "gpublock blocks: %s: %s\n", p.Region, client.ExplainError(p.Err))
+			fmt.Fprintf(stderr, "gpublock blocks: %s: %s\n", g.Where(), g.Message)
 		}
 	}
 	return lf

@@ -352,8 +352,11 @@ type blockJSON struct {
 	StartDate              string
 	EndDate                string
 	InterconnectStatus     string   `json:",omitempty"`
-	InstanceIds            []string `json:",omitempty"`
+	InstanceIds            []string `json:",omitempty"` // those not terminated
 	Extensions             int      `json:",omitempty"`
+	// Instances is every instance AWS lists in the block, the terminated ones too (for
+	// about an hour), with when each was launched and stopped.
+	Instances []blockInstanceJSON `json:",omitempty"`
 
 	// What the blocks screen shows besides: the tags, the fee paid where this machine's
 	// journal bought the block (exact), the countdowns and every warning in force.
@@ -430,9 +433,24 @@ func toBlockJSON(b model.Block) blockJSON {
 		Extensions:             len(b.Extensions),
 	}
 	for _, i := range b.Instances {
-		j.InstanceIds = append(j.InstanceIds, i.ID)
+		if i.Live() {
+			j.InstanceIds = append(j.InstanceIds, i.ID)
+		}
+		ij := blockInstanceJSON{InstanceId: i.ID, State: i.State, LaunchTime: i.LaunchTime.UTC().Format(time.RFC3339)}
+		if !i.StoppedAt.IsZero() {
+			ij.StoppedTime = i.StoppedAt.UTC().Format(time.RFC3339)
+		}
+		j.Instances = append(j.Instances, ij)
 	}
 	return j
+}
+
+// blockInstanceJSON is one instance of a block: its id, state, launch and stop times.
+type blockInstanceJSON struct {
+	InstanceId  string
+	State       string
+	LaunchTime  string
+	StoppedTime string `json:",omitempty"`
 }
 
 var blockCSVHeader = []string{"CapacityReservationId", "CapacityBlockId", "Region", "AvailabilityZone", "InstanceType",

@@ -163,8 +163,8 @@ type Instance struct {
 	// StoppedAt is when it was stopped or terminated, as AWS states it (the time in its
 	// state transition reason); zero while it runs, or when AWS gives none.
 	StoppedAt time.Time `json:",omitzero"`
-	SubnetID      string
-	ImageID       string
+	SubnetID  string
+	ImageID   string
 }
 
 // Live reports an instance not yet terminated: one that runs, or could again.

@@ -51,9 +51,10 @@ const blocksLong = "Lists the account's Capacity Blocks: each block's state, zon
 	"Instances are terminated from 30 minutes before the end. A region that fails is named on\n" +
 	"stderr and the blocks of the others are still printed; when every region fails, stdout\n" +
 	"stays empty (no header, no []).\n\n" +
-	"Exit status: 0 ok (every region answered whole, and no block ends within --warn-within),\n" +
-	"1 failure (a region failed or some of its details are missing, so the list is incomplete;\n" +
-	"or an output error; or the record of notifications sent cannot be written), 2 bad usage, 3 warning: an active block's --warn-of moment is within --warn-within\n" +
+	"Exit status: 0 ok (every region answered whole, and no block's --warn-of moment is within\n" +
+	"--warn-within); 1 failure (a region failed or some of its details are missing, so the list\n" +
+	"is incomplete; or an output error; or the record of notifications sent cannot be written);\n" +
+	"2 bad usage; 3 warning: an active block's --warn-of moment is within --warn-within or past\n" +
 	"(this wins over a failed region). With --watch the status is that of the last refresh\n" +
 	"before the interruption."
 

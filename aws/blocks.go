@@ -182,7 +182,9 @@ func (c *Client) mergeInstances(ctx context.Context, cl *ec2.Client, blocks []mo
 		chunk := ids[start:min(start+200, len(ids))]
 		p := ec2.NewDescribeInstancesPaginator(cl, &ec2.DescribeInstancesInput{Filters: []types.Filter{
 			{Name: sdkaws.String("capacity-reservation-id"), Values: chunk},
-			{Name: sdkaws.String("instance-state-name"), Values: []string{"pending", "running", "shutting-down", "stopping", "stopped"}},
+			// Terminated ones too: AWS lists them for about an hour, and what ran in a block
+			// and when it stopped is what an on-call person asks after its end.
+			{Name: sdkaws.String("instance-state-name"), Values: []string{"pending", "running", "shutting-down", "stopping", "stopped", "terminated"}},
 		}})
 		for p.HasMorePages() {
 			page, err := p.NextPage(ctx)

@@ -52,6 +52,9 @@ type Config struct {
 	// JournalDir holds the purchase journal; "" means $XDG_STATE_HOME/gpublock or
 	// ~/.local/state/gpublock.
 	JournalDir string
+	// Backend names what the client buys against, in each journal entry: "" or "aws" for
+	// AWS, "demo" for the built-in simulator, "emulator" for gpublock sim.
+	Backend string
 	// MaxSpend, when set, refuses any purchase whose fee is above it, before any call.
 	MaxSpend *model.Money
 	// MaxSpendRule and ReadOnlyRule name where the cap and read-only mode came from
@@ -175,7 +178,11 @@ func New(ctx context.Context, cfg Config) (*Client, error) {
 	}
 	c.pacers = newPacers(c)
 	c.retryer = newReadRetryer(awscfg, cfg.MaxBackoff, c.pacers)
-	c.journal = &journal{dir: cfg.JournalDir}
+	backend := cfg.Backend
+	if backend == "" {
+		backend = BackendAWS
+	}
+	c.journal = &journal{dir: cfg.JournalDir, backend: backend}
 	return c, nil
 }
 

@@ -3,6 +3,7 @@ package aws
 import (
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
@@ -98,7 +99,25 @@ func instanceFrom(i types.Instance) model.Instance {
 	if i.State != nil {
 		in.State = string(i.State.Name)
 	}
+	if in.State != "running" && in.State != "pending" {
+		in.StoppedAt = transitionTime(sdkaws.ToString(i.StateTransitionReason))
+	}
 	return in
+}
+
+// transitionTime is the time in an instance's state transition reason, which AWS writes
+// as "User initiated (2026-12-03 11:00:02 GMT)"; zero when the reason holds none. The
+// format is not documented (only the field is), so anything else is read as no time.
+func transitionTime(reason string) time.Time {
+	open, close := strings.LastIndexByte(reason, '('), strings.LastIndexByte(reason, ')')
+	if open < 0 || close < open {
+		return time.Time{}
+	}
+	t, err := time.Parse("2006-01-02 15:04:05 MST", reason[open+1:close])
+	if err != nil {
+		return time.Time{}
+	}
+	return t.UTC()
 }
 
 func extensionFrom(e types.CapacityBlockExtension) model.Extension {

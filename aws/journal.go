@@ -46,11 +46,47 @@ type JournalEntry struct {
 	Hours  int    `json:"duration_hours,omitempty"`
 	Result string `json:"result_id,omitempty"` // reservation id, instance ids
 	Error  string `json:"error,omitempty"`
+	// Backend is what the entry was made against (Config.Backend): "aws", "demo" or
+	// "emulator" (gpublock sim). The simulated journal is shared by --demo and gpublock sim, whose
+	// ids can be the same, so a run reads and settles only its own backend's entries.
+	Backend string `json:"backend,omitempty"`
+}
+
+// BackendDemo is the Backend of the built-in simulator (--demo).
+const BackendDemo = "demo"
+
+// BackendEmulator is the Backend of the emulator (gpublock sim). It is not told apart by
+// its endpoint: one emulator is reached by several URLs (a proxy, localhost or 127.0.0.1),
+// and an intent made through one must still be settled, not bought again, through another.
+const BackendEmulator = "emulator"
+
+// BackendAWS is the Backend of real AWS; a line written before entries carried a backend
+// is taken as AWS's in the live journal, and as no backend's in the simulated one.
+const BackendAWS = "aws"
+
+// OfBackend splits entries into those made against backend and the number of others.
+// An entry without a backend counts as legacy: it belongs to legacy (BackendAWS for the
+// live journal, "" for the simulated one, where it could be either and is never settled).
+func OfBackend(entries []JournalEntry, backend, legacy string) (mine []JournalEntry, hidden int) {
+	for _, e := range entries {
+		b := e.Backend
+		if b == "" {
+			b = legacy
+		}
+		if b == backend {
+			mine = append(mine, e)
+		} else {
+			hidden++
+		}
+	}
+	return mine, hidden
 }
 
 type journal struct {
 	dir string
-	mu  sync.Mutex
+	// backend is written into every entry (JournalEntry.Backend).
+	backend string
+	mu      sync.Mutex
 	// writeFile writes a line; nil is (*os.File).Write. Tests make it fail part-way.
 	writeFile func(*os.File, []byte) (int, error)
 }
@@ -98,6 +134,7 @@ func (j *journal) write(e JournalEntry) error {
 		return fmt.Errorf("journal %s: %w", p, err)
 	}
 	e.Error = Redact(e.Error)
+	e.Backend = j.backend
 	line, err := json.Marshal(e)
 	if err != nil {
 		return fmt.Errorf("journal %s: %w", p, err)
@@ -188,11 +225,33 @@ func ReadJournal(path string) (entries []JournalEntry, bad int, err error) {
 	}
 }
 
-// Journal reads this client's journal (see ReadJournal).
+// Journal reads this client's journal (see ReadJournal): the entries made against this
+// client's backend only.
 func (c *Client) Journal() ([]JournalEntry, int, error) {
+	mine, _, bad, err := c.JournalOfBackend()
+	return mine, bad, err
+}
+
+// JournalOfBackend reads the journal, and splits it into this backend's entries and the
+// number of the others' (see OfBackend).
+func (c *Client) JournalOfBackend() (mine []JournalEntry, hidden, bad int, err error) {
 	p, err := c.journal.path()
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, 0, err
 	}
-	return ReadJournal(p)
+	all, bad, err := ReadJournal(p)
+	mine, hidden = OfBackend(all, c.journal.backend, c.legacyBackend())
+	return mine, hidden, bad, err
 }
+
+// legacyBackend is the backend of a journal line written without one: AWS in the live
+// journal, none in a journal of the emulator's.
+func (c *Client) legacyBackend() string {
+	if c.journal.backend == BackendAWS {
+		return BackendAWS
+	}
+	return ""
+}
+
+// Backend is what this client's journal entries are made against (Config.Backend).
+func (c *Client) Backend() string { return c.journal.backend }

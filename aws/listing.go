@@ -1,6 +1,9 @@
 package aws
 
-import "errors"
+import (
+	"errors"
+	"strings"
+)
 
 // ListingProblem is one failure of a listing of blocks or plans: a region that could not be
 // read, one read without some details (Partial), or a failure that names no region.
@@ -41,6 +44,42 @@ func ClassifyListing(err error) ListingFailures {
 		}
 	}
 	return lf
+}
+
+// ProblemGroup is one explanation of a listing's failures and the regions it holds for:
+// with no credentials every region fails alike, and the explanation is said once.
+type ProblemGroup struct {
+	Regions []string // in the listing's order; none for a failure that names no region
+	Partial bool
+	Message string
+}
+
+// Where names the group's regions, "us-east-1, us-west-2, …", "" for none.
+func (g ProblemGroup) Where() string { return strings.Join(g.Regions, ", ") }
+
+// Grouped is the problems with the same explanation (explain's words) and kind (failed or
+// partial) gathered into one group, in the order each first appears. A failure that names
+// no region is grouped with the others of its words.
+func (lf ListingFailures) Grouped(explain func(error) string) []ProblemGroup {
+	var out []ProblemGroup
+	index := map[string]int{}
+	for _, p := range lf.Problems {
+		msg := explain(p.Err)
+		key := msg
+		if p.Partial {
+			key = "partial\x00" + msg
+		}
+		i, ok := index[key]
+		if !ok {
+			i = len(out)
+			index[key] = i
+			out = append(out, ProblemGroup{Partial: p.Partial, Message: msg})
+		}
+		if p.Region != "" {
+			out[i].Regions = append(out[i].Regions, p.Region)
+		}
+	}
+	return out
 }
 
 // NoneRead reports whether every one of the regions listed failed, so that an empty list

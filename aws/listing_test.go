@@ -3,6 +3,7 @@ package aws
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -35,5 +36,23 @@ func TestClassifyListing(t *testing.T) {
 	}
 	if got := Unjoin(denied); len(got) != 1 || got[0] != denied {
 		t.Errorf("Unjoin of one error = %v", got)
+	}
+}
+
+// Regions that fail alike are one group, said once; another explanation, or the same one
+// for missing details, is a group of its own; the order is that of first appearance.
+func TestListingFailuresGrouped(t *testing.T) {
+	noCreds := errors.New("no credentials")
+	err := errors.Join(&RegionFailure{Region: "us-east-1", Err: noCreds}, &RegionFailure{Region: "us-west-2", Err: noCreds},
+		&RegionFailure{Region: "eu-north-1", Err: errors.New("throttled")}, &RegionFailure{Region: "ap-south-1", Err: noCreds},
+		&RegionFailure{Region: "us-east-2", Partial: true, Err: noCreds}, errors.New("no credentials"))
+	groups := ClassifyListing(err).Grouped(func(e error) string { return e.Error() })
+	var got []string
+	for _, g := range groups {
+		got = append(got, fmt.Sprintf("%s|%v|%s", g.Where(), g.Partial, g.Message))
+	}
+	want := []string{"us-east-1, us-west-2, ap-south-1|false|no credentials", "eu-north-1|false|throttled", "us-east-2|true|no credentials"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("groups:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

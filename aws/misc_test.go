@@ -262,3 +262,15 @@ func mustWrite(t *testing.T, path, s string) {
 		t.Fatal(err)
 	}
 }
+
+// The stop time AWS writes in a state transition reason is read; any other reason is no time.
+func TestTransitionTime(t *testing.T) {
+	if got := transitionTime("User initiated (2026-12-03 11:00:02 GMT)"); !got.Equal(time.Date(2026, 12, 3, 11, 0, 2, 0, time.UTC)) {
+		t.Errorf("transitionTime = %v", got)
+	}
+	for _, r := range []string{"", "User initiated", "Server.SpotInstanceTermination (soon)", "x (2026-13-03 11:00:02 GMT)"} {
+		if got := transitionTime(r); !got.IsZero() {
+			t.Errorf("transitionTime(%q) = %v, want zero", r, got)
+		}
+	}
+}

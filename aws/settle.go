@@ -245,14 +245,7 @@ func (c *Client) unsettled(region string, e *JournalEntry, err error) error {
 
 // SettleCommand is the command that settles the journal's open intents in region.
 func (c *Client) SettleCommand(region string) string {
-	cmd := "gpublock journal"
-	if c.profile != "" {
-		cmd += " --profile " + c.profile
-	}
-	if region != "" {
-		cmd += " --region " + region
-	}
-	return "`" + cmd + "`"
+	return "`" + c.NextStep("journal", region) + "`"
 }
 
 // EarlierPurchase is the outcome line of a purchase that an interrupted run made and a

@@ -154,7 +154,7 @@ func TestPurchaseRefusedWhileAnInterruptedOneCannotBeSettled(t *testing.T) {
 	if !errors.Is(err, ErrUnsettled) || !errors.As(err, &pe) || pe.Outcome != NotBought {
 		t.Fatalf("%v: want a refusal while unsettled", err)
 	}
-	if !strings.Contains(pe.Explanation.String(), "gpublock journal --region us-east-1") {
+	if !strings.Contains(pe.Explanation.String(), "gpublock journal --endpoint-url "+c.EndpointFlag()+" --region us-east-1") {
 		t.Errorf("the refusal does not say how to settle: %q", pe.Explanation)
 	}
 	if n := rc.count(func(r recorded) bool { return r.Action == "PurchaseCapacityBlock" }); n != 0 {

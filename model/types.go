@@ -160,9 +160,15 @@ type Instance struct {
 	InstanceType  string
 	State         string // pending, running, shutting-down, terminated, stopping, stopped
 	LaunchTime    time.Time
-	SubnetID      string
-	ImageID       string
+	// StoppedAt is when it was stopped or terminated, as AWS states it (the time in its
+	// state transition reason); zero while it runs, or when AWS gives none.
+	StoppedAt time.Time `json:",omitzero"`
+	SubnetID  string
+	ImageID   string
 }
+
+// Live reports an instance not yet terminated: one that runs, or could again.
+func (in Instance) Live() bool { return in.State != "terminated" }
 
 // ExtensionStatus is the payment status of an extension.
 type ExtensionStatus string

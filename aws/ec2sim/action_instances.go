@@ -185,7 +185,8 @@ func writeInstance(x *xmlBody, in *instance, r *reservation, now time.Time) {
 		if in.TerminateAt.IsZero() || in.TerminateAt.After(in.terminateAt(r, now)) {
 			reason = "Capacity Block expiring"
 		}
-		x.str("reason", reason)
+		// AWS adds the transition's time in this shape: "User initiated (2026-12-03 11:00:02 GMT)".
+		x.str("reason", reason+" ("+in.terminateAt(r, now).UTC().Format("2006-01-02 15:04:05")+" GMT)")
 	} else {
 		x.empty("reason")
 	}

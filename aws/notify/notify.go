@@ -251,9 +251,17 @@ func (n *Notifier) release(key string) {
 
 func (n *Notifier) work() {
 	defer n.wg.Done()
+	skipped := 0
 	for e := range n.queue {
-		n.deliverOnce(n.ctx, e)
+		if n.ctx.Err() != nil {
+			skipped++ // out of time: not claimed, so the next run sends it
+		} else {
+			n.deliverOnce(n.ctx, e)
+		}
 		n.release(e.Key)
+	}
+	if skipped > 0 {
+		n.cfg.Report(fmt.Sprintf("%d notification(s) not sent before gpublock exited; they are tried again on the next run", skipped))
 	}
 }
 

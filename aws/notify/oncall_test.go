@@ -317,6 +317,7 @@ func TestHungWebhookBounded(t *testing.T) {
 	n, _ := New(Config{URL: srv.URL, StatePath: state, Timeout: 200 * time.Millisecond, Backoff: 100 * time.Millisecond,
 		Report: func(s string) { mu.Lock(); reports = append(reports, s); mu.Unlock() }})
 	n.Send(event(model.WarnExpiring))
+	n.Send(event(model.WarnTerminating)) // still queued when the time is up
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(context.Background(), 400*time.Millisecond)
 	defer cancel()
@@ -326,8 +327,9 @@ func TestHungWebhookBounded(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if len(reports) != 1 || !strings.Contains(reports[0], "timed out") || !strings.Contains(reports[0], "next run") {
-		t.Errorf("reports %v: want one saying the delivery timed out", reports)
+	if len(reports) != 2 || !strings.Contains(reports[0], "timed out") || !strings.Contains(reports[0], "next run") ||
+		!strings.Contains(reports[1], "1 notification(s) not sent") {
+		t.Errorf("reports %v: want the delivery that timed out, then the one never started", reports)
 	}
 	s, _ := readState(state)
 	if len(s.Delivered) != 0 || len(s.Claimed) != 0 {

@@ -27,17 +27,17 @@ func (b awsBackend) Blocks(ctx context.Context, regions []string) (backend.Block
 		lf := aws.ClassifyListing(err)
 		if i == 0 {
 			list.Quiet = l.Quiet
-			for _, p := range lf.Problems {
-				list.Problems = append(list.Problems, backend.BlockProblem{Region: p.Region, Partial: p.Partial, Message: src.Explain(p.Err).String()})
+			for _, g := range lf.Grouped(func(err error) string { return src.Explain(err).String() }) {
+				list.Problems = append(list.Problems, backend.BlockProblem{Region: g.Where(), Partial: g.Partial, Message: g.Message})
 			}
 			if lf.NoneRead(l.Listed) {
 				return list, explainerOf(src)(err)
 			}
 			continue
 		}
-		for _, p := range lf.Problems {
-			list.Problems = append(list.Problems, backend.BlockProblem{Region: p.Region, Partial: true,
-				Message: src.Caps().Noun + "s: " + src.Explain(p.Err).String()})
+		for _, g := range lf.Grouped(func(err error) string { return src.Explain(err).String() }) {
+			list.Problems = append(list.Problems, backend.BlockProblem{Region: g.Where(), Partial: true,
+				Message: src.Caps().Noun + "s: " + g.Message})
 		}
 	}
 	return list, nil

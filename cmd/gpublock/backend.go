@@ -270,10 +270,12 @@ func openBackend(ctx context.Context, f *awsFlags, stderr io.Writer) (*aws.Clien
 			if cfg.JournalDir == "" {
 				if dir, err := aws.DefaultJournalDir(); err == nil {
 					cfg.JournalDir = filepath.Join(dir, "simulated")
-					if c, err = aws.New(ctx, cfg); err != nil {
-						return nil, backendInfo{}, err
-					}
 				}
+			}
+			// Its entries are told from --demo's, which share the simulated journal.
+			cfg.Backend = aws.BackendEmulator
+			if c, err = aws.New(ctx, cfg); err != nil {
+				return nil, backendInfo{}, err
 			}
 		}
 	}
@@ -377,10 +379,12 @@ func openSimulated(ctx context.Context, f *awsFlags, cfg aws.Config, reason stri
 	}
 	cfg.Region, cfg.EndpointURL, cfg.Profile = region, u, ""
 	cfg.Credentials = sdkaws.NewCredentialsCache(credentials.NewStaticCredentialsProvider(demoAccessKey, demoSecretKey, ""))
-	// Simulated purchases must not mix with real ones in the journal.
+	// Simulated purchases must not mix with real ones in the journal, nor with those made
+	// against gpublock sim in the same simulated journal.
 	if dir, err := aws.DefaultJournalDir(); err == nil {
 		cfg.JournalDir = filepath.Join(dir, "simulated")
 	}
+	cfg.Backend = aws.BackendDemo
 	c, err := aws.New(ctx, cfg)
 	if err != nil {
 		return nil, backendInfo{}, err

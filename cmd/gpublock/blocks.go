@@ -51,9 +51,10 @@ const blocksLong = "Lists the account's Capacity Blocks: each block's state, zon
 	"Instances are terminated from 30 minutes before the end. A region that fails is named on\n" +
 	"stderr and the blocks of the others are still printed; when every region fails, stdout\n" +
 	"stays empty (no header, no []).\n\n" +
-	"Exit status: 0 ok (every region answered whole, and no block ends within --warn-within),\n" +
-	"1 failure (a region failed or some of its details are missing, so the list is incomplete;\n" +
-	"or an output error; or the record of notifications sent cannot be written), 2 bad usage, 3 warning: an active block's --warn-of moment is within --warn-within\n" +
+	"Exit status: 0 ok (every region answered whole, and no block's --warn-of moment is within\n" +
+	"--warn-within); 1 failure (a region failed or some of its details are missing, so the list\n" +
+	"is incomplete; or an output error; or the record of notifications sent cannot be written);\n" +
+	"2 bad usage; 3 warning: an active block's --warn-of moment is within --warn-within or past\n" +
 	"(this wins over a failed region). With --watch the status is that of the last refresh\n" +
 	"before the interruption."
 
@@ -302,14 +303,15 @@ func (a *blocksArgs) printReports(stderr io.Writer) {
 // reportListingFailures names each failure of a listing on stderr, as aws sorts them.
 func reportListingFailures(client *aws.Client, err error, stderr io.Writer) aws.ListingFailures {
 	lf := aws.ClassifyListing(err)
-	for _, p := range lf.Problems {
+	// Regions that failed alike (no credentials: all of them) are named once, together.
+	for _, g := range lf.Grouped(func(err error) string { return client.ExplainError(err).String() }) {
 		switch {
-		case p.Region == "":
-			fmt.Fprintf(stderr, "gpublock blocks: %s\n", client.ExplainError(p.Err))
-		case p.Partial:
-			fmt.Fprintf(stderr, "gpublock blocks: %s: some details are missing: %s\n", p.Region, client.ExplainError(p.Err))
+		case len(g.Regions) == 0:
+			fmt.Fprintf(stderr, "gpublock blocks: %s\n", g.Message)
+		case g.Partial:
+			fmt.Fprintf(stderr, "gpublock blocks: %s: some details are missing: %s\n", g.Where(), g.Message)
 		default:
-			fmt.Fprintf(stderr, "gpublock blocks: %s: %s\n", p.Region, client.ExplainError(p.Err))
+			fmt.Fprintf(stderr, "gpublock blocks: %s: %s\n", g.Where(), g.Message)
 		}
 	}
 	return lf
@@ -351,8 +353,11 @@ type blockJSON struct {
 	StartDate              string
 	EndDate                string
 	InterconnectStatus     string   `json:",omitempty"`
-	InstanceIds            []string `json:",omitempty"`
+	InstanceIds            []string `json:",omitempty"` // those not terminated
 	Extensions             int      `json:",omitempty"`
+	// Instances is every instance AWS lists in the block, the terminated ones too (for
+	// about an hour), with when each was launched and stopped.
+	Instances []blockInstanceJSON `json:",omitempty"`
 
 	// What the blocks screen shows besides: the tags, the fee paid where this machine's
 	// journal bought the block (exact), the countdowns and every warning in force.
@@ -429,9 +434,24 @@ func toBlockJSON(b model.Block) blockJSON {
 		Extensions:             len(b.Extensions),
 	}
 	for _, i := range b.Instances {
-		j.InstanceIds = append(j.InstanceIds, i.ID)
+		if i.Live() {
+			j.InstanceIds = append(j.InstanceIds, i.ID)
+		}
+		ij := blockInstanceJSON{InstanceId: i.ID, State: i.State, LaunchTime: i.LaunchTime.UTC().Format(time.RFC3339)}
+		if !i.StoppedAt.IsZero() {
+			ij.StoppedTime = i.StoppedAt.UTC().Format(time.RFC3339)
+		}
+		j.Instances = append(j.Instances, ij)
 	}
 	return j
+}
+
+// blockInstanceJSON is one instance of a block: its id, state, launch and stop times.
+type blockInstanceJSON struct {
+	InstanceId  string
+	State       string
+	LaunchTime  string
+	StoppedTime string `json:",omitempty"`
 }
 
 var blockCSVHeader = []string{"CapacityReservationId", "CapacityBlockId", "Region", "AvailabilityZone", "InstanceType",

@@ -291,3 +291,33 @@ func TestBlocksHungWebhookBounded(t *testing.T) {
 		t.Errorf("the next run delivered %s, want the warnings that timed out", got)
 	}
 }
+
+// Instances terminated at a block's end stay in its listing while AWS lists them (about an
+// hour), with when they stopped; the ids of the live ones are InstanceIds.
+func TestBlocksKeepTerminatedInstances(t *testing.T) {
+	cs := startCLISim(t)
+	b := boughtBlock(t, cs)
+	activate(t, cs, b)
+	if code, _, errs := runCLI(launchArgsFor(cs.url, b.CapacityReservationId, "--yes", "--count", "1")...); code != 0 {
+		t.Fatalf("launch: exit %d\n%s", code, errs)
+	}
+	end := mustTime(t, b.EndDate)
+	list := func() blockJSON {
+		t.Helper()
+		code, out, errs := runCLI("blocks", "--endpoint-url", cs.url, "--region", "us-east-1", "-o", "json")
+		var rows []blockJSON
+		if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) != 1 {
+			t.Fatalf("exit %d, stderr %q\n%s", code, errs, out)
+		}
+		return rows[0]
+	}
+	if r := list(); len(r.Instances) != 1 || (r.Instances[0].State != "running" && r.Instances[0].State != "pending") || r.Instances[0].StoppedTime != "" || len(r.InstanceIds) != 1 {
+		t.Fatalf("running: %+v / %v", r.Instances, r.InstanceIds)
+	}
+	cs.sim.SetTime(end.Add(-10 * time.Minute))
+	r := list()
+	stopped := end.Add(-30 * time.Minute).UTC().Format(time.RFC3339)
+	if len(r.Instances) != 1 || r.Instances[0].State != "terminated" || r.Instances[0].StoppedTime != stopped || len(r.InstanceIds) != 0 {
+		t.Errorf("after the termination: %+v / %v; want it terminated at %s, and no live id", r.Instances, r.InstanceIds, stopped)
+	}
+}

@@ -149,7 +149,7 @@ func TestPurchaseRefusedWhileInterruptedOneCannotBeSettled(t *testing.T) {
 	defer srv.Close()
 	other := pickOffering(t, cs.url)
 	code, _, errs := runCLI(purchaseArgsFor(srv.URL, other.CapacityBlockOfferingId, "--yes")...)
-	if code != 1 || !strings.Contains(errs, "gpublock journal --region us-east-1") || strings.Contains(errs, "nothing was bought") {
+	if code != 1 || !strings.Contains(errs, "gpublock journal --endpoint-url "+srv.URL+" --region us-east-1") || strings.Contains(errs, "nothing was bought") {
 		t.Errorf("exit %d\n%s", code, errs)
 	}
 	if n := purchases.Load(); n != 0 {

@@ -57,14 +57,14 @@ func (a *extendArgs) runExtendList(ctx context.Context, id string, format output
 		}
 		return 1
 	}
-	if err := printExtendChoices(stdout, format, b, choices); err != nil {
+	if err := printExtendChoices(stdout, format, b, choices, client.NextStep("extend", b.Region, b.ReservationID, "--duration", "LENGTH")); err != nil {
 		fmt.Fprintln(stderr, "gpublock extend:", err)
 		return 1
 	}
 	return code
 }
 
-func printExtendChoices(w io.Writer, format outputFormat, b model.Block, choices []model.ExtensionChoice) error {
+func printExtendChoices(w io.Writer, format outputFormat, b model.Block, choices []model.ExtensionChoice, next string) error {
 	rows := make([]extendChoiceJSON, len(choices))
 	for i, ch := range choices {
 		off := ch.Offering
@@ -89,6 +89,6 @@ func printExtendChoices(w io.Writer, format outputFormat, b model.Block, choices
 			return err
 		}
 	}
-	_, err := fmt.Fprintf(w, "Extend with: gpublock extend %s --region %s --duration LENGTH\n", b.ReservationID, b.Region)
+	_, err := fmt.Fprintf(w, "Extend with: %s\n", next)
 	return err
 }

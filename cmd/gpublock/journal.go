@@ -22,7 +22,9 @@ const journalLong = "Lists the purchases, extensions and launches this machine m
 	"outcome. First it settles every purchase or extension that a crash left without an outcome\n" +
 	"(or whose outcome was unknown), in --region or in every region: it asks AWS (a purchase by its\n" +
 	"gpublock:request-id tag, an extension in its block's history) and records what it finds.\n" +
-	"Against the emulator (--demo, gpublock sim) it reads the simulated journal.\n\n" +
+	"Against the emulator (--demo, gpublock sim) it reads the simulated journal. Each line names the\n" +
+	"backend it was made against (AWS, --demo, or gpublock sim): a run shows and\n" +
+	"settles only its own backend's lines, and says how many others it left out.\n\n" +
 	"Exit status: 0 listed, every entry settled; 1 some entry could not be settled (AWS could not be asked)."
 
 type journalArgs struct {
@@ -102,10 +104,14 @@ func runJournal(ctx context.Context, a journalArgs, stdout, stderr io.Writer) in
 			code = 1
 		}
 	}
-	entries, bad, err := client.Journal()
+	entries, hidden, bad, err := client.JournalOfBackend()
 	if err != nil {
 		fmt.Fprintf(stderr, "gpublock journal: %s\n", aws.RedactError(err))
 		return 1
+	}
+	if hidden > 0 {
+		fmt.Fprintf(stderr, "gpublock journal: %d line(s) not shown: made against another backend than this run's (%s), or before lines named theirs\n",
+			hidden, backendWords(client.Backend()))
 	}
 	if bad > 0 {
 		p, _ := client.JournalPath()
@@ -126,6 +132,19 @@ func runJournal(ctx context.Context, a journalArgs, stdout, stderr io.Writer) in
 	}
 	printJournal(stdout, rows)
 	return code
+}
+
+// backendWords names a journal backend for a person.
+func backendWords(b string) string {
+	switch {
+	case b == aws.BackendAWS:
+		return "AWS"
+	case b == aws.BackendDemo:
+		return "the built-in simulator, --demo"
+	case b == aws.BackendEmulator:
+		return "the emulator, gpublock sim"
+	}
+	return b
 }
 
 // journalRows pairs each intent with its last outcome, oldest first.

@@ -177,7 +177,7 @@ func findBlock(ctx context.Context, client *aws.Client, region, id string) (mode
 	case err != nil:
 		return model.Block{}, fmt.Errorf("the blocks of %s could not be listed: %s", region, client.ExplainError(err))
 	}
-	return model.Block{}, fmt.Errorf("there is no Capacity Block %s in %s (`gpublock blocks --region %s` lists them; another region needs --region).", id, region, region)
+	return model.Block{}, fmt.Errorf("there is no Capacity Block %s in %s (`%s` lists them; another region needs --region).", id, region, client.NextStep("blocks", region))
 }
 
 func printLaunchSummary(w io.Writer, info backendInfo, account string, b model.Block, spec aws.LaunchSpec) {

@@ -116,7 +116,7 @@ func findPlan(ctx context.Context, client *aws.Client, src aws.Source, region, i
 		return b, fmt.Errorf("training plan %s in %s: %s", id, region, client.ExplainError(err))
 	}
 	if !found {
-		return b, fmt.Errorf("training plan %s is not in %s (gpublock blocks --source training-plans lists them).", id, region)
+		return b, fmt.Errorf("training plan %s is not in %s (`%s` lists them).", id, region, client.NextStep("blocks", region, "--source", "training-plans"))
 	}
 	return b, nil
 }

@@ -156,3 +156,14 @@ func TestBlocksWatchNamesFailedRegionEachRefresh(t *testing.T) {
 		t.Errorf("exit %d, want 1: the last refresh lacked us-west-2", code)
 	}
 }
+
+// Regions that fail alike are named together, with the explanation once (with no
+// credentials, every region would print the same paragraph).
+func TestBlocksRegionsFailingAlikeSaidOnce(t *testing.T) {
+	cs := startCLISim(t)
+	cs.sim.SetFaults(ecDown("us-east-1", "us-west-2"))
+	code, _, errs := runCLI("blocks", "--endpoint-url", cs.url, "--region", "us-east-1,eu-north-1,us-west-2")
+	if code != 1 || strings.Count(errs, "EC2 is unavailable") != 1 || !strings.Contains(errs, "gpublock blocks: us-east-1, us-west-2: EC2 is unavailable") {
+		t.Errorf("exit %d, stderr %q; want one line naming both regions", code, errs)
+	}
+}

@@ -113,10 +113,20 @@ func detailLines(th theme.Theme, rules model.WarnRules, b model.Block, fee model
 
 	add(th.Label.Render(fmt.Sprintf("Instances (%d)", len(b.Instances))))
 	if len(b.Instances) == 0 {
-		add(th.Muted.Render("  none running in this block"))
+		add(th.Muted.Render("  none in this block (AWS lists a terminated one for about an hour)"))
 	}
+	// The terminated ones stay, with when they stopped: what ran in a block that ended is
+	// what is asked after it.
 	for _, in := range b.Instances {
-		add(th.Value.Render(fmt.Sprintf("  %-19s  %-13s  launched %s", in.ID, in.State, in.LaunchTime.UTC().Format("Jan 02 15:04 UTC"))))
+		line := fmt.Sprintf("  %-19s  %-13s  launched %s", in.ID, in.State, in.LaunchTime.UTC().Format("Jan 02 15:04 UTC"))
+		if !in.StoppedAt.IsZero() {
+			line += ", stopped " + in.StoppedAt.UTC().Format("Jan 02 15:04 UTC")
+		}
+		if in.Live() {
+			add(th.Value.Render(line))
+		} else {
+			add(th.Muted.Render(line))
+		}
 	}
 	add(th.Label.Render(fmt.Sprintf("Extensions (%d)", len(b.Extensions))))
 	if len(b.Extensions) == 0 {

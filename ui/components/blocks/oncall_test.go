@@ -96,3 +96,25 @@ func TestNarrowKeepsRegionAndTermination(t *testing.T) {
 		t.Errorf("78 columns keep the interconnect: %q", head)
 	}
 }
+
+// The detail keeps a terminated instance, with when it stopped, instead of "none running".
+func TestDetailKeepsTerminatedInstances(t *testing.T) {
+	b := block("cr-1", model.StateActive, 0, end)
+	b.Instances = []model.Instance{
+		{ID: "i-0aaa", State: "running", LaunchTime: end.Add(-5 * time.Hour)},
+		{ID: "i-0bbb", State: "terminated", LaunchTime: end.Add(-6 * time.Hour), StoppedAt: end.Add(-2 * time.Hour)},
+	}
+	v := ansi.Strip(Detail(theme.New(false), b, model.Money{}, false, end.Add(-time.Hour), time.UTC, 160, 60))
+	if !strings.Contains(v, "Instances (2)") || !strings.Contains(v, "i-0bbb") || !strings.Contains(v, "stopped "+end.Add(-2*time.Hour).Format("Jan 02 15:04 UTC")) {
+		t.Errorf("the detail lacks the terminated instance or its stop time:\n%s", v)
+	}
+	for _, l := range strings.Split(v, "\n") {
+		if strings.Contains(l, "i-0aaa") && strings.Contains(l, "stopped") {
+			t.Errorf("a running instance said stopped: %q", l)
+		}
+	}
+	b.Instances = nil
+	if v := ansi.Strip(Detail(theme.New(false), b, model.Money{}, false, end.Add(-time.Hour), time.UTC, 160, 60)); strings.Contains(v, "none running") {
+		t.Errorf("an empty list says \"none running\", as if the terminated ones were none:\n%s", v)
+	}
+}

@@ -447,3 +447,20 @@ func SplitQuery(q Query) ([]SourceQuery, []SourceSkip) {
 	}
 	return parts, skips
 }
+
+// CountRule is the source's counts in words, for a hint: "1–64" instances a block holds,
+// "1, 2, 4, 8, 16, 32 or 64" a plan reserves.
+func (s Source) CountRule() string {
+	if s == SourceTrainingPlan {
+		return "1, 2, 4, 8, 16, 32 or 64"
+	}
+	return fmt.Sprintf("%d–%d", MinCount, MaxCount)
+}
+
+// LengthRule is the source's lengths in words, for a hint.
+func (s Source) LengthRule() string {
+	if s == SourceTrainingPlan {
+		return fmt.Sprintf("1–%d whole days", TrainingPlanMaxDays)
+	}
+	return "1–14 days or 3–26 weeks"
+}

@@ -108,4 +108,9 @@ func TestBothSourcesSearchWhatEachSells(t *testing.T) {
 			t.Errorf("%v: a source was skipped: %q", tc.args, errs)
 		}
 	}
+	// either form for one source too: Capacity Blocks read ml.p5.48xlarge as p5.48xlarge
+	code, out, errs := runCLI("offerings", "--endpoint-url", cs.url, "--region", "us-east-1", "--type", "ml.p5.48xlarge", "--duration", "2d")
+	if code != 0 || !strings.Contains(out, " p5.48xlarge ") {
+		t.Errorf("capacity-blocks, ml.p5.48xlarge: exit %d\n%s\n%s", code, out, errs)
+	}
 }

@@ -2,10 +2,13 @@ package aws
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/aws/smithy-go"
 
 	"github.com/gpublock/gpublock/model"
 )
@@ -25,21 +28,30 @@ func (c *Client) ExtensionChoices(ctx context.Context, b model.Block) ([]model.E
 
 // ExtensionChoicesEach is ExtensionChoices that also hands each choice to found (when not
 // nil) as soon as its length has answered, from any goroutine. AWS's request bucket for
-// these calls refills slowly (see apilimit), so the long lengths may take minutes: the
-// lengths are asked shortest first, and a screen can list those found while the rest come.
+// these calls refills slowly (see apilimit), so the whole list may take minutes: a block
+// that model.ExtendBlockerAt refuses is asked nothing, and the lengths are asked in
+// model.ExtensionAskOrder (those this journal's extensions chose, then 1, 2, 7, 14 days),
+// so that a screen lists the likely ones while the rest come. A refusal by AWS of the block
+// itself (IncorrectState) ends the asking: every other length would be refused alike.
 func (c *Client) ExtensionChoicesEach(ctx context.Context, b model.Block, found func(model.ExtensionChoice)) ([]model.ExtensionChoice, error) {
 	if err := checkExtendable(b); err != nil {
 		return nil, err
+	}
+	if r := model.ExtendBlockerAt(b, c.Now(ctx)); r != nil {
+		return nil, notBought(r.Summary(), r.Hint, nil)
 	}
 	var (
 		mu      sync.Mutex
 		out     []model.ExtensionChoice
 		failed  []int
 		lastErr error
+		refused bool // AWS answered the last failure: it refused, it was not out of reach
+		stop    bool
 		wg      sync.WaitGroup
 	)
-	lengths := make(chan int, len(model.ExtensionLengths(b)))
-	for _, days := range model.ExtensionLengths(b) {
+	order := model.ExtensionAskOrder(model.ExtensionLengths(b), c.chosenExtensionDays())
+	lengths := make(chan int, len(order))
+	for _, days := range order {
 		lengths <- days
 	}
 	close(lengths)
@@ -48,9 +60,15 @@ func (c *Client) ExtensionChoicesEach(ctx context.Context, b model.Block, found 
 		go func() {
 			defer wg.Done()
 			for days := range lengths {
+				mu.Lock()
+				halt := stop
+				mu.Unlock()
+				if halt {
+					continue // not asked: AWS refused the block
+				}
 				if ctx.Err() != nil {
 					mu.Lock()
-					failed, lastErr = append(failed, days), ctx.Err()
+					failed, lastErr, refused = append(failed, days), ctx.Err(), false
 					mu.Unlock()
 					continue
 				}
@@ -59,7 +77,10 @@ func (c *Client) ExtensionChoicesEach(ctx context.Context, b model.Block, found 
 				mu.Lock()
 				switch {
 				case err != nil:
-					failed, lastErr = append(failed, days), err
+					failed, lastErr, refused = append(failed, days), err, awsAnswered(err)
+					if code := apiCode(err); code == "IncorrectState" {
+						stop = true
+					}
 				case len(offs) > 0:
 					ch = model.ExtensionChoice{Days: days, Offering: model.CheapestExtension(offs)}
 					out = append(out, ch)
@@ -81,16 +102,58 @@ func (c *Client) ExtensionChoicesEach(ctx context.Context, b model.Block, found 
 	for i, d := range failed {
 		names[i] = model.FormatDays(d)
 	}
-	return out, &ExtensionLengthsError{Lengths: names, Err: lastErr}
+	return out, &ExtensionLengthsError{Lengths: names, Err: lastErr, Refused: refused, Stopped: stop}
 }
 
-// ExtensionLengthsError names the extension lengths that could not be asked for.
+// chosenExtensionDays are the lengths, in days, of the extensions this machine's journal
+// bought, oldest first; none when the journal cannot be read.
+func (c *Client) chosenExtensionDays() []int {
+	entries, _, err := c.Journal()
+	if err != nil {
+		return nil
+	}
+	var out []int
+	for _, e := range entries {
+		if e.Action == "PurchaseCapacityBlockExtension" && e.Phase == "outcome" && e.Outcome == string(Bought) && e.Hours > 0 && e.Hours%24 == 0 {
+			out = append(out, e.Hours/24)
+		}
+	}
+	return out
+}
+
+// awsAnswered reports whether AWS answered the call with an error of its own (a refusal),
+// rather than the call failing to reach it or to be answered.
+func awsAnswered(err error) bool {
+	var apiErr smithy.APIError
+	return errors.As(err, &apiErr) && !isThrottle(err)
+}
+
+func apiCode(err error) string {
+	var apiErr smithy.APIError
+	if errors.As(err, &apiErr) {
+		return apiErr.ErrorCode()
+	}
+	return ""
+}
+
+// ExtensionLengthsError names the extension lengths that were not answered: refused by
+// AWS (Refused; Stopped when the refusal was of the block, so the rest were not asked), or
+// not asked at all, the call failing on the way.
 type ExtensionLengthsError struct {
 	Lengths []string
 	Err     error
+	Refused bool
+	Stopped bool
 }
 
 func (e *ExtensionLengthsError) Error() string {
+	if e.Refused {
+		rest := ""
+		if e.Stopped {
+			rest = " (the block was refused, so no other length was asked)"
+		}
+		return fmt.Sprintf("AWS refused to offer extensions of %s%s: %s", strings.Join(e.Lengths, ", "), rest, ExplainError(e.Err))
+	}
 	return fmt.Sprintf("AWS could not be asked about %s: %s", strings.Join(e.Lengths, ", "), ExplainError(e.Err))
 }
 

@@ -91,3 +91,50 @@ func TestExtensionChoicesNameTheLengthsNotAsked(t *testing.T) {
 		}
 	}
 }
+
+// A block past its extension cutoff (model.ExtendBlockerAt, what marks it CAN'T EXTEND) is
+// asked nothing: the refusal says why at once, with no call to AWS.
+func TestExtensionChoicesOfABlockThatCannotBeExtendedMakeNoCall(t *testing.T) {
+	sim, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
+	c := newTestClient(t, url, nil)
+	o, bought := boughtBlock(t, c)
+	sim.SetTime(o.End.Add(-45 * time.Minute))
+	b := blockByID(t, c, bought.ReservationID)
+	isAsk := func(r recorded) bool { return r.Action == "DescribeCapacityBlockExtensionOfferings" }
+	before := rc.count(isAsk)
+	choices, err := c.ExtensionChoices(context.Background(), b)
+	var pe *PurchaseError
+	if !errors.As(err, &pe) || !strings.Contains(err.Error(), "can no longer be extended") || len(choices) != 0 {
+		t.Fatalf("choices %v, err %v: want the cutoff named", choices, err)
+	}
+	if n := rc.count(isAsk) - before; n != 0 {
+		t.Errorf("%d calls for a block past its extension cutoff, want none", n)
+	}
+}
+
+// AWS refusing the block is said as a refusal, not as AWS out of reach, and ends the
+// asking: the other lengths would be refused alike.
+func TestExtensionChoicesARefusalIsNotAFailureToAsk(t *testing.T) {
+	sim, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
+	c := newTestClient(t, url, nil)
+	o, bought := boughtBlock(t, c)
+	sim.SetTime(o.Start.Add(time.Hour))
+	b := blockByID(t, c, bought.ReservationID)
+	rc.setIntercept(func(w http.ResponseWriter, r recorded, _ *http.Request) bool {
+		if r.Action == "DescribeCapacityBlockExtensionOfferings" {
+			writeEC2Error(w, http.StatusBadRequest, "IncorrectState", "The capacity reservation is not in a state that can be extended.")
+			return true
+		}
+		return false
+	})
+	isAsk := func(r recorded) bool { return r.Action == "DescribeCapacityBlockExtensionOfferings" }
+	before := rc.count(isAsk)
+	_, err := c.ExtensionChoices(context.Background(), b)
+	var le *ExtensionLengthsError
+	if !errors.As(err, &le) || !le.Refused || !strings.HasPrefix(err.Error(), "AWS refused") || strings.Contains(err.Error(), "could not be asked") {
+		t.Fatalf("err %v: want a refusal", err)
+	}
+	if n := rc.count(isAsk) - before; n > extensionAskers || n >= len(model.ExtensionLengths(b)) {
+		t.Errorf("%d calls after AWS refused the block, want at most the %d in flight", n, extensionAskers)
+	}
+}

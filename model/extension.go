@@ -43,3 +43,37 @@ type ExtensionChoice struct {
 	Days     int
 	Offering ExtensionOffering
 }
+
+// usualExtensionDays are the lengths asked first when nothing says what this person
+// chooses: a day or two to finish a run, a week, two.
+var usualExtensionDays = []int{1, 2, 7, 14}
+
+// ExtensionAskOrder is the order the lengths are asked for, so that the lengths most likely
+// to be chosen answer first at AWS's slow rate: those chosen before (chosen, in days, most
+// often first, ties the shorter first), then 1, 2, 7 and 14 days, then the rest shortest
+// first. It holds exactly the lengths given, each once.
+func ExtensionAskOrder(lengths, chosen []int) []int {
+	count := map[int]int{}
+	for _, d := range chosen {
+		if slices.Contains(lengths, d) {
+			count[d]++
+		}
+	}
+	past := make([]int, 0, len(count))
+	for d := range count {
+		past = append(past, d)
+	}
+	slices.SortFunc(past, func(a, b int) int {
+		if count[a] != count[b] {
+			return count[b] - count[a]
+		}
+		return a - b
+	})
+	out := past
+	for _, d := range append(slices.Clone(usualExtensionDays), lengths...) {
+		if slices.Contains(lengths, d) && !slices.Contains(out, d) {
+			out = append(out, d)
+		}
+	}
+	return out
+}

@@ -2,6 +2,7 @@ package model
 
 import (
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 )
@@ -147,4 +148,37 @@ func FuzzParseDollars(f *testing.F) {
 			t.Fatalf("ParseDollars(%q) = %v but %q gives %v, %v", s, m, plain, back, err)
 		}
 	})
+}
+
+// Arithmetic past what Money holds refuses, as NaN does: the result is overflowed, stays
+// so through every later operation, writes itself "overflow" and is refused by JSON; it
+// never wraps into a wrong or negative amount.
+func TestMoneyArithmeticRefusesOverflow(t *testing.T) {
+	big := MoneyFromMicros(math.MaxInt64 / 2)
+	for name, m := range map[string]Money{
+		"add":          big.Add(big).Add(big),
+		"sub":          MoneyFromMicros(math.MinInt64 / 2).Sub(big).Sub(big),
+		"mul":          MustMoney("47.757").Mul(1 << 40),
+		"mul negative": MustMoney("-47.757").Mul(1 << 40),
+		"mulrat":       big.MulRat(3, 1),
+		"cents":        MoneyFromCents(math.MaxInt64 / 1000),
+		"sticky":       big.Mul(4).Sub(big.Mul(4)).Div(2).MulRat(1, 1000),
+	} {
+		if !m.Overflowed() || m.Check() == nil || m.String() != "overflow" || !strings.Contains(m.Dollars(), "overflow") || m.IsZero() {
+			t.Errorf("%s: %q (%v) is not refused", name, m.String(), m.Overflowed())
+		}
+		if _, err := json.Marshal(struct{ M Money }{m}); err == nil {
+			t.Errorf("%s: JSON carries an overflowed amount", name)
+		}
+		if m.Cmp(big) <= 0 || big.Cmp(m) >= 0 {
+			t.Errorf("%s: an overflowed amount does not sort above every amount", name)
+		}
+	}
+	// exact where the product passes int64 but the result does not: taken in 128 bits
+	if got := MoneyFromMicros(math.MaxInt64/4).MulRat(8, 16); got.Overflowed() || got.Micros() != (math.MaxInt64/4+1)/2 {
+		t.Errorf("MulRat through 128 bits: %v %d", got.Overflowed(), got.Micros())
+	}
+	if got := MustMoney("1.5").MulRat(-3, 2); got.Cmp(MustMoney("-2.25")) != 0 || got.Overflowed() {
+		t.Errorf("MulRat: %s", got)
+	}
 }

@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"strings"
+	"time"
 )
 
 // LaunchProblem is the kind of reason a launch into a block cannot happen now.
@@ -95,6 +96,7 @@ type ExtendProblem int
 const (
 	ExtendNotPaid ExtendProblem = iota + 1 // payment-pending: it can be extended once AWS takes its payment
 	ExtendOver                             // over, failed or cancelled: a new block is the way
+	ExtendClosed                           // past the extension cutoff, an extension being paid for, or no length left
 )
 
 // ExtendRefusal is why a block cannot be extended now.
@@ -120,6 +122,40 @@ func ExtendBlocker(b Block) *ExtendRefusal {
 		return &ExtendRefusal{Problem: ExtendOver,
 			Reason: fmt.Sprintf("%s %s is %s; only active or scheduled %ss can be extended", noun, b.ReservationID, state, short),
 			Hint:   "Buy a new " + short + " instead."}
+	}
+	return nil
+}
+
+// ExtendBlockerAt is ExtendBlocker at the moment now, with the rules that mark a block
+// "CAN'T EXTEND": past the cutoff (ExtendCutoff before the end), an extension still being
+// paid for (AWS takes one at a time), or no length left under MaxBlockDays. Each is known
+// without asking AWS, so a front end says it at once and makes no call. Training plans are
+// held to the blocks' cutoff, as their warnings are (SageMaker documents none).
+func ExtendBlockerAt(b Block, now time.Time) *ExtendRefusal {
+	if r := ExtendBlocker(b); r != nil {
+		return r
+	}
+	noun, short := "block", "block"
+	if b.Source == SourceTrainingPlan {
+		noun, short = "training plan", "plan"
+	}
+	for _, e := range b.Extensions {
+		if e.Status == ExtensionPaymentPending {
+			return &ExtendRefusal{Problem: ExtendClosed,
+				Reason: fmt.Sprintf("%s %s has an extension whose payment AWS has not taken yet; it takes one extension at a time", noun, b.ReservationID),
+				Hint:   "Extend again once that payment has gone through."}
+		}
+	}
+	switch {
+	case !now.Before(b.ExtendBy()):
+		return &ExtendRefusal{Problem: ExtendClosed,
+			Reason: fmt.Sprintf("%s %s can no longer be extended: AWS takes extensions until %s before the end, %s, and it ends %s",
+				noun, b.ReservationID, fmt.Sprintf("%d minutes", int(ExtendCutoff/time.Minute)), BothTimes(b.ExtendBy(), nil), BothTimes(b.End, nil)),
+			Hint: "Buy a new " + short + " to go on after it."}
+	case len(ExtensionLengths(b)) == 0:
+		return &ExtendRefusal{Problem: ExtendClosed,
+			Reason: fmt.Sprintf("%s %s already lasts %s, and no extension may take it past %d days", noun, b.ReservationID, FormatLength(int64(b.End.Sub(b.Start)/time.Minute)), MaxBlockDays),
+			Hint:   "Buy a new " + short + " to go on after it."}
 	}
 	return nil
 }

@@ -19,6 +19,16 @@ const (
 	BoundaryMinute = 30
 )
 
+// UsableMinutes is how much of a reservation lasting lengthMinutes a job can use: its
+// instances are terminated from TerminationLead before the end (reference: "Thirty minutes
+// before the reservation expires, we begin to terminate any instances that are still
+// running"). A job of H hours needs a reservation with H usable hours. Training plans are
+// held to the same lead: SageMaker stops their jobs at the end, "possibly earlier", and
+// the safer reading is the shorter.
+func UsableMinutes(lengthMinutes int64) int64 {
+	return max(0, lengthMinutes-int64(TerminationLead/time.Minute))
+}
+
 // LatestEnd is the latest end of a search window: a block may start up to MaxLeadTime
 // ahead (AWS's rule is on the start), and one that starts then ends its length later.
 func LatestEnd(now time.Time, maxDays int) time.Time {

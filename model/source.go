@@ -368,3 +368,99 @@ func PartsGaps(parts []Part) int {
 	}
 	return n
 }
+
+// SourceQuery is a query as one source searches it: the types it sells in its own names,
+// and the lengths of the range it sells.
+type SourceQuery struct {
+	Source Source
+	Query  Query
+}
+
+// SourceSkip is a source a query names that is not searched with it: the field whose value
+// the source does not sell (FieldTypes, FieldCount or FieldDuration) and why.
+type SourceSkip struct {
+	Source Source
+	Field  string
+	Reason string
+}
+
+// Sentence is the skip as a note: "Training Plans not searched: … (only the others are)".
+func (k SourceSkip) Sentence() string {
+	return k.Source.Plural() + " not searched: " + k.Reason
+}
+
+// SplitQuery is the one rule of how a query is split across its sources (Capacity Blocks
+// when it names none), asked by the command line and the terminal UI alike: each source
+// searches the types it sells (either form of a name, mapped by TypeIn), with its count
+// rule and the lengths of the range it sells (DurationDays). A source that sells none of
+// the types, not the count, or none of the lengths is skipped, with why, and the others are
+// searched alone. The window and the regions are not a source's to refuse: the caller
+// checks them.
+func SplitQuery(q Query) ([]SourceQuery, []SourceSkip) {
+	srcs := q.Sources
+	if len(srcs) == 0 {
+		srcs = []Source{SourceCapacityBlock}
+	}
+	var parts []SourceQuery
+	var skips []SourceSkip
+	for _, s := range srcs {
+		var types []string
+		var firstErr error
+		for _, t := range q.InstanceTypes {
+			name, err := s.TypeIn(t)
+			switch {
+			case err != nil && firstErr == nil:
+				firstErr = err
+			case err == nil && !slices.Contains(types, name):
+				types = append(types, name)
+			}
+		}
+		if len(types) == 0 {
+			why := "no instance type given"
+			if firstErr != nil {
+				why = strings.TrimPrefix(firstErr.Error(), s.Plural()+": ")
+			}
+			skips = append(skips, SourceSkip{s, FieldTypes, why})
+			continue
+		}
+		if err := s.CheckCount(types[0], q.Count); err != nil {
+			skips = append(skips, SourceSkip{s, FieldCount, err.Error()})
+			continue
+		}
+		lo, hi := q.Durations.MinDays, q.Durations.MaxDays
+		days := s.DurationDays(lo, hi)
+		if len(days) == 0 {
+			why := fmt.Sprintf("%s sell no length from %s to %s", s.Plural(), FormatDays(lo), FormatDays(hi))
+			if err := s.CheckDays(lo); lo == hi && err != nil {
+				why = err.Error()
+			}
+			skips = append(skips, SourceSkip{s, FieldDuration, why})
+			continue
+		}
+		sq := q
+		sq.Sources, sq.InstanceTypes = []Source{s}, types
+		sq.Durations = DurationRange{MinDays: days[0], MaxDays: days[len(days)-1]}
+		if s != SourceTrainingPlan {
+			sq.Targets = nil
+		}
+		parts = append(parts, SourceQuery{s, sq})
+	}
+	return parts, skips
+}
+
+// CountRule is the source's counts in words, for a hint: "1–64" instances a block holds,
+// "1, 2, 4, 8, 16, 32 or 64" a plan reserves.
+func (s Source) CountRule() string {
+	if s == SourceTrainingPlan {
+		return "1, 2, 4, 8, 16, 32 or 64"
+	}
+	return fmt.Sprintf("%d–%d", MinCount, MaxCount)
+}
+
+// LengthRule is the source's lengths in words, for a hint.
+func (s Source) LengthRule() string {
+	if s == SourceTrainingPlan {
+		return fmt.Sprintf("1–%d whole days", TrainingPlanMaxDays)
+	}
+	return "1–14 days or 3–26 weeks"
+}

@@ -168,3 +168,37 @@ func TestDurationDaysPerSource(t *testing.T) {
 		t.Errorf("plans 180–400 days: %v", got)
 	}
 }
+
+// The one split of a query across its sources: each searches what it sells (types in its
+// own names, its counts, its lengths of the range); a source that sells a value of none is
+// skipped with why, and the others are searched alone.
+func TestSplitQuery(t *testing.T) {
+	both := []Source{SourceCapacityBlock, SourceTrainingPlan}
+	q := Query{InstanceTypes: []string{"ml.p5.48xlarge"}, Count: 4, Durations: DurationRange{MinDays: 15, MaxDays: 15}, Sources: both, Targets: []string{"training-job"}}
+	parts, skips := SplitQuery(q)
+	if len(parts) != 1 || parts[0].Source != SourceTrainingPlan || len(skips) != 1 || skips[0].Source != SourceCapacityBlock || skips[0].Field != FieldDuration {
+		t.Fatalf("15d: parts %+v, skips %+v", parts, skips)
+	}
+	if p := parts[0].Query; p.InstanceTypes[0] != "ml.p5.48xlarge" || p.Durations != (DurationRange{15, 15}) || len(p.Sources) != 1 {
+		t.Errorf("15d: the plans' query %+v", p)
+	}
+	q.Durations = DurationRange{MinDays: 2, MaxDays: 2}
+	q.Count = 3
+	parts, skips = SplitQuery(q)
+	if len(parts) != 1 || parts[0].Source != SourceCapacityBlock || parts[0].Query.InstanceTypes[0] != "p5.48xlarge" || parts[0].Query.Targets != nil ||
+		len(skips) != 1 || skips[0].Field != FieldCount || !strings.Contains(skips[0].Sentence(), "Training Plans not searched") {
+		t.Errorf("count 3, ml. type: parts %+v, skips %+v", parts, skips)
+	}
+	q.Count = 4
+	if parts, skips = SplitQuery(q); len(parts) != 2 || len(skips) != 0 || parts[0].Query.InstanceTypes[0] != "p5.48xlarge" || parts[1].Query.InstanceTypes[0] != "ml.p5.48xlarge" {
+		t.Errorf("both sell it: parts %+v, skips %+v", parts, skips)
+	}
+	q.Durations = DurationRange{MinDays: 13, MaxDays: 16}
+	if parts, _ = SplitQuery(q); len(parts) != 2 || parts[0].Query.Durations != (DurationRange{13, 14}) || parts[1].Query.Durations != (DurationRange{13, 16}) {
+		t.Errorf("13d-16d: %+v", parts)
+	}
+	q.InstanceTypes = []string{"g5.xlarge"}
+	if parts, skips = SplitQuery(q); len(parts) != 0 || len(skips) != 2 || skips[0].Field != FieldTypes {
+		t.Errorf("a type no source sells: parts %+v, skips %+v", parts, skips)
+	}
+}

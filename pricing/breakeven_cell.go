@@ -1,7 +1,5 @@
 package pricing
 
-import "fmt"
-
 // BreakEvenCell is the break-even in a table cell: the utilization in whole percent rounded
 // up, "never" when the block cannot cost less than on-demand (above 100%, or in the last 30
 // minutes, when instances are already gone), "—" without an on-demand price.
@@ -12,5 +10,5 @@ func (c Comparison) BreakEvenCell() string {
 	case !c.CanWin:
 		return "never"
 	}
-	return fmt.Sprintf("%d%%", c.BreakEvenPercent())
+	return c.BreakEvenPercentText()
 }

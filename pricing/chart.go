@@ -44,7 +44,7 @@ func CostChart(c Comparison, width, height int) string {
 		spec.series = append(spec.series, series{glyph: glyphOnDemand, f: func(x float64) (float64, bool) { return od * x, true }})
 		spec.legend = append(spec.legend, fmt.Sprintf("%c on-demand %s/h%s", glyphOnDemand, c.OnDemandHourly.Rate(), times(c)))
 		if h := c.BreakEvenHours.Float64(); c.BreakEvenHours.Valid() && h <= hours {
-			label := "break-even " + axisHours(h)
+			label := "break-even " + c.BreakEvenHoursText() + "h"
 			spec.markers = append(spec.markers, marker{x: h, y: fee, glyph: glyphCross, label: label})
 			spec.xTicks = []float64{0, hours, h}
 			spec.legend = append(spec.legend, fmt.Sprintf("%c break-even", glyphCross))
@@ -80,7 +80,7 @@ func UtilizationChart(c Comparison, width, height int) string {
 		spec.series = append(spec.series, series{glyph: glyphOnDemand, f: func(float64) (float64, bool) { return rate, true }})
 		spec.legend = append(spec.legend, fmt.Sprintf("%c on-demand %s/h", glyphOnDemand, c.OnDemandHourly.Rate()))
 		if u := c.BreakEvenUtilization.Float64() * 100; c.BreakEvenUtilization.Valid() && u <= 100 {
-			label := fmt.Sprintf("break-even %d%%", c.BreakEvenPercent())
+			label := "break-even " + c.BreakEvenPercentText()
 			spec.markers = append(spec.markers, marker{x: u, y: rate, glyph: glyphCross, label: label})
 			spec.xTicks = []float64{0, 100, u}
 			spec.legend = append(spec.legend, fmt.Sprintf("%c break-even", glyphCross))
@@ -137,8 +137,8 @@ func CompareChart(cs []Comparison, width, height int) string {
 		top = math.Max(top, odAcc)
 		// on-demand lines go under every block curve
 		spec.series = append([]series{{glyph: letter + ('a' - 'A'), f: func(float64) (float64, bool) { return odAcc, true }}}, spec.series...)
-		spec.legend = append(spec.legend, fmt.Sprintf("%s vs %c %s, b/e %d%%", entry, letter+('a'-'A'),
-			axisRate(odAcc), c.BreakEvenPercent()))
+		spec.legend = append(spec.legend, fmt.Sprintf("%s vs %c %s, b/e %s", entry, letter+('a'-'A'),
+			axisRate(odAcc), c.BreakEvenPercentText()))
 		if bestUse < 0 || c.BreakEvenUtilization.Cmp(cs[bestUse].BreakEvenUtilization) < 0 {
 			bestUse = i
 		}
@@ -150,7 +150,7 @@ func CompareChart(cs []Comparison, width, height int) string {
 	spec.reading = fmt.Sprintf("cheapest per accelerator-hour: %c (%s)", rune('A'+bestRate), cs[bestRate].AcceleratorHourly.Rate())
 	if bestUse >= 0 {
 		if b := cs[bestUse]; b.CanWin {
-			spec.reading += fmt.Sprintf("; least use to beat on-demand: %c (%d%% of its usable hours)", rune('A'+bestUse), b.BreakEvenPercent())
+			spec.reading += fmt.Sprintf("; least use to beat on-demand: %c (%s of its usable hours)", rune('A'+bestUse), b.BreakEvenPercentText())
 		} else if slices.ContainsFunc(cs, func(c Comparison) bool { return c.NoOnDemand }) {
 			spec.reading += "; none of those with an on-demand price beats it within its usable hours"
 		} else {
@@ -204,8 +204,14 @@ func savingsPlanLegend(c Comparison) []string {
 	return out
 }
 
+// axisHours labels the hours axis to the tenth, rounded up as BreakEvenHoursText rounds
+// (the break-even's tick and its marker say the same hours); the slack absorbs the float.
 func axisHours(h float64) string {
-	return strconv.FormatFloat(math.Round(h*10)/10, 'f', -1, 64) + "h"
+	v := math.Ceil(h*10-1e-6) / 10
+	if v <= 0 {
+		v = 0 // and never "-0h"
+	}
+	return strconv.FormatFloat(v, 'f', -1, 64) + "h"
 }
 
 func axisPercent(p float64) string { return fmt.Sprintf("%.0f%%", math.Max(0, math.Ceil(p-1e-9))) }

@@ -64,7 +64,7 @@ func TestChartGoldens(t *testing.T) {
 
 func TestChartContents(t *testing.T) {
 	s := CostChart(exampleComparison(), 80, 20)
-	for _, want := range []string{"X", "break-even 27.4h", "= block $1,510.00 upfront", "* on-demand $55.040/h",
+	for _, want := range []string{"X", "break-even 27.5h", "= block $1,510.00 upfront", "* on-demand $55.040/h",
 		"cheaper than on-demand if you use at least 58% of the 47.5 usable hours", "48h", "0h"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("cost chart lacks %q:\n%s", want, s)

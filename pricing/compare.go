@@ -208,17 +208,31 @@ func (c Comparison) Reading() string {
 	if c.BreakEvenHours.CmpInt(0) <= 0 {
 		return "cheaper than on-demand from the first hour"
 	}
-	hours := big.NewRat(c.BreakEvenHours.Ceil(1), 1)
-	if hours.Cmp(big.NewRat(c.UsableMinutes, 60)) > 0 {
-		// rounding up to a whole hour would pass the usable end: say it to the tenth
-		hours = big.NewRat(c.BreakEvenHours.Ceil(10), 10)
-	}
 	of := usable + " usable hours"
 	if stop == "" {
 		of = usable + " hours"
 	}
-	return fmt.Sprintf("cheaper than on-demand if you use at least %d%% of the %s (%s hours)",
-		c.BreakEvenPercent(), of, formatHours(hours))
+	return fmt.Sprintf("cheaper than on-demand if you use at least %s of the %s (%s hours)",
+		c.BreakEvenPercentText(), of, c.BreakEvenHoursText())
+}
+
+// BreakEvenPercentText and BreakEvenHoursText are the break-even as every table, chart,
+// detail and command writes it, by one rule: rounded up, so that "at least" stays true, the
+// utilization to the whole percent ("81%"), the hours to the tenth ("32.1"). Empty when
+// there is nothing to compare.
+func (c Comparison) BreakEvenPercentText() string {
+	if !c.BreakEvenUtilization.Valid() {
+		return ""
+	}
+	return fmt.Sprintf("%d%%", c.BreakEvenPercent())
+}
+
+// BreakEvenHoursText: see BreakEvenPercentText.
+func (c Comparison) BreakEvenHoursText() string {
+	if !c.BreakEvenHours.Valid() {
+		return ""
+	}
+	return formatHours(c.BreakEvenHours.r)
 }
 
 // formatHours writes hours with at most one decimal, rounded up: "28", "40.5".

@@ -31,7 +31,7 @@ func TestCompareReadingExample(t *testing.T) {
 	if c.OnDemandHourly != model.MustMoney("55.04") || c.Source != "Data Receipts GPU pricing dataset" || c.AsOf != "2026-11-09" {
 		t.Errorf("on-demand = %v from %q on %q", c.OnDemandHourly, c.Source, c.AsOf)
 	}
-	want := "cheaper than on-demand if you use at least 58% of the 47.5 usable hours (28 hours)"
+	want := "cheaper than on-demand if you use at least 58% of the 47.5 usable hours (27.5 hours)"
 	if got := c.Reading(); got != want {
 		t.Errorf("Reading = %q, want %q", got, want)
 	}
@@ -110,7 +110,7 @@ func TestCompareEdges(t *testing.T) {
 	}
 	// a near-term block with minutes
 	c = Compare(cat, offering("p5.48xlarge", "us-east-1", 2, 40, 30, "2025"))
-	if c.Reading() != "cheaper than on-demand if you use at least 51% of the 40 usable hours (21 hours)" {
+	if c.Reading() != "cheaper than on-demand if you use at least 51% of the 40 usable hours (20.3 hours)" {
 		t.Errorf("minutes: %q", c.Reading())
 	}
 	// UltraServers are priced per UltraServer-hour
@@ -273,7 +273,41 @@ func TestCompareExtensionCountsEveryAddedHour(t *testing.T) {
 	}
 	e := CompareExtension(cat, o)
 	if !e.CanWin || e.UsableMinutes != 24*60 || e.BreakEvenPercent() != 100 ||
-		e.Reading() != "cheaper than on-demand if you use at least 100% of the 24 hours (24 hours)" {
+		e.Reading() != "cheaper than on-demand if you use at least 100% of the 24 hours (23.8 hours)" {
 		t.Errorf("extension: CanWin %v, %d usable minutes, %d%%, %q", e.CanWin, e.UsableMinutes, e.BreakEvenPercent(), e.Reading())
+	}
+}
+
+// One offering, one rounding: the table's cell, the chart's marker and the reading the
+// detail shows all write the break-even by BreakEvenPercentText and BreakEvenHoursText
+// (rounded up: 80.203% is 81%, 32.001 hours 32.1), whatever the length.
+func TestBreakEvenOneRoundingEverywhere(t *testing.T) {
+	cat := NewCatalog(odRow("p5.48xlarge", "us-east-1", "55.04"))
+	for _, o := range []model.Offering{
+		offering("p5.48xlarge", "us-east-1", 1, 40, 24, "1761.36"), // 39.9 usable hours, 0.80203
+		offering("p5.48xlarge", "us-east-1", 1, 48, 0, "1510.00"),
+		offering("p5.48xlarge", "us-east-1", 2, 40, 30, "2025"),
+	} {
+		c := Compare(cat, o)
+		pct, hours := c.BreakEvenPercentText(), c.BreakEvenHoursText()
+		if pct == "" || hours == "" || !c.CanWin {
+			t.Fatalf("%s: nothing to compare (%q, %q)", o.Length(), pct, hours)
+		}
+		if !strings.Contains(c.Reading(), "at least "+pct+" of") || !strings.Contains(c.Reading(), "("+hours+" hours)") {
+			t.Errorf("%s: the reading %q does not say %s and %s hours", o.Length(), c.Reading(), pct, hours)
+		}
+		if c.BreakEvenCell() != pct {
+			t.Errorf("%s: the table says %q, the reading %s", o.Length(), c.BreakEvenCell(), pct)
+		}
+		if ch := CostChart(c, 100, 28); !strings.Contains(ch, "break-even "+hours+"h") {
+			t.Errorf("%s: the cost chart does not mark break-even %sh:\n%s", o.Length(), hours, ch)
+		}
+		if ch := UtilizationChart(c, 100, 28); !strings.Contains(ch, "break-even "+pct) {
+			t.Errorf("%s: the utilization chart does not mark break-even %s:\n%s", o.Length(), pct, ch)
+		}
+	}
+	c := Compare(cat, offering("p5.48xlarge", "us-east-1", 1, 40, 24, "1761.36"))
+	if got := c.BreakEvenPercentText() + " " + c.BreakEvenHoursText(); got != "81% 32.1" {
+		t.Errorf("0.80203 of 39.9 hours: %q, want 81%% 32.1 (both rounded up)", got)
 	}
 }

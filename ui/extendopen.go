@@ -12,8 +12,9 @@ func (m Model) openExtend(b model.Block) (tea.Model, tea.Cmd) {
 	switch {
 	case m.pc.ReadOnly:
 		return m, nil
-	case model.ExtendBlocker(b) != nil:
-		m.flash = model.ExtendBlocker(b).Sentence()
+	case model.ExtendBlockerAt(b, m.pc.Clock.Now()) != nil:
+		// Known without asking: past the cutoff, a payment pending, no length left.
+		m.flash = model.ExtendBlockerAt(b, m.pc.Clock.Now()).Sentence()
 		return m, nil
 	}
 	d, cmd := extend.Open(m.actionEnv(), m.opts.Prices, b, m.opts.ExtendDays)

@@ -29,9 +29,11 @@ type Query struct {
 	Targets       []string
 }
 
-// QueryFrom is the training-plan form of a Capacity Block query, with its targets.
+// QueryFrom is the training-plan form of a query, with its targets: the lengths of its
+// range that plans sell (every whole day, not the blocks' set).
 func QueryFrom(q model.Query, targets ...string) Query {
-	return Query{InstanceTypes: q.InstanceTypes, Count: q.Count, Days: q.Durations.Days(), Start: q.Start, End: q.End,
+	days := model.SourceTrainingPlan.DurationDays(q.Durations.MinDays, q.Durations.MaxDays)
+	return Query{InstanceTypes: q.InstanceTypes, Count: q.Count, Days: days, Start: q.Start, End: q.End,
 		Regions: q.Regions, Targets: targets}
 }
 

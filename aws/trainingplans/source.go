@@ -131,7 +131,8 @@ func (s source) ExtensionChoices(ctx context.Context, blk model.Block, found fun
 		last   error
 	)
 	p := PlanFromBlock(blk)
-	for _, days := range extensionLengths(blk) {
+	// The likely lengths first (model.ExtensionAskOrder), each handed on as it answers.
+	for _, days := range model.ExtensionAskOrder(extensionLengths(blk), nil) {
 		offs, err := s.tp.ExtensionOfferings(ctx, p, days)
 		if err != nil {
 			var pe *gaws.PurchaseError
@@ -142,15 +143,14 @@ func (s source) ExtensionChoices(ctx context.Context, blk model.Block, found fun
 			continue
 		}
 		if len(offs) > 0 {
-			out = append(out, model.ExtensionChoice{Days: days, Offering: model.CheapestExtension(modelExtensionOfferings(blk, offs))})
+			ch := model.ExtensionChoice{Days: days, Offering: model.CheapestExtension(modelExtensionOfferings(blk, offs))}
+			out = append(out, ch)
+			if found != nil {
+				found(ch)
+			}
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Days < out[j].Days })
-	if found != nil {
-		for _, ch := range out {
-			found(ch)
-		}
-	}
 	if len(failed) > 0 {
 		return out, fmt.Errorf("could not ask for extensions of %v days: %s", failed, Explain(last).String())
 	}

@@ -1,7 +1,6 @@
 package tuibackend
 
 import (
-	"slices"
 	"strings"
 	"sync"
 
@@ -9,21 +8,16 @@ import (
 	"github.com/gpublock/gpublock/ui/backend"
 )
 
-// sourceQuery is q as one source searches it: the types it sells, in its own names; ok is
-// false when the source sells none of them, or refuses the count or every length (the form
-// says so beside the field, and only the other source is searched).
+// sourceQuery is q as one source searches it, by model.SplitQuery; ok is false when the
+// source sells none of the types, or refuses the count or every length (the form says so
+// beside the field, and only the other source is searched).
 func sourceQuery(q model.Query, s model.Source) (model.Query, bool) {
-	var types []string
-	for _, t := range q.InstanceTypes {
-		if name, err := s.TypeIn(t); err == nil && !slices.Contains(types, name) {
-			types = append(types, name)
-		}
-	}
-	q.InstanceTypes = types
-	if len(types) == 0 || s.CheckCount(types[0], q.Count) != nil {
+	q.Sources = []model.Source{s}
+	parts, _ := model.SplitQuery(q)
+	if len(parts) == 0 {
 		return q, false
 	}
-	return q, len(s.DurationDays(q.Durations.MinDays, q.Durations.MaxDays)) > 0
+	return parts[0].Query, true
 }
 
 // merged joins the events of the sources searched into one stream: the calls are counted

@@ -72,7 +72,7 @@ func adviseCmd(g *awsFlags, run func(*cobra.Command, *adviseArgs) error) *cobra.
 	fs.StringVar(&f.Accelerators, "accelerators", "", "`N` accelerators the job runs on; each type of a class gets the instances that hold them")
 	fs.StringVar(&f.Hours, "hours", "", "`hours` the job holds the capacity (one run)")
 	fs.StringVar(&f.MonthlyHours, "monthly-hours", "", "a recurring job: `hours` each month (with --months)")
-	fs.StringVar(&f.Months, "months", "", "a recurring job: how many `months` it recurs")
+	fs.StringVar(&f.Months, "months", "", "a recurring job: how many `months` it recurs (1 to 120)")
 	fs.StringVar(&f.Utilization, "utilization", "100", "`percent` of those hours the accelerators do useful work (1-100)")
 	fs.BoolVar(&f.Interruptible, "interruptible", false, "the job checkpoints or retries, so it can run on Spot")
 	fs.BoolVar(&f.SageMaker, "sagemaker", false, "SageMaker runs the job (its reservation is a Training Plan)")

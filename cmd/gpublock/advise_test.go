@@ -130,12 +130,12 @@ func wantCrossing(t *testing.T, a adviceOut, cb, od flatOption, pct int64) {
 	}
 }
 
-// A 48-hour eval on 8 H100s next week: at full use the live block costs less than
-// on-demand and guarantees the capacity, so it comes first; on-demand second; the rest do
-// not fit a one-off job that cannot be interrupted.
+// A 47-hour eval on 8 H100s next week (a 2-day block holds 47.5 usable hours): at full use
+// the live block costs less than on-demand and guarantees the capacity, so it comes first;
+// on-demand second; the rest do not fit a one-off job that cannot be interrupted.
 func TestAdviseEvalNextWeek(t *testing.T) {
 	cs := startCLISim(t)
-	a := advise(t, cs, "--type", "any H100-class", "--accelerators", "8", "--hours", "48", "--from", "+6d", "--to", "+13d", "--region", "us-east-1,us-west-2")
+	a := advise(t, cs, "--type", "any H100-class", "--accelerators", "8", "--hours", "47", "--from", "+6d", "--to", "+13d", "--region", "us-east-1,us-west-2")
 	r := ranking(a)
 	if a.Recommended != advisor.CapacityBlock || r[0] != advisor.CapacityBlock || r[1] != advisor.OnDemand {
 		t.Fatalf("ranking %v, recommended %q", r, a.Recommended)
@@ -144,8 +144,8 @@ func TestAdviseEvalNextWeek(t *testing.T) {
 	if cb.Offering == nil || cb.Accelerators != 8 || cb.Total != cb.Offering.Offering.Fee || cb.Total.Cmp(od.Total) >= 0 {
 		t.Fatalf("block %+v against on-demand %s", cb, od.Total)
 	}
-	if od.Total != model.MustMoney("55.04").Mul(48) {
-		t.Errorf("on-demand %s, want 48 h at $55.04", od.Total)
+	if od.Total != model.MustMoney("55.04").Mul(47) {
+		t.Errorf("on-demand %s, want 47 h at $55.04", od.Total)
 	}
 	start := cliSimStart.AddDate(0, 0, 6)
 	if off := cb.Offering.Offering; off.Start.Before(start) || off.End.After(start.AddDate(0, 0, 7)) || off.Minutes() < 48*60 {
@@ -275,6 +275,10 @@ func TestAdviseUsage(t *testing.T) {
 		{[]string{"--type", "p5.48xlarge", "--instances", "1", "--hours", "48", "--utilization", "140"}, "--utilization"},
 		{[]string{"--type", "p5.48xlarge", "--instances", "1", "--monthly-hours", "200"}, "--monthly-hours: monthly-hours and months go together"},
 		{[]string{"--type", "p5.48xlarge", "--instances", "1", "--hours", "48", "-o", "csv"}, "allowed table or json"},
+		// totals past what is counted exactly were printed wrong, negative, with exit 0
+		{[]string{"--type", "p5.48xlarge", "--instances", "1", "--monthly-hours", "200", "--months", "100000"}, "months 100000: allowed 1 to 120"},
+		{[]string{"--type", "p5.48xlarge", "--instances", "1", "--monthly-hours", "200", "--months", "9999999999999"}, "months 9999999999999: allowed 1 to 120"},
+		{[]string{"--type", "p5.48xlarge", "--instances", "1", "--monthly-hours", "200", "--months", "99999999999999999999"}, "--months"},
 	} {
 		code, out, errs := runCLI(append([]string{"advise", "--endpoint-url", cs.url}, c.args...)...)
 		if code != 2 || out != "" || !strings.Contains(errs, c.want) {
@@ -307,7 +311,7 @@ func TestAdviseRegionDown(t *testing.T) {
 // more and names what it finds, without counting it as the job's block.
 func TestAdviseNearbyCounts(t *testing.T) {
 	cs := startCLISim(t)
-	a := advise(t, cs, "--type", "p5.48xlarge", "--instances", "45", "--hours", "48", "--from", "+6d", "--to", "+13d", "--region", "us-east-1")
+	a := advise(t, cs, "--type", "p5.48xlarge", "--instances", "45", "--hours", "47", "--from", "+6d", "--to", "+13d", "--region", "us-east-1")
 	cb := option(t, a, advisor.CapacityBlock)
 	if cb.Eligible || cb.Known || !strings.HasPrefix(cb.RuledOut, "nothing on offer for 45 × p5.48xlarge") {
 		t.Fatalf("block %+v", cb)

@@ -35,7 +35,7 @@ func (a *extendArgs) runExtendList(ctx context.Context, id string, format output
 		fmt.Fprintf(stderr, "gpublock extend: %v\n", err)
 		return 1
 	}
-	if r := model.ExtendBlocker(b); r != nil {
+	if r := model.ExtendBlockerAt(b, client.Now(ctx)); r != nil {
 		fmt.Fprintf(stderr, "gpublock extend: %s. %s\n", r.Reason, extendHint(r))
 		return 1
 	}

@@ -229,10 +229,13 @@ func (a *offeringsArgs) query(now time.Time) (model.Query, error) {
 	if len(q.InstanceTypes) == 0 {
 		return q, usagef("--type is required: one or more of %s", strings.Join(catalogNames(), ", "))
 	}
-	for _, t := range q.InstanceTypes {
-		if _, ok := model.LookupType(t); !ok {
+	for i, t := range q.InstanceTypes {
+		// Either form of a name: ml.p5.48xlarge is p5.48xlarge to Capacity Blocks.
+		name, err := model.SourceCapacityBlock.TypeIn(t)
+		if err != nil {
 			return q, usagef("--type %q: not a type Capacity Blocks sell; allowed: %s", t, strings.Join(catalogNames(), ", "))
 		}
+		q.InstanceTypes[i] = name
 	}
 	if a.count < model.MinCount || a.count > model.MaxCount {
 		return q, usagef("--count %d: allowed %d to %d", a.count, model.MinCount, model.MaxCount)

@@ -196,9 +196,23 @@ func (a *offeringsArgs) sweptQueryArgs(now time.Time, srcs []model.Source, targe
 		return q, usagef("--from: %v", err)
 	}
 	var days []int
-	for _, s := range srcs {
-		if days, err = sweptDays(s, a.duration); err != nil {
-			return q, err
+	if len(srcs) > 1 {
+		// Several sources: each searches the lengths it sells (model.SplitQuery).
+		if strings.TrimSpace(a.duration) == "" {
+			return q, usagef("--duration is required: a length or a range (e.g. 2d, 48h, 3w, or 2d-7d)")
+		}
+		lo, hi, err := model.ParseDayRange(a.duration)
+		if err != nil {
+			return q, usagef("--duration: %v", err)
+		}
+		for d := lo; d <= hi; d++ {
+			days = append(days, d)
+		}
+	} else {
+		for _, s := range srcs {
+			if days, err = sweptDays(s, a.duration); err != nil {
+				return q, err
+			}
 		}
 	}
 	if len(days) == 0 {
@@ -217,12 +231,38 @@ func (a *offeringsArgs) sweptQueryArgs(now time.Time, srcs []model.Source, targe
 	if q.Regions, err = a.aws.regionList(ec2Names); err != nil {
 		return q, err
 	}
+	if len(srcs) > 1 {
+		return q, checkSplit(q)
+	}
 	for _, s := range srcs {
 		if err := checkSourceQuery(s, q); err != nil {
 			return q, err
 		}
 	}
 	return q, nil
+}
+
+// checkSplit checks a query of several sources by model.SplitQuery: refused only when no
+// source is left to search; each source searched by its own rules (the Capacity Blocks'
+// window in validateQuery).
+func checkSplit(q model.Query) error {
+	parts, skips := model.SplitQuery(q)
+	if len(parts) == 0 {
+		why := make([]string, len(skips))
+		for i, k := range skips {
+			why[i] = k.Sentence()
+		}
+		return usagef("no source sells this: %s", strings.Join(why, "; "))
+	}
+	for _, p := range parts {
+		if p.Source == model.SourceCapacityBlock {
+			continue
+		}
+		if err := checkSourceQuery(p.Source, p.Query); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // sourcedQuery is a.query with the sources and targets of --source and --target: the
@@ -232,9 +272,10 @@ func (a *offeringsArgs) sourcedQuery(now time.Time) (model.Query, error) {
 	if err != nil {
 		return model.Query{}, err
 	}
-	// a.query is the Capacity Blocks' builder: model.Query.Validate is their rule.
+	// a.query is the Capacity Blocks' builder: model.Query.Validate is their rule. Several
+	// sources are split by model.SplitQuery, each searching what it sells.
 	blocks := model.SourceCapacityBlock
-	if !slices.Contains(srcs, blocks) {
+	if !slices.Contains(srcs, blocks) || len(srcs) > 1 {
 		return a.sweptQueryArgs(now, srcs, targets)
 	}
 	others := slices.DeleteFunc(slices.Clone(srcs), func(s model.Source) bool { return s == blocks })
@@ -257,8 +298,13 @@ func (a *offeringsArgs) sourcedQuery(now time.Time) (model.Query, error) {
 // validateQuery checks the query by model.Query.Validate, the Capacity Blocks' rule, which
 // also reads the window at now; the other sources' rules ran in sourcedQuery.
 func validateQuery(q model.Query, now time.Time) error {
-	if q.Searches(model.SourceCapacityBlock) {
-		if err := q.Validate(now); err != nil {
+	parts, _ := model.SplitQuery(q)
+	for _, p := range parts {
+		if p.Source != model.SourceCapacityBlock {
+			continue
+		}
+		p.Query.AllZones = q.AllZones
+		if err := p.Query.Validate(now); err != nil {
 			return queryUsage(err)
 		}
 	}
@@ -322,10 +368,19 @@ func noParts(c aws.SourceCaps) bool  { return !c.Parts }
 // of every source. The messages of a source other than the default one name it.
 func searchSources(ctx context.Context, cmd string, client *aws.Client, q model.Query, notes bool, each func(model.Offering), stderr io.Writer) searchResult {
 	res := searchResult{RegionTally: model.NewRegionTally()}
-	for _, s := range model.Sources() {
-		if !q.Searches(s) {
-			continue
+	parts, skips := model.SplitQuery(q)
+	if len(q.Sources) > 1 {
+		// A source that does not sell a value is named, and the others searched alone.
+		for _, k := range skips {
+			fmt.Fprintf(stderr, "gpublock %s: %s\n", cmd, k.Sentence())
 		}
+	} else if len(parts) == 0 && len(skips) > 0 {
+		parts = []model.SourceQuery{{Source: skips[0].Source, Query: q}} // its own check names what it does not sell
+	}
+	for _, part := range parts {
+		s, whole := part.Source, q
+		q := part.Query
+		q.AllZones, q.Regions = whole.AllZones, whole.Regions
 		named := sourcePrefix(s)
 		src, err := aws.OpenSource(client, s)
 		if err == nil && s != model.SourceCapacityBlock {

@@ -281,7 +281,7 @@ func TestSourceAndTargetUsageBeforeAnyCall(t *testing.T) {
 		{search("--target", "endpoint"), "--target \"endpoint\" is for training plans"},
 		{search("--source", "training-plans", "--count", "3"), "Training Plans reserve 1, 2, 4, 8, 16, 32 or 64 instances, not 3"},
 		{search("--source", "training-plans", "--duration", "200d"), "Training Plans last 1 to 182 whole days, not 200"},
-		{search("--source", "all", "--duration", "20d"), "Capacity Blocks' rule"},
+		{search("--source", "all", "--duration", "200d"), "no source sells this: EC2 Capacity Blocks not searched"},
 		{search("--source", "all", "-o", "csv"), "-o csv has Capacity Blocks' columns only"},
 		{search("--source", "training-plans", "--all-zones"), "--all-zones is for Capacity Blocks"},
 		{search("--source", "training-plans", "--duration", "2x"), "training plans last 1 to 182 days"},

@@ -19,8 +19,8 @@ func TestSourceRulesBeforeAnyCall(t *testing.T) {
 		want []string
 	}{
 		{search("--source", "training-plans", "--duration", "1d-20d"), []string{"a training plan search sweeps at most 14 lengths"}},
-		{search("--source", "all", "--duration", "2d", "--count", "3"),
-			[]string{"not 3", "(training plans' rule; --source capacity-blocks searches Capacity Blocks alone)"}},
+		{search("--source", "all", "--duration", "2d", "--count", "65"),
+			[]string{"no source sells this", "EC2 Capacity Blocks hold 1 to 64 instances, not 65", "Training Plans reserve 1, 2, 4, 8, 16, 32 or 64 instances, not 65"}},
 		{search("--source", "training-plans", "--duration", "2d", "--type", "g5.xlarge"), []string{"--type g5.xlarge", "training plans do not reserve ml.g5.xlarge"}},
 		{search("--source", "training-plans", "--duration", "2d", "--count", "4", "--type", "ml.u-p6e-gb200x72", "--count", "0"), []string{"at least 1 UltraServer"}},
 		{search("--source", "training-plans", "--duration", "2d", "-o", "csv"), []string{"-o csv has Capacity Blocks' columns only; list training plans"}},
@@ -77,5 +77,40 @@ func TestOfferingsWatchTrainingPlans(t *testing.T) {
 	}
 	if !strings.Contains(errs, "the window has passed, the watch is over") || !strings.Contains(errs, "--to") {
 		t.Errorf("stderr %q", errs)
+	}
+}
+
+// A search of both sources is split by model.SplitQuery: a length, a count or a type one
+// source does not sell is searched in the other alone, and the skipped source is named
+// with why; either form of a type is mapped for each.
+func TestBothSourcesSearchWhatEachSells(t *testing.T) {
+	cs := startPlanSim(t)
+	asPerson(t, false, "")
+	for _, tc := range []struct {
+		args          []string
+		rows, notRows string
+		note          string
+	}{
+		{[]string{"--type", "p5.48xlarge", "--duration", "15d"}, "training-plans ", "capacity-blocks ", "EC2 Capacity Blocks not searched: EC2 Capacity Blocks last 1d–14d"},
+		{[]string{"--type", "p5.48xlarge", "--duration", "2d", "--count", "3"}, "capacity-blocks ", "training-plans ", "SageMaker Training Plans not searched: SageMaker Training Plans reserve 1, 2, 4"},
+		{[]string{"--type", "ml.p5.48xlarge", "--duration", "2d"}, "capacity-blocks ", "", ""},
+		{[]string{"--type", "ml.p5.48xlarge", "--duration", "2d"}, "training-plans ", "", ""},
+	} {
+		args := append([]string{"offerings", "--endpoint-url", cs.url, "--source", "all", "--region", "us-east-1"}, tc.args...)
+		code, out, errs := runCLI(args...)
+		if code != 0 || !strings.Contains(out, "\n"+tc.rows) || (tc.notRows != "" && strings.Contains(out, "\n"+tc.notRows)) {
+			t.Errorf("%v: exit %d, want rows of %q only:\n%s\n%s", tc.args, code, tc.rows, out, errs)
+		}
+		if tc.note != "" && !strings.Contains(errs, tc.note) {
+			t.Errorf("%v: stderr %q, want %q", tc.args, errs, tc.note)
+		}
+		if tc.note == "" && strings.Contains(errs, "not searched") {
+			t.Errorf("%v: a source was skipped: %q", tc.args, errs)
+		}
+	}
+	// either form for one source too: Capacity Blocks read ml.p5.48xlarge as p5.48xlarge
+	code, out, errs := runCLI("offerings", "--endpoint-url", cs.url, "--region", "us-east-1", "--type", "ml.p5.48xlarge", "--duration", "2d")
+	if code != 0 || !strings.Contains(out, " p5.48xlarge ") {
+		t.Errorf("capacity-blocks, ml.p5.48xlarge: exit %d\n%s\n%s", code, out, errs)
 	}
 }

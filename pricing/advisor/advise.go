@@ -81,6 +81,9 @@ func Advise(job Job, in Inputs) (Advice, error) {
 	w := work{job: job, in: in, cands: cands, hours: int64(job.RunHours()), runs: job.Runs(), pct: job.UtilizationPercent}
 	od := w.onDemand()
 	opts := []Option{od, w.reserved(CapacityBlock), w.reserved(TrainingPlan), w.savingsPlan(SavingsPlan1y, 12, od), w.savingsPlan(SavingsPlan3y, 36, od), w.spot()}
+	if err := overflowIn(opts); err != nil {
+		return Advice{}, err
+	}
 	adv := Advice{Job: job}
 	rec := recommend(job, opts)
 	adv.Options = rank(opts, rec)
@@ -146,7 +149,7 @@ func (w work) onDemand() Option {
 			cand := o
 			cand.InstanceType, cand.Region, cand.Instances, cand.Accelerators = c.InstanceType, region, c.Instances, c.Accelerators
 			cand.Known = true
-			cand.variable = row.Hourly.Micros() * int64(c.Instances) * w.hours * w.runs
+			cand.variable = row.Hourly.Mul(int64(c.Instances)).Mul(w.hours).Mul(w.runs)
 			cand.Total = row.Hourly.MulRat(int64(c.Instances)*w.hours*w.runs*w.pct, 100)
 			cand.PerUsefulAcceleratorHour = w.perUseful(cand.Total, c.Accelerators)
 			cand.Figures = []Figure{{What: "on-demand " + c.InstanceType + " " + region, Value: row.Hourly.Rate() + "/h", Source: row.Source, Date: row.Date}}
@@ -206,8 +209,8 @@ func (w work) reserved(kind Kind) Option {
 		cand := o
 		cand.InstanceType, cand.Region, cand.Instances, cand.Accelerators = c.InstanceType, off.Offering.Region, c.Instances, c.Accelerators
 		cand.Known = true
-		cand.fixed = off.Offering.Fee.Micros() * w.runs
 		cand.Total = off.Offering.Fee.Mul(w.runs)
+		cand.fixed = cand.Total
 		cand.PerUsefulAcceleratorHour = w.perUseful(cand.Total, c.Accelerators)
 		cand.Offering = &off
 		cand.Figures = []Figure{{What: fmt.Sprintf("upfront fee %s %s %d × %s %s", off.Offering.ID, off.Offering.AvailabilityZone, off.Offering.Count, off.Offering.InstanceType, off.Offering.Start.UTC().Format("Jan 02 15:04 UTC")),
@@ -223,10 +226,7 @@ func (w work) reserved(kind Kind) Option {
 		return o
 	}
 	off := best.Offering.Offering
-	usable := off.Minutes() - int64(model.TerminationLead.Minutes())
-	if usable < w.hours*60 {
-		best.Notes = append(best.Notes, fmt.Sprintf("usable %s of the %d hours: instances stop 30 minutes before the end", hoursText(big.NewRat(usable, 60)), w.hours))
-	}
+	usable := hoursText(big.NewRat(model.UsableMinutes(off.Minutes()), 60))
 	if w.runs > 1 {
 		best.Notes = append(best.Notes, fmt.Sprintf("%d runs at this block's live fee: later months' fees are not known yet", w.runs))
 	}
@@ -234,7 +234,8 @@ func (w work) reserved(kind Kind) Option {
 		best.Notes = append(best.Notes, fmt.Sprintf("made of %d reserved capacities with %d gap(s) between %s and %s: the job stops at each gap and must resume after it",
 			len(off.Parts), gaps, off.Start.UTC().Format("Jan 02 15:04"), off.End.UTC().Format("Jan 02 15:04 UTC")))
 	}
-	best.Notes = append(best.Notes, fmt.Sprintf("paid for every hour of the block, used or not (%d%% used)", w.pct))
+	best.Notes = append(best.Notes, fmt.Sprintf("paid for every hour of the block, used or not: a run uses %s of its %s usable hours (instances stop %d minutes before the end)",
+		hoursText(big.NewRat(w.hours*w.pct, 100)), usable, int(model.TerminationLead.Minutes())))
 	return *best
 }
 
@@ -243,7 +244,7 @@ func (w work) reserved(kind Kind) Option {
 func (w work) fits(o model.Offering) (Candidate, bool) {
 	typ := strings.TrimPrefix(o.InstanceType, "ml.")
 	for _, c := range w.cands {
-		if c.InstanceType == typ && c.Instances == o.Count && o.Minutes() >= w.hours*60 &&
+		if c.InstanceType == typ && c.Instances == o.Count && model.UsableMinutes(o.Minutes()) >= w.hours*60 &&
 			!o.Start.Before(w.job.WindowStart) && !o.End.After(w.job.WindowEnd) {
 			return c, true
 		}
@@ -257,7 +258,7 @@ func (w work) nearby(src model.Source) []string {
 	best := map[int]model.Offering{}
 	for _, off := range w.in.Offerings {
 		o := off.Offering
-		if off.Offering.Source != src || o.Minutes() < w.hours*60 || o.Start.Before(w.job.WindowStart) || o.End.After(w.job.WindowEnd) {
+		if off.Offering.Source != src || model.UsableMinutes(o.Minutes()) < w.hours*60 || o.Start.Before(w.job.WindowStart) || o.End.After(w.job.WindowEnd) {
 			continue
 		}
 		for _, c := range w.cands {
@@ -344,7 +345,7 @@ func (w work) savingsPlan(kind Kind, termMonths int, od Option) Option {
 		o.InstanceType, o.Region, o.Instances, o.Accelerators = od.InstanceType, od.Region, od.Instances, od.Accelerators
 		o.Known = true
 		o.Total = r.Hourly.Mul(int64(od.Instances) * termHours)
-		o.fixed = o.Total.Micros()
+		o.fixed = o.Total
 		o.PerUsefulAcceleratorHour = w.perUseful(o.Total, od.Accelerators)
 		o.Figures = []Figure{{What: string(kind) + " " + od.InstanceType, Value: r.Hourly.Rate() + "/h", Source: r.Source, Date: r.Date}}
 		return o
@@ -482,11 +483,11 @@ func crossings(opts []Option) []Crossing {
 	for i := 0; i < len(opts); i++ {
 		for j := i + 1; j < len(opts); j++ {
 			a, b := opts[i], opts[j]
-			dv := a.variable - b.variable
-			if dv == 0 {
+			dv, df := a.variable.Sub(b.variable), b.fixed.Sub(a.fixed)
+			if dv.IsZero() || dv.Overflowed() || df.Overflowed() {
 				continue
 			}
-			u := pricing.RatioOf(b.fixed-a.fixed, dv)
+			u := pricing.RatioOf(df.Micros(), dv.Micros())
 			if u.CmpInt(0) <= 0 || u.CmpInt(1) > 0 {
 				continue
 			}
@@ -518,4 +519,17 @@ func Percent(u pricing.Ratio) string {
 		return fmt.Sprintf("%d%%", t/10)
 	}
 	return fmt.Sprintf("%d.%d%%", t/10, t%10)
+}
+
+// overflowIn refuses advice whose figures passed what model.Money counts exactly: a total
+// printed wrong (or negative) would be worse than none.
+func overflowIn(opts []Option) error {
+	for _, o := range opts {
+		for _, m := range []model.Money{o.Total, o.Low, o.High, o.PerUsefulAcceleratorHour, o.PerLow, o.PerHigh, o.fixed, o.variable} {
+			if m.Overflowed() {
+				return fmt.Errorf("%s: %w; give a smaller job", o.Kind.Title(), model.ErrMoneyOverflow)
+			}
+		}
+	}
+	return nil
 }

@@ -37,10 +37,11 @@ func kinds(a Advice) string {
 	return strings.Join(k, ",")
 }
 
-// A 48-hour job at 100%: the block (2 × 24 × $40 = $1,920) against 48 h on-demand at $55.04
-// ($2,641.92). The block wins; the crossing is 1920 ÷ 2641.92, exactly.
+// A 48-hour job at 100%: a 3-day block (a 2-day block's instances stop at 47.5 hours) for
+// $1,920 against 48 h on-demand at $55.04 ($2,641.92). The block wins; the crossing is
+// 1920 ÷ 2641.92, exactly.
 func TestAdviseBlockWinsAtFullUse(t *testing.T) {
-	a, err := Advise(job(48, 100), Inputs{Offerings: []Offering{block("us-east-1", 1, 2, "1920")}, Searched: searched(), Now: now})
+	a, err := Advise(job(48, 100), Inputs{Offerings: []Offering{block("us-east-1", 1, 3, "1920")}, Searched: searched(), Now: now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +59,7 @@ func TestAdviseBlockWinsAtFullUse(t *testing.T) {
 	if cb.PerUsefulAcceleratorHour != model.MustMoney("5") { // 1920 ÷ (8 × 48)
 		t.Errorf("per useful accelerator-hour %s", cb.PerUsefulAcceleratorHour)
 	}
-	if !strings.Contains(strings.Join(cb.Notes, " "), "usable 47.5 of the 48 hours") {
+	if !strings.Contains(strings.Join(cb.Notes, " "), "a run uses 48 of its 71.5 usable hours") {
 		t.Errorf("notes %q", cb.Notes)
 	}
 	for _, k := range []Kind{TrainingPlan, SavingsPlan1y, SavingsPlan3y, Spot} {
@@ -76,7 +77,7 @@ func TestAdviseBlockWinsAtFullUse(t *testing.T) {
 
 // At 50% the same block costs more than the 24 used hours on-demand.
 func TestAdviseOnDemandWinsAtLowUse(t *testing.T) {
-	a, err := Advise(job(48, 50), Inputs{Offerings: []Offering{block("us-east-1", 1, 2, "1920")}, Searched: searched(), Now: now})
+	a, err := Advise(job(48, 50), Inputs{Offerings: []Offering{block("us-east-1", 1, 3, "1920")}, Searched: searched(), Now: now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,7 +211,7 @@ func TestAdviseProperties(t *testing.T) {
 	for i := 0; i < 400; i++ {
 		count := 1 + rng.IntN(8)
 		days := model.ValidDurationDays()[rng.IntN(20)]
-		hours := days*24 - rng.IntN(24)
+		hours := days*24 - 1 - rng.IntN(23) // a run fits the block's usable hours
 		rate := model.MoneyFromMicros(int64(5_000_000 + rng.IntN(100_000_000)))
 		fee := model.MoneyFromMicros(int64(1+rng.IntN(1_000_000)) * int64(count*days) * 1000)
 		pct := int64(1 + rng.IntN(100))
@@ -267,5 +268,53 @@ func TestAdviseProperties(t *testing.T) {
 		if d := new(big.Rat).Sub(per, big.NewRat(fee.Micros(), 1)); new(big.Rat).Abs(d).Cmp(big.NewRat(8*int64(count*hours)*pct, 200)) > 0 {
 			t.Fatalf("%s: per useful accelerator-hour %s does not give the fee back", name, cb.PerUsefulAcceleratorHour)
 		}
+	}
+}
+
+// A job of H hours needs a block with H usable hours (model.UsableMinutes): the searches
+// ask for that length, and a cheaper block that stops 30 minutes short is not recommended.
+func TestAJobNeedsItsHoursUsable(t *testing.T) {
+	for hours, days := range map[int]int{1: 1, 23: 1, 24: 2, 47: 2, 48: 3, 336: 21, 4367: 182} {
+		if got, ok := BlockDays(hours); !ok || got != days {
+			t.Errorf("%d hours: a %d-day block (%v), want %d days", hours, got, ok, days)
+		}
+	}
+	if _, ok := BlockDays(4368); ok {
+		t.Error("182 days × 24 hours fit the longest block, whose instances stop 30 minutes early")
+	}
+	if err := job(4368, 100).Validate(); err == nil || !strings.Contains(err.Error(), "allowed 1 to 4367") {
+		t.Errorf("4368 hours: %v", err)
+	}
+	short, long := block("us-east-1", 1, 2, "1000"), block("us-east-1", 1, 3, "1920")
+	a, err := Advise(job(48, 100), Inputs{Offerings: []Offering{short, long}, Searched: searched(), Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cb, _ := a.Option(CapacityBlock)
+	if cb.Offering == nil || cb.Offering.Offering.ID != long.Offering.ID {
+		t.Fatalf("recommended %+v, want the 3-day block: the 2-day one holds 47.5 of the 48 hours", cb.Offering)
+	}
+	if cb.PerUsefulAcceleratorHour != model.MustMoney("5") { // 1920 ÷ (8 accelerators × 48 useful hours)
+		t.Errorf("per useful accelerator-hour %s", cb.PerUsefulAcceleratorHour)
+	}
+	for _, q := range job(48, 100).Queries() {
+		if q.Durations.MinDays != 3 {
+			t.Errorf("a 48-hour job searches %v blocks", q.Durations)
+		}
+	}
+}
+
+// Totals past what model.Money counts refuse the advice rather than print it wrong.
+func TestAdviseRefusesOverflow(t *testing.T) {
+	j := job(0, 100)
+	j.RecurringHoursPerMonth, j.RecurringMonths = 200, MaxRecurringMonths+1
+	if err := j.Validate(); err == nil || !strings.Contains(err.Error(), "months 121: allowed 1 to 120") {
+		t.Errorf("121 months: %v", err)
+	}
+	huge := block("us-east-1", 1, 14, "999999999999")
+	j = job(200, 100)
+	j.RecurringHoursPerMonth, j.Hours, j.RecurringMonths = 200, 0, MaxRecurringMonths
+	if _, err := Advise(j, Inputs{Offerings: []Offering{huge}, Searched: searched(), Now: now}); err == nil || !strings.Contains(err.Error(), "too large") {
+		t.Errorf("a total of 120 × $999,999,999,999: %v", err)
 	}
 }

@@ -3,7 +3,6 @@ package advisor
 import (
 	"fmt"
 
-	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
 )
 
@@ -19,11 +18,10 @@ func (a Advice) Chart(width, height int) string {
 	var lines []pricing.JobLine
 	for _, o := range a.Leading(4) {
 		label := o.Kind.Title() + " " + o.Total.Dollars()
-		if o.variable != 0 {
-			label = fmt.Sprintf("%s %s at 100%%", o.Kind.Title(), model.MoneyFromMicros(o.variable+o.fixed).Dollars())
+		if !o.variable.IsZero() {
+			label = fmt.Sprintf("%s %s at 100%%", o.Kind.Title(), o.variable.Add(o.fixed).Dollars())
 		}
-		lines = append(lines, pricing.JobLine{Glyph: o.Kind.Glyph(), Label: label,
-			Fixed: model.MoneyFromMicros(o.fixed), Variable: model.MoneyFromMicros(o.variable)})
+		lines = append(lines, pricing.JobLine{Glyph: o.Kind.Glyph(), Label: label, Fixed: o.fixed, Variable: o.variable})
 	}
 	var cs []pricing.JobCrossing
 	reading := ""

@@ -50,6 +50,10 @@ func (j Job) Runs() int64 {
 	return 1
 }
 
+// MaxRecurringMonths bounds a recurring job: the longest commitment priced is a 3-year
+// Savings Plan, and every total stays far inside what model.Money counts.
+const MaxRecurringMonths = 120
+
 // Validate checks the job; the message names the field and what is allowed.
 func (j Job) Validate() error {
 	var errs []string
@@ -80,14 +84,17 @@ func (j Job) Validate() error {
 		if j.RecurringHoursPerMonth <= 0 || j.RecurringHoursPerMonth > 744 {
 			add("hours a month %d: allowed 1 to 744", j.RecurringHoursPerMonth)
 		}
+		if j.RecurringMonths < 1 || j.RecurringMonths > MaxRecurringMonths {
+			add("months %d: allowed 1 to %d (ten years; no price gpublock knows holds longer)", j.RecurringMonths, MaxRecurringMonths)
+		}
 		if j.Hours != 0 && j.Hours != j.RecurringHoursPerMonth {
 			add("hours %d: a recurring job's run is its hours a month (%d)", j.Hours, j.RecurringHoursPerMonth)
 		}
 	} else if j.RecurringHoursPerMonth != 0 {
 		add("hours a month: give the months it recurs for too")
 	}
-	if h := j.RunHours(); h <= 0 || h > maxBlockDays()*24 {
-		add("hours %d: allowed 1 to %d (the longest block)", h, maxBlockDays()*24)
+	if h := j.RunHours(); h <= 0 || h > maxJobHours() {
+		add("hours %d: allowed 1 to %d (the usable hours of the longest block)", h, maxJobHours())
 	}
 	if j.UtilizationPercent < 1 || j.UtilizationPercent > 100 {
 		add("utilization %d%%: allowed 1%% to 100%%", j.UtilizationPercent)
@@ -180,20 +187,22 @@ func ClassTypes(class string) []string {
 	return out
 }
 
-// BlockDays is the shortest block AWS sells that lasts at least hours. Its usable part ends
-// model.TerminationLead earlier; the options say so.
+// BlockDays is the shortest block AWS sells whose usable hours (model.UsableMinutes: up to
+// model.TerminationLead before its end) hold a run of hours: a 48-hour job needs a 3-day
+// block, since a 2-day block's instances stop at 47.5 hours.
 func BlockDays(hours int) (int, bool) {
 	for _, d := range model.ValidDurationDays() {
-		if d*24 >= hours {
+		if model.UsableMinutes(int64(d)*24*60) >= int64(hours)*60 {
 			return d, true
 		}
 	}
 	return 0, false
 }
 
-func maxBlockDays() int {
+// maxJobHours is the longest run a block holds: the longest block's usable whole hours.
+func maxJobHours() int {
 	days := model.ValidDurationDays()
-	return days[len(days)-1]
+	return int(model.UsableMinutes(int64(days[len(days)-1])*24*60) / 60)
 }
 
 // Queries are the Capacity Block searches that answer the job: for each instance count

@@ -106,8 +106,8 @@ type Option struct {
 	Figures  []Figure
 	Offering *Offering `json:",omitempty"` // the live offering of a reserved option
 
-	// the option's cost against utilization u ∈ [0,1]: fixed + variable·u, in micro-dollars
-	fixed, variable int64
+	// the option's cost against utilization u ∈ [0,1]: fixed + variable·u
+	fixed, variable model.Money
 }
 
 // Eligible reports whether the option fits the job.
@@ -128,11 +128,11 @@ func (o Option) costKey() (model.Money, bool) {
 // CostAt is the option's exact cost for the job at a utilization (0–1), and false when the
 // option has no known cost.
 func (o Option) CostAt(u pricing.Ratio) (model.Money, bool) {
-	if !o.Known || !u.Valid() {
+	if !o.Known || !u.Valid() || o.fixed.Overflowed() || o.variable.Overflowed() {
 		return model.Money{}, false
 	}
-	v := new(big.Rat).Mul(u.Rat(), new(big.Rat).SetInt64(o.variable))
-	v.Add(v, new(big.Rat).SetInt64(o.fixed))
+	v := new(big.Rat).Mul(u.Rat(), new(big.Rat).SetInt64(o.variable.Micros()))
+	v.Add(v, new(big.Rat).SetInt64(o.fixed.Micros()))
 	return model.MoneyFromMicros(roundRat(v)), true
 }
 

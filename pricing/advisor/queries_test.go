@@ -11,7 +11,7 @@ import (
 // The weekly slices cover the window: each starts a week after the one before, leaves room
 // for a block, ends within the window, and passes AWS's rules; a class asks once per count.
 func TestQueriesSlices(t *testing.T) {
-	j := Job{Class: "H100", Accelerators: 8, Hours: 48, UtilizationPercent: 100, WindowStart: now,
+	j := Job{Class: "H100", Accelerators: 8, Hours: 47, UtilizationPercent: 100, WindowStart: now,
 		WindowEnd: model.LatestEnd(now, 2), Regions: []string{"us-east-1"}}
 	qs := j.Queries()
 	counts := map[int]int{}
@@ -53,7 +53,7 @@ func TestDedupe(t *testing.T) {
 
 // The chart draws the leading options and marks their crossing with its utilization.
 func TestAdviceChart(t *testing.T) {
-	a, err := Advise(job(48, 100), Inputs{Offerings: []Offering{block("us-east-1", 1, 2, "1920")}, Searched: searched(), Now: now})
+	a, err := Advise(job(48, 100), Inputs{Offerings: []Offering{block("us-east-1", 1, 3, "1920")}, Searched: searched(), Now: now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestNearbyQueries(t *testing.T) {
 // A SageMaker job's Training Plan searches are the Capacity Block slices, for training jobs;
 // a plan with a gap between its parts is priced whole, with the gap said.
 func TestPlanQueriesAndGaps(t *testing.T) {
-	j := job(48, 100)
+	j := job(47, 100) // the plan reserves 48 hours, of which 47.5 are usable
 	if len(j.PlanQueries()) != 0 {
 		t.Fatal("an EC2 job searches training plans")
 	}

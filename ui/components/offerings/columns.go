@@ -216,7 +216,7 @@ func pricingCells(o model.Offering, c pricing.Comparison) (od, vs, be string) {
 	if !c.CanWin {
 		return od, vs, c.BreakEvenCell() // "never", as the detail, the dialog and the commands say
 	}
-	be = fmt.Sprintf("%d%% %s", c.BreakEvenPercent(), pricing.BreakEvenBar(c, breakEvenBarWidth))
+	be = c.BreakEvenPercentText() + " " + pricing.BreakEvenBar(c, breakEvenBarWidth)
 	return od, vs, be
 }
 

@@ -495,6 +495,8 @@ func (m *Model) validate() {
 	q.Sources, q.Targets = m.sources.sources(), m.sources.targets()
 	if !q.Searches(model.SourceCapacityBlock) {
 		m.validatePlans(&q, now, errs)
+	} else if len(q.Sources) > 1 {
+		m.validateBoth(&q, now, errs)
 	} else if err := q.Validate(now); err != nil {
 		if verrs, ok := err.(model.ValidationErrors); ok {
 			for f := Field(0); f < numFields; f++ {
@@ -509,9 +511,6 @@ func (m *Model) validate() {
 		if len(errs) == 0 { // an error model/ names no field of: never let it through
 			errs[Types] = err.Error()
 		}
-	}
-	if len(errs) == 0 {
-		m.noteBoth(q)
 	}
 	m.query = q
 	m.errs = errs

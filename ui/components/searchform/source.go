@@ -159,24 +159,45 @@ func planDays(v string, q *model.Query) error {
 	return nil
 }
 
-// noteBoth says, for a search of both sources, what one source refuses of the values the
-// other allows: that source is then not searched with them.
-func (m *Model) noteBoth(q model.Query) {
-	if len(q.Sources) < 2 {
+// validateBoth checks a search of several sources by model.SplitQuery, the rule the
+// backend splits it by: a value one source does not sell is a note beside its field (that
+// source is not searched, the others are), an error only when no source is left; the window
+// and the regions by the rules of the sources searched.
+func (m *Model) validateBoth(q *model.Query, now time.Time, errs map[Field]string) {
+	delete(errs, Duration)
+	if lo, hi, err := model.ParseDayRange(m.duration.Value()); err != nil {
+		errs[Duration] = err.Error()
+		return
+	} else {
+		q.Durations = model.DurationRange{MinDays: lo, MaxDays: hi}
+	}
+	if _, bad := errs[Count]; bad {
 		return
 	}
-	plans := model.SourceTrainingPlan
-	var sold []string
-	for _, t := range q.InstanceTypes {
-		if _, err := plans.TypeIn(t); err == nil {
-			sold = append(sold, t)
+	fieldOf := map[string]Field{model.FieldTypes: Types, model.FieldCount: Count, model.FieldDuration: Duration}
+	parts, skips := model.SplitQuery(*q)
+	if len(parts) == 0 {
+		for _, k := range skips {
+			f := fieldOf[k.Field]
+			if errs[f] != "" {
+				errs[f] += "; "
+			}
+			errs[f] += k.Reason
 		}
+		return
 	}
-	if len(sold) == 0 && len(q.InstanceTypes) > 0 {
-		m.notes[Types] = "training plans reserve none of these; only Capacity Blocks are searched"
+	searched := parts[0].Source.Label() + "s"
+	for _, k := range skips {
+		m.notes[fieldOf[k.Field]] = k.Reason + "; only " + searched + " are searched"
 	}
-	if err := plans.CheckCount(firstType(q.InstanceTypes), q.Count); err != nil && q.Count > 0 {
-		m.notes[Count] = err.Error() + "; only Capacity Blocks are searched"
+	if err := parts[0].Query.Validate(now); err != nil {
+		if verrs, ok := err.(model.ValidationErrors); ok {
+			for _, f := range []Field{Start, End, Regions} {
+				if fe, ok := verrs.For(modelField[f]); ok && errs[f] == "" {
+					errs[f] = fe.Value + " is not allowed; " + fe.Allowed
+				}
+			}
+		}
 	}
 }
 

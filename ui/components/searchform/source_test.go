@@ -103,3 +103,34 @@ func TestCountNoteOfBothSourcesWhole(t *testing.T) {
 		}
 	}
 }
+
+// Both sources and a length one of them does not sell: the search is sent, to the source
+// that sells it (model.SplitQuery), and the form says which source is skipped and why.
+func TestBothSourcesSearchTheOneThatSellsTheLength(t *testing.T) {
+	m := New(theme.New(false), clock, "us-east-1")
+	m.SetFocus(Source)
+	for range 3 {
+		if q, _ := m.Query(); len(q.Sources) == 2 {
+			break
+		}
+		m = press(m, "right")
+	}
+	m = setField(m, Duration, "15d")
+	q, ok := m.Query()
+	if !ok || len(q.Sources) != 2 || q.Durations != (model.DurationRange{MinDays: 15, MaxDays: 15}) {
+		t.Fatalf("both, 15d: not sent: %v %v", q, m.Errors())
+	}
+	if n := m.Notes()[Duration]; !strings.Contains(n, "not 15 days") || !strings.Contains(n, "only Training Plans are searched") {
+		t.Errorf("both, 15d: the note %q", n)
+	}
+	for _, w := range []int{80, 120, 200} {
+		flat := strings.Join(strings.Fields(ansi.Strip(m.View(w, 60, true))), " ")
+		if !strings.Contains(flat, "only Training Plans are searched") {
+			t.Errorf("%d columns: the form does not say which source is searched:\n%s", w, m.View(w, 60, true))
+		}
+	}
+	m = setField(m, Duration, "200d")
+	if _, ok := m.Query(); ok || !strings.Contains(m.Errors()[Duration], "not 200") {
+		t.Errorf("both, 200d: sent, or no error: %v", m.Errors())
+	}
+}

@@ -194,6 +194,7 @@ func (m Model) View(width, height int, focused bool) string {
 	} else {
 		hint(Duration, "←/→ step through the durations AWS sells (1–14d, 3–26w) · type a range 2d-7d to sweep")
 	}
+	noteLines(Duration)
 
 	// Regions.
 	if mark(Regions) && m.regionCursor == 0 {

@@ -20,7 +20,7 @@ var now = time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
 func offering(id string, day int, fee string) model.Offering {
 	start := time.Date(2026, 12, 1, 11, 30, 0, 0, time.UTC).AddDate(0, 0, day)
 	return model.Offering{ID: id, Region: "us-east-1", AvailabilityZone: "us-east-1a", InstanceType: "p5.48xlarge", Count: 1,
-		Start: start, End: start.Add(48 * time.Hour), DurationHours: 48, Fee: model.MustMoney(fee), Currency: "USD"}
+		Start: start, End: start.Add(72 * time.Hour), DurationHours: 72, Fee: model.MustMoney(fee), Currency: "USD"}
 }
 
 // search answers every query with the same two pages, the second repeating an offering of

@@ -81,3 +81,33 @@ func TestAlternativeKeepsTheRelativeWindow(t *testing.T) {
 		t.Errorf("the later window's alternative gives %s → %s (valid %v), want %s → %s", q.Start, q.End, ok, later.Start, later.End)
 	}
 }
+
+// A search of Training Plans that found nothing gives the plans' rules as hints (their
+// counts and lengths), asks no Capacity Block alternative or probe of it, and never says
+// the blocks' "Press L … (1–64)", at every size.
+func TestEmptyPlansSearchHintsByThePlansRules(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
+		m := New(testContext(false), Options{Region: "us-east-1"})
+		m.Resize(screen.Area{Top: 1, Width: sz[0], Height: sz[1] - 2})
+		m.pc.Width, m.pc.Height = sz[0], sz[1]
+		q, ok := m.Form().Query()
+		if !ok {
+			t.Fatalf("the default form is not a search: %v", m.Form().Errors())
+		}
+		q.Sources, q.Targets, q.Count = []model.Source{model.SourceTrainingPlan}, []string{"training-job"}, 4
+		q.InstanceTypes, q.Durations = []string{"ml.p5.48xlarge"}, model.DurationRange{MinDays: 15, MaxDays: 15}
+		m, _ = m.StartFormSearch(q)
+		st := model.RegionStatus{Region: "us-east-1", State: model.RegionEmpty}
+		m, _ = m.Update(EventsMsg{ID: m.SearchID(), Events: []backend.SearchEvent{{Region: "us-east-1", Status: &st, CallsDone: 1, CallsTotal: 1}}, Closed: true})
+		if m.AlternativesLoading() {
+			t.Errorf("%dx%d: Capacity Block alternatives asked for a plans search", sz[0], sz[1])
+		}
+		flat := strings.Join(strings.Fields(ansi.Strip(m.View())), " ")
+		if !strings.Contains(flat, "Training Plans reserve 1, 2, 4, 8, 16, 32 or 64 instances") || !strings.Contains(flat, "1–182 whole days") {
+			t.Errorf("%dx%d: the plans' rules are not the hint:\n%s", sz[0], sz[1], ansi.Strip(m.View()))
+		}
+		if strings.Contains(flat, "Press L") || strings.Contains(flat, "holds no valid duration") {
+			t.Errorf("%dx%d: the Capacity Blocks' rules leaked:\n%s", sz[0], sz[1], ansi.Strip(m.View()))
+		}
+	}
+}

@@ -237,10 +237,14 @@ func (m Model) startAlternatives() (Model, tea.Cmd) {
 	if m.failedRegions() == len(m.search.regions) {
 		return m, nil
 	}
+	q, ok := blocksPart(m.search.query)
+	if !ok {
+		return m, nil // the alternatives are Capacity Block searches: see emptyView
+	}
 	m.cancelExtra()
 	ctx, cancel := context.WithCancel(m.pc.Ctx)
 	m.extra = extra{id: m.extra.id + 1, cancel: cancel, altsLoading: true}
-	b, q, id := m.pc.Backend, m.search.query, m.extra.id
+	b, id := m.pc.Backend, m.extra.id
 	return m, tea.Batch(func() tea.Msg {
 		alts, err := b.Alternatives(ctx, q)
 		return AlternativesMsg{id, alts, err}
@@ -335,7 +339,10 @@ func (m Model) startProbe() (Model, tea.Cmd) {
 	if !m.search.has || (m.search.running && !m.search.round) || m.extra.probeLoading {
 		return m, nil
 	}
-	q := m.search.query
+	q, ok := blocksPart(m.search.query)
+	if !ok {
+		return m, nil // the probe asks Capacity Blocks (LargestCount): see emptyView
+	}
 	if m.extra.cancel != nil {
 		m.extra.cancel()
 	}
@@ -399,4 +406,28 @@ func (m Model) copyCommand(purchase bool) (Model, tea.Cmd) {
 	}
 	m.flash = screen.Say(fmt.Sprintf("Copied the AWS CLI %s command to the clipboard (OSC 52).", what))
 	return m, tea.SetClipboard(cmd)
+}
+
+// blocksPart is the Capacity Blocks' share of q by model.SplitQuery: the alternatives and
+// the largest-count probe are Capacity Block searches, asked with their rules only where
+// Capacity Blocks are searched. ok is false when they are not.
+func blocksPart(q model.Query) (model.Query, bool) {
+	parts, _ := model.SplitQuery(q)
+	for _, p := range parts {
+		if p.Source == model.SourceCapacityBlock {
+			return p.Query, true
+		}
+	}
+	return q, false
+}
+
+// searchedSource is the first source q searches, by model.SplitQuery.
+func searchedSource(q model.Query) model.Source {
+	if parts, _ := model.SplitQuery(q); len(parts) > 0 {
+		return parts[0].Source
+	}
+	if len(q.Sources) > 0 {
+		return q.Sources[0]
+	}
+	return model.SourceCapacityBlock
 }

@@ -106,9 +106,9 @@ type Model struct {
 	// buyRows, when set, is the number of the search screen's rows the open purchase
 	// dialog's offering was picked from (searchscreen.RowsOnScreen).
 	buyRows *int64
-	notice   string
-	flash    string    // a one-line answer to the last key (copied, nothing to copy…)
-	clock    time.Time // the time shown, as of the last tick
+	notice  string
+	flash   string    // a one-line answer to the last key (copied, nothing to copy…)
+	clock   time.Time // the time shown, as of the last tick
 
 	connecting bool
 	connectErr error

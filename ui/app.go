@@ -105,9 +105,12 @@ type Model struct {
 	spinning bool // a spinner tick is in flight
 	screen   screenID
 	dialog   dialog
-	notice   string
-	flash    string    // a one-line answer to the last key (copied, nothing to copy…)
-	clock    time.Time // the time shown, as of the last tick
+	// buyRows, when set, is the number of the search screen's rows the open purchase
+	// dialog's offering was picked from (searchscreen.RowsOnScreen).
+	buyRows *int64
+	notice  string
+	flash   string    // a one-line answer to the last key (copied, nothing to copy…)
+	clock   time.Time // the time shown, as of the last tick
 
 	connecting bool
 	connectErr error
@@ -234,6 +237,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		mm, cmd := m.onRootMsg(msg)
 		return mm, tea.Batch(list, spin, cmd)
 	case uiscreen.OpenPurchase:
+		if msg.FromRows {
+			return m.openPurchaseFromRows(msg.Offering, msg.Rows)
+		}
 		return m.openPurchaseOf(msg.Offering)
 	case uiscreen.OpenExtend:
 		return m.openExtend(msg.Block)

@@ -11,6 +11,7 @@ import (
 	"github.com/gpublock/gpublock/ui/dialog/compare"
 	"github.com/gpublock/gpublock/ui/dialog/launch"
 	"github.com/gpublock/gpublock/ui/dialog/purchase"
+	"github.com/gpublock/gpublock/ui/dialog/spend"
 	uiscreen "github.com/gpublock/gpublock/ui/screen"
 	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
 	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
@@ -66,12 +67,49 @@ func (m Model) updateSearch(msg tea.Msg) (Model, tea.Cmd) {
 	s, cmd := m.searchNow().Update(msg)
 	m.search = s
 	m.flash = s.Flash().Apply(m.flash)
+	m = m.closeStalePurchase()
 	return m, tea.Batch(cmd, m.spinCmd())
+}
+
+// openPurchaseFromRows opens the purchase of an offering picked from the search screen's
+// rows numbered rows, unless they are no longer the rows of the search on screen (a new
+// search started between the key and now).
+func (m Model) openPurchaseFromRows(o model.Offering, rows int64) (tea.Model, tea.Cmd) {
+	if why := m.search.RowsOnScreen(rows); why != "" {
+		m.flash = why
+		return m, nil
+	}
+	mm, cmd := m.openPurchaseOf(o)
+	if n := mm.(Model); n.dialog != nil {
+		n.buyRows = &rows
+		return n, cmd
+	}
+	return mm, cmd
+}
+
+// closeStalePurchase closes a purchase dialog whose rows were replaced while it was open:
+// it must not stay buyable over rows it did not show. One already sent stays: its answer
+// must be read.
+func (m Model) closeStalePurchase() Model {
+	d, ok := m.dialog.(purchase.Model)
+	if !ok {
+		m.buyRows = nil
+		return m
+	}
+	if m.buyRows == nil || d.Busy() || d.Machine().Phase() == spend.Done {
+		return m
+	}
+	if why := m.search.RowsOnScreen(*m.buyRows); why != "" {
+		m.dialog, m.buyRows = nil, nil
+		m.flash = "Closed the purchase dialog: " + why
+	}
+	return m
 }
 
 // updateSearchWith takes back the search screen after one of its methods, and its command.
 func (m Model) updateSearchWith(s searchscreen.Model, cmd tea.Cmd) (Model, tea.Cmd) {
 	m.search = s
+	m = m.closeStalePurchase()
 	return m, tea.Batch(cmd, m.spinCmd())
 }
 
@@ -150,7 +188,7 @@ func (m Model) openPurchaseOf(o model.Offering) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	d, cmd := purchase.New(m.actionEnv(), o)
-	m.dialog = d
+	m.dialog, m.buyRows = d, nil
 	return m, cmd
 }
 

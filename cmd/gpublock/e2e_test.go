@@ -22,6 +22,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/dialog/spend"
 )
 
 // e2eStart is the emulator's clock when a test starts; it stands still unless moved.
@@ -36,6 +37,10 @@ var (
 	e2eExtFeeRE   = regexp.MustCompile(`Upfront fee\s+\$([\d,]+\.\d\d) USD, for the added time`)
 	e2eUTCRE      = regexp.MustCompile(`(?m)^\s*┆\s*(Start|End)\s+(\d{4}-\d\d-\d\d \d\d:\d\d) UTC`)
 )
+
+// readTheFacts waits, once a spend dialog's facts are on the screen, for as long as the
+// dialog discards keys after drawing them (spend.Dwell), as a person reading them would.
+func (term *e2eTerm) readTheFacts() { time.Sleep(spend.Dwell + 200*time.Millisecond) }
 
 func (term *e2eTerm) typeText(s string) {
 	for _, c := range s {
@@ -139,6 +144,7 @@ func TestE2ETUI(t *testing.T) {
 			t.Errorf("the purchase dialog lacks %q:\n%s", want, text)
 		}
 	}
+	term.readTheFacts()
 	term.typeText("buy")
 	term.press(keyEnter)
 	text = term.waitText("BOUGHT: the Capacity Block is yours.", "payment-pending")
@@ -173,6 +179,7 @@ func TestE2ETUI(t *testing.T) {
 	// Launch into it.
 	term.press("l")
 	term.waitText("Launch into a block", id+" · "+region+" · "+zone, "✓ allowed (ec2:RunInstances)", "Type launch")
+	term.readTheFacts()
 	term.typeText("launch")
 	term.press(keyEnter)
 	text = term.waitText("LAUNCHED 1 instance into " + id)
@@ -195,6 +202,7 @@ func TestE2ETUI(t *testing.T) {
 		t.Fatalf("no extension fee in the dialog:\n%s", text)
 	}
 	extFee := dollars(t, em[1])
+	term.readTheFacts()
 	term.typeText("extend")
 	term.press(keyEnter)
 	term.waitText("EXTENSION BOUGHT, payment pending: " + id)

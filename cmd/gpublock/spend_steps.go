@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -92,26 +91,9 @@ var (
 	inputIsTerminal = func() bool { return term.IsTerminal(os.Stdin.Fd()) }
 )
 
-// askTyped asks the person to type word; anything else, end of input or ctx ending is a no.
+// askTyped asks the person to type word (confirm_typed.go).
 func askTyped(ctx context.Context, stderr io.Writer, prompt, word string) bool {
-	in := confirmInput
-	if f, ok := in.(*os.File); ok && inputIsTerminal() {
-		discardTypeAhead(f)
-	}
-	fmt.Fprintf(stderr, "%s Type %s and press enter to go ahead; anything else cancels: ", prompt, word)
-	line := make(chan string, 1)
-	go func() {
-		// On a cancel the reader stays blocked on stdin; the process is about to exit anyway.
-		s, _ := bufio.NewReader(in).ReadString('\n')
-		line <- s
-	}()
-	select {
-	case s := <-line:
-		return strings.TrimSpace(s) == word
-	case <-ctx.Done():
-		fmt.Fprintln(stderr)
-		return false
-	}
+	return readTyped(ctx, stderr, prompt, word)
 }
 
 // refuseWithoutPerson is the check, made before any call, that a purchase or launch

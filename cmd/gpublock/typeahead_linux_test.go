@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -43,9 +44,9 @@ func TestTypedAheadWordDoesNotConfirm(t *testing.T) {
 	}
 	defer slave.Close()
 
-	oldIn, oldTerm := confirmInput, inputIsTerminal
-	confirmInput, inputIsTerminal = slave, func() bool { return true }
-	defer func() { confirmInput, inputIsTerminal = oldIn, oldTerm }()
+	oldIn, oldTerm, oldDwell := confirmInput, inputIsTerminal, confirmDwell
+	confirmInput, inputIsTerminal, confirmDwell = slave, func() bool { return true }, 100*time.Millisecond
+	defer func() { confirmInput, inputIsTerminal, confirmDwell = oldIn, oldTerm, oldDwell }()
 
 	if _, err := master.Write([]byte("buy\n")); err != nil {
 		t.Fatal(err)
@@ -63,10 +64,84 @@ func TestTypedAheadWordDoesNotConfirm(t *testing.T) {
 	got := make(chan bool, 1)
 	go func() { got <- askTyped(context.Background(), stderr, "BUY?", "buy") }()
 	<-stderr.wrote
-	if _, err := master.Write([]byte("no\n")); err != nil {
+	time.Sleep(2 * confirmDwell) // a person answering after the dwell: "no", then an empty line
+	if _, err := master.Write([]byte("no\n\n")); err != nil {
 		t.Fatal(err)
 	}
 	if <-got {
 		t.Fatal(`a "buy" typed before the prompt confirmed the purchase`)
+	}
+}
+
+// waitFor waits until stderr (written by askTyped's goroutine) holds sub.
+func (w *lockedBuffer) waitFor(t *testing.T, sub string) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(w.String(), sub); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("stderr never said %q:\n%s", sub, w.String())
+		}
+	}
+}
+
+// openPTY is a pseudo-terminal's two ends; the test is skipped where none can be had.
+func openPTY(t *testing.T) (master, slave *os.File) {
+	t.Helper()
+	master, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		t.Skip("no pseudo-terminal here:", err)
+	}
+	t.Cleanup(func() { master.Close() })
+	if err := unix.IoctlSetPointerInt(int(master.Fd()), unix.TIOCSPTLCK, 0); err != nil {
+		t.Skip(err)
+	}
+	n, err := unix.IoctlGetInt(int(master.Fd()), unix.TIOCGPTN)
+	if err != nil {
+		t.Skip(err)
+	}
+	slave, err = os.OpenFile("/dev/pts/"+strconv.Itoa(n), os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		t.Skip(err)
+	}
+	t.Cleanup(func() { slave.Close() })
+	oldIn, oldTerm, oldDwell := confirmInput, inputIsTerminal, confirmDwell
+	confirmInput, inputIsTerminal = slave, func() bool { return true }
+	t.Cleanup(func() { confirmInput, inputIsTerminal, confirmDwell = oldIn, oldTerm, oldDwell })
+	return master, slave
+}
+
+// A line sent right after the prompt, within the dwell, is discarded and said; the word
+// counts once typed after it. A wrong word is named and asked again; an empty line cancels.
+func TestWordTypedWithinTheDwellDoesNotConfirm(t *testing.T) {
+	master, _ := openPTY(t)
+	confirmDwell = 300 * time.Millisecond
+	stderr := &lockedBuffer{}
+	got := make(chan bool, 1)
+	start := time.Now()
+	go func() { got <- askTyped(context.Background(), stderr, "BUY?", "buy") }()
+	stderr.waitFor(t, "Type buy and press enter")
+	if _, err := master.Write([]byte("buy\n")); err != nil {
+		t.Fatal(err)
+	}
+	stderr.waitFor(t, "Input typed before the confirmation was readable was discarded; type buy now: ")
+	if time.Since(start) < confirmDwell {
+		t.Fatalf("the dwell did not pass before the input was read")
+	}
+	select {
+	case ok := <-got:
+		t.Fatalf("a line typed within the dwell was taken (confirmed %v)", ok)
+	case <-time.After(100 * time.Millisecond):
+	}
+	master.Write([]byte("b\n"))
+	stderr.waitFor(t, `"b" is not buy: type buy, or an empty line to cancel: `)
+	master.Write([]byte("buy\n"))
+	if !<-got {
+		t.Fatalf("the word typed after the dwell did not confirm:\n%s", stderr.String())
+	}
+
+	go func() { got <- askTyped(context.Background(), stderr, "BUY?", "buy") }()
+	time.Sleep(2 * confirmDwell)
+	master.Write([]byte("\n"))
+	if <-got {
+		t.Fatal("an empty line confirmed")
 	}
 }

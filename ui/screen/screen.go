@@ -65,8 +65,14 @@ type (
 	OpenLaunch struct{ Block model.Block }
 	// OpenExtend asks for the extend dialog on a block.
 	OpenExtend struct{ Block model.Block }
-	// OpenPurchase asks for the purchase confirmation of an offering.
-	OpenPurchase struct{ Offering model.Offering }
+	// OpenPurchase asks for the purchase confirmation of an offering. FromRows: it was
+	// picked from the search screen's rows numbered Rows, which must still be the rows of
+	// the search on screen when the dialog opens and while it is open.
+	OpenPurchase struct {
+		Offering model.Offering
+		FromRows bool
+		Rows     int64
+	}
 	// OpenCompare asks for the marked offerings on one chart over the screen.
 	OpenCompare struct{ Comparisons []pricing.Comparison }
 )

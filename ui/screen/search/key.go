@@ -109,7 +109,12 @@ func (m Model) searchPaneKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 		m.focus--
 	case keyIs(k, keys.Buy) && (m.focus == PaneResults || m.focus == PaneDetail):
 		if o, ok := m.table.Selected(); ok {
-			return m, func() tea.Msg { return screen.OpenPurchase{Offering: o} }
+			if why := m.RowsOnScreen(m.rows); why != "" {
+				m.flash = screen.Say(why)
+				return m, nil
+			}
+			rows := m.rows
+			return m, func() tea.Msg { return screen.OpenPurchase{Offering: o, FromRows: true, Rows: rows} }
 		}
 	case keyIs(k, keys.Open) && m.focus == PaneResults:
 		if _, ok := m.table.Selected(); ok {

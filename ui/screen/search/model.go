@@ -82,6 +82,9 @@ type Model struct {
 	// rowsQuery is the search the table's rows answer, which is not the running search's
 	// while its rows have not arrived.
 	rowsQuery model.Query
+	// rows numbers the table's rows: it moves whenever they are replaced or become the
+	// previous search's (RowsOnScreen).
+	rows int64
 
 	search search
 	extra  extra
@@ -181,6 +184,24 @@ func (m Model) Connected(region string, sources []model.Source) Model {
 
 // Flash is what the last Update says on the status line.
 func (m Model) Flash() screen.Flash { return m.flash }
+
+// Rows is the number of the table's rows as they are now, which an offering picked from
+// them carries (screen.OpenPurchase) to be asked about later with RowsOnScreen.
+func (m Model) Rows() int64 { return m.rows }
+
+// RowsOnScreen is why nothing can be bought from the rows numbered rows, or "" when they
+// are the rows of the search on screen. The rows of a previous search, drawn faint until
+// the new one's first offering arrives, answered another question; rows replaced since
+// (a new search, a watch round) are not the rows the offering was picked from.
+func (m Model) RowsOnScreen(rows int64) string {
+	switch {
+	case rows != m.rows:
+		return "The search was run again since this offering was picked: its rows are not the ones on screen, and nothing was bought. Pick a row of the new search."
+	case m.table.Stale():
+		return "These rows are the previous search's, shown until the new search answers: nothing can be bought from them. Wait for its rows."
+	}
+	return ""
+}
 
 // Busy reports a search, its alternatives or its probe under way, which keeps the root's
 // spinner turning.

@@ -149,6 +149,7 @@ func (m Model) startSearchFrom(q model.Query, form *searchform.Model) (Model, te
 	start := m.runSearch(q, form, false)
 	m.extra = extra{id: m.extra.id + 1}
 	m.table.SetStale(m.table.Len() > 0)
+	m.rows++
 	m.focus = PaneResults
 	m.watchFollows()
 	return m, tea.Batch(start)
@@ -184,6 +185,7 @@ func (m Model) onSearchEvents(msg EventsMsg) (Model, tea.Cmd) {
 			if !s.round {
 				if !s.replaced {
 					m.table.Reset()
+					m.rows++
 					m.rowsQuery = s.query
 					s.replaced = true
 				}
@@ -227,6 +229,7 @@ func (m Model) searchDone() (Model, tea.Cmd) {
 		return m, watch
 	}
 	m.table.Reset()
+	m.rows++
 	m, alts := m.startAlternatives()
 	return m, tea.Batch(alts, watch)
 }

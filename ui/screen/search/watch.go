@@ -223,6 +223,7 @@ func (m *Model) replaceRows(offs []model.Offering) {
 		marked = append(marked, c.Offering.ID)
 	}
 	t.Reset()
+	m.rows++
 	t.Add(offs)
 	t.KeepMarks(marked)
 	if !hadSel || !t.Select(sel.ID) {

@@ -403,7 +403,7 @@ func (m *Model) stepCount(d int) {
 		m.count.SetValue(strconv.Itoa(stepIn(model.TrainingPlanCounts, m.count.Value(), d > 0)))
 		return
 	}
-	n, err := strconv.Atoi(strings.TrimSpace(m.count.Value()))
+	n, err := countOf(m.count.Value())
 	if err != nil {
 		n = model.MinCount
 	} else {
@@ -420,12 +420,14 @@ func (m *Model) stepDuration(up bool) {
 	if m.plansOnly() {
 		valid = model.SourceTrainingPlan.DurationDays(1, model.TrainingPlanMaxDays)
 	}
+	// The text as typed, read by its syntax alone: a length no source sells ("15d" for
+	// blocks) is still where the step starts from, to the sold length beside it.
 	cur := 2
 	lo := 0
-	if r, err := model.ParseDuration(m.duration.Value()); err == nil {
-		cur = r.MaxDays
-		if r.IsRange() {
-			lo = r.MinDays
+	if a, b, err := model.ParseDayRange(m.duration.Value()); err == nil {
+		cur = b
+		if a != b {
+			lo = a
 		}
 	}
 	i, found := slices.BinarySearch(valid, cur)
@@ -444,6 +446,9 @@ func (m *Model) stepDuration(up bool) {
 	}
 	m.duration.SetValue(model.FormatDays(next))
 }
+
+// countOf reads the count field's text: what validation checks and what the arrows step from.
+func countOf(v string) (int, error) { return strconv.Atoi(strings.TrimSpace(v)) }
 
 func (m *Model) filterTypes() {
 	f := strings.TrimSpace(m.typeFilter.Value())
@@ -471,7 +476,7 @@ func (m *Model) validate() {
 	errs := map[Field]string{}
 	q := model.Query{InstanceTypes: m.ChosenTypes(), Regions: m.ChosenRegions()}
 
-	if n, err := strconv.Atoi(strings.TrimSpace(m.count.Value())); err != nil {
+	if n, err := countOf(m.count.Value()); err != nil {
 		errs[Count] = fmt.Sprintf("%q is not a number; a block has %d to %d instances", m.count.Value(), model.MinCount, model.MaxCount)
 	} else {
 		q.Count = n

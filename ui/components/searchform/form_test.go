@@ -313,3 +313,38 @@ func TestLatestStartNote(t *testing.T) {
 		t.Errorf("a 2-day search ending 8 weeks and a day ahead (after the latest start) is refused: %v", m.Errors())
 	}
 }
+
+// The arrows step from the text in the field as typed, read by the field's own syntax,
+// whether or not the source sells that length: from an unsold length → gives the next
+// sold length above it and ← the one below, never a step from the value before the edit.
+func TestStepsFromTheTypedText(t *testing.T) {
+	for _, tc := range []struct {
+		plans       bool
+		typed       string
+		right, left string
+	}{
+		{false, "15d", "3w", "14d"},
+		{false, "2w", "3w", "13d"},
+		{false, "360h", "3w", "14d"},
+		{false, "2d-15d", "2d-3w", "2d-14d"},
+		{true, "15d", "16d", "14d"},
+		{true, "200d", "26w", "26w"},
+	} {
+		m := New(theme.New(false), clock, "us-east-1")
+		if tc.plans {
+			m = press(setField(m, Source, ""), "right")
+		}
+		for _, dir := range []string{"right", "left"} {
+			got := press(setField(m, Duration, tc.typed), dir).duration.Value()
+			want := map[string]string{"right": tc.right, "left": tc.left}[dir]
+			if got != want {
+				t.Errorf("plans=%v: typed %q then %s gives %q, want %q", tc.plans, tc.typed, dir, got, want)
+			}
+		}
+	}
+	// The count steps from what is typed too.
+	m := New(theme.New(false), clock, "us-east-1")
+	if got := press(setField(m, Count, "17"), "right").count.Value(); got != "18" {
+		t.Errorf("count typed 17 then → gives %q, want 18", got)
+	}
+}

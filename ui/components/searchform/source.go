@@ -70,7 +70,10 @@ func (m *Model) sourceKey(k tea.KeyPressMsg) bool {
 		m.sources.target = (m.sources.target + 1) % len(model.TrainingPlanTargets())
 		return true
 	case key.Matches(k, m.keys.Up):
-		m.focus--
+		m.move(-1)
+		return true
+	case key.Matches(k, m.keys.Down):
+		m.move(1)
 		return true
 	}
 	return false

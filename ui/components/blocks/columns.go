@@ -55,8 +55,10 @@ var columns = [numColumns]columnDef{
 }
 
 // core are the columns an on-call person reads a block by; at 80 columns they are narrowed
-// to what they hold rather than one of them dropped.
-var core = [numColumns]bool{ColWarning: true, ColState: true, ColRegion: true, ColType: true, ColTermination: true}
+// to what they hold rather than one of them dropped. The end is among them: two blocks of
+// one type, count and region read alike without it (the reservation id, which always
+// differs, is 20 cells that an 80-column table has no room for; the detail shows it).
+var core = [numColumns]bool{ColWarning: true, ColState: true, ColRegion: true, ColType: true, ColEnd: true, ColTermination: true}
 
 // specs are the columns as the generic table reads them.
 func specs() []table.Spec {

@@ -85,7 +85,7 @@ func TestPanesHelpAndBack(t *testing.T) {
 		t.Errorf("tab from the results: focus %d", m.search.Focus())
 	}
 	m = update(m, keyMsg("tab"))
-	if m.search.Focus() != paneForm || m.search.Form().Focus() != searchform.Types {
+	if m.search.Focus() != paneForm || m.search.Form().Focus() != searchform.Source {
 		t.Errorf("tab from the detail: focus %d, field %d", m.search.Focus(), m.search.Form().Focus())
 	}
 	m = update(m, keyMsg("shift+tab"))

@@ -70,7 +70,8 @@ func TestPricingFlow(t *testing.T) {
 			break
 		}
 	}
-	for _, want := range []string{c.OnDemandHourly.Rate(), fmt.Sprintf("%d%% %s", c.BreakEvenPercent(), pricing.BreakEvenBar(c, 5))} {
+	// The core columns of the priority (offerings/columns.go): the on-demand rate is in the detail.
+	for _, want := range []string{c.Offering.InstanceHourlyRate().Rate(), fmt.Sprintf("%d%% %s", c.BreakEvenPercent(), pricing.BreakEvenBar(c, 5))} {
 		if row == "" || !strings.Contains(row, want) {
 			t.Errorf("the row of %s lacks %q: %q\n%s", c.Offering.ID, want, row, table)
 		}

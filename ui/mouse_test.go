@@ -51,7 +51,7 @@ func TestMouseSelectsScrollsAndSortsOfferings(t *testing.T) {
 			t.Fatalf("%v: %d rows", sz, m.search.Table().Visible())
 		}
 		target := m.search.Table().Row(3)
-		_, hy := findOnScreen(t, m, "$/acc-h", 0)
+		_, hy := findOnScreen(t, m, "$/inst-h", 0)
 		x, y := findOnScreen(t, m, target.Fee.Dollars(), hy+1)
 		m = update(m, click(x, y))
 		if got, _ := m.search.Table().Selected(); got.ID != target.ID {
@@ -66,15 +66,15 @@ func TestMouseSelectsScrollsAndSortsOfferings(t *testing.T) {
 			t.Errorf("%v: a notch up put the cursor on %d", sz, m.search.Table().Cursor())
 		}
 		// A click on the title sorts by it, a second click the other way.
-		hx, hy := findOnScreen(t, m, "$/acc-h", 0)
+		hx, hy := findOnScreen(t, m, "$/inst-h", 0)
 		m = update(m, click(hx+1, hy))
-		if c, desc := m.search.Table().Sort(); c != offerings.ColAccRate || desc {
-			t.Errorf("%v: a click on $/acc-h sorted by %s (desc %v)", sz, offerings.ColumnName(c), desc)
+		if c, desc := m.search.Table().Sort(); c != offerings.ColRate || desc {
+			t.Errorf("%v: a click on $/inst-h sorted by %s (desc %v)", sz, offerings.ColumnName(c), desc)
 		}
-		hx, hy = findOnScreen(t, m, "$/acc-h", 0)
+		hx, hy = findOnScreen(t, m, "$/inst-h", 0)
 		m = update(m, click(hx+1, hy))
-		if c, desc := m.search.Table().Sort(); c != offerings.ColAccRate || !desc {
-			t.Errorf("%v: a second click sorted by %s (desc %v), want $/acc-h descending", sz, offerings.ColumnName(c), desc)
+		if c, desc := m.search.Table().Sort(); c != offerings.ColRate || !desc {
+			t.Errorf("%v: a second click sorted by %s (desc %v), want $/inst-h descending", sz, offerings.ColumnName(c), desc)
 		}
 		// The lines below the last row and the form hold no row.
 		before := m.search.Table().Cursor()
@@ -169,7 +169,7 @@ func TestNoMouse(t *testing.T) {
 		t.Errorf("mouse mode %v with NoMouse", v.MouseMode)
 	}
 	target := m.search.Table().Row(3)
-	_, hy := findOnScreen(t, m, "$/acc-h", 0)
+	_, hy := findOnScreen(t, m, "$/inst-h", 0)
 	x, y := findOnScreen(t, m, target.Fee.Dollars(), hy+1)
 	m = update(m, click(x, y), wheel(x, y, true))
 	if m.search.Table().Cursor() != 0 {

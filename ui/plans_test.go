@@ -25,7 +25,8 @@ import (
 // choosePlans moves the form to its source field and chooses Training Plans (n=1) or both
 // (n=2), with every region that sells the type.
 func choosePlans(s *screen, n int) {
-	s.press("tab", "tab", "tab", "tab", "tab", "a", "tab")
+	// Down to the regions, then back up to the source at the top of the form.
+	s.press("tab", "tab", "tab", "tab", "tab", "a", "shift+tab", "shift+tab", "shift+tab", "shift+tab", "shift+tab", "shift+tab")
 	for range n {
 		s.press("right")
 	}

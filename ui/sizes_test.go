@@ -45,7 +45,7 @@ func TestEverySizeFits(t *testing.T) {
 		"filter":   update(results, keyMsg("/"), keyMsg("p"), keyMsg("5")),
 		"empty":    withResults(base, nil),
 		"badform":  update(base, keyMsg("tab"), keyMsg("ctrl+u"), keyMsg("0"), keyMsg("tab"), keyMsg("x")),
-		"regions":  update(base, keyMsg("shift+tab"), keyMsg("shift+tab")),
+		"regions":  update(base, keyMsg("tab"), keyMsg("tab"), keyMsg("tab"), keyMsg("tab"), keyMsg("tab")),
 		"narrowed": update(results, keyMsg("tab"), keyMsg("tab")),
 		// Scrolled in one size, drawn in all: the scroll is kept within the lines of each.
 		"detail scrolled":      update(results, tea.WindowSizeMsg{Width: 60, Height: 16}, keyMsg("d"), keyMsg("G")),

@@ -43,7 +43,7 @@ func headerLine(m Model) string { return strings.SplitN(view(m), "\n", 2)[0] }
 // when the next round runs, and w again stops it.
 func TestWatchToggle(t *testing.T) {
 	base := update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48})
-	m := update(base, keyMsg("shift+tab"), keyMsg("w")) // the detail pane
+	m := update(base, keyMsg("shift+tab"), keyMsg("shift+tab"), keyMsg("w")) // the source, then the detail pane
 	if m.search.Watching() || !strings.Contains(m.flash, "Nothing to watch yet") {
 		t.Errorf("w before any search: on=%v flash %q", m.search.Watching(), m.flash)
 	}

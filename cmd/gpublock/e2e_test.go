@@ -29,8 +29,9 @@ import (
 var e2eStart = time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
 
 var (
-	// A row of the offerings table at 120 columns: zone, type, start, length, fee, $/acc-h.
-	offeringRowRE = regexp.MustCompile(`│([a-z]+-[a-z]+-\d[a-z])\s+(\S+)\s+(\w{3} \d\d \d\d:\d\d)\s+(\S+)\s+(\$[\d,]+\.\d\d)\s+\$(\d+\.\d{3})\s+│`)
+	// A row of the offerings table at 120 columns: zone, type, start, length, fee, $/inst-h,
+	// break-even (the core columns, columns.go).
+	offeringRowRE = regexp.MustCompile(`│([a-z]+-[a-z]+-\d[a-z])\s+(\S+)\s+(\w{3} \d\d \d\d:\d\d)\s+(\S+)\s+(\$[\d,]+\.\d\d)\s+\$(\d+\.\d{3})\s+(?:\d+% \S+|never|—)\s*│`)
 	e2eFoundRE    = regexp.MustCompile(`Found (\d+) offerings in 3 regions`)
 	e2eReceiptRE  = regexp.MustCompile(`Reservation\s+(cr-[0-9a-f]{17})`)
 	e2eInstanceRE = regexp.MustCompile(`(i-[0-9a-f]{17})\s+pending`)
@@ -113,9 +114,9 @@ func TestE2ETUI(t *testing.T) {
 		}
 	}
 
-	// Sorted by $ per accelerator-hour, from the first row.
-	term.press("A", "g")
-	text = term.waitText("sorted by $ per accelerator-hour ▲", "$/acc-h▲", "Offerings · 1 of ")
+	// Sorted by $ per instance-hour, from the first row.
+	term.press("H", "g")
+	text = term.waitText("sorted by $ per instance-hour ▲", "$/inst-h▲", "Offerings · 1 of ")
 	rows := offeringRowRE.FindAllStringSubmatch(text, -1)
 	if len(rows) < 2 {
 		t.Fatalf("%d offering rows on the screen:\n%s", len(rows), text)
@@ -124,12 +125,12 @@ func TestE2ETUI(t *testing.T) {
 		prev, _ := strconv.ParseFloat(rows[i-1][6], 64)
 		cur, _ := strconv.ParseFloat(rows[i][6], 64)
 		if cur < prev {
-			t.Errorf("row %d ($%s/acc-h) is below the row before it ($%s) in an ascending sort", i, rows[i][6], rows[i-1][6])
+			t.Errorf("row %d ($%s/inst-h) is below the row before it ($%s) in an ascending sort", i, rows[i][6], rows[i-1][6])
 		}
 	}
-	zone, fee, rate := rows[0][1], rows[0][5], rows[0][6]
+	zone, fee := rows[0][1], rows[0][5]
 	region := zone[:len(zone)-1]
-	term.waitText(region+" · "+zone, "Upfront fee "+fee+" USD", "$"+rate+" per accelerator-hour")
+	term.waitText(region+" · "+zone, "Upfront fee "+fee+" USD")
 
 	// The chart of the cheapest offering.
 	term.press("v")
@@ -139,7 +140,7 @@ func TestE2ETUI(t *testing.T) {
 	term.press(keyEnter)
 	text = term.waitText("Buy a Capacity Block", "✓ allowed (ec2:PurchaseCapacityBlock)", "Type buy and press enter")
 	for _, want := range []string{"Account        123456789012", "Region · zone  " + region + " · " + zone, "Upfront fee    " + fee + " USD",
-		"$" + rate + " per accelerator-hour", "This cannot be cancelled", "SIMULATED"} {
+		"This cannot be cancelled", "SIMULATED"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the purchase dialog lacks %q:\n%s", want, text)
 		}

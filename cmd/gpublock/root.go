@@ -176,6 +176,22 @@ func newRootCmd(ctx context.Context) *cobra.Command {
 // cobra's own), added by their files' init functions.
 var nativeCommands []func(context.Context) *cobra.Command
 
+// unknownCommand is the bad usage of a command name parent does not have, with the names
+// it has that are close (cobra's suggestions: a typo, a prefix or a command's SuggestFor).
+func unknownCommand(parent *cobra.Command, name string) error {
+	what := "gpublock help lists the commands"
+	if parent.HasParent() {
+		what = "gpublock help " + strings.TrimPrefix(parent.CommandPath(), parent.Root().Name()+" ") + " lists its commands"
+	}
+	if parent.SuggestionsMinimumDistance <= 0 {
+		parent.SuggestionsMinimumDistance = 2 // cobra's own default, which SuggestionsFor alone does not set
+	}
+	if near := parent.SuggestionsFor(name); len(near) > 0 {
+		return usagef("unknown command %q. Did you mean: %s? (%s)", name, strings.Join(near, " or "), what)
+	}
+	return usagef("unknown command %q (%s)", name, what)
+}
+
 // noArgs is cobra.NoArgs as bad usage (exit 2); a command without commands of its own
 // takes every option as a flag, and says so.
 func noArgs(cmd *cobra.Command, args []string) error {
@@ -183,7 +199,7 @@ func noArgs(cmd *cobra.Command, args []string) error {
 	case len(args) == 0:
 		return nil
 	case cmd.HasSubCommands():
-		return usagef("unexpected argument %q", args[0])
+		return unknownCommand(cmd, args[0])
 	}
 	return usagef("unexpected argument %q; every option is a flag", args[0])
 }
@@ -271,7 +287,7 @@ func helpCmd() *cobra.Command {
 		RunE: func(c *cobra.Command, args []string) error {
 			target, rest, err := c.Root().Find(args)
 			if err != nil || len(rest) > 0 && target == c.Root() || target == nil {
-				return usagef("no command %q (gpublock help lists the commands)", strings.Join(args, " "))
+				return unknownCommand(c.Root(), strings.Join(args, " "))
 			}
 			target.InitDefaultHelpFlag()
 			return target.Help()

@@ -91,7 +91,7 @@ func tuiCmd(g *awsFlags, run func(*cobra.Command, tuiArgs) error) *cobra.Command
 			"  gpublock --endpoint-url http://127.0.0.1:4566 blocks -o json",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return usagef("unknown command %q (gpublock help lists the commands)", args[0])
+				return unknownCommand(cmd, args[0])
 			}
 			return nil
 		},

@@ -42,21 +42,25 @@ var columns = [numColumns]columnDef{
 	ColWarning:      {"Warning", "warning", "W", 26, 12, false},
 	ColState:        {"State", "state", "X", 15, 7, false},
 	ColRegion:       {"Region", "region", "R", 14, 10, false},
-	ColAZ:           {"AZ", "availability zone", "Z", 15, 1, false},
+	ColAZ:           {"AZ", "availability zone", "Z", 15, 0, false},
 	ColType:         {"Type × N", "type and count", "T", 21, 9, false},
-	ColStart:        {"Start UTC", "start", "S", 12, 2, false},
+	ColStart:        {"Start UTC", "start", "S", 12, 1, false},
 	ColEnd:          {"End UTC", "end", "E", 12, 6, false},
-	ColCountdown:    {"To start/end", "time to start or end", "U", 17, 8, false},
+	ColCountdown:    {"To start/end", "time to start or end", "U", 17, 5, false},
 	ColTermination:  {"Terminates in", "time to termination", "K", 14, 11, true},
-	ColRunning:      {"Running", "instances running", "N", 7, 4, true},
-	ColInterconnect: {"Interconnect", "interconnect status", "C", 17, 0, false},
-	ColFee:          {"Fee paid", "fee paid", "F", 14, 5, true},
-	ColID:           {"Reservation", "reservation id", "I", 20, 3, false},
+	ColRunning:      {"Running", "instances running", "N", 7, 3, true},
+	ColInterconnect: {"Interconnect", "interconnect status", "C", 17, -1, false},
+	ColFee:          {"Fee paid", "fee paid", "F", 14, 4, true},
+	ColID:           {"Reservation", "reservation id", "I", 20, 2, false},
 }
 
 // core are the columns an on-call person reads a block by; at 80 columns they are narrowed
-// to what they hold rather than one of them dropped.
-var core = [numColumns]bool{ColWarning: true, ColState: true, ColRegion: true, ColType: true, ColTermination: true}
+// to what they hold rather than one of them dropped. The end is among them: two blocks of
+// one type, count and region read alike without it (the reservation id, which always
+// differs, is 20 cells that an 80-column table has no room for; the detail shows it). The
+// countdown is the first core column dropped at 80 columns, then the end, before the state,
+// should the warnings held be long.
+var core = [numColumns]bool{ColWarning: true, ColState: true, ColRegion: true, ColType: true, ColEnd: true, ColCountdown: true, ColTermination: true}
 
 // specs are the columns as the generic table reads them.
 func specs() []table.Spec {

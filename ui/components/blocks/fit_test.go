@@ -38,3 +38,24 @@ func TestNarrowKeepsState(t *testing.T) {
 		}
 	}
 }
+
+// Two blocks alike in type, count, region and state read apart at every width, the panes
+// of 80-, 120- and 200-column terminals: a column that tells them apart (the end) stays.
+func TestAlikeBlocksReadApartAtEveryWidth(t *testing.T) {
+	now := end.Add(-60 * time.Hour) // both scheduled: their countdowns count to their starts
+	a := block("cr-00000000000000aaa", model.StateScheduled, 0, end)
+	b := block("cr-00000000000000bbb", model.StateScheduled, 0, end.Add(24*time.Hour))
+	for _, w := range []int{78, 118, 198} {
+		m := New(theme.New(false))
+		m.Set([]model.Block{a, b}, nil, now)
+		lines := strings.Split(ansi.Strip(m.View(w, 5)), "\n")
+		for i := range m.Visible() {
+			if e := m.Row(i).End.UTC().Format(timeLayout); len(lines) <= i+1 || !strings.Contains(lines[i+1], e) {
+				t.Errorf("%d cells: the row of %s lacks its end %s:\n%s", w, m.Row(i).ReservationID, e, strings.Join(lines, "\n"))
+			}
+		}
+		if !strings.Contains(lines[0], "End UTC") {
+			t.Errorf("%d cells: no end column: %q", w, lines[0])
+		}
+	}
+}

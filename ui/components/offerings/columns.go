@@ -38,45 +38,49 @@ type columnDef struct {
 	sortKey string
 	width   int
 	right   bool
-	keep    int // narrow tables drop the columns of lowest keep first
+	keep    int  // narrow tables drop the columns of lowest keep first
+	core    bool // kept at every width, narrowed to their values before any is dropped
 }
 
-// keep orders the columns for narrow tables: at 80 columns the table keeps zone, type,
-// count, start, fee and break-even, the figures a choice is made on.
+// The priority of the columns, written once here: what a choice is made on is core and kept
+// at every width (80, 120 and 200 columns alike), narrowed to its values: the upfront fee,
+// the rate per instance-hour, the break-even against on-demand, the start, the length, the
+// type and the zone (which names the region; the first core column dropped should a long
+// type name leave no room). What a narrow table drops first, lowest keep first: the rate
+// per accelerator-hour, the on-demand rate, the end (start and length say it), the region
+// (the zone says it), the cost against on-demand and the count (every row has the count
+// searched). The source, shown only while
+// the table holds a plan, is core: without it a plan and a block look alike. A sort by any
+// column shows that column (the table keeps the sorted column).
 //
 // The widths fit the longest values: region and AZ names (a Local Zone AZ is cut),
 // p6-b200.48xlarge, and a fee of up to $99,999,999.99 (64 instances for 26 weeks), which is
 // never cut.
 var columns = [numColumns]columnDef{
-	ColRegion:     {"Region", "region", "R", 14, false, 10},
-	ColSource:     {"Source", "source", "K", 6, false, 95},
-	ColAZ:         {"AZ", "availability zone", "Z", 15, false, 90},
-	ColType:       {"Type", "instance type", "T", 16, false, 80},
-	ColCount:      {"N", "instance count", "N", 3, true, 50},
-	ColStart:      {"Start UTC", "start", "S", 12, false, 100},
-	ColEnd:        {"End UTC", "end", "E", 12, false, 60},
-	ColDuration:   {"Length", "duration", "D", 6, true, 40},
-	ColFee:        {"Upfront fee", "upfront fee", "F", 14, true, 100},
-	ColRate:       {"$/inst-h", "$ per instance-hour", "H", 9, true, 30},
-	ColAccRate:    {"$/acc-h", "$ per accelerator-hour", "A", 8, true, 70},
-	ColOnDemand:   {"OD $/h", "on-demand $ per hour", "O", 10, true, 35},
-	ColVsOnDemand: {"vs OD", "cost vs on-demand", "V", 6, true, 45},
-	ColBreakEven:  {"Break-even", "break-even utilization", "B", 11, true, 75},
+	ColRegion:     {"Region", "region", "R", 14, false, 60, false},
+	ColSource:     {"Source", "source", "K", 7, false, 99, true},
+	ColAZ:         {"AZ", "availability zone", "Z", 15, false, 86, true},
+	ColType:       {"Type", "instance type", "T", 16, false, 90, true},
+	ColCount:      {"N", "instance count", "N", 3, true, 72, false},
+	ColStart:      {"Start UTC", "start", "S", 12, false, 94, true},
+	ColEnd:        {"End UTC", "end", "E", 12, false, 50, false},
+	ColDuration:   {"Length", "duration", "D", 7, true, 92, true},
+	ColFee:        {"Upfront fee", "upfront fee", "F", 14, true, 100, true},
+	ColRate:       {"$/inst-h", "$ per instance-hour", "H", 9, true, 98, true},
+	ColAccRate:    {"$/acc-h", "$ per accelerator-hour", "A", 8, true, 40, false},
+	ColOnDemand:   {"OD $/h", "on-demand $ per hour", "O", 10, true, 45, false},
+	ColVsOnDemand: {"vs OD", "cost vs on-demand", "V", 6, true, 70, false},
+	ColBreakEven:  {"Break-even", "break-even utilization", "B", 11, true, 96, true},
 }
 
 // specs are the columns as the generic table reads them.
 func specs() []table.Spec {
 	out := make([]table.Spec, numColumns)
 	for c, d := range columns {
-		out[c] = table.Spec{Title: d.title, Name: d.name, SortKey: d.sortKey, Width: d.width, Right: d.right, Keep: d.keep}
+		out[c] = table.Spec{Title: d.title, Name: d.name, SortKey: d.sortKey, Width: d.width, Right: d.right, Keep: d.keep, Core: d.core}
 	}
 	return out
 }
-
-// mixedLengthKeep is the length column's keep when the rows differ in length (a swept
-// duration such as 2d-7d): above break-even, since without it rows that differ only in
-// length look like one block at several prices.
-const mixedLengthKeep = 76
 
 // specsFor are the columns of a table whose rows differ in length (mixedLengths) or hold a
 // training plan (plans).
@@ -87,14 +91,10 @@ func specsFor(mixedLengths, plans bool) []table.Spec {
 }
 
 // columnRules are the columns that follow the rows: a table of Capacity Blocks alone has
-// no source column (the form says the source), and rows that differ in length keep it at
-// narrow widths.
+// no source column (the form says the source). The length is core whatever the rows hold,
+// so rows that differ only in length never look like one block at several prices.
 func columnRules(mixedLengths, plans bool) (sourceHidden bool, lengthKeep int) {
-	lengthKeep = columns[ColDuration].keep
-	if mixedLengths {
-		lengthKeep = mixedLengthKeep
-	}
-	return !plans, lengthKeep
+	return !plans, columns[ColDuration].keep
 }
 
 // columnsFollowRows applies columnRules to the rows held.

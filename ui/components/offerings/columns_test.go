@@ -119,17 +119,39 @@ func TestMarks(t *testing.T) {
 	}
 }
 
-// At 78 cells (an 80-column terminal's pane) the table keeps break-even and drops the
-// less wanted columns whole.
-func TestNarrowKeepsBreakEven(t *testing.T) {
-	cols := visibleColumns(78)
-	has := map[Column]bool{}
-	for _, c := range cols {
-		has[c] = true
+// In the panes of 80-, 120- and 200-column terminals the table keeps the columns a choice is
+// made on (the core of the priority in columns.go), and a sort by any key shows its column
+// with its whole title and its arrow, whatever the width.
+func TestCoreColumnsAndTheSortedOneAtEveryWidth(t *testing.T) {
+	base := New(theme.New(false))
+	base.Add([]model.Offering{offering("a", "us-east-1", "2859.69", 5, 2), offering("b", "us-west-2", "4186.38", 5, 3)})
+	for _, w := range []int{78, 118, 158} {
+		head := strings.SplitN(ansi.Strip(base.View(w, 5)), "\n", 2)[0]
+		for c, d := range columns {
+			if d.core && Column(c) != ColSource && !strings.Contains(head, d.title) {
+				t.Errorf("%d cells lack %s: %q", w, d.name, head)
+			}
+		}
+		for c, d := range columns {
+			if Column(c) == ColSource {
+				continue // shown only with a plan in the table
+			}
+			m := press(base, d.sortKey)
+			head := strings.SplitN(ansi.Strip(m.View(w, 5)), "\n", 2)[0]
+			if !strings.Contains(head, d.title+"▲") && !strings.Contains(head, d.title+"▼") {
+				t.Errorf("%d cells sorted by %s (%s): header %q lacks %q with its arrow", w, d.name, d.sortKey, head, d.title)
+			}
+		}
 	}
-	for _, c := range []Column{ColAZ, ColType, ColStart, ColFee, ColBreakEven} {
-		if !has[c] {
-			t.Errorf("78 cells lack %s: %v", ColumnName(c), cols)
+	// With a plan in the table the source is a column too, and sorting by it keeps its name.
+	mixed := New(theme.New(false))
+	plan := offering("p", "us-east-1", "3000", 5, 2)
+	plan.Source = model.SourceTrainingPlan
+	mixed.Add([]model.Offering{offering("a", "us-east-1", "2859.69", 5, 2), plan})
+	for _, w := range []int{78, 118, 158} {
+		head := strings.SplitN(ansi.Strip(press(mixed, "K").View(w, 5)), "\n", 2)[0]
+		if !strings.Contains(head, "Source▲") && !strings.Contains(head, "Source▼") {
+			t.Errorf("%d cells sorted by source: %q", w, head)
 		}
 	}
 }
@@ -147,19 +169,14 @@ func TestMarksCopyOnWrite(t *testing.T) {
 }
 
 // A swept duration (2d-7d) gives rows that differ only in length: at 78 cells the length
-// column stays, or they would look like one block at several prices. One length keeps the
-// usual columns.
+// column stays, or they would look like one block at several prices; it is core, so it
+// stays with one length too.
 func TestNarrowKeepsLengthOfASweep(t *testing.T) {
 	m := New(theme.New(false))
 	m.Add([]model.Offering{offering("a", "us-east-1", "2859.69", 5, 2), offering("b", "us-east-1", "4186.38", 5, 3)})
 	head := strings.SplitN(ansi.Strip(m.View(78, 5)), "\n", 2)[0]
-	if !strings.Contains(head, "Length") || !strings.Contains(head, "Start") || !strings.Contains(head, "Upfront fee") {
+	if !strings.Contains(head, "Length") || !strings.Contains(head, "Start") || !strings.Contains(head, "Upfront fee") || !strings.Contains(head, "Break-even") {
 		t.Errorf("a sweep at 78 cells: %q", head)
-	}
-	one := New(theme.New(false))
-	one.Add([]model.Offering{offering("a", "us-east-1", "2859.69", 5, 2), offering("b", "us-east-1", "2601.11", 6, 2)})
-	if head := strings.SplitN(ansi.Strip(one.View(78, 5)), "\n", 2)[0]; strings.Contains(head, "Length") || !strings.Contains(head, "Break-even") {
-		t.Errorf("one length at 78 cells: %q", head)
 	}
 }
 

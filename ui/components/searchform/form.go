@@ -19,22 +19,23 @@ import (
 	"github.com/gpublock/gpublock/ui/theme"
 )
 
-// Field is one field of the form, in focus order.
+// Field is one field of the form. Their order here is the order they are drawn in, top to
+// bottom, and the order tab moves the focus through them.
 type Field int
 
 const (
-	Types Field = iota
+	Source Field = iota
+	Types
 	Count
 	Start
 	End
 	Duration
 	Regions
-	Source
 	numFields
 )
 
 // modelField names each field as model.ValidationErrors does.
-var modelField = [numFields]string{model.FieldTypes, model.FieldCount, model.FieldStart, model.FieldEnd, model.FieldDuration, model.FieldRegions, fieldSource}
+var modelField = [numFields]string{fieldSource, model.FieldTypes, model.FieldCount, model.FieldStart, model.FieldEnd, model.FieldDuration, model.FieldRegions}
 
 // Model is the form.
 type Model struct {
@@ -82,6 +83,7 @@ func New(th theme.Theme, now func() time.Time, homeRegion string) Model {
 		duration:      textfield.New("2d"),
 		regions:       model.Regions(),
 		chosenRegions: map[string]bool{},
+		focus:         Types, // the list, where q and the screen digits work, not the source above it
 	}
 	m.typeFilter.Placeholder = "type to filter"
 	m.count.CharLimit = 3
@@ -127,6 +129,33 @@ func (m Model) AtLast() bool { return m.focus == numFields-1 }
 
 // AtFirst reports whether the focus is on the first field, where shift+tab leaves the form.
 func (m Model) AtFirst() bool { return m.focus == 0 }
+
+// FocusFirst and FocusLast focus the top and the bottom field: where tab enters the form
+// from the pane before it, and where shift+tab enters it from the pane after it.
+func (m *Model) FocusFirst() { m.focus = 0 }
+func (m *Model) FocusLast()  { m.focus = numFields - 1 }
+
+// FocusFirstError focuses the topmost field marked invalid and reports whether there is one.
+func (m *Model) FocusFirstError() bool {
+	for f := Field(0); f < numFields; f++ {
+		if _, bad := m.errs[f]; bad {
+			m.focus = f
+			return true
+		}
+	}
+	return false
+}
+
+// move moves the focus d fields down the form (up when negative), staying within it, and
+// reports whether it moved.
+func (m *Model) move(d int) bool {
+	f := m.focus + Field(d)
+	if f < 0 || f >= numFields {
+		return false
+	}
+	m.focus = f
+	return true
+}
 
 // Typing reports whether keys are going into a text field, where q is a letter. The type
 // list is a field only while its filter is open (after /), so that q, ? and the screen
@@ -242,17 +271,9 @@ func (m *Model) handleKey(k tea.KeyPressMsg) bool {
 	case key.Matches(k, m.keys.Submit) && !m.Filtering():
 		return false
 	case key.Matches(k, m.keys.Next):
-		if m.AtLast() {
-			return false
-		}
-		m.focus++
-		return true
+		return m.move(1) // past the last field the caller moves to the next pane
 	case key.Matches(k, m.keys.Prev):
-		if m.AtFirst() {
-			return false
-		}
-		m.focus--
-		return true
+		return m.move(-1) // before the first, to the pane before, as tab's reverse
 	}
 	switch m.focus {
 	case Types:
@@ -296,10 +317,10 @@ func (m *Model) handleKey(k tea.KeyPressMsg) bool {
 func (m *Model) textKey(f *textfield.Model, k tea.KeyPressMsg) bool {
 	switch {
 	case key.Matches(k, m.keys.Up):
-		m.focus--
+		m.move(-1)
 		return true
 	case key.Matches(k, m.keys.Down):
-		m.focus++
+		m.move(1)
 		return true
 	case key.Matches(k, m.keys.ClearFilter):
 		return false
@@ -314,13 +335,15 @@ func (m *Model) typesKey(k tea.KeyPressMsg) bool {
 	case key.Matches(k, m.keys.Up), !m.filtering && k.String() == "k":
 		if m.typeCursor > 0 {
 			m.typeCursor--
+		} else {
+			m.move(-1)
 		}
 		return true
 	case key.Matches(k, m.keys.Down), !m.filtering && k.String() == "j":
 		if m.typeCursor < len(m.typeMatches)-1 {
 			m.typeCursor++
 		} else {
-			m.focus++
+			m.move(1)
 		}
 		return true
 	case key.Matches(k, m.keys.Toggle):
@@ -363,7 +386,7 @@ func (m *Model) regionsKey(k tea.KeyPressMsg) bool {
 		if m.regionCursor > 0 {
 			m.regionCursor--
 		} else {
-			m.focus--
+			m.move(-1)
 		}
 		return true
 	case key.Matches(k, m.keys.Down), k.String() == "j":
@@ -403,7 +426,7 @@ func (m *Model) stepCount(d int) {
 		m.count.SetValue(strconv.Itoa(stepIn(model.TrainingPlanCounts, m.count.Value(), d > 0)))
 		return
 	}
-	n, err := strconv.Atoi(strings.TrimSpace(m.count.Value()))
+	n, err := countOf(m.count.Value())
 	if err != nil {
 		n = model.MinCount
 	} else {
@@ -420,12 +443,14 @@ func (m *Model) stepDuration(up bool) {
 	if m.plansOnly() {
 		valid = model.SourceTrainingPlan.DurationDays(1, model.TrainingPlanMaxDays)
 	}
+	// The text as typed, read by its syntax alone: a length no source sells ("15d" for
+	// blocks) is still where the step starts from, to the sold length beside it.
 	cur := 2
 	lo := 0
-	if r, err := model.ParseDuration(m.duration.Value()); err == nil {
-		cur = r.MaxDays
-		if r.IsRange() {
-			lo = r.MinDays
+	if a, b, err := model.ParseDayRange(m.duration.Value()); err == nil {
+		cur = b
+		if a != b {
+			lo = a
 		}
 	}
 	i, found := slices.BinarySearch(valid, cur)
@@ -444,6 +469,9 @@ func (m *Model) stepDuration(up bool) {
 	}
 	m.duration.SetValue(model.FormatDays(next))
 }
+
+// countOf reads the count field's text: what validation checks and what the arrows step from.
+func countOf(v string) (int, error) { return strconv.Atoi(strings.TrimSpace(v)) }
 
 func (m *Model) filterTypes() {
 	f := strings.TrimSpace(m.typeFilter.Value())
@@ -471,7 +499,7 @@ func (m *Model) validate() {
 	errs := map[Field]string{}
 	q := model.Query{InstanceTypes: m.ChosenTypes(), Regions: m.ChosenRegions()}
 
-	if n, err := strconv.Atoi(strings.TrimSpace(m.count.Value())); err != nil {
+	if n, err := countOf(m.count.Value()); err != nil {
 		errs[Count] = fmt.Sprintf("%q is not a number; a block has %d to %d instances", m.count.Value(), model.MinCount, model.MaxCount)
 	} else {
 		q.Count = n

@@ -1,6 +1,7 @@
 package searchform
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -311,5 +312,161 @@ func TestLatestStartNote(t *testing.T) {
 	m = press(m, "tab", "tab", "tab", "ctrl+u", "+57d")
 	if _, ok := m.Query(); !ok {
 		t.Errorf("a 2-day search ending 8 weeks and a day ahead (after the latest start) is refused: %v", m.Errors())
+	}
+}
+
+// The arrows step from the text in the field as typed, read by the field's own syntax,
+// whether or not the source sells that length: from an unsold length → gives the next
+// sold length above it and ← the one below, never a step from the value before the edit.
+func TestStepsFromTheTypedText(t *testing.T) {
+	for _, tc := range []struct {
+		plans       bool
+		typed       string
+		right, left string
+	}{
+		{false, "15d", "3w", "14d"},
+		{false, "2w", "3w", "13d"},
+		{false, "360h", "3w", "14d"},
+		{false, "2d-15d", "2d-3w", "2d-14d"},
+		{true, "15d", "16d", "14d"},
+		{true, "200d", "26w", "26w"},
+	} {
+		m := New(theme.New(false), clock, "us-east-1")
+		if tc.plans {
+			m = press(setField(m, Source, ""), "right")
+		}
+		for _, dir := range []string{"right", "left"} {
+			got := press(setField(m, Duration, tc.typed), dir).duration.Value()
+			want := map[string]string{"right": tc.right, "left": tc.left}[dir]
+			if got != want {
+				t.Errorf("plans=%v: typed %q then %s gives %q, want %q", tc.plans, tc.typed, dir, got, want)
+			}
+		}
+	}
+	// The count steps from what is typed too.
+	m := New(theme.New(false), clock, "us-east-1")
+	if got := press(setField(m, Count, "17"), "right").count.Value(); got != "18" {
+		t.Errorf("count typed 17 then → gives %q, want 18", got)
+	}
+}
+
+// The focus moves through the fields in the order they are drawn: each tab lands on a
+// field drawn below the one before, shift+tab walks back the same way, and neither moves
+// past the form's first or last field (the screen moves to the pane before or after).
+func TestFocusOrderIsTheDrawnOrder(t *testing.T) {
+	names := [numFields]string{Source: "Source", Types: "Types", Count: "Count", Start: "Start", End: "End", Duration: "Duration", Regions: "Regions"}
+	labelLine := func(m Model) (Field, int) {
+		for i, l := range strings.Split(ansi.Strip(m.View(80, 1000, true)), "\n") {
+			for f, n := range names {
+				if strings.HasPrefix(l, "›"+n+" ") {
+					return Field(f), i
+				}
+			}
+		}
+		t.Fatalf("no focused label in:\n%s", ansi.Strip(m.View(80, 1000, true)))
+		return 0, 0
+	}
+	m := New(theme.New(false), clock, "us-east-1")
+	if m.Focus() != Types {
+		t.Fatalf("the form opens on %s, want the type list", names[m.Focus()])
+	}
+	for m.Focus() != 0 {
+		var used bool
+		if m, _, used = m.Update(tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}); !used {
+			t.Fatalf("shift+tab from %s left the form", names[m.Focus()])
+		}
+	}
+	if _, _, used := m.Update(tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}); used || !m.AtFirst() {
+		t.Error("shift+tab from the first field stayed in the form")
+	}
+	f, line := labelLine(m)
+	if f != m.Focus() || line != 0 {
+		t.Errorf("the first field in focus order, %s, is drawn at line %d (focused label %s)", names[m.Focus()], line, names[f])
+	}
+	var seen []Field
+	for {
+		seen = append(seen, m.Focus())
+		next, _, used := m.Update(tea.KeyPressMsg{Code: tea.KeyTab})
+		if !used {
+			break
+		}
+		nf, nl := labelLine(next)
+		if nf != next.Focus() || nl <= line {
+			t.Errorf("tab from %s to %s: drawn at line %d, the field before at %d", names[m.Focus()], names[next.Focus()], nl, line)
+		}
+		m, line = next, nl
+	}
+	if len(seen) != int(numFields) || !m.AtLast() {
+		t.Errorf("tab visited %v, want every field once", seen)
+	}
+	// The arrows move between fields in the same order.
+	m.SetFocus(Types)
+	if m = press(m, "up"); m.Focus() != Source {
+		t.Errorf("↑ from the top of the type list: %s, want the source drawn above it", names[m.Focus()])
+	}
+	if m = press(m, "down"); m.Focus() != Types {
+		t.Errorf("↓ from the source: %s, want the types drawn below it", names[m.Focus()])
+	}
+	if m = press(m, "shift+tab", "up"); m.Focus() != Source {
+		t.Errorf("↑ from the first field moved to %s", names[m.Focus()])
+	}
+}
+
+// A form taller than its pane opens at its top and scrolls only as far as the focused line
+// needs; the lines cut above and below are counted, and the counts add up to the form.
+func TestScrollOpensAtTheTopAndCountsWhatIsCut(t *testing.T) {
+	base := New(theme.New(false), clock, "us-east-1")
+	lines := func(m Model) int { return len(strings.Split(m.View(60, 1000, true), "\n")) } // a focused field shows its hint
+	moreRE := func(l, dir string) int {
+		var n int
+		if _, err := fmt.Sscanf(strings.TrimSpace(l), dir+" %d more", &n); err != nil {
+			return -1
+		}
+		return n
+	}
+	for h := 3; h < lines(base)+8; h++ {
+		m := base
+		for {
+			full := lines(m)
+			v := strings.Split(ansi.Strip(m.View(60, h, true)), "\n")
+			if len(v) != min(h, full) {
+				t.Fatalf("height %d: %d lines of %d", h, len(v), full)
+			}
+			if len(v) < h {
+				if strings.Contains(strings.Join(v, "\n"), "more ") {
+					t.Errorf("height %d: a form that fits counts lines cut", h)
+				}
+				if m.AtLast() {
+					break
+				}
+				m = press(m, "tab")
+				continue
+			}
+			above, below := moreRE(v[0], "↑"), moreRE(v[h-1], "↓")
+			shown := h - max(0, min(above, 1)) - max(0, min(below, 1))
+			if above < 0 {
+				above = 0
+			}
+			if below < 0 {
+				below = 0
+			}
+			if above+shown+below != full {
+				t.Errorf("height %d, focus %d: %d above + %d shown + %d below ≠ %d lines", h, m.Focus(), above, shown, below, full)
+			}
+			focused := false
+			for _, l := range v {
+				focused = focused || strings.HasPrefix(l, "›")
+			}
+			if !focused {
+				t.Errorf("height %d, focus %d: the focused line is cut:\n%s", h, m.Focus(), strings.Join(v, "\n"))
+			}
+			if m.Focus() == Types && h >= 8 && !strings.HasPrefix(v[0], " Source") {
+				t.Errorf("height %d: the form opens scrolled past its first field:\n%s", h, strings.Join(v, "\n"))
+			}
+			if m.AtLast() {
+				break
+			}
+			m = press(m, "tab")
+		}
 	}
 }

@@ -3,7 +3,6 @@ package searchform
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -71,7 +70,10 @@ func (m *Model) sourceKey(k tea.KeyPressMsg) bool {
 		m.sources.target = (m.sources.target + 1) % len(model.TrainingPlanTargets())
 		return true
 	case key.Matches(k, m.keys.Up):
-		m.focus--
+		m.move(-1)
+		return true
+	case key.Matches(k, m.keys.Down):
+		m.move(1)
 		return true
 	}
 	return false
@@ -107,7 +109,7 @@ func (m *Model) validatePlans(q *model.Query, now time.Time, errs map[Field]stri
 		errs[Types] = fmt.Sprintf("training plans do not reserve %s; they reserve %s", strings.Join(bad, ", "), strings.Join(model.TrainingPlanTypes(), ", "))
 	}
 	if _, done := errs[Count]; !done || strings.HasPrefix(errs[Count], "\"") {
-		if n, err := strconv.Atoi(strings.TrimSpace(m.count.Value())); err != nil {
+		if n, err := countOf(m.count.Value()); err != nil {
 			errs[Count] = fmt.Sprintf("%q is not a number; training plans reserve 1, 2, 4, 8, 16, 32 or 64 instances", m.count.Value())
 		} else if err := plans.CheckCount(firstType(q.InstanceTypes), n); err != nil {
 			errs[Count] = err.Error()
@@ -209,7 +211,7 @@ func (m Model) plansOnly() bool {
 
 // stepIn is the value of steps after (or before) v: the first when v is not a number.
 func stepIn(steps []int, v string, up bool) int {
-	n, err := strconv.Atoi(strings.TrimSpace(v))
+	n, err := countOf(v)
 	if err != nil {
 		return steps[0]
 	}

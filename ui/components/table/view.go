@@ -2,6 +2,7 @@ package table
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -34,7 +35,7 @@ func (m Model[R]) layout(width int) layout {
 	if len(m.marks) > 0 && width > len(MarkGlyph) {
 		l.gutter = len(MarkGlyph)
 	}
-	l.cols, l.widths = FitSpecs(m.specs, width-l.gutter, m.contentWidth)
+	l.cols, l.widths = FitSpecs(sortedShown(m.specs, m.sortCol), width-l.gutter, m.contentWidth)
 	l.total = l.gutter - 1
 	for _, w := range l.widths {
 		l.total += w + 1
@@ -42,10 +43,30 @@ func (m Model[R]) layout(width int) layout {
 	return l
 }
 
+// sortedShown is specs with the sorted column wanted above every other and kept at any
+// width, so that a sort is never by a column that no one sees.
+func sortedShown(specs []Spec, sortCol int) []Spec {
+	if sortCol < 0 || sortCol >= len(specs) || specs[sortCol].Hidden {
+		return specs
+	}
+	out := slices.Clone(specs)
+	top := 0
+	for _, s := range specs {
+		top = max(top, s.Keep)
+	}
+	out[sortCol].Keep, out[sortCol].Core = top+1, true
+	out[sortCol].Width = max(out[sortCol].Width, ansi.StringWidth(out[sortCol].Title)+ansi.StringWidth(Arrow(false)))
+	return out
+}
+
+// headWidth is the fewest cells a column is drawn in: its title whole (and the sorted one's
+// arrow after it, sortedShown), so that a header never loses its name or its arrow to a cut.
+func headWidth(s Spec) int { return ansi.StringWidth(s.Title) }
+
 // FitSpecs picks the columns of specs drawn in width cells and their widths: the hidden
 // ones never, those of lowest Keep dropped first, and the core ones narrowed to need(c),
 // the cells column c needs now, before any of them is dropped (FitWidths); a nil need
-// leaves them at their Width.
+// leaves them at their Width. No column is narrower than its header (headWidth).
 func FitSpecs(specs []Spec, width int, need func(c int) int) (cols, widths []int) {
 	if need == nil {
 		need = func(c int) int { return specs[c].Width }
@@ -57,7 +78,7 @@ func FitSpecs(specs []Spec, width int, need func(c int) int) (cols, widths []int
 		if s.Hidden {
 			continue
 		}
-		fit = append(fit, Column{Width: s.Width, Keep: s.Keep})
+		fit = append(fit, Column{Width: max(s.Width, headWidth(s)), Keep: s.Keep})
 		index = append(index, c)
 		core = core || s.Core
 	}
@@ -72,7 +93,7 @@ func FitSpecs(specs []Spec, width int, need func(c int) int) (cols, widths []int
 		if !keepsCore(mins, shown) {
 			for i, c := range index {
 				if mins[i] > 0 {
-					mins[i] = max(1, need(c))
+					mins[i] = max(headWidth(specs[c]), need(c))
 				}
 			}
 			shown, widths = FitWidths(fit, mins, width)
@@ -91,10 +112,14 @@ func FitSpecs(specs []Spec, width int, need func(c int) int) (cols, widths []int
 	return cols, widths
 }
 
-// contentWidth is the cells column c needs now: its title with room for the sort arrow, and
-// its widest value among the rows that pass the filter (so that scrolling moves no column).
+// contentWidth is the cells column c needs now: its title (with the arrow when it is the
+// sorted one), and its widest value among the rows that pass the filter (so that scrolling
+// moves no column).
 func (m Model[R]) contentWidth(c int) int {
-	w := ansi.StringWidth(m.specs[c].Title) + 1
+	w := ansi.StringWidth(m.specs[c].Title)
+	if c == m.sortCol {
+		w += ansi.StringWidth(Arrow(m.desc))
+	}
 	for _, ri := range m.view {
 		w = max(w, ansi.StringWidth(m.schema.Cell(&m.rows[ri], c)))
 	}

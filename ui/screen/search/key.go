@@ -98,12 +98,12 @@ func (m Model) searchPaneKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 	case keyIs(k, keys.NextPane):
 		m.focus = (m.focus + 1) % numPanes
 		if m.focus == PaneForm {
-			m.form.SetFocus(searchform.Types)
+			m.form.FocusFirst()
 		}
 	case keyIs(k, keys.PrevPane):
 		m.focus = (m.focus + numPanes - 1) % numPanes
 		if m.focus == PaneForm {
-			m.form.SetFocus(searchform.Regions)
+			m.form.FocusLast()
 		}
 	case keyIs(k, keys.Back):
 		m.focus--
@@ -146,12 +146,7 @@ func (m Model) submit() (Model, tea.Cmd) {
 	}
 	q, ok := m.form.Query()
 	if !ok {
-		for f := searchform.Types; f <= searchform.Regions; f++ {
-			if _, bad := m.form.Errors()[f]; bad {
-				m.form.SetFocus(f)
-				break
-			}
-		}
+		m.form.FocusFirstError()
 		m.flash = screen.Say("The search was not sent: fix the field marked ✗.")
 		return m, nil
 	}

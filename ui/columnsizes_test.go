@@ -1,0 +1,41 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// In 80×24, 120×40 and 200×60 terminals the offerings table shows the columns a choice is
+// made on, and a sort by any key shows its column with its whole title and its arrow.
+func TestOfferingsColumnsAtTerminalSizes(t *testing.T) {
+	core := []string{"Upfront fee", "$/inst-h", "Break-even", "Start UTC", "Length", "Type"}
+	sorts := map[string]string{"R": "Region", "Z": "AZ", "T": "Type", "N": "N", "S": "Start UTC", "E": "End UTC", "D": "Length",
+		"F": "Upfront fee", "H": "$/inst-h", "A": "$/acc-h", "O": "OD $/h", "V": "vs OD", "B": "Break-even"}
+	for _, sz := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			m := withResults(update(New(testOptions(nil)), tea.WindowSizeMsg{Width: sz[0], Height: sz[1]}), syntheticOfferings(30))
+			m.search.SetFocus(paneResults)
+			v := view(m)
+			for _, title := range core {
+				if !strings.Contains(v, title) {
+					t.Errorf("no %q column:\n%s", title, v)
+				}
+			}
+			for key, title := range sorts {
+				v := view(update(m, keyMsg(key)))
+				found := false
+				for _, edge := range []string{" ", "│", "┃"} {
+					for _, arrow := range []string{"▲", "▼"} {
+						found = found || strings.Contains(v, edge+title+arrow)
+					}
+				}
+				if !found {
+					t.Errorf("sorted by %s: no %q with its arrow:\n%s", key, title, v)
+				}
+			}
+		})
+	}
+}

@@ -3,6 +3,8 @@ package aws
 import (
 	"context"
 	"fmt"
+	"github.com/gpublock/gpublock/aws/marketcache"
+	"log/slog"
 	"strings"
 	"time"
 
@@ -144,6 +146,11 @@ func (s *search) run(ctx context.Context, regions []string, calls []searchCall, 
 	if !s.fan.Begin(ctx, regions, why) {
 		return
 	}
+	if wantsCachedRows(ctx) {
+		if !s.sendCached(ctx, calls) {
+			return
+		}
+	}
 	// Each region goes at the pace of its request bucket: a burst, then one call per
 	// refill.
 	pace := func(ctx context.Context, region string) (context.Context, error) {
@@ -187,6 +194,8 @@ func (s *search) do(ctx context.Context, call searchCall) {
 	cl := s.c.ec2In(call.region)
 	hooked := withThrottleHook(ctx, func(error) { s.fan.Throttled(ctx, call.region) })
 	p := ec2.NewDescribeCapacityBlockOfferingsPaginator(cl, s.input(call))
+	asked := time.Now().UTC()
+	var all []model.Offering
 	for p.HasMorePages() {
 		page, err := p.NextPage(hooked)
 		if err != nil {
@@ -203,12 +212,52 @@ func (s *search) do(ctx context.Context, call searchCall) {
 			}
 			offs = append(offs, off)
 		}
+		all = append(all, offs...)
 		if !s.fan.Deliver(ctx, call.region, offs) {
 			return
 		}
 	}
+	// Only a whole answer replaces the cell's: a failed or cancelled call leaves the old
+	// one, which shows with its age.
+	if err := s.c.cfg.MarketCache.Put(s.cell(call), asked, all); err != nil {
+		slog.Debug("market cache not written", "err", err)
+	}
 	s.fan.Finish(ctx, call.region, nil)
 }
+
+// cell is the market cache's cell of one call.
+func (s *search) cell(call searchCall) marketcache.Cell {
+	return marketcache.Cell{Source: model.SourceCapacityBlock.Name(), Backend: s.c.cacheBackend, Region: call.region,
+		Type: call.instanceType, Count: s.q.Count, Days: call.days, Start: s.q.Start, End: s.q.End, AllZones: s.q.AllZones}
+}
+
+// sendCached sends, before any call, what the market cache holds for the calls, one step
+// per cell marked with its age. It reports false when ctx ended.
+func (s *search) sendCached(ctx context.Context, calls []searchCall) bool {
+	cells := make([]marketcache.Cell, len(calls))
+	for i, call := range calls {
+		cells[i] = s.cell(call)
+	}
+	for _, e := range s.c.cfg.MarketCache.Get(time.Now().UTC(), cells...) {
+		if len(e.Offerings) == 0 {
+			continue
+		}
+		if !s.fan.send(ctx, SearchEvent{Region: e.Cell.Region, Offerings: e.Offerings, CallsTotal: s.fan.total, CachedAt: e.Asked}) {
+			return false
+		}
+	}
+	return true
+}
+
+type cachedRowsKey struct{}
+
+// WithCachedRows asks the searches run under ctx to send first what the market cache
+// holds (steps with CachedAt set). For display only: a purchase's look-up never asks.
+func WithCachedRows(ctx context.Context) context.Context {
+	return context.WithValue(ctx, cachedRowsKey{}, true)
+}
+
+func wantsCachedRows(ctx context.Context) bool { v, _ := ctx.Value(cachedRowsKey{}).(bool); return v }
 
 func offeringKey(o model.Offering) string {
 	if o.ID != "" {

@@ -1,0 +1,162 @@
+package aws
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/marketcache"
+	"github.com/gpublock/gpublock/model"
+)
+
+// cachedAndFresh splits a search's offerings into those sent from the cache and those
+// answered now, and checks that every cached step comes before the first fresh one.
+func cachedAndFresh(t *testing.T, evs []SearchEvent) (cached, fresh []model.Offering) {
+	t.Helper()
+	for _, ev := range evs {
+		if !ev.CachedAt.IsZero() {
+			if len(fresh) > 0 {
+				t.Fatalf("a cached row came after a fresh one")
+			}
+			cached = append(cached, ev.Offerings...)
+		} else {
+			fresh = append(fresh, ev.Offerings...)
+		}
+	}
+	return cached, fresh
+}
+
+func sortedIDs(offs []model.Offering) []string {
+	ids := offeringIDs(offs)
+	slices.Sort(ids)
+	return ids
+}
+
+func TestSearchShowsCachedRowsFirstThenFreshOnes(t *testing.T) {
+	_, url := newSim(t, 1, ec2sim.Faults{})
+	path := filepath.Join(t.TempDir(), "market.json")
+	c := newTestClient(t, url, func(cfg *Config) { cfg.MarketCache = marketcache.Open(path) })
+	q := baseQuery()
+
+	_, _, evs := collect(t, c.Search(WithCachedRows(context.Background()), q))
+	cached, first := cachedAndFresh(t, evs)
+	if len(cached) != 0 || len(first) == 0 {
+		t.Fatalf("cold search: %d cached, %d fresh rows", len(cached), len(first))
+	}
+
+	// A second client stands for a restart: the file is what carries the answer.
+	c2 := newTestClient(t, url, func(cfg *Config) { cfg.MarketCache = marketcache.Open(path) })
+	_, _, evs = collect(t, c2.Search(WithCachedRows(context.Background()), q))
+	cached, fresh := cachedAndFresh(t, evs)
+	if !slices.Equal(sortedIDs(cached), sortedIDs(first)) {
+		t.Fatalf("cached rows %v, want the first answer %v", sortedIDs(cached), sortedIDs(first))
+	}
+	if !slices.Equal(sortedIDs(fresh), sortedIDs(first)) {
+		t.Fatalf("the warm search did not ask again: fresh %v", sortedIDs(fresh))
+	}
+	if evs[0].Status == nil && evs[0].CachedAt.IsZero() {
+		t.Fatalf("first event neither status nor cached: %+v", evs[0])
+	}
+
+	// Without WithCachedRows (a purchase's look-up) no cached row is ever sent.
+	_, _, evs = collect(t, c2.Search(context.Background(), q))
+	if cached, _ := cachedAndFresh(t, evs); len(cached) != 0 {
+		t.Fatalf("a search that did not ask got %d cached rows", len(cached))
+	}
+}
+
+// A cell whose fresh answer no longer holds a row drops it from the cache.
+func TestSearchReplacesACellWholeAndDropsGoneRows(t *testing.T) {
+	_, url := newSim(t, 1, ec2sim.Faults{})
+	path := filepath.Join(t.TempDir(), "market.json")
+	c := newTestClient(t, url, func(cfg *Config) { cfg.MarketCache = marketcache.Open(path) })
+	q := baseQuery()
+	q.Regions = []string{"us-east-1"}
+	offs, _, _ := collect(t, c.Search(context.Background(), q))
+	if len(offs) == 0 {
+		t.Fatal("the emulator offered nothing to cache")
+	}
+	cell := marketcache.Cell{Source: model.SourceCapacityBlock.Name(), Backend: c.cacheBackend, Region: "us-east-1",
+		Type: "p5.48xlarge", Count: 1, Days: 2, Start: q.Start, End: q.End}
+	// A row AWS no longer offers, as if cached by an earlier search.
+	gone := offs[0]
+	gone.ID = "cb-gone"
+	held := marketcache.Open(path).Get(time.Now(), cell)
+	if len(held) != 1 {
+		t.Fatalf("cache holds %d entries for the cell", len(held))
+	}
+	if err := marketcache.Open(path).Put(cell, time.Now().Add(-time.Hour), append(held[0].Offerings, gone)); err != nil {
+		t.Fatal(err)
+	}
+	_, _, evs := collect(t, c.Search(WithCachedRows(context.Background()), q))
+	cached, fresh := cachedAndFresh(t, evs)
+	if !hasID(cached, "cb-gone") || hasID(fresh, "cb-gone") {
+		t.Fatalf("cached %v fresh %v", offeringIDs(cached), offeringIDs(fresh))
+	}
+	after := marketcache.Open(path).Get(time.Now(), cell)
+	if len(after) != 1 || hasID(after[0].Offerings, "cb-gone") ||
+		!slices.Equal(sortedIDs(after[0].Offerings), sortedIDs(offs)) {
+		t.Fatalf("after the fresh answer the cell holds %v, want %v", offeringIDs(after[0].Offerings), sortedIDs(offs))
+	}
+	if time.Since(after[0].Asked) > time.Minute {
+		t.Fatalf("the cell kept its old time %v", after[0].Asked)
+	}
+}
+
+// A failed call leaves the cell's last answer in place.
+func TestSearchFailedCallKeepsTheCell(t *testing.T) {
+	sim, url := newSim(t, 1, ec2sim.Faults{})
+	path := filepath.Join(t.TempDir(), "market.json")
+	c := newTestClient(t, url, func(cfg *Config) { cfg.MarketCache = marketcache.Open(path) })
+	q := baseQuery()
+	q.Regions = []string{"us-east-1"}
+	offs, _, _ := collect(t, c.Search(context.Background(), q))
+	failing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		writeEC2Error(w, http.StatusBadRequest, "UnauthorizedOperation", "no")
+	}))
+	defer failing.Close()
+	_ = sim
+	c2 := newTestClient(t, failing.URL, func(cfg *Config) { cfg.MarketCache = marketcache.Open(path) })
+	c2.cacheBackend = c.cacheBackend // the same backend, failing this time
+	_, _, evs := collect(t, c2.Search(WithCachedRows(context.Background()), q))
+	cached, fresh := cachedAndFresh(t, evs)
+	if len(fresh) != 0 || !slices.Equal(sortedIDs(cached), sortedIDs(offs)) {
+		t.Fatalf("cached %v fresh %v", sortedIDs(cached), sortedIDs(fresh))
+	}
+	cell := marketcache.Cell{Source: model.SourceCapacityBlock.Name(), Backend: c.cacheBackend, Region: "us-east-1",
+		Type: "p5.48xlarge", Count: 1, Days: 2, Start: q.Start, End: q.End}
+	if got := marketcache.Open(path).Get(time.Now(), cell); len(got) != 1 || len(got[0].Offerings) != len(offs) {
+		t.Fatalf("the failure changed the cell: %+v", got)
+	}
+}
+
+// Without a cache (--no-cache) a search sends and keeps nothing cached.
+func TestSearchWithoutCache(t *testing.T) {
+	_, url := newSim(t, 1, ec2sim.Faults{})
+	c := newTestClient(t, url, nil)
+	for range 2 {
+		offs, _, evs := collect(t, c.Search(WithCachedRows(context.Background()), baseQuery()))
+		if cached, _ := cachedAndFresh(t, evs); len(cached) != 0 || len(offs) == 0 {
+			t.Fatalf("no cache: %d cached of %d rows", len(cached), len(offs))
+		}
+	}
+}
+
+func TestCacheBackendKeepsDemoAndEmulatorApart(t *testing.T) {
+	_, url := newSim(t, 1, ec2sim.Faults{})
+	emu := newTestClient(t, url, func(cfg *Config) { cfg.Backend = BackendEmulator })
+	demo := newTestClient(t, url, func(cfg *Config) { cfg.Backend = BackendDemo })
+	plain := newTestClient(t, url, nil)
+	if emu.cacheBackend != "emulator "+url || demo.cacheBackend != "demo" || plain.cacheBackend != "aws "+url {
+		t.Fatalf("backends %q %q %q", emu.cacheBackend, demo.cacheBackend, plain.cacheBackend)
+	}
+}
+
+func hasID(offs []model.Offering, id string) bool {
+	return slices.ContainsFunc(offs, func(o model.Offering) bool { return o.ID == id })
+}

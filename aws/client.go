@@ -61,9 +61,9 @@ type Config struct {
 	// MaxSpendRule and ReadOnlyRule name where the cap and read-only mode came from
 	// ("--max-spend", "max_spend in …"), for the refusals; "" says it generically.
 	MaxSpendRule, ReadOnlyRule string
-	// MarketCache, when set, keeps each search call's answer (see Search); nil is
-	// --no-cache.
-	MarketCache *marketcache.Cache
+	// MarketCacheDir, when set, holds the market cache, which keeps each search call's
+	// answer (see Search), in a file of the backend's; "" is no cache (--no-cache).
+	MarketCacheDir string
 	// MaxBackoff caps the wait between retries of throttled or failed reads; 0 means the
 	// SDK's 20 s. Tests and demos shorten it.
 	MaxBackoff time.Duration
@@ -104,7 +104,8 @@ type Client struct {
 	retryer   sdkaws.RetryerV2
 	pacers    *pacers
 	journal   *journal
-	// cacheBackend is the Backend of the market cache's cells.
+	// cache is the market cache (nil: none); cacheBackend names the backend in its cells.
+	cache        *marketcache.Cache
 	cacheBackend string
 
 	// confirmTries and confirmDelay pace the look-up of a purchase whose reply was lost;
@@ -194,6 +195,9 @@ func New(ctx context.Context, cfg Config) (*Client, error) {
 	c.cacheBackend = backend
 	if backend != BackendDemo && c.cfg.EndpointURL != "" {
 		c.cacheBackend += " " + c.cfg.EndpointURL
+	}
+	if cfg.MarketCacheDir != "" {
+		c.cache = marketcache.In(cfg.MarketCacheDir, backend)
 	}
 	return c, nil
 }

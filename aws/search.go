@@ -219,7 +219,7 @@ func (s *search) do(ctx context.Context, call searchCall) {
 	}
 	// Only a whole answer replaces the cell's: a failed or cancelled call leaves the old
 	// one, which shows with its age.
-	if err := s.c.cfg.MarketCache.Put(s.cell(call), asked, all); err != nil {
+	if err := s.c.cache.Put(s.cell(call), asked, all); err != nil {
 		slog.Debug("market cache not written", "err", err)
 	}
 	s.fan.Finish(ctx, call.region, nil)
@@ -238,7 +238,7 @@ func (s *search) sendCached(ctx context.Context, calls []searchCall) bool {
 	for i, call := range calls {
 		cells[i] = s.cell(call)
 	}
-	for _, e := range s.c.cfg.MarketCache.Get(time.Now().UTC(), cells...) {
+	for _, e := range s.c.cache.Get(time.Now().UTC(), cells...) {
 		if len(e.Offerings) == 0 {
 			continue
 		}

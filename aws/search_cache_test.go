@@ -39,8 +39,8 @@ func sortedIDs(offs []model.Offering) []string {
 
 func TestSearchShowsCachedRowsFirstThenFreshOnes(t *testing.T) {
 	_, url := newSim(t, 1, ec2sim.Faults{})
-	path := filepath.Join(t.TempDir(), "market.json")
-	c := newTestClient(t, url, func(cfg *Config) { cfg.MarketCache = marketcache.Open(path) })
+	dir := t.TempDir()
+	c := newTestClient(t, url, func(cfg *Config) { cfg.MarketCacheDir = dir })
 	q := baseQuery()
 
 	_, _, evs := collect(t, c.Search(WithCachedRows(context.Background()), q))
@@ -50,7 +50,7 @@ func TestSearchShowsCachedRowsFirstThenFreshOnes(t *testing.T) {
 	}
 
 	// A second client stands for a restart: the file is what carries the answer.
-	c2 := newTestClient(t, url, func(cfg *Config) { cfg.MarketCache = marketcache.Open(path) })
+	c2 := newTestClient(t, url, func(cfg *Config) { cfg.MarketCacheDir = dir })
 	_, _, evs = collect(t, c2.Search(WithCachedRows(context.Background()), q))
 	cached, fresh := cachedAndFresh(t, evs)
 	if !slices.Equal(sortedIDs(cached), sortedIDs(first)) {
@@ -73,8 +73,9 @@ func TestSearchShowsCachedRowsFirstThenFreshOnes(t *testing.T) {
 // A cell whose fresh answer no longer holds a row drops it from the cache.
 func TestSearchReplacesACellWholeAndDropsGoneRows(t *testing.T) {
 	_, url := newSim(t, 1, ec2sim.Faults{})
-	path := filepath.Join(t.TempDir(), "market.json")
-	c := newTestClient(t, url, func(cfg *Config) { cfg.MarketCache = marketcache.Open(path) })
+	dir := t.TempDir()
+	path := filepath.Join(dir, "market-aws.json")
+	c := newTestClient(t, url, func(cfg *Config) { cfg.MarketCacheDir = dir })
 	q := baseQuery()
 	q.Regions = []string{"us-east-1"}
 	offs, _, _ := collect(t, c.Search(context.Background(), q))
@@ -111,8 +112,9 @@ func TestSearchReplacesACellWholeAndDropsGoneRows(t *testing.T) {
 // A failed call leaves the cell's last answer in place.
 func TestSearchFailedCallKeepsTheCell(t *testing.T) {
 	sim, url := newSim(t, 1, ec2sim.Faults{})
-	path := filepath.Join(t.TempDir(), "market.json")
-	c := newTestClient(t, url, func(cfg *Config) { cfg.MarketCache = marketcache.Open(path) })
+	dir := t.TempDir()
+	path := filepath.Join(dir, "market-aws.json")
+	c := newTestClient(t, url, func(cfg *Config) { cfg.MarketCacheDir = dir })
 	q := baseQuery()
 	q.Regions = []string{"us-east-1"}
 	offs, _, _ := collect(t, c.Search(context.Background(), q))
@@ -121,7 +123,7 @@ func TestSearchFailedCallKeepsTheCell(t *testing.T) {
 	}))
 	defer failing.Close()
 	_ = sim
-	c2 := newTestClient(t, failing.URL, func(cfg *Config) { cfg.MarketCache = marketcache.Open(path) })
+	c2 := newTestClient(t, failing.URL, func(cfg *Config) { cfg.MarketCacheDir = dir })
 	c2.cacheBackend = c.cacheBackend // the same backend, failing this time
 	_, _, evs := collect(t, c2.Search(WithCachedRows(context.Background()), q))
 	cached, fresh := cachedAndFresh(t, evs)

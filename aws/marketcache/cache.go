@@ -95,9 +95,9 @@ type Cache struct {
 // Open returns the cache at path; nothing is read until used.
 func Open(path string) *Cache { return &Cache{path: path} }
 
-// DefaultPath is $XDG_CACHE_HOME/gpublock/market-<backend>.json (or under ~/.cache): each
-// backend has its own file.
-func DefaultPath(backend string) (string, error) {
+// DefaultDir is $XDG_CACHE_HOME/gpublock, or ~/.cache/gpublock when XDG_CACHE_HOME is
+// unset or not absolute (as the XDG spec says to treat it).
+func DefaultDir() (string, error) {
 	dir := os.Getenv("XDG_CACHE_HOME")
 	if !filepath.IsAbs(dir) {
 		home, err := os.UserHomeDir()
@@ -106,10 +106,13 @@ func DefaultPath(backend string) (string, error) {
 		}
 		dir = filepath.Join(home, ".cache")
 	}
-	if backend == "" {
-		backend = "aws"
-	}
-	return filepath.Join(dir, "gpublock", "market-"+backend+".json"), nil
+	return filepath.Join(dir, "gpublock"), nil
+}
+
+// In is the cache of backend ("aws", "demo", "emulator") in dir: each backend has its own
+// file, so a demo's answers never show as AWS's.
+func In(dir, backend string) *Cache {
+	return Open(filepath.Join(dir, "market-"+backend+".json"))
 }
 
 // Path is the cache's file.

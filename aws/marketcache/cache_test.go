@@ -152,8 +152,8 @@ func TestNilCacheIsNoCache(t *testing.T) {
 
 func TestDefaultPathUnderXDG(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", "/x/cache")
-	aws, _ := DefaultPath("")
-	demo, _ := DefaultPath("demo")
+	dir, _ := DefaultDir()
+	aws, demo := In(dir, "aws").Path(), In(dir, "demo").Path()
 	if aws != "/x/cache/gpublock/market-aws.json" || demo != "/x/cache/gpublock/market-demo.json" {
 		t.Fatalf("paths %s, %s", aws, demo)
 	}

@@ -210,6 +210,7 @@ func (s *search) do(ctx context.Context, call searchCall) {
 					sdkaws.ToString(o.CapacityBlockOfferingId), sdkaws.ToString(o.UpfrontFee), err))
 				return
 			}
+			off.AskedAt = asked
 			offs = append(offs, off)
 		}
 		all = append(all, offs...)
@@ -241,6 +242,9 @@ func (s *search) sendCached(ctx context.Context, calls []searchCall) bool {
 	for _, e := range s.c.cache.Get(time.Now().UTC(), cells...) {
 		if len(e.Offerings) == 0 {
 			continue
+		}
+		for i := range e.Offerings {
+			e.Offerings[i].AskedAt = e.Asked
 		}
 		if !s.fan.send(ctx, SearchEvent{Region: e.Cell.Region, Offerings: e.Offerings, CallsTotal: s.fan.total, CachedAt: e.Asked}) {
 			return false

@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -161,4 +162,50 @@ func TestCacheBackendKeepsDemoAndEmulatorApart(t *testing.T) {
 
 func hasID(offs []model.Offering, id string) bool {
 	return slices.ContainsFunc(offs, func(o model.Offering) bool { return o.ID == id })
+}
+
+// A listed offering older than FreshFor (a cached row, a screen left open) is asked again
+// before anything is bought; a fresh one is not, and one no longer listed is refused.
+func TestPurchaseOfAnOldListingAsksAgain(t *testing.T) {
+	_, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
+	c := newTestClient(t, url, nil)
+	q := baseQuery()
+	q.Regions = []string{"us-east-1"}
+	offs, _, _ := collect(t, c.Search(context.Background(), q))
+	if len(offs) == 0 || offs[0].AskedAt.IsZero() {
+		t.Fatalf("no stamped offering to buy: %d", len(offs))
+	}
+	describes := func() int {
+		return rc.count(func(r recorded) bool { return r.Action == "DescribeCapacityBlockOfferings" })
+	}
+
+	before := describes()
+	fresh := offs[0]
+	if _, err := c.Prepare(context.Background(), c.CapacityBlocks(), Intent{Kind: SpendPurchase, Offering: fresh, CheckOnly: true}); err != nil {
+		t.Fatalf("fresh: %v", err)
+	}
+	if describes() != before {
+		t.Fatalf("a fresh offering was asked again")
+	}
+
+	old := offs[0]
+	old.AskedAt = time.Now().Add(-2 * FreshFor)
+	old.Fee = model.MustMoney("1.00") // what the old listing said; AWS's answer now wins
+	p, err := c.Prepare(context.Background(), c.CapacityBlocks(), Intent{Kind: SpendPurchase, Offering: old, CheckOnly: true})
+	if err != nil {
+		t.Fatalf("old: %v", err)
+	}
+	if describes() == before {
+		t.Fatalf("an old offering was not asked again")
+	}
+	if p.Intent.Offering.Fee != offs[0].Fee || time.Since(p.Intent.Offering.AskedAt) > FreshFor {
+		t.Fatalf("prepared %s asked %v, want AWS's %s now", p.Intent.Offering.Fee, p.Intent.Offering.AskedAt, offs[0].Fee)
+	}
+
+	gone := old
+	gone.ID = "cb-0123456789abcdef0"
+	if _, err := c.Prepare(context.Background(), c.CapacityBlocks(), Intent{Kind: SpendPurchase, Offering: gone, CheckOnly: true}); err == nil ||
+		!strings.Contains(err.Error(), "no longer offered") {
+		t.Fatalf("a gone offering: %v", err)
+	}
 }

@@ -3,6 +3,7 @@ package aws
 import (
 	"context"
 	"fmt"
+	"github.com/gpublock/gpublock/aws/apilimit"
 	"github.com/gpublock/gpublock/aws/marketcache"
 	"log/slog"
 	"strings"
@@ -268,4 +269,51 @@ func offeringKey(o model.Offering) string {
 		return o.Region + "/" + o.ID
 	}
 	return fmt.Sprintf("%s/%s/%s/%d/%s/%s/%s", o.Region, o.AvailabilityZone, o.InstanceType, o.Count, o.Start, o.End, o.Fee)
+}
+
+// SearchCost is what a search will ask of AWS before it starts: its calls, and the least
+// time the request buckets allow them, set by the busiest region.
+type SearchCost struct {
+	Calls  int
+	Region string        // the busiest region
+	Wait   time.Duration // 0 when calls are not paced (no bucket known)
+}
+
+// CostOf plans q as Search would and says what it will cost.
+func (c *Client) CostOf(q model.Query) SearchCost {
+	if len(dedupe(q.Regions)) == 0 {
+		q.Regions = []string{c.region}
+	}
+	regions, calls, _ := planSearch(q)
+	per := map[string]int{}
+	for _, call := range calls {
+		per[call.region]++
+	}
+	cost := SearchCost{Calls: len(calls)}
+	for _, r := range regions {
+		p := c.pacers.get(r, opDescribeOfferings)
+		if p == nil || per[r] == 0 {
+			continue
+		}
+		if w := (apilimit.Limit{Burst: p.burst, Rate: p.full}).Bound(per[r], 0); w > cost.Wait || cost.Region == "" {
+			cost.Wait, cost.Region = w, r
+		}
+	}
+	return cost
+}
+
+// String reads "656 calls: about 17 minutes at AWS's rate in us-east-1".
+func (s SearchCost) String() string {
+	n := fmt.Sprintf("%d calls", s.Calls)
+	if s.Calls == 1 {
+		n = "1 call"
+	}
+	if s.Wait < time.Second {
+		return n
+	}
+	about := fmt.Sprintf("%d seconds", int(s.Wait.Round(time.Second).Seconds()))
+	if s.Wait >= 90*time.Second {
+		about = fmt.Sprintf("%d minutes", int(s.Wait.Round(time.Minute).Minutes()))
+	}
+	return fmt.Sprintf("%s: about %s at AWS's rate in %s", n, about, s.Region)
 }

@@ -2,6 +2,7 @@ package aws
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpublock/gpublock/aws/apilimit"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/marketcache"
 	"github.com/gpublock/gpublock/model"
@@ -207,5 +209,34 @@ func TestPurchaseOfAnOldListingAsksAgain(t *testing.T) {
 	if _, err := c.Prepare(context.Background(), c.CapacityBlocks(), Intent{Kind: SpendPurchase, Offering: gone, CheckOnly: true}); err == nil ||
 		!strings.Contains(err.Error(), "no longer offered") {
 		t.Fatalf("a gone offering: %v", err)
+	}
+}
+
+// A large search says before it starts what AWS's buckets make it cost.
+func TestCostOfTheWholeMarket(t *testing.T) {
+	_, url := newSim(t, 1, ec2sim.Faults{})
+	tab := apilimit.EC2()
+	c := newTestClient(t, url, func(cfg *Config) { cfg.RateLimits = &tab; cfg.Headroom = -1 })
+	q := wholeMarket()
+	_, calls, _ := planSearch(q)
+	cost := c.CostOf(q)
+	per := map[string]int{}
+	for _, call := range calls {
+		per[call.region]++
+	}
+	want := tab.For(opDescribeOfferings, true).Bound(per[cost.Region], 0)
+	if cost.Calls != len(calls) || cost.Wait != want || cost.Wait < 10*time.Minute {
+		t.Fatalf("cost %+v, want %d calls and %s in %s", cost, len(calls), want, cost.Region)
+	}
+	for r, n := range per {
+		if n > per[cost.Region] {
+			t.Fatalf("%s has %d calls, more than the busiest %s's %d", r, n, cost.Region, per[cost.Region])
+		}
+	}
+	if got := cost.String(); !strings.HasPrefix(got, fmt.Sprintf("%d calls: about ", len(calls))) || !strings.HasSuffix(got, " minutes at AWS's rate in "+cost.Region) {
+		t.Fatalf("said %q", got)
+	}
+	if got := (SearchCost{Calls: 1}).String(); got != "1 call" {
+		t.Fatalf("unpaced: %q", got)
 	}
 }

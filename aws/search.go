@@ -6,6 +6,7 @@ import (
 	"github.com/gpublock/gpublock/aws/apilimit"
 	"github.com/gpublock/gpublock/aws/marketcache"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
 
@@ -147,11 +148,15 @@ func (s *search) run(ctx context.Context, regions []string, calls []searchCall, 
 	if !s.fan.Begin(ctx, regions, why) {
 		return
 	}
-	if wantsCachedRows(ctx) {
-		if !s.sendCached(ctx, calls) {
-			return
-		}
+	cells := make([]marketcache.Cell, len(calls))
+	for i, call := range calls {
+		cells[i] = s.cell(call)
 	}
+	held := s.c.cache.Get(time.Now().UTC(), cells...)
+	if wantsCachedRows(ctx) && !s.sendCached(ctx, held) {
+		return
+	}
+	calls = orderCalls(calls, held, s.c.region)
 	// Each region goes at the pace of its request bucket: a burst, then one call per
 	// refill.
 	pace := func(ctx context.Context, region string) (context.Context, error) {
@@ -233,14 +238,34 @@ func (s *search) cell(call searchCall) marketcache.Cell {
 		Type: call.instanceType, Count: s.q.Count, Days: call.days, Start: s.q.Start, End: s.q.End, AllZones: s.q.AllZones}
 }
 
+// orderCalls puts first the calls likeliest to be bought, so their rows come first: the
+// cells that had offerings last time (held), then the home region's, then the rest, each
+// in the plan's order. Calls start in this order; each region's bucket still paces them.
+func orderCalls(calls []searchCall, held []marketcache.Entry, home string) []searchCall {
+	had := map[searchCall]bool{}
+	for _, e := range held {
+		if len(e.Offerings) > 0 {
+			had[searchCall{e.Cell.Region, e.Cell.Type, e.Cell.Days}] = true
+		}
+	}
+	rank := func(c searchCall) int {
+		switch {
+		case had[c]:
+			return 0
+		case c.region == home:
+			return 1
+		}
+		return 2
+	}
+	out := slices.Clone(calls)
+	slices.SortStableFunc(out, func(a, b searchCall) int { return rank(a) - rank(b) })
+	return out
+}
+
 // sendCached sends, before any call, what the market cache holds for the calls, one step
 // per cell marked with its age. It reports false when ctx ended.
-func (s *search) sendCached(ctx context.Context, calls []searchCall) bool {
-	cells := make([]marketcache.Cell, len(calls))
-	for i, call := range calls {
-		cells[i] = s.cell(call)
-	}
-	for _, e := range s.c.cache.Get(time.Now().UTC(), cells...) {
+func (s *search) sendCached(ctx context.Context, held []marketcache.Entry) bool {
+	for _, e := range held {
 		if len(e.Offerings) == 0 {
 			continue
 		}

@@ -240,3 +240,19 @@ func TestCostOfTheWholeMarket(t *testing.T) {
 		t.Fatalf("unpaced: %q", got)
 	}
 }
+
+// The cells that had offerings last time go first, then the home region, then the rest.
+func TestOrderCalls(t *testing.T) {
+	calls := []searchCall{{"eu-north-1", "p5.48xlarge", 1}, {"us-west-2", "p5.48xlarge", 1}, {"us-east-1", "p5.48xlarge", 1},
+		{"us-west-2", "p5.48xlarge", 2}, {"eu-north-1", "p5.48xlarge", 2}}
+	held := []marketcache.Entry{
+		{Cell: marketcache.Cell{Region: "eu-north-1", Type: "p5.48xlarge", Days: 2}, Offerings: []model.Offering{{ID: "cb-1"}}},
+		{Cell: marketcache.Cell{Region: "us-west-2", Type: "p5.48xlarge", Days: 1}}, // answered empty: no head start
+	}
+	got := orderCalls(calls, held, "us-west-2")
+	want := []searchCall{{"eu-north-1", "p5.48xlarge", 2}, {"us-west-2", "p5.48xlarge", 1}, {"us-west-2", "p5.48xlarge", 2},
+		{"eu-north-1", "p5.48xlarge", 1}, {"us-east-1", "p5.48xlarge", 1}}
+	if !slices.Equal(got, want) {
+		t.Fatalf("order %v, want %v", got, want)
+	}
+}

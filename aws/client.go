@@ -7,6 +7,7 @@ package aws
 import (
 	"context"
 	"fmt"
+	"github.com/gpublock/gpublock/aws/marketcache"
 	"io"
 	"net"
 	"net/http"
@@ -60,6 +61,9 @@ type Config struct {
 	// MaxSpendRule and ReadOnlyRule name where the cap and read-only mode came from
 	// ("--max-spend", "max_spend in …"), for the refusals; "" says it generically.
 	MaxSpendRule, ReadOnlyRule string
+	// MarketCacheDir, when set, holds the market cache, which keeps each search call's
+	// answer (see Search), in a file of the backend's; "" is no cache (--no-cache).
+	MarketCacheDir string
 	// MaxBackoff caps the wait between retries of throttled or failed reads; 0 means the
 	// SDK's 20 s. Tests and demos shorten it.
 	MaxBackoff time.Duration
@@ -100,6 +104,9 @@ type Client struct {
 	retryer   sdkaws.RetryerV2
 	pacers    *pacers
 	journal   *journal
+	// cache is the market cache (nil: none); cacheBackend names the backend in its cells.
+	cache        *marketcache.Cache
+	cacheBackend string
 
 	// confirmTries and confirmDelay pace the look-up of a purchase whose reply was lost;
 	// AWS may take a moment to show a new reservation.
@@ -183,6 +190,15 @@ func New(ctx context.Context, cfg Config) (*Client, error) {
 		backend = BackendAWS
 	}
 	c.journal = &journal{dir: cfg.JournalDir, backend: backend}
+	// A cell is the backend's, and an emulator's at its endpoint, so no demo or emulator
+	// answer ever shows as AWS's; the demo's own endpoint changes every run, its market not.
+	c.cacheBackend = backend
+	if backend != BackendDemo && c.cfg.EndpointURL != "" {
+		c.cacheBackend += " " + c.cfg.EndpointURL
+	}
+	if cfg.MarketCacheDir != "" {
+		c.cache = marketcache.In(cfg.MarketCacheDir, backend)
+	}
 	return c, nil
 }
 

@@ -3,6 +3,7 @@ package aws
 import (
 	"context"
 	"sync"
+	"time"
 
 	"github.com/gpublock/gpublock/model"
 )
@@ -15,6 +16,10 @@ type Step[O any] struct {
 	Status     *model.RegionStatus // non-nil when that region's status changed
 	CallsDone  int                 // finished calls, all pages followed
 	CallsTotal int
+	// CachedAt, when set, says Offerings are a past answer from the market cache, asked
+	// then, and not yet asked again: shown, never bought. Only a search whose context
+	// asked for them (WithCachedRows) gets such steps.
+	CachedAt time.Time
 }
 
 // Fanout is the bookkeeping of a search spread over regions: per-region status, the

@@ -3,6 +3,10 @@ package aws
 import (
 	"context"
 	"fmt"
+	"github.com/gpublock/gpublock/aws/apilimit"
+	"github.com/gpublock/gpublock/aws/marketcache"
+	"log/slog"
+	"slices"
 	"strings"
 	"time"
 
@@ -144,6 +148,15 @@ func (s *search) run(ctx context.Context, regions []string, calls []searchCall, 
 	if !s.fan.Begin(ctx, regions, why) {
 		return
 	}
+	cells := make([]marketcache.Cell, len(calls))
+	for i, call := range calls {
+		cells[i] = s.cell(call)
+	}
+	held := s.c.cache.Get(time.Now().UTC(), cells...)
+	if wantsCachedRows(ctx) && !s.sendCached(ctx, held) {
+		return
+	}
+	calls = orderCalls(calls, held, s.c.region)
 	// Each region goes at the pace of its request bucket: a burst, then one call per
 	// refill.
 	pace := func(ctx context.Context, region string) (context.Context, error) {
@@ -187,6 +200,8 @@ func (s *search) do(ctx context.Context, call searchCall) {
 	cl := s.c.ec2In(call.region)
 	hooked := withThrottleHook(ctx, func(error) { s.fan.Throttled(ctx, call.region) })
 	p := ec2.NewDescribeCapacityBlockOfferingsPaginator(cl, s.input(call))
+	asked := time.Now().UTC()
+	var all []model.Offering
 	for p.HasMorePages() {
 		page, err := p.NextPage(hooked)
 		if err != nil {
@@ -201,18 +216,129 @@ func (s *search) do(ctx context.Context, call searchCall) {
 					sdkaws.ToString(o.CapacityBlockOfferingId), sdkaws.ToString(o.UpfrontFee), err))
 				return
 			}
+			off.AskedAt = asked
 			offs = append(offs, off)
 		}
+		all = append(all, offs...)
 		if !s.fan.Deliver(ctx, call.region, offs) {
 			return
 		}
 	}
+	// Only a whole answer replaces the cell's: a failed or cancelled call leaves the old
+	// one, which shows with its age.
+	if err := s.c.cache.Put(s.cell(call), asked, all); err != nil {
+		slog.Debug("market cache not written", "err", err)
+	}
 	s.fan.Finish(ctx, call.region, nil)
 }
+
+// cell is the market cache's cell of one call.
+func (s *search) cell(call searchCall) marketcache.Cell {
+	return marketcache.Cell{Source: model.SourceCapacityBlock.Name(), Backend: s.c.cacheBackend, Region: call.region,
+		Type: call.instanceType, Count: s.q.Count, Days: call.days, Start: s.q.Start, End: s.q.End, AllZones: s.q.AllZones}
+}
+
+// orderCalls puts first the calls likeliest to be bought, so their rows come first: the
+// cells that had offerings last time (held), then the home region's, then the rest, each
+// in the plan's order. Calls start in this order; each region's bucket still paces them.
+func orderCalls(calls []searchCall, held []marketcache.Entry, home string) []searchCall {
+	had := map[searchCall]bool{}
+	for _, e := range held {
+		if len(e.Offerings) > 0 {
+			had[searchCall{e.Cell.Region, e.Cell.Type, e.Cell.Days}] = true
+		}
+	}
+	rank := func(c searchCall) int {
+		switch {
+		case had[c]:
+			return 0
+		case c.region == home:
+			return 1
+		}
+		return 2
+	}
+	out := slices.Clone(calls)
+	slices.SortStableFunc(out, func(a, b searchCall) int { return rank(a) - rank(b) })
+	return out
+}
+
+// sendCached sends, before any call, what the market cache holds for the calls, one step
+// per cell marked with its age. It reports false when ctx ended.
+func (s *search) sendCached(ctx context.Context, held []marketcache.Entry) bool {
+	for _, e := range held {
+		if len(e.Offerings) == 0 {
+			continue
+		}
+		for i := range e.Offerings {
+			e.Offerings[i].AskedAt = e.Asked
+		}
+		if !s.fan.send(ctx, SearchEvent{Region: e.Cell.Region, Offerings: e.Offerings, CallsTotal: s.fan.total, CachedAt: e.Asked}) {
+			return false
+		}
+	}
+	return true
+}
+
+type cachedRowsKey struct{}
+
+// WithCachedRows asks the searches run under ctx to send first what the market cache
+// holds (steps with CachedAt set). For display only: a purchase's look-up never asks.
+func WithCachedRows(ctx context.Context) context.Context {
+	return context.WithValue(ctx, cachedRowsKey{}, true)
+}
+
+func wantsCachedRows(ctx context.Context) bool { v, _ := ctx.Value(cachedRowsKey{}).(bool); return v }
 
 func offeringKey(o model.Offering) string {
 	if o.ID != "" {
 		return o.Region + "/" + o.ID
 	}
 	return fmt.Sprintf("%s/%s/%s/%d/%s/%s/%s", o.Region, o.AvailabilityZone, o.InstanceType, o.Count, o.Start, o.End, o.Fee)
+}
+
+// SearchCost is what a search will ask of AWS before it starts: its calls, and the least
+// time the request buckets allow them, set by the busiest region.
+type SearchCost struct {
+	Calls  int
+	Region string        // the busiest region
+	Wait   time.Duration // 0 when calls are not paced (no bucket known)
+}
+
+// CostOf plans q as Search would and says what it will cost.
+func (c *Client) CostOf(q model.Query) SearchCost {
+	if len(dedupe(q.Regions)) == 0 {
+		q.Regions = []string{c.region}
+	}
+	regions, calls, _ := planSearch(q)
+	per := map[string]int{}
+	for _, call := range calls {
+		per[call.region]++
+	}
+	cost := SearchCost{Calls: len(calls)}
+	for _, r := range regions {
+		p := c.pacers.get(r, opDescribeOfferings)
+		if p == nil || per[r] == 0 {
+			continue
+		}
+		if w := (apilimit.Limit{Burst: p.burst, Rate: p.full}).Bound(per[r], 0); w > cost.Wait || cost.Region == "" {
+			cost.Wait, cost.Region = w, r
+		}
+	}
+	return cost
+}
+
+// String reads "656 calls: about 17 minutes at AWS's rate in us-east-1".
+func (s SearchCost) String() string {
+	n := fmt.Sprintf("%d calls", s.Calls)
+	if s.Calls == 1 {
+		n = "1 call"
+	}
+	if s.Wait < time.Second {
+		return n
+	}
+	about := fmt.Sprintf("%d seconds", int(s.Wait.Round(time.Second).Seconds()))
+	if s.Wait >= 90*time.Second {
+		about = fmt.Sprintf("%d minutes", int(s.Wait.Round(time.Minute).Minutes()))
+	}
+	return fmt.Sprintf("%s: about %s at AWS's rate in %s", n, about, s.Region)
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/gpublock/gpublock/model"
 )
@@ -195,6 +196,9 @@ func (c *Client) prepare(ctx context.Context, in Intent, callOf func(Intent) (Sp
 	if err := model.CheckTags(tags); err != nil {
 		return refuse(notBought("Bad tags: "+err.Error()+".", "", err))
 	}
+	if in.Lookup == nil && in.Kind == SpendPurchase && mustAskAgain(in.Offering, time.Now()) {
+		in.Lookup = c.askAgain
+	}
 	if in.Lookup == nil {
 		if err := c.checkCap(in.fee()); err != nil {
 			return refuse(err)
@@ -357,4 +361,33 @@ func (c *Client) classifyIdempotent(entry JournalEntry, ref string, err error, r
 	res.Outcome = Bought
 	res.JournalErr = c.journalOutcome(entry, "launched", false, ref, nil)
 	return res, nil
+}
+
+// FreshFor is how long a listed Capacity Block offering is bought as listed; an older one
+// (a cached row, or a screen left open) is asked again first, so its fee and its being
+// still on sale are AWS's answer of now.
+const FreshFor = time.Minute
+
+// mustAskAgain reports whether a purchase of o must look it up again first. An offering of
+// unknown age (built by a caller, not listed by a search) is left to the caller's Lookup.
+func mustAskAgain(o model.Offering, now time.Time) bool {
+	return o.Source == model.SourceCapacityBlock && !o.AskedAt.IsZero() && now.Sub(o.AskedAt) > FreshFor
+}
+
+// askAgain is the Lookup of a listed offering that is too old: the one search call that
+// can list it, in its own region, type, count, length and window.
+func (c *Client) askAgain(ctx context.Context, in *Intent) error {
+	o := in.Offering
+	days := int((o.Minutes() + 24*60 - 1) / (24 * 60))
+	q := model.Query{InstanceTypes: []string{o.InstanceType}, Count: o.Count, Regions: []string{o.Region},
+		Durations: model.DurationRange{MinDays: days, MaxDays: days}, Start: o.Start, End: o.End, AllZones: true}
+	fresh, _, err := c.FindOffering(ctx, q, o.ID)
+	if errors.Is(err, ErrNotListed) {
+		return notBought("Offering "+o.ID+" is no longer offered: AWS did not list it when asked again. Search again.", "", err)
+	}
+	if err != nil {
+		return notBought("Could not ask AWS again for offering "+o.ID+": "+strings.TrimSuffix(c.ExplainError(err).Summary, ".")+".", c.ExplainError(err).Hint, err)
+	}
+	in.Offering = fresh
+	return nil
 }

@@ -24,6 +24,9 @@ type Offering struct {
 	ZoneType         string   // availability-zone, or local-zone (AWS's ZoneType)
 	Targets          []string `json:",omitempty"` // a training plan's target resources
 	Parts            []Part   `json:",omitempty"` // a training plan's reserved capacities
+	// AskedAt is when the search that listed it was answered (zero: not known); a purchase
+	// of an older one asks again (aws.Prepare). Not part of any output.
+	AskedAt time.Time `json:"-"`
 }
 
 // Duration is the length of the block.

@@ -125,8 +125,9 @@ func regionsOf(q model.Query, home string) []string {
 
 // searchSource runs one source's part of a search, in the UI's events.
 func searchSource(ctx context.Context, src aws.Source, q model.Query, out chan<- backend.SearchEvent) {
-	for ev := range src.Search(ctx, q) {
-		e := backend.SearchEvent{Region: ev.Region, Offerings: ev.Offerings, CallsDone: ev.CallsDone, CallsTotal: ev.CallsTotal}
+	// The screen shows the market cache's rows at once, as stale, while the calls run.
+	for ev := range src.Search(aws.WithCachedRows(ctx), q) {
+		e := backend.SearchEvent{Region: ev.Region, Offerings: ev.Offerings, CallsDone: ev.CallsDone, CallsTotal: ev.CallsTotal, CachedAt: ev.CachedAt}
 		e.Status = explainedStatus(ev.Status, explainerOf(src))
 		send(ctx, out, e)
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/gpublock/gpublock/aws/marketcache"
 	"io"
 	"net/url"
 	"os"
@@ -34,6 +35,7 @@ type awsFlags struct {
 	maxSpend    string
 	readOnly    bool
 	logFile     string
+	noCache     bool
 
 	// readOnlyFile and maxSpendFile name the configuration file when the rule came from
 	// it rather than from the flag, so that a refusal names what the person has to change.
@@ -70,6 +72,7 @@ func (f *awsFlags) register(fs *pflag.FlagSet) {
 	fs.Float64Var(&f.headroom, "rate-headroom", aws.DefaultHeadroom*100, "`percent` of each AWS request bucket (burst and refill rate) left to the account's other tools (0-90)")
 	fs.BoolVar(&f.readOnly, "read-only", false, "never buy, extend or launch: every path that spends money is refused")
 	fs.StringVar(&f.maxSpend, "max-spend", "", "refuse any purchase whose fee is above this many `dollars` (e.g. 25000)")
+	fs.BoolVar(&f.noCache, "no-cache", false, "neither show nor keep past search answers (the market cache under $XDG_CACHE_HOME/gpublock)")
 	fs.StringVar(&f.logFile, "log-file", "", "append one line per AWS API attempt (action, region, status, error code, request id, timing; never credentials or bodies) to this `file`")
 	fs.StringVar(&f.rateLimits, "rate-limits", "", "with --demo: the built-in simulator's request token buckets: aws (AWS's pace: the Capacity Block searches and purchases 10 at once, then 0.15 per second), a number N (AWS's refill rates × N), or off (the default)")
 	f.demoSeed = 1
@@ -307,6 +310,10 @@ func (f *awsFlags) clientConfig() aws.Config {
 		ReadOnly:    f.readOnly,
 		CallLog:     f.callLog,
 		SDKLog:      f.sdkLog,
+	}
+	if !f.noCache {
+		// No cache directory is no cache: the cache is never worth an error.
+		cfg.MarketCacheDir, _ = marketcache.DefaultDir()
 	}
 	cfg.MaxSpend = f.spendCap()
 	cfg.MaxSpendRule, cfg.ReadOnlyRule = f.maxSpendRule(), f.readOnlyRule()

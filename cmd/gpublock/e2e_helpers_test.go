@@ -38,6 +38,19 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	e2eDir = dir
+	// In-process commands never keep a market cache in the user's directory, nor share one
+	// between tests: under a file, no cache directory can be made. A test that sets its own
+	// XDG_CACHE_HOME has its own cache.
+	// go build (the end-to-end binary) keeps its own cache where it was.
+	if os.Getenv("GOCACHE") == "" {
+		if d, err := os.UserCacheDir(); err == nil {
+			os.Setenv("GOCACHE", filepath.Join(d, "go-build"))
+		}
+	}
+	blocked := filepath.Join(dir, "not-a-dir")
+	if err := os.WriteFile(blocked, nil, 0o600); err == nil {
+		os.Setenv("XDG_CACHE_HOME", filepath.Join(blocked, "cache"))
+	}
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)

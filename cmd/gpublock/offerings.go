@@ -143,10 +143,26 @@ func runOfferings(ctx context.Context, a *offeringsArgs, format outputFormat, st
 	if err != nil {
 		fmt.Fprintf(stderr, "gpublock offerings: %v; using the embedded prices\n", err) // err names the file
 	}
+	sayCost(stderr, client, q)
 	if a.interval > 0 {
 		return watchOfferings(ctx, client, a, q, cat, format, stdout, stderr)
 	}
 	return printOfferings(ctx, client, q, cat, format, stdout, stderr)
+}
+
+// largeSearch is the least wait at AWS's pace past which a search says what it will cost
+// before it starts, on stderr whatever the output.
+const largeSearch = 30 * time.Second
+
+// sayCost tells on stderr what a large Capacity Block search will cost before it starts
+// ("656 calls: about 17 minutes at AWS's rate in us-east-1").
+func sayCost(stderr io.Writer, client *aws.Client, q model.Query) {
+	if !q.Searches(model.SourceCapacityBlock) {
+		return
+	}
+	if cost := client.CostOf(q); cost.Wait >= largeSearch {
+		fmt.Fprintf(stderr, "gpublock offerings: %s\n", cost)
+	}
 }
 
 // parseOfferings reads and checks every flag that can be checked without the backend, as

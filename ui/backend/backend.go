@@ -53,6 +53,9 @@ type SearchEvent struct {
 	Status     *model.RegionStatus
 	CallsDone  int
 	CallsTotal int
+	// CachedAt, when set, says Offerings are a past answer from the market cache, asked
+	// then: shown as stale until the fresh answer replaces them, never bought.
+	CachedAt time.Time
 }
 
 // Suggestion is a search that may find something when another found nothing.

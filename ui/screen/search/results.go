@@ -3,6 +3,7 @@ package search
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -54,7 +55,9 @@ func (m Model) progressLine(w int) string {
 		line = th.Muted.Render("No search yet.")
 	case s.running:
 		line = m.spin + " " + th.Value.Render(fmt.Sprintf("Searching %s · %d of %d calls · %s so far", screen.RegionList(s.query.Regions), s.callsDone, s.callsTotal, screen.Plural(s.found, "offering")))
-		if m.table.Stale() {
+		if m.table.Stale() && !s.cachedAt.IsZero() {
+			line += th.Muted.Render(" · the rows shown are cached " + cachedAge(s.cachedAt) + " — refreshing")
+		} else if m.table.Stale() {
 			line += th.Muted.Render(" · the rows shown are from the previous search")
 		}
 	case s.cancelled:
@@ -286,4 +289,17 @@ func (m Model) emptyView(w int) []string {
 		add(th.Muted.Render, fmt.Sprintf("Press L to find the largest count (1–%d) that has any offering.", model.MaxCount))
 	}
 	return lines
+}
+
+// cachedAge says how old a cached answer is, by the wall clock the cache was written with.
+func cachedAge(asked time.Time) string {
+	d := time.Since(asked)
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return fmt.Sprintf("%dm ago", int(d.Minutes()))
+	default:
+		return fmt.Sprintf("%dh ago", int(d.Hours()))
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -31,6 +32,9 @@ type search struct {
 	callsTotal int
 	found      int  // offerings this search delivered
 	replaced   bool // the first offerings arrived and replaced the previous rows
+	// cachedAt is when the oldest cached row shown was asked (zero: none shown); cached
+	// rows stand as stale, like a previous search's, until the first fresh one replaces them.
+	cachedAt time.Time
 	// got is a watch round's answer until it replaces the table's rows at the round's end;
 	// any other search's offerings go straight to the table, which holds the one copy.
 	got []model.Offering
@@ -180,10 +184,23 @@ func (m Model) onSearchEvents(msg EventsMsg) (Model, tea.Cmd) {
 	}
 	s := &m.search
 	for _, ev := range msg.Events {
-		if len(ev.Offerings) > 0 {
+		if !ev.CachedAt.IsZero() {
+			if !s.round && !s.replaced && len(ev.Offerings) > 0 {
+				if s.cachedAt.IsZero() {
+					m.table.Reset()
+					m.rowsQuery = s.query
+				}
+				m.table.Add(ev.Offerings)
+				m.table.SetStale(true)
+				if s.cachedAt.IsZero() || ev.CachedAt.Before(s.cachedAt) {
+					s.cachedAt = ev.CachedAt
+				}
+			}
+		} else if len(ev.Offerings) > 0 {
 			// A watch round's rows replace the table's at its end, all at once.
 			if !s.round {
 				if !s.replaced {
+					s.cachedAt = time.Time{}
 					m.table.Reset()
 					m.rows++
 					m.rowsQuery = s.query

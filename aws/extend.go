@@ -11,10 +11,10 @@ import (
 	"github.com/gpublock/gpublock/model"
 )
 
-func checkExtendable(b model.Block) error {
+func (c *Client) checkExtendable(b model.Block) error {
 	switch {
 	case b.ReservationID == "" || b.Region == "":
-		return notBought("The block has no reservation id or region.", "Pick a block from `gpublock blocks`.", nil)
+		return notBought("The block has no reservation id or region.", "Pick a block from `"+c.NextStep("blocks", b.Region)+"`.", nil)
 	}
 	if r := model.ExtendBlocker(b); r != nil {
 		return notBought(r.Summary(), r.Hint, nil)
@@ -24,7 +24,7 @@ func checkExtendable(b model.Block) error {
 
 // ExtensionOfferings lists the ways to lengthen a block by the given number of days.
 func (c *Client) ExtensionOfferings(ctx context.Context, b model.Block, days int) ([]model.ExtensionOffering, error) {
-	if err := checkExtendable(b); err != nil {
+	if err := c.checkExtendable(b); err != nil {
 		return nil, err
 	}
 	if !model.ValidDuration(days) {
@@ -72,7 +72,7 @@ func (c *Client) Extend(ctx context.Context, b model.Block, off model.ExtensionO
 // PurchaseCapacityBlockExtension, found again in the block's extension history.
 func (c *Client) extendCall(in Intent) (SpendCall, error) {
 	b, off := in.Block, in.Extension
-	if err := checkExtendable(b); err != nil {
+	if err := c.checkExtendable(b); err != nil {
 		return SpendCall{}, err
 	}
 	if off.ID == "" {

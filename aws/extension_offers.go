@@ -34,7 +34,7 @@ func (c *Client) ExtensionChoices(ctx context.Context, b model.Block) ([]model.E
 // so that a screen lists the likely ones while the rest come. A refusal by AWS of the block
 // itself (IncorrectState) ends the asking: every other length would be refused alike.
 func (c *Client) ExtensionChoicesEach(ctx context.Context, b model.Block, found func(model.ExtensionChoice)) ([]model.ExtensionChoice, error) {
-	if err := checkExtendable(b); err != nil {
+	if err := c.checkExtendable(b); err != nil {
 		return nil, err
 	}
 	if r := model.ExtendBlockerAt(b, c.Now(ctx)); r != nil {

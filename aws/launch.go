@@ -42,7 +42,7 @@ func (c *Client) planLaunch(ctx context.Context, b model.Block, spec LaunchSpec)
 		return launchPlan{}, &PurchaseError{Outcome: NotBought, Explanation: Explanation{Summary: summary, Hint: strings.TrimSpace(hint + " Nothing was launched.")}}
 	}
 	if b.ReservationID == "" || b.Region == "" || b.AvailabilityZone == "" {
-		return fail("The block has no reservation id, region or zone.", "Pick a block from `gpublock blocks`.")
+		return fail("The block has no reservation id, region or zone.", "Pick a block from `"+c.NextStep("blocks", b.Region)+"`.")
 	}
 	if r := model.LaunchBlocker(b, spec.Count); r != nil {
 		return fail(r.Summary(), r.Hint)

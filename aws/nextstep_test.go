@@ -1,6 +1,12 @@
 package aws
 
-import "testing"
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/gpublock/gpublock/model"
+)
 
 // A next step keeps the flags that choose the backend and the account: --demo for the
 // built-in simulator (never its loopback URL, nor a profile it does not use), the
@@ -22,5 +28,19 @@ func TestNextStepKeepsTheFlagsInForce(t *testing.T) {
 	c := &Client{journal: &journal{backend: BackendDemo}}
 	if got := c.SettleCommand("eu-north-1"); got != "`gpublock journal --demo --region eu-north-1`" {
 		t.Errorf("SettleCommand = %q", got)
+	}
+}
+
+// The hints of a refused extension or launch name the step against the same backend: a
+// demo's `gpublock blocks` keeps --demo and the block's region.
+func TestRefusalHintsKeepTheDemo(t *testing.T) {
+	c := &Client{journal: &journal{backend: BackendDemo}}
+	err := c.checkExtendable(model.Block{ReservationID: "cr-1"})
+	if err == nil || !strings.Contains(err.Error(), "Pick a block from `gpublock blocks --demo`.") {
+		t.Errorf("extend without a region: %v", err)
+	}
+	_, err = c.planLaunch(context.Background(), model.Block{ReservationID: "cr-1", Region: "us-west-2"}, LaunchSpec{Count: 1})
+	if err == nil || !strings.Contains(err.Error(), "Pick a block from `gpublock blocks --demo --region us-west-2`.") {
+		t.Errorf("launch without a zone: %v", err)
 	}
 }

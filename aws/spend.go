@@ -3,7 +3,6 @@ package aws
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 
@@ -347,7 +346,7 @@ func (c *Client) classifyIdempotent(entry JournalEntry, ref string, err error, r
 		res.Outcome = Unknown
 		return res, &PurchaseError{Outcome: Unknown, Err: err, Explanation: Explanation{
 			Summary: "The launch may or may not have started instances: " + ExplainError(err).Summary,
-			Hint:    fmt.Sprintf("Check `gpublock blocks --region %s` before launching again.", entry.Region)}}
+			Hint:    "Check `" + c.NextStep("blocks", entry.Region) + "` before launching again."}}
 	case err != nil:
 		c.journalOutcome(entry, "not-launched", false, "", err)
 		return res, &PurchaseError{Outcome: NotBought, Explanation: ExplainError(err), Err: err}
@@ -356,7 +355,7 @@ func (c *Client) classifyIdempotent(entry JournalEntry, ref string, err error, r
 		res.Outcome = Unknown
 		return res, &PurchaseError{Outcome: Unknown, Explanation: Explanation{
 			Summary: "AWS answered the launch without listing any instance.",
-			Hint:    "Check the block with `gpublock blocks` before launching again."}}
+			Hint:    "Check the block with `" + c.NextStep("blocks", entry.Region) + "` before launching again."}}
 	}
 	res.Outcome = Bought
 	res.JournalErr = c.journalOutcome(entry, "launched", false, ref, nil)

@@ -110,7 +110,7 @@ func runExtend(ctx context.Context, a extendArgs, pos []string, stdout, stderr i
 		fmt.Fprintf(stderr, "gpublock extend: %v Nothing was extended.\n", err)
 		return 1
 	}
-	if refusal := show.refuse(b); refusal != "" {
+	if refusal := show.refuse(client, b, client.Now(ctx)); refusal != "" {
 		fmt.Fprintf(stderr, "gpublock extend: %s Nothing was extended.\n", refusal)
 		return 1
 	}
@@ -172,8 +172,9 @@ type extendShow struct {
 	list    func(ctx context.Context, a *extendArgs, id string, format outputFormat, stdout, stderr io.Writer) int
 	// find is the reservation, or why not, before " Nothing was extended."
 	find func(ctx context.Context, client *aws.Client, src aws.Source, region, id string) (model.Block, error)
-	// refuse is why the reservation cannot be extended, or "", before any call.
-	refuse       func(b model.Block) string
+	// refuse is why the reservation cannot be extended at now (the backend's clock), or
+	// "", before any call.
+	refuse       func(client *aws.Client, b model.Block, now time.Time) string
 	noOffers     func(b model.Block, days int) string
 	summary      func(w io.Writer, info backendInfo, account string, b model.Block, off model.ExtensionOffering)
 	dryRunFields func(b model.Block, off model.ExtensionOffering) map[string]any
@@ -190,9 +191,9 @@ var extendShows = map[model.Source]extendShow{
 		find: func(ctx context.Context, client *aws.Client, _ aws.Source, region, id string) (model.Block, error) {
 			return findBlock(ctx, client, region, id)
 		},
-		refuse: func(b model.Block) string {
-			if r := model.ExtendBlocker(b); r != nil {
-				return r.Reason + ". " + extendHint(r)
+		refuse: func(client *aws.Client, b model.Block, now time.Time) string {
+			if r := model.ExtendBlockerAt(b, now); r != nil {
+				return r.Reason + ". " + extendHint(client, b.Region, r)
 			}
 			return ""
 		},
@@ -345,13 +346,14 @@ func printExtension(w io.Writer, format outputFormat, b model.Block, off model.E
 	return printRows(w, rows)
 }
 
-// extendHint is the refusal's advice with the command that does it.
-func extendHint(r *model.ExtendRefusal) string {
+// extendHint is the refusal's advice with the command that does it, against the backend
+// and region of the block.
+func extendHint(client *aws.Client, region string, r *model.ExtendRefusal) string {
 	switch r.Problem {
 	case model.ExtendNotPaid:
-		return "It can be extended once `gpublock blocks` shows it scheduled or active."
+		return "It can be extended once `" + client.NextStep("blocks", region) + "` shows it scheduled or active."
 	case model.ExtendOver:
-		return "Buy a new block instead (gpublock offerings)."
+		return "Buy a new block instead (" + client.NextStep("offerings", region) + ")."
 	}
 	return r.Hint
 }

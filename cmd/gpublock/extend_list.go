@@ -36,7 +36,7 @@ func (a *extendArgs) runExtendList(ctx context.Context, id string, format output
 		return 1
 	}
 	if r := model.ExtendBlockerAt(b, client.Now(ctx)); r != nil {
-		fmt.Fprintf(stderr, "gpublock extend: %s. %s\n", r.Reason, extendHint(r))
+		fmt.Fprintf(stderr, "gpublock extend: %s. %s\n", r.Reason, extendHint(client, b.Region, r))
 		return 1
 	}
 	choices, err := client.ExtensionChoices(ctx, b)

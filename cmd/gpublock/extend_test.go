@@ -1,9 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -233,7 +239,7 @@ func TestExtendPaymentPendingBlockSaysToWait(t *testing.T) {
 	}
 	code, _, errs := runCLI(extendArgsFor(cs.url, b.CapacityReservationId, "--yes")...)
 	if code != 1 || !strings.Contains(errs, "payment-pending: AWS has not taken its payment yet") ||
-		!strings.Contains(errs, "once `gpublock blocks` shows it scheduled or active") || strings.Contains(errs, "buy a new block") ||
+		!strings.Contains(errs, "once `gpublock blocks --endpoint-url "+cs.url+" --region us-east-1` shows it scheduled or active") || strings.Contains(errs, "buy a new block") ||
 		!strings.Contains(errs, "Nothing was extended") {
 		t.Errorf("payment-pending: exit %d\n%s", code, errs)
 	}
@@ -298,5 +304,48 @@ func TestExtendBadDurationOffersNoRange(t *testing.T) {
 		if code != 2 || !strings.Contains(errs, "--duration") || !strings.Contains(errs, "3w–26w") || strings.Contains(errs, "range 2d-7d") {
 			t.Errorf("%s: exit %d, %q", d, code, errs)
 		}
+	}
+}
+
+// A block past its extension cutoff (an hour before its end, on the backend's clock) is
+// refused with the model's sentence before any extension call: neither its offerings nor
+// a purchase reach the emulator.
+func TestExtendPastTheCutoffIsRefusedBeforeAnyCall(t *testing.T) {
+	cs := startCLISim(t)
+	b := boughtBlock(t, cs)
+	activate(t, cs, b)
+	cs.sim.SetTime(mustTime(t, b.EndDate).Add(-30 * time.Minute))
+	var mu sync.Mutex
+	var actions []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		if v, err := url.ParseQuery(string(body)); err == nil && v.Get("Action") != "" {
+			mu.Lock()
+			actions = append(actions, v.Get("Action"))
+			mu.Unlock()
+		}
+		cs.sim.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	code, _, errs := runCLI(extendArgsFor(srv.URL, b.CapacityReservationId, "--yes")...)
+	if code != 1 || !strings.Contains(errs, "can no longer be extended: AWS takes extensions until 60 minutes before the end") ||
+		!strings.Contains(errs, "Nothing was extended") {
+		t.Errorf("past the cutoff: exit %d\n%s", code, errs)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	found := false
+	for _, a := range actions {
+		found = found || a == "DescribeCapacityReservations"
+		if a == "DescribeCapacityBlockExtensionOfferings" || a == "PurchaseCapacityBlockExtension" {
+			t.Errorf("past the cutoff, extend called %s (calls %v)", a, actions)
+		}
+	}
+	if !found {
+		t.Errorf("the block was never looked up (calls %v): the proxy saw nothing", actions)
+	}
+	if after := listedBlock(t, cs.url); after.EndDate != b.EndDate || after.Extensions != 0 {
+		t.Errorf("a block past its cutoff changed: %+v", after)
 	}
 }

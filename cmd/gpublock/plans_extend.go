@@ -92,7 +92,7 @@ var planExtendShow = extendShow{
 	},
 	find: findPlan,
 	// SageMaker refuses a plan that is not scheduled or active, in its own words.
-	refuse: func(model.Block) string { return "" },
+	refuse: func(*aws.Client, model.Block, time.Time) string { return "" },
 	noOffers: func(b model.Block, days int) string {
 		return fmt.Sprintf("SageMaker offers no %s extension of %s now.", model.FormatDays(days), b.ReservationID)
 	},

@@ -40,10 +40,10 @@ var planPurchaseShow = purchaseShow{
 	check: func(_ *purchaseArgs, q model.Query, _ string, _ time.Time) error {
 		return checkSourceQuery(model.SourceTrainingPlan, q)
 	},
-	notListed: func(id string, seen int, region string) error {
+	notListed: func(client *aws.Client, id string, seen int, region string) error {
 		return fmt.Errorf("training plan offering %s is not among the %d offerings the search now returns in %s: it was sold, it expired, "+
-			"or the search flags (--type, --count, --duration, --from, --to, --target) differ from those that listed it. Search again (gpublock offerings --source training-plans); nothing was bought",
-			id, seen, region)
+			"or the search flags (--type, --count, --duration, --from, --to, --target) differ from those that listed it. Search again (%s); nothing was bought",
+			id, seen, region, client.NextStep("offerings", region, "--source", "training-plans"))
 	},
 	summary: func(w io.Writer, info backendInfo, account string, o model.Offering, _ string, tags map[string]string) {
 		printPlanSummary(w, info, account, o, tags)

@@ -192,7 +192,7 @@ type purchaseShow struct {
 	bought  func(result string) string // what an interrupted run bought, by its journal result
 	// check is the source's rules of the search that finds the offering again, in region.
 	check     func(a *purchaseArgs, q model.Query, region string, now time.Time) error
-	notListed func(id string, seen int, region string) error
+	notListed func(client *aws.Client, id string, seen int, region string) error
 	summary   func(w io.Writer, info backendInfo, account string, o model.Offering, platform string, tags map[string]string)
 	recovered func(res aws.PurchaseResult) string
 	print     func(w io.Writer, format outputFormat, o model.Offering, res aws.PurchaseResult) error
@@ -211,9 +211,9 @@ var purchaseShows = map[model.Source]purchaseShow{
 			}
 			return nil
 		},
-		notListed: func(id string, seen int, region string) error {
+		notListed: func(client *aws.Client, id string, seen int, region string) error {
 			return fmt.Errorf("offering %s is not among the %d offerings the search now returns in %s: it was sold, it expired, "+
-				"or the search flags differ from those that listed it. Search again (gpublock offerings); nothing was bought", id, seen, region)
+				"or the search flags differ from those that listed it. Search again (%s); nothing was bought", id, seen, region, client.NextStep("offerings", region))
 		},
 		summary: printOfferingSummary,
 		recovered: func(res aws.PurchaseResult) string {
@@ -232,11 +232,11 @@ func sourceCaps(s model.Source) aws.SourceCaps {
 }
 
 // findSourceOffering runs the source's search again and takes the offering with this id.
-func findSourceOffering(ctx context.Context, client *aws.Client, src aws.Source, q model.Query, id string, notListed func(string, int, string) error) (model.Offering, error) {
+func findSourceOffering(ctx context.Context, client *aws.Client, src aws.Source, q model.Query, id string, notListed func(*aws.Client, string, int, string) error) (model.Offering, error) {
 	o, seen, err := aws.FindByID(ctx, func(ctx context.Context) <-chan aws.SearchEvent { return src.Search(ctx, q) },
 		func(o model.Offering) string { return o.ID }, id)
 	if errors.Is(err, aws.ErrNotListed) {
-		return o, notListed(id, seen, q.Regions[0])
+		return o, notListed(client, id, seen, q.Regions[0])
 	}
 	if err != nil {
 		return o, lookupFailure(client, err)

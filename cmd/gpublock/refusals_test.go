@@ -151,7 +151,9 @@ func lookOffering(t *testing.T, f awsFlags, src model.Source, id string) model.O
 		t.Fatal(err)
 	}
 	q.Regions = []string{f.region}
-	o, err := findSourceOffering(ctx, c, s, q, id, func(id string, n int, r string) error { return fmt.Errorf("%s not among %d in %s", id, n, r) })
+	o, err := findSourceOffering(ctx, c, s, q, id, func(_ *aws.Client, id string, n int, r string) error {
+		return fmt.Errorf("%s not among %d in %s", id, n, r)
+	})
 	if err != nil {
 		t.Fatal(err)
 	}

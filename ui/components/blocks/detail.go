@@ -118,15 +118,22 @@ func detailLines(th theme.Theme, rules model.WarnRules, b model.Block, fee model
 	// The terminated ones stay, with when they stopped: what ran in a block that ended is
 	// what is asked after it.
 	for _, in := range b.Instances {
+		style := th.Muted
+		if in.Live() {
+			style = th.Value
+		}
 		line := fmt.Sprintf("  %-19s  %-13s  launched %s", in.ID, in.State, in.LaunchTime.UTC().Format("Jan 02 15:04 UTC"))
 		if !in.StoppedAt.IsZero() {
-			line += ", stopped " + in.StoppedAt.UTC().Format("Jan 02 15:04 UTC")
+			stopped := "stopped " + in.StoppedAt.UTC().Format("Jan 02 15:04 UTC")
+			// Too wide for the pane (80 columns), the stop time goes under, not cut off.
+			if ansi.StringWidth(line+", "+stopped) > width {
+				add(style.Render(line))
+				line = strings.Repeat(" ", 23) + stopped
+			} else {
+				line += ", " + stopped
+			}
 		}
-		if in.Live() {
-			add(th.Value.Render(line))
-		} else {
-			add(th.Muted.Render(line))
-		}
+		add(style.Render(line))
 	}
 	add(th.Label.Render(fmt.Sprintf("Extensions (%d)", len(b.Extensions))))
 	if len(b.Extensions) == 0 {

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gpublock/gpublock/aws/filelock"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -150,10 +151,10 @@ func (c *Cache) Put(cell Cell, asked time.Time, offs []model.Offering) error {
 		return err
 	}
 	defer lf.Close()
-	if err := lockFile(lf); err != nil {
+	if err := filelock.Lock(lf); err != nil {
 		return err
 	}
-	defer unlockFile(lf)
+	defer filelock.Unlock(lf)
 
 	byKey := c.read()
 	byKey[cell.key()] = Entry{Cell: cell, Asked: asked, Offerings: offs}

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/gpublock/gpublock/aws/filelock"
 )
 
 // keepSent is how long a delivery is remembered: a block's warnings are over by then.
@@ -178,10 +180,10 @@ func (n *Notifier) lockedUpdate(f func(*state)) (*state, error) {
 		return nil, err
 	}
 	defer lock.Close()
-	if err := lockFile(lock); err != nil {
+	if err := filelock.Lock(lock); err != nil {
 		return nil, err
 	}
-	defer unlockFile(lock)
+	defer filelock.Unlock(lock)
 	s, err := readState(path)
 	if err != nil {
 		return nil, err

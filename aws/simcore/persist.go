@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/gpublock/gpublock/aws/filelock"
 )
 
 // stateFile is the JSON kept in Options.StateFile: the clock and each protocol's state.
@@ -157,13 +159,13 @@ func (c *Core) lockFile() (unlock func(), e *APIError) {
 		}
 		c.lock = f
 	}
-	if err := lockFile(c.lock); err != nil {
+	if err := filelock.Lock(c.lock); err != nil {
 		logf("ec2sim: locking the state: %v", err)
 		return nil, ErrInternal
 	}
 	c.refresh()
 	return func() {
-		if err := unlockFile(c.lock); err != nil {
+		if err := filelock.Unlock(c.lock); err != nil {
 			logf("ec2sim: unlocking the state: %v", err)
 		}
 	}, nil

@@ -129,8 +129,21 @@ func (c *Client) Search(ctx context.Context, q model.Query) <-chan SearchEvent {
 		callRegions[i] = call.region
 	}
 	s := &search{c: c, q: q, fan: NewFanout(out, regions, callRegions, offeringKey, func(err error) string { return ExplainError(err).Summary })}
+	s.fan.Bucket = c.bucketOf(opDescribeOfferings)
 	go s.run(ctx, regions, calls, why)
 	return out
+}
+
+// bucketOf reads, for a search's progress, a region's bucket of op.
+func (c *Client) bucketOf(op string) func(region string) (float64, float64, bool) {
+	return func(region string) (float64, float64, bool) {
+		p := c.pacers.get(region, op)
+		if p == nil {
+			return 0, 0, false
+		}
+		t, r := p.state()
+		return t, r, true
+	}
 }
 
 type search struct {

@@ -1,0 +1,61 @@
+package model
+
+import (
+	"fmt"
+	"time"
+)
+
+// RegionProgress is how far a search has gone in one region: its calls done and left,
+// the wait AWS's request bucket imposes before the next call, and when the last call
+// should end at that bucket's refill. The front ends only print it.
+type RegionProgress struct {
+	Region string
+	Done   int
+	Left   int
+	// Wait is how long until the region's bucket allows its next call: 0 when a token is
+	// in hand, nothing is left, or calls are not paced.
+	Wait time.Duration
+	// End is the estimated end of the region's calls; zero when calls are not paced (no
+	// bucket known, so no estimate).
+	End time.Time
+}
+
+// Line reads "us-east-1 12/40 calls · waiting 6s for AWS's rate · done in ~3m" at now.
+func (p RegionProgress) Line(now time.Time) string {
+	s := fmt.Sprintf("%s %d/%d calls", p.Region, p.Done, p.Done+p.Left)
+	if p.Left == 0 {
+		return s + " · done"
+	}
+	if p.Wait >= time.Second {
+		s += " · waiting " + roughDuration(p.Wait) + " for AWS's rate"
+	}
+	if !p.End.IsZero() {
+		s += " · done in ~" + roughDuration(max(p.End.Sub(now), 0))
+	}
+	return s
+}
+
+// roughDuration reads 6s, 3m, 1h05m: a wait or estimate, never more exact than it is.
+func roughDuration(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Round(time.Second).Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Round(time.Minute).Minutes()))
+	}
+	d = d.Round(time.Minute)
+	return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
+}
+
+// Slowest is the progress of the region whose calls end last (the search's end), and the
+// calls done and left over all regions; ok is false when there is none.
+func Slowest(ps []RegionProgress) (slowest RegionProgress, done, left int, ok bool) {
+	for _, p := range ps {
+		done += p.Done
+		left += p.Left
+		if !ok || p.End.After(slowest.End) || (p.End.Equal(slowest.End) && p.Left > slowest.Left) {
+			slowest, ok = p, true
+		}
+	}
+	return slowest, done, left, ok
+}

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"math"
 	"time"
 )
 
@@ -26,8 +27,9 @@ func (p RegionProgress) Line(now time.Time) string {
 	if p.Left == 0 {
 		return s + " · done"
 	}
-	if p.Wait >= time.Second {
-		s += " · waiting " + roughDuration(p.Wait) + " for AWS's rate"
+	if p.Wait > 0 {
+		// Rounded up: a wait of a fraction of a second still reads as one.
+		s += " · waiting " + roughDuration(time.Duration(math.Ceil(p.Wait.Seconds()))*time.Second) + " for AWS's rate"
 	}
 	if !p.End.IsZero() {
 		s += " · done in ~" + roughDuration(max(p.End.Sub(now), 0))

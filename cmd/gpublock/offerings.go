@@ -323,6 +323,38 @@ func backendFailure(stderr io.Writer, cmd string, err error) int {
 type searchResult struct {
 	offerings []model.Offering
 	model.RegionTally
+	// progress is each source's regions' latest progress.
+	progress map[model.Source]map[string]model.RegionProgress
+}
+
+// progressTerminal reports whether the live progress lines go to w: only a terminal, where
+// a person reads them, not a log a script reads. Tests replace it.
+var progressTerminal = bellTerminal
+
+// sayCalls writes the search's final progress line, whatever stderr is: the calls made of
+// those planned, per source and region in the order asked.
+func sayCalls(stderr io.Writer, cmd string, q model.Query, res searchResult) {
+	var parts []string
+	done, total := 0, 0
+	for _, s := range model.Sources() {
+		per, ok := res.progress[s]
+		if !ok {
+			continue
+		}
+		set := map[string]bool{}
+		for r := range per {
+			set[r] = true
+		}
+		for _, r := range regionsIn(q.Regions, set) {
+			p := per[r]
+			done, total = done+p.Done, total+p.Done+p.Left
+			parts = append(parts, fmt.Sprintf("%s%s %d/%d", sourcePrefix(s), r, p.Done, p.Done+p.Left))
+		}
+	}
+	if len(parts) == 0 {
+		return
+	}
+	fmt.Fprintf(stderr, "gpublock %s: %d of %d calls made (%s)\n", cmd, done, total, strings.Join(parts, ", "))
 }
 
 // noOfferings says on stderr that a search in a table found nothing, naming what it asked.
@@ -368,6 +400,7 @@ func printOfferings(ctx context.Context, client *aws.Client, q model.Query, cat 
 		}
 	}
 	res := searchSources(ctx, "offerings", client, q, true, each, stderr)
+	sayCalls(stderr, "offerings", q, res)
 	if err := ctx.Err(); err != nil {
 		fmt.Fprintln(stderr, "gpublock offerings: cancelled")
 		return 1

@@ -39,11 +39,11 @@ func TestOfferingsProgressNamesCallsLeftAndWait(t *testing.T) {
 	if !strings.HasSuffix(errs, "gpublock offerings: 14 of 14 calls made (us-east-1 14/14)\n") {
 		t.Errorf("final line missing:\n%s", errs)
 	}
-	// Not a terminal: no live lines, the final line still.
+	// Not a terminal and a small search: stderr stays empty for the scripts.
 	progressTerminal = func(io.Writer) bool { return false }
 	_, _, errs = runCLI("offerings", "--endpoint-url", base, "--region", "us-east-1", "--type", "p5.48xlarge",
 		"--duration", "2d", "--from", from, "--to", to, "-o", "json", "--no-cache")
-	if errs != "gpublock offerings: 1 of 1 calls made (us-east-1 1/1)\n" {
+	if errs != "" {
 		t.Errorf("stderr not a terminal: %q", errs)
 	}
 }

@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"math"
+	"slices"
 	"time"
 )
 
@@ -60,4 +61,22 @@ func Slowest(ps []RegionProgress) (slowest RegionProgress, done, left int, ok bo
 		}
 	}
 	return slowest, done, left, ok
+}
+
+// PaceNote is what a search's status line adds while AWS's rate holds it back: the wait
+// and the estimated end of the slowest region ("waiting 6s for AWS's rate · done in ~3m
+// (us-east-1)"); "" when no region is paced or none has calls left.
+func PaceNote(ps []RegionProgress, now time.Time) string {
+	slow, _, left, ok := Slowest(ps)
+	if !ok || left == 0 || slow.End.IsZero() {
+		return ""
+	}
+	var s string
+	switch {
+	case slow.Wait > 0:
+		s = "waiting " + roughDuration(time.Duration(math.Ceil(slow.Wait.Seconds()))*time.Second) + " for AWS's rate · "
+	case slices.ContainsFunc(ps, func(p RegionProgress) bool { return p.Left > 0 && p.Wait > 0 }):
+		s = "waiting for AWS's rate · "
+	}
+	return s + "done in ~" + roughDuration(max(slow.End.Sub(now), 0)) + " (" + slow.Region + ")"
 }

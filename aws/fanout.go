@@ -20,6 +20,9 @@ type Step[O any] struct {
 	// then, and not yet asked again: shown, never bought. Only a search whose context
 	// asked for them (WithCachedRows) gets such steps.
 	CachedAt time.Time
+	// Progress is Region's calls done and left, the wait its bucket imposes and the
+	// estimated end, as of this step; nil on a step of no region.
+	Progress *model.RegionProgress
 }
 
 // Fanout is the bookkeeping of a search spread over regions: per-region status, the
@@ -33,6 +36,9 @@ type Fanout[O any] struct {
 	// Unsold is the note of a region that finished empty after a call the source
 	// declared not offered there (see FinishUnsold).
 	Unsold string
+	// Bucket, when set, gives a region's request bucket now: its tokens and refill rate
+	// per second (ok false when the region is not paced), for the steps' Progress.
+	Bucket func(region string) (tokens, rate float64, ok bool)
 
 	// mu also serialises the sends, so events leave in the order their states were
 	// computed and a finished region is never followed by a stale "searching".
@@ -45,6 +51,7 @@ type Fanout[O any] struct {
 
 type regionRun struct {
 	pending, offerings int
+	done               int
 	unsold             int
 	throttled          bool
 	err                error
@@ -146,6 +153,7 @@ func (f *Fanout[O]) finish(ctx context.Context, region string, err error, unsold
 	}
 	rs := f.states[region]
 	rs.pending--
+	rs.done++
 	rs.throttled = false
 	if unsold {
 		rs.unsold++
@@ -195,6 +203,16 @@ func (f *Fanout[O]) send(ctx context.Context, ev Step[O]) bool {
 func (f *Fanout[O]) sendLocked(ctx context.Context, ev Step[O]) bool {
 	if ctx.Err() != nil {
 		return false
+	}
+	if rs := f.states[ev.Region]; rs != nil && ev.Progress == nil {
+		var tokens, rate float64
+		if f.Bucket != nil {
+			if t, r, ok := f.Bucket(ev.Region); ok {
+				tokens, rate = t, r
+			}
+		}
+		p := progressOf(ev.Region, rs.done, rs.pending, tokens, rate, time.Now())
+		ev.Progress = &p
 	}
 	select {
 	case f.out <- ev:

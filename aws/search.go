@@ -129,8 +129,33 @@ func (c *Client) Search(ctx context.Context, q model.Query) <-chan SearchEvent {
 		callRegions[i] = call.region
 	}
 	s := &search{c: c, q: q, fan: NewFanout(out, regions, callRegions, offeringKey, func(err error) string { return ExplainError(err).Summary })}
+	s.fan.Bucket = c.bucketOf(opDescribeOfferings)
 	go s.run(ctx, regions, calls, why)
 	return out
+}
+
+// bucketOf reads, for a search's progress, a region's bucket of op.
+func (c *Client) bucketOf(op string) func(region string) (float64, float64, bool) {
+	return c.pacers.bucketOf(op)
+}
+
+func (ps *pacers) bucketOf(op string) func(region string) (float64, float64, bool) {
+	return func(region string) (float64, float64, bool) {
+		p := ps.get(region, op)
+		if p == nil {
+			return 0, 0, false
+		}
+		t, r := p.state()
+		return t, r, true
+	}
+}
+
+// Bucket reads, for a search's progress (Fanout.Bucket), a region's bucket of op.
+func (p *ServicePacer) Bucket(op string) func(region string) (float64, float64, bool) {
+	if p == nil {
+		return nil
+	}
+	return p.ps.bucketOf(op)
 }
 
 type search struct {

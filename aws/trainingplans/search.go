@@ -111,6 +111,7 @@ func (c *Client) Search(ctx context.Context, q Query) <-chan SearchEvent {
 	fan := gaws.NewFanout(out, regions, callRegions, func(o Offering) string { return o.Region + "/" + o.ID },
 		func(err error) string { return Explain(err).Summary })
 	fan.Unsold = "not offered as a training plan here"
+	fan.Bucket = c.pacer.Bucket("SearchTrainingPlanOfferings")
 	s := &search{c: c, q: q, fan: fan}
 	go s.start(ctx, out, regions, calls)
 	return out

@@ -51,7 +51,7 @@ func (s source) Search(ctx context.Context, q model.Query) <-chan gaws.SearchEve
 	go func() {
 		defer close(out)
 		for ev := range in {
-			e := gaws.SearchEvent{Region: ev.Region, Status: ev.Status, CallsDone: ev.CallsDone, CallsTotal: ev.CallsTotal}
+			e := gaws.SearchEvent{Region: ev.Region, Status: ev.Status, CallsDone: ev.CallsDone, CallsTotal: ev.CallsTotal, Progress: ev.Progress}
 			for _, o := range ev.Offerings {
 				e.Offerings = append(e.Offerings, ModelOffering(o))
 			}

@@ -127,7 +127,7 @@ func regionsOf(q model.Query, home string) []string {
 func searchSource(ctx context.Context, src aws.Source, q model.Query, out chan<- backend.SearchEvent) {
 	// The screen shows the market cache's rows at once, as stale, while the calls run.
 	for ev := range src.Search(aws.WithCachedRows(ctx), q) {
-		e := backend.SearchEvent{Region: ev.Region, Offerings: ev.Offerings, CallsDone: ev.CallsDone, CallsTotal: ev.CallsTotal, CachedAt: ev.CachedAt}
+		e := backend.SearchEvent{Region: ev.Region, Offerings: ev.Offerings, CallsDone: ev.CallsDone, CallsTotal: ev.CallsTotal, CachedAt: ev.CachedAt, Progress: ev.Progress}
 		e.Status = explainedStatus(ev.Status, explainerOf(src))
 		send(ctx, out, e)
 	}

@@ -143,11 +143,11 @@ func runOfferings(ctx context.Context, a *offeringsArgs, format outputFormat, st
 	if err != nil {
 		fmt.Fprintf(stderr, "gpublock offerings: %v; using the embedded prices\n", err) // err names the file
 	}
-	sayCost(stderr, client, q)
+	large := sayCost(stderr, client, q)
 	if a.interval > 0 {
 		return watchOfferings(ctx, client, a, q, cat, format, stdout, stderr)
 	}
-	return printOfferings(ctx, client, q, cat, format, stdout, stderr)
+	return printOfferings(ctx, client, q, cat, format, large, stdout, stderr)
 }
 
 // largeSearch is the least wait at AWS's pace past which a search says what it will cost
@@ -155,14 +155,16 @@ func runOfferings(ctx context.Context, a *offeringsArgs, format outputFormat, st
 const largeSearch = 30 * time.Second
 
 // sayCost tells on stderr what a large Capacity Block search will cost before it starts
-// ("656 calls: about 17 minutes at AWS's rate in us-east-1").
-func sayCost(stderr io.Writer, client *aws.Client, q model.Query) {
+// ("656 calls: about 17 minutes at AWS's rate in us-east-1"), and reports whether it did.
+func sayCost(stderr io.Writer, client *aws.Client, q model.Query) bool {
 	if !q.Searches(model.SourceCapacityBlock) {
-		return
+		return false
 	}
 	if cost := client.CostOf(q); cost.Wait >= largeSearch {
 		fmt.Fprintf(stderr, "gpublock offerings: %s\n", cost)
+		return true
 	}
+	return false
 }
 
 // parseOfferings reads and checks every flag that can be checked without the backend, as
@@ -323,6 +325,38 @@ func backendFailure(stderr io.Writer, cmd string, err error) int {
 type searchResult struct {
 	offerings []model.Offering
 	model.RegionTally
+	// progress is each source's regions' latest progress.
+	progress map[model.Source]map[string]model.RegionProgress
+}
+
+// progressTerminal reports whether the live progress lines go to w: only a terminal, where
+// a person reads them, not a log a script reads. Tests replace it.
+var progressTerminal = bellTerminal
+
+// sayCalls writes the search's final progress line, whatever stderr is: the calls made of
+// those planned, per source and region in the order asked.
+func sayCalls(stderr io.Writer, cmd string, q model.Query, res searchResult) {
+	var parts []string
+	done, total := 0, 0
+	for _, s := range model.Sources() {
+		per, ok := res.progress[s]
+		if !ok {
+			continue
+		}
+		set := map[string]bool{}
+		for r := range per {
+			set[r] = true
+		}
+		for _, r := range regionsIn(q.Regions, set) {
+			p := per[r]
+			done, total = done+p.Done, total+p.Done+p.Left
+			parts = append(parts, fmt.Sprintf("%s%s %d/%d", sourcePrefix(s), r, p.Done, p.Done+p.Left))
+		}
+	}
+	if len(parts) == 0 {
+		return
+	}
+	fmt.Fprintf(stderr, "gpublock %s: %d of %d calls made (%s)\n", cmd, done, total, strings.Join(parts, ", "))
 }
 
 // noOfferings says on stderr that a search in a table found nothing, naming what it asked.
@@ -332,7 +366,9 @@ func noOfferings(stderr io.Writer, q model.Query, answered map[string]bool) {
 		strings.Join(regionsIn(q.Regions, answered), ","))
 }
 
-func printOfferings(ctx context.Context, client *aws.Client, q model.Query, cat *pricing.Catalog, format outputFormat, stdout, stderr io.Writer) int {
+// A large search (one that said its cost) or one on a terminal ends with the line of the
+// calls made; a small one in a script keeps stderr for what went wrong.
+func printOfferings(ctx context.Context, client *aws.Client, q model.Query, cat *pricing.Catalog, format outputFormat, large bool, stdout, stderr io.Writer) int {
 	var (
 		csvw *csv.Writer
 		head bool // the table's or the csv's header is written
@@ -368,6 +404,9 @@ func printOfferings(ctx context.Context, client *aws.Client, q model.Query, cat 
 		}
 	}
 	res := searchSources(ctx, "offerings", client, q, true, each, stderr)
+	if large || progressTerminal(stderr) {
+		sayCalls(stderr, "offerings", q, res)
+	}
 	if err := ctx.Err(); err != nil {
 		fmt.Fprintln(stderr, "gpublock offerings: cancelled")
 		return 1

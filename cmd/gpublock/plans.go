@@ -367,7 +367,7 @@ func noParts(c aws.SourceCaps) bool  { return !c.Parts }
 // handing each offering to each as it arrives; the regions' answers and failures are those
 // of every source. The messages of a source other than the default one name it.
 func searchSources(ctx context.Context, cmd string, client *aws.Client, q model.Query, notes bool, each func(model.Offering), stderr io.Writer) searchResult {
-	res := searchResult{RegionTally: model.NewRegionTally()}
+	res := searchResult{RegionTally: model.NewRegionTally(), progress: map[model.Source]map[string]model.RegionProgress{}}
 	parts, skips := model.SplitQuery(q)
 	if len(q.Sources) > 1 {
 		// A source that does not sell a value is named, and the others searched alone.
@@ -382,6 +382,7 @@ func searchSources(ctx context.Context, cmd string, client *aws.Client, q model.
 		q := part.Query
 		q.AllZones, q.Regions = whole.AllZones, whole.Regions
 		named := sourcePrefix(s)
+		res.progress[s] = map[string]model.RegionProgress{}
 		src, err := aws.OpenSource(client, s)
 		if err == nil && s != model.SourceCapacityBlock {
 			// The blocks' rule is model.Query.Validate, which built q; the others' are checked here.
@@ -394,7 +395,14 @@ func searchSources(ctx context.Context, cmd string, client *aws.Client, q model.
 			}
 			return res
 		}
+		live := progressTerminal(stderr)
 		for ev := range src.Search(ctx, q) {
+			if p := ev.Progress; p != nil {
+				res.progress[s][p.Region] = *p
+				if live {
+					fmt.Fprintf(stderr, "gpublock %s: %s%s\n", cmd, named, p.Line(time.Now()))
+				}
+			}
 			for _, o := range ev.Offerings {
 				res.offerings = append(res.offerings, o)
 				if each != nil {

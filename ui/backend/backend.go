@@ -56,6 +56,9 @@ type SearchEvent struct {
 	// CachedAt, when set, says Offerings are a past answer from the market cache, asked
 	// then: shown as stale until the fresh answer replaces them, never bought.
 	CachedAt time.Time
+	// Progress is Region's calls done and left, AWS's wait and the estimated end; nil
+	// when the step names no region.
+	Progress *model.RegionProgress
 }
 
 // Suggestion is a search that may find something when another found nothing.

@@ -2,6 +2,7 @@ package search
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -54,7 +55,19 @@ func (m Model) progressLine(w int) string {
 	case !s.has:
 		line = th.Muted.Render("No search yet.")
 	case s.running:
-		line = m.spin + " " + th.Value.Render(fmt.Sprintf("Searching %s · %d of %d calls · %s so far", screen.RegionList(s.query.Regions), s.callsDone, s.callsTotal, screen.Plural(s.found, "offering")))
+		calls := fmt.Sprintf("%d of %d calls", s.callsDone, s.callsTotal)
+		text := fmt.Sprintf("Searching %s · %s · %s so far", screen.RegionList(s.query.Regions), calls, screen.Plural(s.found, "offering"))
+		if note := model.PaceNote(s.progressByRegion(), m.pc.Now()); note != "" {
+			// AWS's wait and the end matter more than the regions named and the count so
+			// far: a narrow pane drops those first.
+			for _, t := range []string{text + " · " + note, "Searching · " + calls + " · " + note, calls + " · " + note} {
+				text = t
+				if ansi.StringWidth(m.spin)+1+ansi.StringWidth(t) <= w {
+					break
+				}
+			}
+		}
+		line = m.spin + " " + th.Value.Render(text)
 		if m.table.Stale() && !s.cachedAt.IsZero() {
 			line += th.Muted.Render(" · the rows shown are cached " + cachedAge(s.cachedAt) + " — refreshing")
 		} else if m.table.Stale() {
@@ -302,4 +315,15 @@ func cachedAge(asked time.Time) string {
 	default:
 		return fmt.Sprintf("%dh ago", int(d.Hours()))
 	}
+}
+
+// progressByRegion is the regions' progress in the order of their names, so that the line
+// reads the same whatever order the events came in.
+func (s search) progressByRegion() []model.RegionProgress {
+	out := make([]model.RegionProgress, 0, len(s.progress))
+	for _, p := range s.progress {
+		out = append(out, p)
+	}
+	slices.SortFunc(out, func(a, b model.RegionProgress) int { return strings.Compare(a.Region, b.Region) })
+	return out
 }

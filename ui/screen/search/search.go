@@ -30,8 +30,10 @@ type search struct {
 	status     map[string]model.RegionStatus
 	callsDone  int
 	callsTotal int
-	found      int  // offerings this search delivered
-	replaced   bool // the first offerings arrived and replaced the previous rows
+	// progress is each region's latest calls done and left, wait and estimated end.
+	progress map[string]model.RegionProgress
+	found    int  // offerings this search delivered
+	replaced bool // the first offerings arrived and replaced the previous rows
 	// cachedAt is when the oldest cached row shown was asked (zero: none shown); cached
 	// rows stand as stale, like a previous search's, until the first fresh one replaces them.
 	cachedAt time.Time
@@ -220,6 +222,12 @@ func (m Model) onSearchEvents(msg EventsMsg) (Model, tea.Cmd) {
 		}
 		if ev.CallsTotal > 0 {
 			s.callsDone, s.callsTotal = ev.CallsDone, ev.CallsTotal
+		}
+		if p := ev.Progress; p != nil {
+			if s.progress == nil {
+				s.progress = map[string]model.RegionProgress{}
+			}
+			s.progress[p.Region] = *p
 		}
 	}
 	if !msg.Closed {

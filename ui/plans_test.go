@@ -234,7 +234,7 @@ func TestPlanExtensionFlow(t *testing.T) {
 				return strings.Contains(text, "ml.p5.48xlarge ×") && strings.Contains(text, "1 training plan")
 			})
 			s.press("e")
-			waitLengths(s) // the lengths stream in: the shortest is first once all have answered
+			waitLengths(s)   // the lengths stream in: the shortest is first once all have answered
 			s.press("enter") // the shortest length offered
 			text := s.waitText("no dry run for")
 			flat := strings.Join(strings.Fields(strings.NewReplacer("┆", " ", "│", " ", "╎", " ").Replace(text)), " ")

@@ -35,6 +35,10 @@ func TestPacedSearchShowsWaitAndEstimate(t *testing.T) {
 					t.Errorf("no %q on screen:\n%s", want, v)
 				}
 			}
+			// The header says it on every screen, where its long form fits.
+			if head := strings.SplitN(v, "\n", 2)[0]; sz[0] >= 200 && !strings.Contains(head, "16 of 46 calls · waiting 6s for AWS's rate · done in ~3m (us-east-1)") {
+				t.Errorf("the header does not carry the search's progress: %q", head)
+			}
 		})
 	}
 }

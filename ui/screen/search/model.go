@@ -9,6 +9,8 @@
 package search
 
 import (
+	"fmt"
+
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -245,10 +247,15 @@ func (m Model) HeaderNote() (verb, regions string) {
 		return "", ""
 	}
 	verb = " · searched "
+	regions = screen.RegionList(m.search.query.Regions)
 	if m.search.running {
 		verb = " · searching "
+		// A paced search also says, on every screen, how far it is and when it ends.
+		if note := model.PaceNote(m.search.progressByRegion(), m.pc.Now()); note != "" {
+			regions += fmt.Sprintf(" · %d of %d calls · %s", m.search.callsDone, m.search.callsTotal, note)
+		}
 	}
-	return verb, screen.RegionList(m.search.query.Regions)
+	return verb, regions
 }
 
 // What the root and the program's tests read of the screen's state: the focused pane, a

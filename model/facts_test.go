@@ -57,12 +57,9 @@ func TestPurchaseFactsSayEverythingThatIsBought(t *testing.T) {
 
 // An UltraServer block counts UltraServers, names its members and rates per UltraServer-hour.
 func TestPurchaseFactsOfAnUltraServer(t *testing.T) {
+	ty := anUltraServer(t)
 	o := factsOffering()
-	o.InstanceType, o.UltraServerType, o.UltraServerCount, o.Count = "u-p6e-gb200x72", "u-p6e-gb200x72", 1, 1
-	ty, ok := LookupType("u-p6e-gb200x72")
-	if !ok || !ty.UltraServer {
-		t.Skip("the catalog has no u-p6e-gb200x72 UltraServer")
-	}
+	o.InstanceType, o.UltraServerType, o.UltraServerCount, o.Count = ty.Name, ty.Name, 1, 1
 	f := PurchaseFacts(o, "1", BreakEven{}, nil)
 	if got := f.Value("Capacity"); !strings.Contains(got, "× 1 UltraServer(s)") || !strings.Contains(got, ty.MemberType) {
 		t.Errorf("Capacity = %q", got)
@@ -161,4 +158,17 @@ func TestLaunchFacts(t *testing.T) {
 	if f.Final != "" {
 		t.Errorf("a launch spends nothing, yet says %q", f.Final)
 	}
+}
+
+// anUltraServer is the catalog's first UltraServer type; the test fails, rather than stops
+// testing, when the catalog has none.
+func anUltraServer(t *testing.T) InstanceType {
+	t.Helper()
+	for _, ty := range Catalog() {
+		if ty.UltraServer {
+			return ty
+		}
+	}
+	t.Fatal("the catalog has no UltraServer type to test with")
+	return InstanceType{}
 }

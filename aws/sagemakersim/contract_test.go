@@ -142,20 +142,27 @@ func TestSearchValidation(t *testing.T) {
 
 func TestTypeNotSoldInRegion(t *testing.T) {
 	_, url := newServer(t, ec2sim.Options{})
-	// The trn2 UltraServer's member type is sold in few regions; find one that does not.
-	for _, r := range ec2sim.Regions() {
-		tt, _ := model.LookupType("p6-b300.48xlarge")
-		if tt.Sells(r) {
-			continue
-		}
-		_, err := smClient(url, r).SearchTrainingPlanOfferings(ctx, search("ml.p6-b300.48xlarge", 1, 48))
-		wantCode(t, err, "ValidationException")
-		if !strings.Contains(err.Error(), "Invalid instance type ml.p6-b300.48xlarge") {
-			t.Fatal(err)
-		}
-		return
+	tt, r := typeNotSoldIn(t, ec2sim.Regions())
+	_, err := smClient(url, r).SearchTrainingPlanOfferings(ctx, search("ml."+tt, 1, 48))
+	wantCode(t, err, "ValidationException")
+	if !strings.Contains(err.Error(), "Invalid instance type ml."+tt) {
+		t.Fatal(err)
 	}
-	t.Skip("p6-b300 is sold in every served region")
+}
+
+// typeNotSoldIn is a catalog type (not an UltraServer) and one of regions that does not sell
+// it; the test fails, rather than stops testing, when the catalog sells every type everywhere.
+func typeNotSoldIn(t *testing.T, regions []string) (instanceType, region string) {
+	t.Helper()
+	for _, tt := range model.Catalog() {
+		for _, r := range regions {
+			if !tt.UltraServer && !tt.Sells(r) {
+				return tt.Name, r
+			}
+		}
+	}
+	t.Fatal("every catalog type is sold in every served region: no unsold type to test with")
+	return "", ""
 }
 
 func TestCreateDescribeAndLifecycle(t *testing.T) {
@@ -475,8 +482,8 @@ func TestExtension(t *testing.T) {
 func TestUltraServers(t *testing.T) {
 	s, url := newServer(t, ec2sim.Options{})
 	tt, ok := model.LookupType("u-p6e-gb200x72")
-	if !ok {
-		t.Skip("no UltraServer in the catalog")
+	if !ok || !tt.UltraServer || tt.Instances != 18 {
+		t.Fatal("the catalog has no u-p6e-gb200x72 UltraServer of 18 instances: this test's fixture is gone")
 	}
 	for _, region := range tt.Regions {
 		c := smClient(url, region)

@@ -57,30 +57,30 @@ func karpenter(b model.Block) (File, error) {
 	if err != nil {
 		return File{}, err
 	}
-	discovery := []any{m{"tags": m{"karpenter.sh/discovery": "CLUSTER_NAME"}}}
+	discovery := []any{m{"tags", m{"karpenter.sh/discovery", "CLUSTER_NAME"}}}
 	nodeClass := m{
-		"apiVersion": "karpenter.k8s.aws/v1",
-		"kind":       "EC2NodeClass",
-		"metadata":   m{"name": c.name()},
-		"spec": m{
-			"role":                             "KarpenterNodeRole-CLUSTER_NAME",
-			"amiSelectorTerms":                 []any{m{"alias": "al2023@latest"}},
-			"subnetSelectorTerms":              discovery,
-			"securityGroupSelectorTerms":       discovery,
-			"capacityReservationSelectorTerms": []any{m{"id": c.id}},
+		"apiVersion", "karpenter.k8s.aws/v1",
+		"kind", "EC2NodeClass",
+		"metadata", m{"name", c.name()},
+		"spec", m{
+			"role", "KarpenterNodeRole-CLUSTER_NAME",
+			"amiSelectorTerms", []any{m{"alias", "al2023@latest"}},
+			"subnetSelectorTerms", discovery,
+			"securityGroupSelectorTerms", discovery,
+			"capacityReservationSelectorTerms", []any{m{"id", c.id}},
 		},
 	}
-	in := func(key string, values ...string) m { return m{"key": key, "operator": "In", "values": values} }
+	in := func(key string, values ...string) m { return m{"key", key, "operator", "In", "values", values} }
 	nodePool := m{
-		"apiVersion": "karpenter.sh/v1",
-		"kind":       "NodePool",
-		"metadata":   m{"name": c.name()},
-		"spec": m{
-			"template": m{"spec": m{
-				"nodeClassRef": m{"group": "karpenter.k8s.aws", "kind": "EC2NodeClass", "name": c.name()},
+		"apiVersion", "karpenter.sh/v1",
+		"kind", "NodePool",
+		"metadata", m{"name", c.name()},
+		"spec", m{
+			"template", m{"spec", m{
+				"nodeClassRef", m{"group", "karpenter.k8s.aws", "kind", "EC2NodeClass", "name", c.name()},
 				// Only `reserved`: falling back to on-demand would buy what the block
 				// already paid for.
-				"requirements": []any{
+				"requirements", []any{
 					in("karpenter.sh/capacity-type", "reserved"),
 					in("karpenter.k8s.aws/capacity-reservation-type", "capacity-block"),
 					in("node.kubernetes.io/instance-type", c.instanceType),
@@ -111,7 +111,7 @@ func skypilot(b model.Block) (File, error) {
 	if err != nil {
 		return File{}, err
 	}
-	out, err := toYAML(m{"aws": m{"specific_reservations": []string{c.id}}})
+	out, err := toYAML(m{"aws", m{"specific_reservations", []string{c.id}}})
 	if err != nil {
 		return File{}, err
 	}
@@ -132,19 +132,16 @@ func dstack(b model.Block) (File, error) {
 	if err != nil {
 		return File{}, err
 	}
-	fleet := m{
-		"type":           "fleet",
-		"name":           c.name(),
-		"nodes":          c.count,
-		"backends":       []string{"aws"},
-		"regions":        []string{c.region},
-		"instance_types": []string{c.instanceType},
-		"spot_policy":    "on-demand",
-		"reservation":    c.id,
-	}
+	fleet := m{"type", "fleet", "name", c.name(), "nodes", c.count}
 	if c.count > 1 {
-		fleet["placement"] = "cluster"
+		fleet = append(fleet, "placement", "cluster")
 	}
+	fleet = append(fleet,
+		"backends", []string{"aws"},
+		"regions", []string{c.region},
+		"instance_types", []string{c.instanceType},
+		"spot_policy", "on-demand",
+		"reservation", c.id)
 	out, err := toYAML(fleet)
 	if err != nil {
 		return File{}, err
@@ -165,25 +162,25 @@ func parallelCluster(b model.Block) (File, error) {
 		return File{}, err
 	}
 	cfg := m{
-		"Region": c.region,
-		"Image":  m{"Os": "alinux2023"},
-		"HeadNode": m{
-			"InstanceType": "c5.xlarge",
-			"Networking":   m{"SubnetId": "HEAD_NODE_SUBNET_ID"},
-			"Ssh":          m{"KeyName": "KEY_PAIR_NAME"},
+		"Region", c.region,
+		"Image", m{"Os", "alinux2023"},
+		"HeadNode", m{
+			"InstanceType", "c5.xlarge",
+			"Networking", m{"SubnetId", "HEAD_NODE_SUBNET_ID"},
+			"Ssh", m{"KeyName", "KEY_PAIR_NAME"},
 		},
-		"Scheduling": m{
-			"Scheduler": "slurm",
-			"SlurmQueues": []any{m{
-				"Name":         "capacity-block",
-				"CapacityType": "CAPACITY_BLOCK",
-				"Networking":   m{"SubnetIds": []string{"SUBNET_ID_IN_" + c.zone}},
-				"ComputeResources": []any{m{
-					"Name":                      "reserved",
-					"InstanceType":              c.instanceType,
-					"MinCount":                  c.count,
-					"MaxCount":                  c.count,
-					"CapacityReservationTarget": m{"CapacityReservationId": c.id},
+		"Scheduling", m{
+			"Scheduler", "slurm",
+			"SlurmQueues", []any{m{
+				"Name", "capacity-block",
+				"CapacityType", "CAPACITY_BLOCK",
+				"Networking", m{"SubnetIds", []string{"SUBNET_ID_IN_" + c.zone}},
+				"ComputeResources", []any{m{
+					"Name", "reserved",
+					"InstanceType", c.instanceType,
+					"MinCount", c.count,
+					"MaxCount", c.count,
+					"CapacityReservationTarget", m{"CapacityReservationId", c.id},
 				}},
 			}},
 		},
@@ -211,10 +208,10 @@ func eks(b model.Block) (File, error) {
 		return File{}, err
 	}
 	out, err := toJSON(m{
-		"InstanceType":          c.instanceType,
-		"InstanceMarketOptions": m{"MarketType": "capacity-block"},
-		"CapacityReservationSpecification": m{
-			"CapacityReservationTarget": m{"CapacityReservationId": c.id},
+		"InstanceType", c.instanceType,
+		"InstanceMarketOptions", m{"MarketType", "capacity-block"},
+		"CapacityReservationSpecification", m{
+			"CapacityReservationTarget", m{"CapacityReservationId", c.id},
 		},
 	})
 	if err != nil {

@@ -198,5 +198,46 @@ func toJSON(v any) (string, error) {
 	return string(out) + "\n", nil
 }
 
-// m is a YAML or JSON object; both encoders sort its keys, so output is stable.
-type m = map[string]any
+// m is a YAML or JSON object whose keys keep the order they are written in, so a file
+// reads as its tool's documentation shows it: m{"type", "fleet", "name", …}, key then value.
+type m []any
+
+// MarshalYAML writes the object as a mapping in its order.
+func (o m) MarshalYAML() (any, error) {
+	n := &yaml.Node{Kind: yaml.MappingNode}
+	for i := 0; i+1 < len(o); i += 2 {
+		var k, v yaml.Node
+		if err := k.Encode(o[i]); err != nil {
+			return nil, err
+		}
+		if err := v.Encode(o[i+1]); err != nil {
+			return nil, err
+		}
+		n.Content = append(n.Content, &k, &v)
+	}
+	return n, nil
+}
+
+// MarshalJSON writes the object in its order.
+func (o m) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	buf.WriteByte('{')
+	for i := 0; i+1 < len(o); i += 2 {
+		k, err := json.Marshal(o[i])
+		if err != nil {
+			return nil, err
+		}
+		v, err := json.Marshal(o[i+1])
+		if err != nil {
+			return nil, err
+		}
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		buf.Write(k)
+		buf.WriteByte(':')
+		buf.Write(v)
+	}
+	buf.WriteByte('}')
+	return buf.Bytes(), nil
+}

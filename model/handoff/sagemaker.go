@@ -97,14 +97,14 @@ func hyperpod(b model.Block) (File, error) {
 	if !p.has(model.TargetHyperPodCluster) {
 		return File{}, &Refusal{HyperPod, fmt.Sprintf("the plan was bought for %s, not HyperPod clusters", model.TargetsWords(p.targets)), p.elsewhere()}
 	}
-	lifecycle := m{"SourceS3Uri": bucketURI + "lifecycle/", "OnCreate": "on_create.sh"}
+	lifecycle := m{"SourceS3Uri", bucketURI + "lifecycle/", "OnCreate", "on_create.sh"}
 	out, err := toJSON(m{
-		"ClusterName": p.resourceName(),
-		"InstanceGroups": []any{
-			m{"InstanceGroupName": "controller", "InstanceType": "ml.t3.xlarge", "InstanceCount": 1,
-				"LifeCycleConfig": lifecycle, "ExecutionRole": roleARN, "ThreadsPerCore": 1},
-			m{"InstanceGroupName": "workers", "InstanceType": p.instanceType, "InstanceCount": p.count,
-				"LifeCycleConfig": lifecycle, "ExecutionRole": roleARN, "ThreadsPerCore": 1, "TrainingPlanArn": p.arn},
+		"ClusterName", p.resourceName(),
+		"InstanceGroups", []any{
+			m{"InstanceGroupName", "controller", "InstanceType", "ml.t3.xlarge", "InstanceCount", 1,
+				"LifeCycleConfig", lifecycle, "ExecutionRole", roleARN, "ThreadsPerCore", 1},
+			m{"InstanceGroupName", "workers", "InstanceType", p.instanceType, "InstanceCount", p.count,
+				"LifeCycleConfig", lifecycle, "ExecutionRole", roleARN, "ThreadsPerCore", 1, "TrainingPlanArn", p.arn},
 		},
 	})
 	if err != nil {
@@ -129,20 +129,20 @@ func sagemaker(b model.Block) (File, error) {
 	switch {
 	case p.has(model.TargetTrainingJob):
 		out, err := toJSON(m{
-			"TrainingJobName": p.resourceName(),
-			"RoleArn":         roleARN,
-			"AlgorithmSpecification": m{
-				"TrainingImage":     "ACCOUNT_ID.dkr.ecr." + p.region + ".amazonaws.com/IMAGE:TAG",
-				"TrainingInputMode": "File",
+			"TrainingJobName", p.resourceName(),
+			"RoleArn", roleARN,
+			"AlgorithmSpecification", m{
+				"TrainingImage", "ACCOUNT_ID.dkr.ecr." + p.region + ".amazonaws.com/IMAGE:TAG",
+				"TrainingInputMode", "File",
 			},
-			"OutputDataConfig": m{"S3OutputPath": bucketURI + "output/"},
-			"ResourceConfig": m{
-				"InstanceType":    p.instanceType,
-				"InstanceCount":   p.count,
-				"VolumeSizeInGB":  100,
-				"TrainingPlanArn": p.arn,
+			"OutputDataConfig", m{"S3OutputPath", bucketURI + "output/"},
+			"ResourceConfig", m{
+				"InstanceType", p.instanceType,
+				"InstanceCount", p.count,
+				"VolumeSizeInGB", 100,
+				"TrainingPlanArn", p.arn,
 			},
-			"StoppingCondition": m{"MaxRuntimeInSeconds": 86400},
+			"StoppingCondition", m{"MaxRuntimeInSeconds", 86400},
 		})
 		if err != nil {
 			return File{}, err
@@ -152,15 +152,15 @@ func sagemaker(b model.Block) (File, error) {
 				"Apply: aws sagemaker create-training-job --region %s --cli-input-json file://sagemaker-training-job.json", p.region)}, nil
 	case p.has(model.TargetEndpoint):
 		out, err := toJSON(m{
-			"EndpointConfigName": p.resourceName(),
-			"ProductionVariants": []any{m{
-				"VariantName":          "AllTraffic",
-				"ModelName":            "MODEL_NAME",
-				"InstanceType":         p.instanceType,
-				"InitialInstanceCount": p.count,
-				"CapacityReservationConfig": m{
-					"CapacityReservationPreference": "capacity-reservations-only",
-					"MlReservationArn":              p.arn,
+			"EndpointConfigName", p.resourceName(),
+			"ProductionVariants", []any{m{
+				"VariantName", "AllTraffic",
+				"ModelName", "MODEL_NAME",
+				"InstanceType", p.instanceType,
+				"InitialInstanceCount", p.count,
+				"CapacityReservationConfig", m{
+					"CapacityReservationPreference", "capacity-reservations-only",
+					"MlReservationArn", p.arn,
 				},
 			}},
 		})

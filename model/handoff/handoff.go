@@ -110,7 +110,8 @@ func ParseTool(name string) (Tool, error) {
 	return "", fmt.Errorf("unknown tool %q: use %s", name, joinTools(Tools()))
 }
 
-// Source is the kind of reservation the tool takes.
+// Source is the kind of reservation the tool takes (for an unknown tool, the zero Source;
+// ParseTool first).
 func (t Tool) Source() model.Source { return lookup(t).source }
 
 // Doc is the documentation page the tool's file follows.

@@ -12,13 +12,13 @@ import (
 type KeyMap struct {
 	Up, Down    key.Binding
 	Top, Bottom key.Binding
-	Show    key.Binding
-	Again   key.Binding
-	Back    key.Binding
-	Confirm key.Binding
-	Cancel  key.Binding
-	Close   key.Binding
-	Quit    key.Binding
+	Show        key.Binding
+	Again       key.Binding
+	Back        key.Binding
+	Confirm     key.Binding
+	Cancel      key.Binding
+	Close       key.Binding
+	Quit        key.Binding
 }
 
 // Keys is the dialog's keys in its step.

@@ -82,7 +82,7 @@ func advisorAt(t *testing.T, w, h int, colour bool, formGolden bool) Model {
 		})
 	}
 	m = pressAdvisor(t, m, keyMsg("enter"))
-	if m.advisor.Running() {
+	if m.advisor().Running() {
 		t.Fatal("the search is still running")
 	}
 	return m
@@ -141,7 +141,7 @@ func TestAdvisorScreenGolden(t *testing.T) {
 // from pricing/advisor; enter on the recommended block opens the purchase dialog on it.
 func TestAdvisorScreenBuys(t *testing.T) {
 	m := advisorAt(t, 160, 48, false, false)
-	a := m.advisor
+	a := m.advisor()
 	o, ok := a.Selected()
 	if !ok {
 		t.Fatal("no option selected")
@@ -175,7 +175,7 @@ func TestAdvisorScreenBadInput(t *testing.T) {
 	m = typeAdvisor(t, m, "140")
 	m = pressAdvisor(t, m, keyMsg("enter"))
 	plain := ansi.Strip(m.View().Content)
-	if !strings.Contains(plain, "✗ utilization: \"140\": a whole percent from 1 to 100") || m.advisor.Running() {
+	if !strings.Contains(plain, "✗ utilization: \"140\": a whole percent from 1 to 100") || m.advisor().Running() {
 		t.Errorf("no message:\n%s", plain)
 	}
 }

@@ -62,6 +62,9 @@ var purchaseAction = spend.Action{Word: "buy", Noun: "purchase", Done: "bought",
 // Busy: a purchase is in flight, whose answer must be read.
 func (d Model) Busy() bool { return d.spend.Busy() }
 
+// Sent: the purchase was sent, and its answer must be read whatever happens behind it.
+func (d Model) Sent() bool { return d.spend.Busy() || d.spend.Phase() == spend.Done }
+
 type dryRunMsg struct {
 	dialog, check int64
 	prep          backend.Prepared

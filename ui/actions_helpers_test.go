@@ -63,7 +63,7 @@ func searchAndOpen(t *testing.T, s *screen) {
 func searchedRegions(t *testing.T) []string {
 	t.Helper()
 	m := New(testOptions(nil))
-	q, ok := m.search.Form().Query()
+	q, ok := m.search().Form().Query()
 	if !ok || len(q.Regions) == 0 {
 		t.Fatalf("the default form has no query: %+v", q)
 	}

@@ -9,13 +9,14 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
+	"github.com/gpublock/gpublock/ui/backend"
 	uidialog "github.com/gpublock/gpublock/ui/dialog"
-	helpdialog "github.com/gpublock/gpublock/ui/dialog/help"
 	"github.com/gpublock/gpublock/ui/program"
 	uiscreen "github.com/gpublock/gpublock/ui/screen"
 	advisorui "github.com/gpublock/gpublock/ui/screen/advisor"
@@ -26,7 +27,7 @@ import (
 
 // Options configure the UI.
 type Options struct {
-	Backend   Backend
+	Backend   backend.Backend
 	Simulated bool   // the backend is the emulator: the header says SIMULATED
 	Profile   string // AWS profile, shown in the header
 	Region    string // the profile's region: the default search region
@@ -87,12 +88,6 @@ type Options struct {
 	ExtendDays   int
 }
 
-// dialog is a modal view on top of the screen, each in its package under ui/dialog
-// (purchase, receipt, launch, extend, help). While one is open it gets every key, and every
-// message the root does not handle itself (the answers of its own commands); it returns
-// closed=true to go away.
-type dialog = uidialog.Dialog
-
 // Model is the root model.
 type Model struct {
 	opts Options
@@ -103,8 +98,7 @@ type Model struct {
 	spin spinner.Model
 
 	spinning bool // a spinner tick is in flight
-	screen   screenID
-	dialog   dialog
+	dialog   uidialog.Dialog
 	// buyRows, when set, is the number of the search screen's rows the open purchase
 	// dialog's offering was picked from (searchscreen.RowsOnScreen).
 	buyRows *int64
@@ -115,9 +109,8 @@ type Model struct {
 	connecting bool
 	connectErr error
 
-	search     searchscreen.Model // ui/screen/search
-	blocks     blockscreen.Model  // ui/screen/blocks
-	advisor    advisorui.Model    // ui/screen/advisor
+	screens    [numScreens]Screen
+	screen     screenID // the one shown
 	screenKeys screenKeyMap
 }
 
@@ -153,14 +146,16 @@ func New(opts Options) Model {
 		// its speed.
 		spinning:   true,
 		connecting: opts.Connect != nil,
-		search: searchscreen.New(pc, searchscreen.Options{Catalog: opts.Prices, Region: opts.Region,
-			WatchEvery: opts.WatchEvery, Connecting: opts.Connect != nil}),
 		screenKeys: defaultScreenKeys(),
-		blocks: blockscreen.New(pc, blockscreen.Options{Refresh: opts.Refresh, NoNotify: opts.NoNotify,
-			Regions: opts.BlockRegions, WarnRules: opts.WarnRules, Notify: opts.Notify,
-			Visible: opts.StartOnBlocks, Connecting: opts.Connect != nil}),
 	}
-	newAdvisorScreen(&m)
+	m.screens = [numScreens]Screen{
+		screenSearch: searchTab{searchscreen.New(pc, searchscreen.Options{Catalog: opts.Prices, Region: opts.Region,
+			WatchEvery: opts.WatchEvery, Connecting: opts.Connect != nil})},
+		screenBlocks: blocksTab{blockscreen.New(pc, blockscreen.Options{Refresh: opts.Refresh, NoNotify: opts.NoNotify,
+			Regions: opts.BlockRegions, WarnRules: opts.WarnRules, Notify: opts.Notify,
+			Visible: opts.StartOnBlocks, Connecting: opts.Connect != nil})},
+		screenAdvisor: advisorTab{advisorui.New(pc, advisorui.Options{Catalog: opts.Prices, Region: opts.Region})},
+	}
 	switch {
 	case opts.StartOnBlocks:
 		m.screen = screenBlocks
@@ -178,7 +173,11 @@ func (m Model) Init() tea.Cmd {
 		first = connectCmd(m.pc.Ctx, m.opts.Connect)
 	}
 	// The terminal's background chooses the light or the dark palette (ui/theme).
-	return tea.Batch(first, m.spin.Tick, clockCmd(), tea.RequestBackgroundColor, m.blocks.Init(), m.advisor.Init())
+	cmds := []tea.Cmd{first, m.spin.Tick, clockCmd(), tea.RequestBackgroundColor}
+	for _, s := range m.screens {
+		cmds = append(cmds, s.Init())
+	}
+	return tea.Batch(cmds...)
 }
 
 type clockMsg time.Time
@@ -189,64 +188,54 @@ func clockCmd() tea.Cmd {
 
 // busy reports whether anything is loading, which is what keeps the spinner turning.
 func (m Model) busy() bool {
-	return m.connecting || !m.pc.Identity.Known || m.blocks.Busy() || m.search.Busy() || m.advisor.Running()
+	if m.connecting || !m.pc.Identity.Known {
+		return true
+	}
+	for _, s := range m.screens {
+		if s.Busy() {
+			return true
+		}
+	}
+	return false
 }
 
 // Update routes a message.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if blockscreen.Owns(msg) {
-		return m.updateBlocks(msg)
+	for id, s := range m.screens {
+		if s.Owns(msg) {
+			return m.updateScreen(screenID(id), msg)
+		}
 	}
-	if searchscreen.Owns(msg) {
-		return m.updateSearch(msg)
-	}
-	if uiscreen.IsOpen(msg) && m.dialog != nil {
-		// A second key asked for another dialog before the first one's opened: the first
-		// stays, as it would had it opened at once.
-		return m, nil
-	}
-	if mm, cmd, ok := m.advisorUpdate(msg); ok {
-		return mm, cmd
+	if uiscreen.IsOpen(msg) {
+		if m.dialog != nil {
+			// A second key asked for another dialog before the first one's opened: the
+			// first stays, as it would had it opened at once.
+			return m, nil
+		}
+		return m.openDialog(msg)
 	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.pc.Width, m.pc.Height = msg.Width, msg.Height
-		m.search.Resize(m.area())
+		s := m.search()
+		s.Resize(m.area())
+		m.setSearch(s)
 		m.help.SetWidth(m.pc.Width)
 		if m.dialog != nil {
-			return m.updateDialog(dialogSizeMsg(m.actionEnv().Size))
+			return m.updateDialog(uidialog.SizeMsg(m.actionEnv().Size))
 		}
 		return m, nil
 	case tea.BackgroundColorMsg:
 		// Every copy of the theme, in the panes and the dialogs, follows.
 		m.pc.Theme.SetDarkBackground(msg.IsDark())
 		return m, nil
-	case blockPolledMsg:
+	case uidialog.BlockPolledMsg:
 		// The dialog that asked reads it too; the screen shows the block as it now is.
 		if msg.Found {
-			m.blocks = m.blocks.Show(msg.Block)
+			m.setBlocks(m.blocks().Show(msg.Block))
 		}
-	case rootMsg:
-		if !msg.Refresh {
-			return m.onRootMsg(msg)
-		}
-		// A dialog bought, extended or launched something: the blocks change too.
-		s, list := m.blocks.Rescan()
-		m.blocks = s
-		spin := m.spinCmd()
-		mm, cmd := m.onRootMsg(msg)
-		return mm, tea.Batch(list, spin, cmd)
-	case uiscreen.OpenPurchase:
-		if msg.FromRows {
-			return m.openPurchaseFromRows(msg.Offering, msg.Rows)
-		}
-		return m.openPurchaseOf(msg.Offering)
-	case uiscreen.OpenExtend:
-		return m.openExtend(msg.Block)
-	case uiscreen.OpenLaunch:
-		return m.openBlockLaunch(msg.Block)
-	case uiscreen.OpenCompare:
-		return m.openCompare(msg.Comparisons)
+	case uidialog.RootMsg:
+		return m.onRootMsg(msg)
 	case tea.KeyPressMsg:
 		return m.handleKey(msg)
 	case tea.MouseWheelMsg, tea.MouseClickMsg:
@@ -254,10 +243,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case clockMsg:
 		// Relative dates ("now", "+4w") and the 8-week limit move with the clock.
 		m.clock = m.pc.Clock.Now()
-		m.search = m.search.Revalidate()
-		m.blocks = m.blocks.SetNow(m.clock)
+		m.setSearch(m.search().Revalidate())
+		m.setBlocks(m.blocks().SetNow(m.clock))
 		// The minute's warnings ring (or go to Notify) as the blocks screen's tick would.
-		m, ring := m.updateBlocks(blockscreen.CheckMsg{})
+		m, ring := m.updateScreen(screenBlocks, blockscreen.CheckMsg{})
 		return m, tea.Batch(clockCmd(), ring)
 	case spinner.TickMsg:
 		if !m.busy() {
@@ -280,16 +269,6 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-func (m Model) updateDialog(msg tea.Msg) (tea.Model, tea.Cmd) {
-	d, cmd, closed := m.dialog.Update(msg)
-	if closed {
-		m.dialog = nil
-	} else {
-		m.dialog = d
-	}
-	return m, cmd
-}
-
 // spinCmd starts the spinner if something became busy and it is not turning.
 func (m *Model) spinCmd() tea.Cmd {
 	if m.spinning || !m.busy() {
@@ -300,21 +279,13 @@ func (m *Model) spinCmd() tea.Cmd {
 }
 
 // typing reports whether keys go into a text field, where q is a letter.
-func (m Model) typing() bool {
-	if m.screen == screenBlocks {
-		return m.blocks.Typing()
-	}
-	if m.screen == screenAdvisor {
-		return m.advisor.Typing()
-	}
-	return m.search.Typing()
-}
+func (m Model) typing() bool { return m.current().Typing() }
 
 func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	m.notice = ""
 	m.flash = ""
 	keys := m.keys
-	if keyIs(k, keys.ForceQuit) {
+	if key.Matches(k, keys.ForceQuit) {
 		// A purchase or launch in flight: quitting would leave its outcome unread. The
 		// dialog warns, and quits on a second ctrl+c.
 		if b, ok := m.dialog.(interface{ Busy() bool }); ok && b.Busy() {
@@ -324,7 +295,7 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	if m.pc.Width > 0 && m.layout().tooSmall {
 		// Nothing but the message is on screen, no text field among it: q quits.
-		if keyIs(k, keys.Quit) {
+		if key.Matches(k, keys.Quit) {
 			return m.quit()
 		}
 		return m, nil
@@ -332,13 +303,12 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if m.dialog != nil {
 		return m.updateDialog(k)
 	}
-	// No form field takes a "?", so help opens from them too; a table filter may hold one.
-	if keyIs(k, keys.Help) && !m.search.Filtering() && !(m.screen == screenBlocks && m.blocks.Typing()) {
-		m.dialog = helpdialog.New(m.pc.Theme, m.helpKeys().groups(), m.actionEnv().Size)
-		return m, nil
+	// No form field takes a "?", so help opens from them too; a filter may hold one.
+	if key.Matches(k, keys.Help) && !m.current().Filtering() {
+		return m.openHelp(), nil
 	}
 	// Without a backend the form is of no use, so q quits from it too.
-	if (!m.typing() || m.connectErr != nil) && keyIs(k, keys.Quit) {
+	if (!m.typing() || m.connectErr != nil) && key.Matches(k, keys.Quit) {
 		return m.quit()
 	}
 	// Digits and brackets are letters in a text field; alt+digit switches from anywhere.
@@ -347,21 +317,17 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			return mm, cmd
 		}
 	}
-	switch m.screen {
-	case screenSearch:
-		if m.search.TakesNotify(k) {
-			return m.toggleNotify()
-		}
-		return m.updateSearch(k)
-	case screenBlocks:
-		return m.updateBlocks(k)
-	case screenAdvisor:
-		return m.advisorKey(k)
+	if m.current().Notifies(k) {
+		// One switch for the blocks' warnings and the watch's news alike.
+		s := m.blocks().ToggleNotify()
+		m.setBlocks(s)
+		m.flash = s.Flash().Apply(m.flash)
+		return m, nil
 	}
-	return m, nil
+	return m.updateScreen(m.screen, k)
 }
 
 func (m Model) quit() (tea.Model, tea.Cmd) {
-	m.search = m.search.Stop()
+	m.setSearch(m.search().Stop())
 	return m, tea.Quit
 }

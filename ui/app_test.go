@@ -1,6 +1,7 @@
 package ui
 
 import (
+	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
 	"strings"
 	"testing"
 	"time"
@@ -39,8 +40,8 @@ func TestQuitKeys(t *testing.T) {
 		t.Error("ctrl+c did not quit")
 	}
 	m = withResults(m, syntheticOfferings(10))
-	if m.search.Focus() != paneResults {
-		t.Fatalf("focus %d after a search, want the results", m.search.Focus())
+	if m.search().Focus() != paneResults {
+		t.Fatalf("focus %d after a search, want the results", m.search().Focus())
 	}
 	if _, cmd := m.Update(keyMsg("q")); !isQuit(cmd) {
 		t.Error("q did not quit in the results")
@@ -60,8 +61,8 @@ func TestDigitsSwitchScreensAtStart(t *testing.T) {
 		t.Fatalf("2 at start did not open the blocks screen (screen %d)", m.screen)
 	}
 	m = update(m, keyMsg("1"))
-	if m.screen != screenSearch || m.search.Focus() != paneForm {
-		t.Fatalf("1 did not come back to the search form (screen %d, focus %d)", m.screen, m.search.Focus())
+	if m.screen != screenSearch || m.search().Focus() != paneForm {
+		t.Fatalf("1 did not come back to the search form (screen %d, focus %d)", m.screen, m.search().Focus())
 	}
 	if status := statusOf(update(m, keyMsg("p"))); !strings.Contains(status, "Press / to filter the types") {
 		t.Errorf("a letter typed at the list without / says nothing: %q", status)
@@ -81,20 +82,20 @@ func TestDigitsSwitchScreensAtStart(t *testing.T) {
 func TestPanesHelpAndBack(t *testing.T) {
 	m := withResults(update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48}), syntheticOfferings(10))
 	m = update(m, keyMsg("tab"))
-	if m.search.Focus() != paneDetail {
-		t.Errorf("tab from the results: focus %d", m.search.Focus())
+	if m.search().Focus() != paneDetail {
+		t.Errorf("tab from the results: focus %d", m.search().Focus())
 	}
 	m = update(m, keyMsg("tab"))
-	if m.search.Focus() != paneForm || m.search.Form().Focus() != searchform.Source {
-		t.Errorf("tab from the detail: focus %d, field %d", m.search.Focus(), m.search.Form().Focus())
+	if m.search().Focus() != paneForm || m.search().Form().Focus() != searchform.Source {
+		t.Errorf("tab from the detail: focus %d, field %d", m.search().Focus(), m.search().Form().Focus())
 	}
 	m = update(m, keyMsg("shift+tab"))
-	if m.search.Focus() != paneDetail {
-		t.Errorf("shift+tab from the form's first field: focus %d", m.search.Focus())
+	if m.search().Focus() != paneDetail {
+		t.Errorf("shift+tab from the form's first field: focus %d", m.search().Focus())
 	}
 	m = update(m, keyMsg("esc"))
-	if m.search.Focus() != paneResults {
-		t.Errorf("esc from the detail: focus %d", m.search.Focus())
+	if m.search().Focus() != paneResults {
+		t.Errorf("esc from the detail: focus %d", m.search().Focus())
 	}
 	m = update(m, keyMsg("?"))
 	if v := ansi.Strip(m.View().Content); m.dialog == nil || !strings.Contains(v, "Sort (again reverses)") || !strings.Contains(v, "sort by upfront fee") {
@@ -104,12 +105,12 @@ func TestPanesHelpAndBack(t *testing.T) {
 		t.Error("no short help in the footer")
 	}
 	m = update(m, keyMsg("j"))
-	if m.dialog != nil || m.search.Table().Cursor() != 0 {
-		t.Errorf("a key did not just close the help (dialog %v, cursor %d)", m.dialog, m.search.Table().Cursor())
+	if m.dialog != nil || m.search().Table().Cursor() != 0 {
+		t.Errorf("a key did not just close the help (dialog %v, cursor %d)", m.dialog, m.search().Table().Cursor())
 	}
 	m = update(m, keyMsg("esc"))
-	if m.search.Focus() != paneForm {
-		t.Errorf("esc from the results: focus %d", m.search.Focus())
+	if m.search().Focus() != paneForm {
+		t.Errorf("esc from the results: focus %d", m.search().Focus())
 	}
 }
 
@@ -123,19 +124,19 @@ func TestClockRevalidates(t *testing.T) {
 	for _, r := range "2026-12-01T09:30:00Z" {
 		m = update(m, keyMsg(string(r)))
 	}
-	if _, bad := m.search.Form().Errors()[searchform.Start]; bad {
-		t.Fatalf("09:30 is not valid at 09:00: %v", m.search.Form().Errors())
+	if _, bad := m.search().Form().Errors()[searchform.Start]; bad {
+		t.Fatalf("09:30 is not valid at 09:00: %v", m.search().Form().Errors())
 	}
 	now = now.Add(time.Hour)
 	m = update(m, clockMsg(now))
-	if _, bad := m.search.Form().Errors()[searchform.Start]; !bad {
+	if _, bad := m.search().Form().Errors()[searchform.Start]; !bad {
 		t.Error("09:30 is still valid at 10:00")
 	}
 	if m.clock != now {
 		t.Errorf("header clock %v, want %v", m.clock, now)
 	}
 	mm, cmd := m.Update(keyMsg("enter"))
-	if cmd != nil || mm.(Model).search.Searched() {
+	if cmd != nil || mm.(Model).search().Searched() {
 		t.Error("an invalid form was searched")
 	}
 }
@@ -144,49 +145,49 @@ func TestClockRevalidates(t *testing.T) {
 // only when the first of the new ones arrives.
 func TestRowsAppearAsPagesArrive(t *testing.T) {
 	m := withResults(update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48}), syntheticOfferings(4))
-	old, _ := m.search.Table().Selected()
-	q, _ := m.search.Form().Query()
+	old, _ := m.search().Table().Selected()
+	q, _ := m.search().Form().Query()
 	mm, _ := m.startSearch(q)
 	m = mm.(Model)
-	if !m.search.Table().Stale() || m.search.Table().Len() != 4 {
-		t.Fatalf("a new search hid the old rows: stale=%v len=%d", m.search.Table().Stale(), m.search.Table().Len())
+	if !m.search().Table().Stale() || m.search().Table().Len() != 4 {
+		t.Fatalf("a new search hid the old rows: stale=%v len=%d", m.search().Table().Stale(), m.search().Table().Len())
 	}
 	if v := ansi.Strip(m.View().Content); !strings.Contains(v, "the rows shown are from the previous search") || !strings.Contains(v, old.ID) {
 		t.Errorf("the old rows are not shown as such:\n%s", v)
 	}
 	fresh := syntheticOfferings(20)[10:]
 	st := model.RegionStatus{Region: "us-east-1", State: model.RegionSearching}
-	m = update(m, searchEventsMsg{ID: m.search.SearchID(), Events: []SearchEvent{{Region: "us-east-1", Offerings: fresh[:6], Status: &st, CallsDone: 0, CallsTotal: 2}}})
-	if !m.search.Running() || m.search.Table().Stale() || m.search.Table().Len() != 6 {
-		t.Fatalf("after the first page: running=%v stale=%v len=%d", m.search.Running(), m.search.Table().Stale(), m.search.Table().Len())
+	m = update(m, searchEventsMsg{ID: m.search().SearchID(), Events: []SearchEvent{{Region: "us-east-1", Offerings: fresh[:6], Status: &st, CallsDone: 0, CallsTotal: 2}}})
+	if !m.search().Running() || m.search().Table().Stale() || m.search().Table().Len() != 6 {
+		t.Fatalf("after the first page: running=%v stale=%v len=%d", m.search().Running(), m.search().Table().Stale(), m.search().Table().Len())
 	}
 	v := ansi.Strip(m.View().Content)
 	if !strings.Contains(v, "0 of 2 calls · 6 offerings so far") || strings.Contains(v, old.ID) {
 		t.Errorf("the first page is not on screen alone:\n%s", v)
 	}
 	done := model.RegionStatus{Region: "us-east-1", State: model.RegionOK, Offerings: 10}
-	m = update(m, searchEventsMsg{ID: m.search.SearchID(), Events: []SearchEvent{{Region: "us-east-1", Offerings: fresh[6:], Status: &done, CallsDone: 2, CallsTotal: 2}}, Closed: true})
-	if m.search.Running() || m.search.Table().Len() != 10 || m.search.Found() != 10 {
-		t.Errorf("after the last page: running=%v len=%d found=%d", m.search.Running(), m.search.Table().Len(), m.search.Found())
+	m = update(m, searchEventsMsg{ID: m.search().SearchID(), Events: []SearchEvent{{Region: "us-east-1", Offerings: fresh[6:], Status: &done, CallsDone: 2, CallsTotal: 2}}, Closed: true})
+	if m.search().Running() || m.search().Table().Len() != 10 || m.search().Found() != 10 {
+		t.Errorf("after the last page: running=%v len=%d found=%d", m.search().Running(), m.search().Table().Len(), m.search().Found())
 	}
 	// A late message of an older search changes nothing.
-	m2 := update(m, searchEventsMsg{ID: m.search.SearchID() - 1, Events: []SearchEvent{{Offerings: syntheticOfferings(3)}}, Closed: true})
-	if m2.search.Table().Len() != 10 {
-		t.Errorf("a stale search's page was added: %d rows", m2.search.Table().Len())
+	m2 := update(m, searchEventsMsg{ID: m.search().SearchID() - 1, Events: []SearchEvent{{Offerings: syntheticOfferings(3)}}, Closed: true})
+	if m2.search().Table().Len() != 10 {
+		t.Errorf("a stale search's page was added: %d rows", m2.search().Table().Len())
 	}
 }
 
 // The header says "searching" only while a search runs; after it, the regions it covered.
 func TestHeaderSearchingOnlyWhileRunning(t *testing.T) {
 	m := withResults(update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48}), syntheticOfferings(10))
-	if m.search.Running() {
+	if m.search().Running() {
 		t.Fatal("the synthetic search is still running")
 	}
 	head := strings.SplitN(ansi.Strip(m.View().Content), "\n", 2)[0]
 	if strings.Contains(head, "searching") || !strings.Contains(head, "searched ") {
 		t.Errorf("a finished search: %q", head)
 	}
-	m.search.SetRunning(true)
+	m.editSearch(func(s *searchscreen.Model) { s.SetRunning(true) })
 	if head := strings.SplitN(ansi.Strip(m.View().Content), "\n", 2)[0]; !strings.Contains(head, "searching ") {
 		t.Errorf("a running search: %q", head)
 	}

@@ -18,8 +18,8 @@ func benchModel(b *testing.B, n int) Model {
 	for i := 0; i < n/2; i += 40 {
 		m = update(m, keyMsg("f"))
 	}
-	if m.search.Table().Len() != n {
-		b.Fatalf("the table holds %d rows, want %d", m.search.Table().Len(), n)
+	if m.search().Table().Len() != n {
+		b.Fatalf("the table holds %d rows, want %d", m.search().Table().Len(), n)
 	}
 	return m
 }
@@ -52,7 +52,7 @@ func BenchmarkSortKey10k(b *testing.B) {
 // that no press starts from rows already in order. Goal: ≤ 2 ms for every column.
 func BenchmarkSortColumn10k(b *testing.B) {
 	m := benchModel(b, 10_000)
-	sortKeys := m.search.Table().KeyMap().Sort
+	sortKeys := m.search().Table().KeyMap().Sort
 	for c := range sortKeys {
 		col := offerings.Column(c)
 		from := offerings.ColFee
@@ -69,7 +69,7 @@ func BenchmarkSortColumn10k(b *testing.B) {
 				b.StartTimer()
 				m = update(m, k)
 			}
-			if got, desc := m.search.Table().Sort(); got != col || desc {
+			if got, desc := m.search().Table().Sort(); got != col || desc {
 				b.Fatalf("sorted by %s (descending %v), want %s ascending", offerings.ColumnName(got), desc, offerings.ColumnName(col))
 			}
 		})

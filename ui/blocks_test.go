@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
 	"regexp"
 	"slices"
 	"strings"
@@ -208,8 +209,8 @@ func TestWarningColours(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m = update(m, blocksMsg{ID: m.blocks.ListingID(), List: list})
-		if sel, _ := m.blocks.Table().Selected(); sel.ReservationID == bought.ReservationID {
+		m = update(m, blocksMsg{ID: m.blocks().ListingID(), List: list})
+		if sel, _ := m.blocks().Table().Selected(); sel.ReservationID == bought.ReservationID {
 			m = update(m, keyMsg("j")) // the cursor off the row, so that its own colour shows
 		}
 		row := ""
@@ -231,14 +232,14 @@ func TestWarningColours(t *testing.T) {
 func TestBlocksCursorStaysOnRefresh(t *testing.T) {
 	m := update(New(testOptions(nil)), altKey('2'), tea.WindowSizeMsg{Width: 160, Height: 40})
 	list := BlockList{Blocks: syntheticBlocks(6), Now: testNow}
-	m = update(m, blocksMsg{ID: m.blocks.ListingID(), List: list}, keyMsg("j"), keyMsg("j"), keyMsg("j"))
-	sel, _ := m.blocks.Table().Selected()
+	m = update(m, blocksMsg{ID: m.blocks().ListingID(), List: list}, keyMsg("j"), keyMsg("j"), keyMsg("j"))
+	sel, _ := m.blocks().Table().Selected()
 	// A new block that sorts first arrives, and one before the cursor goes away.
 	grown := append([]model.Block{{ReservationID: "cr-00000000000000new", Region: "us-east-1", State: model.StatePaymentFailed,
 		Start: testNow.Add(time.Hour), End: testNow.Add(25 * time.Hour)}}, list.Blocks...)
 	grown = append(grown[:1], grown[2:]...)
-	m = update(m, blocksMsg{ID: m.blocks.ListingID(), List: BlockList{Blocks: grown, Now: testNow}})
-	if got, _ := m.blocks.Table().Selected(); got.ReservationID != sel.ReservationID {
+	m = update(m, blocksMsg{ID: m.blocks().ListingID(), List: BlockList{Blocks: grown, Now: testNow}})
+	if got, _ := m.blocks().Table().Selected(); got.ReservationID != sel.ReservationID {
 		t.Errorf("after a refresh the cursor is on %s, want %s", got.ReservationID, sel.ReservationID)
 	}
 }
@@ -310,7 +311,7 @@ func TestBlocksReadOnly(t *testing.T) {
 	opts := testOptions(nil)
 	opts.ReadOnly = true
 	m := update(New(opts), altKey('2'), tea.WindowSizeMsg{Width: 160, Height: 40})
-	m = update(m, blocksMsg{ID: m.blocks.ListingID(), List: BlockList{Blocks: syntheticBlocks(3), Now: testNow}})
+	m = update(m, blocksMsg{ID: m.blocks().ListingID(), List: BlockList{Blocks: syntheticBlocks(3), Now: testNow}})
 	m = update(m, keyMsg("e"))
 	if m.dialog != nil {
 		t.Fatal("e opened a dialog in read-only mode")
@@ -338,7 +339,7 @@ func TestBlocksGolden(t *testing.T) {
 			opts := testOptions(b)
 			opts.Now = func() time.Time { return at }
 			m := update(New(opts), altKey('2'))
-			m = update(m, blocksMsg{ID: m.blocks.ListingID(), List: list}, tea.WindowSizeMsg{Width: size.w, Height: size.h})
+			m = update(m, blocksMsg{ID: m.blocks().ListingID(), List: list}, tea.WindowSizeMsg{Width: size.w, Height: size.h})
 			// The purchase's request id is random; everything else is fixed by the seed and clock.
 			view := requestIDRE.ReplaceAllString(ansi.Strip(m.View().Content), "gpb-REQUEST-ID")
 			if !strings.Contains(view, "EXPIRING") || !strings.Contains(view, "▲ EXPIRING (1 warning)") {
@@ -358,7 +359,7 @@ func blocksStates(base Model) map[string]Model {
 	list := BlockList{Blocks: syntheticBlocks(40), Now: testNow, Fees: map[string]model.Money{"cr-00000000000000001": model.MustMoney("123456.78")},
 		Problems: []BlockProblem{{Region: "us-west-2", Message: "the region is down"}}}
 	onBlocks := update(base, altKey('2'))
-	loaded := update(onBlocks, blocksMsg{ID: onBlocks.blocks.ListingID(), List: list})
+	loaded := update(onBlocks, blocksMsg{ID: onBlocks.blocks().ListingID(), List: list})
 	blk := list.Blocks[0]
 	extendAt := func(step extend.Step) Model {
 		m := loaded
@@ -389,8 +390,8 @@ func blocksStates(base Model) map[string]Model {
 	return map[string]Model{
 		"blocks loading":    onBlocks,
 		"blocks":            loaded,
-		"blocks empty":      update(onBlocks, blocksMsg{ID: onBlocks.blocks.ListingID(), List: BlockList{Now: testNow}}),
-		"blocks failed":     update(onBlocks, blocksMsg{ID: onBlocks.blocks.ListingID(), Err: fmt.Errorf("every region failed: the network is down")}),
+		"blocks empty":      update(onBlocks, blocksMsg{ID: onBlocks.blocks().ListingID(), List: BlockList{Now: testNow}}),
+		"blocks failed":     update(onBlocks, blocksMsg{ID: onBlocks.blocks().ListingID(), Err: fmt.Errorf("every region failed: the network is down")}),
 		"blocks detail":     update(loaded, keyMsg("j"), keyMsg("enter")),
 		"blocks filter":     update(loaded, keyMsg("/"), keyMsg("a")),
 		"blocks help":       update(loaded, keyMsg("?")),
@@ -409,7 +410,7 @@ func blocksStates(base Model) map[string]Model {
 func TestBlocksHeaderCopyAndOpen(t *testing.T) {
 	m := update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 40}, altKey('2'))
 	bs := syntheticBlocks(5)
-	m = update(m, blocksMsg{ID: m.blocks.ListingID(), List: BlockList{Blocks: bs, Now: testNow}})
+	m = update(m, blocksMsg{ID: m.blocks().ListingID(), List: BlockList{Blocks: bs, Now: testNow}})
 	want := 0
 	for _, b := range bs {
 		if blocks.WarningOf(b, testNow) != blocks.NoWarning {
@@ -426,12 +427,12 @@ func TestBlocksHeaderCopyAndOpen(t *testing.T) {
 	if head := ansi.Strip(strings.SplitN(search.View().Content, "\n", 2)[0]); !strings.Contains(head, fmt.Sprintf("(%d warnings) · ", want)) {
 		t.Errorf("the warning count runs into what follows it: %q", head)
 	}
-	search.search.SetFocus(paneResults) // no text field there: ] is not a letter
+	search.editSearch(func(s *searchscreen.Model) { s.SetFocus(paneResults) }) // no text field there: ] is not a letter
 	if back := update(search, keyMsg("]")); back.screen != screenBlocks {
 		t.Errorf("] from the results pane did not go to the blocks screen")
 	}
 
-	sel, _ := m.blocks.Table().Selected()
+	sel, _ := m.blocks().Table().Selected()
 	mm, cmd := m.Update(keyMsg("y"))
 	if got := mm.(Model).flash; cmd == nil || !strings.Contains(got, sel.ReservationID) {
 		t.Errorf("y: flash %q, cmd %v", got, cmd)
@@ -534,18 +535,18 @@ func TestLaunchFromBlocksScreen(t *testing.T) {
 func TestBlocksListEveryRegion(t *testing.T) {
 	b, _ := emulatorBackend(t, ec2sim.Faults{})
 	m := update(New(testOptions(b)), tea.WindowSizeMsg{Width: 160, Height: 48}, altKey('2'))
-	if !m.blocks.Busy() {
+	if !m.blocks().Busy() {
 		t.Fatal("the blocks screen did not list the blocks")
 	}
-	if got := m.blocks.Regions(); !slices.Equal(got, model.Regions()) {
+	if got := m.blocks().Regions(); !slices.Equal(got, model.Regions()) {
 		t.Errorf("the blocks are listed in %v, want every region %v", got, model.Regions())
 	}
-	m = update(m, blocksMsg{ID: m.blocks.ListingID(), List: BlockList{Now: testNow}})
-	id := m.blocks.ListingID()
+	m = update(m, blocksMsg{ID: m.blocks().ListingID(), List: BlockList{Now: testNow}})
+	id := m.blocks().ListingID()
 	m = update(m, altKey('1'))
-	m.search.SetFormFocus(searchform.Regions)
+	m.editSearch(func(s *searchscreen.Model) { s.SetFormFocus(searchform.Regions) })
 	m = update(m, keyMsg("a"))
-	if m = update(m, altKey('2')); m.blocks.ListingID() != id {
+	if m = update(m, altKey('2')); m.blocks().ListingID() != id {
 		t.Error("a change of the search's regions listed the blocks again")
 	}
 }
@@ -557,8 +558,8 @@ func TestBlocksRegionsNarrowed(t *testing.T) {
 	opts.BlockRegions = []string{"eu-west-2"}
 	m := update(New(opts), tea.WindowSizeMsg{Width: 160, Height: 48})
 	west := model.Block{ReservationID: "cr-west", Region: "us-west-2", State: model.StateActive, Start: testNow.Add(-time.Hour), End: testNow.Add(time.Hour)}
-	m = update(m, blocksMsg{ID: m.blocks.ListingID(), List: BlockList{Blocks: []model.Block{west}, Now: testNow}})
-	if got := strings.Join(m.blocks.Regions(), ","); got != "eu-west-2,us-west-2" {
+	m = update(m, blocksMsg{ID: m.blocks().ListingID(), List: BlockList{Blocks: []model.Block{west}, Now: testNow}})
+	if got := strings.Join(m.blocks().Regions(), ","); got != "eu-west-2,us-west-2" {
 		t.Errorf("the blocks are listed in %s; want eu-west-2 (--region) and us-west-2 (a block is there)", got)
 	}
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
 	"slices"
 	"strings"
 	"testing"
@@ -35,7 +36,7 @@ func longBlocks(n int) []model.Block {
 func loadedBlocks(t *testing.T, w, h int) Model {
 	t.Helper()
 	m := update(New(testOptions(nil)), altKey('2'), tea.WindowSizeMsg{Width: w, Height: h})
-	return update(m, blocksMsg{ID: m.blocks.ListingID(), List: BlockList{Blocks: longBlocks(6), Now: testNow}})
+	return update(m, blocksMsg{ID: m.blocks().ListingID(), List: BlockList{Blocks: longBlocks(6), Now: testNow}})
 }
 
 // blocksPage is the selected block's detail as the model lays it out now.
@@ -56,16 +57,16 @@ func (m Model) blocksPage(t *testing.T) pager.Page {
 func TestBlocksDetailScrolls(t *testing.T) {
 	for _, sz := range [][2]int{{60, 16}, {80, 24}} {
 		m := update(loadedBlocks(t, sz[0], sz[1]), keyMsg("enter"))
-		first, _ := m.blocks.Table().Selected()
+		first, _ := m.blocks().Table().Selected()
 		view := func() string { return ansi.Strip(m.View().Content) }
 		last := "zz-last = the end " + first.ReservationID
-		if v := view(); !m.blocks.DetailFocused() || !strings.Contains(v, first.ReservationID+" · ") || strings.Contains(v, last) || !strings.Contains(v, "more lines · j/k scroll") {
+		if v := view(); !m.blocks().DetailFocused() || !strings.Contains(v, first.ReservationID+" · ") || strings.Contains(v, last) || !strings.Contains(v, "more lines · j/k scroll") {
 			t.Fatalf("%dx%d: the detail's top says nothing of scrolling, or fits:\n%s", sz[0], sz[1], v)
 		}
-		cursor := m.blocks.Table().Cursor()
+		cursor := m.blocks().Table().Cursor()
 		m = update(m, keyMsg("j"))
-		if m.blocks.Table().Cursor() != cursor || m.blocks.Scroll().Top(m.blocksPage(t)) != 1 {
-			t.Errorf("%dx%d: j moved the table to %d, the detail to line %d", sz[0], sz[1], m.blocks.Table().Cursor(), m.blocks.Scroll().Top(m.blocksPage(t)))
+		if m.blocks().Table().Cursor() != cursor || m.blocks().Scroll().Top(m.blocksPage(t)) != 1 {
+			t.Errorf("%dx%d: j moved the table to %d, the detail to line %d", sz[0], sz[1], m.blocks().Table().Cursor(), m.blocks().Scroll().Top(m.blocksPage(t)))
 		}
 		m = update(m, keyMsg("G"))
 		if v := view(); !strings.Contains(v, last) || !strings.Contains(v, "lines above · j/k scroll") || strings.Contains(v, "more line") {
@@ -77,7 +78,7 @@ func TestBlocksDetailScrolls(t *testing.T) {
 		}
 		// Scrolled, then another block and back: each opens at its top.
 		m = update(m, keyMsg("G"), keyMsg("esc"), keyMsg("j"), keyMsg("enter"))
-		second, _ := m.blocks.Table().Selected()
+		second, _ := m.blocks().Table().Selected()
 		if v := view(); second.ReservationID == first.ReservationID || !strings.Contains(v, second.ReservationID+" · ") || strings.Contains(v, "above") {
 			t.Errorf("%dx%d: the next block's detail does not open at its top:\n%s", sz[0], sz[1], v)
 		}
@@ -97,21 +98,21 @@ func TestWideBlocksDetailTabAndScroll(t *testing.T) {
 		t.Fatalf("unfocused, the detail says nothing of its length or names keys that move the table:\n%s", v)
 	}
 	m = update(m, keyMsg("tab"), keyMsg("j"), keyMsg("j"))
-	if !m.blocks.DetailFocused() || m.blocks.Table().Cursor() != 0 || m.blocks.Scroll().Top(m.blocksPage(t)) != 2 {
-		t.Fatalf("detail focused %v, cursor %d, detail line %d; want the detail scrolled 2 lines", m.blocks.DetailFocused(), m.blocks.Table().Cursor(), m.blocks.Scroll().Top(m.blocksPage(t)))
+	if !m.blocks().DetailFocused() || m.blocks().Table().Cursor() != 0 || m.blocks().Scroll().Top(m.blocksPage(t)) != 2 {
+		t.Fatalf("detail focused %v, cursor %d, detail line %d; want the detail scrolled 2 lines", m.blocks().DetailFocused(), m.blocks().Table().Cursor(), m.blocks().Scroll().Top(m.blocksPage(t)))
 	}
 	if v := ansi.Strip(m.View().Content); !strings.Contains(v, "2 lines above") || !strings.Contains(v, "j/k scroll") {
 		t.Errorf("the focused, scrolled detail does not say so:\n%s", v)
 	}
 	m = update(m, tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}, keyMsg("j"))
-	if m.blocks.DetailFocused() || m.blocks.Table().Cursor() != 1 || m.blocks.Scroll().Top(m.blocksPage(t)) != 0 {
+	if m.blocks().DetailFocused() || m.blocks().Table().Cursor() != 1 || m.blocks().Scroll().Top(m.blocksPage(t)) != 0 {
 		t.Errorf("after shift+tab: detail focused %v, cursor %d, detail line %d; want the table moved and the next detail at its top",
-			m.blocks.DetailFocused(), m.blocks.Table().Cursor(), m.blocks.Scroll().Top(m.blocksPage(t)))
+			m.blocks().DetailFocused(), m.blocks().Table().Cursor(), m.blocks().Scroll().Top(m.blocksPage(t)))
 	}
 	// With nothing selected, tab has nothing to focus.
 	empty := update(New(testOptions(nil)), altKey('2'), tea.WindowSizeMsg{Width: 120, Height: 30})
-	empty = update(empty, blocksMsg{ID: empty.blocks.ListingID(), List: BlockList{Now: testNow}}, keyMsg("tab"))
-	if empty.blocks.DetailFocused() {
+	empty = update(empty, blocksMsg{ID: empty.blocks().ListingID(), List: BlockList{Now: testNow}}, keyMsg("tab"))
+	if empty.blocks().DetailFocused() {
 		t.Error("tab focused the detail of no block")
 	}
 }
@@ -125,7 +126,7 @@ func TestBlocksDetailScrolledFits(t *testing.T) {
 		"blocks detail scrolled wide": update(loadedBlocks(t, 120, 30), keyMsg("tab"), keyMsg("G")),
 	}
 	for name, m := range states {
-		if m.blocks.Scroll().Top(m.blocksPage(t)) == 0 {
+		if m.blocks().Scroll().Top(m.blocksPage(t)) == 0 {
 			t.Fatalf("%s: the detail is not scrolled", name)
 		}
 		for w := 20; w <= 400; w += 29 {
@@ -151,16 +152,16 @@ func TestBlocksDetailKeysInHelp(t *testing.T) {
 		}
 		return out
 	}
-	scroll := m.blocks.KeyMap().Scroll.Line.Help().Desc
+	scroll := m.blocks().KeyMap().Scroll.Line.Help().Desc
 	if slices.Contains(short(), scroll) {
 		t.Errorf("the table's footer offers to scroll the detail: %q", short())
 	}
-	m.blocks.SetDetailFocused(true)
-	if got := short(); len(got) == 0 || got[0] != scroll || !slices.Contains(got, m.blocks.KeyMap().Pane.Help().Desc) {
+	m.editBlocks(func(s *blockscreen.Model) { s.SetDetailFocused(true) })
+	if got := short(); len(got) == 0 || got[0] != scroll || !slices.Contains(got, m.blocks().KeyMap().Pane.Help().Desc) {
 		t.Errorf("the focused detail's footer %q does not start with scrolling and name tab", got)
 	}
 	var titles []string
-	for _, g := range m.helpKeys().groups() {
+	for _, g := range m.helpKeys().groups {
 		titles = append(titles, g.Title)
 	}
 	if !slices.Contains(titles, "Block detail (focused) scrolls") {

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
 	"strings"
 	"testing"
 
@@ -37,13 +38,13 @@ func TestPricingFlow(t *testing.T) {
 	m := s.final()
 
 	// Sorted by break-even: the exact utilizations never fall, and rows without one are last.
-	if col, desc := m.search.Table().Sort(); col != offerings.ColBreakEven || desc {
+	if col, desc := m.search().Table().Sort(); col != offerings.ColBreakEven || desc {
 		t.Fatalf("sort %s desc=%v, want break-even ascending", offerings.ColumnName(col), desc)
 	}
 	var prev pricing.Comparison
 	seenNone := false
-	for i := 0; i < m.search.Table().Visible(); i++ {
-		rc := m.search.Table().RowComparison(i)
+	for i := 0; i < m.search().Table().Visible(); i++ {
+		rc := m.search().Table().RowComparison(i)
 		switch {
 		case !rc.BreakEvenUtilization.Valid():
 			seenNone = true
@@ -56,8 +57,8 @@ func TestPricingFlow(t *testing.T) {
 	}
 
 	// The first row, as it was when the table was first drawn (sorted by start).
-	// (The table's slices are shared by copies: this re-sorts m.search.Table(), after its order is checked.)
-	first := m.search.Table()
+	// (The table's slices are shared by copies: this re-sorts m.search().Table(), after its order is checked.)
+	first := m.search().Table()
 	first.SortBy(offerings.ColStart)
 	c := pricing.Compare(nil, first.Row(0))
 	if c.NoOnDemand || !c.BreakEvenUtilization.Valid() {
@@ -91,7 +92,7 @@ func TestPricingFlow(t *testing.T) {
 			t.Errorf("the compare chart lacks %q:\n%s", want, compare)
 		}
 	}
-	if n := len(m.search.Table().Marked()); n != 2 {
+	if n := len(m.search().Table().Marked()); n != 2 {
 		t.Errorf("%d offerings marked, want 2", n)
 	}
 }
@@ -111,7 +112,7 @@ func chartStates(base, results Model) map[string]Model {
 		"marked":  update(results, keyMsg("m"), keyMsg("G"), keyMsg("m")),
 		"nothing-marked": func() Model {
 			m := base
-			m.search.SetFocus(paneResults)
+			m.editSearch(func(s *searchscreen.Model) { s.SetFocus(paneResults) })
 			return update(m, keyMsg("v"), keyMsg("c"), keyMsg("m"))
 		}(),
 	}
@@ -128,20 +129,20 @@ func TestChartKeys(t *testing.T) {
 	if n := len(states["compare"].dialog.(compare.Model).Compared()); n != 3 {
 		t.Errorf("the compare chart has %d offerings, want 3", n)
 	}
-	if states["chart"].search.DetailTab() != tabChart || states["chart"].search.Focus() != paneDetail {
+	if states["chart"].search().DetailTab() != tabChart || states["chart"].search().Focus() != paneDetail {
 		t.Fatal("v does not show the chart")
 	}
-	if m := update(states["chart"], keyMsg("v")); m.search.DetailTab() != tabDetail {
+	if m := update(states["chart"], keyMsg("v")); m.search().DetailTab() != tabDetail {
 		t.Error("v again does not go back to the details")
 	}
-	if m := update(states["chart"], keyMsg("esc"), keyMsg("d")); m.search.DetailTab() != tabDetail || m.search.Focus() != paneDetail {
-		t.Errorf("d after the chart opens tab %d, focus %d; want the details", m.search.DetailTab(), m.search.Focus())
+	if m := update(states["chart"], keyMsg("esc"), keyMsg("d")); m.search().DetailTab() != tabDetail || m.search().Focus() != paneDetail {
+		t.Errorf("d after the chart opens tab %d, focus %d; want the details", m.search().DetailTab(), m.search().Focus())
 	}
 	if d := update(states["compare"], keyMsg("esc")).dialog; d != nil {
 		t.Fatal("esc does not close the compare chart")
 	}
 	nothing := base
-	nothing.search.SetFocus(paneResults)
+	nothing.editSearch(func(s *searchscreen.Model) { s.SetFocus(paneResults) })
 	nothing = update(nothing, keyMsg("c"))
 	if nothing.dialog != nil || !strings.Contains(nothing.flash, "Nothing marked") {
 		t.Errorf("c with nothing marked: dialog %v, flash %q", nothing.dialog, nothing.flash)

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
 	"strings"
 	"testing"
 
@@ -17,7 +18,7 @@ func TestOfferingsColumnsAtTerminalSizes(t *testing.T) {
 	for _, sz := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
 			m := withResults(update(New(testOptions(nil)), tea.WindowSizeMsg{Width: sz[0], Height: sz[1]}), syntheticOfferings(30))
-			m.search.SetFocus(paneResults)
+			m.editSearch(func(s *searchscreen.Model) { s.SetFocus(paneResults) })
 			v := view(m)
 			for _, title := range core {
 				if !strings.Contains(v, title) {

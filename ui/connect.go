@@ -8,13 +8,14 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/backend"
 )
 
 // Connection is the backend and what the header says about it. When the UI opens it itself
 // (Options.Connect), the first frame does not wait for credentials to resolve, an SSO token
 // to refresh or the emulator to start.
 type Connection struct {
-	Backend   Backend
+	Backend   backend.Backend
 	Simulated bool
 	Profile   string
 	Region    string
@@ -43,8 +44,9 @@ func (m Model) onConnected(msg connectedMsg) (tea.Model, tea.Cmd) {
 	if msg.err != nil {
 		m.connectErr = msg.err
 		m.pc.Identity.Known = true // nothing more will load
-		m.blocks, _ = m.blocks.SetConnection(false, msg.err)
-		m.search = m.search.SetConnection(false, msg.err)
+		b, _ := m.blocks().SetConnection(false, msg.err)
+		m.setBlocks(b)
+		m.setSearch(m.search().SetConnection(false, msg.err))
 		return m, nil
 	}
 	c := msg.c
@@ -56,10 +58,10 @@ func (m Model) onConnected(msg connectedMsg) (tea.Model, tea.Cmd) {
 		m.pc.Clock.Replace(c.Now)
 	}
 	m.clock = m.pc.Clock.Now()
-	m.search = m.search.Connected(c.Region, c.Sources)
+	m.setSearch(m.search().Connected(c.Region, c.Sources))
 	// The header counts the blocks' warnings on every screen.
-	s, list := m.blocks.SetConnection(false, nil)
-	m.blocks = s
+	s, list := m.blocks().SetNow(m.clock).SetConnection(false, nil)
+	m.setBlocks(s)
 	return m, tea.Batch(identityCmd(m.pc.Ctx, c.Backend), list, m.spinCmd())
 }
 
@@ -67,11 +69,11 @@ func (m Model) onConnected(msg connectedMsg) (tea.Model, tea.Cmd) {
 func (m Model) Err() error { return m.connectErr }
 
 type identityMsg struct {
-	id  Identity
+	id  backend.Identity
 	err error
 }
 
-func identityCmd(ctx context.Context, b Backend) tea.Cmd {
+func identityCmd(ctx context.Context, b backend.Backend) tea.Cmd {
 	if b == nil {
 		return func() tea.Msg { return identityMsg{err: errors.New("no backend")} }
 	}

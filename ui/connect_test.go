@@ -42,7 +42,7 @@ func TestConnectBehindTheFirstFrame(t *testing.T) {
 		t.Error("the search after connecting found nothing")
 	}
 	m := s.final()
-	if got := m.search.Query().Regions; len(got) != 1 || got[0] != "us-west-2" {
+	if got := m.search().Query().Regions; len(got) != 1 || got[0] != "us-west-2" {
 		t.Errorf("searched %v, want the connection's region us-west-2", got)
 	}
 	if !m.pc.Simulated || m.opts.Profile != "demo" || m.Err() != nil {
@@ -64,7 +64,7 @@ func TestConnectFailure(t *testing.T) {
 	s.waitText("Not connected, so nothing can be searched")
 	s.press("q")
 	m := s.tm.FinalModel(t).(Model)
-	if m.Err() == nil || m.search.Searched() {
-		t.Errorf("err=%v searched=%v", m.Err(), m.search.Searched())
+	if m.Err() == nil || m.search().Searched() {
+		t.Errorf("err=%v searched=%v", m.Err(), m.search().Searched())
 	}
 }

@@ -16,14 +16,14 @@ import (
 func TestDetailScrolls(t *testing.T) {
 	for _, sz := range [][2]int{{60, 16}, {80, 24}} {
 		m := update(withResults(New(testOptions(nil)), syntheticOfferings(10)), tea.WindowSizeMsg{Width: sz[0], Height: sz[1]}, keyMsg("d"))
-		first, _ := m.search.Table().Selected()
+		first, _ := m.search().Table().Selected()
 		view := func() string { return ansi.Strip(m.View().Content) }
-		if v := view(); m.search.Focus() != paneDetail || !strings.Contains(v, first.ID) || strings.Contains(v, "--instance-platform") || !strings.Contains(v, "more lines · j/k scroll") {
+		if v := view(); m.search().Focus() != paneDetail || !strings.Contains(v, first.ID) || strings.Contains(v, "--instance-platform") || !strings.Contains(v, "more lines · j/k scroll") {
 			t.Fatalf("%dx%d: the detail's top says nothing of scrolling, or fits:\n%s", sz[0], sz[1], v)
 		}
 		m = update(m, keyMsg("j"))
-		if m.search.Table().Cursor() != 0 || m.search.DetailScroll().Top(m.page(t)) != 1 {
-			t.Errorf("%dx%d: j moved the table to %d, the detail to line %d", sz[0], sz[1], m.search.Table().Cursor(), m.search.DetailScroll().Top(m.page(t)))
+		if m.search().Table().Cursor() != 0 || m.search().DetailScroll().Top(m.page(t)) != 1 {
+			t.Errorf("%dx%d: j moved the table to %d, the detail to line %d", sz[0], sz[1], m.search().Table().Cursor(), m.search().DetailScroll().Top(m.page(t)))
 		}
 		m = update(m, keyMsg("G"))
 		if v := view(); !strings.Contains(v, "--instance-platform Linux/UNIX") || !strings.Contains(v, "lines above") || strings.Contains(v, "more line") {
@@ -35,7 +35,7 @@ func TestDetailScrolls(t *testing.T) {
 		}
 		// Scrolled, then another row and back: each opens at its top.
 		m = update(m, keyMsg("G"), keyMsg("esc"), keyMsg("j"), keyMsg("d"))
-		second, _ := m.search.Table().Selected()
+		second, _ := m.search().Table().Selected()
 		if v := view(); second.ID == first.ID || !strings.Contains(v, second.ID) || strings.Contains(v, "above") {
 			t.Errorf("%dx%d: the next offering's detail does not open at its top:\n%s", sz[0], sz[1], v)
 		}
@@ -54,21 +54,21 @@ func TestWideDetailScrollsWhenFocused(t *testing.T) {
 		t.Fatalf("unfocused, the detail says nothing of its length or names keys that move the table:\n%s", v)
 	}
 	m = update(m, keyMsg("tab"), keyMsg("j"), keyMsg("j"))
-	if m.search.Focus() != paneDetail || m.search.Table().Cursor() != 0 || m.search.DetailScroll().Top(m.page(t)) != 2 {
-		t.Fatalf("focus %d, cursor %d, detail line %d; want the detail scrolled 2 lines", m.search.Focus(), m.search.Table().Cursor(), m.search.DetailScroll().Top(m.page(t)))
+	if m.search().Focus() != paneDetail || m.search().Table().Cursor() != 0 || m.search().DetailScroll().Top(m.page(t)) != 2 {
+		t.Fatalf("focus %d, cursor %d, detail line %d; want the detail scrolled 2 lines", m.search().Focus(), m.search().Table().Cursor(), m.search().DetailScroll().Top(m.page(t)))
 	}
 	// (At 120 columns the footer is cut before them; the pane's last line names them.)
 	if foot := lastLine(update(m, tea.WindowSizeMsg{Width: 200, Height: 48})); !strings.Contains(foot, "↑/k ↓/j scroll") {
 		t.Errorf("the footer does not say the detail scrolls: %q", foot)
 	}
 	m = update(m, keyMsg("shift+tab"), keyMsg("j"))
-	if m.search.Table().Cursor() != 1 || m.search.DetailScroll().Top(m.page(t)) != 0 {
-		t.Errorf("in the results j moved the table to %d and left the detail at line %d", m.search.Table().Cursor(), m.search.DetailScroll().Top(m.page(t)))
+	if m.search().Table().Cursor() != 1 || m.search().DetailScroll().Top(m.page(t)) != 0 {
+		t.Errorf("in the results j moved the table to %d and left the detail at line %d", m.search().Table().Cursor(), m.search().DetailScroll().Top(m.page(t)))
 	}
 	// The chart tab fits its pane: there the arrows still move through the table.
 	m = update(m, keyMsg("v"), keyMsg("j"))
-	if m.search.Focus() != paneDetail || m.search.DetailTab() != tabChart || m.search.Table().Cursor() != 2 {
-		t.Errorf("in the chart tab j: focus %d, tab %d, cursor %d", m.search.Focus(), m.search.DetailTab(), m.search.Table().Cursor())
+	if m.search().Focus() != paneDetail || m.search().DetailTab() != tabChart || m.search().Table().Cursor() != 2 {
+		t.Errorf("in the chart tab j: focus %d, tab %d, cursor %d", m.search().Focus(), m.search().DetailTab(), m.search().Table().Cursor())
 	}
 	if v := ansi.Strip(update(m, keyMsg("?")).View().Content); !strings.Contains(v, "Detail pane (focused) scrolls") || !strings.Contains(v, "pgup/b pgdn/f  page up · down") {
 		t.Errorf("help does not list the detail's keys:\n%s", v)

@@ -90,7 +90,7 @@ func TestExportCSV(t *testing.T) {
 		t.Fatalf("header %q, want gpublock offerings -o csv's %q", recs, cmdCSVHeader)
 	}
 	rows := recs[1:]
-	n, total := m.search.Table().Visible(), m.search.Table().Len()
+	n, total := m.search().Table().Visible(), m.search().Table().Len()
 	if n == 0 || n >= total || len(rows) != n || said != n {
 		t.Fatalf("the file has %d rows, the flash said %d; the table shows %d of %d (want a filtered, non-empty table, all of it in the file)", len(rows), said, n, total)
 	}
@@ -100,7 +100,7 @@ func TestExportCSV(t *testing.T) {
 	}
 	withOD := 0
 	for i, r := range rows {
-		o := m.search.Table().Row(i)
+		o := m.search().Table().Row(i)
 		if r[col["CapacityBlockOfferingId"]] != o.ID || r[col["UpfrontFee"]] != o.Fee.String() || r[col["Region"]] != "us-east-2" {
 			t.Errorf("row %d: id %s fee %s in %s; the table shows %s fee %s", i, r[col["CapacityBlockOfferingId"]], r[col["UpfrontFee"]], r[col["Region"]], o.ID, o.Fee)
 		}
@@ -110,7 +110,7 @@ func TestExportCSV(t *testing.T) {
 		if r[col["OnDemandHourlyPrice"]] == od.String() {
 			withOD++
 		}
-		if i > 0 && o.Fee.Cmp(m.search.Table().Row(i-1).Fee) < 0 {
+		if i > 0 && o.Fee.Cmp(m.search().Table().Row(i-1).Fee) < 0 {
 			t.Errorf("row %d fee %s below the row before it in a fee-ascending sort", i, o.Fee)
 		}
 	}
@@ -188,7 +188,7 @@ func TestExportFilteredEmpty(t *testing.T) {
 func TestExportKeyInHelpNotWhileTyping(t *testing.T) {
 	m := New(testOptions(nil))
 	listed := false
-	for _, g := range m.helpKeys().groups() {
+	for _, g := range m.helpKeys().groups {
 		for _, k := range g.Keys {
 			if g.Title == "Offerings and detail" && k.Help().Key == "ctrl+s" {
 				listed = true

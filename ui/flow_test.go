@@ -70,22 +70,22 @@ func TestFlow(t *testing.T) {
 			s.waitText("Copied the AWS CLI search command")
 			m := s.final()
 
-			if m.search.Found() != found || m.search.Table().Len() != found {
-				t.Errorf("the screen said %d offerings; the search counted %d and the table holds %d", found, m.search.Found(), m.search.Table().Len())
+			if m.search().Found() != found || m.search().Table().Len() != found {
+				t.Errorf("the screen said %d offerings; the search counted %d and the table holds %d", found, m.search().Found(), m.search().Table().Len())
 			}
-			if m.search.Focus() != paneDetail {
-				t.Errorf("focus %d, want the detail pane", m.search.Focus())
+			if m.search().Focus() != paneDetail {
+				t.Errorf("focus %d, want the detail pane", m.search().Focus())
 			}
-			if col, desc := m.search.Table().Sort(); col != offerings.ColFee || desc {
+			if col, desc := m.search().Table().Sort(); col != offerings.ColFee || desc {
 				t.Errorf("sort %v desc=%v, want by fee ascending", col, desc)
 			}
-			n := m.search.Table().Visible()
+			n := m.search().Table().Visible()
 			if n == 0 || n >= found {
 				t.Fatalf("the filter kept %d of %d rows; want some but not all", n, found)
 			}
 			var prev model.Money
 			for i := 0; i < n; i++ {
-				o := m.search.Table().Row(i)
+				o := m.search().Table().Row(i)
 				if o.Region != "us-east-2" {
 					t.Errorf("row %d is in %s, past a filter for us-east-2", i, o.Region)
 				}
@@ -94,9 +94,9 @@ func TestFlow(t *testing.T) {
 				}
 				prev = o.Fee
 			}
-			sel, ok := m.search.Table().Selected()
-			if !ok || m.search.Table().Cursor() != 2 || sel.ID != m.search.Table().Row(2).ID {
-				t.Fatalf("selected %v (cursor %d), want the third visible row", sel.ID, m.search.Table().Cursor())
+			sel, ok := m.search().Table().Selected()
+			if !ok || m.search().Table().Cursor() != 2 || sel.ID != m.search().Table().Row(2).ID {
+				t.Fatalf("selected %v (cursor %d), want the third visible row", sel.ID, m.search().Table().Cursor())
 			}
 			view := ansi.Strip(m.View().Content)
 			for _, want := range []string{sel.ID, sel.Fee.Dollars(), "terminated from 11:00 UTC", "03:30 PST"} {
@@ -104,9 +104,9 @@ func TestFlow(t *testing.T) {
 					t.Errorf("the detail lacks %q:\n%s", want, view)
 				}
 			}
-			osc := "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte(detail.SearchCommand(sel, m.search.Query())))
+			osc := "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte(detail.SearchCommand(sel, m.search().Query())))
 			if !bytes.Contains(s.raw, []byte(osc)) {
-				t.Errorf("no OSC 52 clipboard write of %q", detail.SearchCommand(sel, m.search.Query()))
+				t.Errorf("no OSC 52 clipboard write of %q", detail.SearchCommand(sel, m.search().Query()))
 			}
 			golden.RequireEqual(t, []byte(view))
 		})
@@ -130,20 +130,20 @@ func TestCancelSearchKeepsOldRows(t *testing.T) {
 	s.press("esc")
 	s.waitText("Search cancelled")
 	m := s.final()
-	if m.search.Running() || !m.search.Cancelled() {
-		t.Errorf("running=%v cancelled=%v after esc", m.search.Running(), m.search.Cancelled())
+	if m.search().Running() || !m.search().Cancelled() {
+		t.Errorf("running=%v cancelled=%v after esc", m.search().Running(), m.search().Cancelled())
 	}
-	if m.search.Table().Len() != first || !m.search.Table().Stale() {
-		t.Errorf("after the cancel the table holds %d rows (stale=%v), want the %d of the first search, marked stale", m.search.Table().Len(), m.search.Table().Stale(), first)
+	if m.search().Table().Len() != first || !m.search().Table().Stale() {
+		t.Errorf("after the cancel the table holds %d rows (stale=%v), want the %d of the first search, marked stale", m.search().Table().Len(), m.search().Table().Stale(), first)
 	}
 	cancelled := 0
-	for _, st := range m.search.Statuses() {
+	for _, st := range m.search().Statuses() {
 		if st.State == model.RegionCancelled {
 			cancelled++
 		}
 	}
-	if len(m.search.Regions()) < 2 || cancelled == 0 {
-		t.Errorf("%d regions searched, %d marked cancelled; want several, some cancelled", len(m.search.Regions()), cancelled)
+	if len(m.search().Regions()) < 2 || cancelled == 0 {
+		t.Errorf("%d regions searched, %d marked cancelled; want several, some cancelled", len(m.search().Regions()), cancelled)
 	}
 }
 
@@ -175,21 +175,21 @@ func TestEmptyResultAlternativesAndProbe(t *testing.T) {
 	s.press("L")
 	s.waitText("Largest count with any offering:")
 	m := s.final()
-	if m.search.Found() != 0 || m.search.Table().Len() != 0 {
-		t.Fatalf("found %d, table %d; want an empty result", m.search.Found(), m.search.Table().Len())
+	if m.search().Found() != 0 || m.search().Table().Len() != 0 {
+		t.Fatalf("found %d, table %d; want an empty result", m.search().Found(), m.search().Table().Len())
 	}
-	if len(m.search.Alternatives()) == 0 {
+	if len(m.search().Alternatives()) == 0 {
 		t.Fatalf("the adapter suggested no alternative for 64 × p5.48xlarge for 14 days")
 	}
-	for _, a := range m.search.Alternatives() {
+	for _, a := range m.search().Alternatives() {
 		if a.Offerings <= 0 || a.Description == "" || a.Query.Validate(testNow) != nil {
 			t.Errorf("suggestion %+v: want a description, offerings and a valid query", a)
 		}
 	}
-	if len(m.search.Probe()) != 1 || m.search.Probe()[0].Region != "us-east-1" || m.search.Probe()[0].Err != nil {
-		t.Fatalf("probe %+v: want one answer for us-east-1", m.search.Probe())
+	if len(m.search().Probe()) != 1 || m.search().Probe()[0].Region != "us-east-1" || m.search().Probe()[0].Err != nil {
+		t.Fatalf("probe %+v: want one answer for us-east-1", m.search().Probe())
 	}
-	if c := m.search.Probe()[0].Count; c < 0 || c >= 64 {
+	if c := m.search().Probe()[0].Count; c < 0 || c >= 64 {
 		t.Errorf("largest count %d: 64 found nothing, so it must be below 64", c)
 	}
 	// With no row, enter takes the chosen alternative: the footer says so, not "buy".
@@ -203,7 +203,7 @@ func TestEmptyResultAlternativesAndProbe(t *testing.T) {
 	s2.press("down", "up", "enter")
 	got := foundCount(t, s2)
 	if got == 0 {
-		t.Errorf("the first alternative (%s) found nothing", m.search.Alternatives()[0].Description)
+		t.Errorf("the first alternative (%s) found nothing", m.search().Alternatives()[0].Description)
 	}
 	s2.final()
 }
@@ -217,12 +217,12 @@ func TestRegionDown(t *testing.T) {
 	found := foundCount(t, s)
 	text := s.waitText("1 region failed")
 	m := s.final()
-	st := m.search.Statuses()["us-west-2"]
+	st := m.search().Statuses()["us-west-2"]
 	if st.State != model.RegionError || st.Message == "" {
 		t.Errorf("us-west-2: %+v, want an error with a message", st)
 	}
 	ok := 0
-	for r, st := range m.search.Statuses() {
+	for r, st := range m.search().Statuses() {
 		if r != "us-west-2" && st.State == model.RegionOK {
 			ok++
 		}
@@ -230,9 +230,9 @@ func TestRegionDown(t *testing.T) {
 	if ok < 2 || found == 0 {
 		t.Errorf("%d other regions ok, %d offerings; want the others to complete", ok, found)
 	}
-	for i := 0; i < m.search.Table().Visible(); i++ {
-		if m.search.Table().Row(i).Region == "us-west-2" {
-			t.Errorf("a row from the region that is down: %+v", m.search.Table().Row(i))
+	for i := 0; i < m.search().Table().Visible(); i++ {
+		if m.search().Table().Row(i).Region == "us-west-2" {
+			t.Errorf("a row from the region that is down: %+v", m.search().Table().Row(i))
 		}
 	}
 	if !strings.Contains(text, "us-west-2") || !strings.Contains(text, "error") {
@@ -248,10 +248,10 @@ func TestEveryRegionDown(t *testing.T) {
 	s.press("enter")
 	text := s.waitText("failed in every region")
 	m := s.final()
-	if strings.Contains(text, "No offerings for") || m.search.AlternativesLoading() || m.search.Alternatives() != nil {
+	if strings.Contains(text, "No offerings for") || m.search().AlternativesLoading() || m.search().Alternatives() != nil {
 		t.Errorf("a failed search was treated as an empty one:\n%s", text)
 	}
-	if st := m.search.Statuses()["us-east-1"]; st.State != model.RegionError || !strings.Contains(text, st.Message[:min(20, len(st.Message))]) {
+	if st := m.search().Statuses()["us-east-1"]; st.State != model.RegionError || !strings.Contains(text, st.Message[:min(20, len(st.Message))]) {
 		t.Errorf("us-east-1 %+v; the screen should carry its message:\n%s", st, text)
 	}
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
 	"strings"
 	"testing"
 
@@ -23,7 +24,7 @@ func TestFormFooterFollowsTheField(t *testing.T) {
 		{searchform.Duration, []string{"←/→ step"}, []string{"filter the types", "space choose"}},
 		{searchform.Regions, []string{"space choose", "a all regions selling the types", "q quit"}, []string{"filter the types", "step"}},
 	} {
-		m.search.SetFormFocus(c.field)
+		m.editSearch(func(s *searchscreen.Model) { s.SetFormFocus(c.field) })
 		foot := lastLine(m)
 		for _, w := range c.want {
 			if !strings.Contains(foot, w) {
@@ -54,7 +55,7 @@ func TestFooterWhileFilteringATable(t *testing.T) {
 		t.Errorf("after enter kept the filter, the footer is %q", foot)
 	}
 	m = update(m, keyMsg("2"), keyMsg("/"))
-	if m.screen != screenBlocks || !m.blocks.Table().Filtering() {
+	if m.screen != screenBlocks || !m.blocks().Table().Filtering() {
 		t.Fatalf("2 / did not open the blocks' filter (screen %d)", m.screen)
 	}
 	if foot := lastLine(m); !strings.Contains(foot, "enter keep filter") || strings.Contains(foot, "enter details") || strings.Contains(foot, "q quit") {

@@ -19,6 +19,10 @@ import (
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/sagemakersim"
 	"github.com/gpublock/gpublock/aws/tuibackend"
+	"github.com/gpublock/gpublock/ui/backend"
+	uidialog "github.com/gpublock/gpublock/ui/dialog"
+	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
+	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
 )
 
 // The tests' clock: the UI's Now and the emulator's start, with the emulator's clock
@@ -178,4 +182,58 @@ func (s *screen) final() Model {
 	rest, _ := io.ReadAll(s.tm.Output())
 	s.raw = append(s.raw, rest...)
 	return m
+}
+
+// The backend's and the dialogs' types, by the names the tests use.
+type (
+	Backend        = backend.Backend
+	Identity       = backend.Identity
+	SearchEvent    = backend.SearchEvent
+	Permission     = backend.Permission
+	PurchaseResult = backend.PurchaseResult
+	ActionError    = backend.ActionError
+	LaunchSpec     = backend.LaunchSpec
+	LaunchResult   = backend.LaunchResult
+	Subnet         = backend.Subnet
+	BlockList      = backend.BlockList
+	BlockProblem   = backend.BlockProblem
+	ExtendResult   = backend.ExtendResult
+	dialog         = uidialog.Dialog
+	rootMsg        = uidialog.RootMsg
+	dialogSizeMsg  = uidialog.SizeMsg
+	blockPolledMsg = uidialog.BlockPolledMsg
+)
+
+const (
+	NotDone        = backend.NotDone
+	Done           = backend.Done
+	OutcomeUnknown = backend.OutcomeUnknown
+)
+
+// searchNow and blocksNow are the screens as drawn now, in the root's frame.
+func (m Model) searchNow() searchscreen.Model {
+	return m.screens[screenSearch].(searchTab).at(m.frame())
+}
+func (m Model) blocksNow() blockscreen.Model {
+	return m.screens[screenBlocks].(blocksTab).at(m.frame())
+}
+
+// updateSearchWith takes back the search screen after one of its methods, and its command.
+func (m Model) updateSearchWith(s searchscreen.Model, cmd tea.Cmd) (Model, tea.Cmd) {
+	m.setSearch(s)
+	m = m.closeStalePurchase()
+	return m, tea.Batch(cmd, m.spinCmd())
+}
+
+// editSearch and editBlocks change a screen in place, as a test sets it up.
+func (m *Model) editSearch(f func(*searchscreen.Model)) {
+	s := m.search()
+	f(&s)
+	m.setSearch(s)
+}
+
+func (m *Model) editBlocks(f func(*blockscreen.Model)) {
+	s := m.blocks()
+	f(&s)
+	m.setBlocks(s)
 }

@@ -2,8 +2,8 @@ package ui
 
 import (
 	"charm.land/bubbles/v2/key"
-	tea "charm.land/bubbletea/v2"
 
+	"github.com/gpublock/gpublock/ui/components/table"
 	uiscreen "github.com/gpublock/gpublock/ui/screen"
 	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
 )
@@ -23,67 +23,49 @@ func DefaultKeyMap() KeyMap {
 	return KeyMap{Quit: s.Quit, ForceQuit: s.ForceQuit, Help: s.Help, Back: s.Back}
 }
 
-func keyIs(k tea.KeyPressMsg, b ...key.Binding) bool { return key.Matches(k, b...) }
+// screenKeyMap switches screens. The digits and brackets are letters in a text field, so
+// they work where keys are not text; alt+1… work everywhere.
+type screenKeyMap struct {
+	Search, Blocks, Advisor, Next, Prev key.Binding
+}
+
+func defaultScreenKeys() screenKeyMap {
+	return screenKeyMap{
+		Search:  key.NewBinding(key.WithKeys("1", "alt+1"), key.WithHelp("1", "search screen")),
+		Blocks:  key.NewBinding(key.WithKeys("2", "alt+2"), key.WithHelp("2", "blocks screen")),
+		Advisor: key.NewBinding(key.WithKeys("3", "alt+3"), key.WithHelp("3", "advisor screen")),
+		Next:    key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next screen")),
+		Prev:    key.NewBinding(key.WithKeys("["), key.WithHelp("[", "previous screen")),
+	}
+}
+
+type keyGroup = uiscreen.KeyGroup
 
 // helpKeys is what help shows for the screen shown; it satisfies help.KeyMap.
 type helpKeys struct {
-	root    KeyMap
-	screen  screenID
-	screens screenKeyMap
-	typing  bool // keys go into a text field, where q is a letter
-	// tableFilter: the blocks table's filter takes the keys (after /).
-	tableFilter bool
-	// moving is the tables' moving keys, which the blocks screen's help lists.
-	moving []key.Binding
-	// Each screen's footer keys in its state and its help groups.
-	searchShort   []key.Binding
-	searchGroups  []keyGroup
-	blocksShort   []key.Binding
-	blocksGroups  []keyGroup
-	advisorShort  []key.Binding
-	advisorGroups []keyGroup
+	short  []key.Binding
+	groups []keyGroup
 }
 
-func (h helpKeys) ShortHelp() []key.Binding {
-	r := h.root
-	switch h.screen {
-	case screenBlocks:
-		if h.tableFilter {
-			// Keys go into the filter: enter keeps it, q is a letter.
-			return append(h.blocksShort, r.ForceQuit)
-		}
-		return append(h.blocksShort, h.screens.Search, r.Help, r.Quit)
-	case screenAdvisor:
-		quit := r.Quit
-		if h.typing {
-			quit = r.ForceQuit
-		}
-		return append(h.advisorShort, h.screens.Search, r.Help, quit)
-	}
-	return h.searchShort
+func (m Model) helpKeys() helpKeys {
+	sk := m.screenKeys
+	h := helpEnv{root: m.keys, blocks: m.blocks().HelpGroups(), moving: movingKeys(m.search().Table().KeyMap().Nav()),
+		screens: keyGroup{Title: "Screens", Keys: []key.Binding{sk.Search, sk.Blocks, sk.Advisor, sk.Next, sk.Prev}}}
+	s := m.current()
+	return helpKeys{short: s.ShortHelp(h), groups: s.HelpGroups(h)}
 }
+
+func (h helpKeys) ShortHelp() []key.Binding { return h.short }
 
 func (h helpKeys) FullHelp() [][]key.Binding {
-	groups := h.groups()
-	out := make([][]key.Binding, len(groups))
-	for i, g := range groups {
+	out := make([][]key.Binding, len(h.groups))
+	for i, g := range h.groups {
 		out[i] = g.Keys
 	}
 	return out
 }
 
-type keyGroup = uiscreen.KeyGroup
-
-// groups is every key, by what it acts on, for the help screen.
-func (h helpKeys) groups() []keyGroup {
-	r, s := h.root, h.screens
-	blockGroups := append([]keyGroup{{Title: "Screens", Keys: []key.Binding{s.Search, s.Blocks, advisorScreenKey, s.Next, s.Prev}}}, h.blocksGroups...)
-	switch h.screen {
-	case screenAdvisor:
-		return append(h.advisorGroups, append(blockGroups[:1:1], keyGroup{Title: "Everywhere", Keys: []key.Binding{r.Help, r.Quit, r.ForceQuit}})...)
-	case screenBlocks:
-		return append(blockGroups, keyGroup{Title: "Moving", Keys: h.moving},
-			keyGroup{Title: "Everywhere", Keys: []key.Binding{r.Help, r.Quit, r.ForceQuit, r.Back}})
-	}
-	return append(append([]keyGroup(nil), h.searchGroups...), blockGroups...)
+// movingKeys are the keys that move a table's cursor, for help.
+func movingKeys(n table.Nav) []key.Binding {
+	return []key.Binding{n.Up, n.Down, n.PageUp, n.PageDown, n.HalfUp, n.HalfDown, n.Top, n.Bottom}
 }

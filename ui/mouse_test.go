@@ -44,43 +44,43 @@ func wheel(x, y int, down bool) tea.MouseWheelMsg {
 func TestMouseSelectsScrollsAndSortsOfferings(t *testing.T) {
 	for _, sz := range [][2]int{{160, 48}, {100, 30}} {
 		m := withResults(update(New(testOptions(nil)), tea.WindowSizeMsg{Width: sz[0], Height: sz[1]}), syntheticOfferings(30))
-		if sz[0] < uiscreen.WideWidth && m.search.Focus() != paneResults {
+		if sz[0] < uiscreen.WideWidth && m.search().Focus() != paneResults {
 			t.Fatalf("%v: stacked, the results do not have the focus after the search", sz)
 		}
-		if m.search.Table().Visible() < 5 {
-			t.Fatalf("%v: %d rows", sz, m.search.Table().Visible())
+		if m.search().Table().Visible() < 5 {
+			t.Fatalf("%v: %d rows", sz, m.search().Table().Visible())
 		}
-		target := m.search.Table().Row(3)
+		target := m.search().Table().Row(3)
 		_, hy := findOnScreen(t, m, "$/inst-h", 0)
 		x, y := findOnScreen(t, m, target.Fee.Dollars(), hy+1)
 		m = update(m, click(x, y))
-		if got, _ := m.search.Table().Selected(); got.ID != target.ID {
+		if got, _ := m.search().Table().Selected(); got.ID != target.ID {
 			t.Fatalf("%v: a click on the row of %s selected %s", sz, target.ID, got.ID)
 		}
 		m = update(m, wheel(x, y, true), wheel(x, y, true))
-		if m.search.Table().Cursor() != 5 {
-			t.Errorf("%v: two notches down from row 3 put the cursor on %d", sz, m.search.Table().Cursor())
+		if m.search().Table().Cursor() != 5 {
+			t.Errorf("%v: two notches down from row 3 put the cursor on %d", sz, m.search().Table().Cursor())
 		}
 		m = update(m, wheel(x, y, false))
-		if m.search.Table().Cursor() != 4 {
-			t.Errorf("%v: a notch up put the cursor on %d", sz, m.search.Table().Cursor())
+		if m.search().Table().Cursor() != 4 {
+			t.Errorf("%v: a notch up put the cursor on %d", sz, m.search().Table().Cursor())
 		}
 		// A click on the title sorts by it, a second click the other way.
 		hx, hy := findOnScreen(t, m, "$/inst-h", 0)
 		m = update(m, click(hx+1, hy))
-		if c, desc := m.search.Table().Sort(); c != offerings.ColRate || desc {
+		if c, desc := m.search().Table().Sort(); c != offerings.ColRate || desc {
 			t.Errorf("%v: a click on $/inst-h sorted by %s (desc %v)", sz, offerings.ColumnName(c), desc)
 		}
 		hx, hy = findOnScreen(t, m, "$/inst-h", 0)
 		m = update(m, click(hx+1, hy))
-		if c, desc := m.search.Table().Sort(); c != offerings.ColRate || !desc {
+		if c, desc := m.search().Table().Sort(); c != offerings.ColRate || !desc {
 			t.Errorf("%v: a second click sorted by %s (desc %v), want $/inst-h descending", sz, offerings.ColumnName(c), desc)
 		}
 		// The lines below the last row and the form hold no row.
-		before := m.search.Table().Cursor()
+		before := m.search().Table().Cursor()
 		m = update(m, click(1, m.pc.Height-1))
-		if m.search.Table().Cursor() != before {
-			t.Errorf("%v: a click on the help line moved the cursor to %d", sz, m.search.Table().Cursor())
+		if m.search().Table().Cursor() != before {
+			t.Errorf("%v: a click on the help line moved the cursor to %d", sz, m.search().Table().Cursor())
 		}
 	}
 }
@@ -95,23 +95,23 @@ func TestMouseWheelScrollsTheDetail(t *testing.T) {
 	}
 	x, y := m.pc.Width-10, m.layout().headerH+resultsR.H+3
 	m = update(m, wheel(x, y, true), wheel(x, y, true))
-	if top := m.search.DetailScroll().Top(p); top != 2 {
+	if top := m.search().DetailScroll().Top(p); top != 2 {
 		t.Errorf("two notches down scrolled the detail to line %d", top)
 	}
 	for range p.Lines() + 5 {
 		m = update(m, wheel(x, y, true))
 	}
-	last := m.search.DetailScroll().Top(p)
+	last := m.search().DetailScroll().Top(p)
 	m = update(m, wheel(x, y, true))
-	if m.search.DetailScroll().Top(p) != last || last == 0 {
-		t.Errorf("the wheel scrolled past the end: %d then %d", last, m.search.DetailScroll().Top(p))
+	if m.search().DetailScroll().Top(p) != last || last == 0 {
+		t.Errorf("the wheel scrolled past the end: %d then %d", last, m.search().DetailScroll().Top(p))
 	}
 	m = update(m, wheel(x, y, false))
-	if m.search.DetailScroll().Top(p) != last-1 {
-		t.Errorf("a notch up from %d scrolled to %d", last, m.search.DetailScroll().Top(p))
+	if m.search().DetailScroll().Top(p) != last-1 {
+		t.Errorf("a notch up from %d scrolled to %d", last, m.search().DetailScroll().Top(p))
 	}
-	if _, ok := m.search.Table().Selected(); !ok || m.search.Table().Cursor() != 0 {
-		t.Errorf("the wheel over the detail moved the table's cursor to %d", m.search.Table().Cursor())
+	if _, ok := m.search().Table().Selected(); !ok || m.search().Table().Cursor() != 0 {
+		t.Errorf("the wheel over the detail moved the table's cursor to %d", m.search().Table().Cursor())
 	}
 }
 
@@ -119,7 +119,7 @@ func TestMouseWheelScrollsTheDetail(t *testing.T) {
 // block's detail scrolls it.
 func TestMouseOnTheBlocksScreen(t *testing.T) {
 	m := loadedBlocks(t, 220, 50)
-	sel, _ := m.blocks.Table().Selected()
+	sel, _ := m.blocks().Table().Selected()
 	var target string
 	for _, b := range longBlocks(6) {
 		if b.ReservationID != sel.ReservationID {
@@ -128,17 +128,17 @@ func TestMouseOnTheBlocksScreen(t *testing.T) {
 	}
 	x, y := findOnScreen(t, m, target, 0)
 	m = update(m, click(x, y))
-	if got, _ := m.blocks.Table().Selected(); got.ReservationID != target {
+	if got, _ := m.blocks().Table().Selected(); got.ReservationID != target {
 		t.Fatalf("a click on the row of %s selected %s", target, got.ReservationID)
 	}
-	at := m.blocks.Table().Cursor()
+	at := m.blocks().Table().Cursor()
 	m = update(m, wheel(x, y, false))
-	if m.blocks.Table().Cursor() != max(0, at-1) {
-		t.Errorf("a notch up from %d put the cursor on %d", at, m.blocks.Table().Cursor())
+	if m.blocks().Table().Cursor() != max(0, at-1) {
+		t.Errorf("a notch up from %d put the cursor on %d", at, m.blocks().Table().Cursor())
 	}
 	hx, hy := findOnScreen(t, m, "Reservation", 0)
 	m = update(m, click(hx, hy))
-	if c, _ := m.blocks.Table().Sort(); c != blockcols.ColID {
+	if c, _ := m.blocks().Table().Sort(); c != blockcols.ColID {
 		t.Errorf("a click on the Reservation title sorted by %v", c)
 	}
 
@@ -149,10 +149,10 @@ func TestMouseOnTheBlocksScreen(t *testing.T) {
 		t.Fatalf("the block's detail has %d lines for %d; the test needs it longer", p.Lines(), detailR.H-2)
 	}
 	dy := m.layout().headerH + tableR.H + 2
-	cursor := m.blocks.Table().Cursor()
+	cursor := m.blocks().Table().Cursor()
 	m = update(m, wheel(5, dy, true))
-	if top := m.blocks.Scroll().Top(p); top != 1 || m.blocks.Table().Cursor() != cursor {
-		t.Errorf("a notch over the detail: its top %d, the table's cursor %d (was %d)", top, m.blocks.Table().Cursor(), cursor)
+	if top := m.blocks().Scroll().Top(p); top != 1 || m.blocks().Table().Cursor() != cursor {
+		t.Errorf("a notch over the detail: its top %d, the table's cursor %d (was %d)", top, m.blocks().Table().Cursor(), cursor)
 	}
 }
 
@@ -168,18 +168,18 @@ func TestNoMouse(t *testing.T) {
 	if v := m.View(); v.MouseMode != tea.MouseModeNone {
 		t.Errorf("mouse mode %v with NoMouse", v.MouseMode)
 	}
-	target := m.search.Table().Row(3)
+	target := m.search().Table().Row(3)
 	_, hy := findOnScreen(t, m, "$/inst-h", 0)
 	x, y := findOnScreen(t, m, target.Fee.Dollars(), hy+1)
 	m = update(m, click(x, y), wheel(x, y, true))
-	if m.search.Table().Cursor() != 0 {
-		t.Errorf("with NoMouse a click and the wheel moved the cursor to %d", m.search.Table().Cursor())
+	if m.search().Table().Cursor() != 0 {
+		t.Errorf("with NoMouse a click and the wheel moved the cursor to %d", m.search().Table().Cursor())
 	}
 
 	m = blocksStates(update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48}))["extend choose"]
-	before, choice := m.blocks.Table().Cursor(), m.dialog.(extend.Model).Choice()
+	before, choice := m.blocks().Table().Cursor(), m.dialog.(extend.Model).Choice()
 	m = update(m, wheel(5, 6, true), click(20, 10))
-	if m.blocks.Table().Cursor() != before || m.dialog.(extend.Model).Choice() != choice {
+	if m.blocks().Table().Cursor() != before || m.dialog.(extend.Model).Choice() != choice {
 		t.Error("the mouse moved the table or the dialog's choice under a dialog")
 	}
 }

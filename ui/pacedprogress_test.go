@@ -18,14 +18,14 @@ func TestPacedSearchShowsWaitAndEstimate(t *testing.T) {
 	for _, sz := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
 			m := update(New(testOptions(nil)), tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
-			q, _ := m.search.Form().Query()
+			q, _ := m.search().Form().Query()
 			mm, _ := m.startSearch(q)
 			m = mm.(Model)
 			now := testNow
 			st := model.RegionStatus{Region: "us-east-1", State: model.RegionSearching}
 			east := model.RegionProgress{Region: "us-east-1", Done: 12, Left: 28, Wait: 6 * time.Second, End: now.Add(3*time.Minute + 10*time.Second)}
 			west := model.RegionProgress{Region: "us-west-2", Done: 4, Left: 2, End: now.Add(10 * time.Second)}
-			m = update(m, searchEventsMsg{ID: m.search.SearchID(), Events: []SearchEvent{
+			m = update(m, searchEventsMsg{ID: m.search().SearchID(), Events: []SearchEvent{
 				{Region: "us-east-1", Status: &st, CallsDone: 16, CallsTotal: 46, Progress: &east},
 				{Region: "us-west-2", CallsDone: 16, CallsTotal: 46, Progress: &west},
 			}})

@@ -50,12 +50,12 @@ func TestPlanSearchFlow(t *testing.T) {
 			s.press("g", "d")
 			s.waitText("Part 1")
 			m := s.final()
-			sel, ok := m.search.Table().Selected()
+			sel, ok := m.search().Table().Selected()
 			if !ok {
 				t.Fatal("no row selected")
 			}
-			for i := range m.search.Table().Len() {
-				if o := m.search.Table().Row(i); o.Source != model.SourceTrainingPlan || !strings.HasPrefix(o.InstanceType, "ml.") {
+			for i := range m.search().Table().Len() {
+				if o := m.search().Table().Row(i); o.Source != model.SourceTrainingPlan || !strings.HasPrefix(o.InstanceType, "ml.") {
 					t.Errorf("row %d is a %s of %s, in a search of training plans alone", i, o.Source.Label(), o.InstanceType)
 				}
 			}
@@ -181,7 +181,7 @@ func TestReservationsPlanAndBlock(t *testing.T) {
 			opts := testOptions(b)
 			opts.Now = func() time.Time { return at }
 			m := update(New(opts), altKey('2'))
-			m = update(m, blocksMsg{ID: m.blocks.ListingID(), List: list}, tea.WindowSizeMsg{Width: size.w, Height: size.h})
+			m = update(m, blocksMsg{ID: m.blocks().ListingID(), List: list}, tea.WindowSizeMsg{Width: size.w, Height: size.h})
 			view := requestIDRE.ReplaceAllString(ansi.Strip(m.View().Content), "gpb-REQUEST-ID")
 			if !strings.Contains(view, "ml.p5.48xlarge ×") || !strings.Contains(view, " p5.48xlarge ×") || !strings.Contains(view, "Reservations") {
 				t.Errorf("the screen lacks the plan or the block:\n%s", view)
@@ -190,7 +190,7 @@ func TestReservationsPlanAndBlock(t *testing.T) {
 
 			// The plan's detail, whichever row it is on.
 			for i := 0; i < 2; i++ {
-				if sel, ok := m.blocks.Table().Selected(); ok && sel.Source == model.SourceTrainingPlan {
+				if sel, ok := m.blocks().Table().Selected(); ok && sel.Source == model.SourceTrainingPlan {
 					break
 				}
 				m = update(m, keyMsg("j"))
@@ -331,14 +331,14 @@ func TestBothSourcesSearch(t *testing.T) {
 			s.waitText("Upfront fee▲")
 			m := s.final()
 			bySource := map[model.Source]int{}
-			for i := range m.search.Table().Len() {
-				o := m.search.Table().Row(i)
+			for i := range m.search().Table().Len() {
+				o := m.search().Table().Row(i)
 				bySource[o.Source]++
-				if i > 0 && o.Fee.Cmp(m.search.Table().Row(i-1).Fee) < 0 {
+				if i > 0 && o.Fee.Cmp(m.search().Table().Row(i-1).Fee) < 0 {
 					t.Errorf("row %d (%s) is cheaper than the row before it in a fee sort", i, o.Source.Label())
 				}
 			}
-			if bySource[model.SourceCapacityBlock] == 0 || bySource[model.SourceTrainingPlan] == 0 || found != m.search.Table().Len() {
+			if bySource[model.SourceCapacityBlock] == 0 || bySource[model.SourceTrainingPlan] == 0 || found != m.search().Table().Len() {
 				t.Fatalf("found %d: %v by source, want both in the one table", found, bySource)
 			}
 			view := s.emu.String()

@@ -163,8 +163,8 @@ func TestReadOnlyHidesPurchase(t *testing.T) {
 	if strings.Contains(m.flash, "purchase") {
 		t.Errorf("Y answered %q in read-only mode", m.flash)
 	}
-	if m.search.Focus() != paneDetail {
-		t.Errorf("focus %d, want the detail", m.search.Focus())
+	if m.search().Focus() != paneDetail {
+		t.Errorf("focus %d, want the detail", m.search().Focus())
 	}
 }
 
@@ -212,8 +212,8 @@ func TestPurchaseSoldMeanwhile(t *testing.T) {
 		return !strings.Contains(text, "Buy a Capacity Block") && foundRE.MatchString(text)
 	})
 	m := s.final()
-	if m.search.SearchID() < 2 {
-		t.Errorf("search id %d: the results were not searched again", m.search.SearchID())
+	if m.search().SearchID() < 2 {
+		t.Errorf("search id %d: the results were not searched again", m.search().SearchID())
 	}
 	if n := len(reservations(t, c, searchedRegions(t)...)); n != 0 {
 		t.Fatalf("%d reservations of a sold offering", n)

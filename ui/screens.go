@@ -1,35 +1,217 @@
 package ui
 
 import (
-	"fmt"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/gpublock/gpublock/model"
-	"github.com/gpublock/gpublock/pricing"
-	"github.com/gpublock/gpublock/ui/dialog/compare"
-	"github.com/gpublock/gpublock/ui/dialog/launch"
-	"github.com/gpublock/gpublock/ui/dialog/purchase"
-	"github.com/gpublock/gpublock/ui/dialog/spend"
 	uiscreen "github.com/gpublock/gpublock/ui/screen"
+	advisorui "github.com/gpublock/gpublock/ui/screen/advisor"
 	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
 	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
 )
 
-// screenKeyMap switches screens. The digits and brackets are letters in a text field, so
-// they work where keys are not text; alt+1 and alt+2 work everywhere.
-type screenKeyMap struct {
-	Search, Blocks, Next, Prev key.Binding
+// screenID names a screen of the program: the search (ui/screen/search), the blocks
+// (ui/screen/blocks) and the advisor (ui/screen/advisor), each a package of its own on the
+// shared program.Context. 1, 2, 3, [ and ] switch between them where keys are not text,
+// alt+1… from anywhere. The header, the footer, the help dialog, the clock, the identity
+// and the dialog slot are the root's and serve every screen.
+type screenID int
+
+const (
+	screenSearch  screenID = iota
+	screenBlocks           // every block, its warnings and countdowns
+	screenAdvisor          // which capacity to buy for a job
+	numScreens
+)
+
+// Screen is a screen as the root holds it, as gh-dash holds its sections: the root routes
+// messages, keys, the view, the footer and help to the one shown through this, never
+// asking which one it is.
+type Screen interface {
+	Init() tea.Cmd
+	// Owns reports whether msg answers one of the screen's own commands: it goes to the
+	// screen wherever the screen is.
+	Owns(msg tea.Msg) bool
+	// Update and View take the frame the screen is drawn in.
+	Update(msg tea.Msg, f frame) (Screen, tea.Cmd)
+	View(f frame) string
+	// Enter and Leave are the screen being shown and hidden.
+	Enter() (Screen, tea.Cmd)
+	Leave() Screen
+	// Busy: something is loading, which keeps the spinner turning.
+	Busy() bool
+	// Flash is what the last Update says on the status line.
+	Flash() uiscreen.Flash
+	// Typing: keys go into a text field, where q and the digits are letters. Filtering: a
+	// filter takes them, where ? is a letter too.
+	Typing() bool
+	Filtering() bool
+	// Notifies: k is the notifications switch here, which the root holds (it is the blocks
+	// screen's, and serves the watched search too).
+	Notifies(k tea.KeyPressMsg) bool
+	// Status is the status line when nothing was said after a key.
+	Status() string
+	// ShortHelp is the footer's keys, with the root's; HelpGroups the help's, by title.
+	ShortHelp(r helpEnv) []key.Binding
+	HelpGroups(r helpEnv) []keyGroup
 }
 
-func defaultScreenKeys() screenKeyMap {
-	return screenKeyMap{
-		Search: key.NewBinding(key.WithKeys("1", "alt+1"), key.WithHelp("1", "search screen")),
-		Blocks: key.NewBinding(key.WithKeys("2", "alt+2"), key.WithHelp("2", "blocks screen")),
-		Next:   key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next screen")),
-		Prev:   key.NewBinding(key.WithKeys("["), key.WithHelp("[", "previous screen")),
+// helpEnv is what a screen's help adds to its own keys: the root's keys, the screen keys and
+// the blocks' groups, which the search screen's help lists too.
+type helpEnv struct {
+	root    KeyMap
+	screens keyGroup
+	blocks  []keyGroup
+	moving  []key.Binding // the tables' moving keys
+}
+
+// everywhere is the root's keys that work on every screen, for help.
+func (h helpEnv) everywhere(more ...key.Binding) keyGroup {
+	return keyGroup{Title: "Everywhere", Keys: append([]key.Binding{h.root.Help, h.root.Quit, h.root.ForceQuit}, more...)}
+}
+
+// frame is what the root lends a screen to update and draw it: its area, the root's
+// spinner and clock, and the notifications switch.
+type frame struct {
+	area      uiscreen.Area
+	spin      string
+	now       time.Time
+	notifyOff bool
+}
+
+// searchTab is the search screen.
+type searchTab struct{ m searchscreen.Model }
+
+func (s searchTab) at(f frame) searchscreen.Model {
+	m := s.m
+	m.SetArea(f.area)
+	m.SetSpinner(f.spin)
+	m.SetNow(f.now)
+	m.SetNotifyOff(f.notifyOff)
+	return m
+}
+func (s searchTab) Init() tea.Cmd         { return s.m.Init() }
+func (s searchTab) Owns(msg tea.Msg) bool { return searchscreen.Owns(msg) }
+func (s searchTab) Update(msg tea.Msg, f frame) (Screen, tea.Cmd) {
+	m, cmd := s.at(f).Update(msg)
+	return searchTab{m}, cmd
+}
+func (s searchTab) View(f frame) string             { return s.at(f).View() }
+func (s searchTab) Enter() (Screen, tea.Cmd)        { return s, nil }
+func (s searchTab) Leave() Screen                   { return s }
+func (s searchTab) Busy() bool                      { return s.m.Busy() }
+func (s searchTab) Flash() uiscreen.Flash           { return s.m.Flash() }
+func (s searchTab) Typing() bool                    { return s.m.Typing() }
+func (s searchTab) Filtering() bool                 { return s.m.Filtering() }
+func (s searchTab) Notifies(k tea.KeyPressMsg) bool { return s.m.TakesNotify(k) }
+func (s searchTab) Status() string                  { return s.m.StatusLine(s.m.Typing()) }
+func (s searchTab) ShortHelp(helpEnv) []key.Binding { return s.m.ShortHelp() }
+func (s searchTab) HelpGroups(h helpEnv) []keyGroup {
+	return append(append(append([]keyGroup(nil), s.m.HelpGroups()...), h.screens), h.blocks...)
+}
+
+// blocksTab is the blocks screen.
+type blocksTab struct{ m blockscreen.Model }
+
+func (s blocksTab) at(f frame) blockscreen.Model {
+	m := s.m
+	m.SetArea(f.area)
+	m.SetSpinner(f.spin)
+	return m
+}
+func (s blocksTab) Init() tea.Cmd         { return s.m.Init() }
+func (s blocksTab) Owns(msg tea.Msg) bool { return blockscreen.Owns(msg) }
+func (s blocksTab) Update(msg tea.Msg, f frame) (Screen, tea.Cmd) {
+	m, cmd := s.at(f).Update(msg)
+	return blocksTab{m}, cmd
+}
+func (s blocksTab) View(f frame) string { return s.at(f).View() }
+func (s blocksTab) Enter() (Screen, tea.Cmd) {
+	m, cmd := s.m.Enter()
+	return blocksTab{m}, cmd
+}
+func (s blocksTab) Leave() Screen                 { return blocksTab{s.m.Leave()} }
+func (s blocksTab) Busy() bool                    { return s.m.Busy() }
+func (s blocksTab) Flash() uiscreen.Flash         { return s.m.Flash() }
+func (s blocksTab) Typing() bool                  { return s.m.Typing() }
+func (s blocksTab) Filtering() bool               { return s.m.Typing() }
+func (s blocksTab) Notifies(tea.KeyPressMsg) bool { return false } // its own key
+func (s blocksTab) ShortHelp(h helpEnv) []key.Binding {
+	if s.m.Typing() {
+		// Keys go into the filter: enter keeps it, q is a letter.
+		return append(s.m.ShortHelp(), h.root.ForceQuit)
 	}
+	return append(s.m.ShortHelp(), h.screens.Keys[screenSearch], h.root.Help, h.root.Quit)
+}
+func (s blocksTab) HelpGroups(h helpEnv) []keyGroup {
+	return append(append([]keyGroup{h.screens}, h.blocks...),
+		keyGroup{Title: "Moving", Keys: h.moving}, h.everywhere(h.root.Back))
+}
+func (s blocksTab) Status() string {
+	if s.m.Typing() {
+		return "Filtering: blocks matching every word stay · enter keeps the filter · esc clears it"
+	}
+	return "" // the search's state is the search screen's
+}
+
+// advisorTab is the advisor screen.
+type advisorTab struct{ m advisorui.Model }
+
+func (s advisorTab) Init() tea.Cmd         { return s.m.Init() }
+func (s advisorTab) Owns(msg tea.Msg) bool { return advisorui.Owns(msg) }
+func (s advisorTab) Update(msg tea.Msg, f frame) (Screen, tea.Cmd) {
+	if _, mouse := msg.(tea.MouseMsg); mouse {
+		return s, nil // the advisor takes no mouse
+	}
+	m, cmd := s.m.Update(msg)
+	return advisorTab{m}, cmd
+}
+func (s advisorTab) View(f frame) string {
+	m := s.m
+	m.SetArea(f.area)
+	return m.View()
+}
+func (s advisorTab) Enter() (Screen, tea.Cmd)      { return s, nil }
+func (s advisorTab) Leave() Screen                 { return s }
+func (s advisorTab) Busy() bool                    { return s.m.Running() }
+func (s advisorTab) Flash() uiscreen.Flash         { return uiscreen.Flash{} }
+func (s advisorTab) Typing() bool                  { return s.m.Typing() }
+func (s advisorTab) Filtering() bool               { return false }
+func (s advisorTab) Notifies(tea.KeyPressMsg) bool { return false }
+func (s advisorTab) ShortHelp(h helpEnv) []key.Binding {
+	quit := h.root.Quit
+	if s.m.Typing() {
+		quit = h.root.ForceQuit
+	}
+	return append(s.m.ShortHelp(), h.screens.Keys[screenSearch], h.root.Help, quit)
+}
+func (s advisorTab) HelpGroups(h helpEnv) []keyGroup {
+	return append(s.m.HelpGroups(), h.screens, h.everywhere())
+}
+func (s advisorTab) Status() string {
+	if s.m.Typing() {
+		return "Typing: q is a letter here · ctrl+c quits · tab next field · enter advises"
+	}
+	return "" // the advisor shows its own search's progress
+}
+
+// The screens' own models, for what the root asks of one in particular: the header's
+// warnings and watch, the rows a purchase was picked from.
+func (m Model) search() searchscreen.Model { return m.screens[screenSearch].(searchTab).m }
+func (m Model) blocks() blockscreen.Model  { return m.screens[screenBlocks].(blocksTab).m }
+func (m Model) advisor() advisorui.Model   { return m.screens[screenAdvisor].(advisorTab).m }
+
+func (m *Model) setSearch(s searchscreen.Model) { m.screens[screenSearch] = searchTab{s} }
+func (m *Model) setBlocks(s blockscreen.Model)  { m.screens[screenBlocks] = blocksTab{s} }
+
+// current is the screen shown.
+func (m Model) current() Screen { return m.screens[m.screen] }
+
+// frame is the screen's frame now.
+func (m Model) frame() frame {
+	return frame{area: m.area(), spin: m.spin.View(), now: m.clock, notifyOff: m.blocks().NotifyOff()}
 }
 
 // area is the body a screen is drawn in, between the header and the footer; zero when the
@@ -42,176 +224,88 @@ func (m Model) area() uiscreen.Area {
 	return uiscreen.Area{Top: l.headerH, Width: m.pc.Width, Height: m.pc.Height - l.headerH - l.footerH}
 }
 
-// blocksNow is the blocks screen as it is drawn now: in the body, with the root's spinner.
-func (m Model) blocksNow() blockscreen.Model {
-	s := m.blocks
-	s.SetArea(m.area())
-	s.SetSpinner(m.spin.View())
-	return s
-}
-
-// searchNow is the search screen as it is drawn now: in the body, with the root's spinner,
-// clock and notifications switch.
-func (m Model) searchNow() searchscreen.Model {
-	s := m.search
-	s.SetArea(m.area())
-	s.SetSpinner(m.spin.View())
-	s.SetNow(m.clock)
-	s.SetNotifyOff(m.blocks.NotifyOff())
-	return s
-}
-
-// updateSearch hands a message to the search screen and takes back what it says and whether
-// the spinner must turn.
-func (m Model) updateSearch(msg tea.Msg) (Model, tea.Cmd) {
-	s, cmd := m.searchNow().Update(msg)
-	m.search = s
+// updateScreen hands a message to a screen and takes back what it says, the clock (the
+// blocks screen syncs it with the backend's) and whether the spinner must turn.
+func (m Model) updateScreen(id screenID, msg tea.Msg) (Model, tea.Cmd) {
+	s, cmd := m.screens[id].Update(msg, m.frame())
+	m.screens[id] = s
 	m.flash = s.Flash().Apply(m.flash)
+	m.clock = m.blocks().Now()
 	m = m.closeStalePurchase()
 	return m, tea.Batch(cmd, m.spinCmd())
 }
 
-// openPurchaseFromRows opens the purchase of an offering picked from the search screen's
-// rows numbered rows, unless they are no longer the rows of the search on screen (a new
-// search started between the key and now).
-func (m Model) openPurchaseFromRows(o model.Offering, rows int64) (tea.Model, tea.Cmd) {
-	if why := m.search.RowsOnScreen(rows); why != "" {
-		m.flash = why
-		return m, nil
-	}
-	mm, cmd := m.openPurchaseOf(o)
-	if n := mm.(Model); n.dialog != nil {
-		n.buyRows = &rows
-		return n, cmd
-	}
-	return mm, cmd
-}
-
-// closeStalePurchase closes a purchase dialog whose rows were replaced while it was open:
-// it must not stay buyable over rows it did not show. One already sent stays: its answer
-// must be read.
-func (m Model) closeStalePurchase() Model {
-	d, ok := m.dialog.(purchase.Model)
-	if !ok {
-		m.buyRows = nil
-		return m
-	}
-	if m.buyRows == nil || d.Busy() || d.Machine().Phase() == spend.Done {
-		return m
-	}
-	if why := m.search.RowsOnScreen(*m.buyRows); why != "" {
-		m.dialog, m.buyRows = nil, nil
-		m.flash = "Closed the purchase dialog: " + why
-	}
-	return m
-}
-
-// updateSearchWith takes back the search screen after one of its methods, and its command.
-func (m Model) updateSearchWith(s searchscreen.Model, cmd tea.Cmd) (Model, tea.Cmd) {
-	m.search = s
-	m = m.closeStalePurchase()
-	return m, tea.Batch(cmd, m.spinCmd())
-}
-
-// updateBlocks hands a message to the blocks screen and takes back what it says, its clock
-// and whether the spinner must turn.
-func (m Model) updateBlocks(msg tea.Msg) (Model, tea.Cmd) {
-	s, cmd := m.blocksNow().Update(msg)
-	m = m.fromBlocks(s)
-	return m, tea.Batch(cmd, m.spinCmd())
-}
-
-func (m Model) fromBlocks(s blockscreen.Model) Model {
-	m.blocks = s
-	m.flash = s.Flash().Apply(m.flash)
-	m.clock = s.Now()
-	return m
-}
-
-// switchScreen shows a screen; the blocks screen lists the blocks at once when it has not yet.
+// switchScreen shows a screen.
 func (m Model) switchScreen(to screenID) (tea.Model, tea.Cmd) {
 	if m.screen == to {
 		return m, nil
 	}
-	if m.screen == screenBlocks {
-		m.blocks = m.blocks.Leave()
-	}
+	m.screens[m.screen] = m.current().Leave()
 	m.screen = to
-	if to != screenBlocks {
-		return m, nil
-	}
-	s, cmd := m.blocks.Enter()
-	m.blocks, m.clock = s, s.Now()
+	s, cmd := m.current().Enter()
+	m.screens[to] = s
+	m.clock = m.blocks().Now()
 	return m, tea.Batch(cmd, m.spinCmd())
 }
 
 // screenKey handles the keys that change screens, which work wherever keys are not text.
 func (m Model) screenKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd, bool) {
 	sk := m.screenKeys
+	for id, b := range []key.Binding{sk.Search, sk.Blocks, sk.Advisor} {
+		if key.Matches(k, b) {
+			mm, cmd := m.switchScreen(screenID(id))
+			return mm, cmd, true
+		}
+	}
 	switch {
-	case keyIs(k, sk.Search):
-		mm, cmd := m.switchScreen(screenSearch)
-		return mm, cmd, true
-	case keyIs(k, sk.Blocks):
-		mm, cmd := m.switchScreen(screenBlocks)
-		return mm, cmd, true
-	case keyIs(k, advisorScreenKey):
-		mm, cmd := m.switchScreen(screenAdvisor)
-		return mm, cmd, true
-	case keyIs(k, sk.Next):
+	case key.Matches(k, sk.Next):
 		mm, cmd := m.switchScreen((m.screen + 1) % numScreens)
 		return mm, cmd, true
-	case keyIs(k, sk.Prev):
+	case key.Matches(k, sk.Prev):
 		mm, cmd := m.switchScreen((m.screen + numScreens - 1) % numScreens)
 		return mm, cmd, true
 	}
 	return m, nil, false
 }
 
-// toggleNotify is n, on any screen: one switch for the blocks' warnings and the watch's
-// news alike.
-func (m Model) toggleNotify() (tea.Model, tea.Cmd) {
-	s := m.blocks.ToggleNotify()
-	m.blocks, m.flash = s, s.Flash().Apply(m.flash)
-	return m, nil
-}
-
-// openPurchaseOf opens the purchase dialog on an offering a screen chose (the search's
-// selected row, the advisor's option), unless nothing can be bought here.
-func (m Model) openPurchaseOf(o model.Offering) (tea.Model, tea.Cmd) {
-	switch {
-	case m.pc.ReadOnly:
-		m.flash = "Read-only: nothing can be bought."
-		return m, nil
-	case m.pc.Backend == nil:
-		m.flash = "Not connected, so nothing can be bought."
-		return m, nil
+// The mouse, as k9s, gh-dash and lazygit have it: the wheel scrolls the table or the pane
+// under the pointer, a click selects a table's row or sorts by the column whose title it
+// hits. Options.NoMouse turns it off (and with it the terminal's mouse reporting, which
+// takes the terminal's own text selection away). Dialogs take no mouse: what spends money
+// is typed. Each screen finds the pane under the pointer itself.
+func (m Model) onMouse(msg tea.MouseMsg) Model {
+	if m.opts.NoMouse || m.dialog != nil || m.pc.Width == 0 || m.layout().tooSmall {
+		return m
 	}
-	d, cmd := purchase.New(m.actionEnv(), o)
-	m.dialog, m.buyRows = d, nil
-	return m, cmd
+	m, _ = m.updateScreen(m.screen, msg)
+	return m
 }
 
-// openCompare shows the marked offerings the search screen sends on one chart.
-func (m Model) openCompare(cs []pricing.Comparison) (tea.Model, tea.Cmd) {
-	km := m.search.KeyMap()
-	m.dialog = compare.New(m.pc.Theme, cs, compare.KeyMap{Back: km.Back, Compare: km.Compare})
-	return m, nil
+// The smallest terminal the UI draws in; below it a message asks for a larger one.
+const (
+	minWidth  = 60
+	minHeight = 16
+)
+
+// layout is the root's frame at the current size: the header and the footer, between which
+// the screen shown draws its panes (area). It is computed from the model, not stored, so
+// that View and the paging in Update agree.
+type layout struct {
+	tooSmall bool
+	headerH  int
+	footerH  int
 }
 
-// openBlockLaunch opens the launch form on the block.
-func (m Model) openBlockLaunch(b model.Block) (tea.Model, tea.Cmd) {
-	switch {
-	case m.pc.ReadOnly:
-		return m, nil
-	case b.State == model.StatePaymentFailed:
-		m.flash = blockscreen.PayFailed(b, "launched into")
-		return m, nil
-	case b.State != model.StateActive && b.State != model.StateScheduled:
-		m.flash = fmt.Sprintf("Block %s is %s: instances launch only into an active block (or a scheduled one, at its start).", b.ReservationID, b.State)
-		return m, nil
+func (m Model) layout() layout {
+	var l layout
+	if m.pc.Width < minWidth || m.pc.Height < minHeight {
+		l.tooSmall = true
+		return l
 	}
-	d, cmd := launch.New(m.actionEnv(), b)
-	m.dialog = d
-	return m, cmd
+	l.headerH = 1
+	if m.notice != "" {
+		l.headerH++
+	}
+	l.footerH = 1 + len(m.flashLines())
+	return l
 }

@@ -26,19 +26,19 @@ type (
 
 // The search screen's steps, taken on the root as a key or a dialog would.
 func (m Model) startSearch(q model.Query) (tea.Model, tea.Cmd) {
-	return m.updateSearchWith(m.search.StartSearch(q))
+	return m.updateSearchWith(m.search().StartSearch(q))
 }
 
 func (m Model) startFormSearch(q model.Query) (tea.Model, tea.Cmd) {
-	return m.updateSearchWith(m.search.StartFormSearch(q))
+	return m.updateSearchWith(m.search().StartFormSearch(q))
 }
 
 func (m Model) takeAlternative(i int) (tea.Model, tea.Cmd) {
-	return m.updateSearchWith(m.search.TakeAlternative(i))
+	return m.updateSearchWith(m.search().TakeAlternative(i))
 }
 
-func (m Model) freshCount() int       { return m.search.FreshCount() }
-func (m Model) selectedIsFresh() bool { return m.search.SelectedIsFresh() }
+func (m Model) freshCount() int       { return m.search().FreshCount() }
+func (m Model) selectedIsFresh() bool { return m.search().SelectedIsFresh() }
 
 // updateOpen is update, and the dialog the last message asks for opened, as the program
 // would open it from the message the screen sends.

@@ -49,13 +49,13 @@ func TestStaleRowsCannotBeBought(t *testing.T) {
 func TestPurchaseClosesWhenItsRowsAreReplaced(t *testing.T) {
 	b, _ := emulatorBackend(t, ec2sim.Faults{})
 	m := update(withResults(New(testOptions(b)), syntheticOfferings(5)), tea.WindowSizeMsg{Width: 160, Height: 48})
-	o, _ := m.search.Table().Selected()
-	rows := m.search.Rows()
+	o, _ := m.search().Table().Selected()
+	rows := m.search().Rows()
 	m = update(m, uiscreen.OpenPurchase{Offering: o, FromRows: true, Rows: rows})
 	if _, ok := m.dialog.(purchase.Model); !ok {
 		t.Fatalf("the purchase did not open: dialog %T, flash %q", m.dialog, m.flash)
 	}
-	q, _ := m.search.Form().Query()
+	q, _ := m.search().Form().Query()
 	mm, _ := m.startSearch(q)
 	m = mm.(Model)
 	if m.dialog != nil || !strings.Contains(m.flash, "Closed the purchase dialog: The search was run again") {

@@ -33,7 +33,7 @@ func syntheticOfferings(n int) []model.Offering {
 // withResults returns m after a search that delivered offs, without any backend: the
 // search's messages are given to Update as the stream would.
 func withResults(m Model, offs []model.Offering) Model {
-	q, _ := m.search.Form().Query()
+	q, _ := m.search().Form().Query()
 	mm, _ := m.startSearch(q)
 	m = mm.(Model)
 	st := model.RegionStatus{Region: "us-east-1", State: model.RegionOK, Offerings: len(offs)}
@@ -42,7 +42,7 @@ func withResults(m Model, offs []model.Offering) Model {
 		events = append(events, SearchEvent{Region: "us-east-1", Offerings: offs[i:min(i+6, len(offs))], CallsDone: 1, CallsTotal: 1})
 	}
 	events = append(events, SearchEvent{Region: "us-east-1", Status: &st, CallsDone: 1, CallsTotal: 1})
-	mm, _ = m.Update(searchEventsMsg{ID: m.search.SearchID(), Events: events, Closed: true})
+	mm, _ = m.Update(searchEventsMsg{ID: m.search().SearchID(), Events: events, Closed: true})
 	return mm.(Model)
 }
 

@@ -4,15 +4,12 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/model"
-	"github.com/gpublock/gpublock/ui/components/table"
 	"github.com/gpublock/gpublock/ui/components/text"
-	uiscreen "github.com/gpublock/gpublock/ui/screen"
 )
 
 // View draws the screen. It is a pure function of the model.
@@ -39,16 +36,10 @@ func (m Model) render() string {
 	if m.notice != "" {
 		parts = append(parts, m.pc.Theme.Warning.Render(ansi.Truncate("▲ "+m.notice, m.pc.Width, "…")))
 	}
-	var body string
-	switch {
-	case m.dialog != nil: // a dialog covers the whole body: the screen is not drawn under it
+	// A dialog covers the whole body: the screen is not drawn under it.
+	body := m.current().View(m.frame())
+	if m.dialog != nil {
 		body = m.dialog.View(m.pc.Width, m.pc.Height-l.headerH-l.footerH)
-	case m.screen == screenSearch:
-		body = m.searchNow().View()
-	case m.screen == screenBlocks:
-		body = m.blocksNow().View()
-	case m.screen == screenAdvisor:
-		body = m.advisorBody()
 	}
 	parts = append(parts, body, m.statusLine(), m.helpLine())
 	return strings.Join(parts, "\n")
@@ -110,7 +101,7 @@ func (m Model) headerView() string {
 	sep := th.Muted.Render(" · ")
 	long := th.Muted.Render(" · profile ") + th.Header.Render(profile) + th.Muted.Render(" · region ") + th.Header.Render(m.opts.Region)
 	short := sep + th.Header.Render(profile) + sep + th.Header.Render(m.opts.Region)
-	if verb, regions := m.search.HeaderNote(); verb != "" {
+	if verb, regions := m.search().HeaderNote(); verb != "" {
 		long += th.Muted.Render(verb) + th.Header.Render(regions)
 	}
 	if m.connecting || m.connectErr != nil {
@@ -119,11 +110,11 @@ func (m Model) headerView() string {
 	// The count of the blocks' warnings and the watch are on every screen, before anything
 	// that may be cut.
 	warn := m.warningBadge()
-	head := th.App.Render("gpublock") + " " + badge + " " + warn + m.search.WatchBadge(false) + who
+	head := th.App.Render("gpublock") + " " + badge + " " + warn + m.search().WatchBadge(false) + who
 	left := head + long
 	room := m.pc.Width - ansi.StringWidth(clock) - 1
 	if ansi.StringWidth(left) > room {
-		left = th.App.Render("gpublock") + " " + badge + " " + warn + m.search.WatchBadge(true) + whoShort + short
+		left = th.App.Render("gpublock") + " " + badge + " " + warn + m.search().WatchBadge(true) + whoShort + short
 	}
 	if ansi.StringWidth(left) > room {
 		left = ansi.Truncate(left, max(0, room-1), "…")
@@ -132,12 +123,10 @@ func (m Model) headerView() string {
 	return ansi.Truncate(left+strings.Repeat(" ", gap)+clock, m.pc.Width, "")
 }
 
-func plural(n int, word string) string { return uiscreen.Plural(n, word) }
-
 // warningBadge is the header's summary of the blocks' warnings, on every screen: the most
 // severe one's word and how many (model.WarningSummary), red when that one is red.
 func (m Model) warningBadge() string {
-	text, worst := model.WarningSummary(m.blocks.Warnings())
+	text, worst := model.WarningSummary(m.blocks().Warnings())
 	if text == "" {
 		return ""
 	}
@@ -181,20 +170,9 @@ func (m Model) statusLine() string {
 		}
 		return strings.Join(lines, "\n")
 	}
-	if _, own := dialogFooterLine(m.dialog); s == "" && !(m.dialog != nil && own) { // a dialog says what its keys do itself
+	if _, own := dialogFooterLine(m.dialog); !(m.dialog != nil && own) { // a dialog says what its keys do itself
 		style = th.Muted
-		switch {
-		case m.screen == screenBlocks && m.blocks.Typing():
-			s = "Filtering: blocks matching every word stay · enter keeps the filter · esc clears it"
-		case m.screen == screenBlocks:
-			s = "" // the search's state is the search screen's
-		case m.screen == screenAdvisor && m.typing():
-			s = "Typing: q is a letter here · ctrl+c quits · tab next field · enter advises"
-		case m.screen == screenAdvisor:
-			s = "" // the advisor shows its own search's progress
-		default:
-			s = m.search.StatusLine(m.typing())
-		}
+		s = m.current().Status()
 	}
 	return style.Render(ansi.Truncate(s, m.pc.Width, "…"))
 }
@@ -207,17 +185,4 @@ func (m Model) helpLine() string {
 	h.SetWidth(m.pc.Width)
 	// help cuts at the item that overflows, which can still leave the line too wide.
 	return ansi.Truncate(h.ShortHelpView(m.helpKeys().ShortHelp()), m.pc.Width, "…")
-}
-
-func (m Model) helpKeys() helpKeys {
-	return helpKeys{root: m.keys, screen: m.screen, screens: m.screenKeys, typing: m.typing(),
-		tableFilter: m.screen == screenBlocks && m.typing(), moving: movingKeys(m.search.Table().KeyMap().Nav()),
-		searchShort: m.search.ShortHelp(), searchGroups: m.search.HelpGroups(),
-		blocksShort: m.blocks.ShortHelp(), blocksGroups: m.blocks.HelpGroups(),
-		advisorShort: m.advisor.ShortHelp(), advisorGroups: m.advisor.HelpGroups()}
-}
-
-// movingKeys are the keys that move a table's cursor, for help.
-func movingKeys(n table.Nav) []key.Binding {
-	return []key.Binding{n.Up, n.Down, n.PageUp, n.PageDown, n.HalfUp, n.HalfDown, n.Top, n.Bottom}
 }

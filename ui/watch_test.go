@@ -3,6 +3,7 @@ package ui
 import (
 	"bytes"
 	"context"
+	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
 	"regexp"
 	"strconv"
 	"strings"
@@ -22,9 +23,9 @@ import (
 // backend: the timer's tick, then the stream.
 func round(t *testing.T, m Model, offs []model.Offering) Model {
 	t.Helper()
-	m = update(m, watchTickMsg{Gen: m.search.WatchGen()})
-	if !m.search.Running() || !m.search.Round() {
-		t.Fatalf("the watch's tick started no round (running %v, round %v, flash %q)", m.search.Running(), m.search.Round(), m.flash)
+	m = update(m, watchTickMsg{Gen: m.search().WatchGen()})
+	if !m.search().Running() || !m.search().Round() {
+		t.Fatalf("the watch's tick started no round (running %v, round %v, flash %q)", m.search().Running(), m.search().Round(), m.flash)
 	}
 	var events []SearchEvent
 	for i := 0; i < len(offs); i += 6 {
@@ -32,7 +33,7 @@ func round(t *testing.T, m Model, offs []model.Offering) Model {
 	}
 	st := model.RegionStatus{Region: "us-east-1", State: model.RegionOK, Offerings: len(offs)}
 	events = append(events, SearchEvent{Region: "us-east-1", Status: &st, CallsDone: 1, CallsTotal: 1})
-	return update(m, searchEventsMsg{ID: m.search.SearchID(), Events: events, Closed: true})
+	return update(m, searchEventsMsg{ID: m.search().SearchID(), Events: events, Closed: true})
 }
 
 func view(m Model) string { return ansi.Strip(m.View().Content) }
@@ -44,24 +45,24 @@ func headerLine(m Model) string { return strings.SplitN(view(m), "\n", 2)[0] }
 func TestWatchToggle(t *testing.T) {
 	base := update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48})
 	m := update(base, keyMsg("shift+tab"), keyMsg("shift+tab"), keyMsg("w")) // the source, then the detail pane
-	if m.search.Watching() || !strings.Contains(m.flash, "Nothing to watch yet") {
-		t.Errorf("w before any search: on=%v flash %q", m.search.Watching(), m.flash)
+	if m.search().Watching() || !strings.Contains(m.flash, "Nothing to watch yet") {
+		t.Errorf("w before any search: on=%v flash %q", m.search().Watching(), m.flash)
 	}
 
 	m = withResults(base, syntheticOfferings(50))
 	// In the duration field w is a letter, and in the table's filter too.
 	typed := update(m, keyMsg("shift+tab"), keyMsg("shift+tab"), keyMsg("w"))
-	if typed.search.Watching() || !typed.search.Form().Typing() || typed.search.Form().Focus() != searchform.Duration {
-		t.Errorf("w in the duration field watched (on=%v, typing=%v)", typed.search.Watching(), typed.search.Form().Typing())
+	if typed.search().Watching() || !typed.search().Form().Typing() || typed.search().Form().Focus() != searchform.Duration {
+		t.Errorf("w in the duration field watched (on=%v, typing=%v)", typed.search().Watching(), typed.search().Form().Typing())
 	}
 	filtered := update(m, keyMsg("/"), keyMsg("w"))
-	if filtered.search.Watching() || filtered.search.Table().FilterText() != "w" {
-		t.Errorf("w in the filter: on=%v filter %q", filtered.search.Watching(), filtered.search.Table().FilterText())
+	if filtered.search().Watching() || filtered.search().Table().FilterText() != "w" {
+		t.Errorf("w in the filter: on=%v filter %q", filtered.search().Watching(), filtered.search().Table().FilterText())
 	}
 
 	m = update(m, keyMsg("w"))
-	if !m.search.Watching() || len(m.search.Seen()) != 50 {
-		t.Fatalf("w: on=%v, %d offerings seen; want on, the search's 50", m.search.Watching(), len(m.search.Seen()))
+	if !m.search().Watching() || len(m.search().Seen()) != 50 {
+		t.Fatalf("w: on=%v, %d offerings seen; want on, the search's 50", m.search().Watching(), len(m.search().Seen()))
 	}
 	if h := headerLine(m); !strings.Contains(h, "watching · next 09:05 UTC") {
 		t.Errorf("the header does not say the watch is on and when it runs next: %q", h)
@@ -73,13 +74,13 @@ func TestWatchToggle(t *testing.T) {
 	if h := headerLine(narrow); !strings.Contains(h, "watch 09:05") {
 		t.Errorf("the narrow header drops the watch: %q", h)
 	}
-	gen := m.search.WatchGen()
+	gen := m.search().WatchGen()
 	m = update(m, keyMsg("w"))
-	if m.search.Watching() || strings.Contains(headerLine(m), "watch") || !strings.Contains(m.flash, "Stopped watching") {
-		t.Errorf("w again: on=%v header %q flash %q", m.search.Watching(), headerLine(m), m.flash)
+	if m.search().Watching() || strings.Contains(headerLine(m), "watch") || !strings.Contains(m.flash, "Stopped watching") {
+		t.Errorf("w again: on=%v header %q flash %q", m.search().Watching(), headerLine(m), m.flash)
 	}
 	// The timer set before stopping finds nothing to do.
-	if m = update(m, watchTickMsg{Gen: gen}); m.search.Running() {
+	if m = update(m, watchTickMsg{Gen: gen}); m.search().Running() {
 		t.Error("a round ran after the watch stopped")
 	}
 }
@@ -95,8 +96,8 @@ func TestWatchRoundKeepsCursorAndMarks(t *testing.T) {
 	for range 37 {
 		m = update(m, keyMsg("j"))
 	}
-	sel, _ := m.search.Table().Selected()
-	marked := m.search.Table().Marked()
+	sel, _ := m.search().Table().Selected()
+	marked := m.search().Table().Marked()
 	m = update(m, keyMsg("w"))
 
 	// The next answer: 21 offerings gone (the first marked one among them), 100 new ones,
@@ -116,19 +117,19 @@ func TestWatchRoundKeepsCursorAndMarks(t *testing.T) {
 	next = append(next, sel) // an offering answered twice is one row
 	m = round(t, m, next)
 
-	if got, _ := m.search.Table().Selected(); got.ID != sel.ID {
+	if got, _ := m.search().Table().Selected(); got.ID != sel.ID {
 		t.Errorf("the cursor moved from %s to %s", sel.ID, got.ID)
 	}
-	if col, desc := m.search.Table().Sort(); col != offerings.ColFee || desc {
+	if col, desc := m.search().Table().Sort(); col != offerings.ColFee || desc {
 		t.Errorf("sort %v desc %v, want by fee ascending as before", col, desc)
 	}
-	if got := m.search.Table().Marked(); len(got) != 1 || got[0].Offering.ID != marked[1].Offering.ID {
+	if got := m.search().Table().Marked(); len(got) != 1 || got[0].Offering.ID != marked[1].Offering.ID {
 		t.Errorf("marks after the round %v, want only %s (the other is gone)", got, marked[1].Offering.ID)
 	}
-	if m.search.Table().Len() != len(next)-1 || m.search.Round() && m.search.Running() {
-		t.Errorf("the table holds %d rows, want %d; round still running: %v", m.search.Table().Len(), len(next)-1, m.search.Running())
+	if m.search().Table().Len() != len(next)-1 || m.search().Round() && m.search().Running() {
+		t.Errorf("the table holds %d rows, want %d; round still running: %v", m.search().Table().Len(), len(next)-1, m.search().Running())
 	}
-	if n := len(m.search.Fresh()); n != 100 {
+	if n := len(m.search().Fresh()); n != 100 {
 		t.Fatalf("%d new offerings, want 100", n)
 	}
 	v := view(m)
@@ -139,8 +140,8 @@ func TestWatchRoundKeepsCursorAndMarks(t *testing.T) {
 		t.Errorf("flash %q", m.flash)
 	}
 	// The detail of a new offering says so.
-	for i := 0; i < m.search.Table().Visible(); i++ {
-		if m.search.Table().Row(i).ID == offs[250].ID {
+	for i := 0; i < m.search().Table().Visible(); i++ {
+		if m.search().Table().Row(i).ID == offs[250].ID {
 			m = update(m, keyMsg("g"))
 			for range i {
 				m = update(m, keyMsg("j"))
@@ -151,7 +152,7 @@ func TestWatchRoundKeepsCursorAndMarks(t *testing.T) {
 		t.Errorf("the detail of a new offering is not marked NEW:\n%s", view(m))
 	}
 	m = update(m, keyMsg("esc")) // esc does not stop the watch, nor, later, a round
-	if !m.search.Watching() {
+	if !m.search().Watching() {
 		t.Error("esc stopped the watch")
 	}
 	if !strings.Contains(view(m), "Watch round 1 at 09:00 UTC: 100 new") {
@@ -160,23 +161,23 @@ func TestWatchRoundKeepsCursorAndMarks(t *testing.T) {
 
 	// The same answer again: nothing new.
 	m = round(t, m, next)
-	if len(m.search.Fresh()) != 0 || m.freshCount() != 0 || !strings.Contains(view(m), "Watch round 2 at 09:00 UTC: nothing new since 09:00 UTC") {
-		t.Errorf("a second round of the same answer: %d new\n%s", len(m.search.Fresh()), view(m))
+	if len(m.search().Fresh()) != 0 || m.freshCount() != 0 || !strings.Contains(view(m), "Watch round 2 at 09:00 UTC: nothing new since 09:00 UTC") {
+		t.Errorf("a second round of the same answer: %d new\n%s", len(m.search().Fresh()), view(m))
 	}
 	// An offering that sold out and came back under its id is not news.
 	m = round(t, m, next[1:])
 	m = round(t, m, next)
-	if len(m.search.Fresh()) != 0 {
-		t.Errorf("an offering that came back was new again: %v", m.search.Fresh())
+	if len(m.search().Fresh()) != 0 {
+		t.Errorf("an offering that came back was new again: %v", m.search().Fresh())
 	}
 
 	// Everything sold: the table empties and the alternatives are looked for, once.
 	m = round(t, m, nil)
-	if m.search.Table().Len() != 0 || !m.search.AlternativesLoading() || !strings.Contains(view(m), "No offerings for") {
-		t.Errorf("a round that found nothing: %d rows, alternatives loading %v\n%s", m.search.Table().Len(), m.search.AlternativesLoading(), view(m))
+	if m.search().Table().Len() != 0 || !m.search().AlternativesLoading() || !strings.Contains(view(m), "No offerings for") {
+		t.Errorf("a round that found nothing: %d rows, alternatives loading %v\n%s", m.search().Table().Len(), m.search().AlternativesLoading(), view(m))
 	}
-	id := m.search.ExtraID()
-	if m = round(t, m, nil); m.search.ExtraID() != id {
+	id := m.search().ExtraID()
+	if m = round(t, m, nil); m.search().ExtraID() != id {
 		t.Error("a second empty round looked for the alternatives again")
 	}
 }
@@ -186,8 +187,8 @@ func TestWatchStopDuringRound(t *testing.T) {
 	offs := syntheticOfferings(40)
 	m := withResults(New(testOptions(nil)), offs[:20])
 	m = update(m, tea.WindowSizeMsg{Width: 160, Height: 48}, keyMsg("w"), keyMsg("d"))
-	m = update(m, watchTickMsg{Gen: m.search.WatchGen()})
-	roundID := m.search.SearchID()
+	m = update(m, watchTickMsg{Gen: m.search().WatchGen()})
+	roundID := m.search().SearchID()
 	if !strings.Contains(headerLine(m), "watching · searching…") {
 		t.Errorf("header during a round: %q", headerLine(m))
 	}
@@ -195,17 +196,17 @@ func TestWatchStopDuringRound(t *testing.T) {
 		t.Errorf("the status line does not say a round runs:\n%s", view(m))
 	}
 	m = update(m, keyMsg("esc")) // from the detail back to the results
-	if !m.search.Running() || m.search.Focus() != paneResults {
-		t.Fatalf("esc cancelled the watch's round (running %v, focus %d)", m.search.Running(), m.search.Focus())
+	if !m.search().Running() || m.search().Focus() != paneResults {
+		t.Fatalf("esc cancelled the watch's round (running %v, focus %d)", m.search().Running(), m.search().Focus())
 	}
 	m = update(m, keyMsg("w"))
-	if m.search.Watching() || m.search.Running() || m.search.Round() || m.search.Found() != 20 {
-		t.Fatalf("after w: on=%v running=%v round=%v found=%d", m.search.Watching(), m.search.Running(), m.search.Round(), m.search.Found())
+	if m.search().Watching() || m.search().Running() || m.search().Round() || m.search().Found() != 20 {
+		t.Fatalf("after w: on=%v running=%v round=%v found=%d", m.search().Watching(), m.search().Running(), m.search().Round(), m.search().Found())
 	}
 	st := model.RegionStatus{Region: "us-east-1", State: model.RegionOK, Offerings: 40}
 	m = update(m, searchEventsMsg{ID: roundID, Events: []SearchEvent{{Offerings: offs, Status: &st}}, Closed: true})
-	if m.search.Table().Len() != 20 || m.search.Found() != 20 {
-		t.Errorf("the stopped round's answer reached the table: %d rows, found %d", m.search.Table().Len(), m.search.Found())
+	if m.search().Table().Len() != 20 || m.search().Found() != 20 {
+		t.Errorf("the stopped round's answer reached the table: %d rows, found %d", m.search().Table().Len(), m.search().Found())
 	}
 }
 
@@ -223,34 +224,34 @@ func TestWatchRelativeDatesAndNewSearch(t *testing.T) {
 		t.Errorf("header %q, want the next round an hour on", headerLine(m))
 	}
 	now = now.Add(3 * time.Hour)
-	m = update(m, watchTickMsg{Gen: m.search.WatchGen()})
-	if q := m.search.Query(); !q.Start.Equal(now) || !q.End.Equal(now.AddDate(0, 0, 28)) {
+	m = update(m, watchTickMsg{Gen: m.search().WatchGen()})
+	if q := m.search().Query(); !q.Start.Equal(now) || !q.End.Equal(now.AddDate(0, 0, 28)) {
 		t.Errorf("the round searches %s → %s, want %s → +4w", q.Start, q.End, now)
 	}
 
 	// A new search in the middle of a round (submit, which needs a backend, ends so): the
 	// round is dropped, the watch stays on the new search and takes its answer as seen.
-	q, _ := m.search.Form().Query()
+	q, _ := m.search().Form().Query()
 	mm, _ := m.startFormSearch(q)
 	m = mm.(Model)
-	if !m.search.Watching() || m.search.Round() || !m.search.Running() || !m.search.WatchNext().IsZero() {
-		t.Fatalf("r while watching: on=%v round=%v running=%v next=%v", m.search.Watching(), m.search.Round(), m.search.Running(), m.search.WatchNext())
+	if !m.search().Watching() || m.search().Round() || !m.search().Running() || !m.search().WatchNext().IsZero() {
+		t.Fatalf("r while watching: on=%v round=%v running=%v next=%v", m.search().Watching(), m.search().Round(), m.search().Running(), m.search().WatchNext())
 	}
 	offs := syntheticOfferings(30)
 	st := model.RegionStatus{Region: "us-east-1", State: model.RegionOK, Offerings: 30}
-	m = update(m, searchEventsMsg{ID: m.search.SearchID(), Events: []SearchEvent{{Offerings: offs, Status: &st}}, Closed: true})
-	if len(m.search.Seen()) != 30 || m.freshCount() != 0 || m.search.WatchNext().IsZero() {
-		t.Errorf("after the new search: %d seen, %d new, next %v", len(m.search.Seen()), m.freshCount(), m.search.WatchNext())
+	m = update(m, searchEventsMsg{ID: m.search().SearchID(), Events: []SearchEvent{{Offerings: offs, Status: &st}}, Closed: true})
+	if len(m.search().Seen()) != 30 || m.freshCount() != 0 || m.search().WatchNext().IsZero() {
+		t.Errorf("after the new search: %d seen, %d new, next %v", len(m.search().Seen()), m.freshCount(), m.search().WatchNext())
 	}
 
 	// A search whose window has passed stops the watch and says why.
-	m.search.ForgetForm()
-	past := m.search.Query()
+	m.editSearch(func(s *searchscreen.Model) { s.ForgetForm() })
+	past := m.search().Query()
 	past.End = now.Add(-time.Hour)
-	m.search.SetQuery(past)
-	m = update(m, watchTickMsg{Gen: m.search.WatchGen()})
-	if m.search.Watching() || m.search.Running() || !strings.Contains(m.flash, "Stopped watching: the search can no longer run: end") {
-		t.Errorf("a past window: on=%v running=%v flash %q", m.search.Watching(), m.search.Running(), m.flash)
+	m.editSearch(func(s *searchscreen.Model) { s.SetQuery(past) })
+	m = update(m, watchTickMsg{Gen: m.search().WatchGen()})
+	if m.search().Watching() || m.search().Running() || !strings.Contains(m.flash, "Stopped watching: the search can no longer run: end") {
+		t.Errorf("a past window: on=%v running=%v flash %q", m.search().Watching(), m.search().Running(), m.flash)
 	}
 }
 
@@ -260,12 +261,12 @@ func watchStates(base Model) map[string]Model {
 	watching := func() Model { return update(withResults(base, syntheticOfferings(500)), keyMsg("w")) }
 	running := func() Model {
 		m := watching()
-		return update(m, watchTickMsg{Gen: m.search.WatchGen()})
+		return update(m, watchTickMsg{Gen: m.search().WatchGen()})
 	}
 	m := running()
 	offs := syntheticOfferings(520)
 	st := model.RegionStatus{Region: "us-east-1", State: model.RegionOK, Offerings: len(offs)}
-	news := update(m, searchEventsMsg{ID: m.search.SearchID(), Events: []SearchEvent{{Offerings: offs, Status: &st}}, Closed: true})
+	news := update(m, searchEventsMsg{ID: m.search().SearchID(), Events: []SearchEvent{{Offerings: offs, Status: &st}}, Closed: true})
 	return map[string]Model{
 		"watching":          watching(),
 		"watch round":       running(),
@@ -331,13 +332,13 @@ func TestWatchRingsOnceForNewOfferings(t *testing.T) {
 		t.Errorf("%d bells before a notification, want 1", got)
 	}
 	var west []model.Offering
-	for i := 0; i < m.search.Table().Len(); i++ {
-		if o := m.search.Table().Row(i); o.Region == "us-west-2" {
+	for i := 0; i < m.search().Table().Len(); i++ {
+		if o := m.search().Table().Row(i); o.Region == "us-west-2" {
 			west = append(west, o)
 		}
 	}
-	if len(west) == 0 || m.search.Table().Len() != before+len(west) {
-		t.Fatalf("after the region came back: %d rows, %d of them us-west-2's; before it %d", m.search.Table().Len(), len(west), before)
+	if len(west) == 0 || m.search().Table().Len() != before+len(west) {
+		t.Fatalf("after the region came back: %d rows, %d of them us-west-2's; before it %d", m.search().Table().Len(), len(west), before)
 	}
 	low := west[0].Fee
 	for _, o := range west {
@@ -350,8 +351,8 @@ func TestWatchRingsOnceForNewOfferings(t *testing.T) {
 		i := bytes.Index(s.raw, []byte(osc9))
 		t.Errorf("the notification is not %q: %q", want, s.raw[i:min(len(s.raw), i+120)])
 	}
-	if !m.search.Watching() || m.search.WatchRounds() < 3 {
-		t.Errorf("watch on=%v after %d rounds", m.search.Watching(), m.search.WatchRounds())
+	if !m.search().Watching() || m.search().WatchRounds() < 3 {
+		t.Errorf("watch on=%v after %d rounds", m.search().Watching(), m.search().WatchRounds())
 	}
 	list, err := b.Blocks(context.Background(), model.RegionsSelling("p5.48xlarge"))
 	if err != nil || len(list.Blocks) != 0 {
@@ -373,7 +374,7 @@ func TestWatchNotificationsOff(t *testing.T) {
 	sim.SetFaults(ec2sim.Faults{})
 	text := s.waitText("new p5.48xlarge offering")
 	m := s.final()
-	if m.search.Table().Len() == 0 || !strings.Contains(text, "Offerings · ") {
+	if m.search().Table().Len() == 0 || !strings.Contains(text, "Offerings · ") {
 		t.Errorf("the round's offerings are not in the table:\n%s", text)
 	}
 	if bytes.Contains(s.raw, []byte(osc9)) || bytes.Count(s.raw, []byte{'\a'}) > bytes.Count(s.raw, []byte("\x1b]")) {

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -202,26 +203,26 @@ func (d Model) Update(msg tea.Msg) (dialog.Dialog, tea.Cmd, bool) {
 }
 
 func (d Model) key(k tea.KeyPressMsg) (dialog.Dialog, tea.Cmd, bool) {
-	s := k.String()
+	km := d.Keys()
 	switch d.step {
 	case Buying:
-		return d, d.spend.InFlight(s), false
+		return d, d.spend.InFlight(k), false
 	case Done:
 		return d, nil, true
 	}
-	if s == "esc" {
+	if key.Matches(k, km.Cancel) {
 		return d, dialog.Cancelled("Nothing was extended."), true
 	}
 	switch d.step {
-	case Choose, None:
-		return d.listKey(s)
+	case Choose, None, Loading:
+		return d.listKey(k, km)
 	case Checking, Confirm:
-		switch s {
-		case "shift+tab":
+		switch {
+		case key.Matches(k, km.Back):
 			d.step, d.spend = Choose, d.spend.Fresh()
 			d.id = dialog.NextSeq() // a dry run still running answers no one
 			return d, nil, false
-		case "enter":
+		case key.Matches(k, km.Confirm):
 			return d.tryBuy()
 		}
 		d.spend.Type(k)

@@ -84,7 +84,7 @@ func TestKeysFollowTheStep(t *testing.T) {
 		own  string
 	}{
 		"confirm": {d, "keys as shown in the dialog • esc cancels • ctrl+c quits", "type extend then enter"},
-		"choose":  {choose, "keys as shown in the dialog • esc cancels • ctrl+c quits", "↑/↓"},
+		"choose":  {choose, "keys as shown in the dialog • esc cancels • ctrl+c quits", "↑/k"},
 		"buying":  {buying, "waiting for the extension's answer • ctrl+c twice quits anyway", ""},
 		"done":    {done, "any key closes • ctrl+c quits", ""},
 	} {

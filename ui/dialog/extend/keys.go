@@ -10,20 +10,24 @@ import (
 // (ShortHelp) and leaves the step's own keys to the lines of the dialog, which name them
 // where they act; the help names them all (FullHelp).
 type KeyMap struct {
-	Move    key.Binding
-	Show    key.Binding
-	Again   key.Binding
-	Back    key.Binding
-	Confirm key.Binding
-	Cancel  key.Binding
-	Close   key.Binding
-	Quit    key.Binding
+	Up, Down    key.Binding
+	Top, Bottom key.Binding
+	Show        key.Binding
+	Again       key.Binding
+	Back        key.Binding
+	Confirm     key.Binding
+	Cancel      key.Binding
+	Close       key.Binding
+	Quit        key.Binding
 }
 
 // Keys is the dialog's keys in its step.
 func (d Model) Keys() KeyMap {
 	k := KeyMap{
-		Move:    key.NewBinding(key.WithKeys("up", "down", "k", "j", "home", "end"), key.WithHelp("↑/↓", "choose the length")),
+		Up:      key.NewBinding(key.WithKeys("up", "k", "left", "h"), key.WithHelp("↑/k", "shorter")),
+		Down:    key.NewBinding(key.WithKeys("down", "j", "right", "l"), key.WithHelp("↓/j", "longer")),
+		Top:     key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("home/g", "shortest")),
+		Bottom:  key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("end/G", "longest")),
 		Show:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "shows it and checks permission")),
 		Again:   key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "asks again")),
 		Back:    key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "another length")),
@@ -33,14 +37,20 @@ func (d Model) Keys() KeyMap {
 		Quit:    key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quits")),
 	}
 	choosing := d.step == Choose || d.step == Loading || d.step == None
-	k.Move.SetEnabled(d.step == Choose || d.step == Loading)
+	moving := d.step == Choose || d.step == Loading
+	for _, b := range []*key.Binding{&k.Up, &k.Down, &k.Top, &k.Bottom} {
+		b.SetEnabled(moving)
+	}
 	if d.step == None {
 		k.Show.SetHelp("enter", "asks again")
 	}
 	k.Show.SetEnabled(d.step == Choose || d.step == None)
 	k.Again.SetEnabled(choosing)
 	k.Back.SetEnabled(d.step == Checking || d.step == Confirm)
-	k.Confirm.SetEnabled(d.step == Confirm && d.spend.Allowed())
+	k.Confirm.SetEnabled(d.step == Checking || d.step == Confirm)
+	if !d.spend.CanType() {
+		k.Confirm.SetHelp("enter", "says why it cannot go ahead")
+	}
 	k.Cancel.SetEnabled(d.step != Buying && d.step != Done)
 	k.Close.SetEnabled(d.step == Done)
 	if d.step == Buying {
@@ -63,7 +73,7 @@ func (k KeyMap) ShortHelp() []key.Binding {
 // FullHelp is the step's own keys, then the footer's.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	var own []key.Binding
-	for _, b := range []key.Binding{k.Move, k.Show, k.Again, k.Back, k.Confirm} {
+	for _, b := range []key.Binding{k.Up, k.Down, k.Top, k.Bottom, k.Show, k.Again, k.Back, k.Confirm} {
 		if b.Enabled() {
 			own = append(own, b)
 		}

@@ -3,6 +3,7 @@ package extend
 import (
 	"fmt"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -132,20 +133,20 @@ func (d Model) onChoices(msg extChoicesMsg) (dialog.Dialog, tea.Cmd, bool) {
 }
 
 // listKey handles a key while the list is shown (or says nothing is offered).
-func (d Model) listKey(s string) (dialog.Dialog, tea.Cmd, bool) {
+func (d Model) listKey(k tea.KeyPressMsg, km KeyMap) (dialog.Dialog, tea.Cmd, bool) {
 	d.spend.Uncap()
-	switch s {
-	case "up", "k", "left", "h":
+	switch {
+	case key.Matches(k, km.Up):
 		d.choice, d.moved = max(0, d.choice-1), true
-	case "down", "j", "right", "l":
+	case key.Matches(k, km.Down):
 		d.choice, d.moved = min(max(0, len(d.choices)-1), d.choice+1), true
-	case "home", "g":
+	case key.Matches(k, km.Top):
 		d.choice, d.moved = 0, true
-	case "end", "G":
+	case key.Matches(k, km.Bottom):
 		d.choice, d.moved = max(0, len(d.choices)-1), true
-	case "r":
+	case key.Matches(k, km.Again):
 		return d.askAgain()
-	case "enter":
+	case key.Matches(k, km.Show):
 		if d.step == None {
 			return d.askAgain()
 		}

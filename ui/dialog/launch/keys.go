@@ -11,6 +11,7 @@ import (
 type KeyMap struct {
 	Launch key.Binding
 	Next   key.Binding
+	Prev   key.Binding
 	Subnet key.Binding
 	Cancel key.Binding
 	Copy   key.Binding
@@ -23,9 +24,10 @@ type KeyMap struct {
 func (d Model) Keys() KeyMap {
 	k := KeyMap{
 		Launch: key.NewBinding(key.WithKeys("enter"), key.WithHelp("type launch then enter", "to launch")),
-		Next:   key.NewBinding(key.WithKeys("tab", "shift+tab"), key.WithHelp("tab", "next field")),
+		Next:   key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next field")),
+		Prev:   key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous field")),
 		Subnet: key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "picks a subnet of the zone")),
-		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancels")),
+		Cancel: key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "cancels")),
 		Copy:   key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy the instance ids")),
 		Close:  key.NewBinding(key.WithKeys("esc", "enter", "q"), key.WithHelp("esc, enter or q", "closes")),
 		Quit:   key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c twice", "quits anyway")),
@@ -34,6 +36,7 @@ func (d Model) Keys() KeyMap {
 	filling := !busy && !answered && !d.waiting
 	k.Launch.SetEnabled(filling)
 	k.Next.SetEnabled(filling)
+	k.Prev.SetEnabled(filling)
 	k.Subnet.SetEnabled(filling && len(d.subnets) > 0)
 	k.Cancel.SetEnabled(filling || (d.waiting && !busy && !answered))
 	k.Copy.SetEnabled(!busy && d.result != nil)
@@ -53,11 +56,13 @@ func (k KeyMap) ShortHelp() []key.Binding {
 	return out
 }
 
-// FullHelp is every key of the form's state, the subnet picker too.
+// FullHelp is every key of the form's state, shift+tab and the subnet picker too.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	all := k.ShortHelp()
-	if k.Subnet.Enabled() {
-		all = append(all, k.Subnet)
+	for _, b := range []key.Binding{k.Prev, k.Subnet} {
+		if b.Enabled() {
+			all = append(all, b)
+		}
 	}
 	return [][]key.Binding{all}
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/gpublock/gpublock/model"
@@ -352,26 +353,27 @@ func ours(all, launched []model.Instance) []model.Instance {
 }
 
 func (d Model) key(k tea.KeyPressMsg) (dialog.Dialog, tea.Cmd, bool) {
-	s := k.String()
+	km := d.Keys()
+	// A letter typed in a field of the form goes into it, even q; the confirmation is
+	// only ever the word launch.
+	typed := d.focus != lfConfirm && k.Text != ""
 	switch {
 	case d.spend.Busy():
-		return d, d.spend.InFlight(s), false
+		return d, d.spend.InFlight(k), false
 	case d.result != nil || d.failure() != nil:
-		switch s {
-		case "esc", "enter", "q":
+		switch {
+		case key.Matches(k, km.Close):
 			return d, nil, true
-		case "y":
-			if d.result != nil {
-				var ids []string
-				for _, i := range d.instances {
-					ids = append(ids, i.ID)
-				}
-				d.spend.Note = "Copied the instance ids."
-				return d, tea.SetClipboard(strings.Join(ids, " ")), false
+		case key.Matches(k, km.Copy):
+			var ids []string
+			for _, i := range d.instances {
+				ids = append(ids, i.ID)
 			}
+			d.spend.Note = "Copied the instance ids."
+			return d, tea.SetClipboard(strings.Join(ids, " ")), false
 		}
 		return d, nil, false
-	case s == "esc":
+	case !typed && key.Matches(k, km.Cancel):
 		if d.waiting {
 			return d, dialog.Cancelled("Cancelled the launch at the start: nothing was launched."), true
 		}
@@ -379,9 +381,9 @@ func (d Model) key(k tea.KeyPressMsg) (dialog.Dialog, tea.Cmd, bool) {
 	case d.waiting:
 		d.spend.Note = "Armed: it launches when the block starts. esc cancels."
 		return d, nil, false
-	case s == "tab" || s == "shift+tab":
+	case key.Matches(k, km.Next, km.Prev):
 		from := d.focus
-		if s == "tab" {
+		if key.Matches(k, km.Next) {
 			d.focus = (d.focus + 1) % lfFields
 		} else {
 			d.focus = (d.focus + lfFields - 1) % lfFields
@@ -392,30 +394,21 @@ func (d Model) key(k tea.KeyPressMsg) (dialog.Dialog, tea.Cmd, bool) {
 		return d, nil, false
 	}
 	d.spend.Note = ""
-	switch d.focus {
-	case lfConfirm:
-		switch s {
-		case "q":
-			return d, dialog.Cancelled("Cancelled: nothing was launched."), true
-		case "enter":
-			return d.confirm()
+	switch {
+	case key.Matches(k, km.Launch) && d.focus == lfConfirm:
+		return d.confirm()
+	case key.Matches(k, km.Launch):
+		// enter on a field moves to the confirmation, checking the form first.
+		d.focus = lfConfirm
+		if d.block.State == model.StateActive && d.checkVer != d.version {
+			return d, d.check(), false
 		}
-	case lfSubnet:
-		if (s == "up" || s == "down") && len(d.subnets) > 0 {
-			d.fields[lfSubnet].SetValue(d.subnets[d.subnetNext%len(d.subnets)].ID)
-			d.subnetNext++
-			d.formChanged()
-			return d, nil, false
-		}
-		fallthrough
-	default:
-		if s == "enter" {
-			d.focus = lfConfirm
-			if d.block.State == model.StateActive && d.checkVer != d.version {
-				return d, d.check(), false
-			}
-			return d, nil, false
-		}
+		return d, nil, false
+	case d.focus == lfSubnet && key.Matches(k, km.Subnet):
+		d.fields[lfSubnet].SetValue(d.subnets[d.subnetNext%len(d.subnets)].ID)
+		d.subnetNext++
+		d.formChanged()
+		return d, nil, false
 	}
 	if d.focus == lfConfirm {
 		d.spend.Type(k)

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/gpublock/gpublock/model"
@@ -61,6 +62,9 @@ var purchaseAction = spend.Action{Word: "buy", Noun: "purchase", Done: "bought",
 // Busy: a purchase is in flight, whose answer must be read.
 func (d Model) Busy() bool { return d.spend.Busy() }
 
+// Sent: the purchase was sent, and its answer must be read whatever happens behind it.
+func (d Model) Sent() bool { return d.spend.Busy() || d.spend.Phase() == spend.Done }
+
 type dryRunMsg struct {
 	dialog, check int64
 	prep          backend.Prepared
@@ -93,9 +97,9 @@ func New(env dialog.Env, o model.Offering) (Model, tea.Cmd) {
 	return d, d.dryRun()
 }
 
-// isPlan reports whether the offering is a training plan's, bought without a dry run and
-// without a platform.
-func isPlan(o model.Offering) bool { return o.Source == model.SourceTrainingPlan }
+// hasPlatform reports whether the platform is chosen here: a source gpublock does not
+// launch into (a training plan, whose instances SageMaker runs) has none.
+func (d Model) hasPlatform() bool { return d.env.Caps(d.o.Source).Launch }
 
 // intent is what the dialog would buy, with the platform and tags as they are now.
 func (d Model) intent() backend.Intent {
@@ -210,75 +214,59 @@ func (d Model) Update(msg tea.Msg) (dialog.Dialog, tea.Cmd, bool) {
 }
 
 func (d Model) key(k tea.KeyPressMsg) (dialog.Dialog, tea.Cmd, bool) {
-	s := k.String()
+	km := d.Keys()
+	// A letter typed in the tags goes into the field, even q.
+	typed := d.focus == pfTags && k.Text != ""
 	switch {
 	case d.spend.Busy():
 		// Sent: it cannot be called back. The answer, whatever it is, will be shown.
-		return d, d.spend.InFlight(s), false
+		return d, d.spend.InFlight(k), false
 	case d.spend.Phase() == spend.Done:
-		if s == "esc" || s == "enter" || s == "q" {
-			return d, nil, true
-		}
-		return d, nil, false
-	case s == "esc":
+		return d, nil, key.Matches(k, km.Close)
+	case !typed && key.Matches(k, km.Cancel, km.Close):
 		return d, dialog.Cancelled("Cancelled: nothing was bought."), true
-	case s == "tab":
+	case key.Matches(k, km.Next):
 		d.focus = (d.focus + 1) % pfCount
-		if d.focus == pfPlatform && isPlan(d.o) {
-			d.focus++ // a plan has no platform: SageMaker runs its instances
+		if d.focus == pfPlatform && !d.hasPlatform() {
+			d.focus++
 		}
 		return d, nil, false
-	case s == "shift+tab":
+	case key.Matches(k, km.Prev):
 		d.focus = (d.focus + pfCount - 1) % pfCount
-		if d.focus == pfPlatform && isPlan(d.o) {
+		if d.focus == pfPlatform && !d.hasPlatform() {
 			d.focus = pfCount - 1
 		}
 		return d, nil, false
 	}
 	d.spend.Note = ""
-	switch d.focus {
-	case pfPlatform:
-		switch s {
-		case "q":
-			return d, dialog.Cancelled("Cancelled: nothing was bought."), true
-		case "right", "l", "down", "j", "space":
-			d.platform = (d.platform + 1) % len(d.platforms)
-		case "left", "h", "up", "k":
-			d.platform = (d.platform + len(d.platforms) - 1) % len(d.platforms)
-		case "enter":
-			d.focus = pfConfirm
-			return d, nil, false
-		default:
-			return d, nil, false
+	switch {
+	case key.Matches(k, km.Confirm) && d.focus != pfConfirm:
+		// enter on a field moves to the confirmation, which names the word to type.
+		d.focus = pfConfirm
+		return d, nil, false
+	case key.Matches(k, km.Confirm):
+		switch d.spend.Confirm(d.why()) {
+		case spend.Go:
+			return d.buy()
+		case spend.Useless:
+			return d, dialog.Cancelled("Closed: the purchase could not go ahead; nothing was bought."), true
 		}
-		if d.spend.OverCap || isPlan(d.o) {
+		return d, nil, false
+	case d.focus == pfPlatform && key.Matches(k, km.PlatformNext, km.PlatformPrev):
+		step := 1
+		if key.Matches(k, km.PlatformPrev) {
+			step = len(d.platforms) - 1
+		}
+		d.platform = (d.platform + step) % len(d.platforms)
+		if d.spend.OverCap || !d.env.Caps(d.o.Source).DryRun {
 			return d, nil, false
 		}
 		return d, d.dryRun(), false
-	case pfConfirm:
-		switch s {
-		case "q":
-			return d, dialog.Cancelled("Cancelled: nothing was bought."), true
-		case "enter":
-			switch d.spend.Confirm(d.why()) {
-			case spend.Go:
-				return d.buy()
-			case spend.Useless:
-				return d, dialog.Cancelled("Closed: the purchase could not go ahead; nothing was bought."), true
-			}
-			return d, nil, false
-		}
-	default:
-		if s == "enter" {
-			d.focus = pfConfirm
-			return d, nil, false
-		}
-	}
-	if d.focus == pfConfirm {
+	case d.focus == pfConfirm:
 		d.spend.Type(k)
-		return d, nil, false
+	case d.focus == pfTags:
+		d.fields[d.focus], _ = d.fields[d.focus].Update(k)
 	}
-	d.fields[d.focus], _ = d.fields[d.focus].Update(k)
 	return d, nil, false
 }
 
@@ -309,7 +297,7 @@ func (d Model) lines(w int) []string {
 	} else {
 		out = append(out, th.Live.Render("LIVE — REAL MONEY")+" "+th.Error.Render("this buys a real "+o.Source.Label()+" on account "+account))
 	}
-	if isPlan(o) {
+	if !d.hasPlatform() {
 		return d.planLines(w, out)
 	}
 	facts := model.PurchaseFacts(o, d.env.Account(), d.cmp.BreakEven(), d.env.Location)

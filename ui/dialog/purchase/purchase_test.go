@@ -24,6 +24,8 @@ func testDialog(t *testing.T, src model.Source, maxSpend *model.Money) Model {
 	o := model.Offering{ID: "cbr-0123456789abcdef0", Source: src, Region: "us-east-1", AvailabilityZone: "us-east-1a",
 		InstanceType: "p5.48xlarge", Count: 2, Start: now.Add(24 * time.Hour), End: now.Add(48 * time.Hour), DurationHours: 24,
 		Fee: model.MustMoney("6211.123456"), Currency: "USD"}
+	pc.Backend = capsOf{caps: map[model.Source]backend.SourceCaps{model.SourceTrainingPlan: {NoDryRun: "no dry run"},
+		model.SourceCapacityBlock: {DryRun: true, Launch: true}}}
 	d, _ := New(dialog.Env{Context: pc, Poll: time.Second, MaxSpend: maxSpend}, o)
 	return d
 }
@@ -41,7 +43,7 @@ func TestFooterFollowsThePhase(t *testing.T) {
 		d        Model
 		has, not string
 	}{
-		"allowed": {allowed, "type buy then enter to buy • tab platform · tags · confirmation • ←/→ platform", "closes"},
+		"allowed": {allowed, "type buy then enter to buy • tab platform · tags · confirmation • shift+tab back • → next platform • ← previous platform", "closes"},
 		"plan":    {plan, "tab tags · confirmation", "platform"},
 		"capped":  {capped, "esc closes: nothing can be bought here", "type buy"},
 	} {
@@ -53,3 +55,14 @@ func TestFooterFollowsThePhase(t *testing.T) {
 		}
 	}
 }
+
+// capsOf is a backend that answers only what each source can do: the dialog reads a
+// source's difference from its capabilities; the calls these tests make are not sent.
+type capsOf struct {
+	backend.Backend
+	caps map[model.Source]backend.SourceCaps
+}
+
+func (c capsOf) Caps(s model.Source) backend.SourceCaps { return c.caps[s] }
+
+func (capsOf) Platforms() []string { return nil }

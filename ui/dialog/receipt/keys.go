@@ -8,18 +8,19 @@ import (
 	"github.com/gpublock/gpublock/model"
 )
 
-// KeyMap is the receipt's keys, which feed the root's footer (ShortHelp) and the help.
+// KeyMap is the receipt's keys, which feed the root's footer (ShortHelp) and the help
+// (FullHelp), and which Update matches.
 type KeyMap struct {
 	Copy   key.Binding
 	Launch key.Binding
 	Close  key.Binding
-	// later: l is named after the keys that work now, as what it will do once the block
-	// is scheduled.
-	later bool
+	// launchNow: l opens the launch form now, and the footer names it before Close;
+	// otherwise l says when it will (after Close) or why it never will (help only).
+	launchNow, launchLater bool
 }
 
 // Keys is the receipt's keys for what it shows: a plan's ARN or a block's id to copy, and
-// l only on a block that takes a launch now (or, said apart, once its payment settles).
+// l, which launches into a block that takes a launch and otherwise says why not.
 func (r Model) Keys() KeyMap {
 	k := KeyMap{
 		Copy:   key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy the reservation id")),
@@ -27,34 +28,41 @@ func (r Model) Keys() KeyMap {
 		Close:  key.NewBinding(key.WithKeys("esc", "enter", "q"), key.WithHelp("esc, enter or q", "closes")),
 	}
 	switch {
-	case isPlan(r.o):
+	case !r.caps().Launch:
 		k.Copy.SetHelp("y", "copy the plan's ARN")
-		k.Launch.SetEnabled(false)
+		k.Launch.SetHelp("l", "says how it is used instead")
 	case r.block.State == model.StateActive || r.block.State == model.StateScheduled:
+		k.launchNow = true
 	case r.block.State == model.StatePaymentPending:
 		k.Launch.SetHelp("l", "launches once the block is scheduled")
-		k.later = true
+		k.launchLater = true
 	default:
-		k.Launch.SetEnabled(false) // it will never run
+		k.Launch.SetHelp("l", "says why nothing can be launched")
 	}
 	return k
 }
 
-// ShortHelp is the keys the footer names, in its order.
+// ShortHelp is the keys the footer names, in its order: l only where it launches.
 func (k KeyMap) ShortHelp() []key.Binding {
 	out := []key.Binding{k.Copy}
-	if k.Launch.Enabled() && !k.later {
+	if k.launchNow {
 		out = append(out, k.Launch)
 	}
 	out = append(out, k.Close)
-	if k.Launch.Enabled() && k.later {
+	if k.launchLater {
 		out = append(out, k.Launch)
 	}
 	return out
 }
 
-// FullHelp is ShortHelp in one column.
-func (k KeyMap) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+// FullHelp is every key the receipt handles, in one column.
+func (k KeyMap) FullHelp() [][]key.Binding {
+	out := k.ShortHelp()
+	if !k.launchNow && !k.launchLater {
+		out = append(out, k.Launch)
+	}
+	return [][]key.Binding{out}
+}
 
 // Footer is the root's footer line while the receipt is open.
 func (r Model) Footer() string {
@@ -63,7 +71,7 @@ func (r Model) Footer() string {
 		h := b.Help()
 		parts = append(parts, h.Key+" "+h.Desc)
 	}
-	if isPlan(r.o) {
+	if !r.caps().Launch {
 		parts = append(parts, "the reservations screen (2) shows how to use it")
 	}
 	return strings.Join(parts, " • ")

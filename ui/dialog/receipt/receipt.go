@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/gpublock/gpublock/model"
@@ -91,18 +92,19 @@ func (r Model) Update(msg tea.Msg) (dialog.Dialog, tea.Cmd, bool) {
 		}
 		return r, cmd, false
 	case tea.KeyPressMsg:
-		switch msg.String() {
-		case "esc", "enter", "q":
+		km := r.Keys()
+		switch {
+		case key.Matches(msg, km.Close):
 			return r, nil, true
-		case "y":
-			if isPlan(r.o) {
+		case key.Matches(msg, km.Copy):
+			if !r.caps().Launch {
 				r.note = "Copied " + r.block.ARN + "."
 				return r, tea.SetClipboard(r.block.ARN), false
 			}
 			r.note = "Copied " + r.res.Block.ReservationID + "."
 			return r, tea.SetClipboard(r.res.Block.ReservationID), false
-		case "l":
-			if isPlan(r.o) {
+		case key.Matches(msg, km.Launch):
+			if !r.caps().Launch {
 				r.note = "A training plan is not launched into: SageMaker runs what is given its ARN."
 				return r, nil, false
 			}
@@ -122,7 +124,7 @@ func (r Model) Update(msg tea.Msg) (dialog.Dialog, tea.Cmd, bool) {
 }
 
 func (r Model) lines(w int) []string {
-	if isPlan(r.o) {
+	if !r.caps().Launch {
 		return r.planLines(w)
 	}
 	th, b := r.env.Theme, r.block
@@ -195,5 +197,6 @@ func (r Model) View(width, height int) string {
 	return dialog.Place(dialog.ModeFrame(r.env.Theme, r.env.Simulated, "Receipt", strings.Join(lines, "\n"), rc), width)
 }
 
-// isPlan: the offering is a SageMaker training plan, which has an ARN and no launch.
-func isPlan(o model.Offering) bool { return o.Source == model.SourceTrainingPlan }
+// caps is what the offering's source can do: a source gpublock does not launch into (a
+// SageMaker training plan) is used by its ARN, which the receipt shows and copies instead.
+func (r Model) caps() backend.SourceCaps { return r.env.Caps(r.o.Source) }

@@ -287,8 +287,8 @@ func (m Machine) Blocker(why string) string {
 
 // InFlight is a key while the call is in flight: it cannot be called back, so only a
 // second ctrl+c quits (its outcome is then unread; the journal keeps its request id).
-func (m *Machine) InFlight(k string) tea.Cmd {
-	if k != "ctrl+c" {
+func (m *Machine) InFlight(k tea.KeyPressMsg) tea.Cmd {
+	if !key.Matches(k, quitKey) {
 		m.Note = "The " + m.Noun + " has been sent and cannot be stopped; its answer is on its way."
 		return nil
 	}
@@ -383,6 +383,9 @@ const (
 	ToneWarning
 )
 
+// quitKey is the only key that acts while a call is in flight (InFlight).
+var quitKey = key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c twice", "quits anyway"))
+
 // KeyMap is the keys of a spend dialog, which feed its footer and the help.
 type KeyMap struct {
 	Confirm key.Binding
@@ -402,7 +405,7 @@ func (m Machine) Keys(fields ...key.Binding) KeyMap {
 		Fields:  fields,
 		Cancel:  key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc or q", "cancels")),
 		Close:   key.NewBinding(key.WithKeys("esc", "enter", "q"), key.WithHelp("esc, enter or q", "closes")),
-		Quit:    key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c twice", "quits anyway")),
+		Quit:    quitKey,
 	}
 	ready := m.phase == Checking || m.phase == Ready
 	km.Confirm.SetEnabled(ready)
@@ -413,7 +416,8 @@ func (m Machine) Keys(fields ...key.Binding) KeyMap {
 	km.Close.SetEnabled(m.phase == Done)
 	km.Quit.SetEnabled(m.phase == Sending)
 	if m.phase == Refused {
-		km.Close = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "closes: nothing can be "+m.Done+" here"))
+		// Any key that would have confirmed or cancelled closes: nothing can go ahead.
+		km.Close = key.NewBinding(key.WithKeys("esc", "enter", "q"), key.WithHelp("esc", "closes: nothing can be "+m.Done+" here"))
 	}
 	return km
 }

@@ -102,13 +102,13 @@ func TestInFlightOnlyASecondCtrlCQuits(t *testing.T) {
 	m := New(buy)
 	m.Answer(m.Check(), allowed, nil)
 	m.Send()
-	if cmd := m.InFlight("esc"); cmd != nil || !strings.Contains(m.Note, "cannot be stopped") {
+	if cmd := m.InFlight(tea.KeyPressMsg{Code: tea.KeyEscape}); cmd != nil || !strings.Contains(m.Note, "cannot be stopped") {
 		t.Errorf("esc in flight: cmd %v, note %q", cmd != nil, m.Note)
 	}
-	if cmd := m.InFlight("ctrl+c"); cmd != nil || !m.QuitAsked() || !strings.Contains(m.Note, "ctrl+c again quits") {
+	if cmd := m.InFlight(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}); cmd != nil || !m.QuitAsked() || !strings.Contains(m.Note, "ctrl+c again quits") {
 		t.Errorf("a first ctrl+c: cmd %v, note %q", cmd != nil, m.Note)
 	}
-	if cmd := m.InFlight("ctrl+c"); cmd == nil {
+	if cmd := m.InFlight(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}); cmd == nil {
 		t.Fatal("a second ctrl+c does not quit")
 	} else if _, ok := cmd().(tea.QuitMsg); !ok {
 		t.Errorf("a second ctrl+c sends %T", cmd())

@@ -9,6 +9,8 @@ import (
 // KeyMap is the advisor screen's keys; it feeds help.
 type KeyMap struct {
 	Next, Prev, Toggle, Run key.Binding // the form
+	Yes, No                 key.Binding // a yes/no field
+	Back                    key.Binding // from the form to the options it advised
 	Up, Down, Buy, Edit     key.Binding // the options
 	View, Rerun             key.Binding
 	// Calendar moves its cursor across days (Left, Right) and regions (Up, Down).
@@ -23,10 +25,13 @@ func DefaultKeyMap(readOnly bool) KeyMap {
 		Prev:   key.NewBinding(key.WithKeys("shift+tab", "up"), key.WithHelp("shift+tab/↑", "previous field")),
 		Toggle: key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "yes/no")),
 		Run:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "advise")),
+		Yes:    key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "yes")),
+		No:     key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "no")),
+		Back:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the options")),
 		Up:     key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
 		Down:   key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
 		Buy:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "buy this offering…")),
-		Edit:   key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit the job")),
+		Edit:   key.NewBinding(key.WithKeys("e", "esc"), key.WithHelp("e", "edit the job")),
 		View:   key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "steps ⇄ chart ⇄ calendar")),
 		Rerun:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "search again")),
 		Left:   key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "day before")),
@@ -58,7 +63,7 @@ func (m Model) ShortHelp() []key.Binding {
 func (m Model) FullHelp() []key.Binding { return m.keys.all() }
 
 func (k KeyMap) all() []key.Binding {
-	return []key.Binding{k.Run, k.Next, k.Prev, k.Toggle, k.Up, k.Down, k.Buy, k.Edit, k.View, k.Rerun, k.Left, k.Right}
+	return []key.Binding{k.Run, k.Next, k.Prev, k.Toggle, k.Yes, k.No, k.Back, k.Up, k.Down, k.Buy, k.Edit, k.View, k.Rerun, k.Left, k.Right}
 }
 
 // ShortHelp and FullHelp make the key map a help.KeyMap, as the blocks screen's is.

@@ -316,9 +316,9 @@ func (m Model) key(k tea.KeyPressMsg) (Model, tea.Cmd) {
 			m.focus = (m.focus + 1) % len(m.fields)
 		case keyIs(k, km.Prev):
 			m.focus = (m.focus + len(m.fields) - 1) % len(m.fields)
-		case f.boolean && (keyIs(k, km.Toggle) || k.String() == "y" || k.String() == "n"):
-			f.on = k.String() == "y" || (k.String() != "n" && !f.on)
-		case k.String() == "esc" && m.advice != nil:
+		case f.boolean && keyIs(k, km.Toggle, km.Yes, km.No):
+			f.on = keyIs(k, km.Yes) || (!keyIs(k, km.No) && !f.on)
+		case keyIs(k, km.Back) && m.advice != nil:
 			m.mode = modeResults
 		case !f.boolean:
 			f.input, _ = f.input.Update(k)
@@ -327,7 +327,7 @@ func (m Model) key(k tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m, nil
 	}
 	switch {
-	case keyIs(k, km.Edit) || k.String() == "esc":
+	case keyIs(k, km.Edit):
 		m.mode = modeForm
 	case keyIs(k, km.View):
 		m.tab = (m.tab + 1) % numTabs

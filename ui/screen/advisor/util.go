@@ -5,4 +5,4 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-func keyIs(k tea.KeyPressMsg, b key.Binding) bool { return key.Matches(k, b) }
+func keyIs(k tea.KeyPressMsg, b ...key.Binding) bool { return key.Matches(k, b...) }

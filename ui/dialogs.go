@@ -1,0 +1,194 @@
+package ui
+
+import (
+	"fmt"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/pricing"
+	uidialog "github.com/gpublock/gpublock/ui/dialog"
+	"github.com/gpublock/gpublock/ui/dialog/compare"
+	"github.com/gpublock/gpublock/ui/dialog/extend"
+	helpdialog "github.com/gpublock/gpublock/ui/dialog/help"
+	"github.com/gpublock/gpublock/ui/dialog/launch"
+	"github.com/gpublock/gpublock/ui/dialog/purchase"
+	uiscreen "github.com/gpublock/gpublock/ui/screen"
+	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
+)
+
+// A dialog is a modal view on top of the screen, each in its package under ui/dialog
+// (purchase, receipt, launch, extend, compare, help). While one is open it gets every key,
+// and every message the root does not handle itself (the answers of its own commands); it
+// returns closed=true to go away. Screens ask for one (uiscreen.OpenPurchase…); the root
+// builds it, as only it knows the spending cap, the tags and whether anything may be spent.
+
+// actionEnv is the environment of the purchase, receipt, launch and extend dialogs.
+func (m Model) actionEnv() uidialog.Env {
+	poll := m.opts.PollInterval
+	if poll <= 0 {
+		poll = 3 * time.Second
+	}
+	env := uidialog.Env{Context: m.pc, Poll: poll, MaxSpend: m.opts.MaxSpend, MaxSpendRule: m.opts.MaxSpendRule, Tags: m.opts.DefaultTags, AMI: m.opts.DefaultAMI, Prices: m.opts.Prices}
+	if m.pc.Width > 0 {
+		l := m.layout()
+		env.Size = uiscreen.Rect{W: m.pc.Width, H: m.pc.Height - l.headerH - l.footerH}
+	}
+	return env
+}
+
+func (m Model) updateDialog(msg tea.Msg) (tea.Model, tea.Cmd) {
+	d, cmd, closed := m.dialog.Update(msg)
+	if closed {
+		m.dialog = nil
+	} else {
+		m.dialog = d
+	}
+	return m, cmd
+}
+
+// openDialog opens what a screen asked for.
+func (m Model) openDialog(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case uiscreen.OpenPurchase:
+		if msg.FromRows {
+			return m.openPurchaseFromRows(msg.Offering, msg.Rows)
+		}
+		return m.openPurchaseOf(msg.Offering)
+	case uiscreen.OpenExtend:
+		return m.openExtend(msg.Block)
+	case uiscreen.OpenLaunch:
+		return m.openBlockLaunch(msg.Block)
+	case uiscreen.OpenCompare:
+		return m.openCompare(msg.Comparisons)
+	}
+	return m, nil
+}
+
+// onRootMsg does what a dialog asks of the root.
+func (m Model) onRootMsg(msg uidialog.RootMsg) (tea.Model, tea.Cmd) {
+	if msg.Flash != "" {
+		m.flash = msg.Flash
+	}
+	if !msg.Refresh {
+		return m, nil
+	}
+	// A dialog bought, extended or launched something: the blocks change, and the search
+	// shows what is on offer now.
+	b, list := m.blocks().Rescan()
+	m.setBlocks(b)
+	s, refresh := m.search().Refresh()
+	m.setSearch(s)
+	m = m.closeStalePurchase()
+	return m, tea.Batch(list, refresh, m.spinCmd())
+}
+
+// openPurchaseFromRows opens the purchase of an offering picked from the search screen's
+// rows numbered rows, unless they are no longer the rows of the search on screen (a new
+// search started between the key and now).
+func (m Model) openPurchaseFromRows(o model.Offering, rows int64) (tea.Model, tea.Cmd) {
+	if why := m.search().RowsOnScreen(rows); why != "" {
+		m.flash = why
+		return m, nil
+	}
+	mm, cmd := m.openPurchaseOf(o)
+	if n := mm.(Model); n.dialog != nil {
+		n.buyRows = &rows
+		return n, cmd
+	}
+	return mm, cmd
+}
+
+// closeStalePurchase closes a purchase dialog whose rows were replaced while it was open:
+// it must not stay buyable over rows it did not show. One already sent stays: its answer
+// must be read.
+func (m Model) closeStalePurchase() Model {
+	d, ok := m.dialog.(purchase.Model)
+	if !ok {
+		m.buyRows = nil
+		return m
+	}
+	if m.buyRows == nil || d.Sent() {
+		return m
+	}
+	if why := m.search().RowsOnScreen(*m.buyRows); why != "" {
+		m.dialog, m.buyRows = nil, nil
+		m.flash = "Closed the purchase dialog: " + why
+	}
+	return m
+}
+
+// openPurchaseOf opens the purchase dialog on an offering a screen chose (the search's
+// selected row, the advisor's option), unless nothing can be bought here.
+func (m Model) openPurchaseOf(o model.Offering) (tea.Model, tea.Cmd) {
+	switch {
+	case m.pc.ReadOnly:
+		m.flash = "Read-only: nothing can be bought."
+		return m, nil
+	case m.pc.Backend == nil:
+		m.flash = "Not connected, so nothing can be bought."
+		return m, nil
+	}
+	d, cmd := purchase.New(m.actionEnv(), o)
+	m.dialog, m.buyRows = d, nil
+	return m, cmd
+}
+
+// openCompare shows the marked offerings the search screen sends on one chart.
+func (m Model) openCompare(cs []pricing.Comparison) (tea.Model, tea.Cmd) {
+	km := m.search().KeyMap()
+	m.dialog = compare.New(m.pc.Theme, cs, compare.KeyMap{Back: km.Back, Compare: km.Compare})
+	return m, nil
+}
+
+// openBlockLaunch opens the launch form on the block.
+func (m Model) openBlockLaunch(b model.Block) (tea.Model, tea.Cmd) {
+	switch {
+	case m.pc.ReadOnly:
+		return m, nil
+	case b.State == model.StatePaymentFailed:
+		m.flash = blockscreen.PayFailed(b, "launched into")
+		return m, nil
+	case b.State != model.StateActive && b.State != model.StateScheduled:
+		m.flash = fmt.Sprintf("Block %s is %s: instances launch only into an active block (or a scheduled one, at its start).", b.ReservationID, b.State)
+		return m, nil
+	}
+	d, cmd := launch.New(m.actionEnv(), b)
+	m.dialog = d
+	return m, cmd
+}
+
+// openExtend opens the extend dialog on a block that can be extended.
+func (m Model) openExtend(b model.Block) (tea.Model, tea.Cmd) {
+	switch {
+	case m.pc.ReadOnly:
+		return m, nil
+	case model.ExtendBlockerAt(b, m.pc.Clock.Now()) != nil:
+		// Known without asking: past the cutoff, a payment pending, no length left.
+		m.flash = model.ExtendBlockerAt(b, m.pc.Clock.Now()).Sentence()
+		return m, nil
+	}
+	d, cmd := extend.Open(m.actionEnv(), m.opts.Prices, b, m.opts.ExtendDays)
+	m.dialog = d
+	return m, cmd
+}
+
+// openHelp opens the help on the keys of the screen shown.
+func (m Model) openHelp() Model {
+	m.dialog = helpdialog.New(m.pc.Theme, m.helpKeys().groups, m.actionEnv().Size)
+	return m
+}
+
+// dialogFooterLine is the footer's key line while d is open: a dialog takes every key, so
+// the footer names its keys, not those of the screen behind it. false for the help, which
+// leaves the screen's short help under it, the keys it explains.
+func dialogFooterLine(d uidialog.Dialog) (string, bool) {
+	if _, ok := d.(helpdialog.Model); ok {
+		return "", false
+	}
+	if f, ok := d.(uidialog.Footer); ok {
+		return f.Footer(), true
+	}
+	return "esc closes • ctrl+c quits", true
+}

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
@@ -109,8 +109,8 @@ func TestLaunchTraps(t *testing.T) {
 	}
 	var other string
 	for _, s := range subnets.Subnets {
-		if sdkaws.ToString(s.AvailabilityZone) != b.AvailabilityZone {
-			other = sdkaws.ToString(s.SubnetId)
+		if aws.ToString(s.AvailabilityZone) != b.AvailabilityZone {
+			other = aws.ToString(s.SubnetId)
 		}
 	}
 	spec.SubnetID = other

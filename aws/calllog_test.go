@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 
@@ -187,7 +187,7 @@ func TestCallLogSearchLogsEveryAttempt(t *testing.T) {
 // describeOnce makes one read through the adapter's EC2 client and retryer.
 func describeOnce(c *Client, region string) error {
 	_, err := c.ec2In(region).DescribeCapacityBlockOfferings(context.Background(), &ec2.DescribeCapacityBlockOfferingsInput{
-		InstanceType: sdkaws.String("p5.48xlarge"), InstanceCount: sdkaws.Int32(1), CapacityDurationHours: sdkaws.Int32(48),
+		InstanceType: aws.String("p5.48xlarge"), InstanceCount: aws.Int32(1), CapacityDurationHours: aws.Int32(48),
 	})
 	return err
 }
@@ -292,7 +292,7 @@ func TestCallLogHasNoSecrets(t *testing.T) {
 	const token = "SESSIONTOKEN-gpublock-test-must-not-be-logged"
 	c := newTestClient(t, u, func(cfg *Config) {
 		cfg.CallLog = NewCallLog(&buf)
-		cfg.Credentials = sdkaws.NewCredentialsCache(credentials.NewStaticCredentialsProvider(testAccessKey, testSecretKey, token))
+		cfg.Credentials = aws.NewCredentialsCache(credentials.NewStaticCredentialsProvider(testAccessKey, testSecretKey, token))
 	})
 	firstOffering(t, c)
 	if _, err := c.Identity(context.Background()); err != nil {

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
@@ -56,7 +56,7 @@ func newTestClient(t testing.TB, url string, tweak func(*Config)) *Client {
 		Region:      "us-east-1",
 		EndpointURL: url,
 		Version:     "test",
-		Credentials: sdkaws.NewCredentialsCache(credentials.NewStaticCredentialsProvider(testAccessKey, testSecretKey, "")),
+		Credentials: aws.NewCredentialsCache(credentials.NewStaticCredentialsProvider(testAccessKey, testSecretKey, "")),
 		JournalDir:  t.TempDir(),
 		MaxBackoff:  2 * time.Millisecond,
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
@@ -65,8 +65,8 @@ func TestCheckLaunch(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, s := range subnets.Subnets {
-		if sdkaws.ToString(s.AvailabilityZone) != b.AvailabilityZone {
-			spec.SubnetID = sdkaws.ToString(s.SubnetId)
+		if aws.ToString(s.AvailabilityZone) != b.AvailabilityZone {
+			spec.SubnetID = aws.ToString(s.SubnetId)
 		}
 	}
 	if spec.SubnetID == "" {

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 
 	"github.com/gpublock/gpublock/aws/apilimit"
@@ -196,8 +196,8 @@ func TestPlanDropsDurationsTheWindowCannotHold(t *testing.T) {
 	dropped := model.DurationRange{MinDays: 35, MaxDays: 182}
 	for _, d := range dropped.Days() {
 		out, err := c.ec2In("us-east-1").DescribeCapacityBlockOfferings(context.Background(), &ec2.DescribeCapacityBlockOfferingsInput{
-			InstanceType: sdkaws.String("p5.48xlarge"), InstanceCount: sdkaws.Int32(1), CapacityDurationHours: sdkaws.Int32(int32(d * 24)),
-			StartDateRange: sdkaws.Time(q.Start), EndDateRange: sdkaws.Time(q.End),
+			InstanceType: aws.String("p5.48xlarge"), InstanceCount: aws.Int32(1), CapacityDurationHours: aws.Int32(int32(d * 24)),
+			StartDateRange: aws.Time(q.Start), EndDateRange: aws.Time(q.End),
 		})
 		if err != nil || len(out.CapacityBlockOfferings) != 0 {
 			t.Errorf("%dd, left out of the plan: %v, %d offerings", d, err, len(out.CapacityBlockOfferings))

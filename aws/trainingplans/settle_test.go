@@ -9,8 +9,10 @@ import (
 	"testing"
 	"time"
 
-	gaws "github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/source"
+	"github.com/gpublock/gpublock/aws/spend"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -56,7 +58,7 @@ func TestSettleOpenSettlesACrashedPlanPurchase(t *testing.T) {
 		t.Fatalf("settled %d (%v)", len(settled), err)
 	}
 	s := settled[0]
-	if s.Outcome != gaws.Bought || s.Result != res.Plan.ARN || s.Intent.Action != ActionCreate {
+	if s.Outcome != source.Bought || s.Result != res.Plan.ARN || s.Intent.Action != ActionCreate {
 		t.Fatalf("settled: %+v", s)
 	}
 	if !strings.Contains(s.Sentence(), "training plan") || !strings.Contains(s.Sentence(), res.Plan.ARN) {
@@ -68,7 +70,7 @@ func TestSettleOpenSettlesACrashedPlanPurchase(t *testing.T) {
 
 	// The re-run of the interrupted purchase buys nothing new.
 	_, err = c.Purchase(ctx, o, nil)
-	if !errors.Is(err, gaws.ErrAlreadyBought) {
+	if !errors.Is(err, spend.ErrAlreadyBought) {
 		t.Fatalf("re-run: %v", err)
 	}
 	if !strings.Contains(err.Error(), res.Plan.ARN) {
@@ -85,10 +87,10 @@ func TestSettleOpenSettlesACrashedPlanPurchase(t *testing.T) {
 func TestSettleOpenPlanIntentNeverSent(t *testing.T) {
 	_, url, cnt := newSim(t, ec2sim.Faults{})
 	c := newClient(t, url, nil)
-	e := gaws.JournalEntry{Action: ActionCreate, RequestID: "gpb-000000000000000000000001", Region: "us-east-1", Offering: "tpo-none"}
+	e := source.JournalEntry{Action: ActionCreate, RequestID: "gpb-000000000000000000000001", Region: "us-east-1", Offering: "tpo-none"}
 	writeIntent(t, c, e)
 	settled, err := c.Base().SettleOpen(ctx, "us-east-1")
-	if err != nil || len(settled) != 1 || settled[0].Outcome != gaws.NotBought {
+	if err != nil || len(settled) != 1 || settled[0].Outcome != source.NotBought {
 		t.Fatalf("settled %+v (%v)", settled, err)
 	}
 	if cnt.get("DescribeTrainingPlan") == 0 {
@@ -100,7 +102,7 @@ func TestSettleOpenPlanIntentNeverSent(t *testing.T) {
 			outcome = &l
 		}
 	}
-	if outcome == nil || outcome.Outcome != string(gaws.NotBought) {
+	if outcome == nil || outcome.Outcome != string(source.NotBought) {
 		t.Fatalf("no not-bought outcome line: %+v", outcome)
 	}
 }
@@ -109,16 +111,16 @@ func TestUnsettledPlanIntentRefusesEveryPurchase(t *testing.T) {
 	_, url, cnt := newSim(t, ec2sim.Faults{})
 	c := newClient(t, url, nil)
 	o := someOffering(t, c)
-	e := gaws.JournalEntry{Action: ActionCreate, RequestID: "gpb-000000000000000000000002", Region: o.Region, Offering: o.ID}
+	e := source.JournalEntry{Action: ActionCreate, RequestID: "gpb-000000000000000000000002", Region: o.Region, Offering: o.ID}
 	writeIntent(t, c, e)
 	// SageMaker cannot be asked: the look-up's endpoint is gone.
-	broken := newClient(t, "http://127.0.0.1:1", func(cfg *gaws.Config) { cfg.JournalDir = journalDir(t, c) })
+	broken := newClient(t, "http://127.0.0.1:1", func(cfg *awsapi.Config) { cfg.JournalDir = journalDir(t, c) })
 	_, err := broken.Purchase(ctx, o, nil)
-	if !errors.Is(err, gaws.ErrUnsettled) || !strings.Contains(err.Error(), "training plan purchase") {
+	if !errors.Is(err, spend.ErrUnsettled) || !strings.Contains(err.Error(), "training plan purchase") {
 		t.Fatalf("purchase with an unsettled plan intent: %v", err)
 	}
 	_, err = broken.Base().Purchase(ctx, model.Offering{ID: "cb-1", Region: o.Region}, "", nil)
-	if !errors.Is(err, gaws.ErrUnsettled) {
+	if !errors.Is(err, spend.ErrUnsettled) {
 		t.Fatalf("a block purchase with an unsettled plan intent: %v", err)
 	}
 	if n := cnt.get("CreateTrainingPlan"); n != 0 {
@@ -137,7 +139,7 @@ func journalDir(t *testing.T, c *Client) string {
 
 // writeIntent appends an intent line to c's journal, as a run that crashed before its
 // call left it.
-func writeIntent(t *testing.T, c *Client, e gaws.JournalEntry) {
+func writeIntent(t *testing.T, c *Client, e source.JournalEntry) {
 	t.Helper()
 	p, err := c.Base().JournalPath()
 	if err != nil {

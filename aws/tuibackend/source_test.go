@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/backend"
 )
@@ -14,7 +14,7 @@ import (
 // The backend opens every registered source and asks the one a reservation's id belongs to;
 // a source without launches refuses one before any call, in its capability's words.
 func TestBackendDispatchesBySource(t *testing.T) {
-	b := FromAWS(&aws.Client{}).(awsBackend)
+	b := FromAWS(&awsapi.Client{}).(awsBackend)
 	if len(b.srcs) != 2 || b.srcs[0].Caps().Source != model.SourceCapacityBlock || b.srcs[1].Caps().Source != model.SourceTrainingPlan {
 		t.Fatalf("sources %d, want the blocks then the plans", len(b.srcs))
 	}

@@ -3,14 +3,13 @@ package main
 import (
 	"testing"
 
-	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/model"
 )
 
 // Every source is linked, and the command line knows how to show its purchase and its
 // extension: a source added without them fails here rather than in a user's hands.
 func TestEverySourceIsShown(t *testing.T) {
-	if got := aws.RegisteredSources(); len(got) != len(model.Sources()) {
+	if got := registeredSources(); len(got) != len(model.Sources()) {
 		t.Fatalf("registered %v, want every one of %v", got, model.Sources())
 	}
 	for _, s := range model.Sources() {
@@ -22,7 +21,7 @@ func TestEverySourceIsShown(t *testing.T) {
 		if !ok || e.what == "" || e.check == nil || e.list == nil || e.find == nil || e.refuse == nil || e.noOffers == nil || e.summary == nil || e.print == nil {
 			t.Errorf("%s: no complete extendShow", s)
 		}
-		if caps, _ := aws.CapsOf(s); caps.DryRun && (p.idField == "" || e.dryRunFields == nil) {
+		if caps, _ := capsOf(s); caps.DryRun && (p.idField == "" || e.dryRunFields == nil) {
 			t.Errorf("%s has a dry run but no dry run's JSON", s)
 		}
 	}

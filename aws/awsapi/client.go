@@ -90,11 +90,11 @@ const DefaultRegion = "us-east-1"
 // buckets let through at once (a burst of 10 in each region that sells Capacity Blocks).
 const defaultOverall = 256
 
-// readAttempts is how many times a read is tried, throttled attempts included, when the
-// user has not set AWS_MAX_ATTEMPTS; other failures have otherAttempts of them. A sweep
+// ReadAttempts is how many times a read is tried, throttled attempts included, when the
+// user has not set AWS_MAX_ATTEMPTS; other failures have OtherAttempts of them. A sweep
 // makes many calls; with the SDK's 3 attempts a throttled account would lose a region now
 // and then, which a person would read as "no capacity".
-const readAttempts = 30
+const ReadAttempts = 30
 
 // Client is a connection to EC2 in every region, with one SDK client per region.
 type Client struct {
@@ -208,7 +208,7 @@ func New(ctx context.Context, cfg Config) (*Client, error) {
 func newReadRetryer(awscfg aws.Config, maxBackoff time.Duration, ps *pacers) aws.RetryerV2 {
 	attempts := awscfg.RetryMaxAttempts
 	if attempts == 0 {
-		attempts = readAttempts
+		attempts = ReadAttempts
 	}
 	std := func(o *retry.StandardOptions) {
 		o.MaxAttempts = attempts

@@ -57,6 +57,10 @@ type journal struct {
 // WriteJournal appends e to the journal, fsynced (see journal.write).
 func (c *Client) WriteJournal(e source.JournalEntry) error { return c.journal.write(e) }
 
+// SetJournalWrite replaces how the journal writes a line (nil: (*os.File).Write): tests
+// make it fail part-way.
+func (c *Client) SetJournalWrite(f func(*os.File, []byte) (int, error)) { c.journal.writeFile = f }
+
 // JournalPath is where the journal is written.
 func (c *Client) JournalPath() (string, error) { return c.journal.path() }
 

@@ -365,9 +365,9 @@ func (m paceAttempt) HandleFinalize(ctx context.Context, in middleware.FinalizeI
 		// they get more tries, so that only failures that persist fail it. A region that
 		// has not answered yet may be down, and is reported after the usual three.
 		b.failures++
-		limit := otherAttempts
+		limit := OtherAttempts
 		if at, ok := m.ps.answered.Load(m.region); ok && time.Since(at.(time.Time)) < upFor {
-			limit = answeredAttempts
+			limit = AnsweredAttempts
 		}
 		if b.failures >= limit {
 			err = &spentError{err: err, tries: b.failures}
@@ -376,7 +376,7 @@ func (m paceAttempt) HandleFinalize(ctx context.Context, in middleware.FinalizeI
 	return out, md, err
 }
 
-// spentError ends the retries of a call that failed otherAttempts times for reasons
+// spentError ends the retries of a call that failed OtherAttempts times for reasons
 // other than throttling.
 type spentError struct {
 	err   error

@@ -33,14 +33,14 @@ func (r reportingRetryer) GetRetryToken(ctx context.Context, opErr error) (func(
 	return r.RetryerV2.GetRetryToken(ctx, opErr)
 }
 
-// otherAttempts bounds the tries of a call that failed for any reason but throttling
+// OtherAttempts bounds the tries of a call that failed for any reason but throttling
 // (counted by paceAttempt, whatever throttles came between): a region that is down should
 // be reported in seconds, not after a throttle's patience.
-const otherAttempts = 3
+const OtherAttempts = 3
 
-// answeredAttempts bounds those tries in a region that has answered other calls of the
+// AnsweredAttempts bounds those tries in a region that has answered other calls of the
 // client: at a 30% failure rate, a call then fails for good about once in 15,000.
-const answeredAttempts = 8
+const AnsweredAttempts = 8
 
 // RetryDelay leaves a throttled call's wait to the region's pacer, which knows when the
 // bucket has a token again; the SDK's exponential backoff would only add to it.

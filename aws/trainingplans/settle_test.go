@@ -1,6 +1,7 @@
 package trainingplans
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/aws/spend"
@@ -53,7 +55,7 @@ func TestSettleOpenSettlesACrashedPlanPurchase(t *testing.T) {
 	dropOutcomes(t, c)
 
 	// The EC2 client's settling, which every purchase of any source runs first, asks SageMaker.
-	settled, err := c.Base().SettleOpen(ctx, o.Region)
+	settled, err := settleOpen(c)(ctx, o.Region)
 	if err != nil || len(settled) != 1 {
 		t.Fatalf("settled %d (%v)", len(settled), err)
 	}
@@ -64,7 +66,7 @@ func TestSettleOpenSettlesACrashedPlanPurchase(t *testing.T) {
 	if !strings.Contains(s.Sentence(), "training plan") || !strings.Contains(s.Sentence(), res.Plan.ARN) {
 		t.Fatalf("sentence: %s", s.Sentence())
 	}
-	if again, err := c.Base().SettleOpen(ctx, o.Region); err != nil || len(again) != 0 {
+	if again, err := settleOpen(c)(ctx, o.Region); err != nil || len(again) != 0 {
 		t.Fatalf("settled twice: %d (%v)", len(again), err)
 	}
 
@@ -89,7 +91,7 @@ func TestSettleOpenPlanIntentNeverSent(t *testing.T) {
 	c := newClient(t, url, nil)
 	e := source.JournalEntry{Action: ActionCreate, RequestID: "gpb-000000000000000000000001", Region: "us-east-1", Offering: "tpo-none"}
 	writeIntent(t, c, e)
-	settled, err := c.Base().SettleOpen(ctx, "us-east-1")
+	settled, err := settleOpen(c)(ctx, "us-east-1")
 	if err != nil || len(settled) != 1 || settled[0].Outcome != source.NotBought {
 		t.Fatalf("settled %+v (%v)", settled, err)
 	}
@@ -119,7 +121,9 @@ func TestUnsettledPlanIntentRefusesEveryPurchase(t *testing.T) {
 	if !errors.Is(err, spend.ErrUnsettled) || !strings.Contains(err.Error(), "training plan purchase") {
 		t.Fatalf("purchase with an unsettled plan intent: %v", err)
 	}
-	_, err = broken.Base().Purchase(ctx, model.Offering{ID: "cb-1", Region: o.Region}, "", nil)
+	blocks := capacityblocks.New(broken.Base())
+	_, err = spend.New(broken.Base(), blocks, Source(broken)).Prepare(ctx, blocks, source.Intent{Kind: source.SpendPurchase,
+		Offering: model.Offering{Source: model.SourceCapacityBlock, ID: "cb-1", Region: o.Region}})
 	if !errors.Is(err, spend.ErrUnsettled) {
 		t.Fatalf("a block purchase with an unsettled plan intent: %v", err)
 	}
@@ -161,4 +165,9 @@ func writeIntent(t *testing.T, c *Client, e source.JournalEntry) {
 	if _, err := f.Write(append(line, '\n')); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// settleOpen is the one spend path's SettleOpen over c's client, with every source.
+func settleOpen(c *Client) func(context.Context, string) ([]source.Settled, error) {
+	return spend.New(c.Base(), capacityblocks.New(c.Base()), Source(c)).SettleOpen
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 )
@@ -20,19 +21,16 @@ func TestPlanExtensionStatus(t *testing.T) {
 	}
 }
 
-// The registration makes the plans a source beside the blocks, with their differences as
-// capabilities: no dry run, no launch, targets; a reservation id is routed by its form.
-func TestRegisteredSource(t *testing.T) {
-	src, err := main.openSource(&awsapi.Client{}, model.SourceTrainingPlan)
-	if err != nil {
-		t.Fatal(err)
-	}
+// The plans are a source beside the blocks, with their differences as capabilities: no
+// dry run, no launch, targets; a reservation id is routed by its form.
+func TestPlansSource(t *testing.T) {
+	src := Source(New(&awsapi.Client{}))
 	caps := src.Caps()
 	if caps.Source != model.SourceTrainingPlan || caps.DryRun || caps.Launch || len(caps.Targets) == 0 {
 		t.Errorf("caps %+v", caps)
 	}
-	if reg, ok := main.capsOf(model.SourceTrainingPlan); !ok || reg.Noun != caps.Noun || reg.DryRun || reg.NoDryRun == "" {
-		t.Errorf("registered caps %+v, %v", reg, ok)
+	if reg := Caps; reg.Noun != caps.Noun || reg.DryRun || reg.NoDryRun == "" {
+		t.Errorf("caps without a client %+v", reg)
 	}
 	o := model.Offering{Source: model.SourceTrainingPlan, ID: "tpo-1", Region: "us-east-1", Parts: []model.Part{{AvailabilityZone: "us-east-1a", InstanceType: "p5.48xlarge", Count: 1}}}
 	if call, err := src.SpendCall(context.Background(), source.Intent{Kind: source.SpendPurchase, Offering: o}); err != nil || call.DryRun != nil || call.NoDryRun != caps.NoDryRun {
@@ -41,7 +39,7 @@ func TestRegisteredSource(t *testing.T) {
 	if _, err := src.SpendCall(context.Background(), source.Intent{Kind: source.SpendLaunch}); err == nil {
 		t.Error("a launch into a plan was not refused")
 	}
-	blocks, _ := main.openSource(&awsapi.Client{}, model.SourceCapacityBlock)
+	blocks := capacityblocks.New(&awsapi.Client{})
 	all := []source.Source{blocks, src}
 	for id, want := range map[string]model.Source{"cr-0123456789abcdef0": model.SourceCapacityBlock, "gpb-0123456789abcdef01234567": model.SourceTrainingPlan,
 		"my-plan": model.SourceTrainingPlan} {
@@ -51,17 +49,6 @@ func TestRegisteredSource(t *testing.T) {
 	}
 	if _, ok := source.Owning(all, "not a name!"); ok {
 		t.Error("an id no source could have was routed")
-	}
-}
-
-// An offering id is routed to its source by the registered form: a plan offering's tpo-
-// id is the plans', and an id of no documented form is nobody's.
-func TestOfferingSource(t *testing.T) {
-	for id, want := range map[string]bool{"tpo-" + "0123456789abcdef": true, "cbr-0123456789abcdef0": false, "tpeo-0123": false, "": false} {
-		s, ok := main.offeringSource(id)
-		if ok != want || (ok && s != model.SourceTrainingPlan) {
-			t.Errorf("%q: %v %v, want %v", id, s, ok, want)
-		}
 	}
 }
 

@@ -10,7 +10,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 
-	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/aws/apilimit"
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/model"

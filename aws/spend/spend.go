@@ -1,3 +1,6 @@
+// Package spend is the one spend path of every capacity source: prepare and commit, the
+// spending cap and read-only mode, the journal's intents and outcomes, and the settling of
+// what a crash or a lost reply left unknown.
 package spend
 
 import (

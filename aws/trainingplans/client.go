@@ -1,7 +1,7 @@
 // Package trainingplans is gpublock's source of SageMaker Training Plans, over the real
 // aws-sdk-go-v2 SageMaker client: the streaming offering search, plans, purchase
 // (CreateTrainingPlan) and extension. It shares the credential chain, retryer, journal,
-// spending cap, read-only mode and settling of package aws, whose Client it is built on,
+// spending cap, read-only mode and settling of aws/awsapi and aws/spend, on whose client it is built,
 // so that a plan is bought under exactly the rules of a Capacity Block.
 //
 // Training plans have no dry run: CreateTrainingPlan and ExtendTrainingPlan take no DryRun

@@ -9,7 +9,7 @@ import (
 )
 
 // Explain turns an error of this source into a sentence and a hint: SageMaker's own codes
-// here, the rest (credentials, network, throttling, permissions) by aws.ExplainError.
+// here, the rest (credentials, network, throttling, permissions) by awsapi.ExplainError.
 func Explain(err error) source.Explanation {
 	var pe *awsapi.PurchaseError
 	if errors.As(err, &pe) && pe.Explanation.Summary != "" {

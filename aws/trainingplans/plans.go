@@ -75,7 +75,7 @@ func (c *Client) list(ctx context.Context, region string, filters []types.Traini
 }
 
 // Plans lists the plans of every region, in parallel. The regions that failed are in
-// the error (each a *aws.RegionFailure); the plans of the others are returned with it.
+// the error (each a *awsapi.RegionFailure); the plans of the others are returned with it.
 func (c *Client) Plans(ctx context.Context, regions []string) ([]Plan, error) {
 	if len(regions) == 0 {
 		regions = []string{c.base.Region()}

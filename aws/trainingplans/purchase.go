@@ -53,10 +53,12 @@ func checkOffering(o Offering) error {
 	return nil
 }
 
-// Purchase buys a training-plan offering through the one spend path (aws Prepare, then
+// Purchase buys a training-plan offering through the one spend path (Prepare, then
 // Commit): there is no dry run for training plans (the API has none), and the plan is
 // named after the request id, so that a lost reply is settled by describing that name.
-// It never buys twice. The error, when not nil, is a *aws.PurchaseError.
+// It never buys twice. The path knows this source alone, so it settles only the plans'
+// open intents (the front ends use one over every source). The error, when not nil, is a
+// *awsapi.PurchaseError.
 func (c *Client) Purchase(ctx context.Context, o Offering, tags map[string]string, opts ...spend.SpendOption) (PurchaseResult, error) {
 	var plan Plan
 	in := source.Intent{Kind: source.SpendPurchase, Offering: ModelOffering(o), Tags: tags}

@@ -124,7 +124,7 @@ func (s plans) FindBlock(ctx context.Context, region, name string) (model.Block,
 
 // ExtensionChoices asks for every length a plan's extension could have and keeps the
 // cheapest of each, shortest first, as for blocks. A refusal of the plan itself (a
-// *aws.PurchaseError) ends the asking; the lengths that could not be asked are named.
+// *awsapi.PurchaseError) ends the asking; the lengths that could not be asked are named.
 func (s plans) ExtensionChoices(ctx context.Context, blk model.Block, found func(model.ExtensionChoice)) ([]model.ExtensionChoice, error) {
 	var (
 		out    []model.ExtensionChoice

@@ -164,7 +164,7 @@ func (b awsBackend) launchable(blk model.Block) *backend.ActionError {
 func actionError(err error) *backend.ActionError { return actionErrorWith(awsapi.ExplainError, err) }
 
 // actionErrorIn is actionError with the source's explanations for errors that are not a
-// *aws.PurchaseError (whose Sold, by aws.OfferingSold, knows every source's code).
+// *awsapi.PurchaseError (whose Sold, by awsapi.OfferingSold, knows every source's code).
 func actionErrorIn(src source.Source, err error) *backend.ActionError {
 	return actionErrorWith(src.Explain, err)
 }

@@ -33,9 +33,6 @@ func New(api *awsapi.Client) *Client {
 	return c
 }
 
-// API is the client the source calls through.
-func (c *Client) API() *awsapi.Client { return c.api }
-
 // Caps are what sets the Capacity Blocks apart, known without a client.
 var Caps = source.Caps{Source: model.SourceCapacityBlock, Noun: "Capacity Block", DryRun: true, Launch: true, AllZones: true,
 	PurchaseAction: "ec2:PurchaseCapacityBlock", ExtendAction: "ec2:PurchaseCapacityBlockExtension"}

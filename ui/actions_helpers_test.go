@@ -11,7 +11,8 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 	"github.com/charmbracelet/x/vt"
 
-	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/tuibackend"
 	"github.com/gpublock/gpublock/model"
@@ -27,7 +28,7 @@ func actionTestOptions(b Backend) Options {
 }
 
 // clientOf is the adapter behind an emulator backend, for assertions made through it.
-func clientOf(t testing.TB, b Backend) *aws.Client {
+func clientOf(t testing.TB, b Backend) *awsapi.Client {
 	t.Helper()
 	c, ok := tuibackend.ClientOf(b)
 	if !ok {
@@ -37,9 +38,9 @@ func clientOf(t testing.TB, b Backend) *aws.Client {
 }
 
 // reservations are the blocks of the regions, as the adapter lists them from the emulator.
-func reservations(t testing.TB, c *aws.Client, regions ...string) []model.Block {
+func reservations(t testing.TB, c *awsapi.Client, regions ...string) []model.Block {
 	t.Helper()
-	blocks, err := c.Blocks(context.Background(), regions)
+	blocks, err := capacityblocks.New(c).Blocks(context.Background(), regions)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,20 +73,20 @@ func searchedRegions(t *testing.T) []string {
 
 // boughtBlock buys, through the adapter, the first p5.48xlarge offering of us-east-1, for
 // the launch tests: it returns the offering and the reservation.
-func boughtBlock(t *testing.T, c *aws.Client) (model.Offering, model.Block) {
+func boughtBlock(t *testing.T, c *awsapi.Client) (model.Offering, model.Block) {
 	t.Helper()
 	ctx := context.Background()
 	q := model.Query{InstanceTypes: []string{"p5.48xlarge"}, Count: 1, Durations: model.DurationRange{MinDays: 2, MaxDays: 2},
 		Start: testNow, End: testNow.Add(14 * 24 * time.Hour), Regions: []string{"us-east-1"}}
 	var offs []model.Offering
-	for ev := range c.Search(ctx, q) {
+	for ev := range capacityblocks.New(c).Search(ctx, q) {
 		offs = append(offs, ev.Offerings...)
 	}
 	if len(offs) == 0 {
 		t.Fatal("no offering to buy")
 	}
 	o := offs[0]
-	res, err := c.Purchase(ctx, o, "", nil)
+	res, err := capacityblocks.New(c).Purchase(ctx, o, "", nil)
 	if err != nil || res.Block.ReservationID == "" {
 		t.Fatalf("buying %s: %+v, %v", o.ID, res, err)
 	}
@@ -93,7 +94,7 @@ func boughtBlock(t *testing.T, c *aws.Client) (model.Offering, model.Block) {
 }
 
 // blockNow is the reservation as the adapter lists it now.
-func blockNow(t *testing.T, c *aws.Client, id string) model.Block {
+func blockNow(t *testing.T, c *awsapi.Client, id string) model.Block {
 	t.Helper()
 	for _, b := range reservations(t, c, "us-east-1") {
 		if b.ReservationID == id {

@@ -15,8 +15,10 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
-	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/ui/components/blocks"
@@ -28,13 +30,13 @@ import (
 
 // boughtBlock buys, through the adapter, the cheapest 1-day p5.48xlarge block in us-east-1
 // that starts on or after from, and returns the offering and the adapter's client.
-func buyBlock(t *testing.T, b Backend, from time.Time) (*aws.Client, model.Offering, model.Block) {
+func buyBlock(t *testing.T, b Backend, from time.Time) (*awsapi.Client, model.Offering, model.Block) {
 	t.Helper()
 	c := clientOf(t, b)
 	q := model.Query{InstanceTypes: []string{"p5.48xlarge"}, Count: 1, Durations: model.DurationRange{MinDays: 1, MaxDays: 1},
 		Start: from, End: from.Add(7 * 24 * time.Hour), Regions: []string{"us-east-1"}}
 	var best model.Offering
-	for ev := range c.Search(context.Background(), q) {
+	for ev := range capacityblocks.New(c).Search(context.Background(), q) {
 		for _, o := range ev.Offerings {
 			if best.ID == "" || o.Start.Before(best.Start) || (o.Start.Equal(best.Start) && o.Fee.Cmp(best.Fee) < 0) {
 				best = o
@@ -44,7 +46,7 @@ func buyBlock(t *testing.T, b Backend, from time.Time) (*aws.Client, model.Offer
 	if best.ID == "" {
 		t.Fatal("no offering to buy")
 	}
-	res, err := c.Purchase(context.Background(), best, "", nil)
+	res, err := capacityblocks.New(c).Purchase(context.Background(), best, "", nil)
 	if err != nil {
 		t.Fatalf("purchase: %v", err)
 	}
@@ -113,7 +115,7 @@ func TestBlockLifecycleOnScreen(t *testing.T) {
 	// Active, with an instance in it: nothing to say.
 	sim.SetTime(o.Start.Add(time.Hour))
 	blk := awaitBlock(t, b, id)
-	if _, err := c.Launch(context.Background(), blk, aws.LaunchSpec{ImageID: "ami-0123456789abcdef0", Count: 1}); err != nil {
+	if _, err := capacityblocks.New(c).Launch(context.Background(), blk, source.LaunchSpec{ImageID: "ami-0123456789abcdef0", Count: 1}); err != nil {
 		t.Fatalf("launch: %v", err)
 	}
 	text = step("active", o.Start.Add(time.Hour), func(row string) bool { return strings.Contains(row, "active") && strings.Contains(row, "1/1") })

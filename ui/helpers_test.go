@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"github.com/gpublock/gpublock/ui/dialog/spend"
 	"io"
 	"net/http/httptest"
 	"os"
@@ -11,13 +10,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpublock/gpublock/ui/dialog/spend"
+
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 	"github.com/charmbracelet/x/vt"
 
-	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/sagemakersim"
+	"github.com/gpublock/gpublock/aws/trainingplans"
 	"github.com/gpublock/gpublock/aws/tuibackend"
 	"github.com/gpublock/gpublock/ui/backend"
 	uidialog "github.com/gpublock/gpublock/ui/dialog"
@@ -60,14 +63,14 @@ func emulatorBackend(t testing.TB, faults ec2sim.Faults) (Backend, *ec2sim.Serve
 	}
 	srv := httptest.NewServer(sim)
 	t.Cleanup(srv.Close)
-	c, err := aws.New(context.Background(), aws.Config{
+	c, err := awsapi.New(context.Background(), awsapi.Config{
 		Region: "us-east-1", EndpointURL: srv.URL, Version: "test",
 		MaxBackoff: 5 * time.Millisecond, JournalDir: filepath.Join(dir, "journal"),
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return tuibackend.FromAWS(c), sim
+	return tuibackend.FromAWS(c, capacityblocks.New(c), trainingplans.Source(trainingplans.New(c))), sim
 }
 
 func testOptions(b Backend) Options {

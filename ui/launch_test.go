@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/dialog/launch"
@@ -98,7 +99,7 @@ func TestLaunchWrongZone(t *testing.T) {
 	if blk.AvailabilityZone == other {
 		other = "us-east-1c"
 	}
-	subs, err := c.Subnets(context.Background(), "us-east-1", other)
+	subs, err := capacityblocks.New(c).Subnets(context.Background(), "us-east-1", other)
 	if err != nil || len(subs) == 0 {
 		t.Fatalf("subnets of %s: %v, %v", other, subs, err)
 	}

@@ -12,7 +12,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/model"
 	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
@@ -20,9 +21,9 @@ import (
 
 // otherMachine is a client of the same emulator with a journal of its own: purchases
 // made from another machine.
-func otherMachine(t *testing.T, b Backend) *aws.Client {
+func otherMachine(t *testing.T, b Backend) *awsapi.Client {
 	t.Helper()
-	c, err := aws.New(context.Background(), aws.Config{Region: "us-east-1", EndpointURL: clientOf(t, b).Endpoint(), Version: "test",
+	c, err := awsapi.New(context.Background(), awsapi.Config{Region: "us-east-1", EndpointURL: clientOf(t, b).Endpoint(), Version: "test",
 		MaxBackoff: 5 * time.Millisecond, JournalDir: filepath.Join(t.TempDir(), "elsewhere")})
 	if err != nil {
 		t.Fatal(err)
@@ -30,12 +31,12 @@ func otherMachine(t *testing.T, b Backend) *aws.Client {
 	return c
 }
 
-func buyIn(t *testing.T, c *aws.Client, region string) model.Block {
+func buyIn(t *testing.T, c *awsapi.Client, region string) model.Block {
 	t.Helper()
 	q := model.Query{InstanceTypes: []string{"p5.48xlarge"}, Count: 1, Durations: model.DurationRange{MinDays: 2, MaxDays: 2},
 		Start: testNow.Add(24 * time.Hour), End: testNow.Add(9 * 24 * time.Hour), Regions: []string{region}}
 	var best model.Offering
-	for ev := range c.Search(context.Background(), q) {
+	for ev := range capacityblocks.New(c).Search(context.Background(), q) {
 		for _, o := range ev.Offerings {
 			if best.ID == "" || o.Fee.Cmp(best.Fee) < 0 {
 				best = o
@@ -45,7 +46,7 @@ func buyIn(t *testing.T, c *aws.Client, region string) model.Block {
 	if best.ID == "" {
 		t.Fatalf("no offering in %s", region)
 	}
-	res, err := c.Purchase(context.Background(), best, "", nil)
+	res, err := capacityblocks.New(c).Purchase(context.Background(), best, "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +155,7 @@ func TestExtendListShowsWhatAWSOffers(t *testing.T) {
 	s.press("e")
 	text := waitLengths(s)
 	blk := blockNow(t, c, bought.ReservationID)
-	choices, err := c.ExtensionChoices(context.Background(), blk)
+	choices, err := capacityblocks.New(c).ExtensionChoices(context.Background(), blk, nil)
 	if err != nil || len(choices) < 3 {
 		t.Fatalf("the emulator offers %d lengths, %v; the test wants at least 3", len(choices), err)
 	}

@@ -9,7 +9,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/components/blocks"
@@ -204,14 +205,14 @@ func dialogBox(screen string) string {
 }
 
 // extendBy buys, through the adapter, the cheapest extension of the block by days.
-func extendBy(t *testing.T, c *aws.Client, b model.Block, days int) model.ExtensionOffering {
+func extendBy(t *testing.T, c *awsapi.Client, b model.Block, days int) model.ExtensionOffering {
 	t.Helper()
-	offs, err := c.ExtensionOfferings(context.Background(), b, days)
+	offs, err := capacityblocks.New(c).ExtensionOfferings(context.Background(), b, days)
 	if err != nil || len(offs) == 0 {
 		t.Fatalf("extension offerings of %s for %d days: %d, %v", b.ReservationID, days, len(offs), err)
 	}
 	off := model.CheapestExtension(offs)
-	if _, err := c.Extend(context.Background(), b, off); err != nil {
+	if _, err := capacityblocks.New(c).Extend(context.Background(), b, off); err != nil {
 		t.Fatalf("extending %s: %v", b.ReservationID, err)
 	}
 	return off

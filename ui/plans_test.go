@@ -13,7 +13,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
-	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/sagemaker"
 
@@ -286,10 +286,10 @@ func createPlanNamed(t *testing.T, b Backend, sim *ec2sim.Server, region, name s
 	if first.ID == "" {
 		t.Fatalf("no plan offering in %s", region)
 	}
-	sm := sagemaker.New(sagemaker.Options{Region: region, BaseEndpoint: sdkaws.String(tp.Endpoint()),
+	sm := sagemaker.New(sagemaker.Options{Region: region, BaseEndpoint: aws.String(tp.Endpoint()),
 		Credentials: credentials.NewStaticCredentialsProvider("AKIAUITEST0000000000", "ui-test-secret", "")})
 	if _, err := sm.CreateTrainingPlan(context.Background(), &sagemaker.CreateTrainingPlanInput{
-		TrainingPlanName: sdkaws.String(name), TrainingPlanOfferingId: sdkaws.String(first.ID)}); err != nil {
+		TrainingPlanName: aws.String(name), TrainingPlanOfferingId: aws.String(first.ID)}); err != nil {
 		t.Fatalf("creating plan %s: %v", name, err)
 	}
 	sim.Advance(10 * time.Minute) // paid

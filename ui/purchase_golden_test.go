@@ -1,9 +1,10 @@
 package ui
 
 import (
-	"github.com/gpublock/gpublock/ui/program"
 	"strings"
 	"testing"
+
+	"github.com/gpublock/gpublock/ui/program"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"

@@ -1,11 +1,12 @@
 package ui
 
 import (
-	"github.com/gpublock/gpublock/ui/program"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gpublock/gpublock/ui/program"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"

@@ -2,9 +2,10 @@ package ui
 
 import (
 	"errors"
-	"github.com/gpublock/gpublock/ui/program"
 	"testing"
 	"time"
+
+	"github.com/gpublock/gpublock/ui/program"
 
 	tea "charm.land/bubbletea/v2"
 

@@ -6,8 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/source"
 )
 
 var terminalSizes = [][2]int{{80, 24}, {120, 40}, {200, 60}}
@@ -20,7 +21,7 @@ func TestBlocksDetailKeepsTerminatedInstanceAtTerminalSizes(t *testing.T) {
 		b, sim := emulatorBackend(t, ec2sim.Faults{})
 		c, o, bought := buyBlock(t, b, testNow.Add(24*time.Hour))
 		sim.SetTime(o.Start.Add(time.Hour))
-		if _, err := c.Launch(context.Background(), awaitBlock(t, b, bought.ReservationID), aws.LaunchSpec{ImageID: "ami-0123456789abcdef0", Count: 1}); err != nil {
+		if _, err := capacityblocks.New(c).Launch(context.Background(), awaitBlock(t, b, bought.ReservationID), source.LaunchSpec{ImageID: "ami-0123456789abcdef0", Count: 1}); err != nil {
 			t.Fatalf("launch: %v", err)
 		}
 		running := blockNow(t, c, bought.ReservationID)

@@ -1,10 +1,11 @@
 package ui
 
 import (
-	"github.com/gpublock/gpublock/ui/program"
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/gpublock/gpublock/ui/program"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"

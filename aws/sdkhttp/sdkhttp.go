@@ -6,7 +6,7 @@ import (
 	"io"
 	"net/http"
 
-	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws"
 )
 
 // PlainBodies works around a race between the SDK and net/http that loses replies over a
@@ -17,14 +17,14 @@ import (
 // write and closes the connection under the reply being read: "deserialization failed …
 // use of closed network connection", fatal to a call that must not be retried, such as
 // a purchase. Hiding WriteTo makes that check a Read, whose io.EOF means "no more".
-func PlainBodies(hc sdkaws.HTTPClient) sdkaws.HTTPClient {
+func PlainBodies(hc aws.HTTPClient) aws.HTTPClient {
 	if hc == nil {
 		return nil
 	}
 	return plainBodyClient{hc}
 }
 
-type plainBodyClient struct{ next sdkaws.HTTPClient }
+type plainBodyClient struct{ next aws.HTTPClient }
 
 func (c plainBodyClient) Do(req *http.Request) (*http.Response, error) {
 	if req.Body != nil && req.Body != http.NoBody {

@@ -1,7 +1,7 @@
 // Package trainingplans is gpublock's source of SageMaker Training Plans, over the real
 // aws-sdk-go-v2 SageMaker client: the streaming offering search, plans, purchase
 // (CreateTrainingPlan) and extension. It shares the credential chain, retryer, journal,
-// spending cap, read-only mode and settling of package aws, whose Client it is built on,
+// spending cap, read-only mode and settling of aws/awsapi and aws/spend, on whose client it is built,
 // so that a plan is bought under exactly the rules of a Capacity Block.
 //
 // Training plans have no dry run: CreateTrainingPlan and ExtendTrainingPlan take no DryRun
@@ -17,17 +17,17 @@ import (
 	"sync"
 	"time"
 
-	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sagemaker"
 
-	gaws "github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/aws/apilimit"
+	"github.com/gpublock/gpublock/aws/awsapi"
 )
 
 // Client reaches SageMaker in every region, one SDK client per region.
 type Client struct {
-	base     *gaws.Client
-	awscfg   sdkaws.Config
+	base     *awsapi.Client
+	awscfg   aws.Config
 	endpoint string
 
 	perRegion int
@@ -38,11 +38,11 @@ type Client struct {
 	// paymentWait paces the describes that follow a purchase until it is paid or fails.
 	paymentWait time.Duration
 	// pacer keeps every call within SageMaker's request buckets, as EC2's are kept.
-	pacer *gaws.ServicePacer
+	pacer *awsapi.ServicePacer
 }
 
 // New makes the training-plan source over an EC2 client's configuration. It makes no call.
-func New(base *gaws.Client) *Client {
+func New(base *awsapi.Client) *Client {
 	endpoint := endpointFor(base)
 	return &Client{
 		base:      base,
@@ -55,7 +55,7 @@ func New(base *gaws.Client) *Client {
 }
 
 // Base is the client whose journal, cap and read-only mode this source obeys.
-func (c *Client) Base() *gaws.Client { return c.base }
+func (c *Client) Base() *awsapi.Client { return c.base }
 
 // Endpoint is SageMaker's endpoint override, or "" for AWS's own endpoints.
 func (c *Client) Endpoint() string { return c.endpoint }
@@ -65,7 +65,7 @@ func (c *Client) Endpoint() string { return c.endpoint }
 // loopback AWS_ENDPOINT_URL_EC2 or AWS_ENDPOINT_URL), that emulator, which serves
 // SageMaker too: a demo must never buy a real plan because one variable was left out.
 // Otherwise the SDK's own resolution applies.
-func endpointFor(base *gaws.Client) string {
+func endpointFor(base *awsapi.Client) string {
 	if e := base.EndpointFlag(); e != "" {
 		return e
 	}
@@ -102,7 +102,7 @@ func (c *Client) in(region string) *sagemaker.Client {
 		o.Retryer = c.pacer.Retryer()
 		o.APIOptions = append(slices.Clip(o.APIOptions), c.pacer.Option(region))
 		if c.endpoint != "" {
-			o.BaseEndpoint = sdkaws.String(c.endpoint)
+			o.BaseEndpoint = aws.String(c.endpoint)
 		}
 	})
 	c.clients[region] = cl
@@ -112,6 +112,6 @@ func (c *Client) in(region string) *sagemaker.Client {
 // noRetries turns the SDK's retries off for one call: CreateTrainingPlan and
 // ExtendTrainingPlan have no idempotency token, and a retried 5xx could buy twice.
 func noRetries(o *sagemaker.Options) {
-	o.Retryer = sdkaws.NopRetryer{}
+	o.Retryer = aws.NopRetryer{}
 	o.RetryMaxAttempts = 1
 }

@@ -4,22 +4,22 @@ import (
 	"errors"
 
 	"github.com/aws/smithy-go"
-
-	gaws "github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/source"
 )
 
 // Explain turns an error of this source into a sentence and a hint: SageMaker's own codes
-// here, the rest (credentials, network, throttling, permissions) by aws.ExplainError.
-func Explain(err error) gaws.Explanation {
-	var pe *gaws.PurchaseError
+// here, the rest (credentials, network, throttling, permissions) by awsapi.ExplainError.
+func Explain(err error) source.Explanation {
+	var pe *awsapi.PurchaseError
 	if errors.As(err, &pe) && pe.Explanation.Summary != "" {
 		return pe.Explanation
 	}
 	var ae smithy.APIError
 	if !errors.As(err, &ae) {
-		return gaws.ExplainError(err)
+		return awsapi.ExplainError(err)
 	}
-	ex := gaws.Explanation{Code: ae.ErrorCode()}
+	ex := source.Explanation{Code: ae.ErrorCode()}
 	switch ae.ErrorCode() {
 	case "ResourceNotFound":
 		ex.Summary, ex.Hint = "SageMaker does not know it: "+ae.ErrorMessage(), "Search again: an offering is gone once bought or when it starts."
@@ -32,7 +32,7 @@ func Explain(err error) gaws.Explanation {
 	case "ServiceUnavailable":
 		ex.Summary, ex.Hint, ex.Retryable = "SageMaker is unavailable in this region right now.", "Try again in a moment, or leave the region out.", true
 	default:
-		return gaws.ExplainError(err)
+		return awsapi.ExplainError(err)
 	}
 	return ex
 }

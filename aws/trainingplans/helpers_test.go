@@ -15,10 +15,10 @@ import (
 	"testing"
 	"time"
 
-	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 
-	gaws "github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/sagemakersim"
 	"github.com/gpublock/gpublock/model"
@@ -72,7 +72,7 @@ func newSim(t testing.TB, f ec2sim.Faults) (*ec2sim.Server, string, *counter) {
 }
 
 // newClient is the real source pointed at the emulator with static credentials.
-func newClient(t testing.TB, url string, tweak func(*gaws.Config)) *Client {
+func newClient(t testing.TB, url string, tweak func(*awsapi.Config)) *Client {
 	t.Helper()
 	t.Setenv("AWS_CONFIG_FILE", t.TempDir()+"/config")
 	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", t.TempDir()+"/credentials")
@@ -80,15 +80,15 @@ func newClient(t testing.TB, url string, tweak func(*gaws.Config)) *Client {
 		"AWS_ENDPOINT_URL_EC2", "AWS_ENDPOINT_URL_SAGEMAKER", "AWS_MAX_ATTEMPTS", "AWS_RETRY_MODE"} {
 		t.Setenv(k, "")
 	}
-	cfg := gaws.Config{
+	cfg := awsapi.Config{
 		Region: "us-east-1", EndpointURL: url, Version: "test",
-		Credentials: sdkaws.NewCredentialsCache(credentials.NewStaticCredentialsProvider("AKIATESTGPUBLOCK0001", testSecretKey, "")),
+		Credentials: aws.NewCredentialsCache(credentials.NewStaticCredentialsProvider("AKIATESTGPUBLOCK0001", testSecretKey, "")),
 		JournalDir:  t.TempDir(), MaxBackoff: 2 * time.Millisecond,
 	}
 	if tweak != nil {
 		tweak(&cfg)
 	}
-	base, err := gaws.New(ctx, cfg)
+	base, err := awsapi.New(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/sagemaker"
 
@@ -70,9 +70,9 @@ func TestSearchPacesItselfBySageMakersBuckets(t *testing.T) {
 // would overrun without its pacer.
 func TestUnpacedCallsOverrunTheSameBucket(t *testing.T) {
 	url, hit := limitedSim(t)
-	cl := sagemaker.NewFromConfig(sdkaws.Config{Region: "us-east-1", Credentials: credentials.NewStaticCredentialsProvider("AKIATESTGPUBLOCK0001", testSecretKey, "")},
+	cl := sagemaker.NewFromConfig(aws.Config{Region: "us-east-1", Credentials: credentials.NewStaticCredentialsProvider("AKIATESTGPUBLOCK0001", testSecretKey, "")},
 		func(o *sagemaker.Options) {
-			o.BaseEndpoint = sdkaws.String(url)
+			o.BaseEndpoint = aws.String(url)
 			o.RetryMaxAttempts = 1
 		})
 	s := &search{q: query("us-east-1")}

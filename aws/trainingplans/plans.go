@@ -6,36 +6,35 @@ import (
 	"slices"
 	"sync"
 
-	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sagemaker"
 	"github.com/aws/aws-sdk-go-v2/service/sagemaker/types"
 	"github.com/aws/smithy-go"
-
-	gaws "github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/awsapi"
 )
 
 // Describe asks for one plan by name or ARN.
 func (c *Client) Describe(ctx context.Context, region, nameOrARN string) (Plan, error) {
-	out, err := c.in(region).DescribeTrainingPlan(ctx, &sagemaker.DescribeTrainingPlanInput{TrainingPlanName: sdkaws.String(nameOrARN)})
+	out, err := c.in(region).DescribeTrainingPlan(ctx, &sagemaker.DescribeTrainingPlanInput{TrainingPlanName: aws.String(nameOrARN)})
 	if err != nil {
 		return Plan{}, err
 	}
-	return Plan{Name: sdkaws.ToString(out.TrainingPlanName), ARN: sdkaws.ToString(out.TrainingPlanArn), Region: region,
-		Status: string(out.Status), StatusMessage: sdkaws.ToString(out.StatusMessage),
-		Start: sdkaws.ToTime(out.StartTime).UTC(), End: sdkaws.ToTime(out.EndTime).UTC(), Hours: sdkaws.ToInt64(out.DurationHours),
-		Fee: fee(out.UpfrontFee), Currency: sdkaws.ToString(out.CurrencyCode),
-		Instances: int(sdkaws.ToInt32(out.TotalInstanceCount)), Available: int(sdkaws.ToInt32(out.AvailableInstanceCount)),
-		InUse: int(sdkaws.ToInt32(out.InUseInstanceCount)), Targets: targetsOf(out.TargetResources),
+	return Plan{Name: aws.ToString(out.TrainingPlanName), ARN: aws.ToString(out.TrainingPlanArn), Region: region,
+		Status: string(out.Status), StatusMessage: aws.ToString(out.StatusMessage),
+		Start: aws.ToTime(out.StartTime).UTC(), End: aws.ToTime(out.EndTime).UTC(), Hours: aws.ToInt64(out.DurationHours),
+		Fee: fee(out.UpfrontFee), Currency: aws.ToString(out.CurrencyCode),
+		Instances: int(aws.ToInt32(out.TotalInstanceCount)), Available: int(aws.ToInt32(out.AvailableInstanceCount)),
+		InUse: int(aws.ToInt32(out.InUseInstanceCount)), Targets: targetsOf(out.TargetResources),
 		Capacities: capacitiesFrom(out.ReservedCapacitySummaries)}, nil
 }
 
 func planFromSummary(region string, s types.TrainingPlanSummary) Plan {
-	return Plan{Name: sdkaws.ToString(s.TrainingPlanName), ARN: sdkaws.ToString(s.TrainingPlanArn), Region: region,
-		Status: string(s.Status), StatusMessage: sdkaws.ToString(s.StatusMessage),
-		Start: sdkaws.ToTime(s.StartTime).UTC(), End: sdkaws.ToTime(s.EndTime).UTC(), Hours: sdkaws.ToInt64(s.DurationHours),
-		Fee: fee(s.UpfrontFee), Currency: sdkaws.ToString(s.CurrencyCode),
-		Instances: int(sdkaws.ToInt32(s.TotalInstanceCount)), Available: int(sdkaws.ToInt32(s.AvailableInstanceCount)),
-		InUse: int(sdkaws.ToInt32(s.InUseInstanceCount)), Targets: targetsOf(s.TargetResources),
+	return Plan{Name: aws.ToString(s.TrainingPlanName), ARN: aws.ToString(s.TrainingPlanArn), Region: region,
+		Status: string(s.Status), StatusMessage: aws.ToString(s.StatusMessage),
+		Start: aws.ToTime(s.StartTime).UTC(), End: aws.ToTime(s.EndTime).UTC(), Hours: aws.ToInt64(s.DurationHours),
+		Fee: fee(s.UpfrontFee), Currency: aws.ToString(s.CurrencyCode),
+		Instances: int(aws.ToInt32(s.TotalInstanceCount)), Available: int(aws.ToInt32(s.AvailableInstanceCount)),
+		InUse: int(aws.ToInt32(s.InUseInstanceCount)), Targets: targetsOf(s.TargetResources),
 		Capacities: capacitiesFrom(s.ReservedCapacitySummaries)}
 }
 
@@ -47,7 +46,7 @@ func (c *Client) ListIn(ctx context.Context, region string, statuses ...string) 
 	}
 	var out []Plan
 	for _, st := range slices.Compact(slices.Sorted(slices.Values(statuses))) {
-		ps, err := c.list(ctx, region, []types.TrainingPlanFilter{{Name: types.TrainingPlanFilterNameStatus, Value: sdkaws.String(st)}})
+		ps, err := c.list(ctx, region, []types.TrainingPlanFilter{{Name: types.TrainingPlanFilterNameStatus, Value: aws.String(st)}})
 		if err != nil {
 			return nil, err
 		}
@@ -59,7 +58,7 @@ func (c *Client) ListIn(ctx context.Context, region string, statuses ...string) 
 func (c *Client) list(ctx context.Context, region string, filters []types.TrainingPlanFilter) ([]Plan, error) {
 	in := &sagemaker.ListTrainingPlansInput{Filters: filters, SortBy: types.TrainingPlanSortByStartTime, SortOrder: types.TrainingPlanSortOrderAscending}
 	if c.pageSize > 0 {
-		in.MaxResults = sdkaws.Int32(c.pageSize)
+		in.MaxResults = aws.Int32(c.pageSize)
 	}
 	p := sagemaker.NewListTrainingPlansPaginator(c.in(region), in)
 	var out []Plan
@@ -76,7 +75,7 @@ func (c *Client) list(ctx context.Context, region string, filters []types.Traini
 }
 
 // Plans lists the plans of every region, in parallel. The regions that failed are in
-// the error (each a *aws.RegionFailure); the plans of the others are returned with it.
+// the error (each a *awsapi.RegionFailure); the plans of the others are returned with it.
 func (c *Client) Plans(ctx context.Context, regions []string) ([]Plan, error) {
 	if len(regions) == 0 {
 		regions = []string{c.base.Region()}
@@ -95,7 +94,7 @@ func (c *Client) Plans(ctx context.Context, regions []string) ([]Plan, error) {
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
-				errs = append(errs, &gaws.RegionFailure{Region: r, Err: err})
+				errs = append(errs, &awsapi.RegionFailure{Region: r, Err: err})
 				return
 			}
 			all = append(all, ps...)
@@ -123,7 +122,7 @@ func compareStrings(a, b string) int {
 
 // ExtensionHistory lists a plan's extensions, every page.
 func (c *Client) ExtensionHistory(ctx context.Context, region, planARN string) ([]Extension, error) {
-	p := sagemaker.NewDescribeTrainingPlanExtensionHistoryPaginator(c.in(region), &sagemaker.DescribeTrainingPlanExtensionHistoryInput{TrainingPlanArn: sdkaws.String(planARN)})
+	p := sagemaker.NewDescribeTrainingPlanExtensionHistoryPaginator(c.in(region), &sagemaker.DescribeTrainingPlanExtensionHistoryInput{TrainingPlanArn: aws.String(planARN)})
 	var out []Extension
 	for p.HasMorePages() {
 		page, err := p.NextPage(ctx)

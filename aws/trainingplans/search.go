@@ -8,12 +8,13 @@ import (
 	"strings"
 	"time"
 
-	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sagemaker"
 	"github.com/aws/aws-sdk-go-v2/service/sagemaker/types"
 	"github.com/aws/smithy-go"
 
-	gaws "github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -76,7 +77,7 @@ func (q Query) Check() error {
 
 // SearchEvent is one step of a search: the offerings of one call as they arrived, a
 // change of a region's status, or both (the same steps as the Capacity Block search's).
-type SearchEvent = gaws.Step[Offering]
+type SearchEvent = source.Step[Offering]
 
 type call struct {
 	region, typ string
@@ -108,7 +109,7 @@ func (c *Client) Search(ctx context.Context, q Query) <-chan SearchEvent {
 	for i, cl := range calls {
 		callRegions[i] = cl.region
 	}
-	fan := gaws.NewFanout(out, regions, callRegions, func(o Offering) string { return o.Region + "/" + o.ID },
+	fan := awsapi.NewFanout(out, regions, callRegions, func(o Offering) string { return o.Region + "/" + o.ID },
 		func(err error) string { return Explain(err).Summary })
 	fan.Unsold = "not offered as a training plan here"
 	fan.Bucket = c.pacer.Bucket("SearchTrainingPlanOfferings")
@@ -120,7 +121,7 @@ func (c *Client) Search(ctx context.Context, q Query) <-chan SearchEvent {
 type search struct {
 	c   *Client
 	q   Query
-	fan *gaws.Fanout[Offering]
+	fan *awsapi.Fanout[Offering]
 }
 
 func (s *search) start(ctx context.Context, out chan<- SearchEvent, regions []string, calls []call) {
@@ -135,32 +136,32 @@ func (s *search) start(ctx context.Context, out chan<- SearchEvent, regions []st
 	pace := func(ctx context.Context, region string) (context.Context, error) {
 		return s.c.pacer.Wait(ctx, region, "SearchTrainingPlanOfferings")
 	}
-	gaws.RunCalls(ctx, calls, func(cl call) string { return cl.region }, s.c.perRegion, 0, pace, s.do)
+	awsapi.RunCalls(ctx, calls, func(cl call) string { return cl.region }, s.c.perRegion, 0, pace, s.do)
 }
 
 func (s *search) input(cl call) *sagemaker.SearchTrainingPlanOfferingsInput {
-	in := &sagemaker.SearchTrainingPlanOfferingsInput{DurationHours: sdkaws.Int64(int64(cl.days) * 24)}
+	in := &sagemaker.SearchTrainingPlanOfferingsInput{DurationHours: aws.Int64(int64(cl.days) * 24)}
 	for _, t := range s.q.Targets {
 		in.TargetResources = append(in.TargetResources, types.SageMakerResourceName(t))
 	}
 	if !s.q.Start.IsZero() {
-		in.StartTimeAfter = sdkaws.Time(s.q.Start.UTC())
+		in.StartTimeAfter = aws.Time(s.q.Start.UTC())
 	}
 	if !s.q.End.IsZero() {
-		in.EndTimeBefore = sdkaws.Time(s.q.End.UTC())
+		in.EndTimeBefore = aws.Time(s.q.End.UTC())
 	}
 	if slices.Contains(ultraServerTypes, cl.typ) {
-		in.UltraServerType = sdkaws.String(cl.typ)
-		in.UltraServerCount = sdkaws.Int32(int32(s.q.Count))
+		in.UltraServerType = aws.String(cl.typ)
+		in.UltraServerCount = aws.Int32(int32(s.q.Count))
 	} else {
 		in.InstanceType = types.ReservedCapacityInstanceType(cl.typ)
-		in.InstanceCount = sdkaws.Int32(int32(s.q.Count))
+		in.InstanceCount = aws.Int32(int32(s.q.Count))
 	}
 	return in
 }
 
 func (s *search) do(ctx context.Context, cl call) {
-	hooked := gaws.WithThrottleHook(ctx, func(error) { s.fan.Throttled(ctx, cl.region) })
+	hooked := awsapi.WithThrottleHook(ctx, func(error) { s.fan.Throttled(ctx, cl.region) })
 	out, err := s.c.in(cl.region).SearchTrainingPlanOfferings(hooked, s.input(cl))
 	if err != nil {
 		if notOffered(err) {

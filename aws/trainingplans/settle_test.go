@@ -1,6 +1,7 @@
 package trainingplans
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -9,8 +10,11 @@ import (
 	"testing"
 	"time"
 
-	gaws "github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/source"
+	"github.com/gpublock/gpublock/aws/spend"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -51,24 +55,24 @@ func TestSettleOpenSettlesACrashedPlanPurchase(t *testing.T) {
 	dropOutcomes(t, c)
 
 	// The EC2 client's settling, which every purchase of any source runs first, asks SageMaker.
-	settled, err := c.Base().SettleOpen(ctx, o.Region)
+	settled, err := settleOpen(c)(ctx, o.Region)
 	if err != nil || len(settled) != 1 {
 		t.Fatalf("settled %d (%v)", len(settled), err)
 	}
 	s := settled[0]
-	if s.Outcome != gaws.Bought || s.Result != res.Plan.ARN || s.Intent.Action != ActionCreate {
+	if s.Outcome != source.Bought || s.Result != res.Plan.ARN || s.Intent.Action != ActionCreate {
 		t.Fatalf("settled: %+v", s)
 	}
 	if !strings.Contains(s.Sentence(), "training plan") || !strings.Contains(s.Sentence(), res.Plan.ARN) {
 		t.Fatalf("sentence: %s", s.Sentence())
 	}
-	if again, err := c.Base().SettleOpen(ctx, o.Region); err != nil || len(again) != 0 {
+	if again, err := settleOpen(c)(ctx, o.Region); err != nil || len(again) != 0 {
 		t.Fatalf("settled twice: %d (%v)", len(again), err)
 	}
 
 	// The re-run of the interrupted purchase buys nothing new.
 	_, err = c.Purchase(ctx, o, nil)
-	if !errors.Is(err, gaws.ErrAlreadyBought) {
+	if !errors.Is(err, spend.ErrAlreadyBought) {
 		t.Fatalf("re-run: %v", err)
 	}
 	if !strings.Contains(err.Error(), res.Plan.ARN) {
@@ -85,10 +89,10 @@ func TestSettleOpenSettlesACrashedPlanPurchase(t *testing.T) {
 func TestSettleOpenPlanIntentNeverSent(t *testing.T) {
 	_, url, cnt := newSim(t, ec2sim.Faults{})
 	c := newClient(t, url, nil)
-	e := gaws.JournalEntry{Action: ActionCreate, RequestID: "gpb-000000000000000000000001", Region: "us-east-1", Offering: "tpo-none"}
+	e := source.JournalEntry{Action: ActionCreate, RequestID: "gpb-000000000000000000000001", Region: "us-east-1", Offering: "tpo-none"}
 	writeIntent(t, c, e)
-	settled, err := c.Base().SettleOpen(ctx, "us-east-1")
-	if err != nil || len(settled) != 1 || settled[0].Outcome != gaws.NotBought {
+	settled, err := settleOpen(c)(ctx, "us-east-1")
+	if err != nil || len(settled) != 1 || settled[0].Outcome != source.NotBought {
 		t.Fatalf("settled %+v (%v)", settled, err)
 	}
 	if cnt.get("DescribeTrainingPlan") == 0 {
@@ -100,7 +104,7 @@ func TestSettleOpenPlanIntentNeverSent(t *testing.T) {
 			outcome = &l
 		}
 	}
-	if outcome == nil || outcome.Outcome != string(gaws.NotBought) {
+	if outcome == nil || outcome.Outcome != string(source.NotBought) {
 		t.Fatalf("no not-bought outcome line: %+v", outcome)
 	}
 }
@@ -109,16 +113,18 @@ func TestUnsettledPlanIntentRefusesEveryPurchase(t *testing.T) {
 	_, url, cnt := newSim(t, ec2sim.Faults{})
 	c := newClient(t, url, nil)
 	o := someOffering(t, c)
-	e := gaws.JournalEntry{Action: ActionCreate, RequestID: "gpb-000000000000000000000002", Region: o.Region, Offering: o.ID}
+	e := source.JournalEntry{Action: ActionCreate, RequestID: "gpb-000000000000000000000002", Region: o.Region, Offering: o.ID}
 	writeIntent(t, c, e)
 	// SageMaker cannot be asked: the look-up's endpoint is gone.
-	broken := newClient(t, "http://127.0.0.1:1", func(cfg *gaws.Config) { cfg.JournalDir = journalDir(t, c) })
+	broken := newClient(t, "http://127.0.0.1:1", func(cfg *awsapi.Config) { cfg.JournalDir = journalDir(t, c) })
 	_, err := broken.Purchase(ctx, o, nil)
-	if !errors.Is(err, gaws.ErrUnsettled) || !strings.Contains(err.Error(), "training plan purchase") {
+	if !errors.Is(err, spend.ErrUnsettled) || !strings.Contains(err.Error(), "training plan purchase") {
 		t.Fatalf("purchase with an unsettled plan intent: %v", err)
 	}
-	_, err = broken.Base().Purchase(ctx, model.Offering{ID: "cb-1", Region: o.Region}, "", nil)
-	if !errors.Is(err, gaws.ErrUnsettled) {
+	blocks := capacityblocks.New(broken.Base())
+	_, err = spend.New(broken.Base(), blocks, Source(broken)).Prepare(ctx, blocks, source.Intent{Kind: source.SpendPurchase,
+		Offering: model.Offering{Source: model.SourceCapacityBlock, ID: "cb-1", Region: o.Region}})
+	if !errors.Is(err, spend.ErrUnsettled) {
 		t.Fatalf("a block purchase with an unsettled plan intent: %v", err)
 	}
 	if n := cnt.get("CreateTrainingPlan"); n != 0 {
@@ -137,7 +143,7 @@ func journalDir(t *testing.T, c *Client) string {
 
 // writeIntent appends an intent line to c's journal, as a run that crashed before its
 // call left it.
-func writeIntent(t *testing.T, c *Client, e gaws.JournalEntry) {
+func writeIntent(t *testing.T, c *Client, e source.JournalEntry) {
 	t.Helper()
 	p, err := c.Base().JournalPath()
 	if err != nil {
@@ -159,4 +165,9 @@ func writeIntent(t *testing.T, c *Client, e gaws.JournalEntry) {
 	if _, err := f.Write(append(line, '\n')); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// settleOpen is the one spend path's SettleOpen over c's client, with every source.
+func settleOpen(c *Client) func(context.Context, string) ([]source.Settled, error) {
+	return spend.New(c.Base(), capacityblocks.New(c.Base()), Source(c)).SettleOpen
 }

@@ -8,50 +8,51 @@ import (
 	"sort"
 	"strings"
 
-	gaws "github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 )
 
-// The training plans are a capacity source beside the Capacity Blocks: registered once,
-// for the front ends (aws.OpenSource) and for the settling of the journal's intents.
-func init() {
-	gaws.RegisterSource(gaws.SourceRegistration{
-		Source: model.SourceTrainingPlan,
-		Caps:   caps,
-		Open:   func(c *gaws.Client) gaws.Source { return source{New(c)} },
-		Intents: &gaws.IntentSource{Purchase: ActionCreate, Extend: ActionExtend, Noun: Noun,
-			Settler: func(c *gaws.Client) gaws.IntentSettler {
-				tp := New(c)
-				return func(ctx context.Context, e gaws.JournalEntry) (bool, string, error) { return tp.SettleIntent(ctx, e) }
-			}},
-	})
-}
+// Source is the training plans as a source.Source over c: the capacity source beside the
+// Capacity Blocks.
+func Source(c *Client) source.Source { return plans{c} }
 
-// Source is the training plans as an aws.Source over c.
-func Source(c *Client) gaws.Source { return source{c} }
+type plans struct{ tp *Client }
 
-type source struct{ tp *Client }
-
-var caps = gaws.SourceCaps{Source: model.SourceTrainingPlan, Noun: Noun, Targets: Targets(),
+// Caps are what sets the training plans apart, known without a client.
+var Caps = source.Caps{Source: model.SourceTrainingPlan, Noun: Noun, Targets: Targets(),
 	NoDryRun:       "there is no dry run for training plans (SageMaker has none): the permission is learnt only by buying",
 	PurchaseAction: "sagemaker:CreateTrainingPlan", ExtendAction: "sagemaker:ExtendTrainingPlan",
 	// AWS's examples name offerings tpo-<hash>; the hash's form is not documented.
 	OfferingPrefix: "tpo-", Parts: true, SweepLengths: 14}
 
-func (source) Caps() gaws.SourceCaps { return caps }
+func (plans) Caps() source.Caps { return Caps }
 
-func (source) Explain(err error) gaws.Explanation { return Explain(err) }
+// Intents are the plans' journal actions, settled by the plan's name (its request id).
+func (s plans) Intents() source.IntentSource {
+	return source.IntentSource{Source: model.SourceTrainingPlan, Purchase: ActionCreate, Extend: ActionExtend, Noun: Noun,
+		Settle: func(ctx context.Context, e source.JournalEntry) (source.Settled, error) {
+			var st source.Settled
+			bought, result, err := s.tp.SettleIntent(ctx, e)
+			if bought {
+				st.Outcome, st.Result = source.Bought, result
+			}
+			return st, err
+		}}
+}
+
+func (plans) Explain(err error) source.Explanation { return Explain(err) }
 
 // Search sweeps every length of q's range that plans last (any whole number of days up to
 // 182, not the blocks' lengths), with q's targets.
-func (s source) Search(ctx context.Context, q model.Query) <-chan gaws.SearchEvent {
+func (s plans) Search(ctx context.Context, q model.Query) <-chan source.SearchEvent {
 	pq := QueryFrom(q, q.Targets...)
 	pq.Days = model.SourceTrainingPlan.DurationDays(q.Durations.MinDays, q.Durations.MaxDays)
-	in, out := s.tp.Search(ctx, pq), make(chan gaws.SearchEvent, 16)
+	in, out := s.tp.Search(ctx, pq), make(chan source.SearchEvent, 16)
 	go func() {
 		defer close(out)
 		for ev := range in {
-			e := gaws.SearchEvent{Region: ev.Region, Status: ev.Status, CallsDone: ev.CallsDone, CallsTotal: ev.CallsTotal, Progress: ev.Progress}
+			e := source.SearchEvent{Region: ev.Region, Status: ev.Status, CallsDone: ev.CallsDone, CallsTotal: ev.CallsTotal, Progress: ev.Progress}
 			for _, o := range ev.Offerings {
 				e.Offerings = append(e.Offerings, ModelOffering(o))
 			}
@@ -69,22 +70,22 @@ func (s source) Search(ctx context.Context, q model.Query) <-chan gaws.SearchEve
 
 // SpendCall is a plan's part of a purchase or an extension; a platform does not apply to
 // plans, and gpublock launches nothing into them (SageMaker's jobs use them).
-func (s source) SpendCall(_ context.Context, in gaws.Intent) (gaws.SpendCall, error) {
+func (s plans) SpendCall(_ context.Context, in source.Intent) (source.SpendCall, error) {
 	switch in.Kind {
-	case gaws.SpendPurchase:
+	case source.SpendPurchase:
 		return s.tp.purchaseCall(OfferingFromModel(in.Offering), in.Tags, new(Plan))
-	case gaws.SpendExtend:
+	case source.SpendExtend:
 		return s.tp.extendCall(PlanFromBlock(in.Block), in.Block, extensionOffering(in.Block, in.Extension), new(Extension))
 	}
-	return gaws.SpendCall{}, &gaws.PurchaseError{Outcome: gaws.NotBought, Explanation: gaws.Explanation{
+	return source.SpendCall{}, &awsapi.PurchaseError{Outcome: source.NotBought, Explanation: source.Explanation{
 		Summary: "gpublock does not launch instances into a " + model.SourceTrainingPlan.Label() + "."}}
 }
 
 // List lists the plans of every region asked; SageMaker lists a plan's fee, unlike EC2's
 // reservations, so the fees are the plans' own.
-func (s source) List(ctx context.Context, regions []string) (gaws.Listing, error) {
+func (s plans) List(ctx context.Context, regions []string) (source.Listing, error) {
 	ps, err := s.tp.Plans(ctx, regions)
-	l := gaws.Listing{Listed: regions}
+	l := source.Listing{Listed: regions}
 	for _, p := range ps {
 		l.Blocks = append(l.Blocks, ModelBlock(p))
 		if l.Fees == nil {
@@ -100,11 +101,11 @@ var planName = regexp.MustCompile(`^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,63}$`)
 
 // Owns accepts a plan's name. A Capacity Reservation's id has that form too, so the
 // sources are asked in model.Sources' order, the blocks first.
-func (source) Owns(id string) bool { return planName.MatchString(id) }
+func (plans) Owns(id string) bool { return planName.MatchString(id) }
 
 // FindBlock is the plan as it is now, by name, with its extensions, so that a dialog that
 // bought one can see it paid. Without the history the plan stands as described.
-func (s source) FindBlock(ctx context.Context, region, name string) (model.Block, bool, error) {
+func (s plans) FindBlock(ctx context.Context, region, name string) (model.Block, bool, error) {
 	p, err := s.tp.Describe(ctx, region, name)
 	if err != nil {
 		if isCode(err, "ResourceNotFound") {
@@ -123,8 +124,8 @@ func (s source) FindBlock(ctx context.Context, region, name string) (model.Block
 
 // ExtensionChoices asks for every length a plan's extension could have and keeps the
 // cheapest of each, shortest first, as for blocks. A refusal of the plan itself (a
-// *aws.PurchaseError) ends the asking; the lengths that could not be asked are named.
-func (s source) ExtensionChoices(ctx context.Context, blk model.Block, found func(model.ExtensionChoice)) ([]model.ExtensionChoice, error) {
+// *awsapi.PurchaseError) ends the asking; the lengths that could not be asked are named.
+func (s plans) ExtensionChoices(ctx context.Context, blk model.Block, found func(model.ExtensionChoice)) ([]model.ExtensionChoice, error) {
 	var (
 		out    []model.ExtensionChoice
 		failed []int
@@ -135,7 +136,7 @@ func (s source) ExtensionChoices(ctx context.Context, blk model.Block, found fun
 	for _, days := range model.ExtensionAskOrder(extensionLengths(blk), nil) {
 		offs, err := s.tp.ExtensionOfferings(ctx, p, days)
 		if err != nil {
-			var pe *gaws.PurchaseError
+			var pe *awsapi.PurchaseError
 			if errors.As(err, &pe) {
 				return nil, err
 			}
@@ -170,7 +171,7 @@ func extensionLengths(blk model.Block) []int {
 	return out
 }
 
-func (s source) ExtensionOfferings(ctx context.Context, blk model.Block, days int) ([]model.ExtensionOffering, error) {
+func (s plans) ExtensionOfferings(ctx context.Context, blk model.Block, days int) ([]model.ExtensionOffering, error) {
 	offs, err := s.tp.ExtensionOfferings(ctx, PlanFromBlock(blk), days)
 	if err != nil {
 		return nil, err

@@ -4,7 +4,9 @@ import (
 	"context"
 	"testing"
 
-	gaws "github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/capacityblocks"
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -19,48 +21,34 @@ func TestPlanExtensionStatus(t *testing.T) {
 	}
 }
 
-// The registration makes the plans a source beside the blocks, with their differences as
-// capabilities: no dry run, no launch, targets; a reservation id is routed by its form.
-func TestRegisteredSource(t *testing.T) {
-	src, err := gaws.OpenSource(&gaws.Client{}, model.SourceTrainingPlan)
-	if err != nil {
-		t.Fatal(err)
-	}
+// The plans are a source beside the blocks, with their differences as capabilities: no
+// dry run, no launch, targets; a reservation id is routed by its form.
+func TestPlansSource(t *testing.T) {
+	src := Source(New(&awsapi.Client{}))
 	caps := src.Caps()
 	if caps.Source != model.SourceTrainingPlan || caps.DryRun || caps.Launch || len(caps.Targets) == 0 {
 		t.Errorf("caps %+v", caps)
 	}
-	if reg, ok := gaws.CapsOf(model.SourceTrainingPlan); !ok || reg.Noun != caps.Noun || reg.DryRun || reg.NoDryRun == "" {
-		t.Errorf("registered caps %+v, %v", reg, ok)
+	if reg := Caps; reg.Noun != caps.Noun || reg.DryRun || reg.NoDryRun == "" {
+		t.Errorf("caps without a client %+v", reg)
 	}
 	o := model.Offering{Source: model.SourceTrainingPlan, ID: "tpo-1", Region: "us-east-1", Parts: []model.Part{{AvailabilityZone: "us-east-1a", InstanceType: "p5.48xlarge", Count: 1}}}
-	if call, err := src.SpendCall(context.Background(), gaws.Intent{Kind: gaws.SpendPurchase, Offering: o}); err != nil || call.DryRun != nil || call.NoDryRun != caps.NoDryRun {
+	if call, err := src.SpendCall(context.Background(), source.Intent{Kind: source.SpendPurchase, Offering: o}); err != nil || call.DryRun != nil || call.NoDryRun != caps.NoDryRun {
 		t.Errorf("purchase: dry run %v, %q (%v), want none and the caps' sentence", call.DryRun != nil, call.NoDryRun, err)
 	}
-	if _, err := src.SpendCall(context.Background(), gaws.Intent{Kind: gaws.SpendLaunch}); err == nil {
+	if _, err := src.SpendCall(context.Background(), source.Intent{Kind: source.SpendLaunch}); err == nil {
 		t.Error("a launch into a plan was not refused")
 	}
-	blocks, _ := gaws.OpenSource(&gaws.Client{}, model.SourceCapacityBlock)
-	all := []gaws.Source{blocks, src}
+	blocks := capacityblocks.New(&awsapi.Client{})
+	all := []source.Source{blocks, src}
 	for id, want := range map[string]model.Source{"cr-0123456789abcdef0": model.SourceCapacityBlock, "gpb-0123456789abcdef01234567": model.SourceTrainingPlan,
 		"my-plan": model.SourceTrainingPlan} {
-		if got, ok := gaws.SourceOwning(all, id); !ok || got.Caps().Source != want {
+		if got, ok := source.Owning(all, id); !ok || got.Caps().Source != want {
 			t.Errorf("%s: routed to %v, want %s", id, got, want)
 		}
 	}
-	if _, ok := gaws.SourceOwning(all, "not a name!"); ok {
+	if _, ok := source.Owning(all, "not a name!"); ok {
 		t.Error("an id no source could have was routed")
-	}
-}
-
-// An offering id is routed to its source by the registered form: a plan offering's tpo-
-// id is the plans', and an id of no documented form is nobody's.
-func TestOfferingSource(t *testing.T) {
-	for id, want := range map[string]bool{"tpo-" + "0123456789abcdef": true, "cbr-0123456789abcdef0": false, "tpeo-0123": false, "": false} {
-		s, ok := gaws.OfferingSource(id)
-		if ok != want || (ok && s != model.SourceTrainingPlan) {
-			t.Errorf("%q: %v %v, want %v", id, s, ok, want)
-		}
 	}
 }
 

@@ -8,8 +8,10 @@ import (
 	"testing"
 	"time"
 
-	gaws "github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/source"
+	"github.com/gpublock/gpublock/aws/spend"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -121,7 +123,7 @@ func TestPurchaseJournalsAndFollowsLifecycle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Outcome != gaws.Bought || res.Recovered || res.Plan.Name != PlanName(res.RequestID) || !strings.HasPrefix(res.RequestID, "gpb-") {
+	if res.Outcome != source.Bought || res.Recovered || res.Plan.Name != PlanName(res.RequestID) || !strings.HasPrefix(res.RequestID, "gpb-") {
 		t.Fatalf("result %+v", res)
 	}
 	if res.Plan.Status != StatusPending || res.Plan.Fee != o.Fee || len(res.Plan.Capacities) != len(o.Capacities) {
@@ -155,7 +157,7 @@ func TestLostReplySettlesToExactlyOnePlan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Outcome != gaws.Bought || !res.Recovered || res.Plan.Name != res.RequestID {
+	if res.Outcome != source.Bought || !res.Recovered || res.Plan.Name != res.RequestID {
 		t.Fatalf("after a lost reply: %+v", res)
 	}
 	if n := cnt.get("CreateTrainingPlan"); n != 1 {
@@ -178,8 +180,8 @@ func TestServerErrorWithFailedLookupIsUnknown(t *testing.T) {
 	o := someOffering(t, c)
 	sim.SetFaults(ec2sim.Faults{Error: 1})
 	res, err := c.Purchase(ctx, o, nil)
-	var pe *gaws.PurchaseError
-	if !errors.As(err, &pe) || pe.Outcome != gaws.Unknown || res.Outcome != gaws.Unknown {
+	var pe *awsapi.PurchaseError
+	if !errors.As(err, &pe) || pe.Outcome != source.Unknown || res.Outcome != source.Unknown {
 		t.Fatalf("want Unknown, got %+v %v", res, err)
 	}
 	if !strings.Contains(pe.Explanation.Hint, "Do not buy again") || !strings.Contains(pe.Explanation.Hint, res.RequestID) {
@@ -194,13 +196,13 @@ func TestRefusalsBuyNothing(t *testing.T) {
 	_, url, cnt := newSim(t, ec2sim.Faults{})
 	c := newClient(t, url, nil)
 	o := someOffering(t, c)
-	ro := newClient(t, url, func(cfg *gaws.Config) { cfg.ReadOnly = true })
-	if _, err := ro.Purchase(ctx, o, nil); !errors.Is(err, gaws.ErrReadOnly) {
+	ro := newClient(t, url, func(cfg *awsapi.Config) { cfg.ReadOnly = true })
+	if _, err := ro.Purchase(ctx, o, nil); !errors.Is(err, spend.ErrReadOnly) {
 		t.Fatalf("read-only: %v", err)
 	}
 	low := model.MoneyFromCents(100)
-	capped := newClient(t, url, func(cfg *gaws.Config) { cfg.MaxSpend = &low })
-	if _, err := capped.Purchase(ctx, o, nil); !errors.Is(err, gaws.ErrOverSpendCap) {
+	capped := newClient(t, url, func(cfg *awsapi.Config) { cfg.MaxSpend = &low })
+	if _, err := capped.Purchase(ctx, o, nil); !errors.Is(err, spend.ErrOverSpendCap) {
 		t.Fatalf("cap: %v", err)
 	}
 	if n := cnt.get("CreateTrainingPlan"); n != 0 {
@@ -214,8 +216,8 @@ func TestRefusalsBuyNothing(t *testing.T) {
 	}
 	// The same offering again: spent, a 4xx, not bought, and said so.
 	res, err := c.Purchase(ctx, o, nil)
-	var pe *gaws.PurchaseError
-	if !errors.As(err, &pe) || res.Outcome != gaws.NotBought || pe.Outcome != gaws.NotBought || pe.Explanation.Code != "ResourceNotFound" {
+	var pe *awsapi.PurchaseError
+	if !errors.As(err, &pe) || res.Outcome != source.NotBought || pe.Outcome != source.NotBought || pe.Explanation.Code != "ResourceNotFound" {
 		t.Fatalf("spent offering: %+v %v", res, err)
 	}
 	j := readJournal(t, c)
@@ -262,7 +264,7 @@ func TestExtendAndLostExtensionReply(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if x.Outcome != gaws.Bought || !x.Recovered || x.Extension.OfferingID != off.ID {
+	if x.Outcome != source.Bought || !x.Recovered || x.Extension.OfferingID != off.ID {
 		t.Fatalf("extension after a lost reply: %+v", x)
 	}
 	if n := cnt.get("ExtendTrainingPlan"); n != 1 {
@@ -309,12 +311,12 @@ func TestPlansPagesAndSettleIntent(t *testing.T) {
 		if line.Phase != "intent" || !bought[line.RequestID] {
 			continue
 		}
-		ok, arn, err := c.SettleIntent(ctx, gaws.JournalEntry{Action: line.Action, RequestID: line.RequestID, Region: line.Region})
+		ok, arn, err := c.SettleIntent(ctx, source.JournalEntry{Action: line.Action, RequestID: line.RequestID, Region: line.Region})
 		if err != nil || !ok || !strings.HasSuffix(arn, "/"+line.RequestID) {
 			t.Fatalf("settle %s: %v %s %v", line.RequestID, ok, arn, err)
 		}
 	}
-	ok, _, err := c.SettleIntent(ctx, gaws.JournalEntry{Action: ActionCreate, RequestID: "gpb-000000000000000000000000", Region: "us-east-1"})
+	ok, _, err := c.SettleIntent(ctx, source.JournalEntry{Action: ActionCreate, RequestID: "gpb-000000000000000000000000", Region: "us-east-1"})
 	if err != nil || ok {
 		t.Fatalf("an intent never sent settled as bought: %v %v", ok, err)
 	}
@@ -340,8 +342,8 @@ func TestEndpointFromEnvironment(t *testing.T) {
 func TestCallLogCarriesThePlansRequestID(t *testing.T) {
 	sim, url, _ := newSim(t, ec2sim.Faults{})
 	var buf strings.Builder
-	log := gaws.NewCallLog(&lockedWriter{w: &buf})
-	c := newClient(t, url, func(cfg *gaws.Config) { cfg.CallLog = log })
+	log := awsapi.NewCallLog(&lockedWriter{w: &buf})
+	c := newClient(t, url, func(cfg *awsapi.Config) { cfg.CallLog = log })
 	o := someOffering(t, c)
 	sim.SetFaults(ec2sim.Faults{LostReply: 1})
 	res, err := c.Purchase(ctx, o, nil)
@@ -407,8 +409,8 @@ func TestDeniedPurchaseNamesTheAction(t *testing.T) {
 	}
 	sim.SetFaults(f)
 	res, err := c.Purchase(ctx, o, nil)
-	var pe *gaws.PurchaseError
-	if !errors.As(err, &pe) || res.Outcome != gaws.NotBought || !strings.Contains(pe.Error(), "sagemaker:CreateTrainingPlan") {
+	var pe *awsapi.PurchaseError
+	if !errors.As(err, &pe) || res.Outcome != source.NotBought || !strings.Contains(pe.Error(), "sagemaker:CreateTrainingPlan") {
 		t.Fatalf("denied purchase: %+v %v", res, err)
 	}
 	sim.SetFaults(ec2sim.Faults{})
@@ -439,7 +441,7 @@ func TestInterruptedPurchaseIsSettled(t *testing.T) {
 	}
 	// Whether the answer still got through before the cancel is a race; either way the
 	// plan is bought, once.
-	if res.Outcome != gaws.Bought || res.Plan.Name != res.RequestID {
+	if res.Outcome != source.Bought || res.Plan.Name != res.RequestID {
 		t.Fatalf("interrupted purchase: %+v", res)
 	}
 	if n := cnt.get("CreateTrainingPlan"); n != 1 {

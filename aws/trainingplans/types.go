@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sagemaker/types"
 
 	"github.com/gpublock/gpublock/model"
@@ -146,19 +146,19 @@ var instanceTypes = func() []string {
 var ultraServerTypes = []string{"ml.u-p6e-gb200x72", "ml.u-p6e-gb200x36"}
 
 func offeringFrom(region string, o types.TrainingPlanOffering) (Offering, error) {
-	fee, err := model.ParseMoney(sdkaws.ToString(o.UpfrontFee))
+	fee, err := model.ParseMoney(aws.ToString(o.UpfrontFee))
 	if err != nil {
-		return Offering{}, fmt.Errorf("offering %s: unreadable upfront fee %q: %w", sdkaws.ToString(o.TrainingPlanOfferingId), sdkaws.ToString(o.UpfrontFee), err)
+		return Offering{}, fmt.Errorf("offering %s: unreadable upfront fee %q: %w", aws.ToString(o.TrainingPlanOfferingId), aws.ToString(o.UpfrontFee), err)
 	}
-	off := Offering{ID: sdkaws.ToString(o.TrainingPlanOfferingId), Region: region, Fee: fee, Currency: sdkaws.ToString(o.CurrencyCode)}
+	off := Offering{ID: aws.ToString(o.TrainingPlanOfferingId), Region: region, Fee: fee, Currency: aws.ToString(o.CurrencyCode)}
 	for _, t := range o.TargetResources {
 		off.Targets = append(off.Targets, string(t))
 	}
 	for _, rc := range o.ReservedCapacityOfferings {
-		c := Capacity{AvailabilityZone: sdkaws.ToString(rc.AvailabilityZone), InstanceType: string(rc.InstanceType),
-			Count: int(sdkaws.ToInt32(rc.InstanceCount)), UltraServerType: sdkaws.ToString(rc.UltraServerType),
-			UltraServerCount: int(sdkaws.ToInt32(rc.UltraServerCount)), Start: sdkaws.ToTime(rc.StartTime).UTC(), End: sdkaws.ToTime(rc.EndTime).UTC(),
-			Hours: sdkaws.ToInt64(rc.DurationHours)}
+		c := Capacity{AvailabilityZone: aws.ToString(rc.AvailabilityZone), InstanceType: string(rc.InstanceType),
+			Count: int(aws.ToInt32(rc.InstanceCount)), UltraServerType: aws.ToString(rc.UltraServerType),
+			UltraServerCount: int(aws.ToInt32(rc.UltraServerCount)), Start: aws.ToTime(rc.StartTime).UTC(), End: aws.ToTime(rc.EndTime).UTC(),
+			Hours: aws.ToInt64(rc.DurationHours)}
 		if c.Hours == 0 && c.End.After(c.Start) {
 			c.Hours = int64(c.End.Sub(c.Start) / time.Hour)
 		}
@@ -174,18 +174,18 @@ func offeringFrom(region string, o types.TrainingPlanOffering) (Offering, error)
 func capacitiesFrom(in []types.ReservedCapacitySummary) []ReservedCapacity {
 	var out []ReservedCapacity
 	for _, rc := range in {
-		out = append(out, ReservedCapacity{ARN: sdkaws.ToString(rc.ReservedCapacityArn), Status: string(rc.Status),
-			Type: string(rc.ReservedCapacityType), AvailabilityZone: sdkaws.ToString(rc.AvailabilityZone), ZoneID: sdkaws.ToString(rc.AvailabilityZoneId),
-			InstanceType: string(rc.InstanceType), Count: int(sdkaws.ToInt32(rc.TotalInstanceCount)),
-			UltraServerType: sdkaws.ToString(rc.UltraServerType), UltraServerCount: int(sdkaws.ToInt32(rc.UltraServerCount)),
-			Start: sdkaws.ToTime(rc.StartTime).UTC(), End: sdkaws.ToTime(rc.EndTime).UTC(), Hours: sdkaws.ToInt64(rc.DurationHours)})
+		out = append(out, ReservedCapacity{ARN: aws.ToString(rc.ReservedCapacityArn), Status: string(rc.Status),
+			Type: string(rc.ReservedCapacityType), AvailabilityZone: aws.ToString(rc.AvailabilityZone), ZoneID: aws.ToString(rc.AvailabilityZoneId),
+			InstanceType: string(rc.InstanceType), Count: int(aws.ToInt32(rc.TotalInstanceCount)),
+			UltraServerType: aws.ToString(rc.UltraServerType), UltraServerCount: int(aws.ToInt32(rc.UltraServerCount)),
+			Start: aws.ToTime(rc.StartTime).UTC(), End: aws.ToTime(rc.EndTime).UTC(), Hours: aws.ToInt64(rc.DurationHours)})
 	}
 	return out
 }
 
 // fee reads an UpfrontFee; an empty one is zero (a plan listed before it is priced).
 func fee(s *string) model.Money {
-	m, err := model.ParseMoney(sdkaws.ToString(s))
+	m, err := model.ParseMoney(aws.ToString(s))
 	if err != nil {
 		return model.Money{}
 	}
@@ -201,8 +201,8 @@ func targetsOf(in []types.SageMakerResourceName) []string {
 }
 
 func extensionFrom(e types.TrainingPlanExtension) Extension {
-	return Extension{OfferingID: sdkaws.ToString(e.TrainingPlanExtensionOfferingId), ExtendedAt: sdkaws.ToTime(e.ExtendedAt).UTC(),
-		Start: sdkaws.ToTime(e.StartDate).UTC(), End: sdkaws.ToTime(e.EndDate).UTC(), Status: sdkaws.ToString(e.Status),
-		PaymentStatus: sdkaws.ToString(e.PaymentStatus), AvailabilityZone: sdkaws.ToString(e.AvailabilityZone),
-		Hours: int(sdkaws.ToInt32(e.DurationHours)), Fee: fee(e.UpfrontFee), Currency: sdkaws.ToString(e.CurrencyCode)}
+	return Extension{OfferingID: aws.ToString(e.TrainingPlanExtensionOfferingId), ExtendedAt: aws.ToTime(e.ExtendedAt).UTC(),
+		Start: aws.ToTime(e.StartDate).UTC(), End: aws.ToTime(e.EndDate).UTC(), Status: aws.ToString(e.Status),
+		PaymentStatus: aws.ToString(e.PaymentStatus), AvailabilityZone: aws.ToString(e.AvailabilityZone),
+		Hours: int(aws.ToInt32(e.DurationHours)), Fee: fee(e.UpfrontFee), Currency: aws.ToString(e.CurrencyCode)}
 }

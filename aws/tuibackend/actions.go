@@ -5,7 +5,10 @@ import (
 	"errors"
 	"time"
 
-	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/capacityblocks"
+	"github.com/gpublock/gpublock/aws/source"
+	"github.com/gpublock/gpublock/aws/spend"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/backend"
 )
@@ -14,16 +17,16 @@ func (b awsBackend) Now(ctx context.Context) time.Time { return b.c.Now(ctx) }
 
 func (b awsBackend) JournalPath() (string, error) { return b.c.JournalPath() }
 
-func (b awsBackend) Platforms() []string { return aws.Platforms() }
+func (b awsBackend) Platforms() []string { return capacityblocks.Platforms() }
 
 // intent is the UI's intent in the spend service's terms.
-func intent(in backend.Intent) aws.Intent {
-	return aws.Intent{Kind: aws.SpendKind(in.Kind), Offering: in.Offering, Platform: in.Platform, Tags: in.Tags,
+func intent(in backend.Intent) source.Intent {
+	return source.Intent{Kind: source.SpendKind(in.Kind), Offering: in.Offering, Platform: in.Platform, Tags: in.Tags,
 		Block: in.Block, Extension: in.Extension, Launch: launchSpec(in.Launch)}
 }
 
 // sourceOf is the source of what the intent spends on.
-func (b awsBackend) sourceOf(in backend.Intent) (aws.Source, error) {
+func (b awsBackend) sourceOf(in backend.Intent) (source.Source, error) {
 	s := in.Block.Source
 	if in.Kind == backend.SpendPurchase {
 		s = in.Offering.Source
@@ -39,7 +42,7 @@ func (b awsBackend) Prepare(ctx context.Context, in backend.Intent) (backend.Pre
 	if err != nil {
 		return out, &backend.ActionError{Outcome: backend.NotDone, Summary: err.Error(), Err: err}
 	}
-	p, err := b.c.Prepare(ctx, src, intent(in))
+	p, err := b.spend.Prepare(ctx, src, intent(in))
 	out.Permission, out.NoDryRun, out.Settled, out.Account = backend.Permission(p.Permission), p.NoDryRun, settledSentences(p.Settled), p.Account
 	if err != nil {
 		return out, actionErrorIn(src, err)
@@ -55,18 +58,18 @@ func (b awsBackend) Commit(ctx context.Context, p backend.Prepared) (backend.Spe
 	if err != nil {
 		return backend.SpendResult{}, &backend.ActionError{Outcome: backend.NotDone, Summary: err.Error(), Err: err}
 	}
-	prep, ok := p.Handle.(aws.Prepared)
+	prep, ok := p.Handle.(spend.Prepared)
 	if !ok {
-		if prep, err = b.c.Prepare(ctx, src, intent(p.Intent)); err != nil {
+		if prep, err = b.spend.Prepare(ctx, src, intent(p.Intent)); err != nil {
 			return backend.SpendResult{Settled: settledSentences(prep.Settled)}, actionErrorIn(src, err)
 		}
 	}
-	res, err := b.c.Commit(ctx, prep)
+	res, err := b.spend.Commit(ctx, prep)
 	out := backend.SpendResult{RequestID: res.RequestID}
 	if err != nil {
 		return out, actionErrorIn(src, err)
 	}
-	if res.Outcome != aws.Bought {
+	if res.Outcome != source.Bought {
 		// Commit reports every other outcome as an error; this is a guard, not a path.
 		return out, &backend.ActionError{Outcome: backend.OutcomeUnknown,
 			Summary: "It ended without an answer and without an error.", Hint: "Do not try again before checking the console."}
@@ -75,7 +78,7 @@ func (b awsBackend) Commit(ctx context.Context, p backend.Prepared) (backend.Spe
 		Recovered: res.Recovered, Settled: settledSentences(res.Settled), NotRecorded: notRecorded(res.JournalErr)}, nil
 }
 
-func settledSentences(ss []aws.Settled) []string {
+func settledSentences(ss []source.Settled) []string {
 	var out []string
 	for _, s := range ss {
 		out = append(out, s.Sentence())
@@ -87,12 +90,12 @@ func notRecorded(err error) string {
 	if err == nil {
 		return ""
 	}
-	return aws.RedactError(err)
+	return awsapi.RedactError(err)
 }
 
 func (b awsBackend) Block(ctx context.Context, region, reservationID string) (model.Block, bool, error) {
 	// The id's form says which source to ask; an id no source could have is nowhere.
-	src, ok := aws.SourceOwning(b.srcs, reservationID)
+	src, ok := source.Owning(b.srcs, reservationID)
 	if !ok {
 		return model.Block{}, false, nil
 	}
@@ -104,7 +107,7 @@ func (b awsBackend) Block(ctx context.Context, region, reservationID string) (mo
 }
 
 func (b awsBackend) Subnets(ctx context.Context, region, az string) ([]backend.Subnet, error) {
-	subs, err := b.c.Subnets(ctx, region, az)
+	subs, err := b.blocks.Subnets(ctx, region, az)
 	if err != nil {
 		return nil, explain(err)
 	}
@@ -116,15 +119,15 @@ func (b awsBackend) Subnets(ctx context.Context, region, az string) ([]backend.S
 	return out, nil
 }
 
-func launchSpec(s backend.LaunchSpec) aws.LaunchSpec {
-	return aws.LaunchSpec{ImageID: s.ImageID, Count: s.Count, KeyName: s.KeyName, SubnetID: s.SubnetID,
+func launchSpec(s backend.LaunchSpec) source.LaunchSpec {
+	return source.LaunchSpec{ImageID: s.ImageID, Count: s.Count, KeyName: s.KeyName, SubnetID: s.SubnetID,
 		SecurityGroupIDs: s.SecurityGroupIDs, Name: s.Name, Tags: s.Tags}
 }
 
 // CheckLaunch is the launch's dry run through the spend service (allowed in read-only
 // mode); a permission refused is a Permission, not an error, for the launch form.
 func (b awsBackend) CheckLaunch(ctx context.Context, blk model.Block, spec backend.LaunchSpec) (backend.Permission, error) {
-	if err := launchable(blk); err != nil {
+	if err := b.launchable(blk); err != nil {
 		return backend.Permission{}, err
 	}
 	src, err := b.source(blk.Source)
@@ -133,8 +136,8 @@ func (b awsBackend) CheckLaunch(ctx context.Context, blk model.Block, spec backe
 	}
 	in := intent(backend.Intent{Kind: backend.SpendLaunch, Block: blk, Launch: spec})
 	in.CheckOnly = true
-	p, err := b.c.Prepare(ctx, src, in)
-	if err != nil && !errors.Is(err, aws.ErrNotAllowed) {
+	p, err := b.spend.Prepare(ctx, src, in)
+	if err != nil && !errors.Is(err, spend.ErrNotAllowed) {
 		return backend.Permission{}, actionError(err)
 	}
 	return backend.Permission(p.Permission), nil
@@ -142,7 +145,7 @@ func (b awsBackend) CheckLaunch(ctx context.Context, blk model.Block, spec backe
 
 // Launch is Prepare and Commit of a launch the form's own confirmation agreed to.
 func (b awsBackend) Launch(ctx context.Context, blk model.Block, spec backend.LaunchSpec) (backend.LaunchResult, error) {
-	if err := launchable(blk); err != nil {
+	if err := b.launchable(blk); err != nil {
 		return backend.LaunchResult{}, err
 	}
 	return b.Commit(ctx, backend.Prepared{Intent: backend.Intent{Kind: backend.SpendLaunch, Block: blk, Launch: spec}})
@@ -150,39 +153,39 @@ func (b awsBackend) Launch(ctx context.Context, blk model.Block, spec backend.La
 
 // launchable refuses, before any call, a launch into a reservation whose source gpublock
 // does not launch into (a training plan is used by SageMaker's jobs instead).
-func launchable(blk model.Block) *backend.ActionError {
-	if caps, ok := aws.CapsOf(blk.Source); ok && caps.Launch {
+func (b awsBackend) launchable(blk model.Block) *backend.ActionError {
+	if src, ok := b.bySource[blk.Source]; ok && src.Caps().Launch {
 		return nil
 	}
 	return &backend.ActionError{Outcome: backend.NotDone, Summary: "gpublock does not launch instances into a " + blk.Source.Label() + "."}
 }
 
 // actionError turns the adapter's errors into the UI's, keeping the adapter's sentences.
-func actionError(err error) *backend.ActionError { return actionErrorWith(aws.ExplainError, err) }
+func actionError(err error) *backend.ActionError { return actionErrorWith(awsapi.ExplainError, err) }
 
 // actionErrorIn is actionError with the source's explanations for errors that are not a
-// *aws.PurchaseError (whose Sold, by aws.OfferingSold, knows every source's code).
-func actionErrorIn(src aws.Source, err error) *backend.ActionError {
+// *awsapi.PurchaseError (whose Sold, by awsapi.OfferingSold, knows every source's code).
+func actionErrorIn(src source.Source, err error) *backend.ActionError {
 	return actionErrorWith(src.Explain, err)
 }
 
-func actionErrorWith(explain func(error) aws.Explanation, err error) *backend.ActionError {
-	var pe *aws.PurchaseError
+func actionErrorWith(explain func(error) source.Explanation, err error) *backend.ActionError {
+	var pe *awsapi.PurchaseError
 	if !errors.As(err, &pe) {
 		ex := explain(err)
 		return &backend.ActionError{Outcome: backend.NotDone, Summary: ex.Summary, Hint: ex.Hint, Code: ex.Code, Err: err}
 	}
 	e := &backend.ActionError{Outcome: backend.NotDone, Summary: pe.Explanation.Summary, Hint: pe.Explanation.Hint, Code: pe.Explanation.Code, Err: err,
-		OverCap: errors.Is(err, aws.ErrOverSpendCap), ReadOnly: errors.Is(err, aws.ErrReadOnly), AlreadyBought: errors.Is(err, aws.ErrAlreadyBought)}
+		OverCap: errors.Is(err, spend.ErrOverSpendCap), ReadOnly: errors.Is(err, spend.ErrReadOnly), AlreadyBought: errors.Is(err, spend.ErrAlreadyBought)}
 	if e.Summary == "" {
 		e.Summary = pe.Error()
 	}
 	switch pe.Outcome {
-	case aws.Unknown:
+	case source.Unknown:
 		e.Outcome = backend.OutcomeUnknown
-	case aws.Bought:
+	case source.Bought:
 		e.Outcome = backend.Done
 	}
-	e.Sold = aws.OfferingSold(err)
+	e.Sold = awsapi.OfferingSold(err)
 	return e
 }

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"maps"
 
-	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/capacityblocks"
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/backend"
 )
@@ -24,7 +26,7 @@ func (b awsBackend) Blocks(ctx context.Context, regions []string) (backend.Block
 			}
 			maps.Copy(list.Fees, l.Fees)
 		}
-		lf := aws.ClassifyListing(err)
+		lf := awsapi.ClassifyListing(err)
 		if i == 0 {
 			list.Quiet = l.Quiet
 			for _, g := range lf.Grouped(func(err error) string { return src.Explain(err).String() }) {
@@ -46,7 +48,7 @@ func (b awsBackend) Blocks(ctx context.Context, regions []string) (backend.Block
 // RescanAll makes the next listing cover every region, the quiet ones too.
 func (b awsBackend) RescanAll() {
 	for _, src := range b.srcs {
-		if r, ok := src.(aws.Rescanner); ok {
+		if r, ok := src.(source.Rescanner); ok {
 			r.Forget()
 		}
 	}
@@ -59,8 +61,8 @@ func (b awsBackend) ExtensionChoices(ctx context.Context, blk model.Block, found
 	}
 	choices, err := src.ExtensionChoices(ctx, blk, found)
 	var (
-		le *aws.ExtensionLengthsError
-		pe *aws.PurchaseError
+		le *capacityblocks.ExtensionLengthsError
+		pe *awsapi.PurchaseError
 	)
 	switch {
 	case err == nil:

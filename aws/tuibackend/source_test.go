@@ -6,15 +6,18 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/capacityblocks"
+	"github.com/gpublock/gpublock/aws/trainingplans"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/backend"
 )
 
-// The backend opens every registered source and asks the one a reservation's id belongs to;
+// The backend takes the program's sources and asks the one a reservation's id belongs to;
 // a source without launches refuses one before any call, in its capability's words.
 func TestBackendDispatchesBySource(t *testing.T) {
-	b := FromAWS(&aws.Client{}).(awsBackend)
+	c := &awsapi.Client{}
+	b := FromAWS(c, capacityblocks.New(c), trainingplans.Source(trainingplans.New(c))).(awsBackend)
 	if len(b.srcs) != 2 || b.srcs[0].Caps().Source != model.SourceCapacityBlock || b.srcs[1].Caps().Source != model.SourceTrainingPlan {
 		t.Fatalf("sources %d, want the blocks then the plans", len(b.srcs))
 	}

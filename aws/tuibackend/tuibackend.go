@@ -8,35 +8,39 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gpublock/gpublock/aws"
-	_ "github.com/gpublock/gpublock/aws/sources" // every source registers itself
+	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/capacityblocks"
+	"github.com/gpublock/gpublock/aws/source"
+	"github.com/gpublock/gpublock/aws/spend"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/backend"
 )
 
-// FromAWS adapts the aws package's client to the UI's backend.Backend. This package is the
-// one place that knows both, so that the UI never links the SDK.
-func FromAWS(c *aws.Client) backend.Backend {
-	b := awsBackend{c: c, bySource: map[model.Source]aws.Source{}}
-	for _, s := range aws.RegisteredSources() {
-		if src, err := aws.OpenSource(c, s); err == nil {
-			b.srcs = append(b.srcs, src)
-			b.bySource[s] = src
-		}
+// FromAWS adapts the API client and the program's capacity sources over it (in
+// model.Sources' order) to the UI's backend.Backend. This package is the one place that
+// knows both, so that the UI never links the SDK.
+func FromAWS(c *awsapi.Client, srcs ...source.Source) backend.Backend {
+	b := awsBackend{c: c, blocks: capacityblocks.New(c), spend: spend.New(c, srcs...), bySource: map[model.Source]source.Source{}}
+	for _, src := range srcs {
+		b.srcs = append(b.srcs, src)
+		b.bySource[src.Caps().Source] = src
 	}
 	return b
 }
 
-// awsBackend dispatches every call about an offering or a reservation to its source,
-// through the registry: it names no source.
+// awsBackend dispatches every call about an offering or a reservation to its source: it
+// names no source but for the Capacity Blocks' own questions (subnets, the largest count,
+// nearby searches).
 type awsBackend struct {
-	c        *aws.Client
-	srcs     []aws.Source // in model.Sources' order
-	bySource map[model.Source]aws.Source
+	c        *awsapi.Client
+	blocks   *capacityblocks.Client
+	spend    *spend.Service
+	srcs     []source.Source // in model.Sources' order
+	bySource map[model.Source]source.Source
 }
 
-// source is the registered source s.
-func (b awsBackend) source(s model.Source) (aws.Source, error) {
+// source is the source s.
+func (b awsBackend) source(s model.Source) (source.Source, error) {
 	if src, ok := b.bySource[s]; ok {
 		return src, nil
 	}
@@ -44,7 +48,10 @@ func (b awsBackend) source(s model.Source) (aws.Source, error) {
 }
 
 func (b awsBackend) Caps(s model.Source) backend.SourceCaps {
-	c, _ := aws.CapsOf(s)
+	var c source.Caps
+	if src, ok := b.bySource[s]; ok {
+		c = src.Caps()
+	}
 	return backend.SourceCaps{DryRun: c.DryRun, NoDryRun: c.NoDryRun, Launch: c.Launch,
 		PurchaseAction: c.PurchaseAction, ExtendAction: c.ExtendAction}
 }
@@ -124,9 +131,9 @@ func regionsOf(q model.Query, home string) []string {
 }
 
 // searchSource runs one source's part of a search, in the UI's events.
-func searchSource(ctx context.Context, src aws.Source, q model.Query, out chan<- backend.SearchEvent) {
+func searchSource(ctx context.Context, src source.Source, q model.Query, out chan<- backend.SearchEvent) {
 	// The screen shows the market cache's rows at once, as stale, while the calls run.
-	for ev := range src.Search(aws.WithCachedRows(ctx), q) {
+	for ev := range src.Search(capacityblocks.WithCachedRows(ctx), q) {
 		e := backend.SearchEvent{Region: ev.Region, Offerings: ev.Offerings, CallsDone: ev.CallsDone, CallsTotal: ev.CallsTotal, CachedAt: ev.CachedAt, Progress: ev.Progress}
 		e.Status = explainedStatus(ev.Status, explainerOf(src))
 		send(ctx, out, e)
@@ -134,7 +141,7 @@ func searchSource(ctx context.Context, src aws.Source, q model.Query, out chan<-
 }
 
 func (b awsBackend) LargestCount(ctx context.Context, region, instanceType string, days int, start, end time.Time) (int, error) {
-	n, err := b.c.LargestCount(ctx, region, instanceType, days, start, end)
+	n, err := b.blocks.LargestCount(ctx, region, instanceType, days, start, end)
 	if err != nil {
 		return 0, explain(err)
 	}
@@ -142,7 +149,7 @@ func (b awsBackend) LargestCount(ctx context.Context, region, instanceType strin
 }
 
 func (b awsBackend) Alternatives(ctx context.Context, q model.Query) ([]backend.Suggestion, error) {
-	alts, err := b.c.Alternatives(ctx, q)
+	alts, err := b.blocks.Alternatives(ctx, q)
 	if err != nil {
 		return nil, explain(err)
 	}
@@ -164,17 +171,17 @@ func (e explainedError) Error() string { return e.msg }
 func (e explainedError) Unwrap() error { return e.err }
 
 func explain(err error) error {
-	return explainedError{msg: aws.ExplainError(err).String(), err: err}
+	return explainedError{msg: awsapi.ExplainError(err).String(), err: err}
 }
 
 // explainerOf is explain in the source's own words.
-func explainerOf(src aws.Source) func(error) error {
+func explainerOf(src source.Source) func(error) error {
 	return func(err error) error { return explainedError{msg: src.Explain(err).String(), err: err} }
 }
 
 // ClientOf is the aws client behind a backend FromAWS made, for the tests that check through
 // it what the UI did; ok is false for any other backend.
-func ClientOf(b backend.Backend) (c *aws.Client, ok bool) {
+func ClientOf(b backend.Backend) (c *awsapi.Client, ok bool) {
 	ab, ok := b.(awsBackend)
 	return ab.c, ok
 }

@@ -13,7 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/pricing/advisor"
@@ -145,7 +145,7 @@ func runAdvise(ctx context.Context, a *adviseArgs, stdout, stderr io.Writer) int
 
 // searchForJob runs the job's searches, each of its sources (Capacity Blocks through EC2,
 // Training Plans through SageMaker), into one slice of offerings tagged with their source.
-func searchForJob(ctx context.Context, client *aws.Client, qs []model.Query, stderr io.Writer) (advisor.Inputs, int) {
+func searchForJob(ctx context.Context, client *awsapi.Client, qs []model.Query, stderr io.Writer) (advisor.Inputs, int) {
 	in := advisor.Inputs{Searched: map[model.Source]bool{}}
 	failed := 0
 	// The weekly slices ask each region several times; say each problem once.

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/gpublock/gpublock/aws/marketcache"
 	"io"
 	"net/url"
 	"os"
@@ -14,11 +13,13 @@ import (
 	"strings"
 	"time"
 
-	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/gpublock/gpublock/aws/marketcache"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/spf13/pflag"
 
-	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/model"
 )
@@ -43,7 +44,7 @@ type awsFlags struct {
 
 	// callLog is --log-file, opened by validate so that a path that cannot be written is
 	// reported before any call, and then shared by every client the command makes.
-	callLog *aws.CallLog
+	callLog *awsapi.CallLog
 
 	// autoDemo is not a flag: the TUI sets it so that a machine without any credentials
 	// opens on the simulator. Commands for scripts leave it off, so a script never gets
@@ -69,7 +70,7 @@ func (f *awsFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.demo, "demo", false, "use the built-in simulator instead of AWS (nothing real is bought)")
 	fs.IntVar(&f.perRegion, "region-concurrency", 0, "at most this many calls in flight per region (1-64); 0: as many as the region's AWS request bucket allows")
 	fs.IntVar(&f.overall, "concurrency", 256, "concurrent calls overall (1-256)")
-	fs.Float64Var(&f.headroom, "rate-headroom", aws.DefaultHeadroom*100, "`percent` of each AWS request bucket (burst and refill rate) left to the account's other tools (0-90)")
+	fs.Float64Var(&f.headroom, "rate-headroom", awsapi.DefaultHeadroom*100, "`percent` of each AWS request bucket (burst and refill rate) left to the account's other tools (0-90)")
 	fs.BoolVar(&f.readOnly, "read-only", false, "never buy, extend or launch: every path that spends money is refused")
 	fs.StringVar(&f.maxSpend, "max-spend", "", "refuse any purchase whose fee is above this many `dollars` (e.g. 25000)")
 	fs.BoolVar(&f.noCache, "no-cache", false, "neither show nor keep past search answers (the market cache under $XDG_CACHE_HOME/gpublock)")
@@ -138,8 +139,8 @@ func (f *awsFlags) validate() error {
 }
 
 // openCallLog opens --log-file; a path that cannot be written is bad usage, before any call.
-func openCallLog(path string) (*aws.CallLog, error) {
-	l, err := aws.OpenCallLog(path)
+func openCallLog(path string) (*awsapi.CallLog, error) {
+	l, err := awsapi.OpenCallLog(path)
 	if err != nil {
 		return nil, usagef("--log-file %q: cannot append to it: %s", path, pathReason(err))
 	}
@@ -212,7 +213,7 @@ func (f *awsFlags) homeRegion() string {
 
 // oneRegion is the region of a command about one block or offering: the flag's, or the
 // client's default.
-func (f *awsFlags) oneRegion(client *aws.Client) string {
+func (f *awsFlags) oneRegion(client *awsapi.Client) string {
 	if r := f.homeRegion(); r != "" {
 		return r
 	}
@@ -240,7 +241,7 @@ const credentialProbe = 3 * time.Second
 // openBackend returns a ready client. With --demo, or (when f.autoDemo) when no AWS
 // credentials can be found, it starts ec2sim in-process on 127.0.0.1:0 and points the same
 // adapter at it with static demo credentials. The simulator stops when ctx is done.
-func openBackend(ctx context.Context, f *awsFlags, stderr io.Writer) (*aws.Client, backendInfo, error) {
+func openBackend(ctx context.Context, f *awsFlags, stderr io.Writer) (*awsapi.Client, backendInfo, error) {
 	if err := f.validate(); err != nil {
 		return nil, backendInfo{}, err
 	}
@@ -248,18 +249,18 @@ func openBackend(ctx context.Context, f *awsFlags, stderr io.Writer) (*aws.Clien
 	if f.demo {
 		return openSimulated(ctx, f, cfg, "--demo: the built-in simulator; nothing real is bought or launched")
 	}
-	c, err := aws.New(ctx, cfg)
+	c, err := awsapi.New(ctx, cfg)
 	if err != nil {
 		return nil, backendInfo{}, err
 	}
 	emulator := false // known from the probe below, which need not be asked twice
-	if u := aws.ConfiguredEndpoint(); c.Endpoint() == "" && u != "" {
+	if u := awsapi.ConfiguredEndpoint(); c.Endpoint() == "" && u != "" {
 		// An endpoint from the environment that is not on loopback (`gpublock sim --addr
 		// 0.0.0.0:P`, another machine) may still be the emulator: what it answers decides,
 		// so that simulated purchases are never labelled LIVE nor journalled as real.
 		probeCfg := cfg
 		probeCfg.EndpointURL = u
-		if p, err := aws.New(ctx, probeCfg); err == nil && p.IsEmulator(ctx) {
+		if p, err := awsapi.New(ctx, probeCfg); err == nil && p.IsEmulator(ctx) {
 			c, cfg, emulator = p, probeCfg, true
 		}
 	}
@@ -271,13 +272,13 @@ func openBackend(ctx context.Context, f *awsFlags, stderr io.Writer) (*aws.Clien
 			// Purchases from `gpublock sim` are not money spent: they go to the simulated
 			// journal, so the live one stays a record of real purchases only.
 			if cfg.JournalDir == "" {
-				if dir, err := aws.DefaultJournalDir(); err == nil {
+				if dir, err := awsapi.DefaultJournalDir(); err == nil {
 					cfg.JournalDir = filepath.Join(dir, "simulated")
 				}
 			}
 			// Its entries are told from --demo's, which share the simulated journal.
-			cfg.Backend = aws.BackendEmulator
-			if c, err = aws.New(ctx, cfg); err != nil {
+			cfg.Backend = awsapi.BackendEmulator
+			if c, err = awsapi.New(ctx, cfg); err != nil {
 				return nil, backendInfo{}, err
 			}
 		}
@@ -286,7 +287,7 @@ func openBackend(ctx context.Context, f *awsFlags, stderr io.Writer) (*aws.Clien
 		probe, cancel := context.WithTimeout(ctx, credentialProbe)
 		err := c.CheckCredentials(probe)
 		cancel()
-		if aws.IsNoCredentials(err) {
+		if awsapi.IsNoCredentials(err) {
 			fmt.Fprintln(stderr, "gpublock: no AWS credentials found; starting the built-in simulator (--demo). Nothing real can be bought.")
 			return openSimulated(ctx, f, cfg, "no AWS credentials found, so the built-in simulator; nothing real is bought or launched")
 		}
@@ -298,8 +299,8 @@ func openBackend(ctx context.Context, f *awsFlags, stderr io.Writer) (*aws.Clien
 	return c, info, nil
 }
 
-func (f *awsFlags) clientConfig() aws.Config {
-	cfg := aws.Config{
+func (f *awsFlags) clientConfig() awsapi.Config {
+	cfg := awsapi.Config{
 		Profile:     f.profile,
 		Region:      f.homeRegion(),
 		EndpointURL: f.endpointURL,
@@ -352,10 +353,10 @@ const (
 	demoSecretKey = "gpublock-demo-secret-not-a-real-key"
 )
 
-func openSimulated(ctx context.Context, f *awsFlags, cfg aws.Config, reason string) (*aws.Client, backendInfo, error) {
+func openSimulated(ctx context.Context, f *awsFlags, cfg awsapi.Config, reason string) (*awsapi.Client, backendInfo, error) {
 	region := cfg.Region
 	if region == "" {
-		region = aws.DefaultRegion
+		region = awsapi.DefaultRegion
 	}
 	// Every --demo command keeps the simulated account in one file beside the simulated
 	// journal, so that a block bought by `purchase --demo` is listed by `blocks --demo` and
@@ -370,7 +371,7 @@ func openSimulated(ctx context.Context, f *awsFlags, cfg aws.Config, reason stri
 		}
 		opts.RateLimits = rl
 	}
-	if dir, err := aws.DefaultJournalDir(); err == nil {
+	if dir, err := awsapi.DefaultJournalDir(); err == nil {
 		opts.StateFile = filepath.Join(dir, "simulated", demoStateFile)
 		if err := os.MkdirAll(filepath.Dir(opts.StateFile), 0o700); err != nil {
 			return nil, backendInfo{}, fmt.Errorf("the demo's state directory: %w", err)
@@ -385,14 +386,14 @@ func openSimulated(ctx context.Context, f *awsFlags, cfg aws.Config, reason stri
 		return nil, backendInfo{}, fmt.Errorf("starting the simulator: %w", err)
 	}
 	cfg.Region, cfg.EndpointURL, cfg.Profile = region, u, ""
-	cfg.Credentials = sdkaws.NewCredentialsCache(credentials.NewStaticCredentialsProvider(demoAccessKey, demoSecretKey, ""))
+	cfg.Credentials = aws.NewCredentialsCache(credentials.NewStaticCredentialsProvider(demoAccessKey, demoSecretKey, ""))
 	// Simulated purchases must not mix with real ones in the journal, nor with those made
 	// against gpublock sim in the same simulated journal.
-	if dir, err := aws.DefaultJournalDir(); err == nil {
+	if dir, err := awsapi.DefaultJournalDir(); err == nil {
 		cfg.JournalDir = filepath.Join(dir, "simulated")
 	}
-	cfg.Backend = aws.BackendDemo
-	c, err := aws.New(ctx, cfg)
+	cfg.Backend = awsapi.BackendDemo
+	c, err := awsapi.New(ctx, cfg)
 	if err != nil {
 		return nil, backendInfo{}, err
 	}

@@ -13,8 +13,9 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/notify"
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -70,7 +71,7 @@ type blocksArgs struct {
 
 	oncall   oncallFlags
 	settings oncallSettings
-	sources  []aws.Source // those --source names, opened once so that a watch's scans share them
+	sources  []source.Source // those --source names, opened once so that a watch's scans share them
 	notifier *notify.Notifier
 	mu       sync.Mutex
 	reports  []string // the notifier's failures, printed by the command's own goroutine
@@ -210,7 +211,7 @@ func runBlocks(ctx context.Context, a *blocksArgs, fs *pflag.FlagSet, stdout, st
 
 // refresh lists the blocks once, prints them and the warnings, and returns the exit
 // status; cancelled is true when ctx ended during the listing and nothing was printed.
-func (a *blocksArgs) refresh(ctx context.Context, client *aws.Client, regions []string, format outputFormat, stdout, stderr io.Writer) (int, bool) {
+func (a *blocksArgs) refresh(ctx context.Context, client *awsapi.Client, regions []string, format outputFormat, stdout, stderr io.Writer) (int, bool) {
 	all, fees, err := a.scanSources(ctx, regions)
 	blocks, plans := splitParts(all)
 	if ctx.Err() != nil {
@@ -301,8 +302,8 @@ func (a *blocksArgs) printReports(stderr io.Writer) {
 }
 
 // reportListingFailures names each failure of a listing on stderr, as aws sorts them.
-func reportListingFailures(client *aws.Client, err error, stderr io.Writer) aws.ListingFailures {
-	lf := aws.ClassifyListing(err)
+func reportListingFailures(client *awsapi.Client, err error, stderr io.Writer) awsapi.ListingFailures {
+	lf := awsapi.ClassifyListing(err)
 	// Regions that failed alike (no credentials: all of them) are named once, together.
 	for _, g := range lf.Grouped(func(err error) string { return client.ExplainError(err).String() }) {
 		switch {
@@ -319,7 +320,7 @@ func reportListingFailures(client *aws.Client, err error, stderr io.Writer) aws.
 
 // watchSummary is the first line of a --watch refresh: the blocks and the regions read,
 // then the regions that failed, so that every refresh shows what it is missing.
-func watchSummary(n int, regions []string, lf aws.ListingFailures) string {
+func watchSummary(n int, regions []string, lf awsapi.ListingFailures) string {
 	var read, parts []string
 	for _, r := range regions {
 		if !lf.Failed[r] {

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -22,7 +23,7 @@ import (
 // another machine's purchase.
 func buyElsewhere(t *testing.T, url, region string) string {
 	t.Helper()
-	c := testClient(t, url)
+	c := capacityblocks.New(testClient(t, url))
 	q := model.Query{InstanceTypes: []string{"p5.48xlarge"}, Count: 1, Durations: model.DurationRange{MinDays: 2, MaxDays: 2},
 		Start: cliSimStart, End: cliSimStart.AddDate(0, 0, 14), Regions: []string{region}}
 	var offer *model.Offering

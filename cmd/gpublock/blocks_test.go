@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -23,7 +24,7 @@ func TestBlocksCommand(t *testing.T) {
 		t.Fatalf("empty account: exit %d, %q, %q", code, out, errs)
 	}
 
-	c := testClient(t, cs.url)
+	c := capacityblocks.New(testClient(t, cs.url))
 	q := model.Query{InstanceTypes: []string{"p5.48xlarge"}, Count: 2, Durations: model.DurationRange{MinDays: 2, MaxDays: 2},
 		Start: cliSimStart, End: cliSimStart.AddDate(0, 0, 14), Regions: []string{"us-east-1"}}
 	var offer *model.Offering

@@ -13,7 +13,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -213,7 +212,7 @@ func (c tuiConfig) check(path string, lines map[string]int) error {
 			return fmt.Errorf("%s, line %d: tags: %v", path, lines["tags"], err)
 		}
 	}
-	if err := aws.CheckTags(c.Tags); err != nil {
+	if err := model.CheckTags(c.Tags); err != nil {
 		return fmt.Errorf("%s, line %d: tags: %v", path, lines["tags"], err)
 	}
 	return nil

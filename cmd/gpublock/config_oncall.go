@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/notify"
 	"github.com/gpublock/gpublock/model"
 )
@@ -133,7 +133,7 @@ func loadOncallConfig() (oncallConfig, error) {
 
 // notifyStatePath is where the warnings already sent are remembered: beside the client's
 // journal, so that the simulator's warnings are kept apart from the real account's.
-func notifyStatePath(c *aws.Client) string {
+func notifyStatePath(c *awsapi.Client) string {
 	p, err := c.JournalPath()
 	if err != nil {
 		return ""

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/source"
 )
 
 // simJournal is the journal the commands write against the emulator.
@@ -25,7 +25,7 @@ func simJournal() string {
 
 // killedAfterCommit leaves the journal as a kill -9 between the call's commit and its
 // outcome line leaves it: the last outcome line of action is gone, its intent stays.
-func killedAfterCommit(t *testing.T, action string) aws.JournalEntry {
+func killedAfterCommit(t *testing.T, action string) source.JournalEntry {
 	t.Helper()
 	raw, err := os.ReadFile(simJournal())
 	if err != nil {
@@ -33,7 +33,7 @@ func killedAfterCommit(t *testing.T, action string) aws.JournalEntry {
 	}
 	lines := strings.Split(strings.TrimSuffix(string(raw), "\n"), "\n")
 	for i := len(lines) - 1; i >= 0; i-- {
-		var e aws.JournalEntry
+		var e source.JournalEntry
 		if json.Unmarshal([]byte(lines[i]), &e) == nil && e.Phase == "outcome" && e.Action == action {
 			lines = append(lines[:i], lines[i+1:]...)
 			if err := os.WriteFile(simJournal(), []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
@@ -43,7 +43,7 @@ func killedAfterCommit(t *testing.T, action string) aws.JournalEntry {
 		}
 	}
 	t.Fatalf("no %s outcome in the journal:\n%s", action, raw)
-	return aws.JournalEntry{}
+	return source.JournalEntry{}
 }
 
 func TestPurchaseKilledAfterCommitRerunBuysNothingNew(t *testing.T) {
@@ -127,7 +127,7 @@ func TestPurchaseRefusedWhileInterruptedOneCannotBeSettled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var e aws.JournalEntry
+	var e source.JournalEntry
 	if err := json.Unmarshal([]byte(strings.TrimSpace(string(raw))), &e); err != nil || e.Phase != "intent" {
 		t.Fatalf("journal %q: %v", raw, err)
 	}

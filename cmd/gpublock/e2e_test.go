@@ -11,8 +11,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/charmbracelet/x/vt"
-	"github.com/gpublock/gpublock/ui/theme"
 	"image/color"
 	"regexp"
 	"strconv"
@@ -20,6 +18,9 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/charmbracelet/x/vt"
+	"github.com/gpublock/gpublock/ui/theme"
 
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/dialog/spend"

@@ -9,7 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
 )
@@ -100,7 +101,7 @@ func runExtend(ctx context.Context, a extendArgs, pos []string, stdout, stderr i
 	if err != nil {
 		return backendFailure(stderr, "extend", err)
 	}
-	src, err := aws.OpenSource(client, srcID)
+	src, err := openSource(client, srcID)
 	if err != nil {
 		return backendFailure(stderr, "extend", err)
 	}
@@ -114,9 +115,9 @@ func runExtend(ctx context.Context, a extendArgs, pos []string, stdout, stderr i
 		fmt.Fprintf(stderr, "gpublock extend: %s Nothing was extended.\n", refusal)
 		return 1
 	}
-	in := aws.Intent{Kind: aws.SpendExtend, Block: b, Extension: model.ExtensionOffering{DurationHours: days * 24}, CheckOnly: a.dryRun, Again: a.again,
+	in := source.Intent{Kind: source.SpendExtend, Block: b, Extension: model.ExtensionOffering{DurationHours: days * 24}, CheckOnly: a.dryRun, Again: a.again,
 		// After settling: an interrupted extension has moved the block's end.
-		Lookup: func(ctx context.Context, in *aws.Intent) error {
+		Lookup: func(ctx context.Context, in *source.Intent) error {
 			offs, err := src.ExtensionOfferings(ctx, b, days)
 			switch {
 			case err != nil:
@@ -146,7 +147,7 @@ func runExtend(ctx context.Context, a extendArgs, pos []string, stdout, stderr i
 		"Extend it AGAIN?", "extended") {
 		return 1
 	}
-	res, err := client.Commit(ctx, p)
+	res, err := spendPath(client).Commit(ctx, p)
 	if err != nil {
 		return notDone(stderr, "extend", "NOT EXTENDED", client, err)
 	}
@@ -171,14 +172,14 @@ type extendShow struct {
 	check   func(a *extendArgs, pos []string) (id string, days int, format outputFormat, err error)
 	list    func(ctx context.Context, a *extendArgs, id string, format outputFormat, stdout, stderr io.Writer) int
 	// find is the reservation, or why not, before " Nothing was extended."
-	find func(ctx context.Context, client *aws.Client, src aws.Source, region, id string) (model.Block, error)
+	find func(ctx context.Context, client *awsapi.Client, src source.Source, region, id string) (model.Block, error)
 	// refuse is why the reservation cannot be extended at now (the backend's clock), or
 	// "", before any call.
-	refuse       func(client *aws.Client, b model.Block, now time.Time) string
+	refuse       func(client *awsapi.Client, b model.Block, now time.Time) string
 	noOffers     func(b model.Block, days int) string
 	summary      func(w io.Writer, info backendInfo, account string, b model.Block, off model.ExtensionOffering)
 	dryRunFields func(b model.Block, off model.ExtensionOffering) map[string]any
-	print        func(w io.Writer, format outputFormat, b model.Block, off model.ExtensionOffering, res aws.ExtendResult) error
+	print        func(w io.Writer, format outputFormat, b model.Block, off model.ExtensionOffering, res source.ExtendResult) error
 }
 
 var extendShows = map[model.Source]extendShow{
@@ -188,10 +189,10 @@ var extendShows = map[model.Source]extendShow{
 		list: func(ctx context.Context, a *extendArgs, id string, format outputFormat, stdout, stderr io.Writer) int {
 			return a.runExtendList(ctx, id, format, stdout, stderr)
 		},
-		find: func(ctx context.Context, client *aws.Client, _ aws.Source, region, id string) (model.Block, error) {
+		find: func(ctx context.Context, client *awsapi.Client, _ source.Source, region, id string) (model.Block, error) {
 			return findBlock(ctx, client, region, id)
 		},
-		refuse: func(client *aws.Client, b model.Block, now time.Time) string {
+		refuse: func(client *awsapi.Client, b model.Block, now time.Time) string {
 			if r := model.ExtendBlockerAt(b, now); r != nil {
 				return r.Reason + ". " + extendHint(client, b.Region, r)
 			}
@@ -298,7 +299,7 @@ type extensionJSON struct {
 	CurrencyCode                        string
 }
 
-func printExtension(w io.Writer, format outputFormat, b model.Block, off model.ExtensionOffering, res aws.ExtendResult) error {
+func printExtension(w io.Writer, format outputFormat, b model.Block, off model.ExtensionOffering, res source.ExtendResult) error {
 	e := res.Extension
 	if e.OfferingID == "" {
 		e.OfferingID = off.ID
@@ -348,7 +349,7 @@ func printExtension(w io.Writer, format outputFormat, b model.Block, off model.E
 
 // extendHint is the refusal's advice with the command that does it, against the backend
 // and region of the block.
-func extendHint(client *aws.Client, region string, r *model.ExtendRefusal) string {
+func extendHint(client *awsapi.Client, region string, r *model.ExtendRefusal) string {
 	switch r.Problem {
 	case model.ExtendNotPaid:
 		return "It can be extended once `" + client.NextStep("blocks", region) + "` shows it scheduled or active."

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -39,7 +40,7 @@ func (a *extendArgs) runExtendList(ctx context.Context, id string, format output
 		fmt.Fprintf(stderr, "gpublock extend: %s. %s\n", r.Reason, extendHint(client, b.Region, r))
 		return 1
 	}
-	choices, err := client.ExtensionChoices(ctx, b)
+	choices, err := capacityblocks.New(client).ExtensionChoices(ctx, b, nil)
 	if err != nil && len(choices) == 0 {
 		fmt.Fprintf(stderr, "gpublock extend: the extension offerings of %s could not be listed: %s\n", b.ReservationID, client.ExplainError(err))
 		return 1

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/model"
 )
@@ -84,7 +85,7 @@ func TestExtendWithYesMovesTheEnd(t *testing.T) {
 		t.Errorf("listed after the extension: end %s, %d extensions; want %s, 1", after.EndDate, after.Extensions, wantEnd)
 	}
 	// The fee shown, confirmed and printed is the one AWS charged, exactly.
-	blocks, err := testClient(t, cs.url).Blocks(context.Background(), []string{"us-east-1"})
+	blocks, err := capacityblocks.New(testClient(t, cs.url)).Blocks(context.Background(), []string{"us-east-1"})
 	if err != nil || len(blocks) != 1 || len(blocks[0].Extensions) != 1 {
 		t.Fatalf("blocks %+v, %v", blocks, err)
 	}

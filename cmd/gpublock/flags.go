@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
-	_ "github.com/gpublock/gpublock/aws/sources" // every source registers itself
 	"github.com/gpublock/gpublock/model"
 )
 

@@ -10,7 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -95,7 +96,7 @@ func runJournal(ctx context.Context, a journalArgs, stdout, stderr io.Writer) in
 	}
 	code := 0
 	if !a.noSettle {
-		settled, err := client.SettleOpen(ctx, a.aws.homeRegion())
+		settled, err := spendPath(client).SettleOpen(ctx, a.aws.homeRegion())
 		for _, s := range settled {
 			fmt.Fprintf(stderr, "gpublock journal: settled: %s\n", s.Sentence())
 		}
@@ -106,7 +107,7 @@ func runJournal(ctx context.Context, a journalArgs, stdout, stderr io.Writer) in
 	}
 	entries, hidden, bad, err := client.JournalOfBackend()
 	if err != nil {
-		fmt.Fprintf(stderr, "gpublock journal: %s\n", aws.RedactError(err))
+		fmt.Fprintf(stderr, "gpublock journal: %s\n", awsapi.RedactError(err))
 		return 1
 	}
 	if hidden > 0 {
@@ -137,18 +138,18 @@ func runJournal(ctx context.Context, a journalArgs, stdout, stderr io.Writer) in
 // backendWords names a journal backend for a person.
 func backendWords(b string) string {
 	switch {
-	case b == aws.BackendAWS:
+	case b == awsapi.BackendAWS:
 		return "AWS"
-	case b == aws.BackendDemo:
+	case b == awsapi.BackendDemo:
 		return "the built-in simulator, --demo"
-	case b == aws.BackendEmulator:
+	case b == awsapi.BackendEmulator:
 		return "the emulator, gpublock sim"
 	}
 	return b
 }
 
 // journalRows pairs each intent with its last outcome, oldest first.
-func journalRows(entries []aws.JournalEntry, region string) []journalRow {
+func journalRows(entries []source.JournalEntry, region string) []journalRow {
 	var rows []journalRow
 	index := map[string]int{}
 	for _, e := range entries {
@@ -169,7 +170,7 @@ func journalRows(entries []aws.JournalEntry, region string) []journalRow {
 		}
 		if e.Phase == "outcome" {
 			r := &rows[i]
-			r.Outcome, r.SettledLater, r.Recovered, r.Error = e.Outcome, e.SettledLater, e.Recovered, aws.Redact(e.Error)
+			r.Outcome, r.SettledLater, r.Recovered, r.Error = e.Outcome, e.SettledLater, e.Recovered, awsapi.Redact(e.Error)
 			r.Result = e.Result
 			if r.CapacityReservationId == "" && (e.Action == "PurchaseCapacityBlock" || e.Action == "CreateTrainingPlan") {
 				r.CapacityReservationId = e.Result
@@ -205,7 +206,7 @@ func printJournal(w io.Writer, rows []journalRow) {
 		} else if r.Recovered {
 			notes = append(notes, "reply lost, found")
 		}
-		if r.Outcome == "open" || r.Outcome == string(aws.Unknown) {
+		if r.Outcome == "open" || r.Outcome == string(source.Unknown) {
 			notes = append(notes, "not settled")
 		}
 		if len(notes) > 0 {

@@ -8,7 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/source"
 )
 
 // The --demo simulator and gpublock sim share the simulated journal and hand out the same
@@ -28,8 +29,8 @@ func TestJournalKeepsBackendsApart(t *testing.T) {
 	}
 	// An intent of the demo's left open by a crash: the emulator's run must not settle it.
 	path := filepath.Join(os.Getenv("XDG_STATE_HOME"), "gpublock", "simulated", "journal.jsonl")
-	open := aws.JournalEntry{Time: time.Now().UTC(), Phase: "intent", Action: "PurchaseCapacityBlock", RequestID: "demo-open-1",
-		Region: "us-east-1", Offering: "cb-x", Type: "p5.48xlarge", Count: 1, Backend: aws.BackendDemo}
+	open := source.JournalEntry{Time: time.Now().UTC(), Phase: "intent", Action: "PurchaseCapacityBlock", RequestID: "demo-open-1",
+		Region: "us-east-1", Offering: "cb-x", Type: "p5.48xlarge", Count: 1, Backend: awsapi.BackendDemo}
 	line, _ := json.Marshal(open)
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0o600)
 	if err != nil {
@@ -63,8 +64,8 @@ func TestJournalKeepsBackendsApart(t *testing.T) {
 	}
 	b, _ := os.ReadFile(path)
 	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		var e aws.JournalEntry
-		if json.Unmarshal([]byte(l), &e) != nil || (e.Backend != aws.BackendDemo && e.Backend != aws.BackendEmulator) {
+		var e source.JournalEntry
+		if json.Unmarshal([]byte(l), &e) != nil || (e.Backend != awsapi.BackendDemo && e.Backend != awsapi.BackendEmulator) {
 			t.Errorf("a journal line without its backend: %s", l)
 		}
 	}

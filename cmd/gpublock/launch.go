@@ -10,7 +10,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/capacityblocks"
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -102,12 +104,12 @@ func runLaunch(ctx context.Context, a launchArgs, pos []string, stdout, stderr i
 		fmt.Fprintf(stderr, "gpublock launch: %s Nothing was launched.\n", r)
 		return 1
 	}
-	src, err := aws.OpenSource(client, model.SourceCapacityBlock)
+	src, err := openSource(client, model.SourceCapacityBlock)
 	if err != nil {
 		return backendFailure(stderr, "launch", err)
 	}
-	spec := aws.LaunchSpec{ImageID: a.ami, Count: a.count, KeyName: a.key, SubnetID: a.subnet, SecurityGroupIDs: a.groups}
-	p, code, ok := prepare(ctx, stderr, "launch", client, src, aws.Intent{Kind: aws.SpendLaunch, Block: b, Launch: spec, CheckOnly: a.dryRun})
+	spec := source.LaunchSpec{ImageID: a.ami, Count: a.count, KeyName: a.key, SubnetID: a.subnet, SecurityGroupIDs: a.groups}
+	p, code, ok := prepare(ctx, stderr, "launch", client, src, source.Intent{Kind: source.SpendLaunch, Block: b, Launch: spec, CheckOnly: a.dryRun})
 	if !ok {
 		return code
 	}
@@ -122,7 +124,7 @@ func runLaunch(ctx context.Context, a launchArgs, pos []string, stdout, stderr i
 	if !confirmed(ctx, stderr, "launch", a.yes, "Launch these instances?", "launch", "launched") {
 		return 1
 	}
-	res, err := client.Commit(ctx, p)
+	res, err := spendPath(client).Commit(ctx, p)
 	if err != nil {
 		return notDone(stderr, "launch", "NOT LAUNCHED", client, err)
 	}
@@ -167,8 +169,8 @@ func (a *launchArgs) check(pos []string) (string, outputFormat, error) {
 }
 
 // findBlock is aws.FindBlock with the command line's words for each way it can fail.
-func findBlock(ctx context.Context, client *aws.Client, region, id string) (model.Block, error) {
-	b, found, err := client.FindBlock(ctx, region, id)
+func findBlock(ctx context.Context, client *awsapi.Client, region, id string) (model.Block, error) {
+	b, found, err := capacityblocks.New(client).FindBlock(ctx, region, id)
 	switch {
 	case found:
 		return b, nil
@@ -180,7 +182,7 @@ func findBlock(ctx context.Context, client *aws.Client, region, id string) (mode
 	return model.Block{}, fmt.Errorf("there is no Capacity Block %s in %s (`%s` lists them; another region needs --region).", id, region, client.NextStep("blocks", region))
 }
 
-func printLaunchSummary(w io.Writer, info backendInfo, account string, b model.Block, spec aws.LaunchSpec) {
+func printLaunchSummary(w io.Writer, info backendInfo, account string, b model.Block, spec source.LaunchSpec) {
 	summaryHead(w, "LAUNCH", info)
 	f := model.LaunchFacts(b, account, "", b.AvailableCount, time.Local)
 	// What is launched: the dialog's form fields.
@@ -211,7 +213,7 @@ type instanceJSON struct {
 	State                 struct{ Name string }
 }
 
-func printLaunch(w io.Writer, format outputFormat, b model.Block, res aws.LaunchResult) error {
+func printLaunch(w io.Writer, format outputFormat, b model.Block, res source.LaunchResult) error {
 	if format == "json" {
 		out := struct {
 			Instances             []instanceJSON

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 )
@@ -51,7 +51,7 @@ func TestLaunchIntoActiveBlock(t *testing.T) {
 	if code != 1 || out != "" || !strings.Contains(errs, "ml-team") {
 		t.Fatalf("unknown key pair: exit %d, stdout %q\n%s", code, out, errs)
 	}
-	if _, err := simEC2(cs.url).CreateKeyPair(context.Background(), &ec2.CreateKeyPairInput{KeyName: sdkaws.String("ml-team")}); err != nil {
+	if _, err := simEC2(cs.url).CreateKeyPair(context.Background(), &ec2.CreateKeyPairInput{KeyName: aws.String("ml-team")}); err != nil {
 		t.Fatal(err)
 	}
 	code, out, errs = runCLI(launchArgsFor(cs.url, b.CapacityReservationId, "--yes", "--count", "2", "--key", "ml-team", "-o", "json")...)
@@ -138,7 +138,7 @@ func TestLaunchIntoScheduledBlock(t *testing.T) {
 
 // simEC2 is an SDK client of the test's emulator in us-east-1.
 func simEC2(url string) *ec2.Client {
-	return ec2.New(ec2.Options{Region: "us-east-1", BaseEndpoint: sdkaws.String(url),
+	return ec2.New(ec2.Options{Region: "us-east-1", BaseEndpoint: aws.String(url),
 		Credentials: credentials.NewStaticCredentialsProvider("AKIATESTCLI000000001", "cli-test-secret", "")})
 }
 
@@ -151,8 +151,8 @@ func subnetOutside(t *testing.T, url, zone string) string {
 		t.Fatal(err)
 	}
 	for _, s := range out.Subnets {
-		if sdkaws.ToString(s.AvailabilityZone) != zone && sdkaws.ToString(s.SubnetId) != "" {
-			return sdkaws.ToString(s.SubnetId)
+		if aws.ToString(s.AvailabilityZone) != zone && aws.ToString(s.SubnetId) != "" {
+			return aws.ToString(s.SubnetId)
 		}
 	}
 	t.Fatalf("no subnet outside %s among %d", zone, len(out.Subnets))

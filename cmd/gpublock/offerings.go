@@ -15,7 +15,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/pricing/export"
@@ -156,11 +157,11 @@ const largeSearch = 30 * time.Second
 
 // sayCost tells on stderr what a large Capacity Block search will cost before it starts
 // ("656 calls: about 17 minutes at AWS's rate in us-east-1"), and reports whether it did.
-func sayCost(stderr io.Writer, client *aws.Client, q model.Query) bool {
+func sayCost(stderr io.Writer, client *awsapi.Client, q model.Query) bool {
 	if !q.Searches(model.SourceCapacityBlock) {
 		return false
 	}
-	if cost := client.CostOf(q); cost.Wait >= largeSearch {
+	if cost := capacityblocks.New(client).CostOf(q); cost.Wait >= largeSearch {
 		fmt.Fprintf(stderr, "gpublock offerings: %s\n", cost)
 		return true
 	}
@@ -225,7 +226,7 @@ func (a *offeringsArgs) check(fs *pflag.FlagSet) (outputFormat, error) {
 // what the source can do (its SourceCaps), naming a source that can.
 func (a *offeringsArgs) checkSourcesCan(q model.Query, format outputFormat) error {
 	for _, s := range q.Sources {
-		caps, ok := aws.CapsOf(s)
+		caps, ok := capsOf(s)
 		if !ok {
 			continue
 		}
@@ -317,7 +318,7 @@ func backendFailure(stderr io.Writer, cmd string, err error) int {
 	if errors.As(err, &ue) {
 		return reportUsage(stderr, cmd, err)
 	}
-	fmt.Fprintf(stderr, "gpublock %s: %s\n", cmd, aws.ExplainError(err))
+	fmt.Fprintf(stderr, "gpublock %s: %s\n", cmd, awsapi.ExplainError(err))
 	return 1
 }
 
@@ -368,7 +369,7 @@ func noOfferings(stderr io.Writer, q model.Query, answered map[string]bool) {
 
 // A large search (one that said its cost) or one on a terminal ends with the line of the
 // calls made; a small one in a script keeps stderr for what went wrong.
-func printOfferings(ctx context.Context, client *aws.Client, q model.Query, cat *pricing.Catalog, format outputFormat, large bool, stdout, stderr io.Writer) int {
+func printOfferings(ctx context.Context, client *awsapi.Client, q model.Query, cat *pricing.Catalog, format outputFormat, large bool, stdout, stderr io.Writer) int {
 	var (
 		csvw *csv.Writer
 		head bool // the table's or the csv's header is written

@@ -7,11 +7,11 @@ import (
 	"testing"
 	"time"
 
-	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 
-	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/aws/apilimit"
+	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -19,8 +19,8 @@ import (
 // says nothing.
 func TestLargeSearchSaysItsCost(t *testing.T) {
 	tab := apilimit.EC2()
-	c, err := aws.New(context.Background(), aws.Config{Region: "us-east-1", EndpointURL: "http://127.0.0.1:1",
-		Credentials: sdkaws.NewCredentialsCache(credentials.NewStaticCredentialsProvider("AKIATESTCLI000000001", "cli-test-secret", "")),
+	c, err := awsapi.New(context.Background(), awsapi.Config{Region: "us-east-1", EndpointURL: "http://127.0.0.1:1",
+		Credentials: aws.NewCredentialsCache(credentials.NewStaticCredentialsProvider("AKIATESTCLI000000001", "cli-test-secret", "")),
 		JournalDir:  t.TempDir(), RateLimits: &tab, Headroom: -1})
 	if err != nil {
 		t.Fatal(err)

@@ -13,10 +13,10 @@ import (
 	"testing"
 	"time"
 
-	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 
-	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/model"
 )
@@ -242,10 +242,10 @@ func TestOfferingsDemo(t *testing.T) {
 }
 
 // testClient is an adapter on the same emulator, to set up state the commands then read.
-func testClient(t *testing.T, url string) *aws.Client {
+func testClient(t *testing.T, url string) *awsapi.Client {
 	t.Helper()
-	c, err := aws.New(context.Background(), aws.Config{Region: "us-east-1", EndpointURL: url,
-		Credentials: sdkaws.NewCredentialsCache(credentials.NewStaticCredentialsProvider("AKIATESTCLI000000001", "cli-test-secret", "")),
+	c, err := awsapi.New(context.Background(), awsapi.Config{Region: "us-east-1", EndpointURL: url,
+		Credentials: aws.NewCredentialsCache(credentials.NewStaticCredentialsProvider("AKIATESTCLI000000001", "cli-test-secret", "")),
 		JournalDir:  t.TempDir()})
 	if err != nil {
 		t.Fatal(err)

@@ -12,7 +12,7 @@ import (
 
 	"github.com/charmbracelet/x/term"
 
-	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/pricing/export"
@@ -57,7 +57,7 @@ var bellTerminal = func(w io.Writer) bool {
 // offeringsWatch is the state of gpublock offerings --watch between its searches.
 type offeringsWatch struct {
 	a              *offeringsArgs
-	client         *aws.Client
+	client         *awsapi.Client
 	cat            *pricing.Catalog
 	format         outputFormat
 	stdout, stderr io.Writer
@@ -72,7 +72,7 @@ type offeringsWatch struct {
 // watchOfferings searches with q, then again every a.interval with the window read anew,
 // printing the offerings not printed before, until ctx ends, --until-found finds one, or
 // the window has passed.
-func watchOfferings(ctx context.Context, client *aws.Client, a *offeringsArgs, q model.Query, cat *pricing.Catalog, format outputFormat, stdout, stderr io.Writer) int {
+func watchOfferings(ctx context.Context, client *awsapi.Client, a *offeringsArgs, q model.Query, cat *pricing.Catalog, format outputFormat, stdout, stderr io.Writer) int {
 	w := &offeringsWatch{a: a, client: client, cat: cat, format: format, stdout: stdout, stderr: stderr, seen: model.SeenOfferings{}}
 	for round := 1; ; round++ {
 		if round > 1 {

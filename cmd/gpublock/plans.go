@@ -10,7 +10,8 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing/advisor"
 )
@@ -50,7 +51,7 @@ func (s *sourceFlags) targets(srcs []model.Source) ([]string, error) {
 	}
 	allowed := sourceTargets(srcs)
 	if len(allowed) == 0 {
-		src, ok := firstSourceThat(func(c aws.SourceCaps) bool { return len(c.Targets) > 0 })
+		src, ok := firstSourceThat(func(c source.Caps) bool { return len(c.Targets) > 0 })
 		if !ok {
 			return nil, usagef("--target %q: no source in this build takes a target", s.target)
 		}
@@ -73,11 +74,11 @@ func (s *sourceFlags) targets(srcs []model.Source) ([]string, error) {
 // nil), from their capabilities.
 func sourceTargets(srcs []model.Source) []string {
 	if srcs == nil {
-		srcs = aws.RegisteredSources()
+		srcs = registeredSources()
 	}
 	var out []string
 	for _, s := range srcs {
-		caps, _ := aws.CapsOf(s)
+		caps, _ := capsOf(s)
 		for _, t := range caps.Targets {
 			if !slices.Contains(out, t) {
 				out = append(out, t)
@@ -135,7 +136,7 @@ func sweptDays(s model.Source, duration string) ([]int, error) {
 // checkSweep refuses a range of more lengths than a search of s sweeps, each length being
 // one call per region and type.
 func checkSweep(s model.Source, duration any, lengths int) error {
-	if caps, _ := aws.CapsOf(s); caps.SweepLengths > 0 && lengths > caps.SweepLengths {
+	if caps, _ := capsOf(s); caps.SweepLengths > 0 && lengths > caps.SweepLengths {
 		return usagef("--duration %v: a %s search sweeps at most %d lengths (one call each per region and type); narrow the range", duration, caps.Noun, caps.SweepLengths)
 	}
 	return nil
@@ -177,9 +178,9 @@ func checkSourceQuery(s model.Source, q model.Query) error {
 // sources searched do.
 func (a *offeringsArgs) sweptQueryArgs(now time.Time, srcs []model.Source, targets []string) (model.Query, error) {
 	for _, s := range srcs {
-		if caps, _ := aws.CapsOf(s); a.allZones && !caps.AllZones {
+		if caps, _ := capsOf(s); a.allZones && !caps.AllZones {
 			return model.Query{}, usagef("--all-zones is for %s (AWS's AllAvailabilityZones); %s take no such option",
-				sourcesThat(func(c aws.SourceCaps) bool { return c.AllZones }), sourceNouns(s))
+				sourcesThat(func(c source.Caps) bool { return c.AllZones }), sourceNouns(s))
 		}
 	}
 	q := model.Query{Count: a.count, Sources: srcs, Targets: targets}
@@ -314,7 +315,7 @@ func validateQuery(q model.Query, now time.Time) error {
 // sourcePrefix names the source at the head of its messages ("training plans: "); the
 // default source (the first registered) speaks unnamed, as it did before there were others.
 func sourcePrefix(s model.Source) string {
-	if _, ok := aws.CapsOf(s); !ok || s == aws.RegisteredSources()[0] {
+	if _, ok := capsOf(s); !ok || s == registeredSources()[0] {
 		return ""
 	}
 	return sourceNouns(s) + ": "
@@ -326,13 +327,13 @@ func sourceWord(s model.Source) string {
 	if sourcePrefix(s) == "" {
 		return ""
 	}
-	caps, _ := aws.CapsOf(s)
+	caps, _ := capsOf(s)
 	return caps.Noun + " "
 }
 
 // sourceNouns is what the source sells, many of it, in a sentence: "training plans".
 func sourceNouns(s model.Source) string {
-	caps, ok := aws.CapsOf(s)
+	caps, ok := capsOf(s)
 	if !ok {
 		return s.Plural()
 	}
@@ -341,7 +342,7 @@ func sourceNouns(s model.Source) string {
 
 // sourcesThat is the first registered source whose capabilities pass ok, named for many
 // ("Capacity Blocks"), for a message that says which source can do what another cannot.
-func sourcesThat(ok func(aws.SourceCaps) bool) string {
+func sourcesThat(ok func(source.Caps) bool) string {
 	if s, found := firstSourceThat(ok); found {
 		return sourceNouns(s)
 	}
@@ -349,9 +350,9 @@ func sourcesThat(ok func(aws.SourceCaps) bool) string {
 }
 
 // firstSourceThat is the first registered source whose capabilities pass ok.
-func firstSourceThat(ok func(aws.SourceCaps) bool) (model.Source, bool) {
-	for _, s := range aws.RegisteredSources() {
-		if caps, _ := aws.CapsOf(s); ok(caps) {
+func firstSourceThat(ok func(source.Caps) bool) (model.Source, bool) {
+	for _, s := range registeredSources() {
+		if caps, _ := capsOf(s); ok(caps) {
 			return s, true
 		}
 	}
@@ -360,13 +361,13 @@ func firstSourceThat(ok func(aws.SourceCaps) bool) (model.Source, bool) {
 
 // hasParts and noParts sort sources by whether an offering or a reservation may be made of
 // parts in different zones and windows, which a row of one zone and one window cannot hold.
-func hasParts(c aws.SourceCaps) bool { return c.Parts }
-func noParts(c aws.SourceCaps) bool  { return !c.Parts }
+func hasParts(c source.Caps) bool { return c.Parts }
+func noParts(c source.Caps) bool  { return !c.Parts }
 
 // searchSources runs one search of every source the query names, through the registry,
 // handing each offering to each as it arrives; the regions' answers and failures are those
 // of every source. The messages of a source other than the default one name it.
-func searchSources(ctx context.Context, cmd string, client *aws.Client, q model.Query, notes bool, each func(model.Offering), stderr io.Writer) searchResult {
+func searchSources(ctx context.Context, cmd string, client *awsapi.Client, q model.Query, notes bool, each func(model.Offering), stderr io.Writer) searchResult {
 	res := searchResult{RegionTally: model.NewRegionTally(), progress: map[model.Source]map[string]model.RegionProgress{}}
 	parts, skips := model.SplitQuery(q)
 	if len(q.Sources) > 1 {
@@ -383,7 +384,7 @@ func searchSources(ctx context.Context, cmd string, client *aws.Client, q model.
 		q.AllZones, q.Regions = whole.AllZones, whole.Regions
 		named := sourcePrefix(s)
 		res.progress[s] = map[string]model.RegionProgress{}
-		src, err := aws.OpenSource(client, s)
+		src, err := openSource(client, s)
 		if err == nil && s != model.SourceCapacityBlock {
 			// The blocks' rule is model.Query.Validate, which built q; the others' are checked here.
 			err = checkSourceQuery(s, q)
@@ -431,7 +432,7 @@ func searchSources(ctx context.Context, cmd string, client *aws.Client, q model.
 const sourceColumnFormat = "%-15s  "
 
 func showsSource(q model.Query) bool {
-	def := aws.RegisteredSources()[0]
+	def := registeredSources()[0]
 	return slices.ContainsFunc(model.Sources(), func(s model.Source) bool { return s != def && q.Searches(s) })
 }
 

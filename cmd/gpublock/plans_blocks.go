@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -29,12 +29,12 @@ func (a *blocksArgs) scanSources(ctx context.Context, regions []string) ([]model
 		l, err := src.List(ctx, regions)
 		blocks = append(blocks, l.Blocks...)
 		maps.Copy(fees, l.Fees)
-		for _, e := range aws.Unjoin(err) {
-			var rf *aws.RegionFailure
+		for _, e := range awsapi.Unjoin(err) {
+			var rf *awsapi.RegionFailure
 			switch {
 			case e == nil:
 			case sourcePrefix(src.Caps().Source) != "" && errors.As(e, &rf):
-				errs = append(errs, &aws.RegionFailure{Region: rf.Region, Err: fmt.Errorf("%s%w", sourcePrefix(src.Caps().Source), rf.Err), Partial: i > 0})
+				errs = append(errs, &awsapi.RegionFailure{Region: rf.Region, Err: fmt.Errorf("%s%w", sourcePrefix(src.Caps().Source), rf.Err), Partial: i > 0})
 			default:
 				errs = append(errs, e)
 			}
@@ -44,10 +44,10 @@ func (a *blocksArgs) scanSources(ctx context.Context, regions []string) ([]model
 }
 
 // openSources opens every source --source names, in their order.
-func (a *blocksArgs) openSources(client *aws.Client) error {
+func (a *blocksArgs) openSources(client *awsapi.Client) error {
 	srcs, _, _ := a.src.check() // validated before
 	for _, s := range srcs {
-		src, err := aws.OpenSource(client, s)
+		src, err := openSource(client, s)
 		if err != nil {
 			return err
 		}
@@ -60,7 +60,7 @@ func (a *blocksArgs) openSources(client *aws.Client) error {
 // plans), which have their own table and JSON; ok is false when none is listed.
 func (a *blocksArgs) partsSource() (model.Source, bool) {
 	srcs, _, _ := a.src.check()
-	i := slices.IndexFunc(srcs, func(s model.Source) bool { caps, _ := aws.CapsOf(s); return hasParts(caps) })
+	i := slices.IndexFunc(srcs, func(s model.Source) bool { caps, _ := capsOf(s); return hasParts(caps) })
 	if i < 0 {
 		return 0, false
 	}
@@ -160,7 +160,7 @@ func printPlans(plans []model.Block, rules model.WarnRules, now time.Time, w io.
 // the blocks, by what their source's capabilities say.
 func splitParts(all []model.Block) (blocks, plans []model.Block) {
 	for _, b := range all {
-		if caps, _ := aws.CapsOf(b.Source); hasParts(caps) {
+		if caps, _ := capsOf(b.Source); hasParts(caps) {
 			plans = append(plans, b)
 		} else {
 			blocks = append(blocks, b)

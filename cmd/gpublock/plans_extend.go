@@ -8,7 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -37,7 +38,7 @@ func (a *extendArgs) checkPlanExtend(pos []string) (string, int, outputFormat, e
 	if err != nil {
 		return "", 0, "", err
 	}
-	if caps, _ := aws.CapsOf(model.SourceTrainingPlan); a.dryRun && !caps.DryRun {
+	if caps, _ := capsOf(model.SourceTrainingPlan); a.dryRun && !caps.DryRun {
 		return "", 0, "", usagef("--dry-run: %s", caps.NoDryRun)
 	}
 	if err := a.aws.validate(); err != nil {
@@ -79,7 +80,7 @@ var planExtendShow = extendShow{
 		if err != nil {
 			return backendFailure(stderr, "extend", err)
 		}
-		src, err := aws.OpenSource(client, model.SourceTrainingPlan)
+		src, err := openSource(client, model.SourceTrainingPlan)
 		if err != nil {
 			return backendFailure(stderr, "extend", err)
 		}
@@ -92,13 +93,13 @@ var planExtendShow = extendShow{
 	},
 	find: findPlan,
 	// SageMaker refuses a plan that is not scheduled or active, in its own words.
-	refuse: func(*aws.Client, model.Block, time.Time) string { return "" },
+	refuse: func(*awsapi.Client, model.Block, time.Time) string { return "" },
 	noOffers: func(b model.Block, days int) string {
 		return fmt.Sprintf("SageMaker offers no %s extension of %s now.", model.FormatDays(days), b.ReservationID)
 	},
 	summary:      printPlanExtensionSummary,
 	dryRunFields: func(model.Block, model.ExtensionOffering) map[string]any { return nil },
-	print: func(w io.Writer, format outputFormat, b model.Block, off model.ExtensionOffering, res aws.ExtendResult) error {
+	print: func(w io.Writer, format outputFormat, b model.Block, off model.ExtensionOffering, res source.ExtendResult) error {
 		if format == "json" {
 			j := toPlanExtensionJSON(b, off)
 			j.GpublockRequestId, j.FoundInHistory = res.RequestID, res.Recovered
@@ -110,7 +111,7 @@ var planExtendShow = extendShow{
 }
 
 // findPlan is the plan by its name or ARN, or why not.
-func findPlan(ctx context.Context, client *aws.Client, src aws.Source, region, id string) (model.Block, error) {
+func findPlan(ctx context.Context, client *awsapi.Client, src source.Source, region, id string) (model.Block, error) {
 	b, found, err := src.FindBlock(ctx, region, id)
 	if err != nil {
 		return b, fmt.Errorf("training plan %s in %s: %s", id, region, client.ExplainError(err))
@@ -150,12 +151,12 @@ func toPlanExtensionJSON(b model.Block, o model.ExtensionOffering) planExtension
 }
 
 // printPlanExtensionList lists every extension length SageMaker offers the plan now.
-func printPlanExtensionList(ctx context.Context, src aws.Source, b model.Block, format outputFormat, stdout, stderr io.Writer) int {
+func printPlanExtensionList(ctx context.Context, src source.Source, b model.Block, format outputFormat, stdout, stderr io.Writer) int {
 	var all []model.ExtensionOffering
 	for _, d := range planExtensionDays() {
 		offs, err := src.ExtensionOfferings(ctx, b, d)
 		if err != nil {
-			fmt.Fprintf(stderr, "gpublock extend: the extension offerings of %s could not be listed: %s\n", b.ReservationID, aws.ExplainError(err))
+			fmt.Fprintf(stderr, "gpublock extend: the extension offerings of %s could not be listed: %s\n", b.ReservationID, awsapi.ExplainError(err))
 			return 1
 		}
 		if len(offs) > 0 {

@@ -6,7 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
 )
@@ -18,15 +19,15 @@ func purchaseSource(a *purchaseArgs, id string) (model.Source, error) {
 	if err != nil {
 		return 0, err
 	}
-	if owner, ok := aws.OfferingSource(id); ok && owner != src {
-		caps, _ := aws.CapsOf(owner)
+	if owner, ok := offeringSource(id); ok && owner != src {
+		caps, _ := capsOf(owner)
 		target := ""
 		if len(caps.Targets) > 0 {
 			target = " (and its --target)"
 		}
 		return 0, usagef("%s is a %s offering; add --source %s%s", id, caps.Noun, owner.Name(), target)
 	}
-	if caps, _ := aws.CapsOf(src); a.dryRun && !caps.DryRun {
+	if caps, _ := capsOf(src); a.dryRun && !caps.DryRun {
 		return 0, usagef("--dry-run: %s", caps.NoDryRun)
 	}
 	return src, nil
@@ -40,7 +41,7 @@ var planPurchaseShow = purchaseShow{
 	check: func(_ *purchaseArgs, q model.Query, _ string, _ time.Time) error {
 		return checkSourceQuery(model.SourceTrainingPlan, q)
 	},
-	notListed: func(client *aws.Client, id string, seen int, region string) error {
+	notListed: func(client *awsapi.Client, id string, seen int, region string) error {
 		return fmt.Errorf("training plan offering %s is not among the %d offerings the search now returns in %s: it was sold, it expired, "+
 			"or the search flags (--type, --count, --duration, --from, --to, --target) differ from those that listed it. Search again (%s); nothing was bought",
 			id, seen, region, client.NextStep("offerings", region, "--source", "training-plans"))
@@ -48,7 +49,7 @@ var planPurchaseShow = purchaseShow{
 	summary: func(w io.Writer, info backendInfo, account string, o model.Offering, _ string, tags map[string]string) {
 		printPlanSummary(w, info, account, o, tags)
 	},
-	recovered: func(res aws.PurchaseResult) string {
+	recovered: func(res source.PurchaseResult) string {
 		return fmt.Sprintf("The reply to the purchase was lost. Training plan %s was found by its name: it is bought, once.", res.Block.ReservationID)
 	},
 	print: printPlanPurchase,
@@ -77,7 +78,7 @@ type planPurchaseJSON struct {
 	FoundByName            bool
 }
 
-func printPlanPurchase(w io.Writer, format outputFormat, o model.Offering, res aws.PurchaseResult) error {
+func printPlanPurchase(w io.Writer, format outputFormat, o model.Offering, res source.PurchaseResult) error {
 	b := res.Block
 	if format == "json" {
 		return writeJSON(w, planPurchaseJSON{TrainingPlanArn: b.ARN, TrainingPlan: toPlanJSON(b), TrainingPlanOfferingId: o.ID,

@@ -14,7 +14,7 @@ import (
 	"github.com/aws/smithy-go/middleware"
 	"github.com/spf13/cobra"
 
-	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/pricing/pricelist"
@@ -178,11 +178,11 @@ func pricesRefresh(ctx context.Context, path, profile, endpoint string, types, r
 // keeping AWS's error code for searching. The generic no-credentials hint offers --demo,
 // which prices does not have, so that case has its own.
 func refreshFailure(err error) string {
-	if aws.IsNoCredentials(err) {
+	if awsapi.IsNoCredentials(err) {
 		return "No AWS credentials were found: the Price List API needs signed requests, even for its public prices. " +
 			"Set up a profile (aws configure / aws configure sso), or point --endpoint-url at gpublock sim"
 	}
-	ex := aws.ExplainError(err)
+	ex := awsapi.ExplainError(err)
 	s := strings.TrimSuffix(ex.String(), ".")
 	if ex.Code != "" && !strings.Contains(s, ex.Code) {
 		s += " (" + ex.Code + ")"

@@ -13,7 +13,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/capacityblocks"
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
 )
@@ -84,7 +86,7 @@ func newPurchaseCmd(_ context.Context, g *awsFlags) *cobra.Command {
 	fs.StringVar(&a.duration, "duration", "", "block `length` of that search: 2d, 48h, 3w or a range 2d-7d")
 	fs.StringVar(&a.from, "from", "now", "earliest start `DATE` of that search")
 	fs.StringVar(&a.to, "to", "", "latest end `DATE` of that search (default: as late as a block can end)")
-	fs.StringVar(&a.platform, "platform", aws.DefaultPlatform, "instance `platform` of the reservation")
+	fs.StringVar(&a.platform, "platform", capacityblocks.DefaultPlatform, "instance `platform` of the reservation")
 	fs.Var(a.tags, "tag", "tag `KEY=VALUE` for the reservation (repeatable)")
 	fs.BoolVar(&a.dryRun, "dry-run", false, "only check permission to buy (ec2:PurchaseCapacityBlock); buy nothing")
 	fs.BoolVar(&a.yes, "yes", false, "buy without asking to type buy (for scripts)")
@@ -124,17 +126,17 @@ func runPurchase(ctx context.Context, a purchaseArgs, pos []string, stdout, stde
 	if err != nil {
 		return backendFailure(stderr, "purchase", err)
 	}
-	src, err := aws.OpenSource(client, srcID)
+	src, err := openSource(client, srcID)
 	if err != nil {
 		return backendFailure(stderr, "purchase", err)
 	}
 	region := a.aws.oneRegion(client)
-	in := aws.Intent{Kind: aws.SpendPurchase, Offering: model.Offering{Source: srcID, ID: offeringID, Region: region},
+	in := source.Intent{Kind: source.SpendPurchase, Offering: model.Offering{Source: srcID, ID: offeringID, Region: region},
 		Platform: a.platform, Tags: a.tags, CheckOnly: a.dryRun, Again: a.again}
 	if lookup {
 		// The spend service runs it after settling: an interrupted purchase of this offering
 		// took it off the market, so the search alone would say it is gone and invite buying another.
-		in.Lookup = func(ctx context.Context, in *aws.Intent) error {
+		in.Lookup = func(ctx context.Context, in *source.Intent) error {
 			now := client.Now(ctx)
 			q, err := a.sourcedQuery(now)
 			if err != nil {
@@ -169,7 +171,7 @@ func runPurchase(ctx context.Context, a purchaseArgs, pos []string, stdout, stde
 		"Buy a SECOND "+show.what+"?", "bought") {
 		return 1
 	}
-	res, err := client.Commit(ctx, p)
+	res, err := spendPath(client).Commit(ctx, p)
 	if err != nil {
 		return purchaseFailure(stderr, o, err)
 	}
@@ -192,10 +194,10 @@ type purchaseShow struct {
 	bought  func(result string) string // what an interrupted run bought, by its journal result
 	// check is the source's rules of the search that finds the offering again, in region.
 	check     func(a *purchaseArgs, q model.Query, region string, now time.Time) error
-	notListed func(client *aws.Client, id string, seen int, region string) error
+	notListed func(client *awsapi.Client, id string, seen int, region string) error
 	summary   func(w io.Writer, info backendInfo, account string, o model.Offering, platform string, tags map[string]string)
-	recovered func(res aws.PurchaseResult) string
-	print     func(w io.Writer, format outputFormat, o model.Offering, res aws.PurchaseResult) error
+	recovered func(res source.PurchaseResult) string
+	print     func(w io.Writer, format outputFormat, o model.Offering, res source.PurchaseResult) error
 }
 
 var purchaseShows = map[model.Source]purchaseShow{
@@ -211,14 +213,14 @@ var purchaseShows = map[model.Source]purchaseShow{
 			}
 			return nil
 		},
-		notListed: func(client *aws.Client, id string, seen int, region string) error {
+		notListed: func(client *awsapi.Client, id string, seen int, region string) error {
 			return fmt.Errorf("offering %s is not among the %d offerings the search now returns in %s: it was sold, it expired, "+
 				"or the search flags differ from those that listed it. Search again (%s); nothing was bought", id, seen, region, client.NextStep("offerings", region))
 		},
 		summary: printOfferingSummary,
-		recovered: func(res aws.PurchaseResult) string {
+		recovered: func(res source.PurchaseResult) string {
 			return fmt.Sprintf("The reply to the purchase was lost. The reservation %s was found by its request tag %s=%s: it is bought, once.",
-				res.Block.ReservationID, aws.RequestIDTag, res.RequestID)
+				res.Block.ReservationID, awsapi.RequestIDTag, res.RequestID)
 		},
 		print: printPurchase,
 	},
@@ -226,16 +228,16 @@ var purchaseShows = map[model.Source]purchaseShow{
 }
 
 // sourceCaps is a source's capabilities; a source not linked into the build has none.
-func sourceCaps(s model.Source) aws.SourceCaps {
-	caps, _ := aws.CapsOf(s)
+func sourceCaps(s model.Source) source.Caps {
+	caps, _ := capsOf(s)
 	return caps
 }
 
 // findSourceOffering runs the source's search again and takes the offering with this id.
-func findSourceOffering(ctx context.Context, client *aws.Client, src aws.Source, q model.Query, id string, notListed func(*aws.Client, string, int, string) error) (model.Offering, error) {
-	o, seen, err := aws.FindByID(ctx, func(ctx context.Context) <-chan aws.SearchEvent { return src.Search(ctx, q) },
+func findSourceOffering(ctx context.Context, client *awsapi.Client, src source.Source, q model.Query, id string, notListed func(*awsapi.Client, string, int, string) error) (model.Offering, error) {
+	o, seen, err := awsapi.FindByID(ctx, func(ctx context.Context) <-chan source.SearchEvent { return src.Search(ctx, q) },
 		func(o model.Offering) string { return o.ID }, id)
-	if errors.Is(err, aws.ErrNotListed) {
+	if errors.Is(err, awsapi.ErrNotListed) {
 		return o, notListed(client, id, seen, q.Regions[0])
 	}
 	if err != nil {
@@ -255,8 +257,8 @@ func (a *purchaseArgs) check(pos []string) (string, outputFormat, error) {
 	if err != nil {
 		return "", "", err
 	}
-	if !slices.Contains(aws.Platforms(), a.platform) {
-		return "", "", usagef("--platform %q: allowed %s", a.platform, strings.Join(aws.Platforms(), ", "))
+	if !slices.Contains(capacityblocks.Platforms(), a.platform) {
+		return "", "", usagef("--platform %q: allowed %s", a.platform, strings.Join(capacityblocks.Platforms(), ", "))
 	}
 	if err := a.aws.validate(); err != nil {
 		return "", "", err
@@ -308,7 +310,7 @@ func printOfferingSummary(w io.Writer, info backendInfo, account string, o model
 
 // printPermission prints a --dry-run's answer (exit 0 allowed, 1 not): in JSON, fields
 // beside DryRun, Allowed and Action; in a table, yes says what the identity may do.
-func printPermission(stdout, stderr io.Writer, cmd string, format outputFormat, p aws.Permission, fields map[string]any, yes, done string) int {
+func printPermission(stdout, stderr io.Writer, cmd string, format outputFormat, p source.Permission, fields map[string]any, yes, done string) int {
 	code := 0
 	if !p.Allowed {
 		code = 1
@@ -348,16 +350,16 @@ func printRows(w io.Writer, rows [][2]string) error {
 
 // purchaseFailure reports a purchase that did not happen (exit 1) or may have (exit 3).
 func purchaseFailure(stderr io.Writer, o model.Offering, err error) int {
-	var pe *aws.PurchaseError
+	var pe *awsapi.PurchaseError
 	if !errors.As(err, &pe) {
-		fmt.Fprintf(stderr, "gpublock purchase: NOT BOUGHT: %s\n", aws.ExplainError(err))
+		fmt.Fprintf(stderr, "gpublock purchase: NOT BOUGHT: %s\n", awsapi.ExplainError(err))
 		return 1
 	}
 	switch {
-	case pe.Outcome == aws.Unknown:
+	case pe.Outcome == source.Unknown:
 		fmt.Fprintf(stderr, "gpublock purchase: OUTCOME UNKNOWN: %s\n", pe.Explanation)
 		return exitUnknown
-	case aws.OfferingSold(err):
+	case awsapi.OfferingSold(err):
 		fmt.Fprintf(stderr, "gpublock purchase: NOT BOUGHT: offering %s was sold to someone else (or expired) meanwhile; search again.\n", o.ID)
 		return 1
 	}
@@ -423,7 +425,7 @@ func toReservationJSON(b model.Block) reservationJSON {
 	return r
 }
 
-func printPurchase(w io.Writer, format outputFormat, o model.Offering, res aws.PurchaseResult) error {
+func printPurchase(w io.Writer, format outputFormat, o model.Offering, res source.PurchaseResult) error {
 	b := res.Block
 	if format == "json" {
 		return writeJSON(w, purchaseJSON{CapacityReservation: toReservationJSON(b), Region: b.Region,
@@ -441,7 +443,7 @@ func printPurchase(w io.Writer, format outputFormat, o model.Offering, res aws.P
 		{"End", bothTimes(b.End)},
 		{"Upfront fee", exactFee(o.Fee, o.Currency)},
 		{"Platform", b.Platform},
-		{"Request tag", aws.RequestIDTag + "=" + res.RequestID},
+		{"Request tag", awsapi.RequestIDTag + "=" + res.RequestID},
 	}
 	if res.Recovered {
 		rows = append(rows, [2]string{"Confirmed", "found by its request tag after the reply was lost"})

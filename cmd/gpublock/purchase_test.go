@@ -14,8 +14,9 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -76,9 +77,9 @@ func asPerson(t *testing.T, terminal bool, input string) {
 
 // journalLines reads the purchase journal the commands wrote under $XDG_STATE_HOME: the
 // live one, or the simulated one should the backend keep emulator purchases apart.
-func journalLines(t *testing.T) []aws.JournalEntry {
+func journalLines(t *testing.T) []source.JournalEntry {
 	t.Helper()
-	var out []aws.JournalEntry
+	var out []source.JournalEntry
 	dir := filepath.Join(os.Getenv("XDG_STATE_HOME"), "gpublock")
 	for _, p := range []string{filepath.Join(dir, "journal.jsonl"), filepath.Join(dir, "simulated", "journal.jsonl")} {
 		f, err := os.Open(p)
@@ -90,7 +91,7 @@ func journalLines(t *testing.T) []aws.JournalEntry {
 		}
 		sc := bufio.NewScanner(f)
 		for sc.Scan() {
-			var e aws.JournalEntry
+			var e source.JournalEntry
 			if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
 				t.Fatalf("journal line %q: %v", sc.Text(), err)
 			}
@@ -134,7 +135,7 @@ func TestPurchaseWithYes(t *testing.T) {
 	for _, tg := range r.Tags {
 		tags[tg.Key] = tg.Value
 	}
-	if tags["project"] != "llm" || tags["Name"] != "run 1" || tags[aws.RequestIDTag] != got.GpublockRequestId || got.GpublockRequestId == "" {
+	if tags["project"] != "llm" || tags["Name"] != "run 1" || tags[awsapi.RequestIDTag] != got.GpublockRequestId || got.GpublockRequestId == "" {
 		t.Errorf("tags %v, request id %q", tags, got.GpublockRequestId)
 	}
 
@@ -175,7 +176,7 @@ func TestPurchaseTableOutput(t *testing.T) {
 		t.Fatalf("exit %d, %d reservations\n%s", code, len(rows), errs)
 	}
 	for _, want := range []string{"Reservation: " + rows[0].CapacityReservationId, "State:       payment-pending",
-		"Zone:        " + off.AvailabilityZone, "Request tag: " + aws.RequestIDTag + "=gpb-"} {
+		"Zone:        " + off.AvailabilityZone, "Request tag: " + awsapi.RequestIDTag + "=gpb-"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}
@@ -399,7 +400,7 @@ func TestPurchaseBadUsage(t *testing.T) {
 		{append([]string{"purchase", id, "--platform", "Linux"}, purchaseSearch...), "--platform \"Linux\""},
 		{append([]string{"purchase", id, "--tag", "novalue"}, purchaseSearch...), "-tag"},
 		{append([]string{"purchase", id, "--tag", "aws:x=1"}, purchaseSearch...), "aws: prefix"},
-		{append([]string{"purchase", id, "--tag", aws.RequestIDTag + "=x"}, purchaseSearch...), "set by gpublock"},
+		{append([]string{"purchase", id, "--tag", awsapi.RequestIDTag + "=x"}, purchaseSearch...), "set by gpublock"},
 		{append([]string{"purchase", id, "-o", "csv"}, purchaseSearch...), "-o \"csv\""},
 		{append([]string{"purchase", id, "--max-spend", "-5"}, purchaseSearch...), "--max-spend"},
 		// a cap finer than the cent would be shown rounded, equal to a fee it refuses
@@ -437,7 +438,7 @@ func TestPurchaseOutcomeUnknown(t *testing.T) {
 	defer srv.Close()
 	code, out, errs := runCLI(purchaseArgsFor(srv.URL, off.CapacityBlockOfferingId, "--yes")...)
 	if code != exitUnknown || out != "" || !strings.Contains(errs, "OUTCOME UNKNOWN") || !strings.Contains(errs, "Do not buy again") ||
-		!strings.Contains(errs, aws.RequestIDTag+"=gpb-") {
+		!strings.Contains(errs, awsapi.RequestIDTag+"=gpb-") {
 		t.Errorf("exit %d, stdout %q\n%s", code, out, errs)
 	}
 	lines := journalLines(t)

@@ -11,7 +11,8 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/tuibackend"
 	"github.com/gpublock/gpublock/model"
@@ -127,7 +128,7 @@ func tuiBackend(t *testing.T, f awsFlags) backend.Backend {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return tuibackend.FromAWS(c)
+	return tuibackend.FromAWS(c, sourcesOver(c)...)
 }
 
 // lookOffering finds the offering id of source src in f's region as the command line does.
@@ -138,7 +139,7 @@ func lookOffering(t *testing.T, f awsFlags, src model.Source, id string) model.O
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := aws.OpenSource(c, src)
+	s, err := openSource(c, src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +152,7 @@ func lookOffering(t *testing.T, f awsFlags, src model.Source, id string) model.O
 		t.Fatal(err)
 	}
 	q.Regions = []string{f.region}
-	o, err := findSourceOffering(ctx, c, s, q, id, func(_ *aws.Client, id string, n int, r string) error {
+	o, err := findSourceOffering(ctx, c, s, q, id, func(_ *awsapi.Client, id string, n int, r string) error {
 		return fmt.Errorf("%s not among %d in %s", id, n, r)
 	})
 	if err != nil {
@@ -163,7 +164,7 @@ func lookOffering(t *testing.T, f awsFlags, src model.Source, id string) model.O
 // prepareRefusal is the TUI backend's refusal of buying o, in its words.
 func prepareRefusal(t *testing.T, f awsFlags, o model.Offering) string {
 	t.Helper()
-	_, err := tuiBackend(t, f).Prepare(context.Background(), backend.Intent{Kind: backend.SpendPurchase, Offering: o, Platform: aws.DefaultPlatform})
+	_, err := tuiBackend(t, f).Prepare(context.Background(), backend.Intent{Kind: backend.SpendPurchase, Offering: o, Platform: capacityblocks.DefaultPlatform})
 	var ae *backend.ActionError
 	if !errors.As(err, &ae) {
 		t.Fatalf("the TUI backend did not refuse: %v", err)

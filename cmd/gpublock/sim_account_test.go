@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
 )
@@ -18,10 +18,10 @@ func TestSimAccountFlag(t *testing.T) {
 		if !strings.Contains(out.String(), "account "+account+".") {
 			t.Errorf("--account %s: the instructions do not name it:\n%s", account, out.String())
 		}
-		c := sts.NewFromConfig(sdkaws.Config{Region: "us-east-1", Credentials: credentials.NewStaticCredentialsProvider("AKIDEXAMPLE", "x", "")},
-			func(o *sts.Options) { o.BaseEndpoint = sdkaws.String(base); o.RetryMaxAttempts = 1 })
+		c := sts.NewFromConfig(aws.Config{Region: "us-east-1", Credentials: credentials.NewStaticCredentialsProvider("AKIDEXAMPLE", "x", "")},
+			func(o *sts.Options) { o.BaseEndpoint = aws.String(base); o.RetryMaxAttempts = 1 })
 		id, err := c.GetCallerIdentity(context.Background(), &sts.GetCallerIdentityInput{})
-		if err != nil || sdkaws.ToString(id.Account) != account {
+		if err != nil || aws.ToString(id.Account) != account {
 			t.Errorf("--account %s: STS says %v (%v)", account, id, err)
 		}
 		cancel()

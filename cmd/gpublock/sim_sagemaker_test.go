@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/sagemaker"
 )
@@ -16,8 +16,8 @@ func TestSimServesSageMaker(t *testing.T) {
 	if !strings.Contains(out.String(), "AWS_ENDPOINT_URL_SAGEMAKER="+base+"\n") {
 		t.Errorf("instructions lack AWS_ENDPOINT_URL_SAGEMAKER:\n%s", out.String())
 	}
-	c := sagemaker.NewFromConfig(sdkaws.Config{Region: "us-east-1", Credentials: credentials.NewStaticCredentialsProvider("AKIDEXAMPLE", "x", "")},
-		func(o *sagemaker.Options) { o.BaseEndpoint = sdkaws.String(base); o.RetryMaxAttempts = 1 })
+	c := sagemaker.NewFromConfig(aws.Config{Region: "us-east-1", Credentials: credentials.NewStaticCredentialsProvider("AKIDEXAMPLE", "x", "")},
+		func(o *sagemaker.Options) { o.BaseEndpoint = aws.String(base); o.RetryMaxAttempts = 1 })
 	l, err := c.ListTrainingPlans(context.Background(), &sagemaker.ListTrainingPlansInput{})
 	if err != nil {
 		t.Fatalf("ListTrainingPlans against gpublock sim: %v", err)

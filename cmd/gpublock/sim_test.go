@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
@@ -186,14 +186,14 @@ func TestSimDenyAndPayFailFaults(t *testing.T) {
 	if !strings.Contains(out.String(), "Faults: deny=RunInstances,DescribeRegions payfail=1\n") {
 		t.Errorf("fault summary:\n%s", out.String())
 	}
-	cl := ec2.New(ec2.Options{Region: "us-east-1", BaseEndpoint: sdkaws.String(base), RetryMaxAttempts: 1,
+	cl := ec2.New(ec2.Options{Region: "us-east-1", BaseEndpoint: aws.String(base), RetryMaxAttempts: 1,
 		Credentials: credentials.NewStaticCredentialsProvider("AKIATESTCLI000000001", "cli-test-secret", "")})
 	var ae smithy.APIError
 	if _, err := cl.DescribeRegions(context.Background(), &ec2.DescribeRegionsInput{}); !errors.As(err, &ae) || ae.ErrorCode() != "UnauthorizedOperation" {
 		t.Errorf("a denied DescribeRegions: %v", err)
 	}
 	offs, err := cl.DescribeCapacityBlockOfferings(context.Background(), &ec2.DescribeCapacityBlockOfferingsInput{
-		InstanceType: sdkaws.String("p5.48xlarge"), InstanceCount: sdkaws.Int32(1), CapacityDurationHours: sdkaws.Int32(24)})
+		InstanceType: aws.String("p5.48xlarge"), InstanceCount: aws.Int32(1), CapacityDurationHours: aws.Int32(24)})
 	if err != nil || len(offs.CapacityBlockOfferings) == 0 {
 		t.Fatalf("offerings: %+v, %v", offs, err)
 	}
@@ -208,7 +208,7 @@ func TestSimDenyAndPayFailFaults(t *testing.T) {
 	}
 	resp.Body.Close()
 	rs, err := cl.DescribeCapacityReservations(context.Background(), &ec2.DescribeCapacityReservationsInput{
-		CapacityReservationIds: []string{sdkaws.ToString(bought.CapacityReservation.CapacityReservationId)}})
+		CapacityReservationIds: []string{aws.ToString(bought.CapacityReservation.CapacityReservationId)}})
 	if err != nil || len(rs.CapacityReservations) != 1 || rs.CapacityReservations[0].State != types.CapacityReservationStatePaymentFailed {
 		t.Errorf("after payment: %+v, %v", rs, err)
 	}

@@ -11,7 +11,9 @@ import (
 
 	"github.com/charmbracelet/x/term"
 
-	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/source"
+	"github.com/gpublock/gpublock/aws/spend"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -33,8 +35,8 @@ func refuseSpending(stderr io.Writer, cmd, word, done string, f *awsFlags, yes, 
 
 // lookupFailure phrases an error of aws.FindByID other than aws.ErrNotListed: a region
 // that failed before the offering was found, or the command cancelled.
-func lookupFailure(client *aws.Client, err error) error {
-	var rf *aws.RegionFailure
+func lookupFailure(client *awsapi.Client, err error) error {
+	var rf *awsapi.RegionFailure
 	switch {
 	case errors.As(err, &rf):
 		return fmt.Errorf("the offering could not be looked up: %s", client.ExplainError(rf.Err))
@@ -129,9 +131,9 @@ func confirmed(ctx context.Context, stderr io.Writer, cmd string, yes bool, prom
 }
 
 // notDone reports a failed launch or extension: exit 3 when it may have happened anyway.
-func notDone(stderr io.Writer, cmd, verdict string, client *aws.Client, err error) int {
-	var pe *aws.PurchaseError
-	if errors.As(err, &pe) && pe.Outcome == aws.Unknown {
+func notDone(stderr io.Writer, cmd, verdict string, client *awsapi.Client, err error) int {
+	var pe *awsapi.PurchaseError
+	if errors.As(err, &pe) && pe.Outcome == source.Unknown {
 		fmt.Fprintf(stderr, "gpublock %s: OUTCOME UNKNOWN: %s\n", cmd, pe.Explanation)
 		return exitUnknown
 	}
@@ -142,26 +144,26 @@ func notDone(stderr io.Writer, cmd, verdict string, client *aws.Client, err erro
 // prepare is the spend service's Prepare in the command line's words: what it settled,
 // then its refusal, in the words the TUI shows too. ok is false when the command ends
 // with code; a dry run's "not allowed" is the caller's to print.
-func prepare(ctx context.Context, stderr io.Writer, cmd string, client *aws.Client, src aws.Source, in aws.Intent) (aws.Prepared, int, bool) {
-	p, err := client.Prepare(ctx, src, in)
+func prepare(ctx context.Context, stderr io.Writer, cmd string, client *awsapi.Client, src source.Source, in source.Intent) (spend.Prepared, int, bool) {
+	p, err := spendPath(client).Prepare(ctx, src, in)
 	for _, s := range p.Settled {
 		fmt.Fprintf(stderr, "gpublock %s: settled an interrupted run: %s\n", cmd, s.Sentence())
 	}
 	var ue usageError
-	var pe *aws.PurchaseError
+	var pe *awsapi.PurchaseError
 	switch {
 	case err == nil && !in.CheckOnly && p.PayerUnknown() != nil:
 		fmt.Fprintf(stderr, "gpublock %s: %s\n", cmd, client.ExplainError(p.PayerUnknown()))
 		return p, 1, false
-	case err == nil || (in.CheckOnly && errors.Is(err, aws.ErrNotAllowed)):
+	case err == nil || (in.CheckOnly && errors.Is(err, spend.ErrNotAllowed)):
 		return p, 0, true
 	case errors.As(err, &ue):
 		return p, reportUsage(stderr, cmd, err), false
-	case errors.Is(err, aws.ErrAlreadyBought):
+	case errors.Is(err, spend.ErrAlreadyBought):
 		return p, alreadyDone(stderr, cmd, client.ExplainError(err)), false
 	case errors.As(err, &pe):
 		verdict := ""
-		if !in.CheckOnly && !errors.Is(err, aws.ErrOverSpendCap) && !errors.Is(err, aws.ErrReadOnly) && !errors.Is(err, aws.ErrNotAllowed) && !errors.Is(err, aws.ErrUnsettled) {
+		if !in.CheckOnly && !errors.Is(err, spend.ErrOverSpendCap) && !errors.Is(err, spend.ErrReadOnly) && !errors.Is(err, spend.ErrNotAllowed) && !errors.Is(err, spend.ErrUnsettled) {
 			// A refusal of the source's (a check of the block, AWS's answer) carries no verdict of its own.
 			_, done := in.Kind.Words()
 			verdict = strings.ToUpper("not "+done) + ": "
@@ -175,7 +177,7 @@ func prepare(ctx context.Context, stderr io.Writer, cmd string, client *aws.Clie
 
 // permissionLine shows the dry run's answer (or that the source has none) before the
 // confirmation.
-func permissionLine(stderr io.Writer, p aws.Prepared) {
+func permissionLine(stderr io.Writer, p spend.Prepared) {
 	if p.NoDryRun == "" {
 		fmt.Fprintf(stderr, "  Permission:  allowed (%s, dry run)\n\n", p.Permission.Action)
 	}
@@ -189,7 +191,7 @@ func confirmAgain(ctx context.Context, stderr io.Writer, cmd string, yes bool, s
 }
 
 // alreadyDone reports that an interrupted run already bought it: done, nothing new (exit 0).
-func alreadyDone(stderr io.Writer, cmd string, ex aws.Explanation) int {
+func alreadyDone(stderr io.Writer, cmd string, ex source.Explanation) int {
 	fmt.Fprintf(stderr, "gpublock %s: %s\n", cmd, ex)
 	return 0
 }
@@ -198,6 +200,6 @@ func alreadyDone(stderr io.Writer, cmd string, ex aws.Explanation) int {
 // bought stands, but the journal no longer tells it.
 func journalWarning(stderr io.Writer, cmd string, err error) {
 	if err != nil {
-		fmt.Fprintf(stderr, "gpublock %s: WARNING: done, but its outcome could not be recorded: %s. A later run settles it from AWS.\n", cmd, aws.RedactError(err))
+		fmt.Fprintf(stderr, "gpublock %s: WARNING: done, but its outcome could not be recorded: %s. A later run settles it from AWS.\n", cmd, awsapi.RedactError(err))
 	}
 }

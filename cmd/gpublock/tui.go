@@ -15,7 +15,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/tuibackend"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
@@ -226,10 +226,10 @@ func runTUI(ctx context.Context, a tuiArgs, stdout, stderr io.Writer) int {
 
 // connectTUI opens the backend for the TUI. Its messages go on screen, not to stderr, which
 // the TUI is drawing over.
-func connectTUI(ctx context.Context, f *awsFlags, onClient func(*aws.Client)) (ui.Connection, error) {
+func connectTUI(ctx context.Context, f *awsFlags, onClient func(*awsapi.Client)) (ui.Connection, error) {
 	client, info, err := openBackend(ctx, f, io.Discard)
 	if err != nil {
-		return ui.Connection{}, errors.New(aws.ExplainError(err).String())
+		return ui.Connection{}, errors.New(awsapi.ExplainError(err).String())
 	}
 	if onClient != nil {
 		onClient(client)
@@ -241,7 +241,7 @@ func connectTUI(ctx context.Context, f *awsFlags, onClient func(*aws.Client)) (u
 		offset = client.Now(ctx).Sub(time.Now())
 	}
 	c := ui.Connection{
-		Backend:   tuibackend.FromAWS(client),
+		Backend:   tuibackend.FromAWS(client, sourcesOver(client)...),
 		Simulated: info.Mode == modeSimulated,
 		Profile:   client.Profile(),
 		Region:    client.Region(),

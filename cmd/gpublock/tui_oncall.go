@@ -7,7 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/notify"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui"
@@ -54,14 +54,14 @@ func (t *tuiOncall) apply(opts *ui.Options) {
 		}
 		// A record that cannot be kept is said on screen once, as blocks says it on stderr.
 		if err := n.StateError(); err != nil && t.saidState.CompareAndSwap(false, true) {
-			failures = append(failures, "the record of warnings sent cannot be kept ("+aws.Redact(err.Error())+"): the next run sends them again")
+			failures = append(failures, "the record of warnings sent cannot be kept ("+awsapi.Redact(err.Error())+"): the next run sends them again")
 		}
 		return failures
 	}
 }
 
 // connected opens the notifier on the client's state directory.
-func (t *tuiOncall) connected(c *aws.Client) {
+func (t *tuiOncall) connected(c *awsapi.Client) {
 	t.once.Do(func() {
 		nc := t.settings.notify
 		nc.StatePath, nc.Backoff = notifyStatePath(c), notifyBackoff

@@ -1,0 +1,57 @@
+package awsapi
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gpublock/gpublock/aws/source"
+)
+
+func TestJournalGoesUnderXDGStateHome(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", dir)
+	c := &Client{journal: &journal{}}
+	p, err := c.JournalPath()
+	if err != nil || p != filepath.Join(dir, "gpublock", "journal.jsonl") {
+		t.Fatalf("journal path %q, %v", p, err)
+	}
+	if err := c.journal.write(source.JournalEntry{Phase: "intent", RequestID: "x"}); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(p)
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("journal file %v, %v: want mode 0600", fi, err)
+	}
+}
+
+// Whatever the journal file holds, reading it never panics and keeps every whole line.
+func FuzzReadJournal(f *testing.F) {
+	f.Add([]byte(`{"time":"2026-12-01T08:00:00Z","phase":"intent","action":"PurchaseCapacityBlock","request_id":"gpb-1","region":"us-east-1"}` + "\n" + `{"tim`))
+	f.Add([]byte("\n\n{}\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		p := t.TempDir() + "/journal.jsonl"
+		whole := []byte(`{"time":"2026-12-01T08:00:00Z","phase":"intent","action":"PurchaseCapacityBlock","request_id":"gpb-last","region":"us-east-1"}`)
+		if err := os.WriteFile(p, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		// A line written after anything at all is read back.
+		jj := journal{dir: strings.TrimSuffix(p, "/journal.jsonl")}
+		var e source.JournalEntry
+		if err := json.Unmarshal(whole, &e); err != nil {
+			t.Fatal(err)
+		}
+		if err := jj.write(e); err != nil {
+			t.Fatal(err)
+		}
+		entries, _, err := ReadJournal(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(entries) == 0 || entries[len(entries)-1].RequestID != "gpb-last" {
+			t.Fatalf("the entry written after %q was not read back: %+v", b, entries)
+		}
+	})
+}

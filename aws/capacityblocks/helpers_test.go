@@ -1,0 +1,212 @@
+package capacityblocks
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+
+	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/source"
+	"github.com/gpublock/gpublock/model"
+)
+
+// simStart is the emulator clock of every test: a fixed moment, so the market (a function
+// of seed and clock) is the same on every run.
+var simStart = time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
+
+const (
+	testAccessKey = "AKIATESTGPUBLOCK0001"
+	testSecretKey = "test-secret-key-that-must-never-be-journaled"
+)
+
+// newSim serves a fresh emulator over httptest. The clock barely moves (speed 1e-9) so
+// that two searches of a test see the same market.
+func newSim(t testing.TB, seed int64, f ec2sim.Faults) (*ec2sim.Server, string) {
+	t.Helper()
+	sim, err := ec2sim.New(ec2sim.Options{Seed: seed, Start: simStart, Speed: 1e-9, Faults: f})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(sim)
+	t.Cleanup(srv.Close)
+	return sim, srv.URL
+}
+
+// newTestClient points the real adapter at an emulator URL with static credentials, and
+// with short waits so that retries and confirmations do not slow the tests.
+func newTestClient(t testing.TB, url string, tweak func(*awsapi.Config)) *Client {
+	t.Helper()
+	t.Setenv("AWS_CONFIG_FILE", t.TempDir()+"/config")
+	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", t.TempDir()+"/credentials")
+	for _, k := range []string{"AWS_PROFILE", "AWS_DEFAULT_PROFILE", "AWS_REGION", "AWS_DEFAULT_REGION", "AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_EC2", "AWS_MAX_ATTEMPTS", "AWS_RETRY_MODE"} {
+		t.Setenv(k, "")
+	}
+	cfg := awsapi.Config{
+		Region:      "us-east-1",
+		EndpointURL: url,
+		Version:     "test",
+		Credentials: aws.NewCredentialsCache(credentials.NewStaticCredentialsProvider(testAccessKey, testSecretKey, "")),
+		JournalDir:  t.TempDir(),
+		MaxBackoff:  2 * time.Millisecond,
+	}
+	if tweak != nil {
+		tweak(&cfg)
+	}
+	api, err := awsapi.New(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	api.SetConfirmPace(4, time.Millisecond)
+	return New(api)
+}
+
+// baseQuery asks for one p5.48xlarge for 2 days in the next two weeks in three regions.
+func baseQuery() model.Query {
+	return model.Query{
+		InstanceTypes: []string{"p5.48xlarge"},
+		Count:         1,
+		Durations:     model.DurationRange{MinDays: 2, MaxDays: 2},
+		Start:         simStart,
+		End:           simStart.Add(14 * 24 * time.Hour),
+		Regions:       []string{"us-east-1", "us-east-2", "us-west-2"},
+	}
+}
+
+// collect drains a search.
+func collect(t testing.TB, ch <-chan source.SearchEvent) ([]model.Offering, map[string]model.RegionStatus, []source.SearchEvent) {
+	t.Helper()
+	var offs []model.Offering
+	final := map[string]model.RegionStatus{}
+	var evs []source.SearchEvent
+	for ev := range ch {
+		evs = append(evs, ev)
+		offs = append(offs, ev.Offerings...)
+		if ev.Status != nil {
+			final[ev.Status.Region] = *ev.Status
+		}
+	}
+	return offs, final, evs
+}
+
+// recorded is one request the emulator received.
+type recorded struct {
+	Action, Region string
+	DryRun         bool
+	Form           url.Values
+	UserAgent      string
+}
+
+// recorder sits in front of the emulator: it records every request and can answer some
+// itself (intercept returns true), to produce failures the emulator has no fault for.
+type recorder struct {
+	next      http.Handler
+	mu        sync.Mutex
+	calls     []recorded
+	intercept func(w http.ResponseWriter, r recorded, req *http.Request) bool
+}
+
+func (rc *recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if strings.HasPrefix(r.URL.Path, "/_sim/") { // the emulator's control, not an API call
+		rc.next.ServeHTTP(w, r)
+		return
+	}
+	body, _ := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	form, _ := url.ParseQuery(string(body))
+	rec := recorded{Action: form.Get("Action"), DryRun: form.Get("DryRun") == "true", Form: form, UserAgent: r.Header.Get("User-Agent")}
+	if auth := r.Header.Get("Authorization"); auth != "" {
+		if i := strings.Index(auth, "Credential="); i >= 0 {
+			parts := strings.Split(strings.SplitN(auth[i+len("Credential="):], ",", 2)[0], "/")
+			if len(parts) == 5 {
+				rec.Region = parts[2]
+			}
+		}
+	}
+	rc.mu.Lock()
+	rc.calls = append(rc.calls, rec)
+	icp := rc.intercept
+	rc.mu.Unlock()
+	if icp != nil && icp(w, rec, r) {
+		return
+	}
+	rc.next.ServeHTTP(w, r)
+}
+
+// count returns how many recorded requests match.
+func (rc *recorder) count(match func(recorded) bool) int {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	n := 0
+	for _, c := range rc.calls {
+		if match(c) {
+			n++
+		}
+	}
+	return n
+}
+
+func (rc *recorder) total() int { return rc.count(func(recorded) bool { return true }) }
+
+func (rc *recorder) setIntercept(f func(w http.ResponseWriter, r recorded, req *http.Request) bool) {
+	rc.mu.Lock()
+	rc.intercept = f
+	rc.mu.Unlock()
+}
+
+// newRecordedSim is newSim behind a recorder.
+func newRecordedSim(t testing.TB, seed int64, f ec2sim.Faults) (*ec2sim.Server, *recorder, string) {
+	t.Helper()
+	sim, err := ec2sim.New(ec2sim.Options{Seed: seed, Start: simStart, Speed: 1e-9, Faults: f})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc := &recorder{next: sim}
+	srv := httptest.NewServer(rc)
+	t.Cleanup(srv.Close)
+	return sim, rc, srv.URL
+}
+
+// writeEC2Error answers like EC2 does when it refuses a call.
+func writeEC2Error(w http.ResponseWriter, status int, code, msg string) {
+	w.Header().Set("Content-Type", "text/xml;charset=UTF-8")
+	w.WriteHeader(status)
+	fmt.Fprintf(w, `<?xml version="1.0" encoding="UTF-8"?><Response><Errors><Error><Code>%s</Code><Message>%s</Message></Error></Errors><RequestID>00000000-0000-4000-8000-000000000000</RequestID></Response>`, code, msg)
+}
+
+func offeringIDs(offs []model.Offering) []string {
+	ids := make([]string, len(offs))
+	for i, o := range offs {
+		ids[i] = o.Region + "/" + o.ID + "/" + o.Fee.String()
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// backendOf is the backend the market cache's cells of c are of.
+func backendOf(c *Client) string {
+	_, b := c.api.MarketCache()
+	return b
+}
+
+// demoAPI is a client of the built-in simulator's backend that makes no call.
+func demoAPI(t testing.TB) *awsapi.Client {
+	t.Helper()
+	api, err := awsapi.New(context.Background(), awsapi.Config{Region: "us-east-1", Backend: awsapi.BackendDemo, JournalDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return api
+}

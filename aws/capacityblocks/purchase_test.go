@@ -1,0 +1,425 @@
+package capacityblocks
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/source"
+	"github.com/gpublock/gpublock/aws/spend"
+	"github.com/gpublock/gpublock/model"
+)
+
+// firstOffering searches us-east-1 and returns its cheapest offering.
+func firstOffering(t *testing.T, c *Client) model.Offering {
+	t.Helper()
+	q := baseQuery()
+	q.Regions = []string{"us-east-1"}
+	offs, _, _ := collect(t, c.Search(context.Background(), q))
+	if len(offs) == 0 {
+		t.Fatal("no offering to buy")
+	}
+	best := offs[0]
+	for _, o := range offs[1:] {
+		if o.Fee.Cmp(best.Fee) < 0 {
+			best = o
+		}
+	}
+	return best
+}
+
+func isPurchase(r recorded) bool { return r.Action == "PurchaseCapacityBlock" && !r.DryRun }
+
+func readJournal(t *testing.T, c *Client) ([]source.JournalEntry, string) {
+	t.Helper()
+	p, err := c.api.JournalPath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatalf("journal: %v", err)
+	}
+	var out []source.JournalEntry
+	sc := bufio.NewScanner(strings.NewReader(string(raw)))
+	for sc.Scan() {
+		var e source.JournalEntry
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			t.Fatalf("journal line %q: %v", sc.Text(), err)
+		}
+		out = append(out, e)
+	}
+	return out, string(raw)
+}
+
+// checkJournal asserts an intent and an outcome line for the request, and no secret.
+func checkJournal(t *testing.T, c *Client, requestID string, outcome source.Outcome) source.JournalEntry {
+	t.Helper()
+	entries, raw := readJournal(t, c)
+	for _, secret := range []string{testAccessKey, testSecretKey} {
+		if strings.Contains(raw, secret) {
+			t.Errorf("the journal contains a credential: %q", secret)
+		}
+	}
+	var intent, result *source.JournalEntry
+	for i := range entries {
+		e := &entries[i]
+		if e.RequestID != requestID {
+			continue
+		}
+		switch e.Phase {
+		case "intent":
+			intent = e
+		case "outcome":
+			if intent == nil {
+				t.Error("outcome line before the intent line")
+			}
+			result = e
+		}
+	}
+	if intent == nil || result == nil {
+		t.Fatalf("journal lacks the intent or the outcome of %s:\n%s", requestID, raw)
+	}
+	if (intent.Fee == "" && intent.Action != "RunInstances") || intent.Region == "" || intent.Account != ec2sim.DemoAccount {
+		t.Errorf("intent line incomplete: %+v", *intent)
+	}
+	if result.Outcome != string(outcome) {
+		t.Errorf("journal outcome %q, want %q", result.Outcome, outcome)
+	}
+	return *result
+}
+
+func TestPurchaseBuysOnceAndJournals(t *testing.T) {
+	_, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
+	c := newTestClient(t, url, nil)
+	o := firstOffering(t, c)
+	res, err := c.Purchase(context.Background(), o, "", map[string]string{"team": "ml"})
+	if err != nil {
+		t.Fatalf("purchase: %v", err)
+	}
+	if res.Outcome != source.Bought || res.Recovered || !res.Permission.Allowed || res.Permission.Action != "ec2:PurchaseCapacityBlock" {
+		t.Fatalf("result %+v", res)
+	}
+	b := res.Block
+	if !strings.HasPrefix(b.ReservationID, "cr-") || !strings.HasPrefix(b.BlockID, "cb-") || b.AvailabilityZone != o.AvailabilityZone ||
+		b.TotalCount != o.Count || !b.Start.Equal(o.Start) || b.Tags[awsapi.RequestIDTag] != res.RequestID || b.Tags["team"] != "ml" {
+		t.Errorf("bought block %+v does not match the offering %+v", b, o)
+	}
+	if n := rc.count(isPurchase); n != 1 {
+		t.Errorf("%d purchase calls, want 1", n)
+	}
+	if n := rc.count(func(r recorded) bool { return r.Action == "PurchaseCapacityBlock" && r.DryRun }); n != 1 {
+		t.Errorf("%d dry runs, want 1", n)
+	}
+	out := checkJournal(t, c, res.RequestID, source.Bought)
+	if out.Result != b.ReservationID {
+		t.Errorf("journal result %q, want %q", out.Result, b.ReservationID)
+	}
+
+	blocks, err := c.Blocks(context.Background(), []string{"us-east-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(blocks) != 1 || blocks[0].ReservationID != b.ReservationID || blocks[0].State != model.StatePaymentPending || blocks[0].TotalCount != o.Count {
+		t.Fatalf("blocks after the purchase: %+v", blocks)
+	}
+}
+
+func TestPurchaseLostReplyIsFoundByItsTag(t *testing.T) {
+	sim, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
+	c := newTestClient(t, url, nil)
+	o := firstOffering(t, c)
+	sim.SetFaults(ec2sim.Faults{LostReply: 1})
+	res, err := c.Purchase(context.Background(), o, "Linux/UNIX", nil)
+	if err != nil {
+		t.Fatalf("purchase: %v", err)
+	}
+	if res.Outcome != source.Bought || !res.Recovered || res.Block.Tags[awsapi.RequestIDTag] != res.RequestID {
+		t.Fatalf("result %+v, want bought and recovered", res)
+	}
+	if n := rc.count(isPurchase); n != 1 {
+		t.Errorf("%d purchase calls after a lost reply, want exactly 1", n)
+	}
+	sim.SetFaults(ec2sim.Faults{})
+	blocks, err := c.Blocks(context.Background(), []string{"us-east-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(blocks) != 1 || blocks[0].ReservationID != res.Block.ReservationID {
+		t.Fatalf("want exactly one reservation, have %+v", blocks)
+	}
+	if e := checkJournal(t, c, res.RequestID, source.Bought); !e.Recovered {
+		t.Error("journal does not say the purchase was recovered by its tag")
+	}
+}
+
+func TestPurchaseSoldBetweenSearchAndPurchase(t *testing.T) {
+	sim, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
+	c := newTestClient(t, url, nil)
+	o := firstOffering(t, c)
+	sim.SetFaults(ec2sim.Faults{Sold: 1})
+	res, err := c.Purchase(context.Background(), o, "", nil)
+	var pe *awsapi.PurchaseError
+	if !errors.As(err, &pe) || pe.Outcome != source.NotBought || res.Outcome != source.NotBought {
+		t.Fatalf("err %v, result %+v: want not bought", err, res)
+	}
+	if pe.Explanation.Code != "InvalidCapacityBlockOfferingIdExpired" || !strings.Contains(pe.Error(), "no longer available") ||
+		!strings.Contains(pe.Error(), "Search again") {
+		t.Errorf("explanation %+v", pe.Explanation)
+	}
+	if n := rc.count(isPurchase); n != 1 {
+		t.Errorf("%d purchase calls, want 1", n)
+	}
+	sim.SetFaults(ec2sim.Faults{})
+	blocks, err := c.Blocks(context.Background(), []string{"us-east-1"})
+	if err != nil || len(blocks) != 0 {
+		t.Fatalf("blocks %+v, %v: want none", blocks, err)
+	}
+	checkJournal(t, c, res.RequestID, source.NotBought)
+}
+
+func TestPurchaseServerErrorWithoutCommitIsNotBought(t *testing.T) {
+	_, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
+	c := newTestClient(t, url, nil)
+	o := firstOffering(t, c)
+	rc.setIntercept(func(w http.ResponseWriter, r recorded, _ *http.Request) bool {
+		if isPurchase(r) {
+			writeEC2Error(w, http.StatusInternalServerError, "InternalError", "An internal error has occurred.")
+			return true
+		}
+		return false
+	})
+	res, err := c.Purchase(context.Background(), o, "", nil)
+	var pe *awsapi.PurchaseError
+	if !errors.As(err, &pe) || pe.Outcome != source.NotBought {
+		t.Fatalf("err %v, result %+v: want not bought", err, res)
+	}
+	if !strings.Contains(pe.Explanation.Hint, "safe") {
+		t.Errorf("hint %q should say it is safe to try again", pe.Explanation.Hint)
+	}
+	if n := rc.count(isPurchase); n != 1 {
+		t.Errorf("%d purchase calls: a 5xx purchase must never be retried", n)
+	}
+	// The look-up uses documented filters only (no tag: filter is documented for
+	// DescribeCapacityReservations) and matches the tag in the reply.
+	if n := rc.count(func(r recorded) bool {
+		return r.Action == "DescribeCapacityReservations" && r.Form.Get("Filter.1.Name") == "instance-type" &&
+			r.Form.Get("Filter.1.Value.1") == o.InstanceType && r.Form.Get("Filter.2.Name") == "availability-zone" &&
+			r.Form.Get("Filter.2.Value.1") == o.AvailabilityZone
+	}); n != c.api.ConfirmTries() {
+		t.Errorf("%d look-ups by documented filters, want %d", n, c.api.ConfirmTries())
+	}
+	if n := rc.count(func(r recorded) bool {
+		for k, v := range r.Form {
+			if strings.HasPrefix(k, "Filter.") && strings.HasSuffix(k, ".Name") && strings.HasPrefix(v[0], "tag:") {
+				return true
+			}
+		}
+		return false
+	}); n != 0 {
+		t.Errorf("%d calls with an undocumented tag: filter", n)
+	}
+	checkJournal(t, c, res.RequestID, source.NotBought)
+}
+
+func TestPurchaseWhoseLookupFailsIsUnknownAndNotRepeated(t *testing.T) {
+	_, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
+	c := newTestClient(t, url, nil)
+	o := firstOffering(t, c)
+	rc.setIntercept(func(w http.ResponseWriter, r recorded, _ *http.Request) bool {
+		switch {
+		case isPurchase(r):
+			writeEC2Error(w, http.StatusBadGateway, "InternalError", "bad gateway")
+			return true
+		case r.Action == "DescribeCapacityReservations":
+			writeEC2Error(w, http.StatusServiceUnavailable, "Unavailable", "The service is unavailable.")
+			return true
+		}
+		return false
+	})
+	res, err := c.Purchase(context.Background(), o, "", nil)
+	var pe *awsapi.PurchaseError
+	if !errors.As(err, &pe) || pe.Outcome != source.Unknown || res.Outcome != source.Unknown {
+		t.Fatalf("err %v, result %+v: want unknown", err, res)
+	}
+	if !strings.Contains(pe.Explanation.Hint, "Do not buy again") || !strings.Contains(pe.Explanation.Hint, res.RequestID) {
+		t.Errorf("hint %q", pe.Explanation.Hint)
+	}
+	if n := rc.count(isPurchase); n != 1 {
+		t.Errorf("%d purchase calls, want 1", n)
+	}
+	checkJournal(t, c, res.RequestID, source.Unknown)
+}
+
+func TestPurchaseAboveTheCapIsRefusedBeforeAnyCall(t *testing.T) {
+	_, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
+	var cap model.Money
+	c := newTestClient(t, url, func(cfg *awsapi.Config) { cfg.MaxSpend = &cap })
+	o := firstOffering(t, c)
+	cap = o.Fee.Sub(model.MoneyFromCents(1))
+	before := rc.total()
+	_, err := c.Purchase(context.Background(), o, "", nil)
+	if !errors.Is(err, spend.ErrOverSpendCap) || !strings.Contains(err.Error(), o.Fee.Dollars()) {
+		t.Fatalf("err %v, want the spending cap", err)
+	}
+	if rc.total() != before {
+		t.Errorf("%d calls made for a purchase above the cap", rc.total()-before)
+	}
+	if p, _ := c.api.JournalPath(); fileExists(p) {
+		t.Error("a refused purchase was journaled as an intent")
+	}
+	cap = o.Fee // at the cap is allowed
+	if res, err := c.Purchase(context.Background(), o, "", nil); err != nil || res.Outcome != source.Bought {
+		t.Fatalf("purchase at the cap: %v", err)
+	}
+}
+
+func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+func TestPurchaseNotAllowedNamesTheAction(t *testing.T) {
+	_, rc, url := newRecordedSim(t, 1, ec2sim.Faults{Deny: []string{"PurchaseCapacityBlock"}})
+	c := newTestClient(t, url, nil)
+	o := firstOffering(t, c)
+	perm, err := c.CheckPurchase(context.Background(), o, "")
+	if err != nil || perm.Allowed || perm.Action != "ec2:PurchaseCapacityBlock" || !strings.Contains(perm.Message, "ec2:PurchaseCapacityBlock") {
+		t.Fatalf("permission %+v, %v", perm, err)
+	}
+	res, err := c.Purchase(context.Background(), o, "", nil)
+	var pe *awsapi.PurchaseError
+	if !errors.As(err, &pe) || pe.Explanation.Action != "ec2:PurchaseCapacityBlock" || res.Permission.Allowed {
+		t.Fatalf("err %v, result %+v", err, res)
+	}
+	if n := rc.count(isPurchase); n != 0 {
+		t.Errorf("%d purchase calls without permission", n)
+	}
+}
+
+func TestPurchaseBadInputNeverCalls(t *testing.T) {
+	_, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
+	c := newTestClient(t, url, nil)
+	good := model.Offering{ID: "cbr-0123456789abcdef0", Region: "us-east-1", Fee: model.MustMoney("10.00")}
+	cases := []struct {
+		name     string
+		o        model.Offering
+		platform string
+		tags     map[string]string
+	}{
+		{"no id", model.Offering{Region: "us-east-1"}, "", nil},
+		{"no region", model.Offering{ID: "cbr-0123456789abcdef0"}, "", nil},
+		{"bad platform", good, "TempleOS", nil},
+		{"aws tag", good, "", map[string]string{"aws:cloudformation:stack-name": "x"}},
+		{"own tag", good, "", map[string]string{awsapi.RequestIDTag: "mine"}},
+		{"empty tag key", good, "", map[string]string{"": "x"}},
+	}
+	for _, tc := range cases {
+		res, err := c.Purchase(context.Background(), tc.o, tc.platform, tc.tags)
+		var pe *awsapi.PurchaseError
+		if !errors.As(err, &pe) || res.Outcome != source.NotBought || pe.Explanation.Summary == "" {
+			t.Errorf("%s: err %v, result %+v", tc.name, err, res)
+		}
+	}
+	if rc.total() != 0 {
+		t.Errorf("bad input made %d calls", rc.total())
+	}
+	if p, _ := c.api.JournalPath(); fileExists(p) {
+		t.Error("bad input reached the journal")
+	}
+}
+
+func TestPurchaseRefusedWhenTheJournalCannotBeWritten(t *testing.T) {
+	_, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
+	blocker := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(blocker, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c := newTestClient(t, url, func(cfg *awsapi.Config) { cfg.JournalDir = filepath.Join(blocker, "sub") })
+	o := firstOffering(t, c)
+	_, err := c.Purchase(context.Background(), o, "", nil)
+	if err == nil || !strings.Contains(err.Error(), "journal") {
+		t.Fatalf("err %v, want a journal refusal", err)
+	}
+	if n := rc.count(isPurchase); n != 0 {
+		t.Errorf("%d purchases without a journal", n)
+	}
+}
+
+// A purchase that AWS commits but whose caller gives up waiting (a timeout, a Ctrl-C)
+// must still be found and reported as bought.
+func TestPurchaseCancelledAfterCommitIsReportedBought(t *testing.T) {
+	sim, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
+	c := newTestClient(t, url, nil)
+	o := firstOffering(t, c)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	rc.setIntercept(func(w http.ResponseWriter, r recorded, req *http.Request) bool {
+		if !isPurchase(r) {
+			return false
+		}
+		sim.ServeHTTP(httptest.NewRecorder(), req) // AWS commits...
+		cancel()                                   // ...and the caller stops waiting
+		<-req.Context().Done()
+		return true
+	})
+	res, err := c.Purchase(ctx, o, "", nil)
+	if err != nil || res.Outcome != source.Bought || !res.Recovered {
+		t.Fatalf("result %+v, %v: want bought, recovered", res, err)
+	}
+	if n := rc.count(isPurchase); n != 1 {
+		t.Errorf("%d purchase calls", n)
+	}
+	checkJournal(t, c, res.RequestID, source.Bought)
+}
+
+func TestReadOnlyRefusesEverySpendingPath(t *testing.T) {
+	_, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
+	c := newTestClient(t, url, func(cfg *awsapi.Config) { cfg.ReadOnly = true })
+	o := firstOffering(t, c)
+	before := rc.total()
+	if _, err := c.Purchase(context.Background(), o, "", nil); !errors.Is(err, spend.ErrReadOnly) {
+		t.Errorf("purchase: %v", err)
+	}
+	b := model.Block{ReservationID: "cr-0123456789abcdef0", Region: "us-east-1", AvailabilityZone: "us-east-1a", State: model.StateActive, AvailableCount: 1}
+	if _, err := c.Extend(context.Background(), b, model.ExtensionOffering{ID: "cbe-0123456789abcdef0"}); !errors.Is(err, spend.ErrReadOnly) {
+		t.Errorf("extend: %v", err)
+	}
+	if _, err := c.Launch(context.Background(), b, source.LaunchSpec{ImageID: "ami-0123456789abcdef0", Count: 1}); !errors.Is(err, spend.ErrReadOnly) {
+		t.Errorf("launch: %v", err)
+	}
+	if rc.total() != before || !c.api.ReadOnly() {
+		t.Errorf("read-only mode made %d calls", rc.total()-before)
+	}
+}
+
+// A purchase that commits and answers 200 with a body the SDK cannot read is bought.
+func TestPurchaseUnreadableSuccessIsFoundByItsTag(t *testing.T) {
+	for name, body := range map[string]string{"not xml": "<<<", "json": `{"ok":true}`} {
+		t.Run(name, func(t *testing.T) {
+			sim, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
+			c := newTestClient(t, url, nil)
+			o := firstOffering(t, c)
+			rc.setIntercept(func(w http.ResponseWriter, r recorded, req *http.Request) bool {
+				if !isPurchase(r) {
+					return false
+				}
+				sim.ServeHTTP(httptest.NewRecorder(), req)
+				w.WriteHeader(http.StatusOK)
+				fmt.Fprint(w, body)
+				return true
+			})
+			res, err := c.Purchase(context.Background(), o, "", nil)
+			if err != nil || res.Outcome != source.Bought || !res.Recovered || res.Block.ReservationID == "" {
+				t.Fatalf("result %+v, %v: want bought, recovered", res, err)
+			}
+		})
+	}
+}

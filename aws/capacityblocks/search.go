@@ -1,0 +1,341 @@
+package capacityblocks
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/marketcache"
+	"github.com/gpublock/gpublock/aws/source"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+
+	"github.com/gpublock/gpublock/model"
+)
+
+// searchCall is one DescribeCapacityBlockOfferings search, followed over all its pages.
+type searchCall struct {
+	region, instanceType string
+	days                 int
+}
+
+// planSearch lists the calls of a query: every region × type × duration, leaving out the
+// calls that cannot return anything (AWS would answer with nothing, and each call costs a
+// token of a bucket that refills one every 6⅔ s): the types the catalog says a region does
+// not sell, and the durations the window cannot hold. It also returns, per region, why it
+// has no call.
+func planSearch(q model.Query) ([]string, []searchCall, map[string]string) {
+	regions := dedupe(q.Regions)
+	types := dedupe(q.InstanceTypes)
+	days := fittingDays(q)
+	var calls []searchCall
+	why := map[string]string{}
+	for _, r := range regions {
+		n := 0
+		for _, tn := range types {
+			t, ok := model.LookupType(tn)
+			if !ok || !t.Sells(r) {
+				continue
+			}
+			for _, d := range days {
+				calls = append(calls, searchCall{r, tn, d})
+				n++
+			}
+		}
+		switch {
+		case n == 0 && len(days) == 0:
+			why[r] = fmt.Sprintf("no %s block fits between %s and %s", q.Durations, q.Start.UTC().Format("2006-01-02 15:04"), q.End.UTC().Format("2006-01-02 15:04 UTC"))
+		case n == 0:
+			why[r] = fmt.Sprintf("%s not sold here (sold in %s)", strings.Join(types, ", "), strings.Join(model.RegionsSelling(types...), ", "))
+		}
+	}
+	return regions, calls, why
+}
+
+// fittingDays are the query's durations that a block in its window can have. A block
+// starting within the hour may be up to a day shorter than asked (it ends at the 11:30 UTC
+// before start + duration; the emulator offers such lengths, and whether AWS does is not
+// documented), so a duration is dropped only when even that shorter block would not fit.
+func fittingDays(q model.Query) []int {
+	all := q.Durations.Days()
+	if q.Start.IsZero() || q.End.IsZero() {
+		return all // checkQueryShape reports the empty window
+	}
+	window := q.End.Sub(q.Start)
+	var out []int
+	for _, d := range all {
+		if time.Duration(d-1)*24*time.Hour < window {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func dedupe(in []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range in {
+		s = strings.TrimSpace(s)
+		if s != "" && !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// checkQueryShape catches what would make a call meaningless whatever the clock says;
+// Query.Validate, which needs "now", is the caller's job.
+func checkQueryShape(q model.Query) error {
+	if q.Count < model.MinCount || q.Count > model.MaxCount {
+		return fmt.Errorf("count %d is outside %d–%d", q.Count, model.MinCount, model.MaxCount)
+	}
+	if len(q.Durations.Days()) == 0 {
+		return fmt.Errorf("duration %s holds no valid duration", q.Durations)
+	}
+	if len(q.InstanceTypes) == 0 {
+		return fmt.Errorf("no instance type")
+	}
+	for _, t := range q.InstanceTypes {
+		if _, ok := model.LookupType(t); !ok {
+			return fmt.Errorf("unknown instance type %q", t)
+		}
+	}
+	if q.Start.IsZero() || q.End.IsZero() || !q.End.After(q.Start) {
+		return fmt.Errorf("the window %s – %s is empty", q.Start.Format("2006-01-02"), q.End.Format("2006-01-02"))
+	}
+	return nil
+}
+
+// Search starts the fan-out and returns at once. Each page is delivered as soon as it
+// arrives; the channel is closed when every call has finished or ctx is cancelled. The
+// caller must drain the channel or cancel ctx. A query without regions searches the home
+// region.
+func (c *Client) Search(ctx context.Context, q model.Query) <-chan source.SearchEvent {
+	out := make(chan source.SearchEvent, 16)
+	if len(dedupe(q.Regions)) == 0 {
+		q.Regions = []string{c.api.Region()}
+	}
+	regions, calls, why := planSearch(q)
+	callRegions := make([]string, len(calls))
+	for i, call := range calls {
+		callRegions[i] = call.region
+	}
+	s := &search{c: c, q: q, out: out, fan: awsapi.NewFanout(out, regions, callRegions, offeringKey, func(err error) string { return awsapi.ExplainError(err).Summary })}
+	s.fan.Bucket = c.pacer.Bucket(opDescribeOfferings)
+	go s.run(ctx, regions, calls, why)
+	return out
+}
+
+type search struct {
+	c   *Client
+	q   model.Query
+	out chan<- source.SearchEvent
+	fan *awsapi.Fanout[model.Offering]
+}
+
+func (s *search) run(ctx context.Context, regions []string, calls []searchCall, why map[string]string) {
+	defer close(s.out)
+	if err := checkQueryShape(s.q); err != nil {
+		s.fan.Refuse(ctx, regions, err)
+		return
+	}
+	if !s.fan.Begin(ctx, regions, why) {
+		return
+	}
+	cells := make([]marketcache.Cell, len(calls))
+	for i, call := range calls {
+		cells[i] = s.cell(call)
+	}
+	cache, _ := s.c.api.MarketCache()
+	held := cache.Get(time.Now().UTC(), cells...)
+	if wantsCachedRows(ctx) && !s.sendCached(ctx, held) {
+		return
+	}
+	calls = orderCalls(calls, held, s.c.api.Region())
+	// Each region goes at the pace of its request bucket: a burst, then one call per
+	// refill.
+	pace := func(ctx context.Context, region string) (context.Context, error) {
+		return s.c.pacer.Wait(ctx, region, opDescribeOfferings)
+	}
+	perRegion, overall := s.c.api.Concurrency()
+	awsapi.RunCalls(ctx, calls, func(c searchCall) string { return c.region }, perRegion, overall, pace, s.do)
+}
+
+const opDescribeOfferings = "DescribeCapacityBlockOfferings"
+
+func (s *search) input(call searchCall) *ec2.DescribeCapacityBlockOfferingsInput {
+	in := &ec2.DescribeCapacityBlockOfferingsInput{
+		CapacityDurationHours: aws.Int32(int32(call.days * 24)),
+		StartDateRange:        utc(s.q.Start),
+		EndDateRange:          utc(s.q.End),
+	}
+	if s.c.pageSize > 0 {
+		in.MaxResults = aws.Int32(s.c.pageSize)
+	}
+	if s.q.AllZones {
+		in.AllAvailabilityZones = aws.Bool(true)
+	}
+	if t, _ := model.LookupType(call.instanceType); t.UltraServer {
+		in.UltraserverType = aws.String(call.instanceType)
+		in.UltraserverCount = aws.Int32(int32(s.q.Count))
+	} else {
+		in.InstanceType = aws.String(call.instanceType)
+		in.InstanceCount = aws.Int32(int32(s.q.Count))
+	}
+	return in
+}
+
+func (s *search) do(ctx context.Context, call searchCall) {
+	cl := s.c.api.EC2(call.region)
+	hooked := awsapi.WithThrottleHook(ctx, func(error) { s.fan.Throttled(ctx, call.region) })
+	p := ec2.NewDescribeCapacityBlockOfferingsPaginator(cl, s.input(call))
+	asked := time.Now().UTC()
+	var all []model.Offering
+	for p.HasMorePages() {
+		page, err := p.NextPage(hooked)
+		if err != nil {
+			s.fan.Finish(ctx, call.region, awsapi.WithInstanceType(err, call.instanceType))
+			return
+		}
+		var offs []model.Offering
+		for _, o := range page.CapacityBlockOfferings {
+			off, err := offeringFrom(call.region, o)
+			if err != nil {
+				s.fan.Finish(ctx, call.region, fmt.Errorf("offering %s: unreadable upfront fee %q: %w",
+					aws.ToString(o.CapacityBlockOfferingId), aws.ToString(o.UpfrontFee), err))
+				return
+			}
+			off.AskedAt = asked
+			offs = append(offs, off)
+		}
+		all = append(all, offs...)
+		if !s.fan.Deliver(ctx, call.region, offs) {
+			return
+		}
+	}
+	// Only a whole answer replaces the cell's: a failed or cancelled call leaves the old
+	// one, which shows with its age.
+	cache, _ := s.c.api.MarketCache()
+	if err := cache.Put(s.cell(call), asked, all); err != nil {
+		slog.Debug("market cache not written", "err", err)
+	}
+	s.fan.Finish(ctx, call.region, nil)
+}
+
+// cell is the market cache's cell of one call.
+func (s *search) cell(call searchCall) marketcache.Cell {
+	_, cacheBackend := s.c.api.MarketCache()
+	return marketcache.Cell{Source: model.SourceCapacityBlock.Name(), Backend: cacheBackend, Region: call.region,
+		Type: call.instanceType, Count: s.q.Count, Days: call.days, Start: s.q.Start, End: s.q.End, AllZones: s.q.AllZones}
+}
+
+// orderCalls puts first the calls likeliest to be bought, so their rows come first: the
+// cells that had offerings last time (held), then the home region's, then the rest, each
+// in the plan's order. Calls start in this order; each region's bucket still paces them.
+func orderCalls(calls []searchCall, held []marketcache.Entry, home string) []searchCall {
+	had := map[searchCall]bool{}
+	for _, e := range held {
+		if len(e.Offerings) > 0 {
+			had[searchCall{e.Cell.Region, e.Cell.Type, e.Cell.Days}] = true
+		}
+	}
+	rank := func(c searchCall) int {
+		switch {
+		case had[c]:
+			return 0
+		case c.region == home:
+			return 1
+		}
+		return 2
+	}
+	out := slices.Clone(calls)
+	slices.SortStableFunc(out, func(a, b searchCall) int { return rank(a) - rank(b) })
+	return out
+}
+
+// sendCached sends, before any call, what the market cache holds for the calls, one step
+// per cell marked with its age. It reports false when ctx ended.
+func (s *search) sendCached(ctx context.Context, held []marketcache.Entry) bool {
+	for _, e := range held {
+		if len(e.Offerings) == 0 {
+			continue
+		}
+		for i := range e.Offerings {
+			e.Offerings[i].AskedAt = e.Asked
+		}
+		if !s.fan.Send(ctx, source.SearchEvent{Region: e.Cell.Region, Offerings: e.Offerings, CallsTotal: s.fan.Total(), CachedAt: e.Asked}) {
+			return false
+		}
+	}
+	return true
+}
+
+type cachedRowsKey struct{}
+
+// WithCachedRows asks the searches run under ctx to send first what the market cache
+// holds (steps with CachedAt set). For display only: a purchase's look-up never asks.
+func WithCachedRows(ctx context.Context) context.Context {
+	return context.WithValue(ctx, cachedRowsKey{}, true)
+}
+
+func wantsCachedRows(ctx context.Context) bool { v, _ := ctx.Value(cachedRowsKey{}).(bool); return v }
+
+func offeringKey(o model.Offering) string {
+	if o.ID != "" {
+		return o.Region + "/" + o.ID
+	}
+	return fmt.Sprintf("%s/%s/%s/%d/%s/%s/%s", o.Region, o.AvailabilityZone, o.InstanceType, o.Count, o.Start, o.End, o.Fee)
+}
+
+// SearchCost is what a search will ask of AWS before it starts: its calls, and the least
+// time the request buckets allow them, set by the busiest region.
+type SearchCost struct {
+	Calls  int
+	Region string        // the busiest region
+	Wait   time.Duration // 0 when calls are not paced (no bucket known)
+}
+
+// CostOf plans q as Search would and says what it will cost.
+func (c *Client) CostOf(q model.Query) SearchCost {
+	if len(dedupe(q.Regions)) == 0 {
+		q.Regions = []string{c.api.Region()}
+	}
+	regions, calls, _ := planSearch(q)
+	per := map[string]int{}
+	for _, call := range calls {
+		per[call.region]++
+	}
+	cost := SearchCost{Calls: len(calls)}
+	for _, r := range regions {
+		l, ok := c.pacer.Limit(r, opDescribeOfferings)
+		if !ok || per[r] == 0 {
+			continue
+		}
+		if w := l.Bound(per[r], 0); w > cost.Wait || cost.Region == "" {
+			cost.Wait, cost.Region = w, r
+		}
+	}
+	return cost
+}
+
+// String reads "656 calls: about 17 minutes at AWS's rate in us-east-1".
+func (s SearchCost) String() string {
+	n := fmt.Sprintf("%d calls", s.Calls)
+	if s.Calls == 1 {
+		n = "1 call"
+	}
+	if s.Wait < time.Second {
+		return n
+	}
+	about := fmt.Sprintf("%d seconds", int(s.Wait.Round(time.Second).Seconds()))
+	if s.Wait >= 90*time.Second {
+		about = fmt.Sprintf("%d minutes", int(s.Wait.Round(time.Minute).Minutes()))
+	}
+	return fmt.Sprintf("%s: about %s at AWS's rate in %s", n, about, s.Region)
+}

@@ -1,0 +1,161 @@
+package capacityblocks
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gpublock/gpublock/aws/apilimit"
+	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/model"
+)
+
+// benchLatency is the round trip every benchmark call takes in the emulator.
+const benchLatency = 300 * time.Millisecond
+
+// benchScale speeds up AWS's refill rates in the benchmarks' emulator: with AWS's own
+// (DescribeCapacityBlockOfferings: 10 at once, then 0.15 per second) one whole-market
+// sweep would take about 20 minutes; ×100 keeps the bucket's shape and takes seconds.
+const benchScale = 100
+
+// counting counts a handler's answers by outcome.
+type counting struct {
+	next                http.Handler
+	offerings, throttle atomic.Int64
+}
+
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(s int) { w.status = s; w.ResponseWriter.WriteHeader(s) }
+
+func (c *counting) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+	body, _ := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	form, _ := url.ParseQuery(string(body))
+	c.next.ServeHTTP(sw, r)
+	if form.Get("Action") == "DescribeCapacityBlockOfferings" {
+		c.offerings.Add(1)
+		if sw.status == http.StatusServiceUnavailable {
+			c.throttle.Add(1)
+		}
+	}
+}
+
+// benchSearch runs q b.N times, each against a fresh emulator (full buckets) with EC2's
+// buckets at benchScale and benchLatency per call, and reports the wall time's ratio to
+// the buckets' bound: the busiest region's calls through a full bucket, one round trip
+// for the last.
+func benchSearch(b *testing.B, q model.Query) { benchSearchUnder(b, q, ec2sim.Faults{}) }
+
+func benchSearchUnder(b *testing.B, q model.Query, f ec2sim.Faults) {
+	_, planned, _ := planSearch(q)
+	perRegion := map[string]int{}
+	for _, c := range planned {
+		perRegion[c.region]++
+	}
+	tab := apilimit.EC2().Scaled(benchScale)
+	l := tab.For(opDescribeOfferings, false)
+	var bound, awsBound time.Duration
+	for _, n := range perRegion {
+		bound = max(bound, l.Bound(n, benchLatency))
+		awsBound = max(awsBound, apilimit.EC2().For(opDescribeOfferings, false).Bound(n, benchLatency))
+	}
+	f.Latency = benchLatency
+	var wall time.Duration
+	var calls, throttled, offerings, failed int64
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		sim, err := ec2sim.New(ec2sim.Options{Seed: 1, Start: simStart, Speed: 1e-9,
+			Faults: f, RateLimits: &ec2sim.RateLimits{EC2: tab}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		cnt := &counting{next: sim}
+		srv := httptest.NewServer(cnt)
+		c := newTestClient(b, srv.URL, nil)
+		b.StartTimer()
+		start := time.Now()
+		for ev := range c.Search(context.Background(), q) {
+			offerings += int64(len(ev.Offerings))
+			if ev.Status != nil && ev.Status.State == model.RegionError {
+				failed++
+			}
+		}
+		wall += time.Since(start)
+		b.StopTimer()
+		srv.Close()
+		calls += cnt.offerings.Load()
+		throttled += cnt.throttle.Load()
+		b.StartTimer()
+	}
+	if offerings == 0 {
+		b.Fatal("the sweep found nothing")
+	}
+	n := float64(b.N)
+	b.ReportMetric(float64(wall)/n/float64(bound), "×bound")
+	b.ReportMetric(float64(wall)/n/float64(time.Millisecond), "wall-ms")
+	b.ReportMetric(float64(bound)/float64(time.Millisecond), "bound-ms")
+	b.ReportMetric(float64(wall)/n/float64(benchLatency), "round-trips")
+	b.ReportMetric(awsBound.Minutes(), "aws-bound-min")
+	b.ReportMetric(float64(len(planned)), "planned-calls")
+	b.ReportMetric(float64(calls)/n, "calls")
+	b.ReportMetric(100*float64(throttled)/max(1, float64(calls)), "%throttled")
+	b.ReportMetric(float64(failed)/n, "region-errors")
+	b.ReportMetric(float64(offerings)/n, "offerings")
+}
+
+// wholeMarket is every region × type the catalog sells × 1d–26w, in the default window
+// of four weeks.
+func wholeMarket() model.Query {
+	q := baseQuery()
+	q.Regions = ec2sim.Regions()
+	q.InstanceTypes = nil
+	for _, t := range model.Catalog() {
+		q.InstanceTypes = append(q.InstanceTypes, t.Name)
+	}
+	q.Durations = model.DurationRange{MinDays: 1, MaxDays: 182}
+	q.End = q.Start.Add(28 * 24 * time.Hour)
+	return q
+}
+
+// BenchmarkSearchWholeMarket: goal within 1.1× the bound, under 1% throttled, no region
+// failed, and no more calls than the durations that fit (planned-calls, against the
+// 38 durations of every pair, which unplanned-calls reports).
+func BenchmarkSearchWholeMarket(b *testing.B) {
+	q := wholeMarket()
+	all := q
+	all.End = all.Start.Add(model.MaxLeadTime + 182*24*time.Hour) // every duration fits
+	_, every, _ := planSearch(all)
+	b.ReportMetric(float64(len(every)), "unplanned-calls")
+	benchSearch(b, q)
+}
+
+// BenchmarkSearchBurst: 18 calls in 3 regions fit in each region's burst; goal within 1.2
+// round trips.
+func BenchmarkSearchBurst(b *testing.B) {
+	q := baseQuery()
+	q.InstanceTypes = []string{"p5.48xlarge", "p5en.48xlarge"}
+	q.Durations = model.DurationRange{MinDays: 1, MaxDays: 3}
+	benchSearch(b, q)
+}
+
+// BenchmarkSearchUnderFaults: every region's p5 and p5en for 1d–7d, under throttle=0.5
+// and error=0.3 on top of the buckets. Goal: no region failed (region-errors 0); the
+// random throttles make the pacer back off, so the ratio to the bound is not a goal here.
+func BenchmarkSearchUnderFaults(b *testing.B) {
+	q := baseQuery()
+	q.Regions = ec2sim.Regions()
+	q.InstanceTypes = []string{"p5.48xlarge", "p5en.48xlarge"}
+	q.Durations = model.DurationRange{MinDays: 1, MaxDays: 7}
+	benchSearchUnder(b, q, ec2sim.Faults{Throttle: 0.5, Error: 0.3})
+}

@@ -1,0 +1,131 @@
+package capacityblocks
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/source"
+	"github.com/gpublock/gpublock/model"
+)
+
+// lookReservation lists the region's reservations of this type in this zone (filters
+// DescribeCapacityReservations documents; it documents no tag: filter) and matches the
+// request tag in the reply.
+func (c *Client) lookReservation(ctx context.Context, region, zone, instanceType, requestID string) (model.Block, bool, error) {
+	var filters []types.Filter
+	if instanceType != "" {
+		filters = append(filters, types.Filter{Name: aws.String("instance-type"), Values: []string{instanceType}})
+	}
+	if zone != "" {
+		filters = append(filters, types.Filter{Name: aws.String("availability-zone"), Values: []string{zone}})
+	}
+	ctx = awsapi.WithLookupRequestID(ctx, requestID)
+	p := ec2.NewDescribeCapacityReservationsPaginator(c.api.EC2(region), &ec2.DescribeCapacityReservationsInput{Filters: filters})
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return model.Block{}, false, err
+		}
+		for _, r := range page.CapacityReservations {
+			if tagMap(r.Tags)[awsapi.RequestIDTag] == requestID {
+				return blockFromReservation(region, r), true, nil
+			}
+		}
+	}
+	return model.Block{}, false, nil
+}
+
+// lookExtension looks in b's extension history for the extension offering, or, when the
+// offering is not listed by id, for an extension of b of this length purchased after the
+// intent (a minute's leeway for clocks).
+func (c *Client) lookExtension(ctx context.Context, b model.Block, offeringID string, hours int, after time.Time) (model.Extension, bool, error) {
+	p := ec2.NewDescribeCapacityBlockExtensionHistoryPaginator(c.api.EC2(b.Region), &ec2.DescribeCapacityBlockExtensionHistoryInput{
+		CapacityReservationIds: []string{b.ReservationID},
+	})
+	var byLength *model.Extension
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return model.Extension{}, false, err
+		}
+		for _, h := range page.CapacityBlockExtensions {
+			if aws.ToString(h.CapacityReservationId) != b.ReservationID {
+				continue
+			}
+			e := extensionFrom(h)
+			if offeringID != "" && e.OfferingID == offeringID {
+				return e, true, nil
+			}
+			if byLength == nil && hours > 0 && e.DurationHours == hours && !after.IsZero() && !e.PurchaseDate.Before(after.Add(-time.Minute)) {
+				byLength = &e
+			}
+		}
+	}
+	if byLength != nil {
+		return *byLength, true, nil
+	}
+	return model.Extension{}, false, nil
+}
+
+// settleIntent asks what became of an intent a crash left open: a purchase by its
+// request tag, an extension in its block's history.
+func (c *Client) settleIntent(ctx context.Context, e source.JournalEntry) (source.Settled, error) {
+	var s source.Settled
+	// A young intent may be of a call AWS has not finished listing: it is asked a few
+	// times, as after a lost reply. An old one is asked once.
+	tries := 1
+	if time.Since(e.Time) < 5*time.Minute {
+		tries = c.api.ConfirmTries()
+	}
+	if e.Action == actionExtend {
+		b := model.Block{ReservationID: e.Target, Region: e.Region}
+		after := e.Time
+		if e.BackendTime != nil {
+			after = *e.BackendTime
+		}
+		ext, found, err := awsapi.ConfirmN(ctx, c.api, tries, func(ctx context.Context) (model.Extension, bool, error) {
+			return c.lookExtension(awsapi.WithExtensionRequestID(ctx, e.RequestID), b, e.Offering, e.DurationHours(), after)
+		})
+		if err != nil {
+			return s, err
+		}
+		if found {
+			s.Outcome, s.Extension, s.Result = source.Bought, ext, e.Target
+		}
+		return s, nil
+	}
+	blk, found, err := awsapi.ConfirmN(ctx, c.api, tries, func(ctx context.Context) (model.Block, bool, error) {
+		return c.lookReservation(ctx, e.Region, e.Zone, e.Type, e.RequestID)
+	})
+	if err != nil {
+		return s, err
+	}
+	if found {
+		s.Outcome, s.Block, s.Result = source.Bought, blk, blk.ReservationID
+	}
+	return s, nil
+}
+
+// askAgain is the Lookup of a listed offering that is too old: the one search call that
+// can list it, in its own region, type, count, length and window.
+func (c *Client) askAgain(ctx context.Context, in *source.Intent) error {
+	o := in.Offering
+	days := int((o.Minutes() + 24*60 - 1) / (24 * 60))
+	q := model.Query{InstanceTypes: []string{o.InstanceType}, Count: o.Count, Regions: []string{o.Region},
+		Durations: model.DurationRange{MinDays: days, MaxDays: days}, Start: o.Start, End: o.End, AllZones: true}
+	fresh, _, err := c.FindOffering(ctx, q, o.ID)
+	if errors.Is(err, awsapi.ErrNotListed) {
+		return awsapi.NotBoughtError("Offering "+o.ID+" is no longer offered: AWS did not list it when asked again. Search again.", "", err)
+	}
+	if err != nil {
+		return awsapi.NotBoughtError("Could not ask AWS again for offering "+o.ID+": "+strings.TrimSuffix(c.api.ExplainError(err).Summary, ".")+".", c.api.ExplainError(err).Hint, err)
+	}
+	in.Offering = fresh
+	return nil
+}

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/capacityblocks"
+	"github.com/gpublock/gpublock/aws/source"
+	"github.com/gpublock/gpublock/aws/spend"
+	"github.com/gpublock/gpublock/aws/trainingplans"
+	"github.com/gpublock/gpublock/model"
+)
+
+// programCaps are the capacity sources of this program, in model.Sources' order, as known
+// before any client is opened, so that flags are checked first. A new source is one more
+// line here and in sourcesOver.
+var programCaps = []source.Caps{capacityblocks.Caps, trainingplans.Caps}
+
+// sourcesOver builds the program's capacity sources over c, in programCaps' order. It makes
+// no call.
+func sourcesOver(c *awsapi.Client) []source.Source {
+	return []source.Source{capacityblocks.New(c), trainingplans.Source(trainingplans.New(c))}
+}
+
+// spendPath is the one spend path over c, settling the intents of every source.
+func spendPath(c *awsapi.Client) *spend.Service { return spend.New(c, sourcesOver(c)...) }
+
+// capsOf is source s's capabilities; ok is false when s is not in this program.
+func capsOf(s model.Source) (source.Caps, bool) {
+	for _, c := range programCaps {
+		if c.Source == s {
+			return c, true
+		}
+	}
+	return source.Caps{}, false
+}
+
+// registeredSources lists the program's sources, in model.Sources' order.
+func registeredSources() []model.Source {
+	out := make([]model.Source, len(programCaps))
+	for i, c := range programCaps {
+		out[i] = c.Source
+	}
+	return out
+}
+
+// openSource is source s over c. It makes no call.
+func openSource(c *awsapi.Client, s model.Source) (source.Source, error) {
+	for _, src := range sourcesOver(c) {
+		if src.Caps().Source == s {
+			return src, nil
+		}
+	}
+	return nil, fmt.Errorf("%s is not available in this build", s.Plural())
+}
+
+// offeringSource is the source whose offering ids have the form of id; ok is false when no
+// source claims it, which is not proof that id is any source's.
+func offeringSource(id string) (model.Source, bool) {
+	for _, c := range programCaps {
+		if c.OfferingPrefix != "" && strings.HasPrefix(id, c.OfferingPrefix) {
+			return c.Source, true
+		}
+	}
+	return 0, false
+}

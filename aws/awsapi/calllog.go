@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gpublock/gpublock/aws/source"
+
 	"github.com/aws/aws-sdk-go-v2/aws"
 	awsmiddleware "github.com/aws/aws-sdk-go-v2/aws/middleware"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
@@ -286,7 +288,7 @@ func errorText(err error) string {
 	if errors.As(err, &ue) && ue.Err != nil {
 		err = ue.Err
 	}
-	s := RedactError(err)
+	s := source.RedactError(err)
 	const max = 200
 	if len(s) > max {
 		s = s[:max] + "…"

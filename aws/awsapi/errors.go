@@ -21,7 +21,9 @@ type ConfigError struct {
 	Err     error
 }
 
-func (e *ConfigError) Error() string { return Redact("loading AWS configuration: " + e.Err.Error()) }
+func (e *ConfigError) Error() string {
+	return source.Redact("loading AWS configuration: " + e.Err.Error())
+}
 func (e *ConfigError) Unwrap() error { return e.Err }
 
 // CredentialsError is a failure to find or refresh credentials.
@@ -30,19 +32,8 @@ type CredentialsError struct {
 	Err     error
 }
 
-func (e *CredentialsError) Error() string { return Redact("AWS credentials: " + e.Err.Error()) }
+func (e *CredentialsError) Error() string { return source.Redact("AWS credentials: " + e.Err.Error()) }
 func (e *CredentialsError) Unwrap() error { return e.Err }
-
-// RegionFailure is the failure of one region in a multi-region call.
-type RegionFailure struct {
-	Region string
-	// Partial is true when the region's results are listed but some details are missing.
-	Partial bool
-	Err     error
-}
-
-func (e *RegionFailure) Error() string { return e.Region + ": " + RedactError(e.Err) }
-func (e *RegionFailure) Unwrap() error { return e.Err }
 
 // ExplainError is the one place that turns errors into a sentence and a hint.
 func ExplainError(err error) source.Explanation { return explain(err, "") }
@@ -58,7 +49,7 @@ const credentialChain = "environment (AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY), 
 // credential helper's output, secrets included.
 func explain(err error, profile string) source.Explanation {
 	ex := explainRaw(err, profile)
-	ex.Summary, ex.Hint = Redact(ex.Summary), Redact(ex.Hint)
+	ex.Summary, ex.Hint = source.Redact(ex.Summary), source.Redact(ex.Hint)
 	return ex
 }
 
@@ -297,7 +288,7 @@ func (e *PurchaseError) Error() string {
 	if e.Err != nil && e.Explanation.Code == "" && !strings.Contains(s, e.Err.Error()) {
 		s += " (" + e.Err.Error() + ")"
 	}
-	return Redact(s)
+	return source.Redact(s)
 }
 func (e *PurchaseError) Unwrap() error { return e.Err }
 

@@ -15,14 +15,14 @@ var ErrNotListed = errors.New("not listed")
 // FindByID runs a search and takes the offering with this id from it, stopping the search
 // once found; it also returns how many offerings the search listed, for the caller's "not
 // among them" message. The error is ErrNotListed, ctx's own error when ctx ended first, or a
-// *RegionFailure for a region that failed before the id was found (its Err for ExplainError),
+// *source.RegionFailure for a region that failed before the id was found (its Err for ExplainError),
 // since an id missing from a region that did not answer says nothing about the id.
 func FindByID[O any](ctx context.Context, search func(context.Context) <-chan source.Step[O], idOf func(O) string, id string) (O, int, error) {
 	inner, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var (
 		found  *O
-		failed *RegionFailure
+		failed *source.RegionFailure
 		seen   int
 		zero   O
 	)
@@ -36,7 +36,7 @@ func FindByID[O any](ctx context.Context, search func(context.Context) <-chan so
 			}
 		}
 		if st := ev.Status; st != nil && st.State == model.RegionError && found == nil && failed == nil {
-			failed = &RegionFailure{Region: st.Region, Err: st.Err}
+			failed = &source.RegionFailure{Region: st.Region, Err: st.Err}
 		}
 	}
 	switch {

@@ -103,7 +103,7 @@ func (j *journal) write(e source.JournalEntry) error {
 	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 		return fmt.Errorf("journal %s: %w", p, err)
 	}
-	e.Error = Redact(e.Error)
+	e.Error = source.Redact(e.Error)
 	e.Backend = j.backend
 	line, err := json.Marshal(e)
 	if err != nil {

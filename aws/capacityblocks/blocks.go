@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
 
 	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -42,7 +43,7 @@ func (c *Client) Blocks(ctx context.Context, regions []string) ([]model.Block, e
 			defer wg.Done()
 			if !awsapi.Acquire(ctx, sem) {
 				mu.Lock()
-				errs = append(errs, &awsapi.RegionFailure{Region: r, Err: ctx.Err()})
+				errs = append(errs, &source.RegionFailure{Region: r, Err: ctx.Err()})
 				mu.Unlock()
 				return
 			}
@@ -78,7 +79,7 @@ func (c *Client) blocksIn(ctx context.Context, region string) ([]model.Block, er
 	for p.HasMorePages() {
 		page, err := p.NextPage(ctx)
 		if err != nil {
-			return nil, &awsapi.RegionFailure{Region: region, Err: err}
+			return nil, &source.RegionFailure{Region: region, Err: err}
 		}
 		for _, r := range page.CapacityReservations {
 			// No documented reservation-type filter exists, so the choice is made here.
@@ -101,7 +102,7 @@ func (c *Client) blocksIn(ctx context.Context, region string) ([]model.Block, er
 	note("DescribeInstances", c.mergeInstances(ctx, cl, blocks))
 	note("DescribeCapacityBlockExtensionHistory", c.mergeExtensions(ctx, cl, blocks))
 	if len(details) > 0 {
-		return blocks, &awsapi.RegionFailure{Region: region, Partial: true, Err: errors.Join(details...)}
+		return blocks, &source.RegionFailure{Region: region, Partial: true, Err: errors.Join(details...)}
 	}
 	return blocks, nil
 }

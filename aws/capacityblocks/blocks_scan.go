@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -66,7 +66,7 @@ func (s *BlockScanner) Scan(ctx context.Context, regions []string) (ScanResult, 
 	}
 	blocks, err := s.c.Blocks(ctx, res.Listed)
 	res.Blocks = blocks
-	failed := awsapi.ClassifyListing(err).Failed
+	failed := source.ClassifyListing(err).Failed
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, r := range res.Listed {

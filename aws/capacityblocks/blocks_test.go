@@ -80,7 +80,7 @@ func TestBlocksOfEmptyAndDownRegions(t *testing.T) {
 	if len(blocks) != 0 {
 		t.Errorf("blocks in a fresh account: %+v", blocks)
 	}
-	var rf *awsapi.RegionFailure
+	var rf *source.RegionFailure
 	if !errors.As(err, &rf) || rf.Region != "us-west-2" || rf.Partial {
 		t.Fatalf("err %v, want us-west-2's failure", err)
 	}

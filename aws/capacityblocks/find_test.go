@@ -42,7 +42,7 @@ func TestFindOfferingInARegionThatIsDown(t *testing.T) {
 	q := baseQuery()
 	q.Regions = []string{"us-west-2"}
 	_, _, err := c.FindOffering(context.Background(), q, "cb-0000000000000000")
-	var rf *awsapi.RegionFailure
+	var rf *source.RegionFailure
 	if !errors.As(err, &rf) || rf.Region != "us-west-2" || rf.Err == nil || errors.Is(err, awsapi.ErrNotListed) {
 		t.Fatalf("err %v, want us-west-2's failure (an id missing from a region that did not answer is not 'not listed')", err)
 	}
@@ -76,7 +76,7 @@ func TestFindByIDStopsAtTheID(t *testing.T) {
 		t.Fatalf("FindByID(y) = %q, %d, %v; search told to stop: %v", got, seen, err, stopped)
 	}
 	_, seen, err = awsapi.FindByID(context.Background(), search, id, "w")
-	var rf *awsapi.RegionFailure
+	var rf *source.RegionFailure
 	if !errors.As(err, &rf) || rf.Region != "a" || rf.Err != first || seen != 3 {
 		t.Fatalf("FindByID(w) = %d, %v; want region a's failure after 3 offerings", seen, err)
 	}

@@ -22,7 +22,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -347,7 +347,7 @@ func (n *Notifier) deliver(ctx context.Context, e Event, targets []target) []str
 			what += "; it is tried again on the next run"
 		}
 		// Whatever the command or the server said passes the one redaction step.
-		failures[i] = awsapi.Redact(fmt.Sprintf("%s failed for %s (%s): %s", t.name, e.ReservationID, e.Kind, what))
+		failures[i] = source.Redact(fmt.Sprintf("%s failed for %s (%s): %s", t.name, e.ReservationID, e.Kind, what))
 	}
 	return failures
 }

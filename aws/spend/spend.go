@@ -335,7 +335,7 @@ func (sv *Service) journalOutcome(e source.JournalEntry, outcome source.Outcome,
 	e.Outcome, e.Recovered, e.Result = string(outcome), recovered, result
 	e.BackendTime = nil
 	if err != nil {
-		e.Error = awsapi.Redact(awsapi.FirstLine(err))
+		e.Error = source.Redact(awsapi.FirstLine(err))
 	}
 	return sv.c.WriteJournal(e)
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sagemaker"
 	"github.com/aws/aws-sdk-go-v2/service/sagemaker/types"
 	"github.com/aws/smithy-go"
-	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/source"
 )
 
 // Describe asks for one plan by name or ARN.
@@ -75,7 +75,7 @@ func (c *Client) list(ctx context.Context, region string, filters []types.Traini
 }
 
 // Plans lists the plans of every region, in parallel. The regions that failed are in
-// the error (each a *awsapi.RegionFailure); the plans of the others are returned with it.
+// the error (each a *source.RegionFailure); the plans of the others are returned with it.
 func (c *Client) Plans(ctx context.Context, regions []string) ([]Plan, error) {
 	if len(regions) == 0 {
 		regions = []string{c.base.Region()}
@@ -94,7 +94,7 @@ func (c *Client) Plans(ctx context.Context, regions []string) ([]Plan, error) {
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
-				errs = append(errs, &awsapi.RegionFailure{Region: r, Err: err})
+				errs = append(errs, &source.RegionFailure{Region: r, Err: err})
 				return
 			}
 			all = append(all, ps...)

@@ -90,7 +90,7 @@ func notRecorded(err error) string {
 	if err == nil {
 		return ""
 	}
-	return awsapi.RedactError(err)
+	return source.RedactError(err)
 }
 
 func (b awsBackend) Block(ctx context.Context, region, reservationID string) (model.Block, bool, error) {

@@ -26,7 +26,7 @@ func (b awsBackend) Blocks(ctx context.Context, regions []string) (backend.Block
 			}
 			maps.Copy(list.Fees, l.Fees)
 		}
-		lf := awsapi.ClassifyListing(err)
+		lf := source.ClassifyListing(err)
 		if i == 0 {
 			list.Quiet = l.Quiet
 			for _, g := range lf.Grouped(func(err error) string { return src.Explain(err).String() }) {

@@ -302,8 +302,8 @@ func (a *blocksArgs) printReports(stderr io.Writer) {
 }
 
 // reportListingFailures names each failure of a listing on stderr, as aws sorts them.
-func reportListingFailures(client *awsapi.Client, err error, stderr io.Writer) awsapi.ListingFailures {
-	lf := awsapi.ClassifyListing(err)
+func reportListingFailures(client *awsapi.Client, err error, stderr io.Writer) source.ListingFailures {
+	lf := source.ClassifyListing(err)
 	// Regions that failed alike (no credentials: all of them) are named once, together.
 	for _, g := range lf.Grouped(func(err error) string { return client.ExplainError(err).String() }) {
 		switch {
@@ -320,7 +320,7 @@ func reportListingFailures(client *awsapi.Client, err error, stderr io.Writer) a
 
 // watchSummary is the first line of a --watch refresh: the blocks and the regions read,
 // then the regions that failed, so that every refresh shows what it is missing.
-func watchSummary(n int, regions []string, lf awsapi.ListingFailures) string {
+func watchSummary(n int, regions []string, lf source.ListingFailures) string {
 	var read, parts []string
 	for _, r := range regions {
 		if !lf.Failed[r] {

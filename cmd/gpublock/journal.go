@@ -107,7 +107,7 @@ func runJournal(ctx context.Context, a journalArgs, stdout, stderr io.Writer) in
 	}
 	entries, hidden, bad, err := client.JournalOfBackend()
 	if err != nil {
-		fmt.Fprintf(stderr, "gpublock journal: %s\n", awsapi.RedactError(err))
+		fmt.Fprintf(stderr, "gpublock journal: %s\n", source.RedactError(err))
 		return 1
 	}
 	if hidden > 0 {
@@ -170,7 +170,7 @@ func journalRows(entries []source.JournalEntry, region string) []journalRow {
 		}
 		if e.Phase == "outcome" {
 			r := &rows[i]
-			r.Outcome, r.SettledLater, r.Recovered, r.Error = e.Outcome, e.SettledLater, e.Recovered, awsapi.Redact(e.Error)
+			r.Outcome, r.SettledLater, r.Recovered, r.Error = e.Outcome, e.SettledLater, e.Recovered, source.Redact(e.Error)
 			r.Result = e.Result
 			if r.CapacityReservationId == "" && (e.Action == "PurchaseCapacityBlock" || e.Action == "CreateTrainingPlan") {
 				r.CapacityReservationId = e.Result

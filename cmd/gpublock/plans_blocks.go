@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -29,12 +30,12 @@ func (a *blocksArgs) scanSources(ctx context.Context, regions []string) ([]model
 		l, err := src.List(ctx, regions)
 		blocks = append(blocks, l.Blocks...)
 		maps.Copy(fees, l.Fees)
-		for _, e := range awsapi.Unjoin(err) {
-			var rf *awsapi.RegionFailure
+		for _, e := range source.Unjoin(err) {
+			var rf *source.RegionFailure
 			switch {
 			case e == nil:
 			case sourcePrefix(src.Caps().Source) != "" && errors.As(e, &rf):
-				errs = append(errs, &awsapi.RegionFailure{Region: rf.Region, Err: fmt.Errorf("%s%w", sourcePrefix(src.Caps().Source), rf.Err), Partial: i > 0})
+				errs = append(errs, &source.RegionFailure{Region: rf.Region, Err: fmt.Errorf("%s%w", sourcePrefix(src.Caps().Source), rf.Err), Partial: i > 0})
 			default:
 				errs = append(errs, e)
 			}

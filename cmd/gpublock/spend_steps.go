@@ -36,7 +36,7 @@ func refuseSpending(stderr io.Writer, cmd, word, done string, f *awsFlags, yes, 
 // lookupFailure phrases an error of aws.FindByID other than aws.ErrNotListed: a region
 // that failed before the offering was found, or the command cancelled.
 func lookupFailure(client *awsapi.Client, err error) error {
-	var rf *awsapi.RegionFailure
+	var rf *source.RegionFailure
 	switch {
 	case errors.As(err, &rf):
 		return fmt.Errorf("the offering could not be looked up: %s", client.ExplainError(rf.Err))
@@ -200,6 +200,6 @@ func alreadyDone(stderr io.Writer, cmd string, ex source.Explanation) int {
 // bought stands, but the journal no longer tells it.
 func journalWarning(stderr io.Writer, cmd string, err error) {
 	if err != nil {
-		fmt.Fprintf(stderr, "gpublock %s: WARNING: done, but its outcome could not be recorded: %s. A later run settles it from AWS.\n", cmd, awsapi.RedactError(err))
+		fmt.Fprintf(stderr, "gpublock %s: WARNING: done, but its outcome could not be recorded: %s. A later run settles it from AWS.\n", cmd, source.RedactError(err))
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/notify"
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui"
 )
@@ -54,7 +55,7 @@ func (t *tuiOncall) apply(opts *ui.Options) {
 		}
 		// A record that cannot be kept is said on screen once, as blocks says it on stderr.
 		if err := n.StateError(); err != nil && t.saidState.CompareAndSwap(false, true) {
-			failures = append(failures, "the record of warnings sent cannot be kept ("+awsapi.Redact(err.Error())+"): the next run sends them again")
+			failures = append(failures, "the record of warnings sent cannot be kept ("+source.Redact(err.Error())+"): the next run sends them again")
 		}
 		return failures
 	}

@@ -1,4 +1,4 @@
-package awsapi
+package source
 
 import (
 	"errors"

@@ -1,4 +1,4 @@
-package awsapi
+package source
 
 import (
 	"errors"
@@ -106,3 +106,14 @@ func Unjoin(err error) []error {
 	}
 	return []error{err}
 }
+
+// RegionFailure is the failure of one region in a multi-region call.
+type RegionFailure struct {
+	Region string
+	// Partial is true when the region's results are listed but some details are missing.
+	Partial bool
+	Err     error
+}
+
+func (e *RegionFailure) Error() string { return e.Region + ": " + RedactError(e.Err) }
+func (e *RegionFailure) Unwrap() error { return e.Err }

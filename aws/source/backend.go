@@ -1,0 +1,148 @@
+package source
+
+import (
+	"context"
+	"time"
+
+	"github.com/gpublock/gpublock/model"
+)
+
+// Backend is every source of the program together, as the terminal UI asks them: it is
+// here, with the types it speaks in, so that the UI never links the SDK. aws/sources
+// implements it, against AWS or against the emulator alike.
+type Backend interface {
+	Identity(ctx context.Context) (Identity, error)
+	// Search streams what a search of every source q names finds (Search below); the
+	// channel is closed when it is done or ctx is cancelled.
+	Search(ctx context.Context, q model.Query) <-chan SearchEvent
+	// LargestCount is the largest count, 1–64, with any offering; 0 when there is none.
+	LargestCount(ctx context.Context, region, instanceType string, days int, start, end time.Time) (int, error)
+	// Alternatives are nearby searches that find something, when a search finds nothing.
+	Alternatives(ctx context.Context, q model.Query) ([]Suggestion, error)
+	// Caps is what a source can do, which the screens and dialogs read instead of asking
+	// which source it is.
+	Caps(s model.Source) Caps
+
+	// Now is the time on the backend's clock: the emulator's can be moved, and a launch that
+	// waits for a block's start fires on it.
+	Now(ctx context.Context) time.Time
+	// Prepare checks a purchase, an extension or a launch through the one spend path,
+	// without spending. A refusal is an *ActionError, in the words the command line prints.
+	Prepare(ctx context.Context, in Intent) (Prepared, error)
+	// Commit spends what Prepare allowed, once; after a lost reply it says what it found.
+	// A refusal or failure is an *ActionError.
+	Commit(ctx context.Context, p Prepared) (SpendResult, error)
+	// Block is one reservation as it is now, with its instances; ok is false when the region
+	// does not list it.
+	Block(ctx context.Context, region, reservationID string) (b model.Block, ok bool, err error)
+	// Subnets are the account's subnets in a zone, in the order a launch would pick them.
+	Subnets(ctx context.Context, region, az string) ([]Subnet, error)
+	// CheckLaunch is the DryRun of a launch, after the adapter's own checks (state, count,
+	// the subnet's zone). A refusal other than a missing permission is an *ActionError.
+	CheckLaunch(ctx context.Context, b model.Block, spec LaunchSpec) (Permission, error)
+	// Launch starts instances in a block. A refusal or failure is an *ActionError.
+	Launch(ctx context.Context, b model.Block, spec LaunchSpec) (LaunchResult, error)
+	// JournalPath is the local journal of purchases and launches.
+	JournalPath() (string, error)
+	// Platforms are the instance platforms a block can be bought for, the default first.
+	Platforms() []string
+
+	// Blocks lists the account's reservations of every source (List below); the error is
+	// set only when no region answered.
+	Blocks(ctx context.Context, regions []string) (BlockList, error)
+	ExtensionOfferings(ctx context.Context, b model.Block, days int) ([]model.ExtensionOffering, error)
+	// ExtensionChoices asks for every length an extension of b could have at once; the
+	// error names the lengths that could not be asked, beside the choices found. found, when
+	// not nil, is handed each choice as soon as its length has answered (from any goroutine).
+	ExtensionChoices(ctx context.Context, b model.Block, found func(model.ExtensionChoice)) ([]model.ExtensionChoice, error)
+}
+
+// Identity is who the calls are made as: the account that would be billed.
+type Identity struct{ Account, ARN, UserID string }
+
+// Suggestion is a nearby search that has offerings, offered when a search found none. It
+// is never run in place of the person's query; the UI shows it and lets them choose.
+type Suggestion struct {
+	Description string      // e.g. "3d instead of 2d"
+	Query       model.Query // the query to run if chosen
+	Offerings   int         // how many offerings it found
+}
+
+// Subnet is a subnet instances can be launched into.
+type Subnet struct {
+	ID               string
+	VpcID            string
+	AvailabilityZone string
+	CIDR             string
+	AvailableIPs     int
+	Default          bool   // the zone's default subnet
+	Name             string // the Name tag, if any
+}
+
+// Prepared is an intent checked by the one spend path: what a confirmation shows before
+// the word is typed.
+type Prepared struct {
+	Intent     Intent
+	Permission Permission // the dry run's answer
+	NoDryRun   string     // the source has no dry run: its sentence
+	Settled    []Settled  // the open intents of the region, settled
+	// Earlier is the outcome line of what an interrupted run bought of this intent; only
+	// with Intent.Again does the intent go ahead then.
+	Earlier *JournalEntry
+	Account string // the account that pays
+	// PayerErr is why the paying account could not be learnt, or nil: a confirmation
+	// that cannot name it must not be asked.
+	PayerErr error
+	// Handle is the spend path's own part, handed back to its Commit untouched; a Prepared
+	// made elsewhere (an answer a test gives) has none and is prepared again.
+	Handle any
+}
+
+// ActionError is why a purchase, an extension or a launch did not happen, or may have
+// (Outcome Unknown), in the words the command line prints.
+type ActionError struct {
+	Outcome Outcome // NotBought when empty
+	Summary string
+	Hint    string
+	Code    string // the AWS error code, when AWS refused
+	// Sold: the offering was sold to someone else, or expired, meanwhile.
+	Sold     bool
+	OverCap  bool
+	ReadOnly bool
+	// AlreadyBought: an interrupted run already bought it; nothing new was bought.
+	AlreadyBought bool
+	Err           error
+}
+
+func (e *ActionError) Error() string {
+	if e.Hint != "" {
+		return e.Summary + " " + e.Hint
+	}
+	return e.Summary
+}
+
+func (e *ActionError) Unwrap() error { return e.Err }
+
+// BlockList is one listing of the reservations of every source.
+type BlockList struct {
+	Blocks []model.Block
+	// Fees is what was paid for each block (its purchase and its extensions), by reservation
+	// id, as this machine's purchase journal recorded it. A block bought elsewhere is absent:
+	// AWS's reservation carries no fee. A training plan's is SageMaker's own figure.
+	Fees map[string]model.Money
+	// Now is the backend's time when the list was made: the emulator's clock may be moved, and
+	// the countdowns must follow it.
+	Now time.Time
+	// Problems are the regions that failed, or answered with some details missing.
+	Problems []BlockProblem
+	// Quiet are the regions not listed this time because they had no block when last
+	// listed; they are listed again every few minutes.
+	Quiet []string
+}
+
+// BlockProblem is a region whose part of the listing failed (Partial: some details missing).
+type BlockProblem struct {
+	Region  string
+	Partial bool
+	Message string
+}

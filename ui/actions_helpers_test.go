@@ -14,23 +14,24 @@ import (
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/aws/ec2sim"
-	"github.com/gpublock/gpublock/aws/tuibackend"
+	"github.com/gpublock/gpublock/aws/source"
+	"github.com/gpublock/gpublock/aws/sources"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/dialog/launch"
 )
 
 // actionTestOptions are the test options with a short poll, so that receipts and launches
 // look at their block again at once (the emulator's clock only moves when a test moves it).
-func actionTestOptions(b Backend) Options {
+func actionTestOptions(b source.Backend) Options {
 	o := testOptions(b)
 	o.PollInterval = 5 * time.Millisecond
 	return o
 }
 
 // clientOf is the adapter behind an emulator backend, for assertions made through it.
-func clientOf(t testing.TB, b Backend) *awsapi.Client {
+func clientOf(t testing.TB, b source.Backend) *awsapi.Client {
 	t.Helper()
-	c, ok := tuibackend.ClientOf(b)
+	c, ok := sources.ClientOf(b)
 	if !ok {
 		t.Fatalf("backend %T is not the adapter", b)
 	}
@@ -121,7 +122,7 @@ func (h dialogHost) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 // newLaunchScreen opens the launch form on a block in a running UI.
-func newLaunchScreen(t *testing.T, b Backend, blk model.Block, simulated bool) *screen {
+func newLaunchScreen(t *testing.T, b source.Backend, blk model.Block, simulated bool) *screen {
 	t.Helper()
 	opts := actionTestOptions(b)
 	opts.Simulated = simulated

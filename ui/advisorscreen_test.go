@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/dialog/purchase"
 	uiscreen "github.com/gpublock/gpublock/ui/screen"
@@ -64,7 +65,7 @@ func advisorAt(t *testing.T, w, h int, colour bool, formGolden bool) Model {
 }
 
 // advisorOn is advisorAt on backend b.
-func advisorOn(t *testing.T, b Backend, w, h int, colour bool, formGolden bool) Model {
+func advisorOn(t *testing.T, b source.Backend, w, h int, colour bool, formGolden bool) Model {
 	opts := testOptions(b)
 	opts.NoColor = !colour
 	m := update(New(opts), tea.WindowSizeMsg{Width: w, Height: h})
@@ -258,11 +259,11 @@ const cheapBlockID = "cb-cheapest000000000"
 // cheapBlock adds to each search's answer a block that costs a dollar, in the query's first
 // region, for its type, count and shortest length: whatever the seeded market holds, the
 // advisor recommends a block, this one.
-type cheapBlock struct{ Backend }
+type cheapBlock struct{ source.Backend }
 
-func (c cheapBlock) Search(ctx context.Context, q model.Query) <-chan SearchEvent {
+func (c cheapBlock) Search(ctx context.Context, q model.Query) <-chan source.SearchEvent {
 	in := c.Backend.Search(ctx, q)
-	out := make(chan SearchEvent)
+	out := make(chan source.SearchEvent)
 	go func() {
 		defer close(out)
 		if len(q.Regions) > 0 && len(q.InstanceTypes) > 0 {
@@ -276,7 +277,7 @@ func (c cheapBlock) Search(ctx context.Context, q model.Query) <-chan SearchEven
 				Start: start, End: start.AddDate(0, 0, days), DurationHours: days * 24,
 				Fee: model.MustMoney("1"), Currency: "USD", Tenancy: "default"}
 			select {
-			case out <- SearchEvent{Region: o.Region, Offerings: []model.Offering{o}}:
+			case out <- source.SearchEvent{Region: o.Region, Offerings: []model.Offering{o}}:
 			case <-ctx.Done():
 				return
 			}

@@ -13,9 +13,9 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
-	"github.com/gpublock/gpublock/ui/backend"
 	uidialog "github.com/gpublock/gpublock/ui/dialog"
 	"github.com/gpublock/gpublock/ui/program"
 	uiscreen "github.com/gpublock/gpublock/ui/screen"
@@ -27,7 +27,7 @@ import (
 
 // Options configure the UI.
 type Options struct {
-	Backend   backend.Backend
+	Backend   source.Backend
 	Simulated bool   // the backend is the emulator: the header says SIMULATED
 	Profile   string // AWS profile, shown in the header
 	Region    string // the profile's region: the default search region

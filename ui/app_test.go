@@ -1,10 +1,12 @@
 package ui
 
 import (
-	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gpublock/gpublock/aws/source"
+	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -157,7 +159,7 @@ func TestRowsAppearAsPagesArrive(t *testing.T) {
 	}
 	fresh := syntheticOfferings(20)[10:]
 	st := model.RegionStatus{Region: "us-east-1", State: model.RegionSearching}
-	m = update(m, searchEventsMsg{ID: m.search().SearchID(), Events: []SearchEvent{{Region: "us-east-1", Offerings: fresh[:6], Status: &st, CallsDone: 0, CallsTotal: 2}}})
+	m = update(m, searchEventsMsg{ID: m.search().SearchID(), Events: []source.SearchEvent{{Region: "us-east-1", Offerings: fresh[:6], Status: &st, CallsDone: 0, CallsTotal: 2}}})
 	if !m.search().Running() || m.search().Table().Stale() || m.search().Table().Len() != 6 {
 		t.Fatalf("after the first page: running=%v stale=%v len=%d", m.search().Running(), m.search().Table().Stale(), m.search().Table().Len())
 	}
@@ -166,12 +168,12 @@ func TestRowsAppearAsPagesArrive(t *testing.T) {
 		t.Errorf("the first page is not on screen alone:\n%s", v)
 	}
 	done := model.RegionStatus{Region: "us-east-1", State: model.RegionOK, Offerings: 10}
-	m = update(m, searchEventsMsg{ID: m.search().SearchID(), Events: []SearchEvent{{Region: "us-east-1", Offerings: fresh[6:], Status: &done, CallsDone: 2, CallsTotal: 2}}, Closed: true})
+	m = update(m, searchEventsMsg{ID: m.search().SearchID(), Events: []source.SearchEvent{{Region: "us-east-1", Offerings: fresh[6:], Status: &done, CallsDone: 2, CallsTotal: 2}}, Closed: true})
 	if m.search().Running() || m.search().Table().Len() != 10 || m.search().Found() != 10 {
 		t.Errorf("after the last page: running=%v len=%d found=%d", m.search().Running(), m.search().Table().Len(), m.search().Found())
 	}
 	// A late message of an older search changes nothing.
-	m2 := update(m, searchEventsMsg{ID: m.search().SearchID() - 1, Events: []SearchEvent{{Offerings: syntheticOfferings(3)}}, Closed: true})
+	m2 := update(m, searchEventsMsg{ID: m.search().SearchID() - 1, Events: []source.SearchEvent{{Offerings: syntheticOfferings(3)}}, Closed: true})
 	if m2.search().Table().Len() != 10 {
 		t.Errorf("a stale search's page was added: %d rows", m2.search().Table().Len())
 	}

@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -30,7 +31,7 @@ import (
 
 // boughtBlock buys, through the adapter, the cheapest 1-day p5.48xlarge block in us-east-1
 // that starts on or after from, and returns the offering and the adapter's client.
-func buyBlock(t *testing.T, b Backend, from time.Time) (*awsapi.Client, model.Offering, model.Block) {
+func buyBlock(t *testing.T, b source.Backend, from time.Time) (*awsapi.Client, model.Offering, model.Block) {
 	t.Helper()
 	c := clientOf(t, b)
 	q := model.Query{InstanceTypes: []string{"p5.48xlarge"}, Count: 1, Durations: model.DurationRange{MinDays: 1, MaxDays: 1},
@@ -159,7 +160,7 @@ func hasWarningBadge(text string) bool { return warningBadgeRE.MatchString(text)
 var warningBadgeRE = regexp.MustCompile(`\(\d+ warnings?\)`)
 
 // awaitBlock lists the block through the backend.
-func awaitBlock(t *testing.T, b Backend, id string) model.Block {
+func awaitBlock(t *testing.T, b source.Backend, id string) model.Block {
 	t.Helper()
 	list, err := b.Blocks(context.Background(), []string{"us-east-1"})
 	if err != nil {
@@ -233,14 +234,14 @@ func TestWarningColours(t *testing.T) {
 // The cursor stays on its block when the list is refreshed, whatever else arrives.
 func TestBlocksCursorStaysOnRefresh(t *testing.T) {
 	m := update(New(testOptions(nil)), altKey('2'), tea.WindowSizeMsg{Width: 160, Height: 40})
-	list := BlockList{Blocks: syntheticBlocks(6), Now: testNow}
+	list := source.BlockList{Blocks: syntheticBlocks(6), Now: testNow}
 	m = update(m, blocksMsg{ID: m.blocks().ListingID(), List: list}, keyMsg("j"), keyMsg("j"), keyMsg("j"))
 	sel, _ := m.blocks().Table().Selected()
 	// A new block that sorts first arrives, and one before the cursor goes away.
 	grown := append([]model.Block{{ReservationID: "cr-00000000000000new", Region: "us-east-1", State: model.StatePaymentFailed,
 		Start: testNow.Add(time.Hour), End: testNow.Add(25 * time.Hour)}}, list.Blocks...)
 	grown = append(grown[:1], grown[2:]...)
-	m = update(m, blocksMsg{ID: m.blocks().ListingID(), List: BlockList{Blocks: grown, Now: testNow}})
+	m = update(m, blocksMsg{ID: m.blocks().ListingID(), List: source.BlockList{Blocks: grown, Now: testNow}})
 	if got, _ := m.blocks().Table().Selected(); got.ReservationID != sel.ReservationID {
 		t.Errorf("after a refresh the cursor is on %s, want %s", got.ReservationID, sel.ReservationID)
 	}
@@ -313,7 +314,7 @@ func TestBlocksReadOnly(t *testing.T) {
 	opts := testOptions(nil)
 	opts.ReadOnly = true
 	m := update(New(opts), altKey('2'), tea.WindowSizeMsg{Width: 160, Height: 40})
-	m = update(m, blocksMsg{ID: m.blocks().ListingID(), List: BlockList{Blocks: syntheticBlocks(3), Now: testNow}})
+	m = update(m, blocksMsg{ID: m.blocks().ListingID(), List: source.BlockList{Blocks: syntheticBlocks(3), Now: testNow}})
 	m = update(m, keyMsg("e"))
 	if m.dialog != nil {
 		t.Fatal("e opened a dialog in read-only mode")
@@ -358,8 +359,8 @@ func altKey(r rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: r, Mod: tea.M
 // blocksStates are the blocks screen and the extend dialog in each of their states, for the
 // test that every state fits every size.
 func blocksStates(base Model) map[string]Model {
-	list := BlockList{Blocks: syntheticBlocks(40), Now: testNow, Fees: map[string]model.Money{"cr-00000000000000001": model.MustMoney("123456.78")},
-		Problems: []BlockProblem{{Region: "us-west-2", Message: "the region is down"}}}
+	list := source.BlockList{Blocks: syntheticBlocks(40), Now: testNow, Fees: map[string]model.Money{"cr-00000000000000001": model.MustMoney("123456.78")},
+		Problems: []source.BlockProblem{{Region: "us-west-2", Message: "the region is down"}}}
 	onBlocks := update(base, altKey('2'))
 	loaded := update(onBlocks, blocksMsg{ID: onBlocks.blocks().ListingID(), List: list})
 	blk := list.Blocks[0]
@@ -381,10 +382,10 @@ func blocksStates(base Model) map[string]Model {
 			d.ShowOffering(off)
 		}
 		if step >= extend.Confirm {
-			d.Spend().Answer(d.Spend().CheckID(), Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlockExtension"}, nil)
+			d.Spend().Answer(d.Spend().CheckID(), source.Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlockExtension"}, nil)
 		}
 		if step == extend.Done {
-			d.ShowBought(ExtendResult{RequestID: "gpb-0123", Extension: model.Extension{Status: model.ExtensionPaymentPending}})
+			d.ShowBought(source.ExtendResult{RequestID: "gpb-0123", Extension: model.Extension{Status: model.ExtensionPaymentPending}})
 		}
 		m.dialog = d
 		return m
@@ -392,7 +393,7 @@ func blocksStates(base Model) map[string]Model {
 	return map[string]Model{
 		"blocks loading":    onBlocks,
 		"blocks":            loaded,
-		"blocks empty":      update(onBlocks, blocksMsg{ID: onBlocks.blocks().ListingID(), List: BlockList{Now: testNow}}),
+		"blocks empty":      update(onBlocks, blocksMsg{ID: onBlocks.blocks().ListingID(), List: source.BlockList{Now: testNow}}),
 		"blocks failed":     update(onBlocks, blocksMsg{ID: onBlocks.blocks().ListingID(), Err: fmt.Errorf("every region failed: the network is down")}),
 		"blocks detail":     update(loaded, keyMsg("j"), keyMsg("enter")),
 		"blocks filter":     update(loaded, keyMsg("/"), keyMsg("a")),
@@ -412,7 +413,7 @@ func blocksStates(base Model) map[string]Model {
 func TestBlocksHeaderCopyAndOpen(t *testing.T) {
 	m := update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 40}, altKey('2'))
 	bs := syntheticBlocks(5)
-	m = update(m, blocksMsg{ID: m.blocks().ListingID(), List: BlockList{Blocks: bs, Now: testNow}})
+	m = update(m, blocksMsg{ID: m.blocks().ListingID(), List: source.BlockList{Blocks: bs, Now: testNow}})
 	want := 0
 	for _, b := range bs {
 		if blocks.WarningOf(b, testNow) != blocks.NoWarning {
@@ -475,7 +476,7 @@ func TestExtendDialogRefusals(t *testing.T) {
 
 	d.SetStep(extend.Confirm)
 	d.ShowOffering(model.ExtensionOffering{ID: "cbeo-1", End: blk.End.Add(24 * time.Hour)})
-	d.Spend().Answer(d.Spend().CheckID(), Permission{Allowed: false, Action: "ec2:PurchaseCapacityBlockExtension"}, nil)
+	d.Spend().Answer(d.Spend().CheckID(), source.Permission{Allowed: false, Action: "ec2:PurchaseCapacityBlockExtension"}, nil)
 	var dd dialog = d
 	for _, k := range []string{"e", "x", "t", "e", "n", "d", "enter"} {
 		var cmd tea.Cmd
@@ -492,7 +493,7 @@ func TestExtendDialogRefusals(t *testing.T) {
 	}
 
 	*d.Spend() = spend.New(extend.Action)
-	d.Spend().Answer(d.Spend().CheckID(), Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlockExtension"}, nil)
+	d.Spend().Answer(d.Spend().CheckID(), source.Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlockExtension"}, nil)
 	dd = d
 	for _, k := range []string{"e", "x", "t", "e", "n", "t", "enter"} {
 		var cmd tea.Cmd
@@ -543,7 +544,7 @@ func TestBlocksListEveryRegion(t *testing.T) {
 	if got := m.blocks().Regions(); !slices.Equal(got, model.Regions()) {
 		t.Errorf("the blocks are listed in %v, want every region %v", got, model.Regions())
 	}
-	m = update(m, blocksMsg{ID: m.blocks().ListingID(), List: BlockList{Now: testNow}})
+	m = update(m, blocksMsg{ID: m.blocks().ListingID(), List: source.BlockList{Now: testNow}})
 	id := m.blocks().ListingID()
 	m = update(m, altKey('1'))
 	m.editSearch(func(s *searchscreen.Model) { s.SetFormFocus(searchform.Regions) })
@@ -560,7 +561,7 @@ func TestBlocksRegionsNarrowed(t *testing.T) {
 	opts.BlockRegions = []string{"eu-west-2"}
 	m := update(New(opts), tea.WindowSizeMsg{Width: 160, Height: 48})
 	west := model.Block{ReservationID: "cr-west", Region: "us-west-2", State: model.StateActive, Start: testNow.Add(-time.Hour), End: testNow.Add(time.Hour)}
-	m = update(m, blocksMsg{ID: m.blocks().ListingID(), List: BlockList{Blocks: []model.Block{west}, Now: testNow}})
+	m = update(m, blocksMsg{ID: m.blocks().ListingID(), List: source.BlockList{Blocks: []model.Block{west}, Now: testNow}})
 	if got := strings.Join(m.blocks().Regions(), ","); got != "eu-west-2,us-west-2" {
 		t.Errorf("the blocks are listed in %s; want eu-west-2 (--region) and us-west-2 (a block is there)", got)
 	}

@@ -2,11 +2,13 @@ package ui
 
 import (
 	"fmt"
-	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gpublock/gpublock/aws/source"
+	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -36,7 +38,7 @@ func longBlocks(n int) []model.Block {
 func loadedBlocks(t *testing.T, w, h int) Model {
 	t.Helper()
 	m := update(New(testOptions(nil)), altKey('2'), tea.WindowSizeMsg{Width: w, Height: h})
-	return update(m, blocksMsg{ID: m.blocks().ListingID(), List: BlockList{Blocks: longBlocks(6), Now: testNow}})
+	return update(m, blocksMsg{ID: m.blocks().ListingID(), List: source.BlockList{Blocks: longBlocks(6), Now: testNow}})
 }
 
 // blocksPage is the selected block's detail as the model lays it out now.
@@ -111,7 +113,7 @@ func TestWideBlocksDetailTabAndScroll(t *testing.T) {
 	}
 	// With nothing selected, tab has nothing to focus.
 	empty := update(New(testOptions(nil)), altKey('2'), tea.WindowSizeMsg{Width: 120, Height: 30})
-	empty = update(empty, blocksMsg{ID: empty.blocks().ListingID(), List: BlockList{Now: testNow}}, keyMsg("tab"))
+	empty = update(empty, blocksMsg{ID: empty.blocks().ListingID(), List: source.BlockList{Now: testNow}}, keyMsg("tab"))
 	if empty.blocks().DetailFocused() {
 		t.Error("tab focused the detail of no block")
 	}

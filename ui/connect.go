@@ -7,15 +7,15 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
-	"github.com/gpublock/gpublock/ui/backend"
 )
 
 // Connection is the backend and what the header says about it. When the UI opens it itself
 // (Options.Connect), the first frame does not wait for credentials to resolve, an SSO token
 // to refresh or the emulator to start.
 type Connection struct {
-	Backend   backend.Backend
+	Backend   source.Backend
 	Simulated bool
 	Profile   string
 	Region    string
@@ -69,11 +69,11 @@ func (m Model) onConnected(msg connectedMsg) (tea.Model, tea.Cmd) {
 func (m Model) Err() error { return m.connectErr }
 
 type identityMsg struct {
-	id  backend.Identity
+	id  source.Identity
 	err error
 }
 
-func identityCmd(ctx context.Context, b backend.Backend) tea.Cmd {
+func identityCmd(ctx context.Context, b source.Backend) tea.Cmd {
 	if b == nil {
 		return func() tea.Msg { return identityMsg{err: errors.New("no backend")} }
 	}

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -20,7 +21,7 @@ func TestExtendPastTheCutoffAsksNothing(t *testing.T) {
 		Instances: []model.Instance{{ID: "i-0000000000000000a", State: "running", LaunchTime: end.Add(-48 * time.Hour)}}}
 	for _, sz := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
 		m := update(New(testOptions(nil)), altKey('2'), tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
-		m = update(m, blocksMsg{ID: m.blocks().ListingID(), List: BlockList{Blocks: []model.Block{b}, Now: testNow}})
+		m = update(m, blocksMsg{ID: m.blocks().ListingID(), List: source.BlockList{Blocks: []model.Block{b}, Now: testNow}})
 		if !strings.Contains(ansi.Strip(m.View().Content), "CAN'T EXTEND") {
 			t.Fatalf("%dx%d: the block is not marked CAN'T EXTEND:\n%s", sz[0], sz[1], ansi.Strip(m.View().Content))
 		}

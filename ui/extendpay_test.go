@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/dialog/extend"
 	"github.com/gpublock/gpublock/ui/dialog/spend"
@@ -114,13 +115,13 @@ func TestExtendDryRunInLine(t *testing.T) {
 	d := m.dialog.(extend.Model)
 	for _, c := range []struct {
 		name   string
-		perm   Permission
+		perm   source.Permission
 		err    error
 		answer string
 	}{
-		{"allowed", Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlockExtension"}, nil, "✓ allowed (ec2:PurchaseCapacityBlockExtension)"},
-		{"refused", Permission{Action: "ec2:PurchaseCapacityBlockExtension"}, nil, "✗ NOT ALLOWED: this identity lacks ec2:PurchaseCapacityBlockExtension."},
-		{"failed", Permission{}, errString("the network is down"), "✗ failed: the network is down"},
+		{"allowed", source.Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlockExtension"}, nil, "✓ allowed (ec2:PurchaseCapacityBlockExtension)"},
+		{"refused", source.Permission{Action: "ec2:PurchaseCapacityBlockExtension"}, nil, "✗ NOT ALLOWED: this identity lacks ec2:PurchaseCapacityBlockExtension."},
+		{"failed", source.Permission{}, errString("the network is down"), "✗ failed: the network is down"},
 	} {
 		dd := d
 		*dd.Spend() = spend.New(extend.Action)
@@ -148,7 +149,7 @@ func TestExtendDoneFits(t *testing.T) {
 	states := map[string]extend.Model{}
 	for _, st := range []model.ExtensionStatus{model.ExtensionPaymentPending, model.ExtensionPaymentSucceeded, model.ExtensionPaymentFailed} {
 		dd := d
-		dd.ShowBought(ExtendResult{RequestID: "gpb-0123", Extension: model.Extension{Status: model.ExtensionPaymentPending}, Recovered: true})
+		dd.ShowBought(source.ExtendResult{RequestID: "gpb-0123", Extension: model.Extension{Status: model.ExtensionPaymentPending}, Recovered: true})
 		dd.ShowPayment(st, d.Block(), errString("the region did not answer in time"))
 		states["extend "+string(st)] = dd
 	}

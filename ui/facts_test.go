@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/dialog/launch"
 	"github.com/gpublock/gpublock/ui/dialog/purchase"
@@ -37,7 +38,7 @@ func rowsInOrder(lines []string, facts []model.Fact) string {
 func TestDialogsShowTheFactsInOrder(t *testing.T) {
 	base := update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 300, Height: 80})
 	env := base.actionEnv()
-	env.Identity = program.Identity{Identity: Identity{Account: "123456789012"}, Known: true}
+	env.Identity = program.Identity{Identity: source.Identity{Account: "123456789012"}, Known: true}
 	o := fixedOffering()
 	pd, _ := purchase.New(env, o)
 	pf := model.PurchaseFacts(o, "123456789012", pd.Comparison().BreakEven(), env.Location)

@@ -20,9 +20,9 @@ import (
 	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/sagemakersim"
+	"github.com/gpublock/gpublock/aws/source"
+	"github.com/gpublock/gpublock/aws/sources"
 	"github.com/gpublock/gpublock/aws/trainingplans"
-	"github.com/gpublock/gpublock/aws/tuibackend"
-	"github.com/gpublock/gpublock/ui/backend"
 	uidialog "github.com/gpublock/gpublock/ui/dialog"
 	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
 	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
@@ -37,7 +37,7 @@ var (
 
 // emulatorBackend serves ec2sim over HTTP and reaches it through the real adapter and SDK,
 // with static credentials from the environment and no shared config files.
-func emulatorBackend(t testing.TB, faults ec2sim.Faults) (Backend, *ec2sim.Server) {
+func emulatorBackend(t testing.TB, faults ec2sim.Faults) (source.Backend, *ec2sim.Server) {
 	t.Helper()
 	dir := t.TempDir()
 	for _, name := range []string{"config", "credentials"} {
@@ -70,10 +70,10 @@ func emulatorBackend(t testing.TB, faults ec2sim.Faults) (Backend, *ec2sim.Serve
 	if err != nil {
 		t.Fatal(err)
 	}
-	return tuibackend.FromAWS(c, capacityblocks.New(c), trainingplans.Source(trainingplans.New(c))), sim
+	return sources.New(c, capacityblocks.New(c), trainingplans.Source(trainingplans.New(c))), sim
 }
 
-func testOptions(b Backend) Options {
+func testOptions(b source.Backend) Options {
 	return Options{
 		Backend: b, Simulated: true, Profile: "test", Region: "us-east-1", NoColor: true,
 		Now: func() time.Time { return testNow }, Location: testLoc,
@@ -187,30 +187,12 @@ func (s *screen) final() Model {
 	return m
 }
 
-// The backend's and the dialogs' types, by the names the tests use.
+// The dialogs' types, by the names the tests use.
 type (
-	Backend        = backend.Backend
-	Identity       = backend.Identity
-	SearchEvent    = backend.SearchEvent
-	Permission     = backend.Permission
-	PurchaseResult = backend.PurchaseResult
-	ActionError    = backend.ActionError
-	LaunchSpec     = backend.LaunchSpec
-	LaunchResult   = backend.LaunchResult
-	Subnet         = backend.Subnet
-	BlockList      = backend.BlockList
-	BlockProblem   = backend.BlockProblem
-	ExtendResult   = backend.ExtendResult
 	dialog         = uidialog.Dialog
 	rootMsg        = uidialog.RootMsg
 	dialogSizeMsg  = uidialog.SizeMsg
 	blockPolledMsg = uidialog.BlockPolledMsg
-)
-
-const (
-	NotDone        = backend.NotDone
-	Done           = backend.Done
-	OutcomeUnknown = backend.OutcomeUnknown
 )
 
 // searchNow and blocksNow are the screens as drawn now, in the root's frame.

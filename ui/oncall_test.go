@@ -15,13 +15,14 @@ import (
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
 )
 
 // otherMachine is a client of the same emulator with a journal of its own: purchases
 // made from another machine.
-func otherMachine(t *testing.T, b Backend) *awsapi.Client {
+func otherMachine(t *testing.T, b source.Backend) *awsapi.Client {
 	t.Helper()
 	c, err := awsapi.New(context.Background(), awsapi.Config{Region: "us-east-1", EndpointURL: clientOf(t, b).Endpoint(), Version: "test",
 		MaxBackoff: 5 * time.Millisecond, JournalDir: filepath.Join(t.TempDir(), "elsewhere")})
@@ -196,7 +197,7 @@ func TestExtendListShowsWhatAWSOffers(t *testing.T) {
 func TestBlocksShowWhatADialogRead(t *testing.T) {
 	m := update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48}, altKey('2'))
 	pending := model.Block{ReservationID: "cr-1", Region: "us-east-1", State: model.StatePaymentPending, Start: testNow.Add(time.Hour), End: testNow.Add(25 * time.Hour)}
-	m = update(m, blocksMsg{ID: m.blocks().ListingID(), List: BlockList{Blocks: []model.Block{pending}, Now: testNow}})
+	m = update(m, blocksMsg{ID: m.blocks().ListingID(), List: source.BlockList{Blocks: []model.Block{pending}, Now: testNow}})
 	scheduled := pending
 	scheduled.State = model.StateScheduled
 	m = update(m, blockPolledMsg{Dialog: 1, Block: scheduled, Found: true})
@@ -207,7 +208,7 @@ func TestBlocksShowWhatADialogRead(t *testing.T) {
 		t.Errorf("the screen still says PAY PENDING:\n%s", v)
 	}
 	m.flash = blockscreen.RefreshFlash
-	m = update(m, blocksMsg{ID: m.blocks().ListingID(), List: BlockList{Blocks: []model.Block{scheduled}, Now: testNow}})
+	m = update(m, blocksMsg{ID: m.blocks().ListingID(), List: source.BlockList{Blocks: []model.Block{scheduled}, Now: testNow}})
 	if m.flash != "" {
 		t.Errorf("the flash %q stayed after the listing ended", m.flash)
 	}
@@ -217,16 +218,16 @@ func TestBlocksShowWhatADialogRead(t *testing.T) {
 // even at 80 columns, on every listing that fails it.
 func TestBlocksNameFailedRegions(t *testing.T) {
 	m := update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 80, Height: 24}, altKey('2'))
-	problems := []BlockProblem{{Region: "eu-north-1", Message: "EC2 is unavailable in eu-north-1 (HTTP 503); try again shortly."}}
+	problems := []source.BlockProblem{{Region: "eu-north-1", Message: "EC2 is unavailable in eu-north-1 (HTTP 503); try again shortly."}}
 	for i := 0; i < 2; i++ {
-		m = update(m, blocksMsg{ID: m.blocks().ListingID(), List: BlockList{Now: testNow, Problems: problems}})
+		m = update(m, blocksMsg{ID: m.blocks().ListingID(), List: source.BlockList{Now: testNow, Problems: problems}})
 		v := ansi.Strip(m.View().Content)
 		flat := strings.Join(strings.Fields(strings.ReplaceAll(v, "┃", " ")), " ")
 		if !strings.Contains(flat, "✖ eu-north-1 could not be listed: EC2 is unavailable in eu-north-1 (HTTP 503); try again shortly.") {
 			t.Errorf("listing %d: the failed region is not named whole:\n%s", i+1, v)
 		}
 	}
-	m = update(m, blocksMsg{ID: m.blocks().ListingID(), List: BlockList{Now: testNow}})
+	m = update(m, blocksMsg{ID: m.blocks().ListingID(), List: source.BlockList{Now: testNow}})
 	if v := ansi.Strip(m.View().Content); strings.Contains(v, "could not be listed") {
 		t.Errorf("a region that answered is still named:\n%s", v)
 	}
@@ -243,8 +244,8 @@ func TestBlocksProblemsKeepTheTableInTheFrame(t *testing.T) {
 			InstanceType: "p5.48xlarge", TotalCount: 1, State: model.StateScheduled,
 			Start: testNow.Add(time.Duration(i+1) * time.Hour), End: testNow.Add(time.Duration(i+25) * time.Hour)})
 	}
-	problems := []BlockProblem{{Region: "eu-north-1", Message: "EC2 is unavailable in eu-north-1 (HTTP 503); try again shortly; " + strings.Repeat("details ", 12)}}
-	m = update(m, blocksMsg{ID: m.blocks().ListingID(), List: BlockList{Blocks: list, Now: testNow, Problems: problems}})
+	problems := []source.BlockProblem{{Region: "eu-north-1", Message: "EC2 is unavailable in eu-north-1 (HTTP 503); try again shortly; " + strings.Repeat("details ", 12)}}
+	m = update(m, blocksMsg{ID: m.blocks().ListingID(), List: source.BlockList{Blocks: list, Now: testNow, Problems: problems}})
 	if len(m.blocks().ProblemLines(78)) < 2 {
 		t.Fatal("the problem does not wrap onto several lines; the test needs it to")
 	}

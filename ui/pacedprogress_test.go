@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -25,7 +26,7 @@ func TestPacedSearchShowsWaitAndEstimate(t *testing.T) {
 			st := model.RegionStatus{Region: "us-east-1", State: model.RegionSearching}
 			east := model.RegionProgress{Region: "us-east-1", Done: 12, Left: 28, Wait: 6 * time.Second, End: now.Add(3*time.Minute + 10*time.Second)}
 			west := model.RegionProgress{Region: "us-west-2", Done: 4, Left: 2, End: now.Add(10 * time.Second)}
-			m = update(m, searchEventsMsg{ID: m.search().SearchID(), Events: []SearchEvent{
+			m = update(m, searchEventsMsg{ID: m.search().SearchID(), Events: []source.SearchEvent{
 				{Region: "us-east-1", Status: &st, CallsDone: 16, CallsTotal: 46, Progress: &east},
 				{Region: "us-west-2", CallsDone: 16, CallsTotal: 46, Progress: &west},
 			}})

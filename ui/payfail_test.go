@@ -12,6 +12,7 @@ import (
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/components/blocks"
 	"github.com/gpublock/gpublock/ui/dialog/receipt"
@@ -72,7 +73,7 @@ func TestPayFailReceipt(t *testing.T) {
 func TestPayFailReceiptStopsAndRefreshes(t *testing.T) {
 	env := New(testOptions(nil)).actionEnv()
 	o := fixedOffering()
-	r, _ := receipt.New(env, o, "Linux/UNIX", PurchaseResult{RequestID: "gpb-0123", Block: fixedBlock(model.StatePaymentPending)})
+	r, _ := receipt.New(env, o, "Linux/UNIX", source.PurchaseResult{RequestID: "gpb-0123", Block: fixedBlock(model.StatePaymentPending)})
 	d, cmd, closed := r.Update(blockPolledMsg{Dialog: r.ID(), Block: fixedBlock(model.StatePaymentFailed), Found: true})
 	if closed || cmd == nil {
 		t.Fatalf("on payment-failed: closed %v, command %v", closed, cmd != nil)
@@ -83,7 +84,7 @@ func TestPayFailReceiptStopsAndRefreshes(t *testing.T) {
 	if !d.(receipt.Model).Settled() {
 		t.Error("the receipt still watches a payment-failed block")
 	}
-	ok, _ := receipt.New(env, o, "Linux/UNIX", PurchaseResult{RequestID: "gpb-0123", Block: fixedBlock(model.StatePaymentPending)})
+	ok, _ := receipt.New(env, o, "Linux/UNIX", source.PurchaseResult{RequestID: "gpb-0123", Block: fixedBlock(model.StatePaymentPending)})
 	if _, cmd, _ := ok.Update(blockPolledMsg{Dialog: ok.ID(), Block: fixedBlock(model.StateScheduled), Found: true}); cmd != nil {
 		t.Errorf("on scheduled the receipt sent %#v", cmd())
 	}
@@ -93,7 +94,7 @@ func TestPayFailReceiptStopsAndRefreshes(t *testing.T) {
 func TestPayFailReceiptFits(t *testing.T) {
 	base := withResults(New(testOptions(nil)), syntheticOfferings(50))
 	env := base.actionEnv()
-	r, _ := receipt.New(env, fixedOffering(), "Linux/UNIX", PurchaseResult{RequestID: "gpb-0123456789abcdef01234567", Block: fixedBlock(model.StatePaymentFailed), Recovered: true})
+	r, _ := receipt.New(env, fixedOffering(), "Linux/UNIX", source.PurchaseResult{RequestID: "gpb-0123456789abcdef01234567", Block: fixedBlock(model.StatePaymentFailed), Recovered: true})
 	r.ShowJournal("/home/someone/.local/state/gpublock/journal.jsonl")
 	m := base
 	m.dialog = r

@@ -18,6 +18,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sagemaker"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/aws/trainingplans"
 	"github.com/gpublock/gpublock/model"
 )
@@ -125,7 +126,7 @@ func TestPlanPurchaseFlow(t *testing.T) {
 }
 
 // buyPlan buys, through the adapter, the first 2-day ml.p5.48xlarge plan in region.
-func buyPlan(t *testing.T, b Backend, region string) trainingplans.Plan {
+func buyPlan(t *testing.T, b source.Backend, region string) trainingplans.Plan {
 	t.Helper()
 	tp := trainingplans.New(clientOf(t, b))
 	q := trainingplans.Query{InstanceTypes: []string{"ml.p5.48xlarge"}, Count: 1, Days: []int{2}, Start: testNow,
@@ -270,7 +271,7 @@ func TestPlanExtensionFlow(t *testing.T) {
 // createPlanNamed buys the first 2-day plan offering in region under a name of the test's,
 // as another tool would: the emulator's extension market follows a plan's name, which
 // gpublock's purchases draw at random.
-func createPlanNamed(t *testing.T, b Backend, sim *ec2sim.Server, region, name string) trainingplans.Plan {
+func createPlanNamed(t *testing.T, b source.Backend, sim *ec2sim.Server, region, name string) trainingplans.Plan {
 	t.Helper()
 	tp := trainingplans.New(clientOf(t, b))
 	q := trainingplans.Query{InstanceTypes: []string{"ml.p5.48xlarge"}, Count: 1, Days: []int{2}, Start: testNow,

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/dialog/purchase"
 )
@@ -34,9 +35,9 @@ func TestPurchaseDialogGolden(t *testing.T) {
 			opts.Simulated = mode.simulated
 			m := update(New(opts), tea.WindowSizeMsg{Width: 110, Height: 40})
 			env := m.actionEnv()
-			env.Identity = program.Identity{Identity: Identity{Account: "123456789012"}, Known: true}
+			env.Identity = program.Identity{Identity: source.Identity{Account: "123456789012"}, Known: true}
 			d, _ := purchase.New(env, fixedOffering())
-			dd, _, _ := d.Update(d.Answered(Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}, nil))
+			dd, _, _ := d.Update(d.Answered(source.Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}, nil))
 			view := ansi.Strip(dd.View(110, 37))
 			for _, s := range mode.must {
 				if !strings.Contains(view, s) {

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/dialog/purchase"
 )
@@ -272,7 +273,7 @@ func TestPurchaseInFlightKeepsQuitting(t *testing.T) {
 func TestPurchaseNotBeforeTheDryRunAllows(t *testing.T) {
 	m := update(withResults(New(testOptions(nil)), syntheticOfferings(5)), tea.WindowSizeMsg{Width: 160, Height: 48})
 	env := m.actionEnv()
-	env.Identity = program.Identity{Identity: Identity{Account: "123456789012"}, Known: true}
+	env.Identity = program.Identity{Identity: source.Identity{Account: "123456789012"}, Known: true}
 	p, _ := purchase.New(env, fixedOffering())
 	p.Spend().Field.SetValue("buy")
 	d, cmd, closed := p.Update(keyMsg("enter"))
@@ -280,7 +281,7 @@ func TestPurchaseNotBeforeTheDryRunAllows(t *testing.T) {
 		t.Fatalf("enter while checking: closed=%v cmd=%v dialog=%+v", closed, cmd != nil, d)
 	}
 	// Refused: the confirmation is not offered; enter closes without buying.
-	d, _, _ = d.Update(p.Answered(Permission{Action: "ec2:PurchaseCapacityBlock"}, nil))
+	d, _, _ = d.Update(p.Answered(source.Permission{Action: "ec2:PurchaseCapacityBlock"}, nil))
 	if v := ansi.Strip(d.View(160, 45)); !strings.Contains(v, "NOT ALLOWED: this identity lacks ec2:PurchaseCapacityBlock") || strings.Contains(v, "Type buy") {
 		t.Errorf("refused dry run:\n%s", v)
 	}

@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/dialog/extend"
 )
@@ -16,7 +17,7 @@ func TestBlocksDialogAskedTwiceOpensTheFirst(t *testing.T) {
 	m := update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48}, altKey('2'))
 	active := model.Block{ReservationID: "cr-active", Region: "us-east-1", AvailabilityZone: "us-east-1a", InstanceType: "p5.48xlarge",
 		TotalCount: 1, State: model.StateActive, Start: testNow.Add(-time.Hour), End: testNow.Add(30 * time.Hour)}
-	m = update(m, blocksMsg{ID: m.blocks().ListingID(), List: BlockList{Blocks: []model.Block{active}, Now: testNow}})
+	m = update(m, blocksMsg{ID: m.blocks().ListingID(), List: source.BlockList{Blocks: []model.Block{active}, Now: testNow}})
 	mm, askExtend := m.Update(keyMsg("e"))
 	m = mm.(Model)
 	mm, askLaunch := m.Update(keyMsg("l"))

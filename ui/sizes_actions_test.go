@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/ui/program"
 
 	tea "charm.land/bubbletea/v2"
@@ -34,7 +35,7 @@ func fixedBlock(state model.BlockState) model.Block {
 // a screen of results.
 func dialogStates(base Model) map[string]Model {
 	env := base.actionEnv()
-	env.Identity = program.Identity{Identity: Identity{Account: "123456789012"}, Known: true}
+	env.Identity = program.Identity{Identity: source.Identity{Account: "123456789012"}, Known: true}
 	o := fixedOffering()
 	with := func(d dialog) Model {
 		m := base
@@ -45,11 +46,11 @@ func dialogStates(base Model) map[string]Model {
 	p, _ := purchase.New(env, o)
 	states["purchase checking"] = with(p)
 	allowed := p
-	allowed.Spend().Answer(allowed.Spend().CheckID(), Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}, nil)
+	allowed.Spend().Answer(allowed.Spend().CheckID(), source.Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}, nil)
 	allowed.Spend().Field.SetValue("bu")
 	states["purchase allowed"] = with(allowed)
 	denied := p
-	denied.Spend().Answer(denied.Spend().CheckID(), Permission{Action: "ec2:PurchaseCapacityBlock"}, nil)
+	denied.Spend().Answer(denied.Spend().CheckID(), source.Permission{Action: "ec2:PurchaseCapacityBlock"}, nil)
 	states["purchase denied"] = with(denied)
 	capEnv := env
 	low := model.MustMoney("100")
@@ -57,39 +58,39 @@ func dialogStates(base Model) map[string]Model {
 	over, _ := purchase.New(capEnv, o)
 	states["purchase over cap"] = with(over)
 	unknown := allowed
-	unknown.Spend().Settle(&ActionError{Outcome: OutcomeUnknown, Summary: "The purchase may or may not have gone through.", Hint: "Do not buy again."})
+	unknown.Spend().Settle(&source.ActionError{Outcome: source.Unknown, Summary: "The purchase may or may not have gone through.", Hint: "Do not buy again."})
 	states["purchase unknown"] = with(unknown)
 	sold := allowed
-	sold.Spend().Settle(&ActionError{Sold: true, Summary: "sold"})
+	sold.Spend().Settle(&source.ActionError{Sold: true, Summary: "sold"})
 	states["purchase sold"] = with(sold)
 	buying := allowed
 	buying.Spend().Field.SetValue("buy")
 	buying.Spend().Confirm("")
 	states["purchase buying"] = with(buying)
 
-	r, _ := receipt.New(env, o, "Linux/UNIX", PurchaseResult{RequestID: "gpb-0123456789abcdef01234567", Block: fixedBlock(model.StatePaymentPending)})
+	r, _ := receipt.New(env, o, "Linux/UNIX", source.PurchaseResult{RequestID: "gpb-0123456789abcdef01234567", Block: fixedBlock(model.StatePaymentPending)})
 	states["receipt pending"] = with(r)
-	rec, _ := receipt.New(env, o, "Linux/UNIX", PurchaseResult{RequestID: "gpb-0123456789abcdef01234567", Block: fixedBlock(model.StateScheduled), Recovered: true})
+	rec, _ := receipt.New(env, o, "Linux/UNIX", source.PurchaseResult{RequestID: "gpb-0123456789abcdef01234567", Block: fixedBlock(model.StateScheduled), Recovered: true})
 	rec.ShowJournal("/home/someone/.local/state/gpublock/journal.jsonl")
 	states["receipt recovered"] = with(rec)
 
 	l, _ := launch.New(env, fixedBlock(model.StateActive))
-	l.ShowSubnets([]Subnet{{ID: "subnet-0123456789abcdef0", AvailabilityZone: "us-east-1a", Default: true}})
+	l.ShowSubnets([]source.Subnet{{ID: "subnet-0123456789abcdef0", AvailabilityZone: "us-east-1a", Default: true}})
 	states["launch form"] = with(l)
 	checked := l
-	checked.Spend().Answer(checked.Spend().CheckID(), Permission{Allowed: true, Action: "ec2:RunInstances"}, nil)
+	checked.Spend().Answer(checked.Spend().CheckID(), source.Permission{Allowed: true, Action: "ec2:RunInstances"}, nil)
 	states["launch checked"] = with(checked)
 	bad := l
-	bad.Spend().Answer(bad.Spend().CheckID(), Permission{}, errors.New("Subnet subnet-1 is in us-east-1b, but the block is in us-east-1a."))
+	bad.Spend().Answer(bad.Spend().CheckID(), source.Permission{}, errors.New("Subnet subnet-1 is in us-east-1b, but the block is in us-east-1a."))
 	states["launch wrong zone"] = with(bad)
 	ls, _ := launch.New(env, fixedBlock(model.StateScheduled))
 	ls.Arm()
 	states["launch waiting"] = with(ls)
 	done := checked
-	done.ShowLaunched(LaunchResult{SubnetID: "subnet-0123456789abcdef0", Instances: []model.Instance{{ID: "i-0123456789abcdef0", State: "pending"}, {ID: "i-0123456789abcdef1", State: "running"}}})
+	done.ShowLaunched(source.LaunchResult{SubnetID: "subnet-0123456789abcdef0", Instances: []model.Instance{{ID: "i-0123456789abcdef0", State: "pending"}, {ID: "i-0123456789abcdef1", State: "running"}}})
 	states["launch done"] = with(done)
 	failed := checked
-	failed.Spend().Settle(&ActionError{Summary: "RunInstances failed."})
+	failed.Spend().Settle(&source.ActionError{Summary: "RunInstances failed."})
 	states["launch failed"] = with(failed)
 	return states
 }
@@ -114,9 +115,9 @@ func TestActionDialogsFitEverySize(t *testing.T) {
 func TestPurchaseTooSmallCannotConfirm(t *testing.T) {
 	base := update(withResults(New(testOptions(nil)), syntheticOfferings(5)), tea.WindowSizeMsg{Width: 60, Height: 16})
 	env := base.actionEnv()
-	env.Identity = program.Identity{Identity: Identity{Account: "123456789012"}, Known: true}
+	env.Identity = program.Identity{Identity: source.Identity{Account: "123456789012"}, Known: true}
 	p, _ := purchase.New(env, fixedOffering())
-	p.Spend().Answer(p.Spend().CheckID(), Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}, nil)
+	p.Spend().Answer(p.Spend().CheckID(), source.Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}, nil)
 	p.Spend().Field.SetValue("buy")
 	d, cmd, closed := p.Update(keyMsg("enter"))
 	if closed || cmd != nil || d.(purchase.Model).Machine().Busy() {
@@ -131,9 +132,9 @@ func TestPurchaseTooSmallCannotConfirm(t *testing.T) {
 func TestPurchaseFitsEightyByTwentyFour(t *testing.T) {
 	base := update(withResults(New(testOptions(nil)), syntheticOfferings(5)), tea.WindowSizeMsg{Width: 80, Height: 24})
 	env := base.actionEnv()
-	env.Identity = program.Identity{Identity: Identity{Account: "123456789012"}, Known: true}
+	env.Identity = program.Identity{Identity: source.Identity{Account: "123456789012"}, Known: true}
 	p, _ := purchase.New(env, fixedOffering())
-	p.Spend().Answer(p.Spend().CheckID(), Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}, nil)
+	p.Spend().Answer(p.Spend().CheckID(), source.Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}, nil)
 	if why := p.Spend().Blocker(p.Why()); why != "" {
 		t.Fatalf("at 80×24: %s", why)
 	}

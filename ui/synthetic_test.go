@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -37,11 +38,11 @@ func withResults(m Model, offs []model.Offering) Model {
 	mm, _ := m.startSearch(q)
 	m = mm.(Model)
 	st := model.RegionStatus{Region: "us-east-1", State: model.RegionOK, Offerings: len(offs)}
-	var events []SearchEvent
+	var events []source.SearchEvent
 	for i := 0; i < len(offs); i += 6 {
-		events = append(events, SearchEvent{Region: "us-east-1", Offerings: offs[i:min(i+6, len(offs))], CallsDone: 1, CallsTotal: 1})
+		events = append(events, source.SearchEvent{Region: "us-east-1", Offerings: offs[i:min(i+6, len(offs))], CallsDone: 1, CallsTotal: 1})
 	}
-	events = append(events, SearchEvent{Region: "us-east-1", Status: &st, CallsDone: 1, CallsTotal: 1})
+	events = append(events, source.SearchEvent{Region: "us-east-1", Status: &st, CallsDone: 1, CallsTotal: 1})
 	mm, _ = m.Update(searchEventsMsg{ID: m.search().SearchID(), Events: events, Closed: true})
 	return mm.(Model)
 }

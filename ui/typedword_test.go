@@ -1,9 +1,11 @@
 package ui
 
 import (
+	"errors"
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gpublock/gpublock/ui/program"
 
@@ -11,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/ui/dialog/extend"
@@ -22,7 +25,7 @@ import (
 )
 
 func allowedPurchase(d dialog, p purchase.Model) dialog {
-	d, _, _ = d.Update(p.Answered(Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}, nil))
+	d, _, _ = d.Update(p.Answered(source.Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}, nil))
 	return d
 }
 
@@ -31,7 +34,7 @@ func allowedPurchase(d dialog, p purchase.Model) dialog {
 func TestPurchaseWordTypedBeforeTheDryRunIsCleared(t *testing.T) {
 	m := update(withResults(New(testOptions(nil)), syntheticOfferings(5)), tea.WindowSizeMsg{Width: 160, Height: 48})
 	env := m.actionEnv()
-	env.Identity = program.Identity{Identity: Identity{Account: "123456789012"}, Known: true}
+	env.Identity = program.Identity{Identity: source.Identity{Account: "123456789012"}, Known: true}
 	p, _ := purchase.New(env, fixedOffering())
 	var d dialog = p
 	for _, r := range "buy" {
@@ -58,7 +61,7 @@ func TestPurchaseWordTypedBeforeTheDryRunIsCleared(t *testing.T) {
 func TestPurchaseWordTypedWhileTooSmallIsCleared(t *testing.T) {
 	m := update(withResults(New(testOptions(nil)), syntheticOfferings(5)), tea.WindowSizeMsg{Width: 160, Height: 48})
 	env := m.actionEnv()
-	env.Identity = program.Identity{Identity: Identity{Account: "123456789012"}, Known: true}
+	env.Identity = program.Identity{Identity: source.Identity{Account: "123456789012"}, Known: true}
 	env.Size = uiscreen.Rect{W: 104, H: 8}
 	p, _ := purchase.New(env, fixedOffering())
 	d := allowedPurchase(p, p)
@@ -87,7 +90,7 @@ func extendConfirmDialog(t *testing.T) (Model, extend.Model) {
 	m := blocksStates(base)["extend confirm"]
 	d := m.dialog.(extend.Model)
 	*d.Spend() = spend.New(extend.Action)
-	d.Spend().Answer(d.Spend().CheckID(), Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlockExtension"}, nil)
+	d.Spend().Answer(d.Spend().CheckID(), source.Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlockExtension"}, nil)
 	return m, d
 }
 
@@ -173,7 +176,7 @@ func TestPurchaseDialogAfterACrashBuysNothingNew(t *testing.T) {
 	}
 	m := update(New(actionTestOptions(b)), tea.WindowSizeMsg{Width: 160, Height: 48})
 	env := m.actionEnv()
-	env.Identity = program.Identity{Identity: Identity{Account: "123456789012"}, Known: true}
+	env.Identity = program.Identity{Identity: source.Identity{Account: "123456789012"}, Known: true}
 	d, _ := purchase.New(env, o)
 	allowed := allowedPurchase(d, d).(purchase.Model)
 	allowed.TypeWord("buy")
@@ -205,9 +208,10 @@ func TestPurchaseDialogAfterACrashBuysNothingNew(t *testing.T) {
 func TestReceiptSaysTheOutcomeWasNotRecorded(t *testing.T) {
 	m := update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48})
 	env := m.actionEnv()
-	res := PurchaseResult{RequestID: "gpb-1", Block: fixedBlock(model.StatePaymentPending),
-		NotRecorded: "journal /home/x/.local/state/gpublock/journal.jsonl: no space left on device",
-		Settled:     []string{"The purchase interrupted at 2026-12-01 08:00 UTC (request id gpb-0) did not go through."}}
+	res := source.PurchaseResult{RequestID: "gpb-1", Block: fixedBlock(model.StatePaymentPending),
+		JournalErr: errors.New("journal /home/x/.local/state/gpublock/journal.jsonl: no space left on device"),
+		Settled: []source.Settled{{Intent: source.JournalEntry{RequestID: "gpb-0", Region: "us-east-1", Time: time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)},
+			Outcome: source.NotBought, By: source.IntentSource{Source: model.SourceCapacityBlock}}}}
 	r, _ := receipt.New(env, fixedOffering(), "", res)
 	v := strings.Join(strings.Fields(ansi.Strip(strings.Join(r.Lines(100), "\n"))), " ")
 	for _, want := range []string{"could not record", "journal.jsonl", "no space left on device", "Settled an interrupted run", "gpb-0"} {
@@ -225,7 +229,7 @@ func TestLaunchWordTypedWhileTooSmallIsCleared(t *testing.T) {
 	env.Size = uiscreen.Rect{W: 104, H: 8}
 	for _, state := range []model.BlockState{model.StateActive, model.StateScheduled} {
 		l, _ := launch.New(env, fixedBlock(state))
-		l.Spend().Answer(l.Spend().CheckID(), Permission{Allowed: true, Action: "ec2:RunInstances"}, nil)
+		l.Spend().Answer(l.Spend().CheckID(), source.Permission{Allowed: true, Action: "ec2:RunInstances"}, nil)
 		if l.Fits() {
 			t.Fatal("the form fits 104×8; the test wants one that does not")
 		}

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -25,7 +26,7 @@ func TestHeaderNamesTheMostSevereWarning(t *testing.T) {
 	}
 	for _, sz := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
 		m := update(New(testOptions(nil)), altKey('2'), tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
-		m = update(m, blocksMsg{ID: m.blocks().ListingID(), List: BlockList{Blocks: []model.Block{blk(1, 35*time.Minute), blk(2, 10*time.Minute)}, Now: testNow}})
+		m = update(m, blocksMsg{ID: m.blocks().ListingID(), List: source.BlockList{Blocks: []model.Block{blk(1, 35*time.Minute), blk(2, 10*time.Minute)}, Now: testNow}})
 		head := ansi.Strip(strings.SplitN(m.View().Content, "\n", 2)[0])
 		if !strings.Contains(head, "✖ TERMINATING (2 warnings)") {
 			t.Errorf("%dx%d: the header does not name the terminating block first: %q", sz[0], sz[1], head)

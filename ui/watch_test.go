@@ -3,17 +3,19 @@ package ui
 import (
 	"bytes"
 	"context"
-	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
+
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/components/offerings"
 	"github.com/gpublock/gpublock/ui/components/searchform"
@@ -27,12 +29,12 @@ func round(t *testing.T, m Model, offs []model.Offering) Model {
 	if !m.search().Running() || !m.search().Round() {
 		t.Fatalf("the watch's tick started no round (running %v, round %v, flash %q)", m.search().Running(), m.search().Round(), m.flash)
 	}
-	var events []SearchEvent
+	var events []source.SearchEvent
 	for i := 0; i < len(offs); i += 6 {
-		events = append(events, SearchEvent{Region: "us-east-1", Offerings: offs[i:min(i+6, len(offs))], CallsDone: 1, CallsTotal: 1})
+		events = append(events, source.SearchEvent{Region: "us-east-1", Offerings: offs[i:min(i+6, len(offs))], CallsDone: 1, CallsTotal: 1})
 	}
 	st := model.RegionStatus{Region: "us-east-1", State: model.RegionOK, Offerings: len(offs)}
-	events = append(events, SearchEvent{Region: "us-east-1", Status: &st, CallsDone: 1, CallsTotal: 1})
+	events = append(events, source.SearchEvent{Region: "us-east-1", Status: &st, CallsDone: 1, CallsTotal: 1})
 	return update(m, searchEventsMsg{ID: m.search().SearchID(), Events: events, Closed: true})
 }
 
@@ -204,7 +206,7 @@ func TestWatchStopDuringRound(t *testing.T) {
 		t.Fatalf("after w: on=%v running=%v round=%v found=%d", m.search().Watching(), m.search().Running(), m.search().Round(), m.search().Found())
 	}
 	st := model.RegionStatus{Region: "us-east-1", State: model.RegionOK, Offerings: 40}
-	m = update(m, searchEventsMsg{ID: roundID, Events: []SearchEvent{{Offerings: offs, Status: &st}}, Closed: true})
+	m = update(m, searchEventsMsg{ID: roundID, Events: []source.SearchEvent{{Offerings: offs, Status: &st}}, Closed: true})
 	if m.search().Table().Len() != 20 || m.search().Found() != 20 {
 		t.Errorf("the stopped round's answer reached the table: %d rows, found %d", m.search().Table().Len(), m.search().Found())
 	}
@@ -239,7 +241,7 @@ func TestWatchRelativeDatesAndNewSearch(t *testing.T) {
 	}
 	offs := syntheticOfferings(30)
 	st := model.RegionStatus{Region: "us-east-1", State: model.RegionOK, Offerings: 30}
-	m = update(m, searchEventsMsg{ID: m.search().SearchID(), Events: []SearchEvent{{Offerings: offs, Status: &st}}, Closed: true})
+	m = update(m, searchEventsMsg{ID: m.search().SearchID(), Events: []source.SearchEvent{{Offerings: offs, Status: &st}}, Closed: true})
 	if len(m.search().Seen()) != 30 || m.freshCount() != 0 || m.search().WatchNext().IsZero() {
 		t.Errorf("after the new search: %d seen, %d new, next %v", len(m.search().Seen()), m.freshCount(), m.search().WatchNext())
 	}
@@ -266,7 +268,7 @@ func watchStates(base Model) map[string]Model {
 	m := running()
 	offs := syntheticOfferings(520)
 	st := model.RegionStatus{Region: "us-east-1", State: model.RegionOK, Offerings: len(offs)}
-	news := update(m, searchEventsMsg{ID: m.search().SearchID(), Events: []SearchEvent{{Offerings: offs, Status: &st}}, Closed: true})
+	news := update(m, searchEventsMsg{ID: m.search().SearchID(), Events: []source.SearchEvent{{Offerings: offs, Status: &st}}, Closed: true})
 	return map[string]Model{
 		"watching":          watching(),
 		"watch round":       running(),

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/gpublock/gpublock/aws/marketcache"
+	"github.com/gpublock/gpublock/aws/source"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/ratelimit"
@@ -121,7 +122,7 @@ type Client struct {
 
 	mu       sync.Mutex
 	ec2s     map[string]*ec2.Client
-	identity *Identity
+	identity *source.Identity
 }
 
 // New loads the SDK configuration (the whole credential chain unless cfg.Credentials is
@@ -269,11 +270,8 @@ func (c *Client) sts() *sts.Client {
 	})
 }
 
-// Identity is who the credentials belong to: the account that would be billed.
-type Identity struct{ Account, ARN, UserID string }
-
 // Identity asks STS GetCallerIdentity, once; later calls return the same answer.
-func (c *Client) Identity(ctx context.Context) (Identity, error) {
+func (c *Client) Identity(ctx context.Context) (source.Identity, error) {
 	c.mu.Lock()
 	if c.identity != nil {
 		id := *c.identity
@@ -283,16 +281,16 @@ func (c *Client) Identity(ctx context.Context) (Identity, error) {
 	c.mu.Unlock()
 	out, err := c.sts().GetCallerIdentity(ctx, &sts.GetCallerIdentityInput{})
 	if err != nil {
-		return Identity{}, err
+		return source.Identity{}, err
 	}
-	id := Identity{
+	id := source.Identity{
 		Account: aws.ToString(out.Account),
 		ARN:     aws.ToString(out.Arn),
 		UserID:  aws.ToString(out.UserId),
 	}
 	if id.Account == "" {
 		// The SDK turns a body it cannot read into an empty answer; that is not an identity.
-		return Identity{}, fmt.Errorf("GetCallerIdentity returned no account (is %q an STS endpoint?)", c.stsEndpoint())
+		return source.Identity{}, fmt.Errorf("GetCallerIdentity returned no account (is %q an STS endpoint?)", c.stsEndpoint())
 	}
 	c.mu.Lock()
 	c.identity = &id

@@ -9,26 +9,19 @@ import (
 	"time"
 
 	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 )
-
-// Suggestion is a nearby search that has offerings, offered when a search found none.
-// It is never run in place of the person's query; the UI shows it and lets them choose.
-type Suggestion struct {
-	Description string      // e.g. "3d instead of 2d"
-	Query       model.Query // the query to run if chosen
-	Offerings   int         // how many offerings it found
-}
 
 // Alternatives looks near a query that found nothing: other durations, smaller counts,
 // other regions and a later window. It returns only the suggestions that have offerings,
 // in that order.
-func (c *Client) Alternatives(ctx context.Context, q model.Query) ([]Suggestion, error) {
+func (c *Client) Alternatives(ctx context.Context, q model.Query) ([]source.Suggestion, error) {
 	if err := checkQueryShape(q); err != nil {
 		return nil, err
 	}
 	cands := c.nearbyQueries(ctx, q)
-	found := make([]*Suggestion, len(cands))
+	found := make([]*source.Suggestion, len(cands))
 	errs := make([]error, len(cands))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, 3) // each candidate is itself a fan-out; a few at a time
@@ -57,7 +50,7 @@ func (c *Client) Alternatives(ctx context.Context, q model.Query) ([]Suggestion,
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	var out []Suggestion
+	var out []source.Suggestion
 	var firstErr error
 	failed := 0
 	for i := range cands {
@@ -78,7 +71,7 @@ func (c *Client) Alternatives(ctx context.Context, q model.Query) ([]Suggestion,
 }
 
 type candidate struct {
-	s     Suggestion
+	s     source.Suggestion
 	count bool // a smaller-count candidate: its count is found by LargestCount
 }
 
@@ -100,7 +93,7 @@ func (c *Client) nearbyQueries(ctx context.Context, q model.Query) []candidate {
 		}
 		nq := q
 		nq.Durations = model.DurationRange{MinDays: d, MaxDays: d}
-		out = append(out, candidate{s: Suggestion{Description: fmt.Sprintf("%s instead of %s", model.FormatDays(d), q.Durations), Query: nq}})
+		out = append(out, candidate{s: source.Suggestion{Description: fmt.Sprintf("%s instead of %s", model.FormatDays(d), q.Durations), Query: nq}})
 	}
 
 	if q.Count > model.MinCount {
@@ -111,7 +104,7 @@ func (c *Client) nearbyQueries(ctx context.Context, q model.Query) []candidate {
 					nq := q
 					nq.Regions, nq.InstanceTypes = []string{r}, []string{tn}
 					nq.Durations = model.DurationRange{MinDays: asked[0], MaxDays: asked[0]}
-					out = append(out, candidate{s: Suggestion{Query: nq}, count: true})
+					out = append(out, candidate{s: source.Suggestion{Query: nq}, count: true})
 					pairs++
 				}
 			}
@@ -127,7 +120,7 @@ func (c *Client) nearbyQueries(ctx context.Context, q model.Query) []candidate {
 	if len(others) > 0 {
 		nq := q
 		nq.Regions = others
-		out = append(out, candidate{s: Suggestion{Description: "other regions: " + strings.Join(others, ", "), Query: nq}})
+		out = append(out, candidate{s: source.Suggestion{Description: "other regions: " + strings.Join(others, ", "), Query: nq}})
 	}
 
 	now := c.api.Now(ctx)
@@ -138,13 +131,13 @@ func (c *Client) nearbyQueries(ctx context.Context, q model.Query) []candidate {
 		}
 		nq := q
 		nq.Start, nq.End = start, end
-		out = append(out, candidate{s: Suggestion{
+		out = append(out, candidate{s: source.Suggestion{
 			Description: fmt.Sprintf("later window: %s – %s", start.UTC().Format("Jan 2"), end.UTC().Format("Jan 2")), Query: nq}})
 	}
 	return out
 }
 
-func (c *Client) smallerCount(ctx context.Context, s Suggestion) (*Suggestion, error) {
+func (c *Client) smallerCount(ctx context.Context, s source.Suggestion) (*source.Suggestion, error) {
 	q := s.Query
 	n, err := c.LargestCount(ctx, q.Regions[0], q.InstanceTypes[0], q.Durations.MinDays, q.Start, q.End)
 	if err != nil || n == 0 || n >= q.Count {
@@ -155,7 +148,7 @@ func (c *Client) smallerCount(ctx context.Context, s Suggestion) (*Suggestion, e
 	if err != nil || got == 0 {
 		return nil, err
 	}
-	return &Suggestion{
+	return &source.Suggestion{
 		Description: fmt.Sprintf("%d × %s instead of %d in %s", n, q.InstanceTypes[0], s.Query.Count, q.Regions[0]),
 		Query:       q, Offerings: got,
 	}, nil

@@ -20,7 +20,7 @@ func TestSubnetsOfOneZone(t *testing.T) {
 		t.Fatalf("subnets of us-east-1a: %+v, want the zone's one default subnet", a)
 	}
 	s := a[0]
-	if !strings.HasPrefix(s.ID, "subnet-") || !strings.HasPrefix(s.VpcID, "vpc-") || s.AvailabilityZone != "us-east-1a" || !s.DefaultForAZ || s.AvailableIPs <= 0 || s.CIDR == "" {
+	if !strings.HasPrefix(s.ID, "subnet-") || !strings.HasPrefix(s.VpcID, "vpc-") || s.AvailabilityZone != "us-east-1a" || !s.Default || s.AvailableIPs <= 0 || s.CIDR == "" {
 		t.Errorf("subnet %+v", s)
 	}
 	b, err := c.Subnets(ctx, "us-east-1", "us-east-1b")

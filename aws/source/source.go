@@ -92,8 +92,8 @@ type Listing struct {
 // ErrNoDryRun is wrapped by the refusal of a dry run (Intent.CheckOnly) of a source that has none.
 var ErrNoDryRun = errors.New("no dry run")
 
-// Rescanner is a Source whose List leaves quiet regions out for a while: Forget makes the
-// next List ask every region again.
+// Rescanner is a Source (or a Backend) whose listing leaves quiet regions out for a while:
+// Forget makes the next one ask every region again.
 type Rescanner interface{ Forget() }
 
 // Owning is the first of srcs (in their order) whose Owns accepts the reservation id; ok

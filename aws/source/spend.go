@@ -112,8 +112,17 @@ type SpendResult struct {
 	Recovered bool
 	// Settled are the interrupted purchases and extensions Prepare settled.
 	Settled []Settled
-	// JournalErr is why the outcome line could not be written (what was bought stands).
+	// JournalErr is why the outcome line could not be written (what was bought stands),
+	// redacted.
 	JournalErr error
+}
+
+// NotRecorded is why the journal could not record the outcome, "" when it did.
+func (r SpendResult) NotRecorded() string {
+	if r.JournalErr == nil {
+		return ""
+	}
+	return r.JournalErr.Error()
 }
 
 // The results of each kind are the one result.

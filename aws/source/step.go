@@ -21,6 +21,9 @@ type Step[O any] struct {
 	// Progress is Region's calls done and left, the wait its bucket imposes and the
 	// estimated end, as of this step; nil on a step of no region.
 	Progress *model.RegionProgress
+	// Skips are the sources a search over several left out, and why (Split); only on
+	// the first step of Search's stream.
+	Skips []model.SourceSkip
 }
 
 // SearchEvent is one step of a Capacity Block search: a page of offerings, a change of a

@@ -16,7 +16,7 @@ import (
 )
 
 // The one spend service. Every purchase, extension and launch, of every source, from the
-// command line or the TUI (through aws/tuibackend), goes through Prepare and Commit, and
+// command line or the TUI (through aws/sources), goes through Prepare and Commit, and
 // each step below is written here once:
 //
 //	Prepare (what the person must see before agreeing; nothing is bought):
@@ -33,31 +33,25 @@ import (
 // look-up by it (a request tag, a plan's name, an extension history), its dry run or the
 // sentence that it has none.
 
-// Prepared is an intent checked, with everything the person must see before agreeing.
-type Prepared struct {
-	Intent     source.Intent
-	Permission source.Permission // the dry run's answer
-	NoDryRun   string            // the source has no dry run: its sentence
-	Settled    []source.Settled  // the open intents of the region, settled
-	// Earlier is the outcome line of what an interrupted run bought of this intent; only
-	// with Intent.Again does the intent go ahead then.
-	Earlier  *source.JournalEntry
-	Account  string // the account that pays
-	call     source.SpendCall
-	refusal  error
-	payerErr error
+// prepared is the spend path's own part of a source.Prepared (its Handle): the source's
+// call, or the refusal Commit repeats.
+type prepared struct {
+	call    source.SpendCall
+	refusal error
 }
 
-// PayerUnknown is why the paying account could not be learnt, or nil: a confirmation
-// that cannot name it must not be asked.
-func (p Prepared) PayerUnknown() error { return p.payerErr }
+// handleOf is p's own part; a Prepared made elsewhere has none, and Commit refuses it.
+func handleOf(p source.Prepared) prepared {
+	h, _ := p.Handle.(prepared)
+	return h
+}
 
 // ErrNotAllowed is wrapped by the refusal of an intent the dry run did not allow.
 var ErrNotAllowed = errors.New("not allowed by the dry run")
 
 // Prepare checks the intent through src without buying anything (see the steps above).
 // The error is Refusal().
-func (sv *Service) Prepare(ctx context.Context, src source.Source, in source.Intent) (Prepared, error) {
+func (sv *Service) Prepare(ctx context.Context, src source.Source, in source.Intent) (source.Prepared, error) {
 	return sv.prepare(ctx, in, func(in source.Intent) (source.SpendCall, error) { return src.SpendCall(ctx, in) })
 }
 
@@ -72,9 +66,9 @@ func (sv *Service) SpendWith(ctx context.Context, in source.Intent, callOf func(
 	return sv.Commit(ctx, p)
 }
 
-func (sv *Service) prepare(ctx context.Context, in source.Intent, callOf func(source.Intent) (source.SpendCall, error)) (p Prepared, _ error) {
+func (sv *Service) prepare(ctx context.Context, in source.Intent, callOf func(source.Intent) (source.SpendCall, error)) (p source.Prepared, _ error) {
 	p.Intent = in
-	refuse := func(err error) (Prepared, error) { p.refusal = err; return p, err }
+	refuse := func(err error) (source.Prepared, error) { p.Handle = prepared{refusal: err}; return p, err }
 	_, done := in.Kind.Words()
 	if sv.c.Config().ReadOnly && !in.CheckOnly {
 		return refuse(&awsapi.PurchaseError{Outcome: source.NotBought, Err: ErrReadOnly, Explanation: source.Explanation{Summary: model.ReadOnlyRefusal(sv.c.Config().ReadOnlyRule, done)}})
@@ -123,11 +117,11 @@ func (sv *Service) prepare(ctx context.Context, in source.Intent, callOf func(so
 	if err != nil {
 		return refuse(err)
 	}
-	p.call = call
+	p.Handle = prepared{call: call}
 	// The account is named in every confirmation; a caller without a person (the typed
 	// entry points) goes ahead without it, as the journal does.
 	if id, err := sv.c.Identity(ctx); err != nil {
-		p.payerErr = &awsapi.PurchaseError{Outcome: source.NotBought, Err: err, Explanation: source.Explanation{
+		p.PayerErr = &awsapi.PurchaseError{Outcome: source.NotBought, Err: err, Explanation: source.Explanation{
 			Summary: "Cannot tell which account would pay: " + strings.TrimSuffix(sv.c.ExplainError(err).Summary, ".") + ". Nothing was " + done + ".",
 			Hint:    sv.c.ExplainError(err).Hint}}
 	} else {
@@ -179,16 +173,16 @@ func (sv *Service) checkCap(fee model.Money) error {
 // Commit spends what p prepared, once (see the steps above). The error, when not nil, is a
 // *PurchaseError: Outcome NotBought, or Unknown when AWS did not answer and the look-up
 // afterwards failed too (never buy again on it).
-func (sv *Service) Commit(ctx context.Context, p Prepared) (source.SpendResult, error) {
+func (sv *Service) Commit(ctx context.Context, p source.Prepared) (source.SpendResult, error) {
 	res := source.SpendResult{Outcome: source.NotBought, Permission: p.Permission, Settled: p.Settled}
 	noun, done := p.Intent.Kind.Words()
 	switch {
-	case p.refusal != nil:
-		return res, p.refusal
-	case p.call.Call == nil:
+	case handleOf(p).refusal != nil:
+		return res, handleOf(p).refusal
+	case handleOf(p).call.Call == nil:
 		return res, awsapi.NotBoughtError("Nothing was prepared: the "+noun+" was not checked first.", "", nil)
 	}
-	call := p.call
+	call := handleOf(p).call
 	res.RequestID = awsapi.NewRequestID()
 	entry := call.Entry
 	entry.RequestID = res.RequestID
@@ -226,7 +220,7 @@ func (sv *Service) Commit(ctx context.Context, p Prepared) (source.SpendResult, 
 		res.Recovered = true
 	}
 	res.Outcome = source.Bought
-	res.JournalErr = sv.journalOutcome(entry, source.Bought, res.Recovered, ref, nil)
+	res.JournalErr = redacted(sv.journalOutcome(entry, source.Bought, res.Recovered, ref, nil))
 	return res, nil
 }
 
@@ -251,7 +245,7 @@ func (sv *Service) classifyIdempotent(entry source.JournalEntry, ref string, err
 			Hint:    "Check the block with `" + sv.c.NextStep("blocks", entry.Region) + "` before launching again."}}
 	}
 	res.Outcome = source.Bought
-	res.JournalErr = sv.journalOutcome(entry, "launched", false, ref, nil)
+	res.JournalErr = redacted(sv.journalOutcome(entry, "launched", false, ref, nil))
 	return res, nil
 }
 
@@ -345,4 +339,18 @@ func (sv *Service) journalOutcome(e source.JournalEntry, outcome source.Outcome,
 // left to the caller's Lookup.
 func mustAskAgain(o model.Offering, now time.Time) bool {
 	return !o.AskedAt.IsZero() && now.Sub(o.AskedAt) > source.FreshFor
+}
+
+// redactedError reads as err through the one redaction step, and is err for errors.Is:
+// a journal's failure is shown on a screen as it is.
+type redactedError struct{ err error }
+
+func (e redactedError) Error() string { return source.RedactError(e.err) }
+func (e redactedError) Unwrap() error { return e.err }
+
+func redacted(err error) error {
+	if err == nil {
+		return nil
+	}
+	return redactedError{err}
 }

@@ -14,9 +14,9 @@ import (
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/aws/ec2sim"
-	"github.com/gpublock/gpublock/aws/tuibackend"
+	"github.com/gpublock/gpublock/aws/source"
+	"github.com/gpublock/gpublock/aws/sources"
 	"github.com/gpublock/gpublock/model"
-	"github.com/gpublock/gpublock/ui/backend"
 	"github.com/gpublock/gpublock/ui/dialog"
 	"github.com/gpublock/gpublock/ui/dialog/purchase"
 	"github.com/gpublock/gpublock/ui/program"
@@ -24,7 +24,7 @@ import (
 )
 
 // The command line and the TUI refuse with identical words: every case runs through the
-// command line's run function (runCLI) and through the TUI's path (aws/tuibackend over a
+// command line's run function (runCLI) and through the TUI's path (aws/sources over a
 // client the same flags configure, and the purchase dialog that shows its answer), and the
 // one sentence must be in both.
 func TestCLIAndTUIRefuseInTheSameWords(t *testing.T) {
@@ -94,7 +94,7 @@ func TestCLIAndTUIRefuseInTheSameWords(t *testing.T) {
 			o := lookOffering(t, f, model.SourceTrainingPlan, off.TrainingPlanOfferingId)
 			_, _, errs := runCLI(planPurchaseArgs(cs.url, off.TrainingPlanOfferingId, off.Region, "--dry-run")...)
 			b := tuiBackend(t, f)
-			p, err := b.Prepare(context.Background(), backend.Intent{Kind: backend.SpendPurchase, Offering: o})
+			p, err := b.Prepare(context.Background(), source.Intent{Kind: source.SpendPurchase, Offering: o})
 			if err != nil || p.NoDryRun == "" {
 				t.Fatalf("a plan prepared: %q, %v", p.NoDryRun, err)
 			}
@@ -122,13 +122,13 @@ func TestCLIAndTUIRefuseInTheSameWords(t *testing.T) {
 func flat(s string) string { return strings.Join(strings.Fields(ansi.Strip(s)), " ") }
 
 // tuiBackend is the TUI's backend over a client the flags f configure, as `gpublock tui` makes it.
-func tuiBackend(t *testing.T, f awsFlags) backend.Backend {
+func tuiBackend(t *testing.T, f awsFlags) source.Backend {
 	t.Helper()
 	c, _, err := openBackend(context.Background(), &f, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return tuibackend.FromAWS(c, sourcesOver(c)...)
+	return sources.New(c, sourcesOver(c)...)
 }
 
 // lookOffering finds the offering id of source src in f's region as the command line does.
@@ -164,8 +164,8 @@ func lookOffering(t *testing.T, f awsFlags, src model.Source, id string) model.O
 // prepareRefusal is the TUI backend's refusal of buying o, in its words.
 func prepareRefusal(t *testing.T, f awsFlags, o model.Offering) string {
 	t.Helper()
-	_, err := tuiBackend(t, f).Prepare(context.Background(), backend.Intent{Kind: backend.SpendPurchase, Offering: o, Platform: capacityblocks.DefaultPlatform})
-	var ae *backend.ActionError
+	_, err := tuiBackend(t, f).Prepare(context.Background(), source.Intent{Kind: source.SpendPurchase, Offering: o, Platform: capacityblocks.DefaultPlatform})
+	var ae *source.ActionError
 	if !errors.As(err, &ae) {
 		t.Fatalf("the TUI backend did not refuse: %v", err)
 	}
@@ -179,7 +179,7 @@ func dialogText(t *testing.T, f awsFlags, o model.Offering, env dialog.Env) stri
 	now := time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
 	env.Context = &program.Context{Ctx: context.Background(), Backend: tuiBackend(t, f), Theme: theme.New(false), Simulated: true,
 		Clock: program.NewClock(func() time.Time { return now }), Location: time.UTC,
-		Identity: program.Identity{Identity: backend.Identity{Account: "123456789012"}, Known: true}}
+		Identity: program.Identity{Identity: source.Identity{Account: "123456789012"}, Known: true}}
 	env.Poll = time.Second
 	d, cmd := purchase.New(env, o)
 	if cmd != nil {

@@ -144,7 +144,7 @@ func notDone(stderr io.Writer, cmd, verdict string, client *awsapi.Client, err e
 // prepare is the spend service's Prepare in the command line's words: what it settled,
 // then its refusal, in the words the TUI shows too. ok is false when the command ends
 // with code; a dry run's "not allowed" is the caller's to print.
-func prepare(ctx context.Context, stderr io.Writer, cmd string, client *awsapi.Client, src source.Source, in source.Intent) (spend.Prepared, int, bool) {
+func prepare(ctx context.Context, stderr io.Writer, cmd string, client *awsapi.Client, src source.Source, in source.Intent) (source.Prepared, int, bool) {
 	p, err := spendPath(client).Prepare(ctx, src, in)
 	for _, s := range p.Settled {
 		fmt.Fprintf(stderr, "gpublock %s: settled an interrupted run: %s\n", cmd, s.Sentence())
@@ -152,8 +152,8 @@ func prepare(ctx context.Context, stderr io.Writer, cmd string, client *awsapi.C
 	var ue usageError
 	var pe *awsapi.PurchaseError
 	switch {
-	case err == nil && !in.CheckOnly && p.PayerUnknown() != nil:
-		fmt.Fprintf(stderr, "gpublock %s: %s\n", cmd, client.ExplainError(p.PayerUnknown()))
+	case err == nil && !in.CheckOnly && p.PayerErr != nil:
+		fmt.Fprintf(stderr, "gpublock %s: %s\n", cmd, client.ExplainError(p.PayerErr))
 		return p, 1, false
 	case err == nil || (in.CheckOnly && errors.Is(err, spend.ErrNotAllowed)):
 		return p, 0, true
@@ -177,7 +177,7 @@ func prepare(ctx context.Context, stderr io.Writer, cmd string, client *awsapi.C
 
 // permissionLine shows the dry run's answer (or that the source has none) before the
 // confirmation.
-func permissionLine(stderr io.Writer, p spend.Prepared) {
+func permissionLine(stderr io.Writer, p source.Prepared) {
 	if p.NoDryRun == "" {
 		fmt.Fprintf(stderr, "  Permission:  allowed (%s, dry run)\n\n", p.Permission.Action)
 	}

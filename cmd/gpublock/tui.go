@@ -16,7 +16,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gpublock/gpublock/aws/awsapi"
-	"github.com/gpublock/gpublock/aws/tuibackend"
+	"github.com/gpublock/gpublock/aws/sources"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/ui"
@@ -241,7 +241,7 @@ func connectTUI(ctx context.Context, f *awsFlags, onClient func(*awsapi.Client))
 		offset = client.Now(ctx).Sub(time.Now())
 	}
 	c := ui.Connection{
-		Backend:   tuibackend.FromAWS(client, sourcesOver(client)...),
+		Backend:   sources.New(client, sourcesOver(client)...),
 		Simulated: info.Mode == modeSimulated,
 		Profile:   client.Profile(),
 		Region:    client.Region(),

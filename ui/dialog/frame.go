@@ -7,6 +7,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/components/text"
 	"github.com/gpublock/gpublock/ui/dialog/spend"
@@ -102,10 +103,10 @@ func FactRows(facts []model.Fact) [][2]string {
 
 // SettledLines say what became of the interrupted purchases and extensions settled before
 // this one, and, when it happened, that the journal could not record this one's outcome.
-func SettledLines(th theme.Theme, settled []string, notRecorded string, w int) []string {
+func SettledLines(th theme.Theme, settled []source.Settled, notRecorded string, w int) []string {
 	var out []string
 	for _, s := range settled {
-		out = append(out, WrapStyled(th.Warning, "Settled an interrupted run: "+s, w)...)
+		out = append(out, WrapStyled(th.Warning, "Settled an interrupted run: "+s.Sentence(), w)...)
 	}
 	if notRecorded != "" {
 		out = append(out, WrapStyled(th.Error, "The journal could not record this outcome ("+notRecorded+"); what was bought stands, and a later run settles it from AWS.", w)...)

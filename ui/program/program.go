@@ -10,8 +10,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
-	"github.com/gpublock/gpublock/ui/backend"
 	"github.com/gpublock/gpublock/ui/theme"
 )
 
@@ -19,7 +19,7 @@ import (
 type Context struct {
 	// Ctx is the parent of every call; the program cancels it on exit.
 	Ctx     context.Context
-	Backend backend.Backend
+	Backend source.Backend
 	// Simulated: the backend is the emulator (the header says SIMULATED, launches get its
 	// images). ReadOnly: nothing can be bought, extended or launched.
 	Simulated bool
@@ -52,9 +52,9 @@ func (c *Context) Account() string {
 
 // Caps is what source s can do. Without a backend nothing can be sent, and the checks stay
 // on: a dry run is tried (and fails, saying so) rather than skipped.
-func (c *Context) Caps(s model.Source) backend.SourceCaps {
+func (c *Context) Caps(s model.Source) source.Caps {
 	if c.Backend == nil {
-		return backend.SourceCaps{DryRun: true, Launch: true}
+		return source.Caps{DryRun: true, Launch: true}
 	}
 	return c.Backend.Caps(s)
 }
@@ -62,7 +62,7 @@ func (c *Context) Caps(s model.Source) backend.SourceCaps {
 // Identity is who the calls are made as: Known once the identity call answered, with Err
 // when it failed.
 type Identity struct {
-	backend.Identity
+	source.Identity
 	Known bool
 	Err   error
 }

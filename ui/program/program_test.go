@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
-	"github.com/gpublock/gpublock/ui/backend"
 )
 
 func TestClockSyncAndReplace(t *testing.T) {
@@ -25,7 +25,7 @@ func TestClockSyncAndReplace(t *testing.T) {
 
 func TestAccountOnlyOnceKnownAndOK(t *testing.T) {
 	c := &Context{}
-	id := backend.Identity{Account: "123456789012"}
+	id := source.Identity{Account: "123456789012"}
 	for _, tc := range []struct {
 		id   Identity
 		want string

@@ -3,9 +3,9 @@ package extend
 import (
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
-	"github.com/gpublock/gpublock/ui/backend"
 	"github.com/gpublock/gpublock/ui/dialog"
 	"github.com/gpublock/gpublock/ui/dialog/spend"
 )
@@ -55,7 +55,7 @@ func (d *Model) SetStep(step Step) { d.step = step }
 func (d *Model) ShowOffering(off model.ExtensionOffering) { d.off = off }
 
 // ShowBought is the answer of the extension's purchase.
-func (d *Model) ShowBought(res backend.ExtendResult) { d.res = res }
+func (d *Model) ShowBought(res source.ExtendResult) { d.res = res }
 
 // ShowPayment is the bought extension's payment as the block was last listed: after (or
 // pollErr, when the look failed).
@@ -69,6 +69,6 @@ func (d Model) Listed(choices []model.ExtensionChoice, cmps []pricing.Comparison
 }
 
 // Extended is the message of the extension's purchase answering res (or err).
-func (d Model) Extended(res backend.ExtendResult, err error) tea.Msg {
+func (d Model) Extended(res source.ExtendResult, err error) tea.Msg {
 	return extendedMsg{dialog: d.id, res: res, err: err}
 }

@@ -14,9 +14,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
-	"github.com/gpublock/gpublock/ui/backend"
 	"github.com/gpublock/gpublock/ui/dialog"
 	"github.com/gpublock/gpublock/ui/dialog/spend"
 	"github.com/gpublock/gpublock/ui/screen"
@@ -53,10 +53,10 @@ type Model struct {
 	spend spend.Machine
 	// prep is the spend service's answer for the chosen length; capRefusal the cap's
 	// sentence when its fee is above the cap.
-	prep       backend.Prepared
+	prep       source.Prepared
 	capRefusal string
 
-	res backend.ExtendResult
+	res source.ExtendResult
 
 	// Once bought, the extension's payment is followed, as the receipt follows a block's:
 	// status is the extension's as last listed, after the block then (found: listed).
@@ -85,13 +85,13 @@ const (
 
 type extCheckMsg struct {
 	dialog int64
-	prep   backend.Prepared
+	prep   source.Prepared
 	err    error
 }
 
 type extendedMsg struct {
 	dialog int64
-	res    backend.ExtendResult
+	res    source.ExtendResult
 	err    error
 }
 
@@ -115,7 +115,7 @@ func Open(env dialog.Env, prices *pricing.Catalog, b model.Block, preferDays int
 var Action = spend.Action{Word: "extend", Noun: "extension", Done: "extended", Ask: "extend"}
 
 // failure is the extension's failure once it answered, or nil.
-func (d Model) failure() *backend.ActionError {
+func (d Model) failure() *source.ActionError {
 	if d.step != Done {
 		return nil
 	}
@@ -125,8 +125,8 @@ func (d Model) failure() *backend.ActionError {
 func (d Model) ctx() context.Context { return d.env.CallCtx() }
 
 // intent is the chosen extension.
-func (d Model) intent() backend.Intent {
-	return backend.Intent{Kind: backend.SpendExtend, Block: d.b, Extension: d.off}
+func (d Model) intent() source.Intent {
+	return source.Intent{Kind: source.SpendExtend, Block: d.b, Extension: d.off}
 }
 
 // checkCmd asks the spend service to prepare the chosen extension: its refusals, then the
@@ -242,7 +242,7 @@ func (d Model) tryBuy() (dialog.Dialog, tea.Cmd, bool) {
 	d.step = Buying
 	prep := d.prep
 	if prep.Intent.Extension.ID != d.off.ID {
-		prep = backend.Prepared{Intent: d.intent()} // an answer not given by the service: it prepares it now
+		prep = source.Prepared{Intent: d.intent()} // an answer not given by the service: it prepares it now
 	}
 	id, b, ctx := d.id, d.env.Backend, d.ctx()
 	return d, func() tea.Msg {
@@ -366,7 +366,7 @@ func (d Model) doneLines(w int) []string {
 	if d.res.Recovered {
 		out = append(out, dialog.WrapStyled(th.Warning, "The reply was lost; the block's extension history lists this offering: it was bought, once.", w)...)
 	}
-	out = append(out, dialog.SettledLines(th, d.res.Settled, d.res.NotRecorded, w)...)
+	out = append(out, dialog.SettledLines(th, d.res.Settled, d.res.NotRecorded(), w)...)
 	// The end as AWS lists it now; before the first look, the block's when the dialog opened.
 	end := d.b.End
 	if d.found {

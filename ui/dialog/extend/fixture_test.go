@@ -8,9 +8,9 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
-	"github.com/gpublock/gpublock/ui/backend"
 	"github.com/gpublock/gpublock/ui/dialog"
 	"github.com/gpublock/gpublock/ui/dialog/spend"
 	"github.com/gpublock/gpublock/ui/program"
@@ -51,7 +51,7 @@ func confirmDialog(t *testing.T) Model {
 	}
 	d.Show(Confirm, choices, cmps, 5)
 	d.ShowOffering(off)
-	d.Spend().Answer(d.Spend().CheckID(), backend.Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlockExtension"}, nil)
+	d.Spend().Answer(d.Spend().CheckID(), source.Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlockExtension"}, nil)
 	return d
 }
 

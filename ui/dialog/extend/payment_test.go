@@ -4,8 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
-	"github.com/gpublock/gpublock/ui/backend"
 	"github.com/gpublock/gpublock/ui/dialog"
 	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
 )
@@ -18,7 +18,7 @@ func TestExtendDialogStopsWatching(t *testing.T) {
 	d.step = Buying
 	d.off = model.ExtensionOffering{ID: "cbe-0123456789abcdef0", Start: blk.End, End: blk.End.Add(24 * time.Hour)}
 	pending := model.Extension{OfferingID: d.off.ID, Status: model.ExtensionPaymentPending}
-	dd, cmd, _ := d.Update(extendedMsg{dialog: d.id, res: backend.ExtendResult{RequestID: "gpb-1", Extension: pending}})
+	dd, cmd, _ := d.Update(extendedMsg{dialog: d.id, res: source.ExtendResult{RequestID: "gpb-1", Extension: pending}})
 	if cmd == nil || dd.(Model).status != model.ExtensionPaymentPending {
 		t.Fatal("a pending extension is not watched")
 	}

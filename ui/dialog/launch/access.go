@@ -1,7 +1,7 @@
 package launch
 
 import (
-	"github.com/gpublock/gpublock/ui/backend"
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/ui/dialog/spend"
 )
 
@@ -33,12 +33,12 @@ func (d *Model) TypeWord(w string) {
 }
 
 // ShowSubnets lists the zone's subnets under the form without filling its subnet field.
-func (d *Model) ShowSubnets(s []backend.Subnet) { d.subnetsIn, d.subnets = true, s }
+func (d *Model) ShowSubnets(s []source.Subnet) { d.subnetsIn, d.subnets = true, s }
 
 // Arm arms the launch, as typing launch on a scheduled block's form does.
 func (d *Model) Arm() { d.waiting = true }
 
 // ShowLaunched is the form after the launch answered res.
-func (d *Model) ShowLaunched(res backend.LaunchResult) {
+func (d *Model) ShowLaunched(res source.LaunchResult) {
 	d.result, d.instances = &res, res.Instances
 }

@@ -8,8 +8,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
-	"github.com/gpublock/gpublock/ui/backend"
 	"github.com/gpublock/gpublock/ui/dialog"
 	"github.com/gpublock/gpublock/ui/dialog/spend"
 	"github.com/gpublock/gpublock/ui/program"
@@ -38,9 +38,9 @@ func TestKeysFollowTheFormsState(t *testing.T) {
 	sending.Spend().Send()
 	done := testForm(t, model.StateActive)
 	done.Spend().Settle(nil)
-	done.ShowLaunched(backend.LaunchResult{SubnetID: "subnet-1", Instances: []model.Instance{{ID: "i-1", State: "running"}}})
+	done.ShowLaunched(source.LaunchResult{SubnetID: "subnet-1", Instances: []model.Instance{{ID: "i-1", State: "running"}}})
 	failed := testForm(t, model.StateActive)
-	failed.Spend().Settle(&backend.ActionError{Summary: "RunInstances failed."})
+	failed.Spend().Settle(&source.ActionError{Summary: "RunInstances failed."})
 
 	for name, c := range map[string]struct {
 		d    Model
@@ -68,7 +68,7 @@ func TestKeysFollowTheFormsState(t *testing.T) {
 		}
 	}
 	// With subnets listed, the help names the picker the footer leaves out.
-	form.ShowSubnets([]backend.Subnet{{ID: "subnet-1", AvailabilityZone: "us-east-1a"}})
+	form.ShowSubnets([]source.Subnet{{ID: "subnet-1", AvailabilityZone: "us-east-1a"}})
 	if cols := form.Keys().FullHelp(); len(cols) != 1 || cols[0][len(cols[0])-1].Help().Key != "↑/↓" {
 		t.Errorf("the full help does not name the subnet picker: %v", cols)
 	}
@@ -80,7 +80,7 @@ func TestAnswersOfAnotherFormAreIgnored(t *testing.T) {
 	if a.id == b.id {
 		t.Fatal("two forms share a number")
 	}
-	got, _, _ := b.Update(launchedMsg{dialog: a.id, res: backend.LaunchResult{SubnetID: "subnet-1"}})
+	got, _, _ := b.Update(launchedMsg{dialog: a.id, res: source.LaunchResult{SubnetID: "subnet-1"}})
 	if got.(Model).result != nil {
 		t.Fatal("a form took another form's launch answer")
 	}

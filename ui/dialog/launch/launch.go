@@ -13,8 +13,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
-	"github.com/gpublock/gpublock/ui/backend"
 	"github.com/gpublock/gpublock/ui/components/textfield"
 	"github.com/gpublock/gpublock/ui/dialog"
 	"github.com/gpublock/gpublock/ui/dialog/spend"
@@ -45,7 +45,7 @@ type Model struct {
 	fields [lfFields]textfield.Model
 	focus  int
 
-	subnets    []backend.Subnet
+	subnets    []source.Subnet
 	subnetErr  error
 	subnetsIn  bool
 	subnetNext int
@@ -59,7 +59,7 @@ type Model struct {
 	backendNow time.Time
 	lastLook   time.Time // on the backend clock, when the block was last listed
 	waiting    bool      // armed: launches when the block becomes active
-	result     *backend.LaunchResult
+	result     *source.LaunchResult
 	instances  []model.Instance
 }
 
@@ -68,19 +68,19 @@ var launchAction = spend.Action{Word: "launch", Noun: "launch", Done: "launched"
 
 type subnetsMsg struct {
 	dialog  int64
-	subnets []backend.Subnet
+	subnets []source.Subnet
 	err     error
 }
 
 type launchCheckMsg struct {
 	dialog, version, check int64
-	perm                   backend.Permission
+	perm                   source.Permission
 	err                    error
 }
 
 type launchedMsg struct {
 	dialog int64
-	res    backend.LaunchResult
+	res    source.LaunchResult
 	err    error
 }
 
@@ -144,8 +144,8 @@ func (d Model) free() int {
 }
 
 // spec reads the form, or says what is wrong with it before any call.
-func (d Model) spec() (backend.LaunchSpec, error) {
-	s := backend.LaunchSpec{
+func (d Model) spec() (source.LaunchSpec, error) {
+	s := source.LaunchSpec{
 		ImageID:  strings.TrimSpace(d.fields[lfAMI].Value()),
 		SubnetID: strings.TrimSpace(d.fields[lfSubnet].Value()),
 		KeyName:  strings.TrimSpace(d.fields[lfKey].Value()),
@@ -181,7 +181,7 @@ func (d *Model) check() tea.Cmd {
 	check := d.spend.Check()
 	if err != nil {
 		// The form is wrong: nothing is asked, and the answer is what to fix.
-		d.spend.Answer(check, backend.Permission{}, err)
+		d.spend.Answer(check, source.Permission{}, err)
 		return nil
 	}
 	id, ver, be, ctx, b := d.id, d.version, d.env.Backend, d.env.CallCtx(), d.block
@@ -213,7 +213,7 @@ func (d Model) tick(wait time.Duration) tea.Cmd {
 	}
 }
 
-func (d Model) launch(spec backend.LaunchSpec) tea.Cmd {
+func (d Model) launch(spec source.LaunchSpec) tea.Cmd {
 	id, be, ctx, b := d.id, d.env.Backend, d.env.CallCtx(), d.block
 	return func() tea.Msg {
 		res, err := be.Launch(ctx, b, spec)
@@ -225,7 +225,7 @@ func (d Model) launch(spec backend.LaunchSpec) tea.Cmd {
 func (d Model) Busy() bool { return d.spend.Busy() }
 
 // failure is the launch's failure once it answered, or nil.
-func (d Model) failure() *backend.ActionError { return d.spend.Failure }
+func (d Model) failure() *source.ActionError { return d.spend.Failure }
 
 func (d Model) checked() bool {
 	return d.block.State == model.StateActive && d.checkVer == d.version && d.spend.Allowed()
@@ -305,7 +305,7 @@ func (d Model) onTick(msg waitTickMsg) (dialog.Dialog, tea.Cmd, bool) {
 	}
 	if d.block.State != model.StateActive {
 		if d.block.State != model.StateScheduled && msg.found {
-			d.spend.Settle(&backend.ActionError{Summary: fmt.Sprintf("The block is %s now; nothing was launched.", d.block.State)})
+			d.spend.Settle(&source.ActionError{Summary: fmt.Sprintf("The block is %s now; nothing was launched.", d.block.State)})
 			return d, nil, false
 		}
 		return d, d.tick(d.env.Poll), false
@@ -318,7 +318,7 @@ func (d Model) onTick(msg waitTickMsg) (dialog.Dialog, tea.Cmd, bool) {
 	}
 	spec, err := d.spec()
 	if err != nil {
-		d.spend.Settle(&backend.ActionError{Summary: "Not launched: " + err.Error() + "."})
+		d.spend.Settle(&source.ActionError{Summary: "Not launched: " + err.Error() + "."})
 		return d, nil, false
 	}
 	d.waiting = false

@@ -3,9 +3,9 @@ package purchase
 import (
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
-	"github.com/gpublock/gpublock/ui/backend"
 	"github.com/gpublock/gpublock/ui/dialog/spend"
 )
 
@@ -40,6 +40,6 @@ func (d *Model) TypeWord(w string) {
 }
 
 // Answered is the message of the dialog's dry run answering p (or err) now.
-func (d Model) Answered(p backend.Permission, err error) tea.Msg {
-	return dryRunMsg{dialog: d.id, check: d.spend.CheckID(), prep: backend.Prepared{Intent: d.intent(), Permission: p}, err: err}
+func (d Model) Answered(p source.Permission, err error) tea.Msg {
+	return dryRunMsg{dialog: d.id, check: d.spend.CheckID(), prep: source.Prepared{Intent: d.intent(), Permission: p}, err: err}
 }

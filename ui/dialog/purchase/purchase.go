@@ -15,9 +15,9 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
-	"github.com/gpublock/gpublock/ui/backend"
 	"github.com/gpublock/gpublock/ui/components/textfield"
 	"github.com/gpublock/gpublock/ui/dialog"
 	"github.com/gpublock/gpublock/ui/dialog/receipt"
@@ -52,7 +52,7 @@ type Model struct {
 	// change asks the dry run again. prep is the spend service's answer it was given, and
 	// capRefusal the cap's sentence when the fee is above it.
 	spend      spend.Machine
-	prep       backend.Prepared
+	prep       source.Prepared
 	capRefusal string
 }
 
@@ -67,13 +67,13 @@ func (d Model) Sent() bool { return d.spend.Busy() || d.spend.Phase() == spend.D
 
 type dryRunMsg struct {
 	dialog, check int64
-	prep          backend.Prepared
+	prep          source.Prepared
 	err           error
 }
 
 type purchasedMsg struct {
 	dialog int64
-	res    backend.PurchaseResult
+	res    source.PurchaseResult
 	err    error
 }
 
@@ -102,9 +102,9 @@ func New(env dialog.Env, o model.Offering) (Model, tea.Cmd) {
 func (d Model) hasPlatform() bool { return d.env.Caps(d.o.Source).Launch }
 
 // intent is what the dialog would buy, with the platform and tags as they are now.
-func (d Model) intent() backend.Intent {
+func (d Model) intent() source.Intent {
 	tags, _ := d.tags()
-	return backend.Intent{Kind: backend.SpendPurchase, Offering: d.o, Platform: d.platforms[d.platform], Tags: tags}
+	return source.Intent{Kind: source.SpendPurchase, Offering: d.o, Platform: d.platforms[d.platform], Tags: tags}
 }
 
 // dryRun asks the spend service to prepare the purchase: its refusals, then the dry run or
@@ -274,7 +274,7 @@ func (d Model) buy() (dialog.Dialog, tea.Cmd, bool) {
 	prep, in := d.prep, d.intent()
 	if prep.Intent.Platform != in.Platform || !maps.Equal(prep.Intent.Tags, in.Tags) || prep.Intent.Offering.ID != in.Offering.ID {
 		// The tags were edited since it was prepared: the service prepares it again as it is.
-		prep = backend.Prepared{Intent: in, Permission: prep.Permission}
+		prep = source.Prepared{Intent: in, Permission: prep.Permission}
 	}
 	id, b := d.id, d.env.Backend
 	ctx := d.env.CallCtx()

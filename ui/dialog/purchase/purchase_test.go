@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
-	"github.com/gpublock/gpublock/ui/backend"
 	"github.com/gpublock/gpublock/ui/dialog"
 	"github.com/gpublock/gpublock/ui/dialog/spend"
 	"github.com/gpublock/gpublock/ui/program"
@@ -20,11 +20,11 @@ func testDialog(t *testing.T, src model.Source, maxSpend *model.Money) Model {
 	pc := &program.Context{Ctx: context.Background(), Theme: theme.New(false), Simulated: true,
 		Clock: program.NewClock(func() time.Time { return now }), Location: time.UTC,
 		Wall:     spend.NewFakeClock(now, 2*spend.Dwell).Now,
-		Identity: program.Identity{Identity: backend.Identity{Account: "123456789012"}, Known: true}}
+		Identity: program.Identity{Identity: source.Identity{Account: "123456789012"}, Known: true}}
 	o := model.Offering{ID: "cbr-0123456789abcdef0", Source: src, Region: "us-east-1", AvailabilityZone: "us-east-1a",
 		InstanceType: "p5.48xlarge", Count: 2, Start: now.Add(24 * time.Hour), End: now.Add(48 * time.Hour), DurationHours: 24,
 		Fee: model.MustMoney("6211.123456"), Currency: "USD"}
-	pc.Backend = capsOf{caps: map[model.Source]backend.SourceCaps{model.SourceTrainingPlan: {NoDryRun: "no dry run"},
+	pc.Backend = capsOf{caps: map[model.Source]source.Caps{model.SourceTrainingPlan: {NoDryRun: "no dry run"},
 		model.SourceCapacityBlock: {DryRun: true, Launch: true}}}
 	d, _ := New(dialog.Env{Context: pc, Poll: time.Second, MaxSpend: maxSpend}, o)
 	return d
@@ -34,7 +34,7 @@ func testDialog(t *testing.T, src model.Source, maxSpend *model.Money) Model {
 // one, and nothing to type once the fee is above the cap.
 func TestFooterFollowsThePhase(t *testing.T) {
 	block := testDialog(t, model.SourceCapacityBlock, nil)
-	dd, _, _ := block.Update(block.Answered(backend.Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}, nil))
+	dd, _, _ := block.Update(block.Answered(source.Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}, nil))
 	allowed := dd.(Model)
 	plan := testDialog(t, model.SourceTrainingPlan, nil)
 	low := model.MustMoney("100")
@@ -59,10 +59,10 @@ func TestFooterFollowsThePhase(t *testing.T) {
 // capsOf is a backend that answers only what each source can do: the dialog reads a
 // source's difference from its capabilities; the calls these tests make are not sent.
 type capsOf struct {
-	backend.Backend
-	caps map[model.Source]backend.SourceCaps
+	source.Backend
+	caps map[model.Source]source.Caps
 }
 
-func (c capsOf) Caps(s model.Source) backend.SourceCaps { return c.caps[s] }
+func (c capsOf) Caps(s model.Source) source.Caps { return c.caps[s] }
 
 func (capsOf) Platforms() []string { return nil }

@@ -9,8 +9,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
-	"github.com/gpublock/gpublock/ui/backend"
 	"github.com/gpublock/gpublock/ui/dialog"
 	"github.com/gpublock/gpublock/ui/dialog/launch"
 	"github.com/gpublock/gpublock/ui/dialog/spend"
@@ -27,10 +27,10 @@ func testReceipt(t *testing.T, src model.Source, state model.BlockState) Model {
 	b := model.Block{ReservationID: "cr-0123456789abcdef0", ARN: "arn:aws:sagemaker:us-east-1:123456789012:training-plan/gpb-1",
 		Region: "us-east-1", AvailabilityZone: "us-east-1a", InstanceType: "p5.48xlarge", State: state, TotalCount: 2,
 		Start: now.Add(time.Hour), End: now.Add(24 * time.Hour)}
-	pc.Backend = capsOf{caps: map[model.Source]backend.SourceCaps{model.SourceTrainingPlan: {NoDryRun: "no dry run"},
+	pc.Backend = capsOf{caps: map[model.Source]source.Caps{model.SourceTrainingPlan: {NoDryRun: "no dry run"},
 		model.SourceCapacityBlock: {DryRun: true, Launch: true}}}
 	o := model.Offering{Source: src, InstanceType: "p5.48xlarge", Currency: "USD"}
-	r, _ := New(dialog.Env{Context: pc, Poll: time.Second}, o, "Linux/UNIX", backend.PurchaseResult{RequestID: "gpb-1", Block: b})
+	r, _ := New(dialog.Env{Context: pc, Poll: time.Second}, o, "Linux/UNIX", source.PurchaseResult{RequestID: "gpb-1", Block: b})
 	return r
 }
 
@@ -71,8 +71,8 @@ func TestLaunchFromTheReceipt(t *testing.T) {
 // capsOf is a backend that answers only what each source can do: the receipt reads a
 // source's difference from its capabilities, and calls nothing in these tests.
 type capsOf struct {
-	backend.Backend
-	caps map[model.Source]backend.SourceCaps
+	source.Backend
+	caps map[model.Source]source.Caps
 }
 
-func (c capsOf) Caps(s model.Source) backend.SourceCaps { return c.caps[s] }
+func (c capsOf) Caps(s model.Source) source.Caps { return c.caps[s] }

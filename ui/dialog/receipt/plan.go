@@ -18,7 +18,7 @@ func (r Model) planLines(w int) []string {
 	} else {
 		out = append(out, th.OK.Bold(true).Render("BOUGHT: the training plan is yours."))
 	}
-	out = append(out, dialog.SettledLines(th, r.res.Settled, r.res.NotRecorded, w)...)
+	out = append(out, dialog.SettledLines(th, r.res.Settled, r.res.NotRecorded(), w)...)
 	state := model.PlanStatus(b.State)
 	switch {
 	case b.State == model.StateFailed:

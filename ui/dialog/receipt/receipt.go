@@ -11,8 +11,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
-	"github.com/gpublock/gpublock/ui/backend"
 	"github.com/gpublock/gpublock/ui/dialog"
 	"github.com/gpublock/gpublock/ui/dialog/launch"
 	"github.com/gpublock/gpublock/ui/screen"
@@ -26,7 +26,7 @@ type Model struct {
 	id       int64
 	o        model.Offering
 	platform string
-	res      backend.PurchaseResult
+	res      source.PurchaseResult
 	block    model.Block
 	polls    int
 	pollErr  error
@@ -42,7 +42,7 @@ type journalMsg struct {
 
 // New is the receipt of res, the purchase of o on platform. It asks for the search again
 // (bought offerings leave the market) and follows the block until its payment settles.
-func New(env dialog.Env, o model.Offering, platform string, res backend.PurchaseResult) (Model, tea.Cmd) {
+func New(env dialog.Env, o model.Offering, platform string, res source.PurchaseResult) (Model, tea.Cmd) {
 	r := Model{env: env, id: dialog.NextSeq(), o: o, platform: platform, res: res, block: res.Block}
 	r.settled = dialog.BlockSettled(r.block.State)
 	id, b := r.id, env.Backend
@@ -145,7 +145,7 @@ func (r Model) lines(w int) []string {
 	default:
 		out = append(out, th.OK.Bold(true).Render("BOUGHT: the Capacity Block is yours."))
 	}
-	out = append(out, dialog.SettledLines(th, r.res.Settled, r.res.NotRecorded, w)...)
+	out = append(out, dialog.SettledLines(th, r.res.Settled, r.res.NotRecorded(), w)...)
 	state := string(b.State)
 	switch {
 	case failed:
@@ -199,4 +199,4 @@ func (r Model) View(width, height int) string {
 
 // caps is what the offering's source can do: a source gpublock does not launch into (a
 // SageMaker training plan) is used by its ARN, which the receipt shows and copies instead.
-func (r Model) caps() backend.SourceCaps { return r.env.Caps(r.o.Source) }
+func (r Model) caps() source.Caps { return r.env.Caps(r.o.Source) }

@@ -15,8 +15,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
-	"github.com/gpublock/gpublock/ui/backend"
 	"github.com/gpublock/gpublock/ui/components/textfield"
 )
 
@@ -46,7 +46,7 @@ type Machine struct {
 	Action
 	phase   Phase
 	check   int64 // the dry run whose answer counts
-	Perm    backend.Permission
+	Perm    source.Permission
 	PermErr error
 	// OverCap: the fee is above the spending cap, so nothing is asked or sent.
 	OverCap bool
@@ -57,7 +57,7 @@ type Machine struct {
 	// Note is why the last key did nothing, said under the confirmation.
 	Note      string
 	quitAsked bool
-	Failure   *backend.ActionError
+	Failure   *source.ActionError
 
 	// Clock is the wall clock the keys are timed by (nil: time.Now). Never the backend's:
 	// the emulator's runs fast or is moved, and a person's reading time does not.
@@ -145,13 +145,13 @@ func (m Machine) CheckID() int64 { return m.check }
 func (m *Machine) Check() int64 {
 	m.check++
 	m.Field.SetValue("")
-	m.phase, m.Perm, m.PermErr, m.NoDryRun = Checking, backend.Permission{}, nil, false
+	m.phase, m.Perm, m.PermErr, m.NoDryRun = Checking, source.Permission{}, nil, false
 	m.shown, m.early = time.Time{}, 0
 	return m.check
 }
 
 // Answer takes the dry run's answer; a stale one (another check, or none out) is ignored.
-func (m *Machine) Answer(check int64, p backend.Permission, err error) bool {
+func (m *Machine) Answer(check int64, p source.Permission, err error) bool {
 	if check != m.check || m.phase != Checking {
 		return false
 	}
@@ -167,7 +167,7 @@ func (m *Machine) Answer(check int64, p backend.Permission, err error) bool {
 
 // SkipDryRun is for a source that has none: the permission is learnt only by the call.
 func (m *Machine) SkipDryRun(action string) {
-	m.NoDryRun, m.phase, m.Perm, m.PermErr = true, Ready, backend.Permission{Allowed: true, Action: action}, nil
+	m.NoDryRun, m.phase, m.Perm, m.PermErr = true, Ready, source.Permission{Allowed: true, Action: action}, nil
 	m.shown = m.now()
 }
 
@@ -312,11 +312,11 @@ func (m *Machine) Settle(err error) {
 }
 
 // AsActionError is err as the dialogs read an outcome; a plain error did nothing.
-func AsActionError(err error) *backend.ActionError {
-	if ae, ok := err.(*backend.ActionError); ok {
+func AsActionError(err error) *source.ActionError {
+	if ae, ok := err.(*source.ActionError); ok {
 		return ae
 	}
-	return &backend.ActionError{Outcome: backend.NotDone, Summary: err.Error(), Err: err}
+	return &source.ActionError{Outcome: source.NotBought, Summary: err.Error(), Err: err}
 }
 
 // Outcome is how a settled call reads.
@@ -336,7 +336,7 @@ func (m Machine) Outcome() Outcome {
 	switch {
 	case f == nil:
 		return Succeeded
-	case f.Outcome == backend.OutcomeUnknown:
+	case f.Outcome == source.Unknown:
 		return Unknown
 	case f.AlreadyBought:
 		return Already
@@ -369,7 +369,7 @@ func (m Machine) DryRunAnswer(noDryRun string) (Tone, string) {
 // refusal reports whether err is one of the spend service's refusals, which carry their
 // own verdict ("REFUSED:", "NOT ALLOWED:", "Already bought:").
 func refusal(err error) bool {
-	ae, ok := err.(*backend.ActionError)
+	ae, ok := err.(*source.ActionError)
 	return ok && (ae.OverCap || ae.ReadOnly || ae.AlreadyBought || ae.Code == "UnauthorizedOperation")
 }
 

@@ -8,7 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/gpublock/gpublock/ui/backend"
+	"github.com/gpublock/gpublock/aws/source"
 )
 
 var buy = Action{Word: "buy", Noun: "purchase", Done: "bought", Ask: "buy"}
@@ -19,7 +19,7 @@ func typeWord(m *Machine, w string) {
 	}
 }
 
-var allowed = backend.Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}
+var allowed = source.Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}
 
 var t0 = time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 
@@ -70,8 +70,8 @@ func TestTheWordGoesAheadOnlyWhenAllowed(t *testing.T) {
 // A refused or failed dry run, or a fee above the cap, offers no word at all.
 func TestNothingCanBeTypedWhenRefused(t *testing.T) {
 	for name, setup := range map[string]func(m *Machine){
-		"refused": func(m *Machine) { m.Answer(m.Check(), backend.Permission{Action: "ec2:PurchaseCapacityBlock"}, nil) },
-		"failed":  func(m *Machine) { m.Answer(m.Check(), backend.Permission{}, errors.New("the network is down.")) },
+		"refused": func(m *Machine) { m.Answer(m.Check(), source.Permission{Action: "ec2:PurchaseCapacityBlock"}, nil) },
+		"failed":  func(m *Machine) { m.Answer(m.Check(), source.Permission{}, errors.New("the network is down.")) },
 		"cap":     func(m *Machine) { m.Cap() },
 	} {
 		m := New(buy)
@@ -85,7 +85,7 @@ func TestNothingCanBeTypedWhenRefused(t *testing.T) {
 		}
 	}
 	m := New(buy)
-	m.Answer(m.Check(), backend.Permission{Action: "ec2:PurchaseCapacityBlock"}, nil)
+	m.Answer(m.Check(), source.Permission{Action: "ec2:PurchaseCapacityBlock"}, nil)
 	if tone, s := m.DryRunAnswer(""); tone != ToneRefused || !strings.Contains(s, "NOT ALLOWED: this identity lacks ec2:PurchaseCapacityBlock") || !strings.Contains(s, "Nothing can be bought") {
 		t.Errorf("refused answer: %v %q", tone, s)
 	}
@@ -119,9 +119,9 @@ func TestInFlightOnlyASecondCtrlCQuits(t *testing.T) {
 func TestOutcomes(t *testing.T) {
 	for want, err := range map[Outcome]error{
 		Succeeded: nil,
-		Unknown:   &backend.ActionError{Outcome: backend.OutcomeUnknown, Summary: "lost"},
-		Already:   &backend.ActionError{AlreadyBought: true, Summary: "already"},
-		Sold:      &backend.ActionError{Sold: true, Summary: "sold"},
+		Unknown:   &source.ActionError{Outcome: source.Unknown, Summary: "lost"},
+		Already:   &source.ActionError{AlreadyBought: true, Summary: "already"},
+		Sold:      &source.ActionError{Sold: true, Summary: "sold"},
 		Failed:    errors.New("refused"),
 	} {
 		m := New(buy)

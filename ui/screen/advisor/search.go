@@ -3,13 +3,13 @@ package advisor
 import (
 	"context"
 
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
-	"github.com/gpublock/gpublock/ui/backend"
 )
 
 // searchOver adapts the backend's streaming search to the advisor's pages; nil without a
 // backend.
-func searchOver(b backend.Backend) SearchFunc {
+func searchOver(b source.Backend) SearchFunc {
 	if b == nil {
 		return nil
 	}

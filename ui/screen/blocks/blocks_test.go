@@ -9,8 +9,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
-	"github.com/gpublock/gpublock/ui/backend"
 	"github.com/gpublock/gpublock/ui/program"
 	"github.com/gpublock/gpublock/ui/screen"
 	"github.com/gpublock/gpublock/ui/theme"
@@ -31,7 +31,7 @@ func listed(t *testing.T, readOnly bool, bs ...model.Block) Model {
 	t.Helper()
 	m := New(testContext(readOnly), Options{Visible: true})
 	m.SetArea(screen.Area{Top: 1, Width: 160, Height: 44})
-	m, _ = m.Update(ListedMsg{ID: m.ListingID(), List: backend.BlockList{Blocks: bs, Now: testNow}})
+	m, _ = m.Update(ListedMsg{ID: m.ListingID(), List: source.BlockList{Blocks: bs, Now: testNow}})
 	if m.Table().Len() != len(bs) {
 		t.Fatalf("the table holds %d blocks of %d", m.Table().Len(), len(bs))
 	}
@@ -107,12 +107,12 @@ func TestBlocksAskForTheDialogs(t *testing.T) {
 // announcement of r, and nothing else the status line says.
 func TestBlocksListingAnswers(t *testing.T) {
 	m := listed(t, false, block("cr-1", model.StateActive))
-	stale := ListedMsg{ID: m.ListingID() - 1, List: backend.BlockList{Now: testNow}}
+	stale := ListedMsg{ID: m.ListingID() - 1, List: source.BlockList{Now: testNow}}
 	if m, _ = m.Update(stale); m.Table().Len() != 1 {
 		t.Errorf("an older listing emptied the table: %d rows", m.Table().Len())
 	}
 	two := []model.Block{block("cr-1", model.StateActive), block("cr-2", model.StateScheduled)}
-	m, _ = m.Update(ListedMsg{ID: m.ListingID(), List: backend.BlockList{Blocks: two, Now: testNow}})
+	m, _ = m.Update(ListedMsg{ID: m.ListingID(), List: source.BlockList{Blocks: two, Now: testNow}})
 	if m.Table().Len() != 2 {
 		t.Errorf("the latest listing shows %d rows, want 2", m.Table().Len())
 	}

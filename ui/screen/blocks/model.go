@@ -14,8 +14,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
-	"github.com/gpublock/gpublock/ui/backend"
 	blockstable "github.com/gpublock/gpublock/ui/components/blocks"
 	"github.com/gpublock/gpublock/ui/components/pager"
 	"github.com/gpublock/gpublock/ui/program"
@@ -68,7 +68,7 @@ type Model struct {
 	id       int // of the latest listing; older answers are dropped
 	cancel   context.CancelFunc
 	err      error
-	problems []backend.BlockProblem
+	problems []source.BlockProblem
 	regions  []string  // of the latest listing
 	at       time.Time // backend time of the latest listing
 	timer    int       // generation of the auto-refresh timer; older ticks are dropped
@@ -87,7 +87,7 @@ type Model struct {
 // ListedMsg is a listing's answer; ID is the listing's (ListingID when it was asked).
 type ListedMsg struct {
 	ID   int
-	List backend.BlockList
+	List source.BlockList
 	Err  error
 }
 
@@ -211,8 +211,8 @@ func (m Model) listing(all bool) (Model, tea.Cmd) {
 	m.cancel, m.loading = cancel, true
 	id, regions := m.id, m.Regions()
 	return m, func() tea.Msg {
-		if r, ok := b.(backend.Rescanner); ok && all {
-			r.RescanAll()
+		if r, ok := b.(source.Rescanner); ok && all {
+			r.Forget()
 		}
 		list, err := b.Blocks(ctx, regions)
 		return ListedMsg{ID: id, List: list, Err: err}

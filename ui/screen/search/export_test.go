@@ -9,8 +9,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
-	"github.com/gpublock/gpublock/ui/backend"
 	"github.com/gpublock/gpublock/ui/screen"
 )
 
@@ -33,7 +33,7 @@ func foundMixed(t *testing.T, blocks, plans int) Model {
 		offs = append(offs, o)
 	}
 	st := model.RegionStatus{Region: "us-east-1", State: model.RegionOK, Offerings: len(offs)}
-	m, _ = m.Update(EventsMsg{ID: m.SearchID(), Events: []backend.SearchEvent{{Region: "us-east-1", Offerings: offs, Status: &st, CallsDone: 1, CallsTotal: 1}}, Closed: true})
+	m, _ = m.Update(EventsMsg{ID: m.SearchID(), Events: []source.SearchEvent{{Region: "us-east-1", Offerings: offs, Status: &st, CallsDone: 1, CallsTotal: 1}}, Closed: true})
 	if m.Table().Len() != blocks+plans {
 		t.Fatalf("%d rows, want %d", m.Table().Len(), blocks+plans)
 	}

@@ -10,8 +10,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
-	"github.com/gpublock/gpublock/ui/backend"
 	"github.com/gpublock/gpublock/ui/program"
 	"github.com/gpublock/gpublock/ui/screen"
 	"github.com/gpublock/gpublock/ui/theme"
@@ -59,7 +59,7 @@ func found(t *testing.T, readOnly bool, n int) Model {
 		offs = append(offs, offering(i))
 	}
 	st := model.RegionStatus{Region: "us-east-1", State: model.RegionOK, Offerings: n}
-	m, _ = m.Update(EventsMsg{ID: m.SearchID(), Events: []backend.SearchEvent{{Region: "us-east-1", Offerings: offs, Status: &st, CallsDone: 1, CallsTotal: 1}}, Closed: true})
+	m, _ = m.Update(EventsMsg{ID: m.SearchID(), Events: []source.SearchEvent{{Region: "us-east-1", Offerings: offs, Status: &st, CallsDone: 1, CallsTotal: 1}}, Closed: true})
 	if m.Busy() || m.Table().Len() != n || m.Found() != n {
 		t.Fatalf("after the stream: busy %v, %d rows, %d found; want %d", m.Busy(), m.Table().Len(), m.Found(), n)
 	}
@@ -83,7 +83,7 @@ func TestOwns(t *testing.T) {
 // An older search's answer is dropped: it answered another question.
 func TestOlderSearchDropped(t *testing.T) {
 	m := found(t, false, 3)
-	m, _ = m.Update(EventsMsg{ID: m.SearchID() - 1, Events: []backend.SearchEvent{{Offerings: []model.Offering{offering(9)}}}, Closed: true})
+	m, _ = m.Update(EventsMsg{ID: m.SearchID() - 1, Events: []source.SearchEvent{{Offerings: []model.Offering{offering(9)}}}, Closed: true})
 	if m.Table().Len() != 3 {
 		t.Errorf("an older search's page was added: %d rows", m.Table().Len())
 	}

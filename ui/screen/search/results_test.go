@@ -8,8 +8,8 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
-	"github.com/gpublock/gpublock/ui/backend"
 	"github.com/gpublock/gpublock/ui/program"
 	"github.com/gpublock/gpublock/ui/screen"
 )
@@ -64,7 +64,7 @@ func TestAlternativeKeepsTheRelativeWindow(t *testing.T) {
 	same.Count = 44
 	later := m.Query()
 	later.Start, later.End = later.End, later.End.AddDate(0, 0, 14)
-	m.extra.alts = []backend.Suggestion{{Description: "44 instead of 1", Query: same, Offerings: 1}, {Description: "later window", Query: later, Offerings: 2}}
+	m.extra.alts = []source.Suggestion{{Description: "44 instead of 1", Query: same, Offerings: 1}, {Description: "later window", Query: later, Offerings: 2}}
 
 	now = now.Add(10 * time.Minute)
 	got, _ := m.TakeAlternative(0)
@@ -98,7 +98,7 @@ func TestEmptyPlansSearchHintsByThePlansRules(t *testing.T) {
 		q.InstanceTypes, q.Durations = []string{"ml.p5.48xlarge"}, model.DurationRange{MinDays: 15, MaxDays: 15}
 		m, _ = m.StartFormSearch(q)
 		st := model.RegionStatus{Region: "us-east-1", State: model.RegionEmpty}
-		m, _ = m.Update(EventsMsg{ID: m.SearchID(), Events: []backend.SearchEvent{{Region: "us-east-1", Status: &st, CallsDone: 1, CallsTotal: 1}}, Closed: true})
+		m, _ = m.Update(EventsMsg{ID: m.SearchID(), Events: []source.SearchEvent{{Region: "us-east-1", Status: &st, CallsDone: 1, CallsTotal: 1}}, Closed: true})
 		if m.AlternativesLoading() {
 			t.Errorf("%dx%d: Capacity Block alternatives asked for a plans search", sz[0], sz[1])
 		}

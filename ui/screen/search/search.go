@@ -10,8 +10,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
-	"github.com/gpublock/gpublock/ui/backend"
 	"github.com/gpublock/gpublock/ui/components/detail"
 	"github.com/gpublock/gpublock/ui/components/searchform"
 	"github.com/gpublock/gpublock/ui/screen"
@@ -53,7 +53,7 @@ type search struct {
 type extra struct {
 	cancel       context.CancelFunc
 	id           int
-	alts         []backend.Suggestion
+	alts         []source.Suggestion
 	altCursor    int
 	altsLoading  bool
 	altsErr      error
@@ -73,15 +73,15 @@ type ProbeResult struct {
 // fast stream costs one Update per batch rather than one per page.
 type EventsMsg struct {
 	ID     int
-	Events []backend.SearchEvent
-	Ch     <-chan backend.SearchEvent
+	Events []source.SearchEvent
+	Ch     <-chan source.SearchEvent
 	Closed bool
 }
 
 // AlternativesMsg is the answer of the alternatives asked for after a search found nothing.
 type AlternativesMsg struct {
 	ID   int
-	Alts []backend.Suggestion
+	Alts []source.Suggestion
 	Err  error
 }
 
@@ -98,7 +98,7 @@ func keyIs(k tea.KeyPressMsg, b ...key.Binding) bool { return key.Matches(k, b..
 const maxBatch = 64
 
 // readEvents waits for the next event and takes those already waiting behind it.
-func readEvents(id int, ch <-chan backend.SearchEvent) tea.Cmd {
+func readEvents(id int, ch <-chan source.SearchEvent) tea.Cmd {
 	return func() tea.Msg {
 		msg := EventsMsg{ID: id, Ch: ch}
 		ev, ok := <-ch
@@ -125,7 +125,7 @@ func readEvents(id int, ch <-chan backend.SearchEvent) tea.Cmd {
 
 // drain empties the channel of a search nobody watches any more, so that the adapter's
 // goroutines never wait on it.
-func drain(ch <-chan backend.SearchEvent) tea.Cmd {
+func drain(ch <-chan source.SearchEvent) tea.Cmd {
 	return func() tea.Msg {
 		for range ch {
 		}
@@ -383,7 +383,7 @@ func (m Model) startProbe() (Model, tea.Cmd) {
 }
 
 // probe runs the LargestCount calls, a few at a time.
-func probe(ctx context.Context, b backend.Backend, q model.Query) []ProbeResult {
+func probe(ctx context.Context, b source.Backend, q model.Query) []ProbeResult {
 	var jobs []ProbeResult
 	for _, t := range q.InstanceTypes {
 		lt, _ := model.LookupType(t)

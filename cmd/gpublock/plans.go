@@ -243,17 +243,13 @@ func (a *offeringsArgs) sweptQueryArgs(now time.Time, srcs []model.Source, targe
 	return q, nil
 }
 
-// checkSplit checks a query of several sources by model.SplitQuery: refused only when no
+// checkSplit checks a query of several sources by source.Split: refused only when no
 // source is left to search; each source searched by its own rules (the Capacity Blocks'
 // window in validateQuery).
 func checkSplit(q model.Query) error {
-	parts, skips := model.SplitQuery(q)
-	if len(parts) == 0 {
-		why := make([]string, len(skips))
-		for i, k := range skips {
-			why[i] = k.Sentence()
-		}
-		return usagef("no source sells this: %s", strings.Join(why, "; "))
+	parts, _, err := source.Split(registeredSources(), q)
+	if err != nil {
+		return usagef("%v", err)
 	}
 	for _, p := range parts {
 		if p.Source == model.SourceCapacityBlock {
@@ -369,14 +365,17 @@ func noParts(c source.Caps) bool  { return !c.Parts }
 // of every source. The messages of a source other than the default one name it.
 func searchSources(ctx context.Context, cmd string, client *awsapi.Client, q model.Query, notes bool, each func(model.Offering), stderr io.Writer) searchResult {
 	res := searchResult{RegionTally: model.NewRegionTally(), progress: map[model.Source]map[string]model.RegionProgress{}}
-	parts, skips := model.SplitQuery(q)
-	if len(q.Sources) > 1 {
-		// A source that does not sell a value is named, and the others searched alone.
-		for _, k := range skips {
-			fmt.Fprintf(stderr, "gpublock %s: %s\n", cmd, k.Sentence())
+	parts, skips, err := source.Split(registeredSources(), q)
+	// A source that does not sell a value is named, and the others searched alone.
+	for _, k := range skips {
+		fmt.Fprintf(stderr, "gpublock %s: %s\n", cmd, k.Sentence())
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "gpublock %s: %v\n", cmd, err)
+		for _, r := range q.Regions {
+			res.Failed[r] = true
 		}
-	} else if len(parts) == 0 && len(skips) > 0 {
-		parts = []model.SourceQuery{{Source: skips[0].Source, Query: q}} // its own check names what it does not sell
+		return res
 	}
 	for _, part := range parts {
 		s, whole := part.Source, q

@@ -114,3 +114,23 @@ func TestBothSourcesSearchWhatEachSells(t *testing.T) {
 		t.Errorf("capacity-blocks, ml.p5.48xlarge: exit %d\n%s\n%s", code, out, errs)
 	}
 }
+
+// A type one source does not sell searches the other and says, on stderr, which source was
+// skipped and why (source.Split, as the TUI says on its status line); only a type no source
+// sells is refused.
+func TestTypeOneSourceDoesNotSellIsSkipped(t *testing.T) {
+	cs := startPlanSim(t)
+	asPerson(t, false, "")
+	base := []string{"offerings", "--endpoint-url", cs.url, "--source", "all", "--region", "us-east-1", "--duration", "2d"}
+	code, out, errs := runCLI(append(base, "--type", "ml.p6e-gb200.36xlarge")...)
+	if code != 0 || strings.Contains(out, "\ncapacity-blocks ") || !strings.Contains(errs, "EC2 Capacity Blocks not searched: Capacity Blocks do not sell p6e-gb200.36xlarge") {
+		t.Errorf("a type only the plans sell: exit %d\n%s\n%s", code, out, errs)
+	}
+	if !strings.Contains(errs, "us-east-1: training plans: ") {
+		t.Errorf("the plans were not searched: %q", errs)
+	}
+	code, _, errs = runCLI(append(base, "--type", "g6e.48xlarge")...)
+	if code != 2 || !strings.Contains(errs, "no source sells this: EC2 Capacity Blocks not searched") || !strings.Contains(errs, "SageMaker Training Plans not searched") {
+		t.Errorf("a type no source sells: exit %d, stderr %q", code, errs)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -186,6 +187,14 @@ func (m Model) onSearchEvents(msg EventsMsg) (Model, tea.Cmd) {
 	}
 	s := &m.search
 	for _, ev := range msg.Events {
+		if len(ev.Skips) > 0 {
+			// The sources left out say so on the status line, as the command line does on stderr.
+			said := make([]string, len(ev.Skips))
+			for i, k := range ev.Skips {
+				said[i] = k.Sentence()
+			}
+			m.flash = screen.Say(strings.Join(said, "; "))
+		}
 		if !ev.CachedAt.IsZero() {
 			if !s.round && !s.replaced && len(ev.Offerings) > 0 {
 				if s.cachedAt.IsZero() {

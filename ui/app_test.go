@@ -71,7 +71,7 @@ func TestDigitsSwitchScreensAtStart(t *testing.T) {
 	if v := ansi.Strip(m.View().Content); m.screen != screenSearch || !strings.Contains(v, "/ p6") || !strings.Contains(v, "q is a letter") {
 		t.Errorf("after /, p6 did not go into the type filter (screen %d):\n%s", m.screen, v)
 	}
-	if foot, status := lastLine(m), statusOf(m); !strings.Contains(foot, "enter keep filter") || strings.Contains(foot, "enter search") || strings.Contains(status, "enter searches") {
+	if foot, status := lastLine(m), statusOf(m); !strings.Contains(foot, "enter/tab keep filter") || strings.Contains(foot, "enter search") || strings.Contains(status, "enter searches") {
 		t.Errorf("while filtering the types, enter keeps the filter; the footer says %q, the status %q", foot, status)
 	}
 	if v := ansi.Strip(update(m, keyMsg("enter")).View().Content); !strings.Contains(v, "/ p6") || strings.Contains(v, "Typing: q is a letter") {

@@ -46,7 +46,7 @@ func TestFooterWhileFilteringATable(t *testing.T) {
 	m = withResults(m, syntheticOfferings(10))
 	m = update(m, keyMsg("/"))
 	foot := lastLine(m)
-	if !strings.Contains(foot, "enter keep filter") || !strings.Contains(foot, "esc clear filter") || !strings.Contains(foot, "ctrl+c quit") ||
+	if !strings.Contains(foot, "enter/tab keep filter") || !strings.Contains(foot, "esc clear filter") || !strings.Contains(foot, "ctrl+c quit") ||
 		strings.Contains(foot, "buy") || strings.Contains(foot, "q quit") {
 		t.Errorf("filtering the offerings, the footer is %q", foot)
 	}
@@ -58,7 +58,7 @@ func TestFooterWhileFilteringATable(t *testing.T) {
 	if m.screen != screenBlocks || !m.blocks().Table().Filtering() {
 		t.Fatalf("2 / did not open the blocks' filter (screen %d)", m.screen)
 	}
-	if foot := lastLine(m); !strings.Contains(foot, "enter keep filter") || strings.Contains(foot, "enter details") || strings.Contains(foot, "q quit") {
+	if foot := lastLine(m); !strings.Contains(foot, "enter/tab keep filter") || strings.Contains(foot, "enter details") || strings.Contains(foot, "q quit") {
 		t.Errorf("filtering the blocks, the footer is %q", foot)
 	}
 }

@@ -1,10 +1,11 @@
 package ui
 
 import (
-	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
 	"strings"
 	"testing"
 	"time"
+
+	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"

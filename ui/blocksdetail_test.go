@@ -2,11 +2,12 @@ package ui
 
 import (
 	"fmt"
-	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"

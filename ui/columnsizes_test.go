@@ -2,9 +2,10 @@ package ui
 
 import (
 	"fmt"
-	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
 	"strings"
 	"testing"
+
+	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
 
 	tea "charm.land/bubbletea/v2"
 )

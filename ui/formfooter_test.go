@@ -1,9 +1,10 @@
 package ui
 
 import (
-	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
 	"strings"
 	"testing"
+
+	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
 
 	tea "charm.land/bubbletea/v2"
 

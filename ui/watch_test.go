@@ -3,12 +3,13 @@ package ui
 import (
 	"bytes"
 	"context"
-	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"

@@ -10,8 +10,6 @@ import (
 	"testing"
 	"time"
 
-	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
-
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
@@ -394,7 +392,7 @@ func TestBlocksHeaderCopyAndOpen(t *testing.T) {
 	if head := ansi.Strip(strings.SplitN(search.View().Content, "\n", 2)[0]); !strings.Contains(head, fmt.Sprintf("(%d warnings) · ", want)) {
 		t.Errorf("the warning count runs into what follows it: %q", head)
 	}
-	search.editSearch(func(s *searchscreen.Model) { s.SetFocus(paneResults) }) // no text field there: ] is not a letter
+	search = focusResults(t, search) // no text field there: ] is not a letter
 	if back := update(search, keyMsg("]")); back.screen != screenBlocks {
 		t.Errorf("] from the results pane did not go to the blocks screen")
 	}
@@ -461,7 +459,7 @@ func TestBlocksListEveryRegion(t *testing.T) {
 	m = update(m, blocksMsg{ID: m.blocks().ListingID(), List: BlockList{Now: testNow}})
 	id := m.blocks().ListingID()
 	m = update(m, altKey('1'))
-	m.editSearch(func(s *searchscreen.Model) { s.SetFormFocus(searchform.Regions) })
+	m = focusField(t, m, searchform.Regions)
 	m = update(m, keyMsg("a"))
 	if m = update(m, altKey('2')); m.blocks().ListingID() != id {
 		t.Error("a change of the search's regions listed the blocks again")

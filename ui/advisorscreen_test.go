@@ -168,8 +168,8 @@ func TestAdvisorScreenBuys(t *testing.T) {
 	if !isPurchase {
 		t.Fatalf("dialog %T", m.dialog)
 	}
-	if d.Offering().ID != o.Offering.Offering.ID {
-		t.Errorf("the dialog is on %s, the option on %s", d.Offering().ID, o.Offering.Offering.ID)
+	if v := ansi.Strip(d.View(160, 45)); !strings.Contains(v, "Offering       "+o.Offering.Offering.ID) {
+		t.Errorf("the dialog is not on the option's %s:\n%s", o.Offering.Offering.ID, v)
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/gpublock/gpublock/aws/source"
-	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -73,7 +72,7 @@ func TestDigitsSwitchScreensAtStart(t *testing.T) {
 	if v := ansi.Strip(m.View().Content); m.screen != screenSearch || !strings.Contains(v, "/ p6") || !strings.Contains(v, "q is a letter") {
 		t.Errorf("after /, p6 did not go into the type filter (screen %d):\n%s", m.screen, v)
 	}
-	if foot, status := lastLine(m), statusOf(m); !strings.Contains(foot, "enter keep filter") || strings.Contains(foot, "enter search") || strings.Contains(status, "enter searches") {
+	if foot, status := lastLine(m), statusOf(m); !strings.Contains(foot, "enter/tab keep filter") || strings.Contains(foot, "enter search") || strings.Contains(status, "enter searches") {
 		t.Errorf("while filtering the types, enter keeps the filter; the footer says %q, the status %q", foot, status)
 	}
 	if v := ansi.Strip(update(m, keyMsg("enter")).View().Content); !strings.Contains(v, "/ p6") || strings.Contains(v, "Typing: q is a letter") {
@@ -189,7 +188,9 @@ func TestHeaderSearchingOnlyWhileRunning(t *testing.T) {
 	if strings.Contains(head, "searching") || !strings.Contains(head, "searched ") {
 		t.Errorf("a finished search: %q", head)
 	}
-	m.editSearch(func(s *searchscreen.Model) { s.SetRunning(true) })
+	q, _ := m.search().Form().Query()
+	mm, _ := m.startSearch(q) // the search's calls are not run: it stays running
+	m = mm.(Model)
 	if head := strings.SplitN(ansi.Strip(m.View().Content), "\n", 2)[0]; !strings.Contains(head, "searching ") {
 		t.Errorf("a running search: %q", head)
 	}

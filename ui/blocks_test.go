@@ -10,8 +10,6 @@ import (
 	"testing"
 	"time"
 
-	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
-
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
@@ -21,11 +19,8 @@ import (
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
-	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/ui/components/blocks"
 	"github.com/gpublock/gpublock/ui/components/searchform"
-	"github.com/gpublock/gpublock/ui/dialog/extend"
-	"github.com/gpublock/gpublock/ui/dialog/spend"
 	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
 )
 
@@ -356,40 +351,13 @@ func TestBlocksGolden(t *testing.T) {
 // altKey is alt and a key: alt+2 switches screens even from a text field.
 func altKey(r rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: r, Mod: tea.ModAlt} }
 
-// blocksStates are the blocks screen and the extend dialog in each of their states, for the
-// test that every state fits every size.
+// blocksStates are the blocks screen in each of its states, for the test that every state
+// fits every size; the extend dialog's own are in ui/dialog/extend.
 func blocksStates(base Model) map[string]Model {
 	list := source.BlockList{Blocks: syntheticBlocks(40), Now: testNow, Fees: map[string]model.Money{"cr-00000000000000001": model.MustMoney("123456.78")},
 		Problems: []source.BlockProblem{{Region: "us-west-2", Message: "the region is down"}}}
 	onBlocks := update(base, altKey('2'))
 	loaded := update(onBlocks, blocksMsg{ID: onBlocks.blocks().ListingID(), List: list})
-	blk := list.Blocks[0]
-	extendAt := func(step extend.Step) Model {
-		m := loaded
-		d := extend.New(m.actionEnv(), nil, blk)
-		off := model.ExtensionOffering{ID: "cbeo-0123456789abcdef0", ReservationID: blk.ReservationID, InstanceType: blk.InstanceType,
-			Count: blk.TotalCount, Start: blk.End, End: blk.End.Add(6 * 24 * time.Hour), DurationHours: 144, Fee: model.MustMoney("98765.43"), Currency: "USD"}
-		var choices []model.ExtensionChoice
-		var cmps []pricing.Comparison
-		for _, days := range model.ExtensionLengths(blk) {
-			o := off
-			o.End, o.DurationHours = blk.End.Add(time.Duration(days)*24*time.Hour), days*24
-			choices = append(choices, model.ExtensionChoice{Days: days, Offering: o})
-			cmps = append(cmps, pricing.Compare(nil, o.AsOffering(blk)))
-		}
-		d.Show(step, choices, cmps, 5)
-		if step >= extend.Checking {
-			d.ShowOffering(off)
-		}
-		if step >= extend.Confirm {
-			d.Spend().Answer(d.Spend().CheckID(), source.Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlockExtension"}, nil)
-		}
-		if step == extend.Done {
-			d.ShowBought(source.ExtendResult{RequestID: "gpb-0123", Extension: model.Extension{Status: model.ExtensionPaymentPending}})
-		}
-		m.dialog = d
-		return m
-	}
 	return map[string]Model{
 		"blocks loading":    onBlocks,
 		"blocks":            loaded,
@@ -399,12 +367,6 @@ func blocksStates(base Model) map[string]Model {
 		"blocks filter":     update(loaded, keyMsg("/"), keyMsg("a")),
 		"blocks help":       update(loaded, keyMsg("?")),
 		"search w/ warning": update(loaded, altKey('1')),
-		"extend choose":     extendAt(extend.Choose),
-		"extend loading":    extendAt(extend.Loading),
-		"extend none":       extendAt(extend.None),
-		"extend checking":   extendAt(extend.Checking),
-		"extend confirm":    extendAt(extend.Confirm),
-		"extend done":       extendAt(extend.Done),
 	}
 }
 
@@ -430,7 +392,7 @@ func TestBlocksHeaderCopyAndOpen(t *testing.T) {
 	if head := ansi.Strip(strings.SplitN(search.View().Content, "\n", 2)[0]); !strings.Contains(head, fmt.Sprintf("(%d warnings) · ", want)) {
 		t.Errorf("the warning count runs into what follows it: %q", head)
 	}
-	search.editSearch(func(s *searchscreen.Model) { s.SetFocus(paneResults) }) // no text field there: ] is not a letter
+	search = focusResults(t, search) // no text field there: ] is not a letter
 	if back := update(search, keyMsg("]")); back.screen != screenBlocks {
 		t.Errorf("] from the results pane did not go to the blocks screen")
 	}
@@ -459,56 +421,6 @@ func TestBlocksHeaderCopyAndOpen(t *testing.T) {
 	}
 	if msg, ok := cmd().(blockscreen.OpenedMsg); !ok || msg.Err != nil || msg.URL != blocks.ConsoleURL(sel) {
 		t.Errorf("the opener's answer: %+v", msg)
-	}
-}
-
-// The extend dialog buys nothing on any other way out: esc, a refused dry run, a wrong
-// word; a first ctrl+c while the extension is in flight only warns.
-func TestExtendDialogRefusals(t *testing.T) {
-	blk := syntheticBlocks(1)[0]
-	env := New(testOptions(nil)).actionEnv()
-	d := extend.New(env, nil, blk)
-	if _, cmd, closed := d.Update(keyMsg("esc")); !closed || cmd == nil {
-		t.Fatal("esc does not close the dialog with a word")
-	} else if msg, ok := cmd().(rootMsg); !ok || msg.Flash != "Nothing was extended." {
-		t.Errorf("esc says %+v", msg)
-	}
-
-	d.SetStep(extend.Confirm)
-	d.ShowOffering(model.ExtensionOffering{ID: "cbeo-1", End: blk.End.Add(24 * time.Hour)})
-	d.Spend().Answer(d.Spend().CheckID(), source.Permission{Allowed: false, Action: "ec2:PurchaseCapacityBlockExtension"}, nil)
-	var dd dialog = d
-	for _, k := range []string{"e", "x", "t", "e", "n", "d", "enter"} {
-		var cmd tea.Cmd
-		dd, cmd, _ = dd.Update(keyMsg(k))
-		if cmd != nil {
-			t.Fatalf("a refused dry run let %q send something", k)
-		}
-	}
-	if got := dd.(extend.Model); got.Step() != extend.Confirm || !strings.Contains(got.Machine().Note, "The dry run did not allow the extension. esc closes.") {
-		t.Errorf("refused: step %d, %q", got.Step(), got.Machine().Note)
-	}
-	if v := ansi.Strip(dd.View(100, 40)); !strings.Contains(v, "✗ NOT ALLOWED") || strings.Contains(v, "Type extend") {
-		t.Errorf("a refused dry run offers to type extend:\n%s", v)
-	}
-
-	*d.Spend() = spend.New(extend.Action)
-	d.Spend().Answer(d.Spend().CheckID(), source.Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlockExtension"}, nil)
-	dd = d
-	for _, k := range []string{"e", "x", "t", "e", "n", "t", "enter"} {
-		var cmd tea.Cmd
-		dd, cmd, _ = dd.Update(keyMsg(k))
-		if cmd != nil {
-			t.Fatalf("%q sent something before extend was typed", k)
-		}
-	}
-	d.SetStep(extend.Buying)
-	dd, cmd, closed := d.Update(keyMsg("ctrl+c"))
-	if cmd != nil || closed || !dd.(extend.Model).Machine().QuitAsked() {
-		t.Error("a first ctrl+c while extending did not only warn")
-	}
-	if _, cmd, _ = dd.Update(keyMsg("ctrl+c")); cmd == nil {
-		t.Error("a second ctrl+c does not quit")
 	}
 }
 
@@ -547,7 +459,7 @@ func TestBlocksListEveryRegion(t *testing.T) {
 	m = update(m, blocksMsg{ID: m.blocks().ListingID(), List: source.BlockList{Now: testNow}})
 	id := m.blocks().ListingID()
 	m = update(m, altKey('1'))
-	m.editSearch(func(s *searchscreen.Model) { s.SetFormFocus(searchform.Regions) })
+	m = focusField(t, m, searchform.Regions)
 	m = update(m, keyMsg("a"))
 	if m = update(m, altKey('2')); m.blocks().ListingID() != id {
 		t.Error("a change of the search's regions listed the blocks again")

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/gpublock/gpublock/aws/source"
-	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -158,7 +157,8 @@ func TestBlocksDetailKeysInHelp(t *testing.T) {
 	if slices.Contains(short(), scroll) {
 		t.Errorf("the table's footer offers to scroll the detail: %q", short())
 	}
-	m.editBlocks(func(s *blockscreen.Model) { s.SetDetailFocused(true) })
+	// tab gives the selected block's detail the focus.
+	m = update(m, blocksMsg{ID: m.blocks().ListingID(), List: source.BlockList{Blocks: syntheticBlocks(3), Now: testNow}}, keyMsg("tab"))
 	if got := short(); len(got) == 0 || got[0] != scroll || !slices.Contains(got, m.blocks().KeyMap().Pane.Help().Desc) {
 		t.Errorf("the focused detail's footer %q does not start with scrolling and name tab", got)
 	}

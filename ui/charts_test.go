@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
-
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/ui/components/offerings"
@@ -113,8 +111,7 @@ func chartStates(base, results Model) map[string]Model {
 		"marked":  update(results, keyMsg("m"), keyMsg("G"), keyMsg("m")),
 		"nothing-marked": func() Model {
 			m := base
-			m.editSearch(func(s *searchscreen.Model) { s.SetFocus(paneResults) })
-			return update(m, keyMsg("v"), keyMsg("c"), keyMsg("m"))
+			return update(focusResults(nil, m), keyMsg("v"), keyMsg("c"), keyMsg("m"))
 		}(),
 	}
 }
@@ -143,7 +140,7 @@ func TestChartKeys(t *testing.T) {
 		t.Fatal("esc does not close the compare chart")
 	}
 	nothing := base
-	nothing.editSearch(func(s *searchscreen.Model) { s.SetFocus(paneResults) })
+	nothing = focusResults(t, nothing)
 	nothing = update(nothing, keyMsg("c"))
 	if nothing.dialog != nil || !strings.Contains(nothing.flash, "Nothing marked") {
 		t.Errorf("c with nothing marked: dialog %v, flash %q", nothing.dialog, nothing.flash)

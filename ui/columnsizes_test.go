@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
-
 	tea "charm.land/bubbletea/v2"
 )
 
@@ -19,7 +17,9 @@ func TestOfferingsColumnsAtTerminalSizes(t *testing.T) {
 	for _, sz := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
 			m := withResults(update(New(testOptions(nil)), tea.WindowSizeMsg{Width: sz[0], Height: sz[1]}), syntheticOfferings(30))
-			m.editSearch(func(s *searchscreen.Model) { s.SetFocus(paneResults) })
+			if m.search().Focus() != paneResults {
+				t.Fatalf("focus %d after the search, want the results", m.search().Focus())
+			}
 			v := view(m)
 			for _, title := range core {
 				if !strings.Contains(v, title) {

@@ -5,14 +5,8 @@ import (
 	"testing"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
-
 	"github.com/gpublock/gpublock/aws/ec2sim"
-	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
-	"github.com/gpublock/gpublock/ui/dialog/extend"
-	"github.com/gpublock/gpublock/ui/dialog/spend"
 )
 
 // extendOnScreen opens the blocks screen on an active block (short polls), extends it by
@@ -94,75 +88,5 @@ func TestExtensionPaymentFailsInDialog(t *testing.T) {
 	m := s.final()
 	if blk := awaitBlock(t, m.pc.Backend, bought.ReservationID); !blk.End.Equal(o.End) {
 		t.Errorf("the emulator ends the block at %s, want its old end %s", blk.End, o.End)
-	}
-}
-
-// The dry run's answer is a field of the extend dialog, in the column of the values above
-// it, as in the purchase and launch dialogs; its refusal and failure too.
-func TestExtendDryRunInLine(t *testing.T) {
-	base := update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48})
-	m := blocksStates(base)["extend confirm"]
-	col := func(v, label, value string) int {
-		for _, l := range strings.Split(v, "\n") {
-			if i := strings.Index(l, label); i >= 0 {
-				if j := strings.Index(l[i:], value); j >= 0 {
-					return ansi.StringWidth(l[:i+j])
-				}
-			}
-		}
-		return -1
-	}
-	d := m.dialog.(extend.Model)
-	for _, c := range []struct {
-		name   string
-		perm   source.Permission
-		err    error
-		answer string
-	}{
-		{"allowed", source.Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlockExtension"}, nil, "✓ allowed (ec2:PurchaseCapacityBlockExtension)"},
-		{"refused", source.Permission{Action: "ec2:PurchaseCapacityBlockExtension"}, nil, "✗ NOT ALLOWED: this identity lacks ec2:PurchaseCapacityBlockExtension."},
-		{"failed", source.Permission{}, errString("the network is down"), "✗ failed: the network is down"},
-	} {
-		dd := d
-		*dd.Spend() = spend.New(extend.Action)
-		dd.Spend().Answer(dd.Spend().CheckID(), c.perm, c.err)
-		m.dialog = dd
-		v := ansi.Strip(m.View().Content)
-		if a, dr := col(v, "Account", "unknown"), col(v, "Dry run", c.answer); a < 0 || a != dr {
-			t.Errorf("%s: account value at %d, dry run answer at %d:\n%s", c.name, a, dr, v)
-		}
-		if strings.Contains(v, "Dry run:") {
-			t.Errorf("%s: the old \"Dry run:\" line is still drawn:\n%s", c.name, v)
-		}
-	}
-}
-
-type errString string
-
-func (e errString) Error() string { return string(e) }
-
-// Each answer of the extension fits every size, as the other dialogs do.
-func TestExtendDoneFits(t *testing.T) {
-	base := New(testOptions(nil))
-	done := blocksStates(base)["extend done"]
-	d := done.dialog.(extend.Model)
-	states := map[string]extend.Model{}
-	for _, st := range []model.ExtensionStatus{model.ExtensionPaymentPending, model.ExtensionPaymentSucceeded, model.ExtensionPaymentFailed} {
-		dd := d
-		dd.ShowBought(source.ExtendResult{RequestID: "gpb-0123", Extension: model.Extension{Status: model.ExtensionPaymentPending}, Recovered: true})
-		dd.ShowPayment(st, d.Block(), errString("the region did not answer in time"))
-		states["extend "+string(st)] = dd
-	}
-	for name, dd := range states {
-		m := done
-		m.dialog = dd
-		for w := 20; w <= 400; w += 29 {
-			for h := 5; h <= 120; h += 9 {
-				checkFits(t, name, update(m, tea.WindowSizeMsg{Width: w, Height: h}), w, h)
-			}
-		}
-		for _, sz := range [][2]int{{80, 24}, {160, 48}, {59, 15}, {60, 16}, {119, 29}, {120, 30}, {1, 1}} {
-			checkFits(t, name, update(m, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]}), sz[0], sz[1])
-		}
 	}
 }

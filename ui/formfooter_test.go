@@ -4,8 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
-
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/gpublock/gpublock/ui/components/searchform"
@@ -25,7 +23,7 @@ func TestFormFooterFollowsTheField(t *testing.T) {
 		{searchform.Duration, []string{"←/→ step"}, []string{"filter the types", "space choose"}},
 		{searchform.Regions, []string{"space choose", "a all regions selling the types", "q quit"}, []string{"filter the types", "step"}},
 	} {
-		m.editSearch(func(s *searchscreen.Model) { s.SetFormFocus(c.field) })
+		m = focusField(t, m, c.field)
 		foot := lastLine(m)
 		for _, w := range c.want {
 			if !strings.Contains(foot, w) {
@@ -47,7 +45,7 @@ func TestFooterWhileFilteringATable(t *testing.T) {
 	m = withResults(m, syntheticOfferings(10))
 	m = update(m, keyMsg("/"))
 	foot := lastLine(m)
-	if !strings.Contains(foot, "enter keep filter") || !strings.Contains(foot, "esc clear filter") || !strings.Contains(foot, "ctrl+c quit") ||
+	if !strings.Contains(foot, "enter/tab keep filter") || !strings.Contains(foot, "esc clear filter") || !strings.Contains(foot, "ctrl+c quit") ||
 		strings.Contains(foot, "buy") || strings.Contains(foot, "q quit") {
 		t.Errorf("filtering the offerings, the footer is %q", foot)
 	}
@@ -59,7 +57,47 @@ func TestFooterWhileFilteringATable(t *testing.T) {
 	if m.screen != screenBlocks || !m.blocks().Table().Filtering() {
 		t.Fatalf("2 / did not open the blocks' filter (screen %d)", m.screen)
 	}
-	if foot := lastLine(m); !strings.Contains(foot, "enter keep filter") || strings.Contains(foot, "enter details") || strings.Contains(foot, "q quit") {
+	if foot := lastLine(m); !strings.Contains(foot, "enter/tab keep filter") || strings.Contains(foot, "enter details") || strings.Contains(foot, "q quit") {
 		t.Errorf("filtering the blocks, the footer is %q", foot)
 	}
+}
+
+// focusField moves the form's focus to f with tab and shift+tab, as a person does.
+func focusField(t *testing.T, m Model, f searchform.Field) Model {
+	t.Helper()
+	for range 10 {
+		at := m.search().Form().Focus()
+		if at == f {
+			break
+		}
+		k := "tab"
+		if at > f {
+			k = "shift+tab"
+		}
+		m = update(m, keyMsg(k))
+	}
+	if m.search().Focus() != paneForm || m.search().Form().Focus() != f {
+		t.Fatalf("tab and shift+tab did not reach field %d: pane %d, field %d", f, m.search().Focus(), m.search().Form().Focus())
+	}
+	return m
+}
+
+// focusResults moves the search screen's focus to the results with the keys: shift+tab out
+// of the form to the detail, esc back to the results. t nil: a state builder that the
+// assertions on the state check.
+func focusResults(t *testing.T, m Model) Model {
+	for range 10 {
+		if m.search().Focus() != paneForm {
+			break
+		}
+		m = update(m, keyMsg("shift+tab"))
+	}
+	if m.search().Focus() == paneDetail {
+		m = update(m, keyMsg("esc"))
+	}
+	if t != nil && m.search().Focus() != paneResults {
+		t.Helper()
+		t.Fatalf("shift+tab and esc did not reach the results: pane %d", m.search().Focus())
+	}
+	return m
 }

@@ -7,9 +7,6 @@ import (
 	"testing"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
-
 	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/model"
@@ -140,52 +137,4 @@ func TestReceiptOpensLaunch(t *testing.T) {
 	s.press("esc")
 	s.waitText("Cancelled: nothing was launched.")
 	s.final()
-}
-
-// The launch form's dry-run answer is a field like the purchase dialog's: it starts in the
-// column of the values above it, and a long answer wraps under itself.
-func TestLaunchDryRunInLine(t *testing.T) {
-	base := update(withResults(New(testOptions(nil)), syntheticOfferings(5)), tea.WindowSizeMsg{Width: 80, Height: 40})
-	states := dialogStates(base)
-	for _, c := range []struct{ state, answer, rest string }{
-		{"launch checked", "✓ allowed (ec2:RunInstances)", ""},
-		{"launch wrong zone", "✗ Subnet subnet-1", "us-east-1a."},
-	} {
-		lines := strings.Split(ansi.Strip(states[c.state].View().Content), "\n")
-		col := func(label, value string) (int, int) {
-			for i, l := range lines {
-				if j := strings.Index(l, label); j >= 0 {
-					if k := strings.Index(l[j:], value); k >= 0 {
-						return i, ansi.StringWidth(l[:j+k])
-					}
-				}
-			}
-			return -1, -1
-		}
-		_, block := col("Block", "cr-")
-		row, dry := col("Dry run", c.answer)
-		if block < 0 || dry != block {
-			t.Errorf("%s: the block's value at %d, the dry run's answer at %d:\n%s", c.state, block, dry, strings.Join(lines, "\n"))
-			continue
-		}
-		if c.rest == "" {
-			continue
-		}
-		// The wrapped rest of the answer hangs under its start.
-		var found bool
-		for _, l := range lines[row+1:] {
-			if i := strings.Index(l, c.rest); i >= 0 {
-				found = true
-				inner := strings.TrimPrefix(l, "┆")
-				lead := ansi.StringWidth(inner) - ansi.StringWidth(strings.TrimLeft(inner, " ")) + 1
-				if lead != dry {
-					t.Errorf("%s: the answer's second line starts at %d, its first at %d:\n%s", c.state, lead, dry, strings.Join(lines, "\n"))
-				}
-				break
-			}
-		}
-		if !found {
-			t.Errorf("%s: the answer did not wrap at 80 columns:\n%s", c.state, strings.Join(lines, "\n"))
-		}
-	}
 }

@@ -6,15 +6,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gpublock/gpublock/ui/program"
-
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
-	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
-	"github.com/gpublock/gpublock/ui/dialog/purchase"
 )
 
 var reservationRE = regexp.MustCompile(`Reservation\s+(cr-[0-9a-f]+)`)
@@ -265,32 +260,5 @@ func TestPurchaseInFlightKeepsQuitting(t *testing.T) {
 	s.final()
 	if id == nil || len(reservations(t, c, searchedRegions(t)...)) != 1 {
 		t.Fatalf("after ctrl+c in flight: id %v, the receipt:\n%s", id, text)
-	}
-}
-
-// buy and enter before the dry run has answered, or after it refused: nothing is sent and
-// the dialog says why.
-func TestPurchaseNotBeforeTheDryRunAllows(t *testing.T) {
-	m := update(withResults(New(testOptions(nil)), syntheticOfferings(5)), tea.WindowSizeMsg{Width: 160, Height: 48})
-	env := m.actionEnv()
-	env.Identity = program.Identity{Identity: source.Identity{Account: "123456789012"}, Known: true}
-	p, _ := purchase.New(env, fixedOffering())
-	p.Spend().Field.SetValue("buy")
-	d, cmd, closed := p.Update(keyMsg("enter"))
-	if closed || cmd != nil || d.(purchase.Model).Machine().Busy() || !strings.Contains(d.(purchase.Model).Machine().Note, "dry run") {
-		t.Fatalf("enter while checking: closed=%v cmd=%v dialog=%+v", closed, cmd != nil, d)
-	}
-	// Refused: the confirmation is not offered; enter closes without buying.
-	d, _, _ = d.Update(p.Answered(source.Permission{Action: "ec2:PurchaseCapacityBlock"}, nil))
-	if v := ansi.Strip(d.View(160, 45)); !strings.Contains(v, "NOT ALLOWED: this identity lacks ec2:PurchaseCapacityBlock") || strings.Contains(v, "Type buy") {
-		t.Errorf("refused dry run:\n%s", v)
-	}
-	d, cmd, closed = d.Update(keyMsg("enter"))
-	if !closed || d.(purchase.Model).Machine().Busy() {
-		t.Fatalf("enter after a refusal: closed=%v buying=%v", closed, d.(purchase.Model).Machine().Busy())
-	}
-	// The word typed too early was cleared by the first refusal.
-	if msg, ok := cmd().(rootMsg); !ok || !strings.Contains(msg.Flash, "nothing was bought") {
-		t.Errorf("the cancel says %+v", msg)
 	}
 }

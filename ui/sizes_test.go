@@ -10,22 +10,17 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/ui/internal/uitest"
 )
 
 // checkFits fails when a frame has more lines than the terminal, or a line wider than it.
 func checkFits(t *testing.T, name string, m Model, w, h int) {
 	t.Helper()
-	view := m.View().Content
-	lines := strings.Split(view, "\n")
-	if len(lines) > h {
-		t.Fatalf("%s at %dx%d: %d lines", name, w, h, len(lines))
-	}
-	for i, l := range lines {
-		if lw := ansi.StringWidth(l); lw > w {
-			t.Fatalf("%s at %dx%d: line %d is %d wide: %q", name, w, h, i, lw, ansi.Strip(l))
-		}
-	}
+	uitest.CheckFits(t, name, m.View().Content, w, h)
 }
+
+// sizes are the terminal sizes every frame must fit.
+var sizes = uitest.Sizes
 
 // Every state of the screen, at every size from 20×5 to 400×120, draws within the
 // terminal and never panics.

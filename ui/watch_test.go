@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
-
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -245,16 +243,8 @@ func TestWatchRelativeDatesAndNewSearch(t *testing.T) {
 	if len(m.search().Seen()) != 30 || m.freshCount() != 0 || m.search().WatchNext().IsZero() {
 		t.Errorf("after the new search: %d seen, %d new, next %v", len(m.search().Seen()), m.freshCount(), m.search().WatchNext())
 	}
-
-	// A search whose window has passed stops the watch and says why.
-	m.editSearch(func(s *searchscreen.Model) { s.ForgetForm() })
-	past := m.search().Query()
-	past.End = now.Add(-time.Hour)
-	m.editSearch(func(s *searchscreen.Model) { s.SetQuery(past) })
-	m = update(m, watchTickMsg{Gen: m.search().WatchGen()})
-	if m.search().Watching() || m.search().Running() || !strings.Contains(m.flash, "Stopped watching: the search can no longer run: end") {
-		t.Errorf("a past window: on=%v running=%v flash %q", m.search().Watching(), m.search().Running(), m.flash)
-	}
+	// A search whose window has passed stops the watch: ui/screen/search's
+	// TestWatchStopsOnAPastWindow.
 }
 
 // watchStates are the watch's states for the sizes test. Each is built from a search of its

@@ -288,10 +288,10 @@ func (m *Model) handleKey(k tea.KeyPressMsg) bool {
 		return m.sourceKey(k)
 	case Count:
 		switch {
-		case key.Matches(k, m.keys.Inc), k.String() == "right":
+		case key.Matches(k, m.keys.Inc), key.Matches(k, m.keys.StepUp):
 			m.stepCount(1)
 			return true
-		case key.Matches(k, m.keys.Dec), k.String() == "left":
+		case key.Matches(k, m.keys.Dec), key.Matches(k, m.keys.StepDown):
 			m.stepCount(-1)
 			return true
 		}
@@ -301,7 +301,7 @@ func (m *Model) handleKey(k tea.KeyPressMsg) bool {
 		return m.textKey(&m.count, k)
 	case Duration:
 		if key.Matches(k, m.keys.Step) {
-			m.stepDuration(k.String() == "right")
+			m.stepDuration(key.Matches(k, m.keys.StepUp))
 			return true
 		}
 		return m.textKey(&m.duration, k)
@@ -332,14 +332,14 @@ func (m *Model) textKey(f *textfield.Model, k tea.KeyPressMsg) bool {
 
 func (m *Model) typesKey(k tea.KeyPressMsg) bool {
 	switch {
-	case key.Matches(k, m.keys.Up), !m.filtering && k.String() == "k":
+	case key.Matches(k, m.keys.Up), !m.filtering && key.Matches(k, m.keys.ListUp):
 		if m.typeCursor > 0 {
 			m.typeCursor--
 		} else {
 			m.move(-1)
 		}
 		return true
-	case key.Matches(k, m.keys.Down), !m.filtering && k.String() == "j":
+	case key.Matches(k, m.keys.Down), !m.filtering && key.Matches(k, m.keys.ListDown):
 		if m.typeCursor < len(m.typeMatches)-1 {
 			m.typeCursor++
 		} else {
@@ -382,14 +382,14 @@ func (m *Model) typesKey(k tea.KeyPressMsg) bool {
 
 func (m *Model) regionsKey(k tea.KeyPressMsg) bool {
 	switch {
-	case key.Matches(k, m.keys.Up), k.String() == "k": // j/k as in the type list above it
+	case key.Matches(k, m.keys.Up), key.Matches(k, m.keys.ListUp):
 		if m.regionCursor > 0 {
 			m.regionCursor--
 		} else {
 			m.move(-1)
 		}
 		return true
-	case key.Matches(k, m.keys.Down), k.String() == "j":
+	case key.Matches(k, m.keys.Down), key.Matches(k, m.keys.ListDown):
 		if m.regionCursor < len(m.regions) {
 			m.regionCursor++
 		}

@@ -60,13 +60,13 @@ func (s source) label() string {
 func (m *Model) sourceKey(k tea.KeyPressMsg) bool {
 	n := len(sourceChoices)
 	switch {
-	case k.String() == "right", key.Matches(k, m.keys.Toggle):
+	case key.Matches(k, m.keys.StepUp), key.Matches(k, m.keys.Toggle):
 		m.sources.choice = (m.sources.choice + 1) % n
 		return true
-	case k.String() == "left":
+	case key.Matches(k, m.keys.StepDown):
 		m.sources.choice = (m.sources.choice + n - 1) % n
 		return true
-	case k.String() == "t" && m.sources.plans():
+	case key.Matches(k, m.keys.Target) && m.sources.plans():
 		m.sources.target = (m.sources.target + 1) % len(model.TrainingPlanTargets())
 		return true
 	case key.Matches(k, m.keys.Up):

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/model"
@@ -133,4 +134,37 @@ func TestBothSourcesSearchTheOneThatSellsTheLength(t *testing.T) {
 	if _, ok := m.Query(); ok || !strings.Contains(m.Errors()[Duration], "not 200") {
 		t.Errorf("both, 200d: sent, or no error: %v", m.Errors())
 	}
+}
+
+// The footer's keys for a field are keys that do something there: t steps the target only
+// once plans are chosen, and each key named changes the field.
+func TestFieldKeysWork(t *testing.T) {
+	m := New(theme.New(false), clock, "us-east-1")
+	m.SetFocus(Source)
+	if keysNamed(m.FieldKeys(), "t") {
+		t.Error("the footer offers t with Capacity Blocks alone, where it does nothing")
+	}
+	if before, _ := m.Query(); press(m, "t").sources != m.sources || !slices.Equal(before.Targets, nil) {
+		t.Error("t changed the form with Capacity Blocks alone")
+	}
+	m = press(m, "right")
+	if !keysNamed(m.FieldKeys(), "t") || !keysNamed(m.FieldKeys(), "←/→") {
+		t.Errorf("with plans chosen the footer lacks t or ←/→: %v", m.FieldKeys())
+	}
+	if got := press(m, "left"); got.sources.choice != 0 {
+		t.Errorf("← from plans gives choice %d, want blocks (0)", got.sources.choice)
+	}
+	m.SetFocus(Count)
+	if !keysNamed(m.FieldKeys(), "←/→") || !keysNamed(m.FieldKeys(), "+") {
+		t.Errorf("the count's footer lacks ←/→ or +: %v", m.FieldKeys())
+	}
+}
+
+func keysNamed(bs []key.Binding, name string) bool {
+	for _, b := range bs {
+		if b.Help().Key == name {
+			return true
+		}
+	}
+	return false
 }

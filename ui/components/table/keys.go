@@ -27,7 +27,7 @@ func DefaultKeyMap(cols []Spec, marks bool) KeyMap {
 		Bottom:      key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "last")),
 		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
 		ClearFilter: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
-		ApplyFilter: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
+		ApplyFilter: key.NewBinding(key.WithKeys("enter", "tab"), key.WithHelp("enter/tab", "keep filter")),
 		Sort:        make([]key.Binding, len(cols)),
 	}
 	if marks {

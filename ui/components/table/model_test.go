@@ -370,3 +370,20 @@ func press(s string) tea.KeyPressMsg {
 	}
 	return tea.KeyPressMsg{Code: []rune(s)[0], Text: s}
 }
+
+// enter and tab both keep a typed filter, and help names both.
+func TestFilterKeptByEnterOrTab(t *testing.T) {
+	for _, k := range []tea.KeyPressMsg{{Code: tea.KeyEnter}, {Code: tea.KeyTab}} {
+		m := newItems(items{})
+		m.Set([]item{{"a", "delta", 3}, {"b", "alpha", 1}})
+		m, _ = m.Update(press("/"))
+		m, _ = m.Update(press("d"))
+		m, used := m.Update(k)
+		if !used || m.Filtering() || m.FilterText() != "d" || order(m) != "a" {
+			t.Errorf("%s: used %v, filtering %v, filter %q, rows %s", k, used, m.Filtering(), m.FilterText(), order(m))
+		}
+	}
+	if h := newItems(items{}).KeyMap().ApplyFilter.Help().Key; h != "enter/tab" {
+		t.Errorf("help names %q for keeping the filter", h)
+	}
+}

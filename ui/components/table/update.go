@@ -18,7 +18,7 @@ func (m Model[R]) Update(msg tea.Msg) (Model[R], bool) {
 		case key.Matches(k, m.keys.ClearFilter):
 			m.filtering = false
 			m.SetFilter("")
-		case key.Matches(k, m.keys.ApplyFilter), k.String() == "tab":
+		case key.Matches(k, m.keys.ApplyFilter):
 			m.filtering = false
 		default:
 			var used bool

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -36,37 +37,73 @@ func (m *Model) SetValue(s string) {
 	m.pos = len(m.value)
 }
 
+// KeyMap is the editing keys, as in a shell's line editor. Every other printable key is
+// text.
+type KeyMap struct {
+	DeleteBack, DeleteForward  key.Binding
+	Left, Right, Home, End     key.Binding
+	DeleteToStart, DeleteToEnd key.Binding
+	DeleteWord                 key.Binding
+}
+
+// DefaultKeyMap returns the editing keys.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
+		DeleteBack:    key.NewBinding(key.WithKeys("backspace", "ctrl+h"), key.WithHelp("backspace/ctrl+h", "delete before the cursor")),
+		DeleteForward: key.NewBinding(key.WithKeys("delete", "ctrl+d"), key.WithHelp("delete/ctrl+d", "delete at the cursor")),
+		Left:          key.NewBinding(key.WithKeys("left", "ctrl+b"), key.WithHelp("←/ctrl+b", "cursor left")),
+		Right:         key.NewBinding(key.WithKeys("right", "ctrl+f"), key.WithHelp("→/ctrl+f", "cursor right")),
+		Home:          key.NewBinding(key.WithKeys("home", "ctrl+a"), key.WithHelp("home/ctrl+a", "start of the text")),
+		End:           key.NewBinding(key.WithKeys("end", "ctrl+e"), key.WithHelp("end/ctrl+e", "end of the text")),
+		DeleteToStart: key.NewBinding(key.WithKeys("ctrl+u"), key.WithHelp("ctrl+u", "delete to the start")),
+		DeleteToEnd:   key.NewBinding(key.WithKeys("ctrl+k"), key.WithHelp("ctrl+k", "delete to the end")),
+		DeleteWord:    key.NewBinding(key.WithKeys("ctrl+w"), key.WithHelp("ctrl+w", "delete the word before")),
+	}
+}
+
+// FullHelp is every editing key, in one column.
+func (km KeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{km.Left, km.Right, km.Home, km.End, km.DeleteBack, km.DeleteForward,
+		km.DeleteToStart, km.DeleteToEnd, km.DeleteWord}}
+}
+
+// ShortHelp is the keys that move the cursor.
+func (km KeyMap) ShortHelp() []key.Binding { return []key.Binding{km.Left, km.Right, km.Home, km.End} }
+
+// keys is every field's: a zero Model edits with them too.
+var keys = DefaultKeyMap()
+
 // Update edits the text. It reports whether the key was used, so that a caller can give
 // unused keys (tab, enter, arrows up and down) another meaning.
 func (m Model) Update(msg tea.KeyPressMsg) (Model, bool) {
-	switch msg.String() {
-	case "backspace", "ctrl+h":
+	switch {
+	case key.Matches(msg, keys.DeleteBack):
 		if m.pos > 0 {
 			m.value = append(m.value[:m.pos-1:m.pos-1], m.value[m.pos:]...)
 			m.pos--
 		}
-	case "delete", "ctrl+d":
+	case key.Matches(msg, keys.DeleteForward):
 		if m.pos < len(m.value) {
 			m.value = append(m.value[:m.pos:m.pos], m.value[m.pos+1:]...)
 		}
-	case "left", "ctrl+b":
+	case key.Matches(msg, keys.Left):
 		if m.pos > 0 {
 			m.pos--
 		}
-	case "right", "ctrl+f":
+	case key.Matches(msg, keys.Right):
 		if m.pos < len(m.value) {
 			m.pos++
 		}
-	case "home", "ctrl+a":
+	case key.Matches(msg, keys.Home):
 		m.pos = 0
-	case "end", "ctrl+e":
+	case key.Matches(msg, keys.End):
 		m.pos = len(m.value)
-	case "ctrl+u":
+	case key.Matches(msg, keys.DeleteToStart):
 		m.value = append([]rune(nil), m.value[m.pos:]...)
 		m.pos = 0
-	case "ctrl+k":
+	case key.Matches(msg, keys.DeleteToEnd):
 		m.value = m.value[:m.pos]
-	case "ctrl+w":
+	case key.Matches(msg, keys.DeleteWord):
 		i := m.pos
 		for i > 0 && m.value[i-1] == ' ' {
 			i--

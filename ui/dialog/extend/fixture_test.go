@@ -49,9 +49,9 @@ func confirmDialog(t *testing.T) Model {
 		choices = append(choices, model.ExtensionChoice{Days: days, Offering: o})
 		cmps = append(cmps, pricing.Compare(nil, o.AsOffering(blk)))
 	}
-	d.Show(Confirm, choices, cmps, 5)
-	d.ShowOffering(off)
-	d.Spend().Answer(d.Spend().CheckID(), source.Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlockExtension"}, nil)
+	d.step, d.choices, d.cmps, d.choice = Confirm, choices, cmps, 5
+	d.off = off
+	d.spend.Answer(d.spend.CheckID(), source.Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlockExtension"}, nil)
 	return d
 }
 
@@ -73,11 +73,11 @@ func keyMsg(s string) tea.KeyPressMsg {
 func TestKeysFollowTheStep(t *testing.T) {
 	d := confirmDialog(t)
 	buying := d
-	buying.SetStep(Buying)
+	buying.step = Buying
 	done := d
-	done.SetStep(Done)
+	done.step = Done
 	choose := d
-	choose.SetStep(Choose)
+	choose.step = Choose
 	for name, c := range map[string]struct {
 		d    Model
 		want string

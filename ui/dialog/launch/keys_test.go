@@ -33,14 +33,15 @@ func testForm(t *testing.T, state model.BlockState) Model {
 func TestKeysFollowTheFormsState(t *testing.T) {
 	form := testForm(t, model.StateActive)
 	armed := testForm(t, model.StateScheduled)
-	armed.Arm()
+	armed.waiting = true
 	sending := testForm(t, model.StateActive)
-	sending.Spend().Send()
+	sending.spend.Send()
 	done := testForm(t, model.StateActive)
-	done.Spend().Settle(nil)
-	done.ShowLaunched(source.LaunchResult{SubnetID: "subnet-1", Instances: []model.Instance{{ID: "i-1", State: "running"}}})
+	done.spend.Settle(nil)
+	done.result = &source.LaunchResult{SubnetID: "subnet-1", Instances: []model.Instance{{ID: "i-1", State: "running"}}}
+	done.instances = done.result.Instances
 	failed := testForm(t, model.StateActive)
-	failed.Spend().Settle(&source.ActionError{Summary: "RunInstances failed."})
+	failed.spend.Settle(&source.ActionError{Summary: "RunInstances failed."})
 
 	for name, c := range map[string]struct {
 		d    Model
@@ -68,7 +69,7 @@ func TestKeysFollowTheFormsState(t *testing.T) {
 		}
 	}
 	// With subnets listed, the help names the picker the footer leaves out.
-	form.ShowSubnets([]source.Subnet{{ID: "subnet-1", AvailabilityZone: "us-east-1a"}})
+	form.subnetsIn, form.subnets = true, []source.Subnet{{ID: "subnet-1", AvailabilityZone: "us-east-1a"}}
 	if cols := form.Keys().FullHelp(); len(cols) != 1 || cols[0][len(cols[0])-1].Help().Key != "↑/↓" {
 		t.Errorf("the full help does not name the subnet picker: %v", cols)
 	}
@@ -93,14 +94,20 @@ func TestAnswersOfAnotherFormAreIgnored(t *testing.T) {
 // again, and the word must be typed again for what it now says.
 func TestAnEditClearsTheTypedWord(t *testing.T) {
 	d := testForm(t, model.StateActive)
-	d.TypeWord("launch")
+	typeWord(&d, "launch")
 	d.focus = lfCount
 	m, _, _ := d.Update(tea.KeyPressMsg{Code: '2', Text: "2"})
 	got := m.(Model)
 	if got.fields[lfCount].Value() == d.fields[lfCount].Value() {
 		t.Fatalf("the count did not change: %q", got.fields[lfCount].Value())
 	}
-	if got.Word() != "" {
-		t.Errorf("the word %q typed before the edit is still there", got.Word())
+	if got.spend.Typed() != "" {
+		t.Errorf("the word %q typed before the edit is still there", got.spend.Typed())
 	}
+}
+
+// typeWord focuses the confirmation and types w in it.
+func typeWord(d *Model, w string) {
+	d.focus = lfConfirm
+	d.spend.Field.SetValue(w)
 }

@@ -15,7 +15,7 @@ func TestValuesInOneColumn(t *testing.T) {
 	for _, src := range []model.Source{model.SourceCapacityBlock, model.SourceTrainingPlan} {
 		d := testDialog(t, src, nil)
 		cols := map[string]int{}
-		for _, l := range d.Lines(100) {
+		for _, l := range d.lines(100) {
 			l = ansi.Strip(l)
 			for _, label := range []string{"Account", "Upfront fee", "Offering", "Tags", "Dry run"} {
 				if rest, ok := strings.CutPrefix(l, "  "+label); ok && strings.HasPrefix(rest, " ") {

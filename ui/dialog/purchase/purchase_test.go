@@ -34,7 +34,7 @@ func testDialog(t *testing.T, src model.Source, maxSpend *model.Money) Model {
 // one, and nothing to type once the fee is above the cap.
 func TestFooterFollowsThePhase(t *testing.T) {
 	block := testDialog(t, model.SourceCapacityBlock, nil)
-	dd, _, _ := block.Update(block.Answered(source.Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}, nil))
+	dd, _, _ := block.Update(answered(block, source.Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}, nil))
 	allowed := dd.(Model)
 	plan := testDialog(t, model.SourceTrainingPlan, nil)
 	low := model.MustMoney("100")

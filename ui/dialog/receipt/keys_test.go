@@ -63,7 +63,7 @@ func TestLaunchFromTheReceipt(t *testing.T) {
 	if !ok {
 		t.Fatalf("l on a plan's receipt gave %T", d)
 	}
-	if v := ansi.Strip(strings.Join(r.Lines(100), " ")); !strings.Contains(v, "A training plan is not launched into") {
+	if v := ansi.Strip(strings.Join(r.lines(100), " ")); !strings.Contains(v, "A training plan is not launched into") {
 		t.Errorf("l on a plan's receipt says nothing:\n%s", v)
 	}
 }

@@ -385,9 +385,6 @@ func (m Model) Table() blockstable.Model { return m.table }
 func (m Model) DetailFocused() bool      { return m.detail }
 func (m Model) Scroll() pager.Scroll     { return m.scroll }
 
-// SetDetailFocused gives the block's detail the focus, or the table.
-func (m *Model) SetDetailFocused(on bool) { m.detail = on }
-
 // NotifyOff reports that new warnings (and a watched search's news) are shown silently.
 func (m Model) NotifyOff() bool { return m.notifyOff }
 

@@ -6,6 +6,7 @@ import (
 	"github.com/gpublock/gpublock/ui/components/detail"
 	"github.com/gpublock/gpublock/ui/components/offerings"
 	"github.com/gpublock/gpublock/ui/components/searchform"
+	"github.com/gpublock/gpublock/ui/components/textfield"
 	"github.com/gpublock/gpublock/ui/screen"
 )
 
@@ -83,7 +84,8 @@ func groups(r KeyMap, f searchform.KeyMap, t offerings.KeyMap) []screen.KeyGroup
 	d := detail.NewKeyMap(t.Nav())
 	return []screen.KeyGroup{
 		{Title: "Everywhere", Keys: []key.Binding{r.Help, r.Quit, r.ForceQuit, r.NextPane, r.PrevPane, r.Back, r.Rerun}},
-		{Title: "Search form", Keys: []key.Binding{r.Search, f.Next, f.Prev, f.Up, f.Down, f.Toggle, f.Step, f.Inc, f.Dec, f.Filter, f.AllRegions, f.ClearFilter}},
+		{Title: "Search form", Keys: []key.Binding{r.Search, f.Next, f.Prev, f.Up, f.Down, f.ListUp, f.ListDown, f.Toggle, f.Step, f.Inc, f.Dec, f.Target, f.Filter, f.AllRegions, f.ClearFilter}},
+		{Title: "Typing in a field", Keys: textfield.DefaultKeyMap().FullHelp()[0]},
 		{Title: "Offerings and detail", Keys: []key.Binding{r.Buy, r.Open, r.Copy, r.CopyPurchase, r.Probe, r.TakeAlternative, r.Watch, r.Notify, r.Export}},
 		{Title: "Prices", Keys: []key.Binding{r.Chart, t.Mark, r.Compare}},
 		{Title: "Moving", Keys: []key.Binding{t.Up, t.Down, t.PageUp, t.PageDown, t.HalfUp, t.HalfDown, t.Top, t.Bottom}},
@@ -113,19 +115,7 @@ func (m Model) ShortHelp() []key.Binding {
 		if m.form.Filtering() {
 			return []key.Binding{t.ApplyFilter, t.ClearFilter, f.Toggle, f.Up, f.Down, r.ForceQuit}
 		}
-		// Only the focused field's own keys: / does nothing on the regions, ←/→ steps only
-		// the count and the duration.
-		keys := []key.Binding{r.Search, f.Next}
-		switch m.form.Focus() {
-		case searchform.Types:
-			keys = append(keys, f.Filter, f.Toggle)
-		case searchform.Regions:
-			keys = append(keys, f.Toggle, f.AllRegions)
-		case searchform.Count:
-			keys = append(keys, f.Inc, f.Dec)
-		case searchform.Duration:
-			keys = append(keys, f.Step)
-		}
+		keys := append([]key.Binding{r.Search, f.Next}, m.form.FieldKeys()...)
 		return append(keys, r.Help, quit)
 	case PaneResults:
 		if m.search.has && m.table.Len() == 0 && !m.table.Filtering() && m.table.FilterText() == "" {

@@ -297,12 +297,3 @@ func (m Model) Statuses() map[string]model.RegionStatus { return m.search.status
 
 // Fresh is what the last watch round found new.
 func (m Model) Fresh() []model.Offering { return m.watch.news.fresh }
-
-// What the program's tests put in place: the focus, the form's field, a search shown as
-// running, a search run from no form, and its question.
-
-func (m *Model) SetFocus(p Pane)                 { m.focus = p }
-func (m *Model) SetFormFocus(f searchform.Field) { m.form.SetFocus(f) }
-func (m *Model) SetRunning(on bool)              { m.search.running = on }
-func (m *Model) ForgetForm()                     { m.search.form = nil }
-func (m *Model) SetQuery(q model.Query)          { m.search.query = q }

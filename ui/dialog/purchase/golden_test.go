@@ -1,26 +1,34 @@
-package ui
+package purchase
 
 import (
 	"strings"
 	"testing"
 
-	"github.com/gpublock/gpublock/ui/program"
-
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
-	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
-	"github.com/gpublock/gpublock/ui/dialog/purchase"
+	"github.com/gpublock/gpublock/ui/internal/uitest"
+	"github.com/gpublock/gpublock/ui/screen"
 )
+
+// blocksBackend answers what the AWS backend answers of Capacity Blocks without a call:
+// their capabilities and the platforms a block may be bought for.
+type blocksBackend struct{ source.Backend }
+
+func (blocksBackend) Caps(model.Source) source.Caps {
+	return source.Caps{DryRun: true, Launch: true, PurchaseAction: "ec2:PurchaseCapacityBlock", ExtendAction: "ec2:PurchaseCapacityBlockExtension"}
+}
+
+func (blocksBackend) Platforms() []string {
+	return []string{"Linux/UNIX", "Red Hat Enterprise Linux", "SUSE Linux", "Windows", "Ubuntu Pro"}
+}
 
 // The purchase dialog, LIVE and SIMULATED, on a fixed offering and clock, after the dry run
 // allowed it: the goldens show the whole confirmation as a person reads it, without colour,
 // where only words and borders tell the modes apart.
 func TestPurchaseDialogGolden(t *testing.T) {
-	b, _ := emulatorBackend(t, ec2sim.Faults{})
 	for _, mode := range []struct {
 		name      string
 		simulated bool
@@ -31,13 +39,11 @@ func TestPurchaseDialogGolden(t *testing.T) {
 		{"SIMULATED", true, []string{"╭┄ SIMULATED — nothing real", "SIMULATED  the emulator: nothing real is bought"}, "REAL MONEY"},
 	} {
 		t.Run(mode.name, func(t *testing.T) {
-			opts := testOptions(b)
-			opts.Simulated = mode.simulated
-			m := update(New(opts), tea.WindowSizeMsg{Width: 110, Height: 40})
-			env := m.actionEnv()
-			env.Identity = program.Identity{Identity: source.Identity{Account: "123456789012"}, Known: true}
-			d, _ := purchase.New(env, fixedOffering())
-			dd, _, _ := d.Update(d.Answered(source.Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlock"}, nil))
+			env := uitest.Env(screen.Rect{W: 110, H: 37}, true) // the body of a 110×40 terminal
+			env.Simulated = mode.simulated
+			env.Backend = blocksBackend{}
+			d, _ := New(env, uitest.Offering())
+			dd := allowed(d, d)
 			view := ansi.Strip(dd.View(110, 37))
 			for _, s := range mode.must {
 				if !strings.Contains(view, s) {
@@ -55,21 +61,4 @@ func TestPurchaseDialogGolden(t *testing.T) {
 			golden.RequireEqual(t, []byte(view))
 		})
 	}
-}
-
-// A LIVE dialog against the emulator, through the root: its dress and its dry run.
-func TestPurchaseDialogLiveAgainstEmulator(t *testing.T) {
-	b, _ := emulatorBackend(t, ec2sim.Faults{})
-	opts := actionTestOptions(b)
-	opts.Simulated = false
-	s := newScreen(t, New(opts), 160, 48)
-	searchAndOpen(t, s)
-	text := s.waitText("✓ allowed (ec2:PurchaseCapacityBlock)")
-	mustContain(t, text, "╔═ LIVE — REAL MONEY", "this buys a real Capacity Block on account 123456789012", "║")
-	if strings.Contains(text, "SIMULATED —") {
-		t.Errorf("a LIVE dialog dressed as SIMULATED:\n%s", text)
-	}
-	s.press("esc")
-	s.waitText("Cancelled: nothing was bought.")
-	s.final()
 }

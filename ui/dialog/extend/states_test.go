@@ -1,0 +1,277 @@
+package extend
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/gpublock/gpublock/aws/source"
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/pricing"
+	"github.com/gpublock/gpublock/ui/dialog"
+	"github.com/gpublock/gpublock/ui/dialog/spend"
+	"github.com/gpublock/gpublock/ui/internal/uitest"
+	"github.com/gpublock/gpublock/ui/screen"
+)
+
+// body is the dialog's body in a terminal of 160×48 under the root's header and footer.
+var body = screen.Rect{W: 160, H: 45}
+
+// listedBlock is the first block the blocks screen lists in the root's tests: active for
+// two days, its 48 hours ending tomorrow.
+func listedBlock() model.Block {
+	start := uitest.Now.Add(-2 * 24 * time.Hour).Truncate(time.Hour)
+	return model.Block{ReservationID: fmt.Sprintf("cr-%017x", 1), BlockID: fmt.Sprintf("cb-%017x", 1), Region: "us-east-1",
+		AvailabilityZone: "us-east-1a", InstanceType: "p5.48xlarge", TotalCount: 1, State: model.StateActive,
+		Start: start, End: start.Add(48 * time.Hour), Interconnect: "ok", Tags: map[string]string{"project": "llm"},
+		Instances: []model.Instance{{ID: fmt.Sprintf("i-%017x", 0), State: "running", LaunchTime: start}}}
+}
+
+// at is the dialog on listedBlock at step, every length listed and the 6-day one chosen,
+// in a body of size with the account not yet known.
+func at(step Step, size screen.Rect) Model {
+	blk := listedBlock()
+	d := New(uitest.Env(size, false), nil, blk)
+	off := model.ExtensionOffering{ID: "cbeo-0123456789abcdef0", ReservationID: blk.ReservationID, InstanceType: blk.InstanceType,
+		Count: blk.TotalCount, Start: blk.End, End: blk.End.Add(6 * 24 * time.Hour), DurationHours: 144, Fee: model.MustMoney("98765.43"), Currency: "USD"}
+	var choices []model.ExtensionChoice
+	var cmps []pricing.Comparison
+	for _, days := range model.ExtensionLengths(blk) {
+		o := off
+		o.End, o.DurationHours = blk.End.Add(time.Duration(days)*24*time.Hour), days*24
+		choices = append(choices, model.ExtensionChoice{Days: days, Offering: o})
+		cmps = append(cmps, pricing.Compare(nil, o.AsOffering(blk)))
+	}
+	d.step, d.choices, d.cmps, d.choice = step, choices, cmps, 5
+	if step >= Checking {
+		d.off = off
+	}
+	if step >= Confirm {
+		d.spend.Answer(d.spend.CheckID(), source.Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlockExtension"}, nil)
+	}
+	if step == Done {
+		d.res = source.ExtendResult{RequestID: "gpb-0123", Extension: model.Extension{Status: model.ExtensionPaymentPending}}
+	}
+	return d
+}
+
+// confirmAllowed is the dialog at Confirm with a fresh spend machine the dry run allowed.
+func confirmAllowed() Model {
+	d := at(Confirm, body)
+	d.spend = spend.New(Action)
+	d.spend.Answer(d.spend.CheckID(), source.Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlockExtension"}, nil)
+	return d
+}
+
+var press = uitest.Key
+
+func TestWordTypedWhileTooSmallIsCleared(t *testing.T) {
+	d := confirmAllowed()
+	d.env.Size = screen.Rect{W: 104, H: 8}
+	d.spend.Field.SetValue("extend")
+	got, cmd, _ := d.Update(press("enter"))
+	if cmd != nil || got.(Model).step == Buying || got.(Model).spend.Field.Value() != "" {
+		t.Fatalf("too small: step %v, field %q", got.(Model).step, got.(Model).spend.Field.Value())
+	}
+	got, _, _ = got.Update(dialog.SizeMsg{W: 160, H: 45})
+	got, cmd, _ = got.Update(press("enter"))
+	if cmd != nil || got.(Model).step == Buying {
+		t.Fatal("enter extended on a word typed while the dialog was too small")
+	}
+}
+
+// A fee above the cap is refused when its length is chosen: no dry run, no word asked.
+func TestRefusesAFeeAboveTheCap(t *testing.T) {
+	d := confirmAllowed()
+	capped := model.MustMoney("1000")
+	d.env.MaxSpend = &capped
+	d.step = Loading
+	d.spend.Uncap()
+	off := d.off
+	off.Fee = model.MustMoney("98765.43")
+	got, cmd, _ := d.Update(extChoicesMsg{dialog: d.ask, choices: []model.ExtensionChoice{{Days: off.DurationHours / 24, Offering: off}},
+		cmps: []pricing.Comparison{pricing.CompareExtension(nil, off.AsOffering(d.b))}})
+	if cmd != nil {
+		t.Fatal("a call was started when the lengths arrived")
+	}
+	got, cmd, _ = got.Update(press("enter"))
+	ed := got.(Model)
+	if cmd != nil {
+		t.Error("a dry run (or another call) was started above the cap")
+	}
+	if !ed.spend.OverCap || ed.step == Checking || ed.step == Confirm {
+		t.Fatalf("step %v, overCap %v", ed.step, ed.spend.OverCap)
+	}
+	v := strings.Join(strings.Fields(ansi.Strip(ed.View(body.W, body.H))), " ")
+	for _, want := range []string{"REFUSED", "spending cap of $1,000.00", "$98,765.43", "Nothing was sent to AWS"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the refusal lacks %q:\n%s", want, v)
+		}
+	}
+	if strings.Contains(v, "Type extend") {
+		t.Errorf("the word is asked for above the cap:\n%s", v)
+	}
+	for _, r := range "extend" {
+		got, _, _ = got.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	// enter on the refusal is refused again, never buys
+	if got, _, _ = got.Update(press("enter")); got.(Model).step == Buying || got.(Model).step == Checking {
+		t.Fatal("extended above the cap")
+	}
+}
+
+// The dialog buys nothing on any other way out: esc, a refused dry run, a wrong word; a
+// first ctrl+c while the extension is in flight only warns.
+func TestRefusals(t *testing.T) {
+	blk := listedBlock()
+	d := New(uitest.Env(screen.Rect{}, false), nil, blk)
+	if _, cmd, closed := d.Update(press("esc")); !closed || cmd == nil {
+		t.Fatal("esc does not close the dialog with a word")
+	} else if msg, ok := cmd().(dialog.RootMsg); !ok || msg.Flash != "Nothing was extended." {
+		t.Errorf("esc says %+v", msg)
+	}
+
+	d.step = Confirm
+	d.off = model.ExtensionOffering{ID: "cbeo-1", End: blk.End.Add(24 * time.Hour)}
+	d.spend.Answer(d.spend.CheckID(), source.Permission{Allowed: false, Action: "ec2:PurchaseCapacityBlockExtension"}, nil)
+	var dd dialog.Dialog = d
+	for _, k := range []string{"e", "x", "t", "e", "n", "d", "enter"} {
+		var cmd tea.Cmd
+		dd, cmd, _ = dd.Update(press(k))
+		if cmd != nil {
+			t.Fatalf("a refused dry run let %q send something", k)
+		}
+	}
+	if got := dd.(Model); got.step != Confirm || !strings.Contains(got.spend.Note, "The dry run did not allow the extension. esc closes.") {
+		t.Errorf("refused: step %d, %q", got.step, got.spend.Note)
+	}
+	if v := ansi.Strip(dd.View(100, 40)); !strings.Contains(v, "✗ NOT ALLOWED") || strings.Contains(v, "Type extend") {
+		t.Errorf("a refused dry run offers to type extend:\n%s", v)
+	}
+
+	d.spend = spend.New(Action)
+	d.spend.Answer(d.spend.CheckID(), source.Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlockExtension"}, nil)
+	dd = d
+	for _, k := range []string{"e", "x", "t", "e", "n", "t", "enter"} {
+		var cmd tea.Cmd
+		dd, cmd, _ = dd.Update(press(k))
+		if cmd != nil {
+			t.Fatalf("%q sent something before extend was typed", k)
+		}
+	}
+	d.step = Buying
+	dd, cmd, closed := d.Update(press("ctrl+c"))
+	if cmd != nil || closed || !dd.(Model).spend.QuitAsked() {
+		t.Error("a first ctrl+c while extending did not only warn")
+	}
+	if _, cmd, _ = dd.Update(press("ctrl+c")); cmd == nil {
+		t.Error("a second ctrl+c does not quit")
+	}
+}
+
+// The dialog's values start in one column: the block's fields, the length picker and the
+// offering's fields.
+func TestInLine(t *testing.T) {
+	v := ansi.Strip(at(Confirm, body).View(body.W, body.H))
+	cols := map[string]int{}
+	for _, l := range strings.Split(v, "\n") {
+		for _, label := range []string{"Account", "Ends now", "Add", "New end", "Upfront fee", "Offering"} {
+			i := strings.Index(l, label+" ")
+			if i < 0 || cols[label] != 0 {
+				continue
+			}
+			rest := l[i+len(label):]
+			cols[label] = ansi.StringWidth(l[:i+len(label)]) + len(rest) - len(strings.TrimLeft(rest, " "))
+		}
+	}
+	want := cols["Account"]
+	for label, c := range cols {
+		if label == "Add" && c == want+1 {
+			continue // the picker's lengths leave a cell for the ‹ of the chosen one
+		}
+		if c != want || want == 0 {
+			t.Errorf("%s's value at %d, Account's at %d:\n%s", label, c, want, v)
+		}
+	}
+	if len(cols) != 6 {
+		t.Errorf("found %v of the six labels:\n%s", cols, v)
+	}
+}
+
+// The dry run's answer is a field of the dialog, in the column of the values above it, as
+// in the purchase and launch dialogs; its refusal and failure too.
+func TestDryRunInLine(t *testing.T) {
+	d := at(Confirm, body)
+	col := func(v, label, value string) int {
+		for _, l := range strings.Split(v, "\n") {
+			if i := strings.Index(l, label); i >= 0 {
+				if j := strings.Index(l[i:], value); j >= 0 {
+					return ansi.StringWidth(l[:i+j])
+				}
+			}
+		}
+		return -1
+	}
+	for _, c := range []struct {
+		name   string
+		perm   source.Permission
+		err    error
+		answer string
+	}{
+		{"allowed", source.Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlockExtension"}, nil, "✓ allowed (ec2:PurchaseCapacityBlockExtension)"},
+		{"refused", source.Permission{Action: "ec2:PurchaseCapacityBlockExtension"}, nil, "✗ NOT ALLOWED: this identity lacks ec2:PurchaseCapacityBlockExtension."},
+		{"failed", source.Permission{}, errors.New("the network is down"), "✗ failed: the network is down"},
+	} {
+		dd := d
+		dd.spend = spend.New(Action)
+		dd.spend.Answer(dd.spend.CheckID(), c.perm, c.err)
+		v := ansi.Strip(dd.View(body.W, body.H))
+		if a, dr := col(v, "Account", "unknown"), col(v, "Dry run", c.answer); a < 0 || a != dr {
+			t.Errorf("%s: account value at %d, dry run answer at %d:\n%s", c.name, a, dr, v)
+		}
+		if strings.Contains(v, "Dry run:") {
+			t.Errorf("%s: the old \"Dry run:\" line is still drawn:\n%s", c.name, v)
+		}
+	}
+}
+
+// Every step, and each answer of the extension, fits every size from 20×5 to 400×120 and
+// never panics.
+func TestEveryStateFitsEverySize(t *testing.T) {
+	states := map[string]Model{}
+	for name, step := range map[string]Step{"choose": Choose, "loading": Loading, "none": None, "checking": Checking, "confirm": Confirm, "done": Done} {
+		states[name] = at(step, body)
+	}
+	done := at(Done, body)
+	for _, st := range []model.ExtensionStatus{model.ExtensionPaymentPending, model.ExtensionPaymentSucceeded, model.ExtensionPaymentFailed} {
+		dd := done
+		dd.res = source.ExtendResult{RequestID: "gpb-0123", Extension: model.Extension{Status: model.ExtensionPaymentPending}, Recovered: true}
+		dd.status, dd.after, dd.found, dd.pollErr = st, done.b, true, errors.New("the region did not answer in time")
+		states["done "+string(st)] = dd
+	}
+	for name, d := range states {
+		for _, sz := range uitest.Sizes() {
+			dd, _, _ := d.Update(dialog.SizeMsg{W: sz[0], H: sz[1]})
+			uitest.CheckFits(t, name, dd.View(sz[0], sz[1]), sz[0], sz[1])
+		}
+	}
+}
+
+// The dialog shows model's facts, each on its labelled row, in order, in the words the
+// commands print, and ends in what cannot be undone.
+func TestShowsTheFactsInOrder(t *testing.T) {
+	d := confirmAllowed()
+	d.env = uitest.Env(screen.Rect{W: 300, H: 77}, true)
+	f := model.ExtensionFacts(d.b, d.off, uitest.Account, d.cmp.BreakEven(), d.env.Location)
+	if miss := uitest.RowsInOrder(d.lines(290), f.Lines); miss != "" {
+		t.Errorf("the extend dialog lacks %q:\n%s", miss, ansi.Strip(strings.Join(d.lines(290), "\n")))
+	}
+	if !strings.Contains(ansi.Strip(strings.Join(d.lines(290), " ")), f.Final) {
+		t.Errorf("the extend dialog does not say %q", f.Final)
+	}
+}

@@ -1,0 +1,132 @@
+// Package uitest is what the UI's tests share: a fixed clock, the environment the root hands
+// a dialog, an offering and a block whose every figure is fixed, keys by name, and the check
+// that a view fits its terminal. Only tests import it.
+package uitest
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/gpublock/gpublock/aws/source"
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/dialog"
+	"github.com/gpublock/gpublock/ui/dialog/spend"
+	"github.com/gpublock/gpublock/ui/program"
+	"github.com/gpublock/gpublock/ui/screen"
+	"github.com/gpublock/gpublock/ui/theme"
+)
+
+// The tests' clock and local time zone, the root's tests' too.
+var (
+	Now = time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	Loc = time.FixedZone("PST", -8*3600)
+)
+
+// Account is the account a known identity is in.
+const Account = "123456789012"
+
+// Env is what the root hands a dialog drawn in a body of size, with no backend, no colour,
+// a SIMULATED dress and, when known, the identity in Account. Its wall clock moves past the
+// confirmation's dwell at each reading, as a person who reads before every key.
+func Env(size screen.Rect, known bool) dialog.Env {
+	pc := &program.Context{Ctx: context.Background(), Theme: theme.New(false), Simulated: true,
+		Clock: program.NewClock(func() time.Time { return Now }), Location: Loc,
+		Wall: spend.NewFakeClock(Now, 2*spend.Dwell).Now}
+	if known {
+		pc.Identity = program.Identity{Identity: source.Identity{Account: Account}, Known: true}
+	}
+	return dialog.Env{Context: pc, Poll: 3 * time.Second, Size: size}
+}
+
+// Offering is an offering whose every figure is fixed, for goldens and sizes.
+func Offering() model.Offering {
+	start := time.Date(2026, 12, 3, 11, 30, 0, 0, time.UTC)
+	return model.Offering{ID: "cbr-0123456789abcdef0", Region: "us-east-1", AvailabilityZone: "us-east-1a",
+		InstanceType: "p5.48xlarge", Count: 2, Start: start, End: start.AddDate(0, 0, 2), DurationHours: 48,
+		Fee: model.MustMoney("6211.123456"), Currency: "USD", Tenancy: "default"}
+}
+
+// Block is Offering's block, in state.
+func Block(state model.BlockState) model.Block {
+	o := Offering()
+	return model.Block{ReservationID: "cr-0123456789abcdef0", BlockID: "cb-0123456789abcdef0", Region: o.Region,
+		AvailabilityZone: o.AvailabilityZone, InstanceType: o.InstanceType, Platform: "Linux/UNIX", TotalCount: 2,
+		AvailableCount: 2, State: state, Start: o.Start, End: o.End}
+}
+
+// Key is a key by name: enter, tab, shift+tab, esc, space, up, down, backspace, ctrl+X, or
+// one character.
+func Key(k string) tea.KeyPressMsg {
+	switch k {
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "shift+tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "space":
+		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
+	case "up":
+		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "backspace":
+		return tea.KeyPressMsg{Code: tea.KeyBackspace}
+	}
+	if rest, ok := strings.CutPrefix(k, "ctrl+"); ok {
+		return tea.KeyPressMsg{Code: rune(rest[0]), Mod: tea.ModCtrl}
+	}
+	return tea.KeyPressMsg{Code: []rune(k)[0], Text: k}
+}
+
+// Sizes are the terminal sizes every view must fit: 20×5 to 400×120 in steps, and the
+// sizes at the layouts' edges.
+func Sizes() [][2]int {
+	var out [][2]int
+	for w := 20; w <= 400; w += 29 {
+		for h := 5; h <= 120; h += 9 {
+			out = append(out, [2]int{w, h})
+		}
+	}
+	return append(out, [][2]int{{80, 24}, {160, 48}, {59, 15}, {60, 16}, {119, 29}, {120, 30}, {400, 120}, {1, 1}}...)
+}
+
+// CheckFits fails t unless view draws within w×h.
+func CheckFits(t testing.TB, name, view string, w, h int) {
+	t.Helper()
+	lines := strings.Split(view, "\n")
+	if len(lines) > h {
+		t.Fatalf("%s at %dx%d: %d lines", name, w, h, len(lines))
+	}
+	for i, l := range lines {
+		if lw := ansi.StringWidth(l); lw > w {
+			t.Fatalf("%s at %dx%d: line %d is %d wide: %q", name, w, h, i, lw, ansi.Strip(l))
+		}
+	}
+}
+
+// RowsInOrder reports the first of facts that lines do not show as "label  value", in
+// order, or "".
+func RowsInOrder(lines []string, facts []model.Fact) string {
+	text := ansi.Strip(strings.Join(lines, "\n"))
+	at := 0
+	for _, f := range facts {
+		i := strings.Index(text[at:], f.Label)
+		if i < 0 {
+			return f.Label
+		}
+		rest := strings.TrimLeft(text[at+i+len(f.Label):], " ")
+		if !strings.HasPrefix(rest, f.Value) {
+			return f.Label + "  " + f.Value
+		}
+		at = len(text) - len(rest) + len(f.Value)
+	}
+	return ""
+}

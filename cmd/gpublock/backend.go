@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/config"
+
 	"cmp"
 	"context"
 	"errors"
@@ -97,7 +99,7 @@ func (f *awsFlags) validate() error {
 		return usagef("--demo and --endpoint-url: give one or the other (--demo starts its own simulator)")
 	}
 	if f.rateLimits != "" {
-		if _, err := parseRateLimits(f.rateLimits); err != nil {
+		if _, err := config.ParseRateLimits(f.rateLimits); err != nil {
 			return usagef("%v", err)
 		}
 		if f.endpointURL != "" {
@@ -121,7 +123,7 @@ func (f *awsFlags) validate() error {
 			if f.maxSpendFile != "" {
 				where = "max_spend in " + f.maxSpendFile
 			}
-			return usagef("%s %q: %s", where, f.maxSpend, moneyReason(err))
+			return usagef("%s %q: %s", where, f.maxSpend, config.MoneyReason(err))
 		}
 	}
 	if _, err := f.regionList(nil); err != nil {
@@ -364,7 +366,7 @@ func openSimulated(ctx context.Context, f *awsFlags, cfg aws.Config, reason stri
 	// Off unless asked: --rate-limits aws runs the demo at AWS's pace, which the client
 	// learns from the simulator (GET /_sim/limits) and keeps to.
 	if v := cmp.Or(f.rateLimits, f.demoRateLimitsFile); v != "" {
-		rl, err := parseRateLimits(v)
+		rl, err := config.ParseRateLimits(v)
 		if err != nil {
 			return nil, backendInfo{}, usagef("%v", err)
 		}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/config"
+
 	"context"
 	"encoding/csv"
 	"fmt"
@@ -139,7 +141,7 @@ func runBlocks(ctx context.Context, a *blocksArgs, fs *pflag.FlagSet, stdout, st
 	if err := a.aws.validate(); err != nil {
 		return reportUsage(stderr, "blocks", err)
 	}
-	cfg, err := loadOncallConfig()
+	cfg, err := config.LoadOncall()
 	if err != nil {
 		fmt.Fprintln(stderr, "gpublock blocks:", err)
 		return 2

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/config"
+
 	"context"
 	"fmt"
 	"io"
@@ -83,8 +85,8 @@ func newConfigCmd(context.Context) *cobra.Command {
 				return codeError(code)
 			}
 			fmt.Fprintln(c.OutOrStdout(), yamlPath)
-			if _, legacy, _ := userConfigPath(); legacy {
-				fmt.Fprintln(c.ErrOrStderr(), legacyNotice(jsonPath))
+			if _, legacy, _ := config.UserPath(); legacy {
+				fmt.Fprintln(c.ErrOrStderr(), config.LegacyNotice(jsonPath))
 			}
 			return nil
 		},
@@ -101,23 +103,23 @@ func newConfigCmd(context.Context) *cobra.Command {
 
 // configPaths are config.yaml and the older config.json; no home directory is exit 1.
 func configPaths(stderr io.Writer) (yamlPath, jsonPath string, code int) {
-	dir, err := configDir()
+	dir, err := config.Dir()
 	if err != nil {
 		fmt.Fprintf(stderr, "gpublock config: no home directory for the configuration file: %v\n", err)
 		return "", "", 1
 	}
-	return filepath.Join(dir, configYAMLName), filepath.Join(dir, configJSONName), 0
+	return filepath.Join(dir, config.YAMLName), filepath.Join(dir, config.JSONName), 0
 }
 
 func configShow(stdout, stderr io.Writer) int {
-	path, legacy, _ := userConfigPath()
-	c, err := loadTUIConfig(path)
+	path, legacy, _ := config.UserPath()
+	c, err := config.Load(path)
 	if err != nil {
 		fmt.Fprintf(stderr, "gpublock config: %v\n", err)
 		return 2
 	}
 	if legacy {
-		fmt.Fprintln(stderr, legacyNotice(path))
+		fmt.Fprintln(stderr, config.LegacyNotice(path))
 	}
 	if _, err := os.Stat(path); err != nil {
 		fmt.Fprintf(stderr, "gpublock config: no file at %s: the defaults hold (gpublock config init writes one)\n", path)
@@ -129,7 +131,7 @@ func configShow(stdout, stderr io.Writer) int {
 	if prog, rest, ok := strings.Cut(strings.TrimSpace(c.NotifyCmd), " "); ok && strings.TrimSpace(rest) != "" {
 		c.NotifyCmd = prog + " …" // its arguments may carry a token
 	}
-	b, err := marshalConfig(c)
+	b, err := config.Marshal(c)
 	if err != nil {
 		fmt.Fprintf(stderr, "gpublock config: %v\n", err)
 		return 1
@@ -147,12 +149,12 @@ func configInit(stdout, stderr io.Writer, yamlPath, jsonPath string, force bool)
 	body := []byte(configTemplate)
 	from := ""
 	if _, err := os.Stat(jsonPath); err == nil {
-		c, err := loadTUIConfig(jsonPath)
+		c, err := config.Load(jsonPath)
 		if err != nil {
 			fmt.Fprintf(stderr, "gpublock config: %v; fix it first, nothing was written\n", err)
 			return 2
 		}
-		b, err := marshalConfig(c)
+		b, err := config.Marshal(c)
 		if err != nil {
 			fmt.Fprintf(stderr, "gpublock config: %v\n", err)
 			return 1
@@ -160,8 +162,8 @@ func configInit(stdout, stderr io.Writer, yamlPath, jsonPath string, force bool)
 		body, from = append([]byte("# written by gpublock config init from "+jsonPath+"\n"), b...), jsonPath
 	}
 	// What is written must read back as the same configuration: a move never loses a promise.
-	var back tuiConfig
-	if _, err := decodeYAMLConfig(body, &back); err != nil {
+	var back config.File
+	if _, err := config.DecodeYAML(body, &back); err != nil {
 		fmt.Fprintf(stderr, "gpublock config: the file to write does not read back (%v); nothing was written\n", err)
 		return 1
 	}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/config"
+
 	"context"
 	"os"
 	"path/filepath"
@@ -62,7 +64,7 @@ func TestOncallConfigRefusals(t *testing.T) {
 		`{"warn_lead": "24h"}`:                       "warn_leads, notify_cmd",
 	} {
 		writeOncallConfig(t, body)
-		_, err := loadOncallConfig()
+		_, err := config.LoadOncall()
 		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "config.json") || strings.Contains(err.Error(), "SECRET") {
 			t.Errorf("%s: %v, want %q named", body, err, want)
 		}

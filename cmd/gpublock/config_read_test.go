@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/config"
+
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,12 +23,12 @@ func TestConfigBlankMaxSpendIsRefusedAtItsLine(t *testing.T) {
 		if err := os.WriteFile(p, []byte(tc.body), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		c, err := loadTUIConfig(p)
+		c, err := config.Load(p)
 		if err == nil || !strings.Contains(err.Error(), p+", "+tc.want) || !strings.Contains(err.Error(), "leave the key out for no cap") {
 			t.Errorf("%s %q: %+v, %v; want %s, %s", tc.name, tc.body, c, err, p, tc.want)
 		}
 	}
-	if c, err := loadTUIConfig(writeYAMLConfig(t, "ami: \"\"\n")); err != nil || c.AMI != "" {
+	if c, err := config.Load(writeYAMLConfig(t, "ami: \"\"\n")); err != nil || c.AMI != "" {
 		t.Errorf(`ami: "": %+v, %v`, c, err)
 	}
 }
@@ -77,14 +79,14 @@ func TestConfigTabsAndControlCharactersNameTheLine(t *testing.T) {
 		if err := os.WriteFile(p, []byte(tc.body), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		_, err := loadTUIConfig(p)
+		_, err := config.Load(p)
 		if err == nil || !strings.Contains(err.Error(), p+", "+tc.want) {
 			t.Errorf("%q: %v; want %s, %s", tc.body, err, p, tc.want)
 		}
 	}
 	// Tabs where YAML and JSON allow them are no error.
 	for _, body := range []string{"read_only:\ttrue\t# on\n", "tags: {a:\tb}\n", "notify_cmd: |\n  echo\tok\n"} {
-		if _, err := loadTUIConfig(writeYAMLConfig(t, body)); err != nil {
+		if _, err := config.Load(writeYAMLConfig(t, body)); err != nil {
 			t.Errorf("%q: %v", body, err)
 		}
 	}
@@ -92,14 +94,14 @@ func TestConfigTabsAndControlCharactersNameTheLine(t *testing.T) {
 
 // A file past the size limit is refused, and the message says the limit.
 func TestConfigLargerThanTheLimitIsRefused(t *testing.T) {
-	body := "read_only: true\n" + strings.Repeat("# padding\n", maxConfigSize/10+1)
+	body := "read_only: true\n" + strings.Repeat("# padding\n", config.MaxSize/10+1)
 	p := writeYAMLConfig(t, body)
-	_, err := loadTUIConfig(p)
+	_, err := config.Load(p)
 	if err == nil || !strings.Contains(err.Error(), p) || !strings.Contains(err.Error(), "1 MiB") {
 		t.Errorf("%d bytes: %v", len(body), err)
 	}
-	p = writeYAMLConfig(t, "read_only: true\n"+strings.Repeat("#", maxConfigSize-len("read_only: true\n")))
-	if c, err := loadTUIConfig(p); err != nil || !c.ReadOnly {
+	p = writeYAMLConfig(t, "read_only: true\n"+strings.Repeat("#", config.MaxSize-len("read_only: true\n")))
+	if c, err := config.Load(p); err != nil || !c.ReadOnly {
 		t.Errorf("exactly 1 MiB: %+v, %v", c, err)
 	}
 	// A directory in the file's place is named as one.
@@ -107,7 +109,7 @@ func TestConfigLargerThanTheLimitIsRefused(t *testing.T) {
 	if err := os.Mkdir(d, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := loadTUIConfig(d); err == nil || !strings.Contains(err.Error(), d+": it is a directory") {
+	if _, err := config.Load(d); err == nil || !strings.Contains(err.Error(), d+": it is a directory") {
 		t.Errorf("directory: %v", err)
 	}
 }

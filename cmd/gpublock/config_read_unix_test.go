@@ -3,6 +3,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/config"
+
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,7 +19,7 @@ func loadWithin(t *testing.T, path string) error {
 	t.Helper()
 	done := make(chan error, 1)
 	go func() {
-		_, err := loadTUIConfig(path)
+		_, err := config.Load(path)
 		done <- err
 	}()
 	select {
@@ -67,7 +69,7 @@ func TestConfigThatIsNotARegularFileIsRefused(t *testing.T) {
 	if err := os.Symlink(filepath.Join(dir, "gone.yaml"), dangling); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := loadTUIConfig(dangling); err == nil || !strings.Contains(err.Error(), dangling+": it is a symlink to "+filepath.Join(dir, "gone.yaml")+", which does not exist") {
+	if _, err := config.Load(dangling); err == nil || !strings.Contains(err.Error(), dangling+": it is a symlink to "+filepath.Join(dir, "gone.yaml")+", which does not exist") {
 		t.Errorf("dangling symlink: %v", err)
 	}
 	// A symlink to a regular file (a dotfiles checkout) is read.
@@ -76,7 +78,7 @@ func TestConfigThatIsNotARegularFileIsRefused(t *testing.T) {
 	if err := os.Symlink(real, link); err != nil {
 		t.Fatal(err)
 	}
-	if c, err := loadTUIConfig(link); err != nil || !c.ReadOnly {
+	if c, err := config.Load(link); err != nil || !c.ReadOnly {
 		t.Errorf("symlink to a file: %+v, %v", c, err)
 	}
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/config"
+
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,11 +19,11 @@ func writeConfig(t *testing.T, body string) string {
 }
 
 func TestTUIConfig(t *testing.T) {
-	c, err := loadTUIConfig(filepath.Join(t.TempDir(), "missing.json"))
+	c, err := config.Load(filepath.Join(t.TempDir(), "missing.json"))
 	if err != nil || c.ReadOnly || c.MaxSpend != "" || len(c.Tags) != 0 {
 		t.Fatalf("missing file: %+v, %v", c, err)
 	}
-	c, err = loadTUIConfig(writeConfig(t, `{"read_only": true, "max_spend": "$25,000", "ami": "ami-0abc", "tags": {"project": "llm", "cost-center": "42"}}`))
+	c, err = config.Load(writeConfig(t, `{"read_only": true, "max_spend": "$25,000", "ami": "ami-0abc", "tags": {"project": "llm", "cost-center": "42"}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +52,7 @@ func TestTUIConfigRefusesDamage(t *testing.T) {
 		`{"tags": {"aws:owner": "me"}}`:         "reserved",
 		`{"tags": {"gpublock:request-id": ""}}`: "set by gpublock",
 	} {
-		if _, err := loadTUIConfig(writeConfig(t, body)); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := config.Load(writeConfig(t, body)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want an error with %q", body, err, want)
 		}
 	}
@@ -71,7 +73,7 @@ func TestTUIConfigRefusesDuplicatesNullsAndBadMoney(t *testing.T) {
 		"{\n\n\"read_only\": \"yes\"}":                         {"line 3", "read_only"},
 	} {
 		p := writeConfig(t, body)
-		_, err := loadTUIConfig(p)
+		_, err := config.Load(p)
 		if err == nil {
 			t.Errorf("%q: accepted", body)
 			continue

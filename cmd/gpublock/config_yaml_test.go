@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/config"
+
 	"os"
 	"path/filepath"
 	"reflect"
@@ -32,7 +34,7 @@ extend_length: 7d
 theme: light
 mouse: false
 `)
-	c, err := loadTUIConfig(p)
+	c, err := config.Load(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,11 +48,11 @@ mouse: false
 		t.Errorf("merged %+v", s)
 	}
 	// A number is money as written; an empty file or one of comments only is no configuration.
-	if c, err := loadTUIConfig(writeYAMLConfig(t, "max_spend: 25000\n")); err != nil || c.MaxSpend != "25000" {
+	if c, err := config.Load(writeYAMLConfig(t, "max_spend: 25000\n")); err != nil || c.MaxSpend != "25000" {
 		t.Errorf("max_spend 25000: %+v, %v", c, err)
 	}
 	for _, body := range []string{"", "# nothing yet\n"} {
-		if c, err := loadTUIConfig(writeYAMLConfig(t, body)); err != nil || c.ReadOnly || c.MaxSpend != "" {
+		if c, err := config.Load(writeYAMLConfig(t, body)); err != nil || c.ReadOnly || c.MaxSpend != "" {
 			t.Errorf("%q: %+v, %v", body, c, err)
 		}
 	}
@@ -83,7 +85,7 @@ func TestYAMLConfigRefusesDamageWithFileKeyAndLine(t *testing.T) {
 		{"read_only: true\n---\nread_only: false\n", "line 2: a second YAML document"},
 	} {
 		p := writeYAMLConfig(t, tc.body)
-		_, err := loadTUIConfig(p)
+		_, err := config.Load(p)
 		if err == nil || !strings.Contains(err.Error(), p) || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "--") {
 			t.Errorf("%q: %v, want the file and %q", tc.body, err, tc.want)
 		}
@@ -115,7 +117,7 @@ func TestJSONConfigIsReadUntilMovedByConfigInit(t *testing.T) {
 	if err != nil || st.Mode().Perm() != 0o600 {
 		t.Fatalf("config.yaml: %v, %v", st, err)
 	}
-	c, err := loadTUIConfig(yamlPath)
+	c, err := config.Load(yamlPath)
 	if err != nil || !c.ReadOnly || c.MaxSpend != "10" || c.Tags["project"] != "llm" || c.NotifyURL != "https://hooks.example.com/services/T/B/secret" || c.NotifyCmd != "curl -H token-secret" {
 		t.Fatalf("moved: %+v, %v", c, err)
 	}
@@ -159,7 +161,7 @@ func TestConfigInitWritesAnExample(t *testing.T) {
 	if err != nil || !strings.Contains(string(b), "# theme: auto") {
 		t.Fatalf("%s: %v", b, err)
 	}
-	c, err := loadTUIConfig(strings.TrimSpace(out))
+	c, err := config.Load(strings.TrimSpace(out))
 	if err != nil || c.ReadOnly || c.MaxSpend != "" || c.Theme != "" {
 		t.Errorf("example read back as %+v, %v", c, err)
 	}
@@ -200,17 +202,17 @@ func FuzzYAMLConfig(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, body string) {
-		var c tuiConfig
-		lines, err := decodeYAMLConfig([]byte(body), &c)
-		if err != nil || c.check("config.yaml", lines) != nil {
+		var c config.File
+		lines, err := config.DecodeYAML([]byte(body), &c)
+		if err != nil || c.Check("config.yaml", lines) != nil {
 			return
 		}
-		b, err := marshalConfig(c)
+		b, err := config.Marshal(c)
 		if err != nil {
 			t.Fatalf("%q: accepted as %+v, not written: %v", body, c, err)
 		}
-		var back tuiConfig
-		if _, err := decodeYAMLConfig(b, &back); err != nil {
+		var back config.File
+		if _, err := config.DecodeYAML(b, &back); err != nil {
 			t.Fatalf("%q: written as %q, which does not read back: %v", body, b, err)
 		}
 		if len(c.Tags) == 0 {

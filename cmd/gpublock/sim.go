@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/config"
+
 	"context"
 	"fmt"
 	"io"
@@ -84,22 +86,6 @@ func newSimCmd(context.Context) *cobra.Command {
 	return cmd
 }
 
-// parseRateLimits reads a --rate-limits value, of `gpublock sim` or of the demo: aws
-// (AWS's request buckets), off (nil) or N (AWS's refill rates × N).
-func parseRateLimits(v string) (*ec2sim.RateLimits, error) {
-	switch v {
-	case "aws":
-		return ec2sim.AWSRateLimits(1), nil
-	case "off":
-		return nil, nil
-	}
-	n, err := strconv.ParseFloat(v, 64)
-	if err != nil || n <= 0 || n > 1e6 || n != n {
-		return nil, fmt.Errorf("--rate-limits %q: want aws, off, or a positive number up to 1000000 (AWS's refill rates × N)", v)
-	}
-	return ec2sim.AWSRateLimits(n), nil
-}
-
 // simUsage says what is wrong with one of sim's flags, and where its help is: bad usage.
 func simUsage(stderr io.Writer, format string, args ...any) int {
 	fmt.Fprintf(stderr, "gpublock sim: "+format+"\n", args...)
@@ -125,7 +111,7 @@ func runSim(ctx context.Context, a *simArgs, stdout, stderr io.Writer) int {
 	if opts.PaymentDelay, err = ec2sim.ParsePaymentDelay(*payment); err != nil {
 		return simUsage(stderr, "--payment-delay: %v", err)
 	}
-	if opts.RateLimits, err = parseRateLimits(*limits); err != nil {
+	if opts.RateLimits, err = config.ParseRateLimits(*limits); err != nil {
 		return simUsage(stderr, "%v", err)
 	}
 	if !simcore.ValidAccount(opts.Account) {

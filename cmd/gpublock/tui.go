@@ -1,13 +1,23 @@
 package main
 
 import (
-	"context"
+	"github.com/gpublock/gpublock/cmd/internal/config"
+
 	"errors"
 	"fmt"
 	"io"
+
 	"os"
-	"slices"
+
 	"strings"
+
+	"github.com/gpublock/gpublock/ui"
+	"github.com/gpublock/gpublock/ui/theme"
+
+	"context"
+
+	"slices"
+
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -19,8 +29,6 @@ import (
 	"github.com/gpublock/gpublock/aws/tuibackend"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
-	"github.com/gpublock/gpublock/ui"
-	"github.com/gpublock/gpublock/ui/theme"
 )
 
 // tuiOptions reads the TUI's flags. It is separate from runTUI so that the flags are
@@ -151,8 +159,8 @@ func runTUI(ctx context.Context, a tuiArgs, stdout, stderr io.Writer) int {
 	f, noColor := a.aws, a.noColor
 	// The configuration file's read-only, cap, tags, AMI, theme and mouse (config.go);
 	// flags win.
-	if path, legacy, err := userConfigPath(); err == nil && legacy {
-		fmt.Fprintln(stderr, legacyNotice(path))
+	if path, legacy, err := config.UserPath(); err == nil && legacy {
+		fmt.Fprintln(stderr, config.LegacyNotice(path))
 	}
 	spend, err := tuiConfigFor(f)
 	if err != nil {
@@ -258,4 +266,12 @@ func connectTUI(ctx context.Context, f *awsFlags, onClient func(*aws.Client)) (u
 		c.Notice = "The emulator at " + info.Endpoint + " (gpublock sim): nothing is real; purchases charge nothing."
 	}
 	return c, nil
+}
+
+// applyConfigMouse applies the file's mouse key: `mouse: false` leaves the mouse to the
+// terminal, as --no-mouse does (the flag wins either way).
+func applyConfigMouse(opts *ui.Options, mouse *bool) {
+	if mouse != nil && !*mouse {
+		opts.NoMouse = true
+	}
 }

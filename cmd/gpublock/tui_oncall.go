@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/config"
+
 	"context"
 	"strings"
 	"sync"
@@ -25,7 +27,7 @@ type tuiOncall struct {
 }
 
 func newTUIOncall(f *awsFlags, o oncallFlags) (*tuiOncall, error) {
-	cfg, err := loadOncallConfig()
+	cfg, err := config.LoadOncall()
 	if err != nil {
 		return nil, err
 	}

@@ -1,74 +1,16 @@
 package main
 
 import (
-	"fmt"
-	"path/filepath"
-	"strings"
-	"time"
+	"github.com/gpublock/gpublock/cmd/internal/config"
 
-	"github.com/spf13/pflag"
+	"path/filepath"
 
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/aws/notify"
 	"github.com/gpublock/gpublock/model"
+	"github.com/spf13/pflag"
+	"time"
 )
-
-// oncallConfig is the configuration file's keys for the person on call:
-//
-//	{"warn_leads": "24h,2h,40m", "notify_cmd": "notify-send gpublock \"$GPUBLOCK_TEXT\"",
-//	 "notify_url": "https://hooks.slack.com/services/…", "extend_length": "7d"}
-//
-// The flags of the same names win over them.
-type oncallConfig struct {
-	WarnLeads    string `json:"warn_leads"`
-	NotifyCmd    string `json:"notify_cmd"`
-	NotifyURL    string `json:"notify_url"`
-	ExtendLength string `json:"extend_length"`
-}
-
-const oncallConfigKeys = "warn_leads, notify_cmd, notify_url, extend_length"
-
-// check names the file, and the key's line where lines has it.
-func (c oncallConfig) check(path string, lines map[string]int) error {
-	at := func(key string) string {
-		if n := lines[key]; n > 0 {
-			return fmt.Sprintf("%s, line %d", path, n)
-		}
-		return path
-	}
-	if c.WarnLeads != "" {
-		if _, err := model.ParseWarnLeads(c.WarnLeads); err != nil {
-			return fmt.Errorf("%s: warn_leads: %v", at("warn_leads"), err)
-		}
-	}
-	if err := notify.Check(c.NotifyCmd, c.NotifyURL); err != nil {
-		where := path
-		if err := notify.Check("", c.NotifyURL); err != nil {
-			where = at("notify_url")
-		} else if err := notify.Check(c.NotifyCmd, ""); err != nil {
-			where = at("notify_cmd")
-		}
-		return fmt.Errorf("%s: %s", where, strings.NewReplacer("--notify-url", "notify_url", "--notify-cmd", "notify_cmd").Replace(err.Error()))
-	}
-	if c.ExtendLength != "" {
-		if _, err := extendLengthDays(c.ExtendLength); err != nil {
-			return fmt.Errorf("%s: extend_length: %v", at("extend_length"), err)
-		}
-	}
-	return nil
-}
-
-// extendLengthDays reads one extension length (1d–14d or 3w–26w).
-func extendLengthDays(s string) (int, error) {
-	r, err := model.ParseDuration(s)
-	if err != nil {
-		return 0, err
-	}
-	if r.IsRange() {
-		return 0, fmt.Errorf("%q: give one length, not a range", s)
-	}
-	return r.MinDays, nil
-}
 
 // oncallFlags are the flags of `blocks` and of the TUI that say when and where a block's
 // warnings go.
@@ -90,7 +32,7 @@ type oncallSettings struct {
 }
 
 // resolve lays the flags over the configuration file (flags win) and checks them.
-func (o *oncallFlags) resolve(c oncallConfig) (oncallSettings, error) {
+func (o *oncallFlags) resolve(c config.Oncall) (oncallSettings, error) {
 	var s oncallSettings
 	leads := c.WarnLeads
 	if o.warnLeads != "" {
@@ -115,20 +57,9 @@ func (o *oncallFlags) resolve(c oncallConfig) (oncallSettings, error) {
 		return s, usageError{err.Error()}
 	}
 	if c.ExtendLength != "" {
-		s.extendLength, _ = extendLengthDays(c.ExtendLength) // checked when the file was read
+		s.extendLength, _ = config.ExtendLengthDays(c.ExtendLength) // checked when the file was read
 	}
 	return s, nil
-}
-
-// loadOncallConfig reads the on-call keys of the configuration file; no home or no file is
-// an empty configuration.
-func loadOncallConfig() (oncallConfig, error) {
-	path, err := configPath()
-	if err != nil {
-		return oncallConfig{}, nil
-	}
-	c, err := loadTUIConfig(path)
-	return c.oncallConfig, err
 }
 
 // notifyStatePath is where the warnings already sent are remembered: beside the client's

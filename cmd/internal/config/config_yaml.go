@@ -1,4 +1,4 @@
-package main
+package config
 
 import (
 	"bytes"
@@ -14,7 +14,6 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/gpublock/gpublock/ui"
 	"github.com/gpublock/gpublock/ui/theme"
 )
 
@@ -37,15 +36,15 @@ import (
 // file exists; `gpublock config init` writes the YAML from it.
 
 const (
-	configYAMLName = "config.yaml"
-	configJSONName = "config.json"
+	YAMLName = "config.yaml"
+	JSONName = "config.json"
 )
 
 // configKeys are the keys of the file, in the order `config show` and `config init` write them.
 var configKeys = []string{"read_only", "max_spend", "ami", "tags", "warn_leads", "notify_cmd", "notify_url", "extend_length", "theme", "demo_rate_limits", "mouse"}
 
 // configDir is the directory of the configuration file.
-func configDir() (string, error) {
+func Dir() (string, error) {
 	if dir := os.Getenv("XDG_CONFIG_HOME"); dir != "" && filepath.IsAbs(dir) {
 		return filepath.Join(dir, "gpublock"), nil
 	}
@@ -58,16 +57,16 @@ func configDir() (string, error) {
 
 // userConfigPath is the file the program reads: config.yaml, or while there is none and
 // the older config.json exists, that one (legacy is then true).
-func userConfigPath() (path string, legacy bool, err error) {
-	dir, err := configDir()
+func UserPath() (path string, legacy bool, err error) {
+	dir, err := Dir()
 	if err != nil {
 		return "", false, err
 	}
-	y := filepath.Join(dir, configYAMLName)
+	y := filepath.Join(dir, YAMLName)
 	if _, err := os.Lstat(y); err == nil { // a broken symlink is refused when read, not passed over
 		return y, false, nil
 	}
-	j := filepath.Join(dir, configJSONName)
+	j := filepath.Join(dir, JSONName)
 	if _, err := os.Lstat(j); err == nil {
 		return j, true, nil
 	}
@@ -75,17 +74,17 @@ func userConfigPath() (path string, legacy bool, err error) {
 }
 
 // legacyNotice is what a command says on stderr when it read the older JSON file.
-func legacyNotice(path string) string {
+func LegacyNotice(path string) string {
 	return fmt.Sprintf("gpublock: read %s; the configuration file is now %s beside it: "+
 		"run 'gpublock config init' to write it from this one, then delete the JSON file.",
-		path, configYAMLName)
+		path, YAMLName)
 }
 
 // loadYAMLConfig reads config.yaml strictly: an unknown key, a key given twice, a null or
 // a value of the wrong type is an error naming the file, the key and its line, so that
 // nothing starts with a cap or a read-only promise silently lost.
-func loadYAMLConfig(path string) (tuiConfig, error) {
-	var c tuiConfig
+func loadYAMLConfig(path string) (File, error) {
+	var c File
 	b, err := readConfigFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return c, nil
@@ -93,11 +92,11 @@ func loadYAMLConfig(path string) (tuiConfig, error) {
 	if err != nil {
 		return c, err
 	}
-	lines, err := decodeYAMLConfig(b, &c)
+	lines, err := DecodeYAML(b, &c)
 	if err != nil {
 		return c, fmt.Errorf("%s, %v", path, err)
 	}
-	return c, c.check(path, lines)
+	return c, c.Check(path, lines)
 }
 
 // tabIndentedLine is the first line whose indentation holds a tab, or 0. It is asked only
@@ -118,7 +117,7 @@ func yamlError(n *yaml.Node, format string, args ...any) error {
 }
 
 // decodeYAMLConfig fills c from the document and returns the line of each key.
-func decodeYAMLConfig(b []byte, c *tuiConfig) (map[string]int, error) {
+func DecodeYAML(b []byte, c *File) (map[string]int, error) {
 	lines := map[string]int{}
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(b))
@@ -256,7 +255,7 @@ func checkTheme(name string) error {
 
 // marshalConfig writes c as config.yaml, keys in configKeys' order, secrets as they are:
 // it is the file the person owns (config init), not something shown.
-func marshalConfig(c tuiConfig) ([]byte, error) {
+func Marshal(c File) ([]byte, error) {
 	root := &yaml.Node{Kind: yaml.MappingNode}
 	add := func(key string, v *yaml.Node) {
 		root.Content = append(root.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: key}, v)
@@ -301,12 +300,4 @@ func marshalConfig(c tuiConfig) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), enc.Close()
-}
-
-// applyConfigMouse applies the file's mouse key: `mouse: false` leaves the mouse to the
-// terminal, as --no-mouse does (the flag wins either way).
-func applyConfigMouse(opts *ui.Options, mouse *bool) {
-	if mouse != nil && !*mouse {
-		opts.NoMouse = true
-	}
 }

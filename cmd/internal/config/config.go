@@ -1,4 +1,4 @@
-package main
+package config
 
 import (
 	"encoding/json"
@@ -24,13 +24,13 @@ import (
 //
 // Flags win over it, except that read-only set in either place holds: a config that
 // promises read-only is never turned off by a forgotten flag.
-type tuiConfig struct {
+type File struct {
 	ReadOnly bool              `json:"read_only"`
 	MaxSpend string            `json:"max_spend"`
 	AMI      string            `json:"ami"`
 	Tags     map[string]string `json:"tags"`
 
-	oncallConfig // warn_leads, notify_cmd, notify_url, extend_length (config_oncall.go)
+	Oncall // warn_leads, notify_cmd, notify_url, extend_length (config_oncall.go)
 
 	// Theme and Mouse are the YAML file's only: the TUI's --theme, and mouse: false for
 	// --no-mouse. Mouse is nil when not given.
@@ -43,19 +43,19 @@ type tuiConfig struct {
 
 // configPath is where the configuration is read from: config.yaml, or the older
 // config.json while there is no YAML file.
-func configPath() (string, error) {
-	p, _, err := userConfigPath()
+func Path() (string, error) {
+	p, _, err := UserPath()
 	return p, err
 }
 
 // loadTUIConfig reads the configuration; a missing file is an empty configuration, a
 // damaged one an error naming the file and what is wrong, so that nothing starts with a
 // cap or a read-only promise silently lost.
-func loadTUIConfig(path string) (tuiConfig, error) {
+func Load(path string) (File, error) {
 	if !strings.HasSuffix(path, ".json") {
 		return loadYAMLConfig(path)
 	}
-	var c tuiConfig
+	var c File
 	b, err := readConfigFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return c, nil
@@ -72,12 +72,12 @@ func loadTUIConfig(path string) (tuiConfig, error) {
 	if err := dec.Decode(&c); err != nil {
 		return c, fmt.Errorf("%s: %v (allowed keys: read_only, max_spend, ami, tags, %s)", path, jsonErrorLine(b, err), oncallConfigKeys)
 	}
-	return c, c.check(path, lines)
+	return c, c.Check(path, lines)
 }
 
 // maxConfigSize is the largest configuration file read: a real one is a few hundred bytes,
 // and a limit keeps a mistaken path (a device, a log) from filling memory.
-const maxConfigSize = 1 << 20
+const MaxSize = 1 << 20
 
 // readConfigFile reads a configuration file, which must be a regular file (a symlink to one
 // is followed) of at most maxConfigSize bytes. Anything else is refused before a byte is read:
@@ -113,11 +113,11 @@ func readConfigFile(path string) ([]byte, error) {
 	if err := configFileKind(path, fi); err != nil {
 		return nil, err
 	}
-	b, err := io.ReadAll(io.LimitReader(f, maxConfigSize+1))
+	b, err := io.ReadAll(io.LimitReader(f, MaxSize+1))
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", path, err)
 	}
-	if len(b) > maxConfigSize {
+	if len(b) > MaxSize {
 		return nil, configTooLarge(path)
 	}
 	if err := checkConfigText(b); err != nil {
@@ -143,14 +143,14 @@ func configFileKind(path string, fi fs.FileInfo) error {
 		}
 		return fmt.Errorf("reading %s: it is %s; the configuration is read only from a regular file", path, kind)
 	}
-	if fi.Size() > maxConfigSize {
+	if fi.Size() > MaxSize {
 		return configTooLarge(path)
 	}
 	return nil
 }
 
 func configTooLarge(path string) error {
-	return fmt.Errorf("reading %s: larger than %d KiB (1 MiB), the most a configuration file may hold", path, maxConfigSize>>10)
+	return fmt.Errorf("reading %s: larger than %d KiB (1 MiB), the most a configuration file may hold", path, MaxSize>>10)
 }
 
 // checkConfigText refuses a control character (a tab, line ends aside) or bytes that are not
@@ -176,8 +176,8 @@ func checkConfigText(b []byte) error {
 
 // check is the rules of the values, whichever format they were read from; lines has the
 // line of each top-level key.
-func (c tuiConfig) check(path string, lines map[string]int) error {
-	if err := c.oncallConfig.check(path, lines); err != nil {
+func (c File) Check(path string, lines map[string]int) error {
+	if err := c.Oncall.check(path, lines); err != nil {
 		return err
 	}
 	if c.Theme != "" {
@@ -186,7 +186,7 @@ func (c tuiConfig) check(path string, lines map[string]int) error {
 		}
 	}
 	if c.DemoRateLimits != "" {
-		if _, err := parseRateLimits(c.DemoRateLimits); err != nil {
+		if _, err := ParseRateLimits(c.DemoRateLimits); err != nil {
 			return fmt.Errorf("%s, line %d: demo_rate_limits: %v", path, lines["demo_rate_limits"], strings.TrimPrefix(err.Error(), "--rate-limits "))
 		}
 	}
@@ -209,7 +209,7 @@ func (c tuiConfig) check(path string, lines map[string]int) error {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		if err := (tagFlag{}).Set(k + "=" + c.Tags[k]); err != nil {
+		if err := model.AddTag(map[string]string{}, k+"="+c.Tags[k]); err != nil {
 			return fmt.Errorf("%s, line %d: tags: %v", path, lines["tags"], err)
 		}
 	}
@@ -223,96 +223,12 @@ func (c tuiConfig) check(path string, lines map[string]int) error {
 func wholeCents(m model.Money) bool { return m.Micros()%10_000 == 0 }
 
 // moneyReason is ParseDollars' complaint without the amount, which the caller names.
-func moneyReason(err error) string {
+func MoneyReason(err error) string {
 	msg := err.Error()
 	if _, rest, ok := strings.Cut(msg, "\": "); ok {
 		return rest
 	}
 	return msg
-}
-
-// tuiSpending is what the TUI's purchase and launch dialogs start from: the configuration
-// merged into the flags (f's read-only and cap then also reach the adapter).
-type tuiSpending struct {
-	readOnly bool
-	maxSpend *model.Money
-	tags     map[string]string
-	ami      string
-	theme    string // the file's theme, "" when not given
-	mouse    *bool  // the file's mouse, nil when not given
-}
-
-func applyTUIConfig(f *awsFlags, c tuiConfig) tuiSpending {
-	f.readOnly = f.readOnly || c.ReadOnly
-	if f.maxSpend == "" {
-		f.maxSpend = c.MaxSpend
-	}
-	f.demoRateLimitsFile = c.DemoRateLimits
-	s := tuiSpending{readOnly: f.readOnly, tags: c.Tags, ami: c.AMI, theme: c.Theme, mouse: c.Mouse}
-	s.maxSpend = f.spendCap()
-	return s
-}
-
-// commandSpending lays the configuration file's read_only and max_spend over the flags of
-// a command that spends (purchase, extend, launch), as the TUI does: a promise written in
-// the file holds at the command line too, where a script with --yes would otherwise buy
-// past it. The flag's cap wins over the file's; read-only from either holds. A damaged
-// file is bad usage (exit 2), so that nothing runs with the promise silently lost.
-func commandSpending(stderr io.Writer, cmd string, f *awsFlags) (int, bool) {
-	path, err := configPath()
-	if err != nil {
-		return 0, false // no home: no file to read
-	}
-	c, err := loadTUIConfig(path)
-	if err != nil {
-		fmt.Fprintf(stderr, "gpublock %s: %v\n", cmd, err)
-		return 2, true
-	}
-	if strings.HasSuffix(path, ".json") {
-		fmt.Fprintln(stderr, legacyNotice(path))
-	}
-	if c.ReadOnly && !f.readOnly {
-		f.readOnlyFile = path
-	}
-	if c.MaxSpend != "" && f.maxSpend == "" {
-		f.maxSpendFile = path
-	}
-	applyTUIConfig(f, c)
-	return 0, false
-}
-
-// readOnlyRule names what made the command read-only, or "" when it is not.
-func (f *awsFlags) readOnlyRule() string {
-	switch {
-	case !f.readOnly:
-		return ""
-	case strings.HasSuffix(f.readOnlyFile, ".json"):
-		return `"read_only": true in ` + f.readOnlyFile
-	case f.readOnlyFile != "":
-		return "read_only: true in " + f.readOnlyFile
-	}
-	return "--read-only"
-}
-
-// maxSpendRule names where the spending cap came from.
-func (f *awsFlags) maxSpendRule() string {
-	if f.maxSpendFile != "" {
-		return "max_spend in " + f.maxSpendFile
-	}
-	return "--max-spend"
-}
-
-// tuiConfigFor reads the configuration file and merges it into the TUI's flags.
-func tuiConfigFor(f *awsFlags) (tuiSpending, error) {
-	path, err := configPath()
-	if err != nil {
-		return applyTUIConfig(f, tuiConfig{}), nil // no home: no file to read
-	}
-	c, err := loadTUIConfig(path)
-	if err != nil {
-		return tuiSpending{}, err
-	}
-	return applyTUIConfig(f, c), nil
 }
 
 // checkConfigKeys reads the file's keys before it is decoded, since encoding/json takes the

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"github.com/gpublock/gpublock/cmd/internal/config"
+
+	"fmt"
+	"io"
+
+	"strings"
+
+	"github.com/gpublock/gpublock/model"
+)
+
+// tuiSpending is what the TUI's purchase and launch dialogs start from: the configuration
+// merged into the flags (f's read-only and cap then also reach the adapter).
+type tuiSpending struct {
+	readOnly bool
+	maxSpend *model.Money
+	tags     map[string]string
+	ami      string
+	theme    string // the file's theme, "" when not given
+	mouse    *bool  // the file's mouse, nil when not given
+}
+
+func applyTUIConfig(f *awsFlags, c config.File) tuiSpending {
+	f.readOnly = f.readOnly || c.ReadOnly
+	if f.maxSpend == "" {
+		f.maxSpend = c.MaxSpend
+	}
+	f.demoRateLimitsFile = c.DemoRateLimits
+	s := tuiSpending{readOnly: f.readOnly, tags: c.Tags, ami: c.AMI, theme: c.Theme, mouse: c.Mouse}
+	s.maxSpend = f.spendCap()
+	return s
+}
+
+// commandSpending lays the configuration file's read_only and max_spend over the flags of
+// a command that spends (purchase, extend, launch), as the TUI does: a promise written in
+// the file holds at the command line too, where a script with --yes would otherwise buy
+// past it. The flag's cap wins over the file's; read-only from either holds. A damaged
+// file is bad usage (exit 2), so that nothing runs with the promise silently lost.
+func commandSpending(stderr io.Writer, cmd string, f *awsFlags) (int, bool) {
+	path, err := config.Path()
+	if err != nil {
+		return 0, false // no home: no file to read
+	}
+	c, err := config.Load(path)
+	if err != nil {
+		fmt.Fprintf(stderr, "gpublock %s: %v\n", cmd, err)
+		return 2, true
+	}
+	if strings.HasSuffix(path, ".json") {
+		fmt.Fprintln(stderr, config.LegacyNotice(path))
+	}
+	if c.ReadOnly && !f.readOnly {
+		f.readOnlyFile = path
+	}
+	if c.MaxSpend != "" && f.maxSpend == "" {
+		f.maxSpendFile = path
+	}
+	applyTUIConfig(f, c)
+	return 0, false
+}
+
+// readOnlyRule names what made the command read-only, or "" when it is not.
+func (f *awsFlags) readOnlyRule() string {
+	switch {
+	case !f.readOnly:
+		return ""
+	case strings.HasSuffix(f.readOnlyFile, ".json"):
+		return `"read_only": true in ` + f.readOnlyFile
+	case f.readOnlyFile != "":
+		return "read_only: true in " + f.readOnlyFile
+	}
+	return "--read-only"
+}
+
+// maxSpendRule names where the spending cap came from.
+func (f *awsFlags) maxSpendRule() string {
+	if f.maxSpendFile != "" {
+		return "max_spend in " + f.maxSpendFile
+	}
+	return "--max-spend"
+}
+
+// tuiConfigFor reads the configuration file and merges it into the TUI's flags.
+func tuiConfigFor(f *awsFlags) (tuiSpending, error) {
+	path, err := config.Path()
+	if err != nil {
+		return applyTUIConfig(f, config.File{}), nil // no home: no file to read
+	}
+	c, err := config.Load(path)
+	if err != nil {
+		return tuiSpending{}, err
+	}
+	return applyTUIConfig(f, c), nil
+}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+
 	"bytes"
 	"context"
 	"encoding/json"
@@ -34,19 +36,19 @@ const adviseLong = "Which capacity to buy for a job: give what the job needs, --
 	"Exit status: 0 advice given, 1 the search failed in every region or was cancelled, 2 bad usage."
 
 type adviseArgs struct {
-	aws    awsFlags
+	aws    cmdutil.AWSFlags
 	fields advisor.JobFields
 	output string
 }
 
-func newAdviseCmd(_ context.Context, g *awsFlags) *cobra.Command {
+func newAdviseCmd(_ context.Context, g *cmdutil.AWSFlags) *cobra.Command {
 	return adviseCmd(g, func(cmd *cobra.Command, a *adviseArgs) error {
-		return codeError(runAdvise(cmd.Context(), a, cmd.OutOrStdout(), cmd.ErrOrStderr()))
+		return cmdutil.CodeError(runAdvise(cmd.Context(), a, cmd.OutOrStdout(), cmd.ErrOrStderr()))
 	})
 }
 
 // adviseCmd is `gpublock advise`; run is given the flags once they are checked.
-func adviseCmd(g *awsFlags, run func(*cobra.Command, *adviseArgs) error) *cobra.Command {
+func adviseCmd(g *cmdutil.AWSFlags, run func(*cobra.Command, *adviseArgs) error) *cobra.Command {
 	a := &adviseArgs{}
 	cmd := &cobra.Command{
 		Use:   "advise",
@@ -55,7 +57,7 @@ func adviseCmd(g *awsFlags, run func(*cobra.Command, *adviseArgs) error) *cobra.
 		Example: "  gpublock advise --type p5.48xlarge --instances 4 --hours 72 --region all\n" +
 			"  gpublock advise --type H100 --accelerators 64 --hours 504 --utilization 70 -o json\n" +
 			"  gpublock advise --type p5.48xlarge --instances 1 --monthly-hours 200 --months 12 --interruptible",
-		Args: noArgs,
+		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			a.aws = *g
 			if err := a.check(); err != nil {
@@ -65,7 +67,7 @@ func adviseCmd(g *awsFlags, run func(*cobra.Command, *adviseArgs) error) *cobra.
 		},
 	}
 	fs := cmd.Flags()
-	outputFlag(cmd, &a.output, "table", "json")
+	cmdutil.OutputFlag(cmd, &a.output, "table", "json")
 	f := &a.fields
 	fs.StringVar(&f.Type, "type", "", "instance `type` (p5.48xlarge) or accelerator class (H100, \"any H100-class\") (required)")
 	fs.StringVar(&f.Instances, "instances", "", "`N` instances the job runs on (or --accelerators)")
@@ -83,27 +85,27 @@ func adviseCmd(g *awsFlags, run func(*cobra.Command, *adviseArgs) error) *cobra.
 
 // runAdvise gives the advice once the flags are checked.
 func runAdvise(ctx context.Context, a *adviseArgs, stdout, stderr io.Writer) int {
-	client, _, err := openBackend(ctx, &a.aws, stderr)
+	client, _, err := cmdutil.OpenBackend(ctx, &a.aws, stderr)
 	if err != nil {
-		return backendFailure(stderr, "advise", err)
+		return cmdutil.BackendFailure(stderr, "advise", err)
 	}
 	now := client.Now(ctx)
 	job, err := a.job(now)
 	if err != nil {
-		return reportUsage(stderr, "advise", err)
+		return cmdutil.ReportUsage(stderr, "advise", err)
 	}
 	if len(job.Regions) == 0 {
-		if err := a.aws.defaultRegionError(client.Region()); err != nil {
-			return reportUsage(stderr, "advise", err)
+		if err := a.aws.DefaultRegionError(client.Region()); err != nil {
+			return cmdutil.ReportUsage(stderr, "advise", err)
 		}
 		job.Regions = []string{client.Region()}
 	}
 	if err := job.Validate(); err != nil {
-		return reportUsage(stderr, "advise", err)
+		return cmdutil.ReportUsage(stderr, "advise", err)
 	}
 	for _, q := range job.Queries() {
 		if err := q.Validate(now); err != nil {
-			return reportUsage(stderr, "advise", queryUsage(err))
+			return cmdutil.ReportUsage(stderr, "advise", queryUsage(err))
 		}
 	}
 	cachePath, _ := pricing.DefaultCachePath()
@@ -118,7 +120,7 @@ func runAdvise(ctx context.Context, a *adviseArgs, stdout, stderr io.Writer) int
 	in.Catalog, in.Now = cat, now
 	adv, err := advisor.Advise(job, in)
 	if err != nil {
-		return reportUsage(stderr, "advise", err)
+		return cmdutil.ReportUsage(stderr, "advise", err)
 	}
 	if advisor.NeedsNearby(adv) {
 		// Nothing at the job's count: what is on offer with one instance fewer or more.
@@ -126,7 +128,7 @@ func runAdvise(ctx context.Context, a *adviseArgs, stdout, stderr io.Writer) int
 		if code == 0 {
 			in.Offerings = advisor.Dedupe(append(in.Offerings, more.Offerings...))
 			if adv, err = advisor.Advise(job, in); err != nil {
-				return reportUsage(stderr, "advise", err)
+				return cmdutil.ReportUsage(stderr, "advise", err)
 			}
 		}
 	}
@@ -187,7 +189,7 @@ func searchForJob(ctx context.Context, client *aws.Client, qs []model.Query, std
 // parseAdvise reads and checks the flags as the command does, for the tests of parsing.
 func parseAdvise(args []string, stderr io.Writer) (*adviseArgs, error) {
 	var got *adviseArgs
-	err := parseCommand(args, stderr, func(g *awsFlags) *cobra.Command {
+	err := cmdutil.ParseCommand(args, stderr, func(g *cmdutil.AWSFlags) *cobra.Command {
 		return adviseCmd(g, func(_ *cobra.Command, a *adviseArgs) error { got = a; return nil })
 	})
 	return got, err
@@ -201,16 +203,16 @@ func (a *adviseArgs) check() error {
 	case "json":
 		a.output = "json"
 	default:
-		return usagef("-o %q: allowed table or json", a.output)
+		return cmdutil.Usagef("-o %q: allowed table or json", a.output)
 	}
 	job, err := a.job(time.Now().UTC())
 	if err != nil {
 		return err
 	}
 	if err := job.Validate(); err != nil {
-		return usagef("%v", err)
+		return cmdutil.Usagef("%v", err)
 	}
-	if err := a.aws.validate(); err != nil {
+	if err := a.aws.Validate(); err != nil {
 		return err
 	}
 	return nil
@@ -221,16 +223,16 @@ func (a *adviseArgs) job(now time.Time) (advisor.Job, error) {
 	j, err := advisor.ParseJob(a.fields, now)
 	var fe advisor.FieldError
 	if errors.As(err, &fe) {
-		return j, usagef("--%s: %s", fe.Field, fe.Msg)
+		return j, cmdutil.Usagef("--%s: %s", fe.Field, fe.Msg)
 	}
 	if err != nil {
-		return j, usagef("%v", err)
+		return j, cmdutil.Usagef("%v", err)
 	}
 	var types []string
 	for _, c := range j.Candidates() {
 		types = append(types, c.InstanceType)
 	}
-	if j.Regions, err = a.aws.regionList(types); err != nil {
+	if j.Regions, err = a.aws.RegionList(types); err != nil {
 		return j, err
 	}
 	return j, nil

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+
 	"bytes"
 	"context"
 	"io"
@@ -21,17 +23,17 @@ func TestOpenBackendDemo(t *testing.T) {
 	cliEnv(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var f awsFlags
+	var f cmdutil.AWSFlags
 	fs := pflag.NewFlagSet("x", pflag.ContinueOnError)
-	f.register(fs)
+	f.Register(fs)
 	if err := fs.Parse([]string{"--demo", "--region", "us-west-2"}); err != nil {
 		t.Fatal(err)
 	}
-	c, info, err := openBackend(ctx, &f, &bytes.Buffer{})
+	c, info, err := cmdutil.OpenBackend(ctx, &f, &bytes.Buffer{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info.Mode != modeSimulated || info.Sim == nil || !strings.HasPrefix(info.Endpoint, "http://127.0.0.1:") || c.Region() != "us-west-2" {
+	if info.Mode != cmdutil.ModeSimulated || info.Sim == nil || !strings.HasPrefix(info.Endpoint, "http://127.0.0.1:") || c.Region() != "us-west-2" {
 		t.Fatalf("info %+v, region %s", info, c.Region())
 	}
 	id, err := c.Identity(ctx)
@@ -48,19 +50,19 @@ func TestOpenBackendFallsBackOnlyWhenAllowed(t *testing.T) {
 	cliEnv(t) // no credentials anywhere, IMDS disabled
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	f := awsFlags{perRegion: 4, overall: 32}
-	c, info, err := openBackend(ctx, &f, &bytes.Buffer{})
-	if err != nil || info.Mode != modeLive {
+	f := cmdutil.AWSFlags{PerRegion: 4, Overall: 32}
+	c, info, err := cmdutil.OpenBackend(ctx, &f, &bytes.Buffer{})
+	if err != nil || info.Mode != cmdutil.ModeLive {
 		t.Fatalf("without autoDemo: %+v, %v; want LIVE (scripts never get simulated data)", info, err)
 	}
 	if _, err := c.Identity(ctx); err == nil {
 		t.Error("identity without credentials succeeded")
 	}
 
-	f.autoDemo = true
+	f.AutoDemo = true
 	var stderr bytes.Buffer
-	c, info, err = openBackend(ctx, &f, &stderr)
-	if err != nil || info.Mode != modeSimulated || !strings.Contains(info.Reason, "no AWS credentials") {
+	c, info, err = cmdutil.OpenBackend(ctx, &f, &stderr)
+	if err != nil || info.Mode != cmdutil.ModeSimulated || !strings.Contains(info.Reason, "no AWS credentials") {
 		t.Fatalf("with autoDemo: %+v, %v", info, err)
 	}
 	if !strings.Contains(stderr.String(), "simulator") {
@@ -72,16 +74,16 @@ func TestOpenBackendFallsBackOnlyWhenAllowed(t *testing.T) {
 
 	t.Setenv("AWS_ACCESS_KEY_ID", "AKIATESTCLI000000001")
 	t.Setenv("AWS_SECRET_ACCESS_KEY", "x")
-	if _, info, err = openBackend(ctx, &f, &bytes.Buffer{}); err != nil || info.Mode != modeLive {
+	if _, info, err = cmdutil.OpenBackend(ctx, &f, &bytes.Buffer{}); err != nil || info.Mode != cmdutil.ModeLive {
 		t.Errorf("with credentials: %+v, %v; want LIVE", info, err)
 	}
 }
 
 func TestOpenBackendSaysSimulatedForAnEmulatorEndpoint(t *testing.T) {
 	cs := startCLISim(t)
-	f := awsFlags{perRegion: 4, overall: 32, endpointURL: cs.url}
-	_, info, err := openBackend(context.Background(), &f, &bytes.Buffer{})
-	if err != nil || info.Mode != modeSimulated || info.Endpoint != cs.url || info.Sim != nil {
+	f := cmdutil.AWSFlags{PerRegion: 4, Overall: 32, EndpointURL: cs.url}
+	_, info, err := cmdutil.OpenBackend(context.Background(), &f, &bytes.Buffer{})
+	if err != nil || info.Mode != cmdutil.ModeSimulated || info.Endpoint != cs.url || info.Sim != nil {
 		t.Fatalf("%+v, %v", info, err)
 	}
 	if cs.calls.Load() != 0 {
@@ -91,12 +93,12 @@ func TestOpenBackendSaysSimulatedForAnEmulatorEndpoint(t *testing.T) {
 
 // A cap that does not read as dollars never stands for no cap: it refuses every fee.
 func TestSpendCapFailsClosed(t *testing.T) {
-	f := &awsFlags{maxSpend: "lots"}
-	c := f.spendCap()
+	f := &cmdutil.AWSFlags{MaxSpend: "lots"}
+	c := f.SpendCap()
 	if c == nil || !c.IsZero() {
-		t.Fatalf("spendCap of %q = %v, want a zero cap", f.maxSpend, c)
+		t.Fatalf("spendCap of %q = %v, want a zero cap", f.MaxSpend, c)
 	}
-	if (&awsFlags{}).spendCap() != nil {
+	if (&cmdutil.AWSFlags{}).SpendCap() != nil {
 		t.Error("no --max-spend gave a cap")
 	}
 }
@@ -108,17 +110,17 @@ func TestDemoRateLimits(t *testing.T) {
 	cliEnv(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	open := func(args ...string) (backendInfo, error) {
-		var f awsFlags
+	open := func(args ...string) (cmdutil.BackendInfo, error) {
+		var f cmdutil.AWSFlags
 		fs := pflag.NewFlagSet("x", pflag.ContinueOnError)
-		f.register(fs)
+		f.Register(fs)
 		if err := fs.Parse(args); err != nil {
 			t.Fatal(err)
 		}
-		_, info, err := openBackend(ctx, &f, &bytes.Buffer{})
+		_, info, err := cmdutil.OpenBackend(ctx, &f, &bytes.Buffer{})
 		return info, err
 	}
-	limits := func(info backendInfo) string {
+	limits := func(info cmdutil.BackendInfo) string {
 		t.Helper()
 		resp, err := http.Get(info.Endpoint + "/_sim/limits")
 		if err != nil {
@@ -189,16 +191,16 @@ func TestDemoRateLimitsConfigKey(t *testing.T) {
 	}
 	limitsOf := func(args ...string) (string, error) {
 		t.Helper()
-		var f awsFlags
+		var f cmdutil.AWSFlags
 		fs := pflag.NewFlagSet("x", pflag.ContinueOnError)
-		f.register(fs)
+		f.Register(fs)
 		if err := fs.Parse(args); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := tuiConfigFor(&f); err != nil {
+		if _, err := cmdutil.TUIConfigFor(&f); err != nil {
 			return "", err
 		}
-		_, info, err := openBackend(ctx, &f, &bytes.Buffer{})
+		_, info, err := cmdutil.OpenBackend(ctx, &f, &bytes.Buffer{})
 		if err != nil || info.Sim == nil {
 			return "", err
 		}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+
 	"github.com/gpublock/gpublock/cmd/internal/config"
 
 	"context"
@@ -61,7 +63,7 @@ const blocksLong = "Lists the account's Capacity Blocks: each block's state, zon
 	"before the interruption."
 
 type blocksArgs struct {
-	aws        awsFlags
+	aws        cmdutil.AWSFlags
 	output     string
 	watch      bool
 	interval   time.Duration
@@ -70,15 +72,15 @@ type blocksArgs struct {
 	src        sourceFlags // --source
 	moment     model.WarnMoment
 
-	oncall   oncallFlags
-	settings oncallSettings
+	oncall   cmdutil.OncallFlags
+	settings cmdutil.OncallSettings
 	sources  []aws.Source // those --source names, opened once so that a watch's scans share them
 	notifier *notify.Notifier
 	mu       sync.Mutex
 	reports  []string // the notifier's failures, printed by the command's own goroutine
 }
 
-func newBlocksCmd(_ context.Context, g *awsFlags) *cobra.Command {
+func newBlocksCmd(_ context.Context, g *cmdutil.AWSFlags) *cobra.Command {
 	var a blocksArgs
 	cmd := &cobra.Command{
 		Use:   "blocks",
@@ -89,20 +91,20 @@ func newBlocksCmd(_ context.Context, g *awsFlags) *cobra.Command {
 			"  gpublock blocks --warn-within 2h --notify-url https://hooks.slack.com/services/...\n" +
 			"  gpublock blocks --watch --interval 1m --warn-leads 24h,2h,40m\n" +
 			"  gpublock blocks --source all",
-		Args: noArgs,
+		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			a.aws = *g
-			return codeError(runBlocks(cmd.Context(), &a, cmd.Flags(), cmd.OutOrStdout(), cmd.ErrOrStderr()))
+			return cmdutil.CodeError(runBlocks(cmd.Context(), &a, cmd.Flags(), cmd.OutOrStdout(), cmd.ErrOrStderr()))
 		},
 	}
 	fs := cmd.Flags()
-	outputFlag(cmd, &a.output, "table", "json", "csv")
+	cmdutil.OutputFlag(cmd, &a.output, "table", "json", "csv")
 	fs.BoolVar(&a.watch, "watch", false, "reprint on every refresh until interrupted")
 	fs.DurationVar(&a.interval, "interval", 30*time.Second, "time between refreshes with --watch (at least 1s)")
 	fs.DurationVar(&a.warnWithin, "warn-within", 0, "exit 3 and name the active blocks whose --warn-of moment is within this `duration` (e.g. 45m)")
 	fs.StringVar(&a.warnOf, "warn-of", model.WarnOfExtensionCutoff.String(), "the `moment` --warn-within measures to: "+
 		strings.Join(model.WarnMomentNames(), ", ")+" (1 hour, 30 minutes and 0 before the end; the default is the earliest)")
-	a.oncall.register(fs)
+	a.oncall.Register(fs)
 	a.src.register(fs, "capacity-blocks")
 	return cmd
 }
@@ -110,73 +112,73 @@ func newBlocksCmd(_ context.Context, g *awsFlags) *cobra.Command {
 // runBlocks lists the blocks once cobra has parsed the flags; fs says which were given.
 func runBlocks(ctx context.Context, a *blocksArgs, fs *pflag.FlagSet, stdout, stderr io.Writer) (code int) {
 	if _, _, err := a.src.check(); err != nil {
-		return reportUsage(stderr, "blocks", err)
+		return cmdutil.ReportUsage(stderr, "blocks", err)
 	}
 	if strings.EqualFold(strings.TrimSpace(a.output), "csv") {
 		if s, ok := a.partsSource(); ok {
-			return reportUsage(stderr, "blocks", usagef("-o csv lists %s only; list %s with -o table or -o json", sourcesThat(noParts), sourceNouns(s)))
+			return cmdutil.ReportUsage(stderr, "blocks", cmdutil.Usagef("-o csv lists %s only; list %s with -o table or -o json", sourcesThat(noParts), sourceNouns(s)))
 		}
 	}
-	format, err := parseOutputFormat(a.output)
+	format, err := cmdutil.ParseOutputFormat(a.output)
 	if err != nil {
-		return reportUsage(stderr, "blocks", err)
+		return cmdutil.ReportUsage(stderr, "blocks", err)
 	}
 	switch {
 	case a.interval < minWatchInterval:
-		return reportUsage(stderr, "blocks", usagef("--interval %s: allowed 1s or more", a.interval))
+		return cmdutil.ReportUsage(stderr, "blocks", cmdutil.Usagef("--interval %s: allowed 1s or more", a.interval))
 	case a.warnWithin < 0:
-		return reportUsage(stderr, "blocks", usagef("--warn-within %s: want a positive duration such as 45m", a.warnWithin))
+		return cmdutil.ReportUsage(stderr, "blocks", cmdutil.Usagef("--warn-within %s: want a positive duration such as 45m", a.warnWithin))
 	case fs.Changed("warn-of") && !fs.Changed("warn-within"):
-		return reportUsage(stderr, "blocks", usagef("--warn-of is used with --warn-within (e.g. --warn-within 45m --warn-of termination)"))
+		return cmdutil.ReportUsage(stderr, "blocks", cmdutil.Usagef("--warn-of is used with --warn-within (e.g. --warn-within 45m --warn-of termination)"))
 	case !a.watch && fs.Changed("interval"):
 		// as in gpublock offerings: an interval that nothing uses is a mistake to point out,
 		// not one to list the blocks once over
-		return reportUsage(stderr, "blocks", usagef("--interval is used with --watch (e.g. --watch --interval 30s)"))
+		return cmdutil.ReportUsage(stderr, "blocks", cmdutil.Usagef("--interval is used with --watch (e.g. --watch --interval 30s)"))
 	}
 	moment, err := model.ParseWarnMoment(a.warnOf)
 	if err != nil {
-		return reportUsage(stderr, "blocks", usagef("--warn-of %v", err))
+		return cmdutil.ReportUsage(stderr, "blocks", cmdutil.Usagef("--warn-of %v", err))
 	}
 	a.moment = moment
-	if err := a.aws.validate(); err != nil {
-		return reportUsage(stderr, "blocks", err)
+	if err := a.aws.Validate(); err != nil {
+		return cmdutil.ReportUsage(stderr, "blocks", err)
 	}
 	cfg, err := config.LoadOncall()
 	if err != nil {
 		fmt.Fprintln(stderr, "gpublock blocks:", err)
 		return 2
 	}
-	if a.settings, err = a.oncall.resolve(cfg); err != nil {
-		return reportUsage(stderr, "blocks", err)
+	if a.settings, err = a.oncall.Resolve(cfg); err != nil {
+		return cmdutil.ReportUsage(stderr, "blocks", err)
 	}
-	regions, _ := a.aws.regionList(nil) // validated above
-	client, _, err := openBackend(ctx, &a.aws, stderr)
+	regions, _ := a.aws.RegionList(nil) // validated above
+	client, _, err := cmdutil.OpenBackend(ctx, &a.aws, stderr)
 	if err != nil {
-		return backendFailure(stderr, "blocks", err)
+		return cmdutil.BackendFailure(stderr, "blocks", err)
 	}
 	if len(regions) == 0 {
 		// A block bought from another machine, in any region, must not go unseen.
 		regions = model.Regions()
 	}
 	if err := a.openSources(client); err != nil {
-		return backendFailure(stderr, "blocks", err)
+		return cmdutil.BackendFailure(stderr, "blocks", err)
 	}
-	nc := a.settings.notify
-	nc.StatePath, nc.Backoff = notifyStatePath(client), notifyBackoff
-	grace := notifyGrace
+	nc := a.settings.Notify
+	nc.StatePath, nc.Backoff = cmdutil.NotifyStatePath(client), cmdutil.NotifyBackoff
+	grace := cmdutil.NotifyGrace
 	if !a.watch {
 		// A one-shot run (cron, a person at the prompt) does not wait long for a webhook that
 		// hangs: what is not delivered by then is said, and sent by the next run.
-		nc.Timeout, grace = oneShotNotifyTimeout, oneShotNotifyGrace
+		nc.Timeout, grace = cmdutil.OneShotNotifyTimeout, cmdutil.OneShotNotifyGrace
 	}
 	nc.Report = func(s string) { a.mu.Lock(); a.reports = append(a.reports, s); a.mu.Unlock() }
 	if a.notifier, err = notify.New(nc); err != nil {
-		return reportUsage(stderr, "blocks", usageError{err.Error()})
+		return cmdutil.ReportUsage(stderr, "blocks", cmdutil.UsageError{Msg: err.Error()})
 	}
 	defer func() {
 		// The deliveries still going out get a while, then whatever failed is said.
 		if ctx.Err() != nil {
-			grace = min(grace, notifyGrace/6) // interrupted: a person is waiting for the prompt
+			grace = min(grace, cmdutil.NotifyGrace/6) // interrupted: a person is waiting for the prompt
 		}
 		gctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), grace)
 		defer cancel()
@@ -212,7 +214,7 @@ func runBlocks(ctx context.Context, a *blocksArgs, fs *pflag.FlagSet, stdout, st
 
 // refresh lists the blocks once, prints them and the warnings, and returns the exit
 // status; cancelled is true when ctx ended during the listing and nothing was printed.
-func (a *blocksArgs) refresh(ctx context.Context, client *aws.Client, regions []string, format outputFormat, stdout, stderr io.Writer) (int, bool) {
+func (a *blocksArgs) refresh(ctx context.Context, client *aws.Client, regions []string, format cmdutil.OutputFormat, stdout, stderr io.Writer) (int, bool) {
 	all, fees, err := a.scanSources(ctx, regions)
 	blocks, plans := splitParts(all)
 	if ctx.Err() != nil {
@@ -233,14 +235,14 @@ func (a *blocksArgs) refresh(ctx context.Context, client *aws.Client, regions []
 		return 1, false
 	}
 	_, withParts := a.partsSource()
-	facts := blockFacts{rules: a.settings.rules, fees: fees, plans: plans, withPlans: withParts}
+	facts := blockFacts{rules: a.settings.Rules, fees: fees, plans: plans, withPlans: withParts}
 	if err := printBlocks(blocks, facts, format, now, stdout, stderr); err != nil {
 		fmt.Fprintln(stderr, "gpublock blocks:", err)
 		return 1, false
 	}
 	// Blocks and plans alike, by the rules the terminal UI uses.
 	for _, b := range all {
-		for _, w := range a.settings.rules.Warnings(b, now) {
+		for _, w := range a.settings.Rules.Warnings(b, now) {
 			a.notifier.Send(notify.EventOf(b, w, now))
 		}
 	}
@@ -464,7 +466,7 @@ const blockTableFormat = "%-21s  %-21s  %-14s  %-16s  %-17s  %5s  %5s  %7s  %-15
 
 // printBlocks writes the list to w; in a table, an empty list is said on diag, like the
 // empty search of offerings, so stdout holds only rows.
-func printBlocks(blocks []model.Block, facts blockFacts, format outputFormat, now time.Time, w, diag io.Writer) error {
+func printBlocks(blocks []model.Block, facts blockFacts, format cmdutil.OutputFormat, now time.Time, w, diag io.Writer) error {
 	fee := func(b model.Block) string {
 		if f, ok := facts.fees[b.ReservationID]; ok {
 			return f.String()

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+
 	"context"
 	"encoding/json"
 	"io"
@@ -184,8 +186,8 @@ func TestBlocksNotifyFailureReportedWithoutSecret(t *testing.T) {
 	url := srv.URL
 	srv.Close()
 	cs.sim.SetTime(mustTime(t, b.EndDate).Add(-35 * time.Minute))
-	defer func(d time.Duration) { notifyBackoff = d }(notifyBackoff)
-	notifyBackoff = time.Millisecond
+	defer func(d time.Duration) { cmdutil.NotifyBackoff = d }(cmdutil.NotifyBackoff)
+	cmdutil.NotifyBackoff = time.Millisecond
 	code, out, errs := runCLI("blocks", "--endpoint-url", cs.url, "--region", "us-east-1", "--notify-url", url+"/hooks/SECRETTOKEN")
 	if code != 0 || !strings.Contains(out, b.CapacityReservationId) {
 		t.Errorf("exit %d\n%s", code, out)
@@ -272,8 +274,8 @@ func TestBlocksHungWebhookBounded(t *testing.T) {
 		h.ServeHTTP(w, r)
 	}))
 	defer srv.Close()
-	defer func(d, g, b time.Duration) { oneShotNotifyTimeout, oneShotNotifyGrace, notifyBackoff = d, g, b }(oneShotNotifyTimeout, oneShotNotifyGrace, notifyBackoff)
-	oneShotNotifyTimeout, oneShotNotifyGrace, notifyBackoff = 200*time.Millisecond, 700*time.Millisecond, 50*time.Millisecond
+	defer func(d, g, b time.Duration) { cmdutil.OneShotNotifyTimeout, cmdutil.OneShotNotifyGrace, cmdutil.NotifyBackoff = d, g, b }(cmdutil.OneShotNotifyTimeout, cmdutil.OneShotNotifyGrace, cmdutil.NotifyBackoff)
+	cmdutil.OneShotNotifyTimeout, cmdutil.OneShotNotifyGrace, cmdutil.NotifyBackoff = 200*time.Millisecond, 700*time.Millisecond, 50*time.Millisecond
 	args := []string{"blocks", "--endpoint-url", cs.url, "--region", "us-east-1", "--notify-url", srv.URL + "/x"}
 	start := time.Now()
 	code, _, errs := runCLI(args...)

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+
 	"github.com/gpublock/gpublock/cmd/internal/config"
 
 	"context"
@@ -54,35 +56,35 @@ func newConfigCmd(context.Context) *cobra.Command {
 		Short:   "the configuration file: config path, config show, config init",
 		Long:    "The configuration file: " + configSynopsis,
 		GroupID: "tools",
-		Args:    noArgs,
+		Args:    cmdutil.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			return usagef("want one of path, show or init")
+			return cmdutil.Usagef("want one of path, show or init")
 		},
-		Annotations:       map[string]string{annotationNoAWS: "true"},
-		PersistentPreRunE: refuseAWSFlags,
+		Annotations:       map[string]string{cmdutil.AnnotationNoAWS: "true"},
+		PersistentPreRunE: cmdutil.RefuseAWSFlags,
 	}
 	var force bool
 	initCmd := &cobra.Command{
 		Use:   "init",
 		Short: "write config.yaml, from config.json when there is one, else an example",
-		Args:  noArgs,
+		Args:  cmdutil.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			yamlPath, jsonPath, code := configPaths(c.ErrOrStderr())
 			if code != 0 {
-				return codeError(code)
+				return cmdutil.CodeError(code)
 			}
-			return codeError(configInit(c.OutOrStdout(), c.ErrOrStderr(), yamlPath, jsonPath, force))
+			return cmdutil.CodeError(configInit(c.OutOrStdout(), c.ErrOrStderr(), yamlPath, jsonPath, force))
 		},
 	}
 	initCmd.Flags().BoolVar(&force, "force", false, "replace an existing config.yaml")
 	cmd.AddCommand(&cobra.Command{
 		Use:   "path",
 		Short: "print where the configuration file is, whether it exists or not",
-		Args:  noArgs,
+		Args:  cmdutil.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			yamlPath, jsonPath, code := configPaths(c.ErrOrStderr())
 			if code != 0 {
-				return codeError(code)
+				return cmdutil.CodeError(code)
 			}
 			fmt.Fprintln(c.OutOrStdout(), yamlPath)
 			if _, legacy, _ := config.UserPath(); legacy {
@@ -93,9 +95,9 @@ func newConfigCmd(context.Context) *cobra.Command {
 	}, &cobra.Command{
 		Use:   "show",
 		Short: "check the file and print what it sets, secrets left out",
-		Args:  noArgs,
+		Args:  cmdutil.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			return codeError(configShow(c.OutOrStdout(), c.ErrOrStderr()))
+			return cmdutil.CodeError(configShow(c.OutOrStdout(), c.ErrOrStderr()))
 		},
 	}, initCmd)
 	return cmd
@@ -168,7 +170,7 @@ func configInit(stdout, stderr io.Writer, yamlPath, jsonPath string, force bool)
 		return 1
 	}
 	if err := writeFileAtomic(yamlPath, body); err != nil {
-		fmt.Fprintf(stderr, "gpublock config: writing %s: %v\n", yamlPath, pathReason(err))
+		fmt.Fprintf(stderr, "gpublock config: writing %s: %v\n", yamlPath, cmdutil.PathReason(err))
 		return 1
 	}
 	fmt.Fprintln(stdout, yamlPath)

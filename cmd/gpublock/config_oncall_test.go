@@ -50,7 +50,7 @@ func TestOncallConfigAndFlags(t *testing.T) {
 
 	a, _ = parseTUI([]string{"--demo", "--warn-leads", "6h"}, os.Stderr)
 	oc, err = newTUIOncall(a.aws, a.oncall)
-	if err != nil || oc.settings.rules.Leads[0] != 6*time.Hour || len(oc.settings.rules.Leads) != 1 || oc.regions != nil {
+	if err != nil || oc.settings.Rules.Leads[0] != 6*time.Hour || len(oc.settings.Rules.Leads) != 1 || oc.regions != nil {
 		t.Errorf("the flag does not win: %+v, %v", oc, err)
 	}
 }

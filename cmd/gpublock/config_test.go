@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+
 	"github.com/gpublock/gpublock/cmd/internal/config"
 
 	"os"
@@ -27,16 +29,16 @@ func TestTUIConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var f awsFlags
-	s := applyTUIConfig(&f, c)
-	if !s.readOnly || !f.readOnly || s.maxSpend == nil || s.maxSpend.Dollars() != "$25,000.00" || f.maxSpend != "$25,000" ||
-		s.ami != "ami-0abc" || s.tags["project"] != "llm" || s.tags["cost-center"] != "42" {
+	var f cmdutil.AWSFlags
+	s := cmdutil.ApplyTUIConfig(&f, c)
+	if !s.ReadOnly || !f.ReadOnly || s.MaxSpend == nil || s.MaxSpend.Dollars() != "$25,000.00" || f.MaxSpend != "$25,000" ||
+		s.AMI != "ami-0abc" || s.Tags["project"] != "llm" || s.Tags["cost-center"] != "42" {
 		t.Errorf("merged: %+v, flags %+v", s, f)
 	}
 	// A flag's cap wins over the file's; the file's read-only holds without the flag.
-	f = awsFlags{maxSpend: "100"}
-	s = applyTUIConfig(&f, c)
-	if s.maxSpend == nil || s.maxSpend.Dollars() != "$100.00" || !s.readOnly {
+	f = cmdutil.AWSFlags{MaxSpend: "100"}
+	s = cmdutil.ApplyTUIConfig(&f, c)
+	if s.MaxSpend == nil || s.MaxSpend.Dollars() != "$100.00" || !s.ReadOnly {
 		t.Errorf("flag over file: %+v", s)
 	}
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+
 	"github.com/gpublock/gpublock/cmd/internal/config"
 
 	"os"
@@ -42,9 +44,9 @@ mouse: false
 		c.WarnLeads != "24h,2h" || c.NotifyCmd != "echo hi" || c.ExtendLength != "7d" || c.Theme != "light" || c.Mouse == nil || *c.Mouse {
 		t.Fatalf("read %+v", c)
 	}
-	var f awsFlags
-	s := applyTUIConfig(&f, c)
-	if !s.readOnly || s.maxSpend == nil || s.maxSpend.Dollars() != "$25,000.00" || s.theme != "light" || s.mouse == nil || *s.mouse {
+	var f cmdutil.AWSFlags
+	s := cmdutil.ApplyTUIConfig(&f, c)
+	if !s.ReadOnly || s.MaxSpend == nil || s.MaxSpend.Dollars() != "$25,000.00" || s.Theme != "light" || s.Mouse == nil || *s.Mouse {
 		t.Errorf("merged %+v", s)
 	}
 	// A number is money as written; an empty file or one of comments only is no configuration.
@@ -185,8 +187,8 @@ func TestYAMLThemeIsTheTUIsUnlessTheFlagIsGiven(t *testing.T) {
 	if a, err = parseTUI([]string{"--demo", "--theme", "auto"}, &errw); err != nil || !a.themeGiven {
 		t.Fatalf("--theme auto: %+v, %v", a, err)
 	}
-	s, err := tuiConfigFor(a.aws)
-	if err != nil || s.theme != "dark" {
+	s, err := cmdutil.TUIConfigFor(a.aws)
+	if err != nil || s.Theme != "dark" {
 		t.Errorf("theme from the file: %+v, %v", s, err)
 	}
 }

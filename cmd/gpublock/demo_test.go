@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -35,7 +37,7 @@ func TestDemoCommandsShareOneAccount(t *testing.T) {
 	if len(rows) != 1 || rows[0].InstanceType != "p5.48xlarge" || rows[0].StartDate != offs[0].StartDate || rows[0].EndDate != offs[0].EndDate {
 		t.Fatalf("blocks --demo after purchase --demo lists %+v, want the block bought from %+v", rows, offs[0])
 	}
-	file := filepath.Join(os.Getenv("XDG_STATE_HOME"), "gpublock", "simulated", demoStateFile)
+	file := filepath.Join(os.Getenv("XDG_STATE_HOME"), "gpublock", "simulated", cmdutil.DemoStateFile)
 	if err := os.Remove(file); err != nil {
 		t.Fatal(err)
 	}

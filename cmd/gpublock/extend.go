@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+
 	"context"
 	"fmt"
 	"io"
@@ -31,7 +33,7 @@ const extendLong = "Lengthens a Capacity Block (or, with --source training-plans
 	"1 not extended, 2 bad usage or no terminal to confirm on without --yes, 3 outcome unknown: do not extend again."
 
 type extendArgs struct {
-	aws         awsFlags
+	aws         cmdutil.AWSFlags
 	output      string
 	duration    string
 	dryRun, yes bool
@@ -40,7 +42,7 @@ type extendArgs struct {
 	src         sourceFlags // --source
 }
 
-func newExtendCmd(_ context.Context, g *awsFlags) *cobra.Command {
+func newExtendCmd(_ context.Context, g *cmdutil.AWSFlags) *cobra.Command {
 	var a extendArgs
 	cmd := &cobra.Command{
 		Use:   "extend RESERVATION_ID",
@@ -50,7 +52,7 @@ func newExtendCmd(_ context.Context, g *awsFlags) *cobra.Command {
 			"  gpublock extend cr-0123456789abcdef0 --region us-east-1 --duration 1d\n" +
 			"  gpublock extend cr-0123456789abcdef0 --region us-east-1 --duration 3w --max-spend 90000 --yes -o json\n" +
 			"  gpublock extend my-plan --source training-plans --region us-east-1 --duration 7d",
-		Args: exactlyOne(func(cmd *cobra.Command) string {
+		Args: cmdutil.ExactlyOne(func(cmd *cobra.Command) string {
 			if src, err := a.src.one(); err == nil {
 				if show, ok := extendShows[src]; ok {
 					return show.args
@@ -58,14 +60,14 @@ func newExtendCmd(_ context.Context, g *awsFlags) *cobra.Command {
 			}
 			return extendShows[model.SourceCapacityBlock].args
 		}),
-		Annotations: map[string]string{annotationOneRegion: "true"},
+		Annotations: map[string]string{cmdutil.AnnotationOneRegion: "true"},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			a.aws = *g
-			return codeError(runExtend(cmd.Context(), a, args, cmd.OutOrStdout(), cmd.ErrOrStderr()))
+			return cmdutil.CodeError(runExtend(cmd.Context(), a, args, cmd.OutOrStdout(), cmd.ErrOrStderr()))
 		},
 	}
 	fs := cmd.Flags()
-	outputFlag(cmd, &a.output, "table", "json")
+	cmdutil.OutputFlag(cmd, &a.output, "table", "json")
 	fs.StringVar(&a.duration, "duration", "", "`length` to add: 1d–14d or 3w–26w (e.g. 1d, 48h, 3w)")
 	fs.BoolVar(&a.dryRun, "dry-run", false, "only check permission to extend (ec2:PurchaseCapacityBlockExtension); buy nothing")
 	fs.BoolVar(&a.yes, "yes", false, "extend without asking to type extend (for scripts)")
@@ -79,15 +81,15 @@ func newExtendCmd(_ context.Context, g *awsFlags) *cobra.Command {
 func runExtend(ctx context.Context, a extendArgs, pos []string, stdout, stderr io.Writer) int {
 	srcID, err := a.src.one()
 	if err != nil {
-		return reportUsage(stderr, "extend", err)
+		return cmdutil.ReportUsage(stderr, "extend", err)
 	}
 	show, ok := extendShows[srcID]
 	if !ok {
-		return reportUsage(stderr, "extend", usagef("--source %s: the command line does not extend %s", srcID.Name(), srcID.Plural()))
+		return cmdutil.ReportUsage(stderr, "extend", cmdutil.Usagef("--source %s: the command line does not extend %s", srcID.Name(), srcID.Plural()))
 	}
 	reservationID, days, format, err := show.check(&a, pos)
 	if err != nil {
-		return reportUsage(stderr, "extend", err)
+		return cmdutil.ReportUsage(stderr, "extend", err)
 	}
 	if a.list {
 		return show.list(ctx, &a, reservationID, format, stdout, stderr)
@@ -96,15 +98,15 @@ func runExtend(ctx context.Context, a extendArgs, pos []string, stdout, stderr i
 		return code
 	}
 
-	client, info, err := openBackend(ctx, &a.aws, stderr)
+	client, info, err := cmdutil.OpenBackend(ctx, &a.aws, stderr)
 	if err != nil {
-		return backendFailure(stderr, "extend", err)
+		return cmdutil.BackendFailure(stderr, "extend", err)
 	}
 	src, err := aws.OpenSource(client, srcID)
 	if err != nil {
-		return backendFailure(stderr, "extend", err)
+		return cmdutil.BackendFailure(stderr, "extend", err)
 	}
-	region := a.aws.oneRegion(client)
+	region := a.aws.OneRegion(client)
 	b, err := show.find(ctx, client, src, region, reservationID)
 	if err != nil {
 		fmt.Fprintf(stderr, "gpublock extend: %v Nothing was extended.\n", err)
@@ -168,24 +170,24 @@ type extendShow struct {
 	holder  string // whose extension history: "block", "plan"
 	tryList string // how to see the other lengths, after "Try another length"
 	args    string // the positional argument, in the usage error
-	check   func(a *extendArgs, pos []string) (id string, days int, format outputFormat, err error)
-	list    func(ctx context.Context, a *extendArgs, id string, format outputFormat, stdout, stderr io.Writer) int
+	check   func(a *extendArgs, pos []string) (id string, days int, format cmdutil.OutputFormat, err error)
+	list    func(ctx context.Context, a *extendArgs, id string, format cmdutil.OutputFormat, stdout, stderr io.Writer) int
 	// find is the reservation, or why not, before " Nothing was extended."
 	find func(ctx context.Context, client *aws.Client, src aws.Source, region, id string) (model.Block, error)
 	// refuse is why the reservation cannot be extended at now (the backend's clock), or
 	// "", before any call.
 	refuse       func(client *aws.Client, b model.Block, now time.Time) string
 	noOffers     func(b model.Block, days int) string
-	summary      func(w io.Writer, info backendInfo, account string, b model.Block, off model.ExtensionOffering)
+	summary      func(w io.Writer, info cmdutil.BackendInfo, account string, b model.Block, off model.ExtensionOffering)
 	dryRunFields func(b model.Block, off model.ExtensionOffering) map[string]any
-	print        func(w io.Writer, format outputFormat, b model.Block, off model.ExtensionOffering, res aws.ExtendResult) error
+	print        func(w io.Writer, format cmdutil.OutputFormat, b model.Block, off model.ExtensionOffering, res aws.ExtendResult) error
 }
 
 var extendShows = map[model.Source]extendShow{
 	model.SourceCapacityBlock: {
 		what: "Capacity Block", holder: "block", args: "RESERVATION_ID (cr-…, from `gpublock blocks`)",
-		check: func(a *extendArgs, pos []string) (string, int, outputFormat, error) { return a.check(pos) },
-		list: func(ctx context.Context, a *extendArgs, id string, format outputFormat, stdout, stderr io.Writer) int {
+		check: func(a *extendArgs, pos []string) (string, int, cmdutil.OutputFormat, error) { return a.check(pos) },
+		list: func(ctx context.Context, a *extendArgs, id string, format cmdutil.OutputFormat, stdout, stderr io.Writer) int {
 			return a.runExtendList(ctx, id, format, stdout, stderr)
 		},
 		find: func(ctx context.Context, client *aws.Client, _ aws.Source, region, id string) (model.Block, error) {
@@ -200,7 +202,7 @@ var extendShows = map[model.Source]extendShow{
 		noOffers: func(b model.Block, days int) string {
 			return fmt.Sprintf("AWS offers no %s extension of %s now (no capacity in %s after its end).", model.FormatDays(days), b.ReservationID, b.AvailabilityZone)
 		},
-		summary: func(w io.Writer, info backendInfo, account string, b model.Block, off model.ExtensionOffering) {
+		summary: func(w io.Writer, info cmdutil.BackendInfo, account string, b model.Block, off model.ExtensionOffering) {
 			printExtensionSummary(w, info, account, b, off, extensionComparison(b, off))
 		},
 		dryRunFields: func(b model.Block, off model.ExtensionOffering) map[string]any {
@@ -212,10 +214,10 @@ var extendShows = map[model.Source]extendShow{
 }
 
 // check reads what can be checked before any call.
-func (a *extendArgs) check(pos []string) (string, int, outputFormat, error) {
+func (a *extendArgs) check(pos []string) (string, int, cmdutil.OutputFormat, error) {
 	id := strings.TrimSpace(pos[0])
 	if !strings.HasPrefix(id, "cr-") || strings.ContainsAny(id, " \t\n") || len(id) > 128 {
-		return "", 0, "", usagef("RESERVATION_ID %q: want a capacity reservation id such as cr-0123456789abcdef0 (a training plan: add --source training-plans)", pos[0])
+		return "", 0, "", cmdutil.Usagef("RESERVATION_ID %q: want a capacity reservation id such as cr-0123456789abcdef0 (a training plan: add --source training-plans)", pos[0])
 	}
 	format, err := tableOrJSONFormat(a.output)
 	if err != nil {
@@ -223,26 +225,26 @@ func (a *extendArgs) check(pos []string) (string, int, outputFormat, error) {
 	}
 	if a.list {
 		if a.duration != "" || a.dryRun || a.yes {
-			return "", 0, "", usagef("--list buys nothing: it takes no --duration, --dry-run or --yes")
+			return "", 0, "", cmdutil.Usagef("--list buys nothing: it takes no --duration, --dry-run or --yes")
 		}
-		if err := a.aws.validate(); err != nil {
+		if err := a.aws.Validate(); err != nil {
 			return "", 0, "", err
 		}
 		return id, 0, format, singleRegion(&a.aws)
 	}
 	if strings.TrimSpace(a.duration) == "" {
-		return "", 0, "", usagef("--duration is required: the length to add, e.g. 1d, 2d or 3w (--list shows those offered)")
+		return "", 0, "", cmdutil.Usagef("--duration is required: the length to add, e.g. 1d, 2d or 3w (--list shows those offered)")
 	}
 	r, err := model.ParseDuration(a.duration)
 	if err != nil {
 		// The model's message offers a range, which extend does not take.
 		msg := strings.Replace(err.Error(), ", or a range 2d-7d)", "; one length to add)", 1)
-		return "", 0, "", usagef("--duration: %s", msg)
+		return "", 0, "", cmdutil.Usagef("--duration: %s", msg)
 	}
 	if r.IsRange() {
-		return "", 0, "", usagef("--duration %q: give one length to add, not a range", a.duration)
+		return "", 0, "", cmdutil.Usagef("--duration %q: give one length to add, not a range", a.duration)
 	}
-	if err := a.aws.validate(); err != nil {
+	if err := a.aws.Validate(); err != nil {
 		return "", 0, "", err
 	}
 	if err := singleRegion(&a.aws); err != nil {
@@ -265,7 +267,7 @@ func priceCatalog() *pricing.Catalog {
 	return cat
 }
 
-func printExtensionSummary(w io.Writer, info backendInfo, account string, b model.Block, off model.ExtensionOffering, cmp pricing.Comparison) {
+func printExtensionSummary(w io.Writer, info cmdutil.BackendInfo, account string, b model.Block, off model.ExtensionOffering, cmp pricing.Comparison) {
 	summaryHead(w, "EXTEND", info)
 	printFacts(w, model.ExtensionFacts(b, off, account, cmp.BreakEven(), time.Local))
 }
@@ -298,7 +300,7 @@ type extensionJSON struct {
 	CurrencyCode                        string
 }
 
-func printExtension(w io.Writer, format outputFormat, b model.Block, off model.ExtensionOffering, res aws.ExtendResult) error {
+func printExtension(w io.Writer, format cmdutil.OutputFormat, b model.Block, off model.ExtensionOffering, res aws.ExtendResult) error {
 	e := res.Extension
 	if e.OfferingID == "" {
 		e.OfferingID = off.ID

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+
 	"context"
 	"fmt"
 	"io"
@@ -25,12 +27,12 @@ const extendListFormat = "%-6s  %-20s  %16s  %-10s  %s\n"
 // runExtendList prints every extension length AWS offers for the block now, with its fee,
 // its new end and its break-even; it buys nothing, so it needs neither a terminal nor
 // permission to spend.
-func (a *extendArgs) runExtendList(ctx context.Context, id string, format outputFormat, stdout, stderr io.Writer) int {
-	client, _, err := openBackend(ctx, &a.aws, stderr)
+func (a *extendArgs) runExtendList(ctx context.Context, id string, format cmdutil.OutputFormat, stdout, stderr io.Writer) int {
+	client, _, err := cmdutil.OpenBackend(ctx, &a.aws, stderr)
 	if err != nil {
-		return backendFailure(stderr, "extend", err)
+		return cmdutil.BackendFailure(stderr, "extend", err)
 	}
-	b, err := findBlock(ctx, client, a.aws.oneRegion(client), id)
+	b, err := findBlock(ctx, client, a.aws.OneRegion(client), id)
 	if err != nil {
 		fmt.Fprintf(stderr, "gpublock extend: %v\n", err)
 		return 1
@@ -64,7 +66,7 @@ func (a *extendArgs) runExtendList(ctx context.Context, id string, format output
 	return code
 }
 
-func printExtendChoices(w io.Writer, format outputFormat, b model.Block, choices []model.ExtensionChoice, next string) error {
+func printExtendChoices(w io.Writer, format cmdutil.OutputFormat, b model.Block, choices []model.ExtensionChoice, next string) error {
 	rows := make([]extendChoiceJSON, len(choices))
 	for i, ch := range choices {
 		off := ch.Offering

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+
 	"bytes"
 	"context"
 	"encoding/json"
@@ -289,7 +291,7 @@ func TestExtensionWithoutOnDemandPriceSaysSo(t *testing.T) {
 		t.Fatalf("comparison %+v", cmp)
 	}
 	var w strings.Builder
-	printExtensionSummary(&w, backendInfo{Mode: modeSimulated}, "123", b, off, cmp)
+	printExtensionSummary(&w, cmdutil.BackendInfo{Mode: cmdutil.ModeSimulated}, "123", b, off, cmp)
 	if !strings.Contains(w.String(), "Break-even:  none: no on-demand price") || !strings.Contains(w.String(), "$2,800.00") {
 		t.Errorf("summary:\n%s", w.String())
 	}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+
 	"strings"
 	"testing"
 	"time"
@@ -20,7 +22,7 @@ func TestSummariesPrintTheFactsInOrder(t *testing.T) {
 		InstanceType: "p5.48xlarge", TotalCount: 2, State: model.StateActive, Start: start, End: start.Add(48 * time.Hour)}
 	off := model.ExtensionOffering{ID: "cbe-0123456789abcdef0", Start: b.End, End: b.End.Add(24 * time.Hour), DurationHours: 24,
 		Fee: model.MustMoney("1000.00"), Currency: "USD"}
-	info := backendInfo{Mode: modeSimulated, Reason: "test"}
+	info := cmdutil.BackendInfo{Mode: cmdutil.ModeSimulated, Reason: "test"}
 	for _, c := range []struct {
 		name  string
 		print func(*strings.Builder)

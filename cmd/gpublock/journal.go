@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+
 	"context"
 	"fmt"
 	"io"
@@ -28,7 +30,7 @@ const journalLong = "Lists the purchases, extensions and launches this machine m
 	"Exit status: 0 listed, every entry settled; 1 some entry could not be settled (AWS could not be asked)."
 
 type journalArgs struct {
-	aws      awsFlags
+	aws      cmdutil.AWSFlags
 	output   string
 	noSettle bool
 }
@@ -56,7 +58,7 @@ type journalRow struct {
 	Error                 string `json:",omitempty"`
 }
 
-func newJournalCmd(_ context.Context, g *awsFlags) *cobra.Command {
+func newJournalCmd(_ context.Context, g *cmdutil.AWSFlags) *cobra.Command {
 	var a journalArgs
 	cmd := &cobra.Command{
 		Use:   "journal",
@@ -65,14 +67,14 @@ func newJournalCmd(_ context.Context, g *awsFlags) *cobra.Command {
 		Example: "  gpublock journal\n" +
 			"  gpublock journal --region us-east-1 -o json\n" +
 			"  gpublock journal --no-settle",
-		Args:        noArgs,
-		Annotations: map[string]string{annotationOneRegion: "true"},
+		Args:        cmdutil.NoArgs,
+		Annotations: map[string]string{cmdutil.AnnotationOneRegion: "true"},
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			a.aws = *g
-			return codeError(runJournal(cmd.Context(), a, cmd.OutOrStdout(), cmd.ErrOrStderr()))
+			return cmdutil.CodeError(runJournal(cmd.Context(), a, cmd.OutOrStdout(), cmd.ErrOrStderr()))
 		},
 	}
-	outputFlag(cmd, &a.output, "table", "json")
+	cmdutil.OutputFlag(cmd, &a.output, "table", "json")
 	cmd.Flags().BoolVar(&a.noSettle, "no-settle", false, "only list; ask AWS nothing")
 	return cmd
 }
@@ -81,21 +83,21 @@ func newJournalCmd(_ context.Context, g *awsFlags) *cobra.Command {
 func runJournal(ctx context.Context, a journalArgs, stdout, stderr io.Writer) int {
 	format, err := tableOrJSONFormat(a.output)
 	if err != nil {
-		return reportUsage(stderr, "journal", err)
+		return cmdutil.ReportUsage(stderr, "journal", err)
 	}
-	if err := a.aws.validate(); err != nil {
-		return reportUsage(stderr, "journal", err)
+	if err := a.aws.Validate(); err != nil {
+		return cmdutil.ReportUsage(stderr, "journal", err)
 	}
 	if err := singleRegion(&a.aws); err != nil {
-		return reportUsage(stderr, "journal", err)
+		return cmdutil.ReportUsage(stderr, "journal", err)
 	}
-	client, _, err := openBackend(ctx, &a.aws, stderr)
+	client, _, err := cmdutil.OpenBackend(ctx, &a.aws, stderr)
 	if err != nil {
-		return backendFailure(stderr, "journal", err)
+		return cmdutil.BackendFailure(stderr, "journal", err)
 	}
 	code := 0
 	if !a.noSettle {
-		settled, err := client.SettleOpen(ctx, a.aws.homeRegion())
+		settled, err := client.SettleOpen(ctx, a.aws.HomeRegion())
 		for _, s := range settled {
 			fmt.Fprintf(stderr, "gpublock journal: settled: %s\n", s.Sentence())
 		}
@@ -117,7 +119,7 @@ func runJournal(ctx context.Context, a journalArgs, stdout, stderr io.Writer) in
 		p, _ := client.JournalPath()
 		fmt.Fprintf(stderr, "gpublock journal: %d damaged line(s) in %s skipped (a crash or a full disk mid-write)\n", bad, p)
 	}
-	rows := journalRows(entries, a.aws.homeRegion())
+	rows := journalRows(entries, a.aws.HomeRegion())
 	if format == "json" {
 		if err := writeJSON(stdout, rows); err != nil {
 			fmt.Fprintln(stderr, "gpublock journal:", err)

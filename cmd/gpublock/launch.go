@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+
 	"context"
 	"errors"
 	"fmt"
@@ -36,7 +38,7 @@ func (l *listFlag) Set(s string) error {
 }
 
 type launchArgs struct {
-	aws         awsFlags
+	aws         cmdutil.AWSFlags
 	output      string
 	ami         string
 	subnet      string
@@ -46,7 +48,7 @@ type launchArgs struct {
 	dryRun, yes bool
 }
 
-func newLaunchCmd(_ context.Context, g *awsFlags) *cobra.Command {
+func newLaunchCmd(_ context.Context, g *cmdutil.AWSFlags) *cobra.Command {
 	var a launchArgs
 	cmd := &cobra.Command{
 		Use:   "launch RESERVATION_ID",
@@ -57,15 +59,15 @@ func newLaunchCmd(_ context.Context, g *awsFlags) *cobra.Command {
 		Example: "  gpublock launch cr-0123456789abcdef0 --region us-east-1 --ami ami-0123456789abcdef0 --dry-run\n" +
 			"  gpublock launch cr-0123456789abcdef0 --region us-east-1 --ami ami-0123456789abcdef0 --count 2 \\\n" +
 			"    --subnet subnet-0abc --key my-key --security-group sg-0abc --yes -o json",
-		Args:        exactlyOne(func(*cobra.Command) string { return "RESERVATION_ID (cr-…, from `gpublock blocks`)" }),
-		Annotations: map[string]string{annotationOneRegion: "true"},
+		Args:        cmdutil.ExactlyOne(func(*cobra.Command) string { return "RESERVATION_ID (cr-…, from `gpublock blocks`)" }),
+		Annotations: map[string]string{cmdutil.AnnotationOneRegion: "true"},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			a.aws = *g
-			return codeError(runLaunch(cmd.Context(), a, args, cmd.OutOrStdout(), cmd.ErrOrStderr()))
+			return cmdutil.CodeError(runLaunch(cmd.Context(), a, args, cmd.OutOrStdout(), cmd.ErrOrStderr()))
 		},
 	}
 	fs := cmd.Flags()
-	outputFlag(cmd, &a.output, "table", "json")
+	cmdutil.OutputFlag(cmd, &a.output, "table", "json")
 	fs.StringVar(&a.ami, "ami", "", "image `ami-…` to launch (required); its platform must match the block's")
 	fs.StringVar(&a.subnet, "subnet", "", "a `subnet-…` in the block's zone (default: the zone's default subnet)")
 	fs.IntVar(&a.count, "count", 1, "instances to launch, at most the block's free count")
@@ -80,17 +82,17 @@ func newLaunchCmd(_ context.Context, g *awsFlags) *cobra.Command {
 func runLaunch(ctx context.Context, a launchArgs, pos []string, stdout, stderr io.Writer) int {
 	reservationID, format, err := a.check(pos)
 	if err != nil {
-		return reportUsage(stderr, "launch", err)
+		return cmdutil.ReportUsage(stderr, "launch", err)
 	}
 	if code, refused := refuseSpending(stderr, "launch", "launch", "launched", &a.aws, a.yes, a.dryRun); refused {
 		return code
 	}
 
-	client, info, err := openBackend(ctx, &a.aws, stderr)
+	client, info, err := cmdutil.OpenBackend(ctx, &a.aws, stderr)
 	if err != nil {
-		return backendFailure(stderr, "launch", err)
+		return cmdutil.BackendFailure(stderr, "launch", err)
 	}
-	region := a.aws.oneRegion(client)
+	region := a.aws.OneRegion(client)
 	b, err := findBlock(ctx, client, region, reservationID)
 	if err != nil {
 		fmt.Fprintf(stderr, "gpublock launch: %v Nothing was launched.\n", err)
@@ -104,7 +106,7 @@ func runLaunch(ctx context.Context, a launchArgs, pos []string, stdout, stderr i
 	}
 	src, err := aws.OpenSource(client, model.SourceCapacityBlock)
 	if err != nil {
-		return backendFailure(stderr, "launch", err)
+		return cmdutil.BackendFailure(stderr, "launch", err)
 	}
 	spec := aws.LaunchSpec{ImageID: a.ami, Count: a.count, KeyName: a.key, SubnetID: a.subnet, SecurityGroupIDs: a.groups}
 	p, code, ok := prepare(ctx, stderr, "launch", client, src, aws.Intent{Kind: aws.SpendLaunch, Block: b, Launch: spec, CheckOnly: a.dryRun})
@@ -133,10 +135,10 @@ func runLaunch(ctx context.Context, a launchArgs, pos []string, stdout, stderr i
 	return 0
 }
 
-func (a *launchArgs) check(pos []string) (string, outputFormat, error) {
+func (a *launchArgs) check(pos []string) (string, cmdutil.OutputFormat, error) {
 	id := strings.TrimSpace(pos[0])
 	if !strings.HasPrefix(id, "cr-") || strings.ContainsAny(id, " \t\n") {
-		return "", "", usagef("RESERVATION_ID %q: want a capacity reservation id such as cr-0123456789abcdef0", pos[0])
+		return "", "", cmdutil.Usagef("RESERVATION_ID %q: want a capacity reservation id such as cr-0123456789abcdef0", pos[0])
 	}
 	format, err := tableOrJSONFormat(a.output)
 	if err != nil {
@@ -144,20 +146,20 @@ func (a *launchArgs) check(pos []string) (string, outputFormat, error) {
 	}
 	switch {
 	case a.ami == "":
-		return "", "", usagef("--ami is required: the image to launch, e.g. ami-0123456789abcdef0")
+		return "", "", cmdutil.Usagef("--ami is required: the image to launch, e.g. ami-0123456789abcdef0")
 	case !strings.HasPrefix(a.ami, "ami-"):
-		return "", "", usagef("--ami %q: want an AMI id (ami-…)", a.ami)
+		return "", "", cmdutil.Usagef("--ami %q: want an AMI id (ami-…)", a.ami)
 	case a.count < 1 || a.count > 1000:
-		return "", "", usagef("--count %d: allowed 1 to the block's free count", a.count)
+		return "", "", cmdutil.Usagef("--count %d: allowed 1 to the block's free count", a.count)
 	case a.subnet != "" && !strings.HasPrefix(a.subnet, "subnet-"):
-		return "", "", usagef("--subnet %q: want a subnet id (subnet-…)", a.subnet)
+		return "", "", cmdutil.Usagef("--subnet %q: want a subnet id (subnet-…)", a.subnet)
 	}
 	for _, g := range a.groups {
 		if !strings.HasPrefix(g, "sg-") {
-			return "", "", usagef("--security-group %q: want a security group id (sg-…)", g)
+			return "", "", cmdutil.Usagef("--security-group %q: want a security group id (sg-…)", g)
 		}
 	}
-	if err := a.aws.validate(); err != nil {
+	if err := a.aws.Validate(); err != nil {
 		return "", "", err
 	}
 	if err := singleRegion(&a.aws); err != nil {
@@ -180,7 +182,7 @@ func findBlock(ctx context.Context, client *aws.Client, region, id string) (mode
 	return model.Block{}, fmt.Errorf("there is no Capacity Block %s in %s (`%s` lists them; another region needs --region).", id, region, client.NextStep("blocks", region))
 }
 
-func printLaunchSummary(w io.Writer, info backendInfo, account string, b model.Block, spec aws.LaunchSpec) {
+func printLaunchSummary(w io.Writer, info cmdutil.BackendInfo, account string, b model.Block, spec aws.LaunchSpec) {
 	summaryHead(w, "LAUNCH", info)
 	f := model.LaunchFacts(b, account, "", b.AvailableCount, time.Local)
 	// What is launched: the dialog's form fields.
@@ -211,7 +213,7 @@ type instanceJSON struct {
 	State                 struct{ Name string }
 }
 
-func printLaunch(w io.Writer, format outputFormat, b model.Block, res aws.LaunchResult) error {
+func printLaunch(w io.Writer, format cmdutil.OutputFormat, b model.Block, res aws.LaunchResult) error {
 	if format == "json" {
 		out := struct {
 			Instances             []instanceJSON

@@ -3,9 +3,11 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+
 	"context"
 	"errors"
-	"fmt"
+
 	"io"
 	"os"
 	"os/signal"
@@ -28,22 +30,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return exitCode(execute(ctx, args, stdout, stderr))
 }
 
-// exitError carries a command's exit status; the command has already said why.
-type exitError struct{ code int }
-
-func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
-
 // exitCode maps what the command line returned to the process's exit status: 0 ok, the
 // command's own status, or 2 for the usage errors cobra finds (unknown command or flag,
 // wrong number of arguments).
 func exitCode(err error) int {
-	var ee exitError
-	var ue usageError
+	var ee cmdutil.ExitError
+	var ue cmdutil.UsageError
 	switch {
 	case err == nil:
 		return 0
 	case errors.As(err, &ee):
-		return ee.code
+		return ee.Code
 	case errors.As(err, &ue):
 		return 2
 	}

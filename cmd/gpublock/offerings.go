@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+
 	"context"
 	"encoding/csv"
 	"encoding/json"
@@ -25,28 +27,6 @@ func init() {
 	awsCommands = append(awsCommands, newOfferingsCmd)
 }
 
-// outputFormat is the -o flag of the commands for scripts.
-type outputFormat string
-
-func parseOutputFormat(s string) (outputFormat, error) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "table", "":
-		return "table", nil
-	case "json":
-		return "json", nil
-	case "csv":
-		return "csv", nil
-	}
-	return "", usagef("-o %q: allowed table, json or csv", s)
-}
-
-// reportUsage prints a usage error and returns exit code 2.
-func reportUsage(stderr io.Writer, cmd string, err error) int {
-	fmt.Fprintf(stderr, "gpublock %s: %v\n", cmd, err)
-	fmt.Fprintf(stderr, "Run 'gpublock %s --help' for its flags.\n", cmd)
-	return 2
-}
-
 const offeringsLong = "Searches Capacity Block offerings: every type, duration and region asked for, each offering\n" +
 	"with its fee, its rate and its break-even against on-demand.\n\n" +
 	"table and csv print rows as they arrive; json prints one array at the end. A region that\n" +
@@ -68,7 +48,7 @@ const offeringsLong = "Searches Capacity Block offerings: every type, duration a
 	"1 --until-found was interrupted, or the window passed, before anything was found; 2 bad usage."
 
 type offeringsArgs struct {
-	aws      awsFlags
+	aws      cmdutil.AWSFlags
 	types    string
 	count    int
 	duration string
@@ -83,14 +63,14 @@ type offeringsArgs struct {
 	src           sourceFlags // --source, --target
 }
 
-func newOfferingsCmd(ctx context.Context, g *awsFlags) *cobra.Command {
-	return offeringsCmd(g, func(cmd *cobra.Command, a *offeringsArgs, format outputFormat) error {
-		return codeError(runOfferings(cmd.Context(), a, format, cmd.OutOrStdout(), cmd.ErrOrStderr()))
+func newOfferingsCmd(ctx context.Context, g *cmdutil.AWSFlags) *cobra.Command {
+	return offeringsCmd(g, func(cmd *cobra.Command, a *offeringsArgs, format cmdutil.OutputFormat) error {
+		return cmdutil.CodeError(runOfferings(cmd.Context(), a, format, cmd.OutOrStdout(), cmd.ErrOrStderr()))
 	})
 }
 
 // offeringsCmd is `gpublock offerings`; run is given the flags once they are checked.
-func offeringsCmd(g *awsFlags, run func(*cobra.Command, *offeringsArgs, outputFormat) error) *cobra.Command {
+func offeringsCmd(g *cmdutil.AWSFlags, run func(*cobra.Command, *offeringsArgs, cmdutil.OutputFormat) error) *cobra.Command {
 	a := &offeringsArgs{}
 	cmd := &cobra.Command{
 		Use:   "offerings",
@@ -100,7 +80,7 @@ func offeringsCmd(g *awsFlags, run func(*cobra.Command, *offeringsArgs, outputFo
 			"  gpublock offerings --type p5.48xlarge,p5en.48xlarge --duration 2d-7d --from +1w --to +4w -o json\n" +
 			"  gpublock offerings --type p5.48xlarge --duration 3w --source all --region us-east-1,us-west-2\n" +
 			"  gpublock offerings --type p5.48xlarge --duration 2d --watch --interval 10m --until-found",
-		Args: noArgs,
+		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			a.aws = *g
 			format, err := a.check(cmd.Flags())
@@ -110,31 +90,31 @@ func offeringsCmd(g *awsFlags, run func(*cobra.Command, *offeringsArgs, outputFo
 			return run(cmd, a, format)
 		},
 	}
-	outputFlag(cmd, &a.output, "table", "json", "csv")
+	cmdutil.OutputFlag(cmd, &a.output, "table", "json", "csv")
 	a.register(cmd.Flags())
 	return cmd
 }
 
-func runOfferings(ctx context.Context, a *offeringsArgs, format outputFormat, stdout, stderr io.Writer) int {
-	client, _, err := openBackend(ctx, &a.aws, stderr)
+func runOfferings(ctx context.Context, a *offeringsArgs, format cmdutil.OutputFormat, stdout, stderr io.Writer) int {
+	client, _, err := cmdutil.OpenBackend(ctx, &a.aws, stderr)
 	if err != nil {
-		return backendFailure(stderr, "offerings", err)
+		return cmdutil.BackendFailure(stderr, "offerings", err)
 	}
 	// Dates are read again on the backend's clock (the emulator's may have been moved),
 	// then the whole query is validated, still before any EC2 call.
 	now := client.Now(ctx)
 	q, err := a.sourcedQuery(now)
 	if err != nil {
-		return reportUsage(stderr, "offerings", err)
+		return cmdutil.ReportUsage(stderr, "offerings", err)
 	}
 	if len(q.Regions) == 0 {
 		q.Regions = []string{client.Region()}
-		if err := a.aws.defaultRegionError(client.Region()); err != nil {
-			return reportUsage(stderr, "offerings", err)
+		if err := a.aws.DefaultRegionError(client.Region()); err != nil {
+			return cmdutil.ReportUsage(stderr, "offerings", err)
 		}
 	}
 	if err := validateQuery(q, now); err != nil {
-		return reportUsage(stderr, "offerings", err)
+		return cmdutil.ReportUsage(stderr, "offerings", err)
 	}
 	// Every offering is compared with on-demand: the embedded catalog with the cache of
 	// gpublock prices --refresh over it (a damaged cache leaves the embedded figures).
@@ -169,11 +149,11 @@ func sayCost(stderr io.Writer, client *aws.Client, q model.Query) bool {
 
 // parseOfferings reads and checks every flag that can be checked without the backend, as
 // the command does, for the tests of parsing.
-func parseOfferings(args []string, stderr io.Writer) (*offeringsArgs, outputFormat, error) {
+func parseOfferings(args []string, stderr io.Writer) (*offeringsArgs, cmdutil.OutputFormat, error) {
 	var got *offeringsArgs
-	var format outputFormat
-	err := parseCommand(args, stderr, func(g *awsFlags) *cobra.Command {
-		return offeringsCmd(g, func(_ *cobra.Command, a *offeringsArgs, f outputFormat) error {
+	var format cmdutil.OutputFormat
+	err := cmdutil.ParseCommand(args, stderr, func(g *cmdutil.AWSFlags) *cobra.Command {
+		return offeringsCmd(g, func(_ *cobra.Command, a *offeringsArgs, f cmdutil.OutputFormat) error {
 			got, format = a, f
 			return nil
 		})
@@ -195,8 +175,8 @@ func (a *offeringsArgs) register(fs *pflag.FlagSet) {
 }
 
 // check reads and checks every flag that can be checked without the backend.
-func (a *offeringsArgs) check(fs *pflag.FlagSet) (outputFormat, error) {
-	format, err := parseOutputFormat(a.output)
+func (a *offeringsArgs) check(fs *pflag.FlagSet) (cmdutil.OutputFormat, error) {
+	format, err := cmdutil.ParseOutputFormat(a.output)
 	if err != nil {
 		return "", err
 	}
@@ -205,7 +185,7 @@ func (a *offeringsArgs) check(fs *pflag.FlagSet) (outputFormat, error) {
 			return "", err
 		}
 	} else if a.untilFound || fs.Changed("interval") {
-		return "", usagef("--until-found and --interval are used with --watch (e.g. --watch --interval 5m --until-found)")
+		return "", cmdutil.Usagef("--until-found and --interval are used with --watch (e.g. --watch --interval 5m --until-found)")
 	}
 	// The syntax of every value; the clock only matters for relative dates and limits.
 	q, err := a.sourcedQuery(time.Now().UTC())
@@ -215,7 +195,7 @@ func (a *offeringsArgs) check(fs *pflag.FlagSet) (outputFormat, error) {
 	if err := a.checkSourcesCan(q, format); err != nil {
 		return "", err
 	}
-	if err := a.aws.validate(); err != nil {
+	if err := a.aws.Validate(); err != nil {
 		return "", err
 	}
 	return format, nil
@@ -223,14 +203,14 @@ func (a *offeringsArgs) check(fs *pflag.FlagSet) (outputFormat, error) {
 
 // checkSourcesCan refuses an output that a searched source cannot give, by
 // what the source can do (its SourceCaps), naming a source that can.
-func (a *offeringsArgs) checkSourcesCan(q model.Query, format outputFormat) error {
+func (a *offeringsArgs) checkSourcesCan(q model.Query, format cmdutil.OutputFormat) error {
 	for _, s := range q.Sources {
 		caps, ok := aws.CapsOf(s)
 		if !ok {
 			continue
 		}
 		if format == "csv" && caps.Parts {
-			return usagef("-o csv has %s' columns only; list %s with -o table or -o json", sourcesThat(noParts), sourceNouns(s))
+			return cmdutil.Usagef("-o csv has %s' columns only; list %s with -o table or -o json", sourcesThat(noParts), sourceNouns(s))
 		}
 	}
 	return nil
@@ -245,37 +225,37 @@ func (a *offeringsArgs) query(now time.Time) (model.Query, error) {
 		}
 	}
 	if len(q.InstanceTypes) == 0 {
-		return q, usagef("--type is required: one or more of %s", strings.Join(catalogNames(), ", "))
+		return q, cmdutil.Usagef("--type is required: one or more of %s", strings.Join(catalogNames(), ", "))
 	}
 	for i, t := range q.InstanceTypes {
 		// Either form of a name: ml.p5.48xlarge is p5.48xlarge to Capacity Blocks.
 		name, err := model.SourceCapacityBlock.TypeIn(t)
 		if err != nil {
-			return q, usagef("--type %q: not a type Capacity Blocks sell; allowed: %s", t, strings.Join(catalogNames(), ", "))
+			return q, cmdutil.Usagef("--type %q: not a type Capacity Blocks sell; allowed: %s", t, strings.Join(catalogNames(), ", "))
 		}
 		q.InstanceTypes[i] = name
 	}
 	if a.count < model.MinCount || a.count > model.MaxCount {
-		return q, usagef("--count %d: allowed %d to %d", a.count, model.MinCount, model.MaxCount)
+		return q, cmdutil.Usagef("--count %d: allowed %d to %d", a.count, model.MinCount, model.MaxCount)
 	}
 	q.Count = a.count
 	if strings.TrimSpace(a.duration) == "" {
-		return q, usagef("--duration is required: 1d-14d in days or 3w-26w in weeks (e.g. 2d, 48h, 3w, or a range 2d-7d)")
+		return q, cmdutil.Usagef("--duration is required: 1d-14d in days or 3w-26w in weeks (e.g. 2d, 48h, 3w, or a range 2d-7d)")
 	}
 	d, err := model.ParseDuration(a.duration)
 	if err != nil {
-		return q, usagef("--duration: %v", err)
+		return q, cmdutil.Usagef("--duration: %v", err)
 	}
 	q.Durations = d
 	if q.Start, err = model.ParseDate(a.from, now); err != nil {
-		return q, usagef("--from: %v", err)
+		return q, cmdutil.Usagef("--from: %v", err)
 	}
 	if strings.TrimSpace(a.to) == "" {
 		q.End = model.LatestEnd(now, d.MaxDays)
 	} else if q.End, err = model.ParseDate(a.to, now); err != nil {
-		return q, usagef("--to: %v", err)
+		return q, cmdutil.Usagef("--to: %v", err)
 	}
-	if q.Regions, err = a.aws.regionList(q.InstanceTypes); err != nil {
+	if q.Regions, err = a.aws.RegionList(q.InstanceTypes); err != nil {
 		return q, err
 	}
 	q.AllZones = a.allZones
@@ -300,7 +280,7 @@ func queryUsage(err error) error {
 		}
 		parts[i] = fmt.Sprintf("%s: %s is not allowed; %s", name, e.Value, e.Allowed)
 	}
-	return usagef("%s", strings.Join(parts, "\n"))
+	return cmdutil.Usagef("%s", strings.Join(parts, "\n"))
 }
 
 func catalogNames() []string {
@@ -309,16 +289,6 @@ func catalogNames() []string {
 		out = append(out, t.Name)
 	}
 	return out
-}
-
-// backendFailure reports a failure to open the backend: exit 2 for bad flags, else 1.
-func backendFailure(stderr io.Writer, cmd string, err error) int {
-	var ue usageError
-	if errors.As(err, &ue) {
-		return reportUsage(stderr, cmd, err)
-	}
-	fmt.Fprintf(stderr, "gpublock %s: %s\n", cmd, aws.ExplainError(err))
-	return 1
 }
 
 // searchResult is what one search found and which regions answered.
@@ -368,7 +338,7 @@ func noOfferings(stderr io.Writer, q model.Query, answered map[string]bool) {
 
 // A large search (one that said its cost) or one on a terminal ends with the line of the
 // calls made; a small one in a script keeps stderr for what went wrong.
-func printOfferings(ctx context.Context, client *aws.Client, q model.Query, cat *pricing.Catalog, format outputFormat, large bool, stdout, stderr io.Writer) int {
+func printOfferings(ctx context.Context, client *aws.Client, q model.Query, cat *pricing.Catalog, format cmdutil.OutputFormat, large bool, stdout, stderr io.Writer) int {
 	var (
 		csvw *csv.Writer
 		head bool // the table's or the csv's header is written

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+
 	"context"
 	"encoding/csv"
 	"encoding/json"
@@ -29,7 +31,7 @@ const (
 func parseWatchInterval(s string) (time.Duration, error) {
 	d, err := time.ParseDuration(strings.TrimSpace(s))
 	if err != nil || d < minOfferingsWatch || d > maxOfferingsWatch {
-		return 0, usagef("--interval %q: allowed 1m to 24h, such as 5m, 90s or 2h", s)
+		return 0, cmdutil.Usagef("--interval %q: allowed 1m to 24h, such as 5m, 90s or 2h", s)
 	}
 	return d, nil
 }
@@ -59,7 +61,7 @@ type offeringsWatch struct {
 	a              *offeringsArgs
 	client         *aws.Client
 	cat            *pricing.Catalog
-	format         outputFormat
+	format         cmdutil.OutputFormat
 	stdout, stderr io.Writer
 
 	seen    model.SeenOfferings // the offerings printed
@@ -72,7 +74,7 @@ type offeringsWatch struct {
 // watchOfferings searches with q, then again every a.interval with the window read anew,
 // printing the offerings not printed before, until ctx ends, --until-found finds one, or
 // the window has passed.
-func watchOfferings(ctx context.Context, client *aws.Client, a *offeringsArgs, q model.Query, cat *pricing.Catalog, format outputFormat, stdout, stderr io.Writer) int {
+func watchOfferings(ctx context.Context, client *aws.Client, a *offeringsArgs, q model.Query, cat *pricing.Catalog, format cmdutil.OutputFormat, stdout, stderr io.Writer) int {
 	w := &offeringsWatch{a: a, client: client, cat: cat, format: format, stdout: stdout, stderr: stderr, seen: model.SeenOfferings{}}
 	for round := 1; ; round++ {
 		if round > 1 {

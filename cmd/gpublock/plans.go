@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+
 	"context"
 	"fmt"
 	"io"
@@ -37,7 +39,7 @@ func (s *sourceFlags) registerOne(fs *pflag.FlagSet) {
 func (s *sourceFlags) sources() ([]model.Source, error) {
 	out, err := model.ParseSources(s.source)
 	if err != nil {
-		return nil, usagef("--source %q: allowed capacity-blocks, training-plans or all", s.source)
+		return nil, cmdutil.Usagef("--source %q: allowed capacity-blocks, training-plans or all", s.source)
 	}
 	return out, nil
 }
@@ -52,15 +54,15 @@ func (s *sourceFlags) targets(srcs []model.Source) ([]string, error) {
 	if len(allowed) == 0 {
 		src, ok := firstSourceThat(func(c aws.SourceCaps) bool { return len(c.Targets) > 0 })
 		if !ok {
-			return nil, usagef("--target %q: no source in this build takes a target", s.target)
+			return nil, cmdutil.Usagef("--target %q: no source in this build takes a target", s.target)
 		}
-		return nil, usagef("--target %q is for %s; add --source %s (or all)", s.target, sourceNouns(src), src.Name())
+		return nil, cmdutil.Usagef("--target %q is for %s; add --source %s (or all)", s.target, sourceNouns(src), src.Name())
 	}
 	var out []string
 	for _, t := range strings.Split(v, ",") {
 		t = strings.ToLower(strings.TrimSpace(t))
 		if !slices.Contains(allowed, t) {
-			return nil, usagef("--target %q: allowed %s", s.target, strings.Join(allowed, ", "))
+			return nil, cmdutil.Usagef("--target %q: allowed %s", s.target, strings.Join(allowed, ", "))
 		}
 		if !slices.Contains(out, t) {
 			out = append(out, t)
@@ -104,7 +106,7 @@ func (s *sourceFlags) one() (model.Source, error) {
 		return 0, err
 	}
 	if len(srcs) != 1 {
-		return 0, usagef("--source %q: give the one source of the offering or reservation (capacity-blocks or training-plans)", s.source)
+		return 0, cmdutil.Usagef("--source %q: give the one source of the offering or reservation (capacity-blocks or training-plans)", s.source)
 	}
 	return srcs[0], nil
 }
@@ -114,16 +116,16 @@ func (s *sourceFlags) one() (model.Source, error) {
 func sweptDays(s model.Source, duration string) ([]int, error) {
 	noun := sourceNouns(s)
 	if strings.TrimSpace(duration) == "" {
-		return nil, usagef("--duration is required: %s last 1 to %d whole days (e.g. 2d, 3w, or a range 2d-7d)", noun, s.MaxDays())
+		return nil, cmdutil.Usagef("--duration is required: %s last 1 to %d whole days (e.g. 2d, 3w, or a range 2d-7d)", noun, s.MaxDays())
 	}
 	lo, hi, err := model.ParseDayRange(duration)
 	if err != nil {
 		// The model's message lists Capacity Blocks' lengths; say the source's own.
-		return nil, usagef("--duration %q: want whole days or weeks, e.g. 2d, 48h, 3w, or a range 2d-7d; %s last 1 to %d days", duration, noun, s.MaxDays())
+		return nil, cmdutil.Usagef("--duration %q: want whole days or weeks, e.g. 2d, 48h, 3w, or a range 2d-7d; %s last 1 to %d days", duration, noun, s.MaxDays())
 	}
 	for _, d := range []int{lo, hi} {
 		if err := s.CheckDays(d); err != nil {
-			return nil, usagef("--duration %s: %v", duration, err)
+			return nil, cmdutil.Usagef("--duration %s: %v", duration, err)
 		}
 	}
 	if err := checkSweep(s, duration, hi-lo+1); err != nil {
@@ -136,7 +138,7 @@ func sweptDays(s model.Source, duration string) ([]int, error) {
 // one call per region and type.
 func checkSweep(s model.Source, duration any, lengths int) error {
 	if caps, _ := aws.CapsOf(s); caps.SweepLengths > 0 && lengths > caps.SweepLengths {
-		return usagef("--duration %v: a %s search sweeps at most %d lengths (one call each per region and type); narrow the range", duration, caps.Noun, caps.SweepLengths)
+		return cmdutil.Usagef("--duration %v: a %s search sweeps at most %d lengths (one call each per region and type); narrow the range", duration, caps.Noun, caps.SweepLengths)
 	}
 	return nil
 }
@@ -150,24 +152,24 @@ func checkSourceQuery(s model.Source, q model.Query) error {
 	}
 	for d := lo; d <= hi; d++ {
 		if err := s.CheckDays(d); err != nil {
-			return usagef("--duration: %v", err)
+			return cmdutil.Usagef("--duration: %v", err)
 		}
 	}
 	if len(q.InstanceTypes) == 0 {
-		return usagef("--type is required: one or more instance types, as EC2 (p5.48xlarge) or SageMaker (ml.p5.48xlarge) names them")
+		return cmdutil.Usagef("--type is required: one or more instance types, as EC2 (p5.48xlarge) or SageMaker (ml.p5.48xlarge) names them")
 	}
 	for _, t := range q.InstanceTypes {
 		if _, err := s.TypeIn(t); err != nil {
-			return usagef("--type %s: %v", t, err)
+			return cmdutil.Usagef("--type %s: %v", t, err)
 		}
 	}
 	for _, t := range q.InstanceTypes {
 		if err := s.CheckCount(t, q.Count); err != nil {
-			return usagef("--count: %v", err)
+			return cmdutil.Usagef("--count: %v", err)
 		}
 	}
 	if !q.End.IsZero() && !q.End.After(q.Start) {
-		return usagef("--to: the window %s – %s is empty", q.Start.Format(time.DateOnly), q.End.Format(time.DateOnly))
+		return cmdutil.Usagef("--to: the window %s – %s is empty", q.Start.Format(time.DateOnly), q.End.Format(time.DateOnly))
 	}
 	return nil
 }
@@ -178,7 +180,7 @@ func checkSourceQuery(s model.Source, q model.Query) error {
 func (a *offeringsArgs) sweptQueryArgs(now time.Time, srcs []model.Source, targets []string) (model.Query, error) {
 	for _, s := range srcs {
 		if caps, _ := aws.CapsOf(s); a.allZones && !caps.AllZones {
-			return model.Query{}, usagef("--all-zones is for %s (AWS's AllAvailabilityZones); %s take no such option",
+			return model.Query{}, cmdutil.Usagef("--all-zones is for %s (AWS's AllAvailabilityZones); %s take no such option",
 				sourcesThat(func(c aws.SourceCaps) bool { return c.AllZones }), sourceNouns(s))
 		}
 	}
@@ -189,21 +191,21 @@ func (a *offeringsArgs) sweptQueryArgs(now time.Time, srcs []model.Source, targe
 		}
 	}
 	if len(q.InstanceTypes) == 0 {
-		return q, usagef("--type is required: one or more instance types, as EC2 (p5.48xlarge) or SageMaker (ml.p5.48xlarge) names them")
+		return q, cmdutil.Usagef("--type is required: one or more instance types, as EC2 (p5.48xlarge) or SageMaker (ml.p5.48xlarge) names them")
 	}
 	var err error
 	if q.Start, err = model.ParseDate(a.from, now); err != nil {
-		return q, usagef("--from: %v", err)
+		return q, cmdutil.Usagef("--from: %v", err)
 	}
 	var days []int
 	if len(srcs) > 1 {
 		// Several sources: each searches the lengths it sells (model.SplitQuery).
 		if strings.TrimSpace(a.duration) == "" {
-			return q, usagef("--duration is required: a length or a range (e.g. 2d, 48h, 3w, or 2d-7d)")
+			return q, cmdutil.Usagef("--duration is required: a length or a range (e.g. 2d, 48h, 3w, or 2d-7d)")
 		}
 		lo, hi, err := model.ParseDayRange(a.duration)
 		if err != nil {
-			return q, usagef("--duration: %v", err)
+			return q, cmdutil.Usagef("--duration: %v", err)
 		}
 		for d := lo; d <= hi; d++ {
 			days = append(days, d)
@@ -216,19 +218,19 @@ func (a *offeringsArgs) sweptQueryArgs(now time.Time, srcs []model.Source, targe
 		}
 	}
 	if len(days) == 0 {
-		return q, usagef("--duration %s: no length of the range is sold", a.duration)
+		return q, cmdutil.Usagef("--duration %s: no length of the range is sold", a.duration)
 	}
 	q.Durations = model.DurationRange{MinDays: days[0], MaxDays: days[len(days)-1]}
 	if strings.TrimSpace(a.to) == "" {
 		q.End = model.LatestEnd(now, days[len(days)-1])
 	} else if q.End, err = model.ParseDate(a.to, now); err != nil {
-		return q, usagef("--to: %v", err)
+		return q, cmdutil.Usagef("--to: %v", err)
 	}
 	ec2Names := make([]string, len(q.InstanceTypes))
 	for i, t := range q.InstanceTypes {
 		ec2Names[i] = model.EC2Type(t)
 	}
-	if q.Regions, err = a.aws.regionList(ec2Names); err != nil {
+	if q.Regions, err = a.aws.RegionList(ec2Names); err != nil {
 		return q, err
 	}
 	if len(srcs) > 1 {
@@ -252,7 +254,7 @@ func checkSplit(q model.Query) error {
 		for i, k := range skips {
 			why[i] = k.Sentence()
 		}
-		return usagef("no source sells this: %s", strings.Join(why, "; "))
+		return cmdutil.Usagef("no source sells this: %s", strings.Join(why, "; "))
 	}
 	for _, p := range parts {
 		if p.Source == model.SourceCapacityBlock {
@@ -282,14 +284,14 @@ func (a *offeringsArgs) sourcedQuery(now time.Time) (model.Query, error) {
 	q, err := a.query(now)
 	if err != nil {
 		if len(others) > 0 {
-			return q, usagef("%v (%s' rule; --source %s searches %s alone)", err, sourceNouns(blocks), others[0].Name(), sourceNouns(others[0]))
+			return q, cmdutil.Usagef("%v (%s' rule; --source %s searches %s alone)", err, sourceNouns(blocks), others[0].Name(), sourceNouns(others[0]))
 		}
 		return q, err
 	}
 	q.Sources, q.Targets = srcs, targets
 	for _, s := range others {
 		if err := checkSourceQuery(s, q); err != nil {
-			return q, usagef("%v (%s' rule; --source %s searches %s alone)", err, sourceNouns(s), blocks.Name(), sourceNouns(blocks))
+			return q, cmdutil.Usagef("%v (%s' rule; --source %s searches %s alone)", err, sourceNouns(s), blocks.Name(), sourceNouns(blocks))
 		}
 	}
 	return q, nil

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+
 	"context"
 	"fmt"
 	"io"
@@ -28,19 +30,19 @@ func planExtensionDays() []int {
 }
 
 // checkPlanExtend reads what can be checked before any call of a plan's extension.
-func (a *extendArgs) checkPlanExtend(pos []string) (string, int, outputFormat, error) {
+func (a *extendArgs) checkPlanExtend(pos []string) (string, int, cmdutil.OutputFormat, error) {
 	id := strings.TrimSpace(pos[0])
 	if len(id) > 2048 || !planRef.MatchString(id) {
-		return "", 0, "", usagef("%q: want a training plan name (letters, digits and hyphens, at most 64) or its ARN", pos[0])
+		return "", 0, "", cmdutil.Usagef("%q: want a training plan name (letters, digits and hyphens, at most 64) or its ARN", pos[0])
 	}
 	format, err := tableOrJSONFormat(a.output)
 	if err != nil {
 		return "", 0, "", err
 	}
 	if caps, _ := aws.CapsOf(model.SourceTrainingPlan); a.dryRun && !caps.DryRun {
-		return "", 0, "", usagef("--dry-run: %s", caps.NoDryRun)
+		return "", 0, "", cmdutil.Usagef("--dry-run: %s", caps.NoDryRun)
 	}
-	if err := a.aws.validate(); err != nil {
+	if err := a.aws.Validate(); err != nil {
 		return "", 0, "", err
 	}
 	if err := singleRegion(&a.aws); err != nil {
@@ -48,22 +50,22 @@ func (a *extendArgs) checkPlanExtend(pos []string) (string, int, outputFormat, e
 	}
 	if a.list {
 		if a.duration != "" || a.yes {
-			return "", 0, "", usagef("--list buys nothing: it takes no --duration or --yes")
+			return "", 0, "", cmdutil.Usagef("--list buys nothing: it takes no --duration or --yes")
 		}
 		return id, 0, format, nil
 	}
 	if strings.TrimSpace(a.duration) == "" {
-		return "", 0, "", usagef("--duration is required: the length to add, e.g. 1d, 2d or 3w (--list shows those offered)")
+		return "", 0, "", cmdutil.Usagef("--duration is required: the length to add, e.g. 1d, 2d or 3w (--list shows those offered)")
 	}
 	lo, hi, err := model.ParseDayRange(a.duration)
 	if err != nil {
-		return "", 0, "", usagef("--duration: %v", err)
+		return "", 0, "", cmdutil.Usagef("--duration: %v", err)
 	}
 	if lo != hi {
-		return "", 0, "", usagef("--duration %q: give one length to add, not a range", a.duration)
+		return "", 0, "", cmdutil.Usagef("--duration %q: give one length to add, not a range", a.duration)
 	}
 	if err := model.SourceTrainingPlan.CheckExtensionDays(lo); err != nil {
-		return "", 0, "", usagef("--duration: %v", err)
+		return "", 0, "", cmdutil.Usagef("--duration: %v", err)
 	}
 	return id, lo, format, nil
 }
@@ -73,17 +75,17 @@ func (a *extendArgs) checkPlanExtend(pos []string) (string, int, outputFormat, e
 var planExtendShow = extendShow{
 	what: "training plan", holder: "plan", tryList: " (--list)",
 	args:  "training plan name or ARN (from `gpublock blocks --source training-plans`)",
-	check: func(a *extendArgs, pos []string) (string, int, outputFormat, error) { return a.checkPlanExtend(pos) },
-	list: func(ctx context.Context, a *extendArgs, id string, format outputFormat, stdout, stderr io.Writer) int {
-		client, _, err := openBackend(ctx, &a.aws, stderr)
+	check: func(a *extendArgs, pos []string) (string, int, cmdutil.OutputFormat, error) { return a.checkPlanExtend(pos) },
+	list: func(ctx context.Context, a *extendArgs, id string, format cmdutil.OutputFormat, stdout, stderr io.Writer) int {
+		client, _, err := cmdutil.OpenBackend(ctx, &a.aws, stderr)
 		if err != nil {
-			return backendFailure(stderr, "extend", err)
+			return cmdutil.BackendFailure(stderr, "extend", err)
 		}
 		src, err := aws.OpenSource(client, model.SourceTrainingPlan)
 		if err != nil {
-			return backendFailure(stderr, "extend", err)
+			return cmdutil.BackendFailure(stderr, "extend", err)
 		}
-		b, err := findPlan(ctx, client, src, a.aws.oneRegion(client), id)
+		b, err := findPlan(ctx, client, src, a.aws.OneRegion(client), id)
 		if err != nil {
 			fmt.Fprintf(stderr, "gpublock extend: %v Nothing was extended.\n", err)
 			return 1
@@ -98,7 +100,7 @@ var planExtendShow = extendShow{
 	},
 	summary:      printPlanExtensionSummary,
 	dryRunFields: func(model.Block, model.ExtensionOffering) map[string]any { return nil },
-	print: func(w io.Writer, format outputFormat, b model.Block, off model.ExtensionOffering, res aws.ExtendResult) error {
+	print: func(w io.Writer, format cmdutil.OutputFormat, b model.Block, off model.ExtensionOffering, res aws.ExtendResult) error {
 		if format == "json" {
 			j := toPlanExtensionJSON(b, off)
 			j.GpublockRequestId, j.FoundInHistory = res.RequestID, res.Recovered
@@ -150,7 +152,7 @@ func toPlanExtensionJSON(b model.Block, o model.ExtensionOffering) planExtension
 }
 
 // printPlanExtensionList lists every extension length SageMaker offers the plan now.
-func printPlanExtensionList(ctx context.Context, src aws.Source, b model.Block, format outputFormat, stdout, stderr io.Writer) int {
+func printPlanExtensionList(ctx context.Context, src aws.Source, b model.Block, format cmdutil.OutputFormat, stdout, stderr io.Writer) int {
 	var all []model.ExtensionOffering
 	for _, d := range planExtensionDays() {
 		offs, err := src.ExtensionOfferings(ctx, b, d)
@@ -183,7 +185,7 @@ func printPlanExtensionList(ctx context.Context, src aws.Source, b model.Block, 
 
 // printPlanExtensionSummary is the confirmation of a plan's extension, in the words of the
 // extend dialog.
-func printPlanExtensionSummary(w io.Writer, info backendInfo, account string, b model.Block, ext model.ExtensionOffering) {
+func printPlanExtensionSummary(w io.Writer, info cmdutil.BackendInfo, account string, b model.Block, ext model.ExtensionOffering) {
 	summaryHead(w, "EXTEND A TRAINING PLAN", info)
 	f := model.ExtensionFacts(b, ext, account, extensionComparison(b, ext).BreakEven(), time.Local)
 	f.Lines = append(f.Lines, model.Fact{Label: "Dry run", Value: sourceCaps(model.SourceTrainingPlan).NoDryRun})

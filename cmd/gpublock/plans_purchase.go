@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+
 	"fmt"
 	"io"
 	"strings"
@@ -24,10 +26,10 @@ func purchaseSource(a *purchaseArgs, id string) (model.Source, error) {
 		if len(caps.Targets) > 0 {
 			target = " (and its --target)"
 		}
-		return 0, usagef("%s is a %s offering; add --source %s%s", id, caps.Noun, owner.Name(), target)
+		return 0, cmdutil.Usagef("%s is a %s offering; add --source %s%s", id, caps.Noun, owner.Name(), target)
 	}
 	if caps, _ := aws.CapsOf(src); a.dryRun && !caps.DryRun {
-		return 0, usagef("--dry-run: %s", caps.NoDryRun)
+		return 0, cmdutil.Usagef("--dry-run: %s", caps.NoDryRun)
 	}
 	return src, nil
 }
@@ -45,7 +47,7 @@ var planPurchaseShow = purchaseShow{
 			"or the search flags (--type, --count, --duration, --from, --to, --target) differ from those that listed it. Search again (%s); nothing was bought",
 			id, seen, region, client.NextStep("offerings", region, "--source", "training-plans"))
 	},
-	summary: func(w io.Writer, info backendInfo, account string, o model.Offering, _ string, tags map[string]string) {
+	summary: func(w io.Writer, info cmdutil.BackendInfo, account string, o model.Offering, _ string, tags map[string]string) {
 		printPlanSummary(w, info, account, o, tags)
 	},
 	recovered: func(res aws.PurchaseResult) string {
@@ -57,7 +59,7 @@ var planPurchaseShow = purchaseShow{
 // printPlanSummary is the confirmation of a training plan purchase: the facts of a
 // Capacity Block's (account, region, capacity, window, fee, no refund), the target
 // resources and every part, and that nothing has checked the permission.
-func printPlanSummary(w io.Writer, info backendInfo, account string, o model.Offering, tags map[string]string) {
+func printPlanSummary(w io.Writer, info cmdutil.BackendInfo, account string, o model.Offering, tags map[string]string) {
 	summaryHead(w, "PURCHASE OF A TRAINING PLAN", info)
 	f := model.PlanFacts(o, account, pricing.Compare(priceCatalog(), o).BreakEven(), time.Local)
 	if len(tags) > 0 {
@@ -77,7 +79,7 @@ type planPurchaseJSON struct {
 	FoundByName            bool
 }
 
-func printPlanPurchase(w io.Writer, format outputFormat, o model.Offering, res aws.PurchaseResult) error {
+func printPlanPurchase(w io.Writer, format cmdutil.OutputFormat, o model.Offering, res aws.PurchaseResult) error {
 	b := res.Block
 	if format == "json" {
 		return writeJSON(w, planPurchaseJSON{TrainingPlanArn: b.ARN, TrainingPlan: toPlanJSON(b), TrainingPlanOfferingId: o.ID,

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+
 	"context"
 	"encoding/csv"
 	"fmt"
@@ -49,15 +51,15 @@ func newPricesCmd(context.Context) *cobra.Command {
 			"  gpublock prices --region us-east-1 -o json\n" +
 			"  gpublock prices --refresh --profile prod\n" +
 			"  gpublock prices --refresh --endpoint-url http://127.0.0.1:4566",
-		Args:              noArgs,
-		Annotations:       map[string]string{annotationNoAWS: "true"},
-		PersistentPreRunE: refuseAWSFlags,
+		Args:              cmdutil.NoArgs,
+		Annotations:       map[string]string{cmdutil.AnnotationNoAWS: "true"},
+		PersistentPreRunE: cmdutil.RefuseAWSFlags,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return codeError(runPrices(cmd.Context(), a, cmd.OutOrStdout(), cmd.ErrOrStderr()))
+			return cmdutil.CodeError(runPrices(cmd.Context(), a, cmd.OutOrStdout(), cmd.ErrOrStderr()))
 		},
 	}
 	fs := cmd.Flags()
-	outputFlag(cmd, &a.output, "table", "json", "csv")
+	cmdutil.OutputFlag(cmd, &a.output, "table", "json", "csv")
 	fs.StringVar(&a.regionList, "region", "", "only these regions, `R[,R...]` or all (figures without a region are always shown)")
 	fs.StringVar(&a.typeList, "type", "", "only these instance types, `T[,T...]`")
 	fs.BoolVar(&a.refresh, "refresh", false, "fetch current on-demand prices from the AWS Price List API into the cache first")
@@ -71,7 +73,7 @@ func newPricesCmd(context.Context) *cobra.Command {
 func runPrices(ctx context.Context, a pricesArgs, stdout, stderr io.Writer) int {
 	output, regionList, typeList, endpoint, profile, logFile := a.output, a.regionList, a.typeList, a.endpoint, a.profile, a.logFile
 	refresh := a.refresh
-	usage := func(format string, a ...any) int { return reportUsage(stderr, "prices", usagef(format, a...)) }
+	usage := func(format string, a ...any) int { return cmdutil.ReportUsage(stderr, "prices", cmdutil.Usagef(format, a...)) }
 	format := strings.ToLower(strings.TrimSpace(output))
 	if format != "table" && format != "json" && format != "csv" {
 		return usage("-o %q: allowed table, json or csv", output)
@@ -99,9 +101,9 @@ func runPrices(ctx context.Context, a pricesArgs, stdout, stderr io.Writer) int 
 
 	var callLog []func(*middleware.Stack) error
 	if logFile != "" {
-		l, err := openCallLog(logFile)
+		l, err := cmdutil.OpenCallLog(logFile)
 		if err != nil {
-			return reportUsage(stderr, "prices", err)
+			return cmdutil.ReportUsage(stderr, "prices", err)
 		}
 		callLog = append(callLog, l.APIOption())
 	}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+
 	"context"
 	"encoding/json"
 	"errors"
@@ -60,7 +62,7 @@ const purchaseLong = "Buys a Capacity Block offering after showing its facts (ty
 	"or when an interrupted run had bought it), 1 not bought, 2 bad usage or no terminal to confirm on\n" +
 	"without --yes, 3 outcome unknown: do not buy again."
 
-func newPurchaseCmd(_ context.Context, g *awsFlags) *cobra.Command {
+func newPurchaseCmd(_ context.Context, g *cmdutil.AWSFlags) *cobra.Command {
 	a := purchaseArgs{tags: tagFlag{}}
 	cmd := &cobra.Command{
 		Use:   "purchase OFFERING_ID",
@@ -70,15 +72,15 @@ func newPurchaseCmd(_ context.Context, g *awsFlags) *cobra.Command {
 			"  gpublock purchase cbr-0123456789abcdef0 --region us-east-1 --dry-run\n" +
 			"  gpublock purchase cbr-0123456789abcdef0 --region us-east-1 --type p5.48xlarge --duration 2d \\\n" +
 			"    --tag project=llm --max-spend 25000 --yes -o json",
-		Args:        exactlyOne(func(*cobra.Command) string { return "OFFERING_ID (from `gpublock offerings`)" }),
-		Annotations: map[string]string{annotationOneRegion: "true"},
+		Args:        cmdutil.ExactlyOne(func(*cobra.Command) string { return "OFFERING_ID (from `gpublock offerings`)" }),
+		Annotations: map[string]string{cmdutil.AnnotationOneRegion: "true"},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			a.aws = *g
-			return codeError(runPurchase(cmd.Context(), a, args, cmd.OutOrStdout(), cmd.ErrOrStderr()))
+			return cmdutil.CodeError(runPurchase(cmd.Context(), a, args, cmd.OutOrStdout(), cmd.ErrOrStderr()))
 		},
 	}
 	fs := cmd.Flags()
-	outputFlag(cmd, &a.output, "table", "json")
+	cmdutil.OutputFlag(cmd, &a.output, "table", "json")
 	fs.StringVar(&a.types, "type", "", "instance `type` of the search that listed the offering")
 	fs.IntVar(&a.count, "count", 1, "instances per block in that search (UltraServers: UltraServers per block)")
 	fs.StringVar(&a.duration, "duration", "", "block `length` of that search: 2d, 48h, 3w or a range 2d-7d")
@@ -99,15 +101,15 @@ func newPurchaseCmd(_ context.Context, g *awsFlags) *cobra.Command {
 func runPurchase(ctx context.Context, a purchaseArgs, pos []string, stdout, stderr io.Writer) int {
 	offeringID, format, err := a.check(pos)
 	if err != nil {
-		return reportUsage(stderr, "purchase", err)
+		return cmdutil.ReportUsage(stderr, "purchase", err)
 	}
 	srcID, err := purchaseSource(&a, offeringID)
 	if err != nil {
-		return reportUsage(stderr, "purchase", err)
+		return cmdutil.ReportUsage(stderr, "purchase", err)
 	}
 	show, ok := purchaseShows[srcID]
 	if !ok {
-		return reportUsage(stderr, "purchase", usagef("--source %s: the command line does not buy %s", srcID.Name(), srcID.Plural()))
+		return cmdutil.ReportUsage(stderr, "purchase", cmdutil.Usagef("--source %s: the command line does not buy %s", srcID.Name(), srcID.Plural()))
 	}
 	if code, refused := refuseSpending(stderr, "purchase", "buy", "bought", &a.aws, a.yes, a.dryRun); refused {
 		return code
@@ -116,19 +118,19 @@ func runPurchase(ctx context.Context, a purchaseArgs, pos []string, stdout, stde
 	lookup := !a.dryRun || strings.TrimSpace(a.types) != ""
 	if lookup {
 		if _, err := a.sourcedQuery(time.Now().UTC()); err != nil {
-			return reportUsage(stderr, "purchase", err)
+			return cmdutil.ReportUsage(stderr, "purchase", err)
 		}
 	}
 
-	client, info, err := openBackend(ctx, &a.aws, stderr)
+	client, info, err := cmdutil.OpenBackend(ctx, &a.aws, stderr)
 	if err != nil {
-		return backendFailure(stderr, "purchase", err)
+		return cmdutil.BackendFailure(stderr, "purchase", err)
 	}
 	src, err := aws.OpenSource(client, srcID)
 	if err != nil {
-		return backendFailure(stderr, "purchase", err)
+		return cmdutil.BackendFailure(stderr, "purchase", err)
 	}
-	region := a.aws.oneRegion(client)
+	region := a.aws.OneRegion(client)
 	in := aws.Intent{Kind: aws.SpendPurchase, Offering: model.Offering{Source: srcID, ID: offeringID, Region: region},
 		Platform: a.platform, Tags: a.tags, CheckOnly: a.dryRun, Again: a.again}
 	if lookup {
@@ -193,9 +195,9 @@ type purchaseShow struct {
 	// check is the source's rules of the search that finds the offering again, in region.
 	check     func(a *purchaseArgs, q model.Query, region string, now time.Time) error
 	notListed func(client *aws.Client, id string, seen int, region string) error
-	summary   func(w io.Writer, info backendInfo, account string, o model.Offering, platform string, tags map[string]string)
+	summary   func(w io.Writer, info cmdutil.BackendInfo, account string, o model.Offering, platform string, tags map[string]string)
 	recovered func(res aws.PurchaseResult) string
-	print     func(w io.Writer, format outputFormat, o model.Offering, res aws.PurchaseResult) error
+	print     func(w io.Writer, format cmdutil.OutputFormat, o model.Offering, res aws.PurchaseResult) error
 }
 
 var purchaseShows = map[model.Source]purchaseShow{
@@ -203,7 +205,7 @@ var purchaseShows = map[model.Source]purchaseShow{
 		what: "Capacity Block", idField: "CapacityBlockOfferingId",
 		bought: func(r string) string { return "reservation " + r },
 		check: func(a *purchaseArgs, q model.Query, region string, now time.Time) error {
-			if err := a.aws.defaultRegionError(region); err != nil {
+			if err := a.aws.DefaultRegionError(region); err != nil {
 				return err
 			}
 			if err := q.Validate(now); err != nil {
@@ -246,19 +248,19 @@ func findSourceOffering(ctx context.Context, client *aws.Client, src aws.Source,
 
 // check reads what can be checked before any call: the one positional id, the output
 // format, the platform and the single region.
-func (a *purchaseArgs) check(pos []string) (string, outputFormat, error) {
+func (a *purchaseArgs) check(pos []string) (string, cmdutil.OutputFormat, error) {
 	id := strings.TrimSpace(pos[0])
 	if id == "" || strings.ContainsAny(id, " \t\n") || len(id) > 128 {
-		return "", "", usagef("OFFERING_ID %q: want an offering id such as cbr-0123456789abcdef0", pos[0])
+		return "", "", cmdutil.Usagef("OFFERING_ID %q: want an offering id such as cbr-0123456789abcdef0", pos[0])
 	}
 	format, err := tableOrJSONFormat(a.output)
 	if err != nil {
 		return "", "", err
 	}
 	if !slices.Contains(aws.Platforms(), a.platform) {
-		return "", "", usagef("--platform %q: allowed %s", a.platform, strings.Join(aws.Platforms(), ", "))
+		return "", "", cmdutil.Usagef("--platform %q: allowed %s", a.platform, strings.Join(aws.Platforms(), ", "))
 	}
-	if err := a.aws.validate(); err != nil {
+	if err := a.aws.Validate(); err != nil {
 		return "", "", err
 	}
 	if err := singleRegion(&a.aws); err != nil {
@@ -268,21 +270,21 @@ func (a *purchaseArgs) check(pos []string) (string, outputFormat, error) {
 }
 
 // tableOrJSONFormat reads -o of the commands that print no CSV.
-func tableOrJSONFormat(s string) (outputFormat, error) {
-	format, err := parseOutputFormat(s)
+func tableOrJSONFormat(s string) (cmdutil.OutputFormat, error) {
+	format, err := cmdutil.ParseOutputFormat(s)
 	if err != nil || format == "csv" {
-		return "", usagef("-o %q: allowed table or json", s)
+		return "", cmdutil.Usagef("-o %q: allowed table or json", s)
 	}
 	return format, nil
 }
 
-func singleRegion(f *awsFlags) error {
-	regions, err := f.regionList(nil)
+func singleRegion(f *cmdutil.AWSFlags) error {
+	regions, err := f.RegionList(nil)
 	if err != nil {
 		return err
 	}
-	if len(regions) > 1 || strings.EqualFold(strings.TrimSpace(f.region), "all") {
-		return usagef("--region %q: give the one region of the Capacity Block", f.region)
+	if len(regions) > 1 || strings.EqualFold(strings.TrimSpace(f.Region), "all") {
+		return cmdutil.Usagef("--region %q: give the one region of the Capacity Block", f.Region)
 	}
 	return nil
 }
@@ -295,7 +297,7 @@ func hoursMinutes(minutes int64) string { return model.HoursMinutes(minutes) }
 // exactFee is the fee as people read it, with the exact amount when cents round it.
 func exactFee(m model.Money, currency string) string { return model.ExactFee(m, currency) }
 
-func printOfferingSummary(w io.Writer, info backendInfo, account string, o model.Offering, platform string, tags map[string]string) {
+func printOfferingSummary(w io.Writer, info cmdutil.BackendInfo, account string, o model.Offering, platform string, tags map[string]string) {
 	summaryHead(w, "PURCHASE", info)
 	f := model.PurchaseFacts(o, account, pricing.Compare(priceCatalog(), o).BreakEven(), time.Local)
 	// The platform and tags are the command's choices, as they are the dialog's fields.
@@ -308,7 +310,7 @@ func printOfferingSummary(w io.Writer, info backendInfo, account string, o model
 
 // printPermission prints a --dry-run's answer (exit 0 allowed, 1 not): in JSON, fields
 // beside DryRun, Allowed and Action; in a table, yes says what the identity may do.
-func printPermission(stdout, stderr io.Writer, cmd string, format outputFormat, p aws.Permission, fields map[string]any, yes, done string) int {
+func printPermission(stdout, stderr io.Writer, cmd string, format cmdutil.OutputFormat, p aws.Permission, fields map[string]any, yes, done string) int {
 	code := 0
 	if !p.Allowed {
 		code = 1
@@ -423,7 +425,7 @@ func toReservationJSON(b model.Block) reservationJSON {
 	return r
 }
 
-func printPurchase(w io.Writer, format outputFormat, o model.Offering, res aws.PurchaseResult) error {
+func printPurchase(w io.Writer, format cmdutil.OutputFormat, o model.Offering, res aws.PurchaseResult) error {
 	b := res.Block
 	if format == "json" {
 		return writeJSON(w, purchaseJSON{CapacityReservation: toReservationJSON(b), Region: b.Region,

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+
 	"context"
 	"errors"
 	"fmt"
@@ -36,25 +38,25 @@ func TestCLIAndTUIRefuseInTheSameWords(t *testing.T) {
 		"read-only": func(t *testing.T) refusal {
 			cs := startCLISim(t)
 			off := pickOffering(t, cs.url)
-			o := lookOffering(t, awsFlags{overall: 256, endpointURL: cs.url, region: "us-east-1"}, model.SourceCapacityBlock, off.CapacityBlockOfferingId)
+			o := lookOffering(t, cmdutil.AWSFlags{Overall: 256, EndpointURL: cs.url, Region: "us-east-1"}, model.SourceCapacityBlock, off.CapacityBlockOfferingId)
 			_, _, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes", "--read-only")...)
 			// The TUI never opens a dialog in read-only mode; its backend refuses alike.
-			return refusal{cli: errs, sentence: prepareRefusal(t, awsFlags{overall: 256, endpointURL: cs.url, region: "us-east-1", readOnly: true}, o)}
+			return refusal{cli: errs, sentence: prepareRefusal(t, cmdutil.AWSFlags{Overall: 256, EndpointURL: cs.url, Region: "us-east-1", ReadOnly: true}, o)}
 		},
 		"over the cap": func(t *testing.T) refusal {
 			cs := startCLISim(t)
 			off := pickOffering(t, cs.url)
-			f := awsFlags{overall: 256, endpointURL: cs.url, region: "us-east-1", maxSpend: "10"}
+			f := cmdutil.AWSFlags{Overall: 256, EndpointURL: cs.url, Region: "us-east-1", MaxSpend: "10"}
 			o := lookOffering(t, f, model.SourceCapacityBlock, off.CapacityBlockOfferingId)
 			_, _, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes", "--max-spend", "10")...)
 			cap := model.MustMoney("10")
 			return refusal{cli: errs, sentence: prepareRefusal(t, f, o),
-				dialog: dialogText(t, f, o, dialog.Env{MaxSpend: &cap, MaxSpendRule: f.maxSpendRule()})}
+				dialog: dialogText(t, f, o, dialog.Env{MaxSpend: &cap, MaxSpendRule: f.MaxSpendRule()})}
 		},
 		"bad tag": func(t *testing.T) refusal {
 			cs := startCLISim(t)
 			off := pickOffering(t, cs.url)
-			f := awsFlags{overall: 256, endpointURL: cs.url, region: "us-east-1"}
+			f := cmdutil.AWSFlags{Overall: 256, EndpointURL: cs.url, Region: "us-east-1"}
 			o := lookOffering(t, f, model.SourceCapacityBlock, off.CapacityBlockOfferingId)
 			_, _, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes", "--tag", "aws:team=ml")...)
 			text := dialogText(t, f, o, dialog.Env{Tags: map[string]string{"aws:team": "ml"}})
@@ -64,7 +66,7 @@ func TestCLIAndTUIRefuseInTheSameWords(t *testing.T) {
 		"earlier purchase already bought": func(t *testing.T) refusal {
 			cs := startCLISim(t)
 			off := pickOffering(t, cs.url)
-			f := awsFlags{overall: 256, endpointURL: cs.url, region: "us-east-1"}
+			f := cmdutil.AWSFlags{Overall: 256, EndpointURL: cs.url, Region: "us-east-1"}
 			o := lookOffering(t, f, model.SourceCapacityBlock, off.CapacityBlockOfferingId)
 			args := purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes")
 			if code, _, errs := runCLI(args...); code != 0 {
@@ -80,7 +82,7 @@ func TestCLIAndTUIRefuseInTheSameWords(t *testing.T) {
 		"not allowed by the dry run": func(t *testing.T) refusal {
 			cs := startCLISim(t)
 			off := pickOffering(t, cs.url)
-			f := awsFlags{overall: 256, endpointURL: cs.url, region: "us-east-1"}
+			f := cmdutil.AWSFlags{Overall: 256, EndpointURL: cs.url, Region: "us-east-1"}
 			o := lookOffering(t, f, model.SourceCapacityBlock, off.CapacityBlockOfferingId)
 			cs.sim.SetFaults(ec2sim.Faults{Deny: []string{"PurchaseCapacityBlock"}})
 			_, _, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes")...)
@@ -89,7 +91,7 @@ func TestCLIAndTUIRefuseInTheSameWords(t *testing.T) {
 		"no dry run for a plan": func(t *testing.T) refusal {
 			cs := startPlanSim(t)
 			off := pickPlan(t, cs.url, false)
-			f := awsFlags{overall: 256, endpointURL: cs.url, region: off.Region}
+			f := cmdutil.AWSFlags{Overall: 256, EndpointURL: cs.url, Region: off.Region}
 			o := lookOffering(t, f, model.SourceTrainingPlan, off.TrainingPlanOfferingId)
 			_, _, errs := runCLI(planPurchaseArgs(cs.url, off.TrainingPlanOfferingId, off.Region, "--dry-run")...)
 			b := tuiBackend(t, f)
@@ -121,9 +123,9 @@ func TestCLIAndTUIRefuseInTheSameWords(t *testing.T) {
 func flat(s string) string { return strings.Join(strings.Fields(ansi.Strip(s)), " ") }
 
 // tuiBackend is the TUI's backend over a client the flags f configure, as `gpublock tui` makes it.
-func tuiBackend(t *testing.T, f awsFlags) backend.Backend {
+func tuiBackend(t *testing.T, f cmdutil.AWSFlags) backend.Backend {
 	t.Helper()
-	c, _, err := openBackend(context.Background(), &f, io.Discard)
+	c, _, err := cmdutil.OpenBackend(context.Background(), &f, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,10 +133,10 @@ func tuiBackend(t *testing.T, f awsFlags) backend.Backend {
 }
 
 // lookOffering finds the offering id of source src in f's region as the command line does.
-func lookOffering(t *testing.T, f awsFlags, src model.Source, id string) model.Offering {
+func lookOffering(t *testing.T, f cmdutil.AWSFlags, src model.Source, id string) model.Offering {
 	t.Helper()
 	ctx := context.Background()
-	c, _, err := openBackend(ctx, &f, io.Discard)
+	c, _, err := cmdutil.OpenBackend(ctx, &f, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +152,7 @@ func lookOffering(t *testing.T, f awsFlags, src model.Source, id string) model.O
 	if err != nil {
 		t.Fatal(err)
 	}
-	q.Regions = []string{f.region}
+	q.Regions = []string{f.Region}
 	o, err := findSourceOffering(ctx, c, s, q, id, func(_ *aws.Client, id string, n int, r string) error {
 		return fmt.Errorf("%s not among %d in %s", id, n, r)
 	})
@@ -161,7 +163,7 @@ func lookOffering(t *testing.T, f awsFlags, src model.Source, id string) model.O
 }
 
 // prepareRefusal is the TUI backend's refusal of buying o, in its words.
-func prepareRefusal(t *testing.T, f awsFlags, o model.Offering) string {
+func prepareRefusal(t *testing.T, f cmdutil.AWSFlags, o model.Offering) string {
 	t.Helper()
 	_, err := tuiBackend(t, f).Prepare(context.Background(), backend.Intent{Kind: backend.SpendPurchase, Offering: o, Platform: aws.DefaultPlatform})
 	var ae *backend.ActionError
@@ -173,7 +175,7 @@ func prepareRefusal(t *testing.T, f awsFlags, o model.Offering) string {
 
 // dialogText is the purchase dialog on o once the backend (over flags f) answered its
 // Prepare; env holds the dialog's own settings (cap, tags).
-func dialogText(t *testing.T, f awsFlags, o model.Offering, env dialog.Env) string {
+func dialogText(t *testing.T, f cmdutil.AWSFlags, o model.Offering, env dialog.Env) string {
 	t.Helper()
 	now := time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
 	env.Context = &program.Context{Ctx: context.Background(), Backend: tuiBackend(t, f), Theme: theme.New(false), Simulated: true,

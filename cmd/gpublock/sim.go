@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+
 	"github.com/gpublock/gpublock/cmd/internal/config"
 
 	"context"
@@ -17,7 +19,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
-	"github.com/gpublock/gpublock/aws/sagemakersim"
+
 	"github.com/gpublock/gpublock/aws/simcore"
 )
 
@@ -32,20 +34,6 @@ func (ff faultFlags) String() string { return "" }
 func (ff faultFlags) Type() string   { return "NAME=VALUE" }
 func (ff faultFlags) Set(v string) error {
 	return ec2sim.ParseFault(v, ff.f)
-}
-
-// simOptions completes the options of every emulator gpublock starts (`gpublock sim` and
-// the in-process demo backend): the Price List API is served beside EC2, so that
-// `gpublock prices --refresh --endpoint-url` works against it as against AWS; and SageMaker
-// Training Plans, on the same clock, faults and state file.
-func simOptions(o ec2sim.Options) ec2sim.Options {
-	if o.PriceList == nil {
-		o.PriceList = ec2sim.NewPriceListHandler()
-	}
-	if len(o.Protocols) == 0 {
-		o.Protocols = []ec2sim.Protocol{sagemakersim.Protocol()}
-	}
-	return o
 }
 
 // simArgs are the flags of sim.
@@ -64,11 +52,11 @@ func newSimCmd(context.Context) *cobra.Command {
 		Example: "  gpublock sim\n" +
 			"  gpublock sim --addr 127.0.0.1:4566 --state sim.json --speed 60\n" +
 			"  gpublock sim --clock 2026-12-03T11:30:00Z --payment-delay 5m --fault throttle=0.2 --fault down=us-west-2",
-		Args:              noArgs,
-		Annotations:       map[string]string{annotationNoAWS: "true"},
-		PersistentPreRunE: refuseAWSFlags,
+		Args:              cmdutil.NoArgs,
+		Annotations:       map[string]string{cmdutil.AnnotationNoAWS: "true"},
+		PersistentPreRunE: cmdutil.RefuseAWSFlags,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return codeError(runSim(cmd.Context(), &a, cmd.OutOrStdout(), cmd.ErrOrStderr()))
+			return cmdutil.CodeError(runSim(cmd.Context(), &a, cmd.OutOrStdout(), cmd.ErrOrStderr()))
 		},
 	}
 	fs := cmd.Flags()
@@ -128,7 +116,7 @@ func runSim(ctx context.Context, a *simArgs, stdout, stderr io.Writer) int {
 			return simUsage(stderr, "--state %q: %v; purchases could not survive a restart", opts.StateFile, err)
 		}
 	}
-	s, err := ec2sim.New(simOptions(opts))
+	s, err := ec2sim.New(cmdutil.SimOptions(opts))
 	if err != nil {
 		fmt.Fprintf(stderr, "gpublock sim: %v\n", err)
 		return 1

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+
 	"bytes"
 	"context"
 	"errors"
@@ -164,9 +166,9 @@ func TestDemoBackendServesPriceList(t *testing.T) {
 	cachePath := pricesEnv(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	f := awsFlags{demo: true, region: "us-east-1", perRegion: 4, overall: 32, demoSeed: 1}
-	_, info, err := openBackend(ctx, &f, io.Discard)
-	if err != nil || info.Mode != modeSimulated || info.Endpoint == "" {
+	f := cmdutil.AWSFlags{Demo: true, Region: "us-east-1", PerRegion: 4, Overall: 32, DemoSeed: 1}
+	_, info, err := cmdutil.OpenBackend(ctx, &f, io.Discard)
+	if err != nil || info.Mode != cmdutil.ModeSimulated || info.Endpoint == "" {
 		t.Fatalf("demo backend: %+v, %v", info, err)
 	}
 	code, _, errs := runCLI("prices", "--refresh", "--endpoint-url", info.Endpoint, "--region", "us-east-1", "--type", "p5.48xlarge")

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+
 	"context"
 	"errors"
 	"fmt"
@@ -21,11 +23,11 @@ import (
 // refuseSpending is every refusal, before any call, of a command that spends: the config
 // file's spending rules, read-only mode, and no person to type word (without --yes); done
 // is the command's past participle ("bought").
-func refuseSpending(stderr io.Writer, cmd, word, done string, f *awsFlags, yes, dryRun bool) (int, bool) {
-	if code, refused := commandSpending(stderr, cmd, f); refused {
+func refuseSpending(stderr io.Writer, cmd, word, done string, f *cmdutil.AWSFlags, yes, dryRun bool) (int, bool) {
+	if code, refused := cmdutil.CommandSpending(stderr, cmd, f); refused {
 		return code, true
 	}
-	if code, refused := refuseReadOnly(stderr, cmd, done, f.readOnlyRule(), dryRun); refused {
+	if code, refused := refuseReadOnly(stderr, cmd, done, f.ReadOnlyRule(), dryRun); refused {
 		return code, true
 	}
 	return refuseWithoutPerson(stderr, cmd, word, yes, dryRun)
@@ -46,7 +48,7 @@ func lookupFailure(client *aws.Client, err error) error {
 
 // summaryHead opens a confirmation: what it is and against which backend. The facts that
 // follow (printFacts) name the account and region.
-func summaryHead(w io.Writer, title string, info backendInfo) {
+func summaryHead(w io.Writer, title string, info cmdutil.BackendInfo) {
 	fmt.Fprintf(w, "\n%s (%s): %s\n", title, info.Mode, info.Reason)
 }
 
@@ -147,7 +149,7 @@ func prepare(ctx context.Context, stderr io.Writer, cmd string, client *aws.Clie
 	for _, s := range p.Settled {
 		fmt.Fprintf(stderr, "gpublock %s: settled an interrupted run: %s\n", cmd, s.Sentence())
 	}
-	var ue usageError
+	var ue cmdutil.UsageError
 	var pe *aws.PurchaseError
 	switch {
 	case err == nil && !in.CheckOnly && p.PayerUnknown() != nil:
@@ -156,7 +158,7 @@ func prepare(ctx context.Context, stderr io.Writer, cmd string, client *aws.Clie
 	case err == nil || (in.CheckOnly && errors.Is(err, aws.ErrNotAllowed)):
 		return p, 0, true
 	case errors.As(err, &ue):
-		return p, reportUsage(stderr, cmd, err), false
+		return p, cmdutil.ReportUsage(stderr, cmd, err), false
 	case errors.Is(err, aws.ErrAlreadyBought):
 		return p, alreadyDone(stderr, cmd, client.ExplainError(err)), false
 	case errors.As(err, &pe):

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+
 	"github.com/gpublock/gpublock/cmd/internal/config"
 
 	"errors"
@@ -33,14 +35,14 @@ import (
 
 // tuiOptions reads the TUI's flags. It is separate from runTUI so that the flags are
 // tested without a terminal.
-func tuiOptions(args []string, stderr io.Writer) (*awsFlags, bool, error) {
+func tuiOptions(args []string, stderr io.Writer) (*cmdutil.AWSFlags, bool, error) {
 	a, err := parseTUI(args, stderr)
 	return a.aws, a.noColor, err
 }
 
 // tuiArgs is every flag of the TUI.
 type tuiArgs struct {
-	aws     *awsFlags
+	aws     *cmdutil.AWSFlags
 	noColor bool
 	// The blocks screen (issue 7).
 	screen   string
@@ -50,7 +52,7 @@ type tuiArgs struct {
 	// watchEvery is how often a watched search (w) runs again.
 	watchEvery time.Duration
 	// oncall: --warn-leads, --notify-cmd, --notify-url (config_oncall.go).
-	oncall oncallFlags
+	oncall cmdutil.OncallFlags
 	// theme is the palette: auto (the terminal's background), light or dark; themeGiven
 	// says --theme was on the command line, where it wins over the configuration file.
 	theme      string
@@ -80,15 +82,15 @@ var tuiScreens = []string{"search", "blocks", "advisor"}
 
 func parseTUI(args []string, stderr io.Writer) (tuiArgs, error) {
 	var got tuiArgs
-	root := tuiCmd(new(awsFlags), func(_ *cobra.Command, a tuiArgs) error { got = a; return nil })
-	err := executeParse(root, args, stderr)
+	root := tuiCmd(new(cmdutil.AWSFlags), func(_ *cobra.Command, a tuiArgs) error { got = a; return nil })
+	err := cmdutil.ExecuteParse(root, args, stderr)
 	return got, err
 }
 
 // tuiCmd is the root command: with no command name it starts the TUI, with its flags and
 // the AWS flags (declared here, as persistent flags, for every command); run is given what
 // the flags say, once checked.
-func tuiCmd(g *awsFlags, run func(*cobra.Command, tuiArgs) error) *cobra.Command {
+func tuiCmd(g *cmdutil.AWSFlags, run func(*cobra.Command, tuiArgs) error) *cobra.Command {
 	var a tuiArgs
 	root := &cobra.Command{
 		Use:   "gpublock",
@@ -99,7 +101,7 @@ func tuiCmd(g *awsFlags, run func(*cobra.Command, tuiArgs) error) *cobra.Command
 			"  gpublock --endpoint-url http://127.0.0.1:4566 blocks -o json",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return unknownCommand(cmd, args[0])
+				return cmdutil.UnknownCommand(cmd, args[0])
 			}
 			return nil
 		},
@@ -114,7 +116,7 @@ func tuiCmd(g *awsFlags, run func(*cobra.Command, tuiArgs) error) *cobra.Command
 			return run(cmd, a)
 		},
 	}
-	g.register(root.PersistentFlags())
+	g.Register(root.PersistentFlags())
 	a.register(root.Flags())
 	return root
 }
@@ -123,21 +125,21 @@ func tuiCmd(g *awsFlags, run func(*cobra.Command, tuiArgs) error) *cobra.Command
 func (a *tuiArgs) check(fs *pflag.FlagSet) error {
 	switch {
 	case !slices.Contains(tuiScreens, a.screen):
-		return usagef("--screen %q: allowed search, blocks or advisor", a.screen)
+		return cmdutil.Usagef("--screen %q: allowed search, blocks or advisor", a.screen)
 	case a.refresh < minBlocksRefresh:
-		return usagef("--refresh %s: allowed 5s or more", a.refresh)
+		return cmdutil.Usagef("--refresh %s: allowed 5s or more", a.refresh)
 	case a.watchEvery < minWatchEvery || a.watchEvery > maxWatchEvery:
-		return usagef("--watch-every %s: allowed 1m to 24h", a.watchEvery)
+		return cmdutil.Usagef("--watch-every %s: allowed 1m to 24h", a.watchEvery)
 	}
 	a.themeGiven = fs.Changed("theme")
 	if _, err := theme.ParseMode(a.theme); err != nil {
-		return usagef("--%v", err)
+		return cmdutil.Usagef("--%v", err)
 	}
-	if err := a.aws.validate(); err != nil {
+	if err := a.aws.Validate(); err != nil {
 		return err
 	}
-	a.aws.autoDemo = true
-	a.aws.sdkLog = io.Discard
+	a.aws.AutoDemo = true
+	a.aws.SDKLog = io.Discard
 	a.noColor = a.noColor || os.Getenv("NO_COLOR") != ""
 	return nil
 }
@@ -150,7 +152,7 @@ func (a *tuiArgs) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&a.noNotify, "no-notify", false, "no bell or desktop notification (OSC 9) for a block's warnings or a watched search's new offerings (n toggles them)")
 	fs.BoolVar(&a.noMouse, "no-mouse", false, "leave the mouse to the terminal (its own text selection): no wheel scrolling, no clicks on rows and column titles")
 	fs.DurationVar(&a.watchEvery, "watch-every", 5*time.Minute, "how often a watched search (w in the search screen) runs again, 1m to 24h")
-	a.oncall.register(fs)
+	a.oncall.Register(fs)
 	fs.StringVar(&a.theme, "theme", "auto", "`colours` for a light or a dark terminal: auto (ask the terminal), light or dark")
 }
 
@@ -162,7 +164,7 @@ func runTUI(ctx context.Context, a tuiArgs, stdout, stderr io.Writer) int {
 	if path, legacy, err := config.UserPath(); err == nil && legacy {
 		fmt.Fprintln(stderr, config.LegacyNotice(path))
 	}
-	spend, err := tuiConfigFor(f)
+	spend, err := cmdutil.TUIConfigFor(f)
 	if err != nil {
 		fmt.Fprintln(stderr, "gpublock:", err)
 		return 2
@@ -179,14 +181,14 @@ func runTUI(ctx context.Context, a tuiArgs, stdout, stderr io.Writer) int {
 	// embedded figures; a damaged cache leaves the embedded ones, which Load returns with it.
 	cachePath, _ := pricing.DefaultCachePath()
 	prices, _ := pricing.Load(cachePath)
-	if !a.themeGiven && spend.theme != "" {
-		a.theme = spend.theme // checked when the file was read
+	if !a.themeGiven && spend.Theme != "" {
+		a.theme = spend.Theme // checked when the file was read
 	}
 	_ = theme.Set(a.theme) // checked by parseTUI
 	opts := ui.Options{
 		Prices:  prices,
-		Profile: f.profile,
-		Region:  f.homeRegion(),
+		Profile: f.Profile,
+		Region:  f.HomeRegion(),
 		NoColor: noColor,
 		Context: ctx,
 		// The backend opens behind the first frame: resolving credentials (an SSO refresh,
@@ -194,12 +196,12 @@ func runTUI(ctx context.Context, a tuiArgs, stdout, stderr io.Writer) int {
 		Connect: func(ctx context.Context) (ui.Connection, error) { return connectTUI(ctx, f, oncall.connected) },
 		// Buying and launching (issue 6): --read-only and --max-spend reach the adapter
 		// through f as well.
-		ReadOnly: spend.readOnly,
-		MaxSpend: spend.maxSpend,
+		ReadOnly: spend.ReadOnly,
+		MaxSpend: spend.MaxSpend,
 		// The refusal names where the cap came from, as the command line's does.
-		MaxSpendRule: f.maxSpendRule(),
-		DefaultTags:  spend.tags,
-		DefaultAMI:   spend.ami,
+		MaxSpendRule: f.MaxSpendRule(),
+		DefaultTags:  spend.Tags,
+		DefaultAMI:   spend.AMI,
 		// The blocks screen (issue 7).
 		StartOnBlocks:  a.screen == "blocks",
 		StartOnAdvisor: a.screen == "advisor",
@@ -209,7 +211,7 @@ func runTUI(ctx context.Context, a tuiArgs, stdout, stderr io.Writer) int {
 		WatchEvery:     a.watchEvery,
 	}
 	oncall.apply(&opts)
-	applyConfigMouse(&opts, spend.mouse)
+	applyConfigMouse(&opts, spend.Mouse)
 	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithOutput(stdout), tea.WithFPS(tuiFPS)}
 	if noColor {
 		popts = append(popts, tea.WithColorProfile(colorprofile.Ascii))
@@ -234,8 +236,8 @@ func runTUI(ctx context.Context, a tuiArgs, stdout, stderr io.Writer) int {
 
 // connectTUI opens the backend for the TUI. Its messages go on screen, not to stderr, which
 // the TUI is drawing over.
-func connectTUI(ctx context.Context, f *awsFlags, onClient func(*aws.Client)) (ui.Connection, error) {
-	client, info, err := openBackend(ctx, f, io.Discard)
+func connectTUI(ctx context.Context, f *cmdutil.AWSFlags, onClient func(*aws.Client)) (ui.Connection, error) {
+	client, info, err := cmdutil.OpenBackend(ctx, f, io.Discard)
 	if err != nil {
 		return ui.Connection{}, errors.New(aws.ExplainError(err).String())
 	}
@@ -250,7 +252,7 @@ func connectTUI(ctx context.Context, f *awsFlags, onClient func(*aws.Client)) (u
 	}
 	c := ui.Connection{
 		Backend:   tuibackend.FromAWS(client),
-		Simulated: info.Mode == modeSimulated,
+		Simulated: info.Mode == cmdutil.ModeSimulated,
 		Profile:   client.Profile(),
 		Region:    client.Region(),
 		Now:       func() time.Time { return time.Now().Add(offset) },
@@ -260,7 +262,7 @@ func connectTUI(ctx context.Context, f *awsFlags, onClient func(*aws.Client)) (u
 		c.Sources = model.Sources()
 	}
 	switch {
-	case info.Sim != nil && !f.demo: // openBackend fell back to the simulator
+	case info.Sim != nil && !f.Demo: // openBackend fell back to the simulator
 		c.Notice = "No AWS credentials: the built-in simulator (as --demo). Nothing is real; purchases charge nothing."
 	case c.Simulated && info.Sim == nil:
 		c.Notice = "The emulator at " + info.Endpoint + " (gpublock sim): nothing is real; purchases charge nothing."

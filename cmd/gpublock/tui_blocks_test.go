@@ -11,7 +11,7 @@ import (
 func TestTUIBlocksFlags(t *testing.T) {
 	var errw bytes.Buffer
 	a, err := parseTUI([]string{"--demo", "--screen", "blocks", "--refresh", "10s", "--no-notify"}, &errw)
-	if err != nil || a.screen != "blocks" || a.refresh != 10*time.Second || !a.noNotify || a.aws == nil || !a.aws.demo {
+	if err != nil || a.screen != "blocks" || a.refresh != 10*time.Second || !a.noNotify || a.aws == nil || !a.aws.Demo {
 		t.Errorf("read as %+v, err %v", a, err)
 	}
 	a, err = parseTUI(nil, &errw)

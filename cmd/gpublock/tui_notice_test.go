@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+
 	"context"
 	"strings"
 	"testing"
@@ -10,7 +12,7 @@ import (
 // bought: buying works there, which is what the emulator is for.
 func TestTUINoticeForAnEmulator(t *testing.T) {
 	cs := startCLISim(t)
-	f := awsFlags{perRegion: 4, overall: 32, endpointURL: cs.url}
+	f := cmdutil.AWSFlags{PerRegion: 4, Overall: 32, EndpointURL: cs.url}
 	c, err := connectTUI(context.Background(), &f, nil)
 	if err != nil {
 		t.Fatal(err)

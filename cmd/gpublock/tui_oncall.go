@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+
 	"github.com/gpublock/gpublock/cmd/internal/config"
 
 	"context"
@@ -19,30 +21,30 @@ import (
 // blocks' regions, the extension length to preselect, and a notifier, opened once the
 // backend is (its memory of what was sent lives beside the backend's journal).
 type tuiOncall struct {
-	settings  oncallSettings
+	settings  cmdutil.OncallSettings
 	regions   []string
 	notifier  atomic.Pointer[notify.Notifier]
 	once      sync.Once
 	saidState atomic.Bool
 }
 
-func newTUIOncall(f *awsFlags, o oncallFlags) (*tuiOncall, error) {
+func newTUIOncall(f *cmdutil.AWSFlags, o cmdutil.OncallFlags) (*tuiOncall, error) {
 	cfg, err := config.LoadOncall()
 	if err != nil {
 		return nil, err
 	}
-	s, err := o.resolve(cfg)
+	s, err := o.Resolve(cfg)
 	if err != nil {
 		return nil, err
 	}
-	regions, _ := f.regionList(nil) // validated with the other flags
+	regions, _ := f.RegionList(nil) // validated with the other flags
 	return &tuiOncall{settings: s, regions: regions}, nil
 }
 
 // apply sets the options the TUI reads.
 func (t *tuiOncall) apply(opts *ui.Options) {
-	opts.WarnRules, opts.BlockRegions, opts.ExtendDays = t.settings.rules, t.regions, t.settings.extendLength
-	if t.settings.notify.Command == "" && t.settings.notify.URL == "" {
+	opts.WarnRules, opts.BlockRegions, opts.ExtendDays = t.settings.Rules, t.regions, t.settings.ExtendLength
+	if t.settings.Notify.Command == "" && t.settings.Notify.URL == "" {
 		return
 	}
 	opts.Notify = func(ctx context.Context, b model.Block, w model.Warning, now time.Time) []string {
@@ -65,8 +67,8 @@ func (t *tuiOncall) apply(opts *ui.Options) {
 // connected opens the notifier on the client's state directory.
 func (t *tuiOncall) connected(c *aws.Client) {
 	t.once.Do(func() {
-		nc := t.settings.notify
-		nc.StatePath, nc.Backoff = notifyStatePath(c), notifyBackoff
+		nc := t.settings.Notify
+		nc.StatePath, nc.Backoff = cmdutil.NotifyStatePath(c), cmdutil.NotifyBackoff
 		if n, err := notify.New(nc); err == nil { // checked when the flags were read
 			t.notifier.Store(n)
 		}
@@ -76,7 +78,7 @@ func (t *tuiOncall) connected(c *aws.Client) {
 // close lets the deliveries in flight finish, for a while.
 func (t *tuiOncall) close() {
 	if n := t.notifier.Load(); n != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), notifyGrace)
+		ctx, cancel := context.WithTimeout(context.Background(), cmdutil.NotifyGrace)
 		defer cancel()
 		n.Close(ctx)
 	}

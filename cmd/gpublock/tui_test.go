@@ -72,11 +72,11 @@ func TestTUINoColor(t *testing.T) {
 		t.Errorf("NO_COLOR=1: noColor=%v err=%v", noColor, err)
 	}
 	f, _, err := tuiOptions([]string{"--demo", "--profile", "p", "--region", "us-west-2"}, &errw)
-	if err != nil || !f.demo || f.profile != "p" || f.homeRegion() != "us-west-2" || !f.autoDemo {
+	if err != nil || !f.Demo || f.Profile != "p" || f.HomeRegion() != "us-west-2" || !f.AutoDemo {
 		t.Errorf("flags read as %+v, err %v", f, err)
 	}
 	// The SDK's own warnings would be written over the screen: the TUI sends them nowhere.
-	if f.sdkLog != io.Discard || f.clientConfig().SDKLog != io.Discard {
-		t.Errorf("the TUI leaves the SDK's warnings on stderr: %v", f.sdkLog)
+	if f.SDKLog != io.Discard || f.ClientConfig().SDKLog != io.Discard {
+		t.Errorf("the TUI leaves the SDK's warnings on stderr: %v", f.SDKLog)
 	}
 }

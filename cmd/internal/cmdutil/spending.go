@@ -1,4 +1,4 @@
-package main
+package cmdutil
 
 import (
 	"github.com/gpublock/gpublock/cmd/internal/config"
@@ -13,23 +13,23 @@ import (
 
 // tuiSpending is what the TUI's purchase and launch dialogs start from: the configuration
 // merged into the flags (f's read-only and cap then also reach the adapter).
-type tuiSpending struct {
-	readOnly bool
-	maxSpend *model.Money
-	tags     map[string]string
-	ami      string
-	theme    string // the file's theme, "" when not given
-	mouse    *bool  // the file's mouse, nil when not given
+type TUISpending struct {
+	ReadOnly bool
+	MaxSpend *model.Money
+	Tags     map[string]string
+	AMI      string
+	Theme    string // the file's theme, "" when not given
+	Mouse    *bool  // the file's mouse, nil when not given
 }
 
-func applyTUIConfig(f *awsFlags, c config.File) tuiSpending {
-	f.readOnly = f.readOnly || c.ReadOnly
-	if f.maxSpend == "" {
-		f.maxSpend = c.MaxSpend
+func ApplyTUIConfig(f *AWSFlags, c config.File) TUISpending {
+	f.ReadOnly = f.ReadOnly || c.ReadOnly
+	if f.MaxSpend == "" {
+		f.MaxSpend = c.MaxSpend
 	}
 	f.demoRateLimitsFile = c.DemoRateLimits
-	s := tuiSpending{readOnly: f.readOnly, tags: c.Tags, ami: c.AMI, theme: c.Theme, mouse: c.Mouse}
-	s.maxSpend = f.spendCap()
+	s := TUISpending{ReadOnly: f.ReadOnly, Tags: c.Tags, AMI: c.AMI, Theme: c.Theme, Mouse: c.Mouse}
+	s.MaxSpend = f.SpendCap()
 	return s
 }
 
@@ -38,7 +38,7 @@ func applyTUIConfig(f *awsFlags, c config.File) tuiSpending {
 // the file holds at the command line too, where a script with --yes would otherwise buy
 // past it. The flag's cap wins over the file's; read-only from either holds. A damaged
 // file is bad usage (exit 2), so that nothing runs with the promise silently lost.
-func commandSpending(stderr io.Writer, cmd string, f *awsFlags) (int, bool) {
+func CommandSpending(stderr io.Writer, cmd string, f *AWSFlags) (int, bool) {
 	path, err := config.Path()
 	if err != nil {
 		return 0, false // no home: no file to read
@@ -51,20 +51,20 @@ func commandSpending(stderr io.Writer, cmd string, f *awsFlags) (int, bool) {
 	if strings.HasSuffix(path, ".json") {
 		fmt.Fprintln(stderr, config.LegacyNotice(path))
 	}
-	if c.ReadOnly && !f.readOnly {
+	if c.ReadOnly && !f.ReadOnly {
 		f.readOnlyFile = path
 	}
-	if c.MaxSpend != "" && f.maxSpend == "" {
+	if c.MaxSpend != "" && f.MaxSpend == "" {
 		f.maxSpendFile = path
 	}
-	applyTUIConfig(f, c)
+	ApplyTUIConfig(f, c)
 	return 0, false
 }
 
 // readOnlyRule names what made the command read-only, or "" when it is not.
-func (f *awsFlags) readOnlyRule() string {
+func (f *AWSFlags) ReadOnlyRule() string {
 	switch {
-	case !f.readOnly:
+	case !f.ReadOnly:
 		return ""
 	case strings.HasSuffix(f.readOnlyFile, ".json"):
 		return `"read_only": true in ` + f.readOnlyFile
@@ -75,7 +75,7 @@ func (f *awsFlags) readOnlyRule() string {
 }
 
 // maxSpendRule names where the spending cap came from.
-func (f *awsFlags) maxSpendRule() string {
+func (f *AWSFlags) MaxSpendRule() string {
 	if f.maxSpendFile != "" {
 		return "max_spend in " + f.maxSpendFile
 	}
@@ -83,14 +83,14 @@ func (f *awsFlags) maxSpendRule() string {
 }
 
 // tuiConfigFor reads the configuration file and merges it into the TUI's flags.
-func tuiConfigFor(f *awsFlags) (tuiSpending, error) {
+func TUIConfigFor(f *AWSFlags) (TUISpending, error) {
 	path, err := config.Path()
 	if err != nil {
-		return applyTUIConfig(f, config.File{}), nil // no home: no file to read
+		return ApplyTUIConfig(f, config.File{}), nil // no home: no file to read
 	}
 	c, err := config.Load(path)
 	if err != nil {
-		return tuiSpending{}, err
+		return TUISpending{}, err
 	}
-	return applyTUIConfig(f, c), nil
+	return ApplyTUIConfig(f, c), nil
 }

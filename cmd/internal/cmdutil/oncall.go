@@ -1,4 +1,4 @@
-package main
+package cmdutil
 
 import (
 	"github.com/gpublock/gpublock/cmd/internal/config"
@@ -14,57 +14,57 @@ import (
 
 // oncallFlags are the flags of `blocks` and of the TUI that say when and where a block's
 // warnings go.
-type oncallFlags struct {
+type OncallFlags struct {
 	warnLeads, notifyCmd, notifyURL string
 }
 
-func (o *oncallFlags) register(fs *pflag.FlagSet) {
+func (o *OncallFlags) Register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.warnLeads, "warn-leads", "", "`leads` before a block's end to warn at, e.g. 24h,2h,40m: EXTEND BY until AWS's 1-hour cutoff, CAN'T EXTEND after (default 24h, or warn_leads in the config file)")
 	fs.StringVar(&o.notifyCmd, "notify-cmd", "", "run this shell `command` for each new warning, the warning as JSON on stdin and GPUBLOCK_WARNING, GPUBLOCK_TEXT, GPUBLOCK_RESERVATION_ID, GPUBLOCK_REGION, GPUBLOCK_END set")
 	fs.StringVar(&o.notifyURL, "notify-url", "", "post each new warning as JSON with a \"text\" field to this webhook `URL` (Slack-style incoming webhooks accept it)")
 }
 
 // oncallSettings is what the flags and the configuration file decide together.
-type oncallSettings struct {
-	rules        model.WarnRules
-	notify       notify.Config
-	extendLength int // days; 0 when not configured
+type OncallSettings struct {
+	Rules        model.WarnRules
+	Notify       notify.Config
+	ExtendLength int // days; 0 when not configured
 }
 
 // resolve lays the flags over the configuration file (flags win) and checks them.
-func (o *oncallFlags) resolve(c config.Oncall) (oncallSettings, error) {
-	var s oncallSettings
+func (o *OncallFlags) Resolve(c config.Oncall) (OncallSettings, error) {
+	var s OncallSettings
 	leads := c.WarnLeads
 	if o.warnLeads != "" {
 		leads = o.warnLeads
 	}
-	s.rules = model.DefaultWarnRules()
+	s.Rules = model.DefaultWarnRules()
 	if leads != "" {
 		ls, err := model.ParseWarnLeads(leads)
 		if err != nil {
-			return s, usagef("--warn-leads: %v", err)
+			return s, Usagef("--warn-leads: %v", err)
 		}
-		s.rules = model.NewWarnRules(ls)
+		s.Rules = model.NewWarnRules(ls)
 	}
-	s.notify = notify.Config{Command: c.NotifyCmd, URL: c.NotifyURL}
+	s.Notify = notify.Config{Command: c.NotifyCmd, URL: c.NotifyURL}
 	if o.notifyCmd != "" {
-		s.notify.Command = o.notifyCmd
+		s.Notify.Command = o.notifyCmd
 	}
 	if o.notifyURL != "" {
-		s.notify.URL = o.notifyURL
+		s.Notify.URL = o.notifyURL
 	}
-	if err := notify.Check(s.notify.Command, s.notify.URL); err != nil {
-		return s, usageError{err.Error()}
+	if err := notify.Check(s.Notify.Command, s.Notify.URL); err != nil {
+		return s, UsageError{err.Error()}
 	}
 	if c.ExtendLength != "" {
-		s.extendLength, _ = config.ExtendLengthDays(c.ExtendLength) // checked when the file was read
+		s.ExtendLength, _ = config.ExtendLengthDays(c.ExtendLength) // checked when the file was read
 	}
 	return s, nil
 }
 
 // notifyStatePath is where the warnings already sent are remembered: beside the client's
 // journal, so that the simulator's warnings are kept apart from the real account's.
-func notifyStatePath(c *aws.Client) string {
+func NotifyStatePath(c *aws.Client) string {
 	p, err := c.JournalPath()
 	if err != nil {
 		return ""
@@ -74,14 +74,14 @@ func notifyStatePath(c *aws.Client) string {
 
 // notifyBackoff is the wait before a failed notification is tried again (doubled after);
 // tests shorten it.
-var notifyBackoff = 2 * time.Second
+var NotifyBackoff = 2 * time.Second
 
 // notifyGrace is how long a command waits at its end for the notifications still going out.
-const notifyGrace = 30 * time.Second
+const NotifyGrace = 30 * time.Second
 
 // A one-shot `blocks` gives an attempt this long and all its deliveries this long at its
 // end: cron and a person at the prompt do not wait on a webhook that hangs. Tests shorten them.
 var (
-	oneShotNotifyTimeout = 5 * time.Second
-	oneShotNotifyGrace   = 10 * time.Second
+	OneShotNotifyTimeout = 5 * time.Second
+	OneShotNotifyGrace   = 10 * time.Second
 )

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/printers"
+
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 
 	"bytes"
@@ -105,7 +107,7 @@ func runAdvise(ctx context.Context, a *adviseArgs, stdout, stderr io.Writer) int
 	}
 	for _, q := range job.Queries() {
 		if err := q.Validate(now); err != nil {
-			return cmdutil.ReportUsage(stderr, "advise", queryUsage(err))
+			return cmdutil.ReportUsage(stderr, "advise", cmdutil.QueryUsage(err))
 		}
 	}
 	cachePath, _ := pricing.DefaultCachePath()
@@ -167,7 +169,7 @@ func searchForJob(ctx context.Context, client *aws.Client, qs []model.Query, std
 			in.Offerings = append(in.Offerings, advisor.Offering{Offering: o, Found: found})
 		}
 		if len(res.Failed) > 0 {
-			fmt.Fprintf(once, "gpublock advise: the %s search is incomplete: %s failed\n", sourceNoun(q), strings.Join(regionsIn(q.Regions, res.Failed), ", "))
+			fmt.Fprintf(once, "gpublock advise: the %s search is incomplete: %s failed\n", sourceNoun(q), strings.Join(printers.RegionsIn(q.Regions, res.Failed), ", "))
 		}
 		for _, s := range q.Sources {
 			in.Searched[s] = true

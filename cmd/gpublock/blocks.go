@@ -1,15 +1,17 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/printers"
+
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 
 	"github.com/gpublock/gpublock/cmd/internal/config"
 
 	"context"
-	"encoding/csv"
+
 	"fmt"
 	"io"
-	"strconv"
+
 	"strings"
 	"sync"
 	"time"
@@ -69,7 +71,7 @@ type blocksArgs struct {
 	interval   time.Duration
 	warnWithin time.Duration
 	warnOf     string
-	src        sourceFlags // --source
+	src        cmdutil.SourceFlags // --source
 	moment     model.WarnMoment
 
 	oncall   cmdutil.OncallFlags
@@ -105,18 +107,18 @@ func newBlocksCmd(_ context.Context, g *cmdutil.AWSFlags) *cobra.Command {
 	fs.StringVar(&a.warnOf, "warn-of", model.WarnOfExtensionCutoff.String(), "the `moment` --warn-within measures to: "+
 		strings.Join(model.WarnMomentNames(), ", ")+" (1 hour, 30 minutes and 0 before the end; the default is the earliest)")
 	a.oncall.Register(fs)
-	a.src.register(fs, "capacity-blocks")
+	a.src.Register(fs, "capacity-blocks")
 	return cmd
 }
 
 // runBlocks lists the blocks once cobra has parsed the flags; fs says which were given.
 func runBlocks(ctx context.Context, a *blocksArgs, fs *pflag.FlagSet, stdout, stderr io.Writer) (code int) {
-	if _, _, err := a.src.check(); err != nil {
+	if _, _, err := a.src.Check(); err != nil {
 		return cmdutil.ReportUsage(stderr, "blocks", err)
 	}
 	if strings.EqualFold(strings.TrimSpace(a.output), "csv") {
 		if s, ok := a.partsSource(); ok {
-			return cmdutil.ReportUsage(stderr, "blocks", cmdutil.Usagef("-o csv lists %s only; list %s with -o table or -o json", sourcesThat(noParts), sourceNouns(s)))
+			return cmdutil.ReportUsage(stderr, "blocks", cmdutil.Usagef("-o csv lists %s only; list %s with -o table or -o json", cmdutil.SourcesThat(cmdutil.NoParts), cmdutil.SourceNouns(s)))
 		}
 	}
 	format, err := cmdutil.ParseOutputFormat(a.output)
@@ -225,9 +227,9 @@ func (a *blocksArgs) refresh(ctx context.Context, client *aws.Client, regions []
 	}
 	now := client.Now(ctx)
 	lf := reportListingFailures(client, err, stderr)
-	failed, partial := regionsIn(regions, lf.Failed), regionsIn(regions, lf.Partial)
+	failed, partial := printers.RegionsIn(regions, lf.Failed), printers.RegionsIn(regions, lf.Partial)
 	if a.watch && format == "table" {
-		fmt.Fprintf(stdout, "\n%s: %s; every %s, Ctrl-C stops\n", bothTimes(now), watchSummary(len(blocks), regions, lf), a.interval)
+		fmt.Fprintf(stdout, "\n%s: %s; every %s, Ctrl-C stops\n", printers.BothTimes(now), watchSummary(len(blocks), regions, lf), a.interval)
 	}
 	// When no region answered, stdout stays empty: an empty list would read as "no blocks".
 	if lf.NoneRead(regions) {
@@ -235,8 +237,8 @@ func (a *blocksArgs) refresh(ctx context.Context, client *aws.Client, regions []
 		return 1, false
 	}
 	_, withParts := a.partsSource()
-	facts := blockFacts{rules: a.settings.Rules, fees: fees, plans: plans, withPlans: withParts}
-	if err := printBlocks(blocks, facts, format, now, stdout, stderr); err != nil {
+	facts := printers.BlockFacts{Rules: a.settings.Rules, Fees: fees, Plans: plans, WithPlans: withParts}
+	if err := printers.Blocks(blocks, facts, format, now, stdout, stderr); err != nil {
 		fmt.Fprintln(stderr, "gpublock blocks:", err)
 		return 1, false
 	}
@@ -249,7 +251,7 @@ func (a *blocksArgs) refresh(ctx context.Context, client *aws.Client, regions []
 	if a.warnWithin > 0 {
 		if ending := a.moment.Within(all, now, a.warnWithin); len(ending) > 0 {
 			for _, b := range ending {
-				what, stops := sourceWord(b.Source), ""
+				what, stops := cmdutil.SourceWord(b.Source), ""
 				if note := b.Source.EndNote(); note != "" {
 					stops = "  (" + note + ")"
 				}
@@ -333,197 +335,11 @@ func watchSummary(n int, regions []string, lf aws.ListingFailures) string {
 	if len(read) > 0 {
 		parts = append(parts, fmt.Sprintf("%d block(s) in %s", n, strings.Join(read, ", ")))
 	}
-	if failed := regionsIn(regions, lf.Failed); len(failed) > 0 {
+	if failed := printers.RegionsIn(regions, lf.Failed); len(failed) > 0 {
 		parts = append(parts, "FAILED: "+strings.Join(failed, ", ")+" (see stderr)")
 	}
-	if partial := regionsIn(regions, lf.Partial); len(partial) > 0 {
+	if partial := printers.RegionsIn(regions, lf.Partial); len(partial) > 0 {
 		parts = append(parts, "details missing in "+strings.Join(partial, ", "))
 	}
 	return strings.Join(parts, "; ")
-}
-
-// blockJSON uses the AWS CLI's field names, plus Region and the merged details.
-type blockJSON struct {
-	Source                 model.Source
-	CapacityReservationId  string
-	CapacityBlockId        string
-	Region                 string
-	AvailabilityZone       string
-	InstanceType           string
-	TotalInstanceCount     int
-	AvailableInstanceCount int
-	RunningInstanceCount   int
-	State                  string
-	StartDate              string
-	EndDate                string
-	InterconnectStatus     string   `json:",omitempty"`
-	InstanceIds            []string `json:",omitempty"` // those not terminated
-	Extensions             int      `json:",omitempty"`
-	// Instances is every instance AWS lists in the block, the terminated ones too (for
-	// about an hour), with when each was launched and stopped.
-	Instances []blockInstanceJSON `json:",omitempty"`
-
-	// What the blocks screen shows besides: the tags, the fee paid where this machine's
-	// journal bought the block (exact), the countdowns and every warning in force.
-	UnavailableInstanceCount int               `json:",omitempty"`
-	Tags                     map[string]string `json:",omitempty"`
-	FeePaid                  string            `json:",omitempty"`
-	Countdown                string
-	TerminationDate          string `json:",omitempty"`
-	ExtendByDate             string `json:",omitempty"`
-	Warnings                 []warningJSON
-}
-
-// warningJSON is one warning in force: its kind (extend-by, cant-extend, expiring, …), its
-// words on screen, its sentence, and the lead it came at.
-type warningJSON struct {
-	Kind    string
-	Warning string
-	Text    string
-	Lead    string `json:",omitempty"`
-}
-
-// blockFacts is what a listing needs besides the blocks: the warnings' leads, the fees paid.
-type blockFacts struct {
-	rules model.WarnRules
-	fees  map[string]model.Money
-	// plans are the reservations made of parts (training plans) listed with the blocks
-	// (--source), printed after them.
-	plans     []model.Block
-	withPlans bool
-}
-
-func toBlockJSONAt(b model.Block, facts blockFacts, now time.Time) blockJSON {
-	j := toBlockJSON(b)
-	j.UnavailableInstanceCount, j.Tags = b.UnavailableCount, b.Tags
-	if fee, ok := facts.fees[b.ReservationID]; ok {
-		j.FeePaid = fee.String()
-	}
-	j.Countdown = b.ShortCountdown(now)
-	if b.HasTermination(now) {
-		j.TerminationDate = b.TerminationAt().UTC().Format(time.RFC3339)
-		j.ExtendByDate = b.ExtendBy().UTC().Format(time.RFC3339)
-	}
-	j.Warnings = warningsJSON(facts.rules, b, now)
-	return j
-}
-
-// warningsJSON is every warning in force for a block or a plan, never null.
-func warningsJSON(rules model.WarnRules, b model.Block, now time.Time) []warningJSON {
-	out := []warningJSON{}
-	for _, w := range rules.Warnings(b, now) {
-		wj := warningJSON{Kind: w.Kind.Name(), Warning: w.Cell(b, now), Text: w.Sentence(b, now)}
-		if w.Lead > 0 {
-			wj.Lead = model.FormatWarnLeads([]time.Duration{w.Lead})
-		}
-		out = append(out, wj)
-	}
-	return out
-}
-
-func toBlockJSON(b model.Block) blockJSON {
-	j := blockJSON{
-		CapacityReservationId:  b.ReservationID,
-		CapacityBlockId:        b.BlockID,
-		Region:                 b.Region,
-		AvailabilityZone:       b.AvailabilityZone,
-		InstanceType:           b.InstanceType,
-		TotalInstanceCount:     b.TotalCount,
-		AvailableInstanceCount: b.AvailableCount,
-		RunningInstanceCount:   b.RunningCount,
-		State:                  string(b.State),
-		StartDate:              b.Start.UTC().Format(time.RFC3339),
-		EndDate:                b.End.UTC().Format(time.RFC3339),
-		InterconnectStatus:     b.Interconnect,
-		Extensions:             len(b.Extensions),
-	}
-	for _, i := range b.Instances {
-		if i.Live() {
-			j.InstanceIds = append(j.InstanceIds, i.ID)
-		}
-		ij := blockInstanceJSON{InstanceId: i.ID, State: i.State, LaunchTime: i.LaunchTime.UTC().Format(time.RFC3339)}
-		if !i.StoppedAt.IsZero() {
-			ij.StoppedTime = i.StoppedAt.UTC().Format(time.RFC3339)
-		}
-		j.Instances = append(j.Instances, ij)
-	}
-	return j
-}
-
-// blockInstanceJSON is one instance of a block: its id, state, launch and stop times.
-type blockInstanceJSON struct {
-	InstanceId  string
-	State       string
-	LaunchTime  string
-	StoppedTime string `json:",omitempty"`
-}
-
-var blockCSVHeader = []string{"CapacityReservationId", "CapacityBlockId", "Region", "AvailabilityZone", "InstanceType",
-	"TotalInstanceCount", "AvailableInstanceCount", "RunningInstanceCount", "State", "StartDate", "EndDate", "InterconnectStatus",
-	"Warning", "FeePaid"}
-
-const blockTableFormat = "%-21s  %-21s  %-14s  %-16s  %-17s  %5s  %5s  %7s  %-15s  %-16s  %-16s  %-16s  %-19s  %-17s  %s\n"
-
-// printBlocks writes the list to w; in a table, an empty list is said on diag, like the
-// empty search of offerings, so stdout holds only rows.
-func printBlocks(blocks []model.Block, facts blockFacts, format cmdutil.OutputFormat, now time.Time, w, diag io.Writer) error {
-	fee := func(b model.Block) string {
-		if f, ok := facts.fees[b.ReservationID]; ok {
-			return f.String()
-		}
-		return ""
-	}
-	warning := func(b model.Block) string { return facts.rules.Top(b, now).Cell(b, now) }
-	switch format {
-	case "json":
-		if facts.withPlans {
-			out := make([]any, 0, len(blocks)+len(facts.plans))
-			for _, b := range blocks {
-				out = append(out, toBlockJSONAt(b, facts, now))
-			}
-			for _, p := range facts.plans {
-				j := planListJSON{planJSON: toPlanJSON(p), Warnings: warningsJSON(facts.rules, p, now)}
-				j.Countdown = p.PlanCountdown(now)
-				out = append(out, j)
-			}
-			return writeJSON(w, out)
-		}
-		out := make([]blockJSON, len(blocks))
-		for i, b := range blocks {
-			out[i] = toBlockJSONAt(b, facts, now)
-		}
-		return writeJSON(w, out)
-	case "csv":
-		cw := csv.NewWriter(w)
-		_ = cw.Write(blockCSVHeader)
-		for _, b := range blocks {
-			_ = cw.Write([]string{b.ReservationID, b.BlockID, b.Region, b.AvailabilityZone, b.InstanceType,
-				strconv.Itoa(b.TotalCount), strconv.Itoa(b.AvailableCount), strconv.Itoa(b.RunningCount), string(b.State),
-				b.Start.UTC().Format(time.RFC3339), b.End.UTC().Format(time.RFC3339), b.Interconnect, warning(b), fee(b)})
-		}
-		cw.Flush()
-		return cw.Error()
-	}
-	if facts.withPlans && len(blocks) == 0 {
-		if len(facts.plans) == 0 {
-			_, err := fmt.Fprintf(diag, "No %s and no %s.\n", sourcesThat(noParts), sourcesThat(hasParts))
-			return err
-		}
-		return printPlans(facts.plans, facts.rules, now, w, false)
-	}
-	if len(blocks) == 0 {
-		_, err := fmt.Fprintln(diag, "No Capacity Blocks.")
-		return err
-	}
-	fmt.Fprintf(w, blockTableFormat, "RESERVATION", "BLOCK", "REGION", "ZONE", "TYPE", "TOTAL", "FREE", "RUNNING", "STATE", "START (UTC)", "END (UTC)", "TERMINATES (UTC)", "TO START / TO END", "INTERCONNECT", "WARNING")
-	for _, b := range blocks {
-		_, err := fmt.Fprintf(w, blockTableFormat, b.ReservationID, b.BlockID, b.Region, b.AvailabilityZone, b.InstanceType,
-			strconv.Itoa(b.TotalCount), strconv.Itoa(b.AvailableCount), strconv.Itoa(b.RunningCount), b.State,
-			b.Start.UTC().Format("2006-01-02 15:04"), b.End.UTC().Format("2006-01-02 15:04"),
-			b.TerminationCell(), b.ShortCountdown(now), b.Interconnect, warning(b))
-		if err != nil {
-			return err
-		}
-	}
-	return printPlans(facts.plans, facts.rules, now, w, true)
 }

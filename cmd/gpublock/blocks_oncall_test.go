@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/printers"
+
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 
 	"context"
@@ -55,7 +57,7 @@ func TestBlocksEveryRegionOnAFreshStart(t *testing.T) {
 	mine := boughtBlock(t, cs) // this machine's, in us-east-1
 
 	code, out, errs := runCLI("blocks", "--endpoint-url", cs.url, "-o", "json")
-	var rows []blockJSON
+	var rows []printers.BlockJSON
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
 		t.Fatalf("exit %d, stderr %q\n%s", code, errs, out)
 	}
@@ -274,7 +276,9 @@ func TestBlocksHungWebhookBounded(t *testing.T) {
 		h.ServeHTTP(w, r)
 	}))
 	defer srv.Close()
-	defer func(d, g, b time.Duration) { cmdutil.OneShotNotifyTimeout, cmdutil.OneShotNotifyGrace, cmdutil.NotifyBackoff = d, g, b }(cmdutil.OneShotNotifyTimeout, cmdutil.OneShotNotifyGrace, cmdutil.NotifyBackoff)
+	defer func(d, g, b time.Duration) {
+		cmdutil.OneShotNotifyTimeout, cmdutil.OneShotNotifyGrace, cmdutil.NotifyBackoff = d, g, b
+	}(cmdutil.OneShotNotifyTimeout, cmdutil.OneShotNotifyGrace, cmdutil.NotifyBackoff)
 	cmdutil.OneShotNotifyTimeout, cmdutil.OneShotNotifyGrace, cmdutil.NotifyBackoff = 200*time.Millisecond, 700*time.Millisecond, 50*time.Millisecond
 	args := []string{"blocks", "--endpoint-url", cs.url, "--region", "us-east-1", "--notify-url", srv.URL + "/x"}
 	start := time.Now()
@@ -304,10 +308,10 @@ func TestBlocksKeepTerminatedInstances(t *testing.T) {
 		t.Fatalf("launch: exit %d\n%s", code, errs)
 	}
 	end := mustTime(t, b.EndDate)
-	list := func() blockJSON {
+	list := func() printers.BlockJSON {
 		t.Helper()
 		code, out, errs := runCLI("blocks", "--endpoint-url", cs.url, "--region", "us-east-1", "-o", "json")
-		var rows []blockJSON
+		var rows []printers.BlockJSON
 		if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) != 1 {
 			t.Fatalf("exit %d, stderr %q\n%s", code, errs, out)
 		}

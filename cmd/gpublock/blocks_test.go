@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/printers"
+
 	"bytes"
 	"context"
 	"encoding/csv"
@@ -84,7 +86,7 @@ func TestBlocksRegionDown(t *testing.T) {
 	b := boughtBlock(t, cs)
 	cs.sim.SetFaults(ecDown("us-west-2"))
 	code, out, errs := runCLI("blocks", "--endpoint-url", cs.url, "--region", "us-east-1,us-west-2", "-o", "json")
-	var rows []blockJSON
+	var rows []printers.BlockJSON
 	if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) != 1 || rows[0].CapacityReservationId != b.CapacityReservationId {
 		t.Errorf("the listing of us-east-1: %v\n%s", err, out)
 	}
@@ -165,7 +167,7 @@ func TestBlocksWarnWithin(t *testing.T) {
 	}
 	// JSON output is unchanged by the warning, which goes to stderr.
 	code, out, errs = runCLI(append(args, "-o", "json")...)
-	var rows []blockJSON
+	var rows []printers.BlockJSON
 	if code != exitWarning || json.Unmarshal([]byte(out), &rows) != nil || len(rows) != 1 || !strings.Contains(errs, b.CapacityReservationId) {
 		t.Errorf("json: exit %d, stderr %q\n%s", code, errs, out)
 	}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/printers"
+
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 
 	"encoding/json"
@@ -16,7 +18,7 @@ func TestDemoCommandsShareOneAccount(t *testing.T) {
 	cliEnv(t)
 	search := []string{"--demo", "--region", "us-east-1", "--type", "p5.48xlarge", "--count", "1", "--duration", "2d", "--to", "+2w"}
 	code, out, errs := runCLI(append([]string{"offerings", "-o", "json"}, search...)...)
-	var offs []offeringJSON
+	var offs []printers.OfferingJSON
 	if code != 0 || json.Unmarshal([]byte(out), &offs) != nil || len(offs) == 0 {
 		t.Fatalf("offerings: exit %d, stderr %q\n%s", code, errs, out)
 	}
@@ -24,10 +26,10 @@ func TestDemoCommandsShareOneAccount(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("purchase: exit %d, stderr %q\n%s", code, errs, out)
 	}
-	listed := func() []blockJSON {
+	listed := func() []printers.BlockJSON {
 		t.Helper()
 		code, out, errs := runCLI("blocks", "--demo", "--region", "us-east-1", "-o", "json")
-		var rows []blockJSON
+		var rows []printers.BlockJSON
 		if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
 			t.Fatalf("blocks: exit %d, stderr %q\n%s", code, errs, out)
 		}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/printers"
+
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 
 	"context"
@@ -39,7 +41,7 @@ type extendArgs struct {
 	dryRun, yes bool
 	again       bool
 	list        bool
-	src         sourceFlags // --source
+	src         cmdutil.SourceFlags // --source
 }
 
 func newExtendCmd(_ context.Context, g *cmdutil.AWSFlags) *cobra.Command {
@@ -53,7 +55,7 @@ func newExtendCmd(_ context.Context, g *cmdutil.AWSFlags) *cobra.Command {
 			"  gpublock extend cr-0123456789abcdef0 --region us-east-1 --duration 3w --max-spend 90000 --yes -o json\n" +
 			"  gpublock extend my-plan --source training-plans --region us-east-1 --duration 7d",
 		Args: cmdutil.ExactlyOne(func(cmd *cobra.Command) string {
-			if src, err := a.src.one(); err == nil {
+			if src, err := a.src.One(); err == nil {
 				if show, ok := extendShows[src]; ok {
 					return show.args
 				}
@@ -73,13 +75,13 @@ func newExtendCmd(_ context.Context, g *cmdutil.AWSFlags) *cobra.Command {
 	fs.BoolVar(&a.yes, "yes", false, "extend without asking to type extend (for scripts)")
 	fs.BoolVar(&a.again, "again", false, "extend even though an interrupted run already extended this block by this length (asks to type again; --yes answers for you)")
 	fs.BoolVar(&a.list, "list", false, "list every extension length offered now, with its fee, new end and break-even; buy nothing")
-	a.src.registerOne(fs)
+	a.src.RegisterOne(fs)
 	return cmd
 }
 
 // runExtend extends the block pos[0] once the flags say so (cobra has parsed them).
 func runExtend(ctx context.Context, a extendArgs, pos []string, stdout, stderr io.Writer) int {
-	srcID, err := a.src.one()
+	srcID, err := a.src.One()
 	if err != nil {
 		return cmdutil.ReportUsage(stderr, "extend", err)
 	}
@@ -219,7 +221,7 @@ func (a *extendArgs) check(pos []string) (string, int, cmdutil.OutputFormat, err
 	if !strings.HasPrefix(id, "cr-") || strings.ContainsAny(id, " \t\n") || len(id) > 128 {
 		return "", 0, "", cmdutil.Usagef("RESERVATION_ID %q: want a capacity reservation id such as cr-0123456789abcdef0 (a training plan: add --source training-plans)", pos[0])
 	}
-	format, err := tableOrJSONFormat(a.output)
+	format, err := cmdutil.TableOrJSONFormat(a.output)
 	if err != nil {
 		return "", 0, "", err
 	}
@@ -230,7 +232,7 @@ func (a *extendArgs) check(pos []string) (string, int, cmdutil.OutputFormat, err
 		if err := a.aws.Validate(); err != nil {
 			return "", 0, "", err
 		}
-		return id, 0, format, singleRegion(&a.aws)
+		return id, 0, format, cmdutil.SingleRegion(&a.aws)
 	}
 	if strings.TrimSpace(a.duration) == "" {
 		return "", 0, "", cmdutil.Usagef("--duration is required: the length to add, e.g. 1d, 2d or 3w (--list shows those offered)")
@@ -247,7 +249,7 @@ func (a *extendArgs) check(pos []string) (string, int, cmdutil.OutputFormat, err
 	if err := a.aws.Validate(); err != nil {
 		return "", 0, "", err
 	}
-	if err := singleRegion(&a.aws); err != nil {
+	if err := cmdutil.SingleRegion(&a.aws); err != nil {
 		return "", 0, "", err
 	}
 	return id, r.MinDays, format, nil
@@ -315,7 +317,7 @@ func printExtension(w io.Writer, format cmdutil.OutputFormat, b model.Block, off
 		currency = "USD"
 	}
 	if format == "json" {
-		return writeJSON(w, struct {
+		return printers.JSON(w, struct {
 			CapacityBlockExtension extensionJSON
 			Region                 string
 			NewEndDate             string
@@ -324,10 +326,10 @@ func printExtension(w io.Writer, format cmdutil.OutputFormat, b model.Block, off
 		}{
 			CapacityBlockExtension: extensionJSON{CapacityReservationId: b.ReservationID, CapacityBlockExtensionOfferingId: e.OfferingID,
 				InstanceType: b.InstanceType, InstanceCount: off.Count, AvailabilityZone: b.AvailabilityZone,
-				CapacityBlockExtensionStatus: string(e.Status), CapacityBlockExtensionPurchaseDate: rfc3339(e.PurchaseDate),
-				CapacityBlockExtensionStartDate: rfc3339(start), CapacityBlockExtensionEndDate: rfc3339(end),
+				CapacityBlockExtensionStatus: string(e.Status), CapacityBlockExtensionPurchaseDate: printers.RFC3339(e.PurchaseDate),
+				CapacityBlockExtensionStartDate: printers.RFC3339(start), CapacityBlockExtensionEndDate: printers.RFC3339(end),
 				CapacityBlockExtensionDurationHours: off.DurationHours, UpfrontFee: fee.String(), CurrencyCode: currency},
-			Region: b.Region, NewEndDate: rfc3339(end), GpublockRequestId: res.RequestID, FoundInHistory: res.Recovered,
+			Region: b.Region, NewEndDate: printers.RFC3339(end), GpublockRequestId: res.RequestID, FoundInHistory: res.Recovered,
 		})
 	}
 	rows := [][2]string{
@@ -337,15 +339,15 @@ func printExtension(w io.Writer, format cmdutil.OutputFormat, b model.Block, off
 		{"Region", b.Region},
 		{"Zone", b.AvailabilityZone},
 		{"Capacity", fmt.Sprintf("%s × %d", b.InstanceType, b.TotalCount)},
-		{"Added", hoursMinutes(int64(off.DurationHours) * 60)},
-		{"New end", bothTimes(end)},
-		{"Upfront fee", exactFee(fee, currency)},
+		{"Added", printers.HoursMinutes(int64(off.DurationHours) * 60)},
+		{"New end", printers.BothTimes(end)},
+		{"Upfront fee", printers.ExactFee(fee, currency)},
 		{"Journal id", res.RequestID},
 	}
 	if res.Recovered {
 		rows = append(rows, [2]string{"Confirmed", "found in the block's extension history after the reply was lost"})
 	}
-	return printRows(w, rows)
+	return printers.Rows(w, rows)
 }
 
 // extendHint is the refusal's advice with the command that does it, against the backend

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/printers"
+
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 
 	"context"
@@ -53,9 +55,9 @@ func (a *extendArgs) runExtendList(ctx context.Context, id string, format cmduti
 	}
 	if len(choices) == 0 {
 		fmt.Fprintf(stderr, "gpublock extend: AWS offers no extension of %s now (no capacity in %s after its end, %s). Try again later.\n",
-			b.ReservationID, b.AvailabilityZone, bothTimes(b.End))
+			b.ReservationID, b.AvailabilityZone, printers.BothTimes(b.End))
 		if format == "json" {
-			_ = writeJSON(stdout, []extendChoiceJSON{})
+			_ = printers.JSON(stdout, []extendChoiceJSON{})
 		}
 		return 1
 	}
@@ -76,14 +78,14 @@ func printExtendChoices(w io.Writer, format cmdutil.OutputFormat, b model.Block,
 			currency = "USD"
 		}
 		rows[i] = extendChoiceJSON{Length: model.FormatDays(ch.Days), DurationDays: ch.Days, CapacityBlockExtensionOfferingId: off.ID,
-			NewEndDate: rfc3339(off.End), UpfrontFee: off.Fee.String(), CurrencyCode: currency,
+			NewEndDate: printers.RFC3339(off.End), UpfrontFee: off.Fee.String(), CurrencyCode: currency,
 			BreakEven: cmp.BreakEvenCell(), BreakEvenReading: cmp.Reading()}
 	}
 	if format == "json" {
-		return writeJSON(w, rows)
+		return printers.JSON(w, rows)
 	}
 	fmt.Fprintf(w, "Block %s (%s × %d, %s) ends %s; extensions are taken until %s.\n", b.ReservationID, b.InstanceType, b.TotalCount,
-		b.AvailabilityZone, bothTimes(b.End), bothTimes(b.ExtendBy()))
+		b.AvailabilityZone, printers.BothTimes(b.End), printers.BothTimes(b.ExtendBy()))
 	fmt.Fprintf(w, extendListFormat, "ADD", "NEW END (UTC)", "UPFRONT FEE", "BREAK-EVEN", "OFFERING")
 	for i, ch := range choices {
 		if _, err := fmt.Fprintf(w, extendListFormat, rows[i].Length, ch.Offering.End.UTC().Format("2006-01-02 15:04"),

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/printers"
+
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 
 	"bytes"
@@ -24,7 +26,7 @@ func extendArgsFor(url, id string, extra ...string) []string {
 }
 
 // listedBlock is the one block of the account as `gpublock blocks -o json` lists it.
-func listedBlock(t *testing.T, url string) blockJSON {
+func listedBlock(t *testing.T, url string) printers.BlockJSON {
 	t.Helper()
 	rows := reservations(t, url)
 	if len(rows) != 1 {

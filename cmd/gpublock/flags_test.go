@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -22,7 +24,7 @@ type parsed struct {
 // replaced by one that records what it was given.
 func parseLine(t *testing.T, args ...string) (parsed, error) {
 	t.Helper()
-	root := newRootCmd(context.Background())
+	root := newRootCmd(context.Background(), cmdutil.New(version, cmdutil.System(io.Discard, io.Discard)))
 	var got parsed
 	var stub func(*cobra.Command)
 	stub = func(c *cobra.Command) {

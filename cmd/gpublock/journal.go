@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/printers"
+
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 
 	"context"
@@ -81,14 +83,14 @@ func newJournalCmd(_ context.Context, g *cmdutil.AWSFlags) *cobra.Command {
 
 // runJournal lists the journal once the flags say so (cobra has parsed them).
 func runJournal(ctx context.Context, a journalArgs, stdout, stderr io.Writer) int {
-	format, err := tableOrJSONFormat(a.output)
+	format, err := cmdutil.TableOrJSONFormat(a.output)
 	if err != nil {
 		return cmdutil.ReportUsage(stderr, "journal", err)
 	}
 	if err := a.aws.Validate(); err != nil {
 		return cmdutil.ReportUsage(stderr, "journal", err)
 	}
-	if err := singleRegion(&a.aws); err != nil {
+	if err := cmdutil.SingleRegion(&a.aws); err != nil {
 		return cmdutil.ReportUsage(stderr, "journal", err)
 	}
 	client, _, err := cmdutil.OpenBackend(ctx, &a.aws, stderr)
@@ -121,7 +123,7 @@ func runJournal(ctx context.Context, a journalArgs, stdout, stderr io.Writer) in
 	}
 	rows := journalRows(entries, a.aws.HomeRegion())
 	if format == "json" {
-		if err := writeJSON(stdout, rows); err != nil {
+		if err := printers.JSON(stdout, rows); err != nil {
 			fmt.Fprintln(stderr, "gpublock journal:", err)
 			return 1
 		}
@@ -163,7 +165,7 @@ func journalRows(entries []aws.JournalEntry, region string) []journalRow {
 				continue // an outcome without its intent: the intent line was lost
 			}
 			index[e.RequestID] = len(rows)
-			rows = append(rows, journalRow{RequestId: e.RequestID, Time: rfc3339(e.Time), Action: e.Action, Account: e.Account,
+			rows = append(rows, journalRow{RequestId: e.RequestID, Time: printers.RFC3339(e.Time), Action: e.Action, Account: e.Account,
 				Region: e.Region, AvailabilityZone: e.Zone, InstanceType: e.Type, InstanceCount: e.Count,
 				StartDate: journalTime(e.Start), EndDate: journalTime(e.End), UpfrontFee: e.Fee, CurrencyCode: e.Currency,
 				OfferingId: e.Offering, CapacityReservationId: e.Target, Outcome: "open"})
@@ -185,7 +187,7 @@ func journalTime(t *time.Time) string {
 	if t == nil {
 		return ""
 	}
-	return rfc3339(*t)
+	return printers.RFC3339(*t)
 }
 
 func printJournal(w io.Writer, rows []journalRow) {

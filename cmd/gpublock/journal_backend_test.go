@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/printers"
+
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -19,7 +21,7 @@ func TestJournalKeepsBackendsApart(t *testing.T) {
 	simBlock := boughtBlock(t, cs)
 	search := []string{"--demo", "--region", "us-east-1", "--type", "p5.48xlarge", "--count", "1", "--duration", "2d", "--to", "+2w"}
 	code, out, errs := runCLI(append([]string{"offerings", "-o", "json"}, search...)...)
-	var offs []offeringJSON
+	var offs []printers.OfferingJSON
 	if code != 0 || json.Unmarshal([]byte(out), &offs) != nil || len(offs) == 0 {
 		t.Fatalf("offerings: exit %d, stderr %q\n%s", code, errs, out)
 	}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/printers"
+
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 
 	"context"
@@ -140,7 +142,7 @@ func (a *launchArgs) check(pos []string) (string, cmdutil.OutputFormat, error) {
 	if !strings.HasPrefix(id, "cr-") || strings.ContainsAny(id, " \t\n") {
 		return "", "", cmdutil.Usagef("RESERVATION_ID %q: want a capacity reservation id such as cr-0123456789abcdef0", pos[0])
 	}
-	format, err := tableOrJSONFormat(a.output)
+	format, err := cmdutil.TableOrJSONFormat(a.output)
 	if err != nil {
 		return "", "", err
 	}
@@ -162,7 +164,7 @@ func (a *launchArgs) check(pos []string) (string, cmdutil.OutputFormat, error) {
 	if err := a.aws.Validate(); err != nil {
 		return "", "", err
 	}
-	if err := singleRegion(&a.aws); err != nil {
+	if err := cmdutil.SingleRegion(&a.aws); err != nil {
 		return "", "", err
 	}
 	return id, format, nil
@@ -223,11 +225,11 @@ func printLaunch(w io.Writer, format cmdutil.OutputFormat, b model.Block, res aw
 		}{Instances: []instanceJSON{}, CapacityReservationId: b.ReservationID, Region: b.Region, GpublockRequestId: res.RequestID}
 		for _, in := range res.Instances {
 			j := instanceJSON{InstanceId: in.ID, InstanceType: in.InstanceType, ImageId: in.ImageID, SubnetId: in.SubnetID,
-				CapacityReservationId: in.ReservationID, LaunchTime: rfc3339(in.LaunchTime)}
+				CapacityReservationId: in.ReservationID, LaunchTime: printers.RFC3339(in.LaunchTime)}
 			j.State.Name = in.State
 			out.Instances = append(out.Instances, j)
 		}
-		return writeJSON(w, out)
+		return printers.JSON(w, out)
 	}
 	const row = "%-21s  %-13s  %-17s  %-24s  %s\n"
 	fmt.Fprintf(w, row, "INSTANCE", "STATE", "TYPE", "SUBNET", "IMAGE")

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/printers"
+
 	"context"
 	"encoding/json"
 	"strings"
@@ -15,7 +17,7 @@ import (
 const testAMI = "ami-0123456789abcdef0"
 
 // boughtBlock buys a block of 2 with `gpublock purchase --yes` and returns it as listed.
-func boughtBlock(t *testing.T, cs *cliSim) blockJSON {
+func boughtBlock(t *testing.T, cs *cliSim) printers.BlockJSON {
 	t.Helper()
 	off := pickOffering(t, cs.url)
 	if code, _, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes")...); code != 0 {
@@ -29,7 +31,7 @@ func boughtBlock(t *testing.T, cs *cliSim) blockJSON {
 }
 
 // activate moves the emulator's clock an hour past the block's start.
-func activate(t *testing.T, cs *cliSim, b blockJSON) {
+func activate(t *testing.T, cs *cliSim, b printers.BlockJSON) {
 	t.Helper()
 	cs.sim.SetTime(mustTime(t, b.StartDate).Add(time.Hour))
 	if rows := reservations(t, cs.url); len(rows) != 1 || rows[0].State != "active" || rows[0].AvailableInstanceCount != 2 {

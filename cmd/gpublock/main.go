@@ -3,15 +3,14 @@
 package main
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
-
 	"context"
 	"errors"
-
 	"io"
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -24,10 +23,15 @@ func main() {
 	os.Exit(code)
 }
 
-// run is the whole program behind main, for tests: the command line is parsed by cobra
-// (root.go) and every error it returns is mapped to the exit status here, once.
+// run is the whole program behind main, for tests.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	return exitCode(execute(ctx, args, stdout, stderr))
+	return runWith(ctx, cmdutil.New(version, cmdutil.System(stdout, stderr)), args)
+}
+
+// runWith runs the command line with f: it is parsed by cobra (root.go) and every error it
+// returns is mapped to the exit status here, once.
+func runWith(ctx context.Context, f *cmdutil.Factory, args []string) int {
+	return exitCode(execute(ctx, f, args))
 }
 
 // exitCode maps what the command line returned to the process's exit status: 0 ok, the

@@ -1,16 +1,17 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/printers"
+
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 
 	"context"
 	"encoding/csv"
 	"encoding/json"
-	"errors"
+
 	"fmt"
 	"io"
-	"sort"
-	"strconv"
+
 	"strings"
 	"time"
 
@@ -60,7 +61,7 @@ type offeringsArgs struct {
 	interval      time.Duration
 	untilFound    bool
 	allZones      bool
-	src           sourceFlags // --source, --target
+	src           cmdutil.SourceFlags // --source, --target
 }
 
 func newOfferingsCmd(ctx context.Context, g *cmdutil.AWSFlags) *cobra.Command {
@@ -113,7 +114,7 @@ func runOfferings(ctx context.Context, a *offeringsArgs, format cmdutil.OutputFo
 			return cmdutil.ReportUsage(stderr, "offerings", err)
 		}
 	}
-	if err := validateQuery(q, now); err != nil {
+	if err := cmdutil.ValidateQuery(q, now); err != nil {
 		return cmdutil.ReportUsage(stderr, "offerings", err)
 	}
 	// Every offering is compared with on-demand: the embedded catalog with the cache of
@@ -171,7 +172,7 @@ func (a *offeringsArgs) register(fs *pflag.FlagSet) {
 	fs.StringVar(&a.intervalValue, "interval", "5m", "time between searches with --watch (1m to 24h)")
 	fs.BoolVar(&a.untilFound, "until-found", false, "with --watch: stop at the first search that finds any offering (exit 0; 1 if interrupted first)")
 	fs.BoolVar(&a.allZones, "all-zones", false, "also search zones the account has not opted in to, such as Local Zones (AWS's AllAvailabilityZones); launching there needs opting in first")
-	a.src.register(fs, "capacity-blocks")
+	a.src.Register(fs, "capacity-blocks")
 }
 
 // check reads and checks every flag that can be checked without the backend.
@@ -210,7 +211,7 @@ func (a *offeringsArgs) checkSourcesCan(q model.Query, format cmdutil.OutputForm
 			continue
 		}
 		if format == "csv" && caps.Parts {
-			return cmdutil.Usagef("-o csv has %s' columns only; list %s with -o table or -o json", sourcesThat(noParts), sourceNouns(s))
+			return cmdutil.Usagef("-o csv has %s' columns only; list %s with -o table or -o json", cmdutil.SourcesThat(cmdutil.NoParts), cmdutil.SourceNouns(s))
 		}
 	}
 	return nil
@@ -225,13 +226,13 @@ func (a *offeringsArgs) query(now time.Time) (model.Query, error) {
 		}
 	}
 	if len(q.InstanceTypes) == 0 {
-		return q, cmdutil.Usagef("--type is required: one or more of %s", strings.Join(catalogNames(), ", "))
+		return q, cmdutil.Usagef("--type is required: one or more of %s", strings.Join(cmdutil.CatalogNames(), ", "))
 	}
 	for i, t := range q.InstanceTypes {
 		// Either form of a name: ml.p5.48xlarge is p5.48xlarge to Capacity Blocks.
 		name, err := model.SourceCapacityBlock.TypeIn(t)
 		if err != nil {
-			return q, cmdutil.Usagef("--type %q: not a type Capacity Blocks sell; allowed: %s", t, strings.Join(catalogNames(), ", "))
+			return q, cmdutil.Usagef("--type %q: not a type Capacity Blocks sell; allowed: %s", t, strings.Join(cmdutil.CatalogNames(), ", "))
 		}
 		q.InstanceTypes[i] = name
 	}
@@ -262,35 +263,6 @@ func (a *offeringsArgs) query(now time.Time) (model.Query, error) {
 	return q, nil
 }
 
-// queryUsage names the flags of a query's validation errors.
-func queryUsage(err error) error {
-	var ve model.ValidationErrors
-	if !errors.As(err, &ve) {
-		return err
-	}
-	flagOf := map[string]string{
-		model.FieldTypes: "--type", model.FieldCount: "--count", model.FieldDuration: "--duration",
-		model.FieldStart: "--from", model.FieldEnd: "--to", model.FieldRegions: "--region",
-	}
-	parts := make([]string, len(ve))
-	for i, e := range ve {
-		name := flagOf[e.Field]
-		if name == "" {
-			name = e.Field
-		}
-		parts[i] = fmt.Sprintf("%s: %s is not allowed; %s", name, e.Value, e.Allowed)
-	}
-	return cmdutil.Usagef("%s", strings.Join(parts, "\n"))
-}
-
-func catalogNames() []string {
-	var out []string
-	for _, t := range model.Catalog() {
-		out = append(out, t.Name)
-	}
-	return out
-}
-
 // searchResult is what one search found and which regions answered.
 type searchResult struct {
 	offerings []model.Offering
@@ -317,10 +289,10 @@ func sayCalls(stderr io.Writer, cmd string, q model.Query, res searchResult) {
 		for r := range per {
 			set[r] = true
 		}
-		for _, r := range regionsIn(q.Regions, set) {
+		for _, r := range printers.RegionsIn(q.Regions, set) {
 			p := per[r]
 			done, total = done+p.Done, total+p.Done+p.Left
-			parts = append(parts, fmt.Sprintf("%s%s %d/%d", sourcePrefix(s), r, p.Done, p.Done+p.Left))
+			parts = append(parts, fmt.Sprintf("%s%s %d/%d", cmdutil.SourcePrefix(s), r, p.Done, p.Done+p.Left))
 		}
 	}
 	if len(parts) == 0 {
@@ -333,7 +305,7 @@ func sayCalls(stderr io.Writer, cmd string, q model.Query, res searchResult) {
 func noOfferings(stderr io.Writer, q model.Query, answered map[string]bool) {
 	fmt.Fprintf(stderr, "gpublock offerings: no offerings for %d × %s, %s, %s – %s in %s\n", q.Count,
 		strings.Join(q.InstanceTypes, ","), q.Durations, q.Start.UTC().Format("2006-01-02 15:04 MST"), q.End.UTC().Format("2006-01-02 15:04 MST"),
-		strings.Join(regionsIn(q.Regions, answered), ","))
+		strings.Join(printers.RegionsIn(q.Regions, answered), ","))
 }
 
 // A large search (one that said its cost) or one on a terminal ends with the line of the
@@ -364,7 +336,7 @@ func printOfferings(ctx context.Context, client *aws.Client, q model.Query, cat 
 	case "table":
 		each = func(o model.Offering) {
 			writeHead()
-			fmt.Fprint(stdout, sourcedTableRow(q, o, offeringTableRow(o, pricing.Compare(cat, o))))
+			fmt.Fprint(stdout, sourcedTableRow(q, o, printers.OfferingTableRow(o, pricing.Compare(cat, o))))
 		}
 	case "csv":
 		each = func(o model.Offering) {
@@ -382,14 +354,14 @@ func printOfferings(ctx context.Context, client *aws.Client, q model.Query, cat 
 		return 1
 	}
 	if res.AllFailed() {
-		fmt.Fprintf(stderr, "gpublock offerings: every region failed: %s\n", strings.Join(regionsIn(q.Regions, res.Failed), ", "))
+		fmt.Fprintf(stderr, "gpublock offerings: every region failed: %s\n", strings.Join(printers.RegionsIn(q.Regions, res.Failed), ", "))
 		return 1
 	}
 	switch format {
 	case "json":
 		all := res.offerings
-		sortOfferings(all)
-		out := make([]offeringJSON, len(all))
+		printers.SortOfferings(all)
+		out := make([]printers.OfferingJSON, len(all))
 		for i, o := range all {
 			out[i] = export.Row(o, pricing.Compare(cat, o))
 		}
@@ -407,92 +379,8 @@ func printOfferings(ctx context.Context, client *aws.Client, q model.Query, cat 
 		}
 	}
 	if len(res.Failed) > 0 {
-		fmt.Fprintf(stderr, "gpublock offerings: the results are incomplete: %s failed\n", strings.Join(regionsIn(q.Regions, res.Failed), ", "))
+		fmt.Fprintf(stderr, "gpublock offerings: the results are incomplete: %s failed\n", strings.Join(printers.RegionsIn(q.Regions, res.Failed), ", "))
 		return 1
 	}
 	return 0
-}
-
-// regionsIn is the regions of set in the order the user gave them (any others after, sorted),
-// so that messages naming several regions read the same on every run.
-func regionsIn(order []string, set map[string]bool) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, r := range order {
-		if set[r] && !seen[r] {
-			out = append(out, r)
-			seen[r] = true
-		}
-	}
-	var rest []string
-	for r, ok := range set {
-		if ok && !seen[r] {
-			rest = append(rest, r)
-		}
-	}
-	sort.Strings(rest)
-	return append(out, rest...)
-}
-
-func sortOfferings(all []model.Offering) {
-	sort.Slice(all, func(i, j int) bool {
-		a, b := all[i], all[j]
-		switch {
-		case !a.Start.Equal(b.Start):
-			return a.Start.Before(b.Start)
-		case a.Region != b.Region:
-			return a.Region < b.Region
-		case a.InstanceType != b.InstanceType:
-			return a.InstanceType < b.InstanceType
-		case a.Minutes() != b.Minutes():
-			return a.Minutes() < b.Minutes()
-		case a.Fee.Cmp(b.Fee) != 0:
-			return a.Fee.Cmp(b.Fee) < 0
-		}
-		return a.ID < b.ID
-	})
-}
-
-// offeringJSON is a row of -o json; the tests decode the output into it.
-type offeringJSON = export.Offering
-
-// The on-demand rate and the break-even follow $/INST-HOUR so that the three read together.
-// Each width is that of the longest value (ap-northeast-1, a Local Zone, p6-b200.48xlarge,
-// $99,999,999.99) or of the header: a row is 179 columns with the offering ID.
-const offeringTableFormat = "%-14s  %-16s  %-16s  %5s  %-16s  %-16s  %-9s  %14s  %11s  %9s  %10s  %s\n"
-
-func offeringTableHeader() string {
-	return fmt.Sprintf(offeringTableFormat, "REGION", "ZONE", "TYPE", "COUNT", "START (UTC)", "END (UTC)", "LENGTH", "UPFRONT FEE", "$/INST-HOUR",
-		"ON-DEMAND", "BREAK-EVEN", "OFFERING")
-}
-
-func offeringTableRow(o model.Offering, c pricing.Comparison) string {
-	od, be := onDemandCells(o, c)
-	return fmt.Sprintf(offeringTableFormat, o.Region, o.AvailabilityZone, o.InstanceType, strconv.Itoa(o.Count),
-		o.Start.UTC().Format("2006-01-02 15:04"), o.End.UTC().Format("2006-01-02 15:04"), o.Length(),
-		o.Fee.Dollars(), o.InstanceHourlyRate().Rate(), od, be, o.ID)
-}
-
-// noOnDemand fills the table's on-demand cells where there is no price to compare with:
-// nothing is guessed, and -o json says why (NoOnDemandReason).
-const noOnDemand = "—"
-
-// onDemandCells are the table's ON-DEMAND rate, per instance-hour like $/INST-HOUR (an
-// UltraServer's rate spread over its member instances), and the BREAK-EVEN utilization in
-// whole percent rounded up, or "never" when the block cannot cost less than on-demand: the
-// break-even is above 100%, or falls in the last 30 minutes, when instances are already gone.
-func onDemandCells(o model.Offering, c pricing.Comparison) (od, be string) {
-	if c.NoOnDemand {
-		return noOnDemand, noOnDemand
-	}
-	rate := c.InstanceOnDemandHourly(o)
-	switch {
-	case !c.BreakEvenUtilization.Valid():
-		be = noOnDemand
-	case !c.CanWin:
-		be = "never"
-	default:
-		be = fmt.Sprintf("%d%%", c.BreakEvenPercent())
-	}
-	return rate.Rate(), be
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/printers"
+
 	"encoding/csv"
 	"encoding/json"
 	"math"
@@ -17,13 +19,13 @@ import (
 
 // offeringsJSON runs gpublock offerings -o json and decodes it, keeping the raw objects too
 // (to tell a null from a missing field).
-func offeringsJSON(t *testing.T, args []string) ([]offeringJSON, []map[string]json.RawMessage) {
+func offeringsJSON(t *testing.T, args []string) ([]printers.OfferingJSON, []map[string]json.RawMessage) {
 	t.Helper()
 	code, out, errs := runCLI(args...)
 	if code != 0 || errs != "" {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
-	var rows []offeringJSON
+	var rows []printers.OfferingJSON
 	var raw []map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(out), &rows); err != nil {
 		t.Fatalf("%v\n%s", err, out)
@@ -115,7 +117,7 @@ func TestOfferingsJSONPricing(t *testing.T) {
 	for i, h := range recs[0] {
 		col[h] = i
 	}
-	byID := map[string]offeringJSON{}
+	byID := map[string]printers.OfferingJSON{}
 	for _, r := range rows {
 		byID[r.CapacityBlockOfferingId] = r
 	}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/printers"
+
 	"fmt"
 	"math"
 	"strings"
@@ -32,7 +34,7 @@ func onDemandOf(line string) (od, be string) {
 
 // wantBreakEven is the BREAK-EVEN cell of a json row, worked out from its figures alone: the
 // share rounded up to a whole percent, or never when it is past the usable hours.
-func wantBreakEven(r offeringJSON) string {
+func wantBreakEven(r printers.OfferingJSON) string {
 	if r.BreakEvenUtilization == nil {
 		return "—"
 	}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/printers"
+
 	"bytes"
 	"context"
 	"encoding/csv"
@@ -171,7 +173,7 @@ func TestOfferingsRegionErrorsGoToStderr(t *testing.T) {
 		!strings.Contains(errs, "incomplete: us-west-2 failed") {
 		t.Errorf("stderr %q", errs)
 	}
-	var rows []offeringJSON
+	var rows []printers.OfferingJSON
 	if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) == 0 {
 		t.Fatalf("the answering region's offerings: %v\n%s", err, out)
 	}
@@ -326,7 +328,7 @@ func TestOfferingsTableUltraServerRatePerInstance(t *testing.T) {
 	args := []string{"offerings", "--endpoint-url", cs.url, "--region", "us-east-1", "--type", "u-p6e-gb200x72", "--duration", "2d",
 		"--from", "2026-12-01T08:00:00Z", "--to", "2026-12-29"}
 	code, out, errs := runCLI(append(args, "-o", "json")...)
-	var rows []offeringJSON
+	var rows []printers.OfferingJSON
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) == 0 {
 		t.Fatalf("exit %d, %q\n%s", code, errs, out)
 	}
@@ -371,7 +373,7 @@ func TestOfferingsCSVUltraServerMatchesJSON(t *testing.T) {
 	args := []string{"offerings", "--endpoint-url", cs.url, "--region", "us-east-1", "--type", "u-p6e-gb200x36", "--duration", "2d",
 		"--from", "2026-12-01T08:00:00Z", "--to", "2026-12-29"}
 	code, out, _ := runCLI(append(args, "-o", "json")...)
-	var rows []offeringJSON
+	var rows []printers.OfferingJSON
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) == 0 {
 		t.Fatalf("json: exit %d\n%s", code, out)
 	}
@@ -384,7 +386,7 @@ func TestOfferingsCSVUltraServerMatchesJSON(t *testing.T) {
 	for i, h := range recs[0] {
 		col[h] = i
 	}
-	byID := map[string]offeringJSON{}
+	byID := map[string]printers.OfferingJSON{}
 	for _, r := range rows {
 		byID[r.CapacityBlockOfferingId] = r
 	}
@@ -403,7 +405,7 @@ func TestOfferingsCSVUltraServerMatchesJSON(t *testing.T) {
 func TestOfferingsLongBlocksPastEightWeeks(t *testing.T) {
 	cs := startCLISim(t)
 	code, out, errs := runCLI("offerings", "--endpoint-url", cs.url, "--type", "p5.48xlarge", "--duration", "9w", "--region", "us-east-1", "-o", "json")
-	var rows []offeringJSON
+	var rows []printers.OfferingJSON
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) == 0 {
 		t.Fatalf("a 9-week search: exit %d, stderr %q, stdout %s", code, errs, out)
 	}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/printers"
+
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 
 	"context"
@@ -124,7 +126,7 @@ func (w *offeringsWatch) nextQuery(ctx context.Context) (model.Query, bool) {
 		q, err = watchedAt(q, now)
 	}
 	if err != nil {
-		fmt.Fprintf(w.stderr, "gpublock offerings: the window has passed, the watch is over:\n%v\n", queryUsage(err))
+		fmt.Fprintf(w.stderr, "gpublock offerings: the window has passed, the watch is over:\n%v\n", cmdutil.QueryUsage(err))
 		return q, false
 	}
 	return q, true
@@ -146,7 +148,7 @@ func watchedAt(q model.Query, now time.Time) (model.Query, error) {
 		if s == model.SourceCapacityBlock {
 			continue
 		}
-		if err := checkSourceQuery(s, q); err != nil {
+		if err := cmdutil.CheckSourceQuery(s, q); err != nil {
 			return q, err
 		}
 	}
@@ -169,7 +171,7 @@ func (w *offeringsWatch) search(ctx context.Context, round int, q model.Query) (
 				fmt.Fprint(w.stdout, sourcedTableHeader(q))
 			}
 			w.printed++
-			fmt.Fprint(w.stdout, sourcedTableRow(q, o, offeringTableRow(o, pricing.Compare(w.cat, o))))
+			fmt.Fprint(w.stdout, sourcedTableRow(q, o, printers.OfferingTableRow(o, pricing.Compare(w.cat, o))))
 		}
 	case w.format == "csv":
 		each = func(o model.Offering) {
@@ -189,7 +191,7 @@ func (w *offeringsWatch) search(ctx context.Context, round int, q model.Query) (
 	}
 	now := w.client.Now(ctx)
 	w.seen.Forget(now)
-	failed := regionsIn(q.Regions, res.Failed)
+	failed := printers.RegionsIn(q.Regions, res.Failed)
 	if res.AllFailed() {
 		// Nothing on stdout: a script must not read the failure as a search with nothing new.
 		fmt.Fprintf(w.stderr, "gpublock offerings: every region failed: %s\n", strings.Join(failed, ", "))
@@ -201,7 +203,7 @@ func (w *offeringsWatch) search(ctx context.Context, round int, q model.Query) (
 	if each == nil {
 		fresh = w.seen.Fresh(res.offerings)
 	}
-	sortOfferings(fresh)
+	printers.SortOfferings(fresh)
 	w.printed += len(fresh)
 	added := w.printed - before
 	found := w.a.untilFound && w.printed > 0
@@ -220,14 +222,14 @@ func (w *offeringsWatch) search(ctx context.Context, round int, q model.Query) (
 		if added > 0 {
 			fmt.Fprint(w.stdout, sourcedTableHeader(q))
 			for _, o := range fresh {
-				fmt.Fprint(w.stdout, sourcedTableRow(q, o, offeringTableRow(o, pricing.Compare(w.cat, o))))
+				fmt.Fprint(w.stdout, sourcedTableRow(q, o, printers.OfferingTableRow(o, pricing.Compare(w.cat, o))))
 			}
 		}
 	case "csv":
 		w.csvHead() // the document has its header even when the first search found nothing
 		w.line(line, false)
 	case "json":
-		out := make([]offeringJSON, 0, len(fresh))
+		out := make([]printers.OfferingJSON, 0, len(fresh))
 		for _, o := range fresh {
 			out = append(out, export.Row(o, pricing.Compare(w.cat, o)))
 		}
@@ -278,9 +280,9 @@ func (w *offeringsWatch) summary(now time.Time, round, added, onOffer int, faile
 	case round == 1 && added == 0:
 		parts = append(parts, "no offerings")
 	case round == 1:
-		parts = append(parts, plural(added, "offering", "offerings"))
+		parts = append(parts, printers.Plural(added, "offering", "offerings"))
 	default:
-		news := plural(added, "new offering", "new offerings")
+		news := printers.Plural(added, "new offering", "new offerings")
 		if added == 0 {
 			news = "no new offerings"
 		}
@@ -298,13 +300,6 @@ func (w *offeringsWatch) summary(now time.Time, round, added, onOffer int, faile
 		parts = append(parts, fmt.Sprintf("next search in %s, Ctrl-C stops", shortInterval(w.a.interval)))
 	}
 	return now.UTC().Format("2006-01-02 15:04 MST") + ": " + strings.Join(parts, "; ")
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }
 
 // shortInterval writes 5m rather than time.Duration's 5m0s.

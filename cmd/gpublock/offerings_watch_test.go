@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/printers"
+
 	"bytes"
 	"context"
 	"encoding/csv"
@@ -65,14 +67,14 @@ func watchArgs(url string, extra ...string) []string {
 }
 
 // jsonRounds reads the one array per line that --watch -o json prints.
-func jsonRounds(t *testing.T, out string) [][]offeringJSON {
+func jsonRounds(t *testing.T, out string) [][]printers.OfferingJSON {
 	t.Helper()
-	var rounds [][]offeringJSON
+	var rounds [][]printers.OfferingJSON
 	for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
 		if l == "" {
 			continue
 		}
-		var r []offeringJSON
+		var r []printers.OfferingJSON
 		if err := json.Unmarshal([]byte(l), &r); err != nil || !strings.HasPrefix(l, "[") {
 			t.Fatalf("line %q is not a JSON array: %v", l, err)
 		}
@@ -81,8 +83,8 @@ func jsonRounds(t *testing.T, out string) [][]offeringJSON {
 	return rounds
 }
 
-func idsOf(rows []offeringJSON) map[string]offeringJSON {
-	m := map[string]offeringJSON{}
+func idsOf(rows []printers.OfferingJSON) map[string]printers.OfferingJSON {
+	m := map[string]printers.OfferingJSON{}
 	for _, r := range rows {
 		m[r.CapacityBlockOfferingId] = r
 	}
@@ -90,11 +92,11 @@ func idsOf(rows []offeringJSON) map[string]offeringJSON {
 }
 
 // onOfferNow is what a plain search (no --watch) finds at the emulator's clock now.
-func onOfferNow(t *testing.T, url string, regions string) map[string]offeringJSON {
+func onOfferNow(t *testing.T, url string, regions string) map[string]printers.OfferingJSON {
 	t.Helper()
 	code, out, errs := runCLI("offerings", "--endpoint-url", url, "--type", "p5.48xlarge", "--duration", "2d",
 		"--from", "now", "--to", "+4d", "--region", regions, "-o", "json")
-	var rows []offeringJSON
+	var rows []printers.OfferingJSON
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
 		t.Fatalf("plain search: exit %d, stderr %q\n%s", code, errs, out)
 	}
@@ -153,8 +155,8 @@ func TestOfferingsWatchJSONPrintsOnlyNewOfferings(t *testing.T) {
 		t.Errorf("no new offering ends after %s: the window did not move with now", firstEnd)
 	}
 	// The lines of each search are on stderr, stdout holding only the arrays.
-	want1 := "gpublock offerings: 2026-12-01 08:00 UTC: " + plural(len(first), "offering", "offerings") + "; next search in 5m, Ctrl-C stops"
-	want2 := "gpublock offerings: 2026-12-02 08:00 UTC: " + plural(len(second), "new offering", "new offerings")
+	want1 := "gpublock offerings: 2026-12-01 08:00 UTC: " + printers.Plural(len(first), "offering", "offerings") + "; next search in 5m, Ctrl-C stops"
+	want2 := "gpublock offerings: 2026-12-02 08:00 UTC: " + printers.Plural(len(second), "new offering", "new offerings")
 	if !strings.Contains(errs, want1+"\n") || !strings.Contains(errs, want2+" (") {
 		t.Errorf("stderr %q\nwant %q and %q", errs, want1, want2)
 	}
@@ -219,8 +221,8 @@ func TestOfferingsWatchTable(t *testing.T) {
 	}
 	now := onOfferNow(t, cs.url, "us-east-1")
 	want := []string{
-		"2026-12-01 08:00 UTC: " + plural(len(ids1), "offering", "offerings") + "; next search in 5m, Ctrl-C stops",
-		"2026-12-02 08:00 UTC: " + plural(len(ids2), "new offering", "new offerings") + " (" + strconv.Itoa(len(now)) + " on offer); next search in 5m, Ctrl-C stops",
+		"2026-12-01 08:00 UTC: " + printers.Plural(len(ids1), "offering", "offerings") + "; next search in 5m, Ctrl-C stops",
+		"2026-12-02 08:00 UTC: " + printers.Plural(len(ids2), "new offering", "new offerings") + " (" + strconv.Itoa(len(now)) + " on offer); next search in 5m, Ctrl-C stops",
 		"2026-12-02 08:00 UTC: no new offerings (" + strconv.Itoa(len(now)) + " on offer); next search in 5m, Ctrl-C stops",
 	}
 	for i, w := range want {

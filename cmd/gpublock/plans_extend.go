@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/printers"
+
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 
 	"context"
@@ -35,7 +37,7 @@ func (a *extendArgs) checkPlanExtend(pos []string) (string, int, cmdutil.OutputF
 	if len(id) > 2048 || !planRef.MatchString(id) {
 		return "", 0, "", cmdutil.Usagef("%q: want a training plan name (letters, digits and hyphens, at most 64) or its ARN", pos[0])
 	}
-	format, err := tableOrJSONFormat(a.output)
+	format, err := cmdutil.TableOrJSONFormat(a.output)
 	if err != nil {
 		return "", 0, "", err
 	}
@@ -45,7 +47,7 @@ func (a *extendArgs) checkPlanExtend(pos []string) (string, int, cmdutil.OutputF
 	if err := a.aws.Validate(); err != nil {
 		return "", 0, "", err
 	}
-	if err := singleRegion(&a.aws); err != nil {
+	if err := cmdutil.SingleRegion(&a.aws); err != nil {
 		return "", 0, "", err
 	}
 	if a.list {
@@ -74,8 +76,10 @@ func (a *extendArgs) checkPlanExtend(pos []string) (string, int, cmdutil.OutputF
 // lengths SageMaker's, no dry run.
 var planExtendShow = extendShow{
 	what: "training plan", holder: "plan", tryList: " (--list)",
-	args:  "training plan name or ARN (from `gpublock blocks --source training-plans`)",
-	check: func(a *extendArgs, pos []string) (string, int, cmdutil.OutputFormat, error) { return a.checkPlanExtend(pos) },
+	args: "training plan name or ARN (from `gpublock blocks --source training-plans`)",
+	check: func(a *extendArgs, pos []string) (string, int, cmdutil.OutputFormat, error) {
+		return a.checkPlanExtend(pos)
+	},
 	list: func(ctx context.Context, a *extendArgs, id string, format cmdutil.OutputFormat, stdout, stderr io.Writer) int {
 		client, _, err := cmdutil.OpenBackend(ctx, &a.aws, stderr)
 		if err != nil {
@@ -104,10 +108,10 @@ var planExtendShow = extendShow{
 		if format == "json" {
 			j := toPlanExtensionJSON(b, off)
 			j.GpublockRequestId, j.FoundInHistory = res.RequestID, res.Recovered
-			return writeJSON(w, j)
+			return printers.JSON(w, j)
 		}
-		return printRows(w, [][2]string{{"Plan", b.ReservationID}, {"ARN", b.ARN}, {"Added", fmt.Sprintf("%d hours", off.DurationHours)},
-			{"New end", bothTimes(off.End)}, {"Upfront fee", exactFee(off.Fee, off.Currency)}, {"Request id", res.RequestID}})
+		return printers.Rows(w, [][2]string{{"Plan", b.ReservationID}, {"ARN", b.ARN}, {"Added", fmt.Sprintf("%d hours", off.DurationHours)},
+			{"New end", printers.BothTimes(off.End)}, {"Upfront fee", printers.ExactFee(off.Fee, off.Currency)}, {"Request id", res.RequestID}})
 	},
 }
 
@@ -147,7 +151,7 @@ type planExtensionJSON struct {
 
 func toPlanExtensionJSON(b model.Block, o model.ExtensionOffering) planExtensionJSON {
 	return planExtensionJSON{Source: b.Source, TrainingPlanArn: b.ARN, TrainingPlanName: b.ReservationID,
-		TrainingPlanExtensionOfferingId: o.ID, StartDate: rfc3339(o.Start), EndDate: rfc3339(o.End), DurationHours: o.DurationHours,
+		TrainingPlanExtensionOfferingId: o.ID, StartDate: printers.RFC3339(o.Start), EndDate: printers.RFC3339(o.End), DurationHours: o.DurationHours,
 		UpfrontFee: o.Fee.String(), CurrencyCode: o.Currency}
 }
 
@@ -169,7 +173,7 @@ func printPlanExtensionList(ctx context.Context, src aws.Source, b model.Block, 
 		for _, o := range all {
 			out = append(out, toPlanExtensionJSON(b, o))
 		}
-		return jsonExit(stderr, writeJSON(stdout, out))
+		return jsonExit(stderr, printers.JSON(stdout, out))
 	}
 	if len(all) == 0 {
 		fmt.Fprintf(stderr, "SageMaker offers no extension of %s now.\n", b.ReservationID)
@@ -188,6 +192,6 @@ func printPlanExtensionList(ctx context.Context, src aws.Source, b model.Block, 
 func printPlanExtensionSummary(w io.Writer, info cmdutil.BackendInfo, account string, b model.Block, ext model.ExtensionOffering) {
 	summaryHead(w, "EXTEND A TRAINING PLAN", info)
 	f := model.ExtensionFacts(b, ext, account, extensionComparison(b, ext).BreakEven(), time.Local)
-	f.Lines = append(f.Lines, model.Fact{Label: "Dry run", Value: sourceCaps(model.SourceTrainingPlan).NoDryRun})
+	f.Lines = append(f.Lines, model.Fact{Label: "Dry run", Value: cmdutil.SourceCaps(model.SourceTrainingPlan).NoDryRun})
 	printFacts(w, f)
 }

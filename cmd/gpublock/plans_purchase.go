@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/printers"
+
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 
 	"fmt"
@@ -16,7 +18,7 @@ import (
 // purchaseSource is the source of the offering a purchase names, from --source; an id of
 // the other source's form is refused before any call rather than searched for in vain.
 func purchaseSource(a *purchaseArgs, id string) (model.Source, error) {
-	src, err := a.src.one()
+	src, err := a.src.One()
 	if err != nil {
 		return 0, err
 	}
@@ -40,7 +42,7 @@ var planPurchaseShow = purchaseShow{
 	what: "training plan", idField: "TrainingPlanOfferingId",
 	bought: func(r string) string { return r },
 	check: func(_ *purchaseArgs, q model.Query, _ string, _ time.Time) error {
-		return checkSourceQuery(model.SourceTrainingPlan, q)
+		return cmdutil.CheckSourceQuery(model.SourceTrainingPlan, q)
 	},
 	notListed: func(client *aws.Client, id string, seen int, region string) error {
 		return fmt.Errorf("training plan offering %s is not among the %d offerings the search now returns in %s: it was sold, it expired, "+
@@ -65,7 +67,7 @@ func printPlanSummary(w io.Writer, info cmdutil.BackendInfo, account string, o m
 	if len(tags) > 0 {
 		f.Lines = append(f.Lines, model.Fact{Label: "Tags", Value: tagFlag(tags).String()})
 	}
-	f.Lines = append(f.Lines, model.Fact{Label: "Dry run", Value: sourceCaps(model.SourceTrainingPlan).NoDryRun})
+	f.Lines = append(f.Lines, model.Fact{Label: "Dry run", Value: cmdutil.SourceCaps(model.SourceTrainingPlan).NoDryRun})
 	printFacts(w, f)
 }
 
@@ -73,7 +75,7 @@ func printPlanSummary(w io.Writer, info cmdutil.BackendInfo, account string, o m
 // gives it, plus what gpublock knows.
 type planPurchaseJSON struct {
 	TrainingPlanArn        string
-	TrainingPlan           planJSON
+	TrainingPlan           printers.PlanJSON
 	TrainingPlanOfferingId string
 	GpublockRequestId      string
 	FoundByName            bool
@@ -82,7 +84,7 @@ type planPurchaseJSON struct {
 func printPlanPurchase(w io.Writer, format cmdutil.OutputFormat, o model.Offering, res aws.PurchaseResult) error {
 	b := res.Block
 	if format == "json" {
-		return writeJSON(w, planPurchaseJSON{TrainingPlanArn: b.ARN, TrainingPlan: toPlanJSON(b), TrainingPlanOfferingId: o.ID,
+		return printers.JSON(w, planPurchaseJSON{TrainingPlanArn: b.ARN, TrainingPlan: printers.ToPlanJSON(b), TrainingPlanOfferingId: o.ID,
 			GpublockRequestId: res.RequestID, FoundByName: res.Recovered})
 	}
 	rows := [][2]string{
@@ -91,15 +93,15 @@ func printPlanPurchase(w io.Writer, format cmdutil.OutputFormat, o model.Offerin
 		{"Status", model.PlanStatus(b.State)},
 		{"Region", b.Region},
 		{"For", strings.Join(b.Targets, ", ")},
-		{"Start", bothTimes(o.Start)},
-		{"End", bothTimes(o.End)},
-		{"Upfront fee", exactFee(o.Fee, o.Currency)},
+		{"Start", printers.BothTimes(o.Start)},
+		{"End", printers.BothTimes(o.End)},
+		{"Upfront fee", printers.ExactFee(o.Fee, o.Currency)},
 		{"Request id", res.RequestID + " (the plan's name)"},
 	}
 	if res.Recovered {
 		rows = append(rows, [2]string{"Confirmed", "found by its name after the reply was lost"})
 	}
-	if err := printRows(w, rows); err != nil {
+	if err := printers.Rows(w, rows); err != nil {
 		return err
 	}
 	printPlanUses(w, b)

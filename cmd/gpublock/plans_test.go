@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/printers"
+
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -25,11 +27,11 @@ func startPlanSim(t *testing.T, tweak ...func(*ec2sim.Options)) *cliSim {
 var planSearch = []string{"--source", "training-plans", "--region", "us-east-1,us-east-2,us-west-2", "--type", "p5.48xlarge",
 	"--count", "2", "--duration", "2d-5d", "--from", "2026-12-01T08:00:00Z", "--to", "2027-01-20"}
 
-func planOfferings(t *testing.T, url string, extra ...string) []offeringJSON {
+func planOfferings(t *testing.T, url string, extra ...string) []printers.OfferingJSON {
 	t.Helper()
 	args := append(append([]string{"offerings", "--endpoint-url", url, "-o", "json"}, planSearch...), extra...)
 	code, out, errs := runCLI(args...)
-	var rows []offeringJSON
+	var rows []printers.OfferingJSON
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
 		t.Fatalf("offerings: exit %d, stderr %q\n%s", code, errs, out)
 	}
@@ -76,7 +78,7 @@ func planPurchaseArgs(url, id, region string, extra ...string) []string {
 }
 
 // pickPlan is a plan offering of planSearch: a multi-part one when multi, else any.
-func pickPlan(t *testing.T, url string, multi bool) offeringJSON {
+func pickPlan(t *testing.T, url string, multi bool) printers.OfferingJSON {
 	t.Helper()
 	for _, r := range planOfferings(t, url) {
 		if !multi || len(r.ReservedCapacityOfferings) > 1 {
@@ -84,14 +86,14 @@ func pickPlan(t *testing.T, url string, multi bool) offeringJSON {
 		}
 	}
 	t.Fatalf("no training plan offering (multi-part: %v)", multi)
-	return offeringJSON{}
+	return printers.OfferingJSON{}
 }
 
 // plansIn lists the account's plans in region with `gpublock blocks --source training-plans -o json`.
-func plansIn(t *testing.T, url, region string) []planJSON {
+func plansIn(t *testing.T, url, region string) []printers.PlanJSON {
 	t.Helper()
 	code, out, errs := runCLI("blocks", "--endpoint-url", url, "--region", region, "--source", "training-plans", "-o", "json")
-	var rows []planJSON
+	var rows []printers.PlanJSON
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
 		t.Fatalf("blocks: exit %d, stderr %q\n%s", code, errs, out)
 	}
@@ -391,7 +393,7 @@ func TestBlocksListsBothSources(t *testing.T) {
 	if code, _, errs := runCLI(purchaseArgsFor(cs.url, cb.CapacityBlockOfferingId, "--yes")...); code != 0 {
 		t.Fatalf("block purchase: exit %d\n%s", code, errs)
 	}
-	var plan offeringJSON
+	var plan printers.OfferingJSON
 	for _, r := range planOfferings(t, cs.url) {
 		if r.Region == "us-east-1" {
 			plan = r

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/printers"
+
 	"encoding/json"
 	"net/http/httptest"
 	"sort"
@@ -29,7 +31,7 @@ func TestBlocksWarnOfPlanNearItsEnd(t *testing.T) {
 	list := []string{"blocks", "--endpoint-url", cs.url, "--region", off.Region, "--source", "training-plans", "--warn-leads", "24h"}
 	notifyArgs := append(append([]string{}, list...), "-o", "json", "--notify-url", srv.URL+"/services/T0/B0/SECRETTOKEN")
 	code, out, errs = runCLI(notifyArgs...)
-	var rows []planListJSON
+	var rows []printers.PlanListJSON
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) != 1 {
 		t.Fatalf("blocks json: exit %d\n%s\n%s", code, errs, out)
 	}

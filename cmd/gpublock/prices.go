@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/printers"
+
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 
 	"context"
@@ -73,7 +75,9 @@ func newPricesCmd(context.Context) *cobra.Command {
 func runPrices(ctx context.Context, a pricesArgs, stdout, stderr io.Writer) int {
 	output, regionList, typeList, endpoint, profile, logFile := a.output, a.regionList, a.typeList, a.endpoint, a.profile, a.logFile
 	refresh := a.refresh
-	usage := func(format string, a ...any) int { return cmdutil.ReportUsage(stderr, "prices", cmdutil.Usagef(format, a...)) }
+	usage := func(format string, a ...any) int {
+		return cmdutil.ReportUsage(stderr, "prices", cmdutil.Usagef(format, a...))
+	}
 	format := strings.ToLower(strings.TrimSpace(output))
 	if format != "table" && format != "json" && format != "csv" {
 		return usage("-o %q: allowed table, json or csv", output)
@@ -169,7 +173,7 @@ func pricesRefresh(ctx context.Context, path, profile, endpoint string, types, r
 		return 1
 	}
 	fmt.Fprintf(stderr, "Fetched %s from the AWS Price List API (%s) into %s.\n",
-		plural(len(res.Rows), "on-demand price", "on-demand prices"), plural(res.Calls, "request", "requests"), path)
+		printers.Plural(len(res.Rows), "on-demand price", "on-demand prices"), printers.Plural(res.Calls, "request", "requests"), path)
 	if len(res.Missing) > 0 {
 		fmt.Fprintf(stderr, "No on-demand price returned for: %s.\n", strings.Join(res.Missing, ", "))
 	}
@@ -405,7 +409,7 @@ func pricesJSON(w io.Writer, rows []pricing.Row, used map[string]bool, now time.
 		}
 		out = append(out, j)
 	}
-	return writeJSON(w, out)
+	return printers.JSON(w, out)
 }
 
 func pricesCSV(w io.Writer, rows []pricing.Row, now time.Time) error {

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/printers"
+
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 
 	"context"
-	"encoding/json"
+
 	"errors"
 	"fmt"
 	"io"
@@ -91,7 +93,7 @@ func newPurchaseCmd(_ context.Context, g *cmdutil.AWSFlags) *cobra.Command {
 	fs.BoolVar(&a.dryRun, "dry-run", false, "only check permission to buy (ec2:PurchaseCapacityBlock); buy nothing")
 	fs.BoolVar(&a.yes, "yes", false, "buy without asking to type buy (for scripts)")
 	fs.BoolVar(&a.again, "again", false, "buy even though an interrupted run already bought this block (asks to type again; --yes answers for you)")
-	a.src.registerOne(fs)
+	a.src.RegisterOne(fs)
 	return cmd
 }
 
@@ -209,7 +211,7 @@ var purchaseShows = map[model.Source]purchaseShow{
 				return err
 			}
 			if err := q.Validate(now); err != nil {
-				return queryUsage(err)
+				return cmdutil.QueryUsage(err)
 			}
 			return nil
 		},
@@ -225,12 +227,6 @@ var purchaseShows = map[model.Source]purchaseShow{
 		print: printPurchase,
 	},
 	model.SourceTrainingPlan: planPurchaseShow,
-}
-
-// sourceCaps is a source's capabilities; a source not linked into the build has none.
-func sourceCaps(s model.Source) aws.SourceCaps {
-	caps, _ := aws.CapsOf(s)
-	return caps
 }
 
 // findSourceOffering runs the source's search again and takes the offering with this id.
@@ -253,7 +249,7 @@ func (a *purchaseArgs) check(pos []string) (string, cmdutil.OutputFormat, error)
 	if id == "" || strings.ContainsAny(id, " \t\n") || len(id) > 128 {
 		return "", "", cmdutil.Usagef("OFFERING_ID %q: want an offering id such as cbr-0123456789abcdef0", pos[0])
 	}
-	format, err := tableOrJSONFormat(a.output)
+	format, err := cmdutil.TableOrJSONFormat(a.output)
 	if err != nil {
 		return "", "", err
 	}
@@ -263,39 +259,11 @@ func (a *purchaseArgs) check(pos []string) (string, cmdutil.OutputFormat, error)
 	if err := a.aws.Validate(); err != nil {
 		return "", "", err
 	}
-	if err := singleRegion(&a.aws); err != nil {
+	if err := cmdutil.SingleRegion(&a.aws); err != nil {
 		return "", "", err
 	}
 	return id, format, nil
 }
-
-// tableOrJSONFormat reads -o of the commands that print no CSV.
-func tableOrJSONFormat(s string) (cmdutil.OutputFormat, error) {
-	format, err := cmdutil.ParseOutputFormat(s)
-	if err != nil || format == "csv" {
-		return "", cmdutil.Usagef("-o %q: allowed table or json", s)
-	}
-	return format, nil
-}
-
-func singleRegion(f *cmdutil.AWSFlags) error {
-	regions, err := f.RegionList(nil)
-	if err != nil {
-		return err
-	}
-	if len(regions) > 1 || strings.EqualFold(strings.TrimSpace(f.Region), "all") {
-		return cmdutil.Usagef("--region %q: give the one region of the Capacity Block", f.Region)
-	}
-	return nil
-}
-
-// bothTimes writes a time in UTC and in local time side by side, as the dialogs do.
-func bothTimes(t time.Time) string { return model.BothTimes(t, time.Local) }
-
-func hoursMinutes(minutes int64) string { return model.HoursMinutes(minutes) }
-
-// exactFee is the fee as people read it, with the exact amount when cents round it.
-func exactFee(m model.Money, currency string) string { return model.ExactFee(m, currency) }
 
 func printOfferingSummary(w io.Writer, info cmdutil.BackendInfo, account string, o model.Offering, platform string, tags map[string]string) {
 	summaryHead(w, "PURCHASE", info)
@@ -317,7 +285,7 @@ func printPermission(stdout, stderr io.Writer, cmd string, format cmdutil.Output
 	}
 	if format == "json" {
 		fields["DryRun"], fields["Allowed"], fields["Action"] = true, p.Allowed, p.Action
-		if err := writeJSON(stdout, fields); err != nil {
+		if err := printers.JSON(stdout, fields); err != nil {
 			fmt.Fprintf(stderr, "gpublock %s: %v\n", cmd, err)
 			return 1
 		}
@@ -329,23 +297,6 @@ func printPermission(stdout, stderr io.Writer, cmd string, format cmdutil.Output
 		fmt.Fprintf(stdout, "Dry run: %s\n", model.NotAllowed(p.Action, done))
 	}
 	return code
-}
-
-// writeJSON writes v indented, as the AWS CLI does.
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
-
-// printRows prints label: value lines, the labels in one column.
-func printRows(w io.Writer, rows [][2]string) error {
-	for _, r := range rows {
-		if _, err := fmt.Fprintf(w, "%-12s %s\n", r[0]+":", r[1]); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // purchaseFailure reports a purchase that did not happen (exit 1) or may have (exit 3).
@@ -399,19 +350,12 @@ type purchaseJSON struct {
 	FoundByRequestTag       bool
 }
 
-func rfc3339(t time.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	return t.UTC().Format(time.RFC3339)
-}
-
 func toReservationJSON(b model.Block) reservationJSON {
 	r := reservationJSON{
 		CapacityReservationId: b.ReservationID, CapacityBlockId: b.BlockID, InstanceType: b.InstanceType,
 		InstancePlatform: b.Platform, AvailabilityZone: b.AvailabilityZone, Tenancy: b.Tenancy,
 		TotalInstanceCount: b.TotalCount, AvailableInstanceCount: b.AvailableCount, State: string(b.State),
-		StartDate: rfc3339(b.Start), EndDate: rfc3339(b.End), CreateDate: rfc3339(b.Created),
+		StartDate: printers.RFC3339(b.Start), EndDate: printers.RFC3339(b.End), CreateDate: printers.RFC3339(b.Created),
 		ReservationType: "capacity-block", Tags: []tagJSON{},
 	}
 	keys := make([]string, 0, len(b.Tags))
@@ -428,7 +372,7 @@ func toReservationJSON(b model.Block) reservationJSON {
 func printPurchase(w io.Writer, format cmdutil.OutputFormat, o model.Offering, res aws.PurchaseResult) error {
 	b := res.Block
 	if format == "json" {
-		return writeJSON(w, purchaseJSON{CapacityReservation: toReservationJSON(b), Region: b.Region,
+		return printers.JSON(w, purchaseJSON{CapacityReservation: toReservationJSON(b), Region: b.Region,
 			CapacityBlockOfferingId: o.ID, UpfrontFee: o.Fee.String(), CurrencyCode: o.Currency,
 			GpublockRequestId: res.RequestID, FoundByRequestTag: res.Recovered})
 	}
@@ -439,14 +383,14 @@ func printPurchase(w io.Writer, format cmdutil.OutputFormat, o model.Offering, r
 		{"Region", b.Region},
 		{"Zone", b.AvailabilityZone},
 		{"Capacity", fmt.Sprintf("%s × %d", b.InstanceType, b.TotalCount)},
-		{"Start", bothTimes(b.Start)},
-		{"End", bothTimes(b.End)},
-		{"Upfront fee", exactFee(o.Fee, o.Currency)},
+		{"Start", printers.BothTimes(b.Start)},
+		{"End", printers.BothTimes(b.End)},
+		{"Upfront fee", printers.ExactFee(o.Fee, o.Currency)},
 		{"Platform", b.Platform},
 		{"Request tag", aws.RequestIDTag + "=" + res.RequestID},
 	}
 	if res.Recovered {
 		rows = append(rows, [2]string{"Confirmed", "found by its request tag after the reply was lost"})
 	}
-	return printRows(w, rows)
+	return printers.Rows(w, rows)
 }

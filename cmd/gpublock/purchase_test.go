@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/printers"
+
 	"bufio"
 	"bytes"
 	"context"
@@ -25,11 +27,11 @@ var purchaseSearch = []string{"--region", "us-east-1", "--type", "p5.48xlarge", 
 
 // pickOffering runs that search with `gpublock offerings -o json` and returns the first
 // offering that starts on an 11:30 UTC boundary, so that it is still scheduled for a while.
-func pickOffering(t *testing.T, url string) offeringJSON {
+func pickOffering(t *testing.T, url string) printers.OfferingJSON {
 	t.Helper()
 	args := append([]string{"offerings", "--endpoint-url", url, "-o", "json"}, purchaseSearch...)
 	code, out, errs := runCLI(args...)
-	var rows []offeringJSON
+	var rows []printers.OfferingJSON
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
 		t.Fatalf("offerings: exit %d, stderr %q\n%s", code, errs, out)
 	}
@@ -39,7 +41,7 @@ func pickOffering(t *testing.T, url string) offeringJSON {
 		}
 	}
 	t.Fatalf("no offering on an 11:30 boundary among %d", len(rows))
-	return offeringJSON{}
+	return printers.OfferingJSON{}
 }
 
 func purchaseArgsFor(url, id string, extra ...string) []string {
@@ -48,10 +50,10 @@ func purchaseArgsFor(url, id string, extra ...string) []string {
 }
 
 // reservations lists the account's blocks in us-east-1 with `gpublock blocks -o json`.
-func reservations(t *testing.T, url string) []blockJSON {
+func reservations(t *testing.T, url string) []printers.BlockJSON {
 	t.Helper()
 	code, out, errs := runCLI("blocks", "--endpoint-url", url, "--region", "us-east-1", "-o", "json")
-	var rows []blockJSON
+	var rows []printers.BlockJSON
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
 		t.Fatalf("blocks: exit %d, stderr %q\n%s", code, errs, out)
 	}
@@ -505,11 +507,11 @@ func TestPurchaseUltraServerConfirmation(t *testing.T) {
 	asPerson(t, false, "")
 	search := []string{"--region", "us-east-1", "--type", "u-p6e-gb200x36", "--duration", "2d", "--from", "2026-12-01T08:00:00Z", "--to", "2026-12-29"}
 	code, out, errs := runCLI(append([]string{"offerings", "--endpoint-url", cs.url, "-o", "json"}, search...)...)
-	var rows []offeringJSON
+	var rows []printers.OfferingJSON
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) == 0 {
 		t.Fatalf("offerings: exit %d, stderr %q\n%s", code, errs, out)
 	}
-	var off offeringJSON
+	var off printers.OfferingJSON
 	for _, r := range rows {
 		if r.CapacityBlockDurationHours == 48 && r.CapacityBlockDurationMinutes == 0 {
 			off = r

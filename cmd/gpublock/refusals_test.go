@@ -144,7 +144,7 @@ func lookOffering(t *testing.T, f cmdutil.AWSFlags, src model.Source, id string)
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := offeringsArgs{types: "p5.48xlarge", count: 2, duration: "2d", from: "2026-12-01T08:00:00Z", to: "2026-12-15", src: sourceFlags{source: src.Name()}}
+	a := offeringsArgs{types: "p5.48xlarge", count: 2, duration: "2d", from: "2026-12-01T08:00:00Z", to: "2026-12-15", src: cmdutil.SourceFlags{Source: src.Name()}}
 	if src == model.SourceTrainingPlan {
 		a.duration, a.to = "2d-5d", "2027-01-20"
 	}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/printers"
+
 	"bytes"
 	"context"
 	"encoding/csv"
@@ -121,7 +123,7 @@ func TestBlocksMissingDetailsFail(t *testing.T) {
 	b := boughtBlock(t, cs)
 	cs.sim.SetFaults(ec2sim.Faults{Deny: []string{"DescribeInstances"}})
 	code, out, errs := runCLI("blocks", "--endpoint-url", cs.url, "--region", "us-east-1", "-o", "json")
-	var rows []blockJSON
+	var rows []printers.BlockJSON
 	if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) != 1 || rows[0].CapacityReservationId != b.CapacityReservationId {
 		t.Errorf("the block is still listed: %v\n%s", err, out)
 	}

@@ -29,8 +29,9 @@ const rootLong = "gpublock finds, prices, books, launches into and watches short
 
 // execute runs the command line: every command is a cobra command, its flags pflag's; the
 // AWS flags are the root's persistent flags, so they work before or after the command name.
-func execute(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	root := newRootCmd(ctx)
+func execute(ctx context.Context, f *cmdutil.Factory, args []string) error {
+	stdout, stderr := f.IOStreams.Out, f.IOStreams.ErrOut
+	root := newRootCmd(ctx, f)
 	root.SetArgs(goFlagForms(root, args))
 	root.SetOut(stdout)
 	root.SetErr(stderr)
@@ -49,7 +50,7 @@ func execute(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	// fang.Execute would install its styled help on the root, which lists every flag in
 	// one section; the root's help is fang's with the AWS flags taken out into their own.
 	root.SilenceUsage, root.SilenceErrors = true, true
-	root.Version = version
+	root.Version = f.Version
 	root.SetHelpFunc(groupedHelp(fangHelp()))
 	cmd, err := root.ExecuteContextC(ctx)
 	if err != nil {
@@ -140,8 +141,8 @@ func printError(w io.Writer, cmd *cobra.Command, err error) {
 	cmdutil.ReportUsage(w, name, err)
 }
 
-func newRootCmd(ctx context.Context) *cobra.Command {
-	g := &cmdutil.AWSFlags{Version: version}
+func newRootCmd(ctx context.Context, f *cmdutil.Factory) *cobra.Command {
+	g := f.AWS
 	root := tuiCmd(g, func(cmd *cobra.Command, a tuiArgs) error {
 		return cmdutil.CodeError(runTUI(cmd.Context(), a, cmd.OutOrStdout(), cmd.ErrOrStderr()))
 	})
@@ -245,9 +246,9 @@ func completeValues(root *cobra.Command) {
 		sources = append(sources, s.Name())
 	}
 	lists := map[string][]string{
-		"type":   catalogNames(),
+		"type":   cmdutil.CatalogNames(),
 		"source": sources,
-		"target": sourceTargets(nil),
+		"target": cmdutil.SourceTargets(nil),
 		"screen": tuiScreens,
 		"theme":  {"auto", "light", "dark"},
 	}

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"io"
 	"os"
 	"slices"
 	"sort"
@@ -199,7 +201,7 @@ func FuzzCommandLine(f *testing.F) {
 // cobra's (help, completion) and the version.
 func commandNames() []string {
 	var names []string
-	for _, c := range newRootCmd(context.Background()).Commands() {
+	for _, c := range newRootCmd(context.Background(), cmdutil.New(version, cmdutil.System(io.Discard, io.Discard))).Commands() {
 		switch {
 		case c.Hidden, c.HasSubCommands(), c.Name() == "help", c.Name() == "completion", c.Name() == "version":
 		default:

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+
 	"testing"
 
 	"github.com/gpublock/gpublock/aws"
@@ -26,7 +28,7 @@ func TestEverySourceIsShown(t *testing.T) {
 			t.Errorf("%s has a dry run but no dry run's JSON", s)
 		}
 	}
-	if sourcePrefix(model.SourceCapacityBlock) != "" || sourcePrefix(model.SourceTrainingPlan) != "training plans: " {
-		t.Errorf("prefixes %q, %q", sourcePrefix(model.SourceCapacityBlock), sourcePrefix(model.SourceTrainingPlan))
+	if cmdutil.SourcePrefix(model.SourceCapacityBlock) != "" || cmdutil.SourcePrefix(model.SourceTrainingPlan) != "training plans: " {
+		t.Errorf("prefixes %q, %q", cmdutil.SourcePrefix(model.SourceCapacityBlock), cmdutil.SourcePrefix(model.SourceTrainingPlan))
 	}
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"io"
 	"strings"
 	"testing"
 )
@@ -28,7 +30,7 @@ func TestMistypedCommandSuggests(t *testing.T) {
 	if code, msg := try("zzzzzz"); code != 2 || strings.Contains(msg, "Did you mean") || !strings.Contains(msg, `unknown command "zzzzzz"`) {
 		t.Errorf("gpublock zzzzzz: exit %d, stderr %q", code, msg)
 	}
-	root := newRootCmd(context.Background())
+	root := newRootCmd(context.Background(), cmdutil.New(version, cmdutil.System(io.Discard, io.Discard)))
 	checked := 0
 	for _, parent := range append(root.Commands(), root) {
 		for _, c := range parent.Commands() {

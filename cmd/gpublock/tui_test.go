@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"io"
 	"strings"
 	"testing"
@@ -49,7 +50,7 @@ func TestTUIHelp(t *testing.T) {
 
 // gpublock with no subcommand is the TUI.
 func TestTUIIsTheDefaultCommand(t *testing.T) {
-	if root := newRootCmd(context.Background()); root.RunE == nil || root.Short == "" {
+	if root := newRootCmd(context.Background(), cmdutil.New(version, cmdutil.System(io.Discard, io.Discard))); root.RunE == nil || root.Short == "" {
 		t.Fatal("the root command runs nothing")
 	}
 	var out, errw bytes.Buffer

@@ -23,10 +23,6 @@ import (
 	"github.com/gpublock/gpublock/pricing/advisor"
 )
 
-func init() {
-	awsCommands = append(awsCommands, newAdviseCmd)
-}
-
 const adviseLong = "Which capacity to buy for a job: give what the job needs, --type with --instances or\n" +
 	"--accelerators, and --hours (one run) or --monthly-hours with --months (a recurring job).\n\n" +
 	"Sets every way of paying for the job against it: on-demand, a Capacity Block (from a live search\n" +
@@ -43,7 +39,8 @@ type adviseArgs struct {
 	output string
 }
 
-func newAdviseCmd(_ context.Context, g *cmdutil.AWSFlags) *cobra.Command {
+func newAdviseCmd(f *cmdutil.Factory) *cobra.Command {
+	g := f.AWS
 	return adviseCmd(g, func(cmd *cobra.Command, a *adviseArgs) error {
 		return cmdutil.CodeError(runAdvise(cmd.Context(), a, cmd.OutOrStdout(), cmd.ErrOrStderr()))
 	})

@@ -24,10 +24,6 @@ import (
 	"github.com/gpublock/gpublock/model"
 )
 
-func init() {
-	awsCommands = append(awsCommands, newBlocksCmd)
-}
-
 // exitWarning is the exit status of `blocks --warn-within` when a block ends soon.
 const exitWarning = 3
 
@@ -82,7 +78,8 @@ type blocksArgs struct {
 	reports  []string // the notifier's failures, printed by the command's own goroutine
 }
 
-func newBlocksCmd(_ context.Context, g *cmdutil.AWSFlags) *cobra.Command {
+func newBlocksCmd(f *cmdutil.Factory) *cobra.Command {
+	g := f.AWS
 	var a blocksArgs
 	cmd := &cobra.Command{
 		Use:   "blocks",

@@ -5,7 +5,6 @@ import (
 
 	"github.com/gpublock/gpublock/cmd/internal/config"
 
-	"context"
 	"fmt"
 	"io"
 	"os"
@@ -16,10 +15,6 @@ import (
 
 	"github.com/gpublock/gpublock/aws/notify"
 )
-
-func init() {
-	nativeCommands = append(nativeCommands, newConfigCmd)
-}
 
 const configSynopsis = "where it is, what it sets, and writing it.\n\n" +
 	"path  prints where the configuration file is (config.yaml under $XDG_CONFIG_HOME/gpublock,\n" +
@@ -50,7 +45,7 @@ const configTemplate = `# gpublock configuration (gpublock config show checks it
 
 // newConfigCmd is `gpublock config path|show|init`, cobra's own command: its arguments and
 // flags are checked by cobra, its help is fang's.
-func newConfigCmd(context.Context) *cobra.Command {
+func newConfigCmd(f *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "config",
 		Short:   "the configuration file: config path, config show, config init",

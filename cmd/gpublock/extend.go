@@ -18,10 +18,6 @@ import (
 	"github.com/gpublock/gpublock/pricing"
 )
 
-func init() {
-	awsCommands = append(awsCommands, newExtendCmd)
-}
-
 const extendLong = "Lengthens a Capacity Block (or, with --source training-plans, a training plan).\n\n" +
 	"--list asks AWS for every length at once (1d–14d, then whole weeks up to the 182-day total) and prints\n" +
 	"those offered now, with the fee, the new end and the break-even; it buys nothing.\n" +
@@ -44,7 +40,8 @@ type extendArgs struct {
 	src         cmdutil.SourceFlags // --source
 }
 
-func newExtendCmd(_ context.Context, g *cmdutil.AWSFlags) *cobra.Command {
+func newExtendCmd(f *cmdutil.Factory) *cobra.Command {
+	g := f.AWS
 	var a extendArgs
 	cmd := &cobra.Command{
 		Use:   "extend RESERVATION_ID",

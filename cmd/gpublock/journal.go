@@ -18,10 +18,6 @@ import (
 	"github.com/gpublock/gpublock/model"
 )
 
-func init() {
-	awsCommands = append(awsCommands, newJournalCmd)
-}
-
 const journalLong = "Lists the purchases, extensions and launches this machine made (its journal), each with its\n" +
 	"outcome. First it settles every purchase or extension that a crash left without an outcome\n" +
 	"(or whose outcome was unknown), in --region or in every region: it asks AWS (a purchase by its\n" +
@@ -60,7 +56,8 @@ type journalRow struct {
 	Error                 string `json:",omitempty"`
 }
 
-func newJournalCmd(_ context.Context, g *cmdutil.AWSFlags) *cobra.Command {
+func newJournalCmd(f *cmdutil.Factory) *cobra.Command {
+	g := f.AWS
 	var a journalArgs
 	cmd := &cobra.Command{
 		Use:   "journal",

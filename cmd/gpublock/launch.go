@@ -18,10 +18,6 @@ import (
 	"github.com/gpublock/gpublock/model"
 )
 
-func init() {
-	awsCommands = append(awsCommands, newLaunchCmd)
-}
-
 // listFlag is a repeatable flag that also takes comma-separated values.
 type listFlag []string
 
@@ -50,7 +46,8 @@ type launchArgs struct {
 	dryRun, yes bool
 }
 
-func newLaunchCmd(_ context.Context, g *cmdutil.AWSFlags) *cobra.Command {
+func newLaunchCmd(f *cmdutil.Factory) *cobra.Command {
+	g := f.AWS
 	var a launchArgs
 	cmd := &cobra.Command{
 		Use:   "launch RESERVATION_ID",

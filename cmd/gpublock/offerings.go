@@ -24,10 +24,6 @@ import (
 	"github.com/gpublock/gpublock/pricing/export"
 )
 
-func init() {
-	awsCommands = append(awsCommands, newOfferingsCmd)
-}
-
 const offeringsLong = "Searches Capacity Block offerings: every type, duration and region asked for, each offering\n" +
 	"with its fee, its rate and its break-even against on-demand.\n\n" +
 	"table and csv print rows as they arrive; json prints one array at the end. A region that\n" +
@@ -64,7 +60,8 @@ type offeringsArgs struct {
 	src           cmdutil.SourceFlags // --source, --target
 }
 
-func newOfferingsCmd(ctx context.Context, g *cmdutil.AWSFlags) *cobra.Command {
+func newOfferingsCmd(f *cmdutil.Factory) *cobra.Command {
+	g := f.AWS
 	return offeringsCmd(g, func(cmd *cobra.Command, a *offeringsArgs, format cmdutil.OutputFormat) error {
 		return cmdutil.CodeError(runOfferings(cmd.Context(), a, format, cmd.OutOrStdout(), cmd.ErrOrStderr()))
 	})

@@ -24,10 +24,6 @@ import (
 	"github.com/gpublock/gpublock/pricing/pricelist"
 )
 
-func init() {
-	nativeCommands = append(nativeCommands, newPricesCmd)
-}
-
 // pricesNow is the clock the ages are measured against (tests fix it).
 var pricesNow = time.Now
 
@@ -43,7 +39,7 @@ type pricesArgs struct {
 	refresh                                                  bool
 }
 
-func newPricesCmd(context.Context) *cobra.Command {
+func newPricesCmd(f *cmdutil.Factory) *cobra.Command {
 	var a pricesArgs
 	cmd := &cobra.Command{
 		Use:   "prices",

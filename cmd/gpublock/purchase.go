@@ -22,10 +22,6 @@ import (
 	"github.com/gpublock/gpublock/pricing"
 )
 
-func init() {
-	awsCommands = append(awsCommands, newPurchaseCmd)
-}
-
 // tagFlag is a repeatable --tag KEY=VALUE.
 type tagFlag map[string]string
 
@@ -64,7 +60,8 @@ const purchaseLong = "Buys a Capacity Block offering after showing its facts (ty
 	"or when an interrupted run had bought it), 1 not bought, 2 bad usage or no terminal to confirm on\n" +
 	"without --yes, 3 outcome unknown: do not buy again."
 
-func newPurchaseCmd(_ context.Context, g *cmdutil.AWSFlags) *cobra.Command {
+func newPurchaseCmd(f *cmdutil.Factory) *cobra.Command {
+	g := f.AWS
 	a := purchaseArgs{tags: tagFlag{}}
 	cmd := &cobra.Command{
 		Use:   "purchase OFFERING_ID",

@@ -149,12 +149,18 @@ func newRootCmd(ctx context.Context, f *cmdutil.Factory) *cobra.Command {
 	root.SetFlagErrorFunc(cmdutil.FlagError)
 	root.SetContext(ctx)
 	root.AddGroup(&cobra.Group{ID: "capacity", Title: "Capacity Blocks and Training Plans"}, &cobra.Group{ID: "tools", Title: "Tools"})
-	for _, mk := range awsCommands {
-		root.AddCommand(mk(ctx, g))
-	}
-	for _, mk := range nativeCommands {
-		root.AddCommand(mk(ctx))
-	}
+	root.AddCommand(
+		newAdviseCmd(f),
+		newBlocksCmd(f),
+		newExtendCmd(f),
+		newJournalCmd(f),
+		newLaunchCmd(f),
+		newOfferingsCmd(f),
+		newPurchaseCmd(f),
+		newConfigCmd(f),
+		newPricesCmd(f),
+		newSimCmd(f),
+	)
 	root.AddCommand(manCmd(), versionCmd())
 	root.SetHelpCommand(helpCmd())
 	root.SetHelpCommandGroupID("tools")
@@ -171,10 +177,6 @@ func newRootCmd(ctx context.Context, f *cmdutil.Factory) *cobra.Command {
 	completeValues(root)
 	return root
 }
-
-// nativeCommands are the commands written as cobra commands (flags, arguments and help
-// cobra's own), added by their files' init functions.
-var nativeCommands []func(context.Context) *cobra.Command
 
 // toolCommands are listed apart from the Capacity Block commands in help.
 var toolCommands = []string{"sim", "prices", "journal", "config", "version", "completion"}
@@ -232,10 +234,6 @@ func helpCmd() *cobra.Command {
 		},
 	}
 }
-
-// awsCommands are the commands that take the AWS flags: each constructor gets the root's
-// awsFlags, which the root declares once as persistent flags.
-var awsCommands []func(context.Context, *cmdutil.AWSFlags) *cobra.Command
 
 // completeValues offers the values of the flags that take one of a known list, for every
 // command that has them: regions, types, sources, screens and themes. A value the shell

@@ -23,10 +23,6 @@ import (
 	"github.com/gpublock/gpublock/aws/simcore"
 )
 
-func init() {
-	nativeCommands = append(nativeCommands, newSimCmd)
-}
-
 // faultFlags collects repeated --fault NAME=VALUE flags into Faults.
 type faultFlags struct{ f *ec2sim.Faults }
 
@@ -42,7 +38,7 @@ type simArgs struct {
 	addr, clock, speed, limits, payment *string
 }
 
-func newSimCmd(context.Context) *cobra.Command {
+func newSimCmd(f *cmdutil.Factory) *cobra.Command {
 	var a simArgs
 	cmd := &cobra.Command{
 		Use:   "sim",

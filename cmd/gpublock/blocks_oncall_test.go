@@ -218,7 +218,7 @@ func TestBlocksWatchNotifiesOnce(t *testing.T) {
 	defer cancel()
 	out := &cancelAfter{n: 3, cancel: cancel}
 	var errb strings.Builder
-	code := run(ctx, []string{"blocks", "--endpoint-url", cs.url, "--region", "us-east-1", "--watch", "--interval", "1s", "--notify-url", srv.URL + "/x"}, out, &errb)
+	code := runWith(ctx, cliFactory(out, &errb), []string{"blocks", "--endpoint-url", cs.url, "--region", "us-east-1", "--watch", "--interval", "1s", "--notify-url", srv.URL + "/x"})
 	if code != 0 || strings.Count(out.buf.String(), "block(s) in us-east-1") < 3 {
 		t.Fatalf("exit %d, stderr %q\n%s", code, errb.String(), out.buf.String())
 	}

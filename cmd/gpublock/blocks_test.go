@@ -206,7 +206,7 @@ func TestBlocksWatch(t *testing.T) {
 	defer cancel()
 	out := &cancelAfter{n: 2, cancel: cancel}
 	var errb bytes.Buffer
-	code := run(ctx, []string{"blocks", "--endpoint-url", cs.url, "--region", "us-east-1", "--watch", "--interval", "1s", "--warn-within", "45m"}, out, &errb)
+	code := runWith(ctx, cliFactory(out, &errb), []string{"blocks", "--endpoint-url", cs.url, "--region", "us-east-1", "--watch", "--interval", "1s", "--warn-within", "45m"})
 	got := out.buf.String()
 	if n := strings.Count(got, "block(s) in us-east-1"); n < 2 {
 		t.Fatalf("%d refreshes printed, want at least 2:\n%s", n, got)

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/spending"
+
 	"github.com/gpublock/gpublock/cmd/internal/printers"
 
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
@@ -62,7 +64,7 @@ func newExtendCmd(f *cmdutil.Factory) *cobra.Command {
 		Annotations: map[string]string{cmdutil.AnnotationOneRegion: "true"},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			a.aws = *g
-			return cmdutil.CodeError(runExtend(cmd.Context(), a, args, cmd.OutOrStdout(), cmd.ErrOrStderr()))
+			return cmdutil.CodeError(runExtend(cmd.Context(), a, args, f.IOStreams))
 		},
 	}
 	fs := cmd.Flags()
@@ -77,7 +79,8 @@ func newExtendCmd(f *cmdutil.Factory) *cobra.Command {
 }
 
 // runExtend extends the block pos[0] once the flags say so (cobra has parsed them).
-func runExtend(ctx context.Context, a extendArgs, pos []string, stdout, stderr io.Writer) int {
+func runExtend(ctx context.Context, a extendArgs, pos []string, ios *cmdutil.IOStreams) int {
+	stdout, stderr := ios.Out, ios.ErrOut
 	srcID, err := a.src.One()
 	if err != nil {
 		return cmdutil.ReportUsage(stderr, "extend", err)
@@ -93,7 +96,7 @@ func runExtend(ctx context.Context, a extendArgs, pos []string, stdout, stderr i
 	if a.list {
 		return show.list(ctx, &a, reservationID, format, stdout, stderr)
 	}
-	if code, refused := refuseSpending(stderr, "extend", "extend", "extended", &a.aws, a.yes, a.dryRun); refused {
+	if code, refused := spending.RefuseSpending(ios, "extend", "extend", "extended", &a.aws, a.yes, a.dryRun); refused {
 		return code
 	}
 
@@ -128,30 +131,30 @@ func runExtend(ctx context.Context, a extendArgs, pos []string, stdout, stderr i
 			in.Extension = model.CheapestExtension(offs)
 			return nil
 		}}
-	p, code, ok := prepare(ctx, stderr, "extend", client, src, in)
+	p, code, ok := spending.Prepare(ctx, stderr, "extend", client, src, in)
 	if !ok {
 		return code
 	}
 	off := p.Intent.Extension
 	show.summary(stderr, info, p.Account, b, off)
 	if a.dryRun {
-		return printPermission(stdout, stderr, "extend", format, p.Permission, show.dryRunFields(b, off),
+		return spending.PrintPermission(stdout, stderr, "extend", format, p.Permission, show.dryRunFields(b, off),
 			fmt.Sprintf("This identity may call %s for %s in %s.", p.Permission.Action, b.ReservationID, b.Region), "extended")
 	}
-	permissionLine(stderr, p)
-	if !confirmed(ctx, stderr, "extend", a.yes, "Extend this "+show.what+"?", "extend", "extended") {
+	spending.PermissionLine(stderr, p)
+	if !spending.Confirmed(ctx, ios, "extend", a.yes, "Extend this "+show.what+"?", "extend", "extended") {
 		return 1
 	}
-	if p.Earlier != nil && !confirmAgain(ctx, stderr, "extend", a.yes,
+	if p.Earlier != nil && !spending.ConfirmAgain(ctx, ios, "extend", a.yes,
 		fmt.Sprintf("An interrupted run already extended %s by %s. --again extends it a second time.", b.ReservationID, model.FormatDays(days)),
 		"Extend it AGAIN?", "extended") {
 		return 1
 	}
 	res, err := client.Commit(ctx, p)
 	if err != nil {
-		return notDone(stderr, "extend", "NOT EXTENDED", client, err)
+		return spending.NotDone(stderr, "extend", "NOT EXTENDED", client, err)
 	}
-	journalWarning(stderr, "extend", res.JournalErr)
+	spending.JournalWarning(stderr, "extend", res.JournalErr)
 	if res.Recovered {
 		fmt.Fprintf(stderr, "The reply to the extension was lost. The %s's extension history lists offering %s: it is extended, once.\n", show.holder, off.ID)
 	}
@@ -190,7 +193,7 @@ var extendShows = map[model.Source]extendShow{
 			return a.runExtendList(ctx, id, format, stdout, stderr)
 		},
 		find: func(ctx context.Context, client *aws.Client, _ aws.Source, region, id string) (model.Block, error) {
-			return findBlock(ctx, client, region, id)
+			return spending.FindBlock(ctx, client, region, id)
 		},
 		refuse: func(client *aws.Client, b model.Block, now time.Time) string {
 			if r := model.ExtendBlockerAt(b, now); r != nil {
@@ -267,8 +270,8 @@ func priceCatalog() *pricing.Catalog {
 }
 
 func printExtensionSummary(w io.Writer, info cmdutil.BackendInfo, account string, b model.Block, off model.ExtensionOffering, cmp pricing.Comparison) {
-	summaryHead(w, "EXTEND", info)
-	printFacts(w, model.ExtensionFacts(b, off, account, cmp.BreakEven(), time.Local))
+	spending.SummaryHead(w, "EXTEND", info)
+	spending.PrintFacts(w, model.ExtensionFacts(b, off, account, cmp.BreakEven(), time.Local))
 }
 
 // extensionStatus says what the status means for the end date: AWS moves it only once

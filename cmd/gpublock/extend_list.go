@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/spending"
+
 	"github.com/gpublock/gpublock/cmd/internal/printers"
 
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
@@ -34,7 +36,7 @@ func (a *extendArgs) runExtendList(ctx context.Context, id string, format cmduti
 	if err != nil {
 		return cmdutil.BackendFailure(stderr, "extend", err)
 	}
-	b, err := findBlock(ctx, client, a.aws.OneRegion(client), id)
+	b, err := spending.FindBlock(ctx, client, a.aws.OneRegion(client), id)
 	if err != nil {
 		fmt.Fprintf(stderr, "gpublock extend: %v\n", err)
 		return 1

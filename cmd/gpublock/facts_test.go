@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/spending"
+
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 
 	"strings"
@@ -37,9 +39,9 @@ func TestSummariesPrintTheFactsInOrder(t *testing.T) {
 		var w strings.Builder
 		c.print(&w)
 		out := w.String()
-		at, width := 0, factsLabelWidth(c.facts)
+		at, width := 0, spending.FactsLabelWidth(c.facts)
 		for _, f := range c.facts.Lines {
-			row := "  " + padRight(f.Label+":", width) + " " + f.Value + "\n"
+			row := "  " + spending.PadRight(f.Label+":", width) + " " + f.Value + "\n"
 			i := strings.Index(out[at:], row)
 			if i < 0 {
 				t.Errorf("%s: no row %q after the previous fact:\n%s", c.name, row, out)

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/spending"
+
 	"github.com/gpublock/gpublock/cmd/internal/printers"
 
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 
 	"context"
-	"errors"
+
 	"fmt"
 	"io"
 	"strings"
@@ -62,7 +64,7 @@ func newLaunchCmd(f *cmdutil.Factory) *cobra.Command {
 		Annotations: map[string]string{cmdutil.AnnotationOneRegion: "true"},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			a.aws = *g
-			return cmdutil.CodeError(runLaunch(cmd.Context(), a, args, cmd.OutOrStdout(), cmd.ErrOrStderr()))
+			return cmdutil.CodeError(runLaunch(cmd.Context(), a, args, f.IOStreams))
 		},
 	}
 	fs := cmd.Flags()
@@ -78,12 +80,13 @@ func newLaunchCmd(f *cmdutil.Factory) *cobra.Command {
 }
 
 // runLaunch launches into the block pos[0] once the flags say so (cobra has parsed them).
-func runLaunch(ctx context.Context, a launchArgs, pos []string, stdout, stderr io.Writer) int {
+func runLaunch(ctx context.Context, a launchArgs, pos []string, ios *cmdutil.IOStreams) int {
+	stdout, stderr := ios.Out, ios.ErrOut
 	reservationID, format, err := a.check(pos)
 	if err != nil {
 		return cmdutil.ReportUsage(stderr, "launch", err)
 	}
-	if code, refused := refuseSpending(stderr, "launch", "launch", "launched", &a.aws, a.yes, a.dryRun); refused {
+	if code, refused := spending.RefuseSpending(ios, "launch", "launch", "launched", &a.aws, a.yes, a.dryRun); refused {
 		return code
 	}
 
@@ -92,7 +95,7 @@ func runLaunch(ctx context.Context, a launchArgs, pos []string, stdout, stderr i
 		return cmdutil.BackendFailure(stderr, "launch", err)
 	}
 	region := a.aws.OneRegion(client)
-	b, err := findBlock(ctx, client, region, reservationID)
+	b, err := spending.FindBlock(ctx, client, region, reservationID)
 	if err != nil {
 		fmt.Fprintf(stderr, "gpublock launch: %v Nothing was launched.\n", err)
 		return 1
@@ -108,24 +111,24 @@ func runLaunch(ctx context.Context, a launchArgs, pos []string, stdout, stderr i
 		return cmdutil.BackendFailure(stderr, "launch", err)
 	}
 	spec := aws.LaunchSpec{ImageID: a.ami, Count: a.count, KeyName: a.key, SubnetID: a.subnet, SecurityGroupIDs: a.groups}
-	p, code, ok := prepare(ctx, stderr, "launch", client, src, aws.Intent{Kind: aws.SpendLaunch, Block: b, Launch: spec, CheckOnly: a.dryRun})
+	p, code, ok := spending.Prepare(ctx, stderr, "launch", client, src, aws.Intent{Kind: aws.SpendLaunch, Block: b, Launch: spec, CheckOnly: a.dryRun})
 	if !ok {
 		return code
 	}
 	printLaunchSummary(stderr, info, p.Account, b, spec)
 	if a.dryRun {
-		return printPermission(stdout, stderr, "launch", format, p.Permission,
+		return spending.PrintPermission(stdout, stderr, "launch", format, p.Permission,
 			map[string]any{"CapacityReservationId": b.ReservationID, "Region": b.Region, "InstanceCount": spec.Count},
 			fmt.Sprintf("This identity may call %s to launch %d into %s (active, %d free; the subnet is in %s).",
 				p.Permission.Action, spec.Count, b.ReservationID, b.AvailableCount, b.AvailabilityZone), "launched")
 	}
-	permissionLine(stderr, p)
-	if !confirmed(ctx, stderr, "launch", a.yes, "Launch these instances?", "launch", "launched") {
+	spending.PermissionLine(stderr, p)
+	if !spending.Confirmed(ctx, ios, "launch", a.yes, "Launch these instances?", "launch", "launched") {
 		return 1
 	}
 	res, err := client.Commit(ctx, p)
 	if err != nil {
-		return notDone(stderr, "launch", "NOT LAUNCHED", client, err)
+		return spending.NotDone(stderr, "launch", "NOT LAUNCHED", client, err)
 	}
 	if err := printLaunch(stdout, format, b, res); err != nil {
 		fmt.Fprintln(stderr, "gpublock launch:", err)
@@ -167,22 +170,8 @@ func (a *launchArgs) check(pos []string) (string, cmdutil.OutputFormat, error) {
 	return id, format, nil
 }
 
-// findBlock is aws.FindBlock with the command line's words for each way it can fail.
-func findBlock(ctx context.Context, client *aws.Client, region, id string) (model.Block, error) {
-	b, found, err := client.FindBlock(ctx, region, id)
-	switch {
-	case found:
-		return b, nil
-	case ctx.Err() != nil:
-		return model.Block{}, errors.New("cancelled.")
-	case err != nil:
-		return model.Block{}, fmt.Errorf("the blocks of %s could not be listed: %s", region, client.ExplainError(err))
-	}
-	return model.Block{}, fmt.Errorf("there is no Capacity Block %s in %s (`%s` lists them; another region needs --region).", id, region, client.NextStep("blocks", region))
-}
-
 func printLaunchSummary(w io.Writer, info cmdutil.BackendInfo, account string, b model.Block, spec aws.LaunchSpec) {
-	summaryHead(w, "LAUNCH", info)
+	spending.SummaryHead(w, "LAUNCH", info)
 	f := model.LaunchFacts(b, account, "", b.AvailableCount, time.Local)
 	// What is launched: the dialog's form fields.
 	subnet := spec.SubnetID
@@ -197,7 +186,7 @@ func printLaunchSummary(w io.Writer, info cmdutil.BackendInfo, account string, b
 	if len(spec.SecurityGroupIDs) > 0 {
 		f.Lines = append(f.Lines, model.Fact{Label: "Groups", Value: strings.Join(spec.SecurityGroupIDs, ", ")})
 	}
-	printFacts(w, f)
+	spending.PrintFacts(w, f)
 	fmt.Fprintln(w)
 }
 

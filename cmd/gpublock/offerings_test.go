@@ -81,7 +81,7 @@ func cliEnv(t *testing.T) {
 
 func runCLI(args ...string) (int, string, string) {
 	var out, errb bytes.Buffer
-	code := run(context.Background(), args, &out, &errb)
+	code := runWith(context.Background(), cliFactory(&out, &errb), args)
 	return code, out.String(), errb.String()
 }
 

@@ -55,7 +55,7 @@ func withBell(t *testing.T, terminal bool) {
 
 func runWatch(ctx context.Context, args ...string) (int, string, string) {
 	var out, errb bytes.Buffer
-	code := run(ctx, args, &out, &errb)
+	code := runWith(ctx, cliFactory(&out, &errb), args)
 	return code, out.String(), errb.String()
 }
 

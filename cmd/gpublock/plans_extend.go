@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/spending"
+
 	"github.com/gpublock/gpublock/cmd/internal/printers"
 
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
@@ -190,8 +192,8 @@ func printPlanExtensionList(ctx context.Context, src aws.Source, b model.Block, 
 // printPlanExtensionSummary is the confirmation of a plan's extension, in the words of the
 // extend dialog.
 func printPlanExtensionSummary(w io.Writer, info cmdutil.BackendInfo, account string, b model.Block, ext model.ExtensionOffering) {
-	summaryHead(w, "EXTEND A TRAINING PLAN", info)
+	spending.SummaryHead(w, "EXTEND A TRAINING PLAN", info)
 	f := model.ExtensionFacts(b, ext, account, extensionComparison(b, ext).BreakEven(), time.Local)
 	f.Lines = append(f.Lines, model.Fact{Label: "Dry run", Value: cmdutil.SourceCaps(model.SourceTrainingPlan).NoDryRun})
-	printFacts(w, f)
+	spending.PrintFacts(w, f)
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/spending"
+
 	"github.com/gpublock/gpublock/cmd/internal/printers"
 
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
@@ -62,13 +64,13 @@ var planPurchaseShow = purchaseShow{
 // Capacity Block's (account, region, capacity, window, fee, no refund), the target
 // resources and every part, and that nothing has checked the permission.
 func printPlanSummary(w io.Writer, info cmdutil.BackendInfo, account string, o model.Offering, tags map[string]string) {
-	summaryHead(w, "PURCHASE OF A TRAINING PLAN", info)
+	spending.SummaryHead(w, "PURCHASE OF A TRAINING PLAN", info)
 	f := model.PlanFacts(o, account, pricing.Compare(priceCatalog(), o).BreakEven(), time.Local)
 	if len(tags) > 0 {
 		f.Lines = append(f.Lines, model.Fact{Label: "Tags", Value: tagFlag(tags).String()})
 	}
 	f.Lines = append(f.Lines, model.Fact{Label: "Dry run", Value: cmdutil.SourceCaps(model.SourceTrainingPlan).NoDryRun})
-	printFacts(w, f)
+	spending.PrintFacts(w, f)
 }
 
 // planPurchaseJSON is CreateTrainingPlan's answer and the plan as DescribeTrainingPlan

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/spending"
+
 	"github.com/gpublock/gpublock/cmd/internal/printers"
 
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
@@ -75,7 +77,7 @@ func newPurchaseCmd(f *cmdutil.Factory) *cobra.Command {
 		Annotations: map[string]string{cmdutil.AnnotationOneRegion: "true"},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			a.aws = *g
-			return cmdutil.CodeError(runPurchase(cmd.Context(), a, args, cmd.OutOrStdout(), cmd.ErrOrStderr()))
+			return cmdutil.CodeError(runPurchase(cmd.Context(), a, args, f.IOStreams))
 		},
 	}
 	fs := cmd.Flags()
@@ -97,7 +99,8 @@ func newPurchaseCmd(f *cmdutil.Factory) *cobra.Command {
 // runPurchase buys the offering pos[0] once the flags say so (cobra has parsed them): one
 // flow for every source, through aws.Source; what the flow shows is the source's own
 // (purchaseShows).
-func runPurchase(ctx context.Context, a purchaseArgs, pos []string, stdout, stderr io.Writer) int {
+func runPurchase(ctx context.Context, a purchaseArgs, pos []string, ios *cmdutil.IOStreams) int {
+	stdout, stderr := ios.Out, ios.ErrOut
 	offeringID, format, err := a.check(pos)
 	if err != nil {
 		return cmdutil.ReportUsage(stderr, "purchase", err)
@@ -110,7 +113,7 @@ func runPurchase(ctx context.Context, a purchaseArgs, pos []string, stdout, stde
 	if !ok {
 		return cmdutil.ReportUsage(stderr, "purchase", cmdutil.Usagef("--source %s: the command line does not buy %s", srcID.Name(), srcID.Plural()))
 	}
-	if code, refused := refuseSpending(stderr, "purchase", "buy", "bought", &a.aws, a.yes, a.dryRun); refused {
+	if code, refused := spending.RefuseSpending(ios, "purchase", "buy", "bought", &a.aws, a.yes, a.dryRun); refused {
 		return code
 	}
 	// A dry run may name the offering alone: its permission does not depend on the search.
@@ -149,7 +152,7 @@ func runPurchase(ctx context.Context, a purchaseArgs, pos []string, stdout, stde
 			return err
 		}
 	}
-	p, code, ok := prepare(ctx, stderr, "purchase", client, src, in)
+	p, code, ok := spending.Prepare(ctx, stderr, "purchase", client, src, in)
 	if !ok {
 		return code
 	}
@@ -158,14 +161,14 @@ func runPurchase(ctx context.Context, a purchaseArgs, pos []string, stdout, stde
 		show.summary(stderr, info, p.Account, o, a.platform, a.tags)
 	}
 	if a.dryRun {
-		return printPermission(stdout, stderr, "purchase", format, p.Permission, map[string]any{show.idField: o.ID, "Region": o.Region},
+		return spending.PrintPermission(stdout, stderr, "purchase", format, p.Permission, map[string]any{show.idField: o.ID, "Region": o.Region},
 			fmt.Sprintf("This identity may call %s for %s in %s.", p.Permission.Action, o.ID, o.Region), "bought")
 	}
-	permissionLine(stderr, p)
-	if !confirmed(ctx, stderr, "purchase", a.yes, "Buy this "+show.what+"?", "buy", "bought") {
+	spending.PermissionLine(stderr, p)
+	if !spending.Confirmed(ctx, ios, "purchase", a.yes, "Buy this "+show.what+"?", "buy", "bought") {
 		return 1
 	}
-	if p.Earlier != nil && !confirmAgain(ctx, stderr, "purchase", a.yes,
+	if p.Earlier != nil && !spending.ConfirmAgain(ctx, ios, "purchase", a.yes,
 		fmt.Sprintf("An interrupted run already bought this %s: %s. --again buys a second one.", show.what, show.bought(p.Earlier.Result)),
 		"Buy a SECOND "+show.what+"?", "bought") {
 		return 1
@@ -174,7 +177,7 @@ func runPurchase(ctx context.Context, a purchaseArgs, pos []string, stdout, stde
 	if err != nil {
 		return purchaseFailure(stderr, o, err)
 	}
-	journalWarning(stderr, "purchase", res.JournalErr)
+	spending.JournalWarning(stderr, "purchase", res.JournalErr)
 	if res.Recovered {
 		fmt.Fprintln(stderr, show.recovered(res))
 	}
@@ -234,7 +237,7 @@ func findSourceOffering(ctx context.Context, client *aws.Client, src aws.Source,
 		return o, notListed(client, id, seen, q.Regions[0])
 	}
 	if err != nil {
-		return o, lookupFailure(client, err)
+		return o, spending.LookupFailure(client, err)
 	}
 	return o, nil
 }
@@ -263,37 +266,14 @@ func (a *purchaseArgs) check(pos []string) (string, cmdutil.OutputFormat, error)
 }
 
 func printOfferingSummary(w io.Writer, info cmdutil.BackendInfo, account string, o model.Offering, platform string, tags map[string]string) {
-	summaryHead(w, "PURCHASE", info)
+	spending.SummaryHead(w, "PURCHASE", info)
 	f := model.PurchaseFacts(o, account, pricing.Compare(priceCatalog(), o).BreakEven(), time.Local)
 	// The platform and tags are the command's choices, as they are the dialog's fields.
 	f.Lines = append(f.Lines, model.Fact{Label: "Platform", Value: platform})
 	if len(tags) > 0 {
 		f.Lines = append(f.Lines, model.Fact{Label: "Tags", Value: tagFlag(tags).String()})
 	}
-	printFacts(w, f)
-}
-
-// printPermission prints a --dry-run's answer (exit 0 allowed, 1 not): in JSON, fields
-// beside DryRun, Allowed and Action; in a table, yes says what the identity may do.
-func printPermission(stdout, stderr io.Writer, cmd string, format cmdutil.OutputFormat, p aws.Permission, fields map[string]any, yes, done string) int {
-	code := 0
-	if !p.Allowed {
-		code = 1
-	}
-	if format == "json" {
-		fields["DryRun"], fields["Allowed"], fields["Action"] = true, p.Allowed, p.Action
-		if err := printers.JSON(stdout, fields); err != nil {
-			fmt.Fprintf(stderr, "gpublock %s: %v\n", cmd, err)
-			return 1
-		}
-		return code
-	}
-	if p.Allowed {
-		fmt.Fprintf(stdout, "Dry run: allowed. %s Nothing was %s.\n", yes, done)
-	} else {
-		fmt.Fprintf(stdout, "Dry run: %s\n", model.NotAllowed(p.Action, done))
-	}
-	return code
+	spending.PrintFacts(w, f)
 }
 
 // purchaseFailure reports a purchase that did not happen (exit 1) or may have (exit 3).
@@ -306,7 +286,7 @@ func purchaseFailure(stderr io.Writer, o model.Offering, err error) int {
 	switch {
 	case pe.Outcome == aws.Unknown:
 		fmt.Fprintf(stderr, "gpublock purchase: OUTCOME UNKNOWN: %s\n", pe.Explanation)
-		return exitUnknown
+		return spending.ExitUnknown
 	case aws.OfferingSold(err):
 		fmt.Fprintf(stderr, "gpublock purchase: NOT BOUGHT: offering %s was sold to someone else (or expired) meanwhile; search again.\n", o.ID)
 		return 1

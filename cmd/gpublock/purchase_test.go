@@ -1,6 +1,9 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/spending"
+
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/cmd/internal/printers"
 
 	"bufio"
@@ -70,10 +73,26 @@ func assertNothingBought(t *testing.T, url string) {
 // asPerson makes the commands see a terminal on which input is typed.
 func asPerson(t *testing.T, terminal bool, input string) {
 	t.Helper()
-	oldIn, oldTerm := confirmInput, inputIsTerminal
-	confirmInput = strings.NewReader(input)
-	inputIsTerminal = func() bool { return terminal }
-	t.Cleanup(func() { confirmInput, inputIsTerminal = oldIn, oldTerm })
+	typed = &person{in: strings.NewReader(input), terminal: terminal}
+	t.Cleanup(func() { typed = nil })
+}
+
+// person is who the commands of runCLI see at standard input; nil is the test process's own.
+type person struct {
+	in       io.Reader
+	terminal bool
+}
+
+var typed *person
+
+// cliFactory is the program's factory over stdout and stderr, with the person of asPerson.
+func cliFactory(stdout, stderr io.Writer) *cmdutil.Factory {
+	f := cmdutil.New(version, cmdutil.System(stdout, stderr))
+	if typed != nil {
+		f.IOStreams.In = typed.in
+		f.IOStreams.SetStdinTTY(typed.terminal)
+	}
+	return f
 }
 
 // journalLines reads the purchase journal the commands wrote under $XDG_STATE_HOME: the
@@ -438,7 +457,7 @@ func TestPurchaseOutcomeUnknown(t *testing.T) {
 	srv := httptest.NewServer(lostAndUnreadable(cs.sim))
 	defer srv.Close()
 	code, out, errs := runCLI(purchaseArgsFor(srv.URL, off.CapacityBlockOfferingId, "--yes")...)
-	if code != exitUnknown || out != "" || !strings.Contains(errs, "OUTCOME UNKNOWN") || !strings.Contains(errs, "Do not buy again") ||
+	if code != spending.ExitUnknown || out != "" || !strings.Contains(errs, "OUTCOME UNKNOWN") || !strings.Contains(errs, "Do not buy again") ||
 		!strings.Contains(errs, aws.RequestIDTag+"=gpb-") {
 		t.Errorf("exit %d, stdout %q\n%s", code, out, errs)
 	}
@@ -468,12 +487,12 @@ func TestPurchaseInterruptedAtPrompt(t *testing.T) {
 	pr, pw := io.Pipe() // nobody ever types
 	defer pw.Close()
 	asPerson(t, true, "")
-	confirmInput = pr
+	typed.in = pr
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var out bytes.Buffer
 	errb := &cancelOnPrompt{cancel: cancel}
-	code := run(ctx, purchaseArgsFor(cs.url, off.CapacityBlockOfferingId), &out, errb)
+	code := runWith(ctx, cliFactory(&out, errb), purchaseArgsFor(cs.url, off.CapacityBlockOfferingId))
 	if code != 1 || !strings.Contains(errb.String(), "cancelled; nothing was bought") {
 		t.Errorf("exit %d\n%s", code, errb.String())
 	}

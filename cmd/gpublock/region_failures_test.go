@@ -146,7 +146,7 @@ func TestBlocksWatchNamesFailedRegionEachRefresh(t *testing.T) {
 	defer cancel()
 	out := &cancelAfter{n: 2, cancel: cancel}
 	var errb bytes.Buffer
-	code := run(ctx, []string{"blocks", "--endpoint-url", cs.url, "--region", "us-east-1,us-west-2", "--watch", "--interval", "1s"}, out, &errb)
+	code := runWith(ctx, cliFactory(out, &errb), []string{"blocks", "--endpoint-url", cs.url, "--region", "us-east-1,us-west-2", "--watch", "--interval", "1s"})
 	got := out.buf.String()
 	if n := strings.Count(got, "0 block(s) in us-east-1; FAILED: us-west-2 (see stderr); every 1s"); n < 2 {
 		t.Errorf("%d refreshes name us-west-2 as failed, want at least 2:\n%s", n, got)

@@ -30,7 +30,7 @@ func TestSimAccountFlag(t *testing.T) {
 		}
 	}
 	var out, errb bytes.Buffer
-	if code := run(context.Background(), []string{"sim", "--account", "12-34"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "12 digits") {
+	if code := runWith(context.Background(), cliFactory(&out, &errb), []string{"sim", "--account", "12-34"}); code != 2 || !strings.Contains(errb.String(), "12 digits") {
 		t.Errorf("--account 12-34: exit %d, %q", code, errb.String())
 	}
 }

@@ -41,7 +41,7 @@ func TestSimRateLimitsFlag(t *testing.T) {
 	}
 	for _, bad := range []string{"fast", "0", "-1", "NaN"} {
 		var out, errb bytes.Buffer
-		if code := run(context.Background(), []string{"sim", "--rate-limits", bad}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "want aws, off, or a positive number") {
+		if code := runWith(context.Background(), cliFactory(&out, &errb), []string{"sim", "--rate-limits", bad}); code != 2 || !strings.Contains(errb.String(), "want aws, off, or a positive number") {
 			t.Errorf("--rate-limits %s: exit %d, %q", bad, code, errb.String())
 		}
 	}

@@ -50,7 +50,7 @@ func TestSimBadFlags(t *testing.T) {
 		{[]string{"--state", t.TempDir() + "/no/such/dir/state.json"}, "--state"},
 	} {
 		var out, errb bytes.Buffer
-		code := run(context.Background(), append([]string{"sim"}, tc.args...), &out, &errb)
+		code := runWith(context.Background(), cliFactory(&out, &errb), append([]string{"sim"}, tc.args...))
 		if code != 2 {
 			t.Errorf("%v: exit %d, want 2 (stderr %q)", tc.args, code, errb.String())
 		}
@@ -62,7 +62,7 @@ func TestSimBadFlags(t *testing.T) {
 		}
 	}
 	var out, errb bytes.Buffer
-	if code := run(context.Background(), []string{"sim", "-h"}, &out, &errb); code != 0 || !strings.Contains(out.String(), "--fault") {
+	if code := runWith(context.Background(), cliFactory(&out, &errb), []string{"sim", "-h"}); code != 0 || !strings.Contains(out.String(), "--fault") {
 		t.Errorf("sim -h: exit %d, %q", code, out.String())
 	}
 }
@@ -96,7 +96,7 @@ func startSimCommand(t *testing.T, args ...string) (base string, out *lockedBuff
 	var errb lockedBuffer
 	done := make(chan int, 1)
 	go func() {
-		done <- run(ctx, append([]string{"sim", "--addr", "127.0.0.1:0"}, args...), out, &errb)
+		done <- runWith(ctx, cliFactory(out, &errb), append([]string{"sim", "--addr", "127.0.0.1:0"}, args...))
 	}()
 	urlRE := regexp.MustCompile(`AWS_ENDPOINT_URL_EC2=(http://127\.0\.0\.1:\d+)`)
 	for deadline := time.Now().Add(10 * time.Second); base == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
@@ -237,7 +237,7 @@ func TestSimOnAnUnspecifiedAddressPrintsAReachableOneAndWarns(t *testing.T) {
 	defer cancel()
 	out, errb := &lockedBuffer{}, &lockedBuffer{}
 	done := make(chan int, 1)
-	go func() { done <- run(ctx, []string{"sim", "--addr", "0.0.0.0:0"}, out, errb) }()
+	go func() { done <- runWith(ctx, cliFactory(out, errb), []string{"sim", "--addr", "0.0.0.0:0"}) }()
 	urlRE := regexp.MustCompile(`AWS_ENDPOINT_URL_EC2=(\S+)`)
 	var base string
 	for deadline := time.Now().Add(10 * time.Second); base == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {

@@ -15,7 +15,7 @@ import (
 func TestMistypedCommandSuggests(t *testing.T) {
 	try := func(args ...string) (int, string) {
 		var out, errw bytes.Buffer
-		code := run(context.Background(), args, &out, &errw)
+		code := runWith(context.Background(), cliFactory(&out, &errw), args)
 		if out.Len() != 0 {
 			t.Errorf("%v: wrote %q to stdout", args, out.String())
 		}

@@ -23,7 +23,7 @@ func TestTUIBadUsage(t *testing.T) {
 		{[]string{"--no-color=maybe"}, `--no-color "maybe": want true or false`},
 	} {
 		var out, errw bytes.Buffer
-		code := run(context.Background(), tc.args, &out, &errw)
+		code := runWith(context.Background(), cliFactory(&out, &errw), tc.args)
 		if code != 2 {
 			t.Errorf("%v: exit %d, want 2", tc.args, code)
 		}
@@ -38,7 +38,7 @@ func TestTUIBadUsage(t *testing.T) {
 
 func TestTUIHelp(t *testing.T) {
 	var out, errw bytes.Buffer
-	if code := run(context.Background(), []string{"-h"}, &out, &errw); code != 0 || errw.Len() != 0 {
+	if code := runWith(context.Background(), cliFactory(&out, &errw), []string{"-h"}); code != 0 || errw.Len() != 0 {
 		t.Errorf("-h: exit %d, want 0; stderr %q", code, errw.String())
 	}
 	for _, flag := range []string{"--demo", "--no-color", "--profile", "--region", "--endpoint-url"} {
@@ -54,7 +54,7 @@ func TestTUIIsTheDefaultCommand(t *testing.T) {
 		t.Fatal("the root command runs nothing")
 	}
 	var out, errw bytes.Buffer
-	if code := run(context.Background(), []string{"--bogus-flag"}, &out, &errw); code != 2 || !strings.Contains(errw.String(), "bogus-flag") {
+	if code := runWith(context.Background(), cliFactory(&out, &errw), []string{"--bogus-flag"}); code != 2 || !strings.Contains(errw.String(), "bogus-flag") {
 		t.Errorf("gpublock --bogus-flag: exit %d, stderr %q; want the TUI's usage error", code, errw.String())
 	}
 }

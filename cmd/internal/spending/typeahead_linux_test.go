@@ -1,7 +1,12 @@
-package main
+package spending
 
 import (
+	"bytes"
+	"sync"
 	"context"
+	"io"
+
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"os"
 	"strconv"
 	"strings"
@@ -44,10 +49,6 @@ func TestTypedAheadWordDoesNotConfirm(t *testing.T) {
 	}
 	defer slave.Close()
 
-	oldIn, oldTerm, oldDwell := confirmInput, inputIsTerminal, confirmDwell
-	confirmInput, inputIsTerminal, confirmDwell = slave, func() bool { return true }, 100*time.Millisecond
-	defer func() { confirmInput, inputIsTerminal, confirmDwell = oldIn, oldTerm, oldDwell }()
-
 	if _, err := master.Write([]byte("buy\n")); err != nil {
 		t.Fatal(err)
 	}
@@ -61,10 +62,11 @@ func TestTypedAheadWordDoesNotConfirm(t *testing.T) {
 		}
 	}
 	stderr := &signalWriter{wrote: make(chan struct{}, 1)}
+	ios := atTerminal(slave, stderr, 100*time.Millisecond)
 	got := make(chan bool, 1)
-	go func() { got <- askTyped(context.Background(), stderr, "BUY?", "buy") }()
+	go func() { got <- readTyped(context.Background(), ios, "BUY?", "buy") }()
 	<-stderr.wrote
-	time.Sleep(2 * confirmDwell) // a person answering after the dwell: "no", then an empty line
+	time.Sleep(2 * ios.Dwell) // a person answering after the dwell: "no", then an empty line
 	if _, err := master.Write([]byte("no\n\n")); err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +76,7 @@ func TestTypedAheadWordDoesNotConfirm(t *testing.T) {
 }
 
 // waitFor waits until stderr (written by askTyped's goroutine) holds sub.
-func (w *lockedBuffer) waitFor(t *testing.T, sub string) {
+func (w *promptBuffer) waitFor(t *testing.T, sub string) {
 	t.Helper()
 	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(w.String(), sub); time.Sleep(time.Millisecond) {
 		if time.Now().After(deadline) {
@@ -103,27 +105,31 @@ func openPTY(t *testing.T) (master, slave *os.File) {
 		t.Skip(err)
 	}
 	t.Cleanup(func() { slave.Close() })
-	oldIn, oldTerm, oldDwell := confirmInput, inputIsTerminal, confirmDwell
-	confirmInput, inputIsTerminal = slave, func() bool { return true }
-	t.Cleanup(func() { confirmInput, inputIsTerminal, confirmDwell = oldIn, oldTerm, oldDwell })
 	return master, slave
+}
+
+// atTerminal is the streams of a person typing at in, a terminal, after dwell.
+func atTerminal(in *os.File, stderr io.Writer, dwell time.Duration) *cmdutil.IOStreams {
+	ios := &cmdutil.IOStreams{In: in, Out: io.Discard, ErrOut: stderr, Dwell: dwell}
+	ios.SetStdinTTY(true)
+	return ios
 }
 
 // A line sent right after the prompt, within the dwell, is discarded and said; the word
 // counts once typed after it. A wrong word is named and asked again; an empty line cancels.
 func TestWordTypedWithinTheDwellDoesNotConfirm(t *testing.T) {
-	master, _ := openPTY(t)
-	confirmDwell = 300 * time.Millisecond
-	stderr := &lockedBuffer{}
+	master, slave := openPTY(t)
+	stderr := &promptBuffer{}
+	ios := atTerminal(slave, stderr, 300*time.Millisecond)
 	got := make(chan bool, 1)
 	start := time.Now()
-	go func() { got <- askTyped(context.Background(), stderr, "BUY?", "buy") }()
+	go func() { got <- readTyped(context.Background(), ios, "BUY?", "buy") }()
 	stderr.waitFor(t, "Type buy and press enter")
 	if _, err := master.Write([]byte("buy\n")); err != nil {
 		t.Fatal(err)
 	}
 	stderr.waitFor(t, "Input typed before the confirmation was readable was discarded; type buy now: ")
-	if time.Since(start) < confirmDwell {
+	if time.Since(start) < ios.Dwell {
 		t.Fatalf("the dwell did not pass before the input was read")
 	}
 	select {
@@ -138,10 +144,28 @@ func TestWordTypedWithinTheDwellDoesNotConfirm(t *testing.T) {
 		t.Fatalf("the word typed after the dwell did not confirm:\n%s", stderr.String())
 	}
 
-	go func() { got <- askTyped(context.Background(), stderr, "BUY?", "buy") }()
-	time.Sleep(2 * confirmDwell)
+	go func() { got <- readTyped(context.Background(), ios, "BUY?", "buy") }()
+	time.Sleep(2 * ios.Dwell)
 	master.Write([]byte("\n"))
 	if <-got {
 		t.Fatal("an empty line confirmed")
 	}
+}
+
+// promptBuffer lets the test read what the prompting goroutine writes.
+type promptBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *promptBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *promptBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

@@ -1,36 +1,32 @@
-package main
+package spending
 
 import (
 	"bufio"
 	"context"
 	"fmt"
-	"io"
+
 	"os"
 	"strings"
 	"time"
 
-	"github.com/gpublock/gpublock/ui/dialog/spend"
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 )
 
-// confirmDwell is how long after the prompt is printed input starts to count: the TUI's
-// (spend.Dwell, where the reasoning is). Tests shorten it.
-var confirmDwell = spend.Dwell
-
-// readTyped asks the person to type word at confirmInput. At a terminal, what was typed
-// before the prompt is thrown away, and so is what arrives within confirmDwell after it:
+// readTyped asks the person to type word at ios.In. At a terminal, what was typed
+// before the prompt is thrown away, and so is what arrives within ios.Dwell after it:
 // a line counts only when it was typed whole after the dwell. A wrong word does not
 // cancel: it is named and the word asked again, as in the TUI's dialogs; an empty line,
 // the end of input or ctx ending is a no.
-func readTyped(ctx context.Context, stderr io.Writer, prompt, word string) bool {
-	in := confirmInput
+func readTyped(ctx context.Context, ios *cmdutil.IOStreams, prompt, word string) bool {
+	in, stderr := ios.In, ios.ErrOut
 	f, isFile := in.(*os.File)
-	tty := isFile && inputIsTerminal()
+	tty := isFile && ios.CanPrompt()
 	if tty {
 		discardTypeAhead(f)
 	}
 	fmt.Fprintf(stderr, "%s Type %s and press enter to go ahead; an empty line cancels: ", prompt, word)
 	if tty {
-		t := time.NewTimer(confirmDwell)
+		t := time.NewTimer(ios.Dwell)
 		select {
 		case <-t.C:
 		case <-ctx.Done():

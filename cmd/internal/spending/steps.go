@@ -1,20 +1,18 @@
-package main
+package spending
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
-
 	"context"
 	"errors"
 	"fmt"
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"github.com/gpublock/gpublock/cmd/internal/printers"
 	"io"
-	"os"
 	"strings"
-	"unicode/utf8"
-
-	"github.com/charmbracelet/x/term"
 
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/model"
+
+	"unicode/utf8"
 )
 
 // The steps every command that spends takes, whatever the capacity source, so that each
@@ -23,19 +21,20 @@ import (
 // refuseSpending is every refusal, before any call, of a command that spends: the config
 // file's spending rules, read-only mode, and no person to type word (without --yes); done
 // is the command's past participle ("bought").
-func refuseSpending(stderr io.Writer, cmd, word, done string, f *cmdutil.AWSFlags, yes, dryRun bool) (int, bool) {
+func RefuseSpending(ios *cmdutil.IOStreams, cmd, word, done string, f *cmdutil.AWSFlags, yes, dryRun bool) (int, bool) {
+	stderr := ios.ErrOut
 	if code, refused := cmdutil.CommandSpending(stderr, cmd, f); refused {
 		return code, true
 	}
 	if code, refused := refuseReadOnly(stderr, cmd, done, f.ReadOnlyRule(), dryRun); refused {
 		return code, true
 	}
-	return refuseWithoutPerson(stderr, cmd, word, yes, dryRun)
+	return refuseWithoutPerson(ios, cmd, word, yes, dryRun)
 }
 
 // lookupFailure phrases an error of aws.FindByID other than aws.ErrNotListed: a region
 // that failed before the offering was found, or the command cancelled.
-func lookupFailure(client *aws.Client, err error) error {
+func LookupFailure(client *aws.Client, err error) error {
 	var rf *aws.RegionFailure
 	switch {
 	case errors.As(err, &rf):
@@ -48,16 +47,16 @@ func lookupFailure(client *aws.Client, err error) error {
 
 // summaryHead opens a confirmation: what it is and against which backend. The facts that
 // follow (printFacts) name the account and region.
-func summaryHead(w io.Writer, title string, info cmdutil.BackendInfo) {
+func SummaryHead(w io.Writer, title string, info cmdutil.BackendInfo) {
 	fmt.Fprintf(w, "\n%s (%s): %s\n", title, info.Mode, info.Reason)
 }
 
 // printFacts writes a confirmation's facts (model's, the words the dialogs say) as
 // "Label:" rows, then what cannot be undone.
-func printFacts(w io.Writer, f model.Facts) {
-	width := factsLabelWidth(f)
+func PrintFacts(w io.Writer, f model.Facts) {
+	width := FactsLabelWidth(f)
 	for _, l := range f.Lines {
-		fmt.Fprintf(w, "  %s %s\n", padRight(l.Label+":", width), l.Value)
+		fmt.Fprintf(w, "  %s %s\n", PadRight(l.Label+":", width), l.Value)
 	}
 	if f.Final != "" {
 		fmt.Fprintf(w, "  %s\n", f.Final)
@@ -65,7 +64,7 @@ func printFacts(w io.Writer, f model.Facts) {
 }
 
 // factsLabelWidth is the width of the facts' "Label:" column: 12, or the longest label's.
-func factsLabelWidth(f model.Facts) int {
+func FactsLabelWidth(f model.Facts) int {
 	n := 12
 	for _, l := range f.Lines {
 		n = max(n, utf8.RuneCountInString(l.Label)+1)
@@ -74,7 +73,7 @@ func factsLabelWidth(f model.Facts) int {
 }
 
 // padRight pads s with spaces to n characters (runes: labels hold "·").
-func padRight(s string, n int) string {
+func PadRight(s string, n int) string {
 	if k := utf8.RuneCountInString(s); k < n {
 		return s + strings.Repeat(" ", n-k)
 	}
@@ -82,28 +81,15 @@ func padRight(s string, n int) string {
 }
 
 // Exit codes of the commands that spend money, beyond 0 (done), 1 (not done) and 2 (usage).
-const exitUnknown = 3 // AWS did not answer and the check afterwards failed: do not buy again
-
-// The confirmation is read from confirmInput, and only when inputIsTerminal says a person
-// is there to type it; tests replace both.
-var (
-	confirmInput io.Reader = os.Stdin
-	// A mode check would take /dev/null, a character device, for a terminal; the ioctl
-	// behind term.IsTerminal does not.
-	inputIsTerminal = func() bool { return term.IsTerminal(os.Stdin.Fd()) }
-)
-
-// askTyped asks the person to type word (confirm_typed.go).
-func askTyped(ctx context.Context, stderr io.Writer, prompt, word string) bool {
-	return readTyped(ctx, stderr, prompt, word)
-}
+const ExitUnknown = 3 // AWS did not answer and the check afterwards failed: do not buy again
 
 // refuseWithoutPerson is the check, made before any call, that a purchase or launch
 // can be confirmed: by --yes, or by a person at a terminal.
-func refuseWithoutPerson(stderr io.Writer, cmd, word string, yes, dryRun bool) (int, bool) {
-	if yes || dryRun || inputIsTerminal() {
+func refuseWithoutPerson(ios *cmdutil.IOStreams, cmd, word string, yes, dryRun bool) (int, bool) {
+	if yes || dryRun || ios.CanPrompt() {
 		return 0, false
 	}
+	stderr := ios.ErrOut
 	fmt.Fprintf(stderr, "gpublock %s: refusing: standard input is not a terminal, so nobody can type %q to confirm.\n", cmd, word)
 	fmt.Fprintf(stderr, "Pass --yes to %s from a script (or --dry-run to check only); nothing was sent to AWS.\n", word)
 	return 2, true
@@ -122,20 +108,20 @@ func refuseReadOnly(stderr io.Writer, cmd, done, readOnlyRule string, dryRun boo
 }
 
 // confirmed is --yes, or the person typing word; a no is said on stderr.
-func confirmed(ctx context.Context, stderr io.Writer, cmd string, yes bool, prompt, word, done string) bool {
-	if yes || askTyped(ctx, stderr, prompt, word) {
+func Confirmed(ctx context.Context, ios *cmdutil.IOStreams, cmd string, yes bool, prompt, word, done string) bool {
+	if yes || readTyped(ctx, ios, prompt, word) {
 		return true
 	}
-	fmt.Fprintf(stderr, "gpublock %s: cancelled; nothing was %s.\n", cmd, done)
+	fmt.Fprintf(ios.ErrOut, "gpublock %s: cancelled; nothing was %s.\n", cmd, done)
 	return false
 }
 
 // notDone reports a failed launch or extension: exit 3 when it may have happened anyway.
-func notDone(stderr io.Writer, cmd, verdict string, client *aws.Client, err error) int {
+func NotDone(stderr io.Writer, cmd, verdict string, client *aws.Client, err error) int {
 	var pe *aws.PurchaseError
 	if errors.As(err, &pe) && pe.Outcome == aws.Unknown {
 		fmt.Fprintf(stderr, "gpublock %s: OUTCOME UNKNOWN: %s\n", cmd, pe.Explanation)
-		return exitUnknown
+		return ExitUnknown
 	}
 	fmt.Fprintf(stderr, "gpublock %s: %s: %s\n", cmd, verdict, client.ExplainError(err))
 	return 1
@@ -144,7 +130,7 @@ func notDone(stderr io.Writer, cmd, verdict string, client *aws.Client, err erro
 // prepare is the spend service's Prepare in the command line's words: what it settled,
 // then its refusal, in the words the TUI shows too. ok is false when the command ends
 // with code; a dry run's "not allowed" is the caller's to print.
-func prepare(ctx context.Context, stderr io.Writer, cmd string, client *aws.Client, src aws.Source, in aws.Intent) (aws.Prepared, int, bool) {
+func Prepare(ctx context.Context, stderr io.Writer, cmd string, client *aws.Client, src aws.Source, in aws.Intent) (aws.Prepared, int, bool) {
 	p, err := client.Prepare(ctx, src, in)
 	for _, s := range p.Settled {
 		fmt.Fprintf(stderr, "gpublock %s: settled an interrupted run: %s\n", cmd, s.Sentence())
@@ -177,7 +163,7 @@ func prepare(ctx context.Context, stderr io.Writer, cmd string, client *aws.Clie
 
 // permissionLine shows the dry run's answer (or that the source has none) before the
 // confirmation.
-func permissionLine(stderr io.Writer, p aws.Prepared) {
+func PermissionLine(stderr io.Writer, p aws.Prepared) {
 	if p.NoDryRun == "" {
 		fmt.Fprintf(stderr, "  Permission:  allowed (%s, dry run)\n\n", p.Permission.Action)
 	}
@@ -185,9 +171,9 @@ func permissionLine(stderr io.Writer, p aws.Prepared) {
 
 // confirmAgain asks, when an interrupted run already did it (say says what) and --again
 // asks for a second one, to type again.
-func confirmAgain(ctx context.Context, stderr io.Writer, cmd string, yes bool, say, prompt, done string) bool {
-	fmt.Fprintln(stderr, say)
-	return confirmed(ctx, stderr, cmd, yes, prompt, "again", done)
+func ConfirmAgain(ctx context.Context, ios *cmdutil.IOStreams, cmd string, yes bool, say, prompt, done string) bool {
+	fmt.Fprintln(ios.ErrOut, say)
+	return Confirmed(ctx, ios, cmd, yes, prompt, "again", done)
 }
 
 // alreadyDone reports that an interrupted run already bought it: done, nothing new (exit 0).
@@ -198,8 +184,45 @@ func alreadyDone(stderr io.Writer, cmd string, ex aws.Explanation) int {
 
 // journalWarning says, when it happened, that the outcome could not be journalled: what was
 // bought stands, but the journal no longer tells it.
-func journalWarning(stderr io.Writer, cmd string, err error) {
+func JournalWarning(stderr io.Writer, cmd string, err error) {
 	if err != nil {
 		fmt.Fprintf(stderr, "gpublock %s: WARNING: done, but its outcome could not be recorded: %s. A later run settles it from AWS.\n", cmd, aws.RedactError(err))
 	}
+}
+
+// printPermission prints a --dry-run's answer (exit 0 allowed, 1 not): in JSON, fields
+// beside DryRun, Allowed and Action; in a table, yes says what the identity may do.
+func PrintPermission(stdout, stderr io.Writer, cmd string, format cmdutil.OutputFormat, p aws.Permission, fields map[string]any, yes, done string) int {
+	code := 0
+	if !p.Allowed {
+		code = 1
+	}
+	if format == "json" {
+		fields["DryRun"], fields["Allowed"], fields["Action"] = true, p.Allowed, p.Action
+		if err := printers.JSON(stdout, fields); err != nil {
+			fmt.Fprintf(stderr, "gpublock %s: %v\n", cmd, err)
+			return 1
+		}
+		return code
+	}
+	if p.Allowed {
+		fmt.Fprintf(stdout, "Dry run: allowed. %s Nothing was %s.\n", yes, done)
+	} else {
+		fmt.Fprintf(stdout, "Dry run: %s\n", model.NotAllowed(p.Action, done))
+	}
+	return code
+}
+
+// findBlock is aws.FindBlock with the command line's words for each way it can fail.
+func FindBlock(ctx context.Context, client *aws.Client, region, id string) (model.Block, error) {
+	b, found, err := client.FindBlock(ctx, region, id)
+	switch {
+	case found:
+		return b, nil
+	case ctx.Err() != nil:
+		return model.Block{}, errors.New("cancelled.")
+	case err != nil:
+		return model.Block{}, fmt.Errorf("the blocks of %s could not be listed: %s", region, client.ExplainError(err))
+	}
+	return model.Block{}, fmt.Errorf("there is no Capacity Block %s in %s (`%s` lists them; another region needs --region).", id, region, client.NextStep("blocks", region))
 }

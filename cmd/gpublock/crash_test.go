@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmd/journal"
+
 	"context"
 	"encoding/json"
 	"io"
@@ -72,7 +74,7 @@ func TestPurchaseKilledAfterCommitRerunBuysNothingNew(t *testing.T) {
 		t.Fatalf("want exactly the one reservation %s: %+v", lost.Result, rows)
 	}
 	code, out, errs := runCLI("journal", "--endpoint-url", cs.url, "--region", "us-east-1", "-o", "json")
-	var rows []journalRow
+	var rows []journal.Row
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
 		t.Fatalf("journal: exit %d, %s\n%s", code, errs, out)
 	}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmd/journal"
+
 	"github.com/gpublock/gpublock/cmd/internal/printers"
 
 	"encoding/json"
@@ -40,10 +42,10 @@ func TestJournalKeepsBackendsApart(t *testing.T) {
 	f.Write(append(line, '\n'))
 	f.Close()
 
-	rows := func(args ...string) ([]journalRow, string) {
+	rows := func(args ...string) ([]journal.Row, string) {
 		t.Helper()
 		code, out, errs := runCLI(append([]string{"journal", "-o", "json", "--region", "us-east-1"}, args...)...)
-		var rs []journalRow
+		var rs []journal.Row
 		if json.Unmarshal([]byte(out), &rs) != nil {
 			t.Fatalf("journal %v: exit %d, stderr %q\n%s", args, code, errs, out)
 		}

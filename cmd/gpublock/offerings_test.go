@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/cmd/internal/printers"
 
 	"bytes"
@@ -77,6 +78,23 @@ func cliEnv(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// cliTweaks change the factory of runCLI and cliFactory, for one test (tweakCLI).
+var cliTweaks []func(*cmdutil.Factory)
+
+func tweakCLI(t *testing.T, tweak func(*cmdutil.Factory)) {
+	cliTweaks = append(cliTweaks, tweak)
+	t.Cleanup(func() { cliTweaks = nil })
+}
+
+// cliFactory is the program's factory over stdout and stderr, with the test's tweaks.
+func cliFactory(stdout, stderr io.Writer) *cmdutil.Factory {
+	f := cmdutil.New(version, cmdutil.System(stdout, stderr))
+	for _, tweak := range cliTweaks {
+		tweak(f)
+	}
+	return f
 }
 
 func runCLI(args ...string) (int, string, string) {

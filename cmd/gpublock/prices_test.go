@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/csv"
 	"encoding/json"
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -32,9 +33,9 @@ func pricesEnv(t *testing.T) string {
 	t.Setenv("AWS_MAX_ATTEMPTS", "3")
 	t.Setenv("AWS_PROFILE", "")
 	t.Setenv("AWS_ENDPOINT_URL", "")
-	old := pricesNow
-	pricesNow = func() time.Time { return time.Date(2026, 11, 29, 20, 0, 0, 0, time.UTC) }
-	t.Cleanup(func() { pricesNow = old })
+	tweakCLI(t, func(f *cmdutil.Factory) {
+		f.Now = func() time.Time { return time.Date(2026, 11, 29, 20, 0, 0, 0, time.UTC) }
+	})
 	return filepath.Join(cache, "gpublock", pricing.CacheFileName)
 }
 

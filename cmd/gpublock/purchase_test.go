@@ -73,26 +73,10 @@ func assertNothingBought(t *testing.T, url string) {
 // asPerson makes the commands see a terminal on which input is typed.
 func asPerson(t *testing.T, terminal bool, input string) {
 	t.Helper()
-	typed = &person{in: strings.NewReader(input), terminal: terminal}
-	t.Cleanup(func() { typed = nil })
-}
-
-// person is who the commands of runCLI see at standard input; nil is the test process's own.
-type person struct {
-	in       io.Reader
-	terminal bool
-}
-
-var typed *person
-
-// cliFactory is the program's factory over stdout and stderr, with the person of asPerson.
-func cliFactory(stdout, stderr io.Writer) *cmdutil.Factory {
-	f := cmdutil.New(version, cmdutil.System(stdout, stderr))
-	if typed != nil {
-		f.IOStreams.In = typed.in
-		f.IOStreams.SetStdinTTY(typed.terminal)
-	}
-	return f
+	tweakCLI(t, func(f *cmdutil.Factory) {
+		f.IOStreams.In = strings.NewReader(input)
+		f.IOStreams.SetStdinTTY(terminal)
+	})
 }
 
 // journalLines reads the purchase journal the commands wrote under $XDG_STATE_HOME: the
@@ -487,7 +471,7 @@ func TestPurchaseInterruptedAtPrompt(t *testing.T) {
 	pr, pw := io.Pipe() // nobody ever types
 	defer pw.Close()
 	asPerson(t, true, "")
-	typed.in = pr
+	tweakCLI(t, func(f *cmdutil.Factory) { f.IOStreams.In = pr })
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var out bytes.Buffer

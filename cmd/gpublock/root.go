@@ -1,6 +1,10 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmd/prices"
+
+	"github.com/gpublock/gpublock/cmd/internal/cmd/journal"
+
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 
 	"context"
@@ -153,12 +157,12 @@ func newRootCmd(ctx context.Context, f *cmdutil.Factory) *cobra.Command {
 		newAdviseCmd(f),
 		newBlocksCmd(f),
 		newExtendCmd(f),
-		newJournalCmd(f),
+		journal.NewCmdJournal(f, nil),
 		newLaunchCmd(f),
 		newOfferingsCmd(f),
 		newPurchaseCmd(f),
 		newConfigCmd(f),
-		newPricesCmd(f),
+		prices.NewCmdPrices(f, nil),
 		newSimCmd(f),
 	)
 	root.AddCommand(manCmd(), versionCmd())

@@ -1,4 +1,4 @@
-package main
+package prices
 
 import (
 	"github.com/gpublock/gpublock/cmd/internal/printers"
@@ -24,9 +24,6 @@ import (
 	"github.com/gpublock/gpublock/pricing/pricelist"
 )
 
-// pricesNow is the clock the ages are measured against (tests fix it).
-var pricesNow = time.Now
-
 const pricesLong = "Shows on-demand prices, published Capacity Block rates and Savings Plans rates, each with\n" +
 	"its source, date and age. --refresh asks the AWS Price List API (served from us-east-1) for\n" +
 	"current on-demand prices and keeps them in $XDG_CACHE_HOME/gpublock/prices.json.\n\n" +
@@ -34,13 +31,19 @@ const pricesLong = "Shows on-demand prices, published Capacity Block rates and S
 
 // pricesArgs are the flags of prices. Its --region, --endpoint-url, --profile and --log-file
 // are its own (a filter, and the Price List API's), not the AWS flags of the other commands.
-type pricesArgs struct {
-	output, regionList, typeList, endpoint, profile, logFile string
-	refresh                                                  bool
+type Options struct {
+	IO *cmdutil.IOStreams
+	// Now is the clock the ages are measured against.
+	Now func() time.Time
+
+	Output, Regions, Types, Endpoint, Profile, LogFile string
+	Refresh                                            bool
 }
 
-func newPricesCmd(f *cmdutil.Factory) *cobra.Command {
-	var a pricesArgs
+// newPricesCmd is `gpublock prices`; runF, when not nil, is given the options instead of
+// running them.
+func NewCmdPrices(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
+	a := &Options{IO: f.IOStreams, Now: f.Now}
 	cmd := &cobra.Command{
 		Use:   "prices",
 		Short: "show the price catalog with the age of each figure; --refresh from the AWS Price List API",
@@ -53,24 +56,28 @@ func newPricesCmd(f *cmdutil.Factory) *cobra.Command {
 		Annotations:       map[string]string{cmdutil.AnnotationNoAWS: "true"},
 		PersistentPreRunE: cmdutil.RefuseAWSFlags,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return cmdutil.CodeError(runPrices(cmd.Context(), a, cmd.OutOrStdout(), cmd.ErrOrStderr()))
+			if runF != nil {
+				return runF(a)
+			}
+			return cmdutil.CodeError(pricesRun(cmd.Context(), a))
 		},
 	}
 	fs := cmd.Flags()
-	cmdutil.OutputFlag(cmd, &a.output, "table", "json", "csv")
-	fs.StringVar(&a.regionList, "region", "", "only these regions, `R[,R...]` or all (figures without a region are always shown)")
-	fs.StringVar(&a.typeList, "type", "", "only these instance types, `T[,T...]`")
-	fs.BoolVar(&a.refresh, "refresh", false, "fetch current on-demand prices from the AWS Price List API into the cache first")
-	fs.StringVar(&a.endpoint, "endpoint-url", "", "Price List API endpoint `URL` for --refresh, e.g. http://127.0.0.1:PORT for gpublock sim (default: AWS)")
-	fs.StringVar(&a.profile, "profile", "", "the AWS shared-config profile for --refresh (default: $AWS_PROFILE or the default profile)")
-	fs.StringVar(&a.logFile, "log-file", "", "with --refresh, append one line per AWS API attempt (never credentials or bodies) to this `file`")
+	cmdutil.OutputFlag(cmd, &a.Output, "table", "json", "csv")
+	fs.StringVar(&a.Regions, "region", "", "only these regions, `R[,R...]` or all (figures without a region are always shown)")
+	fs.StringVar(&a.Types, "type", "", "only these instance types, `T[,T...]`")
+	fs.BoolVar(&a.Refresh, "refresh", false, "fetch current on-demand prices from the AWS Price List API into the cache first")
+	fs.StringVar(&a.Endpoint, "endpoint-url", "", "Price List API endpoint `URL` for --refresh, e.g. http://127.0.0.1:PORT for gpublock sim (default: AWS)")
+	fs.StringVar(&a.Profile, "profile", "", "the AWS shared-config profile for --refresh (default: $AWS_PROFILE or the default profile)")
+	fs.StringVar(&a.LogFile, "log-file", "", "with --refresh, append one line per AWS API attempt (never credentials or bodies) to this `file`")
 	return cmd
 }
 
 // runPrices shows the catalog once cobra has parsed the flags.
-func runPrices(ctx context.Context, a pricesArgs, stdout, stderr io.Writer) int {
-	output, regionList, typeList, endpoint, profile, logFile := a.output, a.regionList, a.typeList, a.endpoint, a.profile, a.logFile
-	refresh := a.refresh
+func pricesRun(ctx context.Context, a *Options) int {
+	stdout, stderr := a.IO.Out, a.IO.ErrOut
+	output, regionList, typeList, endpoint, profile, logFile := a.Output, a.Regions, a.Types, a.Endpoint, a.Profile, a.LogFile
+	refresh := a.Refresh
 	usage := func(format string, a ...any) int {
 		return cmdutil.ReportUsage(stderr, "prices", cmdutil.Usagef(format, a...))
 	}
@@ -112,7 +119,7 @@ func runPrices(ctx context.Context, a pricesArgs, stdout, stderr io.Writer) int 
 			fmt.Fprintf(stderr, "gpublock prices: %v\n", pathErr)
 			return 1
 		}
-		if code := pricesRefresh(ctx, path, profile, endpoint, types, regions, callLog, stderr); code != 0 {
+		if code := pricesRefresh(ctx, path, profile, endpoint, types, regions, callLog, a.Now, stderr); code != 0 {
 			return code
 		}
 		if cat, err = pricing.Load(path); err != nil {
@@ -123,7 +130,7 @@ func runPrices(ctx context.Context, a pricesArgs, stdout, stderr io.Writer) int 
 
 	rows := pricesSelect(cat.Rows(), regions, types)
 	used := pricesUsed(cat, regions)
-	now := pricesNow()
+	now := a.Now()
 	switch format {
 	case "json":
 		err = pricesJSON(stdout, rows, used, now)
@@ -139,7 +146,7 @@ func runPrices(ctx context.Context, a pricesArgs, stdout, stderr io.Writer) int 
 	return 0
 }
 
-func pricesRefresh(ctx context.Context, path, profile, endpoint string, types, regions []string, callLog []func(*middleware.Stack) error, stderr io.Writer) int {
+func pricesRefresh(ctx context.Context, path, profile, endpoint string, types, regions []string, callLog []func(*middleware.Stack) error, now func() time.Time, stderr io.Writer) int {
 	client, err := pricelist.NewClient(ctx, profile, endpoint, callLog...)
 	if err != nil {
 		fmt.Fprintf(stderr, "gpublock prices: --refresh: %v\n", err)
@@ -154,7 +161,7 @@ func pricesRefresh(ctx context.Context, path, profile, endpoint string, types, r
 	if endpoint != "" {
 		note = "via " + endpoint
 	}
-	res, err := pricelist.Fetch(ctx, client, types, regions, pricesNow(), note)
+	res, err := pricelist.Fetch(ctx, client, types, regions, now(), note)
 	if err != nil {
 		fmt.Fprintf(stderr, "gpublock prices: --refresh: %s; the cache is unchanged\n", refreshFailure(err))
 		return 1
@@ -164,7 +171,7 @@ func pricesRefresh(ctx context.Context, path, profile, endpoint string, types, r
 		fmt.Fprintf(stderr, "gpublock prices: --refresh: %v; the cache is unchanged\n", pricelist.ErrNoPrices)
 		return 1
 	}
-	if err := pricing.WriteCache(path, res.Rows, pricesNow()); err != nil {
+	if err := pricing.WriteCache(path, res.Rows, now()); err != nil {
 		fmt.Fprintf(stderr, "gpublock prices: --refresh: writing the cache: %v\n", err)
 		return 1
 	}

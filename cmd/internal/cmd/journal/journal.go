@@ -1,4 +1,4 @@
-package main
+package journal
 
 import (
 	"github.com/gpublock/gpublock/cmd/internal/printers"
@@ -27,14 +27,15 @@ const journalLong = "Lists the purchases, extensions and launches this machine m
 	"settles only its own backend's lines, and says how many others it left out.\n\n" +
 	"Exit status: 0 listed, every entry settled; 1 some entry could not be settled (AWS could not be asked)."
 
-type journalArgs struct {
-	aws      cmdutil.AWSFlags
-	output   string
-	noSettle bool
+type Options struct {
+	IO       *cmdutil.IOStreams
+	AWS      cmdutil.AWSFlags
+	Output   string
+	NoSettle bool
 }
 
 // journalRow is one purchase, extension or launch: its intent and final outcome.
-type journalRow struct {
+type Row struct {
 	RequestId             string
 	Time                  string
 	Action                string
@@ -56,9 +57,10 @@ type journalRow struct {
 	Error                 string `json:",omitempty"`
 }
 
-func newJournalCmd(f *cmdutil.Factory) *cobra.Command {
-	g := f.AWS
-	var a journalArgs
+// newJournalCmd is `gpublock journal`; runF, when not nil, is given the options instead of
+// running them.
+func NewCmdJournal(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
+	opts := &Options{IO: f.IOStreams}
 	cmd := &cobra.Command{
 		Use:   "journal",
 		Short: "list this machine's purchases and extensions, and settle interrupted ones",
@@ -69,34 +71,38 @@ func newJournalCmd(f *cmdutil.Factory) *cobra.Command {
 		Args:        cmdutil.NoArgs,
 		Annotations: map[string]string{cmdutil.AnnotationOneRegion: "true"},
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			a.aws = *g
-			return cmdutil.CodeError(runJournal(cmd.Context(), a, cmd.OutOrStdout(), cmd.ErrOrStderr()))
+			opts.AWS = *f.AWS
+			if runF != nil {
+				return runF(opts)
+			}
+			return cmdutil.CodeError(journalRun(cmd.Context(), opts))
 		},
 	}
-	cmdutil.OutputFlag(cmd, &a.output, "table", "json")
-	cmd.Flags().BoolVar(&a.noSettle, "no-settle", false, "only list; ask AWS nothing")
+	cmdutil.OutputFlag(cmd, &opts.Output, "table", "json")
+	cmd.Flags().BoolVar(&opts.NoSettle, "no-settle", false, "only list; ask AWS nothing")
 	return cmd
 }
 
 // runJournal lists the journal once the flags say so (cobra has parsed them).
-func runJournal(ctx context.Context, a journalArgs, stdout, stderr io.Writer) int {
-	format, err := cmdutil.TableOrJSONFormat(a.output)
+func journalRun(ctx context.Context, a *Options) int {
+	stdout, stderr := a.IO.Out, a.IO.ErrOut
+	format, err := cmdutil.TableOrJSONFormat(a.Output)
 	if err != nil {
 		return cmdutil.ReportUsage(stderr, "journal", err)
 	}
-	if err := a.aws.Validate(); err != nil {
+	if err := a.AWS.Validate(); err != nil {
 		return cmdutil.ReportUsage(stderr, "journal", err)
 	}
-	if err := cmdutil.SingleRegion(&a.aws); err != nil {
+	if err := cmdutil.SingleRegion(&a.AWS); err != nil {
 		return cmdutil.ReportUsage(stderr, "journal", err)
 	}
-	client, _, err := cmdutil.OpenBackend(ctx, &a.aws, stderr)
+	client, _, err := cmdutil.OpenBackend(ctx, &a.AWS, stderr)
 	if err != nil {
 		return cmdutil.BackendFailure(stderr, "journal", err)
 	}
 	code := 0
-	if !a.noSettle {
-		settled, err := client.SettleOpen(ctx, a.aws.HomeRegion())
+	if !a.NoSettle {
+		settled, err := client.SettleOpen(ctx, a.AWS.HomeRegion())
 		for _, s := range settled {
 			fmt.Fprintf(stderr, "gpublock journal: settled: %s\n", s.Sentence())
 		}
@@ -118,7 +124,7 @@ func runJournal(ctx context.Context, a journalArgs, stdout, stderr io.Writer) in
 		p, _ := client.JournalPath()
 		fmt.Fprintf(stderr, "gpublock journal: %d damaged line(s) in %s skipped (a crash or a full disk mid-write)\n", bad, p)
 	}
-	rows := journalRows(entries, a.aws.HomeRegion())
+	rows := journalRows(entries, a.AWS.HomeRegion())
 	if format == "json" {
 		if err := printers.JSON(stdout, rows); err != nil {
 			fmt.Fprintln(stderr, "gpublock journal:", err)
@@ -149,8 +155,8 @@ func backendWords(b string) string {
 }
 
 // journalRows pairs each intent with its last outcome, oldest first.
-func journalRows(entries []aws.JournalEntry, region string) []journalRow {
-	var rows []journalRow
+func journalRows(entries []aws.JournalEntry, region string) []Row {
+	var rows []Row
 	index := map[string]int{}
 	for _, e := range entries {
 		if region != "" && e.Region != region {
@@ -162,7 +168,7 @@ func journalRows(entries []aws.JournalEntry, region string) []journalRow {
 				continue // an outcome without its intent: the intent line was lost
 			}
 			index[e.RequestID] = len(rows)
-			rows = append(rows, journalRow{RequestId: e.RequestID, Time: printers.RFC3339(e.Time), Action: e.Action, Account: e.Account,
+			rows = append(rows, Row{RequestId: e.RequestID, Time: printers.RFC3339(e.Time), Action: e.Action, Account: e.Account,
 				Region: e.Region, AvailabilityZone: e.Zone, InstanceType: e.Type, InstanceCount: e.Count,
 				StartDate: journalTime(e.Start), EndDate: journalTime(e.End), UpfrontFee: e.Fee, CurrencyCode: e.Currency,
 				OfferingId: e.Offering, CapacityReservationId: e.Target, Outcome: "open"})
@@ -187,7 +193,7 @@ func journalTime(t *time.Time) string {
 	return printers.RFC3339(*t)
 }
 
-func printJournal(w io.Writer, rows []journalRow) {
+func printJournal(w io.Writer, rows []Row) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "TIME (UTC)\tACTION\tREGION\tZONE\tCAPACITY\tFEE\tOUTCOME\tRESERVATION\tREQUEST ID")
 	for _, r := range rows {

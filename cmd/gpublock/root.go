@@ -1,6 +1,10 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmd/configcmd"
+
+	"github.com/gpublock/gpublock/cmd/internal/cmd/sim"
+
 	"github.com/gpublock/gpublock/cmd/internal/cmd/prices"
 
 	"github.com/gpublock/gpublock/cmd/internal/cmd/journal"
@@ -161,9 +165,9 @@ func newRootCmd(ctx context.Context, f *cmdutil.Factory) *cobra.Command {
 		newLaunchCmd(f),
 		newOfferingsCmd(f),
 		newPurchaseCmd(f),
-		newConfigCmd(f),
+		configcmd.NewCmdConfig(f),
 		prices.NewCmdPrices(f, nil),
-		newSimCmd(f),
+		sim.NewCmdSim(f, nil),
 	)
 	root.AddCommand(manCmd(), versionCmd())
 	root.SetHelpCommand(helpCmd())

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmd/sim"
+
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 
 	"bytes"
@@ -229,7 +231,7 @@ func TestSimOnAnUnspecifiedAddressPrintsAReachableOneAndWarns(t *testing.T) {
 		"http://[::1]:4566":      {"http://[::1]:4566", false},
 		"http://192.0.2.10:4566": {"http://192.0.2.10:4566", true},
 	} {
-		if got, exposed := reachableURL(in); got != want.url || exposed != want.exposed {
+		if got, exposed := sim.ReachableURL(in); got != want.url || exposed != want.exposed {
 			t.Errorf("reachableURL(%q) = %q, %v; want %q, %v", in, got, exposed, want.url, want.exposed)
 		}
 	}

@@ -1,4 +1,4 @@
-package main
+package sim
 
 import (
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
@@ -33,13 +33,17 @@ func (ff faultFlags) Set(v string) error {
 }
 
 // simArgs are the flags of sim.
-type simArgs struct {
-	opts                                ec2sim.Options
-	addr, clock, speed, limits, payment *string
+type Options struct {
+	IO       *cmdutil.IOStreams
+	Emulator ec2sim.Options
+
+	Addr, Clock, Speed, RateLimits, PaymentDelay string
 }
 
-func newSimCmd(f *cmdutil.Factory) *cobra.Command {
-	var a simArgs
+// newSimCmd is `gpublock sim`; runF, when not nil, is given the options instead of running
+// them.
+func NewCmdSim(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
+	a := &Options{IO: f.IOStreams}
 	cmd := &cobra.Command{
 		Use:   "sim",
 		Short: "serve the emulator of the AWS APIs gpublock uses (EC2 Capacity Blocks, SageMaker Training Plans, STS, Price List)",
@@ -52,21 +56,24 @@ func newSimCmd(f *cmdutil.Factory) *cobra.Command {
 		Annotations:       map[string]string{cmdutil.AnnotationNoAWS: "true"},
 		PersistentPreRunE: cmdutil.RefuseAWSFlags,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return cmdutil.CodeError(runSim(cmd.Context(), &a, cmd.OutOrStdout(), cmd.ErrOrStderr()))
+			if runF != nil {
+				return runF(a)
+			}
+			return cmdutil.CodeError(simRun(cmd.Context(), a))
 		},
 	}
 	fs := cmd.Flags()
-	opts := &a.opts
-	a.addr = fs.String("addr", "127.0.0.1:4566", "address to listen on (host:port)")
+	opts := &a.Emulator
+	fs.StringVar(&a.Addr, "addr", "127.0.0.1:4566", "address to listen on (host:port)")
 	fs.Int64Var(&opts.Seed, "seed", 1, "seed of the market: the same seed and clock give the same offerings")
-	a.clock = fs.String("clock", "", "start the emulator's clock at this RFC 3339 time (default: now)")
-	a.speed = fs.String("speed", "1", "clock rate against real time, a positive number (e.g. 60: one minute per second)")
+	fs.StringVar(&a.Clock, "clock", "", "start the emulator's clock at this RFC 3339 time (default: now)")
+	fs.StringVar(&a.Speed, "speed", "1", "clock rate against real time, a positive number (e.g. 60: one minute per second)")
 	fs.StringVar(&opts.StateFile, "state", "", "keep the emulator's state in this JSON file, so purchases survive a restart")
 	fs.StringVar(&opts.Account, "account", ec2sim.DemoAccount, "the 12-digit AWS account the emulator stands for (STS GetCallerIdentity, every ownerId and ARN): two emulators with two accounts are two accounts")
 	fs.StringVar(&opts.DefaultRegion, "region", "us-east-1", "the region the printed setup signs for (AWS_REGION); every request must be signed, and is served in the region it is signed for")
 	fs.Var(faultFlags{&opts.Faults}, "fault", "inject a fault, repeatable: "+simcore.FaultHelp)
-	a.limits = fs.String("rate-limits", "aws", "the request token buckets of EC2, and of SageMaker (a guess: AWS publishes none): aws (as documented: DescribeCapacityBlockOfferings 10 at once, then 0.15 per second), off (both), or a number N (AWS's refill rates × N, for demos)")
-	a.payment = fs.String("payment-delay", "1m-5m", "how long purchases stay payment-pending: "+ec2sim.PaymentDelayHelp)
+	fs.StringVar(&a.RateLimits, "rate-limits", "aws", "the request token buckets of EC2, and of SageMaker (a guess: AWS publishes none): aws (as documented: DescribeCapacityBlockOfferings 10 at once, then 0.15 per second), off (both), or a number N (AWS's refill rates × N, for demos)")
+	fs.StringVar(&a.PaymentDelay, "payment-delay", "1m-5m", "how long purchases stay payment-pending: "+ec2sim.PaymentDelayHelp)
 	return cmd
 }
 
@@ -78,24 +85,25 @@ func simUsage(stderr io.Writer, format string, args ...any) int {
 }
 
 // runSim serves the emulator until ctx is done (Ctrl-C), once cobra has parsed the flags.
-func runSim(ctx context.Context, a *simArgs, stdout, stderr io.Writer) int {
-	opts, addr, clock, speed, limits, payment := a.opts, a.addr, a.clock, a.speed, a.limits, a.payment
-	if *clock != "" {
-		t, err := time.Parse(time.RFC3339, *clock)
+func simRun(ctx context.Context, a *Options) int {
+	stdout, stderr := a.IO.Out, a.IO.ErrOut
+	opts, addr, clock, speed, limits, payment := a.Emulator, a.Addr, a.Clock, a.Speed, a.RateLimits, a.PaymentDelay
+	if clock != "" {
+		t, err := time.Parse(time.RFC3339, clock)
 		if err != nil {
-			return simUsage(stderr, "--clock %q: want an RFC 3339 time such as 2026-12-03T11:30:00Z", *clock)
+			return simUsage(stderr, "--clock %q: want an RFC 3339 time such as 2026-12-03T11:30:00Z", clock)
 		}
 		opts.Start = t
 	}
-	sp, err := strconv.ParseFloat(*speed, 64)
+	sp, err := strconv.ParseFloat(speed, 64)
 	if err != nil || sp <= 0 || sp > 1e6 || sp != sp {
-		return simUsage(stderr, "--speed %q: want a positive number up to 1000000 (1 = real time, 60 = a minute per second)", *speed)
+		return simUsage(stderr, "--speed %q: want a positive number up to 1000000 (1 = real time, 60 = a minute per second)", speed)
 	}
 	opts.Speed = sp
-	if opts.PaymentDelay, err = ec2sim.ParsePaymentDelay(*payment); err != nil {
+	if opts.PaymentDelay, err = ec2sim.ParsePaymentDelay(payment); err != nil {
 		return simUsage(stderr, "--payment-delay: %v", err)
 	}
-	if opts.RateLimits, err = config.ParseRateLimits(*limits); err != nil {
+	if opts.RateLimits, err = config.ParseRateLimits(limits); err != nil {
 		return simUsage(stderr, "%v", err)
 	}
 	if !simcore.ValidAccount(opts.Account) {
@@ -104,8 +112,8 @@ func runSim(ctx context.Context, a *simArgs, stdout, stderr io.Writer) int {
 	if !slices.Contains(ec2sim.Regions(), opts.DefaultRegion) {
 		return simUsage(stderr, "--region %q: the emulator serves only the regions where Capacity Blocks are sold: %s", opts.DefaultRegion, strings.Join(ec2sim.Regions(), ", "))
 	}
-	if _, _, err := net.SplitHostPort(*addr); err != nil {
-		return simUsage(stderr, "--addr %q: want host:port such as 127.0.0.1:4566 (port 0 picks a free one)", *addr)
+	if _, _, err := net.SplitHostPort(addr); err != nil {
+		return simUsage(stderr, "--addr %q: want host:port such as 127.0.0.1:4566 (port 0 picks a free one)", addr)
 	}
 	if opts.StateFile != "" {
 		if err := checkStateWritable(opts.StateFile); err != nil {
@@ -119,15 +127,15 @@ func runSim(ctx context.Context, a *simArgs, stdout, stderr io.Writer) int {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	url, err := ec2sim.Listen(ctx, *addr, s)
+	url, err := ec2sim.Listen(ctx, addr, s)
 	if err != nil {
-		fmt.Fprintf(stderr, "gpublock sim: listening on %s: %v\n", *addr, err)
+		fmt.Fprintf(stderr, "gpublock sim: listening on %s: %v\n", addr, err)
 		return 1
 	}
-	url, exposed := reachableURL(url)
+	url, exposed := ReachableURL(url)
 	if exposed {
 		fmt.Fprintf(stderr, "gpublock sim: WARNING: --addr %s is not a loopback address: anyone who can reach this machine on it can buy "+
-			"(simulated) blocks and move the emulator's clock (POST /_sim/clock). Use --addr 127.0.0.1:PORT unless that is meant.\n", *addr)
+			"(simulated) blocks and move the emulator's clock (POST /_sim/clock). Use --addr 127.0.0.1:PORT unless that is meant.\n", addr)
 	}
 	printSimHelp(stdout, url, opts, s.Now())
 	<-ctx.Done()
@@ -138,7 +146,7 @@ func runSim(ctx context.Context, a *simArgs, stdout, stderr io.Writer) int {
 // reachableURL is the URL to print for the address the emulator listens on: an unspecified
 // address (0.0.0.0, [::]) is not one a client can dial, so it becomes 127.0.0.1 on the same
 // port. exposed is true when the emulator listens beyond this machine's loopback.
-func reachableURL(u string) (string, bool) {
+func ReachableURL(u string) (string, bool) {
 	hostport := strings.TrimPrefix(u, "http://")
 	host, port, err := net.SplitHostPort(hostport)
 	if err != nil {

@@ -1,4 +1,4 @@
-package main
+package configcmd
 
 import (
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
@@ -45,7 +45,7 @@ const configTemplate = `# gpublock configuration (gpublock config show checks it
 
 // newConfigCmd is `gpublock config path|show|init`, cobra's own command: its arguments and
 // flags are checked by cobra, its help is fang's.
-func newConfigCmd(f *cmdutil.Factory) *cobra.Command {
+func NewCmdConfig(f *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "config",
 		Short:   "the configuration file: config path, config show, config init",
@@ -63,12 +63,12 @@ func newConfigCmd(f *cmdutil.Factory) *cobra.Command {
 		Use:   "init",
 		Short: "write config.yaml, from config.json when there is one, else an example",
 		Args:  cmdutil.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			yamlPath, jsonPath, code := configPaths(c.ErrOrStderr())
+		RunE: func(*cobra.Command, []string) error {
+			yamlPath, jsonPath, code := configPaths(f.IOStreams.ErrOut)
 			if code != 0 {
 				return cmdutil.CodeError(code)
 			}
-			return cmdutil.CodeError(configInit(c.OutOrStdout(), c.ErrOrStderr(), yamlPath, jsonPath, force))
+			return cmdutil.CodeError(configInit(f.IOStreams.Out, f.IOStreams.ErrOut, yamlPath, jsonPath, force))
 		},
 	}
 	initCmd.Flags().BoolVar(&force, "force", false, "replace an existing config.yaml")
@@ -76,14 +76,14 @@ func newConfigCmd(f *cmdutil.Factory) *cobra.Command {
 		Use:   "path",
 		Short: "print where the configuration file is, whether it exists or not",
 		Args:  cmdutil.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			yamlPath, jsonPath, code := configPaths(c.ErrOrStderr())
+		RunE: func(*cobra.Command, []string) error {
+			yamlPath, jsonPath, code := configPaths(f.IOStreams.ErrOut)
 			if code != 0 {
 				return cmdutil.CodeError(code)
 			}
-			fmt.Fprintln(c.OutOrStdout(), yamlPath)
+			fmt.Fprintln(f.IOStreams.Out, yamlPath)
 			if _, legacy, _ := config.UserPath(); legacy {
-				fmt.Fprintln(c.ErrOrStderr(), config.LegacyNotice(jsonPath))
+				fmt.Fprintln(f.IOStreams.ErrOut, config.LegacyNotice(jsonPath))
 			}
 			return nil
 		},
@@ -91,8 +91,8 @@ func newConfigCmd(f *cmdutil.Factory) *cobra.Command {
 		Use:   "show",
 		Short: "check the file and print what it sets, secrets left out",
 		Args:  cmdutil.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			return cmdutil.CodeError(configShow(c.OutOrStdout(), c.ErrOrStderr()))
+		RunE: func(*cobra.Command, []string) error {
+			return cmdutil.CodeError(configShow(f.IOStreams.Out, f.IOStreams.ErrOut))
 		},
 	}, initCmd)
 	return cmd

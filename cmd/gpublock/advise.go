@@ -152,7 +152,7 @@ func searchForJob(ctx context.Context, client *aws.Client, qs []model.Query, std
 	// The weekly slices ask each region several times; say each problem once.
 	once := &onceWriter{w: stderr, seen: map[string]bool{}}
 	for _, q := range qs {
-		res := searchSources(ctx, "advise", client, q, true, nil, once)
+		res := searchSources(ctx, "advise", client, q, true, false, nil, once)
 		if ctx.Err() != nil {
 			fmt.Fprintln(stderr, "gpublock advise: cancelled")
 			return in, 1

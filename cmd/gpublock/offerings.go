@@ -45,6 +45,14 @@ const offeringsLong = "Searches Capacity Block offerings: every type, duration a
 	"1 --until-found was interrupted, or the window passed, before anything was found; 2 bad usage."
 
 type offeringsArgs struct {
+	IO *cmdutil.IOStreams
+	// Wait is the pause between two searches of a watch.
+	Wait func(ctx context.Context, d time.Duration) bool
+	// Catalog is the on-demand prices every offering is compared with.
+	Catalog func() (*pricing.Catalog, error)
+	// Format is -o, once checked.
+	Format cmdutil.OutputFormat
+
 	aws      cmdutil.AWSFlags
 	types    string
 	count    int
@@ -60,16 +68,10 @@ type offeringsArgs struct {
 	src           cmdutil.SourceFlags // --source, --target
 }
 
-func newOfferingsCmd(f *cmdutil.Factory) *cobra.Command {
-	g := f.AWS
-	return offeringsCmd(g, func(cmd *cobra.Command, a *offeringsArgs, format cmdutil.OutputFormat) error {
-		return cmdutil.CodeError(runOfferings(cmd.Context(), a, format, cmd.OutOrStdout(), cmd.ErrOrStderr()))
-	})
-}
-
-// offeringsCmd is `gpublock offerings`; run is given the flags once they are checked.
-func offeringsCmd(g *cmdutil.AWSFlags, run func(*cobra.Command, *offeringsArgs, cmdutil.OutputFormat) error) *cobra.Command {
-	a := &offeringsArgs{}
+// newOfferingsCmd is `gpublock offerings`; runF, when not nil, is given the options once
+// they are checked, instead of running them.
+func newOfferingsCmd(f *cmdutil.Factory, runF func(*offeringsArgs) error) *cobra.Command {
+	a := &offeringsArgs{IO: f.IOStreams, Wait: f.Wait, Catalog: f.Catalog}
 	cmd := &cobra.Command{
 		Use:   "offerings",
 		Short: "search Capacity Block (or, with --source, Training Plan) offerings (table, json or csv)",
@@ -80,12 +82,16 @@ func offeringsCmd(g *cmdutil.AWSFlags, run func(*cobra.Command, *offeringsArgs, 
 			"  gpublock offerings --type p5.48xlarge --duration 2d --watch --interval 10m --until-found",
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			a.aws = *g
+			a.aws = *f.AWS
 			format, err := a.check(cmd.Flags())
 			if err != nil {
 				return err
 			}
-			return run(cmd, a, format)
+			a.Format = format
+			if runF != nil {
+				return runF(a)
+			}
+			return cmdutil.CodeError(runOfferings(cmd.Context(), a))
 		},
 	}
 	cmdutil.OutputFlag(cmd, &a.output, "table", "json", "csv")
@@ -93,7 +99,8 @@ func offeringsCmd(g *cmdutil.AWSFlags, run func(*cobra.Command, *offeringsArgs, 
 	return cmd
 }
 
-func runOfferings(ctx context.Context, a *offeringsArgs, format cmdutil.OutputFormat, stdout, stderr io.Writer) int {
+func runOfferings(ctx context.Context, a *offeringsArgs) int {
+	format, stdout, stderr := a.Format, a.IO.Out, a.IO.ErrOut
 	client, _, err := cmdutil.OpenBackend(ctx, &a.aws, stderr)
 	if err != nil {
 		return cmdutil.BackendFailure(stderr, "offerings", err)
@@ -116,8 +123,7 @@ func runOfferings(ctx context.Context, a *offeringsArgs, format cmdutil.OutputFo
 	}
 	// Every offering is compared with on-demand: the embedded catalog with the cache of
 	// gpublock prices --refresh over it (a damaged cache leaves the embedded figures).
-	cachePath, _ := pricing.DefaultCachePath()
-	cat, err := pricing.Load(cachePath)
+	cat, err := a.Catalog()
 	if err != nil {
 		fmt.Fprintf(stderr, "gpublock offerings: %v; using the embedded prices\n", err) // err names the file
 	}
@@ -125,7 +131,7 @@ func runOfferings(ctx context.Context, a *offeringsArgs, format cmdutil.OutputFo
 	if a.interval > 0 {
 		return watchOfferings(ctx, client, a, q, cat, format, stdout, stderr)
 	}
-	return printOfferings(ctx, client, q, cat, format, large, stdout, stderr)
+	return printOfferings(ctx, client, q, cat, format, large, a.IO)
 }
 
 // largeSearch is the least wait at AWS's pace past which a search says what it will cost
@@ -151,8 +157,8 @@ func parseOfferings(args []string, stderr io.Writer) (*offeringsArgs, cmdutil.Ou
 	var got *offeringsArgs
 	var format cmdutil.OutputFormat
 	err := cmdutil.ParseCommand(args, stderr, func(g *cmdutil.AWSFlags) *cobra.Command {
-		return offeringsCmd(g, func(_ *cobra.Command, a *offeringsArgs, f cmdutil.OutputFormat) error {
-			got, format = a, f
+		return newOfferingsCmd(&cmdutil.Factory{AWS: g}, func(a *offeringsArgs) error {
+			got, format = a, a.Format
 			return nil
 		})
 	})
@@ -268,10 +274,6 @@ type searchResult struct {
 	progress map[model.Source]map[string]model.RegionProgress
 }
 
-// progressTerminal reports whether the live progress lines go to w: only a terminal, where
-// a person reads them, not a log a script reads. Tests replace it.
-var progressTerminal = bellTerminal
-
 // sayCalls writes the search's final progress line, whatever stderr is: the calls made of
 // those planned, per source and region in the order asked.
 func sayCalls(stderr io.Writer, cmd string, q model.Query, res searchResult) {
@@ -307,7 +309,8 @@ func noOfferings(stderr io.Writer, q model.Query, answered map[string]bool) {
 
 // A large search (one that said its cost) or one on a terminal ends with the line of the
 // calls made; a small one in a script keeps stderr for what went wrong.
-func printOfferings(ctx context.Context, client *aws.Client, q model.Query, cat *pricing.Catalog, format cmdutil.OutputFormat, large bool, stdout, stderr io.Writer) int {
+func printOfferings(ctx context.Context, client *aws.Client, q model.Query, cat *pricing.Catalog, format cmdutil.OutputFormat, large bool, ios *cmdutil.IOStreams) int {
+	stdout, stderr := ios.Out, ios.ErrOut
 	var (
 		csvw *csv.Writer
 		head bool // the table's or the csv's header is written
@@ -342,8 +345,8 @@ func printOfferings(ctx context.Context, client *aws.Client, q model.Query, cat 
 			csvw.Flush()
 		}
 	}
-	res := searchSources(ctx, "offerings", client, q, true, each, stderr)
-	if large || progressTerminal(stderr) {
+	res := searchSources(ctx, "offerings", client, q, true, ios.IsStderrTTY(), each, stderr)
+	if large || ios.IsStderrTTY() {
 		sayCalls(stderr, "offerings", q, res)
 	}
 	if err := ctx.Err(); err != nil {

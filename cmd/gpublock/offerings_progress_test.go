@@ -1,7 +1,8 @@
 package main
 
 import (
-	"io"
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+
 	"regexp"
 	"strings"
 	"testing"
@@ -12,9 +13,8 @@ import (
 // on a terminal's stderr name the calls done and left and the wait AWS's rate imposes, the
 // final line says every call was made, and stdout is the JSON alone.
 func TestOfferingsProgressNamesCallsLeftAndWait(t *testing.T) {
-	old := progressTerminal
-	t.Cleanup(func() { progressTerminal = old })
-	progressTerminal = func(io.Writer) bool { return true }
+	tty := true
+	tweakCLI(t, func(f *cmdutil.Factory) { f.IOStreams.SetStderrTTY(tty) })
 	cliEnv(t)
 	t.Setenv("AWS_ACCESS_KEY_ID", "AKIATESTCLI000000001")
 	t.Setenv("AWS_SECRET_ACCESS_KEY", "cli-test-secret")
@@ -40,7 +40,7 @@ func TestOfferingsProgressNamesCallsLeftAndWait(t *testing.T) {
 		t.Errorf("final line missing:\n%s", errs)
 	}
 	// Not a terminal and a small search: stderr stays empty for the scripts.
-	progressTerminal = func(io.Writer) bool { return false }
+	tty = false
 	_, _, errs = runCLI("offerings", "--endpoint-url", base, "--region", "us-east-1", "--type", "p5.48xlarge",
 		"--duration", "2d", "--from", from, "--to", to, "-o", "json", "--no-cache")
 	if errs != "" {

@@ -10,11 +10,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
+
 	"strings"
 	"time"
-
-	"github.com/charmbracelet/x/term"
 
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/model"
@@ -36,26 +34,6 @@ func parseWatchInterval(s string) (time.Duration, error) {
 		return 0, cmdutil.Usagef("--interval %q: allowed 1m to 24h, such as 5m, 90s or 2h", s)
 	}
 	return d, nil
-}
-
-// watchWait waits for the next search and reports false when ctx ends first. Tests
-// replace it, so that no test sleeps and each can act between two searches.
-var watchWait = func(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-t.C:
-		return true
-	}
-}
-
-// bellTerminal reports whether w is a terminal, where a BEL rings rather than landing in a
-// file or a pipe as a stray byte. Tests replace it.
-var bellTerminal = func(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(f.Fd())
 }
 
 // offeringsWatch is the state of gpublock offerings --watch between its searches.
@@ -80,7 +58,7 @@ func watchOfferings(ctx context.Context, client *aws.Client, a *offeringsArgs, q
 	w := &offeringsWatch{a: a, client: client, cat: cat, format: format, stdout: stdout, stderr: stderr, seen: model.SeenOfferings{}}
 	for round := 1; ; round++ {
 		if round > 1 {
-			if !watchWait(ctx, a.interval) {
+			if !a.Wait(ctx, a.interval) {
 				return w.interrupted()
 			}
 			var ok bool
@@ -185,7 +163,7 @@ func (w *offeringsWatch) search(ctx context.Context, round int, q model.Query) (
 		}
 	}
 	before := w.printed
-	res := searchSources(ctx, "offerings", w.client, q, round == 1, each, w.stderr)
+	res := searchSources(ctx, "offerings", w.client, q, round == 1, w.a.IO.IsStderrTTY(), each, w.stderr)
 	if ctx.Err() != nil {
 		return true
 	}
@@ -242,7 +220,7 @@ func (w *offeringsWatch) search(ctx context.Context, round int, q model.Query) (
 		fmt.Fprintf(w.stdout, "%s\n", b)
 		w.line(line, false)
 	}
-	if round > 1 && added > 0 && bellTerminal(w.stderr) {
+	if round > 1 && added > 0 && w.a.IO.IsStderrTTY() { // a BEL rings at a terminal, not as a stray byte in a file
 		fmt.Fprint(w.stderr, "\a")
 	}
 	return found

@@ -1,13 +1,14 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/cmd/internal/printers"
 
 	"bytes"
 	"context"
 	"encoding/csv"
 	"encoding/json"
-	"io"
+
 	"strconv"
 	"strings"
 	"testing"
@@ -29,9 +30,7 @@ func fakeWatch(t *testing.T, stopAt int, between func(n int)) (*watchRun, contex
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	wr := &watchRun{}
-	old := watchWait
-	t.Cleanup(func() { watchWait = old })
-	watchWait = func(ctx context.Context, d time.Duration) bool {
+	wait := func(ctx context.Context, d time.Duration) bool {
 		wr.waits = append(wr.waits, d)
 		n := len(wr.waits)
 		if n >= stopAt {
@@ -43,14 +42,13 @@ func fakeWatch(t *testing.T, stopAt int, between func(n int)) (*watchRun, contex
 		}
 		return ctx.Err() == nil
 	}
+	tweakCLI(t, func(f *cmdutil.Factory) { f.Wait = wait })
 	return wr, ctx
 }
 
-// withBell makes stderr count as a terminal (or not) for the bell.
+// withBell makes stderr count as a terminal (or not), where the bell rings.
 func withBell(t *testing.T, terminal bool) {
-	old := bellTerminal
-	t.Cleanup(func() { bellTerminal = old })
-	bellTerminal = func(io.Writer) bool { return terminal }
+	tweakCLI(t, func(f *cmdutil.Factory) { f.IOStreams.SetStderrTTY(terminal) })
 }
 
 func runWatch(ctx context.Context, args ...string) (int, string, string) {

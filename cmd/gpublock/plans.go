@@ -143,7 +143,9 @@ func (a *offeringsArgs) sourcedQuery(now time.Time) (model.Query, error) {
 // searchSources runs one search of every source the query names, through the registry,
 // handing each offering to each as it arrives; the regions' answers and failures are those
 // of every source. The messages of a source other than the default one name it.
-func searchSources(ctx context.Context, cmd string, client *aws.Client, q model.Query, notes bool, each func(model.Offering), stderr io.Writer) searchResult {
+//
+// live says that stderr is a terminal, where each region's progress is shown as it comes.
+func searchSources(ctx context.Context, cmd string, client *aws.Client, q model.Query, notes, live bool, each func(model.Offering), stderr io.Writer) searchResult {
 	res := searchResult{RegionTally: model.NewRegionTally(), progress: map[model.Source]map[string]model.RegionProgress{}}
 	parts, skips := model.SplitQuery(q)
 	if len(q.Sources) > 1 {
@@ -172,7 +174,6 @@ func searchSources(ctx context.Context, cmd string, client *aws.Client, q model.
 			}
 			return res
 		}
-		live := progressTerminal(stderr)
 		for ev := range src.Search(ctx, q) {
 			if p := ev.Progress; p != nil {
 				res.progress[s][p.Region] = *p

@@ -163,7 +163,7 @@ func newRootCmd(ctx context.Context, f *cmdutil.Factory) *cobra.Command {
 		newExtendCmd(f),
 		journal.NewCmdJournal(f, nil),
 		newLaunchCmd(f),
-		newOfferingsCmd(f),
+		newOfferingsCmd(f, nil),
 		newPurchaseCmd(f),
 		configcmd.NewCmdConfig(f),
 		prices.NewCmdPrices(f, nil),

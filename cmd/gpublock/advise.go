@@ -1,26 +1,30 @@
 package main
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/printers"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/offerings"
 
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
-
-	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"github.com/gpublock/gpublock/cmd/internal/printers"
 	"io"
-	"strings"
-	"text/tabwriter"
-	"time"
-
-	"github.com/spf13/cobra"
 
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/model"
-	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/pricing/advisor"
+	"strings"
+	"time"
+
+	"bytes"
+
+	"encoding/json"
+	"errors"
+
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gpublock/gpublock/pricing"
 )
 
 const adviseLong = "Which capacity to buy for a job: give what the job needs, --type with --instances or\n" +
@@ -152,7 +156,7 @@ func searchForJob(ctx context.Context, client *aws.Client, qs []model.Query, std
 	// The weekly slices ask each region several times; say each problem once.
 	once := &onceWriter{w: stderr, seen: map[string]bool{}}
 	for _, q := range qs {
-		res := searchSources(ctx, "advise", client, q, true, false, nil, once)
+		res := offerings.Search(ctx, "advise", client, q, true, false, nil, once)
 		if ctx.Err() != nil {
 			fmt.Fprintln(stderr, "gpublock advise: cancelled")
 			return in, 1
@@ -162,18 +166,18 @@ func searchForJob(ctx context.Context, client *aws.Client, qs []model.Query, std
 			continue
 		}
 		found := client.Now(ctx)
-		for _, o := range res.offerings {
+		for _, o := range res.Offerings {
 			in.Offerings = append(in.Offerings, advisor.Offering{Offering: o, Found: found})
 		}
 		if len(res.Failed) > 0 {
-			fmt.Fprintf(once, "gpublock advise: the %s search is incomplete: %s failed\n", sourceNoun(q), strings.Join(printers.RegionsIn(q.Regions, res.Failed), ", "))
+			fmt.Fprintf(once, "gpublock advise: the %s search is incomplete: %s failed\n", offerings.SourceNoun(q), strings.Join(printers.RegionsIn(q.Regions, res.Failed), ", "))
 		}
 		for _, s := range q.Sources {
 			in.Searched[s] = true
 		}
 	}
 	if len(qs) > 0 && failed == len(qs) {
-		fmt.Fprintf(stderr, "gpublock advise: every region of the %s search failed; no advice without it\n", sourceNoun(qs[0]))
+		fmt.Fprintf(stderr, "gpublock advise: every region of the %s search failed; no advice without it\n", offerings.SourceNoun(qs[0]))
 		return in, 1
 	}
 	for _, q := range qs {
@@ -327,4 +331,22 @@ func (o *onceWriter) Write(p []byte) (int, error) {
 			}
 		}
 	}
+}
+
+// planQueries are a SageMaker job's Training Plan searches that the plans' rules allow;
+// the others are named once on stderr.
+func planQueries(job advisor.Job, stderr io.Writer) []model.Query {
+	var out []model.Query
+	said := map[string]bool{}
+	for _, q := range job.PlanQueries() {
+		if err := cmdutil.CheckSourceQuery(model.SourceTrainingPlan, q); err != nil {
+			if !said[err.Error()] {
+				fmt.Fprintf(stderr, "gpublock advise: training plans not searched for %d instances: %v\n", q.Count, err)
+				said[err.Error()] = true
+			}
+			continue
+		}
+		out = append(out, q)
+	}
+	return out
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmd/offerings"
+
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/cmd/internal/printers"
 
@@ -286,11 +288,11 @@ func FuzzOfferingsFlags(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
-		a, _, err := parseOfferings(strings.Fields(line), io.Discard)
+		a, _, err := offerings.ParseOfferings(strings.Fields(line), io.Discard)
 		if err != nil {
 			return
 		}
-		q, err := a.query(time.Now().UTC())
+		q, err := a.Query(time.Now().UTC())
 		if err != nil {
 			t.Fatalf("accepted %q, then the query failed: %v", line, err)
 		}

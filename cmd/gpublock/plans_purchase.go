@@ -20,7 +20,7 @@ import (
 // purchaseSource is the source of the offering a purchase names, from --source; an id of
 // the other source's form is refused before any call rather than searched for in vain.
 func purchaseSource(a *purchaseArgs, id string) (model.Source, error) {
-	src, err := a.src.One()
+	src, err := a.Sources.One()
 	if err != nil {
 		return 0, err
 	}

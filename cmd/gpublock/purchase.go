@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmd/offerings"
+
 	"github.com/gpublock/gpublock/cmd/internal/spending"
 
 	"github.com/gpublock/gpublock/cmd/internal/printers"
@@ -43,7 +45,7 @@ func (t tagFlag) Type() string { return "KEY=VALUE" }
 func (t tagFlag) Set(s string) error { return model.AddTag(t, s) }
 
 type purchaseArgs struct {
-	offeringsArgs // the search that listed the offering: it is looked up by running it again
+	offerings.Options // the search that listed the offering: it is looked up by running it again
 	platform      string
 	tags          tagFlag
 	dryRun, yes   bool
@@ -76,23 +78,23 @@ func newPurchaseCmd(f *cmdutil.Factory) *cobra.Command {
 		Args:        cmdutil.ExactlyOne(func(*cobra.Command) string { return "OFFERING_ID (from `gpublock offerings`)" }),
 		Annotations: map[string]string{cmdutil.AnnotationOneRegion: "true"},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			a.aws = *g
+			a.AWS = *g
 			return cmdutil.CodeError(runPurchase(cmd.Context(), a, args, f.IOStreams))
 		},
 	}
 	fs := cmd.Flags()
-	cmdutil.OutputFlag(cmd, &a.output, "table", "json")
-	fs.StringVar(&a.types, "type", "", "instance `type` of the search that listed the offering")
-	fs.IntVar(&a.count, "count", 1, "instances per block in that search (UltraServers: UltraServers per block)")
-	fs.StringVar(&a.duration, "duration", "", "block `length` of that search: 2d, 48h, 3w or a range 2d-7d")
-	fs.StringVar(&a.from, "from", "now", "earliest start `DATE` of that search")
-	fs.StringVar(&a.to, "to", "", "latest end `DATE` of that search (default: as late as a block can end)")
+	cmdutil.OutputFlag(cmd, &a.Output, "table", "json")
+	fs.StringVar(&a.Types, "type", "", "instance `type` of the search that listed the offering")
+	fs.IntVar(&a.Count, "count", 1, "instances per block in that search (UltraServers: UltraServers per block)")
+	fs.StringVar(&a.Duration, "duration", "", "block `length` of that search: 2d, 48h, 3w or a range 2d-7d")
+	fs.StringVar(&a.From, "from", "now", "earliest start `DATE` of that search")
+	fs.StringVar(&a.To, "to", "", "latest end `DATE` of that search (default: as late as a block can end)")
 	fs.StringVar(&a.platform, "platform", aws.DefaultPlatform, "instance `platform` of the reservation")
 	fs.Var(a.tags, "tag", "tag `KEY=VALUE` for the reservation (repeatable)")
 	fs.BoolVar(&a.dryRun, "dry-run", false, "only check permission to buy (ec2:PurchaseCapacityBlock); buy nothing")
 	fs.BoolVar(&a.yes, "yes", false, "buy without asking to type buy (for scripts)")
 	fs.BoolVar(&a.again, "again", false, "buy even though an interrupted run already bought this block (asks to type again; --yes answers for you)")
-	a.src.RegisterOne(fs)
+	a.Sources.RegisterOne(fs)
 	return cmd
 }
 
@@ -113,18 +115,18 @@ func runPurchase(ctx context.Context, a purchaseArgs, pos []string, ios *cmdutil
 	if !ok {
 		return cmdutil.ReportUsage(stderr, "purchase", cmdutil.Usagef("--source %s: the command line does not buy %s", srcID.Name(), srcID.Plural()))
 	}
-	if code, refused := spending.RefuseSpending(ios, "purchase", "buy", "bought", &a.aws, a.yes, a.dryRun); refused {
+	if code, refused := spending.RefuseSpending(ios, "purchase", "buy", "bought", &a.AWS, a.yes, a.dryRun); refused {
 		return code
 	}
 	// A dry run may name the offering alone: its permission does not depend on the search.
-	lookup := !a.dryRun || strings.TrimSpace(a.types) != ""
+	lookup := !a.dryRun || strings.TrimSpace(a.Types) != ""
 	if lookup {
-		if _, err := a.sourcedQuery(time.Now().UTC()); err != nil {
+		if _, err := a.SourcedQuery(time.Now().UTC()); err != nil {
 			return cmdutil.ReportUsage(stderr, "purchase", err)
 		}
 	}
 
-	client, info, err := cmdutil.OpenBackend(ctx, &a.aws, stderr)
+	client, info, err := cmdutil.OpenBackend(ctx, &a.AWS, stderr)
 	if err != nil {
 		return cmdutil.BackendFailure(stderr, "purchase", err)
 	}
@@ -132,7 +134,7 @@ func runPurchase(ctx context.Context, a purchaseArgs, pos []string, ios *cmdutil
 	if err != nil {
 		return cmdutil.BackendFailure(stderr, "purchase", err)
 	}
-	region := a.aws.OneRegion(client)
+	region := a.AWS.OneRegion(client)
 	in := aws.Intent{Kind: aws.SpendPurchase, Offering: model.Offering{Source: srcID, ID: offeringID, Region: region},
 		Platform: a.platform, Tags: a.tags, CheckOnly: a.dryRun, Again: a.again}
 	if lookup {
@@ -140,7 +142,7 @@ func runPurchase(ctx context.Context, a purchaseArgs, pos []string, ios *cmdutil
 		// took it off the market, so the search alone would say it is gone and invite buying another.
 		in.Lookup = func(ctx context.Context, in *aws.Intent) error {
 			now := client.Now(ctx)
-			q, err := a.sourcedQuery(now)
+			q, err := a.SourcedQuery(now)
 			if err != nil {
 				return err
 			}
@@ -207,7 +209,7 @@ var purchaseShows = map[model.Source]purchaseShow{
 		what: "Capacity Block", idField: "CapacityBlockOfferingId",
 		bought: func(r string) string { return "reservation " + r },
 		check: func(a *purchaseArgs, q model.Query, region string, now time.Time) error {
-			if err := a.aws.DefaultRegionError(region); err != nil {
+			if err := a.AWS.DefaultRegionError(region); err != nil {
 				return err
 			}
 			if err := q.Validate(now); err != nil {
@@ -249,17 +251,17 @@ func (a *purchaseArgs) check(pos []string) (string, cmdutil.OutputFormat, error)
 	if id == "" || strings.ContainsAny(id, " \t\n") || len(id) > 128 {
 		return "", "", cmdutil.Usagef("OFFERING_ID %q: want an offering id such as cbr-0123456789abcdef0", pos[0])
 	}
-	format, err := cmdutil.TableOrJSONFormat(a.output)
+	format, err := cmdutil.TableOrJSONFormat(a.Output)
 	if err != nil {
 		return "", "", err
 	}
 	if !slices.Contains(aws.Platforms(), a.platform) {
 		return "", "", cmdutil.Usagef("--platform %q: allowed %s", a.platform, strings.Join(aws.Platforms(), ", "))
 	}
-	if err := a.aws.Validate(); err != nil {
+	if err := a.AWS.Validate(); err != nil {
 		return "", "", err
 	}
-	if err := cmdutil.SingleRegion(&a.aws); err != nil {
+	if err := cmdutil.SingleRegion(&a.AWS); err != nil {
 		return "", "", err
 	}
 	return id, format, nil

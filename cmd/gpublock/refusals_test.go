@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmd/offerings"
+
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 
 	"context"
@@ -144,11 +146,11 @@ func lookOffering(t *testing.T, f cmdutil.AWSFlags, src model.Source, id string)
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := offeringsArgs{types: "p5.48xlarge", count: 2, duration: "2d", from: "2026-12-01T08:00:00Z", to: "2026-12-15", src: cmdutil.SourceFlags{Source: src.Name()}}
+	a := offerings.Options{Types: "p5.48xlarge", Count: 2, Duration: "2d", From: "2026-12-01T08:00:00Z", To: "2026-12-15", Sources: cmdutil.SourceFlags{Source: src.Name()}}
 	if src == model.SourceTrainingPlan {
-		a.duration, a.to = "2d-5d", "2027-01-20"
+		a.Duration, a.To = "2d-5d", "2027-01-20"
 	}
-	q, err := a.sourcedQuery(c.Now(ctx))
+	q, err := a.SourcedQuery(c.Now(ctx))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmd/offerings"
+
 	"github.com/gpublock/gpublock/cmd/internal/cmd/configcmd"
 
 	"github.com/gpublock/gpublock/cmd/internal/cmd/sim"
@@ -163,7 +165,7 @@ func newRootCmd(ctx context.Context, f *cmdutil.Factory) *cobra.Command {
 		newExtendCmd(f),
 		journal.NewCmdJournal(f, nil),
 		newLaunchCmd(f),
-		newOfferingsCmd(f, nil),
+		offerings.NewCmdOfferings(f, nil),
 		newPurchaseCmd(f),
 		configcmd.NewCmdConfig(f),
 		prices.NewCmdPrices(f, nil),

@@ -1,4 +1,4 @@
-package main
+package offerings
 
 import (
 	"github.com/gpublock/gpublock/cmd/internal/printers"
@@ -14,21 +14,20 @@ import (
 
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/model"
-	"github.com/gpublock/gpublock/pricing/advisor"
 )
 
 // sweptQueryArgs builds the query of offerings' flags when the Capacity Blocks are not
 // searched: their rules (the catalog of types, their lengths) do not apply, those of the
 // sources searched do.
-func (a *offeringsArgs) sweptQueryArgs(now time.Time, srcs []model.Source, targets []string) (model.Query, error) {
+func (a *Options) sweptQueryArgs(now time.Time, srcs []model.Source, targets []string) (model.Query, error) {
 	for _, s := range srcs {
 		if caps, _ := aws.CapsOf(s); a.allZones && !caps.AllZones {
 			return model.Query{}, cmdutil.Usagef("--all-zones is for %s (AWS's AllAvailabilityZones); %s take no such option",
 				cmdutil.SourcesThat(func(c aws.SourceCaps) bool { return c.AllZones }), cmdutil.SourceNouns(s))
 		}
 	}
-	q := model.Query{Count: a.count, Sources: srcs, Targets: targets}
-	for _, t := range strings.Split(a.types, ",") {
+	q := model.Query{Count: a.Count, Sources: srcs, Targets: targets}
+	for _, t := range strings.Split(a.Types, ",") {
 		if t = strings.TrimSpace(t); t != "" {
 			q.InstanceTypes = append(q.InstanceTypes, t)
 		}
@@ -37,16 +36,16 @@ func (a *offeringsArgs) sweptQueryArgs(now time.Time, srcs []model.Source, targe
 		return q, cmdutil.Usagef("--type is required: one or more instance types, as EC2 (p5.48xlarge) or SageMaker (ml.p5.48xlarge) names them")
 	}
 	var err error
-	if q.Start, err = model.ParseDate(a.from, now); err != nil {
+	if q.Start, err = model.ParseDate(a.From, now); err != nil {
 		return q, cmdutil.Usagef("--from: %v", err)
 	}
 	var days []int
 	if len(srcs) > 1 {
 		// Several sources: each searches the lengths it sells (model.SplitQuery).
-		if strings.TrimSpace(a.duration) == "" {
+		if strings.TrimSpace(a.Duration) == "" {
 			return q, cmdutil.Usagef("--duration is required: a length or a range (e.g. 2d, 48h, 3w, or 2d-7d)")
 		}
-		lo, hi, err := model.ParseDayRange(a.duration)
+		lo, hi, err := model.ParseDayRange(a.Duration)
 		if err != nil {
 			return q, cmdutil.Usagef("--duration: %v", err)
 		}
@@ -55,25 +54,25 @@ func (a *offeringsArgs) sweptQueryArgs(now time.Time, srcs []model.Source, targe
 		}
 	} else {
 		for _, s := range srcs {
-			if days, err = cmdutil.SweptDays(s, a.duration); err != nil {
+			if days, err = cmdutil.SweptDays(s, a.Duration); err != nil {
 				return q, err
 			}
 		}
 	}
 	if len(days) == 0 {
-		return q, cmdutil.Usagef("--duration %s: no length of the range is sold", a.duration)
+		return q, cmdutil.Usagef("--duration %s: no length of the range is sold", a.Duration)
 	}
 	q.Durations = model.DurationRange{MinDays: days[0], MaxDays: days[len(days)-1]}
-	if strings.TrimSpace(a.to) == "" {
+	if strings.TrimSpace(a.To) == "" {
 		q.End = model.LatestEnd(now, days[len(days)-1])
-	} else if q.End, err = model.ParseDate(a.to, now); err != nil {
+	} else if q.End, err = model.ParseDate(a.To, now); err != nil {
 		return q, cmdutil.Usagef("--to: %v", err)
 	}
 	ec2Names := make([]string, len(q.InstanceTypes))
 	for i, t := range q.InstanceTypes {
 		ec2Names[i] = model.EC2Type(t)
 	}
-	if q.Regions, err = a.aws.RegionList(ec2Names); err != nil {
+	if q.Regions, err = a.AWS.RegionList(ec2Names); err != nil {
 		return q, err
 	}
 	if len(srcs) > 1 {
@@ -112,8 +111,8 @@ func checkSplit(q model.Query) error {
 
 // sourcedQuery is a.query with the sources and targets of --source and --target: the
 // rules of each source searched apply, named by their source.
-func (a *offeringsArgs) sourcedQuery(now time.Time) (model.Query, error) {
-	srcs, targets, err := a.src.Check()
+func (a *Options) SourcedQuery(now time.Time) (model.Query, error) {
+	srcs, targets, err := a.Sources.Check()
 	if err != nil {
 		return model.Query{}, err
 	}
@@ -124,7 +123,7 @@ func (a *offeringsArgs) sourcedQuery(now time.Time) (model.Query, error) {
 		return a.sweptQueryArgs(now, srcs, targets)
 	}
 	others := slices.DeleteFunc(slices.Clone(srcs), func(s model.Source) bool { return s == blocks })
-	q, err := a.query(now)
+	q, err := a.Query(now)
 	if err != nil {
 		if len(others) > 0 {
 			return q, cmdutil.Usagef("%v (%s' rule; --source %s searches %s alone)", err, cmdutil.SourceNouns(blocks), others[0].Name(), cmdutil.SourceNouns(others[0]))
@@ -145,8 +144,8 @@ func (a *offeringsArgs) sourcedQuery(now time.Time) (model.Query, error) {
 // of every source. The messages of a source other than the default one name it.
 //
 // live says that stderr is a terminal, where each region's progress is shown as it comes.
-func searchSources(ctx context.Context, cmd string, client *aws.Client, q model.Query, notes, live bool, each func(model.Offering), stderr io.Writer) searchResult {
-	res := searchResult{RegionTally: model.NewRegionTally(), progress: map[model.Source]map[string]model.RegionProgress{}}
+func Search(ctx context.Context, cmd string, client *aws.Client, q model.Query, notes, live bool, each func(model.Offering), stderr io.Writer) SearchResult {
+	res := SearchResult{RegionTally: model.NewRegionTally(), progress: map[model.Source]map[string]model.RegionProgress{}}
 	parts, skips := model.SplitQuery(q)
 	if len(q.Sources) > 1 {
 		// A source that does not sell a value is named, and the others searched alone.
@@ -182,7 +181,7 @@ func searchSources(ctx context.Context, cmd string, client *aws.Client, q model.
 				}
 			}
 			for _, o := range ev.Offerings {
-				res.offerings = append(res.offerings, o)
+				res.Offerings = append(res.Offerings, o)
 				if each != nil {
 					each(o)
 				}
@@ -228,29 +227,11 @@ func sourcedTableRow(q model.Query, o model.Offering, line string) string {
 }
 
 // sourceNoun names the first source a query searches, in a sentence.
-func sourceNoun(q model.Query) string {
+func SourceNoun(q model.Query) string {
 	for _, s := range model.Sources() {
 		if q.Searches(s) {
 			return s.Label()
 		}
 	}
 	return model.SourceCapacityBlock.Label()
-}
-
-// planQueries are a SageMaker job's Training Plan searches that the plans' rules allow;
-// the others are named once on stderr.
-func planQueries(job advisor.Job, stderr io.Writer) []model.Query {
-	var out []model.Query
-	said := map[string]bool{}
-	for _, q := range job.PlanQueries() {
-		if err := cmdutil.CheckSourceQuery(model.SourceTrainingPlan, q); err != nil {
-			if !said[err.Error()] {
-				fmt.Fprintf(stderr, "gpublock advise: training plans not searched for %d instances: %v\n", q.Count, err)
-				said[err.Error()] = true
-			}
-			continue
-		}
-		out = append(out, q)
-	}
-	return out
 }

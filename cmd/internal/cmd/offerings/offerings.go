@@ -1,4 +1,4 @@
-package main
+package offerings
 
 import (
 	"github.com/gpublock/gpublock/cmd/internal/printers"
@@ -44,7 +44,7 @@ const offeringsLong = "Searches Capacity Block offerings: every type, duration a
 	"With --watch: 0 interrupted (Ctrl-C), the window passed, or --until-found found an offering;\n" +
 	"1 --until-found was interrupted, or the window passed, before anything was found; 2 bad usage."
 
-type offeringsArgs struct {
+type Options struct {
 	IO *cmdutil.IOStreams
 	// Wait is the pause between two searches of a watch.
 	Wait func(ctx context.Context, d time.Duration) bool
@@ -53,25 +53,25 @@ type offeringsArgs struct {
 	// Format is -o, once checked.
 	Format cmdutil.OutputFormat
 
-	aws      cmdutil.AWSFlags
-	types    string
-	count    int
-	duration string
-	from, to string
-	output   string
+	AWS      cmdutil.AWSFlags
+	Types    string
+	Count    int
+	Duration string
+	From, To string
+	Output   string
 	// --watch, --interval and --until-found: interval is zero without --watch.
 	watch         bool
 	intervalValue string
 	interval      time.Duration
 	untilFound    bool
 	allZones      bool
-	src           cmdutil.SourceFlags // --source, --target
+	Sources           cmdutil.SourceFlags // --source, --target
 }
 
 // newOfferingsCmd is `gpublock offerings`; runF, when not nil, is given the options once
 // they are checked, instead of running them.
-func newOfferingsCmd(f *cmdutil.Factory, runF func(*offeringsArgs) error) *cobra.Command {
-	a := &offeringsArgs{IO: f.IOStreams, Wait: f.Wait, Catalog: f.Catalog}
+func NewCmdOfferings(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
+	a := &Options{IO: f.IOStreams, Wait: f.Wait, Catalog: f.Catalog}
 	cmd := &cobra.Command{
 		Use:   "offerings",
 		Short: "search Capacity Block (or, with --source, Training Plan) offerings (table, json or csv)",
@@ -82,7 +82,7 @@ func newOfferingsCmd(f *cmdutil.Factory, runF func(*offeringsArgs) error) *cobra
 			"  gpublock offerings --type p5.48xlarge --duration 2d --watch --interval 10m --until-found",
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			a.aws = *f.AWS
+			a.AWS = *f.AWS
 			format, err := a.check(cmd.Flags())
 			if err != nil {
 				return err
@@ -91,30 +91,30 @@ func newOfferingsCmd(f *cmdutil.Factory, runF func(*offeringsArgs) error) *cobra
 			if runF != nil {
 				return runF(a)
 			}
-			return cmdutil.CodeError(runOfferings(cmd.Context(), a))
+			return cmdutil.CodeError(offeringsRun(cmd.Context(), a))
 		},
 	}
-	cmdutil.OutputFlag(cmd, &a.output, "table", "json", "csv")
+	cmdutil.OutputFlag(cmd, &a.Output, "table", "json", "csv")
 	a.register(cmd.Flags())
 	return cmd
 }
 
-func runOfferings(ctx context.Context, a *offeringsArgs) int {
+func offeringsRun(ctx context.Context, a *Options) int {
 	format, stdout, stderr := a.Format, a.IO.Out, a.IO.ErrOut
-	client, _, err := cmdutil.OpenBackend(ctx, &a.aws, stderr)
+	client, _, err := cmdutil.OpenBackend(ctx, &a.AWS, stderr)
 	if err != nil {
 		return cmdutil.BackendFailure(stderr, "offerings", err)
 	}
 	// Dates are read again on the backend's clock (the emulator's may have been moved),
 	// then the whole query is validated, still before any EC2 call.
 	now := client.Now(ctx)
-	q, err := a.sourcedQuery(now)
+	q, err := a.SourcedQuery(now)
 	if err != nil {
 		return cmdutil.ReportUsage(stderr, "offerings", err)
 	}
 	if len(q.Regions) == 0 {
 		q.Regions = []string{client.Region()}
-		if err := a.aws.DefaultRegionError(client.Region()); err != nil {
+		if err := a.AWS.DefaultRegionError(client.Region()); err != nil {
 			return cmdutil.ReportUsage(stderr, "offerings", err)
 		}
 	}
@@ -127,7 +127,7 @@ func runOfferings(ctx context.Context, a *offeringsArgs) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "gpublock offerings: %v; using the embedded prices\n", err) // err names the file
 	}
-	large := sayCost(stderr, client, q)
+	large := SayCost(stderr, client, q)
 	if a.interval > 0 {
 		return watchOfferings(ctx, client, a, q, cat, format, stdout, stderr)
 	}
@@ -140,7 +140,7 @@ const largeSearch = 30 * time.Second
 
 // sayCost tells on stderr what a large Capacity Block search will cost before it starts
 // ("656 calls: about 17 minutes at AWS's rate in us-east-1"), and reports whether it did.
-func sayCost(stderr io.Writer, client *aws.Client, q model.Query) bool {
+func SayCost(stderr io.Writer, client *aws.Client, q model.Query) bool {
 	if !q.Searches(model.SourceCapacityBlock) {
 		return false
 	}
@@ -153,11 +153,11 @@ func sayCost(stderr io.Writer, client *aws.Client, q model.Query) bool {
 
 // parseOfferings reads and checks every flag that can be checked without the backend, as
 // the command does, for the tests of parsing.
-func parseOfferings(args []string, stderr io.Writer) (*offeringsArgs, cmdutil.OutputFormat, error) {
-	var got *offeringsArgs
+func ParseOfferings(args []string, stderr io.Writer) (*Options, cmdutil.OutputFormat, error) {
+	var got *Options
 	var format cmdutil.OutputFormat
 	err := cmdutil.ParseCommand(args, stderr, func(g *cmdutil.AWSFlags) *cobra.Command {
-		return newOfferingsCmd(&cmdutil.Factory{AWS: g}, func(a *offeringsArgs) error {
+		return NewCmdOfferings(&cmdutil.Factory{AWS: g}, func(a *Options) error {
 			got, format = a, a.Format
 			return nil
 		})
@@ -165,22 +165,22 @@ func parseOfferings(args []string, stderr io.Writer) (*offeringsArgs, cmdutil.Ou
 	return got, format, err
 }
 
-func (a *offeringsArgs) register(fs *pflag.FlagSet) {
-	fs.StringVar(&a.types, "type", "", "instance `types`, comma-separated (required), e.g. p5.48xlarge,p5en.48xlarge")
-	fs.IntVar(&a.count, "count", 1, "instances per block (1-64; UltraServers: UltraServers per block)")
-	fs.StringVar(&a.duration, "duration", "", "block `length`: 2d, 48h, 3w, or a range 2d-7d (required)")
-	fs.StringVar(&a.from, "from", "now", "earliest start `DATE`: 2026-12-03, RFC 3339, now, or +2w/+10d/+36h")
-	fs.StringVar(&a.to, "to", "", "latest end `DATE` (same forms; default: as late as a block can end, 8 weeks plus its length, since AWS's 8-week limit is on the start)")
+func (a *Options) register(fs *pflag.FlagSet) {
+	fs.StringVar(&a.Types, "type", "", "instance `types`, comma-separated (required), e.g. p5.48xlarge,p5en.48xlarge")
+	fs.IntVar(&a.Count, "count", 1, "instances per block (1-64; UltraServers: UltraServers per block)")
+	fs.StringVar(&a.Duration, "duration", "", "block `length`: 2d, 48h, 3w, or a range 2d-7d (required)")
+	fs.StringVar(&a.From, "from", "now", "earliest start `DATE`: 2026-12-03, RFC 3339, now, or +2w/+10d/+36h")
+	fs.StringVar(&a.To, "to", "", "latest end `DATE` (same forms; default: as late as a block can end, 8 weeks plus its length, since AWS's 8-week limit is on the start)")
 	fs.BoolVar(&a.watch, "watch", false, "search again every --interval until interrupted, printing only new offerings")
 	fs.StringVar(&a.intervalValue, "interval", "5m", "time between searches with --watch (1m to 24h)")
 	fs.BoolVar(&a.untilFound, "until-found", false, "with --watch: stop at the first search that finds any offering (exit 0; 1 if interrupted first)")
 	fs.BoolVar(&a.allZones, "all-zones", false, "also search zones the account has not opted in to, such as Local Zones (AWS's AllAvailabilityZones); launching there needs opting in first")
-	a.src.Register(fs, "capacity-blocks")
+	a.Sources.Register(fs, "capacity-blocks")
 }
 
 // check reads and checks every flag that can be checked without the backend.
-func (a *offeringsArgs) check(fs *pflag.FlagSet) (cmdutil.OutputFormat, error) {
-	format, err := cmdutil.ParseOutputFormat(a.output)
+func (a *Options) check(fs *pflag.FlagSet) (cmdutil.OutputFormat, error) {
+	format, err := cmdutil.ParseOutputFormat(a.Output)
 	if err != nil {
 		return "", err
 	}
@@ -192,14 +192,14 @@ func (a *offeringsArgs) check(fs *pflag.FlagSet) (cmdutil.OutputFormat, error) {
 		return "", cmdutil.Usagef("--until-found and --interval are used with --watch (e.g. --watch --interval 5m --until-found)")
 	}
 	// The syntax of every value; the clock only matters for relative dates and limits.
-	q, err := a.sourcedQuery(time.Now().UTC())
+	q, err := a.SourcedQuery(time.Now().UTC())
 	if err != nil {
 		return "", err
 	}
 	if err := a.checkSourcesCan(q, format); err != nil {
 		return "", err
 	}
-	if err := a.aws.Validate(); err != nil {
+	if err := a.AWS.Validate(); err != nil {
 		return "", err
 	}
 	return format, nil
@@ -207,7 +207,7 @@ func (a *offeringsArgs) check(fs *pflag.FlagSet) (cmdutil.OutputFormat, error) {
 
 // checkSourcesCan refuses an output that a searched source cannot give, by
 // what the source can do (its SourceCaps), naming a source that can.
-func (a *offeringsArgs) checkSourcesCan(q model.Query, format cmdutil.OutputFormat) error {
+func (a *Options) checkSourcesCan(q model.Query, format cmdutil.OutputFormat) error {
 	for _, s := range q.Sources {
 		caps, ok := aws.CapsOf(s)
 		if !ok {
@@ -221,9 +221,9 @@ func (a *offeringsArgs) checkSourcesCan(q model.Query, format cmdutil.OutputForm
 }
 
 // query builds the query from the flags, reading dates relative to now.
-func (a *offeringsArgs) query(now time.Time) (model.Query, error) {
+func (a *Options) Query(now time.Time) (model.Query, error) {
 	var q model.Query
-	for _, t := range strings.Split(a.types, ",") {
+	for _, t := range strings.Split(a.Types, ",") {
 		if t = strings.TrimSpace(t); t != "" {
 			q.InstanceTypes = append(q.InstanceTypes, t)
 		}
@@ -239,27 +239,27 @@ func (a *offeringsArgs) query(now time.Time) (model.Query, error) {
 		}
 		q.InstanceTypes[i] = name
 	}
-	if a.count < model.MinCount || a.count > model.MaxCount {
-		return q, cmdutil.Usagef("--count %d: allowed %d to %d", a.count, model.MinCount, model.MaxCount)
+	if a.Count < model.MinCount || a.Count > model.MaxCount {
+		return q, cmdutil.Usagef("--count %d: allowed %d to %d", a.Count, model.MinCount, model.MaxCount)
 	}
-	q.Count = a.count
-	if strings.TrimSpace(a.duration) == "" {
+	q.Count = a.Count
+	if strings.TrimSpace(a.Duration) == "" {
 		return q, cmdutil.Usagef("--duration is required: 1d-14d in days or 3w-26w in weeks (e.g. 2d, 48h, 3w, or a range 2d-7d)")
 	}
-	d, err := model.ParseDuration(a.duration)
+	d, err := model.ParseDuration(a.Duration)
 	if err != nil {
 		return q, cmdutil.Usagef("--duration: %v", err)
 	}
 	q.Durations = d
-	if q.Start, err = model.ParseDate(a.from, now); err != nil {
+	if q.Start, err = model.ParseDate(a.From, now); err != nil {
 		return q, cmdutil.Usagef("--from: %v", err)
 	}
-	if strings.TrimSpace(a.to) == "" {
+	if strings.TrimSpace(a.To) == "" {
 		q.End = model.LatestEnd(now, d.MaxDays)
-	} else if q.End, err = model.ParseDate(a.to, now); err != nil {
+	} else if q.End, err = model.ParseDate(a.To, now); err != nil {
 		return q, cmdutil.Usagef("--to: %v", err)
 	}
-	if q.Regions, err = a.aws.RegionList(q.InstanceTypes); err != nil {
+	if q.Regions, err = a.AWS.RegionList(q.InstanceTypes); err != nil {
 		return q, err
 	}
 	q.AllZones = a.allZones
@@ -267,8 +267,8 @@ func (a *offeringsArgs) query(now time.Time) (model.Query, error) {
 }
 
 // searchResult is what one search found and which regions answered.
-type searchResult struct {
-	offerings []model.Offering
+type SearchResult struct {
+	Offerings []model.Offering
 	model.RegionTally
 	// progress is each source's regions' latest progress.
 	progress map[model.Source]map[string]model.RegionProgress
@@ -276,7 +276,7 @@ type searchResult struct {
 
 // sayCalls writes the search's final progress line, whatever stderr is: the calls made of
 // those planned, per source and region in the order asked.
-func sayCalls(stderr io.Writer, cmd string, q model.Query, res searchResult) {
+func sayCalls(stderr io.Writer, cmd string, q model.Query, res SearchResult) {
 	var parts []string
 	done, total := 0, 0
 	for _, s := range model.Sources() {
@@ -345,7 +345,7 @@ func printOfferings(ctx context.Context, client *aws.Client, q model.Query, cat 
 			csvw.Flush()
 		}
 	}
-	res := searchSources(ctx, "offerings", client, q, true, ios.IsStderrTTY(), each, stderr)
+	res := Search(ctx, "offerings", client, q, true, ios.IsStderrTTY(), each, stderr)
 	if large || ios.IsStderrTTY() {
 		sayCalls(stderr, "offerings", q, res)
 	}
@@ -359,7 +359,7 @@ func printOfferings(ctx context.Context, client *aws.Client, q model.Query, cat 
 	}
 	switch format {
 	case "json":
-		all := res.offerings
+		all := res.Offerings
 		printers.SortOfferings(all)
 		out := make([]printers.OfferingJSON, len(all))
 		for i, o := range all {

@@ -1,4 +1,4 @@
-package main
+package offerings
 
 import (
 	"github.com/gpublock/gpublock/cmd/internal/printers"
@@ -38,7 +38,7 @@ func parseWatchInterval(s string) (time.Duration, error) {
 
 // offeringsWatch is the state of gpublock offerings --watch between its searches.
 type offeringsWatch struct {
-	a              *offeringsArgs
+	a              *Options
 	client         *aws.Client
 	cat            *pricing.Catalog
 	format         cmdutil.OutputFormat
@@ -54,7 +54,7 @@ type offeringsWatch struct {
 // watchOfferings searches with q, then again every a.interval with the window read anew,
 // printing the offerings not printed before, until ctx ends, --until-found finds one, or
 // the window has passed.
-func watchOfferings(ctx context.Context, client *aws.Client, a *offeringsArgs, q model.Query, cat *pricing.Catalog, format cmdutil.OutputFormat, stdout, stderr io.Writer) int {
+func watchOfferings(ctx context.Context, client *aws.Client, a *Options, q model.Query, cat *pricing.Catalog, format cmdutil.OutputFormat, stdout, stderr io.Writer) int {
 	w := &offeringsWatch{a: a, client: client, cat: cat, format: format, stdout: stdout, stderr: stderr, seen: model.SeenOfferings{}}
 	for round := 1; ; round++ {
 		if round > 1 {
@@ -96,7 +96,7 @@ func (w *offeringsWatch) nextQuery(ctx context.Context) (model.Query, bool) {
 	if ctx.Err() != nil {
 		return model.Query{}, false
 	}
-	q, err := w.a.sourcedQuery(now)
+	q, err := w.a.SourcedQuery(now)
 	if err == nil {
 		if len(q.Regions) == 0 {
 			q.Regions = []string{w.client.Region()}
@@ -163,7 +163,7 @@ func (w *offeringsWatch) search(ctx context.Context, round int, q model.Query) (
 		}
 	}
 	before := w.printed
-	res := searchSources(ctx, "offerings", w.client, q, round == 1, w.a.IO.IsStderrTTY(), each, w.stderr)
+	res := Search(ctx, "offerings", w.client, q, round == 1, w.a.IO.IsStderrTTY(), each, w.stderr)
 	if ctx.Err() != nil {
 		return true
 	}
@@ -179,13 +179,13 @@ func (w *offeringsWatch) search(ctx context.Context, round int, q model.Query) (
 
 	var fresh []model.Offering // new in this search, for table (after the first) and json
 	if each == nil {
-		fresh = w.seen.Fresh(res.offerings)
+		fresh = w.seen.Fresh(res.Offerings)
 	}
 	printers.SortOfferings(fresh)
 	w.printed += len(fresh)
 	added := w.printed - before
 	found := w.a.untilFound && w.printed > 0
-	line := w.summary(now, round, added, len(res.offerings), failed, false, found)
+	line := w.summary(now, round, added, len(res.Offerings), failed, false, found)
 
 	switch w.format {
 	case "table":

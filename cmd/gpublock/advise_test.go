@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmd/advise"
+
 	"encoding/json"
 	"io"
 	"math/big"
@@ -31,11 +33,11 @@ type adviceOut struct {
 	Recommended advisor.Kind
 	Options     []optionOut
 	Steps       []string
-	Crossings   []crossingJSON
+	Crossings   []advise.CrossingJSON
 	NotSearched []model.Source
 }
 
-func advise(t *testing.T, cs *cliSim, args ...string) adviceOut {
+func askAdvice(t *testing.T, cs *cliSim, args ...string) adviceOut {
 	t.Helper()
 	code, out, errs := runCLI(append([]string{"advise", "--endpoint-url", cs.url, "-o", "json"}, args...)...)
 	if code != 0 || errs != "" {
@@ -135,7 +137,7 @@ func wantCrossing(t *testing.T, a adviceOut, cb, od flatOption, pct int64) {
 // on-demand second; the rest do not fit a one-off job that cannot be interrupted.
 func TestAdviseEvalNextWeek(t *testing.T) {
 	cs := startCLISim(t)
-	a := advise(t, cs, "--type", "any H100-class", "--accelerators", "8", "--hours", "47", "--from", "+6d", "--to", "+13d", "--region", "us-east-1,us-west-2")
+	a := askAdvice(t, cs, "--type", "any H100-class", "--accelerators", "8", "--hours", "47", "--from", "+6d", "--to", "+13d", "--region", "us-east-1,us-west-2")
 	r := ranking(a)
 	if a.Recommended != advisor.CapacityBlock || r[0] != advisor.CapacityBlock || r[1] != advisor.OnDemand {
 		t.Fatalf("ranking %v, recommended %q", r, a.Recommended)
@@ -173,7 +175,7 @@ func TestAdviseEvalNextWeek(t *testing.T) {
 // the exact crossing says, and the steps must give that reason.
 func TestAdviseFineTuneAt70(t *testing.T) {
 	cs := startCLISim(t)
-	a := advise(t, cs, "--type", "p5.48xlarge", "--instances", "4", "--hours", "504", "--utilization", "70", "--region", "us-east-1,us-west-2")
+	a := askAdvice(t, cs, "--type", "p5.48xlarge", "--instances", "4", "--hours", "504", "--utilization", "70", "--region", "us-east-1,us-west-2")
 	r := ranking(a)
 	cb, od := option(t, a, advisor.CapacityBlock), option(t, a, advisor.OnDemand)
 	if want := model.MustMoney("55.04").MulRat(4*504*70, 100); od.Total != want {
@@ -203,7 +205,7 @@ func TestAdviseFineTuneAt70(t *testing.T) {
 // block is paid for 9 days to use 200 hours, and on-demand leads.
 func TestAdviseRecurring(t *testing.T) {
 	cs := startCLISim(t)
-	a := advise(t, cs, "--type", "p5.48xlarge", "--instances", "1", "--monthly-hours", "200", "--months", "12", "--region", "us-east-1")
+	a := askAdvice(t, cs, "--type", "p5.48xlarge", "--instances", "1", "--monthly-hours", "200", "--months", "12", "--region", "us-east-1")
 	ruledOut(t, a, advisor.SavingsPlan1y, "busy 27.4% of the year")
 	ruledOut(t, a, advisor.SavingsPlan3y, "commits for 36")
 	stepWith(t, a, "4.", "not this one: busy 27.4% of the year")
@@ -230,7 +232,7 @@ func TestAdviseRecurring(t *testing.T) {
 // on-demand), never as an invented figure; Savings Plans do not fit a one-off job.
 func TestAdviseInterruptible(t *testing.T) {
 	cs := startCLISim(t)
-	a := advise(t, cs, "--type", "p5.48xlarge", "--instances", "2", "--hours", "72", "--interruptible", "--region", "us-east-1")
+	a := askAdvice(t, cs, "--type", "p5.48xlarge", "--instances", "2", "--hours", "72", "--interruptible", "--region", "us-east-1")
 	if a.Recommended != advisor.Spot || ranking(a)[0] != advisor.Spot {
 		t.Fatalf("ranking %v", ranking(a))
 	}
@@ -244,7 +246,7 @@ func TestAdviseInterruptible(t *testing.T) {
 	stepWith(t, a, "5.", "the deepest discount, but interruptible")
 	ruledOut(t, a, advisor.SavingsPlan3y, "a one-off job")
 	// In a region without a Spot figure the range is not borrowed from us-east-1.
-	a = advise(t, cs, "--type", "p5.48xlarge", "--instances", "2", "--hours", "72", "--interruptible", "--region", "us-west-2")
+	a = askAdvice(t, cs, "--type", "p5.48xlarge", "--instances", "2", "--hours", "72", "--interruptible", "--region", "us-west-2")
 	if s := option(t, a, advisor.Spot); s.HasRange || !strings.Contains(s.Unknown, "no Spot figure") || a.Recommended == advisor.Spot {
 		t.Errorf("us-west-2 spot %+v, recommended %s", s, a.Recommended)
 	}
@@ -311,7 +313,7 @@ func TestAdviseRegionDown(t *testing.T) {
 // more and names what it finds, without counting it as the job's block.
 func TestAdviseNearbyCounts(t *testing.T) {
 	cs := startCLISim(t)
-	a := advise(t, cs, "--type", "p5.48xlarge", "--instances", "45", "--hours", "47", "--from", "+6d", "--to", "+13d", "--region", "us-east-1")
+	a := askAdvice(t, cs, "--type", "p5.48xlarge", "--instances", "45", "--hours", "47", "--from", "+6d", "--to", "+13d", "--region", "us-east-1")
 	cb := option(t, a, advisor.CapacityBlock)
 	if cb.Eligible || cb.Known || !strings.HasPrefix(cb.RuledOut, "nothing on offer for 45 × p5.48xlarge") {
 		t.Fatalf("block %+v", cb)
@@ -328,7 +330,7 @@ func TestAdviseNearbyCounts(t *testing.T) {
 // are, and the plan's fee is the live figure; SageMaker's on-demand rates are unknown.
 func TestAdviseSageMaker(t *testing.T) {
 	cs := startPlanSim(t)
-	a := advise(t, cs, "--type", "p5.48xlarge", "--instances", "2", "--hours", "48", "--sagemaker", "--region", "us-east-1")
+	a := askAdvice(t, cs, "--type", "p5.48xlarge", "--instances", "2", "--hours", "48", "--sagemaker", "--region", "us-east-1")
 	ruledOut(t, a, advisor.CapacityBlock, "SageMaker runs this job")
 	tp := option(t, a, advisor.TrainingPlan)
 	if !tp.Known || tp.Total.Micros() <= 0 || len(tp.Figures) == 0 || tp.Figures[0].Source != "SageMaker Training Plans (live)" {
@@ -362,11 +364,11 @@ func FuzzAdviseFlags(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
-		a, err := parseAdvise(strings.Fields(line), io.Discard)
+		a, err := advise.ParseAdvise(strings.Fields(line), io.Discard)
 		if err != nil {
 			return
 		}
-		j, err := a.job(time.Now().UTC())
+		j, err := a.Job(time.Now().UTC())
 		if err != nil {
 			t.Fatalf("accepted %q, then the job failed: %v", line, err)
 		}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmd/advise"
+
 	"github.com/gpublock/gpublock/cmd/internal/cmd/offerings"
 
 	"github.com/gpublock/gpublock/cmd/internal/cmd/configcmd"
@@ -160,7 +162,7 @@ func newRootCmd(ctx context.Context, f *cmdutil.Factory) *cobra.Command {
 	root.SetContext(ctx)
 	root.AddGroup(&cobra.Group{ID: "capacity", Title: "Capacity Blocks and Training Plans"}, &cobra.Group{ID: "tools", Title: "Tools"})
 	root.AddCommand(
-		newAdviseCmd(f),
+		advise.NewCmdAdvise(f, nil),
 		newBlocksCmd(f),
 		newExtendCmd(f),
 		journal.NewCmdJournal(f, nil),

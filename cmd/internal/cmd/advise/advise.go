@@ -1,4 +1,4 @@
-package main
+package advise
 
 import (
 	"github.com/gpublock/gpublock/cmd/internal/cmd/offerings"
@@ -37,22 +37,20 @@ const adviseLong = "Which capacity to buy for a job: give what the job needs, --
 	"references give. --type takes a type or an accelerator class (H100, \"any H100-class\"). It never buys.\n\n" +
 	"Exit status: 0 advice given, 1 the search failed in every region or was cancelled, 2 bad usage."
 
-type adviseArgs struct {
-	aws    cmdutil.AWSFlags
+type Options struct {
+	IO *cmdutil.IOStreams
+	// Catalog is the on-demand, Savings Plans and Spot prices the options are priced from.
+	Catalog func() (*pricing.Catalog, error)
+
+	AWS    cmdutil.AWSFlags
 	fields advisor.JobFields
 	output string
 }
 
-func newAdviseCmd(f *cmdutil.Factory) *cobra.Command {
-	g := f.AWS
-	return adviseCmd(g, func(cmd *cobra.Command, a *adviseArgs) error {
-		return cmdutil.CodeError(runAdvise(cmd.Context(), a, cmd.OutOrStdout(), cmd.ErrOrStderr()))
-	})
-}
-
-// adviseCmd is `gpublock advise`; run is given the flags once they are checked.
-func adviseCmd(g *cmdutil.AWSFlags, run func(*cobra.Command, *adviseArgs) error) *cobra.Command {
-	a := &adviseArgs{}
+// newAdviseCmd is `gpublock advise`; runF, when not nil, is given the options once they are
+// checked, instead of running them.
+func NewCmdAdvise(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
+	a := &Options{IO: f.IOStreams, Catalog: f.Catalog}
 	cmd := &cobra.Command{
 		Use:   "advise",
 		Short: "which capacity to buy for a job: every option priced, ranked, with reasons (never buys)",
@@ -62,43 +60,47 @@ func adviseCmd(g *cmdutil.AWSFlags, run func(*cobra.Command, *adviseArgs) error)
 			"  gpublock advise --type p5.48xlarge --instances 1 --monthly-hours 200 --months 12 --interruptible",
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			a.aws = *g
+			a.AWS = *f.AWS
 			if err := a.check(); err != nil {
 				return err
 			}
-			return run(cmd, a)
+			if runF != nil {
+				return runF(a)
+			}
+			return cmdutil.CodeError(adviseRun(cmd.Context(), a))
 		},
 	}
 	fs := cmd.Flags()
 	cmdutil.OutputFlag(cmd, &a.output, "table", "json")
-	f := &a.fields
-	fs.StringVar(&f.Type, "type", "", "instance `type` (p5.48xlarge) or accelerator class (H100, \"any H100-class\") (required)")
-	fs.StringVar(&f.Instances, "instances", "", "`N` instances the job runs on (or --accelerators)")
-	fs.StringVar(&f.Accelerators, "accelerators", "", "`N` accelerators the job runs on; each type of a class gets the instances that hold them")
-	fs.StringVar(&f.Hours, "hours", "", "`hours` the job holds the capacity (one run)")
-	fs.StringVar(&f.MonthlyHours, "monthly-hours", "", "a recurring job: `hours` each month (with --months)")
-	fs.StringVar(&f.Months, "months", "", "a recurring job: how many `months` it recurs (1 to 120)")
-	fs.StringVar(&f.Utilization, "utilization", "100", "`percent` of those hours the accelerators do useful work (1-100)")
-	fs.BoolVar(&f.Interruptible, "interruptible", false, "the job checkpoints or retries, so it can run on Spot")
-	fs.BoolVar(&f.SageMaker, "sagemaker", false, "SageMaker runs the job (its reservation is a Training Plan)")
-	fs.StringVar(&f.From, "from", "now", "earliest start `DATE`: 2026-12-03, RFC 3339, now, or +1w")
-	fs.StringVar(&f.To, "to", "", "latest end `DATE` (default: as late as a block of the job's length can end)")
+	job := &a.fields
+	fs.StringVar(&job.Type, "type", "", "instance `type` (p5.48xlarge) or accelerator class (H100, \"any H100-class\") (required)")
+	fs.StringVar(&job.Instances, "instances", "", "`N` instances the job runs on (or --accelerators)")
+	fs.StringVar(&job.Accelerators, "accelerators", "", "`N` accelerators the job runs on; each type of a class gets the instances that hold them")
+	fs.StringVar(&job.Hours, "hours", "", "`hours` the job holds the capacity (one run)")
+	fs.StringVar(&job.MonthlyHours, "monthly-hours", "", "a recurring job: `hours` each month (with --months)")
+	fs.StringVar(&job.Months, "months", "", "a recurring job: how many `months` it recurs (1 to 120)")
+	fs.StringVar(&job.Utilization, "utilization", "100", "`percent` of those hours the accelerators do useful work (1-100)")
+	fs.BoolVar(&job.Interruptible, "interruptible", false, "the job checkpoints or retries, so it can run on Spot")
+	fs.BoolVar(&job.SageMaker, "sagemaker", false, "SageMaker runs the job (its reservation is a Training Plan)")
+	fs.StringVar(&job.From, "from", "now", "earliest start `DATE`: 2026-12-03, RFC 3339, now, or +1w")
+	fs.StringVar(&job.To, "to", "", "latest end `DATE` (default: as late as a block of the job's length can end)")
 	return cmd
 }
 
 // runAdvise gives the advice once the flags are checked.
-func runAdvise(ctx context.Context, a *adviseArgs, stdout, stderr io.Writer) int {
-	client, _, err := cmdutil.OpenBackend(ctx, &a.aws, stderr)
+func adviseRun(ctx context.Context, a *Options) int {
+	stdout, stderr := a.IO.Out, a.IO.ErrOut
+	client, _, err := cmdutil.OpenBackend(ctx, &a.AWS, stderr)
 	if err != nil {
 		return cmdutil.BackendFailure(stderr, "advise", err)
 	}
 	now := client.Now(ctx)
-	job, err := a.job(now)
+	job, err := a.Job(now)
 	if err != nil {
 		return cmdutil.ReportUsage(stderr, "advise", err)
 	}
 	if len(job.Regions) == 0 {
-		if err := a.aws.DefaultRegionError(client.Region()); err != nil {
+		if err := a.AWS.DefaultRegionError(client.Region()); err != nil {
 			return cmdutil.ReportUsage(stderr, "advise", err)
 		}
 		job.Regions = []string{client.Region()}
@@ -111,8 +113,7 @@ func runAdvise(ctx context.Context, a *adviseArgs, stdout, stderr io.Writer) int
 			return cmdutil.ReportUsage(stderr, "advise", cmdutil.QueryUsage(err))
 		}
 	}
-	cachePath, _ := pricing.DefaultCachePath()
-	cat, err := pricing.Load(cachePath)
+	cat, err := a.Catalog()
 	if err != nil {
 		fmt.Fprintf(stderr, "gpublock advise: %v; using the embedded prices\n", err)
 	}
@@ -190,16 +191,16 @@ func searchForJob(ctx context.Context, client *aws.Client, qs []model.Query, std
 }
 
 // parseAdvise reads and checks the flags as the command does, for the tests of parsing.
-func parseAdvise(args []string, stderr io.Writer) (*adviseArgs, error) {
-	var got *adviseArgs
+func ParseAdvise(args []string, stderr io.Writer) (*Options, error) {
+	var got *Options
 	err := cmdutil.ParseCommand(args, stderr, func(g *cmdutil.AWSFlags) *cobra.Command {
-		return adviseCmd(g, func(_ *cobra.Command, a *adviseArgs) error { got = a; return nil })
+		return NewCmdAdvise(&cmdutil.Factory{AWS: g}, func(a *Options) error { got = a; return nil })
 	})
 	return got, err
 }
 
 // check reads and checks every flag that can be checked without the backend.
-func (a *adviseArgs) check() error {
+func (a *Options) check() error {
 	switch strings.ToLower(strings.TrimSpace(a.output)) {
 	case "", "table":
 		a.output = "table"
@@ -208,21 +209,21 @@ func (a *adviseArgs) check() error {
 	default:
 		return cmdutil.Usagef("-o %q: allowed table or json", a.output)
 	}
-	job, err := a.job(time.Now().UTC())
+	job, err := a.Job(time.Now().UTC())
 	if err != nil {
 		return err
 	}
 	if err := job.Validate(); err != nil {
 		return cmdutil.Usagef("%v", err)
 	}
-	if err := a.aws.Validate(); err != nil {
+	if err := a.AWS.Validate(); err != nil {
 		return err
 	}
 	return nil
 }
 
 // job builds the job from the flags, reading dates relative to now.
-func (a *adviseArgs) job(now time.Time) (advisor.Job, error) {
+func (a *Options) Job(now time.Time) (advisor.Job, error) {
 	j, err := advisor.ParseJob(a.fields, now)
 	var fe advisor.FieldError
 	if errors.As(err, &fe) {
@@ -235,7 +236,7 @@ func (a *adviseArgs) job(now time.Time) (advisor.Job, error) {
 	for _, c := range j.Candidates() {
 		types = append(types, c.InstanceType)
 	}
-	if j.Regions, err = a.aws.RegionList(types); err != nil {
+	if j.Regions, err = a.AWS.RegionList(types); err != nil {
 		return j, err
 	}
 	return j, nil
@@ -280,12 +281,12 @@ type adviceJSONDoc struct {
 	Recommended advisor.Kind `json:",omitempty"`
 	Options     []advisor.Option
 	Steps       []string
-	Crossings   []crossingJSON
+	Crossings   []CrossingJSON
 	Searched    []model.Source
 	NotSearched []model.Source
 }
 
-type crossingJSON struct {
+type CrossingJSON struct {
 	A, B             advisor.Kind
 	Utilization      float64
 	UtilizationExact string
@@ -293,10 +294,10 @@ type crossingJSON struct {
 }
 
 func adviceJSON(adv advisor.Advice, in advisor.Inputs) adviceJSONDoc {
-	doc := adviceJSONDoc{Job: adv.Job, Recommended: adv.Recommended, Options: adv.Options, Steps: adv.Steps, Crossings: []crossingJSON{},
+	doc := adviceJSONDoc{Job: adv.Job, Recommended: adv.Recommended, Options: adv.Options, Steps: adv.Steps, Crossings: []CrossingJSON{},
 		Searched: []model.Source{}, NotSearched: []model.Source{}}
 	for _, c := range adv.Crossings {
-		doc.Crossings = append(doc.Crossings, crossingJSON{c.A, c.B, c.Utilization.Float64(), c.Utilization.String(), c.Cost})
+		doc.Crossings = append(doc.Crossings, CrossingJSON{c.A, c.B, c.Utilization.Float64(), c.Utilization.String(), c.Cost})
 	}
 	for _, s := range model.Sources() {
 		if in.Searched[s] {

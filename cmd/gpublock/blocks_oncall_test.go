@@ -188,8 +188,7 @@ func TestBlocksNotifyFailureReportedWithoutSecret(t *testing.T) {
 	url := srv.URL
 	srv.Close()
 	cs.sim.SetTime(mustTime(t, b.EndDate).Add(-35 * time.Minute))
-	defer func(d time.Duration) { cmdutil.NotifyBackoff = d }(cmdutil.NotifyBackoff)
-	cmdutil.NotifyBackoff = time.Millisecond
+	tweakCLI(t, func(f *cmdutil.Factory) { f.Notify.Backoff = time.Millisecond })
 	code, out, errs := runCLI("blocks", "--endpoint-url", cs.url, "--region", "us-east-1", "--notify-url", url+"/hooks/SECRETTOKEN")
 	if code != 0 || !strings.Contains(out, b.CapacityReservationId) {
 		t.Errorf("exit %d\n%s", code, out)
@@ -276,10 +275,9 @@ func TestBlocksHungWebhookBounded(t *testing.T) {
 		h.ServeHTTP(w, r)
 	}))
 	defer srv.Close()
-	defer func(d, g, b time.Duration) {
-		cmdutil.OneShotNotifyTimeout, cmdutil.OneShotNotifyGrace, cmdutil.NotifyBackoff = d, g, b
-	}(cmdutil.OneShotNotifyTimeout, cmdutil.OneShotNotifyGrace, cmdutil.NotifyBackoff)
-	cmdutil.OneShotNotifyTimeout, cmdutil.OneShotNotifyGrace, cmdutil.NotifyBackoff = 200*time.Millisecond, 700*time.Millisecond, 50*time.Millisecond
+	tweakCLI(t, func(f *cmdutil.Factory) {
+		f.Notify = cmdutil.NotifyTimings{Backoff: 50 * time.Millisecond, OneShotTimeout: 200 * time.Millisecond, OneShotGrace: 700 * time.Millisecond}
+	})
 	args := []string{"blocks", "--endpoint-url", cs.url, "--region", "us-east-1", "--notify-url", srv.URL + "/x"}
 	start := time.Now()
 	code, _, errs := runCLI(args...)

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmd/blocks"
+
 	"github.com/gpublock/gpublock/cmd/internal/printers"
 
 	"bytes"
@@ -137,11 +139,11 @@ func TestBlocksWarnWithin(t *testing.T) {
 	// --warn-of termination to the termination's start, 20 minutes away.
 	cs.sim.SetTime(end.Add(-50 * time.Minute))
 	code, _, errs := runCLI(args...)
-	if code != exitWarning || !strings.Contains(errs, "extension cutoff "+end.Add(-time.Hour).Format("15:04")+" UTC (passed 10m ago)") {
+	if code != blocks.ExitWarning || !strings.Contains(errs, "extension cutoff "+end.Add(-time.Hour).Format("15:04")+" UTC (passed 10m ago)") {
 		t.Errorf("50 minutes left, default moment: exit %d, stderr %q; want 3 and the cutoff named", code, errs)
 	}
 	code, _, errs = runCLI(append(args, "--warn-of", "termination")...)
-	if code != exitWarning || !strings.Contains(errs, "instances stop "+end.Add(-30*time.Minute).Format("15:04")+" UTC (in 20m)") {
+	if code != blocks.ExitWarning || !strings.Contains(errs, "instances stop "+end.Add(-30*time.Minute).Format("15:04")+" UTC (in 20m)") {
 		t.Errorf("50 minutes left, --warn-of termination: exit %d, stderr %q; want 3 and the termination named", code, errs)
 	}
 	// An hour and 50 minutes left: the cutoff is 50 minutes away, outside 45.
@@ -162,13 +164,13 @@ func TestBlocksWarnWithin(t *testing.T) {
 	cs.sim.SetTime(end.Add(-40 * time.Minute))
 	code, out, errs = runCLI(args...)
 	warn := "WARNING: " + b.CapacityReservationId + "  us-east-1  p5.48xlarge × 2  ends " + end.Format("2006-01-02 15:04") + " UTC  in 40m"
-	if code != exitWarning || !strings.Contains(errs, warn) || !strings.Contains(out, b.CapacityReservationId) {
+	if code != blocks.ExitWarning || !strings.Contains(errs, warn) || !strings.Contains(out, b.CapacityReservationId) {
 		t.Errorf("40 minutes left: exit %d, stderr %q, want %q", code, errs, warn)
 	}
 	// JSON output is unchanged by the warning, which goes to stderr.
 	code, out, errs = runCLI(append(args, "-o", "json")...)
 	var rows []printers.BlockJSON
-	if code != exitWarning || json.Unmarshal([]byte(out), &rows) != nil || len(rows) != 1 || !strings.Contains(errs, b.CapacityReservationId) {
+	if code != blocks.ExitWarning || json.Unmarshal([]byte(out), &rows) != nil || len(rows) != 1 || !strings.Contains(errs, b.CapacityReservationId) {
 		t.Errorf("json: exit %d, stderr %q\n%s", code, errs, out)
 	}
 
@@ -214,8 +216,8 @@ func TestBlocksWatch(t *testing.T) {
 	if n := strings.Count(got, b.CapacityReservationId); n < 2 {
 		t.Errorf("the block is in %d refreshes, want at least 2:\n%s", n, got)
 	}
-	if code != exitWarning || strings.Count(errb.String(), "WARNING: "+b.CapacityReservationId) < 2 {
-		t.Errorf("exit %d, want %d with a warning per refresh; stderr:\n%s", code, exitWarning, errb.String())
+	if code != blocks.ExitWarning || strings.Count(errb.String(), "WARNING: "+b.CapacityReservationId) < 2 {
+		t.Errorf("exit %d, want %d with a warning per refresh; stderr:\n%s", code, blocks.ExitWarning, errb.String())
 	}
 }
 

@@ -33,7 +33,7 @@ func TestOncallConfigAndFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	oc, err := newTUIOncall(a.aws, a.oncall)
+	oc, err := newTUIOncall(a.aws, a.oncall, time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func TestOncallConfigAndFlags(t *testing.T) {
 	}
 
 	a, _ = parseTUI([]string{"--demo", "--warn-leads", "6h"}, os.Stderr)
-	oc, err = newTUIOncall(a.aws, a.oncall)
+	oc, err = newTUIOncall(a.aws, a.oncall, time.Second)
 	if err != nil || oc.settings.Rules.Leads[0] != 6*time.Hour || len(oc.settings.Rules.Leads) != 1 || oc.regions != nil {
 		t.Errorf("the flag does not win: %+v, %v", oc, err)
 	}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmd/blocks"
+
 	"github.com/gpublock/gpublock/cmd/internal/printers"
 
 	"encoding/json"
@@ -83,7 +85,7 @@ func TestBlocksWarnOfPlanNearItsEnd(t *testing.T) {
 	}
 
 	code, _, errs = runCLI(append(append([]string{}, list...), "--warn-within", "45m")...)
-	if code != exitWarning || !strings.Contains(errs, "WARNING: training plan "+name) || !strings.Contains(errs, "jobs stop") {
+	if code != blocks.ExitWarning || !strings.Contains(errs, "WARNING: training plan "+name) || !strings.Contains(errs, "jobs stop") {
 		t.Errorf("--warn-within 45m: exit %d, stderr %q", code, errs)
 	}
 	if code, _, errs := runCLI(append(append([]string{}, list...), "--warn-within", "10m", "--warn-of", "end")...); code != 0 {

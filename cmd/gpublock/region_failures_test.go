@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmd/blocks"
+
 	"github.com/gpublock/gpublock/cmd/internal/printers"
 
 	"bytes"
@@ -99,9 +101,9 @@ func TestBlocksWarnWithinPrecedence(t *testing.T) {
 
 	cs.sim.SetTime(end.Add(-40 * time.Minute))
 	code, out, errs := runCLI(args...)
-	if code != exitWarning || !strings.Contains(errs, "WARNING: "+b.CapacityReservationId) || !strings.Contains(errs, "us-west-2: EC2 is unavailable") ||
+	if code != blocks.ExitWarning || !strings.Contains(errs, "WARNING: "+b.CapacityReservationId) || !strings.Contains(errs, "us-west-2: EC2 is unavailable") ||
 		!strings.Contains(out, b.CapacityReservationId) {
-		t.Errorf("ending in 40m, us-west-2 down: exit %d, stderr %q; want %d, the warning and us-west-2 named", code, errs, exitWarning)
+		t.Errorf("ending in 40m, us-west-2 down: exit %d, stderr %q; want %d, the warning and us-west-2 named", code, errs, blocks.ExitWarning)
 	}
 
 	cs.sim.SetTime(end.Add(-50 * time.Minute))
@@ -132,8 +134,8 @@ func TestBlocksMissingDetailsFail(t *testing.T) {
 	}
 
 	cs.sim.SetTime(mustTime(t, b.EndDate).Add(-40 * time.Minute))
-	if code, _, errs := runCLI("blocks", "--endpoint-url", cs.url, "--region", "us-east-1", "--warn-within", "45m"); code != exitWarning {
-		t.Errorf("ending in 40m, details missing: exit %d, stderr %q; want %d", code, errs, exitWarning)
+	if code, _, errs := runCLI("blocks", "--endpoint-url", cs.url, "--region", "us-east-1", "--warn-within", "45m"); code != blocks.ExitWarning {
+		t.Errorf("ending in 40m, details missing: exit %d, stderr %q; want %d", code, errs, blocks.ExitWarning)
 	}
 }
 

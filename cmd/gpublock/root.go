@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmd/blocks"
+
 	"github.com/gpublock/gpublock/cmd/internal/cmd/advise"
 
 	"github.com/gpublock/gpublock/cmd/internal/cmd/offerings"
@@ -163,7 +165,7 @@ func newRootCmd(ctx context.Context, f *cmdutil.Factory) *cobra.Command {
 	root.AddGroup(&cobra.Group{ID: "capacity", Title: "Capacity Blocks and Training Plans"}, &cobra.Group{ID: "tools", Title: "Tools"})
 	root.AddCommand(
 		advise.NewCmdAdvise(f, nil),
-		newBlocksCmd(f),
+		blocks.NewCmdBlocks(f, nil),
 		newExtendCmd(f),
 		journal.NewCmdJournal(f, nil),
 		newLaunchCmd(f),

@@ -169,7 +169,7 @@ func runTUI(ctx context.Context, a tuiArgs, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "gpublock:", err)
 		return 2
 	}
-	oncall, err := newTUIOncall(f, a.oncall)
+	oncall, err := newTUIOncall(f, a.oncall, cmdutil.NotifyTimings{}.Backoff)
 	if err != nil {
 		fmt.Fprintln(stderr, "gpublock:", err)
 		return 2

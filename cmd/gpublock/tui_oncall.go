@@ -22,13 +22,14 @@ import (
 // backend is (its memory of what was sent lives beside the backend's journal).
 type tuiOncall struct {
 	settings  cmdutil.OncallSettings
+	backoff   time.Duration // before a failed notification is sent again
 	regions   []string
 	notifier  atomic.Pointer[notify.Notifier]
 	once      sync.Once
 	saidState atomic.Bool
 }
 
-func newTUIOncall(f *cmdutil.AWSFlags, o cmdutil.OncallFlags) (*tuiOncall, error) {
+func newTUIOncall(f *cmdutil.AWSFlags, o cmdutil.OncallFlags, backoff time.Duration) (*tuiOncall, error) {
 	cfg, err := config.LoadOncall()
 	if err != nil {
 		return nil, err
@@ -38,7 +39,7 @@ func newTUIOncall(f *cmdutil.AWSFlags, o cmdutil.OncallFlags) (*tuiOncall, error
 		return nil, err
 	}
 	regions, _ := f.RegionList(nil) // validated with the other flags
-	return &tuiOncall{settings: s, regions: regions}, nil
+	return &tuiOncall{settings: s, regions: regions, backoff: backoff}, nil
 }
 
 // apply sets the options the TUI reads.
@@ -68,7 +69,7 @@ func (t *tuiOncall) apply(opts *ui.Options) {
 func (t *tuiOncall) connected(c *aws.Client) {
 	t.once.Do(func() {
 		nc := t.settings.Notify
-		nc.StatePath, nc.Backoff = cmdutil.NotifyStatePath(c), cmdutil.NotifyBackoff
+		nc.StatePath, nc.Backoff = cmdutil.NotifyStatePath(c), t.backoff
 		if n, err := notify.New(nc); err == nil { // checked when the flags were read
 			t.notifier.Store(n)
 		}

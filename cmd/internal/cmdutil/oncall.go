@@ -72,16 +72,5 @@ func NotifyStatePath(c *aws.Client) string {
 	return filepath.Join(filepath.Dir(p), "notified.json")
 }
 
-// notifyBackoff is the wait before a failed notification is tried again (doubled after);
-// tests shorten it.
-var NotifyBackoff = 2 * time.Second
-
-// notifyGrace is how long a command waits at its end for the notifications still going out.
+// NotifyGrace is how long a command waits at its end for the notifications still going out.
 const NotifyGrace = 30 * time.Second
-
-// A one-shot `blocks` gives an attempt this long and all its deliveries this long at its
-// end: cron and a person at the prompt do not wait on a webhook that hangs. Tests shorten them.
-var (
-	OneShotNotifyTimeout = 5 * time.Second
-	OneShotNotifyGrace   = 10 * time.Second
-)

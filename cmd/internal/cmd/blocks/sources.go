@@ -1,4 +1,4 @@
-package main
+package blocks
 
 import (
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
@@ -19,7 +19,7 @@ import (
 // failures of a source other than the default one (the first registered) name it, and a
 // region stays listed in part when an earlier source's reservations stand. The fees paid
 // are the sources' (the journal's, for the blocks; SageMaker's own, for the plans).
-func (a *blocksArgs) scanSources(ctx context.Context, regions []string) ([]model.Block, map[string]model.Money, error) {
+func (a *Options) scanSources(ctx context.Context, regions []string) ([]model.Block, map[string]model.Money, error) {
 	var (
 		blocks []model.Block
 		fees   = map[string]model.Money{}
@@ -44,7 +44,7 @@ func (a *blocksArgs) scanSources(ctx context.Context, regions []string) ([]model
 }
 
 // openSources opens every source --source names, in their order.
-func (a *blocksArgs) openSources(client *aws.Client) error {
+func (a *Options) openSources(client *aws.Client) error {
 	srcs, _, _ := a.src.Check() // validated before
 	for _, s := range srcs {
 		src, err := aws.OpenSource(client, s)
@@ -58,7 +58,7 @@ func (a *blocksArgs) openSources(client *aws.Client) error {
 
 // partsSource is the first source listed whose reservations are made of parts (training
 // plans), which have their own table and JSON; ok is false when none is listed.
-func (a *blocksArgs) partsSource() (model.Source, bool) {
+func (a *Options) partsSource() (model.Source, bool) {
 	srcs, _, _ := a.src.Check()
 	i := slices.IndexFunc(srcs, func(s model.Source) bool { caps, _ := aws.CapsOf(s); return cmdutil.HasParts(caps) })
 	if i < 0 {

@@ -1,4 +1,4 @@
-package main
+package blocks
 
 import (
 	"github.com/gpublock/gpublock/cmd/internal/printers"
@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/aws/notify"
@@ -25,7 +24,7 @@ import (
 )
 
 // exitWarning is the exit status of `blocks --warn-within` when a block ends soon.
-const exitWarning = 3
+const ExitWarning = 3
 
 // minWatchInterval keeps --watch from hammering the API: a refresh makes five calls per region.
 const minWatchInterval = time.Second
@@ -60,7 +59,11 @@ const blocksLong = "Lists the account's Capacity Blocks: each block's state, zon
 	"(this wins over a failed region). With --watch the status is that of the last refresh\n" +
 	"before the interruption."
 
-type blocksArgs struct {
+type Options struct {
+	IO *cmdutil.IOStreams
+	// Notify bounds the delivery of the warnings' notifications.
+	Notify cmdutil.NotifyTimings
+
 	aws        cmdutil.AWSFlags
 	output     string
 	watch      bool
@@ -69,6 +72,8 @@ type blocksArgs struct {
 	warnOf     string
 	src        cmdutil.SourceFlags // --source
 	moment     model.WarnMoment
+	// given says which of the flags that only go with another were on the command line.
+	given struct{ interval, warnOf, warnWithin bool }
 
 	oncall   cmdutil.OncallFlags
 	settings cmdutil.OncallSettings
@@ -78,9 +83,10 @@ type blocksArgs struct {
 	reports  []string // the notifier's failures, printed by the command's own goroutine
 }
 
-func newBlocksCmd(f *cmdutil.Factory) *cobra.Command {
-	g := f.AWS
-	var a blocksArgs
+// newBlocksCmd is `gpublock blocks`; runF, when not nil, is given the options instead of
+// running them.
+func NewCmdBlocks(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
+	a := &Options{IO: f.IOStreams, Notify: f.Notify}
 	cmd := &cobra.Command{
 		Use:   "blocks",
 		Short: "list the account's Capacity Blocks (and, with --source, Training Plans): countdowns and warnings (table, json or csv)",
@@ -92,8 +98,13 @@ func newBlocksCmd(f *cmdutil.Factory) *cobra.Command {
 			"  gpublock blocks --source all",
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			a.aws = *g
-			return cmdutil.CodeError(runBlocks(cmd.Context(), &a, cmd.Flags(), cmd.OutOrStdout(), cmd.ErrOrStderr()))
+			a.aws = *f.AWS
+			fs := cmd.Flags()
+			a.given.interval, a.given.warnOf, a.given.warnWithin = fs.Changed("interval"), fs.Changed("warn-of"), fs.Changed("warn-within")
+			if runF != nil {
+				return runF(a)
+			}
+			return cmdutil.CodeError(blocksRun(cmd.Context(), a))
 		},
 	}
 	fs := cmd.Flags()
@@ -108,8 +119,9 @@ func newBlocksCmd(f *cmdutil.Factory) *cobra.Command {
 	return cmd
 }
 
-// runBlocks lists the blocks once cobra has parsed the flags; fs says which were given.
-func runBlocks(ctx context.Context, a *blocksArgs, fs *pflag.FlagSet, stdout, stderr io.Writer) (code int) {
+// runBlocks lists the blocks once cobra has parsed the flags.
+func blocksRun(ctx context.Context, a *Options) (code int) {
+	stdout, stderr := a.IO.Out, a.IO.ErrOut
 	if _, _, err := a.src.Check(); err != nil {
 		return cmdutil.ReportUsage(stderr, "blocks", err)
 	}
@@ -127,9 +139,9 @@ func runBlocks(ctx context.Context, a *blocksArgs, fs *pflag.FlagSet, stdout, st
 		return cmdutil.ReportUsage(stderr, "blocks", cmdutil.Usagef("--interval %s: allowed 1s or more", a.interval))
 	case a.warnWithin < 0:
 		return cmdutil.ReportUsage(stderr, "blocks", cmdutil.Usagef("--warn-within %s: want a positive duration such as 45m", a.warnWithin))
-	case fs.Changed("warn-of") && !fs.Changed("warn-within"):
+	case a.given.warnOf && !a.given.warnWithin:
 		return cmdutil.ReportUsage(stderr, "blocks", cmdutil.Usagef("--warn-of is used with --warn-within (e.g. --warn-within 45m --warn-of termination)"))
-	case !a.watch && fs.Changed("interval"):
+	case !a.watch && a.given.interval:
 		// as in gpublock offerings: an interval that nothing uses is a mistake to point out,
 		// not one to list the blocks once over
 		return cmdutil.ReportUsage(stderr, "blocks", cmdutil.Usagef("--interval is used with --watch (e.g. --watch --interval 30s)"))
@@ -163,12 +175,12 @@ func runBlocks(ctx context.Context, a *blocksArgs, fs *pflag.FlagSet, stdout, st
 		return cmdutil.BackendFailure(stderr, "blocks", err)
 	}
 	nc := a.settings.Notify
-	nc.StatePath, nc.Backoff = cmdutil.NotifyStatePath(client), cmdutil.NotifyBackoff
+	nc.StatePath, nc.Backoff = cmdutil.NotifyStatePath(client), a.Notify.Backoff
 	grace := cmdutil.NotifyGrace
 	if !a.watch {
 		// A one-shot run (cron, a person at the prompt) does not wait long for a webhook that
 		// hangs: what is not delivered by then is said, and sent by the next run.
-		nc.Timeout, grace = cmdutil.OneShotNotifyTimeout, cmdutil.OneShotNotifyGrace
+		nc.Timeout, grace = a.Notify.OneShotTimeout, a.Notify.OneShotGrace
 	}
 	nc.Report = func(s string) { a.mu.Lock(); a.reports = append(a.reports, s); a.mu.Unlock() }
 	if a.notifier, err = notify.New(nc); err != nil {
@@ -213,7 +225,7 @@ func runBlocks(ctx context.Context, a *blocksArgs, fs *pflag.FlagSet, stdout, st
 
 // refresh lists the blocks once, prints them and the warnings, and returns the exit
 // status; cancelled is true when ctx ended during the listing and nothing was printed.
-func (a *blocksArgs) refresh(ctx context.Context, client *aws.Client, regions []string, format cmdutil.OutputFormat, stdout, stderr io.Writer) (int, bool) {
+func (a *Options) refresh(ctx context.Context, client *aws.Client, regions []string, format cmdutil.OutputFormat, stdout, stderr io.Writer) (int, bool) {
 	all, fees, err := a.scanSources(ctx, regions)
 	blocks, plans := splitParts(all)
 	if ctx.Err() != nil {
@@ -256,7 +268,7 @@ func (a *blocksArgs) refresh(ctx context.Context, client *aws.Client, regions []
 					b.InstanceType, b.TotalCount, b.End.UTC().Format("2006-01-02 15:04 MST"), model.ShortSpan(b.End.Sub(now)), stops, momentNote(a.moment, b, now))
 			}
 			// A block about to end is the more urgent news, even when a region went unread.
-			return exitWarning, false
+			return ExitWarning, false
 		}
 		// A monitor must not read "nothing ends soon" when a region could not be read.
 		if len(failed) > 0 {
@@ -293,7 +305,7 @@ func momentNote(m model.WarnMoment, b model.Block, now time.Time) string {
 }
 
 // printReports says on stderr which notifications could not be delivered.
-func (a *blocksArgs) printReports(stderr io.Writer) {
+func (a *Options) printReports(stderr io.Writer) {
 	a.mu.Lock()
 	reports := a.reports
 	a.reports = nil

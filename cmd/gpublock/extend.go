@@ -33,6 +33,10 @@ const extendLong = "Lengthens a Capacity Block (or, with --source training-plans
 	"1 not extended, 2 bad usage or no terminal to confirm on without --yes, 3 outcome unknown: do not extend again."
 
 type extendArgs struct {
+	IO *cmdutil.IOStreams
+	// Args are the positional arguments: the one id.
+	Args []string
+
 	aws         cmdutil.AWSFlags
 	output      string
 	duration    string
@@ -42,9 +46,10 @@ type extendArgs struct {
 	src         cmdutil.SourceFlags // --source
 }
 
-func newExtendCmd(f *cmdutil.Factory) *cobra.Command {
-	g := f.AWS
-	var a extendArgs
+// newExtendCmd is `gpublock extend`; runF, when not nil, is given the options instead of
+// running them.
+func newExtendCmd(f *cmdutil.Factory, runF func(*extendArgs) error) *cobra.Command {
+	a := &extendArgs{IO: f.IOStreams}
 	cmd := &cobra.Command{
 		Use:   "extend RESERVATION_ID",
 		Short: "lengthen a Capacity Block or a Training Plan, after a typed confirmation",
@@ -63,8 +68,12 @@ func newExtendCmd(f *cmdutil.Factory) *cobra.Command {
 		}),
 		Annotations: map[string]string{cmdutil.AnnotationOneRegion: "true"},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			a.aws = *g
-			return cmdutil.CodeError(runExtend(cmd.Context(), a, args, f.IOStreams))
+			a.aws = *f.AWS
+			a.Args = args
+			if runF != nil {
+				return runF(a)
+			}
+			return cmdutil.CodeError(runExtend(cmd.Context(), a))
 		},
 	}
 	fs := cmd.Flags()
@@ -79,7 +88,8 @@ func newExtendCmd(f *cmdutil.Factory) *cobra.Command {
 }
 
 // runExtend extends the block pos[0] once the flags say so (cobra has parsed them).
-func runExtend(ctx context.Context, a extendArgs, pos []string, ios *cmdutil.IOStreams) int {
+func runExtend(ctx context.Context, a *extendArgs) int {
+	pos, ios := a.Args, a.IO
 	stdout, stderr := ios.Out, ios.ErrOut
 	srcID, err := a.src.One()
 	if err != nil {
@@ -89,12 +99,12 @@ func runExtend(ctx context.Context, a extendArgs, pos []string, ios *cmdutil.IOS
 	if !ok {
 		return cmdutil.ReportUsage(stderr, "extend", cmdutil.Usagef("--source %s: the command line does not extend %s", srcID.Name(), srcID.Plural()))
 	}
-	reservationID, days, format, err := show.check(&a, pos)
+	reservationID, days, format, err := show.check(a, pos)
 	if err != nil {
 		return cmdutil.ReportUsage(stderr, "extend", err)
 	}
 	if a.list {
-		return show.list(ctx, &a, reservationID, format, stdout, stderr)
+		return show.list(ctx, a, reservationID, format, stdout, stderr)
 	}
 	if code, refused := spending.RefuseSpending(ios, "extend", "extend", "extended", &a.aws, a.yes, a.dryRun); refused {
 		return code

@@ -38,6 +38,10 @@ func (l *listFlag) Set(s string) error {
 }
 
 type launchArgs struct {
+	IO *cmdutil.IOStreams
+	// Args are the positional arguments: the one id.
+	Args []string
+
 	aws         cmdutil.AWSFlags
 	output      string
 	ami         string
@@ -48,9 +52,10 @@ type launchArgs struct {
 	dryRun, yes bool
 }
 
-func newLaunchCmd(f *cmdutil.Factory) *cobra.Command {
-	g := f.AWS
-	var a launchArgs
+// newLaunchCmd is `gpublock launch`; runF, when not nil, is given the options instead of
+// running them.
+func newLaunchCmd(f *cmdutil.Factory, runF func(*launchArgs) error) *cobra.Command {
+	a := &launchArgs{IO: f.IOStreams}
 	cmd := &cobra.Command{
 		Use:   "launch RESERVATION_ID",
 		Short: "launch instances into a Capacity Block, after a typed confirmation",
@@ -63,8 +68,12 @@ func newLaunchCmd(f *cmdutil.Factory) *cobra.Command {
 		Args:        cmdutil.ExactlyOne(func(*cobra.Command) string { return "RESERVATION_ID (cr-…, from `gpublock blocks`)" }),
 		Annotations: map[string]string{cmdutil.AnnotationOneRegion: "true"},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			a.aws = *g
-			return cmdutil.CodeError(runLaunch(cmd.Context(), a, args, f.IOStreams))
+			a.aws = *f.AWS
+			a.Args = args
+			if runF != nil {
+				return runF(a)
+			}
+			return cmdutil.CodeError(runLaunch(cmd.Context(), a))
 		},
 	}
 	fs := cmd.Flags()
@@ -80,7 +89,8 @@ func newLaunchCmd(f *cmdutil.Factory) *cobra.Command {
 }
 
 // runLaunch launches into the block pos[0] once the flags say so (cobra has parsed them).
-func runLaunch(ctx context.Context, a launchArgs, pos []string, ios *cmdutil.IOStreams) int {
+func runLaunch(ctx context.Context, a *launchArgs) int {
+	pos, ios := a.Args, a.IO
 	stdout, stderr := ios.Out, ios.ErrOut
 	reservationID, format, err := a.check(pos)
 	if err != nil {

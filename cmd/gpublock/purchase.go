@@ -45,11 +45,15 @@ func (t tagFlag) Type() string { return "KEY=VALUE" }
 func (t tagFlag) Set(s string) error { return model.AddTag(t, s) }
 
 type purchaseArgs struct {
+	IO *cmdutil.IOStreams
+	// Args are the positional arguments: the one id.
+	Args []string
+
 	offerings.Options // the search that listed the offering: it is looked up by running it again
-	platform      string
-	tags          tagFlag
-	dryRun, yes   bool
-	again         bool
+	platform          string
+	tags              tagFlag
+	dryRun, yes       bool
+	again             bool
 }
 
 const purchaseLong = "Buys a Capacity Block offering after showing its facts (type, count, zone, start, end, fee,\n" +
@@ -64,9 +68,10 @@ const purchaseLong = "Buys a Capacity Block offering after showing its facts (ty
 	"or when an interrupted run had bought it), 1 not bought, 2 bad usage or no terminal to confirm on\n" +
 	"without --yes, 3 outcome unknown: do not buy again."
 
-func newPurchaseCmd(f *cmdutil.Factory) *cobra.Command {
-	g := f.AWS
-	a := purchaseArgs{tags: tagFlag{}}
+// newPurchaseCmd is `gpublock purchase`; runF, when not nil, is given the options instead of
+// running them.
+func newPurchaseCmd(f *cmdutil.Factory, runF func(*purchaseArgs) error) *cobra.Command {
+	a := &purchaseArgs{IO: f.IOStreams, tags: tagFlag{}}
 	cmd := &cobra.Command{
 		Use:   "purchase OFFERING_ID",
 		Short: "buy a Capacity Block or Training Plan offering, after a typed confirmation",
@@ -78,8 +83,12 @@ func newPurchaseCmd(f *cmdutil.Factory) *cobra.Command {
 		Args:        cmdutil.ExactlyOne(func(*cobra.Command) string { return "OFFERING_ID (from `gpublock offerings`)" }),
 		Annotations: map[string]string{cmdutil.AnnotationOneRegion: "true"},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			a.AWS = *g
-			return cmdutil.CodeError(runPurchase(cmd.Context(), a, args, f.IOStreams))
+			a.AWS = *f.AWS
+			a.Args = args
+			if runF != nil {
+				return runF(a)
+			}
+			return cmdutil.CodeError(runPurchase(cmd.Context(), a))
 		},
 	}
 	fs := cmd.Flags()
@@ -101,13 +110,14 @@ func newPurchaseCmd(f *cmdutil.Factory) *cobra.Command {
 // runPurchase buys the offering pos[0] once the flags say so (cobra has parsed them): one
 // flow for every source, through aws.Source; what the flow shows is the source's own
 // (purchaseShows).
-func runPurchase(ctx context.Context, a purchaseArgs, pos []string, ios *cmdutil.IOStreams) int {
+func runPurchase(ctx context.Context, a *purchaseArgs) int {
+	pos, ios := a.Args, a.IO
 	stdout, stderr := ios.Out, ios.ErrOut
 	offeringID, format, err := a.check(pos)
 	if err != nil {
 		return cmdutil.ReportUsage(stderr, "purchase", err)
 	}
-	srcID, err := purchaseSource(&a, offeringID)
+	srcID, err := purchaseSource(a, offeringID)
 	if err != nil {
 		return cmdutil.ReportUsage(stderr, "purchase", err)
 	}
@@ -147,7 +157,7 @@ func runPurchase(ctx context.Context, a purchaseArgs, pos []string, ios *cmdutil
 				return err
 			}
 			q.Regions = []string{region}
-			if err := show.check(&a, q, region, now); err != nil {
+			if err := show.check(a, q, region, now); err != nil {
 				return err
 			}
 			in.Offering, err = findSourceOffering(ctx, client, src, q, offeringID, show.notListed)

@@ -1,8 +1,6 @@
 package cmdutil
 
 import (
-	
-
 	"errors"
 	"fmt"
 

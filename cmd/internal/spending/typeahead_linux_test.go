@@ -2,9 +2,9 @@ package spending
 
 import (
 	"bytes"
-	"sync"
 	"context"
 	"io"
+	"sync"
 
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"os"

@@ -65,7 +65,7 @@ type Options struct {
 	interval      time.Duration
 	untilFound    bool
 	allZones      bool
-	Sources           cmdutil.SourceFlags // --source, --target
+	Sources       cmdutil.SourceFlags // --source, --target
 }
 
 // newOfferingsCmd is `gpublock offerings`; runF, when not nil, is given the options once

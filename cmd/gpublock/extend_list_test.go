@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmd/extend"
+
 	"encoding/json"
 	"strings"
 	"testing"
@@ -15,7 +17,7 @@ func TestExtendList(t *testing.T) {
 	activate(t, cs, b)
 	end := mustTime(t, b.EndDate)
 	code, out, errs := runCLI("extend", b.CapacityReservationId, "--endpoint-url", cs.url, "--region", "us-east-1", "--list", "-o", "json")
-	var rows []extendChoiceJSON
+	var rows []extend.ExtendChoiceJSON
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) == 0 {
 		t.Fatalf("exit %d, stderr %q\n%s", code, errs, out)
 	}

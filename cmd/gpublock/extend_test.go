@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmd/extend"
+
 	"github.com/gpublock/gpublock/cmd/internal/printers"
 
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
@@ -49,7 +51,7 @@ func mustTime(t *testing.T, s string) time.Time {
 func paid(cs *cliSim) { cs.sim.Advance(6 * time.Minute) }
 
 type extendOut struct {
-	CapacityBlockExtension extensionJSON
+	CapacityBlockExtension extend.ExtensionJSON
 	Region                 string
 	NewEndDate             string
 	GpublockRequestId      string
@@ -288,12 +290,12 @@ func TestExtensionWithoutOnDemandPriceSaysSo(t *testing.T) {
 	b := model.Block{ReservationID: "cr-0123456789abcdef0", Region: "eu-north-1", InstanceType: "p6-b200.48xlarge", TotalCount: 1}
 	off := model.ExtensionOffering{ID: "cbe-0123456789abcdef0", Count: 1, DurationHours: 24, Fee: model.MustMoney("2800.00"),
 		Start: cliSimStart, End: cliSimStart.Add(24 * time.Hour)}
-	cmp := extensionComparison(b, off)
+	cmp := extend.ExtensionComparison(b, off)
 	if !cmp.NoOnDemand || !strings.Contains(cmp.NoOnDemandReason, "no on-demand price") {
 		t.Fatalf("comparison %+v", cmp)
 	}
 	var w strings.Builder
-	printExtensionSummary(&w, cmdutil.BackendInfo{Mode: cmdutil.ModeSimulated}, "123", b, off, cmp)
+	extend.PrintExtensionSummary(&w, cmdutil.BackendInfo{Mode: cmdutil.ModeSimulated}, "123", b, off, cmp)
 	if !strings.Contains(w.String(), "Break-even:  none: no on-demand price") || !strings.Contains(w.String(), "$2,800.00") {
 		t.Errorf("summary:\n%s", w.String())
 	}

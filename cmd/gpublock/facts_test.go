@@ -1,6 +1,10 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmd/purchase"
+
+	"github.com/gpublock/gpublock/cmd/internal/cmd/extend"
+
 	"github.com/gpublock/gpublock/cmd/internal/spending"
 
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
@@ -30,11 +34,11 @@ func TestSummariesPrintTheFactsInOrder(t *testing.T) {
 		print func(*strings.Builder)
 		facts model.Facts
 	}{
-		{"purchase", func(w *strings.Builder) { printOfferingSummary(w, info, "123456789012", o, "Linux/UNIX", nil) },
-			model.PurchaseFacts(o, "123456789012", pricing.Compare(priceCatalog(), o).BreakEven(), time.Local)},
+		{"purchase", func(w *strings.Builder) { purchase.PrintOfferingSummary(w, info, "123456789012", o, "Linux/UNIX", nil) },
+			model.PurchaseFacts(o, "123456789012", pricing.Compare(cmdutil.PriceCatalog(), o).BreakEven(), time.Local)},
 		{"extend", func(w *strings.Builder) {
-			printExtensionSummary(w, info, "123456789012", b, off, extensionComparison(b, off))
-		}, model.ExtensionFacts(b, off, "123456789012", extensionComparison(b, off).BreakEven(), time.Local)},
+			extend.PrintExtensionSummary(w, info, "123456789012", b, off, extend.ExtensionComparison(b, off))
+		}, model.ExtensionFacts(b, off, "123456789012", extend.ExtensionComparison(b, off).BreakEven(), time.Local)},
 	} {
 		var w strings.Builder
 		c.print(&w)

@@ -1,6 +1,10 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmd/purchase"
+
+	"github.com/gpublock/gpublock/cmd/internal/cmd/extend"
+
 	"github.com/gpublock/gpublock/cmd/internal/printers"
 
 	"encoding/json"
@@ -118,7 +122,7 @@ func TestPurchaseMultiPartPlan(t *testing.T) {
 	if strings.Count(errs, "  Part ") != len(off.ReservedCapacityOfferings) {
 		t.Fatalf("the confirmation does not list the %d parts:\n%s", len(off.ReservedCapacityOfferings), errs)
 	}
-	var res planPurchaseJSON
+	var res purchase.PlanPurchaseJSON
 	if err := json.Unmarshal([]byte(out), &res); err != nil || !strings.HasPrefix(res.TrainingPlanArn, "arn:aws:sagemaker:"+off.Region+":") {
 		t.Fatalf("purchase json: %v\n%s", err, out)
 	}
@@ -188,7 +192,7 @@ func TestPurchasePlanLostReplySettlesToOnePlan(t *testing.T) {
 	if code != 0 || !strings.Contains(errs, "found by its name: it is bought, once") {
 		t.Fatalf("purchase after a lost reply: exit %d\n%s", code, errs)
 	}
-	var res planPurchaseJSON
+	var res purchase.PlanPurchaseJSON
 	if err := json.Unmarshal([]byte(out), &res); err != nil || !res.FoundByName {
 		t.Fatalf("json: %v %s", err, out)
 	}
@@ -317,7 +321,7 @@ func TestExtendPlanListAndBuy(t *testing.T) {
 	}
 	base := []string{"extend", p.TrainingPlanName, "--source", "training-plans", "--endpoint-url", cs.url, "--region", off.Region}
 	code, out, errs := runCLI(append(base, "--list", "-o", "json")...)
-	var list []planExtensionJSON
+	var list []extend.PlanExtensionJSON
 	if code != 0 || json.Unmarshal([]byte(out), &list) != nil {
 		t.Fatalf("extend --list: exit %d\n%s\n%s", code, errs, out)
 	}
@@ -340,7 +344,7 @@ func TestExtendPlanListAndBuy(t *testing.T) {
 	if code != 0 || !strings.Contains(errs, "cannot be cancelled or modified") || !strings.Contains(errs, "no dry run for training plans") {
 		t.Fatalf("extend: exit %d\n%s", code, errs)
 	}
-	var got planExtensionJSON
+	var got extend.PlanExtensionJSON
 	if err := json.Unmarshal([]byte(out), &got); err != nil || got.EndDate != x.EndDate {
 		t.Fatalf("extension json %v: %s", err, out)
 	}

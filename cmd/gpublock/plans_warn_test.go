@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmd/purchase"
+
 	"github.com/gpublock/gpublock/cmd/internal/cmd/blocks"
 
 	"github.com/gpublock/gpublock/cmd/internal/printers"
@@ -20,7 +22,7 @@ func TestBlocksWarnOfPlanNearItsEnd(t *testing.T) {
 	asPerson(t, false, "")
 	off := pickPlan(t, cs.url, false)
 	code, out, errs := runCLI(planPurchaseArgs(cs.url, off.TrainingPlanOfferingId, off.Region, "--yes", "-o", "json")...)
-	var res planPurchaseJSON
+	var res purchase.PlanPurchaseJSON
 	if code != 0 || json.Unmarshal([]byte(out), &res) != nil {
 		t.Fatalf("purchase: exit %d\n%s\n%s", code, errs, out)
 	}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmd/purchase"
+
 	"github.com/gpublock/gpublock/cmd/internal/spending"
 
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
@@ -114,7 +116,7 @@ func TestPurchaseWithYes(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d, stderr:\n%s", code, errs)
 	}
-	var got purchaseJSON
+	var got purchase.PurchaseJSON
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, out)
 	}
@@ -325,7 +327,7 @@ func TestPurchaseLostReplyFound(t *testing.T) {
 	if code != 0 || !strings.Contains(errs, "found by its request tag") {
 		t.Fatalf("exit %d\n%s", code, errs)
 	}
-	var got purchaseJSON
+	var got purchase.PurchaseJSON
 	if err := json.Unmarshal([]byte(out), &got); err != nil || !got.FoundByRequestTag {
 		t.Fatalf("%v\n%s", err, out)
 	}

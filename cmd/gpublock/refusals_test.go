@@ -1,6 +1,8 @@
 package main
 
 import (
+	purchasecmd "github.com/gpublock/gpublock/cmd/internal/cmd/purchase"
+
 	"github.com/gpublock/gpublock/cmd/internal/cmd/offerings"
 
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
@@ -155,7 +157,7 @@ func lookOffering(t *testing.T, f cmdutil.AWSFlags, src model.Source, id string)
 		t.Fatal(err)
 	}
 	q.Regions = []string{f.Region}
-	o, err := findSourceOffering(ctx, c, s, q, id, func(_ *aws.Client, id string, n int, r string) error {
+	o, err := purchasecmd.FindSourceOffering(ctx, c, s, q, id, func(_ *aws.Client, id string, n int, r string) error {
 		return fmt.Errorf("%s not among %d in %s", id, n, r)
 	})
 	if err != nil {

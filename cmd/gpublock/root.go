@@ -1,6 +1,12 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmd/purchase"
+
+	"github.com/gpublock/gpublock/cmd/internal/cmd/launch"
+
+	"github.com/gpublock/gpublock/cmd/internal/cmd/extend"
+
 	"github.com/gpublock/gpublock/cmd/internal/cmd/blocks"
 
 	"github.com/gpublock/gpublock/cmd/internal/cmd/advise"
@@ -166,11 +172,11 @@ func newRootCmd(ctx context.Context, f *cmdutil.Factory) *cobra.Command {
 	root.AddCommand(
 		advise.NewCmdAdvise(f, nil),
 		blocks.NewCmdBlocks(f, nil),
-		newExtendCmd(f, nil),
+		extend.NewCmdExtend(f, nil),
 		journal.NewCmdJournal(f, nil),
-		newLaunchCmd(f, nil),
+		launch.NewCmdLaunch(f, nil),
 		offerings.NewCmdOfferings(f, nil),
-		newPurchaseCmd(f, nil),
+		purchase.NewCmdPurchase(f, nil),
 		configcmd.NewCmdConfig(f),
 		prices.NewCmdPrices(f, nil),
 		sim.NewCmdSim(f, nil),

@@ -57,10 +57,7 @@ func (f *Factory) Backend(ctx context.Context) (*aws.Client, BackendInfo, error)
 // Catalog is the on-demand price catalog: the embedded one with the cache of `gpublock
 // prices --refresh` over it. A damaged cache leaves the embedded figures, and an error
 // that names the file.
-func (f *Factory) Catalog() (*pricing.Catalog, error) {
-	path, _ := pricing.DefaultCachePath()
-	return pricing.Load(path)
-}
+func (f *Factory) Catalog() (*pricing.Catalog, error) { return LoadCatalog() }
 
 // Config reads the configuration file and says where it is; no home is no file.
 func (f *Factory) Config() (config.File, string, error) {

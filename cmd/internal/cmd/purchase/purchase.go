@@ -1,4 +1,4 @@
-package main
+package purchase
 
 import (
 	"github.com/gpublock/gpublock/cmd/internal/cmd/offerings"
@@ -44,7 +44,7 @@ func (t tagFlag) Type() string { return "KEY=VALUE" }
 // spend service keep too.
 func (t tagFlag) Set(s string) error { return model.AddTag(t, s) }
 
-type purchaseArgs struct {
+type Options struct {
 	IO *cmdutil.IOStreams
 	// Args are the positional arguments: the one id.
 	Args []string
@@ -70,8 +70,8 @@ const purchaseLong = "Buys a Capacity Block offering after showing its facts (ty
 
 // newPurchaseCmd is `gpublock purchase`; runF, when not nil, is given the options instead of
 // running them.
-func newPurchaseCmd(f *cmdutil.Factory, runF func(*purchaseArgs) error) *cobra.Command {
-	a := &purchaseArgs{IO: f.IOStreams, tags: tagFlag{}}
+func NewCmdPurchase(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
+	a := &Options{IO: f.IOStreams, tags: tagFlag{}}
 	cmd := &cobra.Command{
 		Use:   "purchase OFFERING_ID",
 		Short: "buy a Capacity Block or Training Plan offering, after a typed confirmation",
@@ -88,7 +88,7 @@ func newPurchaseCmd(f *cmdutil.Factory, runF func(*purchaseArgs) error) *cobra.C
 			if runF != nil {
 				return runF(a)
 			}
-			return cmdutil.CodeError(runPurchase(cmd.Context(), a))
+			return cmdutil.CodeError(purchaseRun(cmd.Context(), a))
 		},
 	}
 	fs := cmd.Flags()
@@ -110,7 +110,7 @@ func newPurchaseCmd(f *cmdutil.Factory, runF func(*purchaseArgs) error) *cobra.C
 // runPurchase buys the offering pos[0] once the flags say so (cobra has parsed them): one
 // flow for every source, through aws.Source; what the flow shows is the source's own
 // (purchaseShows).
-func runPurchase(ctx context.Context, a *purchaseArgs) int {
+func purchaseRun(ctx context.Context, a *Options) int {
 	pos, ios := a.Args, a.IO
 	stdout, stderr := ios.Out, ios.ErrOut
 	offeringID, format, err := a.check(pos)
@@ -160,7 +160,7 @@ func runPurchase(ctx context.Context, a *purchaseArgs) int {
 			if err := show.check(a, q, region, now); err != nil {
 				return err
 			}
-			in.Offering, err = findSourceOffering(ctx, client, src, q, offeringID, show.notListed)
+			in.Offering, err = FindSourceOffering(ctx, client, src, q, offeringID, show.notListed)
 			return err
 		}
 	}
@@ -207,7 +207,7 @@ type purchaseShow struct {
 	idField string                     // the offering id's field in a dry run's JSON
 	bought  func(result string) string // what an interrupted run bought, by its journal result
 	// check is the source's rules of the search that finds the offering again, in region.
-	check     func(a *purchaseArgs, q model.Query, region string, now time.Time) error
+	check     func(a *Options, q model.Query, region string, now time.Time) error
 	notListed func(client *aws.Client, id string, seen int, region string) error
 	summary   func(w io.Writer, info cmdutil.BackendInfo, account string, o model.Offering, platform string, tags map[string]string)
 	recovered func(res aws.PurchaseResult) string
@@ -218,7 +218,7 @@ var purchaseShows = map[model.Source]purchaseShow{
 	model.SourceCapacityBlock: {
 		what: "Capacity Block", idField: "CapacityBlockOfferingId",
 		bought: func(r string) string { return "reservation " + r },
-		check: func(a *purchaseArgs, q model.Query, region string, now time.Time) error {
+		check: func(a *Options, q model.Query, region string, now time.Time) error {
 			if err := a.AWS.DefaultRegionError(region); err != nil {
 				return err
 			}
@@ -231,7 +231,7 @@ var purchaseShows = map[model.Source]purchaseShow{
 			return fmt.Errorf("offering %s is not among the %d offerings the search now returns in %s: it was sold, it expired, "+
 				"or the search flags differ from those that listed it. Search again (%s); nothing was bought", id, seen, region, client.NextStep("offerings", region))
 		},
-		summary: printOfferingSummary,
+		summary: PrintOfferingSummary,
 		recovered: func(res aws.PurchaseResult) string {
 			return fmt.Sprintf("The reply to the purchase was lost. The reservation %s was found by its request tag %s=%s: it is bought, once.",
 				res.Block.ReservationID, aws.RequestIDTag, res.RequestID)
@@ -242,7 +242,7 @@ var purchaseShows = map[model.Source]purchaseShow{
 }
 
 // findSourceOffering runs the source's search again and takes the offering with this id.
-func findSourceOffering(ctx context.Context, client *aws.Client, src aws.Source, q model.Query, id string, notListed func(*aws.Client, string, int, string) error) (model.Offering, error) {
+func FindSourceOffering(ctx context.Context, client *aws.Client, src aws.Source, q model.Query, id string, notListed func(*aws.Client, string, int, string) error) (model.Offering, error) {
 	o, seen, err := aws.FindByID(ctx, func(ctx context.Context) <-chan aws.SearchEvent { return src.Search(ctx, q) },
 		func(o model.Offering) string { return o.ID }, id)
 	if errors.Is(err, aws.ErrNotListed) {
@@ -256,7 +256,7 @@ func findSourceOffering(ctx context.Context, client *aws.Client, src aws.Source,
 
 // check reads what can be checked before any call: the one positional id, the output
 // format, the platform and the single region.
-func (a *purchaseArgs) check(pos []string) (string, cmdutil.OutputFormat, error) {
+func (a *Options) check(pos []string) (string, cmdutil.OutputFormat, error) {
 	id := strings.TrimSpace(pos[0])
 	if id == "" || strings.ContainsAny(id, " \t\n") || len(id) > 128 {
 		return "", "", cmdutil.Usagef("OFFERING_ID %q: want an offering id such as cbr-0123456789abcdef0", pos[0])
@@ -277,9 +277,9 @@ func (a *purchaseArgs) check(pos []string) (string, cmdutil.OutputFormat, error)
 	return id, format, nil
 }
 
-func printOfferingSummary(w io.Writer, info cmdutil.BackendInfo, account string, o model.Offering, platform string, tags map[string]string) {
+func PrintOfferingSummary(w io.Writer, info cmdutil.BackendInfo, account string, o model.Offering, platform string, tags map[string]string) {
 	spending.SummaryHead(w, "PURCHASE", info)
-	f := model.PurchaseFacts(o, account, pricing.Compare(priceCatalog(), o).BreakEven(), time.Local)
+	f := model.PurchaseFacts(o, account, pricing.Compare(cmdutil.PriceCatalog(), o).BreakEven(), time.Local)
 	// The platform and tags are the command's choices, as they are the dialog's fields.
 	f.Lines = append(f.Lines, model.Fact{Label: "Platform", Value: platform})
 	if len(tags) > 0 {
@@ -329,7 +329,7 @@ type reservationJSON struct {
 
 // purchaseJSON is the AWS CLI's purchase-capacity-block answer, plus what gpublock knows:
 // the region, the fee of the offering bought, and how the reservation was confirmed.
-type purchaseJSON struct {
+type PurchaseJSON struct {
 	CapacityReservation     reservationJSON
 	Region                  string
 	CapacityBlockOfferingId string
@@ -361,7 +361,7 @@ func toReservationJSON(b model.Block) reservationJSON {
 func printPurchase(w io.Writer, format cmdutil.OutputFormat, o model.Offering, res aws.PurchaseResult) error {
 	b := res.Block
 	if format == "json" {
-		return printers.JSON(w, purchaseJSON{CapacityReservation: toReservationJSON(b), Region: b.Region,
+		return printers.JSON(w, PurchaseJSON{CapacityReservation: toReservationJSON(b), Region: b.Region,
 			CapacityBlockOfferingId: o.ID, UpfrontFee: o.Fee.String(), CurrencyCode: o.Currency,
 			GpublockRequestId: res.RequestID, FoundByRequestTag: res.Recovered})
 	}

@@ -1,4 +1,4 @@
-package main
+package purchase
 
 import (
 	"github.com/gpublock/gpublock/cmd/internal/spending"
@@ -19,7 +19,7 @@ import (
 
 // purchaseSource is the source of the offering a purchase names, from --source; an id of
 // the other source's form is refused before any call rather than searched for in vain.
-func purchaseSource(a *purchaseArgs, id string) (model.Source, error) {
+func purchaseSource(a *Options, id string) (model.Source, error) {
 	src, err := a.Sources.One()
 	if err != nil {
 		return 0, err
@@ -43,7 +43,7 @@ func purchaseSource(a *purchaseArgs, id string) (model.Source, error) {
 var planPurchaseShow = purchaseShow{
 	what: "training plan", idField: "TrainingPlanOfferingId",
 	bought: func(r string) string { return r },
-	check: func(_ *purchaseArgs, q model.Query, _ string, _ time.Time) error {
+	check: func(_ *Options, q model.Query, _ string, _ time.Time) error {
 		return cmdutil.CheckSourceQuery(model.SourceTrainingPlan, q)
 	},
 	notListed: func(client *aws.Client, id string, seen int, region string) error {
@@ -65,7 +65,7 @@ var planPurchaseShow = purchaseShow{
 // resources and every part, and that nothing has checked the permission.
 func printPlanSummary(w io.Writer, info cmdutil.BackendInfo, account string, o model.Offering, tags map[string]string) {
 	spending.SummaryHead(w, "PURCHASE OF A TRAINING PLAN", info)
-	f := model.PlanFacts(o, account, pricing.Compare(priceCatalog(), o).BreakEven(), time.Local)
+	f := model.PlanFacts(o, account, pricing.Compare(cmdutil.PriceCatalog(), o).BreakEven(), time.Local)
 	if len(tags) > 0 {
 		f.Lines = append(f.Lines, model.Fact{Label: "Tags", Value: tagFlag(tags).String()})
 	}
@@ -75,7 +75,7 @@ func printPlanSummary(w io.Writer, info cmdutil.BackendInfo, account string, o m
 
 // planPurchaseJSON is CreateTrainingPlan's answer and the plan as DescribeTrainingPlan
 // gives it, plus what gpublock knows.
-type planPurchaseJSON struct {
+type PlanPurchaseJSON struct {
 	TrainingPlanArn        string
 	TrainingPlan           printers.PlanJSON
 	TrainingPlanOfferingId string
@@ -86,7 +86,7 @@ type planPurchaseJSON struct {
 func printPlanPurchase(w io.Writer, format cmdutil.OutputFormat, o model.Offering, res aws.PurchaseResult) error {
 	b := res.Block
 	if format == "json" {
-		return printers.JSON(w, planPurchaseJSON{TrainingPlanArn: b.ARN, TrainingPlan: printers.ToPlanJSON(b), TrainingPlanOfferingId: o.ID,
+		return printers.JSON(w, PlanPurchaseJSON{TrainingPlanArn: b.ARN, TrainingPlan: printers.ToPlanJSON(b), TrainingPlanOfferingId: o.ID,
 			GpublockRequestId: res.RequestID, FoundByName: res.Recovered})
 	}
 	rows := [][2]string{

@@ -1,4 +1,4 @@
-package main
+package extend
 
 import (
 	"github.com/gpublock/gpublock/cmd/internal/spending"
@@ -32,7 +32,7 @@ const extendLong = "Lengthens a Capacity Block (or, with --source training-plans
 	"or when an interrupted run had extended it),\n" +
 	"1 not extended, 2 bad usage or no terminal to confirm on without --yes, 3 outcome unknown: do not extend again."
 
-type extendArgs struct {
+type Options struct {
 	IO *cmdutil.IOStreams
 	// Args are the positional arguments: the one id.
 	Args []string
@@ -48,8 +48,8 @@ type extendArgs struct {
 
 // newExtendCmd is `gpublock extend`; runF, when not nil, is given the options instead of
 // running them.
-func newExtendCmd(f *cmdutil.Factory, runF func(*extendArgs) error) *cobra.Command {
-	a := &extendArgs{IO: f.IOStreams}
+func NewCmdExtend(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
+	a := &Options{IO: f.IOStreams}
 	cmd := &cobra.Command{
 		Use:   "extend RESERVATION_ID",
 		Short: "lengthen a Capacity Block or a Training Plan, after a typed confirmation",
@@ -73,7 +73,7 @@ func newExtendCmd(f *cmdutil.Factory, runF func(*extendArgs) error) *cobra.Comma
 			if runF != nil {
 				return runF(a)
 			}
-			return cmdutil.CodeError(runExtend(cmd.Context(), a))
+			return cmdutil.CodeError(extendRun(cmd.Context(), a))
 		},
 	}
 	fs := cmd.Flags()
@@ -88,7 +88,7 @@ func newExtendCmd(f *cmdutil.Factory, runF func(*extendArgs) error) *cobra.Comma
 }
 
 // runExtend extends the block pos[0] once the flags say so (cobra has parsed them).
-func runExtend(ctx context.Context, a *extendArgs) int {
+func extendRun(ctx context.Context, a *Options) int {
 	pos, ios := a.Args, a.IO
 	stdout, stderr := ios.Out, ios.ErrOut
 	srcID, err := a.src.One()
@@ -182,8 +182,8 @@ type extendShow struct {
 	holder  string // whose extension history: "block", "plan"
 	tryList string // how to see the other lengths, after "Try another length"
 	args    string // the positional argument, in the usage error
-	check   func(a *extendArgs, pos []string) (id string, days int, format cmdutil.OutputFormat, err error)
-	list    func(ctx context.Context, a *extendArgs, id string, format cmdutil.OutputFormat, stdout, stderr io.Writer) int
+	check   func(a *Options, pos []string) (id string, days int, format cmdutil.OutputFormat, err error)
+	list    func(ctx context.Context, a *Options, id string, format cmdutil.OutputFormat, stdout, stderr io.Writer) int
 	// find is the reservation, or why not, before " Nothing was extended."
 	find func(ctx context.Context, client *aws.Client, src aws.Source, region, id string) (model.Block, error)
 	// refuse is why the reservation cannot be extended at now (the backend's clock), or
@@ -198,8 +198,8 @@ type extendShow struct {
 var extendShows = map[model.Source]extendShow{
 	model.SourceCapacityBlock: {
 		what: "Capacity Block", holder: "block", args: "RESERVATION_ID (cr-…, from `gpublock blocks`)",
-		check: func(a *extendArgs, pos []string) (string, int, cmdutil.OutputFormat, error) { return a.check(pos) },
-		list: func(ctx context.Context, a *extendArgs, id string, format cmdutil.OutputFormat, stdout, stderr io.Writer) int {
+		check: func(a *Options, pos []string) (string, int, cmdutil.OutputFormat, error) { return a.check(pos) },
+		list: func(ctx context.Context, a *Options, id string, format cmdutil.OutputFormat, stdout, stderr io.Writer) int {
 			return a.runExtendList(ctx, id, format, stdout, stderr)
 		},
 		find: func(ctx context.Context, client *aws.Client, _ aws.Source, region, id string) (model.Block, error) {
@@ -215,7 +215,7 @@ var extendShows = map[model.Source]extendShow{
 			return fmt.Sprintf("AWS offers no %s extension of %s now (no capacity in %s after its end).", model.FormatDays(days), b.ReservationID, b.AvailabilityZone)
 		},
 		summary: func(w io.Writer, info cmdutil.BackendInfo, account string, b model.Block, off model.ExtensionOffering) {
-			printExtensionSummary(w, info, account, b, off, extensionComparison(b, off))
+			PrintExtensionSummary(w, info, account, b, off, ExtensionComparison(b, off))
 		},
 		dryRunFields: func(b model.Block, off model.ExtensionOffering) map[string]any {
 			return map[string]any{"CapacityBlockExtensionOfferingId": off.ID, "CapacityReservationId": b.ReservationID, "Region": b.Region}
@@ -226,7 +226,7 @@ var extendShows = map[model.Source]extendShow{
 }
 
 // check reads what can be checked before any call.
-func (a *extendArgs) check(pos []string) (string, int, cmdutil.OutputFormat, error) {
+func (a *Options) check(pos []string) (string, int, cmdutil.OutputFormat, error) {
 	id := strings.TrimSpace(pos[0])
 	if !strings.HasPrefix(id, "cr-") || strings.ContainsAny(id, " \t\n") || len(id) > 128 {
 		return "", 0, "", cmdutil.Usagef("RESERVATION_ID %q: want a capacity reservation id such as cr-0123456789abcdef0 (a training plan: add --source training-plans)", pos[0])
@@ -267,19 +267,11 @@ func (a *extendArgs) check(pos []string) (string, int, cmdutil.OutputFormat, err
 
 // extensionComparison prices the added hours against on-demand, as if they were a block
 // of their own: that is what the fee buys.
-func extensionComparison(b model.Block, off model.ExtensionOffering) pricing.Comparison {
-	return pricing.CompareExtension(priceCatalog(), off.AsOffering(b))
+func ExtensionComparison(b model.Block, off model.ExtensionOffering) pricing.Comparison {
+	return pricing.CompareExtension(cmdutil.PriceCatalog(), off.AsOffering(b))
 }
 
-// priceCatalog is the embedded catalog with the cache of `gpublock prices --refresh` over
-// it; a damaged cache leaves the embedded figures.
-func priceCatalog() *pricing.Catalog {
-	path, _ := pricing.DefaultCachePath()
-	cat, _ := pricing.Load(path) // on an error Load still returns the embedded catalog
-	return cat
-}
-
-func printExtensionSummary(w io.Writer, info cmdutil.BackendInfo, account string, b model.Block, off model.ExtensionOffering, cmp pricing.Comparison) {
+func PrintExtensionSummary(w io.Writer, info cmdutil.BackendInfo, account string, b model.Block, off model.ExtensionOffering, cmp pricing.Comparison) {
 	spending.SummaryHead(w, "EXTEND", info)
 	spending.PrintFacts(w, model.ExtensionFacts(b, off, account, cmp.BreakEven(), time.Local))
 }
@@ -297,7 +289,7 @@ func extensionStatus(st model.ExtensionStatus) string {
 }
 
 // extensionJSON has the AWS CLI's purchase-capacity-block-extension field names.
-type extensionJSON struct {
+type ExtensionJSON struct {
 	CapacityReservationId               string
 	CapacityBlockExtensionOfferingId    string
 	InstanceType                        string
@@ -328,13 +320,13 @@ func printExtension(w io.Writer, format cmdutil.OutputFormat, b model.Block, off
 	}
 	if format == "json" {
 		return printers.JSON(w, struct {
-			CapacityBlockExtension extensionJSON
+			CapacityBlockExtension ExtensionJSON
 			Region                 string
 			NewEndDate             string
 			GpublockRequestId      string
 			FoundInHistory         bool
 		}{
-			CapacityBlockExtension: extensionJSON{CapacityReservationId: b.ReservationID, CapacityBlockExtensionOfferingId: e.OfferingID,
+			CapacityBlockExtension: ExtensionJSON{CapacityReservationId: b.ReservationID, CapacityBlockExtensionOfferingId: e.OfferingID,
 				InstanceType: b.InstanceType, InstanceCount: off.Count, AvailabilityZone: b.AvailabilityZone,
 				CapacityBlockExtensionStatus: string(e.Status), CapacityBlockExtensionPurchaseDate: printers.RFC3339(e.PurchaseDate),
 				CapacityBlockExtensionStartDate: printers.RFC3339(start), CapacityBlockExtensionEndDate: printers.RFC3339(end),

@@ -1,4 +1,4 @@
-package main
+package launch
 
 import (
 	"github.com/gpublock/gpublock/cmd/internal/spending"
@@ -37,7 +37,7 @@ func (l *listFlag) Set(s string) error {
 	return nil
 }
 
-type launchArgs struct {
+type Options struct {
 	IO *cmdutil.IOStreams
 	// Args are the positional arguments: the one id.
 	Args []string
@@ -54,8 +54,8 @@ type launchArgs struct {
 
 // newLaunchCmd is `gpublock launch`; runF, when not nil, is given the options instead of
 // running them.
-func newLaunchCmd(f *cmdutil.Factory, runF func(*launchArgs) error) *cobra.Command {
-	a := &launchArgs{IO: f.IOStreams}
+func NewCmdLaunch(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
+	a := &Options{IO: f.IOStreams}
 	cmd := &cobra.Command{
 		Use:   "launch RESERVATION_ID",
 		Short: "launch instances into a Capacity Block, after a typed confirmation",
@@ -73,7 +73,7 @@ func newLaunchCmd(f *cmdutil.Factory, runF func(*launchArgs) error) *cobra.Comma
 			if runF != nil {
 				return runF(a)
 			}
-			return cmdutil.CodeError(runLaunch(cmd.Context(), a))
+			return cmdutil.CodeError(launchRun(cmd.Context(), a))
 		},
 	}
 	fs := cmd.Flags()
@@ -89,7 +89,7 @@ func newLaunchCmd(f *cmdutil.Factory, runF func(*launchArgs) error) *cobra.Comma
 }
 
 // runLaunch launches into the block pos[0] once the flags say so (cobra has parsed them).
-func runLaunch(ctx context.Context, a *launchArgs) int {
+func launchRun(ctx context.Context, a *Options) int {
 	pos, ios := a.Args, a.IO
 	stdout, stderr := ios.Out, ios.ErrOut
 	reservationID, format, err := a.check(pos)
@@ -147,7 +147,7 @@ func runLaunch(ctx context.Context, a *launchArgs) int {
 	return 0
 }
 
-func (a *launchArgs) check(pos []string) (string, cmdutil.OutputFormat, error) {
+func (a *Options) check(pos []string) (string, cmdutil.OutputFormat, error) {
 	id := strings.TrimSpace(pos[0])
 	if !strings.HasPrefix(id, "cr-") || strings.ContainsAny(id, " \t\n") {
 		return "", "", cmdutil.Usagef("RESERVATION_ID %q: want a capacity reservation id such as cr-0123456789abcdef0", pos[0])

@@ -1,4 +1,4 @@
-package main
+package extend
 
 import (
 	"github.com/gpublock/gpublock/cmd/internal/spending"
@@ -15,7 +15,7 @@ import (
 )
 
 // extendChoiceJSON is one length of `extend --list -o json`.
-type extendChoiceJSON struct {
+type ExtendChoiceJSON struct {
 	Length                           string
 	DurationDays                     int
 	CapacityBlockExtensionOfferingId string
@@ -31,7 +31,7 @@ const extendListFormat = "%-6s  %-20s  %16s  %-10s  %s\n"
 // runExtendList prints every extension length AWS offers for the block now, with its fee,
 // its new end and its break-even; it buys nothing, so it needs neither a terminal nor
 // permission to spend.
-func (a *extendArgs) runExtendList(ctx context.Context, id string, format cmdutil.OutputFormat, stdout, stderr io.Writer) int {
+func (a *Options) runExtendList(ctx context.Context, id string, format cmdutil.OutputFormat, stdout, stderr io.Writer) int {
 	client, _, err := cmdutil.OpenBackend(ctx, &a.aws, stderr)
 	if err != nil {
 		return cmdutil.BackendFailure(stderr, "extend", err)
@@ -59,7 +59,7 @@ func (a *extendArgs) runExtendList(ctx context.Context, id string, format cmduti
 		fmt.Fprintf(stderr, "gpublock extend: AWS offers no extension of %s now (no capacity in %s after its end, %s). Try again later.\n",
 			b.ReservationID, b.AvailabilityZone, printers.BothTimes(b.End))
 		if format == "json" {
-			_ = printers.JSON(stdout, []extendChoiceJSON{})
+			_ = printers.JSON(stdout, []ExtendChoiceJSON{})
 		}
 		return 1
 	}
@@ -71,15 +71,15 @@ func (a *extendArgs) runExtendList(ctx context.Context, id string, format cmduti
 }
 
 func printExtendChoices(w io.Writer, format cmdutil.OutputFormat, b model.Block, choices []model.ExtensionChoice, next string) error {
-	rows := make([]extendChoiceJSON, len(choices))
+	rows := make([]ExtendChoiceJSON, len(choices))
 	for i, ch := range choices {
 		off := ch.Offering
-		cmp := extensionComparison(b, off)
+		cmp := ExtensionComparison(b, off)
 		currency := off.Currency
 		if currency == "" {
 			currency = "USD"
 		}
-		rows[i] = extendChoiceJSON{Length: model.FormatDays(ch.Days), DurationDays: ch.Days, CapacityBlockExtensionOfferingId: off.ID,
+		rows[i] = ExtendChoiceJSON{Length: model.FormatDays(ch.Days), DurationDays: ch.Days, CapacityBlockExtensionOfferingId: off.ID,
 			NewEndDate: printers.RFC3339(off.End), UpfrontFee: off.Fee.String(), CurrencyCode: currency,
 			BreakEven: cmp.BreakEvenCell(), BreakEvenReading: cmp.Reading()}
 	}

@@ -1,4 +1,4 @@
-package main
+package extend
 
 import (
 	"github.com/gpublock/gpublock/cmd/internal/spending"
@@ -34,7 +34,7 @@ func planExtensionDays() []int {
 }
 
 // checkPlanExtend reads what can be checked before any call of a plan's extension.
-func (a *extendArgs) checkPlanExtend(pos []string) (string, int, cmdutil.OutputFormat, error) {
+func (a *Options) checkPlanExtend(pos []string) (string, int, cmdutil.OutputFormat, error) {
 	id := strings.TrimSpace(pos[0])
 	if len(id) > 2048 || !planRef.MatchString(id) {
 		return "", 0, "", cmdutil.Usagef("%q: want a training plan name (letters, digits and hyphens, at most 64) or its ARN", pos[0])
@@ -79,10 +79,10 @@ func (a *extendArgs) checkPlanExtend(pos []string) (string, int, cmdutil.OutputF
 var planExtendShow = extendShow{
 	what: "training plan", holder: "plan", tryList: " (--list)",
 	args: "training plan name or ARN (from `gpublock blocks --source training-plans`)",
-	check: func(a *extendArgs, pos []string) (string, int, cmdutil.OutputFormat, error) {
+	check: func(a *Options, pos []string) (string, int, cmdutil.OutputFormat, error) {
 		return a.checkPlanExtend(pos)
 	},
-	list: func(ctx context.Context, a *extendArgs, id string, format cmdutil.OutputFormat, stdout, stderr io.Writer) int {
+	list: func(ctx context.Context, a *Options, id string, format cmdutil.OutputFormat, stdout, stderr io.Writer) int {
 		client, _, err := cmdutil.OpenBackend(ctx, &a.aws, stderr)
 		if err != nil {
 			return cmdutil.BackendFailure(stderr, "extend", err)
@@ -138,7 +138,7 @@ func jsonExit(stderr io.Writer, err error) int {
 }
 
 // planExtensionJSON is an extension bought, in DescribeTrainingPlanExtensionHistory's names.
-type planExtensionJSON struct {
+type PlanExtensionJSON struct {
 	Source                          model.Source
 	TrainingPlanArn                 string
 	TrainingPlanName                string
@@ -151,8 +151,8 @@ type planExtensionJSON struct {
 	FoundInHistory                  bool
 }
 
-func toPlanExtensionJSON(b model.Block, o model.ExtensionOffering) planExtensionJSON {
-	return planExtensionJSON{Source: b.Source, TrainingPlanArn: b.ARN, TrainingPlanName: b.ReservationID,
+func toPlanExtensionJSON(b model.Block, o model.ExtensionOffering) PlanExtensionJSON {
+	return PlanExtensionJSON{Source: b.Source, TrainingPlanArn: b.ARN, TrainingPlanName: b.ReservationID,
 		TrainingPlanExtensionOfferingId: o.ID, StartDate: printers.RFC3339(o.Start), EndDate: printers.RFC3339(o.End), DurationHours: o.DurationHours,
 		UpfrontFee: o.Fee.String(), CurrencyCode: o.Currency}
 }
@@ -171,7 +171,7 @@ func printPlanExtensionList(ctx context.Context, src aws.Source, b model.Block, 
 		}
 	}
 	if format == "json" {
-		out := make([]planExtensionJSON, 0, len(all))
+		out := make([]PlanExtensionJSON, 0, len(all))
 		for _, o := range all {
 			out = append(out, toPlanExtensionJSON(b, o))
 		}
@@ -193,7 +193,7 @@ func printPlanExtensionList(ctx context.Context, src aws.Source, b model.Block, 
 // extend dialog.
 func printPlanExtensionSummary(w io.Writer, info cmdutil.BackendInfo, account string, b model.Block, ext model.ExtensionOffering) {
 	spending.SummaryHead(w, "EXTEND A TRAINING PLAN", info)
-	f := model.ExtensionFacts(b, ext, account, extensionComparison(b, ext).BreakEven(), time.Local)
+	f := model.ExtensionFacts(b, ext, account, ExtensionComparison(b, ext).BreakEven(), time.Local)
 	f.Lines = append(f.Lines, model.Fact{Label: "Dry run", Value: cmdutil.SourceCaps(model.SourceTrainingPlan).NoDryRun})
 	spending.PrintFacts(w, f)
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmd/tui"
+
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 
 	"github.com/gpublock/gpublock/cmd/internal/config"
@@ -180,14 +182,14 @@ func TestYAMLThemeIsTheTUIsUnlessTheFlagIsGiven(t *testing.T) {
 		t.Fatal(err)
 	}
 	var errw strings.Builder
-	a, err := parseTUI([]string{"--demo"}, &errw)
-	if err != nil || a.themeGiven {
+	a, err := tui.ParseTUI([]string{"--demo"}, &errw)
+	if err != nil || a.ThemeGiven {
 		t.Fatalf("%+v, %v", a, err)
 	}
-	if a, err = parseTUI([]string{"--demo", "--theme", "auto"}, &errw); err != nil || !a.themeGiven {
+	if a, err = tui.ParseTUI([]string{"--demo", "--theme", "auto"}, &errw); err != nil || !a.ThemeGiven {
 		t.Fatalf("--theme auto: %+v, %v", a, err)
 	}
-	s, err := cmdutil.TUIConfigFor(a.aws)
+	s, err := cmdutil.TUIConfigFor(a.AWS)
 	if err != nil || s.Theme != "dark" {
 		t.Errorf("theme from the file: %+v, %v", s, err)
 	}
@@ -235,7 +237,7 @@ func TestConfigMouseKey(t *testing.T) {
 		want  bool
 	}{{nil, false}, {&yes, false}, {&no, true}} {
 		var opts ui.Options
-		applyConfigMouse(&opts, tc.mouse)
+		tui.ApplyConfigMouse(&opts, tc.mouse)
 		if opts.NoMouse != tc.want {
 			t.Errorf("mouse %v: NoMouse %v, want %v", tc.mouse, opts.NoMouse, tc.want)
 		}

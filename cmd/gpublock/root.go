@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmd/tui"
+
 	"github.com/gpublock/gpublock/cmd/internal/cmd/purchase"
 
 	"github.com/gpublock/gpublock/cmd/internal/cmd/launch"
@@ -41,11 +43,6 @@ import (
 	mango "github.com/muesli/mango-cobra"
 	"github.com/muesli/roff"
 )
-
-const rootLong = "gpublock finds, prices, books, launches into and watches short-term AWS GPU capacity: EC2 Capacity Blocks for ML and SageMaker Training Plans. " +
-	"With no command it starts the terminal UI. The AWS flags (--profile, --region, --endpoint-url, " +
-	"--demo, --read-only, --max-spend, ...) work before or after the command name.\n\n" +
-	"Exit status: 0 ok, 1 failure, 2 bad usage; some commands document a 3 of their own."
 
 // execute runs the command line: every command is a cobra command, its flags pflag's; the
 // AWS flags are the root's persistent flags, so they work before or after the command name.
@@ -162,10 +159,7 @@ func printError(w io.Writer, cmd *cobra.Command, err error) {
 }
 
 func newRootCmd(ctx context.Context, f *cmdutil.Factory) *cobra.Command {
-	g := f.AWS
-	root := tuiCmd(g, func(cmd *cobra.Command, a tuiArgs) error {
-		return cmdutil.CodeError(runTUI(cmd.Context(), a, cmd.OutOrStdout(), cmd.ErrOrStderr()))
-	})
+	root := tui.NewCmdTUI(f, nil)
 	root.SetFlagErrorFunc(cmdutil.FlagError)
 	root.SetContext(ctx)
 	root.AddGroup(&cobra.Group{ID: "capacity", Title: "Capacity Blocks and Training Plans"}, &cobra.Group{ID: "tools", Title: "Tools"})
@@ -267,7 +261,7 @@ func completeValues(root *cobra.Command) {
 		"type":   cmdutil.CatalogNames(),
 		"source": sources,
 		"target": cmdutil.SourceTargets(nil),
-		"screen": tuiScreens,
+		"screen": tui.Screens,
 		"theme":  {"auto", "light", "dark"},
 	}
 	var walk func(*cobra.Command)

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmd/tui"
+
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 
 	"context"
@@ -13,7 +15,7 @@ import (
 func TestTUINoticeForAnEmulator(t *testing.T) {
 	cs := startCLISim(t)
 	f := cmdutil.AWSFlags{PerRegion: 4, Overall: 32, EndpointURL: cs.url}
-	c, err := connectTUI(context.Background(), &f, nil)
+	c, err := tui.Connect(context.Background(), &f, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmd/tui"
+
 	"bytes"
 	"context"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
@@ -62,17 +64,17 @@ func TestTUIIsTheDefaultCommand(t *testing.T) {
 func TestTUINoColor(t *testing.T) {
 	var errw bytes.Buffer
 	t.Setenv("NO_COLOR", "")
-	if _, noColor, err := tuiOptions(nil, &errw); err != nil || noColor {
+	if _, noColor, err := tui.ParseFlags(nil, &errw); err != nil || noColor {
 		t.Errorf("no flag, NO_COLOR empty: noColor=%v err=%v, want colour", noColor, err)
 	}
-	if _, noColor, err := tuiOptions([]string{"--no-color"}, &errw); err != nil || !noColor {
+	if _, noColor, err := tui.ParseFlags([]string{"--no-color"}, &errw); err != nil || !noColor {
 		t.Errorf("--no-color: noColor=%v err=%v", noColor, err)
 	}
 	t.Setenv("NO_COLOR", "1")
-	if _, noColor, err := tuiOptions(nil, &errw); err != nil || !noColor {
+	if _, noColor, err := tui.ParseFlags(nil, &errw); err != nil || !noColor {
 		t.Errorf("NO_COLOR=1: noColor=%v err=%v", noColor, err)
 	}
-	f, _, err := tuiOptions([]string{"--demo", "--profile", "p", "--region", "us-west-2"}, &errw)
+	f, _, err := tui.ParseFlags([]string{"--demo", "--profile", "p", "--region", "us-west-2"}, &errw)
 	if err != nil || !f.Demo || f.Profile != "p" || f.HomeRegion() != "us-west-2" || !f.AutoDemo {
 		t.Errorf("flags read as %+v, err %v", f, err)
 	}

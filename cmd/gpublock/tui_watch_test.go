@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmd/tui"
+
 	"bytes"
 	"context"
 	"strings"
@@ -12,15 +14,15 @@ import (
 // a message naming the flag, before any backend starts.
 func TestTUIWatchEvery(t *testing.T) {
 	var errw bytes.Buffer
-	if a, err := parseTUI(nil, &errw); err != nil || a.watchEvery != 5*time.Minute {
-		t.Errorf("default: %s, err %v; want 5m", a.watchEvery, err)
+	if a, err := tui.ParseTUI(nil, &errw); err != nil || a.WatchEvery != 5*time.Minute {
+		t.Errorf("default: %s, err %v; want 5m", a.WatchEvery, err)
 	}
 	for _, ok := range []struct {
 		arg  string
 		want time.Duration
 	}{{"1m", time.Minute}, {"90m", 90 * time.Minute}, {"24h", 24 * time.Hour}} {
-		if a, err := parseTUI([]string{"--watch-every", ok.arg}, &errw); err != nil || a.watchEvery != ok.want {
-			t.Errorf("--watch-every %s: read as %s, err %v", ok.arg, a.watchEvery, err)
+		if a, err := tui.ParseTUI([]string{"--watch-every", ok.arg}, &errw); err != nil || a.WatchEvery != ok.want {
+			t.Errorf("--watch-every %s: read as %s, err %v", ok.arg, a.WatchEvery, err)
 		}
 	}
 	for _, bad := range []struct{ arg, want string }{

@@ -1,48 +1,53 @@
-package main
+package tui
 
 import (
+	"context"
+	"errors"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"io"
+	"slices"
+
+	"fmt"
+	_ "github.com/gpublock/gpublock/aws/sources"
+	"github.com/gpublock/gpublock/model"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"strings"
 
 	"github.com/gpublock/gpublock/cmd/internal/config"
 
-	"errors"
-	"fmt"
-	"io"
-
 	"os"
-
-	"strings"
 
 	"github.com/gpublock/gpublock/ui"
 	"github.com/gpublock/gpublock/ui/theme"
-
-	"context"
-
-	"slices"
 
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
-	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/aws/tuibackend"
-	"github.com/gpublock/gpublock/model"
+
 	"github.com/gpublock/gpublock/pricing"
 )
 
 // tuiOptions reads the TUI's flags. It is separate from runTUI so that the flags are
 // tested without a terminal.
-func tuiOptions(args []string, stderr io.Writer) (*cmdutil.AWSFlags, bool, error) {
-	a, err := parseTUI(args, stderr)
-	return a.aws, a.noColor, err
+func ParseFlags(args []string, stderr io.Writer) (*cmdutil.AWSFlags, bool, error) {
+	a, err := ParseTUI(args, stderr)
+	return a.AWS, a.noColor, err
 }
 
 // tuiArgs is every flag of the TUI.
-type tuiArgs struct {
-	aws     *cmdutil.AWSFlags
+type Options struct {
+	IO *cmdutil.IOStreams
+	// Notify bounds the delivery of the warnings' notifications.
+	Notify cmdutil.NotifyTimings
+	// Catalog is the price catalog, read once when the TUI starts.
+	Catalog func() (*pricing.Catalog, error)
+
+	AWS     *cmdutil.AWSFlags
 	noColor bool
 	// The blocks screen (issue 7).
 	screen   string
@@ -50,13 +55,13 @@ type tuiArgs struct {
 	noNotify bool
 	noMouse  bool
 	// watchEvery is how often a watched search (w) runs again.
-	watchEvery time.Duration
+	WatchEvery time.Duration
 	// oncall: --warn-leads, --notify-cmd, --notify-url (config_oncall.go).
 	oncall cmdutil.OncallFlags
 	// theme is the palette: auto (the terminal's background), light or dark; themeGiven
 	// says --theme was on the command line, where it wins over the configuration file.
-	theme      string
-	themeGiven bool
+	Theme      string
+	ThemeGiven bool
 }
 
 // minBlocksRefresh keeps the blocks screen from hammering the API: a listing makes five
@@ -78,20 +83,20 @@ const (
 
 // parseTUI reads the TUI's flags as the root command does, for the tests of parsing.
 // tuiScreens are the screens --screen opens the TUI on.
-var tuiScreens = []string{"search", "blocks", "advisor"}
+var Screens = []string{"search", "blocks", "advisor"}
 
-func parseTUI(args []string, stderr io.Writer) (tuiArgs, error) {
-	var got tuiArgs
-	root := tuiCmd(new(cmdutil.AWSFlags), func(_ *cobra.Command, a tuiArgs) error { got = a; return nil })
+func ParseTUI(args []string, stderr io.Writer) (Options, error) {
+	var got Options
+	root := NewCmdTUI(&cmdutil.Factory{AWS: new(cmdutil.AWSFlags)}, func(a *Options) error { got = *a; return nil })
 	err := cmdutil.ExecuteParse(root, args, stderr)
 	return got, err
 }
 
-// tuiCmd is the root command: with no command name it starts the TUI, with its flags and
-// the AWS flags (declared here, as persistent flags, for every command); run is given what
-// the flags say, once checked.
-func tuiCmd(g *cmdutil.AWSFlags, run func(*cobra.Command, tuiArgs) error) *cobra.Command {
-	var a tuiArgs
+// newTUICmd is the root command: with no command name it starts the TUI, with its flags
+// and the AWS flags (declared here, as persistent flags, for every command); runF, when not
+// nil, is given the options once checked, instead of running them.
+func NewCmdTUI(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
+	a := &Options{IO: f.IOStreams, Notify: f.Notify, Catalog: f.Catalog}
 	root := &cobra.Command{
 		Use:   "gpublock",
 		Short: "find, price, book and watch AWS GPU capacity: EC2 Capacity Blocks for ML and SageMaker Training Plans",
@@ -109,56 +114,60 @@ func tuiCmd(g *cmdutil.AWSFlags, run func(*cobra.Command, tuiArgs) error) *cobra
 		SilenceErrors:     true,
 		CompletionOptions: cobra.CompletionOptions{HiddenDefaultCmd: false},
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			a.aws = g
+			a.AWS = f.AWS
 			if err := a.check(cmd.Flags()); err != nil {
 				return err
 			}
-			return run(cmd, a)
+			if runF != nil {
+				return runF(a)
+			}
+			return cmdutil.CodeError(tuiRun(cmd.Context(), a))
 		},
 	}
-	g.Register(root.PersistentFlags())
+	f.AWS.Register(root.PersistentFlags())
 	a.register(root.Flags())
 	return root
 }
 
 // check reads what the flags say, before anything starts.
-func (a *tuiArgs) check(fs *pflag.FlagSet) error {
+func (a *Options) check(fs *pflag.FlagSet) error {
 	switch {
-	case !slices.Contains(tuiScreens, a.screen):
+	case !slices.Contains(Screens, a.screen):
 		return cmdutil.Usagef("--screen %q: allowed search, blocks or advisor", a.screen)
 	case a.refresh < minBlocksRefresh:
 		return cmdutil.Usagef("--refresh %s: allowed 5s or more", a.refresh)
-	case a.watchEvery < minWatchEvery || a.watchEvery > maxWatchEvery:
-		return cmdutil.Usagef("--watch-every %s: allowed 1m to 24h", a.watchEvery)
+	case a.WatchEvery < minWatchEvery || a.WatchEvery > maxWatchEvery:
+		return cmdutil.Usagef("--watch-every %s: allowed 1m to 24h", a.WatchEvery)
 	}
-	a.themeGiven = fs.Changed("theme")
-	if _, err := theme.ParseMode(a.theme); err != nil {
+	a.ThemeGiven = fs.Changed("theme")
+	if _, err := theme.ParseMode(a.Theme); err != nil {
 		return cmdutil.Usagef("--%v", err)
 	}
-	if err := a.aws.Validate(); err != nil {
+	if err := a.AWS.Validate(); err != nil {
 		return err
 	}
-	a.aws.AutoDemo = true
-	a.aws.SDKLog = io.Discard
+	a.AWS.AutoDemo = true
+	a.AWS.SDKLog = io.Discard
 	a.noColor = a.noColor || os.Getenv("NO_COLOR") != ""
 	return nil
 }
 
 // register declares the TUI's own flags (the AWS flags are awsFlags.register's).
-func (a *tuiArgs) register(fs *pflag.FlagSet) {
+func (a *Options) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&a.noColor, "no-color", false, "draw without colour (also when $NO_COLOR is set)")
 	fs.StringVar(&a.screen, "screen", "search", "the `screen` to open on: search, blocks (every block, its countdown and warnings) or advisor (which capacity to buy for a job)")
 	fs.DurationVar(&a.refresh, "refresh", 30*time.Second, "how often the blocks are listed again (at least 5s; r refreshes at once)")
 	fs.BoolVar(&a.noNotify, "no-notify", false, "no bell or desktop notification (OSC 9) for a block's warnings or a watched search's new offerings (n toggles them)")
 	fs.BoolVar(&a.noMouse, "no-mouse", false, "leave the mouse to the terminal (its own text selection): no wheel scrolling, no clicks on rows and column titles")
-	fs.DurationVar(&a.watchEvery, "watch-every", 5*time.Minute, "how often a watched search (w in the search screen) runs again, 1m to 24h")
+	fs.DurationVar(&a.WatchEvery, "watch-every", 5*time.Minute, "how often a watched search (w in the search screen) runs again, 1m to 24h")
 	a.oncall.Register(fs)
-	fs.StringVar(&a.theme, "theme", "auto", "`colours` for a light or a dark terminal: auto (ask the terminal), light or dark")
+	fs.StringVar(&a.Theme, "theme", "auto", "`colours` for a light or a dark terminal: auto (ask the terminal), light or dark")
 }
 
-// runTUI starts the terminal UI with what the flags say (tuiCmd has checked them).
-func runTUI(ctx context.Context, a tuiArgs, stdout, stderr io.Writer) int {
-	f, noColor := a.aws, a.noColor
+// runTUI starts the terminal UI with what the flags say (newTUICmd has checked them).
+func tuiRun(ctx context.Context, a *Options) int {
+	stdout, stderr := a.IO.Out, a.IO.ErrOut
+	f, noColor := a.AWS, a.noColor
 	// The configuration file's read-only, cap, tags, AMI, theme and mouse (config.go);
 	// flags win.
 	if path, legacy, err := config.UserPath(); err == nil && legacy {
@@ -169,7 +178,7 @@ func runTUI(ctx context.Context, a tuiArgs, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "gpublock:", err)
 		return 2
 	}
-	oncall, err := newTUIOncall(f, a.oncall, cmdutil.NotifyTimings{}.Backoff)
+	oncall, err := newTUIOncall(f, a.oncall, a.Notify.Backoff)
 	if err != nil {
 		fmt.Fprintln(stderr, "gpublock:", err)
 		return 2
@@ -179,12 +188,11 @@ func runTUI(ctx context.Context, a tuiArgs, stdout, stderr io.Writer) int {
 	defer cancel()
 	// The price catalog is read once, here, with the cache of prices --refresh laid over the
 	// embedded figures; a damaged cache leaves the embedded ones, which Load returns with it.
-	cachePath, _ := pricing.DefaultCachePath()
-	prices, _ := pricing.Load(cachePath)
-	if !a.themeGiven && spend.Theme != "" {
-		a.theme = spend.Theme // checked when the file was read
+	prices, _ := a.Catalog()
+	if !a.ThemeGiven && spend.Theme != "" {
+		a.Theme = spend.Theme // checked when the file was read
 	}
-	_ = theme.Set(a.theme) // checked by parseTUI
+	_ = theme.Set(a.Theme) // checked by parseTUI
 	opts := ui.Options{
 		Prices:  prices,
 		Profile: f.Profile,
@@ -193,7 +201,7 @@ func runTUI(ctx context.Context, a tuiArgs, stdout, stderr io.Writer) int {
 		Context: ctx,
 		// The backend opens behind the first frame: resolving credentials (an SSO refresh,
 		// the instance metadata service timing out) can take seconds.
-		Connect: func(ctx context.Context) (ui.Connection, error) { return connectTUI(ctx, f, oncall.connected) },
+		Connect: func(ctx context.Context) (ui.Connection, error) { return Connect(ctx, f, oncall.connected) },
 		// Buying and launching (issue 6): --read-only and --max-spend reach the adapter
 		// through f as well.
 		ReadOnly: spend.ReadOnly,
@@ -208,10 +216,10 @@ func runTUI(ctx context.Context, a tuiArgs, stdout, stderr io.Writer) int {
 		Refresh:        a.refresh,
 		NoNotify:       a.noNotify,
 		NoMouse:        a.noMouse,
-		WatchEvery:     a.watchEvery,
+		WatchEvery:     a.WatchEvery,
 	}
 	oncall.apply(&opts)
-	applyConfigMouse(&opts, spend.Mouse)
+	ApplyConfigMouse(&opts, spend.Mouse)
 	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithOutput(stdout), tea.WithFPS(tuiFPS)}
 	if noColor {
 		popts = append(popts, tea.WithColorProfile(colorprofile.Ascii))
@@ -236,7 +244,7 @@ func runTUI(ctx context.Context, a tuiArgs, stdout, stderr io.Writer) int {
 
 // connectTUI opens the backend for the TUI. Its messages go on screen, not to stderr, which
 // the TUI is drawing over.
-func connectTUI(ctx context.Context, f *cmdutil.AWSFlags, onClient func(*aws.Client)) (ui.Connection, error) {
+func Connect(ctx context.Context, f *cmdutil.AWSFlags, onClient func(*aws.Client)) (ui.Connection, error) {
 	client, info, err := cmdutil.OpenBackend(ctx, f, io.Discard)
 	if err != nil {
 		return ui.Connection{}, errors.New(aws.ExplainError(err).String())
@@ -272,8 +280,13 @@ func connectTUI(ctx context.Context, f *cmdutil.AWSFlags, onClient func(*aws.Cli
 
 // applyConfigMouse applies the file's mouse key: `mouse: false` leaves the mouse to the
 // terminal, as --no-mouse does (the flag wins either way).
-func applyConfigMouse(opts *ui.Options, mouse *bool) {
+func ApplyConfigMouse(opts *ui.Options, mouse *bool) {
 	if mouse != nil && !*mouse {
 		opts.NoMouse = true
 	}
 }
+
+const rootLong = "gpublock finds, prices, books, launches into and watches short-term AWS GPU capacity: EC2 Capacity Blocks for ML and SageMaker Training Plans. " +
+	"With no command it starts the terminal UI. The AWS flags (--profile, --region, --endpoint-url, " +
+	"--demo, --read-only, --max-spend, ...) work before or after the command name.\n\n" +
+	"Exit status: 0 ok, 1 failure, 2 bad usage; some commands document a 3 of their own."

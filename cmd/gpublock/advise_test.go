@@ -1,8 +1,6 @@
 package main
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/cmd/advise"
-
 	"encoding/json"
 	"io"
 	"math/big"
@@ -10,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpublock/gpublock/cmd/internal/cmd/advise"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing/advisor"
 )

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
-
 	"bytes"
 	"context"
 	"io"
@@ -15,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 )
 
 func ecDown(regions ...string) ec2sim.Faults { return ec2sim.Faults{Down: regions} }

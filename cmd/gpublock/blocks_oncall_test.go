@@ -1,10 +1,6 @@
 package main
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/printers"
-
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
-
 	"context"
 	"encoding/json"
 	"io"
@@ -19,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"github.com/gpublock/gpublock/cmd/internal/printers"
 	"github.com/gpublock/gpublock/model"
 )
 

@@ -1,10 +1,6 @@
 package main
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/cmd/blocks"
-
-	"github.com/gpublock/gpublock/cmd/internal/printers"
-
 	"bytes"
 	"context"
 	"encoding/csv"
@@ -15,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpublock/gpublock/cmd/internal/cmd/blocks"
+	"github.com/gpublock/gpublock/cmd/internal/printers"
 	"github.com/gpublock/gpublock/model"
 )
 

@@ -1,12 +1,12 @@
 package main
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/config"
-
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gpublock/gpublock/cmd/internal/config"
 )
 
 // A money key given blank is an error at its line, in either format, never "no cap"; a

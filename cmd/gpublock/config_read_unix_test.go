@@ -3,14 +3,14 @@
 package main
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/config"
-
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gpublock/gpublock/cmd/internal/config"
 )
 
 // loadWithin reads the file in the background; the timeout only keeps a regression from

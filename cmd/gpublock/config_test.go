@@ -1,14 +1,13 @@
 package main
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
-
-	"github.com/gpublock/gpublock/cmd/internal/config"
-
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"github.com/gpublock/gpublock/cmd/internal/config"
 )
 
 func writeConfig(t *testing.T, body string) string {

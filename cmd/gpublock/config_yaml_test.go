@@ -1,18 +1,15 @@
 package main
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/cmd/tui"
-
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
-
-	"github.com/gpublock/gpublock/cmd/internal/config"
-
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/gpublock/gpublock/cmd/internal/cmd/tui"
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"github.com/gpublock/gpublock/cmd/internal/config"
 	"github.com/gpublock/gpublock/ui"
 )
 

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/cmd/journal"
-
 	"context"
 	"encoding/json"
 	"io"
@@ -18,6 +16,7 @@ import (
 	"time"
 
 	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/journal"
 )
 
 // simJournal is the journal the commands write against the emulator.

@@ -1,15 +1,14 @@
 package main
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/printers"
-
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
-
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"github.com/gpublock/gpublock/cmd/internal/printers"
 )
 
 // One --demo account for every command: a block bought with `purchase --demo` is listed by

@@ -11,8 +11,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/charmbracelet/x/vt"
-	"github.com/gpublock/gpublock/ui/theme"
 	"image/color"
 	"regexp"
 	"strconv"
@@ -21,8 +19,11 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/charmbracelet/x/vt"
+
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/dialog/spend"
+	"github.com/gpublock/gpublock/ui/theme"
 )
 
 // e2eStart is the emulator's clock when a test starts; it stands still unless moved.

@@ -1,12 +1,12 @@
 package main
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/cmd/extend"
-
 	"encoding/json"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gpublock/gpublock/cmd/internal/cmd/extend"
 )
 
 // extend --list shows every length the emulator offers, with the fee and the new end, in

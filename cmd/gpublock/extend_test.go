@@ -1,12 +1,6 @@
 package main
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/cmd/extend"
-
-	"github.com/gpublock/gpublock/cmd/internal/printers"
-
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
-
 	"bytes"
 	"context"
 	"encoding/json"
@@ -20,6 +14,9 @@ import (
 	"time"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/extend"
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"github.com/gpublock/gpublock/cmd/internal/printers"
 	"github.com/gpublock/gpublock/model"
 )
 

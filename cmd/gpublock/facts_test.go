@@ -1,18 +1,14 @@
 package main
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/cmd/purchase"
-
-	"github.com/gpublock/gpublock/cmd/internal/cmd/extend"
-
-	"github.com/gpublock/gpublock/cmd/internal/spending"
-
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
-
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/gpublock/gpublock/cmd/internal/cmd/extend"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/purchase"
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"github.com/gpublock/gpublock/cmd/internal/spending"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
 )

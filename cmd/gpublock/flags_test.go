@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"io"
 	"slices"
 	"strings"
@@ -10,6 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 )
 
 // parsed is what the real command line made of some arguments: the command that would

@@ -1,10 +1,6 @@
 package main
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/cmd/journal"
-
-	"github.com/gpublock/gpublock/cmd/internal/printers"
-
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -13,6 +9,8 @@ import (
 	"time"
 
 	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/journal"
+	"github.com/gpublock/gpublock/cmd/internal/printers"
 )
 
 // The --demo simulator and gpublock sim share the simulated journal and hand out the same

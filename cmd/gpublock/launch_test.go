@@ -1,8 +1,6 @@
 package main
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/printers"
-
 	"context"
 	"encoding/json"
 	"strings"
@@ -12,6 +10,8 @@ import (
 	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
+
+	"github.com/gpublock/gpublock/cmd/internal/printers"
 )
 
 const testAMI = "ami-0123456789abcdef0"

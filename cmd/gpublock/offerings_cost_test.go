@@ -1,8 +1,6 @@
 package main
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/cmd/offerings"
-
 	"bytes"
 	"context"
 	"strings"
@@ -14,6 +12,7 @@ import (
 
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/aws/apilimit"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/offerings"
 	"github.com/gpublock/gpublock/model"
 )
 

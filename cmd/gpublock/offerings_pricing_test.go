@@ -1,8 +1,6 @@
 package main
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/printers"
-
 	"encoding/csv"
 	"encoding/json"
 	"math"
@@ -13,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpublock/gpublock/cmd/internal/printers"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
 )

@@ -1,12 +1,12 @@
 package main
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
-
 	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 )
 
 // Against the emulator's buckets, a search larger than the burst queues: the progress lines

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/printers"
-
 	"fmt"
 	"math"
 	"strings"
@@ -10,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/gpublock/gpublock/cmd/internal/printers"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
 )

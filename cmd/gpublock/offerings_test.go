@@ -1,11 +1,6 @@
 package main
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/cmd/offerings"
-
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
-	"github.com/gpublock/gpublock/cmd/internal/printers"
-
 	"bytes"
 	"context"
 	"encoding/csv"
@@ -23,6 +18,9 @@ import (
 
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/offerings"
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"github.com/gpublock/gpublock/cmd/internal/printers"
 	"github.com/gpublock/gpublock/model"
 )
 

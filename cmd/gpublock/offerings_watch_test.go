@@ -1,20 +1,18 @@
 package main
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
-	"github.com/gpublock/gpublock/cmd/internal/printers"
-
 	"bytes"
 	"context"
 	"encoding/csv"
 	"encoding/json"
-
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"github.com/gpublock/gpublock/cmd/internal/printers"
 )
 
 // watchRun is one gpublock offerings --watch run whose waits between searches are faked.

@@ -1,12 +1,6 @@
 package main
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/cmd/purchase"
-
-	"github.com/gpublock/gpublock/cmd/internal/cmd/extend"
-
-	"github.com/gpublock/gpublock/cmd/internal/printers"
-
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -17,6 +11,9 @@ import (
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/sagemakersim"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/extend"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/purchase"
+	"github.com/gpublock/gpublock/cmd/internal/printers"
 )
 
 // startPlanSim is startCLISim serving SageMaker too.

@@ -1,18 +1,16 @@
 package main
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/cmd/purchase"
-
-	"github.com/gpublock/gpublock/cmd/internal/cmd/blocks"
-
-	"github.com/gpublock/gpublock/cmd/internal/printers"
-
 	"encoding/json"
 	"net/http/httptest"
 	"sort"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gpublock/gpublock/cmd/internal/cmd/blocks"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/purchase"
+	"github.com/gpublock/gpublock/cmd/internal/printers"
 )
 
 // A training plan near its end is warned of as a block is: in the JSON and the table,

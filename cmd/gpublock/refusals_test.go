@@ -1,12 +1,6 @@
 package main
 
 import (
-	purchasecmd "github.com/gpublock/gpublock/cmd/internal/cmd/purchase"
-
-	"github.com/gpublock/gpublock/cmd/internal/cmd/offerings"
-
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
-
 	"context"
 	"errors"
 	"fmt"
@@ -20,6 +14,9 @@ import (
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/tuibackend"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/offerings"
+	purchasecmd "github.com/gpublock/gpublock/cmd/internal/cmd/purchase"
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/backend"
 	"github.com/gpublock/gpublock/ui/dialog"

@@ -1,10 +1,6 @@
 package main
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/cmd/blocks"
-
-	"github.com/gpublock/gpublock/cmd/internal/printers"
-
 	"bytes"
 	"context"
 	"encoding/csv"
@@ -14,6 +10,8 @@ import (
 	"time"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/blocks"
+	"github.com/gpublock/gpublock/cmd/internal/printers"
 )
 
 // When every region fails, stdout stays empty in every format: an empty array, or a csv or

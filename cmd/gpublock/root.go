@@ -1,47 +1,33 @@
 package main
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/cmd/tui"
-
-	"github.com/gpublock/gpublock/cmd/internal/cmd/purchase"
-
-	"github.com/gpublock/gpublock/cmd/internal/cmd/launch"
-
-	"github.com/gpublock/gpublock/cmd/internal/cmd/extend"
-
-	"github.com/gpublock/gpublock/cmd/internal/cmd/blocks"
-
-	"github.com/gpublock/gpublock/cmd/internal/cmd/advise"
-
-	"github.com/gpublock/gpublock/cmd/internal/cmd/offerings"
-
-	"github.com/gpublock/gpublock/cmd/internal/cmd/configcmd"
-
-	"github.com/gpublock/gpublock/cmd/internal/cmd/sim"
-
-	"github.com/gpublock/gpublock/cmd/internal/cmd/prices"
-
-	"github.com/gpublock/gpublock/cmd/internal/cmd/journal"
-
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
-
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"slices"
-
-	"github.com/gpublock/gpublock/aws/ec2sim"
-	_ "github.com/gpublock/gpublock/aws/sources"
-	"github.com/gpublock/gpublock/model"
-	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 	"strings"
-
-	"fmt"
 
 	"charm.land/fang/v2"
 	mango "github.com/muesli/mango-cobra"
 	"github.com/muesli/roff"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/advise"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/blocks"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/configcmd"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/extend"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/journal"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/launch"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/offerings"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/prices"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/purchase"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/sim"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/tui"
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"github.com/gpublock/gpublock/model"
 )
 
 // execute runs the command line: every command is a cobra command, its flags pflag's; the

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"io"
 	"os"
 	"slices"
@@ -12,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 )
 
 // helpEnv makes help output the same on every machine: no colour, a fixed width.

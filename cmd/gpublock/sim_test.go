@@ -1,10 +1,6 @@
 package main
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/cmd/sim"
-
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
-
 	"bytes"
 	"context"
 	"errors"
@@ -22,6 +18,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"github.com/aws/smithy-go"
+
+	"github.com/gpublock/gpublock/cmd/internal/cmd/sim"
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 )
 
 func TestSimBadFlags(t *testing.T) {

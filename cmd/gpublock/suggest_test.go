@@ -3,10 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 )
 
 // A mistyped command name is bad usage (exit 2) that names the commands it is close to:

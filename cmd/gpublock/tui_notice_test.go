@@ -1,13 +1,12 @@
 package main
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/cmd/tui"
-
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
-
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/gpublock/gpublock/cmd/internal/cmd/tui"
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 )
 
 // Against an emulator the notice says nothing is real, and does not say nothing can be

@@ -1,14 +1,14 @@
 package main
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/cmd/tui"
-
 	"bytes"
 	"context"
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/gpublock/gpublock/cmd/internal/cmd/tui"
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 )
 
 // Bad flags and arguments end with exit code 2 and a message, before any backend starts.

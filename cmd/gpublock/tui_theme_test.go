@@ -1,12 +1,12 @@
 package main
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/cmd/tui"
-
 	"bytes"
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/gpublock/gpublock/cmd/internal/cmd/tui"
 )
 
 // --theme takes auto, light or dark; anything else is bad usage, before any backend.

@@ -1,13 +1,13 @@
 package main
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/cmd/tui"
-
 	"bytes"
 	"context"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gpublock/gpublock/cmd/internal/cmd/tui"
 )
 
 // --watch-every: how often a watched search runs again, 1m to 24h; a bad value exits 2 with

@@ -1,39 +1,31 @@
 package cmdutil
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
-	"github.com/gpublock/gpublock/cmd/internal/config"
 	"io"
-
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
-
 	"strings"
 	"time"
-
-	"github.com/gpublock/gpublock/aws/ec2sim"
-	"github.com/gpublock/gpublock/aws/sagemakersim"
-
-	"cmp"
-
-	"errors"
-
-	"github.com/gpublock/gpublock/aws/marketcache"
-
-	"net/url"
 
 	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/spf13/pflag"
 
 	"github.com/gpublock/gpublock/aws"
-
+	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/marketcache"
+	"github.com/gpublock/gpublock/aws/sagemakersim"
+	"github.com/gpublock/gpublock/cmd/internal/config"
 	"github.com/gpublock/gpublock/model"
 )
 
-// awsFlags are the flags every command that talks to AWS shares.
+// AWSFlags are the flags every command that talks to AWS shares.
 type AWSFlags struct {
 	Profile     string
 	Region      string // one region, a list R1,R2, or "all"; the first one is the home region
@@ -73,7 +65,7 @@ type AWSFlags struct {
 	rateLimits, demoRateLimitsFile string
 }
 
-// register declares the AWS flags: once, as the root command's persistent flags, so that
+// Register declares the AWS flags: once, as the root command's persistent flags, so that
 // they work before or after the command name.
 func (f *AWSFlags) Register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.Profile, "profile", "", "AWS shared-config profile (default: $AWS_PROFILE or the default profile)")
@@ -91,7 +83,7 @@ func (f *AWSFlags) Register(fs *pflag.FlagSet) {
 	f.DemoSeed = 1
 }
 
-// validate checks the shared flags before any call.
+// Validate checks the shared flags before any call.
 func (f *AWSFlags) Validate() error {
 	if f.EndpointURL != "" {
 		u, err := url.Parse(f.EndpointURL)
@@ -143,7 +135,7 @@ func (f *AWSFlags) Validate() error {
 	return nil
 }
 
-// openCallLog opens --log-file; a path that cannot be written is bad usage, before any call.
+// OpenCallLog opens --log-file; a path that cannot be written is bad usage, before any call.
 func OpenCallLog(path string) (*aws.CallLog, error) {
 	l, err := aws.OpenCallLog(path)
 	if err != nil {
@@ -152,7 +144,7 @@ func OpenCallLog(path string) (*aws.CallLog, error) {
 	return l, nil
 }
 
-// pathReason is why a file could not be opened, without the path the message names already.
+// PathReason is why a file could not be opened, without the path the message names already.
 func PathReason(err error) string {
 	var pe *os.PathError
 	if errors.As(err, &pe) {
@@ -164,7 +156,7 @@ func PathReason(err error) string {
 	return err.Error()
 }
 
-// regionList reads --region: nil when not given, every region selling one of the types
+// RegionList reads --region: nil when not given, every region selling one of the types
 // for "all" (every Capacity Block region when no type is given).
 func (f *AWSFlags) RegionList(types []string) ([]string, error) {
 	v := strings.TrimSpace(f.Region)
@@ -195,7 +187,7 @@ func (f *AWSFlags) RegionList(types []string) ([]string, error) {
 	return out, nil
 }
 
-// defaultRegionError is the usage error of a search that falls back on the SDK's region
+// DefaultRegionError is the usage error of a search that falls back on the SDK's region
 // ($AWS_REGION or the profile's) where Capacity Blocks are not sold: the query's
 // validation would blame --region, which the person never gave.
 func (f *AWSFlags) DefaultRegionError(region string) error {
@@ -206,7 +198,7 @@ func (f *AWSFlags) DefaultRegionError(region string) error {
 		"give --region R[,R...] or all (sold in %s)", region, strings.Join(model.Regions(), ", "))
 }
 
-// homeRegion is the single region for the client: the first of a list, none for "all".
+// HomeRegion is the single region for the client: the first of a list, none for "all".
 func (f *AWSFlags) HomeRegion() string {
 	v := strings.TrimSpace(f.Region)
 	if strings.EqualFold(v, "all") {
@@ -216,7 +208,7 @@ func (f *AWSFlags) HomeRegion() string {
 	return strings.TrimSpace(first)
 }
 
-// oneRegion is the region of a command about one block or offering: the flag's, or the
+// OneRegion is the region of a command about one block or offering: the flag's, or the
 // client's default.
 func (f *AWSFlags) OneRegion(client *aws.Client) string {
 	if r := f.HomeRegion(); r != "" {
@@ -225,7 +217,7 @@ func (f *AWSFlags) OneRegion(client *aws.Client) string {
 	return client.Region()
 }
 
-// backendInfo says what the client talks to.
+// BackendInfo says what the client talks to.
 type BackendInfo struct {
 	Mode     string // "LIVE" or "SIMULATED"
 	Reason   string // why this mode, for the status line
@@ -243,7 +235,7 @@ const (
 // the chain ends with IMDS, which on a laptop only fails after its timeouts.
 const credentialProbe = 3 * time.Second
 
-// openBackend returns a ready client. With --demo, or (when f.autoDemo) when no AWS
+// OpenBackend returns a ready client. With --demo, or (when f.autoDemo) when no AWS
 // credentials can be found, it starts ec2sim in-process on 127.0.0.1:0 and points the same
 // adapter at it with static demo credentials. The simulator stops when ctx is done.
 func OpenBackend(ctx context.Context, f *AWSFlags, stderr io.Writer) (*aws.Client, BackendInfo, error) {
@@ -326,7 +318,7 @@ func (f *AWSFlags) ClientConfig() aws.Config {
 	return cfg
 }
 
-// spendCap is the spending cap (--max-spend, or max_spend in the configuration file), nil
+// SpendCap is the spending cap (--max-spend, or max_spend in the configuration file), nil
 // when there is none. validate refuses a cap that does not read as dollars before anything
 // runs; should one get past it, the cap is zero, which refuses every fee.
 func (f *AWSFlags) SpendCap() *model.Money {
@@ -349,7 +341,7 @@ func headroomFraction(pct float64) float64 {
 	return pct / 100
 }
 
-// demoStateFile, under the simulated journal's directory, holds the --demo account.
+// DemoStateFile, under the simulated journal's directory, holds the --demo account.
 const DemoStateFile = "demo-state.json"
 
 // Demo credentials: static, obviously fake, and only ever sent to the loopback simulator.
@@ -405,7 +397,7 @@ func openSimulated(ctx context.Context, f *AWSFlags, cfg aws.Config, reason stri
 	return c, BackendInfo{Mode: ModeSimulated, Reason: reason, Endpoint: u, Sim: sim}, nil
 }
 
-// simOptions completes the options of every emulator gpublock starts (`gpublock sim` and
+// SimOptions completes the options of every emulator gpublock starts (`gpublock sim` and
 // the in-process demo backend): the Price List API is served beside EC2, so that
 // `gpublock prices --refresh --endpoint-url` works against it as against AWS; and SageMaker
 // Training Plans, on the same clock, faults and state file.

@@ -2,9 +2,7 @@ package cmdutil
 
 import (
 	"errors"
-
 	"io"
-
 	"strconv"
 	"strings"
 
@@ -12,10 +10,9 @@ import (
 	"github.com/spf13/pflag"
 
 	_ "github.com/gpublock/gpublock/aws/sources"
-	// every source registers itself
 )
 
-// outputFlag declares -o/--output, the one output flag of every command that prints for
+// OutputFlag declares -o/--output, the one output flag of every command that prints for
 // scripts; formats are what the command allows, for its help and its completion.
 func OutputFlag(cmd *cobra.Command, p *string, formats ...string) {
 	cmd.Flags().StringVarP(p, "output", "o", formats[0], "output `format`: "+orList(formats))
@@ -30,7 +27,7 @@ func orList(words []string) string {
 	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }
 
-// flagError turns what pflag refused into a usage error that names the flag and the value
+// FlagError turns what pflag refused into a usage error that names the flag and the value
 // and says what is allowed, in one line (exit 2).
 func FlagError(_ *cobra.Command, err error) error {
 	var ive *pflag.InvalidValueError
@@ -65,7 +62,7 @@ func FlagError(_ *cobra.Command, err error) error {
 	return Usagef("%s %q: %v", name, v, cause)
 }
 
-// exactlyOne checks a command's one positional argument; what names it, as the error says.
+// ExactlyOne checks a command's one positional argument; what names it, as the error says.
 func ExactlyOne(what func(*cobra.Command) string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) != 1 {
@@ -75,7 +72,7 @@ func ExactlyOne(what func(*cobra.Command) string) cobra.PositionalArgs {
 	}
 }
 
-// plainUsage takes the `backquotes` out of every flag's usage: fang prints usage as it is.
+// PlainUsage takes the `backquotes` out of every flag's usage: fang prints usage as it is.
 func PlainUsage(c *cobra.Command) {
 	for _, fs := range []*pflag.FlagSet{c.LocalFlags(), c.PersistentFlags()} {
 		fs.VisitAll(func(f *pflag.Flag) { f.Usage = strings.ReplaceAll(f.Usage, "`", "") })
@@ -88,9 +85,9 @@ func PlainUsage(c *cobra.Command) {
 // errHelpShown is what the parse helpers return when the arguments asked for help.
 var errHelpShown = errors.New("help was shown")
 
-// parseCommand runs `gpublock NAME args...` through cobra up to the command's checks, with
+// ParseCommand runs `gpublock NAME args...` through cobra up to the command's checks, with
 // mk's command under a root that declares the AWS flags as the real one does; mk is given
-// the awsFlags and returns the command with a run that stops there. For the tests of parsing.
+// the AWSFlags and returns the command with a run that stops there. For the tests of parsing.
 func ParseCommand(args []string, stderr io.Writer, mk func(*AWSFlags) *cobra.Command) error {
 	root := &cobra.Command{Use: "gpublock", SilenceErrors: true, SilenceUsage: true}
 	g := new(AWSFlags)
@@ -114,7 +111,7 @@ func ExecuteParse(root *cobra.Command, args []string, stderr io.Writer) error {
 	return err
 }
 
-// unknownCommand is the bad usage of a command name parent does not have, with the names
+// UnknownCommand is the bad usage of a command name parent does not have, with the names
 // it has that are close (cobra's suggestions: a typo, a prefix or a command's SuggestFor).
 func UnknownCommand(parent *cobra.Command, name string) error {
 	what := "gpublock help lists the commands"
@@ -130,7 +127,7 @@ func UnknownCommand(parent *cobra.Command, name string) error {
 	return Usagef("unknown command %q (%s)", name, what)
 }
 
-// noArgs is cobra.NoArgs as bad usage (exit 2); a command without commands of its own
+// NoArgs is cobra.NoArgs as bad usage (exit 2); a command without commands of its own
 // takes every option as a flag, and says so.
 func NoArgs(cmd *cobra.Command, args []string) error {
 	switch {
@@ -142,16 +139,16 @@ func NoArgs(cmd *cobra.Command, args []string) error {
 	return Usagef("unexpected argument %q; every option is a flag", args[0])
 }
 
-// annotationNoAWS marks a command that takes none of the AWS flags: its help leaves
+// AnnotationNoAWS marks a command that takes none of the AWS flags: its help leaves
 // them out and refuseAWSFlags refuses them.
 const AnnotationNoAWS = "gpublock/no-aws-flags"
 
-// annotationOneRegion marks a command that acts in one region: its help says so of --region.
+// AnnotationOneRegion marks a command that acts in one region: its help says so of --region.
 const AnnotationOneRegion = "gpublock/one-region"
 
 const OneRegionUsage = "the one AWS region of the Capacity Block or offering (default: $AWS_REGION or the profile's)"
 
-// refuseAWSFlags refuses the root's AWS flags given to a command that takes none of them;
+// RefuseAWSFlags refuses the root's AWS flags given to a command that takes none of them;
 // a flag of its own with the same name is its own.
 func RefuseAWSFlags(cmd *cobra.Command, _ []string) error {
 	var given []string
@@ -167,7 +164,7 @@ func RefuseAWSFlags(cmd *cobra.Command, _ []string) error {
 	return nil
 }
 
-// awsFlagNames are the flags awsFlags.register declares, listed apart in every help.
+// AWSFlagNames are the flags AWSFlags.Register declares, listed apart in every help.
 var AWSFlagNames = func() map[string]bool {
 	fs := pflag.NewFlagSet("", pflag.ContinueOnError)
 	new(AWSFlags).Register(fs)
@@ -176,7 +173,7 @@ var AWSFlagNames = func() map[string]bool {
 	return names
 }()
 
-// outputFormat is the -o flag of the commands for scripts.
+// OutputFormat is the -o flag of the commands for scripts.
 type OutputFormat string
 
 func ParseOutputFormat(s string) (OutputFormat, error) {

@@ -1,18 +1,18 @@
 package cmdutil
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/config"
-
 	"path/filepath"
+	"time"
+
+	"github.com/spf13/pflag"
 
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/aws/notify"
+	"github.com/gpublock/gpublock/cmd/internal/config"
 	"github.com/gpublock/gpublock/model"
-	"github.com/spf13/pflag"
-	"time"
 )
 
-// oncallFlags are the flags of `blocks` and of the TUI that say when and where a block's
+// OncallFlags are the flags of `blocks` and of the TUI that say when and where a block's
 // warnings go.
 type OncallFlags struct {
 	warnLeads, notifyCmd, notifyURL string
@@ -24,14 +24,14 @@ func (o *OncallFlags) Register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.notifyURL, "notify-url", "", "post each new warning as JSON with a \"text\" field to this webhook `URL` (Slack-style incoming webhooks accept it)")
 }
 
-// oncallSettings is what the flags and the configuration file decide together.
+// OncallSettings is what the flags and the configuration file decide together.
 type OncallSettings struct {
 	Rules        model.WarnRules
 	Notify       notify.Config
 	ExtendLength int // days; 0 when not configured
 }
 
-// resolve lays the flags over the configuration file (flags win) and checks them.
+// Resolve lays the flags over the configuration file (flags win) and checks them.
 func (o *OncallFlags) Resolve(c config.Oncall) (OncallSettings, error) {
 	var s OncallSettings
 	leads := c.WarnLeads
@@ -62,7 +62,7 @@ func (o *OncallFlags) Resolve(c config.Oncall) (OncallSettings, error) {
 	return s, nil
 }
 
-// notifyStatePath is where the warnings already sent are remembered: beside the client's
+// NotifyStatePath is where the warnings already sent are remembered: beside the client's
 // journal, so that the simulator's warnings are kept apart from the real account's.
 func NotifyStatePath(c *aws.Client) string {
 	p, err := c.JournalPath()

@@ -4,7 +4,7 @@ import (
 	"strings"
 )
 
-// tableOrJSONFormat reads -o of the commands that print no CSV.
+// TableOrJSONFormat reads -o of the commands that print no CSV.
 func TableOrJSONFormat(s string) (OutputFormat, error) {
 	format, err := ParseOutputFormat(s)
 	if err != nil || format == "csv" {

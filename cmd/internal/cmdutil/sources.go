@@ -3,31 +3,29 @@ package cmdutil
 import (
 	"errors"
 	"fmt"
-
 	"slices"
-
 	"strings"
 	"time"
 
+	"github.com/spf13/pflag"
+
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/model"
-
-	"github.com/spf13/pflag"
 )
 
-// sourceFlags are --source and --target, shared by the commands that search, buy, extend
+// SourceFlags are --source and --target, shared by the commands that search, buy, extend
 // or list either source.
 type SourceFlags struct {
 	Source, target string
 }
 
-// register adds --source (default def) and --target to fs.
+// Register adds --source (default def) and --target to fs.
 func (s *SourceFlags) Register(fs *pflag.FlagSet, def string) {
 	fs.StringVar(&s.Source, "source", def, "capacity `source`: capacity-blocks (EC2), training-plans (SageMaker) or all")
 	fs.StringVar(&s.target, "target", "", "what a training plan is for: "+strings.Join(SourceTargets(nil), ", ")+" (comma-separated; default training-job)")
 }
 
-// registerOne adds --source and --target to a command about one offering or reservation.
+// RegisterOne adds --source and --target to a command about one offering or reservation.
 func (s *SourceFlags) RegisterOne(fs *pflag.FlagSet) {
 	s.Register(fs, "capacity-blocks")
 	fs.Lookup("source").Usage = "`source` of the offering or reservation: capacity-blocks (EC2) or training-plans (SageMaker)"
@@ -69,7 +67,7 @@ func (s *SourceFlags) targets(srcs []model.Source) ([]string, error) {
 	return out, nil
 }
 
-// sourceTargets are the targets the sources take (every registered source's when srcs is
+// SourceTargets are the targets the sources take (every registered source's when srcs is
 // nil), from their capabilities.
 func SourceTargets(srcs []model.Source) []string {
 	if srcs == nil {
@@ -87,7 +85,7 @@ func SourceTargets(srcs []model.Source) []string {
 	return out
 }
 
-// check reads both flags, before any call.
+// Check reads both flags, before any call.
 func (s *SourceFlags) Check() ([]model.Source, []string, error) {
 	srcs, err := s.sources()
 	if err != nil {
@@ -97,7 +95,7 @@ func (s *SourceFlags) Check() ([]model.Source, []string, error) {
 	return srcs, targets, err
 }
 
-// one is the single source of a command about one offering or reservation.
+// One is the single source of a command about one offering or reservation.
 func (s *SourceFlags) One() (model.Source, error) {
 	srcs, _, err := s.Check()
 	if err != nil {
@@ -109,7 +107,7 @@ func (s *SourceFlags) One() (model.Source, error) {
 	return srcs[0], nil
 }
 
-// sweptDays is the lengths a search of s sweeps for --duration, each checked by the
+// SweptDays is the lengths a search of s sweeps for --duration, each checked by the
 // source's rule, for a source whose search asks each length apart (SourceCaps.SweepLengths).
 func SweptDays(s model.Source, duration string) ([]int, error) {
 	noun := SourceNouns(s)
@@ -141,7 +139,7 @@ func checkSweep(s model.Source, duration any, lengths int) error {
 	return nil
 }
 
-// checkSourceQuery checks q by the rules of source s (model.Source's types, counts and
+// CheckSourceQuery checks q by the rules of source s (model.Source's types, counts and
 // lengths, and what its capabilities bound), in words that name the flag and the source.
 func CheckSourceQuery(s model.Source, q model.Query) error {
 	lo, hi := q.Durations.MinDays, q.Durations.MaxDays
@@ -172,7 +170,7 @@ func CheckSourceQuery(s model.Source, q model.Query) error {
 	return nil
 }
 
-// validateQuery checks the query by model.Query.Validate, the Capacity Blocks' rule, which
+// ValidateQuery checks the query by model.Query.Validate, the Capacity Blocks' rule, which
 // also reads the window at now; the other sources' rules ran in sourcedQuery.
 func ValidateQuery(q model.Query, now time.Time) error {
 	parts, _ := model.SplitQuery(q)
@@ -188,7 +186,7 @@ func ValidateQuery(q model.Query, now time.Time) error {
 	return nil
 }
 
-// sourcePrefix names the source at the head of its messages ("training plans: "); the
+// SourcePrefix names the source at the head of its messages ("training plans: "); the
 // default source (the first registered) speaks unnamed, as it did before there were others.
 func SourcePrefix(s model.Source) string {
 	if _, ok := aws.CapsOf(s); !ok || s == aws.RegisteredSources()[0] {
@@ -197,7 +195,7 @@ func SourcePrefix(s model.Source) string {
 	return SourceNouns(s) + ": "
 }
 
-// sourceWord names the source before a reservation's id in a sentence ("training plan ");
+// SourceWord names the source before a reservation's id in a sentence ("training plan ");
 // the default source's reservations stand unnamed, as sourcePrefix's messages do.
 func SourceWord(s model.Source) string {
 	if SourcePrefix(s) == "" {
@@ -207,7 +205,7 @@ func SourceWord(s model.Source) string {
 	return caps.Noun + " "
 }
 
-// sourceNouns is what the source sells, many of it, in a sentence: "training plans".
+// SourceNouns is what the source sells, many of it, in a sentence: "training plans".
 func SourceNouns(s model.Source) string {
 	caps, ok := aws.CapsOf(s)
 	if !ok {
@@ -216,7 +214,7 @@ func SourceNouns(s model.Source) string {
 	return caps.Noun + "s"
 }
 
-// sourcesThat is the first registered source whose capabilities pass ok, named for many
+// SourcesThat is the first registered source whose capabilities pass ok, named for many
 // ("Capacity Blocks"), for a message that says which source can do what another cannot.
 func SourcesThat(ok func(aws.SourceCaps) bool) string {
 	if s, found := firstSourceThat(ok); found {
@@ -235,13 +233,13 @@ func firstSourceThat(ok func(aws.SourceCaps) bool) (model.Source, bool) {
 	return 0, false
 }
 
-// hasParts and noParts sort sources by whether an offering or a reservation may be made of
+// HasParts and NoParts sort sources by whether an offering or a reservation may be made of
 // parts in different zones and windows, which a row of one zone and one window cannot hold.
 func HasParts(c aws.SourceCaps) bool { return c.Parts }
 
 func NoParts(c aws.SourceCaps) bool { return !c.Parts }
 
-// queryUsage names the flags of a query's validation errors.
+// QueryUsage names the flags of a query's validation errors.
 func QueryUsage(err error) error {
 	var ve model.ValidationErrors
 	if !errors.As(err, &ve) {
@@ -270,7 +268,7 @@ func CatalogNames() []string {
 	return out
 }
 
-// sourceCaps is a source's capabilities; a source not linked into the build has none.
+// SourceCaps is a source's capabilities; a source not linked into the build has none.
 func SourceCaps(s model.Source) aws.SourceCaps {
 	caps, _ := aws.CapsOf(s)
 	return caps

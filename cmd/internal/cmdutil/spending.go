@@ -1,17 +1,15 @@
 package cmdutil
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/config"
-
 	"fmt"
 	"io"
-
 	"strings"
 
+	"github.com/gpublock/gpublock/cmd/internal/config"
 	"github.com/gpublock/gpublock/model"
 )
 
-// tuiSpending is what the TUI's purchase and launch dialogs start from: the configuration
+// TUISpending is what the TUI's purchase and launch dialogs start from: the configuration
 // merged into the flags (f's read-only and cap then also reach the adapter).
 type TUISpending struct {
 	ReadOnly bool
@@ -33,7 +31,7 @@ func ApplyTUIConfig(f *AWSFlags, c config.File) TUISpending {
 	return s
 }
 
-// commandSpending lays the configuration file's read_only and max_spend over the flags of
+// CommandSpending lays the configuration file's read_only and max_spend over the flags of
 // a command that spends (purchase, extend, launch), as the TUI does: a promise written in
 // the file holds at the command line too, where a script with --yes would otherwise buy
 // past it. The flag's cap wins over the file's; read-only from either holds. A damaged
@@ -61,7 +59,7 @@ func CommandSpending(stderr io.Writer, cmd string, f *AWSFlags) (int, bool) {
 	return 0, false
 }
 
-// readOnlyRule names what made the command read-only, or "" when it is not.
+// ReadOnlyRule names what made the command read-only, or "" when it is not.
 func (f *AWSFlags) ReadOnlyRule() string {
 	switch {
 	case !f.ReadOnly:
@@ -74,7 +72,7 @@ func (f *AWSFlags) ReadOnlyRule() string {
 	return "--read-only"
 }
 
-// maxSpendRule names where the spending cap came from.
+// MaxSpendRule names where the spending cap came from.
 func (f *AWSFlags) MaxSpendRule() string {
 	if f.maxSpendFile != "" {
 		return "max_spend in " + f.maxSpendFile
@@ -82,7 +80,7 @@ func (f *AWSFlags) MaxSpendRule() string {
 	return "--max-spend"
 }
 
-// tuiConfigFor reads the configuration file and merges it into the TUI's flags.
+// TUIConfigFor reads the configuration file and merges it into the TUI's flags.
 func TUIConfigFor(f *AWSFlags) (TUISpending, error) {
 	path, err := config.Path()
 	if err != nil {

@@ -17,7 +17,7 @@ import (
 	"github.com/gpublock/gpublock/model"
 )
 
-// tuiConfig is the configuration file (config_yaml.go has its keys; the older JSON file,
+// File is the configuration file (config_yaml.go has its keys; the older JSON file,
 // config.json, has the same but theme and mouse):
 //
 //	{"read_only": true, "max_spend": "25000", "ami": "ami-…", "tags": {"project": "llm", "cost-center": "42"}}
@@ -41,14 +41,14 @@ type File struct {
 	DemoRateLimits string `json:"-"`
 }
 
-// configPath is where the configuration is read from: config.yaml, or the older
+// Path is where the configuration is read from: config.yaml, or the older
 // config.json while there is no YAML file.
 func Path() (string, error) {
 	p, _, err := UserPath()
 	return p, err
 }
 
-// loadTUIConfig reads the configuration; a missing file is an empty configuration, a
+// Load reads the configuration; a missing file is an empty configuration, a
 // damaged one an error naming the file and what is wrong, so that nothing starts with a
 // cap or a read-only promise silently lost.
 func Load(path string) (File, error) {
@@ -75,7 +75,7 @@ func Load(path string) (File, error) {
 	return c, c.Check(path, lines)
 }
 
-// maxConfigSize is the largest configuration file read: a real one is a few hundred bytes,
+// MaxSize is the largest configuration file read: a real one is a few hundred bytes,
 // and a limit keeps a mistaken path (a device, a log) from filling memory.
 const MaxSize = 1 << 20
 
@@ -174,7 +174,7 @@ func checkConfigText(b []byte) error {
 	return nil
 }
 
-// check is the rules of the values, whichever format they were read from; lines has the
+// Check is the rules of the values, whichever format they were read from; lines has the
 // line of each top-level key.
 func (c File) Check(path string, lines map[string]int) error {
 	if err := c.Oncall.check(path, lines); err != nil {
@@ -222,7 +222,7 @@ func (c File) Check(path string, lines map[string]int) error {
 // wholeCents reports whether m has no fraction of a cent, as every fee AWS quotes.
 func wholeCents(m model.Money) bool { return m.Micros()%10_000 == 0 }
 
-// moneyReason is ParseDollars' complaint without the amount, which the caller names.
+// MoneyReason is ParseDollars' complaint without the amount, which the caller names.
 func MoneyReason(err error) string {
 	msg := err.Error()
 	if _, rest, ok := strings.Cut(msg, "\": "); ok {

@@ -2,14 +2,13 @@ package config
 
 import (
 	"fmt"
-
 	"strings"
 
 	"github.com/gpublock/gpublock/aws/notify"
 	"github.com/gpublock/gpublock/model"
 )
 
-// oncallConfig is the configuration file's keys for the person on call:
+// Oncall is the configuration file's keys for the person on call:
 //
 //	{"warn_leads": "24h,2h,40m", "notify_cmd": "notify-send gpublock \"$GPUBLOCK_TEXT\"",
 //	 "notify_url": "https://hooks.slack.com/services/…", "extend_length": "7d"}
@@ -54,7 +53,7 @@ func (c Oncall) check(path string, lines map[string]int) error {
 	return nil
 }
 
-// extendLengthDays reads one extension length (1d–14d or 3w–26w).
+// ExtendLengthDays reads one extension length (1d–14d or 3w–26w).
 func ExtendLengthDays(s string) (int, error) {
 	r, err := model.ParseDuration(s)
 	if err != nil {
@@ -66,7 +65,7 @@ func ExtendLengthDays(s string) (int, error) {
 	return r.MinDays, nil
 }
 
-// loadOncallConfig reads the on-call keys of the configuration file; no home or no file is
+// LoadOncall reads the on-call keys of the configuration file; no home or no file is
 // an empty configuration.
 func LoadOncall() (Oncall, error) {
 	path, err := Path()

@@ -43,7 +43,7 @@ const (
 // configKeys are the keys of the file, in the order `config show` and `config init` write them.
 var configKeys = []string{"read_only", "max_spend", "ami", "tags", "warn_leads", "notify_cmd", "notify_url", "extend_length", "theme", "demo_rate_limits", "mouse"}
 
-// configDir is the directory of the configuration file.
+// Dir is the directory of the configuration file.
 func Dir() (string, error) {
 	if dir := os.Getenv("XDG_CONFIG_HOME"); dir != "" && filepath.IsAbs(dir) {
 		return filepath.Join(dir, "gpublock"), nil
@@ -55,7 +55,7 @@ func Dir() (string, error) {
 	return filepath.Join(home, ".config", "gpublock"), nil
 }
 
-// userConfigPath is the file the program reads: config.yaml, or while there is none and
+// UserPath is the file the program reads: config.yaml, or while there is none and
 // the older config.json exists, that one (legacy is then true).
 func UserPath() (path string, legacy bool, err error) {
 	dir, err := Dir()
@@ -73,7 +73,7 @@ func UserPath() (path string, legacy bool, err error) {
 	return y, false, nil
 }
 
-// legacyNotice is what a command says on stderr when it read the older JSON file.
+// LegacyNotice is what a command says on stderr when it read the older JSON file.
 func LegacyNotice(path string) string {
 	return fmt.Sprintf("gpublock: read %s; the configuration file is now %s beside it: "+
 		"run 'gpublock config init' to write it from this one, then delete the JSON file.",
@@ -116,7 +116,7 @@ func yamlError(n *yaml.Node, format string, args ...any) error {
 	return fmt.Errorf("line %d: %s", n.Line, fmt.Sprintf(format, args...))
 }
 
-// decodeYAMLConfig fills c from the document and returns the line of each key.
+// DecodeYAML fills c from the document and returns the line of each key.
 func DecodeYAML(b []byte, c *File) (map[string]int, error) {
 	lines := map[string]int{}
 	var doc yaml.Node
@@ -253,7 +253,7 @@ func checkTheme(name string) error {
 	return err
 }
 
-// marshalConfig writes c as config.yaml, keys in configKeys' order, secrets as they are:
+// Marshal writes c as config.yaml, keys in configKeys' order, secrets as they are:
 // it is the file the person owns (config init), not something shown.
 func Marshal(c File) ([]byte, error) {
 	root := &yaml.Node{Kind: yaml.MappingNode}

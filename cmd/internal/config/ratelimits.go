@@ -2,13 +2,12 @@ package config
 
 import (
 	"fmt"
-
 	"strconv"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
 )
 
-// parseRateLimits reads a --rate-limits value, of `gpublock sim` or of the demo: aws
+// ParseRateLimits reads a --rate-limits value, of `gpublock sim` or of the demo: aws
 // (AWS's request buckets), off (nil) or N (AWS's refill rates × N).
 func ParseRateLimits(v string) (*ec2sim.RateLimits, error) {
 	switch v {

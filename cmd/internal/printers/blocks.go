@@ -1,19 +1,17 @@
 package printers
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
-
 	"encoding/csv"
 	"fmt"
 	"io"
 	"strconv"
-
 	"time"
 
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/model"
 )
 
-// blockJSON uses the AWS CLI's field names, plus Region and the merged details.
+// BlockJSON uses the AWS CLI's field names, plus Region and the merged details.
 type BlockJSON struct {
 	Source                 model.Source
 	CapacityReservationId  string
@@ -54,7 +52,7 @@ type warningJSON struct {
 	Lead    string `json:",omitempty"`
 }
 
-// blockFacts is what a listing needs besides the blocks: the warnings' leads, the fees paid.
+// BlockFacts is what a listing needs besides the blocks: the warnings' leads, the fees paid.
 type BlockFacts struct {
 	Rules model.WarnRules
 	Fees  map[string]model.Money
@@ -135,7 +133,7 @@ var blockCSVHeader = []string{"CapacityReservationId", "CapacityBlockId", "Regio
 
 const blockTableFormat = "%-21s  %-21s  %-14s  %-16s  %-17s  %5s  %5s  %7s  %-15s  %-16s  %-16s  %-16s  %-19s  %-17s  %s\n"
 
-// printBlocks writes the list to w; in a table, an empty list is said on diag, like the
+// Blocks writes the list to w; in a table, an empty list is said on diag, like the
 // empty search of offerings, so stdout holds only rows.
 func Blocks(blocks []model.Block, facts BlockFacts, format cmdutil.OutputFormat, now time.Time, w, diag io.Writer) error {
 	fee := func(b model.Block) string {

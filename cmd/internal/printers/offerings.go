@@ -2,7 +2,6 @@ package printers
 
 import (
 	"fmt"
-
 	"sort"
 	"strconv"
 
@@ -11,7 +10,7 @@ import (
 	"github.com/gpublock/gpublock/pricing/export"
 )
 
-// regionsIn is the regions of set in the order the user gave them (any others after, sorted),
+// RegionsIn is the regions of set in the order the user gave them (any others after, sorted),
 // so that messages naming several regions read the same on every run.
 func RegionsIn(order []string, set map[string]bool) []string {
 	var out []string
@@ -51,7 +50,7 @@ func SortOfferings(all []model.Offering) {
 	})
 }
 
-// offeringJSON is a row of -o json; the tests decode the output into it.
+// OfferingJSON is a row of -o json; the tests decode the output into it.
 type OfferingJSON = export.Offering
 
 // The on-demand rate and the break-even follow $/INST-HOUR so that the three read together.

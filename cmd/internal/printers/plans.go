@@ -3,14 +3,13 @@ package printers
 import (
 	"fmt"
 	"io"
-
 	"strconv"
 	"time"
 
 	"github.com/gpublock/gpublock/model"
 )
 
-// planJSON is a training plan as DescribeTrainingPlan names its fields, plus its source,
+// PlanJSON is a training plan as DescribeTrainingPlan names its fields, plus its source,
 // region, countdown and how to use it.
 type PlanJSON struct {
 	Source                    model.Source
@@ -33,7 +32,7 @@ type PlanJSON struct {
 	HowToUse                  []model.PlanUse
 }
 
-// planListJSON is a plan in a listing: with every warning in force, as a block has.
+// PlanListJSON is a plan in a listing: with every warning in force, as a block has.
 type PlanListJSON struct {
 	PlanJSON
 	Warnings []warningJSON

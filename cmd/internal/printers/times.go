@@ -2,18 +2,17 @@ package printers
 
 import (
 	"fmt"
-
 	"time"
 
 	"github.com/gpublock/gpublock/model"
 )
 
-// bothTimes writes a time in UTC and in local time side by side, as the dialogs do.
+// BothTimes writes a time in UTC and in local time side by side, as the dialogs do.
 func BothTimes(t time.Time) string { return model.BothTimes(t, time.Local) }
 
 func HoursMinutes(minutes int64) string { return model.HoursMinutes(minutes) }
 
-// exactFee is the fee as people read it, with the exact amount when cents round it.
+// ExactFee is the fee as people read it, with the exact amount when cents round it.
 func ExactFee(m model.Money, currency string) string { return model.ExactFee(m, currency) }
 
 func RFC3339(t time.Time) string {

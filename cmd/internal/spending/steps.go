@@ -4,21 +4,20 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
-	"github.com/gpublock/gpublock/cmd/internal/printers"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"github.com/gpublock/gpublock/cmd/internal/printers"
 	"github.com/gpublock/gpublock/model"
-
-	"unicode/utf8"
 )
 
 // The steps every command that spends takes, whatever the capacity source, so that each
 // states the same facts in the same words.
 
-// refuseSpending is every refusal, before any call, of a command that spends: the config
+// RefuseSpending is every refusal, before any call, of a command that spends: the config
 // file's spending rules, read-only mode, and no person to type word (without --yes); done
 // is the command's past participle ("bought").
 func RefuseSpending(ios *cmdutil.IOStreams, cmd, word, done string, f *cmdutil.AWSFlags, yes, dryRun bool) (int, bool) {
@@ -32,7 +31,7 @@ func RefuseSpending(ios *cmdutil.IOStreams, cmd, word, done string, f *cmdutil.A
 	return refuseWithoutPerson(ios, cmd, word, yes, dryRun)
 }
 
-// lookupFailure phrases an error of aws.FindByID other than aws.ErrNotListed: a region
+// LookupFailure phrases an error of aws.FindByID other than aws.ErrNotListed: a region
 // that failed before the offering was found, or the command cancelled.
 func LookupFailure(client *aws.Client, err error) error {
 	var rf *aws.RegionFailure
@@ -45,13 +44,13 @@ func LookupFailure(client *aws.Client, err error) error {
 	return err
 }
 
-// summaryHead opens a confirmation: what it is and against which backend. The facts that
+// SummaryHead opens a confirmation: what it is and against which backend. The facts that
 // follow (printFacts) name the account and region.
 func SummaryHead(w io.Writer, title string, info cmdutil.BackendInfo) {
 	fmt.Fprintf(w, "\n%s (%s): %s\n", title, info.Mode, info.Reason)
 }
 
-// printFacts writes a confirmation's facts (model's, the words the dialogs say) as
+// PrintFacts writes a confirmation's facts (model's, the words the dialogs say) as
 // "Label:" rows, then what cannot be undone.
 func PrintFacts(w io.Writer, f model.Facts) {
 	width := FactsLabelWidth(f)
@@ -63,7 +62,7 @@ func PrintFacts(w io.Writer, f model.Facts) {
 	}
 }
 
-// factsLabelWidth is the width of the facts' "Label:" column: 12, or the longest label's.
+// FactsLabelWidth is the width of the facts' "Label:" column: 12, or the longest label's.
 func FactsLabelWidth(f model.Facts) int {
 	n := 12
 	for _, l := range f.Lines {
@@ -72,7 +71,7 @@ func FactsLabelWidth(f model.Facts) int {
 	return n
 }
 
-// padRight pads s with spaces to n characters (runes: labels hold "·").
+// PadRight pads s with spaces to n characters (runes: labels hold "·").
 func PadRight(s string, n int) string {
 	if k := utf8.RuneCountInString(s); k < n {
 		return s + strings.Repeat(" ", n-k)
@@ -107,7 +106,7 @@ func refuseReadOnly(stderr io.Writer, cmd, done, readOnlyRule string, dryRun boo
 	return 1, true
 }
 
-// confirmed is --yes, or the person typing word; a no is said on stderr.
+// Confirmed is --yes, or the person typing word; a no is said on stderr.
 func Confirmed(ctx context.Context, ios *cmdutil.IOStreams, cmd string, yes bool, prompt, word, done string) bool {
 	if yes || readTyped(ctx, ios, prompt, word) {
 		return true
@@ -116,7 +115,7 @@ func Confirmed(ctx context.Context, ios *cmdutil.IOStreams, cmd string, yes bool
 	return false
 }
 
-// notDone reports a failed launch or extension: exit 3 when it may have happened anyway.
+// NotDone reports a failed launch or extension: exit 3 when it may have happened anyway.
 func NotDone(stderr io.Writer, cmd, verdict string, client *aws.Client, err error) int {
 	var pe *aws.PurchaseError
 	if errors.As(err, &pe) && pe.Outcome == aws.Unknown {
@@ -127,7 +126,7 @@ func NotDone(stderr io.Writer, cmd, verdict string, client *aws.Client, err erro
 	return 1
 }
 
-// prepare is the spend service's Prepare in the command line's words: what it settled,
+// Prepare is the spend service's Prepare in the command line's words: what it settled,
 // then its refusal, in the words the TUI shows too. ok is false when the command ends
 // with code; a dry run's "not allowed" is the caller's to print.
 func Prepare(ctx context.Context, stderr io.Writer, cmd string, client *aws.Client, src aws.Source, in aws.Intent) (aws.Prepared, int, bool) {
@@ -161,7 +160,7 @@ func Prepare(ctx context.Context, stderr io.Writer, cmd string, client *aws.Clie
 	return p, 1, false
 }
 
-// permissionLine shows the dry run's answer (or that the source has none) before the
+// PermissionLine shows the dry run's answer (or that the source has none) before the
 // confirmation.
 func PermissionLine(stderr io.Writer, p aws.Prepared) {
 	if p.NoDryRun == "" {
@@ -169,7 +168,7 @@ func PermissionLine(stderr io.Writer, p aws.Prepared) {
 	}
 }
 
-// confirmAgain asks, when an interrupted run already did it (say says what) and --again
+// ConfirmAgain asks, when an interrupted run already did it (say says what) and --again
 // asks for a second one, to type again.
 func ConfirmAgain(ctx context.Context, ios *cmdutil.IOStreams, cmd string, yes bool, say, prompt, done string) bool {
 	fmt.Fprintln(ios.ErrOut, say)
@@ -182,7 +181,7 @@ func alreadyDone(stderr io.Writer, cmd string, ex aws.Explanation) int {
 	return 0
 }
 
-// journalWarning says, when it happened, that the outcome could not be journalled: what was
+// JournalWarning says, when it happened, that the outcome could not be journalled: what was
 // bought stands, but the journal no longer tells it.
 func JournalWarning(stderr io.Writer, cmd string, err error) {
 	if err != nil {
@@ -190,7 +189,7 @@ func JournalWarning(stderr io.Writer, cmd string, err error) {
 	}
 }
 
-// printPermission prints a --dry-run's answer (exit 0 allowed, 1 not): in JSON, fields
+// PrintPermission prints a --dry-run's answer (exit 0 allowed, 1 not): in JSON, fields
 // beside DryRun, Allowed and Action; in a table, yes says what the identity may do.
 func PrintPermission(stdout, stderr io.Writer, cmd string, format cmdutil.OutputFormat, p aws.Permission, fields map[string]any, yes, done string) int {
 	code := 0
@@ -213,7 +212,7 @@ func PrintPermission(stdout, stderr io.Writer, cmd string, format cmdutil.Output
 	return code
 }
 
-// findBlock is aws.FindBlock with the command line's words for each way it can fail.
+// FindBlock is aws.FindBlock with the command line's words for each way it can fail.
 func FindBlock(ctx context.Context, client *aws.Client, region, id string) (model.Block, error) {
 	b, found, err := client.FindBlock(ctx, region, id)
 	switch {

@@ -4,17 +4,17 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"sync"
-
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 )
 
 // signalWriter reports its first write: the prompt has been printed.

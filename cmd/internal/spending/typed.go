@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-
 	"os"
 	"strings"
 	"time"

@@ -1,30 +1,25 @@
 package advise
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/cmd/offerings"
-
-	"context"
-	"fmt"
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
-	"github.com/gpublock/gpublock/cmd/internal/printers"
-	"io"
-
-	"github.com/gpublock/gpublock/aws"
-	"github.com/gpublock/gpublock/model"
-	"github.com/gpublock/gpublock/pricing/advisor"
-	"strings"
-	"time"
-
 	"bytes"
-
+	"context"
 	"encoding/json"
 	"errors"
-
+	"fmt"
+	"io"
+	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/offerings"
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"github.com/gpublock/gpublock/cmd/internal/printers"
+	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
+	"github.com/gpublock/gpublock/pricing/advisor"
 )
 
 const adviseLong = "Which capacity to buy for a job: give what the job needs, --type with --instances or\n" +
@@ -47,7 +42,7 @@ type Options struct {
 	output string
 }
 
-// newAdviseCmd is `gpublock advise`; runF, when not nil, is given the options once they are
+// NewCmdAdvise is `gpublock advise`; runF, when not nil, is given the options once they are
 // checked, instead of running them.
 func NewCmdAdvise(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
 	a := &Options{IO: f.IOStreams, Catalog: f.Catalog}
@@ -87,7 +82,7 @@ func NewCmdAdvise(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command 
 	return cmd
 }
 
-// runAdvise gives the advice once the flags are checked.
+// adviseRun gives the advice once the flags are checked.
 func adviseRun(ctx context.Context, a *Options) int {
 	stdout, stderr := a.IO.Out, a.IO.ErrOut
 	client, _, err := cmdutil.OpenBackend(ctx, &a.AWS, stderr)
@@ -190,7 +185,7 @@ func searchForJob(ctx context.Context, client *aws.Client, qs []model.Query, std
 	return in, 0
 }
 
-// parseAdvise reads and checks the flags as the command does, for the tests of parsing.
+// ParseAdvise reads and checks the flags as the command does, for the tests of parsing.
 func ParseAdvise(args []string, stderr io.Writer) (*Options, error) {
 	var got *Options
 	err := cmdutil.ParseCommand(args, stderr, func(g *cmdutil.AWSFlags) *cobra.Command {
@@ -222,7 +217,7 @@ func (a *Options) check() error {
 	return nil
 }
 
-// job builds the job from the flags, reading dates relative to now.
+// Job builds the job from the flags, reading dates relative to now.
 func (a *Options) Job(now time.Time) (advisor.Job, error) {
 	j, err := advisor.ParseJob(a.fields, now)
 	var fe advisor.FieldError

@@ -1,17 +1,9 @@
 package blocks
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/printers"
-
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
-
-	"github.com/gpublock/gpublock/cmd/internal/config"
-
 	"context"
-
 	"fmt"
 	"io"
-
 	"strings"
 	"sync"
 	"time"
@@ -20,10 +12,13 @@ import (
 
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/aws/notify"
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"github.com/gpublock/gpublock/cmd/internal/config"
+	"github.com/gpublock/gpublock/cmd/internal/printers"
 	"github.com/gpublock/gpublock/model"
 )
 
-// exitWarning is the exit status of `blocks --warn-within` when a block ends soon.
+// ExitWarning is the exit status of `blocks --warn-within` when a block ends soon.
 const ExitWarning = 3
 
 // minWatchInterval keeps --watch from hammering the API: a refresh makes five calls per region.
@@ -83,7 +78,7 @@ type Options struct {
 	reports  []string // the notifier's failures, printed by the command's own goroutine
 }
 
-// newBlocksCmd is `gpublock blocks`; runF, when not nil, is given the options instead of
+// NewCmdBlocks is `gpublock blocks`; runF, when not nil, is given the options instead of
 // running them.
 func NewCmdBlocks(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
 	a := &Options{IO: f.IOStreams, Notify: f.Notify}
@@ -119,7 +114,7 @@ func NewCmdBlocks(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command 
 	return cmd
 }
 
-// runBlocks lists the blocks once cobra has parsed the flags.
+// blocksRun lists the blocks once cobra has parsed the flags.
 func blocksRun(ctx context.Context, a *Options) (code int) {
 	stdout, stderr := a.IO.Out, a.IO.ErrOut
 	if _, _, err := a.src.Check(); err != nil {

@@ -1,16 +1,14 @@
 package blocks
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
-
 	"context"
 	"errors"
 	"fmt"
-
 	"maps"
 	"slices"
 
 	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/model"
 )
 

@@ -1,10 +1,6 @@
 package configcmd
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
-
-	"github.com/gpublock/gpublock/cmd/internal/config"
-
 	"fmt"
 	"io"
 	"os"
@@ -14,6 +10,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gpublock/gpublock/aws/notify"
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"github.com/gpublock/gpublock/cmd/internal/config"
 )
 
 const configSynopsis = "where it is, what it sets, and writing it.\n\n" +
@@ -43,7 +41,7 @@ const configTemplate = `# gpublock configuration (gpublock config show checks it
 # demo_rate_limits: aws    # the demo at AWS's request pace (10 searches at once, then 0.15/s)
 `
 
-// newConfigCmd is `gpublock config path|show|init`, cobra's own command: its arguments and
+// NewCmdConfig is `gpublock config path|show|init`, cobra's own command: its arguments and
 // flags are checked by cobra, its help is fang's.
 func NewCmdConfig(f *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{

@@ -1,12 +1,6 @@
 package extend
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/spending"
-
-	"github.com/gpublock/gpublock/cmd/internal/printers"
-
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
-
 	"context"
 	"fmt"
 	"io"
@@ -16,6 +10,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"github.com/gpublock/gpublock/cmd/internal/printers"
+	"github.com/gpublock/gpublock/cmd/internal/spending"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
 )
@@ -46,7 +43,7 @@ type Options struct {
 	src         cmdutil.SourceFlags // --source
 }
 
-// newExtendCmd is `gpublock extend`; runF, when not nil, is given the options instead of
+// NewCmdExtend is `gpublock extend`; runF, when not nil, is given the options instead of
 // running them.
 func NewCmdExtend(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
 	a := &Options{IO: f.IOStreams}
@@ -87,7 +84,7 @@ func NewCmdExtend(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command 
 	return cmd
 }
 
-// runExtend extends the block pos[0] once the flags say so (cobra has parsed them).
+// extendRun extends the block pos[0] once the flags say so (cobra has parsed them).
 func extendRun(ctx context.Context, a *Options) int {
 	pos, ios := a.Args, a.IO
 	stdout, stderr := ios.Out, ios.ErrOut
@@ -265,7 +262,7 @@ func (a *Options) check(pos []string) (string, int, cmdutil.OutputFormat, error)
 	return id, r.MinDays, format, nil
 }
 
-// extensionComparison prices the added hours against on-demand, as if they were a block
+// ExtensionComparison prices the added hours against on-demand, as if they were a block
 // of their own: that is what the fee buys.
 func ExtensionComparison(b model.Block, off model.ExtensionOffering) pricing.Comparison {
 	return pricing.CompareExtension(cmdutil.PriceCatalog(), off.AsOffering(b))
@@ -288,7 +285,7 @@ func extensionStatus(st model.ExtensionStatus) string {
 	return string(st)
 }
 
-// extensionJSON has the AWS CLI's purchase-capacity-block-extension field names.
+// ExtensionJSON has the AWS CLI's purchase-capacity-block-extension field names.
 type ExtensionJSON struct {
 	CapacityReservationId               string
 	CapacityBlockExtensionOfferingId    string

@@ -1,20 +1,17 @@
 package extend
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/spending"
-
-	"github.com/gpublock/gpublock/cmd/internal/printers"
-
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
-
 	"context"
 	"fmt"
 	"io"
 
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"github.com/gpublock/gpublock/cmd/internal/printers"
+	"github.com/gpublock/gpublock/cmd/internal/spending"
 	"github.com/gpublock/gpublock/model"
 )
 
-// extendChoiceJSON is one length of `extend --list -o json`.
+// ExtendChoiceJSON is one length of `extend --list -o json`.
 type ExtendChoiceJSON struct {
 	Length                           string
 	DurationDays                     int

@@ -1,12 +1,6 @@
 package extend
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/spending"
-
-	"github.com/gpublock/gpublock/cmd/internal/printers"
-
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
-
 	"context"
 	"fmt"
 	"io"
@@ -15,6 +9,9 @@ import (
 	"time"
 
 	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"github.com/gpublock/gpublock/cmd/internal/printers"
+	"github.com/gpublock/gpublock/cmd/internal/spending"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -137,7 +134,7 @@ func jsonExit(stderr io.Writer, err error) int {
 	return 0
 }
 
-// planExtensionJSON is an extension bought, in DescribeTrainingPlanExtensionHistory's names.
+// PlanExtensionJSON is an extension bought, in DescribeTrainingPlanExtensionHistory's names.
 type PlanExtensionJSON struct {
 	Source                          model.Source
 	TrainingPlanArn                 string

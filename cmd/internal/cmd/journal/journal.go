@@ -1,10 +1,6 @@
 package journal
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/printers"
-
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
-
 	"context"
 	"fmt"
 	"io"
@@ -15,6 +11,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"github.com/gpublock/gpublock/cmd/internal/printers"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -34,7 +32,7 @@ type Options struct {
 	NoSettle bool
 }
 
-// journalRow is one purchase, extension or launch: its intent and final outcome.
+// Row is one purchase, extension or launch: its intent and final outcome.
 type Row struct {
 	RequestId             string
 	Time                  string
@@ -57,7 +55,7 @@ type Row struct {
 	Error                 string `json:",omitempty"`
 }
 
-// newJournalCmd is `gpublock journal`; runF, when not nil, is given the options instead of
+// NewCmdJournal is `gpublock journal`; runF, when not nil, is given the options instead of
 // running them.
 func NewCmdJournal(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
 	opts := &Options{IO: f.IOStreams}
@@ -83,7 +81,7 @@ func NewCmdJournal(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command
 	return cmd
 }
 
-// runJournal lists the journal once the flags say so (cobra has parsed them).
+// journalRun lists the journal once the flags say so (cobra has parsed them).
 func journalRun(ctx context.Context, a *Options) int {
 	stdout, stderr := a.IO.Out, a.IO.ErrOut
 	format, err := cmdutil.TableOrJSONFormat(a.Output)

@@ -1,14 +1,7 @@
 package launch
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/spending"
-
-	"github.com/gpublock/gpublock/cmd/internal/printers"
-
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
-
 	"context"
-
 	"fmt"
 	"io"
 	"strings"
@@ -17,6 +10,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"github.com/gpublock/gpublock/cmd/internal/printers"
+	"github.com/gpublock/gpublock/cmd/internal/spending"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -52,7 +48,7 @@ type Options struct {
 	dryRun, yes bool
 }
 
-// newLaunchCmd is `gpublock launch`; runF, when not nil, is given the options instead of
+// NewCmdLaunch is `gpublock launch`; runF, when not nil, is given the options instead of
 // running them.
 func NewCmdLaunch(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
 	a := &Options{IO: f.IOStreams}
@@ -88,7 +84,7 @@ func NewCmdLaunch(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command 
 	return cmd
 }
 
-// runLaunch launches into the block pos[0] once the flags say so (cobra has parsed them).
+// launchRun launches into the block pos[0] once the flags say so (cobra has parsed them).
 func launchRun(ctx context.Context, a *Options) int {
 	pos, ios := a.Args, a.IO
 	stdout, stderr := ios.Out, ios.ErrOut

@@ -1,17 +1,11 @@
 package offerings
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/printers"
-
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
-
 	"context"
 	"encoding/csv"
 	"encoding/json"
-
 	"fmt"
 	"io"
-
 	"strings"
 	"time"
 
@@ -19,6 +13,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"github.com/gpublock/gpublock/cmd/internal/printers"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/pricing/export"
@@ -68,7 +64,7 @@ type Options struct {
 	Sources       cmdutil.SourceFlags // --source, --target
 }
 
-// newOfferingsCmd is `gpublock offerings`; runF, when not nil, is given the options once
+// NewCmdOfferings is `gpublock offerings`; runF, when not nil, is given the options once
 // they are checked, instead of running them.
 func NewCmdOfferings(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
 	a := &Options{IO: f.IOStreams, Wait: f.Wait, Catalog: f.Catalog}
@@ -138,7 +134,7 @@ func offeringsRun(ctx context.Context, a *Options) int {
 // before it starts, on stderr whatever the output.
 const largeSearch = 30 * time.Second
 
-// sayCost tells on stderr what a large Capacity Block search will cost before it starts
+// SayCost tells on stderr what a large Capacity Block search will cost before it starts
 // ("656 calls: about 17 minutes at AWS's rate in us-east-1"), and reports whether it did.
 func SayCost(stderr io.Writer, client *aws.Client, q model.Query) bool {
 	if !q.Searches(model.SourceCapacityBlock) {
@@ -151,7 +147,7 @@ func SayCost(stderr io.Writer, client *aws.Client, q model.Query) bool {
 	return false
 }
 
-// parseOfferings reads and checks every flag that can be checked without the backend, as
+// ParseOfferings reads and checks every flag that can be checked without the backend, as
 // the command does, for the tests of parsing.
 func ParseOfferings(args []string, stderr io.Writer) (*Options, cmdutil.OutputFormat, error) {
 	var got *Options
@@ -220,7 +216,7 @@ func (a *Options) checkSourcesCan(q model.Query, format cmdutil.OutputFormat) er
 	return nil
 }
 
-// query builds the query from the flags, reading dates relative to now.
+// Query builds the query from the flags, reading dates relative to now.
 func (a *Options) Query(now time.Time) (model.Query, error) {
 	var q model.Query
 	for _, t := range strings.Split(a.Types, ",") {
@@ -266,7 +262,7 @@ func (a *Options) Query(now time.Time) (model.Query, error) {
 	return q, nil
 }
 
-// searchResult is what one search found and which regions answered.
+// SearchResult is what one search found and which regions answered.
 type SearchResult struct {
 	Offerings []model.Offering
 	model.RegionTally

@@ -1,10 +1,6 @@
 package offerings
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/printers"
-
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
-
 	"context"
 	"fmt"
 	"io"
@@ -13,6 +9,8 @@ import (
 	"time"
 
 	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"github.com/gpublock/gpublock/cmd/internal/printers"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -109,7 +107,7 @@ func checkSplit(q model.Query) error {
 	return nil
 }
 
-// sourcedQuery is a.query with the sources and targets of --source and --target: the
+// SourcedQuery is a.query with the sources and targets of --source and --target: the
 // rules of each source searched apply, named by their source.
 func (a *Options) SourcedQuery(now time.Time) (model.Query, error) {
 	srcs, targets, err := a.Sources.Check()
@@ -139,7 +137,7 @@ func (a *Options) SourcedQuery(now time.Time) (model.Query, error) {
 	return q, nil
 }
 
-// searchSources runs one search of every source the query names, through the registry,
+// Search runs one search of every source the query names, through the registry,
 // handing each offering to each as it arrives; the regions' answers and failures are those
 // of every source. The messages of a source other than the default one name it.
 //
@@ -226,7 +224,7 @@ func sourcedTableRow(q model.Query, o model.Offering, line string) string {
 	return fmt.Sprintf(sourceColumnFormat, o.Source.Name()) + line
 }
 
-// sourceNoun names the first source a query searches, in a sentence.
+// SourceNoun names the first source a query searches, in a sentence.
 func SourceNoun(q model.Query) string {
 	for _, s := range model.Sources() {
 		if q.Searches(s) {

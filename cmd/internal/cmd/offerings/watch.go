@@ -1,20 +1,17 @@
 package offerings
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/printers"
-
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
-
 	"context"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
-
 	"strings"
 	"time"
 
 	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"github.com/gpublock/gpublock/cmd/internal/printers"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/pricing/export"

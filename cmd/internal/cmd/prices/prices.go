@@ -1,10 +1,6 @@
 package prices
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/printers"
-
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
-
 	"context"
 	"encoding/csv"
 	"fmt"
@@ -19,6 +15,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"github.com/gpublock/gpublock/cmd/internal/printers"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/pricing/pricelist"
@@ -29,7 +27,7 @@ const pricesLong = "Shows on-demand prices, published Capacity Block rates and S
 	"current on-demand prices and keeps them in $XDG_CACHE_HOME/gpublock/prices.json.\n\n" +
 	"Exit status: 0 shown (and refreshed), 1 the refresh or the output failed, 2 bad usage."
 
-// pricesArgs are the flags of prices. Its --region, --endpoint-url, --profile and --log-file
+// Options are the flags of prices. Its --region, --endpoint-url, --profile and --log-file
 // are its own (a filter, and the Price List API's), not the AWS flags of the other commands.
 type Options struct {
 	IO *cmdutil.IOStreams
@@ -40,7 +38,7 @@ type Options struct {
 	Refresh                                            bool
 }
 
-// newPricesCmd is `gpublock prices`; runF, when not nil, is given the options instead of
+// NewCmdPrices is `gpublock prices`; runF, when not nil, is given the options instead of
 // running them.
 func NewCmdPrices(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
 	a := &Options{IO: f.IOStreams, Now: f.Now}
@@ -73,7 +71,7 @@ func NewCmdPrices(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command 
 	return cmd
 }
 
-// runPrices shows the catalog once cobra has parsed the flags.
+// pricesRun shows the catalog once cobra has parsed the flags.
 func pricesRun(ctx context.Context, a *Options) int {
 	stdout, stderr := a.IO.Out, a.IO.ErrOut
 	output, regionList, typeList, endpoint, profile, logFile := a.Output, a.Regions, a.Types, a.Endpoint, a.Profile, a.LogFile

@@ -1,18 +1,15 @@
 package purchase
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/spending"
-
-	"github.com/gpublock/gpublock/cmd/internal/printers"
-
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
-
 	"fmt"
 	"io"
 	"strings"
 	"time"
 
 	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"github.com/gpublock/gpublock/cmd/internal/printers"
+	"github.com/gpublock/gpublock/cmd/internal/spending"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
 )
@@ -73,7 +70,7 @@ func printPlanSummary(w io.Writer, info cmdutil.BackendInfo, account string, o m
 	spending.PrintFacts(w, f)
 }
 
-// planPurchaseJSON is CreateTrainingPlan's answer and the plan as DescribeTrainingPlan
+// PlanPurchaseJSON is CreateTrainingPlan's answer and the plan as DescribeTrainingPlan
 // gives it, plus what gpublock knows.
 type PlanPurchaseJSON struct {
 	TrainingPlanArn        string

@@ -1,16 +1,7 @@
 package purchase
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/cmd/offerings"
-
-	"github.com/gpublock/gpublock/cmd/internal/spending"
-
-	"github.com/gpublock/gpublock/cmd/internal/printers"
-
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
-
 	"context"
-
 	"errors"
 	"fmt"
 	"io"
@@ -22,6 +13,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gpublock/gpublock/aws"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/offerings"
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"github.com/gpublock/gpublock/cmd/internal/printers"
+	"github.com/gpublock/gpublock/cmd/internal/spending"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
 )
@@ -68,7 +63,7 @@ const purchaseLong = "Buys a Capacity Block offering after showing its facts (ty
 	"or when an interrupted run had bought it), 1 not bought, 2 bad usage or no terminal to confirm on\n" +
 	"without --yes, 3 outcome unknown: do not buy again."
 
-// newPurchaseCmd is `gpublock purchase`; runF, when not nil, is given the options instead of
+// NewCmdPurchase is `gpublock purchase`; runF, when not nil, is given the options instead of
 // running them.
 func NewCmdPurchase(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
 	a := &Options{IO: f.IOStreams, tags: tagFlag{}}
@@ -107,7 +102,7 @@ func NewCmdPurchase(f *cmdutil.Factory, runF func(*Options) error) *cobra.Comman
 	return cmd
 }
 
-// runPurchase buys the offering pos[0] once the flags say so (cobra has parsed them): one
+// purchaseRun buys the offering pos[0] once the flags say so (cobra has parsed them): one
 // flow for every source, through aws.Source; what the flow shows is the source's own
 // (purchaseShows).
 func purchaseRun(ctx context.Context, a *Options) int {
@@ -241,7 +236,7 @@ var purchaseShows = map[model.Source]purchaseShow{
 	model.SourceTrainingPlan: planPurchaseShow,
 }
 
-// findSourceOffering runs the source's search again and takes the offering with this id.
+// FindSourceOffering runs the source's search again and takes the offering with this id.
 func FindSourceOffering(ctx context.Context, client *aws.Client, src aws.Source, q model.Query, id string, notListed func(*aws.Client, string, int, string) error) (model.Offering, error) {
 	o, seen, err := aws.FindByID(ctx, func(ctx context.Context) <-chan aws.SearchEvent { return src.Search(ctx, q) },
 		func(o model.Offering) string { return o.ID }, id)
@@ -327,7 +322,7 @@ type reservationJSON struct {
 	Tags                   []tagJSON
 }
 
-// purchaseJSON is the AWS CLI's purchase-capacity-block answer, plus what gpublock knows:
+// PurchaseJSON is the AWS CLI's purchase-capacity-block answer, plus what gpublock knows:
 // the region, the fee of the offering bought, and how the reservation was confirmed.
 type PurchaseJSON struct {
 	CapacityReservation     reservationJSON

@@ -1,10 +1,6 @@
 package sim
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
-
-	"github.com/gpublock/gpublock/cmd/internal/config"
-
 	"context"
 	"fmt"
 	"io"
@@ -19,8 +15,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
-
 	"github.com/gpublock/gpublock/aws/simcore"
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"github.com/gpublock/gpublock/cmd/internal/config"
 )
 
 // faultFlags collects repeated --fault NAME=VALUE flags into Faults.
@@ -32,7 +29,7 @@ func (ff faultFlags) Set(v string) error {
 	return ec2sim.ParseFault(v, ff.f)
 }
 
-// simArgs are the flags of sim.
+// Options are the flags of sim.
 type Options struct {
 	IO       *cmdutil.IOStreams
 	Emulator ec2sim.Options
@@ -40,7 +37,7 @@ type Options struct {
 	Addr, Clock, Speed, RateLimits, PaymentDelay string
 }
 
-// newSimCmd is `gpublock sim`; runF, when not nil, is given the options instead of running
+// NewCmdSim is `gpublock sim`; runF, when not nil, is given the options instead of running
 // them.
 func NewCmdSim(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
 	a := &Options{IO: f.IOStreams}
@@ -84,7 +81,7 @@ func simUsage(stderr io.Writer, format string, args ...any) int {
 	return 2
 }
 
-// runSim serves the emulator until ctx is done (Ctrl-C), once cobra has parsed the flags.
+// simRun serves the emulator until ctx is done (Ctrl-C), once cobra has parsed the flags.
 func simRun(ctx context.Context, a *Options) int {
 	stdout, stderr := a.IO.Out, a.IO.ErrOut
 	opts, addr, clock, speed, limits, payment := a.Emulator, a.Addr, a.Clock, a.Speed, a.RateLimits, a.PaymentDelay
@@ -143,7 +140,7 @@ func simRun(ctx context.Context, a *Options) int {
 	return 0
 }
 
-// reachableURL is the URL to print for the address the emulator listens on: an unspecified
+// ReachableURL is the URL to print for the address the emulator listens on: an unspecified
 // address (0.0.0.0, [::]) is not one a client can dial, so it becomes 127.0.0.1 on the same
 // port. exposed is true when the emulator listens beyond this machine's loopback.
 func ReachableURL(u string) (string, bool) {

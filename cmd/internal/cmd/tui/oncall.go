@@ -1,10 +1,6 @@
 package tui
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
-
-	"github.com/gpublock/gpublock/cmd/internal/config"
-
 	"context"
 	"strings"
 	"sync"
@@ -13,6 +9,8 @@ import (
 
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/aws/notify"
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"github.com/gpublock/gpublock/cmd/internal/config"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui"
 )

@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/config"
-
 	"context"
 	"os"
 	"path/filepath"
@@ -10,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpublock/gpublock/cmd/internal/config"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui"
 )

@@ -3,43 +3,36 @@ package tui
 import (
 	"context"
 	"errors"
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
-	"io"
-	"slices"
-
 	"fmt"
-	_ "github.com/gpublock/gpublock/aws/sources"
-	"github.com/gpublock/gpublock/model"
-	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
-	"strings"
-
-	"github.com/gpublock/gpublock/cmd/internal/config"
-
+	"io"
 	"os"
-
-	"github.com/gpublock/gpublock/ui"
-	"github.com/gpublock/gpublock/ui/theme"
-
+	"slices"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/aws/tuibackend"
-
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"github.com/gpublock/gpublock/cmd/internal/config"
+	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
+	"github.com/gpublock/gpublock/ui"
+	"github.com/gpublock/gpublock/ui/theme"
 )
 
-// tuiOptions reads the TUI's flags. It is separate from runTUI so that the flags are
+// ParseFlags reads the TUI's flags. It is separate from runTUI so that the flags are
 // tested without a terminal.
 func ParseFlags(args []string, stderr io.Writer) (*cmdutil.AWSFlags, bool, error) {
 	a, err := ParseTUI(args, stderr)
 	return a.AWS, a.noColor, err
 }
 
-// tuiArgs is every flag of the TUI.
+// Options is every flag of the TUI.
 type Options struct {
 	IO *cmdutil.IOStreams
 	// Notify bounds the delivery of the warnings' notifications.
@@ -49,14 +42,14 @@ type Options struct {
 
 	AWS     *cmdutil.AWSFlags
 	noColor bool
-	// The blocks screen (issue 7).
+	// The screen it opens on, and the blocks screen's.
 	screen   string
 	refresh  time.Duration
 	noNotify bool
 	noMouse  bool
 	// watchEvery is how often a watched search (w) runs again.
 	WatchEvery time.Duration
-	// oncall: --warn-leads, --notify-cmd, --notify-url (config_oncall.go).
+	// oncall: --warn-leads, --notify-cmd, --notify-url (config.Oncall).
 	oncall cmdutil.OncallFlags
 	// theme is the palette: auto (the terminal's background), light or dark; themeGiven
 	// says --theme was on the command line, where it wins over the configuration file.
@@ -81,10 +74,10 @@ const (
 	maxWatchEvery = 24 * time.Hour
 )
 
-// parseTUI reads the TUI's flags as the root command does, for the tests of parsing.
-// tuiScreens are the screens --screen opens the TUI on.
+// Screens are the screens --screen opens the TUI on.
 var Screens = []string{"search", "blocks", "advisor"}
 
+// ParseTUI reads the TUI's flags as the root command does, for the tests of parsing.
 func ParseTUI(args []string, stderr io.Writer) (Options, error) {
 	var got Options
 	root := NewCmdTUI(&cmdutil.Factory{AWS: new(cmdutil.AWSFlags)}, func(a *Options) error { got = *a; return nil })
@@ -92,7 +85,7 @@ func ParseTUI(args []string, stderr io.Writer) (Options, error) {
 	return got, err
 }
 
-// newTUICmd is the root command: with no command name it starts the TUI, with its flags
+// NewCmdTUI is the root command: with no command name it starts the TUI, with its flags
 // and the AWS flags (declared here, as persistent flags, for every command); runF, when not
 // nil, is given the options once checked, instead of running them.
 func NewCmdTUI(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
@@ -152,7 +145,7 @@ func (a *Options) check(fs *pflag.FlagSet) error {
 	return nil
 }
 
-// register declares the TUI's own flags (the AWS flags are awsFlags.register's).
+// register declares the TUI's own flags (the AWS flags are AWSFlags.Register's).
 func (a *Options) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&a.noColor, "no-color", false, "draw without colour (also when $NO_COLOR is set)")
 	fs.StringVar(&a.screen, "screen", "search", "the `screen` to open on: search, blocks (every block, its countdown and warnings) or advisor (which capacity to buy for a job)")
@@ -164,11 +157,11 @@ func (a *Options) register(fs *pflag.FlagSet) {
 	fs.StringVar(&a.Theme, "theme", "auto", "`colours` for a light or a dark terminal: auto (ask the terminal), light or dark")
 }
 
-// runTUI starts the terminal UI with what the flags say (newTUICmd has checked them).
+// tuiRun starts the terminal UI with what the flags say (newTUICmd has checked them).
 func tuiRun(ctx context.Context, a *Options) int {
 	stdout, stderr := a.IO.Out, a.IO.ErrOut
 	f, noColor := a.AWS, a.noColor
-	// The configuration file's read-only, cap, tags, AMI, theme and mouse (config.go);
+	// The configuration file's read-only, cap, tags, AMI, theme and mouse (package config);
 	// flags win.
 	if path, legacy, err := config.UserPath(); err == nil && legacy {
 		fmt.Fprintln(stderr, config.LegacyNotice(path))
@@ -202,7 +195,7 @@ func tuiRun(ctx context.Context, a *Options) int {
 		// The backend opens behind the first frame: resolving credentials (an SSO refresh,
 		// the instance metadata service timing out) can take seconds.
 		Connect: func(ctx context.Context) (ui.Connection, error) { return Connect(ctx, f, oncall.connected) },
-		// Buying and launching (issue 6): --read-only and --max-spend reach the adapter
+		// Buying and launching: --read-only and --max-spend reach the adapter
 		// through f as well.
 		ReadOnly: spend.ReadOnly,
 		MaxSpend: spend.MaxSpend,
@@ -210,7 +203,7 @@ func tuiRun(ctx context.Context, a *Options) int {
 		MaxSpendRule: f.MaxSpendRule(),
 		DefaultTags:  spend.Tags,
 		DefaultAMI:   spend.AMI,
-		// The blocks screen (issue 7).
+		// The blocks screen.
 		StartOnBlocks:  a.screen == "blocks",
 		StartOnAdvisor: a.screen == "advisor",
 		Refresh:        a.refresh,
@@ -242,7 +235,7 @@ func tuiRun(ctx context.Context, a *Options) int {
 	return 0
 }
 
-// connectTUI opens the backend for the TUI. Its messages go on screen, not to stderr, which
+// Connect opens the backend for the TUI. Its messages go on screen, not to stderr, which
 // the TUI is drawing over.
 func Connect(ctx context.Context, f *cmdutil.AWSFlags, onClient func(*aws.Client)) (ui.Connection, error) {
 	client, info, err := cmdutil.OpenBackend(ctx, f, io.Discard)
@@ -278,7 +271,7 @@ func Connect(ctx context.Context, f *cmdutil.AWSFlags, onClient func(*aws.Client
 	return c, nil
 }
 
-// applyConfigMouse applies the file's mouse key: `mouse: false` leaves the mouse to the
+// ApplyConfigMouse applies the file's mouse key: `mouse: false` leaves the mouse to the
 // terminal, as --no-mouse does (the flag wins either way).
 func ApplyConfigMouse(opts *ui.Options, mouse *bool) {
 	if mouse != nil && !*mouse {

@@ -16,6 +16,9 @@ type Factory struct {
 	IOStreams *IOStreams
 	// AWS are the root's persistent flags, declared once for every command.
 	AWS *AWSFlags
+	// Backend opens the sources and the spend service that flags (a command's copy of
+	// AWS) name: AWS, an endpoint, or the built-in simulator.
+	Backend BackendFunc
 	// Version is the program's.
 	Version string
 	// Now is the local clock, for what is dated on this machine (the price catalog's age).
@@ -45,14 +48,15 @@ func New(version string, streams *IOStreams) *Factory {
 		Version:   version,
 		Now:       time.Now,
 		Wait:      wait,
-		Notify:    NotifyTimings{Backoff: 2 * time.Second, OneShotTimeout: 5 * time.Second, OneShotGrace: 10 * time.Second},
+		Backend: func(ctx context.Context, flags *AWSFlags) (*aws.Client, BackendInfo, error) {
+			return OpenBackend(ctx, flags, streams.ErrOut)
+		},
+		Notify: NotifyTimings{Backoff: 2 * time.Second, OneShotTimeout: 5 * time.Second, OneShotGrace: 10 * time.Second},
 	}
 }
 
-// Backend opens the client the AWS flags name: AWS, an endpoint, or the built-in simulator.
-func (f *Factory) Backend(ctx context.Context) (*aws.Client, BackendInfo, error) {
-	return OpenBackend(ctx, f.AWS, f.IOStreams.ErrOut)
-}
+// BackendFunc opens the client of the sources and the spend service.
+type BackendFunc func(ctx context.Context, flags *AWSFlags) (*aws.Client, BackendInfo, error)
 
 // Catalog is the on-demand price catalog: the embedded one with the cache of `gpublock
 // prices --refresh` over it. A damaged cache leaves the embedded figures, and an error

@@ -8,8 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-
-	_ "github.com/gpublock/gpublock/aws/sources"
 )
 
 // OutputFlag declares -o/--output, the one output flag of every command that prints for

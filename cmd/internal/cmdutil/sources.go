@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gpublock/gpublock/aws"
+	_ "github.com/gpublock/gpublock/aws/sources" // every source registers itself
 	"github.com/gpublock/gpublock/model"
 )
 

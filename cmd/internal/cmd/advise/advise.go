@@ -32,8 +32,11 @@ const adviseLong = "Which capacity to buy for a job: give what the job needs, --
 	"references give. --type takes a type or an accelerator class (H100, \"any H100-class\"). It never buys.\n\n" +
 	"Exit status: 0 advice given, 1 the search failed in every region or was cancelled, 2 bad usage."
 
+// Options are what `gpublock advise` runs with: its flags, and what it gets from the Factory.
 type Options struct {
 	IO *cmdutil.IOStreams
+	// Backend opens the sources and the spend service the AWS flags name.
+	Backend cmdutil.BackendFunc
 	// Catalog is the on-demand, Savings Plans and Spot prices the options are priced from.
 	Catalog func() (*pricing.Catalog, error)
 
@@ -45,7 +48,7 @@ type Options struct {
 // NewCmdAdvise is `gpublock advise`; runF, when not nil, is given the options once they are
 // checked, instead of running them.
 func NewCmdAdvise(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
-	a := &Options{IO: f.IOStreams, Catalog: f.Catalog}
+	a := &Options{IO: f.IOStreams, Backend: f.Backend, Catalog: f.Catalog}
 	cmd := &cobra.Command{
 		Use:   "advise",
 		Short: "which capacity to buy for a job: every option priced, ranked, with reasons (never buys)",
@@ -85,7 +88,7 @@ func NewCmdAdvise(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command 
 // adviseRun gives the advice once the flags are checked.
 func adviseRun(ctx context.Context, a *Options) int {
 	stdout, stderr := a.IO.Out, a.IO.ErrOut
-	client, _, err := cmdutil.OpenBackend(ctx, &a.AWS, stderr)
+	client, _, err := a.Backend(ctx, &a.AWS)
 	if err != nil {
 		return cmdutil.BackendFailure(stderr, "advise", err)
 	}

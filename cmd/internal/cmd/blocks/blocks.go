@@ -54,8 +54,11 @@ const blocksLong = "Lists the account's Capacity Blocks: each block's state, zon
 	"(this wins over a failed region). With --watch the status is that of the last refresh\n" +
 	"before the interruption."
 
+// Options are what `gpublock blocks` runs with: its flags, and what it gets from the Factory.
 type Options struct {
 	IO *cmdutil.IOStreams
+	// Backend opens the sources and the spend service the AWS flags name.
+	Backend cmdutil.BackendFunc
 	// Notify bounds the delivery of the warnings' notifications.
 	Notify cmdutil.NotifyTimings
 
@@ -81,7 +84,7 @@ type Options struct {
 // NewCmdBlocks is `gpublock blocks`; runF, when not nil, is given the options instead of
 // running them.
 func NewCmdBlocks(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
-	a := &Options{IO: f.IOStreams, Notify: f.Notify}
+	a := &Options{IO: f.IOStreams, Backend: f.Backend, Notify: f.Notify}
 	cmd := &cobra.Command{
 		Use:   "blocks",
 		Short: "list the account's Capacity Blocks (and, with --source, Training Plans): countdowns and warnings (table, json or csv)",
@@ -158,7 +161,7 @@ func blocksRun(ctx context.Context, a *Options) (code int) {
 		return cmdutil.ReportUsage(stderr, "blocks", err)
 	}
 	regions, _ := a.aws.RegionList(nil) // validated above
-	client, _, err := cmdutil.OpenBackend(ctx, &a.aws, stderr)
+	client, _, err := a.Backend(ctx, &a.aws)
 	if err != nil {
 		return cmdutil.BackendFailure(stderr, "blocks", err)
 	}

@@ -29,8 +29,11 @@ const extendLong = "Lengthens a Capacity Block (or, with --source training-plans
 	"or when an interrupted run had extended it),\n" +
 	"1 not extended, 2 bad usage or no terminal to confirm on without --yes, 3 outcome unknown: do not extend again."
 
+// Options are what `gpublock extend` runs with: its flags, and what it gets from the Factory.
 type Options struct {
 	IO *cmdutil.IOStreams
+	// Backend opens the sources and the spend service the AWS flags name.
+	Backend cmdutil.BackendFunc
 	// Args are the positional arguments: the one id.
 	Args []string
 
@@ -46,7 +49,7 @@ type Options struct {
 // NewCmdExtend is `gpublock extend`; runF, when not nil, is given the options instead of
 // running them.
 func NewCmdExtend(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
-	a := &Options{IO: f.IOStreams}
+	a := &Options{IO: f.IOStreams, Backend: f.Backend}
 	cmd := &cobra.Command{
 		Use:   "extend RESERVATION_ID",
 		Short: "lengthen a Capacity Block or a Training Plan, after a typed confirmation",
@@ -107,7 +110,7 @@ func extendRun(ctx context.Context, a *Options) int {
 		return code
 	}
 
-	client, info, err := cmdutil.OpenBackend(ctx, &a.aws, stderr)
+	client, info, err := a.Backend(ctx, &a.aws)
 	if err != nil {
 		return cmdutil.BackendFailure(stderr, "extend", err)
 	}

@@ -29,7 +29,7 @@ const extendListFormat = "%-6s  %-20s  %16s  %-10s  %s\n"
 // its new end and its break-even; it buys nothing, so it needs neither a terminal nor
 // permission to spend.
 func (a *Options) runExtendList(ctx context.Context, id string, format cmdutil.OutputFormat, stdout, stderr io.Writer) int {
-	client, _, err := cmdutil.OpenBackend(ctx, &a.aws, stderr)
+	client, _, err := a.Backend(ctx, &a.aws)
 	if err != nil {
 		return cmdutil.BackendFailure(stderr, "extend", err)
 	}

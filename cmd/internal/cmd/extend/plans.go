@@ -80,7 +80,7 @@ var planExtendShow = extendShow{
 		return a.checkPlanExtend(pos)
 	},
 	list: func(ctx context.Context, a *Options, id string, format cmdutil.OutputFormat, stdout, stderr io.Writer) int {
-		client, _, err := cmdutil.OpenBackend(ctx, &a.aws, stderr)
+		client, _, err := a.Backend(ctx, &a.aws)
 		if err != nil {
 			return cmdutil.BackendFailure(stderr, "extend", err)
 		}

@@ -25,8 +25,11 @@ const journalLong = "Lists the purchases, extensions and launches this machine m
 	"settles only its own backend's lines, and says how many others it left out.\n\n" +
 	"Exit status: 0 listed, every entry settled; 1 some entry could not be settled (AWS could not be asked)."
 
+// Options are what `gpublock journal` runs with.
 type Options struct {
-	IO       *cmdutil.IOStreams
+	IO *cmdutil.IOStreams
+	// Backend opens the sources and the spend service the AWS flags name.
+	Backend  cmdutil.BackendFunc
 	AWS      cmdutil.AWSFlags
 	Output   string
 	NoSettle bool
@@ -58,7 +61,7 @@ type Row struct {
 // NewCmdJournal is `gpublock journal`; runF, when not nil, is given the options instead of
 // running them.
 func NewCmdJournal(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
-	opts := &Options{IO: f.IOStreams}
+	opts := &Options{IO: f.IOStreams, Backend: f.Backend}
 	cmd := &cobra.Command{
 		Use:   "journal",
 		Short: "list this machine's purchases and extensions, and settle interrupted ones",
@@ -94,7 +97,7 @@ func journalRun(ctx context.Context, a *Options) int {
 	if err := cmdutil.SingleRegion(&a.AWS); err != nil {
 		return cmdutil.ReportUsage(stderr, "journal", err)
 	}
-	client, _, err := cmdutil.OpenBackend(ctx, &a.AWS, stderr)
+	client, _, err := a.Backend(ctx, &a.AWS)
 	if err != nil {
 		return cmdutil.BackendFailure(stderr, "journal", err)
 	}

@@ -33,8 +33,11 @@ func (l *listFlag) Set(s string) error {
 	return nil
 }
 
+// Options are what `gpublock launch` runs with: its flags, and what it gets from the Factory.
 type Options struct {
 	IO *cmdutil.IOStreams
+	// Backend opens the sources and the spend service the AWS flags name.
+	Backend cmdutil.BackendFunc
 	// Args are the positional arguments: the one id.
 	Args []string
 
@@ -51,7 +54,7 @@ type Options struct {
 // NewCmdLaunch is `gpublock launch`; runF, when not nil, is given the options instead of
 // running them.
 func NewCmdLaunch(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
-	a := &Options{IO: f.IOStreams}
+	a := &Options{IO: f.IOStreams, Backend: f.Backend}
 	cmd := &cobra.Command{
 		Use:   "launch RESERVATION_ID",
 		Short: "launch instances into a Capacity Block, after a typed confirmation",
@@ -96,7 +99,7 @@ func launchRun(ctx context.Context, a *Options) int {
 		return code
 	}
 
-	client, info, err := cmdutil.OpenBackend(ctx, &a.aws, stderr)
+	client, info, err := a.Backend(ctx, &a.aws)
 	if err != nil {
 		return cmdutil.BackendFailure(stderr, "launch", err)
 	}

@@ -40,8 +40,11 @@ const offeringsLong = "Searches Capacity Block offerings: every type, duration a
 	"With --watch: 0 interrupted (Ctrl-C), the window passed, or --until-found found an offering;\n" +
 	"1 --until-found was interrupted, or the window passed, before anything was found; 2 bad usage."
 
+// Options are what `gpublock offerings` runs with: its flags, and what it gets from the Factory.
 type Options struct {
 	IO *cmdutil.IOStreams
+	// Backend opens the sources and the spend service the AWS flags name.
+	Backend cmdutil.BackendFunc
 	// Wait is the pause between two searches of a watch.
 	Wait func(ctx context.Context, d time.Duration) bool
 	// Catalog is the on-demand prices every offering is compared with.
@@ -67,7 +70,7 @@ type Options struct {
 // NewCmdOfferings is `gpublock offerings`; runF, when not nil, is given the options once
 // they are checked, instead of running them.
 func NewCmdOfferings(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
-	a := &Options{IO: f.IOStreams, Wait: f.Wait, Catalog: f.Catalog}
+	a := &Options{IO: f.IOStreams, Backend: f.Backend, Wait: f.Wait, Catalog: f.Catalog}
 	cmd := &cobra.Command{
 		Use:   "offerings",
 		Short: "search Capacity Block (or, with --source, Training Plan) offerings (table, json or csv)",
@@ -97,7 +100,7 @@ func NewCmdOfferings(f *cmdutil.Factory, runF func(*Options) error) *cobra.Comma
 
 func offeringsRun(ctx context.Context, a *Options) int {
 	format, stdout, stderr := a.Format, a.IO.Out, a.IO.ErrOut
-	client, _, err := cmdutil.OpenBackend(ctx, &a.AWS, stderr)
+	client, _, err := a.Backend(ctx, &a.AWS)
 	if err != nil {
 		return cmdutil.BackendFailure(stderr, "offerings", err)
 	}

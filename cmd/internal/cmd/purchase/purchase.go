@@ -39,8 +39,11 @@ func (t tagFlag) Type() string { return "KEY=VALUE" }
 // spend service keep too.
 func (t tagFlag) Set(s string) error { return model.AddTag(t, s) }
 
+// Options are what `gpublock purchase` runs with: its flags, and what it gets from the Factory.
 type Options struct {
 	IO *cmdutil.IOStreams
+	// Backend opens the sources and the spend service the AWS flags name.
+	Backend cmdutil.BackendFunc
 	// Args are the positional arguments: the one id.
 	Args []string
 
@@ -66,7 +69,7 @@ const purchaseLong = "Buys a Capacity Block offering after showing its facts (ty
 // NewCmdPurchase is `gpublock purchase`; runF, when not nil, is given the options instead of
 // running them.
 func NewCmdPurchase(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
-	a := &Options{IO: f.IOStreams, tags: tagFlag{}}
+	a := &Options{IO: f.IOStreams, Backend: f.Backend, tags: tagFlag{}}
 	cmd := &cobra.Command{
 		Use:   "purchase OFFERING_ID",
 		Short: "buy a Capacity Block or Training Plan offering, after a typed confirmation",
@@ -131,7 +134,7 @@ func purchaseRun(ctx context.Context, a *Options) int {
 		}
 	}
 
-	client, info, err := cmdutil.OpenBackend(ctx, &a.AWS, stderr)
+	client, info, err := a.Backend(ctx, &a.AWS)
 	if err != nil {
 		return cmdutil.BackendFailure(stderr, "purchase", err)
 	}

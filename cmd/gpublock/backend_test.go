@@ -14,6 +14,7 @@ import (
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"github.com/gpublock/gpublock/cmd/internal/config"
 )
 
 func ecDown(regions ...string) ec2sim.Faults { return ec2sim.Faults{Down: regions} }
@@ -196,7 +197,7 @@ func TestDemoRateLimitsConfigKey(t *testing.T) {
 		if err := fs.Parse(args); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := cmdutil.TUIConfigFor(&f); err != nil {
+		if _, err := cmdutil.TUIConfigFor(&f, config.LoadUser); err != nil {
 			return "", err
 		}
 		_, info, err := cmdutil.OpenBackend(ctx, &f, &bytes.Buffer{})

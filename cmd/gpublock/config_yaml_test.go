@@ -186,7 +186,7 @@ func TestYAMLThemeIsTheTUIsUnlessTheFlagIsGiven(t *testing.T) {
 	if a, err = tui.ParseTUI([]string{"--demo", "--theme", "auto"}, &errw); err != nil || !a.ThemeGiven {
 		t.Fatalf("--theme auto: %+v, %v", a, err)
 	}
-	s, err := cmdutil.TUIConfigFor(a.AWS)
+	s, err := cmdutil.TUIConfigFor(a.AWS, config.LoadUser)
 	if err != nil || s.Theme != "dark" {
 		t.Errorf("theme from the file: %+v, %v", s, err)
 	}

@@ -26,6 +26,10 @@ type Factory struct {
 	// Wait waits d and reports false when ctx ends first: the pause between the rounds of a
 	// watch.
 	Wait func(ctx context.Context, d time.Duration) bool
+	// Config reads the configuration file.
+	Config config.Loader
+	// Catalog is the price catalog (LoadCatalog).
+	Catalog func() (*pricing.Catalog, error)
 	// Notify is how long the warnings' notifications may take.
 	Notify NotifyTimings
 }
@@ -48,6 +52,8 @@ func New(version string, streams *IOStreams) *Factory {
 		Version:   version,
 		Now:       time.Now,
 		Wait:      wait,
+		Config:    config.LoadUser,
+		Catalog:   LoadCatalog,
 		Backend: func(ctx context.Context, flags *AWSFlags) (*aws.Client, BackendInfo, error) {
 			return OpenBackend(ctx, flags, streams.ErrOut)
 		},
@@ -57,21 +63,6 @@ func New(version string, streams *IOStreams) *Factory {
 
 // BackendFunc opens the client of the sources and the spend service.
 type BackendFunc func(ctx context.Context, flags *AWSFlags) (*aws.Client, BackendInfo, error)
-
-// Catalog is the on-demand price catalog: the embedded one with the cache of `gpublock
-// prices --refresh` over it. A damaged cache leaves the embedded figures, and an error
-// that names the file.
-func (f *Factory) Catalog() (*pricing.Catalog, error) { return LoadCatalog() }
-
-// Config reads the configuration file and says where it is; no home is no file.
-func (f *Factory) Config() (config.File, string, error) {
-	path, err := config.Path()
-	if err != nil {
-		return config.File{}, "", nil
-	}
-	c, err := config.Load(path)
-	return c, path, err
-}
 
 func wait(ctx context.Context, d time.Duration) bool {
 	t := time.NewTimer(d)

@@ -36,12 +36,11 @@ func ApplyTUIConfig(f *AWSFlags, c config.File) TUISpending {
 // the file holds at the command line too, where a script with --yes would otherwise buy
 // past it. The flag's cap wins over the file's; read-only from either holds. A damaged
 // file is bad usage (exit 2), so that nothing runs with the promise silently lost.
-func CommandSpending(stderr io.Writer, cmd string, f *AWSFlags) (int, bool) {
-	path, err := config.Path()
-	if err != nil {
+func CommandSpending(stderr io.Writer, cmd string, f *AWSFlags, load config.Loader) (int, bool) {
+	c, path, err := load()
+	if path == "" && err == nil {
 		return 0, false // no home: no file to read
 	}
-	c, err := config.Load(path)
 	if err != nil {
 		fmt.Fprintf(stderr, "gpublock %s: %v\n", cmd, err)
 		return 2, true
@@ -81,12 +80,8 @@ func (f *AWSFlags) MaxSpendRule() string {
 }
 
 // TUIConfigFor reads the configuration file and merges it into the TUI's flags.
-func TUIConfigFor(f *AWSFlags) (TUISpending, error) {
-	path, err := config.Path()
-	if err != nil {
-		return ApplyTUIConfig(f, config.File{}), nil // no home: no file to read
-	}
-	c, err := config.Load(path)
+func TUIConfigFor(f *AWSFlags, load config.Loader) (TUISpending, error) {
+	c, _, err := load() // no home: no file to read, the empty configuration
 	if err != nil {
 		return TUISpending{}, err
 	}

@@ -48,6 +48,20 @@ func Path() (string, error) {
 	return p, err
 }
 
+// Loader reads the user's configuration file and says where it is.
+type Loader func() (File, string, error)
+
+// LoadUser reads the user's configuration file (Path) and says where it is. With no home
+// there is no file: an empty configuration and no path.
+func LoadUser() (File, string, error) {
+	path, err := Path()
+	if err != nil {
+		return File{}, "", nil
+	}
+	c, err := Load(path)
+	return c, path, err
+}
+
 // Load reads the configuration; a missing file is an empty configuration, a
 // damaged one an error naming the file and what is wrong, so that nothing starts with a
 // cap or a read-only promise silently lost.

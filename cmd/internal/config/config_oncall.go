@@ -64,14 +64,3 @@ func ExtendLengthDays(s string) (int, error) {
 	}
 	return r.MinDays, nil
 }
-
-// LoadOncall reads the on-call keys of the configuration file; no home or no file is
-// an empty configuration.
-func LoadOncall() (Oncall, error) {
-	path, err := Path()
-	if err != nil {
-		return Oncall{}, nil
-	}
-	c, err := Load(path)
-	return c.Oncall, err
-}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"github.com/gpublock/gpublock/cmd/internal/config"
 	"github.com/gpublock/gpublock/cmd/internal/printers"
 	"github.com/gpublock/gpublock/model"
 )
@@ -20,9 +21,9 @@ import (
 // RefuseSpending is every refusal, before any call, of a command that spends: the config
 // file's spending rules, read-only mode, and no person to type word (without --yes); done
 // is the command's past participle ("bought").
-func RefuseSpending(ios *cmdutil.IOStreams, cmd, word, done string, f *cmdutil.AWSFlags, yes, dryRun bool) (int, bool) {
+func RefuseSpending(ios *cmdutil.IOStreams, load config.Loader, cmd, word, done string, f *cmdutil.AWSFlags, yes, dryRun bool) (int, bool) {
 	stderr := ios.ErrOut
-	if code, refused := cmdutil.CommandSpending(stderr, cmd, f); refused {
+	if code, refused := cmdutil.CommandSpending(stderr, cmd, f, load); refused {
 		return code, true
 	}
 	if code, refused := refuseReadOnly(stderr, cmd, done, f.ReadOnlyRule(), dryRun); refused {

@@ -59,6 +59,8 @@ type Options struct {
 	IO *cmdutil.IOStreams
 	// Backend opens the sources and the spend service the AWS flags name.
 	Backend cmdutil.BackendFunc
+	// Config reads the configuration file, whose on-call keys the flags lay over.
+	Config config.Loader
 	// Notify bounds the delivery of the warnings' notifications.
 	Notify cmdutil.NotifyTimings
 
@@ -84,7 +86,7 @@ type Options struct {
 // NewCmdBlocks is `gpublock blocks`; runF, when not nil, is given the options instead of
 // running them.
 func NewCmdBlocks(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
-	a := &Options{IO: f.IOStreams, Backend: f.Backend, Notify: f.Notify}
+	a := &Options{IO: f.IOStreams, Backend: f.Backend, Config: f.Config, Notify: f.Notify}
 	cmd := &cobra.Command{
 		Use:   "blocks",
 		Short: "list the account's Capacity Blocks (and, with --source, Training Plans): countdowns and warnings (table, json or csv)",
@@ -152,12 +154,12 @@ func blocksRun(ctx context.Context, a *Options) (code int) {
 	if err := a.aws.Validate(); err != nil {
 		return cmdutil.ReportUsage(stderr, "blocks", err)
 	}
-	cfg, err := config.LoadOncall()
+	cfg, _, err := a.Config()
 	if err != nil {
 		fmt.Fprintln(stderr, "gpublock blocks:", err)
 		return 2
 	}
-	if a.settings, err = a.oncall.Resolve(cfg); err != nil {
+	if a.settings, err = a.oncall.Resolve(cfg.Oncall); err != nil {
 		return cmdutil.ReportUsage(stderr, "blocks", err)
 	}
 	regions, _ := a.aws.RegionList(nil) // validated above

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"github.com/gpublock/gpublock/cmd/internal/config"
 	"github.com/gpublock/gpublock/cmd/internal/printers"
 	"github.com/gpublock/gpublock/cmd/internal/spending"
 	"github.com/gpublock/gpublock/model"
@@ -34,6 +35,8 @@ type Options struct {
 	IO *cmdutil.IOStreams
 	// Backend opens the sources and the spend service the AWS flags name.
 	Backend cmdutil.BackendFunc
+	// Config reads the configuration file, whose spending rules hold here too.
+	Config config.Loader
 	// Args are the positional arguments: the one id.
 	Args []string
 
@@ -49,7 +52,7 @@ type Options struct {
 // NewCmdExtend is `gpublock extend`; runF, when not nil, is given the options instead of
 // running them.
 func NewCmdExtend(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
-	a := &Options{IO: f.IOStreams, Backend: f.Backend}
+	a := &Options{IO: f.IOStreams, Backend: f.Backend, Config: f.Config}
 	cmd := &cobra.Command{
 		Use:   "extend RESERVATION_ID",
 		Short: "lengthen a Capacity Block or a Training Plan, after a typed confirmation",
@@ -106,7 +109,7 @@ func extendRun(ctx context.Context, a *Options) int {
 	if a.list {
 		return show.list(ctx, a, reservationID, format, stdout, stderr)
 	}
-	if code, refused := spending.RefuseSpending(ios, "extend", "extend", "extended", &a.aws, a.yes, a.dryRun); refused {
+	if code, refused := spending.RefuseSpending(ios, a.Config, "extend", "extend", "extended", &a.aws, a.yes, a.dryRun); refused {
 		return code
 	}
 

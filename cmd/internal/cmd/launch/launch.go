@@ -11,6 +11,7 @@ import (
 
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"github.com/gpublock/gpublock/cmd/internal/config"
 	"github.com/gpublock/gpublock/cmd/internal/printers"
 	"github.com/gpublock/gpublock/cmd/internal/spending"
 	"github.com/gpublock/gpublock/model"
@@ -38,6 +39,8 @@ type Options struct {
 	IO *cmdutil.IOStreams
 	// Backend opens the sources and the spend service the AWS flags name.
 	Backend cmdutil.BackendFunc
+	// Config reads the configuration file, whose spending rules hold here too.
+	Config config.Loader
 	// Args are the positional arguments: the one id.
 	Args []string
 
@@ -54,7 +57,7 @@ type Options struct {
 // NewCmdLaunch is `gpublock launch`; runF, when not nil, is given the options instead of
 // running them.
 func NewCmdLaunch(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
-	a := &Options{IO: f.IOStreams, Backend: f.Backend}
+	a := &Options{IO: f.IOStreams, Backend: f.Backend, Config: f.Config}
 	cmd := &cobra.Command{
 		Use:   "launch RESERVATION_ID",
 		Short: "launch instances into a Capacity Block, after a typed confirmation",
@@ -95,7 +98,7 @@ func launchRun(ctx context.Context, a *Options) int {
 	if err != nil {
 		return cmdutil.ReportUsage(stderr, "launch", err)
 	}
-	if code, refused := spending.RefuseSpending(ios, "launch", "launch", "launched", &a.aws, a.yes, a.dryRun); refused {
+	if code, refused := spending.RefuseSpending(ios, a.Config, "launch", "launch", "launched", &a.aws, a.yes, a.dryRun); refused {
 		return code
 	}
 

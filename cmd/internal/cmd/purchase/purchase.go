@@ -15,6 +15,7 @@ import (
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/offerings"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"github.com/gpublock/gpublock/cmd/internal/config"
 	"github.com/gpublock/gpublock/cmd/internal/printers"
 	"github.com/gpublock/gpublock/cmd/internal/spending"
 	"github.com/gpublock/gpublock/model"
@@ -44,6 +45,8 @@ type Options struct {
 	IO *cmdutil.IOStreams
 	// Backend opens the sources and the spend service the AWS flags name.
 	Backend cmdutil.BackendFunc
+	// Config reads the configuration file, whose spending rules hold here too.
+	Config config.Loader
 	// Args are the positional arguments: the one id.
 	Args []string
 
@@ -69,7 +72,7 @@ const purchaseLong = "Buys a Capacity Block offering after showing its facts (ty
 // NewCmdPurchase is `gpublock purchase`; runF, when not nil, is given the options instead of
 // running them.
 func NewCmdPurchase(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
-	a := &Options{IO: f.IOStreams, Backend: f.Backend, tags: tagFlag{}}
+	a := &Options{IO: f.IOStreams, Backend: f.Backend, Config: f.Config, tags: tagFlag{}}
 	cmd := &cobra.Command{
 		Use:   "purchase OFFERING_ID",
 		Short: "buy a Capacity Block or Training Plan offering, after a typed confirmation",
@@ -123,7 +126,7 @@ func purchaseRun(ctx context.Context, a *Options) int {
 	if !ok {
 		return cmdutil.ReportUsage(stderr, "purchase", cmdutil.Usagef("--source %s: the command line does not buy %s", srcID.Name(), srcID.Plural()))
 	}
-	if code, refused := spending.RefuseSpending(ios, "purchase", "buy", "bought", &a.AWS, a.yes, a.dryRun); refused {
+	if code, refused := spending.RefuseSpending(ios, a.Config, "purchase", "buy", "bought", &a.AWS, a.yes, a.dryRun); refused {
 		return code
 	}
 	// A dry run may name the offering alone: its permission does not depend on the search.

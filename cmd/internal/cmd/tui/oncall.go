@@ -27,12 +27,12 @@ type tuiOncall struct {
 	saidState atomic.Bool
 }
 
-func newTUIOncall(f *cmdutil.AWSFlags, o cmdutil.OncallFlags, backoff time.Duration) (*tuiOncall, error) {
-	cfg, err := config.LoadOncall()
+func newTUIOncall(f *cmdutil.AWSFlags, o cmdutil.OncallFlags, load config.Loader, backoff time.Duration) (*tuiOncall, error) {
+	cfg, _, err := load()
 	if err != nil {
 		return nil, err
 	}
-	s, err := o.Resolve(cfg)
+	s, err := o.Resolve(cfg.Oncall)
 	if err != nil {
 		return nil, err
 	}

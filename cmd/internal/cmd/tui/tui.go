@@ -39,6 +39,8 @@ type Options struct {
 	Notify cmdutil.NotifyTimings
 	// Catalog is the price catalog, read once when the TUI starts.
 	Catalog func() (*pricing.Catalog, error)
+	// Config reads the configuration file, which the flags are laid over.
+	Config config.Loader
 
 	AWS     *cmdutil.AWSFlags
 	noColor bool
@@ -89,7 +91,7 @@ func ParseTUI(args []string, stderr io.Writer) (Options, error) {
 // and the AWS flags (declared here, as persistent flags, for every command); runF, when not
 // nil, is given the options once checked, instead of running them.
 func NewCmdTUI(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
-	a := &Options{IO: f.IOStreams, Notify: f.Notify, Catalog: f.Catalog}
+	a := &Options{IO: f.IOStreams, Notify: f.Notify, Catalog: f.Catalog, Config: f.Config}
 	root := &cobra.Command{
 		Use:   "gpublock",
 		Short: "find, price, book and watch AWS GPU capacity: EC2 Capacity Blocks for ML and SageMaker Training Plans",
@@ -166,12 +168,12 @@ func tuiRun(ctx context.Context, a *Options) int {
 	if path, legacy, err := config.UserPath(); err == nil && legacy {
 		fmt.Fprintln(stderr, config.LegacyNotice(path))
 	}
-	spend, err := cmdutil.TUIConfigFor(f)
+	spend, err := cmdutil.TUIConfigFor(f, a.Config)
 	if err != nil {
 		fmt.Fprintln(stderr, "gpublock:", err)
 		return 2
 	}
-	oncall, err := newTUIOncall(f, a.oncall, a.Notify.Backoff)
+	oncall, err := newTUIOncall(f, a.oncall, a.Config, a.Notify.Backoff)
 	if err != nil {
 		fmt.Fprintln(stderr, "gpublock:", err)
 		return 2

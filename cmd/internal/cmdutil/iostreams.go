@@ -61,6 +61,10 @@ func (s *IOStreams) IsStderrTTY() bool {
 	return ok && term.IsTerminal(f.Fd())
 }
 
+// ColorEnabled reports whether colour may be drawn: not when $NO_COLOR is set and not
+// empty (no-color.org).
+func (s *IOStreams) ColorEnabled() bool { return os.Getenv("NO_COLOR") == "" }
+
 // SetStdinTTY says whether In is a terminal, whatever it is.
 func (s *IOStreams) SetStdinTTY(tty bool) { s.stdinTTY = &tty }
 

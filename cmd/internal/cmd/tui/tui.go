@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
+
 	"slices"
 	"strings"
 	"time"
@@ -82,7 +82,7 @@ var Screens = []string{"search", "blocks", "advisor"}
 // ParseTUI reads the TUI's flags as the root command does, for the tests of parsing.
 func ParseTUI(args []string, stderr io.Writer) (Options, error) {
 	var got Options
-	root := NewCmdTUI(&cmdutil.Factory{AWS: new(cmdutil.AWSFlags)}, func(a *Options) error { got = *a; return nil })
+	root := NewCmdTUI(cmdutil.New("", cmdutil.System(io.Discard, stderr)), func(a *Options) error { got = *a; return nil })
 	err := cmdutil.ExecuteParse(root, args, stderr)
 	return got, err
 }
@@ -143,7 +143,7 @@ func (a *Options) check(fs *pflag.FlagSet) error {
 	}
 	a.AWS.AutoDemo = true
 	a.AWS.SDKLog = io.Discard
-	a.noColor = a.noColor || os.Getenv("NO_COLOR") != ""
+	a.noColor = a.noColor || !a.IO.ColorEnabled()
 	return nil
 }
 

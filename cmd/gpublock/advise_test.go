@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gpublock/gpublock/cmd/internal/cmd/advise"
+	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing/advisor"
 )
@@ -36,9 +37,9 @@ type adviceOut struct {
 	NotSearched []model.Source
 }
 
-func askAdvice(t *testing.T, cs *cliSim, args ...string) adviceOut {
+func askAdvice(t *testing.T, cs *cmdtest.Sim, args ...string) adviceOut {
 	t.Helper()
-	code, out, errs := runCLI(append([]string{"advise", "--endpoint-url", cs.url, "-o", "json"}, args...)...)
+	code, out, errs := runCLI(append([]string{"advise", "--endpoint-url", cs.URL, "-o", "json"}, args...)...)
 	if code != 0 || errs != "" {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
@@ -135,7 +136,7 @@ func wantCrossing(t *testing.T, a adviceOut, cb, od flatOption, pct int64) {
 // the live block costs less than on-demand and guarantees the capacity, so it comes first;
 // on-demand second; the rest do not fit a one-off job that cannot be interrupted.
 func TestAdviseEvalNextWeek(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	a := askAdvice(t, cs, "--type", "any H100-class", "--accelerators", "8", "--hours", "47", "--from", "+6d", "--to", "+13d", "--region", "us-east-1,us-west-2")
 	r := ranking(a)
 	if a.Recommended != advisor.CapacityBlock || r[0] != advisor.CapacityBlock || r[1] != advisor.OnDemand {
@@ -148,7 +149,7 @@ func TestAdviseEvalNextWeek(t *testing.T) {
 	if od.Total != model.MustMoney("55.04").Mul(47) {
 		t.Errorf("on-demand %s, want 47 h at $55.04", od.Total)
 	}
-	start := cliSimStart.AddDate(0, 0, 6)
+	start := cmdtest.SimStart.AddDate(0, 0, 6)
 	if off := cb.Offering.Offering; off.Start.Before(start) || off.End.After(start.AddDate(0, 0, 7)) || off.Minutes() < 48*60 {
 		t.Errorf("offering outside the job: %+v", off)
 	}
@@ -173,7 +174,7 @@ func TestAdviseEvalNextWeek(t *testing.T) {
 // Which leads depends on the live block's fee against on-demand: the leader must be the one
 // the exact crossing says, and the steps must give that reason.
 func TestAdviseFineTuneAt70(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	a := askAdvice(t, cs, "--type", "p5.48xlarge", "--instances", "4", "--hours", "504", "--utilization", "70", "--region", "us-east-1,us-west-2")
 	r := ranking(a)
 	cb, od := option(t, a, advisor.CapacityBlock), option(t, a, advisor.OnDemand)
@@ -203,7 +204,7 @@ func TestAdviseFineTuneAt70(t *testing.T) {
 // deepest published Savings Plans discount needs, so neither plan can pay; the monthly
 // block is paid for 9 days to use 200 hours, and on-demand leads.
 func TestAdviseRecurring(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	a := askAdvice(t, cs, "--type", "p5.48xlarge", "--instances", "1", "--monthly-hours", "200", "--months", "12", "--region", "us-east-1")
 	ruledOut(t, a, advisor.SavingsPlan1y, "busy 27.4% of the year")
 	ruledOut(t, a, advisor.SavingsPlan3y, "commits for 36")
@@ -230,7 +231,7 @@ func TestAdviseRecurring(t *testing.T) {
 // An interruptible batch job: Spot leads, as a range from the dated snapshot (0–69% under
 // on-demand), never as an invented figure; Savings Plans do not fit a one-off job.
 func TestAdviseInterruptible(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	a := askAdvice(t, cs, "--type", "p5.48xlarge", "--instances", "2", "--hours", "72", "--interruptible", "--region", "us-east-1")
 	if a.Recommended != advisor.Spot || ranking(a)[0] != advisor.Spot {
 		t.Fatalf("ranking %v", ranking(a))
@@ -252,8 +253,8 @@ func TestAdviseInterruptible(t *testing.T) {
 }
 
 func TestAdviseTable(t *testing.T) {
-	cs := startCLISim(t)
-	code, out, errs := runCLI("advise", "--endpoint-url", cs.url, "--type", "p5.48xlarge", "--instances", "1", "--hours", "48", "--from", "+6d", "--to", "+13d", "--region", "us-east-1")
+	cs := cmdtest.StartSim(t)
+	code, out, errs := runCLI("advise", "--endpoint-url", cs.URL, "--type", "p5.48xlarge", "--instances", "1", "--hours", "48", "--from", "+6d", "--to", "+13d", "--region", "us-east-1")
 	if code != 0 || errs != "" {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
@@ -265,7 +266,7 @@ func TestAdviseTable(t *testing.T) {
 }
 
 func TestAdviseUsage(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	for _, c := range []struct {
 		args []string
 		want string
@@ -281,12 +282,12 @@ func TestAdviseUsage(t *testing.T) {
 		{[]string{"--type", "p5.48xlarge", "--instances", "1", "--monthly-hours", "200", "--months", "9999999999999"}, "months 9999999999999: allowed 1 to 120"},
 		{[]string{"--type", "p5.48xlarge", "--instances", "1", "--monthly-hours", "200", "--months", "99999999999999999999"}, "--months"},
 	} {
-		code, out, errs := runCLI(append([]string{"advise", "--endpoint-url", cs.url}, c.args...)...)
+		code, out, errs := runCLI(append([]string{"advise", "--endpoint-url", cs.URL}, c.args...)...)
 		if code != 2 || out != "" || !strings.Contains(errs, c.want) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q", c.args, code, out, errs)
 		}
 	}
-	if n := cs.calls.Load(); n != 0 {
+	if n := cs.Calls.Load(); n != 0 {
 		t.Errorf("%d calls for bad usage", n)
 	}
 }
@@ -294,9 +295,9 @@ func TestAdviseUsage(t *testing.T) {
 // A region that is down is named once, however many slices asked it, and the advice is
 // given from the regions that answered.
 func TestAdviseRegionDown(t *testing.T) {
-	cs := startCLISim(t)
-	cs.sim.SetFaults(ecDown("us-west-2"))
-	code, out, errs := runCLI("advise", "--endpoint-url", cs.url, "--type", "p5.48xlarge", "--instances", "1", "--hours", "48", "--region", "us-east-1,us-west-2")
+	cs := cmdtest.StartSim(t)
+	cs.Emulator.SetFaults(ecDown("us-west-2"))
+	code, out, errs := runCLI("advise", "--endpoint-url", cs.URL, "--type", "p5.48xlarge", "--instances", "1", "--hours", "48", "--region", "us-east-1,us-west-2")
 	if code != 0 || !strings.Contains(out, "Capacity Block") {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
 	}
@@ -311,7 +312,7 @@ func TestAdviseRegionDown(t *testing.T) {
 // With nothing on offer at the job's count, the advisor searches one instance fewer and one
 // more and names what it finds, without counting it as the job's block.
 func TestAdviseNearbyCounts(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	a := askAdvice(t, cs, "--type", "p5.48xlarge", "--instances", "45", "--hours", "47", "--from", "+6d", "--to", "+13d", "--region", "us-east-1")
 	cb := option(t, a, advisor.CapacityBlock)
 	if cb.Eligible || cb.Known || !strings.HasPrefix(cb.RuledOut, "nothing on offer for 45 × p5.48xlarge") {
@@ -343,11 +344,11 @@ func TestAdviseSageMaker(t *testing.T) {
 // A SageMaker job whose count training plans do not sell says so, and searches nothing.
 func TestAdviseSageMakerCountPlansDoNotSell(t *testing.T) {
 	cs := startPlanSim(t)
-	code, out, errs := runCLI("advise", "--endpoint-url", cs.url, "--type", "p5.48xlarge", "--instances", "3", "--hours", "48", "--sagemaker", "--region", "us-east-1")
+	code, out, errs := runCLI("advise", "--endpoint-url", cs.URL, "--type", "p5.48xlarge", "--instances", "3", "--hours", "48", "--sagemaker", "--region", "us-east-1")
 	if code != 0 || !strings.Contains(errs, "training plans not searched for 3 instances") || !strings.Contains(out, "Training Plans: not searched: no count and length") {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
 	}
-	if n := cs.calls.Load(); n > 2 {
+	if n := cs.Calls.Load(); n > 2 {
 		t.Errorf("%d calls for a search that cannot run", n)
 	}
 }

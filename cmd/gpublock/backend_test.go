@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/cmd/internal/config"
 )
@@ -20,7 +21,7 @@ import (
 func ecDown(regions ...string) ec2sim.Faults { return ec2sim.Faults{Down: regions} }
 
 func TestOpenBackendDemo(t *testing.T) {
-	cliEnv(t)
+	cmdtest.Env(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var f cmdutil.AWSFlags
@@ -47,7 +48,7 @@ func TestOpenBackendDemo(t *testing.T) {
 }
 
 func TestOpenBackendFallsBackOnlyWhenAllowed(t *testing.T) {
-	cliEnv(t) // no credentials anywhere, IMDS disabled
+	cmdtest.Env(t) // no credentials anywhere, IMDS disabled
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	f := cmdutil.AWSFlags{PerRegion: 4, Overall: 32}
@@ -80,14 +81,14 @@ func TestOpenBackendFallsBackOnlyWhenAllowed(t *testing.T) {
 }
 
 func TestOpenBackendSaysSimulatedForAnEmulatorEndpoint(t *testing.T) {
-	cs := startCLISim(t)
-	f := cmdutil.AWSFlags{PerRegion: 4, Overall: 32, EndpointURL: cs.url}
+	cs := cmdtest.StartSim(t)
+	f := cmdutil.AWSFlags{PerRegion: 4, Overall: 32, EndpointURL: cs.URL}
 	_, info, err := cmdutil.OpenBackend(context.Background(), &f, &bytes.Buffer{})
-	if err != nil || info.Mode != cmdutil.ModeSimulated || info.Endpoint != cs.url || info.Sim != nil {
+	if err != nil || info.Mode != cmdutil.ModeSimulated || info.Endpoint != cs.URL || info.Sim != nil {
 		t.Fatalf("%+v, %v", info, err)
 	}
-	if cs.calls.Load() != 0 {
-		t.Errorf("opening the backend made %d EC2 calls", cs.calls.Load())
+	if cs.Calls.Load() != 0 {
+		t.Errorf("opening the backend made %d EC2 calls", cs.Calls.Load())
 	}
 }
 
@@ -107,7 +108,7 @@ func TestSpendCapFailsClosed(t *testing.T) {
 // the client reads and paces by: the four Capacity Block actions 10 at once, then 0.15 per
 // second; without it the demo has none. Outside the demo the flag is refused.
 func TestDemoRateLimits(t *testing.T) {
-	cliEnv(t)
+	cmdtest.Env(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	open := func(args ...string) (cmdutil.BackendInfo, error) {
@@ -177,7 +178,7 @@ func TestDemoRateLimits(t *testing.T) {
 // demo_rate_limits in the configuration file does what --rate-limits does for the demo,
 // the flag winning; a bad value names the file's line; against AWS it is no error.
 func TestDemoRateLimitsConfigKey(t *testing.T) {
-	cliEnv(t)
+	cmdtest.Env(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	dir := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "gpublock")

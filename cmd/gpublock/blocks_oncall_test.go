@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/cmd/internal/printers"
 	"github.com/gpublock/gpublock/model"
@@ -24,9 +25,9 @@ import (
 // another machine's purchase.
 func buyElsewhere(t *testing.T, url, region string) string {
 	t.Helper()
-	c := testClient(t, url)
+	c := cmdtest.Client(t, url)
 	q := model.Query{InstanceTypes: []string{"p5.48xlarge"}, Count: 1, Durations: model.DurationRange{MinDays: 2, MaxDays: 2},
-		Start: cliSimStart, End: cliSimStart.AddDate(0, 0, 14), Regions: []string{region}}
+		Start: cmdtest.SimStart, End: cmdtest.SimStart.AddDate(0, 0, 14), Regions: []string{region}}
 	var offer *model.Offering
 	for ev := range c.Search(context.Background(), q) {
 		if len(ev.Offerings) > 0 && offer == nil {
@@ -47,14 +48,14 @@ func buyElsewhere(t *testing.T, url, region string) string {
 // state directory, no --region), with what the screen shows: tags, the countdown, the
 // warnings, and the fee paid only where this machine bought the block.
 func TestBlocksEveryRegionOnAFreshStart(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	want := map[string]string{}
 	for _, r := range []string{"eu-north-1", "ap-south-1", "us-east-2"} {
-		want[buyElsewhere(t, cs.url, r)] = r
+		want[buyElsewhere(t, cs.URL, r)] = r
 	}
 	mine := boughtBlock(t, cs) // this machine's, in us-east-1
 
-	code, out, errs := runCLI("blocks", "--endpoint-url", cs.url, "-o", "json")
+	code, out, errs := runCLI("blocks", "--endpoint-url", cs.URL, "-o", "json")
 	var rows []printers.BlockJSON
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
 		t.Fatalf("exit %d, stderr %q\n%s", code, errs, out)
@@ -77,7 +78,7 @@ func TestBlocksEveryRegionOnAFreshStart(t *testing.T) {
 		}
 	}
 	// The same in the table: every region, a WARNING column.
-	code, table, _ := runCLI("blocks", "--endpoint-url", cs.url)
+	code, table, _ := runCLI("blocks", "--endpoint-url", cs.URL)
 	for id := range want {
 		if code != 0 || !strings.Contains(table, id) || !strings.Contains(table, "WARNING") {
 			t.Errorf("the table lacks %s or its WARNING column (exit %d):\n%s", id, code, table)
@@ -113,7 +114,7 @@ func (h *hook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // Run by cron through a block's last day, `blocks` sends every warning once, at its lead,
 // to the command and to the webhook; a run with nothing new sends nothing.
 func TestBlocksNotifyEachWarningOnce(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	b := boughtBlock(t, cs)
 	activate(t, cs, b)
 	end := mustTime(t, b.EndDate)
@@ -121,7 +122,7 @@ func TestBlocksNotifyEachWarningOnce(t *testing.T) {
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	log := filepath.Join(t.TempDir(), "notify.log")
-	args := []string{"blocks", "--endpoint-url", cs.url, "--region", "us-east-1", "--warn-leads", "24h,2h",
+	args := []string{"blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "--warn-leads", "24h,2h",
 		"--notify-url", srv.URL + "/services/T0/B0/SECRETTOKEN", "--notify-cmd", `echo "$GPUBLOCK_WARNING $GPUBLOCK_LEAD" >> ` + log}
 	steps := []struct {
 		before time.Duration
@@ -138,7 +139,7 @@ func TestBlocksNotifyEachWarningOnce(t *testing.T) {
 	}
 	var wantAll []string
 	for _, st := range steps {
-		cs.sim.SetTime(end.Add(-st.before))
+		cs.Emulator.SetTime(end.Add(-st.before))
 		h.mu.Lock()
 		before := len(h.kinds)
 		h.mu.Unlock()
@@ -179,15 +180,15 @@ func TestBlocksNotifyEachWarningOnce(t *testing.T) {
 // A webhook that cannot be reached is reported on stderr without its secret, and the
 // listing is printed and exits as it would without it.
 func TestBlocksNotifyFailureReportedWithoutSecret(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	b := boughtBlock(t, cs)
 	activate(t, cs, b)
 	srv := httptest.NewServer(http.NotFoundHandler())
 	url := srv.URL
 	srv.Close()
-	cs.sim.SetTime(mustTime(t, b.EndDate).Add(-35 * time.Minute))
+	cs.Emulator.SetTime(mustTime(t, b.EndDate).Add(-35 * time.Minute))
 	tweakCLI(t, func(f *cmdutil.Factory) { f.Notify.Backoff = time.Millisecond })
-	code, out, errs := runCLI("blocks", "--endpoint-url", cs.url, "--region", "us-east-1", "--notify-url", url+"/hooks/SECRETTOKEN")
+	code, out, errs := runCLI("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "--notify-url", url+"/hooks/SECRETTOKEN")
 	if code != 0 || !strings.Contains(out, b.CapacityReservationId) {
 		t.Errorf("exit %d\n%s", code, out)
 	}
@@ -195,7 +196,7 @@ func TestBlocksNotifyFailureReportedWithoutSecret(t *testing.T) {
 		t.Errorf("stderr %q: want the failure reported without the URL's path", errs)
 	}
 	for _, bad := range [][]string{{"--notify-url", "ftp://x/SECRET"}, {"--warn-leads", "soon"}, {"--warn-leads", "24h,"}} {
-		code, _, errs := runCLI(append([]string{"blocks", "--endpoint-url", cs.url, "--region", "us-east-1"}, bad...)...)
+		code, _, errs := runCLI(append([]string{"blocks", "--endpoint-url", cs.URL, "--region", "us-east-1"}, bad...)...)
 		if code != 2 || strings.Contains(errs, "SECRET") {
 			t.Errorf("%v: exit %d, %q", bad, code, errs)
 		}
@@ -204,10 +205,10 @@ func TestBlocksNotifyFailureReportedWithoutSecret(t *testing.T) {
 
 // A watch sends each warning once, however many refreshes see it.
 func TestBlocksWatchNotifiesOnce(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	b := boughtBlock(t, cs)
 	activate(t, cs, b)
-	cs.sim.SetTime(mustTime(t, b.EndDate).Add(-35 * time.Minute))
+	cs.Emulator.SetTime(mustTime(t, b.EndDate).Add(-35 * time.Minute))
 	h := &hook{}
 	srv := httptest.NewServer(h)
 	defer srv.Close()
@@ -215,7 +216,7 @@ func TestBlocksWatchNotifiesOnce(t *testing.T) {
 	defer cancel()
 	out := &cancelAfter{n: 3, cancel: cancel}
 	var errb strings.Builder
-	code := runWith(ctx, cliFactory(out, &errb), []string{"blocks", "--endpoint-url", cs.url, "--region", "us-east-1", "--watch", "--interval", "1s", "--notify-url", srv.URL + "/x"})
+	code := runWith(ctx, cliFactory(out, &errb), []string{"blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "--watch", "--interval", "1s", "--notify-url", srv.URL + "/x"})
 	if code != 0 || strings.Count(out.buf.String(), "block(s) in us-east-1") < 3 {
 		t.Fatalf("exit %d, stderr %q\n%s", code, errb.String(), out.buf.String())
 	}
@@ -230,10 +231,10 @@ func TestBlocksWatchNotifiesOnce(t *testing.T) {
 // A record of warnings sent that cannot be written (a directory in its place) is said on
 // stderr and fails the run (exit 1), and the warning still goes out once.
 func TestBlocksNotifyRecordUnwritable(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	b := boughtBlock(t, cs)
 	activate(t, cs, b)
-	cs.sim.SetTime(mustTime(t, b.EndDate).Add(-35 * time.Minute))
+	cs.Emulator.SetTime(mustTime(t, b.EndDate).Add(-35 * time.Minute))
 	h := &hook{}
 	srv := httptest.NewServer(h)
 	defer srv.Close()
@@ -241,7 +242,7 @@ func TestBlocksNotifyRecordUnwritable(t *testing.T) {
 	if err := os.MkdirAll(state, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	args := []string{"blocks", "--endpoint-url", cs.url, "--region", "us-east-1", "--notify-url", srv.URL + "/x"}
+	args := []string{"blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "--notify-url", srv.URL + "/x"}
 	code, out, errs := runCLI(args...)
 	if code != 1 || !strings.Contains(out, b.CapacityReservationId) || !strings.Contains(errs, "cannot be kept") || !strings.Contains(errs, "notified.json") {
 		t.Fatalf("exit %d (want 1), stderr %q", code, errs)
@@ -257,10 +258,10 @@ func TestBlocksNotifyRecordUnwritable(t *testing.T) {
 // A webhook that hangs holds a one-shot run up for the one-shot bound only; the failure
 // says it timed out, and the next run sends the warning again.
 func TestBlocksHungWebhookBounded(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	b := boughtBlock(t, cs)
 	activate(t, cs, b)
-	cs.sim.SetTime(mustTime(t, b.EndDate).Add(-35 * time.Minute))
+	cs.Emulator.SetTime(mustTime(t, b.EndDate).Add(-35 * time.Minute))
 	var hang atomic.Bool
 	hang.Store(true)
 	h := &hook{}
@@ -276,7 +277,7 @@ func TestBlocksHungWebhookBounded(t *testing.T) {
 	tweakCLI(t, func(f *cmdutil.Factory) {
 		f.Notify = cmdutil.NotifyTimings{Backoff: 50 * time.Millisecond, OneShotTimeout: 200 * time.Millisecond, OneShotGrace: 700 * time.Millisecond}
 	})
-	args := []string{"blocks", "--endpoint-url", cs.url, "--region", "us-east-1", "--notify-url", srv.URL + "/x"}
+	args := []string{"blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "--notify-url", srv.URL + "/x"}
 	start := time.Now()
 	code, _, errs := runCLI(args...)
 	if took := time.Since(start); took > 5*time.Second || code != 0 || !strings.Contains(errs, "timed out") || !strings.Contains(errs, "next run") {
@@ -297,16 +298,16 @@ func TestBlocksHungWebhookBounded(t *testing.T) {
 // Instances terminated at a block's end stay in its listing while AWS lists them (about an
 // hour), with when they stopped; the ids of the live ones are InstanceIds.
 func TestBlocksKeepTerminatedInstances(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	b := boughtBlock(t, cs)
 	activate(t, cs, b)
-	if code, _, errs := runCLI(launchArgsFor(cs.url, b.CapacityReservationId, "--yes", "--count", "1")...); code != 0 {
+	if code, _, errs := runCLI(launchArgsFor(cs.URL, b.CapacityReservationId, "--yes", "--count", "1")...); code != 0 {
 		t.Fatalf("launch: exit %d\n%s", code, errs)
 	}
 	end := mustTime(t, b.EndDate)
 	list := func() printers.BlockJSON {
 		t.Helper()
-		code, out, errs := runCLI("blocks", "--endpoint-url", cs.url, "--region", "us-east-1", "-o", "json")
+		code, out, errs := runCLI("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "-o", "json")
 		var rows []printers.BlockJSON
 		if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) != 1 {
 			t.Fatalf("exit %d, stderr %q\n%s", code, errs, out)
@@ -316,7 +317,7 @@ func TestBlocksKeepTerminatedInstances(t *testing.T) {
 	if r := list(); len(r.Instances) != 1 || (r.Instances[0].State != "running" && r.Instances[0].State != "pending") || r.Instances[0].StoppedTime != "" || len(r.InstanceIds) != 1 {
 		t.Fatalf("running: %+v / %v", r.Instances, r.InstanceIds)
 	}
-	cs.sim.SetTime(end.Add(-10 * time.Minute))
+	cs.Emulator.SetTime(end.Add(-10 * time.Minute))
 	r := list()
 	stopped := end.Add(-30 * time.Minute).UTC().Format(time.RFC3339)
 	if len(r.Instances) != 1 || r.Instances[0].State != "terminated" || r.Instances[0].StoppedTime != stopped || len(r.InstanceIds) != 0 {

@@ -6,20 +6,21 @@ import (
 	"time"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 )
 
 // A block whose payment failed never starts: the table gives it no countdown and no
 // termination time.
 func TestBlocksPaymentFailedHasNoCountdown(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	var f ec2sim.Faults
 	if err := ec2sim.ParseFault("payfail=1", &f); err != nil {
 		t.Fatal(err)
 	}
-	cs.sim.SetFaults(f)
+	cs.Emulator.SetFaults(f)
 	b := boughtBlock(t, cs)
-	cs.sim.Advance(10 * time.Minute) // past the payment
-	code, table, errs := runCLI("blocks", "--endpoint-url", cs.url, "--region", "us-east-1")
+	cs.Emulator.Advance(10 * time.Minute) // past the payment
+	code, table, errs := runCLI("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1")
 	var row string
 	for _, l := range strings.Split(table, "\n") {
 		if strings.HasPrefix(l, b.CapacityReservationId) {

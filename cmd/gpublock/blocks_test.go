@@ -5,29 +5,27 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
-	"os"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/gpublock/gpublock/cmd/internal/cmd/blocks"
+	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/cmd/internal/printers"
 	"github.com/gpublock/gpublock/model"
 )
 
-func writeEmpty(path string) error { return os.WriteFile(path, nil, 0o600) }
-
 func TestBlocksCommand(t *testing.T) {
-	cs := startCLISim(t)
-	code, out, errs := runCLI("blocks", "--endpoint-url", cs.url, "--region", "us-east-1", "-o", "json")
+	cs := cmdtest.StartSim(t)
+	code, out, errs := runCLI("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "-o", "json")
 	if code != 0 || strings.TrimSpace(out) != "[]" {
 		t.Fatalf("empty account: exit %d, %q, %q", code, out, errs)
 	}
 
-	c := testClient(t, cs.url)
+	c := cmdtest.Client(t, cs.URL)
 	q := model.Query{InstanceTypes: []string{"p5.48xlarge"}, Count: 2, Durations: model.DurationRange{MinDays: 2, MaxDays: 2},
-		Start: cliSimStart, End: cliSimStart.AddDate(0, 0, 14), Regions: []string{"us-east-1"}}
+		Start: cmdtest.SimStart, End: cmdtest.SimStart.AddDate(0, 0, 14), Regions: []string{"us-east-1"}}
 	var offer *model.Offering
 	for ev := range c.Search(context.Background(), q) {
 		if len(ev.Offerings) > 0 && offer == nil {
@@ -42,7 +40,7 @@ func TestBlocksCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	code, out, errs = runCLI("blocks", "--endpoint-url", cs.url, "--region", "us-east-1", "-o", "json")
+	code, out, errs = runCLI("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "-o", "json")
 	var rows []map[string]any
 	if code != 0 || errs != "" || json.Unmarshal([]byte(out), &rows) != nil || len(rows) != 1 {
 		t.Fatalf("exit %d, stderr %q, stdout %s", code, errs, out)
@@ -60,11 +58,11 @@ func TestBlocksCommand(t *testing.T) {
 		}
 	}
 
-	code, table, _ := runCLI("blocks", "--endpoint-url", cs.url, "--region", "us-east-1")
+	code, table, _ := runCLI("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1")
 	if code != 0 || !strings.Contains(table, res.Block.ReservationID) || !strings.HasPrefix(table, "RESERVATION") {
 		t.Errorf("table: exit %d\n%s", code, table)
 	}
-	code, csvOut, _ := runCLI("blocks", "--endpoint-url", cs.url, "--region", "us-east-1", "-o", "csv")
+	code, csvOut, _ := runCLI("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "-o", "csv")
 	recs, err := csv.NewReader(strings.NewReader(csvOut)).ReadAll()
 	if code != 0 || err != nil || len(recs) != 2 || recs[1][0] != res.Block.ReservationID {
 		t.Errorf("csv: exit %d, %v, %v", code, err, recs)
@@ -73,7 +71,7 @@ func TestBlocksCommand(t *testing.T) {
 	// Without --region every region is listed, whatever the home region: the block in
 	// us-east-1 shows with a home region of us-west-2.
 	t.Setenv("AWS_REGION", "us-west-2")
-	code, out, _ = runCLI("blocks", "--endpoint-url", cs.url, "-o", "json")
+	code, out, _ = runCLI("blocks", "--endpoint-url", cs.URL, "-o", "json")
 	if code != 0 || !strings.Contains(out, res.Block.ReservationID) {
 		t.Errorf("every region, home us-west-2: exit %d, %s", code, out)
 	}
@@ -82,10 +80,10 @@ func TestBlocksCommand(t *testing.T) {
 // A region that fails makes the list incomplete: exit 1, the region named on stderr, the
 // blocks of the others still printed. When no region answers, stdout stays empty.
 func TestBlocksRegionDown(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	b := boughtBlock(t, cs)
-	cs.sim.SetFaults(ecDown("us-west-2"))
-	code, out, errs := runCLI("blocks", "--endpoint-url", cs.url, "--region", "us-east-1,us-west-2", "-o", "json")
+	cs.Emulator.SetFaults(ecDown("us-west-2"))
+	code, out, errs := runCLI("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1,us-west-2", "-o", "json")
 	var rows []printers.BlockJSON
 	if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) != 1 || rows[0].CapacityReservationId != b.CapacityReservationId {
 		t.Errorf("the listing of us-east-1: %v\n%s", err, out)
@@ -93,49 +91,49 @@ func TestBlocksRegionDown(t *testing.T) {
 	if code != 1 || !strings.Contains(errs, "gpublock blocks: us-west-2: EC2 is unavailable") || !strings.Contains(errs, "incomplete: us-west-2 failed") {
 		t.Errorf("one region down: exit %d, %q; want 1 naming us-west-2", code, errs)
 	}
-	code, out, errs = runCLI("blocks", "--endpoint-url", cs.url, "--region", "us-east-1,us-west-2")
+	code, out, errs = runCLI("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1,us-west-2")
 	if code != 1 || !strings.HasPrefix(out, "RESERVATION") || !strings.Contains(out, b.CapacityReservationId) || !strings.Contains(errs, "us-west-2") {
 		t.Errorf("table, one region down: exit %d, stderr %q\n%s", code, errs, out)
 	}
-	code, out, errs = runCLI("blocks", "--endpoint-url", cs.url, "--region", "us-west-2", "-o", "json")
+	code, out, errs = runCLI("blocks", "--endpoint-url", cs.URL, "--region", "us-west-2", "-o", "json")
 	if code != 1 || out != "" || !strings.Contains(errs, "us-west-2: EC2 is unavailable") {
 		t.Errorf("the only region down: exit %d, stdout %q, stderr %q; want 1 and nothing on stdout", code, out, errs)
 	}
 }
 
 func TestBlocksBadUsage(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	for _, args := range [][]string{{"-o", "yaml"}, {"--region", "moon-1"}, {"--region", "us-east-1,"}, {"stray"}} {
-		code, _, errs := runCLI(append([]string{"blocks", "--endpoint-url", cs.url}, args...)...)
+		code, _, errs := runCLI(append([]string{"blocks", "--endpoint-url", cs.URL}, args...)...)
 		if code != 2 || errs == "" {
 			t.Errorf("%v: exit %d, %q", args, code, errs)
 		}
 	}
-	if cs.calls.Load() != 0 {
-		t.Errorf("bad usage made %d calls", cs.calls.Load())
+	if cs.Calls.Load() != 0 {
+		t.Errorf("bad usage made %d calls", cs.Calls.Load())
 	}
 }
 
 func TestBlocksWarnWithin(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	b := boughtBlock(t, cs)
 	start, _ := time.Parse(time.RFC3339, b.StartDate)
 	end, _ := time.Parse(time.RFC3339, b.EndDate)
-	args := []string{"blocks", "--endpoint-url", cs.url, "--region", "us-east-1", "--warn-within", "45m"}
+	args := []string{"blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "--warn-within", "45m"}
 
 	// Scheduled: its end is within 72 h, but nothing runs in it yet.
-	cs.sim.SetTime(start.Add(-time.Hour))
-	if rows := reservations(t, cs.url); rows[0].State != "scheduled" {
+	cs.Emulator.SetTime(start.Add(-time.Hour))
+	if rows := reservations(t, cs.URL); rows[0].State != "scheduled" {
 		t.Fatalf("want a scheduled block: %+v", rows[0])
 	}
-	if code, _, errs := runCLI("blocks", "--endpoint-url", cs.url, "--region", "us-east-1", "--warn-within", "72h"); code != 0 || strings.Contains(errs, "WARNING") {
+	if code, _, errs := runCLI("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "--warn-within", "72h"); code != 0 || strings.Contains(errs, "WARNING") {
 		t.Errorf("scheduled block: exit %d, stderr %q", code, errs)
 	}
 
 	// Active, ending in 50 minutes: its end is outside a 45-minute window, but by default
 	// the check measures to the extension cutoff (passed 10 minutes ago), and with
 	// --warn-of termination to the termination's start, 20 minutes away.
-	cs.sim.SetTime(end.Add(-50 * time.Minute))
+	cs.Emulator.SetTime(end.Add(-50 * time.Minute))
 	code, _, errs := runCLI(args...)
 	if code != blocks.ExitWarning || !strings.Contains(errs, "extension cutoff "+end.Add(-time.Hour).Format("15:04")+" UTC (passed 10m ago)") {
 		t.Errorf("50 minutes left, default moment: exit %d, stderr %q; want 3 and the cutoff named", code, errs)
@@ -145,11 +143,11 @@ func TestBlocksWarnWithin(t *testing.T) {
 		t.Errorf("50 minutes left, --warn-of termination: exit %d, stderr %q; want 3 and the termination named", code, errs)
 	}
 	// An hour and 50 minutes left: the cutoff is 50 minutes away, outside 45.
-	cs.sim.SetTime(end.Add(-110 * time.Minute))
+	cs.Emulator.SetTime(end.Add(-110 * time.Minute))
 	if code, _, errs := runCLI(args...); code != 0 || strings.Contains(errs, "WARNING") {
 		t.Errorf("1h50m left: exit %d, stderr %q", code, errs)
 	}
-	cs.sim.SetTime(end.Add(-50 * time.Minute))
+	cs.Emulator.SetTime(end.Add(-50 * time.Minute))
 	code, out, errs := runCLI(append(args, "--warn-of", "end")...)
 	if code != 0 || strings.Contains(errs, "WARNING") || !strings.Contains(out, "ends in 50m") {
 		t.Errorf("50 minutes left: exit %d, stderr %q\n%s", code, errs, out)
@@ -159,7 +157,7 @@ func TestBlocksWarnWithin(t *testing.T) {
 	}
 
 	// Active, ending in 40 minutes: exit 3, and the block is named.
-	cs.sim.SetTime(end.Add(-40 * time.Minute))
+	cs.Emulator.SetTime(end.Add(-40 * time.Minute))
 	code, out, errs = runCLI(args...)
 	warn := "WARNING: " + b.CapacityReservationId + "  us-east-1  p5.48xlarge × 2  ends " + end.Format("2006-01-02 15:04") + " UTC  in 40m"
 	if code != blocks.ExitWarning || !strings.Contains(errs, warn) || !strings.Contains(out, b.CapacityReservationId) {
@@ -173,7 +171,7 @@ func TestBlocksWarnWithin(t *testing.T) {
 	}
 
 	// Expired: nothing left to warn about.
-	cs.sim.SetTime(end.Add(time.Minute))
+	cs.Emulator.SetTime(end.Add(time.Minute))
 	if code, _, errs := runCLI(args...); code != 0 || strings.Contains(errs, "WARNING") {
 		t.Errorf("expired block: exit %d, stderr %q", code, errs)
 	}
@@ -198,15 +196,15 @@ func (w *cancelAfter) Write(p []byte) (int, error) {
 }
 
 func TestBlocksWatch(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	b := boughtBlock(t, cs)
 	end, _ := time.Parse(time.RFC3339, b.EndDate)
-	cs.sim.SetTime(end.Add(-40 * time.Minute))
+	cs.Emulator.SetTime(end.Add(-40 * time.Minute))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	out := &cancelAfter{n: 2, cancel: cancel}
 	var errb bytes.Buffer
-	code := runWith(ctx, cliFactory(out, &errb), []string{"blocks", "--endpoint-url", cs.url, "--region", "us-east-1", "--watch", "--interval", "1s", "--warn-within", "45m"})
+	code := runWith(ctx, cliFactory(out, &errb), []string{"blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "--watch", "--interval", "1s", "--warn-within", "45m"})
 	got := out.buf.String()
 	if n := strings.Count(got, "block(s) in us-east-1"); n < 2 {
 		t.Fatalf("%d refreshes printed, want at least 2:\n%s", n, got)
@@ -220,10 +218,10 @@ func TestBlocksWatch(t *testing.T) {
 }
 
 func TestBlocksWatchBadUsage(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	for _, args := range [][]string{{"--watch", "--interval", "10ms"}, {"--warn-within", "-5m"}, {"--warn-within", "soon"}, {"--interval", "0s"},
 		{"--interval", "30s"}, {"--warn-within", "45m", "--interval", "1m"}, {"--warn-within", "45m", "--warn-of", "soon"}, {"--warn-of", "end"}} {
-		code, _, errs := runCLI(append([]string{"blocks", "--endpoint-url", cs.url}, args...)...)
+		code, _, errs := runCLI(append([]string{"blocks", "--endpoint-url", cs.URL}, args...)...)
 		if code != 2 || errs == "" {
 			t.Errorf("%v: exit %d, %q", args, code, errs)
 		}
@@ -238,21 +236,21 @@ func TestBlocksWatchBadUsage(t *testing.T) {
 			t.Errorf("-h: exit %d, lacks %q:\n%s", code, want, out)
 		}
 	}
-	if cs.calls.Load() != 0 {
-		t.Errorf("bad usage made %d calls", cs.calls.Load())
+	if cs.Calls.Load() != 0 {
+		t.Errorf("bad usage made %d calls", cs.Calls.Load())
 	}
 }
 
 // With --warn-within a region that could not be read fails the check: a monitor must not
 // read "nothing ends soon" for blocks nobody looked at. Without it, the others still answer.
 func TestBlocksWarnWithinRegionDown(t *testing.T) {
-	cs := startCLISim(t)
-	cs.sim.SetFaults(ecDown("us-west-2"))
-	code, _, errs := runCLI("blocks", "--endpoint-url", cs.url, "--region", "us-east-1,us-west-2", "--warn-within", "45m")
+	cs := cmdtest.StartSim(t)
+	cs.Emulator.SetFaults(ecDown("us-west-2"))
+	code, _, errs := runCLI("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1,us-west-2", "--warn-within", "45m")
 	if code != 1 || !strings.Contains(errs, "--warn-within: the blocks of us-west-2 could not be checked") {
 		t.Errorf("one region down with --warn-within: exit %d, %q; want 1", code, errs)
 	}
-	code, _, _ = runCLI("blocks", "--endpoint-url", cs.url, "--region", "us-east-1", "--warn-within", "45m")
+	code, _, _ = runCLI("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "--warn-within", "45m")
 	if code != 0 {
 		t.Errorf("the region up with --warn-within: exit %d, want 0", code)
 	}
@@ -260,8 +258,8 @@ func TestBlocksWarnWithinRegionDown(t *testing.T) {
 
 // An empty table says so on stderr, as an empty offerings search does: stdout holds rows only.
 func TestBlocksEmptyTableSaysSoOnStderr(t *testing.T) {
-	cs := startCLISim(t)
-	code, out, errs := runCLI("blocks", "--endpoint-url", cs.url, "--region", "us-east-1")
+	cs := cmdtest.StartSim(t)
+	code, out, errs := runCLI("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1")
 	if code != 0 || out != "" || !strings.Contains(errs, "No Capacity Blocks.") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/cmd/internal/config"
 )
 
@@ -85,7 +86,7 @@ func TestConfigThatIsNotARegularFileIsRefused(t *testing.T) {
 
 // The commands find a pipe in config.yaml's place and refuse it as bad usage.
 func TestConfigShowRefusesAPipe(t *testing.T) {
-	cliEnv(t)
+	cmdtest.Env(t)
 	dir := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "gpublock")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gpublock/gpublock/cmd/internal/cmd/tui"
+	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/cmd/internal/config"
 	"github.com/gpublock/gpublock/ui"
@@ -96,12 +97,12 @@ func TestYAMLConfigRefusesDamageWithFileKeyAndLine(t *testing.T) {
 // With no config.yaml the older config.json is read, and the command says how to move it;
 // config init writes the YAML from it, which then is what is read.
 func TestJSONConfigIsReadUntilMovedByConfigInit(t *testing.T) {
-	cs := startCLISim(t)
-	off := pickOffering(t, cs.url)
+	cs := cmdtest.StartSim(t)
+	off := pickOffering(t, cs.URL)
 	jsonPath := writeUserConfig(t, `{"read_only": true, "max_spend": "10", "tags": {"project": "llm"}, "notify_url": "https://hooks.example.com/services/T/B/secret", "notify_cmd": "curl -H token-secret"}`)
 	yamlPath := filepath.Join(filepath.Dir(jsonPath), "config.yaml")
 
-	code, out, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes")...)
+	code, out, errs := runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, "--yes")...)
 	if code != 1 || out != "" || !strings.Contains(errs, `refused: "read_only": true in `+jsonPath) ||
 		!strings.Contains(errs, "run 'gpublock config init'") {
 		t.Fatalf("purchase under config.json: exit %d\n%s", code, errs)
@@ -123,7 +124,7 @@ func TestJSONConfigIsReadUntilMovedByConfigInit(t *testing.T) {
 		t.Fatalf("moved: %+v, %v", c, err)
 	}
 	// Moved: the YAML is read and nothing more is said about the JSON file.
-	code, _, errs = runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes")...)
+	code, _, errs = runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, "--yes")...)
 	if code != 1 || !strings.Contains(errs, "refused: read_only: true in "+yamlPath) || strings.Contains(errs, "config init") {
 		t.Errorf("purchase under config.yaml: exit %d\n%s", code, errs)
 	}
@@ -153,7 +154,7 @@ func TestJSONConfigIsReadUntilMovedByConfigInit(t *testing.T) {
 
 // Without any file, init writes an example that reads back as no configuration.
 func TestConfigInitWritesAnExample(t *testing.T) {
-	cliEnv(t)
+	cmdtest.Env(t)
 	code, out, errs := runCLI("config", "init")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, errs)
@@ -170,7 +171,7 @@ func TestConfigInitWritesAnExample(t *testing.T) {
 
 // The file's theme is the TUI's unless --theme is given.
 func TestYAMLThemeIsTheTUIsUnlessTheFlagIsGiven(t *testing.T) {
-	cliEnv(t)
+	cmdtest.Env(t)
 	dir := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "gpublock")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)

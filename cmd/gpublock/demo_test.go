@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/cmd/internal/printers"
 )
@@ -14,7 +15,7 @@ import (
 // One --demo account for every command: a block bought with `purchase --demo` is listed by
 // a later `blocks --demo`, as it would be on AWS; removing the file starts afresh.
 func TestDemoCommandsShareOneAccount(t *testing.T) {
-	cliEnv(t)
+	cmdtest.Env(t)
 	search := []string{"--demo", "--region", "us-east-1", "--type", "p5.48xlarge", "--count", "1", "--duration", "2d", "--to", "+2w"}
 	code, out, errs := runCLI(append([]string{"offerings", "-o", "json"}, search...)...)
 	var offs []printers.OfferingJSON

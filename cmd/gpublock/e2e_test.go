@@ -451,7 +451,7 @@ func e2eTime(t *testing.T, s string) time.Time {
 	return v
 }
 
-// e2eCellColour is the foreground of the screen's first cell of sub on line y, or nil
+// cellColour is the foreground of the screen's first cell of sub on line y, or nil
 // where sub is not shown or has no colour.
 func (term *e2eTerm) cellColour(y int, sub string) (color.Color, bool) {
 	lines := strings.Split(term.screen(), "\n")

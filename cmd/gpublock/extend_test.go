@@ -15,6 +15,7 @@ import (
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/extend"
+	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/cmd/internal/printers"
 	"github.com/gpublock/gpublock/model"
@@ -45,7 +46,7 @@ func mustTime(t *testing.T, s string) time.Time {
 
 // paid moves the emulator's clock past the extension's payment (1–5 minutes), after
 // which the block's end moves, as on AWS.
-func paid(cs *cliSim) { cs.sim.Advance(6 * time.Minute) }
+func paid(cs *cmdtest.Sim) { cs.Emulator.Advance(6 * time.Minute) }
 
 type extendOut struct {
 	CapacityBlockExtension extend.ExtensionJSON
@@ -56,11 +57,11 @@ type extendOut struct {
 }
 
 func TestExtendWithYesMovesTheEnd(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	b := boughtBlock(t, cs)
 	activate(t, cs, b)
 	oldEnd := mustTime(t, b.EndDate)
-	code, out, errs := runCLI(extendArgsFor(cs.url, b.CapacityReservationId, "--yes", "-o", "json")...)
+	code, out, errs := runCLI(extendArgsFor(cs.URL, b.CapacityReservationId, "--yes", "-o", "json")...)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, errs)
 	}
@@ -78,16 +79,16 @@ func TestExtendWithYesMovesTheEnd(t *testing.T) {
 	if e.CapacityBlockExtensionStatus != "payment-pending" {
 		t.Errorf("status %q, want payment-pending", e.CapacityBlockExtensionStatus)
 	}
-	if pending := listedBlock(t, cs.url); pending.EndDate != b.EndDate {
+	if pending := listedBlock(t, cs.URL); pending.EndDate != b.EndDate {
 		t.Errorf("the end moved before the payment: %s", pending.EndDate)
 	}
 	paid(cs)
-	after := listedBlock(t, cs.url)
+	after := listedBlock(t, cs.URL)
 	if after.EndDate != wantEnd || after.Extensions != 1 {
 		t.Errorf("listed after the extension: end %s, %d extensions; want %s, 1", after.EndDate, after.Extensions, wantEnd)
 	}
 	// The fee shown, confirmed and printed is the one AWS charged, exactly.
-	blocks, err := testClient(t, cs.url).Blocks(context.Background(), []string{"us-east-1"})
+	blocks, err := cmdtest.Client(t, cs.URL).Blocks(context.Background(), []string{"us-east-1"})
 	if err != nil || len(blocks) != 1 || len(blocks[0].Extensions) != 1 {
 		t.Fatalf("blocks %+v, %v", blocks, err)
 	}
@@ -113,48 +114,48 @@ func TestExtendWithYesMovesTheEnd(t *testing.T) {
 }
 
 func TestExtendTableAndTypedConfirmation(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	b := boughtBlock(t, cs)
 	activate(t, cs, b)
 	for _, typed := range []string{"no\n", "EXTEND\n", "", "yes\n"} {
 		asPerson(t, true, typed)
-		code, _, errs := runCLI(extendArgsFor(cs.url, b.CapacityReservationId)...)
+		code, _, errs := runCLI(extendArgsFor(cs.URL, b.CapacityReservationId)...)
 		if code != 1 || !strings.Contains(errs, "Type extend") || !strings.Contains(errs, "cancelled; nothing was extended") {
 			t.Errorf("typed %q: exit %d\n%s", typed, code, errs)
 		}
-		if after := listedBlock(t, cs.url); after.EndDate != b.EndDate || after.Extensions != 0 {
+		if after := listedBlock(t, cs.URL); after.EndDate != b.EndDate || after.Extensions != 0 {
 			t.Fatalf("typed %q: extended: %+v", typed, after)
 		}
 	}
 	asPerson(t, true, "extend\n")
-	code, out, errs := runCLI(extendArgsFor(cs.url, b.CapacityReservationId, "--duration", "2d")...)
+	code, out, errs := runCLI(extendArgsFor(cs.URL, b.CapacityReservationId, "--duration", "2d")...)
 	newEnd := mustTime(t, b.EndDate).Add(48 * time.Hour)
 	paid(cs)
 	if code != 0 || !strings.Contains(out, "once the payment succeeds") || !strings.Contains(out, "Reservation: "+b.CapacityReservationId) || !strings.Contains(out, "New end:     "+newEnd.Format("2006-01-02 15:04")) ||
 		!strings.Contains(out, "Added:       48 hours") {
 		t.Errorf("typed extend: exit %d\n%s\n%s", code, out, errs)
 	}
-	if after := listedBlock(t, cs.url); after.EndDate != newEnd.Format(time.RFC3339) {
+	if after := listedBlock(t, cs.URL); after.EndDate != newEnd.Format(time.RFC3339) {
 		t.Errorf("end after a 2d extension: %s, want %s", after.EndDate, newEnd.Format(time.RFC3339))
 	}
 }
 
 func TestExtendDryRunChangesNothing(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	asPerson(t, false, "")
 	b := boughtBlock(t, cs)
 	activate(t, cs, b)
-	code, out, errs := runCLI(extendArgsFor(cs.url, b.CapacityReservationId, "--dry-run")...)
+	code, out, errs := runCLI(extendArgsFor(cs.URL, b.CapacityReservationId, "--dry-run")...)
 	if code != 0 || !strings.Contains(out, "Dry run: allowed") || !strings.Contains(out, "ec2:PurchaseCapacityBlockExtension") {
 		t.Errorf("dry run: exit %d\n%s\n%s", code, out, errs)
 	}
-	code, out, _ = runCLI(extendArgsFor(cs.url, b.CapacityReservationId, "--dry-run", "-o", "json")...)
+	code, out, _ = runCLI(extendArgsFor(cs.URL, b.CapacityReservationId, "--dry-run", "-o", "json")...)
 	var dr map[string]any
 	if code != 0 || json.Unmarshal([]byte(out), &dr) != nil || dr["DryRun"] != true || dr["Allowed"] != true ||
 		dr["CapacityReservationId"] != b.CapacityReservationId || !strings.HasPrefix(dr["CapacityBlockExtensionOfferingId"].(string), "cbe-") {
 		t.Errorf("dry run json: exit %d\n%s", code, out)
 	}
-	if after := listedBlock(t, cs.url); after.EndDate != b.EndDate || after.Extensions != 0 {
+	if after := listedBlock(t, cs.URL); after.EndDate != b.EndDate || after.Extensions != 0 {
 		t.Errorf("a dry run extended the block: %+v", after)
 	}
 	for _, l := range journalLines(t) {
@@ -165,36 +166,36 @@ func TestExtendDryRunChangesNothing(t *testing.T) {
 }
 
 func TestExtendWithoutTerminalIsRefused(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	b := boughtBlock(t, cs)
 	activate(t, cs, b)
 	asPerson(t, false, "extend\n")
-	before := cs.calls.Load()
-	code, _, errs := runCLI(extendArgsFor(cs.url, b.CapacityReservationId)...)
+	before := cs.Calls.Load()
+	code, _, errs := runCLI(extendArgsFor(cs.URL, b.CapacityReservationId)...)
 	if code != 2 || !strings.Contains(errs, "not a terminal") || !strings.Contains(errs, "--yes") {
 		t.Errorf("no terminal: exit %d\n%s", code, errs)
 	}
-	if n := cs.calls.Load() - before; n != 0 {
+	if n := cs.Calls.Load() - before; n != 0 {
 		t.Errorf("%d calls made before refusing", n)
 	}
-	if after := listedBlock(t, cs.url); after.EndDate != b.EndDate || after.Extensions != 0 {
+	if after := listedBlock(t, cs.URL); after.EndDate != b.EndDate || after.Extensions != 0 {
 		t.Errorf("extended without a terminal: %+v", after)
 	}
 }
 
 func TestExtendLostReplyExtendsOnce(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	b := boughtBlock(t, cs)
 	activate(t, cs, b)
-	cs.sim.SetFaults(ec2sim.Faults{LostReply: 1})
-	code, out, errs := runCLI(extendArgsFor(cs.url, b.CapacityReservationId, "--yes", "-o", "json")...)
-	cs.sim.SetFaults(ec2sim.Faults{})
+	cs.Emulator.SetFaults(ec2sim.Faults{LostReply: 1})
+	code, out, errs := runCLI(extendArgsFor(cs.URL, b.CapacityReservationId, "--yes", "-o", "json")...)
+	cs.Emulator.SetFaults(ec2sim.Faults{})
 	paid(cs)
 	var got extendOut
 	if code != 0 || json.Unmarshal([]byte(out), &got) != nil || !got.FoundInHistory || !strings.Contains(errs, "reply to the extension was lost") {
 		t.Fatalf("lost reply: exit %d\n%s\n%s", code, out, errs)
 	}
-	after := listedBlock(t, cs.url)
+	after := listedBlock(t, cs.URL)
 	want := mustTime(t, b.EndDate).Add(24 * time.Hour).Format(time.RFC3339)
 	if after.Extensions != 1 || after.EndDate != want || got.NewEndDate != want {
 		t.Errorf("after a lost reply: %d extensions, end %s (printed %s); want 1, %s", after.Extensions, after.EndDate, got.NewEndDate, want)
@@ -202,69 +203,69 @@ func TestExtendLostReplyExtendsOnce(t *testing.T) {
 }
 
 func TestExtendScheduledBlock(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	b := boughtBlock(t, cs)
-	cs.sim.SetTime(mustTime(t, b.StartDate).Add(-time.Hour))
-	if st := listedBlock(t, cs.url).State; st != "scheduled" {
+	cs.Emulator.SetTime(mustTime(t, b.StartDate).Add(-time.Hour))
+	if st := listedBlock(t, cs.URL).State; st != "scheduled" {
 		t.Fatalf("state %s, want scheduled", st)
 	}
-	code, _, errs := runCLI(extendArgsFor(cs.url, b.CapacityReservationId, "--yes", "--duration", "3d")...)
+	code, _, errs := runCLI(extendArgsFor(cs.URL, b.CapacityReservationId, "--yes", "--duration", "3d")...)
 	want := mustTime(t, b.EndDate).Add(72 * time.Hour).Format(time.RFC3339)
 	paid(cs)
-	if after := listedBlock(t, cs.url); code != 0 || after.EndDate != want || after.StartDate != b.StartDate {
+	if after := listedBlock(t, cs.URL); code != 0 || after.EndDate != want || after.StartDate != b.StartDate {
 		t.Errorf("scheduled: exit %d, block %+v, want end %s\n%s", code, after, want, errs)
 	}
 }
 
 func TestExtendExpiredBlockIsRefused(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	b := boughtBlock(t, cs)
-	cs.sim.SetTime(mustTime(t, b.EndDate).Add(time.Minute))
-	code, _, errs := runCLI(extendArgsFor(cs.url, b.CapacityReservationId, "--yes")...)
+	cs.Emulator.SetTime(mustTime(t, b.EndDate).Add(time.Minute))
+	code, _, errs := runCLI(extendArgsFor(cs.URL, b.CapacityReservationId, "--yes")...)
 	if code != 1 || !strings.Contains(errs, "is expired") || !strings.Contains(errs, "only active or scheduled blocks can be extended") ||
 		!strings.Contains(errs, "Nothing was extended") {
 		t.Errorf("expired: exit %d\n%s", code, errs)
 	}
-	if after := listedBlock(t, cs.url); after.EndDate != b.EndDate || after.Extensions != 0 {
+	if after := listedBlock(t, cs.URL); after.EndDate != b.EndDate || after.Extensions != 0 {
 		t.Errorf("expired block changed: %+v", after)
 	}
-	code, _, errs = runCLI(extendArgsFor(cs.url, "cr-0000000000000000f", "--yes")...)
+	code, _, errs = runCLI(extendArgsFor(cs.URL, "cr-0000000000000000f", "--yes")...)
 	if code != 1 || !strings.Contains(errs, "no Capacity Block cr-0000000000000000f") {
 		t.Errorf("unknown block: exit %d\n%s", code, errs)
 	}
 }
 
 func TestExtendPaymentPendingBlockSaysToWait(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	b := boughtBlock(t, cs)
 	if b.State != "payment-pending" {
 		t.Fatalf("state %s, want payment-pending", b.State)
 	}
-	code, _, errs := runCLI(extendArgsFor(cs.url, b.CapacityReservationId, "--yes")...)
+	code, _, errs := runCLI(extendArgsFor(cs.URL, b.CapacityReservationId, "--yes")...)
 	if code != 1 || !strings.Contains(errs, "payment-pending: AWS has not taken its payment yet") ||
-		!strings.Contains(errs, "once `gpublock blocks --endpoint-url "+cs.url+" --region us-east-1` shows it scheduled or active") || strings.Contains(errs, "buy a new block") ||
+		!strings.Contains(errs, "once `gpublock blocks --endpoint-url "+cs.URL+" --region us-east-1` shows it scheduled or active") || strings.Contains(errs, "buy a new block") ||
 		!strings.Contains(errs, "Nothing was extended") {
 		t.Errorf("payment-pending: exit %d\n%s", code, errs)
 	}
-	if after := listedBlock(t, cs.url); after.EndDate != b.EndDate || after.Extensions != 0 {
+	if after := listedBlock(t, cs.URL); after.EndDate != b.EndDate || after.Extensions != 0 {
 		t.Errorf("payment-pending block changed: %+v", after)
 	}
 }
 
 func TestExtendBadUsage(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	asPerson(t, false, "")
 	for _, args := range [][]string{
-		{"extend", "--endpoint-url", cs.url, "--duration", "1d", "--yes"},
-		{"extend", "cr-0123456789abcdef0", "cr-0123456789abcdef1", "--endpoint-url", cs.url, "--duration", "1d", "--yes"},
-		{"extend", "cbr-0123456789abcdef0", "--endpoint-url", cs.url, "--duration", "1d", "--yes"},
-		{"extend", "cr-0123456789abcdef0", "--endpoint-url", cs.url, "--yes"},
-		{"extend", "cr-0123456789abcdef0", "--endpoint-url", cs.url, "--duration", "15d", "--yes"},
-		{"extend", "cr-0123456789abcdef0", "--endpoint-url", cs.url, "--duration", "1d-3d", "--yes"},
-		{"extend", "cr-0123456789abcdef0", "--endpoint-url", cs.url, "--duration", "1d", "-o", "csv", "--yes"},
-		{"extend", "cr-0123456789abcdef0", "--endpoint-url", cs.url, "--duration", "1d", "--region", "all", "--yes"},
-		{"extend", "cr-0123456789abcdef0", "--endpoint-url", cs.url, "--duration", "1d", "--region", "us-east-1,us-west-2", "--yes"},
-		{"extend", "cr-0123456789abcdef0", "--endpoint-url", cs.url, "--duration", "1d", "--bogus"},
+		{"extend", "--endpoint-url", cs.URL, "--duration", "1d", "--yes"},
+		{"extend", "cr-0123456789abcdef0", "cr-0123456789abcdef1", "--endpoint-url", cs.URL, "--duration", "1d", "--yes"},
+		{"extend", "cbr-0123456789abcdef0", "--endpoint-url", cs.URL, "--duration", "1d", "--yes"},
+		{"extend", "cr-0123456789abcdef0", "--endpoint-url", cs.URL, "--yes"},
+		{"extend", "cr-0123456789abcdef0", "--endpoint-url", cs.URL, "--duration", "15d", "--yes"},
+		{"extend", "cr-0123456789abcdef0", "--endpoint-url", cs.URL, "--duration", "1d-3d", "--yes"},
+		{"extend", "cr-0123456789abcdef0", "--endpoint-url", cs.URL, "--duration", "1d", "-o", "csv", "--yes"},
+		{"extend", "cr-0123456789abcdef0", "--endpoint-url", cs.URL, "--duration", "1d", "--region", "all", "--yes"},
+		{"extend", "cr-0123456789abcdef0", "--endpoint-url", cs.URL, "--duration", "1d", "--region", "us-east-1,us-west-2", "--yes"},
+		{"extend", "cr-0123456789abcdef0", "--endpoint-url", cs.URL, "--duration", "1d", "--bogus"},
 		{"extend", "cr-0123456789abcdef0", "--endpoint-url", "ftp://x", "--duration", "1d", "--yes"},
 	} {
 		code, _, errs := runCLI(args...)
@@ -272,8 +273,8 @@ func TestExtendBadUsage(t *testing.T) {
 			t.Errorf("%v: exit %d, %q", args, code, errs)
 		}
 	}
-	if cs.calls.Load() != 0 {
-		t.Errorf("bad usage made %d calls", cs.calls.Load())
+	if cs.Calls.Load() != 0 {
+		t.Errorf("bad usage made %d calls", cs.Calls.Load())
 	}
 	code, out, _ := runCLI("extend", "-h")
 	for _, want := range []string{"Exit status", "0 extended", "1 not extended", "2 bad usage", "3 outcome unknown"} {
@@ -286,7 +287,7 @@ func TestExtendBadUsage(t *testing.T) {
 func TestExtensionWithoutOnDemandPriceSaysSo(t *testing.T) {
 	b := model.Block{ReservationID: "cr-0123456789abcdef0", Region: "eu-north-1", InstanceType: "p6-b200.48xlarge", TotalCount: 1}
 	off := model.ExtensionOffering{ID: "cbe-0123456789abcdef0", Count: 1, DurationHours: 24, Fee: model.MustMoney("2800.00"),
-		Start: cliSimStart, End: cliSimStart.Add(24 * time.Hour)}
+		Start: cmdtest.SimStart, End: cmdtest.SimStart.Add(24 * time.Hour)}
 	cmp := extend.ExtensionComparison(b, off)
 	if !cmp.NoOnDemand || !strings.Contains(cmp.NoOnDemandReason, "no on-demand price") {
 		t.Fatalf("comparison %+v", cmp)
@@ -301,9 +302,9 @@ func TestExtensionWithoutOnDemandPriceSaysSo(t *testing.T) {
 // A length extend cannot sell is refused with what is allowed, without offering a range,
 // which extend does not take.
 func TestExtendBadDurationOffersNoRange(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	for _, d := range []string{"15d", "27w", "36h"} {
-		code, _, errs := runCLI("extend", "cr-0123456789abcdef0", "--endpoint-url", cs.url, "--duration", d, "--yes")
+		code, _, errs := runCLI("extend", "cr-0123456789abcdef0", "--endpoint-url", cs.URL, "--duration", d, "--yes")
 		if code != 2 || !strings.Contains(errs, "--duration") || !strings.Contains(errs, "3w–26w") || strings.Contains(errs, "range 2d-7d") {
 			t.Errorf("%s: exit %d, %q", d, code, errs)
 		}
@@ -314,10 +315,10 @@ func TestExtendBadDurationOffersNoRange(t *testing.T) {
 // refused with the model's sentence before any extension call: neither its offerings nor
 // a purchase reach the emulator.
 func TestExtendPastTheCutoffIsRefusedBeforeAnyCall(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	b := boughtBlock(t, cs)
 	activate(t, cs, b)
-	cs.sim.SetTime(mustTime(t, b.EndDate).Add(-30 * time.Minute))
+	cs.Emulator.SetTime(mustTime(t, b.EndDate).Add(-30 * time.Minute))
 	var mu sync.Mutex
 	var actions []string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -328,7 +329,7 @@ func TestExtendPastTheCutoffIsRefusedBeforeAnyCall(t *testing.T) {
 			actions = append(actions, v.Get("Action"))
 			mu.Unlock()
 		}
-		cs.sim.ServeHTTP(w, r)
+		cs.Emulator.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
 	code, _, errs := runCLI(extendArgsFor(srv.URL, b.CapacityReservationId, "--yes")...)
@@ -348,7 +349,7 @@ func TestExtendPastTheCutoffIsRefusedBeforeAnyCall(t *testing.T) {
 	if !found {
 		t.Errorf("the block was never looked up (calls %v): the proxy saw nothing", actions)
 	}
-	if after := listedBlock(t, cs.url); after.EndDate != b.EndDate || after.Extensions != 0 {
+	if after := listedBlock(t, cs.URL); after.EndDate != b.EndDate || after.Extensions != 0 {
 		t.Errorf("a block past its cutoff changed: %+v", after)
 	}
 }

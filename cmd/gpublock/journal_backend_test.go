@@ -10,6 +10,7 @@ import (
 
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/journal"
+	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/cmd/internal/printers"
 )
 
@@ -17,7 +18,7 @@ import (
 // reservation ids: each entry names its backend, each run lists and settles only its own
 // backend's, and says how many it left out.
 func TestJournalKeepsBackendsApart(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	simBlock := boughtBlock(t, cs)
 	search := []string{"--demo", "--region", "us-east-1", "--type", "p5.48xlarge", "--count", "1", "--duration", "2d", "--to", "+2w"}
 	code, out, errs := runCLI(append([]string{"offerings", "-o", "json"}, search...)...)
@@ -49,7 +50,7 @@ func TestJournalKeepsBackendsApart(t *testing.T) {
 		}
 		return rs, errs
 	}
-	simRows, simErrs := rows("--endpoint-url", cs.url)
+	simRows, simErrs := rows("--endpoint-url", cs.URL)
 	if len(simRows) != 1 || simRows[0].CapacityReservationId != simBlock.CapacityReservationId || simRows[0].Outcome != "bought" {
 		t.Errorf("journal against gpublock sim lists %+v, want its one purchase", simRows)
 	}

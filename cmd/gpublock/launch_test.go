@@ -11,19 +11,20 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 
+	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/cmd/internal/printers"
 )
 
 const testAMI = "ami-0123456789abcdef0"
 
 // boughtBlock buys a block of 2 with `gpublock purchase --yes` and returns it as listed.
-func boughtBlock(t *testing.T, cs *cliSim) printers.BlockJSON {
+func boughtBlock(t *testing.T, cs *cmdtest.Sim) printers.BlockJSON {
 	t.Helper()
-	off := pickOffering(t, cs.url)
-	if code, _, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes")...); code != 0 {
+	off := pickOffering(t, cs.URL)
+	if code, _, errs := runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, "--yes")...); code != 0 {
 		t.Fatalf("purchase: exit %d\n%s", code, errs)
 	}
-	rows := reservations(t, cs.url)
+	rows := reservations(t, cs.URL)
 	if len(rows) != 1 || rows[0].TotalInstanceCount != 2 {
 		t.Fatalf("after the purchase: %+v", rows)
 	}
@@ -31,10 +32,10 @@ func boughtBlock(t *testing.T, cs *cliSim) printers.BlockJSON {
 }
 
 // activate moves the emulator's clock an hour past the block's start.
-func activate(t *testing.T, cs *cliSim, b printers.BlockJSON) {
+func activate(t *testing.T, cs *cmdtest.Sim, b printers.BlockJSON) {
 	t.Helper()
-	cs.sim.SetTime(mustTime(t, b.StartDate).Add(time.Hour))
-	if rows := reservations(t, cs.url); len(rows) != 1 || rows[0].State != "active" || rows[0].AvailableInstanceCount != 2 {
+	cs.Emulator.SetTime(mustTime(t, b.StartDate).Add(time.Hour))
+	if rows := reservations(t, cs.URL); len(rows) != 1 || rows[0].State != "active" || rows[0].AvailableInstanceCount != 2 {
 		t.Fatalf("after moving the clock: %+v", rows)
 	}
 }
@@ -44,19 +45,19 @@ func launchArgsFor(url, id string, extra ...string) []string {
 }
 
 func TestLaunchIntoActiveBlock(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	b := boughtBlock(t, cs)
 	activate(t, cs, b)
 	// The account has no key pair until one is created; a launch with an unknown one is
 	// refused before anything starts.
-	code, out, errs := runCLI(launchArgsFor(cs.url, b.CapacityReservationId, "--yes", "--count", "2", "--key", "ml-team", "-o", "json")...)
+	code, out, errs := runCLI(launchArgsFor(cs.URL, b.CapacityReservationId, "--yes", "--count", "2", "--key", "ml-team", "-o", "json")...)
 	if code != 1 || out != "" || !strings.Contains(errs, "ml-team") {
 		t.Fatalf("unknown key pair: exit %d, stdout %q\n%s", code, out, errs)
 	}
-	if _, err := simEC2(cs.url).CreateKeyPair(context.Background(), &ec2.CreateKeyPairInput{KeyName: sdkaws.String("ml-team")}); err != nil {
+	if _, err := simEC2(cs.URL).CreateKeyPair(context.Background(), &ec2.CreateKeyPairInput{KeyName: sdkaws.String("ml-team")}); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errs = runCLI(launchArgsFor(cs.url, b.CapacityReservationId, "--yes", "--count", "2", "--key", "ml-team", "-o", "json")...)
+	code, out, errs = runCLI(launchArgsFor(cs.URL, b.CapacityReservationId, "--yes", "--count", "2", "--key", "ml-team", "-o", "json")...)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, errs)
 	}
@@ -87,7 +88,7 @@ func TestLaunchIntoActiveBlock(t *testing.T) {
 		}
 	}
 
-	rows := reservations(t, cs.url)
+	rows := reservations(t, cs.URL)
 	if len(rows) != 1 || rows[0].AvailableInstanceCount != 0 || strings.Join(rows[0].InstanceIds, ",") != strings.Join(ids, ",") {
 		t.Errorf("block after the launch: %+v, launched %v", rows, ids)
 	}
@@ -102,7 +103,7 @@ func TestLaunchIntoActiveBlock(t *testing.T) {
 	}
 
 	// The block is full now: a clear refusal, nothing more launched.
-	code, _, errs = runCLI(launchArgsFor(cs.url, b.CapacityReservationId, "--yes")...)
+	code, _, errs = runCLI(launchArgsFor(cs.URL, b.CapacityReservationId, "--yes")...)
 	if code != 1 || !strings.Contains(errs, "0 free of 2") || !strings.Contains(errs, "Nothing was launched") ||
 		!strings.Contains(errs, "wait for one to end, or terminate one") || strings.Contains(errs, "fewer") {
 		t.Errorf("full block: exit %d\n%s", code, errs)
@@ -110,10 +111,10 @@ func TestLaunchIntoActiveBlock(t *testing.T) {
 }
 
 func TestLaunchTableOutput(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	b := boughtBlock(t, cs)
 	activate(t, cs, b)
-	code, out, errs := runCLI(launchArgsFor(cs.url, b.CapacityReservationId, "--yes")...)
+	code, out, errs := runCLI(launchArgsFor(cs.URL, b.CapacityReservationId, "--yes")...)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if code != 0 || len(lines) != 2 || !strings.HasPrefix(lines[0], "INSTANCE") || !strings.HasPrefix(lines[1], "i-") ||
 		!strings.Contains(lines[1], "p5.48xlarge") {
@@ -122,18 +123,18 @@ func TestLaunchTableOutput(t *testing.T) {
 }
 
 func TestLaunchIntoScheduledBlock(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	b := boughtBlock(t, cs)
 	start, _ := time.Parse(time.RFC3339, b.StartDate)
-	cs.sim.SetTime(start.Add(-time.Minute)) // paid, not started
-	if rows := reservations(t, cs.url); rows[0].State != "scheduled" {
+	cs.Emulator.SetTime(start.Add(-time.Minute)) // paid, not started
+	if rows := reservations(t, cs.URL); rows[0].State != "scheduled" {
 		t.Fatalf("state %s, want scheduled", rows[0].State)
 	}
-	code, out, errs := runCLI(launchArgsFor(cs.url, b.CapacityReservationId, "--yes")...)
+	code, out, errs := runCLI(launchArgsFor(cs.URL, b.CapacityReservationId, "--yes")...)
 	if code != 1 || out != "" || !strings.Contains(errs, "not active yet (scheduled)") || !strings.Contains(errs, start.Format("2006-01-02 15:04 UTC")) {
 		t.Errorf("exit %d, stdout %q\n%s", code, out, errs)
 	}
-	if rows := reservations(t, cs.url); len(rows[0].InstanceIds) != 0 {
+	if rows := reservations(t, cs.URL); len(rows[0].InstanceIds) != 0 {
 		t.Errorf("instances launched: %v", rows[0].InstanceIds)
 	}
 }
@@ -162,86 +163,86 @@ func subnetOutside(t *testing.T, url, zone string) string {
 }
 
 func TestLaunchWrongZone(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	b := boughtBlock(t, cs)
 	activate(t, cs, b)
-	subnet := subnetOutside(t, cs.url, b.AvailabilityZone)
-	code, out, errs := runCLI(launchArgsFor(cs.url, b.CapacityReservationId, "--yes", "--subnet", subnet)...)
+	subnet := subnetOutside(t, cs.URL, b.AvailabilityZone)
+	code, out, errs := runCLI(launchArgsFor(cs.URL, b.CapacityReservationId, "--yes", "--subnet", subnet)...)
 	if code != 1 || out != "" || !strings.Contains(errs, "NOT LAUNCHED") || !strings.Contains(errs, "Subnet "+subnet+" is in") ||
 		!strings.Contains(errs, "but the block is in "+b.AvailabilityZone) {
 		t.Errorf("exit %d, stdout %q\n%s", code, out, errs)
 	}
-	if rows := reservations(t, cs.url); len(rows[0].InstanceIds) != 0 || rows[0].AvailableInstanceCount != 2 {
+	if rows := reservations(t, cs.URL); len(rows[0].InstanceIds) != 0 || rows[0].AvailableInstanceCount != 2 {
 		t.Errorf("instances launched: %+v", rows[0])
 	}
 }
 
 func TestLaunchCountAboveAvailable(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	b := boughtBlock(t, cs)
 	activate(t, cs, b)
-	code, _, errs := runCLI(launchArgsFor(cs.url, b.CapacityReservationId, "--yes", "--count", "3")...)
+	code, _, errs := runCLI(launchArgsFor(cs.URL, b.CapacityReservationId, "--yes", "--count", "3")...)
 	if code != 1 || !strings.Contains(errs, "2 free of 2 instances; 3 asked") || !strings.Contains(errs, "holds 2 at most: launch 2 or fewer") ||
 		strings.Contains(errs, "wait") {
 		t.Errorf("exit %d\n%s", code, errs)
 	}
-	if rows := reservations(t, cs.url); len(rows[0].InstanceIds) != 0 {
+	if rows := reservations(t, cs.URL); len(rows[0].InstanceIds) != 0 {
 		t.Errorf("instances launched: %v", rows[0].InstanceIds)
 	}
 }
 
 func TestLaunchConfirmation(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	b := boughtBlock(t, cs)
 	activate(t, cs, b)
 
 	asPerson(t, false, "launch\n")
-	before := cs.calls.Load()
-	code, _, errs := runCLI(launchArgsFor(cs.url, b.CapacityReservationId)...)
-	if code != 2 || !strings.Contains(errs, "not a terminal") || cs.calls.Load() != before {
-		t.Errorf("no terminal: exit %d, %d calls\n%s", code, cs.calls.Load()-before, errs)
+	before := cs.Calls.Load()
+	code, _, errs := runCLI(launchArgsFor(cs.URL, b.CapacityReservationId)...)
+	if code != 2 || !strings.Contains(errs, "not a terminal") || cs.Calls.Load() != before {
+		t.Errorf("no terminal: exit %d, %d calls\n%s", code, cs.Calls.Load()-before, errs)
 	}
 	for _, typed := range []string{"buy\n", "yes\n", ""} {
 		asPerson(t, true, typed)
-		code, _, errs = runCLI(launchArgsFor(cs.url, b.CapacityReservationId)...)
+		code, _, errs = runCLI(launchArgsFor(cs.URL, b.CapacityReservationId)...)
 		if code != 1 || !strings.Contains(errs, "Type launch") || !strings.Contains(errs, "cancelled; nothing was launched") {
 			t.Errorf("typed %q: exit %d\n%s", typed, code, errs)
 		}
 	}
-	if rows := reservations(t, cs.url); len(rows[0].InstanceIds) != 0 {
+	if rows := reservations(t, cs.URL); len(rows[0].InstanceIds) != 0 {
 		t.Fatalf("instances launched without the word: %v", rows[0].InstanceIds)
 	}
 	asPerson(t, true, "launch\n")
-	code, _, errs = runCLI(launchArgsFor(cs.url, b.CapacityReservationId)...)
-	if rows := reservations(t, cs.url); code != 0 || len(rows[0].InstanceIds) != 1 {
+	code, _, errs = runCLI(launchArgsFor(cs.URL, b.CapacityReservationId)...)
+	if rows := reservations(t, cs.URL); code != 0 || len(rows[0].InstanceIds) != 1 {
 		t.Errorf("typed launch: exit %d, %+v\n%s", code, rows[0], errs)
 	}
 }
 
 func TestLaunchDryRun(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	b := boughtBlock(t, cs)
 	activate(t, cs, b)
 	asPerson(t, false, "")
-	code, out, errs := runCLI(launchArgsFor(cs.url, b.CapacityReservationId, "--dry-run", "--count", "2")...)
+	code, out, errs := runCLI(launchArgsFor(cs.URL, b.CapacityReservationId, "--dry-run", "--count", "2")...)
 	if code != 0 || !strings.Contains(out, "Dry run: allowed") || !strings.Contains(out, "ec2:RunInstances") ||
 		!strings.Contains(out, "the subnet is in "+b.AvailabilityZone) || !strings.Contains(out, "Nothing was launched") ||
 		strings.Contains(out, "checked when launching") {
 		t.Errorf("exit %d, %q\n%s", code, out, errs)
 	}
-	code, out, _ = runCLI(launchArgsFor(cs.url, b.CapacityReservationId, "--dry-run", "-o", "json")...)
+	code, out, _ = runCLI(launchArgsFor(cs.URL, b.CapacityReservationId, "--dry-run", "-o", "json")...)
 	var dr map[string]any
 	if code != 0 || json.Unmarshal([]byte(out), &dr) != nil || dr["DryRun"] != true || dr["Allowed"] != true ||
 		dr["Action"] != "ec2:RunInstances" || dr["CapacityReservationId"] != b.CapacityReservationId {
 		t.Errorf("json dry run: exit %d\n%s", code, out)
 	}
 	// The dry run now checks the subnet's zone, as the launch does.
-	other := subnetOutside(t, cs.url, b.AvailabilityZone)
-	code, out, errs = runCLI(launchArgsFor(cs.url, b.CapacityReservationId, "--dry-run", "--subnet", other)...)
+	other := subnetOutside(t, cs.URL, b.AvailabilityZone)
+	code, out, errs = runCLI(launchArgsFor(cs.URL, b.CapacityReservationId, "--dry-run", "--subnet", other)...)
 	if code != 1 || out != "" || !strings.Contains(errs, "but the block is in "+b.AvailabilityZone) || !strings.Contains(errs, "Nothing was launched") {
 		t.Errorf("dry run into another zone: exit %d, %q\n%s", code, out, errs)
 	}
-	if rows := reservations(t, cs.url); len(rows[0].InstanceIds) != 0 {
+	if rows := reservations(t, cs.URL); len(rows[0].InstanceIds) != 0 {
 		t.Errorf("a dry run launched %v", rows[0].InstanceIds)
 	}
 	var journaled []string
@@ -256,15 +257,15 @@ func TestLaunchDryRun(t *testing.T) {
 }
 
 func TestLaunchUnknownReservation(t *testing.T) {
-	cs := startCLISim(t)
-	code, _, errs := runCLI(launchArgsFor(cs.url, "cr-0123456789abcdef0", "--yes")...)
+	cs := cmdtest.StartSim(t)
+	code, _, errs := runCLI(launchArgsFor(cs.URL, "cr-0123456789abcdef0", "--yes")...)
 	if code != 1 || !strings.Contains(errs, "no Capacity Block cr-0123456789abcdef0 in us-east-1") {
 		t.Errorf("exit %d\n%s", code, errs)
 	}
 }
 
 func TestLaunchBadFlags(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	id := "cr-0123456789abcdef0"
 	for _, tc := range []struct {
 		args []string
@@ -285,12 +286,12 @@ func TestLaunchBadFlags(t *testing.T) {
 		{[]string{"launch", id, "--ami", testAMI, "-o", "csv"}, "-o \"csv\""},
 		{[]string{"launch", id, "--ami", testAMI, "--nope"}, "-nope"},
 	} {
-		before := cs.calls.Load()
-		code, out, errs := runCLI(append(tc.args, "--endpoint-url", cs.url, "--yes")...)
+		before := cs.Calls.Load()
+		code, out, errs := runCLI(append(tc.args, "--endpoint-url", cs.URL, "--yes")...)
 		if code != 2 || out != "" || !strings.Contains(errs, tc.want) {
 			t.Errorf("%v: exit %d, stdout %q, stderr:\n%s", tc.args, code, out, errs)
 		}
-		if n := cs.calls.Load() - before; n != 0 {
+		if n := cs.Calls.Load() - before; n != 0 {
 			t.Errorf("%v: %d calls before the usage error", tc.args, n)
 		}
 	}

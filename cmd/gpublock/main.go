@@ -4,7 +4,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"io"
 	"os"
 	"os/signal"
@@ -31,22 +30,5 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // runWith runs the command line with f: it is parsed by cobra (root.go) and every error it
 // returns is mapped to the exit status here, once.
 func runWith(ctx context.Context, f *cmdutil.Factory, args []string) int {
-	return exitCode(execute(ctx, f, args))
-}
-
-// exitCode maps what the command line returned to the process's exit status: 0 ok, the
-// command's own status, or 2 for the usage errors cobra finds (unknown command or flag,
-// wrong number of arguments).
-func exitCode(err error) int {
-	var ee cmdutil.ExitError
-	var ue cmdutil.UsageError
-	switch {
-	case err == nil:
-		return 0
-	case errors.As(err, &ee):
-		return ee.Code
-	case errors.As(err, &ue):
-		return 2
-	}
-	return 1
+	return cmdutil.ExitCode(execute(ctx, f, args))
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 )
 
@@ -15,7 +16,7 @@ import (
 func TestOfferingsProgressNamesCallsLeftAndWait(t *testing.T) {
 	tty := true
 	tweakCLI(t, func(f *cmdutil.Factory) { f.IOStreams.SetStderrTTY(tty) })
-	cliEnv(t)
+	cmdtest.Env(t)
 	t.Setenv("AWS_ACCESS_KEY_ID", "AKIATESTCLI000000001")
 	t.Setenv("AWS_SECRET_ACCESS_KEY", "cli-test-secret")
 	base, _, cancel, wait := startSimCommand(t, "--seed", "5", "--rate-limits", "10")

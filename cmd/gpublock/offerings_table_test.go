@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/cmd/internal/printers"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
@@ -49,8 +50,8 @@ func wantBreakEven(r printers.OfferingJSON) string {
 // figures as the json, and a dash for both where no on-demand price is known (trn2 in
 // us-west-2); the new columns line up under their headers.
 func TestOfferingsTableOnDemandColumns(t *testing.T) {
-	cs := startCLISim(t)
-	args := offeringsArgsFor(cs.url, "--type", "p5.48xlarge,trn2.48xlarge", "--region", "us-east-1,us-west-2")
+	cs := cmdtest.StartSim(t)
+	args := offeringsArgsFor(cs.URL, "--type", "p5.48xlarge,trn2.48xlarge", "--region", "us-east-1,us-west-2")
 	rows, _ := offeringsJSON(t, append(args, "-o", "json"))
 	code, table, errs := runCLI(args...)
 	if code != 0 || errs != "" {
@@ -94,10 +95,10 @@ func TestOfferingsTableOnDemandColumns(t *testing.T) {
 // A block dearer than on-demand says never, not a share above 100%; the price comes from the
 // cache of prices --refresh, as in every other output.
 func TestOfferingsTableBreakEvenNever(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	writePriceCache(t, pricing.Row{Kind: pricing.KindOnDemand, InstanceType: "p5.48xlarge", Region: "us-west-2", Status: pricing.StatusPrice,
 		Hourly: model.MustMoney("10"), Source: pricing.SourcePriceListAPI, Date: "2026-11-29", DateNote: "fetched"})
-	code, table, errs := runCLI(offeringsArgsFor(cs.url, "--region", "us-west-2")...)
+	code, table, errs := runCLI(offeringsArgsFor(cs.URL, "--region", "us-west-2")...)
 	lines := strings.Split(strings.TrimSpace(table), "\n")
 	if code != 0 || errs != "" || len(lines) < 2 {
 		t.Fatalf("exit %d, stderr %q\n%s", code, errs, table)
@@ -112,11 +113,11 @@ func TestOfferingsTableBreakEvenNever(t *testing.T) {
 // An UltraServer's on-demand rate is shown per member instance, like its $/INST-HOUR, so the
 // two columns compare; the break-even is the json's.
 func TestOfferingsTableUltraServerOnDemandPerInstance(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	// 18 instances: $1,800 per UltraServer-hour is $100 per instance-hour.
 	writePriceCache(t, pricing.Row{Kind: pricing.KindOnDemand, InstanceType: "u-p6e-gb200x72", Region: "us-east-1", Status: pricing.StatusPrice,
 		Hourly: model.MustMoney("1800"), Source: pricing.SourcePriceListAPI, Date: "2026-11-29", DateNote: "fetched"})
-	args := []string{"offerings", "--endpoint-url", cs.url, "--region", "us-east-1", "--type", "u-p6e-gb200x72", "--duration", "2d",
+	args := []string{"offerings", "--endpoint-url", cs.URL, "--region", "us-east-1", "--type", "u-p6e-gb200x72", "--duration", "2d",
 		"--from", "2026-12-01T08:00:00Z", "--to", "2026-12-29"}
 	rows, _ := offeringsJSON(t, append(args, "-o", "json"))
 	code, table, _ := runCLI(args...)

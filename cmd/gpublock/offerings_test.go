@@ -6,79 +6,17 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"io"
-	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
-	sdkaws "github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
-
-	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/offerings"
+	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/cmd/internal/printers"
 	"github.com/gpublock/gpublock/model"
 )
-
-// cliSimStart is the emulator clock of the command tests; the commands read dates
-// against it through /_sim/clock.
-var cliSimStart = time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
-
-// cliSim serves an emulator and counts the EC2/STS calls (POSTs) it receives.
-type cliSim struct {
-	sim   *ec2sim.Server
-	url   string
-	calls atomic.Int64
-}
-
-// startCLISim starts an emulator and sets the environment as a script's would: static
-// keys in env, empty AWS config files so the host's never leak in, a private state dir.
-func startCLISim(t *testing.T, tweak ...func(*ec2sim.Options)) *cliSim {
-	t.Helper()
-	opts := ec2sim.Options{Seed: 1, Start: cliSimStart, Speed: 1e-9}
-	for _, f := range tweak {
-		f(&opts)
-	}
-	sim, err := ec2sim.New(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs := &cliSim{sim: sim}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPost {
-			cs.calls.Add(1)
-		}
-		sim.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
-	cs.url = srv.URL
-	cliEnv(t)
-	t.Setenv("AWS_ACCESS_KEY_ID", "AKIATESTCLI000000001")
-	t.Setenv("AWS_SECRET_ACCESS_KEY", "cli-test-secret")
-	return cs
-}
-
-func cliEnv(t *testing.T) {
-	dir := t.TempDir()
-	for k, v := range map[string]string{
-		"AWS_CONFIG_FILE": dir + "/config", "AWS_SHARED_CREDENTIALS_FILE": dir + "/credentials",
-		"XDG_STATE_HOME": dir + "/state", "AWS_EC2_METADATA_DISABLED": "true", "XDG_CACHE_HOME": dir + "/cache",
-		"XDG_CONFIG_HOME": dir + "/cfg", "AWS_PROFILE": "", "AWS_DEFAULT_PROFILE": "", "AWS_REGION": "", "AWS_DEFAULT_REGION": "",
-		"AWS_ENDPOINT_URL": "", "AWS_ENDPOINT_URL_EC2": "", "AWS_MAX_ATTEMPTS": "", "AWS_RETRY_MODE": "",
-		"AWS_ACCESS_KEY_ID": "", "AWS_SECRET_ACCESS_KEY": "", "AWS_SESSION_TOKEN": "",
-	} {
-		t.Setenv(k, v)
-	}
-	for _, name := range []string{"/config", "/credentials"} {
-		if err := writeEmpty(dir + name); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 // cliTweaks change the factory of runCLI and cliFactory, for one test (tweakCLI).
 var cliTweaks []func(*cmdutil.Factory)
@@ -109,8 +47,8 @@ func offeringsArgsFor(url string, extra ...string) []string {
 }
 
 func TestOfferingsJSON(t *testing.T) {
-	cs := startCLISim(t)
-	code, out, errs := runCLI(offeringsArgsFor(cs.url, "--region", "us-east-1,us-west-2", "-o", "json")...)
+	cs := cmdtest.StartSim(t)
+	code, out, errs := runCLI(offeringsArgsFor(cs.URL, "--region", "us-east-1,us-west-2", "-o", "json")...)
 	if code != 0 || errs != "" {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
@@ -150,14 +88,14 @@ func TestOfferingsJSON(t *testing.T) {
 }
 
 func TestOfferingsTableAndCSVHaveTheSameRows(t *testing.T) {
-	cs := startCLISim(t)
-	code, js, _ := runCLI(offeringsArgsFor(cs.url, "--region", "all", "-o", "json")...)
+	cs := cmdtest.StartSim(t)
+	code, js, _ := runCLI(offeringsArgsFor(cs.URL, "--region", "all", "-o", "json")...)
 	var rows []map[string]any
 	if code != 0 || json.Unmarshal([]byte(js), &rows) != nil || len(rows) == 0 {
 		t.Fatalf("json run: exit %d\n%s", code, js)
 	}
 
-	code, table, errs := runCLI(offeringsArgsFor(cs.url, "--region", "all")...)
+	code, table, errs := runCLI(offeringsArgsFor(cs.URL, "--region", "all")...)
 	if code != 0 || errs != "" {
 		t.Fatalf("table: exit %d, stderr %q", code, errs)
 	}
@@ -171,7 +109,7 @@ func TestOfferingsTableAndCSVHaveTheSameRows(t *testing.T) {
 		}
 	}
 
-	code, csvOut, _ := runCLI(offeringsArgsFor(cs.url, "--region", "all", "-o", "csv")...)
+	code, csvOut, _ := runCLI(offeringsArgsFor(cs.URL, "--region", "all", "-o", "csv")...)
 	recs, err := csv.NewReader(strings.NewReader(csvOut)).ReadAll()
 	if code != 0 || err != nil || len(recs)-1 != len(rows) || recs[0][0] != "Region" {
 		t.Fatalf("csv: exit %d, %v, %d records", code, err, len(recs))
@@ -181,9 +119,9 @@ func TestOfferingsTableAndCSVHaveTheSameRows(t *testing.T) {
 // A region that fails is named on stderr with its explanation, what the others found is
 // still printed, and the exit status says the results are incomplete.
 func TestOfferingsRegionErrorsGoToStderr(t *testing.T) {
-	cs := startCLISim(t)
-	cs.sim.SetFaults(ec2sim.Faults{Down: []string{"us-west-2"}})
-	code, out, errs := runCLI(offeringsArgsFor(cs.url, "--region", "us-east-1,us-west-2", "-o", "json")...)
+	cs := cmdtest.StartSim(t)
+	cs.Emulator.SetFaults(ec2sim.Faults{Down: []string{"us-west-2"}})
+	code, out, errs := runCLI(offeringsArgsFor(cs.URL, "--region", "us-east-1,us-west-2", "-o", "json")...)
 	if code != 1 {
 		t.Errorf("exit %d with one region down, want 1: the results are incomplete", code)
 	}
@@ -203,8 +141,8 @@ func TestOfferingsRegionErrorsGoToStderr(t *testing.T) {
 }
 
 func TestOfferingsBadUsage(t *testing.T) {
-	cs := startCLISim(t)
-	base := []string{"offerings", "--endpoint-url", cs.url}
+	cs := cmdtest.StartSim(t)
+	base := []string{"offerings", "--endpoint-url", cs.URL}
 	cases := []struct {
 		args []string
 		want string
@@ -236,7 +174,7 @@ func TestOfferingsBadUsage(t *testing.T) {
 	if code != 2 || !strings.Contains(errs, "--endpoint-url") {
 		t.Errorf("ftp endpoint: exit %d, %q", code, errs)
 	}
-	if n := cs.calls.Load(); n != 0 {
+	if n := cs.Calls.Load(); n != 0 {
 		t.Errorf("bad usage made %d EC2 calls", n)
 	}
 	if code, out, errs := runCLI("offerings", "-h"); code != 0 || errs != "" || !strings.Contains(out, "USAGE") {
@@ -245,7 +183,7 @@ func TestOfferingsBadUsage(t *testing.T) {
 }
 
 func TestOfferingsWithoutCredentialsFails(t *testing.T) {
-	cliEnv(t)
+	cmdtest.Env(t)
 	code, out, errs := runCLI("offerings", "--type", "p5.48xlarge", "--duration", "2d", "--region", "us-east-1", "--to", "+2w")
 	if code != 1 || out != "" || !strings.Contains(errs, "No AWS credentials") || !strings.Contains(errs, "--demo") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
@@ -253,24 +191,12 @@ func TestOfferingsWithoutCredentialsFails(t *testing.T) {
 }
 
 func TestOfferingsDemo(t *testing.T) {
-	cliEnv(t)
+	cmdtest.Env(t)
 	code, out, errs := runCLI("offerings", "--demo", "--type", "p5.48xlarge", "--duration", "2d", "--region", "us-east-1", "--to", "+2w", "-o", "json")
 	var rows []map[string]any
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) == 0 {
 		t.Fatalf("exit %d, stderr %q, stdout %q", code, errs, out)
 	}
-}
-
-// testClient is an adapter on the same emulator, to set up state the commands then read.
-func testClient(t *testing.T, url string) *aws.Client {
-	t.Helper()
-	c, err := aws.New(context.Background(), aws.Config{Region: "us-east-1", EndpointURL: url,
-		Credentials: sdkaws.NewCredentialsCache(credentials.NewStaticCredentialsProvider("AKIATESTCLI000000001", "cli-test-secret", "")),
-		JournalDir:  t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
 }
 
 // FuzzOfferingsFlags: whatever the arguments, parsing never panics, and what it accepts
@@ -301,8 +227,8 @@ func FuzzOfferingsFlags(f *testing.F) {
 }
 
 func TestOfferingsUltraServerJSONUsesAWSFields(t *testing.T) {
-	cs := startCLISim(t)
-	code, out, errs := runCLI("offerings", "--endpoint-url", cs.url, "--type", "u-p6e-gb200x72", "--duration", "1d-3d",
+	cs := cmdtest.StartSim(t)
+	code, out, errs := runCLI("offerings", "--endpoint-url", cs.URL, "--type", "u-p6e-gb200x72", "--duration", "1d-3d",
 		"--from", "2026-12-01T08:00:00Z", "--to", "2026-12-15", "--region", "us-east-1", "-o", "json")
 	var rows []map[string]any
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) == 0 {
@@ -318,8 +244,8 @@ func TestOfferingsUltraServerJSONUsesAWSFields(t *testing.T) {
 // An empty search says so on stderr, with the window's times marked UTC like every other
 // time the commands print, and leaves stdout empty.
 func TestOfferingsNoneSaysUTC(t *testing.T) {
-	cs := startCLISim(t)
-	code, out, errs := runCLI("offerings", "--endpoint-url", cs.url, "--region", "us-east-1", "--type", "p5.48xlarge",
+	cs := cmdtest.StartSim(t)
+	code, out, errs := runCLI("offerings", "--endpoint-url", cs.URL, "--region", "us-east-1", "--type", "p5.48xlarge",
 		"--duration", "2d", "--from", "2026-12-03T00:00:00Z", "--to", "2026-12-04T00:00:00Z")
 	if code != 0 || out != "" {
 		t.Fatalf("exit %d, stdout %q", code, out)
@@ -342,8 +268,8 @@ func TestEveryCommandHelpListsExitStatus(t *testing.T) {
 // The table's $/INST-HOUR column is per instance on every row: an UltraServer's fee is
 // spread over its member instances, not shown per UltraServer under that header.
 func TestOfferingsTableUltraServerRatePerInstance(t *testing.T) {
-	cs := startCLISim(t)
-	args := []string{"offerings", "--endpoint-url", cs.url, "--region", "us-east-1", "--type", "u-p6e-gb200x72", "--duration", "2d",
+	cs := cmdtest.StartSim(t)
+	args := []string{"offerings", "--endpoint-url", cs.URL, "--region", "us-east-1", "--type", "u-p6e-gb200x72", "--duration", "2d",
 		"--from", "2026-12-01T08:00:00Z", "--to", "2026-12-29"}
 	code, out, errs := runCLI(append(args, "-o", "json")...)
 	var rows []printers.OfferingJSON
@@ -373,8 +299,8 @@ func TestOfferingsTableUltraServerRatePerInstance(t *testing.T) {
 // A region that does not sell the type is named on stderr with the regions that do, and
 // the search still succeeds with nothing on stdout but the empty array.
 func TestOfferingsTypeNotSoldInRegion(t *testing.T) {
-	cs := startCLISim(t)
-	code, out, errs := runCLI("offerings", "--endpoint-url", cs.url, "--region", "us-west-2", "--type", "u-p6e-gb200x36",
+	cs := cmdtest.StartSim(t)
+	code, out, errs := runCLI("offerings", "--endpoint-url", cs.URL, "--region", "us-west-2", "--type", "u-p6e-gb200x36",
 		"--duration", "2d", "--from", "2026-12-01T08:00:00Z", "--to", "2026-12-15", "-o", "json")
 	if code != 0 || strings.TrimSpace(out) != "[]" {
 		t.Fatalf("exit %d, stdout %q", code, out)
@@ -387,8 +313,8 @@ func TestOfferingsTypeNotSoldInRegion(t *testing.T) {
 // The csv describes an UltraServer offering as the json does (AWS's fields: the member
 // instance type and count, plus UltraserverType and UltraserverCount).
 func TestOfferingsCSVUltraServerMatchesJSON(t *testing.T) {
-	cs := startCLISim(t)
-	args := []string{"offerings", "--endpoint-url", cs.url, "--region", "us-east-1", "--type", "u-p6e-gb200x36", "--duration", "2d",
+	cs := cmdtest.StartSim(t)
+	args := []string{"offerings", "--endpoint-url", cs.URL, "--region", "us-east-1", "--type", "u-p6e-gb200x36", "--duration", "2d",
 		"--from", "2026-12-01T08:00:00Z", "--to", "2026-12-29"}
 	code, out, _ := runCLI(append(args, "-o", "json")...)
 	var rows []printers.OfferingJSON
@@ -421,13 +347,13 @@ func TestOfferingsCSVUltraServerMatchesJSON(t *testing.T) {
 // AWS's 8-week limit is on the start: a long block that starts within it ends later, and the
 // default window lets the search find it.
 func TestOfferingsLongBlocksPastEightWeeks(t *testing.T) {
-	cs := startCLISim(t)
-	code, out, errs := runCLI("offerings", "--endpoint-url", cs.url, "--type", "p5.48xlarge", "--duration", "9w", "--region", "us-east-1", "-o", "json")
+	cs := cmdtest.StartSim(t)
+	code, out, errs := runCLI("offerings", "--endpoint-url", cs.URL, "--type", "p5.48xlarge", "--duration", "9w", "--region", "us-east-1", "-o", "json")
 	var rows []printers.OfferingJSON
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) == 0 {
 		t.Fatalf("a 9-week search: exit %d, stderr %q, stdout %s", code, errs, out)
 	}
-	limit := cs.sim.Now().Add(model.MaxLeadTime)
+	limit := cs.Emulator.Now().Add(model.MaxLeadTime)
 	for _, r := range rows {
 		start, end := mustTime(t, r.StartDate), mustTime(t, r.EndDate)
 		if r.CapacityBlockDurationHours != 9*7*24 || !start.Before(limit) || !end.After(limit) {
@@ -435,9 +361,9 @@ func TestOfferingsLongBlocksPastEightWeeks(t *testing.T) {
 		}
 	}
 	// A --to past 8 weeks plus the length is still refused, before any call.
-	calls := cs.calls.Load()
-	code, _, errs = runCLI("offerings", "--endpoint-url", cs.url, "--type", "p5.48xlarge", "--duration", "9w", "--region", "us-east-1", "--to", "+18w")
-	if code != 2 || !strings.Contains(errs, "8 weeks plus the block's length") || cs.calls.Load() != calls {
-		t.Errorf("--to +18w for a 9-week block: exit %d, stderr %q, %d calls", code, errs, cs.calls.Load()-calls)
+	calls := cs.Calls.Load()
+	code, _, errs = runCLI("offerings", "--endpoint-url", cs.URL, "--type", "p5.48xlarge", "--duration", "9w", "--region", "us-east-1", "--to", "+18w")
+	if code != 2 || !strings.Contains(errs, "8 weeks plus the block's length") || cs.Calls.Load() != calls {
+		t.Errorf("--to +18w for a 9-week block: exit %d, stderr %q, %d calls", code, errs, cs.Calls.Load()-calls)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/cmd/internal/printers"
 )
@@ -103,9 +104,9 @@ func onOfferNow(t *testing.T, url string, regions string) map[string]printers.Of
 // the offerings the first did not: exactly what is on offer then less what was printed.
 // Its window was read again: it holds blocks that end after the first window's end.
 func TestOfferingsWatchJSONPrintsOnlyNewOfferings(t *testing.T) {
-	cs := startCLISim(t)
-	wr, ctx := fakeWatch(t, 2, func(int) { cs.sim.Advance(24 * time.Hour) })
-	code, out, errs := runWatch(ctx, watchArgs(cs.url, "--region", "us-east-1", "-o", "json")...)
+	cs := cmdtest.StartSim(t)
+	wr, ctx := fakeWatch(t, 2, func(int) { cs.Emulator.Advance(24 * time.Hour) })
+	code, out, errs := runWatch(ctx, watchArgs(cs.URL, "--region", "us-east-1", "-o", "json")...)
 	if code != 0 {
 		t.Fatalf("exit %d after Ctrl-C, want 0; stderr %q", code, errs)
 	}
@@ -120,7 +121,7 @@ func TestOfferingsWatchJSONPrintsOnlyNewOfferings(t *testing.T) {
 	if len(first) == 0 || len(second) == 0 {
 		t.Fatalf("first search %d offerings, second %d new; the test needs both", len(first), len(second))
 	}
-	now := onOfferNow(t, cs.url, "us-east-1")
+	now := onOfferNow(t, cs.URL, "us-east-1")
 	kept := 0
 	for id := range now {
 		_, old := first[id]
@@ -137,13 +138,13 @@ func TestOfferingsWatchJSONPrintsOnlyNewOfferings(t *testing.T) {
 			t.Errorf("%s printed as new but not on offer", id)
 		}
 	}
-	firstEnd := cliSimStart.Add(4 * 24 * time.Hour)
+	firstEnd := cmdtest.SimStart.Add(4 * 24 * time.Hour)
 	later := false
 	for _, r := range rounds[1] {
 		if mustTime(t, r.EndDate).After(firstEnd) {
 			later = true
 		}
-		if mustTime(t, r.StartDate).Before(cliSimStart.Add(24 * time.Hour)) {
+		if mustTime(t, r.StartDate).Before(cmdtest.SimStart.Add(24 * time.Hour)) {
 			t.Errorf("%s starts %s, before the second search's now", r.CapacityBlockOfferingId, r.StartDate)
 		}
 	}
@@ -165,14 +166,14 @@ func TestOfferingsWatchJSONPrintsOnlyNewOfferings(t *testing.T) {
 // search with new offerings prints its line, the header and only the new rows; one with
 // nothing new prints only its line. The bell rings on stderr, once, for the new rows.
 func TestOfferingsWatchTable(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	withBell(t, true)
 	_, ctx := fakeWatch(t, 3, func(n int) {
 		if n == 1 {
-			cs.sim.Advance(24 * time.Hour)
+			cs.Emulator.Advance(24 * time.Hour)
 		}
 	})
-	code, out, errs := runWatch(ctx, watchArgs(cs.url, "--region", "us-east-1")...)
+	code, out, errs := runWatch(ctx, watchArgs(cs.URL, "--region", "us-east-1")...)
 	if code != 0 {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
@@ -215,7 +216,7 @@ func TestOfferingsWatchTable(t *testing.T) {
 			t.Errorf("%s printed %d times", id, strings.Count(out, id))
 		}
 	}
-	now := onOfferNow(t, cs.url, "us-east-1")
+	now := onOfferNow(t, cs.URL, "us-east-1")
 	want := []string{
 		"2026-12-01 08:00 UTC: " + printers.Plural(len(ids1), "offering", "offerings") + "; next search in 5m, Ctrl-C stops",
 		"2026-12-02 08:00 UTC: " + printers.Plural(len(ids2), "new offering", "new offerings") + " (" + strconv.Itoa(len(now)) + " on offer); next search in 5m, Ctrl-C stops",
@@ -236,10 +237,10 @@ func TestOfferingsWatchTable(t *testing.T) {
 
 // The bell rings only where stderr is a terminal.
 func TestOfferingsWatchNoBellOffTerminal(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	withBell(t, false)
-	_, ctx := fakeWatch(t, 2, func(int) { cs.sim.Advance(24 * time.Hour) })
-	code, out, errs := runWatch(ctx, watchArgs(cs.url, "--region", "us-east-1", "-o", "csv")...)
+	_, ctx := fakeWatch(t, 2, func(int) { cs.Emulator.Advance(24 * time.Hour) })
+	code, out, errs := runWatch(ctx, watchArgs(cs.URL, "--region", "us-east-1", "-o", "csv")...)
 	if code != 0 || strings.Contains(out+errs, "\a") || !strings.Contains(errs, " new offering") {
 		t.Errorf("exit %d, BEL in output %v; stderr %q", code, strings.Contains(out+errs, "\a"), errs)
 	}
@@ -247,9 +248,9 @@ func TestOfferingsWatchNoBellOffTerminal(t *testing.T) {
 
 // csv: one header, then every offering once, the new ones of each search after the others'.
 func TestOfferingsWatchCSV(t *testing.T) {
-	cs := startCLISim(t)
-	_, ctx := fakeWatch(t, 3, func(int) { cs.sim.Advance(24 * time.Hour) })
-	code, out, errs := runWatch(ctx, watchArgs(cs.url, "--region", "us-east-1", "-o", "csv")...)
+	cs := cmdtest.StartSim(t)
+	_, ctx := fakeWatch(t, 3, func(int) { cs.Emulator.Advance(24 * time.Hour) })
+	code, out, errs := runWatch(ctx, watchArgs(cs.URL, "--region", "us-east-1", "-o", "csv")...)
 	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
 	if code != 0 || err != nil || len(recs) < 3 {
 		t.Fatalf("exit %d, %v, stderr %q\n%s", code, err, errs, out)
@@ -272,7 +273,7 @@ func TestOfferingsWatchCSV(t *testing.T) {
 	if n := strings.Count(errs, "gpublock offerings: 2026-12-"); n != 3 {
 		t.Errorf("%d lines of searches on stderr, want 3:\n%s", n, errs)
 	}
-	for id := range onOfferNow(t, cs.url, "us-east-1") {
+	for id := range onOfferNow(t, cs.URL, "us-east-1") {
 		if !seen[id] {
 			t.Errorf("%s is on offer after the last search but not in the csv", id)
 		}
@@ -282,17 +283,17 @@ func TestOfferingsWatchCSV(t *testing.T) {
 // A region that fails is named on stderr in each search and the watch goes on; when it comes
 // back its offerings are new. A search in which every region fails prints nothing on stdout.
 func TestOfferingsWatchGoesOnThroughFailedRegions(t *testing.T) {
-	cs := startCLISim(t)
-	cs.sim.SetFaults(ecDown("us-east-1", "us-west-2"))
+	cs := cmdtest.StartSim(t)
+	cs.Emulator.SetFaults(ecDown("us-east-1", "us-west-2"))
 	_, ctx := fakeWatch(t, 3, func(n int) {
 		switch n {
 		case 1:
-			cs.sim.SetFaults(ecDown("us-west-2"))
+			cs.Emulator.SetFaults(ecDown("us-west-2"))
 		case 2:
-			cs.sim.SetFaults(ec2sim.Faults{})
+			cs.Emulator.SetFaults(ec2sim.Faults{})
 		}
 	})
-	code, out, errs := runWatch(ctx, watchArgs(cs.url, "--region", "us-east-1,us-west-2", "-o", "json")...)
+	code, out, errs := runWatch(ctx, watchArgs(cs.URL, "--region", "us-east-1,us-west-2", "-o", "json")...)
 	if code != 0 {
 		t.Fatalf("exit %d after Ctrl-C, want 0; stderr %q", code, errs)
 	}
@@ -329,9 +330,9 @@ func TestOfferingsWatchGoesOnThroughFailedRegions(t *testing.T) {
 // --until-found stops at the first search that finds anything, the first included, with
 // exit 0; without a find, an interruption is exit 1.
 func TestOfferingsWatchUntilFound(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	wr, ctx := fakeWatch(t, 5, nil)
-	code, out, errs := runWatch(ctx, watchArgs(cs.url, "--region", "us-east-1", "-o", "json", "--until-found")...)
+	code, out, errs := runWatch(ctx, watchArgs(cs.URL, "--region", "us-east-1", "-o", "json", "--until-found")...)
 	if rounds := jsonRounds(t, out); code != 0 || len(rounds) != 1 || len(rounds[0]) == 0 || len(wr.waits) != 0 {
 		t.Errorf("found at once: exit %d, %d waits, stdout %s", code, len(wr.waits), out)
 	}
@@ -340,9 +341,9 @@ func TestOfferingsWatchUntilFound(t *testing.T) {
 	}
 
 	// Nothing in the first search (its region down), found in the second.
-	cs.sim.SetFaults(ecDown("us-east-1"))
-	wr, ctx = fakeWatch(t, 5, func(int) { cs.sim.SetFaults(ec2sim.Faults{}) })
-	code, out, errs = runWatch(ctx, watchArgs(cs.url, "--region", "us-east-1", "-o", "json", "--until-found")...)
+	cs.Emulator.SetFaults(ecDown("us-east-1"))
+	wr, ctx = fakeWatch(t, 5, func(int) { cs.Emulator.SetFaults(ec2sim.Faults{}) })
+	code, out, errs = runWatch(ctx, watchArgs(cs.URL, "--region", "us-east-1", "-o", "json", "--until-found")...)
 	if rounds := jsonRounds(t, out); code != 0 || len(rounds) != 1 || len(rounds[0]) == 0 || len(wr.waits) != 1 {
 		t.Errorf("found in the second search: exit %d, %d waits, stdout %s", code, len(wr.waits), out)
 	}
@@ -353,7 +354,7 @@ func TestOfferingsWatchUntilFound(t *testing.T) {
 	// A window too short for a 2-day block answers nothing, search after search: an empty
 	// array each time, and exit 1 when interrupted.
 	wr, ctx = fakeWatch(t, 3, nil)
-	code, out, errs = runWatch(ctx, "offerings", "--endpoint-url", cs.url, "--type", "p5.48xlarge", "--duration", "2d",
+	code, out, errs = runWatch(ctx, "offerings", "--endpoint-url", cs.URL, "--type", "p5.48xlarge", "--duration", "2d",
 		"--from", "now", "--to", "+1d", "--region", "us-east-1", "--watch", "--interval", "1m", "--until-found", "-o", "json")
 	if code != 1 || out != "[]\n[]\n[]\n" || len(wr.waits) != 3 || wr.waits[0] != time.Minute || !strings.Contains(errs, "stopped before any offering was found") {
 		t.Errorf("interrupted with nothing found: exit %d, %d waits %v, stdout %q, stderr %q; want 1", code, len(wr.waits), wr.waits, out, errs)
@@ -365,9 +366,9 @@ func TestOfferingsWatchUntilFound(t *testing.T) {
 
 // A fixed start that has passed becomes now; a window too short for the block ends the watch.
 func TestOfferingsWatchFixedWindowPasses(t *testing.T) {
-	cs := startCLISim(t)
-	wr, ctx := fakeWatch(t, 5, func(n int) { cs.sim.Advance(36 * time.Hour) })
-	code, out, errs := runWatch(ctx, "offerings", "--endpoint-url", cs.url, "--type", "p5.48xlarge", "--duration", "2d",
+	cs := cmdtest.StartSim(t)
+	wr, ctx := fakeWatch(t, 5, func(n int) { cs.Emulator.Advance(36 * time.Hour) })
+	code, out, errs := runWatch(ctx, "offerings", "--endpoint-url", cs.URL, "--type", "p5.48xlarge", "--duration", "2d",
 		"--from", "2026-12-01T08:00:00Z", "--to", "2026-12-05T11:30:00Z", "--region", "us-east-1", "--watch", "--interval", "5m", "-o", "json")
 	if code != 0 || len(wr.waits) != 3 {
 		t.Errorf("exit %d after %d waits, want 0 after 3 (72h on, the window still holds a block; 108h on, it has passed)", code, len(wr.waits))
@@ -382,8 +383,8 @@ func TestOfferingsWatchFixedWindowPasses(t *testing.T) {
 
 // Bad --watch and --until-found values are usage errors before any call.
 func TestOfferingsWatchBadUsage(t *testing.T) {
-	cs := startCLISim(t)
-	base := []string{"offerings", "--endpoint-url", cs.url, "--type", "p5.48xlarge", "--duration", "2d"}
+	cs := cmdtest.StartSim(t)
+	base := []string{"offerings", "--endpoint-url", cs.URL, "--type", "p5.48xlarge", "--duration", "2d"}
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -402,7 +403,7 @@ func TestOfferingsWatchBadUsage(t *testing.T) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2 naming %q", tc.args, code, out, errs, tc.want)
 		}
 	}
-	if n := cs.calls.Load(); n != 0 {
+	if n := cs.Calls.Load(); n != 0 {
 		t.Errorf("bad usage made %d calls", n)
 	}
 }

@@ -4,18 +4,20 @@ import (
 	"encoding/json"
 	"testing"
 	"time"
+
+	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 )
 
 // offerings --all-zones also searches the zones the account has not opted in to: the
 // Atlanta Local Zone's p5 blocks show then, with their ZoneType, and never without it.
 func TestOfferingsAllZones(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	localRows := func(extra ...string) int {
 		t.Helper()
 		n := 0
 		for d := 0; d < 30 && n == 0; d++ {
-			from := cliSimStart.Add(time.Duration(d) * 24 * time.Hour)
-			args := append([]string{"offerings", "--endpoint-url", cs.url, "--region", "us-east-1", "--type", "p5.48xlarge",
+			from := cmdtest.SimStart.Add(time.Duration(d) * 24 * time.Hour)
+			args := append([]string{"offerings", "--endpoint-url", cs.URL, "--region", "us-east-1", "--type", "p5.48xlarge",
 				"--duration", "1d", "--from", from.Format(time.RFC3339), "--to", from.Add(7 * 24 * time.Hour).Format(time.RFC3339), "-o", "json"}, extra...)
 			code, out, errs := runCLI(args...)
 			var rows []struct{ AvailabilityZone, ZoneType string }

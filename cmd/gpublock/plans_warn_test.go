@@ -18,19 +18,19 @@ import (
 func TestBlocksWarnOfPlanNearItsEnd(t *testing.T) {
 	cs := startPlanSim(t)
 	asPerson(t, false, "")
-	off := pickPlan(t, cs.url, false)
-	code, out, errs := runCLI(planPurchaseArgs(cs.url, off.TrainingPlanOfferingId, off.Region, "--yes", "-o", "json")...)
+	off := pickPlan(t, cs.URL, false)
+	code, out, errs := runCLI(planPurchaseArgs(cs.URL, off.TrainingPlanOfferingId, off.Region, "--yes", "-o", "json")...)
 	var res purchase.PlanPurchaseJSON
 	if code != 0 || json.Unmarshal([]byte(out), &res) != nil {
 		t.Fatalf("purchase: exit %d\n%s\n%s", code, errs, out)
 	}
 	name, end := res.TrainingPlan.TrainingPlanName, mustTime(t, res.TrainingPlan.EndTime)
-	cs.sim.SetTime(end.Add(-35 * time.Minute))
+	cs.Emulator.SetTime(end.Add(-35 * time.Minute))
 
 	h := &hook{}
 	srv := httptest.NewServer(h)
 	defer srv.Close()
-	list := []string{"blocks", "--endpoint-url", cs.url, "--region", off.Region, "--source", "training-plans", "--warn-leads", "24h"}
+	list := []string{"blocks", "--endpoint-url", cs.URL, "--region", off.Region, "--source", "training-plans", "--warn-leads", "24h"}
 	notifyArgs := append(append([]string{}, list...), "-o", "json", "--notify-url", srv.URL+"/services/T0/B0/SECRETTOKEN")
 	code, out, errs = runCLI(notifyArgs...)
 	var rows []printers.PlanListJSON

@@ -17,6 +17,7 @@ import (
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/purchase"
+	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/cmd/internal/printers"
 	"github.com/gpublock/gpublock/cmd/internal/spending"
@@ -106,10 +107,10 @@ func journalLines(t *testing.T) []aws.JournalEntry {
 }
 
 func TestPurchaseWithYes(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	asPerson(t, false, "")
-	off := pickOffering(t, cs.url)
-	code, out, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes", "-o", "json", "--tag", "project=llm", "--tag", "Name=run 1")...)
+	off := pickOffering(t, cs.URL)
+	code, out, errs := runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, "--yes", "-o", "json", "--tag", "project=llm", "--tag", "Name=run 1")...)
 	if code != 0 {
 		t.Fatalf("exit %d, stderr:\n%s", code, errs)
 	}
@@ -151,7 +152,7 @@ func TestPurchaseWithYes(t *testing.T) {
 		}
 	}
 
-	rows := reservations(t, cs.url)
+	rows := reservations(t, cs.URL)
 	if len(rows) != 1 || rows[0].CapacityReservationId != r.CapacityReservationId || rows[0].TotalInstanceCount != 2 {
 		t.Fatalf("after the purchase: %+v", rows)
 	}
@@ -164,17 +165,17 @@ func TestPurchaseWithYes(t *testing.T) {
 	}
 
 	// The same offering cannot be bought twice: it has gone from the search.
-	code, _, errs = runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes")...)
-	if code != 1 || !strings.Contains(errs, "not among") || len(reservations(t, cs.url)) != 1 {
+	code, _, errs = runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, "--yes")...)
+	if code != 1 || !strings.Contains(errs, "not among") || len(reservations(t, cs.URL)) != 1 {
 		t.Errorf("second purchase: exit %d\n%s", code, errs)
 	}
 }
 
 func TestPurchaseTableOutput(t *testing.T) {
-	cs := startCLISim(t)
-	off := pickOffering(t, cs.url)
-	code, out, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes")...)
-	rows := reservations(t, cs.url)
+	cs := cmdtest.StartSim(t)
+	off := pickOffering(t, cs.URL)
+	code, out, errs := runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, "--yes")...)
+	rows := reservations(t, cs.URL)
 	if code != 0 || len(rows) != 1 {
 		t.Fatalf("exit %d, %d reservations\n%s", code, len(rows), errs)
 	}
@@ -187,64 +188,64 @@ func TestPurchaseTableOutput(t *testing.T) {
 }
 
 func TestPurchaseTypedConfirmation(t *testing.T) {
-	cs := startCLISim(t)
-	off := pickOffering(t, cs.url)
+	cs := cmdtest.StartSim(t)
+	off := pickOffering(t, cs.URL)
 	for _, typed := range []string{"no\n", "BUY\n", "buy it\n", "y\n", "", "\n"} {
 		asPerson(t, true, typed)
-		code, _, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId)...)
+		code, _, errs := runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId)...)
 		if code != 1 || !strings.Contains(errs, "Type buy") || !strings.Contains(errs, "cancelled; nothing was bought") {
 			t.Errorf("typed %q: exit %d\n%s", typed, code, errs)
 		}
-		assertNothingBought(t, cs.url)
+		assertNothingBought(t, cs.URL)
 	}
 	if lines := journalLines(t); len(lines) != 0 {
 		t.Errorf("cancelled purchases reached the journal: %+v", lines)
 	}
 
 	asPerson(t, true, "buy\n")
-	code, _, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId)...)
-	if rows := reservations(t, cs.url); code != 0 || len(rows) != 1 {
+	code, _, errs := runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId)...)
+	if rows := reservations(t, cs.URL); code != 0 || len(rows) != 1 {
 		t.Fatalf("typed buy: exit %d, %d reservations\n%s", code, len(rows), errs)
 	}
 }
 
 func TestPurchaseWithoutTerminalRefuses(t *testing.T) {
-	cs := startCLISim(t)
-	off := pickOffering(t, cs.url)
+	cs := cmdtest.StartSim(t)
+	off := pickOffering(t, cs.URL)
 	asPerson(t, false, "buy\n")
-	before := cs.calls.Load()
-	code, out, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId)...)
+	before := cs.Calls.Load()
+	code, out, errs := runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId)...)
 	if code != 2 || out != "" || !strings.Contains(errs, "not a terminal") || !strings.Contains(errs, "--yes") {
 		t.Errorf("exit %d, stdout %q\n%s", code, out, errs)
 	}
-	if n := cs.calls.Load() - before; n != 0 {
+	if n := cs.Calls.Load() - before; n != 0 {
 		t.Errorf("%d calls reached the emulator before the refusal", n)
 	}
-	assertNothingBought(t, cs.url)
+	assertNothingBought(t, cs.URL)
 }
 
 func TestPurchaseDryRun(t *testing.T) {
-	cs := startCLISim(t)
-	off := pickOffering(t, cs.url)
+	cs := cmdtest.StartSim(t)
+	off := pickOffering(t, cs.URL)
 	asPerson(t, false, "")
 	// With the search flags, it shows what would be bought too.
-	code, out, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--dry-run")...)
+	code, out, errs := runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, "--dry-run")...)
 	if code != 0 || !strings.Contains(out, "Dry run: allowed") || !strings.Contains(out, "ec2:PurchaseCapacityBlock") ||
 		!strings.Contains(errs, off.AvailabilityZone) {
 		t.Errorf("exit %d, stdout %q\n%s", code, out, errs)
 	}
 	// With the id and region only, it is the permission check alone.
-	code, out, errs = runCLI("purchase", off.CapacityBlockOfferingId, "--endpoint-url", cs.url, "--region", "us-east-1", "--dry-run", "-o", "json")
+	code, out, errs = runCLI("purchase", off.CapacityBlockOfferingId, "--endpoint-url", cs.URL, "--region", "us-east-1", "--dry-run", "-o", "json")
 	var got map[string]any
 	if code != 0 || json.Unmarshal([]byte(out), &got) != nil || got["Allowed"] != true || got["Action"] != "ec2:PurchaseCapacityBlock" {
 		t.Errorf("json: exit %d, %q\n%s", code, out, errs)
 	}
 	// An id AWS does not know is not "allowed".
-	code, out, errs = runCLI("purchase", "cbr-00000000000000000", "--endpoint-url", cs.url, "--region", "us-east-1", "--dry-run")
+	code, out, errs = runCLI("purchase", "cbr-00000000000000000", "--endpoint-url", cs.URL, "--region", "us-east-1", "--dry-run")
 	if code != 1 || strings.Contains(out, "allowed") || errs == "" {
 		t.Errorf("unknown id: exit %d, %q\n%s", code, out, errs)
 	}
-	assertNothingBought(t, cs.url)
+	assertNothingBought(t, cs.URL)
 	if lines := journalLines(t); len(lines) != 0 {
 		t.Errorf("a dry run reached the journal: %+v", lines)
 	}
@@ -266,11 +267,11 @@ func countPurchases(t *testing.T, sim *ec2sim.Server) (string, *atomic.Int64) {
 }
 
 func TestPurchaseMaxSpend(t *testing.T) {
-	cs := startCLISim(t)
-	off := pickOffering(t, cs.url)
+	cs := cmdtest.StartSim(t)
+	off := pickOffering(t, cs.URL)
 	fee := model.MustMoney(off.UpfrontFee)
 	capBelow := fee.Sub(model.MoneyFromCents(1))
-	url, purchases := countPurchases(t, cs.sim)
+	url, purchases := countPurchases(t, cs.Emulator)
 	code, _, errs := runCLI(purchaseArgsFor(url, off.CapacityBlockOfferingId, "--yes", "--max-spend", capBelow.String())...)
 	if code != 1 || !strings.Contains(errs, "spending cap of "+capBelow.Dollars()) || !strings.Contains(errs, "--max-spend") ||
 		!strings.Contains(errs, fee.Dollars()) {
@@ -279,32 +280,32 @@ func TestPurchaseMaxSpend(t *testing.T) {
 	if purchases.Load() != 0 {
 		t.Errorf("%d PurchaseCapacityBlock calls (dry runs included) above the cap", purchases.Load())
 	}
-	assertNothingBought(t, cs.url)
+	assertNothingBought(t, cs.URL)
 	if lines := journalLines(t); len(lines) != 0 {
 		t.Errorf("a refused purchase reached the journal: %+v", lines)
 	}
 	// A cap equal to the fee allows it.
-	code, _, errs = runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes", "--max-spend", fee.String())...)
-	if rows := reservations(t, cs.url); code != 0 || len(rows) != 1 {
+	code, _, errs = runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, "--yes", "--max-spend", fee.String())...)
+	if rows := reservations(t, cs.URL); code != 0 || len(rows) != 1 {
 		t.Errorf("cap = fee: exit %d, %d reservations\n%s", code, len(rows), errs)
 	}
 }
 
 func TestPurchaseSoldMeanwhile(t *testing.T) {
-	cs := startCLISim(t)
-	off := pickOffering(t, cs.url)
+	cs := cmdtest.StartSim(t)
+	off := pickOffering(t, cs.URL)
 	var f ec2sim.Faults
 	if err := ec2sim.ParseFault("sold=1", &f); err != nil {
 		t.Fatal(err)
 	}
-	cs.sim.SetFaults(f)
-	code, out, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes")...)
+	cs.Emulator.SetFaults(f)
+	code, out, errs := runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, "--yes")...)
 	if code != 1 || out != "" || !strings.Contains(errs, "sold to someone else") || !strings.Contains(errs, "search again") ||
 		!strings.Contains(errs, "NOT BOUGHT") {
 		t.Errorf("exit %d, stdout %q\n%s", code, out, errs)
 	}
-	cs.sim.SetFaults(ec2sim.Faults{})
-	assertNothingBought(t, cs.url)
+	cs.Emulator.SetFaults(ec2sim.Faults{})
+	assertNothingBought(t, cs.URL)
 	lines := journalLines(t)
 	if len(lines) != 2 || lines[0].Phase != "intent" || lines[1].Outcome != "not-bought" || lines[1].Error == "" {
 		t.Errorf("journal %+v", lines)
@@ -312,15 +313,15 @@ func TestPurchaseSoldMeanwhile(t *testing.T) {
 }
 
 func TestPurchaseLostReplyFound(t *testing.T) {
-	cs := startCLISim(t)
-	off := pickOffering(t, cs.url)
+	cs := cmdtest.StartSim(t)
+	off := pickOffering(t, cs.URL)
 	var f ec2sim.Faults
 	if err := ec2sim.ParseFault("lost-reply=1", &f); err != nil {
 		t.Fatal(err)
 	}
-	cs.sim.SetFaults(f)
-	code, out, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes", "-o", "json")...)
-	cs.sim.SetFaults(ec2sim.Faults{})
+	cs.Emulator.SetFaults(f)
+	code, out, errs := runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, "--yes", "-o", "json")...)
+	cs.Emulator.SetFaults(ec2sim.Faults{})
 	if code != 0 || !strings.Contains(errs, "found by its request tag") {
 		t.Fatalf("exit %d\n%s", code, errs)
 	}
@@ -328,7 +329,7 @@ func TestPurchaseLostReplyFound(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &got); err != nil || !got.FoundByRequestTag {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	rows := reservations(t, cs.url)
+	rows := reservations(t, cs.URL)
 	if len(rows) != 1 || rows[0].CapacityReservationId != got.CapacityReservation.CapacityReservationId {
 		t.Fatalf("want exactly one reservation, the one found: %+v", rows)
 	}
@@ -362,16 +363,16 @@ func failing(next http.Handler, requestID string, fails func(body string) bool) 
 }
 
 func TestPurchaseLostReplyNotBought(t *testing.T) {
-	cs := startCLISim(t)
-	off := pickOffering(t, cs.url)
-	srv := httptest.NewServer(lostBeforeCommit(cs.sim))
+	cs := cmdtest.StartSim(t)
+	off := pickOffering(t, cs.URL)
+	srv := httptest.NewServer(lostBeforeCommit(cs.Emulator))
 	defer srv.Close()
 	// The adapter asks a few times, a couple of seconds apart, before "not there" counts.
 	code, out, errs := runCLI(purchaseArgsFor(srv.URL, off.CapacityBlockOfferingId, "--yes")...)
 	if code != 1 || out != "" || !strings.Contains(errs, "NOT BOUGHT") || !strings.Contains(errs, "No reservation carries this purchase's request id") {
 		t.Errorf("exit %d, stdout %q\n%s", code, out, errs)
 	}
-	assertNothingBought(t, cs.url)
+	assertNothingBought(t, cs.URL)
 	lines := journalLines(t)
 	if len(lines) != 2 || lines[1].Outcome != "not-bought" {
 		t.Errorf("journal %+v", lines)
@@ -379,19 +380,19 @@ func TestPurchaseLostReplyNotBought(t *testing.T) {
 }
 
 func TestPurchaseOfferingNotInSearch(t *testing.T) {
-	cs := startCLISim(t)
-	code, _, errs := runCLI(purchaseArgsFor(cs.url, "cbr-0123456789abcdef0", "--yes")...)
+	cs := cmdtest.StartSim(t)
+	code, _, errs := runCLI(purchaseArgsFor(cs.URL, "cbr-0123456789abcdef0", "--yes")...)
 	if code != 1 || !strings.Contains(errs, "cbr-0123456789abcdef0 is not among") || !strings.Contains(errs, "nothing was bought") {
 		t.Errorf("exit %d\n%s", code, errs)
 	}
-	assertNothingBought(t, cs.url)
+	assertNothingBought(t, cs.URL)
 }
 
 func TestPurchaseBadUsage(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	asPerson(t, false, "")
 	id := "cbr-0123456789abcdef0"
-	base := []string{"--endpoint-url", cs.url, "--yes"}
+	base := []string{"--endpoint-url", cs.URL, "--yes"}
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -413,16 +414,16 @@ func TestPurchaseBadUsage(t *testing.T) {
 		{[]string{"purchase", id, "--region", "us-east-1,us-west-2", "--type", "p5.48xlarge", "--duration", "2d"}, "one region"},
 		{[]string{"purchase", id, "--region", "all", "--type", "p5.48xlarge", "--duration", "2d"}, "one region"},
 	} {
-		before := cs.calls.Load()
+		before := cs.Calls.Load()
 		code, out, errs := runCLI(append(tc.args, base...)...)
 		if code != 2 || out != "" || !strings.Contains(errs, tc.want) {
 			t.Errorf("%v: exit %d, stdout %q, stderr:\n%s", tc.args, code, out, errs)
 		}
-		if n := cs.calls.Load() - before; n != 0 {
+		if n := cs.Calls.Load() - before; n != 0 {
 			t.Errorf("%v: %d calls before the usage error", tc.args, n)
 		}
 	}
-	assertNothingBought(t, cs.url)
+	assertNothingBought(t, cs.URL)
 }
 
 // lostAndUnreadable loses the purchase reply like lostBeforeCommit, and then fails every
@@ -434,10 +435,10 @@ func lostAndUnreadable(sim *ec2sim.Server) http.Handler {
 }
 
 func TestPurchaseOutcomeUnknown(t *testing.T) {
-	cs := startCLISim(t)
-	off := pickOffering(t, cs.url)
+	cs := cmdtest.StartSim(t)
+	off := pickOffering(t, cs.URL)
 	t.Setenv("AWS_MAX_ATTEMPTS", "1") // no SDK retries of the failing look-ups
-	srv := httptest.NewServer(lostAndUnreadable(cs.sim))
+	srv := httptest.NewServer(lostAndUnreadable(cs.Emulator))
 	defer srv.Close()
 	code, out, errs := runCLI(purchaseArgsFor(srv.URL, off.CapacityBlockOfferingId, "--yes")...)
 	if code != spending.ExitUnknown || out != "" || !strings.Contains(errs, "OUTCOME UNKNOWN") || !strings.Contains(errs, "Do not buy again") ||
@@ -465,8 +466,8 @@ func (w *cancelOnPrompt) Write(p []byte) (int, error) {
 }
 
 func TestPurchaseInterruptedAtPrompt(t *testing.T) {
-	cs := startCLISim(t)
-	off := pickOffering(t, cs.url)
+	cs := cmdtest.StartSim(t)
+	off := pickOffering(t, cs.URL)
 	pr, pw := io.Pipe() // nobody ever types
 	defer pw.Close()
 	asPerson(t, true, "")
@@ -475,20 +476,20 @@ func TestPurchaseInterruptedAtPrompt(t *testing.T) {
 	defer cancel()
 	var out bytes.Buffer
 	errb := &cancelOnPrompt{cancel: cancel}
-	code := runWith(ctx, cliFactory(&out, errb), purchaseArgsFor(cs.url, off.CapacityBlockOfferingId))
+	code := runWith(ctx, cliFactory(&out, errb), purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId))
 	if code != 1 || !strings.Contains(errb.String(), "cancelled; nothing was bought") {
 		t.Errorf("exit %d\n%s", code, errb.String())
 	}
-	assertNothingBought(t, cs.url)
+	assertNothingBought(t, cs.URL)
 }
 
 // A purchase from `gpublock sim` reached with --endpoint-url is simulated: it goes to the
 // simulated journal, never into the live one that records money really spent.
 func TestPurchaseAgainstSimJournalsAsSimulated(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	asPerson(t, false, "")
-	off := pickOffering(t, cs.url)
-	code, _, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes")...)
+	off := pickOffering(t, cs.URL)
+	code, _, errs := runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, "--yes")...)
 	if code != 0 || !strings.Contains(errs, "SIMULATED") {
 		t.Fatalf("exit %d, stderr:\n%s", code, errs)
 	}
@@ -505,10 +506,10 @@ func TestPurchaseAgainstSimJournalsAsSimulated(t *testing.T) {
 // The confirmation of an UltraServer block counts its member instances and gives the
 // rate per UltraServer-hour: the model's Count is the number of UltraServers.
 func TestPurchaseUltraServerConfirmation(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	asPerson(t, false, "")
 	search := []string{"--region", "us-east-1", "--type", "u-p6e-gb200x36", "--duration", "2d", "--from", "2026-12-01T08:00:00Z", "--to", "2026-12-29"}
-	code, out, errs := runCLI(append([]string{"offerings", "--endpoint-url", cs.url, "-o", "json"}, search...)...)
+	code, out, errs := runCLI(append([]string{"offerings", "--endpoint-url", cs.URL, "-o", "json"}, search...)...)
 	var rows []printers.OfferingJSON
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) == 0 {
 		t.Fatalf("offerings: exit %d, stderr %q\n%s", code, errs, out)
@@ -523,7 +524,7 @@ func TestPurchaseUltraServerConfirmation(t *testing.T) {
 	if off.CapacityBlockOfferingId == "" {
 		t.Fatalf("no 48-hour offering among %d", len(rows))
 	}
-	code, _, errs = runCLI(append([]string{"purchase", off.CapacityBlockOfferingId, "--endpoint-url", cs.url, "--yes"}, search...)...)
+	code, _, errs = runCLI(append([]string{"purchase", off.CapacityBlockOfferingId, "--endpoint-url", cs.URL, "--yes"}, search...)...)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, errs)
 	}
@@ -540,25 +541,25 @@ func TestPurchaseUltraServerConfirmation(t *testing.T) {
 // --read-only refuses a purchase, an extension and a launch before any call, so nobody is
 // shown a confirmation for something that would be refused; a dry run still runs.
 func TestReadOnlyRefusesBeforeAnyCall(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	asPerson(t, true, "buy\nextend\nlaunch\n")
 	for _, args := range [][]string{
-		append([]string{"purchase", "cbr-0123456789abcdef0", "--endpoint-url", cs.url, "--read-only"}, purchaseSearch...),
-		{"extend", "cr-0123456789abcdef0", "--endpoint-url", cs.url, "--region", "us-east-1", "--duration", "1d", "--read-only"},
-		{"launch", "cr-0123456789abcdef0", "--endpoint-url", cs.url, "--region", "us-east-1", "--ami", "ami-0123456789abcdef0", "--read-only", "--yes"},
+		append([]string{"purchase", "cbr-0123456789abcdef0", "--endpoint-url", cs.URL, "--read-only"}, purchaseSearch...),
+		{"extend", "cr-0123456789abcdef0", "--endpoint-url", cs.URL, "--region", "us-east-1", "--duration", "1d", "--read-only"},
+		{"launch", "cr-0123456789abcdef0", "--endpoint-url", cs.URL, "--region", "us-east-1", "--ami", "ami-0123456789abcdef0", "--read-only", "--yes"},
 	} {
-		before := cs.calls.Load()
+		before := cs.Calls.Load()
 		code, out, errs := runCLI(args...)
 		if code != 1 || out != "" || !strings.Contains(errs, "--read-only") || strings.Contains(errs, "Type ") {
 			t.Errorf("%s: exit %d, stdout %q, stderr:\n%s", args[0], code, out, errs)
 		}
-		if n := cs.calls.Load() - before; n != 0 {
+		if n := cs.Calls.Load() - before; n != 0 {
 			t.Errorf("%s --read-only made %d calls", args[0], n)
 		}
 	}
-	before := cs.calls.Load()
-	code, out, errs := runCLI("purchase", "cbr-0123456789abcdef0", "--endpoint-url", cs.url, "--region", "us-east-1", "--read-only", "--dry-run")
-	if code == 2 || strings.Contains(errs, "refused: --read-only") || cs.calls.Load() == before {
+	before := cs.Calls.Load()
+	code, out, errs := runCLI("purchase", "cbr-0123456789abcdef0", "--endpoint-url", cs.URL, "--region", "us-east-1", "--read-only", "--dry-run")
+	if code == 2 || strings.Contains(errs, "refused: --read-only") || cs.Calls.Load() == before {
 		t.Errorf("--read-only --dry-run did not ask AWS: exit %d, %q, %q", code, out, errs)
 	}
 }
@@ -566,15 +567,15 @@ func TestReadOnlyRefusesBeforeAnyCall(t *testing.T) {
 // The confirmation shows the break-even against on-demand before anyone types buy, as
 // the TUI's dialog does, and says plainly when there is no on-demand price to compare.
 func TestPurchaseConfirmationShowsBreakEven(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	asPerson(t, true, "no\n")
-	off := pickOffering(t, cs.url)
-	code, _, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId)...)
+	off := pickOffering(t, cs.URL)
+	code, _, errs := runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId)...)
 	if code != 1 || !strings.Contains(errs, "cancelled") {
 		t.Fatalf("exit %d\n%s", code, errs)
 	}
 	if !strings.Contains(errs, "  Break-even:  ") || !strings.Contains(errs, "on-demand at $55.040/h") {
 		t.Errorf("no break-even against p5.48xlarge's on-demand $55.040/h:\n%s", errs)
 	}
-	assertNothingBought(t, cs.url)
+	assertNothingBought(t, cs.URL)
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -57,7 +56,7 @@ func execute(ctx context.Context, f *cmdutil.Factory, args []string) error {
 	root.SetHelpFunc(groupedHelp(fangHelp()))
 	cmd, err := root.ExecuteContextC(ctx)
 	if err != nil {
-		printError(stderr, cmd, err)
+		cmdutil.PrintError(stderr, cmd, err)
 	}
 	return err
 }
@@ -120,28 +119,6 @@ func groupedHelp(help func(*cobra.Command, []string)) func(*cobra.Command, []str
 		}
 		fmt.Fprintln(w)
 	}
-}
-
-// printError says what went wrong in one line and where help is, for the errors cobra
-// finds itself and the usage errors of a command's checks; a command's exitError has been
-// explained by the command.
-func printError(w io.Writer, cmd *cobra.Command, err error) {
-	var ee cmdutil.ExitError
-	if errors.As(err, &ee) {
-		return
-	}
-	if cmd == nil || !cmd.HasParent() || cmd.Name() == "help" {
-		fmt.Fprintf(w, "gpublock: %v\n", err)
-		fmt.Fprintln(w, "Run 'gpublock --help' for the commands and flags.")
-		return
-	}
-	name := strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name()+" ")
-	var ue cmdutil.UsageError
-	if !errors.As(err, &ue) {
-		fmt.Fprintf(w, "gpublock %s: %v\n", name, err)
-		return
-	}
-	cmdutil.ReportUsage(w, name, err)
 }
 
 func newRootCmd(ctx context.Context, f *cmdutil.Factory) *cobra.Command {

@@ -12,12 +12,13 @@ import (
 
 	"github.com/charmbracelet/x/exp/golden"
 
+	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 )
 
 // helpEnv makes help output the same on every machine: no colour, a fixed width.
 func helpEnv(t *testing.T) {
-	cliEnv(t)
+	cmdtest.Env(t)
 	t.Setenv("__FANG_TEST_WIDTH", "120")
 	for _, k := range []string{"CLICOLOR_FORCE", "COLORTERM"} {
 		t.Setenv(k, "")
@@ -99,10 +100,10 @@ func TestCommandHelpGroupsTheAWSFlags(t *testing.T) {
 
 // The AWS flags work before the command name as after it: the same answer either way.
 func TestGlobalFlagsBeforeOrAfterTheCommand(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	search := []string{"--type", "p5.48xlarge", "--duration", "2d", "--from", "2026-12-01T08:00:00Z", "--to", "2026-12-15", "-o", "json"}
-	after := append(append([]string{"offerings"}, search...), "--endpoint-url", cs.url, "--region", "us-east-1")
-	before := append([]string{"--endpoint-url", cs.url, "--region=us-east-1", "offerings"}, search...)
+	after := append(append([]string{"offerings"}, search...), "--endpoint-url", cs.URL, "--region", "us-east-1")
+	before := append([]string{"--endpoint-url", cs.URL, "--region=us-east-1", "offerings"}, search...)
 	c1, out1, e1 := runCLI(after...)
 	c2, out2, e2 := runCLI(before...)
 	var rows []map[string]any
@@ -110,13 +111,13 @@ func TestGlobalFlagsBeforeOrAfterTheCommand(t *testing.T) {
 		t.Fatalf("after: exit %d %s\nbefore: exit %d %s\n%s\n%s", c1, e1, c2, e2, out1, out2)
 	}
 	// A bad global flag before the command is the command's usage error, before any call.
-	calls := cs.calls.Load()
-	code, out, errs := runCLI(append([]string{"--endpoint-url", cs.url, "--concurrency", "0", "offerings"}, search...)...)
-	if code != 2 || out != "" || !strings.HasPrefix(errs, "gpublock offerings: --concurrency 0: allowed 1 to 256") || cs.calls.Load() != calls {
+	calls := cs.Calls.Load()
+	code, out, errs := runCLI(append([]string{"--endpoint-url", cs.URL, "--concurrency", "0", "offerings"}, search...)...)
+	if code != 2 || out != "" || !strings.HasPrefix(errs, "gpublock offerings: --concurrency 0: allowed 1 to 256") || cs.Calls.Load() != calls {
 		t.Errorf("bad global flag: exit %d, stdout %q\n%s", code, out, errs)
 	}
 	// With no command the flags are the TUI's, checked by it before anything starts.
-	if code, out, errs := runCLI("--endpoint-url", cs.url, "--screen", "bogus"); code != 2 || out != "" || !strings.Contains(errs, `--screen "bogus": allowed search, blocks or advisor`) {
+	if code, out, errs := runCLI("--endpoint-url", cs.URL, "--screen", "bogus"); code != 2 || out != "" || !strings.Contains(errs, `--screen "bogus": allowed search, blocks or advisor`) {
 		t.Errorf("--screen bogus: exit %d, stdout %q\n%s", code, out, errs)
 	}
 	// A TUI flag with a value that is also a command's name is the flag's value.

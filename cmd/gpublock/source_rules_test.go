@@ -12,7 +12,7 @@ func TestSourceRulesBeforeAnyCall(t *testing.T) {
 	cs := startPlanSim(t)
 	asPerson(t, false, "")
 	search := func(extra ...string) []string {
-		return append([]string{"offerings", "--endpoint-url", cs.url, "--type", "p5.48xlarge"}, extra...)
+		return append([]string{"offerings", "--endpoint-url", cs.URL, "--type", "p5.48xlarge"}, extra...)
 	}
 	for _, tc := range []struct {
 		args []string
@@ -37,7 +37,7 @@ func TestSourceRulesBeforeAnyCall(t *testing.T) {
 			}
 		}
 	}
-	if n := cs.calls.Load(); n != 0 {
+	if n := cs.Calls.Load(); n != 0 {
 		t.Fatalf("bad usage made %d calls", n)
 	}
 }
@@ -47,7 +47,7 @@ func TestSourceRulesBeforeAnyCall(t *testing.T) {
 func TestOfferingsWatchTrainingPlans(t *testing.T) {
 	cs := startPlanSim(t)
 	args := func(extra ...string) []string {
-		return append([]string{"offerings", "--endpoint-url", cs.url, "--source", "training-plans", "--region", "us-east-1", "--type", "p5.48xlarge",
+		return append([]string{"offerings", "--endpoint-url", cs.URL, "--source", "training-plans", "--region", "us-east-1", "--type", "p5.48xlarge",
 			"--count", "2", "--duration", "2d-5d", "--from", "now", "--to", "+30d", "--watch", "--interval", "5m", "--until-found"}, extra...)
 	}
 	wr, ctx := fakeWatch(t, 5, nil)
@@ -69,8 +69,8 @@ func TestOfferingsWatchTrainingPlans(t *testing.T) {
 	}
 
 	// A fixed window ends the watch when it has passed, by the plans' rule as by the blocks'.
-	wr, ctx = fakeWatch(t, 5, func(int) { cs.sim.Advance(36 * time.Hour) })
-	code, out, errs = runWatch(ctx, "offerings", "--endpoint-url", cs.url, "--source", "training-plans", "--type", "p5.48xlarge", "--count", "2",
+	wr, ctx = fakeWatch(t, 5, func(int) { cs.Emulator.Advance(36 * time.Hour) })
+	code, out, errs = runWatch(ctx, "offerings", "--endpoint-url", cs.URL, "--source", "training-plans", "--type", "p5.48xlarge", "--count", "2",
 		"--duration", "2d", "--from", "2026-12-01T08:00:00Z", "--to", "2026-12-05T11:30:00Z", "--region", "us-east-1", "--watch", "--interval", "5m", "-o", "json")
 	if code != 0 || len(wr.waits) != 3 || len(jsonRounds(t, out)) != 3 {
 		t.Errorf("exit %d after %d waits, stdout %s; want 0 after 3 searches (108h on, the window has passed)", code, len(wr.waits), out)
@@ -96,7 +96,7 @@ func TestBothSourcesSearchWhatEachSells(t *testing.T) {
 		{[]string{"--type", "ml.p5.48xlarge", "--duration", "2d"}, "capacity-blocks ", "", ""},
 		{[]string{"--type", "ml.p5.48xlarge", "--duration", "2d"}, "training-plans ", "", ""},
 	} {
-		args := append([]string{"offerings", "--endpoint-url", cs.url, "--source", "all", "--region", "us-east-1"}, tc.args...)
+		args := append([]string{"offerings", "--endpoint-url", cs.URL, "--source", "all", "--region", "us-east-1"}, tc.args...)
 		code, out, errs := runCLI(args...)
 		if code != 0 || !strings.Contains(out, "\n"+tc.rows) || (tc.notRows != "" && strings.Contains(out, "\n"+tc.notRows)) {
 			t.Errorf("%v: exit %d, want rows of %q only:\n%s\n%s", tc.args, code, tc.rows, out, errs)
@@ -109,7 +109,7 @@ func TestBothSourcesSearchWhatEachSells(t *testing.T) {
 		}
 	}
 	// either form for one source too: Capacity Blocks read ml.p5.48xlarge as p5.48xlarge
-	code, out, errs := runCLI("offerings", "--endpoint-url", cs.url, "--region", "us-east-1", "--type", "ml.p5.48xlarge", "--duration", "2d")
+	code, out, errs := runCLI("offerings", "--endpoint-url", cs.URL, "--region", "us-east-1", "--type", "ml.p5.48xlarge", "--duration", "2d")
 	if code != 0 || !strings.Contains(out, " p5.48xlarge ") {
 		t.Errorf("capacity-blocks, ml.p5.48xlarge: exit %d\n%s\n%s", code, out, errs)
 	}

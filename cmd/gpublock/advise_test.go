@@ -296,7 +296,7 @@ func TestAdviseUsage(t *testing.T) {
 // given from the regions that answered.
 func TestAdviseRegionDown(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	cs.Emulator.SetFaults(ecDown("us-west-2"))
+	cs.Emulator.SetFaults(cmdtest.Down("us-west-2"))
 	code, out, errs := runCLI("advise", "--endpoint-url", cs.URL, "--type", "p5.48xlarge", "--instances", "1", "--hours", "48", "--region", "us-east-1,us-west-2")
 	if code != 0 || !strings.Contains(out, "Capacity Block") {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
@@ -329,7 +329,7 @@ func TestAdviseNearbyCounts(t *testing.T) {
 // A SageMaker job: no Capacity Block is searched (it could not use one), Training Plans
 // are, and the plan's fee is the live figure; SageMaker's on-demand rates are unknown.
 func TestAdviseSageMaker(t *testing.T) {
-	cs := startPlanSim(t)
+	cs := cmdtest.StartPlanSim(t)
 	a := askAdvice(t, cs, "--type", "p5.48xlarge", "--instances", "2", "--hours", "48", "--sagemaker", "--region", "us-east-1")
 	ruledOut(t, a, advisor.CapacityBlock, "SageMaker runs this job")
 	tp := option(t, a, advisor.TrainingPlan)
@@ -343,7 +343,7 @@ func TestAdviseSageMaker(t *testing.T) {
 
 // A SageMaker job whose count training plans do not sell says so, and searches nothing.
 func TestAdviseSageMakerCountPlansDoNotSell(t *testing.T) {
-	cs := startPlanSim(t)
+	cs := cmdtest.StartPlanSim(t)
 	code, out, errs := runCLI("advise", "--endpoint-url", cs.URL, "--type", "p5.48xlarge", "--instances", "3", "--hours", "48", "--sagemaker", "--region", "us-east-1")
 	if code != 0 || !strings.Contains(errs, "training plans not searched for 3 instances") || !strings.Contains(out, "Training Plans: not searched: no count and length") {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errs)

@@ -18,8 +18,6 @@ import (
 	"github.com/gpublock/gpublock/cmd/internal/config"
 )
 
-func ecDown(regions ...string) ec2sim.Faults { return ec2sim.Faults{Down: regions} }
-
 func TestOpenBackendDemo(t *testing.T) {
 	cmdtest.Env(t)
 	ctx, cancel := context.WithCancel(context.Background())

@@ -117,7 +117,7 @@ func TestBlocksNotifyEachWarningOnce(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	b := boughtBlock(t, cs)
 	activate(t, cs, b)
-	end := mustTime(t, b.EndDate)
+	end := cmdtest.MustTime(t, b.EndDate)
 	h := &hook{}
 	srv := httptest.NewServer(h)
 	defer srv.Close()
@@ -186,7 +186,7 @@ func TestBlocksNotifyFailureReportedWithoutSecret(t *testing.T) {
 	srv := httptest.NewServer(http.NotFoundHandler())
 	url := srv.URL
 	srv.Close()
-	cs.Emulator.SetTime(mustTime(t, b.EndDate).Add(-35 * time.Minute))
+	cs.Emulator.SetTime(cmdtest.MustTime(t, b.EndDate).Add(-35 * time.Minute))
 	tweakCLI(t, func(f *cmdutil.Factory) { f.Notify.Backoff = time.Millisecond })
 	code, out, errs := runCLI("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "--notify-url", url+"/hooks/SECRETTOKEN")
 	if code != 0 || !strings.Contains(out, b.CapacityReservationId) {
@@ -208,7 +208,7 @@ func TestBlocksWatchNotifiesOnce(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	b := boughtBlock(t, cs)
 	activate(t, cs, b)
-	cs.Emulator.SetTime(mustTime(t, b.EndDate).Add(-35 * time.Minute))
+	cs.Emulator.SetTime(cmdtest.MustTime(t, b.EndDate).Add(-35 * time.Minute))
 	h := &hook{}
 	srv := httptest.NewServer(h)
 	defer srv.Close()
@@ -234,7 +234,7 @@ func TestBlocksNotifyRecordUnwritable(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	b := boughtBlock(t, cs)
 	activate(t, cs, b)
-	cs.Emulator.SetTime(mustTime(t, b.EndDate).Add(-35 * time.Minute))
+	cs.Emulator.SetTime(cmdtest.MustTime(t, b.EndDate).Add(-35 * time.Minute))
 	h := &hook{}
 	srv := httptest.NewServer(h)
 	defer srv.Close()
@@ -261,7 +261,7 @@ func TestBlocksHungWebhookBounded(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	b := boughtBlock(t, cs)
 	activate(t, cs, b)
-	cs.Emulator.SetTime(mustTime(t, b.EndDate).Add(-35 * time.Minute))
+	cs.Emulator.SetTime(cmdtest.MustTime(t, b.EndDate).Add(-35 * time.Minute))
 	var hang atomic.Bool
 	hang.Store(true)
 	h := &hook{}
@@ -304,7 +304,7 @@ func TestBlocksKeepTerminatedInstances(t *testing.T) {
 	if code, _, errs := runCLI(launchArgsFor(cs.URL, b.CapacityReservationId, "--yes", "--count", "1")...); code != 0 {
 		t.Fatalf("launch: exit %d\n%s", code, errs)
 	}
-	end := mustTime(t, b.EndDate)
+	end := cmdtest.MustTime(t, b.EndDate)
 	list := func() printers.BlockJSON {
 		t.Helper()
 		code, out, errs := runCLI("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "-o", "json")

@@ -30,7 +30,7 @@ func TestBlocksPaymentFailedHasNoCountdown(t *testing.T) {
 	if code != 0 || !strings.Contains(row, "payment-failed") {
 		t.Fatalf("exit %d, stderr %q, no payment-failed row for %s:\n%s", code, errs, b.CapacityReservationId, table)
 	}
-	termination := mustTime(t, b.EndDate).Add(-30 * time.Minute).Format("2006-01-02 15:04")
+	termination := cmdtest.MustTime(t, b.EndDate).Add(-30 * time.Minute).Format("2006-01-02 15:04")
 	if !strings.Contains(row, "will not start") || strings.Contains(row, "starts in") || strings.Contains(row, termination) {
 		t.Errorf("a payment-failed block with a countdown or a termination time:\n%s", row)
 	}

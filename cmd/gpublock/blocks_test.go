@@ -82,7 +82,7 @@ func TestBlocksCommand(t *testing.T) {
 func TestBlocksRegionDown(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	b := boughtBlock(t, cs)
-	cs.Emulator.SetFaults(ecDown("us-west-2"))
+	cs.Emulator.SetFaults(cmdtest.Down("us-west-2"))
 	code, out, errs := runCLI("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1,us-west-2", "-o", "json")
 	var rows []printers.BlockJSON
 	if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) != 1 || rows[0].CapacityReservationId != b.CapacityReservationId {
@@ -245,7 +245,7 @@ func TestBlocksWatchBadUsage(t *testing.T) {
 // read "nothing ends soon" for blocks nobody looked at. Without it, the others still answer.
 func TestBlocksWarnWithinRegionDown(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	cs.Emulator.SetFaults(ecDown("us-west-2"))
+	cs.Emulator.SetFaults(cmdtest.Down("us-west-2"))
 	code, _, errs := runCLI("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1,us-west-2", "--warn-within", "45m")
 	if code != 1 || !strings.Contains(errs, "--warn-within: the blocks of us-west-2 could not be checked") {
 		t.Errorf("one region down with --warn-within: exit %d, %q; want 1", code, errs)

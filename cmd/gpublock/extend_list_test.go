@@ -16,7 +16,7 @@ func TestExtendList(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	b := boughtBlock(t, cs)
 	activate(t, cs, b)
-	end := mustTime(t, b.EndDate)
+	end := cmdtest.MustTime(t, b.EndDate)
 	code, out, errs := runCLI("extend", b.CapacityReservationId, "--endpoint-url", cs.URL, "--region", "us-east-1", "--list", "-o", "json")
 	var rows []extend.ExtendChoiceJSON
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) == 0 {
@@ -28,7 +28,7 @@ func TestExtendList(t *testing.T) {
 			t.Errorf("row %+v", r)
 		}
 		seen[r.DurationDays] = true
-		if got := mustTime(t, r.NewEndDate); !got.Equal(end.Add(time.Duration(r.DurationDays) * 24 * time.Hour)) {
+		if got := cmdtest.MustTime(t, r.NewEndDate); !got.Equal(end.Add(time.Duration(r.DurationDays) * 24 * time.Hour)) {
 			t.Errorf("%s: new end %s, want %s", r.Length, got, end.Add(time.Duration(r.DurationDays)*24*time.Hour))
 		}
 	}

@@ -35,15 +35,6 @@ func listedBlock(t *testing.T, url string) printers.BlockJSON {
 	return rows[0]
 }
 
-func mustTime(t *testing.T, s string) time.Time {
-	t.Helper()
-	v, err := time.Parse(time.RFC3339, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v
-}
-
 // paid moves the emulator's clock past the extension's payment (1–5 minutes), after
 // which the block's end moves, as on AWS.
 func paid(cs *cmdtest.Sim) { cs.Emulator.Advance(6 * time.Minute) }
@@ -60,7 +51,7 @@ func TestExtendWithYesMovesTheEnd(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	b := boughtBlock(t, cs)
 	activate(t, cs, b)
-	oldEnd := mustTime(t, b.EndDate)
+	oldEnd := cmdtest.MustTime(t, b.EndDate)
 	code, out, errs := runCLI(extendArgsFor(cs.URL, b.CapacityReservationId, "--yes", "-o", "json")...)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, errs)
@@ -129,7 +120,7 @@ func TestExtendTableAndTypedConfirmation(t *testing.T) {
 	}
 	asPerson(t, true, "extend\n")
 	code, out, errs := runCLI(extendArgsFor(cs.URL, b.CapacityReservationId, "--duration", "2d")...)
-	newEnd := mustTime(t, b.EndDate).Add(48 * time.Hour)
+	newEnd := cmdtest.MustTime(t, b.EndDate).Add(48 * time.Hour)
 	paid(cs)
 	if code != 0 || !strings.Contains(out, "once the payment succeeds") || !strings.Contains(out, "Reservation: "+b.CapacityReservationId) || !strings.Contains(out, "New end:     "+newEnd.Format("2006-01-02 15:04")) ||
 		!strings.Contains(out, "Added:       48 hours") {
@@ -196,7 +187,7 @@ func TestExtendLostReplyExtendsOnce(t *testing.T) {
 		t.Fatalf("lost reply: exit %d\n%s\n%s", code, out, errs)
 	}
 	after := listedBlock(t, cs.URL)
-	want := mustTime(t, b.EndDate).Add(24 * time.Hour).Format(time.RFC3339)
+	want := cmdtest.MustTime(t, b.EndDate).Add(24 * time.Hour).Format(time.RFC3339)
 	if after.Extensions != 1 || after.EndDate != want || got.NewEndDate != want {
 		t.Errorf("after a lost reply: %d extensions, end %s (printed %s); want 1, %s", after.Extensions, after.EndDate, got.NewEndDate, want)
 	}
@@ -205,12 +196,12 @@ func TestExtendLostReplyExtendsOnce(t *testing.T) {
 func TestExtendScheduledBlock(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	b := boughtBlock(t, cs)
-	cs.Emulator.SetTime(mustTime(t, b.StartDate).Add(-time.Hour))
+	cs.Emulator.SetTime(cmdtest.MustTime(t, b.StartDate).Add(-time.Hour))
 	if st := listedBlock(t, cs.URL).State; st != "scheduled" {
 		t.Fatalf("state %s, want scheduled", st)
 	}
 	code, _, errs := runCLI(extendArgsFor(cs.URL, b.CapacityReservationId, "--yes", "--duration", "3d")...)
-	want := mustTime(t, b.EndDate).Add(72 * time.Hour).Format(time.RFC3339)
+	want := cmdtest.MustTime(t, b.EndDate).Add(72 * time.Hour).Format(time.RFC3339)
 	paid(cs)
 	if after := listedBlock(t, cs.URL); code != 0 || after.EndDate != want || after.StartDate != b.StartDate {
 		t.Errorf("scheduled: exit %d, block %+v, want end %s\n%s", code, after, want, errs)
@@ -220,7 +211,7 @@ func TestExtendScheduledBlock(t *testing.T) {
 func TestExtendExpiredBlockIsRefused(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	b := boughtBlock(t, cs)
-	cs.Emulator.SetTime(mustTime(t, b.EndDate).Add(time.Minute))
+	cs.Emulator.SetTime(cmdtest.MustTime(t, b.EndDate).Add(time.Minute))
 	code, _, errs := runCLI(extendArgsFor(cs.URL, b.CapacityReservationId, "--yes")...)
 	if code != 1 || !strings.Contains(errs, "is expired") || !strings.Contains(errs, "only active or scheduled blocks can be extended") ||
 		!strings.Contains(errs, "Nothing was extended") {
@@ -318,7 +309,7 @@ func TestExtendPastTheCutoffIsRefusedBeforeAnyCall(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	b := boughtBlock(t, cs)
 	activate(t, cs, b)
-	cs.Emulator.SetTime(mustTime(t, b.EndDate).Add(-30 * time.Minute))
+	cs.Emulator.SetTime(cmdtest.MustTime(t, b.EndDate).Add(-30 * time.Minute))
 	var mu sync.Mutex
 	var actions []string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -34,7 +34,7 @@ func boughtBlock(t *testing.T, cs *cmdtest.Sim) printers.BlockJSON {
 // activate moves the emulator's clock an hour past the block's start.
 func activate(t *testing.T, cs *cmdtest.Sim, b printers.BlockJSON) {
 	t.Helper()
-	cs.Emulator.SetTime(mustTime(t, b.StartDate).Add(time.Hour))
+	cs.Emulator.SetTime(cmdtest.MustTime(t, b.StartDate).Add(time.Hour))
 	if rows := reservations(t, cs.URL); len(rows) != 1 || rows[0].State != "active" || rows[0].AvailableInstanceCount != 2 {
 		t.Fatalf("after moving the clock: %+v", rows)
 	}

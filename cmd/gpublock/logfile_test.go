@@ -46,7 +46,7 @@ func TestLogFileOfferingsAcrossTwoRegions(t *testing.T) {
 	const token = "GPUBLOCK-SESSION-TOKEN-MUST-NOT-BE-LOGGED"
 	t.Setenv("AWS_SESSION_TOKEN", token)
 	path := filepath.Join(t.TempDir(), "new", "gpublock-calls.log")
-	code, out, errs := runCLI(offeringsArgsFor(cs.URL, "--region", "us-east-1,us-west-2", "-o", "json", "--log-file", path)...)
+	code, out, errs := runCLI(cmdtest.OfferingsArgs(cs.URL, "--region", "us-east-1,us-west-2", "-o", "json", "--log-file", path)...)
 	if code != 0 || errs != "" {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
@@ -139,7 +139,7 @@ func TestLogFileThatCannotBeWrittenIsAUsageError(t *testing.T) {
 		{filepath.Join(file, "calls.log"), "not a directory"},
 	} {
 		for _, args := range [][]string{
-			offeringsArgsFor(cs.URL, "--region", "us-east-1", "--log-file", tc.path),
+			cmdtest.OfferingsArgs(cs.URL, "--region", "us-east-1", "--log-file", tc.path),
 			{"blocks", "--endpoint-url", cs.URL, "--log-file", tc.path},
 			{"--endpoint-url", cs.URL, "--log-file", tc.path}, // the TUI
 		} {

@@ -44,7 +44,7 @@ func offeringsJSON(t *testing.T, args []string) ([]printers.OfferingJSON, []map[
 // hours) as the break-even; where it has none (trn2.48xlarge in us-west-2) nothing is guessed.
 func TestOfferingsJSONPricing(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	args := offeringsArgsFor(cs.URL, "--type", "p5.48xlarge,trn2.48xlarge", "--region", "us-east-1,us-west-2", "--count", "2")
+	args := cmdtest.OfferingsArgs(cs.URL, "--type", "p5.48xlarge,trn2.48xlarge", "--region", "us-east-1,us-west-2", "--count", "2")
 	rows, raw := offeringsJSON(t, append(args, "-o", "json"))
 	if od, ok := pricing.Embedded().OnDemand("trn2.48xlarge", "us-west-2"); ok && od.HasPrice() {
 		t.Fatal("the embedded catalog now prices trn2.48xlarge in us-west-2; the test needs a pair without a price")
@@ -159,7 +159,7 @@ func TestOfferingsUsesThePriceCache(t *testing.T) {
 	if err := pricing.WriteCache(path, []pricing.Row{fetched}, time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)); err != nil {
 		t.Fatal(err)
 	}
-	rows, _ := offeringsJSON(t, offeringsArgsFor(cs.URL, "--region", "us-west-2", "-o", "json"))
+	rows, _ := offeringsJSON(t, cmdtest.OfferingsArgs(cs.URL, "--region", "us-west-2", "-o", "json"))
 	for _, r := range rows {
 		if r.OnDemandHourlyPrice == nil || r.OnDemandHourlyPrice.String() != "60.50" || !strings.HasPrefix(r.PriceSource, pricing.SourcePriceListAPI) {
 			t.Errorf("%s: OnDemandHourlyPrice %v from %q, want 60.50 from the cache", r.CapacityBlockOfferingId, r.OnDemandHourlyPrice, r.PriceSource)
@@ -184,7 +184,7 @@ func TestOfferingsSaysOnceWhichPriceCacheIsDamaged(t *testing.T) {
 	if err := os.WriteFile(path, []byte("{broken"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errs := runCLI(offeringsArgsFor(cs.URL, "--region", "us-east-1", "-o", "json")...)
+	code, out, errs := runCLI(cmdtest.OfferingsArgs(cs.URL, "--region", "us-east-1", "-o", "json")...)
 	if code != 0 || !strings.HasPrefix(out, "[") || strings.Count(errs, path) != 1 || !strings.Contains(errs, "delete it and refresh again") ||
 		!strings.Contains(errs, "using the embedded prices") {
 		t.Errorf("exit %d\n%s", code, errs)

@@ -51,7 +51,7 @@ func wantBreakEven(r printers.OfferingJSON) string {
 // us-west-2); the new columns line up under their headers.
 func TestOfferingsTableOnDemandColumns(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	args := offeringsArgsFor(cs.URL, "--type", "p5.48xlarge,trn2.48xlarge", "--region", "us-east-1,us-west-2")
+	args := cmdtest.OfferingsArgs(cs.URL, "--type", "p5.48xlarge,trn2.48xlarge", "--region", "us-east-1,us-west-2")
 	rows, _ := offeringsJSON(t, append(args, "-o", "json"))
 	code, table, errs := runCLI(args...)
 	if code != 0 || errs != "" {
@@ -98,7 +98,7 @@ func TestOfferingsTableBreakEvenNever(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	writePriceCache(t, pricing.Row{Kind: pricing.KindOnDemand, InstanceType: "p5.48xlarge", Region: "us-west-2", Status: pricing.StatusPrice,
 		Hourly: model.MustMoney("10"), Source: pricing.SourcePriceListAPI, Date: "2026-11-29", DateNote: "fetched"})
-	code, table, errs := runCLI(offeringsArgsFor(cs.URL, "--region", "us-west-2")...)
+	code, table, errs := runCLI(cmdtest.OfferingsArgs(cs.URL, "--region", "us-west-2")...)
 	lines := strings.Split(strings.TrimSpace(table), "\n")
 	if code != 0 || errs != "" || len(lines) < 2 {
 		t.Fatalf("exit %d, stderr %q\n%s", code, errs, table)

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/csv"
 	"encoding/json"
 	"io"
@@ -13,42 +11,14 @@ import (
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/offerings"
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+
 	"github.com/gpublock/gpublock/cmd/internal/printers"
 	"github.com/gpublock/gpublock/model"
 )
 
-// cliTweaks change the factory of runCLI and cliFactory, for one test (tweakCLI).
-var cliTweaks []func(*cmdutil.Factory)
-
-func tweakCLI(t *testing.T, tweak func(*cmdutil.Factory)) {
-	cliTweaks = append(cliTweaks, tweak)
-	t.Cleanup(func() { cliTweaks = nil })
-}
-
-// cliFactory is the program's factory over stdout and stderr, with the test's tweaks.
-func cliFactory(stdout, stderr io.Writer) *cmdutil.Factory {
-	f := cmdutil.New(version, cmdutil.System(stdout, stderr))
-	for _, tweak := range cliTweaks {
-		tweak(f)
-	}
-	return f
-}
-
-func runCLI(args ...string) (int, string, string) {
-	var out, errb bytes.Buffer
-	code := runWith(context.Background(), cliFactory(&out, &errb), args)
-	return code, out.String(), errb.String()
-}
-
-func offeringsArgsFor(url string, extra ...string) []string {
-	return append([]string{"offerings", "--endpoint-url", url, "--type", "p5.48xlarge", "--duration", "2d",
-		"--from", "2026-12-01T08:00:00Z", "--to", "2026-12-15"}, extra...)
-}
-
 func TestOfferingsJSON(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	code, out, errs := runCLI(offeringsArgsFor(cs.URL, "--region", "us-east-1,us-west-2", "-o", "json")...)
+	code, out, errs := runCLI(cmdtest.OfferingsArgs(cs.URL, "--region", "us-east-1,us-west-2", "-o", "json")...)
 	if code != 0 || errs != "" {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
@@ -89,13 +59,13 @@ func TestOfferingsJSON(t *testing.T) {
 
 func TestOfferingsTableAndCSVHaveTheSameRows(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	code, js, _ := runCLI(offeringsArgsFor(cs.URL, "--region", "all", "-o", "json")...)
+	code, js, _ := runCLI(cmdtest.OfferingsArgs(cs.URL, "--region", "all", "-o", "json")...)
 	var rows []map[string]any
 	if code != 0 || json.Unmarshal([]byte(js), &rows) != nil || len(rows) == 0 {
 		t.Fatalf("json run: exit %d\n%s", code, js)
 	}
 
-	code, table, errs := runCLI(offeringsArgsFor(cs.URL, "--region", "all")...)
+	code, table, errs := runCLI(cmdtest.OfferingsArgs(cs.URL, "--region", "all")...)
 	if code != 0 || errs != "" {
 		t.Fatalf("table: exit %d, stderr %q", code, errs)
 	}
@@ -109,7 +79,7 @@ func TestOfferingsTableAndCSVHaveTheSameRows(t *testing.T) {
 		}
 	}
 
-	code, csvOut, _ := runCLI(offeringsArgsFor(cs.URL, "--region", "all", "-o", "csv")...)
+	code, csvOut, _ := runCLI(cmdtest.OfferingsArgs(cs.URL, "--region", "all", "-o", "csv")...)
 	recs, err := csv.NewReader(strings.NewReader(csvOut)).ReadAll()
 	if code != 0 || err != nil || len(recs)-1 != len(rows) || recs[0][0] != "Region" {
 		t.Fatalf("csv: exit %d, %v, %d records", code, err, len(recs))
@@ -121,7 +91,7 @@ func TestOfferingsTableAndCSVHaveTheSameRows(t *testing.T) {
 func TestOfferingsRegionErrorsGoToStderr(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	cs.Emulator.SetFaults(ec2sim.Faults{Down: []string{"us-west-2"}})
-	code, out, errs := runCLI(offeringsArgsFor(cs.URL, "--region", "us-east-1,us-west-2", "-o", "json")...)
+	code, out, errs := runCLI(cmdtest.OfferingsArgs(cs.URL, "--region", "us-east-1,us-west-2", "-o", "json")...)
 	if code != 1 {
 		t.Errorf("exit %d with one region down, want 1: the results are incomplete", code)
 	}
@@ -255,16 +225,6 @@ func TestOfferingsNoneSaysUTC(t *testing.T) {
 	}
 }
 
-// The README promises that every command's -h lists its exit codes.
-func TestEveryCommandHelpListsExitStatus(t *testing.T) {
-	for _, name := range []string{"offerings", "blocks", "purchase", "launch", "extend", "prices", "sim"} {
-		code, out, errs := runCLI(name, "-h")
-		if code != 0 || errs != "" || !strings.Contains(out, "Exit status: 0 ") || !strings.Contains(out, "2 bad usage") {
-			t.Errorf("%s -h: exit %d, stdout %q, stderr:\n%s", name, code, out, errs)
-		}
-	}
-}
-
 // The table's $/INST-HOUR column is per instance on every row: an UltraServer's fee is
 // spread over its member instances, not shown per UltraServer under that header.
 func TestOfferingsTableUltraServerRatePerInstance(t *testing.T) {
@@ -355,7 +315,7 @@ func TestOfferingsLongBlocksPastEightWeeks(t *testing.T) {
 	}
 	limit := cs.Emulator.Now().Add(model.MaxLeadTime)
 	for _, r := range rows {
-		start, end := mustTime(t, r.StartDate), mustTime(t, r.EndDate)
+		start, end := cmdtest.MustTime(t, r.StartDate), cmdtest.MustTime(t, r.EndDate)
 		if r.CapacityBlockDurationHours != 9*7*24 || !start.Before(limit) || !end.After(limit) {
 			t.Errorf("offering %s: %d hours from %s to %s; want 9 weeks starting before %s", r.CapacityBlockOfferingId, r.CapacityBlockDurationHours, start, end, limit)
 		}

@@ -141,10 +141,10 @@ func TestOfferingsWatchJSONPrintsOnlyNewOfferings(t *testing.T) {
 	firstEnd := cmdtest.SimStart.Add(4 * 24 * time.Hour)
 	later := false
 	for _, r := range rounds[1] {
-		if mustTime(t, r.EndDate).After(firstEnd) {
+		if cmdtest.MustTime(t, r.EndDate).After(firstEnd) {
 			later = true
 		}
-		if mustTime(t, r.StartDate).Before(cmdtest.SimStart.Add(24 * time.Hour)) {
+		if cmdtest.MustTime(t, r.StartDate).Before(cmdtest.SimStart.Add(24 * time.Hour)) {
 			t.Errorf("%s starts %s, before the second search's now", r.CapacityBlockOfferingId, r.StartDate)
 		}
 	}
@@ -284,11 +284,11 @@ func TestOfferingsWatchCSV(t *testing.T) {
 // back its offerings are new. A search in which every region fails prints nothing on stdout.
 func TestOfferingsWatchGoesOnThroughFailedRegions(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	cs.Emulator.SetFaults(ecDown("us-east-1", "us-west-2"))
+	cs.Emulator.SetFaults(cmdtest.Down("us-east-1", "us-west-2"))
 	_, ctx := fakeWatch(t, 3, func(n int) {
 		switch n {
 		case 1:
-			cs.Emulator.SetFaults(ecDown("us-west-2"))
+			cs.Emulator.SetFaults(cmdtest.Down("us-west-2"))
 		case 2:
 			cs.Emulator.SetFaults(ec2sim.Faults{})
 		}
@@ -341,7 +341,7 @@ func TestOfferingsWatchUntilFound(t *testing.T) {
 	}
 
 	// Nothing in the first search (its region down), found in the second.
-	cs.Emulator.SetFaults(ecDown("us-east-1"))
+	cs.Emulator.SetFaults(cmdtest.Down("us-east-1"))
 	wr, ctx = fakeWatch(t, 5, func(int) { cs.Emulator.SetFaults(ec2sim.Faults{}) })
 	code, out, errs = runWatch(ctx, watchArgs(cs.URL, "--region", "us-east-1", "-o", "json", "--until-found")...)
 	if rounds := jsonRounds(t, out); code != 0 || len(rounds) != 1 || len(rounds[0]) == 0 || len(wr.waits) != 1 {

@@ -18,7 +18,7 @@ func TestLifecycleWithTwelveHourPayment(t *testing.T) {
 	})
 	b := boughtBlock(t, cs)
 	bought := cs.Emulator.Now()
-	start := mustTime(t, b.StartDate)
+	start := cmdtest.MustTime(t, b.StartDate)
 	// AWS fails a payment not taken by 5 minutes before the start; the emulator pays then.
 	paid := bought.Add(12 * time.Hour)
 	if dl := start.Add(-5 * time.Minute); dl.Before(paid) {

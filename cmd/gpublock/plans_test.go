@@ -10,20 +10,12 @@ import (
 	"time"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
-	"github.com/gpublock/gpublock/aws/sagemakersim"
+
 	"github.com/gpublock/gpublock/cmd/internal/cmd/extend"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/purchase"
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/cmd/internal/printers"
 )
-
-// startPlanSim is startCLISim serving SageMaker too.
-func startPlanSim(t *testing.T, tweak ...func(*ec2sim.Options)) *cmdtest.Sim {
-	t.Helper()
-	return cmdtest.StartSim(t, append([]func(*ec2sim.Options){func(o *ec2sim.Options) {
-		o.Protocols = []ec2sim.Protocol{sagemakersim.Protocol()}
-	}}, tweak...)...)
-}
 
 // planSearch is a training plan search every test of this file runs.
 var planSearch = []string{"--source", "training-plans", "--region", "us-east-1,us-east-2,us-west-2", "--type", "p5.48xlarge",
@@ -41,7 +33,7 @@ func planOfferings(t *testing.T, url string, extra ...string) []printers.Offerin
 }
 
 func TestOfferingsTrainingPlansJSON(t *testing.T) {
-	cs := startPlanSim(t)
+	cs := cmdtest.StartPlanSim(t)
 	rows := planOfferings(t, cs.URL)
 	if len(rows) == 0 {
 		t.Fatal("no training plan offering")
@@ -103,7 +95,7 @@ func plansIn(t *testing.T, url, region string) []printers.PlanJSON {
 }
 
 func TestPurchaseMultiPartPlan(t *testing.T) {
-	cs := startPlanSim(t)
+	cs := cmdtest.StartPlanSim(t)
 	asPerson(t, true, "buy\n")
 	off := pickPlan(t, cs.URL, true)
 	code, out, errs := runCLI(planPurchaseArgs(cs.URL, off.TrainingPlanOfferingId, off.Region, "-o", "json")...)
@@ -150,7 +142,7 @@ func TestPurchaseMultiPartPlan(t *testing.T) {
 }
 
 func TestPurchasePlanTableShowsHowToUse(t *testing.T) {
-	cs := startPlanSim(t)
+	cs := cmdtest.StartPlanSim(t)
 	asPerson(t, false, "")
 	off := pickPlan(t, cs.URL, false)
 	code, out, errs := runCLI(planPurchaseArgs(cs.URL, off.TrainingPlanOfferingId, off.Region, "--yes", "--target", "training-job,endpoint")...)
@@ -181,7 +173,7 @@ func TestPurchasePlanTableShowsHowToUse(t *testing.T) {
 }
 
 func TestPurchasePlanLostReplySettlesToOnePlan(t *testing.T) {
-	cs := startPlanSim(t)
+	cs := cmdtest.StartPlanSim(t)
 	asPerson(t, false, "")
 	off := pickPlan(t, cs.URL, false)
 	cs.Emulator.SetFaults(ec2sim.Faults{LostReply: 1})
@@ -230,7 +222,7 @@ func dropJournalOutcomes(t *testing.T) {
 }
 
 func TestInterruptedPlanPurchaseRerunBuysNothingNew(t *testing.T) {
-	cs := startPlanSim(t)
+	cs := cmdtest.StartPlanSim(t)
 	asPerson(t, false, "")
 	off := pickPlan(t, cs.URL, false)
 	args := planPurchaseArgs(cs.URL, off.TrainingPlanOfferingId, off.Region, "--yes")
@@ -248,7 +240,7 @@ func TestInterruptedPlanPurchaseRerunBuysNothingNew(t *testing.T) {
 }
 
 func TestPlanPurchaseRefusals(t *testing.T) {
-	cs := startPlanSim(t)
+	cs := cmdtest.StartPlanSim(t)
 	asPerson(t, false, "")
 	off := pickPlan(t, cs.URL, false)
 	before := cs.Calls.Load()
@@ -271,7 +263,7 @@ func TestPlanPurchaseRefusals(t *testing.T) {
 }
 
 func TestSourceAndTargetUsageBeforeAnyCall(t *testing.T) {
-	cs := startPlanSim(t)
+	cs := cmdtest.StartPlanSim(t)
 	asPerson(t, false, "")
 	search := func(extra ...string) []string {
 		return append([]string{"offerings", "--endpoint-url", cs.URL, "--type", "p5.48xlarge", "--duration", "2d"}, extra...)
@@ -306,7 +298,7 @@ func TestSourceAndTargetUsageBeforeAnyCall(t *testing.T) {
 }
 
 func TestExtendPlanListAndBuy(t *testing.T) {
-	cs := startPlanSim(t)
+	cs := cmdtest.StartPlanSim(t)
 	asPerson(t, false, "")
 	off := pickPlan(t, cs.URL, false)
 	if code, _, errs := runCLI(planPurchaseArgs(cs.URL, off.TrainingPlanOfferingId, off.Region, "--yes")...); code != 0 {
@@ -389,7 +381,7 @@ func TestOfferingsDemoBothSources(t *testing.T) {
 // blocks --source all lists a Capacity Block and a training plan, each in its source's
 // field names; the table lists the plan with its ARN and how to use it.
 func TestBlocksListsBothSources(t *testing.T) {
-	cs := startPlanSim(t)
+	cs := cmdtest.StartPlanSim(t)
 	asPerson(t, false, "")
 	cb := pickOffering(t, cs.URL)
 	if code, _, errs := runCLI(purchaseArgsFor(cs.URL, cb.CapacityBlockOfferingId, "--yes")...); code != 0 {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
+
 	"encoding/json"
 	"net/http/httptest"
 	"sort"
@@ -16,7 +18,7 @@ import (
 // A training plan near its end is warned of as a block is: in the JSON and the table,
 // by --warn-within's exit 3, and once to the webhook.
 func TestBlocksWarnOfPlanNearItsEnd(t *testing.T) {
-	cs := startPlanSim(t)
+	cs := cmdtest.StartPlanSim(t)
 	asPerson(t, false, "")
 	off := pickPlan(t, cs.URL, false)
 	code, out, errs := runCLI(planPurchaseArgs(cs.URL, off.TrainingPlanOfferingId, off.Region, "--yes", "-o", "json")...)
@@ -24,7 +26,7 @@ func TestBlocksWarnOfPlanNearItsEnd(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(out), &res) != nil {
 		t.Fatalf("purchase: exit %d\n%s\n%s", code, errs, out)
 	}
-	name, end := res.TrainingPlan.TrainingPlanName, mustTime(t, res.TrainingPlan.EndTime)
+	name, end := res.TrainingPlan.TrainingPlanName, cmdtest.MustTime(t, res.TrainingPlan.EndTime)
 	cs.Emulator.SetTime(end.Add(-35 * time.Minute))
 
 	h := &hook{}

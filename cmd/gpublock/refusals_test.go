@@ -91,7 +91,7 @@ func TestCLIAndTUIRefuseInTheSameWords(t *testing.T) {
 			return refusal{cli: errs, sentence: prepareRefusal(t, f, o), dialog: dialogText(t, f, o, dialog.Env{})}
 		},
 		"no dry run for a plan": func(t *testing.T) refusal {
-			cs := startPlanSim(t)
+			cs := cmdtest.StartPlanSim(t)
 			off := pickPlan(t, cs.URL, false)
 			f := cmdutil.AWSFlags{Overall: 256, EndpointURL: cs.URL, Region: off.Region}
 			o := lookOffering(t, f, model.SourceTrainingPlan, off.TrainingPlanOfferingId)

@@ -19,9 +19,9 @@ import (
 // table header with no rows, would read to a script as a search that found nothing.
 func TestOfferingsEveryRegionDownPrintsNothing(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	cs.Emulator.SetFaults(ecDown("us-east-1", "us-west-2"))
+	cs.Emulator.SetFaults(cmdtest.Down("us-east-1", "us-west-2"))
 	for _, format := range []string{"json", "csv", "table"} {
-		code, out, errs := runCLI(offeringsArgsFor(cs.URL, "--region", "us-east-1,us-west-2", "-o", format)...)
+		code, out, errs := runCLI(cmdtest.OfferingsArgs(cs.URL, "--region", "us-east-1,us-west-2", "-o", format)...)
 		if code != 1 || out != "" {
 			t.Errorf("-o %s: exit %d, stdout %q; want 1 and nothing", format, code, out)
 		}
@@ -38,8 +38,8 @@ func TestOfferingsEveryRegionDownPrintsNothing(t *testing.T) {
 // the exit status says they are incomplete.
 func TestOfferingsRegionDownCSVAndTable(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	cs.Emulator.SetFaults(ecDown("us-west-2"))
-	code, out, errs := runCLI(offeringsArgsFor(cs.URL, "--region", "us-east-1,us-west-2", "-o", "csv")...)
+	cs.Emulator.SetFaults(cmdtest.Down("us-west-2"))
+	code, out, errs := runCLI(cmdtest.OfferingsArgs(cs.URL, "--region", "us-east-1,us-west-2", "-o", "csv")...)
 	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
 	if code != 1 || err != nil || len(recs) < 2 || recs[0][0] != "Region" || !strings.Contains(errs, "incomplete: us-west-2 failed") {
 		t.Fatalf("csv: exit %d, %v, stderr %q\n%s", code, err, errs, out)
@@ -50,7 +50,7 @@ func TestOfferingsRegionDownCSVAndTable(t *testing.T) {
 		}
 	}
 
-	code, out, errs = runCLI(offeringsArgsFor(cs.URL, "--region", "us-east-1,us-west-2")...)
+	code, out, errs = runCLI(cmdtest.OfferingsArgs(cs.URL, "--region", "us-east-1,us-west-2")...)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if code != 1 || !strings.HasPrefix(lines[0], "REGION") || len(lines) != len(recs) || !strings.Contains(errs, "us-west-2: EC2 is unavailable") {
 		t.Fatalf("table: exit %d, %d lines (csv %d), stderr %q\n%s", code, len(lines), len(recs), errs, out)
@@ -66,7 +66,7 @@ func TestOfferingsRegionDownCSVAndTable(t *testing.T) {
 // is still reported as "no offerings", naming only the regions that answered.
 func TestOfferingsNoneInAnsweringRegionNamesOnlyIt(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	cs.Emulator.SetFaults(ecDown("us-west-2"))
+	cs.Emulator.SetFaults(cmdtest.Down("us-west-2"))
 	code, out, errs := runCLI("offerings", "--endpoint-url", cs.URL, "--region", "us-east-1,us-west-2", "--type", "p5.48xlarge",
 		"--duration", "2d", "--from", "2026-12-03T00:00:00Z", "--to", "2026-12-05T00:00:00Z")
 	if code != 1 || out != "" {
@@ -79,7 +79,7 @@ func TestOfferingsNoneInAnsweringRegionNamesOnlyIt(t *testing.T) {
 
 func TestBlocksEveryRegionDownPrintsNothing(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	cs.Emulator.SetFaults(ecDown("us-east-1", "us-west-2"))
+	cs.Emulator.SetFaults(cmdtest.Down("us-east-1", "us-west-2"))
 	for _, extra := range [][]string{{"-o", "json"}, {"-o", "csv"}, {"-o", "table"}, {"-o", "json", "--warn-within", "45m"}} {
 		args := append([]string{"blocks", "--endpoint-url", cs.URL, "--region", "us-east-1,us-west-2"}, extra...)
 		code, out, errs := runCLI(args...)
@@ -94,9 +94,9 @@ func TestBlocksEveryRegionDownPrintsNothing(t *testing.T) {
 func TestBlocksWarnWithinPrecedence(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	b := boughtBlock(t, cs)
-	end := mustTime(t, b.EndDate)
+	end := cmdtest.MustTime(t, b.EndDate)
 	args := []string{"blocks", "--endpoint-url", cs.URL, "--region", "us-east-1,us-west-2", "--warn-within", "45m", "--warn-of", "end"}
-	cs.Emulator.SetFaults(ecDown("us-west-2"))
+	cs.Emulator.SetFaults(cmdtest.Down("us-west-2"))
 
 	cs.Emulator.SetTime(end.Add(-40 * time.Minute))
 	code, out, errs := runCLI(args...)
@@ -132,7 +132,7 @@ func TestBlocksMissingDetailsFail(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want 1 naming the missing details", code, errs)
 	}
 
-	cs.Emulator.SetTime(mustTime(t, b.EndDate).Add(-40 * time.Minute))
+	cs.Emulator.SetTime(cmdtest.MustTime(t, b.EndDate).Add(-40 * time.Minute))
 	if code, _, errs := runCLI("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "--warn-within", "45m"); code != blocks.ExitWarning {
 		t.Errorf("ending in 40m, details missing: exit %d, stderr %q; want %d", code, errs, blocks.ExitWarning)
 	}
@@ -142,7 +142,7 @@ func TestBlocksMissingDetailsFail(t *testing.T) {
 // refresh's first line and on stderr with the reason; the status is that of the last one.
 func TestBlocksWatchNamesFailedRegionEachRefresh(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	cs.Emulator.SetFaults(ecDown("us-west-2"))
+	cs.Emulator.SetFaults(cmdtest.Down("us-west-2"))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	out := &cancelAfter{n: 2, cancel: cancel}
@@ -164,7 +164,7 @@ func TestBlocksWatchNamesFailedRegionEachRefresh(t *testing.T) {
 // credentials, every region would print the same paragraph).
 func TestBlocksRegionsFailingAlikeSaidOnce(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	cs.Emulator.SetFaults(ecDown("us-east-1", "us-west-2"))
+	cs.Emulator.SetFaults(cmdtest.Down("us-east-1", "us-west-2"))
 	code, _, errs := runCLI("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1,eu-north-1,us-west-2")
 	if code != 1 || strings.Count(errs, "EC2 is unavailable") != 1 || !strings.Contains(errs, "gpublock blocks: us-east-1, us-west-2: EC2 is unavailable") {
 		t.Errorf("exit %d, stderr %q; want one line naming both regions", code, errs)

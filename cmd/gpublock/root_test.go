@@ -1,18 +1,21 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"io"
-	"os"
-	"slices"
-	"sort"
 	"strings"
 	"testing"
 
+	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
+
+	"context"
+
+	"os"
+	"slices"
+	"sort"
+
 	"github.com/charmbracelet/x/exp/golden"
 
-	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 )
 
@@ -212,4 +215,14 @@ func commandNames() []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// The README promises that every command's -h lists its exit codes.
+func TestEveryCommandHelpListsExitStatus(t *testing.T) {
+	for _, name := range []string{"offerings", "blocks", "purchase", "launch", "extend", "prices", "sim"} {
+		code, out, errs := runCLI(name, "-h")
+		if code != 0 || errs != "" || !strings.Contains(out, "Exit status: 0 ") || !strings.Contains(out, "2 bad usage") {
+			t.Errorf("%s -h: exit %d, stdout %q, stderr:\n%s", name, code, out, errs)
+		}
+	}
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
+
 	"strings"
 	"testing"
 	"time"
@@ -9,7 +11,7 @@ import (
 // Each source searched is checked by its own rules before any call, and a refusal names
 // the rule's source and how to search the other alone.
 func TestSourceRulesBeforeAnyCall(t *testing.T) {
-	cs := startPlanSim(t)
+	cs := cmdtest.StartPlanSim(t)
 	asPerson(t, false, "")
 	search := func(extra ...string) []string {
 		return append([]string{"offerings", "--endpoint-url", cs.URL, "--type", "p5.48xlarge"}, extra...)
@@ -45,7 +47,7 @@ func TestSourceRulesBeforeAnyCall(t *testing.T) {
 // --watch searches every source: training plans are watched with their own rules, their
 // rows under the SOURCE column, and --until-found stops at the first plan found.
 func TestOfferingsWatchTrainingPlans(t *testing.T) {
-	cs := startPlanSim(t)
+	cs := cmdtest.StartPlanSim(t)
 	args := func(extra ...string) []string {
 		return append([]string{"offerings", "--endpoint-url", cs.URL, "--source", "training-plans", "--region", "us-east-1", "--type", "p5.48xlarge",
 			"--count", "2", "--duration", "2d-5d", "--from", "now", "--to", "+30d", "--watch", "--interval", "5m", "--until-found"}, extra...)
@@ -84,7 +86,7 @@ func TestOfferingsWatchTrainingPlans(t *testing.T) {
 // source does not sell is searched in the other alone, and the skipped source is named
 // with why; either form of a type is mapped for each.
 func TestBothSourcesSearchWhatEachSells(t *testing.T) {
-	cs := startPlanSim(t)
+	cs := cmdtest.StartPlanSim(t)
 	asPerson(t, false, "")
 	for _, tc := range []struct {
 		args          []string

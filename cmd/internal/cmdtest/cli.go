@@ -54,7 +54,9 @@ func Exec(ctx context.Context, f *cmdutil.Factory, cmd *cobra.Command, args ...s
 	root := &cobra.Command{Use: "gpublock", SilenceErrors: true, SilenceUsage: true}
 	f.AWS.Register(root.PersistentFlags())
 	root.SetFlagErrorFunc(cmdutil.FlagError)
+	root.SetHelpFunc(cmdutil.GroupedHelp(cmdutil.FangHelp()))
 	root.AddCommand(cmd)
+	cmdutil.PlainUsage(root)
 	root.SetArgs(args)
 	root.SetOut(f.IOStreams.Out)
 	root.SetErr(f.IOStreams.ErrOut)

@@ -1,4 +1,4 @@
-package main
+package offerings
 
 import (
 	"encoding/csv"
@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
-	"github.com/gpublock/gpublock/cmd/internal/cmd/offerings"
+	
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 
 	"github.com/gpublock/gpublock/cmd/internal/printers"
@@ -182,7 +182,7 @@ func FuzzOfferingsFlags(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
-		a, _, err := offerings.ParseOfferings(strings.Fields(line), io.Discard)
+		a, _, err := ParseOfferings(strings.Fields(line), io.Discard)
 		if err != nil {
 			return
 		}

@@ -1,4 +1,4 @@
-package main
+package offerings
 
 import (
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"

@@ -10,35 +10,6 @@ import (
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 )
 
-// readCallLog reads a --log-file as records of key=value fields. A line with a field
-// twice, or without time first and a duration, is two lines run together: the test fails.
-func readCallLog(t *testing.T, path string) []map[string]string {
-	t.Helper()
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("the call log: %v", err)
-	}
-	if len(raw) == 0 || raw[len(raw)-1] != '\n' {
-		t.Fatalf("call log %q: want whole lines", raw)
-	}
-	var out []map[string]string
-	for _, line := range strings.Split(strings.TrimSuffix(string(raw), "\n"), "\n") {
-		rec := map[string]string{}
-		for i, f := range strings.Fields(line) {
-			k, v, ok := strings.Cut(f, "=")
-			if _, dup := rec[k]; !ok || dup || (i == 0 && k != "time") {
-				t.Fatalf("malformed line %q", line)
-			}
-			rec[k] = v
-		}
-		if rec["duration_ms"] == "" {
-			t.Fatalf("line %q has no duration", line)
-		}
-		out = append(out, rec)
-	}
-	return out
-}
-
 // The brief of --log-file: the TUI draws on stdout and scripts read it, so the log goes to
 // its own file, one line per attempt, with nothing a thief could use.
 func TestLogFileOfferingsAcrossTwoRegions(t *testing.T) {
@@ -54,7 +25,7 @@ func TestLogFileOfferingsAcrossTwoRegions(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) == 0 {
 		t.Fatalf("stdout is not the offerings (%v):\n%s", err, out)
 	}
-	lines := readCallLog(t, path)
+	lines := cmdtest.ReadCallLog(t, path)
 	if int64(len(lines)) != cs.Calls.Load() {
 		t.Fatalf("%d lines for %d API requests", len(lines), cs.Calls.Load())
 	}
@@ -87,7 +58,7 @@ func TestLogFileOfferingsAcrossTwoRegions(t *testing.T) {
 	if code, _, errs := runCLI("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "-o", "json", "--log-file", path); code != 0 {
 		t.Fatalf("blocks: exit %d, %s", code, errs)
 	}
-	after := readCallLog(t, path)
+	after := cmdtest.ReadCallLog(t, path)
 	if len(after) <= len(lines) || int64(len(after)) != cs.Calls.Load() {
 		t.Fatalf("%d lines after blocks (%d before), %d requests", len(after), len(lines), cs.Calls.Load())
 	}
@@ -117,7 +88,7 @@ func TestLogFilePurchaseMatchesTheJournal(t *testing.T) {
 		t.Fatalf("no purchase in the journal: %+v", journalLines(t))
 	}
 	var buys []map[string]string
-	for _, r := range readCallLog(t, path) {
+	for _, r := range cmdtest.ReadCallLog(t, path) {
 		if r["action"] == "PurchaseCapacityBlock" && r["code"] == "" {
 			buys = append(buys, r)
 		}

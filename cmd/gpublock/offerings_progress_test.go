@@ -6,6 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spf13/cobra"
+
+	"github.com/gpublock/gpublock/cmd/internal/cmd/sim"
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 )
@@ -19,7 +22,7 @@ func TestOfferingsProgressNamesCallsLeftAndWait(t *testing.T) {
 	cmdtest.Env(t)
 	t.Setenv("AWS_ACCESS_KEY_ID", "AKIATESTCLI000000001")
 	t.Setenv("AWS_SECRET_ACCESS_KEY", "cli-test-secret")
-	base, _, cancel, wait := startSimCommand(t, "--seed", "5", "--rate-limits", "10")
+	base, _, cancel, wait := cmdtest.StartSimCommand(t, func(f *cmdutil.Factory) *cobra.Command { return sim.NewCmdSim(f, nil) }, "--seed", "5", "--rate-limits", "10")
 	defer func() { cancel(); wait() }()
 	from, to := time.Now().UTC().AddDate(0, 0, 2).Format("2006-01-02"), time.Now().UTC().AddDate(0, 0, 30).Format("2006-01-02")
 	// 1–14 days in one region: 14 calls, more than the burst of 10 (9 with headroom).

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
-	
+
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 
 	"github.com/gpublock/gpublock/cmd/internal/printers"

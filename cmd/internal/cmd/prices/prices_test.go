@@ -1,6 +1,8 @@
-package main
+package prices
 
 import (
+	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
+
 	"encoding/csv"
 	"encoding/json"
 	"net/http"
@@ -309,7 +311,7 @@ func TestPricesRefreshLogFile(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	recs := readCallLog(t, log)
+	recs := cmdtest.ReadCallLog(t, log)
 	if len(recs) != 2 {
 		t.Fatalf("%d lines, want one GetProducts per type: %v", len(recs), recs)
 	}

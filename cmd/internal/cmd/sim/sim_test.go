@@ -1,4 +1,4 @@
-package main
+package sim
 
 import (
 	"bytes"
@@ -9,7 +9,6 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -18,8 +17,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"github.com/aws/smithy-go"
+	"github.com/spf13/cobra"
 
-	"github.com/gpublock/gpublock/cmd/internal/cmd/sim"
+	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 )
 
@@ -68,57 +68,10 @@ func TestSimBadFlags(t *testing.T) {
 	}
 }
 
-// lockedBuffer lets the test read what the serving goroutine writes.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
-// startSimCommand runs `gpublock sim` with args on a free port until the test ends, and
-// returns its URL as the command prints it, its stdout, and a wait for its exit status
-// after cancel.
-func startSimCommand(t *testing.T, args ...string) (base string, out *lockedBuffer, cancel context.CancelFunc, wait func() int) {
+// startSimCommand runs `gpublock sim` with args until the test ends (cmdtest.StartSimCommand).
+func startSimCommand(t *testing.T, args ...string) (string, *cmdtest.Buffer, context.CancelFunc, func() int) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	out = &lockedBuffer{}
-	var errb lockedBuffer
-	done := make(chan int, 1)
-	go func() {
-		done <- runWith(ctx, cliFactory(out, &errb), append([]string{"sim", "--addr", "127.0.0.1:0"}, args...))
-	}()
-	urlRE := regexp.MustCompile(`AWS_ENDPOINT_URL_EC2=(http://127\.0\.0\.1:\d+)`)
-	for deadline := time.Now().Add(10 * time.Second); base == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if m := urlRE.FindStringSubmatch(out.String()); m != nil {
-			base = m[1]
-		}
-	}
-	if base == "" {
-		cancel()
-		t.Fatalf("no endpoint printed; stdout %q stderr %q", out.String(), errb.String())
-	}
-	wait = func() int {
-		select {
-		case code := <-done:
-			return code
-		case <-time.After(10 * time.Second):
-			t.Fatal("sim did not stop when its context was cancelled")
-			return -1
-		}
-	}
-	return base, out, cancel, wait
+	return cmdtest.StartSimCommand(t, func(f *cmdutil.Factory) *cobra.Command { return NewCmdSim(f, nil) }, args...)
 }
 
 func TestSimServesUntilCancelled(t *testing.T) {
@@ -142,39 +95,6 @@ func TestSimServesUntilCancelled(t *testing.T) {
 	cancel()
 	if code := wait(); code != 0 {
 		t.Errorf("exit %d after cancel", code)
-	}
-}
-
-// `gpublock prices --refresh` against `gpublock sim`: the emulator serves the Price List
-// API, through the real SDK, from the embedded catalog.
-func TestPricesRefreshFromSimCommand(t *testing.T) {
-	cachePath := pricesEnv(t)
-	base, _, cancel, wait := startSimCommand(t)
-	code, out, errs := runCLI("prices", "--refresh", "--endpoint-url", base, "--region", "eu-north-1", "--type", "p5.48xlarge,p6-b200.48xlarge")
-	if code != 0 || !strings.Contains(errs, "Fetched 1 on-demand price from the AWS Price List API (2 requests) into "+cachePath) ||
-		!strings.Contains(errs, "No on-demand price returned for: p6-b200.48xlarge in eu-north-1") {
-		t.Fatalf("refresh from gpublock sim: exit %d\n%s", code, errs)
-	}
-	if lineWith(out, "*", "on-demand", "p5.48xlarge", "eu-north-1", "$58.893/h", "AWS Price List API", "via "+base) == "" {
-		t.Errorf("output lacks the fetched figure:\n%s", out)
-	}
-	cancel()
-	wait()
-}
-
-// The in-process demo backend serves the Price List API as `gpublock sim` does.
-func TestDemoBackendServesPriceList(t *testing.T) {
-	cachePath := pricesEnv(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	f := cmdutil.AWSFlags{Demo: true, Region: "us-east-1", PerRegion: 4, Overall: 32, DemoSeed: 1}
-	_, info, err := cmdutil.OpenBackend(ctx, &f, io.Discard)
-	if err != nil || info.Mode != cmdutil.ModeSimulated || info.Endpoint == "" {
-		t.Fatalf("demo backend: %+v, %v", info, err)
-	}
-	code, _, errs := runCLI("prices", "--refresh", "--endpoint-url", info.Endpoint, "--region", "us-east-1", "--type", "p5.48xlarge")
-	if code != 0 || !strings.Contains(errs, "Fetched 1 on-demand price from the AWS Price List API (1 request) into "+cachePath) {
-		t.Errorf("refresh from the demo backend: exit %d\n%s", code, errs)
 	}
 }
 
@@ -230,13 +150,13 @@ func TestSimOnAnUnspecifiedAddressPrintsAReachableOneAndWarns(t *testing.T) {
 		"http://[::1]:4566":      {"http://[::1]:4566", false},
 		"http://192.0.2.10:4566": {"http://192.0.2.10:4566", true},
 	} {
-		if got, exposed := sim.ReachableURL(in); got != want.url || exposed != want.exposed {
+		if got, exposed := ReachableURL(in); got != want.url || exposed != want.exposed {
 			t.Errorf("reachableURL(%q) = %q, %v; want %q, %v", in, got, exposed, want.url, want.exposed)
 		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	out, errb := &lockedBuffer{}, &lockedBuffer{}
+	out, errb := &cmdtest.Buffer{}, &cmdtest.Buffer{}
 	done := make(chan int, 1)
 	go func() { done <- runWith(ctx, cliFactory(out, errb), []string{"sim", "--addr", "0.0.0.0:0"}) }()
 	urlRE := regexp.MustCompile(`AWS_ENDPOINT_URL_EC2=(\S+)`)

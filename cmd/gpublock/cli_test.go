@@ -3,9 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
-
 	"io"
-
 	"testing"
 
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"

@@ -7,11 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gpublock/gpublock/cmd/internal/cmd/tui"
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/cmd/internal/config"
-	"github.com/gpublock/gpublock/ui"
 )
 
 func writeYAMLConfig(t *testing.T, body string) string {
@@ -169,30 +167,6 @@ func TestConfigInitWritesAnExample(t *testing.T) {
 	}
 }
 
-// The file's theme is the TUI's unless --theme is given.
-func TestYAMLThemeIsTheTUIsUnlessTheFlagIsGiven(t *testing.T) {
-	cmdtest.Env(t)
-	dir := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "gpublock")
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "config.yaml"), []byte("theme: dark\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	var errw strings.Builder
-	a, err := tui.ParseTUI([]string{"--demo"}, &errw)
-	if err != nil || a.ThemeGiven {
-		t.Fatalf("%+v, %v", a, err)
-	}
-	if a, err = tui.ParseTUI([]string{"--demo", "--theme", "auto"}, &errw); err != nil || !a.ThemeGiven {
-		t.Fatalf("--theme auto: %+v, %v", a, err)
-	}
-	s, err := cmdutil.TUIConfigFor(a.AWS, config.LoadUser)
-	if err != nil || s.Theme != "dark" {
-		t.Errorf("theme from the file: %+v, %v", s, err)
-	}
-}
-
 // FuzzYAMLConfig: whatever the file holds, reading it never panics, and what it accepts
 // is written by config init as a file that reads back the same.
 func FuzzYAMLConfig(f *testing.F) {
@@ -224,20 +198,4 @@ func FuzzYAMLConfig(f *testing.F) {
 			t.Fatalf("%q: read %+v, wrote %q, read back %+v", body, c, b, back)
 		}
 	})
-}
-
-// `mouse: false` in the file leaves the mouse to the terminal, as --no-mouse does; true or
-// no key changes nothing.
-func TestConfigMouseKey(t *testing.T) {
-	no, yes := false, true
-	for _, tc := range []struct {
-		mouse *bool
-		want  bool
-	}{{nil, false}, {&yes, false}, {&no, true}} {
-		var opts ui.Options
-		tui.ApplyConfigMouse(&opts, tc.mouse)
-		if opts.NoMouse != tc.want {
-			t.Errorf("mouse %v: NoMouse %v, want %v", tc.mouse, opts.NoMouse, tc.want)
-		}
-	}
 }

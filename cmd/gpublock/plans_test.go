@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
-
 	"github.com/gpublock/gpublock/cmd/internal/cmd/extend"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/purchase"
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"

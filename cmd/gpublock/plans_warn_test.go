@@ -1,8 +1,6 @@
 package main
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
-
 	"encoding/json"
 	"net/http/httptest"
 	"sort"
@@ -12,6 +10,7 @@ import (
 
 	"github.com/gpublock/gpublock/cmd/internal/cmd/blocks"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/purchase"
+	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/cmd/internal/printers"
 )
 

@@ -1,21 +1,19 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"io"
-	"strings"
-	"testing"
-
-	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
-
-	"context"
-
 	"os"
 	"slices"
 	"sort"
+	"strings"
+	"testing"
 
 	"github.com/charmbracelet/x/exp/golden"
 
+	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 )
 
@@ -224,5 +222,16 @@ func TestEveryCommandHelpListsExitStatus(t *testing.T) {
 		if code != 0 || errs != "" || !strings.Contains(out, "Exit status: 0 ") || !strings.Contains(out, "2 bad usage") {
 			t.Errorf("%s -h: exit %d, stdout %q, stderr:\n%s", name, code, out, errs)
 		}
+	}
+}
+
+// gpublock with no subcommand is the TUI.
+func TestTUIIsTheDefaultCommand(t *testing.T) {
+	if root := newRootCmd(context.Background(), cmdutil.New(version, cmdutil.System(io.Discard, io.Discard))); root.RunE == nil || root.Short == "" {
+		t.Fatal("the root command runs nothing")
+	}
+	var out, errw bytes.Buffer
+	if code := runWith(context.Background(), cliFactory(&out, &errw), []string{"--bogus-flag"}); code != 2 || !strings.Contains(errw.String(), "bogus-flag") {
+		t.Errorf("gpublock --bogus-flag: exit %d, stderr %q; want the TUI's usage error", code, errw.String())
 	}
 }

@@ -2,7 +2,6 @@ package cmdtest
 
 import (
 	"os"
-
 	"strings"
 	"testing"
 )

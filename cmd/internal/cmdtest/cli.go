@@ -49,13 +49,19 @@ func (c *CLI) RunContext(ctx context.Context, stdout, stderr io.Writer, args ...
 }
 
 // Exec runs args, the command's name first, through cmd under a root that declares the
-// AWS flags and reports errors as the program's does, and returns the exit status.
+// AWS flags as the program's does, and returns the exit status.
 func Exec(ctx context.Context, f *cmdutil.Factory, cmd *cobra.Command, args ...string) int {
 	root := &cobra.Command{Use: "gpublock", SilenceErrors: true, SilenceUsage: true}
 	f.AWS.Register(root.PersistentFlags())
+	root.AddCommand(cmd)
+	return ExecRoot(ctx, f, root, args...)
+}
+
+// ExecRoot runs args through root with the program's help and flag errors, reports an
+// error as the program does, and returns the exit status.
+func ExecRoot(ctx context.Context, f *cmdutil.Factory, root *cobra.Command, args ...string) int {
 	root.SetFlagErrorFunc(cmdutil.FlagError)
 	root.SetHelpFunc(cmdutil.GroupedHelp(cmdutil.FangHelp()))
-	root.AddCommand(cmd)
 	cmdutil.PlainUsage(root)
 	root.SetArgs(args)
 	root.SetOut(f.IOStreams.Out)

@@ -2,7 +2,6 @@ package cmdutil
 
 import (
 	"errors"
-	"io"
 	"strconv"
 	"strings"
 
@@ -78,35 +77,6 @@ func PlainUsage(c *cobra.Command) {
 	for _, sub := range c.Commands() {
 		PlainUsage(sub)
 	}
-}
-
-// errHelpShown is what the parse helpers return when the arguments asked for help.
-var errHelpShown = errors.New("help was shown")
-
-// ParseCommand runs `gpublock NAME args...` through cobra up to the command's checks, with
-// mk's command under a root that declares the AWS flags as the real one does; mk is given
-// the AWSFlags and returns the command with a run that stops there. For the tests of parsing.
-func ParseCommand(args []string, stderr io.Writer, mk func(*AWSFlags) *cobra.Command) error {
-	root := &cobra.Command{Use: "gpublock", SilenceErrors: true, SilenceUsage: true}
-	g := new(AWSFlags)
-	g.Register(root.PersistentFlags())
-	sub := mk(g)
-	root.AddCommand(sub)
-	return ExecuteParse(root, append([]string{sub.Name()}, args...), stderr)
-}
-
-func ExecuteParse(root *cobra.Command, args []string, stderr io.Writer) error {
-	root.SetFlagErrorFunc(FlagError)
-	root.SetArgs(args)
-	root.SetOut(io.Discard)
-	root.SetErr(stderr)
-	ran := false
-	root.PersistentPostRun = func(*cobra.Command, []string) { ran = true }
-	err := root.Execute()
-	if err == nil && !ran {
-		return errHelpShown
-	}
-	return err
 }
 
 // UnknownCommand is the bad usage of a command name parent does not have, with the names

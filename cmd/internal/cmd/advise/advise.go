@@ -188,15 +188,6 @@ func searchForJob(ctx context.Context, client *aws.Client, qs []model.Query, std
 	return in, 0
 }
 
-// ParseAdvise reads and checks the flags as the command does, for the tests of parsing.
-func ParseAdvise(args []string, stderr io.Writer) (*Options, error) {
-	var got *Options
-	err := cmdutil.ParseCommand(args, stderr, func(g *cmdutil.AWSFlags) *cobra.Command {
-		return NewCmdAdvise(&cmdutil.Factory{AWS: g}, func(a *Options) error { got = a; return nil })
-	})
-	return got, err
-}
-
 // check reads and checks every flag that can be checked without the backend.
 func (a *Options) check() error {
 	switch strings.ToLower(strings.TrimSpace(a.output)) {

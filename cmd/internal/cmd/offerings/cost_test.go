@@ -12,7 +12,6 @@ import (
 
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/aws/apilimit"
-
 	"github.com/gpublock/gpublock/model"
 )
 

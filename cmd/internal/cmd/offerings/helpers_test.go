@@ -34,3 +34,17 @@ func asPerson(t *testing.T, terminal bool, input string) {
 		f.IOStreams.SetStdinTTY(terminal)
 	})
 }
+
+// parseOfferings reads and checks every flag that can be checked without the backend, as
+// the command does, for the tests of parsing.
+func parseOfferings(args []string, stderr io.Writer) (*Options, cmdutil.OutputFormat, error) {
+	var got *Options
+	var format cmdutil.OutputFormat
+	err := cmdtest.ParseCommand(args, stderr, func(f *cmdutil.Factory) *cobra.Command {
+		return NewCmdOfferings(f, func(a *Options) error {
+			got, format = a, a.Format
+			return nil
+		})
+	})
+	return got, format, err
+}

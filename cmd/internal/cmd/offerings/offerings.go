@@ -150,20 +150,6 @@ func SayCost(stderr io.Writer, client *aws.Client, q model.Query) bool {
 	return false
 }
 
-// ParseOfferings reads and checks every flag that can be checked without the backend, as
-// the command does, for the tests of parsing.
-func ParseOfferings(args []string, stderr io.Writer) (*Options, cmdutil.OutputFormat, error) {
-	var got *Options
-	var format cmdutil.OutputFormat
-	err := cmdutil.ParseCommand(args, stderr, func(g *cmdutil.AWSFlags) *cobra.Command {
-		return NewCmdOfferings(&cmdutil.Factory{AWS: g}, func(a *Options) error {
-			got, format = a, a.Format
-			return nil
-		})
-	})
-	return got, format, err
-}
-
 func (a *Options) register(fs *pflag.FlagSet) {
 	fs.StringVar(&a.Types, "type", "", "instance `types`, comma-separated (required), e.g. p5.48xlarge,p5en.48xlarge")
 	fs.IntVar(&a.Count, "count", 1, "instances per block (1-64; UltraServers: UltraServers per block)")

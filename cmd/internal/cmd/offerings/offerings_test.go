@@ -9,9 +9,7 @@ import (
 	"time"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
-
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
-
 	"github.com/gpublock/gpublock/cmd/internal/printers"
 	"github.com/gpublock/gpublock/model"
 )
@@ -182,7 +180,7 @@ func FuzzOfferingsFlags(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
-		a, _, err := ParseOfferings(strings.Fields(line), io.Discard)
+		a, _, err := parseOfferings(strings.Fields(line), io.Discard)
 		if err != nil {
 			return
 		}

@@ -1,11 +1,11 @@
 package offerings
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
-
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 )
 
 // Each source searched is checked by its own rules before any call, and a refusal names

@@ -1,8 +1,6 @@
 package prices
 
 import (
-	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
-
 	"encoding/csv"
 	"encoding/json"
 	"net/http"
@@ -14,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"

@@ -2,9 +2,7 @@ package prices
 
 import (
 	"context"
-
 	"io"
-
 	"strings"
 	"testing"
 

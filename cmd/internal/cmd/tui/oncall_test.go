@@ -28,7 +28,7 @@ func writeOncallConfig(t *testing.T, body string) {
 // The on-call keys of the configuration file reach the TUI; flags win over them.
 func TestOncallConfigAndFlags(t *testing.T) {
 	writeOncallConfig(t, `{"warn_leads": "24h,2h,40m", "notify_url": "https://hooks.example.com/services/T/B/X", "extend_length": "3d"}`)
-	a, err := ParseTUI([]string{"--demo", "--region", "eu-north-1,us-east-1"}, os.Stderr)
+	a, err := parseTUI([]string{"--demo", "--region", "eu-north-1,us-east-1"}, os.Stderr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func TestOncallConfigAndFlags(t *testing.T) {
 		t.Errorf("failures before connecting: %v", f)
 	}
 
-	a, _ = ParseTUI([]string{"--demo", "--warn-leads", "6h"}, os.Stderr)
+	a, _ = parseTUI([]string{"--demo", "--warn-leads", "6h"}, os.Stderr)
 	oc, err = newTUIOncall(a.AWS, a.oncall, config.LoadUser, time.Second)
 	if err != nil || oc.settings.Rules.Leads[0] != 6*time.Hour || len(oc.settings.Rules.Leads) != 1 || oc.regions != nil {
 		t.Errorf("the flag does not win: %+v, %v", oc, err)

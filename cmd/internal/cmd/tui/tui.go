@@ -24,13 +24,6 @@ import (
 	"github.com/gpublock/gpublock/ui/theme"
 )
 
-// ParseFlags reads the TUI's flags. It is separate from runTUI so that the flags are
-// tested without a terminal.
-func ParseFlags(args []string, stderr io.Writer) (*cmdutil.AWSFlags, bool, error) {
-	a, err := ParseTUI(args, stderr)
-	return a.AWS, a.noColor, err
-}
-
 // Options is every flag of the TUI.
 type Options struct {
 	IO *cmdutil.IOStreams
@@ -49,13 +42,13 @@ type Options struct {
 	noNotify bool
 	noMouse  bool
 	// watchEvery is how often a watched search (w) runs again.
-	WatchEvery time.Duration
+	watchEvery time.Duration
 	// oncall: --warn-leads, --notify-cmd, --notify-url (config.Oncall).
 	oncall cmdutil.OncallFlags
 	// theme is the palette: auto (the terminal's background), light or dark; themeGiven
 	// says --theme was on the command line, where it wins over the configuration file.
-	Theme      string
-	ThemeGiven bool
+	theme      string
+	themeGiven bool
 }
 
 // minBlocksRefresh keeps the blocks screen from hammering the API: a listing makes five
@@ -77,14 +70,6 @@ const (
 
 // Screens are the screens --screen opens the TUI on.
 var Screens = []string{"search", "blocks", "advisor"}
-
-// ParseTUI reads the TUI's flags as the root command does, for the tests of parsing.
-func ParseTUI(args []string, stderr io.Writer) (Options, error) {
-	var got Options
-	root := NewCmdTUI(cmdutil.New("", cmdutil.System(io.Discard, stderr)), func(a *Options) error { got = *a; return nil })
-	err := cmdutil.ExecuteParse(root, args, stderr)
-	return got, err
-}
 
 // NewCmdTUI is the root command: with no command name it starts the TUI, with its flags
 // and the AWS flags (declared here, as persistent flags, for every command); runF, when not
@@ -130,11 +115,11 @@ func (a *Options) check(fs *pflag.FlagSet) error {
 		return cmdutil.Usagef("--screen %q: allowed search, blocks or advisor", a.screen)
 	case a.refresh < minBlocksRefresh:
 		return cmdutil.Usagef("--refresh %s: allowed 5s or more", a.refresh)
-	case a.WatchEvery < minWatchEvery || a.WatchEvery > maxWatchEvery:
-		return cmdutil.Usagef("--watch-every %s: allowed 1m to 24h", a.WatchEvery)
+	case a.watchEvery < minWatchEvery || a.watchEvery > maxWatchEvery:
+		return cmdutil.Usagef("--watch-every %s: allowed 1m to 24h", a.watchEvery)
 	}
-	a.ThemeGiven = fs.Changed("theme")
-	if _, err := theme.ParseMode(a.Theme); err != nil {
+	a.themeGiven = fs.Changed("theme")
+	if _, err := theme.ParseMode(a.theme); err != nil {
 		return cmdutil.Usagef("--%v", err)
 	}
 	if err := a.AWS.Validate(); err != nil {
@@ -153,9 +138,9 @@ func (a *Options) register(fs *pflag.FlagSet) {
 	fs.DurationVar(&a.refresh, "refresh", 30*time.Second, "how often the blocks are listed again (at least 5s; r refreshes at once)")
 	fs.BoolVar(&a.noNotify, "no-notify", false, "no bell or desktop notification (OSC 9) for a block's warnings or a watched search's new offerings (n toggles them)")
 	fs.BoolVar(&a.noMouse, "no-mouse", false, "leave the mouse to the terminal (its own text selection): no wheel scrolling, no clicks on rows and column titles")
-	fs.DurationVar(&a.WatchEvery, "watch-every", 5*time.Minute, "how often a watched search (w in the search screen) runs again, 1m to 24h")
+	fs.DurationVar(&a.watchEvery, "watch-every", 5*time.Minute, "how often a watched search (w in the search screen) runs again, 1m to 24h")
 	a.oncall.Register(fs)
-	fs.StringVar(&a.Theme, "theme", "auto", "`colours` for a light or a dark terminal: auto (ask the terminal), light or dark")
+	fs.StringVar(&a.theme, "theme", "auto", "`colours` for a light or a dark terminal: auto (ask the terminal), light or dark")
 }
 
 // tuiRun starts the terminal UI with what the flags say (newTUICmd has checked them).
@@ -183,10 +168,10 @@ func tuiRun(ctx context.Context, a *Options) int {
 	// The price catalog is read once, here, with the cache of prices --refresh laid over the
 	// embedded figures; a damaged cache leaves the embedded ones, which Load returns with it.
 	prices, _ := a.Catalog()
-	if !a.ThemeGiven && spend.Theme != "" {
-		a.Theme = spend.Theme // checked when the file was read
+	if !a.themeGiven && spend.Theme != "" {
+		a.theme = spend.Theme // checked when the file was read
 	}
-	_ = theme.Set(a.Theme) // checked by parseTUI
+	_ = theme.Set(a.theme) // checked by parseTUI
 	opts := ui.Options{
 		Prices:  prices,
 		Profile: f.Profile,
@@ -195,7 +180,7 @@ func tuiRun(ctx context.Context, a *Options) int {
 		Context: ctx,
 		// The backend opens behind the first frame: resolving credentials (an SSO refresh,
 		// the instance metadata service timing out) can take seconds.
-		Connect: func(ctx context.Context) (ui.Connection, error) { return Connect(ctx, f, oncall.connected) },
+		Connect: func(ctx context.Context) (ui.Connection, error) { return connect(ctx, f, oncall.connected) },
 		// Buying and launching: --read-only and --max-spend reach the adapter
 		// through f as well.
 		ReadOnly: spend.ReadOnly,
@@ -210,10 +195,10 @@ func tuiRun(ctx context.Context, a *Options) int {
 		Refresh:        a.refresh,
 		NoNotify:       a.noNotify,
 		NoMouse:        a.noMouse,
-		WatchEvery:     a.WatchEvery,
+		WatchEvery:     a.watchEvery,
 	}
 	oncall.apply(&opts)
-	ApplyConfigMouse(&opts, spend.Mouse)
+	applyConfigMouse(&opts, spend.Mouse)
 	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithOutput(stdout), tea.WithFPS(tuiFPS)}
 	if noColor {
 		popts = append(popts, tea.WithColorProfile(colorprofile.Ascii))
@@ -236,9 +221,9 @@ func tuiRun(ctx context.Context, a *Options) int {
 	return 0
 }
 
-// Connect opens the backend for the TUI. Its messages go on screen, not to stderr, which
+// connect opens the backend for the TUI. Its messages go on screen, not to stderr, which
 // the TUI is drawing over.
-func Connect(ctx context.Context, f *cmdutil.AWSFlags, onClient func(*aws.Client)) (ui.Connection, error) {
+func connect(ctx context.Context, f *cmdutil.AWSFlags, onClient func(*aws.Client)) (ui.Connection, error) {
 	client, info, err := cmdutil.OpenBackend(ctx, f, io.Discard)
 	if err != nil {
 		return ui.Connection{}, errors.New(aws.ExplainError(err).String())
@@ -272,9 +257,9 @@ func Connect(ctx context.Context, f *cmdutil.AWSFlags, onClient func(*aws.Client
 	return c, nil
 }
 
-// ApplyConfigMouse applies the file's mouse key: `mouse: false` leaves the mouse to the
+// applyConfigMouse applies the file's mouse key: `mouse: false` leaves the mouse to the
 // terminal, as --no-mouse does (the flag wins either way).
-func ApplyConfigMouse(opts *ui.Options, mouse *bool) {
+func applyConfigMouse(opts *ui.Options, mouse *bool) {
 	if mouse != nil && !*mouse {
 		opts.NoMouse = true
 	}

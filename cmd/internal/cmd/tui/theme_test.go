@@ -1,25 +1,23 @@
-package main
+package tui
 
 import (
 	"bytes"
 	"context"
 	"strings"
 	"testing"
-
-	"github.com/gpublock/gpublock/cmd/internal/cmd/tui"
 )
 
 // --theme takes auto, light or dark; anything else is bad usage, before any backend.
 func TestTUIThemeFlag(t *testing.T) {
 	for _, name := range []string{"auto", "light", "dark"} {
 		var errw bytes.Buffer
-		a, err := tui.ParseTUI([]string{"--demo", "--theme", name}, &errw)
-		if err != nil || a.Theme != name {
-			t.Errorf("--theme %s: %v, read as %q", name, err, a.Theme)
+		a, err := parseTUI([]string{"--demo", "--theme", name}, &errw)
+		if err != nil || a.theme != name {
+			t.Errorf("--theme %s: %v, read as %q", name, err, a.theme)
 		}
 	}
-	if a, err := tui.ParseTUI([]string{"--demo"}, &bytes.Buffer{}); err != nil || a.Theme != "auto" {
-		t.Errorf("no --theme: %v, read as %q; want auto", err, a.Theme)
+	if a, err := parseTUI([]string{"--demo"}, &bytes.Buffer{}); err != nil || a.theme != "auto" {
+		t.Errorf("no --theme: %v, read as %q; want auto", err, a.theme)
 	}
 	var out, errw bytes.Buffer
 	if code := runWith(context.Background(), cliFactory(&out, &errw), []string{"--theme", "solarized"}); code != 2 ||

@@ -1,4 +1,4 @@
-package main
+package tui
 
 import (
 	"bytes"
@@ -6,23 +6,21 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/gpublock/gpublock/cmd/internal/cmd/tui"
 )
 
 // --watch-every: how often a watched search runs again, 1m to 24h; a bad value exits 2 with
 // a message naming the flag, before any backend starts.
 func TestTUIWatchEvery(t *testing.T) {
 	var errw bytes.Buffer
-	if a, err := tui.ParseTUI(nil, &errw); err != nil || a.WatchEvery != 5*time.Minute {
-		t.Errorf("default: %s, err %v; want 5m", a.WatchEvery, err)
+	if a, err := parseTUI(nil, &errw); err != nil || a.watchEvery != 5*time.Minute {
+		t.Errorf("default: %s, err %v; want 5m", a.watchEvery, err)
 	}
 	for _, ok := range []struct {
 		arg  string
 		want time.Duration
 	}{{"1m", time.Minute}, {"90m", 90 * time.Minute}, {"24h", 24 * time.Hour}} {
-		if a, err := tui.ParseTUI([]string{"--watch-every", ok.arg}, &errw); err != nil || a.WatchEvery != ok.want {
-			t.Errorf("--watch-every %s: read as %s, err %v", ok.arg, a.WatchEvery, err)
+		if a, err := parseTUI([]string{"--watch-every", ok.arg}, &errw); err != nil || a.watchEvery != ok.want {
+			t.Errorf("--watch-every %s: read as %s, err %v", ok.arg, a.watchEvery, err)
 		}
 	}
 	for _, bad := range []struct{ arg, want string }{

@@ -1,4 +1,4 @@
-package main
+package tui
 
 import (
 	"bytes"
@@ -6,9 +6,6 @@ import (
 	"io"
 	"strings"
 	"testing"
-
-	"github.com/gpublock/gpublock/cmd/internal/cmd/tui"
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 )
 
 // Bad flags and arguments end with exit code 2 and a message, before any backend starts.
@@ -50,31 +47,20 @@ func TestTUIHelp(t *testing.T) {
 	}
 }
 
-// gpublock with no subcommand is the TUI.
-func TestTUIIsTheDefaultCommand(t *testing.T) {
-	if root := newRootCmd(context.Background(), cmdutil.New(version, cmdutil.System(io.Discard, io.Discard))); root.RunE == nil || root.Short == "" {
-		t.Fatal("the root command runs nothing")
-	}
-	var out, errw bytes.Buffer
-	if code := runWith(context.Background(), cliFactory(&out, &errw), []string{"--bogus-flag"}); code != 2 || !strings.Contains(errw.String(), "bogus-flag") {
-		t.Errorf("gpublock --bogus-flag: exit %d, stderr %q; want the TUI's usage error", code, errw.String())
-	}
-}
-
 func TestTUINoColor(t *testing.T) {
 	var errw bytes.Buffer
 	t.Setenv("NO_COLOR", "")
-	if _, noColor, err := tui.ParseFlags(nil, &errw); err != nil || noColor {
+	if _, noColor, err := tuiOptions(nil, &errw); err != nil || noColor {
 		t.Errorf("no flag, NO_COLOR empty: noColor=%v err=%v, want colour", noColor, err)
 	}
-	if _, noColor, err := tui.ParseFlags([]string{"--no-color"}, &errw); err != nil || !noColor {
+	if _, noColor, err := tuiOptions([]string{"--no-color"}, &errw); err != nil || !noColor {
 		t.Errorf("--no-color: noColor=%v err=%v", noColor, err)
 	}
 	t.Setenv("NO_COLOR", "1")
-	if _, noColor, err := tui.ParseFlags(nil, &errw); err != nil || !noColor {
+	if _, noColor, err := tuiOptions(nil, &errw); err != nil || !noColor {
 		t.Errorf("NO_COLOR=1: noColor=%v err=%v", noColor, err)
 	}
-	f, _, err := tui.ParseFlags([]string{"--demo", "--profile", "p", "--region", "us-west-2"}, &errw)
+	f, _, err := tuiOptions([]string{"--demo", "--profile", "p", "--region", "us-west-2"}, &errw)
 	if err != nil || !f.Demo || f.Profile != "p" || f.HomeRegion() != "us-west-2" || !f.AutoDemo {
 		t.Errorf("flags read as %+v, err %v", f, err)
 	}

@@ -1,11 +1,10 @@
-package main
+package tui
 
 import (
 	"context"
 	"strings"
 	"testing"
 
-	"github.com/gpublock/gpublock/cmd/internal/cmd/tui"
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 )
@@ -15,7 +14,7 @@ import (
 func TestTUINoticeForAnEmulator(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	f := cmdutil.AWSFlags{PerRegion: 4, Overall: 32, EndpointURL: cs.URL}
-	c, err := tui.Connect(context.Background(), &f, nil)
+	c, err := connect(context.Background(), &f, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package main
+package advise
 
 import (
 	"encoding/json"
@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gpublock/gpublock/cmd/internal/cmd/advise"
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing/advisor"
@@ -33,7 +32,7 @@ type adviceOut struct {
 	Recommended advisor.Kind
 	Options     []optionOut
 	Steps       []string
-	Crossings   []advise.CrossingJSON
+	Crossings   []CrossingJSON
 	NotSearched []model.Source
 }
 
@@ -364,7 +363,7 @@ func FuzzAdviseFlags(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
-		a, err := advise.ParseAdvise(strings.Fields(line), io.Discard)
+		a, err := parseAdvise(strings.Fields(line), io.Discard)
 		if err != nil {
 			return
 		}

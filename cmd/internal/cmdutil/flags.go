@@ -114,7 +114,7 @@ const AnnotationNoAWS = "gpublock/no-aws-flags"
 // AnnotationOneRegion marks a command that acts in one region: its help says so of --region.
 const AnnotationOneRegion = "gpublock/one-region"
 
-const OneRegionUsage = "the one AWS region of the Capacity Block or offering (default: $AWS_REGION or the profile's)"
+const oneRegionUsage = "the one AWS region of the Capacity Block or offering (default: $AWS_REGION or the profile's)"
 
 // RefuseAWSFlags refuses the root's AWS flags given to a command that takes none of them;
 // a flag of its own with the same name is its own.
@@ -122,7 +122,7 @@ func RefuseAWSFlags(cmd *cobra.Command, _ []string) error {
 	var given []string
 	// Visit would see none: the set of inherited flags is made afresh, without what was set.
 	cmd.InheritedFlags().VisitAll(func(f *pflag.Flag) {
-		if AWSFlagNames[f.Name] && f.Changed {
+		if awsFlagNames[f.Name] && f.Changed {
 			given = append(given, "--"+f.Name)
 		}
 	})
@@ -132,8 +132,8 @@ func RefuseAWSFlags(cmd *cobra.Command, _ []string) error {
 	return nil
 }
 
-// AWSFlagNames are the flags AWSFlags.Register declares, listed apart in every help.
-var AWSFlagNames = func() map[string]bool {
+// awsFlagNames are the flags AWSFlags.Register declares, listed apart in every help.
+var awsFlagNames = func() map[string]bool {
 	fs := pflag.NewFlagSet("", pflag.ContinueOnError)
 	new(AWSFlags).Register(fs)
 	names := map[string]bool{}

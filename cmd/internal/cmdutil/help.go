@@ -33,7 +33,7 @@ func GroupedHelp(help func(*cobra.Command, []string)) func(*cobra.Command, []str
 		}
 		var shared []*pflag.Flag
 		c.Flags().VisitAll(func(f *pflag.Flag) {
-			if AWSFlagNames[f.Name] && !f.Hidden && persistent.Lookup(f.Name) == f {
+			if awsFlagNames[f.Name] && !f.Hidden && persistent.Lookup(f.Name) == f {
 				f.Hidden = true
 				shared = append(shared, f)
 			}
@@ -60,7 +60,7 @@ func GroupedHelp(help func(*cobra.Command, []string)) func(*cobra.Command, []str
 				def = " (" + f.DefValue + ")"
 			}
 			if f.Name == "region" && c.Annotations[AnnotationOneRegion] != "" {
-				usage = OneRegionUsage
+				usage = oneRegionUsage
 			}
 			if usage != "" { // capitalised as fang does the command's own flags
 				usage = strings.ToUpper(usage[:1]) + usage[1:]

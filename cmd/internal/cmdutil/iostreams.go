@@ -1,10 +1,9 @@
 package cmdutil
 
 import (
-	"bytes"
 	"io"
 	"os"
-	"strings"
+
 	"time"
 
 	"github.com/charmbracelet/x/term"
@@ -29,15 +28,6 @@ type IOStreams struct {
 // System is the process's own streams, with stdout and stderr as given.
 func System(stdout, stderr io.Writer) *IOStreams {
 	return &IOStreams{In: os.Stdin, Out: stdout, ErrOut: stderr, Dwell: spend.Dwell}
-}
-
-// Test is streams a test reads: no input, no terminal, output in the buffers returned.
-func Test() (*IOStreams, *bytes.Buffer, *bytes.Buffer) {
-	out, errOut := new(bytes.Buffer), new(bytes.Buffer)
-	s := &IOStreams{In: strings.NewReader(""), Out: out, ErrOut: errOut, Dwell: spend.Dwell}
-	s.SetStdinTTY(false)
-	s.SetStderrTTY(false)
-	return s, out, errOut
 }
 
 // CanPrompt reports whether a person can type at In: a confirmation is asked only then.

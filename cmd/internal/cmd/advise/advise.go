@@ -93,7 +93,7 @@ func adviseRun(ctx context.Context, a *Options) int {
 		return cmdutil.BackendFailure(stderr, "advise", err)
 	}
 	now := client.Now(ctx)
-	job, err := a.Job(now)
+	job, err := a.job(now)
 	if err != nil {
 		return cmdutil.ReportUsage(stderr, "advise", err)
 	}
@@ -198,7 +198,7 @@ func (a *Options) check() error {
 	default:
 		return cmdutil.Usagef("-o %q: allowed table or json", a.output)
 	}
-	job, err := a.Job(time.Now().UTC())
+	job, err := a.job(time.Now().UTC())
 	if err != nil {
 		return err
 	}
@@ -211,8 +211,8 @@ func (a *Options) check() error {
 	return nil
 }
 
-// Job builds the job from the flags, reading dates relative to now.
-func (a *Options) Job(now time.Time) (advisor.Job, error) {
+// job builds the job from the flags, reading dates relative to now.
+func (a *Options) job(now time.Time) (advisor.Job, error) {
 	j, err := advisor.ParseJob(a.fields, now)
 	var fe advisor.FieldError
 	if errors.As(err, &fe) {
@@ -270,12 +270,12 @@ type adviceJSONDoc struct {
 	Recommended advisor.Kind `json:",omitempty"`
 	Options     []advisor.Option
 	Steps       []string
-	Crossings   []CrossingJSON
+	Crossings   []crossingJSON
 	Searched    []model.Source
 	NotSearched []model.Source
 }
 
-type CrossingJSON struct {
+type crossingJSON struct {
 	A, B             advisor.Kind
 	Utilization      float64
 	UtilizationExact string
@@ -283,10 +283,10 @@ type CrossingJSON struct {
 }
 
 func adviceJSON(adv advisor.Advice, in advisor.Inputs) adviceJSONDoc {
-	doc := adviceJSONDoc{Job: adv.Job, Recommended: adv.Recommended, Options: adv.Options, Steps: adv.Steps, Crossings: []CrossingJSON{},
+	doc := adviceJSONDoc{Job: adv.Job, Recommended: adv.Recommended, Options: adv.Options, Steps: adv.Steps, Crossings: []crossingJSON{},
 		Searched: []model.Source{}, NotSearched: []model.Source{}}
 	for _, c := range adv.Crossings {
-		doc.Crossings = append(doc.Crossings, CrossingJSON{c.A, c.B, c.Utilization.Float64(), c.Utilization.String(), c.Cost})
+		doc.Crossings = append(doc.Crossings, crossingJSON{c.A, c.B, c.Utilization.Float64(), c.Utilization.String(), c.Cost})
 	}
 	for _, s := range model.Sources() {
 		if in.Searched[s] {

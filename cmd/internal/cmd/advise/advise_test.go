@@ -32,7 +32,7 @@ type adviceOut struct {
 	Recommended advisor.Kind
 	Options     []optionOut
 	Steps       []string
-	Crossings   []CrossingJSON
+	Crossings   []crossingJSON
 	NotSearched []model.Source
 }
 
@@ -367,7 +367,7 @@ func FuzzAdviseFlags(f *testing.F) {
 		if err != nil {
 			return
 		}
-		j, err := a.Job(time.Now().UTC())
+		j, err := a.job(time.Now().UTC())
 		if err != nil {
 			t.Fatalf("accepted %q, then the job failed: %v", line, err)
 		}

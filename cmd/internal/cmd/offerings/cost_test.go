@@ -29,14 +29,14 @@ func TestLargeSearchSaysItsCost(t *testing.T) {
 	large := model.Query{InstanceTypes: []string{"p5.48xlarge", "p5en.48xlarge"}, Count: 1, Regions: []string{"us-east-1", "us-east-2"},
 		Durations: model.DurationRange{MinDays: 1, MaxDays: 14}, Start: start, End: start.Add(28 * 24 * time.Hour)}
 	var errs bytes.Buffer
-	SayCost(&errs, c, large)
+	sayCost(&errs, c, large)
 	if got := errs.String(); !strings.HasPrefix(got, "gpublock offerings: ") || !strings.Contains(got, " calls: about ") || !strings.Contains(got, "at AWS's rate in us-east-") {
 		t.Fatalf("stderr %q", got)
 	}
 	small := large
 	small.InstanceTypes, small.Regions, small.Durations = []string{"p5.48xlarge"}, []string{"us-east-1"}, model.DurationRange{MinDays: 2, MaxDays: 2}
 	errs.Reset()
-	SayCost(&errs, c, small)
+	sayCost(&errs, c, small)
 	if errs.Len() != 0 {
 		t.Fatalf("a one-call search said %q", errs.String())
 	}

@@ -126,7 +126,7 @@ func offeringsRun(ctx context.Context, a *Options) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "gpublock offerings: %v; using the embedded prices\n", err) // err names the file
 	}
-	large := SayCost(stderr, client, q)
+	large := sayCost(stderr, client, q)
 	if a.interval > 0 {
 		return watchOfferings(ctx, client, a, q, cat, format, stdout, stderr)
 	}
@@ -137,9 +137,9 @@ func offeringsRun(ctx context.Context, a *Options) int {
 // before it starts, on stderr whatever the output.
 const largeSearch = 30 * time.Second
 
-// SayCost tells on stderr what a large Capacity Block search will cost before it starts
+// sayCost tells on stderr what a large Capacity Block search will cost before it starts
 // ("656 calls: about 17 minutes at AWS's rate in us-east-1"), and reports whether it did.
-func SayCost(stderr io.Writer, client *aws.Client, q model.Query) bool {
+func sayCost(stderr io.Writer, client *aws.Client, q model.Query) bool {
 	if !q.Searches(model.SourceCapacityBlock) {
 		return false
 	}
@@ -251,8 +251,8 @@ func (a *Options) Query(now time.Time) (model.Query, error) {
 	return q, nil
 }
 
-// SearchResult is what one search found and which regions answered.
-type SearchResult struct {
+// searchResult is what one search found and which regions answered.
+type searchResult struct {
 	Offerings []model.Offering
 	model.RegionTally
 	// progress is each source's regions' latest progress.
@@ -261,7 +261,7 @@ type SearchResult struct {
 
 // sayCalls writes the search's final progress line, whatever stderr is: the calls made of
 // those planned, per source and region in the order asked.
-func sayCalls(stderr io.Writer, cmd string, q model.Query, res SearchResult) {
+func sayCalls(stderr io.Writer, cmd string, q model.Query, res searchResult) {
 	var parts []string
 	done, total := 0, 0
 	for _, s := range model.Sources() {

@@ -142,8 +142,8 @@ func (a *Options) SourcedQuery(now time.Time) (model.Query, error) {
 // of every source. The messages of a source other than the default one name it.
 //
 // live says that stderr is a terminal, where each region's progress is shown as it comes.
-func Search(ctx context.Context, cmd string, client *aws.Client, q model.Query, notes, live bool, each func(model.Offering), stderr io.Writer) SearchResult {
-	res := SearchResult{RegionTally: model.NewRegionTally(), progress: map[model.Source]map[string]model.RegionProgress{}}
+func Search(ctx context.Context, cmd string, client *aws.Client, q model.Query, notes, live bool, each func(model.Offering), stderr io.Writer) searchResult {
+	res := searchResult{RegionTally: model.NewRegionTally(), progress: map[model.Source]map[string]model.RegionProgress{}}
 	parts, skips := model.SplitQuery(q)
 	if len(q.Sources) > 1 {
 		// A source that does not sell a value is named, and the others searched alone.

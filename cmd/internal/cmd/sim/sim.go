@@ -129,7 +129,7 @@ func simRun(ctx context.Context, a *Options) int {
 		fmt.Fprintf(stderr, "gpublock sim: listening on %s: %v\n", addr, err)
 		return 1
 	}
-	url, exposed := ReachableURL(url)
+	url, exposed := reachableURL(url)
 	if exposed {
 		fmt.Fprintf(stderr, "gpublock sim: WARNING: --addr %s is not a loopback address: anyone who can reach this machine on it can buy "+
 			"(simulated) blocks and move the emulator's clock (POST /_sim/clock). Use --addr 127.0.0.1:PORT unless that is meant.\n", addr)
@@ -140,10 +140,10 @@ func simRun(ctx context.Context, a *Options) int {
 	return 0
 }
 
-// ReachableURL is the URL to print for the address the emulator listens on: an unspecified
+// reachableURL is the URL to print for the address the emulator listens on: an unspecified
 // address (0.0.0.0, [::]) is not one a client can dial, so it becomes 127.0.0.1 on the same
 // port. exposed is true when the emulator listens beyond this machine's loopback.
-func ReachableURL(u string) (string, bool) {
+func reachableURL(u string) (string, bool) {
 	hostport := strings.TrimPrefix(u, "http://")
 	host, port, err := net.SplitHostPort(hostport)
 	if err != nil {

@@ -150,7 +150,7 @@ func TestSimOnAnUnspecifiedAddressPrintsAReachableOneAndWarns(t *testing.T) {
 		"http://[::1]:4566":      {"http://[::1]:4566", false},
 		"http://192.0.2.10:4566": {"http://192.0.2.10:4566", true},
 	} {
-		if got, exposed := ReachableURL(in); got != want.url || exposed != want.exposed {
+		if got, exposed := reachableURL(in); got != want.url || exposed != want.exposed {
 			t.Errorf("reachableURL(%q) = %q, %v; want %q, %v", in, got, exposed, want.url, want.exposed)
 		}
 	}

@@ -17,7 +17,7 @@ import (
 	"github.com/gpublock/gpublock/model"
 )
 
-// File is the configuration file (config_yaml.go has its keys; the older JSON file,
+// File is the configuration file (yaml.go has its keys; the older JSON file,
 // config.json, has the same but theme and mouse):
 //
 //	{"read_only": true, "max_spend": "25000", "ami": "ami-…", "tags": {"project": "llm", "cost-center": "42"}}
@@ -30,7 +30,7 @@ type File struct {
 	AMI      string            `json:"ami"`
 	Tags     map[string]string `json:"tags"`
 
-	Oncall // warn_leads, notify_cmd, notify_url, extend_length (config_oncall.go)
+	Oncall // warn_leads, notify_cmd, notify_url, extend_length (oncall.go)
 
 	// Theme and Mouse are the YAML file's only: the TUI's --theme, and mouse: false for
 	// --no-mouse. Mouse is nil when not given.

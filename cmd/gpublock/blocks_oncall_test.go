@@ -301,7 +301,7 @@ func TestBlocksKeepTerminatedInstances(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	b := boughtBlock(t, cs)
 	activate(t, cs, b)
-	if code, _, errs := runCLI(launchArgsFor(cs.URL, b.CapacityReservationId, "--yes", "--count", "1")...); code != 0 {
+	if code, _, errs := runCLI(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--yes", "--count", "1")...); code != 0 {
 		t.Fatalf("launch: exit %d\n%s", code, errs)
 	}
 	end := cmdtest.MustTime(t, b.EndDate)

@@ -31,8 +31,8 @@ func TestCommandsKeepTheConfigurationsSpendingRules(t *testing.T) {
 	before := cs.Calls.Load()
 	for _, args := range [][]string{
 		purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, "--yes"),
-		extendArgsFor(cs.URL, "cr-0123456789abcdef0", "--yes"),
-		launchArgsFor(cs.URL, "cr-0123456789abcdef0", "--yes"),
+		cmdtest.ExtendArgs(cs.URL, "cr-0123456789abcdef0", "--yes"),
+		cmdtest.LaunchArgs(cs.URL, "cr-0123456789abcdef0", "--yes"),
 	} {
 		code, out, errs := runCLI(args...)
 		if code != 1 || out != "" || !strings.Contains(errs, `refused: "read_only": true in `+path) || !strings.Contains(errs, "nothing was sent to AWS") {
@@ -64,7 +64,7 @@ func TestCommandsKeepTheConfigurationsSpendingRules(t *testing.T) {
 	// A damaged file is bad usage before any call, not a promise silently dropped.
 	writeUserConfig(t, `{"read_only": tru}`)
 	before = cs.Calls.Load()
-	code, _, errs = runCLI(extendArgsFor(cs.URL, "cr-0123456789abcdef0", "--yes")...)
+	code, _, errs = runCLI(cmdtest.ExtendArgs(cs.URL, "cr-0123456789abcdef0", "--yes")...)
 	if code != 2 || !strings.Contains(errs, "gpublock extend: ") || !strings.Contains(errs, "config.json") || cs.Calls.Load() != before {
 		t.Errorf("damaged file: exit %d, %d calls\n%s", code, cs.Calls.Load()-before, errs)
 	}

@@ -93,13 +93,13 @@ func TestExtendKilledAfterCommitRerunExtendsNothingNew(t *testing.T) {
 	asPerson(t, false, "")
 	b := boughtBlock(t, cs)
 	activate(t, cs, b)
-	if code, _, errs := runCLI(extendArgsFor(cs.URL, b.CapacityReservationId, "--yes")...); code != 0 {
+	if code, _, errs := runCLI(cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId, "--yes")...); code != 0 {
 		t.Fatalf("extend: exit %d\n%s", code, errs)
 	}
 	lost := killedAfterCommit(t, "PurchaseCapacityBlockExtension")
 	paid(cs) // the first payment settles; the end moves
 	moved := listedBlock(t, cs.URL)
-	code, out, errs := runCLI(extendArgsFor(cs.URL, b.CapacityReservationId, "--yes")...)
+	code, out, errs := runCLI(cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId, "--yes")...)
 	if code != 0 || out != "" || !strings.Contains(errs, "Already extended") || !strings.Contains(errs, b.CapacityReservationId) ||
 		!strings.Contains(errs, lost.RequestID) {
 		t.Errorf("re-run: exit %d, stdout %q\n%s", code, out, errs)
@@ -345,7 +345,7 @@ func TestExtendKilledByASignalAfterCommitThenRerun(t *testing.T) {
 	killAfterCommit(t, cs, "PurchaseCapacityBlockExtension", "extend", b.CapacityReservationId, "--region", "us-east-1", "--duration", "1d", "--yes")
 	paid(cs)
 	moved := listedBlock(t, cs.URL)
-	code, out, errs := runCLI(extendArgsFor(cs.URL, b.CapacityReservationId, "--yes")...)
+	code, out, errs := runCLI(cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId, "--yes")...)
 	if code != 0 || out != "" || !strings.Contains(errs, "Already extended") || !strings.Contains(errs, b.CapacityReservationId) {
 		t.Errorf("re-run: exit %d, stdout %q\n%s", code, out, errs)
 	}

@@ -16,14 +16,9 @@ import (
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/extend"
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/cmd/internal/printers"
 	"github.com/gpublock/gpublock/model"
 )
-
-func extendArgsFor(url, id string, extra ...string) []string {
-	return append([]string{"extend", id, "--endpoint-url", url, "--region", "us-east-1", "--duration", "1d"}, extra...)
-}
 
 // listedBlock is the one block of the account as `gpublock blocks -o json` lists it.
 func listedBlock(t *testing.T, url string) printers.BlockJSON {
@@ -52,7 +47,7 @@ func TestExtendWithYesMovesTheEnd(t *testing.T) {
 	b := boughtBlock(t, cs)
 	activate(t, cs, b)
 	oldEnd := cmdtest.MustTime(t, b.EndDate)
-	code, out, errs := runCLI(extendArgsFor(cs.URL, b.CapacityReservationId, "--yes", "-o", "json")...)
+	code, out, errs := runCLI(cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId, "--yes", "-o", "json")...)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, errs)
 	}
@@ -110,7 +105,7 @@ func TestExtendTableAndTypedConfirmation(t *testing.T) {
 	activate(t, cs, b)
 	for _, typed := range []string{"no\n", "EXTEND\n", "", "yes\n"} {
 		asPerson(t, true, typed)
-		code, _, errs := runCLI(extendArgsFor(cs.URL, b.CapacityReservationId)...)
+		code, _, errs := runCLI(cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId)...)
 		if code != 1 || !strings.Contains(errs, "Type extend") || !strings.Contains(errs, "cancelled; nothing was extended") {
 			t.Errorf("typed %q: exit %d\n%s", typed, code, errs)
 		}
@@ -119,7 +114,7 @@ func TestExtendTableAndTypedConfirmation(t *testing.T) {
 		}
 	}
 	asPerson(t, true, "extend\n")
-	code, out, errs := runCLI(extendArgsFor(cs.URL, b.CapacityReservationId, "--duration", "2d")...)
+	code, out, errs := runCLI(cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId, "--duration", "2d")...)
 	newEnd := cmdtest.MustTime(t, b.EndDate).Add(48 * time.Hour)
 	paid(cs)
 	if code != 0 || !strings.Contains(out, "once the payment succeeds") || !strings.Contains(out, "Reservation: "+b.CapacityReservationId) || !strings.Contains(out, "New end:     "+newEnd.Format("2006-01-02 15:04")) ||
@@ -136,11 +131,11 @@ func TestExtendDryRunChangesNothing(t *testing.T) {
 	asPerson(t, false, "")
 	b := boughtBlock(t, cs)
 	activate(t, cs, b)
-	code, out, errs := runCLI(extendArgsFor(cs.URL, b.CapacityReservationId, "--dry-run")...)
+	code, out, errs := runCLI(cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId, "--dry-run")...)
 	if code != 0 || !strings.Contains(out, "Dry run: allowed") || !strings.Contains(out, "ec2:PurchaseCapacityBlockExtension") {
 		t.Errorf("dry run: exit %d\n%s\n%s", code, out, errs)
 	}
-	code, out, _ = runCLI(extendArgsFor(cs.URL, b.CapacityReservationId, "--dry-run", "-o", "json")...)
+	code, out, _ = runCLI(cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId, "--dry-run", "-o", "json")...)
 	var dr map[string]any
 	if code != 0 || json.Unmarshal([]byte(out), &dr) != nil || dr["DryRun"] != true || dr["Allowed"] != true ||
 		dr["CapacityReservationId"] != b.CapacityReservationId || !strings.HasPrefix(dr["CapacityBlockExtensionOfferingId"].(string), "cbe-") {
@@ -162,7 +157,7 @@ func TestExtendWithoutTerminalIsRefused(t *testing.T) {
 	activate(t, cs, b)
 	asPerson(t, false, "extend\n")
 	before := cs.Calls.Load()
-	code, _, errs := runCLI(extendArgsFor(cs.URL, b.CapacityReservationId)...)
+	code, _, errs := runCLI(cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId)...)
 	if code != 2 || !strings.Contains(errs, "not a terminal") || !strings.Contains(errs, "--yes") {
 		t.Errorf("no terminal: exit %d\n%s", code, errs)
 	}
@@ -179,7 +174,7 @@ func TestExtendLostReplyExtendsOnce(t *testing.T) {
 	b := boughtBlock(t, cs)
 	activate(t, cs, b)
 	cs.Emulator.SetFaults(ec2sim.Faults{LostReply: 1})
-	code, out, errs := runCLI(extendArgsFor(cs.URL, b.CapacityReservationId, "--yes", "-o", "json")...)
+	code, out, errs := runCLI(cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId, "--yes", "-o", "json")...)
 	cs.Emulator.SetFaults(ec2sim.Faults{})
 	paid(cs)
 	var got extendOut
@@ -200,7 +195,7 @@ func TestExtendScheduledBlock(t *testing.T) {
 	if st := listedBlock(t, cs.URL).State; st != "scheduled" {
 		t.Fatalf("state %s, want scheduled", st)
 	}
-	code, _, errs := runCLI(extendArgsFor(cs.URL, b.CapacityReservationId, "--yes", "--duration", "3d")...)
+	code, _, errs := runCLI(cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId, "--yes", "--duration", "3d")...)
 	want := cmdtest.MustTime(t, b.EndDate).Add(72 * time.Hour).Format(time.RFC3339)
 	paid(cs)
 	if after := listedBlock(t, cs.URL); code != 0 || after.EndDate != want || after.StartDate != b.StartDate {
@@ -212,7 +207,7 @@ func TestExtendExpiredBlockIsRefused(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	b := boughtBlock(t, cs)
 	cs.Emulator.SetTime(cmdtest.MustTime(t, b.EndDate).Add(time.Minute))
-	code, _, errs := runCLI(extendArgsFor(cs.URL, b.CapacityReservationId, "--yes")...)
+	code, _, errs := runCLI(cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId, "--yes")...)
 	if code != 1 || !strings.Contains(errs, "is expired") || !strings.Contains(errs, "only active or scheduled blocks can be extended") ||
 		!strings.Contains(errs, "Nothing was extended") {
 		t.Errorf("expired: exit %d\n%s", code, errs)
@@ -220,7 +215,7 @@ func TestExtendExpiredBlockIsRefused(t *testing.T) {
 	if after := listedBlock(t, cs.URL); after.EndDate != b.EndDate || after.Extensions != 0 {
 		t.Errorf("expired block changed: %+v", after)
 	}
-	code, _, errs = runCLI(extendArgsFor(cs.URL, "cr-0000000000000000f", "--yes")...)
+	code, _, errs = runCLI(cmdtest.ExtendArgs(cs.URL, "cr-0000000000000000f", "--yes")...)
 	if code != 1 || !strings.Contains(errs, "no Capacity Block cr-0000000000000000f") {
 		t.Errorf("unknown block: exit %d\n%s", code, errs)
 	}
@@ -232,7 +227,7 @@ func TestExtendPaymentPendingBlockSaysToWait(t *testing.T) {
 	if b.State != "payment-pending" {
 		t.Fatalf("state %s, want payment-pending", b.State)
 	}
-	code, _, errs := runCLI(extendArgsFor(cs.URL, b.CapacityReservationId, "--yes")...)
+	code, _, errs := runCLI(cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId, "--yes")...)
 	if code != 1 || !strings.Contains(errs, "payment-pending: AWS has not taken its payment yet") ||
 		!strings.Contains(errs, "once `gpublock blocks --endpoint-url "+cs.URL+" --region us-east-1` shows it scheduled or active") || strings.Contains(errs, "buy a new block") ||
 		!strings.Contains(errs, "Nothing was extended") {
@@ -275,33 +270,6 @@ func TestExtendBadUsage(t *testing.T) {
 	}
 }
 
-func TestExtensionWithoutOnDemandPriceSaysSo(t *testing.T) {
-	b := model.Block{ReservationID: "cr-0123456789abcdef0", Region: "eu-north-1", InstanceType: "p6-b200.48xlarge", TotalCount: 1}
-	off := model.ExtensionOffering{ID: "cbe-0123456789abcdef0", Count: 1, DurationHours: 24, Fee: model.MustMoney("2800.00"),
-		Start: cmdtest.SimStart, End: cmdtest.SimStart.Add(24 * time.Hour)}
-	cmp := extend.ExtensionComparison(b, off)
-	if !cmp.NoOnDemand || !strings.Contains(cmp.NoOnDemandReason, "no on-demand price") {
-		t.Fatalf("comparison %+v", cmp)
-	}
-	var w strings.Builder
-	extend.PrintExtensionSummary(&w, cmdutil.BackendInfo{Mode: cmdutil.ModeSimulated}, "123", b, off, cmp)
-	if !strings.Contains(w.String(), "Break-even:  none: no on-demand price") || !strings.Contains(w.String(), "$2,800.00") {
-		t.Errorf("summary:\n%s", w.String())
-	}
-}
-
-// A length extend cannot sell is refused with what is allowed, without offering a range,
-// which extend does not take.
-func TestExtendBadDurationOffersNoRange(t *testing.T) {
-	cs := cmdtest.StartSim(t)
-	for _, d := range []string{"15d", "27w", "36h"} {
-		code, _, errs := runCLI("extend", "cr-0123456789abcdef0", "--endpoint-url", cs.URL, "--duration", d, "--yes")
-		if code != 2 || !strings.Contains(errs, "--duration") || !strings.Contains(errs, "3w–26w") || strings.Contains(errs, "range 2d-7d") {
-			t.Errorf("%s: exit %d, %q", d, code, errs)
-		}
-	}
-}
-
 // A block past its extension cutoff (an hour before its end, on the backend's clock) is
 // refused with the model's sentence before any extension call: neither its offerings nor
 // a purchase reach the emulator.
@@ -323,7 +291,7 @@ func TestExtendPastTheCutoffIsRefusedBeforeAnyCall(t *testing.T) {
 		cs.Emulator.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
-	code, _, errs := runCLI(extendArgsFor(srv.URL, b.CapacityReservationId, "--yes")...)
+	code, _, errs := runCLI(cmdtest.ExtendArgs(srv.URL, b.CapacityReservationId, "--yes")...)
 	if code != 1 || !strings.Contains(errs, "can no longer be extended: AWS takes extensions until 60 minutes before the end") ||
 		!strings.Contains(errs, "Nothing was extended") {
 		t.Errorf("past the cutoff: exit %d\n%s", code, errs)

@@ -15,8 +15,6 @@ import (
 	"github.com/gpublock/gpublock/cmd/internal/printers"
 )
 
-const testAMI = "ami-0123456789abcdef0"
-
 // boughtBlock buys a block of 2 with `gpublock purchase --yes` and returns it as listed.
 func boughtBlock(t *testing.T, cs *cmdtest.Sim) printers.BlockJSON {
 	t.Helper()
@@ -40,24 +38,20 @@ func activate(t *testing.T, cs *cmdtest.Sim, b printers.BlockJSON) {
 	}
 }
 
-func launchArgsFor(url, id string, extra ...string) []string {
-	return append([]string{"launch", id, "--endpoint-url", url, "--region", "us-east-1", "--ami", testAMI}, extra...)
-}
-
 func TestLaunchIntoActiveBlock(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	b := boughtBlock(t, cs)
 	activate(t, cs, b)
 	// The account has no key pair until one is created; a launch with an unknown one is
 	// refused before anything starts.
-	code, out, errs := runCLI(launchArgsFor(cs.URL, b.CapacityReservationId, "--yes", "--count", "2", "--key", "ml-team", "-o", "json")...)
+	code, out, errs := runCLI(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--yes", "--count", "2", "--key", "ml-team", "-o", "json")...)
 	if code != 1 || out != "" || !strings.Contains(errs, "ml-team") {
 		t.Fatalf("unknown key pair: exit %d, stdout %q\n%s", code, out, errs)
 	}
 	if _, err := simEC2(cs.URL).CreateKeyPair(context.Background(), &ec2.CreateKeyPairInput{KeyName: sdkaws.String("ml-team")}); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errs = runCLI(launchArgsFor(cs.URL, b.CapacityReservationId, "--yes", "--count", "2", "--key", "ml-team", "-o", "json")...)
+	code, out, errs = runCLI(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--yes", "--count", "2", "--key", "ml-team", "-o", "json")...)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, errs)
 	}
@@ -76,13 +70,13 @@ func TestLaunchIntoActiveBlock(t *testing.T) {
 	}
 	var ids []string
 	for _, in := range got.Instances {
-		if !strings.HasPrefix(in.InstanceId, "i-") || in.InstanceType != "p5.48xlarge" || in.ImageId != testAMI ||
+		if !strings.HasPrefix(in.InstanceId, "i-") || in.InstanceType != "p5.48xlarge" || in.ImageId != cmdtest.AMI ||
 			!strings.HasPrefix(in.SubnetId, "subnet-") || in.CapacityReservationId != b.CapacityReservationId || in.State.Name == "" {
 			t.Errorf("instance %+v", in)
 		}
 		ids = append(ids, in.InstanceId)
 	}
-	for _, want := range []string{"LAUNCH", "Account:", "Block:       " + b.CapacityReservationId + " · us-east-1 · " + b.AvailabilityZone, "2 × p5.48xlarge from " + testAMI, "Key pair:    ml-team", "instances terminate from"} {
+	for _, want := range []string{"LAUNCH", "Account:", "Block:       " + b.CapacityReservationId + " · us-east-1 · " + b.AvailabilityZone, "2 × p5.48xlarge from " + cmdtest.AMI, "Key pair:    ml-team", "instances terminate from"} {
 		if !strings.Contains(errs, want) {
 			t.Errorf("confirmation lacks %q:\n%s", want, errs)
 		}
@@ -103,7 +97,7 @@ func TestLaunchIntoActiveBlock(t *testing.T) {
 	}
 
 	// The block is full now: a clear refusal, nothing more launched.
-	code, _, errs = runCLI(launchArgsFor(cs.URL, b.CapacityReservationId, "--yes")...)
+	code, _, errs = runCLI(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--yes")...)
 	if code != 1 || !strings.Contains(errs, "0 free of 2") || !strings.Contains(errs, "Nothing was launched") ||
 		!strings.Contains(errs, "wait for one to end, or terminate one") || strings.Contains(errs, "fewer") {
 		t.Errorf("full block: exit %d\n%s", code, errs)
@@ -114,7 +108,7 @@ func TestLaunchTableOutput(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	b := boughtBlock(t, cs)
 	activate(t, cs, b)
-	code, out, errs := runCLI(launchArgsFor(cs.URL, b.CapacityReservationId, "--yes")...)
+	code, out, errs := runCLI(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--yes")...)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if code != 0 || len(lines) != 2 || !strings.HasPrefix(lines[0], "INSTANCE") || !strings.HasPrefix(lines[1], "i-") ||
 		!strings.Contains(lines[1], "p5.48xlarge") {
@@ -130,7 +124,7 @@ func TestLaunchIntoScheduledBlock(t *testing.T) {
 	if rows := reservations(t, cs.URL); rows[0].State != "scheduled" {
 		t.Fatalf("state %s, want scheduled", rows[0].State)
 	}
-	code, out, errs := runCLI(launchArgsFor(cs.URL, b.CapacityReservationId, "--yes")...)
+	code, out, errs := runCLI(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--yes")...)
 	if code != 1 || out != "" || !strings.Contains(errs, "not active yet (scheduled)") || !strings.Contains(errs, start.Format("2006-01-02 15:04 UTC")) {
 		t.Errorf("exit %d, stdout %q\n%s", code, out, errs)
 	}
@@ -167,7 +161,7 @@ func TestLaunchWrongZone(t *testing.T) {
 	b := boughtBlock(t, cs)
 	activate(t, cs, b)
 	subnet := subnetOutside(t, cs.URL, b.AvailabilityZone)
-	code, out, errs := runCLI(launchArgsFor(cs.URL, b.CapacityReservationId, "--yes", "--subnet", subnet)...)
+	code, out, errs := runCLI(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--yes", "--subnet", subnet)...)
 	if code != 1 || out != "" || !strings.Contains(errs, "NOT LAUNCHED") || !strings.Contains(errs, "Subnet "+subnet+" is in") ||
 		!strings.Contains(errs, "but the block is in "+b.AvailabilityZone) {
 		t.Errorf("exit %d, stdout %q\n%s", code, out, errs)
@@ -181,7 +175,7 @@ func TestLaunchCountAboveAvailable(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	b := boughtBlock(t, cs)
 	activate(t, cs, b)
-	code, _, errs := runCLI(launchArgsFor(cs.URL, b.CapacityReservationId, "--yes", "--count", "3")...)
+	code, _, errs := runCLI(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--yes", "--count", "3")...)
 	if code != 1 || !strings.Contains(errs, "2 free of 2 instances; 3 asked") || !strings.Contains(errs, "holds 2 at most: launch 2 or fewer") ||
 		strings.Contains(errs, "wait") {
 		t.Errorf("exit %d\n%s", code, errs)
@@ -198,13 +192,13 @@ func TestLaunchConfirmation(t *testing.T) {
 
 	asPerson(t, false, "launch\n")
 	before := cs.Calls.Load()
-	code, _, errs := runCLI(launchArgsFor(cs.URL, b.CapacityReservationId)...)
+	code, _, errs := runCLI(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId)...)
 	if code != 2 || !strings.Contains(errs, "not a terminal") || cs.Calls.Load() != before {
 		t.Errorf("no terminal: exit %d, %d calls\n%s", code, cs.Calls.Load()-before, errs)
 	}
 	for _, typed := range []string{"buy\n", "yes\n", ""} {
 		asPerson(t, true, typed)
-		code, _, errs = runCLI(launchArgsFor(cs.URL, b.CapacityReservationId)...)
+		code, _, errs = runCLI(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId)...)
 		if code != 1 || !strings.Contains(errs, "Type launch") || !strings.Contains(errs, "cancelled; nothing was launched") {
 			t.Errorf("typed %q: exit %d\n%s", typed, code, errs)
 		}
@@ -213,7 +207,7 @@ func TestLaunchConfirmation(t *testing.T) {
 		t.Fatalf("instances launched without the word: %v", rows[0].InstanceIds)
 	}
 	asPerson(t, true, "launch\n")
-	code, _, errs = runCLI(launchArgsFor(cs.URL, b.CapacityReservationId)...)
+	code, _, errs = runCLI(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId)...)
 	if rows := reservations(t, cs.URL); code != 0 || len(rows[0].InstanceIds) != 1 {
 		t.Errorf("typed launch: exit %d, %+v\n%s", code, rows[0], errs)
 	}
@@ -224,13 +218,13 @@ func TestLaunchDryRun(t *testing.T) {
 	b := boughtBlock(t, cs)
 	activate(t, cs, b)
 	asPerson(t, false, "")
-	code, out, errs := runCLI(launchArgsFor(cs.URL, b.CapacityReservationId, "--dry-run", "--count", "2")...)
+	code, out, errs := runCLI(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--dry-run", "--count", "2")...)
 	if code != 0 || !strings.Contains(out, "Dry run: allowed") || !strings.Contains(out, "ec2:RunInstances") ||
 		!strings.Contains(out, "the subnet is in "+b.AvailabilityZone) || !strings.Contains(out, "Nothing was launched") ||
 		strings.Contains(out, "checked when launching") {
 		t.Errorf("exit %d, %q\n%s", code, out, errs)
 	}
-	code, out, _ = runCLI(launchArgsFor(cs.URL, b.CapacityReservationId, "--dry-run", "-o", "json")...)
+	code, out, _ = runCLI(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--dry-run", "-o", "json")...)
 	var dr map[string]any
 	if code != 0 || json.Unmarshal([]byte(out), &dr) != nil || dr["DryRun"] != true || dr["Allowed"] != true ||
 		dr["Action"] != "ec2:RunInstances" || dr["CapacityReservationId"] != b.CapacityReservationId {
@@ -238,7 +232,7 @@ func TestLaunchDryRun(t *testing.T) {
 	}
 	// The dry run now checks the subnet's zone, as the launch does.
 	other := subnetOutside(t, cs.URL, b.AvailabilityZone)
-	code, out, errs = runCLI(launchArgsFor(cs.URL, b.CapacityReservationId, "--dry-run", "--subnet", other)...)
+	code, out, errs = runCLI(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--dry-run", "--subnet", other)...)
 	if code != 1 || out != "" || !strings.Contains(errs, "but the block is in "+b.AvailabilityZone) || !strings.Contains(errs, "Nothing was launched") {
 		t.Errorf("dry run into another zone: exit %d, %q\n%s", code, out, errs)
 	}
@@ -256,14 +250,6 @@ func TestLaunchDryRun(t *testing.T) {
 	}
 }
 
-func TestLaunchUnknownReservation(t *testing.T) {
-	cs := cmdtest.StartSim(t)
-	code, _, errs := runCLI(launchArgsFor(cs.URL, "cr-0123456789abcdef0", "--yes")...)
-	if code != 1 || !strings.Contains(errs, "no Capacity Block cr-0123456789abcdef0 in us-east-1") {
-		t.Errorf("exit %d\n%s", code, errs)
-	}
-}
-
 func TestLaunchBadFlags(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	id := "cr-0123456789abcdef0"
@@ -271,20 +257,20 @@ func TestLaunchBadFlags(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"launch", "--ami", testAMI}, "exactly one RESERVATION_ID"},
-		{[]string{"launch", id, "cr-1", "--ami", testAMI}, "exactly one RESERVATION_ID"},
-		{[]string{"launch", "cbr-0123", "--ami", testAMI}, "RESERVATION_ID \"cbr-0123\""},
+		{[]string{"launch", "--ami", cmdtest.AMI}, "exactly one RESERVATION_ID"},
+		{[]string{"launch", id, "cr-1", "--ami", cmdtest.AMI}, "exactly one RESERVATION_ID"},
+		{[]string{"launch", "cbr-0123", "--ami", cmdtest.AMI}, "RESERVATION_ID \"cbr-0123\""},
 		{[]string{"launch", id}, "--ami is required"},
 		{[]string{"launch", id, "--ami", "ubuntu"}, "--ami \"ubuntu\""},
-		{[]string{"launch", id, "--ami", testAMI, "--count", "0"}, "--count 0"},
-		{[]string{"launch", id, "--ami", testAMI, "--count", "two"}, "-count"},
-		{[]string{"launch", id, "--ami", testAMI, "--subnet", "us-east-1a"}, "--subnet \"us-east-1a\""},
-		{[]string{"launch", id, "--ami", testAMI, "--security-group", "default"}, "--security-group \"default\""},
-		{[]string{"launch", id, "--ami", testAMI, "--security-group", "sg-1,"}, "-security-group"},
-		{[]string{"launch", id, "--ami", testAMI, "--region", "us-east-1,us-west-2"}, "one region"},
-		{[]string{"launch", id, "--ami", testAMI, "--region", "mars-1"}, "--region"},
-		{[]string{"launch", id, "--ami", testAMI, "-o", "csv"}, "-o \"csv\""},
-		{[]string{"launch", id, "--ami", testAMI, "--nope"}, "-nope"},
+		{[]string{"launch", id, "--ami", cmdtest.AMI, "--count", "0"}, "--count 0"},
+		{[]string{"launch", id, "--ami", cmdtest.AMI, "--count", "two"}, "-count"},
+		{[]string{"launch", id, "--ami", cmdtest.AMI, "--subnet", "us-east-1a"}, "--subnet \"us-east-1a\""},
+		{[]string{"launch", id, "--ami", cmdtest.AMI, "--security-group", "default"}, "--security-group \"default\""},
+		{[]string{"launch", id, "--ami", cmdtest.AMI, "--security-group", "sg-1,"}, "-security-group"},
+		{[]string{"launch", id, "--ami", cmdtest.AMI, "--region", "us-east-1,us-west-2"}, "one region"},
+		{[]string{"launch", id, "--ami", cmdtest.AMI, "--region", "mars-1"}, "--region"},
+		{[]string{"launch", id, "--ami", cmdtest.AMI, "-o", "csv"}, "-o \"csv\""},
+		{[]string{"launch", id, "--ami", cmdtest.AMI, "--nope"}, "-nope"},
 	} {
 		before := cs.Calls.Load()
 		code, out, errs := runCLI(append(tc.args, "--endpoint-url", cs.URL, "--yes")...)

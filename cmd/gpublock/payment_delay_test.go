@@ -32,11 +32,11 @@ func TestLifecycleWithTwelveHourPayment(t *testing.T) {
 	if rows := reservations(t, cs.URL); rows[0].State != "payment-pending" {
 		t.Fatalf("a minute before the payment: %s, want payment-pending", rows[0].State)
 	}
-	code, _, errs := runCLI(launchArgsFor(cs.URL, b.CapacityReservationId, "--yes")...)
+	code, _, errs := runCLI(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--yes")...)
 	if code != 1 || !strings.Contains(errs, "not active yet (payment-pending)") {
 		t.Errorf("launch while payment-pending: exit %d\n%s", code, errs)
 	}
-	code, _, errs = runCLI(extendArgsFor(cs.URL, b.CapacityReservationId, "--yes")...)
+	code, _, errs = runCLI(cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId, "--yes")...)
 	if code == 0 || !strings.Contains(errs, "payment-pending") {
 		t.Errorf("extend while payment-pending: exit %d\n%s", code, errs)
 	}
@@ -46,7 +46,7 @@ func TestLifecycleWithTwelveHourPayment(t *testing.T) {
 		t.Fatalf("after the payment: %s, want scheduled", rows[0].State)
 	}
 	activate(t, cs, b)
-	code, out, errs := runCLI(launchArgsFor(cs.URL, b.CapacityReservationId, "--yes", "--count", "1", "-o", "json")...)
+	code, out, errs := runCLI(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--yes", "--count", "1", "-o", "json")...)
 	if code != 0 || !strings.Contains(out, `"InstanceId": "i-`) {
 		t.Errorf("launch once active: exit %d\n%s\n%s", code, out, errs)
 	}

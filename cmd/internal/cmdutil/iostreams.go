@@ -3,7 +3,6 @@ package cmdutil
 import (
 	"io"
 	"os"
-
 	"time"
 
 	"github.com/charmbracelet/x/term"

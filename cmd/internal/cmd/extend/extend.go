@@ -218,7 +218,7 @@ var extendShows = map[model.Source]extendShow{
 			return fmt.Sprintf("AWS offers no %s extension of %s now (no capacity in %s after its end).", model.FormatDays(days), b.ReservationID, b.AvailabilityZone)
 		},
 		summary: func(w io.Writer, info cmdutil.BackendInfo, account string, b model.Block, off model.ExtensionOffering) {
-			PrintExtensionSummary(w, info, account, b, off, ExtensionComparison(b, off))
+			printExtensionSummary(w, info, account, b, off, ExtensionComparison(b, off))
 		},
 		dryRunFields: func(b model.Block, off model.ExtensionOffering) map[string]any {
 			return map[string]any{"CapacityBlockExtensionOfferingId": off.ID, "CapacityReservationId": b.ReservationID, "Region": b.Region}
@@ -274,7 +274,7 @@ func ExtensionComparison(b model.Block, off model.ExtensionOffering) pricing.Com
 	return pricing.CompareExtension(cmdutil.PriceCatalog(), off.AsOffering(b))
 }
 
-func PrintExtensionSummary(w io.Writer, info cmdutil.BackendInfo, account string, b model.Block, off model.ExtensionOffering, cmp pricing.Comparison) {
+func printExtensionSummary(w io.Writer, info cmdutil.BackendInfo, account string, b model.Block, off model.ExtensionOffering, cmp pricing.Comparison) {
 	spending.SummaryHead(w, "EXTEND", info)
 	spending.PrintFacts(w, model.ExtensionFacts(b, off, account, cmp.BreakEven(), time.Local))
 }

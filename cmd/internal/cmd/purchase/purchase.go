@@ -232,7 +232,7 @@ var purchaseShows = map[model.Source]purchaseShow{
 			return fmt.Errorf("offering %s is not among the %d offerings the search now returns in %s: it was sold, it expired, "+
 				"or the search flags differ from those that listed it. Search again (%s); nothing was bought", id, seen, region, client.NextStep("offerings", region))
 		},
-		summary: PrintOfferingSummary,
+		summary: printOfferingSummary,
 		recovered: func(res aws.PurchaseResult) string {
 			return fmt.Sprintf("The reply to the purchase was lost. The reservation %s was found by its request tag %s=%s: it is bought, once.",
 				res.Block.ReservationID, aws.RequestIDTag, res.RequestID)
@@ -278,7 +278,7 @@ func (a *Options) check(pos []string) (string, cmdutil.OutputFormat, error) {
 	return id, format, nil
 }
 
-func PrintOfferingSummary(w io.Writer, info cmdutil.BackendInfo, account string, o model.Offering, platform string, tags map[string]string) {
+func printOfferingSummary(w io.Writer, info cmdutil.BackendInfo, account string, o model.Offering, platform string, tags map[string]string) {
 	spending.SummaryHead(w, "PURCHASE", info)
 	f := model.PurchaseFacts(o, account, pricing.Compare(cmdutil.PriceCatalog(), o).BreakEven(), time.Local)
 	// The platform and tags are the command's choices, as they are the dialog's fields.

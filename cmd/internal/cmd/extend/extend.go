@@ -218,7 +218,7 @@ var extendShows = map[model.Source]extendShow{
 			return fmt.Sprintf("AWS offers no %s extension of %s now (no capacity in %s after its end).", model.FormatDays(days), b.ReservationID, b.AvailabilityZone)
 		},
 		summary: func(w io.Writer, info cmdutil.BackendInfo, account string, b model.Block, off model.ExtensionOffering) {
-			printExtensionSummary(w, info, account, b, off, ExtensionComparison(b, off))
+			printExtensionSummary(w, info, account, b, off, extensionComparison(b, off))
 		},
 		dryRunFields: func(b model.Block, off model.ExtensionOffering) map[string]any {
 			return map[string]any{"CapacityBlockExtensionOfferingId": off.ID, "CapacityReservationId": b.ReservationID, "Region": b.Region}
@@ -268,9 +268,9 @@ func (a *Options) check(pos []string) (string, int, cmdutil.OutputFormat, error)
 	return id, r.MinDays, format, nil
 }
 
-// ExtensionComparison prices the added hours against on-demand, as if they were a block
+// extensionComparison prices the added hours against on-demand, as if they were a block
 // of their own: that is what the fee buys.
-func ExtensionComparison(b model.Block, off model.ExtensionOffering) pricing.Comparison {
+func extensionComparison(b model.Block, off model.ExtensionOffering) pricing.Comparison {
 	return pricing.CompareExtension(cmdutil.PriceCatalog(), off.AsOffering(b))
 }
 

@@ -14,7 +14,7 @@ func TestExtensionWithoutOnDemandPriceSaysSo(t *testing.T) {
 	b := model.Block{ReservationID: "cr-0123456789abcdef0", Region: "eu-north-1", InstanceType: "p6-b200.48xlarge", TotalCount: 1}
 	off := model.ExtensionOffering{ID: "cbe-0123456789abcdef0", Count: 1, DurationHours: 24, Fee: model.MustMoney("2800.00"),
 		Start: cmdtest.SimStart, End: cmdtest.SimStart.Add(24 * time.Hour)}
-	cmp := ExtensionComparison(b, off)
+	cmp := extensionComparison(b, off)
 	if !cmp.NoOnDemand || !strings.Contains(cmp.NoOnDemandReason, "no on-demand price") {
 		t.Fatalf("comparison %+v", cmp)
 	}

@@ -20,7 +20,7 @@ func TestSummaryPrintsTheFactsInOrder(t *testing.T) {
 		Fee: model.MustMoney("1000.00"), Currency: "USD"}
 	info := cmdutil.BackendInfo{Mode: cmdutil.ModeSimulated, Reason: "test"}
 	var w strings.Builder
-	printExtensionSummary(&w, info, "123456789012", b, off, ExtensionComparison(b, off))
+	printExtensionSummary(&w, info, "123456789012", b, off, extensionComparison(b, off))
 	cmdtest.FactsInOrder(t, "extend", w.String(),
-		model.ExtensionFacts(b, off, "123456789012", ExtensionComparison(b, off).BreakEven(), time.Local))
+		model.ExtensionFacts(b, off, "123456789012", extensionComparison(b, off).BreakEven(), time.Local))
 }

@@ -71,7 +71,7 @@ func printExtendChoices(w io.Writer, format cmdutil.OutputFormat, b model.Block,
 	rows := make([]ExtendChoiceJSON, len(choices))
 	for i, ch := range choices {
 		off := ch.Offering
-		cmp := ExtensionComparison(b, off)
+		cmp := extensionComparison(b, off)
 		currency := off.Currency
 		if currency == "" {
 			currency = "USD"

@@ -190,7 +190,7 @@ func printPlanExtensionList(ctx context.Context, src aws.Source, b model.Block, 
 // extend dialog.
 func printPlanExtensionSummary(w io.Writer, info cmdutil.BackendInfo, account string, b model.Block, ext model.ExtensionOffering) {
 	spending.SummaryHead(w, "EXTEND A TRAINING PLAN", info)
-	f := model.ExtensionFacts(b, ext, account, ExtensionComparison(b, ext).BreakEven(), time.Local)
+	f := model.ExtensionFacts(b, ext, account, extensionComparison(b, ext).BreakEven(), time.Local)
 	f.Lines = append(f.Lines, model.Fact{Label: "Dry run", Value: cmdutil.SourceCaps(model.SourceTrainingPlan).NoDryRun})
 	spending.PrintFacts(w, f)
 }

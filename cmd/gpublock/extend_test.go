@@ -16,23 +16,9 @@ import (
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/extend"
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
-	"github.com/gpublock/gpublock/cmd/internal/printers"
+
 	"github.com/gpublock/gpublock/model"
 )
-
-// listedBlock is the one block of the account as `gpublock blocks -o json` lists it.
-func listedBlock(t *testing.T, url string) printers.BlockJSON {
-	t.Helper()
-	rows := reservations(t, url)
-	if len(rows) != 1 {
-		t.Fatalf("%d blocks, want 1: %+v", len(rows), rows)
-	}
-	return rows[0]
-}
-
-// paid moves the emulator's clock past the extension's payment (1–5 minutes), after
-// which the block's end moves, as on AWS.
-func paid(cs *cmdtest.Sim) { cs.Emulator.Advance(6 * time.Minute) }
 
 type extendOut struct {
 	CapacityBlockExtension extend.ExtensionJSON

@@ -12,31 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
-	"github.com/gpublock/gpublock/cmd/internal/printers"
 )
-
-// boughtBlock buys a block of 2 with `gpublock purchase --yes` and returns it as listed.
-func boughtBlock(t *testing.T, cs *cmdtest.Sim) printers.BlockJSON {
-	t.Helper()
-	off := pickOffering(t, cs.URL)
-	if code, _, errs := runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, "--yes")...); code != 0 {
-		t.Fatalf("purchase: exit %d\n%s", code, errs)
-	}
-	rows := reservations(t, cs.URL)
-	if len(rows) != 1 || rows[0].TotalInstanceCount != 2 {
-		t.Fatalf("after the purchase: %+v", rows)
-	}
-	return rows[0]
-}
-
-// activate moves the emulator's clock an hour past the block's start.
-func activate(t *testing.T, cs *cmdtest.Sim, b printers.BlockJSON) {
-	t.Helper()
-	cs.Emulator.SetTime(cmdtest.MustTime(t, b.StartDate).Add(time.Hour))
-	if rows := reservations(t, cs.URL); len(rows) != 1 || rows[0].State != "active" || rows[0].AvailableInstanceCount != 2 {
-		t.Fatalf("after moving the clock: %+v", rows)
-	}
-}
 
 func TestLaunchIntoActiveBlock(t *testing.T) {
 	cs := cmdtest.StartSim(t)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -24,52 +23,6 @@ import (
 	"github.com/gpublock/gpublock/model"
 )
 
-// purchaseSearch is the search a person ran before buying; purchase is given the same flags.
-var purchaseSearch = []string{"--region", "us-east-1", "--type", "p5.48xlarge", "--count", "2", "--duration", "2d",
-	"--from", "2026-12-01T08:00:00Z", "--to", "2026-12-15"}
-
-// pickOffering runs that search with `gpublock offerings -o json` and returns the first
-// offering that starts on an 11:30 UTC boundary, so that it is still scheduled for a while.
-func pickOffering(t *testing.T, url string) printers.OfferingJSON {
-	t.Helper()
-	args := append([]string{"offerings", "--endpoint-url", url, "-o", "json"}, purchaseSearch...)
-	code, out, errs := runCLI(args...)
-	var rows []printers.OfferingJSON
-	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
-		t.Fatalf("offerings: exit %d, stderr %q\n%s", code, errs, out)
-	}
-	for _, r := range rows {
-		if strings.HasSuffix(r.StartDate, "T11:30:00Z") && r.CapacityBlockDurationMinutes == 0 {
-			return r
-		}
-	}
-	t.Fatalf("no offering on an 11:30 boundary among %d", len(rows))
-	return printers.OfferingJSON{}
-}
-
-func purchaseArgsFor(url, id string, extra ...string) []string {
-	args := append([]string{"purchase", id, "--endpoint-url", url}, purchaseSearch...)
-	return append(args, extra...)
-}
-
-// reservations lists the account's blocks in us-east-1 with `gpublock blocks -o json`.
-func reservations(t *testing.T, url string) []printers.BlockJSON {
-	t.Helper()
-	code, out, errs := runCLI("blocks", "--endpoint-url", url, "--region", "us-east-1", "-o", "json")
-	var rows []printers.BlockJSON
-	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
-		t.Fatalf("blocks: exit %d, stderr %q\n%s", code, errs, out)
-	}
-	return rows
-}
-
-func assertNothingBought(t *testing.T, url string) {
-	t.Helper()
-	if rows := reservations(t, url); len(rows) != 0 {
-		t.Fatalf("%d reservations exist, want none: %+v", len(rows), rows)
-	}
-}
-
 // asPerson makes the commands see a terminal on which input is typed.
 func asPerson(t *testing.T, terminal bool, input string) {
 	t.Helper()
@@ -77,33 +30,6 @@ func asPerson(t *testing.T, terminal bool, input string) {
 		f.IOStreams.In = strings.NewReader(input)
 		f.IOStreams.SetStdinTTY(terminal)
 	})
-}
-
-// journalLines reads the purchase journal the commands wrote under $XDG_STATE_HOME: the
-// live one, or the simulated one should the backend keep emulator purchases apart.
-func journalLines(t *testing.T) []aws.JournalEntry {
-	t.Helper()
-	var out []aws.JournalEntry
-	dir := filepath.Join(os.Getenv("XDG_STATE_HOME"), "gpublock")
-	for _, p := range []string{filepath.Join(dir, "journal.jsonl"), filepath.Join(dir, "simulated", "journal.jsonl")} {
-		f, err := os.Open(p)
-		if os.IsNotExist(err) {
-			continue
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(f)
-		for sc.Scan() {
-			var e aws.JournalEntry
-			if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-				t.Fatalf("journal line %q: %v", sc.Text(), err)
-			}
-			out = append(out, e)
-		}
-		f.Close()
-	}
-	return out
 }
 
 func TestPurchaseWithYes(t *testing.T) {

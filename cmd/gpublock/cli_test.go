@@ -3,10 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+
 	"io"
-	"testing"
 
 	"github.com/gpublock/gpublock/aws"
+	"strings"
+	"testing"
+
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/cmd/internal/printers"
@@ -76,3 +79,12 @@ func listedBlock(t *testing.T, url string) printers.BlockJSON {
 }
 
 func paid(cs *cmdtest.Sim) { cmdtest.Paid(cs) }
+
+// asPerson makes the commands see a terminal on which input is typed.
+func asPerson(t *testing.T, terminal bool, input string) {
+	t.Helper()
+	tweakCLI(t, func(f *cmdutil.Factory) {
+		f.IOStreams.In = strings.NewReader(input)
+		f.IOStreams.SetStdinTTY(terminal)
+	})
+}

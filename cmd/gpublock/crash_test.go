@@ -56,7 +56,7 @@ func TestPurchaseKilledAfterCommitRerunBuysNothingNew(t *testing.T) {
 		t.Fatalf("purchase: exit %d\n%s", code, errs)
 	}
 	lost := killedAfterCommit(t, "PurchaseCapacityBlock")
-	url, purchases := countPurchases(t, cs.Emulator)
+	url, purchases := cmdtest.CountPurchases(t, cs.Emulator)
 	for run := 1; run <= 2; run++ {
 		code, out, errs := runCLI(purchaseArgsFor(url, off.CapacityBlockOfferingId, "--yes")...)
 		if code != 0 || out != "" || !strings.Contains(errs, lost.Result) || !strings.Contains(errs, "Nothing new was bought") ||
@@ -113,7 +113,7 @@ func TestExtendKilledAfterCommitRerunExtendsNothingNew(t *testing.T) {
 // failingReservations answers DescribeCapacityReservations with an error, so that an
 // interrupted purchase cannot be settled.
 func failingReservations(next http.Handler) http.Handler {
-	return failing(next, "down", func(body string) bool { return strings.Contains(body, "Action=DescribeCapacityReservations&") })
+	return cmdtest.Failing(next, "down", func(body string) bool { return strings.Contains(body, "Action=DescribeCapacityReservations&") })
 }
 
 func TestPurchaseRefusedWhileInterruptedOneCannotBeSettled(t *testing.T) {

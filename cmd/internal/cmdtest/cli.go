@@ -15,7 +15,10 @@ import (
 // change first (Tweak).
 type CLI struct {
 	// New is the command, NewCmdX(f, nil).
-	New    func(f *cmdutil.Factory) *cobra.Command
+	New func(f *cmdutil.Factory) *cobra.Command
+	// Also are the other commands its tests run: to find what it acts on, or to see what
+	// it did.
+	Also   func(f *cmdutil.Factory) []*cobra.Command
 	tweaks []func(*cmdutil.Factory)
 }
 
@@ -45,15 +48,24 @@ func (c *CLI) Run(args ...string) (int, string, string) {
 // RunContext runs args, the command's name first, until ctx ends.
 func (c *CLI) RunContext(ctx context.Context, stdout, stderr io.Writer, args ...string) int {
 	f := c.Factory(stdout, stderr)
-	return Exec(ctx, f, c.New(f), args...)
+	cmds := []*cobra.Command{c.New(f)}
+	if c.Also != nil {
+		cmds = append(cmds, c.Also(f)...)
+	}
+	return ExecAll(ctx, f, cmds, args...)
 }
 
 // Exec runs args, the command's name first, through cmd under a root that declares the
 // AWS flags as the program's does, and returns the exit status.
 func Exec(ctx context.Context, f *cmdutil.Factory, cmd *cobra.Command, args ...string) int {
+	return ExecAll(ctx, f, []*cobra.Command{cmd}, args...)
+}
+
+// ExecAll is Exec with several commands under the root.
+func ExecAll(ctx context.Context, f *cmdutil.Factory, cmds []*cobra.Command, args ...string) int {
 	root := &cobra.Command{Use: "gpublock", SilenceErrors: true, SilenceUsage: true}
 	f.AWS.Register(root.PersistentFlags())
-	root.AddCommand(cmd)
+	root.AddCommand(cmds...)
 	return ExecRoot(ctx, f, root, args...)
 }
 

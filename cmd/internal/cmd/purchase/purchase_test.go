@@ -1,4 +1,4 @@
-package main
+package purchase
 
 import (
 	"bytes"
@@ -10,27 +10,18 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
+
 	"testing"
 
 	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/aws/ec2sim"
-	"github.com/gpublock/gpublock/cmd/internal/cmd/purchase"
+
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/cmd/internal/printers"
 	"github.com/gpublock/gpublock/cmd/internal/spending"
 	"github.com/gpublock/gpublock/model"
 )
-
-// asPerson makes the commands see a terminal on which input is typed.
-func asPerson(t *testing.T, terminal bool, input string) {
-	t.Helper()
-	tweakCLI(t, func(f *cmdutil.Factory) {
-		f.IOStreams.In = strings.NewReader(input)
-		f.IOStreams.SetStdinTTY(terminal)
-	})
-}
 
 func TestPurchaseWithYes(t *testing.T) {
 	cs := cmdtest.StartSim(t)
@@ -40,7 +31,7 @@ func TestPurchaseWithYes(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d, stderr:\n%s", code, errs)
 	}
-	var got purchase.PurchaseJSON
+	var got PurchaseJSON
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, out)
 	}
@@ -177,27 +168,12 @@ func TestPurchaseDryRun(t *testing.T) {
 	}
 }
 
-// countPurchases serves sim and counts the PurchaseCapacityBlock calls, dry runs included.
-func countPurchases(t *testing.T, sim *ec2sim.Server) (string, *atomic.Int64) {
-	var n atomic.Int64
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		if strings.Contains(string(body), "Action=PurchaseCapacityBlock&") {
-			n.Add(1)
-		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		sim.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
-	return srv.URL, &n
-}
-
 func TestPurchaseMaxSpend(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	off := pickOffering(t, cs.URL)
 	fee := model.MustMoney(off.UpfrontFee)
 	capBelow := fee.Sub(model.MoneyFromCents(1))
-	url, purchases := countPurchases(t, cs.Emulator)
+	url, purchases := cmdtest.CountPurchases(t, cs.Emulator)
 	code, _, errs := runCLI(purchaseArgsFor(url, off.CapacityBlockOfferingId, "--yes", "--max-spend", capBelow.String())...)
 	if code != 1 || !strings.Contains(errs, "spending cap of "+capBelow.Dollars()) || !strings.Contains(errs, "--max-spend") ||
 		!strings.Contains(errs, fee.Dollars()) {
@@ -251,7 +227,7 @@ func TestPurchaseLostReplyFound(t *testing.T) {
 	if code != 0 || !strings.Contains(errs, "found by its request tag") {
 		t.Fatalf("exit %d\n%s", code, errs)
 	}
-	var got purchase.PurchaseJSON
+	var got PurchaseJSON
 	if err := json.Unmarshal([]byte(out), &got); err != nil || !got.FoundByRequestTag {
 		t.Fatalf("%v\n%s", err, out)
 	}
@@ -268,23 +244,8 @@ func TestPurchaseLostReplyFound(t *testing.T) {
 // lostBeforeCommit answers every real PurchaseCapacityBlock with HTTP 500 without passing
 // it on: the reply is lost and nothing was bought.
 func lostBeforeCommit(sim *ec2sim.Server) http.Handler {
-	return failing(sim, "lost", func(body string) bool {
+	return cmdtest.Failing(sim, "lost", func(body string) bool {
 		return strings.Contains(body, "Action=PurchaseCapacityBlock&") && !strings.Contains(body, "DryRun=true")
-	})
-}
-
-// failing answers the requests fails picks with EC2's InternalError, and passes
-// the others on to next.
-func failing(next http.Handler, requestID string, fails func(body string) bool) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		if fails(string(body)) {
-			w.WriteHeader(http.StatusInternalServerError)
-			io.WriteString(w, `<?xml version="1.0" encoding="UTF-8"?><Response><Errors><Error><Code>InternalError</Code><Message>An internal error has occurred</Message></Error></Errors><RequestID>`+requestID+`</RequestID></Response>`)
-			return
-		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		next.ServeHTTP(w, r)
 	})
 }
 
@@ -355,7 +316,7 @@ func TestPurchaseBadUsage(t *testing.T) {
 // lostAndUnreadable loses the purchase reply like lostBeforeCommit, and then fails every
 // look-up of reservations too, so the outcome cannot be known.
 func lostAndUnreadable(sim *ec2sim.Server) http.Handler {
-	return failing(lostBeforeCommit(sim), "down", func(body string) bool {
+	return cmdtest.Failing(lostBeforeCommit(sim), "down", func(body string) bool {
 		return strings.Contains(body, "Action=DescribeCapacityReservations&")
 	})
 }
@@ -461,32 +422,6 @@ func TestPurchaseUltraServerConfirmation(t *testing.T) {
 	perUltra := fee.MulRat(1, 48).Rate()
 	if !strings.Contains(errs, perUltra+" per UltraServer-hour") || strings.Contains(errs, "per instance-hour") {
 		t.Errorf("rate line: want %s per UltraServer-hour:\n%s", perUltra, errs)
-	}
-}
-
-// --read-only refuses a purchase, an extension and a launch before any call, so nobody is
-// shown a confirmation for something that would be refused; a dry run still runs.
-func TestReadOnlyRefusesBeforeAnyCall(t *testing.T) {
-	cs := cmdtest.StartSim(t)
-	asPerson(t, true, "buy\nextend\nlaunch\n")
-	for _, args := range [][]string{
-		append([]string{"purchase", "cbr-0123456789abcdef0", "--endpoint-url", cs.URL, "--read-only"}, purchaseSearch...),
-		{"extend", "cr-0123456789abcdef0", "--endpoint-url", cs.URL, "--region", "us-east-1", "--duration", "1d", "--read-only"},
-		{"launch", "cr-0123456789abcdef0", "--endpoint-url", cs.URL, "--region", "us-east-1", "--ami", "ami-0123456789abcdef0", "--read-only", "--yes"},
-	} {
-		before := cs.Calls.Load()
-		code, out, errs := runCLI(args...)
-		if code != 1 || out != "" || !strings.Contains(errs, "--read-only") || strings.Contains(errs, "Type ") {
-			t.Errorf("%s: exit %d, stdout %q, stderr:\n%s", args[0], code, out, errs)
-		}
-		if n := cs.Calls.Load() - before; n != 0 {
-			t.Errorf("%s --read-only made %d calls", args[0], n)
-		}
-	}
-	before := cs.Calls.Load()
-	code, out, errs := runCLI("purchase", "cbr-0123456789abcdef0", "--endpoint-url", cs.URL, "--region", "us-east-1", "--read-only", "--dry-run")
-	if code == 2 || strings.Contains(errs, "refused: --read-only") || cs.Calls.Load() == before {
-		t.Errorf("--read-only --dry-run did not ask AWS: exit %d, %q, %q", code, out, errs)
 	}
 }
 

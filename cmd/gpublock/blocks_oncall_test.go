@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -86,31 +85,6 @@ func TestBlocksEveryRegionOnAFreshStart(t *testing.T) {
 	}
 }
 
-// hook is a local webhook receiver that keeps the kinds it was sent.
-type hook struct {
-	mu    sync.Mutex
-	kinds []string
-	texts []string
-}
-
-func (h *hook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	b, _ := io.ReadAll(r.Body)
-	var m map[string]any
-	if json.Unmarshal(b, &m) != nil {
-		w.WriteHeader(http.StatusBadRequest)
-		return
-	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	k, _ := m["kind"].(string)
-	if l, _ := m["lead"].(string); l != "" {
-		k += "/" + l
-	}
-	h.kinds = append(h.kinds, k)
-	text, _ := m["text"].(string)
-	h.texts = append(h.texts, text)
-}
-
 // Run by cron through a block's last day, `blocks` sends every warning once, at its lead,
 // to the command and to the webhook; a run with nothing new sends nothing.
 func TestBlocksNotifyEachWarningOnce(t *testing.T) {
@@ -118,7 +92,7 @@ func TestBlocksNotifyEachWarningOnce(t *testing.T) {
 	b := boughtBlock(t, cs)
 	activate(t, cs, b)
 	end := cmdtest.MustTime(t, b.EndDate)
-	h := &hook{}
+	h := &cmdtest.Hook{}
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	log := filepath.Join(t.TempDir(), "notify.log")
@@ -140,16 +114,16 @@ func TestBlocksNotifyEachWarningOnce(t *testing.T) {
 	var wantAll []string
 	for _, st := range steps {
 		cs.Emulator.SetTime(end.Add(-st.before))
-		h.mu.Lock()
-		before := len(h.kinds)
-		h.mu.Unlock()
+		h.Mu.Lock()
+		before := len(h.Kinds)
+		h.Mu.Unlock()
 		code, _, errs := runCLI(args...)
 		if code != 0 || strings.Contains(errs, "SECRETTOKEN") {
 			t.Fatalf("%s before the end: exit %d, stderr %q", st.before, code, errs)
 		}
-		h.mu.Lock()
-		got := append([]string(nil), h.kinds[before:]...)
-		h.mu.Unlock()
+		h.Mu.Lock()
+		got := append([]string(nil), h.Kinds[before:]...)
+		h.Mu.Unlock()
 		sort.Strings(got)
 		if strings.Join(got, ",") != strings.Join(st.news, ",") {
 			t.Errorf("%s before the end the webhook got %v, want %v", st.before, got, st.news)
@@ -168,9 +142,9 @@ func TestBlocksNotifyEachWarningOnce(t *testing.T) {
 	if strings.Join(cmdKinds, ",") != strings.Join(wantAll, ",") {
 		t.Errorf("the command ran for %v, want %v", cmdKinds, wantAll)
 	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	for _, text := range h.texts {
+	h.Mu.Lock()
+	defer h.Mu.Unlock()
+	for _, text := range h.Texts {
 		if !strings.Contains(text, b.CapacityReservationId) {
 			t.Errorf("text without the reservation: %q", text)
 		}
@@ -209,21 +183,21 @@ func TestBlocksWatchNotifiesOnce(t *testing.T) {
 	b := boughtBlock(t, cs)
 	activate(t, cs, b)
 	cs.Emulator.SetTime(cmdtest.MustTime(t, b.EndDate).Add(-35 * time.Minute))
-	h := &hook{}
+	h := &cmdtest.Hook{}
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	out := &cancelAfter{n: 3, cancel: cancel}
+	out := &cmdtest.CancelAfter{N: 3, Cancel: cancel}
 	var errb strings.Builder
 	code := runWith(ctx, cliFactory(out, &errb), []string{"blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "--watch", "--interval", "1s", "--notify-url", srv.URL + "/x"})
-	if code != 0 || strings.Count(out.buf.String(), "block(s) in us-east-1") < 3 {
-		t.Fatalf("exit %d, stderr %q\n%s", code, errb.String(), out.buf.String())
+	if code != 0 || strings.Count(out.Buf.String(), "block(s) in us-east-1") < 3 {
+		t.Fatalf("exit %d, stderr %q\n%s", code, errb.String(), out.Buf.String())
 	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	sort.Strings(h.kinds)
-	if got := strings.Join(h.kinds, ","); got != "cant-extend,expiring" {
+	h.Mu.Lock()
+	defer h.Mu.Unlock()
+	sort.Strings(h.Kinds)
+	if got := strings.Join(h.Kinds, ","); got != "cant-extend,expiring" {
 		t.Errorf("the webhook got %s over 3 refreshes, want can't extend and expiring once each", got)
 	}
 }
@@ -235,7 +209,7 @@ func TestBlocksNotifyRecordUnwritable(t *testing.T) {
 	b := boughtBlock(t, cs)
 	activate(t, cs, b)
 	cs.Emulator.SetTime(cmdtest.MustTime(t, b.EndDate).Add(-35 * time.Minute))
-	h := &hook{}
+	h := &cmdtest.Hook{}
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	state := filepath.Join(os.Getenv("XDG_STATE_HOME"), "gpublock", "simulated", "notified.json")
@@ -247,10 +221,10 @@ func TestBlocksNotifyRecordUnwritable(t *testing.T) {
 	if code != 1 || !strings.Contains(out, b.CapacityReservationId) || !strings.Contains(errs, "cannot be kept") || !strings.Contains(errs, "notified.json") {
 		t.Fatalf("exit %d (want 1), stderr %q", code, errs)
 	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	sort.Strings(h.kinds)
-	if got := strings.Join(h.kinds, ","); got != "cant-extend,expiring" {
+	h.Mu.Lock()
+	defer h.Mu.Unlock()
+	sort.Strings(h.Kinds)
+	if got := strings.Join(h.Kinds, ","); got != "cant-extend,expiring" {
 		t.Errorf("the webhook got %s, want each warning once", got)
 	}
 }
@@ -264,7 +238,7 @@ func TestBlocksHungWebhookBounded(t *testing.T) {
 	cs.Emulator.SetTime(cmdtest.MustTime(t, b.EndDate).Add(-35 * time.Minute))
 	var hang atomic.Bool
 	hang.Store(true)
-	h := &hook{}
+	h := &cmdtest.Hook{}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if hang.Load() {
 			io.Copy(io.Discard, r.Body) // so that the server notices the client giving up
@@ -287,10 +261,10 @@ func TestBlocksHungWebhookBounded(t *testing.T) {
 	if code, _, errs := runCLI(args...); code != 0 {
 		t.Fatalf("the next run: exit %d, %q", code, errs)
 	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	sort.Strings(h.kinds)
-	if got := strings.Join(h.kinds, ","); got != "cant-extend,expiring" {
+	h.Mu.Lock()
+	defer h.Mu.Unlock()
+	sort.Strings(h.Kinds)
+	if got := strings.Join(h.Kinds, ","); got != "cant-extend,expiring" {
 		t.Errorf("the next run delivered %s, want the warnings that timed out", got)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -101,24 +100,6 @@ func TestBlocksWarnWithin(t *testing.T) {
 	}
 }
 
-// cancelAfter is stdout that cancels the command's context once it has seen n refreshes.
-type cancelAfter struct {
-	mu     sync.Mutex
-	buf    bytes.Buffer
-	n      int
-	cancel context.CancelFunc
-}
-
-func (w *cancelAfter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.buf.Write(p)
-	if strings.Count(w.buf.String(), "block(s) in us-east-1") >= w.n {
-		w.cancel()
-	}
-	return len(p), nil
-}
-
 func TestBlocksWatch(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	b := boughtBlock(t, cs)
@@ -126,10 +107,10 @@ func TestBlocksWatch(t *testing.T) {
 	cs.Emulator.SetTime(end.Add(-40 * time.Minute))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	out := &cancelAfter{n: 2, cancel: cancel}
+	out := &cmdtest.CancelAfter{N: 2, Cancel: cancel}
 	var errb bytes.Buffer
 	code := runWith(ctx, cliFactory(out, &errb), []string{"blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "--watch", "--interval", "1s", "--warn-within", "45m"})
-	got := out.buf.String()
+	got := out.Buf.String()
 	if n := strings.Count(got, "block(s) in us-east-1"); n < 2 {
 		t.Fatalf("%d refreshes printed, want at least 2:\n%s", n, got)
 	}

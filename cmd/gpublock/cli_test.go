@@ -3,13 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
-
 	"io"
-
-	"github.com/gpublock/gpublock/aws"
 	"strings"
 	"testing"
 
+	"github.com/gpublock/gpublock/aws"
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/cmd/internal/printers"

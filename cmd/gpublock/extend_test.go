@@ -16,7 +16,6 @@ import (
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/extend"
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
-
 	"github.com/gpublock/gpublock/model"
 )
 

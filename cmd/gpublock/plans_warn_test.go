@@ -28,7 +28,7 @@ func TestBlocksWarnOfPlanNearItsEnd(t *testing.T) {
 	name, end := res.TrainingPlan.TrainingPlanName, cmdtest.MustTime(t, res.TrainingPlan.EndTime)
 	cs.Emulator.SetTime(end.Add(-35 * time.Minute))
 
-	h := &hook{}
+	h := &cmdtest.Hook{}
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	list := []string{"blocks", "--endpoint-url", cs.URL, "--region", off.Region, "--source", "training-plans", "--warn-leads", "24h"}
@@ -56,10 +56,10 @@ func TestBlocksWarnOfPlanNearItsEnd(t *testing.T) {
 	if code, _, errs := runCLI(notifyArgs...); code != 0 || strings.Contains(errs, "SECRETTOKEN") {
 		t.Fatalf("second run: exit %d\n%s", code, errs)
 	}
-	h.mu.Lock()
-	got := append([]string(nil), h.kinds...)
-	texts := append([]string(nil), h.texts...)
-	h.mu.Unlock()
+	h.Mu.Lock()
+	got := append([]string(nil), h.Kinds...)
+	texts := append([]string(nil), h.Texts...)
+	h.Mu.Unlock()
 	sort.Strings(got)
 	if strings.Join(got, ",") != "cant-extend,expiring" {
 		t.Errorf("the webhook got %v, want cant-extend and expiring once each", got)

@@ -145,10 +145,10 @@ func TestBlocksWatchNamesFailedRegionEachRefresh(t *testing.T) {
 	cs.Emulator.SetFaults(cmdtest.Down("us-west-2"))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	out := &cancelAfter{n: 2, cancel: cancel}
+	out := &cmdtest.CancelAfter{N: 2, Cancel: cancel}
 	var errb bytes.Buffer
 	code := runWith(ctx, cliFactory(out, &errb), []string{"blocks", "--endpoint-url", cs.URL, "--region", "us-east-1,us-west-2", "--watch", "--interval", "1s"})
-	got := out.buf.String()
+	got := out.Buf.String()
 	if n := strings.Count(got, "0 block(s) in us-east-1; FAILED: us-west-2 (see stderr); every 1s"); n < 2 {
 		t.Errorf("%d refreshes name us-west-2 as failed, want at least 2:\n%s", n, got)
 	}

@@ -2,11 +2,9 @@ package cmdtest
 
 import (
 	"bytes"
-
 	"io"
 	"net/http"
 	"net/http/httptest"
-
 	"strings"
 	"sync/atomic"
 	"testing"

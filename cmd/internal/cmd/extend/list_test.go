@@ -1,4 +1,4 @@
-package main
+package extend
 
 import (
 	"encoding/json"
@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gpublock/gpublock/cmd/internal/cmd/extend"
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 )
 
@@ -18,7 +17,7 @@ func TestExtendList(t *testing.T) {
 	activate(t, cs, b)
 	end := cmdtest.MustTime(t, b.EndDate)
 	code, out, errs := runCLI("extend", b.CapacityReservationId, "--endpoint-url", cs.URL, "--region", "us-east-1", "--list", "-o", "json")
-	var rows []extend.ExtendChoiceJSON
+	var rows []ExtendChoiceJSON
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) == 0 {
 		t.Fatalf("exit %d, stderr %q\n%s", code, errs, out)
 	}

@@ -1,4 +1,4 @@
-package main
+package journal
 
 import (
 	"encoding/json"
@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/gpublock/gpublock/aws"
-	"github.com/gpublock/gpublock/cmd/internal/cmd/journal"
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/cmd/internal/printers"
 )
@@ -41,10 +40,10 @@ func TestJournalKeepsBackendsApart(t *testing.T) {
 	f.Write(append(line, '\n'))
 	f.Close()
 
-	rows := func(args ...string) ([]journal.Row, string) {
+	rows := func(args ...string) ([]Row, string) {
 		t.Helper()
 		code, out, errs := runCLI(append([]string{"journal", "-o", "json", "--region", "us-east-1"}, args...)...)
-		var rs []journal.Row
+		var rs []Row
 		if json.Unmarshal([]byte(out), &rs) != nil {
 			t.Fatalf("journal %v: exit %d, stderr %q\n%s", args, code, errs, out)
 		}

@@ -45,11 +45,10 @@ const configTemplate = `# gpublock configuration (gpublock config show checks it
 // flags are checked by cobra, its help is fang's.
 func NewCmdConfig(f *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:     "config",
-		Short:   "the configuration file: config path, config show, config init",
-		Long:    "The configuration file: " + configSynopsis,
-		GroupID: "tools",
-		Args:    cmdutil.NoArgs,
+		Use:   "config",
+		Short: "the configuration file: config path, config show, config init",
+		Long:  "The configuration file: " + configSynopsis,
+		Args:  cmdutil.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			return cmdutil.Usagef("want one of path, show or init")
 		},

@@ -13,7 +13,7 @@ import (
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 )
 
-// staticCreds puts back the static keys of startCLISim, to look at the emulator after a
+// staticCreds puts back the static keys of cmdtest.StartSim, to look at the emulator after a
 // test of broken credentials.
 func staticCreds(t *testing.T) {
 	t.Helper()

@@ -249,7 +249,7 @@ func connect(ctx context.Context, f *cmdutil.AWSFlags, onClient func(*aws.Client
 		c.Sources = model.Sources()
 	}
 	switch {
-	case info.Sim != nil && !f.Demo: // openBackend fell back to the simulator
+	case info.Sim != nil && !f.Demo: // OpenBackend fell back to the simulator
 		c.Notice = "No AWS credentials: the built-in simulator (as --demo). Nothing is real; purchases charge nothing."
 	case c.Simulated && info.Sim == nil:
 		c.Notice = "The emulator at " + info.Endpoint + " (gpublock sim): nothing is real; purchases charge nothing."

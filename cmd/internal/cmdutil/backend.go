@@ -39,25 +39,25 @@ type AWSFlags struct {
 	logFile     string
 	noCache     bool
 
-	// version is the program's, for the SDK's user agent.
+	// Version is the program's, for the SDK's user agent.
 	Version string
 
 	// readOnlyFile and maxSpendFile name the configuration file when the rule came from
 	// it rather than from the flag, so that a refusal names what the person has to change.
 	readOnlyFile, maxSpendFile string
 
-	// callLog is --log-file, opened by validate so that a path that cannot be written is
+	// callLog is --log-file, opened by Validate so that a path that cannot be written is
 	// reported before any call, and then shared by every client the command makes.
 	callLog *aws.CallLog
 
-	// autoDemo is not a flag: the TUI sets it so that a machine without any credentials
+	// AutoDemo is not a flag: the TUI sets it so that a machine without any credentials
 	// opens on the simulator. Commands for scripts leave it off, so a script never gets
 	// simulated offerings it did not ask for.
 	AutoDemo bool
-	// sdkLog is not a flag either: the TUI sends the SDK's own warnings there, away from
+	// SDKLog is not a flag either: the TUI sends the SDK's own warnings there, away from
 	// the screen it draws on.
 	SDKLog io.Writer
-	// demoSeed is the simulated market's seed.
+	// DemoSeed is the simulated market's seed.
 	DemoSeed int64
 	// rateLimits is --rate-limits: the built-in simulator's request buckets ("" = off);
 	// demoRateLimitsFile is the configuration file's demo_rate_limits, used when the flag

@@ -56,7 +56,7 @@ type warningJSON struct {
 type BlockFacts struct {
 	Rules model.WarnRules
 	Fees  map[string]model.Money
-	// plans are the reservations made of parts (training plans) listed with the blocks
+	// Plans are the reservations made of parts (training plans) listed with the blocks
 	// (--source), printed after them.
 	Plans     []model.Block
 	WithPlans bool

@@ -235,7 +235,7 @@ const (
 // the chain ends with IMDS, which on a laptop only fails after its timeouts.
 const credentialProbe = 3 * time.Second
 
-// OpenBackend returns a ready client. With --demo, or (when f.autoDemo) when no AWS
+// OpenBackend returns a ready client. With --demo, or (when f.AutoDemo) when no AWS
 // credentials can be found, it starts ec2sim in-process on 127.0.0.1:0 and points the same
 // adapter at it with static demo credentials. The simulator stops when ctx is done.
 func OpenBackend(ctx context.Context, f *AWSFlags, stderr io.Writer) (*aws.Client, BackendInfo, error) {

@@ -172,7 +172,7 @@ func CheckSourceQuery(s model.Source, q model.Query) error {
 }
 
 // ValidateQuery checks the query by model.Query.Validate, the Capacity Blocks' rule, which
-// also reads the window at now; the other sources' rules ran in sourcedQuery.
+// also reads the window at now; the other sources' rules ran in offerings' SourcedQuery.
 func ValidateQuery(q model.Query, now time.Time) error {
 	parts, _ := model.SplitQuery(q)
 	for _, p := range parts {

@@ -3,102 +3,24 @@ package main
 import (
 	"os"
 	"path/filepath"
-	"reflect"
+
 	"strings"
 	"testing"
 
-	"github.com/gpublock/gpublock/ui"
+	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
+
+	"github.com/gpublock/gpublock/cmd/internal/config"
 )
-
-func writeYAMLConfig(t *testing.T, body string) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), "config.yaml")
-	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
-func TestYAMLConfigReadsEveryKey(t *testing.T) {
-	p := writeYAMLConfig(t, `# a comment
-read_only: true
-max_spend: "$25,000"
-ami: ami-0abc
-tags: {project: llm, cost-center: "42"}
-warn_leads: 24h,2h
-notify_cmd: echo hi
-notify_url: https://hooks.example.com/services/T/B/secret
-extend_length: 7d
-theme: light
-mouse: false
-`)
-	c, err := loadTUIConfig(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !c.ReadOnly || c.MaxSpend != "$25,000" || c.AMI != "ami-0abc" || c.Tags["cost-center"] != "42" || c.Tags["project"] != "llm" ||
-		c.WarnLeads != "24h,2h" || c.NotifyCmd != "echo hi" || c.ExtendLength != "7d" || c.Theme != "light" || c.Mouse == nil || *c.Mouse {
-		t.Fatalf("read %+v", c)
-	}
-	var f awsFlags
-	s := applyTUIConfig(&f, c)
-	if !s.readOnly || s.maxSpend == nil || s.maxSpend.Dollars() != "$25,000.00" || s.theme != "light" || s.mouse == nil || *s.mouse {
-		t.Errorf("merged %+v", s)
-	}
-	// A number is money as written; an empty file or one of comments only is no configuration.
-	if c, err := loadTUIConfig(writeYAMLConfig(t, "max_spend: 25000\n")); err != nil || c.MaxSpend != "25000" {
-		t.Errorf("max_spend 25000: %+v, %v", c, err)
-	}
-	for _, body := range []string{"", "# nothing yet\n"} {
-		if c, err := loadTUIConfig(writeYAMLConfig(t, body)); err != nil || c.ReadOnly || c.MaxSpend != "" {
-			t.Errorf("%q: %+v, %v", body, c, err)
-		}
-	}
-}
-
-// Every problem names the file, the line and the key, so that a promise is never lost in
-// silence and no flag that was not given is blamed.
-func TestYAMLConfigRefusesDamageWithFileKeyAndLine(t *testing.T) {
-	for _, tc := range []struct{ body, want string }{
-		{"read_only: true\nreadonly: true\n", "line 2: unknown key readonly"},
-		{"read_only: true\nread_only: false\n", "line 2: key read_only given twice (first on line 1)"},
-		{"ami: ami-0abc\nread_only:\n", "line 2: key read_only is null"},
-		{"read_only: ~\n", "line 1: key read_only is null"},
-		{"read_only: \"yes\"\n", `line 1: read_only: want true or false, not "yes"`},
-		{"mouse: 1\n", `line 1: mouse: want true or false, not "1"`},
-		{"\n\nmax_spend: lots\n", "line 3: max_spend"},
-		{"max_spend: 2601.109\n", "at most two decimals"},
-		{"max_spend: [1, 2]\n", "line 1: max_spend: want a dollar amount"},
-		{"tags: [a, b]\n", "line 1: tags: want KEY: VALUE pairs"},
-		{"tags:\n  project: llm\n  project: x\n", "line 3: key tags.project given twice"},
-		{"tags:\n  owner:\n", "line 2: key tags.owner is null"},
-		{"tags: {aws:owner: me}\n", "reserved"},
-		{"theme: blue\n", "line 1: "},
-		{"ami: ubuntu\n", "line 1: ami \"ubuntu\""},
-		{"warn_leads: soon\n", "line 1: warn_leads"},
-		{"read_only: true\nextend_length: 99d\n", "line 2: extend_length"},
-		{"notify_url: ftp://x\n", "line 1: "},
-		{"read_only: [true\n", "line 1"},
-		{"- read_only\n", "line 1: want keys and values"},
-		{"read_only: true\n---\nread_only: false\n", "line 2: a second YAML document"},
-	} {
-		p := writeYAMLConfig(t, tc.body)
-		_, err := loadTUIConfig(p)
-		if err == nil || !strings.Contains(err.Error(), p) || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "--") {
-			t.Errorf("%q: %v, want the file and %q", tc.body, err, tc.want)
-		}
-	}
-}
 
 // With no config.yaml the older config.json is read, and the command says how to move it;
 // config init writes the YAML from it, which then is what is read.
 func TestJSONConfigIsReadUntilMovedByConfigInit(t *testing.T) {
-	cs := startCLISim(t)
-	off := pickOffering(t, cs.url)
+	cs := cmdtest.StartSim(t)
+	off := pickOffering(t, cs.URL)
 	jsonPath := writeUserConfig(t, `{"read_only": true, "max_spend": "10", "tags": {"project": "llm"}, "notify_url": "https://hooks.example.com/services/T/B/secret", "notify_cmd": "curl -H token-secret"}`)
 	yamlPath := filepath.Join(filepath.Dir(jsonPath), "config.yaml")
 
-	code, out, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes")...)
+	code, out, errs := runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, "--yes")...)
 	if code != 1 || out != "" || !strings.Contains(errs, `refused: "read_only": true in `+jsonPath) ||
 		!strings.Contains(errs, "run 'gpublock config init'") {
 		t.Fatalf("purchase under config.json: exit %d\n%s", code, errs)
@@ -115,12 +37,12 @@ func TestJSONConfigIsReadUntilMovedByConfigInit(t *testing.T) {
 	if err != nil || st.Mode().Perm() != 0o600 {
 		t.Fatalf("config.yaml: %v, %v", st, err)
 	}
-	c, err := loadTUIConfig(yamlPath)
+	c, err := config.Load(yamlPath)
 	if err != nil || !c.ReadOnly || c.MaxSpend != "10" || c.Tags["project"] != "llm" || c.NotifyURL != "https://hooks.example.com/services/T/B/secret" || c.NotifyCmd != "curl -H token-secret" {
 		t.Fatalf("moved: %+v, %v", c, err)
 	}
 	// Moved: the YAML is read and nothing more is said about the JSON file.
-	code, _, errs = runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes")...)
+	code, _, errs = runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, "--yes")...)
 	if code != 1 || !strings.Contains(errs, "refused: read_only: true in "+yamlPath) || strings.Contains(errs, "config init") {
 		t.Errorf("purchase under config.yaml: exit %d\n%s", code, errs)
 	}
@@ -144,96 +66,6 @@ func TestJSONConfigIsReadUntilMovedByConfigInit(t *testing.T) {
 		code, out, errs := runCLI(args...)
 		if code != 2 || out != "" || !strings.HasPrefix(errs, "gpublock config") || !strings.Contains(errs, "--help' for its flags.") || strings.Count(errs, "\n") != 2 {
 			t.Errorf("%v: exit %d, stdout %q\n%s", args, code, out, errs)
-		}
-	}
-}
-
-// Without any file, init writes an example that reads back as no configuration.
-func TestConfigInitWritesAnExample(t *testing.T) {
-	cliEnv(t)
-	code, out, errs := runCLI("config", "init")
-	if code != 0 {
-		t.Fatalf("exit %d\n%s", code, errs)
-	}
-	b, err := os.ReadFile(strings.TrimSpace(out))
-	if err != nil || !strings.Contains(string(b), "# theme: auto") {
-		t.Fatalf("%s: %v", b, err)
-	}
-	c, err := loadTUIConfig(strings.TrimSpace(out))
-	if err != nil || c.ReadOnly || c.MaxSpend != "" || c.Theme != "" {
-		t.Errorf("example read back as %+v, %v", c, err)
-	}
-}
-
-// The file's theme is the TUI's unless --theme is given.
-func TestYAMLThemeIsTheTUIsUnlessTheFlagIsGiven(t *testing.T) {
-	cliEnv(t)
-	dir := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "gpublock")
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "config.yaml"), []byte("theme: dark\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	var errw strings.Builder
-	a, err := parseTUI([]string{"--demo"}, &errw)
-	if err != nil || a.themeGiven {
-		t.Fatalf("%+v, %v", a, err)
-	}
-	if a, err = parseTUI([]string{"--demo", "--theme", "auto"}, &errw); err != nil || !a.themeGiven {
-		t.Fatalf("--theme auto: %+v, %v", a, err)
-	}
-	s, err := tuiConfigFor(a.aws)
-	if err != nil || s.theme != "dark" {
-		t.Errorf("theme from the file: %+v, %v", s, err)
-	}
-}
-
-// FuzzYAMLConfig: whatever the file holds, reading it never panics, and what it accepts
-// is written by config init as a file that reads back the same.
-func FuzzYAMLConfig(f *testing.F) {
-	for _, s := range []string{
-		"read_only: true\nmax_spend: \"25000\"\ntags: {a: b}\ntheme: dark\nmouse: false\n",
-		"read_only: true\nread_only: false\n", "tags: {a: ~}\n", "max_spend: 1e9\n", "&x a: *x\n",
-		"warn_leads: 24h,2h\nextend_length: 7d\nnotify_cmd: echo\n", "- 1\n", "{", "---\n---\n",
-	} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, body string) {
-		var c tuiConfig
-		lines, err := decodeYAMLConfig([]byte(body), &c)
-		if err != nil || c.check("config.yaml", lines) != nil {
-			return
-		}
-		b, err := marshalConfig(c)
-		if err != nil {
-			t.Fatalf("%q: accepted as %+v, not written: %v", body, c, err)
-		}
-		var back tuiConfig
-		if _, err := decodeYAMLConfig(b, &back); err != nil {
-			t.Fatalf("%q: written as %q, which does not read back: %v", body, b, err)
-		}
-		if len(c.Tags) == 0 {
-			c.Tags = nil // tags: {} is written as no tags
-		}
-		if !reflect.DeepEqual(back, c) {
-			t.Fatalf("%q: read %+v, wrote %q, read back %+v", body, c, b, back)
-		}
-	})
-}
-
-// `mouse: false` in the file leaves the mouse to the terminal, as --no-mouse does; true or
-// no key changes nothing.
-func TestConfigMouseKey(t *testing.T) {
-	no, yes := false, true
-	for _, tc := range []struct {
-		mouse *bool
-		want  bool
-	}{{nil, false}, {&yes, false}, {&no, true}} {
-		var opts ui.Options
-		applyConfigMouse(&opts, tc.mouse)
-		if opts.NoMouse != tc.want {
-			t.Errorf("mouse %v: NoMouse %v, want %v", tc.mouse, opts.NoMouse, tc.want)
 		}
 	}
 }

@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/gpublock/gpublock/aws/source"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/journal"
+	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 )
 
 // simJournal is the journal the commands write against the emulator.
@@ -47,14 +49,14 @@ func killedAfterCommit(t *testing.T, action string) source.JournalEntry {
 }
 
 func TestPurchaseKilledAfterCommitRerunBuysNothingNew(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	asPerson(t, false, "")
-	off := pickOffering(t, cs.url)
-	if code, _, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes")...); code != 0 {
+	off := pickOffering(t, cs.URL)
+	if code, _, errs := runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, "--yes")...); code != 0 {
 		t.Fatalf("purchase: exit %d\n%s", code, errs)
 	}
 	lost := killedAfterCommit(t, "PurchaseCapacityBlock")
-	url, purchases := countPurchases(t, cs.sim)
+	url, purchases := cmdtest.CountPurchases(t, cs.Emulator)
 	for run := 1; run <= 2; run++ {
 		code, out, errs := runCLI(purchaseArgsFor(url, off.CapacityBlockOfferingId, "--yes")...)
 		if code != 0 || out != "" || !strings.Contains(errs, lost.Result) || !strings.Contains(errs, "Nothing new was bought") ||
@@ -68,11 +70,11 @@ func TestPurchaseKilledAfterCommitRerunBuysNothingNew(t *testing.T) {
 	if n := purchases.Load(); n != 0 {
 		t.Errorf("%d PurchaseCapacityBlock calls (dry runs included) on re-runs", n)
 	}
-	if rows := reservations(t, cs.url); len(rows) != 1 || rows[0].CapacityReservationId != lost.Result {
+	if rows := reservations(t, cs.URL); len(rows) != 1 || rows[0].CapacityReservationId != lost.Result {
 		t.Fatalf("want exactly the one reservation %s: %+v", lost.Result, rows)
 	}
-	code, out, errs := runCLI("journal", "--endpoint-url", cs.url, "--region", "us-east-1", "-o", "json")
-	var rows []journalRow
+	code, out, errs := runCLI("journal", "--endpoint-url", cs.URL, "--region", "us-east-1", "-o", "json")
+	var rows []journal.Row
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
 		t.Fatalf("journal: exit %d, %s\n%s", code, errs, out)
 	}
@@ -80,30 +82,30 @@ func TestPurchaseKilledAfterCommitRerunBuysNothingNew(t *testing.T) {
 		rows[0].UpfrontFee != off.UpfrontFee {
 		t.Errorf("journal rows %+v", rows)
 	}
-	code, out, _ = runCLI("journal", "--endpoint-url", cs.url)
+	code, out, _ = runCLI("journal", "--endpoint-url", cs.URL)
 	if code != 0 || !strings.Contains(out, lost.Result) || !strings.Contains(out, "bought (settled later)") {
 		t.Errorf("journal table: exit %d\n%s", code, out)
 	}
 }
 
 func TestExtendKilledAfterCommitRerunExtendsNothingNew(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	asPerson(t, false, "")
 	b := boughtBlock(t, cs)
 	activate(t, cs, b)
-	if code, _, errs := runCLI(extendArgsFor(cs.url, b.CapacityReservationId, "--yes")...); code != 0 {
+	if code, _, errs := runCLI(cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId, "--yes")...); code != 0 {
 		t.Fatalf("extend: exit %d\n%s", code, errs)
 	}
 	lost := killedAfterCommit(t, "PurchaseCapacityBlockExtension")
 	paid(cs) // the first payment settles; the end moves
-	moved := listedBlock(t, cs.url)
-	code, out, errs := runCLI(extendArgsFor(cs.url, b.CapacityReservationId, "--yes")...)
+	moved := listedBlock(t, cs.URL)
+	code, out, errs := runCLI(cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId, "--yes")...)
 	if code != 0 || out != "" || !strings.Contains(errs, "Already extended") || !strings.Contains(errs, b.CapacityReservationId) ||
 		!strings.Contains(errs, lost.RequestID) {
 		t.Errorf("re-run: exit %d, stdout %q\n%s", code, out, errs)
 	}
 	paid(cs)
-	if after := listedBlock(t, cs.url); after.Extensions != 1 || after.EndDate != moved.EndDate {
+	if after := listedBlock(t, cs.URL); after.Extensions != 1 || after.EndDate != moved.EndDate {
 		t.Errorf("after the re-run: %d extensions, end %s; want 1, %s", after.Extensions, after.EndDate, moved.EndDate)
 	}
 }
@@ -111,14 +113,14 @@ func TestExtendKilledAfterCommitRerunExtendsNothingNew(t *testing.T) {
 // failingReservations answers DescribeCapacityReservations with an error, so that an
 // interrupted purchase cannot be settled.
 func failingReservations(next http.Handler) http.Handler {
-	return failing(next, "down", func(body string) bool { return strings.Contains(body, "Action=DescribeCapacityReservations&") })
+	return cmdtest.Failing(next, "down", func(body string) bool { return strings.Contains(body, "Action=DescribeCapacityReservations&") })
 }
 
 func TestPurchaseRefusedWhileInterruptedOneCannotBeSettled(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	asPerson(t, false, "")
-	off := pickOffering(t, cs.url)
-	if code, _, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes")...); code != 0 {
+	off := pickOffering(t, cs.URL)
+	if code, _, errs := runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, "--yes")...); code != 0 {
 		t.Fatalf("purchase: exit %d\n%s", code, errs)
 	}
 	killedAfterCommit(t, "PurchaseCapacityBlock")
@@ -144,10 +146,10 @@ func TestPurchaseRefusedWhileInterruptedOneCannotBeSettled(t *testing.T) {
 			purchases.Add(1)
 		}
 		r.Body = io.NopCloser(strings.NewReader(string(body)))
-		cs.sim.ServeHTTP(w, r)
+		cs.Emulator.ServeHTTP(w, r)
 	})))
 	defer srv.Close()
-	other := pickOffering(t, cs.url)
+	other := pickOffering(t, cs.URL)
 	code, _, errs := runCLI(purchaseArgsFor(srv.URL, other.CapacityBlockOfferingId, "--yes")...)
 	if code != 1 || !strings.Contains(errs, "gpublock journal --endpoint-url "+srv.URL+" --region us-east-1") || strings.Contains(errs, "nothing was bought") {
 		t.Errorf("exit %d\n%s", code, errs)
@@ -164,9 +166,9 @@ func TestPurchaseRefusedWhileInterruptedOneCannotBeSettled(t *testing.T) {
 // When the outcome line cannot be written, the purchase is still reported as bought, and
 // the failure is said with the file and the reason.
 func TestPurchaseOutcomeNotRecordedIsSaid(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	asPerson(t, false, "")
-	off := pickOffering(t, cs.url)
+	off := pickOffering(t, cs.URL)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		r.Body = io.NopCloser(strings.NewReader(string(body)))
@@ -181,36 +183,36 @@ func TestPurchaseOutcomeNotRecordedIsSaid(t *testing.T) {
 				t.Error(err)
 			}
 		}
-		cs.sim.ServeHTTP(w, r)
+		cs.Emulator.ServeHTTP(w, r)
 	}))
 	defer srv.Close()
 	code, out, errs := runCLI(purchaseArgsFor(srv.URL, off.CapacityBlockOfferingId, "--yes")...)
 	if code != 0 || !strings.Contains(out, "Reservation") || !strings.Contains(errs, "could not be recorded") || !strings.Contains(errs, simJournal()) {
 		t.Errorf("exit %d, stdout %q\n%s", code, out, errs)
 	}
-	if rows := reservations(t, cs.url); len(rows) != 1 {
+	if rows := reservations(t, cs.URL); len(rows) != 1 {
 		t.Errorf("%d reservations, want 1", len(rows))
 	}
 }
 
 // Every bad money input is bad usage naming the flag, before any call; nothing is bought.
 func TestPurchaseBadMoneyRefusedBeforeAnyCall(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	asPerson(t, false, "")
-	off := pickOffering(t, cs.url)
+	off := pickOffering(t, cs.URL)
 	for _, v := range []string{"100,00", "1,0000", "25 000", " 25000", "1e4", "0", "-5", "$", "25000USD", "1.000,50", "0x10", "7551.369"} {
-		before := cs.calls.Load()
-		code, out, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes", "--max-spend", v)...)
+		before := cs.Calls.Load()
+		code, out, errs := runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, "--yes", "--max-spend", v)...)
 		if code != 2 || out != "" || !strings.Contains(errs, "--max-spend") {
 			t.Errorf("--max-spend %q: exit %d, stdout %q\n%s", v, code, out, errs)
 		}
-		if n := cs.calls.Load() - before; n != 0 {
+		if n := cs.Calls.Load() - before; n != 0 {
 			t.Errorf("--max-spend %q: %d calls", v, n)
 		}
 	}
 	long := strings.Repeat("k", 129)
 	for _, tag := range []string{long + "=v", "k=" + strings.Repeat("v", 257), "AWS:x=1"} {
-		code, _, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes", "--tag", tag)...)
+		code, _, errs := runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, "--yes", "--tag", tag)...)
 		if code != 2 || !strings.Contains(errs, "-tag") {
 			t.Errorf("--tag %.20q…: exit %d\n%s", tag, code, errs)
 		}
@@ -219,7 +221,7 @@ func TestPurchaseBadMoneyRefusedBeforeAnyCall(t *testing.T) {
 	for i := 0; i < 51; i++ {
 		many = append(many, "--tag", "k"+strings.Repeat("x", i)+"=v")
 	}
-	if code, _, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, append(many, "--yes")...)...); code != 2 || !strings.Contains(errs, "tags") {
+	if code, _, errs := runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, append(many, "--yes")...)...); code != 2 || !strings.Contains(errs, "tags") {
 		t.Errorf("51 tags: exit %d\n%s", code, errs)
 	}
 	// A configuration file with a duplicate read_only is refused, naming the file, not a flag.
@@ -230,24 +232,24 @@ func TestPurchaseBadMoneyRefusedBeforeAnyCall(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte("{\"read_only\": true,\n\"read_only\": false}"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	code, _, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes")...)
+	code, _, errs := runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, "--yes")...)
 	if code != 2 || !strings.Contains(errs, cfg) || !strings.Contains(errs, "line 2") || strings.Contains(errs, "--read-only") {
 		t.Errorf("duplicate read_only: exit %d\n%s", code, errs)
 	}
 	if err := os.Remove(cfg); err != nil { // blocks refuses the broken file too
 		t.Fatal(err)
 	}
-	assertNothingBought(t, cs.url)
+	assertNothingBought(t, cs.URL)
 }
 
 // An emulator reached through an address that is not loopback (the 0.0.0.0 a `gpublock
 // sim --addr 0.0.0.0:P` listens on) is known by what it answers: SIMULATED, and its
 // purchases go to the simulated journal, never the real one.
 func TestEmulatorAtAnUnspecifiedAddressIsSimulated(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	asPerson(t, false, "")
-	off := pickOffering(t, cs.url)
-	t.Setenv("AWS_ENDPOINT_URL_EC2", strings.Replace(cs.url, "127.0.0.1", "0.0.0.0", 1))
+	off := pickOffering(t, cs.URL)
+	t.Setenv("AWS_ENDPOINT_URL_EC2", strings.Replace(cs.URL, "127.0.0.1", "0.0.0.0", 1))
 	args := append([]string{"purchase", off.CapacityBlockOfferingId, "--yes"}, purchaseSearch...)
 	code, _, errs := runCLI(args...)
 	if code != 0 || !strings.Contains(errs, "PURCHASE (SIMULATED)") || strings.Contains(errs, "LIVE") {
@@ -275,7 +277,7 @@ func TestHelperProcess(t *testing.T) {
 // killAfterCommit runs a gpublock command in a child process against the emulator, lets the
 // emulator carry out the command's (non dry-run) action, and kills the child with SIGKILL
 // before it can read the reply: the state a kill -9 at that moment leaves.
-func killAfterCommit(t *testing.T, cs *cliSim, action string, args ...string) {
+func killAfterCommit(t *testing.T, cs *cmdtest.Sim, action string, args ...string) {
 	t.Helper()
 	var child atomic.Pointer[os.Process]
 	killed := make(chan struct{})
@@ -283,14 +285,14 @@ func killAfterCommit(t *testing.T, cs *cliSim, action string, args ...string) {
 		body, _ := io.ReadAll(r.Body)
 		r.Body = io.NopCloser(strings.NewReader(string(body)))
 		if strings.Contains(string(body), "Action="+action+"&") && !strings.Contains(string(body), "DryRun=true") {
-			cs.sim.ServeHTTP(httptest.NewRecorder(), r) // committed; the reply is never sent
+			cs.Emulator.ServeHTTP(httptest.NewRecorder(), r) // committed; the reply is never sent
 			close(killed)
 			if p := child.Load(); p != nil {
 				_ = p.Kill()
 			}
 			return
 		}
-		cs.sim.ServeHTTP(w, r)
+		cs.Emulator.ServeHTTP(w, r)
 	}))
 	defer srv.Close()
 	// A child that never reaches the action is stopped, not waited for forever.
@@ -316,16 +318,16 @@ func killAfterCommit(t *testing.T, cs *cliSim, action string, args ...string) {
 }
 
 func TestPurchaseKilledByASignalAfterCommitThenRerun(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	asPerson(t, false, "")
-	off := pickOffering(t, cs.url)
+	off := pickOffering(t, cs.URL)
 	killAfterCommit(t, cs, "PurchaseCapacityBlock", append([]string{"purchase", off.CapacityBlockOfferingId, "--yes"}, purchaseSearch...)...)
 	lines := journalLines(t)
 	if len(lines) != 1 || lines[0].Phase != "intent" {
 		t.Fatalf("after the kill the journal holds %+v, want the intent alone", lines)
 	}
-	code, out, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes")...)
-	rows := reservations(t, cs.url)
+	code, out, errs := runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, "--yes")...)
+	rows := reservations(t, cs.URL)
 	if len(rows) != 1 {
 		t.Fatalf("%d reservations after the re-run, want exactly 1: %+v", len(rows), rows)
 	}
@@ -336,19 +338,19 @@ func TestPurchaseKilledByASignalAfterCommitThenRerun(t *testing.T) {
 }
 
 func TestExtendKilledByASignalAfterCommitThenRerun(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	asPerson(t, false, "")
 	b := boughtBlock(t, cs)
 	activate(t, cs, b)
 	killAfterCommit(t, cs, "PurchaseCapacityBlockExtension", "extend", b.CapacityReservationId, "--region", "us-east-1", "--duration", "1d", "--yes")
 	paid(cs)
-	moved := listedBlock(t, cs.url)
-	code, out, errs := runCLI(extendArgsFor(cs.url, b.CapacityReservationId, "--yes")...)
+	moved := listedBlock(t, cs.URL)
+	code, out, errs := runCLI(cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId, "--yes")...)
 	if code != 0 || out != "" || !strings.Contains(errs, "Already extended") || !strings.Contains(errs, b.CapacityReservationId) {
 		t.Errorf("re-run: exit %d, stdout %q\n%s", code, out, errs)
 	}
 	paid(cs)
-	if after := listedBlock(t, cs.url); after.Extensions != 1 || after.EndDate != moved.EndDate {
+	if after := listedBlock(t, cs.URL); after.Extensions != 1 || after.EndDate != moved.EndDate {
 		t.Errorf("after the re-run: %d extensions, end %s; want 1, %s", after.Extensions, after.EndDate, moved.EndDate)
 	}
 }

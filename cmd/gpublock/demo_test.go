@@ -6,15 +6,19 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"github.com/gpublock/gpublock/cmd/internal/printers"
 )
 
 // One --demo account for every command: a block bought with `purchase --demo` is listed by
 // a later `blocks --demo`, as it would be on AWS; removing the file starts afresh.
 func TestDemoCommandsShareOneAccount(t *testing.T) {
-	cliEnv(t)
+	cmdtest.Env(t)
 	search := []string{"--demo", "--region", "us-east-1", "--type", "p5.48xlarge", "--count", "1", "--duration", "2d", "--to", "+2w"}
 	code, out, errs := runCLI(append([]string{"offerings", "-o", "json"}, search...)...)
-	var offs []offeringJSON
+	var offs []printers.OfferingJSON
 	if code != 0 || json.Unmarshal([]byte(out), &offs) != nil || len(offs) == 0 {
 		t.Fatalf("offerings: exit %d, stderr %q\n%s", code, errs, out)
 	}
@@ -22,10 +26,10 @@ func TestDemoCommandsShareOneAccount(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("purchase: exit %d, stderr %q\n%s", code, errs, out)
 	}
-	listed := func() []blockJSON {
+	listed := func() []printers.BlockJSON {
 		t.Helper()
 		code, out, errs := runCLI("blocks", "--demo", "--region", "us-east-1", "-o", "json")
-		var rows []blockJSON
+		var rows []printers.BlockJSON
 		if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
 			t.Fatalf("blocks: exit %d, stderr %q\n%s", code, errs, out)
 		}
@@ -35,7 +39,7 @@ func TestDemoCommandsShareOneAccount(t *testing.T) {
 	if len(rows) != 1 || rows[0].InstanceType != "p5.48xlarge" || rows[0].StartDate != offs[0].StartDate || rows[0].EndDate != offs[0].EndDate {
 		t.Fatalf("blocks --demo after purchase --demo lists %+v, want the block bought from %+v", rows, offs[0])
 	}
-	file := filepath.Join(os.Getenv("XDG_STATE_HOME"), "gpublock", "simulated", demoStateFile)
+	file := filepath.Join(os.Getenv("XDG_STATE_HOME"), "gpublock", "simulated", cmdutil.DemoStateFile)
 	if err := os.Remove(file); err != nil {
 		t.Fatal(err)
 	}

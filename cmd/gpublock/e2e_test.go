@@ -20,10 +20,10 @@ import (
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/vt"
-	"github.com/gpublock/gpublock/ui/theme"
 
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/dialog/spend"
+	"github.com/gpublock/gpublock/ui/theme"
 )
 
 // e2eStart is the emulator's clock when a test starts; it stands still unless moved.
@@ -451,7 +451,7 @@ func e2eTime(t *testing.T, s string) time.Time {
 	return v
 }
 
-// e2eCellColour is the foreground of the screen's first cell of sub on line y, or nil
+// cellColour is the foreground of the screen's first cell of sub on line y, or nil
 // where sub is not shown or has no colour.
 func (term *e2eTerm) cellColour(y int, sub string) (color.Color, bool) {
 	lines := strings.Split(term.screen(), "\n")

@@ -3,12 +3,14 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 )
 
 // A flag that cannot be parsed is reported in the commands' own one-line form, naming the
 // flag and what it takes, not followed by the whole usage that would scroll it out of sight.
 func TestUnparsableFlagsAreOneUsageLine(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	for _, tc := range []struct {
 		args    []string
 		cmd     string
@@ -26,7 +28,7 @@ func TestUnparsableFlagsAreOneUsageLine(t *testing.T) {
 	} {
 		args := tc.args
 		if tc.cmd != "sim" && tc.cmd != "prices" {
-			args = append(args, "--endpoint-url", cs.url)
+			args = append(args, "--endpoint-url", cs.URL)
 		}
 		code, out, errs := runCLI(args...)
 		want := "gpublock " + tc.cmd + ": "
@@ -36,8 +38,8 @@ func TestUnparsableFlagsAreOneUsageLine(t *testing.T) {
 			t.Errorf("%v: exit %d, stdout %q, stderr:\n%s", tc.args, code, out, errs)
 		}
 	}
-	if cs.calls.Load() != 0 {
-		t.Errorf("bad flags made %d calls", cs.calls.Load())
+	if cs.Calls.Load() != 0 {
+		t.Errorf("bad flags made %d calls", cs.Calls.Load())
 	}
 	for _, cmd := range []string{"offerings", "blocks", "purchase", "launch", "extend", "prices", "sim"} {
 		if code, out, errs := runCLI(cmd, "-h"); code != 0 || errs != "" || !strings.Contains(out, "gpublock "+cmd) || !strings.Contains(out, "FLAGS") {
@@ -49,13 +51,13 @@ func TestUnparsableFlagsAreOneUsageLine(t *testing.T) {
 // A search without --region uses the SDK's region; when that one sells no Capacity
 // Blocks, the message says where it came from instead of blaming a --region never given.
 func TestDefaultRegionWithoutCapacityBlocksIsNamed(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	t.Setenv("AWS_REGION", "us-west-1")
 	t.Setenv("AWS_ACCESS_KEY_ID", "AKIDEXAMPLE")
 	t.Setenv("AWS_SECRET_ACCESS_KEY", "dummy")
 	for _, args := range [][]string{
-		{"offerings", "--endpoint-url", cs.url, "--type", "p5.48xlarge", "--duration", "2d"},
-		{"purchase", "cbr-0123456789abcdef0", "--endpoint-url", cs.url, "--type", "p5.48xlarge", "--duration", "2d", "--yes"},
+		{"offerings", "--endpoint-url", cs.URL, "--type", "p5.48xlarge", "--duration", "2d"},
+		{"purchase", "cbr-0123456789abcdef0", "--endpoint-url", cs.URL, "--type", "p5.48xlarge", "--duration", "2d", "--yes"},
 	} {
 		code, out, errs := runCLI(args...)
 		if code != 2 || out != "" || !strings.Contains(errs, `no --region given, and the default region "us-west-1" ($AWS_REGION or the profile's) sells no Capacity Blocks`) ||
@@ -63,11 +65,11 @@ func TestDefaultRegionWithoutCapacityBlocksIsNamed(t *testing.T) {
 			t.Errorf("%s: exit %d, stdout %q\n%s", args[0], code, out, errs)
 		}
 	}
-	if n := cs.calls.Load(); n != 0 {
+	if n := cs.Calls.Load(); n != 0 {
 		t.Errorf("%d calls", n)
 	}
 	// Given, the region is the flag's, and the flag is named as before.
-	code, _, errs := runCLI("offerings", "--endpoint-url", cs.url, "--type", "p5.48xlarge", "--duration", "2d", "--region", "us-west-1")
+	code, _, errs := runCLI("offerings", "--endpoint-url", cs.URL, "--type", "p5.48xlarge", "--duration", "2d", "--region", "us-west-1")
 	if code != 2 || !strings.Contains(errs, `--region "us-west-1"`) {
 		t.Errorf("--region us-west-1: exit %d\n%s", code, errs)
 	}

@@ -2,12 +2,15 @@ package main
 
 import (
 	"context"
+	"io"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 )
 
 // parsed is what the real command line made of some arguments: the command that would
@@ -22,7 +25,7 @@ type parsed struct {
 // replaced by one that records what it was given.
 func parseLine(t *testing.T, args ...string) (parsed, error) {
 	t.Helper()
-	root := newRootCmd(context.Background())
+	root := newRootCmd(context.Background(), cmdutil.New(version, cmdutil.System(io.Discard, io.Discard)))
 	var got parsed
 	var stub func(*cobra.Command)
 	stub = func(c *cobra.Command) {

@@ -6,45 +6,18 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// readCallLog reads a --log-file as records of key=value fields. A line with a field
-// twice, or without time first and a duration, is two lines run together: the test fails.
-func readCallLog(t *testing.T, path string) []map[string]string {
-	t.Helper()
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("the call log: %v", err)
-	}
-	if len(raw) == 0 || raw[len(raw)-1] != '\n' {
-		t.Fatalf("call log %q: want whole lines", raw)
-	}
-	var out []map[string]string
-	for _, line := range strings.Split(strings.TrimSuffix(string(raw), "\n"), "\n") {
-		rec := map[string]string{}
-		for i, f := range strings.Fields(line) {
-			k, v, ok := strings.Cut(f, "=")
-			if _, dup := rec[k]; !ok || dup || (i == 0 && k != "time") {
-				t.Fatalf("malformed line %q", line)
-			}
-			rec[k] = v
-		}
-		if rec["duration_ms"] == "" {
-			t.Fatalf("line %q has no duration", line)
-		}
-		out = append(out, rec)
-	}
-	return out
-}
+	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
+)
 
 // The brief of --log-file: the TUI draws on stdout and scripts read it, so the log goes to
 // its own file, one line per attempt, with nothing a thief could use.
 func TestLogFileOfferingsAcrossTwoRegions(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	const token = "GPUBLOCK-SESSION-TOKEN-MUST-NOT-BE-LOGGED"
 	t.Setenv("AWS_SESSION_TOKEN", token)
 	path := filepath.Join(t.TempDir(), "new", "gpublock-calls.log")
-	code, out, errs := runCLI(offeringsArgsFor(cs.url, "--region", "us-east-1,us-west-2", "-o", "json", "--log-file", path)...)
+	code, out, errs := runCLI(cmdtest.OfferingsArgs(cs.URL, "--region", "us-east-1,us-west-2", "-o", "json", "--log-file", path)...)
 	if code != 0 || errs != "" {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
@@ -52,14 +25,14 @@ func TestLogFileOfferingsAcrossTwoRegions(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) == 0 {
 		t.Fatalf("stdout is not the offerings (%v):\n%s", err, out)
 	}
-	lines := readCallLog(t, path)
-	if int64(len(lines)) != cs.calls.Load() {
-		t.Fatalf("%d lines for %d API requests", len(lines), cs.calls.Load())
+	lines := cmdtest.ReadCallLog(t, path)
+	if int64(len(lines)) != cs.Calls.Load() {
+		t.Fatalf("%d lines for %d API requests", len(lines), cs.Calls.Load())
 	}
 	regions := map[string]int{}
 	for _, r := range lines {
 		if r["service"] != "EC2" || r["action"] != "DescribeCapacityBlockOfferings" || r["status"] != "200" ||
-			r["attempt"] != "1" || r["request_id"] == "" || !strings.HasPrefix(cs.url, "http://"+r["host"]) {
+			r["attempt"] != "1" || r["request_id"] == "" || !strings.HasPrefix(cs.URL, "http://"+r["host"]) {
 			t.Errorf("line %v", r)
 		}
 		regions[r["region"]]++
@@ -82,12 +55,12 @@ func TestLogFileOfferingsAcrossTwoRegions(t *testing.T) {
 	}
 
 	// A second command appends.
-	if code, _, errs := runCLI("blocks", "--endpoint-url", cs.url, "--region", "us-east-1", "-o", "json", "--log-file", path); code != 0 {
+	if code, _, errs := runCLI("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "-o", "json", "--log-file", path); code != 0 {
 		t.Fatalf("blocks: exit %d, %s", code, errs)
 	}
-	after := readCallLog(t, path)
-	if len(after) <= len(lines) || int64(len(after)) != cs.calls.Load() {
-		t.Fatalf("%d lines after blocks (%d before), %d requests", len(after), len(lines), cs.calls.Load())
+	after := cmdtest.ReadCallLog(t, path)
+	if len(after) <= len(lines) || int64(len(after)) != cs.Calls.Load() {
+		t.Fatalf("%d lines after blocks (%d before), %d requests", len(after), len(lines), cs.Calls.Load())
 	}
 	for _, r := range after[len(lines):] {
 		if r["region"] != "us-east-1" || r["action"] == "DescribeCapacityBlockOfferings" {
@@ -97,11 +70,11 @@ func TestLogFileOfferingsAcrossTwoRegions(t *testing.T) {
 }
 
 func TestLogFilePurchaseMatchesTheJournal(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	asPerson(t, false, "")
-	off := pickOffering(t, cs.url)
+	off := pickOffering(t, cs.URL)
 	path := filepath.Join(t.TempDir(), "calls.log")
-	code, _, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes", "-o", "json", "--log-file", path)...)
+	code, _, errs := runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, "--yes", "-o", "json", "--log-file", path)...)
 	if code != 0 {
 		t.Fatalf("exit %d, stderr:\n%s", code, errs)
 	}
@@ -115,7 +88,7 @@ func TestLogFilePurchaseMatchesTheJournal(t *testing.T) {
 		t.Fatalf("no purchase in the journal: %+v", journalLines(t))
 	}
 	var buys []map[string]string
-	for _, r := range readCallLog(t, path) {
+	for _, r := range cmdtest.ReadCallLog(t, path) {
 		if r["action"] == "PurchaseCapacityBlock" && r["code"] == "" {
 			buys = append(buys, r)
 		}
@@ -126,7 +99,7 @@ func TestLogFilePurchaseMatchesTheJournal(t *testing.T) {
 }
 
 func TestLogFileThatCannotBeWrittenIsAUsageError(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	dir := t.TempDir()
 	file := filepath.Join(dir, "plain")
 	if err := os.WriteFile(file, []byte("x"), 0o600); err != nil {
@@ -137,9 +110,9 @@ func TestLogFileThatCannotBeWrittenIsAUsageError(t *testing.T) {
 		{filepath.Join(file, "calls.log"), "not a directory"},
 	} {
 		for _, args := range [][]string{
-			offeringsArgsFor(cs.url, "--region", "us-east-1", "--log-file", tc.path),
-			{"blocks", "--endpoint-url", cs.url, "--log-file", tc.path},
-			{"--endpoint-url", cs.url, "--log-file", tc.path}, // the TUI
+			cmdtest.OfferingsArgs(cs.URL, "--region", "us-east-1", "--log-file", tc.path),
+			{"blocks", "--endpoint-url", cs.URL, "--log-file", tc.path},
+			{"--endpoint-url", cs.URL, "--log-file", tc.path}, // the TUI
 		} {
 			code, out, errs := runCLI(args...)
 			if code != 2 || out != "" || !strings.Contains(errs, "--log-file") || !strings.Contains(errs, tc.path) || !strings.Contains(errs, tc.reason) {
@@ -147,7 +120,7 @@ func TestLogFileThatCannotBeWrittenIsAUsageError(t *testing.T) {
 			}
 		}
 	}
-	if n := cs.calls.Load(); n != 0 {
+	if n := cs.Calls.Load(); n != 0 {
 		t.Errorf("%d API calls made despite the bad --log-file", n)
 	}
 }

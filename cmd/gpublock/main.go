@@ -4,12 +4,12 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -22,30 +22,13 @@ func main() {
 	os.Exit(code)
 }
 
-// run is the whole program behind main, for tests: the command line is parsed by cobra
-// (root.go) and every error it returns is mapped to the exit status here, once.
+// run is the whole program behind main, for tests.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	return exitCode(execute(ctx, args, stdout, stderr))
+	return runWith(ctx, cmdutil.New(version, cmdutil.System(stdout, stderr)), args)
 }
 
-// exitError carries a command's exit status; the command has already said why.
-type exitError struct{ code int }
-
-func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
-
-// exitCode maps what the command line returned to the process's exit status: 0 ok, the
-// command's own status, or 2 for the usage errors cobra finds (unknown command or flag,
-// wrong number of arguments).
-func exitCode(err error) int {
-	var ee exitError
-	var ue usageError
-	switch {
-	case err == nil:
-		return 0
-	case errors.As(err, &ee):
-		return ee.code
-	case errors.As(err, &ue):
-		return 2
-	}
-	return 1
+// runWith runs the command line with f: it is parsed by cobra (root.go) and every error it
+// returns is mapped to the exit status here, once.
+func runWith(ctx context.Context, f *cmdutil.Factory, args []string) int {
+	return cmdutil.ExitCode(execute(ctx, f, args))
 }

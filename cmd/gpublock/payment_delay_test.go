@@ -6,18 +6,19 @@ import (
 	"time"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 )
 
 // A whole lifecycle with AWS's longest payment (12 hours): the commands must not assume
 // that a block is paid within minutes. It stays payment-pending, launching and extending
 // are refused with why, then it is scheduled, then active and launchable.
 func TestLifecycleWithTwelveHourPayment(t *testing.T) {
-	cs := startCLISim(t, func(o *ec2sim.Options) {
+	cs := cmdtest.StartSim(t, func(o *ec2sim.Options) {
 		o.PaymentDelay = ec2sim.PaymentDelay{Min: 12 * time.Hour, Max: 12 * time.Hour}
 	})
 	b := boughtBlock(t, cs)
-	bought := cs.sim.Now()
-	start := mustTime(t, b.StartDate)
+	bought := cs.Emulator.Now()
+	start := cmdtest.MustTime(t, b.StartDate)
 	// AWS fails a payment not taken by 5 minutes before the start; the emulator pays then.
 	paid := bought.Add(12 * time.Hour)
 	if dl := start.Add(-5 * time.Minute); dl.Before(paid) {
@@ -27,25 +28,25 @@ func TestLifecycleWithTwelveHourPayment(t *testing.T) {
 		t.Fatalf("the block starts at %s, too soon after the purchase (%s) for a long payment", start, bought)
 	}
 
-	cs.sim.SetTime(paid.Add(-time.Minute))
-	if rows := reservations(t, cs.url); rows[0].State != "payment-pending" {
+	cs.Emulator.SetTime(paid.Add(-time.Minute))
+	if rows := reservations(t, cs.URL); rows[0].State != "payment-pending" {
 		t.Fatalf("a minute before the payment: %s, want payment-pending", rows[0].State)
 	}
-	code, _, errs := runCLI(launchArgsFor(cs.url, b.CapacityReservationId, "--yes")...)
+	code, _, errs := runCLI(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--yes")...)
 	if code != 1 || !strings.Contains(errs, "not active yet (payment-pending)") {
 		t.Errorf("launch while payment-pending: exit %d\n%s", code, errs)
 	}
-	code, _, errs = runCLI(extendArgsFor(cs.url, b.CapacityReservationId, "--yes")...)
+	code, _, errs = runCLI(cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId, "--yes")...)
 	if code == 0 || !strings.Contains(errs, "payment-pending") {
 		t.Errorf("extend while payment-pending: exit %d\n%s", code, errs)
 	}
 
-	cs.sim.SetTime(paid.Add(time.Second))
-	if rows := reservations(t, cs.url); rows[0].State != "scheduled" {
+	cs.Emulator.SetTime(paid.Add(time.Second))
+	if rows := reservations(t, cs.URL); rows[0].State != "scheduled" {
 		t.Fatalf("after the payment: %s, want scheduled", rows[0].State)
 	}
 	activate(t, cs, b)
-	code, out, errs := runCLI(launchArgsFor(cs.url, b.CapacityReservationId, "--yes", "--count", "1", "-o", "json")...)
+	code, out, errs := runCLI(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--yes", "--count", "1", "-o", "json")...)
 	if code != 0 || !strings.Contains(out, `"InstanceId": "i-`) {
 		t.Errorf("launch once active: exit %d\n%s\n%s", code, out, errs)
 	}

@@ -10,26 +10,21 @@ import (
 	"time"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
-	"github.com/gpublock/gpublock/aws/sagemakersim"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/extend"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/purchase"
+	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
+	"github.com/gpublock/gpublock/cmd/internal/printers"
 )
-
-// startPlanSim is startCLISim serving SageMaker too.
-func startPlanSim(t *testing.T, tweak ...func(*ec2sim.Options)) *cliSim {
-	t.Helper()
-	return startCLISim(t, append([]func(*ec2sim.Options){func(o *ec2sim.Options) {
-		o.Protocols = []ec2sim.Protocol{sagemakersim.Protocol()}
-	}}, tweak...)...)
-}
 
 // planSearch is a training plan search every test of this file runs.
 var planSearch = []string{"--source", "training-plans", "--region", "us-east-1,us-east-2,us-west-2", "--type", "p5.48xlarge",
 	"--count", "2", "--duration", "2d-5d", "--from", "2026-12-01T08:00:00Z", "--to", "2027-01-20"}
 
-func planOfferings(t *testing.T, url string, extra ...string) []offeringJSON {
+func planOfferings(t *testing.T, url string, extra ...string) []printers.OfferingJSON {
 	t.Helper()
 	args := append(append([]string{"offerings", "--endpoint-url", url, "-o", "json"}, planSearch...), extra...)
 	code, out, errs := runCLI(args...)
-	var rows []offeringJSON
+	var rows []printers.OfferingJSON
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
 		t.Fatalf("offerings: exit %d, stderr %q\n%s", code, errs, out)
 	}
@@ -37,8 +32,8 @@ func planOfferings(t *testing.T, url string, extra ...string) []offeringJSON {
 }
 
 func TestOfferingsTrainingPlansJSON(t *testing.T) {
-	cs := startPlanSim(t)
-	rows := planOfferings(t, cs.url)
+	cs := cmdtest.StartPlanSim(t)
+	rows := planOfferings(t, cs.URL)
 	if len(rows) == 0 {
 		t.Fatal("no training plan offering")
 	}
@@ -76,7 +71,7 @@ func planPurchaseArgs(url, id, region string, extra ...string) []string {
 }
 
 // pickPlan is a plan offering of planSearch: a multi-part one when multi, else any.
-func pickPlan(t *testing.T, url string, multi bool) offeringJSON {
+func pickPlan(t *testing.T, url string, multi bool) printers.OfferingJSON {
 	t.Helper()
 	for _, r := range planOfferings(t, url) {
 		if !multi || len(r.ReservedCapacityOfferings) > 1 {
@@ -84,14 +79,14 @@ func pickPlan(t *testing.T, url string, multi bool) offeringJSON {
 		}
 	}
 	t.Fatalf("no training plan offering (multi-part: %v)", multi)
-	return offeringJSON{}
+	return printers.OfferingJSON{}
 }
 
 // plansIn lists the account's plans in region with `gpublock blocks --source training-plans -o json`.
-func plansIn(t *testing.T, url, region string) []planJSON {
+func plansIn(t *testing.T, url, region string) []printers.PlanJSON {
 	t.Helper()
 	code, out, errs := runCLI("blocks", "--endpoint-url", url, "--region", region, "--source", "training-plans", "-o", "json")
-	var rows []planJSON
+	var rows []printers.PlanJSON
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
 		t.Fatalf("blocks: exit %d, stderr %q\n%s", code, errs, out)
 	}
@@ -99,10 +94,10 @@ func plansIn(t *testing.T, url, region string) []planJSON {
 }
 
 func TestPurchaseMultiPartPlan(t *testing.T) {
-	cs := startPlanSim(t)
+	cs := cmdtest.StartPlanSim(t)
 	asPerson(t, true, "buy\n")
-	off := pickPlan(t, cs.url, true)
-	code, out, errs := runCLI(planPurchaseArgs(cs.url, off.TrainingPlanOfferingId, off.Region, "-o", "json")...)
+	off := pickPlan(t, cs.URL, true)
+	code, out, errs := runCLI(planPurchaseArgs(cs.URL, off.TrainingPlanOfferingId, off.Region, "-o", "json")...)
 	if code != 0 {
 		t.Fatalf("purchase: exit %d\n%s", code, errs)
 	}
@@ -116,11 +111,11 @@ func TestPurchaseMultiPartPlan(t *testing.T) {
 	if strings.Count(errs, "  Part ") != len(off.ReservedCapacityOfferings) {
 		t.Fatalf("the confirmation does not list the %d parts:\n%s", len(off.ReservedCapacityOfferings), errs)
 	}
-	var res planPurchaseJSON
+	var res purchase.PlanPurchaseJSON
 	if err := json.Unmarshal([]byte(out), &res); err != nil || !strings.HasPrefix(res.TrainingPlanArn, "arn:aws:sagemaker:"+off.Region+":") {
 		t.Fatalf("purchase json: %v\n%s", err, out)
 	}
-	plans := plansIn(t, cs.url, off.Region)
+	plans := plansIn(t, cs.URL, off.Region)
 	if len(plans) != 1 || plans[0].TrainingPlanArn != res.TrainingPlanArn || plans[0].Source.Name() != "training-plans" {
 		t.Fatalf("plans: %+v", plans)
 	}
@@ -146,16 +141,16 @@ func TestPurchaseMultiPartPlan(t *testing.T) {
 }
 
 func TestPurchasePlanTableShowsHowToUse(t *testing.T) {
-	cs := startPlanSim(t)
+	cs := cmdtest.StartPlanSim(t)
 	asPerson(t, false, "")
-	off := pickPlan(t, cs.url, false)
-	code, out, errs := runCLI(planPurchaseArgs(cs.url, off.TrainingPlanOfferingId, off.Region, "--yes", "--target", "training-job,endpoint")...)
+	off := pickPlan(t, cs.URL, false)
+	code, out, errs := runCLI(planPurchaseArgs(cs.URL, off.TrainingPlanOfferingId, off.Region, "--yes", "--target", "training-job,endpoint")...)
 	if code != 0 {
 		// The offering was listed for training jobs only: a search for both is another one.
 		if !strings.Contains(errs, "is not among") {
 			t.Fatalf("purchase: exit %d\n%s", code, errs)
 		}
-		code, out, errs = runCLI(planPurchaseArgs(cs.url, off.TrainingPlanOfferingId, off.Region, "--yes")...)
+		code, out, errs = runCLI(planPurchaseArgs(cs.URL, off.TrainingPlanOfferingId, off.Region, "--yes")...)
 		if code != 0 {
 			t.Fatalf("purchase: exit %d\n%s", code, errs)
 		}
@@ -166,31 +161,31 @@ func TestPurchasePlanTableShowsHowToUse(t *testing.T) {
 		}
 	}
 	// The journal names the purchase and the plan it bought, as it does a block's.
-	plans := plansIn(t, cs.url, off.Region)
+	plans := plansIn(t, cs.URL, off.Region)
 	if len(plans) != 1 {
 		t.Fatalf("%d plans, want 1", len(plans))
 	}
-	code, out, errs = runCLI("journal", "--endpoint-url", cs.url)
+	code, out, errs = runCLI("journal", "--endpoint-url", cs.URL)
 	if code != 0 || !strings.Contains(out, "plan purchase") || !strings.Contains(out, plans[0].TrainingPlanName) || strings.Contains(out, "arn:aws:sagemaker") {
 		t.Errorf("journal: exit %d\n%s%s", code, out, errs)
 	}
 }
 
 func TestPurchasePlanLostReplySettlesToOnePlan(t *testing.T) {
-	cs := startPlanSim(t)
+	cs := cmdtest.StartPlanSim(t)
 	asPerson(t, false, "")
-	off := pickPlan(t, cs.url, false)
-	cs.sim.SetFaults(ec2sim.Faults{LostReply: 1})
-	code, out, errs := runCLI(planPurchaseArgs(cs.url, off.TrainingPlanOfferingId, off.Region, "--yes", "-o", "json")...)
-	cs.sim.SetFaults(ec2sim.Faults{})
+	off := pickPlan(t, cs.URL, false)
+	cs.Emulator.SetFaults(ec2sim.Faults{LostReply: 1})
+	code, out, errs := runCLI(planPurchaseArgs(cs.URL, off.TrainingPlanOfferingId, off.Region, "--yes", "-o", "json")...)
+	cs.Emulator.SetFaults(ec2sim.Faults{})
 	if code != 0 || !strings.Contains(errs, "found by its name: it is bought, once") {
 		t.Fatalf("purchase after a lost reply: exit %d\n%s", code, errs)
 	}
-	var res planPurchaseJSON
+	var res purchase.PlanPurchaseJSON
 	if err := json.Unmarshal([]byte(out), &res); err != nil || !res.FoundByName {
 		t.Fatalf("json: %v %s", err, out)
 	}
-	if plans := plansIn(t, cs.url, off.Region); len(plans) != 1 || plans[0].TrainingPlanArn != res.TrainingPlanArn {
+	if plans := plansIn(t, cs.URL, off.Region); len(plans) != 1 || plans[0].TrainingPlanArn != res.TrainingPlanArn {
 		t.Fatalf("%d plans after a lost reply: %+v", len(plans), plans)
 	}
 }
@@ -226,10 +221,10 @@ func dropJournalOutcomes(t *testing.T) {
 }
 
 func TestInterruptedPlanPurchaseRerunBuysNothingNew(t *testing.T) {
-	cs := startPlanSim(t)
+	cs := cmdtest.StartPlanSim(t)
 	asPerson(t, false, "")
-	off := pickPlan(t, cs.url, false)
-	args := planPurchaseArgs(cs.url, off.TrainingPlanOfferingId, off.Region, "--yes")
+	off := pickPlan(t, cs.URL, false)
+	args := planPurchaseArgs(cs.URL, off.TrainingPlanOfferingId, off.Region, "--yes")
 	if code, _, errs := runCLI(args...); code != 0 {
 		t.Fatalf("purchase: exit %d\n%s", code, errs)
 	}
@@ -238,25 +233,25 @@ func TestInterruptedPlanPurchaseRerunBuysNothingNew(t *testing.T) {
 	if code != 0 || !strings.Contains(errs, "settled an interrupted run: The training plan purchase") || !strings.Contains(errs, "Nothing new was bought") {
 		t.Fatalf("re-run: exit %d\n%s", code, errs)
 	}
-	if plans := plansIn(t, cs.url, off.Region); len(plans) != 1 {
+	if plans := plansIn(t, cs.URL, off.Region); len(plans) != 1 {
 		t.Fatalf("%d plans after the re-run", len(plans))
 	}
 }
 
 func TestPlanPurchaseRefusals(t *testing.T) {
-	cs := startPlanSim(t)
+	cs := cmdtest.StartPlanSim(t)
 	asPerson(t, false, "")
-	off := pickPlan(t, cs.url, false)
-	before := cs.calls.Load()
-	code, _, errs := runCLI(planPurchaseArgs(cs.url, off.TrainingPlanOfferingId, off.Region, "--yes", "--read-only")...)
-	if code != 1 || !strings.Contains(errs, "nothing was sent to AWS") || cs.calls.Load() != before {
-		t.Fatalf("read-only: exit %d, %d calls\n%s", code, cs.calls.Load()-before, errs)
+	off := pickPlan(t, cs.URL, false)
+	before := cs.Calls.Load()
+	code, _, errs := runCLI(planPurchaseArgs(cs.URL, off.TrainingPlanOfferingId, off.Region, "--yes", "--read-only")...)
+	if code != 1 || !strings.Contains(errs, "nothing was sent to AWS") || cs.Calls.Load() != before {
+		t.Fatalf("read-only: exit %d, %d calls\n%s", code, cs.Calls.Load()-before, errs)
 	}
-	code, _, errs = runCLI(planPurchaseArgs(cs.url, off.TrainingPlanOfferingId, off.Region, "--yes", "--max-spend", "100")...)
+	code, _, errs = runCLI(planPurchaseArgs(cs.URL, off.TrainingPlanOfferingId, off.Region, "--yes", "--max-spend", "100")...)
 	if code != 1 || !strings.Contains(errs, "above the spending cap") {
 		t.Fatalf("cap: exit %d\n%s", code, errs)
 	}
-	if plans := plansIn(t, cs.url, off.Region); len(plans) != 0 {
+	if plans := plansIn(t, cs.URL, off.Region); len(plans) != 0 {
 		t.Fatalf("%d plans bought by refusals", len(plans))
 	}
 	for _, j := range journalLines(t) {
@@ -267,10 +262,10 @@ func TestPlanPurchaseRefusals(t *testing.T) {
 }
 
 func TestSourceAndTargetUsageBeforeAnyCall(t *testing.T) {
-	cs := startPlanSim(t)
+	cs := cmdtest.StartPlanSim(t)
 	asPerson(t, false, "")
 	search := func(extra ...string) []string {
-		return append([]string{"offerings", "--endpoint-url", cs.url, "--type", "p5.48xlarge", "--duration", "2d"}, extra...)
+		return append([]string{"offerings", "--endpoint-url", cs.URL, "--type", "p5.48xlarge", "--duration", "2d"}, extra...)
 	}
 	for _, tc := range []struct {
 		args []string
@@ -285,37 +280,37 @@ func TestSourceAndTargetUsageBeforeAnyCall(t *testing.T) {
 		{search("--source", "all", "-o", "csv"), "-o csv has Capacity Blocks' columns only"},
 		{search("--source", "training-plans", "--all-zones"), "--all-zones is for Capacity Blocks"},
 		{search("--source", "training-plans", "--duration", "2x"), "training plans last 1 to 182 days"},
-		{[]string{"purchase", "tpo-" + strings.Repeat("a", 64), "--endpoint-url", cs.url, "--region", "us-east-1", "--type", "p5.48xlarge", "--duration", "2d", "--yes"}, "is a training plan offering; add --source training-plans"},
-		{[]string{"purchase", "tpo-" + strings.Repeat("a", 64), "--source", "training-plans", "--dry-run", "--endpoint-url", cs.url, "--region", "us-east-1"}, "there is no dry run for training plans"},
-		{[]string{"purchase", "tpo-x", "--source", "all", "--endpoint-url", cs.url, "--region", "us-east-1"}, "give the one source"},
-		{[]string{"blocks", "--endpoint-url", cs.url, "--source", "ec2-ish"}, "--source \"ec2-ish\""},
-		{[]string{"blocks", "--endpoint-url", cs.url, "--source", "all", "-o", "csv"}, "-o csv lists Capacity Blocks only"},
+		{[]string{"purchase", "tpo-" + strings.Repeat("a", 64), "--endpoint-url", cs.URL, "--region", "us-east-1", "--type", "p5.48xlarge", "--duration", "2d", "--yes"}, "is a training plan offering; add --source training-plans"},
+		{[]string{"purchase", "tpo-" + strings.Repeat("a", 64), "--source", "training-plans", "--dry-run", "--endpoint-url", cs.URL, "--region", "us-east-1"}, "there is no dry run for training plans"},
+		{[]string{"purchase", "tpo-x", "--source", "all", "--endpoint-url", cs.URL, "--region", "us-east-1"}, "give the one source"},
+		{[]string{"blocks", "--endpoint-url", cs.URL, "--source", "ec2-ish"}, "--source \"ec2-ish\""},
+		{[]string{"blocks", "--endpoint-url", cs.URL, "--source", "all", "-o", "csv"}, "-o csv lists Capacity Blocks only"},
 	} {
 		code, out, errs := runCLI(tc.args...)
 		if code != 2 || out != "" || !strings.Contains(errs, tc.want) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2 and %q", tc.args, code, out, errs, tc.want)
 		}
 	}
-	if n := cs.calls.Load(); n != 0 {
+	if n := cs.Calls.Load(); n != 0 {
 		t.Fatalf("bad usage made %d calls", n)
 	}
 }
 
 func TestExtendPlanListAndBuy(t *testing.T) {
-	cs := startPlanSim(t)
+	cs := cmdtest.StartPlanSim(t)
 	asPerson(t, false, "")
-	off := pickPlan(t, cs.url, false)
-	if code, _, errs := runCLI(planPurchaseArgs(cs.url, off.TrainingPlanOfferingId, off.Region, "--yes")...); code != 0 {
+	off := pickPlan(t, cs.URL, false)
+	if code, _, errs := runCLI(planPurchaseArgs(cs.URL, off.TrainingPlanOfferingId, off.Region, "--yes")...); code != 0 {
 		t.Fatalf("purchase: exit %d\n%s", code, errs)
 	}
-	cs.sim.Advance(10 * time.Minute) // paid: Scheduled
-	p := plansIn(t, cs.url, off.Region)[0]
+	cs.Emulator.Advance(10 * time.Minute) // paid: Scheduled
+	p := plansIn(t, cs.URL, off.Region)[0]
 	if p.Status != "Scheduled" {
 		t.Fatalf("plan %s after its payment", p.Status)
 	}
-	base := []string{"extend", p.TrainingPlanName, "--source", "training-plans", "--endpoint-url", cs.url, "--region", off.Region}
+	base := []string{"extend", p.TrainingPlanName, "--source", "training-plans", "--endpoint-url", cs.URL, "--region", off.Region}
 	code, out, errs := runCLI(append(base, "--list", "-o", "json")...)
-	var list []planExtensionJSON
+	var list []extend.PlanExtensionJSON
 	if code != 0 || json.Unmarshal([]byte(out), &list) != nil {
 		t.Fatalf("extend --list: exit %d\n%s\n%s", code, errs, out)
 	}
@@ -338,7 +333,7 @@ func TestExtendPlanListAndBuy(t *testing.T) {
 	if code != 0 || !strings.Contains(errs, "cannot be cancelled or modified") || !strings.Contains(errs, "no dry run for training plans") {
 		t.Fatalf("extend: exit %d\n%s", code, errs)
 	}
-	var got planExtensionJSON
+	var got extend.PlanExtensionJSON
 	if err := json.Unmarshal([]byte(out), &got); err != nil || got.EndDate != x.EndDate {
 		t.Fatalf("extension json %v: %s", err, out)
 	}
@@ -357,21 +352,21 @@ func TestExtendPlanListAndBuy(t *testing.T) {
 	if extends != 1 {
 		t.Fatalf("%d extension intents journalled", extends)
 	}
-	cs.sim.Advance(10 * time.Minute)
-	if p2 := plansIn(t, cs.url, off.Region)[0]; p2.EndTime != x.EndDate {
+	cs.Emulator.Advance(10 * time.Minute)
+	if p2 := plansIn(t, cs.URL, off.Region)[0]; p2.EndTime != x.EndDate {
 		t.Fatalf("the plan ends %s after its extension to %s was paid", p2.EndTime, x.EndDate)
 	}
 	// A bad length names the plans' rule, before any call.
-	before := cs.calls.Load()
+	before := cs.Calls.Load()
 	code, _, errs = runCLI(append(base, "--duration", "15d", "--yes")...)
-	if code != 2 || !strings.Contains(errs, "by whole weeks") || cs.calls.Load() != before {
+	if code != 2 || !strings.Contains(errs, "by whole weeks") || cs.Calls.Load() != before {
 		t.Fatalf("15d: exit %d\n%s", code, errs)
 	}
 }
 
 // --demo serves both sources, side by side in one table.
 func TestOfferingsDemoBothSources(t *testing.T) {
-	cliEnv(t)
+	cmdtest.Env(t)
 	code, out, errs := runCLI("offerings", "--demo", "--source", "all", "--type", "p5.48xlarge", "--count", "2", "--duration", "2d-4d",
 		"--region", "us-east-1,us-west-2", "--to", "+4w")
 	if code != 0 || !strings.HasPrefix(out, "SOURCE ") {
@@ -385,14 +380,14 @@ func TestOfferingsDemoBothSources(t *testing.T) {
 // blocks --source all lists a Capacity Block and a training plan, each in its source's
 // field names; the table lists the plan with its ARN and how to use it.
 func TestBlocksListsBothSources(t *testing.T) {
-	cs := startPlanSim(t)
+	cs := cmdtest.StartPlanSim(t)
 	asPerson(t, false, "")
-	cb := pickOffering(t, cs.url)
-	if code, _, errs := runCLI(purchaseArgsFor(cs.url, cb.CapacityBlockOfferingId, "--yes")...); code != 0 {
+	cb := pickOffering(t, cs.URL)
+	if code, _, errs := runCLI(purchaseArgsFor(cs.URL, cb.CapacityBlockOfferingId, "--yes")...); code != 0 {
 		t.Fatalf("block purchase: exit %d\n%s", code, errs)
 	}
-	var plan offeringJSON
-	for _, r := range planOfferings(t, cs.url) {
+	var plan printers.OfferingJSON
+	for _, r := range planOfferings(t, cs.URL) {
 		if r.Region == "us-east-1" {
 			plan = r
 			break
@@ -401,10 +396,10 @@ func TestBlocksListsBothSources(t *testing.T) {
 	if plan.TrainingPlanOfferingId == "" {
 		t.Fatal("no training plan offering in us-east-1")
 	}
-	if code, _, errs := runCLI(planPurchaseArgs(cs.url, plan.TrainingPlanOfferingId, "us-east-1", "--yes")...); code != 0 {
+	if code, _, errs := runCLI(planPurchaseArgs(cs.URL, plan.TrainingPlanOfferingId, "us-east-1", "--yes")...); code != 0 {
 		t.Fatalf("plan purchase: exit %d\n%s", code, errs)
 	}
-	code, out, errs := runCLI("blocks", "--endpoint-url", cs.url, "--region", "us-east-1", "--source", "all", "-o", "json")
+	code, out, errs := runCLI("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "--source", "all", "-o", "json")
 	var rows []map[string]any
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
 		t.Fatalf("blocks: exit %d\n%s\n%s", code, errs, out)
@@ -426,12 +421,12 @@ func TestBlocksListsBothSources(t *testing.T) {
 	if strings.Join(sources, ",") != "capacity-blocks,training-plans" {
 		t.Fatalf("sources %v", sources)
 	}
-	code, out, errs = runCLI("blocks", "--endpoint-url", cs.url, "--region", "us-east-1", "--source", "all")
+	code, out, errs = runCLI("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "--source", "all")
 	if code != 0 || !strings.Contains(out, "TRAINING PLAN") || !strings.Contains(out, "ResourceConfig.TrainingPlanArn") || !strings.Contains(out, "RESERVATION") {
 		t.Fatalf("table: exit %d\n%s\n%s", code, errs, out)
 	}
 	// The default lists Capacity Blocks only, as before.
-	if rows := reservations(t, cs.url); len(rows) != 1 {
+	if rows := reservations(t, cs.URL); len(rows) != 1 {
 		t.Fatalf("blocks without --source: %d rows", len(rows))
 	}
 }

@@ -7,29 +7,34 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gpublock/gpublock/cmd/internal/cmd/blocks"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/purchase"
+	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
+	"github.com/gpublock/gpublock/cmd/internal/printers"
 )
 
 // A training plan near its end is warned of as a block is: in the JSON and the table,
 // by --warn-within's exit 3, and once to the webhook.
 func TestBlocksWarnOfPlanNearItsEnd(t *testing.T) {
-	cs := startPlanSim(t)
+	cs := cmdtest.StartPlanSim(t)
 	asPerson(t, false, "")
-	off := pickPlan(t, cs.url, false)
-	code, out, errs := runCLI(planPurchaseArgs(cs.url, off.TrainingPlanOfferingId, off.Region, "--yes", "-o", "json")...)
-	var res planPurchaseJSON
+	off := pickPlan(t, cs.URL, false)
+	code, out, errs := runCLI(planPurchaseArgs(cs.URL, off.TrainingPlanOfferingId, off.Region, "--yes", "-o", "json")...)
+	var res purchase.PlanPurchaseJSON
 	if code != 0 || json.Unmarshal([]byte(out), &res) != nil {
 		t.Fatalf("purchase: exit %d\n%s\n%s", code, errs, out)
 	}
-	name, end := res.TrainingPlan.TrainingPlanName, mustTime(t, res.TrainingPlan.EndTime)
-	cs.sim.SetTime(end.Add(-35 * time.Minute))
+	name, end := res.TrainingPlan.TrainingPlanName, cmdtest.MustTime(t, res.TrainingPlan.EndTime)
+	cs.Emulator.SetTime(end.Add(-35 * time.Minute))
 
-	h := &hook{}
+	h := &cmdtest.Hook{}
 	srv := httptest.NewServer(h)
 	defer srv.Close()
-	list := []string{"blocks", "--endpoint-url", cs.url, "--region", off.Region, "--source", "training-plans", "--warn-leads", "24h"}
+	list := []string{"blocks", "--endpoint-url", cs.URL, "--region", off.Region, "--source", "training-plans", "--warn-leads", "24h"}
 	notifyArgs := append(append([]string{}, list...), "-o", "json", "--notify-url", srv.URL+"/services/T0/B0/SECRETTOKEN")
 	code, out, errs = runCLI(notifyArgs...)
-	var rows []planListJSON
+	var rows []printers.PlanListJSON
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) != 1 {
 		t.Fatalf("blocks json: exit %d\n%s\n%s", code, errs, out)
 	}
@@ -51,10 +56,10 @@ func TestBlocksWarnOfPlanNearItsEnd(t *testing.T) {
 	if code, _, errs := runCLI(notifyArgs...); code != 0 || strings.Contains(errs, "SECRETTOKEN") {
 		t.Fatalf("second run: exit %d\n%s", code, errs)
 	}
-	h.mu.Lock()
-	got := append([]string(nil), h.kinds...)
-	texts := append([]string(nil), h.texts...)
-	h.mu.Unlock()
+	h.Mu.Lock()
+	got := append([]string(nil), h.Kinds...)
+	texts := append([]string(nil), h.Texts...)
+	h.Mu.Unlock()
 	sort.Strings(got)
 	if strings.Join(got, ",") != "cant-extend,expiring" {
 		t.Errorf("the webhook got %v, want cant-extend and expiring once each", got)
@@ -81,7 +86,7 @@ func TestBlocksWarnOfPlanNearItsEnd(t *testing.T) {
 	}
 
 	code, _, errs = runCLI(append(append([]string{}, list...), "--warn-within", "45m")...)
-	if code != exitWarning || !strings.Contains(errs, "WARNING: training plan "+name) || !strings.Contains(errs, "jobs stop") {
+	if code != blocks.ExitWarning || !strings.Contains(errs, "WARNING: training plan "+name) || !strings.Contains(errs, "jobs stop") {
 		t.Errorf("--warn-within 45m: exit %d, stderr %q", code, errs)
 	}
 	if code, _, errs := runCLI(append(append([]string{}, list...), "--warn-within", "10m", "--warn-of", "end")...); code != 0 {

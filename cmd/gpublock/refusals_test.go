@@ -16,6 +16,10 @@ import (
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/aws/sources"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/offerings"
+	purchasecmd "github.com/gpublock/gpublock/cmd/internal/cmd/purchase"
+	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/dialog"
 	"github.com/gpublock/gpublock/ui/dialog/purchase"
@@ -35,39 +39,39 @@ func TestCLIAndTUIRefuseInTheSameWords(t *testing.T) {
 	}
 	cases := map[string]func(t *testing.T) refusal{
 		"read-only": func(t *testing.T) refusal {
-			cs := startCLISim(t)
-			off := pickOffering(t, cs.url)
-			o := lookOffering(t, awsFlags{overall: 256, endpointURL: cs.url, region: "us-east-1"}, model.SourceCapacityBlock, off.CapacityBlockOfferingId)
-			_, _, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes", "--read-only")...)
+			cs := cmdtest.StartSim(t)
+			off := pickOffering(t, cs.URL)
+			o := lookOffering(t, cmdutil.AWSFlags{Overall: 256, EndpointURL: cs.URL, Region: "us-east-1"}, model.SourceCapacityBlock, off.CapacityBlockOfferingId)
+			_, _, errs := runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, "--yes", "--read-only")...)
 			// The TUI never opens a dialog in read-only mode; its backend refuses alike.
-			return refusal{cli: errs, sentence: prepareRefusal(t, awsFlags{overall: 256, endpointURL: cs.url, region: "us-east-1", readOnly: true}, o)}
+			return refusal{cli: errs, sentence: prepareRefusal(t, cmdutil.AWSFlags{Overall: 256, EndpointURL: cs.URL, Region: "us-east-1", ReadOnly: true}, o)}
 		},
 		"over the cap": func(t *testing.T) refusal {
-			cs := startCLISim(t)
-			off := pickOffering(t, cs.url)
-			f := awsFlags{overall: 256, endpointURL: cs.url, region: "us-east-1", maxSpend: "10"}
+			cs := cmdtest.StartSim(t)
+			off := pickOffering(t, cs.URL)
+			f := cmdutil.AWSFlags{Overall: 256, EndpointURL: cs.URL, Region: "us-east-1", MaxSpend: "10"}
 			o := lookOffering(t, f, model.SourceCapacityBlock, off.CapacityBlockOfferingId)
-			_, _, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes", "--max-spend", "10")...)
+			_, _, errs := runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, "--yes", "--max-spend", "10")...)
 			cap := model.MustMoney("10")
 			return refusal{cli: errs, sentence: prepareRefusal(t, f, o),
-				dialog: dialogText(t, f, o, dialog.Env{MaxSpend: &cap, MaxSpendRule: f.maxSpendRule()})}
+				dialog: dialogText(t, f, o, dialog.Env{MaxSpend: &cap, MaxSpendRule: f.MaxSpendRule()})}
 		},
 		"bad tag": func(t *testing.T) refusal {
-			cs := startCLISim(t)
-			off := pickOffering(t, cs.url)
-			f := awsFlags{overall: 256, endpointURL: cs.url, region: "us-east-1"}
+			cs := cmdtest.StartSim(t)
+			off := pickOffering(t, cs.URL)
+			f := cmdutil.AWSFlags{Overall: 256, EndpointURL: cs.URL, Region: "us-east-1"}
 			o := lookOffering(t, f, model.SourceCapacityBlock, off.CapacityBlockOfferingId)
-			_, _, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes", "--tag", "aws:team=ml")...)
+			_, _, errs := runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, "--yes", "--tag", "aws:team=ml")...)
 			text := dialogText(t, f, o, dialog.Env{Tags: map[string]string{"aws:team": "ml"}})
 			// The tags field is parsed as the flag is, by model.AddTag.
 			return refusal{cli: errs, sentence: model.AddTag(map[string]string{}, "aws:team=ml").Error(), dialog: text}
 		},
 		"earlier purchase already bought": func(t *testing.T) refusal {
-			cs := startCLISim(t)
-			off := pickOffering(t, cs.url)
-			f := awsFlags{overall: 256, endpointURL: cs.url, region: "us-east-1"}
+			cs := cmdtest.StartSim(t)
+			off := pickOffering(t, cs.URL)
+			f := cmdutil.AWSFlags{Overall: 256, EndpointURL: cs.URL, Region: "us-east-1"}
 			o := lookOffering(t, f, model.SourceCapacityBlock, off.CapacityBlockOfferingId)
-			args := purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes")
+			args := purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, "--yes")
 			if code, _, errs := runCLI(args...); code != 0 {
 				t.Fatalf("purchase: exit %d\n%s", code, errs)
 			}
@@ -79,20 +83,20 @@ func TestCLIAndTUIRefuseInTheSameWords(t *testing.T) {
 			return refusal{cli: errs, sentence: prepareRefusal(t, f, o), dialog: dialogText(t, f, o, dialog.Env{})}
 		},
 		"not allowed by the dry run": func(t *testing.T) refusal {
-			cs := startCLISim(t)
-			off := pickOffering(t, cs.url)
-			f := awsFlags{overall: 256, endpointURL: cs.url, region: "us-east-1"}
+			cs := cmdtest.StartSim(t)
+			off := pickOffering(t, cs.URL)
+			f := cmdutil.AWSFlags{Overall: 256, EndpointURL: cs.URL, Region: "us-east-1"}
 			o := lookOffering(t, f, model.SourceCapacityBlock, off.CapacityBlockOfferingId)
-			cs.sim.SetFaults(ec2sim.Faults{Deny: []string{"PurchaseCapacityBlock"}})
-			_, _, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes")...)
+			cs.Emulator.SetFaults(ec2sim.Faults{Deny: []string{"PurchaseCapacityBlock"}})
+			_, _, errs := runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, "--yes")...)
 			return refusal{cli: errs, sentence: prepareRefusal(t, f, o), dialog: dialogText(t, f, o, dialog.Env{})}
 		},
 		"no dry run for a plan": func(t *testing.T) refusal {
-			cs := startPlanSim(t)
-			off := pickPlan(t, cs.url, false)
-			f := awsFlags{overall: 256, endpointURL: cs.url, region: off.Region}
+			cs := cmdtest.StartPlanSim(t)
+			off := pickPlan(t, cs.URL, false)
+			f := cmdutil.AWSFlags{Overall: 256, EndpointURL: cs.URL, Region: off.Region}
 			o := lookOffering(t, f, model.SourceTrainingPlan, off.TrainingPlanOfferingId)
-			_, _, errs := runCLI(planPurchaseArgs(cs.url, off.TrainingPlanOfferingId, off.Region, "--dry-run")...)
+			_, _, errs := runCLI(planPurchaseArgs(cs.URL, off.TrainingPlanOfferingId, off.Region, "--dry-run")...)
 			b := tuiBackend(t, f)
 			p, err := b.Prepare(context.Background(), source.Intent{Kind: source.SpendPurchase, Offering: o})
 			if err != nil || p.NoDryRun == "" {
@@ -122,37 +126,37 @@ func TestCLIAndTUIRefuseInTheSameWords(t *testing.T) {
 func flat(s string) string { return strings.Join(strings.Fields(ansi.Strip(s)), " ") }
 
 // tuiBackend is the TUI's backend over a client the flags f configure, as `gpublock tui` makes it.
-func tuiBackend(t *testing.T, f awsFlags) source.Backend {
+func tuiBackend(t *testing.T, f cmdutil.AWSFlags) source.Backend {
 	t.Helper()
-	c, _, err := openBackend(context.Background(), &f, io.Discard)
+	c, _, err := cmdutil.OpenBackend(context.Background(), &f, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return sources.New(c, sourcesOver(c)...)
+	return sources.New(c, cmdutil.SourcesOver(c)...)
 }
 
 // lookOffering finds the offering id of source src in f's region as the command line does.
-func lookOffering(t *testing.T, f awsFlags, src model.Source, id string) model.Offering {
+func lookOffering(t *testing.T, f cmdutil.AWSFlags, src model.Source, id string) model.Offering {
 	t.Helper()
 	ctx := context.Background()
-	c, _, err := openBackend(ctx, &f, io.Discard)
+	c, _, err := cmdutil.OpenBackend(ctx, &f, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := openSource(c, src)
+	s, err := cmdutil.OpenSource(c, src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := offeringsArgs{types: "p5.48xlarge", count: 2, duration: "2d", from: "2026-12-01T08:00:00Z", to: "2026-12-15", src: sourceFlags{source: src.Name()}}
+	a := offerings.Options{Types: "p5.48xlarge", Count: 2, Duration: "2d", From: "2026-12-01T08:00:00Z", To: "2026-12-15", Sources: cmdutil.SourceFlags{Source: src.Name()}}
 	if src == model.SourceTrainingPlan {
-		a.duration, a.to = "2d-5d", "2027-01-20"
+		a.Duration, a.To = "2d-5d", "2027-01-20"
 	}
-	q, err := a.sourcedQuery(c.Now(ctx))
+	q, err := a.SourcedQuery(c.Now(ctx))
 	if err != nil {
 		t.Fatal(err)
 	}
-	q.Regions = []string{f.region}
-	o, err := findSourceOffering(ctx, c, s, q, id, func(_ *awsapi.Client, id string, n int, r string) error {
+	q.Regions = []string{f.Region}
+	o, err := purchasecmd.FindSourceOffering(ctx, c, s, q, id, func(_ *awsapi.Client, id string, n int, r string) error {
 		return fmt.Errorf("%s not among %d in %s", id, n, r)
 	})
 	if err != nil {
@@ -162,7 +166,7 @@ func lookOffering(t *testing.T, f awsFlags, src model.Source, id string) model.O
 }
 
 // prepareRefusal is the TUI backend's refusal of buying o, in its words.
-func prepareRefusal(t *testing.T, f awsFlags, o model.Offering) string {
+func prepareRefusal(t *testing.T, f cmdutil.AWSFlags, o model.Offering) string {
 	t.Helper()
 	_, err := tuiBackend(t, f).Prepare(context.Background(), source.Intent{Kind: source.SpendPurchase, Offering: o, Platform: capacityblocks.DefaultPlatform})
 	var ae *source.ActionError
@@ -174,7 +178,7 @@ func prepareRefusal(t *testing.T, f awsFlags, o model.Offering) string {
 
 // dialogText is the purchase dialog on o once the backend (over flags f) answered its
 // Prepare; env holds the dialog's own settings (cap, tags).
-func dialogText(t *testing.T, f awsFlags, o model.Offering, env dialog.Env) string {
+func dialogText(t *testing.T, f cmdutil.AWSFlags, o model.Offering, env dialog.Env) string {
 	t.Helper()
 	now := time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
 	env.Context = &program.Context{Ctx: context.Background(), Backend: tuiBackend(t, f), Theme: theme.New(false), Simulated: true,

@@ -2,28 +2,36 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 
-	"charm.land/fang/v2"
 	mango "github.com/muesli/mango-cobra"
 	"github.com/muesli/roff"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-)
 
-const rootLong = "gpublock finds, prices, books, launches into and watches short-term AWS GPU capacity: EC2 Capacity Blocks for ML and SageMaker Training Plans. " +
-	"With no command it starts the terminal UI. The AWS flags (--profile, --region, --endpoint-url, " +
-	"--demo, --read-only, --max-spend, ...) work before or after the command name.\n\n" +
-	"Exit status: 0 ok, 1 failure, 2 bad usage; some commands document a 3 of their own."
+	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/advise"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/blocks"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/configcmd"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/extend"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/journal"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/launch"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/offerings"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/prices"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/purchase"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/sim"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/tui"
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"github.com/gpublock/gpublock/model"
+)
 
 // execute runs the command line: every command is a cobra command, its flags pflag's; the
 // AWS flags are the root's persistent flags, so they work before or after the command name.
-func execute(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	root := newRootCmd(ctx)
+func execute(ctx context.Context, f *cmdutil.Factory, args []string) error {
+	stdout, stderr := f.IOStreams.Out, f.IOStreams.ErrOut
+	root := newRootCmd(ctx, f)
 	root.SetArgs(goFlagForms(root, args))
 	root.SetOut(stdout)
 	root.SetErr(stderr)
@@ -33,7 +41,7 @@ func execute(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if c, _, err := root.Find([]string{"completion"}); err == nil && c != root {
 		c.Args = func(c *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return usagef("no completion for %q: bash, zsh, fish or powershell", args[0])
+				return cmdutil.Usagef("no completion for %q: bash, zsh, fish or powershell", args[0])
 			}
 			return nil
 		}
@@ -42,119 +50,32 @@ func execute(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	// fang.Execute would install its styled help on the root, which lists every flag in
 	// one section; the root's help is fang's with the AWS flags taken out into their own.
 	root.SilenceUsage, root.SilenceErrors = true, true
-	root.Version = version
-	root.SetHelpFunc(groupedHelp(fangHelp()))
+	root.Version = f.Version
+	root.SetHelpFunc(cmdutil.GroupedHelp(cmdutil.FangHelp()))
 	cmd, err := root.ExecuteContextC(ctx)
 	if err != nil {
-		printError(stderr, cmd, err)
+		cmdutil.PrintError(stderr, cmd, err)
 	}
 	return err
 }
 
-// fangHelp is fang's styled help renderer, taken from a command it was applied to.
-func fangHelp() func(*cobra.Command, []string) {
-	probe := &cobra.Command{Use: "probe", Run: func(*cobra.Command, []string) {}}
-	probe.SetArgs([]string{})
-	probe.SetOut(io.Discard)
-	probe.SetErr(io.Discard)
-	_ = fang.Execute(context.Background(), probe, fang.WithoutManpage(), fang.WithoutCompletions(), fang.WithoutVersion())
-	return probe.HelpFunc()
-}
-
-// groupedHelp prints help without the AWS flags, then the AWS flags under their own heading.
-// The AWS flags are the root's persistent ones: a command's own flag of the same name (the
-// Price List endpoint of prices, the signing region of sim) is the command's, listed with it.
-func groupedHelp(help func(*cobra.Command, []string)) func(*cobra.Command, []string) {
-	return func(c *cobra.Command, args []string) {
-		persistent := c.Root().PersistentFlags()
-		noAWS := false
-		for p := c; p != nil; p = p.Parent() {
-			noAWS = noAWS || p.Annotations[annotationNoAWS] != ""
-		}
-		var shared []*pflag.Flag
-		c.Flags().VisitAll(func(f *pflag.Flag) {
-			if awsFlagNames[f.Name] && !f.Hidden && persistent.Lookup(f.Name) == f {
-				f.Hidden = true
-				shared = append(shared, f)
-			}
-		})
-		defer func() {
-			for _, f := range shared {
-				f.Hidden = false
-			}
-		}()
-		help(c, args)
-		if noAWS || len(shared) == 0 {
-			return
-		}
-		width := 0
-		for _, f := range shared {
-			width = max(width, len(f.Name)+2)
-		}
-		w := c.OutOrStdout()
-		fmt.Fprintln(w, "  AWS FLAGS (before or after the command name)")
-		fmt.Fprintln(w)
-		for _, f := range shared {
-			def, usage := "", f.Usage
-			if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "0" {
-				def = " (" + f.DefValue + ")"
-			}
-			if f.Name == "region" && c.Annotations[annotationOneRegion] != "" {
-				usage = oneRegionUsage
-			}
-			if usage != "" { // capitalised as fang does the command's own flags
-				usage = strings.ToUpper(usage[:1]) + usage[1:]
-			}
-			fmt.Fprintf(w, "    %-*s  %s%s\n", width, "--"+f.Name, usage, def)
-		}
-		fmt.Fprintln(w)
-	}
-}
-
-// printError says what went wrong in one line and where help is, for the errors cobra
-// finds itself and the usage errors of a command's checks; a command's exitError has been
-// explained by the command.
-func printError(w io.Writer, cmd *cobra.Command, err error) {
-	var ee exitError
-	if errors.As(err, &ee) {
-		return
-	}
-	if cmd == nil || !cmd.HasParent() || cmd.Name() == "help" {
-		fmt.Fprintf(w, "gpublock: %v\n", err)
-		fmt.Fprintln(w, "Run 'gpublock --help' for the commands and flags.")
-		return
-	}
-	name := strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name()+" ")
-	var ue usageError
-	if !errors.As(err, &ue) {
-		fmt.Fprintf(w, "gpublock %s: %v\n", name, err)
-		return
-	}
-	reportUsage(w, name, err)
-}
-
-// codeError is the error RunE returns for a command's exit status.
-func codeError(code int) error {
-	if code == 0 {
-		return nil
-	}
-	return exitError{code}
-}
-
-func newRootCmd(ctx context.Context) *cobra.Command {
-	g := new(awsFlags)
-	root := tuiCmd(g, func(cmd *cobra.Command, a tuiArgs) error {
-		return codeError(runTUI(cmd.Context(), a, cmd.OutOrStdout(), cmd.ErrOrStderr()))
-	})
-	root.SetFlagErrorFunc(flagError)
+func newRootCmd(ctx context.Context, f *cmdutil.Factory) *cobra.Command {
+	root := tui.NewCmdTUI(f, nil)
+	root.SetFlagErrorFunc(cmdutil.FlagError)
 	root.SetContext(ctx)
 	root.AddGroup(&cobra.Group{ID: "capacity", Title: "Capacity Blocks and Training Plans"}, &cobra.Group{ID: "tools", Title: "Tools"})
-	for _, mk := range awsCommands {
-		root.AddCommand(mk(ctx, g))
-	}
-	for _, mk := range nativeCommands {
-		root.AddCommand(mk(ctx))
-	}
+	root.AddCommand(
+		advise.NewCmdAdvise(f, nil),
+		blocks.NewCmdBlocks(f, nil),
+		extend.NewCmdExtend(f, nil),
+		journal.NewCmdJournal(f, nil),
+		launch.NewCmdLaunch(f, nil),
+		offerings.NewCmdOfferings(f, nil),
+		purchase.NewCmdPurchase(f, nil),
+		configcmd.NewCmdConfig(f),
+		prices.NewCmdPrices(f, nil),
+		sim.NewCmdSim(f, nil),
+	)
 	root.AddCommand(manCmd(), versionCmd())
 	root.SetHelpCommand(helpCmd())
 	root.SetHelpCommandGroupID("tools")
@@ -167,66 +88,9 @@ func newRootCmd(ctx context.Context) *cobra.Command {
 			}
 		}
 	}
-	plainUsage(root)
+	cmdutil.PlainUsage(root)
 	completeValues(root)
 	return root
-}
-
-// nativeCommands are the commands written as cobra commands (flags, arguments and help
-// cobra's own), added by their files' init functions.
-var nativeCommands []func(context.Context) *cobra.Command
-
-// unknownCommand is the bad usage of a command name parent does not have, with the names
-// it has that are close (cobra's suggestions: a typo, a prefix or a command's SuggestFor).
-func unknownCommand(parent *cobra.Command, name string) error {
-	what := "gpublock help lists the commands"
-	if parent.HasParent() {
-		what = "gpublock help " + strings.TrimPrefix(parent.CommandPath(), parent.Root().Name()+" ") + " lists its commands"
-	}
-	if parent.SuggestionsMinimumDistance <= 0 {
-		parent.SuggestionsMinimumDistance = 2 // cobra's own default, which SuggestionsFor alone does not set
-	}
-	if near := parent.SuggestionsFor(name); len(near) > 0 {
-		return usagef("unknown command %q. Did you mean: %s? (%s)", name, strings.Join(near, " or "), what)
-	}
-	return usagef("unknown command %q (%s)", name, what)
-}
-
-// noArgs is cobra.NoArgs as bad usage (exit 2); a command without commands of its own
-// takes every option as a flag, and says so.
-func noArgs(cmd *cobra.Command, args []string) error {
-	switch {
-	case len(args) == 0:
-		return nil
-	case cmd.HasSubCommands():
-		return unknownCommand(cmd, args[0])
-	}
-	return usagef("unexpected argument %q; every option is a flag", args[0])
-}
-
-// annotationNoAWS marks a command that takes none of the AWS flags: its help leaves
-// them out and refuseAWSFlags refuses them.
-const annotationNoAWS = "gpublock/no-aws-flags"
-
-// annotationOneRegion marks a command that acts in one region: its help says so of --region.
-const annotationOneRegion = "gpublock/one-region"
-
-const oneRegionUsage = "the one AWS region of the Capacity Block or offering (default: $AWS_REGION or the profile's)"
-
-// refuseAWSFlags refuses the root's AWS flags given to a command that takes none of them;
-// a flag of its own with the same name is its own.
-func refuseAWSFlags(cmd *cobra.Command, _ []string) error {
-	var given []string
-	// Visit would see none: the set of inherited flags is made afresh, without what was set.
-	cmd.InheritedFlags().VisitAll(func(f *pflag.Flag) {
-		if awsFlagNames[f.Name] && f.Changed {
-			given = append(given, "--"+f.Name)
-		}
-	})
-	if len(given) > 0 {
-		return usagef("the AWS flags are not for this command (%s given)", strings.Join(given, ", "))
-	}
-	return nil
 }
 
 // toolCommands are listed apart from the Capacity Block commands in help.
@@ -237,7 +101,7 @@ func manCmd() *cobra.Command {
 		Use:    "man",
 		Short:  "print the manual page (roff)",
 		Hidden: true,
-		Args:   noArgs,
+		Args:   cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			page, err := mango.NewManPage(1, cmd.Root())
 			if err != nil {
@@ -254,21 +118,12 @@ func versionCmd() *cobra.Command {
 		Use:     "version",
 		Short:   "print the version",
 		GroupID: "tools",
-		Args:    noArgs,
+		Args:    cmdutil.NoArgs,
 		Run: func(cmd *cobra.Command, _ []string) {
 			fmt.Fprintln(cmd.OutOrStdout(), "gpublock", version)
 		},
 	}
 }
-
-// awsFlagNames are the flags awsFlags.register declares, listed apart in every help.
-var awsFlagNames = func() map[string]bool {
-	fs := pflag.NewFlagSet("", pflag.ContinueOnError)
-	new(awsFlags).register(fs)
-	names := map[string]bool{}
-	fs.VisitAll(func(f *pflag.Flag) { names[f.Name] = true })
-	return names
-}()
 
 // helpCmd is `gpublock help [COMMAND]`; an unknown command is bad usage, not the root's help.
 func helpCmd() *cobra.Command {
@@ -287,10 +142,118 @@ func helpCmd() *cobra.Command {
 		RunE: func(c *cobra.Command, args []string) error {
 			target, rest, err := c.Root().Find(args)
 			if err != nil || len(rest) > 0 && target == c.Root() || target == nil {
-				return unknownCommand(c.Root(), strings.Join(args, " "))
+				return cmdutil.UnknownCommand(c.Root(), strings.Join(args, " "))
 			}
 			target.InitDefaultHelpFlag()
 			return target.Help()
 		},
 	}
+}
+
+// completeValues offers the values of the flags that take one of a known list, for every
+// command that has them: regions, types, sources, screens and themes. A value the shell
+// offers is one the command accepts.
+func completeValues(root *cobra.Command) {
+	sources := []string{"all"}
+	for _, s := range model.Sources() {
+		sources = append(sources, s.Name())
+	}
+	lists := map[string][]string{
+		"type":   cmdutil.CatalogNames(),
+		"source": sources,
+		"target": cmdutil.SourceTargets(nil),
+		"screen": tui.Screens,
+		"theme":  {"auto", "light", "dark"},
+	}
+	var walk func(*cobra.Command)
+	walk = func(c *cobra.Command) {
+		for name, values := range lists {
+			if c.LocalFlags().Lookup(name) != nil {
+				_ = c.RegisterFlagCompletionFunc(name, cobra.FixedCompletions(values, cobra.ShellCompDirectiveNoFileComp))
+			}
+		}
+		if c.LocalFlags().Lookup("region") != nil {
+			_ = c.RegisterFlagCompletionFunc("region", completeRegion)
+		}
+		if c.ValidArgsFunction == nil && c.Args != nil && !c.HasSubCommands() {
+			c.ValidArgsFunction = cobra.NoFileCompletions // ids come from AWS, not from files
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+}
+
+// completeRegion offers the regions that sell Capacity Blocks, and all where the command
+// searches; sim's --region is the one region its printed setup signs for.
+func completeRegion(cmd *cobra.Command, _ []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	if cmd.Name() == "sim" {
+		return ec2sim.Regions(), cobra.ShellCompDirectiveNoFileComp
+	}
+	regions := slices.Clone(model.Regions())
+	if cmd.Annotations[cmdutil.AnnotationOneRegion] == "" {
+		regions = append(regions, "all")
+	}
+	return regions, cobra.ShellCompDirectiveNoFileComp
+}
+
+// longFlagNames are the long flags of every command: the names goFlagForms rewrites.
+func longFlagNames(root *cobra.Command) map[string]*pflag.Flag {
+	// cobra adds --help and --version when it runs; both take no value.
+	names := map[string]*pflag.Flag{
+		"help":    {Name: "help", NoOptDefVal: "true"},
+		"version": {Name: "version", NoOptDefVal: "true"},
+	}
+	var walk func(*cobra.Command)
+	walk = func(c *cobra.Command) {
+		for _, fs := range []*pflag.FlagSet{c.LocalFlags(), c.PersistentFlags()} {
+			fs.VisitAll(func(f *pflag.Flag) {
+				if _, ok := names[f.Name]; !ok {
+					names[f.Name] = f
+				}
+			})
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+	return names
+}
+
+// goFlagForms rewrites -name and -name=value, the Go flag package's spelling of a long flag
+// that gpublock took before (and that scripts may still use), to --name: pflag would read
+// -name as the shorthands n, a, m and e. Only the names of gpublock's long flags are
+// rewritten; a value that follows a flag which takes one, and anything after --, are left.
+func goFlagForms(root *cobra.Command, args []string) []string {
+	names := longFlagNames(root)
+	out := make([]string, len(args))
+	copy(out, args)
+	value := false // the previous argument was a flag waiting for its value
+	for i, arg := range out {
+		if arg == "--" {
+			break
+		}
+		if value {
+			value = false
+			continue
+		}
+		dashes := 1
+		if strings.HasPrefix(arg, "--") {
+			dashes = 2
+		} else if !strings.HasPrefix(arg, "-") {
+			continue
+		}
+		name, _, hasValue := strings.Cut(arg[dashes:], "=")
+		f, ok := names[name]
+		if !ok || len(name) < 2 {
+			continue
+		}
+		if dashes == 1 {
+			out[i] = "-" + arg
+		}
+		value = !hasValue && f.NoOptDefVal == ""
+	}
+	return out
 }

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"slices"
 	"sort"
@@ -10,11 +12,14 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 )
 
 // helpEnv makes help output the same on every machine: no colour, a fixed width.
 func helpEnv(t *testing.T) {
-	cliEnv(t)
+	cmdtest.Env(t)
 	t.Setenv("__FANG_TEST_WIDTH", "120")
 	for _, k := range []string{"CLICOLOR_FORCE", "COLORTERM"} {
 		t.Setenv(k, "")
@@ -96,10 +101,10 @@ func TestCommandHelpGroupsTheAWSFlags(t *testing.T) {
 
 // The AWS flags work before the command name as after it: the same answer either way.
 func TestGlobalFlagsBeforeOrAfterTheCommand(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	search := []string{"--type", "p5.48xlarge", "--duration", "2d", "--from", "2026-12-01T08:00:00Z", "--to", "2026-12-15", "-o", "json"}
-	after := append(append([]string{"offerings"}, search...), "--endpoint-url", cs.url, "--region", "us-east-1")
-	before := append([]string{"--endpoint-url", cs.url, "--region=us-east-1", "offerings"}, search...)
+	after := append(append([]string{"offerings"}, search...), "--endpoint-url", cs.URL, "--region", "us-east-1")
+	before := append([]string{"--endpoint-url", cs.URL, "--region=us-east-1", "offerings"}, search...)
 	c1, out1, e1 := runCLI(after...)
 	c2, out2, e2 := runCLI(before...)
 	var rows []map[string]any
@@ -107,13 +112,13 @@ func TestGlobalFlagsBeforeOrAfterTheCommand(t *testing.T) {
 		t.Fatalf("after: exit %d %s\nbefore: exit %d %s\n%s\n%s", c1, e1, c2, e2, out1, out2)
 	}
 	// A bad global flag before the command is the command's usage error, before any call.
-	calls := cs.calls.Load()
-	code, out, errs := runCLI(append([]string{"--endpoint-url", cs.url, "--concurrency", "0", "offerings"}, search...)...)
-	if code != 2 || out != "" || !strings.HasPrefix(errs, "gpublock offerings: --concurrency 0: allowed 1 to 256") || cs.calls.Load() != calls {
+	calls := cs.Calls.Load()
+	code, out, errs := runCLI(append([]string{"--endpoint-url", cs.URL, "--concurrency", "0", "offerings"}, search...)...)
+	if code != 2 || out != "" || !strings.HasPrefix(errs, "gpublock offerings: --concurrency 0: allowed 1 to 256") || cs.Calls.Load() != calls {
 		t.Errorf("bad global flag: exit %d, stdout %q\n%s", code, out, errs)
 	}
 	// With no command the flags are the TUI's, checked by it before anything starts.
-	if code, out, errs := runCLI("--endpoint-url", cs.url, "--screen", "bogus"); code != 2 || out != "" || !strings.Contains(errs, `--screen "bogus": allowed search, blocks or advisor`) {
+	if code, out, errs := runCLI("--endpoint-url", cs.URL, "--screen", "bogus"); code != 2 || out != "" || !strings.Contains(errs, `--screen "bogus": allowed search, blocks or advisor`) {
 		t.Errorf("--screen bogus: exit %d, stdout %q\n%s", code, out, errs)
 	}
 	// A TUI flag with a value that is also a command's name is the flag's value.
@@ -199,7 +204,7 @@ func FuzzCommandLine(f *testing.F) {
 // cobra's (help, completion) and the version.
 func commandNames() []string {
 	var names []string
-	for _, c := range newRootCmd(context.Background()).Commands() {
+	for _, c := range newRootCmd(context.Background(), cmdutil.New(version, cmdutil.System(io.Discard, io.Discard))).Commands() {
 		switch {
 		case c.Hidden, c.HasSubCommands(), c.Name() == "help", c.Name() == "completion", c.Name() == "version":
 		default:
@@ -208,4 +213,25 @@ func commandNames() []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// The README promises that every command's -h lists its exit codes.
+func TestEveryCommandHelpListsExitStatus(t *testing.T) {
+	for _, name := range []string{"offerings", "blocks", "purchase", "launch", "extend", "prices", "sim"} {
+		code, out, errs := runCLI(name, "-h")
+		if code != 0 || errs != "" || !strings.Contains(out, "Exit status: 0 ") || !strings.Contains(out, "2 bad usage") {
+			t.Errorf("%s -h: exit %d, stdout %q, stderr:\n%s", name, code, out, errs)
+		}
+	}
+}
+
+// gpublock with no subcommand is the TUI.
+func TestTUIIsTheDefaultCommand(t *testing.T) {
+	if root := newRootCmd(context.Background(), cmdutil.New(version, cmdutil.System(io.Discard, io.Discard))); root.RunE == nil || root.Short == "" {
+		t.Fatal("the root command runs nothing")
+	}
+	var out, errw bytes.Buffer
+	if code := runWith(context.Background(), cliFactory(&out, &errw), []string{"--bogus-flag"}); code != 2 || !strings.Contains(errw.String(), "bogus-flag") {
+		t.Errorf("gpublock --bogus-flag: exit %d, stderr %q; want the TUI's usage error", code, errw.String())
+	}
 }

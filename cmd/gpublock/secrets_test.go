@@ -9,9 +9,11 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 )
 
-// staticCreds puts back the static keys of startCLISim, to look at the emulator after a
+// staticCreds puts back the static keys of cmdtest.StartSim, to look at the emulator after a
 // test of broken credentials.
 func staticCreds(t *testing.T) {
 	t.Helper()
@@ -76,19 +78,19 @@ func assertNoSecret(t *testing.T, what string, texts map[string]string, dirs ...
 }
 
 func TestSecretsOfABrokenCredentialHelperNeverPrinted(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	asPerson(t, false, "")
-	off := pickOffering(t, cs.url)
+	off := pickOffering(t, cs.URL)
 	dir := helperProfile(t)
 	logDir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "fail"), nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	for _, args := range [][]string{
-		purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes", "--profile", "helper", "--log-file", filepath.Join(logDir, "calls.log")),
-		{"offerings", "--endpoint-url", cs.url, "--profile", "helper", "--region", "us-east-1", "--type", "p5.48xlarge", "--duration", "2d", "--log-file", filepath.Join(logDir, "calls.log")},
-		{"blocks", "--endpoint-url", cs.url, "--profile", "helper", "--region", "us-east-1", "-o", "json"},
-		{"journal", "--endpoint-url", cs.url, "--profile", "helper"},
+		purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, "--yes", "--profile", "helper", "--log-file", filepath.Join(logDir, "calls.log")),
+		{"offerings", "--endpoint-url", cs.URL, "--profile", "helper", "--region", "us-east-1", "--type", "p5.48xlarge", "--duration", "2d", "--log-file", filepath.Join(logDir, "calls.log")},
+		{"blocks", "--endpoint-url", cs.URL, "--profile", "helper", "--region", "us-east-1", "-o", "json"},
+		{"journal", "--endpoint-url", cs.URL, "--profile", "helper"},
 	} {
 		code, out, errs := runCLI(args...)
 		if code == 0 && args[0] != "journal" {
@@ -100,16 +102,16 @@ func TestSecretsOfABrokenCredentialHelperNeverPrinted(t *testing.T) {
 		assertNoSecret(t, args[0], map[string]string{"stdout": out, "stderr": errs}, logDir)
 	}
 	staticCreds(t)
-	assertNothingBought(t, cs.url)
+	assertNothingBought(t, cs.URL)
 }
 
 // The helper works for the search and the dry run and breaks just before the purchase is
 // sent: the purchase is "not sent" (exit 1), not "outcome unknown", and no output or file
 // holds a secret.
 func TestCredentialHelperFailingAtThePurchaseIsNotSent(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	asPerson(t, false, "")
-	off := pickOffering(t, cs.url)
+	off := pickOffering(t, cs.URL)
 	dir := helperProfile(t)
 	var dryRuns atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -119,7 +121,7 @@ func TestCredentialHelperFailingAtThePurchaseIsNotSent(t *testing.T) {
 		if strings.Contains(string(body), "Action=PurchaseCapacityBlock&") && strings.Contains(string(body), "DryRun=true") && dryRuns.Add(1) == 1 {
 			_ = os.WriteFile(filepath.Join(dir, "fail"), nil, 0o600)
 		}
-		cs.sim.ServeHTTP(w, r)
+		cs.Emulator.ServeHTTP(w, r)
 	}))
 	defer srv.Close()
 	logFile := filepath.Join(t.TempDir(), "calls.log")
@@ -133,15 +135,15 @@ func TestCredentialHelperFailingAtThePurchaseIsNotSent(t *testing.T) {
 	}
 	assertNoSecret(t, "purchase", map[string]string{"stdout": out, "stderr": errs}, filepath.Dir(logFile))
 	staticCreds(t)
-	assertNothingBought(t, cs.url)
+	assertNothingBought(t, cs.URL)
 }
 
 // An SSO profile without a signed-in session, and environment credentials whose session
 // token an answer repeats: the advice is given, the token never.
 func TestSSOAndEnvironmentCredentialsNeverPrinted(t *testing.T) {
-	cs := startCLISim(t)
+	cs := cmdtest.StartSim(t)
 	asPerson(t, false, "")
-	off := pickOffering(t, cs.url)
+	off := pickOffering(t, cs.URL)
 
 	cfg := "[profile sso]\nsso_session = corp\nsso_account_id = 123456789012\nsso_role_name = ML\nregion = us-east-1\n" +
 		"[sso-session corp]\nsso_start_url = https://corp.awsapps.com/start\nsso_region = us-east-1\n"
@@ -158,7 +160,7 @@ func TestSSOAndEnvironmentCredentialsNeverPrinted(t *testing.T) {
 		[]byte(`{"accessToken":"ssoTokenLEAK0123456789","expiresAt":"2000-01-01T00:00:00Z","region":"us-east-1","startUrl":"https://corp.awsapps.com/start"}`), 0o600)
 	t.Setenv("AWS_ACCESS_KEY_ID", "")
 	t.Setenv("AWS_SECRET_ACCESS_KEY", "")
-	code, out, errs := runCLI(purchaseArgsFor(cs.url, off.CapacityBlockOfferingId, "--yes", "--profile", "sso")...)
+	code, out, errs := runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, "--yes", "--profile", "sso")...)
 	if code != 1 || !strings.Contains(errs, "aws sso login") {
 		t.Errorf("sso: exit %d\n%s", code, errs)
 	}
@@ -180,7 +182,7 @@ func TestSSOAndEnvironmentCredentialsNeverPrinted(t *testing.T) {
 				r.Header.Get("X-Amz-Security-Token")+` with secret envSecretLEAK0123456789 was refused</Message></Error></Errors><RequestID>x</RequestID></Response>`)
 			return
 		}
-		cs.sim.ServeHTTP(w, r)
+		cs.Emulator.ServeHTTP(w, r)
 	}))
 	defer srv.Close()
 	code, out, errs = runCLI(purchaseArgsFor(srv.URL, off.CapacityBlockOfferingId, "--yes")...)
@@ -189,5 +191,5 @@ func TestSSOAndEnvironmentCredentialsNeverPrinted(t *testing.T) {
 	}
 	assertNoSecret(t, "env", map[string]string{"stdout": out, "stderr": errs})
 	staticCreds(t)
-	assertNothingBought(t, cs.url)
+	assertNothingBought(t, cs.URL)
 }

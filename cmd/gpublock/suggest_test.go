@@ -3,8 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"strings"
 	"testing"
+
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 )
 
 // A mistyped command name is bad usage (exit 2) that names the commands it is close to:
@@ -13,7 +16,7 @@ import (
 func TestMistypedCommandSuggests(t *testing.T) {
 	try := func(args ...string) (int, string) {
 		var out, errw bytes.Buffer
-		code := run(context.Background(), args, &out, &errw)
+		code := runWith(context.Background(), cliFactory(&out, &errw), args)
 		if out.Len() != 0 {
 			t.Errorf("%v: wrote %q to stdout", args, out.String())
 		}
@@ -28,7 +31,7 @@ func TestMistypedCommandSuggests(t *testing.T) {
 	if code, msg := try("zzzzzz"); code != 2 || strings.Contains(msg, "Did you mean") || !strings.Contains(msg, `unknown command "zzzzzz"`) {
 		t.Errorf("gpublock zzzzzz: exit %d, stderr %q", code, msg)
 	}
-	root := newRootCmd(context.Background())
+	root := newRootCmd(context.Background(), cmdutil.New(version, cmdutil.System(io.Discard, io.Discard)))
 	checked := 0
 	for _, parent := range append(root.Commands(), root) {
 		for _, c := range parent.Commands() {

@@ -1,0 +1,355 @@
+package blocks
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/notify"
+	"github.com/gpublock/gpublock/aws/source"
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"github.com/gpublock/gpublock/cmd/internal/config"
+	"github.com/gpublock/gpublock/cmd/internal/printers"
+	"github.com/gpublock/gpublock/model"
+)
+
+// ExitWarning is the exit status of `blocks --warn-within` when a block ends soon.
+const ExitWarning = 3
+
+// minWatchInterval keeps --watch from hammering the API: a refresh makes five calls per region.
+const minWatchInterval = time.Second
+
+const blocksLong = "Lists the account's Capacity Blocks: each block's state, zone, type and count, start, end,\n" +
+	"time left and warnings.\n\n" +
+	"Every region that sells Capacity Blocks is listed unless --region narrows it; with --watch a\n" +
+	"region found without blocks is listed again every 5 minutes, the others on every refresh.\n" +
+	"Each block's warnings (EXTEND BY from each --warn-leads lead until AWS's 1-hour cutoff, CAN'T\n" +
+	"EXTEND, AWS's expiration warning at 40 minutes, termination from 30, capacity and interconnect\n" +
+	"problems, a payment pending past an hour) are in the table and the JSON; --notify-cmd and\n" +
+	"--notify-url receive each new warning once per block and lead (remembered between runs,\n" +
+	"and by runs at once: one sends it); one that failed is tried again by the next run. A\n" +
+	"one-shot run waits at most 10 s for deliveries (5 s an attempt); a redirect is a failure.\n" +
+	"--watch reprints the list on every refresh until interrupted (Ctrl-C); with -o json or csv\n" +
+	"each refresh prints a whole document; in a table each refresh's first line names the regions\n" +
+	"that failed. --warn-within D names on stderr every active block whose --warn-of moment comes\n" +
+	"within D or has passed (one line each: reservation, region, type × count, end UTC, time left,\n" +
+	"and the moment), for cron and monitoring. The moment is, by default, the extension cutoff\n" +
+	"(1 hour before the end, the earliest: past it the block cannot be extended); --warn-of\n" +
+	"termination measures to the instances' termination (30 minutes before the end), --warn-of\n" +
+	"end to the end itself.\n" +
+	"Training plans listed with --source get the same warnings, exit status and notifications:\n" +
+	"a plan's end stops its jobs, and the block's earlier times are kept for it.\n" +
+	"Instances are terminated from 30 minutes before the end. A region that fails is named on\n" +
+	"stderr and the blocks of the others are still printed; when every region fails, stdout\n" +
+	"stays empty (no header, no []).\n\n" +
+	"Exit status: 0 ok (every region answered whole, and no block's --warn-of moment is within\n" +
+	"--warn-within); 1 failure (a region failed or some of its details are missing, so the list\n" +
+	"is incomplete; or an output error; or the record of notifications sent cannot be written);\n" +
+	"2 bad usage; 3 warning: an active block's --warn-of moment is within --warn-within or past\n" +
+	"(this wins over a failed region). With --watch the status is that of the last refresh\n" +
+	"before the interruption."
+
+// Options are what `gpublock blocks` runs with: its flags, and what it gets from the Factory.
+type Options struct {
+	IO *cmdutil.IOStreams
+	// Backend opens the sources and the spend service the AWS flags name.
+	Backend cmdutil.BackendFunc
+	// Config reads the configuration file, whose on-call keys the flags lay over.
+	Config config.Loader
+	// Notify bounds the delivery of the warnings' notifications.
+	Notify cmdutil.NotifyTimings
+
+	aws        cmdutil.AWSFlags
+	output     string
+	watch      bool
+	interval   time.Duration
+	warnWithin time.Duration
+	warnOf     string
+	src        cmdutil.SourceFlags // --source
+	moment     model.WarnMoment
+	// given says which of the flags that only go with another were on the command line.
+	given struct{ interval, warnOf, warnWithin bool }
+
+	oncall   cmdutil.OncallFlags
+	settings cmdutil.OncallSettings
+	sources  []source.Source // those --source names, opened once so that a watch's scans share them
+	notifier *notify.Notifier
+	mu       sync.Mutex
+	reports  []string // the notifier's failures, printed by the command's own goroutine
+}
+
+// NewCmdBlocks is `gpublock blocks`; runF, when not nil, is given the options instead of
+// running them.
+func NewCmdBlocks(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
+	a := &Options{IO: f.IOStreams, Backend: f.Backend, Config: f.Config, Notify: f.Notify}
+	cmd := &cobra.Command{
+		Use:   "blocks",
+		Short: "list the account's Capacity Blocks (and, with --source, Training Plans): countdowns and warnings (table, json or csv)",
+		Long:  blocksLong,
+		Example: "  gpublock blocks\n" +
+			"  gpublock blocks --region us-east-1,us-west-2 -o json\n" +
+			"  gpublock blocks --warn-within 2h --notify-url https://hooks.slack.com/services/...\n" +
+			"  gpublock blocks --watch --interval 1m --warn-leads 24h,2h,40m\n" +
+			"  gpublock blocks --source all",
+		Args: cmdutil.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			a.aws = *f.AWS
+			fs := cmd.Flags()
+			a.given.interval, a.given.warnOf, a.given.warnWithin = fs.Changed("interval"), fs.Changed("warn-of"), fs.Changed("warn-within")
+			if runF != nil {
+				return runF(a)
+			}
+			return cmdutil.CodeError(blocksRun(cmd.Context(), a))
+		},
+	}
+	fs := cmd.Flags()
+	cmdutil.OutputFlag(cmd, &a.output, "table", "json", "csv")
+	fs.BoolVar(&a.watch, "watch", false, "reprint on every refresh until interrupted")
+	fs.DurationVar(&a.interval, "interval", 30*time.Second, "time between refreshes with --watch (at least 1s)")
+	fs.DurationVar(&a.warnWithin, "warn-within", 0, "exit 3 and name the active blocks whose --warn-of moment is within this `duration` (e.g. 45m)")
+	fs.StringVar(&a.warnOf, "warn-of", model.WarnOfExtensionCutoff.String(), "the `moment` --warn-within measures to: "+
+		strings.Join(model.WarnMomentNames(), ", ")+" (1 hour, 30 minutes and 0 before the end; the default is the earliest)")
+	a.oncall.Register(fs)
+	a.src.Register(fs, "capacity-blocks")
+	return cmd
+}
+
+// blocksRun lists the blocks once cobra has parsed the flags.
+func blocksRun(ctx context.Context, a *Options) (code int) {
+	stdout, stderr := a.IO.Out, a.IO.ErrOut
+	if _, _, err := a.src.Check(); err != nil {
+		return cmdutil.ReportUsage(stderr, "blocks", err)
+	}
+	if strings.EqualFold(strings.TrimSpace(a.output), "csv") {
+		if s, ok := a.partsSource(); ok {
+			return cmdutil.ReportUsage(stderr, "blocks", cmdutil.Usagef("-o csv lists %s only; list %s with -o table or -o json", cmdutil.SourcesThat(cmdutil.NoParts), cmdutil.SourceNouns(s)))
+		}
+	}
+	format, err := cmdutil.ParseOutputFormat(a.output)
+	if err != nil {
+		return cmdutil.ReportUsage(stderr, "blocks", err)
+	}
+	switch {
+	case a.interval < minWatchInterval:
+		return cmdutil.ReportUsage(stderr, "blocks", cmdutil.Usagef("--interval %s: allowed 1s or more", a.interval))
+	case a.warnWithin < 0:
+		return cmdutil.ReportUsage(stderr, "blocks", cmdutil.Usagef("--warn-within %s: want a positive duration such as 45m", a.warnWithin))
+	case a.given.warnOf && !a.given.warnWithin:
+		return cmdutil.ReportUsage(stderr, "blocks", cmdutil.Usagef("--warn-of is used with --warn-within (e.g. --warn-within 45m --warn-of termination)"))
+	case !a.watch && a.given.interval:
+		// as in gpublock offerings: an interval that nothing uses is a mistake to point out,
+		// not one to list the blocks once over
+		return cmdutil.ReportUsage(stderr, "blocks", cmdutil.Usagef("--interval is used with --watch (e.g. --watch --interval 30s)"))
+	}
+	moment, err := model.ParseWarnMoment(a.warnOf)
+	if err != nil {
+		return cmdutil.ReportUsage(stderr, "blocks", cmdutil.Usagef("--warn-of %v", err))
+	}
+	a.moment = moment
+	if err := a.aws.Validate(); err != nil {
+		return cmdutil.ReportUsage(stderr, "blocks", err)
+	}
+	cfg, _, err := a.Config()
+	if err != nil {
+		fmt.Fprintln(stderr, "gpublock blocks:", err)
+		return 2
+	}
+	if a.settings, err = a.oncall.Resolve(cfg.Oncall); err != nil {
+		return cmdutil.ReportUsage(stderr, "blocks", err)
+	}
+	regions, _ := a.aws.RegionList(nil) // validated above
+	client, _, err := a.Backend(ctx, &a.aws)
+	if err != nil {
+		return cmdutil.BackendFailure(stderr, "blocks", err)
+	}
+	if len(regions) == 0 {
+		// A block bought from another machine, in any region, must not go unseen.
+		regions = model.Regions()
+	}
+	if err := a.openSources(client); err != nil {
+		return cmdutil.BackendFailure(stderr, "blocks", err)
+	}
+	nc := a.settings.Notify
+	nc.StatePath, nc.Backoff = cmdutil.NotifyStatePath(client), a.Notify.Backoff
+	grace := cmdutil.NotifyGrace
+	if !a.watch {
+		// A one-shot run (cron, a person at the prompt) does not wait long for a webhook that
+		// hangs: what is not delivered by then is said, and sent by the next run.
+		nc.Timeout, grace = a.Notify.OneShotTimeout, a.Notify.OneShotGrace
+	}
+	nc.Report = func(s string) { a.mu.Lock(); a.reports = append(a.reports, s); a.mu.Unlock() }
+	if a.notifier, err = notify.New(nc); err != nil {
+		return cmdutil.ReportUsage(stderr, "blocks", cmdutil.UsageError{Msg: err.Error()})
+	}
+	defer func() {
+		// The deliveries still going out get a while, then whatever failed is said.
+		if ctx.Err() != nil {
+			grace = min(grace, cmdutil.NotifyGrace/6) // interrupted: a person is waiting for the prompt
+		}
+		gctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), grace)
+		defer cancel()
+		a.notifier.Close(gctx)
+		a.printReports(stderr)
+		// A record of warnings sent that cannot be kept means every run sends them again:
+		// cron must see that something is wrong.
+		if code == 0 && a.notifier.StateError() != nil {
+			code = 1
+		}
+	}()
+	if !a.watch {
+		code, _ := a.refresh(ctx, client, regions, format, stdout, stderr)
+		return code
+	}
+	last := 0
+	for {
+		code, cancelled := a.refresh(ctx, client, regions, format, stdout, stderr)
+		a.printReports(stderr)
+		if cancelled {
+			return last
+		}
+		last = code
+		t := time.NewTimer(a.interval)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return last
+		case <-t.C:
+		}
+	}
+}
+
+// refresh lists the blocks once, prints them and the warnings, and returns the exit
+// status; cancelled is true when ctx ended during the listing and nothing was printed.
+func (a *Options) refresh(ctx context.Context, client *awsapi.Client, regions []string, format cmdutil.OutputFormat, stdout, stderr io.Writer) (int, bool) {
+	all, fees, err := a.scanSources(ctx, regions)
+	blocks, plans := splitParts(all)
+	if ctx.Err() != nil {
+		if !a.watch {
+			fmt.Fprintln(stderr, "gpublock blocks: cancelled")
+		}
+		return 1, true
+	}
+	now := client.Now(ctx)
+	lf := reportListingFailures(client, err, stderr)
+	failed, partial := printers.RegionsIn(regions, lf.Failed), printers.RegionsIn(regions, lf.Partial)
+	if a.watch && format == "table" {
+		fmt.Fprintf(stdout, "\n%s: %s; every %s, Ctrl-C stops\n", printers.BothTimes(now), watchSummary(len(blocks), regions, lf), a.interval)
+	}
+	// When no region answered, stdout stays empty: an empty list would read as "no blocks".
+	if lf.NoneRead(regions) {
+		fmt.Fprintf(stderr, "gpublock blocks: every region failed: %s\n", strings.Join(failed, ", "))
+		return 1, false
+	}
+	_, withParts := a.partsSource()
+	facts := printers.BlockFacts{Rules: a.settings.Rules, Fees: fees, Plans: plans, WithPlans: withParts}
+	if err := printers.Blocks(blocks, facts, format, now, stdout, stderr); err != nil {
+		fmt.Fprintln(stderr, "gpublock blocks:", err)
+		return 1, false
+	}
+	// Blocks and plans alike, by the rules the terminal UI uses.
+	for _, b := range all {
+		for _, w := range a.settings.Rules.Warnings(b, now) {
+			a.notifier.Send(notify.EventOf(b, w, now))
+		}
+	}
+	if a.warnWithin > 0 {
+		if ending := a.moment.Within(all, now, a.warnWithin); len(ending) > 0 {
+			for _, b := range ending {
+				what, stops := cmdutil.SourceWord(b.Source), ""
+				if note := b.Source.EndNote(); note != "" {
+					stops = "  (" + note + ")"
+				}
+				fmt.Fprintf(stderr, "gpublock blocks: WARNING: %s%s  %s  %s × %d  ends %s  in %s%s%s\n", what, b.ReservationID, b.Region,
+					b.InstanceType, b.TotalCount, b.End.UTC().Format("2006-01-02 15:04 MST"), model.ShortSpan(b.End.Sub(now)), stops, momentNote(a.moment, b, now))
+			}
+			// A block about to end is the more urgent news, even when a region went unread.
+			return ExitWarning, false
+		}
+		// A monitor must not read "nothing ends soon" when a region could not be read.
+		if len(failed) > 0 {
+			fmt.Fprintf(stderr, "gpublock blocks: --warn-within: the blocks of %s could not be checked\n", strings.Join(failed, ", "))
+		}
+	}
+	switch {
+	case len(failed) > 0 && len(partial) > 0:
+		fmt.Fprintf(stderr, "gpublock blocks: the list is incomplete: %s failed; some details are missing in %s\n", strings.Join(failed, ", "), strings.Join(partial, ", "))
+	case len(failed) > 0:
+		fmt.Fprintf(stderr, "gpublock blocks: the list is incomplete: %s failed\n", strings.Join(failed, ", "))
+	case len(partial) > 0:
+		fmt.Fprintf(stderr, "gpublock blocks: the list is incomplete: some details are missing in %s\n", strings.Join(partial, ", "))
+	case lf.Other:
+		fmt.Fprintln(stderr, "gpublock blocks: the list may be incomplete")
+	default:
+		return 0, false
+	}
+	return 1, false
+}
+
+// momentNote says, in a --warn-within line, the moment measured to, unless it is the end
+// the line states already.
+func momentNote(m model.WarnMoment, b model.Block, now time.Time) string {
+	if m == model.WarnOfEnd {
+		return ""
+	}
+	at := m.At(b)
+	when := "in " + model.ShortSpan(at.Sub(now))
+	if !at.After(now) {
+		when = "passed " + model.ShortSpan(now.Sub(at)) + " ago"
+	}
+	return fmt.Sprintf("  %s %s UTC (%s)", m.Phrase(), at.UTC().Format("15:04"), when)
+}
+
+// printReports says on stderr which notifications could not be delivered.
+func (a *Options) printReports(stderr io.Writer) {
+	a.mu.Lock()
+	reports := a.reports
+	a.reports = nil
+	a.mu.Unlock()
+	for _, r := range reports {
+		fmt.Fprintln(stderr, "gpublock blocks: notify:", r)
+	}
+}
+
+// reportListingFailures names each failure of a listing on stderr, as aws sorts them.
+func reportListingFailures(client *awsapi.Client, err error, stderr io.Writer) source.ListingFailures {
+	lf := source.ClassifyListing(err)
+	// Regions that failed alike (no credentials: all of them) are named once, together.
+	for _, g := range lf.Grouped(func(err error) string { return client.ExplainError(err).String() }) {
+		switch {
+		case len(g.Regions) == 0:
+			fmt.Fprintf(stderr, "gpublock blocks: %s\n", g.Message)
+		case g.Partial:
+			fmt.Fprintf(stderr, "gpublock blocks: %s: some details are missing: %s\n", g.Where(), g.Message)
+		default:
+			fmt.Fprintf(stderr, "gpublock blocks: %s: %s\n", g.Where(), g.Message)
+		}
+	}
+	return lf
+}
+
+// watchSummary is the first line of a --watch refresh: the blocks and the regions read,
+// then the regions that failed, so that every refresh shows what it is missing.
+func watchSummary(n int, regions []string, lf source.ListingFailures) string {
+	var read, parts []string
+	for _, r := range regions {
+		if !lf.Failed[r] {
+			read = append(read, r)
+		}
+	}
+	if len(read) > 0 {
+		parts = append(parts, fmt.Sprintf("%d block(s) in %s", n, strings.Join(read, ", ")))
+	}
+	if failed := printers.RegionsIn(regions, lf.Failed); len(failed) > 0 {
+		parts = append(parts, "FAILED: "+strings.Join(failed, ", ")+" (see stderr)")
+	}
+	if partial := printers.RegionsIn(regions, lf.Partial); len(partial) > 0 {
+		parts = append(parts, "details missing in "+strings.Join(partial, ", "))
+	}
+	return strings.Join(parts, "; ")
+}

@@ -1,0 +1,47 @@
+package extend
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
+)
+
+// extend --list shows every length the emulator offers, with the fee and the new end, in
+// JSON and in a table; each listed offering is the one `extend --duration` then shows.
+func TestExtendList(t *testing.T) {
+	cs := cmdtest.StartSim(t)
+	b := boughtBlock(t, cs)
+	activate(t, cs, b)
+	end := cmdtest.MustTime(t, b.EndDate)
+	code, out, errs := runCLI("extend", b.CapacityReservationId, "--endpoint-url", cs.URL, "--region", "us-east-1", "--list", "-o", "json")
+	var rows []ExtendChoiceJSON
+	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) == 0 {
+		t.Fatalf("exit %d, stderr %q\n%s", code, errs, out)
+	}
+	seen := map[int]bool{}
+	for _, r := range rows {
+		if seen[r.DurationDays] || r.UpfrontFee == "" || r.CapacityBlockExtensionOfferingId == "" || r.BreakEven == "" {
+			t.Errorf("row %+v", r)
+		}
+		seen[r.DurationDays] = true
+		if got := cmdtest.MustTime(t, r.NewEndDate); !got.Equal(end.Add(time.Duration(r.DurationDays) * 24 * time.Hour)) {
+			t.Errorf("%s: new end %s, want %s", r.Length, got, end.Add(time.Duration(r.DurationDays)*24*time.Hour))
+		}
+	}
+	// The first length listed is what extend --duration offers for it.
+	first := rows[0]
+	code, _, errs = runCLI("extend", b.CapacityReservationId, "--endpoint-url", cs.URL, "--region", "us-east-1", "--duration", first.Length, "--dry-run")
+	if code != 0 || !strings.Contains(errs, first.CapacityBlockExtensionOfferingId) {
+		t.Errorf("--duration %s: exit %d, want offering %s in:\n%s", first.Length, code, first.CapacityBlockExtensionOfferingId, errs)
+	}
+	code, table, _ := runCLI("extend", b.CapacityReservationId, "--endpoint-url", cs.URL, "--region", "us-east-1", "--list")
+	if code != 0 || !strings.Contains(table, "NEW END (UTC)") || !strings.Contains(table, first.CapacityBlockExtensionOfferingId) {
+		t.Errorf("table: exit %d\n%s", code, table)
+	}
+	if code, _, _ := runCLI("extend", b.CapacityReservationId, "--endpoint-url", cs.URL, "--list", "--duration", "1d"); code != 2 {
+		t.Errorf("--list with --duration: exit %d, want 2", code)
+	}
+}

@@ -1,0 +1,48 @@
+package journal
+
+import (
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gpublock/gpublock/cmd/internal/cmd/blocks"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/offerings"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/purchase"
+	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"github.com/gpublock/gpublock/cmd/internal/printers"
+)
+
+// commands are `gpublock journal` and the others its tests run, as the program runs them: to
+// buy what it acts on, and to list what it did.
+func commands(f *cmdutil.Factory) []*cobra.Command {
+	return []*cobra.Command{NewCmdJournal(f, nil), purchase.NewCmdPurchase(f, nil), offerings.NewCmdOfferings(f, nil), blocks.NewCmdBlocks(f, nil)}
+}
+
+var cli = cmdtest.CLI{
+	New:  func(f *cmdutil.Factory) *cobra.Command { return NewCmdJournal(f, nil) },
+	Also: func(f *cmdutil.Factory) []*cobra.Command { return commands(f)[1:] },
+}
+
+func runCLI(args ...string) (int, string, string) { return cli.Run(args...) }
+
+// tweakCLI changes the Factory of runCLI and cliFactory until the test ends.
+func tweakCLI(t *testing.T, tweak func(*cmdutil.Factory)) { cli.Tweak(t, tweak) }
+
+func cliFactory(stdout, stderr io.Writer) *cmdutil.Factory { return cli.Factory(stdout, stderr) }
+
+// asPerson makes the commands see a terminal on which input is typed.
+func asPerson(t *testing.T, terminal bool, input string) {
+	t.Helper()
+	tweakCLI(t, func(f *cmdutil.Factory) {
+		f.IOStreams.In = strings.NewReader(input)
+		f.IOStreams.SetStdinTTY(terminal)
+	})
+}
+
+func boughtBlock(t *testing.T, cs *cmdtest.Sim) printers.BlockJSON {
+	t.Helper()
+	return cmdtest.BoughtBlock(t, runCLI, cs)
+}

@@ -1,0 +1,240 @@
+package launch
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gpublock/gpublock/aws/source"
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"github.com/gpublock/gpublock/cmd/internal/config"
+	"github.com/gpublock/gpublock/cmd/internal/printers"
+	"github.com/gpublock/gpublock/cmd/internal/spending"
+	"github.com/gpublock/gpublock/model"
+)
+
+// listFlag is a repeatable flag that also takes comma-separated values.
+type listFlag []string
+
+func (l *listFlag) String() string { return strings.Join(*l, ",") }
+
+func (l *listFlag) Type() string { return "list" }
+
+func (l *listFlag) Set(s string) error {
+	for _, v := range strings.Split(s, ",") {
+		if v = strings.TrimSpace(v); v == "" {
+			return fmt.Errorf("%q: empty value", s)
+		}
+		*l = append(*l, v)
+	}
+	return nil
+}
+
+// Options are what `gpublock launch` runs with: its flags, and what it gets from the Factory.
+type Options struct {
+	IO *cmdutil.IOStreams
+	// Backend opens the sources and the spend service the AWS flags name.
+	Backend cmdutil.BackendFunc
+	// Config reads the configuration file, whose spending rules hold here too.
+	Config config.Loader
+	// Args are the positional arguments: the one id.
+	Args []string
+
+	aws         cmdutil.AWSFlags
+	output      string
+	ami         string
+	subnet      string
+	count       int
+	key         string
+	groups      listFlag
+	dryRun, yes bool
+}
+
+// NewCmdLaunch is `gpublock launch`; runF, when not nil, is given the options instead of
+// running them.
+func NewCmdLaunch(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
+	a := &Options{IO: f.IOStreams, Backend: f.Backend, Config: f.Config}
+	cmd := &cobra.Command{
+		Use:   "launch RESERVATION_ID",
+		Short: "launch instances into a Capacity Block, after a typed confirmation",
+		Long: "Launches instances into an active Capacity Block, in its zone, after showing what starts and\n" +
+			"asking to type launch. --dry-run checks the block, the subnet's zone and the permission only.\n\n" +
+			"Exit status: 0 launched, 1 not launched, 2 bad usage or no terminal to confirm on without --yes, 3 outcome unknown.",
+		Example: "  gpublock launch cr-0123456789abcdef0 --region us-east-1 --ami ami-0123456789abcdef0 --dry-run\n" +
+			"  gpublock launch cr-0123456789abcdef0 --region us-east-1 --ami ami-0123456789abcdef0 --count 2 \\\n" +
+			"    --subnet subnet-0abc --key my-key --security-group sg-0abc --yes -o json",
+		Args:        cmdutil.ExactlyOne(func(*cobra.Command) string { return "RESERVATION_ID (cr-…, from `gpublock blocks`)" }),
+		Annotations: map[string]string{cmdutil.AnnotationOneRegion: "true"},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			a.aws = *f.AWS
+			a.Args = args
+			if runF != nil {
+				return runF(a)
+			}
+			return cmdutil.CodeError(launchRun(cmd.Context(), a))
+		},
+	}
+	fs := cmd.Flags()
+	cmdutil.OutputFlag(cmd, &a.output, "table", "json")
+	fs.StringVar(&a.ami, "ami", "", "image `ami-…` to launch (required); its platform must match the block's")
+	fs.StringVar(&a.subnet, "subnet", "", "a `subnet-…` in the block's zone (default: the zone's default subnet)")
+	fs.IntVar(&a.count, "count", 1, "instances to launch, at most the block's free count")
+	fs.StringVar(&a.key, "key", "", "the EC2 key pair `name`")
+	fs.Var(&a.groups, "security-group", "security group `sg-…` (repeatable, or comma-separated)")
+	fs.BoolVar(&a.dryRun, "dry-run", false, "check the block, the subnet's zone and the ec2:RunInstances permission (a DryRun); start nothing")
+	fs.BoolVar(&a.yes, "yes", false, "launch without asking to type launch (for scripts)")
+	return cmd
+}
+
+// launchRun launches into the block pos[0] once the flags say so (cobra has parsed them).
+func launchRun(ctx context.Context, a *Options) int {
+	pos, ios := a.Args, a.IO
+	stdout, stderr := ios.Out, ios.ErrOut
+	reservationID, format, err := a.check(pos)
+	if err != nil {
+		return cmdutil.ReportUsage(stderr, "launch", err)
+	}
+	if code, refused := spending.RefuseSpending(ios, a.Config, "launch", "launch", "launched", &a.aws, a.yes, a.dryRun); refused {
+		return code
+	}
+
+	client, info, err := a.Backend(ctx, &a.aws)
+	if err != nil {
+		return cmdutil.BackendFailure(stderr, "launch", err)
+	}
+	region := a.aws.OneRegion(client)
+	b, err := spending.FindBlock(ctx, client, region, reservationID)
+	if err != nil {
+		fmt.Fprintf(stderr, "gpublock launch: %v Nothing was launched.\n", err)
+		return 1
+	}
+	// Caught before the confirmation, so nobody is asked to approve a launch that cannot
+	// happen; the adapter checks the same again.
+	if r := model.LaunchBlocker(b, a.count); r != nil {
+		fmt.Fprintf(stderr, "gpublock launch: %s Nothing was launched.\n", r)
+		return 1
+	}
+	src, err := cmdutil.OpenSource(client, model.SourceCapacityBlock)
+	if err != nil {
+		return cmdutil.BackendFailure(stderr, "launch", err)
+	}
+	spec := source.LaunchSpec{ImageID: a.ami, Count: a.count, KeyName: a.key, SubnetID: a.subnet, SecurityGroupIDs: a.groups}
+	p, code, ok := spending.Prepare(ctx, stderr, "launch", client, src, source.Intent{Kind: source.SpendLaunch, Block: b, Launch: spec, CheckOnly: a.dryRun})
+	if !ok {
+		return code
+	}
+	printLaunchSummary(stderr, info, p.Account, b, spec)
+	if a.dryRun {
+		return spending.PrintPermission(stdout, stderr, "launch", format, p.Permission,
+			map[string]any{"CapacityReservationId": b.ReservationID, "Region": b.Region, "InstanceCount": spec.Count},
+			fmt.Sprintf("This identity may call %s to launch %d into %s (active, %d free; the subnet is in %s).",
+				p.Permission.Action, spec.Count, b.ReservationID, b.AvailableCount, b.AvailabilityZone), "launched")
+	}
+	spending.PermissionLine(stderr, p)
+	if !spending.Confirmed(ctx, ios, "launch", a.yes, "Launch these instances?", "launch", "launched") {
+		return 1
+	}
+	res, err := cmdutil.SpendPath(client).Commit(ctx, p)
+	if err != nil {
+		return spending.NotDone(stderr, "launch", "NOT LAUNCHED", client, err)
+	}
+	if err := printLaunch(stdout, format, b, res); err != nil {
+		fmt.Fprintln(stderr, "gpublock launch:", err)
+		return 1
+	}
+	return 0
+}
+
+func (a *Options) check(pos []string) (string, cmdutil.OutputFormat, error) {
+	id := strings.TrimSpace(pos[0])
+	if !strings.HasPrefix(id, "cr-") || strings.ContainsAny(id, " \t\n") {
+		return "", "", cmdutil.Usagef("RESERVATION_ID %q: want a capacity reservation id such as cr-0123456789abcdef0", pos[0])
+	}
+	format, err := cmdutil.TableOrJSONFormat(a.output)
+	if err != nil {
+		return "", "", err
+	}
+	switch {
+	case a.ami == "":
+		return "", "", cmdutil.Usagef("--ami is required: the image to launch, e.g. ami-0123456789abcdef0")
+	case !strings.HasPrefix(a.ami, "ami-"):
+		return "", "", cmdutil.Usagef("--ami %q: want an AMI id (ami-…)", a.ami)
+	case a.count < 1 || a.count > 1000:
+		return "", "", cmdutil.Usagef("--count %d: allowed 1 to the block's free count", a.count)
+	case a.subnet != "" && !strings.HasPrefix(a.subnet, "subnet-"):
+		return "", "", cmdutil.Usagef("--subnet %q: want a subnet id (subnet-…)", a.subnet)
+	}
+	for _, g := range a.groups {
+		if !strings.HasPrefix(g, "sg-") {
+			return "", "", cmdutil.Usagef("--security-group %q: want a security group id (sg-…)", g)
+		}
+	}
+	if err := a.aws.Validate(); err != nil {
+		return "", "", err
+	}
+	if err := cmdutil.SingleRegion(&a.aws); err != nil {
+		return "", "", err
+	}
+	return id, format, nil
+}
+
+func printLaunchSummary(w io.Writer, info cmdutil.BackendInfo, account string, b model.Block, spec source.LaunchSpec) {
+	spending.SummaryHead(w, "LAUNCH", info)
+	f := model.LaunchFacts(b, account, "", b.AvailableCount, time.Local)
+	// What is launched: the dialog's form fields.
+	subnet := spec.SubnetID
+	if subnet == "" {
+		subnet = "the default subnet of " + b.AvailabilityZone
+	}
+	f.Lines = append(f.Lines, model.Fact{Label: "Launch", Value: fmt.Sprintf("%d × %s from %s", spec.Count, b.InstanceType, spec.ImageID)},
+		model.Fact{Label: "Subnet", Value: subnet})
+	if spec.KeyName != "" {
+		f.Lines = append(f.Lines, model.Fact{Label: "Key pair", Value: spec.KeyName})
+	}
+	if len(spec.SecurityGroupIDs) > 0 {
+		f.Lines = append(f.Lines, model.Fact{Label: "Groups", Value: strings.Join(spec.SecurityGroupIDs, ", ")})
+	}
+	spending.PrintFacts(w, f)
+	fmt.Fprintln(w)
+}
+
+// instanceJSON has the AWS CLI's run-instances field names.
+type instanceJSON struct {
+	InstanceId            string
+	InstanceType          string
+	ImageId               string
+	SubnetId              string
+	CapacityReservationId string
+	LaunchTime            string `json:",omitempty"`
+	State                 struct{ Name string }
+}
+
+func printLaunch(w io.Writer, format cmdutil.OutputFormat, b model.Block, res source.LaunchResult) error {
+	if format == "json" {
+		out := struct {
+			Instances             []instanceJSON
+			CapacityReservationId string
+			Region                string
+			GpublockRequestId     string
+		}{Instances: []instanceJSON{}, CapacityReservationId: b.ReservationID, Region: b.Region, GpublockRequestId: res.RequestID}
+		for _, in := range res.Instances {
+			j := instanceJSON{InstanceId: in.ID, InstanceType: in.InstanceType, ImageId: in.ImageID, SubnetId: in.SubnetID,
+				CapacityReservationId: in.ReservationID, LaunchTime: printers.RFC3339(in.LaunchTime)}
+			j.State.Name = in.State
+			out.Instances = append(out.Instances, j)
+		}
+		return printers.JSON(w, out)
+	}
+	const row = "%-21s  %-13s  %-17s  %-24s  %s\n"
+	fmt.Fprintf(w, row, "INSTANCE", "STATE", "TYPE", "SUBNET", "IMAGE")
+	for _, in := range res.Instances {
+		if _, err := fmt.Fprintf(w, row, in.ID, in.State, in.InstanceType, in.SubnetID, in.ImageID); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,43 @@
+package prices
+
+import (
+	"context"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+)
+
+// `gpublock prices --refresh` against `gpublock sim`: the emulator serves the Price List
+// API, through the real SDK, from the embedded catalog.
+func TestPricesRefreshFromSimCommand(t *testing.T) {
+	cachePath := pricesEnv(t)
+	base, _, cancel, wait := startSimCommand(t)
+	code, out, errs := runCLI("prices", "--refresh", "--endpoint-url", base, "--region", "eu-north-1", "--type", "p5.48xlarge,p6-b200.48xlarge")
+	if code != 0 || !strings.Contains(errs, "Fetched 1 on-demand price from the AWS Price List API (2 requests) into "+cachePath) ||
+		!strings.Contains(errs, "No on-demand price returned for: p6-b200.48xlarge in eu-north-1") {
+		t.Fatalf("refresh from gpublock sim: exit %d\n%s", code, errs)
+	}
+	if lineWith(out, "*", "on-demand", "p5.48xlarge", "eu-north-1", "$58.893/h", "AWS Price List API", "via "+base) == "" {
+		t.Errorf("output lacks the fetched figure:\n%s", out)
+	}
+	cancel()
+	wait()
+}
+
+// The in-process demo backend serves the Price List API as `gpublock sim` does.
+func TestDemoBackendServesPriceList(t *testing.T) {
+	cachePath := pricesEnv(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	f := cmdutil.AWSFlags{Demo: true, Region: "us-east-1", PerRegion: 4, Overall: 32, DemoSeed: 1}
+	_, info, err := cmdutil.OpenBackend(ctx, &f, io.Discard)
+	if err != nil || info.Mode != cmdutil.ModeSimulated || info.Endpoint == "" {
+		t.Fatalf("demo backend: %+v, %v", info, err)
+	}
+	code, _, errs := runCLI("prices", "--refresh", "--endpoint-url", info.Endpoint, "--region", "us-east-1", "--type", "p5.48xlarge")
+	if code != 0 || !strings.Contains(errs, "Fetched 1 on-demand price from the AWS Price List API (1 request) into "+cachePath) {
+		t.Errorf("refresh from the demo backend: exit %d\n%s", code, errs)
+	}
+}

@@ -1,0 +1,85 @@
+package tui
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/notify"
+	"github.com/gpublock/gpublock/aws/source"
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"github.com/gpublock/gpublock/cmd/internal/config"
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui"
+)
+
+// tuiOncall is what the TUI gets of the on-call flags and keys: the warnings' leads, the
+// blocks' regions, the extension length to preselect, and a notifier, opened once the
+// backend is (its memory of what was sent lives beside the backend's journal).
+type tuiOncall struct {
+	settings  cmdutil.OncallSettings
+	backoff   time.Duration // before a failed notification is sent again
+	regions   []string
+	notifier  atomic.Pointer[notify.Notifier]
+	once      sync.Once
+	saidState atomic.Bool
+}
+
+func newTUIOncall(f *cmdutil.AWSFlags, o cmdutil.OncallFlags, load config.Loader, backoff time.Duration) (*tuiOncall, error) {
+	cfg, _, err := load()
+	if err != nil {
+		return nil, err
+	}
+	s, err := o.Resolve(cfg.Oncall)
+	if err != nil {
+		return nil, err
+	}
+	regions, _ := f.RegionList(nil) // validated with the other flags
+	return &tuiOncall{settings: s, regions: regions, backoff: backoff}, nil
+}
+
+// apply sets the options the TUI reads.
+func (t *tuiOncall) apply(opts *ui.Options) {
+	opts.WarnRules, opts.BlockRegions, opts.ExtendDays = t.settings.Rules, t.regions, t.settings.ExtendLength
+	if t.settings.Notify.Command == "" && t.settings.Notify.URL == "" {
+		return
+	}
+	opts.Notify = func(ctx context.Context, b model.Block, w model.Warning, now time.Time) []string {
+		n := t.notifier.Load()
+		if n == nil {
+			return nil // not connected yet: there are no blocks to warn of either
+		}
+		_, failures := n.Now(ctx, notify.EventOf(b, w, now))
+		for i, f := range failures {
+			failures[i] = strings.TrimSpace(f)
+		}
+		// A record that cannot be kept is said on screen once, as blocks says it on stderr.
+		if err := n.StateError(); err != nil && t.saidState.CompareAndSwap(false, true) {
+			failures = append(failures, "the record of warnings sent cannot be kept ("+source.Redact(err.Error())+"): the next run sends them again")
+		}
+		return failures
+	}
+}
+
+// connected opens the notifier on the client's state directory.
+func (t *tuiOncall) connected(c *awsapi.Client) {
+	t.once.Do(func() {
+		nc := t.settings.Notify
+		nc.StatePath, nc.Backoff = cmdutil.NotifyStatePath(c), t.backoff
+		if n, err := notify.New(nc); err == nil { // checked when the flags were read
+			t.notifier.Store(n)
+		}
+	})
+}
+
+// close lets the deliveries in flight finish, for a while.
+func (t *tuiOncall) close() {
+	if n := t.notifier.Load(); n != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), cmdutil.NotifyGrace)
+		defer cancel()
+		n.Close(ctx)
+	}
+}

@@ -1,0 +1,86 @@
+package cmdtest
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"testing"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+)
+
+// CLI runs one command as the program does, with a Factory over buffers that a test may
+// change first (Tweak).
+type CLI struct {
+	// New is the command, NewCmdX(f, nil).
+	New func(f *cmdutil.Factory) *cobra.Command
+	// Also are the other commands its tests run: to find what it acts on, or to see what
+	// it did.
+	Also   func(f *cmdutil.Factory) []*cobra.Command
+	tweaks []func(*cmdutil.Factory)
+}
+
+// Tweak changes the Factory of every run until the test ends.
+func (c *CLI) Tweak(t *testing.T, tweak func(*cmdutil.Factory)) {
+	c.tweaks = append(c.tweaks, tweak)
+	t.Cleanup(func() { c.tweaks = nil })
+}
+
+// Factory is the program's Factory over stdout and stderr, tweaked.
+func (c *CLI) Factory(stdout, stderr io.Writer) *cmdutil.Factory {
+	f := cmdutil.New("test", cmdutil.System(stdout, stderr))
+	for _, tweak := range c.tweaks {
+		tweak(f)
+	}
+	return f
+}
+
+// Run runs args, the command's name first, and returns the exit status and what the
+// command wrote.
+func (c *CLI) Run(args ...string) (int, string, string) {
+	var out, errb bytes.Buffer
+	code := c.RunContext(context.Background(), &out, &errb, args...)
+	return code, out.String(), errb.String()
+}
+
+// RunContext runs args, the command's name first, until ctx ends.
+func (c *CLI) RunContext(ctx context.Context, stdout, stderr io.Writer, args ...string) int {
+	f := c.Factory(stdout, stderr)
+	cmds := []*cobra.Command{c.New(f)}
+	if c.Also != nil {
+		cmds = append(cmds, c.Also(f)...)
+	}
+	return ExecAll(ctx, f, cmds, args...)
+}
+
+// Exec runs args, the command's name first, through cmd under a root that declares the
+// AWS flags as the program's does, and returns the exit status.
+func Exec(ctx context.Context, f *cmdutil.Factory, cmd *cobra.Command, args ...string) int {
+	return ExecAll(ctx, f, []*cobra.Command{cmd}, args...)
+}
+
+// ExecAll is Exec with several commands under the root.
+func ExecAll(ctx context.Context, f *cmdutil.Factory, cmds []*cobra.Command, args ...string) int {
+	root := &cobra.Command{Use: "gpublock", SilenceErrors: true, SilenceUsage: true}
+	f.AWS.Register(root.PersistentFlags())
+	root.AddCommand(cmds...)
+	return ExecRoot(ctx, f, root, args...)
+}
+
+// ExecRoot runs args through root with the program's help and flag errors, reports an
+// error as the program does, and returns the exit status.
+func ExecRoot(ctx context.Context, f *cmdutil.Factory, root *cobra.Command, args ...string) int {
+	root.SetFlagErrorFunc(cmdutil.FlagError)
+	root.SetHelpFunc(cmdutil.GroupedHelp(cmdutil.FangHelp()))
+	cmdutil.PlainUsage(root)
+	root.SetArgs(args)
+	root.SetOut(f.IOStreams.Out)
+	root.SetErr(f.IOStreams.ErrOut)
+	c, err := root.ExecuteContextC(ctx)
+	if err != nil {
+		cmdutil.PrintError(f.IOStreams.ErrOut, c, err)
+	}
+	return cmdutil.ExitCode(err)
+}

@@ -1,0 +1,130 @@
+package cmdtest
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gpublock/gpublock/aws/source"
+	"github.com/gpublock/gpublock/cmd/internal/printers"
+)
+
+// Run runs the program's commands (args, a command's name first) and returns the exit
+// status and what they wrote.
+type Run func(args ...string) (int, string, string)
+
+// PurchaseSearch is the search a person ran before buying; purchase is given the same flags.
+var PurchaseSearch = []string{"--region", "us-east-1", "--type", "p5.48xlarge", "--count", "2", "--duration", "2d",
+	"--from", "2026-12-01T08:00:00Z", "--to", "2026-12-15"}
+
+// PickOffering runs that search with `gpublock offerings -o json` and returns the first
+// offering that starts on an 11:30 UTC boundary, so that it is still scheduled for a while.
+func PickOffering(t *testing.T, run Run, url string) printers.OfferingJSON {
+	t.Helper()
+	args := append([]string{"offerings", "--endpoint-url", url, "-o", "json"}, PurchaseSearch...)
+	code, out, errs := run(args...)
+	var rows []printers.OfferingJSON
+	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
+		t.Fatalf("offerings: exit %d, stderr %q\n%s", code, errs, out)
+	}
+	for _, r := range rows {
+		if strings.HasSuffix(r.StartDate, "T11:30:00Z") && r.CapacityBlockDurationMinutes == 0 {
+			return r
+		}
+	}
+	t.Fatalf("no offering on an 11:30 boundary among %d", len(rows))
+	return printers.OfferingJSON{}
+}
+
+// PurchaseArgs is `gpublock purchase id` with the flags of PurchaseSearch, then extra.
+func PurchaseArgs(url, id string, extra ...string) []string {
+	args := append([]string{"purchase", id, "--endpoint-url", url}, PurchaseSearch...)
+	return append(args, extra...)
+}
+
+// Reservations lists the account's blocks in us-east-1 with `gpublock blocks -o json`.
+func Reservations(t *testing.T, run Run, url string) []printers.BlockJSON {
+	t.Helper()
+	code, out, errs := run("blocks", "--endpoint-url", url, "--region", "us-east-1", "-o", "json")
+	var rows []printers.BlockJSON
+	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
+		t.Fatalf("blocks: exit %d, stderr %q\n%s", code, errs, out)
+	}
+	return rows
+}
+
+// AssertNothingBought fails the test when the account has any block in us-east-1.
+func AssertNothingBought(t *testing.T, run Run, url string) {
+	t.Helper()
+	if rows := Reservations(t, run, url); len(rows) != 0 {
+		t.Fatalf("%d reservations exist, want none: %+v", len(rows), rows)
+	}
+}
+
+// JournalLines reads the purchase journal the commands wrote under $XDG_STATE_HOME: the
+// live one, or the simulated one should the backend keep emulator purchases apart.
+func JournalLines(t *testing.T) []source.JournalEntry {
+	t.Helper()
+	var out []source.JournalEntry
+	dir := filepath.Join(os.Getenv("XDG_STATE_HOME"), "gpublock")
+	for _, p := range []string{filepath.Join(dir, "journal.jsonl"), filepath.Join(dir, "simulated", "journal.jsonl")} {
+		f, err := os.Open(p)
+		if os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			var e source.JournalEntry
+			if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+				t.Fatalf("journal line %q: %v", sc.Text(), err)
+			}
+			out = append(out, e)
+		}
+		f.Close()
+	}
+	return out
+}
+
+// BoughtBlock buys a block of 2 with `gpublock purchase --yes` and returns it as listed.
+func BoughtBlock(t *testing.T, run Run, cs *Sim) printers.BlockJSON {
+	t.Helper()
+	off := PickOffering(t, run, cs.URL)
+	if code, _, errs := run(PurchaseArgs(cs.URL, off.CapacityBlockOfferingId, "--yes")...); code != 0 {
+		t.Fatalf("purchase: exit %d\n%s", code, errs)
+	}
+	rows := Reservations(t, run, cs.URL)
+	if len(rows) != 1 || rows[0].TotalInstanceCount != 2 {
+		t.Fatalf("after the purchase: %+v", rows)
+	}
+	return rows[0]
+}
+
+// Activate moves the emulator's clock an hour past the block's start.
+func Activate(t *testing.T, run Run, cs *Sim, b printers.BlockJSON) {
+	t.Helper()
+	cs.Emulator.SetTime(MustTime(t, b.StartDate).Add(time.Hour))
+	if rows := Reservations(t, run, cs.URL); len(rows) != 1 || rows[0].State != "active" || rows[0].AvailableInstanceCount != 2 {
+		t.Fatalf("after moving the clock: %+v", rows)
+	}
+}
+
+// ListedBlock is the one block of the account as `gpublock blocks -o json` lists it.
+func ListedBlock(t *testing.T, run Run, url string) printers.BlockJSON {
+	t.Helper()
+	rows := Reservations(t, run, url)
+	if len(rows) != 1 {
+		t.Fatalf("%d blocks, want 1: %+v", len(rows), rows)
+	}
+	return rows[0]
+}
+
+// Paid moves the emulator's clock past the extension's payment (1–5 minutes), after
+// which the block's end moves, as on AWS.
+func Paid(cs *Sim) { cs.Emulator.Advance(6 * time.Minute) }

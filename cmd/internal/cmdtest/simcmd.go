@@ -1,0 +1,68 @@
+package cmdtest
+
+import (
+	"bytes"
+	"context"
+	"regexp"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+)
+
+// Buffer lets a test read what a serving goroutine writes.
+type Buffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *Buffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *Buffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// StartSimCommand runs `gpublock sim` (newSim's command) with args on a free port until
+// the test ends, and returns its URL as the command prints it, its stdout, and a wait for
+// its exit status after cancel.
+func StartSimCommand(t *testing.T, newSim func(*cmdutil.Factory) *cobra.Command, args ...string) (base string, out *Buffer, cancel context.CancelFunc, wait func() int) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	out = &Buffer{}
+	var errb Buffer
+	done := make(chan int, 1)
+	go func() {
+		f := cmdutil.New("test", cmdutil.System(out, &errb))
+		done <- Exec(ctx, f, newSim(f), append([]string{"sim", "--addr", "127.0.0.1:0"}, args...)...)
+	}()
+	urlRE := regexp.MustCompile(`AWS_ENDPOINT_URL_EC2=(http://127\.0\.0\.1:\d+)`)
+	for deadline := time.Now().Add(10 * time.Second); base == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if m := urlRE.FindStringSubmatch(out.String()); m != nil {
+			base = m[1]
+		}
+	}
+	if base == "" {
+		cancel()
+		t.Fatalf("no endpoint printed; stdout %q stderr %q", out.String(), errb.String())
+	}
+	wait = func() int {
+		select {
+		case code := <-done:
+			return code
+		case <-time.After(10 * time.Second):
+			t.Fatal("sim did not stop when its context was cancelled")
+			return -1
+		}
+	}
+	return base, out, cancel, wait
+}

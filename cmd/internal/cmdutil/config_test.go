@@ -1,0 +1,91 @@
+package cmdutil_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"github.com/gpublock/gpublock/cmd/internal/config"
+)
+
+func writeConfig(t *testing.T, body string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "config.json")
+	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestTUIConfig(t *testing.T) {
+	c, err := config.Load(filepath.Join(t.TempDir(), "missing.json"))
+	if err != nil || c.ReadOnly || c.MaxSpend != "" || len(c.Tags) != 0 {
+		t.Fatalf("missing file: %+v, %v", c, err)
+	}
+	c, err = config.Load(writeConfig(t, `{"read_only": true, "max_spend": "$25,000", "ami": "ami-0abc", "tags": {"project": "llm", "cost-center": "42"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f cmdutil.AWSFlags
+	s := cmdutil.ApplyTUIConfig(&f, c)
+	if !s.ReadOnly || !f.ReadOnly || s.MaxSpend == nil || s.MaxSpend.Dollars() != "$25,000.00" || f.MaxSpend != "$25,000" ||
+		s.AMI != "ami-0abc" || s.Tags["project"] != "llm" || s.Tags["cost-center"] != "42" {
+		t.Errorf("merged: %+v, flags %+v", s, f)
+	}
+	// A flag's cap wins over the file's; the file's read-only holds without the flag.
+	f = cmdutil.AWSFlags{MaxSpend: "100"}
+	s = cmdutil.ApplyTUIConfig(&f, c)
+	if s.MaxSpend == nil || s.MaxSpend.Dollars() != "$100.00" || !s.ReadOnly {
+		t.Errorf("flag over file: %+v", s)
+	}
+}
+
+func TestTUIConfigRefusesDamage(t *testing.T) {
+	for body, want := range map[string]string{
+		`{"read_only": tru}`:                    "invalid character",
+		`{"readonly": true}`:                    "allowed keys",
+		`{"max_spend": "lots"}`:                 "max_spend",
+		`{"max_spend": "-5"}`:                   "max_spend",
+		`{"max_spend": "2601.109"}`:             "at most two decimals",
+		`{"ami": "ubuntu"}`:                     "ami",
+		`{"tags": {"aws:owner": "me"}}`:         "reserved",
+		`{"tags": {"gpublock:request-id": ""}}`: "set by gpublock",
+	} {
+		if _, err := config.Load(writeConfig(t, body)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want an error with %q", body, err, want)
+		}
+	}
+}
+
+// A duplicate key, a null and money that is not written as money are errors naming the
+// file, the key and the line: encoding/json alone takes the last of two keys.
+func TestTUIConfigRefusesDuplicatesNullsAndBadMoney(t *testing.T) {
+	for body, want := range map[string][]string{
+		"{\n  \"read_only\": true,\n  \"read_only\": false\n}": {"line 3", "read_only given twice", "first on line 2"},
+		"{\"read_only\": null}":                                {"line 1", "read_only is null"},
+		"{\"ami\": \"ami-1\",\n\"max_spend\": null}":           {"line 2", "max_spend is null"},
+		"{\"tags\": {\"a\": \"1\",\n \"a\": \"2\"}}":           {"line 2", "tags.a given twice"},
+		"{\"tags\": {\"a\": null}}":                            {"tags.a is null"},
+		"{\n\"max_spend\": \"25 000\"}":                        {"line 2", "max_spend \"25 000\""},
+		"{\"max_spend\": \" 25000\"}":                          {"line 1", "max_spend"},
+		"{\"max_spend\": \"100,00\"}":                          {"line 1", "max_spend \"100,00\"", "groups of three"},
+		"{\n\n\"read_only\": \"yes\"}":                         {"line 3", "read_only"},
+	} {
+		p := writeConfig(t, body)
+		_, err := config.Load(p)
+		if err == nil {
+			t.Errorf("%q: accepted", body)
+			continue
+		}
+		for _, w := range append(want, p) {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%q: %v, want %q in it", body, err, w)
+			}
+		}
+		if strings.Contains(err.Error(), "--max-spend") {
+			t.Errorf("%q: %v blames a flag that was not given", body, err)
+		}
+	}
+}

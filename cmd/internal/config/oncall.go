@@ -1,0 +1,66 @@
+package config
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gpublock/gpublock/aws/notify"
+	"github.com/gpublock/gpublock/model"
+)
+
+// Oncall is the configuration file's keys for the person on call:
+//
+//	{"warn_leads": "24h,2h,40m", "notify_cmd": "notify-send gpublock \"$GPUBLOCK_TEXT\"",
+//	 "notify_url": "https://hooks.slack.com/services/…", "extend_length": "7d"}
+//
+// The flags of the same names win over them.
+type Oncall struct {
+	WarnLeads    string `json:"warn_leads"`
+	NotifyCmd    string `json:"notify_cmd"`
+	NotifyURL    string `json:"notify_url"`
+	ExtendLength string `json:"extend_length"`
+}
+
+const oncallConfigKeys = "warn_leads, notify_cmd, notify_url, extend_length"
+
+// check names the file, and the key's line where lines has it.
+func (c Oncall) check(path string, lines map[string]int) error {
+	at := func(key string) string {
+		if n := lines[key]; n > 0 {
+			return fmt.Sprintf("%s, line %d", path, n)
+		}
+		return path
+	}
+	if c.WarnLeads != "" {
+		if _, err := model.ParseWarnLeads(c.WarnLeads); err != nil {
+			return fmt.Errorf("%s: warn_leads: %v", at("warn_leads"), err)
+		}
+	}
+	if err := notify.Check(c.NotifyCmd, c.NotifyURL); err != nil {
+		where := path
+		if err := notify.Check("", c.NotifyURL); err != nil {
+			where = at("notify_url")
+		} else if err := notify.Check(c.NotifyCmd, ""); err != nil {
+			where = at("notify_cmd")
+		}
+		return fmt.Errorf("%s: %s", where, strings.NewReplacer("--notify-url", "notify_url", "--notify-cmd", "notify_cmd").Replace(err.Error()))
+	}
+	if c.ExtendLength != "" {
+		if _, err := ExtendLengthDays(c.ExtendLength); err != nil {
+			return fmt.Errorf("%s: extend_length: %v", at("extend_length"), err)
+		}
+	}
+	return nil
+}
+
+// ExtendLengthDays reads one extension length (1d–14d or 3w–26w).
+func ExtendLengthDays(s string) (int, error) {
+	r, err := model.ParseDuration(s)
+	if err != nil {
+		return 0, err
+	}
+	if r.IsRange() {
+		return 0, fmt.Errorf("%q: give one length, not a range", s)
+	}
+	return r.MinDays, nil
+}

@@ -1,0 +1,198 @@
+package printers
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"github.com/gpublock/gpublock/model"
+)
+
+// BlockJSON uses the AWS CLI's field names, plus Region and the merged details.
+type BlockJSON struct {
+	Source                 model.Source
+	CapacityReservationId  string
+	CapacityBlockId        string
+	Region                 string
+	AvailabilityZone       string
+	InstanceType           string
+	TotalInstanceCount     int
+	AvailableInstanceCount int
+	RunningInstanceCount   int
+	State                  string
+	StartDate              string
+	EndDate                string
+	InterconnectStatus     string   `json:",omitempty"`
+	InstanceIds            []string `json:",omitempty"` // those not terminated
+	Extensions             int      `json:",omitempty"`
+	// Instances is every instance AWS lists in the block, the terminated ones too (for
+	// about an hour), with when each was launched and stopped.
+	Instances []blockInstanceJSON `json:",omitempty"`
+
+	// What the blocks screen shows besides: the tags, the fee paid where this machine's
+	// journal bought the block (exact), the countdowns and every warning in force.
+	UnavailableInstanceCount int               `json:",omitempty"`
+	Tags                     map[string]string `json:",omitempty"`
+	FeePaid                  string            `json:",omitempty"`
+	Countdown                string
+	TerminationDate          string `json:",omitempty"`
+	ExtendByDate             string `json:",omitempty"`
+	Warnings                 []warningJSON
+}
+
+// warningJSON is one warning in force: its kind (extend-by, cant-extend, expiring, …), its
+// words on screen, its sentence, and the lead it came at.
+type warningJSON struct {
+	Kind    string
+	Warning string
+	Text    string
+	Lead    string `json:",omitempty"`
+}
+
+// BlockFacts is what a listing needs besides the blocks: the warnings' leads, the fees paid.
+type BlockFacts struct {
+	Rules model.WarnRules
+	Fees  map[string]model.Money
+	// Plans are the reservations made of parts (training plans) listed with the blocks
+	// (--source), printed after them.
+	Plans     []model.Block
+	WithPlans bool
+}
+
+func toBlockJSONAt(b model.Block, facts BlockFacts, now time.Time) BlockJSON {
+	j := toBlockJSON(b)
+	j.UnavailableInstanceCount, j.Tags = b.UnavailableCount, b.Tags
+	if fee, ok := facts.Fees[b.ReservationID]; ok {
+		j.FeePaid = fee.String()
+	}
+	j.Countdown = b.ShortCountdown(now)
+	if b.HasTermination(now) {
+		j.TerminationDate = b.TerminationAt().UTC().Format(time.RFC3339)
+		j.ExtendByDate = b.ExtendBy().UTC().Format(time.RFC3339)
+	}
+	j.Warnings = warningsJSON(facts.Rules, b, now)
+	return j
+}
+
+// warningsJSON is every warning in force for a block or a plan, never null.
+func warningsJSON(rules model.WarnRules, b model.Block, now time.Time) []warningJSON {
+	out := []warningJSON{}
+	for _, w := range rules.Warnings(b, now) {
+		wj := warningJSON{Kind: w.Kind.Name(), Warning: w.Cell(b, now), Text: w.Sentence(b, now)}
+		if w.Lead > 0 {
+			wj.Lead = model.FormatWarnLeads([]time.Duration{w.Lead})
+		}
+		out = append(out, wj)
+	}
+	return out
+}
+
+func toBlockJSON(b model.Block) BlockJSON {
+	j := BlockJSON{
+		CapacityReservationId:  b.ReservationID,
+		CapacityBlockId:        b.BlockID,
+		Region:                 b.Region,
+		AvailabilityZone:       b.AvailabilityZone,
+		InstanceType:           b.InstanceType,
+		TotalInstanceCount:     b.TotalCount,
+		AvailableInstanceCount: b.AvailableCount,
+		RunningInstanceCount:   b.RunningCount,
+		State:                  string(b.State),
+		StartDate:              b.Start.UTC().Format(time.RFC3339),
+		EndDate:                b.End.UTC().Format(time.RFC3339),
+		InterconnectStatus:     b.Interconnect,
+		Extensions:             len(b.Extensions),
+	}
+	for _, i := range b.Instances {
+		if i.Live() {
+			j.InstanceIds = append(j.InstanceIds, i.ID)
+		}
+		ij := blockInstanceJSON{InstanceId: i.ID, State: i.State, LaunchTime: i.LaunchTime.UTC().Format(time.RFC3339)}
+		if !i.StoppedAt.IsZero() {
+			ij.StoppedTime = i.StoppedAt.UTC().Format(time.RFC3339)
+		}
+		j.Instances = append(j.Instances, ij)
+	}
+	return j
+}
+
+// blockInstanceJSON is one instance of a block: its id, state, launch and stop times.
+type blockInstanceJSON struct {
+	InstanceId  string
+	State       string
+	LaunchTime  string
+	StoppedTime string `json:",omitempty"`
+}
+
+var blockCSVHeader = []string{"CapacityReservationId", "CapacityBlockId", "Region", "AvailabilityZone", "InstanceType",
+	"TotalInstanceCount", "AvailableInstanceCount", "RunningInstanceCount", "State", "StartDate", "EndDate", "InterconnectStatus",
+	"Warning", "FeePaid"}
+
+const blockTableFormat = "%-21s  %-21s  %-14s  %-16s  %-17s  %5s  %5s  %7s  %-15s  %-16s  %-16s  %-16s  %-19s  %-17s  %s\n"
+
+// Blocks writes the list to w; in a table, an empty list is said on diag, like the
+// empty search of offerings, so stdout holds only rows.
+func Blocks(blocks []model.Block, facts BlockFacts, format cmdutil.OutputFormat, now time.Time, w, diag io.Writer) error {
+	fee := func(b model.Block) string {
+		if f, ok := facts.Fees[b.ReservationID]; ok {
+			return f.String()
+		}
+		return ""
+	}
+	warning := func(b model.Block) string { return facts.Rules.Top(b, now).Cell(b, now) }
+	switch format {
+	case "json":
+		if facts.WithPlans {
+			out := make([]any, 0, len(blocks)+len(facts.Plans))
+			for _, b := range blocks {
+				out = append(out, toBlockJSONAt(b, facts, now))
+			}
+			for _, p := range facts.Plans {
+				j := PlanListJSON{PlanJSON: ToPlanJSON(p), Warnings: warningsJSON(facts.Rules, p, now)}
+				j.Countdown = p.PlanCountdown(now)
+				out = append(out, j)
+			}
+			return JSON(w, out)
+		}
+		out := make([]BlockJSON, len(blocks))
+		for i, b := range blocks {
+			out[i] = toBlockJSONAt(b, facts, now)
+		}
+		return JSON(w, out)
+	case "csv":
+		cw := csv.NewWriter(w)
+		_ = cw.Write(blockCSVHeader)
+		for _, b := range blocks {
+			_ = cw.Write([]string{b.ReservationID, b.BlockID, b.Region, b.AvailabilityZone, b.InstanceType,
+				strconv.Itoa(b.TotalCount), strconv.Itoa(b.AvailableCount), strconv.Itoa(b.RunningCount), string(b.State),
+				b.Start.UTC().Format(time.RFC3339), b.End.UTC().Format(time.RFC3339), b.Interconnect, warning(b), fee(b)})
+		}
+		cw.Flush()
+		return cw.Error()
+	}
+	if facts.WithPlans && len(blocks) == 0 {
+		if len(facts.Plans) == 0 {
+			_, err := fmt.Fprintf(diag, "No %s and no %s.\n", cmdutil.SourcesThat(cmdutil.NoParts), cmdutil.SourcesThat(cmdutil.HasParts))
+			return err
+		}
+		return printPlans(facts.Plans, facts.Rules, now, w, false)
+	}
+	if len(blocks) == 0 {
+		_, err := fmt.Fprintln(diag, "No Capacity Blocks.")
+		return err
+	}
+	fmt.Fprintf(w, blockTableFormat, "RESERVATION", "BLOCK", "REGION", "ZONE", "TYPE", "TOTAL", "FREE", "RUNNING", "STATE", "START (UTC)", "END (UTC)", "TERMINATES (UTC)", "TO START / TO END", "INTERCONNECT", "WARNING")
+	for _, b := range blocks {
+		_, err := fmt.Fprintf(w, blockTableFormat, b.ReservationID, b.BlockID, b.Region, b.AvailabilityZone, b.InstanceType,
+			strconv.Itoa(b.TotalCount), strconv.Itoa(b.AvailableCount), strconv.Itoa(b.RunningCount), b.State,
+			b.Start.UTC().Format("2006-01-02 15:04"), b.End.UTC().Format("2006-01-02 15:04"),
+			b.TerminationCell(), b.ShortCountdown(now), b.Interconnect, warning(b))
+		if err != nil {
+			return err
+		}
+	}
+	return printPlans(facts.Plans, facts.Rules, now, w, true)
+}

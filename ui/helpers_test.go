@@ -70,7 +70,7 @@ func emulatorBackend(t testing.TB, faults ec2sim.Faults) (source.Backend, *ec2si
 	if err != nil {
 		t.Fatal(err)
 	}
-	return sources.New(c, capacityblocks.New(c), trainingplans.Source(trainingplans.New(c))), sim
+	return sources.New(c, []source.Source{capacityblocks.New(c), trainingplans.Source(trainingplans.New(c))}), sim
 }
 
 func testOptions(b source.Backend) Options {

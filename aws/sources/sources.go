@@ -18,8 +18,9 @@ import (
 )
 
 // New is the API client and the program's capacity sources over it (in model.Sources'
-// order) as one source.Backend.
-func New(c *awsapi.Client, srcs ...source.Source) source.Backend {
+// order) as one source.Backend. The sources are a slice, not variadic, so that a caller
+// cannot forget them and get a backend that sells nothing.
+func New(c *awsapi.Client, srcs []source.Source) source.Backend {
 	return backend{c: c, blocks: capacityblocks.New(c), spend: spend.New(c, srcs...), srcs: srcs}
 }
 

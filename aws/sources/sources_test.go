@@ -17,7 +17,7 @@ import (
 // a source without launches refuses one before any call, in its capability's words.
 func TestBackendDispatchesBySource(t *testing.T) {
 	c := &awsapi.Client{}
-	b := New(c, capacityblocks.New(c), trainingplans.Source(trainingplans.New(c))).(backend)
+	b := New(c, []source.Source{capacityblocks.New(c), trainingplans.Source(trainingplans.New(c))}).(backend)
 	if len(b.srcs) != 2 || b.srcs[0].Caps().Source != model.SourceCapacityBlock || b.srcs[1].Caps().Source != model.SourceTrainingPlan {
 		t.Fatalf("sources %d, want the blocks then the plans", len(b.srcs))
 	}

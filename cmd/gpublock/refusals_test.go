@@ -132,7 +132,7 @@ func tuiBackend(t *testing.T, f cmdutil.AWSFlags) source.Backend {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return sources.New(c, cmdutil.SourcesOver(c)...)
+	return sources.New(c, cmdutil.SourcesOver(c))
 }
 
 // lookOffering finds the offering id of source src in f's region as the command line does.

@@ -238,7 +238,7 @@ func connect(ctx context.Context, f *cmdutil.AWSFlags, onClient func(*awsapi.Cli
 		offset = client.Now(ctx).Sub(time.Now())
 	}
 	c := ui.Connection{
-		Backend:   sources.New(client, cmdutil.SourcesOver(client)...),
+		Backend:   sources.New(client, cmdutil.SourcesOver(client)),
 		Simulated: info.Mode == cmdutil.ModeSimulated,
 		Profile:   client.Profile(),
 		Region:    client.Region(),

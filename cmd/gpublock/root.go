@@ -23,6 +23,7 @@ import (
 	"github.com/gpublock/gpublock/cmd/internal/cmd/purchase"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/sim"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/tui"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/use"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/model"
 )
@@ -75,6 +76,7 @@ func newRootCmd(ctx context.Context, f *cmdutil.Factory) *cobra.Command {
 		configcmd.NewCmdConfig(f),
 		prices.NewCmdPrices(f, nil),
 		sim.NewCmdSim(f, nil),
+		use.NewCmdUse(f, nil),
 	)
 	root.AddCommand(manCmd(), versionCmd())
 	root.SetHelpCommand(helpCmd())

@@ -14,6 +14,7 @@ import (
 	helpdialog "github.com/gpublock/gpublock/ui/dialog/help"
 	"github.com/gpublock/gpublock/ui/dialog/launch"
 	"github.com/gpublock/gpublock/ui/dialog/purchase"
+	"github.com/gpublock/gpublock/ui/dialog/use"
 	uiscreen "github.com/gpublock/gpublock/ui/screen"
 	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
 )
@@ -62,6 +63,9 @@ func (m Model) openDialog(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.openBlockLaunch(msg.Block)
 	case uiscreen.OpenCompare:
 		return m.openCompare(msg.Comparisons)
+	case uiscreen.OpenUse:
+		m.dialog = use.New(m.pc.Theme, msg.Block, m.actionEnv().Size, use.DefaultKeyMap(m.blocks().KeyMap().Scroll))
+		return m, nil
 	}
 	return m, nil
 }

@@ -20,6 +20,7 @@ func TestActionDialogsFitEverySize(t *testing.T) {
 		"purchase": opened(t, base, keyMsg("enter")),
 		"launch":   opened(t, blocks, keyMsg("l")),
 		"extend":   opened(t, blocks, keyMsg("e")),
+		"use":      opened(t, blocks, keyMsg("u")),
 	}
 	for name, m := range states {
 		for _, sz := range sizes() {
@@ -44,7 +45,7 @@ func opened(t *testing.T, m Model, k tea.KeyPressMsg) Model {
 		switch msg := c().(type) {
 		case tea.BatchMsg:
 			queue = append(queue, msg...)
-		case uiscreen.OpenPurchase, uiscreen.OpenLaunch, uiscreen.OpenExtend:
+		case uiscreen.OpenPurchase, uiscreen.OpenLaunch, uiscreen.OpenExtend, uiscreen.OpenUse:
 			mm, _ := m.Update(msg)
 			m = mm.(Model)
 		}

@@ -75,12 +75,14 @@ type (
 	}
 	// OpenCompare asks for the marked offerings on one chart over the screen.
 	OpenCompare struct{ Comparisons []pricing.Comparison }
+	// OpenUse asks for what another tool needs to run in a block or a plan.
+	OpenUse struct{ Block model.Block }
 )
 
 // IsOpen reports whether msg asks for a dialog.
 func IsOpen(msg any) bool {
 	switch msg.(type) {
-	case OpenLaunch, OpenExtend, OpenPurchase, OpenCompare:
+	case OpenLaunch, OpenExtend, OpenPurchase, OpenCompare, OpenUse:
 		return true
 	}
 	return false

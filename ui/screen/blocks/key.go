@@ -65,7 +65,7 @@ func (m Model) paneKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 	case key.Matches(k, bk.Notify):
 		return m.ToggleNotify(), nil
 	case !ok:
-		if key.Matches(k, bk.Details, bk.CopyID, bk.CopyBlockID, bk.Open, bk.Extend, bk.Launch) {
+		if key.Matches(k, bk.Details, bk.CopyID, bk.CopyBlockID, bk.Open, bk.Extend, bk.Launch, bk.Use) {
 			say("No block selected.")
 		}
 		return m, nil
@@ -104,6 +104,8 @@ func (m Model) paneKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m, func() tea.Msg { return screen.OpenExtend{Block: b} }
 	case key.Matches(k, bk.Launch):
 		return m, func() tea.Msg { return screen.OpenLaunch{Block: b} }
+	case key.Matches(k, bk.Use):
+		return m, func() tea.Msg { return screen.OpenUse{Block: b} }
 	}
 	return m, nil
 }

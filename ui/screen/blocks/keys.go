@@ -15,8 +15,8 @@ import (
 // and the detail, esc goes back to the table; while the detail has the focus the table's
 // moving keys scroll it (Scroll).
 type KeyMap struct {
-	Refresh, Details, Pane, Back, CopyID, CopyBlockID, Open, Extend, Launch, Notify key.Binding
-	Scroll                                                                          pager.KeyMap
+	Refresh, Details, Pane, Back, CopyID, CopyBlockID, Open, Extend, Launch, Use, Notify key.Binding
+	Scroll                                                                               pager.KeyMap
 }
 
 // DefaultKeyMap returns the keys; read-only mode disables extend and launch, so that
@@ -32,6 +32,7 @@ func DefaultKeyMap(readOnly bool) KeyMap {
 		Open:        key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open in AWS console")),
 		Extend:      key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "extend…")),
 		Launch:      key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "launch…")),
+		Use:         key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "use with…")),
 		Notify:      key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "notifications on/off")),
 		Scroll:      pager.NewKeyMap(blockstable.DefaultKeyMap().Nav()),
 	}
@@ -60,7 +61,7 @@ func (km KeyMap) FullHelp() [][]key.Binding {
 
 func groups(b KeyMap, bt blockstable.KeyMap) []screen.KeyGroup {
 	return []screen.KeyGroup{
-		{Title: "Blocks screen", Keys: []key.Binding{b.Details, b.Pane, b.Refresh, b.Extend, b.Launch, b.CopyID, b.CopyBlockID, b.Open, b.Notify, bt.Filter}},
+		{Title: "Blocks screen", Keys: []key.Binding{b.Details, b.Pane, b.Refresh, b.Extend, b.Launch, b.Use, b.CopyID, b.CopyBlockID, b.Open, b.Notify, bt.Filter}},
 		{Title: "Sort blocks (again reverses)", Keys: bt.Sort[:]},
 		{Title: "Block detail (focused) scrolls", Keys: []key.Binding{b.Scroll.Line, b.Scroll.Page, b.Scroll.Half, b.Scroll.Ends}},
 	}
@@ -84,7 +85,7 @@ func (m Model) ShortHelp() []key.Binding {
 	case m.table.Filtering():
 		return []key.Binding{t.ApplyFilter, t.ClearFilter}
 	case m.detail:
-		out = []key.Binding{b.Scroll.Line, b.Scroll.Page, b.Back, b.Pane, b.Extend, b.Launch, b.Refresh, b.CopyID, b.Open}
+		out = []key.Binding{b.Scroll.Line, b.Scroll.Page, b.Back, b.Pane, b.Extend, b.Launch, b.Use, b.Refresh, b.CopyID, b.Open}
 	default:
 		out = b.tableHelp(t)
 	}

@@ -77,7 +77,7 @@ func fire(ctx context.Context, c *awsapi.Client, l *Launch, save func([]Launch) 
 	case b.State == model.StateScheduled || b.State == model.StatePaymentPending:
 		return false
 	case b.State != model.StateActive:
-		l.finish(Cancelled, fmt.Sprintf("the block is %s: it did not become active", b.State))
+		l.finish(Cancelled, fmt.Sprintf("the block is %s: it ended before a watcher launched into it", b.State))
 		return true
 	}
 	if l.Sent {

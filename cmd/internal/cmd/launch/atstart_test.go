@@ -94,7 +94,9 @@ func TestLaunchAtStartRunsOnceWhenTheBlockStarts(t *testing.T) {
 	blocksRound(t, cs.URL)
 	var wg sync.WaitGroup
 	for range 2 {
-		wg.Go(func() { cli.RunContext(context.Background(), &strings.Builder{}, &strings.Builder{}, "blocks", "--endpoint-url", cs.URL, "--region", "us-east-1") })
+		wg.Go(func() {
+			cli.RunContext(context.Background(), &strings.Builder{}, &strings.Builder{}, "blocks", "--endpoint-url", cs.URL, "--region", "us-east-1")
+		})
 	}
 	wg.Wait()
 	if n := len(simInstances(t, cs.URL)); n != 2 {

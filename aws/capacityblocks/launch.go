@@ -200,3 +200,28 @@ func (c *Client) subnetFor(ctx context.Context, cl *ec2.Client, b model.Block, w
 	})
 	return aws.ToString(subnets[0].SubnetId), nil
 }
+
+// LaunchedUnder lists the instances that a RunInstances under token started in region: a
+// launch whose reply was lost is settled by it. None found is not proof that nothing
+// started (a new instance may not be listed yet), so such a launch is sent again under the
+// same token, which EC2 never runs twice.
+func (c *Client) LaunchedUnder(ctx context.Context, region, token string) ([]model.Instance, error) {
+	var out []model.Instance
+	p := ec2.NewDescribeInstancesPaginator(c.api.EC2(region), &ec2.DescribeInstancesInput{Filters: []types.Filter{
+		{Name: aws.String("client-token"), Values: []string{token}},
+	}})
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, res := range page.Reservations {
+			for _, i := range res.Instances {
+				if aws.ToString(i.ClientToken) == token { // an endpoint that ignores the filter adds no strangers
+					out = append(out, instanceFrom(i))
+				}
+			}
+		}
+	}
+	return out, nil
+}

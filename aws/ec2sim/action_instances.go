@@ -141,7 +141,7 @@ func runInstances(s *Server, c *call) (*xmlBody, *apiError) {
 		third, _ := strconv.Atoi(strings.Split(z.CIDRBlock, ".")[2])
 		rs.Instances = append(rs.Instances, &instance{
 			ID:       s.hash.ID("i", c.region, "instance", rs.Counter, i),
-			LaunchID: launch, ReservationID: r.ID, BlockID: r.BlockID,
+			LaunchID: launch, ClientToken: token, ReservationID: r.ID, BlockID: r.BlockID,
 			ImageID: image, InstanceType: r.InstanceType, SubnetID: s.subnetID(c.region, z.Name), VpcID: s.vpcID(c.region),
 			AZ: z.Name, PrivateIP: fmt.Sprintf("172.31.%d.%d", third+k/250%16, k%250+4),
 			KeyName: f.str("KeyName"), Groups: groups, LaunchIndex: i, Launched: c.now, Tags: tags,
@@ -202,6 +202,7 @@ func writeInstance(x *xmlBody, in *instance, r *reservation, now time.Time) {
 		x.close("groupSet")
 	}
 	x.int("amiLaunchIndex", in.LaunchIndex)
+	x.opt("clientToken", in.ClientToken)
 	x.empty("productCodes")
 	x.str("instanceType", in.InstanceType)
 	x.time("launchTime", in.Launched)
@@ -398,6 +399,8 @@ func (s *Server) instanceField(region string, rs *regionState, in *instance, nam
 		return []string{"capacity-block"}
 	case "instance-id":
 		return []string{in.ID}
+	case "client-token":
+		return nonEmpty(in.ClientToken)
 	case "instance-type":
 		return []string{in.InstanceType}
 	case "availability-zone":

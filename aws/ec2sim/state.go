@@ -171,7 +171,8 @@ func (rs *regionState) block(id string) *reservation {
 
 type instance struct {
 	ID            string    `json:"id"`
-	LaunchID      string    `json:"launchId"` // r-…, one per RunInstances
+	LaunchID      string    `json:"launchId"`              // r-…, one per RunInstances
+	ClientToken   string    `json:"clientToken,omitempty"` // the RunInstances token, for the client-token filter
 	ReservationID string    `json:"reservationId"`
 	BlockID       string    `json:"blockId"`
 	ImageID       string    `json:"imageId"`

@@ -46,6 +46,10 @@ type Intent struct {
 	CheckOnly bool
 	// Again buys what an interrupted run already bought (Prepared.Earlier), on purpose.
 	Again bool
+	// RequestID, when set, is the request id (a launch's client token) fixed beforehand: a
+	// launch attached to a block ahead of its start is sent under the same token however
+	// often a killed watcher fires it again, so EC2 starts it once.
+	RequestID string
 }
 
 // Fee is what the intent would spend.

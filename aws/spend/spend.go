@@ -183,7 +183,10 @@ func (sv *Service) Commit(ctx context.Context, p source.Prepared) (source.SpendR
 		return res, awsapi.NotBoughtError("Nothing was prepared: the "+noun+" was not checked first.", "", nil)
 	}
 	call := handleOf(p).call
-	res.RequestID = awsapi.NewRequestID()
+	res.RequestID = p.Intent.RequestID
+	if res.RequestID == "" {
+		res.RequestID = awsapi.NewRequestID()
+	}
 	entry := call.Entry
 	entry.RequestID = res.RequestID
 	if p.Intent.Kind == source.SpendExtend {

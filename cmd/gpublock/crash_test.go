@@ -354,3 +354,31 @@ func TestExtendKilledByASignalAfterCommitThenRerun(t *testing.T) {
 		t.Errorf("after the re-run: %d extensions, end %s; want 1, %s", after.Extensions, after.EndDate, moved.EndDate)
 	}
 }
+
+// A watcher killed with SIGKILL while firing a launch attached at the start, before the
+// launch's call or after EC2 carried it out, is started again: the launch is settled by its
+// token, never sent as a second one.
+func TestLaunchAtStartWatcherKilledThenRestarted(t *testing.T) {
+	for _, at := range []string{"DescribeCapacityReservations", "RunInstances"} {
+		t.Run(at, func(t *testing.T) {
+			cs := cmdtest.StartSim(t)
+			asPerson(t, false, "")
+			b := boughtBlock(t, cs)
+			if code, _, errs := runCLI(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--at-start", "--count", "1", "--yes")...); code != 0 {
+				t.Fatalf("attach: exit %d\n%s", code, errs)
+			}
+			cs.Emulator.SetTime(cmdtest.MustTime(t, b.StartDate).Add(time.Minute))
+			killAfterCommit(t, cs, at, "blocks", "--region", "us-east-1")
+			for range 2 {
+				if code, _, errs := runCLI("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1"); code != 0 {
+					t.Fatalf("restarted watcher: exit %d\n%s", code, errs)
+				}
+			}
+			rows := reservations(t, cs.URL)
+			// The block holds 2: a second launch of 1 would fit, so only the token stops it.
+			if len(rows) != 1 || len(rows[0].InstanceIds) != 1 {
+				t.Fatalf("after the restart: %+v; want the 1 instance of one launch", rows)
+			}
+		})
+	}
+}

@@ -52,6 +52,9 @@ type Options struct {
 	key         string
 	groups      listFlag
 	dryRun, yes bool
+	// attached launches (atstart.go)
+	atStart, pending bool
+	cancel           string
 }
 
 // NewCmdLaunch is `gpublock launch`; runF, when not nil, is given the options instead of
@@ -63,17 +66,26 @@ func NewCmdLaunch(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command 
 		Short: "launch instances into a Capacity Block, after a typed confirmation",
 		Long: "Launches instances into an active Capacity Block, in its zone, after showing what starts and\n" +
 			"asking to type launch. --dry-run checks the block, the subnet's zone and the permission only.\n\n" +
-			"Exit status: 0 launched, 1 not launched, 2 bad usage or no terminal to confirm on without --yes, 3 outcome unknown.",
+			"--at-start attaches the launch to a block that has not started instead: it is launched when the\n" +
+			"block becomes active, once, by whichever gpublock watches the blocks (blocks, blocks --watch, the\n" +
+			"TUI); --pending lists the attached launches and --cancel RESERVATION_ID cancels one.\n\n" +
+			"Exit status: 0 launched (or attached, listed, cancelled), 1 not launched, 2 bad usage or no terminal to confirm on without --yes, 3 outcome unknown.",
 		Example: "  gpublock launch cr-0123456789abcdef0 --region us-east-1 --ami ami-0123456789abcdef0 --dry-run\n" +
 			"  gpublock launch cr-0123456789abcdef0 --region us-east-1 --ami ami-0123456789abcdef0 --count 2 \\\n" +
-			"    --subnet subnet-0abc --key my-key --security-group sg-0abc --yes -o json",
-		Args:        cmdutil.ExactlyOne(func(*cobra.Command) string { return "RESERVATION_ID (cr-…, from `gpublock blocks`)" }),
+			"    --subnet subnet-0abc --key my-key --security-group sg-0abc --yes -o json\n" +
+			"  gpublock launch cr-0123456789abcdef0 --region us-east-1 --ami ami-0123456789abcdef0 --count 2 --at-start --yes\n" +
+			"  gpublock launch --pending\n" +
+			"  gpublock launch --cancel cr-0123456789abcdef0",
+		Args:        launchArgs,
 		Annotations: map[string]string{cmdutil.AnnotationOneRegion: "true"},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			a.aws = *f.AWS
 			a.Args = args
 			if runF != nil {
 				return runF(a)
+			}
+			if a.atStart || a.pending || a.cancel != "" {
+				return cmdutil.CodeError(attachedRun(cmd.Context(), a))
 			}
 			return cmdutil.CodeError(launchRun(cmd.Context(), a))
 		},
@@ -87,6 +99,9 @@ func NewCmdLaunch(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command 
 	fs.Var(&a.groups, "security-group", "security group `sg-…` (repeatable, or comma-separated)")
 	fs.BoolVar(&a.dryRun, "dry-run", false, "check the block, the subnet's zone and the ec2:RunInstances permission (a DryRun); start nothing")
 	fs.BoolVar(&a.yes, "yes", false, "launch without asking to type launch (for scripts)")
+	fs.BoolVar(&a.atStart, "at-start", false, "attach the launch to a block that has not started: it runs when the block becomes active")
+	fs.BoolVar(&a.pending, "pending", false, "list the launches attached to blocks (no RESERVATION_ID)")
+	fs.StringVar(&a.cancel, "cancel", "", "cancel the launch attached to the block `cr-…` (no RESERVATION_ID)")
 	return cmd
 }
 

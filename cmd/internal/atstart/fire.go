@@ -1,0 +1,152 @@
+package atstart
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/capacityblocks"
+	"github.com/gpublock/gpublock/aws/notify"
+	"github.com/gpublock/gpublock/aws/source"
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"github.com/gpublock/gpublock/model"
+)
+
+// Store of the client's state directory.
+func StoreOf(c *awsapi.Client) (Store, error) {
+	p, err := c.JournalPath()
+	if err != nil {
+		return Store{}, err
+	}
+	return StoreAt(p), nil
+}
+
+// Fire fires every pending launch whose block is active, through the one spend path under
+// the launch's own token, and cancels those whose block ended first. Each outcome is said
+// (say gets a line without the command's name) and sent through n, like a warning. It is
+// the one step every watcher takes each round; without pending launches it calls nothing.
+func Fire(ctx context.Context, c *awsapi.Client, n *notify.Notifier, say func(string)) {
+	st, err := StoreOf(c)
+	if err != nil {
+		return // no state directory: nothing can have been attached here
+	}
+	err = st.Update(func(ls []Launch, save func([]Launch) error) error {
+		due := false
+		for _, l := range ls {
+			due = due || !l.Done()
+		}
+		if !due {
+			return nil
+		}
+		if c.ReadOnly() {
+			say("launches attached to blocks are not fired in read-only mode")
+			return nil
+		}
+		for i := range ls {
+			if ls[i].Done() || ctx.Err() != nil {
+				continue
+			}
+			if fire(ctx, c, &ls[i], save, ls) {
+				if err := save(ls); err != nil {
+					return err
+				}
+				say(ls[i].Sentence())
+				n.Send(ls[i].Event(c.Now(ctx)))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		say("launches attached to blocks: " + source.RedactError(err))
+	}
+}
+
+// fire moves l on if its block allows; changed is true when l is done now.
+func fire(ctx context.Context, c *awsapi.Client, l *Launch, save func([]Launch) error, all []Launch) (changed bool) {
+	cb := capacityblocks.New(c)
+	b, found, err := cb.FindBlock(ctx, l.Region, l.ReservationID)
+	switch {
+	case err != nil:
+		return false // asked again next round
+	case !found:
+		l.finish(Cancelled, "the block is no longer listed in "+l.Region)
+		return true
+	case b.State == model.StateScheduled || b.State == model.StatePaymentPending:
+		return false
+	case b.State != model.StateActive:
+		l.finish(Cancelled, fmt.Sprintf("the block is %s: it ended before a watcher launched into it", b.State))
+		return true
+	}
+	if l.Sent {
+		// An earlier attempt was cut off: what it started, if anything, is settled by its
+		// token before anything is sent.
+		if got, err := cb.LaunchedUnder(ctx, l.Region, l.Token); err != nil {
+			return false
+		} else if len(got) > 0 {
+			l.launched(got)
+			return true
+		}
+	} else {
+		l.Sent = true
+		if err := save(all); err != nil {
+			return false // not sent: a token that is not on disk could be lost
+		}
+	}
+	src, err := cmdutil.OpenSource(c, model.SourceCapacityBlock)
+	if err != nil {
+		return false
+	}
+	sv := cmdutil.SpendPath(c)
+	in := source.Intent{Kind: source.SpendLaunch, Block: b, Launch: l.Spec, RequestID: l.Token}
+	p, err := sv.Prepare(ctx, src, in)
+	var res source.SpendResult
+	if err == nil {
+		res, err = sv.Commit(ctx, p)
+	}
+	var pe *awsapi.PurchaseError
+	switch {
+	case err == nil:
+		l.launched(res.Instances)
+		return true
+	case ctx.Err() != nil, awsapi.Ambiguous(err), errors.As(err, &pe) && pe.Outcome == source.Unknown:
+		return false // sent again next round, under the same token
+	}
+	l.finish(Failed, strings.TrimSuffix(c.ExplainError(err).String(), "."))
+	return true
+}
+
+func (l *Launch) finish(s State, reason string) {
+	l.State, l.Reason, l.DoneAt = s, reason, time.Now().UTC()
+}
+
+func (l *Launch) launched(ins []model.Instance) {
+	l.finish(Launched, "")
+	l.Instances = nil
+	for _, in := range ins {
+		l.Instances = append(l.Instances, in.ID)
+	}
+}
+
+// Sentence says what became of l.
+func (l Launch) Sentence() string {
+	what := fmt.Sprintf("the launch at the start of %s (%d from %s)", l.ReservationID, l.Spec.Count, l.Spec.ImageID)
+	switch l.State {
+	case Launched:
+		return what + " started " + strings.Join(l.Instances, ", ")
+	case Failed:
+		return what + " FAILED: " + l.Reason + "; nothing was launched"
+	case Cancelled:
+		return what + " was cancelled: " + l.Reason
+	}
+	return what + " waits for the block to start"
+}
+
+// Event is l's outcome as the notifier sends it; its key is sent once.
+func (l Launch) Event(now time.Time) notify.Event {
+	return notify.Event{Text: "gpublock: " + l.Sentence(), Key: "launch-at-start " + l.Token + " " + string(l.State),
+		Kind: "launch-at-start", Warning: strings.ToUpper("launch " + string(l.State)), ReservationID: l.ReservationID,
+		Region: l.Region, Count: l.Spec.Count, State: string(l.State), At: now.UTC()}
+}

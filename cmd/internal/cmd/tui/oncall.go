@@ -7,13 +7,17 @@ import (
 	"sync/atomic"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/notify"
 	"github.com/gpublock/gpublock/aws/source"
+	"github.com/gpublock/gpublock/cmd/internal/atstart"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/cmd/internal/config"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui"
+	"github.com/gpublock/gpublock/ui/dialog"
 )
 
 // tuiOncall is what the TUI gets of the on-call flags and keys: the warnings' leads, the
@@ -81,5 +85,22 @@ func (t *tuiOncall) close() {
 		ctx, cancel := context.WithTimeout(context.Background(), cmdutil.NotifyGrace)
 		defer cancel()
 		n.Close(ctx)
+	}
+}
+
+// fireLaunches fires, at once and then every refresh until ctx ends, the launches attached
+// to blocks that have started: the step every watcher takes (atstart.Fire), so that an open
+// TUI launches them as `blocks --watch` would. Each outcome is said in the status line, and
+// the blocks are listed again to show it.
+func (t *tuiOncall) fireLaunches(ctx context.Context, c *awsapi.Client, every time.Duration, send func(tea.Msg)) {
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	for {
+		atstart.Fire(ctx, c, t.notifier.Load(), func(s string) { send(dialog.RootMsg{Flash: s, Refresh: true}) })
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
 	}
 }

@@ -171,7 +171,8 @@ func tuiRun(ctx context.Context, a *Options) int {
 	if !a.themeGiven && spend.Theme != "" {
 		a.theme = spend.Theme // checked when the file was read
 	}
-	_ = theme.Set(a.theme) // checked by parseTUI
+	_ = theme.Set(a.theme)   // checked by parseTUI
+	var program *tea.Program // Connect runs inside it, after it is made
 	opts := ui.Options{
 		Prices:  prices,
 		Profile: f.Profile,
@@ -180,7 +181,12 @@ func tuiRun(ctx context.Context, a *Options) int {
 		Context: ctx,
 		// The backend opens behind the first frame: resolving credentials (an SSO refresh,
 		// the instance metadata service timing out) can take seconds.
-		Connect: func(ctx context.Context) (ui.Connection, error) { return connect(ctx, f, oncall.connected) },
+		Connect: func(ctx context.Context) (ui.Connection, error) {
+			return connect(ctx, f, func(c *awsapi.Client) {
+				oncall.connected(c)
+				go oncall.fireLaunches(ctx, c, a.refresh, program.Send)
+			})
+		},
 		// Buying and launching: --read-only and --max-spend reach the adapter
 		// through f as well.
 		ReadOnly: spend.ReadOnly,
@@ -203,7 +209,8 @@ func tuiRun(ctx context.Context, a *Options) int {
 	if noColor {
 		popts = append(popts, tea.WithColorProfile(colorprofile.Ascii))
 	}
-	final, err := tea.NewProgram(ui.New(opts), popts...).Run()
+	program = tea.NewProgram(ui.New(opts), popts...)
+	final, err := program.Run()
 	if err != nil && strings.Contains(err.Error(), "opening TTY") {
 		// Bubble Tea names no error value for it; the words are its own.
 		fmt.Fprintln(stderr, "gpublock: the terminal UI needs a terminal, and none could be opened (no /dev/tty).")

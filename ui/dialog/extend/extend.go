@@ -69,7 +69,7 @@ type Model struct {
 // Busy reports an extension in flight: the root then lets ctrl+c warn before it quits.
 func (d Model) Busy() bool { return d.step == stepBuying }
 
-// Step is the part of the dialog that shows.
+// step is the part of the dialog that shows.
 type step int
 
 // The steps, in the order the dialog goes through them.

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"testing"
+
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/gpublock/gpublock/model"
@@ -56,3 +58,13 @@ func updateOpen(m Model, msgs ...tea.Msg) Model {
 
 // detailPage is the selected offering's detail as the detail pane lays it out now.
 func (m Model) detailPage() (detail.Page, bool) { return m.searchNow().DetailPage() }
+
+// page is detailPage, failing t when no offering is selected.
+func (m Model) page(t testing.TB) detail.Page {
+	t.Helper()
+	p, ok := m.detailPage()
+	if !ok {
+		t.Fatal("no offering selected")
+	}
+	return p
+}

@@ -2,13 +2,17 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/source"
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/components/pager"
 )
 
 var terminalSizes = [][2]int{{80, 24}, {120, 40}, {200, 60}}
@@ -90,4 +94,62 @@ func unwrapPane(text string) string {
 		b.WriteByte(' ')
 	}
 	return strings.Join(strings.Fields(b.String()), " ")
+}
+
+// longBlocks are n blocks whose detail is longer than any pane below 120×40: ten instances,
+// three extensions and four tags each, the last tag sorting last.
+func longBlocks(n int) []model.Block {
+	bs := syntheticBlocks(n)
+	for i := range bs {
+		b := &bs[i]
+		for j := 0; j < 10; j++ {
+			b.Instances = append(b.Instances, model.Instance{ID: fmt.Sprintf("i-%02d%015x", j, i), State: "running", LaunchTime: b.Start})
+		}
+		for j := 0; j < 3; j++ {
+			b.Extensions = append(b.Extensions, model.Extension{DurationHours: 24, Start: b.End.Add(time.Duration(j) * 24 * time.Hour),
+				End: b.End.Add(time.Duration(j+1) * 24 * time.Hour), Fee: model.MustMoney("1000"), Status: model.ExtensionPaymentSucceeded})
+		}
+		b.Tags = map[string]string{"project": "llm", "owner": "ml-team", "cost-center": "42", "zz-last": "the end " + b.ReservationID}
+	}
+	return bs
+}
+
+func loadedBlocks(t *testing.T, w, h int) Model {
+	t.Helper()
+	m := update(New(testOptions(nil)), altKey('2'), tea.WindowSizeMsg{Width: w, Height: h})
+	return update(m, blocksMsg{ID: m.blocks().ListingID(), List: source.BlockList{Blocks: longBlocks(6), Now: testNow}})
+}
+
+// blocksPage is the selected block's detail as the model lays it out now.
+func (m Model) blocksPage(t *testing.T) pager.Page {
+	t.Helper()
+	_, d := m.blocksNow().Panes()
+	p, ok := m.blocksNow().DetailPage(d.W-2, d.H-2)
+	if !ok {
+		t.Fatal("no block selected")
+	}
+	return p
+}
+
+// Scrolled in one size and drawn in all, the blocks screen still fits every terminal:
+// the scroll is kept within the lines each size has.
+func TestBlocksDetailScrolledFits(t *testing.T) {
+	states := map[string]Model{
+		"blocks detail scrolled":      update(loadedBlocks(t, 60, 16), keyMsg("enter"), keyMsg("G")),
+		"blocks detail scrolled some": update(loadedBlocks(t, 80, 24), keyMsg("d"), keyMsg("j"), keyMsg("j"), tea.KeyPressMsg{Code: tea.KeyPgDown}),
+		"blocks detail scrolled wide": update(loadedBlocks(t, 120, 30), keyMsg("tab"), keyMsg("G")),
+	}
+	for name, m := range states {
+		if m.blocks().Scroll().Top(m.blocksPage(t)) == 0 {
+			t.Fatalf("%s: the detail is not scrolled", name)
+		}
+		for w := 20; w <= 400; w += 29 {
+			for h := 5; h <= 120; h += 9 {
+				checkFits(t, name, update(m, tea.WindowSizeMsg{Width: w, Height: h}), w, h)
+			}
+		}
+		for _, sz := range [][2]int{{80, 24}, {160, 48}, {59, 15}, {60, 16}, {119, 29}, {120, 30}, {400, 120}, {1, 1}} {
+			checkFits(t, name, update(m, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]}), sz[0], sz[1])
+		}
+	}
 }

@@ -63,7 +63,7 @@ func TestEverySizeFits(t *testing.T) {
 	for name, m := range blocksStates(base) { // ui/blocks_test.go
 		states[name] = m
 	}
-	for name, m := range watchStates(base) { // ui/watch_test.go
+	for name, m := range watchStates(t) { // ui/watchnotify_test.go
 		states[name] = m
 	}
 	for name, m := range states {

@@ -44,7 +44,7 @@ type Model struct {
 	asking bool
 	moved  bool
 
-	step   Step
+	step   step
 	offErr error
 	off    model.ExtensionOffering
 	cmp    pricing.Comparison
@@ -67,20 +67,20 @@ type Model struct {
 }
 
 // Busy reports an extension in flight: the root then lets ctrl+c warn before it quits.
-func (d Model) Busy() bool { return d.step == Buying }
+func (d Model) Busy() bool { return d.step == stepBuying }
 
-// Step is the part of the dialog that shows.
-type Step int
+// step is the part of the dialog that shows.
+type step int
 
 // The steps, in the order the dialog goes through them.
 const (
-	Choose   Step = iota // choosing among the lengths offered
-	Loading              // asking for every length
-	None                 // no length offered (or the calls failed)
-	Checking             // the offering is shown; the dry run is running
-	Confirm              // the dry run answered; type extend
-	Buying               // the extension is in flight; it cannot be called back
-	Done                 // bought, or not: the answer is shown until a key
+	stepChoose   step = iota // choosing among the lengths offered
+	stepLoading              // asking for every length
+	stepNone                 // no length offered (or the calls failed)
+	stepChecking             // the offering is shown; the dry run is running
+	stepConfirm              // the dry run answered; type extend
+	stepBuying               // the extension is in flight; it cannot be called back
+	stepDone                 // bought, or not: the answer is shown until a key
 )
 
 type extCheckMsg struct {
@@ -107,7 +107,7 @@ func New(env dialog.Env, prices *pricing.Catalog, b model.Block) Model {
 // once; preferDays (the configuration's) is selected first when offered.
 func Open(env dialog.Env, prices *pricing.Catalog, b model.Block, preferDays int) (Model, tea.Cmd) {
 	d := New(env, prices, b)
-	d.step, d.prefer, d.asking = Loading, preferDays, true
+	d.step, d.prefer, d.asking = stepLoading, preferDays, true
 	return d, d.fetchChoices()
 }
 
@@ -116,7 +116,7 @@ var Action = spend.Action{Word: "extend", Noun: "extension", Done: "extended", A
 
 // failure is the extension's failure once it answered, or nil.
 func (d Model) failure() *source.ActionError {
-	if d.step != Done {
+	if d.step != stepDone {
 		return nil
 	}
 	return d.spend.Failure
@@ -146,7 +146,7 @@ func (d Model) Update(msg tea.Msg) (dialog.Dialog, tea.Cmd, bool) {
 	case tea.KeyPressMsg:
 		return d.key(msg)
 	case tea.PasteMsg:
-		if d.step == Checking || d.step == Confirm {
+		if d.step == stepChecking || d.step == stepConfirm {
 			d.spend.Paste()
 		}
 	case extChoicesMsg:
@@ -154,10 +154,10 @@ func (d Model) Update(msg tea.Msg) (dialog.Dialog, tea.Cmd, bool) {
 	case extChoiceMsg:
 		return d.onChoice(msg)
 	case extCheckMsg:
-		if msg.dialog != d.id || d.step != Checking {
+		if msg.dialog != d.id || d.step != stepChecking {
 			return d, nil, false
 		}
-		d.prep, d.step = msg.prep, Confirm
+		d.prep, d.step = msg.prep, stepConfirm
 		if msg.err == nil && msg.prep.NoDryRun != "" {
 			// A source without a dry run (SageMaker): the dialog says so where a block's
 			// shows its answer.
@@ -170,7 +170,7 @@ func (d Model) Update(msg tea.Msg) (dialog.Dialog, tea.Cmd, bool) {
 		if msg.dialog != d.id {
 			return d, nil, false
 		}
-		d.step, d.res = Done, msg.res
+		d.step, d.res = stepDone, msg.res
 		// The row shows the extension at once; its end moves once the block is listed again.
 		refresh := func() tea.Msg { return blockscreen.RefreshMsg{} }
 		d.spend.Settle(msg.err)
@@ -183,7 +183,7 @@ func (d Model) Update(msg tea.Msg) (dialog.Dialog, tea.Cmd, bool) {
 		}
 		return d, tea.Batch(refresh, dialog.PollBlock(d.env, d.id, d.b, d.env.Poll)), false
 	case dialog.BlockPolledMsg:
-		if msg.Dialog != d.id || d.step != Done || d.failure() != nil || extensionSettled(d.status) {
+		if msg.Dialog != d.id || d.step != stepDone || d.failure() != nil || extensionSettled(d.status) {
 			return d, nil, false
 		}
 		d.pollErr = msg.Err
@@ -205,21 +205,21 @@ func (d Model) Update(msg tea.Msg) (dialog.Dialog, tea.Cmd, bool) {
 func (d Model) key(k tea.KeyPressMsg) (dialog.Dialog, tea.Cmd, bool) {
 	km := d.Keys()
 	switch d.step {
-	case Buying:
+	case stepBuying:
 		return d, d.spend.InFlight(k), false
-	case Done:
+	case stepDone:
 		return d, nil, true
 	}
 	if key.Matches(k, km.Cancel) {
 		return d, dialog.Cancelled("Nothing was extended."), true
 	}
 	switch d.step {
-	case Choose, None, Loading:
+	case stepChoose, stepNone, stepLoading:
 		return d.listKey(k, km)
-	case Checking, Confirm:
+	case stepChecking, stepConfirm:
 		switch {
 		case key.Matches(k, km.Back):
-			d.step, d.spend = Choose, d.spend.Fresh()
+			d.step, d.spend = stepChoose, d.spend.Fresh()
 			d.id = dialog.NextSeq() // a dry run still running answers no one
 			return d, nil, false
 		case key.Matches(k, km.Confirm):
@@ -239,7 +239,7 @@ func (d Model) tryBuy() (dialog.Dialog, tea.Cmd, bool) {
 	if d.spend.Confirm(why) != spend.Go {
 		return d, nil, false
 	}
-	d.step = Buying
+	d.step = stepBuying
 	prep := d.prep
 	if prep.Intent.Extension.ID != d.off.ID {
 		prep = source.Prepared{Intent: d.intent()} // an answer not given by the service: it prepares it now
@@ -305,7 +305,7 @@ func (d Model) lines(w int) []string {
 	head := model.ExtensionTarget(b, d.env.Account(), loc)
 	add(dialog.FieldLines(th, lab(head), cw)...)
 	switch d.step {
-	case Choose, Loading, None:
+	case stepChoose, stepLoading, stepNone:
 		// The room left for the list's rows: the box, the lines above, a heading, a footer.
 		room := d.env.Size.H - 2 - len(out) - 6
 		if d.env.Size.H == 0 {
@@ -327,23 +327,23 @@ func (d Model) lines(w int) []string {
 	// The dry run's answer in the words and styles of the purchase dialog.
 	tone, answer := d.spend.DryRunAnswer(d.env.Caps(d.b.Source).NoDryRun)
 	out = append(out, dialog.DryRunLines(dialog.ToneStyle(th, tone), extLabelWidth, answer, cw)...)
-	if d.step != Done {
+	if d.step != stepDone {
 		add(dialog.SettledLines(th, d.prep.Settled, "", cw)...) // what the spend service settled first
 	}
 	switch d.step {
-	case Confirm:
+	case stepConfirm:
 		if d.spend.Allowed() {
 			add(th.Label.Render("Type extend and press enter: ") + d.spend.Field.View(max(8, cw-30), true, th.Value, th.Cursor, th.Muted))
 		}
-	case Buying:
+	case stepBuying:
 		add(th.Value.Render("Extending… (the answer is awaited; nothing is sent twice)"))
-	case Done:
+	case stepDone:
 		add(d.doneLines(cw)...)
 	}
 	if d.spend.Note != "" {
 		add(dialog.WrapStyled(th.Warning, d.spend.Note, cw)...)
 	}
-	if d.step == Checking || d.step == Confirm {
+	if d.step == stepChecking || d.step == stepConfirm {
 		add(th.Muted.Render(ansi.Truncate("shift+tab another length · esc cancels", cw, "…")))
 	}
 	return out
@@ -409,7 +409,7 @@ func breakEven(c pricing.Comparison) string {
 func (d Model) View(width, height int) string {
 	w := min(width, dialog.MaxWidth)
 	lines := d.lines(w - 2)
-	if len(lines)+2 > height && d.step == Confirm {
+	if len(lines)+2 > height && d.step == stepConfirm {
 		lines = append(lines[:max(0, height-3)], d.env.Theme.Warning.Render("Too small to show everything: make the terminal taller to extend."))
 	}
 	if len(lines)+2 > height {

@@ -49,7 +49,7 @@ func confirmDialog(t *testing.T) Model {
 		choices = append(choices, model.ExtensionChoice{Days: days, Offering: o})
 		cmps = append(cmps, pricing.Compare(nil, o.AsOffering(blk)))
 	}
-	d.step, d.choices, d.cmps, d.choice = Confirm, choices, cmps, 5
+	d.step, d.choices, d.cmps, d.choice = stepConfirm, choices, cmps, 5
 	d.off = off
 	d.spend.Answer(d.spend.CheckID(), source.Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlockExtension"}, nil)
 	return d
@@ -73,11 +73,11 @@ func keyMsg(s string) tea.KeyPressMsg {
 func TestKeysFollowTheStep(t *testing.T) {
 	d := confirmDialog(t)
 	buying := d
-	buying.step = Buying
+	buying.step = stepBuying
 	done := d
-	done.step = Done
+	done.step = stepDone
 	choose := d
-	choose.step = Choose
+	choose.step = stepChoose
 	for name, c := range map[string]struct {
 		d    Model
 		want string

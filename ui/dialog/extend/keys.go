@@ -36,24 +36,24 @@ func (d Model) Keys() KeyMap {
 		Close:   key.NewBinding(key.WithKeys("esc", "enter", "q", "space"), key.WithHelp("any key", "closes")),
 		Quit:    key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quits")),
 	}
-	choosing := d.step == Choose || d.step == Loading || d.step == None
-	moving := d.step == Choose || d.step == Loading
+	choosing := d.step == stepChoose || d.step == stepLoading || d.step == stepNone
+	moving := d.step == stepChoose || d.step == stepLoading
 	for _, b := range []*key.Binding{&k.Up, &k.Down, &k.Top, &k.Bottom} {
 		b.SetEnabled(moving)
 	}
-	if d.step == None {
+	if d.step == stepNone {
 		k.Show.SetHelp("enter", "asks again")
 	}
-	k.Show.SetEnabled(d.step == Choose || d.step == None)
+	k.Show.SetEnabled(d.step == stepChoose || d.step == stepNone)
 	k.Again.SetEnabled(choosing)
-	k.Back.SetEnabled(d.step == Checking || d.step == Confirm)
-	k.Confirm.SetEnabled(d.step == Checking || d.step == Confirm)
+	k.Back.SetEnabled(d.step == stepChecking || d.step == stepConfirm)
+	k.Confirm.SetEnabled(d.step == stepChecking || d.step == stepConfirm)
 	if !d.spend.CanType() {
 		k.Confirm.SetHelp("enter", "says why it cannot go ahead")
 	}
-	k.Cancel.SetEnabled(d.step != Buying && d.step != Done)
-	k.Close.SetEnabled(d.step == Done)
-	if d.step == Buying {
+	k.Cancel.SetEnabled(d.step != stepBuying && d.step != stepDone)
+	k.Close.SetEnabled(d.step == stepDone)
+	if d.step == stepBuying {
 		k.Quit.SetHelp("ctrl+c twice", "quits anyway")
 	}
 	return k
@@ -85,9 +85,9 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 func (d Model) Footer() string {
 	var parts []string
 	switch d.step {
-	case Buying:
+	case stepBuying:
 		parts = append(parts, "waiting for the extension's answer")
-	case Done:
+	case stepDone:
 	default:
 		parts = append(parts, "keys as shown in the dialog")
 	}

@@ -82,8 +82,8 @@ func (d Model) onChoice(msg extChoiceMsg) (dialog.Dialog, tea.Cmd, bool) {
 	}
 	d.choices = append(d.choices[:i:i], append([]model.ExtensionChoice{msg.choice}, d.choices[i:]...)...)
 	d.cmps = append(d.cmps[:i:i], append([]pricing.Comparison{msg.cmp}, d.cmps[i:]...)...)
-	if d.step == Loading {
-		d.step = Choose
+	if d.step == stepLoading {
+		d.step = stepChoose
 	}
 	d.choice = d.selectAfterAnswer(sel.Days, had)
 	return d, msg.next, false
@@ -95,7 +95,7 @@ func (d Model) onChoice(msg extChoiceMsg) (dialog.Dialog, tea.Cmd, bool) {
 func (d Model) selectAfterAnswer(selDays int, had bool) int {
 	want := d.prefer
 	// The length shown for its dry run or its word must stay the one being bought.
-	if had && (d.moved || (d.step != Choose && d.step != Loading && d.step != None)) {
+	if had && (d.moved || (d.step != stepChoose && d.step != stepLoading && d.step != stepNone)) {
 		want = selDays
 	}
 	for i, ch := range d.choices {
@@ -109,14 +109,14 @@ func (d Model) selectAfterAnswer(selDays int, had bool) int {
 // onChoices shows the lengths offered, the one the configuration prefers selected unless
 // the person has chosen another meanwhile.
 func (d Model) onChoices(msg extChoicesMsg) (dialog.Dialog, tea.Cmd, bool) {
-	if msg.dialog != d.ask || (!d.asking && d.step != Loading) {
+	if msg.dialog != d.ask || (!d.asking && d.step != stepLoading) {
 		return d, nil, false
 	}
 	sel, had := d.chosen()
 	d.asking = false
 	d.choices, d.cmps, d.offErr = msg.choices, msg.cmps, msg.err
 	switch d.step {
-	case Loading, Choose, None:
+	case stepLoading, stepChoose, stepNone:
 	default:
 		// A length already shown for its dry run or its word stays; shift+tab returns to
 		// the whole list.
@@ -124,10 +124,10 @@ func (d Model) onChoices(msg extChoicesMsg) (dialog.Dialog, tea.Cmd, bool) {
 		return d, nil, false
 	}
 	if len(d.choices) == 0 {
-		d.step = None
+		d.step = stepNone
 		return d, nil, false
 	}
-	d.step = Choose
+	d.step = stepChoose
 	d.choice = d.selectAfterAnswer(sel.Days, had)
 	return d, nil, false
 }
@@ -147,7 +147,7 @@ func (d Model) listKey(k tea.KeyPressMsg, km KeyMap) (dialog.Dialog, tea.Cmd, bo
 	case key.Matches(k, km.Again):
 		return d.askAgain()
 	case key.Matches(k, km.Show):
-		if d.step == None {
+		if d.step == stepNone {
 			return d.askAgain()
 		}
 		ch, ok := d.chosen()
@@ -160,7 +160,7 @@ func (d Model) listKey(k tea.KeyPressMsg, km KeyMap) (dialog.Dialog, tea.Cmd, bo
 			d.spend.Cap()
 			return d, nil, false
 		}
-		d.off, d.cmp, d.step, d.moved = ch.Offering, d.cmps[d.choice], Checking, true
+		d.off, d.cmp, d.step, d.moved = ch.Offering, d.cmps[d.choice], stepChecking, true
 		d.spend.Check()
 		return d, d.checkCmd(), false
 	}
@@ -171,7 +171,7 @@ func (d Model) listKey(k tea.KeyPressMsg, km KeyMap) (dialog.Dialog, tea.Cmd, bo
 func (d Model) askAgain() (dialog.Dialog, tea.Cmd, bool) {
 	d.id = dialog.NextSeq()
 	d.ask, d.asking, d.moved = d.id, true, false
-	d.step, d.choices, d.cmps, d.offErr = Loading, nil, nil, nil
+	d.step, d.choices, d.cmps, d.offErr = stepLoading, nil, nil, nil
 	return d, d.fetchChoices(), false
 }
 
@@ -199,9 +199,9 @@ func (d Model) listLines(w, room int) []string {
 	th, loc := d.env.Theme, d.env.Location
 	var out []string
 	switch d.step {
-	case Loading:
+	case stepLoading:
 		return []string{th.Value.Render("Asking AWS for every length at once (1–14 days, then whole weeks up to 182 days in all)…")}
-	case None:
+	case stepNone:
 		if d.offErr != nil {
 			out = append(out, dialog.WrapStyled(th.Error, "The extension offerings could not be listed: "+d.offErr.Error(), w)...)
 		} else {

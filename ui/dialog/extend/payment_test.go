@@ -15,7 +15,7 @@ import (
 func TestExtendDialogStopsWatching(t *testing.T) {
 	blk := testBlock()
 	d := New(testEnv(), nil, blk)
-	d.step = Buying
+	d.step = stepBuying
 	d.off = model.ExtensionOffering{ID: "cbe-0123456789abcdef0", Start: blk.End, End: blk.End.Add(24 * time.Hour)}
 	pending := model.Extension{OfferingID: d.off.ID, Status: model.ExtensionPaymentPending}
 	dd, cmd, _ := d.Update(extendedMsg{dialog: d.id, res: source.ExtendResult{RequestID: "gpb-1", Extension: pending}})

@@ -34,7 +34,7 @@ func listedBlock() model.Block {
 
 // at is the dialog on listedBlock at step, every length listed and the 6-day one chosen,
 // in a body of size with the account not yet known.
-func at(step Step, size screen.Rect) Model {
+func at(step step, size screen.Rect) Model {
 	blk := listedBlock()
 	d := New(uitest.Env(size, false), nil, blk)
 	off := model.ExtensionOffering{ID: "cbeo-0123456789abcdef0", ReservationID: blk.ReservationID, InstanceType: blk.InstanceType,
@@ -48,13 +48,13 @@ func at(step Step, size screen.Rect) Model {
 		cmps = append(cmps, pricing.Compare(nil, o.AsOffering(blk)))
 	}
 	d.step, d.choices, d.cmps, d.choice = step, choices, cmps, 5
-	if step >= Checking {
+	if step >= stepChecking {
 		d.off = off
 	}
-	if step >= Confirm {
+	if step >= stepConfirm {
 		d.spend.Answer(d.spend.CheckID(), source.Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlockExtension"}, nil)
 	}
-	if step == Done {
+	if step == stepDone {
 		d.res = source.ExtendResult{RequestID: "gpb-0123", Extension: model.Extension{Status: model.ExtensionPaymentPending}}
 	}
 	return d
@@ -62,7 +62,7 @@ func at(step Step, size screen.Rect) Model {
 
 // confirmAllowed is the dialog at Confirm with a fresh spend machine the dry run allowed.
 func confirmAllowed() Model {
-	d := at(Confirm, body)
+	d := at(stepConfirm, body)
 	d.spend = spend.New(Action)
 	d.spend.Answer(d.spend.CheckID(), source.Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlockExtension"}, nil)
 	return d
@@ -75,12 +75,12 @@ func TestWordTypedWhileTooSmallIsCleared(t *testing.T) {
 	d.env.Size = screen.Rect{W: 104, H: 8}
 	d.spend.Field.SetValue("extend")
 	got, cmd, _ := d.Update(press("enter"))
-	if cmd != nil || got.(Model).step == Buying || got.(Model).spend.Field.Value() != "" {
+	if cmd != nil || got.(Model).step == stepBuying || got.(Model).spend.Field.Value() != "" {
 		t.Fatalf("too small: step %v, field %q", got.(Model).step, got.(Model).spend.Field.Value())
 	}
 	got, _, _ = got.Update(dialog.SizeMsg{W: 160, H: 45})
 	got, cmd, _ = got.Update(press("enter"))
-	if cmd != nil || got.(Model).step == Buying {
+	if cmd != nil || got.(Model).step == stepBuying {
 		t.Fatal("enter extended on a word typed while the dialog was too small")
 	}
 }
@@ -90,7 +90,7 @@ func TestRefusesAFeeAboveTheCap(t *testing.T) {
 	d := confirmAllowed()
 	capped := model.MustMoney("1000")
 	d.env.MaxSpend = &capped
-	d.step = Loading
+	d.step = stepLoading
 	d.spend.Uncap()
 	off := d.off
 	off.Fee = model.MustMoney("98765.43")
@@ -104,7 +104,7 @@ func TestRefusesAFeeAboveTheCap(t *testing.T) {
 	if cmd != nil {
 		t.Error("a dry run (or another call) was started above the cap")
 	}
-	if !ed.spend.OverCap || ed.step == Checking || ed.step == Confirm {
+	if !ed.spend.OverCap || ed.step == stepChecking || ed.step == stepConfirm {
 		t.Fatalf("step %v, overCap %v", ed.step, ed.spend.OverCap)
 	}
 	v := strings.Join(strings.Fields(ansi.Strip(ed.View(body.W, body.H))), " ")
@@ -120,7 +120,7 @@ func TestRefusesAFeeAboveTheCap(t *testing.T) {
 		got, _, _ = got.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
 	}
 	// enter on the refusal is refused again, never buys
-	if got, _, _ = got.Update(press("enter")); got.(Model).step == Buying || got.(Model).step == Checking {
+	if got, _, _ = got.Update(press("enter")); got.(Model).step == stepBuying || got.(Model).step == stepChecking {
 		t.Fatal("extended above the cap")
 	}
 }
@@ -136,7 +136,7 @@ func TestRefusals(t *testing.T) {
 		t.Errorf("esc says %+v", msg)
 	}
 
-	d.step = Confirm
+	d.step = stepConfirm
 	d.off = model.ExtensionOffering{ID: "cbeo-1", End: blk.End.Add(24 * time.Hour)}
 	d.spend.Answer(d.spend.CheckID(), source.Permission{Allowed: false, Action: "ec2:PurchaseCapacityBlockExtension"}, nil)
 	var dd dialog.Dialog = d
@@ -147,7 +147,7 @@ func TestRefusals(t *testing.T) {
 			t.Fatalf("a refused dry run let %q send something", k)
 		}
 	}
-	if got := dd.(Model); got.step != Confirm || !strings.Contains(got.spend.Note, "The dry run did not allow the extension. esc closes.") {
+	if got := dd.(Model); got.step != stepConfirm || !strings.Contains(got.spend.Note, "The dry run did not allow the extension. esc closes.") {
 		t.Errorf("refused: step %d, %q", got.step, got.spend.Note)
 	}
 	if v := ansi.Strip(dd.View(100, 40)); !strings.Contains(v, "✗ NOT ALLOWED") || strings.Contains(v, "Type extend") {
@@ -164,7 +164,7 @@ func TestRefusals(t *testing.T) {
 			t.Fatalf("%q sent something before extend was typed", k)
 		}
 	}
-	d.step = Buying
+	d.step = stepBuying
 	dd, cmd, closed := d.Update(press("ctrl+c"))
 	if cmd != nil || closed || !dd.(Model).spend.QuitAsked() {
 		t.Error("a first ctrl+c while extending did not only warn")
@@ -177,7 +177,7 @@ func TestRefusals(t *testing.T) {
 // The dialog's values start in one column: the block's fields, the length picker and the
 // offering's fields.
 func TestInLine(t *testing.T) {
-	v := ansi.Strip(at(Confirm, body).View(body.W, body.H))
+	v := ansi.Strip(at(stepConfirm, body).View(body.W, body.H))
 	cols := map[string]int{}
 	for _, l := range strings.Split(v, "\n") {
 		for _, label := range []string{"Account", "Ends now", "Add", "New end", "Upfront fee", "Offering"} {
@@ -206,7 +206,7 @@ func TestInLine(t *testing.T) {
 // The dry run's answer is a field of the dialog, in the column of the values above it, as
 // in the purchase and launch dialogs; its refusal and failure too.
 func TestDryRunInLine(t *testing.T) {
-	d := at(Confirm, body)
+	d := at(stepConfirm, body)
 	col := func(v, label, value string) int {
 		for _, l := range strings.Split(v, "\n") {
 			if i := strings.Index(l, label); i >= 0 {
@@ -244,10 +244,10 @@ func TestDryRunInLine(t *testing.T) {
 // never panics.
 func TestEveryStateFitsEverySize(t *testing.T) {
 	states := map[string]Model{}
-	for name, step := range map[string]Step{"choose": Choose, "loading": Loading, "none": None, "checking": Checking, "confirm": Confirm, "done": Done} {
+	for name, step := range map[string]step{"choose": stepChoose, "loading": stepLoading, "none": stepNone, "checking": stepChecking, "confirm": stepConfirm, "done": stepDone} {
 		states[name] = at(step, body)
 	}
-	done := at(Done, body)
+	done := at(stepDone, body)
 	for _, st := range []model.ExtensionStatus{model.ExtensionPaymentPending, model.ExtensionPaymentSucceeded, model.ExtensionPaymentFailed} {
 		dd := done
 		dd.res = source.ExtendResult{RequestID: "gpb-0123", Extension: model.Extension{Status: model.ExtensionPaymentPending}, Recovered: true}

@@ -16,7 +16,7 @@ import (
 func streamDialog(t *testing.T, prefer int) (Model, func(days int) extChoiceMsg) {
 	t.Helper()
 	d := confirmDialog(t)
-	d.step, d.asking, d.moved, d.prefer = Loading, true, false, prefer
+	d.step, d.asking, d.moved, d.prefer = stepLoading, true, false, prefer
 	d.choices, d.cmps, d.choice = nil, nil, 0
 	one := func(days int) extChoiceMsg {
 		off := d.off
@@ -48,7 +48,7 @@ func feed(t *testing.T, d dialog.Dialog, msgs ...tea.Msg) Model {
 func TestExtendListStreamsInOrderAndSelectsThePreferred(t *testing.T) {
 	d, one := streamDialog(t, 3)
 	got := feed(t, d, one(5))
-	if got.step != Choose || len(got.choices) != 1 {
+	if got.step != stepChoose || len(got.choices) != 1 {
 		t.Fatalf("after the first length: step %v, %d choices", got.step, len(got.choices))
 	}
 	got = feed(t, got, one(2), one(3), one(1), one(3))
@@ -85,12 +85,12 @@ func TestExtendListKeepsTheChoiceWhileLengthsArrive(t *testing.T) {
 	d, one = streamDialog(t, 0)
 	got = feed(t, d, one(4))
 	got = feed(t, got, keyMsg("enter"))
-	if got.step != Checking || got.off.DurationHours != 96 {
+	if got.step != stepChecking || got.off.DurationHours != 96 {
 		t.Fatalf("enter: step %v, offering of %dh", got.step, got.off.DurationHours)
 	}
 	got = feed(t, got, one(1), extChoicesMsg{dialog: got.ask, choices: append([]model.ExtensionChoice{one(1).choice}, got.choices...),
 		cmps: append([]pricing.Comparison{one(1).cmp}, got.cmps...)})
-	if ch, _ := got.chosen(); ch.Days != 4 || got.addedLength() != "4d" || got.step != Checking {
+	if ch, _ := got.chosen(); ch.Days != 4 || got.addedLength() != "4d" || got.step != stepChecking {
 		t.Errorf("while its dry run runs the chosen length became %s (Add %s, step %v)", model.FormatDays(ch.Days), got.addedLength(), got.step)
 	}
 	// An answer for an asking that was replaced answers no one.

@@ -265,26 +265,17 @@ func (m Model) HeaderNote() (verb, regions string) {
 func (m Model) Focus() Pane                       { return m.focus }
 func (m Model) Form() *searchform.Model           { f := m.form; return &f }
 func (m Model) Table() offerings.Model            { return m.table }
-func (m Model) DetailTab() Tab                    { return m.detailTab }
 func (m Model) DetailScroll() detail.Scroll       { return m.detailScroll }
 func (m Model) SearchID() int                     { return m.search.id }
 func (m Model) Searched() bool                    { return m.search.has }
 func (m Model) Running() bool                     { return m.search.running }
 func (m Model) Cancelled() bool                   { return m.search.cancelled }
-func (m Model) Round() bool                       { return m.search.round }
 func (m Model) Query() model.Query                { return m.search.query }
 func (m Model) Found() int                        { return m.search.found }
-func (m Model) Got() []model.Offering             { return m.search.got }
 func (m Model) Regions() []string                 { return m.search.regions }
-func (m Model) ExtraID() int                      { return m.extra.id }
 func (m Model) Alternatives() []source.Suggestion { return m.extra.alts }
 func (m Model) AlternativesLoading() bool         { return m.extra.altsLoading }
 func (m Model) Probe() []ProbeResult              { return m.extra.probe }
-func (m Model) Watching() bool                    { return m.watch.on }
-func (m Model) WatchGen() int                     { return m.watch.gen }
-func (m Model) WatchNext() time.Time              { return m.watch.next }
-func (m Model) WatchRounds() int                  { return m.watch.rounds }
-func (m Model) Seen() map[string]bool             { return m.watch.seen }
 
 // Status is a region's state in the latest search.
 func (m Model) Status(region string) (model.RegionStatus, bool) {
@@ -294,6 +285,3 @@ func (m Model) Status(region string) (model.RegionStatus, bool) {
 
 // Statuses is every region's state in the latest search.
 func (m Model) Statuses() map[string]model.RegionStatus { return m.search.status }
-
-// Fresh is what the last watch round found new.
-func (m Model) Fresh() []model.Offering { return m.watch.news.fresh }

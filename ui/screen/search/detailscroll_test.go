@@ -1,13 +1,13 @@
-package ui
+package search
 
 import (
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/ui/components/detail"
+	"github.com/gpublock/gpublock/ui/screen"
 )
 
 // At 60×16 and 80×24 the detail is longer than its pane: the moving keys scroll it (not
@@ -15,15 +15,15 @@ import (
 // detail opens at its top, even one scrolled before.
 func TestDetailScrolls(t *testing.T) {
 	for _, sz := range [][2]int{{60, 16}, {80, 24}} {
-		m := update(withResults(New(testOptions(nil)), syntheticOfferings(10)), tea.WindowSizeMsg{Width: sz[0], Height: sz[1]}, keyMsg("d"))
-		first, _ := m.search().Table().Selected()
-		view := func() string { return ansi.Strip(m.View().Content) }
-		if v := view(); m.search().Focus() != paneDetail || !strings.Contains(v, first.ID) || strings.Contains(v, "--instance-platform") || !strings.Contains(v, "more lines · j/k scroll") {
+		m := update(withResults(unsized(), syntheticOfferings(10)), tea.WindowSizeMsg{Width: sz[0], Height: sz[1]}, keyMsg("d"))
+		first, _ := m.Table().Selected()
+		view := func() string { return m.view() }
+		if v := view(); m.Focus() != PaneDetail || !strings.Contains(v, first.ID) || strings.Contains(v, "--instance-platform") || !strings.Contains(v, "more lines · j/k scroll") {
 			t.Fatalf("%dx%d: the detail's top says nothing of scrolling, or fits:\n%s", sz[0], sz[1], v)
 		}
 		m = update(m, keyMsg("j"))
-		if m.search().Table().Cursor() != 0 || m.search().DetailScroll().Top(m.page(t)) != 1 {
-			t.Errorf("%dx%d: j moved the table to %d, the detail to line %d", sz[0], sz[1], m.search().Table().Cursor(), m.search().DetailScroll().Top(m.page(t)))
+		if m.Table().Cursor() != 0 || m.detailScroll.Top(m.page(t)) != 1 {
+			t.Errorf("%dx%d: j moved the table to %d, the detail to line %d", sz[0], sz[1], m.Table().Cursor(), m.detailScroll.Top(m.page(t)))
 		}
 		m = update(m, keyMsg("G"))
 		if v := view(); !strings.Contains(v, "--instance-platform Linux/UNIX") || !strings.Contains(v, "lines above") || strings.Contains(v, "more line") {
@@ -35,7 +35,7 @@ func TestDetailScrolls(t *testing.T) {
 		}
 		// Scrolled, then another row and back: each opens at its top.
 		m = update(m, keyMsg("G"), keyMsg("esc"), keyMsg("j"), keyMsg("d"))
-		second, _ := m.search().Table().Selected()
+		second, _ := m.Table().Selected()
 		if v := view(); second.ID == first.ID || !strings.Contains(v, second.ID) || strings.Contains(v, "above") {
 			t.Errorf("%dx%d: the next offering's detail does not open at its top:\n%s", sz[0], sz[1], v)
 		}
@@ -49,36 +49,46 @@ func TestDetailScrolls(t *testing.T) {
 // Wide, the detail pane scrolls once it has the focus; until then j moves the table and
 // the detail follows, from its top.
 func TestWideDetailScrollsWhenFocused(t *testing.T) {
-	m := update(withResults(New(testOptions(nil)), syntheticOfferings(10)), tea.WindowSizeMsg{Width: 120, Height: 30})
-	if v := ansi.Strip(m.View().Content); !strings.Contains(v, "more lines") || strings.Contains(v, "j/k scroll") {
+	m := update(withResults(unsized(), syntheticOfferings(10)), tea.WindowSizeMsg{Width: 120, Height: 30})
+	if v := m.view(); !strings.Contains(v, "more lines") || strings.Contains(v, "j/k scroll") {
 		t.Fatalf("unfocused, the detail says nothing of its length or names keys that move the table:\n%s", v)
 	}
 	m = update(m, keyMsg("tab"), keyMsg("j"), keyMsg("j"))
-	if m.search().Focus() != paneDetail || m.search().Table().Cursor() != 0 || m.search().DetailScroll().Top(m.page(t)) != 2 {
-		t.Fatalf("focus %d, cursor %d, detail line %d; want the detail scrolled 2 lines", m.search().Focus(), m.search().Table().Cursor(), m.search().DetailScroll().Top(m.page(t)))
+	if m.Focus() != PaneDetail || m.Table().Cursor() != 0 || m.detailScroll.Top(m.page(t)) != 2 {
+		t.Fatalf("focus %d, cursor %d, detail line %d; want the detail scrolled 2 lines", m.Focus(), m.Table().Cursor(), m.detailScroll.Top(m.page(t)))
 	}
 	// (At 120 columns the footer is cut before them; the pane's last line names them.)
-	if foot := lastLine(update(m, tea.WindowSizeMsg{Width: 200, Height: 48})); !strings.Contains(foot, "↑/k ↓/j scroll") {
-		t.Errorf("the footer does not say the detail scrolls: %q", foot)
+	if foot := update(m, tea.WindowSizeMsg{Width: 200, Height: 48}).ShortHelp(); !hasKey(foot, "↑/k ↓/j", "scroll") {
+		t.Errorf("the footer does not say the detail scrolls: %v", names(foot))
 	}
 	m = update(m, keyMsg("shift+tab"), keyMsg("j"))
-	if m.search().Table().Cursor() != 1 || m.search().DetailScroll().Top(m.page(t)) != 0 {
-		t.Errorf("in the results j moved the table to %d and left the detail at line %d", m.search().Table().Cursor(), m.search().DetailScroll().Top(m.page(t)))
+	if m.Table().Cursor() != 1 || m.detailScroll.Top(m.page(t)) != 0 {
+		t.Errorf("in the results j moved the table to %d and left the detail at line %d", m.Table().Cursor(), m.detailScroll.Top(m.page(t)))
 	}
 	// The chart tab fits its pane: there the arrows still move through the table.
 	m = update(m, keyMsg("v"), keyMsg("j"))
-	if m.search().Focus() != paneDetail || m.search().DetailTab() != tabChart || m.search().Table().Cursor() != 2 {
-		t.Errorf("in the chart tab j: focus %d, tab %d, cursor %d", m.search().Focus(), m.search().DetailTab(), m.search().Table().Cursor())
+	if m.Focus() != PaneDetail || m.detailTab != TabChart || m.Table().Cursor() != 2 {
+		t.Errorf("in the chart tab j: focus %d, tab %d, cursor %d", m.Focus(), m.detailTab, m.Table().Cursor())
 	}
-	if v := ansi.Strip(update(m, keyMsg("?")).View().Content); !strings.Contains(v, "Detail pane (focused) scrolls") || !strings.Contains(v, "pgup/b pgdn/f  page up · down") {
-		t.Errorf("help does not list the detail's keys:\n%s", v)
+	if !helpLists(m.HelpGroups(), "Detail pane (focused) scrolls", "pgup/b pgdn/f", "page up · down") {
+		t.Errorf("help does not list the detail's keys: %+v", m.HelpGroups())
 	}
+}
+
+// helpLists reports whether help has the group titled title with the key k doing desc.
+func helpLists(groups []screen.KeyGroup, title, k, desc string) bool {
+	for _, g := range groups {
+		if g.Title == title && hasKey(g.Keys, k, desc) {
+			return true
+		}
+	}
+	return false
 }
 
 // page is the selected offering's detail as the detail pane lays it out now.
 func (m Model) page(t *testing.T) detail.Page {
 	t.Helper()
-	p, ok := m.detailPage()
+	p, ok := m.DetailPage()
 	if !ok {
 		t.Fatal("no offering selected")
 	}

@@ -1,4 +1,4 @@
-package ui
+package blocks
 
 import (
 	"fmt"
@@ -10,7 +10,6 @@ import (
 	"github.com/gpublock/gpublock/aws/source"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/components/pager"
@@ -34,17 +33,17 @@ func longBlocks(n int) []model.Block {
 	return bs
 }
 
-func loadedBlocks(t *testing.T, w, h int) Model {
+func loadedBlocks(t *testing.T, w, h int) shown {
 	t.Helper()
-	m := update(New(testOptions(nil)), altKey('2'), tea.WindowSizeMsg{Width: w, Height: h})
-	return update(m, blocksMsg{ID: m.blocks().ListingID(), List: source.BlockList{Blocks: longBlocks(6), Now: testNow}})
+	m := shownAt(w, h)
+	return update(m, ListedMsg{ID: m.ListingID(), List: source.BlockList{Blocks: longBlocks(6), Now: testNow}})
 }
 
 // blocksPage is the selected block's detail as the model lays it out now.
 func (m Model) blocksPage(t *testing.T) pager.Page {
 	t.Helper()
-	_, d := m.blocksNow().Panes()
-	p, ok := m.blocksNow().DetailPage(d.W-2, d.H-2)
+	_, d := m.Panes()
+	p, ok := m.DetailPage(d.W-2, d.H-2)
 	if !ok {
 		t.Fatal("no block selected")
 	}
@@ -58,16 +57,16 @@ func (m Model) blocksPage(t *testing.T) pager.Page {
 func TestBlocksDetailScrolls(t *testing.T) {
 	for _, sz := range [][2]int{{60, 16}, {80, 24}} {
 		m := update(loadedBlocks(t, sz[0], sz[1]), keyMsg("enter"))
-		first, _ := m.blocks().Table().Selected()
-		view := func() string { return ansi.Strip(m.View().Content) }
+		first, _ := m.Table().Selected()
+		view := func() string { return m.view() }
 		last := "zz-last = the end " + first.ReservationID
-		if v := view(); !m.blocks().DetailFocused() || !strings.Contains(v, first.ReservationID+" · ") || strings.Contains(v, last) || !strings.Contains(v, "more lines · j/k scroll") {
+		if v := view(); !m.DetailFocused() || !strings.Contains(v, first.ReservationID+" · ") || strings.Contains(v, last) || !strings.Contains(v, "more lines · j/k scroll") {
 			t.Fatalf("%dx%d: the detail's top says nothing of scrolling, or fits:\n%s", sz[0], sz[1], v)
 		}
-		cursor := m.blocks().Table().Cursor()
+		cursor := m.Table().Cursor()
 		m = update(m, keyMsg("j"))
-		if m.blocks().Table().Cursor() != cursor || m.blocks().Scroll().Top(m.blocksPage(t)) != 1 {
-			t.Errorf("%dx%d: j moved the table to %d, the detail to line %d", sz[0], sz[1], m.blocks().Table().Cursor(), m.blocks().Scroll().Top(m.blocksPage(t)))
+		if m.Table().Cursor() != cursor || m.Scroll().Top(m.blocksPage(t)) != 1 {
+			t.Errorf("%dx%d: j moved the table to %d, the detail to line %d", sz[0], sz[1], m.Table().Cursor(), m.Scroll().Top(m.blocksPage(t)))
 		}
 		m = update(m, keyMsg("G"))
 		if v := view(); !strings.Contains(v, last) || !strings.Contains(v, "lines above · j/k scroll") || strings.Contains(v, "more line") {
@@ -79,7 +78,7 @@ func TestBlocksDetailScrolls(t *testing.T) {
 		}
 		// Scrolled, then another block and back: each opens at its top.
 		m = update(m, keyMsg("G"), keyMsg("esc"), keyMsg("j"), keyMsg("enter"))
-		second, _ := m.blocks().Table().Selected()
+		second, _ := m.Table().Selected()
 		if v := view(); second.ReservationID == first.ReservationID || !strings.Contains(v, second.ReservationID+" · ") || strings.Contains(v, "above") {
 			t.Errorf("%dx%d: the next block's detail does not open at its top:\n%s", sz[0], sz[1], v)
 		}
@@ -95,75 +94,51 @@ func TestBlocksDetailScrolls(t *testing.T) {
 // from its top.
 func TestWideBlocksDetailTabAndScroll(t *testing.T) {
 	m := loadedBlocks(t, 120, 30)
-	if v := ansi.Strip(m.View().Content); !strings.Contains(v, "more lines") || strings.Contains(v, "j/k scroll") {
+	if v := m.view(); !strings.Contains(v, "more lines") || strings.Contains(v, "j/k scroll") {
 		t.Fatalf("unfocused, the detail says nothing of its length or names keys that move the table:\n%s", v)
 	}
 	m = update(m, keyMsg("tab"), keyMsg("j"), keyMsg("j"))
-	if !m.blocks().DetailFocused() || m.blocks().Table().Cursor() != 0 || m.blocks().Scroll().Top(m.blocksPage(t)) != 2 {
-		t.Fatalf("detail focused %v, cursor %d, detail line %d; want the detail scrolled 2 lines", m.blocks().DetailFocused(), m.blocks().Table().Cursor(), m.blocks().Scroll().Top(m.blocksPage(t)))
+	if !m.DetailFocused() || m.Table().Cursor() != 0 || m.Scroll().Top(m.blocksPage(t)) != 2 {
+		t.Fatalf("detail focused %v, cursor %d, detail line %d; want the detail scrolled 2 lines", m.DetailFocused(), m.Table().Cursor(), m.Scroll().Top(m.blocksPage(t)))
 	}
-	if v := ansi.Strip(m.View().Content); !strings.Contains(v, "2 lines above") || !strings.Contains(v, "j/k scroll") {
+	if v := m.view(); !strings.Contains(v, "2 lines above") || !strings.Contains(v, "j/k scroll") {
 		t.Errorf("the focused, scrolled detail does not say so:\n%s", v)
 	}
 	m = update(m, tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}, keyMsg("j"))
-	if m.blocks().DetailFocused() || m.blocks().Table().Cursor() != 1 || m.blocks().Scroll().Top(m.blocksPage(t)) != 0 {
+	if m.DetailFocused() || m.Table().Cursor() != 1 || m.Scroll().Top(m.blocksPage(t)) != 0 {
 		t.Errorf("after shift+tab: detail focused %v, cursor %d, detail line %d; want the table moved and the next detail at its top",
-			m.blocks().DetailFocused(), m.blocks().Table().Cursor(), m.blocks().Scroll().Top(m.blocksPage(t)))
+			m.DetailFocused(), m.Table().Cursor(), m.Scroll().Top(m.blocksPage(t)))
 	}
 	// With nothing selected, tab has nothing to focus.
-	empty := update(New(testOptions(nil)), altKey('2'), tea.WindowSizeMsg{Width: 120, Height: 30})
-	empty = update(empty, blocksMsg{ID: empty.blocks().ListingID(), List: source.BlockList{Now: testNow}}, keyMsg("tab"))
-	if empty.blocks().DetailFocused() {
+	empty := shownAt(120, 30)
+	empty = update(empty, ListedMsg{ID: empty.ListingID(), List: source.BlockList{Now: testNow}}, keyMsg("tab"))
+	if empty.DetailFocused() {
 		t.Error("tab focused the detail of no block")
-	}
-}
-
-// Scrolled in one size and drawn in all, the blocks screen still fits every terminal:
-// the scroll is kept within the lines each size has.
-func TestBlocksDetailScrolledFits(t *testing.T) {
-	states := map[string]Model{
-		"blocks detail scrolled":      update(loadedBlocks(t, 60, 16), keyMsg("enter"), keyMsg("G")),
-		"blocks detail scrolled some": update(loadedBlocks(t, 80, 24), keyMsg("d"), keyMsg("j"), keyMsg("j"), tea.KeyPressMsg{Code: tea.KeyPgDown}),
-		"blocks detail scrolled wide": update(loadedBlocks(t, 120, 30), keyMsg("tab"), keyMsg("G")),
-	}
-	for name, m := range states {
-		if m.blocks().Scroll().Top(m.blocksPage(t)) == 0 {
-			t.Fatalf("%s: the detail is not scrolled", name)
-		}
-		for w := 20; w <= 400; w += 29 {
-			for h := 5; h <= 120; h += 9 {
-				checkFits(t, name, update(m, tea.WindowSizeMsg{Width: w, Height: h}), w, h)
-			}
-		}
-		for _, sz := range [][2]int{{80, 24}, {160, 48}, {59, 15}, {60, 16}, {119, 29}, {120, 30}, {400, 120}, {1, 1}} {
-			checkFits(t, name, update(m, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]}), sz[0], sz[1])
-		}
 	}
 }
 
 // The footer and help name the keys of the focused block detail: it scrolls, and tab or esc
 // goes back to the table.
 func TestBlocksDetailKeysInHelp(t *testing.T) {
-	m := New(testOptions(nil))
-	m.screen = screenBlocks
+	m := shownAt(160, 48)
 	short := func() []string {
 		var out []string
-		for _, b := range m.helpKeys().ShortHelp() {
+		for _, b := range m.ShortHelp() {
 			out = append(out, b.Help().Desc)
 		}
 		return out
 	}
-	scroll := m.blocks().KeyMap().Scroll.Line.Help().Desc
+	scroll := m.KeyMap().Scroll.Line.Help().Desc
 	if slices.Contains(short(), scroll) {
 		t.Errorf("the table's footer offers to scroll the detail: %q", short())
 	}
 	// tab gives the selected block's detail the focus.
-	m = update(m, blocksMsg{ID: m.blocks().ListingID(), List: source.BlockList{Blocks: syntheticBlocks(3), Now: testNow}}, keyMsg("tab"))
-	if got := short(); len(got) == 0 || got[0] != scroll || !slices.Contains(got, m.blocks().KeyMap().Pane.Help().Desc) {
+	m = update(m, ListedMsg{ID: m.ListingID(), List: source.BlockList{Blocks: syntheticBlocks(3), Now: testNow}}, keyMsg("tab"))
+	if got := short(); len(got) == 0 || got[0] != scroll || !slices.Contains(got, m.KeyMap().Pane.Help().Desc) {
 		t.Errorf("the focused detail's footer %q does not start with scrolling and name tab", got)
 	}
 	var titles []string
-	for _, g := range m.helpKeys().groups {
+	for _, g := range m.HelpGroups() {
 		titles = append(titles, g.Title)
 	}
 	if !slices.Contains(titles, "Block detail (focused) scrolls") {

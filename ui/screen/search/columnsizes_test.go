@@ -1,11 +1,9 @@
-package ui
+package search
 
 import (
 	"fmt"
 	"strings"
 	"testing"
-
-	tea "charm.land/bubbletea/v2"
 )
 
 // In 80×24, 120×40 and 200×60 terminals the offerings table shows the columns a choice is
@@ -16,18 +14,18 @@ func TestOfferingsColumnsAtTerminalSizes(t *testing.T) {
 		"F": "Upfront fee", "H": "$/inst-h", "A": "$/acc-h", "O": "OD $/h", "V": "vs OD", "B": "Break-even"}
 	for _, sz := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
-			m := withResults(update(New(testOptions(nil)), tea.WindowSizeMsg{Width: sz[0], Height: sz[1]}), syntheticOfferings(30))
-			if m.search().Focus() != paneResults {
-				t.Fatalf("focus %d after the search, want the results", m.search().Focus())
+			m := withResults(unsized().resize(sz[0], sz[1]), syntheticOfferings(30))
+			if m.Focus() != PaneResults {
+				t.Fatalf("focus %d after the search, want the results", m.Focus())
 			}
-			v := view(m)
+			v := m.view()
 			for _, title := range core {
 				if !strings.Contains(v, title) {
 					t.Errorf("no %q column:\n%s", title, v)
 				}
 			}
 			for key, title := range sorts {
-				v := view(update(m, keyMsg(key)))
+				v := update(m, keyMsg(key)).view()
 				found := false
 				for _, edge := range []string{" ", "│", "┃"} {
 					for _, arrow := range []string{"▲", "▼"} {

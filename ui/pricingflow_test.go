@@ -116,9 +116,9 @@ func chartStates(base, results Model) map[string]Model {
 	}
 }
 
-// v shows the chart tab, c opens the compare chart of the marked offerings, esc closes it,
-// and with nothing to chart or compare they say so.
-func TestChartKeys(t *testing.T) {
+// c opens the compare chart of the marked offerings over the screen, and esc closes it. The
+// chart's keys on the screen are ui/screen/search's TestChartKeys.
+func TestCompareChartOpensAndCloses(t *testing.T) {
 	base := New(testOptions(nil))
 	states := chartStates(base, withResults(base, syntheticOfferings(500)))
 	if _, ok := states["compare"].dialog.(compare.Model); !ok {
@@ -127,22 +127,7 @@ func TestChartKeys(t *testing.T) {
 	if n := len(states["compare"].dialog.(compare.Model).Compared()); n != 3 {
 		t.Errorf("the compare chart has %d offerings, want 3", n)
 	}
-	if states["chart"].search().DetailTab() != tabChart || states["chart"].search().Focus() != paneDetail {
-		t.Fatal("v does not show the chart")
-	}
-	if m := update(states["chart"], keyMsg("v")); m.search().DetailTab() != tabDetail {
-		t.Error("v again does not go back to the details")
-	}
-	if m := update(states["chart"], keyMsg("esc"), keyMsg("d")); m.search().DetailTab() != tabDetail || m.search().Focus() != paneDetail {
-		t.Errorf("d after the chart opens tab %d, focus %d; want the details", m.search().DetailTab(), m.search().Focus())
-	}
 	if d := update(states["compare"], keyMsg("esc")).dialog; d != nil {
 		t.Fatal("esc does not close the compare chart")
-	}
-	nothing := base
-	nothing = focusResults(t, nothing)
-	nothing = update(nothing, keyMsg("c"))
-	if nothing.dialog != nil || !strings.Contains(nothing.flash, "Nothing marked") {
-		t.Errorf("c with nothing marked: dialog %v, flash %q", nothing.dialog, nothing.flash)
 	}
 }

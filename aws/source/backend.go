@@ -142,7 +142,24 @@ type BlockList struct {
 
 // BlockProblem is a region whose part of the listing failed (Partial: some details missing).
 type BlockProblem struct {
-	Region  string
+	Region  string   // the regions, "us-east-1, us-west-2"
+	Regions []string // none for a failure that names no region
 	Partial bool
 	Message string
+}
+
+// Failures are the list's problems by region; their Problems are left out.
+func (l BlockList) Failures() ListingFailures {
+	lf := ListingFailures{Failed: map[string]bool{}, Partial: map[string]bool{}}
+	for _, p := range l.Problems {
+		lf.Other = lf.Other || len(p.Regions) == 0
+		for _, r := range p.Regions {
+			if p.Partial {
+				lf.Partial[r] = true
+			} else {
+				lf.Failed[r] = true
+			}
+		}
+	}
+	return lf
 }

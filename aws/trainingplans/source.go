@@ -41,7 +41,7 @@ func (s plans) Intents() source.IntentSource {
 		}}
 }
 
-func (plans) Explain(err error) source.Explanation { return Explain(err) }
+func (s plans) Explain(err error) source.Explanation { return explain(err, s.tp.base.ExplainError) }
 
 // Search sweeps every length of q's range that plans last (any whole number of days up to
 // 182, not the blocks' lengths), with q's targets.

@@ -86,6 +86,7 @@ func Search(ctx context.Context, srcs []Source, q model.Query) (<-chan SearchEve
 			in := src.Search(ctx, sq)
 			for ev := range in {
 				ev.Status = explainedStatus(ev.Status, src.Explain)
+				ev.Source, ev.SourceStatus = p.Source, ev.Status
 				select {
 				case out <- m.fold(p.Source, ev):
 				case <-ctx.Done():

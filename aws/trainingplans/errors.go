@@ -14,7 +14,7 @@ func Explain(err error) source.Explanation { return explain(err, awsapi.ExplainE
 
 // explain is Explain with the rest explained by other (a client's, naming its profile).
 func explain(err error, other func(error) source.Explanation) source.Explanation {
-	var pe *awsapi.PurchaseError
+	var pe *source.ActionError
 	if errors.As(err, &pe) && pe.Explanation.Summary != "" {
 		return pe.Explanation
 	}

@@ -1,10 +1,6 @@
-package awsapi
+package source
 
-import (
-	"errors"
-
-	"github.com/gpublock/gpublock/aws/source"
-)
+import "errors"
 
 // soldCodes are the codes with which a source refuses an offering id it no longer offers:
 // sold to someone else, or expired, between the search and the purchase. EC2 names both
@@ -16,9 +12,8 @@ var soldCodes = map[string]bool{
 }
 
 // OfferingSold reports whether a purchase or an extension was refused because its offering
-// was sold or expired meanwhile, so that the front ends say so and search again. A refusal
-// whose outcome is not known never counts: it may have bought.
+// was sold or expired meanwhile, so that the front ends say so and search again.
 func OfferingSold(err error) bool {
-	var pe *PurchaseError
-	return errors.As(err, &pe) && pe.Outcome == source.NotBought && soldCodes[pe.Explanation.Code]
+	var ae *ActionError
+	return errors.As(err, &ae) && ae.Sold()
 }

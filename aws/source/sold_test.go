@@ -1,4 +1,4 @@
-package awsapi
+package source_test
 
 import (
 	"errors"
@@ -10,7 +10,7 @@ import (
 
 func TestOfferingSold(t *testing.T) {
 	refused := func(o source.Outcome, code string) error {
-		return fmt.Errorf("purchase: %w", &PurchaseError{Outcome: o, Explanation: source.Explanation{Code: code}})
+		return fmt.Errorf("purchase: %w", &source.ActionError{Outcome: o, Explanation: source.Explanation{Code: code}})
 	}
 	for _, tc := range []struct {
 		err  error
@@ -24,7 +24,7 @@ func TestOfferingSold(t *testing.T) {
 		{errors.New("InvalidCapacityBlockOfferingIdExpired"), false},
 		{nil, false},
 	} {
-		if got := OfferingSold(tc.err); got != tc.want {
+		if got := source.OfferingSold(tc.err); got != tc.want {
 			t.Errorf("OfferingSold(%v) = %v, want %v", tc.err, got, tc.want)
 		}
 	}

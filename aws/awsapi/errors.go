@@ -57,7 +57,7 @@ func explainRaw(err error, profile string) source.Explanation {
 	if err == nil {
 		return source.Explanation{}
 	}
-	var pe *PurchaseError
+	var pe *source.ActionError
 	if errors.As(err, &pe) && pe.Explanation.Summary != "" {
 		return pe.Explanation
 	}
@@ -275,31 +275,14 @@ func explainCapacityBlockQuota(err error) (summary, hint string) {
 	return summary, hint
 }
 
-// PurchaseError is why a purchase, extension or launch did not happen (or may have).
-// Outcome is NotBought or Unknown; Explanation is ready to show.
-type PurchaseError struct {
-	Outcome     source.Outcome
-	Explanation source.Explanation
-	Err         error
-}
-
-func (e *PurchaseError) Error() string {
-	s := e.Explanation.String()
-	if e.Err != nil && e.Explanation.Code == "" && !strings.Contains(s, e.Err.Error()) {
-		s += " (" + e.Err.Error() + ")"
-	}
-	return source.Redact(s)
-}
-func (e *PurchaseError) Unwrap() error { return e.Err }
-
 // NotBoughtError is the refusal of a spend that nothing was bought by: its summary and
 // hint, or, when summary is empty, err explained.
-func NotBoughtError(summary, hint string, err error) *PurchaseError {
+func NotBoughtError(summary, hint string, err error) *source.ActionError {
 	ex := source.Explanation{Summary: summary, Hint: hint}
 	if err != nil && summary == "" {
 		ex = ExplainError(err)
 	}
-	return &PurchaseError{Outcome: source.NotBought, Explanation: ex, Err: err}
+	return &source.ActionError{Outcome: source.NotBought, Explanation: ex, Err: err}
 }
 
 // Ambiguous reports whether a failed call may still have been carried out by AWS: no

@@ -13,7 +13,6 @@ import (
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/source"
-	"github.com/gpublock/gpublock/aws/spend"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -179,7 +178,7 @@ func TestExtendBlock(t *testing.T) {
 
 	var capped model.Money
 	c = newTestClient(t, url, func(cfg *awsapi.Config) { cfg.MaxSpend = &capped })
-	if _, err := c.Extend(context.Background(), after, off); !errors.Is(err, spend.ErrOverSpendCap) {
+	if _, err := c.Extend(context.Background(), after, off); !errors.Is(err, source.ErrOverSpendCap) {
 		t.Errorf("extension above the cap: %v", err)
 	}
 }
@@ -201,7 +200,7 @@ func TestExtendNotAllowedNamesTheAction(t *testing.T) {
 		t.Fatalf("permission %+v, %v", perm, err)
 	}
 	res, err := c.Extend(context.Background(), b, offs[0])
-	var pe *awsapi.PurchaseError
+	var pe *source.ActionError
 	if !errors.As(err, &pe) || pe.Outcome != source.NotBought || pe.Explanation.Action != "ec2:PurchaseCapacityBlockExtension" || res.Outcome != source.NotBought {
 		t.Fatalf("err %v, result %+v", err, res)
 	}

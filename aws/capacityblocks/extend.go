@@ -66,7 +66,7 @@ func (c *Client) CheckExtend(ctx context.Context, b model.Block, off model.Exten
 }
 
 // Extend buys an extension through the one spend path (Prepare, then Commit). The error
-// is a *PurchaseError.
+// is a *source.ActionError.
 func (c *Client) Extend(ctx context.Context, b model.Block, off model.ExtensionOffering, opts ...spend.SpendOption) (source.ExtendResult, error) {
 	return c.spend(ctx, source.Intent{Kind: source.SpendExtend, Block: b, Extension: off}, opts)
 }

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -104,7 +104,7 @@ func TestExtensionChoicesOfABlockThatCannotBeExtendedMakeNoCall(t *testing.T) {
 	isAsk := func(r recorded) bool { return r.Action == "DescribeCapacityBlockExtensionOfferings" }
 	before := rc.count(isAsk)
 	choices, err := c.ExtensionChoices(context.Background(), b, nil)
-	var pe *awsapi.PurchaseError
+	var pe *source.ActionError
 	if !errors.As(err, &pe) || !strings.Contains(err.Error(), "can no longer be extended") || len(choices) != 0 {
 		t.Fatalf("choices %v, err %v: want the cutoff named", choices, err)
 	}

@@ -26,10 +26,10 @@ type launchPlan struct {
 // planLaunch makes the checks a launch and its dry run share: the known traps (block not
 // active yet, wrong zone, more instances than free, a bad image id or tags) are caught
 // before any call, with a sentence that says what to do; then the subnet is checked against
-// the block's zone, or one of that zone picked. The error is a *PurchaseError.
+// the block's zone, or one of that zone picked. The error is a *source.ActionError.
 func (c *Client) planLaunch(ctx context.Context, b model.Block, spec source.LaunchSpec) (launchPlan, error) {
 	fail := func(summary, hint string) (launchPlan, error) {
-		return launchPlan{}, &awsapi.PurchaseError{Outcome: source.NotBought, Explanation: source.Explanation{Summary: summary, Hint: strings.TrimSpace(hint + " Nothing was launched.")}}
+		return launchPlan{}, &source.ActionError{Outcome: source.NotBought, Explanation: source.Explanation{Summary: summary, Hint: strings.TrimSpace(hint + " Nothing was launched.")}}
 	}
 	if b.ReservationID == "" || b.Region == "" || b.AvailabilityZone == "" {
 		return fail("The block has no reservation id, region or zone.", "Pick a block from `"+c.api.NextStep("blocks", b.Region)+"`.")
@@ -96,7 +96,7 @@ func (p launchPlan) dryRun(ctx context.Context) (source.Permission, error) {
 	_, dryErr := p.cl.RunInstances(ctx, &dry)
 	perm, err := dryRun(dryErr, "ec2:RunInstances")
 	if err != nil {
-		return source.Permission{}, &awsapi.PurchaseError{Outcome: source.NotBought, Explanation: awsapi.ExplainError(err), Err: err}
+		return source.Permission{}, &source.ActionError{Outcome: source.NotBought, Explanation: awsapi.ExplainError(err), Err: err}
 	}
 	return perm, nil
 }
@@ -104,7 +104,7 @@ func (p launchPlan) dryRun(ctx context.Context) (source.Permission, error) {
 // CheckLaunch asks AWS, with a DryRun of RunInstances, whether this identity may launch
 // spec into the block, after the same checks as Launch (state, count, image, tags, the
 // subnet's zone). It starts nothing and is allowed in read-only mode. A refusal other
-// than a missing permission (a check, or AWS refusing the launch itself) is a *PurchaseError.
+// than a missing permission (a check, or AWS refusing the launch itself) is a *source.ActionError.
 func (c *Client) CheckLaunch(ctx context.Context, b model.Block, spec source.LaunchSpec) (source.Permission, error) {
 	plan, err := c.planLaunch(ctx, b, spec)
 	if err != nil {
@@ -116,7 +116,7 @@ func (c *Client) CheckLaunch(ctx context.Context, b model.Block, spec source.Lau
 // Launch starts instances in a block through the one spend path (Prepare, then Commit):
 // RunInstances with the capacity-block market type, the block's reservation as target and
 // a subnet of its zone, after the checks of CheckLaunch and its DryRun. The error is a
-// *PurchaseError.
+// *source.ActionError.
 func (c *Client) Launch(ctx context.Context, b model.Block, spec source.LaunchSpec) (source.LaunchResult, error) {
 	return c.spend(ctx, source.Intent{Kind: source.SpendLaunch, Block: b, Launch: spec}, nil)
 }
@@ -157,7 +157,7 @@ func (c *Client) launchCall(ctx context.Context, in source.Intent) (source.Spend
 // default subnet first, then the one with the most free addresses.
 func (c *Client) subnetFor(ctx context.Context, cl *ec2.Client, b model.Block, want string) (string, error) {
 	fail := func(summary, hint string, err error) (string, error) {
-		return "", &awsapi.PurchaseError{Outcome: source.NotBought, Explanation: source.Explanation{Summary: summary, Hint: strings.TrimSpace(hint + " Nothing was launched.")}, Err: err}
+		return "", &source.ActionError{Outcome: source.NotBought, Explanation: source.Explanation{Summary: summary, Hint: strings.TrimSpace(hint + " Nothing was launched.")}, Err: err}
 	}
 	if want != "" {
 		out, err := cl.DescribeSubnets(ctx, &ec2.DescribeSubnetsInput{SubnetIds: []string{want}})

@@ -13,7 +13,6 @@ import (
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/source"
-	"github.com/gpublock/gpublock/aws/spend"
 )
 
 func isRun(r recorded) bool    { return r.Action == "RunInstances" && !r.DryRun }
@@ -27,7 +26,7 @@ func TestCheckLaunch(t *testing.T) {
 
 	// Not active yet: caught before any call.
 	_, err := c.CheckLaunch(context.Background(), blockByID(t, c, bought.ReservationID), spec)
-	var pe *awsapi.PurchaseError
+	var pe *source.ActionError
 	if !errors.As(err, &pe) || !strings.Contains(err.Error(), "not active yet") {
 		t.Errorf("check before the start: %v", err)
 	}
@@ -108,7 +107,7 @@ func TestCheckLaunchInReadOnlyMode(t *testing.T) {
 	if err != nil || !perm.Allowed {
 		t.Errorf("a read-only dry run: %+v, %v", perm, err)
 	}
-	if _, err := ro.Launch(context.Background(), b, source.LaunchSpec{ImageID: "ami-0123456789abcdef0", Count: 1}); !errors.Is(err, spend.ErrReadOnly) {
+	if _, err := ro.Launch(context.Background(), b, source.LaunchSpec{ImageID: "ami-0123456789abcdef0", Count: 1}); !errors.Is(err, source.ErrReadOnly) {
 		t.Errorf("read-only launch: %v", err)
 	}
 	if real := rc.count(isRun); real != 0 {

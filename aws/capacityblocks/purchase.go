@@ -42,7 +42,7 @@ func notSent(err error, sent bool, what string) error {
 	if err == nil || sent {
 		return err
 	}
-	return &awsapi.PurchaseError{Outcome: source.NotBought, Err: err, Explanation: source.Explanation{
+	return &source.ActionError{Outcome: source.NotBought, Err: err, Explanation: source.Explanation{
 		Summary: "Not sent: the " + what + " never left this machine (" + strings.TrimSuffix(awsapi.ExplainError(err).Summary, ".") + ").",
 		Hint:    awsapi.ExplainError(err).Hint}}
 }
@@ -98,7 +98,7 @@ func checkOffering(o model.Offering, platform string) error {
 }
 
 // Purchase buys an offering through the one spend path (Prepare, then Commit): it never
-// buys twice. The error, when not nil, is a *PurchaseError.
+// buys twice. The error, when not nil, is a *source.ActionError.
 func (c *Client) Purchase(ctx context.Context, o model.Offering, platform string, tags map[string]string, opts ...spend.SpendOption) (source.PurchaseResult, error) {
 	return c.spend(ctx, source.Intent{Kind: source.SpendPurchase, Offering: o, Platform: platform, Tags: tags}, opts)
 }

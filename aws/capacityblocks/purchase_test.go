@@ -16,7 +16,6 @@ import (
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/source"
-	"github.com/gpublock/gpublock/aws/spend"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -169,7 +168,7 @@ func TestPurchaseSoldBetweenSearchAndPurchase(t *testing.T) {
 	o := firstOffering(t, c)
 	sim.SetFaults(ec2sim.Faults{Sold: 1})
 	res, err := c.Purchase(context.Background(), o, "", nil)
-	var pe *awsapi.PurchaseError
+	var pe *source.ActionError
 	if !errors.As(err, &pe) || pe.Outcome != source.NotBought || res.Outcome != source.NotBought {
 		t.Fatalf("err %v, result %+v: want not bought", err, res)
 	}
@@ -200,7 +199,7 @@ func TestPurchaseServerErrorWithoutCommitIsNotBought(t *testing.T) {
 		return false
 	})
 	res, err := c.Purchase(context.Background(), o, "", nil)
-	var pe *awsapi.PurchaseError
+	var pe *source.ActionError
 	if !errors.As(err, &pe) || pe.Outcome != source.NotBought {
 		t.Fatalf("err %v, result %+v: want not bought", err, res)
 	}
@@ -248,7 +247,7 @@ func TestPurchaseWhoseLookupFailsIsUnknownAndNotRepeated(t *testing.T) {
 		return false
 	})
 	res, err := c.Purchase(context.Background(), o, "", nil)
-	var pe *awsapi.PurchaseError
+	var pe *source.ActionError
 	if !errors.As(err, &pe) || pe.Outcome != source.Unknown || res.Outcome != source.Unknown {
 		t.Fatalf("err %v, result %+v: want unknown", err, res)
 	}
@@ -269,7 +268,7 @@ func TestPurchaseAboveTheCapIsRefusedBeforeAnyCall(t *testing.T) {
 	cap = o.Fee.Sub(model.MoneyFromCents(1))
 	before := rc.total()
 	_, err := c.Purchase(context.Background(), o, "", nil)
-	if !errors.Is(err, spend.ErrOverSpendCap) || !strings.Contains(err.Error(), o.Fee.Dollars()) {
+	if !errors.Is(err, source.ErrOverSpendCap) || !strings.Contains(err.Error(), o.Fee.Dollars()) {
 		t.Fatalf("err %v, want the spending cap", err)
 	}
 	if rc.total() != before {
@@ -295,7 +294,7 @@ func TestPurchaseNotAllowedNamesTheAction(t *testing.T) {
 		t.Fatalf("permission %+v, %v", perm, err)
 	}
 	res, err := c.Purchase(context.Background(), o, "", nil)
-	var pe *awsapi.PurchaseError
+	var pe *source.ActionError
 	if !errors.As(err, &pe) || pe.Explanation.Action != "ec2:PurchaseCapacityBlock" || res.Permission.Allowed {
 		t.Fatalf("err %v, result %+v", err, res)
 	}
@@ -323,7 +322,7 @@ func TestPurchaseBadInputNeverCalls(t *testing.T) {
 	}
 	for _, tc := range cases {
 		res, err := c.Purchase(context.Background(), tc.o, tc.platform, tc.tags)
-		var pe *awsapi.PurchaseError
+		var pe *source.ActionError
 		if !errors.As(err, &pe) || res.Outcome != source.NotBought || pe.Explanation.Summary == "" {
 			t.Errorf("%s: err %v, result %+v", tc.name, err, res)
 		}
@@ -385,14 +384,14 @@ func TestReadOnlyRefusesEverySpendingPath(t *testing.T) {
 	c := newTestClient(t, url, func(cfg *awsapi.Config) { cfg.ReadOnly = true })
 	o := firstOffering(t, c)
 	before := rc.total()
-	if _, err := c.Purchase(context.Background(), o, "", nil); !errors.Is(err, spend.ErrReadOnly) {
+	if _, err := c.Purchase(context.Background(), o, "", nil); !errors.Is(err, source.ErrReadOnly) {
 		t.Errorf("purchase: %v", err)
 	}
 	b := model.Block{ReservationID: "cr-0123456789abcdef0", Region: "us-east-1", AvailabilityZone: "us-east-1a", State: model.StateActive, AvailableCount: 1}
-	if _, err := c.Extend(context.Background(), b, model.ExtensionOffering{ID: "cbe-0123456789abcdef0"}); !errors.Is(err, spend.ErrReadOnly) {
+	if _, err := c.Extend(context.Background(), b, model.ExtensionOffering{ID: "cbe-0123456789abcdef0"}); !errors.Is(err, source.ErrReadOnly) {
 		t.Errorf("extend: %v", err)
 	}
-	if _, err := c.Launch(context.Background(), b, source.LaunchSpec{ImageID: "ami-0123456789abcdef0", Count: 1}); !errors.Is(err, spend.ErrReadOnly) {
+	if _, err := c.Launch(context.Background(), b, source.LaunchSpec{ImageID: "ami-0123456789abcdef0", Count: 1}); !errors.Is(err, source.ErrReadOnly) {
 		t.Errorf("launch: %v", err)
 	}
 	if rc.total() != before || !c.api.ReadOnly() {

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/aws/spend"
@@ -72,7 +71,7 @@ func TestPurchaseInterruptedAfterCommitIsSettledNotBoughtAgain(t *testing.T) {
 	crashAfterCommit(t, c, first.RequestID, nil)
 
 	res, err := c.Purchase(context.Background(), o, "", nil)
-	if !errors.Is(err, spend.ErrAlreadyBought) {
+	if !errors.Is(err, source.ErrAlreadyBought) {
 		t.Fatalf("re-run: %v, %+v: want already bought", err, res)
 	}
 	if !strings.Contains(err.Error(), first.Block.ReservationID) || !strings.Contains(err.Error(), "Nothing new was bought") ||
@@ -97,7 +96,7 @@ func TestPurchaseInterruptedAfterCommitIsSettledNotBoughtAgain(t *testing.T) {
 	// that is the same block, refused all the same.
 	same := o
 	same.ID = "cb-0000000000000000f"
-	if _, err := c.Purchase(context.Background(), same, "", nil); !errors.Is(err, spend.ErrAlreadyBought) {
+	if _, err := c.Purchase(context.Background(), same, "", nil); !errors.Is(err, source.ErrAlreadyBought) {
 		t.Errorf("the same window under another id: %v", err)
 	}
 	blocks, err := c.Blocks(context.Background(), []string{"us-east-1"})
@@ -105,7 +104,7 @@ func TestPurchaseInterruptedAfterCommitIsSettledNotBoughtAgain(t *testing.T) {
 		t.Fatalf("blocks %+v, %v: want exactly one", blocks, err)
 	}
 	// On purpose, with Again, it is bought (or refused by AWS), never refused as a repeat.
-	if _, err := c.Purchase(context.Background(), o, "", nil, spend.Again()); errors.Is(err, spend.ErrAlreadyBought) {
+	if _, err := c.Purchase(context.Background(), o, "", nil, spend.Again()); errors.Is(err, source.ErrAlreadyBought) {
 		t.Errorf("with Again: %v", err)
 	}
 }
@@ -153,7 +152,7 @@ func TestPurchaseRefusedWhileAnInterruptedOneCannotBeSettled(t *testing.T) {
 		return false
 	})
 	_, err := c.Purchase(context.Background(), o, "", nil)
-	var pe *awsapi.PurchaseError
+	var pe *source.ActionError
 	if !errors.Is(err, spend.ErrUnsettled) || !errors.As(err, &pe) || pe.Outcome != source.NotBought {
 		t.Fatalf("%v: want a refusal while unsettled", err)
 	}
@@ -209,7 +208,7 @@ func TestExtensionInterruptedAfterCommitIsSettledNotBoughtAgain(t *testing.T) {
 		t.Fatalf("extension offerings after: %+v, %v", again, err)
 	}
 	res, err := c.Extend(context.Background(), moved, again[0])
-	if !errors.Is(err, spend.ErrAlreadyBought) || !strings.Contains(err.Error(), "Already extended") {
+	if !errors.Is(err, source.ErrAlreadyBought) || !strings.Contains(err.Error(), "Already extended") {
 		t.Fatalf("re-run: %v, %+v", err, res)
 	}
 	if len(res.Settled) != 1 || res.Settled[0].Outcome != source.Bought || res.Settled[0].Extension.OfferingID != offs[0].ID {

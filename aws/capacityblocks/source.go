@@ -39,7 +39,8 @@ var Caps = source.Caps{Source: model.SourceCapacityBlock, Noun: "Capacity Block"
 
 func (*Client) Caps() source.Caps { return Caps }
 
-func (*Client) Explain(err error) source.Explanation { return awsapi.ExplainError(err) }
+// Explain names the client's profile in its hints, as the command line's own messages do.
+func (c *Client) Explain(err error) source.Explanation { return c.api.ExplainError(err) }
 
 func (c *Client) SpendCall(ctx context.Context, in source.Intent) (source.SpendCall, error) {
 	switch in.Kind {

@@ -2,6 +2,7 @@ package source
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/gpublock/gpublock/model"
@@ -99,29 +100,48 @@ type Prepared struct {
 }
 
 // ActionError is why a purchase, an extension or a launch did not happen, or may have
-// (Outcome Unknown), in the words the command line prints.
+// (Outcome Unknown): the one error of a refused or failed spend, which the spend path and
+// the sources return and both front ends read. Explanation is ready to show.
 type ActionError struct {
 	Outcome Outcome // NotBought when empty
-	Summary string
-	Hint    string
-	Code    string // the AWS error code, when AWS refused
-	// Sold: the offering was sold to someone else, or expired, meanwhile.
-	Sold     bool
-	OverCap  bool
-	ReadOnly bool
-	// AlreadyBought: an interrupted run already bought it; nothing new was bought.
-	AlreadyBought bool
-	Err           error
+	Explanation
+	Err error
 }
 
+// Error is the explanation, the sentence both front ends say; the cause only when there is none.
 func (e *ActionError) Error() string {
-	if e.Hint != "" {
-		return e.Summary + " " + e.Hint
+	if e.Summary == "" && e.Err != nil {
+		return RedactError(e.Err)
 	}
-	return e.Summary
+	return Redact(e.Explanation.String())
 }
 
 func (e *ActionError) Unwrap() error { return e.Err }
+
+// Sold: the offering was sold to someone else, or expired, meanwhile. A refusal whose
+// outcome is not known never counts: it may have bought.
+func (e *ActionError) Sold() bool {
+	return (e.Outcome == NotBought || e.Outcome == "") && soldCodes[e.Code]
+}
+
+// OverCap: the spend is above the spending cap.
+func (e *ActionError) OverCap() bool { return errors.Is(e.Err, ErrOverSpendCap) }
+
+// ReadOnly: read-only mode refused it.
+func (e *ActionError) ReadOnly() bool { return errors.Is(e.Err, ErrReadOnly) }
+
+// AlreadyBought: an interrupted run already bought it; nothing new was bought.
+func (e *ActionError) AlreadyBought() bool { return errors.Is(e.Err, ErrAlreadyBought) }
+
+// ErrOverSpendCap is wrapped by the error of a purchase above the spending cap.
+var ErrOverSpendCap = errors.New("above the spending cap")
+
+// ErrReadOnly is wrapped by the error of a purchase, extension or launch in read-only mode.
+var ErrReadOnly = errors.New("read-only mode")
+
+// ErrAlreadyBought is wrapped by the refusal to buy what an interrupted run already
+// bought. Nothing new was bought; the caller reports it as done.
+var ErrAlreadyBought = errors.New("already bought by an interrupted run")
 
 // BlockList is one listing of the reservations of every source.
 type BlockList struct {
@@ -142,7 +162,24 @@ type BlockList struct {
 
 // BlockProblem is a region whose part of the listing failed (Partial: some details missing).
 type BlockProblem struct {
-	Region  string
+	Region  string   // the regions, "us-east-1, us-west-2"
+	Regions []string // none for a failure that names no region
 	Partial bool
 	Message string
+}
+
+// Failures are the list's problems by region; their Problems are left out.
+func (l BlockList) Failures() ListingFailures {
+	lf := ListingFailures{Failed: map[string]bool{}, Partial: map[string]bool{}}
+	for _, p := range l.Problems {
+		lf.Other = lf.Other || len(p.Regions) == 0
+		for _, r := range p.Regions {
+			if p.Partial {
+				lf.Partial[r] = true
+			} else {
+				lf.Failed[r] = true
+			}
+		}
+	}
+	return lf
 }

@@ -86,6 +86,7 @@ func Search(ctx context.Context, srcs []Source, q model.Query) (<-chan SearchEve
 			in := src.Search(ctx, sq)
 			for ev := range in {
 				ev.Status = explainedStatus(ev.Status, src.Explain)
+				ev.Source, ev.SourceStatus = p.Source, ev.Status
 				select {
 				case out <- m.fold(p.Source, ev):
 				case <-ctx.Done():
@@ -192,8 +193,10 @@ func explainedStatus(s *model.RegionStatus, explain func(error) Explanation) *mo
 }
 
 // List lists the reservations of every source in the regions. The first source's listing
-// is the list: when none of its regions could be read the listing fails. A further
-// source's failure leaves the list standing, so it is only partial, and names its source.
+// is the list: when none of its regions could be read the listing fails, and the others are
+// not asked. A further source's failure leaves the list standing, so it is only partial.
+// The problems of every source but the program's first (model.Sources) name their source,
+// so that a listing of the training plans alone still says whose the failure is.
 func List(ctx context.Context, srcs []Source, regions []string) (BlockList, error) {
 	var list BlockList
 	for i, src := range srcs {
@@ -206,17 +209,17 @@ func List(ctx context.Context, srcs []Source, regions []string) (BlockList, erro
 			maps.Copy(list.Fees, l.Fees)
 		}
 		lf := ClassifyListing(err)
-		groups := lf.Grouped(func(err error) string { return src.Explain(err).String() })
+		named := ""
+		if i > 0 || src.Caps().Source != model.Sources()[0] {
+			named = src.Caps().Noun + "s: "
+		}
+		for _, g := range lf.Grouped(func(err error) string { return src.Explain(err).String() }) {
+			list.Problems = append(list.Problems, BlockProblem{Region: g.Where(), Regions: g.Regions, Partial: g.Partial || i > 0, Message: named + g.Message})
+		}
 		if i > 0 {
-			for _, g := range groups {
-				list.Problems = append(list.Problems, BlockProblem{Region: g.Where(), Partial: true, Message: src.Caps().Noun + "s: " + g.Message})
-			}
 			continue
 		}
 		list.Quiet = l.Quiet
-		for _, g := range groups {
-			list.Problems = append(list.Problems, BlockProblem{Region: g.Where(), Partial: g.Partial, Message: g.Message})
-		}
 		if lf.NoneRead(l.Listed) {
 			return list, Explained(src.Explain, err)
 		}

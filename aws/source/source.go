@@ -27,7 +27,7 @@ type Source interface {
 	// SpendCall is the source's own part of a purchase, an extension or a launch (its
 	// checks of the intent, its call, its key and look-up, its dry run): the rest is the
 	// one spend path's (spend.Service's Prepare and Commit). A kind it does not do is refused
-	// with a *PurchaseError.
+	// with a *ActionError.
 	SpendCall(ctx context.Context, in Intent) (SpendCall, error)
 
 	// List lists the reservations of the regions, with the fees paid for them where

@@ -24,6 +24,12 @@ type Step[O any] struct {
 	// Skips are the sources a search over several left out, and why (Split); only on
 	// the first step of Search's stream.
 	Skips []model.SourceSkip
+	// Source is the source whose step this is, in Search's stream; its offerings,
+	// progress and SourceStatus are that source's alone.
+	Source model.Source
+	// SourceStatus is Source's own status of the region, explained, when Status (every
+	// source's together) changed: a front end that names each source's failures reads it.
+	SourceStatus *model.RegionStatus
 }
 
 // SearchEvent is one step of a Capacity Block search: a page of offerings, a change of a

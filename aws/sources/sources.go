@@ -110,14 +110,14 @@ func (b backend) ExtensionChoices(ctx context.Context, blk model.Block, found fu
 	choices, err := src.ExtensionChoices(ctx, blk, found)
 	var (
 		le *capacityblocks.ExtensionLengthsError
-		pe *awsapi.PurchaseError
+		ae *source.ActionError
 	)
 	switch {
 	case err == nil:
 	case errors.As(err, &le):
 		return choices, errors.New(le.Error())
-	case errors.As(err, &pe):
-		return choices, actionError(src.Explain, err)
+	case errors.As(err, &ae):
+		return choices, ae
 	}
 	// Any other error names the lengths that could not be asked, in the source's words.
 	return choices, err

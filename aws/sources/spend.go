@@ -32,7 +32,7 @@ func (b backend) sourceOf(in source.Intent) (source.Source, error) {
 func (b backend) Prepare(ctx context.Context, in source.Intent) (source.Prepared, error) {
 	src, err := b.sourceOf(in)
 	if err != nil {
-		return source.Prepared{Intent: in}, &source.ActionError{Outcome: source.NotBought, Summary: err.Error(), Err: err}
+		return source.Prepared{Intent: in}, refusal(err)
 	}
 	p, err := b.spend.Prepare(ctx, src, in)
 	if err != nil {
@@ -46,7 +46,7 @@ func (b backend) Prepare(ctx context.Context, in source.Intent) (source.Prepared
 func (b backend) Commit(ctx context.Context, p source.Prepared) (source.SpendResult, error) {
 	src, err := b.sourceOf(p.Intent)
 	if err != nil {
-		return source.SpendResult{}, &source.ActionError{Outcome: source.NotBought, Summary: err.Error(), Err: err}
+		return source.SpendResult{}, refusal(err)
 	}
 	if p.Handle == nil {
 		if p, err = b.spend.Prepare(ctx, src, p.Intent); err != nil {
@@ -59,8 +59,8 @@ func (b backend) Commit(ctx context.Context, p source.Prepared) (source.SpendRes
 	}
 	if res.Outcome != source.Bought {
 		// Commit reports every other outcome as an error; this is a guard, not a path.
-		return source.SpendResult{RequestID: res.RequestID}, &source.ActionError{Outcome: source.Unknown,
-			Summary: "It ended without an answer and without an error.", Hint: "Do not try again before checking the console."}
+		return source.SpendResult{RequestID: res.RequestID}, &source.ActionError{Outcome: source.Unknown, Explanation: source.Explanation{
+			Summary: "It ended without an answer and without an error.", Hint: "Do not try again before checking the console."}}
 	}
 	return res, nil
 }
@@ -117,26 +117,19 @@ func (b backend) launchable(blk model.Block) *source.ActionError {
 	if b.Caps(blk.Source).Launch {
 		return nil
 	}
-	return &source.ActionError{Outcome: source.NotBought, Summary: "gpublock does not launch instances into a " + blk.Source.Label() + "."}
+	return refusal(errors.New("gpublock does not launch instances into a " + blk.Source.Label() + "."))
 }
 
-// actionError is the spend path's error as the front end shows it, in the source's
-// explanations for errors that are not a *awsapi.PurchaseError (whose Sold, by
-// awsapi.OfferingSold, knows every source's code).
+// actionError is err as the Backend promises it: the spend path's or the source's own
+// *source.ActionError, or any other error explained by the source.
 func actionError(explain func(error) source.Explanation, err error) *source.ActionError {
-	var pe *awsapi.PurchaseError
-	if !errors.As(err, &pe) {
-		ex := explain(err)
-		return &source.ActionError{Outcome: source.NotBought, Summary: ex.Summary, Hint: ex.Hint, Code: ex.Code, Err: err}
+	if ae, ok := errors.AsType[*source.ActionError](err); ok {
+		return ae
 	}
-	e := &source.ActionError{Outcome: pe.Outcome, Summary: pe.Explanation.Summary, Hint: pe.Explanation.Hint, Code: pe.Explanation.Code, Err: err,
-		OverCap: errors.Is(err, spend.ErrOverSpendCap), ReadOnly: errors.Is(err, spend.ErrReadOnly), AlreadyBought: errors.Is(err, spend.ErrAlreadyBought),
-		Sold: awsapi.OfferingSold(err)}
-	if e.Summary == "" {
-		e.Summary = pe.Error()
-	}
-	if e.Outcome == "" {
-		e.Outcome = source.NotBought
-	}
-	return e
+	return &source.ActionError{Outcome: source.NotBought, Explanation: explain(err), Err: err}
+}
+
+// refusal is a refusal before any call, in err's words.
+func refusal(err error) *source.ActionError {
+	return &source.ActionError{Outcome: source.NotBought, Explanation: source.Explanation{Summary: err.Error()}, Err: err}
 }

@@ -16,10 +16,6 @@ import (
 // purchase or extension could not be settled: AWS could not be asked what became of it.
 var ErrUnsettled = errors.New("an interrupted purchase is not settled")
 
-// ErrAlreadyBought is wrapped by the refusal to buy what an interrupted run already
-// bought. Nothing new was bought; the caller reports it as done.
-var ErrAlreadyBought = errors.New("already bought by an interrupted run")
-
 // OpenIntents are the journal's purchase and extension intents that have no final
 // outcome (none at all, or only "unknown"), in region ("" for every region), oldest first.
 func (sv *Service) OpenIntents(entries []source.JournalEntry, region string) []source.JournalEntry {
@@ -120,7 +116,7 @@ func (sv *Service) unsettled(region string, e *source.JournalEntry, err error) e
 		}
 		what = fmt.Sprintf("An earlier %s (journal id %s, %s)", noun, e.RequestID, e.Time.UTC().Format("2006-01-02 15:04 UTC"))
 	}
-	return &awsapi.PurchaseError{Outcome: source.NotBought, Err: fmt.Errorf("%w: %w", ErrUnsettled, err), Explanation: source.Explanation{
+	return &source.ActionError{Outcome: source.NotBought, Err: fmt.Errorf("%w: %w", ErrUnsettled, err), Explanation: source.Explanation{
 		Summary: fmt.Sprintf("Refused: %s in %s was interrupted, and whether it went through cannot be learnt now (%s).",
 			what, where, strings.TrimSuffix(awsapi.ExplainError(err).Summary, ".")),
 		Hint: "Nothing was sent to buy. Settle it first: " + sv.c.SettleCommand(region) + "; it asks AWS and records what it finds.",
@@ -176,7 +172,7 @@ func (sv *Service) EarlierExtension(b model.Block, hours int) (source.JournalEnt
 	return source.JournalEntry{}, false
 }
 
-// AlreadyBoughtError is the refusal, wrapping ErrAlreadyBought, to buy again what the
+// AlreadyBoughtError is the refusal, wrapping source.ErrAlreadyBought, to buy again what the
 // interrupted run of e (an outcome line from EarlierPurchase or EarlierExtension) bought.
 func (sv *Service) AlreadyBoughtError(e source.JournalEntry) error {
 	if sv.isExtendAction(e.Action) {
@@ -198,7 +194,7 @@ func atIntent(entries []source.JournalEntry, outcome source.JournalEntry) source
 }
 
 // alreadyBought is the refusal to buy again what an interrupted run bought.
-func (sv *Service) alreadyBought(e source.JournalEntry, what, flag string) *awsapi.PurchaseError {
+func (sv *Service) alreadyBought(e source.JournalEntry, what, flag string) *source.ActionError {
 	fee := e.Fee
 	if m, err := model.ParseMoney(fee); err == nil {
 		fee = m.Dollars()
@@ -213,7 +209,7 @@ func (sv *Service) alreadyBought(e source.JournalEntry, what, flag string) *awsa
 		summary = fmt.Sprintf("Already extended: the extension of %s interrupted at %s went through (%s added, fee %s). Nothing new was bought.",
 			e.Target, e.Time.UTC().Format("2006-01-02 15:04 UTC"), model.FormatDays(max(1, e.DurationHours()/24)), fee)
 	}
-	return &awsapi.PurchaseError{Outcome: source.NotBought, Err: ErrAlreadyBought, Explanation: source.Explanation{
+	return &source.ActionError{Outcome: source.NotBought, Err: source.ErrAlreadyBought, Explanation: source.Explanation{
 		Summary: summary, Hint: "To " + what + " another one on purpose, run the command again with " + flag + "."}}
 }
 

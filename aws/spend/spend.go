@@ -71,7 +71,7 @@ func (sv *Service) prepare(ctx context.Context, in source.Intent, callOf func(so
 	refuse := func(err error) (source.Prepared, error) { p.Handle = prepared{refusal: err}; return p, err }
 	_, done := in.Kind.Words()
 	if sv.c.Config().ReadOnly && !in.CheckOnly {
-		return refuse(&awsapi.PurchaseError{Outcome: source.NotBought, Err: ErrReadOnly, Explanation: source.Explanation{Summary: model.ReadOnlyRefusal(sv.c.Config().ReadOnlyRule, done)}})
+		return refuse(&source.ActionError{Outcome: source.NotBought, Err: source.ErrReadOnly, Explanation: source.Explanation{Summary: model.ReadOnlyRefusal(sv.c.Config().ReadOnlyRule, done)}})
 	}
 	tags := in.Tags
 	if in.Kind == source.SpendLaunch {
@@ -121,7 +121,7 @@ func (sv *Service) prepare(ctx context.Context, in source.Intent, callOf func(so
 	// The account is named in every confirmation; a caller without a person (the typed
 	// entry points) goes ahead without it, as the journal does.
 	if id, err := sv.c.Identity(ctx); err != nil {
-		p.PayerErr = &awsapi.PurchaseError{Outcome: source.NotBought, Err: err, Explanation: source.Explanation{
+		p.PayerErr = &source.ActionError{Outcome: source.NotBought, Err: err, Explanation: source.Explanation{
 			Summary: "Cannot tell which account would pay: " + strings.TrimSuffix(sv.c.ExplainError(err).Summary, ".") + ". Nothing was " + done + ".",
 			Hint:    sv.c.ExplainError(err).Hint}}
 	} else {
@@ -130,13 +130,13 @@ func (sv *Service) prepare(ctx context.Context, in source.Intent, callOf func(so
 	if call.DryRun == nil {
 		p.NoDryRun = call.NoDryRun
 		if in.CheckOnly {
-			return refuse(&awsapi.PurchaseError{Outcome: source.NotBought, Err: source.ErrNoDryRun, Explanation: source.Explanation{Summary: call.NoDryRun}})
+			return refuse(&source.ActionError{Outcome: source.NotBought, Err: source.ErrNoDryRun, Explanation: source.Explanation{Summary: call.NoDryRun}})
 		}
 		return p, nil
 	}
 	perm, err := call.DryRun(ctx)
 	if err != nil {
-		var pe *awsapi.PurchaseError
+		var pe *source.ActionError
 		if errors.As(err, &pe) {
 			return refuse(err)
 		}
@@ -144,7 +144,7 @@ func (sv *Service) prepare(ctx context.Context, in source.Intent, callOf func(so
 	}
 	p.Permission = perm
 	if !perm.Allowed {
-		return refuse(&awsapi.PurchaseError{Outcome: source.NotBought, Err: ErrNotAllowed, Explanation: source.Explanation{
+		return refuse(&source.ActionError{Outcome: source.NotBought, Err: ErrNotAllowed, Explanation: source.Explanation{
 			Summary: model.NotAllowed(perm.Action, done), Action: perm.Action, Code: "UnauthorizedOperation"}})
 	}
 	return p, nil
@@ -165,13 +165,13 @@ func (sv *Service) earlier(in source.Intent) (source.JournalEntry, bool) {
 // checkCap is the one cap check, in model.CapRefusal's words.
 func (sv *Service) checkCap(fee model.Money) error {
 	if s := model.CapRefusal(fee, sv.c.Config().MaxSpend, sv.c.Config().MaxSpendRule); s != "" {
-		return &awsapi.PurchaseError{Outcome: source.NotBought, Err: ErrOverSpendCap, Explanation: source.Explanation{Summary: s}}
+		return &source.ActionError{Outcome: source.NotBought, Err: source.ErrOverSpendCap, Explanation: source.Explanation{Summary: s}}
 	}
 	return nil
 }
 
 // Commit spends what p prepared, once (see the steps above). The error, when not nil, is a
-// *PurchaseError: Outcome NotBought, or Unknown when AWS did not answer and the look-up
+// *source.ActionError: Outcome NotBought, or Unknown when AWS did not answer and the look-up
 // afterwards failed too (never buy again on it).
 func (sv *Service) Commit(ctx context.Context, p source.Prepared) (source.SpendResult, error) {
 	res := source.SpendResult{Outcome: source.NotBought, Permission: p.Permission, Settled: p.Settled}
@@ -198,7 +198,7 @@ func (sv *Service) Commit(ctx context.Context, p source.Prepared) (source.SpendR
 	if err := ctx.Err(); err != nil {
 		// Cancelled before anything was sent: certainly not done.
 		sv.journalOutcome(entry, source.NotBought, false, "", err)
-		return res, &awsapi.PurchaseError{Outcome: source.NotBought, Err: err, Explanation: source.Explanation{Summary: "Cancelled before the " + noun + " was sent; nothing was " + done + "."}}
+		return res, &source.ActionError{Outcome: source.NotBought, Err: err, Explanation: source.Explanation{Summary: "Cancelled before the " + noun + " was sent; nothing was " + done + "."}}
 	}
 	var mark source.SentMark
 	ref, callErr := call.Call(ctx, res.RequestID, &mark, &res)
@@ -214,7 +214,7 @@ func (sv *Service) Commit(ctx context.Context, p source.Prepared) (source.SpendR
 			var found bool
 			if ref, found, err = find(); err != nil || !found {
 				sv.journalOutcome(entry, source.Unknown, false, "", callErr)
-				return res, &awsapi.PurchaseError{Outcome: source.Unknown, Err: callErr, Explanation: lost.Unknown}
+				return res, &source.ActionError{Outcome: source.Unknown, Err: callErr, Explanation: lost.Unknown}
 			}
 		} else if ref, res.Outcome, err = settle(sv, entry, callErr, mark.Sent(), lostReply{noAnswer: lost.NoAnswer, what: lost.What,
 			unknown: lost.Unknown, notFound: lost.NotFound, done: done}, find); err != nil {
@@ -234,16 +234,16 @@ func (sv *Service) classifyIdempotent(entry source.JournalEntry, ref string, err
 	case err != nil && awsapi.Ambiguous(err):
 		sv.journalOutcome(entry, source.Unknown, false, "", err)
 		res.Outcome = source.Unknown
-		return res, &awsapi.PurchaseError{Outcome: source.Unknown, Err: err, Explanation: source.Explanation{
+		return res, &source.ActionError{Outcome: source.Unknown, Err: err, Explanation: source.Explanation{
 			Summary: "The launch may or may not have started instances: " + awsapi.ExplainError(err).Summary,
 			Hint:    "Check `" + sv.c.NextStep("blocks", entry.Region) + "` before launching again."}}
 	case err != nil:
 		sv.journalOutcome(entry, "not-launched", false, "", err)
-		return res, &awsapi.PurchaseError{Outcome: source.NotBought, Explanation: awsapi.ExplainError(err), Err: err}
+		return res, &source.ActionError{Outcome: source.NotBought, Explanation: awsapi.ExplainError(err), Err: err}
 	case ref == "":
 		sv.journalOutcome(entry, source.Unknown, false, "", errors.New(entry.Action+" answered without instances"))
 		res.Outcome = source.Unknown
-		return res, &awsapi.PurchaseError{Outcome: source.Unknown, Explanation: source.Explanation{
+		return res, &source.ActionError{Outcome: source.Unknown, Explanation: source.Explanation{
 			Summary: "AWS answered the launch without listing any instance.",
 			Hint:    "Check the block with `" + sv.c.NextStep("blocks", entry.Region) + "` before launching again."}}
 	}
@@ -273,13 +273,13 @@ func settle[T any](sv *Service, entry source.JournalEntry, callErr error, sent b
 	if !sent {
 		// It failed before reaching the network (credentials, signing): AWS never saw it.
 		sv.journalOutcome(entry, source.NotBought, false, "", fmt.Errorf("not sent: %w", callErr))
-		return zero, source.NotBought, &awsapi.PurchaseError{Outcome: source.NotBought, Err: callErr, Explanation: source.Explanation{
+		return zero, source.NotBought, &source.ActionError{Outcome: source.NotBought, Err: callErr, Explanation: source.Explanation{
 			Summary: "Not sent: the " + say.what + " never left this machine (" + strings.TrimSuffix(awsapi.ExplainError(callErr).Summary, ".") + ").",
 			Hint:    awsapi.ExplainError(callErr).Hint}}
 	}
 	if !awsapi.Ambiguous(callErr) {
 		sv.journalOutcome(entry, source.NotBought, false, "", callErr)
-		return zero, source.NotBought, &awsapi.PurchaseError{Outcome: source.NotBought, Explanation: awsapi.ExplainError(callErr), Err: callErr}
+		return zero, source.NotBought, &source.ActionError{Outcome: source.NotBought, Explanation: awsapi.ExplainError(callErr), Err: callErr}
 	}
 	got, found, lookErr := find()
 	switch {
@@ -287,19 +287,13 @@ func settle[T any](sv *Service, entry source.JournalEntry, callErr error, sent b
 		return got, source.Bought, nil
 	case lookErr != nil:
 		sv.journalOutcome(entry, source.Unknown, false, "", fmt.Errorf("%v; look-up failed: %v", callErr, lookErr))
-		return zero, source.Unknown, &awsapi.PurchaseError{Outcome: source.Unknown, Err: callErr, Explanation: say.unknown}
+		return zero, source.Unknown, &source.ActionError{Outcome: source.Unknown, Err: callErr, Explanation: say.unknown}
 	}
 	sv.journalOutcome(entry, source.NotBought, false, "", callErr)
-	return zero, source.NotBought, &awsapi.PurchaseError{Outcome: source.NotBought, Err: callErr, Explanation: source.Explanation{
+	return zero, source.NotBought, &source.ActionError{Outcome: source.NotBought, Err: callErr, Explanation: source.Explanation{
 		Summary: "Not " + say.done + ": AWS did not complete the " + say.what + " (" + awsapi.ExplainError(callErr).Summary + ").",
 		Hint:    say.notFound}}
 }
-
-// ErrOverSpendCap is wrapped by the error of a purchase above Config.MaxSpend.
-var ErrOverSpendCap = errors.New("above the spending cap")
-
-// ErrReadOnly is wrapped by the error of a purchase, extension or launch in read-only mode.
-var ErrReadOnly = errors.New("read-only mode")
 
 // journalIntent records what is about to be sent. It fills in e's account, when it can be
 // learnt, so that the outcome line carries it too.
@@ -317,7 +311,7 @@ func (sv *Service) journalIntent(ctx context.Context, e *source.JournalEntry) er
 	intent := *e
 	intent.Time, intent.Phase = time.Now().UTC(), "intent"
 	if err := sv.c.WriteJournal(intent); err != nil {
-		return &awsapi.PurchaseError{Outcome: source.NotBought, Err: err, Explanation: source.Explanation{
+		return &source.ActionError{Outcome: source.NotBought, Err: err, Explanation: source.Explanation{
 			Summary: "Refused: the purchase journal cannot be written (" + err.Error() + ").",
 			Hint:    "Fix the journal directory (or set XDG_STATE_HOME); nothing was sent to AWS."}}
 	}

@@ -10,14 +10,17 @@ import (
 
 // Explain turns an error of this source into a sentence and a hint: SageMaker's own codes
 // here, the rest (credentials, network, throttling, permissions) by awsapi.ExplainError.
-func Explain(err error) source.Explanation {
-	var pe *awsapi.PurchaseError
+func Explain(err error) source.Explanation { return explain(err, awsapi.ExplainError) }
+
+// explain is Explain with the rest explained by other (a client's, naming its profile).
+func explain(err error, other func(error) source.Explanation) source.Explanation {
+	var pe *source.ActionError
 	if errors.As(err, &pe) && pe.Explanation.Summary != "" {
 		return pe.Explanation
 	}
 	var ae smithy.APIError
 	if !errors.As(err, &ae) {
-		return awsapi.ExplainError(err)
+		return other(err)
 	}
 	ex := source.Explanation{Code: ae.ErrorCode()}
 	switch ae.ErrorCode() {
@@ -32,7 +35,7 @@ func Explain(err error) source.Explanation {
 	case "ServiceUnavailable":
 		ex.Summary, ex.Hint, ex.Retryable = "SageMaker is unavailable in this region right now.", "Try again in a moment, or leave the region out.", true
 	default:
-		return awsapi.ExplainError(err)
+		return other(err)
 	}
 	return ex
 }

@@ -30,7 +30,7 @@ func checkExtendable(p Plan) error {
 	case StatusScheduled, StatusActive:
 		return nil
 	}
-	return &awsapi.PurchaseError{Outcome: source.NotBought, Explanation: source.Explanation{
+	return &source.ActionError{Outcome: source.NotBought, Explanation: source.Explanation{
 		Summary: fmt.Sprintf("Training plan %s is %s; only a scheduled or active plan can be extended.", p.Name, p.Status)}}
 }
 
@@ -83,7 +83,7 @@ func (c *Client) extendCall(p Plan, blk model.Block, off ExtensionOffering, x *E
 		return source.SpendCall{}, err
 	}
 	if off.ID == "" || off.PlanARN != p.ARN {
-		return source.SpendCall{}, &awsapi.PurchaseError{Outcome: source.NotBought, Explanation: source.Explanation{
+		return source.SpendCall{}, &source.ActionError{Outcome: source.NotBought, Explanation: source.Explanation{
 			Summary: "The extension offering is not one of this plan's.", Hint: "Ask for the plan's extension offerings again."}}
 	}
 	bought := func(res *source.SpendResult, e Extension) string {

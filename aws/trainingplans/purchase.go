@@ -44,11 +44,11 @@ func PlanName(requestID string) string { return requestID }
 func checkOffering(o Offering) error {
 	switch {
 	case strings.TrimSpace(o.ID) == "":
-		return &awsapi.PurchaseError{Outcome: source.NotBought, Explanation: source.Explanation{Summary: "The offering has no id.", Hint: "Pick an offering from a search."}}
+		return &source.ActionError{Outcome: source.NotBought, Explanation: source.Explanation{Summary: "The offering has no id.", Hint: "Pick an offering from a search."}}
 	case o.Region == "":
-		return &awsapi.PurchaseError{Outcome: source.NotBought, Explanation: source.Explanation{Summary: "The offering has no region.", Hint: "Pick an offering from a search."}}
+		return &source.ActionError{Outcome: source.NotBought, Explanation: source.Explanation{Summary: "The offering has no region.", Hint: "Pick an offering from a search."}}
 	case len(o.Capacities) == 0:
-		return &awsapi.PurchaseError{Outcome: source.NotBought, Explanation: source.Explanation{Summary: "The offering has no reserved capacity.", Hint: "Pick an offering from a search."}}
+		return &source.ActionError{Outcome: source.NotBought, Explanation: source.Explanation{Summary: "The offering has no reserved capacity.", Hint: "Pick an offering from a search."}}
 	}
 	return nil
 }
@@ -58,7 +58,7 @@ func checkOffering(o Offering) error {
 // named after the request id, so that a lost reply is settled by describing that name.
 // It never buys twice. The path knows this source alone, so it settles only the plans'
 // open intents (the front ends use one over every source). The error, when not nil, is a
-// *awsapi.PurchaseError.
+// *source.ActionError.
 func (c *Client) Purchase(ctx context.Context, o Offering, tags map[string]string, opts ...spend.SpendOption) (PurchaseResult, error) {
 	var plan Plan
 	in := source.Intent{Kind: source.SpendPurchase, Offering: ModelOffering(o), Tags: tags}

@@ -72,7 +72,7 @@ func TestSettleOpenSettlesACrashedPlanPurchase(t *testing.T) {
 
 	// The re-run of the interrupted purchase buys nothing new.
 	_, err = c.Purchase(ctx, o, nil)
-	if !errors.Is(err, spend.ErrAlreadyBought) {
+	if !errors.Is(err, source.ErrAlreadyBought) {
 		t.Fatalf("re-run: %v", err)
 	}
 	if !strings.Contains(err.Error(), res.Plan.ARN) {

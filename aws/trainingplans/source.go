@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 )
@@ -41,7 +40,7 @@ func (s plans) Intents() source.IntentSource {
 		}}
 }
 
-func (plans) Explain(err error) source.Explanation { return Explain(err) }
+func (s plans) Explain(err error) source.Explanation { return explain(err, s.tp.base.ExplainError) }
 
 // Search sweeps every length of q's range that plans last (any whole number of days up to
 // 182, not the blocks' lengths), with q's targets.
@@ -77,7 +76,7 @@ func (s plans) SpendCall(_ context.Context, in source.Intent) (source.SpendCall,
 	case source.SpendExtend:
 		return s.tp.extendCall(PlanFromBlock(in.Block), in.Block, extensionOffering(in.Block, in.Extension), new(Extension))
 	}
-	return source.SpendCall{}, &awsapi.PurchaseError{Outcome: source.NotBought, Explanation: source.Explanation{
+	return source.SpendCall{}, &source.ActionError{Outcome: source.NotBought, Explanation: source.Explanation{
 		Summary: "gpublock does not launch instances into a " + model.SourceTrainingPlan.Label() + "."}}
 }
 
@@ -124,7 +123,7 @@ func (s plans) FindBlock(ctx context.Context, region, name string) (model.Block,
 
 // ExtensionChoices asks for every length a plan's extension could have and keeps the
 // cheapest of each, shortest first, as for blocks. A refusal of the plan itself (a
-// *awsapi.PurchaseError) ends the asking; the lengths that could not be asked are named.
+// *source.ActionError) ends the asking; the lengths that could not be asked are named.
 func (s plans) ExtensionChoices(ctx context.Context, blk model.Block, found func(model.ExtensionChoice)) ([]model.ExtensionChoice, error) {
 	var (
 		out    []model.ExtensionChoice
@@ -136,7 +135,7 @@ func (s plans) ExtensionChoices(ctx context.Context, blk model.Block, found func
 	for _, days := range model.ExtensionAskOrder(extensionLengths(blk), nil) {
 		offs, err := s.tp.ExtensionOfferings(ctx, p, days)
 		if err != nil {
-			var pe *awsapi.PurchaseError
+			var pe *source.ActionError
 			if errors.As(err, &pe) {
 				return nil, err
 			}

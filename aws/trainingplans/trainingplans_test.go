@@ -11,7 +11,6 @@ import (
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/source"
-	"github.com/gpublock/gpublock/aws/spend"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -180,7 +179,7 @@ func TestServerErrorWithFailedLookupIsUnknown(t *testing.T) {
 	o := someOffering(t, c)
 	sim.SetFaults(ec2sim.Faults{Error: 1})
 	res, err := c.Purchase(ctx, o, nil)
-	var pe *awsapi.PurchaseError
+	var pe *source.ActionError
 	if !errors.As(err, &pe) || pe.Outcome != source.Unknown || res.Outcome != source.Unknown {
 		t.Fatalf("want Unknown, got %+v %v", res, err)
 	}
@@ -197,12 +196,12 @@ func TestRefusalsBuyNothing(t *testing.T) {
 	c := newClient(t, url, nil)
 	o := someOffering(t, c)
 	ro := newClient(t, url, func(cfg *awsapi.Config) { cfg.ReadOnly = true })
-	if _, err := ro.Purchase(ctx, o, nil); !errors.Is(err, spend.ErrReadOnly) {
+	if _, err := ro.Purchase(ctx, o, nil); !errors.Is(err, source.ErrReadOnly) {
 		t.Fatalf("read-only: %v", err)
 	}
 	low := model.MoneyFromCents(100)
 	capped := newClient(t, url, func(cfg *awsapi.Config) { cfg.MaxSpend = &low })
-	if _, err := capped.Purchase(ctx, o, nil); !errors.Is(err, spend.ErrOverSpendCap) {
+	if _, err := capped.Purchase(ctx, o, nil); !errors.Is(err, source.ErrOverSpendCap) {
 		t.Fatalf("cap: %v", err)
 	}
 	if n := cnt.get("CreateTrainingPlan"); n != 0 {
@@ -216,7 +215,7 @@ func TestRefusalsBuyNothing(t *testing.T) {
 	}
 	// The same offering again: spent, a 4xx, not bought, and said so.
 	res, err := c.Purchase(ctx, o, nil)
-	var pe *awsapi.PurchaseError
+	var pe *source.ActionError
 	if !errors.As(err, &pe) || res.Outcome != source.NotBought || pe.Outcome != source.NotBought || pe.Explanation.Code != "ResourceNotFound" {
 		t.Fatalf("spent offering: %+v %v", res, err)
 	}
@@ -409,7 +408,7 @@ func TestDeniedPurchaseNamesTheAction(t *testing.T) {
 	}
 	sim.SetFaults(f)
 	res, err := c.Purchase(ctx, o, nil)
-	var pe *awsapi.PurchaseError
+	var pe *source.ActionError
 	if !errors.As(err, &pe) || res.Outcome != source.NotBought || !strings.Contains(pe.Error(), "sagemaker:CreateTrainingPlan") {
 		t.Fatalf("denied purchase: %+v %v", res, err)
 	}

@@ -106,7 +106,7 @@ func fire(ctx context.Context, c *awsapi.Client, l *Launch, save func([]Launch) 
 	if err == nil {
 		res, err = sv.Commit(ctx, p)
 	}
-	var pe *awsapi.PurchaseError
+	var pe *source.ActionError
 	switch {
 	case err == nil:
 		l.launched(res.Instances)

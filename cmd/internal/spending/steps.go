@@ -121,7 +121,7 @@ func Confirmed(ctx context.Context, ios *cmdutil.IOStreams, cmd string, yes bool
 
 // NotDone reports a failed launch or extension: exit 3 when it may have happened anyway.
 func NotDone(stderr io.Writer, cmd, verdict string, client *awsapi.Client, err error) int {
-	var pe *awsapi.PurchaseError
+	var pe *source.ActionError
 	if errors.As(err, &pe) && pe.Outcome == source.Unknown {
 		fmt.Fprintf(stderr, "gpublock %s: OUTCOME UNKNOWN: %s\n", cmd, pe.Explanation)
 		return ExitUnknown
@@ -139,7 +139,7 @@ func Prepare(ctx context.Context, stderr io.Writer, cmd string, client *awsapi.C
 		fmt.Fprintf(stderr, "gpublock %s: settled an interrupted run: %s\n", cmd, s.Sentence())
 	}
 	var ue cmdutil.UsageError
-	var pe *awsapi.PurchaseError
+	var pe *source.ActionError
 	switch {
 	case err == nil && !in.CheckOnly && p.PayerErr != nil:
 		fmt.Fprintf(stderr, "gpublock %s: %s\n", cmd, client.ExplainError(p.PayerErr))
@@ -148,11 +148,11 @@ func Prepare(ctx context.Context, stderr io.Writer, cmd string, client *awsapi.C
 		return p, 0, true
 	case errors.As(err, &ue):
 		return p, cmdutil.ReportUsage(stderr, cmd, err), false
-	case errors.Is(err, spend.ErrAlreadyBought):
+	case errors.Is(err, source.ErrAlreadyBought):
 		return p, alreadyDone(stderr, cmd, client.ExplainError(err)), false
 	case errors.As(err, &pe):
 		verdict := ""
-		if !in.CheckOnly && !errors.Is(err, spend.ErrOverSpendCap) && !errors.Is(err, spend.ErrReadOnly) && !errors.Is(err, spend.ErrNotAllowed) && !errors.Is(err, spend.ErrUnsettled) {
+		if !in.CheckOnly && !errors.Is(err, source.ErrOverSpendCap) && !errors.Is(err, source.ErrReadOnly) && !errors.Is(err, spend.ErrNotAllowed) && !errors.Is(err, spend.ErrUnsettled) {
 			// A refusal of the source's (a check of the block, AWS's answer) carries no verdict of its own.
 			_, done := in.Kind.Words()
 			verdict = strings.ToUpper("not "+done) + ": "

@@ -41,7 +41,7 @@ func TestKeysFollowTheFormsState(t *testing.T) {
 	done.result = &source.LaunchResult{SubnetID: "subnet-1", Instances: []model.Instance{{ID: "i-1", State: "running"}}}
 	done.instances = done.result.Instances
 	failed := testForm(t, model.StateActive)
-	failed.spend.Settle(&source.ActionError{Summary: "RunInstances failed."})
+	failed.spend.Settle(&source.ActionError{Explanation: source.Explanation{Summary: "RunInstances failed."}})
 
 	for name, c := range map[string]struct {
 		d    Model

@@ -305,7 +305,7 @@ func (d Model) onTick(msg waitTickMsg) (dialog.Dialog, tea.Cmd, bool) {
 	}
 	if d.block.State != model.StateActive {
 		if d.block.State != model.StateScheduled && msg.found {
-			d.spend.Settle(&source.ActionError{Summary: fmt.Sprintf("The block is %s now; nothing was launched.", d.block.State)})
+			d.spend.Settle(&source.ActionError{Explanation: source.Explanation{Summary: fmt.Sprintf("The block is %s now; nothing was launched.", d.block.State)}})
 			return d, nil, false
 		}
 		return d, d.tick(d.env.Poll), false
@@ -318,7 +318,7 @@ func (d Model) onTick(msg waitTickMsg) (dialog.Dialog, tea.Cmd, bool) {
 	}
 	spec, err := d.spec()
 	if err != nil {
-		d.spend.Settle(&source.ActionError{Summary: "Not launched: " + err.Error() + "."})
+		d.spend.Settle(&source.ActionError{Explanation: source.Explanation{Summary: "Not launched: " + err.Error() + "."}})
 		return d, nil, false
 	}
 	d.waiting = false

@@ -40,7 +40,7 @@ func states(size screen.Rect) map[string]Model {
 	done.result, done.instances = &res, res.Instances
 	out["done"] = done
 	failed := checked
-	failed.spend.Settle(&source.ActionError{Summary: "RunInstances failed."})
+	failed.spend.Settle(&source.ActionError{Explanation: source.Explanation{Summary: "RunInstances failed."}})
 	out["failed"] = failed
 	return out
 }

@@ -151,10 +151,10 @@ func states(size screen.Rect) map[string]Model {
 	over, _ := New(capEnv, o)
 	out["over cap"] = over
 	unknown := ok
-	unknown.spend.Settle(&source.ActionError{Outcome: source.Unknown, Summary: "The purchase may or may not have gone through.", Hint: "Do not buy again."})
+	unknown.spend.Settle(&source.ActionError{Outcome: source.Unknown, Explanation: source.Explanation{Summary: "The purchase may or may not have gone through.", Hint: "Do not buy again."}})
 	out["unknown"] = unknown
 	sold := ok
-	sold.spend.Settle(&source.ActionError{Sold: true, Summary: "sold"})
+	sold.spend.Settle(&source.ActionError{Explanation: source.Explanation{Summary: "sold", Code: "InvalidCapacityBlockOfferingIdExpired"}})
 	out["sold"] = sold
 	buying := ok
 	buying.spend.Field.SetValue("buy")
@@ -220,8 +220,8 @@ func TestShowsTheFactsInOrder(t *testing.T) {
 // said as bought, never as nothing charged.
 func TestAlreadyBoughtAtTheCall(t *testing.T) {
 	d := states(body)["buying"]
-	d.spend.Settle(&source.ActionError{AlreadyBought: true, Outcome: source.Bought,
-		Summary: "Already bought: the purchase interrupted at 2026-12-01 08:00 UTC went through as reservation cr-0123456789abcdef0 (fee $6,211.12). Nothing new was bought."})
+	d.spend.Settle(&source.ActionError{Err: source.ErrAlreadyBought, Outcome: source.Bought, Explanation: source.Explanation{
+		Summary: "Already bought: the purchase interrupted at 2026-12-01 08:00 UTC went through as reservation cr-0123456789abcdef0 (fee $6,211.12). Nothing new was bought."}})
 	v := strings.Join(strings.Fields(ansi.Strip(d.View(body.W, body.H))), " ")
 	for _, want := range []string{"ALREADY BOUGHT", "cr-0123456789abcdef0", "Nothing new was bought"} {
 		if !strings.Contains(v, want) {

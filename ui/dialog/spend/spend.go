@@ -316,7 +316,7 @@ func AsActionError(err error) *source.ActionError {
 	if ae, ok := err.(*source.ActionError); ok {
 		return ae
 	}
-	return &source.ActionError{Outcome: source.NotBought, Summary: err.Error(), Err: err}
+	return &source.ActionError{Outcome: source.NotBought, Explanation: source.Explanation{Summary: err.Error()}, Err: err}
 }
 
 // Outcome is how a settled call reads.
@@ -338,9 +338,9 @@ func (m Machine) Outcome() Outcome {
 		return Succeeded
 	case f.Outcome == source.Unknown:
 		return Unknown
-	case f.AlreadyBought:
+	case f.AlreadyBought():
 		return Already
-	case f.Sold:
+	case f.Sold():
 		return Sold
 	}
 	return Failed
@@ -370,7 +370,7 @@ func (m Machine) DryRunAnswer(noDryRun string) (Tone, string) {
 // own verdict ("REFUSED:", "NOT ALLOWED:", "Already bought:").
 func refusal(err error) bool {
 	ae, ok := err.(*source.ActionError)
-	return ok && (ae.OverCap || ae.ReadOnly || ae.AlreadyBought || ae.Code == "UnauthorizedOperation")
+	return ok && (ae.OverCap() || ae.ReadOnly() || ae.AlreadyBought() || ae.Code == "UnauthorizedOperation")
 }
 
 // Tone is how an answer is styled.

@@ -119,9 +119,9 @@ func TestInFlightOnlyASecondCtrlCQuits(t *testing.T) {
 func TestOutcomes(t *testing.T) {
 	for want, err := range map[Outcome]error{
 		Succeeded: nil,
-		Unknown:   &source.ActionError{Outcome: source.Unknown, Summary: "lost"},
-		Already:   &source.ActionError{AlreadyBought: true, Summary: "already"},
-		Sold:      &source.ActionError{Sold: true, Summary: "sold"},
+		Unknown:   &source.ActionError{Outcome: source.Unknown, Explanation: source.Explanation{Summary: "lost"}},
+		Already:   &source.ActionError{Err: source.ErrAlreadyBought, Explanation: source.Explanation{Summary: "already"}},
+		Sold:      &source.ActionError{Explanation: source.Explanation{Summary: "sold", Code: "InvalidCapacityBlockOfferingIdExpired"}},
 		Failed:    errors.New("refused"),
 	} {
 		m := New(buy)

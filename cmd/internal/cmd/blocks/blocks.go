@@ -229,7 +229,8 @@ func blocksRun(ctx context.Context, a *Options) (code int) {
 // status; cancelled is true when ctx ended during the listing and nothing was printed.
 func (a *Options) refresh(ctx context.Context, client *awsapi.Client, regions []string, format cmdutil.OutputFormat, stdout, stderr io.Writer) (int, bool) {
 	atstart.Fire(ctx, client, a.notifier, func(s string) { fmt.Fprintln(stderr, "gpublock blocks:", s) })
-	all, fees, err := a.scanSources(ctx, regions)
+	list, _ := source.List(ctx, a.sources, regions)
+	all := list.Blocks
 	blocks, plans := splitParts(all)
 	if ctx.Err() != nil {
 		if !a.watch {
@@ -238,7 +239,7 @@ func (a *Options) refresh(ctx context.Context, client *awsapi.Client, regions []
 		return 1, true
 	}
 	now := client.Now(ctx)
-	lf := reportListingFailures(client, err, stderr)
+	lf := reportProblems(list, stderr)
 	failed, partial := printers.RegionsIn(regions, lf.Failed), printers.RegionsIn(regions, lf.Partial)
 	if a.watch && format == "table" {
 		fmt.Fprintf(stdout, "\n%s: %s; every %s, Ctrl-C stops\n", printers.BothTimes(now), watchSummary(len(blocks), regions, lf), a.interval)
@@ -249,7 +250,7 @@ func (a *Options) refresh(ctx context.Context, client *awsapi.Client, regions []
 		return 1, false
 	}
 	_, withParts := a.partsSource()
-	facts := printers.BlockFacts{Rules: a.settings.Rules, Fees: fees, Plans: plans, WithPlans: withParts}
+	facts := printers.BlockFacts{Rules: a.settings.Rules, Fees: list.Fees, Plans: plans, WithPlans: withParts}
 	if err := printers.Blocks(blocks, facts, format, now, stdout, stderr); err != nil {
 		fmt.Fprintln(stderr, "gpublock blocks:", err)
 		return 1, false
@@ -318,21 +319,20 @@ func (a *Options) printReports(stderr io.Writer) {
 	}
 }
 
-// reportListingFailures names each failure of a listing on stderr, as aws sorts them.
-func reportListingFailures(client *awsapi.Client, err error, stderr io.Writer) source.ListingFailures {
-	lf := source.ClassifyListing(err)
-	// Regions that failed alike (no credentials: all of them) are named once, together.
-	for _, g := range lf.Grouped(func(err error) string { return client.ExplainError(err).String() }) {
+// reportProblems names each failure of a listing on stderr; regions that failed alike (no
+// credentials: all of them) are named once, together.
+func reportProblems(list source.BlockList, stderr io.Writer) source.ListingFailures {
+	for _, p := range list.Problems {
 		switch {
-		case len(g.Regions) == 0:
-			fmt.Fprintf(stderr, "gpublock blocks: %s\n", g.Message)
-		case g.Partial:
-			fmt.Fprintf(stderr, "gpublock blocks: %s: some details are missing: %s\n", g.Where(), g.Message)
+		case len(p.Regions) == 0:
+			fmt.Fprintf(stderr, "gpublock blocks: %s\n", p.Message)
+		case p.Partial:
+			fmt.Fprintf(stderr, "gpublock blocks: %s: some details are missing: %s\n", p.Region, p.Message)
 		default:
-			fmt.Fprintf(stderr, "gpublock blocks: %s: %s\n", g.Where(), g.Message)
+			fmt.Fprintf(stderr, "gpublock blocks: %s: %s\n", p.Region, p.Message)
 		}
 	}
-	return lf
+	return list.Failures()
 }
 
 // watchSummary is the first line of a --watch refresh: the blocks and the regions read,

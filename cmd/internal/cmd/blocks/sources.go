@@ -1,46 +1,12 @@
 package blocks
 
 import (
-	"context"
-	"errors"
-	"fmt"
-	"maps"
 	"slices"
 
 	"github.com/gpublock/gpublock/aws/awsapi"
-	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/model"
 )
-
-// scanSources lists the reservations of every source --source names, each through its
-// own listing (the Capacity Blocks' skips the regions found empty for a while). The
-// failures of a source other than the default one (the first registered) name it, and a
-// region stays listed in part when an earlier source's reservations stand. The fees paid
-// are the sources' (the journal's, for the blocks; SageMaker's own, for the plans).
-func (a *Options) scanSources(ctx context.Context, regions []string) ([]model.Block, map[string]model.Money, error) {
-	var (
-		blocks []model.Block
-		fees   = map[string]model.Money{}
-		errs   []error
-	)
-	for i, src := range a.sources {
-		l, err := src.List(ctx, regions)
-		blocks = append(blocks, l.Blocks...)
-		maps.Copy(fees, l.Fees)
-		for _, e := range source.Unjoin(err) {
-			var rf *source.RegionFailure
-			switch {
-			case e == nil:
-			case cmdutil.SourcePrefix(src.Caps().Source) != "" && errors.As(e, &rf):
-				errs = append(errs, &source.RegionFailure{Region: rf.Region, Err: fmt.Errorf("%s%w", cmdutil.SourcePrefix(src.Caps().Source), rf.Err), Partial: i > 0})
-			default:
-				errs = append(errs, e)
-			}
-		}
-	}
-	return blocks, fees, errors.Join(errs...)
-}
 
 // openSources opens every source --source names, in their order.
 func (a *Options) openSources(client *awsapi.Client) error {

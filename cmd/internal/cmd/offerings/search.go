@@ -134,68 +134,75 @@ func (a *Options) SourcedQuery(now time.Time) (model.Query, error) {
 	return q, nil
 }
 
-// Search runs one search of every source the query names, through the registry,
-// handing each offering to each as it arrives; the regions' answers and failures are those
-// of every source. The messages of a source other than the default one name it.
+// Search runs one search of every source the query names, through source.Search, handing
+// each offering to each as it arrives; the regions' answers and failures are those of every
+// source. The messages of a source other than the default one name it.
 //
 // live says that stderr is a terminal, where each region's progress is shown as it comes.
 func Search(ctx context.Context, cmd string, client *awsapi.Client, q model.Query, notes, live bool, each func(model.Offering), stderr io.Writer) searchResult {
 	res := searchResult{RegionTally: model.NewRegionTally(), progress: map[model.Source]map[string]model.RegionProgress{}}
+	failAll := func(msg string) searchResult {
+		fmt.Fprintf(stderr, "gpublock %s: %s\n", cmd, msg)
+		for _, r := range q.Regions {
+			res.Failed[r] = true
+		}
+		return res
+	}
 	parts, skips, err := source.Split(cmdutil.RegisteredSources(), q)
 	// A source that does not sell a value is named, and the others searched alone.
 	for _, k := range skips {
 		fmt.Fprintf(stderr, "gpublock %s: %s\n", cmd, k.Sentence())
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "gpublock %s: %v\n", cmd, err)
-		for _, r := range q.Regions {
-			res.Failed[r] = true
-		}
-		return res
+		return failAll(err.Error())
 	}
-	for _, part := range parts {
-		s, whole := part.Source, q
-		q := part.Query
-		q.AllZones, q.Regions = whole.AllZones, whole.Regions
-		named := cmdutil.SourcePrefix(s)
-		res.progress[s] = map[string]model.RegionProgress{}
-		src, err := cmdutil.OpenSource(client, s)
-		if err == nil && s != model.SourceCapacityBlock {
-			// The blocks' rule is model.Query.Validate, which built q; the others' are checked here.
-			err = cmdutil.CheckSourceQuery(s, q)
+	for _, p := range parts {
+		// The blocks' rule is model.Query.Validate, which built q; the others' are checked here.
+		if p.Source == model.SourceCapacityBlock {
+			continue
 		}
-		if err != nil {
-			fmt.Fprintf(stderr, "gpublock %s: %s%v\n", cmd, named, err)
-			for _, r := range q.Regions {
-				res.Failed[r] = true
-			}
-			return res
+		if err := cmdutil.CheckSourceQuery(p.Source, p.Query); err != nil {
+			return failAll(cmdutil.SourcePrefix(p.Source) + err.Error())
 		}
-		for ev := range src.Search(ctx, q) {
-			if p := ev.Progress; p != nil {
-				res.progress[s][p.Region] = *p
-				if live {
-					fmt.Fprintf(stderr, "gpublock %s: %s%s\n", cmd, named, p.Line(time.Now()))
-				}
+	}
+	events, _, err := source.Search(ctx, cmdutil.SourcesOver(client), q)
+	if err != nil {
+		return failAll(err.Error())
+	}
+	for ev := range events {
+		s, named := ev.Source, cmdutil.SourcePrefix(ev.Source)
+		if p := ev.Progress; p != nil {
+			if res.progress[s] == nil {
+				res.progress[s] = map[string]model.RegionProgress{}
 			}
-			for _, o := range ev.Offerings {
-				res.Offerings = append(res.Offerings, o)
-				if each != nil {
-					each(o)
-				}
+			res.progress[s][p.Region] = *p
+			if live {
+				fmt.Fprintf(stderr, "gpublock %s: %s%s\n", cmd, named, p.Line(time.Now()))
 			}
-			st := ev.Status
-			if st == nil {
-				continue
+		}
+		for _, o := range ev.Offerings {
+			res.Offerings = append(res.Offerings, o)
+			if each != nil {
+				each(o)
 			}
-			if res.Add(*st) {
-				fmt.Fprintf(stderr, "gpublock %s: %s: %s%s\n", cmd, st.Region, named, client.ExplainError(st.Err))
+		}
+		// Each source's own status: a region one source failed in is failed, whatever
+		// the others found there.
+		st := ev.SourceStatus
+		if st == nil {
+			continue
+		}
+		if res.Add(*st) {
+			why := ""
+			if st.Err != nil {
+				why = st.Err.Error() // explained by its source
 			}
-			// A region asked for that does not sell the types is named, with where they are
-			// sold, rather than looking like a region with nothing on offer today.
-			if notes && st.State == model.RegionEmpty && st.Message != "" {
-				fmt.Fprintf(stderr, "gpublock %s: %s: %s%s\n", cmd, st.Region, named, st.Message)
-			}
+			fmt.Fprintf(stderr, "gpublock %s: %s: %s%s\n", cmd, st.Region, named, why)
+		}
+		// A region asked for that does not sell the types is named, with where they are
+		// sold, rather than looking like a region with nothing on offer today.
+		if notes && st.State == model.RegionEmpty && st.Message != "" {
+			fmt.Fprintf(stderr, "gpublock %s: %s: %s%s\n", cmd, st.Region, named, st.Message)
 		}
 	}
 	return res

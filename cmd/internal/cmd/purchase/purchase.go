@@ -293,7 +293,7 @@ func printOfferingSummary(w io.Writer, info cmdutil.BackendInfo, account string,
 
 // purchaseFailure reports a purchase that did not happen (exit 1) or may have (exit 3).
 func purchaseFailure(stderr io.Writer, o model.Offering, err error) int {
-	var pe *awsapi.PurchaseError
+	var pe *source.ActionError
 	if !errors.As(err, &pe) {
 		fmt.Fprintf(stderr, "gpublock purchase: NOT BOUGHT: %s\n", awsapi.ExplainError(err))
 		return 1
@@ -302,7 +302,7 @@ func purchaseFailure(stderr io.Writer, o model.Offering, err error) int {
 	case pe.Outcome == source.Unknown:
 		fmt.Fprintf(stderr, "gpublock purchase: OUTCOME UNKNOWN: %s\n", pe.Explanation)
 		return spending.ExitUnknown
-	case awsapi.OfferingSold(err):
+	case pe.Sold():
 		fmt.Fprintf(stderr, "gpublock purchase: NOT BOUGHT: offering %s was sold to someone else (or expired) meanwhile; search again.\n", o.ID)
 		return 1
 	}

@@ -1,4 +1,4 @@
-package awsapi
+package source_test
 
 import (
 	"errors"
@@ -8,9 +8,15 @@ import (
 	"github.com/gpublock/gpublock/aws/source"
 )
 
-func TestOfferingSold(t *testing.T) {
+// A refusal of an offering sold or expired meanwhile is Sold, by either source's code; one
+// whose outcome is unknown never is: it may have bought.
+func TestSold(t *testing.T) {
+	sold := func(err error) bool {
+		var ae *source.ActionError
+		return errors.As(err, &ae) && ae.Sold()
+	}
 	refused := func(o source.Outcome, code string) error {
-		return fmt.Errorf("purchase: %w", &PurchaseError{Outcome: o, Explanation: source.Explanation{Code: code}})
+		return fmt.Errorf("purchase: %w", &source.ActionError{Outcome: o, Explanation: source.Explanation{Code: code}})
 	}
 	for _, tc := range []struct {
 		err  error
@@ -24,8 +30,8 @@ func TestOfferingSold(t *testing.T) {
 		{errors.New("InvalidCapacityBlockOfferingIdExpired"), false},
 		{nil, false},
 	} {
-		if got := OfferingSold(tc.err); got != tc.want {
-			t.Errorf("OfferingSold(%v) = %v, want %v", tc.err, got, tc.want)
+		if got := sold(tc.err); got != tc.want {
+			t.Errorf("Sold(%v) = %v, want %v", tc.err, got, tc.want)
 		}
 	}
 }

@@ -315,7 +315,7 @@ func Marshal(c File) ([]byte, error) {
 		}
 		add("tags", t)
 	}
-	for _, kv := range [][2]string{{"warn_leads", c.WarnLeads}, {"notify_cmd", c.NotifyCmd}, {"notify_url", c.NotifyURL}, {"extend_length", c.ExtendLength}, {"theme", c.Theme}, {"demo_rate_limits", c.DemoRateLimits}} {
+	for _, kv := range [][2]string{{"warn_leads", c.WarnLeads}, {"notify_cmd", c.NotifyCmd}, {"notify_url", c.NotifyURL}, {"extend_length", c.ExtendLength}} {
 		if kv[1] != "" {
 			add(kv[0], str(kv[1]))
 		}
@@ -328,6 +328,11 @@ func Marshal(c File) ([]byte, error) {
 			}
 		}
 		add("auto_extend", m)
+	}
+	for _, kv := range [][2]string{{"theme", c.Theme}, {"demo_rate_limits", c.DemoRateLimits}} {
+		if kv[1] != "" {
+			add(kv[0], str(kv[1]))
+		}
 	}
 	if c.Mouse != nil {
 		add("mouse", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: strconv.FormatBool(*c.Mouse)})

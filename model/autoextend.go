@@ -73,17 +73,18 @@ const (
 // AutoExtendDecision is the policy's verdict on one block, keyed once per block and lead.
 type AutoExtendDecision struct {
 	Verdict AutoExtendVerdict
-	// Key names the decision once per block and lead (the EXTEND BY warning's key): the
-	// journal and the notifier remember it, so that no restart decides it twice.
+	// Key names the decision once per block and lead (AutoExtendKey): the journal and the
+	// notifier remember it, so that no restart decides it twice.
 	Key    string
 	Lead   time.Duration
 	Reason string
 }
 
 // Decide is the one rule of auto-extension, for the command line and the terminal UI:
-// decided holds the keys already decided (taken or declined). The lead is the shortest
-// EXTEND BY lead reached, so that a watch started late decides once, not once per lead
-// passed; a declined block is asked again at its next lead.
+// decided holds the keys already decided (taken or declined). It decides at the shortest
+// EXTEND BY lead reached, and a decision at a lead covers the longer ones it passed: a
+// watch started late decides once, not once per lead, and a block is extended at most once
+// per lead however its end moves.
 func (p AutoExtendPolicy) Decide(b Block, now time.Time, decided map[string]bool) AutoExtendDecision {
 	if p.Days <= 0 || (b.State != StateActive && b.State != StateScheduled) || !now.Before(b.End) || !p.Wants(b) {
 		return AutoExtendDecision{}
@@ -97,9 +98,10 @@ func (p AutoExtendPolicy) Decide(b Block, now time.Time, decided map[string]bool
 	if lead == 0 {
 		return AutoExtendDecision{}
 	}
-	d := AutoExtendDecision{Key: "auto-extend/" + Warning{Kind: WarnExtendBy, Lead: lead}.Key(b), Lead: lead}
-	if decided[d.Key] {
-		return AutoExtendDecision{}
+	for _, l := range p.Leads {
+		if l <= lead && decided[AutoExtendKey(b, l)] {
+			return AutoExtendDecision{}
+		}
 	}
 	for _, e := range b.Extensions {
 		if e.Status == ExtensionPaymentPending {
@@ -107,10 +109,22 @@ func (p AutoExtendPolicy) Decide(b Block, now time.Time, decided map[string]bool
 			return AutoExtendDecision{}
 		}
 	}
+	d := AutoExtendDecision{Key: AutoExtendKey(b, lead), Lead: lead}
 	if r := ExtendBlockerAt(b, now); r != nil {
 		d.Verdict, d.Reason = AutoExtendDecline, r.Reason
 		return d
 	}
 	d.Verdict = AutoExtendNow
 	return d
+}
+
+// AutoExtendKey names the decision on b at lead. Unlike a warning's key it leaves out the
+// end: an extension moves the end, and must not make the same lead decide again.
+func AutoExtendKey(b Block, lead time.Duration) string {
+	k := "auto-extend/" + b.ReservationID + "/" + lead.String()
+	if b.Source == SourceTrainingPlan {
+		// A plan's name is unique only within its account and region.
+		k = "training-plan/" + b.Region + "/" + k
+	}
+	return k
 }

@@ -78,6 +78,9 @@ type Options struct {
 
 	oncall   cmdutil.OncallFlags
 	settings cmdutil.OncallSettings
+	autoFlag cmdutil.AutoExtendFlags
+	auto     cmdutil.AutoExtendSettings
+	decided  map[string]bool // the auto-extension decisions taken or read back (autoextend.go)
 	sources  []source.Source // those --source names, opened once so that a watch's scans share them
 	notifier *notify.Notifier
 	mu       sync.Mutex
@@ -116,6 +119,7 @@ func NewCmdBlocks(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command 
 	fs.StringVar(&a.warnOf, "warn-of", model.WarnOfExtensionCutoff.String(), "the `moment` --warn-within measures to: "+
 		strings.Join(model.WarnMomentNames(), ", ")+" (1 hour, 30 minutes and 0 before the end; the default is the earliest)")
 	a.oncall.Register(fs)
+	a.autoFlag.Register(fs)
 	a.src.Register(fs, "capacity-blocks")
 	return cmd
 }
@@ -161,6 +165,9 @@ func blocksRun(ctx context.Context, a *Options) (code int) {
 		return 2
 	}
 	if a.settings, err = a.oncall.Resolve(cfg.Oncall); err != nil {
+		return cmdutil.ReportUsage(stderr, "blocks", err)
+	}
+	if a.auto, err = a.autoFlag.Resolve(cfg.AutoExtend, a.settings.Rules, a.watch); err != nil {
 		return cmdutil.ReportUsage(stderr, "blocks", err)
 	}
 	regions, _ := a.aws.RegionList(nil) // validated above
@@ -258,6 +265,7 @@ func (a *Options) refresh(ctx context.Context, client *awsapi.Client, regions []
 			a.notifier.Send(notify.EventOf(b, w, now))
 		}
 	}
+	a.autoExtend(ctx, client, all, now, stderr)
 	if a.warnWithin > 0 {
 		if ending := a.moment.Within(all, now, a.warnWithin); len(ending) > 0 {
 			for _, b := range ending {

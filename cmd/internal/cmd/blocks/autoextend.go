@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/gpublock/gpublock/aws/awsapi"
@@ -175,7 +176,7 @@ func (a *Options) decisionEvent(b model.Block, d model.AutoExtendDecision, off m
 
 // notify says the decision on stderr and sends it, once per key, as the warnings are sent.
 func (a *Options) notify(stderr io.Writer, e notify.Event) {
-	fmt.Fprintln(stderr, "gpublock blocks:", e.Text)
+	fmt.Fprintln(stderr, "gpublock blocks:", strings.TrimPrefix(e.Text, "gpublock: "))
 	a.notifier.Send(e)
 }
 

@@ -37,7 +37,7 @@ const blocksLong = "Lists the account's Capacity Blocks: each block's state, zon
 	"one-shot run waits at most 10 s for deliveries (5 s an attempt); a redirect is a failure.\n" +
 	"--auto-extend LENGTH (with --watch) extends a block that still runs instances, or carries the tag\n" +
 	"gpublock:auto-extend=true, once it reaches an EXTEND BY lead, within --max-spend, through the spend\n" +
-	"path of `gpublock extend`, at most once per block and lead (the journal remembers); --approve-cmd\n" +
+	"path of gpublock extend, at most once per block and lead (the journal remembers); --approve-cmd\n" +
 	"is asked first (exit 0 approves). Each decision, taken or declined, is on stderr, in the journal and\n" +
 	"notified.\n" +
 	"--watch reprints the list on every refresh until interrupted (Ctrl-C); with -o json or csv\n" +

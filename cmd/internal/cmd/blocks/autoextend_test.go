@@ -243,3 +243,38 @@ func TestAutoExtendUsage(t *testing.T) {
 		t.Errorf("%d extensions after bad usage", n)
 	}
 }
+
+// A watch killed (kill -9) between the extension's call and its outcome line leaves an open
+// intent; even had its decision line been lost too, the next watch settles that intent
+// from the block's extension history and buys nothing new.
+func TestAutoExtendAfterACrash(t *testing.T) {
+	cs := cmdtest.StartSim(t)
+	runningBlock(t, cs)
+	if code, errs := watchRounds(t, cs, &cmdtest.Hook{}, 2, "--auto-extend", "1d"); code != 0 || !strings.Contains(errs, "AUTO-EXTENDED") {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	// What a crash right after the call leaves: the intent, and no outcome line.
+	path := filepath.Join(os.Getenv("XDG_STATE_HOME"), "gpublock", "simulated", "journal.jsonl")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept []string
+	for _, l := range strings.SplitAfter(string(b), "\n") {
+		extensionOutcome := strings.Contains(l, `"phase":"outcome"`) && strings.Contains(l, `"PurchaseCapacityBlockExtension"`)
+		if !extensionOutcome && !strings.Contains(l, `"phase":"decision"`) {
+			kept = append(kept, l)
+		}
+	}
+	if err := os.WriteFile(path, []byte(strings.Join(kept, "")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	paid(cs)
+	code, errs := watchRounds(t, cs, &cmdtest.Hook{}, 2, "--auto-extend", "1d")
+	if code != 0 || !strings.Contains(errs, "settled an interrupted run") || !strings.Contains(errs, "Already extended") {
+		t.Fatalf("after the crash: exit %d, stderr %q", code, errs)
+	}
+	if n := extensions(t, cs); n != 1 {
+		t.Fatalf("%d extensions after the crash, want 1\n%s", n, errs)
+	}
+}

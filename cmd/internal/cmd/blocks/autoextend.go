@@ -5,10 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/filelock"
 	"github.com/gpublock/gpublock/aws/notify"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/aws/spend"
@@ -39,6 +42,14 @@ func (a *Options) autoExtend(ctx context.Context, client *awsapi.Client, blocks 
 	if pol.Days == 0 {
 		return
 	}
+	// Two watches at once decide one at a time, each reading the other's decisions first:
+	// otherwise both could extend the same block for the same lead.
+	unlock, err := lockDecisions(client)
+	if err != nil {
+		fmt.Fprintf(stderr, "gpublock blocks: auto-extend: nothing is extended: %s\n", source.RedactError(err))
+		return
+	}
+	defer unlock()
 	entries, _, err := client.Journal()
 	if err != nil {
 		// What was decided cannot be read: deciding again could extend twice.
@@ -62,6 +73,26 @@ func (a *Options) autoExtend(ctx context.Context, client *awsapi.Client, blocks 
 			a.extendByPolicy(ctx, client, b, d, now, stderr)
 		}
 	}
+}
+
+// lockDecisions takes the lock of the decisions, beside the journal they are written to.
+func lockDecisions(client *awsapi.Client) (unlock func(), err error) {
+	jp, err := client.JournalPath()
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Dir(jp), 0o700); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(filepath.Join(filepath.Dir(jp), "auto-extend.lock"), os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	if err := filelock.Lock(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { filelock.Unlock(f); f.Close() }, nil
 }
 
 // extendByPolicy prepares the extension of b, asks for approval, records the decision and

@@ -233,6 +233,7 @@ func TestAutoExtendUsage(t *testing.T) {
 		{"--watch", "--auto-extend", "1d", "--approve-cmd", "no-such-approver-gpublock"},
 		{"--watch", "--auto-extend", "1d", "--auto-extend-tag", "novalue"},
 		{"--watch", "--auto-extend", "1d", "--warn-leads", "40m"},
+		{"--watch", "--auto-extend", "off", "--approve-cmd", "true"},
 	} {
 		code, _, errs := runCLI(append([]string{"blocks", "--endpoint-url", cs.URL, "--region", "us-east-1"}, args...)...)
 		if code != 2 {
@@ -241,6 +242,10 @@ func TestAutoExtendUsage(t *testing.T) {
 	}
 	if n := extensions(t, cs); n != 0 {
 		t.Errorf("%d extensions after bad usage", n)
+	}
+	// Off unless asked: a watch of the same running block, within the lead, extends nothing.
+	if code, errs := watchRounds(t, cs, &cmdtest.Hook{}, 2); code != 0 || strings.Contains(errs, "AUTO-EXTEND") || extensions(t, cs) != 0 {
+		t.Errorf("a watch without --auto-extend: exit %d, stderr %q", code, errs)
 	}
 }
 

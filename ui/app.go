@@ -82,10 +82,13 @@ type Options struct {
 	// day ahead); Notify, when set, delivers a new warning outside the terminal (a command,
 	// a webhook) and returns what failed, in words safe to show; it is called in a command,
 	// never in Update. ExtendDays is the length the extend dialog preselects (0: none).
+	// AutoExtend, when its Days are set, opens the extend dialog on each block the policy
+	// would extend, once per block and lead: the person confirms on screen.
 	BlockRegions []string
 	WarnRules    model.WarnRules
 	Notify       func(ctx context.Context, b model.Block, w model.Warning, now time.Time) []string
 	ExtendDays   int
+	AutoExtend   model.AutoExtendPolicy
 }
 
 // Model is the root model.
@@ -152,7 +155,7 @@ func New(opts Options) Model {
 		screenSearch: searchTab{searchscreen.New(pc, searchscreen.Options{Catalog: opts.Prices, Region: opts.Region,
 			WatchEvery: opts.WatchEvery, Connecting: opts.Connect != nil})},
 		screenBlocks: blocksTab{blockscreen.New(pc, blockscreen.Options{Refresh: opts.Refresh, NoNotify: opts.NoNotify,
-			Regions: opts.BlockRegions, WarnRules: opts.WarnRules, Notify: opts.Notify,
+			Regions: opts.BlockRegions, WarnRules: opts.WarnRules, Notify: opts.Notify, AutoExtend: opts.AutoExtend,
 			Visible: opts.StartOnBlocks, Connecting: opts.Connect != nil})},
 		screenAdvisor: advisorTab{advisorui.New(pc, advisorui.Options{Catalog: opts.Prices, Region: opts.Region})},
 	}

@@ -58,7 +58,10 @@ func (m Model) openDialog(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m.openPurchaseOf(msg.Offering)
 	case uiscreen.OpenExtend:
-		return m.openExtend(msg.Block)
+		if msg.Auto && m.dialog != nil {
+			return m, nil
+		}
+		return m.openExtend(msg.Block, msg.Days)
 	case uiscreen.OpenLaunch:
 		return m.openBlockLaunch(msg.Block)
 	case uiscreen.OpenCompare:
@@ -164,7 +167,7 @@ func (m Model) openBlockLaunch(b model.Block) (tea.Model, tea.Cmd) {
 }
 
 // openExtend opens the extend dialog on a block that can be extended.
-func (m Model) openExtend(b model.Block) (tea.Model, tea.Cmd) {
+func (m Model) openExtend(b model.Block, days int) (tea.Model, tea.Cmd) {
 	switch {
 	case m.pc.ReadOnly:
 		return m, nil
@@ -173,7 +176,10 @@ func (m Model) openExtend(b model.Block) (tea.Model, tea.Cmd) {
 		m.flash = model.ExtendBlockerAt(b, m.pc.Clock.Now()).Sentence()
 		return m, nil
 	}
-	d, cmd := extend.Open(m.actionEnv(), m.opts.Prices, b, m.opts.ExtendDays)
+	if days == 0 {
+		days = m.opts.ExtendDays
+	}
+	d, cmd := extend.Open(m.actionEnv(), m.opts.Prices, b, days)
 	m.dialog = d
 	return m, cmd
 }

@@ -53,23 +53,35 @@ func isCredentialVar(name string) bool {
 	return false
 }
 
+// eventEnv is the event as GPUBLOCK_* variables; an auto-extension's facts only when it has them.
+func eventEnv(e Event) []string {
+	env := []string{
+		"GPUBLOCK_WARNING=" + e.Kind,
+		"GPUBLOCK_TEXT=" + e.Text,
+		"GPUBLOCK_RESERVATION_ID=" + e.ReservationID,
+		"GPUBLOCK_REGION=" + e.Region,
+		"GPUBLOCK_INSTANCE_TYPE=" + e.InstanceType,
+		"GPUBLOCK_END=" + e.End.Format(time.RFC3339),
+		"GPUBLOCK_EXTEND_BY=" + e.ExtendBy.Format(time.RFC3339),
+		"GPUBLOCK_LEAD=" + e.Lead,
+		"GPUBLOCK_KEY=" + e.Key,
+	}
+	if e.Length != "" {
+		env = append(env, "GPUBLOCK_LENGTH="+e.Length, "GPUBLOCK_FEE="+e.Fee, "GPUBLOCK_NEW_END="+e.NewEnd.Format(time.RFC3339))
+	}
+	if e.Reason != "" {
+		env = append(env, "GPUBLOCK_REASON="+e.Reason)
+	}
+	return env
+}
+
 // runCommand runs the notify command with the event on stdin. It runs in a process group
 // of its own, ended when the command's shell exits or its time runs out, so that nothing
 // it started outlives the delivery; its stderr's last line is the error's words.
 func runCommand(ctx context.Context, command string, e Event, body []byte) error {
 	cmd := exec.Command("/bin/sh", "-c", command)
 	cmd.Stdin = bytes.NewReader(append(body, '\n'))
-	cmd.Env = append(commandEnv(os.Environ()),
-		"GPUBLOCK_WARNING="+e.Kind,
-		"GPUBLOCK_TEXT="+e.Text,
-		"GPUBLOCK_RESERVATION_ID="+e.ReservationID,
-		"GPUBLOCK_REGION="+e.Region,
-		"GPUBLOCK_INSTANCE_TYPE="+e.InstanceType,
-		"GPUBLOCK_END="+e.End.Format(time.RFC3339),
-		"GPUBLOCK_EXTEND_BY="+e.ExtendBy.Format(time.RFC3339),
-		"GPUBLOCK_LEAD="+e.Lead,
-		"GPUBLOCK_KEY="+e.Key,
-	)
+	cmd.Env = append(commandEnv(os.Environ()), eventEnv(e)...)
 	// stderr is a pipe of our own, not one exec waits on: a child that keeps it open must
 	// not hold up the delivery, and ending the group closes it.
 	r, w, err := os.Pipe()

@@ -43,6 +43,12 @@ type Event struct {
 	ExtendBy         time.Time `json:"extend_by"`
 	Lead             string    `json:"lead,omitempty"`
 	At               time.Time `json:"at"`
+	// An auto-extension's facts: what it adds, for how much, the end it gives, and why it
+	// was declined.
+	Length string    `json:"length,omitempty"`
+	Fee    string    `json:"fee,omitempty"`
+	NewEnd time.Time `json:"new_end,omitzero"`
+	Reason string    `json:"reason,omitempty"`
 }
 
 // EventOf is the warning w of block b at now.

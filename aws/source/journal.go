@@ -12,7 +12,7 @@ import (
 // for how much, never credentials: the client has no field that could carry them here.
 type JournalEntry struct {
 	Time      time.Time         `json:"time"`
-	Phase     string            `json:"phase"`  // "intent" before the call, "outcome" after
+	Phase     string            `json:"phase"`  // "intent" before the call, "outcome" after; "decision" of a policy
 	Action    string            `json:"action"` // PurchaseCapacityBlock, PurchaseCapacityBlockExtension, RunInstances
 	RequestID string            `json:"request_id"`
 	Account   string            `json:"account,omitempty"`
@@ -44,6 +44,9 @@ type JournalEntry struct {
 	// "emulator" (gpublock sim). The simulated journal is shared by --demo and gpublock sim, whose
 	// ids can be the same, so a run reads and settles only its own backend's entries.
 	Backend string `json:"backend,omitempty"`
+	// Key is an auto-extension decision's (phase "decision"): once per block and lead, read
+	// back so that a restarted watch does not decide again.
+	Key string `json:"key,omitempty"`
 }
 
 // DurationHours is an extension intent's length: its Hours, or its window.

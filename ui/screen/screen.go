@@ -63,8 +63,14 @@ func (f Flash) Apply(line string) string {
 type (
 	// OpenLaunch asks for the launch form on a block.
 	OpenLaunch struct{ Block model.Block }
-	// OpenExtend asks for the extend dialog on a block.
-	OpenExtend struct{ Block model.Block }
+	// OpenExtend asks for the extend dialog on a block; Days preselects a length (0: the
+	// root's default), and Auto marks the auto-extension policy's ask, which waits behind
+	// no dialog: it never replaces one open.
+	OpenExtend struct {
+		Block model.Block
+		Days  int
+		Auto  bool
+	}
 	// OpenPurchase asks for the purchase confirmation of an offering. FromRows: it was
 	// picked from the search screen's rows numbered Rows, which must still be the rows of
 	// the search on screen when the dialog opens and while it is open.

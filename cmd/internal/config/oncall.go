@@ -19,9 +19,20 @@ type Oncall struct {
 	NotifyCmd    string `json:"notify_cmd"`
 	NotifyURL    string `json:"notify_url"`
 	ExtendLength string `json:"extend_length"`
+	// AutoExtend is the policy `blocks --watch` extends by; its flags win over it.
+	AutoExtend AutoExtend `json:"auto_extend"`
 }
 
-const oncallConfigKeys = "warn_leads, notify_cmd, notify_url, extend_length"
+// AutoExtend is the file's auto_extend section:
+//
+//	auto_extend: {length: 1d, approve_cmd: "approve-spend", tag: "gpublock:auto-extend=true"}
+type AutoExtend struct {
+	Length     string `json:"length"`
+	ApproveCmd string `json:"approve_cmd"`
+	Tag        string `json:"tag"`
+}
+
+const oncallConfigKeys = "warn_leads, notify_cmd, notify_url, extend_length, auto_extend"
 
 // check names the file, and the key's line where lines has it.
 func (c Oncall) check(path string, lines map[string]int) error {
@@ -48,6 +59,24 @@ func (c Oncall) check(path string, lines map[string]int) error {
 	if c.ExtendLength != "" {
 		if _, err := ExtendLengthDays(c.ExtendLength); err != nil {
 			return fmt.Errorf("%s: extend_length: %v", at("extend_length"), err)
+		}
+	}
+	return c.AutoExtend.check(at("auto_extend"))
+}
+
+// check names where: the file and the section's line.
+func (a AutoExtend) check(where string) error {
+	if a.Length != "" {
+		if _, err := ExtendLengthDays(a.Length); err != nil {
+			return fmt.Errorf("%s: auto_extend.length: %v", where, err)
+		}
+	}
+	if a.ApproveCmd != "" && strings.TrimSpace(a.ApproveCmd) == "" {
+		return fmt.Errorf("%s: auto_extend.approve_cmd is empty", where)
+	}
+	if a.Tag != "" {
+		if _, _, err := model.ParseAutoExtendTag(a.Tag); err != nil {
+			return fmt.Errorf("%s: auto_extend.tag: %v", where, err)
 		}
 	}
 	return nil

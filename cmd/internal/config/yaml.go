@@ -28,6 +28,7 @@ import (
 //	notify_cmd: notify-send gpublock "$GPUBLOCK_TEXT"
 //	notify_url: https://hooks.slack.com/services/…
 //	extend_length: 7d
+//	auto_extend: {length: 1d, approve_cmd: approve-spend, tag: "gpublock:auto-extend=true"}
 //	theme: auto        # auto, light or dark
 //	mouse: true        # false: the TUI leaves the mouse to the terminal
 //	demo_rate_limits: aws  # the demo's request buckets, as --rate-limits
@@ -41,7 +42,7 @@ const (
 )
 
 // configKeys are the keys of the file, in the order `config show` and `config init` write them.
-var configKeys = []string{"read_only", "max_spend", "ami", "tags", "warn_leads", "notify_cmd", "notify_url", "extend_length", "theme", "demo_rate_limits", "mouse"}
+var configKeys = []string{"read_only", "max_spend", "ami", "tags", "warn_leads", "notify_cmd", "notify_url", "extend_length", "auto_extend", "theme", "demo_rate_limits", "mouse"}
 
 // Dir is the directory of the configuration file.
 func Dir() (string, error) {
@@ -183,6 +184,8 @@ func DecodeYAML(b []byte, c *File) (map[string]int, error) {
 			c.NotifyURL, err = yamlScalar(k, v, "a webhook URL", "!!str")
 		case "extend_length":
 			c.ExtendLength, err = yamlScalar(k, v, "a length such as 7d", "!!str")
+		case "auto_extend":
+			c.AutoExtend, err = yamlAutoExtend(k, v)
 		case "theme":
 			c.Theme, err = yamlScalar(k, v, "auto, light or dark", "!!str")
 		case "demo_rate_limits":
@@ -236,6 +239,36 @@ func yamlTags(k, v *yaml.Node) (map[string]string, error) {
 	return tags, nil
 }
 
+func yamlAutoExtend(k, v *yaml.Node) (AutoExtend, error) {
+	var a AutoExtend
+	if v.Kind != yaml.MappingNode {
+		return a, yamlError(k, "auto_extend: want length, approve_cmd and tag such as {length: 1d}, not %s", yamlShown(v))
+	}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		ak, av := v.Content[i], v.Content[i+1]
+		if seen[ak.Value] {
+			return a, yamlError(ak, "key auto_extend.%s given twice; give it once", ak.Value)
+		}
+		seen[ak.Value] = true
+		var err error
+		switch ak.Value {
+		case "length":
+			a.Length, err = yamlScalar(ak, av, "a length such as 1d", "!!str")
+		case "approve_cmd":
+			a.ApproveCmd, err = yamlScalar(ak, av, "a shell command", "!!str")
+		case "tag":
+			a.Tag, err = yamlScalar(ak, av, "KEY=VALUE", "!!str")
+		default:
+			return a, yamlError(ak, "unknown key auto_extend.%s (allowed: length, approve_cmd, tag)", ak.Value)
+		}
+		if err != nil {
+			return a, err
+		}
+	}
+	return a, nil
+}
+
 // yamlShown names what was given instead, for the messages.
 func yamlShown(v *yaml.Node) string {
 	switch v.Kind {
@@ -282,7 +315,21 @@ func Marshal(c File) ([]byte, error) {
 		}
 		add("tags", t)
 	}
-	for _, kv := range [][2]string{{"warn_leads", c.WarnLeads}, {"notify_cmd", c.NotifyCmd}, {"notify_url", c.NotifyURL}, {"extend_length", c.ExtendLength}, {"theme", c.Theme}, {"demo_rate_limits", c.DemoRateLimits}} {
+	for _, kv := range [][2]string{{"warn_leads", c.WarnLeads}, {"notify_cmd", c.NotifyCmd}, {"notify_url", c.NotifyURL}, {"extend_length", c.ExtendLength}} {
+		if kv[1] != "" {
+			add(kv[0], str(kv[1]))
+		}
+	}
+	if a := c.AutoExtend; a != (AutoExtend{}) {
+		m := &yaml.Node{Kind: yaml.MappingNode}
+		for _, kv := range [][2]string{{"length", a.Length}, {"approve_cmd", a.ApproveCmd}, {"tag", a.Tag}} {
+			if kv[1] != "" {
+				m.Content = append(m.Content, str(kv[0]), str(kv[1]))
+			}
+		}
+		add("auto_extend", m)
+	}
+	for _, kv := range [][2]string{{"theme", c.Theme}, {"demo_rate_limits", c.DemoRateLimits}} {
 		if kv[1] != "" {
 			add(kv[0], str(kv[1]))
 		}

@@ -41,6 +41,8 @@ type Options struct {
 	Regions   []string
 	WarnRules model.WarnRules
 	Notify    func(ctx context.Context, b model.Block, w model.Warning, now time.Time) []string
+	// AutoExtend is the policy whose extensions the screen asks for (autoextend.go).
+	AutoExtend model.AutoExtendPolicy
 	// Visible: the program opens on this screen. Connecting: the backend is being opened,
 	// so nothing is listed until SetConnection says it is.
 	Visible    bool
@@ -79,6 +81,7 @@ type Model struct {
 	scroll pager.Scroll // of the selected block's detail; another block's opens at its top
 	// notified holds every (block, warning) that has rung, so that each rings once.
 	notified  map[string]bool
+	asked     map[string]bool // the auto-extension decisions asked on screen
 	notifyOff bool
 	fees      map[string]model.Money // of the latest listing
 	quiet     []string               // regions not listed this time (no blocks when last listed)
@@ -124,7 +127,7 @@ func Owns(msg tea.Msg) bool {
 // New builds the screen on the root's context. It does no I/O: Init lists the blocks.
 func New(pc *program.Context, opts Options) Model {
 	m := Model{pc: pc, opts: opts, keys: DefaultKeyMap(pc.ReadOnly), table: blockstable.New(pc.Theme),
-		notified: map[string]bool{}, notifyOff: opts.NoNotify, connecting: opts.Connecting, now: pc.Now()}
+		notified: map[string]bool{}, asked: map[string]bool{}, notifyOff: opts.NoNotify, connecting: opts.Connecting, now: pc.Now()}
 	m.table.SetRules(m.rules())
 	if opts.Visible {
 		m.visible, m.ticking = true, true // Init starts the countdown's tick

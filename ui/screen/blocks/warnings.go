@@ -44,10 +44,10 @@ func (m Model) checkWarnings() (Model, tea.Cmd) {
 			news = append(news, fresh{b, w})
 		}
 	}
+	cmds := []tea.Cmd{m.askAutoExtend()}
 	if len(news) == 0 {
-		return m, nil
+		return m, cmds[0]
 	}
-	var cmds []tea.Cmd
 	if !m.notifyOff {
 		texts := make([]string, len(news))
 		for i, n := range news {

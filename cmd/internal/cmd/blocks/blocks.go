@@ -36,6 +36,11 @@ const blocksLong = "Lists the account's Capacity Blocks: each block's state, zon
 	"--notify-url receive each new warning once per block and lead (remembered between runs,\n" +
 	"and by runs at once: one sends it); one that failed is tried again by the next run. A\n" +
 	"one-shot run waits at most 10 s for deliveries (5 s an attempt); a redirect is a failure.\n" +
+	"--auto-extend LENGTH (with --watch) extends a block that still runs instances, or carries the tag\n" +
+	"gpublock:auto-extend=true, once it reaches an EXTEND BY lead, within --max-spend, through the spend\n" +
+	"path of gpublock extend, at most once per block and lead (the journal remembers); --approve-cmd\n" +
+	"is asked first (exit 0 approves). Each decision, taken or declined, is on stderr, in the journal and\n" +
+	"notified.\n" +
 	"--watch reprints the list on every refresh until interrupted (Ctrl-C); with -o json or csv\n" +
 	"each refresh prints a whole document; in a table each refresh's first line names the regions\n" +
 	"that failed. --warn-within D names on stderr every active block whose --warn-of moment comes\n" +
@@ -79,6 +84,9 @@ type Options struct {
 
 	oncall   cmdutil.OncallFlags
 	settings cmdutil.OncallSettings
+	autoFlag cmdutil.AutoExtendFlags
+	auto     cmdutil.AutoExtendSettings
+	decided  map[string]bool // the auto-extension decisions taken or read back (autoextend.go)
 	sources  []source.Source // those --source names, opened once so that a watch's scans share them
 	notifier *notify.Notifier
 	mu       sync.Mutex
@@ -97,6 +105,7 @@ func NewCmdBlocks(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command 
 			"  gpublock blocks --region us-east-1,us-west-2 -o json\n" +
 			"  gpublock blocks --warn-within 2h --notify-url https://hooks.slack.com/services/...\n" +
 			"  gpublock blocks --watch --interval 1m --warn-leads 24h,2h,40m\n" +
+			"  gpublock blocks --watch --auto-extend 1d --max-spend 60000 --approve-cmd 'ask-oncall \"$GPUBLOCK_TEXT\"'\n" +
 			"  gpublock blocks --source all",
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -117,6 +126,7 @@ func NewCmdBlocks(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command 
 	fs.StringVar(&a.warnOf, "warn-of", model.WarnOfExtensionCutoff.String(), "the `moment` --warn-within measures to: "+
 		strings.Join(model.WarnMomentNames(), ", ")+" (1 hour, 30 minutes and 0 before the end; the default is the earliest)")
 	a.oncall.Register(fs)
+	a.autoFlag.Register(fs)
 	a.src.Register(fs, "capacity-blocks")
 	return cmd
 }
@@ -162,6 +172,9 @@ func blocksRun(ctx context.Context, a *Options) (code int) {
 		return 2
 	}
 	if a.settings, err = a.oncall.Resolve(cfg.Oncall); err != nil {
+		return cmdutil.ReportUsage(stderr, "blocks", err)
+	}
+	if a.auto, err = a.autoFlag.Resolve(cfg.AutoExtend, a.settings.Rules, a.watch); err != nil {
 		return cmdutil.ReportUsage(stderr, "blocks", err)
 	}
 	regions, _ := a.aws.RegionList(nil) // validated above
@@ -261,6 +274,7 @@ func (a *Options) refresh(ctx context.Context, client *awsapi.Client, regions []
 			a.notifier.Send(notify.EventOf(b, w, now))
 		}
 	}
+	a.autoExtend(ctx, client, all, now, stderr)
 	if a.warnWithin > 0 {
 		if ending := a.moment.Within(all, now, a.warnWithin); len(ending) > 0 {
 			for _, b := range ending {

@@ -25,7 +25,8 @@ import (
 // backend is (its memory of what was sent lives beside the backend's journal).
 type tuiOncall struct {
 	settings  cmdutil.OncallSettings
-	backoff   time.Duration // before a failed notification is sent again
+	auto      model.AutoExtendPolicy // the file's auto_extend: the person approves on screen
+	backoff   time.Duration          // before a failed notification is sent again
 	regions   []string
 	notifier  atomic.Pointer[notify.Notifier]
 	once      sync.Once
@@ -41,13 +42,18 @@ func newTUIOncall(f *cmdutil.AWSFlags, o cmdutil.OncallFlags, load config.Loader
 	if err != nil {
 		return nil, err
 	}
+	var noFlags cmdutil.AutoExtendFlags
+	auto, err := noFlags.Resolve(cfg.AutoExtend, s.Rules, true)
+	if err != nil {
+		return nil, err
+	}
 	regions, _ := f.RegionList(nil) // validated with the other flags
-	return &tuiOncall{settings: s, regions: regions, backoff: backoff}, nil
+	return &tuiOncall{settings: s, auto: auto.Policy, regions: regions, backoff: backoff}, nil
 }
 
 // apply sets the options the TUI reads.
 func (t *tuiOncall) apply(opts *ui.Options) {
-	opts.WarnRules, opts.BlockRegions, opts.ExtendDays = t.settings.Rules, t.regions, t.settings.ExtendLength
+	opts.WarnRules, opts.BlockRegions, opts.ExtendDays, opts.AutoExtend = t.settings.Rules, t.regions, t.settings.ExtendLength, t.auto
 	if t.settings.Notify.Command == "" && t.settings.Notify.URL == "" {
 		return
 	}

@@ -56,7 +56,7 @@ func refusal(c *awsapi.Client, b model.Block, count int, ls []Launch) *source.Ac
 			Explanation: source.Explanation{Summary: model.ReadOnlyRefusal(cfg.ReadOnlyRule, "attached")}}
 	}
 	switch r := model.LaunchBlocker(b, count); {
-	case r == nil:
+	case b.State == model.StateActive:
 		return refused("%s is active already: launch now, without attaching.", b.ReservationID)
 	case r.Problem != model.LaunchNotYet:
 		return refused("%s", r)

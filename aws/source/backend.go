@@ -24,9 +24,6 @@ type Backend interface {
 	// which source it is.
 	Caps(s model.Source) Caps
 
-	// Now is the time on the backend's clock: the emulator's can be moved, and a launch that
-	// waits for a block's start fires on it.
-	Now(ctx context.Context) time.Time
 	// Prepare checks a purchase, an extension or a launch through the one spend path,
 	// without spending. A refusal is an *ActionError, in the words the command line prints.
 	Prepare(ctx context.Context, in Intent) (Prepared, error)

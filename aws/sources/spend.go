@@ -3,7 +3,6 @@ package sources
 import (
 	"context"
 	"errors"
-	"time"
 
 	"github.com/gpublock/gpublock/aws/atstart"
 	"github.com/gpublock/gpublock/aws/awsapi"
@@ -12,8 +11,6 @@ import (
 	"github.com/gpublock/gpublock/aws/spend"
 	"github.com/gpublock/gpublock/model"
 )
-
-func (b backend) Now(ctx context.Context) time.Time { return b.c.Now(ctx) }
 
 func (b backend) JournalPath() (string, error) { return b.c.JournalPath() }
 

@@ -46,9 +46,10 @@ func TestLaunchIntoActiveBlock(t *testing.T) {
 	}
 }
 
-// A launch into a scheduled block waits, with a countdown on the backend's clock, and
-// launches once the block has started; nothing starts before.
-func TestLaunchIntoScheduledBlockWaits(t *testing.T) {
+// A launch into a scheduled block is attached to its start through the backend, kept
+// beside the journal for whichever gpublock watches; the form itself launches nothing,
+// before the start or after it.
+func TestLaunchIntoScheduledBlockAttaches(t *testing.T) {
 	b, sim := emulatorBackend(t, ec2sim.Faults{})
 	c := clientOf(t, b)
 	o, bought := boughtBlock(t, c)
@@ -61,26 +62,20 @@ func TestLaunchIntoScheduledBlockWaits(t *testing.T) {
 	s.waitText("starts in")
 	s.typeText("launch")
 	s.press("enter")
-	s.waitText("ARMED: launches when the block starts")
-	if n := len(blockNow(t, c, blk.ReservationID).Instances); n != 0 {
-		t.Fatalf("%d instances before the start", n)
-	}
-	// A minute before the start: still waiting.
-	sim.SetTime(o.Start.Add(-time.Minute))
-	s.waitText("in 1m 00s")
-	if n := len(blockNow(t, c, blk.ReservationID).Instances); n != 0 {
-		t.Fatalf("%d instances a minute before the start", n)
+	text := s.waitText("ATTACHED to " + blk.ReservationID)
+	mustContain(t, text, "gpublock launch --pending")
+	ls, err := b.AttachedLaunches(context.Background())
+	if err != nil || len(ls) != 1 || ls[0].ReservationID != blk.ReservationID || !ls[0].Pending() || ls[0].Spec.ImageID != launch.DemoAMI {
+		t.Fatalf("attached: %+v, %v; want the one launch, pending", ls, err)
 	}
 	sim.SetTime(o.Start.Add(time.Minute))
-	text := s.waitText("LAUNCHED 1 instance")
-	id := instanceRE.FindStringSubmatch(text)
-	if id == nil {
-		t.Fatalf("no instance on screen:\n%s", text)
-	}
+	s.press("esc")
 	finalHost(t, s)
-	after := blockNow(t, c, blk.ReservationID)
-	if len(after.Instances) != 1 || after.Instances[0].ID != id[1] {
-		t.Fatalf("instances: %+v, want %s", after.Instances, id[1])
+	if n := len(blockNow(t, c, blk.ReservationID).Instances); n != 0 {
+		t.Fatalf("%d instances: the form launched, which only a watcher may", n)
+	}
+	if ls, _ := b.AttachedLaunches(context.Background()); len(ls) != 1 || !ls[0].Pending() {
+		t.Fatalf("attached after the form closed: %+v; want it pending for a watcher", ls)
 	}
 }
 
@@ -116,7 +111,8 @@ func TestLaunchWrongZone(t *testing.T) {
 	}
 }
 
-// The receipt opens the launch form with l, on the block it has followed.
+// The receipt opens the launch form with l, on the block it has followed; on a block not
+// yet started the form attaches the launch.
 func TestReceiptOpensLaunch(t *testing.T) {
 	b, sim := emulatorBackend(t, ec2sim.Faults{})
 	s := newScreen(t, New(actionTestOptions(b)), 160, 48)
@@ -134,7 +130,12 @@ func TestReceiptOpensLaunch(t *testing.T) {
 	if !strings.Contains(text, "scheduled · starts in") {
 		t.Errorf("the launch form does not show the block's countdown:\n%s", text)
 	}
-	s.press("esc")
-	s.waitText("Cancelled: nothing was launched.")
+	// Confirmed, it is attached to the block's start, not launched.
+	s.typeText("launch")
+	s.press("enter")
+	s.waitText("ATTACHED to cr-")
+	if ls, err := b.AttachedLaunches(context.Background()); err != nil || len(ls) != 1 || !ls[0].Pending() {
+		t.Fatalf("attached from the receipt: %+v, %v", ls, err)
+	}
 	s.final()
 }

@@ -24,9 +24,6 @@ type Backend interface {
 	// which source it is.
 	Caps(s model.Source) Caps
 
-	// Now is the time on the backend's clock: the emulator's can be moved, and a launch that
-	// waits for a block's start fires on it.
-	Now(ctx context.Context) time.Time
 	// Prepare checks a purchase, an extension or a launch through the one spend path,
 	// without spending. A refusal is an *ActionError, in the words the command line prints.
 	Prepare(ctx context.Context, in Intent) (Prepared, error)
@@ -43,6 +40,14 @@ type Backend interface {
 	CheckLaunch(ctx context.Context, b model.Block, spec LaunchSpec) (Permission, error)
 	// Launch starts instances in a block. A refusal or failure is an *ActionError.
 	Launch(ctx context.Context, b model.Block, spec LaunchSpec) (LaunchResult, error)
+	// AttachLaunch attaches a launch to a block that has not started (payment-pending or
+	// scheduled), to run once when it becomes active, by whichever gpublock watches the
+	// blocks on this machine; nothing is sent now. A refusal is an *ActionError.
+	AttachLaunch(ctx context.Context, b model.Block, spec LaunchSpec) (AttachedLaunch, error)
+	// AttachedLaunches are the launches attached on this machine, done ones too.
+	AttachedLaunches(ctx context.Context) ([]AttachedLaunch, error)
+	// CancelAttached cancels the pending launch attached to a block. A refusal is an *ActionError.
+	CancelAttached(ctx context.Context, reservationID string) (AttachedLaunch, error)
 	// JournalPath is the local journal of purchases and launches.
 	JournalPath() (string, error)
 	// Platforms are the instance platforms a block can be bought for, the default first.
@@ -57,6 +62,20 @@ type Backend interface {
 	// not nil, is handed each choice as soon as its length has answered (from any goroutine).
 	ExtensionChoices(ctx context.Context, b model.Block, found func(model.ExtensionChoice)) ([]model.ExtensionChoice, error)
 }
+
+// AttachedLaunch is a launch attached to a block that has not started (aws/atstart keeps them).
+type AttachedLaunch struct {
+	ReservationID, Region string
+	Spec                  LaunchSpec
+	State                 string // pending, launched, failed or cancelled
+	AttachedAt            time.Time
+	Sent                  bool     // an attempt was sent: it may have started instances
+	Instances             []string // what it started
+	Reason                string   // why it failed or was cancelled
+}
+
+// Pending: it waits for its block to start.
+func (l AttachedLaunch) Pending() bool { return l.State == "pending" }
 
 // Identity is who the calls are made as: the account that would be billed.
 type Identity struct{ Account, ARN, UserID string }

@@ -3,16 +3,14 @@ package sources
 import (
 	"context"
 	"errors"
-	"time"
 
+	"github.com/gpublock/gpublock/aws/atstart"
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/aws/spend"
 	"github.com/gpublock/gpublock/model"
 )
-
-func (b backend) Now(ctx context.Context) time.Time { return b.c.Now(ctx) }
 
 func (b backend) JournalPath() (string, error) { return b.c.JournalPath() }
 
@@ -132,4 +130,41 @@ func actionError(explain func(error) source.Explanation, err error) *source.Acti
 // refusal is a refusal before any call, in err's words.
 func refusal(err error) *source.ActionError {
 	return &source.ActionError{Outcome: source.NotBought, Explanation: source.Explanation{Summary: err.Error()}, Err: err}
+}
+
+// AttachLaunch is atstart's Attach, after the check that the block's source is launched into.
+func (b backend) AttachLaunch(ctx context.Context, blk model.Block, spec source.LaunchSpec) (source.AttachedLaunch, error) {
+	if err := b.launchable(blk); err != nil {
+		return source.AttachedLaunch{}, err
+	}
+	l, err := atstart.Attach(b.c, blk, spec)
+	if err != nil {
+		return source.AttachedLaunch{}, actionError(inWords, err)
+	}
+	return l.Attached(), nil
+}
+
+func (b backend) AttachedLaunches(ctx context.Context) ([]source.AttachedLaunch, error) {
+	ls, err := atstart.List(b.c)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]source.AttachedLaunch, len(ls))
+	for i, l := range ls {
+		out[i] = l.Attached()
+	}
+	return out, nil
+}
+
+func (b backend) CancelAttached(ctx context.Context, reservationID string) (source.AttachedLaunch, error) {
+	l, err := atstart.Cancel(b.c, reservationID)
+	if err != nil {
+		return source.AttachedLaunch{}, actionError(inWords, err)
+	}
+	return l.Attached(), nil
+}
+
+// inWords explains a local error (the attached launches' file) in its own words.
+func inWords(err error) source.Explanation {
+	return source.Explanation{Summary: source.RedactError(err)}
 }

@@ -1,11 +1,14 @@
 package cmdutil
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
+	"github.com/gpublock/gpublock/aws/atstart"
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/capacityblocks"
+	"github.com/gpublock/gpublock/aws/notify"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/aws/spend"
 	"github.com/gpublock/gpublock/aws/trainingplans"
@@ -64,4 +67,13 @@ func OfferingSource(id string) (model.Source, bool) {
 		}
 	}
 	return 0, false
+}
+
+// FireAttached is atstart.Fire over c with the program's Capacity Blocks source and spend path.
+func FireAttached(ctx context.Context, c *awsapi.Client, n *notify.Notifier, say func(string)) {
+	src, err := OpenSource(c, model.SourceCapacityBlock)
+	if err != nil {
+		return
+	}
+	atstart.Fire(ctx, c, src, SpendPath(c), n, say)
 }

@@ -19,8 +19,8 @@ type KeyMap struct {
 	Quit   key.Binding
 }
 
-// Keys is the form's keys in its state: the form's while it is being filled, esc alone
-// while armed, only ctrl+c while the launch is in flight, copy and close once it answered.
+// Keys is the form's keys in its state: the form's while it is being filled, only ctrl+c
+// while the launch (or the attachment) is in flight, copy and close once it answered.
 func (d Model) Keys() KeyMap {
 	k := KeyMap{
 		Launch: key.NewBinding(key.WithKeys("enter"), key.WithHelp("type launch then enter", "to launch")),
@@ -32,13 +32,13 @@ func (d Model) Keys() KeyMap {
 		Close:  key.NewBinding(key.WithKeys("esc", "enter", "q"), key.WithHelp("esc, enter or q", "closes")),
 		Quit:   key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c twice", "quits anyway")),
 	}
-	busy, answered := d.spend.Busy(), d.result != nil || d.failure() != nil
-	filling := !busy && !answered && !d.waiting
+	busy, answered := d.spend.Busy(), d.answered()
+	filling := !busy && !answered
 	k.Launch.SetEnabled(filling)
 	k.Next.SetEnabled(filling)
 	k.Prev.SetEnabled(filling)
 	k.Subnet.SetEnabled(filling && len(d.subnets) > 0)
-	k.Cancel.SetEnabled(filling || (d.waiting && !busy && !answered))
+	k.Cancel.SetEnabled(filling)
 	k.Copy.SetEnabled(!busy && d.result != nil)
 	k.Close.SetEnabled(!busy && answered)
 	k.Quit.SetEnabled(busy)
@@ -73,8 +73,8 @@ func (d Model) Footer() string {
 	switch {
 	case d.spend.Busy():
 		parts = append(parts, "waiting for the launch's answer")
-	case d.waiting && d.result == nil && d.failure() == nil:
-		parts = append(parts, "armed: launches at the start")
+	case d.attached != nil:
+		parts = append(parts, "attached: launched at the start")
 	}
 	for _, b := range d.Keys().ShortHelp() {
 		h := b.Help()

@@ -32,8 +32,9 @@ func testForm(t *testing.T, state model.BlockState) Model {
 // The footer and the help name the keys the form takes in its state, and no other.
 func TestKeysFollowTheFormsState(t *testing.T) {
 	form := testForm(t, model.StateActive)
-	armed := testForm(t, model.StateScheduled)
-	armed.waiting = true
+	attached := testForm(t, model.StateScheduled)
+	attached.spend.Settle(nil)
+	attached.attached = &source.AttachedLaunch{ReservationID: "cr-0123456789abcdef0", State: "pending"}
 	sending := testForm(t, model.StateActive)
 	sending.spend.Send()
 	done := testForm(t, model.StateActive)
@@ -47,11 +48,11 @@ func TestKeysFollowTheFormsState(t *testing.T) {
 		d    Model
 		want string
 	}{
-		"form":    {form, "type launch then enter to launch • tab next field • esc cancels"},
-		"armed":   {armed, "armed: launches at the start • esc cancels"},
-		"sending": {sending, "waiting for the launch's answer • ctrl+c twice quits anyway"},
-		"done":    {done, "y copy the instance ids • esc, enter or q closes"},
-		"failed":  {failed, "esc, enter or q closes"},
+		"form":     {form, "type launch then enter to launch • tab next field • esc cancels"},
+		"attached": {attached, "attached: launched at the start • esc, enter or q closes"},
+		"sending":  {sending, "waiting for the launch's answer • ctrl+c twice quits anyway"},
+		"done":     {done, "y copy the instance ids • esc, enter or q closes"},
+		"failed":   {failed, "esc, enter or q closes"},
 	} {
 		if got := c.d.Footer(); got != c.want {
 			t.Errorf("%s: footer %q, want %q", name, got, c.want)

@@ -1,14 +1,14 @@
 // Package launch is the launch form of a block: image, subnet (the block zone's, listed),
 // key pair, security groups and count, then a typed "launch". On an active block the
-// source's dry run must allow the exact form first; on a scheduled block it arms instead and
-// launches at the start. Its dry run, launch in flight and outcome are ui/dialog/spend's.
+// source's dry run must allow the exact form first; on a block that has not started it is
+// attached to the block instead (source.Backend's AttachLaunch), and whichever gpublock
+// watches the blocks launches it at the start. Its dry run, launch in flight and outcome are ui/dialog/spend's.
 package launch
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -35,9 +35,10 @@ const (
 var launchLabels = [...]string{lfAMI: "AMI", lfSubnet: "Subnet", lfKey: "Key pair", lfGroups: "Security groups", lfCount: "Count"}
 
 // Model is the launch form of a block. On an active block the adapter's dry run
-// (CheckLaunch) must allow the exact form first. On a scheduled block it arms instead: the
-// form stays open with a countdown on the backend's clock and launches when the block
-// becomes active. Instance ids and states show as they come up.
+// (CheckLaunch) must allow the exact form first. On a block that has not started it is
+// attached instead: kept beside the journal, it outlives this TUI and is launched once, at
+// the start, by whichever gpublock watches (this TUI, `gpublock blocks`). Instance ids and
+// states show as they come up.
 type Model struct {
 	env    dialog.Env
 	id     int64
@@ -53,14 +54,12 @@ type Model struct {
 	version  int64 // bumped by every edit: a check answers one version of the form
 	checkVer int64
 	// spend is the form's dry run, the launch in flight and its outcome; the form's own
-	// word field confirms it (a scheduled block's launch is armed, then sent at the start).
+	// word field confirms it (a launch at the start is attached, and sent later).
 	spend spend.Machine
 
-	backendNow time.Time
-	lastLook   time.Time // on the backend clock, when the block was last listed
-	waiting    bool      // armed: launches when the block becomes active
-	result     *source.LaunchResult
-	instances  []model.Instance
+	attached  *source.AttachedLaunch // attached to the block's start
+	result    *source.LaunchResult
+	instances []model.Instance
 }
 
 // launchAction is what the spend machine says of a launch.
@@ -84,24 +83,19 @@ type launchedMsg struct {
 	err    error
 }
 
-// waitTickMsg is a reading of the backend's clock and of the block while a launch waits
-// for the start.
-type waitTickMsg struct {
+type attachedMsg struct {
 	dialog int64
-	now    time.Time
-	block  model.Block
-	found  bool
+	l      source.AttachedLaunch
 	err    error
-	looked bool // the block was listed, not only the clock read
 }
 
-// New opens the launch form on a block that is active or scheduled (the blocks screen's l,
-// the receipt's l). It lists the subnets of the block's zone and reads the backend's clock in commands; the
-// root routes their answers to it like any dialog's. Never open it in read-only mode.
+// New opens the launch form on a block that is active or has not started (the blocks
+// screen's l, the receipt's l). It lists the subnets of the block's zone in a command; the
+// root routes the answer to it like any dialog's. Never open it in read-only mode.
 func New(env dialog.Env, b model.Block) (Model, tea.Cmd) {
-	d := Model{env: env, id: dialog.NextSeq(), block: b, focus: lfConfirm, backendNow: env.Now(), spend: spend.New(launchAction)}
+	d := Model{env: env, id: dialog.NextSeq(), block: b, focus: lfConfirm, spend: spend.New(launchAction)}
 	d.spend.Clock = env.Wall
-	if b.State == model.StateScheduled {
+	if d.notYet() {
 		// AWS checks a launch only into an active block: until the start there is no dry
 		// run, and the word counts from the form's first drawing (and the dwell after it).
 		d.spend.SkipDryRun("ec2:RunInstances")
@@ -127,17 +121,18 @@ func New(env dialog.Env, b model.Block) (Model, tea.Cmd) {
 		s, err := be.Subnets(ctx, b.Region, b.AvailabilityZone)
 		return subnetsMsg{dialog: id, subnets: s, err: err}
 	}
-	cmds := []tea.Cmd{list}
-	if b.State == model.StateScheduled {
-		cmds = append(cmds, d.tick(0))
-	}
-	return d, tea.Batch(cmds...)
+	return d, list
+}
+
+// notYet: the block has not started, and the form attaches the launch to its start.
+func (d Model) notYet() bool {
+	return d.block.State == model.StateScheduled || d.block.State == model.StatePaymentPending
 }
 
 // free is how many instances the form may ask for: the block's available count once it
 // runs, its whole count before.
 func (d Model) free() int {
-	if d.block.State == model.StateScheduled && d.block.AvailableCount == 0 {
+	if d.notYet() && d.block.AvailableCount == 0 {
 		return d.block.TotalCount
 	}
 	return d.block.AvailableCount
@@ -191,33 +186,20 @@ func (d *Model) check() tea.Cmd {
 	}
 }
 
-// blockLookEvery is how often a waiting form looks at the block itself while its start is
-// still far: the clock is read every poll for the countdown, but listing the block takes
-// several API calls, which a form left open for days must not make every few seconds.
-const blockLookEvery = 5 * time.Minute
-
-func (d Model) tick(wait time.Duration) tea.Cmd {
-	id, be, ctx, b := d.id, d.env.Backend, d.env.CallCtx(), d.block
-	lastLook, poll := d.lastLook, d.env.Poll
-	return func() tea.Msg {
-		if !dialog.Sleep(ctx, wait) {
-			return nil
-		}
-		now := be.Now(ctx)
-		near := !now.Before(b.Start.Add(-2 * poll))
-		if !near && !lastLook.IsZero() && now.Sub(lastLook) < blockLookEvery {
-			return waitTickMsg{dialog: id, now: now}
-		}
-		blk, ok, err := be.Block(ctx, b.Region, b.ReservationID)
-		return waitTickMsg{dialog: id, now: now, block: blk, found: ok, err: err, looked: true}
-	}
-}
-
 func (d Model) launch(spec source.LaunchSpec) tea.Cmd {
 	id, be, ctx, b := d.id, d.env.Backend, d.env.CallCtx(), d.block
 	return func() tea.Msg {
 		res, err := be.Launch(ctx, b, spec)
 		return launchedMsg{dialog: id, res: res, err: err}
+	}
+}
+
+// attach attaches the launch to the block's start; nothing is sent to AWS now.
+func (d Model) attach(spec source.LaunchSpec) tea.Cmd {
+	id, be, ctx, b := d.id, d.env.Backend, d.env.CallCtx(), d.block
+	return func() tea.Msg {
+		l, err := be.AttachLaunch(ctx, b, spec)
+		return attachedMsg{dialog: id, l: l, err: err}
 	}
 }
 
@@ -253,8 +235,14 @@ func (d Model) Update(msg tea.Msg) (dialog.Dialog, tea.Cmd, bool) {
 		if msg.dialog == d.id && msg.version == d.version {
 			d.spend.Answer(msg.check, msg.perm, msg.err)
 		}
-	case waitTickMsg:
-		return d.onTick(msg)
+	case attachedMsg:
+		if msg.dialog != d.id {
+			break
+		}
+		d.spend.Settle(msg.err)
+		if msg.err == nil {
+			d.attached = &msg.l
+		}
 	case launchedMsg:
 		if msg.dialog != d.id {
 			break
@@ -281,50 +269,11 @@ func (d Model) Update(msg tea.Msg) (dialog.Dialog, tea.Cmd, bool) {
 	case tea.KeyPressMsg:
 		return d.key(msg)
 	case tea.PasteMsg:
-		if d.focus == lfConfirm && !d.waiting && d.result == nil && d.failure() == nil {
+		if d.focus == lfConfirm && d.attached == nil && d.result == nil && d.failure() == nil {
 			d.spend.Paste()
 		}
 	}
 	return d, nil, false
-}
-
-// onTick follows the clock and the block while the form is open on a scheduled block, and
-// fires the armed launch once the block is active: its dry run first, then the launch.
-func (d Model) onTick(msg waitTickMsg) (dialog.Dialog, tea.Cmd, bool) {
-	if msg.dialog != d.id || d.result != nil || d.failure() != nil || d.spend.Busy() {
-		return d, nil, false
-	}
-	if !msg.now.IsZero() {
-		d.backendNow = msg.now
-	}
-	if msg.looked {
-		d.lastLook = msg.now
-	}
-	if msg.found {
-		d.block = msg.block
-	}
-	if d.block.State != model.StateActive {
-		if d.block.State != model.StateScheduled && msg.found {
-			d.spend.Settle(&source.ActionError{Explanation: source.Explanation{Summary: fmt.Sprintf("The block is %s now; nothing was launched.", d.block.State)}})
-			return d, nil, false
-		}
-		return d, d.tick(d.env.Poll), false
-	}
-	if !d.waiting {
-		// Started while the form was open and not armed: it becomes a form for an active
-		// block, checked before it can be confirmed.
-		d.version++
-		return d, d.check(), false
-	}
-	spec, err := d.spec()
-	if err != nil {
-		d.spend.Settle(&source.ActionError{Explanation: source.Explanation{Summary: "Not launched: " + err.Error() + "."}})
-		return d, nil, false
-	}
-	d.waiting = false
-	d.spend.Send()
-	// The spend service checks the form again, with its dry run, before it launches.
-	return d, d.launch(spec), false
 }
 
 func instancesUp(is []model.Instance) bool {
@@ -360,7 +309,7 @@ func (d Model) key(k tea.KeyPressMsg) (dialog.Dialog, tea.Cmd, bool) {
 	switch {
 	case d.spend.Busy():
 		return d, d.spend.InFlight(k), false
-	case d.result != nil || d.failure() != nil:
+	case d.answered():
 		switch {
 		case key.Matches(k, km.Close):
 			return d, nil, true
@@ -374,13 +323,7 @@ func (d Model) key(k tea.KeyPressMsg) (dialog.Dialog, tea.Cmd, bool) {
 		}
 		return d, nil, false
 	case !typed && key.Matches(k, km.Cancel):
-		if d.waiting {
-			return d, dialog.Cancelled("Cancelled the launch at the start: nothing was launched."), true
-		}
 		return d, dialog.Cancelled("Cancelled: nothing was launched."), true
-	case d.waiting:
-		d.spend.Note = "Armed: it launches when the block starts. esc cancels."
-		return d, nil, false
 	case key.Matches(k, km.Next, km.Prev):
 		from := d.focus
 		if key.Matches(k, km.Next) {
@@ -434,20 +377,24 @@ func (d Model) confirm() (dialog.Dialog, tea.Cmd, bool) {
 	why := ""
 	switch {
 	case !d.fits():
-		// Armed or launched now, nothing more is asked: the form must have been read whole.
+		// Attached or launched now, nothing more is asked: the form must have been read whole.
 		why = "The terminal is too small to show the whole form; make it larger."
 	case err != nil:
 		why = "Fix the form first: " + err.Error() + "."
-	case d.block.State != model.StateActive && d.block.State != model.StateScheduled:
+	case d.block.State != model.StateActive && !d.notYet():
 		why = model.LaunchBlocker(d.block, spec.Count).Sentence()
 	}
 	if d.spend.Confirmed(why) != spend.Go {
 		return d, nil, false
 	}
-	if d.block.State == model.StateScheduled {
-		d.waiting = true
-		return d, nil, false
-	}
 	d.spend.Send()
+	if d.notYet() {
+		// Kept beside the journal, not in this process: it is launched once, at the
+		// start, by whichever gpublock watches then, even if this TUI is closed.
+		return d, d.attach(spec), false
+	}
 	return d, d.launch(spec), false
 }
+
+// answered: the launch or the attachment answered; only closing (and copying) is left.
+func (d Model) answered() bool { return d.result != nil || d.attached != nil || d.failure() != nil }

@@ -33,8 +33,10 @@ func states(size screen.Rect) map[string]Model {
 	bad.spend.Answer(bad.spend.CheckID(), source.Permission{}, errors.New("Subnet subnet-1 is in us-east-1b, but the block is in us-east-1a."))
 	out["wrong zone"] = bad
 	ls, _ := New(env, uitest.Block(model.StateScheduled))
-	ls.waiting = true
-	out["waiting"] = ls
+	ls.spend.Settle(nil)
+	ls.attached = &source.AttachedLaunch{ReservationID: ls.block.ReservationID, Region: ls.block.Region,
+		Spec: source.LaunchSpec{ImageID: DemoAMI, Count: 2}, State: "pending"}
+	out["attached"] = ls
 	done := checked
 	res := source.LaunchResult{SubnetID: "subnet-0123456789abcdef0", Instances: []model.Instance{{ID: "i-0123456789abcdef0", State: "pending"}, {ID: "i-0123456789abcdef1", State: "running"}}}
 	done.result, done.instances = &res, res.Instances
@@ -66,7 +68,7 @@ func TestFooterNamesTheStatesKeys(t *testing.T) {
 }
 
 // launch typed while the form was too small to be read whole is spent: nothing is launched
-// or armed on it, even once the terminal is large enough.
+// or attached on it, even once the terminal is large enough.
 func TestWordTypedWhileTooSmallIsCleared(t *testing.T) {
 	env := uitest.Env(screen.Rect{W: 104, H: 8}, false)
 	for _, state := range []model.BlockState{model.StateActive, model.StateScheduled} {
@@ -78,14 +80,14 @@ func TestWordTypedWhileTooSmallIsCleared(t *testing.T) {
 		typeWord(&l, "launch")
 		got, cmd, closed := l.Update(press("enter"))
 		ld := got.(Model)
-		if cmd != nil || closed || ld.Busy() || ld.waiting || ld.spend.Typed() != "" || !strings.Contains(ld.spend.Note, "cleared") {
-			t.Fatalf("%s, too small: cmd %v, closed %v, busy %v, armed %v, word %q, note %q", state, cmd != nil, closed, ld.Busy(), ld.waiting, ld.spend.Typed(), ld.spend.Note)
+		if cmd != nil || closed || ld.Busy() || ld.attached != nil || ld.spend.Typed() != "" || !strings.Contains(ld.spend.Note, "cleared") {
+			t.Fatalf("%s, too small: cmd %v, closed %v, busy %v, attached %v, word %q, note %q", state, cmd != nil, closed, ld.Busy(), ld.attached != nil, ld.spend.Typed(), ld.spend.Note)
 		}
 		got, _, _ = got.Update(dialog.SizeMsg{W: 160, H: 45})
 		if !got.(Model).fits() {
 			t.Fatal("the form does not fit 160×45")
 		}
-		if got, cmd, _ = got.Update(press("enter")); cmd != nil && got.(Model).Busy() || got.(Model).waiting {
+		if got, cmd, _ = got.Update(press("enter")); cmd != nil || got.(Model).Busy() || got.(Model).attached != nil {
 			t.Fatalf("%s: enter went ahead on a word typed while the form was too small", state)
 		}
 	}

@@ -21,8 +21,8 @@ func (d Model) lines(w int) []string {
 		out = append(out, th.Live.Render("LIVE — REAL INSTANCES")+" "+th.Error.Render("this starts real instances in the block"))
 	}
 	note := ""
-	if b.State == model.StateScheduled {
-		note = "starts in " + model.PreciseSpan(b.Start.Sub(d.backendNow)) + " (backend clock)"
+	if d.notYet() {
+		note = "starts in " + model.PreciseSpan(b.Start.Sub(d.env.Now()))
 	}
 	// The block's labels are as wide as the form's below (16 and a space), so every value
 	// starts in one column.
@@ -84,24 +84,31 @@ func (d Model) statusLines(w int) []string {
 	switch {
 	case d.failure() != nil && d.spend.Outcome() == spend.Unknown:
 		return dialog.WrapStyled(th.Error, "OUTCOME UNKNOWN — do not launch again before checking the block. "+d.failure().Error()+" esc closes.", w)
+	case d.failure() != nil && d.notYet():
+		return dialog.WrapStyled(th.Error, "NOT ATTACHED: "+d.failure().Error()+" Nothing will be launched. esc closes.", w)
 	case d.failure() != nil:
 		return dialog.WrapStyled(th.Error, "NOT LAUNCHED: "+d.failure().Error()+" esc closes.", w)
+	case d.attached != nil:
+		l := d.attached
+		out = append(out, dialog.WrapStyled(th.OK.Bold(true), fmt.Sprintf("ATTACHED to %s: %s from %s launch when the block starts, %s.",
+			l.ReservationID, screen.Plural(l.Spec.Count, "instance"), l.Spec.ImageID, model.BothTimes(d.block.Start, d.env.Location)), w)...)
+		out = append(out, dialog.WrapStyled(th.Value, "This TUI while it is open, or any `gpublock blocks` (or `blocks --watch`) on this machine, launches it once when the block starts; nothing runs it while none is open.", w)...)
+		out = append(out, dialog.WrapStyled(th.Muted, "`gpublock launch --pending` lists it; `gpublock launch --cancel "+l.ReservationID+"` cancels it. esc closes.", w)...)
 	case d.result != nil:
 		out = append(out, th.OK.Bold(true).Render(fmt.Sprintf("LAUNCHED %s into %s (subnet %s):", screen.Plural(len(d.instances), "instance"), d.block.ReservationID, d.result.SubnetID)))
 		for _, i := range d.instances {
 			out = append(out, "  "+th.Value.Render(i.ID)+"  "+th.Accent.Render(i.State))
 		}
 		out = append(out, th.Muted.Render("y copies the instance ids · esc closes"))
+	case d.spend.Busy() && d.notYet():
+		out = append(out, th.Accent.Render("Attaching the launch to the block's start…"))
 	case d.spend.Busy():
 		out = append(out, th.Accent.Render("Launching… checking (dry run), then RunInstances."))
-	case d.waiting:
-		out = append(out, dialog.WrapStyled(th.Accent.Bold(true), fmt.Sprintf("ARMED: launches when the block starts, in %s (backend clock). Keep this open; esc cancels.",
-			model.PreciseSpan(d.block.Start.Sub(d.backendNow))), w)...)
 	default:
 		out = append(out, d.checkLines(w)...)
 		word := "Type launch and press enter; esc or q cancels: "
-		if d.block.State == model.StateScheduled {
-			out = append(out, dialog.WrapStyled(th.Muted, "It waits for the start with this form open and a countdown, then launches.", w)...)
+		if d.notYet() {
+			out = append(out, dialog.WrapStyled(th.Muted, "It is attached to the block and launched once when the block starts, by this TUI or any `gpublock blocks` watching on this machine, even after this TUI is closed.", w)...)
 			word = "Type launch and press enter to launch at the start; esc cancels: "
 		}
 		mark := "  "
@@ -128,7 +135,7 @@ func (d Model) checkLines(w int) []string {
 	line := func(style lipgloss.Style, answer string) []string {
 		return dialog.DryRunLines(style, launchLabelWidth, answer, w)
 	}
-	if d.block.State == model.StateScheduled {
+	if d.notYet() {
 		if _, err := d.spec(); err != nil {
 			return line(th.Error, "✗ "+err.Error())
 		}

@@ -223,8 +223,7 @@ func (m *Machine) Confirm(why string) Verdict {
 	return v
 }
 
-// Confirmed is what an enter on the word means, the call not yet marked sent (a launch
-// armed for a block's start is sent later). why is the dialog's own reason the call cannot
+// Confirmed is what an enter on the word means, the call not yet marked sent. why is the dialog's own reason the call cannot
 // go ahead now ("" if none: the account unknown, a form or tags to fix, a confirmation
 // that does not fit the terminal); the machine's own (the cap, the dry run) come first. An
 // enter before the facts were readable is a key like the others: discarded.
@@ -265,8 +264,8 @@ func (m Machine) Cleared(why string) string {
 	return why + " The word was cleared: type " + m.Word + " again once it can go ahead."
 }
 
-// Send marks the call sent, for a dialog whose own form confirmed it (a launch armed for a
-// block's start fires without another word).
+// Send marks the call sent, for a dialog whose own form confirmed it (a launch, or its
+// attachment to a block's start).
 func (m *Machine) Send() { m.phase, m.Note = Sending, "" }
 
 // Blocker is why the call cannot go ahead now, or "": the cap, the dry run, then why.

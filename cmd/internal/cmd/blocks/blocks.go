@@ -13,7 +13,6 @@ import (
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/notify"
 	"github.com/gpublock/gpublock/aws/source"
-	"github.com/gpublock/gpublock/cmd/internal/atstart"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/cmd/internal/config"
 	"github.com/gpublock/gpublock/cmd/internal/printers"
@@ -241,7 +240,7 @@ func blocksRun(ctx context.Context, a *Options) (code int) {
 // refresh lists the blocks once, prints them and the warnings, and returns the exit
 // status; cancelled is true when ctx ended during the listing and nothing was printed.
 func (a *Options) refresh(ctx context.Context, client *awsapi.Client, regions []string, format cmdutil.OutputFormat, stdout, stderr io.Writer) (int, bool) {
-	atstart.Fire(ctx, client, a.notifier, func(s string) { fmt.Fprintln(stderr, "gpublock blocks:", s) })
+	cmdutil.FireAttached(ctx, client, a.notifier, func(s string) { fmt.Fprintln(stderr, "gpublock blocks:", s) })
 	list, _ := source.List(ctx, a.sources, regions)
 	all := list.Blocks
 	blocks, plans := splitParts(all)

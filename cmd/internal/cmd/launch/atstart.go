@@ -4,15 +4,13 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/gpublock/gpublock/aws/atstart"
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/source"
-	"github.com/gpublock/gpublock/cmd/internal/atstart"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/cmd/internal/printers"
 	"github.com/gpublock/gpublock/cmd/internal/spending"
@@ -45,13 +43,8 @@ func attachedRun(ctx context.Context, a *Options) int {
 	if err != nil {
 		return cmdutil.BackendFailure(stderr, "launch", err)
 	}
-	st, err := atstart.StoreOf(client)
-	if err != nil {
-		fmt.Fprintln(stderr, "gpublock launch:", err)
-		return 1
-	}
 	if a.pending {
-		ls, err := st.List()
+		ls, err := atstart.List(client)
 		if err == nil {
 			err = printAttached(a.IO.Out, format, ls)
 		}
@@ -61,7 +54,7 @@ func attachedRun(ctx context.Context, a *Options) int {
 		}
 		return 0
 	}
-	return cancelRun(stderr, st, strings.TrimSpace(a.cancel))
+	return cancelRun(stderr, client, strings.TrimSpace(a.cancel))
 }
 
 // checkAttached is the usage check of --at-start, --pending and --cancel: one of them, and
@@ -113,28 +106,10 @@ func attachRun(ctx context.Context, a *Options) int {
 		fmt.Fprintf(stderr, "gpublock launch: %v Nothing was attached.\n", err)
 		return 1
 	}
-	switch r := model.LaunchBlocker(b, a.count); {
-	case r == nil:
-		fmt.Fprintf(stderr, "gpublock launch: %s is active already: launch now, without --at-start. Nothing was attached.\n", b.ReservationID)
-		return 1
-	case r.Problem != model.LaunchNotYet:
-		fmt.Fprintf(stderr, "gpublock launch: %s Nothing was attached.\n", r)
-		return 1
-	}
-	st, err := atstart.StoreOf(client)
-	if err != nil {
-		fmt.Fprintln(stderr, "gpublock launch:", err)
-		return 1
-	}
-	ls, err := st.List()
-	if err != nil {
-		fmt.Fprintln(stderr, "gpublock launch:", source.RedactError(err))
-		return 1
-	}
-	// One launch per block: a second one attached by mistake would start twice the work.
-	if i := pendingFor(ls, b.ReservationID); i >= 0 {
-		fmt.Fprintf(stderr, "gpublock launch: %s has a launch attached already (%d from %s); `gpublock launch --cancel %s` first. Nothing was attached.\n",
-			b.ReservationID, ls[i].Spec.Count, ls[i].Spec.ImageID, b.ReservationID)
+	// Refused before the confirmation, so nobody is asked to agree to what cannot be
+	// attached; Attach checks the same again under the lock.
+	if err := atstart.Check(client, b, a.count); err != nil {
+		fmt.Fprintf(stderr, "gpublock launch: %s Nothing was attached.\n", source.RedactError(err))
 		return 1
 	}
 	spec := source.LaunchSpec{ImageID: a.ami, Count: a.count, KeyName: a.key, SubnetID: a.subnet, SecurityGroupIDs: a.groups}
@@ -147,39 +122,20 @@ func attachRun(ctx context.Context, a *Options) int {
 	if !spending.Confirmed(ctx, ios, "launch", a.yes, "Launch these instances when the block starts?", "launch", "attached") {
 		return 1
 	}
-	l := atstart.Launch{ReservationID: b.ReservationID, Region: b.Region, Spec: spec, Token: awsapi.NewRequestID(),
-		AttachedAt: time.Now().UTC(), State: atstart.Pending}
-	err = st.Update(func(ls []atstart.Launch, save func([]atstart.Launch) error) error {
-		if pendingFor(ls, b.ReservationID) >= 0 {
-			return fmt.Errorf("%s got a launch attached meanwhile; nothing more was attached", b.ReservationID)
-		}
-		return save(append(ls, l))
-	})
-	if err == nil {
-		err = printAttached(stdout, format, []atstart.Launch{l})
-	}
+	l, err := atstart.Attach(client, b, spec)
 	if err != nil {
+		fmt.Fprintf(stderr, "gpublock launch: %s Nothing was attached.\n", source.RedactError(err))
+		return 1
+	}
+	if err := printAttached(stdout, format, []atstart.Launch{l}); err != nil {
 		fmt.Fprintln(stderr, "gpublock launch:", source.RedactError(err))
 		return 1
 	}
 	return 0
 }
 
-func pendingFor(ls []atstart.Launch, id string) int {
-	return slices.IndexFunc(ls, func(l atstart.Launch) bool { return l.ReservationID == id && !l.Done() })
-}
-
-func cancelRun(stderr io.Writer, st atstart.Store, id string) int {
-	var l atstart.Launch
-	err := st.Update(func(ls []atstart.Launch, save func([]atstart.Launch) error) error {
-		i := pendingFor(ls, id)
-		if i < 0 {
-			return fmt.Errorf("no launch is attached to %s (`gpublock launch --pending` lists them)", id)
-		}
-		ls[i].State, ls[i].Reason, ls[i].DoneAt = atstart.Cancelled, "cancelled by hand", time.Now().UTC()
-		l = ls[i]
-		return save(ls)
-	})
+func cancelRun(stderr io.Writer, client *awsapi.Client, id string) int {
+	l, err := atstart.Cancel(client, id)
 	if err != nil {
 		fmt.Fprintln(stderr, "gpublock launch:", source.RedactError(err))
 		return 1

@@ -12,7 +12,6 @@ import (
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/notify"
 	"github.com/gpublock/gpublock/aws/source"
-	"github.com/gpublock/gpublock/cmd/internal/atstart"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/cmd/internal/config"
 	"github.com/gpublock/gpublock/model"
@@ -95,14 +94,14 @@ func (t *tuiOncall) close() {
 }
 
 // fireLaunches fires, at once and then every refresh until ctx ends, the launches attached
-// to blocks that have started: the step every watcher takes (atstart.Fire), so that an open
+// to blocks that have started: the step every watcher takes (cmdutil.FireAttached), so that an open
 // TUI launches them as `blocks --watch` would. Each outcome is said in the status line, and
 // the blocks are listed again to show it.
 func (t *tuiOncall) fireLaunches(ctx context.Context, c *awsapi.Client, every time.Duration, send func(tea.Msg)) {
 	tick := time.NewTicker(every)
 	defer tick.Stop()
 	for {
-		atstart.Fire(ctx, c, t.notifier.Load(), func(s string) { send(dialog.RootMsg{Flash: s, Refresh: true}) })
+		cmdutil.FireAttached(ctx, c, t.notifier.Load(), func(s string) { send(dialog.RootMsg{Flash: s, Refresh: true}) })
 		select {
 		case <-ctx.Done():
 			return

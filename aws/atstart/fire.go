@@ -11,7 +11,7 @@ import (
 	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/aws/notify"
 	"github.com/gpublock/gpublock/aws/source"
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"github.com/gpublock/gpublock/aws/spend"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -24,11 +24,11 @@ func StoreOf(c *awsapi.Client) (Store, error) {
 	return StoreAt(p), nil
 }
 
-// Fire fires every pending launch whose block is active, through the one spend path under
-// the launch's own token, and cancels those whose block ended first. Each outcome is said
+// Fire fires every pending launch whose block is active, through the one spend path sv with
+// the Capacity Blocks source src, under the launch's own token, and cancels those whose block ended first. Each outcome is said
 // (say gets a line without the command's name) and sent through n, like a warning. It is
 // the one step every watcher takes each round; without pending launches it calls nothing.
-func Fire(ctx context.Context, c *awsapi.Client, n *notify.Notifier, say func(string)) {
+func Fire(ctx context.Context, c *awsapi.Client, src source.Source, sv *spend.Service, n *notify.Notifier, say func(string)) {
 	st, err := StoreOf(c)
 	if err != nil {
 		return // no state directory: nothing can have been attached here
@@ -49,7 +49,7 @@ func Fire(ctx context.Context, c *awsapi.Client, n *notify.Notifier, say func(st
 			if ls[i].Done() || ctx.Err() != nil {
 				continue
 			}
-			if fire(ctx, c, &ls[i], save, ls) {
+			if fire(ctx, c, src, sv, &ls[i], save, ls) {
 				if err := save(ls); err != nil {
 					return err
 				}
@@ -65,7 +65,7 @@ func Fire(ctx context.Context, c *awsapi.Client, n *notify.Notifier, say func(st
 }
 
 // fire moves l on if its block allows; changed is true when l is done now.
-func fire(ctx context.Context, c *awsapi.Client, l *Launch, save func([]Launch) error, all []Launch) (changed bool) {
+func fire(ctx context.Context, c *awsapi.Client, src source.Source, sv *spend.Service, l *Launch, save func([]Launch) error, all []Launch) (changed bool) {
 	cb := capacityblocks.New(c)
 	b, found, err := cb.FindBlock(ctx, l.Region, l.ReservationID)
 	switch {
@@ -95,11 +95,6 @@ func fire(ctx context.Context, c *awsapi.Client, l *Launch, save func([]Launch) 
 			return false // not sent: a token that is not on disk could be lost
 		}
 	}
-	src, err := cmdutil.OpenSource(c, model.SourceCapacityBlock)
-	if err != nil {
-		return false
-	}
-	sv := cmdutil.SpendPath(c)
 	in := source.Intent{Kind: source.SpendLaunch, Block: b, Launch: l.Spec, RequestID: l.Token}
 	p, err := sv.Prepare(ctx, src, in)
 	var res source.SpendResult

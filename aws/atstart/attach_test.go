@@ -1,0 +1,143 @@
+package atstart
+
+import (
+	"context"
+	"errors"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+
+	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/capacityblocks"
+	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/source"
+	"github.com/gpublock/gpublock/aws/spend"
+	"github.com/gpublock/gpublock/model"
+)
+
+var simStart = time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
+
+// client is an adapter over an emulator (url "" for none: the rules make no call), its
+// state directory its own.
+func client(t *testing.T, url string, readOnly bool) *awsapi.Client {
+	t.Helper()
+	t.Setenv("AWS_CONFIG_FILE", t.TempDir()+"/config")
+	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", t.TempDir()+"/credentials")
+	if url == "" {
+		url = "http://127.0.0.1:1"
+	}
+	c, err := awsapi.New(context.Background(), awsapi.Config{Region: "us-east-1", EndpointURL: url, Version: "test",
+		Credentials: aws.NewCredentialsCache(credentials.NewStaticCredentialsProvider("AKIATESTATSTART00001", "secret", "")),
+		JournalDir:  t.TempDir(), MaxBackoff: time.Millisecond, ReadOnly: readOnly})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func block(id string, state model.BlockState) model.Block {
+	return model.Block{Source: model.SourceCapacityBlock, ReservationID: id, Region: "us-east-1", State: state,
+		TotalCount: 2, Start: simStart.Add(24 * time.Hour), End: simStart.Add(48 * time.Hour)}
+}
+
+func refusedWith(t *testing.T, what string, err error, want string) {
+	t.Helper()
+	var ae *source.ActionError
+	if !errors.As(err, &ae) || ae.Outcome != source.NotBought || !strings.Contains(ae.Error(), want) {
+		t.Errorf("%s: %v, want a refusal saying %q", what, err, want)
+	}
+}
+
+// A block that has not started takes one launch, of no more than it holds; a second waits
+// for the first to be cancelled; the rules are the same before the confirmation (Check)
+// and under the lock (Attach).
+func TestAttachRules(t *testing.T) {
+	c := client(t, "", false)
+	spec := source.LaunchSpec{ImageID: "ami-0123456789abcdef0", Count: 2}
+	sched := block("cr-0aaaaaaaaaaaaaaa1", model.StateScheduled)
+	if err := Check(c, sched, 2); err != nil {
+		t.Fatalf("check: %v", err)
+	}
+	l, err := Attach(c, sched, spec)
+	if err != nil || l.State != Pending || l.Token == "" || l.Sent {
+		t.Fatalf("attach: %+v, %v", l, err)
+	}
+	refusedWith(t, "a second launch", Check(c, sched, 1), "attached already")
+	_, err = Attach(c, sched, spec)
+	refusedWith(t, "a second launch", err, "attached already")
+	// Payment-pending counts as not started.
+	if _, err := Attach(c, block("cr-0aaaaaaaaaaaaaaa2", model.StatePaymentPending), spec); err != nil {
+		t.Errorf("payment-pending: %v", err)
+	}
+	for _, c2 := range []struct {
+		b     model.Block
+		count int
+		want  string
+	}{
+		{block("cr-0aaaaaaaaaaaaaaa3", model.StateActive), 1, "active already"},
+		{block("cr-0aaaaaaaaaaaaaaa4", model.StateExpired), 1, "expired"},
+		{block("cr-0aaaaaaaaaaaaaaa5", model.StateScheduled), 3, "holds 2"},
+		{block("cr-0aaaaaaaaaaaaaaa6", model.StateScheduled), 0, "at least one"},
+	} {
+		_, err := Attach(c, c2.b, source.LaunchSpec{ImageID: "ami-0123456789abcdef0", Count: c2.count})
+		refusedWith(t, string(c2.b.State), err, c2.want)
+	}
+	ls, err := List(c)
+	if err != nil || len(ls) != 2 || ls[0].Token != l.Token || ls[0].Attached().ReservationID != sched.ReservationID || !ls[0].Attached().Pending() {
+		t.Fatalf("list: %+v, %v; want the two attached", ls, err)
+	}
+	got, err := Cancel(c, sched.ReservationID)
+	if err != nil || got.State != Cancelled || got.Token != l.Token {
+		t.Fatalf("cancel: %+v, %v", got, err)
+	}
+	_, err = Cancel(c, sched.ReservationID)
+	refusedWith(t, "cancel again", err, "no launch is attached")
+	// Cancelled, the block takes a new launch, under a new token.
+	if again, err := Attach(c, sched, spec); err != nil || again.Token == l.Token {
+		t.Errorf("attach after cancel: %+v, %v", again, err)
+	}
+	if ls, _ := List(c); len(ls) != 3 {
+		t.Errorf("%d records, want 3 (the cancelled one kept)", len(ls))
+	}
+}
+
+// Read-only mode attaches nothing.
+func TestAttachReadOnly(t *testing.T) {
+	c := client(t, "", true)
+	_, err := Attach(c, block("cr-0aaaaaaaaaaaaaaa1", model.StateScheduled), source.LaunchSpec{ImageID: "ami-0123456789abcdef0", Count: 1})
+	var ae *source.ActionError
+	if !errors.As(err, &ae) || !ae.ReadOnly() {
+		t.Fatalf("read-only attach: %v", err)
+	}
+	if ls, err := List(c); len(ls) != 0 || err != nil {
+		t.Errorf("read-only: %d records, %v", len(ls), err)
+	}
+}
+
+// A launch whose block is no longer listed is cancelled by the first round, said once,
+// and never sent: the later rounds say nothing.
+func TestFireCancelsALaunchWhoseBlockIsGone(t *testing.T) {
+	sim, err := ec2sim.New(ec2sim.Options{Seed: 1, Start: simStart, Speed: 1e-9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(sim)
+	t.Cleanup(srv.Close)
+	c := client(t, srv.URL, false)
+	if _, err := Attach(c, block("cr-0aaaaaaaaaaaaaaa1", model.StateScheduled), source.LaunchSpec{ImageID: "ami-0123456789abcdef0", Count: 1}); err != nil {
+		t.Fatal(err)
+	}
+	cb := capacityblocks.New(c)
+	var said []string
+	for range 3 {
+		Fire(context.Background(), c, cb, spend.New(c, cb), nil, func(s string) { said = append(said, s) })
+	}
+	ls, _ := List(c)
+	if len(said) != 1 || !strings.Contains(said[0], "was cancelled: the block is no longer listed") || len(ls) != 1 || ls[0].State != Cancelled || ls[0].Sent {
+		t.Fatalf("said %q, records %+v", said, ls)
+	}
+}

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/gpublock/gpublock/aws/filelock"
 )
 
 // The cache holds figures fetched from the AWS Price List API by `gpublock prices --refresh`.
@@ -86,19 +88,7 @@ func WriteCache(path string, rows []Row, now time.Time) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".prices-*.json")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(append(b, '\n')); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return filelock.WriteAtomic(path, append(b, '\n'))
 }
 
 // Load returns the embedded catalog with the cache at path laid over it. An empty path or a

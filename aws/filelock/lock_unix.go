@@ -13,3 +13,13 @@ func Lock(f *os.File) error { return syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
 
 // Unlock releases Lock.
 func Unlock(f *os.File) error { return syscall.Flock(int(f.Fd()), syscall.LOCK_UN) }
+
+// syncDir makes a rename in dir survive a crash.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}

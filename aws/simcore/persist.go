@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"log"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/gpublock/gpublock/aws/filelock"
@@ -100,24 +99,7 @@ func (c *Core) save() error {
 	if err != nil {
 		return err
 	}
-	dir := filepath.Dir(c.opts.StateFile)
-	tmp, err := os.CreateTemp(dir, ".ec2sim-state-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), c.opts.StateFile); err != nil {
+	if err := filelock.WriteAtomic(c.opts.StateFile, b); err != nil {
 		return err
 	}
 	c.seen = statFile(c.opts.StateFile)

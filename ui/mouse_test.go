@@ -43,7 +43,7 @@ func wheel(x, y int, down bool) tea.MouseWheelMsg {
 func TestMouseSelectsScrollsAndSortsOfferings(t *testing.T) {
 	for _, sz := range [][2]int{{160, 48}, {100, 30}} {
 		m := withResults(update(New(testOptions(nil)), tea.WindowSizeMsg{Width: sz[0], Height: sz[1]}), syntheticOfferings(30))
-		if sz[0] < uiscreen.WideWidth && m.search().Focus() != paneResults {
+		if sz[0] < uiscreen.WideWidth && focusedPane(m) != paneResults {
 			t.Fatalf("%v: stacked, the results do not have the focus after the search", sz)
 		}
 		if m.search().Table().Visible() < 5 {

@@ -160,8 +160,8 @@ func TestReadOnlyHidesPurchase(t *testing.T) {
 	if strings.Contains(m.flash, "purchase") {
 		t.Errorf("Y answered %q in read-only mode", m.flash)
 	}
-	if m.search().Focus() != paneDetail {
-		t.Errorf("focus %d, want the detail", m.search().Focus())
+	if focusedPane(m) != paneDetail {
+		t.Errorf("focus %d, want the detail", focusedPane(m))
 	}
 }
 

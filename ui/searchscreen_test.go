@@ -103,6 +103,20 @@ func startedSearch(m Model, start func(searchscreen.Model) (searchscreen.Model, 
 	return m, id
 }
 
+// startedSearchBy gives msg to the root, as startedSearch starts a search on the screen,
+// for a search the root starts on a message (a watch's tick).
+func startedSearchBy(m Model, msg tea.Msg) (Model, int) {
+	real := m.pc.Backend
+	m.pc.Backend = standIn{real}
+	mm, cmd := m.Update(msg)
+	m.pc.Backend = real
+	id, ok := searchID(cmd)
+	if !ok {
+		panic("no search was started")
+	}
+	return mm.(Model), id
+}
+
 // submitted presses enter at the search form, as a person starts its search: a second
 // time when the first only closed the type filter.
 func submitted(s searchscreen.Model) (searchscreen.Model, tea.Cmd) {

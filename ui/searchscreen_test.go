@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -219,6 +220,19 @@ func foundOnScreen(m Model) int {
 	got := foundRE.FindStringSubmatch(ansi.Strip(m.View().Content))
 	if got == nil {
 		return -1
+	}
+	n, _ := strconv.Atoi(got[1])
+	return n
+}
+
+var aboveRE = regexp.MustCompile(`↑ (\d+) lines? above`)
+
+// detailTop is the first line of the detail the view shows, from the count of the lines
+// above it the pane says.
+func detailTop(m Model) int {
+	got := aboveRE.FindStringSubmatch(ansi.Strip(m.View().Content))
+	if got == nil {
+		return 0
 	}
 	n, _ := strconv.Atoi(got[1])
 	return n

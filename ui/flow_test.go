@@ -188,10 +188,11 @@ func TestEmptyResultAlternativesAndProbe(t *testing.T) {
 			t.Errorf("suggestion %+v: want a description, offerings and a valid query", a)
 		}
 	}
-	if len(m.search().Probe()) != 1 || m.search().Probe()[0].Region != "us-east-1" || m.search().Probe()[0].Err != nil {
-		t.Fatalf("probe %+v: want one answer for us-east-1", m.search().Probe())
+	probe := probeOnScreen(m)
+	if len(probe) != 1 || probe[0].region != "us-east-1" || probe[0].err != "" {
+		t.Fatalf("probe %+v: want one answer for us-east-1", probe)
 	}
-	if c := m.search().Probe()[0].Count; c < 0 || c >= 64 {
+	if c := probe[0].count; c < 0 || c >= 64 {
 		t.Errorf("largest count %d: 64 found nothing, so it must be below 64", c)
 	}
 	// With no row, enter takes the chosen alternative: the footer says so, not "buy".

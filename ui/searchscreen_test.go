@@ -237,3 +237,41 @@ func detailTop(m Model) int {
 	n, _ := strconv.Atoi(got[1])
 	return n
 }
+
+// probeAnswer is one line of the largest-count probe as the view shows it.
+type probeAnswer struct {
+	region, typ string
+	count       int    // 0: none at any count
+	err         string // what is shown in place of a count
+}
+
+var probeRE = regexp.MustCompile(`[│┃] ([a-z]{2}(?:-[a-z]+)+-\d+) +(\S+) +(.*?) *[│┃]`)
+
+// probeOnScreen is the probe's answers under "Largest count with any offering:".
+func probeOnScreen(m Model) []probeAnswer {
+	var out []probeAnswer
+	lines := strings.Split(ansi.Strip(m.View().Content), "\n")
+	for i, l := range lines {
+		if !strings.Contains(l, "Largest count with any offering:") {
+			continue
+		}
+		for _, l := range lines[i+1:] {
+			// The results pane is the rightmost: its part of the line is the last match.
+			all := probeRE.FindAllStringSubmatch(l, -1)
+			if all == nil {
+				break
+			}
+			got := all[len(all)-1]
+			a := probeAnswer{region: got[1], typ: got[2]}
+			switch n, err := strconv.Atoi(got[3]); {
+			case got[3] == "none at any count":
+			case err == nil:
+				a.count = n
+			default:
+				a.err = got[3]
+			}
+			out = append(out, a)
+		}
+	}
+	return out
+}

@@ -267,7 +267,6 @@ func (m Model) Query() model.Query                { return m.search.query }
 func (m Model) Regions() []string                 { return m.search.regions }
 func (m Model) Alternatives() []source.Suggestion { return m.extra.alts }
 func (m Model) AlternativesLoading() bool         { return m.extra.altsLoading }
-func (m Model) Probe() []ProbeResult              { return m.extra.probe }
 
 // Status is a region's state in the latest search.
 func (m Model) Status(region string) (model.RegionStatus, bool) {

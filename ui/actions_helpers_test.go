@@ -64,9 +64,9 @@ func searchAndOpen(t *testing.T, s *screen) {
 // searchedRegions is where the form's default search looks.
 func searchedRegions(t *testing.T) []string {
 	t.Helper()
-	m := New(testOptions(nil))
-	q, ok := m.search().Form().Query()
-	if !ok || len(q.Regions) == 0 {
+	m, _ := startedSearch(New(testOptions(nil)), submitted)
+	q := m.search().Query()
+	if len(q.Regions) == 0 {
 		t.Fatalf("the default form has no query: %+v", q)
 	}
 	return q.Regions

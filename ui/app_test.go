@@ -41,8 +41,8 @@ func TestQuitKeys(t *testing.T) {
 		t.Error("ctrl+c did not quit")
 	}
 	m = withResults(m, syntheticOfferings(10))
-	if m.search().Focus() != paneResults {
-		t.Fatalf("focus %d after a search, want the results", m.search().Focus())
+	if focusedPane(m) != paneResults {
+		t.Fatalf("focus %d after a search, want the results", focusedPane(m))
 	}
 	if _, cmd := m.Update(keyMsg("q")); !isQuit(cmd) {
 		t.Error("q did not quit in the results")
@@ -62,8 +62,8 @@ func TestDigitsSwitchScreensAtStart(t *testing.T) {
 		t.Fatalf("2 at start did not open the blocks screen (screen %d)", m.screen)
 	}
 	m = update(m, keyMsg("1"))
-	if m.screen != screenSearch || m.search().Focus() != paneForm {
-		t.Fatalf("1 did not come back to the search form (screen %d, focus %d)", m.screen, m.search().Focus())
+	if m.screen != screenSearch || focusedPane(m) != paneForm {
+		t.Fatalf("1 did not come back to the search form (screen %d, focus %d)", m.screen, focusedPane(m))
 	}
 	if status := statusOf(update(m, keyMsg("p"))); !strings.Contains(status, "Press / to filter the types") {
 		t.Errorf("a letter typed at the list without / says nothing: %q", status)
@@ -83,20 +83,20 @@ func TestDigitsSwitchScreensAtStart(t *testing.T) {
 func TestPanesHelpAndBack(t *testing.T) {
 	m := withResults(update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48}), syntheticOfferings(10))
 	m = update(m, keyMsg("tab"))
-	if m.search().Focus() != paneDetail {
-		t.Errorf("tab from the results: focus %d", m.search().Focus())
+	if focusedPane(m) != paneDetail {
+		t.Errorf("tab from the results: focus %d", focusedPane(m))
 	}
 	m = update(m, keyMsg("tab"))
-	if m.search().Focus() != paneForm || m.search().Form().Focus() != searchform.Source {
-		t.Errorf("tab from the detail: focus %d, field %d", m.search().Focus(), m.search().Form().Focus())
+	if focusedPane(m) != paneForm || focusedField(m) != searchform.Source {
+		t.Errorf("tab from the detail: focus %d, field %d", focusedPane(m), focusedField(m))
 	}
 	m = update(m, keyMsg("shift+tab"))
-	if m.search().Focus() != paneDetail {
-		t.Errorf("shift+tab from the form's first field: focus %d", m.search().Focus())
+	if focusedPane(m) != paneDetail {
+		t.Errorf("shift+tab from the form's first field: focus %d", focusedPane(m))
 	}
 	m = update(m, keyMsg("esc"))
-	if m.search().Focus() != paneResults {
-		t.Errorf("esc from the detail: focus %d", m.search().Focus())
+	if focusedPane(m) != paneResults {
+		t.Errorf("esc from the detail: focus %d", focusedPane(m))
 	}
 	m = update(m, keyMsg("?"))
 	if v := ansi.Strip(m.View().Content); m.dialog == nil || !strings.Contains(v, "Sort (again reverses)") || !strings.Contains(v, "sort by upfront fee") {
@@ -110,8 +110,8 @@ func TestPanesHelpAndBack(t *testing.T) {
 		t.Errorf("a key did not just close the help (dialog %v, cursor %d)", m.dialog, m.search().Table().Cursor())
 	}
 	m = update(m, keyMsg("esc"))
-	if m.search().Focus() != paneForm {
-		t.Errorf("esc from the results: focus %d", m.search().Focus())
+	if focusedPane(m) != paneForm {
+		t.Errorf("esc from the results: focus %d", focusedPane(m))
 	}
 }
 
@@ -120,24 +120,24 @@ func TestClockRevalidates(t *testing.T) {
 	now := testNow
 	opts := testOptions(nil)
 	opts.Now = func() time.Time { return now }
-	m := New(opts)
+	m := update(New(opts), tea.WindowSizeMsg{Width: 160, Height: 48}) // sized, for the form's ✗ to be drawn
 	m = update(m, keyMsg("tab"), keyMsg("tab"), keyMsg("ctrl+u"))
 	for _, r := range "2026-12-01T09:30:00Z" {
 		m = update(m, keyMsg(string(r)))
 	}
-	if _, bad := m.search().Form().Errors()[searchform.Start]; bad {
-		t.Fatalf("09:30 is not valid at 09:00: %v", m.search().Form().Errors())
+	if _, bad := fieldErrors(m)[searchform.Start]; bad {
+		t.Fatalf("09:30 is not valid at 09:00: %v", fieldErrors(m))
 	}
 	now = now.Add(time.Hour)
 	m = update(m, clockMsg(now))
-	if _, bad := m.search().Form().Errors()[searchform.Start]; !bad {
+	if _, bad := fieldErrors(m)[searchform.Start]; !bad {
 		t.Error("09:30 is still valid at 10:00")
 	}
 	if m.clock != now {
 		t.Errorf("header clock %v, want %v", m.clock, now)
 	}
 	mm, cmd := m.Update(keyMsg("enter"))
-	if cmd != nil || mm.(Model).search().Searched() {
+	if cmd != nil || searched(mm.(Model)) {
 		t.Error("an invalid form was searched")
 	}
 }
@@ -147,9 +147,7 @@ func TestClockRevalidates(t *testing.T) {
 func TestRowsAppearAsPagesArrive(t *testing.T) {
 	m := withResults(update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48}), syntheticOfferings(4))
 	old, _ := m.search().Table().Selected()
-	q, _ := m.search().Form().Query()
-	mm, _ := m.startSearch(q)
-	m = mm.(Model)
+	m, id := startedSearch(m, again)
 	if !m.search().Table().Stale() || m.search().Table().Len() != 4 {
 		t.Fatalf("a new search hid the old rows: stale=%v len=%d", m.search().Table().Stale(), m.search().Table().Len())
 	}
@@ -158,7 +156,7 @@ func TestRowsAppearAsPagesArrive(t *testing.T) {
 	}
 	fresh := syntheticOfferings(20)[10:]
 	st := model.RegionStatus{Region: "us-east-1", State: model.RegionSearching}
-	m = update(m, searchEventsMsg{ID: m.search().SearchID(), Events: []source.SearchEvent{{Region: "us-east-1", Offerings: fresh[:6], Status: &st, CallsDone: 0, CallsTotal: 2}}})
+	m = update(m, searchEventsMsg{ID: id, Events: []source.SearchEvent{{Region: "us-east-1", Offerings: fresh[:6], Status: &st, CallsDone: 0, CallsTotal: 2}}})
 	if !m.search().Running() || m.search().Table().Stale() || m.search().Table().Len() != 6 {
 		t.Fatalf("after the first page: running=%v stale=%v len=%d", m.search().Running(), m.search().Table().Stale(), m.search().Table().Len())
 	}
@@ -167,12 +165,12 @@ func TestRowsAppearAsPagesArrive(t *testing.T) {
 		t.Errorf("the first page is not on screen alone:\n%s", v)
 	}
 	done := model.RegionStatus{Region: "us-east-1", State: model.RegionOK, Offerings: 10}
-	m = update(m, searchEventsMsg{ID: m.search().SearchID(), Events: []source.SearchEvent{{Region: "us-east-1", Offerings: fresh[6:], Status: &done, CallsDone: 2, CallsTotal: 2}}, Closed: true})
-	if m.search().Running() || m.search().Table().Len() != 10 || m.search().Found() != 10 {
-		t.Errorf("after the last page: running=%v len=%d found=%d", m.search().Running(), m.search().Table().Len(), m.search().Found())
+	m = update(m, searchEventsMsg{ID: id, Events: []source.SearchEvent{{Region: "us-east-1", Offerings: fresh[6:], Status: &done, CallsDone: 2, CallsTotal: 2}}, Closed: true})
+	if m.search().Running() || m.search().Table().Len() != 10 || foundOnScreen(m) != 10 {
+		t.Errorf("after the last page: running=%v len=%d found=%d", m.search().Running(), m.search().Table().Len(), foundOnScreen(m))
 	}
 	// A late message of an older search changes nothing.
-	m2 := update(m, searchEventsMsg{ID: m.search().SearchID() - 1, Events: []source.SearchEvent{{Offerings: syntheticOfferings(3)}}, Closed: true})
+	m2 := update(m, searchEventsMsg{ID: id - 1, Events: []source.SearchEvent{{Offerings: syntheticOfferings(3)}}, Closed: true})
 	if m2.search().Table().Len() != 10 {
 		t.Errorf("a stale search's page was added: %d rows", m2.search().Table().Len())
 	}
@@ -188,8 +186,7 @@ func TestHeaderSearchingOnlyWhileRunning(t *testing.T) {
 	if strings.Contains(head, "searching") || !strings.Contains(head, "searched ") {
 		t.Errorf("a finished search: %q", head)
 	}
-	q, _ := m.search().Form().Query()
-	mm, _ := m.startSearch(q) // the search's calls are not run: it stays running
+	mm, _ := m.startSearch(m.search().Query()) // the search's calls are not run: it stays running
 	m = mm.(Model)
 	if head := strings.SplitN(ansi.Strip(m.View().Content), "\n", 2)[0]; !strings.Contains(head, "searching ") {
 		t.Errorf("a running search: %q", head)

@@ -64,7 +64,7 @@ func TestConnectFailure(t *testing.T) {
 	s.waitText("Not connected, so nothing can be searched")
 	s.press("q")
 	m := s.tm.FinalModel(t).(Model)
-	if m.Err() == nil || m.search().Searched() {
-		t.Errorf("err=%v searched=%v", m.Err(), m.search().Searched())
+	if m.Err() == nil || searched(m) {
+		t.Errorf("err=%v searched=%v", m.Err(), searched(m))
 	}
 }

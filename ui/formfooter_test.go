@@ -66,7 +66,7 @@ func TestFooterWhileFilteringATable(t *testing.T) {
 func focusField(t *testing.T, m Model, f searchform.Field) Model {
 	t.Helper()
 	for range 10 {
-		at := m.search().Form().Focus()
+		at := focusedField(m)
 		if at == f {
 			break
 		}
@@ -76,8 +76,8 @@ func focusField(t *testing.T, m Model, f searchform.Field) Model {
 		}
 		m = update(m, keyMsg(k))
 	}
-	if m.search().Focus() != paneForm || m.search().Form().Focus() != f {
-		t.Fatalf("tab and shift+tab did not reach field %d: pane %d, field %d", f, m.search().Focus(), m.search().Form().Focus())
+	if focusedPane(m) != paneForm || focusedField(m) != f {
+		t.Fatalf("tab and shift+tab did not reach field %d: pane %d, field %d", f, focusedPane(m), focusedField(m))
 	}
 	return m
 }
@@ -87,17 +87,17 @@ func focusField(t *testing.T, m Model, f searchform.Field) Model {
 // assertions on the state check.
 func focusResults(t *testing.T, m Model) Model {
 	for range 10 {
-		if m.search().Focus() != paneForm {
+		if focusedPane(m) != paneForm {
 			break
 		}
 		m = update(m, keyMsg("shift+tab"))
 	}
-	if m.search().Focus() == paneDetail {
+	if focusedPane(m) == paneDetail {
 		m = update(m, keyMsg("esc"))
 	}
-	if t != nil && m.search().Focus() != paneResults {
+	if t != nil && focusedPane(m) != paneResults {
 		t.Helper()
-		t.Fatalf("shift+tab and esc did not reach the results: pane %d", m.search().Focus())
+		t.Fatalf("shift+tab and esc did not reach the results: pane %d", focusedPane(m))
 	}
 	return m
 }

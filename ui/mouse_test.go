@@ -43,7 +43,7 @@ func wheel(x, y int, down bool) tea.MouseWheelMsg {
 func TestMouseSelectsScrollsAndSortsOfferings(t *testing.T) {
 	for _, sz := range [][2]int{{160, 48}, {100, 30}} {
 		m := withResults(update(New(testOptions(nil)), tea.WindowSizeMsg{Width: sz[0], Height: sz[1]}), syntheticOfferings(30))
-		if sz[0] < uiscreen.WideWidth && m.search().Focus() != paneResults {
+		if sz[0] < uiscreen.WideWidth && focusedPane(m) != paneResults {
 			t.Fatalf("%v: stacked, the results do not have the focus after the search", sz)
 		}
 		if m.search().Table().Visible() < 5 {
@@ -94,20 +94,20 @@ func TestMouseWheelScrollsTheDetail(t *testing.T) {
 	}
 	x, y := m.pc.Width-10, m.layout().headerH+resultsR.H+3
 	m = update(m, wheel(x, y, true), wheel(x, y, true))
-	if top := m.search().DetailScroll().Top(p); top != 2 {
+	if top := detailTop(m); top != 2 {
 		t.Errorf("two notches down scrolled the detail to line %d", top)
 	}
 	for range p.Lines() + 5 {
 		m = update(m, wheel(x, y, true))
 	}
-	last := m.search().DetailScroll().Top(p)
+	last := detailTop(m)
 	m = update(m, wheel(x, y, true))
-	if m.search().DetailScroll().Top(p) != last || last == 0 {
-		t.Errorf("the wheel scrolled past the end: %d then %d", last, m.search().DetailScroll().Top(p))
+	if detailTop(m) != last || last == 0 {
+		t.Errorf("the wheel scrolled past the end: %d then %d", last, detailTop(m))
 	}
 	m = update(m, wheel(x, y, false))
-	if m.search().DetailScroll().Top(p) != last-1 {
-		t.Errorf("a notch up from %d scrolled to %d", last, m.search().DetailScroll().Top(p))
+	if detailTop(m) != last-1 {
+		t.Errorf("a notch up from %d scrolled to %d", last, detailTop(m))
 	}
 	if _, ok := m.search().Table().Selected(); !ok || m.search().Table().Cursor() != 0 {
 		t.Errorf("the wheel over the detail moved the table's cursor to %d", m.search().Table().Cursor())

@@ -53,7 +53,7 @@ func TestEverySizeFits(t *testing.T) {
 		}(),
 	}
 	for _, name := range []string{"detail scrolled", "detail scrolled some", "detail scrolled wide"} {
-		if m := states[name]; m.search().DetailScroll().Top(m.page(t)) == 0 {
+		if m := states[name]; detailTop(m) == 0 {
 			t.Fatalf("%s: the detail is not scrolled", name)
 		}
 	}

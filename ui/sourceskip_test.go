@@ -11,6 +11,7 @@ import (
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
+	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
 )
 
 // A type one source does not sell searches the other, and the status line says which
@@ -20,8 +21,7 @@ func TestSkippedSourceIsSaidOnTheStatusLine(t *testing.T) {
 	m := update(New(testOptions(b)), tea.WindowSizeMsg{Width: 200, Height: 48})
 	q := model.Query{Sources: []model.Source{model.SourceCapacityBlock, model.SourceTrainingPlan}, InstanceTypes: []string{"ml.p6e-gb200.36xlarge"},
 		Count: 1, Durations: model.DurationRange{MinDays: 2, MaxDays: 2}, Start: testNow, End: testNow.AddDate(0, 0, 14), Regions: []string{"us-east-1"}}
-	mm, _ := m.startSearch(q)
-	m = mm.(Model)
+	m, id := startedSearch(m, func(s searchscreen.Model) (searchscreen.Model, tea.Cmd) { return s.StartSearch(q) })
 	var evs []source.SearchEvent
 	for ev := range b.Search(context.Background(), q) {
 		evs = append(evs, ev)
@@ -29,7 +29,7 @@ func TestSkippedSourceIsSaidOnTheStatusLine(t *testing.T) {
 	if len(evs) == 0 || len(evs[0].Skips) != 1 || evs[0].Skips[0].Source != model.SourceCapacityBlock {
 		t.Fatalf("the first event does not name the blocks as skipped: %+v", evs)
 	}
-	m = update(m, searchEventsMsg{ID: m.search().SearchID(), Events: evs, Closed: true})
+	m = update(m, searchEventsMsg{ID: id, Events: evs, Closed: true})
 	if v := ansi.Strip(m.View().Content); !strings.Contains(v, "EC2 Capacity Blocks not searched: Capacity Blocks do not sell p6e-gb200.36xlarge") {
 		t.Errorf("the status line does not say the blocks were skipped:\n%s", v)
 	}

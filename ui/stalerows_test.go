@@ -55,8 +55,7 @@ func TestPurchaseClosesWhenItsRowsAreReplaced(t *testing.T) {
 	if _, ok := m.dialog.(purchase.Model); !ok {
 		t.Fatalf("the purchase did not open: dialog %T, flash %q", m.dialog, m.flash)
 	}
-	q, _ := m.search().Form().Query()
-	mm, _ := m.startSearch(q)
+	mm, _ := m.startSearch(m.search().Query())
 	m = mm.(Model)
 	if m.dialog != nil || !strings.Contains(m.flash, "Closed the purchase dialog: The search was run again") {
 		t.Fatalf("the dialog stayed over the new search: dialog %T, flash %q", m.dialog, m.flash)

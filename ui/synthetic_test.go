@@ -31,19 +31,17 @@ func syntheticOfferings(n int) []model.Offering {
 	return out
 }
 
-// withResults returns m after a search that delivered offs, without any backend: the
+// withResults returns m after the form's search delivered offs, without any backend: the
 // search's messages are given to Update as the stream would.
 func withResults(m Model, offs []model.Offering) Model {
-	q, _ := m.search().Form().Query()
-	mm, _ := m.startSearch(q)
-	m = mm.(Model)
+	m, id := startedSearch(m, submitted)
 	st := model.RegionStatus{Region: "us-east-1", State: model.RegionOK, Offerings: len(offs)}
 	var events []source.SearchEvent
 	for i := 0; i < len(offs); i += 6 {
 		events = append(events, source.SearchEvent{Region: "us-east-1", Offerings: offs[i:min(i+6, len(offs))], CallsDone: 1, CallsTotal: 1})
 	}
 	events = append(events, source.SearchEvent{Region: "us-east-1", Status: &st, CallsDone: 1, CallsTotal: 1})
-	mm, _ = m.Update(searchEventsMsg{ID: m.search().SearchID(), Events: events, Closed: true})
+	mm, _ := m.Update(searchEventsMsg{ID: id, Events: events, Closed: true})
 	return mm.(Model)
 }
 

@@ -30,18 +30,20 @@ func watchStates(t *testing.T) map[string]Model {
 		mm, cmd := withResults(base, syntheticOfferings(500)).Update(keyMsg("w"))
 		return mm.(Model), cmd
 	}
-	running := func() Model {
+	// running is the watch's round under way, and the id its search's messages carry.
+	running := func() (Model, int) {
 		m, timer := watching()
-		return update(m, watchTick(t, timer))
+		return startedSearchBy(m, watchTick(t, timer))
 	}
-	m := running()
+	m, id := running()
 	offs := syntheticOfferings(520)
 	st := model.RegionStatus{Region: "us-east-1", State: model.RegionOK, Offerings: len(offs)}
-	news := update(m, searchEventsMsg{ID: m.search().SearchID(), Events: []source.SearchEvent{{Offerings: offs, Status: &st}}, Closed: true})
+	news := update(m, searchEventsMsg{ID: id, Events: []source.SearchEvent{{Offerings: offs, Status: &st}}, Closed: true})
 	on, _ := watching()
+	round, _ := running()
 	return map[string]Model{
 		"watching":          on,
-		"watch round":       running(),
+		"watch round":       round,
 		"watch news":        news,
 		"watch news detail": update(news, keyMsg("G"), keyMsg("d")),
 	}

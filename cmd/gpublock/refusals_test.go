@@ -190,5 +190,14 @@ func dialogText(t *testing.T, f cmdutil.AWSFlags, o model.Offering, env dialog.E
 		dd, _, _ := d.Update(cmd())
 		d = dd.(purchase.Model)
 	}
-	return flat(strings.Join(d.Lines(100), " "))
+	// The dialog as drawn, its frame's sides taken off each line so that a sentence the
+	// dialog wraps reads on as one.
+	var lines []string
+	for _, l := range strings.Split(ansi.Strip(d.View(102, 200)), "\n") {
+		lines = append(lines, strings.Trim(l, " "+frameSides))
+	}
+	return flat(strings.Join(lines, " "))
 }
+
+// frameSides are the glyphs a dialog's frame draws at either end of a line.
+const frameSides = "│┃║┆╎┊"

@@ -284,10 +284,6 @@ func (d Model) buy() (dialog.Dialog, tea.Cmd, bool) {
 	}, false
 }
 
-// Lines is the dialog's content at width w without its frame: cmd/gpublock's tests compare
-// the command's words with the dialog's through it.
-func (d Model) Lines(w int) []string { return d.lines(w) }
-
 // lines is the dialog's content at an inner width.
 func (d Model) lines(w int) []string {
 	th, o := d.env.Theme, d.o

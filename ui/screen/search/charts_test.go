@@ -25,14 +25,14 @@ func TestChartKeys(t *testing.T) {
 	if n := len(open.Comparisons); n != 3 {
 		t.Errorf("the compare chart has %d offerings, want 3", n)
 	}
-	if chart.detailTab != TabChart || chart.Focus() != PaneDetail {
+	if chart.detailTab != TabChart || chart.focus != PaneDetail {
 		t.Fatal("v does not show the chart")
 	}
 	if m := update(chart, keyMsg("v")); m.detailTab != TabDetail {
 		t.Error("v again does not go back to the details")
 	}
-	if m := update(chart, keyMsg("esc"), keyMsg("d")); m.detailTab != TabDetail || m.Focus() != PaneDetail {
-		t.Errorf("d after the chart opens tab %d, focus %d; want the details", m.detailTab, m.Focus())
+	if m := update(chart, keyMsg("esc"), keyMsg("d")); m.detailTab != TabDetail || m.focus != PaneDetail {
+		t.Errorf("d after the chart opens tab %d, focus %d; want the details", m.detailTab, m.focus)
 	}
 	nothing := focusResults(t, base)
 	nothing = update(nothing, keyMsg("c"))
@@ -45,16 +45,16 @@ func TestChartKeys(t *testing.T) {
 func focusResults(t *testing.T, m shown) shown {
 	t.Helper()
 	for range 10 {
-		if m.Focus() != PaneForm {
+		if m.focus != PaneForm {
 			break
 		}
 		m = update(m, keyMsg("shift+tab"))
 	}
-	if m.Focus() == PaneDetail {
+	if m.focus == PaneDetail {
 		m = update(m, keyMsg("esc"))
 	}
-	if m.Focus() != PaneResults {
-		t.Fatalf("shift+tab and esc did not reach the results: pane %d", m.Focus())
+	if m.focus != PaneResults {
+		t.Fatalf("shift+tab and esc did not reach the results: pane %d", m.focus)
 	}
 	return m
 }

@@ -15,8 +15,8 @@ func TestOfferingsColumnsAtTerminalSizes(t *testing.T) {
 	for _, sz := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
 			m := withResults(unsized().resize(sz[0], sz[1]), syntheticOfferings(30))
-			if m.Focus() != PaneResults {
-				t.Fatalf("focus %d after the search, want the results", m.Focus())
+			if m.focus != PaneResults {
+				t.Fatalf("focus %d after the search, want the results", m.focus)
 			}
 			v := m.view()
 			for _, title := range core {

@@ -18,7 +18,7 @@ func TestDetailScrolls(t *testing.T) {
 		m := update(withResults(unsized(), syntheticOfferings(10)), tea.WindowSizeMsg{Width: sz[0], Height: sz[1]}, keyMsg("d"))
 		first, _ := m.Table().Selected()
 		view := func() string { return m.view() }
-		if v := view(); m.Focus() != PaneDetail || !strings.Contains(v, first.ID) || strings.Contains(v, "--instance-platform") || !strings.Contains(v, "more lines · j/k scroll") {
+		if v := view(); m.focus != PaneDetail || !strings.Contains(v, first.ID) || strings.Contains(v, "--instance-platform") || !strings.Contains(v, "more lines · j/k scroll") {
 			t.Fatalf("%dx%d: the detail's top says nothing of scrolling, or fits:\n%s", sz[0], sz[1], v)
 		}
 		m = update(m, keyMsg("j"))
@@ -54,8 +54,8 @@ func TestWideDetailScrollsWhenFocused(t *testing.T) {
 		t.Fatalf("unfocused, the detail says nothing of its length or names keys that move the table:\n%s", v)
 	}
 	m = update(m, keyMsg("tab"), keyMsg("j"), keyMsg("j"))
-	if m.Focus() != PaneDetail || m.Table().Cursor() != 0 || m.detailScroll.Top(m.page(t)) != 2 {
-		t.Fatalf("focus %d, cursor %d, detail line %d; want the detail scrolled 2 lines", m.Focus(), m.Table().Cursor(), m.detailScroll.Top(m.page(t)))
+	if m.focus != PaneDetail || m.Table().Cursor() != 0 || m.detailScroll.Top(m.page(t)) != 2 {
+		t.Fatalf("focus %d, cursor %d, detail line %d; want the detail scrolled 2 lines", m.focus, m.Table().Cursor(), m.detailScroll.Top(m.page(t)))
 	}
 	// (At 120 columns the footer is cut before them; the pane's last line names them.)
 	if foot := update(m, tea.WindowSizeMsg{Width: 200, Height: 48}).ShortHelp(); !hasKey(foot, "↑/k ↓/j", "scroll") {
@@ -67,8 +67,8 @@ func TestWideDetailScrollsWhenFocused(t *testing.T) {
 	}
 	// The chart tab fits its pane: there the arrows still move through the table.
 	m = update(m, keyMsg("v"), keyMsg("j"))
-	if m.Focus() != PaneDetail || m.detailTab != TabChart || m.Table().Cursor() != 2 {
-		t.Errorf("in the chart tab j: focus %d, tab %d, cursor %d", m.Focus(), m.detailTab, m.Table().Cursor())
+	if m.focus != PaneDetail || m.detailTab != TabChart || m.Table().Cursor() != 2 {
+		t.Errorf("in the chart tab j: focus %d, tab %d, cursor %d", m.focus, m.detailTab, m.Table().Cursor())
 	}
 	if !helpLists(m.HelpGroups(), "Detail pane (focused) scrolls", "pgup/b pgdn/f", "page up · down") {
 		t.Errorf("help does not list the detail's keys: %+v", m.HelpGroups())

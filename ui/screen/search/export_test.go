@@ -19,9 +19,9 @@ func foundMixed(t *testing.T, blocks, plans int) Model {
 	t.Helper()
 	m := New(testContext(false), Options{Region: "us-east-1"})
 	m.Resize(screen.Area{Top: 1, Width: 160, Height: 45})
-	q, ok := m.Form().Query()
+	q, ok := m.form.Query()
 	if !ok {
-		t.Fatalf("the default form is not a search: %v", m.Form().Errors())
+		t.Fatalf("the default form is not a search: %v", m.form.Errors())
 	}
 	m, _ = m.StartFormSearch(q)
 	var offs []model.Offering
@@ -33,7 +33,7 @@ func foundMixed(t *testing.T, blocks, plans int) Model {
 		offs = append(offs, o)
 	}
 	st := model.RegionStatus{Region: "us-east-1", State: model.RegionOK, Offerings: len(offs)}
-	m, _ = m.Update(EventsMsg{ID: m.SearchID(), Events: []source.SearchEvent{{Region: "us-east-1", Offerings: offs, Status: &st, CallsDone: 1, CallsTotal: 1}}, Closed: true})
+	m, _ = m.Update(EventsMsg{ID: m.search.id, Events: []source.SearchEvent{{Region: "us-east-1", Offerings: offs, Status: &st, CallsDone: 1, CallsTotal: 1}}, Closed: true})
 	if m.Table().Len() != blocks+plans {
 		t.Fatalf("%d rows, want %d", m.Table().Len(), blocks+plans)
 	}

@@ -258,24 +258,15 @@ func (m Model) HeaderNote() (verb, regions string) {
 	return verb, regions
 }
 
-// What the root and the program's tests read of the screen's state: the focused pane, a
-// copy of the form (its Query reads the fields again), the table, the detail pane, the
-// latest search, what ran after it found nothing, and the watch.
+// What the root and the program's tests read of the screen's state: the table, the latest
+// search, what ran after it found nothing. The program's tests read the rest from the view.
 
-func (m Model) Focus() Pane                       { return m.focus }
-func (m Model) Form() *searchform.Model           { f := m.form; return &f }
 func (m Model) Table() offerings.Model            { return m.table }
-func (m Model) DetailScroll() detail.Scroll       { return m.detailScroll }
-func (m Model) SearchID() int                     { return m.search.id }
-func (m Model) Searched() bool                    { return m.search.has }
 func (m Model) Running() bool                     { return m.search.running }
-func (m Model) Cancelled() bool                   { return m.search.cancelled }
 func (m Model) Query() model.Query                { return m.search.query }
-func (m Model) Found() int                        { return m.search.found }
 func (m Model) Regions() []string                 { return m.search.regions }
 func (m Model) Alternatives() []source.Suggestion { return m.extra.alts }
 func (m Model) AlternativesLoading() bool         { return m.extra.altsLoading }
-func (m Model) Probe() []ProbeResult              { return m.extra.probe }
 
 // Status is a region's state in the latest search.
 func (m Model) Status(region string) (model.RegionStatus, bool) {

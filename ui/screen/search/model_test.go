@@ -46,22 +46,22 @@ func found(t *testing.T, readOnly bool, n int) Model {
 	t.Helper()
 	m := New(testContext(readOnly), Options{Region: "us-east-1"})
 	m.Resize(screen.Area{Top: 1, Width: 160, Height: 45})
-	q, ok := m.Form().Query()
+	q, ok := m.form.Query()
 	if !ok {
-		t.Fatalf("the default form is not a search: %v", m.Form().Errors())
+		t.Fatalf("the default form is not a search: %v", m.form.Errors())
 	}
 	m, _ = m.StartFormSearch(q)
-	if !m.Busy() || m.Focus() != PaneResults {
-		t.Fatalf("a started search: busy %v, focus %d", m.Busy(), m.Focus())
+	if !m.Busy() || m.focus != PaneResults {
+		t.Fatalf("a started search: busy %v, focus %d", m.Busy(), m.focus)
 	}
 	var offs []model.Offering
 	for i := range n {
 		offs = append(offs, offering(i))
 	}
 	st := model.RegionStatus{Region: "us-east-1", State: model.RegionOK, Offerings: n}
-	m, _ = m.Update(EventsMsg{ID: m.SearchID(), Events: []source.SearchEvent{{Region: "us-east-1", Offerings: offs, Status: &st, CallsDone: 1, CallsTotal: 1}}, Closed: true})
-	if m.Busy() || m.Table().Len() != n || m.Found() != n {
-		t.Fatalf("after the stream: busy %v, %d rows, %d found; want %d", m.Busy(), m.Table().Len(), m.Found(), n)
+	m, _ = m.Update(EventsMsg{ID: m.search.id, Events: []source.SearchEvent{{Region: "us-east-1", Offerings: offs, Status: &st, CallsDone: 1, CallsTotal: 1}}, Closed: true})
+	if m.Busy() || m.Table().Len() != n || m.search.found != n {
+		t.Fatalf("after the stream: busy %v, %d rows, %d found; want %d", m.Busy(), m.Table().Len(), m.search.found, n)
 	}
 	return m
 }
@@ -83,7 +83,7 @@ func TestOwns(t *testing.T) {
 // An older search's answer is dropped: it answered another question.
 func TestOlderSearchDropped(t *testing.T) {
 	m := found(t, false, 3)
-	m, _ = m.Update(EventsMsg{ID: m.SearchID() - 1, Events: []source.SearchEvent{{Offerings: []model.Offering{offering(9)}}}, Closed: true})
+	m, _ = m.Update(EventsMsg{ID: m.search.id - 1, Events: []source.SearchEvent{{Offerings: []model.Offering{offering(9)}}}, Closed: true})
 	if m.Table().Len() != 3 {
 		t.Errorf("an older search's page was added: %d rows", m.Table().Len())
 	}
@@ -110,8 +110,8 @@ func TestEnterAsksForThePurchase(t *testing.T) {
 			t.Fatal("read-only, enter asked for the purchase dialog")
 		}
 	}
-	if ro.Focus() != PaneDetail {
-		t.Errorf("read-only, enter left the focus on %d; want the detail", ro.Focus())
+	if ro.focus != PaneDetail {
+		t.Errorf("read-only, enter left the focus on %d; want the detail", ro.focus)
 	}
 	if ro.KeyMap().Buy.Enabled() || ro.KeyMap().CopyPurchase.Enabled() {
 		t.Error("read-only, the keys that buy are offered")
@@ -148,8 +148,8 @@ func TestTakesNotify(t *testing.T) {
 		t.Error("n in the results is not the notifications switch")
 	}
 	fresh := New(testContext(false), Options{Region: "us-east-1"})
-	if fresh.Focus() != PaneForm || fresh.TakesNotify(n) {
-		t.Errorf("at the type list (focus %d) n is the notifications switch", fresh.Focus())
+	if fresh.focus != PaneForm || fresh.TakesNotify(n) {
+		t.Errorf("at the type list (focus %d) n is the notifications switch", fresh.focus)
 	}
 	filtering, _ := press(m, "/")
 	if !filtering.Typing() || filtering.TakesNotify(n) {
@@ -193,13 +193,13 @@ func TestKeysFeedHelp(t *testing.T) {
 // without an answer are then cancelled, not empty.
 func TestEscCancels(t *testing.T) {
 	m := New(testContext(false), Options{Region: "us-east-1"})
-	q, _ := m.Form().Query()
+	q, _ := m.form.Query()
 	m, _ = m.StartFormSearch(q)
 	m, _ = press(m, "esc")
-	if !m.Cancelled() {
+	if !m.search.cancelled {
 		t.Fatal("esc while searching did not cancel it")
 	}
-	m, _ = m.Update(EventsMsg{ID: m.SearchID(), Closed: true})
+	m, _ = m.Update(EventsMsg{ID: m.search.id, Closed: true})
 	st, ok := m.Status("us-east-1")
 	if m.Busy() || !ok || st.State != model.RegionCancelled {
 		t.Errorf("after the stream closed: busy %v, us-east-1 %v (known %v)", m.Busy(), st.State, ok)
@@ -210,13 +210,13 @@ func TestEscCancels(t *testing.T) {
 func TestSubmitWithoutBackend(t *testing.T) {
 	m := New(testContext(false), Options{Region: "us-east-1"})
 	m, cmd := m.submit()
-	if cmd != nil || m.Searched() || !strings.Contains(flashText(m), "Not connected") {
-		t.Errorf("submit without a backend: cmd %v, searched %v, flash %q", cmd != nil, m.Searched(), flashText(m))
+	if cmd != nil || m.search.has || !strings.Contains(flashText(m), "Not connected") {
+		t.Errorf("submit without a backend: cmd %v, searched %v, flash %q", cmd != nil, m.search.has, flashText(m))
 	}
 	m = m.SetConnection(true, nil)
 	m, _ = m.submit()
-	if m.Searched() || !strings.Contains(flashText(m), "Still connecting") {
-		t.Errorf("submit while connecting: searched %v, flash %q", m.Searched(), flashText(m))
+	if m.search.has || !strings.Contains(flashText(m), "Still connecting") {
+		t.Errorf("submit while connecting: searched %v, flash %q", m.search.has, flashText(m))
 	}
 }
 

@@ -24,11 +24,11 @@ func TestOffersHeldOnce(t *testing.T) {
 	// A search cancelled before any offering arrived leaves the last rows on screen, stale:
 	// they are not its answer, so watching it has seen nothing yet.
 	m = update(m, keyMsg("w")) // stop
-	q, _ := m.Form().Query()
+	q, _ := m.form.Query()
 	m = update(m.startSearch(q), keyMsg("esc"))
-	m = update(m, EventsMsg{ID: m.SearchID(), Closed: true})
-	if !m.Cancelled() || !m.Table().Stale() || m.Table().Len() != 50 {
-		t.Fatalf("the cancelled search: cancelled %v, stale %v, %d rows", m.Cancelled(), m.Table().Stale(), m.Table().Len())
+	m = update(m, EventsMsg{ID: m.search.id, Closed: true})
+	if !m.search.cancelled || !m.Table().Stale() || m.Table().Len() != 50 {
+		t.Fatalf("the cancelled search: cancelled %v, stale %v, %d rows", m.search.cancelled, m.Table().Stale(), m.Table().Len())
 	}
 	m = update(m, keyMsg("w"))
 	if !m.watch.on || len(m.watch.seen) != 0 {

@@ -17,13 +17,13 @@ func TestPacedSearchShowsWaitAndEstimate(t *testing.T) {
 	for _, sz := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
 			m := unsized().resize(sz[0], sz[1])
-			q, _ := m.Form().Query()
+			q, _ := m.form.Query()
 			m = m.startSearch(q)
 			now := uitest.Now
 			st := model.RegionStatus{Region: "us-east-1", State: model.RegionSearching}
 			east := model.RegionProgress{Region: "us-east-1", Done: 12, Left: 28, Wait: 6 * time.Second, End: now.Add(3*time.Minute + 10*time.Second)}
 			west := model.RegionProgress{Region: "us-west-2", Done: 4, Left: 2, End: now.Add(10 * time.Second)}
-			m = update(m, EventsMsg{ID: m.SearchID(), Events: []source.SearchEvent{
+			m = update(m, EventsMsg{ID: m.search.id, Events: []source.SearchEvent{
 				{Region: "us-east-1", Status: &st, CallsDone: 16, CallsTotal: 46, Progress: &east},
 				{Region: "us-west-2", CallsDone: 16, CallsTotal: 46, Progress: &west},
 			}})

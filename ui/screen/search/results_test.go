@@ -57,9 +57,9 @@ func TestAlternativeKeepsTheRelativeWindow(t *testing.T) {
 	pc.Clock = program.NewClock(func() time.Time { return now })
 	m := New(pc, Options{Region: "us-east-1"})
 	m.Resize(screen.Area{Top: 1, Width: 160, Height: 45})
-	q, _ := m.Form().Query()
+	q, _ := m.form.Query()
 	m, _ = m.StartFormSearch(q)
-	m, _ = m.Update(EventsMsg{ID: m.SearchID(), Closed: true})
+	m, _ = m.Update(EventsMsg{ID: m.search.id, Closed: true})
 	same := m.Query()
 	same.Count = 44
 	later := m.Query()
@@ -72,12 +72,12 @@ func TestAlternativeKeepsTheRelativeWindow(t *testing.T) {
 		t.Errorf("the alternative searched %d from %s to %s; want 44 from now (%s) for 4 weeks", q.Count, q.Start, q.End, now)
 	}
 	now = now.Add(10 * time.Minute)
-	if q, ok := got.Form().Query(); !ok || !q.Start.Equal(now) || q.Count != 44 {
-		t.Errorf("10 minutes later the form gives %+v (valid %v, errors %v); want 44 from now", q, ok, got.Form().Errors())
+	if q, ok := got.form.Query(); !ok || !q.Start.Equal(now) || q.Count != 44 {
+		t.Errorf("10 minutes later the form gives %+v (valid %v, errors %v); want 44 from now", q, ok, got.form.Errors())
 	}
 
 	got, _ = m.TakeAlternative(1)
-	if q, ok := got.Form().Query(); !ok || !q.Start.Equal(later.Start) || !q.End.Equal(later.End) {
+	if q, ok := got.form.Query(); !ok || !q.Start.Equal(later.Start) || !q.End.Equal(later.End) {
 		t.Errorf("the later window's alternative gives %s → %s (valid %v), want %s → %s", q.Start, q.End, ok, later.Start, later.End)
 	}
 }
@@ -90,16 +90,16 @@ func TestEmptyPlansSearchHintsByThePlansRules(t *testing.T) {
 		m := New(testContext(false), Options{Region: "us-east-1"})
 		m.Resize(screen.Area{Top: 1, Width: sz[0], Height: sz[1] - 2})
 		m.pc.Width, m.pc.Height = sz[0], sz[1]
-		q, ok := m.Form().Query()
+		q, ok := m.form.Query()
 		if !ok {
-			t.Fatalf("the default form is not a search: %v", m.Form().Errors())
+			t.Fatalf("the default form is not a search: %v", m.form.Errors())
 		}
 		q.Sources, q.Targets, q.Count = []model.Source{model.SourceTrainingPlan}, []string{"training-job"}, 4
 		q.InstanceTypes, q.Durations = []string{"ml.p5.48xlarge"}, model.DurationRange{MinDays: 15, MaxDays: 15}
 		m, _ = m.StartFormSearch(q)
 		st := model.RegionStatus{Region: "us-east-1", State: model.RegionEmpty}
-		m, _ = m.Update(EventsMsg{ID: m.SearchID(), Events: []source.SearchEvent{{Region: "us-east-1", Status: &st, CallsDone: 1, CallsTotal: 1}}, Closed: true})
-		if m.AlternativesLoading() {
+		m, _ = m.Update(EventsMsg{ID: m.search.id, Events: []source.SearchEvent{{Region: "us-east-1", Status: &st, CallsDone: 1, CallsTotal: 1}}, Closed: true})
+		if m.extra.altsLoading {
 			t.Errorf("%dx%d: Capacity Block alternatives asked for a plans search", sz[0], sz[1])
 		}
 		flat := strings.Join(strings.Fields(ansi.Strip(m.View())), " ")

@@ -102,7 +102,7 @@ func (s shown) view() string { return ansi.Strip(s.View() + "\n" + s.status()) }
 // withResults is s after the form's search delivered offs, without any backend: the
 // search's messages are given to Update as the stream would.
 func withResults(s shown, offs []model.Offering) shown {
-	q, _ := s.Form().Query()
+	q, _ := s.form.Query()
 	s = s.startFormSearch(q)
 	st := model.RegionStatus{Region: "us-east-1", State: model.RegionOK, Offerings: len(offs)}
 	var events []source.SearchEvent
@@ -110,7 +110,7 @@ func withResults(s shown, offs []model.Offering) shown {
 		events = append(events, source.SearchEvent{Region: "us-east-1", Offerings: offs[i:min(i+6, len(offs))], CallsDone: 1, CallsTotal: 1})
 	}
 	events = append(events, source.SearchEvent{Region: "us-east-1", Status: &st, CallsDone: 1, CallsTotal: 1})
-	return s.update(EventsMsg{ID: s.SearchID(), Events: events, Closed: true})
+	return s.update(EventsMsg{ID: s.search.id, Events: events, Closed: true})
 }
 
 // syntheticOfferings makes n varied offerings, more than a search of the emulator returns.

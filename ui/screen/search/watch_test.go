@@ -28,7 +28,7 @@ func round(t *testing.T, m shown, offs []model.Offering) shown {
 	}
 	st := model.RegionStatus{Region: "us-east-1", State: model.RegionOK, Offerings: len(offs)}
 	events = append(events, source.SearchEvent{Region: "us-east-1", Status: &st, CallsDone: 1, CallsTotal: 1})
-	return m.update(EventsMsg{ID: m.SearchID(), Events: events, Closed: true})
+	return m.update(EventsMsg{ID: m.search.id, Events: events, Closed: true})
 }
 
 // w watches the last search: not before there is one, not from a text field; the header says
@@ -43,8 +43,8 @@ func TestWatchToggle(t *testing.T) {
 	m = withResults(base, syntheticOfferings(50))
 	// In the duration field w is a letter, and in the table's filter too.
 	typed := update(m, keyMsg("shift+tab"), keyMsg("shift+tab"), keyMsg("w"))
-	if typed.watch.on || !typed.Form().Typing() || typed.Form().Focus() != searchform.Duration {
-		t.Errorf("w in the duration field watched (on=%v, typing=%v)", typed.watch.on, typed.Form().Typing())
+	if typed.watch.on || !typed.form.Typing() || typed.form.Focus() != searchform.Duration {
+		t.Errorf("w in the duration field watched (on=%v, typing=%v)", typed.watch.on, typed.form.Typing())
 	}
 	filtered := update(m, keyMsg("/"), keyMsg("w"))
 	if filtered.watch.on || filtered.Table().FilterText() != "w" {
@@ -164,8 +164,8 @@ func TestWatchRoundKeepsCursorAndMarks(t *testing.T) {
 
 	// Everything sold: the table empties and the alternatives are looked for, once.
 	m = round(t, m, nil)
-	if m.Table().Len() != 0 || !m.AlternativesLoading() || !strings.Contains(m.view(), "No offerings for") {
-		t.Errorf("a round that found nothing: %d rows, alternatives loading %v\n%s", m.Table().Len(), m.AlternativesLoading(), m.view())
+	if m.Table().Len() != 0 || !m.extra.altsLoading || !strings.Contains(m.view(), "No offerings for") {
+		t.Errorf("a round that found nothing: %d rows, alternatives loading %v\n%s", m.Table().Len(), m.extra.altsLoading, m.view())
 	}
 	id := m.extra.id
 	if m = round(t, m, nil); m.extra.id != id {
@@ -179,7 +179,7 @@ func TestWatchStopDuringRound(t *testing.T) {
 	m := withResults(unsized(), offs[:20])
 	m = update(m, tea.WindowSizeMsg{Width: 160, Height: 48}, keyMsg("w"), keyMsg("d"))
 	m = update(m, WatchTickMsg{Gen: m.watch.gen})
-	roundID := m.SearchID()
+	roundID := m.search.id
 	if !strings.Contains(m.header(), "watching · searching…") {
 		t.Errorf("header during a round: %q", m.header())
 	}
@@ -187,17 +187,17 @@ func TestWatchStopDuringRound(t *testing.T) {
 		t.Errorf("the status line does not say a round runs:\n%s", m.view())
 	}
 	m = update(m, keyMsg("esc")) // from the detail back to the results
-	if !m.Running() || m.Focus() != PaneResults {
-		t.Fatalf("esc cancelled the watch's round (running %v, focus %d)", m.Running(), m.Focus())
+	if !m.Running() || m.focus != PaneResults {
+		t.Fatalf("esc cancelled the watch's round (running %v, focus %d)", m.Running(), m.focus)
 	}
 	m = update(m, keyMsg("w"))
-	if m.watch.on || m.Running() || m.search.round || m.Found() != 20 {
-		t.Fatalf("after w: on=%v running=%v round=%v found=%d", m.watch.on, m.Running(), m.search.round, m.Found())
+	if m.watch.on || m.Running() || m.search.round || m.search.found != 20 {
+		t.Fatalf("after w: on=%v running=%v round=%v found=%d", m.watch.on, m.Running(), m.search.round, m.search.found)
 	}
 	st := model.RegionStatus{Region: "us-east-1", State: model.RegionOK, Offerings: 40}
 	m = update(m, EventsMsg{ID: roundID, Events: []source.SearchEvent{{Offerings: offs, Status: &st}}, Closed: true})
-	if m.Table().Len() != 20 || m.Found() != 20 {
-		t.Errorf("the stopped round's answer reached the table: %d rows, found %d", m.Table().Len(), m.Found())
+	if m.Table().Len() != 20 || m.search.found != 20 {
+		t.Errorf("the stopped round's answer reached the table: %d rows, found %d", m.Table().Len(), m.search.found)
 	}
 }
 
@@ -219,14 +219,14 @@ func TestWatchRelativeDatesAndNewSearch(t *testing.T) {
 
 	// A new search in the middle of a round (submit, which needs a backend, ends so): the
 	// round is dropped, the watch stays on the new search and takes its answer as seen.
-	q, _ := m.Form().Query()
+	q, _ := m.form.Query()
 	m = m.startFormSearch(q)
 	if !m.watch.on || m.search.round || !m.Running() || !m.watch.next.IsZero() {
 		t.Fatalf("r while watching: on=%v round=%v running=%v next=%v", m.watch.on, m.search.round, m.Running(), m.watch.next)
 	}
 	offs := syntheticOfferings(30)
 	st := model.RegionStatus{Region: "us-east-1", State: model.RegionOK, Offerings: 30}
-	m = update(m, EventsMsg{ID: m.SearchID(), Events: []source.SearchEvent{{Offerings: offs, Status: &st}}, Closed: true})
+	m = update(m, EventsMsg{ID: m.search.id, Events: []source.SearchEvent{{Offerings: offs, Status: &st}}, Closed: true})
 	if len(m.watch.seen) != 30 || m.FreshCount() != 0 || m.watch.next.IsZero() {
 		t.Errorf("after the new search: %d seen, %d new, next %v", len(m.watch.seen), m.FreshCount(), m.watch.next)
 	}

@@ -150,7 +150,7 @@ func (s blocksTab) HelpGroups(h helpEnv) []keyGroup {
 		keyGroup{Title: "Moving", Keys: h.moving}, h.everywhere(h.root.Back))
 }
 func (s blocksTab) Status() string {
-	if s.m.Typing() {
+	if s.m.Table().Filtering() { // Typing is also the question of a cancel, which the flash asks
 		return "Filtering: blocks matching every word stay · enter keeps the filter · esc clears it"
 	}
 	return "" // the search's state is the search screen's

@@ -29,13 +29,19 @@ func DetailPage(th theme.Theme, b model.Block, fee model.Money, hasFee bool, now
 
 // DetailPageRules is DetailPage with the warnings of the given lead times.
 func DetailPageRules(th theme.Theme, rules model.WarnRules, b model.Block, fee model.Money, hasFee bool, now time.Time, loc *time.Location, width, height int) pager.Page {
+	return DetailPageMore(th, rules, b, fee, hasFee, now, loc, nil, width, height)
+}
+
+// DetailPageMore is DetailPageRules with more facts the screen knows beside the block (its
+// attached launch), laid out as its own fields, over the instances they concern.
+func DetailPageMore(th theme.Theme, rules model.WarnRules, b model.Block, fee model.Money, hasFee bool, now time.Time, loc *time.Location, more []model.Fact, width, height int) pager.Page {
 	if width <= 0 || height <= 0 {
 		return pager.New(th, b.ReservationID, nil, width, height)
 	}
-	return pager.New(th, b.ReservationID, detailLines(th, rules, b, fee, hasFee, now, loc, width), width, height)
+	return pager.New(th, b.ReservationID, detailLines(th, rules, b, fee, hasFee, now, loc, more, width), width, height)
 }
 
-func detailLines(th theme.Theme, rules model.WarnRules, b model.Block, fee model.Money, hasFee bool, now time.Time, loc *time.Location, width int) []string {
+func detailLines(th theme.Theme, rules model.WarnRules, b model.Block, fee model.Money, hasFee bool, now time.Time, loc *time.Location, more []model.Fact, width int) []string {
 	if loc == nil {
 		loc = time.Local
 	}
@@ -110,6 +116,9 @@ func detailLines(th theme.Theme, rules model.WarnRules, b model.Block, fee model
 	}
 	field("Block", blockID+"  (Y copies)")
 	field("Console", ConsoleURL(b)+"  (o opens)")
+	for _, f := range more {
+		field(f.Label, f.Value)
+	}
 
 	add(th.Label.Render(fmt.Sprintf("Instances (%d)", len(b.Instances))))
 	if len(b.Instances) == 0 {

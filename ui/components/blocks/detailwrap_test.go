@@ -17,7 +17,7 @@ func TestDetailWrapsLongValues(t *testing.T) {
 	b := block("cr-0123456789abcdef0", model.StateActive, 1, end)
 	fee, _ := model.ParseMoney("6118.88")
 	var lines []string
-	for _, l := range detailLines(theme.New(false), model.DefaultWarnRules(), b, fee, true, end.Add(-5*time.Hour), time.UTC, 78) {
+	for _, l := range detailLines(theme.New(false), model.DefaultWarnRules(), b, fee, true, end.Add(-5*time.Hour), time.UTC, nil, 78) {
 		l = ansi.Strip(l)
 		if w := ansi.StringWidth(l); w > 78 {
 			t.Errorf("a line of %d cells in 78: %q", w, l)

@@ -31,6 +31,9 @@ func (m Model) key(k tea.KeyPressMsg) (Model, tea.Cmd) {
 // paneKey routes a key: with the detail focused the moving keys scroll it, otherwise the
 // table's keys go first; then the screen's.
 func (m Model) paneKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
+	if m.Asking() {
+		return m.answer(k) // the question takes the next key, whatever it is
+	}
 	r := m.layout()
 	m.table.SetHeight(r.rows)
 	bk := m.keys
@@ -65,12 +68,14 @@ func (m Model) paneKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 	case key.Matches(k, bk.Notify):
 		return m.ToggleNotify(), nil
 	case !ok:
-		if key.Matches(k, bk.Details, bk.CopyID, bk.CopyBlockID, bk.Open, bk.Extend, bk.Launch, bk.Use) {
+		if key.Matches(k, bk.Details, bk.CopyID, bk.CopyBlockID, bk.Open, bk.Extend, bk.Launch, bk.Use, bk.CancelAttached) {
 			say("No block selected.")
 		}
 		return m, nil
 	case key.Matches(k, bk.Details):
 		m.detail = true
+	case key.Matches(k, bk.CancelAttached):
+		return m.askCancel()
 	case key.Matches(k, bk.CopyID) && blockstable.IsPlan(b):
 		say("Copied the training plan's ARN " + b.ARN + " to the clipboard (OSC 52).")
 		return m, tea.SetClipboard(b.ARN)

@@ -16,29 +16,36 @@ import (
 // moving keys scroll it (Scroll).
 type KeyMap struct {
 	Refresh, Details, Pane, Back, CopyID, CopyBlockID, Open, Extend, Launch, Use, Notify key.Binding
-	Scroll                                                                               pager.KeyMap
+	// CancelAttached cancels the selected block's pending attached launch once Yes answers
+	// its question (any other key keeps it).
+	CancelAttached, Yes, No key.Binding
+	Scroll                  pager.KeyMap
 }
 
-// DefaultKeyMap returns the keys; read-only mode disables extend and launch, so that
-// neither the screen nor help offers them.
+// DefaultKeyMap returns the keys; read-only mode disables extend, launch and cancelling an
+// attached launch, so that neither the screen nor help offers them.
 func DefaultKeyMap(readOnly bool) KeyMap {
 	km := KeyMap{
-		Refresh:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh now")),
-		Details:     key.NewBinding(key.WithKeys("enter", "d"), key.WithHelp("enter", "details")),
-		Pane:        key.NewBinding(key.WithKeys("tab", "shift+tab"), key.WithHelp("tab", "table ⇄ details")),
-		Back:        key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back · cancel")),
-		CopyID:      key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy reservation id")),
-		CopyBlockID: key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "copy block id")),
-		Open:        key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open in AWS console")),
-		Extend:      key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "extend…")),
-		Launch:      key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "launch…")),
-		Use:         key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "use with…")),
-		Notify:      key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "notifications on/off")),
-		Scroll:      pager.NewKeyMap(blockstable.DefaultKeyMap().Nav()),
+		Refresh:        key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh now")),
+		Details:        key.NewBinding(key.WithKeys("enter", "d"), key.WithHelp("enter", "details")),
+		Pane:           key.NewBinding(key.WithKeys("tab", "shift+tab"), key.WithHelp("tab", "table ⇄ details")),
+		Back:           key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back · cancel")),
+		CopyID:         key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy reservation id")),
+		CopyBlockID:    key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "copy block id")),
+		Open:           key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open in AWS console")),
+		Extend:         key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "extend…")),
+		Launch:         key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "launch…")),
+		Use:            key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "use with…")),
+		Notify:         key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "notifications on/off")),
+		CancelAttached: key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "cancel attached launch")),
+		Yes:            key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "yes, cancel it")),
+		No:             key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n", "no, keep it")),
+		Scroll:         pager.NewKeyMap(blockstable.DefaultKeyMap().Nav()),
 	}
 	if readOnly {
 		km.Extend.SetEnabled(false)
 		km.Launch.SetEnabled(false)
+		km.CancelAttached.SetEnabled(false)
 	}
 	return km
 }
@@ -61,7 +68,7 @@ func (km KeyMap) FullHelp() [][]key.Binding {
 
 func groups(b KeyMap, bt blockstable.KeyMap) []screen.KeyGroup {
 	return []screen.KeyGroup{
-		{Title: "Blocks screen", Keys: []key.Binding{b.Details, b.Pane, b.Refresh, b.Extend, b.Launch, b.Use, b.CopyID, b.CopyBlockID, b.Open, b.Notify, bt.Filter}},
+		{Title: "Blocks screen", Keys: []key.Binding{b.Details, b.Pane, b.Refresh, b.Extend, b.Launch, b.CancelAttached, b.Use, b.CopyID, b.CopyBlockID, b.Open, b.Notify, bt.Filter}},
 		{Title: "Sort blocks (again reverses)", Keys: bt.Sort[:]},
 		{Title: "Block detail (focused) scrolls", Keys: []key.Binding{b.Scroll.Line, b.Scroll.Page, b.Scroll.Half, b.Scroll.Ends}},
 	}
@@ -80,12 +87,17 @@ func (m Model) ShortHelp() []key.Binding {
 		b.Launch.SetEnabled(false)
 		b.CopyID.SetHelp("y", "copy the plan's ARN")
 	}
+	if _, ok := m.pendingSelected(); !ok {
+		b.CancelAttached.SetEnabled(false) // nothing to cancel here
+	}
 	var out []key.Binding
 	switch {
+	case m.Asking():
+		return []key.Binding{b.Yes, b.No}
 	case m.table.Filtering():
 		return []key.Binding{t.ApplyFilter, t.ClearFilter}
 	case m.detail:
-		out = []key.Binding{b.Scroll.Line, b.Scroll.Page, b.Back, b.Pane, b.Extend, b.Launch, b.Use, b.Refresh, b.CopyID, b.Open}
+		out = []key.Binding{b.Scroll.Line, b.Scroll.Page, b.Back, b.Pane, b.Extend, b.Launch, b.CancelAttached, b.Use, b.Refresh, b.CopyID, b.Open}
 	default:
 		out = b.tableHelp(t)
 	}

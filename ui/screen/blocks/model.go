@@ -85,13 +85,23 @@ type Model struct {
 	notifyOff bool
 	fees      map[string]model.Money // of the latest listing
 	quiet     []string               // regions not listed this time (no blocks when last listed)
+	// attached are the launches attached to blocks, by reservation id (byReservation);
+	// attachedErr is the last failure to read them, said once; confirm is the reservation
+	// whose attached launch waits for y or n to be cancelled.
+	attached    map[string]source.AttachedLaunch
+	attachedErr string
+	confirm     string
 }
 
 // ListedMsg is a listing's answer; ID is the listing's (ListingID when it was asked).
+// Attached are the launches attached to blocks, read with the list; AttachedErr why they
+// could not be.
 type ListedMsg struct {
-	ID   int
-	List source.BlockList
-	Err  error
+	ID          int
+	List        source.BlockList
+	Err         error
+	Attached    []source.AttachedLaunch
+	AttachedErr error
 }
 
 // RefreshMsg asks for a listing now (after an extension, a purchase, a launch).
@@ -118,7 +128,7 @@ type OpenedMsg struct {
 // shown.
 func Owns(msg tea.Msg) bool {
 	switch msg.(type) {
-	case ListedMsg, RefreshMsg, CheckMsg, notifiedMsg, timerMsg, tickMsg, OpenedMsg:
+	case ListedMsg, RefreshMsg, CheckMsg, notifiedMsg, timerMsg, tickMsg, OpenedMsg, cancelledMsg:
 		return true
 	}
 	return false
@@ -142,11 +152,7 @@ func New(pc *program.Context, opts Options) Model {
 func (m Model) Init() tea.Cmd {
 	var cmds []tea.Cmd
 	if m.loading {
-		b, ctx, regions := m.pc.Backend, m.pc.Ctx, m.Regions()
-		cmds = append(cmds, func() tea.Msg {
-			list, err := b.Blocks(ctx, regions)
-			return ListedMsg{ID: 1, List: list, Err: err}
-		})
+		cmds = append(cmds, listCmd(m.pc.Backend, m.pc.Ctx, 1, m.Regions(), false))
 	}
 	if m.visible {
 		cmds = append(cmds, tick())
@@ -212,13 +218,20 @@ func (m Model) listing(all bool) (Model, tea.Cmd) {
 	m.id++
 	m.timer++ // the pending timer is replaced by the one this answer starts
 	m.cancel, m.loading = cancel, true
-	id, regions := m.id, m.Regions()
-	return m, func() tea.Msg {
+	return m, listCmd(b, ctx, m.id, m.Regions(), all)
+}
+
+// listCmd is the listing's command: the blocks, and the launches attached to them, read here
+// since Update does no I/O.
+func listCmd(b source.Backend, ctx context.Context, id int, regions []string, all bool) tea.Cmd {
+	return func() tea.Msg {
 		if r, ok := b.(source.Rescanner); ok && all {
 			r.Forget()
 		}
 		list, err := b.Blocks(ctx, regions)
-		return ListedMsg{ID: id, List: list, Err: err}
+		msg := ListedMsg{ID: id, List: list, Err: err}
+		msg.Attached, msg.AttachedErr = b.AttachedLaunches(ctx)
+		return msg
 	}
 }
 
@@ -265,6 +278,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			m.flash = screen.Say("Opened the console page in the browser.")
 		}
 		return m, nil
+	case cancelledMsg:
+		return m.onCancelled(msg)
 	case tea.KeyPressMsg:
 		return m.key(msg)
 	case tea.MouseWheelMsg, tea.MouseClickMsg:
@@ -281,6 +296,16 @@ func (m Model) onList(msg ListedMsg) Model {
 	m.loading, m.loaded = false, true
 	m.err, m.problems, m.quiet = msg.Err, msg.List.Problems, msg.List.Quiet
 	m.flash = screen.Unsay(RefreshFlash) // the listing it announced has ended
+	if msg.AttachedErr != nil {
+		// The attached launches are a file beside the journal: the blocks stand without
+		// them, and the same failure every refresh is said only the first time.
+		if e := msg.AttachedErr.Error(); e != m.attachedErr {
+			m.attachedErr = e
+			m.flash = screen.Say("Could not read the launches attached to blocks: " + e)
+		}
+	} else {
+		m.attachedErr, m.attached = "", byReservation(msg.Attached)
+	}
 	if msg.Err != nil && len(msg.List.Blocks) == 0 {
 		return m // keep the last list: a failed refresh does not empty the screen
 	}
@@ -376,8 +401,9 @@ func (m Model) Flash() screen.Flash { return m.flash }
 // Busy reports a listing under way, which keeps the root's spinner turning.
 func (m Model) Busy() bool { return m.loading }
 
-// Typing reports whether keys go into the table's filter, where q is a letter.
-func (m Model) Typing() bool { return m.table.Filtering() }
+// Typing reports whether keys go into the table's filter, where q is a letter, or answer
+// the question of a cancel, where n is no and a digit must not leave it pending.
+func (m Model) Typing() bool { return m.table.Filtering() || m.Asking() }
 
 // ListingID is the latest listing's; a ListedMsg of another is dropped.
 func (m Model) ListingID() int { return m.id }

@@ -268,11 +268,5 @@ func (m Model) Regions() []string                 { return m.search.regions }
 func (m Model) Alternatives() []source.Suggestion { return m.extra.alts }
 func (m Model) AlternativesLoading() bool         { return m.extra.altsLoading }
 
-// Status is a region's state in the latest search.
-func (m Model) Status(region string) (model.RegionStatus, bool) {
-	st, ok := m.search.status[region]
-	return st, ok
-}
-
 // Statuses is every region's state in the latest search.
 func (m Model) Statuses() map[string]model.RegionStatus { return m.search.status }

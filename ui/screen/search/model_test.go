@@ -200,7 +200,7 @@ func TestEscCancels(t *testing.T) {
 		t.Fatal("esc while searching did not cancel it")
 	}
 	m, _ = m.Update(EventsMsg{ID: m.search.id, Closed: true})
-	st, ok := m.Status("us-east-1")
+	st, ok := m.search.status["us-east-1"]
 	if m.Busy() || !ok || st.State != model.RegionCancelled {
 		t.Errorf("after the stream closed: busy %v, us-east-1 %v (known %v)", m.Busy(), st.State, ok)
 	}

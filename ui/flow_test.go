@@ -139,8 +139,9 @@ func TestCancelSearchKeepsOldRows(t *testing.T) {
 		t.Errorf("after the cancel the table holds %d rows (stale=%v), want the %d of the first search, marked stale", m.search().Table().Len(), m.search().Table().Stale(), first)
 	}
 	cancelled := 0
-	for _, st := range m.search().Statuses() {
-		if st.State == model.RegionCancelled {
+	_, regions := regionsOnScreen(t, m)
+	for _, st := range regions {
+		if st.state == "cancelled" {
 			cancelled++
 		}
 	}
@@ -220,13 +221,13 @@ func TestRegionDown(t *testing.T) {
 	found := foundCount(t, s)
 	text := s.waitText("1 region failed")
 	m := s.final()
-	st := m.search().Statuses()["us-west-2"]
-	if st.State != model.RegionError || st.Message == "" {
+	_, regions := regionsOnScreen(t, m)
+	if st := regions["us-west-2"]; st.state != "error" || st.message == "" {
 		t.Errorf("us-west-2: %+v, want an error with a message", st)
 	}
 	ok := 0
-	for r, st := range m.search().Statuses() {
-		if r != "us-west-2" && st.State == model.RegionOK {
+	for r, st := range regions {
+		if r != "us-west-2" && st.state == "ok" {
 			ok++
 		}
 	}
@@ -254,7 +255,7 @@ func TestEveryRegionDown(t *testing.T) {
 	if strings.Contains(text, "No offerings for") || m.search().AlternativesLoading() || m.search().Alternatives() != nil {
 		t.Errorf("a failed search was treated as an empty one:\n%s", text)
 	}
-	if st := m.search().Statuses()["us-east-1"]; st.State != model.RegionError || !strings.Contains(text, st.Message[:min(20, len(st.Message))]) {
-		t.Errorf("us-east-1 %+v; the screen should carry its message:\n%s", st, text)
+	if _, regions := regionsOnScreen(t, m); regions["us-east-1"].state != "error" || !strings.Contains(text, regions["us-east-1"].message[:min(20, len(regions["us-east-1"].message))]) {
+		t.Errorf("us-east-1 %+v; the screen should carry its message:\n%s", regions["us-east-1"], text)
 	}
 }

@@ -275,3 +275,45 @@ func probeOnScreen(m Model) []probeAnswer {
 	}
 	return out
 }
+
+// regionLine is one region of the Regions box: its state word and the message under it.
+type regionLine struct{ state, message string }
+
+var regionLineRE = regexp.MustCompile(`^([a-z]{2}(?:-[a-z]+)+-\d+) +(?:\S+ )?(searching|ok|empty|throttled|error|cancelled)\b`)
+
+// regionsOnScreen reads every region of the latest search from the Regions box, the view
+// drawn tall enough that the box cuts none, in the order the search ran them.
+func regionsOnScreen(t *testing.T, m Model) (order []string, lines map[string]regionLine) {
+	t.Helper()
+	m = update(m, tea.WindowSizeMsg{Width: 200, Height: 200})
+	view := strings.Split(ansi.Strip(m.View().Content), "\n")
+	lines = map[string]regionLine{}
+	in, last := false, ""
+	for _, l := range view {
+		if strings.Contains(l, "╭─ Regions ─") {
+			in = true
+			continue
+		}
+		if !in {
+			continue
+		}
+		if strings.HasPrefix(l, "╰") {
+			break
+		}
+		// The box is the leftmost pane: its text lies between the first two borders.
+		cell, _, _ := strings.Cut(strings.TrimPrefix(l, "│"), "│")
+		if got := regionLineRE.FindStringSubmatch(cell); got != nil {
+			last = got[1]
+			order = append(order, last)
+			lines[last] = regionLine{state: got[2]}
+		} else if msg := strings.TrimSpace(cell); last != "" && strings.HasPrefix(cell, "  ") && msg != "" {
+			rl := lines[last]
+			rl.message = strings.TrimSpace(rl.message + " " + msg)
+			lines[last] = rl
+		}
+	}
+	if !in {
+		t.Fatalf("no Regions box on the screen:\n%s", strings.Join(view, "\n"))
+	}
+	return order, lines
+}

@@ -267,6 +267,3 @@ func (m Model) Query() model.Query                { return m.search.query }
 func (m Model) Regions() []string                 { return m.search.regions }
 func (m Model) Alternatives() []source.Suggestion { return m.extra.alts }
 func (m Model) AlternativesLoading() bool         { return m.extra.altsLoading }
-
-// Statuses is every region's state in the latest search.
-func (m Model) Statuses() map[string]model.RegionStatus { return m.search.status }

@@ -264,6 +264,5 @@ func (m Model) HeaderNote() (verb, regions string) {
 func (m Model) Table() offerings.Model            { return m.table }
 func (m Model) Running() bool                     { return m.search.running }
 func (m Model) Query() model.Query                { return m.search.query }
-func (m Model) Regions() []string                 { return m.search.regions }
 func (m Model) Alternatives() []source.Suggestion { return m.extra.alts }
 func (m Model) AlternativesLoading() bool         { return m.extra.altsLoading }

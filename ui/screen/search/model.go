@@ -15,7 +15,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/ui/components/detail"
@@ -261,8 +260,7 @@ func (m Model) HeaderNote() (verb, regions string) {
 // What the root and the program's tests read of the screen's state: the table, the latest
 // search, what ran after it found nothing. The program's tests read the rest from the view.
 
-func (m Model) Table() offerings.Model            { return m.table }
-func (m Model) Running() bool                     { return m.search.running }
-func (m Model) Query() model.Query                { return m.search.query }
-func (m Model) Alternatives() []source.Suggestion { return m.extra.alts }
-func (m Model) AlternativesLoading() bool         { return m.extra.altsLoading }
+func (m Model) Table() offerings.Model    { return m.table }
+func (m Model) Running() bool             { return m.search.running }
+func (m Model) Query() model.Query        { return m.search.query }
+func (m Model) AlternativesLoading() bool { return m.extra.altsLoading }

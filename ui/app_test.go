@@ -157,8 +157,8 @@ func TestRowsAppearAsPagesArrive(t *testing.T) {
 	fresh := syntheticOfferings(20)[10:]
 	st := model.RegionStatus{Region: "us-east-1", State: model.RegionSearching}
 	m = update(m, searchEventsMsg{ID: id, Events: []source.SearchEvent{{Region: "us-east-1", Offerings: fresh[:6], Status: &st, CallsDone: 0, CallsTotal: 2}}})
-	if !m.search().Running() || m.search().Table().Stale() || m.search().Table().Len() != 6 {
-		t.Fatalf("after the first page: running=%v stale=%v len=%d", m.search().Running(), m.search().Table().Stale(), m.search().Table().Len())
+	if !searching(m) || m.search().Table().Stale() || m.search().Table().Len() != 6 {
+		t.Fatalf("after the first page: running=%v stale=%v len=%d", searching(m), m.search().Table().Stale(), m.search().Table().Len())
 	}
 	v := ansi.Strip(m.View().Content)
 	if !strings.Contains(v, "0 of 2 calls · 6 offerings so far") || strings.Contains(v, old.ID) {
@@ -166,8 +166,8 @@ func TestRowsAppearAsPagesArrive(t *testing.T) {
 	}
 	done := model.RegionStatus{Region: "us-east-1", State: model.RegionOK, Offerings: 10}
 	m = update(m, searchEventsMsg{ID: id, Events: []source.SearchEvent{{Region: "us-east-1", Offerings: fresh[6:], Status: &done, CallsDone: 2, CallsTotal: 2}}, Closed: true})
-	if m.search().Running() || m.search().Table().Len() != 10 || foundOnScreen(m) != 10 {
-		t.Errorf("after the last page: running=%v len=%d found=%d", m.search().Running(), m.search().Table().Len(), foundOnScreen(m))
+	if searching(m) || m.search().Table().Len() != 10 || foundOnScreen(m) != 10 {
+		t.Errorf("after the last page: running=%v len=%d found=%d", searching(m), m.search().Table().Len(), foundOnScreen(m))
 	}
 	// A late message of an older search changes nothing.
 	m2 := update(m, searchEventsMsg{ID: id - 1, Events: []source.SearchEvent{{Offerings: syntheticOfferings(3)}}, Closed: true})
@@ -179,7 +179,7 @@ func TestRowsAppearAsPagesArrive(t *testing.T) {
 // The header says "searching" only while a search runs; after it, the regions it covered.
 func TestHeaderSearchingOnlyWhileRunning(t *testing.T) {
 	m := withResults(update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48}), syntheticOfferings(10))
-	if m.search().Running() {
+	if searching(m) {
 		t.Fatal("the synthetic search is still running")
 	}
 	head := strings.SplitN(ansi.Strip(m.View().Content), "\n", 2)[0]

@@ -135,8 +135,8 @@ func TestCancelSearchKeepsOldRows(t *testing.T) {
 	s.waitText("Search cancelled")
 	m := s.final()
 	cancelledLine := strings.Contains(ansi.Strip(m.View().Content), "Search cancelled after")
-	if m.search().Running() || !cancelledLine {
-		t.Errorf("running=%v cancelled=%v after esc", m.search().Running(), cancelledLine)
+	if searching(m) || !cancelledLine {
+		t.Errorf("running=%v cancelled=%v after esc", searching(m), cancelledLine)
 	}
 	if m.search().Table().Len() != first || !m.search().Table().Stale() {
 		t.Errorf("after the cancel the table holds %d rows (stale=%v), want the %d of the first search, marked stale", m.search().Table().Len(), m.search().Table().Stale(), first)

@@ -317,3 +317,9 @@ func regionsOnScreen(t *testing.T, m Model) (order []string, lines map[string]re
 	}
 	return order, lines
 }
+
+// searching reports a search under way, as the header's word on it says.
+func searching(m Model) bool {
+	verb, _ := m.search().HeaderNote()
+	return strings.Contains(verb, "searching")
+}

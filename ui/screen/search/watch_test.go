@@ -19,8 +19,8 @@ import (
 func round(t *testing.T, m shown, offs []model.Offering) shown {
 	t.Helper()
 	m = m.update(WatchTickMsg{Gen: m.watch.gen})
-	if !m.Running() || !m.search.round {
-		t.Fatalf("the watch's tick started no round (running %v, round %v, flash %q)", m.Running(), m.search.round, m.flash)
+	if !m.search.running || !m.search.round {
+		t.Fatalf("the watch's tick started no round (running %v, round %v, flash %q)", m.search.running, m.search.round, m.flash)
 	}
 	var events []source.SearchEvent
 	for i := 0; i < len(offs); i += 6 {
@@ -71,7 +71,7 @@ func TestWatchToggle(t *testing.T) {
 		t.Errorf("w again: on=%v header %q flash %q", m.watch.on, m.header(), m.flash)
 	}
 	// The timer set before stopping finds nothing to do.
-	if m = update(m, WatchTickMsg{Gen: gen}); m.Running() {
+	if m = update(m, WatchTickMsg{Gen: gen}); m.search.running {
 		t.Error("a round ran after the watch stopped")
 	}
 }
@@ -117,8 +117,8 @@ func TestWatchRoundKeepsCursorAndMarks(t *testing.T) {
 	if got := m.Table().Marked(); len(got) != 1 || got[0].Offering.ID != marked[1].Offering.ID {
 		t.Errorf("marks after the round %v, want only %s (the other is gone)", got, marked[1].Offering.ID)
 	}
-	if m.Table().Len() != len(next)-1 || m.search.round && m.Running() {
-		t.Errorf("the table holds %d rows, want %d; round still running: %v", m.Table().Len(), len(next)-1, m.Running())
+	if m.Table().Len() != len(next)-1 || m.search.round && m.search.running {
+		t.Errorf("the table holds %d rows, want %d; round still running: %v", m.Table().Len(), len(next)-1, m.search.running)
 	}
 	if n := len(m.watch.news.fresh); n != 100 {
 		t.Fatalf("%d new offerings, want 100", n)
@@ -187,12 +187,12 @@ func TestWatchStopDuringRound(t *testing.T) {
 		t.Errorf("the status line does not say a round runs:\n%s", m.view())
 	}
 	m = update(m, keyMsg("esc")) // from the detail back to the results
-	if !m.Running() || m.focus != PaneResults {
-		t.Fatalf("esc cancelled the watch's round (running %v, focus %d)", m.Running(), m.focus)
+	if !m.search.running || m.focus != PaneResults {
+		t.Fatalf("esc cancelled the watch's round (running %v, focus %d)", m.search.running, m.focus)
 	}
 	m = update(m, keyMsg("w"))
-	if m.watch.on || m.Running() || m.search.round || m.search.found != 20 {
-		t.Fatalf("after w: on=%v running=%v round=%v found=%d", m.watch.on, m.Running(), m.search.round, m.search.found)
+	if m.watch.on || m.search.running || m.search.round || m.search.found != 20 {
+		t.Fatalf("after w: on=%v running=%v round=%v found=%d", m.watch.on, m.search.running, m.search.round, m.search.found)
 	}
 	st := model.RegionStatus{Region: "us-east-1", State: model.RegionOK, Offerings: 40}
 	m = update(m, EventsMsg{ID: roundID, Events: []source.SearchEvent{{Offerings: offs, Status: &st}}, Closed: true})
@@ -221,8 +221,8 @@ func TestWatchRelativeDatesAndNewSearch(t *testing.T) {
 	// round is dropped, the watch stays on the new search and takes its answer as seen.
 	q, _ := m.form.Query()
 	m = m.startFormSearch(q)
-	if !m.watch.on || m.search.round || !m.Running() || !m.watch.next.IsZero() {
-		t.Fatalf("r while watching: on=%v round=%v running=%v next=%v", m.watch.on, m.search.round, m.Running(), m.watch.next)
+	if !m.watch.on || m.search.round || !m.search.running || !m.watch.next.IsZero() {
+		t.Fatalf("r while watching: on=%v round=%v running=%v next=%v", m.watch.on, m.search.round, m.search.running, m.watch.next)
 	}
 	offs := syntheticOfferings(30)
 	st := model.RegionStatus{Region: "us-east-1", State: model.RegionOK, Offerings: 30}

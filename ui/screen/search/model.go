@@ -257,8 +257,8 @@ func (m Model) HeaderNote() (verb, regions string) {
 	return verb, regions
 }
 
-// What the root and the program's tests read of the screen's state: the table, the latest
-// search, what ran after it found nothing. The program's tests read the rest from the view.
+// What the root and the program's tests read of the screen's state: the table and the
+// latest search's query. The program's tests read the rest from the view.
 
 func (m Model) Table() offerings.Model    { return m.table }
 func (m Model) Running() bool             { return m.search.running }

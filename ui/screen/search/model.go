@@ -260,7 +260,6 @@ func (m Model) HeaderNote() (verb, regions string) {
 // What the root and the program's tests read of the screen's state: the table and the
 // latest search's query. The program's tests read the rest from the view.
 
-func (m Model) Table() offerings.Model    { return m.table }
-func (m Model) Running() bool             { return m.search.running }
-func (m Model) Query() model.Query        { return m.search.query }
-func (m Model) AlternativesLoading() bool { return m.extra.altsLoading }
+func (m Model) Table() offerings.Model { return m.table }
+func (m Model) Running() bool          { return m.search.running }
+func (m Model) Query() model.Query     { return m.search.query }

@@ -261,5 +261,4 @@ func (m Model) HeaderNote() (verb, regions string) {
 // latest search's query. The program's tests read the rest from the view.
 
 func (m Model) Table() offerings.Model { return m.table }
-func (m Model) Running() bool          { return m.search.running }
 func (m Model) Query() model.Query     { return m.search.query }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -25,13 +26,17 @@ func StoreOf(c *awsapi.Client) (Store, error) {
 }
 
 // Fire fires every pending launch whose block is active, through the one spend path sv with
-// the Capacity Blocks source src, under the launch's own token, and cancels those whose block ended first. Each outcome is said
-// (say gets a line without the command's name) and sent through n, like a warning. It is
-// the one step every watcher takes each round; without pending launches it calls nothing.
+// the Capacity Blocks source src, under the launch's own token, and cancels those whose
+// block ended first. Each outcome is said (say gets a line without the command's name) and
+// sent through n, like a warning. It is the one step every watcher takes each round;
+// without pending launches it calls nothing and takes no lock.
 func Fire(ctx context.Context, c *awsapi.Client, src source.Source, sv *spend.Service, n *notify.Notifier, say func(string)) {
 	st, err := StoreOf(c)
 	if err != nil {
 		return // no state directory: nothing can have been attached here
+	}
+	if ls, err := st.List(); err == nil && !slices.ContainsFunc(ls, func(l Launch) bool { return !l.Done() }) {
+		return
 	}
 	err = st.Update(func(ls []Launch, save func([]Launch) error) error {
 		due := false

@@ -60,12 +60,9 @@ func StoreAt(journalPath string) Store { return Store{dir: filepath.Dir(journalP
 
 func (s Store) path() string { return filepath.Join(s.dir, "launches-at-start.json") }
 
-// List reads the records, under the lock.
-func (s Store) List() ([]Launch, error) {
-	var out []Launch
-	err := s.Update(func(ls []Launch, _ func([]Launch) error) error { out = ls; return nil })
-	return out, err
-}
+// List reads the records. It takes no lock and creates nothing: every save replaces the
+// file whole, so a reader sees the records before a save or after it.
+func (s Store) List() ([]Launch, error) { return s.read() }
 
 // Update runs f on the records under the lock; save replaces them atomically (written,
 // synced, renamed), as often as f calls it. The lock is held while f runs, so f may call

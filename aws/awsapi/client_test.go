@@ -11,20 +11,21 @@ import (
 	"time"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/simtest"
 )
 
 func TestIdentityAndNow(t *testing.T) {
-	_, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
+	_, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
 	id, err := c.Identity(context.Background())
 	if err != nil || id.Account != ec2sim.DemoAccount || !strings.HasPrefix(id.ARN, "arn:aws:") {
 		t.Fatalf("identity %+v, %v", id, err)
 	}
-	if _, err := c.Identity(context.Background()); err != nil || rc.total() != 1 {
-		t.Errorf("identity asked %d times, want once (%v)", rc.total(), err)
+	if _, err := c.Identity(context.Background()); err != nil || rc.Total() != 1 {
+		t.Errorf("identity asked %d times, want once (%v)", rc.Total(), err)
 	}
 	// The SDK writes the "/" of the app id "gpublock/test" as "-".
-	if ua := rc.calls[0].UserAgent; !strings.Contains(ua, "app/gpublock-test") {
+	if ua := rc.Calls[0].UserAgent; !strings.Contains(ua, "app/gpublock-test") {
 		t.Errorf("user agent %q lacks the app id", ua)
 	}
 	if now := c.Now(context.Background()); now.Sub(simStart).Abs() > time.Second {
@@ -39,8 +40,8 @@ func TestIdentityRejectsAnEmptyAnswer(t *testing.T) {
 	srv := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, `{"not":"xml"}`) // the SDK parses this into an empty answer without error
 	})
-	_, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
-	rc.setIntercept(func(w http.ResponseWriter, r recorded, _ *http.Request) bool { srv(w, nil); return true })
+	_, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
+	rc.SetIntercept(func(w http.ResponseWriter, r simtest.Recorded, _ *http.Request) bool { srv(w, nil); return true })
 	c := newTestClient(t, url, nil)
 	if id, err := c.Identity(context.Background()); err == nil {
 		t.Fatalf("identity %+v from a body that is not XML", id)
@@ -92,7 +93,7 @@ func TestLoopbackEndpointFromEnvironment(t *testing.T) {
 }
 
 func TestProfileFromSharedFiles(t *testing.T) {
-	_, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
+	_, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
 	dir := t.TempDir()
 	mustWrite(t, dir+"/config", "[profile ml]\nregion = us-east-2\n")
 	mustWrite(t, dir+"/credentials", "[ml]\naws_access_key_id = AKIAPROFILE000000001\naws_secret_access_key = profile-secret\n")
@@ -107,8 +108,8 @@ func TestProfileFromSharedFiles(t *testing.T) {
 	if _, err := c.Identity(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if rc.calls[0].Region != "us-east-2" {
-		t.Errorf("signed for %q", rc.calls[0].Region)
+	if rc.Calls[0].Region != "us-east-2" {
+		t.Errorf("signed for %q", rc.Calls[0].Region)
 	}
 
 	_, err := New(context.Background(), Config{Profile: "nope"})

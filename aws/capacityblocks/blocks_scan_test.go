@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -36,7 +37,7 @@ func buyIn(t *testing.T, c *Client, region string) model.Block {
 // start, with one listing call per region and detail calls only where blocks are; the
 // next scan lists only the regions with blocks, until the empty ones are due again.
 func TestScannerFindsEveryRegionsBlocksCheaply(t *testing.T) {
-	_, rec, url := newRecordedSim(t, 1, ec2sim.Faults{})
+	_, rec, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
 	elsewhere := newTestClient(t, url, nil)
 	want := map[string]string{}
 	for _, r := range []string{"eu-north-1", "ap-south-1", "us-east-2"} {
@@ -48,7 +49,7 @@ func TestScannerFindsEveryRegionsBlocksCheaply(t *testing.T) {
 	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
 	s.now = func() time.Time { return now }
 	calls := func(action string) int {
-		return rec.count(func(r recorded) bool { return r.Action == action })
+		return rec.Count(func(r simtest.Recorded) bool { return r.Action == action })
 	}
 	before := calls("DescribeCapacityReservations")
 	res, err := s.Scan(context.Background(), nil)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 )
@@ -86,10 +87,10 @@ func TestBlocksOfEmptyAndDownRegions(t *testing.T) {
 }
 
 func TestLaunchTraps(t *testing.T) {
-	sim, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
+	sim, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
 	o, bought := boughtBlock(t, c)
-	runs := func() int { return rc.count(func(r recorded) bool { return r.Action == "RunInstances" }) }
+	runs := func() int { return rc.Count(func(r simtest.Recorded) bool { return r.Action == "RunInstances" }) }
 	spec := source.LaunchSpec{ImageID: "ami-0123456789abcdef0", Count: 1}
 
 	_, err := c.Launch(context.Background(), blockByID(t, c, bought.ReservationID), spec)
@@ -131,13 +132,13 @@ func TestLaunchTraps(t *testing.T) {
 	if _, err := c.Launch(context.Background(), b, source.LaunchSpec{ImageID: "ami-0123456789abcdef0", Count: 2}); err == nil {
 		t.Error("launching more than the block holds was accepted")
 	}
-	if n := rc.count(func(r recorded) bool { return r.Action == "RunInstances" && !r.DryRun }); n != 0 {
+	if n := rc.Count(func(r simtest.Recorded) bool { return r.Action == "RunInstances" && !r.DryRun }); n != 0 {
 		t.Errorf("%d real RunInstances after a failed dry run", n)
 	}
 }
 
 func TestExtendBlock(t *testing.T) {
-	sim, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
+	sim, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
 	o, bought := boughtBlock(t, c)
 	sim.SetTime(o.Start.Add(time.Hour))
@@ -166,7 +167,7 @@ func TestExtendBlock(t *testing.T) {
 	if res.Outcome != source.Bought || !res.Recovered || res.Extension.OfferingID != off.ID {
 		t.Fatalf("extend result %+v", res)
 	}
-	if n := rc.count(func(r recorded) bool { return r.Action == "PurchaseCapacityBlockExtension" && !r.DryRun }); n != 1 {
+	if n := rc.Count(func(r simtest.Recorded) bool { return r.Action == "PurchaseCapacityBlockExtension" && !r.DryRun }); n != 1 {
 		t.Errorf("%d extension purchases, want 1", n)
 	}
 	sim.SetFaults(ec2sim.Faults{})
@@ -186,7 +187,7 @@ func TestExtendBlock(t *testing.T) {
 // Without ec2:PurchaseCapacityBlockExtension (the emulator's deny fault), the dry run says
 // so, and Extend refuses before any real call.
 func TestExtendNotAllowedNamesTheAction(t *testing.T) {
-	sim, rc, url := newRecordedSim(t, 1, ec2sim.Faults{Deny: []string{"PurchaseCapacityBlockExtension"}})
+	sim, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{Deny: []string{"PurchaseCapacityBlockExtension"}})
 	c := newTestClient(t, url, nil)
 	o, bought := boughtBlock(t, c)
 	sim.SetTime(o.Start.Add(time.Hour))
@@ -204,7 +205,7 @@ func TestExtendNotAllowedNamesTheAction(t *testing.T) {
 	if !errors.As(err, &pe) || pe.Outcome != source.NotBought || pe.Explanation.Action != "ec2:PurchaseCapacityBlockExtension" || res.Outcome != source.NotBought {
 		t.Fatalf("err %v, result %+v", err, res)
 	}
-	if n := rc.count(func(r recorded) bool { return r.Action == "PurchaseCapacityBlockExtension" && !r.DryRun }); n != 0 {
+	if n := rc.Count(func(r simtest.Recorded) bool { return r.Action == "PurchaseCapacityBlockExtension" && !r.DryRun }); n != 0 {
 		t.Errorf("%d extension purchases without permission", n)
 	}
 	if after := blockByID(t, c, bought.ReservationID); len(after.Extensions) != 0 || !after.End.Equal(b.End) {

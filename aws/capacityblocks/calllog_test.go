@@ -21,6 +21,7 @@ import (
 
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/pricing/pricelist"
 )
@@ -123,7 +124,7 @@ func hostOf(t testing.TB, u string) string {
 }
 
 func TestCallLogSearchLogsEveryAttempt(t *testing.T) {
-	_, rc, u := newRecordedSim(t, 1, ec2sim.Faults{})
+	_, rc, u := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
 	l, path := openTestCallLog(t)
 	c := newTestClient(t, u, func(cfg *awsapi.Config) { cfg.CallLog = l })
 	c.pageSize = 1 // many pages, so the fan-out writes many lines at once
@@ -134,8 +135,8 @@ func TestCallLogSearchLogsEveryAttempt(t *testing.T) {
 		t.Fatalf("%d offerings, want pages to follow", len(offs))
 	}
 	lines := parseCallLog(t, readFile(t, path))
-	if len(lines) != rc.total() {
-		t.Fatalf("%d lines for %d requests", len(lines), rc.total())
+	if len(lines) != rc.Total() {
+		t.Fatalf("%d lines for %d requests", len(lines), rc.Total())
 	}
 	perRegion := map[string]int{}
 	for _, r := range lines {
@@ -152,7 +153,7 @@ func TestCallLogSearchLogsEveryAttempt(t *testing.T) {
 		perRegion[r["region"]]++
 	}
 	for _, region := range q.Regions {
-		want := rc.count(func(r recorded) bool { return r.Region == region })
+		want := rc.Count(func(r simtest.Recorded) bool { return r.Region == region })
 		if want < 2 || perRegion[region] != want {
 			t.Errorf("%s: %d lines, %d requests", region, perRegion[region], want)
 		}
@@ -208,15 +209,15 @@ func TestCallLogFaultsLogCodeAndAttempts(t *testing.T) {
 		{"down", ec2sim.Faults{Down: []string{"us-west-2"}}, "us-west-2", awsapi.OtherAttempts, "503", "Unavailable"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, rc, u := newRecordedSim(t, 1, tc.faults)
+			_, rc, u := simtest.NewRecordedSim(t, 1, tc.faults)
 			var buf bytes.Buffer
 			c := newTestClient(t, u, func(cfg *awsapi.Config) { cfg.CallLog = awsapi.NewCallLog(&buf) })
 			if err := describeOnce(c, tc.region); err == nil {
 				t.Fatal("the call succeeded under the fault")
 			}
 			lines := parseCallLog(t, buf.String())
-			if len(lines) != tc.attempts || rc.total() != tc.attempts {
-				t.Fatalf("%d lines, %d requests, want %d:\n%s", len(lines), rc.total(), tc.attempts, buf.String())
+			if len(lines) != tc.attempts || rc.Total() != tc.attempts {
+				t.Fatalf("%d lines, %d requests, want %d:\n%s", len(lines), rc.Total(), tc.attempts, buf.String())
 			}
 			for i, r := range lines {
 				if r["attempt"] != strconv.Itoa(i+1) || r["status"] != tc.status || r["code"] != tc.code ||
@@ -249,7 +250,7 @@ func TestCallLogNoAnswer(t *testing.T) {
 }
 
 func TestCallLogPurchaseCarriesRequestID(t *testing.T) {
-	_, _, u := newRecordedSim(t, 1, ec2sim.Faults{})
+	_, _, u := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
 	var buf bytes.Buffer
 	c := newTestClient(t, u, func(cfg *awsapi.Config) { cfg.CallLog = awsapi.NewCallLog(&buf) })
 	o := firstOffering(t, c)
@@ -289,7 +290,7 @@ func TestCallLogPurchaseCarriesRequestID(t *testing.T) {
 }
 
 func TestCallLogHasNoSecrets(t *testing.T) {
-	_, _, u := newRecordedSim(t, 1, ec2sim.Faults{Throttle: 0.5})
+	_, _, u := simtest.NewRecordedSim(t, 1, ec2sim.Faults{Throttle: 0.5})
 	var buf bytes.Buffer
 	const token = "SESSIONTOKEN-gpublock-test-must-not-be-logged"
 	c := newTestClient(t, u, func(cfg *awsapi.Config) {
@@ -355,7 +356,7 @@ func TestCallLogPriceList(t *testing.T) {
 
 // After a lost reply, the purchase and the look-up that settles it both name the request id.
 func TestCallLogLostReplyAndItsLookUp(t *testing.T) {
-	sim, _, u := newRecordedSim(t, 1, ec2sim.Faults{})
+	sim, _, u := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
 	var buf bytes.Buffer
 	c := newTestClient(t, u, func(cfg *awsapi.Config) { cfg.CallLog = awsapi.NewCallLog(&buf) })
 	o := firstOffering(t, c)
@@ -387,7 +388,7 @@ func TestCallLogLostReplyAndItsLookUp(t *testing.T) {
 // An extension has no tags, but its call, and the history look-up after its lost reply,
 // name the request id of its journal lines, as a purchase's do; its dry run does not.
 func TestCallLogExtensionCarriesRequestID(t *testing.T) {
-	sim, _, u := newRecordedSim(t, 1, ec2sim.Faults{})
+	sim, _, u := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
 	var buf bytes.Buffer
 	c := newTestClient(t, u, func(cfg *awsapi.Config) { cfg.CallLog = awsapi.NewCallLog(&buf) })
 	o, bought := boughtBlock(t, c)
@@ -433,7 +434,7 @@ func TestCallLogExtensionCarriesRequestID(t *testing.T) {
 // A launch's request id is its client token, not a tag: the call log names it on the
 // RunInstances call, as on a purchase's, and not on the dry run before it.
 func TestCallLogLaunchCarriesRequestID(t *testing.T) {
-	sim, _, u := newRecordedSim(t, 1, ec2sim.Faults{})
+	sim, _, u := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
 	var buf bytes.Buffer
 	c := newTestClient(t, u, func(cfg *awsapi.Config) { cfg.CallLog = awsapi.NewCallLog(&buf) })
 	o, bought := boughtBlock(t, c)

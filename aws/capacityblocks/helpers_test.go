@@ -1,16 +1,9 @@
 package capacityblocks
 
 import (
-	"bytes"
 	"context"
-	"fmt"
-	"io"
-	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"sort"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -99,91 +92,6 @@ func collect(t testing.TB, ch <-chan source.SearchEvent) ([]model.Offering, map[
 		}
 	}
 	return offs, final, evs
-}
-
-// recorded is one request the emulator received.
-type recorded struct {
-	Action, Region string
-	DryRun         bool
-	Form           url.Values
-	UserAgent      string
-}
-
-// recorder sits in front of the emulator: it records every request and can answer some
-// itself (intercept returns true), to produce failures the emulator has no fault for.
-type recorder struct {
-	next      http.Handler
-	mu        sync.Mutex
-	calls     []recorded
-	intercept func(w http.ResponseWriter, r recorded, req *http.Request) bool
-}
-
-func (rc *recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if strings.HasPrefix(r.URL.Path, "/_sim/") { // the emulator's control, not an API call
-		rc.next.ServeHTTP(w, r)
-		return
-	}
-	body, _ := io.ReadAll(r.Body)
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	form, _ := url.ParseQuery(string(body))
-	rec := recorded{Action: form.Get("Action"), DryRun: form.Get("DryRun") == "true", Form: form, UserAgent: r.Header.Get("User-Agent")}
-	if auth := r.Header.Get("Authorization"); auth != "" {
-		if i := strings.Index(auth, "Credential="); i >= 0 {
-			parts := strings.Split(strings.SplitN(auth[i+len("Credential="):], ",", 2)[0], "/")
-			if len(parts) == 5 {
-				rec.Region = parts[2]
-			}
-		}
-	}
-	rc.mu.Lock()
-	rc.calls = append(rc.calls, rec)
-	icp := rc.intercept
-	rc.mu.Unlock()
-	if icp != nil && icp(w, rec, r) {
-		return
-	}
-	rc.next.ServeHTTP(w, r)
-}
-
-// count returns how many recorded requests match.
-func (rc *recorder) count(match func(recorded) bool) int {
-	rc.mu.Lock()
-	defer rc.mu.Unlock()
-	n := 0
-	for _, c := range rc.calls {
-		if match(c) {
-			n++
-		}
-	}
-	return n
-}
-
-func (rc *recorder) total() int { return rc.count(func(recorded) bool { return true }) }
-
-func (rc *recorder) setIntercept(f func(w http.ResponseWriter, r recorded, req *http.Request) bool) {
-	rc.mu.Lock()
-	rc.intercept = f
-	rc.mu.Unlock()
-}
-
-// newRecordedSim is newSim behind a recorder.
-func newRecordedSim(t testing.TB, seed int64, f ec2sim.Faults) (*ec2sim.Server, *recorder, string) {
-	t.Helper()
-	sim, err := ec2sim.New(ec2sim.Options{Seed: seed, Start: simStart, Speed: 1e-9, Faults: f})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rc := &recorder{next: sim}
-	srv := httptest.NewServer(rc)
-	t.Cleanup(srv.Close)
-	return sim, rc, srv.URL
-}
-
-// writeEC2Error answers like EC2 does when it refuses a call.
-func writeEC2Error(w http.ResponseWriter, status int, code, msg string) {
-	w.Header().Set("Content-Type", "text/xml;charset=UTF-8")
-	w.WriteHeader(status)
-	fmt.Fprintf(w, `<?xml version="1.0" encoding="UTF-8"?><Response><Errors><Error><Code>%s</Code><Message>%s</Message></Error></Errors><RequestID>00000000-0000-4000-8000-000000000000</RequestID></Response>`, code, msg)
 }
 
 func offeringIDs(offs []model.Offering) []string {

@@ -12,14 +12,15 @@ import (
 
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/aws/source"
 )
 
-func isRun(r recorded) bool    { return r.Action == "RunInstances" && !r.DryRun }
-func isDryRun(r recorded) bool { return r.Action == "RunInstances" && r.DryRun }
+func isRun(r simtest.Recorded) bool    { return r.Action == "RunInstances" && !r.DryRun }
+func isDryRun(r simtest.Recorded) bool { return r.Action == "RunInstances" && r.DryRun }
 
 func TestCheckLaunch(t *testing.T) {
-	sim, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
+	sim, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
 	o, bought := boughtBlock(t, c)
 	spec := source.LaunchSpec{ImageID: "ami-0123456789abcdef0", Count: 1}
@@ -30,7 +31,7 @@ func TestCheckLaunch(t *testing.T) {
 	if !errors.As(err, &pe) || !strings.Contains(err.Error(), "not active yet") {
 		t.Errorf("check before the start: %v", err)
 	}
-	if n := rc.count(func(r recorded) bool { return r.Action == "RunInstances" }); n != 0 {
+	if n := rc.Count(func(r simtest.Recorded) bool { return r.Action == "RunInstances" }); n != 0 {
 		t.Errorf("%d RunInstances calls for a scheduled block", n)
 	}
 
@@ -40,18 +41,18 @@ func TestCheckLaunch(t *testing.T) {
 	if err != nil || !perm.Allowed || perm.Action != "ec2:RunInstances" {
 		t.Fatalf("check of an active block: %+v, %v", perm, err)
 	}
-	if dry, real := rc.count(isDryRun), rc.count(isRun); dry != 1 || real != 0 {
+	if dry, real := rc.Count(isDryRun), rc.Count(isRun); dry != 1 || real != 0 {
 		t.Errorf("%d dry runs and %d real launches, want 1 and 0", dry, real)
 	}
 	// The dry run carries what the launch would: the market type, the target and a subnet of the zone.
 	var form map[string][]string
-	rc.mu.Lock()
-	for _, r := range rc.calls {
+	rc.Mu.Lock()
+	for _, r := range rc.Calls {
 		if isDryRun(r) {
 			form = r.Form
 		}
 	}
-	rc.mu.Unlock()
+	rc.Mu.Unlock()
 	if form["InstanceMarketOptions.MarketType"][0] != "capacity-block" ||
 		form["CapacityReservationSpecification.CapacityReservationTarget.CapacityReservationId"][0] != b.ReservationID ||
 		!strings.HasPrefix(form["SubnetId"][0], "subnet-") {
@@ -81,7 +82,7 @@ func TestCheckLaunch(t *testing.T) {
 	if _, err := c.CheckLaunch(context.Background(), b, source.LaunchSpec{ImageID: "ami-0123456789abcdef0", Count: o.Count + 1}); err == nil || !strings.Contains(err.Error(), "free") {
 		t.Errorf("too many: %v", err)
 	}
-	if dry := rc.count(isDryRun); dry != 1 {
+	if dry := rc.Count(isDryRun); dry != 1 {
 		t.Errorf("%d dry runs after checks that fail locally, want still 1", dry)
 	}
 
@@ -91,13 +92,13 @@ func TestCheckLaunch(t *testing.T) {
 	if err != nil || perm.Allowed || perm.Action != "ec2:RunInstances" || !strings.Contains(perm.Message, "ec2:RunInstances") {
 		t.Errorf("without permission: %+v, %v", perm, err)
 	}
-	if real := rc.count(isRun); real != 0 {
+	if real := rc.Count(isRun); real != 0 {
 		t.Errorf("%d real launches", real)
 	}
 }
 
 func TestCheckLaunchInReadOnlyMode(t *testing.T) {
-	sim, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
+	sim, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
 	o, bought := boughtBlock(t, c)
 	sim.SetTime(o.Start.Add(time.Hour))
@@ -110,7 +111,7 @@ func TestCheckLaunchInReadOnlyMode(t *testing.T) {
 	if _, err := ro.Launch(context.Background(), b, source.LaunchSpec{ImageID: "ami-0123456789abcdef0", Count: 1}); !errors.Is(err, source.ErrReadOnly) {
 		t.Errorf("read-only launch: %v", err)
 	}
-	if real := rc.count(isRun); real != 0 {
+	if real := rc.Count(isRun); real != 0 {
 		t.Errorf("%d real launches in read-only mode", real)
 	}
 }

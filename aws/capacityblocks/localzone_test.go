@@ -6,13 +6,14 @@ import (
 	"time"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/simtest"
 )
 
 // A search asks for the zones the account has not opted in to (AllAvailabilityZones)
 // only when the query says so, and its offerings carry their zone type: p5 blocks in
 // the Atlanta Local Zone are found then, and only then.
 func TestSearchAllZones(t *testing.T) {
-	_, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
+	_, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
 	q := baseQuery()
 	q.Regions = []string{"us-east-1"}
@@ -37,13 +38,13 @@ func TestSearchAllZones(t *testing.T) {
 	if local(false) {
 		t.Error("a Local Zone offering without AllZones")
 	}
-	if n := rc.count(func(r recorded) bool { return r.Form.Has("AllAvailabilityZones") }); n != 0 {
+	if n := rc.Count(func(r simtest.Recorded) bool { return r.Form.Has("AllAvailabilityZones") }); n != 0 {
 		t.Errorf("%d calls sent AllAvailabilityZones without AllZones", n)
 	}
 	if !local(true) {
 		t.Error("no Local Zone offering with AllZones in 40 days")
 	}
-	if n := rc.count(func(r recorded) bool { return r.Form.Get("AllAvailabilityZones") == "true" }); n == 0 {
+	if n := rc.Count(func(r simtest.Recorded) bool { return r.Form.Get("AllAvailabilityZones") == "true" }); n == 0 {
 		t.Error("AllZones sent no AllAvailabilityZones=true")
 	}
 }

@@ -13,11 +13,12 @@ import (
 
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/model"
 )
 
 func TestLargestCount(t *testing.T) {
-	_, rc, url := newRecordedSim(t, 5, ec2sim.Faults{})
+	_, rc, url := simtest.NewRecordedSim(t, 5, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
 	q := baseQuery()
 	q.Regions = []string{"us-east-2"}
@@ -25,7 +26,7 @@ func TestLargestCount(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if calls := rc.total(); calls > 8 {
+	if calls := rc.Total(); calls > 8 {
 		t.Errorf("%d calls; bisection needs at most 8", calls)
 	}
 	has := func(count int) bool {
@@ -92,9 +93,9 @@ func TestAlternativesWhenNothingIsFound(t *testing.T) {
 // apiErrorFor makes the real SDK produce the error of an EC2 answer.
 func apiErrorFor(t *testing.T, status int, code, msg string) error {
 	t.Helper()
-	_, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
-	rc.setIntercept(func(w http.ResponseWriter, r recorded, _ *http.Request) bool {
-		writeEC2Error(w, status, code, msg)
+	_, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
+	rc.SetIntercept(func(w http.ResponseWriter, r simtest.Recorded, _ *http.Request) bool {
+		simtest.WriteEC2Error(w, status, code, msg)
 		return true
 	})
 	c := newTestClient(t, url, func(cfg *awsapi.Config) { t.Setenv("AWS_MAX_ATTEMPTS", "1") })

@@ -16,6 +16,7 @@ import (
 	"github.com/gpublock/gpublock/aws/apilimit"
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -100,9 +101,9 @@ func TestSearchPacedByTheRegionsBucketsIsNotThrottled(t *testing.T) {
 
 // scripted answers the DescribeCapacityBlockOfferings attempts of a test with the codes
 // given, in order, then lets them through.
-func scripted(rc *recorder, codes ...string) {
+func scripted(rc *simtest.Recorder, codes ...string) {
 	var mu sync.Mutex
-	rc.intercept = func(w http.ResponseWriter, r recorded, _ *http.Request) bool {
+	rc.Intercept = func(w http.ResponseWriter, r simtest.Recorded, _ *http.Request) bool {
 		mu.Lock()
 		defer mu.Unlock()
 		if r.Action != "DescribeCapacityBlockOfferings" || len(codes) == 0 {
@@ -112,9 +113,9 @@ func scripted(rc *recorder, codes ...string) {
 		codes = codes[1:]
 		switch code {
 		case "RequestLimitExceeded":
-			writeEC2Error(w, http.StatusServiceUnavailable, code, "Request limit exceeded.")
+			simtest.WriteEC2Error(w, http.StatusServiceUnavailable, code, "Request limit exceeded.")
 		default:
-			writeEC2Error(w, http.StatusInternalServerError, code, "We encountered an internal error. Please try again.")
+			simtest.WriteEC2Error(w, http.StatusInternalServerError, code, "We encountered an internal error. Please try again.")
 		}
 		return true
 	}
@@ -123,29 +124,29 @@ func scripted(rc *recorder, codes ...string) {
 // Throttles between failures do not count against the failures' tries.
 func TestRetryBudgetCountsOnlyFailuresOtherThanThrottling(t *testing.T) {
 	const thr, ie = "RequestLimitExceeded", "InternalError"
-	_, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
+	_, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
 	scripted(rc, thr, ie, thr, thr, ie, thr, thr)
 	c := newTestClient(t, url, nil)
 	if err := describeOnce(c, "us-east-1"); err != nil {
 		t.Fatalf("2 failures among 5 throttles: %v", err)
 	}
-	if n := rc.total(); n != 8 {
+	if n := rc.Total(); n != 8 {
 		t.Errorf("%d attempts, want the 7 refused and 1 served", n)
 	}
 
-	_, rc2, url2 := newRecordedSim(t, 1, ec2sim.Faults{})
+	_, rc2, url2 := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
 	scripted(rc2, ie, thr, ie, thr, thr, ie)
 	c2 := newTestClient(t, url2, nil)
 	err := describeOnce(c2, "us-east-1")
 	if ex := awsapi.ExplainError(err); err == nil || ex.Code != ie {
 		t.Fatalf("a third failure: %v (%+v), want InternalError", err, ex)
 	}
-	if n := rc2.total(); n != 6 {
+	if n := rc2.Total(); n != 6 {
 		t.Errorf("%d attempts, want 6: the third failure ends the call", n)
 	}
 
 	// A region that has just answered is up: its failures get awsapi.AnsweredAttempts tries.
-	_, rc3, url3 := newRecordedSim(t, 1, ec2sim.Faults{})
+	_, rc3, url3 := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
 	c3 := newTestClient(t, url3, nil)
 	if err := describeOnce(c3, "us-east-1"); err != nil {
 		t.Fatal(err)
@@ -158,7 +159,7 @@ func TestRetryBudgetCountsOnlyFailuresOtherThanThrottling(t *testing.T) {
 	if err := describeOnce(c3, "us-east-1"); err == nil {
 		t.Fatalf("%d failures in a row, and still tried", awsapi.AnsweredAttempts)
 	}
-	if n := rc3.total(); n != 1+9+awsapi.AnsweredAttempts {
+	if n := rc3.Total(); n != 1+9+awsapi.AnsweredAttempts {
 		t.Errorf("%d attempts, want %d", n, 1+9+awsapi.AnsweredAttempts)
 	}
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 )
@@ -37,7 +38,7 @@ func firstOffering(t *testing.T, c *Client) model.Offering {
 	return best
 }
 
-func isPurchase(r recorded) bool { return r.Action == "PurchaseCapacityBlock" && !r.DryRun }
+func isPurchase(r simtest.Recorded) bool { return r.Action == "PurchaseCapacityBlock" && !r.DryRun }
 
 func readJournal(t *testing.T, c *Client) ([]source.JournalEntry, string) {
 	t.Helper()
@@ -99,7 +100,7 @@ func checkJournal(t *testing.T, c *Client, requestID string, outcome source.Outc
 }
 
 func TestPurchaseBuysOnceAndJournals(t *testing.T) {
-	_, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
+	_, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
 	o := firstOffering(t, c)
 	res, err := c.Purchase(context.Background(), o, "", map[string]string{"team": "ml"})
@@ -114,10 +115,10 @@ func TestPurchaseBuysOnceAndJournals(t *testing.T) {
 		b.TotalCount != o.Count || !b.Start.Equal(o.Start) || b.Tags[awsapi.RequestIDTag] != res.RequestID || b.Tags["team"] != "ml" {
 		t.Errorf("bought block %+v does not match the offering %+v", b, o)
 	}
-	if n := rc.count(isPurchase); n != 1 {
+	if n := rc.Count(isPurchase); n != 1 {
 		t.Errorf("%d purchase calls, want 1", n)
 	}
-	if n := rc.count(func(r recorded) bool { return r.Action == "PurchaseCapacityBlock" && r.DryRun }); n != 1 {
+	if n := rc.Count(func(r simtest.Recorded) bool { return r.Action == "PurchaseCapacityBlock" && r.DryRun }); n != 1 {
 		t.Errorf("%d dry runs, want 1", n)
 	}
 	out := checkJournal(t, c, res.RequestID, source.Bought)
@@ -135,7 +136,7 @@ func TestPurchaseBuysOnceAndJournals(t *testing.T) {
 }
 
 func TestPurchaseLostReplyIsFoundByItsTag(t *testing.T) {
-	sim, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
+	sim, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
 	o := firstOffering(t, c)
 	sim.SetFaults(ec2sim.Faults{LostReply: 1})
@@ -146,7 +147,7 @@ func TestPurchaseLostReplyIsFoundByItsTag(t *testing.T) {
 	if res.Outcome != source.Bought || !res.Recovered || res.Block.Tags[awsapi.RequestIDTag] != res.RequestID {
 		t.Fatalf("result %+v, want bought and recovered", res)
 	}
-	if n := rc.count(isPurchase); n != 1 {
+	if n := rc.Count(isPurchase); n != 1 {
 		t.Errorf("%d purchase calls after a lost reply, want exactly 1", n)
 	}
 	sim.SetFaults(ec2sim.Faults{})
@@ -163,7 +164,7 @@ func TestPurchaseLostReplyIsFoundByItsTag(t *testing.T) {
 }
 
 func TestPurchaseSoldBetweenSearchAndPurchase(t *testing.T) {
-	sim, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
+	sim, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
 	o := firstOffering(t, c)
 	sim.SetFaults(ec2sim.Faults{Sold: 1})
@@ -176,7 +177,7 @@ func TestPurchaseSoldBetweenSearchAndPurchase(t *testing.T) {
 		!strings.Contains(pe.Error(), "Search again") {
 		t.Errorf("explanation %+v", pe.Explanation)
 	}
-	if n := rc.count(isPurchase); n != 1 {
+	if n := rc.Count(isPurchase); n != 1 {
 		t.Errorf("%d purchase calls, want 1", n)
 	}
 	sim.SetFaults(ec2sim.Faults{})
@@ -188,12 +189,12 @@ func TestPurchaseSoldBetweenSearchAndPurchase(t *testing.T) {
 }
 
 func TestPurchaseServerErrorWithoutCommitIsNotBought(t *testing.T) {
-	_, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
+	_, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
 	o := firstOffering(t, c)
-	rc.setIntercept(func(w http.ResponseWriter, r recorded, _ *http.Request) bool {
+	rc.SetIntercept(func(w http.ResponseWriter, r simtest.Recorded, _ *http.Request) bool {
 		if isPurchase(r) {
-			writeEC2Error(w, http.StatusInternalServerError, "InternalError", "An internal error has occurred.")
+			simtest.WriteEC2Error(w, http.StatusInternalServerError, "InternalError", "An internal error has occurred.")
 			return true
 		}
 		return false
@@ -206,19 +207,19 @@ func TestPurchaseServerErrorWithoutCommitIsNotBought(t *testing.T) {
 	if !strings.Contains(pe.Explanation.Hint, "safe") {
 		t.Errorf("hint %q should say it is safe to try again", pe.Explanation.Hint)
 	}
-	if n := rc.count(isPurchase); n != 1 {
+	if n := rc.Count(isPurchase); n != 1 {
 		t.Errorf("%d purchase calls: a 5xx purchase must never be retried", n)
 	}
 	// The look-up uses documented filters only (no tag: filter is documented for
 	// DescribeCapacityReservations) and matches the tag in the reply.
-	if n := rc.count(func(r recorded) bool {
+	if n := rc.Count(func(r simtest.Recorded) bool {
 		return r.Action == "DescribeCapacityReservations" && r.Form.Get("Filter.1.Name") == "instance-type" &&
 			r.Form.Get("Filter.1.Value.1") == o.InstanceType && r.Form.Get("Filter.2.Name") == "availability-zone" &&
 			r.Form.Get("Filter.2.Value.1") == o.AvailabilityZone
 	}); n != c.api.ConfirmTries() {
 		t.Errorf("%d look-ups by documented filters, want %d", n, c.api.ConfirmTries())
 	}
-	if n := rc.count(func(r recorded) bool {
+	if n := rc.Count(func(r simtest.Recorded) bool {
 		for k, v := range r.Form {
 			if strings.HasPrefix(k, "Filter.") && strings.HasSuffix(k, ".Name") && strings.HasPrefix(v[0], "tag:") {
 				return true
@@ -232,16 +233,16 @@ func TestPurchaseServerErrorWithoutCommitIsNotBought(t *testing.T) {
 }
 
 func TestPurchaseWhoseLookupFailsIsUnknownAndNotRepeated(t *testing.T) {
-	_, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
+	_, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
 	o := firstOffering(t, c)
-	rc.setIntercept(func(w http.ResponseWriter, r recorded, _ *http.Request) bool {
+	rc.SetIntercept(func(w http.ResponseWriter, r simtest.Recorded, _ *http.Request) bool {
 		switch {
 		case isPurchase(r):
-			writeEC2Error(w, http.StatusBadGateway, "InternalError", "bad gateway")
+			simtest.WriteEC2Error(w, http.StatusBadGateway, "InternalError", "bad gateway")
 			return true
 		case r.Action == "DescribeCapacityReservations":
-			writeEC2Error(w, http.StatusServiceUnavailable, "Unavailable", "The service is unavailable.")
+			simtest.WriteEC2Error(w, http.StatusServiceUnavailable, "Unavailable", "The service is unavailable.")
 			return true
 		}
 		return false
@@ -254,25 +255,25 @@ func TestPurchaseWhoseLookupFailsIsUnknownAndNotRepeated(t *testing.T) {
 	if !strings.Contains(pe.Explanation.Hint, "Do not buy again") || !strings.Contains(pe.Explanation.Hint, res.RequestID) {
 		t.Errorf("hint %q", pe.Explanation.Hint)
 	}
-	if n := rc.count(isPurchase); n != 1 {
+	if n := rc.Count(isPurchase); n != 1 {
 		t.Errorf("%d purchase calls, want 1", n)
 	}
 	checkJournal(t, c, res.RequestID, source.Unknown)
 }
 
 func TestPurchaseAboveTheCapIsRefusedBeforeAnyCall(t *testing.T) {
-	_, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
+	_, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
 	var cap model.Money
 	c := newTestClient(t, url, func(cfg *awsapi.Config) { cfg.MaxSpend = &cap })
 	o := firstOffering(t, c)
 	cap = o.Fee.Sub(model.MoneyFromCents(1))
-	before := rc.total()
+	before := rc.Total()
 	_, err := c.Purchase(context.Background(), o, "", nil)
 	if !errors.Is(err, source.ErrOverSpendCap) || !strings.Contains(err.Error(), o.Fee.Dollars()) {
 		t.Fatalf("err %v, want the spending cap", err)
 	}
-	if rc.total() != before {
-		t.Errorf("%d calls made for a purchase above the cap", rc.total()-before)
+	if rc.Total() != before {
+		t.Errorf("%d calls made for a purchase above the cap", rc.Total()-before)
 	}
 	if p, _ := c.api.JournalPath(); fileExists(p) {
 		t.Error("a refused purchase was journaled as an intent")
@@ -286,7 +287,7 @@ func TestPurchaseAboveTheCapIsRefusedBeforeAnyCall(t *testing.T) {
 func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
 
 func TestPurchaseNotAllowedNamesTheAction(t *testing.T) {
-	_, rc, url := newRecordedSim(t, 1, ec2sim.Faults{Deny: []string{"PurchaseCapacityBlock"}})
+	_, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{Deny: []string{"PurchaseCapacityBlock"}})
 	c := newTestClient(t, url, nil)
 	o := firstOffering(t, c)
 	perm, err := c.CheckPurchase(context.Background(), o, "")
@@ -298,13 +299,13 @@ func TestPurchaseNotAllowedNamesTheAction(t *testing.T) {
 	if !errors.As(err, &pe) || pe.Explanation.Action != "ec2:PurchaseCapacityBlock" || res.Permission.Allowed {
 		t.Fatalf("err %v, result %+v", err, res)
 	}
-	if n := rc.count(isPurchase); n != 0 {
+	if n := rc.Count(isPurchase); n != 0 {
 		t.Errorf("%d purchase calls without permission", n)
 	}
 }
 
 func TestPurchaseBadInputNeverCalls(t *testing.T) {
-	_, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
+	_, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
 	good := model.Offering{ID: "cbr-0123456789abcdef0", Region: "us-east-1", Fee: model.MustMoney("10.00")}
 	cases := []struct {
@@ -327,8 +328,8 @@ func TestPurchaseBadInputNeverCalls(t *testing.T) {
 			t.Errorf("%s: err %v, result %+v", tc.name, err, res)
 		}
 	}
-	if rc.total() != 0 {
-		t.Errorf("bad input made %d calls", rc.total())
+	if rc.Total() != 0 {
+		t.Errorf("bad input made %d calls", rc.Total())
 	}
 	if p, _ := c.api.JournalPath(); fileExists(p) {
 		t.Error("bad input reached the journal")
@@ -336,7 +337,7 @@ func TestPurchaseBadInputNeverCalls(t *testing.T) {
 }
 
 func TestPurchaseRefusedWhenTheJournalCannotBeWritten(t *testing.T) {
-	_, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
+	_, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
 	blocker := filepath.Join(t.TempDir(), "file")
 	if err := os.WriteFile(blocker, nil, 0o600); err != nil {
 		t.Fatal(err)
@@ -347,7 +348,7 @@ func TestPurchaseRefusedWhenTheJournalCannotBeWritten(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "journal") {
 		t.Fatalf("err %v, want a journal refusal", err)
 	}
-	if n := rc.count(isPurchase); n != 0 {
+	if n := rc.Count(isPurchase); n != 0 {
 		t.Errorf("%d purchases without a journal", n)
 	}
 }
@@ -355,12 +356,12 @@ func TestPurchaseRefusedWhenTheJournalCannotBeWritten(t *testing.T) {
 // A purchase that AWS commits but whose caller gives up waiting (a timeout, a Ctrl-C)
 // must still be found and reported as bought.
 func TestPurchaseCancelledAfterCommitIsReportedBought(t *testing.T) {
-	sim, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
+	sim, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
 	o := firstOffering(t, c)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	rc.setIntercept(func(w http.ResponseWriter, r recorded, req *http.Request) bool {
+	rc.SetIntercept(func(w http.ResponseWriter, r simtest.Recorded, req *http.Request) bool {
 		if !isPurchase(r) {
 			return false
 		}
@@ -373,17 +374,17 @@ func TestPurchaseCancelledAfterCommitIsReportedBought(t *testing.T) {
 	if err != nil || res.Outcome != source.Bought || !res.Recovered {
 		t.Fatalf("result %+v, %v: want bought, recovered", res, err)
 	}
-	if n := rc.count(isPurchase); n != 1 {
+	if n := rc.Count(isPurchase); n != 1 {
 		t.Errorf("%d purchase calls", n)
 	}
 	checkJournal(t, c, res.RequestID, source.Bought)
 }
 
 func TestReadOnlyRefusesEverySpendingPath(t *testing.T) {
-	_, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
+	_, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, func(cfg *awsapi.Config) { cfg.ReadOnly = true })
 	o := firstOffering(t, c)
-	before := rc.total()
+	before := rc.Total()
 	if _, err := c.Purchase(context.Background(), o, "", nil); !errors.Is(err, source.ErrReadOnly) {
 		t.Errorf("purchase: %v", err)
 	}
@@ -394,8 +395,8 @@ func TestReadOnlyRefusesEverySpendingPath(t *testing.T) {
 	if _, err := c.Launch(context.Background(), b, source.LaunchSpec{ImageID: "ami-0123456789abcdef0", Count: 1}); !errors.Is(err, source.ErrReadOnly) {
 		t.Errorf("launch: %v", err)
 	}
-	if rc.total() != before || !c.api.ReadOnly() {
-		t.Errorf("read-only mode made %d calls", rc.total()-before)
+	if rc.Total() != before || !c.api.ReadOnly() {
+		t.Errorf("read-only mode made %d calls", rc.Total()-before)
 	}
 }
 
@@ -403,10 +404,10 @@ func TestReadOnlyRefusesEverySpendingPath(t *testing.T) {
 func TestPurchaseUnreadableSuccessIsFoundByItsTag(t *testing.T) {
 	for name, body := range map[string]string{"not xml": "<<<", "json": `{"ok":true}`} {
 		t.Run(name, func(t *testing.T) {
-			sim, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
+			sim, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
 			c := newTestClient(t, url, nil)
 			o := firstOffering(t, c)
-			rc.setIntercept(func(w http.ResponseWriter, r recorded, req *http.Request) bool {
+			rc.SetIntercept(func(w http.ResponseWriter, r simtest.Recorded, req *http.Request) bool {
 				if !isPurchase(r) {
 					return false
 				}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -18,18 +19,18 @@ func TestQuotaErrorIsNotRetriedAndNamesTheQuota(t *testing.T) {
 	if err := ec2sim.ParseFault("quota=trn2", &f); err != nil {
 		t.Fatal(err)
 	}
-	_, rec, url := newRecordedSim(t, 7, f)
+	_, rec, url := simtest.NewRecordedSim(t, 7, f)
 	c := newTestClient(t, url, nil)
 	q := baseQuery()
 	q.InstanceTypes, q.Regions = []string{"trn2.48xlarge", "p5.48xlarge"}, []string{"us-east-2"}
 	_, final, evs := collect(t, c.Search(context.Background(), q))
-	trn2 := rec.count(func(r recorded) bool {
+	trn2 := rec.Count(func(r simtest.Recorded) bool {
 		return r.Action == "DescribeCapacityBlockOfferings" && r.Form.Get("InstanceType") == "trn2.48xlarge"
 	})
 	if trn2 != 1 {
 		t.Errorf("the trn2 search was sent %d times; a quota error must not be retried", trn2)
 	}
-	if p5 := rec.count(func(r recorded) bool { return r.Form.Get("InstanceType") == "p5.48xlarge" }); p5 != 1 {
+	if p5 := rec.Count(func(r simtest.Recorded) bool { return r.Form.Get("InstanceType") == "p5.48xlarge" }); p5 != 1 {
 		t.Errorf("the p5 search was sent %d times, want once", p5)
 	}
 	for _, ev := range evs {

@@ -15,6 +15,7 @@ import (
 	"github.com/gpublock/gpublock/aws/apilimit"
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/aws/marketcache"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/aws/spend"
@@ -123,7 +124,7 @@ func TestSearchFailedCallKeepsTheCell(t *testing.T) {
 	var failing atomic.Bool
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if failing.Load() {
-			writeEC2Error(w, http.StatusBadRequest, "UnauthorizedOperation", "no")
+			simtest.WriteEC2Error(w, http.StatusBadRequest, "UnauthorizedOperation", "no")
 			return
 		}
 		sim.ServeHTTP(w, r)
@@ -178,7 +179,7 @@ func hasID(offs []model.Offering, id string) bool {
 // A listed offering older than FreshFor (a cached row, a screen left open) is asked again
 // before anything is bought; a fresh one is not, and one no longer listed is refused.
 func TestPurchaseOfAnOldListingAsksAgain(t *testing.T) {
-	_, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
+	_, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
 	q := baseQuery()
 	q.Regions = []string{"us-east-1"}
@@ -187,7 +188,7 @@ func TestPurchaseOfAnOldListingAsksAgain(t *testing.T) {
 		t.Fatalf("no stamped offering to buy: %d", len(offs))
 	}
 	describes := func() int {
-		return rc.count(func(r recorded) bool { return r.Action == "DescribeCapacityBlockOfferings" })
+		return rc.Count(func(r simtest.Recorded) bool { return r.Action == "DescribeCapacityBlockOfferings" })
 	}
 
 	before := describes()

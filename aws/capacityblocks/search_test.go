@@ -12,6 +12,7 @@ import (
 
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 )
@@ -63,16 +64,16 @@ func TestSearchFindsOfferingsInEveryRegion(t *testing.T) {
 }
 
 func TestSearchFollowsEveryPage(t *testing.T) {
-	_, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
+	_, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
 	whole, _, _ := collect(t, c.Search(context.Background(), baseQuery()))
 	c.pageSize = 2
-	before := rc.total()
+	before := rc.Total()
 	paged, _, evs := collect(t, c.Search(context.Background(), baseQuery()))
 	if got, want := offeringIDs(paged), offeringIDs(whole); !slices.Equal(got, want) {
 		t.Fatalf("paged search found %d offerings, whole pages %d:\n%v\n%v", len(got), len(want), got, want)
 	}
-	calls := rc.total() - before
+	calls := rc.Total() - before
 	if calls <= 3 {
 		t.Errorf("paged search made %d calls; with pages of 2 it must make more than one per region", calls)
 	}
@@ -98,7 +99,7 @@ func TestSearchUnderThrottlingGivesTheSameRows(t *testing.T) {
 		t.Fatal("no offerings without faults")
 	}
 
-	_, rc, turl := newRecordedSim(t, 7, ec2sim.Faults{Throttle: 0.3})
+	_, rc, turl := simtest.NewRecordedSim(t, 7, ec2sim.Faults{Throttle: 0.3})
 	throttled := newTestClient(t, turl, func(*awsapi.Config) {
 		// 0.3^12: a call fails for good about once in two million; the SDK's default of 3
 		// attempts would lose one call in 37.
@@ -125,13 +126,13 @@ func TestSearchUnderThrottlingGivesTheSameRows(t *testing.T) {
 	if !sawThrottled {
 		t.Error("no region was ever reported as throttled")
 	}
-	if calls := rc.count(func(r recorded) bool { return r.Action == "DescribeCapacityBlockOfferings" }); calls <= 42 {
+	if calls := rc.Count(func(r simtest.Recorded) bool { return r.Action == "DescribeCapacityBlockOfferings" }); calls <= 42 {
 		t.Errorf("%d calls for 42 searches under 30%% throttling: the retries did not happen", calls)
 	}
 }
 
 func TestSearchRegionDownOthersComplete(t *testing.T) {
-	_, rc, url := newRecordedSim(t, 1, ec2sim.Faults{Down: []string{"us-east-2"}})
+	_, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{Down: []string{"us-east-2"}})
 	c := newTestClient(t, url, nil)
 	offs, final, _ := collect(t, c.Search(context.Background(), baseQuery()))
 	for _, r := range []string{"us-east-1", "us-west-2"} {
@@ -152,7 +153,7 @@ func TestSearchRegionDownOthersComplete(t *testing.T) {
 		}
 	}
 	// A down region is not throttling: it gets the SDK's usual 3 tries, not 8.
-	if n := rc.count(func(r recorded) bool { return r.Region == "us-east-2" }); n != awsapi.OtherAttempts {
+	if n := rc.Count(func(r simtest.Recorded) bool { return r.Region == "us-east-2" }); n != awsapi.OtherAttempts {
 		t.Errorf("us-east-2 was tried %d times, want %d", n, awsapi.OtherAttempts)
 	}
 }
@@ -192,7 +193,7 @@ func TestSearchNeverDeliversAnOfferingTwice(t *testing.T) {
 }
 
 func TestSearchUltraServerSendsUltraserverFields(t *testing.T) {
-	_, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
+	_, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
 	q := baseQuery()
 	q.InstanceTypes = []string{"u-p6e-gb200x72"}
@@ -210,7 +211,7 @@ func TestSearchUltraServerSendsUltraserverFields(t *testing.T) {
 	if len(offs) == 0 {
 		t.Error("no UltraServer offering in two weeks")
 	}
-	n := rc.count(func(r recorded) bool {
+	n := rc.Count(func(r simtest.Recorded) bool {
 		return r.Action == "DescribeCapacityBlockOfferings" && r.Form.Get("UltraserverType") == "u-p6e-gb200x72" &&
 			r.Form.Get("UltraserverCount") == "1" && r.Form.Get("InstanceType") == "" && r.Form.Get("InstanceCount") == ""
 	})
@@ -221,7 +222,7 @@ func TestSearchUltraServerSendsUltraserverFields(t *testing.T) {
 
 func TestSearchCancelStopsEveryCall(t *testing.T) {
 	// Every call hangs for ten minutes unless cancelled.
-	_, rc, url := newRecordedSim(t, 1, ec2sim.Faults{Latency: 10 * time.Minute})
+	_, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{Latency: 10 * time.Minute})
 	c := newTestClient(t, url, func(cfg *awsapi.Config) { cfg.PerRegion, cfg.Overall = 2, 4 })
 	ctx, cancel := context.WithCancel(context.Background())
 	ch := c.Search(ctx, sweepQuery()) // 42 calls, at most 4 at a time
@@ -232,7 +233,7 @@ func TestSearchCancelStopsEveryCall(t *testing.T) {
 			break
 		}
 	}
-	for rc.total() < 4 {
+	for rc.Total() < 4 {
 		time.Sleep(time.Millisecond)
 	}
 	cancel()
@@ -254,13 +255,13 @@ func TestSearchCancelStopsEveryCall(t *testing.T) {
 	}
 	// The channel closes only when every goroutine has returned, so no call can start
 	// after this point; and none beyond the first wave ever started.
-	if got := rc.total(); got != 4 {
+	if got := rc.Total(); got != 4 {
 		t.Errorf("%d calls reached the emulator, want exactly the first wave of 4", got)
 	}
 }
 
 func TestSearchBadQueryReportsEveryRegion(t *testing.T) {
-	_, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
+	_, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
 	q := baseQuery()
 	q.Count = 0
@@ -270,13 +271,13 @@ func TestSearchBadQueryReportsEveryRegion(t *testing.T) {
 			t.Errorf("%s: %v, want error", r, final[r])
 		}
 	}
-	if rc.total() != 0 {
-		t.Errorf("a bad query made %d calls", rc.total())
+	if rc.Total() != 0 {
+		t.Errorf("a bad query made %d calls", rc.Total())
 	}
 }
 
 func TestSearchRegionThatSellsNoneOfTheTypes(t *testing.T) {
-	_, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
+	_, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
 	q := baseQuery()
 	q.InstanceTypes = []string{"p5e.48xlarge"} // us-east-2 and us-west-2 only
@@ -284,13 +285,13 @@ func TestSearchRegionThatSellsNoneOfTheTypes(t *testing.T) {
 	if st := final["us-east-1"]; st.State != model.RegionEmpty || st.Message == "" {
 		t.Errorf("us-east-1: %+v, want empty with a note", st)
 	}
-	if n := rc.count(func(r recorded) bool { return r.Region == "us-east-1" }); n != 0 {
+	if n := rc.Count(func(r simtest.Recorded) bool { return r.Region == "us-east-1" }); n != 0 {
 		t.Errorf("%d calls to a region that does not sell the type", n)
 	}
 }
 
 func TestSearchWithoutRegionsUsesTheHomeRegion(t *testing.T) {
-	_, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
+	_, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, func(cfg *awsapi.Config) { cfg.Region = "us-west-2" })
 	q := baseQuery()
 	q.Regions = nil
@@ -298,7 +299,7 @@ func TestSearchWithoutRegionsUsesTheHomeRegion(t *testing.T) {
 	if len(offs) == 0 || len(final) != 1 || final["us-west-2"].State != model.RegionOK {
 		t.Fatalf("%d offerings, statuses %v", len(offs), final)
 	}
-	if n := rc.count(func(r recorded) bool { return r.Region != "us-west-2" }); n != 0 {
+	if n := rc.Count(func(r simtest.Recorded) bool { return r.Region != "us-west-2" }); n != 0 {
 		t.Errorf("%d calls outside the home region", n)
 	}
 }

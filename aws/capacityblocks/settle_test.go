@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/aws/spend"
 )
@@ -61,7 +62,7 @@ func outcomesOf(t *testing.T, c *Client, requestID string) []source.JournalEntry
 }
 
 func TestPurchaseInterruptedAfterCommitIsSettledNotBoughtAgain(t *testing.T) {
-	_, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
+	_, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
 	o := firstOffering(t, c)
 	first, err := c.Purchase(context.Background(), o, "", nil)
@@ -89,7 +90,7 @@ func TestPurchaseInterruptedAfterCommitIsSettledNotBoughtAgain(t *testing.T) {
 	if len(outs) != 1 || !outs[0].SettledLater || outs[0].Outcome != string(source.Bought) || outs[0].Result != first.Block.ReservationID {
 		t.Errorf("outcome lines %+v", outs)
 	}
-	if n := rc.count(isPurchase); n != 1 {
+	if n := rc.Count(isPurchase); n != 1 {
 		t.Errorf("%d purchases, want 1", n)
 	}
 	// A search again lists another offering of the same zone and window under a new id:
@@ -110,7 +111,7 @@ func TestPurchaseInterruptedAfterCommitIsSettledNotBoughtAgain(t *testing.T) {
 }
 
 func TestPurchaseInterruptedBeforeCommitIsSettledAsNotBought(t *testing.T) {
-	_, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
+	_, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
 	o := firstOffering(t, c)
 	start, end := o.Start, o.End
@@ -131,22 +132,22 @@ func TestPurchaseInterruptedBeforeCommitIsSettledAsNotBought(t *testing.T) {
 	if len(outs) != 1 || !outs[0].SettledLater || outs[0].Outcome != string(source.NotBought) {
 		t.Errorf("outcome lines %+v", outs)
 	}
-	if n := rc.count(isPurchase); n != 1 {
+	if n := rc.Count(isPurchase); n != 1 {
 		t.Errorf("%d purchases, want 1", n)
 	}
 }
 
 func TestPurchaseRefusedWhileAnInterruptedOneCannotBeSettled(t *testing.T) {
-	_, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
+	_, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
 	o := firstOffering(t, c)
 	if err := c.api.WriteJournal(source.JournalEntry{Time: time.Now().Add(-time.Hour).UTC(), Phase: "intent", Action: actionPurchase,
 		RequestID: "gpb-000000000000000000000002", Region: o.Region, Zone: o.AvailabilityZone, Type: o.InstanceType}); err != nil {
 		t.Fatal(err)
 	}
-	rc.setIntercept(func(w http.ResponseWriter, r recorded, _ *http.Request) bool {
+	rc.SetIntercept(func(w http.ResponseWriter, r simtest.Recorded, _ *http.Request) bool {
 		if r.Action == "DescribeCapacityReservations" {
-			writeEC2Error(w, http.StatusForbidden, "UnauthorizedOperation", "You are not authorized to perform this operation.")
+			simtest.WriteEC2Error(w, http.StatusForbidden, "UnauthorizedOperation", "You are not authorized to perform this operation.")
 			return true
 		}
 		return false
@@ -159,7 +160,7 @@ func TestPurchaseRefusedWhileAnInterruptedOneCannotBeSettled(t *testing.T) {
 	if !strings.Contains(pe.Explanation.String(), "gpublock journal --endpoint-url "+c.api.EndpointFlag()+" --region us-east-1") {
 		t.Errorf("the refusal does not say how to settle: %q", pe.Explanation)
 	}
-	if n := rc.count(func(r recorded) bool { return r.Action == "PurchaseCapacityBlock" }); n != 0 {
+	if n := rc.Count(func(r simtest.Recorded) bool { return r.Action == "PurchaseCapacityBlock" }); n != 0 {
 		t.Errorf("%d PurchaseCapacityBlock calls (dry runs included) while unsettled", n)
 	}
 	if outs := outcomesOf(t, c, "gpb-000000000000000000000002"); len(outs) != 0 {
@@ -182,7 +183,7 @@ func mustJournal(t *testing.T, c *Client) []source.JournalEntry {
 }
 
 func TestExtensionInterruptedAfterCommitIsSettledNotBoughtAgain(t *testing.T) {
-	sim, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
+	sim, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
 	o, bought := boughtBlock(t, c)
 	sim.SetTime(o.Start.Add(time.Hour))
@@ -214,7 +215,7 @@ func TestExtensionInterruptedAfterCommitIsSettledNotBoughtAgain(t *testing.T) {
 	if len(res.Settled) != 1 || res.Settled[0].Outcome != source.Bought || res.Settled[0].Extension.OfferingID != offs[0].ID {
 		t.Errorf("settled %+v", res.Settled)
 	}
-	if n := rc.count(func(r recorded) bool { return r.Action == "PurchaseCapacityBlockExtension" && !r.DryRun }); n != 1 {
+	if n := rc.Count(func(r simtest.Recorded) bool { return r.Action == "PurchaseCapacityBlockExtension" && !r.DryRun }); n != 1 {
 		t.Errorf("%d extension purchases, want 1", n)
 	}
 	if after := blockByID(t, c, bought.ReservationID); len(after.Extensions) != 1 || !after.End.Equal(moved.End) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/aws/spend"
 	"github.com/gpublock/gpublock/model"
@@ -17,7 +18,7 @@ import (
 // and before it was sent, nothing is sent, the journal says not bought, and the sentence
 // says extended, not bought.
 func TestExtensionCancelledBeforeSendingIsNotSent(t *testing.T) {
-	sim, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
+	sim, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
 	o, bought := boughtBlock(t, c)
 	sim.SetTime(o.Start.Add(time.Hour))
@@ -36,7 +37,7 @@ func TestExtensionCancelledBeforeSendingIsNotSent(t *testing.T) {
 	if err == nil || res.Outcome != source.NotBought || !strings.Contains(err.Error(), "Cancelled before the extension was sent; nothing was extended.") {
 		t.Fatalf("a cancelled extension: %+v, %v", res, err)
 	}
-	if n := rc.count(func(r recorded) bool { return r.Action == "PurchaseCapacityBlockExtension" && !r.DryRun }); n != 0 {
+	if n := rc.Count(func(r simtest.Recorded) bool { return r.Action == "PurchaseCapacityBlockExtension" && !r.DryRun }); n != 0 {
 		t.Errorf("%d extension purchases sent after the cancel", n)
 	}
 	checkJournal(t, c, res.RequestID, source.NotBought)
@@ -47,12 +48,12 @@ func TestExtensionCancelledBeforeSendingIsNotSent(t *testing.T) {
 
 // Read-only mode refuses an extension in its own words, before any call.
 func TestReadOnlyExtensionSaysExtended(t *testing.T) {
-	_, rc, url := newRecordedSim(t, 1, ec2sim.Faults{})
+	_, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, func(cfg *awsapi.Config) { cfg.ReadOnly = true })
-	before := rc.total()
+	before := rc.Total()
 	b := model.Block{ReservationID: "cr-0123456789abcdef0", Region: "us-east-1", State: model.StateActive}
 	_, err := c.Extend(context.Background(), b, model.ExtensionOffering{ID: "cbe-1", DurationHours: 24})
-	if err == nil || !strings.Contains(err.Error(), "nothing can be extended") || rc.total() != before {
-		t.Fatalf("read-only extension: %v, %d calls", err, rc.total()-before)
+	if err == nil || !strings.Contains(err.Error(), "nothing can be extended") || rc.Total() != before {
+		t.Fatalf("read-only extension: %v, %d calls", err, rc.Total()-before)
 	}
 }

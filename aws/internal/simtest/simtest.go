@@ -1,0 +1,108 @@
+// Package simtest is what the aws packages' tests share to watch the emulator: a recorder in
+// front of it that keeps every request and can answer some itself, and EC2's error body. Only
+// tests import it.
+package simtest
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gpublock/gpublock/aws/ec2sim"
+)
+
+// Start is the emulator clock of the tests: a fixed moment, so the seeded market is the same
+// in every run.
+var Start = time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
+
+// Recorded is one request the emulator received.
+type Recorded struct {
+	Action, Region string
+	DryRun         bool
+	Form           url.Values
+	UserAgent      string
+}
+
+// Recorder sits in front of the emulator: it records every request and can answer some
+// itself (Intercept returns true), to produce failures the emulator has no fault for.
+type Recorder struct {
+	Next      http.Handler
+	Mu        sync.Mutex
+	Calls     []Recorded
+	Intercept func(w http.ResponseWriter, r Recorded, req *http.Request) bool
+}
+
+func (rc *Recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if strings.HasPrefix(r.URL.Path, "/_sim/") { // the emulator's control, not an API call
+		rc.Next.ServeHTTP(w, r)
+		return
+	}
+	body, _ := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	form, _ := url.ParseQuery(string(body))
+	rec := Recorded{Action: form.Get("Action"), DryRun: form.Get("DryRun") == "true", Form: form, UserAgent: r.Header.Get("User-Agent")}
+	if auth := r.Header.Get("Authorization"); auth != "" {
+		if i := strings.Index(auth, "Credential="); i >= 0 {
+			parts := strings.Split(strings.SplitN(auth[i+len("Credential="):], ",", 2)[0], "/")
+			if len(parts) == 5 {
+				rec.Region = parts[2]
+			}
+		}
+	}
+	rc.Mu.Lock()
+	rc.Calls = append(rc.Calls, rec)
+	icp := rc.Intercept
+	rc.Mu.Unlock()
+	if icp != nil && icp(w, rec, r) {
+		return
+	}
+	rc.Next.ServeHTTP(w, r)
+}
+
+// count returns how many Recorded requests match.
+func (rc *Recorder) Count(match func(Recorded) bool) int {
+	rc.Mu.Lock()
+	defer rc.Mu.Unlock()
+	n := 0
+	for _, c := range rc.Calls {
+		if match(c) {
+			n++
+		}
+	}
+	return n
+}
+
+func (rc *Recorder) Total() int { return rc.Count(func(Recorded) bool { return true }) }
+
+func (rc *Recorder) SetIntercept(f func(w http.ResponseWriter, r Recorded, req *http.Request) bool) {
+	rc.Mu.Lock()
+	rc.Intercept = f
+	rc.Mu.Unlock()
+}
+
+// NewRecordedSim is newSim behind a Recorder.
+func NewRecordedSim(t testing.TB, seed int64, f ec2sim.Faults) (*ec2sim.Server, *Recorder, string) {
+	t.Helper()
+	sim, err := ec2sim.New(ec2sim.Options{Seed: seed, Start: Start, Speed: 1e-9, Faults: f})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc := &Recorder{Next: sim}
+	srv := httptest.NewServer(rc)
+	t.Cleanup(srv.Close)
+	return sim, rc, srv.URL
+}
+
+// WriteEC2Error answers like EC2 does when it refuses a call.
+func WriteEC2Error(w http.ResponseWriter, status int, code, msg string) {
+	w.Header().Set("Content-Type", "text/xml;charset=UTF-8")
+	w.WriteHeader(status)
+	fmt.Fprintf(w, `<?xml version="1.0" encoding="UTF-8"?><Response><Errors><Error><Code>%s</Code><Message>%s</Message></Error></Errors><RequestID>00000000-0000-4000-8000-000000000000</RequestID></Response>`, code, msg)
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
@@ -26,6 +27,16 @@ type CLI struct {
 func (c *CLI) Tweak(t *testing.T, tweak func(*cmdutil.Factory)) {
 	c.tweaks = append(c.tweaks, tweak)
 	t.Cleanup(func() { c.tweaks = nil })
+}
+
+// AsPerson makes the commands of every run until the test ends see a terminal (or not) on
+// which input is typed.
+func (c *CLI) AsPerson(t *testing.T, terminal bool, input string) {
+	t.Helper()
+	c.Tweak(t, func(f *cmdutil.Factory) {
+		f.IOStreams.In = strings.NewReader(input)
+		f.IOStreams.SetStdinTTY(terminal)
+	})
 }
 
 // Factory is the program's Factory over stdout and stderr, tweaked.

@@ -3,7 +3,6 @@ package blocks
 import (
 	"context"
 	"io"
-	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
@@ -41,10 +40,7 @@ func runWith(ctx context.Context, f *cmdutil.Factory, args []string) int {
 // asPerson makes the commands see a terminal on which input is typed.
 func asPerson(t *testing.T, terminal bool, input string) {
 	t.Helper()
-	tweakCLI(t, func(f *cmdutil.Factory) {
-		f.IOStreams.In = strings.NewReader(input)
-		f.IOStreams.SetStdinTTY(terminal)
-	})
+	cli.AsPerson(t, terminal, input)
 }
 
 func reservations(t *testing.T, url string) []printers.BlockJSON {

@@ -2,7 +2,6 @@ package extend
 
 import (
 	"io"
-	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
@@ -37,10 +36,7 @@ func cliFactory(stdout, stderr io.Writer) *cmdutil.Factory { return cli.Factory(
 // asPerson makes the commands see a terminal on which input is typed.
 func asPerson(t *testing.T, terminal bool, input string) {
 	t.Helper()
-	tweakCLI(t, func(f *cmdutil.Factory) {
-		f.IOStreams.In = strings.NewReader(input)
-		f.IOStreams.SetStdinTTY(terminal)
-	})
+	cli.AsPerson(t, terminal, input)
 }
 
 func journalLines(t *testing.T) []source.JournalEntry { t.Helper(); return cmdtest.JournalLines(t) }

@@ -2,7 +2,6 @@ package journal
 
 import (
 	"io"
-	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
@@ -36,10 +35,7 @@ func cliFactory(stdout, stderr io.Writer) *cmdutil.Factory { return cli.Factory(
 // asPerson makes the commands see a terminal on which input is typed.
 func asPerson(t *testing.T, terminal bool, input string) {
 	t.Helper()
-	tweakCLI(t, func(f *cmdutil.Factory) {
-		f.IOStreams.In = strings.NewReader(input)
-		f.IOStreams.SetStdinTTY(terminal)
-	})
+	cli.AsPerson(t, terminal, input)
 }
 
 func boughtBlock(t *testing.T, cs *cmdtest.Sim) printers.BlockJSON {

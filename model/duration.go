@@ -31,7 +31,27 @@ func FormatDays(days int) string {
 	return fmt.Sprintf("%dd", days)
 }
 
-const durationHelp = "1d–14d in whole days or 3w–26w in whole weeks (e.g. 2d, 48h, 3w, or a range 2d-7d)"
+const (
+	lengthHelp   = "1d–14d in whole days or 3w–26w in whole weeks (e.g. 2d, 48h, 3w)"
+	durationHelp = "1d–14d in whole days or 3w–26w in whole weeks (e.g. 2d, 48h, 3w, or a range 2d-7d)"
+)
+
+// ParseLength reads one length AWS sells ("2d", "48h", "3w"), as an extension and the
+// auto-extension policy take it: a range is refused, and no message offers one.
+func ParseLength(s string) (int, error) {
+	s = strings.TrimSpace(strings.ToLower(s))
+	if strings.Contains(s, "-") {
+		return 0, fmt.Errorf("%q: give one length, not a range", s)
+	}
+	d, err := parseDays(s, lengthHelp)
+	if err != nil {
+		return 0, err
+	}
+	if !ValidDuration(d) {
+		return 0, fmt.Errorf("duration %q (%d days) is not sold; allowed: %s", s, d, lengthHelp)
+	}
+	return d, nil
+}
 
 // ParseDuration reads "2d", "48h", "3w" or a range "2d-7d". A single duration must be one
 // AWS sells; a range needs at least one valid duration inside it.
@@ -41,11 +61,11 @@ func ParseDuration(s string) (DurationRange, error) {
 		if lo == "" || hi == "" {
 			return DurationRange{}, fmt.Errorf("duration %q: want a duration such as 2d or a range such as 2d-7d; allowed: %s", s, durationHelp)
 		}
-		a, err := parseDays(lo)
+		a, err := parseDays(lo, durationHelp)
 		if err != nil {
 			return DurationRange{}, err
 		}
-		b, err := parseDays(hi)
+		b, err := parseDays(hi, durationHelp)
 		if err != nil {
 			return DurationRange{}, err
 		}
@@ -58,7 +78,7 @@ func ParseDuration(s string) (DurationRange, error) {
 		}
 		return r, nil
 	}
-	d, err := parseDays(s)
+	d, err := parseDays(s, durationHelp)
 	if err != nil {
 		return DurationRange{}, err
 	}
@@ -68,13 +88,13 @@ func ParseDuration(s string) (DurationRange, error) {
 	return DurationRange{d, d}, nil
 }
 
-func parseDays(s string) (int, error) {
+func parseDays(s, help string) (int, error) {
 	if len(s) < 2 {
-		return 0, fmt.Errorf("duration %q: want a number and a unit; allowed: %s", s, durationHelp)
+		return 0, fmt.Errorf("duration %q: want a number and a unit; allowed: %s", s, help)
 	}
 	n, err := strconv.Atoi(s[:len(s)-1])
 	if err != nil || n <= 0 {
-		return 0, fmt.Errorf("duration %q: want a positive whole number and a unit; allowed: %s", s, durationHelp)
+		return 0, fmt.Errorf("duration %q: want a positive whole number and a unit; allowed: %s", s, help)
 	}
 	switch s[len(s)-1] {
 	case 'd':
@@ -83,11 +103,11 @@ func parseDays(s string) (int, error) {
 		return n * 7, nil
 	case 'h':
 		if n%24 != 0 {
-			return 0, fmt.Errorf("duration %q: hours must be a whole number of days (24h, 48h…); allowed: %s", s, durationHelp)
+			return 0, fmt.Errorf("duration %q: hours must be a whole number of days (24h, 48h…); allowed: %s", s, help)
 		}
 		return n / 24, nil
 	}
-	return 0, fmt.Errorf("duration %q: unit must be h, d or w; allowed: %s", s, durationHelp)
+	return 0, fmt.Errorf("duration %q: unit must be h, d or w; allowed: %s", s, help)
 }
 
 // ParseDayRange reads the syntax of a length or a range of lengths ("2d", "48h", "3w",
@@ -101,10 +121,10 @@ func ParseDayRange(s string) (lo, hi int, err error) {
 	if a == "" || b == "" {
 		return 0, 0, fmt.Errorf("duration %q: want a length such as 2d or a range such as 2d-7d", s)
 	}
-	if lo, err = parseDays(a); err != nil {
+	if lo, err = parseDays(a, durationHelp); err != nil {
 		return 0, 0, err
 	}
-	if hi, err = parseDays(b); err != nil {
+	if hi, err = parseDays(b, durationHelp); err != nil {
 		return 0, 0, err
 	}
 	if lo > hi {

@@ -61,7 +61,7 @@ func (f *AutoExtendFlags) Resolve(c config.AutoExtend, rules model.WarnRules, wa
 	case !watch:
 		return s, nil // the file's policy is the watch's: a one-shot listing buys nothing
 	}
-	days, err := config.ExtendLengthDays(length)
+	days, err := model.ParseLength(length)
 	if err != nil {
 		return s, Usagef("--auto-extend: %v", err)
 	}

@@ -57,7 +57,7 @@ func (o *OncallFlags) Resolve(c config.Oncall) (OncallSettings, error) {
 		return s, UsageError{err.Error()}
 	}
 	if c.ExtendLength != "" {
-		s.ExtendLength, _ = config.ExtendLengthDays(c.ExtendLength) // checked when the file was read
+		s.ExtendLength, _ = model.ParseLength(c.ExtendLength) // checked when the file was read
 	}
 	return s, nil
 }

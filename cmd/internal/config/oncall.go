@@ -57,7 +57,7 @@ func (c Oncall) check(path string, lines map[string]int) error {
 		return fmt.Errorf("%s: %s", where, strings.NewReplacer("--notify-url", "notify_url", "--notify-cmd", "notify_cmd").Replace(err.Error()))
 	}
 	if c.ExtendLength != "" {
-		if _, err := ExtendLengthDays(c.ExtendLength); err != nil {
+		if _, err := model.ParseLength(c.ExtendLength); err != nil {
 			return fmt.Errorf("%s: extend_length: %v", at("extend_length"), err)
 		}
 	}
@@ -67,7 +67,7 @@ func (c Oncall) check(path string, lines map[string]int) error {
 // check names where: the file and the section's line.
 func (a AutoExtend) check(where string) error {
 	if a.Length != "" {
-		if _, err := ExtendLengthDays(a.Length); err != nil {
+		if _, err := model.ParseLength(a.Length); err != nil {
 			return fmt.Errorf("%s: auto_extend.length: %v", where, err)
 		}
 	}
@@ -80,16 +80,4 @@ func (a AutoExtend) check(where string) error {
 		}
 	}
 	return nil
-}
-
-// ExtendLengthDays reads one extension length (1d–14d or 3w–26w).
-func ExtendLengthDays(s string) (int, error) {
-	r, err := model.ParseDuration(s)
-	if err != nil {
-		return 0, err
-	}
-	if r.IsRange() {
-		return 0, fmt.Errorf("%q: give one length, not a range", s)
-	}
-	return r.MinDays, nil
 }

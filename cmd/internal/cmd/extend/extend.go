@@ -251,14 +251,9 @@ func (a *Options) check(pos []string) (string, int, cmdutil.OutputFormat, error)
 	if strings.TrimSpace(a.duration) == "" {
 		return "", 0, "", cmdutil.Usagef("--duration is required: the length to add, e.g. 1d, 2d or 3w (--list shows those offered)")
 	}
-	r, err := model.ParseDuration(a.duration)
+	days, err := model.ParseLength(a.duration)
 	if err != nil {
-		// The model's message offers a range, which extend does not take.
-		msg := strings.Replace(err.Error(), ", or a range 2d-7d)", "; one length to add)", 1)
-		return "", 0, "", cmdutil.Usagef("--duration: %s", msg)
-	}
-	if r.IsRange() {
-		return "", 0, "", cmdutil.Usagef("--duration %q: give one length to add, not a range", a.duration)
+		return "", 0, "", cmdutil.Usagef("--duration: %v", err)
 	}
 	if err := a.aws.Validate(); err != nil {
 		return "", 0, "", err
@@ -266,7 +261,7 @@ func (a *Options) check(pos []string) (string, int, cmdutil.OutputFormat, error)
 	if err := cmdutil.SingleRegion(&a.aws); err != nil {
 		return "", 0, "", err
 	}
-	return id, r.MinDays, format, nil
+	return id, days, format, nil
 }
 
 // extensionComparison prices the added hours against on-demand, as if they were a block

@@ -113,7 +113,10 @@ const (
 // extensions), or a training plan (ReservationID its name, with its ARN, targets, parts and
 // upfront fee).
 type Block struct {
-	Source           Source
+	Source Source
+	// Account is the AWS account that owns it, as AWS names it (a reservation's owner, a
+	// plan's ARN); "" when the listing did not say.
+	Account          string `json:",omitempty"`
 	ReservationID    string
 	BlockID          string
 	Region           string

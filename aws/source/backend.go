@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/model/report"
 )
 
 // Backend is every source of the program together, as the terminal UI asks them: it is
@@ -61,6 +62,10 @@ type Backend interface {
 	// error names the lengths that could not be asked, beside the choices found. found, when
 	// not nil, is handed each choice as soon as its length has answered (from any goroutine).
 	ExtensionChoices(ctx context.Context, b model.Block, found func(model.ExtensionChoice)) ([]model.ExtensionChoice, error)
+
+	// Report is what was paid for the reservations of every source and account, and how
+	// much of them was used, in [from, to): what report.Build makes a report of.
+	Report(ctx context.Context, from, to time.Time) (report.Input, error)
 }
 
 // AttachedLaunch is a launch attached to a block that has not started (aws/atstart keeps them).

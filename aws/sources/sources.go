@@ -15,6 +15,7 @@ import (
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/aws/spend"
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/model/report"
 )
 
 // New is the API client and the program's capacity sources over it (in model.Sources'
@@ -97,6 +98,11 @@ func (b backend) Blocks(ctx context.Context, regions []string) (source.BlockList
 	list, err := source.List(ctx, b.srcs, regions)
 	list.Now = b.c.Now(ctx)
 	return list, err
+}
+
+// Report is not read yet.
+func (b backend) Report(ctx context.Context, from, to time.Time) (report.Input, error) {
+	return report.Input{}, errors.New("the report is not available in this build")
 }
 
 // Forget makes the next listing cover every region, the quiet ones too.

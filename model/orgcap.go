@@ -1,0 +1,185 @@
+package model
+
+import (
+	"fmt"
+	"slices"
+	"time"
+)
+
+// MaxOrganizationInstances is AWS's cap on the Capacity Block instances held on any one
+// date: "up to 256 instances across Capacity Blocks" (EC2 User Guide), counted across the
+// organization's accounts, per day.
+const MaxOrganizationInstances = 256
+
+// DayCount is the Capacity Block instances held on one UTC date.
+type DayCount struct {
+	Date      time.Time // midnight UTC
+	Instances int
+}
+
+// Held is what Capacity Blocks hold toward the organization's cap: the instances on each
+// UTC date that has any, in date order.
+type Held []DayCount
+
+// holdsInstances reports whether a block counts toward the cap: a Capacity Block that is
+// bought or being paid for and has not ended. A training plan is SageMaker's, not counted.
+func holdsInstances(b Block) bool {
+	if b.Source != SourceCapacityBlock {
+		return false
+	}
+	switch b.State {
+	case StatePaymentPending, StateScheduled, StateActive:
+		return true
+	}
+	return false
+}
+
+// BlockInstances is the instances a block holds: an UltraServer listed by its own type
+// counts its member instances.
+func BlockInstances(b Block) int {
+	if t, ok := LookupType(b.InstanceType); ok && t.UltraServer {
+		return b.TotalCount * t.Instances
+	}
+	return b.TotalCount
+}
+
+// OfferingInstances is the instances an offering would add: an UltraServer offering's
+// count is of UltraServers, each of its catalog type's Instances.
+func OfferingInstances(o Offering) int {
+	name := o.UltraServerType
+	if name == "" {
+		name = o.InstanceType
+	}
+	if t, ok := LookupType(name); ok && t.UltraServer {
+		n := o.UltraServerCount
+		if n == 0 {
+			n = o.Count
+		}
+		return max(1, n) * t.Instances
+	}
+	return o.Count
+}
+
+// utcDates are the UTC dates the window [start, end) touches, each at midnight: a block
+// held for any part of a day holds its instances on that day.
+func utcDates(start, end time.Time) []time.Time {
+	if !end.After(start) {
+		return nil
+	}
+	day := start.UTC().Truncate(24 * time.Hour)
+	last := end.UTC().Add(-time.Nanosecond).Truncate(24 * time.Hour)
+	var out []time.Time
+	for ; !day.After(last); day = day.AddDate(0, 0, 1) {
+		out = append(out, day)
+	}
+	return out
+}
+
+// InstancesHeld counts, per UTC date, the instances of the blocks that hold any toward the
+// cap (payment-pending, scheduled, active); an extension still being paid for counts to its
+// end, since it will hold the instances once paid.
+func InstancesHeld(blocks []Block) Held {
+	byDay := map[time.Time]int{}
+	for _, b := range blocks {
+		if !holdsInstances(b) {
+			continue
+		}
+		end := b.End
+		for _, e := range b.Extensions {
+			if e.Status == ExtensionPaymentPending && e.End.After(end) {
+				end = e.End
+			}
+		}
+		n := BlockInstances(b)
+		for _, d := range utcDates(b.Start, end) {
+			byDay[d] += n
+		}
+	}
+	out := make(Held, 0, len(byDay))
+	for d, n := range byDay {
+		out = append(out, DayCount{Date: d, Instances: n})
+	}
+	slices.SortFunc(out, func(a, b DayCount) int { return a.Date.Compare(b.Date) })
+	return out
+}
+
+// On is the instances held on the UTC date of t.
+func (h Held) On(t time.Time) int {
+	day := t.UTC().Truncate(24 * time.Hour)
+	for _, d := range h {
+		if d.Date.Equal(day) {
+			return d.Instances
+		}
+	}
+	return 0
+}
+
+// Peak is the date, from the UTC date of from on, with the most instances held (the
+// earliest of equals); ok is false when no date from then on holds any.
+func (h Held) Peak(from time.Time) (DayCount, bool) {
+	day := from.UTC().Truncate(24 * time.Hour)
+	var peak DayCount
+	for _, d := range h {
+		if !d.Date.Before(day) && d.Instances > peak.Instances {
+			peak = d
+		}
+	}
+	return peak, peak.Instances > 0
+}
+
+// Line states the peak against the cap, as the blocks screen and `gpublock blocks` print
+// it: "organization: at most 200 of 256 Capacity Block instances on 2026-12-14".
+func (h Held) Line(now time.Time) string {
+	peak, ok := h.Peak(now)
+	if !ok {
+		return fmt.Sprintf("organization: no Capacity Block instances held from %s on (AWS's cap: %d on any date)",
+			now.UTC().Format(time.DateOnly), MaxOrganizationInstances)
+	}
+	return fmt.Sprintf("organization: at most %d of %d Capacity Block instances on %s", peak.Instances, MaxOrganizationInstances,
+		peak.Date.Format(time.DateOnly))
+}
+
+// CapPass is a purchase that would take the organization past the cap: on Date, the
+// instances already held and those the offering adds; Dates is how many dates of its
+// window pass the cap.
+type CapPass struct {
+	Date         time.Time
+	Held, Adding int
+	Dates        int
+	Cap          int
+}
+
+// WouldPass reports whether buying o would hold more than the cap on any UTC date of its
+// window, with the date that would be furthest past it (the earliest of equals). A training
+// plan offering is not a Capacity Block and never passes it.
+func WouldPass(held Held, o Offering) (CapPass, bool) {
+	if o.Source != SourceCapacityBlock {
+		return CapPass{}, false
+	}
+	add := OfferingInstances(o)
+	p := CapPass{Adding: add, Cap: MaxOrganizationInstances}
+	worst := -1
+	for _, d := range utcDates(o.Start, o.End) {
+		n := held.On(d)
+		if n+add <= MaxOrganizationInstances {
+			continue
+		}
+		p.Dates++
+		if n > worst {
+			worst, p.Date, p.Held = n, d, n
+		}
+	}
+	return p, p.Dates > 0
+}
+
+// Warning is the sentence a purchase confirmation shows before the typed word. It stays a
+// warning: AWS decides, and the listing may not be the organization's whole set.
+func (p CapPass) Warning() string {
+	more := ""
+	if p.Dates > 1 {
+		more = fmt.Sprintf(" (and on %d other date(s) of its window)", p.Dates-1)
+	}
+	return fmt.Sprintf("ORGANIZATION CAP: on %s the organization's Capacity Blocks hold %d instances; this adds %d, %d in all, "+
+		"past AWS's %d across the organization%s. AWS may refuse the purchase.",
+		p.Date.Format(time.DateOnly), p.Held, p.Adding, p.Held+p.Adding, p.Cap, more)
+}

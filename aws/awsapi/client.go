@@ -298,6 +298,27 @@ func (c *Client) Identity(ctx context.Context) (source.Identity, error) {
 	return id, nil
 }
 
+// FillAccount names the account of the blocks whose listing did not, as the caller's
+// identity: every reservation listed is the account's own. Nothing is asked when every
+// block has its account, nor filled when the identity cannot be learnt.
+func (c *Client) FillAccount(ctx context.Context, blocks []model.Block) {
+	for i := range blocks {
+		if blocks[i].Account != "" {
+			continue
+		}
+		id, err := c.Identity(ctx)
+		if err != nil {
+			return
+		}
+		for j := i; j < len(blocks); j++ {
+			if blocks[j].Account == "" {
+				blocks[j].Account = id.Account
+			}
+		}
+		return
+	}
+}
+
 // ConfiguredEndpoint is the EC2 endpoint the environment sets (AWS_ENDPOINT_URL_EC2, else
 // AWS_ENDPOINT_URL), wherever it points, or "". The caller asks it whether it is the
 // emulator (IsEmulator): an address alone cannot tell.

@@ -66,6 +66,7 @@ func tagMap(tags []types.Tag) map[string]string {
 // blockFromReservation converts a capacity reservation of type capacity-block.
 func blockFromReservation(region string, r types.CapacityReservation) model.Block {
 	b := model.Block{
+		Account:          aws.ToString(r.OwnerId),
 		ReservationID:    aws.ToString(r.CapacityReservationId),
 		BlockID:          aws.ToString(r.CapacityBlockId),
 		Region:           region,

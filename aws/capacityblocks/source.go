@@ -55,6 +55,7 @@ func (c *Client) SpendCall(ctx context.Context, in source.Intent) (source.SpendC
 // List is the scanner's: the fees paid are the journal's, since EC2 does not list them.
 func (c *Client) List(ctx context.Context, regions []string) (source.Listing, error) {
 	scan, err := c.scan.Scan(ctx, regions)
+	c.api.FillAccount(ctx, scan.Blocks)
 	return source.Listing{Blocks: scan.Blocks, Listed: scan.Listed, Quiet: scan.Quiet, Fees: c.FeesPaid(scan.Blocks)}, err
 }
 

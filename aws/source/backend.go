@@ -3,6 +3,7 @@ package source
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/gpublock/gpublock/model"
@@ -190,12 +191,24 @@ type BlockProblem struct {
 	Regions []string // none for a failure that names no region
 	Partial bool
 	Message string
+	// Account, in a listing of several accounts, names the account whose part this is
+	// ("account 222233334444 (profile b)"), which Message begins with; "" in a listing of
+	// one account.
+	Account string
 }
 
-// Failures are the list's problems by region; their Problems are left out.
+// Failures are the list's problems by region; their Problems are left out. The problems
+// of an account of several are its own: they go in Accounts, not in Failed or Partial, since
+// another account may have read the same region.
 func (l BlockList) Failures() ListingFailures {
 	lf := ListingFailures{Failed: map[string]bool{}, Partial: map[string]bool{}}
 	for _, p := range l.Problems {
+		if p.Account != "" {
+			if !slices.Contains(lf.Accounts, p.Account) {
+				lf.Accounts = append(lf.Accounts, p.Account)
+			}
+			continue
+		}
 		lf.Other = lf.Other || len(p.Regions) == 0
 		for _, r := range p.Regions {
 			if p.Partial {
@@ -206,4 +219,33 @@ func (l BlockList) Failures() ListingFailures {
 		}
 	}
 	return lf
+}
+
+// Accounts is a Backend over several accounts (aws/accounts): its listings are every
+// account's, while searches and spending stay in the first, the account that pays.
+type Accounts interface {
+	// Accounts are the accounts listed, the one that pays first.
+	Accounts() []Account
+	// In is the backend of the account with this id, the home account's too; ok is false
+	// when the id is none of them, or not learnt yet. It makes no call.
+	In(account string) (b Backend, ok bool)
+}
+
+// Account is one account of a listing over several.
+type Account struct {
+	ID      string // the 12-digit id, "" until learnt
+	Profile string // the shared-config profile it is reached by; "" for the default
+}
+
+// Name is the account in a sentence: "account 222233334444 (profile b)", "profile b" while
+// its id is not known.
+func (a Account) Name() string {
+	profile := "profile " + a.Profile
+	if a.Profile == "" {
+		profile = "the default profile"
+	}
+	if a.ID == "" {
+		return profile
+	}
+	return "account " + a.ID + " (" + profile + ")"
 }

@@ -20,6 +20,9 @@ type ListingFailures struct {
 	Failed   map[string]bool  // regions whose blocks could not be listed
 	Partial  map[string]bool  // regions whose blocks are listed without some details
 	Other    bool             // a failure that names no region
+	// Accounts are the accounts of a listing over several whose part failed, wholly or in
+	// some regions, by BlockProblem.Account, in the order of the problems.
+	Accounts []string
 }
 
 // ClassifyListing reads the error of Blocks, BlockScanner.Scan or a source's listing: one

@@ -1,6 +1,8 @@
 package trainingplans
 
 import (
+	"strings"
+
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -63,7 +65,7 @@ func State(status string) model.BlockState {
 // ModelBlock is the plan as a reservation beside Capacity Blocks: ReservationID is its
 // name, its zone and type its first part's, its counts the plan's totals.
 func ModelBlock(p Plan) model.Block {
-	b := model.Block{Source: model.SourceTrainingPlan, ReservationID: p.Name, Region: p.Region, ARN: p.ARN,
+	b := model.Block{Source: model.SourceTrainingPlan, Account: ARNAccount(p.ARN), ReservationID: p.Name, Region: p.Region, ARN: p.ARN,
 		TotalCount: p.Instances, AvailableCount: p.Available, RunningCount: p.InUse, State: State(p.Status),
 		Start: p.Start, End: p.End, Targets: append([]string(nil), p.Targets...), Fee: p.Fee, Currency: p.Currency,
 		StatusMessage: p.StatusMessage}
@@ -89,4 +91,14 @@ func PlanFromBlock(b model.Block) Plan {
 			Start: c.Start, End: c.End, Hours: c.Hours})
 	}
 	return p
+}
+
+// ARNAccount is the account of an ARN (arn:aws:sagemaker:REGION:ACCOUNT:training-plan/NAME),
+// "" when it names none.
+func ARNAccount(arn string) string {
+	parts := strings.SplitN(arn, ":", 6)
+	if len(parts) < 6 || parts[0] != "arn" {
+		return ""
+	}
+	return parts[4]
 }

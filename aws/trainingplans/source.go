@@ -92,6 +92,7 @@ func (s plans) List(ctx context.Context, regions []string) (source.Listing, erro
 		}
 		l.Fees[p.Name] = p.Fee
 	}
+	s.tp.base.FillAccount(ctx, l.Blocks)
 	return l, err
 }
 

@@ -17,7 +17,7 @@ import (
 )
 
 // File is the configuration file (yaml.go has its keys; the older JSON file,
-// config.json, has the same but theme and mouse):
+// config.json, has the same but theme, mouse, accounts and organization):
 //
 //	{"read_only": true, "max_spend": "25000", "ami": "ami-…", "tags": {"project": "llm", "cost-center": "42"}}
 //
@@ -38,6 +38,12 @@ type File struct {
 	// DemoRateLimits is the YAML file's demo_rate_limits: the built-in simulator's
 	// request buckets, as --demo --rate-limits gives them (the flag wins).
 	DemoRateLimits string `json:"-"`
+	// Accounts are the YAML file's accounts (accounts.go): the accounts whose reservations
+	// the listings show together, the first the one searches and spending use when
+	// --profile names none. Organization says they are the organization's whole set, so
+	// that the listings can state AWS's cap across it.
+	Accounts     []Account `json:"-"`
+	Organization bool      `json:"-"`
 }
 
 // Path is where the configuration is read from: config.yaml, or the older

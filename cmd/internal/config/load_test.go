@@ -89,6 +89,7 @@ func FuzzYAMLConfig(f *testing.F) {
 		"read_only: true\nmax_spend: \"25000\"\ntags: {a: b}\ntheme: dark\nmouse: false\n",
 		"read_only: true\nread_only: false\n", "tags: {a: ~}\n", "max_spend: 1e9\n", "&x a: *x\n",
 		"warn_leads: 24h,2h\nextend_length: 7d\nnotify_cmd: echo\n", "- 1\n", "{", "---\n---\n",
+		"organization: true\naccounts: [{profile: a, regions: [us-east-1, us-east-1]}, {profile: b, endpoint_url: \"http://h:1\"}]\n",
 	} {
 		f.Add(s)
 	}

@@ -32,6 +32,10 @@ import (
 //	theme: auto        # auto, light or dark
 //	mouse: true        # false: the TUI leaves the mouse to the terminal
 //	demo_rate_limits: aws  # the demo's request buckets, as --rate-limits
+//	organization: true     # the accounts below are the organization's whole set
+//	accounts:              # whose reservations the listings show together
+//	  - {profile: ml-prod, regions: [us-east-1, us-west-2]}
+//	  - {profile: research, endpoint_url: http://127.0.0.1:4566}
 //
 // The older config.json beside it (same keys but theme and mouse) is read while no YAML
 // file exists; `gpublock config init` writes the YAML from it.
@@ -42,7 +46,7 @@ const (
 )
 
 // configKeys are the keys of the file, in the order `config show` and `config init` write them.
-var configKeys = []string{"read_only", "max_spend", "ami", "tags", "warn_leads", "notify_cmd", "notify_url", "extend_length", "auto_extend", "theme", "demo_rate_limits", "mouse"}
+var configKeys = []string{"read_only", "max_spend", "ami", "tags", "warn_leads", "notify_cmd", "notify_url", "extend_length", "auto_extend", "theme", "demo_rate_limits", "mouse", "organization", "accounts"}
 
 // Dir is the directory of the configuration file.
 func Dir() (string, error) {
@@ -190,6 +194,10 @@ func DecodeYAML(b []byte, c *File) (map[string]int, error) {
 			c.Theme, err = yamlScalar(k, v, "auto, light or dark", "!!str")
 		case "demo_rate_limits":
 			c.DemoRateLimits, err = yamlScalar(k, v, "aws, off or a number", "!!str", "!!int", "!!float")
+		case "organization":
+			c.Organization, err = yamlBool(k, v)
+		case "accounts":
+			c.Accounts, err = yamlAccounts(k, v)
 		default:
 			return nil, yamlError(k, "unknown key %s (allowed: %s)", key, strings.Join(configKeys, ", "))
 		}
@@ -336,6 +344,12 @@ func Marshal(c File) ([]byte, error) {
 	}
 	if c.Mouse != nil {
 		add("mouse", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: strconv.FormatBool(*c.Mouse)})
+	}
+	if c.Organization {
+		add("organization", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"})
+	}
+	if len(c.Accounts) > 0 {
+		add("accounts", accountsNode(c.Accounts))
 	}
 	if len(root.Content) == 0 {
 		return nil, nil

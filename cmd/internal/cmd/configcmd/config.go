@@ -22,8 +22,10 @@ const configSynopsis = "where it is, what it sets, and writing it.\n\n" +
 	"init  writes config.yaml: from the older config.json when there is one, else a commented\n" +
 	"      example; an existing config.yaml is kept unless --force.\n\n" +
 	"Keys: read_only, max_spend, ami, tags, warn_leads, notify_cmd, notify_url, extend_length,\n" +
-	"theme (auto, light or dark), mouse (true or false) and demo_rate_limits (the demo's\n" +
-	"request buckets, as --rate-limits). The flags of the same names win.\n\n" +
+	"theme (auto, light or dark), mouse (true or false), demo_rate_limits (the demo's\n" +
+	"request buckets, as --rate-limits), accounts (the profiles whose reservations the listings\n" +
+	"show together; --profile a,b does the same) and organization (true: they are the whole\n" +
+	"organization, whose 256-instance cap is shown). The flags of the same names win.\n\n" +
 	"Exit status: 0 ok, 1 the file could not be written, 2 bad usage or a damaged file."
 
 // configTemplate is the file `config init` writes when there is nothing to move.
@@ -40,6 +42,10 @@ const configTemplate = `# gpublock configuration (gpublock config show checks it
 # theme: auto              # auto (ask the terminal), light or dark
 # mouse: true              # false leaves the mouse to the terminal
 # demo_rate_limits: aws    # the demo at AWS's request pace (10 searches at once, then 0.15/s)
+# organization: true       # the accounts below are the organization's whole set (its 256-instance cap)
+# accounts:                # list every account's reservations; search and spend in the first
+#   - {profile: ml-prod, regions: [us-east-1, us-west-2]}
+#   - {profile: research, endpoint_url: "http://127.0.0.1:4566"}
 `
 
 // NewCmdConfig is `gpublock config path|show|init`, cobra's own command: its arguments and

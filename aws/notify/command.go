@@ -66,6 +66,9 @@ func eventEnv(e Event) []string {
 		"GPUBLOCK_LEAD=" + e.Lead,
 		"GPUBLOCK_KEY=" + e.Key,
 	}
+	if e.Account != "" {
+		env = append(env, "GPUBLOCK_ACCOUNT="+e.Account)
+	}
 	if e.Length != "" {
 		env = append(env, "GPUBLOCK_LENGTH="+e.Length, "GPUBLOCK_FEE="+e.Fee, "GPUBLOCK_NEW_END="+e.NewEnd.Format(time.RFC3339))
 	}

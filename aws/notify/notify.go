@@ -29,10 +29,12 @@ import (
 // Event is one warning of one block, as the command reads it on stdin and the webhook
 // receives it (its "text" is what chat tools show).
 type Event struct {
-	Text             string    `json:"text"`
-	Key              string    `json:"key"`
-	Kind             string    `json:"kind"`
-	Warning          string    `json:"warning"`
+	Text    string `json:"text"`
+	Key     string `json:"key"`
+	Kind    string `json:"kind"`
+	Warning string `json:"warning"`
+	// Account is the AWS account that owns the block, "" when the listing did not say.
+	Account          string    `json:"account,omitempty"`
 	ReservationID    string    `json:"reservation_id"`
 	Region           string    `json:"region"`
 	AvailabilityZone string    `json:"availability_zone"`
@@ -54,10 +56,26 @@ type Event struct {
 // EventOf is the warning w of block b at now.
 func EventOf(b model.Block, w model.Warning, now time.Time) Event {
 	e := Event{Text: "gpublock: " + w.Cell(b, now) + ": " + w.Sentence(b, now), Key: w.Key(b), Kind: w.Kind.Name(), Warning: w.Cell(b, now),
-		ReservationID: b.ReservationID, Region: b.Region, AvailabilityZone: b.AvailabilityZone, InstanceType: b.InstanceType,
+		Account: b.Account, ReservationID: b.ReservationID, Region: b.Region, AvailabilityZone: b.AvailabilityZone, InstanceType: b.InstanceType,
 		Count: b.TotalCount, State: string(b.State), End: b.End.UTC(), ExtendBy: b.ExtendBy().UTC(), At: now.UTC()}
 	if w.Lead > 0 {
 		e.Lead = model.FormatWarnLeads([]time.Duration{w.Lead})
+	}
+	return e
+}
+
+// NamingAccount is e for a listing of several accounts: its text names the block's account,
+// which a reservation id alone does not say, and a training plan's key takes the account,
+// since a plan's name is unique only within its account.
+func (e Event) NamingAccount() Event {
+	if e.Account == "" {
+		return e
+	}
+	if rest, ok := strings.CutPrefix(e.Text, "gpublock: "); ok {
+		e.Text = "gpublock: account " + e.Account + ": " + rest
+	}
+	if strings.HasPrefix(e.Key, "training-plan/") {
+		e.Key = e.Account + "/" + e.Key
 	}
 	return e
 }

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -205,5 +206,29 @@ func TestCommandFailureReported(t *testing.T) {
 	// Not delivered, so not recorded: the next try sends it again.
 	if again, _ := n.Now(context.Background(), EventOf(b, model.Warning{Kind: model.WarnExpiring}, end.Add(-34*time.Minute))); !again {
 		t.Error("a warning whose delivery failed was recorded as sent")
+	}
+}
+
+// In a listing of several accounts a warning names its block's account, and a plan's key
+// is its account's, since two accounts may name plans alike.
+func TestEventNamingAccount(t *testing.T) {
+	end := time.Date(2026, 12, 3, 11, 30, 0, 0, time.UTC)
+	b := model.Block{Account: "222233334444", ReservationID: "cr-0123456789abcdef0", Region: "us-east-1", State: model.StateActive, End: end}
+	e := EventOf(b, model.Warning{Kind: model.WarnExpiring}, end.Add(-35*time.Minute))
+	if e.Account != "222233334444" || strings.Contains(e.Text, "222233334444") {
+		t.Errorf("one account: %+v", e)
+	}
+	n := e.NamingAccount()
+	if !strings.HasPrefix(n.Text, "gpublock: account 222233334444: ") || n.Key != e.Key {
+		t.Errorf("several accounts: text %q key %q", n.Text, n.Key)
+	}
+	p := b
+	p.Source, p.ReservationID = model.SourceTrainingPlan, "my-plan"
+	pe := EventOf(p, model.Warning{Kind: model.WarnExpiring}, end.Add(-35*time.Minute))
+	if got := pe.NamingAccount().Key; got != "222233334444/"+pe.Key {
+		t.Errorf("plan key %q", got)
+	}
+	if !slices.Contains(eventEnv(n), "GPUBLOCK_ACCOUNT=222233334444") {
+		t.Errorf("env %v", eventEnv(n))
 	}
 }

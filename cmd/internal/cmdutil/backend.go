@@ -63,12 +63,15 @@ type AWSFlags struct {
 	// demoRateLimitsFile is the configuration file's demo_rate_limits, used when the flag
 	// is not given, and only by the simulator (it is no error against AWS).
 	rateLimits, demoRateLimitsFile string
+	// accounts and organization are the configuration file's (SetAccounts, accounts.go).
+	accounts     []config.Account
+	organization bool
 }
 
 // Register declares the AWS flags: once, as the root command's persistent flags, so that
 // they work before or after the command name.
 func (f *AWSFlags) Register(fs *pflag.FlagSet) {
-	fs.StringVar(&f.Profile, "profile", "", "AWS shared-config profile (default: $AWS_PROFILE or the default profile)")
+	fs.StringVar(&f.Profile, "profile", "", "AWS shared-config profile; for the listings also a list `P[,P...]` of accounts, the first the one that searches and pays (default: $AWS_PROFILE or the default profile)")
 	fs.StringVar(&f.Region, "region", "", "AWS region; for searches also a list `R[,R...]` or all (default: $AWS_REGION or the profile's)")
 	fs.StringVar(&f.EndpointURL, "endpoint-url", "", "EC2 endpoint `URL`, e.g. http://127.0.0.1:PORT for gpublock sim (default: AWS, or $AWS_ENDPOINT_URL_EC2)")
 	fs.BoolVar(&f.Demo, "demo", false, "use the built-in simulator instead of AWS (nothing real is bought)")
@@ -85,6 +88,9 @@ func (f *AWSFlags) Register(fs *pflag.FlagSet) {
 
 // Validate checks the shared flags before any call.
 func (f *AWSFlags) Validate() error {
+	if err := f.checkProfiles(); err != nil {
+		return err
+	}
 	if f.EndpointURL != "" {
 		u, err := url.Parse(f.EndpointURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -242,6 +248,9 @@ func OpenBackend(ctx context.Context, f *AWSFlags, stderr io.Writer) (*awsapi.Cl
 	if err := f.Validate(); err != nil {
 		return nil, BackendInfo{}, err
 	}
+	// One client reaches one account: the first of a list, with the file's endpoint and
+	// regions for it.
+	f = f.home()
 	cfg := f.ClientConfig()
 	if f.Demo {
 		return openSimulated(ctx, f, cfg, "--demo: the built-in simulator; nothing real is bought or launched")
@@ -251,7 +260,12 @@ func OpenBackend(ctx context.Context, f *AWSFlags, stderr io.Writer) (*awsapi.Cl
 		return nil, BackendInfo{}, err
 	}
 	emulator := false // known from the probe below, which need not be asked twice
-	if u := awsapi.ConfiguredEndpoint(); c.Endpoint() == "" && u != "" {
+	u := awsapi.ConfiguredEndpoint()
+	if u == "" {
+		// The profile's own endpoint_url in the shared config, which the SDK applies.
+		u = aws.ToString(c.SDKConfig().BaseEndpoint)
+	}
+	if c.Endpoint() == "" && u != "" {
 		// An endpoint from the environment that is not on loopback (`gpublock sim --addr
 		// 0.0.0.0:P`, another machine) may still be the emulator: what it answers decides,
 		// so that simulated purchases are never labelled LIVE nor journalled as real.
@@ -296,7 +310,9 @@ func OpenBackend(ctx context.Context, f *AWSFlags, stderr io.Writer) (*awsapi.Cl
 	return c, info, nil
 }
 
+// ClientConfig is the configuration of the client of the account that searches and pays.
 func (f *AWSFlags) ClientConfig() awsapi.Config {
+	f = f.home()
 	cfg := awsapi.Config{
 		Profile:     f.Profile,
 		Region:      f.HomeRegion(),

@@ -26,6 +26,7 @@ func ApplyTUIConfig(f *AWSFlags, c config.File) TUISpending {
 		f.MaxSpend = c.MaxSpend
 	}
 	f.demoRateLimitsFile = c.DemoRateLimits
+	f.SetAccounts(c)
 	s := TUISpending{ReadOnly: f.ReadOnly, Tags: c.Tags, AMI: c.AMI, Theme: c.Theme, Mouse: c.Mouse}
 	s.MaxSpend = f.SpendCap()
 	return s

@@ -13,7 +13,9 @@ import (
 
 // BlockJSON uses the AWS CLI's field names, plus Region and the merged details.
 type BlockJSON struct {
-	Source                 model.Source
+	Source model.Source
+	// Account is the AWS account that owns the block (the reservation's OwnerId).
+	Account                string `json:",omitempty"`
 	CapacityReservationId  string
 	CapacityBlockId        string
 	Region                 string
@@ -60,6 +62,59 @@ type BlockFacts struct {
 	// (--source), printed after them.
 	Plans     []model.Block
 	WithPlans bool
+	// Accounts: the reservations of several accounts are listed, and the table and the CSV
+	// name each one's account in a column of their own.
+	Accounts bool
+	// Organization, when set, is the organization's Capacity Block instances against AWS's
+	// cap: a line under the table, and the JSON an object of the list and it.
+	Organization *OrganizationJSON
+}
+
+// OrganizationJSON is what the organization's Capacity Blocks hold against AWS's cap of
+// instances on any date, from today on.
+type OrganizationJSON struct {
+	Cap int
+	// PeakInstances are held on PeakDate, the date with the most ("" when none holds any).
+	PeakInstances int
+	PeakDate      string `json:",omitempty"`
+	Line          string
+	// Days are the instances held on each UTC date from today on that holds any.
+	Days []OrganizationDayJSON
+	// Complete is false when an account or a region could not be listed: the figures may
+	// then be low.
+	Complete bool
+}
+
+// OrganizationDayJSON is the instances held on one UTC date.
+type OrganizationDayJSON struct {
+	Date      string
+	Instances int
+}
+
+// Organization is held's figures from now's date on; complete says whether every account
+// and region was listed.
+func Organization(held model.Held, now time.Time, complete bool) *OrganizationJSON {
+	o := &OrganizationJSON{Cap: model.MaxOrganizationInstances, Line: held.Line(now), Days: []OrganizationDayJSON{}, Complete: complete}
+	if !complete {
+		o.Line += " (the list is incomplete: the figures may be low)"
+	}
+	if peak, ok := held.Peak(now); ok {
+		o.PeakInstances, o.PeakDate = peak.Instances, peak.Date.Format(time.DateOnly)
+	}
+	today := now.UTC().Truncate(24 * time.Hour)
+	for _, d := range held {
+		if !d.Date.Before(today) {
+			o.Days = append(o.Days, OrganizationDayJSON{Date: d.Date.Format(time.DateOnly), Instances: d.Instances})
+		}
+	}
+	return o
+}
+
+// organizationJSON is `blocks -o json` when the organization's cap is stated: the list
+// (as it is printed otherwise) beside the figures.
+type organizationJSON struct {
+	Blocks       any
+	Organization *OrganizationJSON
 }
 
 func toBlockJSONAt(b model.Block, facts BlockFacts, now time.Time) BlockJSON {
@@ -92,6 +147,7 @@ func warningsJSON(rules model.WarnRules, b model.Block, now time.Time) []warning
 
 func toBlockJSON(b model.Block) BlockJSON {
 	j := BlockJSON{
+		Account:                b.Account,
 		CapacityReservationId:  b.ReservationID,
 		CapacityBlockId:        b.BlockID,
 		Region:                 b.Region,
@@ -133,6 +189,9 @@ var blockCSVHeader = []string{"CapacityReservationId", "CapacityBlockId", "Regio
 
 const blockTableFormat = "%-21s  %-21s  %-14s  %-16s  %-17s  %5s  %5s  %7s  %-15s  %-16s  %-16s  %-16s  %-19s  %-17s  %s\n"
 
+// accountCell is the width of the ACCOUNT column: a 12-digit account id.
+const accountCell = "%-12s  "
+
 // Blocks writes the list to w; in a table, an empty list is said on diag, like the
 // empty search of offerings, so stdout holds only rows.
 func Blocks(blocks []model.Block, facts BlockFacts, format cmdutil.OutputFormat, now time.Time, w, diag io.Writer) error {
@@ -145,6 +204,7 @@ func Blocks(blocks []model.Block, facts BlockFacts, format cmdutil.OutputFormat,
 	warning := func(b model.Block) string { return facts.Rules.Top(b, now).Cell(b, now) }
 	switch format {
 	case "json":
+		var list any
 		if facts.WithPlans {
 			out := make([]any, 0, len(blocks)+len(facts.Plans))
 			for _, b := range blocks {
@@ -155,37 +215,78 @@ func Blocks(blocks []model.Block, facts BlockFacts, format cmdutil.OutputFormat,
 				j.Countdown = p.PlanCountdown(now)
 				out = append(out, j)
 			}
-			return JSON(w, out)
+			list = out
+		} else {
+			out := make([]BlockJSON, len(blocks))
+			for i, b := range blocks {
+				out[i] = toBlockJSONAt(b, facts, now)
+			}
+			list = out
 		}
-		out := make([]BlockJSON, len(blocks))
-		for i, b := range blocks {
-			out[i] = toBlockJSONAt(b, facts, now)
+		if facts.Organization != nil {
+			return JSON(w, organizationJSON{Blocks: list, Organization: facts.Organization})
 		}
-		return JSON(w, out)
+		return JSON(w, list)
 	case "csv":
 		cw := csv.NewWriter(w)
-		_ = cw.Write(blockCSVHeader)
+		header := blockCSVHeader
+		if facts.Accounts {
+			header = append([]string{"Account"}, header...)
+		}
+		_ = cw.Write(header)
 		for _, b := range blocks {
-			_ = cw.Write([]string{b.ReservationID, b.BlockID, b.Region, b.AvailabilityZone, b.InstanceType,
+			row := []string{b.ReservationID, b.BlockID, b.Region, b.AvailabilityZone, b.InstanceType,
 				strconv.Itoa(b.TotalCount), strconv.Itoa(b.AvailableCount), strconv.Itoa(b.RunningCount), string(b.State),
-				b.Start.UTC().Format(time.RFC3339), b.End.UTC().Format(time.RFC3339), b.Interconnect, warning(b), fee(b)})
+				b.Start.UTC().Format(time.RFC3339), b.End.UTC().Format(time.RFC3339), b.Interconnect, warning(b), fee(b)}
+			if facts.Accounts {
+				row = append([]string{b.Account}, row...)
+			}
+			_ = cw.Write(row)
 		}
 		cw.Flush()
+		if facts.Organization != nil {
+			// A CSV holds rows only: the figures go beside it.
+			fmt.Fprintln(diag, facts.Organization.Line)
+		}
 		return cw.Error()
+	}
+	if err := blocksTable(blocks, facts, now, w, diag, warning); err != nil {
+		return err
+	}
+	if facts.Organization != nil {
+		_, err := fmt.Fprintf(w, "\n%s\n", facts.Organization.Line)
+		return err
+	}
+	return nil
+}
+
+// blocksTable is the table of the blocks, then the plans'.
+func blocksTable(blocks []model.Block, facts BlockFacts, now time.Time, w, diag io.Writer, warning func(model.Block) string) error {
+	account := func(b model.Block) string {
+		if !facts.Accounts {
+			return ""
+		}
+		return fmt.Sprintf(accountCell, b.Account)
 	}
 	if facts.WithPlans && len(blocks) == 0 {
 		if len(facts.Plans) == 0 {
 			_, err := fmt.Fprintf(diag, "No %s and no %s.\n", cmdutil.SourcesThat(cmdutil.NoParts), cmdutil.SourcesThat(cmdutil.HasParts))
 			return err
 		}
-		return printPlans(facts.Plans, facts.Rules, now, w, false)
+		return printPlans(facts.Plans, facts.Rules, now, w, false, facts.Accounts)
 	}
 	if len(blocks) == 0 {
 		_, err := fmt.Fprintln(diag, "No Capacity Blocks.")
 		return err
 	}
+	head := ""
+	if facts.Accounts {
+		head = fmt.Sprintf(accountCell, "ACCOUNT")
+	}
+	fmt.Fprint(w, head)
 	fmt.Fprintf(w, blockTableFormat, "RESERVATION", "BLOCK", "REGION", "ZONE", "TYPE", "TOTAL", "FREE", "RUNNING", "STATE", "START (UTC)", "END (UTC)", "TERMINATES (UTC)", "TO START / TO END", "INTERCONNECT", "WARNING")
 	for _, b := range blocks {
+		fmt.Fprint(w, account(b))
 		_, err := fmt.Fprintf(w, blockTableFormat, b.ReservationID, b.BlockID, b.Region, b.AvailabilityZone, b.InstanceType,
 			strconv.Itoa(b.TotalCount), strconv.Itoa(b.AvailableCount), strconv.Itoa(b.RunningCount), b.State,
 			b.Start.UTC().Format("2006-01-02 15:04"), b.End.UTC().Format("2006-01-02 15:04"),
@@ -194,5 +295,5 @@ func Blocks(blocks []model.Block, facts BlockFacts, format cmdutil.OutputFormat,
 			return err
 		}
 	}
-	return printPlans(facts.Plans, facts.Rules, now, w, true)
+	return printPlans(facts.Plans, facts.Rules, now, w, true, facts.Accounts)
 }

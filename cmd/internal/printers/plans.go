@@ -12,7 +12,9 @@ import (
 // PlanJSON is a training plan as DescribeTrainingPlan names its fields, plus its source,
 // region, countdown and how to use it.
 type PlanJSON struct {
-	Source                    model.Source
+	Source model.Source
+	// Account is the AWS account that owns the plan (its ARN's).
+	Account                   string `json:",omitempty"`
 	TrainingPlanName          string
 	TrainingPlanArn           string
 	Region                    string
@@ -50,7 +52,7 @@ type reservedCapacityJSON struct {
 }
 
 func ToPlanJSON(b model.Block) PlanJSON {
-	j := PlanJSON{Source: b.Source, TrainingPlanName: b.ReservationID, TrainingPlanArn: b.ARN, Region: b.Region,
+	j := PlanJSON{Source: b.Source, Account: b.Account, TrainingPlanName: b.ReservationID, TrainingPlanArn: b.ARN, Region: b.Region,
 		Status: model.PlanStatus(b.State), StatusMessage: b.StatusMessage, StartTime: RFC3339(b.Start), EndTime: RFC3339(b.End),
 		DurationHours: b.Hours(), UpfrontFee: b.Fee.String(), CurrencyCode: b.Currency, TotalInstanceCount: b.TotalCount,
 		AvailableInstanceCount: b.AvailableCount, InUseInstanceCount: b.RunningCount, TargetResources: b.Targets,
@@ -70,15 +72,22 @@ const planTableFormat = "%-15s  %-30s  %-14s  %-16s  %5s  %-10s  %-16s  %-16s  %
 
 // printPlans writes the plans of a listing in a table of their own, under the blocks',
 // with each plan's most urgent warning, its ARN and how to use it.
-func printPlans(plans []model.Block, rules model.WarnRules, now time.Time, w io.Writer, underBlocks bool) error {
+func printPlans(plans []model.Block, rules model.WarnRules, now time.Time, w io.Writer, underBlocks, accounts bool) error {
 	if len(plans) == 0 {
 		return nil
 	}
 	if underBlocks {
 		fmt.Fprintln(w)
 	}
+	head, account := "", func(model.Block) string { return "" }
+	if accounts {
+		head = fmt.Sprintf(accountCell, "ACCOUNT")
+		account = func(b model.Block) string { return fmt.Sprintf(accountCell, b.Account) }
+	}
+	fmt.Fprint(w, head)
 	fmt.Fprintf(w, planTableFormat, "SOURCE", "TRAINING PLAN", "REGION", "TYPE", "COUNT", "STATUS", "START (UTC)", "END (UTC)", "HOURS", "FEE", "TO START / TO END", "WARNING")
 	for _, b := range plans {
+		fmt.Fprint(w, account(b))
 		if _, err := fmt.Fprintf(w, planTableFormat, b.Source.Name(), b.ReservationID, b.Region, b.InstanceType, strconv.Itoa(b.TotalCount),
 			model.PlanStatus(b.State), b.Start.UTC().Format("2006-01-02 15:04"), b.End.UTC().Format("2006-01-02 15:04"), strconv.FormatInt(b.Hours(), 10),
 			b.Fee.Dollars(), b.PlanCountdown(now), rules.Top(b, now).Cell(b, now)); err != nil {

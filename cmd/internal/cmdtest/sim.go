@@ -27,7 +27,11 @@ type Sim struct {
 	Emulator *ec2sim.Server
 	URL      string
 	Calls    atomic.Int64
+	srv      *httptest.Server
 }
+
+// Stop stops serving, as an emulator (an account's endpoint) that went away.
+func (s *Sim) Stop() { s.srv.Close() }
 
 // StartSim starts an emulator and sets the environment as a script's would: static
 // keys in env, empty AWS config files so the host's never leak in, a private state dir.
@@ -49,7 +53,7 @@ func StartSim(t *testing.T, tweak ...func(*ec2sim.Options)) *Sim {
 		sim.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
-	cs.URL = srv.URL
+	cs.URL, cs.srv = srv.URL, srv
 	Env(t)
 	t.Setenv("AWS_ACCESS_KEY_ID", "AKIATESTCLI000000001")
 	t.Setenv("AWS_SECRET_ACCESS_KEY", "cli-test-secret")

@@ -2,8 +2,8 @@ package config
 
 import (
 	"net/url"
-	"strconv"
 	"slices"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"

@@ -52,7 +52,13 @@ const blocksLong = "Lists the account's Capacity Blocks: each block's state, zon
 	"a plan's end stops its jobs, and the block's earlier times are kept for it.\n" +
 	"Instances are terminated from 30 minutes before the end. A region that fails is named on\n" +
 	"stderr and the blocks of the others are still printed; when every region fails, stdout\n" +
-	"stays empty (no header, no []).\n\n" +
+	"stays empty (no header, no []).\n" +
+	"Several accounts (--profile a,b, or the configuration file's accounts) are listed together:\n" +
+	"the table and the CSV gain an ACCOUNT column, the JSON has each block's Account, and the\n" +
+	"warnings name the account. An account that fails is named on stderr and the others are still\n" +
+	"printed (exit 1). With organization: true in the configuration file, a line under the table\n" +
+	"states the most Capacity Block instances the organization holds on any date against AWS's cap\n" +
+	"of 256 across it; -o json is then {\"Blocks\": [...], \"Organization\": {...}}.\n\n" +
 	"Exit status: 0 ok (every region answered whole, and no block's --warn-of moment is within\n" +
 	"--warn-within); 1 failure (a region failed or some of its details are missing, so the list\n" +
 	"is incomplete; or an output error; or the record of notifications sent cannot be written);\n" +
@@ -87,6 +93,9 @@ type Options struct {
 	auto     cmdutil.AutoExtendSettings
 	decided  map[string]bool // the auto-extension decisions taken or read back (autoextend.go)
 	sources  []source.Source // those --source names, opened once so that a watch's scans share them
+	// accounts, when several accounts are listed (--profile a,b or the configuration's
+	// accounts), is the backend over them, whose listing is every account's.
+	accounts source.Backend
 	notifier *notify.Notifier
 	mu       sync.Mutex
 	reports  []string // the notifier's failures, printed by the command's own goroutine
@@ -170,23 +179,34 @@ func blocksRun(ctx context.Context, a *Options) (code int) {
 		fmt.Fprintln(stderr, "gpublock blocks:", err)
 		return 2
 	}
+	a.aws.SetAccounts(cfg)
 	if a.settings, err = a.oncall.Resolve(cfg.Oncall); err != nil {
 		return cmdutil.ReportUsage(stderr, "blocks", err)
 	}
 	if a.auto, err = a.autoFlag.Resolve(cfg.AutoExtend, a.settings.Rules, a.watch); err != nil {
 		return cmdutil.ReportUsage(stderr, "blocks", err)
 	}
+	if a.auto.Policy.Days > 0 && a.aws.SeveralAccounts() {
+		return cmdutil.ReportUsage(stderr, "blocks", cmdutil.Usagef("--auto-extend spends in one account; give one --profile (the one that pays)"))
+	}
 	regions, _ := a.aws.RegionList(nil) // validated above
-	client, _, err := a.Backend(ctx, &a.aws)
+	var client *awsapi.Client
+	if a.aws.SeveralAccounts() {
+		a.accounts, client, _, err = cmdutil.OpenAccounts(ctx, &a.aws, a.Backend, a.sourcesOver)
+	} else {
+		if len(regions) == 0 {
+			regions = a.aws.AccountSpecs()[0].Regions // the configuration's, for its one account
+		}
+		if client, _, err = a.Backend(ctx, &a.aws); err == nil {
+			err = a.openSources(client)
+		}
+	}
 	if err != nil {
 		return cmdutil.BackendFailure(stderr, "blocks", err)
 	}
 	if len(regions) == 0 {
 		// A block bought from another machine, in any region, must not go unseen.
 		regions = model.Regions()
-	}
-	if err := a.openSources(client); err != nil {
-		return cmdutil.BackendFailure(stderr, "blocks", err)
 	}
 	nc := a.settings.Notify
 	nc.StatePath, nc.Backoff = cmdutil.NotifyStatePath(client), a.Notify.Backoff
@@ -241,7 +261,8 @@ func blocksRun(ctx context.Context, a *Options) (code int) {
 // status; cancelled is true when ctx ended during the listing and nothing was printed.
 func (a *Options) refresh(ctx context.Context, client *awsapi.Client, regions []string, format cmdutil.OutputFormat, stdout, stderr io.Writer) (int, bool) {
 	cmdutil.FireAttached(ctx, client, a.notifier, func(s string) { fmt.Fprintln(stderr, "gpublock blocks:", s) })
-	list, _ := source.List(ctx, a.sources, regions)
+	list, everyAccountFailed := a.list(ctx, regions)
+	several := a.accounts != nil
 	all := list.Blocks
 	blocks, plans := splitParts(all)
 	if ctx.Err() != nil {
@@ -257,12 +278,20 @@ func (a *Options) refresh(ctx context.Context, client *awsapi.Client, regions []
 		fmt.Fprintf(stdout, "\n%s: %s; every %s, Ctrl-C stops\n", printers.BothTimes(now), watchSummary(len(blocks), regions, lf), a.interval)
 	}
 	// When no region answered, stdout stays empty: an empty list would read as "no blocks".
-	if lf.NoneRead(regions) {
+	switch {
+	case everyAccountFailed:
+		fmt.Fprintf(stderr, "gpublock blocks: every account failed: %s\n", strings.Join(lf.Accounts, "; "))
+		return 1, false
+	case lf.NoneRead(regions):
 		fmt.Fprintf(stderr, "gpublock blocks: every region failed: %s\n", strings.Join(failed, ", "))
 		return 1, false
 	}
 	_, withParts := a.partsSource()
-	facts := printers.BlockFacts{Rules: a.settings.Rules, Fees: list.Fees, Plans: plans, WithPlans: withParts}
+	facts := printers.BlockFacts{Rules: a.settings.Rules, Fees: list.Fees, Plans: plans, WithPlans: withParts, Accounts: several}
+	if a.aws.Organization() {
+		complete := len(failed) == 0 && len(partial) == 0 && len(lf.Accounts) == 0 && !lf.Other
+		facts.Organization = printers.Organization(model.InstancesHeld(all), now, complete)
+	}
 	if err := printers.Blocks(blocks, facts, format, now, stdout, stderr); err != nil {
 		fmt.Fprintln(stderr, "gpublock blocks:", err)
 		return 1, false
@@ -270,7 +299,11 @@ func (a *Options) refresh(ctx context.Context, client *awsapi.Client, regions []
 	// Blocks and plans alike, by the rules the terminal UI uses.
 	for _, b := range all {
 		for _, w := range a.settings.Rules.Warnings(b, now) {
-			a.notifier.Send(notify.EventOf(b, w, now))
+			e := notify.EventOf(b, w, now)
+			if several {
+				e = e.NamingAccount()
+			}
+			a.notifier.Send(e)
 		}
 	}
 	a.autoExtend(ctx, client, all, now, stderr)
@@ -281,7 +314,7 @@ func (a *Options) refresh(ctx context.Context, client *awsapi.Client, regions []
 				if note := b.Source.EndNote(); note != "" {
 					stops = "  (" + note + ")"
 				}
-				fmt.Fprintf(stderr, "gpublock blocks: WARNING: %s%s  %s  %s × %d  ends %s  in %s%s%s\n", what, b.ReservationID, b.Region,
+				fmt.Fprintf(stderr, "gpublock blocks: WARNING: %s%s%s  %s  %s × %d  ends %s  in %s%s%s\n", model.AccountLead(b, several), what, b.ReservationID, b.Region,
 					b.InstanceType, b.TotalCount, b.End.UTC().Format("2006-01-02 15:04 MST"), model.ShortSpan(b.End.Sub(now)), stops, momentNote(a.moment, b, now))
 			}
 			// A block about to end is the more urgent news, even when a region went unread.
@@ -291,8 +324,13 @@ func (a *Options) refresh(ctx context.Context, client *awsapi.Client, regions []
 		if len(failed) > 0 {
 			fmt.Fprintf(stderr, "gpublock blocks: --warn-within: the blocks of %s could not be checked\n", strings.Join(failed, ", "))
 		}
+		if len(lf.Accounts) > 0 {
+			fmt.Fprintf(stderr, "gpublock blocks: --warn-within: the blocks of %s could not all be checked\n", strings.Join(lf.Accounts, "; "))
+		}
 	}
 	switch {
+	case len(lf.Accounts) > 0:
+		fmt.Fprintf(stderr, "gpublock blocks: the list is incomplete: %s could not be listed whole (see above)\n", strings.Join(lf.Accounts, "; "))
 	case len(failed) > 0 && len(partial) > 0:
 		fmt.Fprintf(stderr, "gpublock blocks: the list is incomplete: %s failed; some details are missing in %s\n", strings.Join(failed, ", "), strings.Join(partial, ", "))
 	case len(failed) > 0:
@@ -332,11 +370,26 @@ func (a *Options) printReports(stderr io.Writer) {
 	}
 }
 
+// list lists the blocks of every source --source names: of every account when several are
+// listed. everyAccountFailed is true when none of them answered.
+func (a *Options) list(ctx context.Context, regions []string) (list source.BlockList, everyAccountFailed bool) {
+	if a.accounts == nil {
+		list, _ = source.List(ctx, a.sources, regions)
+		return list, false
+	}
+	list, err := a.accounts.Blocks(ctx, regions)
+	return list, err != nil
+}
+
 // reportProblems names each failure of a listing on stderr; regions that failed alike (no
-// credentials: all of them) are named once, together.
+// credentials: all of them) are named once, together. An account's problems name it first.
 func reportProblems(list source.BlockList, stderr io.Writer) source.ListingFailures {
 	for _, p := range list.Problems {
 		switch {
+		case p.Account != "" && p.Partial:
+			fmt.Fprintf(stderr, "gpublock blocks: some details are missing: %s\n", p.Message)
+		case p.Account != "":
+			fmt.Fprintf(stderr, "gpublock blocks: %s\n", p.Message)
 		case len(p.Regions) == 0:
 			fmt.Fprintf(stderr, "gpublock blocks: %s\n", p.Message)
 		case p.Partial:
@@ -365,6 +418,9 @@ func watchSummary(n int, regions []string, lf source.ListingFailures) string {
 	}
 	if partial := printers.RegionsIn(regions, lf.Partial); len(partial) > 0 {
 		parts = append(parts, "details missing in "+strings.Join(partial, ", "))
+	}
+	if len(lf.Accounts) > 0 {
+		parts = append(parts, "NOT WHOLE: "+strings.Join(lf.Accounts, "; ")+" (see stderr)")
 	}
 	return strings.Join(parts, "; ")
 }

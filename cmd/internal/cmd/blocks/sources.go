@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/model"
 )
@@ -19,6 +20,19 @@ func (a *Options) openSources(client *awsapi.Client) error {
 		a.sources = append(a.sources, src)
 	}
 	return nil
+}
+
+// sourcesOver are the sources --source names over one account's client (every source of
+// the build is in it, so none is missing).
+func (a *Options) sourcesOver(client *awsapi.Client) []source.Source {
+	srcs, _, _ := a.src.Check() // validated before
+	var out []source.Source
+	for _, s := range srcs {
+		if src, err := cmdutil.OpenSource(client, s); err == nil {
+			out = append(out, src)
+		}
+	}
+	return out
 }
 
 // partsSource is the first source listed whose reservations are made of parts (training

@@ -183,3 +183,24 @@ func (p CapPass) Warning() string {
 		"past AWS's %d across the organization%s. AWS may refuse the purchase.",
 		p.Date.Format(time.DateOnly), p.Held, p.Adding, p.Held+p.Adding, p.Cap, more)
 }
+
+// CapNote is what a purchase's confirmation says of the cap before the typed word: the
+// warning when o would pass it (passes), else the most held on a date of its window and
+// what o adds. A training plan offering has none.
+func CapNote(held Held, o Offering) (note string, passes bool) {
+	if o.Source != SourceCapacityBlock {
+		return "", false
+	}
+	if p, ok := WouldPass(held, o); ok {
+		return p.Warning(), true
+	}
+	var peak DayCount
+	for _, d := range utcDates(o.Start, o.End) {
+		if n := held.On(d); n > peak.Instances || peak.Date.IsZero() {
+			peak = DayCount{Date: d, Instances: n}
+		}
+	}
+	add := OfferingInstances(o)
+	return fmt.Sprintf("at most %d of the organization's %d Capacity Block instances are held on a date of its window (%s); this adds %d, %d in all",
+		peak.Instances, MaxOrganizationInstances, peak.Date.Format(time.DateOnly), add, peak.Instances+add), false
+}

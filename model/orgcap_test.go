@@ -140,3 +140,19 @@ func TestAccountLead(t *testing.T) {
 		t.Errorf("unknown account: %q", got)
 	}
 }
+
+func TestCapNote(t *testing.T) {
+	held := InstancesHeld([]Block{{InstanceType: "p5.48xlarge", TotalCount: 200, State: StateScheduled, Start: at("2026-12-14T11:30:00Z"), End: at("2026-12-15T11:30:00Z")}})
+	o := Offering{InstanceType: "p5.48xlarge", Count: 8, Start: at("2026-12-15T11:30:00Z"), End: at("2026-12-17T11:30:00Z")}
+	note, passes := CapNote(held, o)
+	if passes || note != "at most 200 of the organization's 256 Capacity Block instances are held on a date of its window (2026-12-15); this adds 8, 208 in all" {
+		t.Errorf("within: %q %v", note, passes)
+	}
+	o.Count = 64
+	if note, passes := CapNote(held, o); !passes || !strings.HasPrefix(note, "ORGANIZATION CAP: on 2026-12-15") {
+		t.Errorf("past: %q %v", note, passes)
+	}
+	if note, _ := CapNote(held, Offering{Source: SourceTrainingPlan}); note != "" {
+		t.Errorf("plan: %q", note)
+	}
+}

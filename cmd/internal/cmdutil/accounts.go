@@ -125,10 +125,27 @@ func (f *AWSFlags) home() *AWSFlags { return f.ForAccount(f.AccountSpecs()[0]) }
 // the notifications, the launches attached on this machine are the home account's. An
 // account other than the home one that cannot be opened is named failed by every listing.
 func OpenAccounts(ctx context.Context, f *AWSFlags, open BackendFunc, srcs func(*awsapi.Client) []source.Source) (source.Backend, *awsapi.Client, BackendInfo, error) {
+	return OpenAccountsOf(ctx, f, f.AccountSpecs(), open, srcs)
+}
+
+// OrganizationSpecs are the accounts whose blocks count toward the organization's cap: the
+// one that pays, then every other account of the configuration file.
+func (f *AWSFlags) OrganizationSpecs() []AccountSpec {
+	home := f.AccountSpecs()[0]
+	out := []AccountSpec{home}
+	for _, a := range f.accounts {
+		if a.Profile != home.Profile {
+			out = append(out, AccountSpec{Profile: a.Profile, EndpointURL: a.EndpointURL, Regions: a.Regions})
+		}
+	}
+	return out
+}
+
+// OpenAccountsOf is OpenAccounts over the accounts specs, the first the home account.
+func OpenAccountsOf(ctx context.Context, f *AWSFlags, specs []AccountSpec, open BackendFunc, srcs func(*awsapi.Client) []source.Source) (source.Backend, *awsapi.Client, BackendInfo, error) {
 	if err := f.Validate(); err != nil {
 		return nil, nil, BackendInfo{}, err
 	}
-	specs := f.AccountSpecs()
 	type opened struct {
 		c    *awsapi.Client
 		info BackendInfo

@@ -243,6 +243,9 @@ func (a *Options) check(pos []string) (string, int, cmdutil.OutputFormat, error)
 		if a.duration != "" || a.dryRun || a.yes {
 			return "", 0, "", cmdutil.Usagef("--list buys nothing: it takes no --duration, --dry-run or --yes")
 		}
+		if err := a.aws.OneAccount(); err != nil {
+			return "", 0, "", err
+		}
 		if err := a.aws.Validate(); err != nil {
 			return "", 0, "", err
 		}
@@ -254,6 +257,9 @@ func (a *Options) check(pos []string) (string, int, cmdutil.OutputFormat, error)
 	days, err := model.ParseLength(a.duration)
 	if err != nil {
 		return "", 0, "", cmdutil.Usagef("--duration: %v", err)
+	}
+	if err := a.aws.OneAccount(); err != nil {
+		return "", 0, "", err
 	}
 	if err := a.aws.Validate(); err != nil {
 		return "", 0, "", err

@@ -188,6 +188,9 @@ func (a *Options) check(pos []string) (string, cmdutil.OutputFormat, error) {
 			return "", "", cmdutil.Usagef("--security-group %q: want a security group id (sg-…)", g)
 		}
 	}
+	if err := a.aws.OneAccount(); err != nil {
+		return "", "", err
+	}
 	if err := a.aws.Validate(); err != nil {
 		return "", "", err
 	}

@@ -67,6 +67,10 @@ const purchaseLong = "Buys a Capacity Block offering after showing its facts (ty
 	"Before buying, purchases and extensions that a crash left unsettled in the region are settled\n" +
 	"(see gpublock journal). When an interrupted run already bought this block, it says so and buys\n" +
 	"nothing new (exit 0); --again buys a second one on purpose, after typing again.\n\n" +
+	"With organization: true in the configuration file, the blocks of every account it lists are\n" +
+	"counted first, and a purchase that would hold more than AWS's 256 Capacity Block instances\n" +
+	"across the organization on a date of its window is warned of before the typed word (AWS decides).\n" +
+	"It buys in one account: --profile names one (with the configuration's accounts, the first).\n\n" +
 	"Exit status: 0 bought (also when the reply was lost and the reservation found by its request tag,\n" +
 	"or when an interrupted run had bought it), 1 not bought, 2 bad usage or no terminal to confirm on\n" +
 	"without --yes, 3 outcome unknown: do not buy again."
@@ -180,6 +184,9 @@ func purchaseRun(ctx context.Context, a *Options) int {
 			fmt.Sprintf("This identity may call %s for %s in %s.", p.Permission.Action, o.ID, o.Region), "bought")
 	}
 	spending.PermissionLine(stderr, p)
+	if a.AWS.Organization() {
+		organizationCap(ctx, a, o, stderr)
+	}
 	if !spending.Confirmed(ctx, ios, "purchase", a.yes, "Buy this "+show.what+"?", "buy", "bought") {
 		return 1
 	}
@@ -270,6 +277,9 @@ func (a *Options) check(pos []string) (string, cmdutil.OutputFormat, error) {
 	}
 	if !slices.Contains(capacityblocks.Platforms(), a.platform) {
 		return "", "", cmdutil.Usagef("--platform %q: allowed %s", a.platform, strings.Join(capacityblocks.Platforms(), ", "))
+	}
+	if err := a.AWS.OneAccount(); err != nil {
+		return "", "", err
 	}
 	if err := a.AWS.Validate(); err != nil {
 		return "", "", err

@@ -42,6 +42,9 @@ type Env struct {
 	AMI              string            // default AMI of a launch
 	Size             screen.Rect       // the body the dialog is drawn in
 	Prices           *pricing.Catalog  // nil: the embedded one
+	// Organization: the accounts listed are the organization's whole set, whose Capacity
+	// Block instances a purchase counts against AWS's cap first.
+	Organization bool
 }
 
 // CallCtx is the parent of the dialog's calls: the program's, or Background in a test that

@@ -54,6 +54,10 @@ type Model struct {
 	spend      spend.Machine
 	prep       source.Prepared
 	capRefusal string
+
+	// org is the count of the organization's Capacity Block instances against AWS's cap
+	// (Env.Organization), asked when the dialog opens (orgcap.go).
+	org orgCount
 }
 
 // purchaseAction is what the spend machine says of a purchase.
@@ -94,7 +98,7 @@ func New(env dialog.Env, o model.Offering) (Model, tea.Cmd) {
 		d.spend.Cap()
 		return d, nil
 	}
-	return d, d.dryRun()
+	return d, tea.Batch(d.dryRun(), d.countOrganization())
 }
 
 // hasPlatform reports whether the platform is chosen here: a source gpublock does not
@@ -174,6 +178,8 @@ func (d Model) why() string {
 	switch {
 	case d.env.Account() == "":
 		return "The account that would pay is not known; close this and try again once the header shows it."
+	case d.org.pending():
+		return countingWhy
 	case tagErr != nil:
 		return "Fix the tags: " + tagErr.Error() + "."
 	case !d.fits():
@@ -192,6 +198,16 @@ func (d Model) Update(msg tea.Msg) (dialog.Dialog, tea.Cmd, bool) {
 	case dryRunMsg:
 		if msg.dialog == d.id {
 			d.answer(msg)
+		}
+	case orgMsg:
+		if msg.dialog == d.id {
+			d.org = d.org.answer(msg, d.o)
+			if strings.HasPrefix(d.spend.Note, countingWhy) {
+				d.spend.Note = "" // said while it counted; it has answered
+			}
+			if d.org.passes || d.org.why != "" {
+				d.spend.Restate() // a warning is read before the word counts
+			}
 		}
 	case purchasedMsg:
 		if msg.dialog != d.id {
@@ -321,6 +337,9 @@ func (d Model) tailLines(irrevocable string, w int) []string {
 		}
 	}
 	for _, l := range dialog.WrapStyled(th.Warning.Bold(true), irrevocable, w-2) {
+		out = append(out, "  "+l)
+	}
+	for _, l := range d.org.lines(th, w-2) {
 		out = append(out, "  "+l)
 	}
 	for _, l := range d.statusLines(w - 2) {

@@ -165,6 +165,15 @@ func (m *Machine) Answer(check int64, p source.Permission, err error) bool {
 	return true
 }
 
+// Restate is for a fact that arrived under the word field after the others (a warning):
+// the dwell starts again from it, and a word begun before it was drawn is cleared.
+func (m *Machine) Restate() {
+	m.Field.SetValue("")
+	if !m.shown.IsZero() {
+		m.shown = m.now()
+	}
+}
+
 // SkipDryRun is for a source that has none: the permission is learnt only by the call.
 func (m *Machine) SkipDryRun(action string) {
 	m.NoDryRun, m.phase, m.Perm, m.PermErr = true, Ready, source.Permission{Allowed: true, Action: action}, nil

@@ -139,6 +139,10 @@ func (h Held) Line(now time.Time) string {
 		peak.Date.Format(time.DateOnly))
 }
 
+// IncompleteNote follows the organization's figures when an account or a region could not
+// be listed.
+const IncompleteNote = " (the list is incomplete: the figures may be low)"
+
 // CapPass is a purchase that would take the organization past the cap: on Date, the
 // instances already held and those the offering adds; Dates is how many dates of its
 // window pass the cap.

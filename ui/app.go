@@ -89,6 +89,12 @@ type Options struct {
 	Notify       func(ctx context.Context, b model.Block, w model.Warning, now time.Time) []string
 	ExtendDays   int
 	AutoExtend   model.AutoExtendPolicy
+
+	// Organization: the accounts listed (a backend over several, source.Accounts, or the
+	// one) are the organization's whole set: the blocks screen states its Capacity Block
+	// instances against AWS's cap of 256 on any date, and the purchase dialog warns of a
+	// purchase that would pass it.
+	Organization bool
 }
 
 // Model is the root model.
@@ -156,7 +162,7 @@ func New(opts Options) Model {
 			WatchEvery: opts.WatchEvery, Connecting: opts.Connect != nil})},
 		screenBlocks: blocksTab{blockscreen.New(pc, blockscreen.Options{Refresh: opts.Refresh, NoNotify: opts.NoNotify,
 			Regions: opts.BlockRegions, WarnRules: opts.WarnRules, Notify: opts.Notify, AutoExtend: opts.AutoExtend,
-			Visible: opts.StartOnBlocks, Connecting: opts.Connect != nil})},
+			Organization: opts.Organization, Visible: opts.StartOnBlocks, Connecting: opts.Connect != nil})},
 		screenAdvisor: advisorTab{advisorui.New(pc, advisorui.Options{Catalog: opts.Prices, Region: opts.Region})},
 	}
 	switch {

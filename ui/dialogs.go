@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
 	uidialog "github.com/gpublock/gpublock/ui/dialog"
@@ -15,6 +16,7 @@ import (
 	"github.com/gpublock/gpublock/ui/dialog/launch"
 	"github.com/gpublock/gpublock/ui/dialog/purchase"
 	"github.com/gpublock/gpublock/ui/dialog/use"
+	"github.com/gpublock/gpublock/ui/program"
 	uiscreen "github.com/gpublock/gpublock/ui/screen"
 	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
 )
@@ -31,7 +33,8 @@ func (m Model) actionEnv() uidialog.Env {
 	if poll <= 0 {
 		poll = 3 * time.Second
 	}
-	env := uidialog.Env{Context: m.pc, Poll: poll, MaxSpend: m.opts.MaxSpend, MaxSpendRule: m.opts.MaxSpendRule, Tags: m.opts.DefaultTags, AMI: m.opts.DefaultAMI, Prices: m.opts.Prices}
+	env := uidialog.Env{Context: m.pc, Poll: poll, MaxSpend: m.opts.MaxSpend, MaxSpendRule: m.opts.MaxSpendRule, Tags: m.opts.DefaultTags, AMI: m.opts.DefaultAMI, Prices: m.opts.Prices,
+		Organization: m.opts.Organization}
 	if m.pc.Width > 0 {
 		l := m.layout()
 		env.Size = uiscreen.Rect{W: m.pc.Width, H: m.pc.Height - l.headerH - l.footerH}
@@ -161,9 +164,34 @@ func (m Model) openBlockLaunch(b model.Block) (tea.Model, tea.Cmd) {
 		m.flash = fmt.Sprintf("Block %s is %s: instances launch only into an active block (or a scheduled one, at its start).", b.ReservationID, b.State)
 		return m, nil
 	}
-	d, cmd := launch.New(m.actionEnv(), b)
+	env, why := m.blockEnv(b)
+	if why != "" {
+		m.flash = why
+		return m, nil
+	}
+	d, cmd := launch.New(env, b)
 	m.dialog = d
 	return m, cmd
+}
+
+// blockEnv is the environment of a dialog about block b: with the blocks of several
+// accounts listed, its calls go to the account that owns b, which pays, and its
+// confirmation names that account. why, when not "", is why nothing can be done with b
+// here: it is of an account none of the profiles reaches.
+func (m Model) blockEnv(b model.Block) (env uidialog.Env, why string) {
+	env = m.actionEnv()
+	accts, ok := m.pc.Backend.(source.Accounts)
+	if !ok || b.Account == "" || b.Account == m.pc.Account() {
+		return env, ""
+	}
+	be, ok := accts.In(b.Account)
+	if !ok {
+		return env, fmt.Sprintf("%s belongs to account %s, which none of the profiles reaches: run gpublock --profile with that account's profile.", b.ReservationID, b.Account)
+	}
+	pc := *m.pc
+	pc.Backend, pc.Identity = be, program.Identity{Identity: source.Identity{Account: b.Account}, Known: true}
+	env.Context = &pc
+	return env, ""
 }
 
 // openExtend opens the extend dialog on a block that can be extended.
@@ -179,7 +207,12 @@ func (m Model) openExtend(b model.Block, days int) (tea.Model, tea.Cmd) {
 	if days == 0 {
 		days = m.opts.ExtendDays
 	}
-	d, cmd := extend.Open(m.actionEnv(), m.opts.Prices, b, days)
+	env, why := m.blockEnv(b)
+	if why != "" {
+		m.flash = why
+		return m, nil
+	}
+	d, cmd := extend.Open(env, m.opts.Prices, b, days)
 	m.dialog = d
 	return m, cmd
 }

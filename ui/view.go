@@ -8,6 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/components/text"
 )
@@ -87,6 +88,11 @@ func (m Model) headerView() string {
 	default:
 		who = th.Header.Render("account " + m.pc.Identity.Account)
 		whoShort = th.Header.Render(m.pc.Identity.Account)
+		if a, ok := m.pc.Backend.(source.Accounts); ok && len(a.Accounts()) > 1 {
+			// Several accounts are listed; this one alone searches and buys.
+			who += th.Muted.Render(fmt.Sprintf(" pays · %d accounts listed", len(a.Accounts())))
+			whoShort += th.Muted.Render(" pays")
+		}
 	}
 	profile := m.opts.Profile
 	if profile == "" {

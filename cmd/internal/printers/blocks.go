@@ -96,7 +96,7 @@ type OrganizationDayJSON struct {
 func Organization(held model.Held, now time.Time, complete bool) *OrganizationJSON {
 	o := &OrganizationJSON{Cap: model.MaxOrganizationInstances, Line: held.Line(now), Days: []OrganizationDayJSON{}, Complete: complete}
 	if !complete {
-		o.Line += " (the list is incomplete: the figures may be low)"
+		o.Line += model.IncompleteNote
 	}
 	if peak, ok := held.Peak(now); ok {
 		o.PeakInstances, o.PeakDate = peak.Instances, peak.Date.Format(time.DateOnly)

@@ -16,6 +16,7 @@ type Column int
 const (
 	ColWarning Column = iota
 	ColState
+	ColAccount // the AWS account: shown while several accounts are listed
 	ColRegion
 	ColAZ
 	ColType
@@ -41,6 +42,7 @@ type columnDef struct {
 var columns = [numColumns]columnDef{
 	ColWarning:      {"Warning", "warning", "W", 26, 12, false},
 	ColState:        {"State", "state", "X", 15, 7, false},
+	ColAccount:      {"Account", "account", "A", 12, 8, false},
 	ColRegion:       {"Region", "region", "R", 14, 10, false},
 	ColAZ:           {"AZ", "availability zone", "Z", 15, 0, false},
 	ColType:         {"Type × N", "type and count", "T", 21, 9, false},
@@ -66,7 +68,8 @@ var core = [numColumns]bool{ColWarning: true, ColState: true, ColRegion: true, C
 func specs() []table.Spec {
 	out := make([]table.Spec, numColumns)
 	for c, d := range columns {
-		out[c] = table.Spec{Title: d.title, Name: d.name, SortKey: d.sortKey, Width: d.width, Right: d.right, Keep: d.keep, Core: core[c]}
+		out[c] = table.Spec{Title: d.title, Name: d.name, SortKey: d.sortKey, Width: d.width, Right: d.right, Keep: d.keep, Core: core[c],
+			Hidden: Column(c) == ColAccount}
 	}
 	return out
 }
@@ -98,6 +101,7 @@ func newRow(b model.Block, fee model.Money, hasFee bool) row {
 	}
 	r.cells = [numColumns]string{
 		ColState:        string(b.State),
+		ColAccount:      b.Account,
 		ColRegion:       b.Region,
 		ColAZ:           b.AvailabilityZone,
 		ColType:         fmt.Sprintf("%s × %d", b.InstanceType, b.TotalCount),
@@ -179,6 +183,8 @@ func compare(a, b *row, c Column, now time.Time, rules model.WarnRules) int {
 		return a.b.End.Compare(b.b.End)
 	case ColState:
 		return strings.Compare(string(a.b.State), string(b.b.State))
+	case ColAccount:
+		return strings.Compare(a.b.Account, b.b.Account)
 	case ColRegion:
 		return strings.Compare(a.b.Region, b.b.Region)
 	case ColAZ:

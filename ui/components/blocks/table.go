@@ -84,6 +84,10 @@ func (m *Model) SetNow(now time.Time) {
 	}
 }
 
+// ShowAccounts shows the ACCOUNT column, while the blocks of several accounts are listed;
+// with one account it says nothing a row needs.
+func (m *Model) ShowAccounts(on bool) { m.t.SetHidden(int(ColAccount), !on) }
+
 // Len is the number of blocks held; Visible the number passing the filter.
 func (m Model) Len() int     { return m.t.Len() }
 func (m Model) Visible() int { return m.t.Visible() }

@@ -43,6 +43,9 @@ type Options struct {
 	Notify    func(ctx context.Context, b model.Block, w model.Warning, now time.Time) []string
 	// AutoExtend is the policy whose extensions the screen asks for (autoextend.go).
 	AutoExtend model.AutoExtendPolicy
+	// Organization: the accounts listed are the organization's whole set, and the screen
+	// states its Capacity Block instances against AWS's cap on any date.
+	Organization bool
 	// Visible: the program opens on this screen. Connecting: the backend is being opened,
 	// so nothing is listed until SetConnection says it is.
 	Visible    bool
@@ -85,6 +88,8 @@ type Model struct {
 	notifyOff bool
 	fees      map[string]model.Money // of the latest listing
 	quiet     []string               // regions not listed this time (no blocks when last listed)
+	// several: the blocks of several accounts are listed, and each says whose it is.
+	several bool
 	// attached are the launches attached to blocks, by reservation id (byReservation);
 	// attachedErr is the last failure to read them, said once; confirm is the reservation
 	// whose attached launch waits for y or n to be cancelled.
@@ -317,12 +322,20 @@ func (m Model) onList(msg ListedMsg) Model {
 	m.now = m.pc.Now()
 	m.list, m.fees = msg.List.Blocks, msg.List.Fees
 	m.regions = m.Regions()
+	m.several = SeveralAccounts(m.pc.Backend)
+	m.table.ShowAccounts(m.several)
 	before, _ := m.table.Selected()
 	m.table.Set(msg.List.Blocks, msg.List.Fees, m.now)
 	if after, _ := m.table.Selected(); after.ReservationID != before.ReservationID {
 		m.scroll = pager.Scroll{} // its block went away: the next one opens at its top
 	}
 	return m
+}
+
+// SeveralAccounts reports whether b lists the blocks of more than one account.
+func SeveralAccounts(b source.Backend) bool {
+	a, ok := b.(source.Accounts)
+	return ok && len(a.Accounts()) > 1
 }
 
 // Show puts a block as a dialog just read it into the list (a new one, bought now, is

@@ -26,7 +26,7 @@ func (m Model) mouse(msg tea.MouseMsg) Model {
 		// The table is drawn after the status line and the regions' problems, in the
 		// height TableView gives it.
 		w, h := r.table.W-2, r.table.H-2
-		before := 1 + len(m.ProblemLines(w))
+		before := 1 + len(m.aboveLines(w))
 		m.table, _ = m.table.Mouse(msg, x-1, y-1-before, w, tableRows(h, before))
 		return m
 	}

@@ -40,7 +40,7 @@ func (m Model) layout() rects {
 	if m.table.Filtering() || m.table.FilterText() != "" {
 		used++
 	}
-	used += len(m.ProblemLines(r.table.W - 2))
+	used += len(m.aboveLines(r.table.W - 2))
 	r.rows = max(1, r.table.H-used)
 	return r
 }
@@ -88,7 +88,7 @@ func (m Model) TableView(w, h int) string {
 	}
 	th := m.pc.Theme
 	lines := []string{ansi.Truncate(m.status(), w, "…")}
-	lines = append(lines, m.ProblemLines(w)...)
+	lines = append(lines, m.aboveLines(w)...)
 	switch {
 	case m.connectErr != nil:
 		for _, l := range text.Wrap("Could not connect: "+m.connectErr.Error(), w) {
@@ -159,9 +159,45 @@ func (m Model) ProblemLines(w int) []string {
 		if region == "" {
 			region = "A region"
 		}
-		for _, l := range text.Wrap(fmt.Sprintf("✖ %s %s: %s", region, what, p.Message), w) {
+		line := fmt.Sprintf("✖ %s %s: %s", region, what, p.Message)
+		if p.Account != "" {
+			// The message names the account, and the region when it is one region's.
+			line = fmt.Sprintf("✖ %s%s: %s", strings.ToUpper(what[:1]), what[1:], p.Message)
+		}
+		for _, l := range text.Wrap(line, w) {
 			out = append(out, m.pc.Theme.Error.Render(l))
 		}
+	}
+	return out
+}
+
+// aboveLines are the lines between the status line and the table: the listing's problems,
+// then the organization's figures.
+func (m Model) aboveLines(w int) []string {
+	return append(m.ProblemLines(w), m.OrganizationLines(w)...)
+}
+
+// OrganizationLines state, with Options.Organization, the most Capacity Block instances the
+// organization's blocks hold on a date from today on, against AWS's cap: in red past it, in
+// amber within a tenth of it.
+func (m Model) OrganizationLines(w int) []string {
+	if w <= 0 || !m.loaded || !m.opts.Organization {
+		return nil
+	}
+	held := model.InstancesHeld(m.list)
+	line := held.Line(m.now)
+	if len(m.problems) > 0 {
+		line += model.IncompleteNote
+	}
+	style := m.pc.Theme.Muted
+	if peak, _ := held.Peak(m.now); peak.Instances > model.MaxOrganizationInstances {
+		style = m.pc.Theme.Error
+	} else if peak.Instances*10 >= model.MaxOrganizationInstances*9 {
+		style = m.pc.Theme.Warning
+	}
+	var out []string
+	for _, l := range text.Wrap(line, w) {
+		out = append(out, style.Render(l))
 	}
 	return out
 }

@@ -51,7 +51,7 @@ func (m Model) checkWarnings() (Model, tea.Cmd) {
 	if !m.notifyOff {
 		texts := make([]string, len(news))
 		for i, n := range news {
-			texts[i] = n.w.Sentence(n.b, m.now)
+			texts[i] = model.AccountLead(n.b, m.several) + n.w.Sentence(n.b, m.now)
 		}
 		cmds = append(cmds, screen.Ring(texts...))
 	}

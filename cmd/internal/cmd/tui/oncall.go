@@ -27,6 +27,7 @@ type tuiOncall struct {
 	auto      model.AutoExtendPolicy // the file's auto_extend: the person approves on screen
 	backoff   time.Duration          // before a failed notification is sent again
 	regions   []string
+	several   bool // several accounts are listed: a warning names its block's account
 	notifier  atomic.Pointer[notify.Notifier]
 	once      sync.Once
 	saidState atomic.Bool
@@ -47,7 +48,7 @@ func newTUIOncall(f *cmdutil.AWSFlags, o cmdutil.OncallFlags, load config.Loader
 		return nil, err
 	}
 	regions, _ := f.RegionList(nil) // validated with the other flags
-	return &tuiOncall{settings: s, auto: auto.Policy, regions: regions, backoff: backoff}, nil
+	return &tuiOncall{settings: s, auto: auto.Policy, regions: regions, backoff: backoff, several: f.SeveralAccounts()}, nil
 }
 
 // apply sets the options the TUI reads.
@@ -61,7 +62,11 @@ func (t *tuiOncall) apply(opts *ui.Options) {
 		if n == nil {
 			return nil // not connected yet: there are no blocks to warn of either
 		}
-		_, failures := n.Now(ctx, notify.EventOf(b, w, now))
+		e := notify.EventOf(b, w, now)
+		if t.several {
+			e = e.NamingAccount()
+		}
+		_, failures := n.Now(ctx, e)
 		for i, f := range failures {
 			failures[i] = strings.TrimSpace(f)
 		}

@@ -15,7 +15,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gpublock/gpublock/aws/awsapi"
-	"github.com/gpublock/gpublock/aws/sources"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/cmd/internal/config"
 	"github.com/gpublock/gpublock/model"
@@ -197,6 +196,7 @@ func tuiRun(ctx context.Context, a *Options) int {
 		DefaultAMI:   spend.AMI,
 		// The blocks screen.
 		StartOnBlocks:  a.screen == "blocks",
+		Organization:   f.Organization(),
 		StartOnAdvisor: a.screen == "advisor",
 		Refresh:        a.refresh,
 		NoNotify:       a.noNotify,
@@ -231,7 +231,12 @@ func tuiRun(ctx context.Context, a *Options) int {
 // connect opens the backend for the TUI. Its messages go on screen, not to stderr, which
 // the TUI is drawing over.
 func connect(ctx context.Context, f *cmdutil.AWSFlags, onClient func(*awsapi.Client)) (ui.Connection, error) {
-	client, info, err := cmdutil.OpenBackend(ctx, f, io.Discard)
+	// Every account the flags or the configuration list, each its own client: the blocks
+	// screen lists them all; searches and purchases are the first's, which the header names.
+	open := func(ctx context.Context, g *cmdutil.AWSFlags) (*awsapi.Client, cmdutil.BackendInfo, error) {
+		return cmdutil.OpenBackend(ctx, g, io.Discard)
+	}
+	backend, client, info, err := cmdutil.OpenAccounts(ctx, f, open, cmdutil.SourcesOver)
 	if err != nil {
 		return ui.Connection{}, errors.New(awsapi.ExplainError(err).String())
 	}
@@ -245,7 +250,7 @@ func connect(ctx context.Context, f *cmdutil.AWSFlags, onClient func(*awsapi.Cli
 		offset = client.Now(ctx).Sub(time.Now())
 	}
 	c := ui.Connection{
-		Backend:   sources.New(client, cmdutil.SourcesOver(client)),
+		Backend:   backend,
 		Simulated: info.Mode == cmdutil.ModeSimulated,
 		Profile:   client.Profile(),
 		Region:    client.Region(),

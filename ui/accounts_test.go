@@ -8,6 +8,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/aws/accounts"
 	"github.com/gpublock/gpublock/aws/awsapi"
@@ -183,5 +184,21 @@ func TestBlockOfAnUnreachedAccountIsRefused(t *testing.T) {
 		if !strings.Contains(got.flash, "999988887777") || !strings.Contains(got.flash, "--profile") {
 			t.Errorf("%s: flash %q", name, got.flash)
 		}
+	}
+}
+
+// An account that could not be listed is named over the table, and the others' blocks stay.
+func TestBlocksScreenNamesAFailedAccount(t *testing.T) {
+	x := newTwoAccounts(t)
+	list := source.BlockList{Blocks: []model.Block{x.blockA}, Now: testNow,
+		Problems: []source.BlockProblem{{Account: "profile b", Message: "profile b: AWS could not be reached: connection refused."}}}
+	m := update(New(testOptions(x.backend)), altKey('2'), tea.WindowSizeMsg{Width: 160, Height: 40})
+	m = update(m, blocksMsg{ID: m.blocks().ListingID(), List: list})
+	v := ansi.Strip(m.View().Content)
+	if !strings.Contains(v, "✖ Could not be listed: profile b: AWS could not be reached: connection refused.") || !strings.Contains(v, "1 block in") {
+		t.Errorf("the failed account is not named over the other's block:\n%s", v)
+	}
+	if strings.Contains(v, "A region") {
+		t.Errorf("an account's failure is called a region's:\n%s", v)
 	}
 }

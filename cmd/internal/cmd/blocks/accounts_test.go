@@ -2,6 +2,7 @@ package blocks
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -89,6 +90,17 @@ func TestBlocksListsEveryAccount(t *testing.T) {
 	code, out, errs = runCLI("blocks", "-o", "json")
 	if got := accountsOf(listed(t, out)); code != 0 || len(got) != 2 {
 		t.Errorf("configuration's accounts: exit %d, accounts %v\n%s", code, got, errs)
+	}
+
+	// The configuration file's endpoint_url reaches an account whose profile has none.
+	cfg := os.Getenv("AWS_CONFIG_FILE")
+	if err := os.WriteFile(cfg, []byte("[profile a]\nregion = us-east-1\n\n[profile b]\nregion = us-east-1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmdtest.WriteConfig(t, "accounts:\n  - {profile: a, endpoint_url: \""+accts[0].Sim.URL+"\"}\n  - {profile: b, endpoint_url: \""+accts[1].Sim.URL+"\"}\n")
+	code, out, errs = runCLI("blocks", "--region", "us-east-1", "-o", "json")
+	if got := accountsOf(listed(t, out)); code != 0 || len(got) != 2 || got["222233334444"] != 1 {
+		t.Errorf("the configuration's endpoints: exit %d, accounts %v\n%s", code, got, errs)
 	}
 
 	// Account b's emulator goes away: a's block is still listed, b is named as failed.

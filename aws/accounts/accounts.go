@@ -182,8 +182,9 @@ func (b *Backend) Forget() {
 
 // answer is one account's part of a listing.
 type answer struct {
-	list source.BlockList
-	err  error
+	list    source.BlockList
+	err     error
+	skipped bool // none of the regions asked is the account's
 }
 
 // Blocks lists every account's reservations at once and merges them: each block carries its
@@ -199,7 +200,8 @@ func (b *Backend) Blocks(ctx context.Context, regions []string) (source.BlockLis
 		}
 		regs := m.regions(regions)
 		if len(regions) > 0 && len(regs) == 0 {
-			continue // none of the regions asked is the account's
+			answers[i].skipped = true
+			continue
 		}
 		wg.Add(1)
 		go func() {
@@ -219,6 +221,9 @@ func (b *Backend) Blocks(ctx context.Context, regions []string) (source.BlockLis
 	)
 	for i, a := range answers {
 		m := b.members[i]
+		if a.skipped {
+			continue
+		}
 		for _, blk := range a.list.Blocks {
 			if blk.Account != "" {
 				m.setID(blk.Account)

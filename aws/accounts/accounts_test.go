@@ -216,6 +216,11 @@ func TestAnAccountsOwnRegions(t *testing.T) {
 	if len(a.asked) != 3 || len(a.asked[0]) != 2 {
 		t.Errorf("account a was asked %v", a.asked)
 	}
+	// An account left out of a listing leaves its quiet regions to the others.
+	a.list.Quiet = []string{"eu-north-1"}
+	if list, err := be.Blocks(context.Background(), []string{"us-east-1"}); err != nil || !slices.Equal(list.Quiet, []string{"eu-north-1"}) {
+		t.Errorf("quiet %v (%v)", list.Quiet, err)
+	}
 }
 
 // The accounts are asked at once: a slow one does not hold the other's call back.

@@ -213,17 +213,19 @@ func (b *Backend) Blocks(ctx context.Context, regions []string) (source.BlockLis
 	wg.Wait()
 
 	var (
-		out    source.BlockList
-		errs   []error
-		quiet  []string
-		asked  bool // quiet is some answering account's
-		owners = map[string]int{}
+		out     source.BlockList
+		errs    []error
+		quiet   []string
+		asked   bool // quiet is some answering account's
+		listing int  // the accounts the listing asked
+		owners  = map[string]int{}
 	)
 	for i, a := range answers {
 		m := b.members[i]
 		if a.skipped {
 			continue
 		}
+		listing++
 		for _, blk := range a.list.Blocks {
 			if blk.Account != "" {
 				m.setID(blk.Account)
@@ -272,7 +274,7 @@ func (b *Backend) Blocks(ctx context.Context, regions []string) (source.BlockLis
 	b.mu.Lock()
 	b.owner = owners
 	b.mu.Unlock()
-	if len(errs) == len(b.members) {
+	if len(errs) > 0 && len(errs) == listing {
 		return out, errors.Join(errs...)
 	}
 	return out, nil

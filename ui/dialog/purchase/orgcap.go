@@ -18,7 +18,12 @@ type orgCount struct {
 	note         string // model.CapNote's: the warning, or what is held and added
 	passes       bool   // the purchase would pass the cap on a date of its window
 	why          string // what could not be listed, or why nothing could
+	// within: the note within the cap is drawn (when the dialog has room for it).
+	within bool
 }
+
+// roomy: there is a note within the cap, which is drawn only where it fits.
+func (c orgCount) roomy() bool { return c.known && !c.passes && c.note != "" }
 
 // countingWhy is why the word is not taken while the organization's blocks are counted.
 const countingWhy = "The organization's Capacity Blocks are being counted against AWS's cap; wait for the count."
@@ -74,13 +79,11 @@ func otherProblems(n int) string {
 func (c orgCount) lines(th theme.Theme, w int) []string {
 	var out []string
 	switch {
-	case !c.asked:
-		return nil
 	case !c.known:
-		return []string{th.Muted.Render("Counting the organization's Capacity Block instances against AWS's cap…")}
+		return nil // the prompt's line says it counts
 	case c.passes:
 		out = dialog.WrapStyled(th.Error.Bold(true), "⚠ "+c.note, w)
-	case c.note != "":
+	case c.within:
 		out = dialog.WrapStyled(th.Muted, "Organization: "+c.note+".", w)
 	}
 	if c.why != "" {

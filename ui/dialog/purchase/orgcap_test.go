@@ -141,3 +141,21 @@ func TestPurchaseDialogOrganizationWithinTheCapOrUnknown(t *testing.T) {
 func flatten(view string) string {
 	return strings.Join(strings.Fields(strings.NewReplacer("┆", " ", "│", " ").Replace(view)), " ")
 }
+
+// At 80×24 a purchase within the cap can still be confirmed: what the organization holds
+// is said only where there is room, and the count is said in the prompt's place.
+func TestPurchaseDialogOrganizationFitsEightyByTwentyFour(t *testing.T) {
+	small := dialog.SizeMsg{W: 80, H: 21}
+	p, orgs := orgDialog(t, source.BlockList{Blocks: heldBlocks()[:2]}, nil)
+	d, _, _ := allowed(p, p).Update(small)
+	if !d.(Model).fits() || !strings.Contains(flatten(ansi.Strip(d.View(80, 21))), "Counting the organization's") {
+		t.Errorf("counting at 80×24:\n%s", ansi.Strip(d.View(80, 21)))
+	}
+	d, _, _ = d.Update(orgs[0])
+	if !d.(Model).fits() {
+		t.Errorf("within the cap at 80×24 the confirmation does not fit:\n%s", ansi.Strip(d.View(80, 21)))
+	}
+	if why := d.(Model).spend.Blocker(d.(Model).why()); why != "" {
+		t.Errorf("within the cap at 80×24: %s", why)
+	}
+}

@@ -205,9 +205,8 @@ func (d Model) Update(msg tea.Msg) (dialog.Dialog, tea.Cmd, bool) {
 			if strings.HasPrefix(d.spend.Note, countingWhy) {
 				d.spend.Note = "" // said while it counted; it has answered
 			}
-			if d.org.passes || d.org.why != "" {
-				d.spend.Restate() // a warning is read before the word counts
-			}
+			// The prompt is drawn only now: its word counts after the dwell, from here.
+			d.spend.Restate()
 		}
 	case purchasedMsg:
 		if msg.dialog != d.id {
@@ -302,6 +301,22 @@ func (d Model) buy() (dialog.Dialog, tea.Cmd, bool) {
 
 // lines is the dialog's content at an inner width.
 func (d Model) lines(w int) []string {
+	out := d.allLines(w)
+	if !d.org.roomy() {
+		return out
+	}
+	// What the organization holds, within the cap, is said where there is room for it: at
+	// 80×24 the confirmation has none to spare.
+	e := d
+	e.org.within = true
+	if more := e.allLines(w); d.env.Size.H == 0 || len(more)+2 <= d.env.Size.H {
+		return more
+	}
+	return out
+}
+
+// allLines are the dialog's lines, the organization's as d.org says.
+func (d Model) allLines(w int) []string {
 	th, o := d.env.Theme, d.o
 	account := d.env.Account()
 	if account == "" {
@@ -401,6 +416,10 @@ func (d Model) statusLines(w int) []string {
 		return out
 	case !d.canType():
 		return out
+	}
+	if d.org.pending() {
+		// In the prompt's place: the word is taken once the count has answered.
+		return append(out, "  "+th.Muted.Render("Counting the organization's Capacity Block instances against AWS's cap…"))
 	}
 	prompt := "Type buy and press enter to buy; esc or q cancels: "
 	mark := "  "

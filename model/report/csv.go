@@ -13,7 +13,7 @@ var csvHeader = []string{"Account", "Region", "Source", "ReservationId", "Name",
 	"StartDate", "EndDate", "State"}
 
 var csvFigures = []string{"AcceleratorsPerUnit", "ReservedHours", "WholeReservedHours", "UsedHours", "UsedAcceleratorHours",
-	"IdleHours", "PaidInWindow", "PaymentsInWindow", "UnknownPaymentsInWindow", "Fee", "Cost", "CostPerAcceleratorHour",
+	"IdleHours", "PaidInWindow", "PaidInWindowKnown", "PaymentsInWindow", "UnknownPaymentsInWindow", "Fee", "Cost", "CostPerAcceleratorHour",
 	"OnDemandHourly", "OnDemandCost", "Saving", "IdleCost", "UseUnknownReason"}
 
 // CSVHeader is the header of WriteCSV for the tag keys: the same keys, the same header.
@@ -44,7 +44,7 @@ func WriteCSV(w io.Writer, r Report) error {
 			accel = strconv.Itoa(row.AcceleratorsPerUnit)
 		}
 		rec = append(rec, accel, csvHours(&j.ReservedHours), csvHours(&j.WholeReservedHours), csvHours(j.UsedHours),
-			csvHours(j.UsedAcceleratorHours), csvHours(j.IdleHours), row.Paid.Known.String(), strconv.Itoa(row.Paid.Payments),
+			csvHours(j.UsedAcceleratorHours), csvHours(j.IdleHours), csvMoney(j.PaidInWindow), row.Paid.Known.String(), strconv.Itoa(row.Paid.Payments),
 			strconv.Itoa(row.Paid.Unknown), csvMoney(j.Fee), csvMoney(j.Cost), csvMoney(j.CostPerAcceleratorHour),
 			csvMoney(j.OnDemandHourly), csvMoney(j.OnDemandCost), csvMoney(j.Saving), csvMoney(j.IdleCost), j.UseUnknownReason)
 		if err := cw.Write(rec); err != nil {

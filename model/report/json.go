@@ -9,34 +9,39 @@ import (
 )
 
 // The JSON document of a report. Money is a decimal string ("7551.36"), as in every JSON
-// gpublock prints; hours and counts are numbers; an unknown or undefined figure is null.
+// gpublock prints; hours and counts are numbers; an unknown or undefined figure is null. An
+// amount paid is null when some payment in it is of unknown amount, so that no one adds up a
+// partial sum unawares; PaidKnown is the sum of those known, UnknownPayments how many are not.
 
 type reportJSON struct {
 	From, To, Now string
 	TagKeys       []string
-	// Paid is the sum of the payments of known amount; UnknownPayments are not in it.
-	Paid            model.Money
-	Payments        int
-	UnknownPayments int
-	Months          []monthJSON
-	ByAccount       []groupJSON
-	BySource        []groupJSON
-	ByTag           []tagJSON
-	Reservations    []rowJSON
-	Use             useJSON
-	PaymentList     []paymentJSON
-	UnknownAmounts  []paymentJSON
-	Problems        []string
+	amountJSON
+	Months         []monthJSON
+	ByAccount      []groupJSON
+	BySource       []groupJSON
+	ByTag          []tagJSON
+	Reservations   []rowJSON
+	Use            useJSON
+	PaymentList    []paymentJSON
+	UnknownAmounts []paymentJSON
+	Problems       []string
 }
 
 type amountJSON struct {
-	Paid            model.Money
+	Paid            *model.Money
+	PaidKnown       model.Money
 	Payments        int
 	UnknownPayments int
 }
 
 func amountOf(a Amount) amountJSON {
-	return amountJSON{Paid: a.Known, Payments: a.Payments, UnknownPayments: a.Unknown}
+	j := amountJSON{PaidKnown: a.Known, Payments: a.Payments, UnknownPayments: a.Unknown}
+	if a.Complete() {
+		p := a.Known
+		j.Paid = &p
+	}
+	return j
 }
 
 type monthJSON struct {
@@ -81,7 +86,8 @@ type rowJSON struct {
 	UseUnknownReason        string `json:",omitempty"`
 	UsedAcceleratorHours    *float64
 	IdleHours               *float64
-	PaidInWindow            model.Money
+	PaidInWindow            *model.Money
+	PaidInWindowKnown       model.Money
 	PaymentsInWindow        int
 	UnknownPaymentsInWindow int
 	Fee                     *model.Money
@@ -114,8 +120,8 @@ func WriteJSON(w io.Writer, r Report) error {
 
 func (r Report) jsonDoc() reportJSON {
 	d := reportJSON{From: rfc3339(r.From), To: rfc3339(r.To), Now: rfc3339(r.Now), TagKeys: nonNil(r.TagKeys),
-		Paid: r.Paid.Known, Payments: r.Paid.Payments, UnknownPayments: r.Paid.Unknown,
-		Months: []monthJSON{}, ByAccount: groupsJSON(r.ByAccount), BySource: groupsJSON(r.BySource), ByTag: []tagJSON{},
+		amountJSON: amountOf(r.Paid),
+		Months:     []monthJSON{}, ByAccount: groupsJSON(r.ByAccount), BySource: groupsJSON(r.BySource), ByTag: []tagJSON{},
 		Reservations: []rowJSON{}, PaymentList: paymentsJSON(r.Payments), UnknownAmounts: paymentsJSON(r.UnknownAmounts),
 		Problems: nonNil(r.Problems)}
 	for _, m := range r.Months {
@@ -146,8 +152,9 @@ func (row Row) json() rowJSON {
 		InstanceType: row.InstanceType, Count: row.Count, Unit: row.Unit, StartDate: rfc3339(row.Start), EndDate: rfc3339(row.End),
 		State: row.State, Tags: row.Tags, ReservedHours: roundHours(row.ReservedHours), WholeReservedHours: roundHours(row.WholeReservedHours),
 		UsedHours: hoursPtr(row.UsedHours), UsedAcceleratorHours: hoursPtr(row.AcceleratorHours), IdleHours: hoursPtr(row.IdleHours),
-		PaidInWindow: row.Paid.Known, PaymentsInWindow: row.Paid.Payments, UnknownPaymentsInWindow: row.Paid.Unknown,
-		Cost: costPtr(row.Cost), CostPerAcceleratorHour: costPtr(row.CostPerAcceleratorHour), OnDemandHourly: costPtr(row.OnDemandHourly),
+		PaidInWindow: amountOf(row.Paid).Paid, PaidInWindowKnown: row.Paid.Known, PaymentsInWindow: row.Paid.Payments,
+		UnknownPaymentsInWindow: row.Paid.Unknown,
+		Cost:                    costPtr(row.Cost), CostPerAcceleratorHour: costPtr(row.CostPerAcceleratorHour), OnDemandHourly: costPtr(row.OnDemandHourly),
 		OnDemandCost: costPtr(row.OnDemandCost), Saving: costPtr(row.Saving), IdleCost: costPtr(row.IdleCost)}
 	if j.Tags == nil {
 		j.Tags = map[string]string{}

@@ -307,14 +307,16 @@ func TestWriteJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	var doc struct {
-		Paid            string
+		Paid            *string
+		PaidKnown       string
 		UnknownPayments int
 		Reservations    []map[string]any
 		ByTag           []struct {
 			Key    string
 			Values []struct {
-				Value *string
-				Paid  string
+				Value     *string
+				Paid      *string
+				PaidKnown string
 			}
 		}
 		UnknownAmounts []map[string]any
@@ -323,17 +325,21 @@ func TestWriteJSON(t *testing.T) {
 	if err := json.Unmarshal(b.Bytes(), &doc); err != nil {
 		t.Fatalf("%v\n%s", err, b.String())
 	}
-	if doc.Paid != "61235.06" || doc.UnknownPayments != 1 || len(doc.Problems) != 1 || len(doc.UnknownAmounts) != 1 || doc.UnknownAmounts[0]["Amount"] != nil {
+	// some payment is of unknown amount: the total is not known, the known part is
+	if doc.Paid != nil || doc.PaidKnown != "61235.06" || doc.UnknownPayments != 1 || len(doc.Problems) != 1 || len(doc.UnknownAmounts) != 1 || doc.UnknownAmounts[0]["Amount"] != nil {
 		t.Errorf("totals: %+v", doc)
 	}
 	a, plan := doc.Reservations[0], doc.Reservations[2]
 	if a["UsedHours"] != 72.0 || a["Cost"] != "10000.5" && a["Cost"] != "10000.50" || a["Saving"] != "-6037.62" || a["AcceleratorsPerUnit"] != 8.0 {
 		t.Errorf("cr-aaa: %v", a)
 	}
+	if b := doc.Reservations[1]; b["PaidInWindow"] != nil || b["PaidInWindowKnown"] != "0.00" || b["UnknownPaymentsInWindow"] != 1.0 {
+		t.Errorf("cr-bbb's payment of unknown amount: %v", b)
+	}
 	if plan["UsedHours"] != nil || plan["IdleCost"] != nil || plan["UseUnknownReason"] == "" || plan["Cost"] != "27500.00" {
 		t.Errorf("the plan's unknowns are not null: %v", plan)
 	}
-	if v := doc.ByTag[0].Values[2]; v.Value != nil || v.Paid != "51234.56" {
+	if v := doc.ByTag[0].Values[2]; v.Value != nil || v.Paid == nil || *v.Paid != "51234.56" {
 		t.Errorf("the untagged group: %+v", v)
 	}
 }
@@ -353,6 +359,9 @@ func TestWriteCSV(t *testing.T) {
 	col := func(name string) int { return slices.Index(recs[0], name) }
 	if recs[1][col("ReservationId")] != "cr-aaa" || recs[1][col("Tag:team")] != "ml" || recs[1][col("Cost")] != "10000.50" || recs[1][col("UsedHours")] != "72" {
 		t.Errorf("cr-aaa: %q", recs[1])
+	}
+	if recs[2][col("PaidInWindow")] != "" || recs[2][col("PaidInWindowKnown")] != "0.00" || recs[2][col("UnknownPaymentsInWindow")] != "1" {
+		t.Errorf("cr-bbb: %q", recs[2])
 	}
 	if recs[3][col("UsedHours")] != "" || recs[3][col("Tag:project")] != hostile {
 		t.Errorf("the plan: %q", recs[3])

@@ -136,7 +136,8 @@ func TestReportOutputs(t *testing.T) {
 		t.Errorf("asked [%s, %s), want from November to the emulator's now", g.from, g.to)
 	}
 	var doc struct {
-		Paid            string
+		Paid            *string
+		PaidKnown       string
 		UnknownPayments int
 		TagKeys         []string
 		Reservations    []struct {
@@ -152,7 +153,7 @@ func TestReportOutputs(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if doc.Paid != "4800.00" || doc.UnknownPayments != 1 || len(doc.UnknownAmounts) != 1 || doc.UnknownAmounts[0].ReservationId != "cr-bbb" ||
+	if doc.Paid != nil || doc.PaidKnown != "4800.00" || doc.UnknownPayments != 1 || len(doc.UnknownAmounts) != 1 || doc.UnknownAmounts[0].ReservationId != "cr-bbb" ||
 		len(doc.Problems) != 1 || strings.Join(doc.TagKeys, ",") != "team,project" || len(doc.Reservations) != 2 {
 		t.Fatalf("report %+v", doc)
 	}

@@ -76,12 +76,8 @@ func WriteTable(w io.Writer, r Report) error {
 			if s, ok := row.UsedShare(); ok {
 				used = percent(s)
 			}
-			paid := row.Paid.String()
-			if row.Paid.Payments == 0 {
-				paid = "$0.00"
-			}
 			line(append(cells, cell(row.Region), cell(row.Capacity()), formatHours(row.ReservedHours), row.UsedHours.String(), used,
-				row.AcceleratorHours.String(), paid, row.Cost.String(), row.CostPerAcceleratorHour.Rate(),
+				row.AcceleratorHours.String(), row.Paid.String(), row.Cost.String(), row.CostPerAcceleratorHour.Rate(),
 				row.OnDemandCost.String(), row.Saving.String(), row.IdleHours.String(), row.IdleCost.String())...)
 		}
 		tw.Flush()

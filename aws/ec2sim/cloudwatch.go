@@ -208,8 +208,9 @@ func checkQueryAction(op, version string) *cwError {
 	return nil
 }
 
-// denied is the answer to an operation the deny fault names, given where it would have
-// succeeded: validation comes first, as in AWS.
+// cwDenied is the answer to an operation the deny fault names, given where it would have
+// succeeded: validation comes first, as in AWS. CloudWatch's code for it is AccessDenied
+// in the query protocol; the text is IAM's usual sentence.
 func (s *Server) cwDenied(op string) *cwError {
 	if !s.core.Denied(op) {
 		return nil

@@ -55,8 +55,11 @@ const (
 	listPage          = 500
 )
 
-// validation is GetMetricData's refusal: ValidationError, HTTP 400, as CloudWatch answers
-// it in the query protocol (its model names no error for these).
+// validation is GetMetricData's refusal: ValidationError, HTTP 400, the code CloudWatch
+// answers it with (seen in clients' reports, e.g. "ValidationError: The parameter
+// StartTime must not equal parameter EndTime."; its model names no error for these).
+// GetMetricStatistics answers the same faults InvalidParameterValue, as its model says.
+// The words of the messages other than those quoted are UNCONFIRMED.
 func validation(format string, args ...any) *cwError {
 	return cwErrf(http.StatusBadRequest, "ValidationError", format, args...)
 }

@@ -558,8 +558,9 @@ func (e *cwError) Error() string { return e.code + ": " + e.msg }
 
 var cwInternal = cwErrf(http.StatusInternalServerError, "InternalServiceError", "Request processing has failed due to some unknown error, exception, or failure.")
 
-// cwShapes are the modelled errors' shape names, by their query code; any other error is
-// sent with its code as its type.
+// cwShapes are the modelled errors' shape names, by their query code; any other error
+// (ValidationError, Throttling, AccessDenied…) is sent with its code as its __type, which
+// is UNCONFIRMED for CBOR and JSON: the SDKs read the code from x-amzn-query-error first.
 var cwShapes = map[string]string{
 	"InvalidParameterValue":       "InvalidParameterValueException",
 	"MissingParameter":            "MissingRequiredParameterException",

@@ -51,10 +51,11 @@ func Gather(ctx context.Context, c *awsapi.Client, srcs []source.Source, regions
 	if jerr != nil {
 		in.Problems = append(in.Problems, "This machine's purchase journal could not be read, so the fees it recorded are not known: "+source.RedactError(jerr))
 	}
+	// Where a listing lacks some details, AWS's extension history may be among them.
 	partial := map[string]bool{}
 	for _, p := range list.Problems {
 		for _, r := range p.Regions {
-			partial[r] = true
+			partial[r] = partial[r] || p.Partial
 		}
 	}
 	var items []*item
@@ -66,6 +67,9 @@ func Gather(ctx context.Context, c *awsapi.Client, srcs []source.Source, regions
 		}
 		if b.State == model.StatePaymentFailed || b.State == model.StateFailed {
 			continue // released unpaid: nothing was charged, nothing can be used
+		}
+		if !b.End.After(in.From) {
+			continue // over before the report: so were its payments, made before its end
 		}
 		src, ok := source.BySource(srcs, b.Source)
 		if !ok {

@@ -44,7 +44,7 @@ var cwOps = map[string]func(s *Server, c *cwCall) (cwObj, *cwError){
 func cwOperations() []string { return []string{"GetMetricData", "GetMetricStatistics", "ListMetrics"} }
 
 func init() {
-	simcore.RegisterActions(simcore.ActionSet{Service: "cloudwatch", Label: "CloudWatch operations", Names: cwOperations})
+	simcore.RegisterActions(simcore.ActionSet{Service: "cloudwatch", Label: "CloudWatch operations", Names: cwOperations, Denied: "AccessDenied"})
 }
 
 // cloudWatchProtocol registers CloudWatch on the emulator's port. Its requests are told

@@ -1,6 +1,7 @@
 package simcore
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -75,6 +76,9 @@ type ActionSet struct {
 	// Primary marks the set whose names help gives as its example and whose answer
 	// (UnauthorizedOperation) it states; the others are listed after it.
 	Primary bool
+	// Denied is the code its answer to a denied action has, for help; "" is
+	// AccessDeniedException.
+	Denied string
 }
 
 var (
@@ -104,8 +108,15 @@ var FaultHelp = faultHelp()
 
 func faultHelp() string {
 	deny := "deny=ACTION[,ACTION…] or deny=all (UnauthorizedOperation, e.g. deny=PurchaseCapacityBlock,RunInstances"
-	if other := describeSets(false); len(other) > 0 {
-		deny += "; also " + strings.Join(other, "; ") + ", which answer AccessDeniedException"
+	var other []string
+	for _, set := range registered() {
+		if !set.Primary {
+			code := cmp.Or(set.Denied, "AccessDeniedException")
+			other = append(other, set.Label+" among "+strings.Join(set.Names(), ", ")+", which answer "+code)
+		}
+	}
+	if len(other) > 0 {
+		deny += "; also " + strings.Join(other, "; ")
 	}
 	return "latency=DURATION (e.g. 150ms), jitter=DURATION, throttle=P, error=P, down=REGION[,REGION…] (or SERVICE:REGION, e.g. monitoring:us-west-2, for one service: " +
 		strings.Join(DownServices, ", ") + "), sold=P, lost-reply=P, " +

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/capacityblocks"
+	"github.com/gpublock/gpublock/aws/reporting"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/aws/spend"
 	"github.com/gpublock/gpublock/model"
@@ -100,9 +101,10 @@ func (b backend) Blocks(ctx context.Context, regions []string) (source.BlockList
 	return list, err
 }
 
-// Report is not read yet.
+// Report is reporting.Gather for the backend's account over every region the sources sell
+// in (model.Regions), as the blocks screen lists them when no region is named.
 func (b backend) Report(ctx context.Context, from, to time.Time) (report.Input, error) {
-	return report.Input{}, errors.New("the report is not available in this build")
+	return reporting.Gather(ctx, b.c, b.srcs, nil, from, to)
 }
 
 // Forget makes the next listing cover every region, the quiet ones too.

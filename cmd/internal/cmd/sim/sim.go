@@ -224,7 +224,7 @@ Point the AWS SDKs and CLI at it:
   export AWS_ENDPOINT_URL_STS=%[1]s
   export AWS_ENDPOINT_URL_CLOUDWATCH=%[1]s
   export AWS_ACCESS_KEY_ID=AKIDEXAMPLE AWS_SECRET_ACCESS_KEY=dummy
-  export AWS_REGION=%[2]s
+  export AWS_REGION=%[2]s AWS_DEFAULT_REGION=%[2]s
   aws ec2 describe-capacity-block-offerings --instance-type p5.48xlarge --instance-count 2 --capacity-duration-hours 48
   aws sagemaker search-training-plan-offerings --instance-type ml.p5.48xlarge --instance-count 2 --duration-hours 48 --target-resources training-job
   aws cloudwatch list-metrics --namespace AWS/EC2CapacityReservations

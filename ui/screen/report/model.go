@@ -69,8 +69,9 @@ type Model struct {
 	// asked is the window being read, or the last read; shown is the report's window.
 	askedFrom, askedTo time.Time
 	rep                *report.Report
-	err                error // the last read's failure
-	waiting            bool  // entered with nothing to read from: it reads once connected
+	repWin             window // the window rep is of
+	err                error  // the last read's failure
+	waiting            bool   // entered with nothing to read from: it reads once connected
 
 	visible bool
 	view    view
@@ -156,8 +157,9 @@ func (m Model) load() (Model, tea.Cmd) {
 	}
 	m.id++
 	m.askedFrom, m.askedTo = m.win.at(m.pc.Now())
-	if m.rep != nil && !(m.rep.From.Equal(m.askedFrom) && m.rep.To.Equal(m.askedTo)) {
-		// Another window's figures would read as this one's.
+	if m.rep != nil && m.repWin != m.win {
+		// Another window's figures would read as this one's; the same window read again
+		// (to a later now) keeps its figures on screen until the new ones arrive.
 		m.rep = nil
 	}
 	m.err = nil
@@ -194,7 +196,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			return m, nil
 		}
 		r := build(msg.in, msg.from, msg.to, m.opts)
-		m.rep, m.err = &r, nil
+		m.rep, m.repWin, m.err = &r, m.win, nil
 		m.clamp()
 		return m, nil
 	case tea.KeyPressMsg:

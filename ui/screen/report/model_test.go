@@ -440,6 +440,17 @@ func TestLoading(t *testing.T) {
 	if v := ansi.Strip(m.View()); !strings.Contains(v, "* reading again…") || !strings.Contains(v, "Paid ") {
 		t.Errorf("reading again:\n%s", v)
 	}
+	// Read again later, to a later now: the figures stay while it is read.
+	later := now.Add(2 * time.Hour)
+	m.pc.Clock = program.NewClock(func() time.Time { return later })
+	m, cmd = m.Update(uitest.Key("r"))
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "* reading again…") || !strings.Contains(v, "Paid ") {
+		t.Errorf("reading again to a later now:\n%s", v)
+	}
+	m = run(m, cmd)
+	if r, _ := m.Report(); !r.To.Equal(later) {
+		t.Errorf("read again to %v, want the later now %v", r.To, later)
+	}
 	// Entering again does not read again.
 	if _, cmd := m.Leave().Enter(); cmd != nil {
 		t.Error("entering the screen again read again")

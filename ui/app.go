@@ -1,7 +1,8 @@
 // Package ui is gpublock's terminal UI: one root model that owns the frame (the header and
 // the footer), the global keys, the connection and help, and routes messages to its screens
-// (ui/screen/search, ui/screen/blocks, ui/screen/advisor) and to a dialog on top when one is
-// open. Every call to AWS runs in a tea.Cmd through Backend; Update never blocks.
+// (ui/screen/search, ui/screen/blocks, ui/screen/advisor, ui/screen/report) and to a dialog
+// on top when one is open. Every call to AWS runs in a tea.Cmd through Backend; Update
+// never blocks.
 package ui
 
 import (
@@ -21,6 +22,7 @@ import (
 	uiscreen "github.com/gpublock/gpublock/ui/screen"
 	advisorui "github.com/gpublock/gpublock/ui/screen/advisor"
 	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
+	reportscreen "github.com/gpublock/gpublock/ui/screen/report"
 	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
 	"github.com/gpublock/gpublock/ui/theme"
 )
@@ -158,6 +160,7 @@ func New(opts Options) Model {
 			Regions: opts.BlockRegions, WarnRules: opts.WarnRules, Notify: opts.Notify, AutoExtend: opts.AutoExtend,
 			Visible: opts.StartOnBlocks, Connecting: opts.Connect != nil})},
 		screenAdvisor: advisorTab{advisorui.New(pc, advisorui.Options{Catalog: opts.Prices, Region: opts.Region})},
+		screenReport:  reportTab{reportscreen.New(pc, reportscreen.Options{Catalog: opts.Prices})},
 	}
 	switch {
 	case opts.StartOnBlocks:

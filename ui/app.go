@@ -105,6 +105,9 @@ type Model struct {
 	// buyRows, when set, is the number of the search screen's rows the open purchase
 	// dialog's offering was picked from (searchscreen.RowsOnScreen).
 	buyRows *int64
+	// deferredAsks are the keys of the auto-extension's asks that came while a dialog was
+	// open, given back to the blocks screen when it closes (giveBackAsks).
+	deferredAsks []string
 	notice  string
 	flash   string    // a one-line answer to the last key (copied, nothing to copy…)
 	clock   time.Time // the time shown, as of the last tick
@@ -212,7 +215,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if uiscreen.IsOpen(msg) {
 		if m.dialog != nil {
 			// A second key asked for another dialog before the first one's opened: the
-			// first stays, as it would had it opened at once.
+			// first stays, as it would had it opened at once. The auto-extension's ask
+			// waits for it to close.
+			if o, ok := msg.(uiscreen.OpenExtend); ok && o.Ask != nil {
+				m.deferredAsks = append(m.deferredAsks, o.Ask.Key)
+			}
 			return m, nil
 		}
 		return m.openDialog(msg)

@@ -308,11 +308,18 @@ func decidedError(ask source.AutoExtendAsk, prev Record) error {
 	}
 	when := ""
 	if !prev.DecidedAt.IsZero() {
-		when = " at " + prev.DecidedAt.UTC().Format("2006-01-02 15:04 MST")
+		when = ", at " + prev.DecidedAt.UTC().Format("2006-01-02 15:04 MST")
 	}
-	return fmt.Errorf("%w: %s at its %s lead was decided on this machine%s: %s", source.ErrAutoExtendDecided,
-		ask.Block.ReservationID, leadWords(ask.Lead), when, what)
+	return decided(fmt.Sprintf("the auto-extension of %s at its %s lead was decided already on this machine%s: %s",
+		ask.Block.ReservationID, leadWords(ask.Lead), when, what))
 }
+
+// decided is the refusal to decide again, in its own words: it is
+// source.ErrAutoExtendDecided.
+type decided string
+
+func (e decided) Error() string        { return string(e) }
+func (e decided) Is(target error) bool { return target == source.ErrAutoExtendDecided }
 
 // Records are the decisions recorded beside the journal of c, of c's backend, by key.
 func Records(c *awsapi.Client) (map[string]Record, error) {

@@ -108,9 +108,9 @@ type Model struct {
 	// deferredAsks are the keys of the auto-extension's asks that came while a dialog was
 	// open, given back to the blocks screen when it closes (giveBackAsks).
 	deferredAsks []string
-	notice  string
-	flash   string    // a one-line answer to the last key (copied, nothing to copy…)
-	clock   time.Time // the time shown, as of the last tick
+	notice       string
+	flash        string    // a one-line answer to the last key (copied, nothing to copy…)
+	clock        time.Time // the time shown, as of the last tick
 
 	connecting bool
 	connectErr error

@@ -105,12 +105,13 @@ type Model struct {
 	// buyRows, when set, is the number of the search screen's rows the open purchase
 	// dialog's offering was picked from (searchscreen.RowsOnScreen).
 	buyRows *int64
+	notice  string
+	flash   string    // a one-line answer to the last key (copied, nothing to copy…)
+	clock   time.Time // the time shown, as of the last tick
+
 	// deferredAsks are the keys of the auto-extension's asks that came while a dialog was
 	// open, given back to the blocks screen when it closes (giveBackAsks).
 	deferredAsks []string
-	notice       string
-	flash        string    // a one-line answer to the last key (copied, nothing to copy…)
-	clock        time.Time // the time shown, as of the last tick
 
 	connecting bool
 	connectErr error

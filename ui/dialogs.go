@@ -170,8 +170,8 @@ func (m Model) openBlockLaunch(b model.Block) (tea.Model, tea.Cmd) {
 	case b.State == model.StatePaymentFailed:
 		m.flash = blockscreen.PayFailed(b, "launched into")
 		return m, nil
-	case b.State != model.StateActive && b.State != model.StateScheduled:
-		m.flash = fmt.Sprintf("Block %s is %s: instances launch only into an active block (or a scheduled one, at its start).", b.ReservationID, b.State)
+	case b.State != model.StateActive && b.State != model.StateScheduled && b.State != model.StatePaymentPending:
+		m.flash = fmt.Sprintf("Block %s is %s: instances launch only into an active block (or, at its start, one that has not started).", b.ReservationID, b.State)
 		return m, nil
 	}
 	d, cmd := launch.New(m.actionEnv(), b)

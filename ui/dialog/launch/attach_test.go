@@ -76,7 +76,9 @@ func run(d Model, cmd tea.Cmd) Model {
 // cancels it. enter again attaches nothing more.
 func TestNotStartedBlockAttaches(t *testing.T) {
 	const payment = "Its payment is still being collected: a block whose payment fails never starts, and the launch is then cancelled."
-	flat := func(v string) string { return strings.Join(strings.Fields(strings.ReplaceAll(ansi.Strip(v), "┆", " ")), " ") }
+	flat := func(v string) string {
+		return strings.Join(strings.Fields(strings.ReplaceAll(ansi.Strip(v), "┆", " ")), " ")
+	}
 	for _, state := range []model.BlockState{model.StateScheduled, model.StatePaymentPending} {
 		r := &recorder{}
 		d := testForm(t, state)

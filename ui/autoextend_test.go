@@ -301,3 +301,19 @@ func TestAutoExtendAskWaitsForTheDialogOpen(t *testing.T) {
 	policyAsked(s, bought.ReservationID)
 	s.final()
 }
+
+// A block the policy cannot extend (past AWS's cutoff) is not asked about: its decline is
+// recorded, as blocks --watch records it, and said.
+func TestAutoExtendPolicyDeclineIsRecorded(t *testing.T) {
+	b, sim, o, bought, p := autoExtendBlock(t)
+	sim.SetTime(o.End.Add(-50 * time.Minute))
+	s := newScreen(t, New(autoOptions(b, p)), 200, 40)
+	text := s.waitText("AUTO-EXTEND DECLINED " + bought.ReservationID)
+	if strings.Contains(text, "Extend "+bought.ReservationID) {
+		t.Errorf("asked about a block that cannot be extended:\n%s", text)
+	}
+	s.final()
+	if got := decisionLines(t, b); len(got) != 1 || !strings.HasPrefix(got[0], bought.ReservationID+" declined: ") {
+		t.Errorf("journal decisions %q, want the policy's decline", got)
+	}
+}

@@ -2,6 +2,7 @@ package blocks
 
 import (
 	"errors"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -84,13 +85,13 @@ func (m Model) onAuto(msg autoMsg) (Model, tea.Cmd) {
 		delete(m.auto.asked, msg.Key)
 		return m, m.askAutoExtend()
 	case autoDeclinedMsg:
-		id := msg.ask.Block.ReservationID
+		said := "AUTO-EXTEND DECLINED " + msg.ask.Block.ReservationID + ": " + strings.TrimSuffix(msg.ask.Reason, ".")
 		switch {
 		case errors.Is(msg.err, source.ErrAutoExtendDecided):
 		case msg.err != nil:
-			m.flash = screen.Say("AUTO-EXTEND DECLINED " + id + ": " + msg.ask.Reason + "; the decline could not be recorded: " + source.RedactError(msg.err))
+			m.flash = screen.Say(said + "; the decline could not be recorded: " + source.RedactError(msg.err))
 		default:
-			m.flash = screen.Say("AUTO-EXTEND DECLINED " + id + ": " + msg.ask.Reason + ". Nothing was extended.")
+			m.flash = screen.Say(said + ". Nothing was extended.")
 		}
 		return m, nil
 	case autoDueMsg:

@@ -13,7 +13,6 @@ import (
 	"github.com/gpublock/gpublock/aws/autoextend"
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/capacityblocks"
-	"github.com/gpublock/gpublock/aws/notify"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/aws/spend"
 	"github.com/gpublock/gpublock/model"
@@ -31,15 +30,6 @@ func New(c *awsapi.Client, srcs []source.Source, opts ...Option) source.Backend 
 	return backend{c: c, blocks: capacityblocks.New(c), spend: spend.New(c, srcs...), srcs: srcs,
 		auto: autoextend.New(c, o.notifier, nil)}
 }
-
-// Option is a setting of New.
-type Option func(*options)
-
-type options struct{ notifier *notify.Notifier }
-
-// WithNotifier sends the auto-extension's declines and outcomes through n, as the
-// warnings of the front end that opens the backend are sent.
-func WithNotifier(n *notify.Notifier) Option { return func(o *options) { o.notifier = n } }
 
 // backend names no source but for the Capacity Blocks' own questions (subnets, the
 // largest count, nearby searches).

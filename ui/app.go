@@ -111,6 +111,10 @@ type Model struct {
 	flash   string    // a one-line answer to the last key (copied, nothing to copy…)
 	clock   time.Time // the time shown, as of the last tick
 
+	// deferredAsks are the keys of the auto-extension's asks that came while a dialog was
+	// open, given back to the blocks screen when it closes (giveBackAsks).
+	deferredAsks []string
+
 	connecting bool
 	connectErr error
 
@@ -215,7 +219,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if uiscreen.IsOpen(msg) {
 		if m.dialog != nil {
 			// A second key asked for another dialog before the first one's opened: the
-			// first stays, as it would had it opened at once.
+			// first stays, as it would had it opened at once. The auto-extension's ask
+			// waits for it to close.
+			if o, ok := msg.(uiscreen.OpenExtend); ok && o.Ask != nil {
+				m.deferredAsks = append(m.deferredAsks, o.Ask.Key)
+			}
 			return m, nil
 		}
 		return m.openDialog(msg)

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gpublock/gpublock/aws/autoextend"
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/aws/reporting"
@@ -22,8 +23,13 @@ import (
 // New is the API client and the program's capacity sources over it (in model.Sources'
 // order) as one source.Backend. The sources are a slice, not variadic, so that a caller
 // cannot forget them and get a backend that sells nothing.
-func New(c *awsapi.Client, srcs []source.Source) source.Backend {
-	return backend{c: c, blocks: capacityblocks.New(c), spend: spend.New(c, srcs...), srcs: srcs}
+func New(c *awsapi.Client, srcs []source.Source, opts ...Option) source.Backend {
+	var o options
+	for _, f := range opts {
+		f(&o)
+	}
+	return backend{c: c, blocks: capacityblocks.New(c), spend: spend.New(c, srcs...), srcs: srcs,
+		auto: autoextend.New(c, o.notifier, nil)}
 }
 
 // backend names no source but for the Capacity Blocks' own questions (subnets, the
@@ -33,6 +39,7 @@ type backend struct {
 	blocks *capacityblocks.Client
 	spend  *spend.Service
 	srcs   []source.Source // in model.Sources' order
+	auto   *autoextend.Recorder
 }
 
 // source is the source s.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gpublock/gpublock/aws/autoextend"
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/notify"
 	"github.com/gpublock/gpublock/aws/source"
@@ -85,8 +86,8 @@ type Options struct {
 	settings cmdutil.OncallSettings
 	autoFlag cmdutil.AutoExtendFlags
 	auto     cmdutil.AutoExtendSettings
-	decided  map[string]bool // the auto-extension decisions taken or read back (autoextend.go)
-	sources  []source.Source // those --source names, opened once so that a watch's scans share them
+	recorder *autoextend.Recorder // of the auto-extension's decisions (autoextend.go), made once
+	sources  []source.Source      // those --source names, opened once so that a watch's scans share them
 	notifier *notify.Notifier
 	mu       sync.Mutex
 	reports  []string // the notifier's failures, printed by the command's own goroutine

@@ -182,9 +182,11 @@ func tuiRun(ctx context.Context, a *Options) int {
 		// The backend opens behind the first frame: resolving credentials (an SSO refresh,
 		// the instance metadata service timing out) can take seconds.
 		Connect: func(ctx context.Context) (ui.Connection, error) {
-			return connect(ctx, f, func(c *awsapi.Client) {
+			return connect(ctx, f, func(c *awsapi.Client) []sources.Option {
 				oncall.connected(c)
 				go oncall.fireLaunches(ctx, c, a.refresh, program.Send)
+				// The auto-extension's declines and outcomes go where the warnings go.
+				return []sources.Option{sources.WithNotifier(oncall.notifier.Load())}
 			})
 		},
 		// Buying and launching: --read-only and --max-spend reach the adapter
@@ -229,14 +231,16 @@ func tuiRun(ctx context.Context, a *Options) int {
 }
 
 // connect opens the backend for the TUI. Its messages go on screen, not to stderr, which
-// the TUI is drawing over.
-func connect(ctx context.Context, f *cmdutil.AWSFlags, onClient func(*awsapi.Client)) (ui.Connection, error) {
+// the TUI is drawing over. onClient, when set, is given the client first, and returns the
+// backend's options.
+func connect(ctx context.Context, f *cmdutil.AWSFlags, onClient func(*awsapi.Client) []sources.Option) (ui.Connection, error) {
 	client, info, err := cmdutil.OpenBackend(ctx, f, io.Discard)
 	if err != nil {
 		return ui.Connection{}, errors.New(awsapi.ExplainError(err).String())
 	}
+	var opts []sources.Option
 	if onClient != nil {
-		onClient(client)
+		opts = onClient(client)
 	}
 	// Relative dates and the 8-week limit are read on the backend's clock: the emulator's
 	// may be moved. Its offset is read once, so the UI's clock is never I/O.
@@ -245,7 +249,7 @@ func connect(ctx context.Context, f *cmdutil.AWSFlags, onClient func(*awsapi.Cli
 		offset = client.Now(ctx).Sub(time.Now())
 	}
 	c := ui.Connection{
-		Backend:   sources.New(client, cmdutil.SourcesOver(client)),
+		Backend:   sources.New(client, cmdutil.SourcesOver(client), opts...),
 		Simulated: info.Mode == cmdutil.ModeSimulated,
 		Profile:   client.Profile(),
 		Region:    client.Region(),

@@ -143,11 +143,17 @@ func TestReportScreen(t *testing.T) {
 // The program's own backend, the emulator's: the report it cannot read yet is said as such.
 func TestReportScreenOnTheEmulator(t *testing.T) {
 	b, _ := emulatorBackend(t, ec2sim.Faults{})
-	m := update(New(testOptions(b)), tea.WindowSizeMsg{Width: 120, Height: 40})
+	o, blk := boughtBlock(t, clientOf(t, b))
+	m := update(New(testOptions(b)), tea.WindowSizeMsg{Width: 160, Height: 40})
 	m = pressReport(t, m, altKey('4'))
 	view := ansi.Strip(m.View().Content)
-	if !strings.Contains(view, "The report could not be read") && !strings.Contains(view, "Paid ") {
-		t.Errorf("the report screen says neither the report nor why it is not there:\n%s", view)
+	if strings.Contains(view, "could not be read") {
+		t.Fatalf("the report was not read:\n%s", view)
+	}
+	for _, want := range []string{blk.ReservationID, "Paid " + o.Fee.Dollars() + " in 1 payment"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("the report screen does not show %q:\n%s", want, view)
+		}
 	}
 }
 

@@ -89,14 +89,14 @@ func Gather(ctx context.Context, c *awsapi.Client, srcs []source.Source, regions
 		}
 		it := newItem(b, cmp.Or(b.Account, account))
 		it.res.Payments = j.payments(b, historyKnown)
-		if it.relevant(in.From, in.To) {
+		if report.Relevant(it.res, in.From, in.To, in.Now) {
 			items = append(items, it)
 		}
 	}
 	// What this machine bought that AWS no longer lists (an expired reservation drops out of
 	// its listings after a while) is still paid for, and its use still published.
 	for _, it := range j.unlisted(c.Backend(), account, regions, listed, in.Now) {
-		if it.relevant(in.From, in.To) {
+		if report.Relevant(it.res, in.From, in.To, in.Now) {
 			items = append(items, it)
 		}
 	}
@@ -157,23 +157,6 @@ func newItem(b model.Block, account string) *item {
 		it.res.ReservedHours += float64(p.count) * hours(p.end.Sub(p.start))
 	}
 	return it
-}
-
-// relevant: its window overlaps [from, to), or it was paid for in it.
-func (it *item) relevant(from, to time.Time) bool {
-	if it.res.Start.Before(to) && it.res.End.After(from) {
-		return true
-	}
-	for _, p := range it.res.Payments {
-		at := p.At
-		if at.IsZero() {
-			at = it.res.Start
-		}
-		if !at.Before(from) && at.Before(to) {
-			return true
-		}
-	}
-	return false
 }
 
 func hours(d time.Duration) float64 { return d.Hours() }

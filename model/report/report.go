@@ -162,7 +162,7 @@ func Build(in Input) Report {
 				bucket(tags[i], v).add(p)
 			}
 		}
-		if paidIn || r.overlaps(res) {
+		if paidIn || Relevant(res, r.From, r.To, r.Now) {
 			row := buildRow(res, r.From, r.To, until)
 			r.Reservations = append(r.Reservations, row)
 			if row.UsedHours.Known {
@@ -196,10 +196,33 @@ func Build(in Input) Report {
 	return r
 }
 
-func (r *Report) inWindow(t time.Time) bool { return !t.Before(r.From) && t.Before(r.To) }
+func (r *Report) inWindow(t time.Time) bool { return inWindow(t, r.From, r.To, r.Now) }
 
-func (r *Report) overlaps(res Reservation) bool {
-	return res.Start.Before(r.To) && res.End.After(r.From)
+// inWindow: t is in [from, to), or is now itself when the window ends now, so that what was
+// paid the instant the report is read (a clock that has not moved since) is counted.
+func inWindow(t, from, to, now time.Time) bool {
+	if t.Before(from) {
+		return false
+	}
+	return t.Before(to) || (!now.IsZero() && t.Equal(now) && !to.Before(now))
+}
+
+// Relevant reports whether res belongs in a report of [from, to) read at now: its window
+// overlaps [from, to), or it was paid for in it (a payment without a time counts as made
+// at its start).
+func Relevant(res Reservation, from, to, now time.Time) bool {
+	if res.Start.Before(to) && res.End.After(from) {
+		return true
+	}
+	for _, p := range res.Payments {
+		if p.At.IsZero() {
+			p.At = res.Start
+		}
+		if inWindow(p.At, from, to, now) {
+			return true
+		}
+	}
+	return false
 }
 
 func (r *Report) addToMonth(p Payment, s model.Source) {

@@ -144,29 +144,35 @@ func (r Report) writeHeadline(w io.Writer) {
 func (r Report) rowNotes() []string {
 	var notes []string
 	for _, row := range r.Reservations {
-		var why []string
-		if !row.UsedHours.Known {
-			why = append(why, "use unknown: "+row.UseWhy)
-		}
-		if !row.Cost.Known {
-			switch {
-			case row.Fee.Payments == 0:
-				why = append(why, "no fee on record")
-			case !row.Fee.Complete():
-				why = append(why, "fee unknown ("+plural(row.Fee.Unknown, "payment", "payments")+" of unknown amount)")
-			}
-		}
-		if !row.OnDemandHourly.Known {
-			why = append(why, "no on-demand price")
-		}
-		if row.AcceleratorsPerUnit == 0 {
-			why = append(why, "accelerators of "+row.InstanceType+" not in the catalog")
-		}
-		if len(why) > 0 {
+		if why := row.Unknowns(); len(why) > 0 {
 			notes = append(notes, cell(row.Label())+": "+cell(strings.Join(why, "; ")))
 		}
 	}
 	return notes
+}
+
+// Unknowns say why the row's unknown figures are unknown, one phrase each; none when every
+// figure is known.
+func (row Row) Unknowns() []string {
+	var why []string
+	if !row.UsedHours.Known {
+		why = append(why, "use unknown: "+row.UseWhy)
+	}
+	if !row.Cost.Known {
+		switch {
+		case row.Fee.Payments == 0:
+			why = append(why, "no fee on record")
+		case !row.Fee.Complete():
+			why = append(why, "fee unknown ("+plural(row.Fee.Unknown, "payment", "payments")+" of unknown amount)")
+		}
+	}
+	if !row.OnDemandHourly.Known {
+		why = append(why, "no on-demand price")
+	}
+	if row.AcceleratorsPerUnit == 0 {
+		why = append(why, "accelerators of "+row.InstanceType+" not in the catalog")
+	}
+	return why
 }
 
 func (r Report) accountCount() int {

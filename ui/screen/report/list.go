@@ -140,24 +140,7 @@ func reservationNote(x report.Row) string {
 	case x.Saving.Known:
 		s += " · saved " + x.Saving.String() + " against its used hours on-demand"
 	}
-	var why []string
-	if !x.UsedHours.Known {
-		why = append(why, "use unknown: "+x.UseWhy)
-	}
-	if !x.Cost.Known {
-		switch {
-		case x.Fee.Payments == 0:
-			why = append(why, "no fee on record")
-		case !x.Fee.Complete():
-			why = append(why, fmt.Sprintf("fee unknown (%d of its payments of unknown amount)", x.Fee.Unknown))
-		}
-	}
-	if !x.OnDemandHourly.Known {
-		why = append(why, "no on-demand price")
-	}
-	if x.AcceleratorsPerUnit == 0 {
-		why = append(why, "accelerators of "+x.InstanceType+" not in the catalog")
-	}
+	why := x.Unknowns()
 	if len(why) > 0 {
 		s += " · " + strings.Join(why, "; ")
 	}

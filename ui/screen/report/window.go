@@ -1,6 +1,10 @@
 package report
 
-import "time"
+import (
+	"time"
+
+	"github.com/gpublock/gpublock/model/report"
+)
 
 // window is the calendar months (UTC) the report covers: span months, the last of them
 // back months before the backend's now; the latest window ends at now, as `gpublock
@@ -9,7 +13,7 @@ type window struct{ span, back int }
 
 // The spans m switches between, and how far back < goes (ten years).
 const (
-	longSpan  = 12
+	longSpan  = report.DefaultMonths
 	shortSpan = 3
 	maxBack   = 120
 )
@@ -18,16 +22,11 @@ var defaultWindow = window{span: longSpan}
 
 // at is [from, to) at the backend's now.
 func (w window) at(now time.Time) (from, to time.Time) {
-	now = now.UTC()
-	// The month that holds the instant before now: a window read at a month's first instant
-	// ends with the month before, as the command's does.
-	last := now.Add(-time.Nanosecond)
-	end := time.Date(last.Year(), last.Month(), 1, 0, 0, 0, 0, time.UTC).AddDate(0, -w.back, 0)
-	to = now
+	to = now.UTC()
 	if w.back > 0 {
-		to = end.AddDate(0, 1, 0)
+		to = report.MonthsTo(to, w.back) // the first instant of the last month the window leaves out
 	}
-	return end.AddDate(0, -(w.span - 1), 0), to
+	return report.MonthsTo(to, w.span), to
 }
 
 // toggleSpan switches between the last 12 and the last 3 months, keeping the last month.

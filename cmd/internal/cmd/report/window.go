@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"github.com/gpublock/gpublock/model/report"
 )
 
 // window is --from and --to as given: each a day or a month, both included; zero when not
@@ -55,8 +56,7 @@ func (w window) resolve(now time.Time) (from, to time.Time, capped bool, err err
 	}
 	from = w.from
 	if from.IsZero() {
-		last := to.Add(-time.Nanosecond)
-		from = time.Date(last.Year(), last.Month(), 1, 0, 0, 0, 0, time.UTC).AddDate(0, -11, 0)
+		from = report.MonthsTo(to, report.DefaultMonths)
 	}
 	if !from.Before(to) {
 		return from, to, false, cmdutil.Usagef("--from %s is not before now (%s): nothing has been paid or used in that window yet",

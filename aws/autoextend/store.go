@@ -13,12 +13,6 @@
 package autoextend
 
 import (
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/gpublock/gpublock/aws/filelock"
@@ -47,64 +41,8 @@ type Record struct {
 	UpdatedAt time.Time `json:"updated_at,omitzero"`
 }
 
-// Store is the records of one state directory (the journal's).
-type Store struct{ dir string }
+// Store is the records of one state directory (the journal's), auto-extend.json.
+type Store = filelock.Records[Record]
 
 // StoreAt is the store beside the journal at journalPath.
-func StoreAt(journalPath string) Store { return Store{dir: filepath.Dir(journalPath)} }
-
-func (s Store) path() string { return filepath.Join(s.dir, "auto-extend.json") }
-
-// List reads the records. It takes no lock and creates nothing: every save replaces the
-// file whole, so a reader sees the records before a save or after it.
-func (s Store) List() ([]Record, error) { return s.read() }
-
-// Update runs f on the records under the lock; save replaces them atomically (written,
-// synced, renamed), as often as f calls it. The lock is held while f runs, so f may call
-// AWS between saves (blocks --watch buys the extension it decided): another gpublock
-// waits for it.
-func (s Store) Update(f func(rs []Record, save func([]Record) error) error) error {
-	if err := os.MkdirAll(s.dir, 0o700); err != nil {
-		return err
-	}
-	// A lock file of its own: the records' file is replaced on every save, and a lock on
-	// a replaced file would exclude nobody.
-	lf, err := os.OpenFile(filepath.Join(s.dir, "auto-extend.lock"), os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return err
-	}
-	defer lf.Close()
-	if err := filelock.Lock(lf); err != nil {
-		return err
-	}
-	defer filelock.Unlock(lf)
-	rs, err := s.read()
-	if err != nil {
-		return err
-	}
-	return f(rs, s.write)
-}
-
-func (s Store) read() ([]Record, error) {
-	raw, err := os.ReadFile(s.path())
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var rs []Record
-	if err := json.Unmarshal(raw, &rs); err != nil {
-		// Never taken for "none decided": a block could be extended twice at one lead.
-		return nil, fmt.Errorf("%s is damaged (%v): fix or remove it", s.path(), err)
-	}
-	return rs, nil
-}
-
-func (s Store) write(rs []Record) error {
-	raw, err := json.MarshalIndent(rs, "", "  ")
-	if err != nil {
-		return err
-	}
-	return filelock.WriteAtomic(s.path(), append(raw, '\n'))
-}
+func StoreAt(journalPath string) Store { return filelock.RecordsIn[Record](journalPath, "auto-extend") }

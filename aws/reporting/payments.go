@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/paid"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/model/report"
@@ -19,153 +20,54 @@ import (
 // each of a plan's extensions' (DescribeTrainingPlanExtensionHistory). The journal has
 // what this machine bought and extended. Where both speak they are compared.
 
-// journalIndex is the journal's purchases and extensions that went through, by what they
-// bought: a reservation id, a plan's ARN.
-type journalIndex struct {
-	hist map[string][]*history
-}
+// journalIndex is this client's journal (its backend's entries) read by paid; a missing
+// journal is an empty one.
+type journalIndex struct{ paid.Index }
 
-// history is what the journal says was bought for one reservation since its purchase. An
-// emulator started afresh hands out the same ids again, so one id may have several; the
-// block's request tag tells them apart.
-type history struct {
-	requestID string // the purchase's; "" when it was not bought here
-	purchase  *paid  // nil: bought elsewhere, extended here
-	entry     source.JournalEntry
-	src       model.Source
-	exts      []paid
-}
-
-type paid struct {
-	at       time.Time
-	fee      model.Money
-	offering string
-	end      time.Time
-}
-
-// readJournal reads this client's journal (its backend's entries) into an index. A
-// missing journal is an empty one.
 func readJournal(c *awsapi.Client, srcs []source.Source) (journalIndex, error) {
-	j := journalIndex{hist: map[string][]*history{}}
 	entries, _, err := c.Journal() // skips a torn or damaged line
 	if err != nil {
-		return j, err
+		return journalIndex{paid.Index{}}, err
 	}
-	type kind struct {
-		src      model.Source
-		purchase bool
+	intents := make([]source.IntentSource, len(srcs))
+	for i, s := range srcs {
+		intents[i] = s.Intents()
 	}
-	actions := map[string]kind{}
-	for _, s := range srcs {
-		is := s.Intents()
-		actions[is.Purchase] = kind{is.Source, true}
-		actions[is.Extend] = kind{is.Source, false}
-	}
-	// The backend's clock at the intent, when the journal has it (an emulator's clock may
-	// be far from this machine's), else the time the outcome was written.
-	intentAt := map[string]time.Time{}
-	for _, e := range entries {
-		if e.Phase == "intent" && e.BackendTime != nil {
-			intentAt[e.RequestID] = e.BackendTime.UTC()
-		}
-	}
-	for _, e := range entries {
-		k, ok := actions[e.Action]
-		if !ok || e.Phase != "outcome" || e.Outcome != string(source.Bought) {
-			continue
-		}
-		fee, err := model.ParseMoney(e.Fee)
-		if err != nil {
-			continue
-		}
-		at, ok := intentAt[e.RequestID]
-		if !ok {
-			at = e.Time.UTC()
-		}
-		p := paid{at: at, fee: fee, offering: e.Offering}
-		if e.End != nil {
-			p.end = e.End.UTC()
-		}
-		if k.purchase {
-			if e.Result == "" {
-				continue
-			}
-			j.hist[e.Result] = append(j.hist[e.Result], &history{requestID: e.RequestID, purchase: &p, entry: e, src: k.src})
-			continue
-		}
-		if e.Target == "" {
-			continue
-		}
-		hs := j.hist[e.Target]
-		if len(hs) == 0 { // extended here, bought elsewhere
-			hs = []*history{{src: k.src}}
-			j.hist[e.Target] = hs
-		}
-		h := hs[len(hs)-1]
-		h.exts = append(h.exts, p)
-	}
-	return j, nil
-}
-
-// historyOf is the history that belongs to block b: the one whose purchase b's request tag
-// names; the latest when b carries no tag; nil when the journal has none, or b was bought
-// by a request this journal does not hold.
-func (j journalIndex) historyOf(b model.Block) *history {
-	hs := j.hist[b.ReservationID]
-	if b.ARN != "" && len(j.hist[b.ARN]) > 0 {
-		hs = j.hist[b.ARN]
-	}
-	if len(hs) == 0 {
-		return nil
-	}
-	latest := hs[len(hs)-1]
-	tag := b.Tags[awsapi.RequestIDTag]
-	if tag == "" {
-		return latest
-	}
-	for _, h := range hs {
-		if h.requestID == tag {
-			return h
-		}
-	}
-	if latest.requestID == "" {
-		return latest // only extensions were made here
-	}
-	return nil
+	return journalIndex{paid.Read(entries, intents...)}, nil
 }
 
 // payments are every payment of block b on record: its purchase, known or not, and each
 // extension that was not refused payment. historyKnown is false when AWS's extension
 // history of b could not be read, so that one only the journal has is not a disagreement.
 func (j journalIndex) payments(b model.Block, historyKnown bool) []report.Payment {
-	h := j.historyOf(b)
+	h := j.Of(b)
 	buy := report.Payment{Kind: report.Purchase, At: b.Created.UTC()}
 	// SageMaker states a plan's fee; EC2 states none for a block once bought.
 	awsStates := b.Source == model.SourceTrainingPlan && (b.Currency != "" || !b.Fee.IsZero())
-	var journal *paid
+	var journal *paid.Payment
 	if h != nil {
-		journal = h.purchase
+		journal = h.Purchase
 	}
 	switch {
 	case awsStates:
 		buy.Amount, buy.Known, buy.Origin = b.Fee, true, report.FromAWS
 		if journal != nil {
-			buy.Origin, buy.Mismatch = compare(b.Fee, journal.fee)
+			buy.Origin, buy.Mismatch = compare(b.Fee, journal.Fee)
 		}
 	case journal != nil:
-		buy.Amount, buy.Known, buy.Origin = journal.fee, true, report.FromJournal
+		buy.Amount, buy.Known, buy.Origin = journal.Fee, true, report.FromJournal
 	}
 	if buy.At.IsZero() && journal != nil {
-		buy.At = journal.at
+		buy.At = journal.At
 	}
 	out := []report.Payment{buy}
 
-	var exts []paid
+	var exts []paid.Payment
 	if h != nil {
-		exts = slices.Clone(h.exts)
+		exts = slices.Clone(h.Extensions)
 	}
-	take := func(offering string) *paid {
-		i := slices.IndexFunc(exts, func(p paid) bool { return p.offering == offering && offering != "" })
+	take := func(offering string) *paid.Payment {
+		i := slices.IndexFunc(exts, func(p paid.Payment) bool { return p.Offering == offering && offering != "" })
 		if i < 0 {
 			return nil
 		}
@@ -180,17 +82,17 @@ func (j journalIndex) payments(b model.Block, historyKnown bool) []report.Paymen
 		}
 		pay := report.Payment{Kind: report.Extension, At: x.PurchaseDate.UTC(), Amount: x.Fee, Known: true, Origin: report.FromAWS}
 		if jp != nil {
-			pay.Origin, pay.Mismatch = compare(x.Fee, jp.fee)
+			pay.Origin, pay.Mismatch = compare(x.Fee, jp.Fee)
 			if pay.At.IsZero() {
-				pay.At = jp.at
+				pay.At = jp.At
 			}
 		}
 		out = append(out, pay)
 	}
 	for _, jp := range exts {
-		pay := report.Payment{Kind: report.Extension, At: jp.at, Amount: jp.fee, Known: true, Origin: report.FromJournal}
+		pay := report.Payment{Kind: report.Extension, At: jp.At, Amount: jp.Fee, Known: true, Origin: report.FromJournal}
 		if historyKnown {
-			pay.Mismatch = "this machine's journal recorded an extension (" + jp.fee.Dollars() + ") that AWS's extension history does not list"
+			pay.Mismatch = "this machine's journal recorded an extension (" + jp.Fee.Dollars() + ") that AWS's extension history does not list"
 		}
 		out = append(out, pay)
 	}
@@ -216,28 +118,28 @@ func (j journalIndex) unlisted(backend, account string, regions []string, listed
 		return nil
 	}
 	var out []*item
-	for id, hs := range j.hist {
+	for id, hs := range j.Index {
 		h := hs[len(hs)-1]
-		e := h.entry
-		if listed[id] || h.purchase == nil || e.Account != account || !slices.Contains(regions, e.Region) || e.Start == nil || e.End == nil {
+		e := h.Entry
+		if listed[id] || h.Purchase == nil || e.Account != account || !slices.Contains(regions, e.Region) || e.Start == nil || e.End == nil {
 			continue
 		}
-		b := model.Block{Source: h.src, ReservationID: id, Region: e.Region, AvailabilityZone: e.Zone, InstanceType: e.Type,
+		b := model.Block{Source: h.Source, ReservationID: id, Region: e.Region, AvailabilityZone: e.Zone, InstanceType: e.Type,
 			TotalCount: e.Count, Start: e.Start.UTC(), End: e.End.UTC(), Tags: e.Tags}
-		if h.src == model.SourceTrainingPlan {
+		if h.Source == model.SourceTrainingPlan {
 			b.ARN, b.ReservationID = id, id[strings.LastIndex(id, "/")+1:]
 		}
-		for _, x := range h.exts {
-			b.End = maxTime(b.End, x.end)
+		for _, x := range h.Extensions {
+			b.End = maxTime(b.End, x.End)
 		}
 		it := newItem(b, account)
 		it.res.State = ""
 		if !b.End.After(now) {
 			it.res.State = model.StateExpired
 		}
-		it.res.Payments = append(it.res.Payments, report.Payment{Kind: report.Purchase, At: h.purchase.at, Amount: h.purchase.fee, Known: true, Origin: report.FromJournal})
-		for _, x := range h.exts {
-			it.res.Payments = append(it.res.Payments, report.Payment{Kind: report.Extension, At: x.at, Amount: x.fee, Known: true, Origin: report.FromJournal})
+		it.res.Payments = append(it.res.Payments, report.Payment{Kind: report.Purchase, At: h.Purchase.At, Amount: h.Purchase.Fee, Known: true, Origin: report.FromJournal})
+		for _, x := range h.Extensions {
+			it.res.Payments = append(it.res.Payments, report.Payment{Kind: report.Extension, At: x.At, Amount: x.Fee, Known: true, Origin: report.FromJournal})
 		}
 		out = append(out, it)
 	}

@@ -139,15 +139,21 @@ func checkPeriod(p int64, name string, errf func(string, ...any) *cwError) *cwEr
 	return nil
 }
 
-// checkTimes is CloudWatch's rule for StartTime and EndTime.
-func checkTimes(start, end time.Time, errf func(string, ...any) *cwError) *cwError {
+// readTimes reads StartTime and EndTime by CloudWatch's rule for them.
+func readTimes(in params, errf func(string, ...any) *cwError) (start, end time.Time, e *cwError) {
+	if start, _, e = in.time("StartTime"); e != nil {
+		return
+	}
+	if end, _, e = in.time("EndTime"); e != nil {
+		return
+	}
 	switch {
 	case start.Equal(end):
-		return errf("The parameter StartTime must not equal parameter EndTime.")
+		e = errf("The parameter StartTime must not equal parameter EndTime.")
 	case start.After(end):
-		return errf("The parameter StartTime must be less than the parameter EndTime.")
+		e = errf("The parameter StartTime must be less than the parameter EndTime.")
 	}
-	return nil
+	return
 }
 
 // roundStart is StartTime as CloudWatch rounds it down: to the minute when less than 15
@@ -261,15 +267,8 @@ func getMetricData(s *Server, c *cwCall) (cwObj, *cwError) {
 	if len(raw) > maxQueries {
 		return nil, validation("The collection MetricDataQueries must not have a size greater than %d.", maxQueries)
 	}
-	start, _, e := in.time("StartTime")
+	start, end, e := readTimes(in, validation)
 	if e != nil {
-		return nil, e
-	}
-	end, _, e := in.time("EndTime")
-	if e != nil {
-		return nil, e
-	}
-	if e := checkTimes(start, end, validation); e != nil {
 		return nil, e
 	}
 	scan, e := in.str("ScanBy")
@@ -554,15 +553,8 @@ func getMetricStatistics(s *Server, c *cwCall) (cwObj, *cwError) {
 	if m.namespace == "" {
 		return nil, missing("Namespace")
 	}
-	start, _, e := in.time("StartTime")
+	start, end, e := readTimes(in, invalidValue)
 	if e != nil {
-		return nil, e
-	}
-	end, _, e := in.time("EndTime")
-	if e != nil {
-		return nil, e
-	}
-	if e := checkTimes(start, end, invalidValue); e != nil {
 		return nil, e
 	}
 	period, _, e := in.int("Period")

@@ -191,7 +191,7 @@ func TestAdvisorScreenBadInput(t *testing.T) {
 }
 
 // Help on the advisor screen lists its keys; the footer names them; [ and ] go round the
-// three screens both ways.
+// screens both ways.
 func TestAdvisorScreenKeys(t *testing.T) {
 	b, _ := emulatorBackend(t, ec2sim.Faults{})
 	m := update(New(testOptions(b)), tea.WindowSizeMsg{Width: 160, Height: 48})
@@ -218,7 +218,7 @@ func TestAdvisorScreenKeys(t *testing.T) {
 	for _, step := range []struct {
 		key  string
 		want screenID
-	}{{"]", screenSearch}, {"[", screenAdvisor}, {"[", screenBlocks}, {"]", screenAdvisor}} {
+	}{{"]", screenReport}, {"]", screenSearch}, {"[", screenReport}, {"[", screenAdvisor}, {"[", screenBlocks}, {"]", screenAdvisor}} {
 		m = update(m, keyMsg(step.key))
 		if m.screen != step.want {
 			t.Fatalf("%s: screen %d, want %d", step.key, m.screen, step.want)

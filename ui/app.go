@@ -1,7 +1,8 @@
 // Package ui is gpublock's terminal UI: one root model that owns the frame (the header and
 // the footer), the global keys, the connection and help, and routes messages to its screens
-// (ui/screen/search, ui/screen/blocks, ui/screen/advisor) and to a dialog on top when one is
-// open. Every call to AWS runs in a tea.Cmd through Backend; Update never blocks.
+// (ui/screen/search, ui/screen/blocks, ui/screen/advisor, ui/screen/report) and to a dialog
+// on top when one is open. Every call to AWS runs in a tea.Cmd through Backend; Update
+// never blocks.
 package ui
 
 import (
@@ -21,6 +22,7 @@ import (
 	uiscreen "github.com/gpublock/gpublock/ui/screen"
 	advisorui "github.com/gpublock/gpublock/ui/screen/advisor"
 	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
+	reportscreen "github.com/gpublock/gpublock/ui/screen/report"
 	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
 	"github.com/gpublock/gpublock/ui/theme"
 )
@@ -115,6 +117,10 @@ type Model struct {
 	flash   string    // a one-line answer to the last key (copied, nothing to copy…)
 	clock   time.Time // the time shown, as of the last tick
 
+	// deferredAsks are the keys of the auto-extension's asks that came while a dialog was
+	// open, given back to the blocks screen when it closes (giveBackAsks).
+	deferredAsks []string
+
 	connecting bool
 	connectErr error
 
@@ -164,6 +170,7 @@ func New(opts Options) Model {
 			Regions: opts.BlockRegions, WarnRules: opts.WarnRules, Notify: opts.Notify, AutoExtend: opts.AutoExtend,
 			Organization: opts.Organization, Visible: opts.StartOnBlocks, Connecting: opts.Connect != nil})},
 		screenAdvisor: advisorTab{advisorui.New(pc, advisorui.Options{Catalog: opts.Prices, Region: opts.Region})},
+		screenReport:  reportTab{reportscreen.New(pc, reportscreen.Options{Catalog: opts.Prices})},
 	}
 	switch {
 	case opts.StartOnBlocks:
@@ -218,7 +225,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if uiscreen.IsOpen(msg) {
 		if m.dialog != nil {
 			// A second key asked for another dialog before the first one's opened: the
-			// first stays, as it would had it opened at once.
+			// first stays, as it would had it opened at once. The auto-extension's ask
+			// waits for it to close.
+			if o, ok := msg.(uiscreen.OpenExtend); ok && o.Ask != nil {
+				m.deferredAsks = append(m.deferredAsks, o.Ask.Key)
+			}
 			return m, nil
 		}
 		return m.openDialog(msg)

@@ -1,20 +1,32 @@
 package ui
 
 import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/gpublock/gpublock/aws/autoextend"
+	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/notify"
+	"github.com/gpublock/gpublock/aws/source"
+	"github.com/gpublock/gpublock/aws/sources"
+	"github.com/gpublock/gpublock/aws/trainingplans"
 	"github.com/gpublock/gpublock/model"
+	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
 )
 
-// The auto-extension policy opens the extend dialog on a block it would extend once the
-// block reaches the lead, with the policy's length, and asks once per block and lead:
-// cancelled, it is not asked again on the next listing.
-func TestAutoExtendAsksOnScreen(t *testing.T) {
-	b, sim := emulatorBackend(t, ec2sim.Faults{})
-	_, o, bought := buyBlock(t, b, testNow.Add(24*time.Hour))
+// autoExtendBlock buys a block on the emulator, and makes the policy that asks for it: 2
+// days at the 12h lead, over the block's own tag.
+func autoExtendBlock(t *testing.T) (b source.Backend, sim *ec2sim.Server, o model.Offering, bought model.Block, p model.AutoExtendPolicy) {
+	t.Helper()
+	b, sim = emulatorBackend(t, ec2sim.Faults{})
+	_, o, bought = buyBlock(t, b, testNow.Add(24*time.Hour))
 	var tag string
 	for k, v := range bought.Tags {
 		tag = k + "=" + v // the block's own tag stands for the one that asks for the policy
@@ -23,18 +35,110 @@ func TestAutoExtendAsksOnScreen(t *testing.T) {
 	if err != nil || tag == "" {
 		t.Fatalf("policy over tag %q: %v", tag, err)
 	}
-	opts := testOptions(b)
+	return b, sim, o, bought, p
+}
+
+// autoOptions are the options of a TUI over b that asks for the policy p.
+func autoOptions(b source.Backend, p model.AutoExtendPolicy) Options {
+	opts := actionTestOptions(b)
 	opts.StartOnBlocks, opts.NoNotify, opts.AutoExtend = true, true, p
+	return opts
+}
+
+// beside is another gpublock on this machine (a restarted TUI, a second one): a backend
+// of its own over the emulator and the state directory of b, sending through opts.
+func beside(t *testing.T, b source.Backend, opts ...sources.Option) source.Backend {
+	t.Helper()
+	c := clientOf(t, b)
+	jp, err := c.JournalPath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c2, err := awsapi.New(context.Background(), awsapi.Config{Region: "us-east-1", EndpointURL: c.Endpoint(), Version: "test",
+		MaxBackoff: 5 * time.Millisecond, JournalDir: filepath.Dir(jp)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sources.New(c2, []source.Source{capacityblocks.New(c2), trainingplans.Source(trainingplans.New(c2))}, opts...)
+}
+
+// notifier sends to a command that appends each event to a file, read by the func
+// returned once the notifier is closed.
+func notifier(t *testing.T, b source.Backend) (*notify.Notifier, func() string) {
+	t.Helper()
+	jp, _ := clientOf(t, b).JournalPath()
+	sent := filepath.Join(t.TempDir(), "sent")
+	n, err := notify.New(notify.Config{Command: "cat >> " + sent + "; echo >> " + sent, StatePath: filepath.Join(filepath.Dir(jp), "notified.json")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n, func() string {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		n.Close(ctx)
+		raw, _ := os.ReadFile(sent)
+		return string(raw)
+	}
+}
+
+// decisionLines are the journal's auto-extension decisions, as "id outcome: reason".
+func decisionLines(t *testing.T, b source.Backend) []string {
+	t.Helper()
+	entries, _, err := clientOf(t, b).Journal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range entries {
+		if e.Phase == "decision" && e.Action == autoextend.Action {
+			out = append(out, e.Target+" "+e.Outcome+": "+e.Error)
+		}
+	}
+	return out
+}
+
+// dueSpy hands the test every answer the backend gives to the blocks screen's look-up of
+// what is due.
+type dueSpy struct {
+	source.Backend
+	due chan []source.AutoExtendAsk
+}
+
+func (s dueSpy) AutoExtendDue(ctx context.Context, p model.AutoExtendPolicy, blocks []model.Block, now time.Time) ([]source.AutoExtendAsk, error) {
+	asks, err := s.Backend.AutoExtendDue(ctx, p, blocks, now)
+	select {
+	case s.due <- asks:
+	default:
+	}
+	return asks, err
+}
+
+// policyAsked waits for the policy's extend dialog on id.
+func policyAsked(s *screen, id string) string {
+	s.t.Helper()
+	return s.waitFor("the policy's extend dialog on "+id, func(text string) bool {
+		return strings.Contains(text, "Extend "+id) && strings.Contains(text, "The auto-extension policy asks")
+	})
+}
+
+// listedAt lists the blocks again with the emulator's clock at at.
+func listedAt(s *screen, sim *ec2sim.Server, at time.Time) string {
+	s.t.Helper()
+	sim.SetTime(at)
+	s.press("r")
+	return s.waitFor("the listing at "+at.Format("15:04"), func(text string) bool { return strings.Contains(text, "as of "+at.UTC().Format("15:04")) })
+}
+
+// The auto-extension policy opens the extend dialog on a block it would extend once the
+// block reaches the lead, with the policy's length, and asks once per block and lead:
+// cancelled, it is not asked again on the next listing.
+func TestAutoExtendAsksOnScreen(t *testing.T) {
+	b, sim, o, bought, p := autoExtendBlock(t)
 	sim.SetTime(o.Start.Add(time.Hour))
-	s := newScreen(t, New(opts), 200, 40)
+	s := newScreen(t, New(autoOptions(b, p)), 200, 40)
 	text := s.waitText(bought.ReservationID)
 	if strings.Contains(text, "Extend "+bought.ReservationID) {
 		t.Fatalf("asked before the lead:\n%s", text)
-	}
-	listed := func(at time.Time) string {
-		sim.SetTime(at)
-		s.press("r")
-		return s.waitFor("the listing at "+at.Format("15:04"), func(text string) bool { return strings.Contains(text, "as of "+at.UTC().Format("15:04")) })
 	}
 	sim.SetTime(o.End.Add(-10 * time.Hour))
 	s.press("r")
@@ -43,9 +147,173 @@ func TestAutoExtendAsksOnScreen(t *testing.T) {
 		return strings.Contains(text, "Extend "+bought.ReservationID) && strings.Contains(text, "› 2d")
 	})
 	s.press("esc")
-	text = listed(o.End.Add(-9 * time.Hour))
+	text = listedAt(s, sim, o.End.Add(-9*time.Hour))
 	if strings.Contains(text, "Extend "+bought.ReservationID) {
 		t.Errorf("asked again at the same lead:\n%s", text)
 	}
 	s.final()
+}
+
+// A person's decline of the policy's ask is recorded as blocks --watch records its own: a
+// journal line, a notification, and a record that a restarted TUI (a new process over the
+// same state directory) reads, so that it does not ask again at the same lead.
+func TestAutoExtendDeclineOnScreenIsRecorded(t *testing.T) {
+	b, sim, o, bought, p := autoExtendBlock(t)
+	id := bought.ReservationID
+	n, sent := notifier(t, b)
+	sim.SetTime(o.End.Add(-10 * time.Hour))
+	s := newScreen(t, New(autoOptions(beside(t, b, sources.WithNotifier(n)), p)), 200, 40)
+	text := policyAsked(s, id)
+	mustContain(t, text, "esc declines (recorded)")
+	s.press("esc")
+	s.waitText("The decline is recorded")
+	s.final()
+	if got := decisionLines(t, b); len(got) != 1 || got[0] != id+" declined: declined on screen by the person" {
+		t.Errorf("journal decisions %q, want the one decline on screen", got)
+	}
+	if got := sent(); strings.Count(got, `"kind":"auto-extend-declined"`) != 1 || !strings.Contains(got, "AUTO-EXTEND DECLINED "+id+": declined on screen by the person") {
+		t.Errorf("notified:\n%s\nwant the decline once", got)
+	}
+
+	// Restarted, at the same lead: the TUI looks up what was decided, and asks nothing.
+	spy := dueSpy{Backend: beside(t, b), due: make(chan []source.AutoExtendAsk, 8)}
+	sim.SetTime(o.End.Add(-9 * time.Hour))
+	s = newScreen(t, New(autoOptions(spy, p)), 200, 40)
+	s.waitText(id)
+	select {
+	case asks := <-spy.due:
+		if len(asks) != 0 {
+			t.Errorf("the restarted TUI finds due %+v", asks)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the restarted TUI never looked up what was decided")
+	}
+	if text := listedAt(s, sim, o.End.Add(-8*time.Hour)); strings.Contains(text, "Extend "+id) {
+		t.Errorf("the restarted TUI asked again at the same lead:\n%s", text)
+	}
+	s.final()
+}
+
+// A person who extends in the policy's dialog: the decision is recorded as taken before
+// the extension is bought, the spend path journals the extension, the outcome is
+// notified, and no other gpublock here can decide the ask again.
+func TestAutoExtendTakenOnScreenIsRecorded(t *testing.T) {
+	b, sim, o, bought, p := autoExtendBlock(t)
+	id := bought.ReservationID
+	n, sent := notifier(t, b)
+	sim.SetTime(o.End.Add(-10 * time.Hour))
+	s := newScreen(t, New(autoOptions(beside(t, b, sources.WithNotifier(n)), p)), 200, 48)
+	policyAsked(s, id)
+	s.waitText("› 2d")
+	waitLengths(s)
+	s.press("enter")
+	s.waitText("✓ allowed (ec2:PurchaseCapacityBlockExtension)")
+	s.typeText("extend")
+	s.press("enter")
+	s.waitText("EXTENSION BOUGHT")
+	s.final()
+	if got := decisionLines(t, b); len(got) != 1 || got[0] != id+" extend: " {
+		t.Errorf("journal decisions %q, want the one taken", got)
+	}
+	entries, _, _ := clientOf(t, b).Journal()
+	bought2 := 0
+	for _, e := range entries {
+		if e.Action == "PurchaseCapacityBlockExtension" && e.Phase == "outcome" && e.Outcome == "bought" && e.Target == id {
+			bought2++
+		}
+	}
+	if bought2 != 1 {
+		t.Errorf("%d extensions bought in the journal, want 1", bought2)
+	}
+	recs, err := autoextend.Records(clientOf(t, b))
+	key := model.AutoExtendKey(bought, 12*time.Hour)
+	if r := recs[key]; err != nil || r.Step != source.AutoExtendExtended || r.RequestID == "" || r.Hours != 48 {
+		t.Errorf("the record of %s: %+v, %v", key, r, err)
+	}
+	if got := sent(); strings.Count(got, `"kind":"auto-extended"`) != 1 || !strings.Contains(got, "AUTO-EXTENDED "+id) {
+		t.Errorf("notified:\n%s\nwant the extension once", got)
+	}
+	ask := source.AutoExtendAsk{AutoExtendDecision: model.AutoExtendDecision{Verdict: model.AutoExtendNow, Key: key, Lead: 12 * time.Hour}, Block: bought, Days: 2}
+	err = beside(t, b).DecideAutoExtend(context.Background(), ask, source.AutoExtendOutcome{Step: source.AutoExtendTaken})
+	if !errors.Is(err, source.ErrAutoExtendDecided) {
+		t.Errorf("another gpublock decides the ask again: %v", err)
+	}
+}
+
+// What blocks --watch decided (here, a decline of its approval command) is not asked on
+// screen.
+func TestAutoExtendDecidedByAWatchIsNotAsked(t *testing.T) {
+	b, sim, o, bought, p := autoExtendBlock(t)
+	now := o.End.Add(-10 * time.Hour)
+	sim.SetTime(now)
+	rec := autoextend.New(clientOf(t, beside(t, b)), nil, nil)
+	err := rec.Turn(func(tn *autoextend.Turn) {
+		d := p.Decide(awaitBlock(t, b, bought.ReservationID), now, tn.Decided())
+		ask := source.AutoExtendAsk{AutoExtendDecision: d, Block: bought, Days: p.Days}
+		if err := tn.Record(ask, source.AutoExtendOutcome{Step: source.AutoExtendDeclined, Reason: "the approval command refused (exit 3)"}, now); err != nil {
+			t.Errorf("record: %v", err)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spy := dueSpy{Backend: b, due: make(chan []source.AutoExtendAsk, 8)}
+	s := newScreen(t, New(autoOptions(spy, p)), 200, 40)
+	s.waitText(bought.ReservationID)
+	select {
+	case asks := <-spy.due:
+		if len(asks) != 0 {
+			t.Errorf("due on screen after the watch's decision: %+v", asks)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the TUI never looked up what was decided")
+	}
+	if text := listedAt(s, sim, now.Add(time.Hour)); strings.Contains(text, "Extend "+bought.ReservationID) {
+		t.Errorf("asked on screen what the watch decided:\n%s", text)
+	}
+	s.final()
+}
+
+// The policy's ask never replaces a dialog open: it waits for it to close, then opens.
+func TestAutoExtendAskWaitsForTheDialogOpen(t *testing.T) {
+	b, sim, o, bought, p := autoExtendBlock(t)
+	sim.SetTime(o.End.Add(-13 * time.Hour))
+	spy := dueSpy{Backend: b, due: make(chan []source.AutoExtendAsk, 8)}
+	s := newScreen(t, New(autoOptions(spy, p)), 200, 48)
+	s.waitText(bought.ReservationID)
+	s.press("?")
+	s.waitText("cancel attached launch")
+	sim.SetTime(o.End.Add(-10 * time.Hour))
+	s.tm.Send(blockscreen.RefreshMsg{}) // the help takes r; the screen's own refresh is not a key
+	select {
+	case asks := <-spy.due:
+		if len(asks) != 1 {
+			t.Fatalf("due: %+v, want the block", asks)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the listing behind the help never looked up the ask")
+	}
+	time.Sleep(300 * time.Millisecond) // the ask reaches the root, which keeps it
+	if text := s.waitText("cancel attached launch"); strings.Contains(text, "Extend "+bought.ReservationID) {
+		t.Fatalf("the ask replaced the help:\n%s", text)
+	}
+	s.press("esc")
+	policyAsked(s, bought.ReservationID)
+	s.final()
+}
+
+// A block the policy cannot extend (past AWS's cutoff) is not asked about: its decline is
+// recorded, as blocks --watch records it, and said.
+func TestAutoExtendPolicyDeclineIsRecorded(t *testing.T) {
+	b, sim, o, bought, p := autoExtendBlock(t)
+	sim.SetTime(o.End.Add(-50 * time.Minute))
+	s := newScreen(t, New(autoOptions(b, p)), 200, 40)
+	text := s.waitText("AUTO-EXTEND DECLINED " + bought.ReservationID)
+	if strings.Contains(text, "Extend "+bought.ReservationID) {
+		t.Errorf("asked about a block that cannot be extended:\n%s", text)
+	}
+	s.final()
+	if got := decisionLines(t, b); len(got) != 1 || !strings.HasPrefix(got[0], bought.ReservationID+" declined: ") {
+		t.Errorf("journal decisions %q, want the policy's decline", got)
+	}
 }

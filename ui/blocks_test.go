@@ -424,14 +424,25 @@ func TestBlocksHeaderCopyAndOpen(t *testing.T) {
 	}
 }
 
-// l opens the launch form on the selected block; on an expired one it says why not.
+// l opens the launch form on the selected block: one still being paid for attaches the
+// launch to its start, saying that a failed payment cancels it; on an expired one it says
+// why not.
 func TestLaunchFromBlocksScreen(t *testing.T) {
 	b, sim := emulatorBackend(t, ec2sim.Faults{})
 	_, o, bought := buyBlock(t, b, testNow.Add(24*time.Hour))
-	sim.SetTime(o.Start.Add(time.Hour))
 	opts := testOptions(b)
 	opts.StartOnBlocks = true
 	s := newScreen(t, New(opts), 160, 48)
+	s.waitFor("the block being paid for", func(text string) bool {
+		return strings.Contains(rowOf(text, bought.ReservationID), "payment-pending")
+	})
+	s.press("l")
+	text := s.waitText("Launch into a block")
+	mustContain(t, text, "payment-pending · starts in", "Its payment is still being collected: a block whose payment fails never starts",
+		"to launch at the start")
+	s.press("esc")
+	sim.SetTime(o.Start.Add(time.Hour))
+	s.press("r")
 	s.waitFor("the active block", func(text string) bool { return strings.Contains(rowOf(text, bought.ReservationID), "active") })
 	s.press("l")
 	s.waitText("Launch into a block")

@@ -62,7 +62,10 @@ func (m Model) onConnected(msg connectedMsg) (tea.Model, tea.Cmd) {
 	// The header counts the blocks' warnings on every screen.
 	s, list := m.blocks().SetNow(m.clock).SetConnection(false, nil)
 	m.setBlocks(s)
-	return m, tea.Batch(identityCmd(m.pc.Ctx, c.Backend), list, m.spinCmd())
+	// A report screen shown before the backend was there reads now.
+	r, read := m.report().Connected()
+	m.setReport(r)
+	return m, tea.Batch(identityCmd(m.pc.Ctx, c.Backend), list, read, m.spinCmd())
 }
 
 // Err is why the UI could not connect, for the program's exit status; nil otherwise.

@@ -44,12 +44,24 @@ func (m Model) actionEnv() uidialog.Env {
 
 func (m Model) updateDialog(msg tea.Msg) (tea.Model, tea.Cmd) {
 	d, cmd, closed := m.dialog.Update(msg)
-	if closed {
-		m.dialog = nil
-	} else {
+	if !closed {
 		m.dialog = d
+		return m, cmd
 	}
-	return m, cmd
+	m.dialog = nil
+	m, back := m.giveBackAsks()
+	return m, tea.Batch(cmd, back)
+}
+
+// giveBackAsks gives the blocks screen back the auto-extension's asks that came while a
+// dialog was open, now that none is: it looks them up again, and asks those still due.
+func (m Model) giveBackAsks() (Model, tea.Cmd) {
+	var cmds []tea.Cmd
+	for _, k := range m.deferredAsks {
+		cmds = append(cmds, func() tea.Msg { return blockscreen.AutoExtendDeferred{Key: k} })
+	}
+	m.deferredAsks = nil
+	return m, tea.Batch(cmds...)
 }
 
 // openDialog opens what a screen asked for.
@@ -61,10 +73,7 @@ func (m Model) openDialog(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m.openPurchaseOf(msg.Offering)
 	case uiscreen.OpenExtend:
-		if msg.Auto && m.dialog != nil {
-			return m, nil
-		}
-		return m.openExtend(msg.Block, msg.Days)
+		return m.openExtend(msg)
 	case uiscreen.OpenLaunch:
 		return m.openBlockLaunch(msg.Block)
 	case uiscreen.OpenCompare:
@@ -91,7 +100,11 @@ func (m Model) onRootMsg(msg uidialog.RootMsg) (tea.Model, tea.Cmd) {
 	s, refresh := m.search().Refresh()
 	m.setSearch(s)
 	m = m.closeStalePurchase()
-	return m, tea.Batch(list, refresh, m.spinCmd())
+	var back tea.Cmd
+	if m.dialog == nil {
+		m, back = m.giveBackAsks()
+	}
+	return m, tea.Batch(list, refresh, m.spinCmd(), back)
 }
 
 // openPurchaseFromRows opens the purchase of an offering picked from the search screen's
@@ -160,8 +173,8 @@ func (m Model) openBlockLaunch(b model.Block) (tea.Model, tea.Cmd) {
 	case b.State == model.StatePaymentFailed:
 		m.flash = blockscreen.PayFailed(b, "launched into")
 		return m, nil
-	case b.State != model.StateActive && b.State != model.StateScheduled:
-		m.flash = fmt.Sprintf("Block %s is %s: instances launch only into an active block (or a scheduled one, at its start).", b.ReservationID, b.State)
+	case b.State != model.StateActive && b.State != model.StateScheduled && b.State != model.StatePaymentPending:
+		m.flash = fmt.Sprintf("Block %s is %s: instances launch only into an active block (or, at its start, one that has not started).", b.ReservationID, b.State)
 		return m, nil
 	}
 	env, why := m.blockEnv(b)
@@ -194,8 +207,10 @@ func (m Model) blockEnv(b model.Block) (env uidialog.Env, why string) {
 	return env, ""
 }
 
-// openExtend opens the extend dialog on a block that can be extended.
-func (m Model) openExtend(b model.Block, days int) (tea.Model, tea.Cmd) {
+// openExtend opens the extend dialog on a block that can be extended; on the
+// auto-extension policy's ask, the dialog records the person's decision.
+func (m Model) openExtend(msg uiscreen.OpenExtend) (tea.Model, tea.Cmd) {
+	b, days := msg.Block, msg.Days
 	switch {
 	case m.pc.ReadOnly:
 		return m, nil
@@ -213,6 +228,9 @@ func (m Model) openExtend(b model.Block, days int) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	d, cmd := extend.Open(env, m.opts.Prices, b, days)
+	if msg.Ask != nil {
+		d = d.Asked(*msg.Ask)
+	}
 	m.dialog = d
 	return m, cmd
 }

@@ -9,7 +9,7 @@ import (
 )
 
 // KeyMap is the keys of the root model, which work on every screen; each screen has its own
-// (ui/screen/search, ui/screen/blocks, ui/screen/advisor).
+// (ui/screen/search, ui/screen/blocks, ui/screen/advisor, ui/screen/report).
 type KeyMap struct {
 	Quit, ForceQuit key.Binding
 	Help            key.Binding
@@ -26,7 +26,7 @@ func DefaultKeyMap() KeyMap {
 // screenKeyMap switches screens. The digits and brackets are letters in a text field, so
 // they work where keys are not text; alt+1… work everywhere.
 type screenKeyMap struct {
-	Search, Blocks, Advisor, Next, Prev key.Binding
+	Search, Blocks, Advisor, Report, Next, Prev key.Binding
 }
 
 func defaultScreenKeys() screenKeyMap {
@@ -34,6 +34,7 @@ func defaultScreenKeys() screenKeyMap {
 		Search:  key.NewBinding(key.WithKeys("1", "alt+1"), key.WithHelp("1", "search screen")),
 		Blocks:  key.NewBinding(key.WithKeys("2", "alt+2"), key.WithHelp("2", "blocks screen")),
 		Advisor: key.NewBinding(key.WithKeys("3", "alt+3"), key.WithHelp("3", "advisor screen")),
+		Report:  key.NewBinding(key.WithKeys("4", "alt+4"), key.WithHelp("4", "report screen")),
 		Next:    key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next screen")),
 		Prev:    key.NewBinding(key.WithKeys("["), key.WithHelp("[", "previous screen")),
 	}
@@ -50,7 +51,7 @@ type helpKeys struct {
 func (m Model) helpKeys() helpKeys {
 	sk := m.screenKeys
 	h := helpEnv{root: m.keys, blocks: m.blocks().HelpGroups(), moving: movingKeys(m.search().Table().KeyMap().Nav()),
-		screens: keyGroup{Title: "Screens", Keys: []key.Binding{sk.Search, sk.Blocks, sk.Advisor, sk.Next, sk.Prev}}}
+		screens: keyGroup{Title: "Screens", Keys: []key.Binding{sk.Search, sk.Blocks, sk.Advisor, sk.Report, sk.Next, sk.Prev}}}
 	s := m.current()
 	return helpKeys{short: s.ShortHelp(h), groups: s.HelpGroups(h)}
 }

@@ -9,20 +9,22 @@ import (
 	uiscreen "github.com/gpublock/gpublock/ui/screen"
 	advisorui "github.com/gpublock/gpublock/ui/screen/advisor"
 	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
+	reportscreen "github.com/gpublock/gpublock/ui/screen/report"
 	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
 )
 
 // screenID names a screen of the program: the search (ui/screen/search), the blocks
-// (ui/screen/blocks) and the advisor (ui/screen/advisor), each a package of its own on the
-// shared program.Context. 1, 2, 3, [ and ] switch between them where keys are not text,
-// alt+1… from anywhere. The header, the footer, the help dialog, the clock, the identity
-// and the dialog slot are the root's and serve every screen.
+// (ui/screen/blocks), the advisor (ui/screen/advisor) and the report (ui/screen/report),
+// each a package of its own on the shared program.Context. 1 to 4, [ and ] switch between
+// them where keys are not text, alt+1… from anywhere. The header, the footer, the help
+// dialog, the clock, the identity and the dialog slot are the root's and serve every screen.
 type screenID int
 
 const (
 	screenSearch  screenID = iota
 	screenBlocks           // every block, its warnings and countdowns
 	screenAdvisor          // which capacity to buy for a job
+	screenReport           // what was paid and what was used
 	numScreens
 )
 
@@ -197,14 +199,53 @@ func (s advisorTab) Status() string {
 	return "" // the advisor shows its own search's progress
 }
 
+// reportTab is the report screen.
+type reportTab struct{ m reportscreen.Model }
+
+func (s reportTab) at(f frame) reportscreen.Model {
+	m := s.m
+	m.SetArea(f.area)
+	m.SetSpinner(f.spin)
+	return m
+}
+func (s reportTab) Init() tea.Cmd         { return s.m.Init() }
+func (s reportTab) Owns(msg tea.Msg) bool { return reportscreen.Owns(msg) }
+func (s reportTab) Update(msg tea.Msg, f frame) (Screen, tea.Cmd) {
+	if _, mouse := msg.(tea.MouseMsg); mouse {
+		return s, nil // the report takes no mouse
+	}
+	m, cmd := s.at(f).Update(msg)
+	return reportTab{m}, cmd
+}
+func (s reportTab) View(f frame) string { return s.at(f).View() }
+func (s reportTab) Enter() (Screen, tea.Cmd) {
+	m, cmd := s.m.Enter()
+	return reportTab{m}, cmd
+}
+func (s reportTab) Leave() Screen                 { return reportTab{s.m.Leave()} }
+func (s reportTab) Busy() bool                    { return s.m.Busy() }
+func (s reportTab) Flash() uiscreen.Flash         { return s.m.Flash() }
+func (s reportTab) Typing() bool                  { return false }
+func (s reportTab) Filtering() bool               { return false }
+func (s reportTab) Notifies(tea.KeyPressMsg) bool { return false }
+func (s reportTab) Status() string                { return "" }
+func (s reportTab) ShortHelp(h helpEnv) []key.Binding {
+	return append(s.m.ShortHelp(), h.screens.Keys[screenSearch], h.root.Help, h.root.Quit)
+}
+func (s reportTab) HelpGroups(h helpEnv) []keyGroup {
+	return append(s.m.HelpGroups(), h.screens, h.everywhere())
+}
+
 // The screens' own models, for what the root asks of one in particular: the header's
 // warnings and watch, the rows a purchase was picked from.
 func (m Model) search() searchscreen.Model { return m.screens[screenSearch].(searchTab).m }
 func (m Model) blocks() blockscreen.Model  { return m.screens[screenBlocks].(blocksTab).m }
 func (m Model) advisor() advisorui.Model   { return m.screens[screenAdvisor].(advisorTab).m }
+func (m Model) report() reportscreen.Model { return m.screens[screenReport].(reportTab).m }
 
 func (m *Model) setSearch(s searchscreen.Model) { m.screens[screenSearch] = searchTab{s} }
 func (m *Model) setBlocks(s blockscreen.Model)  { m.screens[screenBlocks] = blocksTab{s} }
+func (m *Model) setReport(s reportscreen.Model) { m.screens[screenReport] = reportTab{s} }
 
 // current is the screen shown.
 func (m Model) current() Screen { return m.screens[m.screen] }
@@ -251,7 +292,7 @@ func (m Model) switchScreen(to screenID) (tea.Model, tea.Cmd) {
 // screenKey handles the keys that change screens, which work wherever keys are not text.
 func (m Model) screenKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd, bool) {
 	sk := m.screenKeys
-	for id, b := range []key.Binding{sk.Search, sk.Blocks, sk.Advisor} {
+	for id, b := range []key.Binding{sk.Search, sk.Blocks, sk.Advisor, sk.Report} {
 		if key.Matches(k, b) {
 			mm, cmd := m.switchScreen(screenID(id))
 			return mm, cmd, true

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +16,7 @@ import (
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/notify"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/aws/spend"
 	"github.com/gpublock/gpublock/model"
@@ -139,5 +142,56 @@ func TestFireCancelsALaunchWhoseBlockIsGone(t *testing.T) {
 	ls, _ := List(c)
 	if len(said) != 1 || !strings.Contains(said[0], "was cancelled: the block is no longer listed") || len(ls) != 1 || ls[0].State != Cancelled || ls[0].Sent {
 		t.Fatalf("said %q, records %+v", said, ls)
+	}
+}
+
+// A launch attached to a block whose payment then fails is cancelled by the first round
+// after, saying why, and notified; nothing is sent.
+func TestFireCancelsALaunchWhosePaymentFailed(t *testing.T) {
+	sim, err := ec2sim.New(ec2sim.Options{Seed: 1, Start: simStart, Speed: 1e-9, Faults: ec2sim.Faults{PayFail: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(sim)
+	t.Cleanup(srv.Close)
+	c := client(t, srv.URL, false)
+	cb := capacityblocks.New(c)
+	q := model.Query{InstanceTypes: []string{"p5.48xlarge"}, Count: 1, Durations: model.DurationRange{MinDays: 1, MaxDays: 1},
+		Start: simStart.Add(24 * time.Hour), End: simStart.Add(8 * 24 * time.Hour), Regions: []string{"us-east-1"}}
+	var off model.Offering
+	for ev := range cb.Search(context.Background(), q) {
+		if len(ev.Offerings) > 0 && off.ID == "" {
+			off = ev.Offerings[0]
+		}
+	}
+	if off.ID == "" {
+		t.Fatal("no offering")
+	}
+	res, err := cb.Purchase(context.Background(), off, "", nil)
+	if err != nil || res.Block.State != model.StatePaymentPending {
+		t.Fatalf("purchase: %+v, %v", res.Block, err)
+	}
+	if _, err := Attach(c, res.Block, source.LaunchSpec{ImageID: "ami-0123456789abcdef0", Count: 1}); err != nil {
+		t.Fatal(err)
+	}
+	sim.Advance(10 * time.Minute) // the payment would have been taken: it fails
+	sent := filepath.Join(t.TempDir(), "sent")
+	n, err := notify.New(notify.Config{Command: "cat >> " + sent})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var said []string
+	for range 2 {
+		Fire(context.Background(), c, cb, spend.New(c, cb), n, func(s string) { said = append(said, s) })
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	n.Close(ctx)
+	ls, _ := List(c)
+	if len(said) != 1 || !strings.Contains(said[0], "was cancelled: the block's payment failed, so it never starts") || len(ls) != 1 || ls[0].State != Cancelled || ls[0].Sent {
+		t.Fatalf("said %q, records %+v", said, ls)
+	}
+	if raw, _ := os.ReadFile(sent); !strings.Contains(string(raw), `"warning":"LAUNCH CANCELLED"`) || !strings.Contains(string(raw), res.Block.ReservationID) {
+		t.Errorf("notified: %s", raw)
 	}
 }

@@ -81,6 +81,9 @@ func fire(ctx context.Context, c *awsapi.Client, src source.Source, sv *spend.Se
 		return true
 	case b.State == model.StateScheduled || b.State == model.StatePaymentPending:
 		return false
+	case b.State == model.StatePaymentFailed:
+		l.finish(Cancelled, "the block's payment failed, so it never starts")
+		return true
 	case b.State != model.StateActive:
 		l.finish(Cancelled, fmt.Sprintf("the block is %s: it ended before a watcher launched into it", b.State))
 		return true

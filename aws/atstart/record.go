@@ -10,12 +10,6 @@
 package atstart
 
 import (
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/gpublock/gpublock/aws/filelock"
@@ -52,63 +46,10 @@ type Launch struct {
 // Done reports whether nothing more happens to the launch.
 func (l Launch) Done() bool { return l.State != Pending }
 
-// Store is the records of one state directory (the journal's).
-type Store struct{ dir string }
+// Store is the records of one state directory (the journal's), launches-at-start.json.
+type Store = filelock.Records[Launch]
 
 // StoreAt is the store beside the journal at journalPath.
-func StoreAt(journalPath string) Store { return Store{dir: filepath.Dir(journalPath)} }
-
-func (s Store) path() string { return filepath.Join(s.dir, "launches-at-start.json") }
-
-// List reads the records. It takes no lock and creates nothing: every save replaces the
-// file whole, so a reader sees the records before a save or after it.
-func (s Store) List() ([]Launch, error) { return s.read() }
-
-// Update runs f on the records under the lock; save replaces them atomically (written,
-// synced, renamed), as often as f calls it. The lock is held while f runs, so f may call
-// AWS between saves: another gpublock waits for it.
-func (s Store) Update(f func(ls []Launch, save func([]Launch) error) error) error {
-	if err := os.MkdirAll(s.dir, 0o700); err != nil {
-		return err
-	}
-	// A lock file of its own: the records' file is replaced on every save, and a lock on
-	// a replaced file would exclude nobody.
-	lf, err := os.OpenFile(filepath.Join(s.dir, "launches-at-start.lock"), os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return err
-	}
-	defer lf.Close()
-	if err := filelock.Lock(lf); err != nil {
-		return err
-	}
-	defer filelock.Unlock(lf)
-	ls, err := s.read()
-	if err != nil {
-		return err
-	}
-	return f(ls, s.write)
-}
-
-func (s Store) read() ([]Launch, error) {
-	raw, err := os.ReadFile(s.path())
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var ls []Launch
-	if err := json.Unmarshal(raw, &ls); err != nil {
-		// Never taken for "none": a launch it holds might be fired again without its token.
-		return nil, fmt.Errorf("%s is damaged (%v): fix or remove it", s.path(), err)
-	}
-	return ls, nil
-}
-
-func (s Store) write(ls []Launch) error {
-	raw, err := json.MarshalIndent(ls, "", "  ")
-	if err != nil {
-		return err
-	}
-	return filelock.WriteAtomic(s.path(), append(raw, '\n'))
+func StoreAt(journalPath string) Store {
+	return filelock.RecordsIn[Launch](journalPath, "launches-at-start")
 }

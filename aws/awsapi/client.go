@@ -26,6 +26,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws/ratelimit"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/service/cloudwatch"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
 	"github.com/aws/smithy-go/logging"
@@ -122,7 +123,11 @@ type Client struct {
 
 	mu       sync.Mutex
 	ec2s     map[string]*ec2.Client
+	cws      map[string]*cloudwatch.Client
 	identity *source.Identity
+	// cwPacers and cwRetryer are CloudWatch's: no buckets, the reads' retry budget.
+	cwPacers  *pacers
+	cwRetryer aws.RetryerV2
 }
 
 // New loads the SDK configuration (the whole credential chain unless cfg.Credentials is

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/paid"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -28,7 +29,7 @@ func TestJournalFeesStartAtTheReservationsPurchase(t *testing.T) {
 	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	fees := paidFees(nil, readJournalFees(path))
+	fees := paidFees(nil, journalFees(t, path))
 	for id, want := range map[string]string{"cr-1": "$3,464.00", "cr-2": "$15.00"} {
 		if got := fees[id].Dollars(); got != want {
 			t.Errorf("fee of %s = %s, want %s", id, got, want)
@@ -60,7 +61,7 @@ func TestPaidFeesLeaveOutFailedPayments(t *testing.T) {
 			{OfferingID: "cbe-paid", Status: model.ExtensionPaymentSucceeded},
 		}},
 	}
-	fees := paidFees(blocks, readJournalFees(path))
+	fees := paidFees(blocks, journalFees(t, path))
 	for id, want := range map[string]string{"cr-failed": "$0.00", "cr-ext": "$1,310.00", "cr-elsewhere": "$7.00"} {
 		if got, ok := fees[id]; !ok || got.Dollars() != want {
 			t.Errorf("fee paid of %s = %s (known %v), want %s", id, got.Dollars(), ok, want)
@@ -80,7 +81,7 @@ func TestJournalFeesReadPastATornLine(t *testing.T) {
 	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	fees := paidFees(nil, readJournalFees(path))
+	fees := paidFees(nil, journalFees(t, path))
 	if fees["cr-1"].Dollars() != "$10.00" || fees["cr-2"].Dollars() != "$20.00" {
 		t.Errorf("fees %v", fees)
 	}
@@ -102,15 +103,25 @@ func TestPaidFeesFollowTheBlocksRequestTag(t *testing.T) {
 	tagged := func(id, req string) model.Block {
 		return model.Block{ReservationID: id, State: model.StateActive, Tags: map[string]string{awsapi.RequestIDTag: req}}
 	}
-	fees := paidFees([]model.Block{tagged("cr-1", "gpb-sim"), tagged("cr-2", "gpb-elsewhere")}, readJournalFees(path))
+	fees := paidFees([]model.Block{tagged("cr-1", "gpb-sim"), tagged("cr-2", "gpb-elsewhere")}, journalFees(t, path))
 	if got := fees["cr-1"].Dollars(); got != "$1,931.15" {
 		t.Errorf("cr-1, bought by gpb-sim: fee %s, want $1,931.15 (not the demo's purchase and extension)", got)
 	}
 	if got, ok := fees["cr-2"]; ok {
 		t.Errorf("cr-2 was bought by a request this journal does not hold, yet its fee reads %s", got.Dollars())
 	}
-	fees = paidFees([]model.Block{tagged("cr-1", "gpb-demo")}, readJournalFees(path))
+	fees = paidFees([]model.Block{tagged("cr-1", "gpb-demo")}, journalFees(t, path))
 	if got := fees["cr-1"].Dollars(); got != "$3,871.81" {
 		t.Errorf("cr-1, bought by gpb-demo: fee %s, want its purchase and extension, $3,871.81", got)
 	}
+}
+
+// journalFees is the journal at path read as FeesPaid reads it.
+func journalFees(t *testing.T, path string) paid.Index {
+	t.Helper()
+	entries, _, err := awsapi.ReadJournal(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return paid.Read(entries, (&Client{}).Intents())
 }

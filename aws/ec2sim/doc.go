@@ -4,7 +4,8 @@
 // handler on the emulator's core (aws/simcore: clock, faults, buckets, state file); New
 // assembles the emulator from the core and its handlers: STS GetCallerIdentity
 // (aws/stssim), the Price List (aws/pricelistsim), Options.Protocols (SageMaker:
-// aws/sagemakersim) and EC2, which answers whatever no other handler claims.
+// aws/sagemakersim), CloudWatch's metrics of the Capacity Reservations (cloudwatch.go,
+// made from EC2's state) and EC2, which answers whatever no other handler claims.
 //
 // Clients reach it only through an SDK pointed at its URL (BaseEndpoint); the region of a
 // request is the one in its SigV4 credential scope, and state is kept per region. A
@@ -58,6 +59,12 @@
 //     of the N, and a DryRun or a refused purchase does not.
 //   - instances are pending for 45 s and shutting-down for 1 min, holding their slot
 //     until terminated; terminated instances stay visible for an hour.
+//   - CloudWatch's UsedInstanceCount counts an instance from its launch until it is
+//     terminated (pending and shutting-down included, as AvailableInstanceCount does);
+//     each five-minute value is the exact time-weighted average over its five minutes, so
+//     that hourly averages add up to the instance-hours launched. The instances stay in
+//     the state (and the state file) after they are no longer shown, as the history the
+//     metrics are read from.
 //   - the deny=ACTION fault (or deny=all) answers the named EC2 actions with
 //     UnauthorizedOperation, HTTP 403, "You are not authorized to perform this operation."
 //     (reference §2.4: no encoded authorization message is given there, so none is sent).

@@ -101,10 +101,11 @@ func New(opts Options) (*Server, error) {
 		hash:    simcore.Hasher{Seed: opts.Seed},
 		regions: simcore.NewRegions((*regionState).fill),
 	}
-	// The protocols known by their X-Amz-Target first, then STS, which reads the body to
-	// tell its requests from EC2's, then EC2.
+	// The protocols known by their X-Amz-Target first, then CloudWatch (known by its path,
+	// target or signing scope), then STS, which reads the body to tell its requests from
+	// EC2's, then EC2.
 	protocols := append([]Protocol{pricelistsim.Protocol(opts.PriceList)}, opts.Protocols...)
-	protocols = append(protocols, stssim.Protocol(), s.protocol())
+	protocols = append(protocols, s.cloudWatchProtocol(), stssim.Protocol(), s.protocol())
 	core, err := simcore.New(simcore.Options{
 		Seed: opts.Seed, Start: opts.Start, Speed: opts.Speed, StateFile: opts.StateFile,
 		Faults: opts.Faults, PaymentDelay: opts.PaymentDelay, RateLimits: opts.RateLimits,
@@ -205,7 +206,7 @@ func (s *Server) serveEC2(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c := &call{action: f.str("Action"), form: f, region: region, reqID: reqID, faults: s.currentFaults()}
-	if aerr := s.core.InjectError(r.Context(), region); aerr != nil {
+	if aerr := s.core.InjectError(r.Context(), "ec2", region); aerr != nil {
 		writeEC2Error(w, reqID, aerr)
 		return
 	}

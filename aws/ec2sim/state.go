@@ -20,8 +20,10 @@ const (
 type regionState struct {
 	simcore.Market[offering, extOffering]
 	Reservations []*reservation `json:"reservations"`
-	Instances    []*instance    `json:"instances"`
-	Counter      int            `json:"counter"` // for IDs of reservations, instances and launches
+	// Instances are kept after DescribeInstances stops showing them: they are the
+	// reservations' use, which CloudWatch's metrics answer for up to 15 months.
+	Instances []*instance `json:"instances"`
+	Counter   int         `json:"counter"` // for IDs of reservations, instances and launches
 	// ClientTokens makes RunInstances idempotent, as AWS's is.
 	ClientTokens map[string]string `json:"clientTokens"` // token → launch (r-) ID
 	KeyPairs     []*keyPair        `json:"keyPairs,omitempty"`

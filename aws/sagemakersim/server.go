@@ -197,7 +197,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, reqID, errf(http.StatusForbidden, "InvalidSignatureException", "Credential should be scoped to correct service: 'sagemaker' (it was %q).", service))
 		return
 	}
-	switch h.core.Inject(r.Context(), region) {
+	switch h.core.Inject(r.Context(), "sagemaker", region) {
 	case simcore.FaultDown:
 		writeError(w, reqID, errf(http.StatusServiceUnavailable, "ServiceUnavailable", "The service is unavailable in %s. Please try again shortly.", region))
 		return

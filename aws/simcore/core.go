@@ -304,15 +304,16 @@ func scope(auth string) (cred string, parts []string, found bool) {
 }
 
 // Inject applies the latency and draws the faults common to every protocol for one call
-// in region; each protocol answers the hit in its own words.
-func (c *Core) Inject(ctx context.Context, region string) FaultHit {
-	return inject(ctx, c.faults.get(), c.dice, region)
+// of service (its signing name: ec2, sagemaker, monitoring…) in region; each protocol
+// answers the hit in its own words.
+func (c *Core) Inject(ctx context.Context, service, region string) FaultHit {
+	return inject(ctx, c.faults.get(), c.dice, service, region)
 }
 
 // InjectError is Inject answered in EC2's codes, which the awsquery protocols share:
 // Unavailable, RequestLimitExceeded (HTTP 503) and InternalError.
-func (c *Core) InjectError(ctx context.Context, region string) *APIError {
-	switch c.Inject(ctx, region) {
+func (c *Core) InjectError(ctx context.Context, service, region string) *APIError {
+	switch c.Inject(ctx, service, region) {
 	case FaultDown:
 		return Errf(http.StatusServiceUnavailable, "Unavailable", "The service is unavailable in %s. Please try again shortly.", region)
 	case FaultThrottle:

@@ -206,10 +206,10 @@ func TestInjectDownBeforeAnythingElse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if hit := c.Inject(context.Background(), "us-east-2"); hit != FaultDown {
+	if hit := c.Inject(context.Background(), "ec2", "us-east-2"); hit != FaultDown {
 		t.Errorf("down region: %v", hit)
 	}
-	if e := c.InjectError(context.Background(), "us-east-1"); e != ErrInternal {
+	if e := c.InjectError(context.Background(), "ec2", "us-east-1"); e != ErrInternal {
 		t.Errorf("error=1: %v", e)
 	}
 }

@@ -1,6 +1,7 @@
 package simcore
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -15,13 +16,15 @@ import (
 
 // Faults are failures injected on demand into the protocols' calls (never into /_sim/).
 type Faults struct {
-	Latency   time.Duration // added to every call
-	Jitter    time.Duration // +/- random on top of Latency
-	Throttle  float64       // probability of RequestLimitExceeded, HTTP 503
-	Error     float64       // probability of HTTP 500 InternalError
-	Down      []string      // regions answering every call with HTTP 503 Unavailable
-	Sold      float64       // probability that PurchaseCapacityBlock finds the offering already sold (InvalidCapacityBlockOfferingIdExpired; nothing bought)
-	LostReply float64       // probability that PurchaseCapacityBlock / PurchaseCapacityBlockExtension commits and then answers HTTP 500
+	Latency  time.Duration // added to every call
+	Jitter   time.Duration // +/- random on top of Latency
+	Throttle float64       // probability of RequestLimitExceeded, HTTP 503
+	Error    float64       // probability of HTTP 500 InternalError
+	// Down lists the regions answering every call with HTTP 503 Unavailable; an entry
+	// SERVICE:REGION (monitoring:us-west-2) takes down one service of the region only.
+	Down      []string
+	Sold      float64 // probability that PurchaseCapacityBlock finds the offering already sold (InvalidCapacityBlockOfferingIdExpired; nothing bought)
+	LostReply float64 // probability that PurchaseCapacityBlock / PurchaseCapacityBlockExtension commits and then answers HTTP 500
 	// Deny lists the actions this identity may not call ("all" for every one), EC2's and
 	// those of the other protocols registered for the deny fault: EC2's
 	// answer UnauthorizedOperation (HTTP 403) where they would have succeeded, and a DryRun
@@ -43,10 +46,19 @@ type Faults struct {
 	Quota []string
 }
 
+// DownIn reports whether the down fault takes service (a signing name) down in region.
+func (f Faults) DownIn(service, region string) bool {
+	return slices.Contains(f.Down, region) || (service != "" && slices.Contains(f.Down, service+":"+region))
+}
+
 // QuotaZero reports whether the quota fault makes the family's Capacity Block quota 0.
 func (f Faults) QuotaZero(family string) bool {
 	return family != "" && slices.Contains(f.Quota, family)
 }
+
+// DownServices are the services (by their signing names) that down=SERVICE:REGION can
+// take down alone.
+var DownServices = []string{"ec2", "sagemaker", "sts", "monitoring"}
 
 // DenyAll in Faults.Deny denies every action.
 const DenyAll = "all"
@@ -64,6 +76,9 @@ type ActionSet struct {
 	// Primary marks the set whose names help gives as its example and whose answer
 	// (UnauthorizedOperation) it states; the others are listed after it.
 	Primary bool
+	// Denied is the code its answer to a denied action has, for help; "" is
+	// AccessDeniedException.
+	Denied string
 }
 
 var (
@@ -93,10 +108,18 @@ var FaultHelp = faultHelp()
 
 func faultHelp() string {
 	deny := "deny=ACTION[,ACTION…] or deny=all (UnauthorizedOperation, e.g. deny=PurchaseCapacityBlock,RunInstances"
-	if other := describeSets(false); len(other) > 0 {
-		deny += "; also " + strings.Join(other, "; ") + ", which answer AccessDeniedException"
+	var other []string
+	for _, set := range registered() {
+		if !set.Primary {
+			code := cmp.Or(set.Denied, "AccessDeniedException")
+			other = append(other, set.Label+" among "+strings.Join(set.Names(), ", ")+", which answer "+code)
+		}
 	}
-	return "latency=DURATION (e.g. 150ms), jitter=DURATION, throttle=P, error=P, down=REGION[,REGION…], sold=P, lost-reply=P, " +
+	if len(other) > 0 {
+		deny += "; also " + strings.Join(other, "; ")
+	}
+	return "latency=DURATION (e.g. 150ms), jitter=DURATION, throttle=P, error=P, down=REGION[,REGION…] (or SERVICE:REGION, e.g. monitoring:us-west-2, for one service: " +
+		strings.Join(DownServices, ", ") + "), sold=P, lost-reply=P, " +
 		deny + "), payfail=N (the next N purchases, of blocks or extensions, end in payment-failed); " +
 		"interconnect=impaired (every active block's interconnect), unavailable=N (instances of each active block), " +
 		"quota=FAMILY[,FAMILY…] (a Capacity Block quota of 0 for the family, e.g. quota=trn2: CapacityBlockDescribeLimitExceeded); " +
@@ -158,10 +181,20 @@ func ParseFault(spec string, f *Faults) error {
 	case "down":
 		for _, r := range strings.Split(val, ",") {
 			r = strings.TrimSpace(r)
-			if !Served(r) {
-				return fmt.Errorf("fault down=%s: region %q is not served (Capacity Blocks are sold in %s)", val, r, strings.Join(model.Regions(), ", "))
+			svc, region, one := strings.Cut(r, ":")
+			if !one {
+				region = r
+			} else if svc = strings.ToLower(strings.TrimSpace(svc)); !slices.Contains(DownServices, svc) {
+				return fmt.Errorf("fault down=%s: service %q is not served; give REGION, or SERVICE:REGION with a service among %s", val, svc, strings.Join(DownServices, ", "))
 			}
-			f.Down = append(f.Down, r)
+			region = strings.TrimSpace(region)
+			if !Served(region) {
+				return fmt.Errorf("fault down=%s: region %q is not served (Capacity Blocks are sold in %s)", val, region, strings.Join(model.Regions(), ", "))
+			}
+			if one {
+				region = svc + ":" + region
+			}
+			f.Down = append(f.Down, region)
 		}
 	case "deny":
 		for _, a := range strings.Split(val, ",") {
@@ -285,9 +318,9 @@ const (
 )
 
 // inject applies the latency and draws the faults common to every protocol for one call
-// in region: down first, then the latency, the throttle and the error.
-func inject(ctx context.Context, f Faults, d *Dice, region string) FaultHit {
-	if slices.Contains(f.Down, region) {
+// of service in region: down first, then the latency, the throttle and the error.
+func inject(ctx context.Context, f Faults, d *Dice, service, region string) FaultHit {
+	if f.DownIn(service, region) {
 		return FaultDown
 	}
 	if wait := f.Latency + d.Jitter(f.Jitter); wait > 0 {

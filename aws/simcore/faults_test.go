@@ -50,3 +50,19 @@ func TestDownNamesServedRegionsOnly(t *testing.T) {
 		t.Errorf("us-west-1, where no Capacity Blocks are sold, accepted: %v", f.Down)
 	}
 }
+
+// down=SERVICE:REGION takes one service of a region down, the others answering.
+func TestDownOneServiceOfARegion(t *testing.T) {
+	var f Faults
+	if err := ParseFault("down=monitoring:us-west-2, us-east-2", &f); err != nil || !slices.Equal(f.Down, []string{"monitoring:us-west-2", "us-east-2"}) {
+		t.Fatalf("%v %v", err, f.Down)
+	}
+	if !f.DownIn("monitoring", "us-west-2") || f.DownIn("ec2", "us-west-2") || f.DownIn("monitoring", "us-east-1") || !f.DownIn("ec2", "us-east-2") {
+		t.Errorf("DownIn of %v", f.Down)
+	}
+	for _, bad := range []string{"down=cloudfront:us-west-2", "down=monitoring:us-west-1"} {
+		if err := ParseFault(bad, &f); err == nil {
+			t.Errorf("%s accepted", bad)
+		}
+	}
+}

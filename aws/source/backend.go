@@ -50,6 +50,18 @@ type Backend interface {
 	AttachedLaunches(ctx context.Context) ([]AttachedLaunch, error)
 	// CancelAttached cancels the pending launch attached to a block. A refusal is an *ActionError.
 	CancelAttached(ctx context.Context, reservationID string) (AttachedLaunch, error)
+	// AutoExtendDue are the asks of the auto-extension policy p on blocks at now that no
+	// gpublock on this machine has decided (blocks --watch, a TUI, before a restart or
+	// after): those whose Verdict is model.AutoExtendNow ask for the extension, the
+	// others for the policy's decline to be recorded. It records nothing.
+	AutoExtendDue(ctx context.Context, p model.AutoExtendPolicy, blocks []model.Block, now time.Time) ([]AutoExtendAsk, error)
+	// DecideAutoExtend records a step of an ask as blocks --watch records its own, under
+	// the lock they share: the decision (taken, before the extension is bought, or
+	// declined) in the journal and beside it, so that no gpublock here asks it again; a
+	// decline, and the outcome of a decision taken (extended, failed), are notified. A
+	// decision already recorded is refused with an error wrapping ErrAutoExtendDecided,
+	// and nothing is recorded.
+	DecideAutoExtend(ctx context.Context, ask AutoExtendAsk, o AutoExtendOutcome) error
 	// JournalPath is the local journal of purchases and launches.
 	JournalPath() (string, error)
 	// Platforms are the instance platforms a block can be bought for, the default first.

@@ -10,8 +10,10 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gpublock/gpublock/aws/autoextend"
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/capacityblocks"
+	"github.com/gpublock/gpublock/aws/reporting"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/aws/spend"
 	"github.com/gpublock/gpublock/model"
@@ -21,8 +23,13 @@ import (
 // New is the API client and the program's capacity sources over it (in model.Sources'
 // order) as one source.Backend. The sources are a slice, not variadic, so that a caller
 // cannot forget them and get a backend that sells nothing.
-func New(c *awsapi.Client, srcs []source.Source) source.Backend {
-	return backend{c: c, blocks: capacityblocks.New(c), spend: spend.New(c, srcs...), srcs: srcs}
+func New(c *awsapi.Client, srcs []source.Source, opts ...Option) source.Backend {
+	var o options
+	for _, f := range opts {
+		f(&o)
+	}
+	return backend{c: c, blocks: capacityblocks.New(c), spend: spend.New(c, srcs...), srcs: srcs,
+		auto: autoextend.New(c, o.notifier, nil)}
 }
 
 // backend names no source but for the Capacity Blocks' own questions (subnets, the
@@ -32,6 +39,7 @@ type backend struct {
 	blocks *capacityblocks.Client
 	spend  *spend.Service
 	srcs   []source.Source // in model.Sources' order
+	auto   *autoextend.Recorder
 }
 
 // source is the source s.
@@ -100,9 +108,10 @@ func (b backend) Blocks(ctx context.Context, regions []string) (source.BlockList
 	return list, err
 }
 
-// Report is not read yet.
+// Report is reporting.Gather for the backend's account over every region the sources sell
+// in (model.Regions), as the blocks screen lists them when no region is named.
 func (b backend) Report(ctx context.Context, from, to time.Time) (report.Input, error) {
-	return report.Input{}, errors.New("the report is not available in this build")
+	return reporting.Gather(ctx, b.c, b.srcs, nil, from, to)
 }
 
 // Forget makes the next listing cover every region, the quiet ones too.

@@ -112,7 +112,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, reqID, aerr)
 		return
 	}
-	if aerr := h.core.InjectError(r.Context(), region); aerr != nil {
+	if aerr := h.core.InjectError(r.Context(), "sts", region); aerr != nil {
 		writeError(w, reqID, aerr)
 		return
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/gpublock/gpublock/cmd/internal/cmd/offerings"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/prices"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/purchase"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/report"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/sim"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/tui"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/use"
@@ -73,6 +74,7 @@ func newRootCmd(ctx context.Context, f *cmdutil.Factory) *cobra.Command {
 		launch.NewCmdLaunch(f, nil),
 		offerings.NewCmdOfferings(f, nil),
 		purchase.NewCmdPurchase(f, nil),
+		report.NewCmdReport(f, nil),
 		configcmd.NewCmdConfig(f),
 		prices.NewCmdPrices(f, nil),
 		sim.NewCmdSim(f, nil),

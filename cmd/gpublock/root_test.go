@@ -217,7 +217,7 @@ func commandNames() []string {
 
 // The README promises that every command's -h lists its exit codes.
 func TestEveryCommandHelpListsExitStatus(t *testing.T) {
-	for _, name := range []string{"offerings", "blocks", "purchase", "launch", "extend", "prices", "sim"} {
+	for _, name := range []string{"offerings", "blocks", "purchase", "launch", "extend", "report", "prices", "sim"} {
 		code, out, errs := runCLI(name, "-h")
 		if code != 0 || errs != "" || !strings.Contains(out, "Exit status: 0 ") || !strings.Contains(out, "2 bad usage") {
 			t.Errorf("%s -h: exit %d, stdout %q, stderr:\n%s", name, code, out, errs)

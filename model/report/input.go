@@ -89,3 +89,14 @@ type Use struct {
 	// UsedHours is read from CloudWatch's UsedInstanceCount for Capacity Reservations.
 	ReservedHours, UsedHours float64
 }
+
+// DefaultMonths is how many calendar months a report covers when not told.
+const DefaultMonths = 12
+
+// MonthsTo is the first instant (UTC) of a window of months calendar months ending at to:
+// the month that holds the instant before to is the last, so a window read at a month's
+// first instant ends with the month before.
+func MonthsTo(to time.Time, months int) time.Time {
+	last := to.UTC().Add(-time.Nanosecond)
+	return time.Date(last.Year(), last.Month(), 1, 0, 0, 0, 0, time.UTC).AddDate(0, -(months - 1), 0)
+}

@@ -12,6 +12,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/ui/theme"
@@ -64,12 +65,13 @@ type (
 	// OpenLaunch asks for the launch form on a block.
 	OpenLaunch struct{ Block model.Block }
 	// OpenExtend asks for the extend dialog on a block; Days preselects a length (0: the
-	// root's default), and Auto marks the auto-extension policy's ask, which waits behind
-	// no dialog: it never replaces one open.
+	// root's default). Ask, when set, is the auto-extension policy's: the dialog records
+	// the person's decision, and the ask never replaces a dialog open, but waits for it to
+	// close (the blocks screen's AutoExtendDeferred).
 	OpenExtend struct {
 		Block model.Block
 		Days  int
-		Auto  bool
+		Ask   *source.AutoExtendAsk
 	}
 	// OpenPurchase asks for the purchase confirmation of an offering. FromRows: it was
 	// picked from the search screen's rows numbered Rows, which must still be the rows of

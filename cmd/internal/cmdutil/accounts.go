@@ -117,15 +117,24 @@ func (f *AWSFlags) ForAccount(a AccountSpec) *AWSFlags {
 // home is the flags of the account that searches and pays.
 func (f *AWSFlags) home() *AWSFlags { return f.ForAccount(f.AccountSpecs()[0]) }
 
+// BackendOver makes one account's backend over its client; home is true for the account
+// that pays (whose backend may take options the others do not, a notifier).
+type BackendOver func(c *awsapi.Client, home bool) source.Backend
+
+// SourcesBackend is the BackendOver of the usual backend: sources.New over srcs' sources.
+func SourcesBackend(srcs func(*awsapi.Client) []source.Source) BackendOver {
+	return func(c *awsapi.Client, _ bool) source.Backend { return sources.New(c, srcs(c)) }
+}
+
 // OpenAccounts opens every account the flags list (AccountSpecs) through open, each with
 // its own client (its profile, endpoint, regions and journal, as OpenBackend makes them),
-// each account's sources made by srcs over its client; with several it returns the
-// accounts.Backend over them, home first, and with one that account's backend alone. The
-// home account's client and what it talks to are returned too: its clock, the record of
-// the notifications, the launches attached on this machine are the home account's. An
-// account other than the home one that cannot be opened is named failed by every listing.
-func OpenAccounts(ctx context.Context, f *AWSFlags, open BackendFunc, srcs func(*awsapi.Client) []source.Source) (source.Backend, *awsapi.Client, BackendInfo, error) {
-	return OpenAccountsOf(ctx, f, f.AccountSpecs(), open, srcs)
+// each account's backend made by over; with several it returns the accounts.Backend over
+// them, home first, and with one that account's backend alone. The home account's client
+// and what it talks to are returned too: its clock, the record of the notifications, the
+// launches attached on this machine are the home account's. An account other than the
+// home one that cannot be opened is named failed by every listing.
+func OpenAccounts(ctx context.Context, f *AWSFlags, open BackendFunc, over BackendOver) (source.Backend, *awsapi.Client, BackendInfo, error) {
+	return OpenAccountsOf(ctx, f, f.AccountSpecs(), open, over)
 }
 
 // OrganizationSpecs are the accounts whose blocks count toward the organization's cap: the
@@ -142,7 +151,7 @@ func (f *AWSFlags) OrganizationSpecs() []AccountSpec {
 }
 
 // OpenAccountsOf is OpenAccounts over the accounts specs, the first the home account.
-func OpenAccountsOf(ctx context.Context, f *AWSFlags, specs []AccountSpec, open BackendFunc, srcs func(*awsapi.Client) []source.Source) (source.Backend, *awsapi.Client, BackendInfo, error) {
+func OpenAccountsOf(ctx context.Context, f *AWSFlags, specs []AccountSpec, open BackendFunc, over BackendOver) (source.Backend, *awsapi.Client, BackendInfo, error) {
 	if err := f.Validate(); err != nil {
 		return nil, nil, BackendInfo{}, err
 	}
@@ -166,13 +175,13 @@ func OpenAccountsOf(ctx context.Context, f *AWSFlags, specs []AccountSpec, open 
 		return nil, nil, BackendInfo{}, home.err
 	}
 	if len(specs) == 1 {
-		return sources.New(home.c, srcs(home.c)), home.c, home.info, nil
+		return over(home.c, true), home.c, home.info, nil
 	}
 	members := make([]accounts.Member, len(specs))
 	for i, o := range all {
 		members[i] = accounts.Member{Profile: specs[i].Profile, Regions: specs[i].Regions, Err: o.err}
 		if o.err == nil {
-			members[i].Backend = sources.New(o.c, srcs(o.c))
+			members[i].Backend = over(o.c, i == 0)
 		} else {
 			members[i].Err = source.Explained(awsapi.ExplainError, o.err)
 		}

@@ -7,8 +7,10 @@ package extend
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -57,6 +59,10 @@ type Model struct {
 	capRefusal string
 
 	res source.ExtendResult
+
+	// policy, when set, is the auto-extension policy's ask this dialog answers: esc
+	// records the decline, and an extension records the decision taken before it is bought.
+	policy *source.AutoExtendAsk
 
 	// Once bought, the extension's payment is followed, as the receipt follows a block's:
 	// status is the extension's as last listed, after the block then (found: listed).
@@ -109,6 +115,33 @@ func Open(env dialog.Env, prices *pricing.Catalog, b model.Block, preferDays int
 	d := New(env, prices, b)
 	d.step, d.prefer, d.asking = stepLoading, preferDays, true
 	return d, d.fetchChoices()
+}
+
+// Asked makes the dialog the answer to the auto-extension policy's ask: the person's
+// decision is recorded as blocks --watch records its own (source.Backend's
+// DecideAutoExtend), so that no gpublock on this machine asks it again.
+func (d Model) Asked(ask source.AutoExtendAsk) Model {
+	d.policy = &ask
+	return d
+}
+
+// DeclinedOnScreen is the reason a person's decline of the policy's ask is recorded with.
+const DeclinedOnScreen = "declined on screen by the person"
+
+// decline records the person's decline of the policy's ask, and says so.
+func (d Model) decline() tea.Cmd {
+	ask, be, ctx := *d.policy, d.env.Backend, d.ctx()
+	return func() tea.Msg {
+		err := be.DecideAutoExtend(ctx, ask, source.AutoExtendOutcome{Step: source.AutoExtendDeclined, Reason: DeclinedOnScreen})
+		id := ask.Block.ReservationID
+		switch {
+		case err == nil:
+			return dialog.RootMsg{Flash: "Nothing was extended. The decline is recorded: no gpublock on this machine asks again about " + id + " at this lead."}
+		case errors.Is(err, source.ErrAutoExtendDecided):
+			return dialog.RootMsg{Flash: "Nothing was extended here: " + err.Error() + "."}
+		}
+		return dialog.RootMsg{Flash: "Nothing was extended, but the decline could not be recorded (" + source.RedactError(err) + "): it may be asked again."}
+	}
 }
 
 // Action is what the spend machine says of an extension.
@@ -211,6 +244,9 @@ func (d Model) key(k tea.KeyPressMsg) (dialog.Dialog, tea.Cmd, bool) {
 		return d, nil, true
 	}
 	if key.Matches(k, km.Cancel) {
+		if d.policy != nil {
+			return d, d.decline(), true
+		}
 		return d, dialog.Cancelled("Nothing was extended."), true
 	}
 	switch d.step {
@@ -244,11 +280,38 @@ func (d Model) tryBuy() (dialog.Dialog, tea.Cmd, bool) {
 	if prep.Intent.Extension.ID != d.off.ID {
 		prep = source.Prepared{Intent: d.intent()} // an answer not given by the service: it prepares it now
 	}
-	id, b, ctx := d.id, d.env.Backend, d.ctx()
+	id, b, ctx, ask, off := d.id, d.env.Backend, d.ctx(), d.policy, d.off
 	return d, func() tea.Msg {
+		if ask != nil {
+			// Recorded before the purchase, as blocks --watch records it: whatever happens
+			// to the call, nobody here decides this ask again.
+			if err := b.DecideAutoExtend(ctx, *ask, source.AutoExtendOutcome{Step: source.AutoExtendTaken, Extension: off}); err != nil {
+				return extendedMsg{dialog: id, err: notDecided(err)}
+			}
+		}
 		res, err := b.Commit(ctx, prep)
+		if ask != nil {
+			o := source.AutoExtendOutcome{Step: source.AutoExtendExtended, Extension: off, RequestID: res.RequestID}
+			if err != nil {
+				o = source.AutoExtendOutcome{Step: source.AutoExtendFailed, Extension: off, Reason: err.Error()}
+			}
+			// Notified even when it cannot be recorded; the spend path's journal lines say
+			// what was bought either way.
+			_ = b.DecideAutoExtend(ctx, *ask, o)
+		}
 		return extendedMsg{dialog: id, res: res, err: err}
 	}, false
+}
+
+// notDecided is the refusal to extend when the decision could not be recorded: another
+// gpublock decided the ask meanwhile, or the journal cannot be written.
+func notDecided(err error) *source.ActionError {
+	s := source.RedactError(err)
+	if !errors.Is(err, source.ErrAutoExtendDecided) {
+		s = "the decision could not be recorded, so nothing was bought: " + s
+	}
+	return &source.ActionError{Outcome: source.NotBought, Err: err,
+		Explanation: source.Explanation{Summary: strings.ToUpper(s[:1]) + s[1:] + "."}}
 }
 
 // extensionSettled: the status the dialog stops watching at. AWS moves the end once the
@@ -304,6 +367,10 @@ func (d Model) lines(w int) []string {
 	}
 	head := model.ExtensionTarget(b, d.env.Account(), loc)
 	add(dialog.FieldLines(th, lab(head), cw)...)
+	if d.policy != nil && d.step != stepDone {
+		add(dialog.WrapStyled(th.Accent, fmt.Sprintf("The auto-extension policy asks: %s has reached its %s EXTEND BY lead. "+
+			"esc declines, and no gpublock on this machine asks again at this lead.", b.ReservationID, model.FormatWarnLeads([]time.Duration{d.policy.Lead})), cw)...)
+	}
 	switch d.step {
 	case stepChoose, stepLoading, stepNone:
 		// The room left for the list's rows: the box, the lines above, a heading, a footer.

@@ -51,6 +51,9 @@ func (d Model) Keys() KeyMap {
 	if !d.spend.CanType() {
 		k.Confirm.SetHelp("enter", "says why it cannot go ahead")
 	}
+	if d.policy != nil {
+		k.Cancel.SetHelp("esc", "declines (recorded)")
+	}
 	k.Cancel.SetEnabled(d.step != stepBuying && d.step != stepDone)
 	k.Close.SetEnabled(d.step == stepDone)
 	if d.step == stepBuying {

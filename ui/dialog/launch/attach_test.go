@@ -72,14 +72,22 @@ func run(d Model, cmd tea.Cmd) Model {
 
 // On a block that has not started, the typed confirmation attaches the launch through the
 // backend and launches nothing; the form says it is attached, when it runs, and how to list
-// and cancel it. enter again attaches nothing more.
+// and cancel it; on a block still being paid for, before and after, that a failed payment
+// cancels it. enter again attaches nothing more.
 func TestNotStartedBlockAttaches(t *testing.T) {
+	const payment = "Its payment is still being collected: a block whose payment fails never starts, and the launch is then cancelled."
+	flat := func(v string) string {
+		return strings.Join(strings.Fields(strings.ReplaceAll(ansi.Strip(v), "┆", " ")), " ")
+	}
 	for _, state := range []model.BlockState{model.StateScheduled, model.StatePaymentPending} {
 		r := &recorder{}
 		d := testForm(t, state)
 		d.env.Backend = r
 		d.env.AMI = "ami-0123456789abcdef0"
 		d.fields[lfAMI].SetValue("ami-0123456789abcdef0")
+		if got := strings.Contains(flat(d.View(160, 45)), payment); got != (state == model.StatePaymentPending) {
+			t.Errorf("%s: the form says that a failed payment cancels the launch: %v", state, got)
+		}
 		// Without the word nothing is attached.
 		m, cmd, _ := d.Update(press("enter"))
 		if d = run(m.(Model), cmd); len(r.attached) != 0 {
@@ -93,9 +101,12 @@ func TestNotStartedBlockAttaches(t *testing.T) {
 		}
 		v := ansi.Strip(d.View(160, 45))
 		for _, want := range []string{"ATTACHED to cr-0123456789abcdef0", "2 instances", "gpublock blocks", "gpublock launch --pending", "gpublock launch --cancel cr-0123456789abcdef0"} {
-			if !strings.Contains(strings.Join(strings.Fields(strings.ReplaceAll(v, "┆", " ")), " "), want) {
+			if !strings.Contains(flat(v), want) {
 				t.Errorf("%s: the form does not say %q:\n%s", state, want, v)
 			}
+		}
+		if got := strings.Contains(flat(v), payment); got != (state == model.StatePaymentPending) {
+			t.Errorf("%s: attached, the form says that a failed payment cancels the launch: %v", state, got)
 		}
 		for _, k := range []string{"enter", "l"} {
 			m, cmd, _ = d.Update(press(k))

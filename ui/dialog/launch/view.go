@@ -93,6 +93,7 @@ func (d Model) statusLines(w int) []string {
 		out = append(out, dialog.WrapStyled(th.OK.Bold(true), fmt.Sprintf("ATTACHED to %s: %s from %s launch when the block starts, %s.",
 			l.ReservationID, screen.Plural(l.Spec.Count, "instance"), l.Spec.ImageID, model.BothTimes(d.block.Start, d.env.Location)), w)...)
 		out = append(out, dialog.WrapStyled(th.Value, "This TUI while it is open, or any `gpublock blocks` (or `blocks --watch`) on this machine, launches it once when the block starts; nothing runs it while none is open.", w)...)
+		out = append(out, d.paymentLines(w)...)
 		out = append(out, dialog.WrapStyled(th.Muted, "`gpublock launch --pending` lists it; `gpublock launch --cancel "+l.ReservationID+"` cancels it. esc closes.", w)...)
 	case d.result != nil:
 		out = append(out, th.OK.Bold(true).Render(fmt.Sprintf("LAUNCHED %s into %s (subnet %s):", screen.Plural(len(d.instances), "instance"), d.block.ReservationID, d.result.SubnetID)))
@@ -109,6 +110,7 @@ func (d Model) statusLines(w int) []string {
 		word := "Type launch and press enter; esc or q cancels: "
 		if d.notYet() {
 			out = append(out, dialog.WrapStyled(th.Muted, "It is attached to the block and launched once when the block starts, by this TUI or any `gpublock blocks` watching on this machine, even after this TUI is closed.", w)...)
+			out = append(out, d.paymentLines(w)...)
 			word = "Type launch and press enter to launch at the start; esc cancels: "
 		}
 		mark := "  "
@@ -121,6 +123,15 @@ func (d Model) statusLines(w int) []string {
 		out = append(out, dialog.WrapStyled(th.Warning, d.spend.Note, w)...)
 	}
 	return out
+}
+
+// paymentLines say, on a block whose payment is still being collected, what becomes of
+// the launch if the payment fails.
+func (d Model) paymentLines(w int) []string {
+	if d.block.State != model.StatePaymentPending {
+		return nil
+	}
+	return dialog.WrapStyled(d.env.Theme.Warning, "Its payment is still being collected: a block whose payment fails never starts, and the launch is then cancelled.", w)
 }
 
 // launchLabelWidth is the width of the block's labels; with their two spaces they are as

@@ -14,9 +14,9 @@ type KeyMap struct {
 	Copy   key.Binding
 	Launch key.Binding
 	Close  key.Binding
-	// launchNow: l opens the launch form now, and the footer names it before Close;
-	// otherwise l says when it will (after Close) or why it never will (help only).
-	launchNow, launchLater bool
+	// launchNow: l opens the launch form, and the footer names it before Close; otherwise
+	// l says why it never will (help only).
+	launchNow bool
 }
 
 // Keys is the receipt's keys for what it shows: a plan's ARN or a block's id to copy, and
@@ -31,11 +31,11 @@ func (r Model) Keys() KeyMap {
 	case !r.caps().Launch:
 		k.Copy.SetHelp("y", "copy the plan's ARN")
 		k.Launch.SetHelp("l", "says how it is used instead")
-	case r.block.State == model.StateActive || r.block.State == model.StateScheduled:
-		k.launchNow = true
 	case r.block.State == model.StatePaymentPending:
-		k.Launch.SetHelp("l", "launches once the block is scheduled")
-		k.launchLater = true
+		k.Launch.SetHelp("l", "launch when the block starts")
+		k.launchNow = true
+	case launchable(r.block.State):
+		k.launchNow = true
 	default:
 		k.Launch.SetHelp("l", "says why nothing can be launched")
 	}
@@ -48,17 +48,13 @@ func (k KeyMap) ShortHelp() []key.Binding {
 	if k.launchNow {
 		out = append(out, k.Launch)
 	}
-	out = append(out, k.Close)
-	if k.launchLater {
-		out = append(out, k.Launch)
-	}
-	return out
+	return append(out, k.Close)
 }
 
 // FullHelp is every key the receipt handles, in one column.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	out := k.ShortHelp()
-	if !k.launchNow && !k.launchLater {
+	if !k.launchNow {
 		out = append(out, k.Launch)
 	}
 	return [][]key.Binding{out}

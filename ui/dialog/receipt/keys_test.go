@@ -41,7 +41,7 @@ func TestFooterFollowsTheBlock(t *testing.T) {
 		want string
 	}{
 		"scheduled": {testReceipt(t, model.SourceCapacityBlock, model.StateScheduled), "y copy the reservation id • l launch into the block • esc, enter or q closes"},
-		"pending":   {testReceipt(t, model.SourceCapacityBlock, model.StatePaymentPending), "y copy the reservation id • esc, enter or q closes • l launches once the block is scheduled"},
+		"pending":   {testReceipt(t, model.SourceCapacityBlock, model.StatePaymentPending), "y copy the reservation id • l launch when the block starts • esc, enter or q closes"},
 		"failed":    {testReceipt(t, model.SourceCapacityBlock, model.StatePaymentFailed), "y copy the reservation id • esc, enter or q closes"},
 		"plan":      {testReceipt(t, model.SourceTrainingPlan, model.StateScheduled), "y copy the plan's ARN • esc, enter or q closes • the reservations screen (2) shows how to use it"},
 	} {
@@ -51,12 +51,20 @@ func TestFooterFollowsTheBlock(t *testing.T) {
 	}
 }
 
-// l on a scheduled block's receipt opens the launch form; on a plan's it explains instead.
+// l on the receipt of a scheduled block, or of one still being paid for, opens the launch
+// form (which attaches the launch to the block's start); on a plan's it explains instead,
+// and on a block whose payment failed it says that nothing can be launched.
 func TestLaunchFromTheReceipt(t *testing.T) {
 	l := tea.KeyPressMsg{Code: 'l', Text: "l"}
-	d, _, closed := testReceipt(t, model.SourceCapacityBlock, model.StateScheduled).Update(l)
-	if _, ok := d.(launch.Model); !ok || closed {
-		t.Fatalf("l on a scheduled block's receipt gave %T (closed %v), want the launch form", d, closed)
+	for _, st := range []model.BlockState{model.StateScheduled, model.StatePaymentPending} {
+		d, _, closed := testReceipt(t, model.SourceCapacityBlock, st).Update(l)
+		if _, ok := d.(launch.Model); !ok || closed {
+			t.Fatalf("l on a %s block's receipt gave %T (closed %v), want the launch form", st, d, closed)
+		}
+	}
+	d, _, _ := testReceipt(t, model.SourceCapacityBlock, model.StatePaymentFailed).Update(l)
+	if r, ok := d.(Model); !ok || !strings.Contains(r.note, "payment failed") {
+		t.Errorf("l on a payment-failed block's receipt gave %T %+v", d, d)
 	}
 	d, _, _ = testReceipt(t, model.SourceTrainingPlan, model.StateScheduled).Update(l)
 	r, ok := d.(Model)

@@ -78,7 +78,7 @@ func (r Model) Update(msg tea.Msg) (dialog.Dialog, tea.Cmd, bool) {
 		var cmd tea.Cmd
 		if msg.Found {
 			if msg.Block.State != r.block.State {
-				r.note = "" // it may speak of the state before ("launching opens once…")
+				r.note = "" // it may speak of the state before
 				if msg.Block.State == model.StatePaymentFailed {
 					// Its capacity is on sale again: the results behind the receipt show it.
 					cmd = func() tea.Msg { return dialog.RootMsg{Refresh: true} }
@@ -112,10 +112,12 @@ func (r Model) Update(msg tea.Msg) (dialog.Dialog, tea.Cmd, bool) {
 				r.note = "Nothing can be launched: the payment failed and this block will never start."
 				return r, nil, false
 			}
-			if r.block.State != model.StateActive && r.block.State != model.StateScheduled {
-				r.note = fmt.Sprintf("The block is %s; launching opens once it is scheduled or active.", r.block.State)
+			if !launchable(r.block.State) {
+				r.note = fmt.Sprintf("The block is %s: nothing can be launched into it.", r.block.State)
 				return r, nil, false
 			}
+			// A block still being paid for takes a launch at its start, as a scheduled one
+			// does; the form says that a failed payment cancels it.
 			ld, cmd := launch.New(r.env, r.block)
 			return ld, cmd, false
 		}
@@ -180,7 +182,10 @@ func (r Model) lines(w int) []string {
 	}
 	out = append(out, dialog.FieldLines(th, rows, w)...)
 	keys := "y copies the reservation id · esc closes"
-	if b.State == model.StateActive || b.State == model.StateScheduled {
+	switch {
+	case b.State == model.StatePaymentPending:
+		keys = "y copies the reservation id · l launches instances into it when it starts · esc closes"
+	case launchable(b.State):
 		keys = "y copies the reservation id · l launches instances into it · esc closes"
 	}
 	out = append(out, th.Muted.Render(keys))
@@ -195,6 +200,12 @@ func (r Model) View(width, height int) string {
 	lines := r.lines(w - 2)
 	rc := dialog.BoxRect(width, height, len(lines))
 	return dialog.Place(dialog.ModeFrame(r.env.Theme, r.env.Simulated, "Receipt", strings.Join(lines, "\n"), rc), width)
+}
+
+// launchable: the block takes a launch, now (active) or at its start (scheduled, or its
+// payment still being collected).
+func launchable(s model.BlockState) bool {
+	return s == model.StateActive || s == model.StateScheduled || s == model.StatePaymentPending
 }
 
 // caps is what the offering's source can do: a source gpublock does not launch into (a

@@ -57,16 +57,16 @@ func TestFooterNamesTheStatesKeys(t *testing.T) {
 	}
 }
 
-// The answer to l on a block still being paid for goes once the block is scheduled: it
-// would contradict the state above it.
-func TestNoteFollowsTheState(t *testing.T) {
-	d, _, _ := states(body)["pending"].Update(uitest.Key("l"))
-	if v := ansi.Strip(d.View(body.W, body.H)); !strings.Contains(v, "launching opens once") {
-		t.Fatalf("l on a payment-pending block says nothing:\n%s", v)
+// The receipt's line of keys follows the state: a block still being paid for takes a
+// launch when it starts; once scheduled, the line no longer speaks of the payment.
+func TestKeysFollowTheState(t *testing.T) {
+	d := states(body)["pending"]
+	if v := ansi.Strip(d.View(body.W, body.H)); !strings.Contains(v, "l launches instances into it when it starts") {
+		t.Fatalf("a payment-pending block's receipt does not say that l launches when it starts:\n%s", v)
 	}
-	d, _, _ = d.Update(dialog.BlockPolledMsg{Dialog: d.(Model).id, Block: uitest.Block(model.StateScheduled), Found: true})
-	if v := ansi.Strip(d.View(body.W, body.H)); strings.Contains(v, "payment-pending; launching opens") || !strings.Contains(v, "scheduled") {
-		t.Errorf("the note outlived the state:\n%s", v)
+	dd, _, _ := d.Update(dialog.BlockPolledMsg{Dialog: d.id, Block: uitest.Block(model.StateScheduled), Found: true})
+	if v := ansi.Strip(dd.View(body.W, body.H)); strings.Contains(v, "when it starts") || !strings.Contains(v, "l launches instances into it") {
+		t.Errorf("the line of keys did not follow the state:\n%s", v)
 	}
 }
 

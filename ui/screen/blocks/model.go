@@ -84,7 +84,7 @@ type Model struct {
 	scroll pager.Scroll // of the selected block's detail; another block's opens at its top
 	// notified holds every (block, warning) that has rung, so that each rings once.
 	notified  map[string]bool
-	asked     map[string]bool // the auto-extension decisions asked on screen
+	auto      autoAsks // the auto-extension's asks (autoextend.go)
 	notifyOff bool
 	fees      map[string]model.Money // of the latest listing
 	quiet     []string               // regions not listed this time (no blocks when last listed)
@@ -133,7 +133,7 @@ type OpenedMsg struct {
 // shown.
 func Owns(msg tea.Msg) bool {
 	switch msg.(type) {
-	case ListedMsg, RefreshMsg, CheckMsg, notifiedMsg, timerMsg, tickMsg, OpenedMsg, cancelledMsg:
+	case ListedMsg, RefreshMsg, CheckMsg, notifiedMsg, timerMsg, tickMsg, OpenedMsg, cancelledMsg, autoMsg:
 		return true
 	}
 	return false
@@ -142,7 +142,7 @@ func Owns(msg tea.Msg) bool {
 // New builds the screen on the root's context. It does no I/O: Init lists the blocks.
 func New(pc *program.Context, opts Options) Model {
 	m := Model{pc: pc, opts: opts, keys: DefaultKeyMap(pc.ReadOnly), table: blockstable.New(pc.Theme),
-		notified: map[string]bool{}, asked: map[string]bool{}, notifyOff: opts.NoNotify, connecting: opts.Connecting, now: pc.Now()}
+		notified: map[string]bool{}, auto: autoAsks{asked: map[string]bool{}}, notifyOff: opts.NoNotify, connecting: opts.Connecting, now: pc.Now()}
 	m.table.SetRules(m.rules())
 	if opts.Visible {
 		m.visible, m.ticking = true, true // Init starts the countdown's tick
@@ -285,6 +285,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m, nil
 	case cancelledMsg:
 		return m.onCancelled(msg)
+	case autoMsg:
+		return m.onAuto(msg)
 	case tea.KeyPressMsg:
 		return m.key(msg)
 	case tea.MouseWheelMsg, tea.MouseClickMsg:

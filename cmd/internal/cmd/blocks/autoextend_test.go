@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpublock/gpublock/aws/autoextend"
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/cmd/internal/printers"
 )
@@ -79,7 +80,7 @@ func decisions(t *testing.T) []string {
 	t.Helper()
 	var out []string
 	for _, e := range cmdtest.JournalLines(t) {
-		if e.Phase == "decision" && e.Action == decisionAction {
+		if e.Phase == "decision" && e.Action == autoextend.Action {
 			out = append(out, e.Outcome+": "+e.Error)
 		}
 	}
@@ -250,8 +251,9 @@ func TestAutoExtendUsage(t *testing.T) {
 }
 
 // A watch killed (kill -9) between the extension's call and its outcome line leaves an open
-// intent; even had its decision line been lost too, the next watch settles that intent
-// from the block's extension history and buys nothing new.
+// intent; even had its decision been lost too (its journal line and its record beside the
+// journal), the next watch settles that intent from the block's extension history and
+// buys nothing new.
 func TestAutoExtendAfterACrash(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	runningBlock(t, cs)
@@ -272,6 +274,9 @@ func TestAutoExtendAfterACrash(t *testing.T) {
 		}
 	}
 	if err := os.WriteFile(path, []byte(strings.Join(kept, "")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(filepath.Dir(path), "auto-extend.json")); err != nil {
 		t.Fatal(err)
 	}
 	paid(cs)

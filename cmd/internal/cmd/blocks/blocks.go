@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gpublock/gpublock/aws/autoextend"
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/notify"
 	"github.com/gpublock/gpublock/aws/source"
@@ -91,8 +92,8 @@ type Options struct {
 	settings cmdutil.OncallSettings
 	autoFlag cmdutil.AutoExtendFlags
 	auto     cmdutil.AutoExtendSettings
-	decided  map[string]bool // the auto-extension decisions taken or read back (autoextend.go)
-	sources  []source.Source // those --source names, opened once so that a watch's scans share them
+	recorder *autoextend.Recorder // of the auto-extension's decisions (autoextend.go), made once
+	sources  []source.Source      // those --source names, opened once so that a watch's scans share them
 	// accounts, when several accounts are listed (--profile a,b or the configuration's
 	// accounts), is the backend over them, whose listing is every account's.
 	accounts source.Backend
@@ -192,7 +193,7 @@ func blocksRun(ctx context.Context, a *Options) (code int) {
 	regions, _ := a.aws.RegionList(nil) // validated above
 	var client *awsapi.Client
 	if a.aws.SeveralAccounts() {
-		a.accounts, client, _, err = cmdutil.OpenAccounts(ctx, &a.aws, a.Backend, a.sourcesOver)
+		a.accounts, client, _, err = cmdutil.OpenAccounts(ctx, &a.aws, a.Backend, cmdutil.SourcesBackend(a.sourcesOver))
 	} else {
 		if len(regions) == 0 {
 			regions = a.aws.AccountSpecs()[0].Regions // the configuration's, for its one account

@@ -20,7 +20,7 @@ func organizationCap(ctx context.Context, a *Options, o model.Offering, stderr i
 	if o.Source != model.SourceCapacityBlock {
 		return
 	}
-	be, _, _, err := cmdutil.OpenAccountsOf(ctx, &a.AWS, a.AWS.OrganizationSpecs(), a.Backend, capacityBlocksOver)
+	be, _, _, err := cmdutil.OpenAccountsOf(ctx, &a.AWS, a.AWS.OrganizationSpecs(), a.Backend, cmdutil.SourcesBackend(capacityBlocksOver))
 	if err != nil {
 		fmt.Fprintf(stderr, "  Organization: the cap of %d instances could not be checked: %s\n\n", model.MaxOrganizationInstances, awsapi.ExplainError(err))
 		return

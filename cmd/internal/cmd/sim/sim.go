@@ -43,7 +43,7 @@ func NewCmdSim(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
 	a := &Options{IO: f.IOStreams}
 	cmd := &cobra.Command{
 		Use:   "sim",
-		Short: "serve the emulator of the AWS APIs gpublock uses (EC2 Capacity Blocks, SageMaker Training Plans, STS, Price List)",
+		Short: "serve the emulator of the AWS APIs gpublock uses (EC2 Capacity Blocks, SageMaker Training Plans, STS, Price List, CloudWatch's Capacity Reservation metrics)",
 		Long: "Serves an emulator of the EC2 Capacity Blocks API (with STS GetCallerIdentity, the Price List API's GetProducts and SageMaker Training Plans) until interrupted.\n\n" +
 			"Exit status: 0 stopped by an interrupt, 1 could not serve (address in use, unreadable state file), 2 bad usage.",
 		Example: "  gpublock sim\n" +
@@ -209,7 +209,7 @@ func checkStateWritable(path string) error {
 }
 
 func printSimHelp(w io.Writer, url string, opts ec2sim.Options, now time.Time) {
-	fmt.Fprintf(w, "gpublock's AWS emulator (EC2 Capacity Blocks, SageMaker Training Plans, STS, Price List) serving on %s (seed %d, clock %s, speed %gx)\n",
+	fmt.Fprintf(w, "gpublock's AWS emulator (EC2 Capacity Blocks, SageMaker Training Plans, STS, Price List, CloudWatch's Capacity Reservation metrics) serving on %s (seed %d, clock %s, speed %gx)\n",
 		url, opts.Seed, now.Format(time.RFC3339), opts.Speed)
 	if opts.StateFile != "" {
 		fmt.Fprintf(w, "State kept in %s\n", opts.StateFile)
@@ -222,10 +222,12 @@ Point the AWS SDKs and CLI at it:
   export AWS_ENDPOINT_URL_EC2=%[1]s
   export AWS_ENDPOINT_URL_SAGEMAKER=%[1]s
   export AWS_ENDPOINT_URL_STS=%[1]s
+  export AWS_ENDPOINT_URL_CLOUDWATCH=%[1]s
   export AWS_ACCESS_KEY_ID=AKIDEXAMPLE AWS_SECRET_ACCESS_KEY=dummy
-  export AWS_REGION=%[2]s
+  export AWS_REGION=%[2]s AWS_DEFAULT_REGION=%[2]s
   aws ec2 describe-capacity-block-offerings --instance-type p5.48xlarge --instance-count 2 --capacity-duration-hours 48
   aws sagemaker search-training-plan-offerings --instance-type ml.p5.48xlarge --instance-count 2 --duration-hours 48 --target-resources training-job
+  aws cloudwatch list-metrics --namespace AWS/EC2CapacityReservations
 
 On-demand prices (the Price List API) are served too:
   gpublock prices --refresh --endpoint-url %[1]s

@@ -77,7 +77,7 @@ func startSimCommand(t *testing.T, args ...string) (string, *cmdtest.Buffer, con
 func TestSimServesUntilCancelled(t *testing.T) {
 	base, out, cancel, wait := startSimCommand(t, "--seed", "5", "--clock", "2026-12-01T12:00:00Z",
 		"--fault", "latency=1ms", "--fault", "down=us-west-2")
-	for _, want := range []string{"AWS_ENDPOINT_URL_STS=" + base, "AWS_ACCESS_KEY_ID=", "AWS_REGION=us-east-1", "/_sim/clock",
+	for _, want := range []string{"AWS_ENDPOINT_URL_STS=" + base, "AWS_ENDPOINT_URL_CLOUDWATCH=" + base, "AWS_ACCESS_KEY_ID=", "AWS_REGION=us-east-1", "/_sim/clock",
 		"gpublock prices --refresh --endpoint-url " + base, "Faults: latency=1ms down=us-west-2\n"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("instructions lack %q:\n%s", want, out.String())

@@ -15,6 +15,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/source"
+	"github.com/gpublock/gpublock/aws/sources"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/cmd/internal/config"
 	"github.com/gpublock/gpublock/model"
@@ -181,9 +183,11 @@ func tuiRun(ctx context.Context, a *Options) int {
 		// The backend opens behind the first frame: resolving credentials (an SSO refresh,
 		// the instance metadata service timing out) can take seconds.
 		Connect: func(ctx context.Context) (ui.Connection, error) {
-			return connect(ctx, f, func(c *awsapi.Client) {
+			return connect(ctx, f, func(c *awsapi.Client) []sources.Option {
 				oncall.connected(c)
 				go oncall.fireLaunches(ctx, c, a.refresh, program.Send)
+				// The auto-extension's declines and outcomes go where the warnings go.
+				return []sources.Option{sources.WithNotifier(oncall.notifier.Load())}
 			})
 		},
 		// Buying and launching: --read-only and --max-spend reach the adapter
@@ -229,19 +233,24 @@ func tuiRun(ctx context.Context, a *Options) int {
 }
 
 // connect opens the backend for the TUI. Its messages go on screen, not to stderr, which
-// the TUI is drawing over.
-func connect(ctx context.Context, f *cmdutil.AWSFlags, onClient func(*awsapi.Client)) (ui.Connection, error) {
-	// Every account the flags or the configuration list, each its own client: the blocks
-	// screen lists them all; searches and purchases are the first's, which the header names.
+// the TUI is drawing over. onClient, when set, is given the client of the account that pays
+// first, and returns its backend's options. Every account the flags or the configuration
+// list is opened, each its own client: the blocks screen lists them all; searches and
+// purchases are the first's, which the header names.
+func connect(ctx context.Context, f *cmdutil.AWSFlags, onClient func(*awsapi.Client) []sources.Option) (ui.Connection, error) {
 	open := func(ctx context.Context, g *cmdutil.AWSFlags) (*awsapi.Client, cmdutil.BackendInfo, error) {
 		return cmdutil.OpenBackend(ctx, g, io.Discard)
 	}
-	backend, client, info, err := cmdutil.OpenAccounts(ctx, f, open, cmdutil.SourcesOver)
+	over := func(c *awsapi.Client, home bool) source.Backend {
+		var opts []sources.Option
+		if home && onClient != nil {
+			opts = onClient(c)
+		}
+		return sources.New(c, cmdutil.SourcesOver(c), opts...)
+	}
+	backend, client, info, err := cmdutil.OpenAccounts(ctx, f, open, over)
 	if err != nil {
 		return ui.Connection{}, errors.New(awsapi.ExplainError(err).String())
-	}
-	if onClient != nil {
-		onClient(client)
 	}
 	// Relative dates and the 8-week limit are read on the backend's clock: the emulator's
 	// may be moved. Its offset is read once, so the UI's clock is never I/O.

@@ -1,0 +1,341 @@
+package autoextend
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/notify"
+	"github.com/gpublock/gpublock/aws/source"
+	"github.com/gpublock/gpublock/model"
+)
+
+// Action is the journal action of a decision (phase "decision"): the spend path's own
+// intent and outcome lines follow it when it extends.
+const Action = "AutoExtend"
+
+// The notification kinds of the decisions and their outcomes.
+const (
+	KindExtended = "auto-extended"
+	KindDeclined = "auto-extend-declined"
+	KindFailed   = "auto-extend-failed"
+	KindApproval = "auto-extend-approval"
+)
+
+// Recorder records the decisions made through one client, and notifies them through n
+// (nil: nowhere); say, when set, is told each notification's text too (a command's
+// stderr).
+type Recorder struct {
+	c   *awsapi.Client
+	n   *notify.Notifier
+	say func(string)
+
+	mu sync.Mutex
+	// mine are the decisions this process made, kept even when they could not be
+	// recorded: it decides each once, whatever the disk says.
+	mine map[string]Record
+}
+
+// New is the recorder of c's state directory.
+func New(c *awsapi.Client, n *notify.Notifier, say func(string)) *Recorder {
+	return &Recorder{c: c, n: n, say: say, mine: map[string]Record{}}
+}
+
+func (r *Recorder) store() (Store, error) {
+	p, err := r.c.JournalPath()
+	if err != nil {
+		return Store{}, err
+	}
+	return StoreAt(p), nil
+}
+
+// decided are the decisions of r's backend: the journal's lines, the records beside it
+// (which also say what became of an extension) and this process's own.
+func (r *Recorder) decided(rs []Record) (map[string]Record, error) {
+	entries, _, err := r.c.Journal()
+	if err != nil {
+		return nil, fmt.Errorf("the journal cannot be read: %w", err)
+	}
+	out := map[string]Record{}
+	for _, e := range entries {
+		if e.Phase == "decision" && e.Action == Action {
+			out[e.Key] = Record{Key: e.Key, ReservationID: e.Target, Region: e.Region, Step: source.AutoExtendStep(e.Outcome),
+				Reason: e.Error, DecidedAt: e.Time}
+		}
+	}
+	for _, x := range rs {
+		if x.Backend == r.c.Backend() {
+			out[x.Key] = x
+		}
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for k, x := range r.mine {
+		if _, ok := out[k]; !ok {
+			out[k] = x
+		}
+	}
+	return out, nil
+}
+
+// Due are the asks of policy p on blocks at now that no gpublock on this machine has
+// decided. It takes no lock: what it says may be decided by another before the ask is
+// answered, which recording the answer finds out (ErrAutoExtendDecided).
+func (r *Recorder) Due(p model.AutoExtendPolicy, blocks []model.Block, now time.Time) ([]source.AutoExtendAsk, error) {
+	if p.Days <= 0 {
+		return nil, nil
+	}
+	st, err := r.store()
+	if err != nil {
+		return nil, err
+	}
+	rs, err := st.List()
+	if err != nil {
+		return nil, err
+	}
+	dec, err := r.decided(rs)
+	if err != nil {
+		return nil, err
+	}
+	keys := keysOf(dec)
+	var out []source.AutoExtendAsk
+	for _, b := range blocks {
+		if d := p.Decide(b, now, keys); d.Verdict != model.AutoExtendNotYet {
+			out = append(out, source.AutoExtendAsk{AutoExtendDecision: d, Block: b, Days: p.Days})
+		}
+	}
+	return out, nil
+}
+
+func keysOf(dec map[string]Record) map[string]bool {
+	keys := make(map[string]bool, len(dec))
+	for k := range dec {
+		keys[k] = true
+	}
+	return keys
+}
+
+// Decide records step o of ask under the lock, now being the backend's time; a decision
+// already recorded is refused (ErrAutoExtendDecided). The outcome of an extension is
+// notified even when it cannot be recorded: the extension happened, or failed, anyway.
+func (r *Recorder) Decide(ask source.AutoExtendAsk, o source.AutoExtendOutcome, now time.Time) error {
+	var err error
+	terr := r.Turn(func(t *Turn) { err = t.Record(ask, o, now) })
+	if terr != nil {
+		if !o.Step.Decision() {
+			r.notifyOutcome(ask, o, now)
+		}
+		return terr
+	}
+	return err
+}
+
+// Turn is one watcher's turn at deciding, holding the lock: the decisions it reads are
+// every gpublock's until it ends.
+type Turn struct {
+	r    *Recorder
+	rs   []Record
+	save func([]Record) error
+	dec  map[string]Record
+	keys map[string]bool
+}
+
+// Turn runs f holding the lock, the decisions read; f may buy what it decides before it
+// returns (blocks --watch does), and whoever decides next waits for it. Its error is why
+// the decisions could not be read, and f was not run.
+func (r *Recorder) Turn(f func(*Turn)) error {
+	st, err := r.store()
+	if err != nil {
+		return err
+	}
+	return st.Update(func(rs []Record, save func([]Record) error) error {
+		dec, err := r.decided(rs)
+		if err != nil {
+			return err
+		}
+		f(&Turn{r: r, rs: rs, save: save, dec: dec, keys: keysOf(dec)})
+		return nil
+	})
+}
+
+// Decided are the keys decided, for model.AutoExtendPolicy.Decide; those recorded in the
+// turn are added.
+func (t *Turn) Decided() map[string]bool { return t.keys }
+
+// Record records step o of ask, now being the backend's time. A decision (taken,
+// declined) already recorded is refused with an error wrapping
+// source.ErrAutoExtendDecided. Otherwise its error says what could not be written:
+// a decision taken must then not be acted on.
+func (t *Turn) Record(ask source.AutoExtendAsk, o source.AutoExtendOutcome, now time.Time) error {
+	if !o.Step.Decision() {
+		return t.outcome(ask, o, now)
+	}
+	if prev, ok := t.dec[ask.Key]; ok {
+		return decidedError(ask, prev)
+	}
+	off := o.Extension
+	rec := Record{Key: ask.Key, ReservationID: ask.Block.ReservationID, Region: ask.Block.Region, Account: ask.Block.Account,
+		Lead: leadWords(ask.Lead), Step: o.Step, Reason: source.Redact(o.Reason), Hours: days(ask, off) * 24,
+		Backend: t.r.c.Backend(), DecidedAt: time.Now().UTC()}
+	if off.ID != "" {
+		rec.Offering, rec.Fee = off.ID, off.Fee.String()
+	}
+	t.r.mu.Lock()
+	t.r.mine[ask.Key] = rec
+	t.r.mu.Unlock()
+	t.dec[ask.Key], t.keys[ask.Key] = rec, true
+
+	b := ask.Block
+	e := source.JournalEntry{Time: rec.DecidedAt, Phase: "decision", Action: Action, Key: ask.Key, Account: b.Account, Region: b.Region,
+		Zone: b.AvailabilityZone, Type: b.InstanceType, Count: b.TotalCount, Target: b.ReservationID, Hours: rec.Hours,
+		Outcome: string(o.Step), Error: rec.Reason}
+	if off.ID != "" {
+		e.Offering, e.Fee, e.Currency, e.End = off.ID, off.Fee.String(), off.Currency, &off.End
+	}
+	var errs []error
+	if err := t.r.c.WriteJournal(e); err != nil {
+		errs = append(errs, fmt.Errorf("the journal cannot be written: %w", err))
+	}
+	t.rs = append(t.rs, rec)
+	if err := t.save(t.rs); err != nil {
+		errs = append(errs, fmt.Errorf("the record of decisions cannot be written: %w", err))
+	}
+	if o.Step == source.AutoExtendDeclined {
+		ev := Event(ask, off, now, KindDeclined, "gpublock: AUTO-EXTEND DECLINED "+b.ReservationID+": "+strings.TrimSuffix(o.Reason, ".")+". Nothing was extended.")
+		ev.Reason = rec.Reason
+		t.r.notify(ev)
+	}
+	return errors.Join(errs...)
+}
+
+// outcome records and notifies what became of an extension taken.
+func (t *Turn) outcome(ask source.AutoExtendAsk, o source.AutoExtendOutcome, now time.Time) error {
+	i := slices.IndexFunc(t.rs, func(x Record) bool { return x.Key == ask.Key && x.Backend == t.r.c.Backend() })
+	if i < 0 {
+		// Decided before this file was kept (the journal has it): its outcome is kept anyway.
+		t.rs = append(t.rs, Record{Key: ask.Key, ReservationID: ask.Block.ReservationID, Region: ask.Block.Region,
+			Account: ask.Block.Account, Lead: leadWords(ask.Lead), Backend: t.r.c.Backend(), DecidedAt: time.Now().UTC()})
+		i = len(t.rs) - 1
+	}
+	x := &t.rs[i]
+	x.Step, x.Reason, x.UpdatedAt = o.Step, source.Redact(o.Reason), time.Now().UTC()
+	if o.RequestID != "" {
+		x.RequestID = o.RequestID
+	}
+	if off := o.Extension; off.ID != "" {
+		x.Offering, x.Fee, x.Hours = off.ID, off.Fee.String(), off.DurationHours
+	}
+	t.dec[ask.Key] = *x
+	err := t.save(t.rs)
+	t.r.notifyOutcome(ask, o, now)
+	if err != nil {
+		return fmt.Errorf("the record of decisions cannot be written: %w", err)
+	}
+	return nil
+}
+
+// notifyOutcome notifies an extension bought or failed.
+func (r *Recorder) notifyOutcome(ask source.AutoExtendAsk, o source.AutoExtendOutcome, now time.Time) {
+	id := ask.Block.ReservationID
+	switch o.Step {
+	case source.AutoExtendExtended:
+		text := "gpublock: AUTO-EXTENDED " + id + ": " + ExtensionWords(ask.Block, o.Extension)
+		if o.RequestID != "" {
+			text += " (journal id " + o.RequestID + ")"
+		}
+		r.notify(Event(ask, o.Extension, now, KindExtended, text))
+	case source.AutoExtendFailed:
+		ev := Event(ask, o.Extension, now, KindFailed, "gpublock: AUTO-EXTEND FAILED "+id+": "+o.Reason)
+		ev.Reason = source.Redact(o.Reason)
+		r.notify(ev)
+	}
+}
+
+// notify says e and sends it, once per key, as the warnings are sent.
+func (r *Recorder) notify(e notify.Event) {
+	if r.say != nil {
+		r.say(strings.TrimPrefix(e.Text, "gpublock: "))
+	}
+	r.n.Send(e)
+}
+
+// Event is a decision on ask, or its outcome, as the notify and approval commands and the
+// webhook get it: off is the extension looked up, when it was. Its key is the ask's and
+// the kind's, so it is sent once.
+func Event(ask source.AutoExtendAsk, off model.ExtensionOffering, now time.Time, kind, text string) notify.Event {
+	e := notify.EventOf(ask.Block, model.Warning{Kind: model.WarnExtendBy, Lead: ask.Lead}, now)
+	e.Kind, e.Warning, e.Text, e.Key = kind, kind, text, ask.Key+"/"+kind
+	e.Length = model.FormatDays(days(ask, off))
+	if off.ID != "" {
+		e.Fee, e.NewEnd = off.Fee.String(), off.End.UTC()
+	}
+	return e
+}
+
+// ExtensionWords are what an extension adds, costs and makes the end.
+func ExtensionWords(b model.Block, off model.ExtensionOffering) string {
+	return fmt.Sprintf("%s in %s, %s added for %s, new end %s", b.InstanceType, b.Region, model.FormatDays(off.DurationHours/24), off.Fee.Dollars(), off.End.UTC().Format("2006-01-02 15:04 MST"))
+}
+
+// days is the length decided: the extension's once it is known (a person may choose
+// another than the policy's), the policy's before.
+func days(ask source.AutoExtendAsk, off model.ExtensionOffering) int {
+	if off.DurationHours > 0 {
+		return off.DurationHours / 24
+	}
+	return ask.Days
+}
+
+func leadWords(l time.Duration) string { return model.FormatWarnLeads([]time.Duration{l}) }
+
+// decidedError is the refusal to decide ask again, saying what was decided.
+func decidedError(ask source.AutoExtendAsk, prev Record) error {
+	what := "extended"
+	switch prev.Step {
+	case source.AutoExtendDeclined:
+		what = "declined"
+	case source.AutoExtendFailed:
+		what = "to be extended, and the extension failed"
+	case source.AutoExtendTaken:
+		what = "to be extended"
+	}
+	if prev.Reason != "" {
+		what += " (" + strings.TrimSuffix(prev.Reason, ".") + ")"
+	}
+	when := ""
+	if !prev.DecidedAt.IsZero() {
+		when = ", at " + prev.DecidedAt.UTC().Format("2006-01-02 15:04 MST")
+	}
+	return decided(fmt.Sprintf("the auto-extension of %s at its %s lead was decided already on this machine%s: %s",
+		ask.Block.ReservationID, leadWords(ask.Lead), when, what))
+}
+
+// decided is the refusal to decide again, in its own words: it is
+// source.ErrAutoExtendDecided.
+type decided string
+
+func (e decided) Error() string        { return string(e) }
+func (e decided) Is(target error) bool { return target == source.ErrAutoExtendDecided }
+
+// Records are the decisions recorded beside the journal of c, of c's backend, by key.
+func Records(c *awsapi.Client) (map[string]Record, error) {
+	p, err := c.JournalPath()
+	if err != nil {
+		return nil, err
+	}
+	rs, err := StoreAt(p).List()
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]Record{}
+	for _, x := range rs {
+		if x.Backend == c.Backend() {
+			out[x.Key] = x
+		}
+	}
+	return out, nil
+}

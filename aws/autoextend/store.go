@@ -1,0 +1,48 @@
+// Package autoextend records the decisions of the auto-extension policy, once for every
+// gpublock that makes them: `blocks --watch --auto-extend`, which decides by itself (or
+// after its approval command), and the TUI, where a person decides in the extend dialog
+// the policy opens. A decision is made once per block and lead (model.AutoExtendKey):
+// taken (recorded before the extension is bought) or declined.
+//
+// Each decision is a journal line (phase "decision"), the record of what was spent, and
+// a record in a file beside the journal, which also keeps what became of an extension
+// taken. Both are read back, so that no watcher decides a key again after a restart, and
+// they are read and written under one advisory lock, so that two watchers at once take
+// turns: the second reads the first's decision before making its own. A decline, and the
+// outcome of an extension, are notified as the warnings are.
+package autoextend
+
+import (
+	"time"
+
+	"github.com/gpublock/gpublock/aws/filelock"
+	"github.com/gpublock/gpublock/aws/source"
+)
+
+// Record is one decision, as the file beside the journal keeps it.
+type Record struct {
+	Key           string `json:"key"`
+	ReservationID string `json:"reservation_id"`
+	Region        string `json:"region"`
+	Account       string `json:"account,omitempty"`
+	Lead          string `json:"lead"`
+	// Step is the decision (extend, declined), then what became of an extension taken
+	// (extended, failed).
+	Step      source.AutoExtendStep `json:"step"`
+	Reason    string                `json:"reason,omitempty"`
+	Hours     int                   `json:"duration_hours,omitempty"`
+	Offering  string                `json:"offering_id,omitempty"`
+	Fee       string                `json:"upfront_fee,omitempty"`
+	RequestID string                `json:"request_id,omitempty"`
+	// Backend is what it was decided against (awsapi.Client.Backend): the simulated
+	// state directory is shared by --demo and gpublock sim, whose ids can be the same.
+	Backend   string    `json:"backend,omitempty"`
+	DecidedAt time.Time `json:"decided_at"`
+	UpdatedAt time.Time `json:"updated_at,omitzero"`
+}
+
+// Store is the records of one state directory (the journal's), auto-extend.json.
+type Store = filelock.Records[Record]
+
+// StoreAt is the store beside the journal at journalPath.
+func StoreAt(journalPath string) Store { return filelock.RecordsIn[Record](journalPath, "auto-extend") }

@@ -1,0 +1,543 @@
+package ec2sim
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/cloudwatch"
+	cwtypes "github.com/aws/aws-sdk-go-v2/service/cloudwatch/types"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	"github.com/aws/smithy-go"
+)
+
+// cwClient is the real CloudWatch client (Smithy RPC v2 CBOR) pointed at the emulator.
+func cwClient(url, region string) *cloudwatch.Client {
+	return cloudwatch.NewFromConfig(aws.Config{Region: region, Credentials: testCreds}, func(o *cloudwatch.Options) {
+		o.BaseEndpoint = aws.String(url)
+		o.RetryMaxAttempts = 1
+		o.HTTPClient = plainBodyClient{o.HTTPClient}
+	})
+}
+
+// useScenario is a block of 4 bought and used on the emulator's clock: 3 instances from
+// 10 minutes after its start, one of them terminated at 2h17m (it shuts down for a
+// minute more), another launched at 5h, and the clock at 9h. want is its instance-seconds
+// in [start, start+9h).
+type useScenario struct {
+	sim   *Server
+	url   string
+	ec2   *ec2.Client
+	id    string
+	start time.Time
+	want  float64
+}
+
+func newUseScenario(t *testing.T, opts Options) useScenario {
+	t.Helper()
+	opts.Speed = 1e-9 // the clock moves only when told, so the hours are exact
+	s, u := newTestServer(t, opts)
+	return runUseScenario(t, s, u)
+}
+
+func runUseScenario(t *testing.T, s *Server, u string) useScenario {
+	t.Helper()
+	c := ec2Client(u, "us-east-1")
+	o, cr := buy(t, c, p5Search(4, 48))
+	id, start := aws.ToString(cr.CapacityReservationId), aws.ToTime(o.StartDate)
+	subnet := subnetIn(t, c, aws.ToString(o.AvailabilityZone))
+	s.SetTime(start.Add(10 * time.Minute))
+	first, err := c.RunInstances(ctx, launchInput(id, subnet, 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.SetTime(start.Add(2*time.Hour + 17*time.Minute))
+	if _, err := c.TerminateInstances(ctx, &ec2.TerminateInstancesInput{InstanceIds: []string{aws.ToString(first.Instances[0].InstanceId)}}); err != nil {
+		t.Fatal(err)
+	}
+	s.SetTime(start.Add(5 * time.Hour))
+	if _, err := c.RunInstances(ctx, launchInput(id, subnet, 1)); err != nil {
+		t.Fatal(err)
+	}
+	s.SetTime(start.Add(9 * time.Hour))
+	h := time.Hour
+	want := 2*(9*h-10*time.Minute) + (2*h + 18*time.Minute - 10*time.Minute) + 4*h
+	return useScenario{sim: s, url: u, ec2: c, id: id, start: start, want: want.Seconds()}
+}
+
+func crMetric(name, id string) *cwtypes.Metric {
+	return &cwtypes.Metric{Namespace: aws.String("AWS/EC2CapacityReservations"), MetricName: aws.String(name),
+		Dimensions: []cwtypes.Dimension{{Name: aws.String("CapacityReservationId"), Value: aws.String(id)}}}
+}
+
+func mdq(id, metric, res string, period int32, stat string) cwtypes.MetricDataQuery {
+	return cwtypes.MetricDataQuery{Id: aws.String(id), MetricStat: &cwtypes.MetricStat{Metric: crMetric(metric, res), Period: aws.Int32(period), Stat: aws.String(stat)}}
+}
+
+func resultByID(t *testing.T, out *cloudwatch.GetMetricDataOutput, id string) cwtypes.MetricDataResult {
+	t.Helper()
+	for _, r := range out.MetricDataResults {
+		if aws.ToString(r.Id) == id {
+			return r
+		}
+	}
+	t.Fatalf("no result %s in %+v", id, out.MetricDataResults)
+	return cwtypes.MetricDataResult{}
+}
+
+// weighted is Σ value × period over a result's data points, in the unit's seconds.
+func weighted(r cwtypes.MetricDataResult, period float64) float64 {
+	var sum float64
+	for _, v := range r.Values {
+		sum += v * period
+	}
+	return sum
+}
+
+func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
+
+// The average used count, hourly or every five minutes, times the period adds up to the
+// instance-hours launched exactly; the other metrics follow from it, and
+// GetMetricStatistics agrees with GetMetricData.
+func TestCloudWatchUseAddsUpToTheInstanceHours(t *testing.T) {
+	sc := newUseScenario(t, Options{})
+	cw := cwClient(sc.url, "us-east-1")
+	out, err := cw.GetMetricData(ctx, &cloudwatch.GetMetricDataInput{
+		StartTime: aws.Time(sc.start), EndTime: aws.Time(sc.start.Add(9 * time.Hour)),
+		MetricDataQueries: []cwtypes.MetricDataQuery{
+			mdq("hourly", "UsedInstanceCount", sc.id, 3600, "Average"),
+			mdq("fivemin", "UsedInstanceCount", sc.id, 300, "Average"),
+			mdq("count", "UsedInstanceCount", sc.id, 3600, "SampleCount"),
+			mdq("total", "TotalInstanceCount", sc.id, 3600, "Average"),
+			mdq("avail", "AvailableInstanceCount", sc.id, 3600, "Average"),
+			mdq("util", "InstanceUtilization", sc.id, 3600, "Maximum"),
+			mdq("peak", "UsedInstanceCount", sc.id, 3600, "Maximum"),
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hourly, five := resultByID(t, out, "hourly"), resultByID(t, out, "fivemin")
+	if len(hourly.Values) != 9 || len(five.Values) != 9*12 || hourly.StatusCode != cwtypes.StatusCodeComplete {
+		t.Fatalf("%d hourly and %d five-minute points (%s), want 9 and 108", len(hourly.Values), len(five.Values), hourly.StatusCode)
+	}
+	if got := weighted(hourly, 3600); !near(got, sc.want) {
+		t.Errorf("Σ hourly average × 3600 = %v instance-seconds, want %v", got, sc.want)
+	}
+	if got := weighted(five, 300); !near(got, sc.want) {
+		t.Errorf("Σ five-minute average × 300 = %v instance-seconds, want %v", got, sc.want)
+	}
+	// Newest first, as ScanBy's default says, each an hour from the start.
+	for i, ts := range hourly.Timestamps {
+		if want := sc.start.Add(time.Duration(8-i) * time.Hour); !ts.Equal(want) {
+			t.Errorf("timestamp %d = %s, want %s", i, ts, want)
+		}
+	}
+	total, avail, util := resultByID(t, out, "total"), resultByID(t, out, "avail"), resultByID(t, out, "util")
+	for i, v := range hourly.Values {
+		if total.Values[i] != 4 || !near(avail.Values[i], 4-v) || resultByID(t, out, "count").Values[i] != 12 {
+			t.Errorf("hour %d: used %v, total %v, available %v", i, v, total.Values[i], avail.Values[i])
+		}
+	}
+	// The hour from 2h: three instances, then two after 2h17m+1m; its peak is 3, 75%.
+	if i := 6; resultByID(t, out, "peak").Values[i] != 3 || util.Values[i] != 75 || !near(hourly.Values[i], (3*18+2*42)/60.0) {
+		t.Errorf("hour 2: peak %v, utilization %v%%, average %v", resultByID(t, out, "peak").Values[i], util.Values[i], hourly.Values[i])
+	}
+
+	st, err := cw.GetMetricStatistics(ctx, &cloudwatch.GetMetricStatisticsInput{
+		Namespace: aws.String("AWS/EC2CapacityReservations"), MetricName: aws.String("UsedInstanceCount"),
+		Dimensions: crMetric("", sc.id).Dimensions, StartTime: aws.Time(sc.start), EndTime: aws.Time(sc.start.Add(9 * time.Hour)),
+		Period: aws.Int32(3600), Statistics: []cwtypes.Statistic{cwtypes.StatisticAverage, cwtypes.StatisticSum, cwtypes.StatisticSampleCount},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Datapoints) != 9 || aws.ToString(st.Label) != "UsedInstanceCount" {
+		t.Fatalf("GetMetricStatistics: %d points, label %q", len(st.Datapoints), aws.ToString(st.Label))
+	}
+	var sum float64
+	for _, dp := range st.Datapoints {
+		i := 8 - int(aws.ToTime(dp.Timestamp).Sub(sc.start)/time.Hour)
+		if !near(aws.ToFloat64(dp.Average), hourly.Values[i]) || aws.ToFloat64(dp.SampleCount) != 12 || dp.Unit != cwtypes.StandardUnitCount ||
+			!near(aws.ToFloat64(dp.Sum), 12*hourly.Values[i]) {
+			t.Errorf("datapoint %+v disagrees with GetMetricData's %v", dp, hourly.Values[i])
+		}
+		sum += aws.ToFloat64(dp.Average) * 3600
+	}
+	if !near(sum, sc.want) {
+		t.Errorf("GetMetricStatistics: Σ average × 3600 = %v, want %v", sum, sc.want)
+	}
+}
+
+// No data point comes from before the block started, or for a metric, unit or namespace
+// that is not published: CloudWatch answers those with nothing, not an error.
+func TestCloudWatchAnswersNothingWhereNothingIsKnown(t *testing.T) {
+	sc := newUseScenario(t, Options{})
+	cw := cwClient(sc.url, "us-east-1")
+	other := mdq("other", "UsedInstanceCount", sc.id, 3600, "Average")
+	other.MetricStat.Metric.Namespace = aws.String("AWS/EC2")
+	unit := mdq("unit", "UsedInstanceCount", sc.id, 3600, "Average")
+	unit.MetricStat.Unit = cwtypes.StandardUnitPercent
+	out, err := cw.GetMetricData(ctx, &cloudwatch.GetMetricDataInput{
+		StartTime: aws.Time(sc.start.Add(-3 * time.Hour)), EndTime: aws.Time(sc.start.Add(time.Hour)),
+		ScanBy: cwtypes.ScanByTimestampAscending,
+		MetricDataQueries: []cwtypes.MetricDataQuery{
+			mdq("used", "UsedInstanceCount", sc.id, 3600, "Average"), other, unit,
+			mdq("nosuch", "UsedInstanceCount", "cr-0000000000000000a", 3600, "Average"),
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	used := resultByID(t, out, "used")
+	if len(used.Timestamps) != 1 || !used.Timestamps[0].Equal(sc.start) || !near(used.Values[0], 3*50/60.0) {
+		t.Errorf("the hours before the start have data: %v %v", used.Timestamps, used.Values)
+	}
+	for _, id := range []string{"other", "unit", "nosuch"} {
+		if r := resultByID(t, out, id); len(r.Values) != 0 || r.StatusCode != cwtypes.StatusCodeComplete {
+			t.Errorf("%s: %v (%s)", id, r.Values, r.StatusCode)
+		}
+	}
+	// A reservation bought and not started has published nothing.
+	_, cr := buy(t, sc.ec2, p5Search(1, 24))
+	out, err = cw.GetMetricData(ctx, &cloudwatch.GetMetricDataInput{
+		StartTime: aws.Time(sc.start), EndTime: aws.Time(sc.start.Add(30 * 24 * time.Hour)),
+		MetricDataQueries: []cwtypes.MetricDataQuery{mdq("later", "TotalInstanceCount", aws.ToString(cr.CapacityReservationId), 3600, "Average")},
+	})
+	if err != nil || len(out.MetricDataResults) != 1 || len(out.MetricDataResults[0].Values) != 0 {
+		t.Errorf("a scheduled block's metrics: %+v, %v", out, err)
+	}
+}
+
+// The block's metrics stop at its end, extensions included: TotalInstanceCount is
+// published only while it is active.
+func TestCloudWatchFollowsTheBlocksEndAndExtensions(t *testing.T) {
+	sc := newUseScenario(t, Options{})
+	cw := cwClient(sc.url, "us-east-1")
+	offs := extensionOfferings(t, sc.ec2, sc.id, 24)
+	if _, err := sc.ec2.PurchaseCapacityBlockExtension(ctx, &ec2.PurchaseCapacityBlockExtensionInput{
+		CapacityBlockExtensionOfferingId: offs[0].CapacityBlockExtensionOfferingId, CapacityReservationId: aws.String(sc.id)}); err != nil {
+		t.Fatal(err)
+	}
+	sc.sim.SetTime(sc.start.Add(100 * time.Hour)) // past the 48 hours and the 24 added
+	out, err := cw.GetMetricData(ctx, &cloudwatch.GetMetricDataInput{
+		StartTime: aws.Time(sc.start), EndTime: aws.Time(sc.start.Add(100 * time.Hour)),
+		MetricDataQueries: []cwtypes.MetricDataQuery{mdq("total", "TotalInstanceCount", sc.id, 3600, "Average"), mdq("used", "UsedInstanceCount", sc.id, 3600, "Average")},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	total, used := resultByID(t, out, "total"), resultByID(t, out, "used")
+	if len(total.Values) != 72 || !total.Timestamps[0].Equal(sc.start.Add(71*time.Hour)) {
+		t.Fatalf("TotalInstanceCount for %d hours, the last at %v; want the 72 of the extended block", len(total.Values), total.Timestamps[0])
+	}
+	// The instances left running were terminated 30 minutes before the extended end, and
+	// took a minute to shut down.
+	h := time.Hour
+	end := sc.start.Add(72 * h)
+	want := 2*(end.Sub(sc.start.Add(10*time.Minute))-29*time.Minute) + (2*h + 8*time.Minute) + (end.Sub(sc.start.Add(5*h)) - 29*time.Minute)
+	if got := weighted(used, 3600); !near(got, want.Seconds()) {
+		t.Errorf("Σ used = %v instance-seconds, want %v", got, want.Seconds())
+	}
+}
+
+// The use of a block stays in the state file: a week later, after a restart, the metrics
+// of its hours answer as before, though DescribeInstances no longer shows its instances.
+func TestCloudWatchHistorySurvivesTheStateFile(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "state.json")
+	s1, err := New(Options{Seed: 42, Start: testStart, StateFile: file, Speed: 1e-9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts1 := httptest.NewServer(s1)
+	sc := runUseScenario(t, s1, ts1.URL)
+	ts1.Close()
+
+	later := sc.start.Add(9*time.Hour + 7*24*time.Hour)
+	s2, err := New(Options{Seed: 42, Start: later, StateFile: file, Speed: 1e-9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts2 := httptest.NewServer(s2)
+	defer ts2.Close()
+	if n := len(instanceStates(t, ec2Client(ts2.URL, "us-east-1"), sc.id)); n != 0 {
+		t.Fatalf("DescribeInstances still shows %d instances a week later", n)
+	}
+	out, err := cwClient(ts2.URL, "us-east-1").GetMetricData(ctx, &cloudwatch.GetMetricDataInput{
+		StartTime: aws.Time(sc.start), EndTime: aws.Time(sc.start.Add(9 * time.Hour)),
+		MetricDataQueries: []cwtypes.MetricDataQuery{mdq("used", "UsedInstanceCount", sc.id, 3600, "Average")},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := weighted(resultByID(t, out, "used"), 3600); !near(got, sc.want) {
+		t.Errorf("after the restart: %v instance-seconds, want %v", got, sc.want)
+	}
+}
+
+func wantCWCode(t *testing.T, err error, code string) {
+	t.Helper()
+	var ae smithy.APIError
+	if !errors.As(err, &ae) || ae.ErrorCode() != code {
+		t.Errorf("want %s, got %v", code, err)
+	}
+}
+
+// CloudWatch refuses what AWS refuses, in AWS's codes.
+func TestCloudWatchRefusesWhatAWSRefuses(t *testing.T) {
+	sc := newUseScenario(t, Options{})
+	cw := cwClient(sc.url, "us-east-1")
+	get := func(mut func(*cloudwatch.GetMetricDataInput)) error {
+		in := &cloudwatch.GetMetricDataInput{StartTime: aws.Time(sc.start), EndTime: aws.Time(sc.start.Add(time.Hour)),
+			MetricDataQueries: []cwtypes.MetricDataQuery{mdq("used", "UsedInstanceCount", sc.id, 3600, "Average")}}
+		mut(in)
+		_, err := cw.GetMetricData(ctx, in)
+		return err
+	}
+	wantCWCode(t, get(func(in *cloudwatch.GetMetricDataInput) { in.MetricDataQueries[0].MetricStat.Period = aws.Int32(90) }), "ValidationError")
+	wantCWCode(t, get(func(in *cloudwatch.GetMetricDataInput) { in.StartTime, in.EndTime = in.EndTime, in.StartTime }), "ValidationError")
+	err := get(func(in *cloudwatch.GetMetricDataInput) { in.EndTime = in.StartTime })
+	if wantCWCode(t, err, "ValidationError"); err == nil || !strings.Contains(err.Error(), "StartTime must not equal parameter EndTime") {
+		t.Errorf("equal times: %v", err)
+	}
+	wantCWCode(t, get(func(in *cloudwatch.GetMetricDataInput) { in.MetricDataQueries[0].Id = aws.String("Used") }), "ValidationError")
+	wantCWCode(t, get(func(in *cloudwatch.GetMetricDataInput) {
+		in.MetricDataQueries = append(in.MetricDataQueries, in.MetricDataQueries[0])
+	}), "ValidationError")
+	wantCWCode(t, get(func(in *cloudwatch.GetMetricDataInput) {
+		for i := 1; i <= 500; i++ {
+			in.MetricDataQueries = append(in.MetricDataQueries, mdq(fmt.Sprintf("q%d", i), "UsedInstanceCount", sc.id, 3600, "Average"))
+		}
+	}), "ValidationError")
+
+	stats := func(mut func(*cloudwatch.GetMetricStatisticsInput)) error {
+		in := &cloudwatch.GetMetricStatisticsInput{Namespace: aws.String("AWS/EC2CapacityReservations"), MetricName: aws.String("UsedInstanceCount"),
+			Dimensions: crMetric("", sc.id).Dimensions, StartTime: aws.Time(sc.start), EndTime: aws.Time(sc.start.Add(time.Hour)),
+			Period: aws.Int32(3600), Statistics: []cwtypes.Statistic{cwtypes.StatisticAverage}}
+		mut(in)
+		_, err := cw.GetMetricStatistics(ctx, in)
+		return err
+	}
+	var bad *cwtypes.InvalidParameterValueException
+	if err := stats(func(in *cloudwatch.GetMetricStatisticsInput) { in.Period = aws.Int32(90) }); !errors.As(err, &bad) || bad.ErrorCode() != "InvalidParameterValue" {
+		t.Errorf("period 90: %v", err)
+	}
+	wantCWCode(t, stats(func(in *cloudwatch.GetMetricStatisticsInput) { in.StartTime, in.EndTime = in.EndTime, in.StartTime }), "InvalidParameterValue")
+	wantCWCode(t, stats(func(in *cloudwatch.GetMetricStatisticsInput) {
+		in.Period = aws.Int32(60)
+		in.EndTime = aws.Time(sc.start.Add(25 * time.Hour))
+	}), "InvalidParameterCombination")
+	wantCWCode(t, stats(func(in *cloudwatch.GetMetricStatisticsInput) { in.Statistics = nil }), "InvalidParameterCombination")
+	// An unknown namespace is no error: CloudWatch has no data for it.
+	if st, err := cw.GetMetricStatistics(ctx, &cloudwatch.GetMetricStatisticsInput{Namespace: aws.String("Nobody/Publishes"), MetricName: aws.String("UsedInstanceCount"),
+		StartTime: aws.Time(sc.start), EndTime: aws.Time(sc.start.Add(time.Hour)), Period: aws.Int32(3600), Statistics: []cwtypes.Statistic{cwtypes.StatisticSum}}); err != nil || len(st.Datapoints) != 0 {
+		t.Errorf("unknown namespace: %+v, %v", st, err)
+	}
+}
+
+// Many data points come in pages, in the SDK's paginator, and add up as one answer.
+func TestCloudWatchPagesAddUp(t *testing.T) {
+	sc := newUseScenario(t, Options{})
+	p := cloudwatch.NewGetMetricDataPaginator(cwClient(sc.url, "us-east-1"), &cloudwatch.GetMetricDataInput{
+		StartTime: aws.Time(sc.start), EndTime: aws.Time(sc.start.Add(9 * time.Hour)), MaxDatapoints: aws.Int32(7),
+		MetricDataQueries: []cwtypes.MetricDataQuery{mdq("a", "UsedInstanceCount", sc.id, 3600, "Average"),
+			mdq("none", "UsedInstanceCount", "cr-0000000000000000a", 3600, "Average"), mdq("b", "UsedInstanceCount", sc.id, 300, "Average")},
+	})
+	sums, pages := map[string]float64{}, 0
+	seen := map[string]bool{}
+	for p.HasMorePages() {
+		out, err := p.NextPage(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages++
+		for _, r := range out.MetricDataResults {
+			seen[aws.ToString(r.Id)] = true
+			sums[aws.ToString(r.Id)] += weighted(r, map[string]float64{"a": 3600, "b": 300, "none": 0}[aws.ToString(r.Id)])
+		}
+	}
+	if pages != (9+108+6)/7 || !seen["none"] || !near(sums["a"], sc.want) || !near(sums["b"], sc.want) {
+		t.Errorf("%d pages, sums %v, want %v each", pages, sums, sc.want)
+	}
+}
+
+// ListMetrics lists the four metrics of a block that published, under its one dimension.
+func TestCloudWatchListsTheBlocksMetrics(t *testing.T) {
+	sc := newUseScenario(t, Options{})
+	out, err := cwClient(sc.url, "us-east-1").ListMetrics(ctx, &cloudwatch.ListMetricsInput{Namespace: aws.String("AWS/EC2CapacityReservations"),
+		Dimensions: []cwtypes.DimensionFilter{{Name: aws.String("CapacityReservationId"), Value: aws.String(sc.id)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, m := range out.Metrics {
+		names = append(names, aws.ToString(m.MetricName))
+		if len(m.Dimensions) != 1 || aws.ToString(m.Dimensions[0].Value) != sc.id {
+			t.Errorf("dimensions %+v", m.Dimensions)
+		}
+	}
+	if strings.Join(names, ",") != "AvailableInstanceCount,InstanceUtilization,TotalInstanceCount,UsedInstanceCount" {
+		t.Errorf("metrics %v", names)
+	}
+}
+
+// down=monitoring:REGION takes CloudWatch of one region down and leaves EC2 there up; the
+// deny fault refuses an operation in CloudWatch's words.
+func TestCloudWatchFaults(t *testing.T) {
+	sc := newUseScenario(t, Options{})
+	sc.sim.SetFaults(Faults{Down: []string{"monitoring:us-east-1"}})
+	in := &cloudwatch.GetMetricDataInput{StartTime: aws.Time(sc.start), EndTime: aws.Time(sc.start.Add(time.Hour)),
+		MetricDataQueries: []cwtypes.MetricDataQuery{mdq("used", "UsedInstanceCount", sc.id, 3600, "Average")}}
+	_, err := cwClient(sc.url, "us-east-1").GetMetricData(ctx, in)
+	wantCWCode(t, err, "ServiceUnavailable")
+	if _, err := sc.ec2.DescribeCapacityReservations(ctx, &ec2.DescribeCapacityReservationsInput{}); err != nil {
+		t.Errorf("EC2 went down with CloudWatch: %v", err)
+	}
+	if _, err := cwClient(sc.url, "us-east-2").GetMetricData(ctx, in); err != nil {
+		t.Errorf("CloudWatch of another region: %v", err)
+	}
+	sc.sim.SetFaults(Faults{Deny: []string{"GetMetricData"}})
+	_, err = cwClient(sc.url, "us-east-1").GetMetricData(ctx, in)
+	wantCWCode(t, err, "AccessDenied")
+}
+
+// signedPost sends a request signed (in scope only; the emulator checks no signature) for
+// CloudWatch in us-east-1.
+func signedPost(t *testing.T, u string, body string, header map[string]string) (int, http.Header, []byte) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, u, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20261201/us-east-1/monitoring/aws4_request, SignedHeaders=host, Signature=0")
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, resp.Header, b
+}
+
+// Older clients speak the query protocol (XML answers) and awsJson1_0; both answer as
+// the CBOR client does, errors included.
+func TestCloudWatchQueryAndJSONProtocols(t *testing.T) {
+	sc := newUseScenario(t, Options{})
+	iso := func(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+	form := url.Values{"Action": {"GetMetricData"}, "Version": {"2010-08-01"},
+		"StartTime": {iso(sc.start)}, "EndTime": {iso(sc.start.Add(9 * time.Hour))}, "ScanBy": {"TimestampAscending"},
+		"MetricDataQueries.member.1.Id":                                          {"used"},
+		"MetricDataQueries.member.1.MetricStat.Metric.Namespace":                 {"AWS/EC2CapacityReservations"},
+		"MetricDataQueries.member.1.MetricStat.Metric.MetricName":                {"UsedInstanceCount"},
+		"MetricDataQueries.member.1.MetricStat.Metric.Dimensions.member.1.Name":  {"CapacityReservationId"},
+		"MetricDataQueries.member.1.MetricStat.Metric.Dimensions.member.1.Value": {sc.id},
+		"MetricDataQueries.member.1.MetricStat.Period":                           {"3600"},
+		"MetricDataQueries.member.1.MetricStat.Stat":                             {"Average"},
+	}
+	status, _, body := signedPost(t, sc.url, form.Encode(), map[string]string{"Content-Type": "application/x-www-form-urlencoded; charset=utf-8"})
+	if status != 200 || !strings.Contains(string(body), `<GetMetricDataResponse xmlns="http://monitoring.amazonaws.com/doc/2010-08-01/"><GetMetricDataResult><MetricDataResults><member><Id>used</Id>`) ||
+		!strings.Contains(string(body), "<Timestamps><member>"+iso(sc.start)+"</member>") || !strings.Contains(string(body), "<StatusCode>Complete</StatusCode>") {
+		t.Errorf("query answer %d: %s", status, body)
+	}
+	form.Set("MetricDataQueries.member.1.MetricStat.Period", "61")
+	status, _, body = signedPost(t, sc.url, form.Encode(), map[string]string{"Content-Type": "application/x-www-form-urlencoded"})
+	if status != 400 || !strings.Contains(string(body), "<Type>Sender</Type><Code>ValidationError</Code>") {
+		t.Errorf("query error %d: %s", status, body)
+	}
+
+	in := map[string]any{"StartTime": sc.start.Unix(), "EndTime": sc.start.Add(9 * time.Hour).Unix(),
+		"MetricDataQueries": []any{map[string]any{"Id": "used", "MetricStat": map[string]any{"Period": 3600, "Stat": "Sum",
+			"Metric": map[string]any{"Namespace": "AWS/EC2CapacityReservations", "MetricName": "UsedInstanceCount",
+				"Dimensions": []any{map[string]any{"Name": "CapacityReservationId", "Value": sc.id}}}}}}}
+	b, _ := json.Marshal(in)
+	jsonHeader := map[string]string{"Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": "GraniteServiceVersion20100801.GetMetricData"}
+	status, _, body = signedPost(t, sc.url, string(b), jsonHeader)
+	var out struct {
+		MetricDataResults []struct {
+			Timestamps []float64
+			Values     []float64
+		}
+	}
+	if err := json.Unmarshal(body, &out); status != 200 || err != nil || len(out.MetricDataResults) != 1 {
+		t.Fatalf("JSON answer %d: %s (%v)", status, body, err)
+	}
+	var sum float64
+	for _, v := range out.MetricDataResults[0].Values {
+		sum += v * 300 // a sum of five-minute averages
+	}
+	if !near(sum, sc.want) || out.MetricDataResults[0].Timestamps[0] != float64(sc.start.Add(8*time.Hour).Unix()) {
+		t.Errorf("JSON: %v instance-seconds (want %v), timestamps %v", sum, sc.want, out.MetricDataResults[0].Timestamps)
+	}
+	in["EndTime"] = sc.start.Add(-time.Hour).Unix()
+	b, _ = json.Marshal(in)
+	status, hdr, body := signedPost(t, sc.url, string(b), jsonHeader)
+	if status != 400 || hdr.Get("X-Amzn-Query-Error") != "ValidationError;Sender" || !strings.Contains(string(body), `"__type":"ValidationError"`) {
+		t.Errorf("JSON error %d %v: %s", status, hdr, body)
+	}
+}
+
+// The AWS CLI (botocore, which speaks CBOR to CloudWatch) reads the same use.
+func TestCloudWatchThroughTheAWSCLI(t *testing.T) {
+	if _, err := exec.LookPath("aws"); err != nil {
+		t.Skip("the AWS CLI is not installed")
+	}
+	sc := newUseScenario(t, Options{})
+	queries, _ := json.Marshal([]any{map[string]any{"Id": "used", "MetricStat": map[string]any{"Period": 3600, "Stat": "Average",
+		"Metric": map[string]any{"Namespace": "AWS/EC2CapacityReservations", "MetricName": "UsedInstanceCount",
+			"Dimensions": []any{map[string]any{"Name": "CapacityReservationId", "Value": sc.id}}}}}})
+	cmd := exec.Command("aws", "cloudwatch", "get-metric-data", "--endpoint-url", sc.url, "--region", "us-east-1", "--output", "json",
+		"--metric-data-queries", string(queries),
+		"--start-time", sc.start.Format(time.RFC3339), "--end-time", sc.start.Add(9*time.Hour).Format(time.RFC3339))
+	home := t.TempDir()
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "AWS_") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(cmd.Env, "AWS_ACCESS_KEY_ID=AKIDEXAMPLE", "AWS_SECRET_ACCESS_KEY=secret", "AWS_MAX_ATTEMPTS=1",
+		"AWS_CONFIG_FILE="+filepath.Join(home, "config"), "AWS_SHARED_CREDENTIALS_FILE="+filepath.Join(home, "credentials"))
+	outb, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("aws cloudwatch get-metric-data: %v\n%s", err, outb)
+	}
+	var out struct {
+		MetricDataResults []struct {
+			Values     []float64
+			StatusCode string
+		}
+	}
+	if err := json.Unmarshal(outb, &out); err != nil || len(out.MetricDataResults) != 1 || out.MetricDataResults[0].StatusCode != "Complete" {
+		t.Fatalf("CLI answer %s (%v)", outb, err)
+	}
+	var sum float64
+	for _, v := range out.MetricDataResults[0].Values {
+		sum += v * 3600
+	}
+	if !near(sum, sc.want) {
+		t.Errorf("through the CLI: %v instance-seconds, want %v", sum, sc.want)
+	}
+
+	bad := exec.Command("aws", "cloudwatch", "get-metric-statistics", "--endpoint-url", sc.url, "--region", "us-east-1",
+		"--namespace", "AWS/EC2CapacityReservations", "--metric-name", "UsedInstanceCount", "--period", "90", "--statistics", "Average",
+		"--start-time", sc.start.Format(time.RFC3339), "--end-time", sc.start.Add(time.Hour).Format(time.RFC3339))
+	bad.Env = cmd.Env
+	outb, err = bad.CombinedOutput()
+	if err == nil || !strings.Contains(string(outb), "InvalidParameterValue") {
+		t.Errorf("the CLI's bad period: %v\n%s", err, outb)
+	}
+}

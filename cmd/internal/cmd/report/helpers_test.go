@@ -1,0 +1,59 @@
+package report
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/blocks"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/extend"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/launch"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/offerings"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/purchase"
+	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"github.com/gpublock/gpublock/model/report"
+)
+
+// commands are `gpublock report` and the others its tests run, as the program runs them:
+// to buy, extend and launch into what it reports on.
+func commands(f *cmdutil.Factory) []*cobra.Command {
+	return []*cobra.Command{NewCmdReport(f, nil), purchase.NewCmdPurchase(f, nil), offerings.NewCmdOfferings(f, nil),
+		blocks.NewCmdBlocks(f, nil), launch.NewCmdLaunch(f, nil), extend.NewCmdExtend(f, nil)}
+}
+
+var cli = cmdtest.CLI{
+	New:  func(f *cmdutil.Factory) *cobra.Command { return NewCmdReport(f, nil) },
+	Also: func(f *cmdutil.Factory) []*cobra.Command { return commands(f)[1:] },
+}
+
+func runCLI(args ...string) (int, string, string) { return cli.Run(args...) }
+
+// given is the report input a test's backend answers, or err.
+type given struct {
+	in   report.Input
+	err  error
+	from time.Time // what it was asked
+	to   time.Time
+}
+
+func (g *given) Report(_ context.Context, from, to time.Time) (report.Input, error) {
+	g.from, g.to = from, to
+	return g.in, g.err
+}
+
+// runGiven runs `gpublock report args...` against the emulator at url (for its clock), with
+// g answering the report instead of the program's sources.
+func runGiven(t *testing.T, g *given, url string, args ...string) (int, string, string) {
+	t.Helper()
+	c := cmdtest.CLI{New: func(f *cmdutil.Factory) *cobra.Command {
+		return NewCmdReport(f, func(o *Options) error {
+			o.Reporter = func(*awsapi.Client) Reporter { return g }
+			return cmdutil.CodeError(reportRun(context.Background(), o))
+		})
+	}}
+	return c.Run(append([]string{"report", "--endpoint-url", url}, args...)...)
+}

@@ -1,12 +1,14 @@
 package cmdtest
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
 	"testing"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/cmd/internal/printers"
 )
 
 // Account is one account of a test of several: its profile and the emulator standing for it.
@@ -55,4 +57,27 @@ func WriteConfig(t *testing.T, body string) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// BuyAs buys a block of 2 with the profile alone, as a person would in that account (the
+// command line run must have offerings and purchase).
+func BuyAs(t *testing.T, run Run, profile string) printers.OfferingJSON {
+	t.Helper()
+	code, out, errs := run(append([]string{"offerings", "--profile", profile, "-o", "json"}, PurchaseSearch...)...)
+	var rows []printers.OfferingJSON
+	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) == 0 {
+		t.Fatalf("offerings --profile %s: exit %d, stderr %q\n%s", profile, code, errs, out)
+	}
+	o := rows[0]
+	for _, r := range rows {
+		if strings.HasSuffix(r.StartDate, "T11:30:00Z") && r.CapacityBlockDurationMinutes == 0 {
+			o = r
+			break
+		}
+	}
+	args := append([]string{"purchase", o.CapacityBlockOfferingId, "--profile", profile}, PurchaseSearch...)
+	if code, _, errs := run(append(args, "--yes")...); code != 0 {
+		t.Fatalf("purchase --profile %s: exit %d\n%s", profile, code, errs)
+	}
+	return o
 }

@@ -19,23 +19,7 @@ import (
 // buyAs buys a block of 2 with the profile alone, as a person would in that account.
 func buyAs(t *testing.T, profile string) printers.OfferingJSON {
 	t.Helper()
-	code, out, errs := runCLI(append([]string{"offerings", "--profile", profile, "-o", "json"}, cmdtest.PurchaseSearch...)...)
-	var rows []printers.OfferingJSON
-	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) == 0 {
-		t.Fatalf("offerings --profile %s: exit %d, stderr %q\n%s", profile, code, errs, out)
-	}
-	o := rows[0]
-	for _, r := range rows {
-		if strings.HasSuffix(r.StartDate, "T11:30:00Z") && r.CapacityBlockDurationMinutes == 0 {
-			o = r
-			break
-		}
-	}
-	args := append([]string{"purchase", o.CapacityBlockOfferingId, "--profile", profile}, cmdtest.PurchaseSearch...)
-	if code, _, errs := runCLI(append(args, "--yes")...); code != 0 {
-		t.Fatalf("purchase --profile %s: exit %d\n%s", profile, code, errs)
-	}
-	return o
+	return cmdtest.BuyAs(t, runCLI, profile)
 }
 
 // listed parses `blocks -o json`, failing the test unless it is a list.

@@ -97,3 +97,58 @@ func TestReportAgainstTheEmulator(t *testing.T) {
 	}
 	wellFormed(t, svg)
 }
+
+// Two emulators stand for two accounts, each reached by its profile's own endpoint_url:
+// `report --profile a,b` reports both accounts' reservations, each with its account, and
+// what was paid in both; with one emulator gone the other's are still reported and the
+// failed account is named.
+func TestReportCoversEveryAccount(t *testing.T) {
+	accts := cmdtest.StartAccounts(t, "111122223333", "222233334444")
+	paid := model.Money{}
+	for _, a := range accts {
+		o := cmdtest.BuyAs(t, runCLI, a.Profile)
+		paid = paid.Add(model.MustMoney(o.UpfrontFee))
+		cmdtest.Paid(a.Sim)
+	}
+	type doc struct {
+		Paid         *string
+		Reservations []struct{ Account, ReservationId string }
+		Problems     []string
+	}
+	read := func(out string) doc {
+		t.Helper()
+		var d doc
+		if err := json.Unmarshal([]byte(out), &d); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		return d
+	}
+	code, out, errs := runCLI("report", "--profile", "a,b", "--from", "2026-12", "-o", "json")
+	if code != 0 {
+		t.Fatalf("report: exit %d\n%s", code, errs)
+	}
+	d := read(out)
+	if d.Paid == nil || *d.Paid != paid.String() {
+		t.Errorf("paid %v, want %s: both accounts' purchases", d.Paid, paid)
+	}
+	accounts := map[string]int{}
+	for _, r := range d.Reservations {
+		accounts[r.Account]++
+	}
+	if len(d.Reservations) != 2 || accounts["111122223333"] != 1 || accounts["222233334444"] != 1 {
+		t.Errorf("reservations %+v, want one of each account", d.Reservations)
+	}
+
+	accts[1].Sim.Stop()
+	code, out, errs = runCLI("report", "--profile", "a,b", "--from", "2026-12", "-o", "json")
+	if code != 0 {
+		t.Fatalf("report with account b gone: exit %d\n%s", code, errs)
+	}
+	d = read(out)
+	if len(d.Reservations) != 1 || d.Reservations[0].Account != "111122223333" {
+		t.Errorf("with account b gone: reservations %+v, want account a's", d.Reservations)
+	}
+	if !strings.Contains(errs, "profile b") || !strings.Contains(strings.Join(d.Problems, "\n"), "profile b") {
+		t.Errorf("the failed account is not named: stderr %q, problems %q", errs, d.Problems)
+	}
+}

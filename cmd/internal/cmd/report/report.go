@@ -13,8 +13,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/aws/sources"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"github.com/gpublock/gpublock/cmd/internal/config"
 	"github.com/gpublock/gpublock/model/report"
 	"github.com/gpublock/gpublock/pricing"
 )
@@ -53,6 +55,8 @@ type Options struct {
 	Catalog func() (*pricing.Catalog, error)
 	// Reporter is what reads the report over the client: the program's sources.
 	Reporter func(*awsapi.Client) Reporter
+	// Config reads the configuration file, whose accounts the report covers.
+	Config config.Loader
 
 	AWS    cmdutil.AWSFlags
 	From   string
@@ -66,7 +70,7 @@ type Options struct {
 // NewCmdReport is `gpublock report`; runF, when not nil, is given the options instead of
 // running them.
 func NewCmdReport(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
-	opts := &Options{IO: f.IOStreams, Backend: f.Backend, Catalog: f.Catalog, Reporter: programSources}
+	opts := &Options{IO: f.IOStreams, Backend: f.Backend, Catalog: f.Catalog, Reporter: programSources, Config: f.Config}
 	cmd := &cobra.Command{
 		Use:   "report",
 		Short: "what was paid for the reservations and how much of them was used (table, json or csv; --svg charts)",
@@ -124,7 +128,27 @@ func reportRun(ctx context.Context, a *Options) int {
 	if a.Force && a.SVG == "" {
 		return cmdutil.ReportUsage(stderr, "report", cmdutil.Usagef("--force is used with --svg FILE (it writes over that file)"))
 	}
-	client, _, err := a.Backend(ctx, &a.AWS)
+	cfg, _, err := a.Config()
+	if err != nil {
+		fmt.Fprintln(stderr, "gpublock report:", err)
+		return 2
+	}
+	a.AWS.SetAccounts(cfg)
+	if len(regions) == 0 && !a.AWS.SeveralAccounts() {
+		regions = a.AWS.AccountSpecs()[0].Regions // the configuration's, for its one account
+	}
+	var (
+		client *awsapi.Client
+		rep    Reporter
+	)
+	if a.AWS.SeveralAccounts() {
+		// Every account's reservations, each account's failure named in the report.
+		var be source.Backend
+		be, client, _, err = cmdutil.OpenAccounts(ctx, &a.AWS, a.Backend, cmdutil.SourcesBackend(cmdutil.SourcesOver))
+		rep = be
+	} else if client, _, err = a.Backend(ctx, &a.AWS); err == nil {
+		rep = a.Reporter(client)
+	}
 	if err != nil {
 		return cmdutil.BackendFailure(stderr, "report", err)
 	}
@@ -137,7 +161,7 @@ func reportRun(ctx context.Context, a *Options) int {
 	if capped {
 		fmt.Fprintf(stderr, "gpublock report: the window ends now, %s: nothing has been paid or used later yet\n", now.Format("2006-01-02 15:04 MST"))
 	}
-	in, err := a.Reporter(client).Report(ctx, from, to)
+	in, err := rep.Report(ctx, from, to)
 	if err != nil {
 		if ctx.Err() != nil {
 			fmt.Fprintln(stderr, "gpublock report: cancelled")

@@ -71,8 +71,10 @@ type Options struct {
 	StartOnBlocks bool
 	// StartOnAdvisor opens the program on the advisor screen (which capacity to buy for a job).
 	StartOnAdvisor bool
-	Refresh        time.Duration
-	NoNotify       bool
+	// StartOnReport opens the program on the report screen (what was paid and used).
+	StartOnReport bool
+	Refresh       time.Duration
+	NoNotify      bool
 	// NoMouse leaves the mouse to the terminal (its own text selection): no wheel, no click.
 	NoMouse bool
 
@@ -102,6 +104,8 @@ type Options struct {
 // Model is the root model.
 type Model struct {
 	opts Options
+	// start is what the screen shown first asks for when the program starts.
+	start tea.Cmd
 	// pc is shared with every screen and dialog: size, theme, clock, identity, backend.
 	pc   *program.Context
 	keys KeyMap
@@ -177,6 +181,10 @@ func New(opts Options) Model {
 		m.screen = screenBlocks
 	case opts.StartOnAdvisor:
 		m.screen = screenAdvisor
+	case opts.StartOnReport:
+		// Shown from the first frame, it reads at once (or once the backend connects).
+		m.screen = screenReport
+		m.screens[screenReport], m.start = m.screens[screenReport].Enter()
 	}
 	return m
 }
@@ -189,7 +197,7 @@ func (m Model) Init() tea.Cmd {
 		first = connectCmd(m.pc.Ctx, m.opts.Connect)
 	}
 	// The terminal's background chooses the light or the dark palette (ui/theme).
-	cmds := []tea.Cmd{first, m.spin.Tick, clockCmd(), tea.RequestBackgroundColor}
+	cmds := []tea.Cmd{first, m.spin.Tick, clockCmd(), tea.RequestBackgroundColor, m.start}
 	for _, s := range m.screens {
 		cmds = append(cmds, s.Init())
 	}

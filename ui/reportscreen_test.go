@@ -190,3 +190,18 @@ func TestReportScreenFits(t *testing.T) {
 		}
 	}
 }
+
+// --screen report opens the program on the report screen, which reads at once.
+func TestReportScreenAtStart(t *testing.T) {
+	b := &reportBackend{in: reportInput()}
+	opts := testOptions(b)
+	opts.StartOnReport = true
+	m := update(New(opts), tea.WindowSizeMsg{Width: 160, Height: 40})
+	if m.screen != screenReport || m.start == nil {
+		t.Fatalf("started on screen %d with no read asked (%v)", m.screen, m.start == nil)
+	}
+	m = update(m, m.start())
+	if view := ansi.Strip(m.View().Content); !strings.Contains(view, "cr-0123456789abcdef0") || b.reads != 1 {
+		t.Errorf("%d reads; the report is not shown:\n%s", b.reads, view)
+	}
+}

@@ -118,7 +118,7 @@ func TestGlobalFlagsBeforeOrAfterTheCommand(t *testing.T) {
 		t.Errorf("bad global flag: exit %d, stdout %q\n%s", code, out, errs)
 	}
 	// With no command the flags are the TUI's, checked by it before anything starts.
-	if code, out, errs := runCLI("--endpoint-url", cs.URL, "--screen", "bogus"); code != 2 || out != "" || !strings.Contains(errs, `--screen "bogus": allowed search, blocks or advisor`) {
+	if code, out, errs := runCLI("--endpoint-url", cs.URL, "--screen", "bogus"); code != 2 || out != "" || !strings.Contains(errs, `--screen "bogus": allowed search, blocks, advisor or report`) {
 		t.Errorf("--screen bogus: exit %d, stdout %q\n%s", code, out, errs)
 	}
 	// A TUI flag with a value that is also a command's name is the flag's value.

@@ -70,7 +70,7 @@ const (
 )
 
 // Screens are the screens --screen opens the TUI on.
-var Screens = []string{"search", "blocks", "advisor"}
+var Screens = []string{"search", "blocks", "advisor", "report"}
 
 // NewCmdTUI is the root command: with no command name it starts the TUI, with its flags
 // and the AWS flags (declared here, as persistent flags, for every command); runF, when not
@@ -113,7 +113,7 @@ func NewCmdTUI(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
 func (a *Options) check(fs *pflag.FlagSet) error {
 	switch {
 	case !slices.Contains(Screens, a.screen):
-		return cmdutil.Usagef("--screen %q: allowed search, blocks or advisor", a.screen)
+		return cmdutil.Usagef("--screen %q: allowed search, blocks, advisor or report", a.screen)
 	case a.refresh < minBlocksRefresh:
 		return cmdutil.Usagef("--refresh %s: allowed 5s or more", a.refresh)
 	case a.watchEvery < minWatchEvery || a.watchEvery > maxWatchEvery:
@@ -135,7 +135,7 @@ func (a *Options) check(fs *pflag.FlagSet) error {
 // register declares the TUI's own flags (the AWS flags are AWSFlags.Register's).
 func (a *Options) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&a.noColor, "no-color", false, "draw without colour (also when $NO_COLOR is set)")
-	fs.StringVar(&a.screen, "screen", "search", "the `screen` to open on: search, blocks (every block, its countdown and warnings) or advisor (which capacity to buy for a job)")
+	fs.StringVar(&a.screen, "screen", "search", "the `screen` to open on: search, blocks (every block, its countdown and warnings), advisor (which capacity to buy for a job) or report (what was paid and used)")
 	fs.DurationVar(&a.refresh, "refresh", 30*time.Second, "how often the blocks are listed again (at least 5s; r refreshes at once)")
 	fs.BoolVar(&a.noNotify, "no-notify", false, "no bell or desktop notification (OSC 9) for a block's warnings or a watched search's new offerings (n toggles them)")
 	fs.BoolVar(&a.noMouse, "no-mouse", false, "leave the mouse to the terminal (its own text selection): no wheel scrolling, no clicks on rows and column titles")
@@ -202,6 +202,7 @@ func tuiRun(ctx context.Context, a *Options) int {
 		StartOnBlocks:  a.screen == "blocks",
 		Organization:   f.Organization(),
 		StartOnAdvisor: a.screen == "advisor",
+		StartOnReport:  a.screen == "report",
 		Refresh:        a.refresh,
 		NoNotify:       a.noNotify,
 		NoMouse:        a.noMouse,

@@ -135,9 +135,10 @@ func reservationNote(x report.Row) string {
 		s += " · paid in the window " + x.Paid.String()
 	}
 	switch {
-	case x.Saving.Known && x.Saving.Value.Micros() < 0:
+	case !x.Saving.Known || x.UsedHours.Value == 0: // nothing used: nothing to compare
+	case x.Saving.Value.Micros() < 0:
 		s += " · cost " + model.MoneyFromMicros(-x.Saving.Value.Micros()).Dollars() + " more than its used hours on-demand"
-	case x.Saving.Known:
+	default:
 		s += " · saved " + x.Saving.String() + " against its used hours on-demand"
 	}
 	why := x.Unknowns()

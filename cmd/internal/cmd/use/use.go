@@ -109,8 +109,8 @@ func useRun(ctx context.Context, a *Options) int {
 	region := a.aws.OneRegion(client)
 	src, ok := source.Owning(cmdutil.SourcesOver(client), id)
 	if !ok {
-		fmt.Fprintf(stderr, "gpublock use: %q is neither a Capacity Block id (cr-…) nor a training plan's name or ARN.\n", id)
-		return 1
+		// What no source could name is bad usage, known only once the sources are made.
+		return cmdutil.ReportUsage(stderr, "use", cmdutil.Usagef("%q is neither a Capacity Block id (cr-…) nor a training plan's name or ARN", id))
 	}
 	b, found, err := src.FindBlock(ctx, region, id)
 	switch {

@@ -175,6 +175,7 @@ func TestUseRefusals(t *testing.T) {
 		{[]string{"use", "cr-0123456789abcdef0"}, 2, "--for is required"},
 		{[]string{"use", "cr-0123456789abcdef0", "--for", "slurm"}, 2, `unknown tool "slurm"`},
 		{[]string{"use", "--for", "eks"}, 2, "RESERVATION"},
+		{[]string{"use", "not an id", "--for", "eks"}, 2, `"not an id" is neither a Capacity Block id`},
 		{[]string{"use", "cr-0123456789abcdef0", "--for", "eks"}, 1, "there is no Capacity Block cr-0123456789abcdef0 in us-east-1"},
 	} {
 		args := append(tc.args, "--endpoint-url", cs.URL, "--region", "us-east-1")

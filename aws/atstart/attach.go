@@ -38,7 +38,7 @@ func Attach(c *awsapi.Client, b model.Block, spec source.LaunchSpec) (Launch, er
 		return Launch{}, err
 	}
 	l := Launch{ReservationID: b.ReservationID, Region: b.Region, Spec: spec, Token: awsapi.NewRequestID(),
-		AttachedAt: time.Now().UTC(), State: Pending}
+		AttachedAt: time.Now().UTC(), Starts: b.Start.UTC(), State: Pending}
 	err = st.Update(func(ls []Launch, save func([]Launch) error) error {
 		if r := refusal(c, b, spec.Count, ls); r != nil {
 			return r

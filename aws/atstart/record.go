@@ -34,7 +34,10 @@ type Launch struct {
 	// Token is the request id and RunInstances client token of every attempt.
 	Token      string    `json:"token"`
 	AttachedAt time.Time `json:"attached_at"`
-	State      State     `json:"state"`
+	// Starts is the block's start as it was when the launch was attached: when it will
+	// run (an extension never moves a start).
+	Starts time.Time `json:"starts,omitzero"`
+	State  State     `json:"state"`
 	// Sent is set before the first attempt is sent: from then on the launch may have
 	// started instances, and only the same token may be sent again.
 	Sent      bool      `json:"sent,omitempty"`

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -159,6 +160,7 @@ type attachedJSON struct {
 	SecurityGroupIds      []string `json:",omitempty"`
 	ClientToken           string
 	AttachedAt            string
+	BlockStartDate        string   `json:",omitempty"`
 	InstanceIds           []string `json:",omitempty"`
 	Reason                string   `json:",omitempty"`
 }
@@ -169,20 +171,32 @@ func printAttached(w io.Writer, format cmdutil.OutputFormat, ls []atstart.Launch
 		for _, l := range ls {
 			out = append(out, attachedJSON{CapacityReservationId: l.ReservationID, Region: l.Region, State: string(l.State), ImageId: l.Spec.ImageID,
 				InstanceCount: l.Spec.Count, SubnetId: l.Spec.SubnetID, KeyName: l.Spec.KeyName, SecurityGroupIds: l.Spec.SecurityGroupIDs,
-				ClientToken: l.Token, AttachedAt: printers.RFC3339(l.AttachedAt), InstanceIds: l.Instances, Reason: l.Reason})
+				ClientToken: l.Token, AttachedAt: printers.RFC3339(l.AttachedAt), BlockStartDate: startDate(l.Starts), InstanceIds: l.Instances, Reason: l.Reason})
 		}
 		return printers.JSON(w, out)
 	}
-	const row = "%-21s  %-14s  %-9s  %5s  %-21s  %s\n"
-	fmt.Fprintf(w, row, "RESERVATION", "REGION", "STATE", "COUNT", "IMAGE", "INSTANCES / REASON")
+	const row = "%-21s  %-14s  %-9s  %-16s  %5s  %-21s  %s\n"
+	fmt.Fprintf(w, row, "RESERVATION", "REGION", "STATE", "STARTS (UTC)", "COUNT", "IMAGE", "INSTANCES / REASON")
 	for _, l := range ls {
 		what := strings.Join(l.Instances, ",")
 		if l.Reason != "" {
 			what = l.Reason
 		}
-		if _, err := fmt.Fprintf(w, row, l.ReservationID, l.Region, l.State, fmt.Sprint(l.Spec.Count), l.Spec.ImageID, what); err != nil {
+		starts := "-"
+		if !l.Starts.IsZero() {
+			starts = l.Starts.UTC().Format("2006-01-02 15:04")
+		}
+		if _, err := fmt.Fprintf(w, row, l.ReservationID, l.Region, l.State, starts, fmt.Sprint(l.Spec.Count), l.Spec.ImageID, what); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// startDate is a block's start in JSON, "" when the record predates keeping it.
+func startDate(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return printers.RFC3339(t)
 }

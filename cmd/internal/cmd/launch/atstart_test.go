@@ -34,7 +34,7 @@ func simInstances(t *testing.T, url string) []types.Instance {
 }
 
 type attachedRow struct {
-	CapacityReservationId, State, ImageId, ClientToken, Reason string
+	CapacityReservationId, State, ImageId, ClientToken, Reason, BlockStartDate string
 	InstanceCount                                              int
 	InstanceIds                                                []string
 }
@@ -103,7 +103,8 @@ func TestLaunchAtStartRunsOnceWhenTheBlockStarts(t *testing.T) {
 		t.Errorf("%d instances after more rounds, want the 2 of one launch", n)
 	}
 	rows := attached(t, cs.URL)
-	if len(rows) != 1 || rows[0].State != "launched" || len(rows[0].InstanceIds) != 2 || !strings.HasPrefix(rows[0].ClientToken, "gpb-") {
+	if len(rows) != 1 || rows[0].State != "launched" || len(rows[0].InstanceIds) != 2 || !strings.HasPrefix(rows[0].ClientToken, "gpb-") ||
+		rows[0].BlockStartDate != b.StartDate {
 		t.Errorf("launch --pending: %+v", rows)
 	}
 	var intents int

@@ -319,3 +319,34 @@ var (
 	_ source.Accounts  = (*Backend)(nil)
 	_ source.Rescanner = (*Backend)(nil)
 )
+
+// Two accounts may each have a training plan of the same name: the fees are kept apart by
+// the plans' ARNs (source.FeeKey), each plan showing its own.
+func TestPlansOfOneNameInTwoAccountsKeepTheirFees(t *testing.T) {
+	plan := func(account string) model.Block {
+		return model.Block{Source: model.SourceTrainingPlan, ReservationID: "llama-run", Account: account, Region: "us-east-1",
+			ARN: "arn:aws:sagemaker:us-east-1:" + account + ":training-plan/llama-run", State: model.StateScheduled}
+	}
+	pa, pb := plan("111122223333"), plan("222233334444")
+	a := &fake{id: "111122223333", list: source.BlockList{Blocks: []model.Block{pa}, Now: now,
+		Fees: map[string]model.Money{source.FeeKey(pa): model.MustMoney("100")}}}
+	b := &fake{id: "222233334444", list: source.BlockList{Blocks: []model.Block{pb}, Now: now,
+		Fees: map[string]model.Money{source.FeeKey(pb): model.MustMoney("200")}}}
+	be, err := New([]Member{{Profile: "a", Backend: a}, {Profile: "b", Backend: b}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, err := be.Blocks(context.Background(), []string{"us-east-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range list.Blocks {
+		want := map[string]string{"111122223333": "100", "222233334444": "200"}[p.Account]
+		if got := list.Fees[source.FeeKey(p)]; got != model.MustMoney(want) {
+			t.Errorf("plan of %s: fee %s, want %s", p.Account, got, want)
+		}
+	}
+	if len(list.Blocks) != 2 {
+		t.Errorf("%d plans listed, want 2", len(list.Blocks))
+	}
+}

@@ -183,8 +183,8 @@ var ErrAlreadyBought = errors.New("already bought by an interrupted run")
 // BlockList is one listing of the reservations of every source.
 type BlockList struct {
 	Blocks []model.Block
-	// Fees is what was paid for each block (its purchase and its extensions), by reservation
-	// id, as this machine's purchase journal recorded it. A block bought elsewhere is absent:
+	// Fees is what was paid for each block (its purchase and its extensions), by FeeKey,
+	// as this machine's purchase journal recorded it. A block bought elsewhere is absent:
 	// AWS's reservation carries no fee. A training plan's is SageMaker's own figure.
 	Fees map[string]model.Money
 	// Now is the backend's time when the list was made: the emulator's clock may be moved, and
@@ -195,6 +195,15 @@ type BlockList struct {
 	// Quiet are the regions not listed this time because they had no block when last
 	// listed; they are listed again every few minutes.
 	Quiet []string
+}
+
+// FeeKey is b's key in BlockList.Fees: a training plan's ARN, since its name is unique only
+// in its account and region, else the reservation id, which AWS makes unique.
+func FeeKey(b model.Block) string {
+	if b.ARN != "" {
+		return b.ARN
+	}
+	return b.ReservationID
 }
 
 // BlockProblem is a region whose part of the listing failed (Partial: some details missing).

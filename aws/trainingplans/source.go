@@ -86,11 +86,12 @@ func (s plans) List(ctx context.Context, regions []string) (source.Listing, erro
 	ps, err := s.tp.Plans(ctx, regions)
 	l := source.Listing{Listed: regions}
 	for _, p := range ps {
-		l.Blocks = append(l.Blocks, ModelBlock(p))
+		b := ModelBlock(p)
+		l.Blocks = append(l.Blocks, b)
 		if l.Fees == nil {
 			l.Fees = map[string]model.Money{}
 		}
-		l.Fees[p.Name] = p.Fee
+		l.Fees[source.FeeKey(b)] = p.Fee
 	}
 	s.tp.base.FillAccount(ctx, l.Blocks)
 	return l, err

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/model"
 )
@@ -120,7 +121,7 @@ type organizationJSON struct {
 func toBlockJSONAt(b model.Block, facts BlockFacts, now time.Time) BlockJSON {
 	j := toBlockJSON(b)
 	j.UnavailableInstanceCount, j.Tags = b.UnavailableCount, b.Tags
-	if fee, ok := facts.Fees[b.ReservationID]; ok {
+	if fee, ok := facts.Fees[source.FeeKey(b)]; ok {
 		j.FeePaid = fee.String()
 	}
 	j.Countdown = b.ShortCountdown(now)
@@ -196,7 +197,7 @@ const accountCell = "%-12s  "
 // empty search of offerings, so stdout holds only rows.
 func Blocks(blocks []model.Block, facts BlockFacts, format cmdutil.OutputFormat, now time.Time, w, diag io.Writer) error {
 	fee := func(b model.Block) string {
-		if f, ok := facts.Fees[b.ReservationID]; ok {
+		if f, ok := facts.Fees[source.FeeKey(b)]; ok {
 			return f.String()
 		}
 		return ""

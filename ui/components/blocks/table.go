@@ -12,6 +12,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/components/table"
 	"github.com/gpublock/gpublock/ui/theme"
@@ -62,7 +63,7 @@ func (m *Model) SetHeight(h int) { m.t.SetHeight(h) }
 func (m *Model) Set(blocks []model.Block, fees map[string]model.Money, now time.Time) {
 	rows := make([]row, 0, len(blocks))
 	for _, b := range blocks {
-		fee, ok := fees[b.ReservationID]
+		fee, ok := fees[source.FeeKey(b)]
 		rows = append(rows, newRow(b, fee, ok))
 	}
 	s := m.schema()

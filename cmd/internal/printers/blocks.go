@@ -66,57 +66,21 @@ type BlockFacts struct {
 	// Accounts: the reservations of several accounts are listed, and the table and the CSV
 	// name each one's account in a column of their own.
 	Accounts bool
-	// Organization, when set, is the organization's Capacity Block instances against AWS's
-	// cap: a line under the table, and the JSON an object of the list and it.
-	Organization *OrganizationJSON
+	// Organization, when set, is the line that states the organization's Capacity Block
+	// instances against AWS's cap: under the table, beside the JSON and the CSV on stderr.
+	Organization string
 }
 
-// OrganizationJSON is what the organization's Capacity Blocks hold against AWS's cap of
-// instances on any date, from today on.
-type OrganizationJSON struct {
-	Cap int
-	// PeakInstances are held on PeakDate, the date with the most ("" when none holds any).
-	PeakInstances int
-	PeakDate      string `json:",omitempty"`
-	Line          string
-	// Days are the instances held on each UTC date from today on that holds any.
-	Days []OrganizationDayJSON
-	// Complete is false when an account or a region could not be listed: the figures may
-	// then be low.
-	Complete bool
-}
-
-// OrganizationDayJSON is the instances held on one UTC date.
-type OrganizationDayJSON struct {
-	Date      string
-	Instances int
-}
-
-// Organization is held's figures from now's date on; complete says whether every account
-// and region was listed.
-func Organization(held model.Held, now time.Time, complete bool) *OrganizationJSON {
-	o := &OrganizationJSON{Cap: model.MaxOrganizationInstances, Line: held.Line(now), Days: []OrganizationDayJSON{}, Complete: complete}
+// OrganizationLine is the line of held's figures from now's date on; complete says whether
+// every account and region was listed, without which the figures may be low.
+func OrganizationLine(held model.Held, now time.Time, complete bool) string {
+	line := held.Line(now)
 	if !complete {
-		o.Line += model.IncompleteNote
+		line += model.IncompleteNote
 	}
-	if peak, ok := held.Peak(now); ok {
-		o.PeakInstances, o.PeakDate = peak.Instances, peak.Date.Format(time.DateOnly)
-	}
-	today := now.UTC().Truncate(24 * time.Hour)
-	for _, d := range held {
-		if !d.Date.Before(today) {
-			o.Days = append(o.Days, OrganizationDayJSON{Date: d.Date.Format(time.DateOnly), Instances: d.Instances})
-		}
-	}
-	return o
+	return line
 }
 
-// organizationJSON is `blocks -o json` when the organization's cap is stated: the list
-// (as it is printed otherwise) beside the figures.
-type organizationJSON struct {
-	Blocks       any
-	Organization *OrganizationJSON
-}
 
 func toBlockJSONAt(b model.Block, facts BlockFacts, now time.Time) BlockJSON {
 	j := toBlockJSON(b)
@@ -224,8 +188,10 @@ func Blocks(blocks []model.Block, facts BlockFacts, format cmdutil.OutputFormat,
 			}
 			list = out
 		}
-		if facts.Organization != nil {
-			return JSON(w, organizationJSON{Blocks: list, Organization: facts.Organization})
+		if facts.Organization != "" {
+			// The document stays a list whatever the configuration file says, so that a
+			// script's reading of it never changes under it: the figures go beside it.
+			fmt.Fprintln(diag, facts.Organization)
 		}
 		return JSON(w, list)
 	case "csv":
@@ -245,17 +211,17 @@ func Blocks(blocks []model.Block, facts BlockFacts, format cmdutil.OutputFormat,
 			_ = cw.Write(row)
 		}
 		cw.Flush()
-		if facts.Organization != nil {
+		if facts.Organization != "" {
 			// A CSV holds rows only: the figures go beside it.
-			fmt.Fprintln(diag, facts.Organization.Line)
+			fmt.Fprintln(diag, facts.Organization)
 		}
 		return cw.Error()
 	}
 	if err := blocksTable(blocks, facts, now, w, diag, warning); err != nil {
 		return err
 	}
-	if facts.Organization != nil {
-		_, err := fmt.Fprintf(w, "\n%s\n", facts.Organization.Line)
+	if facts.Organization != "" {
+		_, err := fmt.Fprintf(w, "\n%s\n", facts.Organization)
 		return err
 	}
 	return nil

@@ -59,7 +59,7 @@ const blocksLong = "Lists the account's Capacity Blocks: each block's state, zon
 	"warnings name the account. An account that fails is named on stderr and the others are still\n" +
 	"printed (exit 1). With organization: true in the configuration file, a line under the table\n" +
 	"states the most Capacity Block instances the organization holds on any date against AWS's cap\n" +
-	"of 256 across it; -o json is then {\"Blocks\": [...], \"Organization\": {...}}.\n\n" +
+	"of 256 across it (with -o json or csv, on stderr).\n\n" +
 	"Exit status: 0 ok (every region answered whole, and no block's --warn-of moment is within\n" +
 	"--warn-within); 1 failure (a region failed or some of its details are missing, so the list\n" +
 	"is incomplete; or an output error; or the record of notifications sent cannot be written);\n" +
@@ -291,7 +291,7 @@ func (a *Options) refresh(ctx context.Context, client *awsapi.Client, regions []
 	facts := printers.BlockFacts{Rules: a.settings.Rules, Fees: list.Fees, Plans: plans, WithPlans: withParts, Accounts: several}
 	if a.aws.Organization() {
 		complete := len(failed) == 0 && len(partial) == 0 && len(lf.Accounts) == 0 && !lf.Other
-		facts.Organization = printers.Organization(model.InstancesHeld(all), now, complete)
+		facts.Organization = printers.OrganizationLine(model.InstancesHeld(all), now, complete)
 	}
 	if err := printers.Blocks(blocks, facts, format, now, stdout, stderr); err != nil {
 		fmt.Fprintln(stderr, "gpublock blocks:", err)

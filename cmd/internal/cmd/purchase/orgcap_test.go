@@ -113,10 +113,9 @@ func TestPurchaseWarnsOfTheOrganizationsCap(t *testing.T) {
 func reservationsAs(t *testing.T, profile, region string) []printers.BlockJSON {
 	t.Helper()
 	code, out, errs := runCLI("blocks", "--profile", profile, "--region", region, "-o", "json")
-	// With organization: true the list is beside the organization's figures.
-	var doc struct{ Blocks []printers.BlockJSON }
-	if code != 0 || json.Unmarshal([]byte(out), &doc) != nil {
+	var rows []printers.BlockJSON
+	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
 		t.Fatalf("blocks: exit %d\n%s\n%s", code, out, errs)
 	}
-	return doc.Blocks
+	return rows
 }

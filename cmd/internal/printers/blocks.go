@@ -81,7 +81,6 @@ func OrganizationLine(held model.Held, now time.Time, complete bool) string {
 	return line
 }
 
-
 func toBlockJSONAt(b model.Block, facts BlockFacts, now time.Time) BlockJSON {
 	j := toBlockJSON(b)
 	j.UnavailableInstanceCount, j.Tags = b.UnavailableCount, b.Tags

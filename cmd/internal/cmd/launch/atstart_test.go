@@ -35,8 +35,8 @@ func simInstances(t *testing.T, url string) []types.Instance {
 
 type attachedRow struct {
 	CapacityReservationId, State, ImageId, ClientToken, Reason, BlockStartDate string
-	InstanceCount                                              int
-	InstanceIds                                                []string
+	InstanceCount                                                              int
+	InstanceIds                                                                []string
 }
 
 func attached(t *testing.T, url string) []attachedRow {

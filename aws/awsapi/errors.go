@@ -147,7 +147,7 @@ func explainAPI(err error, apiErr smithy.APIError, profileFlag string) source.Ex
 	case code == "DryRunOperation":
 		ex.Summary = "Permission check passed (dry run)."
 	case code == "ServiceUnavailable" || code == "Unavailable":
-		ex.Summary, ex.Hint, ex.Retryable = "EC2 is unavailable in this region right now ("+code+").", "Try again in a moment, or leave the region out.", true
+		ex.Summary, ex.Hint, ex.Retryable = service(err)+" is unavailable in this region right now ("+code+").", "Try again in a moment, or leave the region out.", true
 	case code == "InternalError" || code == "InternalFailure" || code == "ServerInternal":
 		ex.Summary, ex.Hint, ex.Retryable = "AWS had an internal problem ("+code+").", "Try again in a moment.", true
 	default:
@@ -177,6 +177,15 @@ func notSoldHere(code, text string) (string, []string) {
 		}
 	}
 	return "", nil
+}
+
+// service names the service of the failed operation (EC2, CloudWatch), EC2 when unknown.
+func service(err error) string {
+	var op *smithy.OperationError
+	if errors.As(err, &op) && op.ServiceID != "" {
+		return op.ServiceID
+	}
+	return "EC2"
 }
 
 // iamAction names the IAM action of the failed operation, e.g. ec2:PurchaseCapacityBlock.

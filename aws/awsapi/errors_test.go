@@ -2,9 +2,11 @@ package awsapi
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/credentials/ssocreds"
+	"github.com/aws/smithy-go"
 )
 
 // The client's own explanation names its profile in the hint.
@@ -12,5 +14,16 @@ func TestExplainErrorNamesTheClientsProfile(t *testing.T) {
 	c := &Client{profile: "ml-prod"}
 	if ex := c.ExplainError(&ssocreds.InvalidTokenError{Err: errors.New("expired")}); ex.Hint != "Run: aws sso login --profile ml-prod" {
 		t.Errorf("client hint %q", ex.Hint)
+	}
+}
+
+// A service that is down is named: the report reads CloudWatch as well as EC2.
+func TestUnavailableNamesTheService(t *testing.T) {
+	down := &smithy.GenericAPIError{Code: "ServiceUnavailable", Message: "down"}
+	for svc, want := range map[string]string{"CloudWatch": "CloudWatch is unavailable", "EC2": "EC2 is unavailable", "": "EC2 is unavailable"} {
+		err := &smithy.OperationError{ServiceID: svc, OperationName: "GetMetricData", Err: down}
+		if got := ExplainError(err).Summary; !strings.HasPrefix(got, want) {
+			t.Errorf("%q: %q, want %q…", svc, got, want)
+		}
 	}
 }

@@ -139,6 +139,44 @@ func (h Held) Line(now time.Time) string {
 		peak.Date.Format(time.DateOnly))
 }
 
+// HeldSpan is consecutive UTC dates, From to To (both included), each holding Instances.
+type HeldSpan struct {
+	From, To  time.Time
+	Instances int
+}
+
+// Spans are what is held per date from now's UTC date on, consecutive dates holding the same
+// number joined into one span; dates that hold none are left out.
+func (h Held) Spans(now time.Time) []HeldSpan {
+	day := now.UTC().Truncate(24 * time.Hour)
+	var out []HeldSpan
+	for _, d := range h {
+		if d.Date.Before(day) || d.Instances == 0 {
+			continue
+		}
+		if n := len(out); n > 0 && out[n-1].Instances == d.Instances && out[n-1].To.AddDate(0, 0, 1).Equal(d.Date) {
+			out[n-1].To = d.Date
+			continue
+		}
+		out = append(out, HeldSpan{From: d.Date, To: d.Date, Instances: d.Instances})
+	}
+	return out
+}
+
+// SpanLines are the spans as the table under `gpublock blocks` prints them, one per line:
+// "2026-12-02 to 2026-12-04   200 of 256".
+func (h Held) SpanLines(now time.Time) []string {
+	var out []string
+	for _, sp := range h.Spans(now) {
+		when := sp.From.Format(time.DateOnly)
+		if !sp.To.Equal(sp.From) {
+			when += " to " + sp.To.Format(time.DateOnly)
+		}
+		out = append(out, fmt.Sprintf("%-24s %4d of %d", when, sp.Instances, MaxOrganizationInstances))
+	}
+	return out
+}
+
 // IncompleteNote follows the organization's figures when an account or a region could not
 // be listed.
 const IncompleteNote = " (the list is incomplete: the figures may be low)"

@@ -156,3 +156,22 @@ func TestCapNote(t *testing.T) {
 		t.Errorf("plan: %q", note)
 	}
 }
+
+// What is held per date, consecutive dates of one count joined, a gap breaking a span.
+func TestHeldSpans(t *testing.T) {
+	h := InstancesHeld([]Block{
+		{InstanceType: "p5.48xlarge", TotalCount: 4, State: StateScheduled, Start: at("2026-12-02T11:30:00Z"), End: at("2026-12-05T11:30:00Z")},
+		{InstanceType: "p5.48xlarge", TotalCount: 8, State: StateScheduled, Start: at("2026-12-05T11:30:00Z"), End: at("2026-12-06T11:30:00Z")},
+		{InstanceType: "p5.48xlarge", TotalCount: 2, State: StateScheduled, Start: at("2026-12-09T11:30:00Z"), End: at("2026-12-10T00:00:00Z")},
+	})
+	got := strings.Join(h.SpanLines(at("2026-12-03T08:00:00Z")), "\n")
+	want := strings.Join([]string{
+		"2026-12-03 to 2026-12-04    4 of 256", // the 2nd is over
+		"2026-12-05                 12 of 256",
+		"2026-12-06                  8 of 256",
+		"2026-12-09                  2 of 256",
+	}, "\n")
+	if got != want {
+		t.Errorf("spans:\n%s\nwant:\n%s", got, want)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gpublock/gpublock/aws/source"
@@ -66,19 +67,25 @@ type BlockFacts struct {
 	// Accounts: the reservations of several accounts are listed, and the table and the CSV
 	// name each one's account in a column of their own.
 	Accounts bool
-	// Organization, when set, is the line that states the organization's Capacity Block
-	// instances against AWS's cap: under the table, beside the JSON and the CSV on stderr.
-	Organization string
+	// Organization, when set, states the organization's Capacity Block instances against
+	// AWS's cap: its line, then what is held per date, under the table; the line alone
+	// beside the JSON and the CSV, on stderr.
+	Organization []string
 }
 
-// OrganizationLine is the line of held's figures from now's date on; complete says whether
-// every account and region was listed, without which the figures may be low.
-func OrganizationLine(held model.Held, now time.Time, complete bool) string {
+// OrganizationLines are held's line and, under it, what is held per date from now's on;
+// complete says whether every account and region was listed, without which the figures may
+// be low.
+func OrganizationLines(held model.Held, now time.Time, complete bool) []string {
 	line := held.Line(now)
 	if !complete {
 		line += model.IncompleteNote
 	}
-	return line
+	out := []string{line}
+	for _, l := range held.SpanLines(now) {
+		out = append(out, "  "+l)
+	}
+	return out
 }
 
 func toBlockJSONAt(b model.Block, facts BlockFacts, now time.Time) BlockJSON {
@@ -187,10 +194,10 @@ func Blocks(blocks []model.Block, facts BlockFacts, format cmdutil.OutputFormat,
 			}
 			list = out
 		}
-		if facts.Organization != "" {
+		if len(facts.Organization) > 0 {
 			// The document stays a list whatever the configuration file says, so that a
 			// script's reading of it never changes under it: the figures go beside it.
-			fmt.Fprintln(diag, facts.Organization)
+			fmt.Fprintln(diag, facts.Organization[0])
 		}
 		return JSON(w, list)
 	case "csv":
@@ -210,17 +217,17 @@ func Blocks(blocks []model.Block, facts BlockFacts, format cmdutil.OutputFormat,
 			_ = cw.Write(row)
 		}
 		cw.Flush()
-		if facts.Organization != "" {
+		if len(facts.Organization) > 0 {
 			// A CSV holds rows only: the figures go beside it.
-			fmt.Fprintln(diag, facts.Organization)
+			fmt.Fprintln(diag, facts.Organization[0])
 		}
 		return cw.Error()
 	}
 	if err := blocksTable(blocks, facts, now, w, diag, warning); err != nil {
 		return err
 	}
-	if facts.Organization != "" {
-		_, err := fmt.Fprintf(w, "\n%s\n", facts.Organization)
+	if len(facts.Organization) > 0 {
+		_, err := fmt.Fprintf(w, "\n%s\n", strings.Join(facts.Organization, "\n"))
 		return err
 	}
 	return nil

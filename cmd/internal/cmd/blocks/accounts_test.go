@@ -155,6 +155,10 @@ func TestBlocksStatesTheOrganizationsCap(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "organization: at most 4 of 256 Capacity Block instances on "+o.StartDate[:10]) {
 		t.Errorf("exit %d\n%s\n%s", code, out, errs)
 	}
+	// Under it, what is held per date: the blocks' first date among them.
+	if !strings.Contains(out, "\n  "+o.StartDate[:10]) || !strings.Contains(out, "4 of 256\n") {
+		t.Errorf("no figures per date under the line:\n%s", out)
+	}
 	// JSON stays the list it is without the setting; the figures go to stderr.
 	code, out, errs = runCLI("blocks", "--region", "us-east-1", "-o", "json")
 	if rows := listed(t, out); code != 0 || len(rows) != 2 || !strings.Contains(errs, "organization: at most 4 of 256 Capacity Block instances on "+o.StartDate[:10]) {

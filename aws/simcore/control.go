@@ -7,9 +7,8 @@ import (
 	"time"
 )
 
-// serveControl is the emulator's own API beside EC2's: GET /_sim/clock gives the time (to
-// the nanosecond: what AWS dated earlier in the same second is before it), POST /_sim/clock
-// with set=RFC3339 or advance=DURATION moves it. Faults never apply here.
+// serveControl is the emulator's own API beside EC2's: GET /_sim/clock gives the time,
+// POST /_sim/clock with set=RFC3339 or advance=DURATION moves it. Faults never apply here.
 func (c *Core) serveControl(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	if r.URL.Path == "/_sim/limits" {
@@ -22,7 +21,7 @@ func (c *Core) serveControl(w http.ResponseWriter, r *http.Request) {
 	}
 	switch r.Method {
 	case http.MethodGet:
-		io.WriteString(w, c.Now().Format(time.RFC3339Nano)+"\n")
+		io.WriteString(w, c.Now().Format(time.RFC3339)+"\n")
 	case http.MethodPost:
 		r.Body = http.MaxBytesReader(w, r.Body, 1<<16)
 		if err := r.ParseForm(); err != nil {
@@ -52,7 +51,7 @@ func (c *Core) serveControl(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "POST /_sim/clock needs set=RFC3339 or advance=DURATION", http.StatusBadRequest)
 			return
 		}
-		io.WriteString(w, c.Now().Format(time.RFC3339Nano)+"\n")
+		io.WriteString(w, c.Now().Format(time.RFC3339)+"\n")
 	default:
 		w.Header().Set("Allow", "GET, POST")
 		http.Error(w, "use GET or POST", http.StatusMethodNotAllowed)

@@ -313,8 +313,12 @@ func (b *Backend) Report(ctx context.Context, from, to time.Time) (report.Input,
 			out.Problems = append(out.Problems, name+": "+p.err.Error())
 			continue
 		}
-		if out.Now.IsZero() {
-			out.Now, out.TagKeys = p.in.Now, p.in.TagKeys
+		// The latest of the accounts' clocks: a window up to now holds what each paid.
+		if p.in.Now.After(out.Now) {
+			out.Now = p.in.Now
+		}
+		if out.TagKeys == nil {
+			out.TagKeys = p.in.TagKeys
 		}
 		id := m.account().ID
 		for _, r := range p.in.Reservations {
@@ -326,6 +330,9 @@ func (b *Backend) Report(ctx context.Context, from, to time.Time) (report.Input,
 		for _, s := range p.in.Problems {
 			out.Problems = append(out.Problems, name+": "+s)
 		}
+	}
+	if to.IsZero() {
+		out.To = out.Now
 	}
 	if len(errs) == len(b.members) {
 		return out, errors.Join(errs...)

@@ -296,8 +296,13 @@ func TestReportPutsTheAccountsTogether(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(in.Reservations) != 2 || in.Reservations[1].Account != "222233334444" || !in.Now.Equal(now) || in.TagKeys[0] != "team" {
+	// Now is the latest of the accounts' clocks.
+	if len(in.Reservations) != 2 || in.Reservations[1].Account != "222233334444" || !in.Now.Equal(now.Add(time.Hour)) || in.TagKeys[0] != "team" {
 		t.Errorf("report %+v", in)
+	}
+	// Up to now (a zero end): the window ends at that latest now, so what either paid is in it.
+	if up, err := be.Report(context.Background(), now.Add(-24*time.Hour), time.Time{}); err != nil || !up.To.Equal(now.Add(time.Hour)) {
+		t.Errorf("up to now: ends %v, %v; want %v", up.To, err, now.Add(time.Hour))
 	}
 	if len(in.Problems) != 1 || in.Problems[0] != "account 111122223333 (profile a): us-west-2: throttled" {
 		t.Errorf("problems %q", in.Problems)

@@ -21,13 +21,18 @@ import (
 // Gather is report.Build's input for the account of c: the reservations of srcs in regions
 // (every region of model.Regions when none is given) that overlap [from, to) or were paid
 // for in it, each with every payment on record and its use inside [from, to) up to the
-// backend's now. TagKeys and the on-demand prices are left to the caller.
+// backend's now. A zero to is the backend's now: what was paid up to the instant it is read
+// is in (the input's To is then that now). TagKeys and the on-demand prices are left to the
+// caller.
 //
 // What cannot be read is a Problem in the input's words, beside what could: a region
 // whose listing or CloudWatch failed, a plan whose extensions could not be read. The error
 // is set only when no region could be listed at all (source.List's error).
 func Gather(ctx context.Context, c *awsapi.Client, srcs []source.Source, regions []string, from, to time.Time) (report.Input, error) {
 	in := report.Input{From: from.UTC(), To: to.UTC(), Now: c.Now(ctx)}
+	if to.IsZero() {
+		in.To = in.Now
+	}
 	if len(regions) == 0 {
 		regions = model.Regions()
 	}

@@ -21,7 +21,9 @@ func (c *Core) serveControl(w http.ResponseWriter, r *http.Request) {
 	}
 	switch r.Method {
 	case http.MethodGet:
-		io.WriteString(w, c.Now().Format(time.RFC3339)+"\n")
+		// To the nanosecond: what the emulator dated earlier in this second (a reservation's
+		// createDate, to the millisecond) is before it.
+		io.WriteString(w, c.Now().Format(time.RFC3339Nano)+"\n")
 	case http.MethodPost:
 		r.Body = http.MaxBytesReader(w, r.Body, 1<<16)
 		if err := r.ParseForm(); err != nil {

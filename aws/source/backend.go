@@ -77,7 +77,8 @@ type Backend interface {
 	ExtensionChoices(ctx context.Context, b model.Block, found func(model.ExtensionChoice)) ([]model.ExtensionChoice, error)
 
 	// Report is what was paid for the reservations of every source and account, and how
-	// much of them was used, in [from, to): what report.Build makes a report of.
+	// much of them was used, in [from, to): what report.Build makes a report of. A zero to
+	// is the backend's now, the instant it is read included (the input's To is that now).
 	Report(ctx context.Context, from, to time.Time) (report.Input, error)
 }
 

@@ -96,6 +96,7 @@ func New(pc *program.Context, o Options) Model {
 type loadedMsg struct {
 	id       int
 	from, to time.Time
+	upToNow  bool // asked up to the backend's now, which the input's Now then is
 	in       report.Input
 	err      error
 }
@@ -172,9 +173,15 @@ func (m Model) load() (Model, tea.Cmd) {
 	ctx, cancel := context.WithCancel(m.pc.Ctx)
 	m.cancel = cancel
 	id, from, to := m.id, m.askedFrom, m.askedTo
+	ask := to
+	if m.win.back == 0 {
+		// A window that ends now is asked as one: what is paid up to the instant the
+		// backend is read is in it, its clock having moved on since.
+		ask = time.Time{}
+	}
 	return m, func() tea.Msg {
-		in, err := load(ctx, from, to)
-		return loadedMsg{id: id, from: from, to: to, in: in, err: err}
+		in, err := load(ctx, from, ask)
+		return loadedMsg{id: id, from: from, to: to, upToNow: ask.IsZero(), in: in, err: err}
 	}
 }
 
@@ -195,7 +202,15 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			m.err = msg.err
 			return m, nil
 		}
-		r := build(msg.in, msg.from, msg.to, m.opts)
+		in, to := msg.in, msg.to
+		if msg.upToNow {
+			// Up to now: the later of the screen's now and the backend's, which is both.
+			if in.Now.After(to) {
+				to = in.Now
+			}
+			in.Now = to
+		}
+		r := build(in, msg.from, to, m.opts)
 		m.rep, m.repWin, m.err = &r, m.win, nil
 		m.clamp()
 		return m, nil

@@ -87,9 +87,13 @@ type fake struct {
 	asked [][2]time.Time
 }
 
+// load records the window asked, a zero end (up to the backend's now) as the test's now.
 func (f *fake) load(_ context.Context, from, to time.Time) (report.Input, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if to.IsZero() {
+		to = now
+	}
 	f.asked = append(f.asked, [2]time.Time{from, to})
 	return f.in, f.err
 }
@@ -598,5 +602,22 @@ func TestKeyMapFeedsHelp(t *testing.T) {
 		if !b.Enabled() || b.Help().Key == "" {
 			t.Errorf("short help %+v", b.Help())
 		}
+	}
+}
+
+// The latest window is asked up to the backend's now (a zero end), an earlier one to its end.
+func TestAsksUpToNowForTheLatestWindow(t *testing.T) {
+	var ends []time.Time
+	load := func(_ context.Context, _, to time.Time) (report.Input, error) {
+		ends = append(ends, to)
+		return sample(), nil
+	}
+	m := sized(New(testContext(), Options{Load: load}), 120, 40)
+	m, cmd := m.Enter()
+	m = run(m, cmd)
+	m, cmd = m.Update(uitest.Key("<"))
+	run(m, cmd)
+	if len(ends) != 2 || !ends[0].IsZero() || !ends[1].Equal(at("2026-12-01T00:00:00Z")) {
+		t.Errorf("ends asked %v, want up to now, then the end of November", ends)
 	}
 }

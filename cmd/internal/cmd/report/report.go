@@ -161,7 +161,13 @@ func reportRun(ctx context.Context, a *Options) int {
 	if capped {
 		fmt.Fprintf(stderr, "gpublock report: the window ends now, %s: nothing has been paid or used later yet\n", now.Format("2006-01-02 15:04 MST"))
 	}
-	in, err := rep.Report(ctx, from, to)
+	// A window that ends now is asked as one: what is paid up to the instant each account is
+	// read is in it, whatever its clock says by then.
+	endsNow, ask := to.Equal(now), to
+	if endsNow {
+		ask = time.Time{}
+	}
+	in, err := rep.Report(ctx, from, ask)
 	if err != nil {
 		if ctx.Err() != nil {
 			fmt.Fprintln(stderr, "gpublock report: cancelled")
@@ -170,10 +176,13 @@ func reportRun(ctx context.Context, a *Options) int {
 		fmt.Fprintf(stderr, "gpublock report: nothing could be read: %s\n", awsapi.ExplainError(err))
 		return 1
 	}
-	in.From, in.To, in.TagKeys = from, to, keys
 	if in.Now.IsZero() {
 		in.Now = now
 	}
+	if endsNow {
+		to = in.Now
+	}
+	in.From, in.To, in.TagKeys = from, to, keys
 	if len(regions) > 0 {
 		var kept []report.Reservation
 		for _, r := range in.Reservations {

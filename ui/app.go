@@ -174,7 +174,7 @@ func New(opts Options) Model {
 			Regions: opts.BlockRegions, WarnRules: opts.WarnRules, Notify: opts.Notify, AutoExtend: opts.AutoExtend,
 			Organization: opts.Organization, Visible: opts.StartOnBlocks, Connecting: opts.Connect != nil})},
 		screenAdvisor: advisorTab{advisorui.New(pc, advisorui.Options{Catalog: opts.Prices, Region: opts.Region})},
-		screenReport:  reportTab{reportscreen.New(pc, reportscreen.Options{Catalog: opts.Prices})},
+		screenReport:  reportTab{reportscreen.New(pc, reportscreen.Options{Catalog: opts.Prices, Regions: opts.BlockRegions})},
 	}
 	switch {
 	case opts.StartOnBlocks:

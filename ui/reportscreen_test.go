@@ -26,7 +26,7 @@ type reportBackend struct {
 	reads int
 }
 
-func (b *reportBackend) Report(_ context.Context, from, to time.Time) (report.Input, error) {
+func (b *reportBackend) Report(_ context.Context, _ []string, from, to time.Time) (report.Input, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.reads++

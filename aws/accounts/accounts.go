@@ -280,13 +280,15 @@ func (b *Backend) Blocks(ctx context.Context, regions []string) (source.BlockLis
 	return out, nil
 }
 
-// Report asks every account's report at once and puts them together: their reservations,
-// each with its account, and their problems, each led by the account it is of. An account
-// whose report fails is one problem; the error is set only when none answered.
-func (b *Backend) Report(ctx context.Context, from, to time.Time) (report.Input, error) {
+// Report asks every account's report at once, each in its own regions among those asked
+// (as Blocks), and puts them together: their reservations, each with its account, and their
+// problems, each led by the account it is of. An account whose report fails is one
+// problem; the error is set only when none of those asked answered.
+func (b *Backend) Report(ctx context.Context, regions []string, from, to time.Time) (report.Input, error) {
 	type part struct {
-		in  report.Input
-		err error
+		in      report.Input
+		err     error
+		skipped bool // none of its regions is asked
 	}
 	parts := make([]part, len(b.members))
 	var wg sync.WaitGroup
@@ -295,17 +297,27 @@ func (b *Backend) Report(ctx context.Context, from, to time.Time) (report.Input,
 			parts[i].err = m.Err
 			continue
 		}
+		regs := m.regions(regions)
+		if len(regions) > 0 && len(regs) == 0 {
+			parts[i].skipped = true
+			continue
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			m.learn(ctx)
-			parts[i].in, parts[i].err = m.Backend.Report(ctx, from, to)
+			parts[i].in, parts[i].err = m.Backend.Report(ctx, regs, from, to)
 		}()
 	}
 	wg.Wait()
 	out := report.Input{From: from, To: to}
 	var errs []error
+	asked := 0
 	for i, p := range parts {
+		if p.skipped {
+			continue
+		}
+		asked++
 		m := b.members[i]
 		name := m.account().Name()
 		if p.err != nil {
@@ -334,7 +346,7 @@ func (b *Backend) Report(ctx context.Context, from, to time.Time) (report.Input,
 	if to.IsZero() {
 		out.To = out.Now
 	}
-	if len(errs) == len(b.members) {
+	if len(errs) > 0 && len(errs) == asked {
 		return out, errors.Join(errs...)
 	}
 	return out, nil

@@ -24,6 +24,7 @@ type fake struct {
 	asked          [][]string
 	rep            report.Input
 	repErr         error
+	reported       [][]string // the regions each Report was asked
 	prepared       atomic.Int32
 	forgot         atomic.Int32
 	release        chan struct{} // when set, Blocks waits for it
@@ -41,7 +42,8 @@ func (f *fake) Blocks(_ context.Context, regions []string) (source.BlockList, er
 	return f.list, f.err
 }
 
-func (f *fake) Report(context.Context, time.Time, time.Time) (report.Input, error) {
+func (f *fake) Report(_ context.Context, regions []string, _, _ time.Time) (report.Input, error) {
+	f.reported = append(f.reported, regions)
 	return f.rep, f.repErr
 }
 
@@ -292,7 +294,7 @@ func TestReportPutsTheAccountsTogether(t *testing.T) {
 	be, a, b := twoAccounts(t)
 	a.rep = report.Input{Now: now, TagKeys: []string{"team"}, Reservations: []report.Reservation{{ID: "cr-a", Account: "111122223333"}}, Problems: []string{"us-west-2: throttled"}}
 	b.rep = report.Input{Now: now.Add(time.Hour), Reservations: []report.Reservation{{ID: "cr-b"}}}
-	in, err := be.Report(context.Background(), now.Add(-24*time.Hour), now)
+	in, err := be.Report(context.Background(), nil, now.Add(-24*time.Hour), now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -301,19 +303,19 @@ func TestReportPutsTheAccountsTogether(t *testing.T) {
 		t.Errorf("report %+v", in)
 	}
 	// Up to now (a zero end): the window ends at that latest now, so what either paid is in it.
-	if up, err := be.Report(context.Background(), now.Add(-24*time.Hour), time.Time{}); err != nil || !up.To.Equal(now.Add(time.Hour)) {
+	if up, err := be.Report(context.Background(), nil, now.Add(-24*time.Hour), time.Time{}); err != nil || !up.To.Equal(now.Add(time.Hour)) {
 		t.Errorf("up to now: ends %v, %v; want %v", up.To, err, now.Add(time.Hour))
 	}
 	if len(in.Problems) != 1 || in.Problems[0] != "account 111122223333 (profile a): us-west-2: throttled" {
 		t.Errorf("problems %q", in.Problems)
 	}
 	b.repErr = errors.New("AccessDenied")
-	in, err = be.Report(context.Background(), now.Add(-24*time.Hour), now)
+	in, err = be.Report(context.Background(), nil, now.Add(-24*time.Hour), now)
 	if err != nil || len(in.Reservations) != 1 || !slices.Contains(in.Problems, "account 222233334444 (profile b): AccessDenied") {
 		t.Errorf("report with b failing: %+v, %v", in, err)
 	}
 	a.repErr = errors.New("down")
-	if _, err := be.Report(context.Background(), now.Add(-24*time.Hour), now); err == nil {
+	if _, err := be.Report(context.Background(), nil, now.Add(-24*time.Hour), now); err == nil {
 		t.Error("no account answered, yet no error")
 	}
 }
@@ -353,5 +355,28 @@ func TestPlansOfOneNameInTwoAccountsKeepTheirFees(t *testing.T) {
 	}
 	if len(list.Blocks) != 2 {
 		t.Errorf("%d plans listed, want 2", len(list.Blocks))
+	}
+}
+
+// A report covers each account in its own regions among those asked, as a listing does: an
+// account none of whose regions is asked is left out, and is no failure.
+func TestReportAsksEachAccountItsRegions(t *testing.T) {
+	a := &fake{id: "111122223333", rep: report.Input{Now: now}}
+	b := &fake{id: "222233334444", rep: report.Input{Now: now}}
+	be, err := New([]Member{{Profile: "a", Backend: a}, {Profile: "b", Backend: b, Regions: []string{"us-west-2"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := be.Report(context.Background(), nil, now.Add(-time.Hour), now); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := be.Report(context.Background(), []string{"us-east-1"}, now.Add(-time.Hour), now); err != nil {
+		t.Fatal(err)
+	}
+	if len(a.reported) != 2 || a.reported[0] != nil || !slices.Equal(a.reported[1], []string{"us-east-1"}) {
+		t.Errorf("account a asked %v, want every region then us-east-1", a.reported)
+	}
+	if len(b.reported) != 1 || !slices.Equal(b.reported[0], []string{"us-west-2"}) {
+		t.Errorf("account b asked %v, want its us-west-2 once (us-east-1 is none of its)", b.reported)
 	}
 }

@@ -76,10 +76,11 @@ type Backend interface {
 	// not nil, is handed each choice as soon as its length has answered (from any goroutine).
 	ExtensionChoices(ctx context.Context, b model.Block, found func(model.ExtensionChoice)) ([]model.ExtensionChoice, error)
 
-	// Report is what was paid for the reservations of every source and account, and how
-	// much of them was used, in [from, to): what report.Build makes a report of. A zero to
-	// is the backend's now, the instant it is read included (the input's To is that now).
-	Report(ctx context.Context, from, to time.Time) (report.Input, error)
+	// Report is what was paid for the reservations of every source and account in regions
+	// (none: every region an account lists), and how much of them was used, in [from, to):
+	// what report.Build makes a report of. A zero to is the backend's now, the instant it is
+	// read included (the input's To is that now).
+	Report(ctx context.Context, regions []string, from, to time.Time) (report.Input, error)
 }
 
 // AttachedLaunch is a launch attached to a block that has not started (aws/atstart keeps them).

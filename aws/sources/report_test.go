@@ -58,7 +58,7 @@ func TestReportCoversEveryRegion(t *testing.T) {
 		t.Fatal(err)
 	}
 	sim.SetTime(o.Start.Add(time.Hour))
-	in, err := b.Report(ctx, simtest.Start, simtest.Start.Add(30*24*time.Hour))
+	in, err := b.Report(ctx, nil, simtest.Start, simtest.Start.Add(30*24*time.Hour))
 	if err != nil {
 		t.Fatal(err)
 	}

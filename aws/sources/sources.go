@@ -108,10 +108,10 @@ func (b backend) Blocks(ctx context.Context, regions []string) (source.BlockList
 	return list, err
 }
 
-// Report is reporting.Gather for the backend's account over every region the sources sell
-// in (model.Regions), as the blocks screen lists them when no region is named.
-func (b backend) Report(ctx context.Context, from, to time.Time) (report.Input, error) {
-	return reporting.Gather(ctx, b.c, b.srcs, nil, from, to)
+// Report is reporting.Gather for the backend's account over regions, every region the
+// sources sell in (model.Regions) when none is named, as the blocks screen lists them.
+func (b backend) Report(ctx context.Context, regions []string, from, to time.Time) (report.Input, error) {
+	return reporting.Gather(ctx, b.c, b.srcs, regions, from, to)
 }
 
 // Forget makes the next listing cover every region, the quiet ones too.

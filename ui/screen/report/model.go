@@ -37,6 +37,9 @@ type Options struct {
 	Load LoadFunc
 	// TagKeys are the tags the fees are grouped by (nil: DefaultTagKeys).
 	TagKeys []string
+	// Regions are those the report covers, as the blocks screen lists them (nil: every
+	// region each account lists).
+	Regions []string
 }
 
 // view is what the lower part of the screen lists.
@@ -140,14 +143,16 @@ func (m Model) loader() LoadFunc {
 	if m.opts.Load != nil {
 		return m.opts.Load
 	}
-	return loadOver(m.pc.Backend)
+	return loadOver(m.pc.Backend, m.opts.Regions)
 }
 
-func loadOver(b source.Backend) LoadFunc {
+func loadOver(b source.Backend, regions []string) LoadFunc {
 	if b == nil {
 		return nil
 	}
-	return b.Report
+	return func(ctx context.Context, from, to time.Time) (report.Input, error) {
+		return b.Report(ctx, regions, from, to)
+	}
 }
 
 // load reads the report of the window at the backend's now.

@@ -2,6 +2,7 @@ package report
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -34,15 +35,20 @@ func runCLI(args ...string) (int, string, string) { return cli.Run(args...) }
 
 // given is the report input a test's backend answers, or err.
 type given struct {
-	in   report.Input
-	err  error
-	from time.Time // what it was asked
-	to   time.Time
+	in      report.Input
+	err     error
+	regions []string // what it was asked
+	from    time.Time
+	to      time.Time
 }
 
-func (g *given) Report(_ context.Context, from, to time.Time) (report.Input, error) {
-	g.from, g.to = from, to
-	return g.in, g.err
+func (g *given) Report(_ context.Context, regions []string, from, to time.Time) (report.Input, error) {
+	g.regions, g.from, g.to = regions, from, to
+	in := g.in
+	if len(regions) > 0 { // as a backend lists only the regions asked
+		in.Reservations = slices.DeleteFunc(slices.Clone(in.Reservations), func(r report.Reservation) bool { return !slices.Contains(regions, r.Region) })
+	}
+	return in, g.err
 }
 
 // runGiven runs `gpublock report args...` against the emulator at url (for its clock), with

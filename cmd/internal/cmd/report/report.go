@@ -43,7 +43,7 @@ const reportLong = "What was paid for the reservations of every source and accou
 
 // Reporter reads a report's input: the program's sources together (source.Backend).
 type Reporter interface {
-	Report(ctx context.Context, from, to time.Time) (report.Input, error)
+	Report(ctx context.Context, regions []string, from, to time.Time) (report.Input, error)
 }
 
 // Options are what `gpublock report` runs with.
@@ -167,7 +167,7 @@ func reportRun(ctx context.Context, a *Options) int {
 	if endsNow {
 		ask = time.Time{}
 	}
-	in, err := rep.Report(ctx, from, ask)
+	in, err := rep.Report(ctx, regions, from, ask)
 	if err != nil {
 		if ctx.Err() != nil {
 			fmt.Fprintln(stderr, "gpublock report: cancelled")
@@ -183,15 +183,6 @@ func reportRun(ctx context.Context, a *Options) int {
 		to = in.Now
 	}
 	in.From, in.To, in.TagKeys = from, to, keys
-	if len(regions) > 0 {
-		var kept []report.Reservation
-		for _, r := range in.Reservations {
-			if slices.Contains(regions, r.Region) {
-				kept = append(kept, r)
-			}
-		}
-		in.Reservations = kept
-	}
 	cat, err := a.Catalog()
 	if err != nil {
 		// The embedded figures are still there; the cache that could not be read is named.

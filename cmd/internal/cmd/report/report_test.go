@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -168,8 +169,11 @@ func TestReportOutputs(t *testing.T) {
 		t.Errorf("cr-bbb: cost %v (want unknown), used %v (want 0)", b.Cost, b.UsedHours)
 	}
 
-	// --region narrows the report
+	// --region narrows the report: the backend is asked for that region alone
 	code, out, _ = runGiven(t, g, cs.URL, "-o", "csv", "--region", "us-east-1", "--by-tag", "team")
+	if !slices.Equal(g.regions, []string{"us-east-1"}) {
+		t.Errorf("asked regions %v, want us-east-1", g.regions)
+	}
 	if code != 0 || strings.Count(out, "\n") != 2 || !strings.Contains(out, "cr-aaa") || strings.Contains(out, "cr-bbb") ||
 		!strings.Contains(strings.SplitN(out, "\n", 2)[0], "Tag:team") {
 		t.Errorf("csv of us-east-1: exit %d\n%s", code, out)

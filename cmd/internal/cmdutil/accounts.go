@@ -100,6 +100,18 @@ func (f *AWSFlags) OneAccount() error {
 	return nil
 }
 
+// CheckSpending checks the AWS flags of a command that spends in one reservation's or
+// offering's place (purchase, extend, launch): one account, flags that read, one region.
+func (f *AWSFlags) CheckSpending() error {
+	if err := f.OneAccount(); err != nil {
+		return err
+	}
+	if err := f.Validate(); err != nil {
+		return err
+	}
+	return SingleRegion(f)
+}
+
 // ForAccount is a copy of the flags that reach one account: its profile, and the file's
 // endpoint and regions for it unless --endpoint-url and --region say otherwise.
 func (f *AWSFlags) ForAccount(a AccountSpec) *AWSFlags {

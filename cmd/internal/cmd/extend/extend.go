@@ -243,13 +243,7 @@ func (a *Options) check(pos []string) (string, int, cmdutil.OutputFormat, error)
 		if a.duration != "" || a.dryRun || a.yes {
 			return "", 0, "", cmdutil.Usagef("--list buys nothing: it takes no --duration, --dry-run or --yes")
 		}
-		if err := a.aws.OneAccount(); err != nil {
-			return "", 0, "", err
-		}
-		if err := a.aws.Validate(); err != nil {
-			return "", 0, "", err
-		}
-		return id, 0, format, cmdutil.SingleRegion(&a.aws)
+		return id, 0, format, a.aws.CheckSpending()
 	}
 	if strings.TrimSpace(a.duration) == "" {
 		return "", 0, "", cmdutil.Usagef("--duration is required: the length to add, e.g. 1d, 2d or 3w (--list shows those offered)")
@@ -258,13 +252,7 @@ func (a *Options) check(pos []string) (string, int, cmdutil.OutputFormat, error)
 	if err != nil {
 		return "", 0, "", cmdutil.Usagef("--duration: %v", err)
 	}
-	if err := a.aws.OneAccount(); err != nil {
-		return "", 0, "", err
-	}
-	if err := a.aws.Validate(); err != nil {
-		return "", 0, "", err
-	}
-	if err := cmdutil.SingleRegion(&a.aws); err != nil {
+	if err := a.aws.CheckSpending(); err != nil {
 		return "", 0, "", err
 	}
 	return id, days, format, nil

@@ -44,13 +44,7 @@ func (a *Options) checkPlanExtend(pos []string) (string, int, cmdutil.OutputForm
 	if caps, _ := cmdutil.CapsOf(model.SourceTrainingPlan); a.dryRun && !caps.DryRun {
 		return "", 0, "", cmdutil.Usagef("--dry-run: %s", caps.NoDryRun)
 	}
-	if err := a.aws.OneAccount(); err != nil {
-		return "", 0, "", err
-	}
-	if err := a.aws.Validate(); err != nil {
-		return "", 0, "", err
-	}
-	if err := cmdutil.SingleRegion(&a.aws); err != nil {
+	if err := a.aws.CheckSpending(); err != nil {
 		return "", 0, "", err
 	}
 	if a.list {

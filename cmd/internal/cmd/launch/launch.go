@@ -188,13 +188,7 @@ func (a *Options) check(pos []string) (string, cmdutil.OutputFormat, error) {
 			return "", "", cmdutil.Usagef("--security-group %q: want a security group id (sg-…)", g)
 		}
 	}
-	if err := a.aws.OneAccount(); err != nil {
-		return "", "", err
-	}
-	if err := a.aws.Validate(); err != nil {
-		return "", "", err
-	}
-	if err := cmdutil.SingleRegion(&a.aws); err != nil {
+	if err := a.aws.CheckSpending(); err != nil {
 		return "", "", err
 	}
 	return id, format, nil

@@ -278,13 +278,7 @@ func (a *Options) check(pos []string) (string, cmdutil.OutputFormat, error) {
 	if !slices.Contains(capacityblocks.Platforms(), a.platform) {
 		return "", "", cmdutil.Usagef("--platform %q: allowed %s", a.platform, strings.Join(capacityblocks.Platforms(), ", "))
 	}
-	if err := a.AWS.OneAccount(); err != nil {
-		return "", "", err
-	}
-	if err := a.AWS.Validate(); err != nil {
-		return "", "", err
-	}
-	if err := cmdutil.SingleRegion(&a.AWS); err != nil {
+	if err := a.AWS.CheckSpending(); err != nil {
 		return "", "", err
 	}
 	return id, format, nil

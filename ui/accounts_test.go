@@ -115,6 +115,13 @@ func TestBlocksScreenListsEveryAccount(t *testing.T) {
 		t.Errorf("one account without organization: true:\n%s", text)
 	}
 	s.final()
+
+	// One account of the organization's two: its figures are said to be possibly low.
+	opts = testOptions(x.a)
+	opts.StartOnBlocks, opts.Organization, opts.OrganizationPartial = true, true, true
+	s = newScreen(t, New(opts), 200, 48)
+	s.waitText("the figures may be low")
+	s.final()
 }
 
 // e on a block of the other account extends it in that account: the dialog names that

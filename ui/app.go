@@ -97,8 +97,9 @@ type Options struct {
 	// Organization: the accounts listed (a backend over several, source.Accounts, or the
 	// one) are the organization's whole set: the blocks screen states its Capacity Block
 	// instances against AWS's cap of 256 on any date, and the purchase dialog warns of a
-	// purchase that would pass it.
-	Organization bool
+	// purchase that would pass it. OrganizationPartial: the accounts listed are only some
+	// of the organization's, so its figures may be low, which both say.
+	Organization, OrganizationPartial bool
 }
 
 // Model is the root model.
@@ -172,7 +173,7 @@ func New(opts Options) Model {
 			WatchEvery: opts.WatchEvery, Connecting: opts.Connect != nil})},
 		screenBlocks: blocksTab{blockscreen.New(pc, blockscreen.Options{Refresh: opts.Refresh, NoNotify: opts.NoNotify,
 			Regions: opts.BlockRegions, WarnRules: opts.WarnRules, Notify: opts.Notify, AutoExtend: opts.AutoExtend,
-			Organization: opts.Organization, Visible: opts.StartOnBlocks, Connecting: opts.Connect != nil})},
+			Organization: opts.Organization, OrganizationPartial: opts.OrganizationPartial, Visible: opts.StartOnBlocks, Connecting: opts.Connect != nil})},
 		screenAdvisor: advisorTab{advisorui.New(pc, advisorui.Options{Catalog: opts.Prices, Region: opts.Region})},
 		screenReport:  reportTab{reportscreen.New(pc, reportscreen.Options{Catalog: opts.Prices, Regions: opts.BlockRegions})},
 	}

@@ -34,7 +34,7 @@ func (m Model) actionEnv() uidialog.Env {
 		poll = 3 * time.Second
 	}
 	env := uidialog.Env{Context: m.pc, Poll: poll, MaxSpend: m.opts.MaxSpend, MaxSpendRule: m.opts.MaxSpendRule, Tags: m.opts.DefaultTags, AMI: m.opts.DefaultAMI, Prices: m.opts.Prices,
-		Organization: m.opts.Organization}
+		Organization: m.opts.Organization, OrganizationPartial: m.opts.OrganizationPartial}
 	if m.pc.Width > 0 {
 		l := m.layout()
 		env.Size = uiscreen.Rect{W: m.pc.Width, H: m.pc.Height - l.headerH - l.footerH}

@@ -43,8 +43,9 @@ type Env struct {
 	Size             screen.Rect       // the body the dialog is drawn in
 	Prices           *pricing.Catalog  // nil: the embedded one
 	// Organization: the accounts listed are the organization's whole set, whose Capacity
-	// Block instances a purchase counts against AWS's cap first.
-	Organization bool
+	// Block instances a purchase counts against AWS's cap first; OrganizationPartial: only
+	// some of its accounts are listed, so the count may be low.
+	Organization, OrganizationPartial bool
 }
 
 // CallCtx is the parent of the dialog's calls: the program's, or Background in a test that

@@ -100,6 +100,19 @@ func (f *AWSFlags) OneAccount() error {
 	return nil
 }
 
+// ListsOrganization reports whether the accounts listed are all of the organization's
+// (OrganizationSpecs), so that what they hold is what it holds; false when --profile
+// names fewer than the configuration file.
+func (f *AWSFlags) ListsOrganization() bool {
+	listed := f.AccountSpecs()
+	for _, o := range f.OrganizationSpecs() {
+		if !slices.ContainsFunc(listed, func(a AccountSpec) bool { return a.Profile == o.Profile }) {
+			return false
+		}
+	}
+	return true
+}
+
 // CheckSpending checks the AWS flags of a command that spends in one reservation's or
 // offering's place (purchase, extend, launch): one account, flags that read, one region.
 func (f *AWSFlags) CheckSpending() error {

@@ -53,6 +53,17 @@ func TestAccountSpecs(t *testing.T) {
 	if got := f.OrganizationSpecs(); len(got) != 2 || got[0].Profile != "research" || got[1].Profile != "prod" {
 		t.Errorf("organization: %+v", got)
 	}
+	// Listed alone, the payer is only some of the organization; with every account, all of it.
+	if f.ListsOrganization() {
+		t.Error("--profile research alone lists the whole organization")
+	}
+	for _, whole := range []string{"", "prod,research"} {
+		f = &AWSFlags{Profile: whole}
+		f.SetAccounts(file)
+		if !f.ListsOrganization() {
+			t.Errorf("--profile %q: not the whole organization", whole)
+		}
+	}
 	f = &AWSFlags{Profile: "elsewhere"}
 	f.SetAccounts(file)
 	if got := f.OrganizationSpecs(); len(got) != 3 || got[0].Profile != "elsewhere" {

@@ -52,13 +52,16 @@ func (d *Model) countOrganization() tea.Cmd {
 	}
 }
 
-func (c orgCount) answer(msg orgMsg, o model.Offering) orgCount {
+func (c orgCount) answer(msg orgMsg, o model.Offering, partial bool) orgCount {
 	c.known = true
 	if msg.err != nil && len(msg.list.Blocks) == 0 {
-		c.why = "the organization's blocks could not be listed, so its cap of 256 instances is not checked: " + msg.err.Error()
+		c.why = "the organization's blocks could not be listed, so its cap of " + strconv.Itoa(model.MaxOrganizationInstances) + " instances is not checked: " + msg.err.Error()
 		return c
 	}
 	c.note, c.passes = model.CapNote(model.InstancesHeld(msg.list.Blocks), o)
+	if partial {
+		c.why = "the figures may be low: only the accounts listed are counted, not every one of the organization's"
+	}
 	if len(msg.list.Problems) > 0 {
 		c.why = "the figures may be low: " + msg.list.Problems[0].Message
 		if n := len(msg.list.Problems) - 1; n > 0 {

@@ -45,8 +45,15 @@ func heldBlocks() []model.Block {
 }
 
 func orgDialog(t *testing.T, list source.BlockList, err error) (Model, []tea.Msg) {
+	return orgDialogOf(t, list, err, false)
+}
+
+// orgDialogOf is orgDialog, partial saying the accounts listed are only some of the
+// organization's.
+func orgDialogOf(t *testing.T, list source.BlockList, err error, partial bool) (Model, []tea.Msg) {
 	t.Helper()
 	env := uitest.Env(body, true)
+	env.OrganizationPartial = partial
 	env.Backend = orgBackend{capsOf: capsOf{caps: map[model.Source]source.Caps{model.SourceCapacityBlock: {DryRun: true, Launch: true}}}, list: list, err: err}
 	env.Organization = true
 	o := uitest.Offering()
@@ -157,5 +164,15 @@ func TestPurchaseDialogOrganizationFitsEightyByTwentyFour(t *testing.T) {
 	}
 	if why := d.(Model).spend.Blocker(d.(Model).why()); why != "" {
 		t.Errorf("within the cap at 80×24: %s", why)
+	}
+}
+
+// Listing only some of the organization's accounts, the dialog says its count may be low.
+func TestPurchaseDialogOrganizationPartial(t *testing.T) {
+	p, orgs := orgDialogOf(t, source.BlockList{Blocks: heldBlocks()[:2]}, nil, true)
+	d, _, _ := allowed(p, p).Update(orgs[0])
+	flat := flatten(ansi.Strip(d.View(160, 45)))
+	if !strings.Contains(flat, "Organization: the figures may be low: only the accounts listed are counted") {
+		t.Errorf("partial count:\n%s", flat)
 	}
 }

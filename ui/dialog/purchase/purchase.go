@@ -201,7 +201,7 @@ func (d Model) Update(msg tea.Msg) (dialog.Dialog, tea.Cmd, bool) {
 		}
 	case orgMsg:
 		if msg.dialog == d.id {
-			d.org = d.org.answer(msg, d.o)
+			d.org = d.org.answer(msg, d.o, d.env.OrganizationPartial)
 			if strings.HasPrefix(d.spend.Note, countingWhy) {
 				d.spend.Note = "" // said while it counted; it has answered
 			}

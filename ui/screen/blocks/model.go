@@ -44,8 +44,9 @@ type Options struct {
 	// AutoExtend is the policy whose extensions the screen asks for (autoextend.go).
 	AutoExtend model.AutoExtendPolicy
 	// Organization: the accounts listed are the organization's whole set, and the screen
-	// states its Capacity Block instances against AWS's cap on any date.
-	Organization bool
+	// states its Capacity Block instances against AWS's cap on any date; OrganizationPartial:
+	// only some of its accounts are listed, so the figures may be low.
+	Organization, OrganizationPartial bool
 	// Visible: the program opens on this screen. Connecting: the backend is being opened,
 	// so nothing is listed until SetConnection says it is.
 	Visible    bool

@@ -186,7 +186,7 @@ func (m Model) OrganizationLines(w int) []string {
 	}
 	held := model.InstancesHeld(m.list)
 	line := held.Line(m.now)
-	if len(m.problems) > 0 {
+	if len(m.problems) > 0 || m.opts.OrganizationPartial {
 		line += model.IncompleteNote
 	}
 	style := m.pc.Theme.Muted

@@ -14,6 +14,7 @@ import (
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/cmd/internal/printers"
+	"github.com/gpublock/gpublock/model"
 )
 
 // buyAs buys a block of 2 with the profile alone, as a person would in that account.
@@ -154,6 +155,10 @@ func TestBlocksStatesTheOrganizationsCap(t *testing.T) {
 	code, out, errs := runCLI("blocks", "--region", "us-east-1")
 	if code != 0 || !strings.Contains(out, "organization: at most 4 of 256 Capacity Block instances on "+o.StartDate[:10]) {
 		t.Errorf("exit %d\n%s\n%s", code, out, errs)
+	}
+	// One of the two accounts listed: its figures are said to be possibly low.
+	if _, out, _ := runCLI("blocks", "--profile", "a", "--region", "us-east-1"); !strings.Contains(out, "organization: at most 2 of 256") || !strings.Contains(out, model.IncompleteNote) {
+		t.Errorf("--profile a of a and b:\n%s", out)
 	}
 	// Under it, what is held per date: the blocks' first date among them.
 	if !strings.Contains(out, "\n  "+o.StartDate[:10]) || !strings.Contains(out, "4 of 256\n") {

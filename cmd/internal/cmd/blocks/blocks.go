@@ -290,7 +290,7 @@ func (a *Options) refresh(ctx context.Context, client *awsapi.Client, regions []
 	_, withParts := a.partsSource()
 	facts := printers.BlockFacts{Rules: a.settings.Rules, Fees: list.Fees, Plans: plans, WithPlans: withParts, Accounts: several}
 	if a.aws.Organization() {
-		complete := len(failed) == 0 && len(partial) == 0 && len(lf.Accounts) == 0 && !lf.Other
+		complete := len(failed) == 0 && len(partial) == 0 && len(lf.Accounts) == 0 && !lf.Other && a.aws.ListsOrganization()
 		facts.Organization = printers.OrganizationLines(model.InstancesHeld(all), now, complete)
 	}
 	if err := printers.Blocks(blocks, facts, format, now, stdout, stderr); err != nil {

@@ -199,14 +199,16 @@ func tuiRun(ctx context.Context, a *Options) int {
 		DefaultTags:  spend.Tags,
 		DefaultAMI:   spend.AMI,
 		// The blocks screen.
-		StartOnBlocks:  a.screen == "blocks",
-		Organization:   f.Organization(),
-		StartOnAdvisor: a.screen == "advisor",
-		StartOnReport:  a.screen == "report",
-		Refresh:        a.refresh,
-		NoNotify:       a.noNotify,
-		NoMouse:        a.noMouse,
-		WatchEvery:     a.watchEvery,
+		StartOnBlocks: a.screen == "blocks",
+		Organization:  f.Organization(),
+		// --profile naming fewer accounts than the configuration's: the figures may be low.
+		OrganizationPartial: f.Organization() && !f.ListsOrganization(),
+		StartOnAdvisor:      a.screen == "advisor",
+		StartOnReport:       a.screen == "report",
+		Refresh:             a.refresh,
+		NoNotify:            a.noNotify,
+		NoMouse:             a.noMouse,
+		WatchEvery:          a.watchEvery,
 	}
 	oncall.apply(&opts)
 	applyConfigMouse(&opts, spend.Mouse)

@@ -90,6 +90,9 @@ type Use struct {
 	ReservedHours, UsedHours float64
 }
 
+// DefaultTagKeys are the tags fees are grouped by when not told.
+var DefaultTagKeys = []string{"team", "project"}
+
 // DefaultMonths is how many calendar months a report covers when not told.
 const DefaultMonths = 12
 

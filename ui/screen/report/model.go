@@ -24,10 +24,6 @@ import (
 // LoadFunc reads the report's input for [from, to): source.Backend's Report.
 type LoadFunc func(ctx context.Context, from, to time.Time) (report.Input, error)
 
-// DefaultTagKeys are the tags the fees are grouped by, as `gpublock report` groups them
-// by default.
-var DefaultTagKeys = []string{"team", "project"}
-
 // Options configure the screen; the theme, the clock and the backend are the shared
 // context's.
 type Options struct {
@@ -35,7 +31,7 @@ type Options struct {
 	Catalog *pricing.Catalog
 	// Load, when set, is read instead of the context's backend (tests).
 	Load LoadFunc
-	// TagKeys are the tags the fees are grouped by (nil: DefaultTagKeys).
+	// TagKeys are the tags the fees are grouped by (nil: report.DefaultTagKeys).
 	TagKeys []string
 	// Regions are those the report covers, as the blocks screen lists them (nil: every
 	// region each account lists).
@@ -89,7 +85,7 @@ func New(pc *program.Context, o Options) Model {
 		o.Catalog = pricing.Embedded()
 	}
 	if o.TagKeys == nil {
-		o.TagKeys = DefaultTagKeys
+		o.TagKeys = report.DefaultTagKeys
 	}
 	o.TagKeys = slices.Clone(o.TagKeys)
 	return Model{pc: pc, opts: o, keys: DefaultKeyMap(), win: defaultWindow}

@@ -95,7 +95,7 @@ func NewCmdReport(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command 
 	cmdutil.OutputFlag(cmd, &opts.Output, "table", "json", "csv")
 	fs.StringVar(&opts.SVG, "svg", "", "also write the charts to this SVG `file`")
 	fs.BoolVar(&opts.Force, "force", false, "with --svg: write over an existing file")
-	fs.StringVar(&opts.ByTag, "by-tag", "team,project", "group the fees by these tag `keys` (comma-separated; \"\" for none)")
+	fs.StringVar(&opts.ByTag, "by-tag", strings.Join(report.DefaultTagKeys, ","), "group the fees by these tag `keys` (comma-separated; \"\" for none)")
 	return cmd
 }
 

@@ -8,8 +8,9 @@ import (
 
 // MaxOrganizationInstances is AWS's cap on the Capacity Block instances held on any one
 // date: "up to 256 instances across Capacity Blocks" (EC2 User Guide), counted across the
-// organization's accounts, per day.
-const MaxOrganizationInstances = 256
+// organization's accounts, per day. It is the one documented figure, which the emulator
+// holds one account to (MaxAccountInstances).
+const MaxOrganizationInstances = MaxAccountInstances
 
 // DayCount is the Capacity Block instances held on one UTC date.
 type DayCount struct {

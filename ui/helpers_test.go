@@ -168,7 +168,6 @@ func (s *screen) final() Model {
 type (
 	dialog         = uidialog.Dialog
 	rootMsg        = uidialog.RootMsg
-	dialogSizeMsg  = uidialog.SizeMsg
 	blockPolledMsg = uidialog.BlockPolledMsg
 )
 
@@ -185,17 +184,4 @@ func (m Model) updateSearchWith(s searchscreen.Model, cmd tea.Cmd) (Model, tea.C
 	m.setSearch(s)
 	m = m.closeStalePurchase()
 	return m, tea.Batch(cmd, m.spinCmd())
-}
-
-// editSearch and editBlocks change a screen in place, as a test sets it up.
-func (m *Model) editSearch(f func(*searchscreen.Model)) {
-	s := m.search()
-	f(&s)
-	m.setSearch(s)
-}
-
-func (m *Model) editBlocks(f func(*blockscreen.Model)) {
-	s := m.blocks()
-	f(&s)
-	m.setBlocks(s)
 }

@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -303,18 +302,6 @@ func createPlanNamed(t *testing.T, b source.Backend, sim *ec2sim.Server, region,
 
 // fixedPlanName stands for a plan's random name in goldens.
 const fixedPlanName = "gpb-000000000000000000000000"
-
-var randomIDRE = regexp.MustCompile(`(gpb|tpeo)-[0-9a-f]+`)
-
-// randomIDs writes the ids a test cannot fix (a plan's name is its purchase's random
-// request id, and its extension offerings' ids follow from it) as zeros of the same width,
-// so that the layout of a golden stays what it was.
-func randomIDs(s string) string {
-	return randomIDRE.ReplaceAllStringFunc(s, func(id string) string {
-		pre, hex, _ := strings.Cut(id, "-")
-		return pre + "-" + strings.Repeat("0", len(hex))
-	})
-}
 
 // A search of both sources streams blocks and plans into one table, comparable on fee and
 // rates, each row saying its source; a region's line counts both.

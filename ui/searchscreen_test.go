@@ -28,7 +28,6 @@ const (
 )
 
 type (
-	probeResult     = searchscreen.ProbeResult
 	searchEventsMsg = searchscreen.EventsMsg
 	watchTickMsg    = searchscreen.WatchTickMsg
 )
@@ -37,17 +36,6 @@ type (
 func (m Model) startSearch(q model.Query) (tea.Model, tea.Cmd) {
 	return m.updateSearchWith(m.search().StartSearch(q))
 }
-
-func (m Model) startFormSearch(q model.Query) (tea.Model, tea.Cmd) {
-	return m.updateSearchWith(m.search().StartFormSearch(q))
-}
-
-func (m Model) takeAlternative(i int) (tea.Model, tea.Cmd) {
-	return m.updateSearchWith(m.search().TakeAlternative(i))
-}
-
-func (m Model) freshCount() int       { return m.search().FreshCount() }
-func (m Model) selectedIsFresh() bool { return m.search().SelectedIsFresh() }
 
 // updateOpen is update, and the dialog the last message asks for opened, as the program
 // would open it from the message the screen sends.
@@ -65,16 +53,6 @@ func updateOpen(m Model, msgs ...tea.Msg) Model {
 
 // detailPage is the selected offering's detail as the detail pane lays it out now.
 func (m Model) detailPage() (detail.Page, bool) { return m.searchNow().DetailPage() }
-
-// page is detailPage, failing t when no offering is selected.
-func (m Model) page(t testing.TB) detail.Page {
-	t.Helper()
-	p, ok := m.detailPage()
-	if !ok {
-		t.Fatal("no offering selected")
-	}
-	return p
-}
 
 // standIn answers every search with nothing at once: a search started with it as the
 // backend can be run for the id its first message carries, and the test then gives the

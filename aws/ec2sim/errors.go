@@ -37,7 +37,6 @@ var (
 		"The Capacity Block offering ID cannot be found for this account.")
 	// An unsigned request, a throttled one and a failure of the emulator, in the core's
 	// words, which are EC2's.
-	errMissingAuth = simcore.ErrUnsigned
-	errThrottled   = simcore.ErrThrottled
-	errInternal    = simcore.ErrInternal
+	errThrottled = simcore.ErrThrottled
+	errInternal  = simcore.ErrInternal
 )

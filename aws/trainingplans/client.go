@@ -15,7 +15,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sagemaker"
@@ -35,8 +34,6 @@ type Client struct {
 	clients   map[string]*sagemaker.Client
 	// pageSize, when set, asks ListTrainingPlans for pages this small (tests).
 	pageSize int32
-	// paymentWait paces the describes that follow a purchase until it is paid or fails.
-	paymentWait time.Duration
 	// pacer keeps every call within SageMaker's request buckets, as EC2's are kept.
 	pacer *awsapi.ServicePacer
 }

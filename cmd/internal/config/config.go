@@ -238,9 +238,6 @@ func (c File) Check(path string, lines map[string]int) error {
 	return nil
 }
 
-// wholeCents reports whether m has no fraction of a cent, as every fee AWS quotes.
-func wholeCents(m model.Money) bool { return m.Micros()%10_000 == 0 }
-
 // MoneyReason is ParseDollars' complaint without the amount, which the caller names.
 func MoneyReason(err error) string {
 	msg := err.Error()

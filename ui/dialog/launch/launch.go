@@ -209,10 +209,6 @@ func (d Model) Busy() bool { return d.spend.Busy() }
 // failure is the launch's failure once it answered, or nil.
 func (d Model) failure() *source.ActionError { return d.spend.Failure }
 
-func (d Model) checked() bool {
-	return d.block.State == model.StateActive && d.checkVer == d.version && d.spend.Allowed()
-}
-
 func (d Model) Update(msg tea.Msg) (dialog.Dialog, tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case dialog.SizeMsg:

@@ -49,10 +49,6 @@ const (
 	numViews
 )
 
-func (v view) title() string {
-	return [...]string{"Use per reservation", "Paid by account", "Paid by source", "Paid by tag"}[v]
-}
-
 // Model is the screen's state.
 type Model struct {
 	pc   *program.Context

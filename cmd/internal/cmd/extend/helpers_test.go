@@ -1,7 +1,6 @@
 package extend
 
 import (
-	"io"
 	"testing"
 
 	"github.com/spf13/cobra"
@@ -27,11 +26,6 @@ var cli = cmdtest.CLI{
 }
 
 func runCLI(args ...string) (int, string, string) { return cli.Run(args...) }
-
-// tweakCLI changes the Factory of runCLI and cliFactory until the test ends.
-func tweakCLI(t *testing.T, tweak func(*cmdutil.Factory)) { cli.Tweak(t, tweak) }
-
-func cliFactory(stdout, stderr io.Writer) *cmdutil.Factory { return cli.Factory(stdout, stderr) }
 
 // asPerson makes the commands see a terminal on which input is typed.
 func asPerson(t *testing.T, terminal bool, input string) {

@@ -1,7 +1,6 @@
 package journal
 
 import (
-	"io"
 	"testing"
 
 	"github.com/spf13/cobra"
@@ -26,17 +25,6 @@ var cli = cmdtest.CLI{
 }
 
 func runCLI(args ...string) (int, string, string) { return cli.Run(args...) }
-
-// tweakCLI changes the Factory of runCLI and cliFactory until the test ends.
-func tweakCLI(t *testing.T, tweak func(*cmdutil.Factory)) { cli.Tweak(t, tweak) }
-
-func cliFactory(stdout, stderr io.Writer) *cmdutil.Factory { return cli.Factory(stdout, stderr) }
-
-// asPerson makes the commands see a terminal on which input is typed.
-func asPerson(t *testing.T, terminal bool, input string) {
-	t.Helper()
-	cli.AsPerson(t, terminal, input)
-}
 
 func boughtBlock(t *testing.T, cs *cmdtest.Sim) printers.BlockJSON {
 	t.Helper()

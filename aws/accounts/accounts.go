@@ -235,7 +235,7 @@ func (b *Backend) Blocks(ctx context.Context, regions []string) (source.BlockLis
 		name := m.account().Name()
 		if a.err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", name, a.err))
-			out.Problems = append(out.Problems, source.BlockProblem{Account: name, Message: name + ": " + a.err.Error()})
+			out.Problems = append(out.Problems, source.BlockProblem{Account: name, Message: name + ": " + source.RedactError(a.err)})
 			continue
 		}
 		id := m.account().ID
@@ -322,7 +322,7 @@ func (b *Backend) Report(ctx context.Context, regions []string, from, to time.Ti
 		name := m.account().Name()
 		if p.err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", name, p.err))
-			out.Problems = append(out.Problems, name+": "+p.err.Error())
+			out.Problems = append(out.Problems, name+": "+source.RedactError(p.err))
 			continue
 		}
 		// The latest of the accounts' clocks: a window up to now holds what each paid.

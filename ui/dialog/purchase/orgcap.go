@@ -55,7 +55,7 @@ func (d *Model) countOrganization() tea.Cmd {
 func (c orgCount) answer(msg orgMsg, o model.Offering, partial bool) orgCount {
 	c.known = true
 	if msg.err != nil && len(msg.list.Blocks) == 0 {
-		c.why = "the organization's blocks could not be listed, so its cap of " + strconv.Itoa(model.MaxOrganizationInstances) + " instances is not checked: " + msg.err.Error()
+		c.why = "the organization's blocks could not be listed, so its cap of " + strconv.Itoa(model.MaxOrganizationInstances) + " instances is not checked: " + source.RedactError(msg.err)
 		return c
 	}
 	c.note, c.passes = model.CapNote(model.InstancesHeld(msg.list.Blocks), o)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model/report"
 	"github.com/gpublock/gpublock/ui/components/table"
 	"github.com/gpublock/gpublock/ui/components/text"
@@ -181,7 +182,7 @@ func (m Model) topLines(w, h int) []string {
 		if m.rep != nil {
 			what = "✗ It could not be read again (the figures below are from the read before): "
 		}
-		out = append(out, th.Error.Render(what+clean(m.err.Error())), th.Muted.Render("r tries again"))
+		out = append(out, th.Error.Render(what+clean(source.RedactError(m.err))), th.Muted.Render("r tries again"))
 	}
 	if m.rep == nil {
 		return out

@@ -119,7 +119,16 @@ func visibleColumnsFor(width int, mixedLengths, plans bool) []Column {
 // schema is how the generic table reads the rows: cells formatted once, exact keys.
 type schema struct{}
 
-func (schema) Cell(r *row, c int) string { return r.cells[c] }
+func (schema) Cell(r *row, c int) string { return r.cell(Column(c)) }
+
+// cell is the row's text in column c.
+func (r *row) cell(c Column) string {
+	start := uint16(0)
+	if c > 0 {
+		start = r.cellEnds[c-1]
+	}
+	return r.cells[start:r.cellEnds[c]]
+}
 func (schema) Text(r *row) string        { return r.text }
 func (schema) ID(r *row) string          { return r.o.ID }
 func (schema) Tie(a, b *row) int         { return tieBreak(a, b) }
@@ -160,8 +169,11 @@ type row struct {
 	vsOD      fraction     // the cost against on-demand; absent likewise
 	rate      model.Money
 	accRate   model.Money
-	cells     [numColumns]string
-	text      string // lower-case cells, for the filter
+	// cells holds every cell's text, one after another, cell c ending at cellEnds[c]: one
+	// string rather than one per cell keeps a row small (the table may hold 10,000).
+	cells    string
+	cellEnds [numColumns]uint16
+	text     string // lower-case cells, for the filter
 }
 
 const timeLayout = "Jan 02 15:04"
@@ -171,7 +183,7 @@ func newRow(o model.Offering, cat *pricing.Catalog) row {
 	r := row{o: o, odHourly: c.InstanceOnDemandHourly(o), hasOD: !c.NoOnDemand,
 		breakEven: newBreakEvenKey(c), vsOD: negatedFraction(c.SavingsPercent),
 		rate: o.InstanceHourlyRate(), accRate: o.AcceleratorHourlyRate()}
-	r.cells = [numColumns]string{
+	cells := [numColumns]string{
 		ColRegion:   o.Region,
 		ColSource:   o.Source.Short(),
 		ColAZ:       o.AvailabilityZone,
@@ -185,10 +197,18 @@ func newRow(o model.Offering, cat *pricing.Catalog) row {
 		ColAccRate:  r.accRate.Rate(),
 	}
 	if o.Currency != "" && o.Currency != "USD" {
-		r.cells[ColFee] = o.Fee.String() + " " + o.Currency
+		cells[ColFee] = o.Fee.String() + " " + o.Currency
 	}
-	r.cells[ColOnDemand], r.cells[ColVsOnDemand], r.cells[ColBreakEven] = pricingCells(o, c)
-	r.text = strings.ToLower(strings.Join(r.cells[:], " ") + " " + o.ID)
+	cells[ColOnDemand], cells[ColVsOnDemand], cells[ColBreakEven] = pricingCells(o, c)
+	var b strings.Builder
+	for i, s := range cells {
+		// No cell is near this long; one from a malformed answer is cut rather than
+		// overflowing the offsets.
+		b.WriteString(s[:min(len(s), math.MaxUint16-b.Len())])
+		r.cellEnds[i] = uint16(b.Len())
+	}
+	r.cells = b.String()
+	r.text = strings.ToLower(strings.Join(cells[:], " ") + " " + o.ID)
 	return r
 }
 

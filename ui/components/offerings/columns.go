@@ -97,11 +97,33 @@ func columnRules(mixedLengths, plans bool) (sourceHidden bool, lengthKeep int) {
 	return !plans, columns[ColDuration].keep
 }
 
-// columnsFollowRows applies columnRules to the rows held.
+// columnsFollowRows applies columnRules to the rows held, and then the rule of the rows'
+// values. Of several rows, a column of what was asked (region, zone, type, count, length)
+// whose cell is the same on every row tells none apart: it is dropped first at narrow
+// widths (the form says it, and the detail). The region, the type and the length, when
+// they differ, are core, kept at every width so that rows never differ on screen only by
+// their fee; the zone and the count, when they differ, keep their place.
 func (m *Model) columnsFollowRows() {
 	hidden, keep := columnRules(m.mixed, m.plans > 0)
 	m.t.SetHidden(int(ColSource), hidden)
 	m.t.SetKeep(int(ColDuration), keep)
+	for _, c := range []Column{ColRegion, ColAZ, ColType, ColCount, ColDuration} {
+		d := columns[c]
+		keep, core := d.keep, d.core
+		switch {
+		case m.t.Len() < 2:
+		case !m.varies[c]:
+			keep, core = d.keep-100, false
+		case c == ColAZ || c == ColCount:
+		default:
+			// Above every figure but the fee: without them rows read as one at many prices.
+			keep, core = columns[ColFee].keep-1, true
+		}
+		if c != ColDuration || keep != d.keep {
+			m.t.SetKeep(int(c), keep) // the length's keep is columnRules' unless it drops
+		}
+		m.t.SetCore(int(c), core)
+	}
 }
 
 // visibleColumns picks the columns that fit width, dropping those of lowest keep first.
@@ -129,9 +151,9 @@ func (r *row) cell(c Column) string {
 	}
 	return r.cells[start:r.cellEnds[c]]
 }
-func (schema) Text(r *row) string        { return r.text }
-func (schema) ID(r *row) string          { return r.o.ID }
-func (schema) Tie(a, b *row) int         { return tieBreak(a, b) }
+func (schema) Text(r *row) string { return r.text }
+func (schema) ID(r *row) string   { return r.o.ID }
+func (schema) Tie(a, b *row) int  { return tieBreak(a, b) }
 
 // Group puts the rows without the figure of the column (no on-demand price) after the
 // rest in both directions.

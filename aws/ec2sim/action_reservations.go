@@ -82,6 +82,9 @@ func describeCapacityReservations(s *Server, c *call) (*xmlBody, *apiError) {
 }
 
 func reservationField(account string, r *reservation, name string, now time.Time) []string {
+	if v, ok := tagValues(r.Tags, name); ok {
+		return v
+	}
 	switch name {
 	case "state":
 		return []string{string(r.state(now))}
@@ -193,6 +196,9 @@ func describeCapacityBlocks(s *Server, c *call) (*xmlBody, *apiError) {
 }
 
 func blockField(r *reservation, name string, now time.Time) []string {
+	if v, ok := tagValues(userTags(r.Tags), name); ok {
+		return v
+	}
 	switch name {
 	case "capacity-block-id":
 		return []string{r.BlockID}

@@ -133,5 +133,13 @@
 //   - ids are derived from the account as well (but the demo account's, unchanged), so two
 //     emulators that differ only in --account hand out different ids, as AWS's are unique.
 //   - unknown parameters of every action are UnknownParameter (the names are the SDK's),
-//     and each action accepts exactly its documented filters (filters.go).
+//     and each action accepts exactly its documented filters (filters.go), and tag:KEY and
+//     tag-key on DescribeCapacityReservations and DescribeCapacityBlocks as AWS does
+//     (Karpenter's lookup sends them); reservation-type, documented nowhere, stays refused.
+//   - CreateTags and DeleteTags tag Capacity Reservations, instances and key pairs; every
+//     resource is resolved before any is changed (an unknown one changes none: its
+//     kind's NotFound or Malformed code; an id of a kind the emulator does not make is
+//     InvalidID); aws: keys are refused and never deleted; more than 50 tags is
+//     TagLimitExceeded. DeleteTags deletes a tag given with a value (even "") only where
+//     it has that value, a key alone whatever its value, and with no Tag.N every tag.
 package ec2sim

@@ -38,6 +38,8 @@ var knownParams = map[string][]string{
 	"CreateKeyPair":               {"KeyName", "KeyType", "KeyFormat", "TagSpecification."},
 	"DescribeKeyPairs":            {"Filter.", "KeyName.", "KeyPairId.", "IncludePublicKey"},
 	"DeleteKeyPair":               {"KeyName", "KeyPairId"},
+	"CreateTags":                  {"ResourceId.", "Tag."},
+	"DeleteTags":                  {"ResourceId.", "Tag."},
 }
 
 func checkParams(action string, f form) *apiError {

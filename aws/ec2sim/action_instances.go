@@ -20,6 +20,11 @@ const marketTypeMessage = "The market type (purchasing) option is not valid. Cho
 
 func runInstances(s *Server, c *call) (*xmlBody, *apiError) {
 	f := c.form
+	for k := range f.v {
+		if strings.HasPrefix(k, "LaunchTemplate.") {
+			return nil, errf(http.StatusBadRequest, "UnsupportedOperation", "The emulator does not launch from a launch template; give the template's parameters to RunInstances.")
+		}
+	}
 	image, e := f.required("ImageId")
 	if e != nil {
 		return nil, e

@@ -132,6 +132,19 @@
 //     which). A plain purchase answers its one reservation in both.
 //   - ids are derived from the account as well (but the demo account's, unchanged), so two
 //     emulators that differ only in --account hand out different ids, as AWS's are unique.
+//   - DescribeInstanceTypes answers the instance types the market sells in the region (an
+//     UltraServer's by its member type, p6e-gb200.36xlarge), with every one of them with
+//     IncludeUnsupportedInRegion; the figures a scheduler reads (vCPUs, memory, GPUs or
+//     Neuron devices, architecture, usage classes with capacity-block, EFA and network
+//     cards) come from the catalog, those it does not hold (cards, interfaces, local
+//     disks) are approximations (action_types.go). Any other type, real on AWS or not, is
+//     InvalidInstanceType: the emulator does not know it.
+//   - CreateLaunchTemplate, DescribeLaunchTemplates and DeleteLaunchTemplate keep
+//     templates of one version, names checked as AWS documents (3 to 128 of
+//     [a-zA-Z0-9().-/_]: InvalidLaunchTemplateName.MalformedException; taken:
+//     .AlreadyExistsException), ClientToken idempotent, the market type, tenancy and a
+//     targeted reservation's id form checked, its existence not (AWS checks it at launch).
+//     RunInstances from a launch template is not served: UnsupportedOperation.
 //   - unknown parameters of every action are UnknownParameter (the names are the SDK's),
 //     and each action accepts exactly its documented filters (filters.go), and tag:KEY and
 //     tag-key on DescribeCapacityReservations and DescribeCapacityBlocks as AWS does

@@ -123,6 +123,25 @@ var documentedFilters = map[string][]string{
 	"DescribeAvailabilityZones": {"group-long-name", "group-name", "message", "opt-in-status", "parent-zone-id", "parent-zone-name",
 		"region-name", "state", "zone-id", "zone-name", "zone-type"},
 	"DescribeRegions": {"endpoint", "opt-in-status", "region-name"},
+	"DescribeInstanceTypes": {"auto-recovery-supported", "bare-metal", "burstable-performance-supported", "current-generation",
+		"dedicated-hosts-supported", "ebs-info.attachment-limit-type", "ebs-info.maximum-ebs-attachments",
+		"ebs-info.ebs-optimized-info.baseline-bandwidth-in-mbps", "ebs-info.ebs-optimized-info.baseline-iops",
+		"ebs-info.ebs-optimized-info.baseline-throughput-in-mbps", "ebs-info.ebs-optimized-info.maximum-bandwidth-in-mbps",
+		"ebs-info.ebs-optimized-info.maximum-iops", "ebs-info.ebs-optimized-info.maximum-throughput-in-mbps",
+		"ebs-info.ebs-optimized-support", "ebs-info.encryption-support", "ebs-info.nvme-support", "free-tier-eligible",
+		"hibernation-supported", "hypervisor", "instance-storage-info.disk.count", "instance-storage-info.disk.size-in-gb",
+		"instance-storage-info.disk.type", "instance-storage-info.encryption-support", "instance-storage-info.nvme-support",
+		"instance-storage-info.total-size-in-gb", "instance-storage-supported", "instance-type", "memory-info.size-in-mib",
+		"network-info.bandwidth-weightings", "network-info.efa-info.maximum-efa-interfaces", "network-info.efa-supported",
+		"network-info.ena-support", "network-info.flexible-ena-queues-support", "network-info.encryption-in-transit-supported",
+		"network-info.ipv4-addresses-per-interface", "network-info.ipv6-addresses-per-interface", "network-info.ipv6-supported",
+		"network-info.maximum-network-cards", "network-info.maximum-network-interfaces", "network-info.network-performance",
+		"nitro-enclaves-support", "nitro-tpm-support", "nitro-tpm-info.supported-versions", "processor-info.supported-architecture",
+		"processor-info.sustained-clock-speed-in-ghz", "processor-info.supported-features", "reboot-migration-support",
+		"supported-boot-mode", "supported-root-device-type", "supported-usage-class", "supported-virtualization-type",
+		"vcpu-info.default-cores", "vcpu-info.default-threads-per-core", "vcpu-info.default-vcpus", "vcpu-info.valid-cores",
+		"vcpu-info.valid-threads-per-core"},
+	"DescribeLaunchTemplates": {"create-time", "launch-template-name", "tag:", "tag-key"},
 }
 
 // filtersOf is the action's documented filters; an action that documents none takes none.
@@ -229,7 +248,7 @@ func tagValues(tags []tag, name string) ([]string, bool) {
 // idPattern matches AWS IDs: prefix- and 17 (or the older 8) hex digits.
 var idPattern = func() map[string]*regexp.Regexp {
 	m := map[string]*regexp.Regexp{}
-	for _, p := range []string{"cbr", "cbe", "cr", "cb", "i", "r", "subnet", "vpc", "ami", "sg", "key"} {
+	for _, p := range []string{"cbr", "cbe", "cr", "cb", "i", "r", "subnet", "vpc", "ami", "sg", "key", "lt"} {
 		m[p] = regexp.MustCompile("^" + p + "-([0-9a-f]{8}|[0-9a-f]{17})$")
 	}
 	return m

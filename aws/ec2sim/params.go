@@ -39,6 +39,10 @@ var knownParams = map[string][]string{
 	"DescribeKeyPairs":            {"Filter.", "KeyName.", "KeyPairId.", "IncludePublicKey"},
 	"DeleteKeyPair":               {"KeyName", "KeyPairId"},
 	"CreateTags":                  {"ResourceId.", "Tag."},
+	"DescribeInstanceTypes":       {"InstanceType.", "Filter.", "IncludeUnsupportedInRegion", "MaxResults", "NextToken"},
+	"CreateLaunchTemplate":        {"LaunchTemplateName", "LaunchTemplateData.", "VersionDescription", "ClientToken", "TagSpecification.", "Operator."},
+	"DescribeLaunchTemplates":     {"LaunchTemplateId.", "LaunchTemplateName.", "Filter.", "IncludeManagedResources", "MaxResults", "NextToken"},
+	"DeleteLaunchTemplate":        {"LaunchTemplateId", "LaunchTemplateName"},
 	"DeleteTags":                  {"ResourceId.", "Tag."},
 }
 

@@ -28,7 +28,8 @@ type regionState struct {
 	ClientTokens map[string]string `json:"clientTokens"` // token → launch (r-) ID
 	KeyPairs     []*keyPair        `json:"keyPairs,omitempty"`
 	// ZoneGroups holds the opt-in status the account set for Local Zone groups.
-	ZoneGroups map[string]string `json:"zoneGroups,omitempty"`
+	ZoneGroups      map[string]string `json:"zoneGroups,omitempty"`
+	LaunchTemplates []*launchTemplate `json:"launchTemplates,omitempty"`
 }
 
 // fill makes a new state, or one loaded from JSON, safe to use.
@@ -43,6 +44,7 @@ func (rs *regionState) fill() {
 		r.Extensions = slices.DeleteFunc(r.Extensions, func(e *extension) bool { return e == nil })
 	}
 	rs.KeyPairs = slices.DeleteFunc(rs.KeyPairs, func(k *keyPair) bool { return k == nil })
+	rs.LaunchTemplates = slices.DeleteFunc(rs.LaunchTemplates, func(t *launchTemplate) bool { return t == nil })
 	rs.Instances = slices.DeleteFunc(rs.Instances, func(in *instance) bool {
 		return in == nil || rs.reservation(in.ReservationID) == nil
 	})

@@ -97,7 +97,7 @@ func reservationField(account string, r *reservation, name string, now time.Time
 	case "instance-platform":
 		return []string{r.Platform}
 	case "tenancy":
-		return []string{"default"}
+		return []string{tenancy(r.Tenancy)}
 	case "end-date-type":
 		return []string{"limited"}
 	case "instance-match-criteria":
@@ -119,7 +119,7 @@ func writeReservation(x *xmlBody, account, elem string, rs *regionState, r *rese
 	x.str("instanceType", r.InstanceType)
 	x.str("instancePlatform", r.Platform)
 	x.str("availabilityZone", r.AZ)
-	x.str("tenancy", "default")
+	x.str("tenancy", tenancy(r.Tenancy))
 	x.int("totalInstanceCount", r.Count)
 	x.int("availableInstanceCount", rs.available(r, now))
 	x.bool("ebsOptimized", true)

@@ -145,6 +145,13 @@
 //     .AlreadyExistsException), ClientToken idempotent, the market type, tenancy and a
 //     targeted reservation's id form checked, its existence not (AWS checks it at launch).
 //     RunInstances from a launch template is not served: UnsupportedOperation.
+//   - tenancy: from a week ahead, a few market days of each instance type (12%, by the seed;
+//     never UltraServers) are sold as dedicated-tenancy blocks, every zone alike; which
+//     blocks AWS sells dedicated is not documented. A reservation takes only launches of
+//     its tenancy (Placement.Tenancy, default when absent): a mismatch is
+//     ReservationCapacityExceeded, the code AWS answers a targeted launch without
+//     "compatible" capacity (the code for this case is unconfirmed); host tenancy is
+//     InvalidParameterCombination (Capacity Reservations cannot use Dedicated Hosts).
 //   - unknown parameters of every action are UnknownParameter (the names are the SDK's),
 //     and each action accepts exactly its documented filters (filters.go), and tag:KEY and
 //     tag-key on DescribeCapacityReservations and DescribeCapacityBlocks as AWS does

@@ -70,7 +70,21 @@ type offering struct {
 	// Segments, when there are any, are what a purchase makes: one reservation each.
 	// The top-level fields then describe the whole (see segmentsFee and split).
 	Segments []segment `json:"segments,omitempty"`
+	Tenancy  string    `json:"tenancy,omitempty"` // "" is default
 }
+
+// tenancy is how EC2 names a tenancy kept as "" for its default.
+func tenancy(t string) string {
+	if t == "" {
+		return tenancyDefault
+	}
+	return t
+}
+
+const (
+	tenancyDefault   = "default"
+	tenancyDedicated = "dedicated"
+)
 
 // segment is one distinct block of a segmented offering: its own zone, count, schedule
 // and fee. A purchase makes one Capacity Reservation (and one Capacity Block) of it.
@@ -117,6 +131,7 @@ type reservation struct {
 	OrigEnd      time.Time `json:"origEnd"`
 	Created      time.Time `json:"created"`
 	simcore.Payment
+	Tenancy    string       `json:"tenancy,omitempty"` // "" is default
 	OfferingID string       `json:"offeringId"`
 	Fee        model.Money  `json:"fee"`
 	Tags       []tag        `json:"tags"`
@@ -213,6 +228,7 @@ type instance struct {
 	KeyName       string    `json:"keyName,omitempty"`
 	Groups        []string  `json:"groups,omitempty"` // security group IDs; none saved before groups were checked
 	LaunchIndex   int       `json:"launchIndex"`
+	Tenancy       string    `json:"tenancy,omitempty"` // "" is default
 	Launched      time.Time `json:"launched"`
 	TerminateAt   time.Time `json:"terminateAt,omitzero"`
 	Tags          []tag     `json:"tags"`

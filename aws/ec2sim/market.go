@@ -301,10 +301,14 @@ func (s *Server) offerings(rs *regionState, region string, q search, now time.Ti
 			UltraType: q.ultraType, UltraCount: q.ultraCount,
 			Start: c.w.start, End: c.w.end, Fee: c.fee, Issued: now, Segments: c.segs,
 		}
-		if len(c.segs) == 0 {
+		// What tells offerings apart beyond zone, type, count, window and fee goes into the id.
+		switch {
+		case len(c.segs) > 0:
+			o.ID = s.id("cbr", region, "segments", len(c.segs), o.Tenancy, o.AZ, q.typ, q.units, o.Start, o.End, o.Fee.Micros(), rs.Generation)
+		case o.Tenancy != "":
+			o.ID = s.id("cbr", region, o.Tenancy, o.AZ, q.typ, q.units, o.Start, o.End, o.Fee.Micros(), rs.Generation)
+		default:
 			o.ID = s.id("cbr", region, o.AZ, q.typ, q.units, o.Start, o.End, o.Fee.Micros(), rs.Generation)
-		} else {
-			o.ID = s.id("cbr", region, "segments", len(c.segs), o.AZ, q.typ, q.units, o.Start, o.End, o.Fee.Micros(), rs.Generation)
 		}
 		if old, ok := rs.Offerings[o.ID]; ok {
 			if old.Gone {
@@ -328,8 +332,9 @@ const dedicatedPercent = 12
 
 // tenancyOf is the tenancy of the blocks of a type starting on start's market day. Which
 // blocks AWS sells as dedicated is not documented; the emulator sells a few instance-type
-// days (never UltraServers) as dedicated, all the zones of the region alike, so that the
-// segments of an offering share its tenancy.
+// days (never UltraServers) as dedicated while they are a week or more ahead, all the
+// zones of the region alike, so that the segments of an offering share its tenancy. The
+// tenancy is in the offering's id: a quote keeps the tenancy it was given with.
 func (s *Server) tenancyOf(region string, q search, start, now time.Time) string {
 	if q.ultraType != "" || start.Sub(now) < 7*24*time.Hour {
 		return ""

@@ -105,6 +105,61 @@
 //     unconfirmed). The codes AWS answers for a launch whose type, platform or zone does
 //     not fit its block are not documented: the emulator answers InvalidParameterValue, or
 //     InvalidParameterCombination for the platform.
+//   - DescribeCapacityBlockOfferings takes exactly one of InstanceTypePreference.N.InstanceType
+//     (service/ec2 v1.349.0), the legacy InstanceType, or UltraserverType: two of them is
+//     InvalidParameterCombination, none MissingParameter, a type given twice, one Capacity
+//     Blocks do not sell, an UltraServer type among the preferences, or more than
+//     maxTypePreferences (20: AWS documents no maximum, this is the emulator's
+//     assumption) InvalidParameterValue. A type sold in other regions only answers no
+//     offering of it, as its search alone does. The cap of 6 offerings holds for the call
+//     across its types (unconfirmed): each type's offerings are merged by start, then fee,
+//     and cut at 6, so an answer of fewer than 6 holds every offering the searches of each
+//     type alone would answer, and one of exactly 6 may have been cut (ask type by type).
+//     Preference order does not rank the answer (unconfirmed). One call is one token of
+//     the bucket whatever its types.
+//   - an offering is segmented (capacityBlockOfferingSegmentSet) when the count asked is
+//     more than any single zone holds for a window but the region's zones together hold
+//     it: parallel segments in the zones with the most free, the largest first, each with
+//     its own count and fee; never for UltraServers. When AWS splits an offering is not
+//     documented. The top-level fields describe the whole: the fee is the exact sum of the
+//     segments' fees, the count their sum, the start the earliest and the end the latest;
+//     the zone (and zone id and type) is the first segment's, the one with the most
+//     instances. A plain offering has no segment set.
+//   - a purchase makes one reservation (and one Capacity Block) per segment, each tagged
+//     as asked and extendable on its own, paid by one payment (they are scheduled, or
+//     payment-failed, together); the reply has them all in capacityReservationSet and
+//     capacityBlockSet, and the first segment's in capacityReservation (AWS does not say
+//     which). A plain purchase answers its one reservation in both.
+//   - ids are derived from the account as well (but the demo account's, unchanged), so two
+//     emulators that differ only in --account hand out different ids, as AWS's are unique.
+//   - DescribeInstanceTypes answers the instance types the market sells in the region (an
+//     UltraServer's by its member type, p6e-gb200.36xlarge), with every one of them with
+//     IncludeUnsupportedInRegion; the figures a scheduler reads (vCPUs, memory, GPUs or
+//     Neuron devices, architecture, usage classes with capacity-block, EFA and network
+//     cards) come from the catalog, those it does not hold (cards, interfaces, local
+//     disks) are approximations (action_types.go). Any other type, real on AWS or not, is
+//     InvalidInstanceType: the emulator does not know it.
+//   - CreateLaunchTemplate, DescribeLaunchTemplates and DeleteLaunchTemplate keep
+//     templates of one version, names checked as AWS documents (3 to 128 of
+//     [a-zA-Z0-9().-/_]: InvalidLaunchTemplateName.MalformedException; taken:
+//     .AlreadyExistsException), ClientToken idempotent, the market type, tenancy and a
+//     targeted reservation's id form checked, its existence not (AWS checks it at launch).
+//     RunInstances from a launch template is not served: UnsupportedOperation.
+//   - tenancy: from a week ahead, a few market days of each instance type (12%, by the seed;
+//     never UltraServers) are sold as dedicated-tenancy blocks, every zone alike; which
+//     blocks AWS sells dedicated is not documented. A reservation takes only launches of
+//     its tenancy (Placement.Tenancy, default when absent): a mismatch is
+//     ReservationCapacityExceeded, the code AWS answers a targeted launch without
+//     "compatible" capacity (the code for this case is unconfirmed); host tenancy is
+//     InvalidParameterCombination (Capacity Reservations cannot use Dedicated Hosts).
 //   - unknown parameters of every action are UnknownParameter (the names are the SDK's),
-//     and each action accepts exactly its documented filters (filters.go).
+//     and each action accepts exactly its documented filters (filters.go), and tag:KEY and
+//     tag-key on DescribeCapacityReservations and DescribeCapacityBlocks as AWS does
+//     (Karpenter's lookup sends them); reservation-type, documented nowhere, stays refused.
+//   - CreateTags and DeleteTags tag Capacity Reservations, instances and key pairs; every
+//     resource is resolved before any is changed (an unknown one changes none: its
+//     kind's NotFound or Malformed code; an id of a kind the emulator does not make is
+//     InvalidID); aws: keys are refused and never deleted; more than 50 tags is
+//     TagLimitExceeded. DeleteTags deletes a tag given with a value (even "") only where
+//     it has that value, a key alone whatever its value, and with no Tag.N every tag.
 package ec2sim

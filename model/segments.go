@@ -60,10 +60,11 @@ func (o Offering) SegmentsProblem() string {
 	return ""
 }
 
-// SegmentsWords is a segmented offering in a few words, for a table's cell: "2 segments".
-func (o Offering) SegmentsWords() string {
+// ZoneCell is the zone column of a table: the zone, or, for an offering made of segments,
+// how many ("2 segments"), so that one row never reads as one block in one zone.
+func (o Offering) ZoneCell() string {
 	if !o.Segmented() {
-		return ""
+		return o.AvailabilityZone
 	}
 	return fmt.Sprintf("%d segments", len(o.Parts))
 }

@@ -31,9 +31,9 @@ type JournalEntry struct {
 	Tags      map[string]string `json:"tags,omitempty"`
 	// Segments are a segmented Capacity Block offering's, each to become a reservation;
 	// the outcome's Result then names every reservation, comma-separated.
-	Segments []JournalSegment `json:"segments,omitempty"`
-	Outcome   string            `json:"outcome,omitempty"` // bought, not-bought, unknown, launched, not-launched
-	Recovered bool              `json:"recovered,omitempty"`
+	Segments  []JournalSegment `json:"segments,omitempty"`
+	Outcome   string           `json:"outcome,omitempty"` // bought, not-bought, unknown, launched, not-launched
+	Recovered bool             `json:"recovered,omitempty"`
 	// SettledLater marks the outcome of an intent left open by a crash and settled by a
 	// later run, from what AWS lists.
 	SettledLater bool `json:"settled_later,omitempty"`

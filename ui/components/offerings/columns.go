@@ -174,7 +174,7 @@ func newRow(o model.Offering, cat *pricing.Catalog) row {
 	r.cells = [numColumns]string{
 		ColRegion:   o.Region,
 		ColSource:   o.Source.Short(),
-		ColAZ:       o.AvailabilityZone,
+		ColAZ:       o.ZoneCell(),
 		ColType:     o.InstanceType,
 		ColCount:    strconv.Itoa(o.Count),
 		ColStart:    o.Start.UTC().Format(timeLayout),
@@ -188,7 +188,7 @@ func newRow(o model.Offering, cat *pricing.Catalog) row {
 		r.cells[ColFee] = o.Fee.String() + " " + o.Currency
 	}
 	r.cells[ColOnDemand], r.cells[ColVsOnDemand], r.cells[ColBreakEven] = pricingCells(o, c)
-	r.text = strings.ToLower(strings.Join(r.cells[:], " ") + " " + o.ID)
+	r.text = strings.ToLower(strings.Join(r.cells[:], " ") + " " + o.ID + " " + o.Zones())
 	return r
 }
 

@@ -163,6 +163,16 @@ func (b Block) Hours() int64 {
 	return int64(b.End.Sub(b.Start) / time.Hour)
 }
 
+// LaunchTenancy is the Placement.Tenancy a launch into b must carry: "dedicated" for a
+// dedicated block, which AWS refuses default-tenancy instances into; "" (AWS's default)
+// otherwise.
+func (b Block) LaunchTenancy() string {
+	if b.Tenancy == "dedicated" {
+		return "dedicated"
+	}
+	return ""
+}
+
 // TerminationAt is when AWS starts terminating the block's instances.
 func (b Block) TerminationAt() time.Time { return b.End.Add(-TerminationLead) }
 

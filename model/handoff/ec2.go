@@ -166,7 +166,7 @@ func karpenter(bs []model.Block) (File, error) {
 	return File{Name: "karpenter.yaml", Format: YAML, Content: out, Note: fmt.Sprintf(
 		"Replace CLUSTER_NAME (node role and the karpenter.sh/discovery tag of your subnets and security groups; a subnet must be in %s). "+
 			"Needs Karpenter v1.6+ with the ReservedCapacity feature gate. Apply: kubectl apply -f karpenter.yaml",
-		strings.Join(c.zones(), " and in "))+c.groupNote()+c.tenancyNote("Karpenter")}, nil
+		strings.Join(c.zones(), " and in ")) + c.groupNote() + c.tenancyNote("Karpenter")}, nil
 }
 
 // skypilot writes the ~/.sky/config.yaml key that lets SkyPilot launch into the block:

@@ -64,3 +64,27 @@ func GroupMark(blocks []Block, b Block) string {
 	}
 	return ""
 }
+
+// SpreadLaunch shares count instances among a purchase's reservations, one at a time in
+// turn to each that has room (its available count), so that a launch across a group is
+// as even as the free capacity allows: 10 over 8 + 8 free is 5 + 5, over 8 + 2 is 8 + 2.
+// The error says how many are free when the group holds fewer than count.
+func SpreadLaunch(group []Block, count int) ([]int, error) {
+	free := 0
+	for _, b := range group {
+		free += max(0, b.AvailableCount)
+	}
+	if count < 1 || count > free {
+		return nil, fmt.Errorf("the %d reservations of this purchase have %d instances free, not %d", len(group), free, count)
+	}
+	shares := make([]int, len(group))
+	for left := count; left > 0; {
+		for i, b := range group {
+			if left > 0 && shares[i] < b.AvailableCount {
+				shares[i]++
+				left--
+			}
+		}
+	}
+	return shares, nil
+}

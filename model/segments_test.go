@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -119,5 +120,21 @@ func TestGroupOfAPurchase(t *testing.T) {
 	}
 	if GroupMark(bs, bs[0]) != "2 of 2" || GroupMark(bs, bs[1]) != "" || GroupMark(bs, bs[3]) != "" {
 		t.Fatalf("marks %q %q %q", GroupMark(bs, bs[0]), GroupMark(bs, bs[1]), GroupMark(bs, bs[3]))
+	}
+}
+
+func TestSpreadLaunch(t *testing.T) {
+	g := []Block{{ReservationID: "cr-a", AvailableCount: 8}, {ReservationID: "cr-b", AvailableCount: 2}}
+	for _, c := range []struct {
+		count int
+		want  string
+	}{{1, "[1 0]"}, {3, "[2 1]"}, {10, "[8 2]"}, {5, "[3 2]"}} {
+		got, err := SpreadLaunch(g, c.count)
+		if err != nil || fmt.Sprint(got) != c.want {
+			t.Errorf("SpreadLaunch(%d) = %v, %v; want %s", c.count, got, err, c.want)
+		}
+	}
+	if _, err := SpreadLaunch(g, 11); err == nil || !strings.Contains(err.Error(), "10 instances free") {
+		t.Errorf("11 over 10 free: %v", err)
 	}
 }

@@ -90,7 +90,7 @@ func describeExtensionOfferings(s *Server, c *call) (*xmlBody, *apiError) {
 		x.int("capacityBlockExtensionDurationHours", o.Hours)
 		x.str("upfrontFee", o.Fee.String())
 		x.str("currencyCode", "USD")
-		x.str("tenancy", "default")
+		x.str("tenancy", tenancy(r.Tenancy))
 		x.str("zoneType", r.ZoneType)
 		x.close("item")
 	})

@@ -263,7 +263,7 @@ func writeOffering(x *xmlBody, o *offering) {
 	x.int("capacityBlockDurationMinutes", int(d%time.Hour/time.Minute))
 	x.str("upfrontFee", o.Fee.String())
 	x.str("currencyCode", "USD")
-	x.str("tenancy", "default")
+	x.str("tenancy", tenancy(o.Tenancy))
 	if o.UltraType != "" {
 		x.str("ultraserverType", o.UltraType)
 		x.int("ultraserverCount", o.UltraCount)
@@ -408,7 +408,7 @@ func purchaseCapacityBlock(s *Server, c *call) (*xmlBody, *apiError) {
 			Region:  c.region, AZ: p.AZ, AZID: p.AZID, ZoneType: p.ZoneType,
 			CatalogType: o.CatalogType, InstanceType: p.InstanceType, Platform: platform,
 			Count: p.Count, Units: p.Units, UltraType: o.UltraType, UltraCount: o.UltraCount,
-			Start: p.Start, OrigEnd: p.End, Created: c.now, Payment: pay,
+			Start: p.Start, OrigEnd: p.End, Created: c.now, Payment: pay, Tenancy: o.Tenancy,
 			OfferingID: o.ID, Fee: p.Fee,
 			Tags: append(slices.Clone(tags), tag{quantityTag, fmt.Sprint(p.Count)}),
 		}

@@ -292,7 +292,8 @@ func (s *Server) offerings(rs *regionState, region string, q search, now time.Ti
 			continue
 		}
 		o := &offering{
-			Region: region, AZ: c.z.Name, AZID: c.z.ID, ZoneType: c.z.Type,
+			Tenancy: s.tenancyOf(region, q, c.w.start, now),
+			Region:  region, AZ: c.z.Name, AZID: c.z.ID, ZoneType: c.z.Type,
 			CatalogType: q.typ, InstanceType: q.instType, Count: q.count, Units: q.units,
 			UltraType: q.ultraType, UltraCount: q.ultraCount,
 			Start: c.w.start, End: c.w.end, Fee: c.fee, Issued: now, Segments: c.segs,
@@ -315,6 +316,25 @@ func (s *Server) offerings(rs *regionState, region string, q search, now time.Ti
 		out = append(out, o)
 	}
 	return out
+}
+
+// dedicatedPercent is the share of a type's market days, from a week ahead, whose
+// capacity is sold as dedicated-tenancy blocks: few, so that the blocks people see first
+// are mostly of the default tenancy, and deterministic from the seed.
+const dedicatedPercent = 12
+
+// tenancyOf is the tenancy of the blocks of a type starting on start's market day. Which
+// blocks AWS sells as dedicated is not documented; the emulator sells a few instance-type
+// days (never UltraServers) as dedicated, all the zones of the region alike, so that the
+// segments of an offering share its tenancy.
+func (s *Server) tenancyOf(region string, q search, start, now time.Time) string {
+	if q.ultraType != "" || start.Sub(now) < 7*24*time.Hour {
+		return ""
+	}
+	if s.hash.Sum("dedicated", region, q.typ, slotOf(start))%100 < dedicatedPercent {
+		return tenancyDedicated
+	}
+	return ""
 }
 
 // issue records the offerings answered, so that they can be bought by their ids.

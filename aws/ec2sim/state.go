@@ -28,7 +28,8 @@ type regionState struct {
 	ClientTokens map[string]string `json:"clientTokens"` // token → launch (r-) ID
 	KeyPairs     []*keyPair        `json:"keyPairs,omitempty"`
 	// ZoneGroups holds the opt-in status the account set for Local Zone groups.
-	ZoneGroups map[string]string `json:"zoneGroups,omitempty"`
+	ZoneGroups      map[string]string `json:"zoneGroups,omitempty"`
+	LaunchTemplates []*launchTemplate `json:"launchTemplates,omitempty"`
 }
 
 // fill makes a new state, or one loaded from JSON, safe to use.
@@ -43,6 +44,7 @@ func (rs *regionState) fill() {
 		r.Extensions = slices.DeleteFunc(r.Extensions, func(e *extension) bool { return e == nil })
 	}
 	rs.KeyPairs = slices.DeleteFunc(rs.KeyPairs, func(k *keyPair) bool { return k == nil })
+	rs.LaunchTemplates = slices.DeleteFunc(rs.LaunchTemplates, func(t *launchTemplate) bool { return t == nil })
 	rs.Instances = slices.DeleteFunc(rs.Instances, func(in *instance) bool {
 		return in == nil || rs.reservation(in.ReservationID) == nil
 	})
@@ -68,7 +70,21 @@ type offering struct {
 	// Segments, when there are any, are what a purchase makes: one reservation each.
 	// The top-level fields then describe the whole (see segmentsFee and split).
 	Segments []segment `json:"segments,omitempty"`
+	Tenancy  string    `json:"tenancy,omitempty"` // "" is default
 }
+
+// tenancy is how EC2 names a tenancy kept as "" for its default.
+func tenancy(t string) string {
+	if t == "" {
+		return tenancyDefault
+	}
+	return t
+}
+
+const (
+	tenancyDefault   = "default"
+	tenancyDedicated = "dedicated"
+)
 
 // segment is one distinct block of a segmented offering: its own zone, count, schedule
 // and fee. A purchase makes one Capacity Reservation (and one Capacity Block) of it.
@@ -115,6 +131,7 @@ type reservation struct {
 	OrigEnd      time.Time `json:"origEnd"`
 	Created      time.Time `json:"created"`
 	simcore.Payment
+	Tenancy    string       `json:"tenancy,omitempty"` // "" is default
 	OfferingID string       `json:"offeringId"`
 	Fee        model.Money  `json:"fee"`
 	Tags       []tag        `json:"tags"`
@@ -211,6 +228,7 @@ type instance struct {
 	KeyName       string    `json:"keyName,omitempty"`
 	Groups        []string  `json:"groups,omitempty"` // security group IDs; none saved before groups were checked
 	LaunchIndex   int       `json:"launchIndex"`
+	Tenancy       string    `json:"tenancy,omitempty"` // "" is default
 	Launched      time.Time `json:"launched"`
 	TerminateAt   time.Time `json:"terminateAt,omitzero"`
 	Tags          []tag     `json:"tags"`

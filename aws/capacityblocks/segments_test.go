@@ -117,6 +117,15 @@ func TestPurchaseOfSegmentsMakesOneReservationEachAndJournalsAll(t *testing.T) {
 	if g := model.Group(blocks, blocks[0]); len(g) != len(o.Parts) || model.GroupMark(blocks, blocks[0]) == "" {
 		t.Errorf("blocks group %d of %d listed reservations, want %d", len(g), len(blocks), len(o.Parts))
 	}
+	// The fee paid is each reservation's own segment's, and the group's is the fee once.
+	fees := c.FeesPaid(blocks)
+	var sum model.Money
+	for _, f := range fees {
+		sum = sum.Add(f)
+	}
+	if len(fees) != len(o.Parts) || sum.Cmp(o.Fee) != 0 {
+		t.Errorf("fees paid %v add up to %s, want one per reservation adding up to %s", fees, sum, o.Fee)
+	}
 }
 
 func TestPurchaseOfSegmentsWithLostReplyFindsThemAll(t *testing.T) {

@@ -412,7 +412,7 @@ func purchaseCapacityBlock(s *Server, c *call) (*xmlBody, *apiError) {
 			OfferingID: o.ID, Fee: p.Fee,
 			Tags: append(slices.Clone(tags), tag{quantityTag, fmt.Sprint(p.Count)}),
 		}
-		rs.Reservations = append(rs.Reservations, r)
+		rs.add(r)
 		made = append(made, r)
 		consume(rs, p.AZ, o.CatalogType, p.Start, p.End, p.Units)
 	}
@@ -445,7 +445,9 @@ func (s *Server) settlePayments(region string, now time.Time) {
 		return
 	}
 	changed := false
-	for _, r := range rs.Reservations {
+	// Only the reservations whose payment, or an extension's, is to fail can release
+	// anything: a search does not walk every purchase ever made.
+	for _, r := range rs.failing {
 		if r.Release(now) {
 			consume(rs, r.AZ, r.CatalogType, r.Start, r.OrigEnd, -r.Units)
 			changed = true
@@ -459,5 +461,6 @@ func (s *Server) settlePayments(region string, now time.Time) {
 	}
 	if changed {
 		_ = s.core.Commit() // undone if unsaved; the next request settles them again
+		rs.failing = slices.DeleteFunc(rs.failing, func(r *reservation) bool { return !r.toRelease() })
 	}
 }

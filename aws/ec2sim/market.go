@@ -236,13 +236,16 @@ func (s *Server) offerings(rs *regionState, region string, q search, now time.Ti
 	}
 	var cands []cand
 	carriers := regions[region].carrierZones(t.UltraServer)
+	var carrying []zone
+	for _, z := range zones {
+		if s.carries(region, carriers, z.Name, q.typ) {
+			carrying = append(carrying, z)
+		}
+	}
 	for _, w := range windows {
 		held := false
 		var partial []zoneFree
-		for _, z := range zones {
-			if !s.carries(region, carriers, z.Name, q.typ) {
-				continue
-			}
+		for _, z := range carrying {
 			free := s.freeOver(rs, region, z.Name, q.typ, w.start, w.end, now)
 			if free < q.units {
 				if free > 0 {
@@ -418,6 +421,10 @@ func nearness(start, end time.Time, d time.Duration) time.Duration {
 
 // pruneOfferings forgets offerings that can no longer be bought because they have started.
 func pruneOfferings(rs *regionState, now time.Time) {
+	if now.Sub(rs.prunedAt) < time.Minute && !now.Before(rs.prunedAt) {
+		return
+	}
+	rs.prunedAt = now
 	for id, o := range rs.Offerings {
 		if !o.Start.After(now) {
 			delete(rs.Offerings, id)

@@ -30,6 +30,44 @@ type regionState struct {
 	// ZoneGroups holds the opt-in status the account set for Local Zone groups.
 	ZoneGroups      map[string]string `json:"zoneGroups,omitempty"`
 	LaunchTemplates []*launchTemplate `json:"launchTemplates,omitempty"`
+
+	// failing are the reservations with a payment (theirs or an extension's) that fails
+	// and whose capacity has not yet gone back to the market: what settlePayments looks
+	// at. Rebuilt from the reservations when the state is loaded.
+	failing []*reservation
+	// byID and byBlock index the reservations by reservation and by Capacity Block id.
+	byID, byBlock map[string]*reservation
+	// prunedAt is when pruneOfferings last ran: it walks every quote given, so it runs at
+	// most once an emulator minute rather than on every search.
+	prunedAt time.Time
+}
+
+// add records a reservation bought.
+func (rs *regionState) add(r *reservation) {
+	rs.Reservations = append(rs.Reservations, r)
+	rs.byID[r.ID], rs.byBlock[r.BlockID] = r, r
+	rs.watchPayment(r)
+}
+
+// toRelease reports whether the reservation, or one of its extensions, has a failing
+// payment whose capacity is still to be released.
+func (r *reservation) toRelease() bool {
+	if r.PaymentFails && !r.Released {
+		return true
+	}
+	for _, e := range r.Extensions {
+		if e.PaymentFails && !e.Released {
+			return true
+		}
+	}
+	return false
+}
+
+// watchPayment has settlePayments look at r when a payment of it is to fail.
+func (rs *regionState) watchPayment(r *reservation) {
+	if r.toRelease() && !slices.Contains(rs.failing, r) {
+		rs.failing = append(rs.failing, r)
+	}
 }
 
 // fill makes a new state, or one loaded from JSON, safe to use.
@@ -45,6 +83,11 @@ func (rs *regionState) fill() {
 	}
 	rs.KeyPairs = slices.DeleteFunc(rs.KeyPairs, func(k *keyPair) bool { return k == nil })
 	rs.LaunchTemplates = slices.DeleteFunc(rs.LaunchTemplates, func(t *launchTemplate) bool { return t == nil })
+	rs.failing, rs.byID, rs.byBlock, rs.prunedAt = nil, map[string]*reservation{}, map[string]*reservation{}, time.Time{}
+	for _, r := range rs.Reservations {
+		rs.byID[r.ID], rs.byBlock[r.BlockID] = r, r
+		rs.watchPayment(r)
+	}
 	rs.Instances = slices.DeleteFunc(rs.Instances, func(in *instance) bool {
 		return in == nil || rs.reservation(in.ReservationID) == nil
 	})
@@ -205,13 +248,9 @@ func (rs *regionState) available(r *reservation, now time.Time) int {
 	return max(0, r.Count-rs.used(r, now))
 }
 
-func (rs *regionState) reservation(id string) *reservation {
-	return simcore.Find(rs.Reservations, func(r *reservation) bool { return r.ID == id })
-}
+func (rs *regionState) reservation(id string) *reservation { return rs.byID[id] }
 
-func (rs *regionState) block(id string) *reservation {
-	return simcore.Find(rs.Reservations, func(r *reservation) bool { return r.BlockID == id })
-}
+func (rs *regionState) block(id string) *reservation { return rs.byBlock[id] }
 
 type instance struct {
 	ID            string    `json:"id"`

@@ -308,8 +308,6 @@ type Part struct {
 	ZoneType           string `json:",omitempty"`
 	Fee                Money  `json:",omitzero"`
 	Currency           string `json:",omitempty"`
-	// ReservationID is the capacity reservation a bought segment became.
-	ReservationID string `json:",omitempty"`
 }
 
 // InstanceMinutes is the part's instance-minutes: its count × its length.

@@ -118,17 +118,25 @@ func PurchaseFacts(o Offering, account string, be BreakEven, loc *time.Location)
 	default:
 		breakEven = fmt.Sprintf("%d%% utilization: never cheaper than on-demand at %s/h", be.Percent, be.OnDemandHourly.Rate())
 	}
-	return Facts{Lines: []Fact{
+	total := ", total for the whole block"
+	if o.Segmented() {
+		total = fmt.Sprintf(", total for all %d segments", len(o.Parts))
+	}
+	lines := []Fact{
 		{"Account", knownAccount(account)},
-		{"Region · zone", o.Region + " · " + o.AvailabilityZone},
+		{"Region · zone", o.Region + " · " + o.Zones()},
 		{"Capacity", what + " for " + lengthWords(o.Minutes())},
 		{"Start", BothTimes(o.Start, loc)},
 		{"End", BothTimes(o.End, loc)},
-		{"Upfront fee", ExactFee(o.Fee, o.Currency) + ", total for the whole block"},
-		{"Rate", rate},
-		{"Break-even", breakEven},
-		{"Offering", o.ID},
-	}, Final: Irrevocable}
+	}
+	lines = append(lines, segmentFacts(o, loc)...)
+	lines = append(lines,
+		Fact{"Upfront fee", ExactFee(o.Fee, o.Currency) + total},
+		Fact{"Rate", rate},
+		Fact{"Break-even", breakEven},
+		Fact{"Offering", o.ID},
+	)
+	return Facts{Lines: lines, Final: Irrevocable}
 }
 
 // PlanFacts is the confirmation of buying a training plan: the same facts as a block's,

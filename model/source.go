@@ -287,8 +287,11 @@ func SageMakerType(ec2Type string) string {
 // EC2Type is the EC2 name of an ml.* type (ml.p5.48xlarge → p5.48xlarge); an EC2 name is kept.
 func EC2Type(typ string) string { return strings.TrimPrefix(typ, "ml.") }
 
-// Part is one reserved capacity of a training plan or its offering: a plan may be made
-// of several, in different zones and windows, with gaps between them.
+// Part is one reserved capacity of a training plan or its offering, or one segment of a
+// Capacity Block offering: a plan may be made of several, in different zones and windows,
+// with gaps between them; a segmented Capacity Block offering is several blocks bought
+// together, each with its own zone, type, count, window and fee, and each becoming its own
+// capacity reservation once bought.
 type Part struct {
 	AvailabilityZone string
 	InstanceType     string // as the source names it (ml.* for a training plan)
@@ -297,16 +300,22 @@ type Part struct {
 	UltraServerCount int    `json:",omitempty"`
 	Start, End       time.Time
 	Hours            int64
+	Minutes          int    `json:",omitempty"` // minutes past the whole hours (a near-term segment)
 	ARN              string `json:",omitempty"` // a reserved capacity's, once bought
 	Status           string `json:",omitempty"`
+	// A Capacity Block segment's own figures, as AWS states them.
+	AvailabilityZoneID string `json:",omitempty"`
+	ZoneType           string `json:",omitempty"`
+	Fee                Money  `json:",omitzero"`
+	Currency           string `json:",omitempty"`
 }
 
 // InstanceMinutes is the part's instance-minutes: its count × its length.
 func (p Part) InstanceMinutes() int64 { return int64(p.Count) * p.minutes() }
 
 func (p Part) minutes() int64 {
-	if p.Hours > 0 {
-		return p.Hours * 60
+	if p.Hours > 0 || p.Minutes > 0 {
+		return p.Hours*60 + int64(p.Minutes)
 	}
 	if p.End.After(p.Start) {
 		return int64(p.End.Sub(p.Start) / time.Minute)

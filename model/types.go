@@ -23,7 +23,9 @@ type Offering struct {
 	UltraServerCount int
 	ZoneType         string   // availability-zone, or local-zone (AWS's ZoneType)
 	Targets          []string `json:",omitempty"` // a training plan's target resources
-	Parts            []Part   `json:",omitempty"` // a training plan's reserved capacities
+	// Parts are a training plan's reserved capacities, or a Capacity Block offering's
+	// segments (none for a plain offering, which is the one block its fields describe).
+	Parts []Part `json:",omitempty"`
 	// AskedAt is when the search that listed it was answered (zero: not known); a purchase
 	// of an older one asks again (aws.Prepare). Not part of any output.
 	AskedAt time.Time `json:"-"`
@@ -40,9 +42,17 @@ func (o Offering) Minutes() int64 { return int64(o.DurationHours)*60 + int64(o.D
 // Accelerators is the number of accelerators in the whole block.
 func (o Offering) Accelerators() int {
 	if len(o.Parts) > 0 {
+		// The most held at once: a plan's parts follow one another, a block's segments
+		// may run side by side in several zones.
 		n := 0
-		for _, p := range o.Parts {
-			n = max(n, Offering{InstanceType: p.InstanceType, Count: p.Count, UltraServerCount: p.UltraServerCount}.Accelerators())
+		for i, at := range o.Parts {
+			k := 0
+			for j, p := range o.Parts {
+				if i == j || !at.Start.IsZero() && !p.Start.After(at.Start) && p.End.After(at.Start) {
+					k += Offering{InstanceType: p.InstanceType, Count: p.Count, UltraServerCount: p.UltraServerCount}.Accelerators()
+				}
+			}
+			n = max(n, k)
 		}
 		return n
 	}
@@ -151,6 +161,16 @@ func (b Block) Hours() int64 {
 		return PartsHours(b.Parts)
 	}
 	return int64(b.End.Sub(b.Start) / time.Hour)
+}
+
+// LaunchTenancy is the Placement.Tenancy a launch into b must carry: "dedicated" for a
+// dedicated block, which AWS refuses default-tenancy instances into; "" (AWS's default)
+// otherwise.
+func (b Block) LaunchTenancy() string {
+	if b.Tenancy == "dedicated" {
+		return "dedicated"
+	}
+	return ""
 }
 
 // TerminationAt is when AWS starts terminating the block's instances.

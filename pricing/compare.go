@@ -98,8 +98,14 @@ func compare(cat *Catalog, o model.Offering, leadMinutes int64) Comparison {
 		}
 		c.AcceleratorHourly = o.AcceleratorHourlyRate()
 	}
-	if c.Units > 0 && c.UsableMinutes > 0 {
-		c.UsableHourly = o.Fee.MulRat(60, c.Units*c.UsableMinutes)
+	// The instance-minutes a job can use: the count × the usable length, or each
+	// segment's own, for an offering made of segments.
+	usable := c.Units * c.UsableMinutes
+	if o.Segmented() {
+		usable = o.UsableInstanceMinutes(leadMinutes)
+	}
+	if c.Units > 0 && usable > 0 {
+		c.UsableHourly = o.Fee.MulRat(60, usable)
 	}
 	c.Published, c.HasPublished = cat.CapacityBlockRate(o.InstanceType, o.Region)
 	c.SavingsPlans = cat.SavingsPlans(o.InstanceType, o.Region)
@@ -116,19 +122,27 @@ func compare(cat *Catalog, o model.Offering, leadMinutes int64) Comparison {
 		c.NoOnDemand = true
 		c.NoOnDemandReason = fmt.Sprintf("no on-demand price to compare with: %s sold only as Capacity Blocks (%s, %s)", o.InstanceType, row.Source, row.Date)
 		return c
+	case o.Segmented() && !o.SegmentTypesAgree():
+		c.NoOnDemand = true
+		c.NoOnDemandReason = "no single on-demand price to compare with: the offering's segments are of several instance types"
+		return c
 	case !row.HasPrice():
 		c.NoOnDemand = true
 		c.NoOnDemandReason = fmt.Sprintf("no on-demand price known for %s in %s; try gpublock prices --refresh", o.InstanceType, o.Region)
 		return c
 	}
 	c.OnDemandHourly = row.Hourly
-	if c.Units <= 0 || c.UsableMinutes <= 0 {
+	if c.Units <= 0 || c.UsableMinutes <= 0 || usable <= 0 {
 		// Nothing to divide by: an offering without instances or usable time compares with
 		// nothing.
 		return c
 	}
 	c.OnDemandBlockCost = c.OnDemandCostAt(c.BlockMinutes)
 	c.OnDemandUsableCost = c.OnDemandCostAt(c.UsableMinutes)
+	if o.Segmented() {
+		c.OnDemandBlockCost = row.Hourly.MulRat(o.InstanceMinutes(), 60)
+		c.OnDemandUsableCost = row.Hourly.MulRat(usable, 60)
+	}
 
 	fee := big.NewInt(o.Fee.Micros())
 	rate := big.NewInt(row.Hourly.Micros())
@@ -137,7 +151,7 @@ func compare(cat *Catalog, o model.Offering, leadMinutes int64) Comparison {
 	num := new(big.Int).Mul(fee, big.NewInt(60))
 	den := new(big.Int).Mul(rate, units)
 	c.BreakEvenHours = newRatio(fee, den)
-	c.BreakEvenUtilization = newRatio(num, new(big.Int).Mul(den, big.NewInt(c.UsableMinutes)))
+	c.BreakEvenUtilization = newRatio(num, new(big.Int).Mul(rate, big.NewInt(usable)))
 	s := new(big.Rat).Sub(big.NewRat(1, 1), c.BreakEvenUtilization.r)
 	c.SavingsPercent = Ratio{s.Mul(s, big.NewRat(100, 1))}
 	c.CanWin = c.BreakEvenUtilization.CmpInt(1) <= 0

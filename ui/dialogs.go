@@ -79,7 +79,7 @@ func (m Model) openDialog(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case uiscreen.OpenCompare:
 		return m.openCompare(msg.Comparisons)
 	case uiscreen.OpenUse:
-		m.dialog = use.New(m.pc.Theme, msg.Block, m.actionEnv().Size, use.DefaultKeyMap(m.blocks().KeyMap().Scroll))
+		m.dialog = use.NewGroup(m.pc.Theme, msg.Block, msg.Group, m.actionEnv().Size, use.DefaultKeyMap(m.blocks().KeyMap().Scroll))
 		return m, nil
 	}
 	return m, nil

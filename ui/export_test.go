@@ -20,7 +20,7 @@ import (
 const cmdCSVHeader = "Region,AvailabilityZone,InstanceType,InstanceCount,StartDate,EndDate," +
 	"CapacityBlockDurationHours,CapacityBlockDurationMinutes,UpfrontFee,CurrencyCode,Tenancy,CapacityBlockOfferingId," +
 	"PriceUnit,EffectiveHourlyPrice,AcceleratorHourlyPrice,OnDemandHourlyPrice,BreakEvenUtilization,PriceSource," +
-	"UltraserverType,UltraserverCount"
+	"UltraserverType,UltraserverCount,CapacityBlockOfferingSegments"
 
 var wroteRE = regexp.MustCompile(`Wrote (\d+) offerings? to`)
 

@@ -3,11 +3,14 @@ package awsapi
 import (
 	"crypto/rand"
 	"encoding/hex"
+
+	"github.com/gpublock/gpublock/model"
 )
 
 // RequestIDTag is the tag every purchase carries, so that after a lost reply the
-// reservation can be found and the purchase never repeated.
-const RequestIDTag = "gpublock:request-id"
+// reservations can be found and the purchase never repeated (model.PurchaseTag, which
+// also groups a purchase's reservations).
+const RequestIDTag = model.PurchaseTag
 
 // NewRequestID is a fresh request id, the key a spend is journalled and found again by.
 func NewRequestID() string {

@@ -1,6 +1,7 @@
 package capacityblocks
 
 import (
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -36,6 +37,13 @@ func offeringFrom(region string, o types.CapacityBlockOffering) (model.Offering,
 		UltraServerCount: int(aws.ToInt32(o.UltraserverCount)),
 		ZoneType:         aws.ToString(o.ZoneType),
 	}
+	for i, sg := range o.CapacityBlockOfferingSegments {
+		p, err := segmentFrom(sg)
+		if err != nil {
+			return model.Offering{}, fmt.Errorf("offering %s, segment %d: %w", off.ID, i+1, err)
+		}
+		off.Parts = append(off.Parts, p)
+	}
 	// AWS describes an UltraServer offering by its member instances (p6e-gb200.36xlarge ×
 	// 18); gpublock's model counts UltraServers (u-p6e-gb200x72 × 1), as its catalog
 	// and prices do.
@@ -46,6 +54,28 @@ func offeringFrom(region string, o types.CapacityBlockOffering) (model.Offering,
 		}
 	}
 	return off, nil
+}
+
+// segmentFrom converts one segment of a segmented offering; a fee that is not a decimal
+// number is an error, as the offering's is.
+func segmentFrom(sg types.CapacityBlockOfferingSegment) (model.Part, error) {
+	fee, err := model.ParseMoney(aws.ToString(sg.UpfrontFee))
+	if err != nil {
+		return model.Part{}, err
+	}
+	return model.Part{
+		AvailabilityZone:   aws.ToString(sg.AvailabilityZone),
+		AvailabilityZoneID: aws.ToString(sg.AvailabilityZoneId),
+		InstanceType:       aws.ToString(sg.InstanceType),
+		Count:              int(aws.ToInt32(sg.InstanceCount)),
+		Start:              aws.ToTime(sg.StartDate).UTC(),
+		End:                aws.ToTime(sg.EndDate).UTC(),
+		Hours:              int64(aws.ToInt32(sg.CapacityBlockDurationHours)),
+		Minutes:            int(aws.ToInt32(sg.CapacityBlockDurationMinutes)),
+		Fee:                fee,
+		Currency:           aws.ToString(sg.CurrencyCode),
+		ZoneType:           aws.ToString(sg.ZoneType),
+	}, nil
 }
 
 // incrementalQuantityTag carries a block's count before it starts, while AWS reports its

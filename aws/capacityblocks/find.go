@@ -29,3 +29,19 @@ func (c *Client) FindBlock(ctx context.Context, region, id string) (b model.Bloc
 	}
 	return model.Block{}, false, err
 }
+
+// FindGroup is FindBlock with the other reservations the same purchase made (one per
+// segment of a segmented offering, found by the purchase's request tag), the block first
+// of the group's order; the block alone when its purchase made only it.
+func (c *Client) FindGroup(ctx context.Context, region, id string) ([]model.Block, bool, error) {
+	blocks, err := c.Blocks(ctx, []string{region})
+	for _, b := range blocks {
+		if b.ReservationID == id {
+			return model.Group(blocks, b), true, nil
+		}
+	}
+	if err == nil && ctx.Err() != nil {
+		err = ctx.Err()
+	}
+	return nil, false, err
+}

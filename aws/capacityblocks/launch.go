@@ -75,6 +75,11 @@ func (c *Client) planLaunch(ctx context.Context, b model.Block, spec source.Laun
 			CapacityReservationTarget: &types.CapacityReservationTarget{CapacityReservationId: aws.String(b.ReservationID)},
 		},
 	}
+	// A dedicated reservation takes only instances launched dedicated: the launch carries
+	// the block's tenancy (a default block's is left unsaid, AWS's default).
+	if placement := b.LaunchTenancy(); placement != "" {
+		in.Placement = &types.Placement{Tenancy: types.Tenancy(placement)}
+	}
 	if spec.KeyName != "" {
 		in.KeyName = aws.String(spec.KeyName)
 	}

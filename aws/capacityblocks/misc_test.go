@@ -61,10 +61,13 @@ func TestLargestCount(t *testing.T) {
 func TestAlternativesWhenNothingIsFound(t *testing.T) {
 	_, url := newSim(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
-	// A query the market of seed 1 has nothing for: 64 instances in two weeks.
+	// A query the market of seed 1 has nothing for, even split into segments across the
+	// zones: 64 instances for 14 days starting in the next three days.
 	q := baseQuery()
 	q.Regions = []string{"us-east-1"}
 	q.Count = 64
+	q.Durations = model.DurationRange{MinDays: 14, MaxDays: 14}
+	q.End = simStart.Add(17 * 24 * time.Hour)
 	if offs, _, _ := collect(t, c.Search(context.Background(), q)); len(offs) != 0 {
 		t.Fatalf("the market of seed 1 offers %d × p5.48xlarge in us-east-1: this test needs a query that finds nothing", q.Count)
 	}

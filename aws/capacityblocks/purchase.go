@@ -93,6 +93,8 @@ func checkOffering(o model.Offering, platform string) error {
 		return awsapi.NotBoughtError("The offering has no region.", "Pick an offering from a search.", nil)
 	case !validPlatform(platform):
 		return awsapi.NotBoughtError(fmt.Sprintf("Platform %q is not one AWS accepts.", platform), "Use Linux/UNIX, Windows, Red Hat Enterprise Linux, SUSE Linux, Ubuntu Pro…", nil)
+	case o.SegmentsProblem() != "":
+		return awsapi.NotBoughtError("Not bought: "+o.SegmentsProblem()+".", "Search again; if AWS lists it the same way, ask AWS support which fee applies.", nil)
 	}
 	return nil
 }
@@ -121,7 +123,8 @@ func (c *Client) purchaseCall(in source.Intent) (source.SpendCall, error) {
 	}
 	return source.SpendCall{
 		Entry: source.JournalEntry{Action: actionPurchase, Region: o.Region, Zone: o.AvailabilityZone, Offering: o.ID, Type: o.InstanceType,
-			Count: o.Count, Start: utc(o.Start), End: utc(o.End), Fee: o.Fee.String(), Currency: o.Currency, Platform: platform, Tags: tags},
+			Count: o.Count, Start: utc(o.Start), End: utc(o.End), Fee: o.Fee.String(), Currency: o.Currency, Platform: platform, Tags: tags,
+			Segments: journalSegments(o)},
 		DryRun: func(ctx context.Context) (source.Permission, error) { return c.CheckPurchase(ctx, o, platform) },
 		Call: func(ctx context.Context, id string, mark *source.SentMark, res *source.SpendResult) (string, error) {
 			all := map[string]string{awsapi.RequestIDTag: id}
@@ -131,16 +134,14 @@ func (c *Client) purchaseCall(in source.Intent) (source.SpendCall, error) {
 				InstancePlatform:        types.CapacityReservationInstancePlatform(platform),
 				TagSpecifications:       []types.TagSpecification{{ResourceType: types.ResourceTypeCapacityReservation, Tags: sdkTags(all)}},
 			}, noRetries, sentOption(mark))
-			if err != nil || out.CapacityReservation == nil || out.CapacityReservation.CapacityReservationId == nil {
+			if err != nil {
 				return "", err
 			}
-			res.Block = blockFromReservation(o.Region, *out.CapacityReservation)
-			return res.Block.ReservationID, nil
+			return setBlocks(res, purchasedBlocks(o.Region, out)), nil
 		},
 		Find: func(ctx context.Context, id string, res *source.SpendResult) (string, bool, error) {
-			b, found, err := c.findByRequestID(ctx, o.Region, o.AvailabilityZone, o.InstanceType, id)
-			res.Block = b
-			return b.ReservationID, found, err
+			bs, found, err := c.findByRequestID(ctx, o.Region, zonesOf(o), typesOf(o), id)
+			return setBlocks(res, bs), found, err
 		},
 		Lost: func(id string) source.NoAnswer {
 			return source.NoAnswer{
@@ -168,10 +169,86 @@ func sdkTags(m map[string]string) []types.Tag {
 	return out
 }
 
-// findByRequestID looks for the reservation tagged with a purchase's request id, asking
+// findByRequestID looks for the reservations tagged with a purchase's request id, asking
 // a few times (see confirm).
-func (c *Client) findByRequestID(ctx context.Context, region, zone, instanceType, requestID string) (model.Block, bool, error) {
-	return awsapi.Confirm(ctx, c.api, func(ctx context.Context) (model.Block, bool, error) {
-		return c.lookReservation(ctx, region, zone, instanceType, requestID)
+func (c *Client) findByRequestID(ctx context.Context, region string, zones, instanceTypes []string, requestID string) ([]model.Block, bool, error) {
+	return awsapi.Confirm(ctx, c.api, func(ctx context.Context) ([]model.Block, bool, error) {
+		return c.lookReservations(ctx, region, zones, instanceTypes, requestID)
 	})
+}
+
+// purchasedBlocks are the reservations a purchase's reply names: every one of
+// CapacityReservations (one per segment), or the single CapacityReservation of a reply
+// without the list (an older endpoint's, or a plain offering's).
+func purchasedBlocks(region string, out *ec2.PurchaseCapacityBlockOutput) []model.Block {
+	var bs []model.Block
+	for _, r := range out.CapacityReservations {
+		if r.CapacityReservationId != nil {
+			bs = append(bs, blockFromReservation(region, r))
+		}
+	}
+	if len(bs) == 0 && out.CapacityReservation != nil && out.CapacityReservation.CapacityReservationId != nil {
+		bs = append(bs, blockFromReservation(region, *out.CapacityReservation))
+	}
+	return bs
+}
+
+// setBlocks records a purchase's reservations in res and returns what the journal records
+// of them: their ids, comma-separated ("" when there are none).
+func setBlocks(res *source.SpendResult, bs []model.Block) string {
+	res.Blocks = bs
+	if len(bs) == 0 {
+		res.Block = model.Block{}
+		return ""
+	}
+	res.Block = bs[0]
+	return model.GroupIDs(bs)
+}
+
+// zonesOf and typesOf are where and of what a purchase of o makes reservations: its
+// segments' zones and types, or its own.
+func zonesOf(o model.Offering) []string {
+	if !o.Segmented() {
+		return nonEmpty(o.AvailabilityZone)
+	}
+	var out []string
+	for _, p := range o.Parts {
+		if !slices.Contains(out, p.AvailabilityZone) {
+			out = append(out, p.AvailabilityZone)
+		}
+	}
+	return out
+}
+
+func typesOf(o model.Offering) []string {
+	if !o.Segmented() {
+		return nonEmpty(o.InstanceType)
+	}
+	var out []string
+	for _, p := range o.Parts {
+		if !slices.Contains(out, p.InstanceType) {
+			out = append(out, p.InstanceType)
+		}
+	}
+	return out
+}
+
+func nonEmpty(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return []string{s}
+}
+
+// journalSegments are o's segments as its intent records them.
+func journalSegments(o model.Offering) []source.JournalSegment {
+	if !o.Segmented() {
+		return nil
+	}
+	out := make([]source.JournalSegment, len(o.Parts))
+	for i, p := range o.Parts {
+		out[i] = source.JournalSegment{Zone: p.AvailabilityZone, Type: p.InstanceType, Count: p.Count,
+			Start: p.Start.UTC(), End: p.End.UTC(), Fee: p.Fee.String()}
+	}
+	return out
 }

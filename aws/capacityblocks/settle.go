@@ -3,6 +3,7 @@ package capacityblocks
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"time"
 
@@ -14,31 +15,50 @@ import (
 	"github.com/gpublock/gpublock/model"
 )
 
-// lookReservation lists the region's reservations of this type in this zone (filters
-// DescribeCapacityReservations documents; it documents no tag: filter) and matches the
-// request tag in the reply.
-func (c *Client) lookReservation(ctx context.Context, region, zone, instanceType, requestID string) (model.Block, bool, error) {
+// lookReservations lists the region's reservations of these types in these zones
+// (filters DescribeCapacityReservations documents; several values of one filter are any
+// of them) and keeps those carrying the request tag in the reply: every reservation one
+// purchase made, one per segment of a segmented offering.
+func (c *Client) lookReservations(ctx context.Context, region string, zones, instanceTypes []string, requestID string) ([]model.Block, bool, error) {
 	var filters []types.Filter
-	if instanceType != "" {
-		filters = append(filters, types.Filter{Name: aws.String("instance-type"), Values: []string{instanceType}})
+	if len(instanceTypes) > 0 {
+		filters = append(filters, types.Filter{Name: aws.String("instance-type"), Values: instanceTypes})
 	}
-	if zone != "" {
-		filters = append(filters, types.Filter{Name: aws.String("availability-zone"), Values: []string{zone}})
+	if len(zones) > 0 {
+		filters = append(filters, types.Filter{Name: aws.String("availability-zone"), Values: zones})
 	}
 	ctx = awsapi.WithLookupRequestID(ctx, requestID)
 	p := ec2.NewDescribeCapacityReservationsPaginator(c.api.EC2(region), &ec2.DescribeCapacityReservationsInput{Filters: filters})
+	var out []model.Block
 	for p.HasMorePages() {
 		page, err := p.NextPage(ctx)
 		if err != nil {
-			return model.Block{}, false, err
+			return nil, false, err
 		}
 		for _, r := range page.CapacityReservations {
 			if tagMap(r.Tags)[awsapi.RequestIDTag] == requestID {
-				return blockFromReservation(region, r), true, nil
+				out = append(out, blockFromReservation(region, r))
 			}
 		}
 	}
-	return model.Block{}, false, nil
+	return out, len(out) > 0, nil
+}
+
+// intentZonesTypes are where and of what an intent's purchase makes reservations: its
+// segments' zones and types, or its own.
+func intentZonesTypes(e source.JournalEntry) (zones, instanceTypes []string) {
+	if len(e.Segments) == 0 {
+		return nonEmpty(e.Zone), nonEmpty(e.Type)
+	}
+	for _, sg := range e.Segments {
+		if !slices.Contains(zones, sg.Zone) {
+			zones = append(zones, sg.Zone)
+		}
+		if !slices.Contains(instanceTypes, sg.Type) {
+			instanceTypes = append(instanceTypes, sg.Type)
+		}
+	}
+	return zones, instanceTypes
 }
 
 // lookExtension looks in b's extension history for the extension offering, or, when the
@@ -100,14 +120,15 @@ func (c *Client) settleIntent(ctx context.Context, e source.JournalEntry) (sourc
 		}
 		return s, nil
 	}
-	blk, found, err := awsapi.ConfirmN(ctx, c.api, tries, func(ctx context.Context) (model.Block, bool, error) {
-		return c.lookReservation(ctx, e.Region, e.Zone, e.Type, e.RequestID)
+	zones, instanceTypes := intentZonesTypes(e)
+	bs, found, err := awsapi.ConfirmN(ctx, c.api, tries, func(ctx context.Context) ([]model.Block, bool, error) {
+		return c.lookReservations(ctx, e.Region, zones, instanceTypes, e.RequestID)
 	})
 	if err != nil {
 		return s, err
 	}
 	if found {
-		s.Outcome, s.Block, s.Result = source.Bought, blk, blk.ReservationID
+		s.Outcome, s.Block, s.Blocks, s.Result = source.Bought, bs[0], bs, model.GroupIDs(bs)
 	}
 	return s, nil
 }

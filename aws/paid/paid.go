@@ -24,6 +24,11 @@ type History struct {
 	Entry      source.JournalEntry
 	Source     model.Source
 	Extensions []Payment
+	// Group are every reservation of a purchase that made several (one per segment of a
+	// segmented offering), and Segments what its intent recorded of them: Of gives each
+	// reservation its own segment's fee.
+	Group    []string
+	Segments []source.JournalSegment
 }
 
 // Payment is one purchase or extension the journal recorded as bought.
@@ -48,9 +53,13 @@ func Read(entries []source.JournalEntry, intents ...source.IntentSource) Index {
 	}
 	// The backend's clock at the intent (an emulator's clock may be far from this machine's).
 	intentAt := map[string]time.Time{}
+	segments := map[string][]source.JournalSegment{}
 	for _, e := range entries {
 		if e.Phase == "intent" && e.BackendTime != nil {
 			intentAt[e.RequestID] = e.BackendTime.UTC()
+		}
+		if e.Phase == "intent" && len(e.Segments) > 0 {
+			segments[e.RequestID] = e.Segments
 		}
 	}
 	j := Index{}
@@ -72,8 +81,13 @@ func Read(entries []source.JournalEntry, intents ...source.IntentSource) Index {
 			p.End = e.End.UTC()
 		}
 		if k.purchase {
-			if e.Result != "" {
-				j[e.Result] = append(j[e.Result], &History{RequestID: e.RequestID, Purchase: &p, Entry: e, Source: k.src})
+			ids := e.ResultIDs()
+			for _, id := range ids {
+				h := &History{RequestID: e.RequestID, Purchase: &p, Entry: e, Source: k.src}
+				if len(ids) > 1 {
+					h.Group, h.Segments = ids, segments[e.RequestID]
+				}
+				j[id] = append(j[id], h)
 			}
 			continue
 		}
@@ -104,15 +118,52 @@ func (j Index) Of(b model.Block) *History {
 	latest := hs[len(hs)-1]
 	tag := b.Tags[awsapi.RequestIDTag]
 	if tag == "" {
-		return latest
+		return latest.share(b)
 	}
 	for _, h := range hs {
 		if h.RequestID == tag {
-			return h
+			return h.share(b)
 		}
 	}
 	if latest.RequestID == "" {
 		return latest // only extensions were made here
 	}
 	return nil
+}
+
+// share is h as it belongs to b, one reservation of a purchase that made several: the
+// purchase's fee is the fee of b's own segment (the one of b's zone, type, count and
+// start). When no single segment is b's, the whole fee goes to the purchase's first
+// reservation and the others' fees are unknown (no purchase here), so that a group's fee
+// is never counted twice.
+func (h *History) share(b model.Block) *History {
+	if len(h.Group) < 2 || h.Purchase == nil {
+		return h
+	}
+	var match *source.JournalSegment
+	n := 0
+	for i, sg := range h.Segments {
+		if sg.Zone == b.AvailabilityZone && sg.Type == b.InstanceType && sg.Count == b.TotalCount &&
+			(b.Start.IsZero() || sg.Start.Equal(b.Start)) {
+			match, n = &h.Segments[i], n+1
+		}
+	}
+	out := *h
+	if fee, err := model.ParseMoney(safeFee(match)); n == 1 && err == nil {
+		p := *h.Purchase
+		p.Fee = fee
+		out.Purchase = &p
+		return &out
+	}
+	if b.ReservationID != h.Group[0] {
+		out.Purchase = nil
+	}
+	return &out
+}
+
+func safeFee(sg *source.JournalSegment) string {
+	if sg == nil {
+		return ""
+	}
+	return sg.Fee
 }

@@ -3,6 +3,7 @@ package source
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/gpublock/gpublock/model"
@@ -28,8 +29,11 @@ type JournalEntry struct {
 	Platform  string            `json:"platform,omitempty"`
 	Target    string            `json:"capacity_reservation_id,omitempty"` // the block extended or launched into
 	Tags      map[string]string `json:"tags,omitempty"`
-	Outcome   string            `json:"outcome,omitempty"` // bought, not-bought, unknown, launched, not-launched
-	Recovered bool              `json:"recovered,omitempty"`
+	// Segments are a segmented Capacity Block offering's, each to become a reservation;
+	// the outcome's Result then names every reservation, comma-separated.
+	Segments  []JournalSegment `json:"segments,omitempty"`
+	Outcome   string           `json:"outcome,omitempty"` // bought, not-bought, unknown, launched, not-launched
+	Recovered bool             `json:"recovered,omitempty"`
 	// SettledLater marks the outcome of an intent left open by a crash and settled by a
 	// later run, from what AWS lists.
 	SettledLater bool `json:"settled_later,omitempty"`
@@ -49,6 +53,25 @@ type JournalEntry struct {
 	Key string `json:"key,omitempty"`
 }
 
+// JournalSegment is one segment of a purchase's intent, in the journal's names.
+type JournalSegment struct {
+	Zone  string    `json:"availability_zone"`
+	Type  string    `json:"instance_type"`
+	Count int       `json:"instance_count"`
+	Start time.Time `json:"start"`
+	End   time.Time `json:"end"`
+	Fee   string    `json:"upfront_fee"`
+}
+
+// ResultIDs are the ids the outcome's Result names (several reservations of one purchase,
+// the instances of a launch), in order.
+func (e JournalEntry) ResultIDs() []string {
+	if e.Result == "" {
+		return nil
+	}
+	return strings.Split(e.Result, ",")
+}
+
 // DurationHours is an extension intent's length: its Hours, or its window.
 func (e JournalEntry) DurationHours() int {
 	if e.Hours > 0 {
@@ -65,7 +88,8 @@ func (e JournalEntry) DurationHours() int {
 type Settled struct {
 	Intent    JournalEntry
 	Outcome   Outcome         // Bought or NotBought
-	Block     model.Block     // the reservation of a purchase that went through
+	Block     model.Block     // the reservation of a purchase that went through (its first)
+	Blocks    []model.Block   // every reservation of that purchase (one per segment)
 	Extension model.Extension // the extension that went through
 	// Result is what the journal records of what was bought (a reservation id, a training
 	// plan's ARN).
@@ -92,6 +116,13 @@ func (s Settled) Sentence() string {
 	case e.Action == s.By.Extend:
 		return fmt.Sprintf("The extension of %s interrupted at %s (journal id %s) did not go through: the block's extension history does not list it.",
 			e.Target, when, e.RequestID)
+	case s.Outcome == Bought && len(s.Blocks) > 1:
+		ids := make([]string, len(s.Blocks))
+		for i, b := range s.Blocks {
+			ids[i] = b.ReservationID
+		}
+		return fmt.Sprintf("The purchase interrupted at %s (request id %s) went through: %d reservations (%s), %s × %d, fee %s.",
+			when, e.RequestID, len(s.Blocks), strings.Join(ids, ", "), e.Type, e.Count, fee)
 	case s.Outcome == Bought:
 		return fmt.Sprintf("The purchase interrupted at %s (request id %s) went through: reservation %s, %s × %d in %s, fee %s.",
 			when, e.RequestID, s.Block.ReservationID, e.Type, e.Count, e.Zone, fee)

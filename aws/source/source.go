@@ -105,3 +105,30 @@ func Owning(srcs []Source, id string) (Source, bool) {
 	}
 	return srcs[i], true
 }
+
+// GroupFinder is a source whose purchase may make several reservations (a segmented
+// Capacity Block offering's, one per segment).
+type GroupFinder interface {
+	// FindGroup is the reservation id and the others its purchase made, as model.Group
+	// orders them; found is false when the region does not list id.
+	FindGroup(ctx context.Context, region, id string) (group []model.Block, found bool, err error)
+}
+
+// FindGroup is src's FindGroup, or its FindBlock alone for a source without groups. The
+// block id is returned as b, its group as group (b among them).
+func FindGroup(ctx context.Context, src Source, region, id string) (b model.Block, group []model.Block, found bool, err error) {
+	if g, ok := src.(GroupFinder); ok {
+		group, found, err = g.FindGroup(ctx, region, id)
+		for _, x := range group {
+			if x.ReservationID == id {
+				b = x
+			}
+		}
+		return b, group, found, err
+	}
+	b, found, err = src.FindBlock(ctx, region, id)
+	if found {
+		group = []model.Block{b}
+	}
+	return b, group, found, err
+}

@@ -108,10 +108,13 @@ type SpendResult struct {
 	RequestID  string // the request tag, plan name, journal id or client token
 	Permission Permission
 	Outcome    Outcome
-	Block      model.Block     // a purchase's reservation
-	Extension  model.Extension // an extension's
-	Instances  []model.Instance
-	SubnetID   string
+	Block      model.Block // a purchase's reservation (the first, when it made several)
+	// Blocks are every reservation a purchase made: one per segment of a segmented
+	// Capacity Block offering, else Block alone.
+	Blocks    []model.Block
+	Extension model.Extension // an extension's
+	Instances []model.Instance
+	SubnetID  string
 	// Recovered: the reply was lost and what was bought found by the source's key.
 	Recovered bool
 	// Settled are the interrupted purchases and extensions Prepare settled.

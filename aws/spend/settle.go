@@ -203,8 +203,13 @@ func (sv *Service) alreadyBought(e source.JournalEntry, what, flag string) *sour
 	if is, ok := sv.intentSourceOf(e.Action); ok && is.Source != model.SourceCapacityBlock {
 		as = is.Noun
 	}
+	result := e.Result
+	if ids := e.ResultIDs(); len(ids) > 1 {
+		// One purchase of a segmented offering: every reservation it made is named.
+		as, result = fmt.Sprintf("%d reservations", len(ids)), strings.Join(ids, ", ")
+	}
 	summary := fmt.Sprintf("Already bought: the purchase interrupted at %s went through as %s %s (fee %s). Nothing new was bought.",
-		e.Time.UTC().Format("2006-01-02 15:04 UTC"), as, e.Result, fee)
+		e.Time.UTC().Format("2006-01-02 15:04 UTC"), as, result, fee)
 	if sv.isExtendAction(e.Action) {
 		summary = fmt.Sprintf("Already extended: the extension of %s interrupted at %s went through (%s added, fee %s). Nothing new was bought.",
 			e.Target, e.Time.UTC().Format("2006-01-02 15:04 UTC"), model.FormatDays(max(1, e.DurationHours()/24)), fee)

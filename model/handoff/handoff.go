@@ -68,7 +68,7 @@ type tool struct {
 	name   Tool
 	source model.Source
 	doc    string
-	render func(model.Block) (File, error)
+	render func([]model.Block) (File, error)
 }
 
 var tools = []tool{
@@ -77,8 +77,13 @@ var tools = []tool{
 	{Dstack, model.SourceCapacityBlock, dstackDoc, dstack},
 	{ParallelCluster, model.SourceCapacityBlock, pclusterDoc, parallelCluster},
 	{EKS, model.SourceCapacityBlock, eksDoc, eks},
-	{HyperPod, model.SourceTrainingPlan, hyperpodDoc, hyperpod},
-	{SageMaker, model.SourceTrainingPlan, sagemakerDoc, sagemaker},
+	{HyperPod, model.SourceTrainingPlan, hyperpodDoc, first(hyperpod)},
+	{SageMaker, model.SourceTrainingPlan, sagemakerDoc, first(sagemaker)},
+}
+
+// first is a generator of one reservation (a training plan's, which is never grouped).
+func first(render func(model.Block) (File, error)) func([]model.Block) (File, error) {
+	return func(bs []model.Block) (File, error) { return render(bs[0]) }
 }
 
 // Tools lists every tool, in the order help shows them.
@@ -129,15 +134,25 @@ func lookup(t Tool) tool {
 // Render writes the file tool t needs to use reservation b, or refuses: when t takes the
 // other source's reservations, when b can never be used again, or when a training plan
 // was not bought for what t creates.
-func Render(t Tool, b model.Block) (File, error) {
+func Render(t Tool, b model.Block) (File, error) { return RenderGroup(t, []model.Block{b}) }
+
+// RenderGroup is Render of the reservations one purchase made (model.Group: one per
+// segment of a segmented offering), which the file names every one of; each is refused
+// as Render refuses one.
+func RenderGroup(t Tool, group []model.Block) (File, error) {
 	row := lookup(t)
 	if row.render == nil {
 		return File{}, fmt.Errorf("unknown tool %q: use %s", t, joinTools(Tools()))
 	}
-	if r := refuse(row, b); r != nil {
-		return File{}, r
+	if len(group) == 0 {
+		return File{}, fmt.Errorf("no reservation given")
 	}
-	f, err := row.render(b)
+	for _, b := range group {
+		if r := refuse(row, b); r != nil {
+			return File{}, r
+		}
+	}
+	f, err := row.render(group)
 	if err != nil {
 		return File{}, err
 	}

@@ -2,6 +2,7 @@ package export
 
 import (
 	"encoding/csv"
+	"encoding/json"
 	"errors"
 	"io"
 	"strconv"
@@ -14,7 +15,7 @@ import (
 var csvHeader = []string{"Region", "AvailabilityZone", "InstanceType", "InstanceCount", "StartDate", "EndDate",
 	"CapacityBlockDurationHours", "CapacityBlockDurationMinutes", "UpfrontFee", "CurrencyCode", "Tenancy", "CapacityBlockOfferingId",
 	"PriceUnit", "EffectiveHourlyPrice", "AcceleratorHourlyPrice", "OnDemandHourlyPrice", "BreakEvenUtilization", "PriceSource",
-	"UltraserverType", "UltraserverCount"}
+	"UltraserverType", "UltraserverCount", "CapacityBlockOfferingSegments"}
 
 // CSVHeader is the CSV's header line, a copy the caller may change.
 func CSVHeader() []string { return append([]string(nil), csvHeader...) }
@@ -36,11 +37,20 @@ func CSVRecord(o model.Offering, c pricing.Comparison) []string {
 	if j.UltraserverType != "" {
 		ultraCount = strconv.Itoa(j.UltraserverCount)
 	}
+	// A segmented offering's segments are one cell: the JSON array -o json carries, in
+	// AWS's names ("" for a plain offering), so that a row stays one offering.
+	segs := ""
+	if len(j.CapacityBlockOfferingSegments) > 0 {
+		b, err := json.Marshal(j.CapacityBlockOfferingSegments)
+		if err == nil {
+			segs = string(b)
+		}
+	}
 	return []string{o.Region, o.AvailabilityZone, j.InstanceType, strconv.Itoa(j.InstanceCount),
 		o.Start.UTC().Format(time.RFC3339), o.End.UTC().Format(time.RFC3339),
 		strconv.Itoa(o.DurationHours), strconv.Itoa(o.DurationMinutes), o.Fee.String(), o.Currency, o.Tenancy, o.ID,
 		c.Unit, c.EffectiveHourly.String(), c.AcceleratorHourly.String(), od, be, priceSource(c),
-		j.UltraserverType, ultraCount}
+		j.UltraserverType, ultraCount, segs}
 }
 
 // ErrPlanInCSV is WriteCSV's answer to a training plan's offering.

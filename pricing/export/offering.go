@@ -28,7 +28,10 @@ type Offering struct {
 	UltraserverType              string `json:",omitempty"`
 	UltraserverCount             int    `json:",omitempty"`
 	ZoneType                     string `json:",omitempty"` // availability-zone or local-zone
-	Region                       string
+	// CapacityBlockOfferingSegments are a segmented offering's segments, in AWS's names;
+	// absent for a plain offering.
+	CapacityBlockOfferingSegments []Segment `json:",omitempty"`
+	Region                        string
 
 	// Against on-demand (pricing.Compare). Rates are per PriceUnit-hour ("instance", or
 	// "UltraServer" for UltraServer types), exact decimal strings like UpfrontFee, rounded to
@@ -85,6 +88,7 @@ func Row(o model.Offering, c pricing.Comparison) Offering {
 	if u, ok := c.BreakEvenFloat(); ok {
 		j.BreakEvenUtilization = &u
 	}
+	j.CapacityBlockOfferingSegments = segments(o)
 	// The model counts UltraServers; AWS's fields describe the member instances.
 	if t, ok := model.LookupType(o.UltraServerType); ok && t.UltraServer {
 		j.InstanceType = t.MemberType
@@ -103,4 +107,38 @@ func priceSource(c pricing.Comparison) string {
 		return c.Source
 	}
 	return c.Source + ", " + c.AsOf
+}
+
+// Segment is one segment of a segmented offering in AWS's names
+// (CapacityBlockOfferingSegment).
+type Segment struct {
+	AvailabilityZone             string
+	AvailabilityZoneId           string `json:",omitempty"`
+	InstanceType                 string
+	InstanceCount                int
+	StartDate                    string
+	EndDate                      string
+	CapacityBlockDurationHours   int64
+	CapacityBlockDurationMinutes int
+	UpfrontFee                   string
+	CurrencyCode                 string
+	ZoneType                     string `json:",omitempty"`
+}
+
+func segments(o model.Offering) []Segment {
+	if !o.Segmented() {
+		return nil
+	}
+	out := make([]Segment, len(o.Parts))
+	for i, p := range o.Parts {
+		cur := p.Currency
+		if cur == "" {
+			cur = o.Currency
+		}
+		out[i] = Segment{AvailabilityZone: p.AvailabilityZone, AvailabilityZoneId: p.AvailabilityZoneID, InstanceType: p.InstanceType,
+			InstanceCount: p.Count, StartDate: p.Start.UTC().Format(time.RFC3339), EndDate: p.End.UTC().Format(time.RFC3339),
+			CapacityBlockDurationHours: p.Hours, CapacityBlockDurationMinutes: p.Minutes, UpfrontFee: p.Fee.String(),
+			CurrencyCode: cur, ZoneType: p.ZoneType}
+	}
+	return out
 }

@@ -84,8 +84,13 @@ type (
 	}
 	// OpenCompare asks for the marked offerings on one chart over the screen.
 	OpenCompare struct{ Comparisons []pricing.Comparison }
-	// OpenUse asks for what another tool needs to run in a block or a plan.
-	OpenUse struct{ Block model.Block }
+	// OpenUse asks for what another tool needs to run in a block or a plan, and in the
+	// other reservations its purchase made (Group, the block among them; one per segment
+	// of a segmented offering).
+	OpenUse struct {
+		Block model.Block
+		Group []model.Block
+	}
 )
 
 // IsOpen reports whether msg asks for a dialog.

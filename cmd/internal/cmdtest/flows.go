@@ -128,3 +128,43 @@ func ListedBlock(t *testing.T, run Run, url string) printers.BlockJSON {
 // Paid moves the emulator's clock past the extension's payment (1–5 minutes), after
 // which the block's end moves, as on AWS.
 func Paid(cs *Sim) { cs.Emulator.Advance(6 * time.Minute) }
+
+// SegmentedSearch asks for a count no single zone of the emulator's us-east-1 holds, which
+// it answers with offerings made of segments.
+var SegmentedSearch = []string{"--region", "us-east-1", "--type", "p5.48xlarge", "--count", "60", "--duration", "2d",
+	"--from", "2026-12-01T08:00:00Z", "--to", "2026-12-15"}
+
+// PickSegmented runs SegmentedSearch with `gpublock offerings -o json` and returns its first
+// offering made of segments; the test is skipped when the emulator offers none.
+func PickSegmented(t *testing.T, run Run, url string) printers.OfferingJSON {
+	t.Helper()
+	args := append([]string{"offerings", "--endpoint-url", url, "-o", "json"}, SegmentedSearch...)
+	code, out, errs := run(args...)
+	var rows []printers.OfferingJSON
+	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
+		t.Fatalf("offerings: exit %d, stderr %q\n%s", code, errs, out)
+	}
+	for _, r := range rows {
+		if len(r.CapacityBlockOfferingSegments) > 1 {
+			return r
+		}
+	}
+	t.Skipf("the emulator offered no segmented offering among %d", len(rows))
+	return printers.OfferingJSON{}
+}
+
+// BoughtGroup buys a segmented offering with `gpublock purchase --yes` and returns the
+// offering and the reservations it made, as `gpublock blocks -o json` lists them.
+func BoughtGroup(t *testing.T, run Run, cs *Sim) (printers.OfferingJSON, []printers.BlockJSON) {
+	t.Helper()
+	off := PickSegmented(t, run, cs.URL)
+	args := append([]string{"purchase", off.CapacityBlockOfferingId, "--endpoint-url", cs.URL}, SegmentedSearch...)
+	if code, _, errs := run(append(args, "--yes")...); code != 0 {
+		t.Fatalf("purchase: exit %d\n%s", code, errs)
+	}
+	rows := Reservations(t, run, cs.URL)
+	if len(rows) != len(off.CapacityBlockOfferingSegments) {
+		t.Fatalf("%d reservations after buying %d segments: %+v", len(rows), len(off.CapacityBlockOfferingSegments), rows)
+	}
+	return off, rows
+}

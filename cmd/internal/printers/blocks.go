@@ -45,6 +45,9 @@ type BlockJSON struct {
 	TerminationDate          string `json:",omitempty"`
 	ExtendByDate             string `json:",omitempty"`
 	Warnings                 []warningJSON
+	// PurchaseGroup is every reservation of the purchase that made this one, when it made
+	// several (one per segment of a segmented offering), in model.Group's order.
+	PurchaseGroup []string `json:",omitempty"`
 }
 
 // warningJSON is one warning in force: its kind (extend-by, cant-extend, expiring, …), its
@@ -88,8 +91,9 @@ func OrganizationLines(held model.Held, now time.Time, complete bool) []string {
 	return out
 }
 
-func toBlockJSONAt(b model.Block, facts BlockFacts, now time.Time) BlockJSON {
+func toBlockJSONAt(b model.Block, facts BlockFacts, now time.Time, all []model.Block) BlockJSON {
 	j := toBlockJSON(b)
+	j.PurchaseGroup = groupIDs(all, b)
 	j.UnavailableInstanceCount, j.Tags = b.UnavailableCount, b.Tags
 	if fee, ok := facts.Fees[source.FeeKey(b)]; ok {
 		j.FeePaid = fee.String()
@@ -156,7 +160,7 @@ type blockInstanceJSON struct {
 
 var blockCSVHeader = []string{"CapacityReservationId", "CapacityBlockId", "Region", "AvailabilityZone", "InstanceType",
 	"TotalInstanceCount", "AvailableInstanceCount", "RunningInstanceCount", "State", "StartDate", "EndDate", "InterconnectStatus",
-	"Warning", "FeePaid"}
+	"Warning", "FeePaid", "PurchaseGroup"}
 
 const blockTableFormat = "%-21s  %-21s  %-14s  %-16s  %-17s  %5s  %5s  %7s  %-15s  %-16s  %-16s  %-16s  %-19s  %-17s  %s\n"
 
@@ -179,7 +183,7 @@ func Blocks(blocks []model.Block, facts BlockFacts, format cmdutil.OutputFormat,
 		if facts.WithPlans {
 			out := make([]any, 0, len(blocks)+len(facts.Plans))
 			for _, b := range blocks {
-				out = append(out, toBlockJSONAt(b, facts, now))
+				out = append(out, toBlockJSONAt(b, facts, now, blocks))
 			}
 			for _, p := range facts.Plans {
 				j := PlanListJSON{PlanJSON: ToPlanJSON(p), Warnings: warningsJSON(facts.Rules, p, now)}
@@ -190,7 +194,7 @@ func Blocks(blocks []model.Block, facts BlockFacts, format cmdutil.OutputFormat,
 		} else {
 			out := make([]BlockJSON, len(blocks))
 			for i, b := range blocks {
-				out[i] = toBlockJSONAt(b, facts, now)
+				out[i] = toBlockJSONAt(b, facts, now, blocks)
 			}
 			list = out
 		}
@@ -210,7 +214,8 @@ func Blocks(blocks []model.Block, facts BlockFacts, format cmdutil.OutputFormat,
 		for _, b := range blocks {
 			row := []string{b.ReservationID, b.BlockID, b.Region, b.AvailabilityZone, b.InstanceType,
 				strconv.Itoa(b.TotalCount), strconv.Itoa(b.AvailableCount), strconv.Itoa(b.RunningCount), string(b.State),
-				b.Start.UTC().Format(time.RFC3339), b.End.UTC().Format(time.RFC3339), b.Interconnect, warning(b), fee(b)}
+				b.Start.UTC().Format(time.RFC3339), b.End.UTC().Format(time.RFC3339), b.Interconnect, warning(b), fee(b),
+				strings.Join(groupIDs(blocks, b), " ")}
 			if facts.Accounts {
 				row = append([]string{b.Account}, row...)
 			}
@@ -268,5 +273,39 @@ func blocksTable(blocks []model.Block, facts BlockFacts, now time.Time, w, diag 
 			return err
 		}
 	}
+	if err := printGroups(w, blocks); err != nil {
+		return err
+	}
 	return printPlans(facts.Plans, facts.Rules, now, w, true, facts.Accounts)
+}
+
+// groupIDs are the reservations of b's purchase when it made several, else none.
+func groupIDs(all []model.Block, b model.Block) []string {
+	g := model.Group(all, b)
+	if len(g) < 2 {
+		return nil
+	}
+	return strings.Split(model.GroupIDs(g), ",")
+}
+
+// printGroups says under the table which reservations one purchase made together (one
+// per segment of a segmented offering), once per purchase.
+func printGroups(w io.Writer, blocks []model.Block) error {
+	seen := map[string]bool{}
+	for _, b := range blocks {
+		g := model.Group(blocks, b)
+		if len(g) < 2 || seen[b.PurchaseID()] {
+			continue
+		}
+		seen[b.PurchaseID()] = true
+		var each []string
+		for _, x := range g {
+			each = append(each, x.ReservationID+" ("+x.AvailabilityZone+")")
+		}
+		if _, err := fmt.Fprintf(w, "\nOne purchase, %d reservations (%s=%s): %s. `gpublock launch %s --group` launches across them.\n",
+			len(g), model.PurchaseTag, b.PurchaseID(), strings.Join(each, ", "), g[0].ReservationID); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -73,7 +73,7 @@ func content(th theme.Theme, o model.Offering, c *pricing.Comparison, q model.Qu
 		planContent(&drawer{th: th, width: width, add: add, field: field, para: para, both: both}, o, c, q, now, readOnly)
 		return truncated(lines, width)
 	}
-	add(th.Focused.Render(o.ID) + th.Value.Render(" · "+o.Region+" · "+o.AvailabilityZone))
+	add(th.Focused.Render(o.ID) + th.Value.Render(" · "+o.Region+" · "+o.Zones()))
 	// One line for what is bought: count, type, and the accelerators of the whole block.
 	what := fmt.Sprintf("%d × %s", o.Count, o.InstanceType)
 	if t, known := model.LookupType(o.InstanceType); known {
@@ -93,6 +93,15 @@ func content(th theme.Theme, o model.Offering, c *pricing.Comparison, q model.Qu
 		length += fmt.Sprintf(" %d minutes", o.DurationMinutes)
 	}
 	field("Length", length+")")
+	if o.Segmented() {
+		field("Segments", fmt.Sprintf("%d, bought together: the purchase makes %d capacity reservations, one per segment", len(o.Parts), len(o.Parts)))
+		for i, p := range o.Parts {
+			field(fmt.Sprintf("Segment %d", i+1), model.SegmentLine(p, o.Currency, loc))
+		}
+		if problem := o.SegmentsProblem(); problem != "" {
+			para(th.Error.Render, "Not for sale here: "+problem+".")
+		}
+	}
 	cur := o.Currency
 	if cur == "" {
 		cur = "USD"

@@ -208,7 +208,7 @@ func newRow(o model.Offering, cat *pricing.Catalog) row {
 	cells := [numColumns]string{
 		ColRegion:   o.Region,
 		ColSource:   o.Source.Short(),
-		ColAZ:       o.AvailabilityZone,
+		ColAZ:       o.ZoneCell(),
 		ColType:     o.InstanceType,
 		ColCount:    strconv.Itoa(o.Count),
 		ColStart:    o.Start.UTC().Format(timeLayout),
@@ -230,7 +230,7 @@ func newRow(o model.Offering, cat *pricing.Catalog) row {
 		r.cellEnds[i] = uint16(b.Len())
 	}
 	r.cells = b.String()
-	r.text = strings.ToLower(strings.Join(cells[:], " ") + " " + o.ID)
+	r.text = strings.ToLower(strings.Join(cells[:], " ") + " " + o.ID + " " + o.Zones())
 	return r
 }
 

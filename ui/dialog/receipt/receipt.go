@@ -101,8 +101,9 @@ func (r Model) Update(msg tea.Msg) (dialog.Dialog, tea.Cmd, bool) {
 				r.note = "Copied " + r.block.ARN + "."
 				return r, tea.SetClipboard(r.block.ARN), false
 			}
-			r.note = "Copied " + r.res.Block.ReservationID + "."
-			return r, tea.SetClipboard(r.res.Block.ReservationID), false
+			ids := r.reservationIDs()
+			r.note = "Copied " + ids + "."
+			return r, tea.SetClipboard(ids), false
 		case key.Matches(msg, km.Launch):
 			if !r.caps().Launch {
 				r.note = "A training plan is not launched into: SageMaker runs what is given its ARN."
@@ -180,6 +181,17 @@ func (r Model) lines(w int) []string {
 		{"Request tag", "gpublock:request-id=" + r.res.RequestID},
 		{"Journal", journal + " (the lines with this request id)"},
 	}
+	if g := r.res.Blocks; len(g) > 1 {
+		// One purchase, several reservations (one per segment): each is said, the first
+		// (followed above) among them, and y copies them all.
+		group := [][2]string{{"Reservations", fmt.Sprintf("%d, one per segment, bought together", len(g))}}
+		for i, gb := range g {
+			group = append(group, [2]string{fmt.Sprintf("%d of %d", i+1, len(g)),
+				fmt.Sprintf("%s · %s · %s × %d", gb.ReservationID, gb.AvailabilityZone, gb.InstanceType, gb.TotalCount)})
+		}
+		rows = append(group, rows...)
+		rows[len(g)+1][0] = "Followed"
+	}
 	out = append(out, dialog.FieldLines(th, rows, w)...)
 	keys := "y copies the reservation id · esc closes"
 	switch {
@@ -187,6 +199,9 @@ func (r Model) lines(w int) []string {
 		keys = "y copies the reservation id · l launches instances into it when it starts · esc closes"
 	case launchable(b.State):
 		keys = "y copies the reservation id · l launches instances into it · esc closes"
+	}
+	if len(r.res.Blocks) > 1 {
+		keys = strings.Replace(keys, "reservation id", "reservation ids", 1)
 	}
 	out = append(out, th.Muted.Render(keys))
 	if r.note != "" {
@@ -211,3 +226,16 @@ func launchable(s model.BlockState) bool {
 // caps is what the offering's source can do: a source gpublock does not launch into (a
 // SageMaker training plan) is used by its ARN, which the receipt shows and copies instead.
 func (r Model) caps() source.Caps { return r.env.Caps(r.o.Source) }
+
+// reservationIDs are what y copies: the reservation's id, or every id of the purchase,
+// space-separated, when it made several.
+func (r Model) reservationIDs() string {
+	if len(r.res.Blocks) < 2 {
+		return r.res.Block.ReservationID
+	}
+	ids := make([]string, len(r.res.Blocks))
+	for i, b := range r.res.Blocks {
+		ids[i] = b.ReservationID
+	}
+	return strings.Join(ids, " ")
+}

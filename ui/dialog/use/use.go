@@ -52,6 +52,7 @@ type Model struct {
 	th     theme.Theme
 	keys   KeyMap
 	block  model.Block
+	group  []model.Block // every reservation of the block's purchase, the block among them
 	tools  []handoff.Tool
 	i      int
 	file   handoff.File
@@ -65,7 +66,16 @@ type Model struct {
 // New is the dialog on b, drawn in a body of size, showing the first tool that takes its
 // source.
 func New(th theme.Theme, b model.Block, size screen.Rect, keys KeyMap) Model {
-	d := Model{th: th, keys: keys, block: b, tools: handoff.ToolsFor(b.Source), size: size, id: dialog.NextSeq()}
+	return NewGroup(th, b, nil, size, keys)
+}
+
+// NewGroup is New on b and the other reservations its purchase made (model.Group, b among
+// them): the file names every one of them.
+func NewGroup(th theme.Theme, b model.Block, group []model.Block, size screen.Rect, keys KeyMap) Model {
+	if len(group) == 0 {
+		group = []model.Block{b}
+	}
+	d := Model{th: th, keys: keys, block: b, group: group, tools: handoff.ToolsFor(b.Source), size: size, id: dialog.NextSeq()}
 	return d.render()
 }
 
@@ -75,7 +85,7 @@ func (d Model) render() Model {
 		d.err = fmt.Errorf("no tool takes a %s", d.block.Source.Title())
 		return d
 	}
-	d.file, d.err = handoff.Render(d.tools[d.i], d.block)
+	d.file, d.err = handoff.RenderGroup(d.tools[d.i], d.group)
 	return d
 }
 

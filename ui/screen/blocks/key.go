@@ -110,7 +110,8 @@ func (m Model) paneKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 	case key.Matches(k, bk.Launch):
 		return m, func() tea.Msg { return screen.OpenLaunch{Block: b} }
 	case key.Matches(k, bk.Use):
-		return m, func() tea.Msg { return screen.OpenUse{Block: b} }
+		group := model.Group(m.list, b)
+		return m, func() tea.Msg { return screen.OpenUse{Block: b, Group: group} }
 	}
 	return m, nil
 }

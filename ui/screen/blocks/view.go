@@ -218,7 +218,7 @@ func (m Model) DetailPage(w, h int) (pager.Page, bool) {
 		return pager.Page{}, false
 	}
 	fee, hasFee := m.table.Fee()
-	return blockstable.DetailPageMore(m.pc.Theme, m.rules(), b, fee, hasFee, m.now, m.pc.Location, m.attachedFacts(b), w, h), true
+	return blockstable.DetailPageMore(m.pc.Theme, m.rules(), b, fee, hasFee, m.now, m.pc.Location, append(m.groupFacts(b), m.attachedFacts(b)...), w, h), true
 }
 
 // Words are the screen's title and its count of what is listed: "Capacity Blocks" and

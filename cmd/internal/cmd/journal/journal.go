@@ -52,11 +52,14 @@ type Row struct {
 	CurrencyCode          string `json:",omitempty"`
 	OfferingId            string `json:",omitempty"`
 	CapacityReservationId string `json:",omitempty"`
-	Result                string `json:",omitempty"`
-	Outcome               string // bought, not-bought, launched, not-launched, unknown, open
-	SettledLater          bool
-	Recovered             bool
-	Error                 string `json:",omitempty"`
+	// CapacityReservationIds are every reservation of a purchase that made several (one
+	// per segment of a segmented offering), CapacityReservationId the first of them.
+	CapacityReservationIds []string `json:",omitempty"`
+	Result                 string   `json:",omitempty"`
+	Outcome                string   // bought, not-bought, launched, not-launched, unknown, open
+	SettledLater           bool
+	Recovered              bool
+	Error                  string `json:",omitempty"`
 }
 
 // NewCmdJournal is `gpublock journal`; runF, when not nil, is given the options instead of
@@ -182,6 +185,9 @@ func journalRows(entries []source.JournalEntry, region string) []Row {
 			r.Result = e.Result
 			if r.CapacityReservationId == "" && (e.Action == "PurchaseCapacityBlock" || e.Action == "CreateTrainingPlan") {
 				r.CapacityReservationId = e.Result
+				if ids := e.ResultIDs(); e.Action == "PurchaseCapacityBlock" && len(ids) > 1 {
+					r.CapacityReservationId, r.CapacityReservationIds = ids[0], ids
+				}
 			}
 		}
 	}
@@ -225,7 +231,7 @@ func printJournal(w io.Writer, rows []Row) {
 			t = strings.Replace(t[:16], "T", " ", 1)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", t, journalAction(r.Action), r.Region, journalCell(r.AvailabilityZone),
-			journalCell(capacity), journalCell(fee), outcome, journalCell(reservationCell(r.CapacityReservationId)), r.RequestId)
+			journalCell(capacity), journalCell(fee), outcome, journalCell(reservationsCell(r)), r.RequestId)
 	}
 	tw.Flush()
 }
@@ -253,6 +259,15 @@ func reservationCell(id string) string {
 		return id[strings.LastIndex(id, "/")+1:]
 	}
 	return id
+}
+
+// reservationsCell is the row's reservation, or every reservation of a purchase that made
+// several, space-separated.
+func reservationsCell(r Row) string {
+	if len(r.CapacityReservationIds) > 1 {
+		return strings.Join(r.CapacityReservationIds, " ")
+	}
+	return reservationCell(r.CapacityReservationId)
 }
 
 func journalCell(s string) string {

@@ -70,6 +70,8 @@ func (a *Options) checkAttached() error {
 	switch {
 	case n > 1:
 		return cmdutil.Usagef("--at-start, --pending and --cancel go alone: pick one")
+	case a.group && (a.atStart || a.pending || a.cancel != ""):
+		return cmdutil.Usagef("--group launches into active reservations now; attach a launch to each reservation of the purchase with --at-start instead")
 	case a.atStart && a.dryRun:
 		return cmdutil.Usagef("--dry-run checks a launch into an active block; with --at-start nothing is sent before the block starts")
 	case a.atStart:

@@ -52,6 +52,8 @@ type Options struct {
 	key         string
 	groups      listFlag
 	dryRun, yes bool
+	// group: launch across every reservation of the block's purchase (launchgroup.go)
+	group bool
 	// attached launches (atstart.go)
 	atStart, pending bool
 	cancel           string
@@ -69,6 +71,9 @@ func NewCmdLaunch(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command 
 			"--at-start attaches the launch to a block that has not started instead: it is launched when the\n" +
 			"block becomes active, once, by whichever gpublock watches the blocks (blocks, blocks --watch, the\n" +
 			"TUI); --pending lists the attached launches and --cancel RESERVATION_ID cancels one.\n\n" +
+			"A purchase of an offering made of segments made one reservation per segment. Given one of them,\n" +
+			"launch starts instances in that one only and names the others; --group spreads --count across\n" +
+			"all of them, as evenly as their free capacity allows, in each one's own zone (one confirmation).\n\n" +
 			"Exit status: 0 launched (or attached, listed, cancelled), 1 not launched, 2 bad usage or no terminal to confirm on without --yes, 3 outcome unknown.",
 		Example: "  gpublock launch cr-0123456789abcdef0 --region us-east-1 --ami ami-0123456789abcdef0 --dry-run\n" +
 			"  gpublock launch cr-0123456789abcdef0 --region us-east-1 --ami ami-0123456789abcdef0 --count 2 \\\n" +
@@ -99,6 +104,7 @@ func NewCmdLaunch(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command 
 	fs.Var(&a.groups, "security-group", "security group `sg-…` (repeatable, or comma-separated)")
 	fs.BoolVar(&a.dryRun, "dry-run", false, "check the block, the subnet's zone and the ec2:RunInstances permission (a DryRun); start nothing")
 	fs.BoolVar(&a.yes, "yes", false, "launch without asking to type launch (for scripts)")
+	fs.BoolVar(&a.group, "group", false, "spread --count across every reservation of the block's purchase (a segmented offering's)")
 	fs.BoolVar(&a.atStart, "at-start", false, "attach the launch to a block that has not started: it runs when the block becomes active")
 	fs.BoolVar(&a.pending, "pending", false, "list the launches attached to blocks (no RESERVATION_ID)")
 	fs.StringVar(&a.cancel, "cancel", "", "cancel the launch attached to the block `cr-…` (no RESERVATION_ID)")
@@ -128,8 +134,9 @@ func launchRun(ctx context.Context, a *Options) int {
 		return 1
 	}
 	// Caught before the confirmation, so nobody is asked to approve a launch that cannot
-	// happen; the adapter checks the same again.
-	if r := model.LaunchBlocker(b, a.count); r != nil {
+	// happen; the adapter checks the same again. A launch across the group checks each
+	// reservation's share instead.
+	if r := model.LaunchBlocker(b, a.count); r != nil && !a.group {
 		fmt.Fprintf(stderr, "gpublock launch: %s Nothing was launched.\n", r)
 		return 1
 	}
@@ -138,6 +145,10 @@ func launchRun(ctx context.Context, a *Options) int {
 		return cmdutil.BackendFailure(stderr, "launch", err)
 	}
 	spec := source.LaunchSpec{ImageID: a.ami, Count: a.count, KeyName: a.key, SubnetID: a.subnet, SecurityGroupIDs: a.groups}
+	if a.group {
+		return a.launchGroup(ctx, client, info, src, region, reservationID, format, spec)
+	}
+	groupNote(ctx, stderr, src, b)
 	p, code, ok := spending.Prepare(ctx, stderr, "launch", client, src, source.Intent{Kind: source.SpendLaunch, Block: b, Launch: spec, CheckOnly: a.dryRun})
 	if !ok {
 		return code
@@ -180,6 +191,8 @@ func (a *Options) check(pos []string) (string, cmdutil.OutputFormat, error) {
 		return "", "", cmdutil.Usagef("--ami %q: want an AMI id (ami-…)", a.ami)
 	case a.count < 1 || a.count > 1000:
 		return "", "", cmdutil.Usagef("--count %d: allowed 1 to the block's free count", a.count)
+	case a.group && a.subnet != "":
+		return "", "", cmdutil.Usagef("--subnet with --group: the group's reservations may be in several zones, each launched in its own zone's default subnet")
 	case a.subnet != "" && !strings.HasPrefix(a.subnet, "subnet-"):
 		return "", "", cmdutil.Usagef("--subnet %q: want a subnet id (subnet-…)", a.subnet)
 	}

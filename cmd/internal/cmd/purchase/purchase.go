@@ -243,6 +243,10 @@ var purchaseShows = map[model.Source]purchaseShow{
 		},
 		summary: printOfferingSummary,
 		recovered: func(res source.PurchaseResult) string {
+			if len(res.Blocks) > 1 {
+				return fmt.Sprintf("The reply to the purchase was lost. Its %d reservations %s were found by their request tag %s=%s: it is bought, once.",
+					len(res.Blocks), strings.Join(reservationIDs(res.Blocks), ", "), awsapi.RequestIDTag, res.RequestID)
+			}
 			return fmt.Sprintf("The reply to the purchase was lost. The reservation %s was found by its request tag %s=%s: it is bought, once.",
 				res.Block.ReservationID, awsapi.RequestIDTag, res.RequestID)
 		},
@@ -337,7 +341,10 @@ type reservationJSON struct {
 // PurchaseJSON is the AWS CLI's purchase-capacity-block answer, plus what gpublock knows:
 // the region, the fee of the offering bought, and how the reservation was confirmed.
 type PurchaseJSON struct {
-	CapacityReservation     reservationJSON
+	CapacityReservation reservationJSON
+	// CapacityReservations are every reservation the purchase made: one per segment of a
+	// segmented offering, else the one above.
+	CapacityReservations    []reservationJSON
 	Region                  string
 	CapacityBlockOfferingId string
 	UpfrontFee              string
@@ -367,10 +374,21 @@ func toReservationJSON(b model.Block) reservationJSON {
 
 func printPurchase(w io.Writer, format cmdutil.OutputFormat, o model.Offering, res source.PurchaseResult) error {
 	b := res.Block
+	all := res.Blocks
+	if len(all) == 0 {
+		all = []model.Block{b}
+	}
 	if format == "json" {
-		return printers.JSON(w, PurchaseJSON{CapacityReservation: toReservationJSON(b), Region: b.Region,
+		j := PurchaseJSON{CapacityReservation: toReservationJSON(b), Region: b.Region,
 			CapacityBlockOfferingId: o.ID, UpfrontFee: o.Fee.String(), CurrencyCode: o.Currency,
-			GpublockRequestId: res.RequestID, FoundByRequestTag: res.Recovered})
+			GpublockRequestId: res.RequestID, FoundByRequestTag: res.Recovered}
+		for _, r := range all {
+			j.CapacityReservations = append(j.CapacityReservations, toReservationJSON(r))
+		}
+		return printers.JSON(w, j)
+	}
+	if len(all) > 1 {
+		return printGroupPurchase(w, o, res, all)
 	}
 	rows := [][2]string{
 		{"Reservation", b.ReservationID},
@@ -389,4 +407,34 @@ func printPurchase(w io.Writer, format cmdutil.OutputFormat, o model.Offering, r
 		rows = append(rows, [2]string{"Confirmed", "found by its request tag after the reply was lost"})
 	}
 	return printers.Rows(w, rows)
+}
+
+// printGroupPurchase prints a purchase that made several reservations (a segmented
+// offering's, one per segment) as one group: each reservation, then what they share.
+func printGroupPurchase(w io.Writer, o model.Offering, res source.PurchaseResult, all []model.Block) error {
+	rows := [][2]string{{"Reservations", fmt.Sprintf("%d, one per segment, one purchase: %s", len(all), strings.Join(reservationIDs(all), ", "))}}
+	for i, b := range all {
+		rows = append(rows, [2]string{fmt.Sprintf("%d of %d", i+1, len(all)),
+			fmt.Sprintf("%s · %s · %s × %d · %s · %s – %s UTC", b.ReservationID, b.AvailabilityZone, b.InstanceType, b.TotalCount, b.State,
+				b.Start.UTC().Format("2006-01-02 15:04"), b.End.UTC().Format("2006-01-02 15:04"))})
+	}
+	rows = append(rows,
+		[2]string{"Region", res.Block.Region},
+		[2]string{"Upfront fee", printers.ExactFee(o.Fee, o.Currency) + ", for all of them"},
+		[2]string{"Platform", res.Block.Platform},
+		[2]string{"Request tag", awsapi.RequestIDTag + "=" + res.RequestID + " (on each: what groups them)"},
+		[2]string{"Launch", "gpublock launch " + res.Block.ReservationID + " --group spreads instances across all of them"},
+	)
+	if res.Recovered {
+		rows = append(rows, [2]string{"Confirmed", "found by their request tag after the reply was lost"})
+	}
+	return printers.Rows(w, rows)
+}
+
+func reservationIDs(bs []model.Block) []string {
+	ids := make([]string, len(bs))
+	for i, b := range bs {
+		ids[i] = b.ReservationID
+	}
+	return ids
 }

@@ -112,7 +112,10 @@ func useRun(ctx context.Context, a *Options) int {
 		// What no source could name is bad usage, known only once the sources are made.
 		return cmdutil.ReportUsage(stderr, "use", cmdutil.Usagef("%q is neither a Capacity Block id (cr-…) nor a training plan's name or ARN", id))
 	}
-	b, found, err := src.FindBlock(ctx, region, id)
+	// Every reservation of the purchase goes in the file: a segmented offering's purchase
+	// made one per segment, and a tool given one of them would use only part of what
+	// was bought.
+	b, group, found, err := source.FindGroup(ctx, src, region, id)
 	switch {
 	case ctx.Err() != nil:
 		fmt.Fprintln(stderr, "gpublock use: cancelled.")
@@ -125,7 +128,7 @@ func useRun(ctx context.Context, a *Options) int {
 			src.Caps().Noun, id, region, client.NextStep("blocks", region))
 		return 1
 	}
-	file, err := handoff.Render(tool, b)
+	file, err := handoff.RenderGroup(tool, group)
 	if err != nil {
 		var r *handoff.Refusal
 		if errors.As(err, &r) {
@@ -139,14 +142,18 @@ func useRun(ctx context.Context, a *Options) int {
 	if !strings.HasSuffix(file.Content, "\n") {
 		fmt.Fprintln(stdout)
 	}
-	printNote(a.IO, b, file)
+	printNote(a.IO, b, group, file)
 	return 0
 }
 
 // printNote says on stderr, so that stdout stays the file itself, what the file is and
 // how it is used.
-func printNote(ios *cmdutil.IOStreams, b model.Block, f handoff.File) {
-	fmt.Fprintf(ios.ErrOut, "gpublock use: %s for the %s %s in %s (%s, on stdout).\n", f.Name, b.Source.Title(), b.ReservationID, b.Region, strings.ToUpper(string(f.Format)))
+func printNote(ios *cmdutil.IOStreams, b model.Block, group []model.Block, f handoff.File) {
+	what := b.ReservationID
+	if len(group) > 1 {
+		what = fmt.Sprintf("%s with every reservation of its purchase (%d: %s)", b.ReservationID, len(group), strings.Join(strings.Split(model.GroupIDs(group), ","), ", "))
+	}
+	fmt.Fprintf(ios.ErrOut, "gpublock use: %s for the %s %s in %s (%s, on stdout).\n", f.Name, b.Source.Title(), what, b.Region, strings.ToUpper(string(f.Format)))
 	for _, line := range strings.Split(strings.TrimSpace(f.Note), "\n") {
 		fmt.Fprintf(ios.ErrOut, "gpublock use: %s\n", line)
 	}

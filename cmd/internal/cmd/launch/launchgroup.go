@@ -1,0 +1,128 @@
+package launch
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/source"
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"github.com/gpublock/gpublock/cmd/internal/spending"
+	"github.com/gpublock/gpublock/model"
+)
+
+// groupNote says, when b is one of several reservations its purchase made, that the
+// launch goes into b alone and names the others. Nothing is said when the group cannot be
+// listed: the launch into b does not depend on it.
+func groupNote(ctx context.Context, w io.Writer, src source.Source, b model.Block) {
+	_, group, found, err := source.FindGroup(ctx, src, b.Region, b.ReservationID)
+	if err != nil || !found || len(group) < 2 {
+		return
+	}
+	fmt.Fprintf(w, "gpublock launch: %s is %s reservations one purchase made (%s); this launch goes into %s only. --group spreads it across all of them.\n",
+		b.ReservationID, model.GroupMark(group, b), strings.Join(strings.Split(model.GroupIDs(group), ","), ", "), b.ReservationID)
+}
+
+// launchGroup launches --count across every reservation of the block's purchase: each
+// its share (model.SpreadLaunch), each prepared and checked (its dry run) before the one
+// confirmation, then each committed in turn through the spend path. A failure stops the
+// rest, and says what was launched before it.
+func (a *Options) launchGroup(ctx context.Context, client *awsapi.Client, info cmdutil.BackendInfo, src source.Source, region, id string, format cmdutil.OutputFormat, spec source.LaunchSpec) int {
+	ios := a.IO
+	stdout, stderr := ios.Out, ios.ErrOut
+	_, group, found, err := source.FindGroup(ctx, src, region, id)
+	switch {
+	case err != nil:
+		fmt.Fprintf(stderr, "gpublock launch: the reservations of %s's purchase could not be listed: %s Nothing was launched.\n", id, client.ExplainError(err))
+		return 1
+	case !found:
+		fmt.Fprintf(stderr, "gpublock launch: there is no block %s in %s. Nothing was launched.\n", id, region)
+		return 1
+	}
+	shares, err := model.SpreadLaunch(group, spec.Count)
+	if err != nil {
+		fmt.Fprintf(stderr, "gpublock launch: %v. Nothing was launched.\n", err)
+		return 1
+	}
+	var parts []groupPart
+	for i, b := range group {
+		if shares[i] == 0 {
+			continue
+		}
+		if r := model.LaunchBlocker(b, shares[i]); r != nil {
+			fmt.Fprintf(stderr, "gpublock launch: %s: %s Nothing was launched.\n", b.ReservationID, r)
+			return 1
+		}
+		one := spec
+		one.Count = shares[i]
+		p, code, ok := spending.Prepare(ctx, stderr, "launch", client, src, source.Intent{Kind: source.SpendLaunch, Block: b, Launch: one, CheckOnly: a.dryRun})
+		if !ok {
+			return code
+		}
+		printLaunchSummary(stderr, info, p.Account, b, one)
+		parts = append(parts, groupPart{b, p})
+	}
+	fmt.Fprintf(stderr, "Across the %d reservations of one purchase: %s.\n\n", len(group), shareWords(group, shares))
+	if a.dryRun {
+		for _, pt := range parts {
+			if !pt.p.Permission.Allowed {
+				return spending.PrintPermission(stdout, stderr, "launch", format, pt.p.Permission,
+					map[string]any{"CapacityReservationId": pt.b.ReservationID, "Region": pt.b.Region}, "", "launched")
+			}
+		}
+		return spending.PrintPermission(stdout, stderr, "launch", format, parts[0].p.Permission,
+			map[string]any{"CapacityReservationIds": strings.Split(model.GroupIDs(group), ","), "Region": region, "InstanceCount": spec.Count},
+			fmt.Sprintf("This identity may call %s to launch %d across %s.", parts[0].p.Permission.Action, spec.Count, shareWords(group, shares)), "launched")
+	}
+	spending.PermissionLine(stderr, parts[0].p)
+	if !spending.Confirmed(ctx, ios, "launch", a.yes, "Launch these instances?", "launch", "launched") {
+		return 1
+	}
+	var all source.LaunchResult
+	for i, pt := range parts {
+		res, err := cmdutil.SpendPath(client).Commit(ctx, pt.p)
+		if err != nil {
+			if i > 0 {
+				fmt.Fprintf(stderr, "gpublock launch: launched before this failure: %d instance(s) in %s.\n", len(all.Instances), launchedInto(parts[:i]))
+			}
+			code := spending.NotDone(stderr, "launch", "NOT LAUNCHED into "+pt.b.ReservationID, client, err)
+			_ = printLaunch(stdout, format, group[0], all)
+			return code
+		}
+		all.Instances = append(all.Instances, res.Instances...)
+		all.RequestID = strings.TrimPrefix(all.RequestID+","+res.RequestID, ",")
+	}
+	if err := printLaunch(stdout, format, group[0], all); err != nil {
+		fmt.Fprintln(stderr, "gpublock launch:", err)
+		return 1
+	}
+	return 0
+}
+
+// shareWords is how a launch is shared: "5 into cr-a (us-east-1a), 5 into cr-b (us-east-1b)".
+func shareWords(group []model.Block, shares []int) string {
+	var out []string
+	for i, b := range group {
+		if shares[i] > 0 {
+			out = append(out, fmt.Sprintf("%d into %s (%s)", shares[i], b.ReservationID, b.AvailabilityZone))
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// groupPart is one reservation's share of a launch across a group, prepared.
+type groupPart struct {
+	b model.Block
+	p source.Prepared
+}
+
+// launchedInto names the reservations of parts.
+func launchedInto(parts []groupPart) string {
+	ids := make([]string, len(parts))
+	for i, pt := range parts {
+		ids[i] = pt.b.ReservationID
+	}
+	return strings.Join(ids, ", ")
+}

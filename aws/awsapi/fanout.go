@@ -178,6 +178,15 @@ func (f *Fanout[O]) statusChange(region string) *model.RegionStatus {
 	return &cp
 }
 
+// Add counts n more calls of region, decided after the search began (before the call
+// that decided them finishes, so the region is not seen done in between).
+func (f *Fanout[O]) Add(region string, n int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.states[region].pending += n
+	f.total += n
+}
+
 // Total is how many calls the search makes.
 func (f *Fanout[O]) Total() int { return f.total }
 

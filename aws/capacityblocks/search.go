@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gpublock/gpublock/aws/awsapi"
@@ -14,22 +15,44 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
 
 	"github.com/gpublock/gpublock/model"
 )
 
-// searchCall is one DescribeCapacityBlockOfferings search, followed over all its pages.
+// searchCall is one DescribeCapacityBlockOfferings search, followed over all its pages:
+// of one type, or of several at once (InstanceTypePreferences).
 type searchCall struct {
-	region, instanceType string
-	days                 int
+	region string
+	types  []string
+	days   int
 }
 
-// planSearch lists the calls of a query: every region × type × duration, leaving out the
-// calls that cannot return anything (AWS would answer with nothing, and each call costs a
-// token of a bucket that refills one every 6⅔ s): the types the catalog says a region does
-// not sell, and the durations the window cannot hold. It also returns, per region, why it
-// has no call.
-func planSearch(q model.Query) ([]string, []searchCall, map[string]string) {
+// has reports whether the call asks for the cell of region, type and duration.
+func (c searchCall) has(region, typ string, days int) bool {
+	return c.region == region && c.days == days && slices.Contains(c.types, typ)
+}
+
+// maxTypesPerCall is how many instance types one call asks for. AWS documents no limit on
+// InstanceTypePreferences; asking for every type a region sells (at most 10) is the
+// assumption, unconfirmed.
+const maxTypesPerCall = 10
+
+// answerCap is how many offerings AWS gives for one search ("up to 6 available blocks",
+// documented for a search of one type). Whether a search of several types gives six in all
+// or six per type is not documented: an answer of several types that holds six or more is
+// read as possibly cut, and each of its types with fewer than six there is asked again on
+// its own (an unconfirmed reading; the safer one, since it can only cost calls).
+const answerCap = 6
+
+// planSearch lists the calls of a query: per region, count, duration and window, one call
+// for all the instance types the region sells (AWS's bucket of 10 calls refilled at 0.15 a
+// second is what a search waits for, so every call saved is 6⅔ s), and one per UltraServer
+// type (UltraserverType takes one type). It leaves out the calls that cannot return
+// anything: types the catalog says a region does not sell, and durations the window cannot
+// hold. It also returns, per region, why it has no call. typesPerCall 1 is the plan of one
+// call per type.
+func planSearch(q model.Query, typesPerCall int) ([]string, []searchCall, map[string]string) {
 	regions := dedupe(q.Regions)
 	types := dedupe(q.InstanceTypes)
 	days := fittingDays(q)
@@ -37,13 +60,9 @@ func planSearch(q model.Query) ([]string, []searchCall, map[string]string) {
 	why := map[string]string{}
 	for _, r := range regions {
 		n := 0
-		for _, tn := range types {
-			t, ok := model.LookupType(tn)
-			if !ok || !t.Sells(r) {
-				continue
-			}
+		for _, group := range typeGroups(r, types, typesPerCall) {
 			for _, d := range days {
-				calls = append(calls, searchCall{r, tn, d})
+				calls = append(calls, searchCall{r, group, d})
 				n++
 			}
 		}
@@ -55,6 +74,33 @@ func planSearch(q model.Query) ([]string, []searchCall, map[string]string) {
 		}
 	}
 	return regions, calls, why
+}
+
+// typeGroups splits the types region sells into the groups asked in one call each: the
+// instance types, at most per at a time, and each UltraServer type alone.
+func typeGroups(region string, types []string, per int) [][]string {
+	per = max(1, per)
+	var groups [][]string
+	var batch []string
+	for _, tn := range types {
+		t, ok := model.LookupType(tn)
+		if !ok || !t.Sells(region) {
+			continue
+		}
+		if t.UltraServer {
+			groups = append(groups, []string{tn})
+			continue
+		}
+		if len(batch) == per {
+			groups = append(groups, batch)
+			batch = nil
+		}
+		batch = append(batch, tn)
+	}
+	if len(batch) > 0 {
+		groups = append(groups, batch)
+	}
+	return groups
 }
 
 // fittingDays are the query's durations that a block in its window can have. A block
@@ -121,7 +167,7 @@ func (c *Client) Search(ctx context.Context, q model.Query) <-chan source.Search
 	if len(dedupe(q.Regions)) == 0 {
 		q.Regions = []string{c.api.Region()}
 	}
-	regions, calls, why := planSearch(q)
+	regions, calls, why := planSearch(q, c.typesPerCall())
 	callRegions := make([]string, len(calls))
 	for i, call := range calls {
 		callRegions[i] = call.region
@@ -132,11 +178,21 @@ func (c *Client) Search(ctx context.Context, q model.Query) <-chan source.Search
 	return out
 }
 
+// typesPerCall is how many types the client asks for in one call.
+func (c *Client) typesPerCall() int {
+	if c.oneTypePerCall {
+		return 1
+	}
+	return maxTypesPerCall
+}
+
 type search struct {
 	c   *Client
 	q   model.Query
 	out chan<- source.SearchEvent
 	fan *awsapi.Fanout[model.Offering]
+	// again are the calls of one type asked because a call's answer may have been cut.
+	again sync.WaitGroup
 }
 
 func (s *search) run(ctx context.Context, regions []string, calls []searchCall, why map[string]string) {
@@ -148,9 +204,9 @@ func (s *search) run(ctx context.Context, regions []string, calls []searchCall, 
 	if !s.fan.Begin(ctx, regions, why) {
 		return
 	}
-	cells := make([]marketcache.Cell, len(calls))
-	for i, call := range calls {
-		cells[i] = s.cell(call)
+	var cells []marketcache.Cell
+	for _, call := range calls {
+		cells = append(cells, s.cells(call)...)
 	}
 	cache, _ := s.c.api.MarketCache()
 	held := cache.Get(time.Now().UTC(), cells...)
@@ -158,13 +214,15 @@ func (s *search) run(ctx context.Context, regions []string, calls []searchCall, 
 		return
 	}
 	calls = orderCalls(calls, held, s.c.api.Region())
-	// Each region goes at the pace of its request bucket: a burst, then one call per
-	// refill.
-	pace := func(ctx context.Context, region string) (context.Context, error) {
-		return s.c.pacer.Wait(ctx, region, opDescribeOfferings)
-	}
 	perRegion, overall := s.c.api.Concurrency()
-	awsapi.RunCalls(ctx, calls, func(c searchCall) string { return c.region }, perRegion, overall, pace, s.do)
+	awsapi.RunCalls(ctx, calls, func(c searchCall) string { return c.region }, perRegion, overall, s.pace, s.do)
+	s.again.Wait()
+}
+
+// pace lets each region go at the pace of its request bucket: a burst, then one call per
+// refill.
+func (s *search) pace(ctx context.Context, region string) (context.Context, error) {
+	return s.c.pacer.Wait(ctx, region, opDescribeOfferings)
 }
 
 const opDescribeOfferings = "DescribeCapacityBlockOfferings"
@@ -181,11 +239,19 @@ func (s *search) input(call searchCall) *ec2.DescribeCapacityBlockOfferingsInput
 	if s.q.AllZones {
 		in.AllAvailabilityZones = aws.Bool(true)
 	}
-	if t, _ := model.LookupType(call.instanceType); t.UltraServer {
-		in.UltraserverType = aws.String(call.instanceType)
+	switch t, _ := model.LookupType(call.types[0]); {
+	case t.UltraServer:
+		in.UltraserverType = aws.String(call.types[0])
 		in.UltraserverCount = aws.Int32(int32(s.q.Count))
-	} else {
-		in.InstanceType = aws.String(call.instanceType)
+	case len(call.types) == 1:
+		// One type goes as InstanceType, which every endpoint (and an emulator that
+		// predates InstanceTypePreferences) takes.
+		in.InstanceType = aws.String(call.types[0])
+		in.InstanceCount = aws.Int32(int32(s.q.Count))
+	default:
+		for _, tn := range call.types {
+			in.InstanceTypePreferences = append(in.InstanceTypePreferences, types.CapacityBlockInstanceTypePreference{InstanceType: aws.String(tn)})
+		}
 		in.InstanceCount = aws.Int32(int32(s.q.Count))
 	}
 	return in
@@ -200,7 +266,7 @@ func (s *search) do(ctx context.Context, call searchCall) {
 	for p.HasMorePages() {
 		page, err := p.NextPage(hooked)
 		if err != nil {
-			s.fan.Finish(ctx, call.region, awsapi.WithInstanceType(err, call.instanceType))
+			s.fan.Finish(ctx, call.region, awsapi.WithInstanceType(err, strings.Join(call.types, ", ")))
 			return
 		}
 		var offs []model.Offering
@@ -219,43 +285,110 @@ func (s *search) do(ctx context.Context, call searchCall) {
 			return
 		}
 	}
-	// Only a whole answer replaces the cell's: a failed or cancelled call leaves the old
-	// one, which shows with its age.
+	// An offering's type is its own (a call of several types answers with all of them);
+	// an UltraServer's is its UltraServer type (offeringFrom).
+	byType := map[string][]model.Offering{}
+	for _, o := range all {
+		byType[o.InstanceType] = append(byType[o.InstanceType], o)
+	}
+	cut := possiblyCut(call, len(all), byType)
+	if len(cut) > 0 {
+		s.askEach(ctx, call, cut)
+	}
+	// Only a whole answer replaces a cell's: a failed or cancelled call leaves the old
+	// one, which shows with its age, and a type whose part may have been cut is written
+	// by its own call.
 	cache, _ := s.c.api.MarketCache()
-	if err := cache.Put(s.cell(call), asked, all); err != nil {
-		slog.Debug("market cache not written", "err", err)
+	for _, cell := range s.cells(call) {
+		if slices.Contains(cut, cell.Type) {
+			continue
+		}
+		if err := cache.Put(cell, asked, byType[cell.Type]); err != nil {
+			slog.Debug("market cache not written", "err", err)
+		}
 	}
 	s.fan.Finish(ctx, call.region, nil)
 }
 
-// cell is the market cache's cell of one call.
-func (s *search) cell(call searchCall) marketcache.Cell {
+// possiblyCut lists the types of a call of several whose offerings the answer may have
+// left out: when the answer reached answerCap, every type it holds fewer than answerCap
+// of (a call of that type alone would give no more than answerCap).
+func possiblyCut(call searchCall, n int, byType map[string][]model.Offering) []string {
+	if len(call.types) < 2 || n < answerCap {
+		return nil
+	}
+	var out []string
+	for _, tn := range call.types {
+		if len(byType[tn]) < answerCap {
+			out = append(out, tn)
+		}
+	}
+	return out
+}
+
+// askEach asks for each of typeNames on its own, in call's region, duration and window, each
+// once the region's bucket allows; the search waits for them before it ends.
+func (s *search) askEach(ctx context.Context, call searchCall, typeNames []string) {
+	s.fan.Add(call.region, len(typeNames))
+	for _, tn := range typeNames {
+		s.again.Add(1)
+		go func() {
+			defer s.again.Done()
+			cctx, err := s.pace(ctx, call.region)
+			if err != nil {
+				return
+			}
+			s.do(cctx, searchCall{region: call.region, types: []string{tn}, days: call.days})
+		}()
+	}
+}
+
+// cells are the market cache's cells of one call: one per type.
+func (s *search) cells(call searchCall) []marketcache.Cell {
 	_, cacheBackend := s.c.api.MarketCache()
-	return marketcache.Cell{Source: model.SourceCapacityBlock.Name(), Backend: cacheBackend, Region: call.region,
-		Type: call.instanceType, Count: s.q.Count, Days: call.days, Start: s.q.Start, End: s.q.End, AllZones: s.q.AllZones}
+	var out []marketcache.Cell
+	for _, tn := range call.types {
+		out = append(out, marketcache.Cell{Source: model.SourceCapacityBlock.Name(), Backend: cacheBackend, Region: call.region,
+			Type: tn, Count: s.q.Count, Days: call.days, Start: s.q.Start, End: s.q.End, AllZones: s.q.AllZones})
+	}
+	return out
 }
 
 // orderCalls puts first the calls likeliest to be bought, so their rows come first: the
-// cells that had offerings last time (held), then the home region's, then the rest, each
-// in the plan's order. Calls start in this order; each region's bucket still paces them.
+// calls of a cell that had offerings last time (held), then the home region's, then the
+// rest, each in the plan's order. Calls start in this order; each region's bucket still
+// paces them.
 func orderCalls(calls []searchCall, held []marketcache.Entry, home string) []searchCall {
-	had := map[searchCall]bool{}
-	for _, e := range held {
-		if len(e.Offerings) > 0 {
-			had[searchCall{e.Cell.Region, e.Cell.Type, e.Cell.Days}] = true
+	had := func(c searchCall) bool {
+		for _, e := range held {
+			if len(e.Offerings) > 0 && c.has(e.Cell.Region, e.Cell.Type, e.Cell.Days) {
+				return true
+			}
 		}
+		return false
 	}
 	rank := func(c searchCall) int {
 		switch {
-		case had[c]:
+		case had(c):
 			return 0
 		case c.region == home:
 			return 1
 		}
 		return 2
 	}
-	out := slices.Clone(calls)
-	slices.SortStableFunc(out, func(a, b searchCall) int { return rank(a) - rank(b) })
+	ranks := make(map[int]int, len(calls))
+	for i, c := range calls {
+		ranks[i] = rank(c)
+	}
+	idx := make([]int, len(calls))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return ranks[a] - ranks[b] })
+	out := make([]searchCall, len(calls))
+	for i, j := range idx {
+		out[i] = calls[j]
+	}
 	return out
 }
 
@@ -306,7 +439,7 @@ func (c *Client) CostOf(q model.Query) SearchCost {
 	if len(dedupe(q.Regions)) == 0 {
 		q.Regions = []string{c.api.Region()}
 	}
-	regions, calls, _ := planSearch(q)
+	regions, calls, _ := planSearch(q, c.typesPerCall())
 	per := map[string]int{}
 	for _, call := range calls {
 		per[call.region]++

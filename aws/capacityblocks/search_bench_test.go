@@ -58,7 +58,7 @@ func (c *counting) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func benchSearch(b *testing.B, q model.Query) { benchSearchUnder(b, q, ec2sim.Faults{}) }
 
 func benchSearchUnder(b *testing.B, q model.Query, f ec2sim.Faults) {
-	_, planned, _ := planSearch(q)
+	_, planned, _ := planSearch(q, maxTypesPerCall)
 	perRegion := map[string]int{}
 	for _, c := range planned {
 		perRegion[c.region]++
@@ -135,7 +135,7 @@ func BenchmarkSearchWholeMarket(b *testing.B) {
 	q := wholeMarket()
 	all := q
 	all.End = all.Start.Add(model.MaxLeadTime + 182*24*time.Hour) // every duration fits
-	_, every, _ := planSearch(all)
+	_, every, _ := planSearch(all, maxTypesPerCall)
 	b.ReportMetric(float64(len(every)), "unplanned-calls")
 	benchSearch(b, q)
 }

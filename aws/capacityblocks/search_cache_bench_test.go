@@ -59,7 +59,7 @@ func benchFirstRow(b *testing.B, warm bool, scale float64) {
 	}
 	b.ReportMetric(float64(first)/float64(b.N)/float64(time.Millisecond), "first-row-ms")
 	b.ReportMetric(float64(whole)/float64(b.N)/float64(time.Millisecond), "whole-ms")
-	_, calls, _ := planSearch(q)
+	_, calls, _ := planSearch(q, maxTypesPerCall)
 	b.ReportMetric(float64(len(calls)), "calls")
 }
 

@@ -82,7 +82,7 @@ func TestRefreshThroughEmulator(t *testing.T) {
 		t.Errorf("requests not as the Price List API expects: %q", rec.bad)
 	}
 	for _, want := range []string{`"ServiceCode":"AmazonEC2"`, `"Field":"operatingSystem"`, `"Value":"Linux"`, `"Field":"tenancy"`,
-		`"Value":"Shared"`, `"Field":"preInstalledSw"`, `"Value":"NA"`, `"Field":"capacitystatus"`, `"Value":"Used"`, `"Type":"TERM_MATCH"`} {
+		`"Value":"Shared"`, `"Field":"preInstalledSw"`, `"Value":"NA"`, `"Field":"capacitystatus"`, `"Value":"Used"`, `"Field":"marketoption"`, `"Value":"OnDemand"`, `"Type":"TERM_MATCH"`} {
 		if !strings.Contains(rec.bodies[0], want) {
 			t.Errorf("request %s lacks %s", rec.bodies[0], want)
 		}

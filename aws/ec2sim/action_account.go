@@ -196,7 +196,7 @@ func nonEmpty(v string) []string {
 }
 
 // The default VPC's default security group: the only group of the emulated account.
-func (s *Server) defaultGroupID(region string) string { return s.hash.ID("sg", region, "default") }
+func (s *Server) defaultGroupID(region string) string { return s.id("sg", region, "default") }
 
 func groupNotFound(id string) *apiError {
 	return errf(http.StatusBadRequest, "InvalidGroup.NotFound", "The security group '%s' does not exist", id)
@@ -367,7 +367,7 @@ func createKeyPair(s *Server, c *call) (*xmlBody, *apiError) {
 		}
 		fmt.Fprintf(&fp, "%02x", b)
 	}
-	k := &keyPair{ID: s.hash.ID("key", c.region, "key-pair", rs.Counter), Name: name, Type: typ, Fingerprint: fp.String(), Created: c.now, Tags: tags}
+	k := &keyPair{ID: s.id("key", c.region, "key-pair", rs.Counter), Name: name, Type: typ, Fingerprint: fp.String(), Created: c.now, Tags: tags}
 	rs.KeyPairs = append(rs.KeyPairs, k)
 	if e := s.core.Commit(); e != nil {
 		return nil, e

@@ -67,7 +67,7 @@ func describeExtensionOfferings(s *Server, c *call) (*xmlBody, *apiError) {
 	if free := s.freeOver(rs, c.region, r.AZ, r.CatalogType, start, end, c.now); free >= r.Units {
 		fee := s.price(c.region, r.AZ, r.CatalogType, r.Units, start, end, c.now.Truncate(time.Minute), free)
 		o := &extOffering{ReservationID: r.ID, ExtensionOffer: simcore.ExtensionOffer{Hours: hours, Start: start, End: end, Fee: fee}}
-		o.ID = s.hash.ID("cbe", c.region, r.ID, start, hours, fee.Micros(), rs.Generation)
+		o.ID = s.id("cbe", c.region, r.ID, start, hours, fee.Micros(), rs.Generation)
 		if old, ok := rs.ExtOfferings[o.ID]; ok {
 			o = old
 		} else {
@@ -133,7 +133,8 @@ func purchaseExtension(s *Server, c *call) (*xmlBody, *apiError) {
 	ext := &extension{o.Bought(c.now, s.core.Pay(c.now, o.Start.Add(-ExtensionPaymentLead), c.region, "extension", rs.Counter))}
 	r.Extensions = append(r.Extensions, ext)
 	o.Gone = true
-	if e := s.sold(c, rs, r.AZ, r.CatalogType, o.Start, o.End, r.Units); e != nil {
+	consume(rs, r.AZ, r.CatalogType, o.Start, o.End, r.Units)
+	if e := s.commitSale(c, rs, true); e != nil {
 		return nil, e
 	}
 	var x xmlBody

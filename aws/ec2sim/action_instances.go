@@ -135,12 +135,12 @@ func runInstances(s *Server, c *call) (*xmlBody, *apiError) {
 		groups = []string{s.defaultGroupID(c.region)}
 	}
 	rs.Counter++
-	launch := s.hash.ID("r", c.region, "launch", rs.Counter)
+	launch := s.id("r", c.region, "launch", rs.Counter)
 	for i := 0; i < n; i++ {
 		k := len(rs.Instances)
 		third, _ := strconv.Atoi(strings.Split(z.CIDRBlock, ".")[2])
 		rs.Instances = append(rs.Instances, &instance{
-			ID:       s.hash.ID("i", c.region, "instance", rs.Counter, i),
+			ID:       s.id("i", c.region, "instance", rs.Counter, i),
 			LaunchID: launch, ClientToken: token, ReservationID: r.ID, BlockID: r.BlockID,
 			ImageID: image, InstanceType: r.InstanceType, SubnetID: s.subnetID(c.region, z.Name), VpcID: s.vpcID(c.region),
 			AZ: z.Name, PrivateIP: fmt.Sprintf("172.31.%d.%d", third+k/250%16, k%250+4),

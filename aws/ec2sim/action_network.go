@@ -190,9 +190,9 @@ func groupLongName(z zone) string {
 }
 
 // The default VPC of a region has one default subnet per zone.
-func (s *Server) vpcID(region string) string { return s.hash.ID("vpc", region, "default") }
+func (s *Server) vpcID(region string) string { return s.id("vpc", region, "default") }
 
-func (s *Server) subnetID(region, az string) string { return s.hash.ID("subnet", region, az) }
+func (s *Server) subnetID(region, az string) string { return s.id("subnet", region, az) }
 
 // subnetZone finds the zone of a subnet of the region's default VPC.
 func (s *Server) subnetZone(region, id string) (zone, bool) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"sort"
 	"strings"
 	"time"
 
@@ -25,39 +26,33 @@ func validHours(name string, h int) *apiError {
 	return nil
 }
 
-func describeOfferings(s *Server, c *call) (*xmlBody, *apiError) {
-	f := c.form
-	hours, e := f.requiredInt("CapacityDurationHours", -1<<31, 1<<31-1)
+// maxTypePreferences is how many InstanceTypePreference.N one search takes. AWS documents
+// no maximum: this one is the emulator's assumption, above the number of instance types
+// Capacity Blocks sell, so that a search of every type passes.
+const maxTypePreferences = 20
+
+// searches reads what DescribeCapacityBlockOfferings asks for: one search per instance
+// type (InstanceType, or each InstanceTypePreference.N.InstanceType), or the UltraServer
+// type's. Validated as AWS documents: exactly one of InstanceType, InstanceTypePreferences
+// and UltraserverType; an instance count with instance types, an UltraServer count with
+// an UltraServer type.
+func searches(f form) ([]search, *apiError) {
+	prefs, e := typePreferences(f)
 	if e != nil {
 		return nil, e
 	}
-	if e := validHours("CapacityDurationHours", hours); e != nil {
-		return nil, e
-	}
-	q := search{duration: time.Duration(hours) * time.Hour}
 	it, ut := f.str("InstanceType"), f.str("UltraserverType")
+	given := 0
+	for _, set := range []bool{it != "", len(prefs) > 0, ut != ""} {
+		if set {
+			given++
+		}
+	}
 	switch {
-	case it != "" && ut != "":
-		return nil, errf(http.StatusBadRequest, "InvalidParameterCombination", "Give either InstanceType (with InstanceCount) or UltraserverType (with UltraserverCount), not both.")
-	case it != "":
-		t, ok := model.LookupType(it)
-		if !ok {
-			return nil, badParam("Value (%s) for parameter InstanceType is invalid. Capacity Blocks sell %s.", it, strings.Join(instanceTypeNames(false), ", "))
-		}
-		if t.UltraServer {
-			return nil, badParam("Value (%s) for parameter InstanceType is an UltraServer type; pass it as UltraserverType with UltraserverCount.", it)
-		}
-		if f.has("UltraserverCount") {
-			return nil, errf(http.StatusBadRequest, "InvalidParameterCombination", "UltraserverCount goes with UltraserverType, not with InstanceType.")
-		}
-		n, e := f.requiredInt("InstanceCount", -1<<31, 1<<31-1)
-		if e != nil {
-			return nil, e
-		}
-		if n < model.MinCount || n > model.MaxCount {
-			return nil, badParam("Value (%d) for parameter InstanceCount is invalid. A Capacity Block has %d to %d instances.", n, model.MinCount, model.MaxCount)
-		}
-		q.typ, q.instType, q.count, q.units = it, it, n, n
+	case given > 1:
+		return nil, errf(http.StatusBadRequest, "InvalidParameterCombination", "Give one of InstanceType, InstanceTypePreferences (both with InstanceCount) or UltraserverType (with UltraserverCount).")
+	case given == 0:
+		return nil, missingParam("InstanceTypePreferences (or the legacy InstanceType, or UltraserverType)")
 	case ut != "":
 		t, ok := model.LookupType(ut)
 		if !ok || !t.UltraServer {
@@ -76,17 +71,95 @@ func describeOfferings(s *Server, c *call) (*xmlBody, *apiError) {
 		if n < 1 || n > maxUltraServers {
 			return nil, badParam("Value (%d) for parameter UltraserverCount is invalid. It must be from 1 to %d.", n, maxUltraServers)
 		}
-		q.typ, q.instType, q.units = ut, t.MemberType, n
-		q.count, q.ultraType, q.ultraCount = n*t.Instances, ut, n
-	default:
-		return nil, missingParam("InstanceType (or UltraserverType)")
+		return []search{{typ: ut, instType: t.MemberType, units: n, count: n * t.Instances, ultraType: ut, ultraCount: n}}, nil
 	}
+	param, types := "InstanceType", []string{it}
+	if len(prefs) > 0 {
+		types = prefs
+	}
+	var out []search
+	for i, name := range types {
+		if len(prefs) > 0 {
+			param = fmt.Sprintf("InstanceTypePreference.%d.InstanceType", i+1)
+		}
+		t, ok := model.LookupType(name)
+		if !ok {
+			return nil, badParam("Value (%s) for parameter %s is invalid. Capacity Blocks sell %s.", name, param, strings.Join(instanceTypeNames(false), ", "))
+		}
+		if t.UltraServer {
+			return nil, badParam("Value (%s) for parameter %s is an UltraServer type; pass it as UltraserverType with UltraserverCount.", name, param)
+		}
+		out = append(out, search{typ: name, instType: name})
+	}
+	if f.has("UltraserverCount") {
+		return nil, errf(http.StatusBadRequest, "InvalidParameterCombination", "UltraserverCount goes with UltraserverType, not with instance types.")
+	}
+	n, e := f.requiredInt("InstanceCount", -1<<31, 1<<31-1)
+	if e != nil {
+		return nil, e
+	}
+	if n < model.MinCount || n > model.MaxCount {
+		return nil, badParam("Value (%d) for parameter InstanceCount is invalid. A Capacity Block has %d to %d instances.", n, model.MinCount, model.MaxCount)
+	}
+	for i := range out {
+		out[i].count, out[i].units = n, n
+	}
+	return out, nil
+}
+
+// typePreferences reads InstanceTypePreference.N.InstanceType, in order: at most
+// maxTypePreferences, each given once.
+func typePreferences(f form) ([]string, *apiError) {
+	idx, e := f.indices("InstanceTypePreference")
+	if e != nil {
+		return nil, e
+	}
+	if len(idx) > maxTypePreferences {
+		return nil, badParam("%d instance type preferences given; a search takes at most %d.", len(idx), maxTypePreferences)
+	}
+	var out []string
+	for _, n := range idx {
+		base := fmt.Sprintf("InstanceTypePreference.%d", n)
+		for k := range f.v {
+			if strings.HasPrefix(k, base+".") && k != base+".InstanceType" || k == base {
+				return nil, errf(http.StatusBadRequest, "UnknownParameter", "The parameter %s is not recognized by DescribeCapacityBlockOfferings.", k)
+			}
+		}
+		name, e := f.required(base + ".InstanceType")
+		if e != nil {
+			return nil, e
+		}
+		if slices.Contains(out, name) {
+			return nil, badParam("Value (%s) for parameter %s.InstanceType is invalid: the instance type is given more than once.", name, base)
+		}
+		out = append(out, name)
+	}
+	return out, nil
+}
+
+func describeOfferings(s *Server, c *call) (*xmlBody, *apiError) {
+	f := c.form
+	hours, e := f.requiredInt("CapacityDurationHours", -1<<31, 1<<31-1)
+	if e != nil {
+		return nil, e
+	}
+	if e := validHours("CapacityDurationHours", hours); e != nil {
+		return nil, e
+	}
+	qs, e := searches(f)
+	if e != nil {
+		return nil, e
+	}
+	duration := time.Duration(hours) * time.Hour
 
 	// A per-family quota of 0 (the quota fault): AWS's answer, seen when an account's
 	// "Concurrent TRN2 Capacity Blocks per account" is 0, in the reference's words. It is
 	// no throttle; whether AWS checks it before the dates is UNCONFIRMED.
-	if c.faults.QuotaZero(model.Family(q.typ)) {
-		return nil, errf(http.StatusBadRequest, "CapacityBlockDescribeLimitExceeded", "You've reached the limit for this account.")
+	// A search of several types is refused if any of its types has a quota of 0 (unconfirmed).
+	for _, q := range qs {
+		if c.faults.QuotaZero(model.Family(q.typ)) {
+			return nil, errf(http.StatusBadRequest, "CapacityBlockDescribeLimitExceeded", "You've reached the limit for this account.")
+		}
 	}
 	limit := c.now.Add(model.MaxLeadTime)
 	from, fromSet, e := f.optTime("StartDateRange")
@@ -104,7 +177,7 @@ func describeOfferings(s *Server, c *call) (*xmlBody, *apiError) {
 		return nil, badParam("Value (%s) for parameter StartDateRange is invalid. Capacity Blocks start at most 8 weeks ahead, by %s.", formatTime(from), formatTime(limit))
 	}
 	if !toSet {
-		to = limit.Add(q.duration)
+		to = limit.Add(duration)
 	}
 	if !to.After(from) {
 		return nil, badParam("Value (%s) for parameter EndDateRange is invalid. It must be after the start of the range (%s).", formatTime(to), formatTime(from))
@@ -113,10 +186,17 @@ func describeOfferings(s *Server, c *call) (*xmlBody, *apiError) {
 	if e != nil {
 		return nil, e
 	}
-	q.from, q.to, q.allZones = from, to, all
 	rs := s.region(c.region)
 	pruneOfferings(rs, c.now)
-	offs := s.offerings(rs, c.region, q, c.now.Truncate(time.Minute))
+	var offs []*offering
+	for _, q := range qs {
+		q.duration, q.from, q.to, q.allZones = duration, from, to, all
+		offs = append(offs, s.offerings(rs, c.region, q, c.now.Truncate(time.Minute))...)
+	}
+	if len(qs) > 1 {
+		offs = capAcrossTypes(offs)
+	}
+	issue(rs, offs)
 	page, next, e := pageOf(s, c, offs, 1)
 	if e != nil {
 		return nil, e
@@ -136,6 +216,29 @@ func describeOfferings(s *Server, c *call) (*xmlBody, *apiError) {
 }
 
 const maxUltraServers = 4
+
+// capAcrossTypes cuts the answer of a search of several types as AWS's unconfirmed
+// reading that the emulator takes: the cap of maxOfferings holds for the call, not per
+// type. Each type's best offerings are merged by start, then fee, and the first
+// maxOfferings kept; so an answer of fewer than maxOfferings holds every offering that a
+// search of each type alone would answer, and one of exactly maxOfferings may have been
+// cut (ask type by type to see the rest).
+func capAcrossTypes(offs []*offering) []*offering {
+	sort.SliceStable(offs, func(i, j int) bool {
+		a, b := offs[i], offs[j]
+		if !a.Start.Equal(b.Start) {
+			return a.Start.Before(b.Start)
+		}
+		if c := a.Fee.Cmp(b.Fee); c != 0 {
+			return c < 0
+		}
+		if a.InstanceType != b.InstanceType {
+			return a.InstanceType < b.InstanceType
+		}
+		return a.ID < b.ID
+	})
+	return offs[:min(len(offs), maxOfferings)]
+}
 
 func instanceTypeNames(ultra bool) []string {
 	var out []string
@@ -166,6 +269,26 @@ func writeOffering(x *xmlBody, o *offering) {
 		x.int("ultraserverCount", o.UltraCount)
 	}
 	x.str("zoneType", o.ZoneType)
+	if len(o.Segments) > 0 {
+		x.open("capacityBlockOfferingSegmentSet")
+		for _, sg := range o.Segments {
+			d := sg.End.Sub(sg.Start)
+			x.open("item")
+			x.str("availabilityZone", sg.AZ)
+			x.str("availabilityZoneId", sg.AZID)
+			x.str("instanceType", sg.InstanceType)
+			x.int("instanceCount", sg.Count)
+			x.time("startDate", sg.Start)
+			x.time("endDate", sg.End)
+			x.int("capacityBlockDurationHours", int(d/time.Hour))
+			x.int("capacityBlockDurationMinutes", int(d%time.Hour/time.Minute))
+			x.str("upfrontFee", sg.Fee.String())
+			x.str("currencyCode", "USD")
+			x.str("zoneType", sg.ZoneType)
+			x.close("item")
+		}
+		x.close("capacityBlockOfferingSegmentSet")
+	}
 	x.close("item")
 }
 
@@ -240,8 +363,14 @@ func purchaseCapacityBlock(s *Server, c *call) (*xmlBody, *apiError) {
 	if !ok {
 		return nil, errOfferingNotFound
 	}
-	if o.Gone || !o.Start.After(c.now) || s.freeOver(rs, c.region, o.AZ, o.CatalogType, o.Start, o.End, c.now) < o.Units {
+	parts := o.parts()
+	if o.Gone || !o.Start.After(c.now) {
 		return nil, errOfferingExpired
+	}
+	for _, p := range parts {
+		if s.freeOver(rs, c.region, p.AZ, o.CatalogType, p.Start, p.End, c.now) < p.Units {
+			return nil, errOfferingExpired
+		}
 	}
 	inUse := 0
 	for _, r := range rs.Reservations {
@@ -257,37 +386,52 @@ func purchaseCapacityBlock(s *Server, c *call) (*xmlBody, *apiError) {
 	if c.dryRun {
 		return nil, errDryRun
 	}
+	o.Gone = true
 	if s.dice.Hit(c.faults.Sold) {
 		// Someone else bought it between the search and this purchase.
-		o.Gone = true
-		consume(rs, o.AZ, o.CatalogType, o.Start, o.End, o.Units)
-		rs.Generation++
-		if e := s.core.Commit(); e != nil {
+		for _, p := range parts {
+			consume(rs, p.AZ, o.CatalogType, p.Start, p.End, p.Units)
+		}
+		if e := s.commitSale(c, rs, false); e != nil {
 			return nil, e
 		}
 		return nil, errOfferingExpired
 	}
-	rs.Counter++
-	r := &reservation{
-		ID:      s.hash.ID("cr", c.region, "reservation", rs.Counter),
-		BlockID: s.hash.ID("cb", c.region, "block", rs.Counter),
-		Region:  c.region, AZ: o.AZ, AZID: o.AZID, ZoneType: o.ZoneType,
-		CatalogType: o.CatalogType, InstanceType: o.InstanceType, Platform: platform,
-		Count: o.Count, Units: o.Units, UltraType: o.UltraType, UltraCount: o.UltraCount,
-		Start: o.Start, OrigEnd: o.End, Created: c.now,
-		Payment:    s.core.Pay(c.now, o.Start.Add(-PaymentLead), c.region, rs.Counter),
-		OfferingID: o.ID, Fee: o.Fee,
-		Tags: append(tags, tag{quantityTag, fmt.Sprint(o.Count)}),
+	// One payment for the purchase: its segments' reservations are paid, or fail, together.
+	pay := s.core.Pay(c.now, o.Start.Add(-PaymentLead), c.region, rs.Counter+1)
+	var made []*reservation
+	for _, p := range parts {
+		rs.Counter++
+		r := &reservation{
+			ID:      s.id("cr", c.region, "reservation", rs.Counter),
+			BlockID: s.id("cb", c.region, "block", rs.Counter),
+			Region:  c.region, AZ: p.AZ, AZID: p.AZID, ZoneType: p.ZoneType,
+			CatalogType: o.CatalogType, InstanceType: p.InstanceType, Platform: platform,
+			Count: p.Count, Units: p.Units, UltraType: o.UltraType, UltraCount: o.UltraCount,
+			Start: p.Start, OrigEnd: p.End, Created: c.now, Payment: pay,
+			OfferingID: o.ID, Fee: p.Fee,
+			Tags: append(slices.Clone(tags), tag{quantityTag, fmt.Sprint(p.Count)}),
+		}
+		rs.Reservations = append(rs.Reservations, r)
+		made = append(made, r)
+		consume(rs, p.AZ, o.CatalogType, p.Start, p.End, p.Units)
 	}
-	rs.Reservations = append(rs.Reservations, r)
-	o.Gone = true
-	if e := s.sold(c, rs, o.AZ, o.CatalogType, o.Start, o.End, o.Units); e != nil {
+	if e := s.commitSale(c, rs, true); e != nil {
 		return nil, e
 	}
+	// capacityReservation, the reply's older single field, is the first segment's
+	// reservation (AWS does not say which); capacityReservationSet has every one.
 	var x xmlBody
-	writeReservation(&x, s.Account(), "capacityReservation", rs, r, c.now)
+	writeReservation(&x, s.Account(), "capacityReservation", rs, made[0], c.now)
+	x.open("capacityReservationSet")
+	for _, r := range made {
+		writeReservation(&x, s.Account(), "item", rs, r, c.now)
+	}
+	x.close("capacityReservationSet")
 	x.open("capacityBlockSet")
-	writeBlock(&x, r, c.now)
+	for _, r := range made {
+		writeBlock(&x, r, c.now)
+	}
 	x.close("capacityBlockSet")
 	return &x, nil
 }

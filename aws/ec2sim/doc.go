@@ -105,6 +105,33 @@
 //     unconfirmed). The codes AWS answers for a launch whose type, platform or zone does
 //     not fit its block are not documented: the emulator answers InvalidParameterValue, or
 //     InvalidParameterCombination for the platform.
+//   - DescribeCapacityBlockOfferings takes exactly one of InstanceTypePreference.N.InstanceType
+//     (service/ec2 v1.349.0), the legacy InstanceType, or UltraserverType: two of them is
+//     InvalidParameterCombination, none MissingParameter, a type given twice, one Capacity
+//     Blocks do not sell, an UltraServer type among the preferences, or more than
+//     maxTypePreferences (20: AWS documents no maximum, this is the emulator's
+//     assumption) InvalidParameterValue. A type sold in other regions only answers no
+//     offering of it, as its search alone does. The cap of 6 offerings holds for the call
+//     across its types (unconfirmed): each type's offerings are merged by start, then fee,
+//     and cut at 6, so an answer of fewer than 6 holds every offering the searches of each
+//     type alone would answer, and one of exactly 6 may have been cut (ask type by type).
+//     Preference order does not rank the answer (unconfirmed). One call is one token of
+//     the bucket whatever its types.
+//   - an offering is segmented (capacityBlockOfferingSegmentSet) when the count asked is
+//     more than any single zone holds for a window but the region's zones together hold
+//     it: parallel segments in the zones with the most free, the largest first, each with
+//     its own count and fee; never for UltraServers. When AWS splits an offering is not
+//     documented. The top-level fields describe the whole: the fee is the exact sum of the
+//     segments' fees, the count their sum, the start the earliest and the end the latest;
+//     the zone (and zone id and type) is the first segment's, the one with the most
+//     instances. A plain offering has no segment set.
+//   - a purchase makes one reservation (and one Capacity Block) per segment, each tagged
+//     as asked and extendable on its own, paid by one payment (they are scheduled, or
+//     payment-failed, together); the reply has them all in capacityReservationSet and
+//     capacityBlockSet, and the first segment's in capacityReservation (AWS does not say
+//     which). A plain purchase answers its one reservation in both.
+//   - ids are derived from the account as well (but the demo account's, unchanged), so two
+//     emulators that differ only in --account hand out different ids, as AWS's are unique.
 //   - unknown parameters of every action are UnknownParameter (the names are the SDK's),
 //     and each action accepts exactly its documented filters (filters.go).
 package ec2sim

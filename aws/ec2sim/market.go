@@ -105,15 +105,14 @@ func (s *Server) freeOver(rs *regionState, region, az, typ string, start, end ti
 	return simcore.LeastOver(start, end, func(slot int64) int { return s.free(rs, region, az, typ, slot, now) })
 }
 
-// sold takes what a purchase or an extension bought out of the market and saves the state;
-// the lost-reply fault then drops the answer of a purchase that was made.
-func (s *Server) sold(c *call, rs *regionState, az, typ string, start, end time.Time, units int) *apiError {
-	consume(rs, az, typ, start, end, units)
+// commitSale saves what a purchase or an extension took out of the market (consume); the
+// lost-reply fault then drops the answer of a purchase that was made (ours: we bought).
+func (s *Server) commitSale(c *call, rs *regionState, ours bool) *apiError {
 	rs.Generation++
 	if e := s.core.Commit(); e != nil {
 		return e
 	}
-	if s.dice.Hit(c.faults.LostReply) {
+	if ours && s.dice.Hit(c.faults.LostReply) {
 		return errInternal
 	}
 	return nil
@@ -230,21 +229,35 @@ func (s *Server) offerings(rs *regionState, region string, q search, now time.Ti
 	}
 
 	type cand struct {
-		w   window
-		z   zone
-		fee model.Money
+		w    window
+		z    zone
+		fee  model.Money
+		segs []segment // a count no single zone holds, split over several
 	}
 	var cands []cand
+	carriers := regions[region].carrierZones(t.UltraServer)
 	for _, w := range windows {
+		held := false
+		var partial []zoneFree
 		for _, z := range zones {
-			if !s.carries(region, regions[region].carrierZones(t.UltraServer), z.Name, q.typ) {
+			if !s.carries(region, carriers, z.Name, q.typ) {
 				continue
 			}
 			free := s.freeOver(rs, region, z.Name, q.typ, w.start, w.end, now)
 			if free < q.units {
+				if free > 0 {
+					partial = append(partial, zoneFree{z, free})
+				}
 				continue
 			}
-			cands = append(cands, cand{w, z, s.price(region, z.Name, q.typ, q.units, w.start, w.end, now, free)})
+			held = true
+			cands = append(cands, cand{w: w, z: z, fee: s.price(region, z.Name, q.typ, q.units, w.start, w.end, now, free)})
+		}
+		if !held && q.ultraType == "" {
+			if segs := s.split(region, q, w.start, w.end, now, partial); segs != nil {
+				z, _ := regions[region].zone(segs[0].AZ)
+				cands = append(cands, cand{w: w, z: z, fee: segmentsFee(segs), segs: segs})
+			}
 		}
 		if len(cands) >= 4*maxOfferings {
 			break // enough to choose the earliest six from
@@ -282,16 +295,18 @@ func (s *Server) offerings(rs *regionState, region string, q search, now time.Ti
 			Region: region, AZ: c.z.Name, AZID: c.z.ID, ZoneType: c.z.Type,
 			CatalogType: q.typ, InstanceType: q.instType, Count: q.count, Units: q.units,
 			UltraType: q.ultraType, UltraCount: q.ultraCount,
-			Start: c.w.start, End: c.w.end, Fee: c.fee, Issued: now,
+			Start: c.w.start, End: c.w.end, Fee: c.fee, Issued: now, Segments: c.segs,
 		}
-		o.ID = s.hash.ID("cbr", region, o.AZ, q.typ, q.units, o.Start, o.End, o.Fee.Micros(), rs.Generation)
+		if len(c.segs) == 0 {
+			o.ID = s.id("cbr", region, o.AZ, q.typ, q.units, o.Start, o.End, o.Fee.Micros(), rs.Generation)
+		} else {
+			o.ID = s.id("cbr", region, "segments", len(c.segs), o.AZ, q.typ, q.units, o.Start, o.End, o.Fee.Micros(), rs.Generation)
+		}
 		if old, ok := rs.Offerings[o.ID]; ok {
 			if old.Gone {
 				continue
 			}
 			o = old // keep the record of an offering already issued
-		} else {
-			rs.Offerings[o.ID] = o
 		}
 		perStart[c.w.start]++
 		if c.w.near {
@@ -300,6 +315,60 @@ func (s *Server) offerings(rs *regionState, region string, q search, now time.Ti
 		out = append(out, o)
 	}
 	return out
+}
+
+// issue records the offerings answered, so that they can be bought by their ids.
+func issue(rs *regionState, offs []*offering) {
+	for _, o := range offs {
+		if _, ok := rs.Offerings[o.ID]; !ok {
+			rs.Offerings[o.ID] = o
+		}
+	}
+}
+
+type zoneFree struct {
+	z    zone
+	free int
+}
+
+// split is the segmented offering of a count that no single zone holds on [start, end):
+// parallel segments in the zones with the most free, the largest first, together
+// exactly the count; nil when the region's zones together do not hold it either. Where
+// AWS splits an offering is not documented: the emulator splits only a count no single
+// zone can hold, so that an ordinary search is answered with plain offerings, and never
+// an UltraServer block (its servers are one interconnect).
+func (s *Server) split(region string, q search, start, end, now time.Time, partial []zoneFree) []segment {
+	sort.SliceStable(partial, func(i, j int) bool {
+		if partial[i].free != partial[j].free {
+			return partial[i].free > partial[j].free
+		}
+		return partial[i].z.Name < partial[j].z.Name
+	})
+	var segs []segment
+	left := q.units
+	for _, p := range partial {
+		if left == 0 {
+			break
+		}
+		n := min(left, p.free)
+		left -= n
+		segs = append(segs, segment{
+			AZ: p.z.Name, AZID: p.z.ID, ZoneType: p.z.Type, InstanceType: q.instType, Count: n, Units: n,
+			Start: start, End: end, Fee: s.price(region, p.z.Name, q.typ, n, start, end, now, p.free),
+		})
+	}
+	if left > 0 {
+		return nil
+	}
+	return segs
+}
+
+func segmentsFee(segs []segment) model.Money {
+	var fee model.Money
+	for _, sg := range segs {
+		fee = fee.Add(sg.Fee)
+	}
+	return fee
 }
 
 // nearTermEnds are the 11:30 UTC boundaries either side of start+d, the one that brings

@@ -6,13 +6,13 @@ import (
 )
 
 // knownParams lists every parameter of every action the emulator serves, as the SDK's
-// serializers name them (aws-sdk-go-v2 service/ec2 v1.347.0), so that a misspelt or
+// serializers name them (aws-sdk-go-v2 service/ec2 v1.349.0), so that a misspelt or
 // invented one is refused with UnknownParameter as EC2 refuses it, instead of being
 // ignored here and failing against AWS. Names ending in "." admit any key under them
 // (lists and structures). Action, Version and DryRun are every action's.
 var knownParams = map[string][]string{
 	"DescribeCapacityBlockOfferings": {"CapacityDurationHours", "InstanceType", "InstanceCount", "StartDateRange", "EndDateRange",
-		"UltraserverType", "UltraserverCount", "AllAvailabilityZones", "MaxResults", "NextToken"},
+		"UltraserverType", "UltraserverCount", "AllAvailabilityZones", "MaxResults", "NextToken", "InstanceTypePreference."},
 	"PurchaseCapacityBlock":                   {"CapacityBlockOfferingId", "InstancePlatform", "TagSpecification."},
 	"DescribeCapacityReservations":            {"CapacityReservationId.", "Filter.", "MaxResults", "NextToken"},
 	"DescribeCapacityBlocks":                  {"CapacityBlockId.", "Filter.", "MaxResults", "NextToken"},

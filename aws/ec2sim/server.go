@@ -121,6 +121,16 @@ func New(opts Options) (*Server, error) {
 // Account is the AWS account the emulator stands for.
 func (s *Server) Account() string { return s.core.Account() }
 
+// id makes an AWS-style id from what names the resource. The account goes into every id
+// but the demo account's (whose ids tests and demos already know), so that two emulators
+// that differ only in their account hand out different ids, as AWS's ids are unique.
+func (s *Server) id(prefix string, parts ...any) string {
+	if a := s.Account(); a != DemoAccount {
+		parts = append([]any{"account", a}, parts...)
+	}
+	return s.hash.ID(prefix, parts...)
+}
+
 // Now is the emulator's current time.
 func (s *Server) Now() time.Time { return s.core.Now() }
 

@@ -65,6 +65,31 @@ type offering struct {
 	Fee          model.Money `json:"fee"`
 	Issued       time.Time   `json:"issued"`
 	Gone         bool        `json:"gone,omitempty"` // bought (by us or, with the sold fault, by someone else)
+	// Segments, when there are any, are what a purchase makes: one reservation each.
+	// The top-level fields then describe the whole (see segmentsFee and split).
+	Segments []segment `json:"segments,omitempty"`
+}
+
+// segment is one distinct block of a segmented offering: its own zone, count, schedule
+// and fee. A purchase makes one Capacity Reservation (and one Capacity Block) of it.
+type segment struct {
+	AZ           string      `json:"az"`
+	AZID         string      `json:"azId"`
+	ZoneType     string      `json:"zoneType"`
+	InstanceType string      `json:"instanceType"`
+	Count        int         `json:"count"`
+	Units        int         `json:"units"` // supply taken: instances (segments are never UltraServers)
+	Start        time.Time   `json:"start"`
+	End          time.Time   `json:"end"`
+	Fee          model.Money `json:"fee"`
+}
+
+// parts are what buying the offering makes: its segments, or the offering itself as one.
+func (o *offering) parts() []segment {
+	if len(o.Segments) > 0 {
+		return o.Segments
+	}
+	return []segment{{AZ: o.AZ, AZID: o.AZID, ZoneType: o.ZoneType, InstanceType: o.InstanceType, Count: o.Count, Units: o.Units, Start: o.Start, End: o.End, Fee: o.Fee}}
 }
 
 type extOffering struct {

@@ -191,8 +191,11 @@ type search struct {
 	q   model.Query
 	out chan<- source.SearchEvent
 	fan *awsapi.Fanout[model.Offering]
-	// again are the calls of one type asked because a call's answer may have been cut.
-	again sync.WaitGroup
+	// calls runs the search's calls, and those of one type asked because a call's answer
+	// may have been cut.
+	calls *awsapi.CallRunner[searchCall]
+
+	market market
 }
 
 func (s *search) run(ctx context.Context, regions []string, calls []searchCall, why map[string]string) {
@@ -215,8 +218,11 @@ func (s *search) run(ctx context.Context, regions []string, calls []searchCall, 
 	}
 	calls = orderCalls(calls, held, s.c.api.Region())
 	perRegion, overall := s.c.api.Concurrency()
-	awsapi.RunCalls(ctx, calls, func(c searchCall) string { return c.region }, perRegion, overall, s.pace, s.do)
-	s.again.Wait()
+	s.calls = awsapi.NewCallRunner(ctx, func(c searchCall) string { return c.region }, perRegion, overall, s.pace, s.do)
+	for _, c := range calls {
+		s.calls.Go(c)
+	}
+	s.calls.Wait()
 }
 
 // pace lets each region go at the pace of its request bucket: a burst, then one call per
@@ -258,6 +264,24 @@ func (s *search) input(call searchCall) *ec2.DescribeCapacityBlockOfferingsInput
 }
 
 func (s *search) do(ctx context.Context, call searchCall) {
+	if len(call.types) > 1 {
+		probe, ok := s.market.begin(ctx, call.region)
+		if !ok {
+			return
+		}
+		if probe {
+			defer s.market.end(call.region)
+		}
+		// What the region's answers showed decides how the types go: together while
+		// answers are short; else alone, or with others whose answers were short enough
+		// to share one. The first group goes with the token in hand.
+		groups := s.market.groups(call.region, call.types)
+		for _, g := range groups[1:] {
+			s.fan.Add(call.region, 1)
+			s.calls.Go(searchCall{region: call.region, types: g, days: call.days})
+		}
+		call.types = groups[0]
+	}
 	cl := s.c.api.EC2(call.region)
 	hooked := awsapi.WithThrottleHook(ctx, func(error) { s.fan.Throttled(ctx, call.region) })
 	p := ec2.NewDescribeCapacityBlockOfferingsPaginator(cl, s.input(call))
@@ -292,8 +316,9 @@ func (s *search) do(ctx context.Context, call searchCall) {
 		byType[o.InstanceType] = append(byType[o.InstanceType], o)
 	}
 	cut := possiblyCut(call, len(all), byType)
+	s.market.record(call, byType, cut)
 	if len(cut) > 0 {
-		s.askEach(ctx, call, cut)
+		s.askEach(call, cut)
 	}
 	// Only a whole answer replaces a cell's: a failed or cancelled call leaves the old
 	// one, which shows with its age, and a type whose part may have been cut is written
@@ -326,21 +351,113 @@ func possiblyCut(call searchCall, n int, byType map[string][]model.Offering) []s
 	return out
 }
 
-// askEach asks for each of typeNames on its own, in call's region, duration and window, each
-// once the region's bucket allows; the search waits for them before it ends.
-func (s *search) askEach(ctx context.Context, call searchCall, typeNames []string) {
+// askEach asks for each of typeNames on its own, in call's region, duration and window, as
+// the search's other calls go; the search waits for them before it ends.
+func (s *search) askEach(call searchCall, typeNames []string) {
 	s.fan.Add(call.region, len(typeNames))
 	for _, tn := range typeNames {
-		s.again.Add(1)
-		go func() {
-			defer s.again.Done()
-			cctx, err := s.pace(ctx, call.region)
-			if err != nil {
-				return
-			}
-			s.do(cctx, searchCall{region: call.region, types: []string{tn}, days: call.days})
-		}()
+		s.calls.Go(searchCall{region: call.region, types: []string{tn}, days: call.days})
 	}
+}
+
+// market is what a search's answers showed of each region's market, for the calls not yet
+// made: whether an answer of several types was cut there, and how many offerings a type
+// has had in an answer known whole. The first call of several types in a region (the
+// probe) answers before the region's others of several types go: a wasted call costs 6⅔ s
+// of AWS's bucket, a wait one round trip.
+type market struct {
+	mu      sync.Mutex
+	regions map[string]*regionMarket
+}
+
+type regionMarket struct {
+	probe  chan struct{} // closed when the probe has answered
+	cut    bool
+	counts map[string]int // the most offerings of a type in one whole answer
+}
+
+func (m *market) region(r string) *regionMarket {
+	if m.regions == nil {
+		m.regions = map[string]*regionMarket{}
+	}
+	if m.regions[r] == nil {
+		m.regions[r] = &regionMarket{counts: map[string]int{}}
+	}
+	return m.regions[r]
+}
+
+// begin is called before a call of several types in region: the first is the probe
+// (probe true; it must call end), the others wait for its answer. ok is false when ctx
+// ended first.
+func (m *market) begin(ctx context.Context, region string) (probe, ok bool) {
+	m.mu.Lock()
+	rm := m.region(region)
+	if rm.probe == nil {
+		rm.probe = make(chan struct{})
+		m.mu.Unlock()
+		return true, true
+	}
+	ch := rm.probe
+	m.mu.Unlock()
+	select {
+	case <-ch:
+		return false, true
+	case <-ctx.Done():
+		return false, false
+	}
+}
+
+func (m *market) end(region string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	close(m.region(region).probe)
+}
+
+// record notes a whole answer (cut lists the types it may have cut).
+func (m *market) record(call searchCall, byType map[string][]model.Offering, cut []string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	rm := m.region(call.region)
+	if len(cut) > 0 {
+		rm.cut = true
+	}
+	for _, tn := range call.types {
+		if !slices.Contains(cut, tn) {
+			rm.counts[tn] = max(rm.counts[tn], len(byType[tn]))
+		}
+	}
+}
+
+// groups splits a call's types as the region's answers so far advise: all together until
+// an answer there was cut; after that, each type alone unless its answers were short, and
+// those short ones together as long as their offerings add up to less than answerCap.
+func (m *market) groups(region string, typeNames []string) [][]string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	rm := m.region(region)
+	if !rm.cut {
+		return [][]string{typeNames}
+	}
+	var out [][]string
+	var shared []string
+	sum := 0
+	for _, tn := range typeNames {
+		n, known := rm.counts[tn]
+		switch {
+		case !known || n >= answerCap:
+			out = append(out, []string{tn})
+		case sum+n < answerCap && len(shared) < maxTypesPerCall:
+			shared = append(shared, tn)
+			sum += n
+		default:
+			out = append(out, shared)
+			shared, sum = []string{tn}, n
+		}
+	}
+	if len(shared) > 0 {
+		out = append(out, shared)
+	}
+	return out
 }
 
 // cells are the market cache's cells of one call: one per type.

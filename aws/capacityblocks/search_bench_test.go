@@ -3,6 +3,7 @@ package capacityblocks
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -58,12 +59,22 @@ func (c *counting) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func benchSearch(b *testing.B, q model.Query) { benchSearchUnder(b, q, ec2sim.Faults{}) }
 
 func benchSearchUnder(b *testing.B, q model.Query, f ec2sim.Faults) {
-	_, planned, _ := planSearch(q, maxTypesPerCall)
+	benchPlan(b, q, f, benchScale, false)
+}
+
+// benchPlan is benchSearchUnder with the buckets' refill at scale × AWS's, and the calls
+// one type each (the plan before InstanceTypePreferences) when oneTypePerCall.
+func benchPlan(b *testing.B, q model.Query, f ec2sim.Faults, scale float64, oneTypePerCall bool) {
+	perCall := maxTypesPerCall
+	if oneTypePerCall {
+		perCall = 1
+	}
+	_, planned, _ := planSearch(q, perCall)
 	perRegion := map[string]int{}
 	for _, c := range planned {
 		perRegion[c.region]++
 	}
-	tab := apilimit.EC2().Scaled(benchScale)
+	tab := apilimit.EC2().Scaled(scale)
 	l := tab.For(opDescribeOfferings, false)
 	var bound, awsBound time.Duration
 	for _, n := range perRegion {
@@ -83,6 +94,7 @@ func benchSearchUnder(b *testing.B, q model.Query, f ec2sim.Faults) {
 		cnt := &counting{next: sim}
 		srv := httptest.NewServer(cnt)
 		c := newTestClient(b, srv.URL, nil)
+		c.oneTypePerCall = oneTypePerCall
 		b.StartTimer()
 		start := time.Now()
 		for ev := range c.Search(context.Background(), q) {
@@ -128,16 +140,24 @@ func wholeMarket() model.Query {
 	return q
 }
 
-// BenchmarkSearchWholeMarket: goal within 1.1× the bound, under 1% throttled, no region
-// failed, and no more calls than the durations that fit (planned-calls, against the
-// 38 durations of every pair, which unplanned-calls reports).
+// BenchmarkSearchWholeMarket: the whole market with the buckets' refill at ×100 and at
+// AWS's own (×1, which takes many minutes), several types per call against one each.
+// Goal: under 1% throttled, no region failed, fewer calls than one type per call (calls;
+// planned-calls is the plan before answers that may have been cut are asked again type by
+// type).
 func BenchmarkSearchWholeMarket(b *testing.B) {
 	q := wholeMarket()
-	all := q
-	all.End = all.Start.Add(model.MaxLeadTime + 182*24*time.Hour) // every duration fits
-	_, every, _ := planSearch(all, maxTypesPerCall)
-	b.ReportMetric(float64(len(every)), "unplanned-calls")
-	benchSearch(b, q)
+	for _, scale := range []float64{benchScale, 1} {
+		for _, perType := range []bool{false, true} {
+			plan := "several-types"
+			if perType {
+				plan = "per-type"
+			}
+			b.Run(fmt.Sprintf("refill=x%g/plan=%s", scale, plan), func(b *testing.B) {
+				benchPlan(b, q, ec2sim.Faults{}, scale, perType)
+			})
+		}
+	}
 }
 
 // BenchmarkSearchBurst: 18 calls in 3 regions fit in each region's burst; goal within 1.2

@@ -1,9 +1,18 @@
 package capacityblocks
 
 import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -100,5 +109,84 @@ func TestPossiblyCut(t *testing.T) {
 	one := searchCall{"us-east-1", []string{"p5.48xlarge"}, 1}
 	if got := possiblyCut(one, 6, map[string][]model.Offering{"p5.48xlarge": offs(6)}); got != nil {
 		t.Fatalf("a call of one type is asked again: %v", got)
+	}
+}
+
+// searchCounted runs q against a fresh emulator and returns the offerings' ids, sorted,
+// and the DescribeCapacityBlockOfferings calls made, with and without several types each.
+func searchCounted(t *testing.T, q model.Query, oneTypePerCall bool) (ids []string, calls, multi int) {
+	t.Helper()
+	sim, err := ec2sim.New(ec2sim.Options{Seed: 1, Start: simStart, Speed: 1e-9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n, m atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		form, _ := url.ParseQuery(string(body))
+		if form.Get("Action") == opDescribeOfferings {
+			n.Add(1)
+			if form.Has("InstanceTypePreference.2.InstanceType") {
+				m.Add(1)
+			}
+		}
+		sim.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	c := newTestClient(t, srv.URL, nil)
+	c.oneTypePerCall = oneTypePerCall
+	offs, st, _ := collect(t, c.Search(context.Background(), q))
+	for r, s := range st {
+		if s.State == model.RegionError {
+			t.Fatalf("%s: %v", r, s.Err)
+		}
+	}
+	for _, o := range offs {
+		ids = append(ids, o.Region+"/"+o.InstanceType+"/"+o.ID)
+	}
+	slices.Sort(ids)
+	return ids, int(n.Load()), int(m.Load())
+}
+
+// Against the emulator, which caps an answer at six offerings across the types asked: an
+// answer that reaches six is asked again per type for the types it may have cut, and the
+// search finds every offering the per-type plan finds, in fewer calls when answers are
+// short.
+func TestSearchOfSeveralTypesFindsWhatPerTypeFinds(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		count int
+	}{{"rich market, answers cut", 1}, {"thin market", 64}} {
+		t.Run(tc.name, func(t *testing.T) {
+			q := baseQuery()
+			q.Regions = []string{"us-east-1", "us-west-2"}
+			q.InstanceTypes = []string{"p5.48xlarge", "p5en.48xlarge", "p4d.24xlarge", "p6-b200.48xlarge", "u-p6e-gb200x36"}
+			q.Count = tc.count
+			if tc.count > 4 {
+				q.InstanceTypes = q.InstanceTypes[:4] // an UltraServer search takes at most 4
+				q.End = q.Start.Add(3 * 24 * time.Hour)
+			}
+			q.Durations = model.DurationRange{MinDays: 1, MaxDays: 3}
+			want, perType, _ := searchCounted(t, q, true)
+			got, calls, multi := searchCounted(t, q, false)
+			if len(want) == 0 {
+				t.Fatal("the per-type plan found nothing")
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("several types per call found %d offerings:\n%v\nper type %d:\n%v", len(got), got, len(want), want)
+			}
+			_, planned, _ := planSearch(q, maxTypesPerCall)
+			if multi == 0 || calls < len(planned) {
+				t.Fatalf("%d calls (%d of several types), the plan has %d", calls, multi, len(planned))
+			}
+			t.Logf("%d offerings: %d calls (planned %d, %d of several types), per type %d", len(got), calls, len(planned), multi, perType)
+			if tc.count == 1 && calls == len(planned) {
+				t.Fatalf("no answer was asked again, yet the emulator's rich market fills six")
+			}
+			if tc.count > 1 && calls >= perType {
+				t.Fatalf("a thin market: %d calls, the per-type plan's %d", calls, perType)
+			}
+		})
 	}
 }

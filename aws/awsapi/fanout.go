@@ -228,7 +228,7 @@ func (f *Fanout[O]) sendLocked(ctx context.Context, ev source.Step[O]) bool {
 // before the overall one, so a busy region cannot starve the others.
 func RunCalls[C any](ctx context.Context, calls []C, region func(C) string, perRegion, overall int,
 	pace func(ctx context.Context, region string) (context.Context, error), do func(context.Context, C)) {
-	r := NewCallRunner(ctx, region, perRegion, overall, pace, do)
+	r := NewCallRunner(ctx, region, perRegion, overall, func(ctx context.Context, c C) (context.Context, error) { return pace(ctx, region(c)) }, do)
 	for _, c := range calls {
 		r.Go(c)
 	}
@@ -241,7 +241,7 @@ type CallRunner[C any] struct {
 	ctx                context.Context
 	region             func(C) string
 	perRegion, overall int
-	pace               func(ctx context.Context, region string) (context.Context, error)
+	pace               func(ctx context.Context, c C) (context.Context, error)
 	do                 func(context.Context, C)
 
 	all  chan struct{}
@@ -250,9 +250,9 @@ type CallRunner[C any] struct {
 	wg   sync.WaitGroup
 }
 
-// NewCallRunner is a runner of calls under ctx with RunCalls' bounds.
+// NewCallRunner is a runner of calls under ctx with RunCalls' bounds; pace is given the call.
 func NewCallRunner[C any](ctx context.Context, region func(C) string, perRegion, overall int,
-	pace func(ctx context.Context, region string) (context.Context, error), do func(context.Context, C)) *CallRunner[C] {
+	pace func(ctx context.Context, c C) (context.Context, error), do func(context.Context, C)) *CallRunner[C] {
 	r := &CallRunner[C]{ctx: ctx, region: region, perRegion: perRegion, overall: overall, pace: pace, do: do, sems: map[string]chan struct{}{}}
 	if overall > 0 {
 		r.all = make(chan struct{}, overall)
@@ -281,7 +281,7 @@ func (r *CallRunner[C]) Go(c C) {
 	r.wg.Add(1)
 	go func() {
 		defer r.wg.Done()
-		cctx, err := r.pace(ctx, reg)
+		cctx, err := r.pace(ctx, c)
 		if err != nil {
 			return
 		}

@@ -226,9 +226,13 @@ func (s *search) run(ctx context.Context, regions []string, calls []searchCall, 
 }
 
 // pace lets each region go at the pace of its request bucket: a burst, then one call per
-// refill.
-func (s *search) pace(ctx context.Context, region string) (context.Context, error) {
-	return s.c.pacer.Wait(ctx, region, opDescribeOfferings)
+// refill. A call of several types waits first for the region's probe (market.begin), so
+// that no token is held while it waits.
+func (s *search) pace(ctx context.Context, call searchCall) (context.Context, error) {
+	if len(call.types) > 1 && !s.market.begin(ctx, call.region) {
+		return ctx, ctx.Err()
+	}
+	return s.c.pacer.Wait(ctx, call.region, opDescribeOfferings)
 }
 
 const opDescribeOfferings = "DescribeCapacityBlockOfferings"
@@ -265,13 +269,7 @@ func (s *search) input(call searchCall) *ec2.DescribeCapacityBlockOfferingsInput
 
 func (s *search) do(ctx context.Context, call searchCall) {
 	if len(call.types) > 1 {
-		probe, ok := s.market.begin(ctx, call.region)
-		if !ok {
-			return
-		}
-		if probe {
-			defer s.market.end(call.region)
-		}
+		defer s.market.end(call.region)
 		// What the region's answers showed decides how the types go: together while
 		// answers are short; else alone, or with others whose answers were short enough
 		// to share one. The first group goes with the token in hand.
@@ -386,31 +384,40 @@ func (m *market) region(r string) *regionMarket {
 	return m.regions[r]
 }
 
-// begin is called before a call of several types in region: the first is the probe
-// (probe true; it must call end), the others wait for its answer. ok is false when ctx
-// ended first.
-func (m *market) begin(ctx context.Context, region string) (probe, ok bool) {
+// begin is called before a call of several types in region waits for its token: the
+// first goes on as the probe, the others wait until a call of several types there has
+// ended (end). It reports false when ctx ended first.
+func (m *market) begin(ctx context.Context, region string) bool {
 	m.mu.Lock()
 	rm := m.region(region)
 	if rm.probe == nil {
 		rm.probe = make(chan struct{})
 		m.mu.Unlock()
-		return true, true
+		return true
 	}
 	ch := rm.probe
 	m.mu.Unlock()
 	select {
 	case <-ch:
-		return false, true
+		return true
 	case <-ctx.Done():
-		return false, false
+		return false
 	}
 }
 
+// end is called when a call of several types in region has ended, its answer recorded.
 func (m *market) end(region string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	close(m.region(region).probe)
+	rm := m.region(region)
+	if rm.probe == nil {
+		rm.probe = make(chan struct{})
+	}
+	select {
+	case <-rm.probe:
+	default:
+		close(rm.probe)
+	}
 }
 
 // record notes a whole answer (cut lists the types it may have cut).

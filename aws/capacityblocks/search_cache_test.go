@@ -79,11 +79,57 @@ func TestSearchShowsCachedRowsFirstThenFreshOnes(t *testing.T) {
 	}
 }
 
+// A restarted search of the default window ("now" to four weeks on) asks a window that
+// has moved since: the last answer's rows that lie in it show at once, and a search of
+// several types per call fills each type's cell.
+func TestRestartedSearchOfAMovedWindowShowsCachedRows(t *testing.T) {
+	_, url := newSim(t, 1, ec2sim.Faults{})
+	dir := t.TempDir()
+	c := newTestClient(t, url, func(cfg *awsapi.Config) { cfg.MarketCacheDir = dir })
+	q := sweepQuery()
+	q.End = q.Start.Add(28 * 24 * time.Hour)
+	_, _, evs := collect(t, c.Search(WithCachedRows(context.Background()), q))
+	_, first := cachedAndFresh(t, evs)
+	moved := q
+	moved.Start, moved.End = q.Start.Add(7*time.Minute), q.End.Add(7*time.Minute)
+	uniq := func(offs []model.Offering) []string {
+		var ids []string
+		for _, o := range offs {
+			ids = append(ids, o.Region+"/"+o.ID)
+		}
+		slices.Sort(ids)
+		return slices.Compact(ids)
+	}
+	var in []model.Offering
+	for _, o := range first {
+		if !o.Start.Before(moved.Start) && !o.End.After(moved.End) {
+			in = append(in, o)
+		}
+	}
+	want := uniq(in)
+	if len(want) == 0 || len(want) == len(first) && len(first) < 2 {
+		t.Fatalf("the first answer (%d rows) leaves nothing to show in the moved window", len(first))
+	}
+	c2 := newTestClient(t, url, func(cfg *awsapi.Config) { cfg.MarketCacheDir = dir })
+	_, _, evs = collect(t, c2.Search(WithCachedRows(context.Background()), moved))
+	cached, _ := cachedAndFresh(t, evs)
+	if got := uniq(cached); !slices.Equal(got, want) {
+		t.Fatalf("cached rows %v, want the first answer's in the moved window %v", got, want)
+	}
+	types := map[string]bool{}
+	for _, o := range cached {
+		types[o.InstanceType] = true
+	}
+	if !types["p5.48xlarge"] || !types["p5en.48xlarge"] {
+		t.Fatalf("cached rows of types %v, want both asked", types)
+	}
+}
+
 // A cell whose fresh answer no longer holds a row drops it from the cache.
 func TestSearchReplacesACellWholeAndDropsGoneRows(t *testing.T) {
 	_, url := newSim(t, 1, ec2sim.Faults{})
 	dir := t.TempDir()
-	path := filepath.Join(dir, "market-aws.json")
+	path := filepath.Join(dir, "market-aws.jsonl")
 	c := newTestClient(t, url, func(cfg *awsapi.Config) { cfg.MarketCacheDir = dir })
 	q := baseQuery()
 	q.Regions = []string{"us-east-1"}
@@ -132,7 +178,7 @@ func TestSearchFailedCallKeepsTheCell(t *testing.T) {
 	}))
 	defer srv.Close()
 	dir := t.TempDir()
-	path := filepath.Join(dir, "market-aws.json")
+	path := filepath.Join(dir, "market-aws.jsonl")
 	c := newTestClient(t, srv.URL, func(cfg *awsapi.Config) { cfg.MarketCacheDir = dir })
 	q := baseQuery()
 	q.Regions = []string{"us-east-1"}

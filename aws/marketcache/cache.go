@@ -113,7 +113,7 @@ func fromStored(s stored) (Entry, error) {
 // Cache is a cache file. Several Caches, in one process or several, may share a file.
 type Cache struct {
 	path string
-	mu   sync.Mutex // serialises this process's writers; the flock serialises processes
+	mu   sync.Mutex   // serialises this process's writers; the flock serialises processes
 	live atomic.Int64 // bytes alive at the last compaction or read, for when to compact
 }
 

@@ -40,3 +40,22 @@ func TestEmulatorStandsForItsAccount(t *testing.T) {
 		}
 	}
 }
+
+// Two emulators that differ only in their account hand out different ids, as AWS's ids
+// are unique: offerings, reservations, blocks and instances.
+func TestIDsDifferPerAccount(t *testing.T) {
+	seen := map[string]string{}
+	for _, account := range []string{"111122223333", "444455556666", ""} {
+		s, url := newTestServer(t, Options{Account: account})
+		c := ec2Client(url, "us-east-1")
+		o, r := buy(t, c, p5Search(1, 24))
+		s.SetTime(*o.StartDate)
+		ids := []string{aws.ToString(o.CapacityBlockOfferingId), aws.ToString(r.CapacityReservationId), aws.ToString(r.CapacityBlockId)}
+		for _, id := range ids {
+			if other, ok := seen[id]; ok {
+				t.Fatalf("accounts %q and %q both hand out %s", other, account, id)
+			}
+			seen[id] = account
+		}
+	}
+}

@@ -90,7 +90,7 @@ func describeExtensionOfferings(s *Server, c *call) (*xmlBody, *apiError) {
 		x.int("capacityBlockExtensionDurationHours", o.Hours)
 		x.str("upfrontFee", o.Fee.String())
 		x.str("currencyCode", "USD")
-		x.str("tenancy", "default")
+		x.str("tenancy", tenancy(r.Tenancy))
 		x.str("zoneType", r.ZoneType)
 		x.close("item")
 	})
@@ -132,6 +132,7 @@ func purchaseExtension(s *Server, c *call) (*xmlBody, *apiError) {
 	rs.Counter++
 	ext := &extension{o.Bought(c.now, s.core.Pay(c.now, o.Start.Add(-ExtensionPaymentLead), c.region, "extension", rs.Counter))}
 	r.Extensions = append(r.Extensions, ext)
+	rs.watchPayment(r)
 	o.Gone = true
 	consume(rs, r.AZ, r.CatalogType, o.Start, o.End, r.Units)
 	if e := s.commitSale(c, rs, true); e != nil {

@@ -20,6 +20,11 @@ const marketTypeMessage = "The market type (purchasing) option is not valid. Cho
 
 func runInstances(s *Server, c *call) (*xmlBody, *apiError) {
 	f := c.form
+	for k := range f.v {
+		if strings.HasPrefix(k, "LaunchTemplate.") {
+			return nil, errf(http.StatusBadRequest, "UnsupportedOperation", "The emulator does not launch from a launch template; give the template's parameters to RunInstances.")
+		}
+	}
 	image, e := f.required("ImageId")
 	if e != nil {
 		return nil, e
@@ -84,6 +89,22 @@ func runInstances(s *Server, c *call) (*xmlBody, *apiError) {
 		return nil, errf(http.StatusBadRequest, "InvalidParameterCombination",
 			"The platform of AMI %s (%s) does not match the platform of Capacity Reservation %s (%s); launch an AMI of the block's platform.", img.ID, img.PlatformDetails, r.ID, r.Platform)
 	}
+	// A reservation takes only instances of its tenancy (dstack learnt it: a dedicated
+	// one needs Placement.Tenancy dedicated). AWS's code for the refusal is not documented;
+	// it is read as ReservationCapacityExceeded, the code AWS answers a targeted launch the
+	// reservation has no "compatible and available capacity" for.
+	ten := f.str("Placement.Tenancy")
+	switch ten {
+	case "", tenancyDefault, tenancyDedicated:
+	case "host":
+		return nil, errf(http.StatusBadRequest, "InvalidParameterCombination", "Capacity Reservations can't be used with Dedicated Hosts (Placement.Tenancy host).")
+	default:
+		return nil, badParam("Value (%s) for parameter Placement.Tenancy is invalid. Allowed: default, dedicated, host.", ten)
+	}
+	if tenancy(ten) != tenancy(r.Tenancy) {
+		return nil, errf(http.StatusBadRequest, "ReservationCapacityExceeded",
+			"The requested reservation does not have sufficient compatible and available capacity for this request: Capacity Reservation %s has %s tenancy and the launch asks for %s (Placement.Tenancy).", r.ID, tenancy(r.Tenancy), tenancy(ten))
+	}
 	var z zone
 	if sid := f.str("SubnetId"); sid != "" {
 		var ok bool
@@ -145,6 +166,7 @@ func runInstances(s *Server, c *call) (*xmlBody, *apiError) {
 			ImageID: image, InstanceType: r.InstanceType, SubnetID: s.subnetID(c.region, z.Name), VpcID: s.vpcID(c.region),
 			AZ: z.Name, PrivateIP: fmt.Sprintf("172.31.%d.%d", third+k/250%16, k%250+4),
 			KeyName: f.str("KeyName"), Groups: groups, LaunchIndex: i, Launched: c.now, Tags: tags,
+			Tenancy: r.Tenancy,
 		})
 	}
 	if token != "" {
@@ -209,7 +231,7 @@ func writeInstance(x *xmlBody, in *instance, r *reservation, now time.Time) {
 	x.open("placement")
 	x.str("availabilityZone", in.AZ)
 	x.empty("groupName")
-	x.str("tenancy", "default")
+	x.str("tenancy", tenancy(in.Tenancy))
 	x.close("placement")
 	x.open("monitoring")
 	x.str("state", "disabled")
@@ -380,7 +402,7 @@ func (s *Server) instanceField(region string, rs *regionState, in *instance, nam
 	case "root-device-type":
 		return []string{"ebs"}
 	case "tenancy":
-		return []string{"default"}
+		return []string{tenancy(in.Tenancy)}
 	case "virtualization-type":
 		return []string{"hvm"}
 	case "network-interface.subnet-id":

@@ -263,7 +263,7 @@ func writeOffering(x *xmlBody, o *offering) {
 	x.int("capacityBlockDurationMinutes", int(d%time.Hour/time.Minute))
 	x.str("upfrontFee", o.Fee.String())
 	x.str("currencyCode", "USD")
-	x.str("tenancy", "default")
+	x.str("tenancy", tenancy(o.Tenancy))
 	if o.UltraType != "" {
 		x.str("ultraserverType", o.UltraType)
 		x.int("ultraserverCount", o.UltraCount)
@@ -408,11 +408,11 @@ func purchaseCapacityBlock(s *Server, c *call) (*xmlBody, *apiError) {
 			Region:  c.region, AZ: p.AZ, AZID: p.AZID, ZoneType: p.ZoneType,
 			CatalogType: o.CatalogType, InstanceType: p.InstanceType, Platform: platform,
 			Count: p.Count, Units: p.Units, UltraType: o.UltraType, UltraCount: o.UltraCount,
-			Start: p.Start, OrigEnd: p.End, Created: c.now, Payment: pay,
+			Start: p.Start, OrigEnd: p.End, Created: c.now, Payment: pay, Tenancy: o.Tenancy,
 			OfferingID: o.ID, Fee: p.Fee,
 			Tags: append(slices.Clone(tags), tag{quantityTag, fmt.Sprint(p.Count)}),
 		}
-		rs.Reservations = append(rs.Reservations, r)
+		rs.add(r)
 		made = append(made, r)
 		consume(rs, p.AZ, o.CatalogType, p.Start, p.End, p.Units)
 	}
@@ -445,7 +445,9 @@ func (s *Server) settlePayments(region string, now time.Time) {
 		return
 	}
 	changed := false
-	for _, r := range rs.Reservations {
+	// Only the reservations whose payment, or an extension's, is to fail can release
+	// anything: a search does not walk every purchase ever made.
+	for _, r := range rs.failing {
 		if r.Release(now) {
 			consume(rs, r.AZ, r.CatalogType, r.Start, r.OrigEnd, -r.Units)
 			changed = true
@@ -459,5 +461,6 @@ func (s *Server) settlePayments(region string, now time.Time) {
 	}
 	if changed {
 		_ = s.core.Commit() // undone if unsaved; the next request settles them again
+		rs.failing = slices.DeleteFunc(rs.failing, func(r *reservation) bool { return !r.toRelease() })
 	}
 }

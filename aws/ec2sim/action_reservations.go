@@ -82,6 +82,9 @@ func describeCapacityReservations(s *Server, c *call) (*xmlBody, *apiError) {
 }
 
 func reservationField(account string, r *reservation, name string, now time.Time) []string {
+	if v, ok := tagValues(r.Tags, name); ok {
+		return v
+	}
 	switch name {
 	case "state":
 		return []string{string(r.state(now))}
@@ -94,7 +97,7 @@ func reservationField(account string, r *reservation, name string, now time.Time
 	case "instance-platform":
 		return []string{r.Platform}
 	case "tenancy":
-		return []string{"default"}
+		return []string{tenancy(r.Tenancy)}
 	case "end-date-type":
 		return []string{"limited"}
 	case "instance-match-criteria":
@@ -116,7 +119,7 @@ func writeReservation(x *xmlBody, account, elem string, rs *regionState, r *rese
 	x.str("instanceType", r.InstanceType)
 	x.str("instancePlatform", r.Platform)
 	x.str("availabilityZone", r.AZ)
-	x.str("tenancy", "default")
+	x.str("tenancy", tenancy(r.Tenancy))
 	x.int("totalInstanceCount", r.Count)
 	x.int("availableInstanceCount", rs.available(r, now))
 	x.bool("ebsOptimized", true)
@@ -193,6 +196,9 @@ func describeCapacityBlocks(s *Server, c *call) (*xmlBody, *apiError) {
 }
 
 func blockField(r *reservation, name string, now time.Time) []string {
+	if v, ok := tagValues(userTags(r.Tags), name); ok {
+		return v
+	}
 	switch name {
 	case "capacity-block-id":
 		return []string{r.BlockID}

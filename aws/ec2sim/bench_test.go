@@ -1,7 +1,9 @@
 package ec2sim
 
 import (
+	"strings"
 	"testing"
+	"time"
 )
 
 // BenchmarkDescribeOfferingsSDK measures DescribeCapacityBlockOfferings through the real
@@ -20,6 +22,71 @@ func BenchmarkDescribeOfferingsSDK(b *testing.B) {
 		if err != nil || len(out.CapacityBlockOfferings) == 0 {
 			b.Fatalf("no offerings: %v", err)
 		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "req/s")
+}
+
+// do answers one EC2 request in-process, without HTTP: for setting up a benchmark's state.
+func (s *Server) do(tb testing.TB, region, body string) *xmlBody {
+	tb.Helper()
+	f, e := decodeForm([]byte(body))
+	if e != nil {
+		tb.Fatal(e)
+	}
+	out, e := s.dispatchEC2(&call{action: f.str("Action"), form: f, region: region, faults: s.currentFaults()})
+	if e != nil {
+		tb.Fatalf("%s: %v", body, e)
+	}
+	return out
+}
+
+// purchases makes n purchases of one p5.48xlarge for a day in us-east-1, in-process, each
+// of the first offering a search answers, moving the clock a day every 25 so that the
+// blocks bought expire and the 256-instance limit is never reached.
+func purchases(tb testing.TB, s *Server, n int) {
+	tb.Helper()
+	search := "Action=DescribeCapacityBlockOfferings&Version=2016-11-15&InstanceType=p5.48xlarge&InstanceCount=1&CapacityDurationHours=24"
+	for i := 0; i < n; i++ {
+		if i > 0 && i%25 == 0 {
+			s.Advance(24 * time.Hour)
+		}
+		body := s.do(tb, "us-east-1", search).b.String()
+		_, rest, ok := strings.Cut(body, "<capacityBlockOfferingId>")
+		if !ok {
+			tb.Fatalf("purchase %d: no offering", i)
+		}
+		id, _, _ := strings.Cut(rest, "<")
+		s.do(tb, "us-east-1", "Action=PurchaseCapacityBlock&Version=2016-11-15&InstancePlatform=Linux%2FUNIX&CapacityBlockOfferingId="+id)
+	}
+}
+
+// BenchmarkDescribeOfferingsAfterPurchases measures the same search as
+// BenchmarkDescribeOfferingsSDK once the region holds 10,000 purchases: a search must not
+// slow down with what was bought.
+func BenchmarkDescribeOfferingsAfterPurchases(b *testing.B) {
+	s, base := newTestServer(b, Options{})
+	purchases(b, s, 10000)
+	c := ec2Client(base, "us-east-1")
+	in := p5Search(4, 48)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		out, err := c.DescribeCapacityBlockOfferings(ctx, in)
+		if err != nil || len(out.CapacityBlockOfferings) == 0 {
+			b.Fatalf("no offerings: %v", err)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "req/s")
+}
+
+// BenchmarkDescribeOfferingsInProcess is the emulator's own part of a search: the same
+// request answered without HTTP or the SDK.
+func BenchmarkDescribeOfferingsInProcess(b *testing.B) {
+	s, _ := newTestServer(b, Options{})
+	body := "Action=DescribeCapacityBlockOfferings&Version=2016-11-15&InstanceType=p5.48xlarge&InstanceCount=4&CapacityDurationHours=48"
+	b.ReportAllocs()
+	for b.Loop() {
+		s.do(b, "us-east-1", body)
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "req/s")
 }

@@ -102,12 +102,14 @@ func TestPurchaseAndDescribe(t *testing.T) {
 	_, err := c.PurchaseCapacityBlock(ctx, &ec2.PurchaseCapacityBlockInput{CapacityBlockOfferingId: o.CapacityBlockOfferingId, InstancePlatform: types.CapacityReservationInstancePlatformLinuxUnix})
 	wantCode(t, err, "InvalidCapacityBlockOfferingIdExpired")
 
-	// No tag filter is documented for DescribeCapacityReservations: it is refused, and the
-	// tag is found in the reply, as the adapter looks for it after a lost reply.
-	_, err = c.DescribeCapacityReservations(ctx, &ec2.DescribeCapacityReservationsInput{Filters: []types.Filter{
+	// A tag filter finds the purchase, as AWS's does (Karpenter relies on it); the tag is
+	// also in the reply, where the adapter looks for it after a lost reply.
+	byTag, err := c.DescribeCapacityReservations(ctx, &ec2.DescribeCapacityReservationsInput{Filters: []types.Filter{
 		{Name: aws.String("tag:gpublock:request-id"), Values: []string{"req-1"}},
 	}})
-	wantCode(t, err, "InvalidParameterValue")
+	if err != nil || len(byTag.CapacityReservations) != 1 {
+		t.Fatalf("by tag: %v, %+v", err, byTag)
+	}
 	out, err := c.DescribeCapacityReservations(ctx, &ec2.DescribeCapacityReservationsInput{Filters: []types.Filter{
 		{Name: aws.String("instance-type"), Values: []string{"p5.48xlarge"}},
 	}})

@@ -132,6 +132,34 @@
 //     which). A plain purchase answers its one reservation in both.
 //   - ids are derived from the account as well (but the demo account's, unchanged), so two
 //     emulators that differ only in --account hand out different ids, as AWS's are unique.
+//   - DescribeInstanceTypes answers the instance types the market sells in the region (an
+//     UltraServer's by its member type, p6e-gb200.36xlarge), with every one of them with
+//     IncludeUnsupportedInRegion; the figures a scheduler reads (vCPUs, memory, GPUs or
+//     Neuron devices, architecture, usage classes with capacity-block, EFA and network
+//     cards) come from the catalog, those it does not hold (cards, interfaces, local
+//     disks) are approximations (action_types.go). Any other type, real on AWS or not, is
+//     InvalidInstanceType: the emulator does not know it.
+//   - CreateLaunchTemplate, DescribeLaunchTemplates and DeleteLaunchTemplate keep
+//     templates of one version, names checked as AWS documents (3 to 128 of
+//     [a-zA-Z0-9().-/_]: InvalidLaunchTemplateName.MalformedException; taken:
+//     .AlreadyExistsException), ClientToken idempotent, the market type, tenancy and a
+//     targeted reservation's id form checked, its existence not (AWS checks it at launch).
+//     RunInstances from a launch template is not served: UnsupportedOperation.
+//   - tenancy: from a week ahead, a few market days of each instance type (12%, by the seed;
+//     never UltraServers) are sold as dedicated-tenancy blocks, every zone alike; which
+//     blocks AWS sells dedicated is not documented. A reservation takes only launches of
+//     its tenancy (Placement.Tenancy, default when absent): a mismatch is
+//     ReservationCapacityExceeded, the code AWS answers a targeted launch without
+//     "compatible" capacity (the code for this case is unconfirmed); host tenancy is
+//     InvalidParameterCombination (Capacity Reservations cannot use Dedicated Hosts).
 //   - unknown parameters of every action are UnknownParameter (the names are the SDK's),
-//     and each action accepts exactly its documented filters (filters.go).
+//     and each action accepts exactly its documented filters (filters.go), and tag:KEY and
+//     tag-key on DescribeCapacityReservations and DescribeCapacityBlocks as AWS does
+//     (Karpenter's lookup sends them); reservation-type, documented nowhere, stays refused.
+//   - CreateTags and DeleteTags tag Capacity Reservations, instances and key pairs; every
+//     resource is resolved before any is changed (an unknown one changes none: its
+//     kind's NotFound or Malformed code; an id of a kind the emulator does not make is
+//     InvalidID); aws: keys are refused and never deleted; more than 50 tags is
+//     TagLimitExceeded. DeleteTags deletes a tag given with a value (even "") only where
+//     it has that value, a key alone whatever its value, and with no Tag.N every tag.
 package ec2sim

@@ -236,13 +236,16 @@ func (s *Server) offerings(rs *regionState, region string, q search, now time.Ti
 	}
 	var cands []cand
 	carriers := regions[region].carrierZones(t.UltraServer)
+	var carrying []zone
+	for _, z := range zones {
+		if s.carries(region, carriers, z.Name, q.typ) {
+			carrying = append(carrying, z)
+		}
+	}
 	for _, w := range windows {
 		held := false
 		var partial []zoneFree
-		for _, z := range zones {
-			if !s.carries(region, carriers, z.Name, q.typ) {
-				continue
-			}
+		for _, z := range carrying {
 			free := s.freeOver(rs, region, z.Name, q.typ, w.start, w.end, now)
 			if free < q.units {
 				if free > 0 {
@@ -292,7 +295,8 @@ func (s *Server) offerings(rs *regionState, region string, q search, now time.Ti
 			continue
 		}
 		o := &offering{
-			Region: region, AZ: c.z.Name, AZID: c.z.ID, ZoneType: c.z.Type,
+			Tenancy: s.tenancyOf(region, q, c.w.start, now),
+			Region:  region, AZ: c.z.Name, AZID: c.z.ID, ZoneType: c.z.Type,
 			CatalogType: q.typ, InstanceType: q.instType, Count: q.count, Units: q.units,
 			UltraType: q.ultraType, UltraCount: q.ultraCount,
 			Start: c.w.start, End: c.w.end, Fee: c.fee, Issued: now, Segments: c.segs,
@@ -315,6 +319,25 @@ func (s *Server) offerings(rs *regionState, region string, q search, now time.Ti
 		out = append(out, o)
 	}
 	return out
+}
+
+// dedicatedPercent is the share of a type's market days, from a week ahead, whose
+// capacity is sold as dedicated-tenancy blocks: few, so that the blocks people see first
+// are mostly of the default tenancy, and deterministic from the seed.
+const dedicatedPercent = 12
+
+// tenancyOf is the tenancy of the blocks of a type starting on start's market day. Which
+// blocks AWS sells as dedicated is not documented; the emulator sells a few instance-type
+// days (never UltraServers) as dedicated, all the zones of the region alike, so that the
+// segments of an offering share its tenancy.
+func (s *Server) tenancyOf(region string, q search, start, now time.Time) string {
+	if q.ultraType != "" || start.Sub(now) < 7*24*time.Hour {
+		return ""
+	}
+	if s.hash.Sum("dedicated", region, q.typ, slotOf(start))%100 < dedicatedPercent {
+		return tenancyDedicated
+	}
+	return ""
 }
 
 // issue records the offerings answered, so that they can be bought by their ids.
@@ -398,6 +421,10 @@ func nearness(start, end time.Time, d time.Duration) time.Duration {
 
 // pruneOfferings forgets offerings that can no longer be bought because they have started.
 func pruneOfferings(rs *regionState, now time.Time) {
+	if now.Sub(rs.prunedAt) < time.Minute && !now.Before(rs.prunedAt) {
+		return
+	}
+	rs.prunedAt = now
 	for id, o := range rs.Offerings {
 		if !o.Start.After(now) {
 			delete(rs.Offerings, id)

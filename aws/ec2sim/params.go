@@ -38,6 +38,12 @@ var knownParams = map[string][]string{
 	"CreateKeyPair":               {"KeyName", "KeyType", "KeyFormat", "TagSpecification."},
 	"DescribeKeyPairs":            {"Filter.", "KeyName.", "KeyPairId.", "IncludePublicKey"},
 	"DeleteKeyPair":               {"KeyName", "KeyPairId"},
+	"CreateTags":                  {"ResourceId.", "Tag."},
+	"DescribeInstanceTypes":       {"InstanceType.", "Filter.", "IncludeUnsupportedInRegion", "MaxResults", "NextToken"},
+	"CreateLaunchTemplate":        {"LaunchTemplateName", "LaunchTemplateData.", "VersionDescription", "ClientToken", "TagSpecification.", "Operator."},
+	"DescribeLaunchTemplates":     {"LaunchTemplateId.", "LaunchTemplateName.", "Filter.", "IncludeManagedResources", "MaxResults", "NextToken"},
+	"DeleteLaunchTemplate":        {"LaunchTemplateId", "LaunchTemplateName"},
+	"DeleteTags":                  {"ResourceId.", "Tag."},
 }
 
 func checkParams(action string, f form) *apiError {

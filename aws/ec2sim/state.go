@@ -28,7 +28,46 @@ type regionState struct {
 	ClientTokens map[string]string `json:"clientTokens"` // token → launch (r-) ID
 	KeyPairs     []*keyPair        `json:"keyPairs,omitempty"`
 	// ZoneGroups holds the opt-in status the account set for Local Zone groups.
-	ZoneGroups map[string]string `json:"zoneGroups,omitempty"`
+	ZoneGroups      map[string]string `json:"zoneGroups,omitempty"`
+	LaunchTemplates []*launchTemplate `json:"launchTemplates,omitempty"`
+
+	// failing are the reservations with a payment (theirs or an extension's) that fails
+	// and whose capacity has not yet gone back to the market: what settlePayments looks
+	// at. Rebuilt from the reservations when the state is loaded.
+	failing []*reservation
+	// byID and byBlock index the reservations by reservation and by Capacity Block id.
+	byID, byBlock map[string]*reservation
+	// prunedAt is when pruneOfferings last ran: it walks every quote given, so it runs at
+	// most once an emulator minute rather than on every search.
+	prunedAt time.Time
+}
+
+// add records a reservation bought.
+func (rs *regionState) add(r *reservation) {
+	rs.Reservations = append(rs.Reservations, r)
+	rs.byID[r.ID], rs.byBlock[r.BlockID] = r, r
+	rs.watchPayment(r)
+}
+
+// toRelease reports whether the reservation, or one of its extensions, has a failing
+// payment whose capacity is still to be released.
+func (r *reservation) toRelease() bool {
+	if r.PaymentFails && !r.Released {
+		return true
+	}
+	for _, e := range r.Extensions {
+		if e.PaymentFails && !e.Released {
+			return true
+		}
+	}
+	return false
+}
+
+// watchPayment has settlePayments look at r when a payment of it is to fail.
+func (rs *regionState) watchPayment(r *reservation) {
+	if r.toRelease() && !slices.Contains(rs.failing, r) {
+		rs.failing = append(rs.failing, r)
+	}
 }
 
 // fill makes a new state, or one loaded from JSON, safe to use.
@@ -43,6 +82,12 @@ func (rs *regionState) fill() {
 		r.Extensions = slices.DeleteFunc(r.Extensions, func(e *extension) bool { return e == nil })
 	}
 	rs.KeyPairs = slices.DeleteFunc(rs.KeyPairs, func(k *keyPair) bool { return k == nil })
+	rs.LaunchTemplates = slices.DeleteFunc(rs.LaunchTemplates, func(t *launchTemplate) bool { return t == nil })
+	rs.failing, rs.byID, rs.byBlock, rs.prunedAt = nil, map[string]*reservation{}, map[string]*reservation{}, time.Time{}
+	for _, r := range rs.Reservations {
+		rs.byID[r.ID], rs.byBlock[r.BlockID] = r, r
+		rs.watchPayment(r)
+	}
 	rs.Instances = slices.DeleteFunc(rs.Instances, func(in *instance) bool {
 		return in == nil || rs.reservation(in.ReservationID) == nil
 	})
@@ -68,7 +113,21 @@ type offering struct {
 	// Segments, when there are any, are what a purchase makes: one reservation each.
 	// The top-level fields then describe the whole (see segmentsFee and split).
 	Segments []segment `json:"segments,omitempty"`
+	Tenancy  string    `json:"tenancy,omitempty"` // "" is default
 }
+
+// tenancy is how EC2 names a tenancy kept as "" for its default.
+func tenancy(t string) string {
+	if t == "" {
+		return tenancyDefault
+	}
+	return t
+}
+
+const (
+	tenancyDefault   = "default"
+	tenancyDedicated = "dedicated"
+)
 
 // segment is one distinct block of a segmented offering: its own zone, count, schedule
 // and fee. A purchase makes one Capacity Reservation (and one Capacity Block) of it.
@@ -115,6 +174,7 @@ type reservation struct {
 	OrigEnd      time.Time `json:"origEnd"`
 	Created      time.Time `json:"created"`
 	simcore.Payment
+	Tenancy    string       `json:"tenancy,omitempty"` // "" is default
 	OfferingID string       `json:"offeringId"`
 	Fee        model.Money  `json:"fee"`
 	Tags       []tag        `json:"tags"`
@@ -188,13 +248,9 @@ func (rs *regionState) available(r *reservation, now time.Time) int {
 	return max(0, r.Count-rs.used(r, now))
 }
 
-func (rs *regionState) reservation(id string) *reservation {
-	return simcore.Find(rs.Reservations, func(r *reservation) bool { return r.ID == id })
-}
+func (rs *regionState) reservation(id string) *reservation { return rs.byID[id] }
 
-func (rs *regionState) block(id string) *reservation {
-	return simcore.Find(rs.Reservations, func(r *reservation) bool { return r.BlockID == id })
-}
+func (rs *regionState) block(id string) *reservation { return rs.byBlock[id] }
 
 type instance struct {
 	ID            string    `json:"id"`
@@ -211,6 +267,7 @@ type instance struct {
 	KeyName       string    `json:"keyName,omitempty"`
 	Groups        []string  `json:"groups,omitempty"` // security group IDs; none saved before groups were checked
 	LaunchIndex   int       `json:"launchIndex"`
+	Tenancy       string    `json:"tenancy,omitempty"` // "" is default
 	Launched      time.Time `json:"launched"`
 	TerminateAt   time.Time `json:"terminateAt,omitzero"`
 	Tags          []tag     `json:"tags"`

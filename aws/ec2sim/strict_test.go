@@ -124,7 +124,7 @@ func TestDocumentedFiltersOnly(t *testing.T) {
 	if n := count(flt("outpost-arn", "*")); n != 0 {
 		t.Errorf("outpost-arn: a block is on no Outpost, %d matched", n)
 	}
-	for _, bad := range []string{"reservation-type", "tag:team", "tag-key", "capacity-reservation-id", "colour"} {
+	for _, bad := range []string{"reservation-type", "capacity-reservation-id", "colour"} {
 		_, err := c.DescribeCapacityReservations(ctx, &ec2.DescribeCapacityReservationsInput{Filters: []types.Filter{flt(bad, "x")}})
 		wantCode(t, err, "InvalidParameterValue")
 	}
@@ -132,7 +132,7 @@ func TestDocumentedFiltersOnly(t *testing.T) {
 	if err != nil || len(blocks.CapacityBlocks) != 1 || aws.ToString(blocks.CapacityBlocks[0].CapacityBlockId) != aws.ToString(cr.CapacityBlockId) {
 		t.Errorf("blocks by tags and start-date: %+v, %v", blocks, err)
 	}
-	_, err = c.DescribeCapacityBlocks(ctx, &ec2.DescribeCapacityBlocksInput{Filters: []types.Filter{flt("tag:team", "ml")}})
+	_, err = c.DescribeCapacityBlocks(ctx, &ec2.DescribeCapacityBlocksInput{Filters: []types.Filter{flt("instance-type", "p5.48xlarge")}})
 	wantCode(t, err, "InvalidParameterValue")
 	zones, err := c.DescribeAvailabilityZones(ctx, &ec2.DescribeAvailabilityZonesInput{Filters: []types.Filter{flt("group-long-name", "US East (Dallas) 2")}})
 	if err != nil || len(zones.AvailabilityZones) != 1 || aws.ToString(zones.AvailabilityZones[0].ZoneName) != "us-east-1-dfw-2a" {
@@ -160,7 +160,9 @@ func TestStrictRefusalsRaw(t *testing.T) {
 		{"DescribeInstances unknown parameter", "Action=DescribeInstances&Version=2016-11-15&InstanceIds.1=i-0123456789abcdef0", "UnknownParameter", "InstanceIds.1"},
 		{"DescribeRegions unknown parameter", "Action=DescribeRegions&Version=2016-11-15&Region=us-east-1", "UnknownParameter", "Region"},
 		{"undocumented filter", "Action=DescribeCapacityReservations&Version=2016-11-15&Filter.1.Name=reservation-type&Filter.1.Value.1=capacity-block", "InvalidParameterValue", "reservation-type"},
-		{"tag filter", "Action=DescribeCapacityReservations&Version=2016-11-15&Filter.1.Name=" + url.QueryEscape("tag:gpublock:request-id") + "&Filter.1.Value.1=x", "InvalidParameterValue", "tag:gpublock:request-id"},
+		{"filter of another action", "Action=DescribeCapacityReservations&Version=2016-11-15&Filter.1.Name=" + url.QueryEscape("capacity-block-id") + "&Filter.1.Value.1=x", "InvalidParameterValue", "capacity-block-id"},
+		{"CreateTags without resources", "Action=CreateTags&Version=2016-11-15&Tag.1.Key=k&Tag.1.Value=v", "MissingParameter", "ResourceId"},
+		{"CreateTags without tags", "Action=CreateTags&Version=2016-11-15&ResourceId.1=cr-0123456789abcdef0", "MissingParameter", "Tag"},
 		{"unknown version", "Action=DescribeRegions&Version=2010-01-01", "InvalidParameterValue", "Version"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,8 +1,11 @@
 // Package pricelistsim is the emulator's AWS Price List API: GetProducts, as the real SDK
 // speaks it (JSON 1.1), enough for `gpublock prices --refresh` to be tested and
 // demonstrated against the emulator. It serves the on-demand figures of a
-// pricing.Catalog, so the emulator and the embedded catalog agree. It keeps no state and
-// takes no faults.
+// pricing.Catalog, so the emulator and the embedded catalog agree, and beside them, as
+// AWS's Price List does, Capacity Block products (attribute marketoption CapacityBlock;
+// the on-demand ones have OnDemand) at the catalog's published Capacity Block rates, so
+// that a client that does not filter by marketoption is shown to be wrong. It keeps no
+// state and takes no faults.
 package pricelistsim
 
 import (
@@ -280,6 +283,7 @@ func plProducts(cat *pricing.Catalog) []plProduct {
 			"location": plLocations[k[1]], "locationtype": "AWS Region",
 			"operatingsystem": "Linux", "tenancy": "Shared", "preinstalledsw": "NA",
 			"capacitystatus": "Used", "licensemodel": "No License required", "usagetype": "BoxUsage:" + k[0],
+			"marketoption": "OnDemand",
 		}
 		if base["location"] == "" {
 			base["location"] = k[1]
@@ -290,6 +294,13 @@ func plProducts(cat *pricing.Catalog) []plProduct {
 			attrs := plClone(base)
 			attrs[d[0]] = d[1]
 			out = append(out, plProduct{attrs, plDoc(attrs, row.Hourly.Mul(2), row.Date)})
+		}
+		// The Capacity Block product of the same type, region, system and tenancy: it differs
+		// only in marketoption (and its usage type, whose exact form on AWS is unconfirmed).
+		if cb, ok := cat.CapacityBlockRate(k[0], k[1]); ok && cb.HasPrice() {
+			attrs := plClone(base)
+			attrs["marketoption"], attrs["usagetype"] = "CapacityBlock", "CapacityBlock:"+k[0]
+			out = append(out, plProduct{attrs, plDoc(attrs, cb.Hourly, cb.Date)})
 		}
 		out = append(out, plProduct{base, plDoc(base, row.Hourly, row.Date)})
 	}
@@ -309,7 +320,7 @@ var plAttrNames = map[string]string{
 	"servicecode": "servicecode", "instancetype": "instanceType", "regioncode": "regionCode",
 	"location": "location", "locationtype": "locationType", "operatingsystem": "operatingSystem",
 	"tenancy": "tenancy", "preinstalledsw": "preInstalledSw", "capacitystatus": "capacitystatus",
-	"licensemodel": "licenseModel", "usagetype": "usagetype",
+	"licensemodel": "licenseModel", "usagetype": "usagetype", "marketoption": "marketoption",
 }
 
 // plDoc writes a product document in the shape of the real API's aws_v1 format.
@@ -340,7 +351,7 @@ func plDoc(attrs map[string]string, price model.Money, date string) string {
 						sku + "." + offer + "." + rate: map[string]any{
 							"unit": "Hrs", "endRange": "Inf", "beginRange": "0", "appliesTo": []string{},
 							"rateCode":     sku + "." + offer + "." + rate,
-							"description":  fmt.Sprintf("%s per On Demand %s %s Instance Hour", price.Rate(), attrs["operatingsystem"], attrs["instancetype"]),
+							"description":  fmt.Sprintf("%s per %s %s %s Instance Hour", price.Rate(), marketWords[attrs["marketoption"]], attrs["operatingsystem"], attrs["instancetype"]),
 							"pricePerUnit": map[string]string{"USD": usd},
 						},
 					},
@@ -354,6 +365,8 @@ func plDoc(attrs map[string]string, price model.Money, date string) string {
 	b, _ := json.Marshal(doc)
 	return string(b)
 }
+
+var marketWords = map[string]string{"OnDemand": "On Demand", "CapacityBlock": "Capacity Block"}
 
 func plSKU(attrs map[string]string) string {
 	keys := make([]string, 0, len(attrs))

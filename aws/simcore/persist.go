@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log"
 	"os"
+	"syscall"
 	"time"
 
 	"github.com/gpublock/gpublock/aws/filelock"
@@ -31,12 +33,12 @@ const (
 // it was saved at. Without a file every protocol starts afresh.
 func (c *Core) load() (time.Time, error) {
 	var sf stateFile
-	b, err := os.ReadFile(c.opts.StateFile)
+	b, err := readState(c.opts.StateFile)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		sf.Version, err = stateVersion, nil
 	case err != nil:
-		return time.Time{}, fmt.Errorf("ec2sim: reading state: %w", err)
+		return time.Time{}, err
 	default:
 		err = json.Unmarshal(b, &sf)
 	}
@@ -72,6 +74,79 @@ func (c *Core) load() (time.Time, error) {
 	return sf.Clock, nil
 }
 
+// MaxStateSize bounds a state file: one larger is refused when read (and a change that
+// would make it larger is not saved), so that a damaged or hostile file cannot make the
+// emulator run out of memory. 64 MiB holds far more than a demo makes: 10,000 purchases
+// take about 10 MB.
+const MaxStateSize = 64 << 20
+
+// readState reads a state file that is a regular file of at most MaxStateSize bytes. It
+// opens without blocking and checks what it opened, so that a fifo, a device (a link to
+// /dev/zero) or a directory is refused with a clear message instead of hanging the
+// emulator or filling its memory.
+func readState(name string) ([]byte, error) {
+	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("ec2sim: reading state: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("ec2sim: reading state: %w", err)
+	}
+	if err := checkStateInfo(name, fi); err != nil {
+		return nil, err
+	}
+	b, err := io.ReadAll(io.LimitReader(f, MaxStateSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("ec2sim: reading state: %w", err)
+	}
+	if len(b) > MaxStateSize {
+		return nil, fmt.Errorf("ec2sim: state file %s grew past the %d bytes a state file may hold while it was read", name, MaxStateSize)
+	}
+	return b, nil
+}
+
+// CheckStatePath says why a path cannot be a state file: it is there and is not a regular
+// file of at most MaxStateSize bytes. A path not yet made can be one.
+func CheckStatePath(name string) error {
+	fi, err := os.Stat(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return checkStateInfo(name, fi)
+}
+
+func checkStateInfo(name string, fi fs.FileInfo) error {
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("state file %s is not a regular file (it is a %s); give the path of a file, or of one to create", name, fileKind(fi.Mode()))
+	}
+	if fi.Size() > MaxStateSize {
+		return fmt.Errorf("state file %s has %d bytes, more than the %d a state file may hold; it is not an emulator's state", name, fi.Size(), MaxStateSize)
+	}
+	return nil
+}
+
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "fifo"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	case m&fs.ModeDevice != 0:
+		return "device"
+	}
+	return "special file"
+}
+
 // save writes every protocol's state atomically (temp file, fsync, rename). Call with c.mu held.
 func (c *Core) save() error {
 	if c.opts.StateFile == "" {
@@ -98,6 +173,9 @@ func (c *Core) save() error {
 	b, err := json.Marshal(sf)
 	if err != nil {
 		return err
+	}
+	if len(b) > MaxStateSize {
+		return fmt.Errorf("ec2sim: the state would take %d bytes, more than the %d a state file may hold", len(b), MaxStateSize)
 	}
 	if err := filelock.WriteAtomic(c.opts.StateFile, b); err != nil {
 		return err

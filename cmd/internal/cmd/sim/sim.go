@@ -113,6 +113,9 @@ func simRun(ctx context.Context, a *Options) int {
 		return simUsage(stderr, "--addr %q: want host:port such as 127.0.0.1:4566 (port 0 picks a free one)", addr)
 	}
 	if opts.StateFile != "" {
+		if err := simcore.CheckStatePath(opts.StateFile); err != nil {
+			return simUsage(stderr, "--state %q: %v", opts.StateFile, err)
+		}
 		if err := checkStateWritable(opts.StateFile); err != nil {
 			return simUsage(stderr, "--state %q: %v; purchases could not survive a restart", opts.StateFile, err)
 		}

@@ -49,6 +49,8 @@ func TestSimBadFlags(t *testing.T) {
 		{[]string{"extra"}, "unexpected argument"},
 		{[]string{"--addr", "nohost"}, "host:port"},
 		{[]string{"--state", t.TempDir() + "/no/such/dir/state.json"}, "--state"},
+		{[]string{"--state", t.TempDir()}, "not a regular file (it is a directory)"},
+		{[]string{"--state", "/dev/zero"}, "not a regular file (it is a device)"},
 	} {
 		var out, errb bytes.Buffer
 		code := runWith(context.Background(), cliFactory(&out, &errb), append([]string{"sim"}, tc.args...))

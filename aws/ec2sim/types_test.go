@@ -1,0 +1,225 @@
+package ec2sim
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
+)
+
+func TestDescribeInstanceTypes(t *testing.T) {
+	_, url := newTestServer(t, Options{})
+	c := ec2Client(url, "us-east-1")
+	out, err := c.DescribeInstanceTypes(ctx, &ec2.DescribeInstanceTypesInput{InstanceTypes: []types.InstanceType{"p5.48xlarge", "trn1.32xlarge", "p6e-gb200.36xlarge"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.InstanceTypes) != 3 {
+		t.Fatalf("%d types", len(out.InstanceTypes))
+	}
+	byName := map[types.InstanceType]types.InstanceTypeInfo{}
+	for _, it := range out.InstanceTypes {
+		byName[it.InstanceType] = it
+	}
+	p5 := byName["p5.48xlarge"]
+	if aws.ToInt32(p5.VCpuInfo.DefaultVCpus) != 192 || aws.ToInt64(p5.MemoryInfo.SizeInMiB) != 2048*1024 ||
+		p5.GpuInfo == nil || len(p5.GpuInfo.Gpus) != 1 || aws.ToInt32(p5.GpuInfo.Gpus[0].Count) != 8 ||
+		aws.ToString(p5.GpuInfo.Gpus[0].Name) != "H100" || aws.ToString(p5.GpuInfo.Gpus[0].Manufacturer) != "NVIDIA" ||
+		aws.ToInt32(p5.GpuInfo.TotalGpuMemoryInMiB) != 8*80*1024 {
+		t.Fatalf("p5.48xlarge: %+v %+v %+v", p5.VCpuInfo, p5.MemoryInfo, p5.GpuInfo)
+	}
+	if !slices.Contains(p5.SupportedUsageClasses, types.UsageClassTypeCapacityBlock) ||
+		!slices.Equal(p5.ProcessorInfo.SupportedArchitectures, []types.ArchitectureType{types.ArchitectureTypeX8664}) {
+		t.Fatalf("p5.48xlarge usage classes %v, architectures %v", p5.SupportedUsageClasses, p5.ProcessorInfo.SupportedArchitectures)
+	}
+	if !aws.ToBool(p5.NetworkInfo.EfaSupported) || aws.ToInt32(p5.NetworkInfo.MaximumNetworkCards) != 32 ||
+		aws.ToString(p5.NetworkInfo.NetworkPerformance) != "3200 Gigabit" || len(p5.NetworkInfo.NetworkCards) != 32 {
+		t.Fatalf("p5.48xlarge network: %+v", p5.NetworkInfo)
+	}
+	trn := byName["trn1.32xlarge"]
+	if trn.NeuronInfo == nil || trn.GpuInfo != nil || aws.ToInt32(trn.NeuronInfo.NeuronDevices[0].Count) != 16 {
+		t.Fatalf("trn1.32xlarge: neuron %+v gpu %+v", trn.NeuronInfo, trn.GpuInfo)
+	}
+	gb := byName["p6e-gb200.36xlarge"]
+	if !slices.Equal(gb.ProcessorInfo.SupportedArchitectures, []types.ArchitectureType{types.ArchitectureTypeArm64}) || aws.ToInt32(gb.GpuInfo.Gpus[0].Count) != 4 {
+		t.Fatalf("p6e-gb200.36xlarge: %+v %+v", gb.ProcessorInfo, gb.GpuInfo)
+	}
+
+	// Every type sold in the region, with a filter; paged.
+	var seen []types.InstanceType
+	p := ec2.NewDescribeInstanceTypesPaginator(c, &ec2.DescribeInstanceTypesInput{MaxResults: aws.Int32(5),
+		Filters: []types.Filter{filterOf("supported-usage-class", "capacity-block")}})
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range page.InstanceTypes {
+			seen = append(seen, it.InstanceType)
+		}
+	}
+	if len(seen) < 6 || !slices.Contains(seen, "p5.48xlarge") || slices.Contains(seen, "p5e.48xlarge") {
+		t.Fatalf("types of us-east-1: %v", seen)
+	}
+	arm, err := c.DescribeInstanceTypes(ctx, &ec2.DescribeInstanceTypesInput{Filters: []types.Filter{filterOf("processor-info.supported-architecture", "arm64")}})
+	if err != nil || len(arm.InstanceTypes) != 1 {
+		t.Fatalf("arm64 types: %v %d", err, len(arm.InstanceTypes))
+	}
+
+	_, err = c.DescribeInstanceTypes(ctx, &ec2.DescribeInstanceTypesInput{InstanceTypes: []types.InstanceType{"p5.48xlarge", "p9.huge"}})
+	wantCode(t, err, "InvalidInstanceType")
+	_, err = c.DescribeInstanceTypes(ctx, &ec2.DescribeInstanceTypesInput{Filters: []types.Filter{filterOf("gpu-count", "8")}})
+	wantCode(t, err, "InvalidParameterValue")
+	_, err = c.DescribeInstanceTypes(ctx, &ec2.DescribeInstanceTypesInput{MaxResults: aws.Int32(2)})
+	wantCode(t, err, "InvalidParameterValue")
+}
+
+func TestLaunchTemplates(t *testing.T) {
+	_, url := newTestServer(t, Options{})
+	c := ec2Client(url, "us-east-1")
+	data := &types.RequestLaunchTemplateData{
+		InstanceType:          types.InstanceTypeP548xlarge,
+		InstanceMarketOptions: &types.LaunchTemplateInstanceMarketOptionsRequest{MarketType: types.MarketTypeCapacityBlock},
+		CapacityReservationSpecification: &types.LaunchTemplateCapacityReservationSpecificationRequest{
+			CapacityReservationTarget: &types.CapacityReservationTarget{CapacityReservationId: aws.String("cr-0123456789abcdef0")}},
+	}
+	out, err := c.CreateLaunchTemplate(ctx, &ec2.CreateLaunchTemplateInput{LaunchTemplateName: aws.String("gpublock-cr-1"), LaunchTemplateData: data,
+		TagSpecifications: []types.TagSpecification{{ResourceType: types.ResourceTypeLaunchTemplate, Tags: []types.Tag{{Key: aws.String("team"), Value: aws.String("ml")}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lt := out.LaunchTemplate
+	if !strings.HasPrefix(aws.ToString(lt.LaunchTemplateId), "lt-") || aws.ToInt64(lt.LatestVersionNumber) != 1 || aws.ToString(lt.LaunchTemplateName) != "gpublock-cr-1" {
+		t.Fatalf("template %+v", lt)
+	}
+	_, err = c.CreateLaunchTemplate(ctx, &ec2.CreateLaunchTemplateInput{LaunchTemplateName: aws.String("gpublock-cr-1"), LaunchTemplateData: data})
+	wantCode(t, err, "InvalidLaunchTemplateName.AlreadyExistsException")
+	for _, bad := range []string{"ab", "has space", strings.Repeat("x", 129), "bad*name"} {
+		_, err = c.CreateLaunchTemplate(ctx, &ec2.CreateLaunchTemplateInput{LaunchTemplateName: aws.String(bad), LaunchTemplateData: data})
+		wantCode(t, err, "InvalidLaunchTemplateName.MalformedException")
+	}
+	_, err = c.CreateLaunchTemplate(ctx, &ec2.CreateLaunchTemplateInput{LaunchTemplateName: aws.String("other"), LaunchTemplateData: &types.RequestLaunchTemplateData{
+		InstanceMarketOptions: &types.LaunchTemplateInstanceMarketOptionsRequest{MarketType: "capacity-blocks"}}})
+	wantCode(t, err, "InvalidParameterValue")
+	_, err = c.CreateLaunchTemplate(ctx, &ec2.CreateLaunchTemplateInput{LaunchTemplateName: aws.String("other"), LaunchTemplateData: &types.RequestLaunchTemplateData{
+		CapacityReservationSpecification: &types.LaunchTemplateCapacityReservationSpecificationRequest{
+			CapacityReservationTarget: &types.CapacityReservationTarget{CapacityReservationId: aws.String("cr-1")}}}})
+	wantCode(t, err, "InvalidCapacityReservationId.Malformed")
+	_, err = c.CreateLaunchTemplate(ctx, &ec2.CreateLaunchTemplateInput{LaunchTemplateName: aws.String("dry"), LaunchTemplateData: data, DryRun: aws.Bool(true)})
+	wantCode(t, err, "DryRunOperation")
+
+	desc, err := c.DescribeLaunchTemplates(ctx, &ec2.DescribeLaunchTemplatesInput{Filters: []types.Filter{filterOf("tag:team", "ml")}})
+	if err != nil || len(desc.LaunchTemplates) != 1 || aws.ToString(desc.LaunchTemplates[0].LaunchTemplateId) != aws.ToString(lt.LaunchTemplateId) {
+		t.Fatalf("describe by tag: %v %+v", err, desc)
+	}
+	_, err = c.DescribeLaunchTemplates(ctx, &ec2.DescribeLaunchTemplatesInput{LaunchTemplateNames: []string{"nope"}})
+	wantCode(t, err, "InvalidLaunchTemplateName.NotFoundException")
+	_, err = c.DescribeLaunchTemplates(ctx, &ec2.DescribeLaunchTemplatesInput{LaunchTemplateIds: []string{"lt-0123456789abcdef0"}})
+	wantCode(t, err, "InvalidLaunchTemplateId.NotFound")
+	_, err = c.DescribeLaunchTemplates(ctx, &ec2.DescribeLaunchTemplatesInput{LaunchTemplateIds: []string{"lt-x"}})
+	wantCode(t, err, "InvalidLaunchTemplateId.Malformed")
+
+	if _, err := c.DeleteLaunchTemplate(ctx, &ec2.DeleteLaunchTemplateInput{LaunchTemplateName: aws.String("gpublock-cr-1")}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.DeleteLaunchTemplate(ctx, &ec2.DeleteLaunchTemplateInput{LaunchTemplateId: lt.LaunchTemplateId})
+	wantCode(t, err, "InvalidLaunchTemplateId.NotFound")
+	// The name is free again.
+	if _, err := c.CreateLaunchTemplate(ctx, &ec2.CreateLaunchTemplateInput{LaunchTemplateName: aws.String("gpublock-cr-1"), LaunchTemplateData: data}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// awsCLI runs the AWS CLI against the emulator with throwaway credentials; it skips the
+// test when the CLI is not installed.
+func awsCLI(t *testing.T, url string, args ...string) (string, error) {
+	t.Helper()
+	if _, err := exec.LookPath("aws"); err != nil {
+		t.Skip("the AWS CLI is not installed")
+	}
+	cmd := exec.Command("aws", append([]string{"--endpoint-url", url, "--region", "us-east-1", "--output", "json"}, args...)...)
+	home := t.TempDir()
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "AWS_") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(cmd.Env, "AWS_ACCESS_KEY_ID=AKIDEXAMPLE", "AWS_SECRET_ACCESS_KEY=secret", "AWS_MAX_ATTEMPTS=1",
+		"AWS_CONFIG_FILE="+filepath.Join(home, "config"), "AWS_SHARED_CREDENTIALS_FILE="+filepath.Join(home, "credentials"))
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// What real tools run, through the AWS CLI (botocore): Karpenter's tag lookup, the
+// README's create-tags, ParallelCluster's type check, the EKS hand-off's template and a
+// search. The calls that do not depend on each other run at once: each CLI start takes
+// seconds. This CLI's botocore (1.43) predates InstanceTypePreferences (service/ec2
+// v1.349.0's search), which the Go SDK tests cover.
+func TestRealToolsThroughTheAWSCLI(t *testing.T) {
+	if _, err := exec.LookPath("aws"); err != nil {
+		t.Skip("the AWS CLI is not installed")
+	}
+	_, url := newTestServer(t, Options{})
+	c := ec2Client(url, "us-east-1")
+	_, r := buy(t, c, p5Search(1, 24))
+	id := aws.ToString(r.CapacityReservationId)
+	file := filepath.Join(t.TempDir(), "eks-launch-template.json")
+	tmpl := `{"InstanceType":"p5.48xlarge","InstanceMarketOptions":{"MarketType":"capacity-block"},"CapacityReservationSpecification":{"CapacityReservationTarget":{"CapacityReservationId":"` + id + `"}}}`
+	if err := os.WriteFile(file, []byte(tmpl), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	t.Run("tags", func(t *testing.T) {
+		t.Parallel()
+		if out, err := awsCLI(t, url, "ec2", "create-tags", "--resources", id, "--tags", "Key=gpublock:auto-extend,Value=true"); err != nil {
+			t.Fatalf("create-tags: %v\n%s", err, out)
+		}
+		out, err := awsCLI(t, url, "ec2", "describe-capacity-reservations", "--filters", "Name=tag-key,Values=gpublock:auto-extend")
+		if err != nil {
+			t.Fatalf("describe-capacity-reservations: %v\n%s", err, out)
+		}
+		var crs struct {
+			CapacityReservations []struct{ CapacityReservationId string }
+		}
+		if err := json.Unmarshal([]byte(out), &crs); err != nil || len(crs.CapacityReservations) != 1 || crs.CapacityReservations[0].CapacityReservationId != id {
+			t.Fatalf("describe-capacity-reservations by tag-key: %v\n%s", err, out)
+		}
+	})
+	t.Run("instance types", func(t *testing.T) {
+		t.Parallel()
+		out, err := awsCLI(t, url, "ec2", "describe-instance-types", "--instance-types", "p5.48xlarge")
+		if err != nil {
+			t.Fatalf("describe-instance-types: %v\n%s", err, out)
+		}
+		var its struct {
+			InstanceTypes []struct {
+				InstanceType string
+				VCpuInfo     struct{ DefaultVCpus int }
+			}
+		}
+		if err := json.Unmarshal([]byte(out), &its); err != nil || len(its.InstanceTypes) != 1 || its.InstanceTypes[0].VCpuInfo.DefaultVCpus != 192 {
+			t.Fatalf("describe-instance-types: %v\n%s", err, out)
+		}
+	})
+	t.Run("launch template", func(t *testing.T) {
+		t.Parallel()
+		out, err := awsCLI(t, url, "ec2", "create-launch-template", "--launch-template-name", "gpublock-"+id, "--launch-template-data", "file://"+file)
+		if err != nil || !strings.Contains(out, `"LaunchTemplateId": "lt-`) {
+			t.Fatalf("create-launch-template: %v\n%s", err, out)
+		}
+	})
+	t.Run("search", func(t *testing.T) {
+		t.Parallel()
+		out, err := awsCLI(t, url, "ec2", "describe-capacity-block-offerings", "--instance-type", "p5.48xlarge", "--instance-count", "1", "--capacity-duration-hours", "24")
+		if err != nil || !strings.Contains(out, "cbr-") {
+			t.Fatalf("describe-capacity-block-offerings: %v\n%s", err, out)
+		}
+	})
+}

@@ -287,6 +287,14 @@ func (s *search) do(ctx context.Context, call searchCall) {
 	var all []model.Offering
 	for p.HasMorePages() {
 		page, err := p.NextPage(hooked)
+		if err != nil && len(call.types) > 1 && len(all) == 0 && awsAnswered(err) && ctx.Err() == nil {
+			// AWS refused the call of several types (a quota of one family, a type it
+			// will not take): each type alone, so the others are still answered and the
+			// refusal names its own type.
+			s.askEach(call, call.types)
+			s.fan.Finish(ctx, call.region, nil)
+			return
+		}
 		if err != nil {
 			s.fan.Finish(ctx, call.region, awsapi.WithInstanceType(err, strings.Join(call.types, ", ")))
 			return

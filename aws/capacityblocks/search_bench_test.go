@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gpublock/gpublock/aws/apilimit"
+	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/model"
 )
@@ -59,12 +60,13 @@ func (c *counting) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func benchSearch(b *testing.B, q model.Query) { benchSearchUnder(b, q, ec2sim.Faults{}) }
 
 func benchSearchUnder(b *testing.B, q model.Query, f ec2sim.Faults) {
-	benchPlan(b, q, f, benchScale, false)
+	benchPlan(b, q, f, benchScale, false, true)
 }
 
-// benchPlan is benchSearchUnder with the buckets' refill at scale × AWS's, and the calls
-// one type each (the plan before InstanceTypePreferences) when oneTypePerCall.
-func benchPlan(b *testing.B, q model.Query, f ec2sim.Faults, scale float64, oneTypePerCall bool) {
+// benchPlan is benchSearchUnder with the buckets' refill at scale × AWS's, the calls one
+// type each (the plan before InstanceTypePreferences) when oneTypePerCall, and the market
+// cache on (an empty one, written by the search as a user's is) when cache.
+func benchPlan(b *testing.B, q model.Query, f ec2sim.Faults, scale float64, oneTypePerCall, cache bool) {
 	perCall := maxTypesPerCall
 	if oneTypePerCall {
 		perCall = 1
@@ -93,11 +95,15 @@ func benchPlan(b *testing.B, q model.Query, f ec2sim.Faults, scale float64, oneT
 		}
 		cnt := &counting{next: sim}
 		srv := httptest.NewServer(cnt)
-		c := newTestClient(b, srv.URL, nil)
+		c := newTestClient(b, srv.URL, func(cfg *awsapi.Config) {
+			if cache {
+				cfg.MarketCacheDir = b.TempDir()
+			}
+		})
 		c.oneTypePerCall = oneTypePerCall
 		b.StartTimer()
 		start := time.Now()
-		for ev := range c.Search(context.Background(), q) {
+		for ev := range c.Search(WithCachedRows(context.Background()), q) {
 			offerings += int64(len(ev.Offerings))
 			if ev.Status != nil && ev.Status.State == model.RegionError {
 				failed++
@@ -154,9 +160,19 @@ func BenchmarkSearchWholeMarket(b *testing.B) {
 				plan = "per-type"
 			}
 			b.Run(fmt.Sprintf("refill=x%g/plan=%s", scale, plan), func(b *testing.B) {
-				benchPlan(b, q, ec2sim.Faults{}, scale, perType)
+				benchPlan(b, q, ec2sim.Faults{}, scale, perType, true)
 			})
 		}
+	}
+}
+
+// BenchmarkSearchWholeMarketCache: the whole market at ×100 with the market cache on (as a
+// user runs it) and off (--no-cache). Goal: no slower with the cache.
+func BenchmarkSearchWholeMarketCache(b *testing.B) {
+	for _, cache := range []bool{true, false} {
+		b.Run(fmt.Sprintf("cache=%t", cache), func(b *testing.B) {
+			benchPlan(b, wholeMarket(), ec2sim.Faults{}, benchScale, false, cache)
+		})
 	}
 }
 

@@ -287,7 +287,7 @@ func (s *search) do(ctx context.Context, call searchCall) {
 	var all []model.Offering
 	for p.HasMorePages() {
 		page, err := p.NextPage(hooked)
-		if err != nil && len(call.types) > 1 && len(all) == 0 && awsAnswered(err) && ctx.Err() == nil {
+		if err != nil && len(call.types) > 1 && len(all) == 0 && awsAnswered(err) && !awsapi.ExplainError(err).Retryable && ctx.Err() == nil {
 			// AWS refused the call of several types (a quota of one family, a type it
 			// will not take): each type alone, so the others are still answered and the
 			// refusal names its own type.

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/gpublock/gpublock/aws/filelock"
@@ -17,6 +18,23 @@ import (
 
 // CacheFileName is the cache's name inside the cache directory.
 const CacheFileName = "prices.json"
+
+// CachePathFor is the cache of the Price List at endpoint: DefaultCachePath for AWS's
+// own (endpoint ""), and a file of its own for any other (an emulator, a proxy), named by
+// it, so that an emulator's prices never stand for AWS's.
+func CachePathFor(endpoint string) (string, error) {
+	path, err := DefaultCachePath()
+	if err != nil || endpoint == "" {
+		return path, err
+	}
+	name := strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '-' {
+			return r
+		}
+		return '_'
+	}, strings.TrimPrefix(strings.TrimPrefix(endpoint, "https://"), "http://"))
+	return filepath.Join(filepath.Dir(path), "prices-endpoint-"+name+".json"), nil
+}
 
 // DefaultCachePath is $XDG_CACHE_HOME/gpublock/prices.json, or ~/.cache/gpublock/prices.json
 // when XDG_CACHE_HOME is unset or not absolute (as the XDG spec says to treat it).

@@ -10,6 +10,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
@@ -203,6 +204,10 @@ func New(ctx context.Context, cfg Config) (*Client, error) {
 	}
 	if cfg.MarketCacheDir != "" {
 		c.cache = marketcache.In(cfg.MarketCacheDir, backend)
+		if err := c.cache.Check(); err != nil {
+			slog.Warn(err.Error())
+			c.cache = nil
+		}
 	}
 	return c, nil
 }

@@ -178,6 +178,15 @@ func (f *Fanout[O]) statusChange(region string) *model.RegionStatus {
 	return &cp
 }
 
+// Add counts n more calls of region, decided after the search began (before the call
+// that decided them finishes, so the region is not seen done in between).
+func (f *Fanout[O]) Add(region string, n int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.states[region].pending += n
+	f.total += n
+}
+
 // Total is how many calls the search makes.
 func (f *Fanout[O]) Total() int { return f.total }
 
@@ -219,45 +228,81 @@ func (f *Fanout[O]) sendLocked(ctx context.Context, ev source.Step[O]) bool {
 // before the overall one, so a busy region cannot starve the others.
 func RunCalls[C any](ctx context.Context, calls []C, region func(C) string, perRegion, overall int,
 	pace func(ctx context.Context, region string) (context.Context, error), do func(context.Context, C)) {
-	var all chan struct{}
-	if overall > 0 {
-		all = make(chan struct{}, overall)
-	}
-	sems := map[string]chan struct{}{}
-	if perRegion > 0 {
-		for _, c := range calls {
-			if sems[region(c)] == nil {
-				sems[region(c)] = make(chan struct{}, perRegion)
-			}
-		}
-	}
-	var wg sync.WaitGroup
+	r := NewCallRunner(ctx, region, perRegion, overall, func(ctx context.Context, c C) (context.Context, error) { return pace(ctx, region(c)) }, do)
 	for _, c := range calls {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r := region(c)
-			cctx, err := pace(ctx, r)
-			if err != nil {
+		r.Go(c)
+	}
+	r.Wait()
+}
+
+// CallRunner runs calls as RunCalls does, and takes more while it runs (a call that finds
+// it must ask again).
+type CallRunner[C any] struct {
+	ctx                context.Context
+	region             func(C) string
+	perRegion, overall int
+	pace               func(ctx context.Context, c C) (context.Context, error)
+	do                 func(context.Context, C)
+
+	all  chan struct{}
+	mu   sync.Mutex
+	sems map[string]chan struct{}
+	wg   sync.WaitGroup
+}
+
+// NewCallRunner is a runner of calls under ctx with RunCalls' bounds; pace is given the call.
+func NewCallRunner[C any](ctx context.Context, region func(C) string, perRegion, overall int,
+	pace func(ctx context.Context, c C) (context.Context, error), do func(context.Context, C)) *CallRunner[C] {
+	r := &CallRunner[C]{ctx: ctx, region: region, perRegion: perRegion, overall: overall, pace: pace, do: do, sems: map[string]chan struct{}{}}
+	if overall > 0 {
+		r.all = make(chan struct{}, overall)
+	}
+	return r
+}
+
+func (r *CallRunner[C]) sem(region string) chan struct{} {
+	if r.perRegion <= 0 {
+		return nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.sems[region] == nil {
+		r.sems[region] = make(chan struct{}, r.perRegion)
+	}
+	return r.sems[region]
+}
+
+// Go starts c: it runs once its region's pace and slots allow. Calls start waiting in the
+// order they are given.
+func (r *CallRunner[C]) Go(c C) {
+	ctx := r.ctx
+	reg := r.region(c)
+	sem := r.sem(reg)
+	r.wg.Add(1)
+	go func() {
+		defer r.wg.Done()
+		cctx, err := r.pace(ctx, c)
+		if err != nil {
+			return
+		}
+		if sem != nil {
+			if !Acquire(ctx, sem) {
 				return
 			}
-			if sem := sems[r]; sem != nil {
-				if !Acquire(ctx, sem) {
-					return
-				}
-				defer func() { <-sem }()
+			defer func() { <-sem }()
+		}
+		if r.all != nil {
+			if !Acquire(ctx, r.all) {
+				return
 			}
-			if all != nil {
-				if !Acquire(ctx, all) {
-					return
-				}
-				defer func() { <-all }()
-			}
-			do(cctx, c)
-		}()
-	}
-	wg.Wait()
+			defer func() { <-r.all }()
+		}
+		r.do(cctx, c)
+	}()
 }
+
+// Wait returns when every call given, and every call they gave, has ended.
+func (r *CallRunner[C]) Wait() { r.wg.Wait() }
 
 // Acquire takes a slot of sem, or reports false when ctx ends first.
 func Acquire(ctx context.Context, sem chan struct{}) bool {

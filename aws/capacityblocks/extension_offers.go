@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/aws/smithy-go"
 
@@ -29,7 +30,11 @@ const extensionAskers = 4
 // that model.ExtendBlockerAt refuses is asked nothing, and the lengths are asked in
 // model.ExtensionAskOrder (those this journal's extensions chose, then 1, 2, 7, 14 days),
 // so that a screen lists the likely ones while the rest come. A refusal by AWS of the block
-// itself (IncorrectState) ends the asking: every other length would be refused alike.
+// itself (IncorrectState) ends the asking: every other length would be refused alike. A
+// length AWS offers nothing for rules out every longer one, which holds it (an extension
+// is contiguous from the block's end: that AWS sells no longer one then is our reading,
+// unconfirmed), so those are not asked. A progress hook on ctx (WithExtensionProgress) is
+// told after each length what is left and how long AWS's bucket makes it.
 func (c *Client) ExtensionChoices(ctx context.Context, b model.Block, found func(model.ExtensionChoice)) ([]model.ExtensionChoice, error) {
 	if err := c.checkExtendable(b); err != nil {
 		return nil, err
@@ -47,6 +52,20 @@ func (c *Client) ExtensionChoices(ctx context.Context, b model.Block, found func
 		wg      sync.WaitGroup
 	)
 	order := model.ExtensionAskOrder(model.ExtensionLengths(b), c.chosenExtensionDays())
+	shortestEmpty := 0 // the shortest length AWS offered nothing for; 0: none yet
+	progress := ExtensionProgress{Lengths: len(order)}
+	hook, _ := ctx.Value(extensionProgressKey{}).(func(ExtensionProgress))
+	report := func() { // called with mu held
+		if hook == nil {
+			return
+		}
+		p := progress
+		p.Left = p.Lengths - p.Asked - p.Skipped
+		if tokens, rate, ok := c.pacer.Bucket(opDescribeExtensionOfferings)(b.Region); ok && rate > 0 && float64(p.Left) > tokens {
+			p.Wait = time.Duration((float64(p.Left) - tokens) / rate * float64(time.Second))
+		}
+		hook(p)
+	}
 	lengths := make(chan int, len(order))
 	for _, days := range order {
 		lengths <- days
@@ -59,9 +78,14 @@ func (c *Client) ExtensionChoices(ctx context.Context, b model.Block, found func
 			for days := range lengths {
 				mu.Lock()
 				halt := stop
+				longer := shortestEmpty > 0 && days > shortestEmpty
+				if halt || longer {
+					progress.Skipped++
+					report()
+				}
 				mu.Unlock()
-				if halt {
-					continue // not asked: AWS refused the block
+				if halt || longer {
+					continue // not asked: AWS refused the block, or offers no shorter one
 				}
 				if ctx.Err() != nil {
 					mu.Lock()
@@ -81,7 +105,16 @@ func (c *Client) ExtensionChoices(ctx context.Context, b model.Block, found func
 				case len(offs) > 0:
 					ch = model.ExtensionChoice{Days: days, Offering: model.CheapestExtension(offs)}
 					out = append(out, ch)
+				default:
+					if shortestEmpty == 0 || days < shortestEmpty {
+						shortestEmpty = days
+					}
 				}
+				progress.Asked++
+				if ch.Days > 0 {
+					progress.Found++
+				}
+				report()
 				mu.Unlock()
 				if ch.Days > 0 && found != nil {
 					found(ch)
@@ -100,6 +133,24 @@ func (c *Client) ExtensionChoices(ctx context.Context, b model.Block, found func
 		names[i] = model.FormatDays(d)
 	}
 	return out, &ExtensionLengthsError{Lengths: names, Err: lastErr, Refused: refused, Stopped: stop}
+}
+
+const opDescribeExtensionOfferings = "DescribeCapacityBlockExtensionOfferings"
+
+// ExtensionProgress is how far ExtensionChoices has come: of Lengths, Asked have answered
+// (Found with an offering), Skipped were not asked (a shorter one has none, or AWS refused
+// the block), Left are still to ask, which AWS's request bucket makes take about Wait.
+type ExtensionProgress struct {
+	Lengths, Asked, Found, Skipped, Left int
+	Wait                                 time.Duration
+}
+
+type extensionProgressKey struct{}
+
+// WithExtensionProgress has ExtensionChoices, run under the returned context, call f after
+// every length (from any goroutine, one call at a time).
+func WithExtensionProgress(ctx context.Context, f func(ExtensionProgress)) context.Context {
+	return context.WithValue(ctx, extensionProgressKey{}, f)
 }
 
 // chosenExtensionDays are the lengths, in days, of the extensions this machine's journal

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -14,8 +16,9 @@ import (
 	"github.com/gpublock/gpublock/model"
 )
 
-// Every length is asked for at once, once each; the choices are what the emulator offers
-// for each length, the cheapest of each, shortest first.
+// Every length is asked for at once, once each, but those longer than a length AWS offers
+// nothing for; the choices are what the emulator offers for each length, the cheapest of
+// each, shortest first; the progress hook counts down to nothing left.
 func TestExtensionChoicesAskEveryLength(t *testing.T) {
 	sim, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
@@ -27,15 +30,29 @@ func TestExtensionChoicesAskEveryLength(t *testing.T) {
 	if lengths[0] != 1 || lengths[13] != 14 || lengths[14] != 21 || lengths[len(lengths)-1] > model.MaxBlockDays-2 {
 		t.Fatalf("lengths for a 2-day block: %v", lengths)
 	}
-	isAsk := func(r simtest.Recorded) bool { return r.Action == "DescribeCapacityBlockExtensionOfferings" }
+	asked := map[string]int{}
+	isAsk := func(r simtest.Recorded) bool {
+		if r.Action == "DescribeCapacityBlockExtensionOfferings" {
+			asked[r.Form.Get("CapacityBlockExtensionDurationHours")]++
+			return true
+		}
+		return false
+	}
 	before := rc.Count(isAsk)
-	choices, err := c.ExtensionChoices(context.Background(), b, nil)
+	clear(asked)
+	var steps []ExtensionProgress
+	var streamed []int
+	ctx := WithExtensionProgress(context.Background(), func(p ExtensionProgress) { steps = append(steps, p) })
+	var mu sync.Mutex
+	choices, err := c.ExtensionChoices(ctx, b, func(ch model.ExtensionChoice) {
+		mu.Lock()
+		defer mu.Unlock()
+		streamed = append(streamed, ch.Days)
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := rc.Count(isAsk) - before; n != len(lengths) {
-		t.Errorf("%d calls, want one per length (%d)", n, len(lengths))
-	}
+	n := rc.Count(isAsk) - before
 	if len(choices) == 0 {
 		t.Fatal("no extension offered for an active block")
 	}
@@ -46,10 +63,17 @@ func TestExtensionChoicesAskEveryLength(t *testing.T) {
 		}
 		byDays[ch.Days] = ch.Offering
 	}
+	if len(streamed) != len(choices) {
+		t.Errorf("%d choices handed over as they came, %d in the answer", len(streamed), len(choices))
+	}
+	shortestEmpty := 0
 	for _, d := range lengths {
 		offs, err := c.ExtensionOfferings(context.Background(), b, d)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if len(offs) == 0 && shortestEmpty == 0 {
+			shortestEmpty = d
 		}
 		got, listed := byDays[d]
 		switch {
@@ -61,6 +85,36 @@ func TestExtensionChoicesAskEveryLength(t *testing.T) {
 			t.Errorf("%dd: %s, want the cheapest %s", d, got.ID, model.CheapestExtension(offs).ID)
 		case listed && (got.DurationHours != d*24 || !got.End.Equal(b.End.Add(time.Duration(d)*24*time.Hour))):
 			t.Errorf("%dd: %+v", d, got)
+		}
+	}
+	if shortestEmpty == 0 {
+		t.Fatal("the emulator offers every length: the test shows nothing of what is not asked")
+	}
+	upTo := 0
+	for _, d := range lengths {
+		if d <= shortestEmpty {
+			upTo++
+			if asked[strconv.Itoa(d*24)] != 1 {
+				t.Errorf("%dd asked %d times, want once", d, asked[strconv.Itoa(d*24)])
+			}
+		}
+	}
+	for h, k := range asked {
+		if k != 1 {
+			t.Errorf("%s hours asked %d times", h, k)
+		}
+	}
+	// Longer lengths are not asked, but for those already in flight when the empty answer came.
+	if n < upTo || n > upTo+extensionAskers || n >= len(lengths) {
+		t.Errorf("%d calls for %d lengths, want those up to %dd (%d) and at most %d in flight", n, len(lengths), shortestEmpty, upTo, extensionAskers)
+	}
+	last := steps[len(steps)-1]
+	if len(steps) != len(lengths) || last.Left != 0 || last.Asked != n || last.Asked+last.Skipped != len(lengths) || last.Found != len(choices) {
+		t.Fatalf("%d progress steps, the last %+v; want one per length (%d), none left", len(steps), last, len(lengths))
+	}
+	for i := 1; i < len(steps); i++ {
+		if steps[i].Left != steps[i-1].Left-1 {
+			t.Fatalf("progress %+v after %+v", steps[i], steps[i-1])
 		}
 	}
 }

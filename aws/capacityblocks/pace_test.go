@@ -184,7 +184,7 @@ func TestPlanDropsDurationsTheWindowCannotHold(t *testing.T) {
 	q.Durations = model.DurationRange{MinDays: 1, MaxDays: 182}
 	q.End = q.Start.Add(28 * 24 * time.Hour)
 	q.Regions = []string{"us-east-1"}
-	_, calls, _ := planSearch(q)
+	_, calls, _ := planSearch(q, maxTypesPerCall)
 	var days []int
 	for _, c := range calls {
 		days = append(days, c.days)
@@ -208,7 +208,7 @@ func TestPlanDropsDurationsTheWindowCannotHold(t *testing.T) {
 
 	short := baseQuery()
 	short.End = short.Start.Add(24 * time.Hour) // 2d blocks asked in a day
-	regions, none, why := planSearch(short)
+	regions, none, why := planSearch(short, maxTypesPerCall)
 	if len(none) != 0 || len(why) != len(regions) {
 		t.Fatalf("%d calls for a 2d block in a one-day window; reasons %v", len(none), why)
 	}

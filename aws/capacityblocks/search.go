@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gpublock/gpublock/aws/awsapi"
@@ -14,22 +15,44 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
 
 	"github.com/gpublock/gpublock/model"
 )
 
-// searchCall is one DescribeCapacityBlockOfferings search, followed over all its pages.
+// searchCall is one DescribeCapacityBlockOfferings search, followed over all its pages:
+// of one type, or of several at once (InstanceTypePreferences).
 type searchCall struct {
-	region, instanceType string
-	days                 int
+	region string
+	types  []string
+	days   int
 }
 
-// planSearch lists the calls of a query: every region × type × duration, leaving out the
-// calls that cannot return anything (AWS would answer with nothing, and each call costs a
-// token of a bucket that refills one every 6⅔ s): the types the catalog says a region does
-// not sell, and the durations the window cannot hold. It also returns, per region, why it
-// has no call.
-func planSearch(q model.Query) ([]string, []searchCall, map[string]string) {
+// has reports whether the call asks for the cell of region, type and duration.
+func (c searchCall) has(region, typ string, days int) bool {
+	return c.region == region && c.days == days && slices.Contains(c.types, typ)
+}
+
+// maxTypesPerCall is how many instance types one call asks for. AWS documents no limit on
+// InstanceTypePreferences; asking for every type a region sells (at most 10) is the
+// assumption, unconfirmed.
+const maxTypesPerCall = 10
+
+// answerCap is how many offerings AWS gives for one search ("up to 6 available blocks",
+// documented for a search of one type). Whether a search of several types gives six in all
+// or six per type is not documented: an answer of several types that holds six or more is
+// read as possibly cut, and each of its types with fewer than six there is asked again on
+// its own (an unconfirmed reading; the safer one, since it can only cost calls).
+const answerCap = 6
+
+// planSearch lists the calls of a query: per region, count, duration and window, one call
+// for all the instance types the region sells (AWS's bucket of 10 calls refilled at 0.15 a
+// second is what a search waits for, so every call saved is 6⅔ s), and one per UltraServer
+// type (UltraserverType takes one type). It leaves out the calls that cannot return
+// anything: types the catalog says a region does not sell, and durations the window cannot
+// hold. It also returns, per region, why it has no call. typesPerCall 1 is the plan of one
+// call per type.
+func planSearch(q model.Query, typesPerCall int) ([]string, []searchCall, map[string]string) {
 	regions := dedupe(q.Regions)
 	types := dedupe(q.InstanceTypes)
 	days := fittingDays(q)
@@ -37,13 +60,9 @@ func planSearch(q model.Query) ([]string, []searchCall, map[string]string) {
 	why := map[string]string{}
 	for _, r := range regions {
 		n := 0
-		for _, tn := range types {
-			t, ok := model.LookupType(tn)
-			if !ok || !t.Sells(r) {
-				continue
-			}
+		for _, group := range typeGroups(r, types, typesPerCall) {
 			for _, d := range days {
-				calls = append(calls, searchCall{r, tn, d})
+				calls = append(calls, searchCall{r, group, d})
 				n++
 			}
 		}
@@ -55,6 +74,33 @@ func planSearch(q model.Query) ([]string, []searchCall, map[string]string) {
 		}
 	}
 	return regions, calls, why
+}
+
+// typeGroups splits the types region sells into the groups asked in one call each: the
+// instance types, at most per at a time, and each UltraServer type alone.
+func typeGroups(region string, types []string, per int) [][]string {
+	per = max(1, per)
+	var groups [][]string
+	var batch []string
+	for _, tn := range types {
+		t, ok := model.LookupType(tn)
+		if !ok || !t.Sells(region) {
+			continue
+		}
+		if t.UltraServer {
+			groups = append(groups, []string{tn})
+			continue
+		}
+		if len(batch) == per {
+			groups = append(groups, batch)
+			batch = nil
+		}
+		batch = append(batch, tn)
+	}
+	if len(batch) > 0 {
+		groups = append(groups, batch)
+	}
+	return groups
 }
 
 // fittingDays are the query's durations that a block in its window can have. A block
@@ -121,7 +167,7 @@ func (c *Client) Search(ctx context.Context, q model.Query) <-chan source.Search
 	if len(dedupe(q.Regions)) == 0 {
 		q.Regions = []string{c.api.Region()}
 	}
-	regions, calls, why := planSearch(q)
+	regions, calls, why := planSearch(q, c.typesPerCall())
 	callRegions := make([]string, len(calls))
 	for i, call := range calls {
 		callRegions[i] = call.region
@@ -132,11 +178,24 @@ func (c *Client) Search(ctx context.Context, q model.Query) <-chan source.Search
 	return out
 }
 
+// typesPerCall is how many types the client asks for in one call.
+func (c *Client) typesPerCall() int {
+	if c.oneTypePerCall {
+		return 1
+	}
+	return maxTypesPerCall
+}
+
 type search struct {
 	c   *Client
 	q   model.Query
 	out chan<- source.SearchEvent
 	fan *awsapi.Fanout[model.Offering]
+	// calls runs the search's calls, and those of one type asked because a call's answer
+	// may have been cut.
+	calls *awsapi.CallRunner[searchCall]
+
+	market market
 }
 
 func (s *search) run(ctx context.Context, regions []string, calls []searchCall, why map[string]string) {
@@ -148,9 +207,9 @@ func (s *search) run(ctx context.Context, regions []string, calls []searchCall, 
 	if !s.fan.Begin(ctx, regions, why) {
 		return
 	}
-	cells := make([]marketcache.Cell, len(calls))
-	for i, call := range calls {
-		cells[i] = s.cell(call)
+	var cells []marketcache.Cell
+	for _, call := range calls {
+		cells = append(cells, s.cells(call)...)
 	}
 	cache, _ := s.c.api.MarketCache()
 	held := cache.Get(time.Now().UTC(), cells...)
@@ -158,13 +217,22 @@ func (s *search) run(ctx context.Context, regions []string, calls []searchCall, 
 		return
 	}
 	calls = orderCalls(calls, held, s.c.api.Region())
-	// Each region goes at the pace of its request bucket: a burst, then one call per
-	// refill.
-	pace := func(ctx context.Context, region string) (context.Context, error) {
-		return s.c.pacer.Wait(ctx, region, opDescribeOfferings)
-	}
 	perRegion, overall := s.c.api.Concurrency()
-	awsapi.RunCalls(ctx, calls, func(c searchCall) string { return c.region }, perRegion, overall, pace, s.do)
+	s.calls = awsapi.NewCallRunner(ctx, func(c searchCall) string { return c.region }, perRegion, overall, s.pace, s.do)
+	for _, c := range calls {
+		s.calls.Go(c)
+	}
+	s.calls.Wait()
+}
+
+// pace lets each region go at the pace of its request bucket: a burst, then one call per
+// refill. A call of several types waits first for the region's probe (market.begin), so
+// that no token is held while it waits.
+func (s *search) pace(ctx context.Context, call searchCall) (context.Context, error) {
+	if len(call.types) > 1 && !s.market.begin(ctx, call.region) {
+		return ctx, ctx.Err()
+	}
+	return s.c.pacer.Wait(ctx, call.region, opDescribeOfferings)
 }
 
 const opDescribeOfferings = "DescribeCapacityBlockOfferings"
@@ -181,17 +249,37 @@ func (s *search) input(call searchCall) *ec2.DescribeCapacityBlockOfferingsInput
 	if s.q.AllZones {
 		in.AllAvailabilityZones = aws.Bool(true)
 	}
-	if t, _ := model.LookupType(call.instanceType); t.UltraServer {
-		in.UltraserverType = aws.String(call.instanceType)
+	switch t, _ := model.LookupType(call.types[0]); {
+	case t.UltraServer:
+		in.UltraserverType = aws.String(call.types[0])
 		in.UltraserverCount = aws.Int32(int32(s.q.Count))
-	} else {
-		in.InstanceType = aws.String(call.instanceType)
+	case len(call.types) == 1:
+		// One type goes as InstanceType, which every endpoint (and an emulator that
+		// predates InstanceTypePreferences) takes.
+		in.InstanceType = aws.String(call.types[0])
+		in.InstanceCount = aws.Int32(int32(s.q.Count))
+	default:
+		for _, tn := range call.types {
+			in.InstanceTypePreferences = append(in.InstanceTypePreferences, types.CapacityBlockInstanceTypePreference{InstanceType: aws.String(tn)})
+		}
 		in.InstanceCount = aws.Int32(int32(s.q.Count))
 	}
 	return in
 }
 
 func (s *search) do(ctx context.Context, call searchCall) {
+	if len(call.types) > 1 {
+		defer s.market.end(call.region)
+		// What the region's answers showed decides how the types go: together while
+		// answers are short; else alone, or with others whose answers were short enough
+		// to share one. The first group goes with the token in hand.
+		groups := s.market.groups(call.region, call.types)
+		for _, g := range groups[1:] {
+			s.fan.Add(call.region, 1)
+			s.calls.Go(searchCall{region: call.region, types: g, days: call.days})
+		}
+		call.types = groups[0]
+	}
 	cl := s.c.api.EC2(call.region)
 	hooked := awsapi.WithThrottleHook(ctx, func(error) { s.fan.Throttled(ctx, call.region) })
 	p := ec2.NewDescribeCapacityBlockOfferingsPaginator(cl, s.input(call))
@@ -199,8 +287,16 @@ func (s *search) do(ctx context.Context, call searchCall) {
 	var all []model.Offering
 	for p.HasMorePages() {
 		page, err := p.NextPage(hooked)
+		if err != nil && len(call.types) > 1 && len(all) == 0 && awsAnswered(err) && !awsapi.ExplainError(err).Retryable && ctx.Err() == nil {
+			// AWS refused the call of several types (a quota of one family, a type it
+			// will not take): each type alone, so the others are still answered and the
+			// refusal names its own type.
+			s.askEach(call, call.types)
+			s.fan.Finish(ctx, call.region, nil)
+			return
+		}
 		if err != nil {
-			s.fan.Finish(ctx, call.region, awsapi.WithInstanceType(err, call.instanceType))
+			s.fan.Finish(ctx, call.region, awsapi.WithInstanceType(err, strings.Join(call.types, ", ")))
 			return
 		}
 		var offs []model.Offering
@@ -219,43 +315,212 @@ func (s *search) do(ctx context.Context, call searchCall) {
 			return
 		}
 	}
-	// Only a whole answer replaces the cell's: a failed or cancelled call leaves the old
-	// one, which shows with its age.
+	// An offering's type is its own (a call of several types answers with all of them);
+	// an UltraServer's is its UltraServer type (offeringFrom).
+	byType := map[string][]model.Offering{}
+	for _, o := range all {
+		byType[o.InstanceType] = append(byType[o.InstanceType], o)
+	}
+	cut := possiblyCut(call, len(all), byType)
+	s.market.record(call, byType, cut)
+	if len(cut) > 0 {
+		s.askEach(call, cut)
+	}
+	// Only a whole answer replaces a cell's: a failed or cancelled call leaves the old
+	// one, which shows with its age, and a type whose part may have been cut is written
+	// by its own call.
 	cache, _ := s.c.api.MarketCache()
-	if err := cache.Put(s.cell(call), asked, all); err != nil {
-		slog.Debug("market cache not written", "err", err)
+	for _, cell := range s.cells(call) {
+		if slices.Contains(cut, cell.Type) {
+			continue
+		}
+		if err := cache.Put(cell, asked, byType[cell.Type]); err != nil {
+			slog.Debug("market cache not written", "err", err)
+		}
 	}
 	s.fan.Finish(ctx, call.region, nil)
 }
 
-// cell is the market cache's cell of one call.
-func (s *search) cell(call searchCall) marketcache.Cell {
+// possiblyCut lists the types of a call of several whose offerings the answer may have
+// left out: when the answer reached answerCap, every type it holds fewer than answerCap
+// of (a call of that type alone would give no more than answerCap).
+func possiblyCut(call searchCall, n int, byType map[string][]model.Offering) []string {
+	if len(call.types) < 2 || n < answerCap {
+		return nil
+	}
+	var out []string
+	for _, tn := range call.types {
+		if len(byType[tn]) < answerCap {
+			out = append(out, tn)
+		}
+	}
+	return out
+}
+
+// askEach asks for each of typeNames on its own, in call's region, duration and window, as
+// the search's other calls go; the search waits for them before it ends.
+func (s *search) askEach(call searchCall, typeNames []string) {
+	s.fan.Add(call.region, len(typeNames))
+	for _, tn := range typeNames {
+		s.calls.Go(searchCall{region: call.region, types: []string{tn}, days: call.days})
+	}
+}
+
+// market is what a search's answers showed of each region's market, for the calls not yet
+// made: whether an answer of several types was cut there, and how many offerings a type
+// has had in an answer known whole. The first call of several types in a region (the
+// probe) answers before the region's others of several types go: a wasted call costs 6⅔ s
+// of AWS's bucket, a wait one round trip.
+type market struct {
+	mu      sync.Mutex
+	regions map[string]*regionMarket
+}
+
+type regionMarket struct {
+	probe  chan struct{} // closed when the probe has answered
+	cut    bool
+	counts map[string]int // the most offerings of a type in one whole answer
+}
+
+func (m *market) region(r string) *regionMarket {
+	if m.regions == nil {
+		m.regions = map[string]*regionMarket{}
+	}
+	if m.regions[r] == nil {
+		m.regions[r] = &regionMarket{counts: map[string]int{}}
+	}
+	return m.regions[r]
+}
+
+// begin is called before a call of several types in region waits for its token: the
+// first goes on as the probe, the others wait until a call of several types there has
+// ended (end). It reports false when ctx ended first.
+func (m *market) begin(ctx context.Context, region string) bool {
+	m.mu.Lock()
+	rm := m.region(region)
+	if rm.probe == nil {
+		rm.probe = make(chan struct{})
+		m.mu.Unlock()
+		return true
+	}
+	ch := rm.probe
+	m.mu.Unlock()
+	select {
+	case <-ch:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// end is called when a call of several types in region has ended, its answer recorded.
+func (m *market) end(region string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	rm := m.region(region)
+	if rm.probe == nil {
+		rm.probe = make(chan struct{})
+	}
+	select {
+	case <-rm.probe:
+	default:
+		close(rm.probe)
+	}
+}
+
+// record notes a whole answer (cut lists the types it may have cut).
+func (m *market) record(call searchCall, byType map[string][]model.Offering, cut []string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	rm := m.region(call.region)
+	if len(cut) > 0 {
+		rm.cut = true
+	}
+	for _, tn := range call.types {
+		if !slices.Contains(cut, tn) {
+			rm.counts[tn] = max(rm.counts[tn], len(byType[tn]))
+		}
+	}
+}
+
+// groups splits a call's types as the region's answers so far advise: all together until
+// an answer there was cut; after that, each type alone unless its answers were short, and
+// those short ones together as long as their offerings add up to less than answerCap.
+func (m *market) groups(region string, typeNames []string) [][]string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	rm := m.region(region)
+	if !rm.cut {
+		return [][]string{typeNames}
+	}
+	var out [][]string
+	var shared []string
+	sum := 0
+	for _, tn := range typeNames {
+		n, known := rm.counts[tn]
+		switch {
+		case !known || n >= answerCap:
+			out = append(out, []string{tn})
+		case sum+n < answerCap && len(shared) < maxTypesPerCall:
+			shared = append(shared, tn)
+			sum += n
+		default:
+			out = append(out, shared)
+			shared, sum = []string{tn}, n
+		}
+	}
+	if len(shared) > 0 {
+		out = append(out, shared)
+	}
+	return out
+}
+
+// cells are the market cache's cells of one call: one per type.
+func (s *search) cells(call searchCall) []marketcache.Cell {
 	_, cacheBackend := s.c.api.MarketCache()
-	return marketcache.Cell{Source: model.SourceCapacityBlock.Name(), Backend: cacheBackend, Region: call.region,
-		Type: call.instanceType, Count: s.q.Count, Days: call.days, Start: s.q.Start, End: s.q.End, AllZones: s.q.AllZones}
+	var out []marketcache.Cell
+	for _, tn := range call.types {
+		out = append(out, marketcache.Cell{Source: model.SourceCapacityBlock.Name(), Backend: cacheBackend, Region: call.region,
+			Type: tn, Count: s.q.Count, Days: call.days, Start: s.q.Start, End: s.q.End, AllZones: s.q.AllZones})
+	}
+	return out
 }
 
 // orderCalls puts first the calls likeliest to be bought, so their rows come first: the
-// cells that had offerings last time (held), then the home region's, then the rest, each
-// in the plan's order. Calls start in this order; each region's bucket still paces them.
+// calls of a cell that had offerings last time (held), then the home region's, then the
+// rest, each in the plan's order. Calls start in this order; each region's bucket still
+// paces them.
 func orderCalls(calls []searchCall, held []marketcache.Entry, home string) []searchCall {
-	had := map[searchCall]bool{}
-	for _, e := range held {
-		if len(e.Offerings) > 0 {
-			had[searchCall{e.Cell.Region, e.Cell.Type, e.Cell.Days}] = true
+	had := func(c searchCall) bool {
+		for _, e := range held {
+			if len(e.Offerings) > 0 && c.has(e.Cell.Region, e.Cell.Type, e.Cell.Days) {
+				return true
+			}
 		}
+		return false
 	}
 	rank := func(c searchCall) int {
 		switch {
-		case had[c]:
+		case had(c):
 			return 0
 		case c.region == home:
 			return 1
 		}
 		return 2
 	}
-	out := slices.Clone(calls)
-	slices.SortStableFunc(out, func(a, b searchCall) int { return rank(a) - rank(b) })
+	ranks := make(map[int]int, len(calls))
+	for i, c := range calls {
+		ranks[i] = rank(c)
+	}
+	idx := make([]int, len(calls))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return ranks[a] - ranks[b] })
+	out := make([]searchCall, len(calls))
+	for i, j := range idx {
+		out[i] = calls[j]
+	}
 	return out
 }
 
@@ -306,7 +571,7 @@ func (c *Client) CostOf(q model.Query) SearchCost {
 	if len(dedupe(q.Regions)) == 0 {
 		q.Regions = []string{c.api.Region()}
 	}
-	regions, calls, _ := planSearch(q)
+	regions, calls, _ := planSearch(q, c.typesPerCall())
 	per := map[string]int{}
 	for _, call := range calls {
 		per[call.region]++

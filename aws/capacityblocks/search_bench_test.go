@@ -3,6 +3,7 @@ package capacityblocks
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gpublock/gpublock/aws/apilimit"
+	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/model"
 )
@@ -58,12 +60,23 @@ func (c *counting) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func benchSearch(b *testing.B, q model.Query) { benchSearchUnder(b, q, ec2sim.Faults{}) }
 
 func benchSearchUnder(b *testing.B, q model.Query, f ec2sim.Faults) {
-	_, planned, _ := planSearch(q)
+	benchPlan(b, q, f, benchScale, false, true)
+}
+
+// benchPlan is benchSearchUnder with the buckets' refill at scale × AWS's, the calls one
+// type each (the plan before InstanceTypePreferences) when oneTypePerCall, and the market
+// cache on (an empty one, written by the search as a user's is) when cache.
+func benchPlan(b *testing.B, q model.Query, f ec2sim.Faults, scale float64, oneTypePerCall, cache bool) {
+	perCall := maxTypesPerCall
+	if oneTypePerCall {
+		perCall = 1
+	}
+	_, planned, _ := planSearch(q, perCall)
 	perRegion := map[string]int{}
 	for _, c := range planned {
 		perRegion[c.region]++
 	}
-	tab := apilimit.EC2().Scaled(benchScale)
+	tab := apilimit.EC2().Scaled(scale)
 	l := tab.For(opDescribeOfferings, false)
 	var bound, awsBound time.Duration
 	for _, n := range perRegion {
@@ -82,10 +95,15 @@ func benchSearchUnder(b *testing.B, q model.Query, f ec2sim.Faults) {
 		}
 		cnt := &counting{next: sim}
 		srv := httptest.NewServer(cnt)
-		c := newTestClient(b, srv.URL, nil)
+		c := newTestClient(b, srv.URL, func(cfg *awsapi.Config) {
+			if cache {
+				cfg.MarketCacheDir = b.TempDir()
+			}
+		})
+		c.oneTypePerCall = oneTypePerCall
 		b.StartTimer()
 		start := time.Now()
-		for ev := range c.Search(context.Background(), q) {
+		for ev := range c.Search(WithCachedRows(context.Background()), q) {
 			offerings += int64(len(ev.Offerings))
 			if ev.Status != nil && ev.Status.State == model.RegionError {
 				failed++
@@ -128,16 +146,34 @@ func wholeMarket() model.Query {
 	return q
 }
 
-// BenchmarkSearchWholeMarket: goal within 1.1× the bound, under 1% throttled, no region
-// failed, and no more calls than the durations that fit (planned-calls, against the
-// 38 durations of every pair, which unplanned-calls reports).
+// BenchmarkSearchWholeMarket: the whole market with the buckets' refill at ×100 and at
+// AWS's own (×1, which takes many minutes), several types per call against one each.
+// Goal: under 1% throttled, no region failed, fewer calls than one type per call (calls;
+// planned-calls is the plan before answers that may have been cut are asked again type by
+// type).
 func BenchmarkSearchWholeMarket(b *testing.B) {
 	q := wholeMarket()
-	all := q
-	all.End = all.Start.Add(model.MaxLeadTime + 182*24*time.Hour) // every duration fits
-	_, every, _ := planSearch(all)
-	b.ReportMetric(float64(len(every)), "unplanned-calls")
-	benchSearch(b, q)
+	for _, scale := range []float64{benchScale, 1} {
+		for _, perType := range []bool{false, true} {
+			plan := "several-types"
+			if perType {
+				plan = "per-type"
+			}
+			b.Run(fmt.Sprintf("refill=x%g/plan=%s", scale, plan), func(b *testing.B) {
+				benchPlan(b, q, ec2sim.Faults{}, scale, perType, true)
+			})
+		}
+	}
+}
+
+// BenchmarkSearchWholeMarketCache: the whole market at ×100 with the market cache on (as a
+// user runs it) and off (--no-cache). Goal: no slower with the cache.
+func BenchmarkSearchWholeMarketCache(b *testing.B) {
+	for _, cache := range []bool{true, false} {
+		b.Run(fmt.Sprintf("cache=%t", cache), func(b *testing.B) {
+			benchPlan(b, wholeMarket(), ec2sim.Faults{}, benchScale, false, cache)
+		})
+	}
 }
 
 // BenchmarkSearchBurst: 18 calls in 3 regions fit in each region's burst; goal within 1.2

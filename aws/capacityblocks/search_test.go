@@ -225,7 +225,10 @@ func TestSearchCancelStopsEveryCall(t *testing.T) {
 	_, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{Latency: 10 * time.Minute})
 	c := newTestClient(t, url, func(cfg *awsapi.Config) { cfg.PerRegion, cfg.Overall = 2, 4 })
 	ctx, cancel := context.WithCancel(context.Background())
-	ch := c.Search(ctx, sweepQuery()) // 42 calls, at most 4 at a time
+	q := sweepQuery()
+	q.InstanceTypes = q.InstanceTypes[:1] // one type: no call waits for another's answer
+	q.Durations.MaxDays = 14
+	ch := c.Search(ctx, q) // 42 calls, at most 4 at a time
 
 	// Wait until the first wave is at the emulator, then cancel.
 	for ev := range ch {

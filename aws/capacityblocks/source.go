@@ -24,6 +24,9 @@ type Client struct {
 	// pageSize, when set, asks for pages of this many offerings (MaxResults); AWS's own
 	// page size is used otherwise. Tests set it to prove that every page is followed.
 	pageSize int32
+	// oneTypePerCall makes a search ask for each instance type in calls of its own, as
+	// before InstanceTypePreferences: the benchmarks' plan to compare with.
+	oneTypePerCall bool
 }
 
 // New is the Capacity Block source over api. It makes no call.

@@ -154,7 +154,7 @@ func TestDefaultPathUnderXDG(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", "/x/cache")
 	dir, _ := DefaultDir()
 	aws, demo := In(dir, "aws").Path(), In(dir, "demo").Path()
-	if aws != "/x/cache/gpublock/market-aws.json" || demo != "/x/cache/gpublock/market-demo.json" {
+	if aws != "/x/cache/gpublock/market-aws.jsonl" || demo != "/x/cache/gpublock/market-demo.jsonl" {
 		t.Fatalf("paths %s, %s", aws, demo)
 	}
 }

@@ -169,6 +169,8 @@ func fetchType(ctx context.Context, api API, instanceType string) (map[string]mo
 			filter("tenancy", "Shared"),
 			filter("preInstalledSw", "NA"),
 			filter("capacitystatus", "Used"),
+			// The Price List holds Capacity Block products beside on-demand ones.
+			filter("marketoption", "OnDemand"),
 		},
 	}
 	out := map[string]model.Money{}
@@ -186,7 +188,7 @@ func fetchType(ctx context.Context, api API, instanceType string) (map[string]mo
 			if err != nil {
 				return nil, calls, err
 			}
-			if p.InstanceType != instanceType || p.Region == "" || p.Price.Micros() <= 0 {
+			if p.InstanceType != instanceType || p.Region == "" || p.Price.Micros() <= 0 || !p.OnDemand() {
 				continue // a product the filters should have excluded, or a free placeholder
 			}
 			// Local Zones and Wavelength share their parent's region code; the region's own
@@ -204,7 +206,15 @@ func fetchType(ctx context.Context, api API, instanceType string) (map[string]mo
 // Product is what gpublock reads from one PriceList document.
 type Product struct {
 	InstanceType, Region, Location, LocationType, OperatingSystem, Tenancy string
-	Price                                                                  model.Money // USD per hour, on-demand
+	MarketOption                                                           string      // "OnDemand", "CapacityBlock"; "" in documents that predate it
+	Price                                                                  model.Money // USD per hour
+}
+
+// OnDemand reports whether the product is an on-demand one: a Capacity Block product's
+// rate is never taken for an on-demand price, even from an endpoint that ignored the
+// marketoption filter.
+func (p Product) OnDemand() bool {
+	return p.MarketOption == "" || strings.EqualFold(p.MarketOption, "OnDemand")
 }
 
 type productDoc struct {
@@ -231,7 +241,7 @@ func ParseProduct(doc string) (Product, error) {
 	}
 	a := d.Product.Attributes
 	p := Product{InstanceType: a["instanceType"], Region: a["regionCode"], Location: a["location"],
-		LocationType: a["locationType"], OperatingSystem: a["operatingSystem"], Tenancy: a["tenancy"]}
+		LocationType: a["locationType"], OperatingSystem: a["operatingSystem"], Tenancy: a["tenancy"], MarketOption: a["marketoption"]}
 	var usd []string
 	for _, term := range d.Terms.OnDemand {
 		for _, dim := range term.PriceDimensions {

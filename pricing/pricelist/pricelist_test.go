@@ -82,7 +82,7 @@ func TestRefreshThroughEmulator(t *testing.T) {
 		t.Errorf("requests not as the Price List API expects: %q", rec.bad)
 	}
 	for _, want := range []string{`"ServiceCode":"AmazonEC2"`, `"Field":"operatingSystem"`, `"Value":"Linux"`, `"Field":"tenancy"`,
-		`"Value":"Shared"`, `"Field":"preInstalledSw"`, `"Value":"NA"`, `"Field":"capacitystatus"`, `"Value":"Used"`, `"Type":"TERM_MATCH"`} {
+		`"Value":"Shared"`, `"Field":"preInstalledSw"`, `"Value":"NA"`, `"Field":"capacitystatus"`, `"Value":"Used"`, `"Field":"marketoption"`, `"Value":"OnDemand"`, `"Type":"TERM_MATCH"`} {
 		if !strings.Contains(rec.bodies[0], want) {
 			t.Errorf("request %s lacks %s", rec.bodies[0], want)
 		}
@@ -187,9 +187,19 @@ func TestHandlerPagesAndErrorsThroughSDK(t *testing.T) {
 		seen[page.PriceList[0]] = true
 		n++
 	}
-	// 32 priced type-region pairs in the embedded catalog, five products each
-	if n != 160 || len(seen) != 160 {
-		t.Errorf("%d pages, %d distinct products; want 160", n, len(seen))
+	// 32 priced type-region pairs in the embedded catalog, five on-demand products each
+	// and one Capacity Block product
+	if n != 192 || len(seen) != 192 {
+		t.Errorf("%d pages, %d distinct products; want 192", n, len(seen))
+	}
+	capacityBlock := 0
+	for doc := range seen {
+		if p, _ := ParseProduct(doc); !p.OnDemand() {
+			capacityBlock++
+		}
+	}
+	if capacityBlock != 32 {
+		t.Errorf("%d products not on-demand, want the 32 Capacity Block ones", capacityBlock)
 	}
 	for doc := range seen {
 		p, err := ParseProduct(doc)
@@ -222,10 +232,10 @@ func TestHandlerPagesAndErrorsThroughSDK(t *testing.T) {
 		f    []types.Filter
 		want int
 	}{
-		{[]types.Filter{{Type: types.FilterTypeAnyOf, Field: aws.String("regionCode"), Value: aws.String("us-east-2,us-west-2")}}, 70},
+		{[]types.Filter{{Type: types.FilterTypeAnyOf, Field: aws.String("regionCode"), Value: aws.String("us-east-2,us-west-2")}}, 84},
 		{[]types.Filter{{Type: types.FilterTypeNoneOf, Field: aws.String("operatingSystem"), Value: aws.String("Linux")}}, 32},
-		{[]types.Filter{{Type: types.FilterTypeContains, Field: aws.String("instanceType"), Value: aws.String("P4")}}, 25},
-		{[]types.Filter{{Type: types.FilterTypeEquals, Field: aws.String("instancetype"), Value: aws.String("p4de.24xlarge")}}, 10},
+		{[]types.Filter{{Type: types.FilterTypeContains, Field: aws.String("instanceType"), Value: aws.String("P4")}}, 30},
+		{[]types.Filter{{Type: types.FilterTypeEquals, Field: aws.String("instancetype"), Value: aws.String("p4de.24xlarge")}}, 12},
 	} {
 		out, err := cl.GetProducts(ctx, &awspricing.GetProductsInput{ServiceCode: aws.String("AmazonEC2"), Filters: tc.f})
 		if err != nil {

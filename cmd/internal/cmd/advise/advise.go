@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/offerings"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/cmd/internal/printers"
@@ -154,7 +155,17 @@ func searchForJob(ctx context.Context, client *awsapi.Client, qs []model.Query, 
 	failed := 0
 	// The weekly slices ask each region several times; say each problem once.
 	once := &onceWriter{w: stderr, seen: map[string]bool{}}
+	// A recurring job asks a search per slice, each at AWS's pace: when that adds up to
+	// 30 s or more, say how far it is as it goes.
+	var wait time.Duration
 	for _, q := range qs {
+		wait += capacityblocks.New(client).CostOf(q).Wait
+	}
+	for i, q := range qs {
+		if wait >= 30*time.Second {
+			fmt.Fprintf(stderr, "gpublock advise: search %d of %d (%s); %s so far\n", i+1, len(qs), capacityblocks.New(client).CostOf(q),
+				printers.Plural(len(in.Offerings), "offering", "offerings"))
+		}
 		res := offerings.Search(ctx, "advise", client, q, true, false, nil, once)
 		if ctx.Err() != nil {
 			fmt.Fprintln(stderr, "gpublock advise: cancelled")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
@@ -43,7 +44,14 @@ func (a *Options) runExtendList(ctx context.Context, id string, format cmdutil.O
 		fmt.Fprintf(stderr, "gpublock extend: %s. %s\n", r.Reason, extendHint(client, b.Region, r))
 		return 1
 	}
-	choices, err := capacityblocks.New(client).ExtensionChoices(ctx, b, nil)
+	// AWS's bucket sets the pace (minutes for every length): say what is known as it
+	// comes, and what is left, on stderr; the table, whole and in order, goes to stdout.
+	ctx = capacityblocks.WithExtensionProgress(ctx, func(p capacityblocks.ExtensionProgress) {
+		fmt.Fprintln(stderr, extendProgressLine(p))
+	})
+	choices, err := capacityblocks.New(client).ExtensionChoices(ctx, b, func(ch model.ExtensionChoice) {
+		fmt.Fprintf(stderr, "  %s offered: until %s for %s\n", model.FormatDays(ch.Days), ch.Offering.End.UTC().Format("2006-01-02 15:04 UTC"), ch.Offering.Fee.Dollars())
+	})
 	if err != nil && len(choices) == 0 {
 		fmt.Fprintf(stderr, "gpublock extend: the extension offerings of %s could not be listed: %s\n", b.ReservationID, client.ExplainError(err))
 		return 1
@@ -66,6 +74,23 @@ func (a *Options) runExtendList(ctx context.Context, id string, format cmdutil.O
 		return 1
 	}
 	return code
+}
+
+// extendProgressLine reads "Asked 4 of 19 lengths (2 offered, 3 not asked); 12 left, about
+// 1m20s at AWS's pace." (a length is not asked when a shorter one has none).
+func extendProgressLine(p capacityblocks.ExtensionProgress) string {
+	s := fmt.Sprintf("Asked %d of %d lengths (%d offered", p.Asked, p.Lengths, p.Found)
+	if p.Skipped > 0 {
+		s += fmt.Sprintf(", %d not asked", p.Skipped)
+	}
+	s += ")"
+	switch {
+	case p.Left == 0:
+		return s + "; done."
+	case p.Wait >= time.Second:
+		return fmt.Sprintf("%s; %d left, about %s at AWS's pace.", s, p.Left, p.Wait.Round(time.Second))
+	}
+	return fmt.Sprintf("%s; %d left.", s, p.Left)
 }
 
 func printExtendChoices(w io.Writer, format cmdutil.OutputFormat, b model.Block, choices []model.ExtensionChoice, next string) error {

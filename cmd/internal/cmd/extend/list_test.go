@@ -2,6 +2,7 @@ package extend
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -43,5 +44,42 @@ func TestExtendList(t *testing.T) {
 	}
 	if code, _, _ := runCLI("extend", b.CapacityReservationId, "--endpoint-url", cs.URL, "--list", "--duration", "1d"); code != 2 {
 		t.Errorf("--list with --duration: exit %d, want 2", code)
+	}
+}
+
+// extend --list says on stderr what it learns as it comes: a line per length asked, each
+// offering found, what is left, and the last line says it is done; the table on stdout
+// lists exactly the offerings announced.
+func TestExtendListStreamsProgress(t *testing.T) {
+	cs := cmdtest.StartSim(t)
+	b := boughtBlock(t, cs)
+	activate(t, cs, b)
+	code, out, errs := runCLI("extend", b.CapacityReservationId, "--endpoint-url", cs.URL, "--region", "us-east-1", "--list", "-o", "json")
+	var rows []ExtendChoiceJSON
+	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) == 0 {
+		t.Fatalf("exit %d, stderr %q\n%s", code, errs, out)
+	}
+	var progress, offered []string
+	for _, l := range strings.Split(strings.TrimSpace(errs), "\n") {
+		switch {
+		case strings.HasPrefix(l, "Asked "):
+			progress = append(progress, l)
+		case strings.Contains(l, " offered: until "):
+			offered = append(offered, l)
+		}
+	}
+	if len(offered) != len(rows) {
+		t.Errorf("%d offerings announced, %d listed:\n%s", len(offered), len(rows), errs)
+	}
+	for _, r := range rows {
+		if !strings.Contains(errs, "  "+r.Length+" offered: until ") {
+			t.Errorf("%s listed but not announced", r.Length)
+		}
+	}
+	if len(progress) < 2 || !strings.HasSuffix(progress[len(progress)-1], "; done.") || !strings.Contains(progress[0], " left") {
+		t.Fatalf("progress lines:\n%s", strings.Join(progress, "\n"))
+	}
+	if want := fmt.Sprintf("(%d offered", len(rows)); !strings.Contains(progress[len(progress)-1], want) {
+		t.Errorf("the last progress line %q does not count %d offered", progress[len(progress)-1], len(rows))
 	}
 }

@@ -65,7 +65,7 @@ func NewCmdPrices(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command 
 	fs.StringVar(&a.Regions, "region", "", "only these regions, `R[,R...]` or all (figures without a region are always shown)")
 	fs.StringVar(&a.Types, "type", "", "only these instance types, `T[,T...]`")
 	fs.BoolVar(&a.Refresh, "refresh", false, "fetch current on-demand prices from the AWS Price List API into the cache first")
-	fs.StringVar(&a.Endpoint, "endpoint-url", "", "Price List API endpoint `URL` for --refresh, e.g. http://127.0.0.1:PORT for gpublock sim (default: AWS)")
+	fs.StringVar(&a.Endpoint, "endpoint-url", "", "Price List API endpoint `URL` for --refresh, e.g. http://127.0.0.1:PORT for gpublock sim (default: AWS); its prices are kept in a cache of their own, never used for AWS")
 	fs.StringVar(&a.Profile, "profile", "", "the AWS shared-config profile for --refresh (default: $AWS_PROFILE or the default profile)")
 	fs.StringVar(&a.LogFile, "log-file", "", "with --refresh, append one line per AWS API attempt (never credentials or bodies) to this `file`")
 	return cmd
@@ -90,7 +90,9 @@ func pricesRun(ctx context.Context, a *Options) int {
 		return usage("--endpoint-url %q: want an http:// or https:// URL", endpoint)
 	}
 
-	path, pathErr := pricing.DefaultCachePath()
+	// An endpoint's prices are kept apart from AWS's: refreshed from an emulator, they
+	// are shown from its own cache, and never used for AWS.
+	path, pathErr := pricing.CachePathFor(endpoint)
 	cat, err := pricing.Load(path)
 	if err != nil {
 		fmt.Fprintf(stderr, "gpublock prices: ignoring the price cache: %v\n", err)

@@ -199,14 +199,15 @@ func TestPricesBadUsage(t *testing.T) {
 	}
 }
 
-// --refresh through the real SDK against the emulator's Price List handler, then the cache
-// is used by a run without --refresh.
+// --refresh through the real SDK against the emulator's Price List handler, into the
+// endpoint's own cache: a run without --refresh, for AWS, does not use it.
 func TestPricesRefresh(t *testing.T) {
-	cachePath := pricesEnv(t)
+	awsCache := pricesEnv(t)
 	cat := pricing.Embedded().With(pricing.Row{Kind: pricing.KindOnDemand, InstanceType: "p5.48xlarge", Region: "ap-south-1",
 		Status: pricing.StatusPrice, Hourly: model.MustMoney("61.23"), Source: "test figure", Date: "2026-11-20"})
 	srv := httptest.NewServer(ec2sim.NewPriceListHandlerFrom(cat))
 	defer srv.Close()
+	cachePath, _ := pricing.CachePathFor(srv.URL)
 
 	code, out, errs := runCLI("prices", "--refresh", "--endpoint-url", srv.URL, "--region", "ap-south-1,eu-north-1", "--type", "p5.48xlarge,p6-b200.48xlarge")
 	if code != 0 {
@@ -231,10 +232,13 @@ func TestPricesRefresh(t *testing.T) {
 	if _, err := os.Stat(cachePath); err != nil {
 		t.Fatal(err)
 	}
-	// later runs use the cache
+	if _, err := os.Stat(awsCache); !os.IsNotExist(err) {
+		t.Fatalf("the endpoint's prices reached AWS's cache %s: %v", awsCache, err)
+	}
+	// later runs for AWS do not use the endpoint's prices
 	code, out, _ = runCLI("prices", "--region", "ap-south-1", "--type", "p5.48xlarge", "-o", "json")
-	if code != 0 || !strings.Contains(out, `"HourlyPrice": "61.23"`) || !strings.Contains(out, `"Source": "AWS Price List API"`) {
-		t.Errorf("after refresh: exit %d %s", code, out)
+	if code != 0 || strings.Contains(out, `"HourlyPrice": "61.23"`) || strings.Contains(out, `"Source": "AWS Price List API"`) {
+		t.Errorf("after an endpoint's refresh, AWS's prices: exit %d %s", code, out)
 	}
 	c2, _ := pricing.Load(cachePath)
 	if c := pricing.Compare(c2, model.Offering{Region: "ap-south-1", InstanceType: "p5.48xlarge", Count: 1, DurationHours: 24, Fee: model.MustMoney("700")}); c.NoOnDemand || c.OnDemandHourly != model.MustMoney("61.23") {

@@ -108,6 +108,19 @@ const (
 	StateUnavailable    BlockState = "unavailable"
 )
 
+// FreeCount is how many instances can be launched into b: AWS's available count once it is
+// active; before its start, the count bought, since nothing runs in it until then (AWS
+// reports none available while the payment is pending); none once it is over.
+func (b Block) FreeCount() int {
+	switch b.State {
+	case StateActive:
+		return b.AvailableCount
+	case StateScheduled, StatePaymentPending:
+		return b.TotalCount
+	}
+	return 0
+}
+
 // Block is a bought reservation of either source: a Capacity Block (a capacity reservation
 // of type capacity-block, with what is known of its block, status, instances and
 // extensions), or a training plan (ReservationID its name, with its ARN, targets, parts and

@@ -66,7 +66,7 @@ type Options struct {
 	// SVGGiven is whether --svg was on the command line, "" included.
 	SVGGiven bool
 	Force    bool
-	ByTag  string
+	ByTag    string
 }
 
 // NewCmdReport is `gpublock report`; runF, when not nil, is given the options instead of

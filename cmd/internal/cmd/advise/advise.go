@@ -255,7 +255,7 @@ func printAdvice(w io.Writer, adv advisor.Advice, in advisor.Inputs, now time.Ti
 		fmt.Fprintln(w, s)
 	}
 	for _, c := range adv.Crossings {
-		fmt.Fprintf(w, "Crossing: %s and %s cost the same at %s utilization (%s; exactly %s).\n", c.A.Title(), c.B.Title(), advisor.Percent(c.Utilization), c.Cost.Dollars(), c.Utilization)
+		fmt.Fprintf(w, "Crossing: %s and %s cost the same at %s utilization (%s; exactly %s).\n", c.A.Title(), c.B.Title(), c.Utilization.Percent(), c.Cost.Dollars(), c.Utilization)
 	}
 	switch {
 	case !adv.Job.SageMaker:

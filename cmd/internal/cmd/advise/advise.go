@@ -237,7 +237,7 @@ func printAdvice(w io.Writer, adv advisor.Advice, in advisor.Inputs, now time.Ti
 	fmt.Fprintln(w, advisor.JobLine(adv.Job))
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "RANK\tOPTION\tTOTAL\tPER USEFUL ACC-H\tWHERE\tSTATUS")
+	fmt.Fprintln(tw, "RANK\tOPTION\tTOTAL\t"+advisor.PerHourHeading+"\tWHERE\tSTATUS")
 	for i, o := range adv.Options {
 		r := advisor.Describe(o, adv.Recommended)
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", i+1, o.Kind.Title(), r.Total, r.PerHour, r.Where, r.Status)

@@ -167,6 +167,19 @@ func (b Block) Hours() int64 {
 }
 
 // TerminationAt is when AWS starts terminating the block's instances.
+// HeldEnd is the end b holds its instances to once every extension being paid for is paid:
+// its end, or a later one of an extension still payment-pending (AWS moves the end only once
+// the payment is taken, but the fee is already owed, and so are its hours).
+func (b Block) HeldEnd() time.Time {
+	end := b.End
+	for _, e := range b.Extensions {
+		if e.Status == ExtensionPaymentPending && e.End.After(end) {
+			end = e.End
+		}
+	}
+	return end
+}
+
 func (b Block) TerminationAt() time.Time { return b.End.Add(-TerminationLead) }
 
 // WarningAt is when AWS sends its expiration warning.

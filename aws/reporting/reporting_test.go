@@ -327,3 +327,33 @@ func TestGatherAReservationOnlyTheJournalKnows(t *testing.T) {
 		t.Errorf("journal-only reservation %+v", r)
 	}
 }
+
+// An extension still being paid for is counted whole: its fee and its hours, so that the
+// cost per hour does not change when AWS takes the payment.
+func TestGatherPendingExtensionCountsItsHours(t *testing.T) {
+	e := newEnv(t)
+	o, bought := e.buy(t, "us-east-1", nil)
+	e.sim.SetTime(o.Start.Add(time.Hour))
+	offs, err := e.cb.ExtensionOfferings(ctx, e.block(t, "us-east-1", bought.ReservationID), 1)
+	if err != nil || len(offs) == 0 {
+		t.Fatalf("extension offerings: %v %v", offs, err)
+	}
+	if _, err := e.cb.Extend(ctx, e.block(t, "us-east-1", bought.ReservationID), offs[0]); err != nil {
+		t.Fatal(err)
+	}
+	if b := e.block(t, "us-east-1", bought.ReservationID); len(b.Extensions) != 1 || b.Extensions[0].Status != model.ExtensionPaymentPending {
+		t.Fatalf("extension not pending: %+v", b.Extensions)
+	}
+	in, err := Gather(ctx, e.api, e.srcs, []string{"us-east-1"}, o.Start.Add(-24*time.Hour), o.Start.Add(30*24*time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := reservation(t, in, bought.ReservationID)
+	end := o.End.Add(24 * time.Hour)
+	if exts := payments(r, report.Extension); len(exts) != 1 {
+		t.Fatalf("extension payments %+v", exts)
+	}
+	if whole := 2 * end.Sub(o.Start).Hours(); !r.End.Equal(end) || r.ReservedHours != whole {
+		t.Errorf("window %v–%v, %v instance-hours; want to %v, %v", r.Start, r.End, r.ReservedHours, end, whole)
+	}
+}

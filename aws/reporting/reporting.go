@@ -94,6 +94,13 @@ func Gather(ctx context.Context, c *awsapi.Client, srcs []source.Source, regions
 		}
 		it := newItem(b, cmp.Or(b.Account, account))
 		it.res.Payments = j.payments(b, historyKnown)
+		if len(it.res.Tags) == 0 {
+			// SageMaker lists a plan without its tags: those it was bought with here are
+			// in the journal.
+			if h := j.Of(b); h != nil && h.Purchase != nil && len(h.Entry.Tags) > 0 {
+				it.res.Tags = maps.Clone(h.Entry.Tags)
+			}
+		}
 		if report.Relevant(it.res, in.From, in.To, in.Now) {
 			items = append(items, it)
 		}

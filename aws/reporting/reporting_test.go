@@ -288,7 +288,7 @@ func TestGatherTrainingPlan(t *testing.T) {
 	if off.ID == "" {
 		t.Fatal("no plan offering")
 	}
-	res, err := e.tp.Purchase(ctx, off, nil)
+	res, err := e.tp.Purchase(ctx, off, map[string]string{"team": "ml", "project": "llm"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -301,6 +301,10 @@ func TestGatherTrainingPlan(t *testing.T) {
 	buys := payments(r, report.Purchase)
 	if r.Name != res.Plan.Name || r.Source != model.SourceTrainingPlan || len(buys) != 1 || buys[0].Origin != report.FromBoth || buys[0].Amount.Cmp(off.Fee) != 0 {
 		t.Errorf("plan %+v, purchase %+v; want %s from SageMaker and the journal", r, buys, off.Fee)
+	}
+	// SageMaker's listings carry no tags; the journal has those it was bought with.
+	if r.Tags["team"] != "ml" || r.Tags["project"] != "llm" {
+		t.Errorf("plan tags %v, want team=ml project=llm", r.Tags)
 	}
 	if r.Use.Known || !strings.Contains(r.Use.Why, "aws/sagemaker/CapacityReservations") || float64(off.InstanceHours()) != r.ReservedHours {
 		t.Errorf("plan use %+v, reserved %v (want %d)", r.Use, r.ReservedHours, off.InstanceHours())

@@ -38,9 +38,9 @@ func (t tagFlag) String() string {
 
 func (t tagFlag) Type() string { return "KEY=VALUE" }
 
-// Set adds one tag under model.AddTag, the rule the purchase dialog's tags field and the
-// spend service keep too.
-func (t tagFlag) Set(s string) error { return model.AddTag(t, s) }
+// Set adds the tags of one --tag under model.AddTags, the parser of the purchase dialog's
+// tags field too: --tag team=ml,project=llm is two tags.
+func (t tagFlag) Set(s string) error { return model.AddTags(t, s) }
 
 // Options are what `gpublock purchase` runs with: its flags, and what it gets from the Factory.
 type Options struct {
@@ -106,7 +106,7 @@ func NewCmdPurchase(f *cmdutil.Factory, runF func(*Options) error) *cobra.Comman
 	fs.StringVar(&a.From, "from", "now", "earliest start `DATE` of that search")
 	fs.StringVar(&a.To, "to", "", "latest end `DATE` of that search (default: as late as a block can end)")
 	fs.StringVar(&a.platform, "platform", capacityblocks.DefaultPlatform, "instance `platform` of the reservation")
-	fs.Var(a.tags, "tag", "tag `KEY=VALUE` for the reservation (repeatable)")
+	fs.Var(a.tags, "tag", "tag `KEY=VALUE` for the reservation (repeatable, or several: team=ml,project=llm)")
 	fs.BoolVar(&a.dryRun, "dry-run", false, "only check permission to buy (ec2:PurchaseCapacityBlock); buy nothing")
 	fs.BoolVar(&a.yes, "yes", false, "buy without asking to type buy (for scripts)")
 	fs.BoolVar(&a.again, "again", false, "buy even though an interrupted run already bought this block (asks to type again; --yes answers for you)")

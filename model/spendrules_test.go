@@ -15,7 +15,7 @@ func TestAddTags(t *testing.T) {
 		}
 	}
 	for s, want := range map[string]string{
-		"project team=research":  `"project": want KEY=VALUE`,
+		"project team=research":   `"project": want KEY=VALUE`,
 		"team=research demo=":     "", // an empty value is allowed
 		"team=a team=b":           "tag team given twice",
 		"=x":                      `"=x": want KEY=VALUE`,

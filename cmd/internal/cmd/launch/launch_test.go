@@ -53,7 +53,7 @@ func TestLaunchIntoActiveBlock(t *testing.T) {
 		ids = append(ids, in.InstanceId)
 	}
 	for _, want := range []string{"LAUNCH", "Account:", "Block:       " + b.CapacityReservationId + " · us-east-1 · " + b.AvailabilityZone, "2 × p5.48xlarge from " + cmdtest.AMI, "Key pair:    ml-team", "instances terminate from"} {
-		if !strings.Contains(errs, want) {
+		if !cmdtest.Says(errs, want) {
 			t.Errorf("confirmation lacks %q:\n%s", want, errs)
 		}
 	}

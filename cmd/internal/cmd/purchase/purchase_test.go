@@ -62,7 +62,7 @@ func TestPurchaseWithYes(t *testing.T) {
 	fee := model.MustMoney(off.UpfrontFee)
 	for _, want := range []string{"Account:       " + ec2sim.DemoAccount, "Region · zone: us-east-1 · " + off.AvailabilityZone,
 		"p5.48xlarge × 2", "UTC", "p5.48xlarge × 2 for 2d (48 hours)", fee.Dollars(), model.Irrevocable, "allowed (ec2:PurchaseCapacityBlock"} {
-		if !strings.Contains(errs, want) {
+		if !cmdtest.Says(errs, want) {
 			t.Errorf("confirmation lacks %q:\n%s", want, errs)
 		}
 	}

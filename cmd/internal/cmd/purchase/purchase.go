@@ -42,6 +42,12 @@ func (t tagFlag) Type() string { return "KEY=VALUE" }
 // tags field too: --tag team=ml,project=llm is two tags.
 func (t tagFlag) Set(s string) error { return model.AddTags(t, s) }
 
+// movingWindow says why an offering listed minutes ago may not be found by the same flags:
+// the offering is looked up by running its search again, and a window that starts "now"
+// (the default) has moved since the listing.
+const movingWindow = "A search window relative to now (the default --from) moves with the clock: give --from and --to as times " +
+	"(e.g. --from 2026-12-01T08:00:00Z), the same in the search and in the purchase, to find the offering listed earlier."
+
 // Options are what `gpublock purchase` runs with: its flags, and what it gets from the Factory.
 type Options struct {
 	IO *cmdutil.IOStreams
@@ -239,7 +245,7 @@ var purchaseShows = map[model.Source]purchaseShow{
 		},
 		notListed: func(client *awsapi.Client, id string, seen int, region string) error {
 			return fmt.Errorf("offering %s is not among the %d offerings the search now returns in %s: it was sold, it expired, "+
-				"or the search flags differ from those that listed it. Search again (%s); nothing was bought", id, seen, region, client.NextStep("offerings", region))
+				"or the search flags differ from those that listed it. %s Search again (%s); nothing was bought", id, seen, region, movingWindow, client.NextStep("offerings", region))
 		},
 		summary: printOfferingSummary,
 		recovered: func(res source.PurchaseResult) string {

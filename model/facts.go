@@ -255,9 +255,8 @@ func ExtensionBreakEven(b Block, be BreakEven) string {
 
 // LaunchFacts is what a launch's confirmation says of the block it launches into: where it
 // is, how many instances it has free, its state, and when it ends and its instances stop.
-// stateNote follows the state (the dialog's countdown to a scheduled block's start); free
-// is how many instances can still be launched into it.
-func LaunchFacts(b Block, account, stateNote string, free int, loc *time.Location) Facts {
+// stateNote follows the state (the dialog's countdown to a scheduled block's start).
+func LaunchFacts(b Block, account, stateNote string, loc *time.Location) Facts {
 	state := string(b.State)
 	if stateNote != "" {
 		state += " · " + stateNote
@@ -265,7 +264,7 @@ func LaunchFacts(b Block, account, stateNote string, free int, loc *time.Locatio
 	return Facts{Lines: []Fact{
 		{"Account", knownAccount(account)},
 		{"Block", b.ReservationID + " · " + b.Region + " · " + b.AvailabilityZone},
-		{"Capacity", fmt.Sprintf("%s × %d, %d free", b.InstanceType, b.TotalCount, free)},
+		{"Capacity", fmt.Sprintf("%s × %d, %d free", b.InstanceType, b.TotalCount, b.FreeCount())},
 		{"State", state},
 		{"Start", BothTimes(b.Start, loc)},
 		{"End", BothTimes(b.End, loc) + " · instances terminate from " + BothTimes(b.TerminationAt(), loc)},

@@ -143,7 +143,7 @@ func TestLaunchFacts(t *testing.T) {
 	start := time.Date(2026, 12, 3, 11, 30, 0, 0, time.UTC)
 	b := Block{ReservationID: "cr-1", Region: "us-east-1", AvailabilityZone: "us-east-1a", InstanceType: "p5.48xlarge",
 		TotalCount: 4, AvailableCount: 3, State: StateScheduled, Start: start, End: start.Add(24 * time.Hour)}
-	f := LaunchFacts(b, "", "starts in 2h", 4, factsLoc)
+	f := LaunchFacts(b, "", "starts in 2h", factsLoc)
 	for label, v := range map[string]string{
 		"Account":  "unknown",
 		"Block":    "cr-1 · us-east-1 · us-east-1a",
@@ -157,6 +157,15 @@ func TestLaunchFacts(t *testing.T) {
 	}
 	if f.Final != "" {
 		t.Errorf("a launch spends nothing, yet says %q", f.Final)
+	}
+	// AWS reports none available before the payment is taken; every slot is free at the start.
+	b.State, b.AvailableCount = StatePaymentPending, 0
+	if got := LaunchFacts(b, "", "", factsLoc).Value("Capacity"); got != "p5.48xlarge × 4, 4 free" {
+		t.Errorf("payment-pending Capacity = %q", got)
+	}
+	b.State, b.AvailableCount = StateActive, 1
+	if got := LaunchFacts(b, "", "", factsLoc).Value("Capacity"); got != "p5.48xlarge × 4, 1 free" {
+		t.Errorf("active Capacity = %q", got)
 	}
 }
 

@@ -45,6 +45,14 @@ func PreciseSpan(d time.Duration) string {
 	return fmt.Sprintf("%dm %02ds", m, s)
 }
 
+// Plural writes a count with its noun: "1 year", "3 years".
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
 // HoursMinutes writes a length in minutes: "48 hours", or "5 h 35 min" off the hour.
 func HoursMinutes(minutes int64) string {
 	if minutes%60 == 0 {

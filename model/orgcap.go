@@ -85,14 +85,8 @@ func InstancesHeld(blocks []Block) Held {
 		if !holdsInstances(b) {
 			continue
 		}
-		end := b.End
-		for _, e := range b.Extensions {
-			if e.Status == ExtensionPaymentPending && e.End.After(end) {
-				end = e.End
-			}
-		}
 		n := BlockInstances(b)
-		for _, d := range utcDates(b.Start, end) {
+		for _, d := range utcDates(b.Start, b.HeldEnd()) {
 			byDay[d] += n
 		}
 	}

@@ -129,9 +129,12 @@ var (
 	trainingPlanUltraServers = []string{"ml.u-p6e-gb200x72", "ml.u-p6e-gb200x36"}
 )
 
-// TrainingPlanTypes lists the ml.* instance and UltraServer types training plans reserve.
+// TrainingPlanTypes lists the ml.* instance and UltraServer types training plans reserve,
+// sorted, as the lists a person chooses from show them.
 func TrainingPlanTypes() []string {
-	return append(slices.Clone(trainingPlanTypes), trainingPlanUltraServers...)
+	out := append(slices.Clone(trainingPlanTypes), trainingPlanUltraServers...)
+	slices.Sort(out)
+	return out
 }
 
 // IsTrainingPlanUltraServer reports whether the (ml.* or EC2) name is an UltraServer type

@@ -2,6 +2,7 @@ package model
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -62,5 +63,12 @@ func TestSourceNamesAndJSON(t *testing.T) {
 	}
 	if SageMakerType("p5.48xlarge") != "ml.p5.48xlarge" || SageMakerType("ml.p5.48xlarge") != "ml.p5.48xlarge" || EC2Type("ml.trn1.32xlarge") != "trn1.32xlarge" {
 		t.Fatal("type mapping")
+	}
+}
+
+// The training-plan types are listed in order, as a person looks one up.
+func TestTrainingPlanTypesSorted(t *testing.T) {
+	if ts := TrainingPlanTypes(); !slices.IsSorted(ts) {
+		t.Errorf("unsorted: %v", ts)
 	}
 }

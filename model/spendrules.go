@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -86,14 +87,66 @@ func CheckTags(tags map[string]string) error {
 	return nil
 }
 
-// AddTag adds the tag written kv ("key=value") to tags under the rules of CheckTags, and
-// refuses a key given twice: the parser of the command line's --tag and of the purchase
-// dialog's tags field.
+// AddTags adds the tags written in s, KEY=VALUE pairs separated by commas, spaces or both
+// ("team=ml,project=llm", "team=research project=demo"), each under AddTag: the one parser
+// of the command line's --tag and of the purchase dialog's tags field. A space starts a new
+// tag only before a word holding "=", so a value may hold spaces ("Name=run 1") but never a
+// comma; text before the first "=" of a piece must be one key.
+func AddTags(tags map[string]string, s string) error {
+	for _, piece := range strings.Split(s, ",") {
+		for _, kv := range splitTagPiece(piece) {
+			if err := AddTag(tags, kv); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// splitTagPiece splits one comma-free piece before each word that holds "=".
+func splitTagPiece(piece string) []string {
+	var out []string
+	start := -1
+	for _, w := range wordSpans(piece) {
+		if start < 0 || strings.Contains(piece[w[0]:w[1]], "=") {
+			if start >= 0 {
+				out = append(out, strings.TrimSpace(piece[start:w[0]]))
+			}
+			start = w[0]
+		}
+	}
+	if start >= 0 {
+		out = append(out, strings.TrimSpace(piece[start:]))
+	}
+	return out
+}
+
+// wordSpans are the [start, end) byte spans of s's space-separated words.
+func wordSpans(s string) [][2]int {
+	var out [][2]int
+	start := -1
+	for i, r := range s {
+		switch {
+		case unicode.IsSpace(r) && start >= 0:
+			out = append(out, [2]int{start, i})
+			start = -1
+		case !unicode.IsSpace(r) && start < 0:
+			start = i
+		}
+	}
+	if start >= 0 {
+		out = append(out, [2]int{start, len(s)})
+	}
+	return out
+}
+
+// AddTag adds the one tag written kv ("key=value") to tags under the rules of CheckTags, and
+// refuses a key given twice.
 func AddTag(tags map[string]string, kv string) error {
 	k, v, ok := strings.Cut(kv, "=")
 	k, v = strings.TrimSpace(k), strings.TrimSpace(v)
 	if !ok || k == "" {
-		return fmt.Errorf("%q: want KEY=VALUE, e.g. project=llm-pretrain", kv)
+		return fmt.Errorf("%q: want KEY=VALUE pairs separated by commas or spaces, e.g. team=ml,project=llm", kv)
 	}
 	if _, dup := tags[k]; dup {
 		return fmt.Errorf("tag %s given twice", k)

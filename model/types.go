@@ -118,6 +118,19 @@ const (
 	StateUnavailable    BlockState = "unavailable"
 )
 
+// FreeCount is how many instances can be launched into b: AWS's available count once it is
+// active; before its start, the count bought, since nothing runs in it until then (AWS
+// reports none available while the payment is pending); none once it is over.
+func (b Block) FreeCount() int {
+	switch b.State {
+	case StateActive:
+		return b.AvailableCount
+	case StateScheduled, StatePaymentPending:
+		return b.TotalCount
+	}
+	return 0
+}
+
 // Block is a bought reservation of either source: a Capacity Block (a capacity reservation
 // of type capacity-block, with what is known of its block, status, instances and
 // extensions), or a training plan (ReservationID its name, with its ARN, targets, parts and
@@ -174,6 +187,19 @@ func (b Block) LaunchTenancy() string {
 }
 
 // TerminationAt is when AWS starts terminating the block's instances.
+// HeldEnd is the end b holds its instances to once every extension being paid for is paid:
+// its end, or a later one of an extension still payment-pending (AWS moves the end only once
+// the payment is taken, but the fee is already owed, and so are its hours).
+func (b Block) HeldEnd() time.Time {
+	end := b.End
+	for _, e := range b.Extensions {
+		if e.Status == ExtensionPaymentPending && e.End.After(end) {
+			end = e.End
+		}
+	}
+	return end
+}
+
 func (b Block) TerminationAt() time.Time { return b.End.Add(-TerminationLead) }
 
 // WarningAt is when AWS sends its expiration warning.

@@ -1,9 +1,9 @@
 package pricing
 
 import (
-	"fmt"
-	"strings"
 	"time"
+
+	"github.com/gpublock/gpublock/model"
 )
 
 // Age says how old the row's figure is at now, no more precisely than the source dates it:
@@ -23,7 +23,7 @@ func (r Row) Age(now time.Time) string {
 		case n < 0:
 			return "in the future"
 		}
-		return "~" + plural(n, "year")
+		return "~" + model.Plural(n, "year", "years")
 	case len(r.Date) == len("2006-01"):
 		if now.Year() == t.Year() && now.Month() == t.Month() {
 			return "this month"
@@ -33,9 +33,9 @@ func (r Row) Age(now time.Time) string {
 		case n < 0:
 			return "in the future"
 		case n >= 24:
-			return "~" + plural(n/12, "year")
+			return "~" + model.Plural(n/12, "year", "years")
 		}
-		return "~" + plural(n, "month")
+		return "~" + model.Plural(n, "month", "months")
 	}
 	if now.Before(t) {
 		return "in " + humanAge(t.Sub(now))
@@ -49,16 +49,9 @@ func humanAge(d time.Duration) string {
 	case days < 1:
 		return "today"
 	case days < 60:
-		return plural(days, "day")
+		return model.Plural(days, "day", "days")
 	case days < 730:
-		return plural(int(float64(days)/30.44+0.5), "month")
+		return model.Plural(int(float64(days)/30.44+0.5), "month", "months")
 	}
-	return plural(int(float64(days)/365.25), "year")
-}
-
-func plural(n int, unit string) string {
-	if n == 1 {
-		return fmt.Sprintf("1 %s", unit)
-	}
-	return fmt.Sprintf("%d %ss", n, strings.TrimSuffix(unit, "s"))
+	return model.Plural(int(float64(days)/365.25), "year", "years")
 }

@@ -35,6 +35,7 @@ type plotSpec struct {
 	xLabel       func(float64) string
 	yLabel       func(float64) string
 	xTicks       []float64
+	tickLabels   map[float64]string // a tick's own label, where xLabel's rounding would differ from the text's
 	series       []series
 	markers      []marker
 	legend       []string // entries, packed into as few lines as fit
@@ -98,7 +99,10 @@ func render(spec plotSpec, width, height int) string {
 	taken := make([]bool, width+1)
 	for i, x := range spec.xTicks {
 		c := col(x)
-		s := spec.xLabel(x)
+		s, own := spec.tickLabels[x]
+		if !own {
+			s = spec.xLabel(x)
+		}
 		n := utf8.RuneCountInString(s)
 		start := c - n/2
 		if i == 0 {

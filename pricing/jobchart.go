@@ -42,8 +42,12 @@ func JobCostChart(lines []JobLine, crossings []JobCrossing, reading string, widt
 	spec.ymax = top * 1.08
 	for _, c := range crossings {
 		p := c.Utilization.Float64() * 100
-		spec.markers = append(spec.markers, marker{x: p, y: dollars(c.Cost), glyph: glyphCross, label: fmt.Sprintf("%d%%", c.Utilization.Ceil(100))})
+		spec.markers = append(spec.markers, marker{x: p, y: dollars(c.Cost), glyph: glyphCross, label: c.Utilization.Percent()})
 		spec.xTicks = append(spec.xTicks, p)
+		if spec.tickLabels == nil {
+			spec.tickLabels = map[float64]string{}
+		}
+		spec.tickLabels[p] = c.Utilization.Percent()
 	}
 	if len(crossings) > 0 {
 		spec.legend = append(spec.legend, fmt.Sprintf("%c costs meet", glyphCross))

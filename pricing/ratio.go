@@ -2,6 +2,7 @@ package pricing
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/big"
 )
 
@@ -19,6 +20,16 @@ func newRatio(num, den *big.Int) Ratio {
 
 // RatioOf is num ÷ den, or absent when den is zero.
 func RatioOf(num, den int64) Ratio { return newRatio(big.NewInt(num), big.NewInt(den)) }
+
+// Percent writes the ratio as a percent with one decimal, rounded up so that "at least"
+// stays true: the one rounding of a utilization that every text and chart label uses.
+func (q Ratio) Percent() string {
+	t := q.Ceil(1000)
+	if t%10 == 0 {
+		return fmt.Sprintf("%d%%", t/10)
+	}
+	return fmt.Sprintf("%d.%d%%", t/10, t%10)
+}
 
 // Valid reports whether the ratio is present.
 func (q Ratio) Valid() bool { return q.r != nil }

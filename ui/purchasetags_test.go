@@ -27,3 +27,21 @@ func TestPurchaseTagErrorShownAsTyped(t *testing.T) {
 	})
 	s.final()
 }
+
+// Tags typed with spaces are read by the one parser (model.AddTags): text that is no key is
+// said, never read into a key.
+func TestPurchaseTagsBySpaces(t *testing.T) {
+	b, _ := emulatorBackend(t, ec2sim.Faults{})
+	s := newScreen(t, New(actionTestOptions(b)), 160, 48)
+	searchAndOpen(t, s)
+	s.waitText("✓ allowed (ec2:PurchaseCapacityBlock)")
+	s.press("shift+tab")
+	s.typeText("project team=research")
+	s.waitText(`✗ "project": want KEY=VALUE`)
+	s.press("ctrl+u")
+	s.typeText("team=research project=demo")
+	s.waitFor("two tags", func(text string) bool {
+		return strings.Contains(text, "team=research project=demo") && !strings.Contains(text, "✗")
+	})
+	s.final()
+}

@@ -11,7 +11,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -240,17 +239,20 @@ func (b *Backend) Blocks(ctx context.Context, regions []string) (source.BlockLis
 		}
 		id := m.account().ID
 		for _, blk := range a.list.Blocks {
+			listedKey := source.FeeKey(blk)
 			if blk.Account == "" {
 				blk.Account = id
 			}
 			owners[blk.Region+"/"+blk.ReservationID] = i
 			out.Blocks = append(out.Blocks, blk)
-		}
-		if len(a.list.Fees) > 0 {
-			if out.Fees == nil {
-				out.Fees = map[string]model.Money{}
+			// Keyed by the account it is now known to be in, so that another account's
+			// block of the same id keeps its own fee.
+			if fee, ok := a.list.Fees[listedKey]; ok {
+				if out.Fees == nil {
+					out.Fees = map[string]model.Money{}
+				}
+				out.Fees[source.FeeKey(blk)] = fee
 			}
-			maps.Copy(out.Fees, a.list.Fees)
 		}
 		for _, p := range a.list.Problems {
 			where := ""

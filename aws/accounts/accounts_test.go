@@ -80,9 +80,9 @@ func blk(id, account string) model.Block {
 func twoAccounts(t *testing.T) (*Backend, *fake, *fake) {
 	t.Helper()
 	a := &fake{id: "111122223333", list: source.BlockList{Blocks: []model.Block{blk("cr-a", "111122223333")}, Now: now,
-		Fees: map[string]model.Money{"cr-a": model.MustMoney("100")}, Quiet: []string{"eu-north-1", "ap-south-1"}}}
+		Fees: map[string]model.Money{source.FeeKey(blk("cr-a", "111122223333")): model.MustMoney("100")}, Quiet: []string{"eu-north-1", "ap-south-1"}}}
 	b := &fake{id: "222233334444", list: source.BlockList{Blocks: []model.Block{blk("cr-b", "")}, Now: now.Add(time.Hour),
-		Fees: map[string]model.Money{"cr-b": model.MustMoney("200")}, Quiet: []string{"ap-south-1"}}}
+		Fees: map[string]model.Money{source.FeeKey(blk("cr-b", "")): model.MustMoney("200")}, Quiet: []string{"ap-south-1"}}}
 	be, err := New([]Member{{Profile: "a", Backend: a}, {Profile: "b", Backend: b}})
 	if err != nil {
 		t.Fatal(err)
@@ -104,7 +104,7 @@ func TestBlocksMergesEveryAccount(t *testing.T) {
 	if got["cr-a"] != "111122223333" || got["cr-b"] != "222233334444" || len(got) != 2 {
 		t.Errorf("accounts of the blocks: %v", got)
 	}
-	if len(list.Fees) != 2 || list.Fees["cr-b"] != model.MustMoney("200") {
+	if len(list.Fees) != 2 || list.Fees[source.FeeKey(blk("cr-b", "222233334444"))] != model.MustMoney("200") {
 		t.Errorf("fees %v", list.Fees)
 	}
 	if !list.Now.Equal(now) {
@@ -378,5 +378,33 @@ func TestReportAsksEachAccountItsRegions(t *testing.T) {
 	}
 	if len(b.reported) != 1 || !slices.Equal(b.reported[0], []string{"us-west-2"}) {
 		t.Errorf("account b asked %v, want its us-west-2 once (us-east-1 is none of its)", b.reported)
+	}
+}
+
+// Two accounts may each hold a Capacity Block of one id (two emulators, or a listing that
+// names no owner): each block shows its own account's fee, whether its listing named the
+// account or the account was learnt from its identity.
+func TestBlocksOfOneIDInTwoAccountsKeepTheirFees(t *testing.T) {
+	ba, bb := blk("cr-same", "111122223333"), blk("cr-same", "")
+	a := &fake{id: "111122223333", list: source.BlockList{Blocks: []model.Block{ba}, Now: now,
+		Fees: map[string]model.Money{source.FeeKey(ba): model.MustMoney("100")}}}
+	b := &fake{id: "222233334444", list: source.BlockList{Blocks: []model.Block{bb}, Now: now,
+		Fees: map[string]model.Money{source.FeeKey(bb): model.MustMoney("200")}}}
+	be, err := New([]Member{{Profile: "a", Backend: a}, {Profile: "b", Backend: b}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, err := be.Blocks(context.Background(), []string{"us-east-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list.Blocks) != 2 {
+		t.Fatalf("%d blocks listed, want 2", len(list.Blocks))
+	}
+	for _, p := range list.Blocks {
+		want := map[string]string{"111122223333": "100", "222233334444": "200"}[p.Account]
+		if got, ok := list.Fees[source.FeeKey(p)]; !ok || got != model.MustMoney(want) {
+			t.Errorf("block of %s: fee %s (%v), want %s", p.Account, got, ok, want)
+		}
 	}
 }

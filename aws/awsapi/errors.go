@@ -124,6 +124,11 @@ func explainAPI(err error, apiErr smithy.APIError, profileFlag string) source.Ex
 		ex.Summary, ex.Hint = "The Capacity Block is not active yet.", "Instances can be launched from its start time."
 	case code == "ReservationCapacityExceeded":
 		ex.Summary, ex.Hint = "The block has fewer free instances than asked for.", "Launch fewer, or wait for terminating instances to free their slots."
+	case code == "InvalidParameterValue" && strings.Contains(text, "EndDateRange") && strings.Contains(text, "after the start"):
+		// A search asked again after its window's end went by (a row listed before the
+		// clock moved on): AWS names its parameter; the person needs what happened.
+		ex.Summary = "The search window has passed: its end is before now, so nothing in it can start any more."
+		ex.Hint = "Search again with a window that ends later; nothing was bought."
 	case code == "InvalidParameterValue" && strings.Contains(strings.ToLower(text), "market type"):
 		ex.Summary = "The launch lacks the capacity-block market type."
 		ex.Hint = "Launches into a Capacity Block need InstanceMarketOptions.MarketType=capacity-block."

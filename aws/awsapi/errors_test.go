@@ -27,3 +27,14 @@ func TestUnavailableNamesTheService(t *testing.T) {
 		}
 	}
 }
+
+// A search whose window has passed (a row listed before the clock moved on) is said as
+// such, not as AWS's raw parameter error.
+func TestPassedWindowIsASentence(t *testing.T) {
+	err := &smithy.GenericAPIError{Code: "InvalidParameterValue",
+		Message: "Value (2026-12-01T08:00:00Z) for parameter EndDateRange is invalid. It must be after the start of the range (2026-12-02T08:00:00Z)."}
+	ex := ExplainError(err)
+	if !strings.Contains(ex.Summary, "window has passed") || strings.Contains(ex.Summary, "EndDateRange") || !strings.Contains(ex.Hint, "Search again") {
+		t.Errorf("%+v", ex)
+	}
+}

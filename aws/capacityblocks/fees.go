@@ -2,11 +2,12 @@ package capacityblocks
 
 import (
 	"github.com/gpublock/gpublock/aws/paid"
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 )
 
 // FeesPaid is what this machine's purchase journal says was paid for each listed block
-// (its purchase and its extensions), by reservation id, less what AWS lists as
+// (its purchase and its extensions), by source.FeeKey, less what AWS lists as
 // payment-failed: a failed block or extension charges nothing, though the journal recorded
 // it as bought when the call answered. A block bought elsewhere is absent (AWS's
 // reservation carries no fee); a missing or unreadable journal gives nil, not an error.
@@ -42,7 +43,7 @@ func paidFees(blocks []model.Block, j paid.Index) map[string]model.Money {
 				total = total.Add(x.Fee)
 			}
 		}
-		fees[id] = total
+		fees[source.FeeKey(b)] = total
 	}
 	return fees
 }

@@ -94,6 +94,13 @@ func Gather(ctx context.Context, c *awsapi.Client, srcs []source.Source, regions
 		}
 		it := newItem(b, cmp.Or(b.Account, account))
 		it.res.Payments = j.payments(b, historyKnown)
+		if len(it.res.Tags) == 0 {
+			// SageMaker lists a plan without its tags: those it was bought with here are
+			// in the journal.
+			if h := j.Of(b); h != nil && h.Purchase != nil && len(h.Entry.Tags) > 0 {
+				it.res.Tags = maps.Clone(h.Entry.Tags)
+			}
+		}
 		if report.Relevant(it.res, in.From, in.To, in.Now) {
 			items = append(items, it)
 		}
@@ -140,8 +147,9 @@ type part struct {
 }
 
 func newItem(b model.Block, account string) *item {
+	// A pending extension's fee is counted (payments), so are its hours.
 	it := &item{res: report.Reservation{Account: account, Region: b.Region, Source: b.Source, ID: b.ReservationID,
-		InstanceType: b.InstanceType, Count: b.TotalCount, Start: b.Start.UTC(), End: b.End.UTC(), State: b.State,
+		InstanceType: b.InstanceType, Count: b.TotalCount, Start: b.Start.UTC(), End: b.HeldEnd().UTC(), State: b.State,
 		Tags: maps.Clone(b.Tags)}}
 	if b.Source == model.SourceTrainingPlan {
 		it.res.ID, it.res.Name = cmp.Or(b.ARN, b.ReservationID), b.ReservationID
@@ -157,6 +165,11 @@ func newItem(b model.Block, account string) *item {
 	}
 	if len(it.parts) == 0 {
 		it.parts = []part{{b.Start, b.End, b.TotalCount}}
+	}
+	for _, x := range b.Extensions {
+		if x.Status == model.ExtensionPaymentPending && x.End.After(b.End) {
+			it.parts = append(it.parts, part{maxTime(x.Start, b.End), x.End, cmp.Or(x.Count, b.TotalCount)})
+		}
 	}
 	for _, p := range it.parts {
 		it.res.ReservedHours += float64(p.count) * hours(p.end.Sub(p.start))

@@ -288,7 +288,7 @@ func TestGatherTrainingPlan(t *testing.T) {
 	if off.ID == "" {
 		t.Fatal("no plan offering")
 	}
-	res, err := e.tp.Purchase(ctx, off, nil)
+	res, err := e.tp.Purchase(ctx, off, map[string]string{"team": "ml", "project": "llm"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -301,6 +301,10 @@ func TestGatherTrainingPlan(t *testing.T) {
 	buys := payments(r, report.Purchase)
 	if r.Name != res.Plan.Name || r.Source != model.SourceTrainingPlan || len(buys) != 1 || buys[0].Origin != report.FromBoth || buys[0].Amount.Cmp(off.Fee) != 0 {
 		t.Errorf("plan %+v, purchase %+v; want %s from SageMaker and the journal", r, buys, off.Fee)
+	}
+	// SageMaker's listings carry no tags; the journal has those it was bought with.
+	if r.Tags["team"] != "ml" || r.Tags["project"] != "llm" {
+		t.Errorf("plan tags %v, want team=ml project=llm", r.Tags)
 	}
 	if r.Use.Known || !strings.Contains(r.Use.Why, "aws/sagemaker/CapacityReservations") || float64(off.InstanceHours()) != r.ReservedHours {
 		t.Errorf("plan use %+v, reserved %v (want %d)", r.Use, r.ReservedHours, off.InstanceHours())
@@ -325,5 +329,35 @@ func TestGatherAReservationOnlyTheJournalKnows(t *testing.T) {
 	if r.State != model.StateExpired || r.ReservedHours != 48 || len(r.Payments) != 1 || r.Payments[0].Origin != report.FromJournal ||
 		r.Payments[0].Amount.Cmp(model.MustMoney("500")) != 0 || r.Use.Known {
 		t.Errorf("journal-only reservation %+v", r)
+	}
+}
+
+// An extension still being paid for is counted whole: its fee and its hours, so that the
+// cost per hour does not change when AWS takes the payment.
+func TestGatherPendingExtensionCountsItsHours(t *testing.T) {
+	e := newEnv(t)
+	o, bought := e.buy(t, "us-east-1", nil)
+	e.sim.SetTime(o.Start.Add(time.Hour))
+	offs, err := e.cb.ExtensionOfferings(ctx, e.block(t, "us-east-1", bought.ReservationID), 1)
+	if err != nil || len(offs) == 0 {
+		t.Fatalf("extension offerings: %v %v", offs, err)
+	}
+	if _, err := e.cb.Extend(ctx, e.block(t, "us-east-1", bought.ReservationID), offs[0]); err != nil {
+		t.Fatal(err)
+	}
+	if b := e.block(t, "us-east-1", bought.ReservationID); len(b.Extensions) != 1 || b.Extensions[0].Status != model.ExtensionPaymentPending {
+		t.Fatalf("extension not pending: %+v", b.Extensions)
+	}
+	in, err := Gather(ctx, e.api, e.srcs, []string{"us-east-1"}, o.Start.Add(-24*time.Hour), o.Start.Add(30*24*time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := reservation(t, in, bought.ReservationID)
+	end := o.End.Add(24 * time.Hour)
+	if exts := payments(r, report.Extension); len(exts) != 1 {
+		t.Fatalf("extension payments %+v", exts)
+	}
+	if whole := 2 * end.Sub(o.Start).Hours(); !r.End.Equal(end) || r.ReservedHours != whole {
+		t.Errorf("window %v–%v, %v instance-hours; want to %v, %v", r.Start, r.End, r.ReservedHours, end, whole)
 	}
 }

@@ -199,11 +199,17 @@ type BlockList struct {
 	Quiet []string
 }
 
-// FeeKey is b's key in BlockList.Fees: a training plan's ARN, since its name is unique only
-// in its account and region, else the reservation id, which AWS makes unique.
+// FeeKey is b's key in BlockList.Fees: a training plan's ARN, which names its account (its
+// name is unique only in its account and region); else the account and the reservation id,
+// since two accounts' listings (two emulators, or ids AWS may repeat across accounts) can
+// hold one id. A block whose listing names no account is keyed by its id alone until the
+// account is known (the accounts backend re-keys it then).
 func FeeKey(b model.Block) string {
-	if b.ARN != "" {
+	switch {
+	case b.ARN != "":
 		return b.ARN
+	case b.Account != "":
+		return b.Account + "/" + b.ReservationID
 	}
 	return b.ReservationID
 }

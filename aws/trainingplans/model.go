@@ -93,6 +93,15 @@ func PlanFromBlock(b model.Block) Plan {
 	return p
 }
 
+// arnRegion is the region of a plan's ARN, "" for a name.
+func arnRegion(arn string) string {
+	parts := strings.SplitN(arn, ":", 6)
+	if len(parts) < 6 || parts[0] != "arn" {
+		return ""
+	}
+	return parts[3]
+}
+
 // ARNAccount is the account of an ARN (arn:aws:sagemaker:REGION:ACCOUNT:training-plan/NAME),
 // "" when it names none.
 func ARNAccount(arn string) string {

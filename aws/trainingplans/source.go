@@ -103,11 +103,19 @@ var planName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(
 
 // Owns accepts a plan's name. A Capacity Reservation's id has that form too, so the
 // sources are asked in model.Sources' order, the blocks first.
-func (plans) Owns(id string) bool { return planName().MatchString(id) }
+func (plans) Owns(id string) bool { return planName().MatchString(id) || planARN().MatchString(id) }
+
+// planARN is TrainingPlanArn's pattern: DescribeTrainingPlan takes an ARN as well as a name.
+var planARN = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^arn:aws[a-z\-]*:sagemaker:[a-z0-9\-]*:[0-9]{12}:training-plan/[a-zA-Z0-9](-*[a-zA-Z0-9]){0,63}$`)
+})
 
 // FindBlock is the plan as it is now, by name, with its extensions, so that a dialog that
 // bought one can see it paid. Without the history the plan stands as described.
 func (s plans) FindBlock(ctx context.Context, region, name string) (model.Block, bool, error) {
+	if r := arnRegion(name); r != "" {
+		region = r // the plan is where its ARN says, whatever the listing's region
+	}
 	p, err := s.tp.Describe(ctx, region, name)
 	if err != nil {
 		if isCode(err, "ResourceNotFound") {

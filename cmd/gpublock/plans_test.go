@@ -104,7 +104,7 @@ func TestPurchaseMultiPartPlan(t *testing.T) {
 	// The confirmation: account, region, target, each part, the total fee, no refund, no dry run.
 	for _, want := range []string{"Account:", "Region:      " + off.Region, "For:         training job", "Part 1:", "Part 2:",
 		"Upfront fee: $", "cannot be cancelled or modified", "Dry run:     there is no dry run for training plans", "Type buy"} {
-		if !strings.Contains(errs, want) {
+		if !cmdtest.Says(errs, want) {
 			t.Fatalf("the confirmation lacks %q:\n%s", want, errs)
 		}
 	}

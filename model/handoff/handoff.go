@@ -174,7 +174,12 @@ func refuse(row tool, b model.Block) *Refusal {
 		if row.source == model.SourceCapacityBlock {
 			what = fmt.Sprintf("%s launches EC2 instances into a Capacity Block (cr-…); a SageMaker training plan is used only by SageMaker", row.name)
 		}
-		return &Refusal{row.name, what, "use --for " + strings.Join(toolNames(ToolsFor(b.Source)), " or --for ")}
+		hint := "use --for " + strings.Join(toolNames(ToolsFor(b.Source)), " or --for ")
+		// A plan is suggested only to the tools it was bought for.
+		if p, err := trainingPlan(b); err == nil && b.Source == model.SourceTrainingPlan && p.elsewhere() != "" {
+			hint = p.elsewhere()
+		}
+		return &Refusal{row.name, what, hint}
 	}
 	return nil
 }

@@ -487,3 +487,16 @@ func TestKeysKeepTheirOrder(t *testing.T) {
 		t.Errorf("training job starts with %v (%v); want TrainingJobName", k, err)
 	}
 }
+
+// An EC2 tool refusing a plan suggests only the tools the plan was bought for: a
+// HyperPod-only plan is not sent to --for sagemaker, which would refuse it too.
+func TestRefusingAPlanSuggestsWhatTakesIt(t *testing.T) {
+	_, err := Render(Karpenter, testPlan(model.TargetHyperPodCluster))
+	if err == nil || !strings.Contains(err.Error(), "--for hyperpod") || strings.Contains(err.Error(), "--for sagemaker") {
+		t.Errorf("karpenter with a HyperPod-only plan: %v", err)
+	}
+	_, err = Render(Karpenter, testPlan(model.TargetTrainingJob))
+	if err == nil || !strings.Contains(err.Error(), "--for sagemaker") || strings.Contains(err.Error(), "--for hyperpod") {
+		t.Errorf("karpenter with a training-job plan: %v", err)
+	}
+}

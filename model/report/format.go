@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gpublock/gpublock/model"
 )
 
 // unknownCell is an unknown or undefined figure in the table and the SVG.
@@ -17,7 +19,7 @@ func (a Amount) String() string {
 	case a.Unknown == 0:
 		return a.Known.Dollars()
 	case a.Unknown == a.Payments:
-		return fmt.Sprintf("unknown (%s)", plural(a.Unknown, "payment", "payments"))
+		return fmt.Sprintf("unknown (%s)", model.Plural(a.Unknown, "payment", "payments"))
 	}
 	return fmt.Sprintf("%s + %d unknown", a.Known.Dollars(), a.Unknown)
 }
@@ -67,13 +69,6 @@ func formatHours(h float64) string {
 // percent is a share (0–1) in whole percent.
 func percent(share float64) string { return strconv.FormatFloat(share*100, 'f', 0, 64) + "%" }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
-
 // utc is a time as the report prints it: "2026-11-03 11:30 UTC".
 func utc(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 MST") }
 
@@ -100,5 +95,5 @@ func (r Report) UnknownWords() string {
 	for _, p := range r.UnknownAmounts {
 		ids = append(ids, fmt.Sprintf("%s (%s, %s)", p.ReservationID, p.Kind, p.At.UTC().Format("2006-01-02")))
 	}
-	return fmt.Sprintf("%s of unknown amount, not counted in the totals: %s", plural(len(r.UnknownAmounts), "payment", "payments"), strings.Join(ids, ", "))
+	return fmt.Sprintf("%s of unknown amount, not counted in the totals: %s", model.Plural(len(r.UnknownAmounts), "payment", "payments"), strings.Join(ids, ", "))
 }

@@ -127,7 +127,7 @@ func (s *svg) spendChart(r Report) {
 		s.text(axisLeft+plotW/2, spendTop+spendHeight/2, "middle", 13, "", mutedColour, "nothing paid in this window")
 	case r.Paid.Unknown > 0:
 		s.text(axisLeft, base+36, "start", 11, "", "#c53030",
-			"? "+plural(r.Paid.Unknown, "payment", "payments")+" of unknown amount, not drawn (listed below)")
+			"? "+model.Plural(r.Paid.Unknown, "payment", "payments")+" of unknown amount, not drawn (listed below)")
 	}
 }
 

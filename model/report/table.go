@@ -120,9 +120,9 @@ func WriteTable(w io.Writer, r Report) error {
 
 func (r Report) writeHeadline(w io.Writer) {
 	fmt.Fprintf(w, "What was paid and what was used, %s\n", r.windowWords())
-	fmt.Fprintf(w, "Paid: %s in %s", r.Paid.Known.Dollars(), plural(r.Paid.Payments, "payment", "payments"))
+	fmt.Fprintf(w, "Paid: %s in %s", r.Paid.Known.Dollars(), model.Plural(r.Paid.Payments, "payment", "payments"))
 	if r.Paid.Unknown > 0 {
-		fmt.Fprintf(w, "; %s of unknown amount, not counted", plural(r.Paid.Unknown, "payment", "payments"))
+		fmt.Fprintf(w, "; %s of unknown amount, not counted", model.Plural(r.Paid.Unknown, "payment", "payments"))
 	}
 	fmt.Fprintln(w)
 	u := r.Use
@@ -135,7 +135,7 @@ func (r Report) writeHeadline(w io.Writer) {
 		fmt.Fprint(w, "Used: no reservation of known use")
 	}
 	if u.UnknownReservations > 0 {
-		fmt.Fprintf(w, "; use unknown for %s (%s reserved hours)", plural(u.UnknownReservations, "reservation", "reservations"), formatHours(u.UnknownReservedHours))
+		fmt.Fprintf(w, "; use unknown for %s (%s reserved hours)", model.Plural(u.UnknownReservations, "reservation", "reservations"), formatHours(u.UnknownReservedHours))
 	}
 	fmt.Fprintln(w)
 }
@@ -163,7 +163,7 @@ func (row Row) Unknowns() []string {
 		case row.Fee.Payments == 0:
 			why = append(why, "no fee on record")
 		case !row.Fee.Complete():
-			why = append(why, "fee unknown ("+plural(row.Fee.Unknown, "payment", "payments")+" of unknown amount)")
+			why = append(why, "fee unknown ("+model.Plural(row.Fee.Unknown, "payment", "payments")+" of unknown amount)")
 		}
 	}
 	if !row.OnDemandHourly.Known {

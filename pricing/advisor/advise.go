@@ -226,7 +226,7 @@ func (w work) reserved(kind Kind) Option {
 		return o
 	}
 	off := best.Offering.Offering
-	usable := hoursText(big.NewRat(model.UsableMinutes(off.Minutes()), 60))
+	usable := model.HoursMinutes(model.UsableMinutes(off.Minutes()))
 	if w.runs > 1 {
 		best.Notes = append(best.Notes, fmt.Sprintf("%d runs at this block's live fee: later months' fees are not known yet", w.runs))
 	}
@@ -234,7 +234,7 @@ func (w work) reserved(kind Kind) Option {
 		best.Notes = append(best.Notes, fmt.Sprintf("made of %d reserved capacities with %d gap(s) between %s and %s: the job stops at each gap and must resume after it",
 			len(off.Parts), gaps, off.Start.UTC().Format("Jan 02 15:04"), off.End.UTC().Format("Jan 02 15:04 UTC")))
 	}
-	best.Notes = append(best.Notes, fmt.Sprintf("paid for every hour of the block, used or not: a run uses %s of its %s usable hours (instances stop %d minutes before the end)",
+	best.Notes = append(best.Notes, fmt.Sprintf("paid for every hour of the block, used or not: a run uses %s h of its %s of usable time (instances stop %d minutes before the end)",
 		hoursText(big.NewRat(w.hours*w.pct, 100)), usable, int(model.TerminationLead.Minutes())))
 	return *best
 }
@@ -310,12 +310,12 @@ func (w work) busyShare() *big.Rat {
 func (w work) savingsPlan(kind Kind, termMonths int, od Option) Option {
 	o := Option{Kind: kind, Guarantee: Guarantee{
 		Capacity:     "none: a billing discount, not capacity",
-		Price:        fmt.Sprintf("a committed $/h for every hour of %d years, used or not", termMonths/12),
+		Price:        fmt.Sprintf("a committed $/h for every hour of %s, used or not", model.Plural(termMonths/12, "year", "years")),
 		Interruption: "not interrupted",
 	}}
 	switch {
 	case !w.job.Recurring():
-		o.RuledOut = fmt.Sprintf("a one-off job: a Savings Plan commits to a $/h for every hour of %d year%s", termMonths/12, map[bool]string{true: "s"}[termMonths > 12])
+		o.RuledOut = fmt.Sprintf("a one-off job: a Savings Plan commits to a $/h for every hour of %s", model.Plural(termMonths/12, "year", "years"))
 		return o
 	case w.job.RecurringMonths < termMonths:
 		o.RuledOut = fmt.Sprintf("the job recurs for %d months; this plan commits for %d", w.job.RecurringMonths, termMonths)
@@ -510,15 +510,6 @@ func hoursText(h *big.Rat) string {
 		return fmt.Sprint(n / 10)
 	}
 	return fmt.Sprintf("%d.%d", n/10, n%10)
-}
-
-// Percent writes a ratio as a percent with one decimal, rounded up so "at least" stays true.
-func Percent(u pricing.Ratio) string {
-	t := u.Ceil(1000)
-	if t%10 == 0 {
-		return fmt.Sprintf("%d%%", t/10)
-	}
-	return fmt.Sprintf("%d.%d%%", t/10, t%10)
 }
 
 // overflowIn refuses advice whose figures passed what model.Money counts exactly: a total

@@ -59,7 +59,7 @@ func TestAdviseBlockWinsAtFullUse(t *testing.T) {
 	if cb.PerUsefulAcceleratorHour != model.MustMoney("5") { // 1920 ÷ (8 × 48)
 		t.Errorf("per useful accelerator-hour %s", cb.PerUsefulAcceleratorHour)
 	}
-	if !strings.Contains(strings.Join(cb.Notes, " "), "a run uses 48 of its 71.5 usable hours") {
+	if !strings.Contains(strings.Join(cb.Notes, " "), "a run uses 48 h of its 71 h 30 min of usable time") {
 		t.Errorf("notes %q", cb.Notes)
 	}
 	for _, k := range []Kind{TrainingPlan, SavingsPlan1y, SavingsPlan3y, Spot} {
@@ -316,5 +316,68 @@ func TestAdviseRefusesOverflow(t *testing.T) {
 	j.RecurringHoursPerMonth, j.Hours, j.RecurringMonths = 200, 0, MaxRecurringMonths
 	if _, err := Advise(j, Inputs{Offerings: []Offering{huge}, Searched: searched(), Now: now}); err == nil || !strings.Contains(err.Error(), "too large") {
 		t.Errorf("a total of 120 × $999,999,999,999: %v", err)
+	}
+}
+
+// A recurring job runs a block each month: the reservation's step says the fee of one run
+// and the total of the runs, each by its name, never the total as one block's fee.
+func TestRecurringReservationSaysPerRunAndTotal(t *testing.T) {
+	j := job(0, 100)
+	j.RecurringHoursPerMonth, j.RecurringMonths = 200, 12
+	a, err := Advise(j, Inputs{Offerings: []Offering{block("us-east-1", 1, 9, "8000")}, Searched: searched(), Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	step := a.Steps[1]
+	if !strings.Contains(step, "$8,000.00 upfront per run, $96,000.00 for the 12 runs") || strings.Contains(step, "for $96,000.00 upfront") {
+		t.Errorf("step 2 %q", step)
+	}
+	one, err := Advise(job(48, 100), Inputs{Offerings: []Offering{block("us-east-1", 1, 3, "1920")}, Searched: searched(), Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if step := one.Steps[1]; !strings.Contains(step, "for $1,920.00 upfront (") || strings.Contains(step, "per run") {
+		t.Errorf("one run's step 2 %q", step)
+	}
+}
+
+// A block's usable time is said exactly, in hours and minutes: 26 h 50 min is not 26.9
+// hours; and a one-year term is "1 year".
+func TestAdviceWordsAreExact(t *testing.T) {
+	b := block("us-east-1", 1, 1, "1000")
+	b.Offering.End = b.Offering.Start.Add(27*time.Hour + 20*time.Minute) // 26 h 50 min usable
+	b.Offering.DurationHours, b.Offering.DurationMinutes = 27, 20
+	a, err := Advise(job(20, 100), Inputs{Offerings: []Offering{b}, Searched: searched(), Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cb, _ := a.Option(CapacityBlock)
+	notes := strings.Join(cb.Notes, " ")
+	if !strings.Contains(notes, "26 h 50 min") || strings.Contains(notes, "26.9") {
+		t.Errorf("notes %q", notes)
+	}
+	j := job(0, 100)
+	j.RecurringHoursPerMonth, j.RecurringMonths = 700, 12
+	a, _ = Advise(j, Inputs{Now: now})
+	for _, o := range a.Options {
+		s := o.Guarantee.Price + " " + o.RuledOut
+		if strings.Contains(s, "1 years") {
+			t.Errorf("%s: %q", o.Kind, s)
+		}
+	}
+}
+
+// The chart marks a crossing with the same rounding as the text that names it.
+func TestChartCrossingAgreesWithText(t *testing.T) {
+	a, err := Advise(job(48, 100), Inputs{Offerings: []Offering{block("us-east-1", 1, 3, "1920")}, Searched: searched(), Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Crossings) == 0 {
+		t.Fatal("no crossing")
+	}
+	chart := a.Chart(100, 24)
+	if !strings.Contains(chart, "72.7%") || strings.Contains(chart, "73%") { // 0.72674… rounded up to one decimal
+		t.Errorf("chart:\n%s", chart)
 	}
 }

@@ -30,7 +30,7 @@ func (a Advice) Chart(width, height int) string {
 		if reading != "" {
 			reading += "; "
 		}
-		reading += fmt.Sprintf("%s and %s cost the same at %s utilization (%s)", c.A.Title(), c.B.Title(), Percent(c.Utilization), c.Cost.Dollars())
+		reading += fmt.Sprintf("%s and %s cost the same at %s utilization (%s)", c.A.Title(), c.B.Title(), c.Utilization.Percent(), c.Cost.Dollars())
 	}
 	if reading == "" && len(lines) > 1 {
 		reading = "the leading options do not cross between 0 and 100% utilization"

@@ -9,6 +9,11 @@ import (
 	"github.com/gpublock/gpublock/pricing"
 )
 
+// PerHourHeading heads the column of Cells.PerHour in the CLI and the TUI: the cost over the
+// job's accelerator-hours of useful work, which is more than a block's fee over all its
+// accelerator-hours (model.Offering.AcceleratorHourlyRate), since a block is paid whole.
+const PerHourHeading = "PER USEFUL ACC-H"
+
 // Cells are an option's table cells, as the CLI and the TUI show them.
 type Cells struct {
 	Total, PerHour, Where, Status string

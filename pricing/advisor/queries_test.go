@@ -58,7 +58,7 @@ func TestAdviceChart(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := a.Chart(80, 16)
-	for _, want := range []string{"= Capacity Block $1,920.00", "* On-demand $2,641.92 at 100%", "X", "73%", "cost the same at 72.7% utilization ($1,920.00)"} {
+	for _, want := range []string{"= Capacity Block $1,920.00", "* On-demand $2,641.92 at 100%", "X", "72.7%", "cost the same at 72.7% utilization ($1,920.00)"} {
 		if !strings.Contains(c, want) {
 			t.Errorf("lacks %q:\n%s", want, c)
 		}

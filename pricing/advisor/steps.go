@@ -3,6 +3,8 @@ package advisor
 import (
 	"fmt"
 	"strings"
+
+	"github.com/gpublock/gpublock/model"
 )
 
 // steps writes the decision tree for this job: on-demand first; reserve when the capacity
@@ -29,8 +31,8 @@ func (w work) steps(a Advice) []string {
 	switch {
 	case res.Known:
 		off := res.Offering.Offering
-		out = append(out, fmt.Sprintf("2. When the capacity must be certain, reserve it: a %s of %d × %s in %s from %s, %s, for %s upfront (%s per useful accelerator-hour).",
-			name, off.Count, off.InstanceType, off.AvailabilityZone, off.Start.UTC().Format("Mon Jan 02 15:04 UTC"), durationText(off.Minutes()), res.Total.Dollars(), res.PerUsefulAcceleratorHour.Rate()))
+		out = append(out, fmt.Sprintf("2. When the capacity must be certain, reserve it: a %s of %d × %s in %s from %s, %s, for %s (%s per useful accelerator-hour).",
+			name, off.Count, off.InstanceType, off.AvailabilityZone, off.Start.UTC().Format("Mon Jan 02 15:04 UTC"), durationText(off.Minutes()), w.feeText(off.Fee, res.Total), res.PerUsefulAcceleratorHour.Rate()))
 	case res.RuledOut != "":
 		out = append(out, fmt.Sprintf("2. When the capacity must be certain, reserve it: no %s: %s.", name, res.RuledOut))
 	default:
@@ -50,10 +52,10 @@ func (w work) steps(a Advice) []string {
 			out = append(out, fmt.Sprintf("3. A reservation pays only when the instances are busy enough: the %s costs more than on-demand even at 100%% utilization.", name))
 		case res.Total.Cmp(od.Total) <= 0:
 			out = append(out, fmt.Sprintf("3. A reservation pays only when the instances are busy enough: from %s utilization the %s costs less than on-demand; at %d%% it saves %s.",
-				Percent(cross.Utilization), name, w.pct, od.Total.Sub(res.Total).Dollars()))
+				cross.Utilization.Percent(), name, w.pct, od.Total.Sub(res.Total).Dollars()))
 		default:
 			out = append(out, fmt.Sprintf("3. A reservation pays only when the instances are busy enough: it needs %s utilization; at %d%% the %s costs %s more than on-demand.",
-				Percent(cross.Utilization), w.pct, name, res.Total.Sub(od.Total).Dollars()))
+				cross.Utilization.Percent(), w.pct, name, res.Total.Sub(od.Total).Dollars()))
 		}
 	} else {
 		out = append(out, "3. A reservation pays only when the instances are busy enough: no reservation and on-demand price to compare.")
@@ -115,6 +117,15 @@ func (w work) steps(a Advice) []string {
 		out = append(out, "No recommendation: no option has a known cost for this job.")
 	}
 	return out
+}
+
+// feeText says a reservation's fee: one block's upfront, and for a recurring job also the
+// total of its runs, each named, so that the runs' total is never read as one block's fee.
+func (w work) feeText(perRun, total model.Money) string {
+	if w.runs <= 1 {
+		return perRun.Dollars() + " upfront"
+	}
+	return fmt.Sprintf("%s upfront per run, %s for the %d runs", perRun.Dollars(), total.Dollars(), w.runs)
 }
 
 // durationText writes minutes as people say a length: "2 days", "3 weeks", "47.5 hours".

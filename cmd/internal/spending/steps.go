@@ -58,12 +58,40 @@ func SummaryHead(w io.Writer, title string, info cmdutil.BackendInfo) {
 // "Label:" rows, then what cannot be undone.
 func PrintFacts(w io.Writer, f model.Facts) {
 	width := FactsLabelWidth(f)
+	indent := strings.Repeat(" ", 3+width)
 	for _, l := range f.Lines {
-		fmt.Fprintf(w, "  %s %s\n", PadRight(l.Label+":", width), l.Value)
+		value := strings.ReplaceAll(wrapWords(l.Value, factsColumns-len(indent)), "\n", "\n"+indent)
+		fmt.Fprintf(w, "  %s %s\n", PadRight(l.Label+":", width), value)
 	}
 	if f.Final != "" {
-		fmt.Fprintf(w, "  %s\n", f.Final)
+		fmt.Fprintf(w, "  %s\n", strings.ReplaceAll(wrapWords(f.Final, factsColumns-2), "\n", "\n  "))
 	}
+}
+
+// factsColumns is the width the facts are wrapped to: a terminal's least, so that no
+// terminal cuts a word of what is agreed to.
+const factsColumns = 80
+
+// wrapWords breaks s between words into lines of at most n columns; a word longer than a
+// line stays whole (an id, an ARN) rather than be cut.
+func wrapWords(s string, n int) string {
+	var b strings.Builder
+	col := 0
+	for _, word := range strings.Fields(s) {
+		k := utf8.RuneCountInString(word)
+		switch {
+		case col == 0:
+		case col+1+k > n:
+			b.WriteByte('\n')
+			col = 0
+		default:
+			b.WriteByte(' ')
+			col++
+		}
+		b.WriteString(word)
+		col += k
+	}
+	return b.String()
 }
 
 // FactsLabelWidth is the width of the facts' "Label:" column: 12, or the longest label's.

@@ -112,7 +112,7 @@ func New(env dialog.Env, b model.Block) (Model, tea.Cmd) {
 	d.fields[lfKey].Placeholder = "none"
 	d.fields[lfGroups] = textfield.New("")
 	d.fields[lfGroups].Placeholder = "the VPC's default (sg-…, comma-separated)"
-	d.fields[lfCount] = textfield.New(strconv.Itoa(max(1, d.free())))
+	d.fields[lfCount] = textfield.New(strconv.Itoa(max(1, d.block.FreeCount())))
 	if ami == "" {
 		d.focus = lfAMI
 	}
@@ -127,15 +127,6 @@ func New(env dialog.Env, b model.Block) (Model, tea.Cmd) {
 // notYet: the block has not started, and the form attaches the launch to its start.
 func (d Model) notYet() bool {
 	return d.block.State == model.StateScheduled || d.block.State == model.StatePaymentPending
-}
-
-// free is how many instances the form may ask for: the block's available count once it
-// runs, its whole count before.
-func (d Model) free() int {
-	if d.notYet() && d.block.AvailableCount == 0 {
-		return d.block.TotalCount
-	}
-	return d.block.AvailableCount
 }
 
 // spec reads the form, or says what is wrong with it before any call.

@@ -164,7 +164,7 @@ func TestShowsTheFactsInOrder(t *testing.T) {
 	env := uitest.Env(screen.Rect{W: 300, H: 77}, true)
 	b := uitest.Block(model.StateActive)
 	d, _ := New(env, b)
-	f := model.LaunchFacts(b, uitest.Account, "", d.free(), env.Location)
+	f := model.LaunchFacts(b, uitest.Account, "", env.Location)
 	if miss := uitest.RowsInOrder(d.lines(290), f.Lines); miss != "" {
 		t.Errorf("the launch dialog lacks %q:\n%s", miss, ansi.Strip(strings.Join(d.lines(290), "\n")))
 	}

@@ -26,7 +26,7 @@ func (d Model) lines(w int) []string {
 	}
 	// The block's labels are as wide as the form's below (16 and a space), so every value
 	// starts in one column.
-	facts := model.LaunchFacts(b, d.env.Account(), note, d.free(), d.env.Location)
+	facts := model.LaunchFacts(b, d.env.Account(), note, d.env.Location)
 	for i := range facts.Lines {
 		facts.Lines[i].Label = fmt.Sprintf("%-*s", launchLabelWidth, facts.Lines[i].Label)
 	}

@@ -160,13 +160,8 @@ func tagText(tags map[string]string) string {
 // tags are the reservation's tags from the field, or what is wrong with them.
 func (d Model) tags() (map[string]string, error) {
 	out := map[string]string{}
-	for _, kv := range strings.Split(d.fields[pfTags].Value(), ",") {
-		if kv = strings.TrimSpace(kv); kv == "" {
-			continue
-		}
-		if err := model.AddTag(out, kv); err != nil {
-			return nil, err
-		}
+	if err := model.AddTags(out, d.fields[pfTags].Value()); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -169,7 +169,7 @@ func (m Model) calCellText(regions []string, start time.Time, cells map[string][
 			at += " (" + l + ")"
 		}
 	}
-	return fmt.Sprintf("%s %s: %d × %s in %s from %s, %s, %s (%s/accelerator-hour)", r, day.Format("Mon Jan 02"), o.Count, o.InstanceType,
+	return fmt.Sprintf("%s %s: %d × %s in %s from %s, %s, %s (%s per accelerator-hour of the whole block)", r, day.Format("Mon Jan 02"), o.Count, o.InstanceType,
 		o.AvailabilityZone, at, o.Length(), o.Fee.Dollars(), o.AcceleratorHourlyRate().Rate())
 }
 

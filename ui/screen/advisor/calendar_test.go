@@ -42,3 +42,31 @@ func TestCalendarNamesExactLength(t *testing.T) {
 		}
 	}
 }
+
+// The table's cost per accelerator-hour is per useful hour of the job; the calendar's is per
+// hour of the whole block: each says which, so the two figures for one block are not read
+// as one.
+func TestPerAcceleratorHourFiguresSayWhich(t *testing.T) {
+	one := func(ctx context.Context, q model.Query) <-chan Page {
+		ch := make(chan Page, 1)
+		ch <- Page{Region: "us-east-1", Offerings: []model.Offering{offering("cb-1", 2, "3000")}}
+		close(ch)
+		return ch
+	}
+	m := New(testContext(), Options{Search: one})
+	m, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	m = run(m, cmd)
+	table := ansi.Strip(viewAt(m, 120, 40))
+	if !strings.Contains(table, "PER USEFUL ACC-H") {
+		t.Errorf("the table does not say its rate is per useful accelerator-hour:\n%s", table)
+	}
+	m, _ = m.Update(tea.KeyPressMsg{Code: 'v', Text: "v"})
+	m, _ = m.Update(tea.KeyPressMsg{Code: 'v', Text: "v"})
+	for range 2 {
+		m, _ = m.Update(tea.KeyPressMsg{Code: 'l', Text: "l"})
+	}
+	cal := strings.Join(strings.Fields(ansi.Strip(viewAt(m, 200, 60))), " ")
+	if !strings.Contains(cal, "per accelerator-hour of the whole block") {
+		t.Errorf("the calendar does not say its rate is per hour of the whole block:\n%s", cal)
+	}
+}

@@ -104,14 +104,14 @@ func (m Model) resultLines(width, height int) []string {
 	}
 	a := *m.advice
 	wide := width >= 100
-	head := fmt.Sprintf("  %-2s %-16s %-19s %-13s %-18s", "#", "OPTION", "TOTAL", "PER ACC-H", "WHERE")
+	head := fmt.Sprintf("  %-2s %-16s %-19s %-16s %-18s", "#", "OPTION", "TOTAL", adv.PerHourHeading, "WHERE")
 	if wide {
 		head += " STATUS"
 	}
 	out = append(out, th.TableHeader.Render(head))
 	for i, o := range a.Options {
 		c := adv.Describe(o, a.Recommended)
-		row := fmt.Sprintf("%s %-2d %-16s %-19s %-13s %-18s", statusMark(c), i+1, o.Kind.Title(), c.Total, c.PerHour, c.Where)
+		row := fmt.Sprintf("%s %-2d %-16s %-19s %-16s %-18s", statusMark(c), i+1, o.Kind.Title(), c.Total, c.PerHour, c.Where)
 		if wide {
 			row += " " + c.Status
 		}

@@ -248,7 +248,7 @@ func printAdvice(w io.Writer, adv advisor.Advice, in advisor.Inputs, now time.Ti
 	fmt.Fprintln(w, advisor.JobLine(adv.Job))
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "RANK\tOPTION\tTOTAL\tPER USEFUL ACC-H\tWHERE\tSTATUS")
+	fmt.Fprintln(tw, "RANK\tOPTION\tTOTAL\t"+advisor.PerHourHeading+"\tWHERE\tSTATUS")
 	for i, o := range adv.Options {
 		r := advisor.Describe(o, adv.Recommended)
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", i+1, o.Kind.Title(), r.Total, r.PerHour, r.Where, r.Status)
@@ -266,7 +266,7 @@ func printAdvice(w io.Writer, adv advisor.Advice, in advisor.Inputs, now time.Ti
 		fmt.Fprintln(w, s)
 	}
 	for _, c := range adv.Crossings {
-		fmt.Fprintf(w, "Crossing: %s and %s cost the same at %s utilization (%s; exactly %s).\n", c.A.Title(), c.B.Title(), advisor.Percent(c.Utilization), c.Cost.Dollars(), c.Utilization)
+		fmt.Fprintf(w, "Crossing: %s and %s cost the same at %s utilization (%s; exactly %s).\n", c.A.Title(), c.B.Title(), c.Utilization.Percent(), c.Cost.Dollars(), c.Utilization)
 	}
 	switch {
 	case !adv.Job.SageMaker:

@@ -70,7 +70,7 @@ func TestExtendWithYesMovesTheEnd(t *testing.T) {
 	for _, want := range []string{"EXTEND (SIMULATED)", "Account:     " + ec2sim.DemoAccount, "Ends now:    " + oldEnd.Format("2006-01-02 15:04"),
 		"New end:     " + oldEnd.Add(24*time.Hour).Format("2006-01-02 15:04"), "Add:         1d", charged.Dollars(),
 		"Break-even:  the added hours are ", " · on-demand $", model.ExtensionIrrevocable, "allowed (ec2:PurchaseCapacityBlockExtension"} {
-		if !strings.Contains(errs, want) {
+		if !cmdtest.Says(errs, want) {
 			t.Errorf("confirmation lacks %q:\n%s", want, errs)
 		}
 	}

@@ -22,6 +22,9 @@ import (
 func launchArgs(cmd *cobra.Command, args []string) error {
 	fs := cmd.Flags()
 	if fs.Changed("pending") || fs.Changed("cancel") {
+		if c, _ := fs.GetString("cancel"); fs.Changed("cancel") && !strings.HasPrefix(strings.TrimSpace(c), "cr-") {
+			return cmdutil.Usagef("--cancel %q: want a capacity reservation id such as cr-0123456789abcdef0", c)
+		}
 		if len(args) > 0 {
 			return cmdutil.Usagef("--pending and --cancel take no RESERVATION_ID argument (--cancel names it: --cancel cr-…)")
 		}
@@ -78,8 +81,6 @@ func (a *Options) checkAttached() error {
 		return nil // the launch flags are checked as a launch's
 	case a.ami != "" || a.subnet != "" || a.key != "" || len(a.groups) > 0 || a.count != 1 || a.dryRun || a.yes:
 		return cmdutil.Usagef("--pending and --cancel take none of the launch flags")
-	case a.cancel != "" && !strings.HasPrefix(strings.TrimSpace(a.cancel), "cr-"):
-		return cmdutil.Usagef("--cancel %q: want a capacity reservation id such as cr-0123456789abcdef0", a.cancel)
 	}
 	if _, err := cmdutil.TableOrJSONFormat(a.output); err != nil {
 		return err

@@ -138,6 +138,9 @@ func launchRun(ctx context.Context, a *Options) int {
 	// reservation's share instead.
 	if r := model.LaunchBlocker(b, a.count); r != nil && !a.group {
 		fmt.Fprintf(stderr, "gpublock launch: %s Nothing was launched.\n", r)
+		if r.Problem == model.LaunchNotYet {
+			fmt.Fprintf(stderr, "To launch at its start, attach the launch now: the same command with --at-start.\n")
+		}
 		return 1
 	}
 	src, err := cmdutil.OpenSource(client, model.SourceCapacityBlock)
@@ -209,7 +212,7 @@ func (a *Options) check(pos []string) (string, cmdutil.OutputFormat, error) {
 
 func printLaunchSummary(w io.Writer, info cmdutil.BackendInfo, account string, b model.Block, spec source.LaunchSpec) {
 	spending.SummaryHead(w, "LAUNCH", info)
-	f := model.LaunchFacts(b, account, "", b.AvailableCount, time.Local)
+	f := model.LaunchFacts(b, account, "", time.Local)
 	// What is launched: the dialog's form fields.
 	subnet := spec.SubnetID
 	if subnet == "" {

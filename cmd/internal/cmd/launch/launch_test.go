@@ -53,7 +53,7 @@ func TestLaunchIntoActiveBlock(t *testing.T) {
 		ids = append(ids, in.InstanceId)
 	}
 	for _, want := range []string{"LAUNCH", "Account:", "Block:       " + b.CapacityReservationId + " · us-east-1 · " + b.AvailabilityZone, "2 × p5.48xlarge from " + cmdtest.AMI, "Key pair:    ml-team", "instances terminate from"} {
-		if !strings.Contains(errs, want) {
+		if !cmdtest.Says(errs, want) {
 			t.Errorf("confirmation lacks %q:\n%s", want, errs)
 		}
 	}
@@ -101,7 +101,8 @@ func TestLaunchIntoScheduledBlock(t *testing.T) {
 		t.Fatalf("state %s, want scheduled", rows[0].State)
 	}
 	code, out, errs := runCLI(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--yes")...)
-	if code != 1 || out != "" || !strings.Contains(errs, "not active yet (scheduled)") || !strings.Contains(errs, start.Format("2006-01-02 15:04 UTC")) {
+	if code != 1 || out != "" || !strings.Contains(errs, "not active yet (scheduled)") || !strings.Contains(errs, start.Format("2006-01-02 15:04 UTC")) ||
+		!strings.Contains(errs, "--at-start") {
 		t.Errorf("exit %d, stdout %q\n%s", code, out, errs)
 	}
 	if rows := reservations(t, cs.URL); len(rows[0].InstanceIds) != 0 {
@@ -247,6 +248,8 @@ func TestLaunchBadFlags(t *testing.T) {
 		{[]string{"launch", id, "--ami", cmdtest.AMI, "--region", "mars-1"}, "--region"},
 		{[]string{"launch", id, "--ami", cmdtest.AMI, "-o", "csv"}, "-o \"csv\""},
 		{[]string{"launch", id, "--ami", cmdtest.AMI, "--nope"}, "-nope"},
+		{[]string{"launch", "--cancel", ""}, "--cancel \"\""},
+		{[]string{"launch", "--cancel", " "}, "--cancel \" \""},
 	} {
 		before := cs.Calls.Load()
 		code, out, errs := runCLI(append(tc.args, "--endpoint-url", cs.URL, "--yes")...)

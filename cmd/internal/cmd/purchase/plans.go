@@ -46,8 +46,8 @@ var planPurchaseShow = purchaseShow{
 	},
 	notListed: func(client *awsapi.Client, id string, seen int, region string) error {
 		return fmt.Errorf("training plan offering %s is not among the %d offerings the search now returns in %s: it was sold, it expired, "+
-			"or the search flags (--type, --count, --duration, --from, --to, --target) differ from those that listed it. Search again (%s); nothing was bought",
-			id, seen, region, client.NextStep("offerings", region, "--source", "training-plans"))
+			"or the search flags (--type, --count, --duration, --from, --to, --target) differ from those that listed it. %s Search again (%s); nothing was bought",
+			id, seen, region, movingWindow, client.NextStep("offerings", region, "--source", "training-plans"))
 	},
 	summary: func(w io.Writer, info cmdutil.BackendInfo, account string, o model.Offering, _ string, tags map[string]string) {
 		printPlanSummary(w, info, account, o, tags)

@@ -38,9 +38,15 @@ func (t tagFlag) String() string {
 
 func (t tagFlag) Type() string { return "KEY=VALUE" }
 
-// Set adds one tag under model.AddTag, the rule the purchase dialog's tags field and the
-// spend service keep too.
-func (t tagFlag) Set(s string) error { return model.AddTag(t, s) }
+// Set adds the tags of one --tag under model.AddTags, the parser of the purchase dialog's
+// tags field too: --tag team=ml,project=llm is two tags.
+func (t tagFlag) Set(s string) error { return model.AddTags(t, s) }
+
+// movingWindow says why an offering listed minutes ago may not be found by the same flags:
+// the offering is looked up by running its search again, and a window that starts "now"
+// (the default) has moved since the listing.
+const movingWindow = "A search window relative to now (the default --from) moves with the clock: give --from and --to as times " +
+	"(e.g. --from 2026-12-01T08:00:00Z), the same in the search and in the purchase, to find the offering listed earlier."
 
 // Options are what `gpublock purchase` runs with: its flags, and what it gets from the Factory.
 type Options struct {
@@ -106,7 +112,7 @@ func NewCmdPurchase(f *cmdutil.Factory, runF func(*Options) error) *cobra.Comman
 	fs.StringVar(&a.From, "from", "now", "earliest start `DATE` of that search")
 	fs.StringVar(&a.To, "to", "", "latest end `DATE` of that search (default: as late as a block can end)")
 	fs.StringVar(&a.platform, "platform", capacityblocks.DefaultPlatform, "instance `platform` of the reservation")
-	fs.Var(a.tags, "tag", "tag `KEY=VALUE` for the reservation (repeatable)")
+	fs.Var(a.tags, "tag", "tag `KEY=VALUE` for the reservation (repeatable, or several: team=ml,project=llm)")
 	fs.BoolVar(&a.dryRun, "dry-run", false, "only check permission to buy (ec2:PurchaseCapacityBlock); buy nothing")
 	fs.BoolVar(&a.yes, "yes", false, "buy without asking to type buy (for scripts)")
 	fs.BoolVar(&a.again, "again", false, "buy even though an interrupted run already bought this block (asks to type again; --yes answers for you)")
@@ -239,7 +245,7 @@ var purchaseShows = map[model.Source]purchaseShow{
 		},
 		notListed: func(client *awsapi.Client, id string, seen int, region string) error {
 			return fmt.Errorf("offering %s is not among the %d offerings the search now returns in %s: it was sold, it expired, "+
-				"or the search flags differ from those that listed it. Search again (%s); nothing was bought", id, seen, region, client.NextStep("offerings", region))
+				"or the search flags differ from those that listed it. %s Search again (%s); nothing was bought", id, seen, region, movingWindow, client.NextStep("offerings", region))
 		},
 		summary: printOfferingSummary,
 		recovered: func(res source.PurchaseResult) string {

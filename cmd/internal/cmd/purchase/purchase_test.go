@@ -62,7 +62,7 @@ func TestPurchaseWithYes(t *testing.T) {
 	fee := model.MustMoney(off.UpfrontFee)
 	for _, want := range []string{"Account:       " + ec2sim.DemoAccount, "Region · zone: us-east-1 · " + off.AvailabilityZone,
 		"p5.48xlarge × 2", "UTC", "p5.48xlarge × 2 for 2d (48 hours)", fee.Dollars(), model.Irrevocable, "allowed (ec2:PurchaseCapacityBlock"} {
-		if !strings.Contains(errs, want) {
+		if !cmdtest.Says(errs, want) {
 			t.Errorf("confirmation lacks %q:\n%s", want, errs)
 		}
 	}
@@ -267,7 +267,8 @@ func TestPurchaseLostReplyNotBought(t *testing.T) {
 func TestPurchaseOfferingNotInSearch(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	code, _, errs := runCLI(purchaseArgsFor(cs.URL, "cbr-0123456789abcdef0", "--yes")...)
-	if code != 1 || !strings.Contains(errs, "cbr-0123456789abcdef0 is not among") || !strings.Contains(errs, "nothing was bought") {
+	if code != 1 || !strings.Contains(errs, "cbr-0123456789abcdef0 is not among") || !strings.Contains(errs, "nothing was bought") ||
+		!cmdtest.Says(errs, "moves with the clock: give --from and --to as times") {
 		t.Errorf("exit %d\n%s", code, errs)
 	}
 	assertNothingBought(t, cs.URL)

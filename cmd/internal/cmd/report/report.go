@@ -63,8 +63,10 @@ type Options struct {
 	To     string
 	Output string
 	SVG    string
-	Force  bool
-	ByTag  string
+	// SVGGiven is whether --svg was on the command line, "" included.
+	SVGGiven bool
+	Force    bool
+	ByTag    string
 }
 
 // NewCmdReport is `gpublock report`; runF, when not nil, is given the options instead of
@@ -83,6 +85,7 @@ func NewCmdReport(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command 
 		Args: cmdutil.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.AWS = *f.AWS
+			opts.SVGGiven = cmd.Flags().Changed("svg")
 			if runF != nil {
 				return runF(opts)
 			}
@@ -120,7 +123,7 @@ func reportRun(ctx context.Context, a *Options) int {
 		return cmdutil.ReportUsage(stderr, "report", err)
 	}
 	regions, _ := a.AWS.RegionList(nil) // validated above
-	if a.SVG != "" {
+	if a.SVG != "" || a.SVGGiven {
 		if err := checkSVGPath(a.SVG, a.Force); err != nil {
 			return cmdutil.ReportUsage(stderr, "report", err)
 		}

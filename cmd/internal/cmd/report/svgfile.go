@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/model/report"
@@ -14,6 +15,9 @@ import (
 // checkSVGPath refuses, before anything is read, an --svg file that could not be written:
 // its directory missing, or the file there already without --force.
 func checkSVGPath(path string, force bool) error {
+	if strings.TrimSpace(path) == "" {
+		return cmdutil.Usagef("--svg %q: give a file name such as report.svg", path)
+	}
 	dir := filepath.Dir(path)
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return cmdutil.Usagef("--svg %s: the directory %s does not exist", path, dir)

@@ -14,6 +14,12 @@ type window struct {
 	fromFlag, toFlag string
 }
 
+// firstMonth is the earliest month a window may start or end in: EC2 Capacity Blocks for ML
+// were first sold at the end of October 2023 (SageMaker training plans came later), so
+// nothing can have been paid before it. An older date is refused rather than read as "not
+// given" (year 1 is Go's zero time) or sent to AWS as a window of two thousand years.
+var firstMonth = time.Date(2023, 11, 1, 0, 0, 0, 0, time.UTC)
+
 // parseWindow reads --from and --to before any call.
 func parseWindow(from, to string) (window, error) {
 	w := window{fromFlag: from, toFlag: to}
@@ -22,16 +28,28 @@ func parseWindow(from, to string) (window, error) {
 		if w.from, _, err = parsePeriod("--from", from); err != nil {
 			return w, err
 		}
+		if w.from.Before(firstMonth) {
+			return w, tooEarly("--from", from)
+		}
 	}
 	if to != "" {
-		if _, w.to, err = parsePeriod("--to", to); err != nil {
+		var start time.Time
+		if start, w.to, err = parsePeriod("--to", to); err != nil {
 			return w, err
+		}
+		if start.Before(firstMonth) {
+			return w, tooEarly("--to", to)
 		}
 	}
 	if from != "" && to != "" && !w.from.Before(w.to) {
 		return w, cmdutil.Usagef("--from %s is after --to %s: the window would be empty", from, to)
 	}
 	return w, nil
+}
+
+func tooEarly(flag, s string) error {
+	return cmdutil.Usagef("%s %s is before %s, when the first Capacity Blocks were sold: nothing can have been paid earlier; give %s or later",
+		flag, s, firstMonth.Format("2006-01"), firstMonth.Format("2006-01"))
 }
 
 // parsePeriod reads a day (2026-11-01) or a month (2026-11), in UTC, as [start, end).

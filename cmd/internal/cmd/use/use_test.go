@@ -158,8 +158,13 @@ func TestUseAPlan(t *testing.T) {
 	if at(t, job, "ResourceConfig", "TrainingPlanArn") != p.TrainingPlanArn || !strings.HasPrefix(p.TrainingPlanArn, "arn:aws:sagemaker:us-east-1:") {
 		t.Errorf("the training job does not take the plan %s: %v", p.TrainingPlanArn, job)
 	}
+	// By its ARN, as the help says and the TUI's y copies it.
+	code, out, errs = runCLI("use", p.TrainingPlanArn, "--endpoint-url", cs.URL, "--region", "us-east-1", "--for", "sagemaker")
+	if code != 0 || json.Unmarshal([]byte(out), &job) != nil || at(t, job, "ResourceConfig", "TrainingPlanArn") != p.TrainingPlanArn {
+		t.Errorf("sagemaker by ARN: exit %d\n%s\n%s", code, out, errs)
+	}
 	code, out, errs = runCLI("use", p.TrainingPlanName, "--endpoint-url", cs.URL, "--region", "us-east-1", "--for", "karpenter")
-	if code != 1 || out != "" || !strings.Contains(errs, "--for hyperpod") {
+	if code != 1 || out != "" || !strings.Contains(errs, "--for sagemaker") {
 		t.Errorf("karpenter with a plan: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 }

@@ -77,6 +77,9 @@ type Options struct {
 	NoNotify      bool
 	// NoMouse leaves the mouse to the terminal (its own text selection): no wheel, no click.
 	NoMouse bool
+	// Accessible is the mode for screen readers and braille displays (ui/a11y): nothing
+	// animates, no drawing characters, tables and charts said in sentences.
+	Accessible bool
 
 	// WatchEvery is how often a watched search (w) runs again; 0 means 5 minutes.
 	WatchEvery time.Duration
@@ -147,6 +150,7 @@ func New(opts Options) Model {
 	}
 	clk := program.NewClock(opts.Now)
 	th := theme.New(!opts.NoColor)
+	th.Accessible = opts.Accessible
 	pc := &program.Context{Ctx: opts.Context, Backend: opts.Backend, Simulated: opts.Simulated, ReadOnly: opts.ReadOnly,
 		Theme: th, Clock: clk, Location: opts.Location, Wall: opts.Wall}
 	h := help.New()
@@ -198,7 +202,7 @@ func (m Model) Init() tea.Cmd {
 		first = connectCmd(m.pc.Ctx, m.opts.Connect)
 	}
 	// The terminal's background chooses the light or the dark palette (ui/theme).
-	cmds := []tea.Cmd{first, m.spin.Tick, clockCmd(), tea.RequestBackgroundColor, m.start}
+	cmds := []tea.Cmd{first, m.spinTick(), clockCmd(), tea.RequestBackgroundColor, m.start}
 	for _, s := range m.screens {
 		cmds = append(cmds, s.Init())
 	}
@@ -304,7 +308,25 @@ func (m *Model) spinCmd() tea.Cmd {
 		return nil
 	}
 	m.spinning = true
+	return m.spinTick()
+}
+
+// spinTick turns the spinner, which the accessible mode never does: a frame that changes
+// with nothing new to say is read aloud again.
+func (m Model) spinTick() tea.Cmd {
+	if m.opts.Accessible {
+		return nil
+	}
 	return m.spin.Tick
+}
+
+// spinView is the spinner as drawn now: in the accessible mode the word beside it says
+// what is happening, and the spinner nothing.
+func (m Model) spinView() string {
+	if m.opts.Accessible {
+		return ""
+	}
+	return m.spin.View()
 }
 
 // typing reports whether keys go into a text field, where q is a letter.

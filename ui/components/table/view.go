@@ -8,6 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/gpublock/gpublock/ui/a11y"
 	"github.com/gpublock/gpublock/ui/theme"
 )
 
@@ -32,7 +33,7 @@ type layout struct {
 // layout fits the columns to width after the gutter of the marks.
 func (m Model[R]) layout(width int) layout {
 	var l layout
-	if len(m.marks) > 0 && width > len(MarkGlyph) {
+	if (len(m.marks) > 0 || m.th.Accessible) && width > len(MarkGlyph) {
 		l.gutter = len(MarkGlyph)
 	}
 	l.cols, l.widths = FitSpecs(sortedShown(m.specs, m.sortCol), width-l.gutter, m.contentWidth)
@@ -151,6 +152,12 @@ func (m Model[R]) View(width, height int) string {
 	if lines >= height {
 		return strings.TrimSuffix(b.String(), "\n")
 	}
+	if th.Accessible && len(m.view) > 0 && height-lines > 2 {
+		// The focused row first, said whole: every column, not only those that fit.
+		b.WriteString(th.Focused.Render(ansi.Truncate(m.FocusSentence(), width, "…")))
+		b.WriteByte('\n')
+		lines++
+	}
 	// Header, with the sorted column marked.
 	var hb strings.Builder
 	hb.WriteString(gutter)
@@ -188,6 +195,10 @@ func (m Model[R]) View(width, height int) string {
 		prefix := gutter
 		if gutter != "" && m.IsMarked(m.schema.ID(r)) {
 			prefix = MarkGlyph
+		}
+		if th.Accessible && i == m.cursor && prefix == gutter {
+			// The cursor's row is not told by its colour alone.
+			prefix = CursorGlyph
 		}
 		b.WriteByte('\n')
 		if i == m.cursor && styled {
@@ -246,4 +257,29 @@ func sortedTitle(title, arrow string, w int) string {
 		return title + arrow
 	}
 	return ansi.Truncate(title, w-ansi.StringWidth(arrow), "…") + arrow
+}
+
+// FocusSentence says the cursor's row with every shown column named: "offering 3 of 9:
+// instance type p5.48xlarge, …, upfront fee $2,036.20, break-even utilization 78%".
+func (m Model[R]) FocusSentence() string {
+	r, ok := m.Selected()
+	if !ok {
+		return fmt.Sprintf("no %s", m.noun)
+	}
+	var fields []a11y.Field
+	for c, s := range m.specs {
+		if s.Hidden {
+			continue
+		}
+		name := s.Name
+		if name == "" {
+			name = s.Title
+		}
+		fields = append(fields, a11y.Field{Name: name, Value: m.schema.Cell(r, c)})
+	}
+	out := a11y.RowSentence(m.noun, m.cursor+1, len(m.view), fields)
+	if m.IsMarked(m.schema.ID(r)) {
+		out += " (marked)"
+	}
+	return out
 }

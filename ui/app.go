@@ -18,6 +18,7 @@ import (
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
 	uidialog "github.com/gpublock/gpublock/ui/dialog"
+	"github.com/gpublock/gpublock/ui/palette"
 	"github.com/gpublock/gpublock/ui/program"
 	uiscreen "github.com/gpublock/gpublock/ui/screen"
 	advisorui "github.com/gpublock/gpublock/ui/screen/advisor"
@@ -118,6 +119,8 @@ type Model struct {
 
 	spinning bool // a spinner tick is in flight
 	dialog   uidialog.Dialog
+	// palette is the command palette when open (ui/palette), over the screen.
+	palette *palette.Model
 	// buyRows, when set, is the number of the search screen's rows the open purchase
 	// dialog's offering was picked from (searchscreen.RowsOnScreen).
 	buyRows *int64
@@ -290,6 +293,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		var cmd tea.Cmd
 		m.spin, cmd = m.spin.Update(msg)
 		return m, cmd
+	case snapshotMsg:
+		return m.onSnapshot(msg), nil
 	case connectedMsg:
 		return m.onConnected(msg)
 	case identityMsg:
@@ -351,8 +356,17 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	}
+	if m.palette != nil {
+		return m.paletteKeyPress(k)
+	}
+	if key.Matches(k, keys.Snapshot) {
+		return m, m.snapshotCmd()
+	}
 	if m.dialog != nil {
 		return m.updateDialog(k)
+	}
+	if m.opensPalette(k) {
+		return m.openPalette(), nil
 	}
 	// No form field takes a "?", so help opens from them too; a filter may hold one.
 	if key.Matches(k, keys.Help) && !m.current().Filtering() {

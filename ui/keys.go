@@ -14,13 +14,15 @@ type KeyMap struct {
 	Quit, ForceQuit key.Binding
 	Help            key.Binding
 	Back            key.Binding
+	// Palette opens the command palette; Snapshot saves the screen as a picture.
+	Palette, Snapshot key.Binding
 }
 
 // DefaultKeyMap returns the root keys: the search screen's bindings of the same keys, so
 // that the footer and help name one binding for each.
 func DefaultKeyMap() KeyMap {
 	s := searchscreen.DefaultKeyMap(false)
-	return KeyMap{Quit: s.Quit, ForceQuit: s.ForceQuit, Help: s.Help, Back: s.Back}
+	return KeyMap{Quit: s.Quit, ForceQuit: s.ForceQuit, Help: s.Help, Back: s.Back, Palette: paletteKey(), Snapshot: snapshotKey()}
 }
 
 // screenKeyMap switches screens. The digits and brackets are letters in a text field, so
@@ -51,7 +53,7 @@ type helpKeys struct {
 func (m Model) helpKeys() helpKeys {
 	sk := m.screenKeys
 	h := helpEnv{root: m.keys, blocks: m.blocks().HelpGroups(), moving: movingKeys(m.search().Table().KeyMap().Nav()),
-		screens: keyGroup{Title: "Screens", Keys: []key.Binding{sk.Search, sk.Blocks, sk.Advisor, sk.Report, sk.Next, sk.Prev}}}
+		screens: keyGroup{Title: "Screens", Keys: []key.Binding{sk.Search, sk.Blocks, sk.Advisor, sk.Report, sk.Next, sk.Prev, m.keys.Palette, m.keys.Snapshot}}}
 	s := m.current()
 	return helpKeys{short: s.ShortHelp(h), groups: s.HelpGroups(h)}
 }

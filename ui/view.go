@@ -49,6 +49,10 @@ func (m Model) render() string {
 	if m.dialog != nil {
 		body = m.dialog.View(m.pc.Width, m.pc.Height-l.headerH-l.footerH)
 	}
+	if m.palette != nil {
+		h := m.pc.Height - l.headerH - l.footerH
+		body = lipgloss.NewStyle().Height(h).MaxHeight(h).Render(m.palette.View(m.pc.Width, h))
+	}
 	parts = append(parts, body, m.statusLine(), m.helpLine())
 	return strings.Join(parts, "\n")
 }

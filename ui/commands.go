@@ -151,4 +151,3 @@ func (m Model) onSnapshot(msg snapshotMsg) Model {
 	}
 	return m
 }
-

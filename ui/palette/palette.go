@@ -73,11 +73,11 @@ const (
 
 // Keys of the palette itself; every other printable key is typed into the query.
 var (
-	up    = key.NewBinding(key.WithKeys("up", "ctrl+k"))
-	down  = key.NewBinding(key.WithKeys("down", "ctrl+j", "ctrl+n"))
-	enter = key.NewBinding(key.WithKeys("enter"))
-	esc   = key.NewBinding(key.WithKeys("esc"))
-	erase = key.NewBinding(key.WithKeys("backspace"))
+	up         = key.NewBinding(key.WithKeys("up", "ctrl+k"))
+	down       = key.NewBinding(key.WithKeys("down", "ctrl+j", "ctrl+n"))
+	enter      = key.NewBinding(key.WithKeys("enter"))
+	esc        = key.NewBinding(key.WithKeys("esc"))
+	erase      = key.NewBinding(key.WithKeys("backspace"))
 	clearQuery = key.NewBinding(key.WithKeys("ctrl+u"))
 )
 

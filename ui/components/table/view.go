@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/ui/a11y"
+	"github.com/gpublock/gpublock/ui/components/text"
 	"github.com/gpublock/gpublock/ui/theme"
 )
 
@@ -153,10 +154,15 @@ func (m Model[R]) View(width, height int) string {
 		return strings.TrimSuffix(b.String(), "\n")
 	}
 	if th.Accessible && len(m.view) > 0 && height-lines > 2 {
-		// The focused row first, said whole: every column, not only those that fit.
-		b.WriteString(th.Focused.Render(ansi.Truncate(m.FocusSentence(), width, "…")))
-		b.WriteByte('\n')
-		lines++
+		// The focused row first, said whole: every column, not only those that fit, on as
+		// many lines as it takes while a row of the table still shows.
+		said := text.Wrap(m.FocusSentence(), width)
+		said = said[:min(len(said), height-lines-2)]
+		for _, l := range said {
+			b.WriteString(th.Focused.Render(ansi.Truncate(l, width, "…")))
+			b.WriteByte('\n')
+			lines++
+		}
 	}
 	// Header, with the sorted column marked.
 	var hb strings.Builder
@@ -275,7 +281,11 @@ func (m Model[R]) FocusSentence() string {
 		if name == "" {
 			name = s.Title
 		}
-		fields = append(fields, a11y.Field{Name: name, Value: m.schema.Cell(r, c)})
+		v := m.schema.Cell(r, c)
+		if strings.HasSuffix(s.Title, " UTC") && v != "" {
+			v += " UTC" // the header's time zone, which the name leaves out
+		}
+		fields = append(fields, a11y.Field{Name: name, Value: v})
 	}
 	out := a11y.RowSentence(m.noun, m.cursor+1, len(m.view), fields)
 	if m.IsMarked(m.schema.ID(r)) {

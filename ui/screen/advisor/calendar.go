@@ -89,7 +89,7 @@ func (m Model) calendarLines(width, height int) []string {
 		}
 	}
 	if th.Accessible {
-		return m.calendarSentences(regions, start, cells, height)
+		return m.calendarSentences(regions, start, cells, width, height)
 	}
 	labelW := 15
 	cellW := 1
@@ -156,7 +156,7 @@ func (m Model) calendarLines(width, height int) []string {
 
 // calendarSentences is the calendar of the accessible mode: a sentence a region (how many
 // days have an offering, and the cheapest), then the day under the cursor.
-func (m Model) calendarSentences(regions []string, start time.Time, cells map[string][]calCell, height int) []string {
+func (m Model) calendarSentences(regions []string, start time.Time, cells map[string][]calCell, width, height int) []string {
 	var out []string
 	for ri, r := range regions {
 		if ri >= max(1, height-2) {
@@ -178,10 +178,10 @@ func (m Model) calendarSentences(regions []string, start time.Time, cells map[st
 			continue
 		}
 		o := cells[r][best].offering
-		out = append(out, fmt.Sprintf("%s: offerings on %d days; cheapest starts %s, %s per accelerator-hour, upfront fee %s",
-			r, n, start.AddDate(0, 0, best).Format("Mon Jan 02"), o.AcceleratorHourlyRate().Rate(), o.Fee.Dollars()))
+		out = append(out, wrap(fmt.Sprintf("%s: offerings on %d days; cheapest starts %s, %s per accelerator-hour, upfront fee %s",
+			r, n, start.AddDate(0, 0, best).Format("Mon Jan 02"), o.AcceleratorHourlyRate().Rate(), o.Fee.Dollars()), width)...)
 	}
-	return append(out, "Day under the cursor: "+m.calCellText(regions, start, cells))
+	return append(out, wrap("Day under the cursor: "+m.calCellText(regions, start, cells), width)...)
 }
 
 func (m Model) calCellText(regions []string, start time.Time, cells map[string][]calCell) string {

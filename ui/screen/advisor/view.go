@@ -108,12 +108,23 @@ func (m Model) resultLines(width, height int) []string {
 	if wide {
 		head += " STATUS"
 	}
+	if th.Accessible {
+		head = "  " + head
+	}
 	out = append(out, th.TableHeader.Render(head))
 	for i, o := range a.Options {
 		c := adv.Describe(o, a.Recommended)
 		row := fmt.Sprintf("%s %-2d %-16s %-19s %-13s %-18s", statusMark(c), i+1, o.Kind.Title(), c.Total, c.PerHour, c.Where)
 		if wide {
 			row += " " + c.Status
+		}
+		if th.Accessible {
+			// The chosen row is not told by its colour alone.
+			mark := "  "
+			if i == m.cursor && m.tab != tabCalendar {
+				mark = "> "
+			}
+			row = mark + row
 		}
 		switch {
 		case i == m.cursor && m.tab != tabCalendar:

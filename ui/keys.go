@@ -53,9 +53,11 @@ type helpKeys struct {
 func (m Model) helpKeys() helpKeys {
 	sk := m.screenKeys
 	h := helpEnv{root: m.keys, blocks: m.blocks().HelpGroups(), moving: movingKeys(m.search().Table().KeyMap().Nav()),
-		screens: keyGroup{Title: "Screens", Keys: []key.Binding{sk.Search, sk.Blocks, sk.Advisor, sk.Report, sk.Next, sk.Prev, m.keys.Palette, m.keys.Snapshot}}}
+		screens: keyGroup{Title: "Screens", Keys: []key.Binding{sk.Search, sk.Blocks, sk.Advisor, sk.Report, sk.Next, sk.Prev}}}
 	s := m.current()
-	return helpKeys{short: s.ShortHelp(h), groups: s.HelpGroups(h)}
+	// The palette and the picture work on every screen, and help lists them on every one.
+	anywhere := keyGroup{Title: "Palette and picture", Keys: []key.Binding{m.keys.Palette, m.keys.Snapshot}}
+	return helpKeys{short: s.ShortHelp(h), groups: append(s.HelpGroups(h), anywhere)}
 }
 
 func (h helpKeys) ShortHelp() []key.Binding { return h.short }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"charm.land/fang/v2"
+	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -22,9 +23,9 @@ func FangHelp() func(*cobra.Command, []string) {
 	styled := probe.HelpFunc()
 	plain := (&cobra.Command{}).HelpFunc() // cobra's own template: text alone
 	return func(c *cobra.Command, args []string) {
-		if DumbTerminal() {
-			// fang asks a terminal for its background colour, an escape sequence a dumb
-			// terminal prints as it is.
+		if DumbTerminal() && term.IsTerminal(os.Stdout.Fd()) {
+			// fang asks the terminal on stdout for its background colour, an escape
+			// sequence a dumb terminal prints as it is. (Off a terminal it asks nothing.)
 			plain(c, args)
 			return
 		}

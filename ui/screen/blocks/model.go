@@ -161,7 +161,7 @@ func (m Model) Init() tea.Cmd {
 		cmds = append(cmds, listCmd(m.pc.Backend, m.pc.Ctx, 1, m.Regions(), false))
 	}
 	if m.visible {
-		cmds = append(cmds, tick())
+		cmds = append(cmds, m.tick())
 	}
 	return tea.Batch(cmds...)
 }
@@ -276,7 +276,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		m = m.SetNow(m.pc.Now())
 		m, ring := m.checkWarnings()
-		return m, tea.Batch(tick(), ring)
+		return m, tea.Batch(m.tick(), ring)
 	case OpenedMsg:
 		if msg.Err != nil {
 			m.flash = screen.Say("Could not open the browser (" + msg.Err.Error() + "); the console URL: " + msg.URL)
@@ -296,8 +296,13 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	return m, nil
 }
 
-func tick() tea.Cmd {
-	return tea.Tick(time.Second, func(time.Time) tea.Msg { return tickMsg{} })
+func (m Model) tick() tea.Cmd {
+	every := time.Second
+	if m.pc.Theme.Accessible {
+		// A countdown read aloud or on a braille line changes once a minute, not each second.
+		every = time.Minute
+	}
+	return tea.Tick(every, func(time.Time) tea.Msg { return tickMsg{} })
 }
 
 func (m Model) onList(msg ListedMsg) Model {
@@ -383,7 +388,7 @@ func (m *Model) startTick() tea.Cmd {
 		return nil
 	}
 	m.ticking = true
-	return tick()
+	return m.tick()
 }
 
 // SetNow moves the screen's clock (the root's minute tick, a connection).

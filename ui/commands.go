@@ -76,6 +76,11 @@ func (m Model) paletteKeyPress(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			m.flash = "The palette cannot press " + a.Key + "; press it yourself."
 			return m, nil
 		}
+		if press.Text != "" && (m.typing() || m.current().Filtering()) {
+			// The key would be typed into the field, not run: say so rather than type it.
+			m.flash = fmt.Sprintf("%q (%s) is a letter in the field that has the focus: leave the field (tab or esc), then press %s.", a.Desc, a.Key, a.Key)
+			return m, nil
+		}
 		return m.handleKey(press)
 	}
 	m.palette = &p

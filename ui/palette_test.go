@@ -62,10 +62,7 @@ func TestPaletteFindsAndRuns(t *testing.T) {
 
 // Where a text field has the focus, ":" is a letter and ctrl+p alone opens the palette.
 func TestPaletteColonTypesInAField(t *testing.T) {
-	m := update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 120, Height: 40})
-	if !m.typing() {
-		t.Skip("the search form does not start with the focus in a field")
-	}
+	m := typingInAdvisor(t)
 	m = update(m, keyMsg(":"))
 	if m.palette != nil {
 		t.Fatal(": opened the palette from a text field")
@@ -113,4 +110,39 @@ func rowWithAll(text string, subs ...string) bool {
 		}
 	}
 	return false
+}
+
+// From a text field, an action whose key is a letter is not typed into the field: the
+// palette says how to reach it.
+func TestPaletteNeverTypesIntoAField(t *testing.T) {
+	m := typingInAdvisor(t)
+	before := m.View().Content
+	m = update(m, keyMsg("ctrl+p"))
+	for _, r := range "steps chart" {
+		m = update(m, keyMsg(string(r)))
+	}
+	if a, ok := m.palette.Chosen(); !ok || a.Key != "v" {
+		t.Fatalf("\"steps chart\" chose %+v", a)
+	}
+	m = update(m, keyMsg("enter"))
+	if m.palette != nil || !strings.Contains(m.flash, "is a letter in the field") {
+		t.Errorf("palette %v, flash %q", m.palette != nil, m.flash)
+	}
+	m.flash = ""
+	if after := m.View().Content; after != before {
+		t.Error("the screen changed: the key was typed into the field")
+	}
+}
+
+// typingInAdvisor is the program on the advisor screen, the focus in its form's first
+// field, where letters are typed.
+func typingInAdvisor(t *testing.T) Model {
+	t.Helper()
+	m := update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 120, Height: 40})
+	mm, _ := m.switchScreen(screenAdvisor)
+	m = mm.(Model)
+	if !m.typing() {
+		t.Fatal("the advisor's form does not start with the focus in a field")
+	}
+	return m
 }

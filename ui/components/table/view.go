@@ -217,7 +217,7 @@ func (m Model[R]) View(width, height int) string {
 			if j > 0 {
 				rb.WriteByte(' ')
 			}
-			rb.WriteString(Cell(m.schema.Cell(r, c), l.widths[j], m.specs[c].Right))
+			rb.WriteString(Cell(m.cell(r, c), l.widths[j], m.specs[c].Right))
 		}
 		line := cut(rb.String())
 		switch {
@@ -246,7 +246,7 @@ func (m Model[R]) cursorRow(r *R, prefix string, l layout, s Styler[R]) string {
 		if j > 0 {
 			rb.WriteString(th.Selected.Render(" "))
 		}
-		cell := Cell(m.schema.Cell(r, c), l.widths[j], m.specs[c].Right)
+		cell := Cell(m.cell(r, c), l.widths[j], m.specs[c].Right)
 		if st, ok := s.CursorCell(r, c, th); ok {
 			rb.WriteString(st.Render(cell))
 			continue
@@ -263,6 +263,15 @@ func sortedTitle(title, arrow string, w int) string {
 		return title + arrow
 	}
 	return ansi.Truncate(title, w-ansi.StringWidth(arrow), "…") + arrow
+}
+
+// cell is column c of a row as drawn: in the accessible mode without its bar (the figure
+// beside it says it).
+func (m Model[R]) cell(r *R, c int) string {
+	if m.th.Accessible {
+		return a11y.Plain(m.schema.Cell(r, c))
+	}
+	return m.schema.Cell(r, c)
 }
 
 // FocusSentence says the cursor's row with every shown column named: "offering 3 of 9:

@@ -18,7 +18,6 @@ import (
 	"strings"
 	"time"
 
-	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/vt"
 )
 
@@ -57,11 +56,10 @@ func SVG(frame string, w, h int, p Palette) []byte {
 	for y := range h {
 		// Backgrounds first, in runs, so that the text is drawn over them.
 		for x := 0; x < w; {
-			_, bg, _ := colours(emu.CellAt(x, y), p)
+			bg := cellAt(emu, x, y, p).bg
 			n := 1
 			for x+n < w {
-				_, bg2, _ := colours(emu.CellAt(x+n, y), p)
-				if hex(bg2) != hex(bg) {
+				if hex(cellAt(emu, x+n, y, p).bg) != hex(bg) {
 					break
 				}
 				n++
@@ -86,22 +84,19 @@ func textLine(emu *vt.Emulator, y, w int, p Palette) (string, bool) {
 	var b strings.Builder
 	any := false
 	for x := 0; x < w; {
-		c := emu.CellAt(x, y)
-		fg, _, bold := colours(c, p)
+		first := cellAt(emu, x, y, p)
+		fg, bold := first.fg, first.bold
 		var run strings.Builder
 		n := 0
 		for x+n < w {
-			c2 := emu.CellAt(x+n, y)
-			fg2, _, bold2 := colours(c2, p)
-			if hex(fg2) != hex(fg) || bold2 != bold {
+			c := cellAt(emu, x+n, y, p)
+			if hex(c.fg) != hex(fg) || c.bold != bold {
 				break
 			}
-			if c2 != nil && c2.Width == 0 && c2.Content == "" {
-				n++ // the second half of a wide character
-				continue
-			}
-			run.WriteString(content(c2))
 			n++
+			if !c.wide2 {
+				run.WriteString(c.content)
+			}
 		}
 		text := run.String()
 		if strings.TrimSpace(text) != "" {
@@ -117,30 +112,44 @@ func textLine(emu *vt.Emulator, y, w int, p Palette) (string, bool) {
 	return b.String(), any
 }
 
-func content(c *uv.Cell) string {
-	if c == nil || c.Content == "" {
-		return " "
-	}
-	return c.Content
+// cell is what a picture needs of an emulator's cell.
+type cell struct {
+	content string
+	wide2   bool // the second half of a wide character
+	fg, bg  color.Color
+	bold    bool
 }
 
-// colours are a cell's foreground and background as drawn (reverse swaps them) and
-// whether it is bold.
-func colours(c *uv.Cell, p Palette) (fg, bg color.Color, bold bool) {
-	fg, bg = p.Fg, p.Bg
+// The emulator's attribute bits (charmbracelet/ultraviolet's AttrBold … AttrReverse, in
+// its order); the package's test fails should they move.
+const (
+	attrBold    = 1 << 0
+	attrReverse = 1 << 5
+)
+
+// cellAt is the emulator's cell at x, y: its text, and its colours as drawn (reverse swaps
+// them, a colour not set is the palette's).
+func cellAt(emu *vt.Emulator, x, y int, p Palette) cell {
+	out := cell{content: " ", fg: p.Fg, bg: p.Bg}
+	c := emu.CellAt(x, y)
 	if c == nil {
-		return fg, bg, false
+		return out
 	}
+	if c.Content != "" {
+		out.content = c.Content
+	}
+	out.wide2 = c.Width == 0 && c.Content == ""
 	if c.Style.Fg != nil {
-		fg = c.Style.Fg
+		out.fg = c.Style.Fg
 	}
 	if c.Style.Bg != nil {
-		bg = c.Style.Bg
+		out.bg = c.Style.Bg
 	}
-	if c.Style.Attrs&uv.AttrReverse != 0 {
-		fg, bg = bg, fg
+	if c.Style.Attrs&attrReverse != 0 {
+		out.fg, out.bg = out.bg, out.fg
 	}
-	return fg, bg, c.Style.Attrs&uv.AttrBold != 0
+	out.bold = c.Style.Attrs&attrBold != 0
+	return out
 }
 
 func hex(c color.Color) string {

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gpublock/gpublock/model"
@@ -134,10 +135,10 @@ var catalogCSV string
 // Catalog is a set of rows, with the lookups that pick the best figure among them.
 type Catalog struct{ rows []Row }
 
-var embedded = mustParseCSV(catalogCSV)
+var embedded = sync.OnceValue(func() []Row { return mustParseCSV(catalogCSV) })
 
 // Embedded returns the catalog compiled into the binary.
-func Embedded() *Catalog { return &Catalog{rows: append([]Row(nil), embedded...)} }
+func Embedded() *Catalog { return &Catalog{rows: append([]Row(nil), embedded()...)} }
 
 // NewCatalog builds a catalog from rows (tests, the cache overlay).
 func NewCatalog(rows ...Row) *Catalog { return &Catalog{rows: append([]Row(nil), rows...)} }

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // documentedFilters are the filters each action's API reference documents (read from the
@@ -222,15 +223,15 @@ func tagValues(tags []tag, name string) ([]string, bool) {
 }
 
 // idPattern matches AWS IDs: prefix- and 17 (or the older 8) hex digits.
-var idPattern = func() map[string]*regexp.Regexp {
+var idPattern = sync.OnceValue(func() map[string]*regexp.Regexp {
 	m := map[string]*regexp.Regexp{}
 	for _, p := range []string{"cbr", "cbe", "cr", "cb", "i", "r", "subnet", "vpc", "ami", "sg", "key"} {
 		m[p] = regexp.MustCompile("^" + p + "-([0-9a-f]{8}|[0-9a-f]{17})$")
 	}
 	return m
-}()
+})
 
 func wellFormed(prefix, id string) bool {
-	p, ok := idPattern[prefix]
+	p, ok := idPattern()[prefix]
 	return ok && p.MatchString(id)
 }

@@ -2,6 +2,7 @@ package ec2sim
 
 import (
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/gpublock/gpublock/aws/simcore"
@@ -14,7 +15,7 @@ import (
 // type|region: the newest published figure of the embedded pricing catalog, the one
 // gpublock itself compares with. Never a refreshed cache, so the market stays a function
 // of seed and clock alone.
-var publishedRates = func() map[string]model.Money {
+var publishedRates = sync.OnceValue(func() map[string]model.Money {
 	cat := pricing.Embedded()
 	out := map[string]model.Money{}
 	for _, t := range model.Catalog() {
@@ -25,12 +26,12 @@ var publishedRates = func() map[string]model.Money {
 		}
 	}
 	return out
-}()
+})
 
 // publishedRate is the rate of a type in a region; false when the catalog has none, and
 // then the type is not offered there.
 func publishedRate(typ, region string) (model.Money, bool) {
-	m, ok := publishedRates[typ+"|"+region]
+	m, ok := publishedRates()[typ+"|"+region]
 	return m, ok
 }
 

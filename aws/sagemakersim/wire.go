@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -91,13 +92,13 @@ func tsp(t time.Time) *ts {
 // Patterns and ranges of the SageMaker model (reference §2). Each pattern is anchored:
 // AWS matches the whole value.
 var (
-	patTrainingPlanName   = regexp.MustCompile(`^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,63}$`)
-	patOfferingID         = regexp.MustCompile(`^[a-z0-9\-]+$`)
-	patTrainingPlanArn    = regexp.MustCompile(`^arn:aws[a-z\-]*:sagemaker:[a-z0-9\-]*:[0-9]{12}:training-plan/.*$`)
-	patReservedCapArn     = regexp.MustCompile(`^arn:aws[a-z\-]*:sagemaker:[a-z0-9\-]*:[0-9]{12}:reserved-capacity/.*$`)
-	patUltraServerType    = regexp.MustCompile(`^ml.[a-z0-9\-.]+$`)
-	patTag                = regexp.MustCompile(`^([\p{L}\p{Z}\p{N}_.:/=+\-@]*)$`)
-	patNextToken          = regexp.MustCompile(`^.*$`)
+	patTrainingPlanName   = lazyPattern(`^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,63}$`)
+	patOfferingID         = lazyPattern(`^[a-z0-9\-]+$`)
+	patTrainingPlanArn    = lazyPattern(`^arn:aws[a-z\-]*:sagemaker:[a-z0-9\-]*:[0-9]{12}:training-plan/.*$`)
+	patReservedCapArn     = lazyPattern(`^arn:aws[a-z\-]*:sagemaker:[a-z0-9\-]*:[0-9]{12}:reserved-capacity/.*$`)
+	patUltraServerType    = lazyPattern(`^ml.[a-z0-9\-.]+$`)
+	patTag                = lazyPattern(`^([\p{L}\p{Z}\p{N}_.:/=+\-@]*)$`)
+	patNextToken          = lazyPattern(`^.*$`)
 	instanceTypes         = []string{"ml.p4d.24xlarge", "ml.p5.48xlarge", "ml.p5e.48xlarge", "ml.p5en.48xlarge", "ml.trn1.32xlarge", "ml.trn2.48xlarge", "ml.p6-b200.48xlarge", "ml.p4de.24xlarge", "ml.p6e-gb200.36xlarge", "ml.p5.4xlarge", "ml.p6-b300.48xlarge"}
 	targetResources       = []string{"training-job", "hyperpod-cluster", "endpoint", "studio-apps"}
 	planStatuses          = []string{"Pending", "Active", "Scheduled", "Expired", "Failed"}
@@ -125,7 +126,13 @@ func lowerFirst(s string) string {
 	return strings.ToLower(s[:1]) + s[1:]
 }
 
-func checkString(member string, v *string, min, max int, pat *regexp.Regexp) *apiError {
+// lazyPattern compiles a pattern at its first use: a program that serves no SageMaker call
+// (every gpublock command but sim) does not pay for it at start.
+func lazyPattern(p string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(p) })
+}
+
+func checkString(member string, v *string, min, max int, pattern func() *regexp.Regexp) *apiError {
 	if v == nil {
 		return nil
 	}
@@ -134,7 +141,10 @@ func checkString(member string, v *string, min, max int, pat *regexp.Regexp) *ap
 	} else if n > max {
 		return invalid(member, *v, fmt.Sprintf("Member must have length less than or equal to %d", max))
 	}
-	if pat != nil && !pat.MatchString(*v) {
+	if pattern == nil {
+		return nil
+	}
+	if pat := pattern(); !pat.MatchString(*v) {
 		return invalid(member, *v, "Member must satisfy regular expression pattern: "+strings.TrimSuffix(strings.TrimPrefix(pat.String(), "^"), "$"))
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
@@ -98,11 +99,11 @@ func (s plans) List(ctx context.Context, regions []string) (source.Listing, erro
 }
 
 // planName is TrainingPlanName's pattern.
-var planName = regexp.MustCompile(`^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,63}$`)
+var planName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,63}$`) })
 
 // Owns accepts a plan's name. A Capacity Reservation's id has that form too, so the
 // sources are asked in model.Sources' order, the blocks first.
-func (plans) Owns(id string) bool { return planName.MatchString(id) }
+func (plans) Owns(id string) bool { return planName().MatchString(id) }
 
 // FindBlock is the plan as it is now, by name, with its extensions, so that a dialog that
 // bought one can see it paid. Without the history the plan stands as described.

@@ -16,6 +16,7 @@ import (
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
+	"github.com/gpublock/gpublock/ui/components/text"
 	"github.com/gpublock/gpublock/ui/theme"
 )
 
@@ -118,9 +119,9 @@ func Box(th theme.Theme, title, content string, r Rect, focused bool) string {
 	}
 	inner := r.W - 2
 	title = ansi.Truncate(title, max(0, inner-4), "…")
-	top := bs.Render("╭─ ") + ts.Render(title) + bs.Render(" "+strings.Repeat("─", max(0, inner-3-ansi.StringWidth(title)))+"╮")
+	top := bs.Render("╭─ ") + ts.Render(title) + bs.Render(" "+strings.Repeat("─", max(0, inner-3-text.Width(title)))+"╮")
 	if focused && !th.Color {
-		top = bs.Render("┏━ ") + ts.Render(title) + bs.Render(" "+strings.Repeat("━", max(0, inner-3-ansi.StringWidth(title)))+"┓")
+		top = bs.Render("┏━ ") + ts.Render(title) + bs.Render(" "+strings.Repeat("━", max(0, inner-3-text.Width(title)))+"┓")
 	}
 	side, bottom := "│", "╰"+strings.Repeat("─", inner)+"╯"
 	if focused && !th.Color {
@@ -154,10 +155,10 @@ func BoxLines(b *strings.Builder, content string, rows, inner int, side string) 
 		if i < len(lines) {
 			l = lines[i]
 		}
-		w := ansi.StringWidth(l)
+		w := text.Width(l)
 		if w > inner {
 			l = ansi.Truncate(l, inner, "…")
-			w = ansi.StringWidth(l)
+			w = text.Width(l)
 		}
 		b.WriteString("\n" + side + l + strings.Repeat(" ", inner-w) + side)
 	}
@@ -180,4 +181,41 @@ func Plural(n int, word string) string {
 		return "1 " + word
 	}
 	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// SideBySide is lipgloss.JoinHorizontal(lipgloss.Top, left, right), measuring each line
+// once with text.Width: left's lines padded to its widest, the shorter block padded with
+// blank lines below.
+func SideBySide(left, right string) string {
+	ll, rl := strings.Split(left, "\n"), strings.Split(right, "\n")
+	widths := make([]int, len(ll))
+	lw := 0
+	for i, l := range ll {
+		widths[i] = text.Width(l)
+		lw = max(lw, widths[i])
+	}
+	rw := 0
+	for _, l := range rl {
+		rw = max(rw, text.Width(l))
+	}
+	var b strings.Builder
+	for i := range max(len(ll), len(rl)) {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		if i < len(ll) {
+			b.WriteString(ll[i])
+			b.WriteString(strings.Repeat(" ", lw-widths[i]))
+		} else {
+			b.WriteString(strings.Repeat(" ", lw))
+		}
+		if i < len(rl) {
+			r := rl[i]
+			b.WriteString(r)
+			b.WriteString(strings.Repeat(" ", rw-text.Width(r)))
+		} else {
+			b.WriteString(strings.Repeat(" ", rw))
+		}
+	}
+	return b.String()
 }

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/ui/components/pager"
@@ -150,7 +148,7 @@ type drawer struct {
 func truncated(lines []string, width int) []string {
 	for i, l := range lines {
 		if l != spacer {
-			lines[i] = ansi.Truncate(l, width, "…")
+			lines[i] = text.Truncate(l, width, "…")
 		}
 	}
 	return lines
@@ -185,7 +183,7 @@ func shellWrap(cmd string, width int) []string {
 		switch {
 		case line == "":
 			line = w
-		case ansi.StringWidth(line)+1+ansi.StringWidth(w)+2 <= width:
+		case text.Width(line)+1+text.Width(w)+2 <= width:
 			line += " " + w
 		default:
 			out = append(out, line+" \\")

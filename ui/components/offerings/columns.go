@@ -97,11 +97,33 @@ func columnRules(mixedLengths, plans bool) (sourceHidden bool, lengthKeep int) {
 	return !plans, columns[ColDuration].keep
 }
 
-// columnsFollowRows applies columnRules to the rows held.
+// columnsFollowRows applies columnRules to the rows held, and then the rule of the rows'
+// values. Of several rows, a column of what was asked (region, zone, type, count, length)
+// whose cell is the same on every row tells none apart: it is dropped first at narrow
+// widths (the form says it, and the detail). The region, the type and the length, when
+// they differ, are core, kept at every width so that rows never differ on screen only by
+// their fee; the zone and the count, when they differ, keep their place.
 func (m *Model) columnsFollowRows() {
 	hidden, keep := columnRules(m.mixed, m.plans > 0)
 	m.t.SetHidden(int(ColSource), hidden)
 	m.t.SetKeep(int(ColDuration), keep)
+	for _, c := range []Column{ColRegion, ColAZ, ColType, ColCount, ColDuration} {
+		d := columns[c]
+		keep, core := d.keep, d.core
+		switch {
+		case m.t.Len() < 2:
+		case !m.varies[c]:
+			keep, core = d.keep-100, false
+		case c == ColAZ || c == ColCount:
+		default:
+			// Above every figure but the fee: without them rows read as one at many prices.
+			keep, core = columns[ColFee].keep-1, true
+		}
+		if c != ColDuration || keep != d.keep {
+			m.t.SetKeep(int(c), keep) // the length's keep is columnRules' unless it drops
+		}
+		m.t.SetCore(int(c), core)
+	}
 }
 
 // visibleColumns picks the columns that fit width, dropping those of lowest keep first.
@@ -119,10 +141,19 @@ func visibleColumnsFor(width int, mixedLengths, plans bool) []Column {
 // schema is how the generic table reads the rows: cells formatted once, exact keys.
 type schema struct{}
 
-func (schema) Cell(r *row, c int) string { return r.cells[c] }
-func (schema) Text(r *row) string        { return r.text }
-func (schema) ID(r *row) string          { return r.o.ID }
-func (schema) Tie(a, b *row) int         { return tieBreak(a, b) }
+func (schema) Cell(r *row, c int) string { return r.cell(Column(c)) }
+
+// cell is the row's text in column c.
+func (r *row) cell(c Column) string {
+	start := uint16(0)
+	if c > 0 {
+		start = r.cellEnds[c-1]
+	}
+	return r.cells[start:r.cellEnds[c]]
+}
+func (schema) Text(r *row) string { return r.text }
+func (schema) ID(r *row) string   { return r.o.ID }
+func (schema) Tie(a, b *row) int  { return tieBreak(a, b) }
 
 // Group puts the rows without the figure of the column (no on-demand price) after the
 // rest in both directions.
@@ -160,8 +191,11 @@ type row struct {
 	vsOD      fraction     // the cost against on-demand; absent likewise
 	rate      model.Money
 	accRate   model.Money
-	cells     [numColumns]string
-	text      string // lower-case cells, for the filter
+	// cells holds every cell's text, one after another, cell c ending at cellEnds[c]: one
+	// string rather than one per cell keeps a row small (the table may hold 10,000).
+	cells    string
+	cellEnds [numColumns]uint16
+	text     string // lower-case cells, for the filter
 }
 
 const timeLayout = "Jan 02 15:04"
@@ -171,7 +205,7 @@ func newRow(o model.Offering, cat *pricing.Catalog) row {
 	r := row{o: o, odHourly: c.InstanceOnDemandHourly(o), hasOD: !c.NoOnDemand,
 		breakEven: newBreakEvenKey(c), vsOD: negatedFraction(c.SavingsPercent),
 		rate: o.InstanceHourlyRate(), accRate: o.AcceleratorHourlyRate()}
-	r.cells = [numColumns]string{
+	cells := [numColumns]string{
 		ColRegion:   o.Region,
 		ColSource:   o.Source.Short(),
 		ColAZ:       o.AvailabilityZone,
@@ -185,10 +219,18 @@ func newRow(o model.Offering, cat *pricing.Catalog) row {
 		ColAccRate:  r.accRate.Rate(),
 	}
 	if o.Currency != "" && o.Currency != "USD" {
-		r.cells[ColFee] = o.Fee.String() + " " + o.Currency
+		cells[ColFee] = o.Fee.String() + " " + o.Currency
 	}
-	r.cells[ColOnDemand], r.cells[ColVsOnDemand], r.cells[ColBreakEven] = pricingCells(o, c)
-	r.text = strings.ToLower(strings.Join(r.cells[:], " ") + " " + o.ID)
+	cells[ColOnDemand], cells[ColVsOnDemand], cells[ColBreakEven] = pricingCells(o, c)
+	var b strings.Builder
+	for i, s := range cells {
+		// No cell is near this long; one from a malformed answer is cut rather than
+		// overflowing the offsets.
+		b.WriteString(s[:min(len(s), math.MaxUint16-b.Len())])
+		r.cellEnds[i] = uint16(b.Len())
+	}
+	r.cells = b.String()
+	r.text = strings.ToLower(strings.Join(cells[:], " ") + " " + o.ID)
 	return r
 }
 

@@ -20,23 +20,23 @@ func TestPricingCells(t *testing.T) {
 		t.Fatalf("the embedded catalog has no on-demand price for p5.48xlarge in us-east-1: %s", c.NoOnDemandReason)
 	}
 	r := newRow(o, nil)
-	if got, want := r.cells[ColOnDemand], c.OnDemandHourly.Rate(); got != want {
+	if got, want := r.cell(ColOnDemand), c.OnDemandHourly.Rate(); got != want {
 		t.Errorf("on-demand cell %q, want %q", got, want)
 	}
 	// 2000 ÷ (55.04 × 47.5 usable hours) = 76.5…%: the block costs 24% less; at least 77%
 	// must be used.
-	if got := r.cells[ColVsOnDemand]; got != "-24%" {
+	if got := r.cell(ColVsOnDemand); got != "-24%" {
 		t.Errorf("vs on-demand cell %q, want -24%%", got)
 	}
-	if got, want := r.cells[ColBreakEven], "77% "+pricing.BreakEvenBar(c, breakEvenBarWidth); got != want || !strings.HasPrefix(got, "77% ████") {
+	if got, want := r.cell(ColBreakEven), "77% "+pricing.BreakEvenBar(c, breakEvenBarWidth); got != want || !strings.HasPrefix(got, "77% ████") {
 		t.Errorf("break-even cell %q, want %q", got, want)
 	}
 
 	dear := newRow(offering("d", "us-east-1", "3000", 3, 2), nil)
-	if got := dear.cells[ColVsOnDemand]; got != "+15%" {
+	if got := dear.cell(ColVsOnDemand); got != "+15%" {
 		t.Errorf("a block dearer than on-demand: %q, want +15%%", got)
 	}
-	if got := dear.cells[ColBreakEven]; got != "never" {
+	if got := dear.cell(ColBreakEven); got != "never" {
 		t.Errorf("a block that never wins: %q, want never (as the detail, the dialog and the commands say)", got)
 	}
 
@@ -44,13 +44,13 @@ func TestPricingCells(t *testing.T) {
 	none.InstanceType, none.Region = "trn2.48xlarge", "us-west-2" // no on-demand price known
 	nr := newRow(none, nil)
 	for _, col := range []Column{ColOnDemand, ColVsOnDemand, ColBreakEven} {
-		if nr.cells[col] != noPrice {
-			t.Errorf("%s without an on-demand price: %q, want %q", ColumnName(col), nr.cells[col], noPrice)
+		if nr.cell(Column(col)) != noPrice {
+			t.Errorf("%s without an on-demand price: %q, want %q", ColumnName(col), nr.cell(Column(col)), noPrice)
 		}
 	}
 	for col, def := range columns {
-		if w := ansi.StringWidth(r.cells[col]); w > def.width {
-			t.Errorf("%s cell %q is wider than its column (%d)", def.name, r.cells[col], def.width)
+		if w := ansi.StringWidth(r.cell(Column(col))); w > def.width {
+			t.Errorf("%s cell %q is wider than its column (%d)", def.name, r.cell(Column(col)), def.width)
 		}
 	}
 }
@@ -124,11 +124,14 @@ func TestMarks(t *testing.T) {
 // with its whole title and its arrow, whatever the width.
 func TestCoreColumnsAndTheSortedOneAtEveryWidth(t *testing.T) {
 	base := New(theme.New(false))
-	base.Add([]model.Offering{offering("a", "us-east-1", "2859.69", 5, 2), offering("b", "us-west-2", "4186.38", 5, 3)})
+	other := offering("b", "us-west-2", "4186.38", 5, 3)
+	other.InstanceType = "p5e.48xlarge"
+	base.Add([]model.Offering{offering("a", "us-east-1", "2859.69", 5, 2), other})
 	for _, w := range []int{78, 118, 158} {
 		head := strings.SplitN(ansi.Strip(base.View(w, 5)), "\n", 2)[0]
 		for c, d := range columns {
-			if d.core && Column(c) != ColSource && !strings.Contains(head, d.title) {
+			// The zone gives way to the region, which differs here, at 78 cells.
+			if (d.core || Column(c) == ColRegion) && Column(c) != ColSource && (Column(c) != ColAZ || w > 78) && !strings.Contains(head, d.title) {
 				t.Errorf("%d cells lack %s: %q", w, d.name, head)
 			}
 		}
@@ -216,5 +219,22 @@ func TestBreakEvenRightAligned(t *testing.T) {
 	}
 	if pct < 0 {
 		t.Errorf("no break-even percentage:\n%s", strings.Join(lines, "\n"))
+	}
+}
+
+// A cell longer than a row's offsets reach (a malformed answer) is cut, never a panic, and
+// the other cells still read right.
+func TestRowWithAnOverlongCell(t *testing.T) {
+	o := offering("x", "us-east-1", "100.00", 1, 24)
+	o.AvailabilityZone = strings.Repeat("a", 70_000)
+	r := newRow(o, nil)
+	if got := r.cell(ColRegion); got != "us-east-1" {
+		t.Errorf("region %q", got)
+	}
+	if got := len(r.cell(ColAZ)); got == 0 || got >= 70_000 {
+		t.Errorf("the zone's cell is %d long", got)
+	}
+	for c := range numColumns {
+		_ = r.cell(c)
 	}
 }

@@ -200,8 +200,17 @@ func (schema) SortKeys(rows []row, view []int, col int) (key func(r *row) uint64
 	c := Column(col)
 	switch c {
 	case ColRegion, ColAZ, ColType:
-		ranks := stringRanks(rows, view, c)
-		return func(r *row) uint64 { return ranks[textOf(r, c)] }, true, true
+		ranks := stringRanks(rows, c)
+		// Rows arrive a region and a type at a time, and the table asks in their order:
+		// the last value's rank saves most lookups.
+		var last string
+		var rank uint64
+		return func(r *row) uint64 {
+			if s := textOf(r, c); s != last || rank == 0 {
+				last, rank = s, ranks[s]
+			}
+			return rank
+		}, true, true
 	case ColSource:
 		return func(r *row) uint64 { return ordered(int64(r.o.Source)) }, true, true
 	case ColCount:
@@ -236,11 +245,15 @@ func (schema) SortKeys(rows []row, view []int, col int) (key func(r *row) uint64
 	return nil, false, false
 }
 
-// stringRanks numbers the distinct values of a text column in order.
-func stringRanks(rows []row, view []int, c Column) map[string]uint64 {
+// stringRanks numbers the distinct values of a text column in order, from 1, over every
+// row (the hidden too: a rank only orders), read in the order they lie in memory.
+func stringRanks(rows []row, c Column) map[string]uint64 {
 	ranks := map[string]uint64{}
-	for _, ri := range view {
-		ranks[textOf(&rows[ri], c)] = 0
+	last := ""
+	for i := range rows {
+		if s := textOf(&rows[i], c); s != last || i == 0 {
+			ranks[s], last = 0, s
+		}
 	}
 	keys := make([]string, 0, len(ranks))
 	for k := range ranks {
@@ -248,7 +261,7 @@ func stringRanks(rows []row, view []int, c Column) map[string]uint64 {
 	}
 	slices.Sort(keys)
 	for i, k := range keys {
-		ranks[k] = uint64(i)
+		ranks[k] = uint64(i) + 1
 	}
 	return ranks
 }

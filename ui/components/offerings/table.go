@@ -6,18 +6,21 @@ package offerings
 
 import (
 	"iter"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/ui/components/table"
+	"github.com/gpublock/gpublock/ui/components/text"
 	"github.com/gpublock/gpublock/ui/theme"
 )
 
 // Model is the table.
 type Model struct {
 	t   table.Model[row]
+	th  theme.Theme
 	cat *pricing.Catalog // the on-demand prices rows are compared with
 
 	plans int // rows of training plans: the source column is shown while there is one
@@ -25,11 +28,18 @@ type Model struct {
 	// of the first row held being firstMinutes.
 	mixed        bool
 	firstMinutes int64
+	// first is the first row held, and varies the columns whose cells are not all the same
+	// as its: a narrow table drops the columns that tell no row apart first.
+	first  row
+	varies [numColumns]bool
+	// approx is set while a row's length is rounded ("~1d3h": a near-term block that ends
+	// at AWS's 11:30 UTC), which a line under the table explains.
+	approx bool
 }
 
 // New returns an empty table sorted by start.
 func New(th theme.Theme) Model {
-	return Model{t: table.New[row](table.Options{Theme: th, Columns: specs(), Sort: int(ColStart), Marks: true}, schema{}),
+	return Model{th: th, t: table.New[row](table.Options{Theme: th, Columns: specs(), Sort: int(ColStart), Marks: true}, schema{}),
 		cat: pricing.Embedded()}
 }
 
@@ -60,6 +70,7 @@ func (m *Model) SetStale(v bool) { m.t.SetStale(v) }
 func (m *Model) Reset() {
 	m.t.Reset()
 	m.plans, m.mixed, m.firstMinutes = 0, false, 0
+	m.first, m.varies, m.approx = row{}, [numColumns]bool{}, false
 	m.columnsFollowRows()
 }
 
@@ -105,7 +116,9 @@ func (m *Model) Add(offs []model.Offering) {
 		} else if o.Minutes() != m.firstMinutes {
 			m.mixed = true
 		}
-		m.t.Add(newRow(o, m.cat))
+		r := newRow(o, m.cat)
+		m.noteCells(&r)
+		m.t.Add(r)
 		if o.Source == model.SourceTrainingPlan {
 			m.plans++
 		}
@@ -138,7 +151,27 @@ func (m Model) Mouse(msg tea.MouseMsg, x, y, width, height int) (Model, bool) {
 
 // View draws the filter line (when there is a filter), the header and the visible rows in
 // width×height cells.
-func (m Model) View(width, height int) string { return m.t.View(width, height) }
+func (m Model) View(width, height int) string {
+	if !m.approx || height < 4 {
+		return m.t.View(width, height)
+	}
+	return m.t.View(width, height-1) + "\n" + m.th.Muted.Render(text.Truncate(ApproxNote, width, "…"))
+}
+
+// ApproxNote says why a length is marked "~".
+const ApproxNote = "~ rounded to the hour: first-day blocks end at 11:30 UTC"
+
+// noteCells keeps what the columns' fitting and the note under the table read of a new row.
+func (m *Model) noteCells(r *row) {
+	if m.t.Len() == 0 {
+		m.first = *r
+	} else {
+		for c := range numColumns {
+			m.varies[c] = m.varies[c] || r.cell(c) != m.first.cell(c)
+		}
+	}
+	m.approx = m.approx || strings.HasPrefix(r.cell(ColDuration), "~")
+}
 
 // Position describes where the cursor is and how the table is sorted, for a status line.
 func (m Model) Position() string { return m.t.Position() }

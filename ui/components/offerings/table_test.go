@@ -161,7 +161,8 @@ func TestColumnsFit(t *testing.T) {
 		t.Errorf("78 cells with a plan show %v, without the source", cols)
 	}
 	big := offering("x", "us-east-1", "16773120.00", 1, 182)
-	if c := newRow(big, nil).cells[ColFee]; len(c) > columns[ColFee].width {
+	r := newRow(big, nil)
+	if c := r.cell(ColFee); len(c) > columns[ColFee].width {
 		t.Errorf("fee %q is wider than its column", c)
 	}
 }

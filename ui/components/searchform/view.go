@@ -6,8 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/components/text"
 	"github.com/gpublock/gpublock/ui/components/textfield"
@@ -32,7 +30,7 @@ func (m Model) View(width, height int, focused bool) string {
 		}
 		return th.Label.Render(pad(" "+s, labelWidth))
 	}
-	add := func(s string) { lines = append(lines, ansi.Truncate(s, width, "…")) }
+	add := func(s string) { lines = append(lines, text.Truncate(s, width, "…")) }
 	errLines := func(f Field) {
 		if msg, ok := m.errs[f]; ok {
 			for _, l := range text.WrapParagraphs("✗ "+msg, width-2) {
@@ -119,7 +117,7 @@ func (m Model) View(width, height int, focused bool) string {
 				style = th.Selected
 			}
 			line := style.Render(row)
-			if ansi.StringWidth(row)+1+len(where) <= width { // chosen regions selling it, when there is room
+			if text.Width(row)+1+len(where) <= width { // chosen regions selling it, when there is room
 				line += " " + th.Muted.Render(where)
 			}
 			add(line)
@@ -160,12 +158,12 @@ func (m Model) View(width, height int, focused bool) string {
 			focusLine = len(lines)
 		}
 		l := label(f, name) + value
-		if short, ok := strings.CutSuffix(beside, " UTC"); ok && ansi.StringWidth(l)+1+ansi.StringWidth(beside) > width {
+		if short, ok := strings.CutSuffix(beside, " UTC"); ok && text.Width(l)+1+text.Width(beside) > width {
 			beside = short // the hint under a date says it is UTC
 		}
 		// A note's aside in parentheses that does not fit goes on a line of its own, whole.
 		var under string
-		if i := strings.Index(beside, " ("); i > 0 && strings.HasSuffix(beside, ")") && ansi.StringWidth(l)+1+ansi.StringWidth(beside) > width {
+		if i := strings.Index(beside, " ("); i > 0 && strings.HasSuffix(beside, ")") && text.Width(l)+1+text.Width(beside) > width {
 			beside, under = beside[:i], beside[i+2:len(beside)-1]
 		}
 		add(l + " " + th.Muted.Render(beside))
@@ -197,7 +195,7 @@ func (m Model) View(width, height int, focused bool) string {
 		// AWS's 8 weeks bound the start, not the end (a window may end a block's length later):
 		// said as the start's limit, though it sits under the end as it did when both were bound.
 		latest := "latest start: " + limit.Format("Jan 02 15:04") + " UTC"
-		if long := latest + " (8 weeks ahead)"; 2+ansi.StringWidth(long) <= width {
+		if long := latest + " (8 weeks ahead)"; 2+text.Width(long) <= width {
 			latest = long
 		}
 		add("  " + th.Muted.Render(latest))
@@ -311,7 +309,7 @@ func (m Model) scrolled(lines []string, height, focus, after int) []string {
 
 func (m Model) fieldView(f textfield.Model, on bool, w int) string {
 	s := f.View(w, on, m.th.Value, m.th.Cursor, m.th.Muted)
-	return s + strings.Repeat(" ", max(0, w-ansi.StringWidth(s)))
+	return s + strings.Repeat(" ", max(0, w-text.Width(s)))
 }
 
 func resolved(t time.Time, ok bool) string {
@@ -356,7 +354,7 @@ func contains(list []string, s string) bool {
 }
 
 func pad(s string, w int) string {
-	if n := ansi.StringWidth(s); n < w {
+	if n := text.Width(s); n < w {
 		return s + strings.Repeat(" ", w-n)
 	}
 	return s
@@ -370,7 +368,7 @@ func typeCell(t model.InstanceType) string {
 	const nameW, cellW = 16, 29
 	accel := fmt.Sprintf("%d×%s %dG", t.Accelerators, shortModel(t.AcceleratorModel), t.AcceleratorGiB)
 	name := fmt.Sprintf("%-*s", nameW, t.Name)
-	if w := ansi.StringWidth(accel); len(t.Name) < nameW && nameW+1+w > cellW {
+	if w := text.Width(accel); len(t.Name) < nameW && nameW+1+w > cellW {
 		name = fmt.Sprintf("%-*s", max(len(t.Name), cellW-1-w), t.Name)
 	}
 	return fmt.Sprintf("%-*s", cellW, name+" "+accel)

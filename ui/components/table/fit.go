@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/gpublock/gpublock/ui/components/text"
 )
 
 // Column is what fitting needs of a column: its width in cells and how much it is wanted
@@ -68,7 +70,7 @@ func Fit(cols []Column, width int) []int {
 
 // Cell pads or cuts s to exactly w cells, on the right or the left.
 func Cell(s string, w int, right bool) string {
-	n := ansi.StringWidth(s)
+	n := text.Width(s)
 	if n > w {
 		return ansi.Truncate(s, w, "…")
 	}

@@ -126,6 +126,14 @@ func (m *Model[R]) SetKeep(c, keep int) {
 	}
 }
 
+// SetCore makes column c core (kept at every width, narrowed first) or not.
+func (m *Model[R]) SetCore(c int, core bool) {
+	if m.specs[c].Core != core {
+		m.specs = slices.Clone(m.specs)
+		m.specs[c].Core = core
+	}
+}
+
 // KeyMap returns the table's keys, for help.
 func (m Model[R]) KeyMap() KeyMap { return m.keys }
 

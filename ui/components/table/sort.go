@@ -55,31 +55,45 @@ func (m *Model[R]) sortRows() {
 		slices.SortFunc(m.view, m.cmpIndex)
 		return
 	}
-	// The rows are taken in the order of the tie-breaks and sorted by key with a stable
-	// radix sort, so equal keys keep that order; rows of other groups go after, in the
-	// same order unless their column tells them apart.
-	visible := make([]bool, len(m.rows))
+	// Each visible row's group and key are read in the order the rows lie in memory (a
+	// sort's cost is reaching into rows); then the rows are taken in the order of the
+	// tie-breaks and sorted by key with a stable radix sort, so equal keys keep that order;
+	// rows of other groups go after, in the same order unless their column tells them apart.
+	const hidden = -1 << 31
+	groups := make([]int32, len(m.rows))
+	for i := range groups {
+		groups[i] = hidden
+	}
 	for _, ri := range m.view {
-		visible[ri] = true
+		groups[ri] = 0
+	}
+	keys := make([]uint64, len(m.rows))
+	for ri := range m.rows {
+		if groups[ri] == hidden {
+			continue
+		}
+		r := &m.rows[ri]
+		if g := m.schema.Group(r, c); g != 0 {
+			groups[ri] = int32(g)
+			continue
+		}
+		keys[ri] = key(r)
+		if desc {
+			keys[ri] = ^keys[ri]
+		}
 	}
 	entries := make([]sortEntry, 0, len(m.view))
 	var others []int32
 	mixed := false // others are of more than one group
 	for _, ri := range m.byTie {
-		if !visible[ri] {
-			continue
-		}
-		r := &m.rows[ri]
-		if g := m.schema.Group(r, c); g != 0 {
-			mixed = mixed || (len(others) > 0 && g != m.schema.Group(&m.rows[others[0]], c))
+		switch g := groups[ri]; {
+		case g == hidden:
+		case g != 0:
+			mixed = mixed || (len(others) > 0 && g != groups[others[0]])
 			others = append(others, ri)
-			continue
+		default:
+			entries = append(entries, sortEntry{key: keys[ri], idx: ri})
 		}
-		k := key(r)
-		if desc {
-			k = ^k
-		}
-		entries = append(entries, sortEntry{key: k, idx: ri})
 	}
 	entries = radixSort(entries, make([]sortEntry, len(entries)))
 	if !exact {
@@ -98,9 +112,7 @@ func (m *Model[R]) sortRows() {
 		m.view[i] = int(entries[i].idx)
 	}
 	if mixed {
-		slices.SortStableFunc(others, func(a, b int32) int {
-			return cmp.Compare(m.schema.Group(&m.rows[a], c), m.schema.Group(&m.rows[b], c))
-		})
+		slices.SortStableFunc(others, func(a, b int32) int { return cmp.Compare(groups[a], groups[b]) })
 	}
 	for i, ri := range others {
 		m.view[len(entries)+i] = int(ri)

@@ -57,13 +57,13 @@ func sortedShown(specs []Spec, sortCol int) []Spec {
 		top = max(top, s.Keep)
 	}
 	out[sortCol].Keep, out[sortCol].Core = top+1, true
-	out[sortCol].Width = max(out[sortCol].Width, ansi.StringWidth(out[sortCol].Title)+ansi.StringWidth(Arrow(false)))
+	out[sortCol].Width = max(out[sortCol].Width, text.Width(out[sortCol].Title)+text.Width(Arrow(false)))
 	return out
 }
 
 // headWidth is the fewest cells a column is drawn in: its title whole (and the sorted one's
 // arrow after it, sortedShown), so that a header never loses its name or its arrow to a cut.
-func headWidth(s Spec) int { return ansi.StringWidth(s.Title) }
+func headWidth(s Spec) int { return text.Width(s.Title) }
 
 // FitSpecs picks the columns of specs drawn in width cells and their widths: the hidden
 // ones never, those of lowest Keep dropped first, and the core ones narrowed to need(c),
@@ -118,12 +118,12 @@ func FitSpecs(specs []Spec, width int, need func(c int) int) (cols, widths []int
 // sorted one), and its widest value among the rows that pass the filter (so that scrolling
 // moves no column).
 func (m Model[R]) contentWidth(c int) int {
-	w := ansi.StringWidth(m.specs[c].Title)
+	w := text.Width(m.specs[c].Title)
 	if c == m.sortCol {
-		w += ansi.StringWidth(Arrow(m.desc))
+		w += text.Width(Arrow(m.desc))
 	}
 	for _, ri := range m.view {
-		w = max(w, ansi.StringWidth(m.schema.Cell(&m.rows[ri], c)))
+		w = max(w, text.Width(m.schema.Cell(&m.rows[ri], c)))
 	}
 	return w
 }
@@ -259,10 +259,10 @@ func (m Model[R]) cursorRow(r *R, prefix string, l layout, s Styler[R]) string {
 // sortedTitle is a sorted column's title with its arrow in w cells: a title too long for
 // both is cut, never the arrow, which is what says how the rows are ordered.
 func sortedTitle(title, arrow string, w int) string {
-	if ansi.StringWidth(title)+ansi.StringWidth(arrow) <= w || w <= ansi.StringWidth(arrow) {
+	if text.Width(title)+text.Width(arrow) <= w || w <= text.Width(arrow) {
 		return title + arrow
 	}
-	return ansi.Truncate(title, w-ansi.StringWidth(arrow), "…") + arrow
+	return ansi.Truncate(title, w-text.Width(arrow), "…") + arrow
 }
 
 // cell is column c of a row as drawn: in the accessible mode without its bar (the figure

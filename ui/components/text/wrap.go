@@ -4,8 +4,6 @@ package text
 
 import (
 	"strings"
-
-	"github.com/charmbracelet/x/ansi"
 )
 
 // Wrap breaks s into lines of at most width cells at spaces. Any run of white space, line
@@ -15,16 +13,18 @@ import (
 func Wrap(s string, width int) []string {
 	width = max(width, 8)
 	var out []string
-	line := ""
+	line, lineW := "", 0
 	for _, w := range strings.Fields(s) {
+		ww := Width(w)
 		switch {
 		case line == "":
-			line = w
-		case ansi.StringWidth(line)+1+ansi.StringWidth(w) <= width:
+			line, lineW = w, ww
+		case lineW+1+ww <= width:
 			line += " " + w
+			lineW += 1 + ww
 		default:
 			out = append(out, line)
-			line = w
+			line, lineW = w, ww
 		}
 	}
 	return append(out, line)

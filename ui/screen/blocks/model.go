@@ -1,8 +1,8 @@
 // Package blocks is the blocks screen: every Capacity Block and training plan of the account,
 // their warnings and countdowns, a block's detail, and the keys that copy, open, extend and
 // launch. The list is loaded and refreshed whatever screen is shown, because the header
-// counts its warnings on every screen and the bell rings for them; the one-second countdown
-// tick runs only while it is visible. The extend and launch dialogs are the root's: the
+// counts its warnings on every screen and the bell rings for them; the countdown's tick runs
+// only while it is visible, and only when what it shows changes. The extend and launch dialogs are the root's: the
 // screen asks for them with screen.OpenExtend and screen.OpenLaunch.
 package blocks
 
@@ -78,7 +78,9 @@ type Model struct {
 	regions  []string  // of the latest listing
 	at       time.Time // backend time of the latest listing
 	timer    int       // generation of the auto-refresh timer; older ticks are dropped
-	ticking  bool      // the one-second tick is in flight
+	// tickGen is the generation of the countdown's tick: one redraw at the next moment a
+	// countdown shown changes; an older tick is dropped.
+	tickGen int
 	// detail: the block's detail has the focus (the moving keys scroll it); on narrow
 	// terminals it fills the body.
 	detail bool
@@ -120,9 +122,9 @@ type notifiedMsg struct{ failures []string }
 // minute tick moved it while the screen's own tick was not running).
 type CheckMsg struct{}
 
-// timerMsg is the auto-refresh; tickMsg the countdown's second.
+// timerMsg is the auto-refresh; tickMsg the countdown's redraw of generation gen.
 type timerMsg struct{ gen int }
-type tickMsg struct{}
+type tickMsg struct{ gen int }
 
 // OpenedMsg is the answer of the system opener.
 type OpenedMsg struct {
@@ -146,7 +148,7 @@ func New(pc *program.Context, opts Options) Model {
 		notified: map[string]bool{}, auto: autoAsks{asked: map[string]bool{}}, notifyOff: opts.NoNotify, connecting: opts.Connecting, now: pc.Now()}
 	m.table.SetRules(m.rules())
 	if opts.Visible {
-		m.visible, m.ticking = true, true // Init starts the countdown's tick
+		m.visible = true // Init starts the countdown's tick
 	}
 	if !m.connecting && pc.Backend != nil {
 		m.loading, m.id = true, 1 // Init lists them
@@ -161,7 +163,7 @@ func (m Model) Init() tea.Cmd {
 		cmds = append(cmds, listCmd(m.pc.Backend, m.pc.Ctx, 1, m.Regions(), false))
 	}
 	if m.visible {
-		cmds = append(cmds, m.tick())
+		cmds = append(cmds, m.tickCmd())
 	}
 	return tea.Batch(cmds...)
 }
@@ -251,10 +253,11 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			return m, nil
 		}
 		m = m.onList(msg)
+		countdown := m.startTick() // the countdowns shown may change sooner
 		gen := m.timer
 		next := tea.Tick(m.refreshEvery(), func(time.Time) tea.Msg { return timerMsg{gen} })
 		m, ring := m.checkWarnings()
-		return m, tea.Batch(next, ring)
+		return m, tea.Batch(next, ring, countdown)
 	case timerMsg:
 		if msg.gen != m.timer {
 			return m, nil
@@ -270,13 +273,12 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		return m, nil
 	case tickMsg:
-		if !m.visible {
-			m.ticking = false
+		if !m.visible || msg.gen != m.tickGen {
 			return m, nil
 		}
 		m = m.SetNow(m.pc.Now())
 		m, ring := m.checkWarnings()
-		return m, tea.Batch(m.tick(), ring)
+		return m, tea.Batch(m.startTick(), ring)
 	case OpenedMsg:
 		if msg.Err != nil {
 			m.flash = screen.Say("Could not open the browser (" + msg.Err.Error() + "); the console URL: " + msg.URL)
@@ -296,13 +298,36 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	return m, nil
 }
 
-func (m Model) tick() tea.Cmd {
-	every := time.Second
+// tickCmd is the countdown's next tick, at the first moment anything the screen shows by
+// the clock changes (NextTick); none when nothing shown counts.
+func (m Model) tickCmd() tea.Cmd {
+	d, ok := m.NextTick()
+	if !ok {
+		return nil
+	}
 	if m.pc.Theme.Accessible {
 		// A countdown read aloud or on a braille line changes once a minute, not each second.
-		every = time.Minute
+		d = max(d, time.Minute)
 	}
-	return tea.Tick(every, func(time.Time) tea.Msg { return tickMsg{} })
+	gen := m.tickGen
+	return tea.Tick(d, func(time.Time) tea.Msg { return tickMsg{gen} })
+}
+
+// NextTick is how long from the screen's now until a countdown, a warning or a cell it
+// shows changes with the clock: a second under an hour, the minute under a day, the hour
+// beyond. ok is false with no block listed.
+func (m Model) NextTick() (d time.Duration, ok bool) {
+	now := m.pc.Now()
+	var next time.Time
+	for _, b := range m.list {
+		if c := b.CountdownsChangeAt(now, m.rules()); next.IsZero() || c.Before(next) {
+			next = c
+		}
+	}
+	if next.IsZero() {
+		return 0, false
+	}
+	return next.Sub(now), true
 }
 
 func (m Model) onList(msg ListedMsg) Model {
@@ -382,13 +407,14 @@ func (m Model) Leave() Model {
 	return m
 }
 
-// startTick starts the countdown's tick unless one is in flight.
+// startTick schedules the countdown's next tick while the screen is visible; a tick
+// scheduled before is dropped when it comes.
 func (m *Model) startTick() tea.Cmd {
-	if m.ticking {
+	m.tickGen++
+	if !m.visible {
 		return nil
 	}
-	m.ticking = true
-	return m.tick()
+	return m.tickCmd()
 }
 
 // SetNow moves the screen's clock (the root's minute tick, a connection).

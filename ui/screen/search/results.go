@@ -1,6 +1,7 @@
 package search
 
 import (
+	"cmp"
 	"fmt"
 	"github.com/gpublock/gpublock/ui/a11y"
 	"slices"
@@ -328,6 +329,8 @@ func (s search) progressByRegion() []model.RegionProgress {
 	for _, p := range s.progress {
 		out = append(out, p)
 	}
-	slices.SortFunc(out, func(a, b model.RegionProgress) int { return strings.Compare(a.Region, b.Region) })
+	slices.SortFunc(out, func(a, b model.RegionProgress) int {
+		return cmp.Or(strings.Compare(a.Region, b.Region), a.Left-b.Left)
+	})
 	return out
 }

@@ -31,7 +31,8 @@ type search struct {
 	status     map[string]model.RegionStatus
 	callsDone  int
 	callsTotal int
-	// progress is each region's latest calls done and left, wait and estimated end.
+	// progress is each source's regions' latest calls done and left and bucket, by
+	// source and region.
 	progress map[string]model.RegionProgress
 	found    int  // offerings this search delivered
 	replaced bool // the first offerings arrived and replaced the previous rows
@@ -236,7 +237,11 @@ func (m Model) onSearchEvents(msg EventsMsg) (Model, tea.Cmd) {
 			if s.progress == nil {
 				s.progress = map[string]model.RegionProgress{}
 			}
-			s.progress[p.Region] = *p
+			// The bucket was read as the step was sent; the screen's clock (the
+			// emulator's, when it runs ahead) counts the wait down from now on.
+			pr := *p
+			pr.At = m.pc.Now()
+			s.progress[ev.Source.String()+"/"+p.Region] = pr
 		}
 	}
 	if !msg.Closed {

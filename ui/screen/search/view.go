@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/pricing"
@@ -22,7 +21,7 @@ func (m Model) View() string {
 		}
 		right := m.box(m.resultsTitle(), m.resultsView(l), l.results, m.focus == PaneResults) + "\n" +
 			m.box(m.detailTitle()+m.freshTag(), m.detailView(l.detail.w-2, l.detail.h-2), l.detail, m.focus == PaneDetail)
-		return lipgloss.JoinHorizontal(lipgloss.Top, left, right)
+		return screen.SideBySide(left, right)
 	}
 	switch {
 	case l.detail.h > 0:

@@ -6,6 +6,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gpublock/gpublock/aws/awsapi"
@@ -17,7 +18,9 @@ import (
 )
 
 // planRef is a plan's name or ARN, as TrainingPlanName's and TrainingPlanArn's patterns allow.
-var planRef = regexp.MustCompile(`^([a-zA-Z0-9](-*[a-zA-Z0-9]){0,63}|arn:aws[a-z\-]*:sagemaker:[a-z0-9\-]*:[0-9]{12}:training-plan/.+)$`)
+var planRef = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^([a-zA-Z0-9](-*[a-zA-Z0-9]){0,63}|arn:aws[a-z\-]*:sagemaker:[a-z0-9\-]*:[0-9]{12}:training-plan/.+)$`)
+})
 
 // planExtensionDays are the lengths --list asks for: whole days to 14, then whole weeks.
 func planExtensionDays() []int {
@@ -34,7 +37,7 @@ func planExtensionDays() []int {
 // checkPlanExtend reads what can be checked before any call of a plan's extension.
 func (a *Options) checkPlanExtend(pos []string) (string, int, cmdutil.OutputFormat, error) {
 	id := strings.TrimSpace(pos[0])
-	if len(id) > 2048 || !planRef.MatchString(id) {
+	if len(id) > 2048 || !planRef().MatchString(id) {
 		return "", 0, "", cmdutil.Usagef("%q: want a training plan name (letters, digits and hyphens, at most 64) or its ARN", pos[0])
 	}
 	format, err := cmdutil.TableOrJSONFormat(a.output)

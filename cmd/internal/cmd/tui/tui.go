@@ -64,9 +64,10 @@ const minBlocksRefresh = 5 * time.Second
 
 // tuiFPS is the most frames a second the TUI draws. Bubble Tea's renderer wakes at this rate
 // for the program's whole life, drawing only when the view changed, so the rate sets the idle
-// CPU: 12 keeps it under 0.3% of a core (upstream's 60 costs about 1%) while a key still shows
-// within about 0.1 s (README, Speed, has both measured).
-const tuiFPS = 12
+// CPU (about six context switches a wake): 10 keeps it under 0.3% of a core on a busy machine
+// (12 did not; upstream's 60 costs about 1%) while a key still shows within about 0.1 s
+// (README, Speed, has both measured).
+const tuiFPS = 10
 
 // A watched search makes a call per region and duration each round: not more often than a
 // minute, and at least once a day.

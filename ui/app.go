@@ -18,6 +18,7 @@ import (
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
 	uidialog "github.com/gpublock/gpublock/ui/dialog"
+	"github.com/gpublock/gpublock/ui/palette"
 	"github.com/gpublock/gpublock/ui/program"
 	uiscreen "github.com/gpublock/gpublock/ui/screen"
 	advisorui "github.com/gpublock/gpublock/ui/screen/advisor"
@@ -77,6 +78,9 @@ type Options struct {
 	NoNotify      bool
 	// NoMouse leaves the mouse to the terminal (its own text selection): no wheel, no click.
 	NoMouse bool
+	// Accessible is the mode for screen readers and braille displays (ui/a11y): nothing
+	// animates, no drawing characters, tables and charts said in sentences.
+	Accessible bool
 
 	// WatchEvery is how often a watched search (w) runs again; 0 means 5 minutes.
 	WatchEvery time.Duration
@@ -115,6 +119,8 @@ type Model struct {
 
 	spinning bool // a spinner tick is in flight
 	dialog   uidialog.Dialog
+	// palette is the command palette when open (ui/palette), over the screen.
+	palette *palette.Model
 	// buyRows, when set, is the number of the search screen's rows the open purchase
 	// dialog's offering was picked from (searchscreen.RowsOnScreen).
 	buyRows *int64
@@ -147,6 +153,7 @@ func New(opts Options) Model {
 	}
 	clk := program.NewClock(opts.Now)
 	th := theme.New(!opts.NoColor)
+	th.Accessible = opts.Accessible
 	pc := &program.Context{Ctx: opts.Context, Backend: opts.Backend, Simulated: opts.Simulated, ReadOnly: opts.ReadOnly,
 		Theme: th, Clock: clk, Location: opts.Location, Wall: opts.Wall}
 	h := help.New()
@@ -198,7 +205,7 @@ func (m Model) Init() tea.Cmd {
 		first = connectCmd(m.pc.Ctx, m.opts.Connect)
 	}
 	// The terminal's background chooses the light or the dark palette (ui/theme).
-	cmds := []tea.Cmd{first, m.spin.Tick, clockCmd(), tea.RequestBackgroundColor, m.start}
+	cmds := []tea.Cmd{first, m.spinTick(), clockCmd(), tea.RequestBackgroundColor, m.start}
 	for _, s := range m.screens {
 		cmds = append(cmds, s.Init())
 	}
@@ -286,6 +293,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		var cmd tea.Cmd
 		m.spin, cmd = m.spin.Update(msg)
 		return m, cmd
+	case snapshotMsg:
+		return m.onSnapshot(msg), nil
 	case connectedMsg:
 		return m.onConnected(msg)
 	case identityMsg:
@@ -304,7 +313,25 @@ func (m *Model) spinCmd() tea.Cmd {
 		return nil
 	}
 	m.spinning = true
+	return m.spinTick()
+}
+
+// spinTick turns the spinner, which the accessible mode never does: a frame that changes
+// with nothing new to say is read aloud again.
+func (m Model) spinTick() tea.Cmd {
+	if m.opts.Accessible {
+		return nil
+	}
 	return m.spin.Tick
+}
+
+// spinView is the spinner as drawn now: in the accessible mode the word beside it says
+// what is happening, and the spinner nothing.
+func (m Model) spinView() string {
+	if m.opts.Accessible {
+		return ""
+	}
+	return m.spin.View()
 }
 
 // typing reports whether keys go into a text field, where q is a letter.
@@ -329,8 +356,17 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	}
+	if m.palette != nil {
+		return m.paletteKeyPress(k)
+	}
+	if key.Matches(k, keys.Snapshot) {
+		return m, m.snapshotCmd()
+	}
 	if m.dialog != nil {
 		return m.updateDialog(k)
+	}
+	if m.opensPalette(k) {
+		return m.openPalette(), nil
 	}
 	// No form field takes a "?", so help opens from them too; a filter may hold one.
 	if key.Matches(k, keys.Help) && !m.current().Filtering() {

@@ -14,13 +14,15 @@ type KeyMap struct {
 	Quit, ForceQuit key.Binding
 	Help            key.Binding
 	Back            key.Binding
+	// Palette opens the command palette; Snapshot saves the screen as a picture.
+	Palette, Snapshot key.Binding
 }
 
 // DefaultKeyMap returns the root keys: the search screen's bindings of the same keys, so
 // that the footer and help name one binding for each.
 func DefaultKeyMap() KeyMap {
 	s := searchscreen.DefaultKeyMap(false)
-	return KeyMap{Quit: s.Quit, ForceQuit: s.ForceQuit, Help: s.Help, Back: s.Back}
+	return KeyMap{Quit: s.Quit, ForceQuit: s.ForceQuit, Help: s.Help, Back: s.Back, Palette: paletteKey(), Snapshot: snapshotKey()}
 }
 
 // screenKeyMap switches screens. The digits and brackets are letters in a text field, so
@@ -53,7 +55,9 @@ func (m Model) helpKeys() helpKeys {
 	h := helpEnv{root: m.keys, blocks: m.blocks().HelpGroups(), moving: movingKeys(m.search().Table().KeyMap().Nav()),
 		screens: keyGroup{Title: "Screens", Keys: []key.Binding{sk.Search, sk.Blocks, sk.Advisor, sk.Report, sk.Next, sk.Prev}}}
 	s := m.current()
-	return helpKeys{short: s.ShortHelp(h), groups: s.HelpGroups(h)}
+	// The palette and the picture work on every screen, and help lists them on every one.
+	anywhere := keyGroup{Title: "Palette and picture", Keys: []key.Binding{m.keys.Palette, m.keys.Snapshot}}
+	return helpKeys{short: s.ShortHelp(h), groups: append(s.HelpGroups(h), anywhere)}
 }
 
 func (h helpKeys) ShortHelp() []key.Binding { return h.short }

@@ -252,7 +252,7 @@ func (m Model) current() Screen { return m.screens[m.screen] }
 
 // frame is the screen's frame now.
 func (m Model) frame() frame {
-	return frame{area: m.area(), spin: m.spin.View(), now: m.clock, notifyOff: m.blocks().NotifyOff()}
+	return frame{area: m.area(), spin: m.spinView(), now: m.clock, notifyOff: m.blocks().NotifyOff()}
 }
 
 // area is the body a screen is drawn in, between the header and the footer; zero when the

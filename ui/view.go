@@ -10,12 +10,19 @@ import (
 
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/a11y"
 	"github.com/gpublock/gpublock/ui/components/text"
 )
 
 // View draws the screen. It is a pure function of the model.
 func (m Model) View() tea.View {
-	v := tea.NewView(m.render())
+	content := m.render()
+	if m.opts.Accessible {
+		// The safety net under the panes' own plain forms: no drawing character reaches
+		// the terminal.
+		content = a11y.Plain(content)
+	}
+	v := tea.NewView(content)
 	v.AltScreen = true
 	v.WindowTitle = "gpublock"
 	if !m.opts.NoMouse {
@@ -41,6 +48,10 @@ func (m Model) render() string {
 	body := m.current().View(m.frame())
 	if m.dialog != nil {
 		body = m.dialog.View(m.pc.Width, m.pc.Height-l.headerH-l.footerH)
+	}
+	if m.palette != nil {
+		h := m.pc.Height - l.headerH - l.footerH
+		body = lipgloss.NewStyle().Height(h).MaxHeight(h).Render(m.palette.View(m.pc.Width, h))
 	}
 	parts = append(parts, body, m.statusLine(), m.helpLine())
 	return strings.Join(parts, "\n")
@@ -74,13 +85,13 @@ func (m Model) headerView() string {
 	switch {
 	case m.connecting:
 		badge = th.Muted.Render("connecting")
-		who = m.spin.View() + th.Muted.Render(" resolving credentials…")
-		whoShort = m.spin.View()
+		who = m.spinView() + th.Muted.Render(" resolving credentials…")
+		whoShort = m.spinView()
 	case m.connectErr != nil:
 		badge = th.Error.Render("NOT CONNECTED")
 		who, whoShort = "", ""
 	case !m.pc.Identity.Known:
-		who = m.spin.View() + th.Muted.Render(" account …")
+		who = m.spinView() + th.Muted.Render(" account …")
 		whoShort = who
 	case m.pc.Identity.Err != nil:
 		who = th.Error.Render("account unknown: " + m.pc.Identity.Err.Error())

@@ -30,6 +30,9 @@ func ModeFrame(th theme.Theme, simulated bool, title, content string, r screen.R
 		tl, tr, bl, br, hz, vt = "╭", "╮", "╰", "╯", "┄", "┆"
 		mode = "SIMULATED — nothing real"
 	}
+	if th.Accessible {
+		return screen.Unboxed(label, mode+" · "+title, false, content, r)
+	}
 	inner := r.W - 2
 	title = ansi.Truncate(mode+" · "+title, max(0, inner-4), "…")
 	top := border.Render(tl+hz+" ") + label.Render(title) + border.Render(" "+strings.Repeat(hz, max(0, inner-3-ansi.StringWidth(title)))+tr)

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/aws/source"
@@ -118,6 +119,9 @@ func Box(th theme.Theme, title, content string, r Rect, focused bool) string {
 	if focused {
 		bs, ts = th.BorderFocused, th.Focused
 	}
+	if th.Accessible {
+		return Unboxed(ts, title, focused, content, r)
+	}
 	inner := r.W - 2
 	title = ansi.Truncate(title, max(0, inner-4), "…")
 	top := bs.Render("╭─ ") + ts.Render(title) + bs.Render(" "+strings.Repeat("─", max(0, inner-3-text.Width(title)))+"╮")
@@ -132,6 +136,18 @@ func Box(th theme.Theme, title, content string, r Rect, focused bool) string {
 	b.WriteString(top)
 	BoxLines(&b, content, r.H-2, inner, bs.Render(side))
 	b.WriteString("\n" + bs.Render(bottom))
+	return b.String()
+}
+
+// Unboxed is a pane of the accessible mode: its title on a line of its own (with "focused"
+// in words), then its content, no frame.
+func Unboxed(ts lipgloss.Style, title string, focused bool, content string, r Rect) string {
+	if focused {
+		title += " (focused)"
+	}
+	var b strings.Builder
+	b.WriteString(ts.Render(ansi.Truncate(title, r.W, "…")))
+	BoxLines(&b, content, r.H-1, r.W, "")
 	return b.String()
 }
 

@@ -94,7 +94,10 @@ func (a *adaptive) RGBA() (r, g, b, alpha uint32) {
 // Theme is the set of styles the UI renders with.
 type Theme struct {
 	Color bool // false under NO_COLOR / --no-color
-	p     *palette
+	// Accessible is the mode for screen readers and braille displays (ui/a11y): no
+	// animation, no box drawing or block graphics, tables and charts said in sentences.
+	Accessible bool
+	p          *palette
 
 	App       lipgloss.Style // the program name in the header
 	Simulated lipgloss.Style // the SIMULATED badge

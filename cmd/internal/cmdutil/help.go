@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"charm.land/fang/v2"
+	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -18,8 +20,21 @@ func FangHelp() func(*cobra.Command, []string) {
 	probe.SetOut(io.Discard)
 	probe.SetErr(io.Discard)
 	_ = fang.Execute(context.Background(), probe, fang.WithoutManpage(), fang.WithoutCompletions(), fang.WithoutVersion())
-	return probe.HelpFunc()
+	styled := probe.HelpFunc()
+	plain := (&cobra.Command{}).HelpFunc() // cobra's own template: text alone
+	return func(c *cobra.Command, args []string) {
+		if DumbTerminal() && term.IsTerminal(os.Stdout.Fd()) {
+			// fang asks the terminal on stdout for its background colour, an escape
+			// sequence a dumb terminal prints as it is. (Off a terminal it asks nothing.)
+			plain(c, args)
+			return
+		}
+		styled(c, args)
+	}
 }
+
+// DumbTerminal reports TERM=dumb: a terminal that takes no escape sequence at all.
+func DumbTerminal() bool { return os.Getenv("TERM") == "dumb" }
 
 // GroupedHelp prints help without the AWS flags, then the AWS flags under their own heading.
 // The AWS flags are the root's persistent ones: a command's own flag of the same name (the

@@ -18,6 +18,8 @@ type TUISpending struct {
 	AMI      string
 	Theme    string // the file's theme, "" when not given
 	Mouse    *bool  // the file's mouse, nil when not given
+	// Accessible is the file's accessible, nil when not given.
+	Accessible *bool
 }
 
 func ApplyTUIConfig(f *AWSFlags, c config.File) TUISpending {
@@ -27,7 +29,7 @@ func ApplyTUIConfig(f *AWSFlags, c config.File) TUISpending {
 	}
 	f.demoRateLimitsFile = c.DemoRateLimits
 	f.SetAccounts(c)
-	s := TUISpending{ReadOnly: f.ReadOnly, Tags: c.Tags, AMI: c.AMI, Theme: c.Theme, Mouse: c.Mouse}
+	s := TUISpending{ReadOnly: f.ReadOnly, Tags: c.Tags, AMI: c.AMI, Theme: c.Theme, Mouse: c.Mouse, Accessible: c.Accessible}
 	s.MaxSpend = f.SpendCap()
 	return s
 }

@@ -35,6 +35,9 @@ type File struct {
 	// --no-mouse. Mouse is nil when not given.
 	Theme string `json:"-"`
 	Mouse *bool  `json:"-"`
+	// Accessible is the YAML file's accessible: the TUI's --accessible (screen readers,
+	// braille displays). Nil when not given.
+	Accessible *bool `json:"-"`
 	// DemoRateLimits is the YAML file's demo_rate_limits: the built-in simulator's
 	// request buckets, as --demo --rate-limits gives them (the flag wins).
 	DemoRateLimits string `json:"-"`

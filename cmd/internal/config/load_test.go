@@ -200,3 +200,18 @@ func TestConfigLargerThanTheLimitIsRefused(t *testing.T) {
 		t.Errorf("directory: %v", err)
 	}
 }
+
+func TestAccessibleKey(t *testing.T) {
+	var c config.File
+	if _, err := config.DecodeYAML([]byte("accessible: true\n"), &c); err != nil || c.Accessible == nil || !*c.Accessible {
+		t.Fatalf("accessible: true read as %v, %v", c.Accessible, err)
+	}
+	out, err := config.Marshal(c)
+	if err != nil || !strings.Contains(string(out), "accessible: true") {
+		t.Errorf("written as %q, %v", out, err)
+	}
+	var d config.File
+	if _, err := config.DecodeYAML([]byte("accessible: 1\n"), &d); err == nil {
+		t.Error("accessible: 1 was taken")
+	}
+}

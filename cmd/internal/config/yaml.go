@@ -31,6 +31,7 @@ import (
 //	auto_extend: {length: 1d, approve_cmd: approve-spend, tag: "gpublock:auto-extend=true"}
 //	theme: auto        # auto, light or dark
 //	mouse: true        # false: the TUI leaves the mouse to the terminal
+//	accessible: false  # true: the TUI for screen readers and braille displays (--accessible)
 //	demo_rate_limits: aws  # the demo's request buckets, as --rate-limits
 //	organization: true     # the accounts below are the organization's whole set
 //	accounts:              # whose reservations the listings show together
@@ -46,7 +47,7 @@ const (
 )
 
 // configKeys are the keys of the file, in the order `config show` and `config init` write them.
-var configKeys = []string{"read_only", "max_spend", "ami", "tags", "warn_leads", "notify_cmd", "notify_url", "extend_length", "auto_extend", "theme", "demo_rate_limits", "mouse", "organization", "accounts"}
+var configKeys = []string{"read_only", "max_spend", "ami", "tags", "warn_leads", "notify_cmd", "notify_url", "extend_length", "auto_extend", "theme", "demo_rate_limits", "mouse", "accessible", "organization", "accounts"}
 
 // Dir is the directory of the configuration file.
 func Dir() (string, error) {
@@ -173,6 +174,10 @@ func DecodeYAML(b []byte, c *File) (map[string]int, error) {
 			var on bool
 			on, err = yamlBool(k, v)
 			c.Mouse = &on
+		case "accessible":
+			var on bool
+			on, err = yamlBool(k, v)
+			c.Accessible = &on
 		case "max_spend":
 			// A number is taken as written (25000, or 2601.109 which ParseDollars refuses).
 			c.MaxSpend, err = yamlScalar(k, v, "a dollar amount such as \"25000\"", "!!str", "!!int", "!!float")
@@ -344,6 +349,9 @@ func Marshal(c File) ([]byte, error) {
 	}
 	if c.Mouse != nil {
 		add("mouse", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: strconv.FormatBool(*c.Mouse)})
+	}
+	if c.Accessible != nil {
+		add("accessible", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: strconv.FormatBool(*c.Accessible)})
 	}
 	if c.Organization {
 		add("organization", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"})

@@ -6,11 +6,13 @@
 package chart
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/pricing"
+	"github.com/gpublock/gpublock/ui/components/text"
 	"github.com/gpublock/gpublock/ui/theme"
 )
 
@@ -25,6 +27,9 @@ const (
 func View(th theme.Theme, c pricing.Comparison, width, height int) string {
 	if width <= 0 || height <= 0 {
 		return ""
+	}
+	if th.Accessible {
+		return fit(strings.Join(text.Wrap(Describe(c), width), "\n"), width, height)
 	}
 	cost := func(w, h int) string { return titled(th, pricing.CostChartTitle, pricing.CostChart(c, w, h-1), w) }
 	util := func(w, h int) string {
@@ -48,11 +53,31 @@ func CompareView(th theme.Theme, cs []pricing.Comparison, width, height int) str
 	if width <= 0 || height <= 0 {
 		return ""
 	}
+	if th.Accessible {
+		var lines []string
+		for i, c := range cs {
+			lines = append(lines, text.Wrap(fmt.Sprintf("%c: %s %s, %s", 'A'+i, c.Offering.InstanceType, c.Offering.AvailabilityZone, Describe(c)), width)...)
+		}
+		return fit(strings.Join(lines, "\n"), width, height)
+	}
 	if height < 2 {
 		return fit(pricing.CompareChart(cs, width, height), width, height)
 	}
 	// Letters name the offerings here, so no glyph is tinted.
 	return fit(th.Focused.Render(ansi.Truncate(pricing.CompareChartTitle, width, "…"))+"\n"+pricing.CompareChart(cs, width, height-1), width, height)
+}
+
+// Describe says the break-even chart in a sentence, for the accessible mode: the fee, the
+// same hours on-demand, and where the lines cross.
+func Describe(c pricing.Comparison) string {
+	s := fmt.Sprintf("Break-even chart: the block's upfront fee is %s", c.Fee.Dollars())
+	if !c.NoOnDemand && !c.OnDemandUsableCost.IsZero() {
+		s += fmt.Sprintf("; its usable hours on-demand would cost %s", c.OnDemandUsableCost.Dollars())
+		if c.BreakEvenUtilization.Valid() && c.CanWin {
+			s += fmt.Sprintf("; it breaks even at %d%% use", c.BreakEvenPercent())
+		}
+	}
+	return s + "; " + c.Reading() + "."
 }
 
 func titled(th theme.Theme, title, chart string, width int) string {

@@ -91,6 +91,9 @@ func (m Model[R]) Mouse(msg tea.MouseMsg, x, y, width, height int) (Model[R], bo
 // colour.
 const MarkGlyph = "* "
 
+// CursorGlyph marks the cursor's row in the accessible mode, where its colour is not enough.
+const CursorGlyph = "> "
+
 // ToggleMark marks the selected row, or unmarks it; it reports whether it is now marked,
 // and false with nothing selected.
 func (m *Model[R]) ToggleMark() (marked, ok bool) {

@@ -8,6 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/gpublock/gpublock/ui/a11y"
 	"github.com/gpublock/gpublock/ui/components/text"
 	"github.com/gpublock/gpublock/ui/theme"
 )
@@ -33,7 +34,7 @@ type layout struct {
 // layout fits the columns to width after the gutter of the marks.
 func (m Model[R]) layout(width int) layout {
 	var l layout
-	if len(m.marks) > 0 && width > len(MarkGlyph) {
+	if (len(m.marks) > 0 || m.th.Accessible) && width > len(MarkGlyph) {
 		l.gutter = len(MarkGlyph)
 	}
 	l.cols, l.widths = FitSpecs(sortedShown(m.specs, m.sortCol), width-l.gutter, m.contentWidth)
@@ -152,6 +153,17 @@ func (m Model[R]) View(width, height int) string {
 	if lines >= height {
 		return strings.TrimSuffix(b.String(), "\n")
 	}
+	if th.Accessible && len(m.view) > 0 && height-lines > 2 {
+		// The focused row first, said whole: every column, not only those that fit, on as
+		// many lines as it takes while a row of the table still shows.
+		said := text.Wrap(m.FocusSentence(), width)
+		said = said[:min(len(said), height-lines-2)]
+		for _, l := range said {
+			b.WriteString(th.Focused.Render(ansi.Truncate(l, width, "…")))
+			b.WriteByte('\n')
+			lines++
+		}
+	}
 	// Header, with the sorted column marked.
 	var hb strings.Builder
 	hb.WriteString(gutter)
@@ -190,6 +202,10 @@ func (m Model[R]) View(width, height int) string {
 		if gutter != "" && m.IsMarked(m.schema.ID(r)) {
 			prefix = MarkGlyph
 		}
+		if th.Accessible && i == m.cursor && prefix == gutter {
+			// The cursor's row is not told by its colour alone.
+			prefix = CursorGlyph
+		}
 		b.WriteByte('\n')
 		if i == m.cursor && styled {
 			b.WriteString(cut(m.cursorRow(r, prefix, l, styler)))
@@ -201,7 +217,7 @@ func (m Model[R]) View(width, height int) string {
 			if j > 0 {
 				rb.WriteByte(' ')
 			}
-			rb.WriteString(Cell(m.schema.Cell(r, c), l.widths[j], m.specs[c].Right))
+			rb.WriteString(Cell(m.cell(r, c), l.widths[j], m.specs[c].Right))
 		}
 		line := cut(rb.String())
 		switch {
@@ -230,7 +246,7 @@ func (m Model[R]) cursorRow(r *R, prefix string, l layout, s Styler[R]) string {
 		if j > 0 {
 			rb.WriteString(th.Selected.Render(" "))
 		}
-		cell := Cell(m.schema.Cell(r, c), l.widths[j], m.specs[c].Right)
+		cell := Cell(m.cell(r, c), l.widths[j], m.specs[c].Right)
 		if st, ok := s.CursorCell(r, c, th); ok {
 			rb.WriteString(st.Render(cell))
 			continue
@@ -247,4 +263,42 @@ func sortedTitle(title, arrow string, w int) string {
 		return title + arrow
 	}
 	return ansi.Truncate(title, w-text.Width(arrow), "…") + arrow
+}
+
+// cell is column c of a row as drawn: in the accessible mode without its bar (the figure
+// beside it says it).
+func (m Model[R]) cell(r *R, c int) string {
+	if m.th.Accessible {
+		return a11y.Plain(m.schema.Cell(r, c))
+	}
+	return m.schema.Cell(r, c)
+}
+
+// FocusSentence says the cursor's row with every shown column named: "offering 3 of 9:
+// instance type p5.48xlarge, …, upfront fee $2,036.20, break-even utilization 78%".
+func (m Model[R]) FocusSentence() string {
+	r, ok := m.Selected()
+	if !ok {
+		return fmt.Sprintf("no %s", m.noun)
+	}
+	var fields []a11y.Field
+	for c, s := range m.specs {
+		if s.Hidden {
+			continue
+		}
+		name := s.Name
+		if name == "" {
+			name = s.Title
+		}
+		v := m.schema.Cell(r, c)
+		if strings.HasSuffix(s.Title, " UTC") && v != "" {
+			v += " UTC" // the header's time zone, which the name leaves out
+		}
+		fields = append(fields, a11y.Field{Name: name, Value: v})
+	}
+	out := a11y.RowSentence(m.noun, m.cursor+1, len(m.view), fields)
+	if m.IsMarked(m.schema.ID(r)) {
+		out += " (marked)"
+	}
+	return out
 }

@@ -88,6 +88,9 @@ func (m Model) calendarLines(width, height int) []string {
 			any = true
 		}
 	}
+	if th.Accessible {
+		return m.calendarSentences(regions, start, cells, width, height)
+	}
 	labelW := 15
 	cellW := 1
 	if width >= labelW+calDays*2 {
@@ -149,6 +152,36 @@ func (m Model) calendarLines(width, height int) []string {
 	out = append(out, th.Muted.Render(legend+" · · nothing on offer · blank: outside the window"))
 	out = append(out, m.calCellText(regions, start, cells))
 	return out
+}
+
+// calendarSentences is the calendar of the accessible mode: a sentence a region (how many
+// days have an offering, and the cheapest), then the day under the cursor.
+func (m Model) calendarSentences(regions []string, start time.Time, cells map[string][]calCell, width, height int) []string {
+	var out []string
+	for ri, r := range regions {
+		if ri >= max(1, height-2) {
+			out = append(out, fmt.Sprintf("and %d more regions", len(regions)-ri))
+			break
+		}
+		n, best := 0, -1
+		for d, c := range cells[r] {
+			if !c.ok {
+				continue
+			}
+			n++
+			if best < 0 || c.offering.AcceleratorHourlyRate().Cmp(cells[r][best].offering.AcceleratorHourlyRate()) < 0 {
+				best = d
+			}
+		}
+		if n == 0 {
+			out = append(out, fmt.Sprintf("%s: no offering on any day", r))
+			continue
+		}
+		o := cells[r][best].offering
+		out = append(out, wrap(fmt.Sprintf("%s: offerings on %d days; cheapest starts %s, %s per accelerator-hour, upfront fee %s",
+			r, n, start.AddDate(0, 0, best).Format("Mon Jan 02"), o.AcceleratorHourlyRate().Rate(), o.Fee.Dollars()), width)...)
+	}
+	return append(out, wrap("Day under the cursor: "+m.calCellText(regions, start, cells), width)...)
 }
 
 func (m Model) calCellText(regions []string, start time.Time, cells map[string][]calCell) string {

@@ -108,12 +108,23 @@ func (m Model) resultLines(width, height int) []string {
 	if wide {
 		head += " STATUS"
 	}
+	if th.Accessible {
+		head = "  " + head
+	}
 	out = append(out, th.TableHeader.Render(head))
 	for i, o := range a.Options {
 		c := adv.Describe(o, a.Recommended)
 		row := fmt.Sprintf("%s %-2d %-16s %-19s %-16s %-18s", statusMark(c), i+1, o.Kind.Title(), c.Total, c.PerHour, c.Where)
 		if wide {
 			row += " " + c.Status
+		}
+		if th.Accessible {
+			// The chosen row is not told by its colour alone.
+			mark := "  "
+			if i == m.cursor && m.tab != tabCalendar {
+				mark = "> "
+			}
+			row = mark + row
 		}
 		switch {
 		case i == m.cursor && m.tab != tabCalendar:
@@ -160,6 +171,10 @@ func (m Model) resultLines(width, height int) []string {
 		}
 		out = append(out, steps...)
 	case tabChart:
+		if th.Accessible {
+			out = append(out, chartSentences(a, width)...)
+			break
+		}
 		out = append(out, strings.Split(a.Chart(width, rest), "\n")...)
 	case tabCalendar:
 		out = append(out, m.calendarLines(width, rest)...)
@@ -202,6 +217,26 @@ func (m Model) tabLine(width int) string {
 		}
 	}
 	return strings.Join(parts, " ") + m.pc.Theme.Muted.Render("  v switches")
+}
+
+// chartSentences say the chart of the accessible mode: each leading option's cost for the
+// job, then where two of them cost the same.
+func chartSentences(a adv.Advice, width int) []string {
+	var out []string
+	for _, o := range a.Leading(4) {
+		cost := o.Total.Dollars()
+		if o.HasRange {
+			cost = o.Low.Dollars() + " to " + o.High.Dollars()
+		}
+		out = append(out, wrap(fmt.Sprintf("%s costs %s for this job.", o.Kind.Title(), cost), width)...)
+	}
+	for _, c := range a.Crossings {
+		out = append(out, wrap(fmt.Sprintf("%s and %s cost the same at %s utilization (%s).", c.A.Title(), c.B.Title(), adv.Percent(c.Utilization), c.Cost.Dollars()), width)...)
+	}
+	if len(out) == 0 {
+		out = append(out, "No option has a known cost to chart.")
+	}
+	return out
 }
 
 func wrap(s string, width int) []string {

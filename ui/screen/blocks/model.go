@@ -305,6 +305,10 @@ func (m Model) tickCmd() tea.Cmd {
 	if !ok {
 		return nil
 	}
+	if m.pc.Theme.Accessible {
+		// A countdown read aloud or on a braille line changes once a minute, not each second.
+		d = max(d, time.Minute)
+	}
 	gen := m.tickGen
 	return tea.Tick(d, func(time.Time) tea.Msg { return tickMsg{gen} })
 }

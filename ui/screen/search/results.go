@@ -3,6 +3,7 @@ package search
 import (
 	"cmp"
 	"fmt"
+	"github.com/gpublock/gpublock/ui/a11y"
 	"slices"
 	"strings"
 	"time"
@@ -57,6 +58,9 @@ func (m Model) progressLine(w int) string {
 		line = th.Muted.Render("No search yet.")
 	case s.running:
 		calls := fmt.Sprintf("%d of %d calls", s.callsDone, s.callsTotal)
+		if th.Accessible {
+			calls = a11y.Progress(s.callsDone, s.callsTotal, "calls")
+		}
 		text := fmt.Sprintf("Searching %s · %s · %s so far", screen.RegionList(s.query.Regions), calls, screen.Plural(s.found, "offering"))
 		if note := model.PaceNote(s.progressByRegion(), m.pc.Now()); note != "" {
 			// AWS's wait and the end matter more than the regions named and the count so

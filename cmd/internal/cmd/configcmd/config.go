@@ -22,7 +22,7 @@ const configSynopsis = "where it is, what it sets, and writing it.\n\n" +
 	"init  writes config.yaml: from the older config.json when there is one, else a commented\n" +
 	"      example; an existing config.yaml is kept unless --force.\n\n" +
 	"Keys: read_only, max_spend, ami, tags, warn_leads, notify_cmd, notify_url, extend_length,\n" +
-	"theme (auto, light or dark), mouse (true or false), demo_rate_limits (the demo's\n" +
+	"theme (auto, light or dark), mouse (true or false), accessible (true or false), demo_rate_limits (the demo's\n" +
 	"request buckets, as --rate-limits), accounts (the profiles whose reservations the listings\n" +
 	"show together; --profile a,b does the same) and organization (true: they are the whole\n" +
 	"organization, whose 256-instance cap is shown). The flags of the same names win.\n\n" +
@@ -41,6 +41,7 @@ const configTemplate = `# gpublock configuration (gpublock config show checks it
 # extend_length: 7d
 # theme: auto              # auto (ask the terminal), light or dark
 # mouse: true              # false leaves the mouse to the terminal
+# accessible: false         # true: screen readers and braille displays (--accessible)
 # demo_rate_limits: aws    # the demo at AWS's request pace (10 searches at once, then 0.15/s)
 # organization: true       # the accounts below are the organization's whole set (its 256-instance cap)
 # accounts:                # list every account's reservations; search and spend in the first

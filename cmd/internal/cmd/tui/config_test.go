@@ -51,3 +51,27 @@ func TestConfigMouseKey(t *testing.T) {
 		}
 	}
 }
+
+// The accessible mode: --accessible when given (either way), else $ACCESSIBLE when set,
+// else the file's accessible.
+func TestAccessibleMode(t *testing.T) {
+	on, off := true, false
+	for _, tc := range []struct {
+		flag, given bool
+		env         string
+		file        *bool
+		want        bool
+	}{
+		{want: false},
+		{flag: true, given: true, want: true},
+		{flag: false, given: true, env: "1", file: &on, want: false},
+		{env: "1", want: true},
+		{env: "0", file: &on, want: false},
+		{file: &on, want: true},
+		{file: &off, want: false},
+	} {
+		if got := accessibleMode(tc.flag, tc.given, tc.env, tc.file); got != tc.want {
+			t.Errorf("flag %v (given %v), env %q, file %v: %v, want %v", tc.flag, tc.given, tc.env, tc.file, got, tc.want)
+		}
+	}
+}

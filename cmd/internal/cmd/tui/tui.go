@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -22,6 +23,7 @@ import (
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/ui"
+	"github.com/gpublock/gpublock/ui/a11y"
 	"github.com/gpublock/gpublock/ui/theme"
 )
 
@@ -42,6 +44,10 @@ type Options struct {
 	refresh  time.Duration
 	noNotify bool
 	noMouse  bool
+	// accessible: --accessible, and accessibleGiven that it was on the command line, where
+	// it wins over $ACCESSIBLE and the configuration file.
+	accessible      bool
+	accessibleGiven bool
 	// watchEvery is how often a watched search (w) runs again.
 	watchEvery time.Duration
 	// oncall: --warn-leads, --notify-cmd, --notify-url (config.Oncall).
@@ -121,6 +127,7 @@ func (a *Options) check(fs *pflag.FlagSet) error {
 		return cmdutil.Usagef("--watch-every %s: allowed 1m to 24h", a.watchEvery)
 	}
 	a.themeGiven = fs.Changed("theme")
+	a.accessibleGiven = fs.Changed("accessible")
 	if _, err := theme.ParseMode(a.theme); err != nil {
 		return cmdutil.Usagef("--%v", err)
 	}
@@ -139,6 +146,7 @@ func (a *Options) register(fs *pflag.FlagSet) {
 	fs.StringVar(&a.screen, "screen", "search", "the `screen` to open on: search, blocks (every block, its countdown and warnings), advisor (which capacity to buy for a job) or report (what was paid and used)")
 	fs.DurationVar(&a.refresh, "refresh", 30*time.Second, "how often the blocks are listed again (at least 5s; r refreshes at once)")
 	fs.BoolVar(&a.noNotify, "no-notify", false, "no bell or desktop notification (OSC 9) for a block's warnings or a watched search's new offerings (n toggles them)")
+	fs.BoolVar(&a.accessible, "accessible", false, "for screen readers and braille displays: no animation, no box drawing or block graphics, tables and charts said in sentences (also $ACCESSIBLE, or accessible: true in the configuration file)")
 	fs.BoolVar(&a.noMouse, "no-mouse", false, "leave the mouse to the terminal (its own text selection): no wheel scrolling, no clicks on rows and column titles")
 	fs.DurationVar(&a.watchEvery, "watch-every", 5*time.Minute, "how often a watched search (w in the search screen) runs again, 1m to 24h")
 	a.oncall.Register(fs)
@@ -213,6 +221,7 @@ func tuiRun(ctx context.Context, a *Options) int {
 	}
 	oncall.apply(&opts)
 	applyConfigMouse(&opts, spend.Mouse)
+	opts.Accessible = accessibleMode(a.accessible, a.accessibleGiven, os.Getenv(a11y.EnvVar), spend.Accessible)
 	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithOutput(stdout), tea.WithFPS(tuiFPS)}
 	if noColor {
 		popts = append(popts, tea.WithColorProfile(colorprofile.Ascii))
@@ -280,6 +289,21 @@ func connect(ctx context.Context, f *cmdutil.AWSFlags, onClient func(*awsapi.Cli
 		c.Notice = "The emulator at " + info.Endpoint + " (gpublock sim): nothing is real; purchases charge nothing."
 	}
 	return c, nil
+}
+
+// accessibleMode is whether the TUI runs in its accessible mode: the flag when given, else
+// $ACCESSIBLE when set (the variable charmbracelet/huh's accessible forms read), else the
+// configuration file's accessible.
+func accessibleMode(flag, flagGiven bool, env string, file *bool) bool {
+	switch {
+	case flagGiven:
+		return flag
+	case env != "":
+		return a11y.FromEnv(env)
+	case file != nil:
+		return *file
+	}
+	return false
 }
 
 // applyConfigMouse applies the file's mouse key: `mouse: false` leaves the mouse to the

@@ -79,6 +79,7 @@ func newRootCmd(ctx context.Context, f *cmdutil.Factory) *cobra.Command {
 		prices.NewCmdPrices(f, nil),
 		sim.NewCmdSim(f, nil),
 		use.NewCmdUse(f, nil),
+		blocks.NewCmdWatch(f, nil),
 	)
 	root.AddCommand(manCmd(), versionCmd())
 	root.SetHelpCommand(helpCmd())

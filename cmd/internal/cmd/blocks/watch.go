@@ -21,7 +21,7 @@ import (
 	"github.com/gpublock/gpublock/cmd/internal/health"
 )
 
-const watchLong = "Runs the watcher of `gpublock blocks --watch` unattended, as a service (systemd, a container,\n" +
+const watchLong = "Runs the watcher of gpublock blocks --watch unattended, as a service (systemd, a container,\n" +
 	"a Kubernetes pod): every --interval it fires the launches attached to a block's start, sends\n" +
 	"each new warning once, and extends blocks by the --auto-extend policy, as blocks --watch does.\n" +
 	"It prints no listing: its output is its events on stderr, one line each (round ended, warning,\n" +

@@ -22,7 +22,8 @@ const long = "Prints the least-privilege IAM policy (JSON) that a role needs, bu
 	"listing of PREFIX alone. Tags are allowed only as part of the calls that create what they tag\n" +
 	"(ec2:CreateTags with the condition ec2:CreateAction). No iam:PassRole: gpublock launches no\n" +
 	"instance profile. sts:GetCallerIdentity needs no permission; it is listed because it is called.\n" +
-	"ARNs are of the commercial partition (arn:aws)."
+	"ARNs are of the commercial partition (arn:aws).\n\n" +
+	"Exit status: 0 printed; 1 an output error; 2 bad usage."
 
 // Options are what `gpublock iam-policy` runs with.
 type Options struct {

@@ -146,6 +146,8 @@ func LineEvent(line string) Event {
 		e.Level = slog.LevelWarn
 	case e.Kind != Error && !failed, strings.HasPrefix(lower, "settled"):
 		e.Level = slog.LevelInfo
+	case strings.Contains(msg, " WARN "):
+		e.Level = slog.LevelWarn // the SDK's own warnings ("SDK 2026/12/06 04:00:00 WARN ...")
 	}
 	e.Reservation = reservationRE.FindString(msg)
 	e.Region = regionRE.FindString(msg)

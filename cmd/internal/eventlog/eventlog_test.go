@@ -24,6 +24,7 @@ func TestLineEvent(t *testing.T) {
 		{"gpublock blocks: auto-extend cr-0123456789abcdef0: declined: over the cap", Extension, slog.LevelWarn, "cr-0123456789abcdef0", "", ""},
 		{"gpublock blocks: launched 2 instances into cr-0123456789abcdef0 in eu-north-1 at its start", Launch, slog.LevelInfo, "cr-0123456789abcdef0", "eu-north-1", ""},
 		{"gpublock blocks: launches attached to blocks: the file cannot be read", Launch, slog.LevelError, "", "", ""},
+		{"SDK 2026/12/06 04:00:00 WARN Response has no supported checksum. Not validating response payload.", Error, slog.LevelWarn, "", "", ""},
 		{"gpublock blocks: account 111122223333: every region failed", Error, slog.LevelError, "", "", "111122223333"},
 		{"gpublock blocks: auto-extend arn:aws:sagemaker:us-east-1:111122223333:training-plan/plan-a: not decided, tried again on the next refresh", Extension, slog.LevelError, "arn:aws:sagemaker:us-east-1:111122223333:training-plan/plan-a", "us-east-1", "111122223333"},
 	} {

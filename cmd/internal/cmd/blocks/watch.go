@@ -86,11 +86,10 @@ func NewCmdWatch(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
 			return cmdutil.UsageError{Msg: err.Error()}
 		}
 		s.log = log
-		// Every line the watcher writes for a person becomes an event: in a JSON log nothing
-		// else may appear.
-		streams := *a.IO
-		streams.ErrOut = log.Lines()
-		a.IO = &streams
+		// Every line the watcher, the backend and the SDK write for a person becomes an
+		// event: in a JSON log nothing else may appear.
+		a.IO.ErrOut = log.Lines()
+		f.AWS.SDKLog = log.Lines()
 		a.watch = true
 		return run(c, args)
 	}

@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -178,5 +180,66 @@ func TestWatchHealthAddressInUse(t *testing.T) {
 	code := runWatch(context.Background(), &errb, "--demo", "--region", "us-east-1", "--health-addr", bound, "--log-format", "json")
 	if code != 1 || !strings.Contains(errb.String(), "--health-addr") || strings.Contains(errb.String(), "round-started") {
 		t.Errorf("exit %d, stderr %s: want 1, the address named, no round", code, errb.String())
+	}
+}
+
+// A stop asked while a round's calls are in flight lets the round finish: its end is logged
+// and recorded, and only then does the watcher stop, with exit 0.
+func TestWatchFinishesTheRoundUnderWayOnStop(t *testing.T) {
+	cs := cmdtest.StartSim(t)
+	var errb cmdtest.Buffer
+	// The calls of the first round (those after its start is logged) wait for the test.
+	var released atomic.Bool
+	held, release := make(chan struct{}, 1), make(chan struct{})
+	gate := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !released.Load() && strings.Contains(errb.String(), `"event":"round-started"`) {
+			select {
+			case held <- struct{}{}:
+			default:
+			}
+			<-release
+		}
+		cs.Emulator.ServeHTTP(w, r)
+	}))
+	defer gate.Close()
+	healthFile := filepath.Join(t.TempDir(), "health.json")
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	done := make(chan int, 1)
+	go func() {
+		done <- runWatch(ctx, &errb, "--endpoint-url", gate.URL, "--region", "us-east-1", "--log-format", "json",
+			"--interval", "1h", "--health-file", healthFile)
+	}()
+	select {
+	case <-held:
+	case code := <-done:
+		t.Fatalf("exit %d before any call:\n%s", code, errb.String())
+	}
+	stop() // SIGTERM while the round waits for AWS
+	released.Store(true)
+	close(release)
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Errorf("exit %d, want 0:\n%s", code, errb.String())
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("the watcher did not stop after its round")
+	}
+	events := parseEvents(t, errb.String())
+	var ended, stopped bool
+	for _, e := range events {
+		switch e["event"] {
+		case "round-ended":
+			ended = e["outcome"] == "ok" && !stopped
+		case "stopped":
+			stopped = true
+		}
+	}
+	if !ended || !stopped {
+		t.Errorf("want the round's end (ok), then the stop:\n%s", errb.String())
+	}
+	if s := readHealth(t, healthFile); s.Rounds != 1 || s.Status != "stopped" || s.Outcome != "ok" {
+		t.Errorf("health %+v, want 1 round, ok, stopped", s)
 	}
 }

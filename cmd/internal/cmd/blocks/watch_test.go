@@ -243,3 +243,70 @@ func TestWatchFinishesTheRoundUnderWayOnStop(t *testing.T) {
 		t.Errorf("health %+v, want 1 round, ok, stopped", s)
 	}
 }
+
+// watchOneRound runs gpublock watch with JSON logs until its first round ended, stops it,
+// and returns its events.
+func watchOneRound(t *testing.T, args ...string) []map[string]any {
+	t.Helper()
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	var errb cmdtest.Buffer
+	done := make(chan int, 1)
+	go func() {
+		done <- runWatch(ctx, &errb, append([]string{"--log-format", "json", "--interval", "1h"}, args...)...)
+	}()
+	for deadline := time.Now().Add(60 * time.Second); !strings.Contains(errb.String(), `"event":"round-ended"`); time.Sleep(10 * time.Millisecond) {
+		select {
+		case code := <-done:
+			t.Fatalf("exit %d before a round ended:\n%s", code, errb.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no round ended:\n%s", errb.String())
+		}
+	}
+	stop()
+	if code := <-done; code != 0 {
+		t.Fatalf("exit %d:\n%s", code, errb.String())
+	}
+	return parseEvents(t, errb.String())
+}
+
+// A launch attached to a block's start, fired by the watcher, is a launch event that names
+// the block.
+func TestWatchLogsTheLaunchAtTheStart(t *testing.T) {
+	cs := cmdtest.StartSim(t)
+	b := boughtBlock(t, cs)
+	if code, _, errs := runCLI(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--at-start", "--count", "2", "--yes")...); code != 0 {
+		t.Fatalf("attach: exit %d\n%s", code, errs)
+	}
+	cs.Emulator.SetTime(cmdtest.MustTime(t, b.StartDate).Add(time.Minute))
+	var launches []map[string]any
+	for _, e := range watchOneRound(t, "--endpoint-url", cs.URL, "--region", "us-east-1") {
+		if e["event"] == "launch" {
+			launches = append(launches, e)
+		}
+	}
+	if len(launches) != 1 || launches[0]["reservation"] != b.CapacityReservationId || launches[0]["level"] != "INFO" ||
+		!strings.Contains(launches[0]["msg"].(string), "started i-") {
+		t.Errorf("launch events %v, want one naming %s", launches, b.CapacityReservationId)
+	}
+}
+
+// An extension by policy is an extension event that names the block.
+func TestWatchLogsTheAutoExtension(t *testing.T) {
+	cs := cmdtest.StartSim(t)
+	b := runningBlock(t, cs)
+	var exts []map[string]any
+	for _, e := range watchOneRound(t, "--endpoint-url", cs.URL, "--region", "us-east-1", "--warn-leads", "3d", "--auto-extend", "1d") {
+		if e["event"] == "extension" && strings.Contains(e["msg"].(string), "AUTO-EXTENDED") {
+			exts = append(exts, e)
+		}
+	}
+	if len(exts) != 1 || exts[0]["reservation"] != b.CapacityReservationId || exts[0]["level"] != "INFO" || exts[0]["region"] != "us-east-1" {
+		t.Errorf("extension events %v, want one naming %s", exts, b.CapacityReservationId)
+	}
+	if n := extensions(t, cs); n != 1 {
+		t.Errorf("%d extensions, want 1", n)
+	}
+}

@@ -34,4 +34,6 @@ if [ -n "$unformatted" ]; then
 fi
 go vet ./...
 go test -race -count=1 ./aws/... ./ui/... ./cmd/...
-go test -count=1 $(go list ./... | grep -v -e /aws -e /ui -e /cmd)
+# scripts/image builds gpublock without cgo: on a cold build cache that compiles every
+# dependency once more, longer than go test's default 10-minute timeout on a loaded machine.
+go test -count=1 -timeout 30m $(go list ./... | grep -v -e /aws -e /ui -e /cmd)

@@ -16,6 +16,7 @@ import (
 	"github.com/gpublock/gpublock/cmd/internal/cmd/blocks"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/configcmd"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/extend"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/iampolicy"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/journal"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/launch"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/offerings"
@@ -79,6 +80,8 @@ func newRootCmd(ctx context.Context, f *cmdutil.Factory) *cobra.Command {
 		prices.NewCmdPrices(f, nil),
 		sim.NewCmdSim(f, nil),
 		use.NewCmdUse(f, nil),
+		blocks.NewCmdWatch(f, nil),
+		iampolicy.NewCmdIAMPolicy(f, nil),
 	)
 	root.AddCommand(manCmd(), versionCmd())
 	root.SetHelpCommand(helpCmd())
@@ -98,7 +101,7 @@ func newRootCmd(ctx context.Context, f *cmdutil.Factory) *cobra.Command {
 }
 
 // toolCommands are listed apart from the Capacity Block commands in help.
-var toolCommands = []string{"sim", "prices", "journal", "config", "version", "completion"}
+var toolCommands = []string{"sim", "prices", "journal", "config", "iam-policy", "version", "completion"}
 
 func manCmd() *cobra.Command {
 	return &cobra.Command{

@@ -100,11 +100,20 @@ type Options struct {
 	notifier *notify.Notifier
 	mu       sync.Mutex
 	reports  []string // the notifier's failures, printed by the command's own goroutine
+	// service, when the watcher runs as a service (`gpublock watch`), logs its events and
+	// keeps its health.
+	service *service
 }
 
 // NewCmdBlocks is `gpublock blocks`; runF, when not nil, is given the options instead of
 // running them.
 func NewCmdBlocks(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
+	cmd, _ := newCmdBlocks(f, runF)
+	return cmd
+}
+
+// newCmdBlocks is `gpublock blocks` and its options, which `gpublock watch` shares.
+func newCmdBlocks(f *cmdutil.Factory, runF func(*Options) error) (*cobra.Command, *Options) {
 	a := &Options{IO: f.IOStreams, Backend: f.Backend, Config: f.Config, Notify: f.Notify}
 	cmd := &cobra.Command{
 		Use:   "blocks",
@@ -137,7 +146,7 @@ func NewCmdBlocks(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command 
 	a.oncall.Register(fs)
 	a.autoFlag.Register(fs)
 	a.src.Register(fs, "capacity-blocks")
-	return cmd
+	return cmd, a
 }
 
 // blocksRun lists the blocks once cobra has parsed the flags.
@@ -236,6 +245,9 @@ func blocksRun(ctx context.Context, a *Options) (code int) {
 			code = 1
 		}
 	}()
+	if a.service != nil {
+		return a.serve(ctx, client, regions)
+	}
 	if !a.watch {
 		code, _ := a.refresh(ctx, client, regions, format, stdout, stderr)
 		return code
@@ -305,6 +317,7 @@ func (a *Options) refresh(ctx context.Context, client *awsapi.Client, regions []
 				e = e.NamingAccount()
 			}
 			a.notifier.Send(e)
+			a.service.logWarning(e)
 		}
 	}
 	a.autoExtend(ctx, client, all, now, stderr)

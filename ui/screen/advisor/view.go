@@ -231,7 +231,7 @@ func chartSentences(a adv.Advice, width int) []string {
 		out = append(out, wrap(fmt.Sprintf("%s costs %s for this job.", o.Kind.Title(), cost), width)...)
 	}
 	for _, c := range a.Crossings {
-		out = append(out, wrap(fmt.Sprintf("%s and %s cost the same at %s utilization (%s).", c.A.Title(), c.B.Title(), adv.Percent(c.Utilization), c.Cost.Dollars()), width)...)
+		out = append(out, wrap(fmt.Sprintf("%s and %s cost the same at %s utilization (%s).", c.A.Title(), c.B.Title(), c.Utilization.Percent(), c.Cost.Dollars()), width)...)
 	}
 	if len(out) == 0 {
 		out = append(out, "No option has a known cost to chart.")

@@ -16,13 +16,15 @@ import (
 	"github.com/gpublock/gpublock/model"
 )
 
-// Store of the client's state directory.
+// StoreOf is the launches of the client's backend and account.
 func StoreOf(c *awsapi.Client) (Store, error) {
-	p, err := c.JournalPath()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	st, err := c.StateStore(ctx)
 	if err != nil {
 		return Store{}, err
 	}
-	return StoreAt(p), nil
+	return StoreIn(st), nil
 }
 
 // Fire fires every pending launch whose block is active, through the one spend path sv with

@@ -11,6 +11,8 @@
 package notify
 
 import (
+	"github.com/gpublock/gpublock/aws/store"
+
 	"bytes"
 	"context"
 	"encoding/json"
@@ -84,8 +86,11 @@ func (e Event) NamingAccount() Event {
 type Config struct {
 	Command string // run with sh -c; "" for none
 	URL     string // webhook; "" for none
-	// StatePath remembers what was sent, so that a cron job or a restarted watch does not
-	// send a warning again; "" keeps it in memory only.
+	// State remembers what was sent (the record notified.json), so that a cron job, a
+	// restarted watch or another machine sharing the store does not send a warning again;
+	// nil with StatePath "" keeps it in memory only.
+	State store.Store
+	// StatePath is the record as a local file, when State is nil.
 	StatePath string
 	Attempts  int           // per delivery; 0 means 3
 	Backoff   time.Duration // before the second attempt, doubled after; 0 means 2 s

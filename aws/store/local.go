@@ -24,7 +24,9 @@ func NewLocal(dir string) Local { return Local{Dir: dir} }
 
 func (l Local) Where() string { return l.Dir }
 
-func (l Local) Sub(key ...string) Store { return Local{Dir: filepath.Join(append([]string{l.Dir}, key...)...)} }
+func (l Local) Sub(key ...string) Store {
+	return Local{Dir: filepath.Join(append([]string{l.Dir}, key...)...)}
+}
 
 // Path is the file of the object name.
 func (l Local) Path(name string) string { return filepath.Join(l.Dir, name) }
@@ -78,12 +80,13 @@ func (l Local) Locked(ctx context.Context, name string, f func(cur []byte, write
 	return f(cur, func(b []byte) error { return filelock.WriteAtomic(l.Path(name), b) })
 }
 
-// Append adds the line on a line of its own, fsynced (see AppendLine).
+// Append adds the line to the file NAME.jsonl, on a line of its own, fsynced (see
+// AppendLine).
 func (l Local) Append(_ context.Context, name string, line []byte) error {
 	if err := os.MkdirAll(l.Dir, 0o700); err != nil {
 		return err
 	}
-	return AppendLine(l.Path(name), line, nil)
+	return AppendLine(l.Path(name+".jsonl"), line, nil)
 }
 
 // AppendLine appends one line to the file at p and fsyncs it. The line always starts on a
@@ -144,7 +147,7 @@ func tornEnd(f *os.File) (int64, bool, error) {
 // Lines reads the log's lines; empty lines are skipped. Whether a line is whole is the
 // reader's to say (it parses them), so bad is always 0 here.
 func (l Local) Lines(_ context.Context, name string) ([][]byte, int, error) {
-	p := l.Path(name)
+	p := l.Path(name + ".jsonl")
 	if err := regularOrMissing(p); err != nil {
 		return nil, 0, err
 	}

@@ -13,7 +13,9 @@ type Records[T any] struct {
 }
 
 // RecordsOf is the records NAME.json of st.
-func RecordsOf[T any](st Store, name string) Records[T] { return Records[T]{St: st, Name: name + ".json"} }
+func RecordsOf[T any](st Store, name string) Records[T] {
+	return Records[T]{St: st, Name: name + ".json"}
+}
 
 // Where names the records for messages.
 func (r Records[T]) Where() string { return r.St.Where() + "/" + r.Name }

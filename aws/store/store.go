@@ -140,3 +140,57 @@ func (l Location) String() string {
 	}
 	return l.Dir
 }
+
+// Lazy is a store found on first use (a client's, which needs its account from STS): a
+// watcher started while its backend is down finds it once it answers, and until then
+// every use fails with why.
+func Lazy(open func() (Store, error), where string) Store { return lazy{open, where} }
+
+type lazy struct {
+	open  func() (Store, error)
+	where string
+}
+
+func (l lazy) Where() string { return l.where }
+
+func (l lazy) Sub(key ...string) Store {
+	return Lazy(func() (Store, error) {
+		st, err := l.open()
+		if err != nil {
+			return nil, err
+		}
+		return st.Sub(key...), nil
+	}, path.Join(append([]string{l.where}, key...)...))
+}
+
+func (l lazy) Read(ctx context.Context, name string) ([]byte, error) {
+	st, err := l.open()
+	if err != nil {
+		return nil, err
+	}
+	return st.Read(ctx, name)
+}
+
+func (l lazy) Locked(ctx context.Context, name string, f func(cur []byte, write func([]byte) error) error) error {
+	st, err := l.open()
+	if err != nil {
+		return err
+	}
+	return st.Locked(ctx, name, f)
+}
+
+func (l lazy) Append(ctx context.Context, name string, line []byte) error {
+	st, err := l.open()
+	if err != nil {
+		return err
+	}
+	return st.Append(ctx, name, line)
+}
+
+func (l lazy) Lines(ctx context.Context, name string) ([][]byte, int, error) {
+	st, err := l.open()
+	if err != nil {
+		return nil, 0, err
+	}
+	return st.Lines(ctx, name)
+}

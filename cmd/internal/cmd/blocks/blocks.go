@@ -210,7 +210,7 @@ func blocksRun(ctx context.Context, a *Options) (code int) {
 		regions = model.Regions()
 	}
 	nc := a.settings.Notify
-	nc.StatePath, nc.Backoff = cmdutil.NotifyStatePath(client), a.Notify.Backoff
+	nc.State, nc.Backoff = cmdutil.NotifyState(client), a.Notify.Backoff
 	grace := cmdutil.NotifyGrace
 	if !a.watch {
 		// A one-shot run (cron, a person at the prompt) does not wait long for a webhook that

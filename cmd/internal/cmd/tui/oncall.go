@@ -82,7 +82,7 @@ func (t *tuiOncall) apply(opts *ui.Options) {
 func (t *tuiOncall) connected(c *awsapi.Client) {
 	t.once.Do(func() {
 		nc := t.settings.Notify
-		nc.StatePath, nc.Backoff = cmdutil.NotifyStatePath(c), t.backoff
+		nc.State, nc.Backoff = cmdutil.NotifyState(c), t.backoff
 		if n, err := notify.New(nc); err == nil { // checked when the flags were read
 			t.notifier.Store(n)
 		}

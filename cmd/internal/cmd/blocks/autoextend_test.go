@@ -261,7 +261,7 @@ func TestAutoExtendAfterACrash(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
 	// What a crash right after the call leaves: the intent, and no outcome line.
-	path := filepath.Join(os.Getenv("XDG_STATE_HOME"), "gpublock", "simulated", "journal.jsonl")
+	path := cmdtest.StateFile(t, "journal.jsonl")
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)

@@ -31,14 +31,20 @@ func StoreOf(c *awsapi.Client) (Store, error) {
 // the Capacity Blocks source src, under the launch's own token, and cancels those whose
 // block ended first. Each outcome is said (say gets a line without the command's name) and
 // sent through n, like a warning. It is the one step every watcher takes each round;
-// without pending launches it calls nothing and takes no lock.
-func Fire(ctx context.Context, c *awsapi.Client, src source.Source, sv *spend.Service, n *notify.Notifier, say func(string)) {
+// without pending launches it calls nothing and takes no lock. The error is a store that
+// cannot be reached or read (a backend that does not say whose it is, a damaged record):
+// said, and returned so that the run fails and cron learns that launches cannot fire.
+func Fire(ctx context.Context, c *awsapi.Client, src source.Source, sv *spend.Service, n *notify.Notifier, say func(string)) error {
 	st, err := StoreOf(c)
-	if err != nil {
-		return // no state directory: nothing can have been attached here
+	if err == nil {
+		var ls []Launch
+		if ls, err = st.List(); err == nil && !slices.ContainsFunc(ls, func(l Launch) bool { return !l.Done() }) {
+			return nil
+		}
 	}
-	if ls, err := st.List(); err == nil && !slices.ContainsFunc(ls, func(l Launch) bool { return !l.Done() }) {
-		return
+	if err != nil {
+		say("launches attached to blocks: " + source.RedactError(err))
+		return err
 	}
 	err = st.Update(func(ls []Launch, save func([]Launch) error) error {
 		due := false
@@ -69,6 +75,7 @@ func Fire(ctx context.Context, c *awsapi.Client, src source.Source, sv *spend.Se
 	if err != nil {
 		say("launches attached to blocks: " + source.RedactError(err))
 	}
+	return err
 }
 
 // fire moves l on if its block allows; changed is true when l is done now.

@@ -261,7 +261,9 @@ func blocksRun(ctx context.Context, a *Options) (code int) {
 // refresh lists the blocks once, prints them and the warnings, and returns the exit
 // status; cancelled is true when ctx ended during the listing and nothing was printed.
 func (a *Options) refresh(ctx context.Context, client *awsapi.Client, regions []string, format cmdutil.OutputFormat, stdout, stderr io.Writer) (int, bool) {
-	cmdutil.FireAttached(ctx, client, a.notifier, func(s string) { fmt.Fprintln(stderr, "gpublock blocks:", s) })
+	// Said when it fails; the run then fails too, so that cron learns that the launches
+	// attached to blocks cannot fire.
+	fireErr := cmdutil.FireAttached(ctx, client, a.notifier, func(s string) { fmt.Fprintln(stderr, "gpublock blocks:", s) })
 	list, everyAccountFailed := a.list(ctx, regions)
 	several := a.accounts != nil
 	all := list.Blocks
@@ -341,6 +343,9 @@ func (a *Options) refresh(ctx context.Context, client *awsapi.Client, regions []
 	case lf.Other:
 		fmt.Fprintln(stderr, "gpublock blocks: the list may be incomplete")
 	default:
+		if fireErr != nil {
+			return 1, false
+		}
 		return 0, false
 	}
 	return 1, false

@@ -88,7 +88,13 @@ func (c *Client) stateRoot() (store.Store, error) {
 				o.UsePathStyle = true
 			}
 		})
-		return store.S3{Client: cl, Bucket: loc.Bucket, Prefix: loc.Prefix}, nil
+		st := store.S3{Client: cl, Bucket: loc.Bucket, Prefix: loc.Prefix}
+		// How long the lock of a machine that died holds the others off (a Go duration):
+		// tests and impatient teams shorten it; a lock is renewed while held, whatever it is.
+		if d, err := time.ParseDuration(os.Getenv("GPUBLOCK_STATE_LOCK_TTL")); err == nil && d > 0 {
+			st.LockTTL, st.Poll = d, min(time.Second, d/4)
+		}
+		return st, nil
 	}
 	dir := c.cfg.State.Dir
 	if dir == "" {

@@ -62,12 +62,15 @@ func Fire(ctx context.Context, c *awsapi.Client, src source.Source, sv *spend.Se
 			if ls[i].Done() || ctx.Err() != nil {
 				continue
 			}
-			if fire(ctx, c, src, sv, &ls[i], save, ls) {
+			var b model.Block
+			if fire(ctx, c, src, sv, &ls[i], save, ls, &b) {
 				if err := save(ls); err != nil {
 					return err
 				}
 				say(ls[i].Sentence())
-				n.Send(ls[i].Event(c.Now(ctx)))
+				bs := []model.Block{b}
+				c.FillAccount(ctx, bs)
+				n.Send(ls[i].EventOf(bs[0], c.Now(ctx)))
 			}
 		}
 		return nil
@@ -78,10 +81,14 @@ func Fire(ctx context.Context, c *awsapi.Client, src source.Source, sv *spend.Se
 	return err
 }
 
-// fire moves l on if its block allows; changed is true when l is done now.
-func fire(ctx context.Context, c *awsapi.Client, src source.Source, sv *spend.Service, l *Launch, save func([]Launch) error, all []Launch) (changed bool) {
+// fire moves l on if its block allows; changed is true when l is done now. seen is the
+// block as AWS lists it (zero when it is not listed), for the notification.
+func fire(ctx context.Context, c *awsapi.Client, src source.Source, sv *spend.Service, l *Launch, save func([]Launch) error, all []Launch, seen *model.Block) (changed bool) {
 	cb := capacityblocks.New(c)
 	b, found, err := cb.FindBlock(ctx, l.Region, l.ReservationID)
+	if found {
+		*seen = b
+	}
 	switch {
 	case err != nil:
 		return false // asked again next round
@@ -156,9 +163,15 @@ func (l Launch) Sentence() string {
 	return what + " waits for the block to start"
 }
 
-// Event is l's outcome as the notifier sends it; its key is sent once.
-func (l Launch) Event(now time.Time) notify.Event {
-	return notify.Event{Text: "gpublock: " + l.Sentence(), Key: "launch-at-start " + l.Token + " " + string(l.State),
+// EventOf is the launch's notification, with what its block b says of itself (its account,
+// zone, type, end and extension cutoff) when AWS listed it.
+func (l Launch) EventOf(b model.Block, now time.Time) notify.Event {
+	e := notify.Event{Text: "gpublock: " + l.Sentence(), Key: "launch-at-start " + l.Token + " " + string(l.State),
 		Kind: "launch-at-start", Warning: strings.ToUpper("launch " + string(l.State)), ReservationID: l.ReservationID,
 		Region: l.Region, Count: l.Spec.Count, State: string(l.State), At: now.UTC()}
+	if b.ReservationID == l.ReservationID {
+		e.Account, e.AvailabilityZone, e.InstanceType = b.Account, b.AvailabilityZone, b.InstanceType
+		e.End, e.ExtendBy = b.End.UTC(), b.ExtendBy().UTC()
+	}
+	return e
 }

@@ -148,3 +148,20 @@ func TestBlocksWithADamagedAttachedLaunchFails(t *testing.T) {
 		t.Fatalf("blocks over a damaged record: exit %d\n%s", code, errs)
 	}
 }
+
+// The notification of an at-start launch says the block's end, its extension cutoff, zone,
+// type and account, as every warning does (they were 0001-01-01 and empty).
+func TestLaunchAtStartNotificationNamesItsBlock(t *testing.T) {
+	cs := cmdtest.StartSim(t)
+	b := boughtBlock(t, cs)
+	attachAtStart(t, cs, b)
+	cs.Emulator.SetTime(cmdtest.MustTime(t, b.StartDate).Add(time.Minute))
+	log := filepath.Join(t.TempDir(), "events")
+	blocksRound(t, cs.URL, "--notify-cmd", `echo "$GPUBLOCK_WARNING|$GPUBLOCK_END|$GPUBLOCK_EXTEND_BY|$GPUBLOCK_INSTANCE_TYPE|$GPUBLOCK_ACCOUNT" >> `+log)
+	raw, _ := os.ReadFile(log)
+	end := cmdtest.MustTime(t, b.EndDate).UTC()
+	want := "launch-at-start|" + end.Format(time.RFC3339) + "|" + end.Add(-time.Hour).Format(time.RFC3339) + "|" + b.InstanceType + "|" + ec2sim.DemoAccount
+	if !strings.Contains(string(raw), want) {
+		t.Errorf("notified %q, want %q", raw, want)
+	}
+}

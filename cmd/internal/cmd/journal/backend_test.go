@@ -13,9 +13,9 @@ import (
 	"github.com/gpublock/gpublock/cmd/internal/printers"
 )
 
-// The --demo simulator and gpublock sim share the simulated journal and hand out the same
-// reservation ids: each entry names its backend, each run lists and settles only its own
-// backend's, and says how many it left out.
+// The --demo simulator and gpublock sim hand out the same reservation ids: each keeps its
+// own journal (by backend and account), each run lists and settles only its own, and an
+// entry still names its backend.
 func TestJournalKeepsBackendsApart(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	simBlock := boughtBlock(t, cs)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/gpublock/gpublock/aws/autoextend"
@@ -93,7 +94,12 @@ func (a *Options) extendByPolicy(ctx context.Context, client *awsapi.Client, t *
 	case errors.Is(err, errNoOffering):
 		declined(fmt.Sprintf("AWS offers no %s extension of %s now", model.FormatDays(days), b.ReservationID))
 		return
-	case errors.Is(err, source.ErrReadOnly), errors.Is(err, source.ErrOverSpendCap), errors.Is(err, spend.ErrNotAllowed), errors.Is(err, source.ErrAlreadyBought):
+	case errors.Is(err, source.ErrReadOnly), errors.Is(err, source.ErrOverSpendCap):
+		// This watcher may not spend it; another may (a server's, or this one with its cap
+		// raised): the decision stays open for it, and this one says so, once.
+		a.cannotAct(ask, off, client.ExplainError(err).String(), now, stderr)
+		return
+	case errors.Is(err, spend.ErrNotAllowed), errors.Is(err, source.ErrAlreadyBought):
 		declined(client.ExplainError(err).String())
 		return
 	case err == nil && p.PayerErr != nil:
@@ -129,6 +135,26 @@ func (a *Options) extendByPolicy(ctx context.Context, client *awsapi.Client, t *
 		fmt.Fprintf(stderr, "gpublock blocks: auto-extend %s: the journal's outcome line could not be written: %v\n", b.ReservationID, res.JournalErr)
 	}
 	a.record(t, ask, source.AutoExtendOutcome{Step: source.AutoExtendExtended, Extension: off, RequestID: res.RequestID}, now, stderr)
+}
+
+// KindCannotAct is the notification of a watcher that may not spend what the policy would
+// extend: the decision is left open for one that may.
+const KindCannotAct = "auto-extend-not-decided"
+
+// cannotAct says, once per block and lead, that this watcher may not act on ask, and
+// records nothing: a decline here would bind every other watcher.
+func (a *Options) cannotAct(ask source.AutoExtendAsk, off model.ExtensionOffering, why string, now time.Time, stderr io.Writer) {
+	if a.saidCannot == nil {
+		a.saidCannot = map[string]bool{}
+	}
+	if a.saidCannot[ask.Key] {
+		return
+	}
+	a.saidCannot[ask.Key] = true
+	text := "gpublock: AUTO-EXTEND NOT DECIDED " + ask.Block.ReservationID + ": " + strings.TrimSuffix(why, ".") +
+		". Left open for a watcher that may spend it (or this one, once allowed)."
+	fmt.Fprintln(stderr, "gpublock blocks:", strings.TrimPrefix(text, "gpublock: "))
+	a.notifier.Send(autoextend.Event(ask, off, now, KindCannotAct, text))
 }
 
 // record records a step of ask in the watcher's turn, and says what could not be

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gpublock/gpublock/aws/atstart"
 	"github.com/gpublock/gpublock/aws/autoextend"
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/notify"
@@ -304,6 +305,9 @@ func (a *Options) refresh(ctx context.Context, client *awsapi.Client, regions []
 	// Blocks and plans alike, by the rules the terminal UI uses.
 	for _, b := range all {
 		for _, w := range a.settings.Rules.Warnings(b, now) {
+			if w.Kind == model.WarnIdle && atstart.Waiting(client, b) {
+				continue // its attached launch fills it at the next round: not idle
+			}
 			e := notify.EventOf(b, w, now)
 			if several {
 				e = e.NamingAccount()

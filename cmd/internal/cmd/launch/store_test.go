@@ -165,3 +165,26 @@ func TestLaunchAtStartNotificationNamesItsBlock(t *testing.T) {
 		t.Errorf("notified %q, want %q", raw, want)
 	}
 }
+
+// A started block whose attached launch has not fired yet (here: the watcher is read-only
+// and leaves it to one that may launch) is about to be filled, not idle: no IDLE warning.
+func TestNoIdleWarningWhileAnAttachedLaunchWaits(t *testing.T) {
+	cs := cmdtest.StartSim(t)
+	b := boughtBlock(t, cs)
+	attachAtStart(t, cs, b)
+	cs.Emulator.SetTime(cmdtest.MustTime(t, b.StartDate).Add(time.Minute))
+	log := filepath.Join(t.TempDir(), "events")
+	notifyCmd := []string{"--notify-cmd", `echo "$GPUBLOCK_WARNING" >> ` + log}
+	blocksRound(t, cs.URL, append([]string{"--read-only"}, notifyCmd...)...)
+	if raw, _ := os.ReadFile(log); strings.Contains(string(raw), "idle") {
+		t.Errorf("warned idle while its launch waits:\n%s", raw)
+	}
+	// Once the launch is cancelled, the idle block is warned of.
+	if code, _, errs := runCLI("launch", "--cancel", b.CapacityReservationId, "--endpoint-url", cs.URL); code != 0 {
+		t.Fatalf("cancel: exit %d\n%s", code, errs)
+	}
+	blocksRound(t, cs.URL, notifyCmd...)
+	if raw, _ := os.ReadFile(log); !strings.Contains(string(raw), "idle") {
+		t.Errorf("no idle warning once the launch was cancelled:\n%s", raw)
+	}
+}

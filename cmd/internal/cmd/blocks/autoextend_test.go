@@ -326,3 +326,23 @@ func TestAutoExtendLeftOpenByAWatcherThatCannotAct(t *testing.T) {
 		})
 	}
 }
+
+// The approval command runs outside every lock: while it runs, another watcher may take
+// the decisions' lock (here the command takes it itself, without waiting, and refuses if
+// it cannot). Only the decision it leads to is taken under the lock.
+func TestAutoExtendApprovalRunsOutsideTheLock(t *testing.T) {
+	cs := cmdtest.StartSim(t)
+	runningBlock(t, cs)
+	probe := `for f in $(find "$XDG_STATE_HOME" -name 'auto-extend.json.lock'); do flock -n "$f" true || { echo "the decisions' lock is held" >&2; exit 1; }; done`
+	script := filepath.Join(t.TempDir(), "probe.sh")
+	if err := os.WriteFile(script, []byte(probe+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, errs := watchRounds(t, cs, &cmdtest.Hook{}, 2, "--auto-extend", "1d", "--approve-cmd", "sh "+script)
+	if code != 0 || !strings.Contains(errs, "AUTO-EXTENDED") || strings.Contains(errs, "lock is held") {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	if n := extensions(t, cs); n != 1 {
+		t.Errorf("%d extensions, want 1", n)
+	}
+}

@@ -32,7 +32,7 @@ var e2eStart = time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
 var (
 	// A row of the offerings table at 120 columns: zone, type, start, length, fee, $/inst-h,
 	// break-even (the core columns, columns.go).
-	offeringRowRE = regexp.MustCompile(`│([a-z]+-[a-z]+-\d[a-z])\s+(\S+)\s+(\w{3} \d\d \d\d:\d\d)\s+(\S+)\s+(\$[\d,]+\.\d\d)\s+\$(\d+\.\d{3})\s+(?:\d+% \S+|never|—)\s*│`)
+	offeringRowRE = regexp.MustCompile(`│([a-z]+-[a-z]+-\d[a-z]?)\s+(\S+)\s+(\w{3} \d\d \d\d:\d\d)\s+(\S+)\s+(\$[\d,]+\.\d\d)\s+\$(\d+\.\d{3})\s+(?:\d+% \S+|never|—)\s*│`)
 	e2eFoundRE    = regexp.MustCompile(`Found (\d+) offerings in 3 regions`)
 	e2eReceiptRE  = regexp.MustCompile(`Reservation\s+(cr-[0-9a-f]{17})`)
 	e2eInstanceRE = regexp.MustCompile(`(i-[0-9a-f]{17})\s+pending`)
@@ -127,9 +127,11 @@ func TestE2ETUI(t *testing.T) {
 			t.Errorf("row %d ($%s/inst-h) is below the row before it ($%s) in an ascending sort", i, rows[i][6], rows[i-1][6])
 		}
 	}
-	zone, fee := rows[0][1], rows[0][5]
-	region := zone[:len(zone)-1]
-	term.waitText(region+" · "+zone, "Upfront fee "+fee+" USD")
+	// The first column is the zone, or the region where the table is too narrow for both.
+	place, fee := rows[0][1], rows[0][5]
+	region := strings.TrimRight(place, "abcdefghijklmnopqrstuvwxyz")
+	text = term.waitText(region+" · "+region, "Upfront fee "+fee+" USD")
+	zone := regexp.MustCompile(regexp.QuoteMeta(region) + ` · (` + regexp.QuoteMeta(region) + `[a-z])`).FindStringSubmatch(text)[1]
 
 	// The chart of the cheapest offering.
 	term.press("v")

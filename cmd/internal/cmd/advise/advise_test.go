@@ -310,14 +310,16 @@ func TestAdviseRegionDown(t *testing.T) {
 
 // With nothing on offer at the job's count, the advisor searches one instance fewer and one
 // more and names what it finds, without counting it as the job's block.
+// The count is one the region's zones cannot hold even together: a count one zone cannot hold
+// is sold as segments.
 func TestAdviseNearbyCounts(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	a := askAdvice(t, cs, "--type", "p5.48xlarge", "--instances", "45", "--hours", "47", "--from", "+6d", "--to", "+13d", "--region", "us-east-1")
+	a := askAdvice(t, cs, "--type", "p6-b300.48xlarge", "--instances", "22", "--hours", "47", "--from", "+6d", "--to", "+13d", "--region", "us-east-1")
 	cb := option(t, a, advisor.CapacityBlock)
-	if cb.Eligible || cb.Known || !strings.HasPrefix(cb.RuledOut, "nothing on offer for 45 × p5.48xlarge") {
+	if cb.Eligible || cb.Known || !strings.HasPrefix(cb.RuledOut, "nothing on offer for 22 × p6-b300.48xlarge") {
 		t.Fatalf("block %+v", cb)
 	}
-	if len(cb.Notes) == 0 || !strings.HasPrefix(cb.Notes[0], "on offer nearby: 44 × p5.48xlarge") {
+	if len(cb.Notes) == 0 || !strings.HasPrefix(cb.Notes[0], "on offer nearby: 21 × p6-b300.48xlarge") {
 		t.Errorf("notes %q", cb.Notes)
 	}
 	if a.Recommended != advisor.OnDemand {

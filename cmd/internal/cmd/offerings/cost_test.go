@@ -27,7 +27,7 @@ func TestLargeSearchSaysItsCost(t *testing.T) {
 	}
 	start := time.Now().UTC().Add(time.Hour)
 	large := model.Query{InstanceTypes: []string{"p5.48xlarge", "p5en.48xlarge"}, Count: 1, Regions: []string{"us-east-1", "us-east-2"},
-		Durations: model.DurationRange{MinDays: 1, MaxDays: 14}, Start: start, End: start.Add(28 * 24 * time.Hour)}
+		Durations: model.DurationRange{MinDays: 1, MaxDays: 182}, Start: start, End: start.Add(28 * 24 * time.Hour)}
 	var errs bytes.Buffer
 	sayCost(&errs, c, large)
 	if got := errs.String(); !strings.HasPrefix(got, "gpublock offerings: ") || !strings.Contains(got, " calls: about ") || !strings.Contains(got, "at AWS's rate in us-east-") {

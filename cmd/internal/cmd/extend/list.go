@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"sync"
 	"time"
 
 	"github.com/gpublock/gpublock/aws/capacityblocks"
@@ -46,10 +47,16 @@ func (a *Options) runExtendList(ctx context.Context, id string, format cmdutil.O
 	}
 	// AWS's bucket sets the pace (minutes for every length): say what is known as it
 	// comes, and what is left, on stderr; the table, whole and in order, goes to stdout.
+	// The two callbacks come from the search's goroutines: one lock keeps their lines whole.
+	var mu sync.Mutex
 	ctx = capacityblocks.WithExtensionProgress(ctx, func(p capacityblocks.ExtensionProgress) {
+		mu.Lock()
+		defer mu.Unlock()
 		fmt.Fprintln(stderr, extendProgressLine(p))
 	})
 	choices, err := capacityblocks.New(client).ExtensionChoices(ctx, b, func(ch model.ExtensionChoice) {
+		mu.Lock()
+		defer mu.Unlock()
 		fmt.Fprintf(stderr, "  %s offered: until %s for %s\n", model.FormatDays(ch.Days), ch.Offering.End.UTC().Format("2006-01-02 15:04 UTC"), ch.Offering.Fee.Dollars())
 	})
 	if err != nil && len(choices) == 0 {

@@ -17,6 +17,9 @@ const (
 	PaymentPendingTooLong = time.Hour
 	// MaxBlockDays is the longest a block may last, extensions included.
 	MaxBlockDays = 182
+	// OfferingsPerAnswer is the most offerings AWS gives for one search ("up to 6 available
+	// blocks", documented for a search of one type).
+	OfferingsPerAnswer = 6
 )
 
 // WarningKind is what needs an on-call person's attention about a block. The order is the

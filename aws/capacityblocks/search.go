@@ -38,12 +38,11 @@ func (c searchCall) has(region, typ string, days int) bool {
 // assumption, unconfirmed.
 const maxTypesPerCall = 10
 
-// answerCap is how many offerings AWS gives for one search ("up to 6 available blocks",
-// documented for a search of one type). Whether a search of several types gives six in all
+// answerCap is how many offerings AWS gives for one search (model.OfferingsPerAnswer). Whether a search of several types gives six in all
 // or six per type is not documented: an answer of several types that holds six or more is
 // read as possibly cut, and each of its types with fewer than six there is asked again on
 // its own (an unconfirmed reading; the safer one, since it can only cost calls).
-const answerCap = 6
+const answerCap = model.OfferingsPerAnswer
 
 // planSearch lists the calls of a query: per region, count, duration and window, one call
 // for all the instance types the region sells (AWS's bucket of 10 calls refilled at 0.15 a

@@ -53,7 +53,7 @@ var supplyRange = map[string][2]int{
 }
 
 const (
-	maxOfferings      = 6 // AWS: "up to 6 available blocks"
+	maxOfferings      = model.OfferingsPerAnswer
 	maxPerStart       = 2 // spread the six over several start days, as the console does
 	outagePercent     = 6 // share of AZ-days with nothing free at all
 	minNearTermLength = time.Hour

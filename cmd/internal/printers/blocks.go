@@ -265,8 +265,10 @@ func blocksTable(blocks []model.Block, facts BlockFacts, now time.Time, w, diag 
 	fmt.Fprintf(w, blockTableFormat, "RESERVATION", "BLOCK", "REGION", "ZONE", "TYPE", "TOTAL", "FREE", "RUNNING", "STATE", "START (UTC)", "END (UTC)", "TERMINATES (UTC)", "TO START / TO END", "INTERCONNECT", "WARNING")
 	for _, b := range blocks {
 		fmt.Fprint(w, account(b))
+		// FREE is what can be launched or attached (model.Block.FreeCount), as the launch
+		// dialog and `launch` say; AWS's own available count stays in JSON and CSV.
 		_, err := fmt.Fprintf(w, blockTableFormat, b.ReservationID, b.BlockID, b.Region, b.AvailabilityZone, b.InstanceType,
-			strconv.Itoa(b.TotalCount), strconv.Itoa(b.AvailableCount), strconv.Itoa(b.RunningCount), b.State,
+			strconv.Itoa(b.TotalCount), strconv.Itoa(b.FreeCount()), strconv.Itoa(b.RunningCount), b.State,
 			b.Start.UTC().Format("2006-01-02 15:04"), b.End.UTC().Format("2006-01-02 15:04"),
 			b.TerminationCell(), b.ShortCountdown(now), b.Interconnect, warning(b))
 		if err != nil {

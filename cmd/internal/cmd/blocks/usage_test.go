@@ -58,6 +58,13 @@ func TestBlocksCommand(t *testing.T) {
 	if code != 0 || !strings.Contains(table, res.Block.ReservationID) || !strings.HasPrefix(table, "RESERVATION") {
 		t.Errorf("table: exit %d\n%s", code, table)
 	}
+	// The table's FREE is what can be launched or attached: the whole count before the start,
+	// as the launch dialog says, while JSON keeps AWS's available count of 0.
+	for _, line := range strings.Split(table, "\n") {
+		if f := strings.Fields(line); len(f) > 6 && f[0] == res.Block.ReservationID && (f[5] != "2" || f[6] != "2") {
+			t.Errorf("TOTAL %s FREE %s, want 2 and 2:\n%s", f[5], f[6], table)
+		}
+	}
 	code, csvOut, _ := runCLI("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "-o", "csv")
 	recs, err := csv.NewReader(strings.NewReader(csvOut)).ReadAll()
 	if code != 0 || err != nil || len(recs) != 2 || recs[1][0] != res.Block.ReservationID {

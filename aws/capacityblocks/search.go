@@ -38,10 +38,9 @@ func (c searchCall) has(region, typ string, days int) bool {
 // assumption, unconfirmed.
 const maxTypesPerCall = 10
 
-// answerCap is how many offerings AWS gives for one search (model.OfferingsPerAnswer). Whether a search of several types gives six in all
-// or six per type is not documented: an answer of several types that holds six or more is
-// read as possibly cut, and each of its types with fewer than six there is asked again on
-// its own (an unconfirmed reading; the safer one, since it can only cost calls).
+// answerCap is how many offerings AWS gives for one search (model.OfferingsPerAnswer).
+// Whether a search of several types gives six in all or six per type is not documented;
+// possiblyCut is right under both readings.
 const answerCap = model.OfferingsPerAnswer
 
 // planSearch lists the calls of a query: per region, count, duration and window, one call
@@ -216,6 +215,7 @@ func (s *search) run(ctx context.Context, regions []string, calls []searchCall, 
 		return
 	}
 	calls = orderCalls(calls, held, s.c.api.Region())
+	s.market.skipProbes(calls, s.fan.Bucket)
 	perRegion, overall := s.c.api.Concurrency()
 	s.calls = awsapi.NewCallRunner(ctx, func(c searchCall) string { return c.region }, perRegion, overall, s.pace, s.do)
 	for _, c := range calls {
@@ -341,10 +341,13 @@ func (s *search) do(ctx context.Context, call searchCall) {
 }
 
 // possiblyCut lists the types of a call of several whose offerings the answer may have
-// left out: when the answer reached answerCap, every type it holds fewer than answerCap
-// of (a call of that type alone would give no more than answerCap).
+// left out. Under the reading that the cap holds for the call, an answer of exactly
+// answerCap may have been cut, and each type it holds fewer than answerCap of is asked
+// again alone (a type at the cap gives no more alone). An answer of more than answerCap
+// shows that this call's cap is per type: each type's part is what a call of it alone
+// would give, so nothing is asked again.
 func possiblyCut(call searchCall, n int, byType map[string][]model.Offering) []string {
-	if len(call.types) < 2 || n < answerCap {
+	if len(call.types) < 2 || n != answerCap {
 		return nil
 	}
 	var out []string
@@ -377,6 +380,9 @@ type market struct {
 
 type regionMarket struct {
 	probe  chan struct{} // closed when the probe has answered
+	// noProbe: the region's bucket holds a token for each of its calls of several types,
+	// so that a call wasted on a cut answer costs no wait, and none waits for the probe.
+	noProbe bool
 	cut    bool
 	counts map[string]int // the most offerings of a type in one whole answer
 }
@@ -391,12 +397,38 @@ func (m *market) region(r string) *regionMarket {
 	return m.regions[r]
 }
 
+// skipProbes marks the regions whose calls of several types all fit in the tokens their
+// bucket holds now (bucket, as Fanout.Bucket; nil or not ok: calls are not paced).
+func (m *market) skipProbes(calls []searchCall, bucket func(region string) (tokens, rate float64, ok bool)) {
+	n := map[string]int{}
+	for _, c := range calls {
+		if len(c.types) > 1 {
+			n[c.region]++
+		}
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for r, k := range n {
+		tokens, ok := 0.0, false
+		if bucket != nil {
+			tokens, _, ok = bucket(r)
+		}
+		if !ok || float64(k) <= tokens {
+			m.region(r).noProbe = true
+		}
+	}
+}
+
 // begin is called before a call of several types in region waits for its token: the
 // first goes on as the probe, the others wait until a call of several types there has
-// ended (end). It reports false when ctx ended first.
+// ended (end), unless the region needs no probe. It reports false when ctx ended first.
 func (m *market) begin(ctx context.Context, region string) bool {
 	m.mu.Lock()
 	rm := m.region(region)
+	if rm.noProbe {
+		m.mu.Unlock()
+		return true
+	}
 	if rm.probe == nil {
 		rm.probe = make(chan struct{})
 		m.mu.Unlock()

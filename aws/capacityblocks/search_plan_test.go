@@ -90,8 +90,9 @@ func TestPlanAsksSeveralTypesInOneCall(t *testing.T) {
 	}
 }
 
-// An answer of several types that reaches AWS's cap may have left some out: each type it
-// holds fewer than the cap of is asked again alone; an answer under the cap is whole.
+// An answer of several types that is exactly AWS's cap may have left some out: each type
+// it holds fewer than the cap of is asked again alone; an answer under the cap is whole,
+// and one over it shows a cap per type, so each type's part is whole too.
 func TestPossiblyCut(t *testing.T) {
 	call := searchCall{"us-east-1", []string{"p5.48xlarge", "p5en.48xlarge", "p4d.24xlarge"}, 1}
 	offs := func(n int) []model.Offering { return make([]model.Offering, n) }
@@ -106,6 +107,9 @@ func TestPossiblyCut(t *testing.T) {
 	if len(got) != 3 {
 		t.Fatalf("three and three: %v, want all three asked again", got)
 	}
+	if got := possiblyCut(call, 9, map[string][]model.Offering{"p5.48xlarge": offs(6), "p5en.48xlarge": offs(3)}); got != nil {
+		t.Fatalf("over the cap, six of p5 and three of p5en: %v, want nothing asked again", got)
+	}
 	one := searchCall{"us-east-1", []string{"p5.48xlarge"}, 1}
 	if got := possiblyCut(one, 6, map[string][]model.Offering{"p5.48xlarge": offs(6)}); got != nil {
 		t.Fatalf("a call of one type is asked again: %v", got)
@@ -114,9 +118,9 @@ func TestPossiblyCut(t *testing.T) {
 
 // searchCounted runs q against a fresh emulator and returns the offerings' ids, sorted,
 // and the DescribeCapacityBlockOfferings calls made, with and without several types each.
-func searchCounted(t *testing.T, q model.Query, oneTypePerCall bool) (ids []string, calls, multi int) {
+func searchCounted(t *testing.T, q model.Query, oneTypePerCall, capAcrossTypes bool) (ids []string, calls, multi int) {
 	t.Helper()
-	sim, err := ec2sim.New(ec2sim.Options{Seed: 1, Start: simStart, Speed: 1e-9})
+	sim, err := ec2sim.New(ec2sim.Options{Seed: 1, Start: simStart, Speed: 1e-9, CapAcrossTypes: capAcrossTypes})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,15 +153,24 @@ func searchCounted(t *testing.T, q model.Query, oneTypePerCall bool) (ids []stri
 	return ids, int(n.Load()), int(m.Load())
 }
 
-// Against the emulator, which caps an answer at six offerings across the types asked: an
-// answer that reaches six is asked again per type for the types it may have cut, and the
-// search finds every offering the per-type plan finds, in fewer calls when answers are
-// short.
+// Under both readings of AWS's cap (six across the types asked, or six per type), a search
+// of several types per call finds every offering the per-type plan finds: where the cap is
+// across types, an answer of six is asked again per type for the types it may have cut;
+// where it is per type, an answer over six is whole and nothing is asked again.
 func TestSearchOfSeveralTypesFindsWhatPerTypeFinds(t *testing.T) {
 	for _, tc := range []struct {
-		name  string
-		count int
-	}{{"rich market, answers cut", 1}, {"thin market", 64}} {
+		name         string
+		count        int
+		acrossTypes  bool
+		askedAgain   bool // some answer must have been asked again type by type
+		fewerCalls   bool // fewer calls than the per-type plan
+		exactlyPlans bool // exactly the planned calls
+	}{
+		{"rich market, cap across types", 1, true, true, false, false},
+		{"rich market, cap per type", 1, false, false, true, true},
+		{"thin market, cap across types", 64, true, false, true, false},
+		{"thin market, cap per type", 64, false, false, true, false},
+	} {
 		t.Run(tc.name, func(t *testing.T) {
 			q := baseQuery()
 			q.Regions = []string{"us-east-1", "us-west-2"}
@@ -168,8 +181,8 @@ func TestSearchOfSeveralTypesFindsWhatPerTypeFinds(t *testing.T) {
 				q.End = q.Start.Add(3 * 24 * time.Hour)
 			}
 			q.Durations = model.DurationRange{MinDays: 1, MaxDays: 3}
-			want, perType, _ := searchCounted(t, q, true)
-			got, calls, multi := searchCounted(t, q, false)
+			want, perType, _ := searchCounted(t, q, true, tc.acrossTypes)
+			got, calls, multi := searchCounted(t, q, false, tc.acrossTypes)
 			if len(want) == 0 {
 				t.Fatal("the per-type plan found nothing")
 			}
@@ -181,11 +194,14 @@ func TestSearchOfSeveralTypesFindsWhatPerTypeFinds(t *testing.T) {
 				t.Fatalf("%d calls (%d of several types), the plan has %d", calls, multi, len(planned))
 			}
 			t.Logf("%d offerings: %d calls (planned %d, %d of several types), per type %d", len(got), calls, len(planned), multi, perType)
-			if tc.count == 1 && calls == len(planned) {
-				t.Fatalf("no answer was asked again, yet the emulator's rich market fills six")
+			if tc.askedAgain && calls == len(planned) {
+				t.Fatalf("no answer was asked again, yet the emulator's rich market fills six across types")
 			}
-			if tc.count > 1 && calls >= perType {
-				t.Fatalf("a thin market: %d calls, the per-type plan's %d", calls, perType)
+			if tc.exactlyPlans && calls != len(planned) {
+				t.Fatalf("%d calls, the plan's %d: an answer over six was asked again", calls, len(planned))
+			}
+			if tc.fewerCalls && calls >= perType {
+				t.Fatalf("%d calls, the per-type plan's %d", calls, perType)
 			}
 		})
 	}

@@ -193,7 +193,7 @@ func describeOfferings(s *Server, c *call) (*xmlBody, *apiError) {
 		q.duration, q.from, q.to, q.allZones = duration, from, to, all
 		offs = append(offs, s.offerings(rs, c.region, q, c.now.Truncate(time.Minute))...)
 	}
-	if len(qs) > 1 {
+	if len(qs) > 1 && s.opts.CapAcrossTypes {
 		offs = capAcrossTypes(offs)
 	}
 	issue(rs, offs)
@@ -217,12 +217,13 @@ func describeOfferings(s *Server, c *call) (*xmlBody, *apiError) {
 
 const maxUltraServers = 4
 
-// capAcrossTypes cuts the answer of a search of several types as AWS's unconfirmed
-// reading that the emulator takes: the cap of maxOfferings holds for the call, not per
-// type. Each type's best offerings are merged by start, then fee, and the first
-// maxOfferings kept; so an answer of fewer than maxOfferings holds every offering that a
-// search of each type alone would answer, and one of exactly maxOfferings may have been
-// cut (ask type by type to see the rest).
+// capAcrossTypes cuts the answer of a search of several types under the reading
+// Options.CapAcrossTypes takes: the cap of maxOfferings holds for the call, not per type.
+// Each type's best offerings are merged by start, then fee, and the first maxOfferings
+// kept; so an answer of fewer than maxOfferings holds every offering that a search of each
+// type alone would answer, and one of exactly maxOfferings may have been cut (ask type by
+// type to see the rest). Without it (the default, also unconfirmed), a search of several
+// types answers what the searches of each alone would, together.
 func capAcrossTypes(offs []*offering) []*offering {
 	sort.SliceStable(offs, func(i, j int) bool {
 		a, b := offs[i], offs[j]

@@ -78,30 +78,43 @@ func TestInstanceTypePreferencesSearchSeveralTypes(t *testing.T) {
 }
 
 func TestInstanceTypePreferencesCutAtTheCap(t *testing.T) {
-	_, url := newTestServer(t, Options{})
-	c := ec2Client(url, "us-east-1")
-	all := mustSearch(t, c, prefSearch(1, 24, "p5.48xlarge", "p5en.48xlarge", "p4d.24xlarge", "trn1.32xlarge"))
-	if len(all) != maxOfferings {
-		t.Fatalf("a wide search of four types is cut at %d offerings, got %d", maxOfferings, len(all))
-	}
-	// What was cut is there type by type: more than the cap in all.
-	n := 0
-	for _, typ := range []string{"p5.48xlarge", "p5en.48xlarge", "p4d.24xlarge", "trn1.32xlarge"} {
-		out, err := c.DescribeCapacityBlockOfferings(ctx, prefSearch(1, 24, typ))
-		if err != nil {
-			t.Fatal(err)
+	wide := []string{"p5.48xlarge", "p5en.48xlarge", "p4d.24xlarge", "trn1.32xlarge"}
+	alone := func(t *testing.T, c *ec2.Client) []string {
+		var ids []string
+		for _, typ := range wide {
+			ids = append(ids, offeringIDs(mustSearch(t, c, prefSearch(1, 24, typ)))...)
 		}
-		n += len(out.CapacityBlockOfferings)
-	}
-	if n <= maxOfferings {
-		t.Fatalf("the four types alone answer %d offerings; the test needs more than %d", n, maxOfferings)
-	}
-	// The cut keeps the earliest.
-	for i := 1; i < len(all); i++ {
-		if all[i].StartDate.Before(*all[i-1].StartDate) {
-			t.Fatalf("offerings not by start: %v then %v", all[i-1].StartDate, all[i].StartDate)
+		if len(ids) <= maxOfferings {
+			t.Fatalf("the four types alone answer %d offerings; the test needs more than %d", len(ids), maxOfferings)
 		}
+		return ids
 	}
+	t.Run("per type (the default)", func(t *testing.T) {
+		_, url := newTestServer(t, Options{})
+		c := ec2Client(url, "us-east-1")
+		got := offeringIDs(mustSearch(t, c, prefSearch(1, 24, wide...)))
+		want := alone(t, c)
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Fatalf("a search of four types answers what each alone does:\n got %v\nwant %v", got, want)
+		}
+	})
+	t.Run("across types", func(t *testing.T) {
+		_, url := newTestServer(t, Options{CapAcrossTypes: true})
+		c := ec2Client(url, "us-east-1")
+		all := mustSearch(t, c, prefSearch(1, 24, wide...))
+		if len(all) != maxOfferings {
+			t.Fatalf("a wide search of four types is cut at %d offerings, got %d", maxOfferings, len(all))
+		}
+		alone(t, c)
+		// The cut keeps the earliest.
+		for i := 1; i < len(all); i++ {
+			if all[i].StartDate.Before(*all[i-1].StartDate) {
+				t.Fatalf("offerings not by start: %v then %v", all[i-1].StartDate, all[i].StartDate)
+			}
+		}
+	})
 }
 
 func TestInstanceTypePreferencesValidation(t *testing.T) {

@@ -74,6 +74,10 @@ type Options struct {
 	// Account is the 12-digit account the emulator stands for ("" = DemoAccount): STS's
 	// identity, every ownerId and ARN.
 	Account string
+	// CapAcrossTypes answers a search of several types (InstanceTypePreferences) with at most
+	// maxOfferings in all, as one type's search; false gives each type the maxOfferings a
+	// search of it alone would. AWS documents neither reading.
+	CapAcrossTypes bool
 }
 
 // Server is the emulator: the core (aws/simcore) with its handlers, EC2's among them.

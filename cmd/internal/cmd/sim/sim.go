@@ -71,6 +71,7 @@ func NewCmdSim(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
 	fs.Var(faultFlags{&opts.Faults}, "fault", "inject a fault, repeatable: "+simcore.FaultHelp)
 	fs.StringVar(&a.RateLimits, "rate-limits", "aws", "the request token buckets of EC2, and of SageMaker (a guess: AWS publishes none): aws (as documented: DescribeCapacityBlockOfferings 10 at once, then 0.15 per second), off (both), or a number N (AWS's refill rates × N, for demos)")
 	fs.StringVar(&a.PaymentDelay, "payment-delay", "1m-5m", "how long purchases stay payment-pending: "+ec2sim.PaymentDelayHelp)
+	fs.BoolVar(&opts.CapAcrossTypes, "cap-across-types", false, "answer a search of several types (InstanceTypePreferences) with at most 6 offerings in all, rather than up to 6 per type: AWS documents neither reading")
 	return cmd
 }
 

@@ -26,6 +26,10 @@ type searchCall struct {
 	region string
 	types  []string
 	days   int
+	// again: the type is asked again alone because an answer of several types may have cut
+	// it; held is what that answer held of it.
+	again bool
+	held  []model.Offering
 }
 
 // has reports whether the call asks for the cell of region, type and duration.
@@ -60,7 +64,7 @@ func planSearch(q model.Query, typesPerCall int) ([]string, []searchCall, map[st
 		n := 0
 		for _, group := range typeGroups(r, types, typesPerCall) {
 			for _, d := range days {
-				calls = append(calls, searchCall{r, group, d})
+				calls = append(calls, searchCall{region: r, types: group, days: d})
 				n++
 			}
 		}
@@ -228,6 +232,9 @@ func (s *search) run(ctx context.Context, regions []string, calls []searchCall, 
 // refill. A call of several types waits first for the region's probe (market.begin), so
 // that no token is held while it waits.
 func (s *search) pace(ctx context.Context, call searchCall) (context.Context, error) {
+	if call.again && s.c.capPerType.Load() {
+		return ctx, nil // do takes what the answer held
+	}
 	if len(call.types) > 1 && !s.market.begin(ctx, call.region) {
 		return ctx, ctx.Err()
 	}
@@ -267,6 +274,12 @@ func (s *search) input(call searchCall) *ec2.DescribeCapacityBlockOfferingsInput
 }
 
 func (s *search) do(ctx context.Context, call searchCall) {
+	if call.again && s.c.capPerType.Load() {
+		// Learnt since the call was queued: the answer that held this type was whole.
+		s.putCache(call, time.Now().UTC(), map[string][]model.Offering{call.types[0]: call.held}, nil)
+		s.fan.Finish(ctx, call.region, nil)
+		return
+	}
 	if len(call.types) > 1 {
 		defer s.market.end(call.region)
 		// What the region's answers showed decides how the types go: together while
@@ -290,7 +303,7 @@ func (s *search) do(ctx context.Context, call searchCall) {
 			// AWS refused the call of several types (a quota of one family, a type it
 			// will not take): each type alone, so the others are still answered and the
 			// refusal names its own type.
-			s.askEach(call, call.types)
+			s.askEach(call, call.types, nil)
 			s.fan.Finish(ctx, call.region, nil)
 			return
 		}
@@ -320,14 +333,25 @@ func (s *search) do(ctx context.Context, call searchCall) {
 	for _, o := range all {
 		byType[o.InstanceType] = append(byType[o.InstanceType], o)
 	}
-	cut := possiblyCut(call, len(all), byType)
+	if len(call.types) > 1 && len(all) > answerCap {
+		s.c.capPerType.Store(true)
+	}
+	var cut []string
+	if !s.c.capPerType.Load() {
+		cut = possiblyCut(call, len(all), byType)
+	}
 	s.market.record(call, byType, cut)
 	if len(cut) > 0 {
-		s.askEach(call, cut)
+		s.askEach(call, cut, byType)
 	}
-	// Only a whole answer replaces a cell's: a failed or cancelled call leaves the old
-	// one, which shows with its age, and a type whose part may have been cut is written
-	// by its own call.
+	s.putCache(call, asked, byType, cut)
+	s.fan.Finish(ctx, call.region, nil)
+}
+
+// putCache writes a whole answer's cells. Only a whole answer replaces a cell's: a failed
+// or cancelled call leaves the old one, which shows with its age, and a type whose part
+// may have been cut (cut) is written by its own call.
+func (s *search) putCache(call searchCall, asked time.Time, byType map[string][]model.Offering, cut []string) {
 	cache, _ := s.c.api.MarketCache()
 	for _, cell := range s.cells(call) {
 		if slices.Contains(cut, cell.Type) {
@@ -337,7 +361,6 @@ func (s *search) do(ctx context.Context, call searchCall) {
 			slog.Debug("market cache not written", "err", err)
 		}
 	}
-	s.fan.Finish(ctx, call.region, nil)
 }
 
 // possiblyCut lists the types of a call of several whose offerings the answer may have
@@ -361,10 +384,10 @@ func possiblyCut(call searchCall, n int, byType map[string][]model.Offering) []s
 
 // askEach asks for each of typeNames on its own, in call's region, duration and window, as
 // the search's other calls go; the search waits for them before it ends.
-func (s *search) askEach(call searchCall, typeNames []string) {
+func (s *search) askEach(call searchCall, typeNames []string, held map[string][]model.Offering) {
 	s.fan.Add(call.region, len(typeNames))
 	for _, tn := range typeNames {
-		s.calls.Go(searchCall{region: call.region, types: []string{tn}, days: call.days})
+		s.calls.Go(searchCall{region: call.region, types: []string{tn}, days: call.days, again: held != nil, held: held[tn]})
 	}
 }
 

@@ -301,15 +301,15 @@ func TestCostOfTheWholeMarket(t *testing.T) {
 // The cells that had offerings last time go first, then the home region, then the rest.
 func TestOrderCalls(t *testing.T) {
 	p5 := []string{"p5.48xlarge", "p5en.48xlarge"}
-	calls := []searchCall{{"eu-north-1", p5, 1}, {"us-west-2", p5, 1}, {"us-east-1", p5, 1},
-		{"us-west-2", p5, 2}, {"eu-north-1", p5, 2}}
+	calls := []searchCall{{region: "eu-north-1", types: p5, days: 1}, {region: "us-west-2", types: p5, days: 1}, {region: "us-east-1", types: p5, days: 1},
+		{region: "us-west-2", types: p5, days: 2}, {region: "eu-north-1", types: p5, days: 2}}
 	held := []marketcache.Entry{
 		{Cell: marketcache.Cell{Region: "eu-north-1", Type: "p5.48xlarge", Days: 2}, Offerings: []model.Offering{{ID: "cb-1"}}},
 		{Cell: marketcache.Cell{Region: "us-west-2", Type: "p5.48xlarge", Days: 1}}, // answered empty: no head start
 	}
 	got := orderCalls(calls, held, "us-west-2")
-	want := []searchCall{{"eu-north-1", p5, 2}, {"us-west-2", p5, 1}, {"us-west-2", p5, 2},
-		{"eu-north-1", p5, 1}, {"us-east-1", p5, 1}}
+	want := []searchCall{{region: "eu-north-1", types: p5, days: 2}, {region: "us-west-2", types: p5, days: 1}, {region: "us-west-2", types: p5, days: 2},
+		{region: "eu-north-1", types: p5, days: 1}, {region: "us-east-1", types: p5, days: 1}}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("order %v, want %v", got, want)
 	}

@@ -7,7 +7,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"maps"
 	"slices"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -58,6 +61,18 @@ func TestPlanAsksSeveralTypesInOneCall(t *testing.T) {
 	}
 	t.Logf("%d calls (per type %d); us-east-1 %d (per type %d)", len(calls), len(perType), after["us-east-1"], before["us-east-1"])
 
+	// Against the emulator (its cap per type), the calls made are the calls planned, or
+	// hardly more: only an answer of exactly six is asked again type by type.
+	_, made, _ := searchCountedPerRegion(t, q, false, false)
+	total := 0
+	for _, n := range made {
+		total += n
+	}
+	if 100*total > 40*len(perType) || 100*made["us-east-1"] > 30*before["us-east-1"] {
+		t.Fatalf("made %d calls (us-east-1 %d), more than 40%% of %d (us-east-1 30%% of %d)", total, made["us-east-1"], len(perType), before["us-east-1"])
+	}
+	t.Logf("made %d calls; us-east-1 %d", total, made["us-east-1"])
+
 	// Every region × type × duration the per-type plan asks is still asked, once; a type
 	// a region does not sell is not asked at all; an UltraServer type goes alone.
 	type cell struct {
@@ -94,7 +109,7 @@ func TestPlanAsksSeveralTypesInOneCall(t *testing.T) {
 // it holds fewer than the cap of is asked again alone; an answer under the cap is whole,
 // and one over it shows a cap per type, so each type's part is whole too.
 func TestPossiblyCut(t *testing.T) {
-	call := searchCall{"us-east-1", []string{"p5.48xlarge", "p5en.48xlarge", "p4d.24xlarge"}, 1}
+	call := searchCall{region: "us-east-1", types: []string{"p5.48xlarge", "p5en.48xlarge", "p4d.24xlarge"}, days: 1}
 	offs := func(n int) []model.Offering { return make([]model.Offering, n) }
 	if got := possiblyCut(call, 5, map[string][]model.Offering{"p5.48xlarge": offs(5)}); got != nil {
 		t.Fatalf("under the cap: %v", got)
@@ -110,7 +125,7 @@ func TestPossiblyCut(t *testing.T) {
 	if got := possiblyCut(call, 9, map[string][]model.Offering{"p5.48xlarge": offs(6), "p5en.48xlarge": offs(3)}); got != nil {
 		t.Fatalf("over the cap, six of p5 and three of p5en: %v, want nothing asked again", got)
 	}
-	one := searchCall{"us-east-1", []string{"p5.48xlarge"}, 1}
+	one := searchCall{region: "us-east-1", types: []string{"p5.48xlarge"}, days: 1}
 	if got := possiblyCut(one, 6, map[string][]model.Offering{"p5.48xlarge": offs(6)}); got != nil {
 		t.Fatalf("a call of one type is asked again: %v", got)
 	}
@@ -120,17 +135,36 @@ func TestPossiblyCut(t *testing.T) {
 // and the DescribeCapacityBlockOfferings calls made, with and without several types each.
 func searchCounted(t *testing.T, q model.Query, oneTypePerCall, capAcrossTypes bool) (ids []string, calls, multi int) {
 	t.Helper()
+	ids, perRegion, multi := searchCountedPerRegion(t, q, oneTypePerCall, capAcrossTypes)
+	for _, n := range perRegion {
+		calls += n
+	}
+	return ids, calls, multi
+}
+
+// searchCountedPerRegion is searchCounted with the calls counted per region (the region
+// the request was signed for).
+func searchCountedPerRegion(t *testing.T, q model.Query, oneTypePerCall, capAcrossTypes bool) (ids []string, calls map[string]int, multi int) {
+	t.Helper()
 	sim, err := ec2sim.New(ec2sim.Options{Seed: 1, Start: simStart, Speed: 1e-9, CapAcrossTypes: capAcrossTypes})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var n, m atomic.Int64
+	var mu sync.Mutex
+	calls = map[string]int{}
+	var m atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		form, _ := url.ParseQuery(string(body))
 		if form.Get("Action") == opDescribeOfferings {
-			n.Add(1)
+			// Credential=KEY/DATE/REGION/ec2/aws4_request
+			scope := strings.Split(r.Header.Get("Authorization"), "/")
+			mu.Lock()
+			if len(scope) > 2 {
+				calls[scope[2]]++
+			}
+			mu.Unlock()
 			if form.Has("InstanceTypePreference.2.InstanceType") {
 				m.Add(1)
 			}
@@ -150,7 +184,9 @@ func searchCounted(t *testing.T, q model.Query, oneTypePerCall, capAcrossTypes b
 		ids = append(ids, o.Region+"/"+o.InstanceType+"/"+o.ID)
 	}
 	slices.Sort(ids)
-	return ids, int(n.Load()), int(m.Load())
+	mu.Lock()
+	defer mu.Unlock()
+	return ids, maps.Clone(calls), int(m.Load())
 }
 
 // Under both readings of AWS's cap (six across the types asked, or six per type), a search

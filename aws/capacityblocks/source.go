@@ -8,6 +8,7 @@ package capacityblocks
 import (
 	"context"
 	"strings"
+	"sync/atomic"
 
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/source"
@@ -27,6 +28,10 @@ type Client struct {
 	// oneTypePerCall makes a search ask for each instance type in calls of its own, as
 	// before InstanceTypePreferences: the benchmarks' plan to compare with.
 	oneTypePerCall bool
+	// capPerType is set once an answer of several types has held more than answerCap: AWS's
+	// cap is then per type (taken to be one rule for every call), and no answer of exactly
+	// answerCap is read as cut any more.
+	capPerType atomic.Bool
 }
 
 // New is the Capacity Block source over api. It makes no call.

@@ -111,10 +111,11 @@
 //     Blocks do not sell, an UltraServer type among the preferences, or more than
 //     maxTypePreferences (20: AWS documents no maximum, this is the emulator's
 //     assumption) InvalidParameterValue. A type sold in other regions only answers no
-//     offering of it, as its search alone does. The cap of 6 offerings holds for the call
-//     across its types (unconfirmed): each type's offerings are merged by start, then fee,
-//     and cut at 6, so an answer of fewer than 6 holds every offering the searches of each
-//     type alone would answer, and one of exactly 6 may have been cut (ask type by type).
+//     offering of it, as its search alone does. Each type gets the up to 6 offerings its
+//     search alone would (unconfirmed); with Options.CapAcrossTypes the cap of 6 holds for
+//     the call across its types instead: each type's offerings are merged by start, then
+//     fee, and cut at 6, so an answer of fewer than 6 holds every offering the searches of
+//     each type alone would answer, and one of exactly 6 may have been cut.
 //     Preference order does not rank the answer (unconfirmed). One call is one token of
 //     the bucket whatever its types.
 //   - an offering is segmented (capacityBlockOfferingSegmentSet) when the count asked is

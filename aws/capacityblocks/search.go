@@ -402,12 +402,12 @@ type market struct {
 }
 
 type regionMarket struct {
-	probe  chan struct{} // closed when the probe has answered
+	probe chan struct{} // closed when the probe has answered
 	// noProbe: the region's bucket holds a token for each of its calls of several types,
 	// so that a call wasted on a cut answer costs no wait, and none waits for the probe.
 	noProbe bool
-	cut    bool
-	counts map[string]int // the most offerings of a type in one whole answer
+	cut     bool
+	counts  map[string]int // the most offerings of a type in one whole answer
 }
 
 func (m *market) region(r string) *regionMarket {

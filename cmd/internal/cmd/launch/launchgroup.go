@@ -26,7 +26,7 @@ func groupNote(ctx context.Context, w io.Writer, src source.Source, b model.Bloc
 }
 
 // launchGroup launches --count across every reservation of the block's purchase: each
-// its share (model.SpreadLaunch), each prepared and checked (its dry run) before the one
+// its share (model.GroupLaunch, the TUI's rule too), each prepared and checked (its dry run) before the one
 // confirmation, then each committed in turn through the spend path. A failure stops the
 // rest, and says what was launched before it.
 func (a *Options) launchGroup(ctx context.Context, client *awsapi.Client, info cmdutil.BackendInfo, src source.Source, region, id string, format cmdutil.OutputFormat, spec source.LaunchSpec) int {
@@ -41,22 +41,23 @@ func (a *Options) launchGroup(ctx context.Context, client *awsapi.Client, info c
 		fmt.Fprintf(stderr, "gpublock launch: there is no block %s in %s. Nothing was launched.\n", id, region)
 		return 1
 	}
-	shares, err := model.SpreadLaunch(group, spec.Count)
+	shares, err := model.GroupLaunch(group, spec.Count)
 	if err != nil {
 		fmt.Fprintf(stderr, "gpublock launch: %v. Nothing was launched.\n", err)
 		return 1
 	}
 	var parts []groupPart
-	for i, b := range group {
-		if shares[i] == 0 {
-			continue
-		}
-		if r := model.LaunchBlocker(b, shares[i]); r != nil {
+	for _, sh := range shares {
+		b := sh.Block
+		if r := model.LaunchBlocker(b, sh.Count); r != nil {
 			fmt.Fprintf(stderr, "gpublock launch: %s: %s Nothing was launched.\n", b.ReservationID, r)
+			if r.Problem == model.LaunchNotYet {
+				fmt.Fprintf(stderr, "To launch into each reservation of the purchase at its own start, attach the launch now: the same command with --at-start.\n")
+			}
 			return 1
 		}
 		one := spec
-		one.Count = shares[i]
+		one.Count = sh.Count
 		p, code, ok := spending.Prepare(ctx, stderr, "launch", client, src, source.Intent{Kind: source.SpendLaunch, Block: b, Launch: one, CheckOnly: a.dryRun})
 		if !ok {
 			return code
@@ -64,7 +65,7 @@ func (a *Options) launchGroup(ctx context.Context, client *awsapi.Client, info c
 		printLaunchSummary(stderr, info, p.Account, b, one)
 		parts = append(parts, groupPart{b, p})
 	}
-	fmt.Fprintf(stderr, "Across the %d reservations of one purchase: %s.\n\n", len(group), shareWords(group, shares))
+	fmt.Fprintf(stderr, "Across the %d reservations of one purchase: %s.\n\n", len(group), model.ShareWords(shares))
 	if a.dryRun {
 		for _, pt := range parts {
 			if !pt.p.Permission.Allowed {
@@ -74,7 +75,7 @@ func (a *Options) launchGroup(ctx context.Context, client *awsapi.Client, info c
 		}
 		return spending.PrintPermission(stdout, stderr, "launch", format, parts[0].p.Permission,
 			map[string]any{"CapacityReservationIds": strings.Split(model.GroupIDs(group), ","), "Region": region, "InstanceCount": spec.Count},
-			fmt.Sprintf("This identity may call %s to launch %d across %s.", parts[0].p.Permission.Action, spec.Count, shareWords(group, shares)), "launched")
+			fmt.Sprintf("This identity may call %s to launch %d across %s.", parts[0].p.Permission.Action, spec.Count, model.ShareWords(shares)), "launched")
 	}
 	spending.PermissionLine(stderr, parts[0].p)
 	if !spending.Confirmed(ctx, ios, "launch", a.yes, "Launch these instances?", "launch", "launched") {
@@ -99,17 +100,6 @@ func (a *Options) launchGroup(ctx context.Context, client *awsapi.Client, info c
 		return 1
 	}
 	return 0
-}
-
-// shareWords is how a launch is shared: "5 into cr-a (us-east-1a), 5 into cr-b (us-east-1b)".
-func shareWords(group []model.Block, shares []int) string {
-	var out []string
-	for i, b := range group {
-		if shares[i] > 0 {
-			out = append(out, fmt.Sprintf("%d into %s (%s)", shares[i], b.ReservationID, b.AvailabilityZone))
-		}
-	}
-	return strings.Join(out, ", ")
 }
 
 // groupPart is one reservation's share of a launch across a group, prepared.

@@ -122,6 +122,22 @@ func launchStages(group []Block) [][]int {
 	return out
 }
 
+// GroupLaunchMost is the most instances a launch across group can run at once: the free
+// count of its window with the fewest free.
+func GroupLaunchMost(group []Block) int {
+	most := -1
+	for _, stage := range launchStages(group) {
+		free := 0
+		for _, i := range stage {
+			free += group[i].FreeCount()
+		}
+		if most < 0 || free < most {
+			most = free
+		}
+	}
+	return max(0, most)
+}
+
 // LaunchShare is one reservation's part of a launch across its purchase's group.
 type LaunchShare struct {
 	Block Block

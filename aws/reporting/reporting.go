@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/gpublock/gpublock/aws/awsapi"
@@ -64,12 +65,7 @@ func Gather(ctx context.Context, c *awsapi.Client, srcs []source.Source, regions
 		}
 	}
 	var items []*item
-	listed := map[string]bool{}
 	for _, b := range list.Blocks {
-		listed[b.ReservationID] = true
-		if b.ARN != "" {
-			listed[b.ARN] = true
-		}
 		if b.State == model.StatePaymentFailed || b.State == model.StateFailed {
 			continue // released unpaid: nothing was charged, nothing can be used
 		}
@@ -93,6 +89,7 @@ func Gather(ctx context.Context, c *awsapi.Client, srcs []source.Source, regions
 			}
 		}
 		it := newItem(b, cmp.Or(b.Account, account))
+		it.res.Group = groupIDs(list.Blocks, b)
 		it.res.Payments = j.payments(b, historyKnown)
 		if len(it.res.Tags) == 0 {
 			// SageMaker lists a plan without its tags: those it was bought with here are
@@ -107,7 +104,7 @@ func Gather(ctx context.Context, c *awsapi.Client, srcs []source.Source, regions
 	}
 	// What this machine bought that AWS no longer lists (an expired reservation drops out of
 	// its listings after a while) is still paid for, and its use still published.
-	for _, it := range j.unlisted(c.Backend(), account, regions, listed, in.Now) {
+	for _, it := range j.unlisted(c.Backend(), account, regions, list.Blocks, in.Now) {
 		if report.Relevant(it.res, in.From, in.To, in.Now) {
 			items = append(items, it)
 		}
@@ -117,6 +114,15 @@ func Gather(ctx context.Context, c *awsapi.Client, srcs []source.Source, regions
 		in.Reservations = append(in.Reservations, it.res)
 	}
 	return in, nil
+}
+
+// groupIDs are the reservations b's purchase made, b among them, when it made several.
+func groupIDs(blocks []model.Block, b model.Block) []string {
+	g := model.Group(blocks, b)
+	if len(g) < 2 {
+		return nil
+	}
+	return strings.Split(model.GroupIDs(g), ",")
 }
 
 func listingProblem(p source.BlockProblem) string {

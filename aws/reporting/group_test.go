@@ -177,6 +177,9 @@ func TestUnlistedReservationsOfAPurchaseAreOneRow(t *testing.T) {
 	if own := j.Of(listed); own == nil || own.Purchase == nil || own.Purchase.Fee.Cmp(model.MustMoney("1300")) != 0 {
 		t.Fatalf("the listed reservation's own fee: %+v", own)
 	}
+	if !slices.Equal(r.Group, []string{"cr-c", "cr-a", "cr-b"}) {
+		t.Errorf("group %v: want the listed one first, then the journal's others", r.Group)
+	}
 	if r.ID != "cr-a" || r.ReservedHours != 2*2*7*24 || !r.End.Equal(segs[1].End) || r.Payments[0].Amount.Cmp(model.MustMoney("2200")) != 0 {
 		t.Errorf("row of the unlisted two: %s, %v hours, to %v, fee %s; want cr-a, 672, %v, 2200", r.ID, r.ReservedHours, r.End, r.Payments[0].Amount, segs[1].End)
 	}

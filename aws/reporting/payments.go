@@ -170,7 +170,7 @@ func (j journalIndex) unlisted(backend, account string, regions []string, listed
 		it := newItem(b, account)
 		fee := h.Purchase.Fee
 		if group {
-			fee = j.groupRow(it, h, byID, missing)
+			fee = j.groupRow(it, h, listed, byID, missing)
 		}
 		it.res.State = ""
 		if !it.res.End.After(now) {
@@ -199,8 +199,15 @@ func (j journalIndex) historyOf(id, requestID string) *paid.History {
 // groupRow makes it the row of the reservations of purchase h that AWS does not list
 // (missing; see unlisted): the segments the listed ones are not, every id of the purchase
 // in its group. Its fee is the purchase's less what each listed reservation was given.
-func (j journalIndex) groupRow(it *item, h *paid.History, byID map[string]model.Block, missing []string) model.Money {
-	it.res.Group = slices.Clone(h.Group)
+func (j journalIndex) groupRow(it *item, h *paid.History, listed []model.Block, byID map[string]model.Block, missing []string) model.Money {
+	var member *model.Block
+	for _, g := range h.Group {
+		if b, ok := byID[g]; ok {
+			member = &b
+			break
+		}
+	}
+	it.res.Group = purchaseGroup(listed, member, h.Group)
 	if len(missing) > 1 {
 		it.metric = nil
 	}

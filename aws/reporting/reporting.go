@@ -89,7 +89,11 @@ func Gather(ctx context.Context, c *awsapi.Client, srcs []source.Source, regions
 			}
 		}
 		it := newItem(b, cmp.Or(b.Account, account))
-		it.res.Group = groupIDs(list.Blocks, b)
+		var journal []string
+		if h := j.Of(b); h != nil {
+			journal = h.Group
+		}
+		it.res.Group = purchaseGroup(list.Blocks, &b, journal)
 		it.res.Payments = j.payments(b, historyKnown)
 		if len(it.res.Tags) == 0 {
 			// SageMaker lists a plan without its tags: those it was bought with here are
@@ -116,13 +120,24 @@ func Gather(ctx context.Context, c *awsapi.Client, srcs []source.Source, regions
 	return in, nil
 }
 
-// groupIDs are the reservations b's purchase made, b among them, when it made several.
-func groupIDs(blocks []model.Block, b model.Block) []string {
-	g := model.Group(blocks, b)
-	if len(g) < 2 {
+// purchaseGroup are the reservations a purchase made, when it made several: those AWS
+// lists in model.Group's order (that of `blocks`), found from one of them (listed, nil
+// when none is), then those only the journal's outcome names (journal). None when it made
+// one.
+func purchaseGroup(blocks []model.Block, listed *model.Block, journal []string) []string {
+	var ids []string
+	if listed != nil {
+		ids = strings.Split(model.GroupIDs(model.Group(blocks, *listed)), ",")
+	}
+	for _, id := range journal {
+		if !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) < 2 {
 		return nil
 	}
-	return strings.Split(model.GroupIDs(g), ",")
+	return ids
 }
 
 func listingProblem(p source.BlockProblem) string {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/gpublock/gpublock/aws/atstart"
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
@@ -115,4 +116,69 @@ func launchedInto(parts []groupPart) string {
 		ids[i] = pt.b.ReservationID
 	}
 	return strings.Join(ids, ", ")
+}
+
+// attachGroup attaches --count across every reservation of b's purchase, each its share
+// (model.GroupLaunch), each to be launched when its own reservation starts: all checked
+// before the one confirmation, then all attached or none (atstart.AttachGroup).
+func (a *Options) attachGroup(ctx context.Context, client *awsapi.Client, info cmdutil.BackendInfo, region string, b model.Block, format cmdutil.OutputFormat) int {
+	ios := a.IO
+	stdout, stderr := ios.Out, ios.ErrOut
+	src, err := cmdutil.OpenSource(client, model.SourceCapacityBlock)
+	if err != nil {
+		return cmdutil.BackendFailure(stderr, "launch", err)
+	}
+	_, group, found, err := source.FindGroup(ctx, src, region, b.ReservationID)
+	switch {
+	case err != nil:
+		fmt.Fprintf(stderr, "gpublock launch: the reservations of %s's purchase could not be listed: %s Nothing was attached.\n", b.ReservationID, client.ExplainError(err))
+		return 1
+	case !found:
+		fmt.Fprintf(stderr, "gpublock launch: there is no block %s in %s. Nothing was attached.\n", b.ReservationID, region)
+		return 1
+	}
+	shares, err := model.GroupLaunch(group, a.count)
+	if err != nil {
+		fmt.Fprintf(stderr, "gpublock launch: %v. Nothing was attached.\n", err)
+		return 1
+	}
+	// Refused before the confirmation, so nobody is asked to agree to what cannot be
+	// attached; AttachGroup checks the same again under the lock.
+	if err := atstart.CheckGroup(client, shares); err != nil {
+		fmt.Fprintf(stderr, "gpublock launch: %s Nothing was attached.\n", source.RedactError(err))
+		for _, sh := range shares {
+			if sh.Block.State == model.StateActive {
+				fmt.Fprintf(stderr, "%s has started: launch into it now with `gpublock launch %s`, and attach to the others one by one with --at-start.\n", sh.Block.ReservationID, sh.Block.ReservationID)
+				break
+			}
+		}
+		return 1
+	}
+	spec := source.LaunchSpec{ImageID: a.ami, Count: a.count, KeyName: a.key, SecurityGroupIDs: a.groups}
+	account := ""
+	if id, err := client.Identity(ctx); err == nil {
+		account = id.Account
+	}
+	var starts []string
+	for _, sh := range shares {
+		one := spec
+		one.Count = sh.Count
+		printLaunchSummary(stderr, info, account, sh.Block, one)
+		starts = append(starts, fmt.Sprintf("%s at %s", sh.Block.ReservationID, model.BothTimes(sh.Block.Start, nil)))
+	}
+	fmt.Fprintf(stderr, "Across the %d reservations of one purchase: %s.\n", len(group), model.ShareWords(shares))
+	fmt.Fprintf(stderr, "Each runs when its own reservation starts (%s), by whichever gpublock watches the blocks\n(`gpublock blocks`, `blocks --watch`, the TUI) on this machine.\n\n", strings.Join(starts, "; "))
+	if !spending.Confirmed(ctx, ios, "launch", a.yes, "Launch these instances when each reservation starts?", "launch", "attached") {
+		return 1
+	}
+	ls, err := atstart.AttachGroup(client, shares, spec)
+	if err != nil {
+		fmt.Fprintf(stderr, "gpublock launch: %s Nothing was attached.\n", source.RedactError(err))
+		return 1
+	}
+	if err := printAttached(stdout, format, ls); err != nil {
+		fmt.Fprintln(stderr, "gpublock launch:", source.RedactError(err))
+		return 1
+	}
+	return 0
 }

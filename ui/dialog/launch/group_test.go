@@ -52,11 +52,20 @@ func (r *groupRecorder) Launch(_ context.Context, b model.Block, spec source.Lau
 	return res, nil
 }
 
-func (r *groupRecorder) AttachLaunch(_ context.Context, b model.Block, spec source.LaunchSpec) (source.AttachedLaunch, error) {
-	if err := r.note(&r.attached, b, spec); err != nil {
-		return source.AttachedLaunch{}, err
+// AttachLaunches attaches all or none, as the backend's does.
+func (r *groupRecorder) AttachLaunches(_ context.Context, shares []model.LaunchShare, spec source.LaunchSpec) ([]source.AttachedLaunch, error) {
+	for _, sh := range shares {
+		if sh.Block.ReservationID == r.refuseInto {
+			return nil, &source.ActionError{Outcome: source.NotBought, Explanation: source.Explanation{Summary: sh.Block.ReservationID + " has a launch attached already."}}
+		}
 	}
-	return source.AttachedLaunch{ReservationID: b.ReservationID, Region: b.Region, Spec: spec, State: "pending"}, nil
+	var out []source.AttachedLaunch
+	for _, sh := range shares {
+		one := withCount(spec, sh.Count)
+		_ = r.note(&r.attached, sh.Block, one)
+		out = append(out, source.AttachedLaunch{ReservationID: sh.Block.ReservationID, Region: sh.Block.Region, Spec: one, State: "pending"})
+	}
+	return out, nil
 }
 
 // twoSegments are the two reservations one purchase of a segmented offering made, side
@@ -191,5 +200,18 @@ func TestLaunchOfALoneBlockOffersNoGroup(t *testing.T) {
 	}
 	if d.offered(lfAcross) {
 		t.Error("a lone block's form takes the focus on Into")
+	}
+}
+
+// Across a group that has not started, a refusal of one reservation attaches none.
+func TestLaunchAcrossAttachesAllOrNone(t *testing.T) {
+	r := &groupRecorder{refuseInto: "cr-0123456789abcdef1"}
+	d := groupForm(model.StateScheduled, r)
+	d = keys(d, "shift+tab", "down", "tab", "l", "a", "u", "n", "c", "h", "enter")
+	if len(r.attached) != 0 || d.attached != nil {
+		t.Fatalf("attached %v after a refusal of one", r.attached)
+	}
+	if v := flat(d.View(body.W, body.H)); !strings.Contains(v, "NOT ATTACHED: cr-0123456789abcdef1 has a launch attached already. Nothing will be launched.") {
+		t.Errorf("the refusal is not said:\n%s", v)
 	}
 }

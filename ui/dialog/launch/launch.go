@@ -67,8 +67,8 @@ type Model struct {
 	attached  *source.AttachedLaunch // attached to the block's start
 	result    *source.LaunchResult
 	instances []model.Instance
-	// Across a group: what was attached, and, after a failure, what was launched or
-	// attached into the reservations before it, and the one that failed.
+	// Across a group: what was attached, and, after a failure, what was launched into the
+	// reservations before it, and the one that failed.
 	attachedAll []source.AttachedLaunch
 	before      source.LaunchResult
 	failedInto  string
@@ -100,7 +100,6 @@ type attachedMsg struct {
 	dialog int64
 	ls     []source.AttachedLaunch
 	err    error
-	into   string // the reservation whose attachment failed, across a group
 }
 
 // New opens the launch form on a block that is active or has not started (the blocks
@@ -295,21 +294,20 @@ func (d Model) launch(spec source.LaunchSpec) tea.Cmd {
 	}
 }
 
-// attach attaches the launch to the start of each share's reservation, in turn; nothing
-// is sent to AWS now. A refusal stops the rest, and the answer keeps what was attached
-// before it (each can be cancelled on its own).
+// attach attaches the launch to the block's start or, across its purchase's group, each
+// share to its own reservation's start, all or none; nothing is sent to AWS now.
 func (d Model) attach(spec source.LaunchSpec) tea.Cmd {
-	id, be, ctx, shares := d.id, d.env.Backend, d.env.CallCtx(), d.shares(spec)
+	id, be, ctx, shares, b, across := d.id, d.env.Backend, d.env.CallCtx(), d.shares(spec), d.block, d.across
 	return func() tea.Msg {
-		var ls []source.AttachedLaunch
-		for _, sh := range shares {
-			l, err := be.AttachLaunch(ctx, sh.Block, withCount(spec, sh.Count))
-			if err != nil {
-				return attachedMsg{dialog: id, ls: ls, err: err, into: sh.Block.ReservationID}
-			}
-			ls = append(ls, l)
+		if across {
+			ls, err := be.AttachLaunches(ctx, shares, spec)
+			return attachedMsg{dialog: id, ls: ls, err: err}
 		}
-		return attachedMsg{dialog: id, ls: ls}
+		l, err := be.AttachLaunch(ctx, b, spec)
+		if err != nil {
+			return attachedMsg{dialog: id, err: err}
+		}
+		return attachedMsg{dialog: id, ls: []source.AttachedLaunch{l}}
 	}
 }
 
@@ -347,7 +345,6 @@ func (d Model) Update(msg tea.Msg) (dialog.Dialog, tea.Cmd, bool) {
 		}
 		d.spend.Settle(msg.err)
 		if msg.err != nil {
-			d.attachedAll, d.failedInto = msg.ls, msg.into
 			break
 		}
 		d.attachedAll = msg.ls

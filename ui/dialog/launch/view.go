@@ -131,11 +131,7 @@ func (d Model) statusLines(w int) []string {
 	case d.failure() != nil && d.spend.Outcome() == spend.Unknown:
 		return append(d.beforeLines(w), dialog.WrapStyled(th.Error, "OUTCOME UNKNOWN"+d.into()+" — do not launch again before checking the block. "+d.failure().Error()+" esc closes.", w)...)
 	case d.failure() != nil && d.notYet():
-		nothing := " Nothing will be launched."
-		if len(d.attachedAll) > 0 {
-			nothing = " Nothing will be launched into it."
-		}
-		return append(d.beforeLines(w), dialog.WrapStyled(th.Error, "NOT ATTACHED"+d.into()+": "+d.failure().Error()+nothing+" esc closes.", w)...)
+		return dialog.WrapStyled(th.Error, "NOT ATTACHED: "+d.failure().Error()+" Nothing will be launched. esc closes.", w)
 	case d.failure() != nil:
 		return append(d.beforeLines(w), dialog.WrapStyled(th.Error, "NOT LAUNCHED"+d.into()+": "+d.failure().Error()+" esc closes.", w)...)
 	case d.attached != nil && d.across:
@@ -195,7 +191,7 @@ func (d Model) statusLines(w int) []string {
 	return out
 }
 
-// into names, across a group, the reservation whose launch or attachment failed.
+// into names, across a group, the reservation whose launch failed.
 func (d Model) into() string {
 	if !d.across || d.failedInto == "" {
 		return ""
@@ -203,25 +199,17 @@ func (d Model) into() string {
 	return " into " + d.failedInto
 }
 
-// beforeLines say, across a group, what was launched or attached before a failure stopped
-// the rest.
+// beforeLines say, across a group, what was launched before a failure stopped the rest.
 func (d Model) beforeLines(w int) []string {
-	th := d.env.Theme
-	switch {
-	case len(d.attachedAll) > 0:
-		var what []string
-		for _, l := range d.attachedAll {
-			what = append(what, fmt.Sprintf("%d into %s", l.Spec.Count, l.ReservationID))
-		}
-		return dialog.WrapStyled(th.Warning, "ATTACHED before this failure, and still attached: "+strings.Join(what, ", ")+" (`gpublock launch --cancel cr-…` cancels one).", w)
-	case len(d.before.Instances) > 0:
-		out := dialog.WrapStyled(th.Warning, fmt.Sprintf("LAUNCHED before this failure: %s.", screen.Plural(len(d.before.Instances), "instance")), w)
-		for _, i := range d.before.Instances {
-			out = append(out, "  "+th.Value.Render(i.ID)+"  "+th.Muted.Render(i.ReservationID))
-		}
-		return out
+	if len(d.before.Instances) == 0 {
+		return nil
 	}
-	return nil
+	th := d.env.Theme
+	out := dialog.WrapStyled(th.Warning, fmt.Sprintf("LAUNCHED before this failure: %s.", screen.Plural(len(d.before.Instances), "instance")), w)
+	for _, i := range d.before.Instances {
+		out = append(out, "  "+th.Value.Render(i.ID)+"  "+th.Muted.Render(i.ReservationID))
+	}
+	return out
 }
 
 // paymentLines say, on a block whose payment is still being collected, what becomes of

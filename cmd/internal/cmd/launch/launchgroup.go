@@ -53,7 +53,7 @@ func (a *Options) launchGroup(ctx context.Context, client *awsapi.Client, info c
 		if r := model.LaunchBlocker(b, sh.Count); r != nil {
 			fmt.Fprintf(stderr, "gpublock launch: %s: %s Nothing was launched.\n", b.ReservationID, r)
 			if r.Problem == model.LaunchNotYet {
-				fmt.Fprintf(stderr, "To launch into each reservation of the purchase at its own start, attach the launch now: the same command with --at-start.\n")
+				fmt.Fprintln(stderr, notYetHint(shares))
 			}
 			return 1
 		}
@@ -103,6 +103,33 @@ func (a *Options) launchGroup(ctx context.Context, client *awsapi.Client, info c
 	return 0
 }
 
+// notYetHint is what to do when some of a group's reservations have not started: attach
+// the launch to each start (the same command with --at-start), unless others have started
+// (startedHint).
+func notYetHint(shares []model.LaunchShare) string {
+	if h := startedHint(shares); h != "" {
+		return h
+	}
+	return "To launch into each reservation of the purchase at its own start, attach the launch now: the same command with --at-start."
+}
+
+// startedHint is what to do when some of a group's reservations have started and others
+// not (consecutive segments, the first running): neither a launch now nor attaching takes
+// them all, so each is done on its own. "" when none has started.
+func startedHint(shares []model.LaunchShare) string {
+	var started []string
+	for _, sh := range shares {
+		if sh.Block.State == model.StateActive {
+			started = append(started, sh.Block.ReservationID)
+		}
+	}
+	if len(started) == 0 || len(started) == len(shares) {
+		return ""
+	}
+	return fmt.Sprintf("Some of the purchase's reservations have started (%s) and others not: launch into those now one by one, and attach to the others with `gpublock launch ID --at-start`.",
+		strings.Join(started, ", "))
+}
+
 // groupPart is one reservation's share of a launch across a group, prepared.
 type groupPart struct {
 	b model.Block
@@ -146,11 +173,8 @@ func (a *Options) attachGroup(ctx context.Context, client *awsapi.Client, info c
 	// attached; AttachGroup checks the same again under the lock.
 	if err := atstart.CheckGroup(client, shares); err != nil {
 		fmt.Fprintf(stderr, "gpublock launch: %s Nothing was attached.\n", source.RedactError(err))
-		for _, sh := range shares {
-			if sh.Block.State == model.StateActive {
-				fmt.Fprintf(stderr, "%s has started: launch into it now with `gpublock launch %s`, and attach to the others one by one with --at-start.\n", sh.Block.ReservationID, sh.Block.ReservationID)
-				break
-			}
+		if h := startedHint(shares); h != "" {
+			fmt.Fprintln(stderr, h)
 		}
 		return 1
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/dialog"
 	"github.com/gpublock/gpublock/ui/internal/uitest"
 )
 
@@ -213,5 +214,21 @@ func TestLaunchAcrossAttachesAllOrNone(t *testing.T) {
 	}
 	if v := flat(d.View(body.W, body.H)); !strings.Contains(v, "NOT ATTACHED: cr-0123456789abcdef1 has a launch attached already. Nothing will be launched.") {
 		t.Errorf("the refusal is not said:\n%s", v)
+	}
+}
+
+// The form on a group, alone or across, launched and failed, fits every size and never
+// panics.
+func TestGroupStatesFitEverySize(t *testing.T) {
+	alone := groupForm(model.StateActive, &groupRecorder{})
+	across := keys(alone, "shift+tab", "down")
+	launched := keys(across, "tab", "l", "a", "u", "n", "c", "h", "enter")
+	failed := keys(groupForm(model.StateActive, &groupRecorder{refuseInto: "cr-0123456789abcdef1"}), "shift+tab", "down", "tab", "l", "a", "u", "n", "c", "h", "enter")
+	attached := keys(groupForm(model.StateScheduled, &groupRecorder{}), "shift+tab", "down", "tab", "l", "a", "u", "n", "c", "h", "enter")
+	for name, d := range map[string]Model{"alone": alone, "across": across, "launched": launched, "failed": failed, "attached": attached} {
+		for _, sz := range uitest.Sizes() {
+			dd, _, _ := d.Update(dialog.SizeMsg{W: sz[0], H: sz[1]})
+			uitest.CheckFits(t, name, dd.View(sz[0], sz[1]), sz[0], sz[1])
+		}
 	}
 }

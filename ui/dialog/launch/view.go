@@ -81,8 +81,11 @@ func (d Model) acrossLines(head string, w int) []string {
 	th := d.env.Theme
 	pad := strings.Repeat(" ", 19)
 	if !d.across {
-		return append([]string{head + th.Value.Render(d.block.ReservationID+" only")},
-			dialog.WrapStyled(th.Muted, pad+fmt.Sprintf("↑/↓: all %d reservations of its purchase, as `gpublock launch --group`", len(d.group)), w)...)
+		out := []string{head + th.Value.Render(d.block.ReservationID+" only")}
+		for _, l := range dialog.WrapStyled(th.Muted, fmt.Sprintf("↑/↓: all %d reservations of its purchase, as `gpublock launch --group`", len(d.group)), w-19) {
+			out = append(out, pad+l)
+		}
+		return out
 	}
 	out := []string{head + th.Value.Render(fmt.Sprintf("all %d reservations of its purchase", len(d.group)))}
 	n, _ := strconv.Atoi(strings.TrimSpace(d.fields[lfCount].Value()))

@@ -236,6 +236,9 @@ func (s *Server) offerings(rs *regionState, region string, q search, now time.Ti
 		segs []segment // a count no single zone holds, split over several
 	}
 	var cands []cand
+	// The free supply of a zone's market day, asked once per search: the windows of a long
+	// search share most of their days.
+	dayFree := map[zoneDay]int{}
 	carriers := regions[region].carrierZones(t.UltraServer)
 	var carrying []zone
 	for _, z := range zones {
@@ -260,7 +263,7 @@ func (s *Server) offerings(rs *regionState, region string, q search, now time.Ti
 		if !held && q.ultraType == "" {
 			segs := s.split(region, q, w.start, w.end, now, partial)
 			if segs == nil && !w.near && w.end.Sub(w.start) >= minConsecutiveLength {
-				segs = s.consecutive(rs, region, q, carrying, w.start, w.end, now)
+				segs = s.consecutive(rs, region, q, carrying, w.start, w.end, now, dayFree)
 			}
 			if segs != nil {
 				z, _ := regions[region].zone(segs[0].AZ)
@@ -415,24 +418,25 @@ const (
 // zone holds the count, or more than maxConsecutiveSegments would be needed. Where AWS
 // makes consecutive segments is not documented; each segment is a block of its own, priced
 // as one (its length, its lead time, its zone's supply), and the offering's fee their sum.
-func (s *Server) consecutive(rs *regionState, region string, q search, zones []zone, start, end, now time.Time) []segment {
+func (s *Server) consecutive(rs *regionState, region string, q search, zones []zone, start, end, now time.Time, dayFree map[zoneDay]int) []segment {
 	const day = 24 * time.Hour
 	days := int((end.Sub(start) + day - 1) / day)
-	// holds[z][d]: zone z holds the count on day d of the window.
-	holds := make([][]bool, len(zones))
-	for i, z := range zones {
-		holds[i] = make([]bool, days)
-		for d := range days {
-			from := start.Add(time.Duration(d) * day)
-			holds[i][d] = s.freeOver(rs, region, z.Name, q.typ, from, minTime(from.Add(day), end), now) >= q.units
+	first := slotOf(start) // windows start at a market day's start: day d is slot first+d
+	holds := func(i, d int) bool {
+		k := zoneDay{zones[i].Name, first + int64(d)}
+		n, ok := dayFree[k]
+		if !ok {
+			n = s.free(rs, region, k.zone, q.typ, k.slot, now)
+			dayFree[k] = n
 		}
+		return n >= q.units
 	}
 	var segs []segment
 	for d := 0; d < days; {
 		best, run := -1, 0
 		for i := range zones {
 			n := 0
-			for d+n < days && holds[i][d+n] {
+			for d+n < days && holds(i, d+n) {
 				n++
 			}
 			if n > run {
@@ -453,6 +457,12 @@ func (s *Server) consecutive(rs *regionState, region string, q search, zones []z
 		return nil // one zone held it all: a plain offering, found already
 	}
 	return segs
+}
+
+// zoneDay is a zone's market day.
+type zoneDay struct {
+	zone string
+	slot int64
 }
 
 // consecutive reports segments that follow one another in time, rather than side by side.

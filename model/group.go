@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 )
 
 // PurchaseTag is the tag gpublock puts on every reservation a purchase makes, its value
@@ -16,7 +17,7 @@ const PurchaseTag = "gpublock:request-id"
 func (b Block) PurchaseID() string { return b.Tags[PurchaseTag] }
 
 // Group is the reservations among blocks that one purchase made together with b, b
-// included, ordered by zone then id; b alone when it belongs to no purchase of gpublock's,
+// included, ordered by start (consecutive segments in their order), zone, then id; b alone when it belongs to no purchase of gpublock's,
 // or the purchase made only b.
 func Group(blocks []Block, b Block) []Block {
 	id := b.PurchaseID()
@@ -33,6 +34,9 @@ func Group(blocks []Block, b Block) []Block {
 		return []Block{b}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
+		if !out[i].Start.Equal(out[j].Start) {
+			return out[i].Start.Before(out[j].Start)
+		}
 		if out[i].AvailabilityZone != out[j].AvailabilityZone {
 			return out[i].AvailabilityZone < out[j].AvailabilityZone
 		}
@@ -65,26 +69,103 @@ func GroupMark(blocks []Block, b Block) string {
 	return ""
 }
 
-// SpreadLaunch shares count instances among a purchase's reservations, one at a time in
-// turn to each that has room (its available count), so that a launch across a group is
-// as even as the free capacity allows: 10 over 8 + 8 free is 5 + 5, over 8 + 2 is 8 + 2.
-// The error says how many are free when the group holds fewer than count.
+// SpreadLaunch shares count instances among a purchase's reservations, count being how
+// many run at once. Reservations that start together (segments side by side in several
+// zones) share it, one instance at a time in turn to each that has room (its FreeCount),
+// so that it is as even as the free capacity allows: 10 over 8 + 8 free is 5 + 5, over
+// 8 + 2 is 8 + 2. Reservations that start at different times (consecutive segments, the
+// capacity moving from one to the next) each take the whole count again in their own
+// window. The error says how many are free when a window holds fewer than count.
 func SpreadLaunch(group []Block, count int) ([]int, error) {
-	free := 0
-	for _, b := range group {
-		free += max(0, b.AvailableCount)
-	}
-	if count < 1 || count > free {
-		return nil, fmt.Errorf("the %d reservations of this purchase have %d instances free, not %d", len(group), free, count)
-	}
 	shares := make([]int, len(group))
-	for left := count; left > 0; {
-		for i, b := range group {
-			if left > 0 && shares[i] < b.AvailableCount {
-				shares[i]++
-				left--
+	for _, stage := range launchStages(group) {
+		free := 0
+		for _, i := range stage {
+			free += group[i].FreeCount()
+		}
+		if count < 1 || count > free {
+			if len(stage) == len(group) {
+				return nil, fmt.Errorf("the %d reservations of this purchase have %d instances free, not %d", len(group), free, count)
+			}
+			return nil, fmt.Errorf("the %d reservations of this purchase from %s have %d instances free, not %d",
+				len(stage), BothTimes(group[stage[0]].Start, nil), free, count)
+		}
+		for left := count; left > 0; {
+			for _, i := range stage {
+				if left > 0 && shares[i] < group[i].FreeCount() {
+					shares[i]++
+					left--
+				}
 			}
 		}
 	}
 	return shares, nil
+}
+
+// launchStages are group's indexes by start, earliest first: the reservations of one
+// stage run side by side.
+func launchStages(group []Block) [][]int {
+	var starts []time.Time
+	by := map[time.Time][]int{}
+	for i, b := range group {
+		t := b.Start.UTC()
+		if _, ok := by[t]; !ok {
+			starts = append(starts, t)
+		}
+		by[t] = append(by[t], i)
+	}
+	sort.Slice(starts, func(i, j int) bool { return starts[i].Before(starts[j]) })
+	out := make([][]int, len(starts))
+	for i, t := range starts {
+		out[i] = by[t]
+	}
+	return out
+}
+
+// GroupLaunchMost is the most instances a launch across group can run at once: the free
+// count of its window with the fewest free.
+func GroupLaunchMost(group []Block) int {
+	most := -1
+	for _, stage := range launchStages(group) {
+		free := 0
+		for _, i := range stage {
+			free += group[i].FreeCount()
+		}
+		if most < 0 || free < most {
+			most = free
+		}
+	}
+	return max(0, most)
+}
+
+// LaunchShare is one reservation's part of a launch across its purchase's group.
+type LaunchShare struct {
+	Block Block
+	Count int
+}
+
+// GroupLaunch is a launch of count instances across group, the reservations one purchase
+// made, as both front ends do it: SpreadLaunch's shares, the reservations given none left
+// out. Each share is then a launch into its own reservation, checked as any is.
+func GroupLaunch(group []Block, count int) ([]LaunchShare, error) {
+	counts, err := SpreadLaunch(group, count)
+	if err != nil {
+		return nil, err
+	}
+	var out []LaunchShare
+	for i, b := range group {
+		if counts[i] > 0 {
+			out = append(out, LaunchShare{Block: b, Count: counts[i]})
+		}
+	}
+	return out, nil
+}
+
+// ShareWords is how a launch is shared: "5 into cr-a (us-east-1a), 5 into cr-b (us-east-1b)".
+func ShareWords(shares []LaunchShare) string {
+	out := make([]string, len(shares))
+	for i, s := range shares {
+		out[i] = fmt.Sprintf("%d into %s (%s)", s.Count, s.Block.ReservationID, s.Block.AvailabilityZone)
+	}
+	return strings.Join(out, ", ")
 }

@@ -124,7 +124,7 @@ func TestGroupOfAPurchase(t *testing.T) {
 }
 
 func TestSpreadLaunch(t *testing.T) {
-	g := []Block{{ReservationID: "cr-a", AvailableCount: 8}, {ReservationID: "cr-b", AvailableCount: 2}}
+	g := []Block{{ReservationID: "cr-a", State: StateActive, AvailableCount: 8}, {ReservationID: "cr-b", State: StateActive, AvailableCount: 2}}
 	for _, c := range []struct {
 		count int
 		want  string
@@ -136,5 +136,43 @@ func TestSpreadLaunch(t *testing.T) {
 	}
 	if _, err := SpreadLaunch(g, 11); err == nil || !strings.Contains(err.Error(), "10 instances free") {
 		t.Errorf("11 over 10 free: %v", err)
+	}
+}
+
+// Before their start the reservations' whole counts are free (AWS reports none available
+// while a payment is pending), and consecutive segments each take the whole count in
+// their own window, since the count is how many run at once.
+func TestSpreadLaunchOverWindows(t *testing.T) {
+	start := time.Date(2026, 12, 3, 11, 30, 0, 0, time.UTC)
+	later := start.AddDate(0, 0, 7)
+	g := []Block{
+		{ReservationID: "cr-a", AvailabilityZone: "us-east-1a", State: StatePaymentPending, TotalCount: 4, Start: start},
+		{ReservationID: "cr-b", AvailabilityZone: "us-east-1b", State: StateScheduled, TotalCount: 4, Start: start},
+		{ReservationID: "cr-c", AvailabilityZone: "us-east-1c", State: StateScheduled, TotalCount: 8, AvailableCount: 8, Start: later},
+	}
+	got, err := SpreadLaunch(g, 6)
+	if err != nil || fmt.Sprint(got) != "[3 3 6]" {
+		t.Fatalf("SpreadLaunch(6) = %v, %v; want [3 3 6]", got, err)
+	}
+	if _, err := SpreadLaunch(g, 9); err == nil || !strings.Contains(err.Error(), "8 instances free") {
+		t.Errorf("9 over a later window of 8: %v", err)
+	}
+	shares, err := GroupLaunch(g, 1)
+	if err != nil || len(shares) != 2 || shares[0].Block.ReservationID != "cr-a" || shares[1].Block.ReservationID != "cr-c" {
+		t.Fatalf("GroupLaunch(1) = %+v, %v; want 1 into cr-a, 1 into cr-c", shares, err)
+	}
+	if w := ShareWords(shares); w != "1 into cr-a (us-east-1a), 1 into cr-c (us-east-1c)" {
+		t.Errorf("ShareWords = %q", w)
+	}
+	// A group is in the order its windows run, then by zone.
+	tagged := []Block{
+		{ReservationID: "cr-z", AvailabilityZone: "us-east-1a", Start: later},
+		{ReservationID: "cr-y", AvailabilityZone: "us-east-1b", Start: start},
+	}
+	for i := range tagged {
+		tagged[i].Source, tagged[i].Region, tagged[i].Tags = SourceCapacityBlock, "us-east-1", map[string]string{PurchaseTag: "gpb-1"}
+	}
+	if ids := GroupIDs(Group(tagged, tagged[0])); ids != "cr-y,cr-z" {
+		t.Errorf("Group of consecutive reservations = %s, want cr-y,cr-z", ids)
 	}
 }

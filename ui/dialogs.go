@@ -75,7 +75,7 @@ func (m Model) openDialog(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case uiscreen.OpenExtend:
 		return m.openExtend(msg)
 	case uiscreen.OpenLaunch:
-		return m.openBlockLaunch(msg.Block)
+		return m.openBlockLaunch(msg.Block, msg.Group)
 	case uiscreen.OpenCompare:
 		return m.openCompare(msg.Comparisons)
 	case uiscreen.OpenUse:
@@ -165,8 +165,9 @@ func (m Model) openCompare(cs []pricing.Comparison) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-// openBlockLaunch opens the launch form on the block.
-func (m Model) openBlockLaunch(b model.Block) (tea.Model, tea.Cmd) {
+// openBlockLaunch opens the launch form on the block, which offers to launch across the
+// reservations its purchase made with it (group).
+func (m Model) openBlockLaunch(b model.Block, group []model.Block) (tea.Model, tea.Cmd) {
 	switch {
 	case m.pc.ReadOnly:
 		return m, nil
@@ -182,7 +183,7 @@ func (m Model) openBlockLaunch(b model.Block) (tea.Model, tea.Cmd) {
 		m.flash = why
 		return m, nil
 	}
-	d, cmd := launch.New(env, b)
+	d, cmd := launch.NewInGroup(env, b, group)
 	m.dialog = d
 	return m, cmd
 }

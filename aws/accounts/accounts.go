@@ -435,10 +435,30 @@ func (b *Backend) AttachLaunch(ctx context.Context, blk model.Block, spec source
 	return be.AttachLaunch(ctx, blk, spec)
 }
 
+func (b *Backend) AttachLaunches(ctx context.Context, shares []model.LaunchShare, spec source.LaunchSpec) ([]source.AttachedLaunch, error) {
+	if len(shares) == 0 {
+		return nil, nil
+	}
+	be, err := b.of(shares[0].Block) // one purchase: one account
+	if err != nil {
+		return nil, err
+	}
+	return be.AttachLaunches(ctx, shares, spec)
+}
+
 // other is the backend of an account that is not the home account.
 type other struct {
 	source.Backend
 	acct source.Account
+}
+
+// AttachLaunches is refused as AttachLaunch is.
+func (o other) AttachLaunches(ctx context.Context, shares []model.LaunchShare, spec source.LaunchSpec) ([]source.AttachedLaunch, error) {
+	if len(shares) == 0 {
+		return nil, nil
+	}
+	_, err := o.AttachLaunch(ctx, shares[0].Block, spec)
+	return nil, err
 }
 
 // AttachLaunch is refused: the launches attached on this machine are fired in the home

@@ -3,6 +3,7 @@ package atstart
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/gpublock/gpublock/aws/awsapi"
@@ -46,6 +47,61 @@ func Attach(c *awsapi.Client, b model.Block, spec source.LaunchSpec) (Launch, er
 		return save(append(ls, l))
 	})
 	return l, err
+}
+
+// CheckGroup is why the launches of shares (one per reservation of a purchase, each its
+// own count) cannot all be attached, or nil: the rules of Check, for each.
+func CheckGroup(c *awsapi.Client, shares []model.LaunchShare) error {
+	st, err := StoreOf(c)
+	if err != nil {
+		return err
+	}
+	ls, err := st.List()
+	if err != nil {
+		return err
+	}
+	if r := groupRefusal(c, shares, ls); r != nil {
+		return r
+	}
+	return nil
+}
+
+// AttachGroup attaches spec to each share's reservation with its share's count, all or
+// none under one lock, each with a client token of its own; each is launched when its own
+// reservation starts. The refusal is a *source.ActionError that names the reservation.
+func AttachGroup(c *awsapi.Client, shares []model.LaunchShare, spec source.LaunchSpec) ([]Launch, error) {
+	st, err := StoreOf(c)
+	if err != nil {
+		return nil, err
+	}
+	var out []Launch
+	err = st.Update(func(ls []Launch, save func([]Launch) error) error {
+		if r := groupRefusal(c, shares, ls); r != nil {
+			return r
+		}
+		out = nil
+		for _, sh := range shares {
+			one := spec
+			one.Count = sh.Count
+			out = append(out, Launch{ReservationID: sh.Block.ReservationID, Region: sh.Block.Region, Spec: one, Token: awsapi.NewRequestID(),
+				AttachedAt: time.Now().UTC(), Starts: sh.Block.Start.UTC(), State: Pending})
+		}
+		return save(append(ls, out...))
+	})
+	return out, err
+}
+
+// groupRefusal is the first share's refusal, which names its reservation.
+func groupRefusal(c *awsapi.Client, shares []model.LaunchShare, ls []Launch) *source.ActionError {
+	for _, sh := range shares {
+		if r := refusal(c, sh.Block, sh.Count, ls); r != nil {
+			if !strings.Contains(r.Summary, sh.Block.ReservationID) {
+				r.Summary = sh.Block.ReservationID + ": " + r.Summary
+			}
+			return r
+		}
+	}
+	return nil
 }
 
 // refusal is the rules: not in read-only mode, a block that has not started, no more than

@@ -195,3 +195,33 @@ func TestFireCancelsALaunchWhosePaymentFailed(t *testing.T) {
 		t.Errorf("notified: %s", raw)
 	}
 }
+
+// A launch across a purchase's reservations is attached to each with its share, each with
+// its own token and its reservation's start, all or none: one reservation that cannot take
+// its share refuses them all, named.
+func TestAttachGroupAllOrNone(t *testing.T) {
+	c := client(t, "", false)
+	spec := source.LaunchSpec{ImageID: "ami-0123456789abcdef0", Count: 99}
+	a, b := block("cr-0aaaaaaaaaaaaaaa1", model.StateScheduled), block("cr-0aaaaaaaaaaaaaaa2", model.StateScheduled)
+	b.Start = a.End // a consecutive segment
+	active := block("cr-0aaaaaaaaaaaaaaa3", model.StateActive)
+
+	_, err := AttachGroup(c, []model.LaunchShare{{Block: a, Count: 2}, {Block: active, Count: 2}}, spec)
+	refusedWith(t, "a group with an active reservation", err, "cr-0aaaaaaaaaaaaaaa3 is active already")
+	refusedWith(t, "checked first", CheckGroup(c, []model.LaunchShare{{Block: a, Count: 2}, {Block: b, Count: 3}}), "cr-0aaaaaaaaaaaaaaa2: the block holds 2")
+	if ls, _ := List(c); len(ls) != 0 {
+		t.Fatalf("after refusals %d attached", len(ls))
+	}
+
+	ls, err := AttachGroup(c, []model.LaunchShare{{Block: a, Count: 2}, {Block: b, Count: 1}}, spec)
+	if err != nil || len(ls) != 2 {
+		t.Fatalf("attach group: %+v, %v", ls, err)
+	}
+	if ls[0].Spec.Count != 2 || ls[1].Spec.Count != 1 || ls[0].Token == ls[1].Token || !ls[1].Starts.Equal(b.Start) || ls[0].Spec.ImageID != spec.ImageID {
+		t.Errorf("attached %+v", ls)
+	}
+	_, err = AttachGroup(c, []model.LaunchShare{{Block: a, Count: 1}}, spec)
+	refusedWith(t, "again", err, "attached already")
+	_, err = AttachGroup(client(t, "", true), []model.LaunchShare{{Block: a, Count: 1}}, spec)
+	refusedWith(t, "read-only", err, "read-only")
+}

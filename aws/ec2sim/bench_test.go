@@ -101,3 +101,17 @@ func reportRate(b *testing.B, cpu0 time.Duration) {
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "req/s")
 	b.ReportMetric(float64((processCPU()-cpu0).Microseconds())/float64(b.N), "cpu-µs/req")
 }
+
+// BenchmarkDescribeOfferingsLongWindow is the emulator's part of the longest search, 26
+// weeks of one instance, where the market looks for consecutive segments in the windows
+// no zone holds throughout.
+func BenchmarkDescribeOfferingsLongWindow(b *testing.B) {
+	s, _ := newTestServer(b, Options{})
+	body := "Action=DescribeCapacityBlockOfferings&Version=2016-11-15&InstanceType=p5.48xlarge&InstanceCount=1&CapacityDurationHours=4368"
+	b.ReportAllocs()
+	cpu0 := processCPU()
+	for b.Loop() {
+		s.do(b, "us-east-1", body)
+	}
+	reportRate(b, cpu0)
+}

@@ -126,6 +126,14 @@
 //     segments' fees, the count their sum, the start the earliest and the end the latest;
 //     the zone (and zone id and type) is the first segment's, the one with the most
 //     instances. A plain offering has no segment set.
+//   - a window over two weeks (minConsecutiveLength) that no zone holds the count over, nor
+//     the zones together, is offered as consecutive segments when zones hold it in turn:
+//     the whole count in one zone for the longest run of market days it holds from the
+//     window's start, then in another from the day that run ends, and so on, at most
+//     maxConsecutiveSegments; each priced as a block of its own. The top-level fields are
+//     the whole: the first segment's start and zone, the last one's end, the count asked,
+//     the fee and the duration the segments' sums. When AWS makes consecutive segments is
+//     not documented.
 //   - a purchase makes one reservation (and one Capacity Block) per segment, each tagged
 //     as asked and extendable on its own, paid by one payment (they are scheduled, or
 //     payment-failed, together); the reply has them all in capacityReservationSet and

@@ -236,6 +236,9 @@ func (s *Server) offerings(rs *regionState, region string, q search, now time.Ti
 		segs []segment // a count no single zone holds, split over several
 	}
 	var cands []cand
+	// The free supply of a zone's market day, asked once per search: the windows of a long
+	// search share most of their days.
+	dayFree := map[zoneDay]int{}
 	carriers := regions[region].carrierZones(t.UltraServer)
 	var carrying []zone
 	for _, z := range zones {
@@ -258,7 +261,11 @@ func (s *Server) offerings(rs *regionState, region string, q search, now time.Ti
 			cands = append(cands, cand{w: w, z: z, fee: s.price(region, z.Name, q.typ, q.units, w.start, w.end, now, free)})
 		}
 		if !held && q.ultraType == "" {
-			if segs := s.split(region, q, w.start, w.end, now, partial); segs != nil {
+			segs := s.split(region, q, w.start, w.end, now, partial)
+			if segs == nil && !w.near && w.end.Sub(w.start) >= minConsecutiveLength {
+				segs = s.consecutive(rs, region, q, carrying, w.start, w.end, now, dayFree)
+			}
+			if segs != nil {
 				z, _ := regions[region].zone(segs[0].AZ)
 				cands = append(cands, cand{w: w, z: z, fee: segmentsFee(segs), segs: segs})
 			}
@@ -304,6 +311,8 @@ func (s *Server) offerings(rs *regionState, region string, q search, now time.Ti
 		}
 		// What tells offerings apart beyond zone, type, count, window and fee goes into the id.
 		switch {
+		case consecutive(c.segs):
+			o.ID = s.id("cbr", region, "consecutive", len(c.segs), o.Tenancy, o.AZ, q.typ, q.units, o.Start, o.End, o.Fee.Micros(), rs.Generation)
 		case len(c.segs) > 0:
 			o.ID = s.id("cbr", region, "segments", len(c.segs), o.Tenancy, o.AZ, q.typ, q.units, o.Start, o.End, o.Fee.Micros(), rs.Generation)
 		case o.Tenancy != "":
@@ -390,6 +399,82 @@ func (s *Server) split(region string, q search, start, end, now time.Time, parti
 		return nil
 	}
 	return segs
+}
+
+// minConsecutiveLength is the shortest window the emulator makes of consecutive segments:
+// blocks over two weeks (AWS sells them by the week), so that the lengths people ask most
+// are answered with plain offerings. maxConsecutiveSegments is the most one offering has.
+// Neither is documented by AWS.
+const (
+	minConsecutiveLength   = 15 * 24 * time.Hour
+	maxConsecutiveSegments = 6
+)
+
+// consecutive is the segmented offering of a long window [start, end) that no zone holds
+// the count over, nor the zones together, but that zones hold in turn: consecutive
+// segments of the whole count, each the longest run of market days, from where the
+// previous one ends, that one zone holds (the first of the zones on a tie; a zone never
+// follows itself, since its run ended), together exactly the window. nil when some day no
+// zone holds the count, or more than maxConsecutiveSegments would be needed. Where AWS
+// makes consecutive segments is not documented; each segment is a block of its own, priced
+// as one (its length, its lead time, its zone's supply), and the offering's fee their sum.
+func (s *Server) consecutive(rs *regionState, region string, q search, zones []zone, start, end, now time.Time, dayFree map[zoneDay]int) []segment {
+	const day = 24 * time.Hour
+	days := int((end.Sub(start) + day - 1) / day)
+	first := slotOf(start) // windows start at a market day's start: day d is slot first+d
+	holds := func(i, d int) bool {
+		k := zoneDay{zones[i].Name, first + int64(d)}
+		n, ok := dayFree[k]
+		if !ok {
+			n = s.free(rs, region, k.zone, q.typ, k.slot, now)
+			dayFree[k] = n
+		}
+		return n >= q.units
+	}
+	var segs []segment
+	for d := 0; d < days; {
+		best, run := -1, 0
+		for i := range zones {
+			n := 0
+			for d+n < days && holds(i, d+n) {
+				n++
+			}
+			if n > run {
+				best, run = i, n
+			}
+		}
+		if best < 0 || len(segs) == maxConsecutiveSegments {
+			return nil
+		}
+		z := zones[best]
+		from, to := start.Add(time.Duration(d)*day), minTime(start.Add(time.Duration(d+run)*day), end)
+		free := s.freeOver(rs, region, z.Name, q.typ, from, to, now)
+		segs = append(segs, segment{AZ: z.Name, AZID: z.ID, ZoneType: z.Type, InstanceType: q.instType, Count: q.count, Units: q.units,
+			Start: from, End: to, Fee: s.price(region, z.Name, q.typ, q.units, from, to, now, free)})
+		d += run
+	}
+	if len(segs) < 2 {
+		return nil // one zone held it all: a plain offering, found already
+	}
+	return segs
+}
+
+// zoneDay is a zone's market day.
+type zoneDay struct {
+	zone string
+	slot int64
+}
+
+// consecutive reports segments that follow one another in time, rather than side by side.
+func consecutive(segs []segment) bool {
+	return len(segs) > 1 && !segs[1].Start.Equal(segs[0].Start)
+}
+
+func minTime(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
 }
 
 func segmentsFee(segs []segment) model.Money {

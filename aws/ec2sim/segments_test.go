@@ -461,3 +461,130 @@ func hasTag(tags []types.Tag, k, v string) bool {
 	}
 	return false
 }
+
+// consecutiveSearch finds, by asking long windows, an offering made of consecutive
+// segments: the count held by one zone after another.
+func consecutiveSearch(t *testing.T, c *ec2.Client) (*ec2.DescribeCapacityBlockOfferingsInput, types.CapacityBlockOffering) {
+	t.Helper()
+	for _, days := range []int32{21, 28, 35, 42, 56} {
+		for _, count := range []int32{1, 2, 4, 8, 16} {
+			in := &ec2.DescribeCapacityBlockOfferingsInput{InstanceType: aws.String("p5.48xlarge"), InstanceCount: aws.Int32(count), CapacityDurationHours: aws.Int32(days * 24)}
+			for _, o := range mustSearch(t, c, in) {
+				if segs := o.CapacityBlockOfferingSegments; len(segs) > 1 && !segs[1].StartDate.Equal(*segs[0].StartDate) {
+					return in, o
+				}
+			}
+		}
+	}
+	t.Fatal("no offering of consecutive segments for long windows of p5.48xlarge in us-east-1")
+	return nil, types.CapacityBlockOffering{}
+}
+
+// A long window no single zone holds the count over is offered as consecutive segments:
+// the same type and count throughout, each segment starting where the one before ends,
+// in whole market days, possibly in other zones; the top-level fields describe the whole
+// (start of the first, end of the last, the fee and the length their sums).
+func TestConsecutiveSegmentsForALongWindow(t *testing.T) {
+	_, url := newTestServer(t, Options{})
+	c := ec2Client(url, "us-east-1")
+	in, o := consecutiveSearch(t, c)
+	segs := o.CapacityBlockOfferingSegments
+	var fee model.Money
+	var minutes int32
+	for i, sg := range segs {
+		f, err := model.ParseMoney(aws.ToString(sg.UpfrontFee))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fee = fee.Add(f)
+		minutes += aws.ToInt32(sg.CapacityBlockDurationHours)*60 + aws.ToInt32(sg.CapacityBlockDurationMinutes)
+		if aws.ToString(sg.InstanceType) != "p5.48xlarge" || aws.ToInt32(sg.InstanceCount) != aws.ToInt32(in.InstanceCount) ||
+			aws.ToString(sg.AvailabilityZoneId) == "" || aws.ToString(sg.CurrencyCode) != "USD" {
+			t.Fatalf("segment %d: %+v", i+1, sg)
+		}
+		d := sg.EndDate.Sub(*sg.StartDate)
+		if d <= 0 || d%(24*time.Hour) != 0 || int32(d/time.Hour) != aws.ToInt32(sg.CapacityBlockDurationHours) {
+			t.Fatalf("segment %d lasts %v (%dh): want whole days", i+1, d, aws.ToInt32(sg.CapacityBlockDurationHours))
+		}
+		if sg.StartDate.UTC().Hour() != model.BoundaryHour || sg.StartDate.UTC().Minute() != model.BoundaryMinute {
+			t.Fatalf("segment %d starts at %v, not at 11:30 UTC", i+1, sg.StartDate)
+		}
+		if i > 0 {
+			if !sg.StartDate.Equal(*segs[i-1].EndDate) {
+				t.Fatalf("segment %d starts %v, the one before ends %v", i+1, sg.StartDate, segs[i-1].EndDate)
+			}
+			if aws.ToString(sg.AvailabilityZone) == aws.ToString(segs[i-1].AvailabilityZone) {
+				t.Fatalf("segments %d and %d in one zone %s: one block would do", i, i+1, aws.ToString(sg.AvailabilityZone))
+			}
+		}
+	}
+	if !segs[0].StartDate.Equal(*o.StartDate) || !segs[len(segs)-1].EndDate.Equal(*o.EndDate) {
+		t.Fatalf("offering %v–%v, segments %v–%v", o.StartDate, o.EndDate, segs[0].StartDate, segs[len(segs)-1].EndDate)
+	}
+	top, err := model.ParseMoney(aws.ToString(o.UpfrontFee))
+	if err != nil || top.Cmp(fee) != 0 {
+		t.Fatalf("offering fee %s (%v), the segments' sum %s", aws.ToString(o.UpfrontFee), err, fee)
+	}
+	if got := aws.ToInt32(o.CapacityBlockDurationHours)*60 + aws.ToInt32(o.CapacityBlockDurationMinutes); got != minutes ||
+		got != aws.ToInt32(in.CapacityDurationHours)*60 {
+		t.Fatalf("offering of %d minutes, segments %d, asked %dh", got, minutes, aws.ToInt32(in.CapacityDurationHours))
+	}
+	if aws.ToInt32(o.InstanceCount) != aws.ToInt32(in.InstanceCount) || aws.ToString(o.AvailabilityZone) != aws.ToString(segs[0].AvailabilityZone) {
+		t.Fatalf("offering of %d in %s; want the count asked, in the first segment's zone", aws.ToInt32(o.InstanceCount), aws.ToString(o.AvailabilityZone))
+	}
+
+	// gpublock's model reads it as the one window, each segment losing its own 30 minutes.
+	var parts []model.Part
+	for _, sg := range segs {
+		f, _ := model.ParseMoney(aws.ToString(sg.UpfrontFee))
+		parts = append(parts, model.Part{AvailabilityZone: aws.ToString(sg.AvailabilityZone), InstanceType: aws.ToString(sg.InstanceType),
+			Count: int(aws.ToInt32(sg.InstanceCount)), Start: sg.StartDate.UTC(), End: sg.EndDate.UTC(), Fee: f, Currency: "USD",
+			Hours: int64(aws.ToInt32(sg.CapacityBlockDurationHours)), Minutes: int(aws.ToInt32(sg.CapacityBlockDurationMinutes))})
+	}
+	mo := model.Offering{Source: model.SourceCapacityBlock, Count: int(aws.ToInt32(o.InstanceCount)), Start: o.StartDate.UTC(), End: o.EndDate.UTC(),
+		DurationHours: int(aws.ToInt32(o.CapacityBlockDurationHours)), Fee: top, Currency: "USD", Parts: parts}
+	whole := int64(mo.Count) * int64(o.EndDate.Sub(*o.StartDate)/time.Minute)
+	if got := mo.InstanceMinutes(); got != whole {
+		t.Errorf("instance-minutes over the segments %d, the whole window's %d", got, whole)
+	}
+	if got, want := mo.UsableInstanceMinutes(30), whole-int64(mo.Count*30*len(segs)); got != want {
+		t.Errorf("usable instance-minutes %d, want %d (30 minutes lost per segment)", got, want)
+	}
+	if p := mo.SegmentsProblem(); p != "" {
+		t.Errorf("model refuses it: %s", p)
+	}
+
+	// Deterministic from the seed.
+	_, url2 := newTestServer(t, Options{})
+	_, o2 := consecutiveSearch(t, ec2Client(url2, "us-east-1"))
+	if aws.ToString(o2.CapacityBlockOfferingId) != aws.ToString(o.CapacityBlockOfferingId) {
+		t.Fatalf("same seed, different offering: %s vs %s", aws.ToString(o2.CapacityBlockOfferingId), aws.ToString(o.CapacityBlockOfferingId))
+	}
+}
+
+// Buying consecutive segments makes one reservation per segment, each with its own window,
+// and takes each segment's days from its own zone only.
+func TestPurchaseConsecutiveSegmentsMakesOneReservationEach(t *testing.T) {
+	_, url := newTestServer(t, Options{})
+	c := ec2Client(url, "us-east-1")
+	in, o := consecutiveSearch(t, c)
+	segs := o.CapacityBlockOfferingSegments
+	out, err := c.PurchaseCapacityBlock(ctx, &ec2.PurchaseCapacityBlockInput{CapacityBlockOfferingId: o.CapacityBlockOfferingId,
+		InstancePlatform: types.CapacityReservationInstancePlatformLinuxUnix})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.CapacityReservations) != len(segs) {
+		t.Fatalf("%d segments made %d reservations", len(segs), len(out.CapacityReservations))
+	}
+	for i, r := range out.CapacityReservations {
+		sg := segs[i]
+		if aws.ToString(r.AvailabilityZone) != aws.ToString(sg.AvailabilityZone) || aws.ToInt32(r.TotalInstanceCount) != aws.ToInt32(in.InstanceCount) ||
+			!r.StartDate.Equal(*sg.StartDate) || !r.EndDate.Equal(*sg.EndDate) {
+			t.Fatalf("reservation %d: %s × %d, %v–%v; segment %s, %v–%v", i+1, aws.ToString(r.AvailabilityZone), aws.ToInt32(r.TotalInstanceCount),
+				r.StartDate, r.EndDate, aws.ToString(sg.AvailabilityZone), sg.StartDate, sg.EndDate)
+		}
+	}
+	_, err = c.PurchaseCapacityBlock(ctx, &ec2.PurchaseCapacityBlockInput{CapacityBlockOfferingId: o.CapacityBlockOfferingId, InstancePlatform: types.CapacityReservationInstancePlatformLinuxUnix})
+	wantCode(t, err, "InvalidCapacityBlockOfferingIdExpired")
+}

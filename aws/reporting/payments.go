@@ -113,38 +113,134 @@ func compare(aws, journal model.Money) (report.Origin, string) {
 // while its fee was paid and its use is still published. Their window and fees are the
 // journal's. Only a journal of AWS's is read so: an emulator started afresh (the demo's)
 // has forgotten what an earlier one sold, which was never bought.
-func (j journalIndex) unlisted(backend, account string, regions []string, listed map[string]bool, now time.Time) []*item {
+//
+// A purchase that made several reservations (one per segment) whose reservations AWS no
+// longer lists, or lists only some of (consecutive segments end at different times), has
+// one row for those it does not list: the journal records the purchase's segments and its
+// reservations' ids, but not which id became which segment. The segments the listed
+// reservations are not are theirs, and so is the purchase's fee less what the listed ones
+// were given (paid.Index.Of), so that the purchase's fee is counted once. The row is under
+// the first unlisted id, with every id of the purchase in its group; its use is read only
+// when it is one reservation.
+func (j journalIndex) unlisted(backend, account string, regions []string, listed []model.Block, now time.Time) []*item {
 	if backend != awsapi.BackendAWS || account == "" {
 		return nil
+	}
+	byID := map[string]model.Block{}
+	for _, b := range listed {
+		byID[b.ReservationID] = b
+		if b.ARN != "" {
+			byID[b.ARN] = b
+		}
 	}
 	var out []*item
 	for id, hs := range j.Index {
 		h := hs[len(hs)-1]
 		e := h.Entry
-		if listed[id] || h.Purchase == nil || e.Account != account || !slices.Contains(regions, e.Region) || e.Start == nil || e.End == nil {
+		if _, ok := byID[id]; ok || h.Purchase == nil || e.Account != account || !slices.Contains(regions, e.Region) || e.Start == nil || e.End == nil {
 			continue
+		}
+		group := len(h.Group) > 1
+		var missing []string // the group's ids AWS does not list
+		for _, g := range h.Group {
+			if _, ok := byID[g]; !ok {
+				missing = append(missing, g)
+			}
+		}
+		if group && id != missing[0] {
+			continue // the row of the group's unlisted ids is its first one's
 		}
 		b := model.Block{Source: h.Source, ReservationID: id, Region: e.Region, AvailabilityZone: e.Zone, InstanceType: e.Type,
 			TotalCount: e.Count, Start: e.Start.UTC(), End: e.End.UTC(), Tags: e.Tags}
 		if h.Source == model.SourceTrainingPlan {
 			b.ARN, b.ReservationID = id, id[strings.LastIndex(id, "/")+1:]
 		}
-		for _, x := range h.Extensions {
+		exts := h.Extensions
+		if group {
+			exts = nil
+			for _, g := range missing {
+				if gh := j.historyOf(g, h.RequestID); gh != nil {
+					exts = append(exts, gh.Extensions...)
+				}
+			}
+		}
+		for _, x := range exts {
 			b.End = maxTime(b.End, x.End)
 		}
 		it := newItem(b, account)
+		fee := h.Purchase.Fee
+		if group {
+			fee = j.groupRow(it, h, listed, byID, missing)
+		}
 		it.res.State = ""
-		if !b.End.After(now) {
+		if !it.res.End.After(now) {
 			it.res.State = model.StateExpired
 		}
-		it.res.Payments = append(it.res.Payments, report.Payment{Kind: report.Purchase, At: h.Purchase.At, Amount: h.Purchase.Fee, Known: true, Origin: report.FromJournal})
-		for _, x := range h.Extensions {
+		it.res.Payments = append(it.res.Payments, report.Payment{Kind: report.Purchase, At: h.Purchase.At, Amount: fee, Known: true, Origin: report.FromJournal})
+		for _, x := range exts {
 			it.res.Payments = append(it.res.Payments, report.Payment{Kind: report.Extension, At: x.At, Amount: x.Fee, Known: true, Origin: report.FromJournal})
 		}
 		out = append(out, it)
 	}
 	slices.SortFunc(out, func(a, b *item) int { return cmp.Or(a.res.Start.Compare(b.res.Start), cmp.Compare(a.res.ID, b.res.ID)) })
 	return out
+}
+
+// historyOf is the history of reservation id that the purchase requestID made.
+func (j journalIndex) historyOf(id, requestID string) *paid.History {
+	for _, h := range j.Index[id] {
+		if h.RequestID == requestID {
+			return h
+		}
+	}
+	return nil
+}
+
+// groupRow makes it the row of the reservations of purchase h that AWS does not list
+// (missing; see unlisted): the segments the listed ones are not, every id of the purchase
+// in its group. Its fee is the purchase's less what each listed reservation was given.
+func (j journalIndex) groupRow(it *item, h *paid.History, listed []model.Block, byID map[string]model.Block, missing []string) model.Money {
+	var member *model.Block
+	for _, g := range h.Group {
+		if b, ok := byID[g]; ok {
+			member = &b
+			break
+		}
+	}
+	it.res.Group = purchaseGroup(listed, member, h.Group)
+	if len(missing) > 1 {
+		it.metric = nil
+	}
+	fee := h.Purchase.Fee
+	left := slices.Clone(h.Segments)
+	for _, g := range h.Group {
+		b, ok := byID[g]
+		if !ok {
+			continue
+		}
+		if bh := j.Of(b); bh != nil && bh.Purchase != nil {
+			fee = fee.Sub(bh.Purchase.Fee)
+		}
+		if i := slices.IndexFunc(left, func(sg source.JournalSegment) bool {
+			return sg.Zone == b.AvailabilityZone && sg.Type == b.InstanceType && sg.Count == b.TotalCount && sg.Start.Equal(b.Start)
+		}); i >= 0 {
+			left = slices.Delete(left, i, i+1)
+		}
+	}
+	if len(left) == 0 {
+		return fee
+	}
+	it.parts, it.res.ReservedHours = nil, 0
+	it.res.Start, it.res.End = left[0].Start.UTC(), left[0].End.UTC()
+	if len(left) == 1 {
+		it.res.InstanceType, it.res.Count = left[0].Type, left[0].Count
+	}
+	for _, sg := range left {
+		it.parts = append(it.parts, part{sg.Start.UTC(), sg.End.UTC(), sg.Count})
+		it.res.ReservedHours += float64(sg.Count) * hours(sg.End.Sub(sg.Start))
+		it.res.Start, it.res.End = minTime(it.res.Start, sg.Start.UTC()), maxTime(it.res.End, sg.End.UTC())
+	}
+	return fee
 }
 
 func maxTime(a, b time.Time) time.Time {

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/gpublock/gpublock/aws/awsapi"
@@ -64,12 +65,7 @@ func Gather(ctx context.Context, c *awsapi.Client, srcs []source.Source, regions
 		}
 	}
 	var items []*item
-	listed := map[string]bool{}
 	for _, b := range list.Blocks {
-		listed[b.ReservationID] = true
-		if b.ARN != "" {
-			listed[b.ARN] = true
-		}
 		if b.State == model.StatePaymentFailed || b.State == model.StateFailed {
 			continue // released unpaid: nothing was charged, nothing can be used
 		}
@@ -93,6 +89,11 @@ func Gather(ctx context.Context, c *awsapi.Client, srcs []source.Source, regions
 			}
 		}
 		it := newItem(b, cmp.Or(b.Account, account))
+		var journal []string
+		if h := j.Of(b); h != nil {
+			journal = h.Group
+		}
+		it.res.Group = purchaseGroup(list.Blocks, &b, journal)
 		it.res.Payments = j.payments(b, historyKnown)
 		if len(it.res.Tags) == 0 {
 			// SageMaker lists a plan without its tags: those it was bought with here are
@@ -107,7 +108,7 @@ func Gather(ctx context.Context, c *awsapi.Client, srcs []source.Source, regions
 	}
 	// What this machine bought that AWS no longer lists (an expired reservation drops out of
 	// its listings after a while) is still paid for, and its use still published.
-	for _, it := range j.unlisted(c.Backend(), account, regions, listed, in.Now) {
+	for _, it := range j.unlisted(c.Backend(), account, regions, list.Blocks, in.Now) {
 		if report.Relevant(it.res, in.From, in.To, in.Now) {
 			items = append(items, it)
 		}
@@ -117,6 +118,26 @@ func Gather(ctx context.Context, c *awsapi.Client, srcs []source.Source, regions
 		in.Reservations = append(in.Reservations, it.res)
 	}
 	return in, nil
+}
+
+// purchaseGroup are the reservations a purchase made, when it made several: those AWS
+// lists in model.Group's order (that of `blocks`), found from one of them (listed, nil
+// when none is), then those only the journal's outcome names (journal). None when it made
+// one.
+func purchaseGroup(blocks []model.Block, listed *model.Block, journal []string) []string {
+	var ids []string
+	if listed != nil {
+		ids = strings.Split(model.GroupIDs(model.Group(blocks, *listed)), ",")
+	}
+	for _, id := range journal {
+		if !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) < 2 {
+		return nil
+	}
+	return ids
 }
 
 func listingProblem(p source.BlockProblem) string {

@@ -82,6 +82,8 @@ func readUse(ctx context.Context, c *awsapi.Client, items []*item, from, to, now
 		switch {
 		case it.reserved(from, until) <= 0:
 			it.res.Use = report.Use{Known: true} // nothing reserved in the window up to now
+		case it.metric == nil:
+			it.res.Use = report.Use{Why: fmt.Sprintf("AWS no longer lists the %d reservations of this purchase, and the journal does not record which became which segment, so their use is not read", len(it.res.Group))}
 		default:
 			byRegion[it.res.Region] = append(byRegion[it.res.Region], it)
 		}

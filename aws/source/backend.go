@@ -46,6 +46,10 @@ type Backend interface {
 	// scheduled), to run once when it becomes active, by whichever gpublock watches the
 	// blocks on this machine; nothing is sent now. A refusal is an *ActionError.
 	AttachLaunch(ctx context.Context, b model.Block, spec LaunchSpec) (AttachedLaunch, error)
+	// AttachLaunches attaches spec to each share's reservation with the share's count (a
+	// launch across the reservations one purchase made, model.GroupLaunch), all or none,
+	// each launched when its own reservation starts. A refusal is an *ActionError.
+	AttachLaunches(ctx context.Context, shares []model.LaunchShare, spec LaunchSpec) ([]AttachedLaunch, error)
 	// AttachedLaunches are the launches attached on this machine, done ones too.
 	AttachedLaunches(ctx context.Context) ([]AttachedLaunch, error)
 	// CancelAttached cancels the pending launch attached to a block. A refusal is an *ActionError.

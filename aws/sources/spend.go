@@ -144,6 +144,25 @@ func (b backend) AttachLaunch(ctx context.Context, blk model.Block, spec source.
 	return l.Attached(), nil
 }
 
+// AttachLaunches is atstart's AttachGroup, after the check that every block's source is
+// launched into.
+func (b backend) AttachLaunches(ctx context.Context, shares []model.LaunchShare, spec source.LaunchSpec) ([]source.AttachedLaunch, error) {
+	for _, sh := range shares {
+		if err := b.launchable(sh.Block); err != nil {
+			return nil, err
+		}
+	}
+	ls, err := atstart.AttachGroup(b.c, shares, spec)
+	if err != nil {
+		return nil, actionError(inWords, err)
+	}
+	out := make([]source.AttachedLaunch, len(ls))
+	for i, l := range ls {
+		out[i] = l.Attached()
+	}
+	return out, nil
+}
+
 func (b backend) AttachedLaunches(ctx context.Context) ([]source.AttachedLaunch, error) {
 	ls, err := atstart.List(b.c)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/gpublock/gpublock/model"
 )
@@ -14,7 +15,7 @@ var csvHeader = []string{"Account", "Region", "Source", "ReservationId", "Name",
 
 var csvFigures = []string{"AcceleratorsPerUnit", "ReservedHours", "WholeReservedHours", "UsedHours", "UsedAcceleratorHours",
 	"IdleHours", "PaidInWindow", "PaidInWindowKnown", "PaymentsInWindow", "UnknownPaymentsInWindow", "Fee", "Cost", "CostPerAcceleratorHour",
-	"OnDemandHourly", "OnDemandCost", "Saving", "IdleCost", "UseUnknownReason"}
+	"OnDemandHourly", "OnDemandCost", "Saving", "IdleCost", "UseUnknownReason", "PurchaseGroup"}
 
 // CSVHeader is the header of WriteCSV for the tag keys: the same keys, the same header.
 func CSVHeader(tagKeys []string) []string {
@@ -46,7 +47,8 @@ func WriteCSV(w io.Writer, r Report) error {
 		rec = append(rec, accel, csvHours(&j.ReservedHours), csvHours(&j.WholeReservedHours), csvHours(j.UsedHours),
 			csvHours(j.UsedAcceleratorHours), csvHours(j.IdleHours), csvMoney(j.PaidInWindow), row.Paid.Known.String(), strconv.Itoa(row.Paid.Payments),
 			strconv.Itoa(row.Paid.Unknown), csvMoney(j.Fee), csvMoney(j.Cost), csvMoney(j.CostPerAcceleratorHour),
-			csvMoney(j.OnDemandHourly), csvMoney(j.OnDemandCost), csvMoney(j.Saving), csvMoney(j.IdleCost), j.UseUnknownReason)
+			csvMoney(j.OnDemandHourly), csvMoney(j.OnDemandCost), csvMoney(j.Saving), csvMoney(j.IdleCost), j.UseUnknownReason,
+			strings.Join(row.Group, " "))
 		if err := cw.Write(rec); err != nil {
 			return err
 		}

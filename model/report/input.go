@@ -47,6 +47,10 @@ type Reservation struct {
 	// same hours at on-demand; OnDemandKnown is false when the price list has none.
 	OnDemandHourly model.Money
 	OnDemandKnown  bool
+	// Group is every reservation of the purchase that made this one, this one among them,
+	// when it made several (one per segment of a segmented offering), in model.Group's
+	// order; none when it made only this one.
+	Group []string
 }
 
 // Payment is one fee paid for a reservation: its purchase or one extension.

@@ -97,6 +97,9 @@ type rowJSON struct {
 	OnDemandCost            *model.Money
 	Saving                  *model.Money
 	IdleCost                *model.Money
+	// PurchaseGroup is every reservation of the purchase that made this one, when it made
+	// several, as `gpublock blocks -o json` names it.
+	PurchaseGroup []string `json:",omitempty"`
 }
 
 type paymentJSON struct {
@@ -155,7 +158,8 @@ func (row Row) json() rowJSON {
 		PaidInWindow: amountOf(row.Paid).Paid, PaidInWindowKnown: row.Paid.Known, PaymentsInWindow: row.Paid.Payments,
 		UnknownPaymentsInWindow: row.Paid.Unknown,
 		Cost:                    costPtr(row.Cost), CostPerAcceleratorHour: costPtr(row.CostPerAcceleratorHour), OnDemandHourly: costPtr(row.OnDemandHourly),
-		OnDemandCost: costPtr(row.OnDemandCost), Saving: costPtr(row.Saving), IdleCost: costPtr(row.IdleCost)}
+		OnDemandCost: costPtr(row.OnDemandCost), Saving: costPtr(row.Saving), IdleCost: costPtr(row.IdleCost),
+		PurchaseGroup: row.Group}
 	if j.Tags == nil {
 		j.Tags = map[string]string{}
 	}

@@ -48,6 +48,8 @@ type Row struct {
 	Start, End   time.Time
 	State        model.BlockState
 	Tags         map[string]string
+	// Group is the reservations its purchase made, this one among them (Reservation.Group).
+	Group []string
 
 	// Unit is what Count and the hours count: "instance", or "UltraServer" when the type is
 	// an UltraServer type (the catalog's figures for it are per UltraServer).
@@ -101,6 +103,21 @@ func (r Row) Label() string {
 	return r.ID
 }
 
+// GroupMark is the row's place among the reservations its purchase made, "1 of 2"; "" when
+// the purchase made only this one (or it is not among Group's ids: a row that stands for
+// the whole purchase).
+func (r Row) GroupMark() string {
+	if len(r.Group) < 2 {
+		return ""
+	}
+	for i, id := range r.Group {
+		if id == r.ID {
+			return fmt.Sprintf("%d of %d", i+1, len(r.Group))
+		}
+	}
+	return ""
+}
+
 // Capacity is "p5.48xlarge × 2".
 func (r Row) Capacity() string { return fmt.Sprintf("%s × %d", r.InstanceType, r.Count) }
 
@@ -109,7 +126,7 @@ func (r Row) Capacity() string { return fmt.Sprintf("%s × %d", r.InstanceType, 
 func buildRow(res Reservation, from, to, until time.Time) Row {
 	row := Row{Account: res.Account, Region: res.Region, Source: res.Source, ID: res.ID, Name: res.Name,
 		InstanceType: res.InstanceType, Count: res.Count, Start: res.Start.UTC(), End: res.End.UTC(), State: res.State,
-		Tags: res.Tags, UseWhy: res.Use.Why}
+		Tags: res.Tags, UseWhy: res.Use.Why, Group: res.Group}
 	row.Unit, row.AcceleratorsPerUnit = unitOf(res.InstanceType)
 	row.WholeReservedHours = res.ReservedHours
 	if row.WholeReservedHours <= 0 {

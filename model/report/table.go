@@ -59,11 +59,14 @@ func WriteTable(w io.Writer, r Report) error {
 	if len(r.Reservations) == 0 {
 		fmt.Fprintln(ew, "RESERVATIONS: none in this window")
 	} else {
-		accounts := r.accountCount() > 1
+		accounts, grouped := r.accountCount() > 1, r.grouped()
 		fmt.Fprintln(ew, "RESERVATIONS (hours inside the window: instance-hours, UltraServer-hours for an UltraServer type; — is unknown)")
 		head := []string{"RESERVATION"}
 		if accounts {
 			head = append(head, "ACCOUNT")
+		}
+		if grouped {
+			head = append(head, "PURCHASE")
 		}
 		line(append(head, "REGION", "CAPACITY", "RESERVED H", "USED H", "USED", "ACCEL-H USED", "PAID IN WINDOW", "COST", "COST/ACCEL-H",
 			"ON-DEMAND", "SAVING", "IDLE H", "IDLE COST")...)
@@ -71,6 +74,9 @@ func WriteTable(w io.Writer, r Report) error {
 			cells := []string{cell(row.Label())}
 			if accounts {
 				cells = append(cells, cell(row.Account))
+			}
+			if grouped {
+				cells = append(cells, cell(row.GroupMark()))
 			}
 			used := unknownCell
 			if s, ok := row.UsedShare(); ok {
@@ -81,6 +87,9 @@ func WriteTable(w io.Writer, r Report) error {
 				row.OnDemandCost.String(), row.Saving.String(), row.IdleHours.String(), row.IdleCost.String())...)
 		}
 		tw.Flush()
+		for _, g := range r.purchaseGroups() {
+			fmt.Fprintf(ew, "  One purchase made %d reservations: %s; its fee is counted once.\n", len(g), cell(strings.Join(g, ", ")))
+		}
 		notes := r.rowNotes()
 		for _, n := range notes {
 			fmt.Fprintln(ew, "  "+n)
@@ -173,6 +182,30 @@ func (row Row) Unknowns() []string {
 		why = append(why, "accelerators of "+row.InstanceType+" not in the catalog")
 	}
 	return why
+}
+
+// grouped: a reservation of the report is one of several its purchase made.
+func (r Report) grouped() bool {
+	for _, row := range r.Reservations {
+		if len(row.Group) > 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// purchaseGroups are the groups of reservations one purchase made, once each, in the
+// order of their first row.
+func (r Report) purchaseGroups() [][]string {
+	seen := map[string]bool{}
+	var out [][]string
+	for _, row := range r.Reservations {
+		if k := strings.Join(row.Group, ","); len(row.Group) > 1 && !seen[k] {
+			seen[k] = true
+			out = append(out, row.Group)
+		}
+	}
+	return out
 }
 
 func (r Report) accountCount() int {

@@ -64,8 +64,12 @@ func (f Flash) Apply(line string) string {
 // The dialogs a screen asks the root to open: the root builds them (they are not the
 // screen's), checks what only it knows, and puts them in its dialog slot.
 type (
-	// OpenLaunch asks for the launch form on a block.
-	OpenLaunch struct{ Block model.Block }
+	// OpenLaunch asks for the launch form on a block, with the other reservations its
+	// purchase made (Group, the block among them), which the form offers to launch across.
+	OpenLaunch struct {
+		Block model.Block
+		Group []model.Block
+	}
 	// OpenExtend asks for the extend dialog on a block; Days preselects a length (0: the
 	// root's default). Ask, when set, is the auto-extension policy's: the dialog records
 	// the person's decision, and the ask never replaces a dialog open, but waits for it to

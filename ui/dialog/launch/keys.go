@@ -13,6 +13,7 @@ type KeyMap struct {
 	Next   key.Binding
 	Prev   key.Binding
 	Subnet key.Binding
+	Across key.Binding
 	Cancel key.Binding
 	Copy   key.Binding
 	Close  key.Binding
@@ -27,6 +28,7 @@ func (d Model) Keys() KeyMap {
 		Next:   key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next field")),
 		Prev:   key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous field")),
 		Subnet: key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "picks a subnet of the zone")),
+		Across: key.NewBinding(key.WithKeys("up", "down", "space"), key.WithHelp("↑/↓", "this block or all its purchase's reservations")),
 		Cancel: key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "cancels")),
 		Copy:   key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy the instance ids")),
 		Close:  key.NewBinding(key.WithKeys("esc", "enter", "q"), key.WithHelp("esc, enter or q", "closes")),
@@ -37,7 +39,8 @@ func (d Model) Keys() KeyMap {
 	k.Launch.SetEnabled(filling)
 	k.Next.SetEnabled(filling)
 	k.Prev.SetEnabled(filling)
-	k.Subnet.SetEnabled(filling && len(d.subnets) > 0)
+	k.Subnet.SetEnabled(filling && len(d.subnets) > 0 && !d.across)
+	k.Across.SetEnabled(filling && d.group != nil)
 	k.Cancel.SetEnabled(filling)
 	k.Copy.SetEnabled(!busy && d.result != nil)
 	k.Close.SetEnabled(!busy && answered)
@@ -59,7 +62,7 @@ func (k KeyMap) ShortHelp() []key.Binding {
 // FullHelp is every key of the form's state, shift+tab and the subnet picker too.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	all := k.ShortHelp()
-	for _, b := range []key.Binding{k.Prev, k.Subnet} {
+	for _, b := range []key.Binding{k.Prev, k.Subnet, k.Across} {
 		if b.Enabled() {
 			all = append(all, b)
 		}

@@ -28,11 +28,12 @@ const (
 	lfKey
 	lfGroups
 	lfCount
+	lfAcross // the reservations launched into: the block, or all its purchase made
 	lfConfirm
 	lfFields
 )
 
-var launchLabels = [...]string{lfAMI: "AMI", lfSubnet: "Subnet", lfKey: "Key pair", lfGroups: "Security groups", lfCount: "Count"}
+var launchLabels = [...]string{lfAMI: "AMI", lfSubnet: "Subnet", lfKey: "Key pair", lfGroups: "Security groups", lfCount: "Count", lfAcross: "Into"}
 
 // Model is the launch form of a block. On an active block the adapter's dry run
 // (CheckLaunch) must allow the exact form first. On a block that has not started it is
@@ -43,8 +44,14 @@ type Model struct {
 	env    dialog.Env
 	id     int64
 	block  model.Block
-	fields [lfFields]textfield.Model
+	fields [lfFields]textfield.Model // lfAcross's is unused: it is a choice, not text
 	focus  int
+
+	// group is the reservations the block's purchase made, the block among them (one per
+	// segment of a segmented offering); nil when it made only the block. across: the form
+	// launches across all of them, as `gpublock launch --group` does.
+	group  []model.Block
+	across bool
 
 	subnets    []source.Subnet
 	subnetErr  error
@@ -60,6 +67,11 @@ type Model struct {
 	attached  *source.AttachedLaunch // attached to the block's start
 	result    *source.LaunchResult
 	instances []model.Instance
+	// Across a group: what was attached, and, after a failure, what was launched into the
+	// reservations before it, and the one that failed.
+	attachedAll []source.AttachedLaunch
+	before      source.LaunchResult
+	failedInto  string
 }
 
 // launchAction is what the spend machine says of a launch.
@@ -81,11 +93,12 @@ type launchedMsg struct {
 	dialog int64
 	res    source.LaunchResult
 	err    error
+	into   string // the reservation whose launch failed, across a group
 }
 
 type attachedMsg struct {
 	dialog int64
-	l      source.AttachedLaunch
+	ls     []source.AttachedLaunch
 	err    error
 }
 
@@ -124,6 +137,18 @@ func New(env dialog.Env, b model.Block) (Model, tea.Cmd) {
 	return d, list
 }
 
+// NewInGroup is New on a block its purchase made with others (group, the block among
+// them, as model.Group lists them): the form offers to launch across all of them, each
+// its share of the count (model.GroupLaunch, the command line's --group rule), with one
+// confirmation.
+func NewInGroup(env dialog.Env, b model.Block, group []model.Block) (Model, tea.Cmd) {
+	d, cmd := New(env, b)
+	if len(group) > 1 {
+		d.group = group
+	}
+	return d, cmd
+}
+
 // notYet: the block has not started, and the form attaches the launch to its start.
 func (d Model) notYet() bool {
 	return d.block.State == model.StateScheduled || d.block.State == model.StatePaymentPending
@@ -146,11 +171,73 @@ func (d Model) spec() (source.LaunchSpec, error) {
 		return s, fmt.Errorf("AMI %q: want an image id (ami-…)", s.ImageID)
 	case err != nil || n < 1:
 		return s, fmt.Errorf("count %q: want a whole number from 1", d.fields[lfCount].Value())
+	case d.across:
+		// Each reservation is launched in its own zone's default subnet; the count is
+		// checked as the group's shares.
+		s.SubnetID = ""
+		if _, err := model.GroupLaunch(d.group, n); err != nil {
+			return s, err
+		}
 	case refusal != nil && refusal.Problem == model.LaunchTooMany:
 		return s, fmt.Errorf("%s", refusal.Reason)
 	}
 	s.Count = n
 	return s, nil
+}
+
+// shares are the launches the form makes of spec: one into the block, or, across its
+// purchase's group, each reservation's share.
+func (d Model) shares(spec source.LaunchSpec) []model.LaunchShare {
+	if !d.across {
+		return []model.LaunchShare{{Block: d.block, Count: spec.Count}}
+	}
+	shares, _ := model.GroupLaunch(d.group, spec.Count) // spec checked it
+	return shares
+}
+
+// withCount is spec for one share.
+func withCount(spec source.LaunchSpec, n int) source.LaunchSpec {
+	spec.Count = n
+	return spec
+}
+
+// groupDefault is the form's count across the group: the most it holds at once.
+func (d Model) groupDefault() int { return model.GroupLaunchMost(d.group) }
+
+// toggleAcross switches between the block alone and its whole group; a count left at
+// one choice's default becomes the other's.
+func (d *Model) toggleAcross() {
+	was, now := max(1, d.block.FreeCount()), max(1, d.groupDefault())
+	if d.across {
+		was, now = now, was
+	}
+	if strings.TrimSpace(d.fields[lfCount].Value()) == strconv.Itoa(was) {
+		d.fields[lfCount].SetValue(strconv.Itoa(now))
+	}
+	d.across = !d.across
+	d.formChanged()
+}
+
+// offered: the field takes the focus (the subnet is each zone's default across a group;
+// the choice of reservations only on a block of a group).
+func (d Model) offered(f int) bool {
+	switch f {
+	case lfSubnet:
+		return !d.across
+	case lfAcross:
+		return d.group != nil
+	}
+	return true
+}
+
+// step moves the focus to the next (dir 1) or previous (-1) field offered.
+func (d *Model) step(dir int) {
+	for {
+		d.focus = (d.focus + dir + lfFields) % lfFields
+		if d.offered(d.focus) {
+			return
+		}
+	}
 }
 
 // formChanged is an edit of the form: the dry run must be asked again, and a word typed
@@ -170,27 +257,57 @@ func (d *Model) check() tea.Cmd {
 		d.spend.Answer(check, source.Permission{}, err)
 		return nil
 	}
-	id, ver, be, ctx, b := d.id, d.version, d.env.Backend, d.env.CallCtx(), d.block
+	id, ver, be, ctx, shares, across := d.id, d.version, d.env.Backend, d.env.CallCtx(), d.shares(spec), d.across
 	return func() tea.Msg {
-		p, err := be.CheckLaunch(ctx, b, spec)
-		return launchCheckMsg{dialog: id, version: ver, check: check, perm: p, err: err}
+		// Across a group every share is checked: one refused refuses the launch.
+		var p source.Permission
+		for _, sh := range shares {
+			var err error
+			p, err = be.CheckLaunch(ctx, sh.Block, withCount(spec, sh.Count))
+			if err != nil && across {
+				err = fmt.Errorf("%s: %w", sh.Block.ReservationID, err)
+			}
+			if err != nil || !p.Allowed {
+				return launchCheckMsg{dialog: id, version: ver, check: check, perm: p, err: err}
+			}
+		}
+		return launchCheckMsg{dialog: id, version: ver, check: check, perm: p}
 	}
 }
 
+// launch launches each share in turn, through the spend path; a failure stops the rest,
+// and the answer keeps what was launched before it.
 func (d Model) launch(spec source.LaunchSpec) tea.Cmd {
-	id, be, ctx, b := d.id, d.env.Backend, d.env.CallCtx(), d.block
+	id, be, ctx, shares := d.id, d.env.Backend, d.env.CallCtx(), d.shares(spec)
 	return func() tea.Msg {
-		res, err := be.Launch(ctx, b, spec)
-		return launchedMsg{dialog: id, res: res, err: err}
+		var all source.LaunchResult
+		for _, sh := range shares {
+			res, err := be.Launch(ctx, sh.Block, withCount(spec, sh.Count))
+			if err != nil {
+				return launchedMsg{dialog: id, res: all, err: err, into: sh.Block.ReservationID}
+			}
+			all.Instances = append(all.Instances, res.Instances...)
+			all.RequestID = strings.TrimPrefix(all.RequestID+","+res.RequestID, ",")
+			all.SubnetID = res.SubnetID
+		}
+		return launchedMsg{dialog: id, res: all}
 	}
 }
 
-// attach attaches the launch to the block's start; nothing is sent to AWS now.
+// attach attaches the launch to the block's start or, across its purchase's group, each
+// share to its own reservation's start, all or none; nothing is sent to AWS now.
 func (d Model) attach(spec source.LaunchSpec) tea.Cmd {
-	id, be, ctx, b := d.id, d.env.Backend, d.env.CallCtx(), d.block
+	id, be, ctx, shares, b, across := d.id, d.env.Backend, d.env.CallCtx(), d.shares(spec), d.block, d.across
 	return func() tea.Msg {
+		if across {
+			ls, err := be.AttachLaunches(ctx, shares, spec)
+			return attachedMsg{dialog: id, ls: ls, err: err}
+		}
 		l, err := be.AttachLaunch(ctx, b, spec)
-		return attachedMsg{dialog: id, l: l, err: err}
+		if err != nil {
+			return attachedMsg{dialog: id, err: err}
+		}
+		return attachedMsg{dialog: id, ls: []source.AttachedLaunch{l}}
 	}
 }
 
@@ -227,8 +344,12 @@ func (d Model) Update(msg tea.Msg) (dialog.Dialog, tea.Cmd, bool) {
 			break
 		}
 		d.spend.Settle(msg.err)
-		if msg.err == nil {
-			d.attached = &msg.l
+		if msg.err != nil {
+			break
+		}
+		d.attachedAll = msg.ls
+		if len(msg.ls) > 0 {
+			d.attached = &msg.ls[0]
 		}
 	case launchedMsg:
 		if msg.dialog != d.id {
@@ -236,23 +357,20 @@ func (d Model) Update(msg tea.Msg) (dialog.Dialog, tea.Cmd, bool) {
 		}
 		d.spend.Settle(msg.err)
 		if msg.err != nil {
+			d.before, d.failedInto = msg.res, msg.into
 			break
 		}
 		d.result = &msg.res
 		d.instances = msg.res.Instances
-		if !instancesUp(d.instances) {
-			return d, dialog.PollBlock(d.env, d.id, d.block, d.env.Poll), false
-		}
+		return d, d.pollPending(), false
 	case dialog.BlockPolledMsg:
 		if msg.Dialog != d.id || d.result == nil {
 			break
 		}
 		if msg.Found {
-			d.instances = ours(msg.Block.Instances, d.result.Instances)
+			d.instances = ours(msg.Block.Instances, d.instances)
 		}
-		if !instancesUp(d.instances) {
-			return d, dialog.PollBlock(d.env, d.id, d.block, d.env.Poll), false
-		}
+		return d, d.pollPending(), false
 	case tea.KeyPressMsg:
 		return d.key(msg)
 	case tea.PasteMsg:
@@ -261,6 +379,28 @@ func (d Model) Update(msg tea.Msg) (dialog.Dialog, tea.Cmd, bool) {
 		}
 	}
 	return d, nil, false
+}
+
+// pollPending looks again, after the poll's wait, at the first reservation the launch
+// went into whose instances are not all up; one at a time, so that a group's looks never
+// multiply. nil once all are up.
+func (d Model) pollPending() tea.Cmd {
+	into := []model.Block{d.block}
+	if d.across {
+		into = d.group
+	}
+	for _, b := range into {
+		var mine []model.Instance
+		for _, i := range d.instances {
+			if !d.across || i.ReservationID == b.ReservationID {
+				mine = append(mine, i)
+			}
+		}
+		if len(mine) > 0 && !instancesUp(mine) {
+			return dialog.PollBlock(d.env, d.id, b, d.env.Poll)
+		}
+	}
+	return nil
 }
 
 func instancesUp(is []model.Instance) bool {
@@ -292,7 +432,7 @@ func (d Model) key(k tea.KeyPressMsg) (dialog.Dialog, tea.Cmd, bool) {
 	km := d.Keys()
 	// A letter typed in a field of the form goes into it, even q; the confirmation is
 	// only ever the word launch.
-	typed := d.focus != lfConfirm && k.Text != ""
+	typed := d.focus != lfConfirm && d.focus != lfAcross && k.Text != ""
 	switch {
 	case d.spend.Busy():
 		return d, d.spend.InFlight(k), false
@@ -314,9 +454,9 @@ func (d Model) key(k tea.KeyPressMsg) (dialog.Dialog, tea.Cmd, bool) {
 	case key.Matches(k, km.Next, km.Prev):
 		from := d.focus
 		if key.Matches(k, km.Next) {
-			d.focus = (d.focus + 1) % lfFields
+			d.step(1)
 		} else {
-			d.focus = (d.focus + lfFields - 1) % lfFields
+			d.step(-1)
 		}
 		if d.focus == lfConfirm && from != lfConfirm && d.block.State == model.StateActive && d.checkVer != d.version {
 			return d, d.check(), false
@@ -334,6 +474,11 @@ func (d Model) key(k tea.KeyPressMsg) (dialog.Dialog, tea.Cmd, bool) {
 			return d, d.check(), false
 		}
 		return d, nil, false
+	case d.focus == lfAcross && key.Matches(k, km.Across):
+		d.toggleAcross()
+		return d, nil, false
+	case d.focus == lfAcross:
+		return d, nil, false // a choice: no text goes in
 	case d.focus == lfSubnet && key.Matches(k, km.Subnet):
 		d.fields[lfSubnet].SetValue(d.subnets[d.subnetNext%len(d.subnets)].ID)
 		d.subnetNext++

@@ -119,7 +119,7 @@ func (r Model) Update(msg tea.Msg) (dialog.Dialog, tea.Cmd, bool) {
 			}
 			// A block still being paid for takes a launch at its start, as a scheduled one
 			// does; the form says that a failed payment cancels it.
-			ld, cmd := launch.New(r.env, r.block)
+			ld, cmd := launch.NewInGroup(r.env, r.block, r.group())
 			return ld, cmd, false
 		}
 	}
@@ -226,6 +226,17 @@ func launchable(s model.BlockState) bool {
 // caps is what the offering's source can do: a source gpublock does not launch into (a
 // SageMaker training plan) is used by its ARN, which the receipt shows and copies instead.
 func (r Model) caps() source.Caps { return r.env.Caps(r.o.Source) }
+
+// group is what the purchase made, the followed block as it is now among them.
+func (r Model) group() []model.Block {
+	g := append([]model.Block(nil), r.res.Blocks...)
+	for i := range g {
+		if g[i].ReservationID == r.block.ReservationID {
+			g[i] = r.block
+		}
+	}
+	return g
+}
 
 // reservationIDs are what y copies: the reservation's id, or every id of the purchase,
 // space-separated, when it made several.

@@ -220,3 +220,23 @@ func TestFooterFollowsTheSelection(t *testing.T) {
 		t.Error("the screen's key map lost launch")
 	}
 }
+
+// l on a reservation its purchase made with others asks for the launch form with the
+// whole group, which the form offers to launch across; on one bought alone, with it alone.
+func TestLaunchAsksWithThePurchasesGroup(t *testing.T) {
+	a, b, alone := block("cr-a", model.StateActive), block("cr-b", model.StateActive), block("cr-c", model.StateActive)
+	b.AvailabilityZone = "us-east-1b"
+	a.Tags, b.Tags = map[string]string{model.PurchaseTag: "gpb-1"}, map[string]string{model.PurchaseTag: "gpb-1"}
+	m := listed(t, false, a, b, alone)
+	_, cmd := press(m, "l")
+	got, ok := cmd().(screen.OpenLaunch)
+	if !ok || got.Block.ReservationID != "cr-a" || model.GroupIDs(got.Group) != "cr-a,cr-b" {
+		t.Fatalf("l on cr-a asked for %#v", got)
+	}
+	m, _ = m.Update(tea.KeyPressMsg{Code: tea.KeyDown})
+	m, _ = m.Update(tea.KeyPressMsg{Code: tea.KeyDown})
+	_, cmd = press(m, "l")
+	if got, ok := cmd().(screen.OpenLaunch); !ok || got.Block.ReservationID != "cr-c" || len(got.Group) != 1 {
+		t.Fatalf("l on cr-c asked for %#v", got)
+	}
+}

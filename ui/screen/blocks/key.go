@@ -108,7 +108,8 @@ func (m Model) paneKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 	case key.Matches(k, bk.Extend):
 		return m, func() tea.Msg { return screen.OpenExtend{Block: b} }
 	case key.Matches(k, bk.Launch):
-		return m, func() tea.Msg { return screen.OpenLaunch{Block: b} }
+		group := model.Group(m.list, b)
+		return m, func() tea.Msg { return screen.OpenLaunch{Block: b, Group: group} }
 	case key.Matches(k, bk.Use):
 		group := model.Group(m.list, b)
 		return m, func() tea.Msg { return screen.OpenUse{Block: b, Group: group} }

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -83,6 +84,15 @@ func (m Model) reservationRows(r report.Report) ([]column, []row) {
 		{title: "IDLE COST", right: true, keep: 2},
 		{title: "COST", right: true, keep: 1},
 	}
+	grouped := false
+	for _, x := range r.Reservations {
+		grouped = grouped || x.GroupMark() != ""
+	}
+	if grouped {
+		// One purchase's reservations (one per segment) say their place among them, as the
+		// command's table does.
+		cols = slices.Insert(cols, 2, column{title: "PURCHASE", keep: 2, max: 10})
+	}
 	figure := func(s string) cell {
 		if s == "—" {
 			return cell{text: s, style: th.Muted}
@@ -104,7 +114,7 @@ func (m Model) reservationRows(r report.Report) ([]column, []row) {
 		if account == "" {
 			account = "—"
 		}
-		rows = append(rows, row{cells: []cell{
+		cells := []cell{
 			{text: clean(account), style: th.Value},
 			{text: clean(x.Label()), style: th.Value},
 			{text: clean(x.Capacity()), style: th.Value},
@@ -115,7 +125,15 @@ func (m Model) reservationRows(r report.Report) ([]column, []row) {
 			figure(x.CostPerAcceleratorHour.Rate()),
 			figure(x.IdleCost.String()),
 			figure(x.Cost.String()),
-		}, note: reservationNote(x)})
+		}
+		if grouped {
+			mark := cell{text: "—", style: th.Muted}
+			if m := x.GroupMark(); m != "" {
+				mark = cell{text: m, style: th.Value}
+			}
+			cells = slices.Insert(cells, 2, mark)
+		}
+		rows = append(rows, row{cells: cells, note: reservationNote(x)})
 	}
 	return cols, rows
 }
@@ -131,6 +149,9 @@ func reservationNote(x report.Row) string {
 		s += " · " + string(x.State)
 	}
 	s += fmt.Sprintf(" · %s to %s UTC", x.Start.Format("2006-01-02 15:04"), x.End.Format("2006-01-02 15:04"))
+	if len(x.Group) > 1 {
+		s += fmt.Sprintf(" · one purchase made %d reservations (%s); its fee is counted once", len(x.Group), strings.Join(x.Group, ", "))
+	}
 	if x.Paid.Payments > 0 {
 		s += " · paid in the window " + x.Paid.String()
 	}

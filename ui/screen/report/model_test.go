@@ -621,3 +621,34 @@ func TestAsksUpToNowForTheLatestWindow(t *testing.T) {
 		t.Errorf("ends asked %v, want up to now, then the end of November", ends)
 	}
 }
+
+// The reservations one purchase made (one per segment) say their place among them in a
+// PURCHASE column, and the note names the others; a report without such a purchase has no
+// such column.
+func TestPurchaseGroupColumn(t *testing.T) {
+	if v := ansi.Strip(viewAt(entered(t, &fake{in: sample()}, 200, 60), 200, 60)); strings.Contains(v, "PURCHASE") {
+		t.Errorf("a report without a purchase of several reservations has a PURCHASE column:\n%s", v)
+	}
+	in := sample()
+	group := []string{"cr-0aaaaaaaaaaaaaaaa", "cr-0dddddddddddddddd"}
+	in.Reservations[0].Group = group
+	second := in.Reservations[0]
+	second.ID, second.Payments = group[1], []report.Payment{{At: at("2026-03-01T10:00:00Z"), Kind: report.Purchase, Amount: model.MustMoney("1000"), Known: true}}
+	in.Reservations = append(in.Reservations, second)
+	m := entered(t, &fake{in: in}, 200, 60)
+	view := viewAt(m, 200, 60)
+	if !strings.Contains(lineWith(t, view, "RESERVATION"), "PURCHASE") {
+		t.Errorf("no PURCHASE column:\n%s", ansi.Strip(view))
+	}
+	for i, id := range group {
+		if l := listLine(t, view, id); !strings.Contains(l, fmt.Sprintf("%d of 2", i+1)) {
+			t.Errorf("%s: %q lacks %d of 2", id, l, i+1)
+		}
+	}
+	if l := listLine(t, view, "cr-0cccccccccccccccc"); strings.Contains(l, " of 2") {
+		t.Errorf("a reservation bought alone is marked: %q", l)
+	}
+	if note := lineWith(t, view, "EC2 Capacity Block in us-east-1"); !strings.Contains(note, "one purchase made 2 reservations (cr-0aaaaaaaaaaaaaaaa,") {
+		t.Errorf("note %q does not name the purchase's reservations", note)
+	}
+}

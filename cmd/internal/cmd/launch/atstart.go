@@ -73,8 +73,8 @@ func (a *Options) checkAttached() error {
 	switch {
 	case n > 1:
 		return cmdutil.Usagef("--at-start, --pending and --cancel go alone: pick one")
-	case a.group && (a.atStart || a.pending || a.cancel != ""):
-		return cmdutil.Usagef("--group launches into active reservations now; attach a launch to each reservation of the purchase with --at-start instead")
+	case a.group && (a.pending || a.cancel != ""):
+		return cmdutil.Usagef("--pending and --cancel go without --group: --pending lists every attached launch, --cancel cancels one reservation's")
 	case a.atStart && a.dryRun:
 		return cmdutil.Usagef("--dry-run checks a launch into an active block; with --at-start nothing is sent before the block starts")
 	case a.atStart:
@@ -109,6 +109,9 @@ func attachRun(ctx context.Context, a *Options) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "gpublock launch: %v Nothing was attached.\n", err)
 		return 1
+	}
+	if a.group {
+		return a.attachGroup(ctx, client, info, region, b, format)
 	}
 	// Refused before the confirmation, so nobody is asked to agree to what cannot be
 	// attached; Attach checks the same again under the lock.

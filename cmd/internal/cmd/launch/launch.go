@@ -73,7 +73,8 @@ func NewCmdLaunch(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command 
 			"TUI); --pending lists the attached launches and --cancel RESERVATION_ID cancels one.\n\n" +
 			"A purchase of an offering made of segments made one reservation per segment. Given one of them,\n" +
 			"launch starts instances in that one only and names the others; --group spreads --count across\n" +
-			"all of them, as evenly as their free capacity allows, in each one's own zone (one confirmation).\n\n" +
+			"all of them, as evenly as their free capacity allows, in each one's own zone (one confirmation);\n" +
+			"with --at-start it attaches each reservation's share, launched when that reservation starts.\n\n" +
 			"Exit status: 0 launched (or attached, listed, cancelled), 1 not launched, 2 bad usage or no terminal to confirm on without --yes, 3 outcome unknown.",
 		Example: "  gpublock launch cr-0123456789abcdef0 --region us-east-1 --ami ami-0123456789abcdef0 --dry-run\n" +
 			"  gpublock launch cr-0123456789abcdef0 --region us-east-1 --ami ami-0123456789abcdef0 --count 2 \\\n" +

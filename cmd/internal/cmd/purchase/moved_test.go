@@ -1,0 +1,96 @@
+package purchase
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
+	"github.com/gpublock/gpublock/cmd/internal/printers"
+	"github.com/gpublock/gpublock/model"
+)
+
+// planFlags is a training plan search with the default window: from "now", as late as a
+// plan can end.
+var planFlags = []string{"--source", "training-plans", "--region", "us-east-1", "--type", "p5.48xlarge", "--count", "2", "--duration", "3d"}
+
+func listPlans(t *testing.T, url string) []printers.OfferingJSON {
+	t.Helper()
+	code, out, errs := runCLI(append([]string{"offerings", "--endpoint-url", url, "-o", "json"}, planFlags...)...)
+	var rows []printers.OfferingJSON
+	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) == 0 {
+		t.Fatalf("offerings: exit %d, %d rows, stderr %q\n%s", code, len(rows), errs, out)
+	}
+	return rows
+}
+
+// A plan listed with the default window and bought a few minutes later with the same flags
+// is bought: its id holds the window of the search that listed it, which is asked again.
+func TestPlanListedMinutesAgoIsBoughtByItsID(t *testing.T) {
+	cs := cmdtest.StartPlanSim(t)
+	off := listPlans(t, cs.URL)[0]
+	cs.Emulator.Advance(3 * time.Minute)
+	code, out, errs := runCLI(append(append([]string{"purchase", off.TrainingPlanOfferingId, "--endpoint-url", cs.URL}, planFlags...), "--yes", "-o", "json")...)
+	if code != 0 {
+		t.Fatalf("purchase: exit %d\n%s", code, errs)
+	}
+	var res PlanPurchaseJSON
+	if err := json.Unmarshal([]byte(out), &res); err != nil || res.TrainingPlanOfferingId != off.TrainingPlanOfferingId {
+		t.Fatalf("bought %+v (%v), want offering %s", res, err, off.TrainingPlanOfferingId)
+	}
+	if !cmdtest.Says(errs, "listed by a search of") || !cmdtest.Says(errs, "Upfront fee: "+printers.ExactFee(mustFee(t, off.UpfrontFee), "USD")) {
+		t.Fatalf("the confirmation does not say how the offering was found, or with which fee:\n%s", errs)
+	}
+}
+
+// An id that no search listed (or listed on another backend) is still refused, and the
+// refusal says how to find it.
+func TestPlanNeverListedIsNotBought(t *testing.T) {
+	cs := cmdtest.StartPlanSim(t)
+	listPlans(t, cs.URL)
+	id := "tpo-" + strings.Repeat("ab", 32)
+	code, _, errs := runCLI(append(append([]string{"purchase", id, "--endpoint-url", cs.URL}, planFlags...), "--yes")...)
+	if code != 1 || !strings.Contains(errs, "is not among") || !strings.Contains(errs, "nothing was bought") {
+		t.Fatalf("exit %d\n%s", code, errs)
+	}
+	if plans := listedPlans(t, cs.URL); len(plans) != 0 {
+		t.Fatalf("%d plans bought", len(plans))
+	}
+}
+
+func listedPlans(t *testing.T, url string) []printers.PlanJSON {
+	t.Helper()
+	code, out, errs := runCLI("blocks", "--endpoint-url", url, "--region", "us-east-1", "--source", "training-plans", "-o", "json")
+	var rows []printers.PlanJSON
+	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
+		t.Fatalf("blocks: exit %d, stderr %q\n%s", code, errs, out)
+	}
+	return rows
+}
+
+func mustFee(t *testing.T, s string) model.Money {
+	t.Helper()
+	m, err := model.ParseMoney(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// An offering found by its listing's window whose fee rose since is not bought without a
+// person confirming the fee it has now; a fee that held or fell is.
+func TestFeeRiseSinceListedNeedsAConfirmation(t *testing.T) {
+	l := listing{offering: model.Offering{ID: "tpo-1", Fee: model.MustMoney("1000.00"), Currency: "USD"}}
+	now := l.offering
+	for _, c := range []struct {
+		fee     string
+		yes, ok bool
+	}{{"1000.00", true, true}, {"999.99", true, true}, {"1000.01", true, false}, {"1000.01", false, true}} {
+		now.Fee = model.MustMoney(c.fee)
+		err := feeSinceListed(l, now, c.yes)
+		if (err == nil) != c.ok || (err != nil && !strings.Contains(err.Error(), "rose from $1,000.00")) {
+			t.Errorf("fee %s, --yes %v: %v", c.fee, c.yes, err)
+		}
+	}
+}

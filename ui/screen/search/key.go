@@ -1,9 +1,14 @@
 package search
 
 import (
+	"fmt"
+	"time"
+
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/components/detail"
+	"github.com/gpublock/gpublock/ui/components/offerings"
 	"github.com/gpublock/gpublock/ui/components/searchform"
 	"github.com/gpublock/gpublock/ui/screen"
 )
@@ -113,6 +118,10 @@ func (m Model) searchPaneKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 				m.flash = screen.Say(why)
 				return m, nil
 			}
+			if offerings.Started(o, m.pc.Now()) {
+				m.flash = screen.Say(startedSentence(o, m.pc.Location))
+				return m, nil
+			}
 			rows := m.rows
 			return m, func() tea.Msg { return screen.OpenPurchase{Offering: o, FromRows: true, Rows: rows} }
 		}
@@ -164,4 +173,10 @@ func (m Model) letters() bool {
 // next key may be w, whose words say whether the bell is on.
 func (m Model) TakesNotify(k tea.KeyPressMsg) bool {
 	return m.letters() && keyIs(k, m.keys.Notify)
+}
+
+// startedSentence is why an offering whose start has passed is not bought.
+func startedSentence(o model.Offering, loc *time.Location) string {
+	return fmt.Sprintf("Offering %s started at %s: AWS no longer sells it, and nothing was bought. Press r to search again.",
+		o.ID, model.BothTimes(o.Start, loc))
 }

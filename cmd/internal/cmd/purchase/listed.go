@@ -114,13 +114,14 @@ func feeSinceListed(l listing, now model.Offering, yes bool) error {
 // printListing says, before the facts, that the offering was found by asking the window
 // of the search that listed it, and how its fee has moved since.
 func printListing(w io.Writer, l listing, now model.Offering) {
-	fmt.Fprintf(w, "Offering %s was listed by a search of %s – %s UTC %s; the same flags now ask a later window, "+
-		"so that window was asked again. The facts below are its answer now.\n", now.ID,
+	say := fmt.Sprintf("Offering %s was listed by a search of %s – %s UTC %s; the same flags now ask a later window, "+
+		"so that window was asked again. The facts below are its answer now.", now.ID,
 		l.start.UTC().Format("2006-01-02 15:04"), l.end.UTC().Format("2006-01-02 15:04"), ago(time.Since(l.asked)))
 	switch c := now.Fee.Cmp(l.offering.Fee); {
 	case c > 0:
-		fmt.Fprintf(w, "Its fee ROSE since it was listed: %s then, %s now.\n", printers.ExactFee(l.offering.Fee, l.offering.Currency), printers.ExactFee(now.Fee, now.Currency))
+		say += fmt.Sprintf(" Its fee ROSE since it was listed: %s then, %s now.", printers.ExactFee(l.offering.Fee, l.offering.Currency), printers.ExactFee(now.Fee, now.Currency))
 	case c < 0:
-		fmt.Fprintf(w, "Its fee fell since it was listed: %s then, %s now.\n", printers.ExactFee(l.offering.Fee, l.offering.Currency), printers.ExactFee(now.Fee, now.Currency))
+		say += fmt.Sprintf(" Its fee fell since it was listed: %s then, %s now.", printers.ExactFee(l.offering.Fee, l.offering.Currency), printers.ExactFee(now.Fee, now.Currency))
 	}
+	fmt.Fprintln(w, spending.Wrap(say))
 }

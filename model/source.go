@@ -137,6 +137,23 @@ func TrainingPlanTypes() []string {
 	return out
 }
 
+// TrainingPlanTypesSentence names what training plans reserve, for a message: the
+// instance types, then the UltraServer types with what each holds. AWS names both a
+// GB200 instance (ml.p6e-gb200.36xlarge, an InstanceType) and the UltraServers made of
+// them (ml.u-p6e-gb200x36, an UltraServerType); a plan of an UltraServer type is counted
+// in UltraServers.
+func TrainingPlanTypesSentence() string {
+	instances := slices.Sorted(slices.Values(trainingPlanTypes))
+	var ultras []string
+	for _, u := range slices.Sorted(slices.Values(trainingPlanUltraServers)) {
+		if t, ok := LookupType(strings.TrimPrefix(u, sageMakerPrefix)); ok && t.UltraServer {
+			u += fmt.Sprintf(" (%d × %s%s)", t.Instances, sageMakerPrefix, t.MemberType)
+		}
+		ultras = append(ultras, u)
+	}
+	return "instances of " + strings.Join(instances, ", ") + "; UltraServers, counted in UltraServers, of " + strings.Join(ultras, ", ")
+}
+
 // IsTrainingPlanUltraServer reports whether the (ml.* or EC2) name is an UltraServer type
 // of training plans, whose count is of UltraServers, not instances.
 func IsTrainingPlanUltraServer(typ string) bool {
@@ -188,7 +205,7 @@ func (s Source) TypeIn(typ string) (string, error) {
 		if slices.Contains(TrainingPlanTypes(), ml) {
 			return ml, nil
 		}
-		return "", fmt.Errorf("%s: training plans do not reserve %s (they reserve %s)", s.Plural(), ml, strings.Join(TrainingPlanTypes(), ", "))
+		return "", fmt.Errorf("%s: training plans do not reserve %s (they reserve %s)", s.Plural(), ml, TrainingPlanTypesSentence())
 	}
 	return "", fmt.Errorf("unknown source %d", int(s))
 }

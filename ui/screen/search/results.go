@@ -37,7 +37,10 @@ func (m Model) resultsView(l layout) string {
 		}
 		lines = append(lines, m.pc.Theme.Muted.Render("q quits."))
 	case !s.has && m.table.Len() == 0:
-		lines = append(lines, "", m.pc.Theme.Muted.Render("Fill the form and press enter to search. The defaults search at once."))
+		lines = append(lines, "")
+		for _, l := range text.Wrap(firstHint, w) {
+			lines = append(lines, m.pc.Theme.Muted.Render(l))
+		}
 	case !s.running && !s.cancelled && s.found == 0 && m.table.Len() == 0 && len(s.regions) > 0 && m.failedRegions() == len(s.regions):
 		lines = append(lines, m.failedView(w)...)
 	case !s.running && !s.cancelled && s.found == 0 && m.table.Len() == 0:
@@ -49,6 +52,11 @@ func (m Model) resultsView(l layout) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// firstHint is what the results pane says before the first search: the form starts
+// filled in, so enter searches at once what it shows.
+const firstHint = "The form is filled in with a search already (the type, count, window, length and region shown): " +
+	"press enter to search it as it is, or change any field first."
 
 func (m Model) progressLine(w int) string {
 	th, s := m.pc.Theme, m.search

@@ -94,3 +94,48 @@ func TestFeeRiseSinceListedNeedsAConfirmation(t *testing.T) {
 		}
 	}
 }
+
+// A Capacity Block listed with the default window and bought minutes later with the same
+// flags is bought: its id does not hold the window, and the window from the later "now"
+// still holds it.
+func TestBlockListedMinutesAgoIsBoughtByItsID(t *testing.T) {
+	cs := cmdtest.StartSim(t)
+	flags := []string{"--region", "us-east-1", "--type", "p5.48xlarge", "--count", "2", "--duration", "2d"}
+	code, out, errs := runCLI(append([]string{"offerings", "--endpoint-url", cs.URL, "-o", "json"}, flags...)...)
+	var rows []printers.OfferingJSON
+	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) == 0 {
+		t.Fatalf("offerings: exit %d\n%s\n%s", code, out, errs)
+	}
+	var off printers.OfferingJSON
+	for _, r := range rows {
+		if strings.HasSuffix(r.StartDate, "T11:30:00Z") {
+			off = r
+			break
+		}
+	}
+	cs.Emulator.Advance(3 * time.Minute)
+	code, out, errs = runCLI(append(append([]string{"purchase", off.CapacityBlockOfferingId, "--endpoint-url", cs.URL}, flags...), "--yes", "-o", "json")...)
+	var res PurchaseJSON
+	if code != 0 || json.Unmarshal([]byte(out), &res) != nil || res.CapacityBlockOfferingId != off.CapacityBlockOfferingId || res.UpfrontFee != off.UpfrontFee {
+		t.Fatalf("purchase: exit %d, bought %+v\n%s", code, res, errs)
+	}
+}
+
+// A listing that kept nothing (--no-cache) cannot be asked again: the purchase is refused
+// and says how to find the offering with the same window.
+func TestPlanListedWithoutTheCacheIsNotBought(t *testing.T) {
+	cs := cmdtest.StartPlanSim(t)
+	code, out, errs := runCLI(append([]string{"offerings", "--endpoint-url", cs.URL, "-o", "json", "--no-cache"}, planFlags...)...)
+	var rows []printers.OfferingJSON
+	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) == 0 {
+		t.Fatalf("offerings: exit %d\n%s\n%s", code, out, errs)
+	}
+	cs.Emulator.Advance(3 * time.Minute)
+	code, _, errs = runCLI(append(append([]string{"purchase", rows[0].TrainingPlanOfferingId, "--endpoint-url", cs.URL}, planFlags...), "--yes")...)
+	if code != 1 || !strings.Contains(errs, "is not among") || !cmdtest.Says(errs, "not with --no-cache") || !cmdtest.Says(errs, "give --from and --to as times") {
+		t.Fatalf("exit %d\n%s", code, errs)
+	}
+	if plans := listedPlans(t, cs.URL); len(plans) != 0 {
+		t.Fatalf("%d plans bought", len(plans))
+	}
+}

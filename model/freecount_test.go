@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The free count is one rule, which the CLI's blocks table and the launch confirmations
@@ -26,5 +27,17 @@ func TestFreeCountIsOneRuleForEveryFrontEnd(t *testing.T) {
 		if !strings.Contains(f.Lines[2].Value, fmt.Sprintf("× 2, %d free", c.want)) {
 			t.Errorf("%s: the launch confirmation says %q", c.state, f.Lines[2].Value)
 		}
+	}
+}
+
+// An offering is for sale until its start, not at it.
+func TestStarted(t *testing.T) {
+	start := time.Date(2026, 12, 1, 11, 30, 0, 0, time.UTC)
+	o := Offering{ID: "cb-1", Start: start}
+	if o.Started(start.Add(-time.Second)) || !o.Started(start) || !o.Started(start.Add(time.Hour)) {
+		t.Fatal("Started is not start ≤ now")
+	}
+	if s := o.StartedSentence(nil); s != "Offering cb-1 started at 2026-12-01 11:30 UTC: AWS no longer sells it, and nothing was bought. Search again." {
+		t.Fatalf("%q", s)
 	}
 }

@@ -139,8 +139,8 @@ func (c *Client) askAgain(ctx context.Context, in *source.Intent) error {
 	o := in.Offering
 	// A block whose start has passed is sold no more, and its window is no question to ask
 	// (AWS refuses a range that has ended with InvalidParameterValue).
-	if now := c.api.Now(ctx); !o.Start.After(now) {
-		return awsapi.NotBoughtError("Offering "+o.ID+" started at "+model.BothTimes(o.Start, nil)+": AWS no longer sells it, and nothing was bought. Search again.", "", nil)
+	if o.Started(c.api.Now(ctx)) {
+		return awsapi.NotBoughtError(o.StartedSentence(nil), "", nil)
 	}
 	days := int((o.Minutes() + 24*60 - 1) / (24 * 60))
 	q := model.Query{InstanceTypes: []string{o.InstanceType}, Count: o.Count, Regions: []string{o.Region},

@@ -12,7 +12,7 @@ func (m *Model) DropStarted(now time.Time) int {
 	var keep []row
 	gone := 0
 	for r := range m.t.All() {
-		if Started(r.o, now) {
+		if r.o.Started(now) {
 			gone++
 			continue
 		}
@@ -31,6 +31,3 @@ func (m *Model) DropStarted(now time.Time) int {
 	m.columnsFollowRows()
 	return gone
 }
-
-// Started reports whether o's start has passed at now, after which it cannot be bought.
-func Started(o model.Offering, now time.Time) bool { return !o.Start.After(now) }

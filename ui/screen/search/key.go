@@ -1,14 +1,9 @@
 package search
 
 import (
-	"fmt"
-	"time"
-
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/components/detail"
-	"github.com/gpublock/gpublock/ui/components/offerings"
 	"github.com/gpublock/gpublock/ui/components/searchform"
 	"github.com/gpublock/gpublock/ui/screen"
 )
@@ -118,8 +113,8 @@ func (m Model) searchPaneKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 				m.flash = screen.Say(why)
 				return m, nil
 			}
-			if offerings.Started(o, m.pc.Now()) {
-				m.flash = screen.Say(startedSentence(o, m.pc.Location))
+			if o.Started(m.pc.Now()) {
+				m.flash = screen.Say(o.StartedSentence(m.pc.Location) + " (r runs it again)")
 				return m, nil
 			}
 			rows := m.rows
@@ -173,10 +168,4 @@ func (m Model) letters() bool {
 // next key may be w, whose words say whether the bell is on.
 func (m Model) TakesNotify(k tea.KeyPressMsg) bool {
 	return m.letters() && keyIs(k, m.keys.Notify)
-}
-
-// startedSentence is why an offering whose start has passed is not bought.
-func startedSentence(o model.Offering, loc *time.Location) string {
-	return fmt.Sprintf("Offering %s started at %s: AWS no longer sells it, and nothing was bought. Press r to search again.",
-		o.ID, model.BothTimes(o.Start, loc))
 }

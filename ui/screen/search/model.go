@@ -163,7 +163,10 @@ func (m *Model) SetNow(t time.Time) { m.now = t }
 // leave the table, as AWS no longer sells them.
 func (m Model) Revalidate() Model {
 	m.form.Revalidate()
-	m.table.DropStarted(m.pc.Now())
+	stale := m.table.Stale()
+	if n := m.table.DropStarted(m.pc.Now()); !stale {
+		m.search.started += n
+	}
 	return m
 }
 

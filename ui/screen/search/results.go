@@ -98,6 +98,9 @@ func (m Model) progressLine(w int) string {
 		}
 	default:
 		line = th.OK.Render(fmt.Sprintf("Found %s in %s (%s)", screen.Plural(s.found, "offering"), screen.RegionList(s.query.Regions), screen.Plural(s.callsDone, "call")))
+		if s.started > 0 {
+			line += th.Muted.Render(fmt.Sprintf(" · %d started since and left the table", s.started))
+		}
 		if bad := m.failedRegions(); bad > 0 {
 			line += th.Error.Render(fmt.Sprintf(" · %s failed", screen.Plural(bad, "region")))
 		}

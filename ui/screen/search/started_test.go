@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/gpublock/gpublock/ui/program"
 	"github.com/gpublock/gpublock/ui/screen"
 	"github.com/gpublock/gpublock/ui/theme"
@@ -40,6 +42,9 @@ func TestStartedOfferingsGoAndCannotBeBought(t *testing.T) {
 	m = m.Revalidate()
 	if m.Table().Len() != 2 {
 		t.Fatalf("%d rows after the tick, want 2", m.Table().Len())
+	}
+	if line := ansi.Strip(m.progressLine(160)); !strings.Contains(line, "Found 3 offerings") || !strings.Contains(line, "1 started since and left the table") {
+		t.Fatalf("progress line %q", line)
 	}
 	for id := range m.Table().IDs() {
 		if id == first.ID {

@@ -76,6 +76,11 @@ const factsColumns = 80
 // are: the lines around the facts are read as carefully.
 func Wrap(s string) string { return wrapWords(s, factsColumns) }
 
+// WrapIndented is Wrap for a sentence printed after indent, its lines following on under it.
+func WrapIndented(indent, s string) string {
+	return indent + strings.ReplaceAll(wrapWords(s, factsColumns-utf8.RuneCountInString(indent)), "\n", "\n"+indent)
+}
+
 // wrapWords breaks s between words into lines of at most n columns; a word longer than a
 // line stays whole (an id, an ARN) rather than be cut.
 func wrapWords(s string, n int) string {

@@ -32,14 +32,21 @@ func TestConfirmationFitsEightyColumns(t *testing.T) {
 		if !strings.Contains(errs, "is not buy") || !strings.Contains(errs, "cancelled; nothing was bought") {
 			t.Fatalf("%s: not the confirmation, a wrong word and a cancel:\n%s", name, errs)
 		}
-		// A terminal echoes the line typed at each prompt, enter included.
-		shown := strings.NewReplacer("cancels: ", "cancels:\n", "to cancel: ", "to cancel:\n").Replace(errs)
-		for _, l := range strings.Split(shown, "\n") {
-			if utf8.RuneCountInString(l) <= 80 || longestWord(l) > 60 {
-				continue
-			}
-			t.Errorf("%s: a line of %d columns:\n%s", name, utf8.RuneCountInString(l), l)
+		assertFits(t, name, errs)
+	}
+}
+
+// assertFits fails the test for a line of a confirmation (errs) wider than 80 columns,
+// unless it holds a word too long for any line.
+func assertFits(t *testing.T, name, errs string) {
+	t.Helper()
+	// A terminal echoes the line typed at each prompt, enter included.
+	shown := strings.NewReplacer("cancels: ", "cancels:\n", "to cancel: ", "to cancel:\n").Replace(errs)
+	for _, l := range strings.Split(shown, "\n") {
+		if utf8.RuneCountInString(l) <= 80 || longestWord(l) > 60 {
+			continue
 		}
+		t.Errorf("%s: a line of %d columns:\n%s", name, utf8.RuneCountInString(l), l)
 	}
 }
 

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -143,15 +144,47 @@ func TrainingPlanTypes() []string {
 // them (ml.u-p6e-gb200x36, an UltraServerType); a plan of an UltraServer type is counted
 // in UltraServers.
 func TrainingPlanTypesSentence() string {
-	instances := slices.Sorted(slices.Values(trainingPlanTypes))
+	instances := slices.SortedFunc(slices.Values(trainingPlanTypes), naturalCompare)
 	var ultras []string
-	for _, u := range slices.Sorted(slices.Values(trainingPlanUltraServers)) {
+	for _, u := range slices.SortedFunc(slices.Values(trainingPlanUltraServers), naturalCompare) {
 		if t, ok := LookupType(strings.TrimPrefix(u, sageMakerPrefix)); ok && t.UltraServer {
 			u += fmt.Sprintf(" (%d × %s%s)", t.Instances, sageMakerPrefix, t.MemberType)
 		}
 		ultras = append(ultras, u)
 	}
 	return "instances of " + strings.Join(instances, ", ") + "; UltraServers, counted in UltraServers, of " + strings.Join(ultras, ", ")
+}
+
+// naturalCompare orders names as people read them: runs of digits by their value, so that
+// ml.p5.4xlarge comes before ml.p5.48xlarge.
+func naturalCompare(a, b string) int {
+	for a != "" && b != "" {
+		da, db := digitsPrefix(a), digitsPrefix(b)
+		if da != "" && db != "" {
+			na, nb := strings.TrimLeft(da, "0"), strings.TrimLeft(db, "0")
+			if c := cmp.Compare(len(na), len(nb)); c != 0 {
+				return c
+			}
+			if c := strings.Compare(na, nb); c != 0 {
+				return c
+			}
+			a, b = a[len(da):], b[len(db):]
+			continue
+		}
+		if a[0] != b[0] {
+			return cmp.Compare(a[0], b[0])
+		}
+		a, b = a[1:], b[1:]
+	}
+	return cmp.Compare(len(a), len(b))
+}
+
+func digitsPrefix(s string) string {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return s[:i]
 }
 
 // IsTrainingPlanUltraServer reports whether the (ml.* or EC2) name is an UltraServer type

@@ -59,9 +59,12 @@ func findListed(ctx context.Context, client *awsapi.Client, src source.Source, q
 	if errors.Is(err, awsapi.ErrNotListed) && listed {
 		if aq, ok := l.again(q); ok {
 			if check(aq) != nil && aq.Start.Before(q.Start) {
+				// From now on, the listing's window holds nothing the fresh one did not
+				// unless it ends later: a call that cannot find more is not spent.
 				aq.Start = q.Start
+				ok = aq.End.After(q.End)
 			}
-			if check(aq) == nil {
+			if ok && check(aq) == nil {
 				var n int
 				if o, n, err = find(ctx, src, aq, id); err == nil {
 					return o, &l, nil

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/gpublock/gpublock/aws/awsapi"
@@ -20,6 +21,8 @@ import (
 type listing struct {
 	asked      time.Time
 	start, end time.Time
+	typ        string // the type the listing's call asked, in its source's form
+	days       int    // the length it asked
 	offering   model.Offering
 }
 
@@ -31,18 +34,28 @@ func listingOf(client *awsapi.Client, src model.Source, region, id string) (list
 	if !ok {
 		return listing{}, false
 	}
-	return listing{asked: e.Asked, start: e.Cell.Start, end: e.Cell.End, offering: o}, true
+	return listing{asked: e.Asked, start: e.Cell.Start, end: e.Cell.End, typ: e.Cell.Type, days: e.Cell.Days, offering: o}, true
 }
 
 // again is q asking the listing's window instead of its own: a window relative to now has
 // moved since the listing, and a training plan offering's id is that of the window of the
-// search that gave it. ok is false when the window is q's own (asking it again would only
-// repeat the answer).
+// search that gave it. It asks only the listing's type and length when q holds them (a
+// swept range would spend a call per length on AWS's bucket for one offering). ok is false
+// when the window is q's own (asking it again would only repeat the answer).
 func (l listing) again(q model.Query) (model.Query, bool) {
 	if l.start.Equal(q.Start) && l.end.Equal(q.End) {
 		return q, false
 	}
 	q.Start, q.End = l.start, l.end
+	if l.days >= q.Durations.MinDays && l.days <= q.Durations.MaxDays {
+		q.Durations = model.DurationRange{MinDays: l.days, MaxDays: l.days}
+	}
+	for _, t := range q.InstanceTypes {
+		if t == l.typ || "ml."+strings.TrimPrefix(t, "ml.") == l.typ { // a plan's type is asked by its ml. name
+			q.InstanceTypes = []string{t}
+			break
+		}
+	}
 	return q, true
 }
 

@@ -139,3 +139,43 @@ func TestPlanListedWithoutTheCacheIsNotBought(t *testing.T) {
 		t.Fatalf("%d plans bought", len(plans))
 	}
 }
+
+// The listing's window is asked for the listing's own type and length only: one call, not
+// a sweep of the flags' range.
+func TestListingAsksItsOwnTypeAndLength(t *testing.T) {
+	start := time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
+	l := listing{start: start, end: start.AddDate(0, 2, 0), typ: "ml.p5.48xlarge", days: 3}
+	q := model.Query{InstanceTypes: []string{"p5e.48xlarge", "p5.48xlarge"}, Durations: model.DurationRange{MinDays: 2, MaxDays: 5},
+		Start: start.Add(3 * time.Minute), End: l.end.Add(3 * time.Minute)}
+	aq, ok := l.again(q)
+	if !ok || !aq.Start.Equal(l.start) || !aq.End.Equal(l.end) || aq.Durations != (model.DurationRange{MinDays: 3, MaxDays: 3}) ||
+		len(aq.InstanceTypes) != 1 || aq.InstanceTypes[0] != "p5.48xlarge" {
+		t.Fatalf("asked %+v (%v)", aq, ok)
+	}
+	if _, ok := l.again(aq); ok {
+		t.Fatal("the listing's own window was asked again")
+	}
+	// Flags that do not hold the listing's type or length are asked as they are.
+	other := model.Query{InstanceTypes: []string{"p5e.48xlarge"}, Durations: model.DurationRange{MinDays: 7, MaxDays: 7}, Start: q.Start, End: q.End}
+	if aq, _ := l.again(other); aq.InstanceTypes[0] != "p5e.48xlarge" || aq.Durations.MinDays != 7 {
+		t.Fatalf("asked %+v", aq)
+	}
+}
+
+// A plan listed by a sweep of lengths is bought minutes later with the same flags.
+func TestPlanListedBySweepIsBought(t *testing.T) {
+	cs := cmdtest.StartPlanSim(t)
+	flags := []string{"--source", "training-plans", "--region", "us-east-1", "--type", "p5.48xlarge", "--count", "2", "--duration", "2d-5d"}
+	code, out, errs := runCLI(append([]string{"offerings", "--endpoint-url", cs.URL, "-o", "json"}, flags...)...)
+	var rows []printers.OfferingJSON
+	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) == 0 {
+		t.Fatalf("offerings: exit %d\n%s\n%s", code, out, errs)
+	}
+	off := rows[len(rows)-1]
+	cs.Emulator.Advance(3 * time.Minute)
+	code, out, errs = runCLI(append(append([]string{"purchase", off.TrainingPlanOfferingId, "--endpoint-url", cs.URL}, flags...), "--yes", "-o", "json")...)
+	var res PlanPurchaseJSON
+	if code != 0 || json.Unmarshal([]byte(out), &res) != nil || res.TrainingPlanOfferingId != off.TrainingPlanOfferingId {
+		t.Fatalf("purchase: exit %d, %+v\n%s", code, res, errs)
+	}
+}

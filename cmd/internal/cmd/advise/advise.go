@@ -15,6 +15,7 @@ import (
 
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/capacityblocks"
+	"github.com/gpublock/gpublock/aws/trainingplans"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/offerings"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/cmd/internal/printers"
@@ -158,11 +159,11 @@ func searchForJob(ctx context.Context, client *awsapi.Client, qs []model.Query, 
 	// A recurring job asks a search per slice, all at AWS's pace: when that adds up to
 	// progressAfter or more, say before each search how far the advice is, what it has
 	// found, and what is left.
-	cb := capacityblocks.New(client)
-	say := cb.CostOfAll(blockQueries(qs)).Wait >= progressAfter
+	cost := costOfAll(client)
+	say := cost(qs).Wait >= progressAfter
 	for i, q := range qs {
 		if say {
-			fmt.Fprintln(stderr, searchNote(i, len(qs), advisor.Dedupe(in.Offerings), cb.CostOfAll(blockQueries(qs[i:]))))
+			fmt.Fprintln(stderr, searchNote(i, len(qs), advisor.Dedupe(in.Offerings), cost(qs[i:])))
 		}
 		res := offerings.Search(ctx, "advise", client, q, true, false, nil, once)
 		if ctx.Err() != nil {
@@ -201,16 +202,30 @@ func searchForJob(ctx context.Context, client *awsapi.Client, qs []model.Query, 
 // says how far it is (a variable for the tests, which cannot wait that long).
 var progressAfter = 10 * time.Second
 
-// blockQueries are the queries of qs that search Capacity Blocks: the EC2 calls whose
-// buckets CostOfAll reads (training plans' go through SageMaker's).
-func blockQueries(qs []model.Query) []model.Query {
-	var out []model.Query
-	for _, q := range qs {
-		if q.Searches(model.SourceCapacityBlock) {
-			out = append(out, q)
+// costOfAll is what searches run one after another from now cost at AWS's pace: the
+// Capacity Blocks' calls through EC2's buckets, the training plans' through SageMaker's,
+// each as it is now; one waits for the other, so their waits add up, and the busier
+// service's region is named.
+func costOfAll(client *awsapi.Client) func(qs []model.Query) capacityblocks.SearchCost {
+	cb, tp := capacityblocks.New(client), trainingplans.New(client)
+	return func(qs []model.Query) capacityblocks.SearchCost {
+		var blocks, plans []model.Query
+		for _, q := range qs {
+			if q.Searches(model.SourceCapacityBlock) {
+				blocks = append(blocks, q)
+			} else if q.Searches(model.SourceTrainingPlan) {
+				plans = append(plans, q)
+			}
 		}
+		cost := cb.CostOfAll(blocks)
+		calls, wait, region := tp.CostOfAll(plans)
+		cost.Calls += calls
+		if wait > cost.Wait {
+			cost.Region = region
+		}
+		cost.Wait += wait
+		return cost
 	}
-	return out
 }
 
 // searchNote is what is said before search i (from 0) of n: the searches and calls left

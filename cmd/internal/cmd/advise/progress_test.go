@@ -59,3 +59,20 @@ func TestSearchNote(t *testing.T) {
 		t.Fatalf("got %q", got)
 	}
 }
+
+// A SageMaker job's searches are training plans': their calls are counted too.
+func TestRecurringSageMakerAdviceCountsPlanCalls(t *testing.T) {
+	cs := cmdtest.StartPlanSim(t)
+	old := progressAfter
+	progressAfter = 0
+	t.Cleanup(func() { progressAfter = old })
+	code, out, errs := runCLI("advise", "--endpoint-url", cs.URL, "--type", "p5.48xlarge", "--instances", "2",
+		"--monthly-hours", "200", "--months", "12", "--sagemaker", "--region", "us-east-1")
+	if code != 0 || !strings.Contains(out, "RANK") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	m := regexp.MustCompile(`search 1 of (\d+); the advice follows the last; left: (\d+) searches, (\d+) calls`).FindStringSubmatch(errs)
+	if m == nil || m[1] != m[2] || m[3] != m[1] { // one type, one length, one region: a call a search
+		t.Fatalf("stderr:\n%s", errs)
+	}
+}

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -137,6 +138,55 @@ func TrainingPlanTypes() []string {
 	return out
 }
 
+// TrainingPlanTypesSentence names what training plans reserve, for a message: the
+// instance types, then the UltraServer types with what each holds. AWS names both a
+// GB200 instance (ml.p6e-gb200.36xlarge, an InstanceType) and the UltraServers made of
+// them (ml.u-p6e-gb200x36, an UltraServerType); a plan of an UltraServer type is counted
+// in UltraServers.
+func TrainingPlanTypesSentence() string {
+	instances := slices.SortedFunc(slices.Values(trainingPlanTypes), naturalCompare)
+	var ultras []string
+	for _, u := range slices.SortedFunc(slices.Values(trainingPlanUltraServers), naturalCompare) {
+		if t, ok := LookupType(strings.TrimPrefix(u, sageMakerPrefix)); ok && t.UltraServer {
+			u += fmt.Sprintf(" (%d × %s%s)", t.Instances, sageMakerPrefix, t.MemberType)
+		}
+		ultras = append(ultras, u)
+	}
+	return "instances of " + strings.Join(instances, ", ") + "; UltraServers, counted in UltraServers, of " + strings.Join(ultras, ", ")
+}
+
+// naturalCompare orders names as people read them: runs of digits by their value, so that
+// ml.p5.4xlarge comes before ml.p5.48xlarge.
+func naturalCompare(a, b string) int {
+	for a != "" && b != "" {
+		da, db := digitsPrefix(a), digitsPrefix(b)
+		if da != "" && db != "" {
+			na, nb := strings.TrimLeft(da, "0"), strings.TrimLeft(db, "0")
+			if c := cmp.Compare(len(na), len(nb)); c != 0 {
+				return c
+			}
+			if c := strings.Compare(na, nb); c != 0 {
+				return c
+			}
+			a, b = a[len(da):], b[len(db):]
+			continue
+		}
+		if a[0] != b[0] {
+			return cmp.Compare(a[0], b[0])
+		}
+		a, b = a[1:], b[1:]
+	}
+	return cmp.Compare(len(a), len(b))
+}
+
+func digitsPrefix(s string) string {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return s[:i]
+}
+
 // IsTrainingPlanUltraServer reports whether the (ml.* or EC2) name is an UltraServer type
 // of training plans, whose count is of UltraServers, not instances.
 func IsTrainingPlanUltraServer(typ string) bool {
@@ -188,7 +238,7 @@ func (s Source) TypeIn(typ string) (string, error) {
 		if slices.Contains(TrainingPlanTypes(), ml) {
 			return ml, nil
 		}
-		return "", fmt.Errorf("%s: training plans do not reserve %s (they reserve %s)", s.Plural(), ml, strings.Join(TrainingPlanTypes(), ", "))
+		return "", fmt.Errorf("%s: training plans do not reserve %s (they reserve %s)", s.Plural(), ml, TrainingPlanTypesSentence())
 	}
 	return "", fmt.Errorf("unknown source %d", int(s))
 }

@@ -72,3 +72,26 @@ func TestTrainingPlanTypesSorted(t *testing.T) {
 		t.Errorf("unsorted: %v", ts)
 	}
 }
+
+// The list of what plans reserve says which names are UltraServers, and what they hold:
+// AWS names both the GB200 instance and the UltraServers of them.
+func TestTrainingPlanTypesSentence(t *testing.T) {
+	got := TrainingPlanTypesSentence()
+	want := "instances of ml.p4d.24xlarge, ml.p4de.24xlarge, ml.p5.4xlarge, ml.p5.48xlarge, ml.p5e.48xlarge, ml.p5en.48xlarge, " +
+		"ml.p6-b200.48xlarge, ml.p6-b300.48xlarge, ml.p6e-gb200.36xlarge, ml.trn1.32xlarge, ml.trn2.48xlarge; " +
+		"UltraServers, counted in UltraServers, of ml.u-p6e-gb200x36 (9 × ml.p6e-gb200.36xlarge), ml.u-p6e-gb200x72 (18 × ml.p6e-gb200.36xlarge)"
+	if got != want {
+		t.Fatalf("got  %q\nwant %q", got, want)
+	}
+	if _, err := SourceTrainingPlan.TypeIn("ml.foo"); err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("TypeIn: %v", err)
+	}
+	for _, c := range [][2]string{{"ml.p5.4xlarge", "ml.p5.48xlarge"}, {"p4d.24xlarge", "p4de.24xlarge"}, {"a9", "a10"}, {"a", "ab"}, {"x007", "x8"}} {
+		if naturalCompare(c[0], c[1]) >= 0 || naturalCompare(c[1], c[0]) <= 0 {
+			t.Errorf("%s does not come before %s", c[0], c[1])
+		}
+	}
+	if naturalCompare("ml.p5.48xlarge", "ml.p5.48xlarge") != 0 {
+		t.Error("a name is not equal to itself")
+	}
+}

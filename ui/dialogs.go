@@ -152,6 +152,10 @@ func (m Model) openPurchaseOf(o model.Offering) (tea.Model, tea.Cmd) {
 	case m.pc.Backend == nil:
 		m.flash = "Not connected, so nothing can be bought."
 		return m, nil
+	case o.Started(m.pc.Now()):
+		// Whichever screen it was picked on (the search's rows, the advisor's calendar).
+		m.flash = o.StartedSentence(m.pc.Location)
+		return m, nil
 	}
 	d, cmd := purchase.New(m.actionEnv(), o)
 	m.dialog, m.buyRows = d, nil

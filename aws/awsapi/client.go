@@ -129,6 +129,8 @@ type Client struct {
 	// cwPacers and cwRetryer are CloudWatch's: no buckets, the reads' retry budget.
 	cwPacers  *pacers
 	cwRetryer aws.RetryerV2
+	// servicePacers are other services' pacers (NewServicePacer), by service and endpoint.
+	servicePacers map[string]*ServicePacer
 }
 
 // New loads the SDK configuration (the whole credential chain unless cfg.Credentials is

@@ -211,10 +211,27 @@ type ServicePacer struct {
 	retryer aws.RetryerV2
 }
 
-// NewServicePacer makes the pacer of a service reached at endpoint ("" for AWS's own),
-// named service in the emulator's /_sim/limits, whose buckets on AWS are onAWS. It makes no
-// call until the first paced one.
+// NewServicePacer is the pacer of a service reached at endpoint ("" for AWS's own), named
+// service in the emulator's /_sim/limits, whose buckets on AWS are onAWS. It makes no call
+// until the first paced one. There is one per client, service and endpoint: AWS counts
+// every call of the account in one bucket, and the commands build a source (and so ask
+// for its pacer) per search.
 func (c *Client) NewServicePacer(endpoint, service string, onAWS apilimit.Table) *ServicePacer {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	key := service + " " + endpoint
+	if p, ok := c.servicePacers[key]; ok {
+		return p
+	}
+	if c.servicePacers == nil {
+		c.servicePacers = map[string]*ServicePacer{}
+	}
+	p := c.newServicePacer(endpoint, service, onAWS)
+	c.servicePacers[key] = p
+	return p
+}
+
+func (c *Client) newServicePacer(endpoint, service string, onAWS apilimit.Table) *ServicePacer {
 	ps := newPacers(c)
 	ps.resolve = func() *apilimit.Table { return c.rateLimitsAt(endpoint, service, onAWS) }
 	r := c.retryer

@@ -54,7 +54,7 @@ func (c *Client) ExtensionChoices(ctx context.Context, b model.Block, found func
 	order := model.ExtensionAskOrder(model.ExtensionLengths(b), c.chosenExtensionDays())
 	shortestEmpty := 0 // the shortest length AWS offered nothing for; 0: none yet
 	progress := ExtensionProgress{Lengths: len(order)}
-	hook, _ := ctx.Value(extensionProgressKey{}).(func(ExtensionProgress))
+	hook := source.ExtensionProgressHook(ctx)
 	report := func() { // called with mu held
 		if hook == nil {
 			return
@@ -137,20 +137,14 @@ func (c *Client) ExtensionChoices(ctx context.Context, b model.Block, found func
 
 const opDescribeExtensionOfferings = "DescribeCapacityBlockExtensionOfferings"
 
-// ExtensionProgress is how far ExtensionChoices has come: of Lengths, Asked have answered
-// (Found with an offering), Skipped were not asked (a shorter one has none, or AWS refused
-// the block), Left are still to ask, which AWS's request bucket makes take about Wait.
-type ExtensionProgress struct {
-	Lengths, Asked, Found, Skipped, Left int
-	Wait                                 time.Duration
-}
-
-type extensionProgressKey struct{}
+// ExtensionProgress is how far ExtensionChoices has come (model's, which the front ends
+// read).
+type ExtensionProgress = model.ExtensionProgress
 
 // WithExtensionProgress has ExtensionChoices, run under the returned context, call f after
 // every length (from any goroutine, one call at a time).
 func WithExtensionProgress(ctx context.Context, f func(ExtensionProgress)) context.Context {
-	return context.WithValue(ctx, extensionProgressKey{}, f)
+	return source.WithExtensionProgress(ctx, f)
 }
 
 // chosenExtensionDays are the lengths, in days, of the extensions this machine's journal

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -635,6 +636,41 @@ func (c *Client) CostOf(q model.Query) SearchCost {
 		l, ok := c.pacer.Limit(r, opDescribeOfferings)
 		if !ok || per[r] == 0 {
 			continue
+		}
+		if w := l.Bound(per[r], 0); w > cost.Wait || cost.Region == "" {
+			cost.Wait, cost.Region = w, r
+		}
+	}
+	return cost
+}
+
+// CostOfAll is what the searches qs, run one after another from now, will cost: their
+// calls added up per region (each search's own cost would assume a full bucket for each,
+// and many small searches add up to a long wait), through each region's bucket as it is
+// now, so that what a search before them drained refills first.
+func (c *Client) CostOfAll(qs []model.Query) SearchCost {
+	per := map[string]int{}
+	var cost SearchCost
+	for _, q := range qs {
+		if len(dedupe(q.Regions)) == 0 {
+			q.Regions = []string{c.api.Region()}
+		}
+		_, calls, _ := planSearch(q, c.typesPerCall())
+		cost.Calls += len(calls)
+		for _, call := range calls {
+			per[call.region]++
+		}
+	}
+	read := c.pacer.Bucket(opDescribeOfferings)
+	for _, r := range slices.Sorted(maps.Keys(per)) {
+		l, ok := c.pacer.Limit(r, opDescribeOfferings)
+		if !ok {
+			continue
+		}
+		if read != nil {
+			if tokens, _, ok := read(r); ok {
+				l.Burst = tokens
+			}
 		}
 		if w := l.Bound(per[r], 0); w > cost.Wait || cost.Region == "" {
 			cost.Wait, cost.Region = w, r

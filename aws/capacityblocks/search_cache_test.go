@@ -267,6 +267,18 @@ func TestPurchaseOfAnOldListingAsksAgain(t *testing.T) {
 		!strings.Contains(err.Error(), "no longer offered") {
 		t.Fatalf("a gone offering: %v", err)
 	}
+
+	// One that started (and ended) since it was listed is refused in words, without a
+	// call: a window that has passed is no question to ask AWS.
+	now := c.api.Now(context.Background())
+	started := old
+	started.Start, started.End = now.Add(-3*time.Hour), now.Add(-time.Hour)
+	before = describes()
+	_, err = spend.New(c.api, c).Prepare(context.Background(), c, source.Intent{Kind: source.SpendPurchase, Offering: started, CheckOnly: true})
+	if err == nil || !strings.Contains(err.Error(), "started at") || !strings.Contains(err.Error(), "Search again") ||
+		strings.Contains(err.Error(), "InvalidParameterValue") || describes() != before {
+		t.Fatalf("a started offering: %v (%d calls)", err, describes()-before)
+	}
 }
 
 // A large search says before it starts what AWS's buckets make it cost.

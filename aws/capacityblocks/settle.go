@@ -137,6 +137,11 @@ func (c *Client) settleIntent(ctx context.Context, e source.JournalEntry) (sourc
 // can list it, in its own region, type, count, length and window.
 func (c *Client) askAgain(ctx context.Context, in *source.Intent) error {
 	o := in.Offering
+	// A block whose start has passed is sold no more, and its window is no question to ask
+	// (AWS refuses a range that has ended with InvalidParameterValue).
+	if o.Started(c.api.Now(ctx)) {
+		return awsapi.NotBoughtError(o.StartedSentence(nil), "", nil)
+	}
 	days := int((o.Minutes() + 24*60 - 1) / (24 * 60))
 	q := model.Query{InstanceTypes: []string{o.InstanceType}, Count: o.Count, Regions: []string{o.Region},
 		Durations: model.DurationRange{MinDays: days, MaxDays: days}, Start: o.Start, End: o.End, AllZones: true}

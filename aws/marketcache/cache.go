@@ -59,10 +59,17 @@ type Cell struct {
 	Start    time.Time
 	End      time.Time
 	AllZones bool `json:",omitempty"`
+	// Targets are a training plan search's target resources, comma-separated: another
+	// answer than that of other targets.
+	Targets string `json:",omitempty"`
 }
 
 func (c Cell) key() string {
-	return fmt.Sprintf("%s|%s|%s|%s|%d|%d|%t", c.Source, c.Backend, c.Region, c.Type, c.Count, c.Days, c.AllZones)
+	k := fmt.Sprintf("%s|%s|%s|%s|%d|%d|%t", c.Source, c.Backend, c.Region, c.Type, c.Count, c.Days, c.AllZones)
+	if c.Targets != "" {
+		k += "|" + c.Targets
+	}
+	return k
 }
 
 // Entry is a cell's last answer and when it was asked.
@@ -187,6 +194,35 @@ func (c *Cache) Get(now time.Time, cells ...Cell) []Entry {
 		out = append(out, in)
 	}
 	return out
+}
+
+// Listed finds the latest answer (at most MaxAge old at now) of source's searches on
+// backend in region that listed the offering id, with the cell as it was asked: the
+// window of the search that listed it. A purchase uses it to ask that window again when
+// the same flags, read at a later "now", no longer list the offering; what it buys is
+// taken from that fresh answer, never from the cache.
+func (c *Cache) Listed(now time.Time, source, backend, region, id string) (Entry, model.Offering, bool) {
+	if c == nil || id == "" {
+		return Entry{}, model.Offering{}, false
+	}
+	byKey, _ := c.read(now)
+	var (
+		best  Entry
+		found model.Offering
+		ok    bool
+	)
+	for _, e := range byKey {
+		if e.Cell.Source != source || e.Cell.Backend != backend || e.Cell.Region != region || (ok && !e.Asked.After(best.Asked)) {
+			continue
+		}
+		for _, o := range e.Offerings {
+			if o.ID == id {
+				best, found, ok = e, o, true
+				break
+			}
+		}
+	}
+	return best, found, ok
 }
 
 // Put replaces cell's answer whole with offs, asked at asked: a row no longer offered

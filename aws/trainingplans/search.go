@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/aws/smithy-go"
 
 	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/marketcache"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 )
@@ -162,6 +164,7 @@ func (s *search) input(cl call) *sagemaker.SearchTrainingPlanOfferingsInput {
 
 func (s *search) do(ctx context.Context, cl call) {
 	hooked := awsapi.WithThrottleHook(ctx, func(error) { s.fan.Throttled(ctx, cl.region) })
+	asked := time.Now().UTC()
 	out, err := s.c.in(cl.region).SearchTrainingPlanOfferings(hooked, s.input(cl))
 	if err != nil {
 		if notOffered(err) {
@@ -181,7 +184,28 @@ func (s *search) do(ctx context.Context, cl call) {
 		offs = append(offs, off)
 	}
 	s.fan.Deliver(ctx, cl.region, offs)
+	s.remember(cl, asked, offs)
 	s.fan.Finish(ctx, cl.region, nil)
+}
+
+// remember keeps a call's whole answer in the market cache with the window it asked: an
+// offering's id is that of the search's window (the emulator's is; AWS's ids are not
+// documented), so a purchase of an offering listed earlier asks that window again
+// (marketcache.Cache.Listed). No screen shows a plan from the cache.
+func (s *search) remember(cl call, asked time.Time, offs []Offering) {
+	cache, backend := s.c.base.MarketCache()
+	if cache == nil {
+		return
+	}
+	rows := make([]model.Offering, len(offs))
+	for i, o := range offs {
+		rows[i] = ModelOffering(o)
+	}
+	cell := marketcache.Cell{Source: model.SourceTrainingPlan.Name(), Backend: backend, Region: cl.region, Type: cl.typ,
+		Count: s.q.Count, Days: cl.days, Start: s.q.Start, End: s.q.End, Targets: strings.Join(s.q.Targets, ",")}
+	if err := cache.Put(cell, asked, rows); err != nil {
+		slog.Debug("market cache not written", "err", err)
+	}
 }
 
 // notOffered recognises SageMaker's answer for a type a region does not offer as a plan:

@@ -51,7 +51,7 @@ func LookupFailure(client *awsapi.Client, err error) error {
 // SummaryHead opens a confirmation: what it is and against which backend. The facts that
 // follow (printFacts) name the account and region.
 func SummaryHead(w io.Writer, title string, info cmdutil.BackendInfo) {
-	fmt.Fprintf(w, "\n%s (%s): %s\n", title, info.Mode, info.Reason)
+	fmt.Fprintf(w, "\n%s\n", Wrap(fmt.Sprintf("%s (%s): %s", title, info.Mode, info.Reason)))
 }
 
 // PrintFacts writes a confirmation's facts (model's, the words the dialogs say) as
@@ -71,6 +71,15 @@ func PrintFacts(w io.Writer, f model.Facts) {
 // factsColumns is the width the facts are wrapped to: a terminal's least, so that no
 // terminal cuts a word of what is agreed to.
 const factsColumns = 80
+
+// Wrap breaks a sentence of a confirmation between words at factsColumns, as the facts
+// are: the lines around the facts are read as carefully.
+func Wrap(s string) string { return wrapWords(s, factsColumns) }
+
+// WrapIndented is Wrap for a sentence printed after indent, its lines following on under it.
+func WrapIndented(indent, s string) string {
+	return indent + strings.ReplaceAll(wrapWords(s, factsColumns-utf8.RuneCountInString(indent)), "\n", "\n"+indent)
+}
 
 // wrapWords breaks s between words into lines of at most n columns; a word longer than a
 // line stays whole (an id, an ARN) rather than be cut.
@@ -203,7 +212,7 @@ func PermissionLine(stderr io.Writer, p source.Prepared) {
 // ConfirmAgain asks, when an interrupted run already did it (say says what) and --again
 // asks for a second one, to type again.
 func ConfirmAgain(ctx context.Context, ios *cmdutil.IOStreams, cmd string, yes bool, say, prompt, done string) bool {
-	fmt.Fprintln(ios.ErrOut, say)
+	fmt.Fprintln(ios.ErrOut, Wrap(say))
 	return Confirmed(ctx, ios, cmd, yes, prompt, "again", done)
 }
 

@@ -23,7 +23,8 @@ func readTyped(ctx context.Context, ios *cmdutil.IOStreams, prompt, word string)
 	if tty {
 		discardTypeAhead(f)
 	}
-	fmt.Fprintf(stderr, "%s Type %s and press enter to go ahead; an empty line cancels: ", prompt, word)
+	// Wrapped as the facts are; the cursor waits after the last word.
+	fmt.Fprintf(stderr, "%s ", Wrap(fmt.Sprintf("%s Type %s and press enter to go ahead; an empty line cancels:", prompt, word)))
 	if tty {
 		t := time.NewTimer(ios.Dwell)
 		select {
@@ -38,7 +39,7 @@ func readTyped(ctx context.Context, ios *cmdutil.IOStreams, prompt, word string)
 		early := pendingInput(f)
 		discardTypeAhead(f)
 		if early > 0 {
-			fmt.Fprintf(stderr, "\nInput typed before the confirmation was readable was discarded; type %s now: ", word)
+			fmt.Fprintf(stderr, "\n%s ", Wrap(fmt.Sprintf("Input typed before the confirmation was readable was discarded; type %s now:", word)))
 		}
 	}
 	// A line is read only when asked for (next), so that nothing is read for a prompt that
@@ -68,7 +69,7 @@ func readTyped(ctx context.Context, ios *cmdutil.IOStreams, prompt, word string)
 			case s == word:
 				return true
 			}
-			fmt.Fprintf(stderr, "%q is not %s: type %s, or an empty line to cancel: ", s, word, word)
+			fmt.Fprintf(stderr, "%s ", Wrap(fmt.Sprintf("%q is not %s: type %s, or an empty line to cancel:", s, word, word)))
 		case <-ctx.Done():
 			fmt.Fprintln(stderr)
 			return false

@@ -89,7 +89,7 @@ func detailLines(th theme.Theme, rules model.WarnRules, b model.Block, fee model
 	if !WillNotRun(b) {
 		field("Terminates at", both(b.TerminationAt())+" · instances are terminated from 30 minutes before the end")
 	}
-	field("Running", fmt.Sprintf("%d of %d instances (%d available)", b.RunningCount, b.TotalCount, b.AvailableCount))
+	field("Running", fmt.Sprintf("%d of %d instances (%s)", b.RunningCount, b.TotalCount, FreeWords(b)))
 	switch {
 	case b.State == model.StatePaymentFailed:
 		field("What to do", "check the account's payment method (AWS Billing console), then search again (1): the capacity went back on sale")
@@ -229,4 +229,15 @@ func warningLines(th theme.Theme, rules model.WarnRules, b model.Block, now time
 		out = append(out, style.Render(l))
 	}
 	return out
+}
+
+// FreeWords is a block's free count as the CLI's table and the launch confirmations state
+// it (model.Block.FreeCount), and AWS's available count beside it when they differ (none
+// available before the start while the payment is pending).
+func FreeWords(b model.Block) string {
+	free := fmt.Sprintf("%d free", b.FreeCount())
+	if b.FreeCount() != b.AvailableCount {
+		free += fmt.Sprintf("; AWS counts %d available until it starts", b.AvailableCount)
+	}
+	return free
 }

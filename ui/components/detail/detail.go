@@ -115,9 +115,9 @@ func content(th theme.Theme, o model.Offering, c *pricing.Comparison, q model.Qu
 			field("Break-even", be)
 		}
 	}
-	when := "now (a near-term block)"
-	if d := o.Start.Sub(now); d > 0 {
-		when = "in " + model.ShortSpan(d)
+	when := "in " + model.ShortSpan(o.Start.Sub(now))
+	if o.Started(now) {
+		when = StartedWords
 	}
 	field("Starts", when)
 
@@ -201,3 +201,7 @@ func shellWrap(cmd string, width int) []string {
 	}
 	return append(out, line)
 }
+
+// StartedWords is the detail's start of an offering that has started: it is not for sale
+// any more (model.Offering.Started), whatever the row says until the clock's tick takes it off.
+const StartedWords = "already started: AWS no longer sells it"

@@ -90,9 +90,9 @@ func planContent(l *drawer, o model.Offering, c *pricing.Comparison, q model.Que
 			}
 		}
 	}
-	when := "now"
-	if d := o.Start.Sub(now); d > 0 {
-		when = "in " + model.ShortSpan(d)
+	when := "in " + model.ShortSpan(o.Start.Sub(now))
+	if o.Started(now) {
+		when = StartedWords
 	}
 	l.field("Starts", when)
 	l.add(spacer)

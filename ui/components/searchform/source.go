@@ -104,9 +104,9 @@ func (m *Model) validatePlans(q *model.Query, now time.Time, errs map[Field]stri
 	}
 	switch {
 	case len(q.InstanceTypes) == 0:
-		errs[Types] = "none chosen; choose a type training plans reserve (" + strings.Join(model.TrainingPlanTypes(), ", ") + ")"
+		errs[Types] = "none chosen; choose a type training plans reserve (" + model.TrainingPlanTypesSentence() + ")"
 	case len(bad) > 0:
-		errs[Types] = fmt.Sprintf("training plans do not reserve %s; they reserve %s", strings.Join(bad, ", "), strings.Join(model.TrainingPlanTypes(), ", "))
+		errs[Types] = fmt.Sprintf("training plans do not reserve %s; they reserve %s", strings.Join(bad, ", "), model.TrainingPlanTypesSentence())
 	}
 	if _, done := errs[Count]; !done || strings.HasPrefix(errs[Count], "\"") {
 		if n, err := countOf(m.count.Value()); err != nil {

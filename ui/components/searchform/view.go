@@ -83,7 +83,7 @@ func (m Model) View(width, height int, focused bool) string {
 		}
 		add(label(Types, "Types") + summary)
 		if !m.filtering && m.typeFilter.Value() == "" {
-			add(" " + th.Muted.Render("/ filters the types"))
+			add(" " + th.Muted.Render(typesHint(width)))
 		} else {
 			add(" / " + m.typeFilter.View(max(1, width-3), mark(Types) && m.filtering, th.Value, th.Cursor, th.Muted))
 		}
@@ -364,8 +364,27 @@ func pad(s string, w int) string {
 // accelerators from the 18th, or as far left as a long entry needs (an UltraServer's
 // "72×GB200 185G" under its shorter name), so that the regions column after it stays in
 // line and fits the 40-cell form.
+// typesHint is the line under the types' label: how to filter them and, when the rows have
+// room for it, what the n/m after each type counts; the longest that fits width.
+func typesHint(width int) string {
+	counts := 1 + 3 + 1 + typeCellWidth + 1 + len("n/m") // cursor, box, cell, count
+	if width < counts {
+		return "/ filters the types"
+	}
+	for _, h := range []string{"/ filters the types · n/m: how many of the chosen regions sell it",
+		"/ filters · n/m: chosen regions selling it", "/ filters · n/m: regions selling it"} {
+		if 1+text.Width(h) <= width {
+			return h
+		}
+	}
+	return "/ filters the types"
+}
+
+// typeCellWidth is the width of a type's cell in the list (typeCell).
+const typeCellWidth = 29
+
 func typeCell(t model.InstanceType) string {
-	const nameW, cellW = 16, 29
+	const nameW, cellW = 16, typeCellWidth
 	accel := fmt.Sprintf("%d×%s %dG", t.Accelerators, shortModel(t.AcceleratorModel), t.AcceleratorGiB)
 	name := fmt.Sprintf("%-*s", nameW, t.Name)
 	if w := text.Width(accel); len(t.Name) < nameW && nameW+1+w > cellW {

@@ -42,9 +42,11 @@ type Model struct {
 	prefer  int
 	// ask is the id of the asking under way (its answers stream in while asking); moved
 	// says the person chose a length, which a length answering later must not undo.
-	ask    int64
-	asking bool
-	moved  bool
+	// progress is how far the asking is, as the source last said (none yet: Lengths 0).
+	ask      int64
+	asking   bool
+	moved    bool
+	progress model.ExtensionProgress
 
 	step   step
 	offErr error

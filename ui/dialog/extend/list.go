@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/ui/dialog"
@@ -25,13 +26,14 @@ type extChoicesMsg struct {
 	err     error                // the lengths that could not be asked, beside the choices
 }
 
-// extChoiceMsg is one length offered, while the others are still being asked; next reads
-// the answer after it.
+// extChoiceMsg is one length offered, or how far the asking is (progress), while the
+// others are still being asked; next reads the answer after it.
 type extChoiceMsg struct {
-	dialog int64
-	choice model.ExtensionChoice
-	cmp    pricing.Comparison
-	next   tea.Cmd
+	dialog   int64
+	choice   model.ExtensionChoice
+	cmp      pricing.Comparison
+	progress *model.ExtensionProgress
+	next     tea.Cmd
 }
 
 // fetchChoices asks for every length and prices each choice; the lengths offered arrive
@@ -39,9 +41,16 @@ type extChoiceMsg struct {
 func (d Model) fetchChoices() tea.Cmd {
 	id, b, blk, prices, ctx := d.ask, d.env.Backend, d.b, d.prices, d.ctx()
 	return func() tea.Msg {
-		// Room for every length, so that the asking never waits on a dialog closed meanwhile.
-		found := make(chan extChoiceMsg, len(model.ExtensionLengths(blk))+1)
+		// Room for every length and its progress, so that the asking never waits on a dialog
+		// closed meanwhile; a progress step that finds no room is dropped (a later one says more).
+		found := make(chan extChoiceMsg, 3*len(model.ExtensionLengths(blk))+1)
 		done := make(chan extChoicesMsg, 1)
+		ctx = source.WithExtensionProgress(ctx, func(p model.ExtensionProgress) {
+			select {
+			case found <- extChoiceMsg{dialog: id, progress: &p}:
+			default:
+			}
+		})
 		go func() {
 			choices, err := b.ExtensionChoices(ctx, blk, func(ch model.ExtensionChoice) {
 				found <- extChoiceMsg{dialog: id, choice: ch, cmp: pricing.CompareExtension(prices, ch.Offering.AsOffering(blk))}
@@ -71,6 +80,10 @@ func nextChoice(found <-chan extChoiceMsg, done <-chan extChoicesMsg) tea.Cmd {
 func (d Model) onChoice(msg extChoiceMsg) (dialog.Dialog, tea.Cmd, bool) {
 	if msg.dialog != d.ask || !d.asking {
 		return d, nil, false
+	}
+	if msg.progress != nil {
+		d.progress = *msg.progress
+		return d, msg.next, false
 	}
 	sel, had := d.chosen()
 	i := 0
@@ -132,6 +145,15 @@ func (d Model) onChoices(msg extChoicesMsg) (dialog.Dialog, tea.Cmd, bool) {
 	return d, nil, false
 }
 
+// askingLine says, while lengths are still being asked, how far the asking is and what is
+// left at AWS's pace, once the first length has answered.
+func (d Model) askingLine() string {
+	if d.progress.Lengths > 0 {
+		return "Still asking AWS: " + d.progress.Sentence()
+	}
+	return fmt.Sprintf("Still asking AWS about the other lengths (%d in all; its request limit lets them come slowly)…", len(model.ExtensionLengths(d.b)))
+}
+
 // listKey handles a key while the list is shown (or says nothing is offered).
 func (d Model) listKey(k tea.KeyPressMsg, km KeyMap) (dialog.Dialog, tea.Cmd, bool) {
 	d.spend.Uncap()
@@ -170,7 +192,7 @@ func (d Model) listKey(k tea.KeyPressMsg, km KeyMap) (dialog.Dialog, tea.Cmd, bo
 // askAgain asks AWS for every length again; an answer still on its way answers no one.
 func (d Model) askAgain() (dialog.Dialog, tea.Cmd, bool) {
 	d.id = dialog.NextSeq()
-	d.ask, d.asking, d.moved = d.id, true, false
+	d.ask, d.asking, d.moved, d.progress = d.id, true, false, model.ExtensionProgress{}
 	d.step, d.choices, d.cmps, d.offErr = stepLoading, nil, nil, nil
 	return d, d.fetchChoices(), false
 }
@@ -200,6 +222,9 @@ func (d Model) listLines(w, room int) []string {
 	var out []string
 	switch d.step {
 	case stepLoading:
+		if d.progress.Lengths > 0 {
+			return dialog.WrapStyled(th.Value, "Asking AWS for every length, none offered yet: "+d.progress.Sentence(), w)
+		}
 		return []string{th.Value.Render("Asking AWS for every length at once (1–14 days, then whole weeks up to 182 days in all)…")}
 	case stepNone:
 		if d.offErr != nil {
@@ -229,8 +254,7 @@ func (d Model) listLines(w, room int) []string {
 		}
 	}
 	if d.asking {
-		out = append(out, th.Muted.Render(ansi.Truncate(fmt.Sprintf("Still asking AWS about the other lengths (%d in all; its request limit lets them come slowly)…",
-			len(model.ExtensionLengths(d.b))), w, "…")))
+		out = append(out, th.Muted.Render(ansi.Truncate(d.askingLine(), w, "…")))
 	}
 	if d.offErr != nil {
 		out = append(out, dialog.WrapStyled(th.Warning, d.offErr.Error(), w)...)

@@ -8,6 +8,7 @@ package advisor
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -22,11 +23,13 @@ import (
 	"github.com/gpublock/gpublock/ui/screen"
 )
 
-// Page is one page of a search: offerings of a region, or that region's failure.
+// Page is one page of a search: offerings of a region, or that region's failure, and how
+// far the search is there (Progress, when the source says).
 type Page struct {
 	Region    string
 	Offerings []model.Offering
 	Failed    string // why the region failed; "" otherwise
+	Progress  *model.RegionProgress
 }
 
 // SearchFunc streams a search's pages; the channel is closed when the search is done or
@@ -78,8 +81,12 @@ type Model struct {
 	tab    tab
 	err    string
 
-	run      int  // the id of the latest run; older pages are dropped
-	pending  int  // searches of the run still streaming
+	run      int // the id of the latest run; older pages are dropped
+	pending  int // searches of the run still streaming
+	searches int // searches the run started, pending ones included
+	// progress is each running search's latest progress, by search and region: the
+	// searches share each region's bucket, so the status adds their calls left up.
+	progress map[searchRegion]model.RegionProgress
 	nearby   bool // the run has searched the counts next to the job's
 	ctx      context.Context
 	cancel   context.CancelFunc
@@ -184,24 +191,30 @@ func parseRegions(s string, j adv.Job) ([]string, error) {
 }
 
 type pageMsg struct {
-	run  int
-	ch   <-chan Page
-	page Page
-	done bool
+	run, search int // the run, and its search (the nth it started)
+	ch          <-chan Page
+	page        Page
+	done        bool
 }
 
-func readPage(run int, ch <-chan Page) tea.Cmd {
+// searchRegion is one search of a run in one region.
+type searchRegion struct {
+	search int
+	region string
+}
+
+func readPage(run, search int, ch <-chan Page) tea.Cmd {
 	return func() tea.Msg {
 		p, ok := <-ch
-		return pageMsg{run: run, ch: ch, page: p, done: !ok}
+		return pageMsg{run: run, search: search, ch: ch, page: p, done: !ok}
 	}
 }
 
-func startSearch(ctx context.Context, run int, search SearchFunc, q model.Query) tea.Cmd {
+func startSearch(ctx context.Context, run, n int, search SearchFunc, q model.Query) tea.Cmd {
 	return func() tea.Msg {
 		ch := search(ctx, q)
 		p, ok := <-ch
-		return pageMsg{run: run, ch: ch, page: p, done: !ok}
+		return pageMsg{run: run, search: n, ch: ch, page: p, done: !ok}
 	}
 }
 
@@ -217,6 +230,7 @@ func (m Model) start() (Model, tea.Cmd) {
 		m.cancel()
 	}
 	m.err, m.job, m.offers, m.failed, m.cursor, m.searched, m.pending = "", j, nil, nil, 0, nil, 0
+	m.searches, m.progress = 0, map[searchRegion]model.RegionProgress{}
 	m.mode, m.run = modeResults, m.run+1
 	// the calendar opens on the window's first day
 	today := now.Truncate(24 * time.Hour)
@@ -251,10 +265,31 @@ func (m Model) start() (Model, tea.Cmd) {
 func (m *Model) searchAll(qs []model.Query) tea.Cmd {
 	var cmds []tea.Cmd
 	for _, q := range qs {
-		cmds = append(cmds, startSearch(m.ctx, m.run, m.search(), q))
+		cmds = append(cmds, startSearch(m.ctx, m.run, m.searches, m.search(), q))
+		m.searches++
 	}
 	m.pending += len(qs)
 	return tea.Batch(cmds...)
+}
+
+// paceNote is what AWS's buckets make the run's searches still take: their calls left
+// added up per region (they share its bucket, read at the latest step), by model.PaceNote.
+func (m Model) paceNote() string {
+	byRegion := map[string]model.RegionProgress{}
+	for k, p := range m.progress {
+		r, ok := byRegion[k.region]
+		if ok && r.At.After(p.At) {
+			p.Tokens, p.Rate, p.At = r.Tokens, r.Rate, r.At
+		}
+		p.Done += r.Done
+		p.Left += r.Left
+		byRegion[k.region] = p
+	}
+	ps := make([]model.RegionProgress, 0, len(byRegion))
+	for _, r := range slices.Sorted(maps.Keys(byRegion)) {
+		ps = append(ps, byRegion[r])
+	}
+	return model.PaceNote(ps, m.pc.Now())
 }
 
 // recompute asks pricing/advisor again with what has arrived so far.
@@ -277,6 +312,11 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			return m, nil
 		}
 		if msg.done {
+			for k := range m.progress {
+				if k.search == msg.search {
+					delete(m.progress, k)
+				}
+			}
 			m.pending--
 			if m.pending > 0 {
 				return m, nil
@@ -296,9 +336,12 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		if msg.page.Failed != "" {
 			m.failed = append(m.failed, msg.page.Region+": "+msg.page.Failed)
 		}
+		if p := msg.page.Progress; p != nil {
+			m.progress[searchRegion{msg.search, p.Region}] = *p
+		}
 		m.offers = adv.Dedupe(m.offers)
 		m.recompute()
-		return m, readPage(msg.run, msg.ch)
+		return m, readPage(msg.run, msg.search, msg.ch)
 	case tea.KeyPressMsg:
 		return m.key(msg)
 	}

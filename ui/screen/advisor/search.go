@@ -18,11 +18,11 @@ func searchOver(b source.Backend) SearchFunc {
 		go func() {
 			defer close(out)
 			for ev := range b.Search(ctx, q) {
-				p := Page{Region: ev.Region, Offerings: ev.Offerings}
+				p := Page{Region: ev.Region, Offerings: ev.Offerings, Progress: ev.Progress}
 				if ev.Status != nil && ev.Status.State == model.RegionError {
 					p.Region, p.Failed = ev.Status.Region, ev.Status.Message
 				}
-				if len(p.Offerings) == 0 && p.Failed == "" {
+				if len(p.Offerings) == 0 && p.Failed == "" && p.Progress == nil {
 					continue
 				}
 				select {

@@ -189,7 +189,10 @@ func (m Model) statusText() string {
 	var s string
 	switch {
 	case m.pending > 0:
-		s = fmt.Sprintf("searching… %s so far", offerings)
+		s = fmt.Sprintf("searching… %d of %d searches done · %s so far", m.searches-m.pending, m.searches, offerings)
+		if note := m.paceNote(); note != "" {
+			s += " · " + note
+		}
 	case len(m.searched) > 0:
 		s = "searched: " + offerings
 	default:

@@ -113,6 +113,10 @@ func (m Model) searchPaneKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 				m.flash = screen.Say(why)
 				return m, nil
 			}
+			if o.Started(m.pc.Now()) {
+				m.flash = screen.Say(o.StartedSentence(m.pc.Location) + " (r runs it again)")
+				return m, nil
+			}
 			rows := m.rows
 			return m, func() tea.Msg { return screen.OpenPurchase{Offering: o, FromRows: true, Rows: rows} }
 		}

@@ -159,9 +159,14 @@ func (m *Model) SetNotifyOff(off bool)  { m.notifyOff = off }
 func (m *Model) SetNow(t time.Time) { m.now = t }
 
 // Revalidate reads the form again on the clock (the root's minute tick): relative dates
-// ("now", "+4w") and the 8-week limit move with it.
+// ("now", "+4w") and the 8-week limit move with it, and the offerings that have started
+// leave the table, as AWS no longer sells them.
 func (m Model) Revalidate() Model {
 	m.form.Revalidate()
+	stale := m.table.Stale()
+	if n := m.table.DropStarted(m.pc.Now()); !stale {
+		m.search.started += n
+	}
 	return m
 }
 

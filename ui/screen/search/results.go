@@ -37,7 +37,10 @@ func (m Model) resultsView(l layout) string {
 		}
 		lines = append(lines, m.pc.Theme.Muted.Render("q quits."))
 	case !s.has && m.table.Len() == 0:
-		lines = append(lines, "", m.pc.Theme.Muted.Render("Fill the form and press enter to search. The defaults search at once."))
+		lines = append(lines, "")
+		for _, l := range text.Wrap(firstHint, w) {
+			lines = append(lines, m.pc.Theme.Muted.Render(l))
+		}
 	case !s.running && !s.cancelled && s.found == 0 && m.table.Len() == 0 && len(s.regions) > 0 && m.failedRegions() == len(s.regions):
 		lines = append(lines, m.failedView(w)...)
 	case !s.running && !s.cancelled && s.found == 0 && m.table.Len() == 0:
@@ -49,6 +52,11 @@ func (m Model) resultsView(l layout) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// firstHint is what the results pane says before the first search: the form starts
+// filled in, so enter searches at once what it shows.
+const firstHint = "The form is filled in with a search already (the type, count, window, length and region shown): " +
+	"press enter to search it as it is, or change any field first."
 
 func (m Model) progressLine(w int) string {
 	th, s := m.pc.Theme, m.search
@@ -90,6 +98,9 @@ func (m Model) progressLine(w int) string {
 		}
 	default:
 		line = th.OK.Render(fmt.Sprintf("Found %s in %s (%s)", screen.Plural(s.found, "offering"), screen.RegionList(s.query.Regions), screen.Plural(s.callsDone, "call")))
+		if s.started > 0 {
+			line += th.Muted.Render(fmt.Sprintf(" · %d started since and left the table", s.started))
+		}
 		if bad := m.failedRegions(); bad > 0 {
 			line += th.Error.Render(fmt.Sprintf(" · %s failed", screen.Plural(bad, "region")))
 		}

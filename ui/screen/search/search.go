@@ -35,6 +35,7 @@ type search struct {
 	// source and region.
 	progress map[string]model.RegionProgress
 	found    int  // offerings this search delivered
+	started  int  // of those, how many started since and left the table (Revalidate)
 	replaced bool // the first offerings arrived and replaced the previous rows
 	// cachedAt is when the oldest cached row shown was asked (zero: none shown); cached
 	// rows stand as stale, like a previous search's, until the first fresh one replaces them.

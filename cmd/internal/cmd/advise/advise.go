@@ -15,6 +15,7 @@ import (
 
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/capacityblocks"
+	"github.com/gpublock/gpublock/aws/trainingplans"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/offerings"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/cmd/internal/printers"
@@ -155,16 +156,14 @@ func searchForJob(ctx context.Context, client *awsapi.Client, qs []model.Query, 
 	failed := 0
 	// The weekly slices ask each region several times; say each problem once.
 	once := &onceWriter{w: stderr, seen: map[string]bool{}}
-	// A recurring job asks a search per slice, each at AWS's pace: when that adds up to
-	// 30 s or more, say how far it is as it goes.
-	var wait time.Duration
-	for _, q := range qs {
-		wait += capacityblocks.New(client).CostOf(q).Wait
-	}
+	// A recurring job asks a search per slice, all at AWS's pace: when that adds up to
+	// progressAfter or more, say before each search how far the advice is, what it has
+	// found, and what is left.
+	cost := costOfAll(client)
+	say := cost(qs).Wait >= progressAfter
 	for i, q := range qs {
-		if wait >= 30*time.Second {
-			fmt.Fprintf(stderr, "gpublock advise: search %d of %d (%s); %s so far\n", i+1, len(qs), capacityblocks.New(client).CostOf(q),
-				printers.Plural(len(in.Offerings), "offering", "offerings"))
+		if say {
+			fmt.Fprintln(stderr, searchNote(i, len(qs), advisor.Dedupe(in.Offerings), cost(qs[i:])))
 		}
 		res := offerings.Search(ctx, "advise", client, q, true, false, nil, once)
 		if ctx.Err() != nil {
@@ -197,6 +196,63 @@ func searchForJob(ctx context.Context, client *awsapi.Client, qs []model.Query, 
 	}
 	in.Offerings = advisor.Dedupe(in.Offerings)
 	return in, 0
+}
+
+// progressAfter is how long the searches of one advice may take at AWS's pace before each
+// says how far it is (a variable for the tests, which cannot wait that long).
+var progressAfter = 10 * time.Second
+
+// costOfAll is what searches run one after another from now cost at AWS's pace: the
+// Capacity Blocks' calls through EC2's buckets, the training plans' through SageMaker's,
+// each as it is now; one waits for the other, so their waits add up, and the busier
+// service's region is named.
+func costOfAll(client *awsapi.Client) func(qs []model.Query) capacityblocks.SearchCost {
+	cb, tp := capacityblocks.New(client), trainingplans.New(client)
+	return func(qs []model.Query) capacityblocks.SearchCost {
+		var blocks, plans []model.Query
+		for _, q := range qs {
+			if q.Searches(model.SourceCapacityBlock) {
+				blocks = append(blocks, q)
+			} else if q.Searches(model.SourceTrainingPlan) {
+				plans = append(plans, q)
+			}
+		}
+		cost := cb.CostOfAll(blocks)
+		calls, wait, region := tp.CostOfAll(plans)
+		cost.Calls += calls
+		if wait > cost.Wait {
+			cost.Region = region
+		}
+		cost.Wait += wait
+		return cost
+	}
+}
+
+// searchNote is what is said before search i (from 0) of n: the searches and calls left
+// and how long AWS's buckets make them take, and, once something was found, how many
+// offerings and the lowest fee among them, as they are known before the advice.
+func searchNote(i, n int, found []advisor.Offering, left capacityblocks.SearchCost) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "gpublock advise: search %d of %d; ", i+1, n)
+	if i == 0 {
+		b.WriteString("the advice follows the last; ")
+	} else if len(found) == 0 {
+		b.WriteString("nothing on offer so far; ")
+	} else {
+		low := found[0].Offering
+		for _, f := range found[1:] {
+			if f.Offering.Fee.Cmp(low.Fee) < 0 {
+				low = f.Offering
+			}
+		}
+		fmt.Fprintf(&b, "%s so far, the lowest fee %s (%s × %d for %s, %s, from %s UTC); ", printers.Plural(len(found), "offering", "offerings"),
+			printers.ExactFee(low.Fee, low.Currency), low.InstanceType, low.Count, low.Length(), low.Region, low.Start.UTC().Format("2006-01-02 15:04"))
+	}
+	fmt.Fprintf(&b, "left: %s", printers.Plural(n-i, "search", "searches"))
+	if left.Calls > 0 {
+		fmt.Fprintf(&b, ", %s", left)
+	}
+	return b.String()
 }
 
 // check reads and checks every flag that can be checked without the backend.

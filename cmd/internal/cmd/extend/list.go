@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"sync"
-	"time"
 
 	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
@@ -52,7 +51,7 @@ func (a *Options) runExtendList(ctx context.Context, id string, format cmdutil.O
 	ctx = capacityblocks.WithExtensionProgress(ctx, func(p capacityblocks.ExtensionProgress) {
 		mu.Lock()
 		defer mu.Unlock()
-		fmt.Fprintln(stderr, extendProgressLine(p))
+		fmt.Fprintln(stderr, p.Sentence())
 	})
 	choices, err := capacityblocks.New(client).ExtensionChoices(ctx, b, func(ch model.ExtensionChoice) {
 		mu.Lock()
@@ -81,23 +80,6 @@ func (a *Options) runExtendList(ctx context.Context, id string, format cmdutil.O
 		return 1
 	}
 	return code
-}
-
-// extendProgressLine reads "Asked 4 of 19 lengths (2 offered, 3 not asked); 12 left, about
-// 1m20s at AWS's pace." (a length is not asked when a shorter one has none).
-func extendProgressLine(p capacityblocks.ExtensionProgress) string {
-	s := fmt.Sprintf("Asked %d of %d lengths (%d offered", p.Asked, p.Lengths, p.Found)
-	if p.Skipped > 0 {
-		s += fmt.Sprintf(", %d not asked", p.Skipped)
-	}
-	s += ")"
-	switch {
-	case p.Left == 0:
-		return s + "; done."
-	case p.Wait >= time.Second:
-		return fmt.Sprintf("%s; %d left, about %s at AWS's pace.", s, p.Left, p.Wait.Round(time.Second))
-	}
-	return fmt.Sprintf("%s; %d left.", s, p.Left)
 }
 
 func printExtendChoices(w io.Writer, format cmdutil.OutputFormat, b model.Block, choices []model.ExtensionChoice, next string) error {

@@ -9,6 +9,7 @@ import (
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"github.com/gpublock/gpublock/cmd/internal/spending"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -22,22 +23,22 @@ func organizationCap(ctx context.Context, a *Options, o model.Offering, stderr i
 	}
 	be, _, _, err := cmdutil.OpenAccountsOf(ctx, &a.AWS, a.AWS.OrganizationSpecs(), a.Backend, cmdutil.SourcesBackend(capacityBlocksOver))
 	if err != nil {
-		fmt.Fprintf(stderr, "  Organization: the cap of %d instances could not be checked: %s\n\n", model.MaxOrganizationInstances, awsapi.ExplainError(err))
+		fmt.Fprintf(stderr, "%s\n\n", spending.WrapIndented("  ", fmt.Sprintf("Organization: the cap of %d instances could not be checked: %s", model.MaxOrganizationInstances, awsapi.ExplainError(err))))
 		return
 	}
 	list, err := be.Blocks(ctx, model.Regions())
 	if err != nil && len(list.Blocks) == 0 {
-		fmt.Fprintf(stderr, "  Organization: the cap of %d instances could not be checked: %s\n\n", model.MaxOrganizationInstances, awsapi.ExplainError(err))
+		fmt.Fprintf(stderr, "%s\n\n", spending.WrapIndented("  ", fmt.Sprintf("Organization: the cap of %d instances could not be checked: %s", model.MaxOrganizationInstances, awsapi.ExplainError(err))))
 		return
 	}
 	note, passes := model.CapNote(model.InstancesHeld(list.Blocks), o)
 	if passes {
-		fmt.Fprintf(stderr, "\n  *** WARNING: %s ***\n", note)
+		fmt.Fprintf(stderr, "\n%s\n", spending.WrapIndented("  ", "*** WARNING: "+note+" ***"))
 	} else {
-		fmt.Fprintf(stderr, "  Organization: %s\n", note)
+		fmt.Fprintln(stderr, spending.WrapIndented("  ", "Organization: "+note))
 	}
 	if why := unread(list); why != "" {
-		fmt.Fprintf(stderr, "  (the figures may be low: %s)\n", why)
+		fmt.Fprintln(stderr, spending.WrapIndented("  ", "(the figures may be low: "+why+")"))
 	}
 	fmt.Fprintln(stderr)
 }

@@ -85,13 +85,14 @@ func TestPurchaseWarnsOfTheOrganizationsCap(t *testing.T) {
 	}
 	total := heldA + heldB
 	for _, s := range []string{"on 2026-12-03", "hold " + strconv.Itoa(total) + " instances", "this adds 16", strconv.Itoa(total+16) + " in all", "256"} {
-		if !strings.Contains(errs, s) {
+		if !cmdtest.Says(errs, s) {
 			t.Errorf("the warning lacks %q:\n%s", s, errs)
 		}
 	}
 	if !strings.Contains(errs, "cancelled; nothing was bought") {
 		t.Errorf("stderr:\n%s", errs)
 	}
+	assertFits(t, "the organization's warning", errs)
 	if after := len(reservationsAs(t, "a", o.Region)); after != before {
 		t.Errorf("%d reservations after answering no, %d before", after, before)
 	}
@@ -100,7 +101,7 @@ func TestPurchaseWarnsOfTheOrganizationsCap(t *testing.T) {
 	cmdtest.WriteConfig(t, "organization: true\naccounts: [{profile: a}]\n") // b's blocks no longer count
 	code, _, errs = runCLI(append([]string{"purchase", o.CapacityBlockOfferingId}, search...)...)
 	if code != 1 || strings.Contains(errs, "WARNING: ORGANIZATION CAP") ||
-		!strings.Contains(errs, "Organization: at most "+strconv.Itoa(heldA)+" of the organization's 256") {
+		!cmdtest.Says(errs, "Organization: at most "+strconv.Itoa(heldA)+" of the organization's 256") {
 		t.Errorf("within the cap: exit %d\n%s", code, errs)
 	}
 	// Without organization: true nothing is said of it.

@@ -42,10 +42,12 @@ func (t tagFlag) Type() string { return "KEY=VALUE" }
 // tags field too: --tag team=ml,project=llm is two tags.
 func (t tagFlag) Set(s string) error { return model.AddTags(t, s) }
 
-// movingWindow says why an offering listed minutes ago may not be found by the same flags:
-// the offering is looked up by running its search again, and a window that starts "now"
-// (the default) has moved since the listing.
-const movingWindow = "A search window relative to now (the default --from) moves with the clock: give --from and --to as times " +
+// movingWindow says why an offering listed earlier may not be found by the same flags: the
+// offering is looked up by running its search again, and a window that starts "now" (the
+// default) has moved since the listing; the listing's window is asked again only while
+// the market cache holds its answer.
+const movingWindow = "A search window relative to now (the default --from) moves with the clock; the window of the search that listed the offering " +
+	"is asked again while the market cache holds its answer (a day, not with --no-cache). Else give --from and --to as times " +
 	"(e.g. --from 2026-12-01T08:00:00Z), the same in the search and in the purchase, to find the offering listed earlier."
 
 // Options are what `gpublock purchase` runs with: its flags, and what it gets from the Factory.
@@ -69,7 +71,10 @@ const purchaseLong = "Buys a Capacity Block offering after showing its facts (ty
 	"break-even) and asking to type buy.\n\n" +
 	"AWS cannot look an offering up by its id, so give the flags of the search that listed it\n" +
 	"(gpublock offerings ...): the search is run again and the offering taken from its answer,\n" +
-	"with today's fee. --dry-run alone needs only the id and the region.\n\n" +
+	"with today's fee. When that answer lacks it because the window moved with \"now\", the window\n" +
+	"of the search that listed it (kept in the market cache) is asked again; the offering is still\n" +
+	"taken from the fresh answer, and with --yes it is not bought if its fee rose since it was listed.\n" +
+	"--dry-run alone needs only the id and the region.\n\n" +
 	"Before buying, purchases and extensions that a crash left unsettled in the region are settled\n" +
 	"(see gpublock journal). When an interrupted run already bought this block, it says so and buys\n" +
 	"nothing new (exit 0); --again buys a second one on purpose, after typing again.\n\n" +
@@ -160,6 +165,7 @@ func purchaseRun(ctx context.Context, a *Options) int {
 	region := a.AWS.OneRegion(client)
 	in := source.Intent{Kind: source.SpendPurchase, Offering: model.Offering{Source: srcID, ID: offeringID, Region: region},
 		Platform: a.platform, Tags: a.tags, CheckOnly: a.dryRun, Again: a.again}
+	var listed *listing // the earlier search whose window found the offering, if the flags' did not
 	if lookup {
 		// The spend service runs it after settling: an interrupted purchase of this offering
 		// took it off the market, so the search alone would say it is gone and invite buying another.
@@ -173,7 +179,11 @@ func purchaseRun(ctx context.Context, a *Options) int {
 			if err := show.check(a, q, region, now); err != nil {
 				return err
 			}
-			in.Offering, err = FindSourceOffering(ctx, client, src, q, offeringID, show.notListed)
+			in.Offering, listed, err = findListed(ctx, client, src, q, offeringID, show.notListed,
+				func(q model.Query) error { return show.check(a, q, region, now) })
+			if err == nil && listed != nil {
+				return feeSinceListed(*listed, in.Offering, a.yes)
+			}
 			return err
 		}
 	}
@@ -182,6 +192,9 @@ func purchaseRun(ctx context.Context, a *Options) int {
 		return code
 	}
 	o := p.Intent.Offering
+	if listed != nil {
+		printListing(stderr, *listed, o)
+	}
 	if lookup {
 		show.summary(stderr, info, p.Account, o, a.platform, a.tags)
 	}
@@ -259,19 +272,6 @@ var purchaseShows = map[model.Source]purchaseShow{
 		print: printPurchase,
 	},
 	model.SourceTrainingPlan: planPurchaseShow,
-}
-
-// FindSourceOffering runs the source's search again and takes the offering with this id.
-func FindSourceOffering(ctx context.Context, client *awsapi.Client, src source.Source, q model.Query, id string, notListed func(*awsapi.Client, string, int, string) error) (model.Offering, error) {
-	o, seen, err := awsapi.FindByID(ctx, func(ctx context.Context) <-chan source.SearchEvent { return src.Search(ctx, q) },
-		func(o model.Offering) string { return o.ID }, id)
-	if errors.Is(err, awsapi.ErrNotListed) {
-		return o, notListed(client, id, seen, q.Regions[0])
-	}
-	if err != nil {
-		return o, spending.LookupFailure(client, err)
-	}
-	return o, nil
 }
 
 // check reads what can be checked before any call: the one positional id, the output

@@ -268,7 +268,7 @@ func TestPurchaseOfferingNotInSearch(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	code, _, errs := runCLI(purchaseArgsFor(cs.URL, "cbr-0123456789abcdef0", "--yes")...)
 	if code != 1 || !strings.Contains(errs, "cbr-0123456789abcdef0 is not among") || !strings.Contains(errs, "nothing was bought") ||
-		!cmdtest.Says(errs, "moves with the clock: give --from and --to as times") {
+		!cmdtest.Says(errs, "Else give --from and --to as times") {
 		t.Errorf("exit %d\n%s", code, errs)
 	}
 	assertNothingBought(t, cs.URL)

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/dialog/spend"
 	"github.com/gpublock/gpublock/ui/internal/uitest"
 
@@ -79,7 +80,7 @@ func testOptions(b source.Backend) Options {
 		Backend: b, Simulated: true, Profile: "test", Region: "us-east-1", NoColor: true,
 		Now: func() time.Time { return testNow }, Location: testLoc,
 		// A person who reads before every key: each reading is past the confirmation's dwell.
-		Wall: spend.NewFakeClock(testNow, 2*spend.Dwell).Now,
+		Wall: spend.NewFakeClock(testNow, 2*model.ConfirmDwell).Now,
 	}
 }
 

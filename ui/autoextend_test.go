@@ -18,7 +18,7 @@ import (
 	"github.com/gpublock/gpublock/aws/sources"
 	"github.com/gpublock/gpublock/aws/trainingplans"
 	"github.com/gpublock/gpublock/model"
-	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
+	uiscreen "github.com/gpublock/gpublock/ui/screen"
 )
 
 // autoExtendBlock buys a block on the emulator, and makes the policy that asks for it: 2
@@ -284,7 +284,7 @@ func TestAutoExtendAskWaitsForTheDialogOpen(t *testing.T) {
 	s.press("?")
 	s.waitText("cancel attached launch")
 	sim.SetTime(o.End.Add(-10 * time.Hour))
-	s.tm.Send(blockscreen.RefreshMsg{}) // the help takes r; the screen's own refresh is not a key
+	s.tm.Send(uiscreen.RefreshBlocksMsg{}) // the help takes r; the screen's own refresh is not a key
 	select {
 	case asks := <-spy.due:
 		if len(asks) != 1 {

@@ -15,8 +15,6 @@ const (
 	// PaymentPendingTooLong: AWS usually takes a block's payment within minutes; still
 	// pending after this long, someone should look at the account's payment method.
 	PaymentPendingTooLong = time.Hour
-	// MaxBlockDays is the longest a block may last, extensions included.
-	MaxBlockDays = 182
 	// OfferingsPerAnswer is the most offerings AWS gives for one search ("up to 6 available
 	// blocks", documented for a search of one type).
 	OfferingsPerAnswer = 6
@@ -415,7 +413,7 @@ func extendable(b Block) bool {
 			return false
 		}
 	}
-	return b.End.Sub(b.Start) < (MaxBlockDays-1)*24*time.Hour
+	return b.End.Sub(b.Start) < (MaxReservationDays-1)*24*time.Hour
 }
 
 // extensionFailed reports an extension of the block's present end whose payment failed,

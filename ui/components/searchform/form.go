@@ -441,7 +441,7 @@ func (m *Model) stepCount(d int) {
 func (m *Model) stepDuration(up bool) {
 	valid := model.ValidDurationDays()
 	if m.plansOnly() {
-		valid = model.SourceTrainingPlan.DurationDays(1, model.TrainingPlanMaxDays)
+		valid = model.SourceTrainingPlan.DurationDays(1, model.MaxReservationDays)
 	}
 	// The text as typed, read by its syntax alone: a length no source sells ("15d" for
 	// blocks) is still where the step starts from, to the sold length beside it.

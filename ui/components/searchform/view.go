@@ -203,7 +203,8 @@ func (m Model) View(width, height int, focused bool) string {
 	draw[Duration] = func() {
 		field(Duration, "Duration", "‹ "+m.fieldView(m.duration, mark(Duration), fw-4)+" ›", durationNote(m.query.Durations, m.errs[Duration] == ""))
 		if m.plansOnly() {
-			hint(Duration, "←/→ step through the lengths plans last (1–182 whole days) · type a range 2d-7d to sweep (at most 14 lengths)")
+			hint(Duration, fmt.Sprintf("←/→ step through the lengths plans last (1–%d whole days) · type a range 2d-7d to sweep (at most %d lengths)",
+				model.MaxReservationDays, model.SourceTrainingPlan.SweepLengths()))
 		} else {
 			hint(Duration, "←/→ step through the durations AWS sells (1–14d, 3–26w) · type a range 2d-7d to sweep")
 		}

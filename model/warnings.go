@@ -312,17 +312,7 @@ func ParseWarnLeads(s string) ([]time.Duration, error) {
 func FormatWarnLeads(leads []time.Duration) string {
 	parts := make([]string, len(leads))
 	for i, l := range leads {
-		h, m := int(l/time.Hour), int(l%time.Hour/time.Minute)
-		switch {
-		case l%time.Minute != 0:
-			parts[i] = l.String()
-		case m == 0:
-			parts[i] = fmt.Sprintf("%dh", h)
-		case h == 0:
-			parts[i] = fmt.Sprintf("%dm", m)
-		default:
-			parts[i] = fmt.Sprintf("%dh%dm", h, m)
-		}
+		parts[i] = FormatInterval(l)
 	}
 	return strings.Join(parts, ",")
 }

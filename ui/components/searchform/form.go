@@ -219,7 +219,7 @@ func (m *Model) SetQueryKeepingWindow(q model.Query) {
 func formatDate(t time.Time) string {
 	t = t.UTC()
 	if t.Hour() == 0 && t.Minute() == 0 && t.Second() == 0 {
-		return t.Format("2006-01-02")
+		return t.Format(time.DateOnly)
 	}
 	return t.Format(time.RFC3339)
 }

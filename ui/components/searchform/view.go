@@ -194,7 +194,7 @@ func (m Model) View(width, height int, focused bool) string {
 		field(End, "End", m.fieldView(m.end, mark(End), fw), resolved(m.query.End, m.errs[End] == ""))
 		// AWS's 8 weeks bound the start, not the end (a window may end a block's length later):
 		// said as the start's limit, though it sits under the end as it did when both were bound.
-		latest := "latest start: " + limit.Format("Jan 02 15:04") + " UTC"
+		latest := "latest start: " + limit.Format(model.LayoutShort) + " UTC"
 		if long := latest + " (8 weeks ahead)"; 2+text.Width(long) <= width {
 			latest = long
 		}
@@ -317,7 +317,7 @@ func resolved(t time.Time, ok bool) string {
 	if !ok || t.IsZero() {
 		return ""
 	}
-	return "→ " + t.UTC().Format("Jan 02 15:04") + " UTC"
+	return "→ " + t.UTC().Format(model.LayoutShort) + " UTC"
 }
 
 func durationNote(d model.DurationRange, ok bool) string {

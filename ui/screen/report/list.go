@@ -130,7 +130,7 @@ func reservationNote(x report.Row) string {
 	if x.State != "" {
 		s += " · " + string(x.State)
 	}
-	s += fmt.Sprintf(" · %s to %s UTC", x.Start.Format("2006-01-02 15:04"), x.End.Format("2006-01-02 15:04"))
+	s += fmt.Sprintf(" · %s to %s UTC", x.Start.Format(model.LayoutMinute), x.End.Format(model.LayoutMinute))
 	if x.Paid.Payments > 0 {
 		s += " · paid in the window " + x.Paid.String()
 	}

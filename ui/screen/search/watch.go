@@ -281,7 +281,7 @@ func (m Model) WatchBadge(short bool) string {
 	default:
 		s = "watching · next " + clockTime(m.watch.next)
 		if short {
-			s = "watch " + m.watch.next.UTC().Format("15:04")
+			s = "watch " + m.watch.next.UTC().Format(model.LayoutClock)
 		}
 	}
 	return m.pc.Theme.Accent.Render(s) + m.pc.Theme.Muted.Render(" · ")

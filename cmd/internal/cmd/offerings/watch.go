@@ -274,5 +274,5 @@ func (w *offeringsWatch) summary(now time.Time, round, added, onOffer int, faile
 	default:
 		parts = append(parts, fmt.Sprintf("next search in %s, Ctrl-C stops", model.FormatInterval(w.a.interval)))
 	}
-	return now.UTC().Format("2006-01-02 15:04 MST") + ": " + strings.Join(parts, "; ")
+	return now.UTC().Format(model.LayoutMinuteZone) + ": " + strings.Join(parts, "; ")
 }

@@ -2,14 +2,12 @@ package ui
 
 import (
 	"context"
-	"io"
 	"strings"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/teatest/v2"
-	"github.com/charmbracelet/x/vt"
 
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/capacityblocks"
@@ -131,16 +129,6 @@ func newLaunchScreen(t *testing.T, b source.Backend, blk model.Block, simulated 
 	d, cmd := launch.New(m.actionEnv(), blk)
 	m.dialog = d
 	return newScreenOf(t, dialogHost{m, cmd}, 160, 48)
-}
-
-// newScreenOf is newScreen for any model.
-func newScreenOf(t testing.TB, m tea.Model, w, h int) *screen {
-	t.Helper()
-	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(w, h))
-	emu := vt.NewEmulator(w, h)
-	go io.Copy(io.Discard, emu)
-	emu.Write([]byte("\x1b[20h"))
-	return &screen{t: t, tm: tm, emu: emu}
 }
 
 func finalHost(t *testing.T, s *screen) Model {

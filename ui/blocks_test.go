@@ -93,7 +93,7 @@ func TestBlockLifecycleOnScreen(t *testing.T) {
 		t.Errorf("the row lacks the type × count or the fee paid %s: %q", o.Fee.Dollars(), rowOf(text, id))
 	}
 	s.waitRaw("the payment notification", func(raw []byte) bool { return bytes.Contains(raw, []byte(osc9)) })
-	rings := bytes.Count(s.raw, []byte(osc9))
+	rings := bytes.Count(s.Raw, []byte(osc9))
 
 	step := func(what string, at time.Time, want func(row string) bool) string {
 		t.Helper()
@@ -135,16 +135,16 @@ func TestBlockLifecycleOnScreen(t *testing.T) {
 	}
 	s.final()
 
-	notes := bytes.Count(s.raw, []byte(osc9)) - rings
+	notes := bytes.Count(s.Raw, []byte(osc9)) - rings
 	if rings != 1 || notes != 3 {
 		t.Errorf("desktop notifications: %d for the payment, %d after (want 1 and 3: can't extend, expiring, terminating)", rings, notes)
 	}
 	for _, want := range []string{"can no longer be extended", "ends in 35m", "instances terminating"} {
-		if !bytes.Contains(s.raw, []byte(want)) {
+		if !bytes.Contains(s.Raw, []byte(want)) {
 			t.Errorf("no notification says %q", want)
 		}
 	}
-	if n := bytes.Count(s.raw, []byte{'\a', '\x1b', ']', '9'}); n != 4 {
+	if n := bytes.Count(s.Raw, []byte{'\a', '\x1b', ']', '9'}); n != 4 {
 		t.Errorf("%d bells before a notification, want 4 (a bell or the end of the one before, per notification)", n)
 	}
 }
@@ -183,7 +183,7 @@ func TestNoNotify(t *testing.T) {
 	s.waitFor("terminating", func(text string) bool { return strings.Contains(rowOf(text, bought.ReservationID), "TERMINATING") })
 	s.final()
 	// Every BEL left ends an OSC sequence (the window title); none rings on its own.
-	if bytes.Contains(s.raw, []byte(osc9)) || bytes.Count(s.raw, []byte{'\a'}) > bytes.Count(s.raw, []byte("\x1b]")) {
+	if bytes.Contains(s.Raw, []byte(osc9)) || bytes.Count(s.Raw, []byte{'\a'}) > bytes.Count(s.Raw, []byte("\x1b]")) {
 		t.Error("a bell or a notification with notifications off")
 	}
 }

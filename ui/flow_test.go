@@ -109,7 +109,7 @@ func TestFlow(t *testing.T) {
 				}
 			}
 			osc := "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte(detail.SearchCommand(sel, m.search().Query())))
-			if !bytes.Contains(s.raw, []byte(osc)) {
+			if !bytes.Contains(s.Raw, []byte(osc)) {
 				t.Errorf("no OSC 52 clipboard write of %q", detail.SearchCommand(sel, m.search().Query()))
 			}
 			golden.RequireEqual(t, []byte(view))

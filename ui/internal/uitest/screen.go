@@ -1,0 +1,92 @@
+package uitest
+
+import (
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+	"github.com/charmbracelet/x/vt"
+)
+
+// Screen runs a model in teatest and reads what a terminal would show with x/vt: the
+// harness of the tests that drive the whole program by its keys.
+type Screen struct {
+	T   testing.TB
+	TM  *teatest.TestModel
+	Emu *vt.Emulator
+	// Raw is everything the program wrote, for what a screen does not show (OSC 52, OSC 9).
+	Raw []byte
+}
+
+// NewScreen starts m in a terminal of w×h.
+func NewScreen(t testing.TB, m tea.Model, w, h int) *Screen {
+	t.Helper()
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(w, h))
+	emu := vt.NewEmulator(w, h)
+	go io.Copy(io.Discard, emu) // the emulator answers terminal queries; nobody needs them
+	// The output is not a tty, so LF does not return the carriage: LNM makes it.
+	emu.Write([]byte("\x1b[20h"))
+	return &Screen{T: t, TM: tm, Emu: emu}
+}
+
+// WaitFor reads the program's output into the terminal until cond holds for the screen.
+// The time limit only keeps a broken test from hanging; nothing is asserted about speed.
+func (s *Screen) WaitFor(what string, cond func(screen string) bool) string {
+	s.T.Helper()
+	buf := make([]byte, 64<<10)
+	out := s.TM.Output()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		n, _ := out.Read(buf)
+		if n > 0 {
+			s.Emu.Write(buf[:n])
+			s.Raw = append(s.Raw, buf[:n]...)
+		}
+		text := s.Emu.String()
+		if cond(text) {
+			return text
+		}
+		if time.Now().After(deadline) {
+			s.T.Fatalf("waiting for %s; the screen is:\n%s", what, text)
+		}
+		if n == 0 {
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+}
+
+// WaitText waits for sub on the screen.
+func (s *Screen) WaitText(sub string) string {
+	s.T.Helper()
+	return s.WaitFor("\""+sub+"\"", func(text string) bool { return strings.Contains(text, sub) })
+}
+
+// Press sends keys by name (Key).
+func (s *Screen) Press(keys ...string) {
+	for _, k := range keys {
+		s.TM.Send(Key(k))
+	}
+}
+
+// Type sends each character as a key.
+func (s *Screen) Type(text string) { s.TM.Type(text) }
+
+// WaitRaw reads the program's output until cond holds for everything it wrote: a clipboard
+// write or a notification may reach the terminal a frame before or after its text.
+func (s *Screen) WaitRaw(what string, cond func(raw []byte) bool) {
+	s.T.Helper()
+	s.WaitFor(what, func(string) bool { return cond(s.Raw) })
+}
+
+// Final quits and returns the final model, with Raw holding all the program wrote.
+func (s *Screen) Final() tea.Model {
+	s.T.Helper()
+	s.Press("ctrl+c")
+	m := s.TM.FinalModel(s.T, teatest.WithFinalTimeout(30*time.Second))
+	rest, _ := io.ReadAll(s.TM.Output())
+	s.Raw = append(s.Raw, rest...)
+	return m
+}

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"strings"
 	"testing"
 	"time"
 
@@ -13,7 +12,6 @@ import (
 	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/source"
-	"github.com/gpublock/gpublock/aws/sources"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/dialog/launch"
 )
@@ -24,39 +22,6 @@ func actionTestOptions(b source.Backend) Options {
 	o := testOptions(b)
 	o.PollInterval = 5 * time.Millisecond
 	return o
-}
-
-// clientOf is the adapter behind an emulator backend, for assertions made through it.
-func clientOf(t testing.TB, b source.Backend) *awsapi.Client {
-	t.Helper()
-	c, ok := sources.ClientOf(b)
-	if !ok {
-		t.Fatalf("backend %T is not the adapter", b)
-	}
-	return c
-}
-
-// reservations are the blocks of the regions, as the adapter lists them from the emulator.
-func reservations(t testing.TB, c *awsapi.Client, regions ...string) []model.Block {
-	t.Helper()
-	blocks, err := capacityblocks.New(c).Blocks(context.Background(), regions)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return blocks
-}
-
-// searchAndOpen runs the form's default search, waits for it, and opens the purchase
-// dialog on the first row; it returns the regions searched.
-func searchAndOpen(t *testing.T, s *screen) {
-	t.Helper()
-	s.waitText("123456789012")
-	s.press("enter")
-	if foundCount(t, s) == 0 {
-		t.Fatal("the search found nothing")
-	}
-	s.press("enter")
-	s.waitText("Buy a Capacity Block")
 }
 
 // searchedRegions is where the form's default search looks.
@@ -135,15 +100,6 @@ func finalHost(t *testing.T, s *screen) Model {
 	t.Helper()
 	s.press("ctrl+c")
 	return s.tm.FinalModel(t, teatest.WithFinalTimeout(30*time.Second)).(dialogHost).Model
-}
-
-func mustContain(t *testing.T, text string, subs ...string) {
-	t.Helper()
-	for _, sub := range subs {
-		if !strings.Contains(text, sub) {
-			t.Errorf("the screen lacks %q:\n%s", sub, text)
-		}
-	}
 }
 
 var _ = ec2sim.Faults{}

@@ -14,7 +14,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
-	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/source"
@@ -23,31 +22,6 @@ import (
 	"github.com/gpublock/gpublock/ui/components/searchform"
 	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
 )
-
-// boughtBlock buys, through the adapter, the cheapest 1-day p5.48xlarge block in us-east-1
-// that starts on or after from, and returns the offering and the adapter's client.
-func buyBlock(t *testing.T, b source.Backend, from time.Time) (*awsapi.Client, model.Offering, model.Block) {
-	t.Helper()
-	c := clientOf(t, b)
-	q := model.Query{InstanceTypes: []string{"p5.48xlarge"}, Count: 1, Durations: model.DurationRange{MinDays: 1, MaxDays: 1},
-		Start: from, End: from.Add(7 * 24 * time.Hour), Regions: []string{"us-east-1"}}
-	var best model.Offering
-	for ev := range capacityblocks.New(c).Search(context.Background(), q) {
-		for _, o := range ev.Offerings {
-			if best.ID == "" || o.Start.Before(best.Start) || (o.Start.Equal(best.Start) && o.Fee.Cmp(best.Fee) < 0) {
-				best = o
-			}
-		}
-	}
-	if best.ID == "" {
-		t.Fatal("no offering to buy")
-	}
-	res, err := capacityblocks.New(c).Purchase(context.Background(), best, "", nil)
-	if err != nil {
-		t.Fatalf("purchase: %v", err)
-	}
-	return c, best, res.Block
-}
 
 // rowOf is the table line that shows the reservation; narrow tables leave the id out, and
 // then the tests have one block, shown with its type.
@@ -153,22 +127,6 @@ func TestBlockLifecycleOnScreen(t *testing.T) {
 func hasWarningBadge(text string) bool { return warningBadgeRE.MatchString(text) }
 
 var warningBadgeRE = regexp.MustCompile(`\(\d+ warnings?\)`)
-
-// awaitBlock lists the block through the backend.
-func awaitBlock(t *testing.T, b source.Backend, id string) model.Block {
-	t.Helper()
-	list, err := b.Blocks(context.Background(), []string{"us-east-1"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, blk := range list.Blocks {
-		if blk.ReservationID == id {
-			return blk
-		}
-	}
-	t.Fatalf("block %s not listed", id)
-	return model.Block{}
-}
 
 // With notifications off, warnings show but nothing rings.
 func TestNoNotify(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 	"github.com/charmbracelet/x/vt"
 
+	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/aws/sources/sourcestest"
@@ -106,4 +107,36 @@ func (m Model) updateSearchWith(s searchscreen.Model, cmd tea.Cmd) (Model, tea.C
 	m.setSearch(s)
 	m = m.closeStalePurchase()
 	return m, tea.Batch(cmd, m.spinCmd())
+}
+
+// The emulator's and the harness's shared helpers (sourcestest, uitest), by the names the
+// root's tests use.
+var foundRE = uitest.FoundRE
+
+func clientOf(t testing.TB, b source.Backend) *awsapi.Client {
+	t.Helper()
+	return sourcestest.ClientOf(t, b)
+}
+
+func reservations(t testing.TB, c *awsapi.Client, regions ...string) []model.Block {
+	t.Helper()
+	return sourcestest.Reservations(t, c, regions...)
+}
+
+func buyBlock(t *testing.T, b source.Backend, from time.Time) (*awsapi.Client, model.Offering, model.Block) {
+	t.Helper()
+	return sourcestest.BuyBlock(t, b, from)
+}
+
+func awaitBlock(t *testing.T, b source.Backend, id string) model.Block {
+	t.Helper()
+	return sourcestest.AwaitBlock(t, b, id)
+}
+
+func foundCount(t *testing.T, s *screen) int { t.Helper(); return s.FoundCount() }
+func searchAndOpen(t *testing.T, s *screen)  { t.Helper(); s.SearchAndOpen() }
+func waitLengths(s *screen) string           { s.t.Helper(); return s.WaitLengths() }
+func mustContain(t *testing.T, text string, subs ...string) {
+	t.Helper()
+	uitest.MustContain(t, text, subs...)
 }

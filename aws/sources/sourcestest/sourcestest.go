@@ -18,6 +18,7 @@ import (
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/aws/sources"
 	"github.com/gpublock/gpublock/aws/trainingplans"
+	"github.com/gpublock/gpublock/model"
 )
 
 // Env gives the test static credentials and empty AWS configuration files, and clears
@@ -64,4 +65,65 @@ func Backend(t testing.TB, opts ec2sim.Options) (source.Backend, *ec2sim.Server)
 		t.Fatal(err)
 	}
 	return sources.New(c, []source.Source{capacityblocks.New(c), trainingplans.Source(trainingplans.New(c))}), sim
+}
+
+// ClientOf is the adapter behind a Backend, for what a test asks AWS directly.
+func ClientOf(t testing.TB, b source.Backend) *awsapi.Client {
+	t.Helper()
+	c, ok := sources.ClientOf(b)
+	if !ok {
+		t.Fatalf("backend %T is not the adapter", b)
+	}
+	return c
+}
+
+// Reservations are the Capacity Blocks of the regions, as the adapter lists them.
+func Reservations(t testing.TB, c *awsapi.Client, regions ...string) []model.Block {
+	t.Helper()
+	blocks, err := capacityblocks.New(c).Blocks(context.Background(), regions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return blocks
+}
+
+// BuyBlock buys, through the adapter, the earliest (then cheapest) one-day p5.48xlarge block
+// of us-east-1 starting in the week after from.
+func BuyBlock(t testing.TB, b source.Backend, from time.Time) (*awsapi.Client, model.Offering, model.Block) {
+	t.Helper()
+	c := ClientOf(t, b)
+	q := model.Query{InstanceTypes: []string{"p5.48xlarge"}, Count: 1, Durations: model.DurationRange{MinDays: 1, MaxDays: 1},
+		Start: from, End: from.Add(7 * 24 * time.Hour), Regions: []string{"us-east-1"}}
+	var best model.Offering
+	for ev := range capacityblocks.New(c).Search(context.Background(), q) {
+		for _, o := range ev.Offerings {
+			if best.ID == "" || o.Start.Before(best.Start) || (o.Start.Equal(best.Start) && o.Fee.Cmp(best.Fee) < 0) {
+				best = o
+			}
+		}
+	}
+	if best.ID == "" {
+		t.Fatal("no offering to buy")
+	}
+	res, err := capacityblocks.New(c).Purchase(context.Background(), best, "", nil)
+	if err != nil {
+		t.Fatalf("purchase: %v", err)
+	}
+	return c, best, res.Block
+}
+
+// AwaitBlock is the block id as the backend lists it in us-east-1.
+func AwaitBlock(t testing.TB, b source.Backend, id string) model.Block {
+	t.Helper()
+	list, err := b.Blocks(context.Background(), []string{"us-east-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, blk := range list.Blocks {
+		if blk.ReservationID == id {
+			return blk
+		}
+	}
+	t.Fatalf("block %s not listed", id)
+	return model.Block{}
 }

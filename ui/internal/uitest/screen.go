@@ -2,6 +2,8 @@ package uitest
 
 import (
 	"io"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -89,4 +91,47 @@ func (s *Screen) Final() tea.Model {
 	rest, _ := io.ReadAll(s.TM.Output())
 	s.Raw = append(s.Raw, rest...)
 	return m
+}
+
+// FoundRE reads the search's end on the screen: "Found 12 offerings".
+var FoundRE = regexp.MustCompile(`Found (\d+) offerings?\b`)
+
+// FoundCount waits for the end of the search and returns how many offerings it found.
+func (s *Screen) FoundCount() int {
+	s.T.Helper()
+	text := s.WaitFor("the end of the search", func(text string) bool { return FoundRE.MatchString(text) })
+	n, _ := strconv.Atoi(FoundRE.FindStringSubmatch(text)[1])
+	return n
+}
+
+// SearchAndOpen runs the form's default search, waits for it, and opens the purchase dialog
+// on the first row.
+func (s *Screen) SearchAndOpen() {
+	s.T.Helper()
+	s.WaitText(Account)
+	s.Press("enter")
+	if s.FoundCount() == 0 {
+		s.T.Fatal("the search found nothing")
+	}
+	s.Press("enter")
+	s.WaitText("Buy a Capacity Block")
+}
+
+// WaitLengths waits until the extend dialog lists every length AWS answered for, so that
+// the keys pressed next move through the whole list.
+func (s *Screen) WaitLengths() string {
+	s.T.Helper()
+	return s.WaitFor("every length answered", func(text string) bool {
+		return strings.Contains(text, "choose the length") && !strings.Contains(text, "Still asking")
+	})
+}
+
+// MustContain reports each of subs the screen's text lacks.
+func MustContain(t testing.TB, text string, subs ...string) {
+	t.Helper()
+	for _, sub := range subs {
+		if !strings.Contains(text, sub) {
+			t.Errorf("the screen lacks %q:\n%s", sub, text)
+		}
+	}
 }

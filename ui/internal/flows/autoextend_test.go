@@ -9,6 +9,9 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/gpublock/gpublock/aws/autoextend"
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/capacityblocks"
@@ -282,7 +285,8 @@ func TestAutoExtendAskWaitsForTheDialogOpen(t *testing.T) {
 	b, sim, o, bought, p := autoExtendBlock(t)
 	sim.SetTime(o.End.Add(-13 * time.Hour))
 	spy := dueSpy{Backend: b, due: make(chan []source.AutoExtendAsk, 8)}
-	s := newScreen(t, ui.New(autoOptions(spy, p)), 200, 48)
+	taken := make(chan string, 1)
+	s := uitest.NewScreen(t, askWatch{ui.New(autoOptions(spy, p)), taken}, 200, 48)
 	s.WaitText(bought.ReservationID)
 	s.Press("?")
 	s.WaitText("cancel attached launch")
@@ -296,13 +300,36 @@ func TestAutoExtendAskWaitsForTheDialogOpen(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("the listing behind the help never looked up the ask")
 	}
-	time.Sleep(300 * time.Millisecond) // the ask reaches the root, which keeps it
-	if text := s.WaitText("cancel attached launch"); strings.Contains(text, "Extend "+bought.ReservationID) {
-		t.Fatalf("the ask replaced the help:\n%s", text)
+	select {
+	case view := <-taken:
+		if !strings.Contains(view, "cancel attached launch") || strings.Contains(view, "Extend "+bought.ReservationID) {
+			t.Fatalf("the ask replaced the help:\n%s", view)
+		}
+	case <-time.After(30 * time.Second): // bounds a hang only
+		t.Fatal("the ask never reached the root")
 	}
 	s.Press("esc")
 	policyAsked(s, bought.ReservationID)
-	final(s)
+	s.Final()
+}
+
+// askWatch is the program with a window on the policy's asks: after the root has taken one
+// in, it sends what the root then draws.
+type askWatch struct {
+	ui.Model
+	taken chan<- string
+}
+
+func (w askWatch) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	mm, cmd := w.Model.Update(msg)
+	w.Model = mm.(ui.Model)
+	if o, ok := msg.(uiscreen.OpenExtend); ok && o.Ask != nil {
+		select {
+		case w.taken <- ansi.Strip(w.Model.View().Content):
+		default:
+		}
+	}
+	return w, cmd
 }
 
 // A block the policy cannot extend (past AWS's cutoff) is not asked about: its decline is

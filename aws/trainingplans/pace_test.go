@@ -16,6 +16,7 @@ import (
 	"github.com/gpublock/gpublock/aws/apilimit"
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/aws/sagemakersim"
 	"github.com/gpublock/gpublock/model"
 )
@@ -83,7 +84,7 @@ func TestSearchPacesItselfBySageMakersBuckets(t *testing.T) {
 // it spread over more than 1.6 s.
 func TestUnpacedCallsOverrunTheSameBucket(t *testing.T) {
 	url, hit := limitedSim(t)
-	cl := sagemaker.NewFromConfig(aws.Config{Region: "us-east-1", Credentials: credentials.NewStaticCredentialsProvider("AKIATESTGPUBLOCK0001", testSecretKey, "")},
+	cl := sagemaker.NewFromConfig(aws.Config{Region: "us-east-1", Credentials: credentials.NewStaticCredentialsProvider(simtest.AccessKey, testSecretKey, "")},
 		func(o *sagemaker.Options) {
 			o.BaseEndpoint = aws.String(url)
 			o.RetryMaxAttempts = 1

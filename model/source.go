@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -223,7 +224,7 @@ func (s Source) CheckCount(instanceType string, n int) error {
 			return nil
 		}
 		if !slices.Contains(TrainingPlanCounts, n) {
-			return fmt.Errorf("%s reserve 1, 2, 4, 8, 16, 32 or 64 instances, not %d", s.Plural(), n)
+			return fmt.Errorf("%s reserve %s instances, not %d", s.Plural(), s.CountRule(), n)
 		}
 		return nil
 	}
@@ -461,7 +462,11 @@ func SplitQuery(q Query) ([]SourceQuery, []SourceSkip) {
 // "1, 2, 4, 8, 16, 32 or 64" a plan reserves.
 func (s Source) CountRule() string {
 	if s == SourceTrainingPlan {
-		return "1, 2, 4, 8, 16, 32 or 64"
+		words := make([]string, len(TrainingPlanCounts))
+		for i, n := range TrainingPlanCounts {
+			words[i] = strconv.Itoa(n)
+		}
+		return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 	}
 	return fmt.Sprintf("%d–%d", MinCount, MaxCount)
 }

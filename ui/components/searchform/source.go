@@ -129,7 +129,7 @@ func (m *Model) validatePlans(q *model.Query, now time.Time, errs map[Field]stri
 	if _, done := errs[Count]; !done || strings.HasPrefix(errs[Count], "\"") {
 		switch {
 		case countErr != nil:
-			errs[Count] = fmt.Sprintf("%q is not a number; training plans reserve 1, 2, 4, 8, 16, 32 or 64 instances", m.count.Value())
+			errs[Count] = fmt.Sprintf("%q is not a number; training plans reserve %s instances", m.count.Value(), plans.CountRule())
 		case countFault != "":
 			errs[Count] = countFault
 		default:

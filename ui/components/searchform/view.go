@@ -175,9 +175,9 @@ func (m Model) View(width, height int, focused bool) string {
 	fw := 10
 	countNote := "of 1–64"
 	if m.sources.plans() {
-		countNote = "of 1–64 (plans: 1, 2, 4, 8, 16, 32 or 64)"
+		countNote = "of " + model.SourceCapacityBlock.CountRule() + " (plans: " + model.SourceTrainingPlan.CountRule() + ")"
 		if !slices.Contains(m.query.Sources, model.SourceCapacityBlock) {
-			countNote = "of 1, 2, 4, 8, 16, 32 or 64"
+			countNote = "of " + model.SourceTrainingPlan.CountRule()
 		}
 	}
 	draw[Count] = func() {

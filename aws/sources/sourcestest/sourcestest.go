@@ -47,6 +47,13 @@ func Env(t testing.TB) {
 func Backend(t testing.TB, opts ec2sim.Options) (source.Backend, *ec2sim.Server) {
 	t.Helper()
 	Env(t)
+	return Emulator(t, opts)
+}
+
+// Emulator is Backend in the environment the test already has (Env's): another account's
+// emulator beside the first, say.
+func Emulator(t testing.TB, opts ec2sim.Options) (source.Backend, *ec2sim.Server) {
+	t.Helper()
 	if opts.Speed == 0 {
 		opts.Speed = 1e-9
 	}

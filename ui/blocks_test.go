@@ -23,24 +23,6 @@ import (
 	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
 )
 
-// rowOf is the table line that shows the reservation; narrow tables leave the id out, and
-// then the tests have one block, shown with its type.
-func rowOf(text, id string) string {
-	first := ""
-	for _, l := range strings.Split(text, "\n") {
-		if !strings.Contains(l, "p5.48xlarge ×") || strings.Contains(l, "·") || strings.Contains(l, ": ") {
-			continue // not a row of the table: the detail and the status lines have these
-		}
-		if strings.Contains(l, id) {
-			return l
-		}
-		if first == "" {
-			first = l
-		}
-	}
-	return first
-}
-
 const osc9 = "\x1b]9;"
 
 var requestIDRE = regexp.MustCompile(`gpb-[0-9a-f]{24}`)

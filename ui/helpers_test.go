@@ -140,3 +140,6 @@ func mustContain(t *testing.T, text string, subs ...string) {
 	t.Helper()
 	uitest.MustContain(t, text, subs...)
 }
+
+func rowOf(text, id string) string   { return uitest.RowOf(text, id) }
+func dialogBox(screen string) string { return uitest.DialogBox(screen) }

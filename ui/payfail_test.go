@@ -147,24 +147,6 @@ func TestPayFailBlocksScreen(t *testing.T) {
 	}
 }
 
-// dialogBox is the dialog's box on a screen, without the header and footer around it.
-func dialogBox(screen string) string {
-	lines := strings.Split(screen, "\n")
-	from, to := -1, -1
-	for i, l := range lines {
-		switch {
-		case from < 0 && (strings.Contains(l, "╭") || strings.Contains(l, "╔")):
-			from = i
-		case from >= 0 && (strings.Contains(l, "╰") || strings.Contains(l, "╚")):
-			to = i
-		}
-	}
-	if from < 0 || to < from {
-		return ""
-	}
-	return strings.Join(lines[from:to+1], "\n")
-}
-
 // extendBy buys, through the adapter, the cheapest extension of the block by days.
 func extendBy(t *testing.T, c *awsapi.Client, b model.Block, days int) model.ExtensionOffering {
 	t.Helper()

@@ -135,3 +135,40 @@ func MustContain(t testing.TB, text string, subs ...string) {
 		}
 	}
 }
+
+// RowOf is the line of the blocks table that shows the reservation id; a narrow table
+// leaves the id out, and then the tests have one block, shown with its type.
+func RowOf(text, id string) string {
+	first := ""
+	for _, l := range strings.Split(text, "\n") {
+		if !strings.Contains(l, "p5.48xlarge ×") || strings.Contains(l, "·") || strings.Contains(l, ": ") {
+			continue // not a row of the table: the detail and the status lines have these
+		}
+		if strings.Contains(l, id) {
+			return l
+		}
+		if first == "" {
+			first = l
+		}
+	}
+	return first
+}
+
+// DialogBox is the dialog's box on the screen, from its top border to its bottom one, or
+// "" when none is drawn.
+func DialogBox(screen string) string {
+	lines := strings.Split(screen, "\n")
+	from, to := -1, -1
+	for i, l := range lines {
+		switch {
+		case from < 0 && (strings.Contains(l, "╭") || strings.Contains(l, "╔")):
+			from = i
+		case from >= 0 && (strings.Contains(l, "╰") || strings.Contains(l, "╚")):
+			to = i
+		}
+	}
+	if from < 0 || to < from {
+		return ""
+	}
+	return strings.Join(lines[from:to+1], "\n")
+}

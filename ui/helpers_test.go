@@ -77,8 +77,6 @@ func (s *screen) press(keys ...string)                        { s.Press(keys...)
 func (s *screen) typeText(text string)                        { s.Type(text) }
 func (s *screen) waitRaw(what string, cond func([]byte) bool) { s.t.Helper(); s.WaitRaw(what, cond) }
 
-func quote(s string) string { return "\"" + s + "\"" }
-
 func keyMsg(k string) tea.KeyPressMsg { return uitest.Key(k) }
 
 // final quits and returns the final model, with Raw holding all the program wrote.

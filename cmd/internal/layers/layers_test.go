@@ -31,6 +31,21 @@ var rules = []rule{
 		forbidden: func(d string) bool { return under(d, "aws") || under(d, "ui") },
 	},
 	{
+		what:      "the domain links nothing of the price maths, which stand on it",
+		packages:  func(p string) bool { return under(p, "model") },
+		forbidden: func(d string) bool { return under(d, "pricing") },
+	},
+	{
+		what:      "the adapters and the emulator link nothing of the front ends",
+		packages:  func(p string) bool { return under(p, "aws") },
+		forbidden: func(d string) bool { return under(d, "ui") || under(d, "cmd") },
+	},
+	{
+		what:      "the TUI links nothing of the commands",
+		packages:  func(p string) bool { return under(p, "ui") },
+		forbidden: func(d string) bool { return under(d, "cmd") },
+	},
+	{
 		what:      "the domain and the price maths link neither the AWS SDK nor Bubble Tea",
 		packages:  func(p string) bool { return under(p, "model") || under(p, "pricing") },
 		forbidden: func(d string) bool { return linksSDK(d) || linksBubbleTea(d) },
@@ -91,16 +106,20 @@ func TestRulesSeeABreach(t *testing.T) {
 	}{
 		{0, module + "/pricing", module + "/aws/filelock"},
 		{0, module + "/cmd/internal/config", module + "/ui/theme"},
-		{1, module + "/model", "github.com/aws/aws-sdk-go-v2/aws"},
-		{2, module + "/ui/dialog/extend", "github.com/aws/aws-sdk-go-v2/service/ec2"},
-		{3, module + "/cmd/internal/cmd/blocks", "charm.land/bubbletea/v2"},
+		{1, module + "/model/report", module + "/pricing"},
+		{2, module + "/aws/ec2sim", module + "/ui/theme"},
+		{2, module + "/aws/sources", module + "/cmd/internal/config"},
+		{3, module + "/ui/dialog/use", module + "/cmd/internal/cmdutil"},
+		{4, module + "/model", "github.com/aws/aws-sdk-go-v2/aws"},
+		{5, module + "/ui/dialog/extend", "github.com/aws/aws-sdk-go-v2/service/ec2"},
+		{6, module + "/cmd/internal/cmd/blocks", "charm.land/bubbletea/v2"},
 	} {
 		r := rules[tc.rule]
 		if !r.packages(tc.pkg) || !r.forbidden(tc.dep) {
 			t.Errorf("%s: %s linking %s is not seen", r.what, tc.pkg, tc.dep)
 		}
 	}
-	if rules[3].packages(module+"/cmd/internal/cmd/tui") || rules[0].forbidden(module+"/aws2") {
+	if rules[6].packages(module+"/cmd/internal/cmd/tui") || rules[0].forbidden(module+"/aws2") {
 		t.Error("a rule reaches past what it names")
 	}
 }

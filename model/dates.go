@@ -35,7 +35,7 @@ func ParseDate(s string, now time.Time) (time.Time, error) {
 		}
 		return time.Time{}, fmt.Errorf("date %q: unit must be h, d or w", s)
 	}
-	if t, err := time.Parse("2006-01-02", s); err == nil {
+	if t, err := time.Parse(time.DateOnly, s); err == nil {
 		return t, nil
 	}
 	if t, err := time.Parse(time.RFC3339, s); err == nil {

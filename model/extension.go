@@ -31,7 +31,7 @@ func (e ExtensionOffering) AsOffering(b Block) Offering {
 func ExtensionLengths(b Block) []int {
 	var out []int
 	for _, d := range ValidDurationDays() {
-		if b.End.Add(time.Duration(d)*24*time.Hour).Sub(b.Start) <= MaxBlockDays*24*time.Hour {
+		if b.End.Add(time.Duration(d)*24*time.Hour).Sub(b.Start) <= MaxReservationDays*24*time.Hour {
 			out = append(out, d)
 		}
 	}

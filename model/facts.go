@@ -191,7 +191,7 @@ func PartShort(p Part, planType string) string {
 	if hours == 0 {
 		hours = int64(p.End.Sub(p.Start).Hours())
 	}
-	return fmt.Sprintf("%s · %s · %s – %s UTC · %dh", p.AvailabilityZone, what, p.Start.UTC().Format("Jan 02 15:04"), p.End.UTC().Format("Jan 02 15:04"), hours)
+	return fmt.Sprintf("%s · %s · %s – %s UTC · %dh", p.AvailabilityZone, what, p.Start.UTC().Format(LayoutShort), p.End.UTC().Format(LayoutShort), hours)
 }
 
 // ExtensionTarget is what an extension's confirmation says of the block or plan it

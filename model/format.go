@@ -112,7 +112,7 @@ func (b Block) TerminationCell() string {
 	if b.WillNotRun() {
 		return "—"
 	}
-	return b.TerminationAt().UTC().Format("2006-01-02 15:04")
+	return b.TerminationAt().UTC().Format(LayoutMinute)
 }
 
 // Length writes an offering's length with FormatLength.

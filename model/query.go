@@ -115,7 +115,7 @@ func (q Query) Validate(now time.Time) error {
 		add(FieldStart, q.Start.UTC().Format(time.RFC3339), "the window cannot start in the past (now is "+now.UTC().Format(time.RFC3339)+")")
 		startOK = false
 	case !q.Start.Before(limit):
-		add(FieldStart, q.Start.UTC().Format(time.RFC3339), "blocks can be booked at most 8 weeks ahead (until "+limit.UTC().Format("2006-01-02 15:04")+" UTC)")
+		add(FieldStart, q.Start.UTC().Format(time.RFC3339), "blocks can be booked at most 8 weeks ahead (until "+limit.UTC().Format(LayoutMinute)+" UTC)")
 		startOK = false
 	}
 	endLimit := LatestEnd(now, d.MaxDays)
@@ -123,7 +123,7 @@ func (q Query) Validate(now time.Time) error {
 	case q.End.IsZero():
 		add(FieldEnd, "empty", "a date after the start, at most 8 weeks plus the block's length from now")
 	case q.End.After(endLimit):
-		add(FieldEnd, q.End.UTC().Format(time.RFC3339), "the window ends at most 8 weeks plus the block's length ahead ("+endLimit.UTC().Format("2006-01-02 15:04")+" UTC)")
+		add(FieldEnd, q.End.UTC().Format(time.RFC3339), "the window ends at most 8 weeks plus the block's length ahead ("+endLimit.UTC().Format(LayoutMinute)+" UTC)")
 	case startOK && !q.End.After(q.Start):
 		add(FieldEnd, q.End.UTC().Format(time.RFC3339), "the end must be after the start ("+q.Start.UTC().Format(time.RFC3339)+")")
 	case startOK && d.MinDays > 0 && q.End.Sub(q.Start) < time.Duration(d.MinDays)*24*time.Hour-24*time.Hour:

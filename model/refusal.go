@@ -128,7 +128,7 @@ func ExtendBlocker(b Block) *ExtendRefusal {
 
 // ExtendBlockerAt is ExtendBlocker at the moment now, with the rules that mark a block
 // "CAN'T EXTEND": past the cutoff (ExtendCutoff before the end), an extension still being
-// paid for (AWS takes one at a time), or no length left under MaxBlockDays. Each is known
+// paid for (AWS takes one at a time), or no length left under MaxReservationDays. Each is known
 // without asking AWS, so a front end says it at once and makes no call. Training plans are
 // held to the blocks' cutoff, as their warnings are (SageMaker documents none).
 func ExtendBlockerAt(b Block, now time.Time) *ExtendRefusal {
@@ -154,7 +154,7 @@ func ExtendBlockerAt(b Block, now time.Time) *ExtendRefusal {
 			Hint: "Buy a new " + short + " to go on after it."}
 	case len(ExtensionLengths(b)) == 0:
 		return &ExtendRefusal{Problem: ExtendClosed,
-			Reason: fmt.Sprintf("%s %s already lasts %s, and no extension may take it past %d days", noun, b.ReservationID, FormatLength(int64(b.End.Sub(b.Start)/time.Minute)), MaxBlockDays),
+			Reason: fmt.Sprintf("%s %s already lasts %s, and no extension may take it past %d days", noun, b.ReservationID, FormatLength(int64(b.End.Sub(b.Start)/time.Minute)), MaxReservationDays),
 			Hint:   "Buy a new " + short + " to go on after it."}
 	}
 	return nil

@@ -35,14 +35,19 @@ func LatestEnd(now time.Time, maxDays int) time.Time {
 	return now.Add(MaxLeadTime + time.Duration(max(maxDays, 0))*24*time.Hour)
 }
 
+// MaxReservationDays is the longest AWS lets a reservation last, of either source: a
+// Capacity Block with its extensions, a training plan, and so one extension: 182 days
+// (26 weeks).
+const MaxReservationDays = 182
+
 // ValidDurationDays lists every duration AWS sells, in days: 1–14 in whole days, then
-// 21–182 in whole weeks.
+// 21 to MaxReservationDays in whole weeks.
 func ValidDurationDays() []int {
 	var out []int
 	for d := 1; d <= 14; d++ {
 		out = append(out, d)
 	}
-	for d := 21; d <= 182; d += 7 {
+	for d := 21; d <= MaxReservationDays; d += 7 {
 		out = append(out, d)
 	}
 	return out
@@ -50,7 +55,7 @@ func ValidDurationDays() []int {
 
 // ValidDuration reports whether a block of this many days can be bought.
 func ValidDuration(days int) bool {
-	return (days >= 1 && days <= 14) || (days >= 21 && days <= 182 && days%7 == 0)
+	return (days >= 1 && days <= 14) || (days >= 21 && days <= MaxReservationDays && days%7 == 0)
 }
 
 // DurationsBetween returns the valid durations from min to max days, both included.

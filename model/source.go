@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -254,9 +255,6 @@ func capacityBlockTypeNames() []string {
 // TrainingPlanCounts are the instance counts a training plan may reserve (reference §5).
 var TrainingPlanCounts = []int{1, 2, 4, 8, 16, 32, 64}
 
-// TrainingPlanMaxDays is the longest training plan, and the longest extension: 182 days.
-const TrainingPlanMaxDays = 182
-
 // CheckCount is the source's rule on how many instances (UltraServers, for an UltraServer
 // type of training plans) one reservation holds; the error names the rule.
 func (s Source) CheckCount(instanceType string, n int) error {
@@ -276,7 +274,7 @@ func (s Source) CheckCount(instanceType string, n int) error {
 			return nil
 		}
 		if !slices.Contains(TrainingPlanCounts, n) {
-			return fmt.Errorf("%s reserve 1, 2, 4, 8, 16, 32 or 64 instances, not %d", s.Plural(), n)
+			return fmt.Errorf("%s reserve %s instances, not %d", s.Plural(), s.CountRule(), n)
 		}
 		return nil
 	}
@@ -292,8 +290,8 @@ func (s Source) CheckDays(days int) error {
 		}
 		return nil
 	case SourceTrainingPlan:
-		if days < 1 || days > TrainingPlanMaxDays {
-			return fmt.Errorf("%s last 1 to %d whole days, not %d", s.Plural(), TrainingPlanMaxDays, days)
+		if days < 1 || days > MaxReservationDays {
+			return fmt.Errorf("%s last 1 to %d whole days, not %d", s.Plural(), MaxReservationDays, days)
 		}
 		return nil
 	}
@@ -301,26 +299,26 @@ func (s Source) CheckDays(days int) error {
 }
 
 // CheckExtensionDays is the source's rule on how long one extension is. Both extend by 1
-// to 14 days, then by whole weeks up to 182 days (reference §5 for plans, the EC2
+// to 14 days, then by whole weeks up to MaxReservationDays (reference §5 for plans, the EC2
 // reference for blocks), which is ValidDuration's set; the error names the source.
 func (s Source) CheckExtensionDays(days int) error {
 	if !s.Valid() {
 		return fmt.Errorf("unknown source %d", int(s))
 	}
 	if !ValidDuration(days) {
-		return fmt.Errorf("%s are extended by 1 to 14 days, or by whole weeks up to %d days, not %d", s.Plural(), TrainingPlanMaxDays, days)
+		return fmt.Errorf("%s are extended by 1 to 14 days, or by whole weeks up to %d days, not %d", s.Plural(), MaxReservationDays, days)
 	}
 	return nil
 }
 
-// MaxDays is the longest reservation the source sells: 182 days (26 weeks) for both.
-func (s Source) MaxDays() int { return TrainingPlanMaxDays }
+// MaxDays is the longest reservation the source sells: MaxReservationDays for both.
+func (s Source) MaxDays() int { return MaxReservationDays }
 
 // DurationDays lists the lengths from `from` to `to` days, both included, that the source
 // sells: a range 15d–20d holds nothing for Capacity Blocks and six lengths for plans.
 func (s Source) DurationDays(from, to int) []int {
 	var out []int
-	for d := max(from, 1); d <= to && d <= TrainingPlanMaxDays; d++ {
+	for d := max(from, 1); d <= to && d <= MaxReservationDays; d++ {
 		if s.CheckDays(d) == nil {
 			out = append(out, d)
 		}
@@ -514,7 +512,11 @@ func SplitQuery(q Query) ([]SourceQuery, []SourceSkip) {
 // "1, 2, 4, 8, 16, 32 or 64" a plan reserves.
 func (s Source) CountRule() string {
 	if s == SourceTrainingPlan {
-		return "1, 2, 4, 8, 16, 32 or 64"
+		words := make([]string, len(TrainingPlanCounts))
+		for i, n := range TrainingPlanCounts {
+			words[i] = strconv.Itoa(n)
+		}
+		return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 	}
 	return fmt.Sprintf("%d–%d", MinCount, MaxCount)
 }
@@ -522,7 +524,7 @@ func (s Source) CountRule() string {
 // LengthRule is the source's lengths in words, for a hint.
 func (s Source) LengthRule() string {
 	if s == SourceTrainingPlan {
-		return fmt.Sprintf("1–%d whole days", TrainingPlanMaxDays)
+		return fmt.Sprintf("1–%d whole days", MaxReservationDays)
 	}
 	return "1–14 days or 3–26 weeks"
 }

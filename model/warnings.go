@@ -15,8 +15,6 @@ const (
 	// PaymentPendingTooLong: AWS usually takes a block's payment within minutes; still
 	// pending after this long, someone should look at the account's payment method.
 	PaymentPendingTooLong = time.Hour
-	// MaxBlockDays is the longest a block may last, extensions included.
-	MaxBlockDays = 182
 	// OfferingsPerAnswer is the most offerings AWS gives for one search ("up to 6 available
 	// blocks", documented for a search of one type).
 	OfferingsPerAnswer = 6
@@ -145,7 +143,7 @@ func (k WarningKind) Sentence(b Block, now time.Time) string {
 	if b.Source == SourceTrainingPlan {
 		what = planWhat(b) // a plan has a region, not one zone
 	}
-	end := b.End.UTC().Format("Jan 02 15:04")
+	end := b.End.UTC().Format(LayoutShort)
 	switch k {
 	case WarnIdle:
 		return what + " is active and paid for, but no instance is running in it"
@@ -156,7 +154,7 @@ func (k WarningKind) Sentence(b Block, now time.Time) string {
 			what, Span(PaymentPendingTooLong))
 	case WarnExtendBy:
 		return fmt.Sprintf("%s ends in %s (%s UTC); extend it by %s UTC (%s left), AWS takes no extension after that",
-			what, Span(b.End.Sub(now)), end, b.ExtendBy().UTC().Format("Jan 02 15:04"), Span(b.ExtendBy().Sub(now)))
+			what, Span(b.End.Sub(now)), end, b.ExtendBy().UTC().Format(LayoutShort), Span(b.ExtendBy().Sub(now)))
 	case WarnPaymentFailed:
 		return what + ": payment failed, the block will not start and nothing can run in it; its capacity went back on sale"
 	case WarnInterconnectImpaired:
@@ -165,15 +163,15 @@ func (k WarningKind) Sentence(b Block, now time.Time) string {
 		return fmt.Sprintf("%s: AWS reports %d of its %d instances' capacity unavailable (DescribeCapacityBlockStatus)", what, b.UnavailableCount, b.TotalCount)
 	case WarnCantExtend:
 		return fmt.Sprintf("%s can no longer be extended: it ends in %s (%s UTC); instances terminate from %s UTC",
-			what, Span(b.End.Sub(now)), end, b.TerminationAt().UTC().Format("15:04"))
+			what, Span(b.End.Sub(now)), end, b.TerminationAt().UTC().Format(LayoutClock))
 	case WarnExpiring:
 		return fmt.Sprintf("%s ends in %s (%s UTC); instances terminate from %s UTC", what, Span(b.End.Sub(now)),
-			b.End.UTC().Format("15:04"), b.TerminationAt().UTC().Format("15:04"))
+			b.End.UTC().Format(LayoutClock), b.TerminationAt().UTC().Format(LayoutClock))
 	case WarnTerminating:
-		return fmt.Sprintf("%s: instances terminating; the block ends in %s (%s UTC)", what, Span(b.End.Sub(now)), b.End.UTC().Format("15:04"))
+		return fmt.Sprintf("%s: instances terminating; the block ends in %s (%s UTC)", what, Span(b.End.Sub(now)), b.End.UTC().Format(LayoutClock))
 	case WarnExtensionFailed:
 		return fmt.Sprintf("%s: the extension's payment failed, so the block still ends in %s (%s UTC); instances terminate from %s UTC. Check the account's payment method, then extend again",
-			what, Span(b.End.Sub(now)), end, b.TerminationAt().UTC().Format("Jan 02 15:04"))
+			what, Span(b.End.Sub(now)), end, b.TerminationAt().UTC().Format(LayoutShort))
 	}
 	return what
 }
@@ -184,9 +182,9 @@ func (k WarningKind) Sentence(b Block, now time.Time) string {
 // minutes before; the plan is warned of from that earlier time, the safer reading.
 func (k WarningKind) planSentence(b Block, now time.Time) (string, bool) {
 	what := planWhat(b)
-	left := fmt.Sprintf("ends in %s (%s UTC)", Span(b.End.Sub(now)), b.End.UTC().Format("Jan 02 15:04"))
+	left := fmt.Sprintf("ends in %s (%s UTC)", Span(b.End.Sub(now)), b.End.UTC().Format(LayoutShort))
 	const stop = "SageMaker stops its jobs, cluster instances and endpoints when it ends, possibly earlier; checkpoint before %s UTC"
-	early := fmt.Sprintf(stop, b.TerminationAt().UTC().Format("15:04"))
+	early := fmt.Sprintf(stop, b.TerminationAt().UTC().Format(LayoutClock))
 	switch k {
 	case WarnIdle:
 		return what + " is active and paid for, but nothing is using its instances", true
@@ -202,7 +200,7 @@ func (k WarningKind) planSentence(b Block, now time.Time) (string, bool) {
 		return fmt.Sprintf("%s: the extension's payment failed, so the plan still %s; %s. Check the account's payment method, then extend again", what, left, early), true
 	case WarnExtendBy:
 		return fmt.Sprintf("%s %s, and its jobs stop then; extend it by %s UTC (%s left), no extension is taken after that",
-			what, left, b.ExtendBy().UTC().Format("Jan 02 15:04"), Span(b.ExtendBy().Sub(now))), true
+			what, left, b.ExtendBy().UTC().Format(LayoutShort), Span(b.ExtendBy().Sub(now))), true
 	}
 	return "", false
 }
@@ -314,17 +312,7 @@ func ParseWarnLeads(s string) ([]time.Duration, error) {
 func FormatWarnLeads(leads []time.Duration) string {
 	parts := make([]string, len(leads))
 	for i, l := range leads {
-		h, m := int(l/time.Hour), int(l%time.Hour/time.Minute)
-		switch {
-		case l%time.Minute != 0:
-			parts[i] = l.String()
-		case m == 0:
-			parts[i] = fmt.Sprintf("%dh", h)
-		case h == 0:
-			parts[i] = fmt.Sprintf("%dm", m)
-		default:
-			parts[i] = fmt.Sprintf("%dh%dm", h, m)
-		}
+		parts[i] = FormatInterval(l)
 	}
 	return strings.Join(parts, ",")
 }
@@ -415,7 +403,7 @@ func extendable(b Block) bool {
 			return false
 		}
 	}
-	return b.End.Sub(b.Start) < (MaxBlockDays-1)*24*time.Hour
+	return b.End.Sub(b.Start) < (MaxReservationDays-1)*24*time.Hour
 }
 
 // extensionFailed reports an extension of the block's present end whose payment failed,

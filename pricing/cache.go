@@ -9,8 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
-
-	"github.com/gpublock/gpublock/aws/filelock"
 )
 
 // The cache holds figures fetched from the AWS Price List API by `gpublock prices --refresh`.
@@ -78,8 +76,9 @@ func ReadCache(path string) ([]Row, error) {
 }
 
 // WriteCache merges rows into the cache at path: a new row replaces the cached one of the
-// same kind, type and region; others are kept. The file is replaced atomically.
-func WriteCache(path string, rows []Row, now time.Time) error {
+// same kind, type and region; others are kept. replace writes the file whole: the caller's
+// atomic write (filelock.WriteAtomic), so that pricing does no file locking of its own.
+func WriteCache(path string, rows []Row, now time.Time, replace func(path string, data []byte) error) error {
 	old, err := ReadCache(path)
 	if err != nil {
 		old = nil // a broken cache is rebuilt rather than blocking a refresh
@@ -106,7 +105,7 @@ func WriteCache(path string, rows []Row, now time.Time) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	return filelock.WriteAtomic(path, append(b, '\n'))
+	return replace(path, append(b, '\n'))
 }
 
 // Load returns the embedded catalog with the cache at path laid over it. An empty path or a

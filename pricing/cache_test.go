@@ -29,7 +29,7 @@ func TestCacheRoundTripAndBadFiles(t *testing.T) {
 	}
 	row := Row{Kind: KindOnDemand, InstanceType: "trn2.48xlarge", Region: "us-west-2", Status: StatusPrice,
 		Hourly: model.MustMoney("44.7"), Source: SourcePriceListAPI, Date: "2026-11-29T20:00:00Z", DateNote: "fetched"}
-	if err := WriteCache(path, []Row{row}, time.Now()); err != nil {
+	if err := WriteCache(path, []Row{row}, time.Now(), writeFile); err != nil {
 		t.Fatal(err)
 	}
 	cat, err := Load(path)
@@ -47,10 +47,13 @@ func TestCacheRoundTripAndBadFiles(t *testing.T) {
 		}
 	}
 	// a broken cache does not block a refresh
-	if err := WriteCache(path, []Row{row}, time.Now()); err != nil {
+	if err := WriteCache(path, []Row{row}, time.Now(), writeFile); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := Load(path); err != nil {
 		t.Error(err)
 	}
 }
+
+// writeFile is the cache's replace in these tests: the CLI's atomic write is filelock's.
+func writeFile(path string, data []byte) error { return os.WriteFile(path, data, 0o600) }

@@ -1,5 +1,5 @@
 // Package pricing holds what gpublock knows about prices (an embedded, dated and sourced
-// catalog, refreshable from the AWS Price List API through pricing/pricelist) and the exact
+// catalog, refreshable from the AWS Price List API through aws/pricelist) and the exact
 // maths and charts that set a Capacity Block offering against on-demand.
 //
 // It imports neither the AWS SDK nor Bubble Tea.

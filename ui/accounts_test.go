@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"context"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -11,13 +9,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/aws/accounts"
-	"github.com/gpublock/gpublock/aws/awsapi"
-	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/aws/ec2sim"
-	"github.com/gpublock/gpublock/aws/sagemakersim"
 	"github.com/gpublock/gpublock/aws/source"
-	"github.com/gpublock/gpublock/aws/sources"
-	"github.com/gpublock/gpublock/aws/trainingplans"
+	"github.com/gpublock/gpublock/aws/sources/sourcestest"
 	"github.com/gpublock/gpublock/model"
 	uiscreen "github.com/gpublock/gpublock/ui/screen"
 )
@@ -29,19 +23,7 @@ const otherAccount = "222233334444"
 // environment is emulatorBackend's, which the test sets up first.
 func accountBackend(t *testing.T, account string, seed int64) (source.Backend, *ec2sim.Server) {
 	t.Helper()
-	sim, err := ec2sim.New(ec2sim.Options{Seed: seed, Start: testNow, Speed: 1e-9, Account: account,
-		Protocols: []ec2sim.Protocol{sagemakersim.Protocol()}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(sim)
-	t.Cleanup(srv.Close)
-	c, err := awsapi.New(context.Background(), awsapi.Config{Region: "us-east-1", EndpointURL: srv.URL, Version: "test",
-		MaxBackoff: 5 * time.Millisecond, JournalDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sources.New(c, []source.Source{capacityblocks.New(c), trainingplans.Source(trainingplans.New(c))}), sim
+	return sourcestest.Emulator(t, ec2sim.Options{Seed: seed, Start: testNow, Account: account})
 }
 
 // twoAccounts is a block bought in each of two accounts, and the backend over both, the

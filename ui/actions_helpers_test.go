@@ -2,20 +2,16 @@ package ui
 
 import (
 	"context"
-	"io"
-	"strings"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/teatest/v2"
-	"github.com/charmbracelet/x/vt"
 
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/source"
-	"github.com/gpublock/gpublock/aws/sources"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/dialog/launch"
 )
@@ -26,39 +22,6 @@ func actionTestOptions(b source.Backend) Options {
 	o := testOptions(b)
 	o.PollInterval = 5 * time.Millisecond
 	return o
-}
-
-// clientOf is the adapter behind an emulator backend, for assertions made through it.
-func clientOf(t testing.TB, b source.Backend) *awsapi.Client {
-	t.Helper()
-	c, ok := sources.ClientOf(b)
-	if !ok {
-		t.Fatalf("backend %T is not the adapter", b)
-	}
-	return c
-}
-
-// reservations are the blocks of the regions, as the adapter lists them from the emulator.
-func reservations(t testing.TB, c *awsapi.Client, regions ...string) []model.Block {
-	t.Helper()
-	blocks, err := capacityblocks.New(c).Blocks(context.Background(), regions)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return blocks
-}
-
-// searchAndOpen runs the form's default search, waits for it, and opens the purchase
-// dialog on the first row; it returns the regions searched.
-func searchAndOpen(t *testing.T, s *screen) {
-	t.Helper()
-	s.waitText("123456789012")
-	s.press("enter")
-	if foundCount(t, s) == 0 {
-		t.Fatal("the search found nothing")
-	}
-	s.press("enter")
-	s.waitText("Buy a Capacity Block")
 }
 
 // searchedRegions is where the form's default search looks.
@@ -133,29 +96,10 @@ func newLaunchScreen(t *testing.T, b source.Backend, blk model.Block, simulated 
 	return newScreenOf(t, dialogHost{m, cmd}, 160, 48)
 }
 
-// newScreenOf is newScreen for any model.
-func newScreenOf(t testing.TB, m tea.Model, w, h int) *screen {
-	t.Helper()
-	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(w, h))
-	emu := vt.NewEmulator(w, h)
-	go io.Copy(io.Discard, emu)
-	emu.Write([]byte("\x1b[20h"))
-	return &screen{t: t, tm: tm, emu: emu}
-}
-
 func finalHost(t *testing.T, s *screen) Model {
 	t.Helper()
 	s.press("ctrl+c")
 	return s.tm.FinalModel(t, teatest.WithFinalTimeout(30*time.Second)).(dialogHost).Model
-}
-
-func mustContain(t *testing.T, text string, subs ...string) {
-	t.Helper()
-	for _, sub := range subs {
-		if !strings.Contains(text, sub) {
-			t.Errorf("the screen lacks %q:\n%s", sub, text)
-		}
-	}
 }
 
 var _ = ec2sim.Faults{}

@@ -14,7 +14,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
-	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/source"
@@ -23,49 +22,6 @@ import (
 	"github.com/gpublock/gpublock/ui/components/searchform"
 	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
 )
-
-// boughtBlock buys, through the adapter, the cheapest 1-day p5.48xlarge block in us-east-1
-// that starts on or after from, and returns the offering and the adapter's client.
-func buyBlock(t *testing.T, b source.Backend, from time.Time) (*awsapi.Client, model.Offering, model.Block) {
-	t.Helper()
-	c := clientOf(t, b)
-	q := model.Query{InstanceTypes: []string{"p5.48xlarge"}, Count: 1, Durations: model.DurationRange{MinDays: 1, MaxDays: 1},
-		Start: from, End: from.Add(7 * 24 * time.Hour), Regions: []string{"us-east-1"}}
-	var best model.Offering
-	for ev := range capacityblocks.New(c).Search(context.Background(), q) {
-		for _, o := range ev.Offerings {
-			if best.ID == "" || o.Start.Before(best.Start) || (o.Start.Equal(best.Start) && o.Fee.Cmp(best.Fee) < 0) {
-				best = o
-			}
-		}
-	}
-	if best.ID == "" {
-		t.Fatal("no offering to buy")
-	}
-	res, err := capacityblocks.New(c).Purchase(context.Background(), best, "", nil)
-	if err != nil {
-		t.Fatalf("purchase: %v", err)
-	}
-	return c, best, res.Block
-}
-
-// rowOf is the table line that shows the reservation; narrow tables leave the id out, and
-// then the tests have one block, shown with its type.
-func rowOf(text, id string) string {
-	first := ""
-	for _, l := range strings.Split(text, "\n") {
-		if !strings.Contains(l, "p5.48xlarge ×") || strings.Contains(l, "·") || strings.Contains(l, ": ") {
-			continue // not a row of the table: the detail and the status lines have these
-		}
-		if strings.Contains(l, id) {
-			return l
-		}
-		if first == "" {
-			first = l
-		}
-	}
-	return first
-}
 
 const osc9 = "\x1b]9;"
 
@@ -93,7 +49,7 @@ func TestBlockLifecycleOnScreen(t *testing.T) {
 		t.Errorf("the row lacks the type × count or the fee paid %s: %q", o.Fee.Dollars(), rowOf(text, id))
 	}
 	s.waitRaw("the payment notification", func(raw []byte) bool { return bytes.Contains(raw, []byte(osc9)) })
-	rings := bytes.Count(s.raw, []byte(osc9))
+	rings := bytes.Count(s.Raw, []byte(osc9))
 
 	step := func(what string, at time.Time, want func(row string) bool) string {
 		t.Helper()
@@ -135,16 +91,16 @@ func TestBlockLifecycleOnScreen(t *testing.T) {
 	}
 	s.final()
 
-	notes := bytes.Count(s.raw, []byte(osc9)) - rings
+	notes := bytes.Count(s.Raw, []byte(osc9)) - rings
 	if rings != 1 || notes != 3 {
 		t.Errorf("desktop notifications: %d for the payment, %d after (want 1 and 3: can't extend, expiring, terminating)", rings, notes)
 	}
 	for _, want := range []string{"can no longer be extended", "ends in 35m", "instances terminating"} {
-		if !bytes.Contains(s.raw, []byte(want)) {
+		if !bytes.Contains(s.Raw, []byte(want)) {
 			t.Errorf("no notification says %q", want)
 		}
 	}
-	if n := bytes.Count(s.raw, []byte{'\a', '\x1b', ']', '9'}); n != 4 {
+	if n := bytes.Count(s.Raw, []byte{'\a', '\x1b', ']', '9'}); n != 4 {
 		t.Errorf("%d bells before a notification, want 4 (a bell or the end of the one before, per notification)", n)
 	}
 }
@@ -153,22 +109,6 @@ func TestBlockLifecycleOnScreen(t *testing.T) {
 func hasWarningBadge(text string) bool { return warningBadgeRE.MatchString(text) }
 
 var warningBadgeRE = regexp.MustCompile(`\(\d+ warnings?\)`)
-
-// awaitBlock lists the block through the backend.
-func awaitBlock(t *testing.T, b source.Backend, id string) model.Block {
-	t.Helper()
-	list, err := b.Blocks(context.Background(), []string{"us-east-1"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, blk := range list.Blocks {
-		if blk.ReservationID == id {
-			return blk
-		}
-	}
-	t.Fatalf("block %s not listed", id)
-	return model.Block{}
-}
 
 // With notifications off, warnings show but nothing rings.
 func TestNoNotify(t *testing.T) {
@@ -183,7 +123,7 @@ func TestNoNotify(t *testing.T) {
 	s.waitFor("terminating", func(text string) bool { return strings.Contains(rowOf(text, bought.ReservationID), "TERMINATING") })
 	s.final()
 	// Every BEL left ends an OSC sequence (the window title); none rings on its own.
-	if bytes.Contains(s.raw, []byte(osc9)) || bytes.Count(s.raw, []byte{'\a'}) > bytes.Count(s.raw, []byte("\x1b]")) {
+	if bytes.Contains(s.Raw, []byte(osc9)) || bytes.Count(s.Raw, []byte{'\a'}) > bytes.Count(s.Raw, []byte("\x1b]")) {
 		t.Error("a bell or a notification with notifications off")
 	}
 }

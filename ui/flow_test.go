@@ -6,7 +6,6 @@ import (
 	"encoding/base64"
 	"fmt"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -21,16 +20,6 @@ import (
 	"github.com/gpublock/gpublock/ui/components/detail"
 	"github.com/gpublock/gpublock/ui/components/offerings"
 )
-
-var foundRE = regexp.MustCompile(`Found (\d+) offerings?\b`)
-
-// foundCount waits for the end of a search and returns the count it reports.
-func foundCount(t *testing.T, s *screen) int {
-	t.Helper()
-	text := s.waitFor("the end of the search", func(text string) bool { return foundRE.MatchString(text) })
-	n, _ := strconv.Atoi(foundRE.FindStringSubmatch(text)[1])
-	return n
-}
 
 // fillForm types a search as a person would: the H200 types besides the default, two
 // instances, a window from a date to a relative date, 3 days, every region selling them.
@@ -109,7 +98,7 @@ func TestFlow(t *testing.T) {
 				}
 			}
 			osc := "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte(detail.SearchCommand(sel, m.search().Query())))
-			if !bytes.Contains(s.raw, []byte(osc)) {
+			if !bytes.Contains(s.Raw, []byte(osc)) {
 				t.Errorf("no OSC 52 clipboard write of %q", detail.SearchCommand(sel, m.search().Query()))
 			}
 			golden.RequireEqual(t, []byte(view))

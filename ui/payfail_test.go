@@ -139,30 +139,12 @@ func TestPayFailBlocksScreen(t *testing.T) {
 	if m.dialog != nil {
 		t.Errorf("a dialog is open: %T", m.dialog)
 	}
-	if n := bytes.Count(s.raw, []byte(osc9)); n != 2 {
+	if n := bytes.Count(s.Raw, []byte(osc9)); n != 2 {
 		t.Errorf("%d desktop notifications, want 2 (payment pending, payment failed)", n)
 	}
-	if ns := notifications(s.raw); len(ns) != 2 || !strings.Contains(ns[1], id+" (p5.48xlarge × 1, ") || !strings.Contains(ns[1], "payment failed, the block will not start") {
+	if ns := notifications(s.Raw); len(ns) != 2 || !strings.Contains(ns[1], id+" (p5.48xlarge × 1, ") || !strings.Contains(ns[1], "payment failed, the block will not start") {
 		t.Errorf("the notifications %q: the second does not say the payment of %s failed", ns, id)
 	}
-}
-
-// dialogBox is the dialog's box on a screen, without the header and footer around it.
-func dialogBox(screen string) string {
-	lines := strings.Split(screen, "\n")
-	from, to := -1, -1
-	for i, l := range lines {
-		switch {
-		case from < 0 && (strings.Contains(l, "╭") || strings.Contains(l, "╔")):
-			from = i
-		case from >= 0 && (strings.Contains(l, "╰") || strings.Contains(l, "╚")):
-			to = i
-		}
-	}
-	if from < 0 || to < from {
-		return ""
-	}
-	return strings.Join(lines[from:to+1], "\n")
 }
 
 // extendBy buys, through the adapter, the cheapest extension of the block by days.
@@ -214,7 +196,7 @@ func TestPayFailExtensionOnBlocksScreen(t *testing.T) {
 	mustContain(t, text, "✖ EXT FAILED (1 warning)", "What to do", "extend again (e)", "payment-failed (the end did not move)",
 		"Fee paid      "+o.Fee.Dollars()+" (this machine's purchase journal") // the failed extension charged nothing
 	s.waitRaw("the failed extension's notification", func(raw []byte) bool { return bytes.Count(raw, []byte(osc9)) == 2 })
-	if ns := notifications(s.raw); !strings.Contains(ns[1], "the extension's payment failed, so the block still ends in") || !strings.Contains(ns[1], oldEnd) {
+	if ns := notifications(s.Raw); !strings.Contains(ns[1], "the extension's payment failed, so the block still ends in") || !strings.Contains(ns[1], oldEnd) {
 		t.Errorf("the notifications %q: the second does not say the extension's payment failed and the end %s stays", ns, oldEnd)
 	}
 
@@ -235,7 +217,7 @@ func TestPayFailExtensionOnBlocksScreen(t *testing.T) {
 	refreshAt("the second failed extension", at, func(row string) bool { return strings.Contains(row, "✖ EXT FAILED") && strings.Contains(row, newEnd) })
 	s.waitRaw("the second failed extension's notification", func(raw []byte) bool { return len(notifications(raw)) >= 3 })
 	s.final()
-	ns := notifications(s.raw)
+	ns := notifications(s.Raw)
 	// Idle rings once for the block: a paid extension is no news about it.
 	if len(ns) != 3 || !strings.Contains(ns[0], "no instance is running") || !strings.Contains(ns[2], "the extension's payment failed") || !strings.Contains(ns[2], newEnd) {
 		t.Errorf("the notifications %q: want idle, the failed extension, the failed extension of the new end %s", ns, newEnd)

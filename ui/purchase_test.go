@@ -57,7 +57,7 @@ func TestPurchaseBuys(t *testing.T) {
 	if bl := blocks[0]; bl.Platform != "Red Hat Enterprise Linux" || bl.Tags["project"] != "llm-pretrain" || bl.Tags["cost-center"] != "4200" || bl.Tags["team"] != "ml" {
 		t.Errorf("the reservation's platform %q and tags %v", bl.Platform, bl.Tags)
 	}
-	if !strings.Contains(string(s.raw), "\x1b]52;c;") {
+	if !strings.Contains(string(s.Raw), "\x1b]52;c;") {
 		t.Error("y wrote no clipboard sequence")
 	}
 }

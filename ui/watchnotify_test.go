@@ -123,10 +123,10 @@ func TestWatchRingsOnceForNewOfferings(t *testing.T) {
 	rounds, last := waitRound(s, n)
 	m := s.final()
 
-	if got := bytes.Count(s.raw, []byte(osc9)); got != 1 {
+	if got := bytes.Count(s.Raw, []byte(osc9)); got != 1 {
 		t.Errorf("%d desktop notifications, want 1", got)
 	}
-	if got := bytes.Count(s.raw, []byte{'\a', '\x1b', ']', '9'}); got != 1 {
+	if got := bytes.Count(s.Raw, []byte{'\a', '\x1b', ']', '9'}); got != 1 {
 		t.Errorf("%d bells before a notification, want 1", got)
 	}
 	var west []model.Offering
@@ -145,9 +145,9 @@ func TestWatchRingsOnceForNewOfferings(t *testing.T) {
 		}
 	}
 	want := "gpublock: " + strconv.Itoa(len(west)) + " new p5.48xlarge offerings in us-west-2 (from " + low.Dollars() + ")"
-	if !bytes.Contains(s.raw, []byte(osc9+want)) {
-		i := bytes.Index(s.raw, []byte(osc9))
-		t.Errorf("the notification is not %q: %q", want, s.raw[i:min(len(s.raw), i+120)])
+	if !bytes.Contains(s.Raw, []byte(osc9+want)) {
+		i := bytes.Index(s.Raw, []byte(osc9))
+		t.Errorf("the notification is not %q: %q", want, s.Raw[i:min(len(s.Raw), i+120)])
 	}
 	// The screen says the watch is on, and which round it ran last.
 	if on := watchingRE.MatchString(last); !on || rounds < 3 {
@@ -176,7 +176,7 @@ func TestWatchNotificationsOff(t *testing.T) {
 	if m.search().Table().Len() == 0 || !strings.Contains(text, "Offerings · ") {
 		t.Errorf("the round's offerings are not in the table:\n%s", text)
 	}
-	if bytes.Contains(s.raw, []byte(osc9)) || bytes.Count(s.raw, []byte{'\a'}) > bytes.Count(s.raw, []byte("\x1b]")) {
+	if bytes.Contains(s.Raw, []byte(osc9)) || bytes.Count(s.Raw, []byte{'\a'}) > bytes.Count(s.Raw, []byte("\x1b]")) {
 		t.Error("a bell or a notification with notifications off")
 	}
 }

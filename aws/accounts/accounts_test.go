@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/model/report"
@@ -71,7 +72,7 @@ func (f *fake) AttachLaunch(context.Context, model.Block, source.LaunchSpec) (so
 
 func (f *fake) Forget() { f.forgot.Add(1) }
 
-var now = time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
+var now = simtest.Start
 
 func blk(id, account string) model.Block {
 	return model.Block{ReservationID: id, Account: account, Region: "us-east-1", State: model.StateScheduled}

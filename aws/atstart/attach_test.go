@@ -16,13 +16,14 @@ import (
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/aws/notify"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/aws/spend"
 	"github.com/gpublock/gpublock/model"
 )
 
-var simStart = time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
+var simStart = simtest.Start
 
 // client is an adapter over an emulator (url "" for none: the rules make no call), its
 // state directory its own.

@@ -278,7 +278,7 @@ func Event(ask source.AutoExtendAsk, off model.ExtensionOffering, now time.Time,
 
 // ExtensionWords are what an extension adds, costs and makes the end.
 func ExtensionWords(b model.Block, off model.ExtensionOffering) string {
-	return fmt.Sprintf("%s in %s, %s added for %s, new end %s", b.InstanceType, b.Region, model.FormatDays(off.DurationHours/24), off.Fee.Dollars(), off.End.UTC().Format("2006-01-02 15:04 MST"))
+	return fmt.Sprintf("%s in %s, %s added for %s, new end %s", b.InstanceType, b.Region, model.FormatDays(off.DurationHours/24), off.Fee.Dollars(), off.End.UTC().Format(model.LayoutMinuteZone))
 }
 
 // days is the length decided: the extension's once it is known (a person may choose
@@ -308,7 +308,7 @@ func decidedError(ask source.AutoExtendAsk, prev Record) error {
 	}
 	when := ""
 	if !prev.DecidedAt.IsZero() {
-		when = ", at " + prev.DecidedAt.UTC().Format("2006-01-02 15:04 MST")
+		when = ", at " + prev.DecidedAt.UTC().Format(model.LayoutMinuteZone)
 	}
 	return decided(fmt.Sprintf("the auto-extension of %s at its %s lead was decided already on this machine%s: %s",
 		ask.Block.ReservationID, leadWords(ask.Lead), when, what))

@@ -13,12 +13,13 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 
 	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/aws/notify"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 )
 
-var now = time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
+var now = simtest.Start
 
 // client is an adapter whose state directory is dir; it calls nothing.
 func client(t *testing.T, dir string) *awsapi.Client {

@@ -22,8 +22,8 @@ import (
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/internal/simtest"
+	"github.com/gpublock/gpublock/aws/pricelist"
 	"github.com/gpublock/gpublock/aws/source"
-	"github.com/gpublock/gpublock/pricing/pricelist"
 )
 
 // callLogKeys is the order of the fields every line has.

@@ -27,7 +27,7 @@ func TestExtensionChoicesAskEveryLength(t *testing.T) {
 	b := blockByID(t, c, bought.ReservationID)
 
 	lengths := model.ExtensionLengths(b)
-	if lengths[0] != 1 || lengths[13] != 14 || lengths[14] != 21 || lengths[len(lengths)-1] > model.MaxBlockDays-2 {
+	if lengths[0] != 1 || lengths[13] != 14 || lengths[14] != 21 || lengths[len(lengths)-1] > model.MaxReservationDays-2 {
 		t.Fatalf("lengths for a 2-day block: %v", lengths)
 	}
 	asked := map[string]int{}

@@ -71,7 +71,7 @@ func planSearch(q model.Query, typesPerCall int) ([]string, []searchCall, map[st
 		}
 		switch {
 		case n == 0 && len(days) == 0:
-			why[r] = fmt.Sprintf("no %s block fits between %s and %s", q.Durations, q.Start.UTC().Format("2006-01-02 15:04"), q.End.UTC().Format("2006-01-02 15:04 UTC"))
+			why[r] = fmt.Sprintf("no %s block fits between %s and %s", q.Durations, q.Start.UTC().Format(model.LayoutMinute), q.End.UTC().Format(model.LayoutMinuteUTC))
 		case n == 0:
 			why[r] = fmt.Sprintf("%s not sold here (sold in %s)", strings.Join(types, ", "), strings.Join(model.RegionsSelling(types...), ", "))
 		}
@@ -156,7 +156,7 @@ func checkQueryShape(q model.Query) error {
 		}
 	}
 	if q.Start.IsZero() || q.End.IsZero() || !q.End.After(q.Start) {
-		return fmt.Errorf("the window %s – %s is empty", q.Start.Format("2006-01-02"), q.End.Format("2006-01-02"))
+		return fmt.Errorf("the window %s – %s is empty", q.Start.Format(time.DateOnly), q.End.Format(time.DateOnly))
 	}
 	return nil
 }

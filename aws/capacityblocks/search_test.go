@@ -237,8 +237,11 @@ func TestSearchCancelStopsEveryCall(t *testing.T) {
 			break
 		}
 	}
-	for rc.Total() < 4 {
-		time.Sleep(time.Millisecond)
+	// A deadline only bounds a hang: the first wave reaches the emulator in milliseconds.
+	for deadline := time.Now().Add(time.Minute); rc.Total() < 4; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d calls reached the emulator in a minute; want the first wave of 4", rc.Total())
+		}
 	}
 	cancel()
 	closed := make(chan int)

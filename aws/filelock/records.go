@@ -29,25 +29,13 @@ func (s Records[T]) List() ([]T, error) { return s.read() }
 // synced, renamed), as often as f calls it. The lock is held while f runs, so f may call
 // AWS between saves: another gpublock waits for it.
 func (s Records[T]) Update(f func(rs []T, save func([]T) error) error) error {
-	if err := os.MkdirAll(s.dir, 0o700); err != nil {
-		return err
-	}
-	// A lock file of its own: the records' file is replaced on every save, and a lock on
-	// a replaced file would exclude nobody.
-	lf, err := os.OpenFile(filepath.Join(s.dir, s.name+".lock"), os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return err
-	}
-	defer lf.Close()
-	if err := Lock(lf); err != nil {
-		return err
-	}
-	defer Unlock(lf)
-	rs, err := s.read()
-	if err != nil {
-		return err
-	}
-	return f(rs, s.write)
+	return Locked(filepath.Join(s.dir, s.name+".lock"), func() error {
+		rs, err := s.read()
+		if err != nil {
+			return err
+		}
+		return f(rs, s.write)
+	})
 }
 
 func (s Records[T]) read() ([]T, error) {

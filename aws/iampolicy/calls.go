@@ -76,7 +76,7 @@ var Calls = []Call{
 	{Service: "sagemaker", Operation: "DescribeTrainingPlanExtensionHistory", Uses: []Use{List}},
 	{Service: "sagemaker", Operation: "CreateTrainingPlan", Uses: []Use{Purchase}},
 	{Service: "sagemaker", Operation: "ExtendTrainingPlan", Uses: []Use{Extend}},
-	// Usage (aws/reporting) and the price list (pricing/pricelist).
+	// Usage (aws/reporting) and the price list (aws/pricelist).
 	{Service: "cloudwatch", Operation: "GetMetricData", Uses: []Use{Usage}},
 	{Service: "pricing", Operation: "GetProducts", Uses: []Use{Prices}},
 }

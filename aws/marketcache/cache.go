@@ -241,19 +241,12 @@ func (c *Cache) Put(cell Cell, asked time.Time, offs []model.Offering) error {
 	if err := c.Check(); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(c.path), 0o700); err != nil {
-		return err
-	}
-	lf, err := os.OpenFile(c.path+".lock", os.O_CREATE|os.O_RDWR, 0o600)
-	if err != nil {
-		return err
-	}
-	defer lf.Close()
-	if err := filelock.Lock(lf); err != nil {
-		return err
-	}
-	defer filelock.Unlock(lf)
+	return filelock.Locked(c.path+".lock", func() error { return c.appendLocked(line, asked) })
+}
 
+// appendLocked appends line to the log, and compacts it when it has grown. The caller
+// holds the lock.
+func (c *Cache) appendLocked(line []byte, asked time.Time) error {
 	f, err := os.OpenFile(c.path, os.O_CREATE|os.O_RDWR|os.O_APPEND, 0o600)
 	if err != nil {
 		return err

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"maps"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/gpublock/gpublock/aws/filelock"
@@ -135,15 +134,7 @@ func writeState(path string, s *state) error {
 	if err != nil {
 		return err
 	}
-	tmp := fmt.Sprintf("%s.%d.tmp", path, os.Getpid())
-	if err := os.WriteFile(tmp, b, 0o600); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
+	return filelock.WriteAtomic(path, b)
 }
 
 // transact reads the record under its lock, lets f change it, and writes it back, so that
@@ -172,39 +163,32 @@ func (n *Notifier) transact(f func(*state)) {
 
 func (n *Notifier) lockedUpdate(f func(*state)) (*state, error) {
 	path := n.cfg.StatePath
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, err
-	}
-	lock, err := os.OpenFile(path+".lock", os.O_CREATE|os.O_RDWR, 0o600)
-	if err != nil {
-		return nil, err
-	}
-	defer lock.Close()
-	if err := filelock.Lock(lock); err != nil {
-		return nil, err
-	}
-	defer filelock.Unlock(lock)
-	s, err := readState(path)
-	if err != nil {
-		return nil, err
-	}
-	// What this process claimed and sent while the file could not be kept is kept with it.
-	if n.stateErr != nil {
-		for id, at := range n.state.Delivered {
-			if _, ok := s.Delivered[id]; !ok {
-				s.Delivered[id] = at
+	var kept *state
+	err := filelock.Locked(path+".lock", func() error {
+		s, err := readState(path)
+		if err != nil {
+			return err
+		}
+		// What this process claimed and sent while the file could not be kept is kept with it.
+		if n.stateErr != nil {
+			for id, at := range n.state.Delivered {
+				if _, ok := s.Delivered[id]; !ok {
+					s.Delivered[id] = at
+				}
+			}
+			for id, until := range n.state.Claimed {
+				if _, ok := s.Claimed[id]; !ok {
+					s.Claimed[id] = until
+				}
 			}
 		}
-		for id, until := range n.state.Claimed {
-			if _, ok := s.Claimed[id]; !ok {
-				s.Claimed[id] = until
-			}
+		f(s)
+		s.prune(time.Now())
+		if err := writeState(path, s); err != nil {
+			return err
 		}
-	}
-	f(s)
-	s.prune(time.Now())
-	if err := writeState(path, s); err != nil {
-		return nil, err
-	}
-	return s.clone(), nil
+		kept = s.clone()
+		return nil
+	})
+	return kept, err
 }

@@ -23,7 +23,7 @@ func post(t *testing.T, h http.Handler, target, body string) (int, string) {
 }
 
 // The Price List is one registration on the core: its requests reach it by their target.
-// The real SDK's GetProducts is tested in pricing/pricelist.
+// The real SDK's GetProducts is tested in aws/pricelist.
 func TestRoutedByTarget(t *testing.T) {
 	c, err := simcore.New(simcore.Options{}, pricelistsim.Protocol(pricelistsim.New()))
 	if err != nil {

@@ -101,7 +101,7 @@ type Settled struct {
 // Sentence says what became of the interrupted attempt, plainly.
 func (s Settled) Sentence() string {
 	e := s.Intent
-	when := e.Time.UTC().Format("2006-01-02 15:04 UTC")
+	when := e.Time.UTC().Format(model.LayoutMinuteUTC)
 	fee := e.Fee
 	if m, err := model.ParseMoney(fee); err == nil {
 		fee = m.Dollars()

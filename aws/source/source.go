@@ -74,9 +74,6 @@ type Caps struct {
 	// AllZones is true when a search can ask every zone of a region (EC2's
 	// AllAvailabilityZones).
 	AllZones bool
-	// SweepLengths, when not zero, is how many lengths one search may sweep: the source
-	// asks each length apart, one call per region and type.
-	SweepLengths int
 }
 
 // Listing is one source's reservations in some regions.

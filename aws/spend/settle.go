@@ -114,7 +114,7 @@ func (sv *Service) unsettled(region string, e *source.JournalEntry, err error) e
 				noun = is.Noun + " " + noun
 			}
 		}
-		what = fmt.Sprintf("An earlier %s (journal id %s, %s)", noun, e.RequestID, e.Time.UTC().Format("2006-01-02 15:04 UTC"))
+		what = fmt.Sprintf("An earlier %s (journal id %s, %s)", noun, e.RequestID, e.Time.UTC().Format(model.LayoutMinuteUTC))
 	}
 	return &source.ActionError{Outcome: source.NotBought, Err: fmt.Errorf("%w: %w", ErrUnsettled, err), Explanation: source.Explanation{
 		Summary: fmt.Sprintf("Refused: %s in %s was interrupted, and whether it went through cannot be learnt now (%s).",
@@ -209,10 +209,10 @@ func (sv *Service) alreadyBought(e source.JournalEntry, what, flag string) *sour
 		as, result = fmt.Sprintf("%d reservations", len(ids)), strings.Join(ids, ", ")
 	}
 	summary := fmt.Sprintf("Already bought: the purchase interrupted at %s went through as %s %s (fee %s). Nothing new was bought.",
-		e.Time.UTC().Format("2006-01-02 15:04 UTC"), as, result, fee)
+		e.Time.UTC().Format(model.LayoutMinuteUTC), as, result, fee)
 	if sv.isExtendAction(e.Action) {
 		summary = fmt.Sprintf("Already extended: the extension of %s interrupted at %s went through (%s added, fee %s). Nothing new was bought.",
-			e.Target, e.Time.UTC().Format("2006-01-02 15:04 UTC"), model.FormatDays(max(1, e.DurationHours()/24)), fee)
+			e.Target, e.Time.UTC().Format(model.LayoutMinuteUTC), model.FormatDays(max(1, e.DurationHours()/24)), fee)
 	}
 	return &source.ActionError{Outcome: source.NotBought, Err: source.ErrAlreadyBought, Explanation: source.Explanation{
 		Summary: summary, Hint: "To " + what + " another one on purpose, run the command again with " + flag + "."}}

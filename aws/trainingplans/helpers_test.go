@@ -20,15 +20,16 @@ import (
 
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/aws/sagemakersim"
 	"github.com/gpublock/gpublock/model"
 )
 
-var simStart = time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
+var simStart = simtest.Start
 
 var ctx = context.Background()
 
-const testSecretKey = "test-secret-key-that-must-never-be-journaled"
+const testSecretKey = simtest.SecretKey
 
 // counter counts the SageMaker operations the emulator was sent.
 type counter struct {
@@ -74,15 +75,10 @@ func newSim(t testing.TB, f ec2sim.Faults) (*ec2sim.Server, string, *counter) {
 // newClient is the real source pointed at the emulator with static credentials.
 func newClient(t testing.TB, url string, tweak func(*awsapi.Config)) *Client {
 	t.Helper()
-	t.Setenv("AWS_CONFIG_FILE", t.TempDir()+"/config")
-	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", t.TempDir()+"/credentials")
-	for _, k := range []string{"AWS_PROFILE", "AWS_DEFAULT_PROFILE", "AWS_REGION", "AWS_DEFAULT_REGION", "AWS_ENDPOINT_URL",
-		"AWS_ENDPOINT_URL_EC2", "AWS_ENDPOINT_URL_SAGEMAKER", "AWS_MAX_ATTEMPTS", "AWS_RETRY_MODE"} {
-		t.Setenv(k, "")
-	}
+	simtest.ClearAWSEnv(t)
 	cfg := awsapi.Config{
 		Region: "us-east-1", EndpointURL: url, Version: "test",
-		Credentials: aws.NewCredentialsCache(credentials.NewStaticCredentialsProvider("AKIATESTGPUBLOCK0001", testSecretKey, "")),
+		Credentials: aws.NewCredentialsCache(credentials.NewStaticCredentialsProvider(simtest.AccessKey, testSecretKey, "")),
 		JournalDir:  t.TempDir(), MaxBackoff: 2 * time.Millisecond,
 	}
 	if tweak != nil {

@@ -14,7 +14,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sagemaker"
 
 	"github.com/gpublock/gpublock/aws/apilimit"
+	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/aws/sagemakersim"
 	"github.com/gpublock/gpublock/model"
 )
@@ -32,12 +34,23 @@ func (w throttleCounter) Write(b []byte) (int, error) {
 	return w.ResponseWriter.Write(b)
 }
 
-// limitedSim serves an emulator whose SageMaker search bucket is small: 3 at once, then
-// 20 per second.
+// limitedBucket is the emulator's SageMaker search bucket in these tests: small enough that
+// calls sent at once overrun it, and paced, at half its size (pacedHeadroom), with room for
+// calls that reach it late.
+var limitedBucket = apilimit.Limit{Burst: 8, Rate: 10}
+
+// pacedHeadroom has the client pace itself by half of limitedBucket: bursts of 4, then 5 a
+// second. A call the pacer lets go may reach the emulator late (a loaded machine, a slow
+// round trip); the emulator, with 8 at 10 a second, has room for every call unless one is
+// late by more than (8−4)/5 s = 800 ms behind the pacer's schedule, which no wall-clock
+// wait of the search itself decides.
+const pacedHeadroom = 0.5
+
+// limitedSim serves an emulator whose SageMaker search bucket is limitedBucket.
 func limitedSim(t *testing.T) (string, *atomic.Int64) {
 	t.Helper()
 	sm := apilimit.SageMaker()
-	sm.Actions["SearchTrainingPlanOfferings"] = apilimit.Limit{Burst: 3, Rate: 20}
+	sm.Actions["SearchTrainingPlanOfferings"] = limitedBucket
 	sim, err := ec2sim.New(ec2sim.Options{Seed: 7, Start: simStart, Speed: 1e-9, Protocols: []ec2sim.Protocol{sagemakersim.Protocol()},
 		RateLimits: &ec2sim.RateLimits{EC2: apilimit.EC2(), SageMaker: sm}})
 	if err != nil {
@@ -53,7 +66,7 @@ func limitedSim(t *testing.T) (string, *atomic.Int64) {
 
 func TestSearchPacesItselfBySageMakersBuckets(t *testing.T) {
 	url, hit := limitedSim(t)
-	c := newClient(t, url, nil)
+	c := newClient(t, url, func(cfg *awsapi.Config) { cfg.Headroom = pacedHeadroom })
 	q := query("us-east-1")
 	q.InstanceTypes = []string{"p5.48xlarge", "p4d.24xlarge"}
 	q.Days = []int{1, 2, 3, 4, 5, 6}
@@ -62,22 +75,23 @@ func TestSearchPacesItselfBySageMakersBuckets(t *testing.T) {
 		t.Fatalf("region failed: %v", s.Message)
 	}
 	if n := hit.Load(); n != 0 {
-		t.Errorf("%d calls throttled; a paced search of 12 calls through a bucket of 3 at 20/s should have none", n)
+		t.Errorf("%d calls throttled; a search of 12 calls paced at 4, then 5/s, through a bucket of 8 at 10/s should have none", n)
 	}
 }
 
-// The same twelve calls at once, unpaced, are throttled: the bucket above is one a search
-// would overrun without its pacer.
+// Twice the search's calls at once, unpaced, are throttled: the bucket above is one a
+// search would overrun without its pacer. 24 calls escape its 8 at 10/s only if they reach
+// it spread over more than 1.6 s.
 func TestUnpacedCallsOverrunTheSameBucket(t *testing.T) {
 	url, hit := limitedSim(t)
-	cl := sagemaker.NewFromConfig(aws.Config{Region: "us-east-1", Credentials: credentials.NewStaticCredentialsProvider("AKIATESTGPUBLOCK0001", testSecretKey, "")},
+	cl := sagemaker.NewFromConfig(aws.Config{Region: "us-east-1", Credentials: credentials.NewStaticCredentialsProvider(simtest.AccessKey, testSecretKey, "")},
 		func(o *sagemaker.Options) {
 			o.BaseEndpoint = aws.String(url)
 			o.RetryMaxAttempts = 1
 		})
 	s := &search{q: query("us-east-1")}
 	var wg sync.WaitGroup
-	for i := 0; i < 12; i++ {
+	for i := 0; i < 24; i++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -86,7 +100,7 @@ func TestUnpacedCallsOverrunTheSameBucket(t *testing.T) {
 	}
 	wg.Wait()
 	if hit.Load() == 0 {
-		t.Error("twelve calls at once through a bucket of 3 were never throttled")
+		t.Error("24 calls at once through a bucket of 8 at 10/s were never throttled")
 	}
 }
 

@@ -24,7 +24,7 @@ var Caps = source.Caps{Source: model.SourceTrainingPlan, Noun: Noun, Targets: Ta
 	NoDryRun:       "there is no dry run for training plans (SageMaker has none): the permission is learnt only by buying",
 	PurchaseAction: "sagemaker:CreateTrainingPlan", ExtendAction: "sagemaker:ExtendTrainingPlan",
 	// AWS's examples name offerings tpo-<hash>; the hash's form is not documented.
-	OfferingPrefix: "tpo-", Parts: true, SweepLengths: 14}
+	OfferingPrefix: "tpo-", Parts: true}
 
 func (plans) Caps() source.Caps { return Caps }
 
@@ -174,7 +174,7 @@ func extensionLengths(blk model.Block) []int {
 	var out []int
 	hours := blk.Hours()
 	for _, d := range model.ValidDurationDays() {
-		if model.SourceTrainingPlan.CheckExtensionDays(d) == nil && hours+int64(d)*24 <= model.TrainingPlanMaxDays*24 {
+		if model.SourceTrainingPlan.CheckExtensionDays(d) == nil && hours+int64(d)*24 <= model.MaxReservationDays*24 {
 			out = append(out, d)
 		}
 	}

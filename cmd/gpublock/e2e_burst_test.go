@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gpublock/gpublock/ui/dialog/spend"
+	"github.com/gpublock/gpublock/model"
 )
 
 var e2eFoundAnyRE = regexp.MustCompile(`Found (\d+) offerings? in`)
@@ -54,7 +54,7 @@ func TestE2EBurstAndPasteBuyNothing(t *testing.T) {
 	// The keys after the first reach the dialog or, when it opens after them, the screen
 	// beneath: either way none of them may confirm.
 	text = term.waitText("Buy a Capacity Block", "✓ allowed (ec2:PurchaseCapacityBlock)")
-	time.Sleep(2 * spend.Dwell)
+	time.Sleep(2 * model.ConfirmDwell)
 	if text = term.screen(); strings.Contains(text, "BOUGHT") || strings.Contains(text, "Buying") {
 		t.Fatalf("the burst bought:\n%s", text)
 	}
@@ -65,7 +65,7 @@ func TestE2EBurstAndPasteBuyNothing(t *testing.T) {
 	term.waitText("Buy a Capacity Block", "✓ allowed (ec2:PurchaseCapacityBlock)")
 	term.press("buy" + keyEnter)
 	term.waitText("typed before the confirmation was readable were discarded; type buy now.")
-	time.Sleep(2 * spend.Dwell)
+	time.Sleep(2 * model.ConfirmDwell)
 	if text = term.screen(); strings.Contains(text, "BOUGHT") || strings.Contains(text, "Buying") {
 		t.Fatalf("the word typed with the answer bought:\n%s", text)
 	}
@@ -79,7 +79,7 @@ func TestE2EBurstAndPasteBuyNothing(t *testing.T) {
 	term.waitText("A paste never confirms")
 	term.press(keyEnter)
 	term.waitText("Type buy, then enter; esc cancels.")
-	time.Sleep(spend.Dwell)
+	time.Sleep(model.ConfirmDwell)
 	if text = term.screen(); strings.Contains(text, "BOUGHT") || strings.Contains(text, "Buying") {
 		t.Fatalf("the paste bought:\n%s", text)
 	}

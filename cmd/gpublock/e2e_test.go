@@ -22,7 +22,6 @@ import (
 	"github.com/charmbracelet/x/vt"
 
 	"github.com/gpublock/gpublock/model"
-	"github.com/gpublock/gpublock/ui/dialog/spend"
 	"github.com/gpublock/gpublock/ui/theme"
 )
 
@@ -41,8 +40,8 @@ var (
 )
 
 // readTheFacts waits, once a spend dialog's facts are on the screen, for as long as the
-// dialog discards keys after drawing them (spend.Dwell), as a person reading them would.
-func (term *e2eTerm) readTheFacts() { time.Sleep(spend.Dwell + 200*time.Millisecond) }
+// dialog discards keys after drawing them (model.ConfirmDwell), as a person reading them would.
+func (term *e2eTerm) readTheFacts() { time.Sleep(model.ConfirmDwell + 200*time.Millisecond) }
 
 func (term *e2eTerm) typeText(s string) {
 	for _, c := range s {

@@ -70,7 +70,7 @@ func formatHours(h float64) string {
 func percent(share float64) string { return strconv.FormatFloat(share*100, 'f', 0, 64) + "%" }
 
 // utc is a time as the report prints it: "2026-11-03 11:30 UTC".
-func utc(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 MST") }
+func utc(t time.Time) string { return t.UTC().Format(model.LayoutMinuteZone) }
 
 // windowWords says the report's window: "2026-01-01 00:00 UTC to 2026-12-01 08:00 UTC".
 func (r Report) windowWords() string {
@@ -93,7 +93,7 @@ func (r Report) UnknownWords() string {
 	}
 	var ids []string
 	for _, p := range r.UnknownAmounts {
-		ids = append(ids, fmt.Sprintf("%s (%s, %s)", p.ReservationID, p.Kind, p.At.UTC().Format("2006-01-02")))
+		ids = append(ids, fmt.Sprintf("%s (%s, %s)", p.ReservationID, p.Kind, p.At.UTC().Format(time.DateOnly)))
 	}
 	return fmt.Sprintf("%s of unknown amount, not counted in the totals: %s", model.Plural(len(r.UnknownAmounts), "payment", "payments"), strings.Join(ids, ", "))
 }

@@ -213,7 +213,7 @@ func (w work) reserved(kind Kind) Option {
 		cand.fixed = cand.Total
 		cand.PerUsefulAcceleratorHour = w.perUseful(cand.Total, c.Accelerators)
 		cand.Offering = &off
-		cand.Figures = []Figure{{What: fmt.Sprintf("upfront fee %s %s %d × %s %s", off.Offering.ID, off.Offering.AvailabilityZone, off.Offering.Count, off.Offering.InstanceType, off.Offering.Start.UTC().Format("Jan 02 15:04 UTC")),
+		cand.Figures = []Figure{{What: fmt.Sprintf("upfront fee %s %s %d × %s %s", off.Offering.ID, off.Offering.AvailabilityZone, off.Offering.Count, off.Offering.InstanceType, off.Offering.Start.UTC().Format(model.LayoutShortUTC)),
 			Value: off.Offering.Fee.Dollars(), Source: src.Plural() + " (live)", Date: off.Found.UTC().Format(time.RFC3339), Live: true}}
 		if best == nil || cand.Total.Cmp(best.Total) < 0 {
 			best = &cand
@@ -232,7 +232,7 @@ func (w work) reserved(kind Kind) Option {
 	}
 	if gaps := model.PartsGaps(off.Parts); gaps > 0 {
 		best.Notes = append(best.Notes, fmt.Sprintf("made of %d reserved capacities with %d gap(s) between %s and %s: the job stops at each gap and must resume after it",
-			len(off.Parts), gaps, off.Start.UTC().Format("Jan 02 15:04"), off.End.UTC().Format("Jan 02 15:04 UTC")))
+			len(off.Parts), gaps, off.Start.UTC().Format(model.LayoutShort), off.End.UTC().Format(model.LayoutShortUTC)))
 	}
 	best.Notes = append(best.Notes, fmt.Sprintf("paid for every hour of the block, used or not: a run uses %s h of its %s of usable time (instances stop %d minutes before the end)",
 		hoursText(big.NewRat(w.hours*w.pct, 100)), usable, int(model.TerminationLead.Minutes())))
@@ -278,7 +278,7 @@ func (w work) nearby(src model.Source) []string {
 	for _, n := range counts {
 		o := best[n]
 		out = append(out, fmt.Sprintf("on offer nearby: %d × %s in %s from %s, %s (%s/accelerator-hour)", n, o.InstanceType, o.AvailabilityZone,
-			o.Start.UTC().Format("Jan 02 15:04 UTC"), o.Fee.Dollars(), o.AcceleratorHourlyRate().Rate()))
+			o.Start.UTC().Format(model.LayoutShortUTC), o.Fee.Dollars(), o.AcceleratorHourlyRate().Rate()))
 	}
 	return out
 }

@@ -80,7 +80,7 @@ func Details(o Option, now time.Time) []string {
 
 func shortDate(d string) string {
 	if t, err := time.Parse(time.RFC3339, d); err == nil {
-		return t.UTC().Format("2006-01-02 15:04 UTC")
+		return t.UTC().Format(model.LayoutMinuteUTC)
 	}
 	return d
 }
@@ -118,5 +118,5 @@ func JobLine(j Job) string {
 		extra = ", " + strings.Join(flags, ", ")
 	}
 	return fmt.Sprintf("Job: %s, %s at %d%% utilization%s; window %s – %s; %s", size, run, j.UtilizationPercent, extra,
-		j.WindowStart.UTC().Format("Jan 02 15:04"), j.WindowEnd.UTC().Format("Jan 02 15:04 UTC"), strings.Join(j.Regions, ","))
+		j.WindowStart.UTC().Format(model.LayoutShort), j.WindowEnd.UTC().Format(model.LayoutShortUTC), strings.Join(j.Regions, ","))
 }

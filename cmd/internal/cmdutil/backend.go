@@ -101,7 +101,7 @@ func (f *AWSFlags) Validate() error {
 		return Usagef("--demo and --endpoint-url: give one or the other (--demo starts its own simulator)")
 	}
 	if f.rateLimits != "" {
-		if _, err := config.ParseRateLimits(f.rateLimits); err != nil {
+		if _, err := ParseRateLimits(f.rateLimits); err != nil {
 			return Usagef("%v", err)
 		}
 		if f.EndpointURL != "" {
@@ -378,7 +378,7 @@ func openSimulated(ctx context.Context, f *AWSFlags, cfg awsapi.Config, reason s
 	// Off unless asked: --rate-limits aws runs the demo at AWS's pace, which the client
 	// learns from the simulator (GET /_sim/limits) and keeps to.
 	if v := cmp.Or(f.rateLimits, f.demoRateLimitsFile); v != "" {
-		rl, err := config.ParseRateLimits(v)
+		rl, err := ParseRateLimits(v)
 		if err != nil {
 			return nil, BackendInfo{}, Usagef("%v", err)
 		}

@@ -15,7 +15,6 @@ import (
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
-	"github.com/gpublock/gpublock/cmd/internal/config"
 )
 
 func TestOpenBackendDemo(t *testing.T) {
@@ -196,7 +195,7 @@ func TestDemoRateLimitsConfigKey(t *testing.T) {
 		if err := fs.Parse(args); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := cmdutil.TUIConfigFor(&f, config.LoadUser); err != nil {
+		if _, err := cmdutil.TUIConfigFor(&f, cmdutil.LoadUserConfig); err != nil {
 			return "", err
 		}
 		_, info, err := cmdutil.OpenBackend(ctx, &f, &bytes.Buffer{})

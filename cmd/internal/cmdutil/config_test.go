@@ -20,11 +20,11 @@ func writeConfig(t *testing.T, body string) string {
 }
 
 func TestTUIConfig(t *testing.T) {
-	c, err := config.Load(filepath.Join(t.TempDir(), "missing.json"))
+	c, err := cmdutil.LoadConfig(filepath.Join(t.TempDir(), "missing.json"))
 	if err != nil || c.ReadOnly || c.MaxSpend != "" || len(c.Tags) != 0 {
 		t.Fatalf("missing file: %+v, %v", c, err)
 	}
-	c, err = config.Load(writeConfig(t, `{"read_only": true, "max_spend": "$25,000", "ami": "ami-0abc", "tags": {"project": "llm", "cost-center": "42"}}`))
+	c, err = cmdutil.LoadConfig(writeConfig(t, `{"read_only": true, "max_spend": "$25,000", "ami": "ami-0abc", "tags": {"project": "llm", "cost-center": "42"}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func TestTUIConfigRefusesDamage(t *testing.T) {
 		`{"tags": {"aws:owner": "me"}}`:         "reserved",
 		`{"tags": {"gpublock:request-id": ""}}`: "set by gpublock",
 	} {
-		if _, err := config.Load(writeConfig(t, body)); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := cmdutil.LoadConfig(writeConfig(t, body)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want an error with %q", body, err, want)
 		}
 	}
@@ -74,7 +74,7 @@ func TestTUIConfigRefusesDuplicatesNullsAndBadMoney(t *testing.T) {
 		"{\n\n\"read_only\": \"yes\"}":                         {"line 3", "read_only"},
 	} {
 		p := writeConfig(t, body)
-		_, err := config.Load(p)
+		_, err := cmdutil.LoadConfig(p)
 		if err == nil {
 			t.Errorf("%q: accepted", body)
 			continue
@@ -86,6 +86,30 @@ func TestTUIConfigRefusesDuplicatesNullsAndBadMoney(t *testing.T) {
 		}
 		if strings.Contains(err.Error(), "--max-spend") {
 			t.Errorf("%q: %v blames a flag that was not given", body, err)
+		}
+	}
+}
+
+// The rules of values that belong to other packages (the TUI's themes, the notifier's
+// targets, the demo's rate limits) hold when the commands read the file, with the key's line;
+// the configuration package alone only reads them.
+func TestLoadConfigChecksOtherPackagesValues(t *testing.T) {
+	for body, want := range map[string]string{
+		"read_only: true\ntheme: blue\n": "line 2: ",
+		"notify_url: ftp://x\n":          "line 1: notify_url: want an http",
+		"notify_cmd: \" \"\n":            "line 1: notify_cmd is empty",
+		"\ndemo_rate_limits: fast\n":     "line 2: demo_rate_limits: \"fast\": want aws, off",
+	} {
+		p := filepath.Join(t.TempDir(), "config.yaml")
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, err := cmdutil.LoadConfig(p)
+		if err == nil || !strings.Contains(err.Error(), p+", "+want) || strings.Contains(err.Error(), "--") {
+			t.Errorf("%q: %v, want the file and %q", body, err, want)
+		}
+		if _, err := config.Load(p); err != nil {
+			t.Errorf("%q: the configuration package refuses it (%v); its rule is the command layer's", body, err)
 		}
 	}
 }

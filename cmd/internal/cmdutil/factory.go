@@ -52,7 +52,7 @@ func New(version string, streams *IOStreams) *Factory {
 		Version:   version,
 		Now:       time.Now,
 		Wait:      wait,
-		Config:    config.LoadUser,
+		Config:    LoadUserConfig,
 		Catalog:   LoadCatalog,
 		Backend: func(ctx context.Context, flags *AWSFlags) (*awsapi.Client, BackendInfo, error) {
 			return OpenBackend(ctx, flags, streams.ErrOut)

@@ -7,7 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/term"
 
-	"github.com/gpublock/gpublock/ui/dialog/spend"
+	"github.com/gpublock/gpublock/model"
 )
 
 // IOStreams are the program's standard streams, and whether a person is at them.
@@ -17,7 +17,7 @@ type IOStreams struct {
 	ErrOut io.Writer
 
 	// Dwell is how long after a confirmation's prompt typed input starts to count: the
-	// TUI's (spend.Dwell, where the reasoning is).
+	// TUI's (model.ConfirmDwell, where the reasoning is).
 	Dwell time.Duration
 
 	stdinTTY  *bool
@@ -26,7 +26,7 @@ type IOStreams struct {
 
 // System is the process's own streams, with stdout and stderr as given.
 func System(stdout, stderr io.Writer) *IOStreams {
-	return &IOStreams{In: os.Stdin, Out: stdout, ErrOut: stderr, Dwell: spend.Dwell}
+	return &IOStreams{In: os.Stdin, Out: stdout, ErrOut: stderr, Dwell: model.ConfirmDwell}
 }
 
 // CanPrompt reports whether a person can type at In: a confirmation is asked only then.

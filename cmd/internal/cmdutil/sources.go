@@ -108,7 +108,7 @@ func (s *SourceFlags) One() (model.Source, error) {
 }
 
 // SweptDays is the lengths a search of s sweeps for --duration, each checked by the
-// source's rule, for a source whose search asks each length apart (SourceCaps.SweepLengths).
+// source's rule, and no more of them than one search sweeps (model.Source.SweepLengths).
 func SweptDays(s model.Source, duration string) ([]int, error) {
 	noun := SourceNouns(s)
 	if strings.TrimSpace(duration) == "" {
@@ -124,44 +124,25 @@ func SweptDays(s model.Source, duration string) ([]int, error) {
 			return nil, Usagef("--duration %s: %v", duration, err)
 		}
 	}
-	if err := checkSweep(s, duration, hi-lo+1); err != nil {
-		return nil, err
+	if err := s.CheckSweep(lo, hi); err != nil {
+		return nil, Usagef("--duration %s: %v", duration, err)
 	}
 	return s.DurationDays(lo, hi), nil
 }
 
-// checkSweep refuses a range of more lengths than a search of s sweeps, each length being
-// one call per region and type.
-func checkSweep(s model.Source, duration any, lengths int) error {
-	if caps, _ := CapsOf(s); caps.SweepLengths > 0 && lengths > caps.SweepLengths {
-		return Usagef("--duration %v: a %s search sweeps at most %d lengths (one call each per region and type); narrow the range", duration, caps.Noun, caps.SweepLengths)
-	}
-	return nil
-}
-
-// CheckSourceQuery checks q by the rules of source s (model.Source's types, counts and
-// lengths, and what its capabilities bound), in words that name the flag and the source.
+// CheckSourceQuery checks q by the rules of source s (model.Source.CheckQuery: its types,
+// counts and lengths), in words that name the flag and the source.
 func CheckSourceQuery(s model.Source, q model.Query) error {
-	lo, hi := q.Durations.MinDays, q.Durations.MaxDays
-	if err := checkSweep(s, q.Durations, hi-lo+1); err != nil {
-		return err
-	}
-	for d := lo; d <= hi; d++ {
-		if err := s.CheckDays(d); err != nil {
-			return Usagef("--duration: %v", err)
-		}
-	}
-	if len(q.InstanceTypes) == 0 {
-		return Usagef("--type is required: one or more instance types, as EC2 (p5.48xlarge) or SageMaker (ml.p5.48xlarge) names them")
-	}
-	for _, t := range q.InstanceTypes {
-		if _, err := s.TypeIn(t); err != nil {
-			return Usagef("--type %s: %v", t, err)
-		}
-	}
-	for _, t := range q.InstanceTypes {
-		if err := s.CheckCount(t, q.Count); err != nil {
-			return Usagef("--count: %v", err)
+	if faults := s.CheckQuery(q); len(faults) > 0 {
+		switch f := faults[0]; {
+		case f.Field == model.FieldDuration:
+			return Usagef("--duration %s: %v", f.Value, f.Err)
+		case f.Field == model.FieldTypes && f.Value == "":
+			return Usagef("--type is required: one or more instance types, as EC2 (p5.48xlarge) or SageMaker (ml.p5.48xlarge) names them")
+		case f.Field == model.FieldTypes:
+			return Usagef("--type %s: %v", f.Value, f.Err)
+		default:
+			return Usagef("--count: %v", f.Err)
 		}
 	}
 	if !q.End.IsZero() && !q.End.After(q.Start) {

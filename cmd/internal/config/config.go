@@ -61,21 +61,27 @@ type Loader func() (File, string, error)
 
 // LoadUser reads the user's configuration file (Path) and says where it is. With no home
 // there is no file: an empty configuration and no path.
-func LoadUser() (File, string, error) {
+func LoadUser(checks ...ValueCheck) (File, string, error) {
 	path, err := Path()
 	if err != nil {
 		return File{}, "", nil
 	}
-	c, err := Load(path)
+	c, err := Load(path, checks...)
 	return c, path, err
 }
 
+// ValueCheck is the rule of a value whose meaning belongs to a package above this one (the
+// TUI's themes, the demo's rate limits, the notifier's targets), given by the command layer
+// that knows it, so that this package imports none of them. at names the file and a key's
+// line, for its message.
+type ValueCheck func(c File, at func(key string) string) error
+
 // Load reads the configuration; a missing file is an empty configuration, a
 // damaged one an error naming the file and what is wrong, so that nothing starts with a
-// cap or a read-only promise silently lost.
-func Load(path string) (File, error) {
+// cap or a read-only promise silently lost. The checks run after the file's own rules.
+func Load(path string, checks ...ValueCheck) (File, error) {
 	if !strings.HasSuffix(path, ".json") {
-		return loadYAMLConfig(path)
+		return loadYAMLConfig(path, checks)
 	}
 	var c File
 	b, err := readConfigFile(path)
@@ -94,7 +100,7 @@ func Load(path string) (File, error) {
 	if err := dec.Decode(&c); err != nil {
 		return c, fmt.Errorf("%s: %v (allowed keys: read_only, max_spend, ami, tags, %s)", path, jsonErrorLine(b, err), oncallConfigKeys)
 	}
-	return c, c.Check(path, lines)
+	return c, c.Check(path, lines, checks...)
 }
 
 // MaxSize is the largest configuration file read: a real one is a few hundred bytes,
@@ -196,21 +202,17 @@ func checkConfigText(b []byte) error {
 	return nil
 }
 
-// Check is the rules of the values, whichever format they were read from; lines has the
-// line of each top-level key.
-func (c File) Check(path string, lines map[string]int) error {
-	if err := c.Oncall.check(path, lines); err != nil {
+// Check is the rules of the values, whichever format they were read from, then checks;
+// lines has the line of each top-level key.
+func (c File) Check(path string, lines map[string]int, checks ...ValueCheck) error {
+	at := func(key string) string {
+		if n := lines[key]; n > 0 {
+			return fmt.Sprintf("%s, line %d", path, n)
+		}
+		return path
+	}
+	if err := c.Oncall.check(at); err != nil {
 		return err
-	}
-	if c.Theme != "" {
-		if err := checkTheme(c.Theme); err != nil {
-			return fmt.Errorf("%s, line %d: %v", path, lines["theme"], err)
-		}
-	}
-	if c.DemoRateLimits != "" {
-		if _, err := ParseRateLimits(c.DemoRateLimits); err != nil {
-			return fmt.Errorf("%s, line %d: demo_rate_limits: %v", path, lines["demo_rate_limits"], strings.TrimPrefix(err.Error(), "--rate-limits "))
-		}
 	}
 	// A key given with a blank value is a mistake, not "no cap": leaving the key out is how a
 	// file says that.
@@ -237,6 +239,11 @@ func (c File) Check(path string, lines map[string]int) error {
 	}
 	if err := model.CheckTags(c.Tags); err != nil {
 		return fmt.Errorf("%s, line %d: tags: %v", path, lines["tags"], err)
+	}
+	for _, check := range checks {
+		if err := check(c, at); err != nil {
+			return err
+		}
 	}
 	return nil
 }

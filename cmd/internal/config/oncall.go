@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/gpublock/gpublock/aws/notify"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -34,27 +33,13 @@ type AutoExtend struct {
 
 const oncallConfigKeys = "warn_leads, notify_cmd, notify_url, extend_length, auto_extend"
 
-// check names the file, and the key's line where lines has it.
-func (c Oncall) check(path string, lines map[string]int) error {
-	at := func(key string) string {
-		if n := lines[key]; n > 0 {
-			return fmt.Sprintf("%s, line %d", path, n)
-		}
-		return path
-	}
+// check names the file, and the key's line where at has it. The notifier's targets are
+// checked by the command layer (a ValueCheck), which knows the notifier.
+func (c Oncall) check(at func(key string) string) error {
 	if c.WarnLeads != "" {
 		if _, err := model.ParseWarnLeads(c.WarnLeads); err != nil {
 			return fmt.Errorf("%s: warn_leads: %v", at("warn_leads"), err)
 		}
-	}
-	if err := notify.Check(c.NotifyCmd, c.NotifyURL); err != nil {
-		where := path
-		if err := notify.Check("", c.NotifyURL); err != nil {
-			where = at("notify_url")
-		} else if err := notify.Check(c.NotifyCmd, ""); err != nil {
-			where = at("notify_cmd")
-		}
-		return fmt.Errorf("%s: %s", where, strings.NewReplacer("--notify-url", "notify_url", "--notify-cmd", "notify_cmd").Replace(err.Error()))
 	}
 	if c.ExtendLength != "" {
 		if _, err := model.ParseLength(c.ExtendLength); err != nil {

@@ -13,8 +13,6 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
-
-	"github.com/gpublock/gpublock/ui/theme"
 )
 
 // The configuration file is YAML at $XDG_CONFIG_HOME/gpublock/config.yaml
@@ -89,7 +87,7 @@ func LegacyNotice(path string) string {
 // loadYAMLConfig reads config.yaml strictly: an unknown key, a key given twice, a null or
 // a value of the wrong type is an error naming the file, the key and its line, so that
 // nothing starts with a cap or a read-only promise silently lost.
-func loadYAMLConfig(path string) (File, error) {
+func loadYAMLConfig(path string, checks []ValueCheck) (File, error) {
 	var c File
 	b, err := readConfigFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -102,7 +100,7 @@ func loadYAMLConfig(path string) (File, error) {
 	if err != nil {
 		return c, fmt.Errorf("%s, %v", path, err)
 	}
-	return c, c.Check(path, lines)
+	return c, c.Check(path, lines, checks...)
 }
 
 // tabIndentedLine is the first line whose indentation holds a tab, or 0. It is asked only
@@ -291,12 +289,6 @@ func yamlShown(v *yaml.Node) string {
 		return "a list"
 	}
 	return strconv.Quote(v.Value)
-}
-
-// checkTheme is the theme key's rule: one of the TUI's --theme values.
-func checkTheme(name string) error {
-	_, err := theme.ParseMode(name)
-	return err
 }
 
 // Marshal writes c as config.yaml, keys in configKeys' order, secrets as they are:

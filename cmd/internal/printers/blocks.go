@@ -269,7 +269,7 @@ func blocksTable(blocks []model.Block, facts BlockFacts, now time.Time, w, diag 
 		// dialog and `launch` say; AWS's own available count stays in JSON and CSV.
 		_, err := fmt.Fprintf(w, blockTableFormat, b.ReservationID, b.BlockID, b.Region, b.AvailabilityZone, b.InstanceType,
 			strconv.Itoa(b.TotalCount), strconv.Itoa(b.FreeCount()), strconv.Itoa(b.RunningCount), b.State,
-			b.Start.UTC().Format("2006-01-02 15:04"), b.End.UTC().Format("2006-01-02 15:04"),
+			b.Start.UTC().Format(model.LayoutMinute), b.End.UTC().Format(model.LayoutMinute),
 			b.TerminationCell(), b.ShortCountdown(now), b.Interconnect, warning(b))
 		if err != nil {
 			return err

@@ -66,7 +66,7 @@ func OfferingTableHeader() string {
 func OfferingTableRow(o model.Offering, c pricing.Comparison) string {
 	od, be := onDemandCells(o, c)
 	return fmt.Sprintf(offeringTableFormat, o.Region, o.ZoneCell(), o.InstanceType, strconv.Itoa(o.Count),
-		o.Start.UTC().Format("2006-01-02 15:04"), o.End.UTC().Format("2006-01-02 15:04"), o.Length(),
+		o.Start.UTC().Format(model.LayoutMinute), o.End.UTC().Format(model.LayoutMinute), o.Length(),
 		o.Fee.Dollars(), o.InstanceHourlyRate().Rate(), od, be, o.ID)
 }
 

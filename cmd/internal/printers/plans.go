@@ -89,7 +89,7 @@ func printPlans(plans []model.Block, rules model.WarnRules, now time.Time, w io.
 	for _, b := range plans {
 		fmt.Fprint(w, account(b))
 		if _, err := fmt.Fprintf(w, planTableFormat, b.Source.Name(), b.ReservationID, b.Region, b.InstanceType, strconv.Itoa(b.TotalCount),
-			model.PlanStatus(b.State), b.Start.UTC().Format("2006-01-02 15:04"), b.End.UTC().Format("2006-01-02 15:04"), strconv.FormatInt(b.Hours(), 10),
+			model.PlanStatus(b.State), b.Start.UTC().Format(model.LayoutMinute), b.End.UTC().Format(model.LayoutMinute), strconv.FormatInt(b.Hours(), 10),
 			b.Fee.Dollars(), b.PlanCountdown(now), rules.Top(b, now).Cell(b, now)); err != nil {
 			return err
 		}
@@ -98,7 +98,7 @@ func printPlans(plans []model.Block, rules model.WarnRules, now time.Time, w io.
 		fmt.Fprintf(w, "\n%s  %s\n", b.ReservationID, b.ARN)
 		for i, p := range b.Parts {
 			fmt.Fprintf(w, "  part %d: %s × %d in %s, %s → %s UTC (%d hours)\n", i+1, p.InstanceType, p.Count, p.AvailabilityZone,
-				p.Start.UTC().Format("2006-01-02 15:04"), p.End.UTC().Format("2006-01-02 15:04"), p.Hours)
+				p.Start.UTC().Format(model.LayoutMinute), p.End.UTC().Format(model.LayoutMinute), p.Hours)
 		}
 		for _, u := range model.PlanUses(b) {
 			fmt.Fprintf(w, "  %s (%s):\n    %s\n", u.Target, u.Field, u.Command)

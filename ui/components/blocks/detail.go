@@ -131,9 +131,9 @@ func detailLines(th theme.Theme, rules model.WarnRules, b model.Block, fee model
 		if in.Live() {
 			style = th.Value
 		}
-		line := fmt.Sprintf("  %-19s  %-13s  launched %s", in.ID, in.State, in.LaunchTime.UTC().Format("Jan 02 15:04 UTC"))
+		line := fmt.Sprintf("  %-19s  %-13s  launched %s", in.ID, in.State, in.LaunchTime.UTC().Format(model.LayoutShortUTC))
 		if !in.StoppedAt.IsZero() {
-			stopped := "stopped " + in.StoppedAt.UTC().Format("Jan 02 15:04 UTC")
+			stopped := "stopped " + in.StoppedAt.UTC().Format(model.LayoutShortUTC)
 			// Too wide for the pane (80 columns), the stop time goes under, not cut off.
 			if ansi.StringWidth(line+", "+stopped) > width {
 				add(style.Render(line))
@@ -149,8 +149,8 @@ func detailLines(th theme.Theme, rules model.WarnRules, b model.Block, fee model
 		add(th.Muted.Render("  none"))
 	}
 	for _, e := range b.Extensions {
-		add(th.Value.Render(fmt.Sprintf("  +%s  %s → %s  %s  %s", model.FormatDays(e.DurationHours/24), e.Start.UTC().Format("Jan 02 15:04"),
-			e.End.UTC().Format("Jan 02 15:04"), e.Fee.Dollars(), extensionStatus(e.Status))))
+		add(th.Value.Render(fmt.Sprintf("  +%s  %s → %s  %s  %s", model.FormatDays(e.DurationHours/24), e.Start.UTC().Format(model.LayoutShort),
+			e.End.UTC().Format(model.LayoutShort), e.Fee.Dollars(), extensionStatus(e.Status))))
 	}
 	if len(b.Tags) > 0 {
 		keys := make([]string, 0, len(b.Tags))
@@ -192,9 +192,9 @@ func extensionStatus(st model.ExtensionStatus) string {
 // once when they are the same.
 func longTime(t time.Time, loc *time.Location) string {
 	if _, off := t.In(loc).Zone(); off == 0 && t.In(loc).Format("MST") == "UTC" {
-		return t.UTC().Format("Mon 2006-01-02 15:04") + " UTC (local time too)" // not the same time twice
+		return t.UTC().Format(model.LayoutWeekdayMinute) + " UTC (local time too)" // not the same time twice
 	}
-	return t.UTC().Format("Mon 2006-01-02 15:04") + " UTC · " + t.In(loc).Format("Mon Jan 02 15:04 MST")
+	return t.UTC().Format(model.LayoutWeekdayMinute) + " UTC · " + t.In(loc).Format("Mon Jan 02 15:04 MST")
 }
 
 // warningLines are the most urgent warning in words, on one line with the others' names

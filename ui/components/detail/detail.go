@@ -58,9 +58,9 @@ func content(th theme.Theme, o model.Offering, c *pricing.Comparison, q model.Qu
 	localIsUTC := offset == 0 && o.End.In(loc).Format("MST") == "UTC"
 	both := func(t time.Time) string {
 		if localIsUTC {
-			return t.UTC().Format("Mon 2006-01-02 15:04") + " UTC (local time too)"
+			return t.UTC().Format(model.LayoutWeekdayMinute) + " UTC (local time too)"
 		}
-		return t.UTC().Format("Mon 2006-01-02 15:04") + " UTC · " + t.In(loc).Format("Mon Jan 02 15:04 MST") + " local"
+		return t.UTC().Format(model.LayoutWeekdayMinute) + " UTC · " + t.In(loc).Format("Mon Jan 02 15:04 MST") + " local"
 	}
 	inLocal := func(t time.Time) string {
 		if localIsUTC {
@@ -125,7 +125,7 @@ func content(th theme.Theme, o model.Offering, c *pricing.Comparison, q model.Qu
 	end := o.End.UTC()
 	para(th.Muted.Render, fmt.Sprintf("Why %s%s? Every Capacity Block ends then: blocks run whole days from 11:30, a little shorter or longer if they start at another time.", end.Format("15:04 UTC"), inLocal(o.End)))
 	term := o.End.Add(-model.TerminationLead)
-	para(th.Warning.Render, fmt.Sprintf("Instances are terminated from %s UTC%s, 30 minutes before the end; AWS warns 10 minutes before that.", term.UTC().Format("15:04"), inLocal(term)))
+	para(th.Warning.Render, fmt.Sprintf("Instances are terminated from %s UTC%s, 30 minutes before the end; AWS warns 10 minutes before that.", term.UTC().Format(model.LayoutClock), inLocal(term)))
 
 	add(spacer)
 	if readOnly {

@@ -219,7 +219,7 @@ func (m *Model) SetQueryKeepingWindow(q model.Query) {
 func formatDate(t time.Time) string {
 	t = t.UTC()
 	if t.Hour() == 0 && t.Minute() == 0 && t.Second() == 0 {
-		return t.Format("2006-01-02")
+		return t.Format(time.DateOnly)
 	}
 	return t.Format(time.RFC3339)
 }
@@ -441,7 +441,7 @@ func (m *Model) stepCount(d int) {
 func (m *Model) stepDuration(up bool) {
 	valid := model.ValidDurationDays()
 	if m.plansOnly() {
-		valid = model.SourceTrainingPlan.DurationDays(1, model.TrainingPlanMaxDays)
+		valid = model.SourceTrainingPlan.DurationDays(1, model.MaxReservationDays)
 	}
 	// The text as typed, read by its syntax alone: a length no source sells ("15d" for
 	// blocks) is still where the step starts from, to the sold length beside it.

@@ -10,10 +10,11 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/internal/uitest"
 	"github.com/gpublock/gpublock/ui/theme"
 )
 
-var now = time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+var now = uitest.Now
 
 func clock() time.Time { return now }
 

@@ -15,10 +15,6 @@ import (
 // fieldSource names the source field in errors; model's queries have no such field.
 const fieldSource = "source"
 
-// maxPlanLengths bounds a training-plan search's sweep of lengths: each is one call per
-// region and type, under SageMaker's request limits.
-const maxPlanLengths = 14
-
 // source is the form's choice of systems to search: Capacity Blocks, Training Plans (for one
 // target resource) or both.
 type source struct {
@@ -92,15 +88,37 @@ func (m *Model) SetSources(srcs []model.Source, target string) {
 	m.validate()
 }
 
-// validatePlans checks a search of training plans alone with their rules: the types they
-// reserve, their counts and their lengths (1–182 whole days); the window as for blocks.
+// validatePlans checks a search of training plans alone with their rules
+// (model.Source.CheckQuery, as the CLI does): the types they reserve, their counts and their
+// lengths; the window as for blocks.
 func (m *Model) validatePlans(q *model.Query, now time.Time, errs map[Field]string) {
 	plans := model.SourceTrainingPlan
+	delete(errs, Duration)
+	checked := *q
+	lo, hi, err := model.ParseDayRange(m.duration.Value())
+	if err != nil {
+		errs[Duration] = err.Error()
+	} else {
+		checked.Durations = model.DurationRange{MinDays: lo, MaxDays: hi}
+	}
+	n, countErr := countOf(m.count.Value())
+	if countErr == nil {
+		checked.Count = n
+	}
 	var bad []string
-	for _, t := range q.InstanceTypes {
-		if _, err := plans.TypeIn(t); err != nil {
-			bad = append(bad, t)
+	countFault := ""
+	for _, f := range plans.CheckQuery(checked) {
+		switch {
+		case f.Field == model.FieldTypes && f.Value != "":
+			bad = append(bad, f.Value)
+		case f.Field == model.FieldDuration && err == nil:
+			errs[Duration] = f.Err.Error()
+		case f.Field == model.FieldCount:
+			countFault = f.Err.Error()
 		}
+	}
+	if err == nil && errs[Duration] == "" {
+		q.Durations = checked.Durations
 	}
 	switch {
 	case len(q.InstanceTypes) == 0:
@@ -109,17 +127,14 @@ func (m *Model) validatePlans(q *model.Query, now time.Time, errs map[Field]stri
 		errs[Types] = fmt.Sprintf("training plans do not reserve %s; they reserve %s", strings.Join(bad, ", "), model.TrainingPlanTypesSentence())
 	}
 	if _, done := errs[Count]; !done || strings.HasPrefix(errs[Count], "\"") {
-		if n, err := countOf(m.count.Value()); err != nil {
-			errs[Count] = fmt.Sprintf("%q is not a number; training plans reserve 1, 2, 4, 8, 16, 32 or 64 instances", m.count.Value())
-		} else if err := plans.CheckCount(firstType(q.InstanceTypes), n); err != nil {
-			errs[Count] = err.Error()
-		} else {
+		switch {
+		case countErr != nil:
+			errs[Count] = fmt.Sprintf("%q is not a number; training plans reserve %s instances", m.count.Value(), plans.CountRule())
+		case countFault != "":
+			errs[Count] = countFault
+		default:
 			delete(errs, Count)
 		}
-	}
-	delete(errs, Duration)
-	if err := planDays(m.duration.Value(), q); err != nil {
-		errs[Duration] = err.Error()
 	}
 	if err := q.Validate(now); err != nil {
 		if verrs, ok := err.(model.ValidationErrors); ok {
@@ -133,32 +148,6 @@ func (m *Model) validatePlans(q *model.Query, now time.Time, errs map[Field]stri
 	if len(q.Regions) == 0 {
 		errs[Regions] = "none chosen; choose at least one region"
 	}
-}
-
-func firstType(types []string) string {
-	if len(types) == 0 {
-		return ""
-	}
-	return types[0]
-}
-
-// planDays reads the duration field with the plans' rule, into q.
-func planDays(v string, q *model.Query) error {
-	plans := model.SourceTrainingPlan
-	lo, hi, err := model.ParseDayRange(v)
-	if err != nil {
-		return err
-	}
-	for _, d := range []int{lo, hi} {
-		if err := plans.CheckDays(d); err != nil {
-			return err
-		}
-	}
-	if n := len(plans.DurationDays(lo, hi)); n > maxPlanLengths {
-		return fmt.Errorf("%s holds %d lengths; a training plan search sweeps at most %d (one call each per region and type)", v, n, maxPlanLengths)
-	}
-	q.Durations = model.DurationRange{MinDays: lo, MaxDays: hi}
-	return nil
 }
 
 // validateBoth checks a search of several sources by model.SplitQuery, the rule the

@@ -175,9 +175,9 @@ func (m Model) View(width, height int, focused bool) string {
 	fw := 10
 	countNote := "of 1–64"
 	if m.sources.plans() {
-		countNote = "of 1–64 (plans: 1, 2, 4, 8, 16, 32 or 64)"
+		countNote = "of " + model.SourceCapacityBlock.CountRule() + " (plans: " + model.SourceTrainingPlan.CountRule() + ")"
 		if !slices.Contains(m.query.Sources, model.SourceCapacityBlock) {
-			countNote = "of 1, 2, 4, 8, 16, 32 or 64"
+			countNote = "of " + model.SourceTrainingPlan.CountRule()
 		}
 	}
 	draw[Count] = func() {
@@ -194,7 +194,7 @@ func (m Model) View(width, height int, focused bool) string {
 		field(End, "End", m.fieldView(m.end, mark(End), fw), resolved(m.query.End, m.errs[End] == ""))
 		// AWS's 8 weeks bound the start, not the end (a window may end a block's length later):
 		// said as the start's limit, though it sits under the end as it did when both were bound.
-		latest := "latest start: " + limit.Format("Jan 02 15:04") + " UTC"
+		latest := "latest start: " + limit.Format(model.LayoutShort) + " UTC"
 		if long := latest + " (8 weeks ahead)"; 2+text.Width(long) <= width {
 			latest = long
 		}
@@ -203,7 +203,8 @@ func (m Model) View(width, height int, focused bool) string {
 	draw[Duration] = func() {
 		field(Duration, "Duration", "‹ "+m.fieldView(m.duration, mark(Duration), fw-4)+" ›", durationNote(m.query.Durations, m.errs[Duration] == ""))
 		if m.plansOnly() {
-			hint(Duration, "←/→ step through the lengths plans last (1–182 whole days) · type a range 2d-7d to sweep (at most 14 lengths)")
+			hint(Duration, fmt.Sprintf("←/→ step through the lengths plans last (1–%d whole days) · type a range 2d-7d to sweep (at most %d lengths)",
+				model.MaxReservationDays, model.SourceTrainingPlan.SweepLengths()))
 		} else {
 			hint(Duration, "←/→ step through the durations AWS sells (1–14d, 3–26w) · type a range 2d-7d to sweep")
 		}
@@ -316,7 +317,7 @@ func resolved(t time.Time, ok bool) string {
 	if !ok || t.IsZero() {
 		return ""
 	}
-	return "→ " + t.UTC().Format("Jan 02 15:04") + " UTC"
+	return "→ " + t.UTC().Format(model.LayoutShort) + " UTC"
 }
 
 func durationNote(d model.DurationRange, ok bool) string {

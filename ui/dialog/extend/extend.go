@@ -22,7 +22,6 @@ import (
 	"github.com/gpublock/gpublock/ui/dialog"
 	"github.com/gpublock/gpublock/ui/dialog/spend"
 	"github.com/gpublock/gpublock/ui/screen"
-	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
 )
 
 // extLabelWidth is the extend dialog's label column: its longest label, "Upfront fee".
@@ -207,7 +206,7 @@ func (d Model) Update(msg tea.Msg) (dialog.Dialog, tea.Cmd, bool) {
 		}
 		d.step, d.res = stepDone, msg.res
 		// The row shows the extension at once; its end moves once the block is listed again.
-		refresh := func() tea.Msg { return blockscreen.RefreshMsg{} }
+		refresh := func() tea.Msg { return screen.RefreshBlocksMsg{} }
 		d.spend.Settle(msg.err)
 		if msg.err != nil {
 			return d, refresh, false
@@ -232,7 +231,7 @@ func (d Model) Update(msg tea.Msg) (dialog.Dialog, tea.Cmd, bool) {
 			return d, dialog.PollBlock(d.env, d.id, d.b, d.env.Poll), false
 		}
 		// Paid, the row's end moves; failed, the row is warned of.
-		return d, func() tea.Msg { return blockscreen.RefreshMsg{} }, false
+		return d, func() tea.Msg { return screen.RefreshBlocksMsg{} }, false
 	}
 	return d, nil, false
 }

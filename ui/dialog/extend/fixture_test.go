@@ -29,7 +29,7 @@ func testBlock() model.Block {
 func testEnv() dialog.Env {
 	pc := &program.Context{Ctx: context.Background(), Theme: theme.New(false), Simulated: true,
 		Clock: program.NewClock(func() time.Time { return testNow }), Location: time.UTC,
-		Wall: spend.NewFakeClock(testNow, 2*spend.Dwell).Now}
+		Wall: spend.NewFakeClock(testNow, 2*model.ConfirmDwell).Now}
 	return dialog.Env{Context: pc, Poll: time.Second}
 }
 

@@ -225,7 +225,7 @@ func (d Model) listLines(w, room int) []string {
 		if d.progress.Lengths > 0 {
 			return dialog.WrapStyled(th.Value, "Asking AWS for every length, none offered yet: "+d.progress.Sentence(), w)
 		}
-		return []string{th.Value.Render("Asking AWS for every length at once (1–14 days, then whole weeks up to 182 days in all)…")}
+		return []string{th.Value.Render(fmt.Sprintf("Asking AWS for every length at once (1–14 days, then whole weeks up to %d days in all)…", model.MaxReservationDays))}
 	case stepNone:
 		if d.offErr != nil {
 			out = append(out, dialog.WrapStyled(th.Error, "The extension offerings could not be listed: "+d.offErr.Error(), w)...)

@@ -7,7 +7,7 @@ import (
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/dialog"
-	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
+	"github.com/gpublock/gpublock/ui/screen"
 )
 
 // The dialog looks again while the payment is pending, and stops, asking for the blocks
@@ -32,7 +32,7 @@ func TestExtendDialogStopsWatching(t *testing.T) {
 	if cmd == nil || dd.(Model).status != model.ExtensionPaymentFailed {
 		t.Fatalf("failed: status %s, command %v", dd.(Model).status, cmd != nil)
 	}
-	if _, ok := cmd().(blockscreen.RefreshMsg); !ok {
+	if _, ok := cmd().(screen.RefreshBlocksMsg); !ok {
 		t.Errorf("settled, the dialog sent %#v, want the blocks listed again", cmd())
 	}
 	if _, cmd, _ = dd.Update(dialog.BlockPolledMsg{Dialog: d.id, Block: listed, Found: true}); cmd != nil {

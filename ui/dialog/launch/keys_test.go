@@ -21,7 +21,7 @@ func testForm(t *testing.T, state model.BlockState) Model {
 	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 	pc := &program.Context{Ctx: context.Background(), Theme: theme.New(false), Simulated: true,
 		Clock: program.NewClock(func() time.Time { return now }), Location: time.UTC,
-		Wall: spend.NewFakeClock(now, 2*spend.Dwell).Now}
+		Wall: spend.NewFakeClock(now, 2*model.ConfirmDwell).Now}
 	b := model.Block{ReservationID: "cr-0123456789abcdef0", Region: "us-east-1", AvailabilityZone: "us-east-1a",
 		InstanceType: "p5.48xlarge", State: state, TotalCount: 2, AvailableCount: 2,
 		Start: now.Add(time.Hour), End: now.Add(24 * time.Hour)}

@@ -19,7 +19,7 @@ func testDialog(t *testing.T, src model.Source, maxSpend *model.Money) Model {
 	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 	pc := &program.Context{Ctx: context.Background(), Theme: theme.New(false), Simulated: true,
 		Clock: program.NewClock(func() time.Time { return now }), Location: time.UTC,
-		Wall:     spend.NewFakeClock(now, 2*spend.Dwell).Now,
+		Wall:     spend.NewFakeClock(now, 2*model.ConfirmDwell).Now,
 		Identity: program.Identity{Identity: source.Identity{Account: "123456789012"}, Known: true}}
 	o := model.Offering{ID: "cbr-0123456789abcdef0", Source: src, Region: "us-east-1", AvailabilityZone: "us-east-1a",
 		InstanceType: "p5.48xlarge", Count: 2, Start: now.Add(24 * time.Hour), End: now.Add(48 * time.Hour), DurationHours: 24,

@@ -69,17 +69,6 @@ type Machine struct {
 	early int
 }
 
-// Dwell is how long after the facts are drawn the first key counts. Keys before it are
-// discarded: they were pressed before anyone could have read what they confirm. A burst
-// (enter, buy, enter sent at once, or typed ahead from habit) lands within a few hundred
-// milliseconds: a fast typist's five keys take 300–500 ms, and a held key repeats after
-// 250–660 ms (Windows' default 500 ms, X11's 660 ms). Reading the fee, the dates and the
-// account takes a person well over a second, so a wait shorter than that never delays one
-// who reads; browsers hold a security prompt's button for 1 s for the same reason
-// (Firefox's security.dialog_enable_delay). 800 ms is above every burst and key repeat and
-// below any reading.
-const Dwell = 800 * time.Millisecond
-
 // New is a machine waiting for its first dry run.
 func New(a Action) Machine {
 	f := textfield.New("")
@@ -104,7 +93,7 @@ func (m Machine) now() time.Time {
 // Readable reports whether a key pressed now counts: the facts are drawn and the dwell has
 // passed since.
 func (m Machine) Readable() bool {
-	return m.phase == Ready && !m.shown.IsZero() && m.now().Sub(m.shown) >= Dwell
+	return m.phase == Ready && !m.shown.IsZero() && m.now().Sub(m.shown) >= model.ConfirmDwell
 }
 
 // discard throws a key away, saying so under the field.
@@ -458,7 +447,7 @@ func (m Machine) Footer(fields ...key.Binding) string {
 }
 
 // FakeClock is a wall clock for tests: it reads its time, and moves Step after every
-// reading (a Step above Dwell is a person who reads before every key).
+// reading (a Step above model.ConfirmDwell is a person who reads before every key).
 type FakeClock struct {
 	mu   sync.Mutex
 	at   time.Time

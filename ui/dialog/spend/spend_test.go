@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/gpublock/gpublock/aws/source"
+	"github.com/gpublock/gpublock/model"
 )
 
 var buy = Action{Word: "buy", Noun: "purchase", Done: "bought", Ask: "buy"}
@@ -49,7 +50,7 @@ func TestTheWordGoesAheadOnlyWhenAllowed(t *testing.T) {
 	if !m.Answer(check, allowed, nil) || !m.Allowed() {
 		t.Fatalf("the answer was not taken: phase %v", m.Phase())
 	}
-	clk.Advance(Dwell)
+	clk.Advance(model.ConfirmDwell)
 	if v := m.Confirm(""); v != Empty || !strings.Contains(m.Note, "Type buy, then enter; esc cancels") {
 		t.Fatalf("the early word was not spent: verdict %v, note %q", v, m.Note)
 	}
@@ -174,7 +175,7 @@ func TestKeysBeforeTheDwellAreDiscarded(t *testing.T) {
 	if want := "4 keys typed before the confirmation was readable were discarded; type buy now."; m.Note != want {
 		t.Errorf("note %q, want %q", m.Note, want)
 	}
-	clk.Advance(Dwell - time.Millisecond)
+	clk.Advance(model.ConfirmDwell - time.Millisecond)
 	typeWord(&m, "b")
 	if m.Typed() != "" || m.Readable() || !strings.Contains(m.Note, "5 keys") {
 		t.Fatalf("a key 1 ms before the dwell counted: word %q, note %q", m.Typed(), m.Note)
@@ -193,7 +194,7 @@ func TestKeysBeforeTheDwellAreDiscarded(t *testing.T) {
 	if m.Typed() != "" || !strings.HasPrefix(m.Note, "3 keys") {
 		t.Fatalf("a new answer kept no dwell: word %q, note %q", m.Typed(), m.Note)
 	}
-	clk.Advance(Dwell)
+	clk.Advance(model.ConfirmDwell)
 	typeWord(&m, "buy")
 	if v := m.Confirm(""); v != Go || !m.Busy() {
 		t.Fatalf("the word typed after the dwell: verdict %v", v)
@@ -208,7 +209,7 @@ func TestTheDwellStartsWhenNoDryRunIsSaid(t *testing.T) {
 	if m.Typed() != "" || !strings.HasPrefix(m.Note, "3 keys") {
 		t.Fatalf("typed at once: %q, note %q", m.Typed(), m.Note)
 	}
-	clk.Advance(Dwell)
+	clk.Advance(model.ConfirmDwell)
 	typeWord(&m, "buy")
 	if v := m.Confirm(""); v != Go {
 		t.Fatalf("after the dwell: verdict %v, note %q", v, m.Note)

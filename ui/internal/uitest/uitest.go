@@ -36,7 +36,7 @@ const Account = "123456789012"
 func Env(size screen.Rect, known bool) dialog.Env {
 	pc := &program.Context{Ctx: context.Background(), Theme: theme.New(false), Simulated: true,
 		Clock: program.NewClock(func() time.Time { return Now }), Location: Loc,
-		Wall: spend.NewFakeClock(Now, 2*spend.Dwell).Now}
+		Wall: spend.NewFakeClock(Now, 2*model.ConfirmDwell).Now}
 	if known {
 		pc.Identity = program.Identity{Identity: source.Identity{Account: Account}, Known: true}
 	}

@@ -10,12 +10,13 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/internal/uitest"
 	"github.com/gpublock/gpublock/ui/program"
 	"github.com/gpublock/gpublock/ui/screen"
 	"github.com/gpublock/gpublock/ui/theme"
 )
 
-var now = time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+var now = uitest.Now
 
 func offering(id string, day int, fee string) model.Offering {
 	start := time.Date(2026, 12, 1, 11, 30, 0, 0, time.UTC).AddDate(0, 0, day)

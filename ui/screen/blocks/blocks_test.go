@@ -11,12 +11,13 @@ import (
 
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/internal/uitest"
 	"github.com/gpublock/gpublock/ui/program"
 	"github.com/gpublock/gpublock/ui/screen"
 	"github.com/gpublock/gpublock/ui/theme"
 )
 
-var testNow = time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+var testNow = uitest.Now
 
 func testContext(readOnly bool) *program.Context {
 	return &program.Context{Ctx: context.Background(), Theme: theme.New(false), ReadOnly: readOnly,
@@ -153,7 +154,7 @@ func TestBlocksShowAndWarnings(t *testing.T) {
 
 // Only the screen's own messages are its; keys and sizes are the root's to route.
 func TestBlocksOwns(t *testing.T) {
-	for _, msg := range []tea.Msg{ListedMsg{}, RefreshMsg{}, CheckMsg{}, OpenedMsg{}, tickMsg{}, timerMsg{}} {
+	for _, msg := range []tea.Msg{ListedMsg{}, screen.RefreshBlocksMsg{}, CheckMsg{}, OpenedMsg{}, tickMsg{}, timerMsg{}} {
 		if !Owns(msg) {
 			t.Errorf("%T is not owned", msg)
 		}

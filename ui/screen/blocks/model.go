@@ -112,9 +112,6 @@ type ListedMsg struct {
 	AttachedErr error
 }
 
-// RefreshMsg asks for a listing now (after an extension, a purchase, a launch).
-type RefreshMsg struct{}
-
 // notifiedMsg is the outcome of delivering warnings outside the terminal.
 type notifiedMsg struct{ failures []string }
 
@@ -136,7 +133,7 @@ type OpenedMsg struct {
 // shown.
 func Owns(msg tea.Msg) bool {
 	switch msg.(type) {
-	case ListedMsg, RefreshMsg, CheckMsg, notifiedMsg, timerMsg, tickMsg, OpenedMsg, cancelledMsg, autoMsg:
+	case ListedMsg, screen.RefreshBlocksMsg, CheckMsg, notifiedMsg, timerMsg, tickMsg, OpenedMsg, cancelledMsg, autoMsg:
 		return true
 	}
 	return false
@@ -263,7 +260,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			return m, nil
 		}
 		return m.load()
-	case RefreshMsg:
+	case screen.RefreshBlocksMsg:
 		return m.Rescan()
 	case CheckMsg:
 		return m.checkWarnings()

@@ -148,7 +148,7 @@ func reservationNote(x report.Row) string {
 	if x.State != "" {
 		s += " · " + string(x.State)
 	}
-	s += fmt.Sprintf(" · %s to %s UTC", x.Start.Format("2006-01-02 15:04"), x.End.Format("2006-01-02 15:04"))
+	s += fmt.Sprintf(" · %s to %s UTC", x.Start.Format(model.LayoutMinute), x.End.Format(model.LayoutMinute))
 	if len(x.Group) > 1 {
 		s += fmt.Sprintf(" · one purchase made %d reservations (%s); its fee is counted once", len(x.Group), strings.Join(x.Group, ", "))
 	}

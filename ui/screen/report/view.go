@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/aws/source"
+	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/model/report"
 	"github.com/gpublock/gpublock/ui/components/table"
 	"github.com/gpublock/gpublock/ui/components/text"
@@ -204,11 +205,11 @@ func (m Model) topLines(w, h int) []string {
 // UTC (now)" for a window that ends now, "2025-09-01 to 2025-11-30" for one that ends with
 // its last month.
 func (m Model) windowWords(from, to time.Time) string {
-	end := to.Add(-time.Nanosecond).Format("2006-01-02")
+	end := to.Add(-time.Nanosecond).Format(time.DateOnly)
 	if m.win.back == 0 {
-		end = to.Format("2006-01-02 15:04 UTC") + " (now)"
+		end = to.Format(model.LayoutMinuteUTC) + " (now)"
 	}
-	return from.Format("2006-01-02") + " to " + end
+	return from.Format(time.DateOnly) + " to " + end
 }
 
 // useLine is the reservations' hours in the window, used and reserved, and those whose use

@@ -12,12 +12,13 @@ import (
 
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/internal/uitest"
 	"github.com/gpublock/gpublock/ui/program"
 	"github.com/gpublock/gpublock/ui/screen"
 	"github.com/gpublock/gpublock/ui/theme"
 )
 
-var testNow = time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+var testNow = uitest.Now
 
 func testContext(readOnly bool) *program.Context {
 	return &program.Context{Ctx: context.Background(), Theme: theme.New(false), ReadOnly: readOnly,

@@ -267,7 +267,7 @@ func (m Model) emptyView(w int) []string {
 		}
 	}
 	add(th.Warning.Render, fmt.Sprintf("No offerings for %d × %s, %s, starting %s → ending %s, in %s.",
-		q.Count, strings.Join(q.InstanceTypes, ", "), q.Durations, q.Start.UTC().Format("Jan 02 15:04 UTC"), q.End.UTC().Format("Jan 02 15:04 UTC"), screen.RegionList(q.Regions)))
+		q.Count, strings.Join(q.InstanceTypes, ", "), q.Durations, q.Start.UTC().Format(model.LayoutShortUTC), q.End.UTC().Format(model.LayoutShortUTC), screen.RegionList(q.Regions)))
 	add(th.Muted.Render, "Why it may be: size — the larger the count, the rarer a block; duration — a long block needs free capacity on every day of it; lead time — the next days are often sold out, while weeks ahead (up to 8) have more.")
 	if _, blocks := blocksPart(q); !blocks {
 		// The hints are the searched source's rules; the alternatives and the probe are

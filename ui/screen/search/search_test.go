@@ -45,9 +45,4 @@ func TestNewsSentence(t *testing.T) {
 			t.Errorf("got  %q\nwant %q", got, tc.want)
 		}
 	}
-	for d, want := range map[time.Duration]string{5 * time.Minute: "5m", time.Hour: "1h", 90 * time.Minute: "1h30m", 24 * time.Hour: "24h", 90 * time.Second: "1m30s"} {
-		if got := fmtEvery(d); got != want {
-			t.Errorf("fmtEvery(%s) = %q, want %q", d, got, want)
-		}
-	}
 }

@@ -63,7 +63,7 @@ func (m Model) toggleWatch() (Model, tea.Cmd) {
 		m.flash = screen.Say("Stopped watching the search.")
 		return m, nil
 	}
-	every := fmtEvery(m.watchEvery())
+	every := model.FormatInterval(m.watchEvery())
 	if !m.search.has {
 		m.flash = screen.Say("Nothing to watch yet: search first (enter); then w runs that search again every " + every + ".")
 		return m, nil
@@ -281,7 +281,7 @@ func (m Model) WatchBadge(short bool) string {
 	default:
 		s = "watching · next " + clockTime(m.watch.next)
 		if short {
-			s = "watch " + m.watch.next.UTC().Format("15:04")
+			s = "watch " + m.watch.next.UTC().Format(model.LayoutClock)
 		}
 	}
 	return m.pc.Theme.Accent.Render(s) + m.pc.Theme.Muted.Render(" · ")
@@ -296,7 +296,7 @@ func (m Model) watchStatus() string {
 	}
 	switch {
 	case n.round == 0:
-		return "Watching this search: it runs again every " + fmtEvery(m.watchEvery()) + next + " · w stops"
+		return "Watching this search: it runs again every " + model.FormatInterval(m.watchEvery()) + next + " · w stops"
 	case len(n.fresh) > 0:
 		return fmt.Sprintf("Watch round %d at %s: %s since %s%s · w stops", n.round, clockTime(n.at), newsSentence(n.fresh), clockTime(n.since), next)
 	}
@@ -321,18 +321,3 @@ func (m Model) SelectedIsFresh() bool {
 }
 
 func clockTime(t time.Time) string { return t.UTC().Format("15:04 UTC") }
-
-// fmtEvery writes an interval as people say it: 5m, 1h30m, 24h.
-func fmtEvery(d time.Duration) string {
-	if d < time.Second {
-		return d.String() // only tests watch this often
-	}
-	s := d.Round(time.Second).String()
-	if strings.HasSuffix(s, "m0s") {
-		s = strings.TrimSuffix(s, "0s")
-	}
-	if strings.HasSuffix(s, "h0m") {
-		s = strings.TrimSuffix(s, "0m")
-	}
-	return s
-}

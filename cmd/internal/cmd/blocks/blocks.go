@@ -329,7 +329,7 @@ func (a *Options) refresh(ctx context.Context, client *awsapi.Client, regions []
 					stops = "  (" + note + ")"
 				}
 				fmt.Fprintf(stderr, "gpublock blocks: WARNING: %s%s%s  %s  %s × %d  ends %s  in %s%s%s\n", model.AccountLead(b, several), what, b.ReservationID, b.Region,
-					b.InstanceType, b.TotalCount, b.End.UTC().Format("2006-01-02 15:04 MST"), model.ShortSpan(b.End.Sub(now)), stops, momentNote(a.moment, b, now))
+					b.InstanceType, b.TotalCount, b.End.UTC().Format(model.LayoutMinuteZone), model.ShortSpan(b.End.Sub(now)), stops, momentNote(a.moment, b, now))
 			}
 			// A block about to end is the more urgent news, even when a region went unread.
 			return ExitWarning, false
@@ -370,7 +370,7 @@ func momentNote(m model.WarnMoment, b model.Block, now time.Time) string {
 	if !at.After(now) {
 		when = "passed " + model.ShortSpan(now.Sub(at)) + " ago"
 	}
-	return fmt.Sprintf("  %s %s UTC (%s)", m.Phrase(), at.UTC().Format("15:04"), when)
+	return fmt.Sprintf("  %s %s UTC (%s)", m.Phrase(), at.UTC().Format(model.LayoutClock), when)
 }
 
 // printReports says on stderr which notifications could not be delivered.

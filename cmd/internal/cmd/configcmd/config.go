@@ -115,7 +115,7 @@ func configPaths(stderr io.Writer) (yamlPath, jsonPath string, code int) {
 
 func configShow(stdout, stderr io.Writer) int {
 	path, legacy, _ := config.UserPath()
-	c, err := config.Load(path)
+	c, err := cmdutil.LoadConfig(path)
 	if err != nil {
 		fmt.Fprintf(stderr, "gpublock config: %v\n", err)
 		return 2
@@ -151,7 +151,7 @@ func configInit(stdout, stderr io.Writer, yamlPath, jsonPath string, force bool)
 	body := []byte(configTemplate)
 	from := ""
 	if _, err := os.Stat(jsonPath); err == nil {
-		c, err := config.Load(jsonPath)
+		c, err := cmdutil.LoadConfig(jsonPath)
 		if err != nil {
 			fmt.Fprintf(stderr, "gpublock config: %v; fix it first, nothing was written\n", err)
 			return 2

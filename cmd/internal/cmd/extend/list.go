@@ -56,7 +56,7 @@ func (a *Options) runExtendList(ctx context.Context, id string, format cmdutil.O
 	choices, err := capacityblocks.New(client).ExtensionChoices(ctx, b, func(ch model.ExtensionChoice) {
 		mu.Lock()
 		defer mu.Unlock()
-		fmt.Fprintf(stderr, "  %s offered: until %s for %s\n", model.FormatDays(ch.Days), ch.Offering.End.UTC().Format("2006-01-02 15:04 UTC"), ch.Offering.Fee.Dollars())
+		fmt.Fprintf(stderr, "  %s offered: until %s for %s\n", model.FormatDays(ch.Days), ch.Offering.End.UTC().Format(model.LayoutMinuteUTC), ch.Offering.Fee.Dollars())
 	})
 	if err != nil && len(choices) == 0 {
 		fmt.Fprintf(stderr, "gpublock extend: the extension offerings of %s could not be listed: %s\n", b.ReservationID, client.ExplainError(err))
@@ -102,7 +102,7 @@ func printExtendChoices(w io.Writer, format cmdutil.OutputFormat, b model.Block,
 		b.AvailabilityZone, printers.BothTimes(b.End), printers.BothTimes(b.ExtendBy()))
 	fmt.Fprintf(w, extendListFormat, "ADD", "NEW END (UTC)", "UPFRONT FEE", "BREAK-EVEN", "OFFERING")
 	for i, ch := range choices {
-		if _, err := fmt.Fprintf(w, extendListFormat, rows[i].Length, ch.Offering.End.UTC().Format("2006-01-02 15:04"),
+		if _, err := fmt.Fprintf(w, extendListFormat, rows[i].Length, ch.Offering.End.UTC().Format(model.LayoutMinute),
 			ch.Offering.Fee.Dollars(), rows[i].BreakEven, ch.Offering.ID); err != nil {
 			return err
 		}

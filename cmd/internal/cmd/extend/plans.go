@@ -181,7 +181,7 @@ func printPlanExtensionList(ctx context.Context, src source.Source, b model.Bloc
 	}
 	fmt.Fprintf(stdout, "%-8s  %-16s  %-16s  %14s  %s\n", "ADDS", "NEW END (UTC)", "ZONE", "UPFRONT FEE", "OFFERING")
 	for _, o := range all {
-		fmt.Fprintf(stdout, "%-8s  %-16s  %-16s  %14s  %s\n", model.FormatDays(o.DurationHours/24), o.End.UTC().Format("2006-01-02 15:04"),
+		fmt.Fprintf(stdout, "%-8s  %-16s  %-16s  %14s  %s\n", model.FormatDays(o.DurationHours/24), o.End.UTC().Format(model.LayoutMinute),
 			o.AvailabilityZone, o.Fee.Dollars(), o.ID)
 	}
 	return 0

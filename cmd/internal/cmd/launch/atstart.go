@@ -190,7 +190,7 @@ func printAttached(w io.Writer, format cmdutil.OutputFormat, ls []atstart.Launch
 		}
 		starts := "-"
 		if !l.Starts.IsZero() {
-			starts = l.Starts.UTC().Format("2006-01-02 15:04")
+			starts = l.Starts.UTC().Format(model.LayoutMinute)
 		}
 		if _, err := fmt.Fprintf(w, row, l.ReservationID, l.Region, l.State, starts, fmt.Sprint(l.Spec.Count), l.Spec.ImageID, what); err != nil {
 			return err

@@ -289,7 +289,7 @@ func sayCalls(stderr io.Writer, cmd string, q model.Query, res searchResult) {
 // noOfferings says on stderr that a search in a table found nothing, naming what it asked.
 func noOfferings(stderr io.Writer, q model.Query, answered map[string]bool) {
 	fmt.Fprintf(stderr, "gpublock offerings: no offerings for %d × %s, %s, %s – %s in %s\n", q.Count,
-		strings.Join(q.InstanceTypes, ","), q.Durations, q.Start.UTC().Format("2006-01-02 15:04 MST"), q.End.UTC().Format("2006-01-02 15:04 MST"),
+		strings.Join(q.InstanceTypes, ","), q.Durations, q.Start.UTC().Format(model.LayoutMinuteZone), q.End.UTC().Format(model.LayoutMinuteZone),
 		strings.Join(printers.RegionsIn(q.Regions, answered), ","))
 }
 

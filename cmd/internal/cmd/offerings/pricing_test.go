@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpublock/gpublock/aws/filelock"
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/cmd/internal/printers"
 	"github.com/gpublock/gpublock/model"
@@ -156,7 +157,7 @@ func TestOfferingsUsesThePriceCache(t *testing.T) {
 	}
 	fetched := pricing.Row{Kind: pricing.KindOnDemand, InstanceType: "p5.48xlarge", Region: "us-west-2", Status: pricing.StatusPrice,
 		Hourly: model.MustMoney("60.5"), Source: pricing.SourcePriceListAPI, Date: "2026-11-29", DateNote: "fetched"}
-	if err := pricing.WriteCache(path, []pricing.Row{fetched}, time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)); err != nil {
+	if err := pricing.WriteCache(path, []pricing.Row{fetched}, time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC), filelock.WriteAtomic); err != nil {
 		t.Fatal(err)
 	}
 	rows, _ := offeringsJSON(t, cmdtest.OfferingsArgs(cs.URL, "--region", "us-west-2", "-o", "json"))

@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/gpublock/gpublock/aws/filelock"
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/cmd/internal/printers"
 	"github.com/gpublock/gpublock/model"
@@ -141,7 +142,7 @@ func writePriceCache(t *testing.T, rows ...pricing.Row) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := pricing.WriteCache(path, rows, time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)); err != nil {
+	if err := pricing.WriteCache(path, rows, time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC), filelock.WriteAtomic); err != nil {
 		t.Fatal(err)
 	}
 }

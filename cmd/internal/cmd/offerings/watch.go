@@ -270,21 +270,9 @@ func (w *offeringsWatch) summary(now time.Time, round, added, onOffer int, faile
 	case found:
 		parts = append(parts, "found, stopping (--until-found)")
 	case w.a.untilFound:
-		parts = append(parts, fmt.Sprintf("next search in %s until one is found, Ctrl-C stops", shortInterval(w.a.interval)))
+		parts = append(parts, fmt.Sprintf("next search in %s until one is found, Ctrl-C stops", model.FormatInterval(w.a.interval)))
 	default:
-		parts = append(parts, fmt.Sprintf("next search in %s, Ctrl-C stops", shortInterval(w.a.interval)))
+		parts = append(parts, fmt.Sprintf("next search in %s, Ctrl-C stops", model.FormatInterval(w.a.interval)))
 	}
-	return now.UTC().Format("2006-01-02 15:04 MST") + ": " + strings.Join(parts, "; ")
-}
-
-// shortInterval writes 5m rather than time.Duration's 5m0s.
-func shortInterval(d time.Duration) string {
-	s := d.String()
-	if strings.HasSuffix(s, "m0s") {
-		s = strings.TrimSuffix(s, "0s")
-	}
-	if strings.HasSuffix(s, "h0m") {
-		s = strings.TrimSuffix(s, "0m")
-	}
-	return s
+	return now.UTC().Format(model.LayoutMinuteZone) + ": " + strings.Join(parts, "; ")
 }

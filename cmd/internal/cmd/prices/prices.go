@@ -15,11 +15,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/filelock"
+	"github.com/gpublock/gpublock/aws/pricelist"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/cmd/internal/printers"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
-	"github.com/gpublock/gpublock/pricing/pricelist"
 )
 
 const pricesLong = "Shows on-demand prices, published Capacity Block rates and Savings Plans rates, each with\n" +
@@ -171,7 +172,7 @@ func pricesRefresh(ctx context.Context, path, profile, endpoint string, types, r
 		fmt.Fprintf(stderr, "gpublock prices: --refresh: %v; the cache is unchanged\n", pricelist.ErrNoPrices)
 		return 1
 	}
-	if err := pricing.WriteCache(path, res.Rows, now()); err != nil {
+	if err := pricing.WriteCache(path, res.Rows, now(), filelock.WriteAtomic); err != nil {
 		fmt.Fprintf(stderr, "gpublock prices: --refresh: writing the cache: %v\n", err)
 		return 1
 	}

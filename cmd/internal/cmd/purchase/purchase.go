@@ -422,7 +422,7 @@ func printGroupPurchase(w io.Writer, o model.Offering, res source.PurchaseResult
 	for i, b := range all {
 		rows = append(rows, [2]string{fmt.Sprintf("%d of %d", i+1, len(all)),
 			fmt.Sprintf("%s · %s · %s × %d · %s · %s – %s UTC", b.ReservationID, b.AvailabilityZone, b.InstanceType, b.TotalCount, b.State,
-				b.Start.UTC().Format("2006-01-02 15:04"), b.End.UTC().Format("2006-01-02 15:04"))})
+				b.Start.UTC().Format(model.LayoutMinute), b.End.UTC().Format(model.LayoutMinute))})
 	}
 	rows = append(rows,
 		[2]string{"Region", res.Block.Region},

@@ -17,6 +17,7 @@ import (
 	"github.com/gpublock/gpublock/aws/sources"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/cmd/internal/config"
+	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/model/report"
 	"github.com/gpublock/gpublock/pricing"
 )
@@ -162,7 +163,7 @@ func reportRun(ctx context.Context, a *Options) int {
 		return cmdutil.ReportUsage(stderr, "report", err)
 	}
 	if capped {
-		fmt.Fprintf(stderr, "gpublock report: the window ends now, %s: nothing has been paid or used later yet\n", now.Format("2006-01-02 15:04 MST"))
+		fmt.Fprintf(stderr, "gpublock report: the window ends now, %s: nothing has been paid or used later yet\n", now.Format(model.LayoutMinuteZone))
 	}
 	// A window that ends now is asked as one: what is paid up to the instant each account is
 	// read is in it, whatever its clock says by then.

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/model/report"
 )
 
@@ -54,7 +55,7 @@ func tooEarly(flag, s string) error {
 
 // parsePeriod reads a day (2026-11-01) or a month (2026-11), in UTC, as [start, end).
 func parsePeriod(flag, s string) (start, end time.Time, err error) {
-	if t, err := time.Parse("2006-01-02", s); err == nil {
+	if t, err := time.Parse(time.DateOnly, s); err == nil {
 		return t, t.AddDate(0, 0, 1), nil
 	}
 	if t, err := time.Parse("2006-01", s); err == nil {
@@ -78,7 +79,7 @@ func (w window) resolve(now time.Time) (from, to time.Time, capped bool, err err
 	}
 	if !from.Before(to) {
 		return from, to, false, cmdutil.Usagef("--from %s is not before now (%s): nothing has been paid or used in that window yet",
-			w.fromFlag, now.Format("2006-01-02 15:04 MST"))
+			w.fromFlag, now.Format(model.LayoutMinuteZone))
 	}
 	return from, to, capped, nil
 }

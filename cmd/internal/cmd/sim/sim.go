@@ -17,7 +17,6 @@ import (
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/simcore"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
-	"github.com/gpublock/gpublock/cmd/internal/config"
 )
 
 // faultFlags collects repeated --fault NAME=VALUE flags into Faults.
@@ -101,7 +100,7 @@ func simRun(ctx context.Context, a *Options) int {
 	if opts.PaymentDelay, err = ec2sim.ParsePaymentDelay(payment); err != nil {
 		return simUsage(stderr, "--payment-delay: %v", err)
 	}
-	if opts.RateLimits, err = config.ParseRateLimits(limits); err != nil {
+	if opts.RateLimits, err = cmdutil.ParseRateLimits(limits); err != nil {
 		return simUsage(stderr, "%v", err)
 	}
 	if !simcore.ValidAccount(opts.Account) {

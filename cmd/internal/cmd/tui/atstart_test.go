@@ -60,18 +60,17 @@ func TestTheTUIFiresALaunchAttachedAtTheStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	on := &tuiOncall{}
-	go func() { on.fireLaunches(ctx, client, 10*time.Millisecond, send); close(done) }()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		mu.Lock()
-		n := len(said)
-		mu.Unlock()
-		if n > 0 || time.Now().After(deadline) {
-			break
+	ticks := make(chan time.Time)
+	go func() { on.fireLaunchesOn(ctx, client, ticks, send); close(done) }()
+	// The first round and three more: a tick is taken only once the round before it has
+	// ended.
+	for i := 0; i < 4; i++ {
+		select {
+		case ticks <- time.Now():
+		case <-time.After(time.Minute): // bounds a hang only
+			t.Fatalf("round %d did not end in a minute", i+1)
 		}
-		time.Sleep(10 * time.Millisecond)
 	}
-	time.Sleep(100 * time.Millisecond) // more rounds
 	cancel()
 	<-done
 	mu.Lock()

@@ -8,7 +8,6 @@ import (
 
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
-	"github.com/gpublock/gpublock/cmd/internal/config"
 	"github.com/gpublock/gpublock/ui"
 )
 
@@ -30,7 +29,7 @@ func TestYAMLThemeIsTheTUIsUnlessTheFlagIsGiven(t *testing.T) {
 	if a, err = parseTUI([]string{"--demo", "--theme", "auto"}, &errw); err != nil || !a.themeGiven {
 		t.Fatalf("--theme auto: %+v, %v", a, err)
 	}
-	s, err := cmdutil.TUIConfigFor(a.AWS, config.LoadUser)
+	s, err := cmdutil.TUIConfigFor(a.AWS, cmdutil.LoadUserConfig)
 	if err != nil || s.Theme != "dark" {
 		t.Errorf("theme from the file: %+v, %v", s, err)
 	}

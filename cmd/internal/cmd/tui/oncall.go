@@ -105,12 +105,18 @@ func (t *tuiOncall) close() {
 func (t *tuiOncall) fireLaunches(ctx context.Context, c *awsapi.Client, every time.Duration, send func(tea.Msg)) {
 	tick := time.NewTicker(every)
 	defer tick.Stop()
+	t.fireLaunchesOn(ctx, c, tick.C, send)
+}
+
+// fireLaunchesOn is fireLaunches with a round at once and one at each tick: a tick is taken
+// only between rounds, so whoever sends one knows the round before it has ended.
+func (t *tuiOncall) fireLaunchesOn(ctx context.Context, c *awsapi.Client, tick <-chan time.Time, send func(tea.Msg)) {
 	for {
 		cmdutil.FireAttached(ctx, c, t.notifier.Load(), func(s string) { send(dialog.RootMsg{Flash: s, Refresh: true}) })
 		select {
 		case <-ctx.Done():
 			return
-		case <-tick.C:
+		case <-tick:
 		}
 	}
 }

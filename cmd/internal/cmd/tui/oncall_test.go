@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gpublock/gpublock/cmd/internal/config"
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui"
 )
@@ -32,7 +32,7 @@ func TestOncallConfigAndFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	oc, err := newTUIOncall(a.AWS, a.oncall, config.LoadUser, time.Second)
+	oc, err := newTUIOncall(a.AWS, a.oncall, cmdutil.LoadUserConfig, time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func TestOncallConfigAndFlags(t *testing.T) {
 	}
 
 	a, _ = parseTUI([]string{"--demo", "--warn-leads", "6h"}, os.Stderr)
-	oc, err = newTUIOncall(a.AWS, a.oncall, config.LoadUser, time.Second)
+	oc, err = newTUIOncall(a.AWS, a.oncall, cmdutil.LoadUserConfig, time.Second)
 	if err != nil || oc.settings.Rules.Leads[0] != 6*time.Hour || len(oc.settings.Rules.Leads) != 1 || oc.regions != nil {
 		t.Errorf("the flag does not win: %+v, %v", oc, err)
 	}
@@ -63,7 +63,7 @@ func TestOncallConfigRefusals(t *testing.T) {
 		`{"warn_lead": "24h"}`:                       "warn_leads, notify_cmd",
 	} {
 		writeOncallConfig(t, body)
-		_, _, err := config.LoadUser()
+		_, _, err := cmdutil.LoadUserConfig()
 		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "config.json") || strings.Contains(err.Error(), "SECRET") {
 			t.Errorf("%s: %v, want %q named", body, err, want)
 		}

@@ -1,10 +1,11 @@
-package ui
+package flows
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/ui"
 )
 
 // Read-only mode is said in the header on every screen, beside SIMULATED or LIVE, so that
@@ -15,17 +16,17 @@ func TestHeaderSaysReadOnly(t *testing.T) {
 		b, _ := emulatorBackend(t, ec2sim.Faults{})
 		opts := actionTestOptions(b)
 		opts.ReadOnly = ro
-		s := newScreen(t, New(opts), 100, 30)
-		text := s.waitText("123456789012")
+		s := newScreen(t, ui.New(opts), 100, 30)
+		text := s.WaitText("123456789012")
 		head := strings.SplitN(text, "\n", 2)[0]
 		if strings.Contains(head, "READ-ONLY") != ro {
 			t.Errorf("read-only %v: header %q", ro, head)
 		}
-		s.press("2")
-		text = s.waitText("refresh")
+		s.Press("2")
+		text = s.WaitText("refresh")
 		if head := strings.SplitN(text, "\n", 2)[0]; strings.Contains(head, "READ-ONLY") != ro {
 			t.Errorf("read-only %v, blocks screen: header %q", ro, head)
 		}
-		s.final()
+		final(s)
 	}
 }

@@ -1,4 +1,4 @@
-package ui
+package flows
 
 import (
 	"context"
@@ -9,6 +9,9 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/gpublock/gpublock/aws/autoextend"
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/capacityblocks"
@@ -16,9 +19,12 @@ import (
 	"github.com/gpublock/gpublock/aws/notify"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/aws/sources"
+	"github.com/gpublock/gpublock/aws/sources/sourcestest"
 	"github.com/gpublock/gpublock/aws/trainingplans"
 	"github.com/gpublock/gpublock/model"
-	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
+	"github.com/gpublock/gpublock/ui"
+	"github.com/gpublock/gpublock/ui/internal/uitest"
+	uiscreen "github.com/gpublock/gpublock/ui/screen"
 )
 
 // autoExtendBlock buys a block on the emulator, and makes the policy that asks for it: 2
@@ -26,7 +32,7 @@ import (
 func autoExtendBlock(t *testing.T) (b source.Backend, sim *ec2sim.Server, o model.Offering, bought model.Block, p model.AutoExtendPolicy) {
 	t.Helper()
 	b, sim = emulatorBackend(t, ec2sim.Faults{})
-	_, o, bought = buyBlock(t, b, testNow.Add(24*time.Hour))
+	_, o, bought = sourcestest.BuyBlock(t, b, testNow.Add(24*time.Hour))
 	var tag string
 	for k, v := range bought.Tags {
 		tag = k + "=" + v // the block's own tag stands for the one that asks for the policy
@@ -39,7 +45,7 @@ func autoExtendBlock(t *testing.T) (b source.Backend, sim *ec2sim.Server, o mode
 }
 
 // autoOptions are the options of a TUI over b that asks for the policy p.
-func autoOptions(b source.Backend, p model.AutoExtendPolicy) Options {
+func autoOptions(b source.Backend, p model.AutoExtendPolicy) ui.Options {
 	opts := actionTestOptions(b)
 	opts.StartOnBlocks, opts.NoNotify, opts.AutoExtend = true, true, p
 	return opts
@@ -49,7 +55,7 @@ func autoOptions(b source.Backend, p model.AutoExtendPolicy) Options {
 // of its own over the emulator and the state directory of b, sending through opts.
 func beside(t *testing.T, b source.Backend, opts ...sources.Option) source.Backend {
 	t.Helper()
-	c := clientOf(t, b)
+	c := sourcestest.ClientOf(t, b)
 	jp, err := c.JournalPath()
 	if err != nil {
 		t.Fatal(err)
@@ -66,7 +72,7 @@ func beside(t *testing.T, b source.Backend, opts ...sources.Option) source.Backe
 // returned once the notifier is closed.
 func notifier(t *testing.T, b source.Backend) (*notify.Notifier, func() string) {
 	t.Helper()
-	jp, _ := clientOf(t, b).JournalPath()
+	jp, _ := sourcestest.ClientOf(t, b).JournalPath()
 	sent := filepath.Join(t.TempDir(), "sent")
 	n, err := notify.New(notify.Config{Command: "cat >> " + sent + "; echo >> " + sent, StatePath: filepath.Join(filepath.Dir(jp), "notified.json")})
 	if err != nil {
@@ -84,7 +90,7 @@ func notifier(t *testing.T, b source.Backend) (*notify.Notifier, func() string) 
 // decisionLines are the journal's auto-extension decisions, as "id outcome: reason".
 func decisionLines(t *testing.T, b source.Backend) []string {
 	t.Helper()
-	entries, _, err := clientOf(t, b).Journal()
+	entries, _, err := sourcestest.ClientOf(t, b).Journal()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,19 +120,19 @@ func (s dueSpy) AutoExtendDue(ctx context.Context, p model.AutoExtendPolicy, blo
 }
 
 // policyAsked waits for the policy's extend dialog on id.
-func policyAsked(s *screen, id string) string {
-	s.t.Helper()
-	return s.waitFor("the policy's extend dialog on "+id, func(text string) bool {
+func policyAsked(s *uitest.Screen, id string) string {
+	s.T.Helper()
+	return s.WaitFor("the policy's extend dialog on "+id, func(text string) bool {
 		return strings.Contains(text, "Extend "+id) && strings.Contains(text, "The auto-extension policy asks")
 	})
 }
 
 // listedAt lists the blocks again with the emulator's clock at at.
-func listedAt(s *screen, sim *ec2sim.Server, at time.Time) string {
-	s.t.Helper()
+func listedAt(s *uitest.Screen, sim *ec2sim.Server, at time.Time) string {
+	s.T.Helper()
 	sim.SetTime(at)
-	s.press("r")
-	return s.waitFor("the listing at "+at.Format("15:04"), func(text string) bool { return strings.Contains(text, "as of "+at.UTC().Format("15:04")) })
+	s.Press("r")
+	return s.WaitFor("the listing at "+at.Format("15:04"), func(text string) bool { return strings.Contains(text, "as of "+at.UTC().Format("15:04")) })
 }
 
 // The auto-extension policy opens the extend dialog on a block it would extend once the
@@ -135,23 +141,23 @@ func listedAt(s *screen, sim *ec2sim.Server, at time.Time) string {
 func TestAutoExtendAsksOnScreen(t *testing.T) {
 	b, sim, o, bought, p := autoExtendBlock(t)
 	sim.SetTime(o.Start.Add(time.Hour))
-	s := newScreen(t, New(autoOptions(b, p)), 200, 40)
-	text := s.waitText(bought.ReservationID)
+	s := newScreen(t, ui.New(autoOptions(b, p)), 200, 40)
+	text := s.WaitText(bought.ReservationID)
 	if strings.Contains(text, "Extend "+bought.ReservationID) {
 		t.Fatalf("asked before the lead:\n%s", text)
 	}
 	sim.SetTime(o.End.Add(-10 * time.Hour))
-	s.press("r")
+	s.Press("r")
 	// The lengths stream in; the policy's is chosen once it is listed.
-	s.waitFor("the extend dialog, the policy's 2 days chosen", func(text string) bool {
+	s.WaitFor("the extend dialog, the policy's 2 days chosen", func(text string) bool {
 		return strings.Contains(text, "Extend "+bought.ReservationID) && strings.Contains(text, "› 2d")
 	})
-	s.press("esc")
+	s.Press("esc")
 	text = listedAt(s, sim, o.End.Add(-9*time.Hour))
 	if strings.Contains(text, "Extend "+bought.ReservationID) {
 		t.Errorf("asked again at the same lead:\n%s", text)
 	}
-	s.final()
+	final(s)
 }
 
 // A person's decline of the policy's ask is recorded as blocks --watch records its own: a
@@ -162,12 +168,12 @@ func TestAutoExtendDeclineOnScreenIsRecorded(t *testing.T) {
 	id := bought.ReservationID
 	n, sent := notifier(t, b)
 	sim.SetTime(o.End.Add(-10 * time.Hour))
-	s := newScreen(t, New(autoOptions(beside(t, b, sources.WithNotifier(n)), p)), 200, 40)
+	s := newScreen(t, ui.New(autoOptions(beside(t, b, sources.WithNotifier(n)), p)), 200, 40)
 	text := policyAsked(s, id)
-	mustContain(t, text, "esc declines (recorded)")
-	s.press("esc")
-	s.waitText("The decline is recorded")
-	s.final()
+	uitest.MustContain(t, text, "esc declines (recorded)")
+	s.Press("esc")
+	s.WaitText("The decline is recorded")
+	final(s)
 	if got := decisionLines(t, b); len(got) != 1 || got[0] != id+" declined: declined on screen by the person" {
 		t.Errorf("journal decisions %q, want the one decline on screen", got)
 	}
@@ -178,8 +184,8 @@ func TestAutoExtendDeclineOnScreenIsRecorded(t *testing.T) {
 	// Restarted, at the same lead: the TUI looks up what was decided, and asks nothing.
 	spy := dueSpy{Backend: beside(t, b), due: make(chan []source.AutoExtendAsk, 8)}
 	sim.SetTime(o.End.Add(-9 * time.Hour))
-	s = newScreen(t, New(autoOptions(spy, p)), 200, 40)
-	s.waitText(id)
+	s = newScreen(t, ui.New(autoOptions(spy, p)), 200, 40)
+	s.WaitText(id)
 	select {
 	case asks := <-spy.due:
 		if len(asks) != 0 {
@@ -191,7 +197,7 @@ func TestAutoExtendDeclineOnScreenIsRecorded(t *testing.T) {
 	if text := listedAt(s, sim, o.End.Add(-8*time.Hour)); strings.Contains(text, "Extend "+id) {
 		t.Errorf("the restarted TUI asked again at the same lead:\n%s", text)
 	}
-	s.final()
+	final(s)
 }
 
 // A person who extends in the policy's dialog: the decision is recorded as taken before
@@ -202,20 +208,20 @@ func TestAutoExtendTakenOnScreenIsRecorded(t *testing.T) {
 	id := bought.ReservationID
 	n, sent := notifier(t, b)
 	sim.SetTime(o.End.Add(-10 * time.Hour))
-	s := newScreen(t, New(autoOptions(beside(t, b, sources.WithNotifier(n)), p)), 200, 48)
+	s := newScreen(t, ui.New(autoOptions(beside(t, b, sources.WithNotifier(n)), p)), 200, 48)
 	policyAsked(s, id)
-	s.waitText("› 2d")
-	waitLengths(s)
-	s.press("enter")
-	s.waitText("✓ allowed (ec2:PurchaseCapacityBlockExtension)")
-	s.typeText("extend")
-	s.press("enter")
-	s.waitText("EXTENSION BOUGHT")
-	s.final()
+	s.WaitText("› 2d")
+	s.WaitLengths()
+	s.Press("enter")
+	s.WaitText("✓ allowed (ec2:PurchaseCapacityBlockExtension)")
+	s.Type("extend")
+	s.Press("enter")
+	s.WaitText("EXTENSION BOUGHT")
+	final(s)
 	if got := decisionLines(t, b); len(got) != 1 || got[0] != id+" extend: " {
 		t.Errorf("journal decisions %q, want the one taken", got)
 	}
-	entries, _, _ := clientOf(t, b).Journal()
+	entries, _, _ := sourcestest.ClientOf(t, b).Journal()
 	bought2 := 0
 	for _, e := range entries {
 		if e.Action == "PurchaseCapacityBlockExtension" && e.Phase == "outcome" && e.Outcome == "bought" && e.Target == id {
@@ -225,7 +231,7 @@ func TestAutoExtendTakenOnScreenIsRecorded(t *testing.T) {
 	if bought2 != 1 {
 		t.Errorf("%d extensions bought in the journal, want 1", bought2)
 	}
-	recs, err := autoextend.Records(clientOf(t, b))
+	recs, err := autoextend.Records(sourcestest.ClientOf(t, b))
 	key := model.AutoExtendKey(bought, 12*time.Hour)
 	if r := recs[key]; err != nil || r.Step != source.AutoExtendExtended || r.RequestID == "" || r.Hours != 48 {
 		t.Errorf("the record of %s: %+v, %v", key, r, err)
@@ -246,9 +252,9 @@ func TestAutoExtendDecidedByAWatchIsNotAsked(t *testing.T) {
 	b, sim, o, bought, p := autoExtendBlock(t)
 	now := o.End.Add(-10 * time.Hour)
 	sim.SetTime(now)
-	rec := autoextend.New(clientOf(t, beside(t, b)), nil, nil)
+	rec := autoextend.New(sourcestest.ClientOf(t, beside(t, b)), nil, nil)
 	err := rec.Turn(func(tn *autoextend.Turn) {
-		d := p.Decide(awaitBlock(t, b, bought.ReservationID), now, tn.Decided())
+		d := p.Decide(sourcestest.AwaitBlock(t, b, bought.ReservationID), now, tn.Decided())
 		ask := source.AutoExtendAsk{AutoExtendDecision: d, Block: bought, Days: p.Days}
 		if err := tn.Record(ask, source.AutoExtendOutcome{Step: source.AutoExtendDeclined, Reason: "the approval command refused (exit 3)"}, now); err != nil {
 			t.Errorf("record: %v", err)
@@ -258,8 +264,8 @@ func TestAutoExtendDecidedByAWatchIsNotAsked(t *testing.T) {
 		t.Fatal(err)
 	}
 	spy := dueSpy{Backend: b, due: make(chan []source.AutoExtendAsk, 8)}
-	s := newScreen(t, New(autoOptions(spy, p)), 200, 40)
-	s.waitText(bought.ReservationID)
+	s := newScreen(t, ui.New(autoOptions(spy, p)), 200, 40)
+	s.WaitText(bought.ReservationID)
 	select {
 	case asks := <-spy.due:
 		if len(asks) != 0 {
@@ -271,7 +277,7 @@ func TestAutoExtendDecidedByAWatchIsNotAsked(t *testing.T) {
 	if text := listedAt(s, sim, now.Add(time.Hour)); strings.Contains(text, "Extend "+bought.ReservationID) {
 		t.Errorf("asked on screen what the watch decided:\n%s", text)
 	}
-	s.final()
+	final(s)
 }
 
 // The policy's ask never replaces a dialog open: it waits for it to close, then opens.
@@ -279,12 +285,13 @@ func TestAutoExtendAskWaitsForTheDialogOpen(t *testing.T) {
 	b, sim, o, bought, p := autoExtendBlock(t)
 	sim.SetTime(o.End.Add(-13 * time.Hour))
 	spy := dueSpy{Backend: b, due: make(chan []source.AutoExtendAsk, 8)}
-	s := newScreen(t, New(autoOptions(spy, p)), 200, 48)
-	s.waitText(bought.ReservationID)
-	s.press("?")
-	s.waitText("cancel attached launch")
+	taken := make(chan string, 1)
+	s := uitest.NewScreen(t, askWatch{ui.New(autoOptions(spy, p)), taken}, 200, 48)
+	s.WaitText(bought.ReservationID)
+	s.Press("?")
+	s.WaitText("cancel attached launch")
 	sim.SetTime(o.End.Add(-10 * time.Hour))
-	s.tm.Send(blockscreen.RefreshMsg{}) // the help takes r; the screen's own refresh is not a key
+	s.TM.Send(uiscreen.RefreshBlocksMsg{}) // the help takes r; the screen's own refresh is not a key
 	select {
 	case asks := <-spy.due:
 		if len(asks) != 1 {
@@ -293,13 +300,36 @@ func TestAutoExtendAskWaitsForTheDialogOpen(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("the listing behind the help never looked up the ask")
 	}
-	time.Sleep(300 * time.Millisecond) // the ask reaches the root, which keeps it
-	if text := s.waitText("cancel attached launch"); strings.Contains(text, "Extend "+bought.ReservationID) {
-		t.Fatalf("the ask replaced the help:\n%s", text)
+	select {
+	case view := <-taken:
+		if !strings.Contains(view, "cancel attached launch") || strings.Contains(view, "Extend "+bought.ReservationID) {
+			t.Fatalf("the ask replaced the help:\n%s", view)
+		}
+	case <-time.After(30 * time.Second): // bounds a hang only
+		t.Fatal("the ask never reached the root")
 	}
-	s.press("esc")
+	s.Press("esc")
 	policyAsked(s, bought.ReservationID)
-	s.final()
+	s.Final()
+}
+
+// askWatch is the program with a window on the policy's asks: after the root has taken one
+// in, it sends what the root then draws.
+type askWatch struct {
+	ui.Model
+	taken chan<- string
+}
+
+func (w askWatch) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	mm, cmd := w.Model.Update(msg)
+	w.Model = mm.(ui.Model)
+	if o, ok := msg.(uiscreen.OpenExtend); ok && o.Ask != nil {
+		select {
+		case w.taken <- ansi.Strip(w.Model.View().Content):
+		default:
+		}
+	}
+	return w, cmd
 }
 
 // A block the policy cannot extend (past AWS's cutoff) is not asked about: its decline is
@@ -307,12 +337,12 @@ func TestAutoExtendAskWaitsForTheDialogOpen(t *testing.T) {
 func TestAutoExtendPolicyDeclineIsRecorded(t *testing.T) {
 	b, sim, o, bought, p := autoExtendBlock(t)
 	sim.SetTime(o.End.Add(-50 * time.Minute))
-	s := newScreen(t, New(autoOptions(b, p)), 200, 40)
-	text := s.waitText("AUTO-EXTEND DECLINED " + bought.ReservationID)
+	s := newScreen(t, ui.New(autoOptions(b, p)), 200, 40)
+	text := s.WaitText("AUTO-EXTEND DECLINED " + bought.ReservationID)
 	if strings.Contains(text, "Extend "+bought.ReservationID) {
 		t.Errorf("asked about a block that cannot be extended:\n%s", text)
 	}
-	s.final()
+	final(s)
 	if got := decisionLines(t, b); len(got) != 1 || !strings.HasPrefix(got[0], bought.ReservationID+" declined: ") {
 		t.Errorf("journal decisions %q, want the policy's decline", got)
 	}

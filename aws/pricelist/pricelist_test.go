@@ -20,6 +20,7 @@ import (
 	"github.com/aws/smithy-go"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/filelock"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
 )
@@ -126,7 +127,7 @@ func TestRefreshThroughEmulator(t *testing.T) {
 		t.Fatalf("embedded catalog already has %v", c.OnDemandHourly)
 	}
 	path := filepath.Join(t.TempDir(), "gpublock", pricing.CacheFileName)
-	if err := pricing.WriteCache(path, res.Rows, now); err != nil {
+	if err := pricing.WriteCache(path, res.Rows, now, filelock.WriteAtomic); err != nil {
 		t.Fatal(err)
 	}
 	cat, err := pricing.Load(path)
@@ -146,7 +147,7 @@ func TestRefreshThroughEmulator(t *testing.T) {
 	if err != nil || len(res2.Rows) != 1 {
 		t.Fatalf("narrow refresh: %+v, %v", res2, err)
 	}
-	if err := pricing.WriteCache(path, res2.Rows, now.Add(time.Hour)); err != nil {
+	if err := pricing.WriteCache(path, res2.Rows, now.Add(time.Hour), filelock.WriteAtomic); err != nil {
 		t.Fatal(err)
 	}
 	cat, _ = pricing.Load(path)

@@ -1,6 +1,6 @@
 // Package pricelist fetches current on-demand prices from the AWS Price List API
-// (GetProducts) for `gpublock prices --refresh`. It is the only part of pricing that
-// imports the AWS SDK.
+// (GetProducts) for `gpublock prices --refresh`, as rows of the pricing catalog: pricing
+// itself imports no SDK.
 package pricelist
 
 import (

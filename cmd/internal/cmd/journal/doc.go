@@ -1,0 +1,3 @@
+// Package journal is `gpublock journal`: this machine's purchases and extensions as the
+// journal recorded them, and settling the ones a crash or a lost reply left open.
+package journal

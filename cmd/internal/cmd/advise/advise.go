@@ -246,7 +246,7 @@ func searchNote(i, n int, found []advisor.Offering, left capacityblocks.SearchCo
 			}
 		}
 		fmt.Fprintf(&b, "%s so far, the lowest fee %s (%s × %d for %s, %s, from %s UTC); ", printers.Plural(len(found), "offering", "offerings"),
-			printers.ExactFee(low.Fee, low.Currency), low.InstanceType, low.Count, low.Length(), low.Region, low.Start.UTC().Format("2006-01-02 15:04"))
+			printers.ExactFee(low.Fee, low.Currency), low.InstanceType, low.Count, low.Length(), low.Region, low.Start.UTC().Format(model.LayoutMinute))
 	}
 	fmt.Fprintf(&b, "left: %s", printers.Plural(n-i, "search", "searches"))
 	if left.Calls > 0 {

@@ -132,7 +132,7 @@ func feeSinceListed(l listing, now model.Offering, yes bool) error {
 func printListing(w io.Writer, l listing, now model.Offering) {
 	say := fmt.Sprintf("Offering %s was listed by a search of %s – %s UTC %s; the same flags now ask a later window, "+
 		"so that window was asked again. The facts below are its answer now.", now.ID,
-		l.start.UTC().Format("2006-01-02 15:04"), l.end.UTC().Format("2006-01-02 15:04"), ago(time.Since(l.asked)))
+		l.start.UTC().Format(model.LayoutMinute), l.end.UTC().Format(model.LayoutMinute), ago(time.Since(l.asked)))
 	switch c := now.Fee.Cmp(l.offering.Fee); {
 	case c > 0:
 		say += fmt.Sprintf(" Its fee ROSE since it was listed: %s then, %s now.", printers.ExactFee(l.offering.Fee, l.offering.Currency), printers.ExactFee(now.Fee, now.Currency))

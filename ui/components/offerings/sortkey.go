@@ -23,9 +23,13 @@ type fraction struct {
 	exact *big.Rat // only when num or den does not fit in an int64
 	// f is the nearest float64: rounding keeps two values in order or makes them equal,
 	// never reverses them, so a sort compares f first and the exact value on a tie.
-	f  float64
-	ok bool // there is a figure (an on-demand price to compare with)
+	f float64
 }
+
+// ok reports whether there is a figure (an on-demand price to compare with): a present
+// fraction has a positive denominator or its big.Rat, and the zero fraction neither, so no
+// flag takes room in each of 10,000 rows.
+func (a fraction) ok() bool { return a.den != 0 || a.exact != nil }
 
 func fractionOf(q pricing.Ratio) fraction {
 	if !q.Valid() {
@@ -39,9 +43,9 @@ func fractionOfRat(r *big.Rat) fraction {
 	f, _ := r.Float64()
 	n, d := r.Num(), r.Denom() // big.Rat keeps lowest terms and a positive denominator
 	if n.IsInt64() && d.IsInt64() && n.Int64() != math.MinInt64 {
-		return fraction{num: n.Int64(), den: d.Int64(), f: f, ok: true}
+		return fraction{num: n.Int64(), den: d.Int64(), f: f}
 	}
-	return fraction{exact: r, f: f, ok: true}
+	return fraction{exact: r, f: f}
 }
 
 // negatedFraction is -q: the cost against on-demand is the savings turned round.
@@ -99,7 +103,7 @@ type breakEvenKey struct {
 
 func newBreakEvenKey(c pricing.Comparison) breakEvenKey {
 	u := fractionOf(c.BreakEvenUtilization)
-	return breakEvenKey{never: u.ok && !c.CanWin, u: u}
+	return breakEvenKey{never: u.ok() && !c.CanWin, u: u}
 }
 
 func (a breakEvenKey) cmp(b breakEvenKey) int {
@@ -134,9 +138,9 @@ func hasFigure(r *row, c Column) bool {
 	case ColOnDemand:
 		return r.hasOD
 	case ColVsOnDemand:
-		return r.vsOD.ok
+		return r.vsOD.ok()
 	case ColBreakEven:
-		return r.breakEven.u.ok
+		return r.breakEven.u.ok()
 	}
 	return true
 }

@@ -107,6 +107,9 @@ func (m *Model[R]) SetSchema(s Schema[R]) { m.schema = s }
 // Schema returns the way rows are read.
 func (m Model[R]) Schema() Schema[R] { return m.schema }
 
+// Theme returns the theme the table draws in.
+func (m Model[R]) Theme() theme.Theme { return m.th }
+
 // Columns returns the table's columns.
 func (m Model[R]) Columns() []Spec { return m.specs }
 

@@ -10,13 +10,25 @@ import (
 // over a small contiguous slice, instead of comparisons that reach into rows spread over
 // megabytes. Inserting a page still uses Compare.
 type KeySorter[R any] interface {
-	// SortKeys returns the key of each row for column c, an image of Compare's order in one
-	// integer (ascending), for the rows of group 0; exact is false when equal keys may hold
-	// rows that Compare tells apart (a float's rounding), and those runs are then sorted by
-	// Compare. ok is false for a column without keys, which is sorted by Compare. Rows of
-	// the other groups have no key: Compare must find any two of one group equal, so that
-	// they keep the order of the tie-breaks.
-	SortKeys(rows []R, view []int, c int) (key func(r *R) uint64, exact, ok bool)
+	// SortKeys returns the keys of column c for the rows of group 0; ok is false for a
+	// column without keys, which is sorted by Compare. Rows of the other groups have no
+	// key: Compare must find any two of one group equal, so that they keep the order of the
+	// tie-breaks.
+	SortKeys(rows []R, view []int, c int) (keys Keys[R], ok bool)
+}
+
+// Keys is how a column is sorted by integer keys.
+type Keys[R any] struct {
+	// Key is a row's key: an image of Compare's order in one integer (ascending), or, with
+	// Order, a number that Order maps to its place in that order.
+	Key func(r *R) uint64
+	// Order, when set, is called once every row's Key has been read and maps each key to
+	// its place in Compare's order: a text column numbers its values as it meets them and
+	// orders the few distinct ones at the end, reading each row once.
+	Order func(key uint64) uint64
+	// Exact is false when equal keys may hold rows that Compare tells apart (a float's
+	// rounding): those runs are then sorted by Compare.
+	Exact bool
 }
 
 // cmpIndex is the table's order of two rows: the group, the column (reversed when
@@ -72,7 +84,7 @@ func (m *Model[R]) sortRows() {
 		return
 	}
 	c, desc := m.sortCol, m.desc
-	key, exact, ok := ks.SortKeys(m.rows, m.view, c)
+	k, ok := ks.SortKeys(m.rows, m.view, c)
 	if !ok {
 		slices.SortFunc(m.view, m.cmpIndex)
 		return
@@ -103,9 +115,19 @@ func (m *Model[R]) sortRows() {
 			groups[ri] = int32(g)
 			continue
 		}
-		keys[ri] = key(r)
-		if desc {
-			keys[ri] = ^keys[ri]
+		keys[ri] = k.Key(r)
+	}
+	if k.Order != nil || desc {
+		for _, ri := range m.view {
+			if groups[ri] != 0 {
+				continue
+			}
+			if k.Order != nil {
+				keys[ri] = k.Order(keys[ri])
+			}
+			if desc {
+				keys[ri] = ^keys[ri]
+			}
 		}
 	}
 	entries := sc.entries[:0]
@@ -124,7 +146,7 @@ func (m *Model[R]) sortRows() {
 	sc.entries, sc.others = entries, others
 	sc.tmp = grown(sc.tmp, len(entries))
 	entries = radixSort(entries, sc.tmp)
-	if !exact {
+	if !k.Exact {
 		for i := 0; i < len(entries); {
 			j := i + 1
 			for j < len(entries) && entries[j].key == entries[i].key {

@@ -122,10 +122,7 @@ func (m Model[R]) contentWidth(c int) int {
 	if c == m.sortCol {
 		w += text.Width(Arrow(m.desc))
 	}
-	for _, ri := range m.view {
-		w = max(w, text.Width(m.schema.Cell(&m.rows[ri], c)))
-	}
-	return w
+	return max(w, m.cellWidth(c))
 }
 
 // View draws the filter line (when there is a filter), the header and the visible rows in

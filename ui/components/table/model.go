@@ -61,7 +61,9 @@ type Options struct {
 // Model is a sortable, filterable table of rows of type R: rows arrive in pages or as a
 // whole list and are kept in sort order; a frame draws only the visible rows.
 type Model[R any] struct {
-	th     theme.Theme
+	// th is shared by copies and never changed: a Theme is 15 KB, and Bubble Tea copies the
+	// screen holding a table with every message.
+	th     *theme.Theme
 	keys   KeyMap
 	specs  []Spec // shared by copies: changed only by replacing it
 	schema Schema[R]
@@ -105,7 +107,8 @@ func New[R any](o Options, s Schema[R]) Model[R] {
 	if noun == "" {
 		noun = "row"
 	}
-	return Model[R]{th: o.Theme, keys: DefaultKeyMap(o.Columns, o.Marks), specs: slices.Clone(o.Columns), schema: s,
+	th := o.Theme
+	return Model[R]{th: &th, keys: DefaultKeyMap(o.Columns, o.Marks), specs: slices.Clone(o.Columns), schema: s,
 		noun: noun, ids: map[string]struct{}{}, sortCol: o.Sort, desc: o.Desc, height: 10,
 		gen: tableGen.Add(1), widths: &widthCache{}}
 }
@@ -186,7 +189,17 @@ func (m *Model[R]) SetSchema(s Schema[R]) {
 func (m Model[R]) Schema() Schema[R] { return m.schema }
 
 // Theme returns the theme the table draws in.
-func (m Model[R]) Theme() theme.Theme { return m.th }
+func (m Model[R]) Theme() theme.Theme { return *m.styles() }
+
+var noTheme theme.Theme
+
+// styles is the theme, or the zero one for a table not made by New.
+func (m Model[R]) styles() *theme.Theme {
+	if m.th == nil {
+		return &noTheme
+	}
+	return m.th
+}
 
 // Columns returns the table's columns.
 func (m Model[R]) Columns() []Spec { return m.specs }

@@ -94,6 +94,22 @@ func BenchmarkDescribeOfferingsInProcess(b *testing.B) {
 	reportRate(b, cpu0)
 }
 
+// BenchmarkDescribeOfferingsInProcessAfterPurchases is the emulator's own part once the
+// region holds 10,000 purchases: what grows with purchases shows here without the client's
+// and HTTP's cost around it.
+func BenchmarkDescribeOfferingsInProcessAfterPurchases(b *testing.B) {
+	s, _ := newTestServer(b, Options{})
+	purchases(b, s, 10000)
+	body := "Action=DescribeCapacityBlockOfferings&Version=2016-11-15&InstanceType=p5.48xlarge&InstanceCount=4&CapacityDurationHours=48"
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu0 := processCPU()
+	for b.Loop() {
+		s.do(b, "us-east-1", body)
+	}
+	reportRate(b, cpu0)
+}
+
 // reportRate reports requests a second of wall time and the process's CPU time per
 // request (client and emulator, as both run here): on a busy machine the first swings
 // with the load, the second much less; 1e6 / cpu-µs/req is the rate one free core gives.

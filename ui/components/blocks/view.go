@@ -9,7 +9,7 @@ import (
 
 // RowStyle draws a block in its warning's colour, red or amber, and one that has ended or
 // will never run faint.
-func (s schema) RowStyle(r *row, th theme.Theme) lipgloss.Style {
+func (s schema) RowStyle(r *row, th *theme.Theme) lipgloss.Style {
 	w := s.rules.Top(r.b, s.now).Kind
 	switch {
 	case w != NoWarning && w.Red():
@@ -24,7 +24,7 @@ func (s schema) RowStyle(r *row, th theme.Theme) lipgloss.Style {
 
 // CursorCell keeps the cursor's row's warning visible: the warning cell is drawn in the
 // warning's colour on the cursor's background.
-func (s schema) CursorCell(r *row, c int, th theme.Theme) (lipgloss.Style, bool) {
+func (s schema) CursorCell(r *row, c int, th *theme.Theme) (lipgloss.Style, bool) {
 	if Column(c) != ColWarning || s.rules.Top(r.b, s.now).Kind == NoWarning {
 		return lipgloss.Style{}, false
 	}

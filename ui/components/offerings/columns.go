@@ -8,6 +8,7 @@ import (
 
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
+	"github.com/gpublock/gpublock/ui/a11y"
 	"github.com/gpublock/gpublock/ui/components/table"
 )
 
@@ -186,7 +187,6 @@ const breakEvenBarWidth = 5
 type row struct {
 	o         model.Offering
 	odHourly  model.Money
-	hasOD     bool
 	breakEven breakEvenKey // absent without an on-demand price
 	vsOD      fraction     // the cost against on-demand; absent likewise
 	rate      model.Money
@@ -195,7 +195,8 @@ type row struct {
 	// string rather than one per cell keeps a row small (the table may hold 10,000).
 	cells    string
 	cellEnds [numColumns]uint16
-	text     string // lower-case cells, for the filter
+	hasOD    bool   // here, beside the offsets, it takes no padding of its own
+	text     string // lower-case words of the cells (no bars), for the filter
 }
 
 const timeLayout = "Jan 02 15:04"
@@ -230,7 +231,8 @@ func newRow(o model.Offering, cat *pricing.Catalog) row {
 		r.cellEnds[i] = uint16(b.Len())
 	}
 	r.cells = b.String()
-	r.text = strings.ToLower(strings.Join(cells[:], " ") + " " + o.ID + " " + o.Zones())
+	// The filter's terms are words: a bar's characters only make the text longer.
+	r.text = strings.ToLower(a11y.Words(strings.Join(cells[:], " ")) + " " + o.ID + " " + o.Zones())
 	return r
 }
 

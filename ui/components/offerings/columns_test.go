@@ -8,6 +8,7 @@ import (
 
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
+	"github.com/gpublock/gpublock/ui/a11y"
 	"github.com/gpublock/gpublock/ui/theme"
 )
 
@@ -236,5 +237,23 @@ func TestRowWithAnOverlongCell(t *testing.T) {
 	}
 	for c := range numColumns {
 		_ = r.cell(c)
+	}
+}
+
+// The filter searches a row's words: its figures, ID and zones, lower-cased, but not the
+// break-even bar drawn beside the figure, which no one types and which lengthened every
+// row's text by a third of its cells.
+func TestFilterTextHasWordsNotBars(t *testing.T) {
+	r := newRow(offering("a", "us-east-1", "2000", 3, 2), nil)
+	if !strings.Contains(r.cell(ColBreakEven), "█") {
+		t.Fatalf("the break-even cell %q has no bar to leave out", r.cell(ColBreakEven))
+	}
+	if strings.ContainsFunc(r.text, a11y.IsGraphic) {
+		t.Errorf("the filter's text holds a bar: %q", r.text)
+	}
+	for _, w := range []string{"77%", "-24%", "p5.48xlarge", "us-east-1", strings.ToLower(r.cell(ColStart))} {
+		if !strings.Contains(r.text, w) {
+			t.Errorf("the filter's text %q lacks %q", r.text, w)
+		}
 	}
 }

@@ -23,9 +23,13 @@ type fraction struct {
 	exact *big.Rat // only when num or den does not fit in an int64
 	// f is the nearest float64: rounding keeps two values in order or makes them equal,
 	// never reverses them, so a sort compares f first and the exact value on a tie.
-	f  float64
-	ok bool // there is a figure (an on-demand price to compare with)
+	f float64
 }
+
+// ok reports whether there is a figure (an on-demand price to compare with): a present
+// fraction has a positive denominator or its big.Rat, and the zero fraction neither, so no
+// flag takes room in each of 10,000 rows.
+func (a fraction) ok() bool { return a.den != 0 || a.exact != nil }
 
 func fractionOf(q pricing.Ratio) fraction {
 	if !q.Valid() {
@@ -39,9 +43,9 @@ func fractionOfRat(r *big.Rat) fraction {
 	f, _ := r.Float64()
 	n, d := r.Num(), r.Denom() // big.Rat keeps lowest terms and a positive denominator
 	if n.IsInt64() && d.IsInt64() && n.Int64() != math.MinInt64 {
-		return fraction{num: n.Int64(), den: d.Int64(), f: f, ok: true}
+		return fraction{num: n.Int64(), den: d.Int64(), f: f}
 	}
-	return fraction{exact: r, f: f, ok: true}
+	return fraction{exact: r, f: f}
 }
 
 // negatedFraction is -q: the cost against on-demand is the savings turned round.
@@ -99,7 +103,7 @@ type breakEvenKey struct {
 
 func newBreakEvenKey(c pricing.Comparison) breakEvenKey {
 	u := fractionOf(c.BreakEvenUtilization)
-	return breakEvenKey{never: u.ok && !c.CanWin, u: u}
+	return breakEvenKey{never: u.ok() && !c.CanWin, u: u}
 }
 
 func (a breakEvenKey) cmp(b breakEvenKey) int {
@@ -134,9 +138,9 @@ func hasFigure(r *row, c Column) bool {
 	case ColOnDemand:
 		return r.hasOD
 	case ColVsOnDemand:
-		return r.vsOD.ok
+		return r.vsOD.ok()
 	case ColBreakEven:
-		return r.breakEven.u.ok
+		return r.breakEven.u.ok()
 	}
 	return true
 }
@@ -196,74 +200,90 @@ var (
 // that the generic table sorts a small contiguous slice (a radix sort) instead of reaching
 // into rows spread over megabytes. It is exact for every column but the fractions, whose
 // float keeps their order or ties; a tie of those is sorted by Compare.
-func (schema) SortKeys(rows []row, view []int, col int) (key func(r *row) uint64, exact, ok bool) {
+func (schema) SortKeys(rows []row, view []int, col int) (table.Keys[row], bool) {
 	c := Column(col)
+	exact := func(key func(r *row) uint64) (table.Keys[row], bool) {
+		return table.Keys[row]{Key: key, Exact: true}, true
+	}
 	switch c {
 	case ColRegion, ColAZ, ColType:
-		ranks := stringRanks(rows, c)
-		// Rows arrive a region and a type at a time, and the table asks in their order:
-		// the last value's rank saves most lookups.
-		var last string
-		var rank uint64
-		return func(r *row) uint64 {
-			if s := textOf(r, c); s != last || rank == 0 {
-				last, rank = s, ranks[s]
-			}
-			return rank
-		}, true, true
+		t := &textKeys{c: c, ids: map[string]uint64{}}
+		return table.Keys[row]{Key: t.key, Order: t.order, Exact: true}, true
 	case ColSource:
-		return func(r *row) uint64 { return ordered(int64(r.o.Source)) }, true, true
+		return exact(func(r *row) uint64 { return ordered(int64(r.o.Source)) })
 	case ColCount:
-		return func(r *row) uint64 { return ordered(int64(r.o.Count)) }, true, true
+		return exact(func(r *row) uint64 { return ordered(int64(r.o.Count)) })
 	case ColStart:
-		return func(r *row) uint64 { return ordered(timeKey(r.o.Start)) }, true, true
+		return exact(func(r *row) uint64 { return ordered(timeKey(r.o.Start)) })
 	case ColEnd:
-		return func(r *row) uint64 { return ordered(timeKey(r.o.End)) }, true, true
+		return exact(func(r *row) uint64 { return ordered(timeKey(r.o.End)) })
 	case ColDuration:
-		return func(r *row) uint64 { return ordered(r.o.Minutes()) }, true, true
+		return exact(func(r *row) uint64 { return ordered(r.o.Minutes()) })
 	case ColFee:
-		return func(r *row) uint64 { return ordered(r.o.Fee.Micros()) }, true, true
+		return exact(func(r *row) uint64 { return ordered(r.o.Fee.Micros()) })
 	case ColRate:
-		return func(r *row) uint64 { return ordered(r.rate.Micros()) }, true, true
+		return exact(func(r *row) uint64 { return ordered(r.rate.Micros()) })
 	case ColAccRate:
-		return func(r *row) uint64 { return ordered(r.accRate.Micros()) }, true, true
+		return exact(func(r *row) uint64 { return ordered(r.accRate.Micros()) })
 	case ColOnDemand:
-		return func(r *row) uint64 { return ordered(r.odHourly.Micros()) }, true, true
+		return exact(func(r *row) uint64 { return ordered(r.odHourly.Micros()) })
 	case ColVsOnDemand:
 		// Equal floats may hold different fractions: those runs are ordered exactly.
-		return func(r *row) uint64 { return orderedFloat(r.vsOD.f) }, false, true
+		return table.Keys[row]{Key: func(r *row) uint64 { return orderedFloat(r.vsOD.f) }}, true
 	case ColBreakEven:
-		return func(r *row) uint64 {
+		return table.Keys[row]{Key: func(r *row) uint64 {
 			// The verdict above the utilization, which gives up its lowest bit for it.
 			key := orderedFloat(r.breakEven.u.f) >> 1
 			if r.breakEven.never {
 				key |= 1 << 63
 			}
 			return key
-		}, false, true
+		}}, true
 	}
-	return nil, false, false
+	return table.Keys[row]{}, false
 }
 
-// stringRanks numbers the distinct values of a text column in order, from 1, over every
-// row (the hidden too: a rank only orders), read in the order they lie in memory.
-func stringRanks(rows []row, c Column) map[string]uint64 {
-	ranks := map[string]uint64{}
-	last := ""
-	for i := range rows {
-		if s := textOf(&rows[i], c); s != last || i == 0 {
-			ranks[s], last = 0, s
+// textKeys numbers a text column's values in the order the rows are read, and orders the
+// distinct ones (a few dozen regions, zones or types) once every row has been read: one
+// lookup a row, where ranking them first took a second pass over every row.
+type textKeys struct {
+	c      Column
+	ids    map[string]uint64
+	vals   []string // by number
+	last   string
+	lastID uint64
+	ranks  []uint64 // by number: the place of its value in order
+}
+
+func (t *textKeys) key(r *row) uint64 {
+	s := textOf(r, t.c)
+	// Rows arrive a region and a type at a time, and the table reads them in that order.
+	if len(t.vals) > 0 && s == t.last {
+		return t.lastID
+	}
+	id, ok := t.ids[s]
+	if !ok {
+		id = uint64(len(t.vals))
+		t.ids[s] = id
+		t.vals = append(t.vals, s)
+	}
+	t.last, t.lastID = s, id
+	return id
+}
+
+func (t *textKeys) order(id uint64) uint64 {
+	if t.ranks == nil {
+		byText := make([]int, len(t.vals))
+		for i := range byText {
+			byText[i] = i
+		}
+		slices.SortFunc(byText, func(a, b int) int { return strings.Compare(t.vals[a], t.vals[b]) })
+		t.ranks = make([]uint64, len(t.vals))
+		for place, id := range byText {
+			t.ranks[id] = uint64(place)
 		}
 	}
-	keys := make([]string, 0, len(ranks))
-	for k := range ranks {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for i, k := range keys {
-		ranks[k] = uint64(i) + 1
-	}
-	return ranks
+	return t.ranks[id]
 }
 
 func textOf(r *row, c Column) string {

@@ -19,8 +19,9 @@ import (
 
 // Model is the table.
 type Model struct {
+	// The table's theme is the only copy: a Theme is 15 KB, and Bubble Tea copies the
+	// screen holding this model with every message.
 	t   table.Model[row]
-	th  theme.Theme
 	cat *pricing.Catalog // the on-demand prices rows are compared with
 
 	plans int // rows of training plans: the source column is shown while there is one
@@ -39,7 +40,7 @@ type Model struct {
 
 // New returns an empty table sorted by start.
 func New(th theme.Theme) Model {
-	return Model{th: th, t: table.New[row](table.Options{Theme: th, Columns: specs(), Sort: int(ColStart), Marks: true}, schema{}),
+	return Model{t: table.New[row](table.Options{Theme: th, Columns: specs(), Sort: int(ColStart), Marks: true}, schema{}),
 		cat: pricing.Embedded()}
 }
 
@@ -155,7 +156,7 @@ func (m Model) View(width, height int) string {
 	if !m.approx || height < 4 {
 		return m.t.View(width, height)
 	}
-	return m.t.View(width, height-1) + "\n" + m.th.Muted.Render(text.Truncate(ApproxNote, width, "…"))
+	return m.t.View(width, height-1) + "\n" + m.t.Theme().Muted.Render(text.Truncate(ApproxNote, width, "…"))
 }
 
 // ApproxNote says why a length is marked "~".

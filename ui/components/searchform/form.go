@@ -39,7 +39,7 @@ var modelField = [numFields]string{fieldSource, model.FieldTypes, model.FieldCou
 
 // Model is the form.
 type Model struct {
-	th   theme.Theme
+	th   *theme.Theme // shared by copies, never changed: a Theme is 15 KB
 	keys KeyMap
 	now  func() time.Time
 
@@ -72,7 +72,7 @@ type Model struct {
 // 4 weeks, in the home region (or every region selling it when the home region sells none).
 func New(th theme.Theme, now func() time.Time, homeRegion string) Model {
 	m := Model{
-		th:            th,
+		th:            &th,
 		keys:          DefaultKeyMap(),
 		now:           now,
 		catalog:       model.Catalog(),

@@ -3,7 +3,10 @@ package table
 import (
 	"iter"
 	"slices"
+	"sync"
+	"sync/atomic"
 
+	"github.com/gpublock/gpublock/ui/components/text"
 	"github.com/gpublock/gpublock/ui/components/textfield"
 	"github.com/gpublock/gpublock/ui/theme"
 )
@@ -58,7 +61,9 @@ type Options struct {
 // Model is a sortable, filterable table of rows of type R: rows arrive in pages or as a
 // whole list and are kept in sort order; a frame draws only the visible rows.
 type Model[R any] struct {
-	th     theme.Theme
+	// th is shared by copies and never changed: a Theme is 15 KB, and Bubble Tea copies the
+	// screen holding a table with every message.
+	th     *theme.Theme
 	keys   KeyMap
 	specs  []Spec // shared by copies: changed only by replacing it
 	schema Schema[R]
@@ -84,6 +89,12 @@ type Model[R any] struct {
 	offset int // first visible index into view
 	height int // rows visible, set by SetHeight, for paging
 
+	// gen names the rows, the filter and the schema as they are: a fresh number from
+	// tableGen at each change, so that no two copies of a table that changed apart share
+	// one. widths, shared by copies, holds what was measured for a gen.
+	gen    uint64
+	widths *widthCache
+
 	stale bool // the rows are from the previous search
 	// moved is set once a person moves the cursor. Until then the cursor stays on the first
 	// row while rows stream in; after, it stays on the row they chose.
@@ -96,16 +107,99 @@ func New[R any](o Options, s Schema[R]) Model[R] {
 	if noun == "" {
 		noun = "row"
 	}
-	return Model[R]{th: o.Theme, keys: DefaultKeyMap(o.Columns, o.Marks), specs: slices.Clone(o.Columns), schema: s,
-		noun: noun, ids: map[string]struct{}{}, sortCol: o.Sort, desc: o.Desc, height: 10}
+	th := o.Theme
+	return Model[R]{th: &th, keys: DefaultKeyMap(o.Columns, o.Marks), specs: slices.Clone(o.Columns), schema: s,
+		noun: noun, ids: map[string]struct{}{}, sortCol: o.Sort, desc: o.Desc, height: 10,
+		gen: tableGen.Add(1), widths: &widthCache{}}
+}
+
+var tableGen atomic.Uint64
+
+// widthCache is the widest cell of each column among the visible rows, measured when a frame
+// first needs it (a narrow frame fits its core columns to their content) and kept until the
+// rows, the filter or the schema change; rows added are measured as they come. Measuring
+// every cell of 10,000 rows took milliseconds a frame.
+type widthCache struct {
+	mu    sync.Mutex
+	gen   uint64
+	width []int // by column; -1 until measured
+}
+
+// changed gives the table a new gen: what was measured is for other rows.
+func (m *Model[R]) changed() { m.gen = tableGen.Add(1) }
+
+// cellWidth is the widest cell of column c among the visible rows.
+func (m Model[R]) cellWidth(c int) int {
+	wc := m.widths
+	if wc == nil {
+		return m.measure(c, m.view)
+	}
+	wc.mu.Lock()
+	defer wc.mu.Unlock()
+	if wc.gen != m.gen || len(wc.width) != len(m.specs) {
+		wc.gen = m.gen
+		wc.width = slices.Grow(wc.width[:0], len(m.specs))[:len(m.specs)]
+		for i := range wc.width {
+			wc.width[i] = -1
+		}
+	}
+	if wc.width[c] < 0 {
+		wc.width[c] = m.measure(c, m.view)
+	}
+	return wc.width[c]
+}
+
+// measure is the widest cell of column c among the rows of indexes view.
+func (m Model[R]) measure(c int, view []int) int {
+	w := 0
+	for _, ri := range view {
+		w = max(w, text.Width(m.schema.Cell(&m.rows[ri], c)))
+	}
+	return w
+}
+
+// added keeps what was measured for the rows before Add, widened by the rows it made
+// visible, under the new gen: a search streaming its rows in measures each row once.
+func (m *Model[R]) added(prev uint64, shown []int) {
+	wc := m.widths
+	if wc == nil {
+		return
+	}
+	wc.mu.Lock()
+	defer wc.mu.Unlock()
+	if wc.gen != prev {
+		return // measured for other rows: measured again when needed
+	}
+	for c, w := range wc.width {
+		if w >= 0 {
+			wc.width[c] = max(w, m.measure(c, shown))
+		}
+	}
+	wc.gen = m.gen
 }
 
 // SetSchema replaces the way rows are read (a new clock, new rules). The order and the
 // filter stay as they were until Refresh, which a caller skips when neither can change.
-func (m *Model[R]) SetSchema(s Schema[R]) { m.schema = s }
+func (m *Model[R]) SetSchema(s Schema[R]) {
+	m.schema = s
+	m.changed()
+}
 
 // Schema returns the way rows are read.
 func (m Model[R]) Schema() Schema[R] { return m.schema }
+
+// Theme returns the theme the table draws in.
+func (m Model[R]) Theme() theme.Theme { return *m.styles() }
+
+var noTheme theme.Theme
+
+// styles is the theme, or the zero one for a table not made by New.
+func (m Model[R]) styles() *theme.Theme {
+	if m.th == nil {
+		return &noTheme
+	}
+	return m.th
+}
 
 // Columns returns the table's columns.
 func (m Model[R]) Columns() []Spec { return m.specs }
@@ -165,6 +259,7 @@ func (m *Model[R]) Reset() {
 	clear(m.ids)
 	m.marks = nil
 	m.cursor, m.offset, m.stale, m.moved = 0, 0, false, false
+	m.changed()
 }
 
 // Filtering reports whether keys go to the filter field, where q is a letter.
@@ -231,6 +326,8 @@ func (m *Model[R]) Select(id string) bool {
 // on the row it was on once a person has moved it, and on the first row until then.
 func (m *Model[R]) Add(rows ...R) {
 	terms := m.terms
+	prev, held := m.gen, len(m.rows)
+	var shown []int
 	for _, r := range rows {
 		// The row is read where it is kept: a pointer to r would move it to the heap.
 		m.rows = append(m.rows, r)
@@ -248,9 +345,14 @@ func (m *Model[R]) Add(rows ...R) {
 		}
 		at, _ := slices.BinarySearchFunc(m.view, i, m.cmpIndex)
 		m.view = slices.Insert(m.view, at, i)
+		shown = append(shown, i)
 		if m.moved && at <= m.cursor && len(m.view) > 1 {
 			m.cursor++
 		}
+	}
+	if len(m.rows) != held {
+		m.changed()
+		m.added(prev, shown)
 	}
 	m.scroll()
 }
@@ -338,6 +440,7 @@ func (m *Model[R]) selectedRow() int {
 }
 
 func (m *Model[R]) refilter(sel int) {
+	m.changed()
 	terms := m.terms
 	m.view = m.view[:0]
 	for i := range m.rows {

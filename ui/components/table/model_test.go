@@ -80,15 +80,15 @@ func newItems(s Schema[item]) Model[item] {
 // keyedItems reads items by integer keys, as a large table does.
 type keyedItems struct{ items }
 
-func (keyedItems) SortKeys(rows []item, view []int, c int) (func(*item) uint64, bool, bool) {
+func (keyedItems) SortKeys(rows []item, view []int, c int) (Keys[item], bool) {
 	switch c {
 	case colN:
-		return func(r *item) uint64 { return OrderedInt(int64(r.n)) }, true, true
+		return Keys[item]{Key: func(r *item) uint64 { return OrderedInt(int64(r.n)) }, Exact: true}, true
 	case colName:
 		// Only the first letter: equal keys hold different names, which Compare orders.
-		return func(r *item) uint64 { return uint64(r.name[0]) }, false, true
+		return Keys[item]{Key: func(r *item) uint64 { return uint64(r.name[0]) }}, true
 	}
-	return nil, false, false
+	return Keys[item]{}, false
 }
 
 func order(m Model[item]) string {

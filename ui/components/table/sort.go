@@ -3,19 +3,32 @@ package table
 import (
 	"cmp"
 	"slices"
+	"sync"
 )
 
 // KeySorter is a Schema that can sort a whole table by integer keys: a stable radix sort
 // over a small contiguous slice, instead of comparisons that reach into rows spread over
 // megabytes. Inserting a page still uses Compare.
 type KeySorter[R any] interface {
-	// SortKeys returns the key of each row for column c, an image of Compare's order in one
-	// integer (ascending), for the rows of group 0; exact is false when equal keys may hold
-	// rows that Compare tells apart (a float's rounding), and those runs are then sorted by
-	// Compare. ok is false for a column without keys, which is sorted by Compare. Rows of
-	// the other groups have no key: Compare must find any two of one group equal, so that
-	// they keep the order of the tie-breaks.
-	SortKeys(rows []R, view []int, c int) (key func(r *R) uint64, exact, ok bool)
+	// SortKeys returns the keys of column c for the rows of group 0; ok is false for a
+	// column without keys, which is sorted by Compare. Rows of the other groups have no
+	// key: Compare must find any two of one group equal, so that they keep the order of the
+	// tie-breaks.
+	SortKeys(rows []R, view []int, c int) (keys Keys[R], ok bool)
+}
+
+// Keys is how a column is sorted by integer keys.
+type Keys[R any] struct {
+	// Key is a row's key: an image of Compare's order in one integer (ascending), or, with
+	// Order, a number that Order maps to its place in that order.
+	Key func(r *R) uint64
+	// Order, when set, is called once every row's Key has been read and maps each key to
+	// its place in Compare's order: a text column numbers its values as it meets them and
+	// orders the few distinct ones at the end, reading each row once.
+	Order func(key uint64) uint64
+	// Exact is false when equal keys may hold rows that Compare tells apart (a float's
+	// rounding): those runs are then sorted by Compare.
+	Exact bool
 }
 
 // cmpIndex is the table's order of two rows: the group, the column (reversed when
@@ -42,6 +55,27 @@ type sortEntry struct {
 	idx int32  // into rows
 }
 
+// sortScratch is the working memory of a sort by keys, kept between sorts: a table of
+// 10,000 rows would otherwise allocate half a megabyte a key press for the collector.
+type sortScratch struct {
+	groups  []int32
+	keys    []uint64
+	entries []sortEntry
+	tmp     []sortEntry
+	others  []int32
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(sortScratch) }}
+
+// grown is s resliced to n elements, reallocated only when it is too short; the elements
+// are not cleared.
+func grown[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
 // sortRows sorts the visible rows as cmpIndex orders them.
 func (m *Model[R]) sortRows() {
 	ks, isKS := m.schema.(KeySorter[R])
@@ -50,7 +84,7 @@ func (m *Model[R]) sortRows() {
 		return
 	}
 	c, desc := m.sortCol, m.desc
-	key, exact, ok := ks.SortKeys(m.rows, m.view, c)
+	k, ok := ks.SortKeys(m.rows, m.view, c)
 	if !ok {
 		slices.SortFunc(m.view, m.cmpIndex)
 		return
@@ -60,14 +94,18 @@ func (m *Model[R]) sortRows() {
 	// tie-breaks and sorted by key with a stable radix sort, so equal keys keep that order;
 	// rows of other groups go after, in the same order unless their column tells them apart.
 	const hidden = -1 << 31
-	groups := make([]int32, len(m.rows))
+	sc := scratchPool.Get().(*sortScratch)
+	defer scratchPool.Put(sc)
+	groups := grown(sc.groups, len(m.rows))
+	sc.groups = groups
 	for i := range groups {
 		groups[i] = hidden
 	}
 	for _, ri := range m.view {
 		groups[ri] = 0
 	}
-	keys := make([]uint64, len(m.rows))
+	keys := grown(sc.keys, len(m.rows))
+	sc.keys = keys
 	for ri := range m.rows {
 		if groups[ri] == hidden {
 			continue
@@ -77,13 +115,23 @@ func (m *Model[R]) sortRows() {
 			groups[ri] = int32(g)
 			continue
 		}
-		keys[ri] = key(r)
-		if desc {
-			keys[ri] = ^keys[ri]
+		keys[ri] = k.Key(r)
+	}
+	if k.Order != nil || desc {
+		for _, ri := range m.view {
+			if groups[ri] != 0 {
+				continue
+			}
+			if k.Order != nil {
+				keys[ri] = k.Order(keys[ri])
+			}
+			if desc {
+				keys[ri] = ^keys[ri]
+			}
 		}
 	}
-	entries := make([]sortEntry, 0, len(m.view))
-	var others []int32
+	entries := sc.entries[:0]
+	others := sc.others[:0]
 	mixed := false // others are of more than one group
 	for _, ri := range m.byTie {
 		switch g := groups[ri]; {
@@ -95,8 +143,10 @@ func (m *Model[R]) sortRows() {
 			entries = append(entries, sortEntry{key: keys[ri], idx: ri})
 		}
 	}
-	entries = radixSort(entries, make([]sortEntry, len(entries)))
-	if !exact {
+	sc.entries, sc.others = entries, others
+	sc.tmp = grown(sc.tmp, len(entries))
+	entries = radixSort(entries, sc.tmp)
+	if !k.Exact {
 		for i := 0; i < len(entries); {
 			j := i + 1
 			for j < len(entries) && entries[j].key == entries[i].key {

@@ -16,10 +16,10 @@ import (
 // Styler is a Schema that draws rows in styles of their own (a warning's colour).
 type Styler[R any] interface {
 	// RowStyle is the style of a row away from the cursor.
-	RowStyle(r *R, th theme.Theme) lipgloss.Style
+	RowStyle(r *R, th *theme.Theme) lipgloss.Style
 	// CursorCell is the style of column c in the cursor's row, which is then drawn cell by
 	// cell; ok false for the cursor's own style.
-	CursorCell(r *R, c int, th theme.Theme) (style lipgloss.Style, ok bool)
+	CursorCell(r *R, c int, th *theme.Theme) (style lipgloss.Style, ok bool)
 }
 
 // layout is where a frame of a width draws the columns: the gutter of the marks, then the
@@ -34,7 +34,7 @@ type layout struct {
 // layout fits the columns to width after the gutter of the marks.
 func (m Model[R]) layout(width int) layout {
 	var l layout
-	if (len(m.marks) > 0 || m.th.Accessible) && width > len(MarkGlyph) {
+	if (len(m.marks) > 0 || m.styles().Accessible) && width > len(MarkGlyph) {
 		l.gutter = len(MarkGlyph)
 	}
 	l.cols, l.widths = FitSpecs(sortedShown(m.specs, m.sortCol), width-l.gutter, m.contentWidth)
@@ -122,10 +122,7 @@ func (m Model[R]) contentWidth(c int) int {
 	if c == m.sortCol {
 		w += text.Width(Arrow(m.desc))
 	}
-	for _, ri := range m.view {
-		w = max(w, text.Width(m.schema.Cell(&m.rows[ri], c)))
-	}
-	return w
+	return max(w, m.cellWidth(c))
 }
 
 // View draws the filter line (when there is a filter), the header and the visible rows in
@@ -134,7 +131,7 @@ func (m Model[R]) View(width, height int) string {
 	if width <= 0 || height <= 0 {
 		return ""
 	}
-	th := m.th
+	th := m.styles()
 	l := m.layout(width)
 	cut := func(s string) string {
 		if l.total > width {
@@ -237,7 +234,7 @@ func (m Model[R]) View(width, height int) string {
 // cursorRow draws the cursor's row cell by cell, for a Styler whose cells may keep a
 // colour of their own on the cursor's background.
 func (m Model[R]) cursorRow(r *R, prefix string, l layout, s Styler[R]) string {
-	th := m.th
+	th := m.styles()
 	var rb strings.Builder
 	if prefix != "" {
 		rb.WriteString(th.Selected.Render(prefix))
@@ -268,7 +265,7 @@ func sortedTitle(title, arrow string, w int) string {
 // cell is column c of a row as drawn: in the accessible mode without its bar (the figure
 // beside it says it).
 func (m Model[R]) cell(r *R, c int) string {
-	if m.th.Accessible {
+	if m.styles().Accessible {
 		return a11y.Plain(m.schema.Cell(r, c))
 	}
 	return m.schema.Cell(r, c)

@@ -62,12 +62,11 @@ type Options struct {
 // calls per region.
 const minBlocksRefresh = 5 * time.Second
 
-// tuiFPS is the most frames a second the TUI draws. Bubble Tea's renderer wakes at this rate
-// for the program's whole life, drawing only when the view changed, so the rate sets the idle
-// CPU (about six context switches a wake): 10 keeps it under 0.3% of a core on a busy machine
-// (12 did not; upstream's 60 costs about 1%) while a key still shows within about 0.1 s
-// (README, Speed, has both measured).
-const tuiFPS = 10
+// tuiFPS is the most frames a second the TUI draws. Bubble Tea's renderer stops waking half a
+// second after the last frame that changed anything and wakes again with the next view, so
+// the rate no longer sets the idle CPU, only how soon a key shows: upstream's 60 (README,
+// Speed, has both measured).
+const tuiFPS = 60
 
 // A watched search makes a call per region and duration each round: not more often than a
 // minute, and at least once a day.

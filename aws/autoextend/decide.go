@@ -1,6 +1,7 @@
 package autoextend
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -45,12 +46,17 @@ func New(c *awsapi.Client, n *notify.Notifier, say func(string)) *Recorder {
 	return &Recorder{c: c, n: n, say: say, mine: map[string]Record{}}
 }
 
-func (r *Recorder) store() (Store, error) {
-	p, err := r.c.JournalPath()
+func (r *Recorder) store() (Store, error) { return StoreOf(r.c) }
+
+// StoreOf is the decisions of the client's backend and account.
+func StoreOf(c *awsapi.Client) (Store, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	st, err := c.StateStore(ctx)
 	if err != nil {
 		return Store{}, err
 	}
-	return StoreAt(p), nil
+	return StoreIn(st), nil
 }
 
 // decided are the decisions of r's backend: the journal's lines, the records beside it
@@ -323,11 +329,11 @@ func (e decided) Is(target error) bool { return target == source.ErrAutoExtendDe
 
 // Records are the decisions recorded beside the journal of c, of c's backend, by key.
 func Records(c *awsapi.Client) (map[string]Record, error) {
-	p, err := c.JournalPath()
+	st, err := StoreOf(c)
 	if err != nil {
 		return nil, err
 	}
-	rs, err := StoreAt(p).List()
+	rs, err := st.List()
 	if err != nil {
 		return nil, err
 	}

@@ -13,10 +13,11 @@
 package autoextend
 
 import (
+	"path/filepath"
 	"time"
 
-	"github.com/gpublock/gpublock/aws/filelock"
 	"github.com/gpublock/gpublock/aws/source"
+	"github.com/gpublock/gpublock/aws/store"
 )
 
 // Record is one decision, as the file beside the journal keeps it.
@@ -41,8 +42,13 @@ type Record struct {
 	UpdatedAt time.Time `json:"updated_at,omitzero"`
 }
 
-// Store is the records of one state directory (the journal's), auto-extend.json.
-type Store = filelock.Records[Record]
+// Store is the records of one account of one backend, auto-extend.json in its store.
+type Store = store.Records[Record]
 
-// StoreAt is the store beside the journal at journalPath.
-func StoreAt(journalPath string) Store { return filelock.RecordsIn[Record](journalPath, "auto-extend") }
+// StoreAt is the store beside the local journal file at journalPath.
+func StoreAt(journalPath string) Store {
+	return store.RecordsOf[Record](store.NewLocal(filepath.Dir(journalPath)), "auto-extend")
+}
+
+// StoreIn is the records in st.
+func StoreIn(st store.Store) Store { return store.RecordsOf[Record](st, "auto-extend") }

@@ -22,6 +22,7 @@ import (
 
 	"github.com/gpublock/gpublock/aws/marketcache"
 	"github.com/gpublock/gpublock/aws/source"
+	"github.com/gpublock/gpublock/aws/store"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/ratelimit"
@@ -56,9 +57,13 @@ type Config struct {
 	// Headroom is the share of every bucket left to the account's other tools; 0 means
 	// DefaultHeadroom, a negative value none.
 	Headroom float64
-	// JournalDir holds the purchase journal; "" means $XDG_STATE_HOME/gpublock or
-	// ~/.local/state/gpublock.
+	// JournalDir is the root of the local store of records (the journal and the records
+	// beside it), under which each backend and account has its own directory; "" means
+	// $XDG_STATE_HOME/gpublock or ~/.local/state/gpublock.
 	JournalDir string
+	// State, when set, is where the records are kept instead: a directory, or an S3
+	// bucket and prefix (`state: s3://BUCKET/PREFIX`) that a team's machines share.
+	State store.Location
 	// Backend names what the client buys against, in each journal entry: "" or "aws" for
 	// AWS, "demo" for the built-in simulator, "emulator" for gpublock sim.
 	Backend string
@@ -129,6 +134,9 @@ type Client struct {
 	// cwPacers and cwRetryer are CloudWatch's: no buckets, the reads' retry budget.
 	cwPacers  *pacers
 	cwRetryer aws.RetryerV2
+
+	stateMu sync.Mutex
+	state   store.Store // StateStore, once made
 }
 
 // New loads the SDK configuration (the whole credential chain unless cfg.Credentials is
@@ -195,7 +203,8 @@ func New(ctx context.Context, cfg Config) (*Client, error) {
 	if backend == "" {
 		backend = BackendAWS
 	}
-	c.journal = &journal{dir: cfg.JournalDir, backend: backend}
+	c.journal = &journal{backend: backend}
+	c.journal.store = c.journal.storeOf(c)
 	// A cell is the backend's, and an emulator's at its endpoint, so no demo or emulator
 	// answer ever shows as AWS's; the demo's own endpoint changes every run, its market not.
 	c.cacheBackend = backend

@@ -7,16 +7,22 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/source"
+	"github.com/gpublock/gpublock/aws/store"
 )
 
-func TestJournalGoesUnderXDGStateHome(t *testing.T) {
+// The journal goes under XDG_STATE_HOME, in the directory of its backend and of the
+// account STS names, never in the directory alone.
+func TestJournalGoesUnderXDGStateHomeByBackendAndAccount(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("XDG_STATE_HOME", dir)
-	c := &Client{journal: &journal{}}
+	_, url := newSim(t, 1, ec2sim.Faults{})
+	c := newTestClient(t, url, func(cfg *Config) { cfg.JournalDir = "" })
 	p, err := c.JournalPath()
-	if err != nil || p != filepath.Join(dir, "gpublock", "journal.jsonl") {
-		t.Fatalf("journal path %q, %v", p, err)
+	want := filepath.Join(dir, "gpublock", store.BackendOfEndpoint(c.Endpoint()), "123456789012", "journal.jsonl")
+	if err != nil || p != want {
+		t.Fatalf("journal path %q, %v; want %q", p, err, want)
 	}
 	if err := c.journal.write(source.JournalEntry{Phase: "intent", RequestID: "x"}); err != nil {
 		t.Fatal(err)
@@ -38,7 +44,8 @@ func FuzzReadJournal(f *testing.F) {
 			t.Fatal(err)
 		}
 		// A line written after anything at all is read back.
-		jj := journal{dir: strings.TrimSuffix(p, "/journal.jsonl")}
+		dir := strings.TrimSuffix(p, "/journal.jsonl")
+		jj := journal{store: func() (store.Store, error) { return store.NewLocal(dir), nil }}
 		var e source.JournalEntry
 		if err := json.Unmarshal(whole, &e); err != nil {
 			t.Fatal(err)

@@ -11,6 +11,8 @@
 package notify
 
 import (
+	"github.com/gpublock/gpublock/aws/store"
+
 	"bytes"
 	"context"
 	"encoding/json"
@@ -84,8 +86,11 @@ func (e Event) NamingAccount() Event {
 type Config struct {
 	Command string // run with sh -c; "" for none
 	URL     string // webhook; "" for none
-	// StatePath remembers what was sent, so that a cron job or a restarted watch does not
-	// send a warning again; "" keeps it in memory only.
+	// State remembers what was sent (the record notified.json), so that a cron job, a
+	// restarted watch or another machine sharing the store does not send a warning again;
+	// nil with StatePath "" keeps it in memory only.
+	State store.Store
+	// StatePath is the record as a local file, when State is nil.
 	StatePath string
 	Attempts  int           // per delivery; 0 means 3
 	Backoff   time.Duration // before the second attempt, doubled after; 0 means 2 s
@@ -455,10 +460,53 @@ func Redact(raw string) string {
 }
 
 func lastLine(s string) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
+	lines := strings.Split(strings.TrimSpace(withoutControls(s)), "\n")
 	l := strings.TrimSpace(lines[len(lines)-1])
 	if len(l) > 200 {
 		l = l[:200] + "…"
 	}
 	return l
+}
+
+// withoutControls is a command's output without its terminal control sequences (CSI such
+// as clear screen, OSC such as a title change, other escapes) and control characters but
+// the newline: what a command writes is shown on a terminal, journalled and passed on in
+// GPUBLOCK_REASON, where a raw escape would act instead of being read.
+func withoutControls(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == 0x1b && i+1 < len(s) && s[i+1] == '[': // CSI: parameters, then a final byte
+			i += 2
+			for i < len(s) && (s[i] < 0x40 || s[i] > 0x7e) {
+				i++
+			}
+		case c == 0x1b && i+1 < len(s) && (s[i+1] == ']' || s[i+1] == 'P' || s[i+1] == '_' || s[i+1] == '^'):
+			// OSC, DCS, APC, PM: a string ended by BEL or ESC \
+			i += 2
+			for i < len(s) && s[i] != 0x07 && !(s[i] == 0x1b && i+1 < len(s) && s[i+1] == '\\') {
+				i++
+			}
+			if i < len(s) && s[i] == 0x1b {
+				i++
+			}
+		case c == 0x1b: // a two-byte escape
+			i++
+		case c == '\n':
+			b.WriteByte(c)
+		case c == '\t':
+			b.WriteByte(' ')
+		case c < 0x20 || c == 0x7f:
+		default:
+			b.WriteByte(c)
+		}
+	}
+	// C1 controls (U+0080–U+009F) as UTF-8, which some terminals obey too.
+	return strings.Map(func(r rune) rune {
+		if r >= 0x80 && r <= 0x9f {
+			return -1
+		}
+		return r
+	}, b.String())
 }

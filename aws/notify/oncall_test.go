@@ -66,7 +66,7 @@ func TestRunsAtOnceSendEachWarningOnce(t *testing.T) {
 	if lines := strings.Fields(string(b)); len(lines) != len(kinds) {
 		t.Errorf("the command ran %d times, want %d: %v", len(lines), len(kinds), lines)
 	}
-	s, err := readState(state)
+	s, err := readStateFile(state)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +163,7 @@ func TestFullQueueNotRecordedAsSent(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	n.Close(ctx)
-	s, _ := readState(state)
+	s, _ := readStateFile(state)
 	for id := range s.Delivered {
 		t.Errorf("%s recorded as delivered, though no post was answered", id)
 	}
@@ -189,7 +189,7 @@ func TestRedirectNotFollowed(t *testing.T) {
 	if strings.Contains(failed[0], "SECRET") || strings.Contains(failed[0], "collect") || elsewhere.Load() != 0 {
 		t.Errorf("the failure %q shows a secret or the redirect was followed (%d)", failed[0], elsewhere.Load())
 	}
-	s, _ := readState(state)
+	s, _ := readStateFile(state)
 	if len(s.Delivered) != 0 {
 		t.Errorf("a redirected post was recorded as delivered: %v", s.Delivered)
 	}
@@ -333,7 +333,7 @@ func TestHungWebhookBounded(t *testing.T) {
 		!strings.Contains(reports[1], "1 notification(s) not sent") {
 		t.Errorf("reports %v: want the delivery that timed out, then the one never started", reports)
 	}
-	s, _ := readState(state)
+	s, _ := readStateFile(state)
 	if len(s.Delivered) != 0 || len(s.Claimed) != 0 {
 		t.Errorf("a delivery that timed out left %v and claims %v", s.Delivered, s.Claimed)
 	}
@@ -353,4 +353,13 @@ func TestFirstRecordFormatRead(t *testing.T) {
 	if !n.Send(event(model.WarnTerminating)) {
 		t.Error("a new warning was not queued")
 	}
+}
+
+// readStateFile reads the record of warnings sent kept in the file at p.
+func readStateFile(p string) (*state, error) {
+	b, err := os.ReadFile(p)
+	if err != nil && !os.IsNotExist(err) {
+		return nil, err
+	}
+	return readState(b)
 }

@@ -1,16 +1,14 @@
 package notify
 
 import (
+	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"maps"
-	"os"
 	"path/filepath"
 	"time"
 
-	"github.com/gpublock/gpublock/aws/filelock"
+	"github.com/gpublock/gpublock/aws/store"
 )
 
 // keepSent is how long a delivery is remembered: a block's warnings are over by then.
@@ -95,13 +93,9 @@ func (s *state) prune(now time.Time) {
 
 // readState reads the record; a missing one is empty, a damaged one is started afresh (at
 // worst a warning again). Only a file that cannot be read is an error.
-func readState(path string) (*state, error) {
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
+func readState(b []byte) (*state, error) {
+	if b == nil {
 		return newState(), nil
-	}
-	if err != nil {
-		return nil, err
 	}
 	var probe struct {
 		Version int `json:"version"`
@@ -130,22 +124,6 @@ func readState(path string) (*state, error) {
 	return s, nil
 }
 
-func writeState(path string, s *state) error {
-	b, err := json.Marshal(s)
-	if err != nil {
-		return err
-	}
-	tmp := fmt.Sprintf("%s.%d.tmp", path, os.Getpid())
-	if err := os.WriteFile(tmp, b, 0o600); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
-}
-
 // transact reads the record under its lock, lets f change it, and writes it back, so that
 // runs at once merge their changes instead of overwriting each other's. When the record
 // cannot be kept, f changes this process's copy, which still sends each warning once, and
@@ -153,7 +131,7 @@ func writeState(path string, s *state) error {
 func (n *Notifier) transact(f func(*state)) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	if n.cfg.StatePath == "" {
+	if n.cfg.State == nil && n.cfg.StatePath == "" {
 		f(n.state)
 		return
 	}
@@ -166,45 +144,59 @@ func (n *Notifier) transact(f func(*state)) {
 	n.stateErr = err
 	if !n.saidErr {
 		n.saidErr = true
-		n.cfg.Report(fmt.Sprintf("the record of warnings sent cannot be kept (%v): each warning is sent once by this run, but the next run sends it again; fix or remove %s", err, n.cfg.StatePath))
+		n.cfg.Report(fmt.Sprintf("the record of warnings sent cannot be kept (%v): each warning is sent once by this run, but the next run sends it again; fix or remove %s", err, n.where()))
 	}
 }
 
+// stateName is the record of warnings sent, in a store.
+const stateName = "notified.json"
+
+// stateStore is where the record is kept, and its name there.
+func (n *Notifier) stateStore() (store.Store, string) {
+	if n.cfg.State != nil {
+		return n.cfg.State, stateName
+	}
+	return store.NewLocal(filepath.Dir(n.cfg.StatePath)), filepath.Base(n.cfg.StatePath)
+}
+
+func (n *Notifier) where() string {
+	st, name := n.stateStore()
+	return st.Where() + "/" + name
+}
+
 func (n *Notifier) lockedUpdate(f func(*state)) (*state, error) {
-	path := n.cfg.StatePath
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, err
-	}
-	lock, err := os.OpenFile(path+".lock", os.O_CREATE|os.O_RDWR, 0o600)
-	if err != nil {
-		return nil, err
-	}
-	defer lock.Close()
-	if err := filelock.Lock(lock); err != nil {
-		return nil, err
-	}
-	defer filelock.Unlock(lock)
-	s, err := readState(path)
-	if err != nil {
-		return nil, err
-	}
-	// What this process claimed and sent while the file could not be kept is kept with it.
-	if n.stateErr != nil {
-		for id, at := range n.state.Delivered {
-			if _, ok := s.Delivered[id]; !ok {
-				s.Delivered[id] = at
+	st, name := n.stateStore()
+	var out *state
+	err := st.Locked(context.Background(), name, func(cur []byte, write func([]byte) error) error {
+		s, err := readState(cur)
+		if err != nil {
+			return err
+		}
+		// What this process claimed and sent while the record could not be kept is kept
+		// with it.
+		if n.stateErr != nil {
+			for id, at := range n.state.Delivered {
+				if _, ok := s.Delivered[id]; !ok {
+					s.Delivered[id] = at
+				}
+			}
+			for id, until := range n.state.Claimed {
+				if _, ok := s.Claimed[id]; !ok {
+					s.Claimed[id] = until
+				}
 			}
 		}
-		for id, until := range n.state.Claimed {
-			if _, ok := s.Claimed[id]; !ok {
-				s.Claimed[id] = until
-			}
+		f(s)
+		s.prune(time.Now())
+		b, err := json.Marshal(s)
+		if err != nil {
+			return err
 		}
-	}
-	f(s)
-	s.prune(time.Now())
-	if err := writeState(path, s); err != nil {
-		return nil, err
-	}
-	return s.clone(), nil
+		if err := write(b); err != nil {
+			return err
+		}
+		out = s.clone()
+		return nil
+	})
+	return out, err
 }

@@ -1,13 +1,14 @@
 package cmdutil
 
 import (
-	"path/filepath"
+	"context"
 	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/notify"
+	"github.com/gpublock/gpublock/aws/store"
 	"github.com/gpublock/gpublock/cmd/internal/config"
 	"github.com/gpublock/gpublock/model"
 )
@@ -62,14 +63,14 @@ func (o *OncallFlags) Resolve(c config.Oncall) (OncallSettings, error) {
 	return s, nil
 }
 
-// NotifyStatePath is where the warnings already sent are remembered: beside the client's
-// journal, so that the simulator's warnings are kept apart from the real account's.
-func NotifyStatePath(c *awsapi.Client) string {
-	p, err := c.JournalPath()
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(filepath.Dir(p), "notified.json")
+// NotifyState is where the warnings already sent are remembered: in the client's store
+// (its backend's and account's), found when first needed.
+func NotifyState(c *awsapi.Client) store.Store {
+	return store.Lazy(func() (store.Store, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		return c.StateStore(ctx)
+	}, "the records of this account")
 }
 
 // NotifyGrace is how long a command waits at its end for the notifications still going out.

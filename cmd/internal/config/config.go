@@ -13,6 +13,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/gpublock/gpublock/aws/store"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -47,6 +48,9 @@ type File struct {
 	// that the listings can state AWS's cap across it.
 	Accounts     []Account `json:"-"`
 	Organization bool      `json:"-"`
+	// State is where gpublock keeps what it has done: s3://BUCKET/PREFIX for a team's
+	// machines to share, or a directory; "" is the local default ($XDG_STATE_HOME/gpublock).
+	State string `json:"state"`
 }
 
 // Path is where the configuration is read from: config.yaml, or the older
@@ -92,7 +96,7 @@ func Load(path string) (File, error) {
 	dec := json.NewDecoder(strings.NewReader(string(b)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&c); err != nil {
-		return c, fmt.Errorf("%s: %v (allowed keys: read_only, max_spend, ami, tags, %s)", path, jsonErrorLine(b, err), oncallConfigKeys)
+		return c, fmt.Errorf("%s: %v (allowed keys: read_only, max_spend, ami, tags, state, %s)", path, jsonErrorLine(b, err), oncallConfigKeys)
 	}
 	return c, c.Check(path, lines)
 }
@@ -205,6 +209,11 @@ func (c File) Check(path string, lines map[string]int) error {
 	if c.Theme != "" {
 		if err := checkTheme(c.Theme); err != nil {
 			return fmt.Errorf("%s, line %d: %v", path, lines["theme"], err)
+		}
+	}
+	if _, given := lines["state"]; given || c.State != "" {
+		if _, err := store.ParseLocation(c.State); err != nil {
+			return fmt.Errorf("%s, line %d: %v", path, lines["state"], err)
 		}
 	}
 	if c.DemoRateLimits != "" {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/gpublock/gpublock/aws/autoextend"
@@ -32,6 +33,10 @@ func (a *Options) autoExtend(ctx context.Context, client *awsapi.Client, blocks 
 	if a.recorder == nil {
 		a.recorder = autoextend.New(client, a.notifier, func(s string) { fmt.Fprintln(stderr, "gpublock blocks:", s) })
 	}
+	// The approval command is asked outside every lock: a slow one must not hold up the
+	// other watchers. Only the decision it leads to is taken in the turn, and only if the
+	// ask is still open and the extension the one approved.
+	approvals := a.approve(ctx, blocks, now)
 	// Two watchers at once decide one at a time, each reading the other's decisions first,
 	// and this one holds its turn while it buys: otherwise both could extend the same block
 	// for the same lead.
@@ -43,7 +48,7 @@ func (a *Options) autoExtend(ctx context.Context, client *awsapi.Client, blocks 
 			case model.AutoExtendDecline:
 				a.record(t, ask, source.AutoExtendOutcome{Step: source.AutoExtendDeclined, Reason: d.Reason}, now, stderr)
 			case model.AutoExtendNow:
-				a.extendByPolicy(ctx, client, t, ask, now, stderr)
+				a.extendByPolicy(ctx, client, t, ask, approvals, now, stderr)
 			}
 		}
 	})
@@ -56,14 +61,9 @@ func (a *Options) autoExtend(ctx context.Context, client *awsapi.Client, blocks 
 // extendByPolicy prepares the extension of ask's block, asks for approval, records the
 // decision and commits. A failure that is no decision (AWS could not be asked) is said and
 // left for the next refresh.
-func (a *Options) extendByPolicy(ctx context.Context, client *awsapi.Client, t *autoextend.Turn, ask source.AutoExtendAsk, now time.Time, stderr io.Writer) {
+func (a *Options) extendByPolicy(ctx context.Context, client *awsapi.Client, t *autoextend.Turn, ask source.AutoExtendAsk, approvals map[string]approval, now time.Time, stderr io.Writer) {
 	b, days := ask.Block, ask.Days
-	var src source.Source
-	for _, s := range a.sources {
-		if s.Caps().Source == b.Source {
-			src = s
-		}
-	}
+	src := a.sourceOf(b)
 	if src == nil {
 		return
 	}
@@ -93,7 +93,12 @@ func (a *Options) extendByPolicy(ctx context.Context, client *awsapi.Client, t *
 	case errors.Is(err, errNoOffering):
 		declined(fmt.Sprintf("AWS offers no %s extension of %s now", model.FormatDays(days), b.ReservationID))
 		return
-	case errors.Is(err, source.ErrReadOnly), errors.Is(err, source.ErrOverSpendCap), errors.Is(err, spend.ErrNotAllowed), errors.Is(err, source.ErrAlreadyBought):
+	case errors.Is(err, source.ErrReadOnly), errors.Is(err, source.ErrOverSpendCap):
+		// This watcher may not spend it; another may (a server's, or this one with its cap
+		// raised): the decision stays open for it, and this one says so, once.
+		a.cannotAct(ask, off, client.ExplainError(err).String(), now, stderr)
+		return
+	case errors.Is(err, spend.ErrNotAllowed), errors.Is(err, source.ErrAlreadyBought):
 		declined(client.ExplainError(err).String())
 		return
 	case err == nil && p.PayerErr != nil:
@@ -105,13 +110,16 @@ func (a *Options) extendByPolicy(ctx context.Context, client *awsapi.Client, t *
 	if err != nil {
 		return
 	}
-	if cmd := a.auto.ApproveCmd; cmd != "" {
-		e := autoextend.Event(ask, off, now, autoextend.KindApproval, "gpublock: extend "+b.ReservationID+"? "+autoextend.ExtensionWords(b, off))
-		if ok, why := notify.Approve(ctx, cmd, e, notify.ApproveTimeout); !ok {
-			if ctx.Err() != nil {
-				return // interrupted: nothing was decided
-			}
-			declined("the approval command refused (" + why + ")")
+	if a.auto.ApproveCmd != "" {
+		ap, asked := approvals[ask.Key]
+		switch {
+		case !asked:
+			return // due since the command was asked (or interrupted): asked next round
+		case !ap.ok:
+			declined("the approval command refused (" + ap.why + ")")
+			return
+		case ap.off.DurationHours != off.DurationHours || ap.off.Fee != off.Fee || ap.off.Currency != off.Currency:
+			fmt.Fprintf(stderr, "gpublock blocks: auto-extend %s: the extension on offer changed since it was approved; asked again next round\n", b.ReservationID)
 			return
 		}
 	}
@@ -129,6 +137,79 @@ func (a *Options) extendByPolicy(ctx context.Context, client *awsapi.Client, t *
 		fmt.Fprintf(stderr, "gpublock blocks: auto-extend %s: the journal's outcome line could not be written: %v\n", b.ReservationID, res.JournalErr)
 	}
 	a.record(t, ask, source.AutoExtendOutcome{Step: source.AutoExtendExtended, Extension: off, RequestID: res.RequestID}, now, stderr)
+}
+
+// approval is the approval command's answer on an extension offering.
+type approval struct {
+	off model.ExtensionOffering
+	ok  bool
+	why string
+}
+
+// approve asks the approval command about each extension due, outside every lock; an
+// ask it cannot look up (AWS offers none, AWS could not be asked) is left to the turn,
+// which says why. Interrupted, it returns what it has.
+func (a *Options) approve(ctx context.Context, blocks []model.Block, now time.Time) map[string]approval {
+	cmd := a.auto.ApproveCmd
+	if cmd == "" {
+		return nil
+	}
+	due, err := a.recorder.Due(a.auto.Policy, blocks, now)
+	if err != nil {
+		return nil
+	}
+	out := map[string]approval{}
+	for _, ask := range due {
+		if ask.Verdict != model.AutoExtendNow || ctx.Err() != nil {
+			continue
+		}
+		src := a.sourceOf(ask.Block)
+		if src == nil {
+			continue
+		}
+		offs, err := src.ExtensionOfferings(ctx, ask.Block, ask.Days)
+		if err != nil || len(offs) == 0 {
+			continue
+		}
+		off := model.CheapestExtension(offs)
+		e := autoextend.Event(ask, off, now, autoextend.KindApproval, "gpublock: extend "+ask.Block.ReservationID+"? "+autoextend.ExtensionWords(ask.Block, off))
+		ok, why := notify.Approve(ctx, cmd, e, notify.ApproveTimeout)
+		if ctx.Err() != nil {
+			break // interrupted: nothing was decided
+		}
+		out[ask.Key] = approval{off: off, ok: ok, why: why}
+	}
+	return out
+}
+
+// sourceOf is the source of b's kind, nil when this run has none.
+func (a *Options) sourceOf(b model.Block) source.Source {
+	for _, s := range a.sources {
+		if s.Caps().Source == b.Source {
+			return s
+		}
+	}
+	return nil
+}
+
+// KindCannotAct is the notification of a watcher that may not spend what the policy would
+// extend: the decision is left open for one that may.
+const KindCannotAct = "auto-extend-not-decided"
+
+// cannotAct says, once per block and lead, that this watcher may not act on ask, and
+// records nothing: a decline here would bind every other watcher.
+func (a *Options) cannotAct(ask source.AutoExtendAsk, off model.ExtensionOffering, why string, now time.Time, stderr io.Writer) {
+	if a.saidCannot == nil {
+		a.saidCannot = map[string]bool{}
+	}
+	if a.saidCannot[ask.Key] {
+		return
+	}
+	a.saidCannot[ask.Key] = true
+	text := "gpublock: AUTO-EXTEND NOT DECIDED " + ask.Block.ReservationID + ": " + strings.TrimSuffix(why, ".") +
+		". Left open for a watcher that may spend it (or this one, once allowed)."
+	fmt.Fprintln(stderr, "gpublock blocks:", strings.TrimPrefix(text, "gpublock: "))
+	a.notifier.Send(autoextend.Event(ask, off, now, KindCannotAct, text))
 }
 
 // record records a step of ask in the watcher's turn, and says what could not be

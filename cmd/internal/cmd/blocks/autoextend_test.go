@@ -145,8 +145,6 @@ func TestAutoExtendDeclines(t *testing.T) {
 		args []string
 		why  string
 	}{
-		{"over the cap", []string{"--max-spend", "1"}, "spending cap"},
-		{"read-only", []string{"--read-only"}, "nothing can be extended"},
 		{"approval refused", []string{"--approve-cmd", "exit 3"}, "approval command refused"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -261,7 +259,7 @@ func TestAutoExtendAfterACrash(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
 	// What a crash right after the call leaves: the intent, and no outcome line.
-	path := filepath.Join(os.Getenv("XDG_STATE_HOME"), "gpublock", "simulated", "journal.jsonl")
+	path := cmdtest.StateFile(t, "journal.jsonl")
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -286,5 +284,65 @@ func TestAutoExtendAfterACrash(t *testing.T) {
 	}
 	if n := extensions(t, cs); n != 1 {
 		t.Fatalf("%d extensions after the crash, want 1\n%s", n, errs)
+	}
+}
+
+// A watcher that may not spend (read-only, or a cap below the fee) decides nothing: it
+// says so once, notifies once, and leaves the decision open, so that a later watcher that
+// may spend (a raised cap, no read-only) extends the block.
+func TestAutoExtendLeftOpenByAWatcherThatCannotAct(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		why  string
+	}{
+		{"over the cap", []string{"--max-spend", "1"}, "spending cap"},
+		{"read-only", []string{"--read-only"}, "read-only"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cs := cmdtest.StartSim(t)
+			runningBlock(t, cs)
+			h := &cmdtest.Hook{}
+			code, errs := watchRounds(t, cs, h, 3, append([]string{"--auto-extend", "1d"}, tc.args...)...)
+			if code != 0 || strings.Count(errs, "AUTO-EXTEND NOT DECIDED") != 1 || strings.Contains(errs, "DECLINED") {
+				t.Fatalf("exit %d, stderr %q", code, errs)
+			}
+			if n := extensions(t, cs); n != 0 {
+				t.Fatalf("%d extensions, want none", n)
+			}
+			if d := decisions(t); len(d) != 0 {
+				t.Errorf("journal decisions %q, want none: the decision is left open", d)
+			}
+			if got := kinds(h); got != "auto-extend-not-decided/72h" {
+				t.Errorf("the webhook got %q, want the warning once", got)
+			}
+			code, errs = watchRounds(t, cs, &cmdtest.Hook{}, 2, "--auto-extend", "1d", "--max-spend", "100000000")
+			if code != 0 || !strings.Contains(errs, "AUTO-EXTENDED") {
+				t.Fatalf("the watcher that may spend: exit %d, stderr %q", code, errs)
+			}
+			if n := extensions(t, cs); n != 1 {
+				t.Errorf("%d extensions after the watcher that may spend, want 1", n)
+			}
+		})
+	}
+}
+
+// The approval command runs outside every lock: while it runs, another watcher may take
+// the decisions' lock (here the command takes it itself, without waiting, and refuses if
+// it cannot). Only the decision it leads to is taken under the lock.
+func TestAutoExtendApprovalRunsOutsideTheLock(t *testing.T) {
+	cs := cmdtest.StartSim(t)
+	runningBlock(t, cs)
+	probe := `for f in $(find "$XDG_STATE_HOME" -name 'auto-extend.json.lock'); do flock -n "$f" true || { echo "the decisions' lock is held" >&2; exit 1; }; done`
+	script := filepath.Join(t.TempDir(), "probe.sh")
+	if err := os.WriteFile(script, []byte(probe+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, errs := watchRounds(t, cs, &cmdtest.Hook{}, 2, "--auto-extend", "1d", "--approve-cmd", "sh "+script)
+	if code != 0 || !strings.Contains(errs, "AUTO-EXTENDED") || strings.Contains(errs, "lock is held") {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	if n := extensions(t, cs); n != 1 {
+		t.Errorf("%d extensions, want 1", n)
 	}
 }

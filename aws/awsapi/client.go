@@ -25,6 +25,7 @@ import (
 	"github.com/gpublock/gpublock/aws/store"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	awsmiddleware "github.com/aws/aws-sdk-go-v2/aws/middleware"
 	"github.com/aws/aws-sdk-go-v2/aws/ratelimit"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/config"
@@ -32,9 +33,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
 	"github.com/aws/smithy-go/logging"
+	smithyhttp "github.com/aws/smithy-go/transport/http"
 
 	"github.com/gpublock/gpublock/aws/apilimit"
 	"github.com/gpublock/gpublock/aws/sdkhttp"
+	"github.com/gpublock/gpublock/aws/simcore"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -131,6 +134,9 @@ type Client struct {
 	ec2s     map[string]*ec2.Client
 	cws      map[string]*cloudwatch.Client
 	identity *source.Identity
+	// simID is the emulator's identity that STS answered with its identity (simcore.IDHeader),
+	// "" from AWS.
+	simID string
 	// cwPacers and cwRetryer are CloudWatch's: no buckets, the reads' retry budget.
 	cwPacers  *pacers
 	cwRetryer aws.RetryerV2
@@ -302,6 +308,10 @@ func (c *Client) Identity(ctx context.Context) (source.Identity, error) {
 	if err != nil {
 		return source.Identity{}, err
 	}
+	var simID string
+	if raw, ok := awsmiddleware.GetRawResponse(out.ResultMetadata).(*smithyhttp.Response); ok {
+		simID = raw.Header.Get(simcore.IDHeader)
+	}
 	id := source.Identity{
 		Account: aws.ToString(out.Account),
 		ARN:     aws.ToString(out.Arn),
@@ -312,7 +322,7 @@ func (c *Client) Identity(ctx context.Context) (source.Identity, error) {
 		return source.Identity{}, fmt.Errorf("GetCallerIdentity returned no account (is %q an STS endpoint?)", c.stsEndpoint())
 	}
 	c.mu.Lock()
-	c.identity = &id
+	c.identity, c.simID = &id, simID
 	c.mu.Unlock()
 	return id, nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -19,10 +20,10 @@ import (
 // context of its own to bound it.
 const identityWait = 30 * time.Second
 
-// StateKey is whose records this client reads and writes: its backend (AWS, the demo,
-// or an endpoint by its host and port) and the account STS GetCallerIdentity says it is.
-// A backend that cannot be reached has no key: its records are never guessed at, and
-// never another backend's.
+// StateKey is whose records this client reads and writes: its backend (AWS, the demo, or
+// an emulator by the identity it answers STS with) and the account STS GetCallerIdentity
+// says it is. A backend that cannot be reached has no key: its records are never guessed
+// at, and never another backend's.
 func (c *Client) StateKey(ctx context.Context) (store.Key, error) {
 	id, err := c.Identity(ctx)
 	if err != nil {
@@ -36,14 +37,24 @@ func (c *Client) StateKey(ctx context.Context) (store.Key, error) {
 	return k, k.Valid()
 }
 
-// stateBackend names the backend in the store's key. An endpoint is one backend by its
-// host and port (two emulators are two backends, even for one account id); the demo's
-// endpoint changes every run, its account not.
+// stateBackend names the backend in the store's key, once Identity has answered. An
+// emulator is one backend by the identity it answers STS with, whatever URL reaches it (a
+// proxy in front of it is the same emulator; another emulator later on the same port is
+// not). An endpoint that answers with no identity is AWS (a VPC endpoint, a proxy to it):
+// its account tells its records apart, and one AWS account must see one set of records,
+// or a purchase interrupted through one URL would not be found through another. The
+// demo's endpoint changes every run, its account not. An emulator too old to answer with
+// its identity is still told by its endpoint.
 func (c *Client) stateBackend() string {
+	c.mu.Lock()
+	simID := c.simID
+	c.mu.Unlock()
 	switch {
 	case c.journal.backend == BackendDemo:
 		return BackendDemo
-	case c.cfg.EndpointURL != "":
+	case simID != "":
+		return store.BackendOfEmulator(simID)
+	case c.journal.backend == BackendEmulator && c.cfg.EndpointURL != "":
 		return store.BackendOfEndpoint(c.cfg.EndpointURL)
 	default:
 		return BackendAWS
@@ -106,6 +117,14 @@ func (c *Client) stateRoot() (store.Store, error) {
 			return nil, err
 		}
 		dir = d
+		c.mu.Lock()
+		emulator := c.simID != ""
+		c.mu.Unlock()
+		if emulator {
+			// An emulator that was down when the command started was taken for AWS then;
+			// its answer says what it is, and its records go where the emulators' are.
+			dir = filepath.Join(d, "simulated")
+		}
 	}
 	return store.NewLocal(dir), nil
 }

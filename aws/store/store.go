@@ -46,8 +46,9 @@ var ErrConflict = errors.New("changed by another gpublock at the same time")
 // AWS says it is. Region is a field of every record, so one account's store holds all its
 // regions apart.
 type Key struct {
-	// Backend is "aws", "demo", or "endpoint-HOST-PORT" for an emulator or any other
-	// endpoint: what is done against one backend is never read as another's.
+	// Backend is "aws", "demo", or "emulator-ID" for an emulator by the identity it
+	// answers STS with ("endpoint-HOST-PORT" for one that answers none): what is done
+	// against one backend is never read as another's.
 	Backend string
 	// Account is the account STS GetCallerIdentity returns.
 	Account string
@@ -70,6 +71,10 @@ func (k Key) Valid() error {
 }
 
 var safeSegment = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
+
+// BackendOfEmulator names an emulator, by the identity it answers STS with, as a key
+// segment.
+func BackendOfEmulator(id string) string { return "emulator-" + id }
 
 // BackendOfEndpoint names an endpoint as a key segment: its host and port, with localhost
 // and 127.0.0.1 told as one (one emulator reached by either is one backend).

@@ -31,11 +31,25 @@ func (c *Client) StateKey(ctx context.Context) (store.Key, error) {
 		if c.cfg.EndpointURL != "" {
 			where = c.cfg.EndpointURL
 		}
-		return store.Key{}, fmt.Errorf("cannot learn which account %s is (STS GetCallerIdentity: %v), so its records were neither read nor changed", where, err)
+		return store.Key{}, &AccountUnknownError{Where: where, Err: err}
 	}
 	k := store.Key{Backend: c.stateBackend(), Account: id.Account}
 	return k, k.Valid()
 }
+
+// AccountUnknownError is a store that could not be opened because STS could not say
+// whose records they are (the backend is down, the credentials fail): nothing was read or
+// changed, and no other backend's or account's records stand in for them.
+type AccountUnknownError struct {
+	Where string // "AWS", or the endpoint
+	Err   error  // STS's error
+}
+
+func (e *AccountUnknownError) Error() string {
+	return fmt.Sprintf("cannot learn which account %s is (STS GetCallerIdentity: %v), so its records were neither read nor changed", e.Where, e.Err)
+}
+
+func (e *AccountUnknownError) Unwrap() error { return e.Err }
 
 // stateBackend names the backend in the store's key, once Identity has answered. An
 // emulator is one backend by the identity it answers STS with, whatever URL reaches it (a

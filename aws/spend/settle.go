@@ -52,6 +52,12 @@ func (sv *Service) OpenIntents(entries []source.JournalEntry, region string) []s
 func (sv *Service) SettleOpen(ctx context.Context, region string) ([]source.Settled, error) {
 	entries, _, err := sv.c.Journal()
 	if err != nil {
+		var unknown *awsapi.AccountUnknownError
+		if errors.As(err, &unknown) {
+			// No journal was read, so nothing is known to be interrupted: what stops the
+			// spend is the account, said as such.
+			return nil, err
+		}
 		return nil, sv.unsettled(region, nil, err)
 	}
 	open := sv.OpenIntents(entries, region)

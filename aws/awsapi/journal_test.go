@@ -17,10 +17,12 @@ import (
 func TestJournalGoesUnderXDGStateHomeByBackendAndAccount(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("XDG_STATE_HOME", dir)
-	_, url := newSim(t, 1, ec2sim.Faults{})
+	sim, url := newSim(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, func(cfg *Config) { cfg.JournalDir = "" })
 	p, err := c.JournalPath()
-	want := filepath.Join(dir, "gpublock", store.BackendOfEndpoint(c.Endpoint()), "123456789012", "journal.jsonl")
+	// Taken for AWS when made (no probe said "emulator"), its answer to STS says which
+	// emulator it is: its records go where the emulators' are, under its identity.
+	want := filepath.Join(dir, "gpublock", "simulated", store.BackendOfEmulator(sim.BackendID()), "123456789012", "journal.jsonl")
 	if err != nil || p != want {
 		t.Fatalf("journal path %q, %v; want %q", p, err, want)
 	}

@@ -211,6 +211,7 @@ func New(ctx context.Context, cfg Config) (*Client, error) {
 	}
 	c.journal = &journal{backend: backend}
 	c.journal.store = c.journal.storeOf(c)
+	c.journal.label = c.Backend
 	// A cell is the backend's, and an emulator's at its endpoint, so no demo or emulator
 	// answer ever shows as AWS's; the demo's own endpoint changes every run, its market not.
 	c.cacheBackend = backend

@@ -47,8 +47,10 @@ type journal struct {
 	// store is the client's store of records (Client.StateStore), where the journal is
 	// the log "journal".
 	store func() (store.Store, error)
-	// backend is written into every entry (JournalEntry.Backend).
+	// backend is Config.Backend; label, what is written into every entry
+	// (JournalEntry.Backend), is Client.Backend.
 	backend string
+	label   func() string
 	mu      sync.Mutex
 	// writeFile writes a line; nil is (*os.File).Write. Tests make it fail part-way.
 	writeFile func(*os.File, []byte) (int, error)
@@ -107,6 +109,9 @@ func (j *journal) write(e source.JournalEntry) error {
 	where := journalWhere(st)
 	e.Error = source.Redact(e.Error)
 	e.Backend = j.backend
+	if j.label != nil {
+		e.Backend = j.label()
+	}
 	line, err := json.Marshal(e)
 	if err != nil {
 		return fmt.Errorf("journal %s: %w", where, err)
@@ -169,18 +174,30 @@ func (c *Client) JournalOfBackend() (mine []source.JournalEntry, hidden, bad int
 	}
 	all, bad := parseJournal(lines)
 	bad += badLines
-	mine, hidden = OfBackend(all, c.journal.backend, c.legacyBackend())
+	mine, hidden = OfBackend(all, c.Backend(), c.legacyBackend())
 	return mine, hidden, bad, err
 }
 
 // legacyBackend is the backend of a journal line written without one: AWS in the live
 // journal, none in a journal of the emulator's.
 func (c *Client) legacyBackend() string {
-	if c.journal.backend == BackendAWS {
+	if c.Backend() == BackendAWS {
 		return BackendAWS
 	}
 	return ""
 }
 
-// Backend is what this client's journal entries are made against (Config.Backend).
-func (c *Client) Backend() string { return c.journal.backend }
+// Backend is what this client's journal entries are made against (Config.Backend): an
+// endpoint taken for AWS when the client was made (an emulator that was down) is the
+// emulator once its STS answer said so, so that its entries are read as the emulator's.
+func (c *Client) Backend() string {
+	if c.journal.backend != BackendAWS {
+		return c.journal.backend
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.simID != "" {
+		return BackendEmulator
+	}
+	return BackendAWS
+}

@@ -7,10 +7,14 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
+	"os"
+	"path/filepath"
+	"sync/atomic"
 	"testing"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/simcore"
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/aws/store"
 )
 
@@ -95,5 +99,49 @@ func TestUnreachableBackendHasNoRecords(t *testing.T) {
 	}
 	if _, _, err := c.Journal(); err == nil {
 		t.Fatal("the journal of a backend that is down was read")
+	}
+}
+
+// A client made while its emulator was down was taken for AWS; once the emulator
+// answers, its records are the emulator's: under the emulators' directory, never AWS's,
+// and its journal lines read by a client that knew it for an emulator from the start.
+func TestEmulatorDownWhenTheClientWasMadeKeepsItsRecordsApartFromAWS(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", dir)
+	sim, direct := newSim(t, 1, ec2sim.Faults{})
+	var up atomic.Bool
+	u, _ := url.Parse(direct)
+	rp := httputil.NewSingleHostReverseProxy(u)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !up.Load() {
+			http.Error(w, "down", http.StatusServiceUnavailable)
+			return
+		}
+		rp.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+
+	early := newTestClient(t, srv.URL, func(c *Config) { c.JournalDir = "" })
+	if err := early.WriteJournal(source.JournalEntry{Phase: "intent", RequestID: "gpb-down"}); err == nil {
+		t.Fatal("a journal line was written while the backend could not say whose it is")
+	}
+	up.Store(true)
+	if err := early.WriteJournal(source.JournalEntry{Phase: "intent", RequestID: "gpb-up", Action: "PurchaseCapacityBlock", Region: "us-east-1"}); err != nil {
+		t.Fatal(err)
+	}
+	p, err := early.JournalPath()
+	want := filepath.Join(dir, "gpublock", "simulated", store.BackendOfEmulator(sim.BackendID()), sim.Account(), "journal.jsonl")
+	if err != nil || p != want {
+		t.Fatalf("journal %q (%v); want %q", p, err, want)
+	}
+	if ents, err := os.ReadDir(filepath.Join(dir, "gpublock")); err != nil || len(ents) != 1 || ents[0].Name() != "simulated" {
+		t.Fatalf("the local store's root holds %v (%v); want the emulators' directory alone", ents, err)
+	}
+	known := newTestClient(t, srv.URL, func(c *Config) {
+		c.JournalDir, c.Backend = filepath.Join(dir, "gpublock", "simulated"), BackendEmulator
+	})
+	entries, _, err := known.Journal()
+	if err != nil || len(entries) != 1 || entries[0].RequestID != "gpb-up" || entries[0].Backend != BackendEmulator {
+		t.Fatalf("journal read by a client that knew the emulator: %+v, %v; want the one line, the emulator's", entries, err)
 	}
 }

@@ -361,5 +361,32 @@ func readStateFile(p string) (*state, error) {
 	if err != nil && !os.IsNotExist(err) {
 		return nil, err
 	}
-	return readState(b)
+	return readState(b, p)
+}
+
+// A damaged record of warnings sent is said (the run's state error, which fails it) and
+// left as it is for a person; the warnings are still sent, once per run.
+func TestDamagedRecordSaidKeptAndSentOnce(t *testing.T) {
+	var posts atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { posts.Add(1) }))
+	defer srv.Close()
+	state := filepath.Join(t.TempDir(), "notified.json")
+	const damaged = `{"version":2,"delivered":{"x`
+	if err := os.WriteFile(state, []byte(damaged), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var reports []string
+	n, _ := New(Config{URL: srv.URL, StatePath: state, Report: func(s string) { reports = append(reports, s) }})
+	n.Now(context.Background(), event(model.WarnExpiring))
+	n.Now(context.Background(), event(model.WarnExpiring))
+	n.Close(context.Background())
+	if n.StateError() == nil || len(reports) != 1 || !strings.Contains(reports[0], "damaged") || !strings.Contains(reports[0], state) {
+		t.Fatalf("state error %v, reports %v", n.StateError(), reports)
+	}
+	if posts.Load() != 1 {
+		t.Errorf("%d posts, want 1", posts.Load())
+	}
+	if b, _ := os.ReadFile(state); string(b) != damaged {
+		t.Errorf("the damaged record was overwritten: %q", b)
+	}
 }

@@ -3,6 +3,7 @@ package notify
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"path/filepath"
@@ -91,36 +92,42 @@ func (s *state) prune(now time.Time) {
 	}
 }
 
-// readState reads the record; a missing one is empty, a damaged one is started afresh (at
-// worst a warning again). Only a file that cannot be read is an error.
-func readState(b []byte) (*state, error) {
+// readState reads the record; a missing one is empty. A damaged one is an error
+// (store.DamagedError), said and never overwritten: what it held is for a person to fix
+// or remove, and until then each run sends its warnings once.
+func readState(b []byte, where string) (*state, error) {
 	if b == nil {
 		return newState(), nil
 	}
 	var probe struct {
 		Version int `json:"version"`
 	}
-	if json.Unmarshal(b, &probe) == nil && probe.Version >= stateVersion {
-		s := newState()
-		if json.Unmarshal(b, s) == nil {
-			if s.Delivered == nil {
-				s.Delivered = map[string]time.Time{}
-			}
-			if s.Claimed == nil {
-				s.Claimed = map[string]time.Time{}
-			}
-			s.Version = stateVersion
-			return s, nil
-		}
-		return newState(), nil
+	if err := json.Unmarshal(b, &probe); err != nil {
+		return nil, &store.DamagedError{Where: where, Err: err}
 	}
-	s := newState()
-	var old map[string]time.Time
-	if json.Unmarshal(b, &old) == nil {
+	if probe.Version < stateVersion {
+		// The first record: a map of key to time, without a version.
+		s := newState()
+		var old map[string]time.Time
+		if err := json.Unmarshal(b, &old); err != nil {
+			return nil, &store.DamagedError{Where: where, Err: err}
+		}
 		for k, at := range old {
 			s.Delivered[allTargets+" "+k] = at
 		}
+		return s, nil
 	}
+	s := newState()
+	if err := json.Unmarshal(b, s); err != nil {
+		return nil, &store.DamagedError{Where: where, Err: err}
+	}
+	if s.Delivered == nil {
+		s.Delivered = map[string]time.Time{}
+	}
+	if s.Claimed == nil {
+		s.Claimed = map[string]time.Time{}
+	}
+	s.Version = stateVersion
 	return s, nil
 }
 
@@ -144,7 +151,12 @@ func (n *Notifier) transact(f func(*state)) {
 	n.stateErr = err
 	if !n.saidErr {
 		n.saidErr = true
-		n.cfg.Report(fmt.Sprintf("the record of warnings sent cannot be kept (%v): each warning is sent once by this run, but the next run sends it again; fix or remove %s", err, n.where()))
+		var damaged *store.DamagedError
+		if errors.As(err, &damaged) {
+			n.cfg.Report(fmt.Sprintf("the record of warnings sent, %s, is damaged (%v): each warning is sent once by this run, but the next run sends it again until the record is fixed or removed", damaged.Where, damaged.Err))
+		} else {
+			n.cfg.Report(fmt.Sprintf("the record of warnings sent cannot be kept (%v): each warning is sent once by this run, but the next run sends it again; fix or remove %s", err, n.where()))
+		}
 	}
 }
 
@@ -168,7 +180,7 @@ func (n *Notifier) lockedUpdate(f func(*state)) (*state, error) {
 	st, name := n.stateStore()
 	var out *state
 	err := st.Locked(context.Background(), name, func(cur []byte, write func([]byte) error) error {
-		s, err := readState(cur)
+		s, err := readState(cur, st.Where()+"/"+name)
 		if err != nil {
 			return err
 		}

@@ -130,7 +130,7 @@ func keysOf(dec map[string]Record) map[string]bool {
 // notified even when it cannot be recorded: the extension happened, or failed, anyway.
 func (r *Recorder) Decide(ask source.AutoExtendAsk, o source.AutoExtendOutcome, now time.Time) error {
 	var err error
-	terr := r.Turn(func(t *Turn) { err = t.Record(ask, o, now) })
+	terr := r.turn(false, func(t *Turn) { err = t.Record(ask, o, now) })
 	if terr != nil {
 		if !o.Step.Decision() {
 			r.notifyOutcome(ask, o, now)
@@ -143,7 +143,9 @@ func (r *Recorder) Decide(ask source.AutoExtendAsk, o source.AutoExtendOutcome, 
 // Turn is one watcher's turn at deciding, holding the lock: the decisions it reads are
 // every gpublock's until it ends.
 type Turn struct {
-	r    *Recorder
+	r *Recorder
+	// buys is true in a watcher's turn, which buys what it decides before it ends.
+	buys bool
 	rs   []Record
 	save func([]Record) error
 	dec  map[string]Record
@@ -153,7 +155,9 @@ type Turn struct {
 // Turn runs f holding the lock, the decisions read; f may buy what it decides before it
 // returns (blocks --watch does), and whoever decides next waits for it. Its error is why
 // the decisions could not be read, and f was not run.
-func (r *Recorder) Turn(f func(*Turn)) error {
+func (r *Recorder) Turn(f func(*Turn)) error { return r.turn(true, f) }
+
+func (r *Recorder) turn(buys bool, f func(*Turn)) error {
 	st, err := r.store()
 	if err != nil {
 		return err
@@ -163,9 +167,32 @@ func (r *Recorder) Turn(f func(*Turn)) error {
 		if err != nil {
 			return err
 		}
-		f(&Turn{r: r, rs: rs, save: save, dec: dec, keys: keysOf(dec)})
+		f(&Turn{r: r, buys: buys, rs: rs, save: save, dec: dec, keys: keysOf(dec)})
 		return nil
 	})
+}
+
+// Taken are the decisions to extend of this backend whose outcome is not recorded: the
+// extension is being bought, or the gpublock buying it was stopped (the outcome is then
+// found from the journal and AWS, and recorded with Record).
+func (t *Turn) Taken() []Record {
+	var out []Record
+	for _, x := range t.rs {
+		if x.Step == source.AutoExtendTaken && x.Backend == t.r.c.Backend() {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// Ask is the ask that x decided, on its block b as listed now.
+func (x Record) Ask(b model.Block) source.AutoExtendAsk {
+	var lead time.Duration
+	if ls, err := model.ParseWarnLeads(x.Lead); err == nil && len(ls) == 1 {
+		lead = ls[0]
+	}
+	return source.AutoExtendAsk{Block: b, Days: x.Hours / 24,
+		AutoExtendDecision: model.AutoExtendDecision{Verdict: model.AutoExtendNow, Key: x.Key, Lead: lead}}
 }
 
 // Decided are the keys decided, for model.AutoExtendPolicy.Decide; those recorded in the
@@ -187,6 +214,7 @@ func (t *Turn) Record(ask source.AutoExtendAsk, o source.AutoExtendOutcome, now 
 	rec := Record{Key: ask.Key, ReservationID: ask.Block.ReservationID, Region: ask.Block.Region, Account: ask.Block.Account,
 		Lead: leadWords(ask.Lead), Step: o.Step, Reason: source.Redact(o.Reason), Hours: days(ask, off) * 24,
 		Backend: t.r.c.Backend(), DecidedAt: time.Now().UTC()}
+	rec.InTurn = t.buys && o.Step == source.AutoExtendTaken
 	if off.ID != "" {
 		rec.Offering, rec.Fee = off.ID, off.Fee.String()
 	}

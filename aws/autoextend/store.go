@@ -37,7 +37,11 @@ type Record struct {
 	RequestID string                `json:"request_id,omitempty"`
 	// Backend is what it was decided against (awsapi.Client.Backend): the simulated
 	// state directory is shared by --demo and gpublock sim, whose ids can be the same.
-	Backend   string    `json:"backend,omitempty"`
+	Backend string `json:"backend,omitempty"`
+	// InTurn marks a decision taken in a watcher's turn, which buys before it lets the
+	// lock go: whoever holds the lock next and finds it still taken knows that the watcher
+	// died, and settles it at once. A TUI buys after its turn, so its decisions get a while.
+	InTurn    bool      `json:"in_turn,omitempty"`
 	DecidedAt time.Time `json:"decided_at"`
 	UpdatedAt time.Time `json:"updated_at,omitzero"`
 }

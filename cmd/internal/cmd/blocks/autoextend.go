@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -24,11 +25,13 @@ var errNoOffering = errors.New("no extension offering")
 // extended through the spend path (the cap, read-only, settling: its refusals are the
 // declines), after the approval command when there is one. Every decision is recorded
 // (aws/autoextend) before anything is bought, so that no restart, and no TUI on this
-// machine, decides it again, and declines and outcomes are notified.
-func (a *Options) autoExtend(ctx context.Context, client *awsapi.Client, blocks []model.Block, now time.Time, stderr io.Writer) {
+// machine, decides it again, and declines and outcomes are notified. The error is the
+// decisions that could not be read or kept (a damaged record, a store that cannot be
+// reached): said here, and the run fails.
+func (a *Options) autoExtend(ctx context.Context, client *awsapi.Client, blocks []model.Block, now time.Time, stderr io.Writer) error {
 	pol := a.auto.Policy
 	if pol.Days == 0 {
-		return
+		return nil
 	}
 	if a.recorder == nil {
 		a.recorder = autoextend.New(client, a.notifier, func(s string) { fmt.Fprintln(stderr, "gpublock blocks:", s) })
@@ -41,6 +44,7 @@ func (a *Options) autoExtend(ctx context.Context, client *awsapi.Client, blocks 
 	// and this one holds its turn while it buys: otherwise both could extend the same block
 	// for the same lead.
 	err := a.recorder.Turn(func(t *autoextend.Turn) {
+		a.closeTaken(ctx, client, t, blocks, now, stderr)
 		for _, b := range blocks {
 			d := pol.Decide(b, now, t.Decided())
 			ask := source.AutoExtendAsk{AutoExtendDecision: d, Block: b, Days: pol.Days}
@@ -56,6 +60,7 @@ func (a *Options) autoExtend(ctx context.Context, client *awsapi.Client, blocks 
 		// What was decided cannot be read: deciding again could extend twice.
 		fmt.Fprintf(stderr, "gpublock blocks: auto-extend: nothing is extended: %s\n", source.RedactError(err))
 	}
+	return err
 }
 
 // extendByPolicy prepares the extension of ask's block, asks for approval, records the
@@ -225,4 +230,55 @@ func (a *Options) record(t *autoextend.Turn, ask source.AutoExtendAsk, o source.
 	}
 	fmt.Fprintf(stderr, "gpublock blocks: auto-extend %s: not recorded%s: %s\n", ask.Block.ReservationID, so, source.RedactError(err))
 	return false
+}
+
+// takenGrace is how long a decision taken outside a watcher's turn (a TUI's, which buys
+// after it lets the lock go) may stay without its outcome before a watcher settles it
+// from AWS: longer than a purchase call and its confirmation take.
+const takenGrace = 10 * time.Minute
+
+// closeTaken records the outcome of the extensions decided but never closed, because the
+// gpublock buying them was stopped (kill -9, a crash) between the decision and its
+// outcome: found from the journal, else from AWS (the block's extension history), it
+// closes the journal's intent and the record, and is notified once ("auto-extended").
+func (a *Options) closeTaken(ctx context.Context, client *awsapi.Client, t *autoextend.Turn, blocks []model.Block, now time.Time, stderr io.Writer) {
+	sv := cmdutil.SpendPath(client)
+	for _, x := range t.Taken() {
+		i := slices.IndexFunc(blocks, func(b model.Block) bool { return b.ReservationID == x.ReservationID && b.Region == x.Region })
+		if i < 0 || ctx.Err() != nil {
+			continue // not listed this round (a region that failed): next round
+		}
+		b := blocks[i]
+		intent, outcome, found, err := sv.ExtensionSince(b, x.DecidedAt)
+		switch {
+		case err != nil:
+			fmt.Fprintf(stderr, "gpublock blocks: auto-extend %s: what became of the extension decided cannot be read: %s\n", b.ReservationID, source.RedactError(err))
+			continue
+		case !found:
+			continue // not sent yet, or never: nothing was bought
+		case outcome == nil && !x.InTurn && time.Since(intent.Time) < takenGrace:
+			continue // a TUI may be buying it now
+		}
+		bought := outcome != nil && outcome.Outcome == string(source.Bought)
+		if outcome == nil {
+			s, err := sv.SettleIntent(ctx, intent)
+			if err != nil {
+				fmt.Fprintf(stderr, "gpublock blocks: auto-extend %s: %s\n", b.ReservationID, client.ExplainError(err))
+				continue
+			}
+			fmt.Fprintf(stderr, "gpublock blocks: settled an interrupted run: %s\n", s.Sentence())
+			bought = s.Outcome == source.Bought
+		}
+		off := model.ExtensionOffering{ID: intent.Offering, ReservationID: b.ReservationID, Currency: intent.Currency, DurationHours: intent.Hours}
+		off.Fee, _ = model.ParseMoney(intent.Fee)
+		if intent.End != nil {
+			off.End = *intent.End
+		}
+		o := source.AutoExtendOutcome{Step: source.AutoExtendExtended, Extension: off, RequestID: intent.RequestID}
+		if !bought {
+			o = source.AutoExtendOutcome{Step: source.AutoExtendFailed, Extension: off,
+				Reason: "the gpublock buying it was stopped, and AWS lists no such extension: nothing was bought"}
+		}
+		a.record(t, x.Ask(b), o, now, stderr)
+	}
 }

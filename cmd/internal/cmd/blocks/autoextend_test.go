@@ -2,6 +2,7 @@ package blocks
 
 import (
 	"context"
+	"encoding/json"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gpublock/gpublock/aws/autoextend"
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/cmd/internal/printers"
 )
@@ -344,5 +346,97 @@ func TestAutoExtendApprovalRunsOutsideTheLock(t *testing.T) {
 	}
 	if n := extensions(t, cs); n != 1 {
 		t.Errorf("%d extensions, want 1", n)
+	}
+}
+
+// A watch killed (kill -9) between the extension's call and its outcome (no outcome line
+// in the journal, its record still at the decision, nothing notified): the restarted watch
+// finds the extension in the block's history, reports "auto-extended" once, and closes the
+// journal's intent and the record; a later watch reports nothing.
+func TestAutoExtendBoughtWhenItsWatcherWasKilledIsReportedOnce(t *testing.T) {
+	cs := cmdtest.StartSim(t)
+	runningBlock(t, cs)
+	if code, errs := watchRounds(t, cs, &cmdtest.Hook{}, 2, "--auto-extend", "1d"); code != 0 || !strings.Contains(errs, "AUTO-EXTENDED") {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	// What the kill leaves: the decision and the intent, no outcome line, the record at
+	// its decision, nothing notified.
+	path := cmdtest.StateFile(t, "journal.jsonl")
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept []string
+	for _, l := range strings.SplitAfter(string(raw), "\n") {
+		if !(strings.Contains(l, `"phase":"outcome"`) && strings.Contains(l, `"PurchaseCapacityBlockExtension"`)) {
+			kept = append(kept, l)
+		}
+	}
+	if err := os.WriteFile(path, []byte(strings.Join(kept, "")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	recPath := filepath.Join(filepath.Dir(path), "auto-extend.json")
+	var recs []autoextend.Record
+	if raw, err := os.ReadFile(recPath); err != nil || json.Unmarshal(raw, &recs) != nil || len(recs) != 1 || recs[0].Step != source.AutoExtendExtended || !recs[0].InTurn {
+		t.Fatalf("records after the first watch: %+v (%v)", recs, err)
+	}
+	recs[0].Step, recs[0].RequestID, recs[0].UpdatedAt = source.AutoExtendTaken, "", time.Time{}
+	b, _ := json.Marshal(recs)
+	if err := os.WriteFile(recPath, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(filepath.Dir(path), "notified.json")); err != nil {
+		t.Fatal(err)
+	}
+	paid(cs)
+
+	h := &cmdtest.Hook{}
+	code, errs := watchRounds(t, cs, h, 3, "--auto-extend", "1d")
+	if code != 0 || strings.Count(errs, "AUTO-EXTENDED") != 1 || !strings.Contains(errs, "settled an interrupted run") {
+		t.Fatalf("the restarted watch: exit %d, stderr %q", code, errs)
+	}
+	if got := kinds(h); got != "auto-extended/72h" {
+		t.Errorf("the webhook got %q, want the extension once", got)
+	}
+	if n := extensions(t, cs); n != 1 {
+		t.Fatalf("%d extensions, want 1\n%s", n, errs)
+	}
+	recs = nil
+	if raw, err := os.ReadFile(recPath); err != nil || json.Unmarshal(raw, &recs) != nil || len(recs) != 1 || recs[0].Step != source.AutoExtendExtended || recs[0].RequestID == "" {
+		t.Errorf("the record after the restart: %+v (%v); want extended, with its journal id", recs, err)
+	}
+	settled := 0
+	for _, e := range cmdtest.JournalLines(t) {
+		if e.Action == "PurchaseCapacityBlockExtension" && e.Phase == "outcome" {
+			if e.Outcome != "bought" || !e.SettledLater || e.RequestID != recs[0].RequestID {
+				t.Errorf("the extension's outcome line %+v; want bought, settled later, of the record's request", e)
+			}
+			settled++
+		}
+	}
+	if settled != 1 {
+		t.Errorf("%d outcome lines of the extension, want 1", settled)
+	}
+	h2 := &cmdtest.Hook{}
+	if code, errs := watchRounds(t, cs, h2, 2, "--auto-extend", "1d"); code != 0 || strings.Contains(errs, "AUTO-EXTEND") || kinds(h2) != "" {
+		t.Errorf("a later watch: exit %d, webhook %q, stderr %q", code, kinds(h2), errs)
+	}
+}
+
+// A damaged record of decisions is said and fails the watch, and nothing is extended:
+// deciding again without it could extend twice.
+func TestAutoExtendWithADamagedRecordFails(t *testing.T) {
+	cs := cmdtest.StartSim(t)
+	runningBlock(t, cs)
+	recPath := filepath.Join(filepath.Dir(cmdtest.StateFile(t, "journal.jsonl")), "auto-extend.json")
+	if err := os.WriteFile(recPath, []byte("[{"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, errs := watchRounds(t, cs, &cmdtest.Hook{}, 2, "--auto-extend", "1d")
+	if code == 0 || !strings.Contains(errs, "damaged") || !strings.Contains(errs, "nothing is extended") {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	if n := extensions(t, cs); n != 0 {
+		t.Errorf("%d extensions over a damaged record, want 0", n)
 	}
 }

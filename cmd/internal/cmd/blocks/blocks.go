@@ -277,7 +277,7 @@ func blocksRun(ctx context.Context, a *Options) (code int) {
 // status; cancelled is true when ctx ended during the listing and nothing was printed.
 func (a *Options) refresh(ctx context.Context, client *awsapi.Client, regions []string, format cmdutil.OutputFormat, stdout, stderr io.Writer) (int, bool) {
 	// Said when it fails; the run then fails too, so that cron learns that the launches
-	// attached to blocks cannot fire.
+	// attached to blocks cannot fire (and, below, that extensions cannot be decided).
 	fireErr := cmdutil.FireAttached(ctx, client, a.notifier, func(s string) { fmt.Fprintln(stderr, "gpublock blocks:", s) })
 	list, everyAccountFailed := a.list(ctx, regions)
 	several := a.accounts != nil
@@ -328,7 +328,7 @@ func (a *Options) refresh(ctx context.Context, client *awsapi.Client, regions []
 			a.service.logWarning(e)
 		}
 	}
-	a.autoExtend(ctx, client, all, now, stderr)
+	extendErr := a.autoExtend(ctx, client, all, now, stderr)
 	if a.warnWithin > 0 {
 		if ending := a.moment.Within(all, now, a.warnWithin); len(ending) > 0 {
 			for _, b := range ending {
@@ -362,7 +362,7 @@ func (a *Options) refresh(ctx context.Context, client *awsapi.Client, regions []
 	case lf.Other:
 		fmt.Fprintln(stderr, "gpublock blocks: the list may be incomplete")
 	default:
-		if fireErr != nil {
+		if fireErr != nil || extendErr != nil {
 			return 1, false
 		}
 		return 0, false

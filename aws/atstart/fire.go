@@ -63,7 +63,7 @@ func Fire(ctx context.Context, c *awsapi.Client, src source.Source, sv *spend.Se
 				continue
 			}
 			var b model.Block
-			if fire(ctx, c, src, sv, &ls[i], save, ls, &b) {
+			if fire(ctx, c, src, sv, &ls[i], save, ls, &b, say) {
 				if err := save(ls); err != nil {
 					return err
 				}
@@ -83,7 +83,7 @@ func Fire(ctx context.Context, c *awsapi.Client, src source.Source, sv *spend.Se
 
 // fire moves l on if its block allows; changed is true when l is done now. seen is the
 // block as AWS lists it (zero when it is not listed), for the notification.
-func fire(ctx context.Context, c *awsapi.Client, src source.Source, sv *spend.Service, l *Launch, save func([]Launch) error, all []Launch, seen *model.Block) (changed bool) {
+func fire(ctx context.Context, c *awsapi.Client, src source.Source, sv *spend.Service, l *Launch, save func([]Launch) error, all []Launch, seen *model.Block, say func(string)) (changed bool) {
 	cb := capacityblocks.New(c)
 	b, found, err := cb.FindBlock(ctx, l.Region, l.ReservationID)
 	if found {
@@ -111,6 +111,10 @@ func fire(ctx context.Context, c *awsapi.Client, src source.Source, sv *spend.Se
 			return false
 		} else if len(got) > 0 {
 			l.launched(got)
+			// The journal's intent, left open by the run that was stopped, is closed too.
+			if err := sv.LaunchFound(l.Token, l.Instances); err != nil {
+				say("the journal's line of " + l.Sentence() + " could not be closed: " + source.RedactError(err))
+			}
 			return true
 		}
 	} else {

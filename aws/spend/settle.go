@@ -290,3 +290,31 @@ func spendOpts(opts []SpendOption) spendOptions {
 	}
 	return o
 }
+
+// LaunchFound writes the outcome line of the launch requestID (its client token) that a
+// stopped run left without one, now that AWS lists the instances it started under that
+// token: "launched", settled later. A launch whose outcome the journal has is left as it is.
+func (sv *Service) LaunchFound(requestID string, instances []string) error {
+	entries, _, err := sv.c.Journal()
+	if err != nil {
+		return err
+	}
+	var intent *source.JournalEntry
+	for _, e := range entries {
+		if e.RequestID != requestID {
+			continue
+		}
+		switch {
+		case e.Phase == "intent" && intent == nil:
+			intent = &e
+		case e.Phase == "outcome" && e.Outcome != string(source.Unknown):
+			return nil
+		}
+	}
+	if intent == nil {
+		return nil // killed before its intent line: nothing was sent under it by this run
+	}
+	e := *intent
+	e.SettledLater = true
+	return sv.journalOutcome(e, "launched", false, strings.Join(instances, ","), nil)
+}

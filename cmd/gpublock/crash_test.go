@@ -382,6 +382,20 @@ func TestLaunchAtStartWatcherKilledThenRestarted(t *testing.T) {
 			if len(rows) != 1 || len(rows[0].InstanceIds) != 1 {
 				t.Fatalf("after the restart: %+v; want the 1 instance of one launch", rows)
 			}
+			// The journal's launch is closed, with what it started, whichever run did it.
+			var intents, launched int
+			for _, e := range cmdtest.JournalLines(t) {
+				switch {
+				case e.Action != "RunInstances":
+				case e.Phase == "intent":
+					intents++
+				case e.Phase == "outcome" && e.Outcome == "launched" && e.Result == rows[0].InstanceIds[0]:
+					launched++
+				}
+			}
+			if intents != 1 || launched != 1 {
+				t.Errorf("journal: %d launch intents, %d launched outcomes; want 1 and 1", intents, launched)
+			}
 		})
 	}
 }

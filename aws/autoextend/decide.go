@@ -85,6 +85,11 @@ func (r *Recorder) decided(rs []Record) (map[string]Record, error) {
 			out[k] = x
 		}
 	}
+	for k, x := range out {
+		if x.Step == source.AutoExtendReopened {
+			delete(out, k) // open again
+		}
+	}
 	return out, nil
 }
 
@@ -222,6 +227,10 @@ func (t *Turn) Record(ask source.AutoExtendAsk, o source.AutoExtendOutcome, now 
 	t.r.mine[ask.Key] = rec
 	t.r.mu.Unlock()
 	t.dec[ask.Key], t.keys[ask.Key] = rec, true
+	// A key reopened keeps its one record, which this decision replaces.
+	if i := t.index(ask.Key); i >= 0 {
+		t.rs = slices.Delete(t.rs, i, i+1)
+	}
 
 	b := ask.Block
 	e := source.JournalEntry{Time: rec.DecidedAt, Phase: "decision", Action: Action, Key: ask.Key, Account: b.Account, Region: b.Region,
@@ -246,9 +255,40 @@ func (t *Turn) Record(ask source.AutoExtendAsk, o source.AutoExtendOutcome, now 
 	return errors.Join(errs...)
 }
 
+// index is the position of key's record of this backend in the turn's records, -1 when
+// there is none.
+func (t *Turn) index(key string) int {
+	return slices.IndexFunc(t.rs, func(x Record) bool { return x.Key == key && x.Backend == t.r.c.Backend() })
+}
+
+// Reopen records that the decision x to extend was never acted on (its gpublock stopped
+// before it sent anything: no intent in the journal), so that the ask is open again and
+// is decided anew, by this turn or the next. why is said in the journal's line.
+func (t *Turn) Reopen(x Record, why string) error {
+	i := t.index(x.Key)
+	if i < 0 || t.rs[i].Step != source.AutoExtendTaken {
+		return nil
+	}
+	t.rs[i].Step, t.rs[i].Reason, t.rs[i].UpdatedAt = source.AutoExtendReopened, source.Redact(why), time.Now().UTC()
+	t.r.mu.Lock()
+	delete(t.r.mine, x.Key)
+	t.r.mu.Unlock()
+	delete(t.dec, x.Key)
+	delete(t.keys, x.Key)
+	var errs []error
+	if err := t.r.c.WriteJournal(source.JournalEntry{Time: time.Now().UTC(), Phase: "decision", Action: Action, Key: x.Key,
+		Account: x.Account, Region: x.Region, Target: x.ReservationID, Outcome: string(source.AutoExtendReopened), Error: t.rs[i].Reason}); err != nil {
+		errs = append(errs, fmt.Errorf("the journal cannot be written: %w", err))
+	}
+	if err := t.save(t.rs); err != nil {
+		errs = append(errs, fmt.Errorf("the record of decisions cannot be written: %w", err))
+	}
+	return errors.Join(errs...)
+}
+
 // outcome records and notifies what became of an extension taken.
 func (t *Turn) outcome(ask source.AutoExtendAsk, o source.AutoExtendOutcome, now time.Time) error {
-	i := slices.IndexFunc(t.rs, func(x Record) bool { return x.Key == ask.Key && x.Backend == t.r.c.Backend() })
+	i := t.index(ask.Key)
 	if i < 0 {
 		// Decided before this file was kept (the journal has it): its outcome is kept anyway.
 		t.rs = append(t.rs, Record{Key: ask.Key, ReservationID: ask.Block.ReservationID, Region: ask.Block.Region,

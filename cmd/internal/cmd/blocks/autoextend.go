@@ -240,7 +240,8 @@ const takenGrace = 10 * time.Minute
 // closeTaken records the outcome of the extensions decided but never closed, because the
 // gpublock buying them was stopped (kill -9, a crash) between the decision and its
 // outcome: found from the journal, else from AWS (the block's extension history), it
-// closes the journal's intent and the record, and is notified once ("auto-extended").
+// closes the journal's intent and the record, and is notified once ("auto-extended"). A
+// decision whose gpublock stopped before it sent anything is reopened, and decided again.
 func (a *Options) closeTaken(ctx context.Context, client *awsapi.Client, t *autoextend.Turn, blocks []model.Block, now time.Time, stderr io.Writer) {
 	sv := cmdutil.SpendPath(client)
 	for _, x := range t.Taken() {
@@ -254,8 +255,19 @@ func (a *Options) closeTaken(ctx context.Context, client *awsapi.Client, t *auto
 		case err != nil:
 			fmt.Fprintf(stderr, "gpublock blocks: auto-extend %s: what became of the extension decided cannot be read: %s\n", b.ReservationID, source.RedactError(err))
 			continue
+		case !found && (x.InTurn || time.Since(x.DecidedAt) >= takenGrace):
+			// Its gpublock stopped between the decision and the intent line, which the
+			// spend path writes before it sends: nothing was bought, and it is decided
+			// again, now.
+			if err := t.Reopen(x, "the gpublock that decided it stopped before it sent anything; nothing was bought"); err != nil {
+				fmt.Fprintf(stderr, "gpublock blocks: auto-extend %s: %s\n", b.ReservationID, source.RedactError(err))
+			} else {
+				fmt.Fprintf(stderr, "gpublock blocks: auto-extend %s: the extension decided at %s was never sent (its gpublock stopped); it is decided again\n",
+					b.ReservationID, x.DecidedAt.UTC().Format("2006-01-02 15:04:05 MST"))
+			}
+			continue
 		case !found:
-			continue // not sent yet, or never: nothing was bought
+			continue // a TUI may be about to send it
 		case outcome == nil && !x.InTurn && time.Since(intent.Time) < takenGrace:
 			continue // a TUI may be buying it now
 		}

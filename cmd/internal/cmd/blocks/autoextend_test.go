@@ -15,6 +15,7 @@ import (
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/cmd/internal/printers"
+	"github.com/gpublock/gpublock/model"
 )
 
 // fastClock is a watch's stdout that moves the emulator's clock on by step at each
@@ -438,5 +439,38 @@ func TestAutoExtendWithADamagedRecordFails(t *testing.T) {
 	}
 	if n := extensions(t, cs); n != 0 {
 		t.Errorf("%d extensions over a damaged record, want 0", n)
+	}
+}
+
+// A watch killed between its decision and the extension's intent line sent nothing: the
+// next watch says so, reopens the decision and extends the block, once.
+func TestAutoExtendDecidedButNeverSentIsDecidedAgain(t *testing.T) {
+	cs := cmdtest.StartSim(t)
+	b := runningBlock(t, cs)
+	key := model.AutoExtendKey(model.Block{ReservationID: b.CapacityReservationId}, 72*time.Hour)
+	recs := []autoextend.Record{{Key: key, ReservationID: b.CapacityReservationId, Region: "us-east-1", Lead: "3d", Step: source.AutoExtendTaken,
+		Hours: 24, Backend: "emulator", InTurn: true, DecidedAt: time.Now().UTC().Add(-time.Minute)}}
+	raw, _ := json.Marshal(recs)
+	recPath := filepath.Join(filepath.Dir(cmdtest.StateFile(t, "journal.jsonl")), "auto-extend.json")
+	if err := os.WriteFile(recPath, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h := &cmdtest.Hook{}
+	code, errs := watchRounds(t, cs, h, 3, "--auto-extend", "1d")
+	if code != 0 || !strings.Contains(errs, "was never sent") || strings.Count(errs, "AUTO-EXTENDED") != 1 {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	if n := extensions(t, cs); n != 1 {
+		t.Fatalf("%d extensions, want 1\n%s", n, errs)
+	}
+	if got := kinds(h); got != "auto-extended/72h" {
+		t.Errorf("the webhook got %q, want the extension once", got)
+	}
+	recs = nil
+	if raw, err := os.ReadFile(recPath); err != nil || json.Unmarshal(raw, &recs) != nil || len(recs) != 1 || recs[0].Step != source.AutoExtendExtended {
+		t.Errorf("records %+v (%v); want the one, extended", recs, err)
+	}
+	if d := decisions(t); len(d) != 2 || !strings.HasPrefix(d[0], "reopened: ") || d[1] != "extend: " {
+		t.Errorf("journal decisions %q, want reopened, then extend", d)
 	}
 }

@@ -221,7 +221,7 @@ func (t *Turn) Record(ask source.AutoExtendAsk, o source.AutoExtendOutcome, now 
 		Backend: t.r.c.Backend(), DecidedAt: time.Now().UTC()}
 	rec.InTurn = t.buys && o.Step == source.AutoExtendTaken
 	if off.ID != "" {
-		rec.Offering, rec.Fee = off.ID, off.Fee.String()
+		rec.Offering, rec.Fee, rec.NewEnd = off.ID, off.Fee.String(), off.End.UTC()
 	}
 	t.r.mu.Lock()
 	t.r.mine[ask.Key] = rec
@@ -247,9 +247,7 @@ func (t *Turn) Record(ask source.AutoExtendAsk, o source.AutoExtendOutcome, now 
 	if err := t.save(t.rs); err != nil {
 		errs = append(errs, fmt.Errorf("the record of decisions cannot be written: %w", err))
 	}
-	if o.Step == source.AutoExtendDeclined {
-		ev := Event(ask, off, now, KindDeclined, "gpublock: AUTO-EXTEND DECLINED "+b.ReservationID+": "+strings.TrimSuffix(o.Reason, ".")+". Nothing was extended.")
-		ev.Reason = rec.Reason
+	if ev, ok := eventOf(ask, o, now); ok {
 		t.r.notify(ev)
 	}
 	return errors.Join(errs...)
@@ -301,7 +299,7 @@ func (t *Turn) outcome(ask source.AutoExtendAsk, o source.AutoExtendOutcome, now
 		x.RequestID = o.RequestID
 	}
 	if off := o.Extension; off.ID != "" {
-		x.Offering, x.Fee, x.Hours = off.ID, off.Fee.String(), off.DurationHours
+		x.Offering, x.Fee, x.Hours, x.NewEnd = off.ID, off.Fee.String(), off.DurationHours, off.End.UTC()
 	}
 	t.dec[ask.Key] = *x
 	err := t.save(t.rs)
@@ -314,19 +312,58 @@ func (t *Turn) outcome(ask source.AutoExtendAsk, o source.AutoExtendOutcome, now
 
 // notifyOutcome notifies an extension bought or failed.
 func (r *Recorder) notifyOutcome(ask source.AutoExtendAsk, o source.AutoExtendOutcome, now time.Time) {
+	if ev, ok := eventOf(ask, o, now); ok {
+		r.notify(ev)
+	}
+}
+
+// eventOf is the notification of step o of ask: a decline, an extension bought or failed;
+// false for a step that is not notified.
+func eventOf(ask source.AutoExtendAsk, o source.AutoExtendOutcome, now time.Time) (notify.Event, bool) {
 	id := ask.Block.ReservationID
 	switch o.Step {
+	case source.AutoExtendDeclined:
+		ev := Event(ask, o.Extension, now, KindDeclined, "gpublock: AUTO-EXTEND DECLINED "+id+": "+strings.TrimSuffix(o.Reason, ".")+". Nothing was extended.")
+		ev.Reason = source.Redact(o.Reason)
+		return ev, true
 	case source.AutoExtendExtended:
 		text := "gpublock: AUTO-EXTENDED " + id + ": " + ExtensionWords(ask.Block, o.Extension)
 		if o.RequestID != "" {
 			text += " (journal id " + o.RequestID + ")"
 		}
-		r.notify(Event(ask, o.Extension, now, KindExtended, text))
+		return Event(ask, o.Extension, now, KindExtended, text), true
 	case source.AutoExtendFailed:
 		ev := Event(ask, o.Extension, now, KindFailed, "gpublock: AUTO-EXTEND FAILED "+id+": "+o.Reason)
 		ev.Reason = source.Redact(o.Reason)
-		r.notify(ev)
+		return ev, true
 	}
+	return notify.Event{}, false
+}
+
+// Renotify sends again, through the notifier, the notification of every decline and
+// outcome recorded for the blocks listed: the notifier's own record sends each once, and
+// one that a gpublock stopped before delivering (kill -9 after it recorded the outcome) is
+// delivered now. Nothing is said on stderr: it was said when it happened.
+func (t *Turn) Renotify(blocks []model.Block, now time.Time) {
+	for _, x := range t.rs {
+		if x.Backend != t.r.c.Backend() || x.Step.Decision() && x.Step != source.AutoExtendDeclined {
+			continue
+		}
+		i := slices.IndexFunc(blocks, func(b model.Block) bool { return b.ReservationID == x.ReservationID && b.Region == x.Region })
+		if i < 0 {
+			continue
+		}
+		if ev, ok := eventOf(x.Ask(blocks[i]), x.outcome(), now); ok {
+			t.r.n.Send(ev)
+		}
+	}
+}
+
+// outcome is the step x records, as Record was given it.
+func (x Record) outcome() source.AutoExtendOutcome {
+	off := model.ExtensionOffering{ID: x.Offering, ReservationID: x.ReservationID, DurationHours: x.Hours, End: x.NewEnd}
+	off.Fee, _ = model.ParseMoney(x.Fee)
+	return source.AutoExtendOutcome{Step: x.Step, Reason: x.Reason, Extension: off, RequestID: x.RequestID}
 }
 
 // notify says e and sends it, once per key, as the warnings are sent.

@@ -35,6 +35,8 @@ type Record struct {
 	Offering  string                `json:"offering_id,omitempty"`
 	Fee       string                `json:"upfront_fee,omitempty"`
 	RequestID string                `json:"request_id,omitempty"`
+	// NewEnd is the block's end with the extension, when it was looked up.
+	NewEnd time.Time `json:"new_end,omitzero"`
 	// Backend is what it was decided against (awsapi.Client.Backend): the simulated
 	// state directory is shared by --demo and gpublock sim, whose ids can be the same.
 	Backend string `json:"backend,omitempty"`

@@ -95,7 +95,11 @@ type Config struct {
 	Attempts  int           // per delivery; 0 means 3
 	Backoff   time.Duration // before the second attempt, doubled after; 0 means 2 s
 	Timeout   time.Duration // of one attempt; 0 means 20 s
-	Client    *http.Client  // nil: a client of its own; its redirects are never followed
+	// Lease is how long a claim on a warning holds the other gpublocks off (one that died
+	// while sending holds them that long); 0 means the time every attempt may take, and a
+	// minute more.
+	Lease  time.Duration
+	Client *http.Client // nil: a client of its own; its redirects are never followed
 	// Report is told of each delivery that failed for good, and of a record of what was
 	// sent that cannot be kept, in words safe to print.
 	Report func(string)
@@ -298,6 +302,9 @@ func (n *Notifier) work() {
 // attempt of every target, with room to spare. A process that dies holding a claim only
 // delays the warning by this much.
 func (n *Notifier) lease() time.Duration {
+	if n.cfg.Lease > 0 {
+		return n.cfg.Lease
+	}
 	d := time.Duration(n.cfg.Attempts) * n.cfg.Timeout
 	d += n.cfg.Backoff * (time.Duration(1)<<n.cfg.Attempts - 1)
 	return time.Duration(len(n.targets))*d + time.Minute

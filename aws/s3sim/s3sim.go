@@ -15,10 +15,12 @@ import (
 	"bytes"
 	"crypto/md5"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"net/http"
 	"regexp"
@@ -52,6 +54,50 @@ type object struct {
 	Body     []byte    `json:"body"`
 	ETag     string    `json:"etag"`
 	Modified time.Time `json:"modified"`
+	// Checksum is the object's full-object checksum, as S3 keeps the one its upload named
+	// (x-amz-checksum-ALGORITHM: value), and returns it to a GetObject that asks for it.
+	Checksum *checksum `json:"checksum,omitempty"`
+}
+
+type checksum struct {
+	Algorithm string `json:"algorithm"` // crc32, crc32c
+	Value     string `json:"value"`     // base64 of the big-endian sum
+}
+
+// checksumOf is the checksum an upload names (in a header, or a trailer of its
+// aws-chunked body, which the SDK sends by default), computed from the body as S3 does;
+// nil for one this emulator does not compute.
+func checksumOf(r *http.Request, body []byte) *checksum {
+	alg := strings.ToLower(r.Header.Get("X-Amz-Sdk-Checksum-Algorithm"))
+	for _, h := range []string{r.Header.Get("X-Amz-Trailer"), strings.Join(headerNames(r.Header, "X-Amz-Checksum-"), ",")} {
+		for _, name := range strings.Split(h, ",") {
+			if a, ok := strings.CutPrefix(strings.ToLower(strings.TrimSpace(name)), "x-amz-checksum-"); ok && a != "type" && a != "mode" {
+				alg = a
+			}
+		}
+	}
+	var sum uint32
+	switch alg {
+	case "crc32":
+		sum = crc32.ChecksumIEEE(body)
+	case "crc32c":
+		sum = crc32.Checksum(body, crc32.MakeTable(crc32.Castagnoli))
+	default:
+		return nil
+	}
+	var b [4]byte
+	binary.BigEndian.PutUint32(b[:], sum)
+	return &checksum{Algorithm: alg, Value: base64.StdEncoding.EncodeToString(b[:])}
+}
+
+func headerNames(h http.Header, prefix string) []string {
+	var out []string
+	for k := range h {
+		if strings.HasPrefix(http.CanonicalHeaderKey(k), prefix) {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 type bucket struct {
@@ -223,7 +269,7 @@ func (h *handler) put(w http.ResponseWriter, r *http.Request, bname, key string)
 			e.condition = "If-Match"
 			return false
 		}
-		bk.Objects[key] = &object{Body: body, ETag: etag, Modified: time.Now().UTC()}
+		bk.Objects[key] = &object{Body: body, ETag: etag, Modified: time.Now().UTC(), Checksum: checksumOf(r, body)}
 		return true
 	})
 	if err != nil {
@@ -233,6 +279,9 @@ func (h *handler) put(w http.ResponseWriter, r *http.Request, bname, key string)
 		return e
 	}
 	w.Header().Set("ETag", etag)
+	if c := checksumOf(r, body); c != nil {
+		w.Header().Set("X-Amz-Checksum-"+strings.ToUpper(c.Algorithm), c.Value)
+	}
 	w.WriteHeader(http.StatusOK)
 	return nil
 }
@@ -301,6 +350,10 @@ func (h *handler) get(w http.ResponseWriter, r *http.Request, bname, key string)
 	w.Header().Set("Last-Modified", o.Modified.Format(http.TimeFormat))
 	w.Header().Set("Content-Type", "application/octet-stream")
 	w.Header().Set("Content-Length", strconv.Itoa(len(o.Body)))
+	if o.Checksum != nil && strings.EqualFold(r.Header.Get("X-Amz-Checksum-Mode"), "ENABLED") {
+		w.Header().Set("X-Amz-Checksum-"+strings.ToUpper(o.Checksum.Algorithm), o.Checksum.Value)
+		w.Header().Set("X-Amz-Checksum-Type", "FULL_OBJECT")
+	}
 	w.WriteHeader(http.StatusOK)
 	if r.Method != http.MethodHead {
 		_, _ = w.Write(o.Body)

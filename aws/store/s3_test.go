@@ -2,8 +2,12 @@ package store_test
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
+	"io"
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
@@ -14,7 +18,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"github.com/aws/smithy-go"
+	"github.com/aws/smithy-go/logging"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/store"
@@ -184,5 +190,33 @@ func TestS3StoreLog(t *testing.T) {
 	lines, bad, err := st.Lines(ctx, "journal")
 	if err != nil || bad != 0 || len(lines) != 3 || string(lines[2]) != `{"n":2}` {
 		t.Fatalf("%q, %d, %v", lines, bad, err)
+	}
+}
+
+// An object keeps the checksum its upload named (CRC32, which the SDK sends by default),
+// and GetObject returns it when asked, as S3 does: the SDK validates it instead of warning
+// on every read that there was none.
+func TestS3SimKeepsTheUploadsChecksum(t *testing.T) {
+	ctx := context.Background()
+	c := newS3(t, filepath.Join(t.TempDir(), "sim.json"))
+	if _, err := c.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String("team"), Key: aws.String("p/c.json"),
+		Body: strings.NewReader("checked"), ChecksumAlgorithm: types.ChecksumAlgorithmCrc32}); err != nil {
+		t.Fatal(err)
+	}
+	var logged strings.Builder
+	out, err := c.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String("team"), Key: aws.String("p/c.json"), ChecksumMode: types.ChecksumModeEnabled},
+		func(o *s3.Options) { o.Logger = logging.NewStandardLogger(&logged) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(out.Body)
+	out.Body.Close()
+	var b [4]byte
+	binary.BigEndian.PutUint32(b[:], crc32.ChecksumIEEE([]byte("checked")))
+	if err != nil || string(body) != "checked" || aws.ToString(out.ChecksumCRC32) != base64.StdEncoding.EncodeToString(b[:]) {
+		t.Fatalf("GetObject: %q, CRC32 %q (%v)", body, aws.ToString(out.ChecksumCRC32), err)
+	}
+	if strings.Contains(logged.String(), "checksum") {
+		t.Errorf("the SDK said: %s", logged.String())
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -105,5 +106,112 @@ func TestTeamStoreInS3OneLaunchOneNotification(t *testing.T) {
 	}
 	if code, out, errs := run(1)("launch", "--pending", "-o", "json"); code != 0 || !strings.Contains(out, `"launched"`) {
 		t.Errorf("machine 2 after the rounds: exit %d\n%s\n%s", code, out, errs)
+	}
+}
+
+// watchRounds runs `gpublock watch` until its health file says it ended rounds rounds,
+// then stops it with SIGTERM (between rounds) and returns its stderr.
+func watchRounds(t *testing.T, env []string, rounds int, args ...string) string {
+	t.Helper()
+	health := filepath.Join(t.TempDir(), "health.json")
+	cmd := exec.Command(e2eBinary(t), append([]string{"watch", "--health-file", health}, args...)...)
+	cmd.Env = env
+	cmd.SysProcAttr = e2eProcAttr(syscall.SysProcAttr{})
+	var errb strings.Builder
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(e2eWait); ; time.Sleep(20 * time.Millisecond) {
+		var h struct{ Rounds int }
+		if raw, err := os.ReadFile(health); err == nil && json.Unmarshal(raw, &h) == nil && h.Rounds >= rounds {
+			break
+		}
+		if time.Now().After(deadline) {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+			t.Fatalf("gpublock watch ended no %d rounds:\n%s", rounds, errb.String())
+		}
+	}
+	_ = cmd.Process.Signal(syscall.SIGTERM)
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("gpublock watch after SIGTERM: %v\n%s", err, errb.String())
+	}
+	return errb.String()
+}
+
+// Two machines (two HOMEs) share one S3 prefix on the emulator, each with a watcher that
+// extends by policy. Killed with SIGKILL at every moment of their rounds, then run at once,
+// they extend the block once, notify the extension once, and each warning once.
+func TestTeamStoreInS3OneExtensionOneNotification(t *testing.T) {
+	sim := startE2ESim(t, 1, cmdtest.SimStart)
+	teamBucket(t, sim.url)
+	notified := filepath.Join(t.TempDir(), "notified")
+	machine := func() []string {
+		// A killed watcher's locks and claims on warnings hold the others off 2 s.
+		return append(e2eEnv(t, sim, t.TempDir()), "GPUBLOCK_STATE_LOCK_TTL=2s", "GPUBLOCK_NOTIFY_LEASE=2s")
+	}
+	homes := [][]string{machine(), machine()}
+	state := []string{"--state", "s3://team/gpublock"}
+	run := func(i int) cmdtest.Run {
+		return func(args ...string) (int, string, string) { return e2eRun(t, homes[i], append(args, state...)...) }
+	}
+	b := cmdtest.BoughtBlock(t, run(0), &cmdtest.Sim{URL: sim.url})
+	sim.setClock(t, cmdtest.MustTime(t, b.StartDate).Add(time.Hour))
+	// A block that runs an instance is extended by the policy; its 2 days are within the
+	// 3-day lead at once.
+	if code, _, errs := run(1)(cmdtest.LaunchArgs(sim.url, b.CapacityReservationId, "--count", "1", "--yes")...); code != 0 {
+		t.Fatalf("launch on machine 2: exit %d\n%s", code, errs)
+	}
+	watch := append([]string{"--region", "us-east-1", "--interval", "1s", "--auto-extend", "1d", "--warn-leads", "3d",
+		"--notify-cmd", "echo \"$GPUBLOCK_WARNING $GPUBLOCK_RESERVATION_ID\" >> " + notified}, state...)
+	for i, d := range []time.Duration{0, 30 * time.Millisecond, 80 * time.Millisecond, 150 * time.Millisecond, 250 * time.Millisecond,
+		400 * time.Millisecond, 600 * time.Millisecond, 900 * time.Millisecond} {
+		killedAt(t, homes[i%2], d, append([]string{"watch"}, watch...)...)
+	}
+	// Past every lease of the killed watchers, both run at once.
+	time.Sleep(2 * time.Second)
+	var wg sync.WaitGroup
+	said := make([]string, len(homes))
+	for i := range homes {
+		wg.Go(func() { said[i] = watchRounds(t, homes[i], 3, watch...) })
+	}
+	wg.Wait()
+	defer func() {
+		if t.Failed() {
+			t.Logf("the watchers said:\n%s\n---\n%s", said[0], said[1])
+		}
+	}()
+
+	c := ec2.New(ec2.Options{Region: "us-east-1", BaseEndpoint: aws.String(sim.url),
+		Credentials: credentials.NewStaticCredentialsProvider("AKIAE2ETEST000000001", "x", "")})
+	hist, err := c.DescribeCapacityBlockExtensionHistory(context.Background(), &ec2.DescribeCapacityBlockExtensionHistoryInput{
+		CapacityReservationIds: []string{b.CapacityReservationId}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(hist.CapacityBlockExtensions); n != 1 {
+		t.Errorf("%d extensions of %s, want 1: %+v", n, b.CapacityReservationId, hist.CapacityBlockExtensions)
+	}
+	raw, _ := os.ReadFile(notified)
+	lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
+	seen := map[string]int{}
+	for _, l := range lines {
+		seen[l]++
+	}
+	for _, want := range []string{"auto-extended", "extend-by"} {
+		if n := seen[want+" "+b.CapacityReservationId]; n != 1 {
+			t.Errorf("%s was notified %d times, want once:\n%s", want, n, raw)
+		}
+	}
+	for l, n := range seen {
+		if n != 1 {
+			t.Errorf("%q notified %d times, want once", l, n)
+		}
+	}
+	// The journal, in the bucket, holds one extension bought.
+	code, out, errs := run(0)("journal", "-o", "json")
+	if code != 0 || strings.Count(out, `"PurchaseCapacityBlockExtension"`) != 1 || !strings.Contains(out, `"bought"`) {
+		t.Errorf("journal on machine 1: exit %d\n%s\n%s", code, out, errs)
 	}
 }

@@ -2,6 +2,7 @@ package cmdutil
 
 import (
 	"context"
+	"os"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -48,6 +49,12 @@ func (o *OncallFlags) Resolve(c config.Oncall) (OncallSettings, error) {
 		s.Rules = model.NewWarnRules(ls)
 	}
 	s.Notify = notify.Config{Command: c.NotifyCmd, URL: c.NotifyURL}
+	// How long the claim of a gpublock that died while sending a warning holds the others
+	// off (a Go duration), as GPUBLOCK_STATE_LOCK_TTL is for the store's locks: tests
+	// shorten it.
+	if d, err := time.ParseDuration(os.Getenv("GPUBLOCK_NOTIFY_LEASE")); err == nil && d > 0 {
+		s.Notify.Lease = d
+	}
 	if o.notifyCmd != "" {
 		s.Notify.Command = o.notifyCmd
 	}

@@ -55,6 +55,8 @@ func (a *Options) autoExtend(ctx context.Context, client *awsapi.Client, blocks 
 				a.extendByPolicy(ctx, client, t, ask, approvals, now, stderr)
 			}
 		}
+		// What a gpublock stopped before delivering is delivered; the rest was, once.
+		t.Renotify(blocks, now)
 	})
 	if err != nil {
 		// What was decided cannot be read: deciding again could extend twice.
@@ -241,7 +243,8 @@ const takenGrace = 10 * time.Minute
 // gpublock buying them was stopped (kill -9, a crash) between the decision and its
 // outcome: found from the journal, else from AWS (the block's extension history), it
 // closes the journal's intent and the record, and is notified once ("auto-extended"). A
-// decision whose gpublock stopped before it sent anything is reopened, and decided again.
+// decision whose gpublock stopped before anything was bought is reopened, and decided
+// again.
 func (a *Options) closeTaken(ctx context.Context, client *awsapi.Client, t *autoextend.Turn, blocks []model.Block, now time.Time, stderr io.Writer) {
 	sv := cmdutil.SpendPath(client)
 	for _, x := range t.Taken() {
@@ -268,8 +271,8 @@ func (a *Options) closeTaken(ctx context.Context, client *awsapi.Client, t *auto
 			continue
 		case !found:
 			continue // a TUI may be about to send it
-		case outcome == nil && !x.InTurn && time.Since(intent.Time) < takenGrace:
-			continue // a TUI may be buying it now
+		case !x.InTurn && time.Since(intent.Time) < takenGrace:
+			continue // a TUI may be buying it now, or about to record what it bought
 		}
 		bought := outcome != nil && outcome.Outcome == string(source.Bought)
 		if outcome == nil {
@@ -286,11 +289,17 @@ func (a *Options) closeTaken(ctx context.Context, client *awsapi.Client, t *auto
 		if intent.End != nil {
 			off.End = *intent.End
 		}
-		o := source.AutoExtendOutcome{Step: source.AutoExtendExtended, Extension: off, RequestID: intent.RequestID}
 		if !bought {
-			o = source.AutoExtendOutcome{Step: source.AutoExtendFailed, Extension: off,
-				Reason: "the gpublock buying it was stopped, and AWS lists no such extension: nothing was bought"}
+			// Nothing was bought (stopped before the call went out, or refused): decided
+			// again, now, as if it had never been sent.
+			if err := t.Reopen(x, "the gpublock that decided it stopped, and AWS lists no such extension; nothing was bought"); err != nil {
+				fmt.Fprintf(stderr, "gpublock blocks: auto-extend %s: %s\n", b.ReservationID, source.RedactError(err))
+			} else {
+				fmt.Fprintf(stderr, "gpublock blocks: auto-extend %s: the extension decided at %s was not bought (its gpublock stopped); it is decided again\n",
+					b.ReservationID, x.DecidedAt.UTC().Format("2006-01-02 15:04:05 MST"))
+			}
+			continue
 		}
-		a.record(t, x.Ask(b), o, now, stderr)
+		a.record(t, x.Ask(b), source.AutoExtendOutcome{Step: source.AutoExtendExtended, Extension: off, RequestID: intent.RequestID}, now, stderr)
 	}
 }

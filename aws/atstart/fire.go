@@ -38,8 +38,11 @@ func Fire(ctx context.Context, c *awsapi.Client, src source.Source, sv *spend.Se
 	st, err := StoreOf(c)
 	if err == nil {
 		var ls []Launch
-		if ls, err = st.List(); err == nil && !slices.ContainsFunc(ls, func(l Launch) bool { return !l.Done() }) {
-			return nil
+		if ls, err = st.List(); err == nil {
+			renotify(ctx, c, n, ls)
+			if !slices.ContainsFunc(ls, func(l Launch) bool { return !l.Done() }) {
+				return nil
+			}
 		}
 	}
 	if err != nil {
@@ -79,6 +82,33 @@ func Fire(ctx context.Context, c *awsapi.Client, src source.Source, sv *spend.Se
 		say("launches attached to blocks: " + source.RedactError(err))
 	}
 	return err
+}
+
+// renotifyWithin is how long after a launch started or failed its notification is sent
+// again while the notifier's record says it was not delivered.
+const renotifyWithin = 24 * time.Hour
+
+// renotify sends again the notification of each launch started or failed lately that the
+// notifier's record says was not delivered: the watcher that fired it was stopped (kill
+// -9) between its record and the delivery. The notifier's record sends it once.
+func renotify(ctx context.Context, c *awsapi.Client, n *notify.Notifier, ls []Launch) {
+	if !n.Enabled() {
+		return
+	}
+	for _, l := range ls {
+		if (l.State != Launched && l.State != Failed) || time.Since(l.DoneAt) > renotifyWithin {
+			continue
+		}
+		now := c.Now(ctx)
+		if n.Delivered(l.EventOf(model.Block{}, now).Key) {
+			continue
+		}
+		// The block's facts for the notification, as the first sending had them.
+		b, _, _ := capacityblocks.New(c).FindBlock(ctx, l.Region, l.ReservationID)
+		bs := []model.Block{b}
+		c.FillAccount(ctx, bs)
+		n.Send(l.EventOf(bs[0], now))
+	}
 }
 
 // fire moves l on if its block allows; changed is true when l is done now. seen is the

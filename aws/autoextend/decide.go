@@ -239,13 +239,16 @@ func (t *Turn) Record(ask source.AutoExtendAsk, o source.AutoExtendOutcome, now 
 	if off.ID != "" {
 		e.Offering, e.Fee, e.Currency, e.End = off.ID, off.Fee.String(), off.Currency, &off.End
 	}
+	// The record first: a gpublock stopped after it and before the journal's line leaves a
+	// decision the next turn finds (Taken) and settles or reopens; one known only from the
+	// journal would stay taken for good.
 	var errs []error
-	if err := t.r.c.WriteJournal(e); err != nil {
-		errs = append(errs, fmt.Errorf("the journal cannot be written: %w", err))
-	}
 	t.rs = append(t.rs, rec)
 	if err := t.save(t.rs); err != nil {
 		errs = append(errs, fmt.Errorf("the record of decisions cannot be written: %w", err))
+	}
+	if err := t.r.c.WriteJournal(e); err != nil {
+		errs = append(errs, fmt.Errorf("the journal cannot be written: %w", err))
 	}
 	if ev, ok := eventOf(ask, o, now); ok {
 		t.r.notify(ev)

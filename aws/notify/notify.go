@@ -213,6 +213,17 @@ func (n *Notifier) StateError() error {
 	return n.stateErr
 }
 
+// Delivered reports whether every target received key, as far as the record said when
+// this notifier last read it; false when it delivers nowhere.
+func (n *Notifier) Delivered(key string) bool {
+	if !n.Enabled() {
+		return false
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.state.deliveredAll(n.targets, key)
+}
+
 // Send queues the event unless every target received its key before (as far as this
 // process knows; the worker asks the record again before sending); it never waits. It
 // reports whether the event was queued.

@@ -474,3 +474,27 @@ func TestAutoExtendDecidedButNeverSentIsDecidedAgain(t *testing.T) {
 		t.Errorf("journal decisions %q, want reopened, then extend", d)
 	}
 }
+
+// A watch killed after it recorded the extension and before the notification went out
+// (the record of warnings sent does not hold it): the next watch delivers it, once.
+func TestAutoExtendNotificationNotDeliveredIsDeliveredByTheNextWatch(t *testing.T) {
+	cs := cmdtest.StartSim(t)
+	runningBlock(t, cs)
+	if code, errs := watchRounds(t, cs, &cmdtest.Hook{}, 2, "--auto-extend", "1d"); code != 0 || !strings.Contains(errs, "AUTO-EXTENDED") {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	if err := os.Remove(filepath.Join(filepath.Dir(cmdtest.StateFile(t, "journal.jsonl")), "notified.json")); err != nil {
+		t.Fatal(err)
+	}
+	h := &cmdtest.Hook{}
+	if code, errs := watchRounds(t, cs, h, 3, "--auto-extend", "1d"); code != 0 || kinds(h) != "auto-extended/72h" {
+		t.Fatalf("the next watch: exit %d, webhook %q, stderr %q", code, kinds(h), errs)
+	}
+	h2 := &cmdtest.Hook{}
+	if code, errs := watchRounds(t, cs, h2, 2, "--auto-extend", "1d"); code != 0 || kinds(h2) != "" {
+		t.Errorf("a later watch: exit %d, webhook %q, stderr %q", code, kinds(h2), errs)
+	}
+	if n := extensions(t, cs); n != 1 {
+		t.Errorf("%d extensions, want 1", n)
+	}
+}

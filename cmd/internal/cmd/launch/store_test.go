@@ -188,3 +188,34 @@ func TestNoIdleWarningWhileAnAttachedLaunchWaits(t *testing.T) {
 		t.Errorf("no idle warning once the launch was cancelled:\n%s", raw)
 	}
 }
+
+// A watcher killed after it recorded the launch and before its notification went out (the
+// record of warnings sent does not hold it): the next round delivers it, once.
+func TestLaunchAtStartNotificationNotDeliveredIsDeliveredNextRound(t *testing.T) {
+	cs := cmdtest.StartSim(t)
+	b := boughtBlock(t, cs)
+	attachAtStart(t, cs, b)
+	cs.Emulator.SetTime(cmdtest.MustTime(t, b.StartDate).Add(time.Minute))
+	log := filepath.Join(t.TempDir(), "events")
+	notifyCmd := `echo "$GPUBLOCK_WARNING" >> ` + log
+	blocksRound(t, cs.URL, "--notify-cmd", notifyCmd)
+	if raw, _ := os.ReadFile(log); !strings.Contains(string(raw), "launch-at-start") {
+		t.Fatalf("the launch was not notified when it started:\n%s", raw)
+	}
+	if err := os.Remove(cmdtest.StateFile(t, "notified.json")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(log, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		blocksRound(t, cs.URL, "--notify-cmd", notifyCmd)
+	}
+	raw, _ := os.ReadFile(log)
+	if n := strings.Count(string(raw), "launch-at-start"); n != 1 {
+		t.Errorf("the launch notified %d times after its first delivery was lost, want once:\n%s", n, raw)
+	}
+	if n := len(simInstances(t, cs.URL)); n != 2 {
+		t.Errorf("%d instances, want the 2 of the one launch", n)
+	}
+}

@@ -149,7 +149,9 @@ func writeIntent(t *testing.T, c *Client, e source.JournalEntry) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.Time, e.Phase = time.Now().UTC(), "intent"
+	// As the client writes it: against the emulator (its STS answer said so), labelled
+	// the emulator's.
+	e.Time, e.Phase, e.Backend = time.Now().UTC(), "intent", c.Base().Backend()
 	line, err := json.Marshal(e)
 	if err != nil {
 		t.Fatal(err)

@@ -498,3 +498,75 @@ func TestAutoExtendNotificationNotDeliveredIsDeliveredByTheNextWatch(t *testing.
 		t.Errorf("%d extensions, want 1", n)
 	}
 }
+
+// A decision the terminal UI took (outside a watcher's turn: it buys after it lets the lock
+// go) whose extension is still open is the UI's for 10 minutes: a watch leaves it alone,
+// then settles it from AWS and reports it once.
+func TestAutoExtendTakenByTheTUIIsLeftToItAWhile(t *testing.T) {
+	cs := cmdtest.StartSim(t)
+	runningBlock(t, cs)
+	if code, errs := watchRounds(t, cs, &cmdtest.Hook{}, 2, "--auto-extend", "1d"); code != 0 || !strings.Contains(errs, "AUTO-EXTENDED") {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	// As a UI that bought it and has not yet written the outcome leaves it: the intent
+	// open, the decision taken outside a turn, nothing notified.
+	path := cmdtest.StateFile(t, "journal.jsonl")
+	dir := filepath.Dir(path)
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept []string
+	for _, l := range strings.SplitAfter(string(raw), "\n") {
+		if !(strings.Contains(l, `"phase":"outcome"`) && strings.Contains(l, `"PurchaseCapacityBlockExtension"`)) {
+			kept = append(kept, l)
+		}
+	}
+	writeRecords := func(f func(*autoextend.Record)) {
+		t.Helper()
+		var recs []autoextend.Record
+		raw, err := os.ReadFile(filepath.Join(dir, "auto-extend.json"))
+		if err != nil || json.Unmarshal(raw, &recs) != nil || len(recs) != 1 {
+			t.Fatalf("records %s (%v)", raw, err)
+		}
+		f(&recs[0])
+		b, _ := json.Marshal(recs)
+		if err := os.WriteFile(filepath.Join(dir, "auto-extend.json"), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeRecords(func(r *autoextend.Record) {
+		r.Step, r.RequestID, r.UpdatedAt, r.InTurn = source.AutoExtendTaken, "", time.Time{}, false
+	})
+	if err := os.WriteFile(path, []byte(strings.Join(kept, "")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, "notified.json")); err != nil {
+		t.Fatal(err)
+	}
+	paid(cs)
+	h := &cmdtest.Hook{}
+	if code, errs := watchRounds(t, cs, h, 2, "--auto-extend", "1d"); code != 0 || strings.Contains(errs, "AUTO-EXTEND") || strings.Contains(errs, "settled") || kinds(h) != "" {
+		t.Fatalf("a watch while the UI may be buying: exit %d, webhook %q, stderr %q", code, kinds(h), errs)
+	}
+	// Ten minutes on (the intent and the decision older than the UI's while).
+	for i, l := range kept {
+		var e source.JournalEntry
+		if json.Unmarshal([]byte(l), &e) == nil && e.Action == "PurchaseCapacityBlockExtension" {
+			e.Time = e.Time.Add(-11 * time.Minute)
+			b, _ := json.Marshal(e)
+			kept[i] = string(b) + "\n"
+		}
+	}
+	if err := os.WriteFile(path, []byte(strings.Join(kept, "")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	writeRecords(func(r *autoextend.Record) { r.DecidedAt = r.DecidedAt.Add(-11 * time.Minute) })
+	code, errs := watchRounds(t, cs, h, 2, "--auto-extend", "1d")
+	if code != 0 || strings.Count(errs, "AUTO-EXTENDED") != 1 || kinds(h) != "auto-extended/72h" {
+		t.Fatalf("a watch after the UI's while: exit %d, webhook %q, stderr %q", code, kinds(h), errs)
+	}
+	if n := extensions(t, cs); n != 1 {
+		t.Errorf("%d extensions, want 1", n)
+	}
+}

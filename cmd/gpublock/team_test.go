@@ -30,6 +30,16 @@ func teamBucket(t *testing.T, url string) {
 	}
 }
 
+// killedTUIAt starts the terminal UI on a pseudo-terminal and kills it (SIGKILL) after d,
+// wherever it is.
+func killedTUIAt(t *testing.T, env []string, d time.Duration, args ...string) {
+	t.Helper()
+	term := startE2ETerm(t, env, 120, 40, nil, args...)
+	time.Sleep(d)
+	_ = term.cmd.Process.Signal(syscall.SIGKILL)
+	<-term.exited
+}
+
 // deliveredOnce reports whether a notification delivered n times was delivered once, as
 // far as a sender killed with SIGKILL allows: one killed after the delivery and before
 // its record leaves it to be delivered again (at least once, with GPUBLOCK_KEY for the
@@ -51,8 +61,8 @@ func killedAt(t *testing.T, env []string, d time.Duration, args ...string) {
 }
 
 // Two machines (two HOMEs) share one S3 prefix on the emulator. A launch attached on one is
-// the other's to see, and when its block starts, their watchers, run at once and killed
-// with SIGKILL at every moment of a round, start it once and notify it once.
+// the other's to see, and when its block starts, their watchers and terminal UIs, run at
+// once and killed with SIGKILL at every moment of a round, start it once and notify it once.
 func TestTeamStoreInS3OneLaunchOneNotification(t *testing.T) {
 	sim := startE2ESim(t, 1, cmdtest.SimStart)
 	teamBucket(t, sim.url)
@@ -80,14 +90,21 @@ func TestTeamStoreInS3OneLaunchOneNotification(t *testing.T) {
 		}
 	}
 	sim.setClock(t, cmdtest.MustTime(t, b.StartDate).Add(time.Minute))
-	watch := []string{"blocks", "--region", "us-east-1", "--notify-cmd", "echo \"$GPUBLOCK_WARNING $GPUBLOCK_RESERVATION_ID\" >> " + notified}
+	notifyCmd := []string{"--notify-cmd", "echo \"$GPUBLOCK_WARNING $GPUBLOCK_RESERVATION_ID\" >> " + notified}
+	watch := append([]string{"blocks", "--region", "us-east-1"}, notifyCmd...)
+	// Each machine's terminal UI on the blocks screen fires the launch too (at its start,
+	// then every refresh), and is killed like the watchers.
+	tui := append(append([]string{"--screen", "blocks", "--region", "us-east-1", "--refresh", "5s"}, notifyCmd...), state...)
 	for i, d := range []time.Duration{0, 30 * time.Millisecond, 80 * time.Millisecond, 150 * time.Millisecond, 300 * time.Millisecond, 600 * time.Millisecond} {
 		killedAt(t, homes[i%2], d, append(watch, state...)...)
+		killedTUIAt(t, homes[(i+1)%2], d, tui...)
 	}
-	// Past every lease of the killed watchers, both run at once.
+	// Past every lease of the killed ones, a UI and a watcher on each machine at once.
 	time.Sleep(2 * time.Second)
 	var wg sync.WaitGroup
+	var terms []*e2eTerm
 	for i := range homes {
+		terms = append(terms, startE2ETerm(t, homes[i], 120, 40, nil, tui...))
 		wg.Go(func() {
 			if code, _, errs := run(i)(watch...); code != 0 {
 				t.Errorf("machine %d's round: exit %d\n%s", i+1, code, errs)
@@ -95,6 +112,15 @@ func TestTeamStoreInS3OneLaunchOneNotification(t *testing.T) {
 		})
 	}
 	wg.Wait()
+	for _, term := range terms {
+		term.waitText(b.CapacityReservationId) // each UI has listed the blocks, its launches fired
+	}
+	// The notification goes out after the launch, from whichever fired it.
+	for deadline := time.Now().Add(e2eWait); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if raw, _ := os.ReadFile(notified); strings.Contains(string(raw), "launch-at-start "+b.CapacityReservationId) {
+			break
+		}
+	}
 	c := ec2.New(ec2.Options{Region: "us-east-1", BaseEndpoint: aws.String(sim.url),
 		Credentials: credentials.NewStaticCredentialsProvider("AKIAE2ETEST000000001", "x", "")})
 	out, err := c.DescribeInstances(context.Background(), &ec2.DescribeInstancesInput{})

@@ -343,13 +343,22 @@ func eventOf(ask source.AutoExtendAsk, o source.AutoExtendOutcome, now time.Time
 	return notify.Event{}, false
 }
 
+// renotifyWithin is how long after a decision or its outcome its notification is sent
+// again while the notifier's record says it was not delivered: a target set up later does
+// not get the old ones.
+const renotifyWithin = 24 * time.Hour
+
 // Renotify sends again, through the notifier, the notification of every decline and
 // outcome recorded for the blocks listed: the notifier's own record sends each once, and
 // one that a gpublock stopped before delivering (kill -9 after it recorded the outcome) is
 // delivered now. Nothing is said on stderr: it was said when it happened.
 func (t *Turn) Renotify(blocks []model.Block, now time.Time) {
 	for _, x := range t.rs {
-		if x.Backend != t.r.c.Backend() || x.Step.Decision() && x.Step != source.AutoExtendDeclined {
+		last := x.DecidedAt
+		if x.UpdatedAt.After(last) {
+			last = x.UpdatedAt
+		}
+		if x.Backend != t.r.c.Backend() || x.Step.Decision() && x.Step != source.AutoExtendDeclined || time.Since(last) > renotifyWithin {
 			continue
 		}
 		i := slices.IndexFunc(blocks, func(b model.Block) bool { return b.ReservationID == x.ReservationID && b.Region == x.Region })

@@ -242,12 +242,13 @@ func (t *Turn) Record(ask source.AutoExtendAsk, o source.AutoExtendOutcome, now 
 	// The record first: a gpublock stopped after it and before the journal's line leaves a
 	// decision the next turn finds (Taken) and settles or reopens; one known only from the
 	// journal would stay taken for good.
+	// Without its record, no journal line either: the decision is then this process's
+	// alone (mine), and open for the others.
 	var errs []error
 	t.rs = append(t.rs, rec)
 	if err := t.save(t.rs); err != nil {
 		errs = append(errs, fmt.Errorf("the record of decisions cannot be written: %w", err))
-	}
-	if err := t.r.c.WriteJournal(e); err != nil {
+	} else if err := t.r.c.WriteJournal(e); err != nil {
 		errs = append(errs, fmt.Errorf("the journal cannot be written: %w", err))
 	}
 	if ev, ok := eventOf(ask, o, now); ok {

@@ -390,3 +390,18 @@ func TestDamagedRecordSaidKeptAndSentOnce(t *testing.T) {
 		t.Errorf("the damaged record was overwritten: %q", b)
 	}
 }
+
+// Config.Lease, when set, is how long a claim holds the other senders off; else the time
+// every attempt may take, and a minute more.
+func TestClaimLease(t *testing.T) {
+	n, _ := New(Config{Command: "true", Lease: 3 * time.Second})
+	defer n.Close(context.Background())
+	if got := n.lease(); got != 3*time.Second {
+		t.Errorf("lease %v, want 3s", got)
+	}
+	d, _ := New(Config{Command: "true"})
+	defer d.Close(context.Background())
+	if got := d.lease(); got <= time.Minute {
+		t.Errorf("default lease %v, want more than a minute", got)
+	}
+}

@@ -182,8 +182,8 @@ func (c *Core) route(r *http.Request) http.Handler {
 // ID. AWS sends no such header.
 const IDHeader = "X-Gpublock-Sim-Id"
 
-// ID is the emulator's identity: made at its first start and kept in its state file (in
-// memory only, one per process), so that a client keys what it has done against this
+// ID is the emulator's identity: made at its first start and kept in its state file
+// (without one, a new identity each start, as its state is new), so that a client keys what it has done against this
 // emulator by the emulator, not by the URL that reaches it (a proxy is the same backend;
 // another emulator later on the same port is not).
 func (c *Core) ID() string {

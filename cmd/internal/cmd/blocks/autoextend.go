@@ -260,14 +260,8 @@ func (a *Options) closeTaken(ctx context.Context, client *awsapi.Client, t *auto
 			continue
 		case !found && (x.InTurn || time.Since(x.DecidedAt) >= takenGrace):
 			// Its gpublock stopped between the decision and the intent line, which the
-			// spend path writes before it sends: nothing was bought, and it is decided
-			// again, now.
-			if err := t.Reopen(x, "the gpublock that decided it stopped before it sent anything; nothing was bought"); err != nil {
-				fmt.Fprintf(stderr, "gpublock blocks: auto-extend %s: %s\n", b.ReservationID, source.RedactError(err))
-			} else {
-				fmt.Fprintf(stderr, "gpublock blocks: auto-extend %s: the extension decided at %s was never sent (its gpublock stopped); it is decided again\n",
-					b.ReservationID, x.DecidedAt.UTC().Format("2006-01-02 15:04:05 MST"))
-			}
+			// spend path writes before it sends: nothing was bought.
+			reopen(t, x, "was never sent", stderr)
 			continue
 		case !found:
 			continue // a TUI may be about to send it
@@ -290,16 +284,21 @@ func (a *Options) closeTaken(ctx context.Context, client *awsapi.Client, t *auto
 			off.End = *intent.End
 		}
 		if !bought {
-			// Nothing was bought (stopped before the call went out, or refused): decided
-			// again, now, as if it had never been sent.
-			if err := t.Reopen(x, "the gpublock that decided it stopped, and AWS lists no such extension; nothing was bought"); err != nil {
-				fmt.Fprintf(stderr, "gpublock blocks: auto-extend %s: %s\n", b.ReservationID, source.RedactError(err))
-			} else {
-				fmt.Fprintf(stderr, "gpublock blocks: auto-extend %s: the extension decided at %s was not bought (its gpublock stopped); it is decided again\n",
-					b.ReservationID, x.DecidedAt.UTC().Format("2006-01-02 15:04:05 MST"))
-			}
+			// Stopped before the call went out (AWS lists no such extension), or refused.
+			reopen(t, x, "was not bought", stderr)
 			continue
 		}
 		a.record(t, x.Ask(b), source.AutoExtendOutcome{Step: source.AutoExtendExtended, Extension: off, RequestID: intent.RequestID}, now, stderr)
 	}
+}
+
+// reopen opens again a decision to extend that nothing was bought for (what says why:
+// "was never sent"), so that this turn decides it again, now, and says so.
+func reopen(t *autoextend.Turn, x autoextend.Record, what string, stderr io.Writer) {
+	why := "the extension decided at " + x.DecidedAt.UTC().Format("2006-01-02 15:04:05 MST") + " " + what + " (the gpublock that decided it stopped); nothing was bought"
+	if err := t.Reopen(x, why); err != nil {
+		fmt.Fprintf(stderr, "gpublock blocks: auto-extend %s: %s\n", x.ReservationID, source.RedactError(err))
+		return
+	}
+	fmt.Fprintf(stderr, "gpublock blocks: auto-extend %s: %s; it is decided again\n", x.ReservationID, why)
 }

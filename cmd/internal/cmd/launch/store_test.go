@@ -2,6 +2,8 @@ package launch
 
 import (
 	"io/fs"
+	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -217,5 +219,57 @@ func TestLaunchAtStartNotificationNotDeliveredIsDeliveredNextRound(t *testing.T)
 	}
 	if n := len(simInstances(t, cs.URL)); n != 2 {
 		t.Errorf("%d instances, want the 2 of the one launch", n)
+	}
+}
+
+// serveAt serves sim on addr (host:port) until stop; it returns its URL.
+func serveAt(t *testing.T, addr string, sim *ec2sim.Server) (url string, stop func()) {
+	t.Helper()
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: sim}
+	go srv.Serve(ln)
+	stop = func() { _ = srv.Close() }
+	t.Cleanup(stop)
+	return "http://" + ln.Addr().String(), stop
+}
+
+func emulatorOn(t *testing.T, state string) *ec2sim.Server {
+	t.Helper()
+	sim, err := ec2sim.New(ec2sim.Options{Seed: 1, Start: cmdtest.SimStart, Speed: 1e-9, StateFile: state})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sim
+}
+
+// An emulator is a backend by what it is, not by its port: another emulator (another
+// state) later on the same port sees none of the first's launches and cancels none; the
+// first, started again on its state, has them all.
+func TestAnotherEmulatorOnThePortIsAnotherBackend(t *testing.T) {
+	cmdtest.StartSim(t) // the environment of a script
+	first := filepath.Join(t.TempDir(), "first.json")
+	url, stop := serveAt(t, "127.0.0.1:0", emulatorOn(t, first))
+	addr := strings.TrimPrefix(url, "http://")
+	b := cmdtest.BoughtBlock(t, runCLI, &cmdtest.Sim{URL: url})
+	if code, _, errs := runCLI(cmdtest.LaunchArgs(url, b.CapacityReservationId, "--at-start", "--count", "2", "--yes")...); code != 0 {
+		t.Fatalf("attach: exit %d\n%s", code, errs)
+	}
+	stop()
+
+	_, stop = serveAt(t, addr, emulatorOn(t, filepath.Join(t.TempDir(), "second.json")))
+	if rows := attached(t, url); len(rows) != 0 {
+		t.Errorf("another emulator on the port lists the first's launches: %+v", rows)
+	}
+	if code, _, errs := runCLI("launch", "--cancel", b.CapacityReservationId, "--endpoint-url", url); code == 0 {
+		t.Errorf("another emulator on the port cancelled the first's launch: %s", errs)
+	}
+	stop()
+
+	serveAt(t, addr, emulatorOn(t, first))
+	if rows := attached(t, url); len(rows) != 1 || rows[0].State != "pending" {
+		t.Errorf("the first emulator again: its launch is %+v, want still pending", rows)
 	}
 }

@@ -363,7 +363,8 @@ func (r WarnRules) Warnings(b Block, now time.Time) []Warning {
 			}
 			switch {
 			case l <= ExtendCutoff:
-				add(WarnCantExtend, l)
+				// Past the cutoff already, and CAN'T EXTEND was warned at it: one warning
+				// per condition, not one more per lead.
 			case now.Before(b.ExtendBy()) && extendable(b):
 				add(WarnExtendBy, l)
 			}

@@ -43,7 +43,6 @@ func TestWarningsAtTheirLeads(t *testing.T) {
 		"cr-1/extend-by/24h0m0s/" + end: 24 * time.Hour,
 		"cr-1/extend-by/2h0m0s/" + end:  2 * time.Hour,
 		"cr-1/cant-extend/" + end:       time.Hour,
-		"cr-1/cant-extend/40m0s/" + end: 40 * time.Minute,
 		"cr-1/expiring/" + end:          40 * time.Minute,
 		"cr-1/terminating/" + end:       30 * time.Minute,
 	}

@@ -168,3 +168,19 @@ func (l Launch) Attached() source.AttachedLaunch {
 	return source.AttachedLaunch{ReservationID: l.ReservationID, Region: l.Region, Spec: l.Spec, State: string(l.State),
 		AttachedAt: l.AttachedAt, Sent: l.Sent, Instances: l.Instances, Reason: l.Reason}
 }
+
+// Waiting reports whether a launch attached to b waits to be fired: its block is not idle
+// but about to be filled, and is not warned of as idle. A store that cannot be read says
+// no (the warning goes out; the failure is said where the launches are fired).
+func Waiting(c *awsapi.Client, b model.Block) bool {
+	ls, err := List(c)
+	if err != nil {
+		return false
+	}
+	for _, l := range ls {
+		if !l.Done() && l.ReservationID == b.ReservationID && l.Region == b.Region {
+			return true
+		}
+	}
+	return false
+}

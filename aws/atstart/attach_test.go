@@ -32,7 +32,14 @@ func client(t *testing.T, url string, readOnly bool) *awsapi.Client {
 	t.Setenv("AWS_CONFIG_FILE", t.TempDir()+"/config")
 	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", t.TempDir()+"/credentials")
 	if url == "" {
-		url = "http://127.0.0.1:1"
+		// The rules call nothing but STS, which says whose records they are.
+		sim, err := ec2sim.New(ec2sim.Options{Start: simStart, Speed: 1e-9})
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := httptest.NewServer(sim)
+		t.Cleanup(srv.Close)
+		url = srv.URL
 	}
 	c, err := awsapi.New(context.Background(), awsapi.Config{Region: "us-east-1", EndpointURL: url, Version: "test",
 		Credentials: aws.NewCredentialsCache(credentials.NewStaticCredentialsProvider("AKIATESTATSTART00001", "secret", "")),

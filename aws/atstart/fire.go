@@ -16,27 +16,38 @@ import (
 	"github.com/gpublock/gpublock/model"
 )
 
-// Store of the client's state directory.
+// StoreOf is the launches of the client's backend and account.
 func StoreOf(c *awsapi.Client) (Store, error) {
-	p, err := c.JournalPath()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	st, err := c.StateStore(ctx)
 	if err != nil {
 		return Store{}, err
 	}
-	return StoreAt(p), nil
+	return StoreIn(st), nil
 }
 
 // Fire fires every pending launch whose block is active, through the one spend path sv with
 // the Capacity Blocks source src, under the launch's own token, and cancels those whose
 // block ended first. Each outcome is said (say gets a line without the command's name) and
 // sent through n, like a warning. It is the one step every watcher takes each round;
-// without pending launches it calls nothing and takes no lock.
-func Fire(ctx context.Context, c *awsapi.Client, src source.Source, sv *spend.Service, n *notify.Notifier, say func(string)) {
+// without pending launches it calls nothing and takes no lock. The error is a store that
+// cannot be reached or read (a backend that does not say whose it is, a damaged record):
+// said, and returned so that the run fails and cron learns that launches cannot fire.
+func Fire(ctx context.Context, c *awsapi.Client, src source.Source, sv *spend.Service, n *notify.Notifier, say func(string)) error {
 	st, err := StoreOf(c)
-	if err != nil {
-		return // no state directory: nothing can have been attached here
+	if err == nil {
+		var ls []Launch
+		if ls, err = st.List(); err == nil {
+			renotify(ctx, c, n, ls)
+			if !slices.ContainsFunc(ls, func(l Launch) bool { return !l.Done() }) {
+				return nil
+			}
+		}
 	}
-	if ls, err := st.List(); err == nil && !slices.ContainsFunc(ls, func(l Launch) bool { return !l.Done() }) {
-		return
+	if err != nil {
+		say("launches attached to blocks: " + source.RedactError(err))
+		return err
 	}
 	err = st.Update(func(ls []Launch, save func([]Launch) error) error {
 		due := false
@@ -54,12 +65,15 @@ func Fire(ctx context.Context, c *awsapi.Client, src source.Source, sv *spend.Se
 			if ls[i].Done() || ctx.Err() != nil {
 				continue
 			}
-			if fire(ctx, c, src, sv, &ls[i], save, ls) {
+			var b model.Block
+			if fire(ctx, c, src, sv, &ls[i], save, ls, &b, say) {
 				if err := save(ls); err != nil {
 					return err
 				}
 				say(ls[i].Sentence())
-				n.Send(ls[i].Event(c.Now(ctx)))
+				bs := []model.Block{b}
+				c.FillAccount(ctx, bs)
+				n.Send(ls[i].EventOf(bs[0], c.Now(ctx)))
 			}
 		}
 		return nil
@@ -67,12 +81,44 @@ func Fire(ctx context.Context, c *awsapi.Client, src source.Source, sv *spend.Se
 	if err != nil {
 		say("launches attached to blocks: " + source.RedactError(err))
 	}
+	return err
 }
 
-// fire moves l on if its block allows; changed is true when l is done now.
-func fire(ctx context.Context, c *awsapi.Client, src source.Source, sv *spend.Service, l *Launch, save func([]Launch) error, all []Launch) (changed bool) {
+// renotifyWithin is how long after a launch started or failed its notification is sent
+// again while the notifier's record says it was not delivered.
+const renotifyWithin = 24 * time.Hour
+
+// renotify sends again the notification of each launch started or failed lately that the
+// notifier's record says was not delivered: the watcher that fired it was stopped (kill
+// -9) between its record and the delivery. The notifier's record sends it once.
+func renotify(ctx context.Context, c *awsapi.Client, n *notify.Notifier, ls []Launch) {
+	if !n.Enabled() {
+		return
+	}
+	for _, l := range ls {
+		if (l.State != Launched && l.State != Failed) || time.Since(l.DoneAt) > renotifyWithin {
+			continue
+		}
+		now := c.Now(ctx)
+		if n.Delivered(l.EventOf(model.Block{}, now).Key) {
+			continue
+		}
+		// The block's facts for the notification, as the first sending had them.
+		b, _, _ := capacityblocks.New(c).FindBlock(ctx, l.Region, l.ReservationID)
+		bs := []model.Block{b}
+		c.FillAccount(ctx, bs)
+		n.Send(l.EventOf(bs[0], now))
+	}
+}
+
+// fire moves l on if its block allows; changed is true when l is done now. seen is the
+// block as AWS lists it (zero when it is not listed), for the notification.
+func fire(ctx context.Context, c *awsapi.Client, src source.Source, sv *spend.Service, l *Launch, save func([]Launch) error, all []Launch, seen *model.Block, say func(string)) (changed bool) {
 	cb := capacityblocks.New(c)
 	b, found, err := cb.FindBlock(ctx, l.Region, l.ReservationID)
+	if found {
+		*seen = b
+	}
 	switch {
 	case err != nil:
 		return false // asked again next round
@@ -95,6 +141,10 @@ func fire(ctx context.Context, c *awsapi.Client, src source.Source, sv *spend.Se
 			return false
 		} else if len(got) > 0 {
 			l.launched(got)
+			// The journal's intent, left open by the run that was stopped, is closed too.
+			if err := sv.LaunchFound(l.Token, l.Instances); err != nil {
+				say("the journal's line of " + l.Sentence() + " could not be closed: " + source.RedactError(err))
+			}
 			return true
 		}
 	} else {
@@ -147,9 +197,15 @@ func (l Launch) Sentence() string {
 	return what + " waits for the block to start"
 }
 
-// Event is l's outcome as the notifier sends it; its key is sent once.
-func (l Launch) Event(now time.Time) notify.Event {
-	return notify.Event{Text: "gpublock: " + l.Sentence(), Key: "launch-at-start " + l.Token + " " + string(l.State),
+// EventOf is the launch's notification, with what its block b says of itself (its account,
+// zone, type, end and extension cutoff) when AWS listed it.
+func (l Launch) EventOf(b model.Block, now time.Time) notify.Event {
+	e := notify.Event{Text: "gpublock: " + l.Sentence(), Key: "launch-at-start " + l.Token + " " + string(l.State),
 		Kind: "launch-at-start", Warning: strings.ToUpper("launch " + string(l.State)), ReservationID: l.ReservationID,
 		Region: l.Region, Count: l.Spec.Count, State: string(l.State), At: now.UTC()}
+	if b.ReservationID == l.ReservationID {
+		e.Account, e.AvailabilityZone, e.InstanceType = b.Account, b.AvailabilityZone, b.InstanceType
+		e.End, e.ExtendBy = b.End.UTC(), b.ExtendBy().UTC()
+	}
+	return e
 }

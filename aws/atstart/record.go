@@ -10,10 +10,11 @@
 package atstart
 
 import (
+	"path/filepath"
 	"time"
 
-	"github.com/gpublock/gpublock/aws/filelock"
 	"github.com/gpublock/gpublock/aws/source"
+	"github.com/gpublock/gpublock/aws/store"
 )
 
 // State is where a launch attached at the start is.
@@ -49,10 +50,13 @@ type Launch struct {
 // Done reports whether nothing more happens to the launch.
 func (l Launch) Done() bool { return l.State != Pending }
 
-// Store is the records of one state directory (the journal's), launches-at-start.json.
-type Store = filelock.Records[Launch]
+// Store is the records of one account of one backend, launches-at-start.json in its store.
+type Store = store.Records[Launch]
 
-// StoreAt is the store beside the journal at journalPath.
+// StoreAt is the store beside the local journal file at journalPath.
 func StoreAt(journalPath string) Store {
-	return filelock.RecordsIn[Launch](journalPath, "launches-at-start")
+	return store.RecordsOf[Launch](store.NewLocal(filepath.Dir(journalPath)), "launches-at-start")
 }
+
+// StoreIn is the records in st.
+func StoreIn(st store.Store) Store { return store.RecordsOf[Launch](st, "launches-at-start") }

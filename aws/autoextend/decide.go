@@ -1,6 +1,7 @@
 package autoextend
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -45,12 +46,17 @@ func New(c *awsapi.Client, n *notify.Notifier, say func(string)) *Recorder {
 	return &Recorder{c: c, n: n, say: say, mine: map[string]Record{}}
 }
 
-func (r *Recorder) store() (Store, error) {
-	p, err := r.c.JournalPath()
+func (r *Recorder) store() (Store, error) { return StoreOf(r.c) }
+
+// StoreOf is the decisions of the client's backend and account.
+func StoreOf(c *awsapi.Client) (Store, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	st, err := c.StateStore(ctx)
 	if err != nil {
 		return Store{}, err
 	}
-	return StoreAt(p), nil
+	return StoreIn(st), nil
 }
 
 // decided are the decisions of r's backend: the journal's lines, the records beside it
@@ -77,6 +83,11 @@ func (r *Recorder) decided(rs []Record) (map[string]Record, error) {
 	for k, x := range r.mine {
 		if _, ok := out[k]; !ok {
 			out[k] = x
+		}
+	}
+	for k, x := range out {
+		if x.Step == source.AutoExtendReopened {
+			delete(out, k) // open again
 		}
 	}
 	return out, nil
@@ -124,7 +135,7 @@ func keysOf(dec map[string]Record) map[string]bool {
 // notified even when it cannot be recorded: the extension happened, or failed, anyway.
 func (r *Recorder) Decide(ask source.AutoExtendAsk, o source.AutoExtendOutcome, now time.Time) error {
 	var err error
-	terr := r.Turn(func(t *Turn) { err = t.Record(ask, o, now) })
+	terr := r.turn(false, func(t *Turn) { err = t.Record(ask, o, now) })
 	if terr != nil {
 		if !o.Step.Decision() {
 			r.notifyOutcome(ask, o, now)
@@ -137,7 +148,9 @@ func (r *Recorder) Decide(ask source.AutoExtendAsk, o source.AutoExtendOutcome, 
 // Turn is one watcher's turn at deciding, holding the lock: the decisions it reads are
 // every gpublock's until it ends.
 type Turn struct {
-	r    *Recorder
+	r *Recorder
+	// buys is true in a watcher's turn, which buys what it decides before it ends.
+	buys bool
 	rs   []Record
 	save func([]Record) error
 	dec  map[string]Record
@@ -147,7 +160,9 @@ type Turn struct {
 // Turn runs f holding the lock, the decisions read; f may buy what it decides before it
 // returns (blocks --watch does), and whoever decides next waits for it. Its error is why
 // the decisions could not be read, and f was not run.
-func (r *Recorder) Turn(f func(*Turn)) error {
+func (r *Recorder) Turn(f func(*Turn)) error { return r.turn(true, f) }
+
+func (r *Recorder) turn(buys bool, f func(*Turn)) error {
 	st, err := r.store()
 	if err != nil {
 		return err
@@ -157,9 +172,32 @@ func (r *Recorder) Turn(f func(*Turn)) error {
 		if err != nil {
 			return err
 		}
-		f(&Turn{r: r, rs: rs, save: save, dec: dec, keys: keysOf(dec)})
+		f(&Turn{r: r, buys: buys, rs: rs, save: save, dec: dec, keys: keysOf(dec)})
 		return nil
 	})
+}
+
+// Taken are the decisions to extend of this backend whose outcome is not recorded: the
+// extension is being bought, or the gpublock buying it was stopped (the outcome is then
+// found from the journal and AWS, and recorded with Record).
+func (t *Turn) Taken() []Record {
+	var out []Record
+	for _, x := range t.rs {
+		if x.Step == source.AutoExtendTaken && x.Backend == t.r.c.Backend() {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// Ask is the ask that x decided, on its block b as listed now.
+func (x Record) Ask(b model.Block) source.AutoExtendAsk {
+	var lead time.Duration
+	if ls, err := model.ParseWarnLeads(x.Lead); err == nil && len(ls) == 1 {
+		lead = ls[0]
+	}
+	return source.AutoExtendAsk{Block: b, Days: x.Hours / 24,
+		AutoExtendDecision: model.AutoExtendDecision{Verdict: model.AutoExtendNow, Key: x.Key, Lead: lead}}
 }
 
 // Decided are the keys decided, for model.AutoExtendPolicy.Decide; those recorded in the
@@ -181,13 +219,18 @@ func (t *Turn) Record(ask source.AutoExtendAsk, o source.AutoExtendOutcome, now 
 	rec := Record{Key: ask.Key, ReservationID: ask.Block.ReservationID, Region: ask.Block.Region, Account: ask.Block.Account,
 		Lead: leadWords(ask.Lead), Step: o.Step, Reason: source.Redact(o.Reason), Hours: days(ask, off) * 24,
 		Backend: t.r.c.Backend(), DecidedAt: time.Now().UTC()}
+	rec.InTurn = t.buys && o.Step == source.AutoExtendTaken
 	if off.ID != "" {
-		rec.Offering, rec.Fee = off.ID, off.Fee.String()
+		rec.Offering, rec.Fee, rec.NewEnd = off.ID, off.Fee.String(), off.End.UTC()
 	}
 	t.r.mu.Lock()
 	t.r.mine[ask.Key] = rec
 	t.r.mu.Unlock()
 	t.dec[ask.Key], t.keys[ask.Key] = rec, true
+	// A key reopened keeps its one record, which this decision replaces.
+	if i := t.index(ask.Key); i >= 0 {
+		t.rs = slices.Delete(t.rs, i, i+1)
+	}
 
 	b := ask.Block
 	e := source.JournalEntry{Time: rec.DecidedAt, Phase: "decision", Action: Action, Key: ask.Key, Account: b.Account, Region: b.Region,
@@ -196,25 +239,58 @@ func (t *Turn) Record(ask source.AutoExtendAsk, o source.AutoExtendOutcome, now 
 	if off.ID != "" {
 		e.Offering, e.Fee, e.Currency, e.End = off.ID, off.Fee.String(), off.Currency, &off.End
 	}
+	// The record first: a gpublock stopped after it and before the journal's line leaves a
+	// decision the next turn finds (Taken) and settles or reopens; one known only from the
+	// journal would stay taken for good.
+	// Without its record, no journal line either: the decision is then this process's
+	// alone (mine), and open for the others.
 	var errs []error
-	if err := t.r.c.WriteJournal(e); err != nil {
-		errs = append(errs, fmt.Errorf("the journal cannot be written: %w", err))
-	}
 	t.rs = append(t.rs, rec)
 	if err := t.save(t.rs); err != nil {
 		errs = append(errs, fmt.Errorf("the record of decisions cannot be written: %w", err))
+	} else if err := t.r.c.WriteJournal(e); err != nil {
+		errs = append(errs, fmt.Errorf("the journal cannot be written: %w", err))
 	}
-	if o.Step == source.AutoExtendDeclined {
-		ev := Event(ask, off, now, KindDeclined, "gpublock: AUTO-EXTEND DECLINED "+b.ReservationID+": "+strings.TrimSuffix(o.Reason, ".")+". Nothing was extended.")
-		ev.Reason = rec.Reason
+	if ev, ok := eventOf(ask, o, now); ok {
 		t.r.notify(ev)
+	}
+	return errors.Join(errs...)
+}
+
+// index is the position of key's record of this backend in the turn's records, -1 when
+// there is none.
+func (t *Turn) index(key string) int {
+	return slices.IndexFunc(t.rs, func(x Record) bool { return x.Key == key && x.Backend == t.r.c.Backend() })
+}
+
+// Reopen records that the decision x to extend was never acted on (its gpublock stopped
+// before it sent anything: no intent in the journal), so that the ask is open again and
+// is decided anew, by this turn or the next. why is said in the journal's line.
+func (t *Turn) Reopen(x Record, why string) error {
+	i := t.index(x.Key)
+	if i < 0 || t.rs[i].Step != source.AutoExtendTaken {
+		return nil
+	}
+	t.rs[i].Step, t.rs[i].Reason, t.rs[i].UpdatedAt = source.AutoExtendReopened, source.Redact(why), time.Now().UTC()
+	t.r.mu.Lock()
+	delete(t.r.mine, x.Key)
+	t.r.mu.Unlock()
+	delete(t.dec, x.Key)
+	delete(t.keys, x.Key)
+	var errs []error
+	if err := t.r.c.WriteJournal(source.JournalEntry{Time: time.Now().UTC(), Phase: "decision", Action: Action, Key: x.Key,
+		Account: x.Account, Region: x.Region, Target: x.ReservationID, Outcome: string(source.AutoExtendReopened), Error: t.rs[i].Reason}); err != nil {
+		errs = append(errs, fmt.Errorf("the journal cannot be written: %w", err))
+	}
+	if err := t.save(t.rs); err != nil {
+		errs = append(errs, fmt.Errorf("the record of decisions cannot be written: %w", err))
 	}
 	return errors.Join(errs...)
 }
 
 // outcome records and notifies what became of an extension taken.
 func (t *Turn) outcome(ask source.AutoExtendAsk, o source.AutoExtendOutcome, now time.Time) error {
-	i := slices.IndexFunc(t.rs, func(x Record) bool { return x.Key == ask.Key && x.Backend == t.r.c.Backend() })
+	i := t.index(ask.Key)
 	if i < 0 {
 		// Decided before this file was kept (the journal has it): its outcome is kept anyway.
 		t.rs = append(t.rs, Record{Key: ask.Key, ReservationID: ask.Block.ReservationID, Region: ask.Block.Region,
@@ -227,7 +303,7 @@ func (t *Turn) outcome(ask source.AutoExtendAsk, o source.AutoExtendOutcome, now
 		x.RequestID = o.RequestID
 	}
 	if off := o.Extension; off.ID != "" {
-		x.Offering, x.Fee, x.Hours = off.ID, off.Fee.String(), off.DurationHours
+		x.Offering, x.Fee, x.Hours, x.NewEnd = off.ID, off.Fee.String(), off.DurationHours, off.End.UTC()
 	}
 	t.dec[ask.Key] = *x
 	err := t.save(t.rs)
@@ -240,19 +316,67 @@ func (t *Turn) outcome(ask source.AutoExtendAsk, o source.AutoExtendOutcome, now
 
 // notifyOutcome notifies an extension bought or failed.
 func (r *Recorder) notifyOutcome(ask source.AutoExtendAsk, o source.AutoExtendOutcome, now time.Time) {
+	if ev, ok := eventOf(ask, o, now); ok {
+		r.notify(ev)
+	}
+}
+
+// eventOf is the notification of step o of ask: a decline, an extension bought or failed;
+// false for a step that is not notified.
+func eventOf(ask source.AutoExtendAsk, o source.AutoExtendOutcome, now time.Time) (notify.Event, bool) {
 	id := ask.Block.ReservationID
 	switch o.Step {
+	case source.AutoExtendDeclined:
+		ev := Event(ask, o.Extension, now, KindDeclined, "gpublock: AUTO-EXTEND DECLINED "+id+": "+strings.TrimSuffix(o.Reason, ".")+". Nothing was extended.")
+		ev.Reason = source.Redact(o.Reason)
+		return ev, true
 	case source.AutoExtendExtended:
 		text := "gpublock: AUTO-EXTENDED " + id + ": " + ExtensionWords(ask.Block, o.Extension)
 		if o.RequestID != "" {
 			text += " (journal id " + o.RequestID + ")"
 		}
-		r.notify(Event(ask, o.Extension, now, KindExtended, text))
+		return Event(ask, o.Extension, now, KindExtended, text), true
 	case source.AutoExtendFailed:
 		ev := Event(ask, o.Extension, now, KindFailed, "gpublock: AUTO-EXTEND FAILED "+id+": "+o.Reason)
 		ev.Reason = source.Redact(o.Reason)
-		r.notify(ev)
+		return ev, true
 	}
+	return notify.Event{}, false
+}
+
+// renotifyWithin is how long after a decision or its outcome its notification is sent
+// again while the notifier's record says it was not delivered: a target set up later does
+// not get the old ones.
+const renotifyWithin = 24 * time.Hour
+
+// Renotify sends again, through the notifier, the notification of every decline and
+// outcome recorded for the blocks listed: the notifier's own record sends each once, and
+// one that a gpublock stopped before delivering (kill -9 after it recorded the outcome) is
+// delivered now. Nothing is said on stderr: it was said when it happened.
+func (t *Turn) Renotify(blocks []model.Block, now time.Time) {
+	for _, x := range t.rs {
+		last := x.DecidedAt
+		if x.UpdatedAt.After(last) {
+			last = x.UpdatedAt
+		}
+		if x.Backend != t.r.c.Backend() || x.Step.Decision() && x.Step != source.AutoExtendDeclined || time.Since(last) > renotifyWithin {
+			continue
+		}
+		i := slices.IndexFunc(blocks, func(b model.Block) bool { return b.ReservationID == x.ReservationID && b.Region == x.Region })
+		if i < 0 {
+			continue
+		}
+		if ev, ok := eventOf(x.Ask(blocks[i]), x.outcome(), now); ok {
+			t.r.n.Send(ev)
+		}
+	}
+}
+
+// outcome is the step x records, as Record was given it.
+func (x Record) outcome() source.AutoExtendOutcome {
+	off := model.ExtensionOffering{ID: x.Offering, ReservationID: x.ReservationID, DurationHours: x.Hours, End: x.NewEnd}
+	off.Fee, _ = model.ParseMoney(x.Fee)
+	return source.AutoExtendOutcome{Step: x.Step, Reason: x.Reason, Extension: off, RequestID: x.RequestID}
 }
 
 // notify says e and sends it, once per key, as the warnings are sent.
@@ -323,11 +447,11 @@ func (e decided) Is(target error) bool { return target == source.ErrAutoExtendDe
 
 // Records are the decisions recorded beside the journal of c, of c's backend, by key.
 func Records(c *awsapi.Client) (map[string]Record, error) {
-	p, err := c.JournalPath()
+	st, err := StoreOf(c)
 	if err != nil {
 		return nil, err
 	}
-	rs, err := StoreAt(p).List()
+	rs, err := st.List()
 	if err != nil {
 		return nil, err
 	}

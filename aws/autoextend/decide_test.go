@@ -3,6 +3,7 @@ package autoextend
 import (
 	"context"
 	"errors"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 
 	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/aws/notify"
 	"github.com/gpublock/gpublock/aws/source"
@@ -21,12 +23,26 @@ import (
 
 var now = simtest.Start
 
-// client is an adapter whose state directory is dir; it calls nothing.
+var sims = map[*testing.T]string{}
+
+// client is an adapter whose state directory is dir; it calls nothing but STS (whose
+// records these are), of an emulator of its own.
 func client(t *testing.T, dir string) *awsapi.Client {
 	t.Helper()
+	url, ok := sims[t]
+	if !ok {
+		// One emulator per test: a restarted watcher reaches the same backend.
+		sim, err := ec2sim.New(ec2sim.Options{Start: now, Speed: 1e-9})
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := httptest.NewServer(sim)
+		t.Cleanup(srv.Close)
+		url, sims[t] = srv.URL, srv.URL
+	}
 	t.Setenv("AWS_CONFIG_FILE", filepath.Join(t.TempDir(), "config"))
 	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", filepath.Join(t.TempDir(), "credentials"))
-	c, err := awsapi.New(context.Background(), awsapi.Config{Region: "us-east-1", EndpointURL: "http://127.0.0.1:1", Version: "test",
+	c, err := awsapi.New(context.Background(), awsapi.Config{Region: "us-east-1", EndpointURL: url, Version: "test",
 		Credentials: aws.NewCredentialsCache(credentials.NewStaticCredentialsProvider("AKIATESTAUTOEXTEND01", "secret", "")),
 		JournalDir:  dir})
 	if err != nil {
@@ -147,12 +163,16 @@ func TestTakenThenExtended(t *testing.T) {
 // A damaged record file is never read as "nothing decided".
 func TestADamagedRecordDecidesNothing(t *testing.T) {
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "auto-extend.json"), []byte("{"), 0o600); err != nil {
+	c := client(t, dir)
+	jp, err := c.JournalPath()
+	if err != nil || !strings.HasPrefix(jp, dir) {
+		t.Fatalf("the journal %s is not in the state directory given (%v)", jp, err)
+	}
+	if err := os.MkdirAll(filepath.Dir(jp), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	c := client(t, dir)
-	if jp, _ := c.JournalPath(); filepath.Dir(jp) != dir {
-		t.Fatalf("the journal %s is not in the state directory given", jp)
+	if err := os.WriteFile(filepath.Join(filepath.Dir(jp), "auto-extend.json"), []byte("{"), 0o600); err != nil {
+		t.Fatal(err)
 	}
 	r := New(c, nil, nil)
 	if _, err := r.Due(policy(t), []model.Block{running("cr-0aaaaaaaaaaaaaaa1")}, now); err == nil || !strings.Contains(err.Error(), "damaged") {

@@ -13,10 +13,11 @@
 package autoextend
 
 import (
+	"path/filepath"
 	"time"
 
-	"github.com/gpublock/gpublock/aws/filelock"
 	"github.com/gpublock/gpublock/aws/source"
+	"github.com/gpublock/gpublock/aws/store"
 )
 
 // Record is one decision, as the file beside the journal keeps it.
@@ -34,15 +35,26 @@ type Record struct {
 	Offering  string                `json:"offering_id,omitempty"`
 	Fee       string                `json:"upfront_fee,omitempty"`
 	RequestID string                `json:"request_id,omitempty"`
+	// NewEnd is the block's end with the extension, when it was looked up.
+	NewEnd time.Time `json:"new_end,omitzero"`
 	// Backend is what it was decided against (awsapi.Client.Backend): the simulated
 	// state directory is shared by --demo and gpublock sim, whose ids can be the same.
-	Backend   string    `json:"backend,omitempty"`
+	Backend string `json:"backend,omitempty"`
+	// InTurn marks a decision taken in a watcher's turn, which buys before it lets the
+	// lock go: whoever holds the lock next and finds it still taken knows that the watcher
+	// died, and settles it at once. A TUI buys after its turn, so its decisions get a while.
+	InTurn    bool      `json:"in_turn,omitempty"`
 	DecidedAt time.Time `json:"decided_at"`
 	UpdatedAt time.Time `json:"updated_at,omitzero"`
 }
 
-// Store is the records of one state directory (the journal's), auto-extend.json.
-type Store = filelock.Records[Record]
+// Store is the records of one account of one backend, auto-extend.json in its store.
+type Store = store.Records[Record]
 
-// StoreAt is the store beside the journal at journalPath.
-func StoreAt(journalPath string) Store { return filelock.RecordsIn[Record](journalPath, "auto-extend") }
+// StoreAt is the store beside the local journal file at journalPath.
+func StoreAt(journalPath string) Store {
+	return store.RecordsOf[Record](store.NewLocal(filepath.Dir(journalPath)), "auto-extend")
+}
+
+// StoreIn is the records in st.
+func StoreIn(st store.Store) Store { return store.RecordsOf[Record](st, "auto-extend") }

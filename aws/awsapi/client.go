@@ -22,8 +22,10 @@ import (
 
 	"github.com/gpublock/gpublock/aws/marketcache"
 	"github.com/gpublock/gpublock/aws/source"
+	"github.com/gpublock/gpublock/aws/store"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	awsmiddleware "github.com/aws/aws-sdk-go-v2/aws/middleware"
 	"github.com/aws/aws-sdk-go-v2/aws/ratelimit"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/config"
@@ -31,9 +33,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
 	"github.com/aws/smithy-go/logging"
+	smithyhttp "github.com/aws/smithy-go/transport/http"
 
 	"github.com/gpublock/gpublock/aws/apilimit"
 	"github.com/gpublock/gpublock/aws/sdkhttp"
+	"github.com/gpublock/gpublock/aws/simcore"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -56,9 +60,13 @@ type Config struct {
 	// Headroom is the share of every bucket left to the account's other tools; 0 means
 	// DefaultHeadroom, a negative value none.
 	Headroom float64
-	// JournalDir holds the purchase journal; "" means $XDG_STATE_HOME/gpublock or
-	// ~/.local/state/gpublock.
+	// JournalDir is the root of the local store of records (the journal and the records
+	// beside it), under which each backend and account has its own directory; "" means
+	// $XDG_STATE_HOME/gpublock or ~/.local/state/gpublock.
 	JournalDir string
+	// State, when set, is where the records are kept instead: a directory, or an S3
+	// bucket and prefix (`state: s3://BUCKET/PREFIX`) that a team's machines share.
+	State store.Location
 	// Backend names what the client buys against, in each journal entry: "" or "aws" for
 	// AWS, "demo" for the built-in simulator, "emulator" for gpublock sim.
 	Backend string
@@ -126,11 +134,17 @@ type Client struct {
 	ec2s     map[string]*ec2.Client
 	cws      map[string]*cloudwatch.Client
 	identity *source.Identity
+	// simID is the emulator's identity that STS answered with its identity (simcore.IDHeader),
+	// "" from AWS.
+	simID string
 	// cwPacers and cwRetryer are CloudWatch's: no buckets, the reads' retry budget.
 	cwPacers  *pacers
 	cwRetryer aws.RetryerV2
 	// servicePacers are other services' pacers (NewServicePacer), by service and endpoint.
 	servicePacers map[string]*ServicePacer
+
+	stateMu sync.Mutex
+	state   store.Store // StateStore, once made
 }
 
 // New loads the SDK configuration (the whole credential chain unless cfg.Credentials is
@@ -197,7 +211,9 @@ func New(ctx context.Context, cfg Config) (*Client, error) {
 	if backend == "" {
 		backend = BackendAWS
 	}
-	c.journal = &journal{dir: cfg.JournalDir, backend: backend}
+	c.journal = &journal{backend: backend}
+	c.journal.store = c.journal.storeOf(c)
+	c.journal.label = c.Backend
 	// A cell is the backend's, and an emulator's at its endpoint, so no demo or emulator
 	// answer ever shows as AWS's; the demo's own endpoint changes every run, its market not.
 	c.cacheBackend = backend
@@ -295,6 +311,10 @@ func (c *Client) Identity(ctx context.Context) (source.Identity, error) {
 	if err != nil {
 		return source.Identity{}, err
 	}
+	var simID string
+	if raw, ok := awsmiddleware.GetRawResponse(out.ResultMetadata).(*smithyhttp.Response); ok {
+		simID = raw.Header.Get(simcore.IDHeader)
+	}
 	id := source.Identity{
 		Account: aws.ToString(out.Account),
 		ARN:     aws.ToString(out.Arn),
@@ -305,7 +325,7 @@ func (c *Client) Identity(ctx context.Context) (source.Identity, error) {
 		return source.Identity{}, fmt.Errorf("GetCallerIdentity returned no account (is %q an STS endpoint?)", c.stsEndpoint())
 	}
 	c.mu.Lock()
-	c.identity = &id
+	c.identity, c.simID = &id, simID
 	c.mu.Unlock()
 	return id, nil
 }

@@ -1,18 +1,16 @@
 package awsapi
 
 import (
-	"bufio"
-	"bytes"
+	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/gpublock/gpublock/aws/source"
+	"github.com/gpublock/gpublock/aws/store"
 )
 
 // BackendDemo is the Backend of the built-in simulator (--demo).
@@ -46,13 +44,20 @@ func OfBackend(entries []source.JournalEntry, backend, legacy string) (mine []so
 }
 
 type journal struct {
-	dir string
-	// backend is written into every entry (JournalEntry.Backend).
+	// store is the client's store of records (Client.StateStore), where the journal is
+	// the log "journal".
+	store func() (store.Store, error)
+	// backend is Config.Backend; label, what is written into every entry
+	// (JournalEntry.Backend), is Client.Backend.
 	backend string
+	label   func() string
 	mu      sync.Mutex
 	// writeFile writes a line; nil is (*os.File).Write. Tests make it fail part-way.
 	writeFile func(*os.File, []byte) (int, error)
 }
+
+// journalLog is the name of the journal in a store.
+const journalLog = "journal"
 
 // WriteJournal appends e to the journal, fsynced (see journal.write).
 func (c *Client) WriteJournal(e source.JournalEntry) error { return c.journal.write(e) }
@@ -61,10 +66,25 @@ func (c *Client) WriteJournal(e source.JournalEntry) error { return c.journal.wr
 // make it fail part-way.
 func (c *Client) SetJournalWrite(f func(*os.File, []byte) (int, error)) { c.journal.writeFile = f }
 
-// JournalPath is where the journal is written.
-func (c *Client) JournalPath() (string, error) { return c.journal.path() }
+// JournalPath is where the journal is written: a file in the local store, an s3:// URL
+// in a bucket. It asks STS whose records they are, once (see StateStore).
+func (c *Client) JournalPath() (string, error) {
+	st, err := c.journal.store()
+	if err != nil {
+		return "", err
+	}
+	return journalWhere(st), nil
+}
 
-// DefaultJournalDir is $XDG_STATE_HOME/gpublock, or ~/.local/state/gpublock.
+func journalWhere(st store.Store) string {
+	if l, ok := st.(store.Local); ok {
+		return l.Path(journalLog + ".jsonl")
+	}
+	return st.Where() + "/" + journalLog + "/"
+}
+
+// DefaultJournalDir is $XDG_STATE_HOME/gpublock, or ~/.local/state/gpublock: the root of
+// the local store, under which each backend and account has its directory.
 func DefaultJournalDir() (string, error) {
 	if x := os.Getenv("XDG_STATE_HOME"); x != "" && filepath.IsAbs(x) {
 		return filepath.Join(x, "gpublock"), nil
@@ -76,123 +96,62 @@ func DefaultJournalDir() (string, error) {
 	return filepath.Join(home, ".local", "state", "gpublock"), nil
 }
 
-func (j *journal) path() (string, error) {
-	dir := j.dir
-	if dir == "" {
-		d, err := DefaultJournalDir()
-		if err != nil {
-			return "", err
-		}
-		dir = d
-	}
-	return filepath.Join(dir, "journal.jsonl"), nil
-}
-
-// write appends one line and fsyncs it. A purchase does not go ahead when its intent
-// cannot be written: an unrecorded purchase is the thing the journal exists to prevent.
-// The line always starts on a line of its own, so a torn last line (a crash mid-write, a
-// full disk) cannot swallow it; a write that fails part-way is cut off again, so that it
-// does not tear the next one. Readers skip a broken line (ReadJournal).
+// write appends one line, fsynced. A purchase does not go ahead when its intent cannot
+// be written: an unrecorded purchase is the thing the journal exists to prevent. Readers
+// skip a broken line (ReadJournal).
 func (j *journal) write(e source.JournalEntry) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	p, err := j.path()
+	st, err := j.store()
 	if err != nil {
-		return err
+		return fmt.Errorf("journal: %w", err)
 	}
-	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-		return fmt.Errorf("journal %s: %w", p, err)
-	}
+	where := journalWhere(st)
 	e.Error = source.Redact(e.Error)
 	e.Backend = j.backend
+	if j.label != nil {
+		e.Backend = j.label()
+	}
 	line, err := json.Marshal(e)
 	if err != nil {
-		return fmt.Errorf("journal %s: %w", p, err)
+		return fmt.Errorf("journal %s: %w", where, err)
 	}
-	f, err := os.OpenFile(p, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
-		return fmt.Errorf("journal %s: %w", p, err)
-	}
-	size, torn, err := tornEnd(f)
-	if err != nil {
-		f.Close()
-		return fmt.Errorf("journal %s: %w", p, err)
-	}
-	if torn {
-		line = append([]byte{'\n'}, line...)
-	}
-	line = append(line, '\n')
-	wr := j.writeFile
-	if wr == nil {
-		wr = (*os.File).Write
-	}
-	if n, err := wr(f, line); err != nil || n != len(line) {
-		if err == nil {
-			err = io.ErrShortWrite
+	if l, ok := st.(store.Local); ok {
+		if err := os.MkdirAll(l.Dir, 0o700); err != nil {
+			return fmt.Errorf("journal %s: %w", where, err)
 		}
-		// O_APPEND wrote at the end that tornEnd saw; cutting back to it removes the part
-		// line. Another process appending in between is not guarded against.
-		_ = f.Truncate(size)
-		_ = f.Sync()
-		f.Close()
-		return fmt.Errorf("journal %s: %w", p, err)
+		err = store.AppendLine(where, line, j.writeFile)
+	} else {
+		err = st.Append(context.Background(), journalLog, line)
 	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return fmt.Errorf("journal %s: %w", p, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("journal %s: %w", p, err)
+	if err != nil {
+		return fmt.Errorf("journal %s: %w", where, err)
 	}
 	return nil
 }
 
-// tornEnd reports the file's size and whether its last line lacks its newline.
-func tornEnd(f *os.File) (int64, bool, error) {
-	st, err := f.Stat()
+// ReadJournal reads the journal file at path. A missing file is an empty journal. A line
+// that is not a whole entry (torn by a crash, or damaged) is skipped and counted in bad:
+// one broken line must not hide the entries after it.
+func ReadJournal(path string) (entries []source.JournalEntry, bad int, err error) {
+	lines, _, err := store.NewLocal(filepath.Dir(path)).Lines(context.Background(), strings.TrimSuffix(filepath.Base(path), ".jsonl"))
+	entries, bad = parseJournal(lines)
 	if err != nil {
-		return 0, false, err
+		return entries, bad, fmt.Errorf("journal %s: %w", path, err)
 	}
-	if st.Size() == 0 {
-		return 0, false, nil
-	}
-	var last [1]byte
-	if _, err := f.ReadAt(last[:], st.Size()-1); err != nil {
-		return 0, false, err
-	}
-	return st.Size(), last[0] != '\n', nil
+	return entries, bad, nil
 }
 
-// ReadJournal reads the journal at path. A missing file is an empty journal. A line that
-// is not a whole entry (torn by a crash, or damaged) is skipped and counted in bad: one
-// broken line must not hide the entries after it.
-func ReadJournal(path string) (entries []source.JournalEntry, bad int, err error) {
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, 0, nil
-	}
-	if err != nil {
-		return nil, 0, fmt.Errorf("journal %s: %w", path, err)
-	}
-	defer f.Close()
-	r := bufio.NewReader(f)
-	for {
-		line, rerr := r.ReadBytes('\n')
-		if t := bytes.TrimSpace(line); len(t) > 0 {
-			var e source.JournalEntry
-			if json.Unmarshal(t, &e) == nil && e.Phase != "" {
-				entries = append(entries, e)
-			} else {
-				bad++
-			}
-		}
-		if rerr == io.EOF {
-			return entries, bad, nil
-		}
-		if rerr != nil {
-			return entries, bad, fmt.Errorf("journal %s: %w", path, rerr)
+func parseJournal(lines [][]byte) (entries []source.JournalEntry, bad int) {
+	for _, t := range lines {
+		var e source.JournalEntry
+		if json.Unmarshal(t, &e) == nil && e.Phase != "" {
+			entries = append(entries, e)
+		} else {
+			bad++
 		}
 	}
+	return entries, bad
 }
 
 // Journal reads this client's journal (see ReadJournal): the entries made against this
@@ -205,23 +164,40 @@ func (c *Client) Journal() ([]source.JournalEntry, int, error) {
 // JournalOfBackend reads the journal, and splits it into this backend's entries and the
 // number of the others' (see OfBackend).
 func (c *Client) JournalOfBackend() (mine []source.JournalEntry, hidden, bad int, err error) {
-	p, err := c.journal.path()
+	st, err := c.journal.store()
 	if err != nil {
 		return nil, 0, 0, err
 	}
-	all, bad, err := ReadJournal(p)
-	mine, hidden = OfBackend(all, c.journal.backend, c.legacyBackend())
+	lines, badLines, err := st.Lines(context.Background(), journalLog)
+	if err != nil {
+		err = fmt.Errorf("journal %s: %w", journalWhere(st), err)
+	}
+	all, bad := parseJournal(lines)
+	bad += badLines
+	mine, hidden = OfBackend(all, c.Backend(), c.legacyBackend())
 	return mine, hidden, bad, err
 }
 
 // legacyBackend is the backend of a journal line written without one: AWS in the live
 // journal, none in a journal of the emulator's.
 func (c *Client) legacyBackend() string {
-	if c.journal.backend == BackendAWS {
+	if c.Backend() == BackendAWS {
 		return BackendAWS
 	}
 	return ""
 }
 
-// Backend is what this client's journal entries are made against (Config.Backend).
-func (c *Client) Backend() string { return c.journal.backend }
+// Backend is what this client's journal entries are made against (Config.Backend): an
+// endpoint taken for AWS when the client was made (an emulator that was down) is the
+// emulator once its STS answer said so, so that its entries are read as the emulator's.
+func (c *Client) Backend() string {
+	if c.journal.backend != BackendAWS {
+		return c.journal.backend
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.simID != "" {
+		return BackendEmulator
+	}
+	return BackendAWS
+}

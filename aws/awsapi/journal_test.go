@@ -7,16 +7,24 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/source"
+	"github.com/gpublock/gpublock/aws/store"
 )
 
-func TestJournalGoesUnderXDGStateHome(t *testing.T) {
+// The journal goes under XDG_STATE_HOME, in the directory of its backend and of the
+// account STS names, never in the directory alone.
+func TestJournalGoesUnderXDGStateHomeByBackendAndAccount(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("XDG_STATE_HOME", dir)
-	c := &Client{journal: &journal{}}
+	sim, url := newSim(t, 1, ec2sim.Faults{})
+	c := newTestClient(t, url, func(cfg *Config) { cfg.JournalDir = "" })
 	p, err := c.JournalPath()
-	if err != nil || p != filepath.Join(dir, "gpublock", "journal.jsonl") {
-		t.Fatalf("journal path %q, %v", p, err)
+	// Taken for AWS when made (no probe said "emulator"), its answer to STS says which
+	// emulator it is: its records go where the emulators' are, under its identity.
+	want := filepath.Join(dir, "gpublock", "simulated", store.BackendOfEmulator(sim.BackendID()), "123456789012", "journal.jsonl")
+	if err != nil || p != want {
+		t.Fatalf("journal path %q, %v; want %q", p, err, want)
 	}
 	if err := c.journal.write(source.JournalEntry{Phase: "intent", RequestID: "x"}); err != nil {
 		t.Fatal(err)
@@ -38,7 +46,8 @@ func FuzzReadJournal(f *testing.F) {
 			t.Fatal(err)
 		}
 		// A line written after anything at all is read back.
-		jj := journal{dir: strings.TrimSuffix(p, "/journal.jsonl")}
+		dir := strings.TrimSuffix(p, "/journal.jsonl")
+		jj := journal{store: func() (store.Store, error) { return store.NewLocal(dir), nil }}
 		var e source.JournalEntry
 		if err := json.Unmarshal(whole, &e); err != nil {
 			t.Fatal(err)

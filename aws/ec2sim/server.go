@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gpublock/gpublock/aws/pricelistsim"
+	"github.com/gpublock/gpublock/aws/s3sim"
 	"github.com/gpublock/gpublock/aws/simcore"
 	"github.com/gpublock/gpublock/aws/stssim"
 	"github.com/gpublock/gpublock/pricing"
@@ -109,7 +110,7 @@ func New(opts Options) (*Server, error) {
 	// target or signing scope), then STS, which reads the body to tell its requests from
 	// EC2's, then EC2.
 	protocols := append([]Protocol{pricelistsim.Protocol(opts.PriceList)}, opts.Protocols...)
-	protocols = append(protocols, s.cloudWatchProtocol(), stssim.Protocol(), s.protocol())
+	protocols = append(protocols, s3sim.Protocol(), s.cloudWatchProtocol(), stssim.Protocol(), s.protocol())
 	core, err := simcore.New(simcore.Options{
 		Seed: opts.Seed, Start: opts.Start, Speed: opts.Speed, StateFile: opts.StateFile,
 		Faults: opts.Faults, PaymentDelay: opts.PaymentDelay, RateLimits: opts.RateLimits,
@@ -124,6 +125,10 @@ func New(opts Options) (*Server, error) {
 
 // Account is the AWS account the emulator stands for.
 func (s *Server) Account() string { return s.core.Account() }
+
+// BackendID is the emulator's identity (simcore.Core.ID), which STS GetCallerIdentity
+// answers in the simcore.IDHeader header.
+func (s *Server) BackendID() string { return s.core.ID() }
 
 // id makes an AWS-style id from what names the resource. The account goes into every id
 // but the demo account's (whose ids tests and demos already know), so that two emulators

@@ -22,3 +22,13 @@ func TestApprove(t *testing.T) {
 		t.Errorf("a hung command: approved %v, %q after %s", ok, why, time.Since(start))
 	}
 }
+
+// A command's words reach the terminal, the journal and GPUBLOCK_REASON without its
+// escape sequences: a title change or a clear screen in them would act, not be read.
+func TestCommandOutputLosesItsControlSequences(t *testing.T) {
+	cmd := `printf 'first\n\033]0;owned\007\033[2J\033[31mrefused\033[0m: over\tbudget\r\n' >&2; exit 3`
+	ok, why := Approve(context.Background(), cmd, Event{Key: "k"}, time.Minute)
+	if ok || !strings.Contains(why, "refused: over budget") || strings.ContainsAny(why, "\x1b\x07\r\t") || strings.Contains(why, "owned") {
+		t.Fatalf("approved %v, why %q", ok, why)
+	}
+}

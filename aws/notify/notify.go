@@ -11,6 +11,8 @@
 package notify
 
 import (
+	"github.com/gpublock/gpublock/aws/store"
+
 	"bytes"
 	"context"
 	"encoding/json"
@@ -84,13 +86,20 @@ func (e Event) NamingAccount() Event {
 type Config struct {
 	Command string // run with sh -c; "" for none
 	URL     string // webhook; "" for none
-	// StatePath remembers what was sent, so that a cron job or a restarted watch does not
-	// send a warning again; "" keeps it in memory only.
+	// State remembers what was sent (the record notified.json), so that a cron job, a
+	// restarted watch or another machine sharing the store does not send a warning again;
+	// nil with StatePath "" keeps it in memory only.
+	State store.Store
+	// StatePath is the record as a local file, when State is nil.
 	StatePath string
 	Attempts  int           // per delivery; 0 means 3
 	Backoff   time.Duration // before the second attempt, doubled after; 0 means 2 s
 	Timeout   time.Duration // of one attempt; 0 means 20 s
-	Client    *http.Client  // nil: a client of its own; its redirects are never followed
+	// Lease is how long a claim on a warning holds the other gpublocks off (one that died
+	// while sending holds them that long); 0 means the time every attempt may take, and a
+	// minute more.
+	Lease  time.Duration
+	Client *http.Client // nil: a client of its own; its redirects are never followed
 	// Report is told of each delivery that failed for good, and of a record of what was
 	// sent that cannot be kept, in words safe to print.
 	Report func(string)
@@ -204,6 +213,17 @@ func (n *Notifier) StateError() error {
 	return n.stateErr
 }
 
+// Delivered reports whether every target received key, as far as the record said when
+// this notifier last read it; false when it delivers nowhere.
+func (n *Notifier) Delivered(key string) bool {
+	if !n.Enabled() {
+		return false
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.state.deliveredAll(n.targets, key)
+}
+
 // Send queues the event unless every target received its key before (as far as this
 // process knows; the worker asks the record again before sending); it never waits. It
 // reports whether the event was queued.
@@ -293,6 +313,9 @@ func (n *Notifier) work() {
 // attempt of every target, with room to spare. A process that dies holding a claim only
 // delays the warning by this much.
 func (n *Notifier) lease() time.Duration {
+	if n.cfg.Lease > 0 {
+		return n.cfg.Lease
+	}
 	d := time.Duration(n.cfg.Attempts) * n.cfg.Timeout
 	d += n.cfg.Backoff * (time.Duration(1)<<n.cfg.Attempts - 1)
 	return time.Duration(len(n.targets))*d + time.Minute
@@ -455,10 +478,53 @@ func Redact(raw string) string {
 }
 
 func lastLine(s string) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
+	lines := strings.Split(strings.TrimSpace(withoutControls(s)), "\n")
 	l := strings.TrimSpace(lines[len(lines)-1])
 	if len(l) > 200 {
 		l = l[:200] + "…"
 	}
 	return l
+}
+
+// withoutControls is a command's output without its terminal control sequences (CSI such
+// as clear screen, OSC such as a title change, other escapes) and control characters but
+// the newline: what a command writes is shown on a terminal, journalled and passed on in
+// GPUBLOCK_REASON, where a raw escape would act instead of being read.
+func withoutControls(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == 0x1b && i+1 < len(s) && s[i+1] == '[': // CSI: parameters, then a final byte
+			i += 2
+			for i < len(s) && (s[i] < 0x40 || s[i] > 0x7e) {
+				i++
+			}
+		case c == 0x1b && i+1 < len(s) && (s[i+1] == ']' || s[i+1] == 'P' || s[i+1] == '_' || s[i+1] == '^'):
+			// OSC, DCS, APC, PM: a string ended by BEL or ESC \
+			i += 2
+			for i < len(s) && s[i] != 0x07 && !(s[i] == 0x1b && i+1 < len(s) && s[i+1] == '\\') {
+				i++
+			}
+			if i < len(s) && s[i] == 0x1b {
+				i++
+			}
+		case c == 0x1b: // a two-byte escape
+			i++
+		case c == '\n':
+			b.WriteByte(c)
+		case c == '\t':
+			b.WriteByte(' ')
+		case c < 0x20 || c == 0x7f:
+		default:
+			b.WriteByte(c)
+		}
+	}
+	// C1 controls (U+0080–U+009F) as UTF-8, which some terminals obey too.
+	return strings.Map(func(r rune) rune {
+		if r >= 0x80 && r <= 0x9f {
+			return -1
+		}
+		return r
+	}, b.String())
 }

@@ -66,7 +66,7 @@ func TestRunsAtOnceSendEachWarningOnce(t *testing.T) {
 	if lines := strings.Fields(string(b)); len(lines) != len(kinds) {
 		t.Errorf("the command ran %d times, want %d: %v", len(lines), len(kinds), lines)
 	}
-	s, err := readState(state)
+	s, err := readStateFile(state)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +163,7 @@ func TestFullQueueNotRecordedAsSent(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	n.Close(ctx)
-	s, _ := readState(state)
+	s, _ := readStateFile(state)
 	for id := range s.Delivered {
 		t.Errorf("%s recorded as delivered, though no post was answered", id)
 	}
@@ -189,7 +189,7 @@ func TestRedirectNotFollowed(t *testing.T) {
 	if strings.Contains(failed[0], "SECRET") || strings.Contains(failed[0], "collect") || elsewhere.Load() != 0 {
 		t.Errorf("the failure %q shows a secret or the redirect was followed (%d)", failed[0], elsewhere.Load())
 	}
-	s, _ := readState(state)
+	s, _ := readStateFile(state)
 	if len(s.Delivered) != 0 {
 		t.Errorf("a redirected post was recorded as delivered: %v", s.Delivered)
 	}
@@ -333,7 +333,7 @@ func TestHungWebhookBounded(t *testing.T) {
 		!strings.Contains(reports[1], "1 notification(s) not sent") {
 		t.Errorf("reports %v: want the delivery that timed out, then the one never started", reports)
 	}
-	s, _ := readState(state)
+	s, _ := readStateFile(state)
 	if len(s.Delivered) != 0 || len(s.Claimed) != 0 {
 		t.Errorf("a delivery that timed out left %v and claims %v", s.Delivered, s.Claimed)
 	}
@@ -352,5 +352,56 @@ func TestFirstRecordFormatRead(t *testing.T) {
 	}
 	if !n.Send(event(model.WarnTerminating)) {
 		t.Error("a new warning was not queued")
+	}
+}
+
+// readStateFile reads the record of warnings sent kept in the file at p.
+func readStateFile(p string) (*state, error) {
+	b, err := os.ReadFile(p)
+	if err != nil && !os.IsNotExist(err) {
+		return nil, err
+	}
+	return readState(b, p)
+}
+
+// A damaged record of warnings sent is said (the run's state error, which fails it) and
+// left as it is for a person; the warnings are still sent, once per run.
+func TestDamagedRecordSaidKeptAndSentOnce(t *testing.T) {
+	var posts atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { posts.Add(1) }))
+	defer srv.Close()
+	state := filepath.Join(t.TempDir(), "notified.json")
+	const damaged = `{"version":2,"delivered":{"x`
+	if err := os.WriteFile(state, []byte(damaged), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var reports []string
+	n, _ := New(Config{URL: srv.URL, StatePath: state, Report: func(s string) { reports = append(reports, s) }})
+	n.Now(context.Background(), event(model.WarnExpiring))
+	n.Now(context.Background(), event(model.WarnExpiring))
+	n.Close(context.Background())
+	if n.StateError() == nil || len(reports) != 1 || !strings.Contains(reports[0], "damaged") || !strings.Contains(reports[0], state) {
+		t.Fatalf("state error %v, reports %v", n.StateError(), reports)
+	}
+	if posts.Load() != 1 {
+		t.Errorf("%d posts, want 1", posts.Load())
+	}
+	if b, _ := os.ReadFile(state); string(b) != damaged {
+		t.Errorf("the damaged record was overwritten: %q", b)
+	}
+}
+
+// Config.Lease, when set, is how long a claim holds the other senders off; else the time
+// every attempt may take, and a minute more.
+func TestClaimLease(t *testing.T) {
+	n, _ := New(Config{Command: "true", Lease: 3 * time.Second})
+	defer n.Close(context.Background())
+	if got := n.lease(); got != 3*time.Second {
+		t.Errorf("lease %v, want 3s", got)
+	}
+	d, _ := New(Config{Command: "true"})
+	defer d.Close(context.Background())
+	if got := d.lease(); got <= time.Minute {
+		t.Errorf("default lease %v, want more than a minute", got)
 	}
 }

@@ -1,15 +1,15 @@
 package notify
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"maps"
-	"os"
+	"path/filepath"
 	"time"
 
-	"github.com/gpublock/gpublock/aws/filelock"
+	"github.com/gpublock/gpublock/aws/store"
 )
 
 // keepSent is how long a delivery is remembered: a block's warnings are over by then.
@@ -92,49 +92,43 @@ func (s *state) prune(now time.Time) {
 	}
 }
 
-// readState reads the record; a missing one is empty, a damaged one is started afresh (at
-// worst a warning again). Only a file that cannot be read is an error.
-func readState(path string) (*state, error) {
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
+// readState reads the record; a missing one is empty. A damaged one is an error
+// (store.DamagedError), said and never overwritten: what it held is for a person to fix
+// or remove, and until then each run sends its warnings once.
+func readState(b []byte, where string) (*state, error) {
+	if b == nil {
 		return newState(), nil
-	}
-	if err != nil {
-		return nil, err
 	}
 	var probe struct {
 		Version int `json:"version"`
 	}
-	if json.Unmarshal(b, &probe) == nil && probe.Version >= stateVersion {
-		s := newState()
-		if json.Unmarshal(b, s) == nil {
-			if s.Delivered == nil {
-				s.Delivered = map[string]time.Time{}
-			}
-			if s.Claimed == nil {
-				s.Claimed = map[string]time.Time{}
-			}
-			s.Version = stateVersion
-			return s, nil
-		}
-		return newState(), nil
+	if err := json.Unmarshal(b, &probe); err != nil {
+		return nil, &store.DamagedError{Where: where, Err: err}
 	}
-	s := newState()
-	var old map[string]time.Time
-	if json.Unmarshal(b, &old) == nil {
+	if probe.Version < stateVersion {
+		// The first record: a map of key to time, without a version.
+		s := newState()
+		var old map[string]time.Time
+		if err := json.Unmarshal(b, &old); err != nil {
+			return nil, &store.DamagedError{Where: where, Err: err}
+		}
 		for k, at := range old {
 			s.Delivered[allTargets+" "+k] = at
 		}
+		return s, nil
 	}
+	s := newState()
+	if err := json.Unmarshal(b, s); err != nil {
+		return nil, &store.DamagedError{Where: where, Err: err}
+	}
+	if s.Delivered == nil {
+		s.Delivered = map[string]time.Time{}
+	}
+	if s.Claimed == nil {
+		s.Claimed = map[string]time.Time{}
+	}
+	s.Version = stateVersion
 	return s, nil
-}
-
-func writeState(path string, s *state) error {
-	b, err := json.Marshal(s)
-	if err != nil {
-		return err
-	}
-	return filelock.WriteAtomic(path, b)
 }
 
 // transact reads the record under its lock, lets f change it, and writes it back, so that
@@ -144,7 +138,7 @@ func writeState(path string, s *state) error {
 func (n *Notifier) transact(f func(*state)) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	if n.cfg.StatePath == "" {
+	if n.cfg.State == nil && n.cfg.StatePath == "" {
 		f(n.state)
 		return
 	}
@@ -157,19 +151,41 @@ func (n *Notifier) transact(f func(*state)) {
 	n.stateErr = err
 	if !n.saidErr {
 		n.saidErr = true
-		n.cfg.Report(fmt.Sprintf("the record of warnings sent cannot be kept (%v): each warning is sent once by this run, but the next run sends it again; fix or remove %s", err, n.cfg.StatePath))
+		var damaged *store.DamagedError
+		if errors.As(err, &damaged) {
+			n.cfg.Report(fmt.Sprintf("the record of warnings sent, %s, is damaged (%v): each warning is sent once by this run, but the next run sends it again until the record is fixed or removed", damaged.Where, damaged.Err))
+		} else {
+			n.cfg.Report(fmt.Sprintf("the record of warnings sent cannot be kept (%v): each warning is sent once by this run, but the next run sends it again; fix or remove %s", err, n.where()))
+		}
 	}
 }
 
+// stateName is the record of warnings sent, in a store.
+const stateName = "notified.json"
+
+// stateStore is where the record is kept, and its name there.
+func (n *Notifier) stateStore() (store.Store, string) {
+	if n.cfg.State != nil {
+		return n.cfg.State, stateName
+	}
+	return store.NewLocal(filepath.Dir(n.cfg.StatePath)), filepath.Base(n.cfg.StatePath)
+}
+
+func (n *Notifier) where() string {
+	st, name := n.stateStore()
+	return st.Where() + "/" + name
+}
+
 func (n *Notifier) lockedUpdate(f func(*state)) (*state, error) {
-	path := n.cfg.StatePath
-	var kept *state
-	err := filelock.Locked(path+".lock", func() error {
-		s, err := readState(path)
+	st, name := n.stateStore()
+	var out *state
+	err := st.Locked(context.Background(), name, func(cur []byte, write func([]byte) error) error {
+		s, err := readState(cur, st.Where()+"/"+name)
 		if err != nil {
 			return err
 		}
-		// What this process claimed and sent while the file could not be kept is kept with it.
+		// What this process claimed and sent while the record could not be kept is kept
+		// with it.
 		if n.stateErr != nil {
 			for id, at := range n.state.Delivered {
 				if _, ok := s.Delivered[id]; !ok {
@@ -184,11 +200,15 @@ func (n *Notifier) lockedUpdate(f func(*state)) (*state, error) {
 		}
 		f(s)
 		s.prune(time.Now())
-		if err := writeState(path, s); err != nil {
+		b, err := json.Marshal(s)
+		if err != nil {
 			return err
 		}
-		kept = s.clone()
+		if err := write(b); err != nil {
+			return err
+		}
+		out = s.clone()
 		return nil
 	})
-	return kept, err
+	return out, err
 }

@@ -44,7 +44,8 @@ func newEnv(t *testing.T) env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(sim)
+	// Standing for AWS: what this machine bought is read from AWS's journal.
+	srv := httptest.NewServer(simtest.AsAWS(sim))
 	t.Cleanup(srv.Close)
 	t.Setenv("AWS_CONFIG_FILE", t.TempDir()+"/config")
 	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", t.TempDir()+"/credentials")

@@ -88,6 +88,7 @@ type Core struct {
 	faults faults
 
 	mu   sync.Mutex  // guards every protocol's state and the state file
+	id   string      // ID, kept in the state file
 	seen fs.FileInfo // the state file as this core last read or wrote it
 	lock *os.File    // the state file's lock file, opened on first use
 
@@ -124,6 +125,9 @@ func New(opts Options, protocols ...Protocol) (*Core, error) {
 		if start.IsZero() && saved.After(time.Now()) {
 			c.clock = NewClock(saved, opts.Speed)
 		}
+	}
+	if err := c.ensureID(); err != nil {
+		return nil, err
 	}
 	opts.RateLimits.init()
 	c.SetFaults(opts.Faults)
@@ -172,6 +176,20 @@ func (c *Core) route(r *http.Request) http.Handler {
 		return unknownJSONOperation{}
 	}
 	return fallback
+}
+
+// IDHeader is the response header of STS GetCallerIdentity that carries the emulator's
+// ID. AWS sends no such header.
+const IDHeader = "X-Gpublock-Sim-Id"
+
+// ID is the emulator's identity: made at its first start and kept in its state file
+// (without one, a new identity each start, as its state is new), so that a client keys what it has done against this
+// emulator by the emulator, not by the URL that reaches it (a proxy is the same backend;
+// another emulator later on the same port is not).
+func (c *Core) ID() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.id
 }
 
 // Account is the AWS account the emulator stands for.

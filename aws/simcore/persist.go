@@ -1,6 +1,8 @@
 package simcore
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,7 +20,10 @@ import (
 // The protocol named "ec2" keeps its regions at the top level, where every file written
 // before the other protocols came holds them; the others are under services, by name.
 type stateFile struct {
-	Version  int                        `json:"version"`
+	Version int `json:"version"`
+	// ID is the emulator's identity (Core.ID), made when the file was first written: every
+	// emulator on this file is one backend, whatever URL reaches it.
+	ID       string                     `json:"id,omitempty"`
 	Clock    time.Time                  `json:"clock"`
 	Regions  json.RawMessage            `json:"regions,omitempty"`
 	Services map[string]json.RawMessage `json:"services,omitempty"`
@@ -69,6 +74,12 @@ func (c *Core) load() (time.Time, error) {
 			return time.Time{}, fmt.Errorf("ec2sim: state file %s is not valid: %w", c.opts.StateFile, err)
 		}
 		loaded, before = append(loaded, p), append(before, was)
+	}
+	if sf.ID != "" {
+		if !validID(sf.ID) {
+			return time.Time{}, fmt.Errorf("ec2sim: state file %s is not valid: its id %q is not 1 to 64 lower-case letters, digits and hyphens", c.opts.StateFile, sf.ID)
+		}
+		c.id = sf.ID
 	}
 	c.seen = statFile(c.opts.StateFile)
 	return sf.Clock, nil
@@ -152,7 +163,7 @@ func (c *Core) save() error {
 	if c.opts.StateFile == "" {
 		return nil
 	}
-	sf := stateFile{Version: stateVersion, Clock: c.clock.Now()}
+	sf := stateFile{Version: stateVersion, ID: c.id, Clock: c.clock.Now()}
 	for _, p := range c.protocols {
 		b, err := p.h.SaveState()
 		if err != nil {
@@ -284,4 +295,54 @@ var logf = log.Printf
 func SetLogf(f func(string, ...any)) (old func(string, ...any)) {
 	old, logf = logf, f
 	return old
+}
+
+// newID is a new emulator's identity: random, so that two emulators with two states are
+// never taken for one, even on one port one after the other.
+func newID() string {
+	b := make([]byte, 16)
+	if _, err := rand.Read(b); err != nil {
+		panic(err) // crypto/rand does not fail on the systems Go supports
+	}
+	return hex.EncodeToString(b)
+}
+
+// validID reports whether id can be an emulator's identity: a client makes it part of the
+// path of its records.
+func validID(id string) bool {
+	if len(id) == 0 || len(id) > 64 {
+		return false
+	}
+	for _, r := range id {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// ensureID gives the emulator its identity: the state file's, else a new one, saved at
+// once so that a restart on the same file is the same backend. Under the state lock, so
+// that two emulators starting on one new file take one identity.
+func (c *Core) ensureID() error {
+	if c.opts.StateFile == "" {
+		c.id = newID()
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	unlock, e := c.lockFile()
+	if e != nil {
+		return fmt.Errorf("ec2sim: locking state file %s to give the emulator its identity", c.opts.StateFile)
+	}
+	defer unlock()
+	if c.id != "" {
+		return nil
+	}
+	c.id = newID()
+	if err := c.save(); err != nil {
+		c.id = ""
+		return fmt.Errorf("ec2sim: saving the emulator's identity in %s: %w", c.opts.StateFile, err)
+	}
+	return nil
 }

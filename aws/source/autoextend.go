@@ -26,6 +26,10 @@ const (
 	AutoExtendDeclined AutoExtendStep = "declined"
 	AutoExtendExtended AutoExtendStep = "extended"
 	AutoExtendFailed   AutoExtendStep = "failed"
+	// AutoExtendReopened is a decision to extend whose gpublock stopped before it sent
+	// anything (no intent in the journal): nothing was bought, and the ask is open again
+	// for the next watcher to decide.
+	AutoExtendReopened AutoExtendStep = "reopened"
 )
 
 // Decision reports whether s is the decision itself (taken or declined), which is made

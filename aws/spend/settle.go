@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/source"
@@ -52,6 +53,12 @@ func (sv *Service) OpenIntents(entries []source.JournalEntry, region string) []s
 func (sv *Service) SettleOpen(ctx context.Context, region string) ([]source.Settled, error) {
 	entries, _, err := sv.c.Journal()
 	if err != nil {
+		var unknown *awsapi.AccountUnknownError
+		if errors.As(err, &unknown) {
+			// No journal was read, so nothing is known to be interrupted: what stops the
+			// spend is the account, said as such.
+			return nil, err
+		}
 		return nil, sv.unsettled(region, nil, err)
 	}
 	open := sv.OpenIntents(entries, region)
@@ -67,23 +74,72 @@ func (sv *Service) SettleOpen(ctx context.Context, region string) ([]source.Sett
 		if e.Account != "" && e.Account != id.Account {
 			continue // another account's: it is settled when that account buys
 		}
-		s, err := sv.settleOne(ctx, e)
+		s, err := sv.settleAndRecord(ctx, e)
 		if err != nil {
 			return done, sv.unsettled(e.Region, &e, err)
-		}
-		var result string
-		if s.Outcome == source.Bought {
-			result = s.Result
-		}
-		e.SettledLater = true
-		// The earlier-purchase check that follows reads this line back: unwritten, an
-		// interrupted purchase that went through would not stop a second one.
-		if err := sv.journalOutcome(e, s.Outcome, s.Outcome == source.Bought, result, nil); err != nil {
-			return done, sv.unsettled(e.Region, &e, fmt.Errorf("its outcome could not be written to the journal: %w", err))
 		}
 		done = append(done, s)
 	}
 	return done, nil
+}
+
+// SettleIntent settles the one open intent e from what AWS lists, as SettleOpen does,
+// and writes its outcome line, marked settled later. Its error is an ActionError saying
+// why it could not be (AWS could not be asked, the journal not written).
+func (sv *Service) SettleIntent(ctx context.Context, e source.JournalEntry) (source.Settled, error) {
+	s, err := sv.settleAndRecord(ctx, e)
+	if err != nil {
+		return s, sv.unsettled(e.Region, &e, err)
+	}
+	return s, nil
+}
+
+// settleAndRecord asks AWS what became of e and writes the outcome line.
+func (sv *Service) settleAndRecord(ctx context.Context, e source.JournalEntry) (source.Settled, error) {
+	s, err := sv.settleOne(ctx, e)
+	if err != nil {
+		return s, err
+	}
+	var result string
+	if s.Outcome == source.Bought {
+		result = s.Result
+	}
+	e.SettledLater = true
+	// The earlier-purchase check that follows reads this line back: unwritten, an
+	// interrupted purchase that went through would not stop a second one.
+	if err := sv.journalOutcome(e, s.Outcome, s.Outcome == source.Bought, result, nil); err != nil {
+		return s, fmt.Errorf("its outcome could not be written to the journal: %w", err)
+	}
+	return s, nil
+}
+
+// ExtensionSince is the first extension of block b that the journal shows intended at or
+// after since (the decision that led to it), and its final outcome line, nil while it is
+// open. found is false when none was intended since: nothing was sent.
+func (sv *Service) ExtensionSince(b model.Block, since time.Time) (intent source.JournalEntry, outcome *source.JournalEntry, found bool, err error) {
+	entries, _, err := sv.c.Journal()
+	if err != nil {
+		return intent, nil, false, err
+	}
+	action := sv.extendAction(b.Source)
+	ofBlock := func(e source.JournalEntry) bool {
+		return e.Action == action && e.Region == b.Region && e.Target != "" && (e.Target == b.ReservationID || e.Target == b.ARN)
+	}
+	for _, e := range entries {
+		if e.Phase == "intent" && ofBlock(e) && !e.Time.Before(since) {
+			intent, found = e, true
+			break
+		}
+	}
+	if !found {
+		return intent, nil, false, nil
+	}
+	for _, e := range entries {
+		if e.Phase == "outcome" && e.RequestID == intent.RequestID && e.Outcome != string(source.Unknown) {
+			outcome = &e
+		}
+	}
+	return intent, outcome, true, nil
 }
 
 func (sv *Service) settleOne(ctx context.Context, e source.JournalEntry) (source.Settled, error) {
@@ -233,4 +289,32 @@ func spendOpts(opts []SpendOption) spendOptions {
 		f(&o)
 	}
 	return o
+}
+
+// LaunchFound writes the outcome line of the launch requestID (its client token) that a
+// stopped run left without one, now that AWS lists the instances it started under that
+// token: "launched", settled later. A launch whose outcome the journal has is left as it is.
+func (sv *Service) LaunchFound(requestID string, instances []string) error {
+	entries, _, err := sv.c.Journal()
+	if err != nil {
+		return err
+	}
+	var intent *source.JournalEntry
+	for _, e := range entries {
+		if e.RequestID != requestID {
+			continue
+		}
+		switch {
+		case e.Phase == "intent" && intent == nil:
+			intent = &e
+		case e.Phase == "outcome" && e.Outcome != string(source.Unknown):
+			return nil
+		}
+	}
+	if intent == nil {
+		return nil // killed before its intent line: nothing was sent under it by this run
+	}
+	e := *intent
+	e.SettledLater = true
+	return sv.journalOutcome(e, "launched", false, strings.Join(instances, ","), nil)
 }

@@ -94,6 +94,10 @@ func (sv *Service) prepare(ctx context.Context, in source.Intent, callOf func(so
 		if in.Kind != source.SpendLaunch {
 			var err error
 			if p.Settled, err = sv.SettleOpen(ctx, in.Region()); err != nil {
+				var unknown *awsapi.AccountUnknownError
+				if errors.As(err, &unknown) {
+					return refuse(sv.payerUnknown(unknown.Err, done))
+				}
 				return refuse(err)
 			}
 		}
@@ -121,9 +125,7 @@ func (sv *Service) prepare(ctx context.Context, in source.Intent, callOf func(so
 	// The account is named in every confirmation; a caller without a person (the typed
 	// entry points) goes ahead without it, as the journal does.
 	if id, err := sv.c.Identity(ctx); err != nil {
-		p.PayerErr = &source.ActionError{Outcome: source.NotBought, Err: err, Explanation: source.Explanation{
-			Summary: "Cannot tell which account would pay: " + strings.TrimSuffix(sv.c.ExplainError(err).Summary, ".") + ". Nothing was " + done + ".",
-			Hint:    sv.c.ExplainError(err).Hint}}
+		p.PayerErr = sv.payerUnknown(err, done)
 	} else {
 		p.Account = id.Account
 	}
@@ -350,4 +352,13 @@ func redacted(err error) error {
 		return nil
 	}
 	return redactedError{err}
+}
+
+// payerUnknown is the refusal when STS cannot say which account would pay (err is its
+// error): done is what did not happen ("bought", "extended", "launched").
+func (sv *Service) payerUnknown(err error, done string) *source.ActionError {
+	ex := sv.c.ExplainError(err)
+	return &source.ActionError{Outcome: source.NotBought, Err: err, Explanation: source.Explanation{
+		Summary: "Cannot tell which account would pay: " + strings.TrimSuffix(ex.Summary, ".") + ". Nothing was " + done + ".",
+		Hint:    ex.Hint}}
 }

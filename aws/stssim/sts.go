@@ -139,6 +139,9 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	x.str("RequestId", reqID)
 	x.close("ResponseMetadata")
 	x.close("GetCallerIdentityResponse")
+	// Which emulator answered, beside whose account it is: a client keys its records by
+	// both, so that a proxy in front of this emulator reaches the same records.
+	w.Header().Set(simcore.IDHeader, h.core.ID())
 	x.send(w, http.StatusOK, reqID)
 }
 

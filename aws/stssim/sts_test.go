@@ -10,9 +10,11 @@ import (
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	awsmiddleware "github.com/aws/aws-sdk-go-v2/aws/middleware"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
 	"github.com/aws/smithy-go"
+	smithyhttp "github.com/aws/smithy-go/transport/http"
 
 	"github.com/gpublock/gpublock/aws/simcore"
 	"github.com/gpublock/gpublock/aws/stssim"
@@ -20,6 +22,12 @@ import (
 
 // serve is a core with STS alone, and a handler for what STS does not claim.
 func serve(t *testing.T, f simcore.Faults) string {
+	t.Helper()
+	_, url := serveCore(t, f)
+	return url
+}
+
+func serveCore(t *testing.T, f simcore.Faults) (*simcore.Core, string) {
 	t.Helper()
 	rest := simcore.Protocol{Name: "rest", Mount: func(*simcore.Core) simcore.Handler {
 		return other{}
@@ -30,7 +38,7 @@ func serve(t *testing.T, f simcore.Faults) string {
 	}
 	srv := httptest.NewServer(c)
 	t.Cleanup(srv.Close)
-	return srv.URL
+	return c, srv.URL
 }
 
 type other struct{ simcore.Stateless }
@@ -49,6 +57,20 @@ func TestGetCallerIdentityThroughTheSDK(t *testing.T) {
 	}
 	if aws.ToString(out.Account) != simcore.DemoAccount || !strings.HasSuffix(aws.ToString(out.Arn), ":user/gpublock-demo") {
 		t.Errorf("identity %s %s", aws.ToString(out.Account), aws.ToString(out.Arn))
+	}
+}
+
+// The answer names the emulator in a header beside the account, so that a client keys
+// what it did by the emulator, not by the URL that reached it.
+func TestGetCallerIdentityNamesTheEmulator(t *testing.T) {
+	c, url := serveCore(t, simcore.Faults{})
+	out, err := client(url).GetCallerIdentity(context.Background(), &sts.GetCallerIdentityInput{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, ok := awsmiddleware.GetRawResponse(out.ResultMetadata).(*smithyhttp.Response)
+	if !ok || c.ID() == "" || raw.Header.Get(simcore.IDHeader) != c.ID() {
+		t.Fatalf("answer's %s header: want the emulator's identity %q", simcore.IDHeader, c.ID())
 	}
 }
 

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/source"
@@ -110,13 +109,14 @@ func TestSettleOpenPlanIntentNeverSent(t *testing.T) {
 }
 
 func TestUnsettledPlanIntentRefusesEveryPurchase(t *testing.T) {
-	_, url, cnt := newSim(t, ec2sim.Faults{})
+	sim, url, cnt := newSim(t, ec2sim.Faults{})
 	c := newClient(t, url, nil)
 	o := someOffering(t, c)
 	e := source.JournalEntry{Action: ActionCreate, RequestID: "gpb-000000000000000000000002", Region: o.Region, Offering: o.ID}
 	writeIntent(t, c, e)
-	// SageMaker cannot be asked: the look-up's endpoint is gone.
-	broken := newClient(t, "http://127.0.0.1:1", func(cfg *awsapi.Config) { cfg.JournalDir = journalDir(t, c) })
+	// SageMaker cannot be asked: the look-up is refused.
+	sim.SetFaults(ec2sim.Faults{Deny: []string{"all"}})
+	broken := c
 	_, err := broken.Purchase(ctx, o, nil)
 	if !errors.Is(err, spend.ErrUnsettled) || !strings.Contains(err.Error(), "training plan purchase") {
 		t.Fatalf("purchase with an unsettled plan intent: %v", err)
@@ -149,7 +149,9 @@ func writeIntent(t *testing.T, c *Client, e source.JournalEntry) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.Time, e.Phase = time.Now().UTC(), "intent"
+	// As the client writes it: against the emulator (its STS answer said so), labelled
+	// the emulator's.
+	e.Time, e.Phase, e.Backend = time.Now().UTC(), "intent", c.Base().Backend()
 	line, err := json.Marshal(e)
 	if err != nil {
 		t.Fatal(err)

@@ -177,6 +177,11 @@ func TestServerErrorWithFailedLookupIsUnknown(t *testing.T) {
 	sim, url, cnt := newSim(t, ec2sim.Faults{})
 	c := newClient(t, url, nil)
 	o := someOffering(t, c)
+	// Whose records these are is learnt before the fault (a failing STS refuses the
+	// purchase before anything is sent: its intent could not be kept).
+	if _, err := c.Base().StateStore(ctx); err != nil {
+		t.Fatal(err)
+	}
 	sim.SetFaults(ec2sim.Faults{Error: 1})
 	res, err := c.Purchase(ctx, o, nil)
 	var pe *source.ActionError

@@ -22,7 +22,11 @@ import (
 
 // simJournal is the journal the commands write against the emulator.
 func simJournal() string {
-	return filepath.Join(os.Getenv("XDG_STATE_HOME"), "gpublock", "simulated", "journal.jsonl")
+	dir := filepath.Join(os.Getenv("XDG_STATE_HOME"), "gpublock", "simulated")
+	if ps, _ := filepath.Glob(filepath.Join(dir, "*", "*", "journal.jsonl")); len(ps) == 1 {
+		return ps[0]
+	}
+	return filepath.Join(dir, "journal.jsonl") // none (or several): said by the reader
 }
 
 // killedAfterCommit leaves the journal as a kill -9 between the call's commit and its
@@ -255,9 +259,8 @@ func TestEmulatorAtAnUnspecifiedAddressIsSimulated(t *testing.T) {
 	if code != 0 || !strings.Contains(errs, "PURCHASE (SIMULATED)") || strings.Contains(errs, "LIVE") {
 		t.Fatalf("exit %d\n%s", code, errs)
 	}
-	live := filepath.Join(os.Getenv("XDG_STATE_HOME"), "gpublock", "journal.jsonl")
-	if _, err := os.Stat(live); err == nil {
-		t.Errorf("a simulated purchase reached the live journal %s", live)
+	if live, _ := filepath.Glob(filepath.Join(os.Getenv("XDG_STATE_HOME"), "gpublock", "aws", "*", "journal.jsonl")); len(live) != 0 {
+		t.Errorf("a simulated purchase reached a live journal %v", live)
 	}
 	if _, err := os.Stat(simJournal()); err != nil {
 		t.Errorf("the simulated journal: %v", err)
@@ -378,6 +381,20 @@ func TestLaunchAtStartWatcherKilledThenRestarted(t *testing.T) {
 			// The block holds 2: a second launch of 1 would fit, so only the token stops it.
 			if len(rows) != 1 || len(rows[0].InstanceIds) != 1 {
 				t.Fatalf("after the restart: %+v; want the 1 instance of one launch", rows)
+			}
+			// The journal's launch is closed, with what it started, whichever run did it.
+			var intents, launched int
+			for _, e := range cmdtest.JournalLines(t) {
+				switch {
+				case e.Action != "RunInstances":
+				case e.Phase == "intent":
+					intents++
+				case e.Phase == "outcome" && e.Outcome == "launched" && e.Result == rows[0].InstanceIds[0]:
+					launched++
+				}
+			}
+			if intents != 1 || launched != 1 {
+				t.Errorf("journal: %d launch intents, %d launched outcomes; want 1 and 1", intents, launched)
 			}
 		})
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -194,9 +193,8 @@ func TestPurchasePlanLostReplySettlesToOnePlan(t *testing.T) {
 // and its outcome line leaves.
 func dropJournalOutcomes(t *testing.T) {
 	t.Helper()
-	dir := filepath.Join(os.Getenv("XDG_STATE_HOME"), "gpublock")
 	n := 0
-	for _, p := range []string{filepath.Join(dir, "journal.jsonl"), filepath.Join(dir, "simulated", "journal.jsonl")} {
+	for _, p := range cmdtest.StateFiles(t, "journal.jsonl") {
 		b, err := os.ReadFile(p)
 		if os.IsNotExist(err) {
 			continue

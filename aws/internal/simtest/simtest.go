@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/simcore"
 )
 
 // Start is the emulator clock of the tests: a fixed moment, so the seeded market is the same
@@ -105,4 +106,23 @@ func WriteEC2Error(w http.ResponseWriter, status int, code, msg string) {
 	w.Header().Set("Content-Type", "text/xml;charset=UTF-8")
 	w.WriteHeader(status)
 	fmt.Fprintf(w, `<?xml version="1.0" encoding="UTF-8"?><Response><Errors><Error><Code>%s</Code><Message>%s</Message></Error></Errors><RequestID>00000000-0000-4000-8000-000000000000</RequestID></Response>`, code, msg)
+}
+
+// AsAWS serves the emulator as AWS would answer: without the emulator's identity
+// (simcore.IDHeader) on STS's answers, so that a client keys what it does as AWS's (its
+// journal read as AWS's journal).
+func AsAWS(sim http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { sim.ServeHTTP(withoutSimID{w}, r) })
+}
+
+type withoutSimID struct{ http.ResponseWriter }
+
+func (w withoutSimID) WriteHeader(code int) {
+	w.Header().Del(simcore.IDHeader)
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w withoutSimID) Write(b []byte) (int, error) {
+	w.Header().Del(simcore.IDHeader)
+	return w.ResponseWriter.Write(b)
 }

@@ -65,13 +65,46 @@ func AssertNothingBought(t *testing.T, run Run, url string) {
 	}
 }
 
-// JournalLines reads the purchase journal the commands wrote under $XDG_STATE_HOME: the
-// live one, or the simulated one should the backend keep emulator purchases apart.
+// StateFiles are the files called name that the commands wrote under $XDG_STATE_HOME,
+// in every backend's and account's directory.
+func StateFiles(t *testing.T, name string) []string {
+	t.Helper()
+	var out []string
+	root := filepath.Join(os.Getenv("XDG_STATE_HOME"), "gpublock")
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			if os.IsNotExist(err) {
+				return filepath.SkipDir
+			}
+			return err
+		}
+		if !d.IsDir() && d.Name() == name {
+			out = append(out, p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// StateFile is the one file called name the commands wrote under $XDG_STATE_HOME.
+func StateFile(t *testing.T, name string) string {
+	t.Helper()
+	ps := StateFiles(t, name)
+	if len(ps) != 1 {
+		t.Fatalf("%d files %s under $XDG_STATE_HOME, want one: %v", len(ps), name, ps)
+	}
+	return ps[0]
+}
+
+// JournalLines reads the journals the commands wrote under $XDG_STATE_HOME, of every
+// backend and account.
 func JournalLines(t *testing.T) []source.JournalEntry {
 	t.Helper()
 	var out []source.JournalEntry
-	dir := filepath.Join(os.Getenv("XDG_STATE_HOME"), "gpublock")
-	for _, p := range []string{filepath.Join(dir, "journal.jsonl"), filepath.Join(dir, "simulated", "journal.jsonl")} {
+	for _, p := range StateFiles(t, "journal.jsonl") {
 		f, err := os.Open(p)
 		if os.IsNotExist(err) {
 			continue

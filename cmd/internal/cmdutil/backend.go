@@ -21,6 +21,7 @@ import (
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/marketcache"
 	"github.com/gpublock/gpublock/aws/sagemakersim"
+	"github.com/gpublock/gpublock/aws/store"
 	"github.com/gpublock/gpublock/cmd/internal/config"
 	"github.com/gpublock/gpublock/model"
 )
@@ -57,6 +58,8 @@ type AWSFlags struct {
 	// SDKLog is not a flag either: the TUI sends the SDK's own warnings there, away from
 	// the screen it draws on.
 	SDKLog io.Writer
+	// State is --state: where the records are kept ("" = the config file's, else local).
+	State string
 	// DemoSeed is the simulated market's seed.
 	DemoSeed int64
 	// rateLimits is --rate-limits: the built-in simulator's request buckets ("" = off);
@@ -80,6 +83,7 @@ func (f *AWSFlags) Register(fs *pflag.FlagSet) {
 	fs.Float64Var(&f.headroom, "rate-headroom", awsapi.DefaultHeadroom*100, "`percent` of each AWS request bucket (burst and refill rate) left to the account's other tools (0-90)")
 	fs.BoolVar(&f.ReadOnly, "read-only", false, "never buy, extend or launch: every path that spends money is refused")
 	fs.StringVar(&f.MaxSpend, "max-spend", "", "refuse any purchase whose fee is above this many `dollars` (e.g. 25000)")
+	fs.StringVar(&f.State, "state", "", "where what gpublock has done is kept: `s3://BUCKET/PREFIX` for a team's machines to share, or a directory (default: state in the config file, else $XDG_STATE_HOME/gpublock)")
 	fs.BoolVar(&f.noCache, "no-cache", false, "neither show nor keep past search answers (the market cache under $XDG_CACHE_HOME/gpublock)")
 	fs.StringVar(&f.logFile, "log-file", "", "append one line per AWS API attempt (action, region, status, error code, request id, timing; never credentials or bodies) to this `file`")
 	fs.StringVar(&f.rateLimits, "rate-limits", "", "with --demo: the built-in simulator's request token buckets: aws (AWS's pace: the Capacity Block searches and purchases 10 at once, then 0.15 per second), a number N (AWS's refill rates × N), or off (the default)")
@@ -252,6 +256,11 @@ func OpenBackend(ctx context.Context, f *AWSFlags, stderr io.Writer) (*awsapi.Cl
 	// regions for it.
 	f = f.home()
 	cfg := f.ClientConfig()
+	loc, err := f.StateLocation()
+	if err != nil {
+		return nil, BackendInfo{}, err
+	}
+	cfg.State = loc
 	if f.Demo {
 		return openSimulated(ctx, f, cfg, "--demo: the built-in simulator; nothing real is bought or launched")
 	}
@@ -308,6 +317,32 @@ func OpenBackend(ctx context.Context, f *AWSFlags, stderr io.Writer) (*awsapi.Cl
 		return nil, BackendInfo{}, Usagef("--rate-limits %s sets the built-in simulator's request buckets; give it with --demo", f.rateLimits)
 	}
 	return c, info, nil
+}
+
+// StateLocation is where the records are kept: --state, else the configuration file's
+// state, else the local default (the zero Location). A damaged file is an error: the
+// records of a team must not silently go to one machine.
+func (f *AWSFlags) StateLocation() (store.Location, error) {
+	s := f.State
+	if s == "" {
+		c, path, err := config.LoadUser()
+		if err != nil {
+			return store.Location{}, UsageError{err.Error()}
+		}
+		if c.State == "" {
+			return store.Location{}, nil
+		}
+		loc, err := store.ParseLocation(c.State)
+		if err != nil {
+			return store.Location{}, Usagef("%s: %v", path, err)
+		}
+		return loc, nil
+	}
+	loc, err := store.ParseLocation(s)
+	if err != nil {
+		return store.Location{}, Usagef("--state: %v", err)
+	}
+	return loc, nil
 }
 
 // ClientConfig is the configuration of the client of the account that searches and pays.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/notify"
+	"github.com/gpublock/gpublock/aws/store"
 	"github.com/gpublock/gpublock/cmd/internal/config"
 	"github.com/gpublock/gpublock/ui/theme"
 )
@@ -14,7 +15,7 @@ import (
 // configChecks are the rules of the configuration's values whose meaning belongs to the
 // packages the commands stand on (the notifier, the emulator, the TUI's themes), which the
 // configuration package does not import.
-var configChecks = []config.ValueCheck{checkNotifyConfig, checkDemoRateLimits, checkThemeConfig}
+var configChecks = []config.ValueCheck{checkNotifyConfig, checkDemoRateLimits, checkThemeConfig, checkStateConfig}
 
 // LoadConfig reads the configuration at path with every rule of its values.
 func LoadConfig(path string) (config.File, error) { return config.Load(path, configChecks...) }
@@ -44,6 +45,19 @@ func checkDemoRateLimits(c config.File, at func(string) string) error {
 	}
 	if _, err := ParseRateLimits(c.DemoRateLimits); err != nil {
 		return fmt.Errorf("%s: demo_rate_limits: %v", at("demo_rate_limits"), strings.TrimPrefix(err.Error(), "--rate-limits "))
+	}
+	return nil
+}
+
+// checkStateConfig is the state key's rule: a store's location; given blank, it is a
+// mistake (leaving the key out is how a file asks for the default).
+func checkStateConfig(c config.File, at func(string) string) error {
+	given := at("state") != at("")
+	if !given && c.State == "" {
+		return nil
+	}
+	if _, err := store.ParseLocation(c.State); err != nil {
+		return fmt.Errorf("%s: %v", at("state"), err)
 	}
 	return nil
 }

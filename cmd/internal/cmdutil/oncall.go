@@ -1,13 +1,15 @@
 package cmdutil
 
 import (
-	"path/filepath"
+	"context"
+	"os"
 	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/notify"
+	"github.com/gpublock/gpublock/aws/store"
 	"github.com/gpublock/gpublock/cmd/internal/config"
 	"github.com/gpublock/gpublock/model"
 )
@@ -47,6 +49,12 @@ func (o *OncallFlags) Resolve(c config.Oncall) (OncallSettings, error) {
 		s.Rules = model.NewWarnRules(ls)
 	}
 	s.Notify = notify.Config{Command: c.NotifyCmd, URL: c.NotifyURL}
+	// How long the claim of a gpublock that died while sending a warning holds the others
+	// off (a Go duration), as GPUBLOCK_STATE_LOCK_TTL is for the store's locks: tests
+	// shorten it.
+	if d, err := time.ParseDuration(os.Getenv("GPUBLOCK_NOTIFY_LEASE")); err == nil && d > 0 {
+		s.Notify.Lease = d
+	}
 	if o.notifyCmd != "" {
 		s.Notify.Command = o.notifyCmd
 	}
@@ -62,14 +70,14 @@ func (o *OncallFlags) Resolve(c config.Oncall) (OncallSettings, error) {
 	return s, nil
 }
 
-// NotifyStatePath is where the warnings already sent are remembered: beside the client's
-// journal, so that the simulator's warnings are kept apart from the real account's.
-func NotifyStatePath(c *awsapi.Client) string {
-	p, err := c.JournalPath()
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(filepath.Dir(p), "notified.json")
+// NotifyState is where the warnings already sent are remembered: in the client's store
+// (its backend's and account's), found when first needed.
+func NotifyState(c *awsapi.Client) store.Store {
+	return store.Lazy(func() (store.Store, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		return c.StateStore(ctx)
+	}, "the records of this account")
 }
 
 // NotifyGrace is how long a command waits at its end for the notifications still going out.

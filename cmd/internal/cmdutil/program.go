@@ -70,10 +70,10 @@ func OfferingSource(id string) (model.Source, bool) {
 }
 
 // FireAttached is atstart.Fire over c with the program's Capacity Blocks source and spend path.
-func FireAttached(ctx context.Context, c *awsapi.Client, n *notify.Notifier, say func(string)) {
+func FireAttached(ctx context.Context, c *awsapi.Client, n *notify.Notifier, say func(string)) error {
 	src, err := OpenSource(c, model.SourceCapacityBlock)
 	if err != nil {
-		return
+		return nil // no Capacity Blocks in this build: nothing can have been attached
 	}
-	atstart.Fire(ctx, c, src, SpendPath(c), n, say)
+	return atstart.Fire(ctx, c, src, SpendPath(c), n, say)
 }

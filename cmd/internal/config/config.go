@@ -47,6 +47,9 @@ type File struct {
 	// that the listings can state AWS's cap across it.
 	Accounts     []Account `json:"-"`
 	Organization bool      `json:"-"`
+	// State is where gpublock keeps what it has done: s3://BUCKET/PREFIX for a team's
+	// machines to share, or a directory; "" is the local default ($XDG_STATE_HOME/gpublock).
+	State string `json:"state"`
 }
 
 // Path is where the configuration is read from: config.yaml, or the older
@@ -98,7 +101,7 @@ func Load(path string, checks ...ValueCheck) (File, error) {
 	dec := json.NewDecoder(strings.NewReader(string(b)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&c); err != nil {
-		return c, fmt.Errorf("%s: %v (allowed keys: read_only, max_spend, ami, tags, %s)", path, jsonErrorLine(b, err), oncallConfigKeys)
+		return c, fmt.Errorf("%s: %v (allowed keys: read_only, max_spend, ami, tags, state, %s)", path, jsonErrorLine(b, err), oncallConfigKeys)
 	}
 	return c, c.Check(path, lines, checks...)
 }

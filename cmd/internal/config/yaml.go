@@ -45,7 +45,7 @@ const (
 )
 
 // configKeys are the keys of the file, in the order `config show` and `config init` write them.
-var configKeys = []string{"read_only", "max_spend", "ami", "tags", "warn_leads", "notify_cmd", "notify_url", "extend_length", "auto_extend", "theme", "demo_rate_limits", "mouse", "accessible", "organization", "accounts"}
+var configKeys = []string{"read_only", "max_spend", "ami", "tags", "warn_leads", "notify_cmd", "notify_url", "extend_length", "auto_extend", "theme", "demo_rate_limits", "mouse", "accessible", "organization", "accounts", "state"}
 
 // Dir is the directory of the configuration file.
 func Dir() (string, error) {
@@ -199,6 +199,8 @@ func DecodeYAML(b []byte, c *File) (map[string]int, error) {
 			c.DemoRateLimits, err = yamlScalar(k, v, "aws, off or a number", "!!str", "!!int", "!!float")
 		case "organization":
 			c.Organization, err = yamlBool(k, v)
+		case "state":
+			c.State, err = yamlScalar(k, v, "s3://BUCKET/PREFIX or a directory", "!!str")
 		case "accounts":
 			c.Accounts, err = yamlAccounts(k, v)
 		default:
@@ -334,7 +336,7 @@ func Marshal(c File) ([]byte, error) {
 		}
 		add("auto_extend", m)
 	}
-	for _, kv := range [][2]string{{"theme", c.Theme}, {"demo_rate_limits", c.DemoRateLimits}} {
+	for _, kv := range [][2]string{{"theme", c.Theme}, {"demo_rate_limits", c.DemoRateLimits}, {"state", c.State}} {
 		if kv[1] != "" {
 			add(kv[0], str(kv[1]))
 		}

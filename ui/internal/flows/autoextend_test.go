@@ -61,7 +61,8 @@ func beside(t *testing.T, b source.Backend, opts ...sources.Option) source.Backe
 		t.Fatal(err)
 	}
 	c2, err := awsapi.New(context.Background(), awsapi.Config{Region: "us-east-1", EndpointURL: c.Endpoint(), Version: "test",
-		MaxBackoff: 5 * time.Millisecond, JournalDir: filepath.Dir(jp)})
+		// The root of b's store: its records are under BACKEND/ACCOUNT/ there.
+		MaxBackoff: 5 * time.Millisecond, JournalDir: filepath.Dir(filepath.Dir(filepath.Dir(jp)))})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package blocks
 
 import (
 	"context"
+	"encoding/json"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -11,8 +12,10 @@ import (
 	"time"
 
 	"github.com/gpublock/gpublock/aws/autoextend"
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/cmd/internal/printers"
+	"github.com/gpublock/gpublock/model"
 )
 
 // fastClock is a watch's stdout that moves the emulator's clock on by step at each
@@ -145,8 +148,6 @@ func TestAutoExtendDeclines(t *testing.T) {
 		args []string
 		why  string
 	}{
-		{"over the cap", []string{"--max-spend", "1"}, "spending cap"},
-		{"read-only", []string{"--read-only"}, "nothing can be extended"},
 		{"approval refused", []string{"--approve-cmd", "exit 3"}, "approval command refused"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -261,7 +262,7 @@ func TestAutoExtendAfterACrash(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
 	// What a crash right after the call leaves: the intent, and no outcome line.
-	path := filepath.Join(os.Getenv("XDG_STATE_HOME"), "gpublock", "simulated", "journal.jsonl")
+	path := cmdtest.StateFile(t, "journal.jsonl")
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -286,5 +287,286 @@ func TestAutoExtendAfterACrash(t *testing.T) {
 	}
 	if n := extensions(t, cs); n != 1 {
 		t.Fatalf("%d extensions after the crash, want 1\n%s", n, errs)
+	}
+}
+
+// A watcher that may not spend (read-only, or a cap below the fee) decides nothing: it
+// says so once, notifies once, and leaves the decision open, so that a later watcher that
+// may spend (a raised cap, no read-only) extends the block.
+func TestAutoExtendLeftOpenByAWatcherThatCannotAct(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		why  string
+	}{
+		{"over the cap", []string{"--max-spend", "1"}, "spending cap"},
+		{"read-only", []string{"--read-only"}, "read-only"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cs := cmdtest.StartSim(t)
+			runningBlock(t, cs)
+			h := &cmdtest.Hook{}
+			code, errs := watchRounds(t, cs, h, 3, append([]string{"--auto-extend", "1d"}, tc.args...)...)
+			if code != 0 || strings.Count(errs, "AUTO-EXTEND NOT DECIDED") != 1 || strings.Contains(errs, "DECLINED") {
+				t.Fatalf("exit %d, stderr %q", code, errs)
+			}
+			if n := extensions(t, cs); n != 0 {
+				t.Fatalf("%d extensions, want none", n)
+			}
+			if d := decisions(t); len(d) != 0 {
+				t.Errorf("journal decisions %q, want none: the decision is left open", d)
+			}
+			if got := kinds(h); got != "auto-extend-not-decided/72h" {
+				t.Errorf("the webhook got %q, want the warning once", got)
+			}
+			code, errs = watchRounds(t, cs, &cmdtest.Hook{}, 2, "--auto-extend", "1d", "--max-spend", "100000000")
+			if code != 0 || !strings.Contains(errs, "AUTO-EXTENDED") {
+				t.Fatalf("the watcher that may spend: exit %d, stderr %q", code, errs)
+			}
+			if n := extensions(t, cs); n != 1 {
+				t.Errorf("%d extensions after the watcher that may spend, want 1", n)
+			}
+		})
+	}
+}
+
+// The approval command runs outside every lock: while it runs, another watcher may take
+// the decisions' lock (here the command takes it itself, without waiting, and refuses if
+// it cannot). Only the decision it leads to is taken under the lock.
+func TestAutoExtendApprovalRunsOutsideTheLock(t *testing.T) {
+	cs := cmdtest.StartSim(t)
+	runningBlock(t, cs)
+	probe := `for f in $(find "$XDG_STATE_HOME" -name 'auto-extend.json.lock'); do flock -n "$f" true || { echo "the decisions' lock is held" >&2; exit 1; }; done`
+	script := filepath.Join(t.TempDir(), "probe.sh")
+	if err := os.WriteFile(script, []byte(probe+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, errs := watchRounds(t, cs, &cmdtest.Hook{}, 2, "--auto-extend", "1d", "--approve-cmd", "sh "+script)
+	if code != 0 || !strings.Contains(errs, "AUTO-EXTENDED") || strings.Contains(errs, "lock is held") {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	if n := extensions(t, cs); n != 1 {
+		t.Errorf("%d extensions, want 1", n)
+	}
+}
+
+// A watch killed (kill -9) between the extension's call and its outcome (no outcome line
+// in the journal, its record still at the decision, nothing notified): the restarted watch
+// finds the extension in the block's history, reports "auto-extended" once, and closes the
+// journal's intent and the record; a later watch reports nothing.
+func TestAutoExtendBoughtWhenItsWatcherWasKilledIsReportedOnce(t *testing.T) {
+	cs := cmdtest.StartSim(t)
+	runningBlock(t, cs)
+	if code, errs := watchRounds(t, cs, &cmdtest.Hook{}, 2, "--auto-extend", "1d"); code != 0 || !strings.Contains(errs, "AUTO-EXTENDED") {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	// What the kill leaves: the decision and the intent, no outcome line, the record at
+	// its decision, nothing notified.
+	path := cmdtest.StateFile(t, "journal.jsonl")
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept []string
+	for _, l := range strings.SplitAfter(string(raw), "\n") {
+		if !(strings.Contains(l, `"phase":"outcome"`) && strings.Contains(l, `"PurchaseCapacityBlockExtension"`)) {
+			kept = append(kept, l)
+		}
+	}
+	if err := os.WriteFile(path, []byte(strings.Join(kept, "")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	recPath := filepath.Join(filepath.Dir(path), "auto-extend.json")
+	var recs []autoextend.Record
+	if raw, err := os.ReadFile(recPath); err != nil || json.Unmarshal(raw, &recs) != nil || len(recs) != 1 || recs[0].Step != source.AutoExtendExtended || !recs[0].InTurn {
+		t.Fatalf("records after the first watch: %+v (%v)", recs, err)
+	}
+	recs[0].Step, recs[0].RequestID, recs[0].UpdatedAt = source.AutoExtendTaken, "", time.Time{}
+	b, _ := json.Marshal(recs)
+	if err := os.WriteFile(recPath, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(filepath.Dir(path), "notified.json")); err != nil {
+		t.Fatal(err)
+	}
+	paid(cs)
+
+	h := &cmdtest.Hook{}
+	code, errs := watchRounds(t, cs, h, 3, "--auto-extend", "1d")
+	if code != 0 || strings.Count(errs, "AUTO-EXTENDED") != 1 || !strings.Contains(errs, "settled an interrupted run") {
+		t.Fatalf("the restarted watch: exit %d, stderr %q", code, errs)
+	}
+	if got := kinds(h); got != "auto-extended/72h" {
+		t.Errorf("the webhook got %q, want the extension once", got)
+	}
+	if n := extensions(t, cs); n != 1 {
+		t.Fatalf("%d extensions, want 1\n%s", n, errs)
+	}
+	recs = nil
+	if raw, err := os.ReadFile(recPath); err != nil || json.Unmarshal(raw, &recs) != nil || len(recs) != 1 || recs[0].Step != source.AutoExtendExtended || recs[0].RequestID == "" {
+		t.Errorf("the record after the restart: %+v (%v); want extended, with its journal id", recs, err)
+	}
+	settled := 0
+	for _, e := range cmdtest.JournalLines(t) {
+		if e.Action == "PurchaseCapacityBlockExtension" && e.Phase == "outcome" {
+			if e.Outcome != "bought" || !e.SettledLater || e.RequestID != recs[0].RequestID {
+				t.Errorf("the extension's outcome line %+v; want bought, settled later, of the record's request", e)
+			}
+			settled++
+		}
+	}
+	if settled != 1 {
+		t.Errorf("%d outcome lines of the extension, want 1", settled)
+	}
+	h2 := &cmdtest.Hook{}
+	if code, errs := watchRounds(t, cs, h2, 2, "--auto-extend", "1d"); code != 0 || strings.Contains(errs, "AUTO-EXTEND") || kinds(h2) != "" {
+		t.Errorf("a later watch: exit %d, webhook %q, stderr %q", code, kinds(h2), errs)
+	}
+}
+
+// A damaged record of decisions is said and fails the watch, and nothing is extended:
+// deciding again without it could extend twice.
+func TestAutoExtendWithADamagedRecordFails(t *testing.T) {
+	cs := cmdtest.StartSim(t)
+	runningBlock(t, cs)
+	recPath := filepath.Join(filepath.Dir(cmdtest.StateFile(t, "journal.jsonl")), "auto-extend.json")
+	if err := os.WriteFile(recPath, []byte("[{"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, errs := watchRounds(t, cs, &cmdtest.Hook{}, 2, "--auto-extend", "1d")
+	if code == 0 || !strings.Contains(errs, "damaged") || !strings.Contains(errs, "nothing is extended") {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	if n := extensions(t, cs); n != 0 {
+		t.Errorf("%d extensions over a damaged record, want 0", n)
+	}
+}
+
+// A watch killed between its decision and the extension's intent line sent nothing: the
+// next watch says so, reopens the decision and extends the block, once.
+func TestAutoExtendDecidedButNeverSentIsDecidedAgain(t *testing.T) {
+	cs := cmdtest.StartSim(t)
+	b := runningBlock(t, cs)
+	key := model.AutoExtendKey(model.Block{ReservationID: b.CapacityReservationId}, 72*time.Hour)
+	recs := []autoextend.Record{{Key: key, ReservationID: b.CapacityReservationId, Region: "us-east-1", Lead: "3d", Step: source.AutoExtendTaken,
+		Hours: 24, Backend: "emulator", InTurn: true, DecidedAt: time.Now().UTC().Add(-time.Minute)}}
+	raw, _ := json.Marshal(recs)
+	recPath := filepath.Join(filepath.Dir(cmdtest.StateFile(t, "journal.jsonl")), "auto-extend.json")
+	if err := os.WriteFile(recPath, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h := &cmdtest.Hook{}
+	code, errs := watchRounds(t, cs, h, 3, "--auto-extend", "1d")
+	if code != 0 || !strings.Contains(errs, "was never sent") || strings.Count(errs, "AUTO-EXTENDED") != 1 {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	if n := extensions(t, cs); n != 1 {
+		t.Fatalf("%d extensions, want 1\n%s", n, errs)
+	}
+	if got := kinds(h); got != "auto-extended/72h" {
+		t.Errorf("the webhook got %q, want the extension once", got)
+	}
+	recs = nil
+	if raw, err := os.ReadFile(recPath); err != nil || json.Unmarshal(raw, &recs) != nil || len(recs) != 1 || recs[0].Step != source.AutoExtendExtended {
+		t.Errorf("records %+v (%v); want the one, extended", recs, err)
+	}
+	if d := decisions(t); len(d) != 2 || !strings.HasPrefix(d[0], "reopened: ") || d[1] != "extend: " {
+		t.Errorf("journal decisions %q, want reopened, then extend", d)
+	}
+}
+
+// A watch killed after it recorded the extension and before the notification went out
+// (the record of warnings sent does not hold it): the next watch delivers it, once.
+func TestAutoExtendNotificationNotDeliveredIsDeliveredByTheNextWatch(t *testing.T) {
+	cs := cmdtest.StartSim(t)
+	runningBlock(t, cs)
+	if code, errs := watchRounds(t, cs, &cmdtest.Hook{}, 2, "--auto-extend", "1d"); code != 0 || !strings.Contains(errs, "AUTO-EXTENDED") {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	if err := os.Remove(filepath.Join(filepath.Dir(cmdtest.StateFile(t, "journal.jsonl")), "notified.json")); err != nil {
+		t.Fatal(err)
+	}
+	h := &cmdtest.Hook{}
+	if code, errs := watchRounds(t, cs, h, 3, "--auto-extend", "1d"); code != 0 || kinds(h) != "auto-extended/72h" {
+		t.Fatalf("the next watch: exit %d, webhook %q, stderr %q", code, kinds(h), errs)
+	}
+	h2 := &cmdtest.Hook{}
+	if code, errs := watchRounds(t, cs, h2, 2, "--auto-extend", "1d"); code != 0 || kinds(h2) != "" {
+		t.Errorf("a later watch: exit %d, webhook %q, stderr %q", code, kinds(h2), errs)
+	}
+	if n := extensions(t, cs); n != 1 {
+		t.Errorf("%d extensions, want 1", n)
+	}
+}
+
+// A decision the terminal UI took (outside a watcher's turn: it buys after it lets the lock
+// go) whose extension is still open is the UI's for 10 minutes: a watch leaves it alone,
+// then settles it from AWS and reports it once.
+func TestAutoExtendTakenByTheTUIIsLeftToItAWhile(t *testing.T) {
+	cs := cmdtest.StartSim(t)
+	runningBlock(t, cs)
+	if code, errs := watchRounds(t, cs, &cmdtest.Hook{}, 2, "--auto-extend", "1d"); code != 0 || !strings.Contains(errs, "AUTO-EXTENDED") {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	// As a UI that bought it and has not yet written the outcome leaves it: the intent
+	// open, the decision taken outside a turn, nothing notified.
+	path := cmdtest.StateFile(t, "journal.jsonl")
+	dir := filepath.Dir(path)
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept []string
+	for _, l := range strings.SplitAfter(string(raw), "\n") {
+		if !(strings.Contains(l, `"phase":"outcome"`) && strings.Contains(l, `"PurchaseCapacityBlockExtension"`)) {
+			kept = append(kept, l)
+		}
+	}
+	writeRecords := func(f func(*autoextend.Record)) {
+		t.Helper()
+		var recs []autoextend.Record
+		raw, err := os.ReadFile(filepath.Join(dir, "auto-extend.json"))
+		if err != nil || json.Unmarshal(raw, &recs) != nil || len(recs) != 1 {
+			t.Fatalf("records %s (%v)", raw, err)
+		}
+		f(&recs[0])
+		b, _ := json.Marshal(recs)
+		if err := os.WriteFile(filepath.Join(dir, "auto-extend.json"), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeRecords(func(r *autoextend.Record) {
+		r.Step, r.RequestID, r.UpdatedAt, r.InTurn = source.AutoExtendTaken, "", time.Time{}, false
+	})
+	if err := os.WriteFile(path, []byte(strings.Join(kept, "")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, "notified.json")); err != nil {
+		t.Fatal(err)
+	}
+	paid(cs)
+	h := &cmdtest.Hook{}
+	if code, errs := watchRounds(t, cs, h, 2, "--auto-extend", "1d"); code != 0 || strings.Contains(errs, "AUTO-EXTEND") || strings.Contains(errs, "settled") || kinds(h) != "" {
+		t.Fatalf("a watch while the UI may be buying: exit %d, webhook %q, stderr %q", code, kinds(h), errs)
+	}
+	// Ten minutes on (the intent and the decision older than the UI's while).
+	for i, l := range kept {
+		var e source.JournalEntry
+		if json.Unmarshal([]byte(l), &e) == nil && e.Action == "PurchaseCapacityBlockExtension" {
+			e.Time = e.Time.Add(-11 * time.Minute)
+			b, _ := json.Marshal(e)
+			kept[i] = string(b) + "\n"
+		}
+	}
+	if err := os.WriteFile(path, []byte(strings.Join(kept, "")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	writeRecords(func(r *autoextend.Record) { r.DecidedAt = r.DecidedAt.Add(-11 * time.Minute) })
+	code, errs := watchRounds(t, cs, h, 2, "--auto-extend", "1d")
+	if code != 0 || strings.Count(errs, "AUTO-EXTENDED") != 1 || kinds(h) != "auto-extended/72h" {
+		t.Fatalf("a watch after the UI's while: exit %d, webhook %q, stderr %q", code, kinds(h), errs)
+	}
+	if n := extensions(t, cs); n != 1 {
+		t.Errorf("%d extensions, want 1", n)
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gpublock/gpublock/aws/atstart"
 	"github.com/gpublock/gpublock/aws/autoextend"
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/notify"
@@ -93,7 +94,9 @@ type Options struct {
 	autoFlag cmdutil.AutoExtendFlags
 	auto     cmdutil.AutoExtendSettings
 	recorder *autoextend.Recorder // of the auto-extension's decisions (autoextend.go), made once
-	sources  []source.Source      // those --source names, opened once so that a watch's scans share them
+	// saidCannot are the decisions this watcher may not act on and has said so (cannotAct).
+	saidCannot map[string]bool
+	sources    []source.Source // those --source names, opened once so that a watch's scans share them
 	// accounts, when several accounts are listed (--profile a,b or the configuration's
 	// accounts), is the backend over them, whose listing is every account's.
 	accounts source.Backend
@@ -219,7 +222,7 @@ func blocksRun(ctx context.Context, a *Options) (code int) {
 		regions = model.Regions()
 	}
 	nc := a.settings.Notify
-	nc.StatePath, nc.Backoff = cmdutil.NotifyStatePath(client), a.Notify.Backoff
+	nc.State, nc.Backoff = cmdutil.NotifyState(client), a.Notify.Backoff
 	grace := cmdutil.NotifyGrace
 	if !a.watch {
 		// A one-shot run (cron, a person at the prompt) does not wait long for a webhook that
@@ -273,7 +276,9 @@ func blocksRun(ctx context.Context, a *Options) (code int) {
 // refresh lists the blocks once, prints them and the warnings, and returns the exit
 // status; cancelled is true when ctx ended during the listing and nothing was printed.
 func (a *Options) refresh(ctx context.Context, client *awsapi.Client, regions []string, format cmdutil.OutputFormat, stdout, stderr io.Writer) (int, bool) {
-	cmdutil.FireAttached(ctx, client, a.notifier, func(s string) { fmt.Fprintln(stderr, "gpublock blocks:", s) })
+	// Said when it fails; the run then fails too, so that cron learns that the launches
+	// attached to blocks cannot fire (and, below, that extensions cannot be decided).
+	fireErr := cmdutil.FireAttached(ctx, client, a.notifier, func(s string) { fmt.Fprintln(stderr, "gpublock blocks:", s) })
 	list, everyAccountFailed := a.list(ctx, regions)
 	several := a.accounts != nil
 	all := list.Blocks
@@ -312,6 +317,9 @@ func (a *Options) refresh(ctx context.Context, client *awsapi.Client, regions []
 	// Blocks and plans alike, by the rules the terminal UI uses.
 	for _, b := range all {
 		for _, w := range a.settings.Rules.Warnings(b, now) {
+			if w.Kind == model.WarnIdle && atstart.Waiting(client, b) {
+				continue // its attached launch fills it at the next round: not idle
+			}
 			e := notify.EventOf(b, w, now)
 			if several {
 				e = e.NamingAccount()
@@ -320,7 +328,7 @@ func (a *Options) refresh(ctx context.Context, client *awsapi.Client, regions []
 			a.service.logWarning(e)
 		}
 	}
-	a.autoExtend(ctx, client, all, now, stderr)
+	extendErr := a.autoExtend(ctx, client, all, now, stderr)
 	if a.warnWithin > 0 {
 		if ending := a.moment.Within(all, now, a.warnWithin); len(ending) > 0 {
 			for _, b := range ending {
@@ -354,6 +362,9 @@ func (a *Options) refresh(ctx context.Context, client *awsapi.Client, regions []
 	case lf.Other:
 		fmt.Fprintln(stderr, "gpublock blocks: the list may be incomplete")
 	default:
+		if fireErr != nil || extendErr != nil {
+			return 1, false
+		}
 		return 0, false
 	}
 	return 1, false

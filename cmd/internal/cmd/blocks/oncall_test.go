@@ -213,7 +213,7 @@ func TestBlocksNotifyRecordUnwritable(t *testing.T) {
 	h := &cmdtest.Hook{}
 	srv := httptest.NewServer(h)
 	defer srv.Close()
-	state := filepath.Join(os.Getenv("XDG_STATE_HOME"), "gpublock", "simulated", "notified.json")
+	state := filepath.Join(filepath.Dir(cmdtest.StateFile(t, "journal.jsonl")), "notified.json")
 	if err := os.MkdirAll(state, 0o700); err != nil {
 		t.Fatal(err)
 	}

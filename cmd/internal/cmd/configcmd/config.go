@@ -25,7 +25,8 @@ const configSynopsis = "where it is, what it sets, and writing it.\n\n" +
 	"theme (auto, light or dark), mouse (true or false), accessible (true or false), demo_rate_limits (the demo's\n" +
 	"request buckets, as --rate-limits), accounts (the profiles whose reservations the listings\n" +
 	"show together; --profile a,b does the same) and organization (true: they are the whole\n" +
-	"organization, whose 256-instance cap is shown). The flags of the same names win.\n\n" +
+	"organization, whose 256-instance cap is shown), state (where what gpublock has done is kept:\n" +
+	"s3://BUCKET/PREFIX for a team, as --state). The flags of the same names win.\n\n" +
 	"Exit status: 0 ok, 1 the file could not be written, 2 bad usage or a damaged file."
 
 // configTemplate is the file `config init` writes when there is nothing to move.
@@ -43,6 +44,7 @@ const configTemplate = `# gpublock configuration (gpublock config show checks it
 # mouse: true              # false leaves the mouse to the terminal
 # accessible: false         # true: screen readers and braille displays (--accessible)
 # demo_rate_limits: aws    # the demo at AWS's request pace (10 searches at once, then 0.15/s)
+# state: s3://team-bucket/gpublock   # a team's shared records (default: $XDG_STATE_HOME/gpublock)
 # organization: true       # the accounts below are the organization's whole set (its 256-instance cap)
 # accounts:                # list every account's reservations; search and spend in the first
 #   - {profile: ml-prod, regions: [us-east-1, us-west-2]}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gpublock/gpublock/aws/autoextend"
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
@@ -167,6 +168,15 @@ func journalRows(entries []source.JournalEntry, region string) []Row {
 		if region != "" && e.Region != region {
 			continue
 		}
+		if e.Phase == "decision" {
+			// An auto-extension decision is a row of its own: taken (the extension's intent
+			// and outcome follow it), declined, or what became of it.
+			rows = append(rows, Row{RequestId: e.Key, Time: printers.RFC3339(e.Time), Action: e.Action, Account: e.Account,
+				Region: e.Region, AvailabilityZone: e.Zone, InstanceType: e.Type, InstanceCount: e.Count, EndDate: journalTime(e.End),
+				UpfrontFee: e.Fee, CurrencyCode: e.Currency, OfferingId: e.Offering, CapacityReservationId: e.Target,
+				Outcome: e.Outcome, Error: source.Redact(e.Error)})
+			continue
+		}
 		i, ok := index[e.RequestID]
 		if !ok {
 			if e.Phase != "intent" {
@@ -248,6 +258,8 @@ func journalAction(a string) string {
 		return "plan purchase"
 	case "ExtendTrainingPlan":
 		return "plan extension"
+	case autoextend.Action:
+		return "auto-extend decision"
 	}
 	return a
 }

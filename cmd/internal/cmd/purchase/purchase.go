@@ -163,6 +163,12 @@ func purchaseRun(ctx context.Context, a *Options) int {
 		return cmdutil.BackendFailure(stderr, "purchase", err)
 	}
 	region := a.AWS.OneRegion(client)
+	if lookup && show.checkRegion != nil {
+		// Before the spend path reads this account's records, which asks STS whose they are.
+		if err := show.checkRegion(a, region); err != nil {
+			return cmdutil.ReportUsage(stderr, "purchase", err)
+		}
+	}
 	in := source.Intent{Kind: source.SpendPurchase, Offering: model.Offering{Source: srcID, ID: offeringID, Region: region},
 		Platform: a.platform, Tags: a.tags, CheckOnly: a.dryRun, Again: a.again}
 	var listed *listing // the earlier search whose window found the offering, if the flags' did not
@@ -235,6 +241,9 @@ type purchaseShow struct {
 	what    string                     // in the questions: "Capacity Block", "training plan"
 	idField string                     // the offering id's field in a dry run's JSON
 	bought  func(result string) string // what an interrupted run bought, by its journal result
+	// checkRegion is the source's rule of the region alone, checked before anything is
+	// asked of the backend (nil: none).
+	checkRegion func(a *Options, region string) error
 	// check is the source's rules of the search that finds the offering again, in region.
 	check     func(a *Options, q model.Query, region string, now time.Time) error
 	notListed func(client *awsapi.Client, id string, seen int, region string) error
@@ -246,11 +255,9 @@ type purchaseShow struct {
 var purchaseShows = map[model.Source]purchaseShow{
 	model.SourceCapacityBlock: {
 		what: "Capacity Block", idField: "CapacityBlockOfferingId",
-		bought: func(r string) string { return "reservation " + r },
+		bought:      func(r string) string { return "reservation " + r },
+		checkRegion: func(a *Options, region string) error { return a.AWS.DefaultRegionError(region) },
 		check: func(a *Options, q model.Query, region string, now time.Time) error {
-			if err := a.AWS.DefaultRegionError(region); err != nil {
-				return err
-			}
 			if err := q.Validate(now); err != nil {
 				return cmdutil.QueryUsage(err)
 			}

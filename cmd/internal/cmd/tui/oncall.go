@@ -9,6 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/gpublock/gpublock/aws/atstart"
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/notify"
 	"github.com/gpublock/gpublock/aws/source"
@@ -29,6 +30,7 @@ type tuiOncall struct {
 	regions   []string
 	several   bool // several accounts are listed: a warning names its block's account
 	notifier  atomic.Pointer[notify.Notifier]
+	client    atomic.Pointer[awsapi.Client] // whose attached launches keep a block from being idle
 	once      sync.Once
 	saidState atomic.Bool
 }
@@ -62,6 +64,9 @@ func (t *tuiOncall) apply(opts *ui.Options) {
 		if n == nil {
 			return nil // not connected yet: there are no blocks to warn of either
 		}
+		if c := t.client.Load(); w.Kind == model.WarnIdle && c != nil && atstart.Waiting(c, b) {
+			return nil // its attached launch fills it at the next round: not idle
+		}
 		e := notify.EventOf(b, w, now)
 		if t.several {
 			e = e.NamingAccount()
@@ -81,8 +86,9 @@ func (t *tuiOncall) apply(opts *ui.Options) {
 // connected opens the notifier on the client's state directory.
 func (t *tuiOncall) connected(c *awsapi.Client) {
 	t.once.Do(func() {
+		t.client.Store(c)
 		nc := t.settings.Notify
-		nc.StatePath, nc.Backoff = cmdutil.NotifyStatePath(c), t.backoff
+		nc.State, nc.Backoff = cmdutil.NotifyState(c), t.backoff
 		if n, err := notify.New(nc); err == nil { // checked when the flags were read
 			t.notifier.Store(n)
 		}

@@ -142,6 +142,9 @@ type OrderFill struct {
 	// Recovered: the reply was lost, or the buyer was stopped, and the purchase was found
 	// by its request tag.
 	Recovered bool `json:",omitempty"`
+	// ThenDone: what the order asked to do once bought was done (or failed, ThenErr).
+	ThenDone bool   `json:",omitempty"`
+	ThenErr  string `json:",omitempty"`
 }
 
 // CeilingKind is what an order's ceiling is a price of.

@@ -349,8 +349,9 @@ func orderTags(o model.Order) map[string]string {
 	return tags
 }
 
-// OrderTag is the tag that names, on a reservation, the order that bought it.
-const OrderTag = "gpublock:order"
+// OrderTag is the tag that names, on a reservation, the order that bought it. It is not
+// under the reserved gpublock: prefix, which the spend path keeps for its request tag.
+const OrderTag = "gpublock-order"
 
 // refused records the approval command's refusal: the order stays open, or closes as
 // refused when it was placed so.

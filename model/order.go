@@ -68,8 +68,10 @@ type OrderThen struct {
 	Launch      bool   `json:",omitempty"`
 	ImageID     string `json:",omitempty"`
 	LaunchCount int    `json:",omitempty"`
-	// Handoff writes the block's hand-off file to HandoffPath ("" prints it in the list).
+	// Handoff writes the hand-off file of HandoffTool (model/handoff's names) for what
+	// was bought to HandoffPath.
 	Handoff     bool   `json:",omitempty"`
+	HandoffTool string `json:",omitempty"`
 	HandoffPath string `json:",omitempty"`
 	// Notify sends the fill to the notification command and webhook.
 	Notify bool `json:",omitempty"`
@@ -82,9 +84,9 @@ func (t OrderThen) Words() string {
 		out = append(out, "launch "+t.ImageID)
 	}
 	if t.Handoff {
-		s := "handoff"
+		s := "handoff " + t.HandoffTool
 		if t.HandoffPath != "" {
-			s += " " + t.HandoffPath
+			s += " to " + t.HandoffPath
 		}
 		out = append(out, s)
 	}

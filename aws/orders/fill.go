@@ -401,7 +401,7 @@ func (f *Filler) filled(id, requestID string, fill model.OrderFill) (model.Order
 	if err != nil {
 		return o, err
 	}
-	f.say("order %s: FILLED: %s × %d in %s, %s – %s UTC, fee %s (reservation %s, request tag %s)", id, fill.Offering.InstanceType, fill.Offering.Count,
+	f.say("order %s: FILLED: %s × %d in %s, %s – %s, fee %s (reservation %s, request tag %s)", id, fill.Offering.InstanceType, fill.Offering.Count,
 		fill.Offering.AvailabilityZone, fill.Offering.Start.Format(model.TimeFormat), fill.Offering.End.Format(model.TimeFormat), fill.Offering.Fee.Dollars(),
 		strings.Join(fill.Reservations, ", "), fill.RequestID)
 	return o, nil
@@ -409,7 +409,7 @@ func (f *Filler) filled(id, requestID string, fill model.OrderFill) (model.Order
 
 // approvalEvent is what the approval command is asked on.
 func approvalEvent(o model.Order, off model.Offering, now time.Time) notify.Event {
-	return notify.Event{Text: fmt.Sprintf("gpublock: order %s: buy %s × %d in %s, %s – %s UTC, for %s ($%s per accelerator-hour of the usable hours; ceiling %s)?",
+	return notify.Event{Text: fmt.Sprintf("gpublock: order %s: buy %s × %d in %s, %s – %s, for %s ($%s per accelerator-hour of the usable hours; ceiling %s)?",
 		o.ID, off.InstanceType, off.Count, off.AvailabilityZone, off.Start.UTC().Format(model.TimeFormat), off.End.UTC().Format(model.TimeFormat),
 		off.Fee.Dollars(), off.UsableAcceleratorHourlyRate(), o.Ceiling),
 		Key: "order/" + o.ID + "/approve/" + off.ID, Kind: KindApproval, Region: off.Region, AvailabilityZone: off.AvailabilityZone,

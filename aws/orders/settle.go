@@ -157,7 +157,7 @@ func (f *Filler) thenWith(ctx context.Context, o model.Order, blocks []model.Blo
 	fill := o.Filled
 	if f.Notify != nil {
 		// The notifier sends one event per key once, whoever asks.
-		f.Notify(notify.Event{Text: fmt.Sprintf("gpublock: order %s filled: %s × %d in %s, %s – %s UTC, fee %s, reservation %s",
+		f.Notify(notify.Event{Text: fmt.Sprintf("gpublock: order %s filled: %s × %d in %s, %s – %s, fee %s, reservation %s",
 			o.ID, fill.Offering.InstanceType, fill.Offering.Count, fill.Offering.AvailabilityZone, fill.Offering.Start.Format(model.TimeFormat),
 			fill.Offering.End.Format(model.TimeFormat), fill.Offering.Fee.Dollars(), strings.Join(fill.Reservations, ", ")),
 			Key: "order/" + o.ID + "/filled", Kind: KindFilled, ReservationID: strings.Join(fill.Reservations, ","), Region: fill.Offering.Region,

@@ -55,6 +55,10 @@ type Filler struct {
 	Stop func(id string, s Step) bool
 	// Then does what an order asks once bought (nil: nothing besides the notification).
 	Then func(ctx context.Context, o model.Order, blocks []model.Block) error
+	// SearchEvery is the least time, on the backend's clock, between two searches for one
+	// order by any gpublock sharing the store (0: every round): orders share AWS's request
+	// buckets with every other search.
+	SearchEvery time.Duration
 }
 
 func (f *Filler) now() time.Time {
@@ -141,6 +145,9 @@ func (f *Filler) Fill(ctx context.Context, id string) (model.Order, error) {
 			o.State, o.Closed, o.Why = model.OrderExpired, now.UTC(), "expired at "+o.Expires.UTC().Format(model.TimeFormat)+" with nothing bought"
 			return nil
 		})
+	}
+	if f.SearchEvery > 0 && !o.LastSearch.IsZero() && now.Sub(o.LastSearch) < f.SearchEvery {
+		return o, nil // searched lately, here or by another watcher
 	}
 	if f.stop(id, StepSearch) {
 		return o, ErrStopped
@@ -371,6 +378,12 @@ func (f *Filler) refused(o model.Order, off model.Offering, why string, now time
 		return o, ignoreClaimed(err)
 	}
 	f.say("order %s: not bought: %s", o.ID, sentence)
+	if f.Notify != nil {
+		e := approvalEvent(o, off, now)
+		e.Kind, e.Key, e.Reason = KindRefused, "order/"+o.ID+"/refused/"+off.ID, why
+		e.Text = "gpublock: order " + o.ID + ": not bought: " + sentence
+		f.Notify(e)
+	}
 	return o, nil
 }
 
@@ -420,4 +433,5 @@ func approvalEvent(o model.Order, off model.Offering, now time.Time) notify.Even
 const (
 	KindApproval = "order-approval"
 	KindFilled   = "order-filled"
+	KindRefused  = "order-refused"
 )

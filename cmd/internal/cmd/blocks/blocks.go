@@ -14,6 +14,7 @@ import (
 	"github.com/gpublock/gpublock/aws/autoextend"
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/notify"
+	"github.com/gpublock/gpublock/aws/orders"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/cmd/internal/config"
@@ -101,6 +102,7 @@ type Options struct {
 	// accounts), is the backend over them, whose listing is every account's.
 	accounts source.Backend
 	notifier *notify.Notifier
+	filler   *orders.Filler // of the orders (orders.go), made once
 	mu       sync.Mutex
 	reports  []string // the notifier's failures, printed by the command's own goroutine
 	// service, when the watcher runs as a service (`gpublock watch`), logs its events and
@@ -329,6 +331,9 @@ func (a *Options) refresh(ctx context.Context, client *awsapi.Client, regions []
 		}
 	}
 	a.autoExtend(ctx, client, all, now, stderr)
+	if a.watch {
+		a.fillOrders(ctx, client, stderr)
+	}
 	if a.warnWithin > 0 {
 		if ending := a.moment.Within(all, now, a.warnWithin); len(ending) > 0 {
 			for _, b := range ending {

@@ -113,7 +113,7 @@ func NewCmdOrder(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
 	fs.StringVar(&a.approveCmd, "approve-cmd", "", "ask this shell `command` before buying (the offering as JSON on stdin); only exit 0 within 2 minutes approves")
 	fs.StringVar(&a.onRefusal, "on-refusal", "keep", "when --approve-cmd refuses: `keep` the order open for the next offering, or close it")
 	fs.Var(a.tags, "tag", "tag `KEY=VALUE` for the reservation bought (repeatable, or several: team=ml,project=llm)")
-	fs.StringSliceVar(&a.then, "then", nil, "once bought: `launch` (attach a launch at the block's start; needs --image), handoff (needs --handoff-for and --handoff-file), notify")
+	fs.StringSliceVar(&a.then, "then", nil, "once bought: `launch` (attach a launch at the block's start; needs --image), handoff (needs --handoff-for and --handoff-file), notify (every fill is notified to the watcher's --notify-cmd and --notify-url anyway)")
 	fs.StringVar(&a.image, "image", "", "with --then launch: the `AMI` to launch at the start")
 	fs.IntVar(&a.launchCount, "launch-count", 0, "with --then launch: how many instances (default: the block's count)")
 	fs.StringVar(&a.handoffFor, "handoff-for", "", "with --then handoff: the `tool` whose file to write ("+toolNames()+")")
@@ -426,7 +426,7 @@ func PrintList(w io.Writer, os []model.Order, now time.Time) {
 			if o.Best.Within {
 				mark = "within"
 			}
-			best = fmt.Sprintf("$%s/accel-h %s (%s, %s %s) %s", o.Best.Rate.Rate(), o.Best.Fee.Dollars(), o.Best.InstanceType, o.Best.AvailabilityZone, o.Best.Start.Format("01-02"), mark)
+			best = fmt.Sprintf("%s/accel-h %s (%s, %s %s) %s", o.Best.Rate.Rate(), o.Best.Fee.Dollars(), o.Best.InstanceType, o.Best.AvailabilityZone, o.Best.Start.Format("01-02"), mark)
 		}
 		note := o.Why
 		switch {

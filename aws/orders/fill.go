@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -83,6 +84,22 @@ func (f *Filler) owner() string {
 	return fmt.Sprintf("%s/%d", host, os.Getpid())
 }
 
+// ownerGone reports whether the claimant owner (host/pid, as owner names one) was a
+// process of this machine that is gone (killed, crashed): its claim is settled at once
+// rather than after its lease. Another machine's claim waits for its lease.
+func ownerGone(owner string) bool {
+	host, pidText, ok := strings.Cut(owner, "/")
+	if !ok {
+		return false
+	}
+	me, err := os.Hostname()
+	pid, perr := strconv.Atoi(pidText)
+	if err != nil || perr != nil || host != me || pid <= 0 || pid == os.Getpid() {
+		return false
+	}
+	return processGone(pid)
+}
+
 func (f *Filler) say(format string, args ...any) {
 	if f.Say != nil {
 		f.Say(source.Redact(fmt.Sprintf(format, args...)))
@@ -126,7 +143,7 @@ func (f *Filler) Fill(ctx context.Context, id string) (model.Order, error) {
 		return o, nil
 	}
 	if o.Claim != nil {
-		if o.Claim.Owner != f.owner() && o.Claim.Live(f.now()) {
+		if o.Claim.Owner != f.owner() && o.Claim.Live(f.now()) && !ownerGone(o.Claim.Owner) {
 			return o, nil // another gpublock is buying for it
 		}
 		// A claim of this gpublock's, or of one whose lease ran out: what its purchase did

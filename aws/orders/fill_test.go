@@ -410,3 +410,22 @@ func TestCancel(t *testing.T) {
 		t.Error("cancelled twice")
 	}
 }
+
+// A claim of a process of this machine that is gone is settled at once, not after its lease.
+func TestClaimOfADeadProcessIsSettledAtOnce(t *testing.T) {
+	w := newWorld(t)
+	a, b := w.watcher(t, "a", nil), w.watcher(t, "b", nil)
+	c, best, _ := market(t, a)
+	o := place(t, a, c, nil)
+	host, _ := os.Hostname()
+	a.Owner = host + "/999999999" // no such process
+	a.Stop = func(_ string, s Step) bool { return s == StepReplied }
+	if _, err := a.Fill(context.Background(), o.ID); err != ErrStopped {
+		t.Fatal(err)
+	}
+	// b's clock has not moved: the lease holds, but its owner is gone.
+	if _, err := b.Fill(context.Background(), o.ID); err != nil {
+		t.Fatal(err)
+	}
+	checkFilledOnce(t, w, b, o.ID, best, c)
+}

@@ -429,3 +429,54 @@ func TestClaimOfADeadProcessIsSettledAtOnce(t *testing.T) {
 	}
 	checkFilledOnce(t, w, b, o.ID, best, c)
 }
+
+// On the emulator's clock moved six hours a round, an order whose ceiling the market does
+// not meet at first is filled once it does, by whichever of two watchers searches then,
+// with the offering the rule names at that moment; a watcher that comes after a search
+// within SearchEvery does not search again.
+func TestOrderFillsWhenTheMarketComesWithinTheCeiling(t *testing.T) {
+	w := newWorld(t)
+	a, b := w.watcher(t, "a", nil), w.watcher(t, "b", nil)
+	a.SearchEvery, b.SearchEvery = time.Hour, time.Hour
+	_, first, _ := market(t, a)
+	// A cent under the best offering now: nothing is bought until the market moves.
+	c := model.Ceiling{Kind: model.PerAcceleratorHour, Amount: first.UsableAcceleratorHourlyRate().Sub(model.MoneyFromCents(1))}
+	o := place(t, a, c, func(o *model.Order) { o.Expires = simtest.Start.Add(10 * 24 * time.Hour) })
+	searches := func() int {
+		return w.rc.Count(func(r simtest.Recorded) bool { return r.Action == "DescribeCapacityBlockOfferings" })
+	}
+	for round := 0; round < 20; round++ {
+		offs, err := a.search(context.Background(), model.Order{Query: doneQuery()}, w.sim.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := model.PickForOrder(offs, c, nil)
+		got, err := a.Fill(context.Background(), o.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := searches()
+		if again, err := b.Fill(context.Background(), o.ID); err != nil || searches() != before || again.State != got.State {
+			t.Fatalf("round %d: the second watcher searched again (%d calls) or saw another state (%s, %v)", round, searches()-before, again.State, err)
+		}
+		switch {
+		case got.State == model.OrderFilled:
+			if !want.Within || got.Filled.Offering.ID != want.Buy.ID {
+				t.Fatalf("round %d: filled with %s, want the rule's %+v", round, got.Filled.Offering.ID, want.Buy.ID)
+			}
+			if round == 0 {
+				t.Fatal("filled at once under a ceiling below the market")
+			}
+			if n := purchases(w); n != 1 {
+				t.Fatalf("%d purchases, want 1", n)
+			}
+			return
+		case want.Within:
+			t.Fatalf("round %d: %s is within the ceiling, and the order is %s (%s)", round, want.Buy.ID, got.State, got.Why)
+		case got.Best == nil || !strings.Contains(got.Why, "above the ceiling"):
+			t.Fatalf("round %d: the order says %q, best %+v", round, got.Why, got.Best)
+		}
+		w.sim.Advance(6 * time.Hour)
+	}
+	t.Fatal("the market never came within the ceiling in 5 days of the emulator's clock")
+}

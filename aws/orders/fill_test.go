@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -12,10 +13,12 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 
+	"github.com/gpublock/gpublock/aws/atstart"
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/internal/simtest"
+	"github.com/gpublock/gpublock/aws/notify"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/aws/spend"
 	"github.com/gpublock/gpublock/model"
@@ -479,4 +482,43 @@ func TestOrderFillsWhenTheMarketComesWithinTheCeiling(t *testing.T) {
 		w.sim.Advance(6 * time.Hour)
 	}
 	t.Fatal("the market never came within the ceiling in 5 days of the emulator's clock")
+}
+
+// Once bought, the order's Then is done once: a launch attached to the block's start and
+// the hand-off file written; the fill is notified once.
+func TestThenAttachesALaunchAndWritesTheHandoff(t *testing.T) {
+	w := newWorld(t)
+	a := w.watcher(t, "a", nil)
+	a.Then = ThenOf(a.api)
+	var events []string
+	a.Notify = func(e notify.Event) { events = append(events, e.Kind) }
+	c, _, _ := market(t, a)
+	path := filepath.Join(t.TempDir(), "karpenter.yaml")
+	o := place(t, a, c, func(o *model.Order) {
+		o.Then = model.OrderThen{Launch: true, ImageID: "ami-0123456789abcdef0", LaunchCount: 1, Handoff: true, HandoffTool: "karpenter", HandoffPath: path, Notify: true}
+	})
+	got, err := a.Fill(context.Background(), o.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.State != model.OrderFilled || !got.Filled.ThenDone || got.Filled.ThenErr != "" {
+		t.Fatalf("order %s, fill %+v", got.State, got.Filled)
+	}
+	ls, err := atstart.List(a.api)
+	if err != nil || len(ls) != 1 || ls[0].ReservationID != got.Filled.Reservations[0] || ls[0].Spec.ImageID != "ami-0123456789abcdef0" || ls[0].State != atstart.Pending {
+		t.Fatalf("attached launches %+v, %v", ls, err)
+	}
+	if b, err := os.ReadFile(path); err != nil || !strings.Contains(string(b), got.Filled.Reservations[0]) {
+		t.Fatalf("hand-off file: %v\n%s", err, b)
+	}
+	// Another round does nothing more.
+	if _, err := a.Fill(context.Background(), o.ID); err != nil {
+		t.Fatal(err)
+	}
+	if ls, _ := atstart.List(a.api); len(ls) != 1 {
+		t.Errorf("%d launches attached after another round", len(ls))
+	}
+	if strings.Join(events, ",") != KindFilled {
+		t.Errorf("notified %v, want one %s", events, KindFilled)
+	}
 }

@@ -21,6 +21,12 @@ import (
 // AWS by its request tag once the lease is over.
 const DefaultLease = 10 * time.Minute
 
+// DefaultSearchEvery is the least time, on the backend's clock, between two searches for
+// one order by the watchers sharing a store: an order's search is a few calls per region,
+// type and length, from the request buckets (10 calls, 0.15 a second, per region) every
+// other search draws on too.
+const DefaultSearchEvery = 5 * time.Minute
+
 // Step is a point of a fill where a process may die; Filler.Stop is asked at each, and
 // tests stop there as a kill -9 would.
 type Step string

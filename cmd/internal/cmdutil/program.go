@@ -9,6 +9,7 @@ import (
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/aws/notify"
+	"github.com/gpublock/gpublock/aws/orders"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/aws/spend"
 	"github.com/gpublock/gpublock/aws/trainingplans"
@@ -76,4 +77,21 @@ func FireAttached(ctx context.Context, c *awsapi.Client, n *notify.Notifier, say
 		return nil // no Capacity Blocks in this build: nothing can have been attached
 	}
 	return atstart.Fire(ctx, c, src, SpendPath(c), n, say)
+}
+
+// OrderFiller is the fill step of the orders of c's account, as every watcher takes it
+// (blocks --watch, gpublock watch, an open TUI): the program's sources, the one spend path,
+// the fills and refusals sent through n (nil: nowhere), what the orders ask once bought, and
+// one search per order every orders.DefaultSearchEvery; say is told what each round did.
+func OrderFiller(ctx context.Context, c *awsapi.Client, n *notify.Notifier, say func(string)) (*orders.Filler, error) {
+	book, err := orders.Open(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	f := &orders.Filler{Client: c, Sources: SourcesOver(c), Spend: SpendPath(c), Book: book, Then: orders.ThenOf(c),
+		SearchEvery: orders.DefaultSearchEvery, Say: say}
+	if n != nil {
+		f.Notify = func(e notify.Event) { n.Send(e) }
+	}
+	return f, nil
 }

@@ -68,7 +68,7 @@ func (d Place) Update(msg tea.Msg) (dialog.Dialog, tea.Cmd, bool) {
 		if msg.err == nil {
 			d.placed = &msg.order
 			return d, func() tea.Msg {
-				return dialog.RootMsg{Flash: "Placed order " + msg.order.ID + ": a watcher (blocks --watch, gpublock watch) fills it."}
+				return dialog.RootMsg{Flash: "Placed order " + msg.order.ID + ": this TUI, or any watcher (blocks --watch, gpublock watch), fills it."}
 			}, false
 		}
 		return d, nil, false
@@ -213,7 +213,7 @@ func (d Place) View(width, height int) string {
 		switch d.m.Phase() {
 		case spend.Done:
 			if d.placed != nil {
-				add(th.OK.Render, "Placed "+d.placed.ID+". A watcher (blocks --watch, gpublock watch) fills it; enter or esc closes.")
+				add(th.OK.Render, "Placed "+d.placed.ID+". This TUI, or any watcher (blocks --watch, gpublock watch), fills it; enter or esc closes.")
 			} else if d.m.Failure != nil {
 				add(th.Error.Render, "Not placed: "+d.m.Failure.Error())
 			}

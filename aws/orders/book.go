@@ -100,6 +100,9 @@ func Check(o model.Order, now time.Time) error {
 	if o.Then.Launch && strings.TrimSpace(o.Then.ImageID) == "" {
 		return errors.New("--then launch needs --image AMI_ID")
 	}
+	if _, ok := o.Tags[OrderTag]; ok {
+		return fmt.Errorf("the tag %s is the order's own: it names the order that bought a reservation", OrderTag)
+	}
 	return model.CheckTags(o.Tags)
 }
 

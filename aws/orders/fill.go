@@ -372,10 +372,11 @@ func (f *Filler) askFresh(o model.Order, src source.Source, picked model.Offerin
 
 // orderTags are the order's tags and the order's id, which the reservation carries.
 func orderTags(o model.Order) map[string]string {
-	tags := map[string]string{OrderTag: o.ID}
+	tags := map[string]string{}
 	for k, v := range o.Tags {
 		tags[k] = v
 	}
+	tags[OrderTag] = o.ID
 	return tags
 }
 

@@ -46,6 +46,7 @@ func TestBadOrdersAreUsageErrorsAndPlaceNothing(t *testing.T) {
 		{append(want, "--max-fee", "1000", "--then", "dance"), "launch, handoff or notify"},
 		{append(want, "--max-fee", "1000", "--on-refusal", "close"), "--approve-cmd"},
 		{append(want, "--max-fee", "1000", "--expires", "-1d"), "expire"},
+		{append(want, "--max-fee", "1000", "--tag", "gpublock-order=x"), "the order's own"},
 		{[]string{"--list", "--cancel", "ord-1"}, "alone"},
 		{[]string{"--list", "--max-fee", "1"}, "no order flags"},
 	} {

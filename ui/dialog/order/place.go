@@ -159,27 +159,6 @@ func (d Place) send() tea.Cmd {
 	}
 }
 
-// Facts are the order's facts as the confirmation lists them: the rule and the worst case
-// among them.
-func Facts(o model.Order, account string, now time.Time, loc *time.Location) []model.Fact {
-	q := o.Query
-	out := []model.Fact{
-		{Label: "Account", Value: account},
-		{Label: "Capacity", Value: fmt.Sprintf("%s × %d", strings.Join(q.InstanceTypes, " or "), q.Count)},
-		{Label: "Length", Value: q.Durations.String()},
-		{Label: "Window", Value: q.Start.UTC().Format(model.TimeFormat) + " – " + q.End.UTC().Format(model.TimeFormat)},
-		{Label: "Regions", Value: strings.Join(q.Regions, ", ")},
-		{Label: "Ceiling", Value: o.Ceiling.String() + " of the usable hours"},
-		{Label: "Rule", Value: model.OrderRule},
-		{Label: "Worst case", Value: o.Ceiling.WorstCase(q, o.MaxSpend).Dollars() + ": the most this order can cost"},
-		{Label: "Expires", Value: model.BothTimes(o.Expires, loc) + " (in " + model.ShortSpan(o.Expires.Sub(now)) + ")"},
-	}
-	if o.MaxSpend != nil {
-		out = append(out, model.Fact{Label: "Max spend", Value: o.MaxSpend.Dollars()})
-	}
-	return out
-}
-
 func (d Place) View(width, height int) string {
 	th := d.env.Theme
 	cw := max(1, min(width, dialog.MaxWidth)-2)
@@ -206,10 +185,11 @@ func (d Place) View(width, height int) string {
 	if d.field == 2 {
 		lines = append(lines, "")
 		account := d.env.Account()
-		for _, f := range Facts(d.order, account, d.env.Now(), d.env.Location) {
-			add(th.Value.Render, fmt.Sprintf("%-11s %s", f.Label+":", f.Value))
+		facts := model.OrderFacts(d.order, account, d.env.Now(), d.env.Location)
+		for _, f := range facts.Lines {
+			add(th.Value.Render, f.Label+": "+f.Value)
 		}
-		add(th.Warning.Render, "What a watcher buys for this order: "+model.Irrevocable)
+		add(th.Warning.Render, facts.Final)
 		switch d.m.Phase() {
 		case spend.Done:
 			if d.placed != nil {

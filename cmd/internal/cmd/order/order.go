@@ -311,7 +311,7 @@ func (a *Options) runPlace(ctx context.Context, format cmdutil.OutputFormat) int
 		return 1
 	}
 	spending.SummaryHead(stderr, "ORDER", info)
-	spending.PrintFacts(stderr, Facts(o, id.Account, now))
+	spending.PrintFacts(stderr, model.OrderFacts(o, id.Account, now, time.Local))
 	if !spending.Confirmed(ctx, a.IO, "order", a.yes, "Place this order?", "buy", "ordered") {
 		return 1
 	}
@@ -330,39 +330,6 @@ func (a *Options) runPlace(ctx context.Context, format cmdutil.OutputFormat) int
 	fmt.Fprintf(stderr, "gpublock order: placed %s. Watchers fill it: %s (or gpublock watch); see %s.\n", o.ID,
 		client.NextStep("blocks", "", "--watch"), client.NextStep("order", "", "--list"))
 	return 0
-}
-
-// Facts are what placing an order shows before the typed word: what it buys, under which
-// ceiling and rule, the worst case, and that a purchase cannot be undone.
-func Facts(o model.Order, account string, now time.Time) model.Facts {
-	q := o.Query
-	worst := o.Ceiling.WorstCase(q, o.MaxSpend)
-	lines := []model.Fact{
-		{Label: "Account", Value: account},
-		{Label: "Capacity", Value: fmt.Sprintf("%s × %d", strings.Join(q.InstanceTypes, " or "), q.Count)},
-		{Label: "Length", Value: q.Durations.String()},
-		{Label: "Window", Value: q.Start.UTC().Format(model.TimeFormat) + " – " + q.End.UTC().Format(model.TimeFormat)},
-		{Label: "Regions", Value: strings.Join(q.Regions, ", ")},
-		{Label: "Ceiling", Value: o.Ceiling.String() + " of the usable hours"},
-		{Label: "Rule", Value: model.OrderRule},
-		{Label: "Worst case", Value: worst.Dollars() + ": the most this order can cost"},
-		{Label: "Expires", Value: model.BothTimes(o.Expires, time.Local) + " (in " + model.ShortSpan(o.Expires.Sub(now)) + ")"},
-	}
-	if o.MaxSpend != nil {
-		lines = append(lines, model.Fact{Label: "Max spend", Value: o.MaxSpend.Dollars()})
-	}
-	if o.ApproveCmd != "" {
-		after := "stays open"
-		if o.CloseOnRefusal {
-			after = "closes"
-		}
-		lines = append(lines, model.Fact{Label: "Approval", Value: o.ApproveCmd + " (a refusal: the order " + after + ")"})
-	}
-	if len(o.Tags) > 0 {
-		lines = append(lines, model.Fact{Label: "Tags", Value: tagFlag(o.Tags).String()})
-	}
-	lines = append(lines, model.Fact{Label: "Then", Value: o.Then.Words()})
-	return model.Facts{Lines: lines, Final: "What a watcher buys for this order: " + model.Irrevocable}
 }
 
 func (a *Options) runCancel(ctx context.Context) int {

@@ -44,3 +44,23 @@ func OrderFacts(o Order, account string, now time.Time, loc *time.Location) Fact
 	lines = append(lines, Fact{Label: "Then", Value: o.Then.Words()})
 	return Facts{Lines: lines, Final: "What a watcher buys for this order: " + Irrevocable}
 }
+
+// OrderNote is what an order bought, what it is buying, or why it has not bought, in the
+// words `order --list` and the TUI's orders list both say.
+func OrderNote(o Order) string {
+	switch {
+	case o.State == OrderFilled && o.Filled != nil:
+		f := o.Filled.Offering
+		s := fmt.Sprintf("Bought %s × %d in %s, %s – %s, fee %s: %s.", f.InstanceType, f.Count, f.AvailabilityZone,
+			f.Start.Format(TimeFormat), f.End.Format(TimeFormat), f.Fee.Dollars(), strings.Join(o.Filled.Reservations, ", "))
+		if o.Filled.ThenErr != "" {
+			s += " Then failed: " + o.Filled.ThenErr
+		}
+		return s
+	case o.State == OrderFilling && o.Claim != nil:
+		return fmt.Sprintf("Being bought: %s (request tag %s), by %s.", o.Claim.Offering.ID, o.Claim.RequestID, o.Claim.Owner)
+	case o.Why != "":
+		return o.Why
+	}
+	return "Waiting for a watcher's search."
+}

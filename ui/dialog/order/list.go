@@ -161,20 +161,6 @@ func Row(o model.Order, now time.Time) string {
 	return fmt.Sprintf("%s  %-9s %s × %d %s  ≤ %s  %s  %s", o.ID, o.State, strings.Join(o.Query.InstanceTypes, "|"), o.Query.Count, o.Query.Durations, o.Ceiling, expires, best)
 }
 
-// Note is what an order bought, or why it has not.
-func Note(o model.Order) string {
-	switch {
-	case o.State == model.OrderFilled && o.Filled != nil:
-		return fmt.Sprintf("Bought %s × %d in %s, %s – %s, fee %s: %s.", o.Filled.Offering.InstanceType, o.Filled.Offering.Count, o.Filled.Offering.AvailabilityZone,
-			o.Filled.Offering.Start.Format(model.TimeFormat), o.Filled.Offering.End.Format(model.TimeFormat), o.Filled.Offering.Fee.Dollars(), strings.Join(o.Filled.Reservations, ", "))
-	case o.State == model.OrderFilling && o.Claim != nil:
-		return fmt.Sprintf("Being bought: %s (request tag %s), by %s.", o.Claim.Offering.ID, o.Claim.RequestID, o.Claim.Owner)
-	case o.Why != "":
-		return o.Why
-	}
-	return "Waiting for a watcher's search."
-}
-
 func (l List) View(width, height int) string {
 	th := l.env.Theme
 	cw := max(1, min(width, dialog.MaxWidth)-2)
@@ -196,7 +182,7 @@ func (l List) View(width, height int) string {
 		row := ansi.Truncate(Row(o, l.now), cw, "…")
 		if i == l.cursor {
 			lines = append(lines, th.Selected.Render(row))
-			add(th.Muted.Render, "  "+Note(o))
+			add(th.Muted.Render, "  "+model.OrderNote(o))
 			continue
 		}
 		lines = append(lines, row)

@@ -395,17 +395,7 @@ func PrintList(w io.Writer, os []model.Order, now time.Time) {
 			}
 			best = fmt.Sprintf("%s/accel-h %s (%s, %s %s) %s", o.Best.Rate.Rate(), o.Best.Fee.Dollars(), o.Best.InstanceType, o.Best.AvailabilityZone, o.Best.Start.Format("01-02"), mark)
 		}
-		note := o.Why
-		switch {
-		case o.State == model.OrderFilled && o.Filled != nil:
-			note = fmt.Sprintf("bought %s %s × %d, fee %s, reservation %s", o.Filled.Offering.AvailabilityZone, o.Filled.Offering.InstanceType,
-				o.Filled.Offering.Count, o.Filled.Offering.Fee.Dollars(), strings.Join(o.Filled.Reservations, ", "))
-			if o.Filled.ThenErr != "" {
-				note += "; then failed: " + o.Filled.ThenErr
-			}
-		case o.State == model.OrderFilling && o.Claim != nil:
-			note = fmt.Sprintf("buying %s (request tag %s, by %s)", o.Claim.Offering.ID, o.Claim.RequestID, o.Claim.Owner)
-		}
+		note := model.OrderNote(o)
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", o.ID, o.State, wants, o.Ceiling, expires, last, best, note)
 	}
 	_ = tw.Flush()

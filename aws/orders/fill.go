@@ -160,12 +160,18 @@ func (f *Filler) Fill(ctx context.Context, id string) (model.Order, error) {
 		}
 	}
 	now := f.Client.Now(ctx)
-	if !now.Before(o.Expires) {
+	// An order whose window can no longer hold its shortest block can never be filled.
+	shortest := time.Duration(o.Query.Durations.MinDays) * 24 * time.Hour
+	if !now.Before(o.Expires) || o.Query.End.Sub(now) < shortest {
+		why := "expired at " + o.Expires.UTC().Format(model.TimeFormat) + " with nothing bought"
+		if now.Before(o.Expires) {
+			why = "its window, to " + o.Query.End.UTC().Format(model.TimeFormat) + ", can no longer hold a " + model.FormatDays(o.Query.Durations.MinDays) + " block; nothing was bought"
+		}
 		return f.change(o.ID, func(o *model.Order) error {
 			if o.State != model.OrderOpen || o.Claim != nil {
 				return errUnchanged
 			}
-			o.State, o.Closed, o.Why = model.OrderExpired, now.UTC(), "expired at "+o.Expires.UTC().Format(model.TimeFormat)+" with nothing bought"
+			o.State, o.Closed, o.Why = model.OrderExpired, now.UTC(), why
 			return nil
 		})
 	}

@@ -522,3 +522,18 @@ func TestThenAttachesALaunchAndWritesTheHandoff(t *testing.T) {
 		t.Errorf("notified %v, want one %s", events, KindFilled)
 	}
 }
+
+// An order whose window can no longer hold its shortest block is closed, not searched for.
+func TestOrderWhoseWindowHasPassedExpires(t *testing.T) {
+	w := newWorld(t)
+	a := w.watcher(t, "a", nil)
+	o := place(t, a, model.Ceiling{Kind: model.PerAcceleratorHour, Amount: model.MustMoney("100")}, func(o *model.Order) {
+		o.Query.End = simtest.Start.Add(3 * 24 * time.Hour)
+		o.Expires = simtest.Start.Add(10 * 24 * time.Hour)
+	})
+	w.sim.Advance(25 * time.Hour) // 47 hours of the window left: no 2-day block fits
+	got, err := a.Fill(context.Background(), o.ID)
+	if err != nil || got.State != model.OrderExpired || !strings.Contains(got.Why, "can no longer hold") || purchases(w) != 0 {
+		t.Fatalf("order %s (%q), %v, %d purchases", got.State, got.Why, err, purchases(w))
+	}
+}

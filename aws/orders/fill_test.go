@@ -3,6 +3,8 @@ package orders
 import (
 	"context"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -535,5 +537,38 @@ func TestOrderWhoseWindowHasPassedExpires(t *testing.T) {
 	got, err := a.Fill(context.Background(), o.ID)
 	if err != nil || got.State != model.OrderExpired || !strings.Contains(got.Why, "can no longer hold") || purchases(w) != 0 {
 		t.Fatalf("order %s (%q), %v, %d purchases", got.State, got.Why, err, purchases(w))
+	}
+}
+
+// A watcher stopped (its context cancelled) while its purchase call is in flight, after EC2
+// carried it out: the spend path looks the purchase up by its tag all the same, and
+// whatever it learnt, the order ends filled once, by it or by the next watcher settling
+// its claim.
+func TestCancelledDuringThePurchaseCallIsSettledByItsTag(t *testing.T) {
+	w := newWorld(t)
+	a, b := w.watcher(t, "a", nil), w.watcher(t, "b", nil)
+	c, best, _ := market(t, a)
+	o := place(t, a, c, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	w.rc.SetIntercept(func(rw http.ResponseWriter, r simtest.Recorded, req *http.Request) bool {
+		if r.Action != "PurchaseCapacityBlock" || r.DryRun {
+			return false
+		}
+		w.sim.ServeHTTP(httptest.NewRecorder(), req) // carried out; the reply never comes
+		cancel()
+		return true
+	})
+	got, _ := a.Fill(ctx, o.ID)
+	w.rc.SetIntercept(nil)
+	if got.State != model.OrderFilled && (got.State != model.OrderFilling || got.Claim == nil) {
+		t.Fatalf("after the cancelled call the order is %s (%q), claim %+v: want filled, or filling under its claim", got.State, got.Why, got.Claim)
+	}
+	b.later()
+	if _, err := b.Fill(context.Background(), o.ID); err != nil {
+		t.Fatal(err)
+	}
+	if o := checkFilledOnce(t, w, b, o.ID, best, c); !o.Filled.Recovered {
+		t.Errorf("fill %+v: want recovered by the tag", o.Filled)
 	}
 }

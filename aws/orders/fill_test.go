@@ -14,6 +14,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"github.com/gpublock/gpublock/aws/atstart"
 	"github.com/gpublock/gpublock/aws/awsapi"
@@ -23,6 +24,7 @@ import (
 	"github.com/gpublock/gpublock/aws/notify"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/aws/spend"
+	"github.com/gpublock/gpublock/aws/store"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -570,5 +572,49 @@ func TestCancelledDuringThePurchaseCallIsSettledByItsTag(t *testing.T) {
 	}
 	if o := checkFilledOnce(t, w, b, o.ID, best, c); !o.Filled.Recovered {
 		t.Errorf("fill %+v: want recovered by the tag", o.Filled)
+	}
+}
+
+// Two machines sharing an S3 prefix (no local state in common): two watchers at once buy
+// the order once, and one killed after the reply is settled by the other once its lease is
+// over.
+func TestTwoMachinesOnS3BuyOnce(t *testing.T) {
+	for _, killed := range []bool{false, true} {
+		w := newWorld(t)
+		s3c := s3.New(s3.Options{Region: "us-east-1", BaseEndpoint: aws.String(w.url), UsePathStyle: true,
+			Credentials: credentials.NewStaticCredentialsProvider("AKIATESTORDERS000001", "orders-test-secret", "")})
+		if _, err := s3c.CreateBucket(context.Background(), &s3.CreateBucketInput{Bucket: aws.String("team")}); err != nil {
+			t.Fatal(err)
+		}
+		onS3 := func(c *awsapi.Config) {
+			c.State, c.JournalDir = store.Location{Bucket: "team", Prefix: "gpublock"}, t.TempDir()
+		}
+		a, b := w.watcher(t, "host-a/1", onS3), w.watcher(t, "host-b/1", onS3)
+		c, best, _ := market(t, a)
+		o := place(t, a, c, nil)
+		if killed {
+			a.Stop = func(_ string, s Step) bool { return s == StepReplied }
+			if _, err := a.Fill(context.Background(), o.ID); err != ErrStopped {
+				t.Fatal(err)
+			}
+			b.later()
+		}
+		var wg sync.WaitGroup
+		for _, f := range []*watcher{a, b} {
+			wg.Go(func() {
+				if err := f.FillAll(context.Background()); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		wg.Wait()
+		if !killed {
+			checkFilledOnce(t, w, a, o.ID, best, c)
+			continue
+		}
+		// The killed machine's claim is settled by the other (a's own next round may do it too).
+		if got := checkFilledOnce(t, w, b, o.ID, best, c); !got.Filled.Recovered {
+			t.Errorf("killed: fill %+v, want recovered by the tag", got.Filled)
+		}
 	}
 }

@@ -43,6 +43,8 @@ const blocksLong = "Lists the account's Capacity Blocks: each block's state, zon
 	"path of gpublock extend, at most once per block and lead (the journal remembers); --approve-cmd\n" +
 	"is asked first (exit 0 approves). Each decision, taken or declined, is on stderr, in the journal and\n" +
 	"notified.\n" +
+	"With --watch, every refresh also fills the open orders (gpublock order): each is searched for\n" +
+	"at most every 5 minutes, and bought once when an offering is within its ceiling.\n" +
 	"--watch reprints the list on every refresh until interrupted (Ctrl-C); with -o json or csv\n" +
 	"each refresh prints a whole document; in a table each refresh's first line names the regions\n" +
 	"that failed. --warn-within D names on stderr every active block whose --warn-of moment comes\n" +

@@ -31,6 +31,7 @@ type (
 	Faults       = simcore.Faults
 	RateLimits   = simcore.RateLimits
 	PaymentDelay = simcore.PaymentDelay
+	PriceDrop    = simcore.PriceDrop
 	// Protocol is another AWS protocol served on the emulator's port, sharing its core.
 	Protocol = simcore.Protocol
 )
@@ -75,6 +76,9 @@ type Options struct {
 	// Account is the 12-digit account the emulator stands for ("" = DemoAccount): STS's
 	// identity, every ownerId and ARN.
 	Account string
+	// PriceDrop, when set, makes every market cheaper step by step from New on (the demo's
+	// market, simcore.DemoPriceDrop); nil: off, as `gpublock sim` runs by default.
+	PriceDrop *PriceDrop
 }
 
 // Server is the emulator: the core (aws/simcore) with its handlers, EC2's among them.
@@ -110,7 +114,7 @@ func New(opts Options) (*Server, error) {
 	core, err := simcore.New(simcore.Options{
 		Seed: opts.Seed, Start: opts.Start, Speed: opts.Speed, StateFile: opts.StateFile,
 		Faults: opts.Faults, PaymentDelay: opts.PaymentDelay, RateLimits: opts.RateLimits,
-		Zones: availabilityZones, Account: opts.Account,
+		Zones: availabilityZones, Account: opts.Account, PriceDrop: opts.PriceDrop,
 	}, protocols...)
 	if err != nil {
 		return nil, err

@@ -38,6 +38,9 @@ type Options struct {
 	// Account is the 12-digit AWS account the emulator stands for ("" = DemoAccount), so
 	// that two emulators are two accounts.
 	Account string
+	// PriceDrop, when set, makes the markets cheaper step by step from when the core is
+	// made (the demo's); nil keeps them as they are.
+	PriceDrop *PriceDrop
 }
 
 // Protocol is one AWS protocol served on the emulator's port: a handler package makes
@@ -84,6 +87,7 @@ type Core struct {
 	opts   Options
 	hash   Hasher
 	clock  *Clock
+	opened time.Time // the clock's time when the core was made, where a PriceDrop starts
 	dice   *Dice
 	faults faults
 
@@ -108,6 +112,9 @@ func New(opts Options, protocols ...Protocol) (*Core, error) {
 	if opts.Speed < 0 {
 		return nil, fmt.Errorf("ec2sim: speed %v must be positive", opts.Speed)
 	}
+	if err := opts.PriceDrop.check(); err != nil {
+		return nil, fmt.Errorf("ec2sim: %w", err)
+	}
 	c := &Core{opts: opts, hash: Hasher{opts.Seed}, dice: NewDice(opts.Seed)}
 	for _, p := range protocols {
 		c.protocols = append(c.protocols, mounted{p, p.Mount(c)})
@@ -125,6 +132,7 @@ func New(opts Options, protocols ...Protocol) (*Core, error) {
 			c.clock = NewClock(saved, opts.Speed)
 		}
 	}
+	c.opened = c.clock.Now()
 	opts.RateLimits.init()
 	c.SetFaults(opts.Faults)
 	return c, nil

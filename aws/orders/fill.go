@@ -27,6 +27,11 @@ const DefaultLease = 10 * time.Minute
 // other search draws on too.
 const DefaultSearchEvery = 5 * time.Minute
 
+// DemoSearchEvery is DefaultSearchEvery on the built-in simulator of --demo, whose market is
+// in the process and gets cheaper every minute: less than the rounds of a watcher or the
+// TUI (30 seconds by default), so that each round searches.
+const DemoSearchEvery = 20 * time.Second
+
 // Step is a point of a fill where a process may die; Filler.Stop is asked at each, and
 // tests stop there as a kill -9 would.
 type Step string

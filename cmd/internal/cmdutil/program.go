@@ -82,14 +82,21 @@ func FireAttached(ctx context.Context, c *awsapi.Client, n *notify.Notifier, say
 // OrderFiller is the fill step of the orders of c's account, as every watcher takes it
 // (blocks --watch, gpublock watch, an open TUI): the program's sources, the one spend path,
 // the fills and refusals sent through n (nil: nowhere), what the orders ask once bought, and
-// one search per order every orders.DefaultSearchEvery; say is told what each round did.
+// one search per order every orders.DefaultSearchEvery (orders.DemoSearchEvery on --demo's
+// built-in simulator); say is told what each round did.
 func OrderFiller(ctx context.Context, c *awsapi.Client, n *notify.Notifier, say func(string)) (*orders.Filler, error) {
 	book, err := orders.Open(ctx, c)
 	if err != nil {
 		return nil, err
 	}
+	every := orders.DefaultSearchEvery
+	if c.Config().Backend == awsapi.BackendDemo {
+		// The demo's market is in this process and moves every minute (simcore.DemoPriceDrop):
+		// searched every round of a watcher or the TUI, a fill is seen within a round of it.
+		every = orders.DemoSearchEvery
+	}
 	f := &orders.Filler{Client: c, Sources: SourcesOver(c), Spend: SpendPath(c), Book: book, Then: orders.ThenOf(c),
-		SearchEvery: orders.DefaultSearchEvery, Say: say}
+		SearchEvery: every, Say: say}
 	if n != nil {
 		f.Notify = func(e notify.Event) { n.Send(e) }
 	}

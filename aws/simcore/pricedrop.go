@@ -15,9 +15,10 @@ type PriceDrop struct {
 	Steps int           // the most steps; the prices stay there after the last one
 }
 
-// DemoPriceDrop is the demo's market: 2% of the published rate off every price each minute,
-// for the first 15 minutes.
-var DemoPriceDrop = PriceDrop{Every: time.Minute, Step: 200, Steps: 15}
+// DemoPriceDrop is the demo's market: 3% of the published rate off every price each minute,
+// for the first 12 minutes: an order 5% under the best price of the moment fills within two
+// or three minutes.
+var DemoPriceDrop = PriceDrop{Every: time.Minute, Step: 300, Steps: 12}
 
 // check refuses a drop that stands still or would price capacity at nothing.
 func (p *PriceDrop) check() error {

@@ -91,7 +91,7 @@ func OrderFiller(ctx context.Context, c *awsapi.Client, n *notify.Notifier, say 
 	}
 	every := orders.DefaultSearchEvery
 	if c.Config().Backend == awsapi.BackendDemo {
-		// The demo's market is in this process and moves every minute (simcore.DemoPriceDrop):
+		// The demo's market is in this process and drops every minute (simcore.DemoPriceDrop):
 		// searched every round of a watcher or the TUI, a fill is seen within a round of it.
 		every = orders.DemoSearchEvery
 	}

@@ -31,6 +31,13 @@ func TestPriceDropMakesEveryOfferingCheaperStepByStep(t *testing.T) {
 		}
 		return out
 	}
+	// The demo's drop waits to be asked: until then the market is the one without a drop.
+	if got, want := fees(dropping, testStart.Add(5*drop.Every)), fees(plain, testStart.Add(5*drop.Every)); !equalFees(got, want) {
+		t.Fatalf("a drop not yet started moved the market: %v, want %v", got, want)
+	}
+	if !dropping.core.StartPriceDrop() || plain.core.StartPriceDrop() {
+		t.Fatal("StartPriceDrop: want true with a drop and false without")
+	}
 	now := testStart.Add(drop.Every - time.Second)
 	base := fees(plain, now)
 	if got := fees(dropping, now); !equalFees(got, base) {

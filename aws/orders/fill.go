@@ -71,6 +71,9 @@ type Filler struct {
 	// order by any gpublock sharing the store (0: every round): orders share AWS's request
 	// buckets with every other search.
 	SearchEvery time.Duration
+	// WhenOpen, when set, is called in a round that finds an order that may still buy,
+	// before its fill (the demo starts its market's price drop).
+	WhenOpen func(ctx context.Context)
 }
 
 func (f *Filler) now() time.Time {
@@ -127,12 +130,17 @@ func (f *Filler) FillAll(ctx context.Context) error {
 		return err
 	}
 	var errs []error
+	told := false
 	for _, o := range os {
 		if ctx.Err() != nil {
 			break
 		}
 		if !o.State.Live() && !(o.State == model.OrderFilled && o.Filled != nil && !o.Filled.ThenDone) {
 			continue
+		}
+		if f.WhenOpen != nil && o.State == model.OrderOpen && !told {
+			f.WhenOpen(ctx)
+			told = true
 		}
 		if _, err := f.Fill(ctx, o.ID); err != nil && !errors.Is(err, ErrStopped) {
 			errs = append(errs, fmt.Errorf("order %s: %w", o.ID, err))

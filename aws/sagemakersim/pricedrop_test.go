@@ -1,6 +1,7 @@
 package sagemakersim_test
 
 import (
+	"net/http"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -11,11 +12,16 @@ import (
 	"github.com/gpublock/gpublock/model"
 )
 
-// The emulator's price drop (the demo's) makes Training Plans cheaper too, as it does
-// Capacity Blocks: the same plan two steps on costs less.
+// The emulator's price drop (the demo's, started by POST /_sim/price-drop) makes Training
+// Plans cheaper too, as it does Capacity Blocks: the same plan two steps on costs less.
 func TestPriceDropMakesPlansCheaper(t *testing.T) {
 	drop := simcore.DemoPriceDrop
 	s, url := newServer(t, ec2sim.Options{Speed: 1e-9, PriceDrop: &drop})
+	resp, err := http.Post(url+"/_sim/price-drop", "", nil)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("starting the drop: %v %v", resp, err)
+	}
+	resp.Body.Close()
 	region, first := findOfferings(t, url, 72, nil)
 	key := func(o types.TrainingPlanOffering) string {
 		rc := o.ReservedCapacityOfferings[0]

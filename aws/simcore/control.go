@@ -15,6 +15,10 @@ func (c *Core) serveControl(w http.ResponseWriter, r *http.Request) {
 		c.serveLimits(w, r)
 		return
 	}
+	if r.URL.Path == "/_sim/price-drop" {
+		c.servePriceDrop(w, r)
+		return
+	}
 	if r.URL.Path != "/_sim/clock" {
 		http.Error(w, "unknown control endpoint "+r.URL.Path+"; use GET /_sim/clock, or POST /_sim/clock with set=RFC3339 or advance=DURATION", http.StatusNotFound)
 		return

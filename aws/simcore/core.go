@@ -87,7 +87,8 @@ type Core struct {
 	opts   Options
 	hash   Hasher
 	clock  *Clock
-	opened time.Time // the clock's time when the core was made, where a PriceDrop starts
+	dropMu sync.Mutex
+	opened time.Time // where the PriceDrop started (zero: not yet), guarded by dropMu
 	dice   *Dice
 	faults faults
 
@@ -132,7 +133,9 @@ func New(opts Options, protocols ...Protocol) (*Core, error) {
 			c.clock = NewClock(saved, opts.Speed)
 		}
 	}
-	c.opened = c.clock.Now()
+	if opts.PriceDrop != nil && !opts.PriceDrop.WhenAsked {
+		c.opened = c.clock.Now()
+	}
 	opts.RateLimits.init()
 	c.SetFaults(opts.Faults)
 	return c, nil

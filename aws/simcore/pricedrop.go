@@ -2,6 +2,8 @@ package simcore
 
 import (
 	"fmt"
+	"io"
+	"net/http"
 	"time"
 )
 
@@ -13,12 +15,16 @@ type PriceDrop struct {
 	Every time.Duration // a step this often, the first one Every after the emulator was made
 	Step  int           // basis points of the published rate each step takes off every price
 	Steps int           // the most steps; the prices stay there after the last one
+	// WhenAsked keeps the market as it is until POST /_sim/price-drop (Core.StartPriceDrop)
+	// starts the drop: the demo's starts when a watcher first sees an open order, so that
+	// the demo's offerings keep their ids (and a purchase its offering) until then.
+	WhenAsked bool
 }
 
 // DemoPriceDrop is the demo's market: 3% of the published rate off every price each minute,
-// for the first 12 minutes: an order 5% under the best price of the moment fills within two
+// for 12 minutes once asked: an order 5% under the best price of the moment fills within two
 // or three minutes.
-var DemoPriceDrop = PriceDrop{Every: time.Minute, Step: 300, Steps: 12}
+var DemoPriceDrop = PriceDrop{Every: time.Minute, Step: 300, Steps: 12, WhenAsked: true}
 
 // check refuses a drop that stands still or would price capacity at nothing.
 func (p *PriceDrop) check() error {
@@ -43,5 +49,44 @@ func (p *PriceDrop) at(opened, now time.Time) int {
 }
 
 // PriceDrop is the basis points of the published rate the markets take off every price at
-// now (Options.PriceDrop; 0 when none).
-func (c *Core) PriceDrop(now time.Time) int { return c.opts.PriceDrop.at(c.opened, now) }
+// now (Options.PriceDrop; 0 when none, or not yet started).
+func (c *Core) PriceDrop(now time.Time) int {
+	c.dropMu.Lock()
+	opened := c.opened
+	c.dropMu.Unlock()
+	if opened.IsZero() {
+		return 0
+	}
+	return c.opts.PriceDrop.at(opened, now)
+}
+
+// StartPriceDrop starts a price drop that waits to be asked (PriceDrop.WhenAsked), from the
+// clock's now; false when the emulator has none. A drop already started goes on.
+func (c *Core) StartPriceDrop() bool {
+	if c.opts.PriceDrop == nil {
+		return false
+	}
+	c.dropMu.Lock()
+	defer c.dropMu.Unlock()
+	if c.opened.IsZero() {
+		c.opened = c.clock.Now()
+	}
+	return true
+}
+
+// servePriceDrop is POST /_sim/price-drop: start the price drop, and say since when.
+func (c *Core) servePriceDrop(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", "POST")
+		http.Error(w, "use POST", http.StatusMethodNotAllowed)
+		return
+	}
+	if !c.StartPriceDrop() {
+		http.Error(w, "this emulator has no price drop (gpublock sim --price-drop)", http.StatusConflict)
+		return
+	}
+	c.dropMu.Lock()
+	opened := c.opened
+	c.dropMu.Unlock()
+	io.WriteString(w, "started "+opened.Format(time.RFC3339)+"\n")
+}

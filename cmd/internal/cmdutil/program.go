@@ -91,14 +91,20 @@ func OrderFiller(ctx context.Context, c *awsapi.Client, n *notify.Notifier, say 
 	}
 	every := orders.DefaultSearchEvery
 	if c.Config().Backend == awsapi.BackendDemo {
-		// The demo's market is in this process and drops every minute (simcore.DemoPriceDrop):
-		// searched every round of a watcher or the TUI, a fill is seen within a round of it.
+		// The demo's market is in this process and, once an order is open, drops every minute
+		// (simcore.DemoPriceDrop): searched every round of a watcher or the TUI, a fill is seen
+		// within a round of it.
 		every = orders.DemoSearchEvery
 	}
 	f := &orders.Filler{Client: c, Sources: SourcesOver(c), Spend: SpendPath(c), Book: book, Then: orders.ThenOf(c),
 		SearchEvery: every, Say: say}
 	if n != nil {
 		f.Notify = func(e notify.Event) { n.Send(e) }
+	}
+	if c.Config().Backend == awsapi.BackendDemo {
+		// The demo's market starts getting cheaper once an order is open, and not before,
+		// so that the demo's offerings keep their ids for a purchase until then.
+		f.WhenOpen = func(ctx context.Context) { c.StartSimPriceDrop(ctx) }
 	}
 	return f, nil
 }

@@ -108,6 +108,7 @@ func simRun(ctx context.Context, a *Options) int {
 	}
 	if a.PriceDrop {
 		drop := simcore.DemoPriceDrop
+		drop.WhenAsked = false // from the emulator's start
 		opts.PriceDrop = &drop
 	}
 	if !simcore.ValidAccount(opts.Account) {

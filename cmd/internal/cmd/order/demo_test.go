@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"testing"
 	"time"
 
@@ -19,9 +20,10 @@ import (
 )
 
 // The demo as a planning meeting watches it: an order placed with `gpublock order --demo`
-// a little under the best price of the moment is not filled at once; the demo's market gets
-// cheaper minute by minute, and a watcher on the demo (here its clock moved five minutes
-// rather than waited for) fills it once, with the offering the rule names then.
+// a little under the best price of the moment is not filled at once; once a watcher has seen
+// an open order the demo's market gets cheaper minute by minute, and the watcher (here the
+// demo's clock moved five minutes rather than waited for) fills it once, with the offering
+// the rule names then. Before any order, the market keeps its prices.
 func TestADemoOrderUnderTheBestPriceFillsOnceAsTheMarketDrops(t *testing.T) {
 	cmdtest.Env(t)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -67,6 +69,25 @@ func TestADemoOrderUnderTheBestPriceFillsOnceAsTheMarketDrops(t *testing.T) {
 		}
 	}
 	order := []string{"--type", "p5.48xlarge,p5en.48xlarge", "--count", "2", "--duration", "2d-4d", "--expires", "+14d", "--yes"}
+
+	// Until an order is open the demo's market keeps its prices, and its offerings their ids.
+	q := model.Query{InstanceTypes: []string{"p5.48xlarge"}, Count: 2, Regions: []string{"us-east-1"},
+		Durations: model.DurationRange{MinDays: 2, MaxDays: 2}, Start: info.Sim.Now(), End: info.Sim.Now().Add(14 * 24 * time.Hour)}
+	var kept model.Offering
+	for _, o := range searchNow(ctx, t, c, q, info.Sim.Now()) {
+		if o.Start.Hour() == model.BoundaryHour && o.Start.Minute() == model.BoundaryMinute {
+			kept = o // not a near-term block, which comes and goes by the hour
+			break
+		}
+	}
+	if kept.ID == "" {
+		t.Fatal("the demo offers no 2-day block of 2 × p5.48xlarge in two weeks")
+	}
+	round()
+	info.Sim.Advance(3 * time.Minute)
+	if !slices.ContainsFunc(searchNow(ctx, t, c, q, info.Sim.Now()), func(o model.Offering) bool { return o.ID == kept.ID && o.Fee.Cmp(kept.Fee) == 0 }) {
+		t.Fatalf("with no order open, three minutes moved %s at %s out of the demo's market", kept.ID, kept.Fee)
+	}
 
 	// The best price of the moment, as order --list shows it for an order nothing meets.
 	demo(append(order, "--max-per-accelerator-hour", "0.01")...)

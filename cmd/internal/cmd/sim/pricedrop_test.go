@@ -44,8 +44,18 @@ func TestSimPriceDropFlag(t *testing.T) {
 			}
 			return out
 		}
+		// Asking to start it (as the demo's watchers do) is refused without the flag, and
+		// changes nothing with it: it started with the emulator.
+		resp, err := http.Post(base+"/_sim/price-drop", "", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if want := map[bool]int{false: http.StatusConflict, true: http.StatusOK}[drop]; resp.StatusCode != want {
+			t.Errorf("--price-drop %v: POST /_sim/price-drop answered %d, want %d", drop, resp.StatusCode, want)
+		}
 		before := fees()
-		resp, err := http.PostForm(base+"/_sim/clock", url.Values{"advance": {"2m"}})
+		resp, err = http.PostForm(base+"/_sim/clock", url.Values{"advance": {"2m"}})
 		if err != nil || resp.StatusCode != http.StatusOK {
 			t.Fatalf("advancing the clock: %v %v", resp, err)
 		}

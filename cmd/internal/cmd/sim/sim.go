@@ -73,7 +73,7 @@ func NewCmdSim(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
 	fs.Var(faultFlags{&opts.Faults}, "fault", "inject a fault, repeatable: "+simcore.FaultHelp)
 	fs.StringVar(&a.RateLimits, "rate-limits", "aws", "the request token buckets of EC2, and of SageMaker (a guess: AWS publishes none): aws (as documented: DescribeCapacityBlockOfferings 10 at once, then 0.15 per second), off (both), or a number N (AWS's refill rates × N, for demos)")
 	fs.StringVar(&a.PaymentDelay, "payment-delay", "1m-5m", "how long purchases stay payment-pending: "+ec2sim.PaymentDelayHelp)
-	fs.BoolVar(&a.PriceDrop, "price-drop", false, "the demo's market: "+priceDropSummary(&simcore.DemoPriceDrop)+" (as --demo's), so that an order a little under the best price fills while people watch; off, the market moves only with the clock")
+	fs.BoolVar(&a.PriceDrop, "price-drop", false, "the demo's market: "+priceDropSummary(&simcore.DemoPriceDrop)+" (--demo's starts when an order is open), so that an order a little under the best price fills while people watch; off, the market moves only with the clock")
 	return cmd
 }
 

@@ -21,10 +21,10 @@ type PriceDrop struct {
 	WhenAsked bool
 }
 
-// DemoPriceDrop is the demo's market: 3% of the published rate off every price each minute,
-// for 12 minutes once asked: an order 5% under the best price of the moment fills within two
-// or three minutes.
-var DemoPriceDrop = PriceDrop{Every: time.Minute, Step: 300, Steps: 12, WhenAsked: true}
+// DemoPriceDrop is the demo's market: 4% of the published rate off every price each minute,
+// for 10 minutes once asked: an order 5% under the best price of the moment fills after two
+// steps.
+var DemoPriceDrop = PriceDrop{Every: time.Minute, Step: 400, Steps: 10, WhenAsked: true}
 
 // check refuses a drop that stands still or would price capacity at nothing.
 func (p *PriceDrop) check() error {

@@ -25,7 +25,7 @@ func TestSimPriceDropFlag(t *testing.T) {
 			args = append(args, "--price-drop")
 		}
 		base, out, cancel, wait := startSimCommand(t, args...)
-		if said := strings.Contains(out.String(), "Price drop: every price 3% of the published rate cheaper every 1m"); said != drop {
+		if said := strings.Contains(out.String(), "Price drop: every price 4% of the published rate cheaper every 1m"); said != drop {
 			t.Errorf("--price-drop %v: the instructions say a drop: %v\n%s", drop, said, out.String())
 		}
 		c := ec2.New(ec2.Options{Region: "us-east-1", BaseEndpoint: aws.String(base), RetryMaxAttempts: 1,

@@ -269,7 +269,12 @@ func rateLimitSummary(rl *ec2sim.RateLimits) string {
 
 // priceDropSummary says a price drop in a few words.
 func priceDropSummary(p *ec2sim.PriceDrop) string {
-	short := func(d time.Duration) string { return strings.TrimSuffix(strings.TrimSuffix(d.String(), "0s"), "0m") }
+	short := func(d time.Duration) string {
+		if d%time.Minute == 0 {
+			return strconv.FormatInt(int64(d/time.Minute), 10) + "m"
+		}
+		return d.String()
+	}
 	return fmt.Sprintf("every price %s%% of the published rate cheaper every %s of the emulator's clock, for %s from its start",
 		strconv.FormatFloat(float64(p.Step)/100, 'f', -1, 64), short(p.Every), short(time.Duration(p.Steps)*p.Every))
 }

@@ -76,8 +76,9 @@ type Options struct {
 	// Account is the 12-digit account the emulator stands for ("" = DemoAccount): STS's
 	// identity, every ownerId and ARN.
 	Account string
-	// PriceDrop, when set, makes every market cheaper step by step from New on (the demo's
-	// market, simcore.DemoPriceDrop); nil: off, as `gpublock sim` runs by default.
+	// PriceDrop, when set, makes every market cheaper step by step from New on, or from
+	// when asked (the demo's market, simcore.DemoPriceDrop); nil: off, as `gpublock sim`
+	// runs by default.
 	PriceDrop *PriceDrop
 }
 

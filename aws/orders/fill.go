@@ -28,7 +28,7 @@ const DefaultLease = 10 * time.Minute
 const DefaultSearchEvery = 5 * time.Minute
 
 // DemoSearchEvery is DefaultSearchEvery on the built-in simulator of --demo, whose market is
-// in the process and gets cheaper every minute: less than the rounds of a watcher or the
+// in the process and, once an order is open, gets cheaper every minute: less than the rounds of a watcher or the
 // TUI (30 seconds by default), so that each round searches.
 const DemoSearchEvery = 20 * time.Second
 
@@ -71,8 +71,8 @@ type Filler struct {
 	// order by any gpublock sharing the store (0: every round): orders share AWS's request
 	// buckets with every other search.
 	SearchEvery time.Duration
-	// WhenOpen, when set, is called in a round that finds an order that may still buy,
-	// before its fill (the demo starts its market's price drop).
+	// WhenOpen, when set, is called once in a round that finds an open order, before its
+	// fill (the demo starts its market's price drop).
 	WhenOpen func(ctx context.Context)
 }
 

@@ -39,7 +39,7 @@ type Options struct {
 	// that two emulators are two accounts.
 	Account string
 	// PriceDrop, when set, makes the markets cheaper step by step from when the core is
-	// made (the demo's); nil keeps them as they are.
+	// made, or from when asked (the demo's); nil keeps them as they are.
 	PriceDrop *PriceDrop
 }
 

@@ -8,11 +8,11 @@ import (
 )
 
 // PriceDrop makes every market of an emulator cheaper, step by step, as its clock moves on
-// from when the emulator was made: cheaper capacity released a little at a time, so that an
+// from when the drop starts (when the emulator is made, or when asked): cheaper capacity released a little at a time, so that an
 // order placed a little under the best price of the moment is filled while people watch (the
 // demo's market). Off (nil) unless asked: AWS's market has no such schedule.
 type PriceDrop struct {
-	Every time.Duration // a step this often, the first one Every after the emulator was made
+	Every time.Duration // a step this often, the first one Every after the drop starts
 	Step  int           // basis points of the published rate each step takes off every price
 	Steps int           // the most steps; the prices stay there after the last one
 	// WhenAsked keeps the market as it is until POST /_sim/price-drop (Core.StartPriceDrop)

@@ -410,8 +410,9 @@ func openSimulated(ctx context.Context, f *AWSFlags, cfg awsapi.Config, reason s
 	// Every --demo command keeps the simulated account in one file beside the simulated
 	// journal, so that a block bought by `purchase --demo` is listed by `blocks --demo` and
 	// by the TUI, as it would be on AWS.
-	// The demo's market gets cheaper minute by minute from the start, so that an order placed
-	// a little under the best price is filled while people watch.
+	// The demo's market gets cheaper minute by minute once a watcher sees an open order
+	// (OrderFiller), so that an order placed a little under the best price is filled while
+	// people watch.
 	drop := simcore.DemoPriceDrop
 	opts := ec2sim.Options{Seed: f.DemoSeed, DefaultRegion: region, PriceDrop: &drop}
 	// Off unless asked: --rate-limits aws runs the demo at AWS's pace, which the client

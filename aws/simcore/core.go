@@ -134,7 +134,7 @@ func New(opts Options, protocols ...Protocol) (*Core, error) {
 		}
 	}
 	if opts.PriceDrop != nil && !opts.PriceDrop.WhenAsked {
-		c.opened = c.clock.Now()
+		c.opened = dropStart(c.clock.Now())
 	}
 	opts.RateLimits.init()
 	c.SetFaults(opts.Faults)

@@ -69,10 +69,15 @@ func (c *Core) StartPriceDrop() bool {
 	c.dropMu.Lock()
 	defer c.dropMu.Unlock()
 	if c.opened.IsZero() {
-		c.opened = c.clock.Now()
+		c.opened = dropStart(c.clock.Now())
 	}
 	return true
 }
+
+// dropStart is where a drop started at now counts its steps from: the minute, as the
+// markets read their clock (EC2's answers are computed at the minute), so that a step is
+// seen in the first answer of the minute it falls in.
+func dropStart(now time.Time) time.Time { return now.Truncate(time.Minute) }
 
 // servePriceDrop is POST /_sim/price-drop: start the price drop, and say since when.
 func (c *Core) servePriceDrop(w http.ResponseWriter, r *http.Request) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -130,6 +131,15 @@ func TestADemoOrderUnderTheBestPriceFillsOnceAsTheMarketDrops(t *testing.T) {
 	round()
 	info.Sim.Advance(time.Minute)
 	round()
+	filled := 0
+	for _, line := range said {
+		if strings.Contains(line, "FILLED") && strings.Contains(line, id) {
+			filled++
+		}
+	}
+	if filled != 1 {
+		t.Errorf("the watcher said the fill %d times, want once: %q", filled, said)
+	}
 	tagged := 0
 	l, err := capacityblocks.New(c).List(ctx, []string{"us-east-1"})
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/gpublock/gpublock/ui/dialog/extend"
 	helpdialog "github.com/gpublock/gpublock/ui/dialog/help"
 	"github.com/gpublock/gpublock/ui/dialog/launch"
+	"github.com/gpublock/gpublock/ui/dialog/order"
 	"github.com/gpublock/gpublock/ui/dialog/purchase"
 	"github.com/gpublock/gpublock/ui/dialog/use"
 	"github.com/gpublock/gpublock/ui/program"
@@ -81,6 +82,17 @@ func (m Model) openDialog(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case uiscreen.OpenUse:
 		m.dialog = use.NewGroup(m.pc.Theme, msg.Block, msg.Group, m.actionEnv().Size, use.DefaultKeyMap(m.blocks().KeyMap().Scroll))
 		return m, nil
+	case uiscreen.OpenOrder:
+		if m.pc.ReadOnly {
+			m.flash = "Read-only: no order can be placed."
+			return m, nil
+		}
+		m.dialog = order.NewPlace(m.actionEnv(), msg.Query)
+		return m, nil
+	case uiscreen.OpenOrders:
+		d, cmd := order.NewList(m.actionEnv())
+		m.dialog = d
+		return m, cmd
 	}
 	return m, nil
 }

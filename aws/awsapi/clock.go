@@ -56,3 +56,28 @@ func (c *Client) SimClock(ctx context.Context) (time.Time, bool) {
 	}
 	return t.UTC(), true
 }
+
+// StartSimPriceDrop asks the emulator at the endpoint to start the price drop that waits to
+// be asked (POST /_sim/price-drop: the demo's market); false against AWS or an emulator
+// without one. Nothing is sent without an endpoint override.
+func (c *Client) StartSimPriceDrop(ctx context.Context) bool {
+	if c.cfg.EndpointURL == "" {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimSuffix(c.cfg.EndpointURL, "/")+"/_sim/price-drop", nil)
+	if err != nil {
+		return false
+	}
+	hc := http.DefaultClient
+	if c.cfg.HTTPClient != nil {
+		hc = c.cfg.HTTPClient
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		return false
+	}
+	resp.Body.Close()
+	return resp.StatusCode == http.StatusOK
+}

@@ -128,7 +128,8 @@ func consume(rs *regionState, az, typ string, start, end time.Time, units int) {
 // the next days, for a few days) are priced about at the rate, dearer when they start
 // within a day, on a Monday or from a thin supply, cheaper when booked weeks ahead, long,
 // or over a weekend; so that, as on AWS, most offerings are under on-demand where the
-// published rate is. The factor is in basis points so that the fee is exact to the cent.
+// published rate is; less the price drop of the moment, when the emulator has one. The
+// factor is in basis points so that the fee is exact to the cent.
 func (s *Server) price(region, az, typ string, units int, start, end, now time.Time, free int) model.Money {
 	bp := 10000
 	switch lead := start.Sub(now); {
@@ -171,6 +172,8 @@ func (s *Server) price(region, az, typ string, units int, start, end, now time.T
 	}
 	bp += s.hash.Between(-500, 500, "noise", region, az, typ, slotOf(start))
 	bp = max(7000, min(bp, 16000))
+	// After the bounds, so that every step of a price drop makes every offering cheaper.
+	bp -= s.core.PriceDrop(now)
 
 	base, _ := publishedRate(typ, region) // offerings() sells nothing without one
 	return simcore.Fee(base, bp, units, start, end)

@@ -31,6 +31,7 @@ type (
 	Faults       = simcore.Faults
 	RateLimits   = simcore.RateLimits
 	PaymentDelay = simcore.PaymentDelay
+	PriceDrop    = simcore.PriceDrop
 	// Protocol is another AWS protocol served on the emulator's port, sharing its core.
 	Protocol = simcore.Protocol
 )
@@ -79,6 +80,10 @@ type Options struct {
 	// maxOfferings in all, as one type's search; false gives each type the maxOfferings a
 	// search of it alone would. AWS documents neither reading.
 	CapAcrossTypes bool
+	// PriceDrop, when set, makes every market cheaper step by step from New on, or from
+	// when asked (the demo's market, simcore.DemoPriceDrop); nil: off, as `gpublock sim`
+	// runs by default.
+	PriceDrop *PriceDrop
 }
 
 // Server is the emulator: the core (aws/simcore) with its handlers, EC2's among them.
@@ -114,7 +119,7 @@ func New(opts Options) (*Server, error) {
 	core, err := simcore.New(simcore.Options{
 		Seed: opts.Seed, Start: opts.Start, Speed: opts.Speed, StateFile: opts.StateFile,
 		Faults: opts.Faults, PaymentDelay: opts.PaymentDelay, RateLimits: opts.RateLimits,
-		Zones: availabilityZones, Account: opts.Account,
+		Zones: availabilityZones, Account: opts.Account, PriceDrop: opts.PriceDrop,
 	}, protocols...)
 	if err != nil {
 		return nil, err

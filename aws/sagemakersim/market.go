@@ -87,7 +87,8 @@ func (h *handler) freeOver(rs *regionState, region, az, typ string, start, end, 
 }
 
 // price is a capacity's fee, moved around the published rate by lead time, length, size
-// and noise, in basis points so that it is exact to the cent.
+// and noise, less the emulator's price drop of the moment, in basis points so that it is
+// exact to the cent.
 func (h *handler) price(region, az, catalogType string, units int, start, end, now time.Time) model.Money {
 	bp := 10000
 	switch lead := start.Sub(now); {
@@ -110,6 +111,7 @@ func (h *handler) price(region, az, catalogType string, units int, start, end, n
 		bp += 300
 	}
 	bp += h.core.Between(-500, 500, "sm-noise", region, az, catalogType, dayOf(start))
+	bp -= h.core.PriceDrop(now)
 	base, _ := rate(catalogType, region)
 	return simcore.Fee(base, bp, units, start, end)
 }

@@ -8,15 +8,21 @@ import (
 )
 
 // serveControl is the emulator's own API beside EC2's: GET /_sim/clock gives the time,
-// POST /_sim/clock with set=RFC3339 or advance=DURATION moves it. Faults never apply here.
+// POST /_sim/clock with set=RFC3339 or advance=DURATION moves it; GET /_sim/limits gives the
+// request buckets; POST /_sim/price-drop starts a price drop that waits to be asked. Faults
+// never apply here.
 func (c *Core) serveControl(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	if r.URL.Path == "/_sim/limits" {
 		c.serveLimits(w, r)
 		return
 	}
+	if r.URL.Path == "/_sim/price-drop" {
+		c.servePriceDrop(w, r)
+		return
+	}
 	if r.URL.Path != "/_sim/clock" {
-		http.Error(w, "unknown control endpoint "+r.URL.Path+"; use GET /_sim/clock, or POST /_sim/clock with set=RFC3339 or advance=DURATION", http.StatusNotFound)
+		http.Error(w, "unknown control endpoint "+r.URL.Path+"; use GET /_sim/clock, POST /_sim/clock with set=RFC3339 or advance=DURATION, GET /_sim/limits, or POST /_sim/price-drop", http.StatusNotFound)
 		return
 	}
 	switch r.Method {

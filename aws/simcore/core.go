@@ -38,6 +38,9 @@ type Options struct {
 	// Account is the 12-digit AWS account the emulator stands for ("" = DemoAccount), so
 	// that two emulators are two accounts.
 	Account string
+	// PriceDrop, when set, makes the markets cheaper step by step from when the core is
+	// made, or from when asked (the demo's); nil keeps them as they are.
+	PriceDrop *PriceDrop
 }
 
 // Protocol is one AWS protocol served on the emulator's port: a handler package makes
@@ -84,6 +87,8 @@ type Core struct {
 	opts   Options
 	hash   Hasher
 	clock  *Clock
+	dropMu sync.Mutex
+	opened time.Time // where the PriceDrop started (zero: not yet), guarded by dropMu
 	dice   *Dice
 	faults faults
 
@@ -109,6 +114,9 @@ func New(opts Options, protocols ...Protocol) (*Core, error) {
 	if opts.Speed < 0 {
 		return nil, fmt.Errorf("ec2sim: speed %v must be positive", opts.Speed)
 	}
+	if err := opts.PriceDrop.check(); err != nil {
+		return nil, fmt.Errorf("ec2sim: %w", err)
+	}
 	c := &Core{opts: opts, hash: Hasher{opts.Seed}, dice: NewDice(opts.Seed)}
 	for _, p := range protocols {
 		c.protocols = append(c.protocols, mounted{p, p.Mount(c)})
@@ -128,6 +136,9 @@ func New(opts Options, protocols ...Protocol) (*Core, error) {
 	}
 	if err := c.ensureID(); err != nil {
 		return nil, err
+	}
+	if opts.PriceDrop != nil && !opts.PriceDrop.WhenAsked {
+		c.opened = dropStart(c.clock.Now())
 	}
 	opts.RateLimits.init()
 	c.SetFaults(opts.Faults)

@@ -20,6 +20,7 @@ import (
 	"github.com/gpublock/gpublock/cmd/internal/cmd/journal"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/launch"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/offerings"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/order"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/prices"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/purchase"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/report"
@@ -74,6 +75,7 @@ func newRootCmd(ctx context.Context, f *cmdutil.Factory) *cobra.Command {
 		journal.NewCmdJournal(f, nil),
 		launch.NewCmdLaunch(f, nil),
 		offerings.NewCmdOfferings(f, nil),
+		order.NewCmdOrder(f, nil),
 		purchase.NewCmdPurchase(f, nil),
 		report.NewCmdReport(f, nil),
 		configcmd.NewCmdConfig(f),

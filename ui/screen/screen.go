@@ -96,12 +96,16 @@ type (
 		Block model.Block
 		Group []model.Block
 	}
+	// OpenOrder asks for the dialog that places an order for Query (the search form's).
+	OpenOrder struct{ Query model.Query }
+	// OpenOrders asks for the list of the account's orders.
+	OpenOrders struct{}
 )
 
 // IsOpen reports whether msg asks for a dialog.
 func IsOpen(msg any) bool {
 	switch msg.(type) {
-	case OpenLaunch, OpenExtend, OpenPurchase, OpenCompare, OpenUse:
+	case OpenLaunch, OpenExtend, OpenPurchase, OpenCompare, OpenUse, OpenOrder, OpenOrders:
 		return true
 	}
 	return false

@@ -21,6 +21,7 @@ import (
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/marketcache"
 	"github.com/gpublock/gpublock/aws/sagemakersim"
+	"github.com/gpublock/gpublock/aws/simcore"
 	"github.com/gpublock/gpublock/aws/store"
 	"github.com/gpublock/gpublock/cmd/internal/config"
 	"github.com/gpublock/gpublock/model"
@@ -409,7 +410,11 @@ func openSimulated(ctx context.Context, f *AWSFlags, cfg awsapi.Config, reason s
 	// Every --demo command keeps the simulated account in one file beside the simulated
 	// journal, so that a block bought by `purchase --demo` is listed by `blocks --demo` and
 	// by the TUI, as it would be on AWS.
-	opts := ec2sim.Options{Seed: f.DemoSeed, DefaultRegion: region}
+	// The demo's market gets cheaper minute by minute once a watcher sees an open order
+	// (OrderFiller), so that an order placed a little under the best price is filled while
+	// people watch.
+	drop := simcore.DemoPriceDrop
+	opts := ec2sim.Options{Seed: f.DemoSeed, DefaultRegion: region, PriceDrop: &drop}
 	// Off unless asked: --rate-limits aws runs the demo at AWS's pace, which the client
 	// learns from the simulator (GET /_sim/limits) and keeps to.
 	if v := cmp.Or(f.rateLimits, f.demoRateLimitsFile); v != "" {

@@ -9,6 +9,7 @@ import (
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/aws/notify"
+	"github.com/gpublock/gpublock/aws/orders"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/aws/spend"
 	"github.com/gpublock/gpublock/aws/trainingplans"
@@ -76,4 +77,34 @@ func FireAttached(ctx context.Context, c *awsapi.Client, n *notify.Notifier, say
 		return nil // no Capacity Blocks in this build: nothing can have been attached
 	}
 	return atstart.Fire(ctx, c, src, SpendPath(c), n, say)
+}
+
+// OrderFiller is the fill step of the orders of c's account, as every watcher takes it
+// (blocks --watch, gpublock watch, an open TUI): the program's sources, the one spend path,
+// the fills and refusals sent through n (nil: nowhere), what the orders ask once bought, and
+// one search per order every orders.DefaultSearchEvery (orders.DemoSearchEvery on --demo's
+// built-in simulator); say is told what each round did.
+func OrderFiller(ctx context.Context, c *awsapi.Client, n *notify.Notifier, say func(string)) (*orders.Filler, error) {
+	book, err := orders.Open(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	every := orders.DefaultSearchEvery
+	if c.Config().Backend == awsapi.BackendDemo {
+		// The demo's market is in this process and, once an order is open, drops every minute
+		// (simcore.DemoPriceDrop): searched every round of a watcher or the TUI, a fill is seen
+		// within a round of it.
+		every = orders.DemoSearchEvery
+	}
+	f := &orders.Filler{Client: c, Sources: SourcesOver(c), Spend: SpendPath(c), Book: book, Then: orders.ThenOf(c),
+		SearchEvery: every, Say: say}
+	if n != nil {
+		f.Notify = func(e notify.Event) { n.Send(e) }
+	}
+	if c.Config().Backend == awsapi.BackendDemo {
+		// The demo's market starts getting cheaper once an order is open, and not before,
+		// so that the demo's offerings keep their ids for a purchase until then.
+		f.WhenOpen = func(ctx context.Context) { c.StartSimPriceDrop(ctx) }
+	}
+	return f, nil
 }

@@ -31,6 +31,9 @@ func (m Model) searchPaneKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 	if !m.Typing() && keyIs(k, keys.Export) {
 		return m.exportTable()
 	}
+	if mm, cmd, used := m.orderKey(k); used {
+		return mm, cmd
+	}
 	mm, cmd, used := m.chartKey(k)
 	if used {
 		return mm, cmd
@@ -136,6 +139,24 @@ func (m Model) searchPaneKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m.startProbe()
 	}
 	return m, nil
+}
+
+// orderKey opens the orders, or an order for the form's search, from any pane where keys
+// are not text.
+func (m Model) orderKey(k tea.KeyPressMsg) (Model, tea.Cmd, bool) {
+	switch {
+	case keyIs(k, m.keys.Orders):
+		return m, func() tea.Msg { return screen.OpenOrders{} }, true
+	case m.letters() && keyIs(k, m.keys.Order):
+		q, ok := m.form.Query()
+		if !ok {
+			m.form.FocusFirstError()
+			m.flash = screen.Say("No order was placed: fix the field marked ✗ first.")
+			return m, nil, true
+		}
+		return m, func() tea.Msg { return screen.OpenOrder{Query: q} }, true
+	}
+	return m, nil, false
 }
 
 // submit runs the form's search, or points at what is wrong with it.

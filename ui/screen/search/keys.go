@@ -31,6 +31,8 @@ type KeyMap struct {
 	Watch           key.Binding // runs the last search again every so often (watch.go)
 	Export          key.Binding // the table, as shown, to a CSV file (export.go)
 	Notify          key.Binding // the blocks screen's switch, which the watch's news follows
+	Order           key.Binding // an order for the form's search (ui/dialog/order); disabled in read-only mode
+	Orders          key.Binding // the account's orders
 }
 
 // DefaultKeyMap returns the keys; read-only mode takes out those that spend money, so that
@@ -56,9 +58,12 @@ func DefaultKeyMap(readOnly bool) KeyMap {
 		Watch:           key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "watch this search on/off")),
 		Export:          key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "save the table as CSV")),
 		Notify:          key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "notifications on/off")),
+		Order:           key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "order this search under a ceiling…")),
+		Orders:          key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "orders")),
 	}
 	if readOnly {
 		km.Buy.SetEnabled(false)
+		km.Order.SetEnabled(false)
 		km.CopyPurchase.SetEnabled(false)
 		km.Open.SetHelp("enter", "details")
 	}
@@ -87,6 +92,7 @@ func groups(r KeyMap, f searchform.KeyMap, t offerings.KeyMap) []screen.KeyGroup
 		{Title: "Search form", Keys: []key.Binding{r.Search, f.Next, f.Prev, f.Up, f.Down, f.ListUp, f.ListDown, f.Toggle, f.Step, f.Inc, f.Dec, f.Target, f.Filter, f.AllRegions, f.ClearFilter}},
 		{Title: "Typing in a field", Keys: textfield.DefaultKeyMap().FullHelp()[0]},
 		{Title: "Offerings and detail", Keys: []key.Binding{r.Buy, r.Open, r.Copy, r.CopyPurchase, r.Probe, r.TakeAlternative, r.Watch, r.Notify, r.Export}},
+		{Title: "Orders", Keys: []key.Binding{r.Order, r.Orders}},
 		{Title: "Prices", Keys: []key.Binding{r.Chart, t.Mark, r.Compare}},
 		{Title: "Moving", Keys: []key.Binding{t.Up, t.Down, t.PageUp, t.PageDown, t.HalfUp, t.HalfDown, t.Top, t.Bottom}},
 		{Title: "Detail pane (focused) scrolls", Keys: []key.Binding{d.Line, d.Page, d.Half, d.Ends}},

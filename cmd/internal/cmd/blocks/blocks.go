@@ -14,6 +14,7 @@ import (
 	"github.com/gpublock/gpublock/aws/autoextend"
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/notify"
+	"github.com/gpublock/gpublock/aws/orders"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/cmd/internal/config"
@@ -42,6 +43,8 @@ const blocksLong = "Lists the account's Capacity Blocks: each block's state, zon
 	"path of gpublock extend, at most once per block and lead (the journal remembers); --approve-cmd\n" +
 	"is asked first (exit 0 approves). Each decision, taken or declined, is on stderr, in the journal and\n" +
 	"notified.\n" +
+	"With --watch, every refresh also fills the open orders (gpublock order): each is searched for\n" +
+	"at most every 5 minutes, and bought once when an offering is within its ceiling.\n" +
 	"--watch reprints the list on every refresh until interrupted (Ctrl-C); with -o json or csv\n" +
 	"each refresh prints a whole document; in a table each refresh's first line names the regions\n" +
 	"that failed. --warn-within D names on stderr every active block whose --warn-of moment comes\n" +
@@ -101,6 +104,7 @@ type Options struct {
 	// accounts), is the backend over them, whose listing is every account's.
 	accounts source.Backend
 	notifier *notify.Notifier
+	filler   *orders.Filler // of the orders (orders.go), made once
 	mu       sync.Mutex
 	reports  []string // the notifier's failures, printed by the command's own goroutine
 	// service, when the watcher runs as a service (`gpublock watch`), logs its events and
@@ -329,6 +333,9 @@ func (a *Options) refresh(ctx context.Context, client *awsapi.Client, regions []
 		}
 	}
 	extendErr := a.autoExtend(ctx, client, all, now, stderr)
+	if a.watch {
+		a.fillOrders(ctx, client, stderr)
+	}
 	if a.warnWithin > 0 {
 		if ending := a.moment.Within(all, now, a.warnWithin); len(ending) > 0 {
 			for _, b := range ending {

@@ -23,7 +23,8 @@ import (
 
 const watchLong = "Runs the watcher of gpublock blocks --watch unattended, as a service (systemd, a container,\n" +
 	"a Kubernetes pod): every --interval it fires the launches attached to a block's start, sends\n" +
-	"each new warning once, and extends blocks by the --auto-extend policy, as blocks --watch does.\n" +
+	"each new warning once, extends blocks by the --auto-extend policy, and fills the open orders\n" +
+	"(gpublock order), as blocks --watch does.\n" +
 	"It prints no listing: its output is its events on stderr, one line each (round ended, warning,\n" +
 	"launch, extension, error), as text or, with --log-format json, as one JSON object per line\n" +
 	"with time, level, msg, event, and account, region and reservation when the event has them.\n\n" +

@@ -34,6 +34,8 @@ type Options struct {
 	Emulator ec2sim.Options
 
 	Addr, Clock, Speed, RateLimits, PaymentDelay string
+	// PriceDrop asks for the demo's market (simcore.DemoPriceDrop).
+	PriceDrop bool
 }
 
 // NewCmdSim is `gpublock sim`; runF, when not nil, is given the options instead of running
@@ -71,6 +73,7 @@ func NewCmdSim(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
 	fs.StringVar(&a.RateLimits, "rate-limits", "aws", "the request token buckets of EC2, and of SageMaker (a guess: AWS publishes none): aws (as documented: DescribeCapacityBlockOfferings 10 at once, then 0.15 per second), off (both), or a number N (AWS's refill rates × N, for demos)")
 	fs.StringVar(&a.PaymentDelay, "payment-delay", "1m-5m", "how long purchases stay payment-pending: "+ec2sim.PaymentDelayHelp)
 	fs.BoolVar(&opts.CapAcrossTypes, "cap-across-types", false, "answer a search of several types (InstanceTypePreferences) with at most 6 offerings in all, rather than up to 6 per type: AWS documents neither reading")
+	fs.BoolVar(&a.PriceDrop, "price-drop", false, "the demo's market: "+priceDropSummary(&simcore.DemoPriceDrop)+" (--demo's starts when an order is open), so that an order a little under the best price fills while people watch; off, the market moves only with the clock")
 	return cmd
 }
 
@@ -102,6 +105,11 @@ func simRun(ctx context.Context, a *Options) int {
 	}
 	if opts.RateLimits, err = cmdutil.ParseRateLimits(limits); err != nil {
 		return simUsage(stderr, "%v", err)
+	}
+	if a.PriceDrop {
+		drop := simcore.DemoPriceDrop
+		drop.WhenAsked = false // from the emulator's start
+		opts.PriceDrop = &drop
 	}
 	if !simcore.ValidAccount(opts.Account) {
 		return simUsage(stderr, "--account %q: want an AWS account id of 12 digits, such as 123456789012", opts.Account)
@@ -220,6 +228,9 @@ func printSimHelp(w io.Writer, url string, opts ec2sim.Options, now time.Time) {
 	fmt.Fprintf(w, "Payment: %s after each purchase (AWS: 5 minutes to 12 hours)\n", opts.PaymentDelay)
 	fmt.Fprintf(w, "Faults: %s\n", faultSummary(opts.Faults))
 	fmt.Fprintf(w, "Rate limits: %s\n", rateLimitSummary(opts.RateLimits))
+	if opts.PriceDrop != nil {
+		fmt.Fprintf(w, "Price drop: %s\n", priceDropSummary(opts.PriceDrop))
+	}
 	fmt.Fprintf(w, `
 Point the AWS SDKs and CLI at it:
   export AWS_ENDPOINT_URL_EC2=%[1]s
@@ -254,4 +265,16 @@ func rateLimitSummary(rl *ec2sim.RateLimits) string {
 	return fmt.Sprintf("EC2's request token buckets per region and action; DescribeCapacityBlockOfferings %s at once, then %s per second; SageMaker's guessed likewise, SearchTrainingPlanOfferings %s, then %s per second (--rate-limits off turns both off)",
 		strconv.FormatFloat(l.Burst, 'f', -1, 64), strconv.FormatFloat(l.Rate, 'f', -1, 64),
 		strconv.FormatFloat(sm.Burst, 'f', -1, 64), strconv.FormatFloat(sm.Rate, 'f', -1, 64))
+}
+
+// priceDropSummary says a price drop in a few words.
+func priceDropSummary(p *ec2sim.PriceDrop) string {
+	short := func(d time.Duration) string {
+		if d%time.Minute == 0 {
+			return strconv.FormatInt(int64(d/time.Minute), 10) + "m"
+		}
+		return d.String()
+	}
+	return fmt.Sprintf("every price %s%% of the published rate cheaper every %s of the emulator's clock, for %s from its start",
+		strconv.FormatFloat(float64(p.Step)/100, 'f', -1, 64), short(p.Every), short(time.Duration(p.Steps)*p.Every))
 }

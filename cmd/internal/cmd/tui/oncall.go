@@ -12,6 +12,7 @@ import (
 	"github.com/gpublock/gpublock/aws/atstart"
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/notify"
+	"github.com/gpublock/gpublock/aws/orders"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/cmd/internal/config"
@@ -123,6 +124,31 @@ func (t *tuiOncall) fireLaunchesOn(ctx context.Context, c *awsapi.Client, tick <
 		case <-ctx.Done():
 			return
 		case <-tick:
+		}
+	}
+}
+
+// fillOrders runs, at once and then every refresh until ctx ends, the fill step of the
+// account's orders (cmdutil.OrderFiller), so that an open TUI fills them as a watcher does;
+// what a round did is said in the status line, and the blocks listed again.
+func (t *tuiOncall) fillOrders(ctx context.Context, c *awsapi.Client, every time.Duration, send func(tea.Msg)) {
+	say := func(s string) { send(dialog.RootMsg{Flash: s, Refresh: true}) }
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	var f *orders.Filler
+	for {
+		if f == nil {
+			f, _ = cmdutil.OrderFiller(ctx, c, t.notifier.Load(), say) // asked again next round
+		}
+		if f != nil {
+			if err := f.FillAll(ctx); err != nil && ctx.Err() == nil {
+				say("Orders: " + c.ExplainError(err).String())
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
 		}
 	}
 }

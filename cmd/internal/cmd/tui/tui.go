@@ -194,6 +194,7 @@ func tuiRun(ctx context.Context, a *Options) int {
 			return connect(ctx, f, func(c *awsapi.Client) []sources.Option {
 				oncall.connected(c)
 				go oncall.fireLaunches(ctx, c, a.refresh, program.Send)
+				go oncall.fillOrders(ctx, c, a.refresh, program.Send)
 				// The auto-extension's declines and outcomes go where the warnings go.
 				return []sources.Option{sources.WithNotifier(oncall.notifier.Load())}
 			})

@@ -1,0 +1,75 @@
+package ui
+
+import (
+	"context"
+	"regexp"
+	"testing"
+
+	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/source"
+	"github.com/gpublock/gpublock/model"
+)
+
+var orderIDRE = regexp.MustCompile(`Placed (ord-[0-9a-f]+)`)
+
+// From a search, o places an order for the form's search: the ceiling typed, the rule and
+// the worst case shown, the purchase's word typed; ctrl+o lists the orders with their state
+// and countdown, and x x cancels one.
+func TestOrderFromTheSearchAndTheOrdersList(t *testing.T) {
+	b, _ := emulatorBackend(t, ec2sim.Faults{})
+	s := newScreen(t, New(actionTestOptions(b)), 160, 48)
+	s.waitText("123456789012")
+	s.press("enter")
+	foundCount(t, s)
+	s.press("o")
+	s.waitText("Place an order")
+	s.typeText("4.5")
+	s.press("tab", "enter")
+	text := s.waitText("Worst case")
+	mustContain(t, text, "$4.50 per accelerator-hour", "lowest cost per", "Type buy to place it", "cannot be cancelled")
+	s.typeText("buy")
+	s.press("enter")
+	text = s.waitText("Placed ord-")
+	id := orderIDRE.FindStringSubmatch(text)
+	if id == nil {
+		t.Fatalf("no order id:\n%s", text)
+	}
+	os, _, err := b.(source.OrderBook).Orders(context.Background())
+	if err != nil || len(os) != 1 || os[0].ID != id[1] || os[0].State != model.OrderOpen || os[0].Ceiling.Amount.Cmp(model.MustMoney("4.5")) != 0 {
+		t.Fatalf("orders kept: %+v, %v", os, err)
+	}
+	s.press("esc", "ctrl+o")
+	text = s.waitText("expires in")
+	mustContain(t, text, "Orders", "open", "expires in", "Waiting for a watcher")
+	s.press("x")
+	s.waitText("x again cancels")
+	s.press("x")
+	s.waitText("Cancelled " + id[1])
+	s.waitText("cancelled")
+	s.final()
+	if os, _, _ := b.(source.OrderBook).Orders(context.Background()); len(os) != 1 || os[0].State != model.OrderCancelled {
+		t.Fatalf("after x x: %+v", os)
+	}
+}
+
+// A wrong word places nothing.
+func TestOrderNeedsTheWord(t *testing.T) {
+	b, _ := emulatorBackend(t, ec2sim.Faults{})
+	s := newScreen(t, New(actionTestOptions(b)), 160, 48)
+	s.waitText("123456789012")
+	s.press("enter")
+	foundCount(t, s)
+	s.press("o")
+	s.waitText("Place an order")
+	s.typeText("4.5")
+	s.press("tab", "enter")
+	s.waitText("Worst case")
+	s.typeText("yes")
+	s.press("enter")
+	s.waitText(`"yes" is not buy`)
+	s.press("esc")
+	s.final()
+	if os, _, _ := b.(source.OrderBook).Orders(context.Background()); len(os) != 0 {
+		t.Fatalf("placed %+v", os)
+	}
+}

@@ -2,11 +2,14 @@ package cmdutil
 
 import (
 	"errors"
+	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/gpublock/gpublock/model"
 )
 
 // OutputFlag declares -o/--output, the one output flag of every command that prints for
@@ -155,3 +158,21 @@ func ParseOutputFormat(s string) (OutputFormat, error) {
 	}
 	return "", Usagef("-o %q: allowed table, json or csv", s)
 }
+
+// TagFlag is a repeatable --tag KEY=VALUE of the commands that buy (purchase, order).
+type TagFlag map[string]string
+
+func (t TagFlag) String() string {
+	keys := make([]string, 0, len(t))
+	for k := range t {
+		keys = append(keys, k+"="+t[k])
+	}
+	sort.Strings(keys)
+	return strings.Join(keys, ",")
+}
+
+func (t TagFlag) Type() string { return "KEY=VALUE" }
+
+// Set adds the tags of one --tag under model.AddTags, the parser of the purchase dialog's
+// tags field too: --tag team=ml,project=llm is two tags.
+func (t TagFlag) Set(s string) error { return model.AddTags(t, s) }

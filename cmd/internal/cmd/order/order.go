@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"sort"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -26,21 +25,6 @@ import (
 	"github.com/gpublock/gpublock/model/handoff"
 )
 
-// tagFlag is a repeatable --tag KEY=VALUE, read by model.AddTags as the purchase's is.
-type tagFlag map[string]string
-
-func (t tagFlag) String() string {
-	keys := make([]string, 0, len(t))
-	for k := range t {
-		keys = append(keys, k+"="+t[k])
-	}
-	sort.Strings(keys)
-	return strings.Join(keys, ",")
-}
-
-func (t tagFlag) Type() string       { return "KEY=VALUE" }
-func (t tagFlag) Set(s string) error { return model.AddTags(t, s) }
-
 // Options are what `gpublock order` runs with.
 type Options struct {
 	IO      *cmdutil.IOStreams
@@ -51,7 +35,7 @@ type Options struct {
 	perAccel, perInstance, maxFee string
 	expires                       string
 	approveCmd, onRefusal         string
-	tags                          tagFlag
+	tags                          cmdutil.TagFlag
 	then                          []string
 	image                         string
 	launchCount                   int
@@ -80,7 +64,7 @@ var orderLong = "Places an order: the capacity you need (the flags of gpublock o
 // NewCmdOrder is `gpublock order`; runF, when not nil, is given the options instead of
 // running them.
 func NewCmdOrder(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
-	a := &Options{IO: f.IOStreams, Backend: f.Backend, Config: f.Config, tags: tagFlag{}}
+	a := &Options{IO: f.IOStreams, Backend: f.Backend, Config: f.Config, tags: cmdutil.TagFlag{}}
 	a.Options.IO, a.Options.Backend = f.IOStreams, f.Backend
 	cmd := &cobra.Command{
 		Use:   "order",

@@ -65,7 +65,7 @@ func printPlanSummary(w io.Writer, info cmdutil.BackendInfo, account string, o m
 	spending.SummaryHead(w, "PURCHASE OF A TRAINING PLAN", info)
 	f := model.PlanFacts(o, account, pricing.Compare(cmdutil.PriceCatalog(), o).BreakEven(), time.Local)
 	if len(tags) > 0 {
-		f.Lines = append(f.Lines, model.Fact{Label: "Tags", Value: tagFlag(tags).String()})
+		f.Lines = append(f.Lines, model.Fact{Label: "Tags", Value: cmdutil.TagFlag(tags).String()})
 	}
 	f.Lines = append(f.Lines, model.Fact{Label: "Dry run", Value: cmdutil.SourceCaps(model.SourceTrainingPlan).NoDryRun})
 	spending.PrintFacts(w, f)

@@ -24,24 +24,6 @@ import (
 	"github.com/gpublock/gpublock/pricing"
 )
 
-// tagFlag is a repeatable --tag KEY=VALUE.
-type tagFlag map[string]string
-
-func (t tagFlag) String() string {
-	keys := make([]string, 0, len(t))
-	for k := range t {
-		keys = append(keys, k+"="+t[k])
-	}
-	sort.Strings(keys)
-	return strings.Join(keys, ",")
-}
-
-func (t tagFlag) Type() string { return "KEY=VALUE" }
-
-// Set adds the tags of one --tag under model.AddTags, the parser of the purchase dialog's
-// tags field too: --tag team=ml,project=llm is two tags.
-func (t tagFlag) Set(s string) error { return model.AddTags(t, s) }
-
 // movingWindow says why an offering listed earlier may not be found by the same flags: the
 // offering is looked up by running its search again, and a window that starts "now" (the
 // default) has moved since the listing; the listing's window is asked again only while
@@ -62,7 +44,7 @@ type Options struct {
 
 	offerings.Options // the search that listed the offering: it is looked up by running it again
 	platform          string
-	tags              tagFlag
+	tags              cmdutil.TagFlag
 	dryRun, yes       bool
 	again             bool
 }
@@ -89,7 +71,7 @@ const purchaseLong = "Buys a Capacity Block offering after showing its facts (ty
 // NewCmdPurchase is `gpublock purchase`; runF, when not nil, is given the options instead of
 // running them.
 func NewCmdPurchase(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
-	a := &Options{IO: f.IOStreams, Backend: f.Backend, Config: f.Config, tags: tagFlag{}}
+	a := &Options{IO: f.IOStreams, Backend: f.Backend, Config: f.Config, tags: cmdutil.TagFlag{}}
 	cmd := &cobra.Command{
 		Use:   "purchase OFFERING_ID",
 		Short: "buy a Capacity Block or Training Plan offering, after a typed confirmation",
@@ -307,7 +289,7 @@ func printOfferingSummary(w io.Writer, info cmdutil.BackendInfo, account string,
 	// The platform and tags are the command's choices, as they are the dialog's fields.
 	f.Lines = append(f.Lines, model.Fact{Label: "Platform", Value: platform})
 	if len(tags) > 0 {
-		f.Lines = append(f.Lines, model.Fact{Label: "Tags", Value: tagFlag(tags).String()})
+		f.Lines = append(f.Lines, model.Fact{Label: "Tags", Value: cmdutil.TagFlag(tags).String()})
 	}
 	spending.PrintFacts(w, f)
 }

@@ -22,9 +22,8 @@ func TestE2EAccessibleMode(t *testing.T) {
 	term.waitText("SIMULATED", "account 123456789012", "Types")
 
 	// A search: the focused row said as a sentence, each figure named.
-	term.press(keyEnter)
-	text := term.waitFor("the end of the search", e2eFoundAnyRE.MatchString)
-	text = term.waitText("row 1 of ", "upfront fee $", "break-even utilization ")
+	term.searchBlocks()
+	text := term.waitText("row 1 of ", "source Block", "upfront fee $", "break-even utilization ")
 	if !strings.Contains(text, "> ") {
 		t.Errorf("the focused row is not marked in words' place of its colour:\n%s", text)
 	}

@@ -49,6 +49,22 @@ func (term *e2eTerm) typeText(s string) {
 	}
 }
 
+// searchBlocks runs the form's search and keeps the Capacity Blocks' rows (the table's
+// filter), so that the first row is a block whatever the clock: the demo's market runs on the
+// real one, and a training plan may start first.
+func (term *e2eTerm) searchBlocks() string {
+	term.t.Helper()
+	term.press(keyEnter)
+	text := term.waitFor("the end of the search", e2eFoundAnyRE.MatchString)
+	if n := e2eFoundAnyRE.FindStringSubmatch(text)[1]; n == "0" {
+		term.t.Fatalf("the search found nothing:\n%s", text)
+	}
+	term.press("/")
+	term.typeText("block")
+	term.press(keyEnter)
+	return term.waitText("filtered from")
+}
+
 // closeDialog presses esc and waits until the dialog's mark has left the screen: a key
 // typed right after a lone esc would be read as alt+key, on any terminal.
 func (term *e2eTerm) closeDialog(mark string) {

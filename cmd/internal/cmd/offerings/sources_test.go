@@ -12,7 +12,7 @@ import (
 // the rule's source and how to search the other alone.
 func TestSourceRulesBeforeAnyCall(t *testing.T) {
 	cs := cmdtest.StartPlanSim(t)
-	asPerson(t, false, "")
+	cli.AsPerson(t, false, "")
 	search := func(extra ...string) []string {
 		return append([]string{"offerings", "--endpoint-url", cs.URL, "--type", "p5.48xlarge"}, extra...)
 	}
@@ -28,7 +28,7 @@ func TestSourceRulesBeforeAnyCall(t *testing.T) {
 		{search("--source", "training-plans", "--duration", "2d", "-o", "csv"), []string{"-o csv has Capacity Blocks' columns only; list training plans"}},
 		{search("--source", "training-plans"), []string{"--duration is required: training plans last 1 to 182 whole days"}},
 	} {
-		code, out, errs := runCLI(tc.args...)
+		code, out, errs := cli.Run(tc.args...)
 		if code != 2 || out != "" {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2", tc.args, code, out, errs)
 			continue
@@ -87,7 +87,7 @@ func TestOfferingsWatchTrainingPlans(t *testing.T) {
 // with why; either form of a type is mapped for each.
 func TestBothSourcesSearchWhatEachSells(t *testing.T) {
 	cs := cmdtest.StartPlanSim(t)
-	asPerson(t, false, "")
+	cli.AsPerson(t, false, "")
 	for _, tc := range []struct {
 		args          []string
 		rows, notRows string
@@ -99,7 +99,7 @@ func TestBothSourcesSearchWhatEachSells(t *testing.T) {
 		{[]string{"--type", "ml.p5.48xlarge", "--duration", "2d"}, "training-plans ", "", ""},
 	} {
 		args := append([]string{"offerings", "--endpoint-url", cs.URL, "--source", "all", "--region", "us-east-1"}, tc.args...)
-		code, out, errs := runCLI(args...)
+		code, out, errs := cli.Run(args...)
 		if code != 0 || !strings.Contains(out, "\n"+tc.rows) || (tc.notRows != "" && strings.Contains(out, "\n"+tc.notRows)) {
 			t.Errorf("%v: exit %d, want rows of %q only:\n%s\n%s", tc.args, code, tc.rows, out, errs)
 		}
@@ -111,7 +111,7 @@ func TestBothSourcesSearchWhatEachSells(t *testing.T) {
 		}
 	}
 	// either form for one source too: Capacity Blocks read ml.p5.48xlarge as p5.48xlarge
-	code, out, errs := runCLI("offerings", "--endpoint-url", cs.URL, "--region", "us-east-1", "--type", "ml.p5.48xlarge", "--duration", "2d")
+	code, out, errs := cli.Run("offerings", "--endpoint-url", cs.URL, "--region", "us-east-1", "--type", "ml.p5.48xlarge", "--duration", "2d")
 	if code != 0 || !strings.Contains(out, " p5.48xlarge ") {
 		t.Errorf("capacity-blocks, ml.p5.48xlarge: exit %d\n%s\n%s", code, out, errs)
 	}
@@ -122,16 +122,16 @@ func TestBothSourcesSearchWhatEachSells(t *testing.T) {
 // sells is refused.
 func TestTypeOneSourceDoesNotSellIsSkipped(t *testing.T) {
 	cs := cmdtest.StartPlanSim(t)
-	asPerson(t, false, "")
+	cli.AsPerson(t, false, "")
 	base := []string{"offerings", "--endpoint-url", cs.URL, "--source", "all", "--region", "us-east-1", "--duration", "2d"}
-	code, out, errs := runCLI(append(base, "--type", "ml.p6e-gb200.36xlarge")...)
+	code, out, errs := cli.Run(append(base, "--type", "ml.p6e-gb200.36xlarge")...)
 	if code != 0 || strings.Contains(out, "\ncapacity-blocks ") || !strings.Contains(errs, "EC2 Capacity Blocks not searched: Capacity Blocks do not sell p6e-gb200.36xlarge") {
 		t.Errorf("a type only the plans sell: exit %d\n%s\n%s", code, out, errs)
 	}
 	if !strings.Contains(errs, "us-east-1: training plans: ") {
 		t.Errorf("the plans were not searched: %q", errs)
 	}
-	code, _, errs = runCLI(append(base, "--type", "g6e.48xlarge")...)
+	code, _, errs = cli.Run(append(base, "--type", "g6e.48xlarge")...)
 	if code != 2 || !strings.Contains(errs, "no source sells this: EC2 Capacity Blocks not searched") || !strings.Contains(errs, "SageMaker Training Plans not searched") {
 		t.Errorf("a type no source sells: exit %d, stderr %q", code, errs)
 	}

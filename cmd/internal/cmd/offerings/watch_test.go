@@ -41,18 +41,18 @@ func fakeWatch(t *testing.T, stopAt int, between func(n int)) (*watchRun, contex
 		}
 		return ctx.Err() == nil
 	}
-	tweakCLI(t, func(f *cmdutil.Factory) { f.Wait = wait })
+	cli.Tweak(t, func(f *cmdutil.Factory) { f.Wait = wait })
 	return wr, ctx
 }
 
 // withBell makes stderr count as a terminal (or not), where the bell rings.
 func withBell(t *testing.T, terminal bool) {
-	tweakCLI(t, func(f *cmdutil.Factory) { f.IOStreams.SetStderrTTY(terminal) })
+	cli.Tweak(t, func(f *cmdutil.Factory) { f.IOStreams.SetStderrTTY(terminal) })
 }
 
 func runWatch(ctx context.Context, args ...string) (int, string, string) {
 	var out, errb bytes.Buffer
-	code := runWith(ctx, cliFactory(&out, &errb), args)
+	code := cli.RunContext(ctx, &out, &errb, args...)
 	return code, out.String(), errb.String()
 }
 
@@ -91,7 +91,7 @@ func idsOf(rows []printers.OfferingJSON) map[string]printers.OfferingJSON {
 // onOfferNow is what a plain search (no --watch) finds at the emulator's clock now.
 func onOfferNow(t *testing.T, url string, regions string) map[string]printers.OfferingJSON {
 	t.Helper()
-	code, out, errs := runCLI("offerings", "--endpoint-url", url, "--type", "p5.48xlarge", "--duration", "2d",
+	code, out, errs := cli.Run("offerings", "--endpoint-url", url, "--type", "p5.48xlarge", "--duration", "2d",
 		"--from", "now", "--to", "+4d", "--region", regions, "-o", "json")
 	var rows []printers.OfferingJSON
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
@@ -398,7 +398,7 @@ func TestOfferingsWatchBadUsage(t *testing.T) {
 		{[]string{"--interval", "5m"}, "used with --watch"},
 		{[]string{"--watch", "5m"}, `unexpected argument "5m"`},
 	} {
-		code, out, errs := runCLI(append(base, tc.args...)...)
+		code, out, errs := cli.Run(append(base, tc.args...)...)
 		if code != 2 || out != "" || !strings.Contains(errs, tc.want) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2 naming %q", tc.args, code, out, errs, tc.want)
 		}

@@ -19,19 +19,15 @@ import (
 	"github.com/gpublock/gpublock/model/report"
 )
 
-// commands are `gpublock report` and the others its tests run, as the program runs them:
-// to buy, extend and launch into what it reports on.
-func commands(f *cmdutil.Factory) []*cobra.Command {
-	return []*cobra.Command{NewCmdReport(f, nil), purchase.NewCmdPurchase(f, nil), offerings.NewCmdOfferings(f, nil),
-		blocks.NewCmdBlocks(f, nil), launch.NewCmdLaunch(f, nil), extend.NewCmdExtend(f, nil)}
-}
-
+// cli runs `gpublock report` as the program does, with the commands its tests run to buy,
+// extend and launch into what it reports on.
 var cli = cmdtest.CLI{
-	New:  func(f *cmdutil.Factory) *cobra.Command { return NewCmdReport(f, nil) },
-	Also: func(f *cmdutil.Factory) []*cobra.Command { return commands(f)[1:] },
+	New: func(f *cmdutil.Factory) *cobra.Command { return NewCmdReport(f, nil) },
+	Also: func(f *cmdutil.Factory) []*cobra.Command {
+		return []*cobra.Command{purchase.NewCmdPurchase(f, nil), offerings.NewCmdOfferings(f, nil),
+			blocks.NewCmdBlocks(f, nil), launch.NewCmdLaunch(f, nil), extend.NewCmdExtend(f, nil)}
+	},
 }
-
-func runCLI(args ...string) (int, string, string) { return cli.Run(args...) }
 
 // given is the report input a test's backend answers, or err.
 type given struct {

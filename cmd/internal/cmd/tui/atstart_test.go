@@ -33,7 +33,7 @@ var spendCLI = cmdtest.CLI{
 // `blocks` does, and says so in the status line; its later rounds launch nothing more.
 func TestTheTUIFiresALaunchAttachedAtTheStart(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := cmdtest.BoughtBlock(t, spendCLI.Run, cs)
+	b := spendCLI.BoughtBlock(t, cs)
 	if code, _, errs := spendCLI.Run(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--at-start", "--count", "2", "--yes")...); code != 0 {
 		t.Fatalf("attach: exit %d\n%s", code, errs)
 	}
@@ -89,7 +89,7 @@ func TestTheTUIFiresALaunchAttachedAtTheStart(t *testing.T) {
 // after the start launches it once; later rounds launch nothing more.
 func TestALaunchAttachedFromTheTUIIsLaunchedOnceByBlocks(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	bj := cmdtest.BoughtBlock(t, spendCLI.Run, cs)
+	bj := spendCLI.BoughtBlock(t, cs)
 	ctx := context.Background()
 	flags, _, err := tuiOptions([]string{"--endpoint-url", cs.URL, "--region", "us-east-1"}, io.Discard)
 	if err != nil {

@@ -120,7 +120,7 @@ func (s dueSpy) AutoExtendDue(ctx context.Context, p model.AutoExtendPolicy, blo
 }
 
 // policyAsked waits for the policy's extend dialog on id.
-func policyAsked(s *uitest.Screen, id string) string {
+func policyAsked(s *screen, id string) string {
 	s.T.Helper()
 	return s.WaitFor("the policy's extend dialog on "+id, func(text string) bool {
 		return strings.Contains(text, "Extend "+id) && strings.Contains(text, "The auto-extension policy asks")
@@ -128,7 +128,7 @@ func policyAsked(s *uitest.Screen, id string) string {
 }
 
 // listedAt lists the blocks again with the emulator's clock at at.
-func listedAt(s *uitest.Screen, sim *ec2sim.Server, at time.Time) string {
+func listedAt(s *screen, sim *ec2sim.Server, at time.Time) string {
 	s.T.Helper()
 	sim.SetTime(at)
 	s.Press("r")
@@ -286,7 +286,7 @@ func TestAutoExtendAskWaitsForTheDialogOpen(t *testing.T) {
 	sim.SetTime(o.End.Add(-13 * time.Hour))
 	spy := dueSpy{Backend: b, due: make(chan []source.AutoExtendAsk, 8)}
 	taken := make(chan string, 1)
-	s := uitest.NewScreen(t, askWatch{ui.New(autoOptions(spy, p)), taken}, 200, 48)
+	s := newScreenOf(t, askWatch{ui.New(autoOptions(spy, p)), taken}, 200, 48)
 	s.WaitText(bought.ReservationID)
 	s.Press("?")
 	s.WaitText("cancel attached launch")

@@ -1,26 +1,42 @@
 package flows
 
 import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+	"github.com/charmbracelet/x/vt"
+
+	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/aws/sources/sourcestest"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui"
+	"github.com/gpublock/gpublock/ui/components/searchform"
+	uidialog "github.com/gpublock/gpublock/ui/dialog"
 	"github.com/gpublock/gpublock/ui/dialog/spend"
 	"github.com/gpublock/gpublock/ui/internal/uitest"
+	uiscreen "github.com/gpublock/gpublock/ui/screen"
+	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
+	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
 )
 
-// The tests' clock: the UI's Now and the emulator's start.
+// The tests' clock: the UI's Now and the emulator's start (uitest's), with the emulator's
+// clock slowed to a crawl so that a test's seconds do not move the market.
 var (
 	testNow = uitest.Now
 	testLoc = uitest.Loc
 )
 
 // emulatorBackend is the emulator of the UI's tests (seed 7, at testNow) through the real
-// adapters and SDK, as the root's tests have it.
+// adapters and SDK.
 func emulatorBackend(t testing.TB, faults ec2sim.Faults) (source.Backend, *ec2sim.Server) {
 	t.Helper()
 	return sourcestest.Backend(t, ec2sim.Options{Seed: 7, Start: testNow, Faults: faults})
@@ -43,14 +59,376 @@ func actionTestOptions(b source.Backend) ui.Options {
 	return o
 }
 
+// screen is uitest's harness on the program, with the names the tests use.
+type screen struct {
+	*uitest.Screen
+	t   testing.TB
+	tm  *teatest.TestModel
+	emu *vt.Emulator
+}
+
 // newScreen runs the program in a terminal of w×h.
-func newScreen(t testing.TB, m ui.Model, w, h int) *uitest.Screen {
+func newScreen(t testing.TB, m ui.Model, w, h int) *screen {
 	t.Helper()
-	return uitest.NewScreen(t, m, w, h)
+	return newScreenOf(t, m, w, h)
+}
+
+// newScreenOf is newScreen for any model.
+func newScreenOf(t testing.TB, m tea.Model, w, h int) *screen {
+	t.Helper()
+	s := uitest.NewScreen(t, m, w, h)
+	return &screen{Screen: s, t: t, tm: s.TM, emu: s.Emu}
+}
+
+func (s *screen) waitFor(what string, cond func(screen string) bool) string {
+	s.t.Helper()
+	return s.WaitFor(what, cond)
+}
+
+func (s *screen) waitText(sub string) string {
+	s.t.Helper()
+	return s.WaitText(sub)
+}
+
+func (s *screen) press(keys ...string)                        { s.Press(keys...) }
+func (s *screen) typeText(text string)                        { s.Type(text) }
+func (s *screen) waitRaw(what string, cond func([]byte) bool) { s.t.Helper(); s.WaitRaw(what, cond) }
+
+// final quits and returns the final model, with Raw holding all the program wrote.
+func (s *screen) final() ui.Model {
+	s.t.Helper()
+	return s.Final().(ui.Model)
 }
 
 // final quits the program and returns its last model.
-func final(s *uitest.Screen) ui.Model {
+func final(s *screen) ui.Model {
 	s.T.Helper()
 	return s.Final().(ui.Model)
+}
+
+func keyMsg(k string) tea.KeyPressMsg { return uitest.Key(k) }
+
+// altKey is alt and a key: alt+2 switches screens even from a text field.
+func altKey(r rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: r, Mod: tea.ModAlt} }
+
+// The dialogs' and screens' types and names, by the names the tests use.
+type (
+	dialog          = uidialog.Dialog
+	rootMsg         = uidialog.RootMsg
+	blockPolledMsg  = uidialog.BlockPolledMsg
+	blocksMsg       = blockscreen.ListedMsg
+	searchEventsMsg = searchscreen.EventsMsg
+	watchTickMsg    = searchscreen.WatchTickMsg
+)
+
+const (
+	paneForm    = searchscreen.PaneForm
+	paneResults = searchscreen.PaneResults
+	paneDetail  = searchscreen.PaneDetail
+	tabDetail   = searchscreen.TabDetail
+	tabChart    = searchscreen.TabChart
+)
+
+// The emulator's and the harness's shared helpers (sourcestest, uitest), by the names the
+// tests use.
+var foundRE = uitest.FoundRE
+
+func clientOf(t testing.TB, b source.Backend) *awsapi.Client {
+	t.Helper()
+	return sourcestest.ClientOf(t, b)
+}
+
+func reservations(t testing.TB, c *awsapi.Client, regions ...string) []model.Block {
+	t.Helper()
+	return sourcestest.Reservations(t, c, regions...)
+}
+
+func buyBlock(t *testing.T, b source.Backend, from time.Time) (*awsapi.Client, model.Offering, model.Block) {
+	t.Helper()
+	return sourcestest.BuyBlock(t, b, from)
+}
+
+func awaitBlock(t *testing.T, b source.Backend, id string) model.Block {
+	t.Helper()
+	return sourcestest.AwaitBlock(t, b, id)
+}
+
+// blockNow is the reservation as the adapter lists it now.
+func blockNow(t *testing.T, c *awsapi.Client, id string) model.Block {
+	t.Helper()
+	for _, b := range reservations(t, c, "us-east-1") {
+		if b.ReservationID == id {
+			return b
+		}
+	}
+	t.Fatalf("reservation %s is not listed", id)
+	return model.Block{}
+}
+
+func foundCount(t *testing.T, s *screen) int { t.Helper(); return s.FoundCount() }
+func searchAndOpen(t *testing.T, s *screen)  { t.Helper(); s.SearchAndOpen() }
+func waitLengths(s *screen) string           { s.t.Helper(); return s.WaitLengths() }
+func mustContain(t *testing.T, text string, subs ...string) {
+	t.Helper()
+	uitest.MustContain(t, text, subs...)
+}
+
+func rowOf(text, id string) string   { return uitest.RowOf(text, id) }
+func dialogBox(screen string) string { return uitest.DialogBox(screen) }
+
+func update(m ui.Model, msgs ...tea.Msg) ui.Model {
+	for _, msg := range msgs {
+		mm, _ := m.Update(msg)
+		m = mm.(ui.Model)
+	}
+	return m
+}
+
+// updateOpen is update, and the dialog the last message asks for opened, as the program
+// would open it from the message the screen sends.
+func updateOpen(m ui.Model, msgs ...tea.Msg) ui.Model {
+	m = update(m, msgs[:len(msgs)-1]...)
+	mm, cmd := m.Update(msgs[len(msgs)-1])
+	m = mm.(ui.Model)
+	if cmd != nil {
+		if open := cmd(); uiscreen.IsOpen(open) {
+			m = update(m, open)
+		}
+	}
+	return m
+}
+
+// startedSearch presses enter at the search form, as a person starts its search (a second
+// time when the first only closed the type filter), and returns the id the search's
+// messages carry. The search's command is not run, so nothing is asked of the backend:
+// the test delivers the events, with that id.
+func startedSearch(m ui.Model) (ui.Model, int) {
+	before := m.Inspect().Search.SearchID()
+	for range 2 {
+		if m = update(m, keyMsg("enter")); m.Inspect().Search.SearchID() != before {
+			return m, m.Inspect().Search.SearchID()
+		}
+	}
+	panic("no search was started")
+}
+
+// startedSearchBy gives msg to the root, as startedSearch presses enter, for a search the
+// root starts on a message (a watch's tick).
+func startedSearchBy(m ui.Model, msg tea.Msg) (ui.Model, int) {
+	before := m.Inspect().Search.SearchID()
+	if m = update(m, msg); m.Inspect().Search.SearchID() == before {
+		panic("no search was started")
+	}
+	return m, m.Inspect().Search.SearchID()
+}
+
+// syntheticOfferings makes n varied offerings, for the tests of sizes and the benchmarks
+// that need more rows than a search of the emulator returns.
+func syntheticOfferings(n int) []model.Offering {
+	cat := model.Catalog()
+	out := make([]model.Offering, n)
+	for i := range out {
+		t := cat[i%len(cat)]
+		r := t.Regions[i%len(t.Regions)]
+		days := model.ValidDurationDays()[i%20]
+		start := time.Date(2026, 12, 2+i%50, 11, 30, 0, 0, time.UTC)
+		count := 1 + i%64
+		fee := model.MoneyFromCents(int64(3000+i%997) * int64(count) * int64(days) * int64(t.Accelerators))
+		out[i] = model.Offering{
+			ID: fmt.Sprintf("cbr-%017x", i), Region: r, AvailabilityZone: r + string(rune('a'+i%4)),
+			InstanceType: t.Name, Count: count, Start: start, End: start.AddDate(0, 0, days),
+			DurationHours: days * 24, Fee: fee, Currency: "USD", Tenancy: "default",
+		}
+	}
+	return out
+}
+
+// withResults returns m after the form's search delivered offs, without any backend: the
+// search's messages are given to Update as the stream would.
+func withResults(m ui.Model, offs []model.Offering) ui.Model {
+	m, id := startedSearch(m)
+	st := model.RegionStatus{Region: "us-east-1", State: model.RegionOK, Offerings: len(offs)}
+	var events []source.SearchEvent
+	for i := 0; i < len(offs); i += 6 {
+		events = append(events, source.SearchEvent{Region: "us-east-1", Offerings: offs[i:min(i+6, len(offs))], CallsDone: 1, CallsTotal: 1})
+	}
+	events = append(events, source.SearchEvent{Region: "us-east-1", Status: &st, CallsDone: 1, CallsTotal: 1})
+	mm, _ := m.Update(searchEventsMsg{ID: id, Events: events, Closed: true})
+	return mm.(ui.Model)
+}
+
+// focusedPane is the search pane the view marks as focused: without colour, the one
+// drawn with a heavy border. -1 when none is.
+func focusedPane(m ui.Model) searchscreen.Pane {
+	for _, l := range strings.Split(ansi.Strip(m.View().Content), "\n") {
+		_, title, ok := strings.Cut(l, "┏━ ")
+		switch {
+		case !ok:
+		case strings.HasPrefix(title, "Search"):
+			return paneForm
+		case strings.HasPrefix(title, "Offerings"):
+			return paneResults
+		case strings.HasPrefix(title, "Detail"), strings.HasPrefix(title, "Chart"):
+			return paneDetail
+		}
+	}
+	return -1
+}
+
+// formLabels are the search form's field labels, by field.
+var formLabels = map[searchform.Field]string{
+	searchform.Source: "Source", searchform.Types: "Types", searchform.Count: "Count", searchform.Start: "Start",
+	searchform.End: "End", searchform.Duration: "Duration", searchform.Regions: "Regions",
+}
+
+// focusedField is the form's field the view marks (›) as focused; -1 when none is.
+func focusedField(m ui.Model) searchform.Field {
+	v := ansi.Strip(m.View().Content)
+	for f, l := range formLabels {
+		if strings.Contains(v, "›"+l+" ") {
+			return f
+		}
+	}
+	return -1
+}
+
+// fieldErrors is the ✗ the view shows under each of the form's fields, by field.
+func fieldErrors(m ui.Model) map[searchform.Field]string {
+	errs := map[searchform.Field]string{}
+	at := searchform.Field(-1)
+	for _, l := range strings.Split(ansi.Strip(m.View().Content), "\n") {
+		// The form's pane is the leftmost: its lines start with its side.
+		l, ok := strings.CutPrefix(l, "│")
+		if !ok {
+			if l, ok = strings.CutPrefix(l, "┃"); !ok {
+				continue
+			}
+		}
+		if i := strings.IndexAny(l, "│┃"); i >= 0 {
+			l = l[:i]
+		}
+		for f, label := range formLabels {
+			if strings.HasPrefix(l, " "+label+" ") || strings.HasPrefix(l, "›"+label+" ") {
+				at = f
+			}
+		}
+		if msg, ok := strings.CutPrefix(l, "  ✗ "); ok && at >= 0 {
+			errs[at] += strings.TrimSpace(msg)
+		}
+	}
+	return errs
+}
+
+// searched reports whether the view shows a search was made.
+func searched(m ui.Model) bool {
+	return !strings.Contains(ansi.Strip(m.View().Content), "No search yet.")
+}
+
+// foundOnScreen is the count of a finished search the view shows; -1 when it shows none.
+func foundOnScreen(m ui.Model) int {
+	got := foundRE.FindStringSubmatch(ansi.Strip(m.View().Content))
+	if got == nil {
+		return -1
+	}
+	n, _ := strconv.Atoi(got[1])
+	return n
+}
+
+var aboveRE = regexp.MustCompile(`↑ (\d+) lines? above`)
+
+// detailTop is the first line of the detail the view shows, from the count of the lines
+// above it the pane says.
+func detailTop(m ui.Model) int {
+	got := aboveRE.FindStringSubmatch(ansi.Strip(m.View().Content))
+	if got == nil {
+		return 0
+	}
+	n, _ := strconv.Atoi(got[1])
+	return n
+}
+
+// probeAnswer is one line of the largest-count probe as the view shows it.
+type probeAnswer struct {
+	region, typ string
+	count       int    // 0: none at any count
+	err         string // what is shown in place of a count
+}
+
+var probeRE = regexp.MustCompile(`[│┃] ([a-z]{2}(?:-[a-z]+)+-\d+) +(\S+) +(.*?) *[│┃]`)
+
+// probeOnScreen is the probe's answers under "Largest count with any offering:".
+func probeOnScreen(m ui.Model) []probeAnswer {
+	var out []probeAnswer
+	lines := strings.Split(ansi.Strip(m.View().Content), "\n")
+	for i, l := range lines {
+		if !strings.Contains(l, "Largest count with any offering:") {
+			continue
+		}
+		for _, l := range lines[i+1:] {
+			// The results pane is the rightmost: its part of the line is the last match.
+			all := probeRE.FindAllStringSubmatch(l, -1)
+			if all == nil {
+				break
+			}
+			got := all[len(all)-1]
+			a := probeAnswer{region: got[1], typ: got[2]}
+			switch n, err := strconv.Atoi(got[3]); {
+			case got[3] == "none at any count":
+			case err == nil:
+				a.count = n
+			default:
+				a.err = got[3]
+			}
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// regionLine is one region of the Regions box: its state word and the message under it.
+type regionLine struct{ state, message string }
+
+var regionLineRE = regexp.MustCompile(`^([a-z]{2}(?:-[a-z]+)+-\d+) +(?:\S+ )?(searching|ok|empty|throttled|error|cancelled)\b`)
+
+// regionsOnScreen reads every region of the latest search from the Regions box, the view
+// drawn tall enough that the box cuts none, in the order the search ran them.
+func regionsOnScreen(t *testing.T, m ui.Model) (order []string, lines map[string]regionLine) {
+	t.Helper()
+	m = update(m, tea.WindowSizeMsg{Width: 200, Height: 200})
+	view := strings.Split(ansi.Strip(m.View().Content), "\n")
+	lines = map[string]regionLine{}
+	in, last := false, ""
+	for _, l := range view {
+		if strings.Contains(l, "╭─ Regions ─") {
+			in = true
+			continue
+		}
+		if !in {
+			continue
+		}
+		if strings.HasPrefix(l, "╰") {
+			break
+		}
+		// The box is the leftmost pane: its text lies between the first two borders.
+		cell, _, _ := strings.Cut(strings.TrimPrefix(l, "│"), "│")
+		if got := regionLineRE.FindStringSubmatch(cell); got != nil {
+			last = got[1]
+			order = append(order, last)
+			lines[last] = regionLine{state: got[2]}
+		} else if msg := strings.TrimSpace(cell); last != "" && strings.HasPrefix(cell, "  ") && msg != "" {
+			rl := lines[last]
+			rl.message = strings.TrimSpace(rl.message + " " + msg)
+			lines[last] = rl
+		}
+	}
+	if !in {
+		t.Fatalf("no Regions box on the screen:\n%s", strings.Join(view, "\n"))
+	}
+	return order, lines
+}
+
+// searching reports a search under way, as the header's word on it says.
+func searching(m ui.Model) bool {
+	verb, _ := m.Inspect().Search.HeaderNote()
+	return strings.Contains(verb, "searching")
 }

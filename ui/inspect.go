@@ -6,6 +6,7 @@ import (
 	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
 	reportscreen "github.com/gpublock/gpublock/ui/screen/report"
 	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
+	"github.com/gpublock/gpublock/ui/theme"
 )
 
 // Inspection is the root as a test outside the package reads it, beside what it draws:
@@ -20,6 +21,14 @@ type Inspection struct {
 	Flash string
 	// PaletteOpen says whether the command palette is open.
 	PaletteOpen bool
+	// Typing says whether the screen shown takes keys as text (a field or a filter).
+	Typing bool
+	// Width and Height are the terminal's as the root last heard them; Theme is the
+	// program's.
+	Width, Height int
+	Theme         theme.Theme
+
+	// The screens as drawn now, in the root's frame (its area, clock and spinner).
 
 	Search  searchscreen.Model
 	Blocks  blockscreen.Model
@@ -44,6 +53,10 @@ var screenNames = [numScreens]ScreenName{screenSearch: Search, screenBlocks: Blo
 func (m Model) Inspect() Inspection {
 	return Inspection{
 		Screen: screenNames[m.screen], Dialog: m.dialog, Flash: m.flash, PaletteOpen: m.palette != nil,
-		Search: m.search(), Blocks: m.blocks(), Advisor: m.advisor(), Report: m.report(),
+		Typing: m.typing(), Width: m.pc.Width, Height: m.pc.Height, Theme: m.pc.Theme,
+		Search:  m.screens[screenSearch].(searchTab).at(m.frame()),
+		Blocks:  m.screens[screenBlocks].(blocksTab).at(m.frame()),
+		Advisor: m.advisor(),
+		Report:  m.screens[screenReport].(reportTab).at(m.frame()),
 	}
 }

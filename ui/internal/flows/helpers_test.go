@@ -1,6 +1,7 @@
 package flows
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -14,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/vt"
 
 	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/aws/sources/sourcestest"
@@ -431,4 +433,37 @@ func regionsOnScreen(t *testing.T, m ui.Model) (order []string, lines map[string
 func searching(m ui.Model) bool {
 	verb, _ := m.Inspect().Search.HeaderNote()
 	return strings.Contains(verb, "searching")
+}
+
+// searchedRegions is where the form's default search looks.
+func searchedRegions(t *testing.T) []string {
+	t.Helper()
+	m, _ := startedSearch(ui.New(testOptions(nil)))
+	q := m.Inspect().Search.Query()
+	if len(q.Regions) == 0 {
+		t.Fatalf("the default form has no query: %+v", q)
+	}
+	return q.Regions
+}
+
+// boughtBlock buys, through the adapter, the first p5.48xlarge offering of us-east-1, for
+// the launch tests: it returns the offering and the reservation.
+func boughtBlock(t *testing.T, c *awsapi.Client) (model.Offering, model.Block) {
+	t.Helper()
+	ctx := context.Background()
+	q := model.Query{InstanceTypes: []string{"p5.48xlarge"}, Count: 1, Durations: model.DurationRange{MinDays: 2, MaxDays: 2},
+		Start: testNow, End: testNow.Add(14 * 24 * time.Hour), Regions: []string{"us-east-1"}}
+	var offs []model.Offering
+	for ev := range capacityblocks.New(c).Search(ctx, q) {
+		offs = append(offs, ev.Offerings...)
+	}
+	if len(offs) == 0 {
+		t.Fatal("no offering to buy")
+	}
+	o := offs[0]
+	res, err := capacityblocks.New(c).Purchase(ctx, o, "", nil)
+	if err != nil || res.Block.ReservationID == "" {
+		t.Fatalf("buying %s: %+v, %v", o.ID, res, err)
+	}
+	return o, res.Block
 }

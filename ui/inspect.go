@@ -1,6 +1,12 @@
 package ui
 
 import (
+	"context"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/gpublock/gpublock/aws/source"
+	"github.com/gpublock/gpublock/model"
 	uidialog "github.com/gpublock/gpublock/ui/dialog"
 	advisorui "github.com/gpublock/gpublock/ui/screen/advisor"
 	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
@@ -59,4 +65,26 @@ func (m Model) Inspect() Inspection {
 		Advisor: m.advisor(),
 		Report:  m.screens[screenReport].(reportTab).at(m.frame()),
 	}
+}
+
+// StartedSearch starts a search with start, taken on the search screen as a key would take
+// it, without asking the backend (there may be none): the test then delivers the search's
+// events itself (searchscreen.EventsMsg with the id returned). The program never calls it.
+func (m Model) StartedSearch(start func(searchscreen.Model) (searchscreen.Model, tea.Cmd)) (Model, int) {
+	real := m.pc.Backend
+	m.pc.Backend = searchless{real}
+	s, _ := start(m.search())
+	m.pc.Backend = real
+	m.setSearch(s)
+	return m.closeStalePurchase(), s.SearchID()
+}
+
+// searchless answers every search with nothing, at once; the backend it stands in for (or
+// none) answers the rest.
+type searchless struct{ source.Backend }
+
+func (searchless) Search(context.Context, model.Query) <-chan source.SearchEvent {
+	ch := make(chan source.SearchEvent)
+	close(ch)
+	return ch
 }

@@ -189,7 +189,7 @@ func buildGpublock(tb testing.TB) string {
 	if uitest.RaceBuild {
 		args = append(args, "-race")
 	}
-	build := exec.Command("go", append(args, "../cmd/gpublock")...)
+	build := exec.Command("go", append(args, "../../../cmd/gpublock")...)
 	if out, err := build.CombinedOutput(); err != nil {
 		tb.Fatalf("go build: %v\n%s", err, out)
 	}

@@ -200,18 +200,22 @@ func updateOpen(m ui.Model, msgs ...tea.Msg) ui.Model {
 	return m
 }
 
-// startedSearch presses enter at the search form, as a person starts its search (a second
-// time when the first only closed the type filter), and returns the id the search's
-// messages carry. The search's command is not run, so nothing is asked of the backend:
-// the test delivers the events, with that id.
+// startedSearch starts the form's search as enter does (a second time when the first only
+// closed the type filter), without asking the backend, and returns the id the search's
+// messages carry: the test delivers the events, with that id.
 func startedSearch(m ui.Model) (ui.Model, int) {
 	before := m.Inspect().Search.SearchID()
-	for range 2 {
-		if m = update(m, keyMsg("enter")); m.Inspect().Search.SearchID() != before {
-			return m, m.Inspect().Search.SearchID()
+	m, id := m.StartedSearch(func(s searchscreen.Model) (searchscreen.Model, tea.Cmd) {
+		s, cmd := s.Update(keyMsg("enter"))
+		if s.SearchID() == before {
+			s, cmd = s.Update(keyMsg("enter"))
 		}
+		return s, cmd
+	})
+	if id == before {
+		panic("no search was started")
 	}
-	panic("no search was started")
+	return m, id
 }
 
 // startedSearchBy gives msg to the root, as startedSearch presses enter, for a search the

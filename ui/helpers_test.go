@@ -88,9 +88,8 @@ func (s *screen) waitText(sub string) string {
 	return s.WaitText(sub)
 }
 
-func (s *screen) press(keys ...string)                        { s.Press(keys...) }
-func (s *screen) typeText(text string)                        { s.Type(text) }
-func (s *screen) waitRaw(what string, cond func([]byte) bool) { s.t.Helper(); s.WaitRaw(what, cond) }
+func (s *screen) press(keys ...string) { s.Press(keys...) }
+func (s *screen) typeText(text string) { s.Type(text) }
 
 func keyMsg(k string) tea.KeyPressMsg { return uitest.Key(k) }
 
@@ -147,15 +146,13 @@ func awaitBlock(t *testing.T, b source.Backend, id string) model.Block {
 }
 
 func foundCount(t *testing.T, s *screen) int { t.Helper(); return s.FoundCount() }
-func searchAndOpen(t *testing.T, s *screen)  { t.Helper(); s.SearchAndOpen() }
 func waitLengths(s *screen) string           { s.t.Helper(); return s.WaitLengths() }
 func mustContain(t *testing.T, text string, subs ...string) {
 	t.Helper()
 	uitest.MustContain(t, text, subs...)
 }
 
-func rowOf(text, id string) string   { return uitest.RowOf(text, id) }
-func dialogBox(screen string) string { return uitest.DialogBox(screen) }
+func rowOf(text, id string) string { return uitest.RowOf(text, id) }
 
 // altKey is alt and a key: alt+2 switches screens even from a text field.
 func altKey(r rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: r, Mod: tea.ModAlt} }
@@ -430,8 +427,6 @@ const (
 	paneForm    = searchscreen.PaneForm
 	paneResults = searchscreen.PaneResults
 	paneDetail  = searchscreen.PaneDetail
-	tabDetail   = searchscreen.TabDetail
-	tabChart    = searchscreen.TabChart
 )
 
 type (
@@ -461,46 +456,16 @@ func updateOpen(m Model, msgs ...tea.Msg) Model {
 // detailPage is the selected offering's detail as the detail pane lays it out now.
 func (m Model) detailPage() (detail.Page, bool) { return m.searchNow().DetailPage() }
 
-// standIn answers every search with nothing at once: a search started with it as the
-// backend can be run for the id its first message carries, and the test then gives the
-// stream's events itself. The backend it stands in for answers everything else.
-type standIn struct{ source.Backend }
-
-func (standIn) Search(context.Context, model.Query) <-chan source.SearchEvent {
-	ch := make(chan source.SearchEvent)
-	close(ch)
-	return ch
-}
-
 // startedSearch starts a search with start, taken on the search screen and given to the
-// root as the program would, and returns the id the search's own first message carries.
-// The backend is stood in for meanwhile, so nothing is asked of it: the test delivers the
-// events, with that id.
+// root as the program would (Model.StartedSearch), and returns the id the search's messages
+// carry: nothing is asked of the backend, the test delivers the events, with that id.
 func startedSearch(m Model, start func(searchscreen.Model) (searchscreen.Model, tea.Cmd)) (Model, int) {
-	real := m.pc.Backend
-	m.pc.Backend = standIn{real}
-	s, cmd := start(m.search())
-	m.pc.Backend = real
-	id, ok := searchID(cmd)
-	if !ok {
+	before := m.search().SearchID()
+	m, id := m.StartedSearch(start)
+	if id == before {
 		panic("no search was started")
 	}
-	m, _ = m.updateSearchWith(s, cmd)
 	return m, id
-}
-
-// startedSearchBy gives msg to the root, as startedSearch starts a search on the screen,
-// for a search the root starts on a message (a watch's tick).
-func startedSearchBy(m Model, msg tea.Msg) (Model, int) {
-	real := m.pc.Backend
-	m.pc.Backend = standIn{real}
-	mm, cmd := m.Update(msg)
-	m.pc.Backend = real
-	id, ok := searchID(cmd)
-	if !ok {
-		panic("no search was started")
-	}
-	return mm.(Model), id
 }
 
 // submitted presses enter at the search form, as a person starts its search: a second
@@ -515,25 +480,6 @@ func submitted(s searchscreen.Model) (searchscreen.Model, tea.Cmd) {
 
 // again starts the last search again.
 func again(s searchscreen.Model) (searchscreen.Model, tea.Cmd) { return s.StartSearch(s.Query()) }
-
-// searchID runs cmd, a search's command made while standIn was the backend, and returns
-// the id of the search's first message.
-func searchID(cmd tea.Cmd) (int, bool) {
-	if cmd == nil {
-		return 0, false
-	}
-	switch msg := cmd().(type) {
-	case searchEventsMsg:
-		return msg.ID, true
-	case tea.BatchMsg:
-		for _, c := range msg {
-			if id, ok := searchID(c); ok {
-				return id, true
-			}
-		}
-	}
-	return 0, false
-}
 
 // focusedPane is the search pane the view marks as focused: without colour, the one
 // drawn with a heavy border. -1 when none is.

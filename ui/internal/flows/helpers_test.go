@@ -127,8 +127,6 @@ const (
 	paneForm    = searchscreen.PaneForm
 	paneResults = searchscreen.PaneResults
 	paneDetail  = searchscreen.PaneDetail
-	tabDetail   = searchscreen.TabDetail
-	tabChart    = searchscreen.TabChart
 )
 
 // The emulator's and the harness's shared helpers (sourcestest, uitest), by the names the

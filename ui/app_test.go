@@ -17,6 +17,7 @@ import (
 	"github.com/gpublock/gpublock/ui/a11y"
 	"github.com/gpublock/gpublock/ui/components/searchform"
 	"github.com/gpublock/gpublock/ui/dialog/purchase"
+	"github.com/gpublock/gpublock/ui/internal/uitest"
 	uiscreen "github.com/gpublock/gpublock/ui/screen"
 	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
 )
@@ -50,7 +51,7 @@ func TestClockRevalidates(t *testing.T) {
 
 // The header says "searching" only while a search runs; after it, the regions it covered.
 func TestHeaderSearchingOnlyWhileRunning(t *testing.T) {
-	m := withResults(update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48}), syntheticOfferings(10))
+	m := withResults(update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48}), uitest.SyntheticOfferings(10))
 	if searching(m) {
 		t.Fatal("the synthetic search is still running")
 	}
@@ -68,7 +69,7 @@ func TestHeaderSearchingOnlyWhileRunning(t *testing.T) {
 // Rows appear page by page while the search runs, replacing the previous search's rows
 // only when the first of the new ones arrives.
 func TestRowsAppearAsPagesArrive(t *testing.T) {
-	m := withResults(update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48}), syntheticOfferings(4))
+	m := withResults(update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48}), uitest.SyntheticOfferings(4))
 	old, _ := m.search().Table().Selected()
 	m, id := startedSearch(m, again)
 	if !m.search().Table().Stale() || m.search().Table().Len() != 4 {
@@ -77,7 +78,7 @@ func TestRowsAppearAsPagesArrive(t *testing.T) {
 	if v := ansi.Strip(m.View().Content); !strings.Contains(v, "the rows shown are from the previous search") || !strings.Contains(v, old.ID) {
 		t.Errorf("the old rows are not shown as such:\n%s", v)
 	}
-	fresh := syntheticOfferings(20)[10:]
+	fresh := uitest.SyntheticOfferings(20)[10:]
 	st := model.RegionStatus{Region: "us-east-1", State: model.RegionSearching}
 	m = update(m, searchEventsMsg{ID: id, Events: []source.SearchEvent{{Region: "us-east-1", Offerings: fresh[:6], Status: &st, CallsDone: 0, CallsTotal: 2}}})
 	if !searching(m) || m.search().Table().Stale() || m.search().Table().Len() != 6 {
@@ -93,7 +94,7 @@ func TestRowsAppearAsPagesArrive(t *testing.T) {
 		t.Errorf("after the last page: running=%v len=%d found=%d", searching(m), m.search().Table().Len(), foundOnScreen(m))
 	}
 	// A late message of an older search changes nothing.
-	m2 := update(m, searchEventsMsg{ID: id - 1, Events: []source.SearchEvent{{Offerings: syntheticOfferings(3)}}, Closed: true})
+	m2 := update(m, searchEventsMsg{ID: id - 1, Events: []source.SearchEvent{{Offerings: uitest.SyntheticOfferings(3)}}, Closed: true})
 	if m2.search().Table().Len() != 10 {
 		t.Errorf("a stale search's page was added: %d rows", m2.search().Table().Len())
 	}
@@ -150,7 +151,7 @@ func TestAccessibleSearchScreen(t *testing.T) {
 		t.Error("the accessible mode would turn the spinner")
 	}
 	m = update(m, tea.WindowSizeMsg{Width: 140, Height: 40})
-	offs := syntheticOfferings(9)
+	offs := uitest.SyntheticOfferings(9)
 	m = withResults(m, offs)
 	raw := ansi.Strip(m.render())
 	if strings.ContainsFunc(raw, a11y.IsGraphic) {
@@ -235,7 +236,7 @@ func TestSkippedSourceIsSaidOnTheStatusLine(t *testing.T) {
 // closed, saying why; an offering picked before a new search started opens nothing.
 func TestPurchaseClosesWhenItsRowsAreReplaced(t *testing.T) {
 	b, _ := emulatorBackend(t, ec2sim.Faults{})
-	m := update(withResults(New(testOptions(b)), syntheticOfferings(5)), tea.WindowSizeMsg{Width: 160, Height: 48})
+	m := update(withResults(New(testOptions(b)), uitest.SyntheticOfferings(5)), tea.WindowSizeMsg{Width: 160, Height: 48})
 	o, _ := m.search().Table().Selected()
 	rows := m.search().Rows()
 	m = update(m, uiscreen.OpenPurchase{Offering: o, FromRows: true, Rows: rows})
@@ -271,7 +272,7 @@ func TestAdvisorScreenAfterConnect(t *testing.T) {
 
 // --screen report opens the program on the report screen, which reads at once.
 func TestReportScreenAtStart(t *testing.T) {
-	b := &reportBackend{in: reportInput()}
+	b := &uitest.ReportBackend{In: uitest.ReportInput()}
 	opts := testOptions(b)
 	opts.StartOnReport = true
 	m := update(New(opts), tea.WindowSizeMsg{Width: 160, Height: 40})
@@ -279,8 +280,8 @@ func TestReportScreenAtStart(t *testing.T) {
 		t.Fatalf("started on screen %d with no read asked (%v)", m.screen, m.start == nil)
 	}
 	m = update(m, m.start())
-	if view := ansi.Strip(m.View().Content); !strings.Contains(view, "cr-0123456789abcdef0") || b.reads != 1 {
-		t.Errorf("%d reads; the report is not shown:\n%s", b.reads, view)
+	if view := ansi.Strip(m.View().Content); !strings.Contains(view, "cr-0123456789abcdef0") || b.Reads() != 1 {
+		t.Errorf("%d reads; the report is not shown:\n%s", b.Reads(), view)
 	}
 }
 
@@ -292,7 +293,7 @@ func TestReportScreenReadsOnceConnected(t *testing.T) {
 	if m.report().Busy() || !strings.Contains(ansi.Strip(m.View().Content), "Not connected") {
 		t.Fatalf("before connecting:\n%s", ansi.Strip(m.View().Content))
 	}
-	b := &reportBackend{in: reportInput()}
+	b := &uitest.ReportBackend{In: uitest.ReportInput()}
 	mm, _ := m.Update(connectedMsg{c: Connection{Backend: b, Region: "us-east-1"}})
 	if !mm.(Model).report().Busy() {
 		t.Error("the report screen did not start reading once connected")

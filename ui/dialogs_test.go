@@ -17,6 +17,7 @@ import (
 	uidialog "github.com/gpublock/gpublock/ui/dialog"
 	"github.com/gpublock/gpublock/ui/dialog/launch"
 	"github.com/gpublock/gpublock/ui/dialog/purchase"
+	"github.com/gpublock/gpublock/ui/internal/uitest"
 	"github.com/gpublock/gpublock/ui/program"
 	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
 )
@@ -182,7 +183,7 @@ func TestPurchaseDialogAfterACrashBuysNothingNew(t *testing.T) {
 // screen's behind it: q there cancels instead of quitting, and / does not filter. Each
 // dialog's own footer, state by state, is tested in its package.
 func TestDialogFooterNamesTheDialogsKeys(t *testing.T) {
-	base := update(withResults(New(openable()), syntheticOfferings(50)), tea.WindowSizeMsg{Width: 160, Height: 48})
+	base := update(withResults(New(openable()), uitest.SyntheticOfferings(50)), tea.WindowSizeMsg{Width: 160, Height: 48})
 	if foot := lastLine(base); !strings.Contains(foot, "q quit") {
 		t.Fatalf("the results' footer lacks q quit: %q", foot)
 	}
@@ -216,7 +217,7 @@ func TestLongFlashWrapsAndFits(t *testing.T) {
 	for _, size := range [][2]int{{120, 36}, {160, 48}, {60, 16}} {
 		w, h := size[0], size[1]
 		for name, base := range map[string]Model{
-			"results": withResults(update(New(testOptions(nil)), tea.WindowSizeMsg{Width: w, Height: h}), syntheticOfferings(50)),
+			"results": withResults(update(New(testOptions(nil)), tea.WindowSizeMsg{Width: w, Height: h}), uitest.SyntheticOfferings(50)),
 			"blocks":  update(New(testOptions(nil)), tea.WindowSizeMsg{Width: w, Height: h}, keyMsg("2")),
 		} {
 			m := base

@@ -6,7 +6,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -21,7 +20,6 @@ import (
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/aws/sources/sourcestest"
 	"github.com/gpublock/gpublock/model"
-	"github.com/gpublock/gpublock/model/report"
 	"github.com/gpublock/gpublock/ui/components/detail"
 	"github.com/gpublock/gpublock/ui/components/pager"
 	"github.com/gpublock/gpublock/ui/components/searchform"
@@ -160,7 +158,7 @@ func altKey(r rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: r, Mod: tea.M
 // blocksStates are the blocks screen in each of its states, for the test that every state
 // fits every size; the extend dialog's own are in ui/dialog/extend.
 func blocksStates(base Model) map[string]Model {
-	list := source.BlockList{Blocks: syntheticBlocks(40), Now: testNow, Fees: map[string]model.Money{"cr-00000000000000001": model.MustMoney("123456.78")},
+	list := source.BlockList{Blocks: uitest.SyntheticBlocks(40), Now: testNow, Fees: map[string]model.Money{"cr-00000000000000001": model.MustMoney("123456.78")},
 		Problems: []source.BlockProblem{{Region: "us-west-2", Message: "the region is down"}}}
 	onBlocks := update(base, altKey('2'))
 	loaded := update(onBlocks, blocksMsg{ID: onBlocks.blocks().ListingID(), List: list})
@@ -203,25 +201,7 @@ func lastLine(m Model) string {
 func loadedBlocks(t *testing.T, w, h int) Model {
 	t.Helper()
 	m := update(New(testOptions(nil)), altKey('2'), tea.WindowSizeMsg{Width: w, Height: h})
-	return update(m, blocksMsg{ID: m.blocks().ListingID(), List: source.BlockList{Blocks: longBlocks(6), Now: testNow}})
-}
-
-// longBlocks are n blocks whose detail is longer than any pane below 120×40: ten instances,
-// three extensions and four tags each, the last tag sorting last.
-func longBlocks(n int) []model.Block {
-	bs := syntheticBlocks(n)
-	for i := range bs {
-		b := &bs[i]
-		for j := 0; j < 10; j++ {
-			b.Instances = append(b.Instances, model.Instance{ID: fmt.Sprintf("i-%02d%015x", j, i), State: "running", LaunchTime: b.Start})
-		}
-		for j := 0; j < 3; j++ {
-			b.Extensions = append(b.Extensions, model.Extension{DurationHours: 24, Start: b.End.Add(time.Duration(j) * 24 * time.Hour),
-				End: b.End.Add(time.Duration(j+1) * 24 * time.Hour), Fee: model.MustMoney("1000"), Status: model.ExtensionPaymentSucceeded})
-		}
-		b.Tags = map[string]string{"project": "llm", "owner": "ml-team", "cost-center": "42", "zz-last": "the end " + b.ReservationID}
-	}
-	return bs
+	return update(m, blocksMsg{ID: m.blocks().ListingID(), List: source.BlockList{Blocks: uitest.LongBlocks(6), Now: testNow}})
 }
 
 // mouseRecorder is a dialog that counts the mouse messages it is given.
@@ -236,7 +216,7 @@ func (r *mouseRecorder) Update(msg tea.Msg) (dialog, tea.Cmd, bool) {
 func (r *mouseRecorder) View(int, int) string { return "recorder" }
 
 // openable is the test options with a callless backend.
-func openable() Options { return testOptions(callless{}) }
+func openable() Options { return testOptions(uitest.Callless{}) }
 
 // opened is m after key k and the dialog it asked the root to open; the dialog's own calls
 // are not run.
@@ -296,41 +276,6 @@ func pressAdvisor(t *testing.T, m Model, k tea.KeyPressMsg) Model {
 	return m
 }
 
-// reportBackend answers the report with in, over another backend for everything else.
-type reportBackend struct {
-	source.Backend
-	mu    sync.Mutex
-	in    report.Input
-	reads int
-}
-
-func (b *reportBackend) Report(_ context.Context, _ []string, from, to time.Time) (report.Input, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.reads++
-	return b.in, nil
-}
-func (b *reportBackend) count() int {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.reads
-}
-
-// reportInput is a block used half its hours and a plan whose use is unknown.
-func reportInput() report.Input {
-	start := time.Date(2026, 10, 5, 11, 30, 0, 0, time.UTC)
-	return report.Input{Reservations: []report.Reservation{
-		{Account: "123456789012", Region: "us-east-1", Source: model.SourceCapacityBlock, ID: "cr-0123456789abcdef0",
-			InstanceType: "p5.48xlarge", Count: 1, Start: start, End: start.Add(48 * time.Hour), ReservedHours: 48,
-			Payments: []report.Payment{{At: start.Add(-time.Hour), Kind: report.Purchase, Amount: model.MustMoney("3100.25"), Known: true}},
-			Use:      report.Use{Known: true, ReservedHours: 48, UsedHours: 24}},
-		{Account: "123456789012", Region: "us-west-2", Source: model.SourceTrainingPlan, ID: "arn:aws:sagemaker:us-west-2:123456789012:training-plan/p",
-			Name: "plan-nov", InstanceType: "ml.p5.48xlarge", Count: 1, Start: start.AddDate(0, 1, 0), End: start.AddDate(0, 1, 3), ReservedHours: 72,
-			Payments: []report.Payment{{At: start.AddDate(0, 1, -1), Kind: report.Purchase, Amount: model.MustMoney("9000"), Known: true}},
-			Use:      report.Use{Why: "SageMaker does not publish a training plan's use"}},
-	}}
-}
-
 func statusOf(m Model) string {
 	lines := strings.Split(ansi.Strip(m.View().Content), "\n")
 	return lines[len(lines)-2]
@@ -344,30 +289,6 @@ func wheel(x, y int, down bool) tea.MouseWheelMsg {
 	return tea.MouseWheelMsg{X: x, Y: y, Button: b}
 }
 
-// syntheticBlocks makes n blocks in every state, for the tests of sizes and the cursor.
-func syntheticBlocks(n int) []model.Block {
-	states := []model.BlockState{model.StateActive, model.StateScheduled, model.StatePaymentPending, model.StateExpired, model.StatePaymentFailed}
-	out := make([]model.Block, n)
-	for i := range out {
-		start := testNow.Add(time.Duration(i-2) * 24 * time.Hour).Truncate(time.Hour)
-		out[i] = model.Block{ReservationID: fmt.Sprintf("cr-%017x", i+1), BlockID: fmt.Sprintf("cb-%017x", i+1), Region: "us-east-1",
-			AvailabilityZone: "us-east-1a", InstanceType: "p5.48xlarge", TotalCount: 1 + i%4, RunningCount: i % 2, State: states[i%len(states)],
-			Start: start, End: start.Add(48 * time.Hour), Interconnect: "ok", Tags: map[string]string{"project": "llm"},
-			Instances: []model.Instance{{ID: fmt.Sprintf("i-%017x", i), State: "running", LaunchTime: start}}}
-	}
-	return out
-}
-
-// callless is a backend that answers what needs no call (a source's capabilities, the
-// platforms), so that the dialogs open; a test that runs their calls uses the emulator.
-type callless struct{ source.Backend }
-
-func (callless) Caps(model.Source) source.Caps {
-	return source.Caps{DryRun: true, Launch: true}
-}
-
-func (callless) Platforms() []string { return nil }
-
 // blocksPage is the selected block's detail as the model lays it out now.
 func (m Model) blocksPage(t *testing.T) pager.Page {
 	t.Helper()
@@ -377,27 +298,6 @@ func (m Model) blocksPage(t *testing.T) pager.Page {
 		t.Fatal("no block selected")
 	}
 	return p
-}
-
-// syntheticOfferings makes n varied offerings, for the tests of sizes and the benchmarks
-// that need more rows than a search of the emulator returns.
-func syntheticOfferings(n int) []model.Offering {
-	cat := model.Catalog()
-	out := make([]model.Offering, n)
-	for i := range out {
-		t := cat[i%len(cat)]
-		r := t.Regions[i%len(t.Regions)]
-		days := model.ValidDurationDays()[i%20]
-		start := time.Date(2026, 12, 2+i%50, 11, 30, 0, 0, time.UTC)
-		count := 1 + i%64
-		fee := model.MoneyFromCents(int64(3000+i%997) * int64(count) * int64(days) * int64(t.Accelerators))
-		out[i] = model.Offering{
-			ID: fmt.Sprintf("cbr-%017x", i), Region: r, AvailabilityZone: r + string(rune('a'+i%4)),
-			InstanceType: t.Name, Count: count, Start: start, End: start.AddDate(0, 0, days),
-			DurationHours: days * 24, Fee: fee, Currency: "USD", Tenancy: "default",
-		}
-	}
-	return out
 }
 
 // withResults returns m after the form's search delivered offs, without any backend: the
@@ -439,20 +339,6 @@ func (m Model) startSearch(q model.Query) (tea.Model, tea.Cmd) {
 	return m.updateSearchWith(m.search().StartSearch(q))
 }
 
-// updateOpen is update, and the dialog the last message asks for opened, as the program
-// would open it from the message the screen sends.
-func updateOpen(m Model, msgs ...tea.Msg) Model {
-	m = update(m, msgs[:len(msgs)-1]...)
-	mm, cmd := m.Update(msgs[len(msgs)-1])
-	m = mm.(Model)
-	if cmd != nil {
-		if open := cmd(); uiscreen.IsOpen(open) {
-			m = update(m, open)
-		}
-	}
-	return m
-}
-
 // detailPage is the selected offering's detail as the detail pane lays it out now.
 func (m Model) detailPage() (detail.Page, bool) { return m.searchNow().DetailPage() }
 
@@ -481,39 +367,10 @@ func submitted(s searchscreen.Model) (searchscreen.Model, tea.Cmd) {
 // again starts the last search again.
 func again(s searchscreen.Model) (searchscreen.Model, tea.Cmd) { return s.StartSearch(s.Query()) }
 
-// focusedPane is the search pane the view marks as focused: without colour, the one
-// drawn with a heavy border. -1 when none is.
-func focusedPane(m Model) searchscreen.Pane {
-	for _, l := range strings.Split(ansi.Strip(m.View().Content), "\n") {
-		_, title, ok := strings.Cut(l, "┏━ ")
-		switch {
-		case !ok:
-		case strings.HasPrefix(title, "Search"):
-			return paneForm
-		case strings.HasPrefix(title, "Offerings"):
-			return paneResults
-		case strings.HasPrefix(title, "Detail"), strings.HasPrefix(title, "Chart"):
-			return paneDetail
-		}
-	}
-	return -1
-}
-
 // formLabels are the search form's field labels, by field.
 var formLabels = map[searchform.Field]string{
 	searchform.Source: "Source", searchform.Types: "Types", searchform.Count: "Count", searchform.Start: "Start",
 	searchform.End: "End", searchform.Duration: "Duration", searchform.Regions: "Regions",
-}
-
-// focusedField is the form's field the view marks (›) as focused; -1 when none is.
-func focusedField(m Model) searchform.Field {
-	v := ansi.Strip(m.View().Content)
-	for f, l := range formLabels {
-		if strings.Contains(v, "›"+l+" ") {
-			return f
-		}
-	}
-	return -1
 }
 
 // fieldErrors is the ✗ the view shows under each of the form's fields, by field.
@@ -567,86 +424,6 @@ func detailTop(m Model) int {
 	}
 	n, _ := strconv.Atoi(got[1])
 	return n
-}
-
-// probeAnswer is one line of the largest-count probe as the view shows it.
-type probeAnswer struct {
-	region, typ string
-	count       int    // 0: none at any count
-	err         string // what is shown in place of a count
-}
-
-var probeRE = regexp.MustCompile(`[│┃] ([a-z]{2}(?:-[a-z]+)+-\d+) +(\S+) +(.*?) *[│┃]`)
-
-// probeOnScreen is the probe's answers under "Largest count with any offering:".
-func probeOnScreen(m Model) []probeAnswer {
-	var out []probeAnswer
-	lines := strings.Split(ansi.Strip(m.View().Content), "\n")
-	for i, l := range lines {
-		if !strings.Contains(l, "Largest count with any offering:") {
-			continue
-		}
-		for _, l := range lines[i+1:] {
-			// The results pane is the rightmost: its part of the line is the last match.
-			all := probeRE.FindAllStringSubmatch(l, -1)
-			if all == nil {
-				break
-			}
-			got := all[len(all)-1]
-			a := probeAnswer{region: got[1], typ: got[2]}
-			switch n, err := strconv.Atoi(got[3]); {
-			case got[3] == "none at any count":
-			case err == nil:
-				a.count = n
-			default:
-				a.err = got[3]
-			}
-			out = append(out, a)
-		}
-	}
-	return out
-}
-
-// regionLine is one region of the Regions box: its state word and the message under it.
-type regionLine struct{ state, message string }
-
-var regionLineRE = regexp.MustCompile(`^([a-z]{2}(?:-[a-z]+)+-\d+) +(?:\S+ )?(searching|ok|empty|throttled|error|cancelled)\b`)
-
-// regionsOnScreen reads every region of the latest search from the Regions box, the view
-// drawn tall enough that the box cuts none, in the order the search ran them.
-func regionsOnScreen(t *testing.T, m Model) (order []string, lines map[string]regionLine) {
-	t.Helper()
-	m = update(m, tea.WindowSizeMsg{Width: 200, Height: 200})
-	view := strings.Split(ansi.Strip(m.View().Content), "\n")
-	lines = map[string]regionLine{}
-	in, last := false, ""
-	for _, l := range view {
-		if strings.Contains(l, "╭─ Regions ─") {
-			in = true
-			continue
-		}
-		if !in {
-			continue
-		}
-		if strings.HasPrefix(l, "╰") {
-			break
-		}
-		// The box is the leftmost pane: its text lies between the first two borders.
-		cell, _, _ := strings.Cut(strings.TrimPrefix(l, "│"), "│")
-		if got := regionLineRE.FindStringSubmatch(cell); got != nil {
-			last = got[1]
-			order = append(order, last)
-			lines[last] = regionLine{state: got[2]}
-		} else if msg := strings.TrimSpace(cell); last != "" && strings.HasPrefix(cell, "  ") && msg != "" {
-			rl := lines[last]
-			rl.message = strings.TrimSpace(rl.message + " " + msg)
-			lines[last] = rl
-		}
-	}
-	if !in {
-		t.Fatalf("no Regions box on the screen:\n%s", strings.Join(view, "\n"))
-	}
-	return order, lines
 }
 
 // searching reports a search under way, as the header's word on it says.

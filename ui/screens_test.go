@@ -126,7 +126,7 @@ func TestMouseOnTheBlocksScreen(t *testing.T) {
 	m := loadedBlocks(t, 220, 50)
 	sel, _ := m.blocks().Table().Selected()
 	var target string
-	for _, b := range longBlocks(6) {
+	for _, b := range uitest.LongBlocks(6) {
 		if b.ReservationID != sel.ReservationID {
 			target = b.ReservationID
 		}
@@ -163,7 +163,7 @@ func TestMouseOnTheBlocksScreen(t *testing.T) {
 
 // The wheel over the offering's detail scrolls it, within its lines.
 func TestMouseWheelScrollsTheDetail(t *testing.T) {
-	m := withResults(update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 34}), syntheticOfferings(10))
+	m := withResults(update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 34}), uitest.SyntheticOfferings(10))
 	resultsR, detailR := m.searchNow().Panes()
 	p, ok := m.detailPage()
 	if !ok || p.Lines() <= detailR.H-2 {
@@ -199,7 +199,7 @@ func TestNoMouse(t *testing.T) {
 		t.Errorf("mouse mode %v by default", v.MouseMode)
 	}
 	opts.NoMouse = true
-	m := withResults(update(New(opts), tea.WindowSizeMsg{Width: 160, Height: 48}), syntheticOfferings(30))
+	m := withResults(update(New(opts), tea.WindowSizeMsg{Width: 160, Height: 48}), uitest.SyntheticOfferings(30))
 	if v := m.View(); v.MouseMode != tea.MouseModeNone {
 		t.Errorf("mouse mode %v with NoMouse", v.MouseMode)
 	}
@@ -239,7 +239,7 @@ func findOnScreen(t *testing.T, m Model, sub string, from int) (x, y int) {
 // other states are swept in ui/internal/flows).
 func TestNoticeAndLongFlashFit(t *testing.T) {
 	base := New(testOptions(nil))
-	results := withResults(base, syntheticOfferings(500))
+	results := withResults(base, uitest.SyntheticOfferings(500))
 	notice := base
 	notice.notice = "No AWS credentials were found, so this is the built-in simulator."
 	flash := results

@@ -14,6 +14,7 @@ import (
 	"github.com/gpublock/gpublock/aws/sources/sourcestest"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui"
+	"github.com/gpublock/gpublock/ui/internal/uitest"
 	uiscreen "github.com/gpublock/gpublock/ui/screen"
 )
 
@@ -161,7 +162,7 @@ func extensionsOf(t *testing.T, b source.Backend, id string) int {
 // the home account: the status line says which --profile to use.
 func TestBlockOfAnUnreachedAccountIsRefused(t *testing.T) {
 	x := newTwoAccounts(t)
-	blk := syntheticBlocks(1)[0] // active
+	blk := uitest.SyntheticBlocks(1)[0] // active
 	blk.Account, blk.Start, blk.End = "999988887777", testNow.Add(-time.Hour), testNow.Add(48*time.Hour)
 	m := update(ui.New(testOptions(x.backend)), altKey('2'), tea.WindowSizeMsg{Width: 160, Height: 40})
 	m = update(m, blocksMsg{ID: m.Inspect().Blocks.ListingID(), List: source.BlockList{Blocks: []model.Block{blk}, Now: testNow}})

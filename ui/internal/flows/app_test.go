@@ -10,6 +10,7 @@ import (
 
 	"github.com/gpublock/gpublock/ui"
 	"github.com/gpublock/gpublock/ui/components/searchform"
+	"github.com/gpublock/gpublock/ui/internal/uitest"
 )
 
 func isQuit(cmd tea.Cmd) bool {
@@ -38,7 +39,7 @@ func TestQuitKeys(t *testing.T) {
 	if _, cmd := m.Update(keyMsg("ctrl+c")); !isQuit(cmd) {
 		t.Error("ctrl+c did not quit")
 	}
-	m = withResults(m, syntheticOfferings(10))
+	m = withResults(m, uitest.SyntheticOfferings(10))
 	if focusedPane(m) != paneResults {
 		t.Fatalf("focus %d after a search, want the results", focusedPane(m))
 	}
@@ -79,7 +80,7 @@ func TestDigitsSwitchScreensAtStart(t *testing.T) {
 }
 
 func TestPanesHelpAndBack(t *testing.T) {
-	m := withResults(update(ui.New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48}), syntheticOfferings(10))
+	m := withResults(update(ui.New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48}), uitest.SyntheticOfferings(10))
 	m = update(m, keyMsg("tab"))
 	if focusedPane(m) != paneDetail {
 		t.Errorf("tab from the results: focus %d", focusedPane(m))

@@ -9,12 +9,13 @@ import (
 
 	"github.com/gpublock/gpublock/ui"
 	"github.com/gpublock/gpublock/ui/components/offerings"
+	"github.com/gpublock/gpublock/ui/internal/uitest"
 )
 
 // benchModel is the search screen at 160×48 holding n offerings, the cursor in the middle.
 func benchModel(b *testing.B, n int) ui.Model {
 	b.Helper()
-	m := withResults(ui.New(testOptions(nil)), syntheticOfferings(n))
+	m := withResults(ui.New(testOptions(nil)), uitest.SyntheticOfferings(n))
 	m = update(m, tea.WindowSizeMsg{Width: 160, Height: 48})
 	for i := 0; i < n/2; i += 40 {
 		m = update(m, keyMsg("f"))
@@ -90,7 +91,7 @@ func BenchmarkSortKeyAndFrame10k(b *testing.B) {
 
 // Streaming 10,000 offerings into the table in pages of 6, as a search delivers them.
 func BenchmarkStream10k(b *testing.B) {
-	offs := syntheticOfferings(10_000)
+	offs := uitest.SyntheticOfferings(10_000)
 	base := update(ui.New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48})
 	for b.Loop() {
 		_ = withResults(base, offs)
@@ -100,7 +101,7 @@ func BenchmarkStream10k(b *testing.B) {
 // Heap held by a model with 10,000 offerings, reported as heap-MB (the live heap after a
 // GC, the model kept alive) and heap-bytes/row.
 func BenchmarkMemory10k(b *testing.B) {
-	offs := syntheticOfferings(10_000)
+	offs := uitest.SyntheticOfferings(10_000)
 	var ms runtime.MemStats
 	var held uint64
 	for b.Loop() {

@@ -21,6 +21,7 @@ import (
 	"github.com/gpublock/gpublock/ui"
 	"github.com/gpublock/gpublock/ui/components/blocks"
 	"github.com/gpublock/gpublock/ui/components/searchform"
+	"github.com/gpublock/gpublock/ui/internal/uitest"
 	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
 )
 
@@ -170,7 +171,7 @@ func TestWarningColours(t *testing.T) {
 // The cursor stays on its block when the list is refreshed, whatever else arrives.
 func TestBlocksCursorStaysOnRefresh(t *testing.T) {
 	m := update(ui.New(testOptions(nil)), altKey('2'), tea.WindowSizeMsg{Width: 160, Height: 40})
-	list := source.BlockList{Blocks: syntheticBlocks(6), Now: testNow}
+	list := source.BlockList{Blocks: uitest.SyntheticBlocks(6), Now: testNow}
 	m = update(m, blocksMsg{ID: m.Inspect().Blocks.ListingID(), List: list}, keyMsg("j"), keyMsg("j"), keyMsg("j"))
 	sel, _ := m.Inspect().Blocks.Table().Selected()
 	// A new block that sorts first arrives, and one before the cursor goes away.
@@ -181,20 +182,6 @@ func TestBlocksCursorStaysOnRefresh(t *testing.T) {
 	if got, _ := m.Inspect().Blocks.Table().Selected(); got.ReservationID != sel.ReservationID {
 		t.Errorf("after a refresh the cursor is on %s, want %s", got.ReservationID, sel.ReservationID)
 	}
-}
-
-// syntheticBlocks makes n blocks in every state, for the tests of sizes and the cursor.
-func syntheticBlocks(n int) []model.Block {
-	states := []model.BlockState{model.StateActive, model.StateScheduled, model.StatePaymentPending, model.StateExpired, model.StatePaymentFailed}
-	out := make([]model.Block, n)
-	for i := range out {
-		start := testNow.Add(time.Duration(i-2) * 24 * time.Hour).Truncate(time.Hour)
-		out[i] = model.Block{ReservationID: fmt.Sprintf("cr-%017x", i+1), BlockID: fmt.Sprintf("cb-%017x", i+1), Region: "us-east-1",
-			AvailabilityZone: "us-east-1a", InstanceType: "p5.48xlarge", TotalCount: 1 + i%4, RunningCount: i % 2, State: states[i%len(states)],
-			Start: start, End: start.Add(48 * time.Hour), Interconnect: "ok", Tags: map[string]string{"project": "llm"},
-			Instances: []model.Instance{{ID: fmt.Sprintf("i-%017x", i), State: "running", LaunchTime: start}}}
-	}
-	return out
 }
 
 // Extending from the screen: choose a length, see the offering, the dry run, type extend;
@@ -250,7 +237,7 @@ func TestBlocksReadOnly(t *testing.T) {
 	opts := testOptions(nil)
 	opts.ReadOnly = true
 	m := update(ui.New(opts), altKey('2'), tea.WindowSizeMsg{Width: 160, Height: 40})
-	m = update(m, blocksMsg{ID: m.Inspect().Blocks.ListingID(), List: source.BlockList{Blocks: syntheticBlocks(3), Now: testNow}})
+	m = update(m, blocksMsg{ID: m.Inspect().Blocks.ListingID(), List: source.BlockList{Blocks: uitest.SyntheticBlocks(3), Now: testNow}})
 	m = update(m, keyMsg("e"))
 	if m.Inspect().Dialog != nil {
 		t.Fatal("e opened a dialog in read-only mode")
@@ -292,7 +279,7 @@ func TestBlocksGolden(t *testing.T) {
 // blocksStates are the blocks screen in each of its states, for the test that every state
 // fits every size; the extend dialog's own are in ui/dialog/extend.
 func blocksStates(base ui.Model) map[string]ui.Model {
-	list := source.BlockList{Blocks: syntheticBlocks(40), Now: testNow, Fees: map[string]model.Money{"cr-00000000000000001": model.MustMoney("123456.78")},
+	list := source.BlockList{Blocks: uitest.SyntheticBlocks(40), Now: testNow, Fees: map[string]model.Money{"cr-00000000000000001": model.MustMoney("123456.78")},
 		Problems: []source.BlockProblem{{Region: "us-west-2", Message: "the region is down"}}}
 	onBlocks := update(base, altKey('2'))
 	loaded := update(onBlocks, blocksMsg{ID: onBlocks.Inspect().Blocks.ListingID(), List: list})
@@ -312,7 +299,7 @@ func blocksStates(base ui.Model) map[string]ui.Model {
 // block, o showing the console URL where no browser opener exists.
 func TestBlocksHeaderCopyAndOpen(t *testing.T) {
 	m := update(ui.New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 40}, altKey('2'))
-	bs := syntheticBlocks(5)
+	bs := uitest.SyntheticBlocks(5)
 	m = update(m, blocksMsg{ID: m.Inspect().Blocks.ListingID(), List: source.BlockList{Blocks: bs, Now: testNow}})
 	want := 0
 	for _, b := range bs {

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/ui"
+	"github.com/gpublock/gpublock/ui/internal/uitest"
 )
 
 // footerDialog is a dialog that names its keys and does nothing else.
@@ -31,7 +32,7 @@ func statusOf(m ui.Model) string {
 // At 80×24 the help is taller than the box: the arrows and page keys scroll it to the end
 // (the sort and screen keys), and any other key still closes it.
 func TestHelpScrollsWhenCut(t *testing.T) {
-	m := update(withResults(ui.New(testOptions(nil)), syntheticOfferings(5)), tea.WindowSizeMsg{Width: 80, Height: 24}, keyMsg("?"))
+	m := update(withResults(ui.New(testOptions(nil)), uitest.SyntheticOfferings(5)), tea.WindowSizeMsg{Width: 80, Height: 24}, keyMsg("?"))
 	if v := ansi.Strip(m.View().Content); strings.Contains(v, "Blocks screen") || !strings.Contains(v, "scroll") {
 		t.Fatalf("the help fits 80x24 or does not say it scrolls:\n%s", v)
 	}

@@ -168,7 +168,7 @@ func BenchmarkProcessFirstFrame(b *testing.B) {
 // at 160×48, after a frame: an upper bound for the program's own, since the test binary
 // carries the emulator and the test framework too. Goal: under 60 MB.
 func BenchmarkRSS10k(b *testing.B) {
-	offs := syntheticOfferings(10_000)
+	offs := uitest.SyntheticOfferings(10_000)
 	var rss float64
 	for b.Loop() {
 		m := update(withResults(ui.New(testOptions(nil)), offs), tea.WindowSizeMsg{Width: 160, Height: 48})

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gpublock/gpublock/ui"
 	"github.com/gpublock/gpublock/ui/components/searchform"
+	"github.com/gpublock/gpublock/ui/internal/uitest"
 )
 
 // The form's footer names the focused field's keys: it offered "/ filter the types" and
@@ -43,7 +44,7 @@ func TestFormFooterFollowsTheField(t *testing.T) {
 // "q quit", where enter keeps the filter and q is a letter.
 func TestFooterWhileFilteringATable(t *testing.T) {
 	m := update(ui.New(testOptions(nil)), tea.WindowSizeMsg{Width: 200, Height: 50})
-	m = withResults(m, syntheticOfferings(10))
+	m = withResults(m, uitest.SyntheticOfferings(10))
 	m = update(m, keyMsg("/"))
 	foot := lastLine(m)
 	if !strings.Contains(foot, "enter/tab keep filter") || !strings.Contains(foot, "esc clear filter") || !strings.Contains(foot, "ctrl+c quit") ||

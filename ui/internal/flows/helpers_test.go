@@ -2,7 +2,6 @@ package flows
 
 import (
 	"context"
-	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -224,27 +223,6 @@ func startedSearchBy(m ui.Model, msg tea.Msg) (ui.Model, int) {
 		panic("no search was started")
 	}
 	return m, m.Inspect().Search.SearchID()
-}
-
-// syntheticOfferings makes n varied offerings, for the tests of sizes and the benchmarks
-// that need more rows than a search of the emulator returns.
-func syntheticOfferings(n int) []model.Offering {
-	cat := model.Catalog()
-	out := make([]model.Offering, n)
-	for i := range out {
-		t := cat[i%len(cat)]
-		r := t.Regions[i%len(t.Regions)]
-		days := model.ValidDurationDays()[i%20]
-		start := time.Date(2026, 12, 2+i%50, 11, 30, 0, 0, time.UTC)
-		count := 1 + i%64
-		fee := model.MoneyFromCents(int64(3000+i%997) * int64(count) * int64(days) * int64(t.Accelerators))
-		out[i] = model.Offering{
-			ID: fmt.Sprintf("cbr-%017x", i), Region: r, AvailabilityZone: r + string(rune('a'+i%4)),
-			InstanceType: t.Name, Count: count, Start: start, End: start.AddDate(0, 0, days),
-			DurationHours: days * 24, Fee: fee, Currency: "USD", Tenancy: "default",
-		}
-	}
-	return out
 }
 
 // withResults returns m after the form's search delivered offs, without any backend: the

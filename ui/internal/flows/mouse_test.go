@@ -5,10 +5,11 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
-
 	"github.com/charmbracelet/x/ansi"
+
 	"github.com/gpublock/gpublock/ui"
 	"github.com/gpublock/gpublock/ui/components/offerings"
+	"github.com/gpublock/gpublock/ui/internal/uitest"
 	uiscreen "github.com/gpublock/gpublock/ui/screen"
 )
 
@@ -28,7 +29,7 @@ func wheel(x, y int, down bool) tea.MouseWheelMsg {
 // click on a column's title sorts by it, twice the other way; wide and stacked.
 func TestMouseSelectsScrollsAndSortsOfferings(t *testing.T) {
 	for _, sz := range [][2]int{{160, 48}, {100, 30}} {
-		m := withResults(update(ui.New(testOptions(nil)), tea.WindowSizeMsg{Width: sz[0], Height: sz[1]}), syntheticOfferings(30))
+		m := withResults(update(ui.New(testOptions(nil)), tea.WindowSizeMsg{Width: sz[0], Height: sz[1]}), uitest.SyntheticOfferings(30))
 		if sz[0] < uiscreen.WideWidth && focusedPane(m) != paneResults {
 			t.Fatalf("%v: stacked, the results do not have the focus after the search", sz)
 		}

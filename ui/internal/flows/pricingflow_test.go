@@ -10,6 +10,7 @@ import (
 	"github.com/gpublock/gpublock/ui"
 	"github.com/gpublock/gpublock/ui/components/offerings"
 	"github.com/gpublock/gpublock/ui/dialog/compare"
+	"github.com/gpublock/gpublock/ui/internal/uitest"
 )
 
 // A search of the default form (p5.48xlarge in us-east-1, where the catalog has an
@@ -121,7 +122,7 @@ func chartStates(base, results ui.Model) map[string]ui.Model {
 // chart's keys on the screen are ui/screen/search's TestChartKeys.
 func TestCompareChartOpensAndCloses(t *testing.T) {
 	base := ui.New(testOptions(nil))
-	states := chartStates(base, withResults(base, syntheticOfferings(500)))
+	states := chartStates(base, withResults(base, uitest.SyntheticOfferings(500)))
 	if _, ok := states["compare"].Inspect().Dialog.(compare.Model); !ok {
 		t.Fatal("c with three marked offerings opened no compare chart")
 	}

@@ -1,59 +1,19 @@
 package flows
 
 import (
-	"context"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
-	"github.com/gpublock/gpublock/aws/source"
-	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/model/report"
 	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/ui"
+	"github.com/gpublock/gpublock/ui/internal/uitest"
 	reportscreen "github.com/gpublock/gpublock/ui/screen/report"
 )
-
-// reportBackend answers the report with in, over another backend for everything else.
-type reportBackend struct {
-	source.Backend
-	mu    sync.Mutex
-	in    report.Input
-	reads int
-}
-
-func (b *reportBackend) Report(_ context.Context, _ []string, from, to time.Time) (report.Input, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.reads++
-	return b.in, nil
-}
-
-func (b *reportBackend) count() int {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.reads
-}
-
-// reportInput is a block used half its hours and a plan whose use is unknown.
-func reportInput() report.Input {
-	start := time.Date(2026, 10, 5, 11, 30, 0, 0, time.UTC)
-	return report.Input{Reservations: []report.Reservation{
-		{Account: "123456789012", Region: "us-east-1", Source: model.SourceCapacityBlock, ID: "cr-0123456789abcdef0",
-			InstanceType: "p5.48xlarge", Count: 1, Start: start, End: start.Add(48 * time.Hour), ReservedHours: 48,
-			Payments: []report.Payment{{At: start.Add(-time.Hour), Kind: report.Purchase, Amount: model.MustMoney("3100.25"), Known: true}},
-			Use:      report.Use{Known: true, ReservedHours: 48, UsedHours: 24}},
-		{Account: "123456789012", Region: "us-west-2", Source: model.SourceTrainingPlan, ID: "arn:aws:sagemaker:us-west-2:123456789012:training-plan/p",
-			Name: "plan-nov", InstanceType: "ml.p5.48xlarge", Count: 1, Start: start.AddDate(0, 1, 0), End: start.AddDate(0, 1, 3), ReservedHours: 72,
-			Payments: []report.Payment{{At: start.AddDate(0, 1, -1), Kind: report.Purchase, Amount: model.MustMoney("9000"), Known: true}},
-			Use:      report.Use{Why: "SageMaker does not publish a training plan's use"}},
-	}}
-}
 
 // pressReport sends a key to the root and runs what the report screen starts (its read)
 // until it is done; the spinner's tick is run and dropped, and no other screen's command is
@@ -87,14 +47,14 @@ func pressReport(t *testing.T, m ui.Model, k tea.KeyPressMsg) ui.Model {
 // the figures `gpublock report` prints; [ and ] go round every screen through it; its keys
 // are in the footer and in help.
 func TestReportScreen(t *testing.T) {
-	b := &reportBackend{in: reportInput()}
+	b := &uitest.ReportBackend{In: uitest.ReportInput()}
 	m := update(ui.New(testOptions(b)), tea.WindowSizeMsg{Width: 160, Height: 48})
 	m = pressReport(t, m, keyMsg("4"))
-	if m.Inspect().Screen != ui.Report || b.count() != 1 || m.Inspect().Report.Busy() {
-		t.Fatalf("4: screen %s, %d reads", m.Inspect().Screen, b.count())
+	if m.Inspect().Screen != ui.Report || b.Reads() != 1 || m.Inspect().Report.Busy() {
+		t.Fatalf("4: screen %s, %d reads", m.Inspect().Screen, b.Reads())
 	}
 	from, to := m.Inspect().Report.Window()
-	in := reportInput()
+	in := uitest.ReportInput()
 	in.From, in.To, in.Now, in.TagKeys = from, to, to, []string{"team", "project"}
 	pricing.PriceReport(pricing.Embedded(), &in)
 	r := report.Build(in)
@@ -120,8 +80,8 @@ func TestReportScreen(t *testing.T) {
 		}
 	}
 	// r reads again, through the root.
-	if m = pressReport(t, m, keyMsg("r")); b.count() != 2 {
-		t.Errorf("r: %d reads", b.count())
+	if m = pressReport(t, m, keyMsg("r")); b.Reads() != 2 {
+		t.Errorf("r: %d reads", b.Reads())
 	}
 	// The screens go round through the report both ways; coming back does not read again.
 	// The advisor's form takes [ and digits as letters: alt+4 switches from it.
@@ -136,8 +96,8 @@ func TestReportScreen(t *testing.T) {
 			t.Fatalf("%s: screen %s, want %s", step.key, m.Inspect().Screen, step.want)
 		}
 	}
-	if b.count() != 2 || m.Inspect().Report.Busy() {
-		t.Errorf("coming back read again: %d reads", b.count())
+	if b.Reads() != 2 || m.Inspect().Report.Busy() {
+		t.Errorf("coming back read again: %d reads", b.Reads())
 	}
 }
 
@@ -160,7 +120,7 @@ func TestReportScreenOnTheEmulator(t *testing.T) {
 
 // Every state of the report screen fits every size in the root's frame.
 func TestReportScreenFits(t *testing.T) {
-	b := &reportBackend{in: reportInput()}
+	b := &uitest.ReportBackend{In: uitest.ReportInput()}
 	base := update(ui.New(testOptions(b)), tea.WindowSizeMsg{Width: 80, Height: 24})
 	loading := update(base, keyMsg("4"))
 	loaded := pressReport(t, base, keyMsg("4"))

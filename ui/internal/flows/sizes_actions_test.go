@@ -5,9 +5,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/gpublock/gpublock/aws/source"
-	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui"
+	"github.com/gpublock/gpublock/ui/internal/uitest"
 	uiscreen "github.com/gpublock/gpublock/ui/screen"
 )
 
@@ -15,7 +14,7 @@ import (
 // 20×5 to 400×120 and never panic: the root gives each the body under its header and
 // footer. Each dialog's every state is tested at every size in its package.
 func TestActionDialogsFitEverySize(t *testing.T) {
-	base := update(withResults(ui.New(openable()), syntheticOfferings(50)), tea.WindowSizeMsg{Width: 160, Height: 48})
+	base := update(withResults(ui.New(openable()), uitest.SyntheticOfferings(50)), tea.WindowSizeMsg{Width: 160, Height: 48})
 	blocks := blocksStates(base)["blocks"]
 	states := map[string]ui.Model{
 		"purchase": opened(t, base, keyMsg("enter")),
@@ -57,15 +56,5 @@ func opened(t *testing.T, m ui.Model, k tea.KeyPressMsg) ui.Model {
 	return m
 }
 
-// callless is a backend that answers what needs no call (a source's capabilities, the
-// platforms), so that the dialogs open; a test that runs their calls uses the emulator.
-type callless struct{ source.Backend }
-
-func (callless) Caps(model.Source) source.Caps {
-	return source.Caps{DryRun: true, Launch: true}
-}
-
-func (callless) Platforms() []string { return nil }
-
 // openable is the test options with a callless backend.
-func openable() ui.Options { return testOptions(callless{}) }
+func openable() ui.Options { return testOptions(uitest.Callless{}) }

@@ -2,7 +2,6 @@ package flows
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -12,9 +11,9 @@ import (
 	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/source"
-	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui"
 	"github.com/gpublock/gpublock/ui/components/pager"
+	"github.com/gpublock/gpublock/ui/internal/uitest"
 )
 
 var terminalSizes = [][2]int{{80, 24}, {120, 40}, {200, 60}}
@@ -98,28 +97,10 @@ func unwrapPane(text string) string {
 	return strings.Join(strings.Fields(b.String()), " ")
 }
 
-// longBlocks are n blocks whose detail is longer than any pane below 120×40: ten instances,
-// three extensions and four tags each, the last tag sorting last.
-func longBlocks(n int) []model.Block {
-	bs := syntheticBlocks(n)
-	for i := range bs {
-		b := &bs[i]
-		for j := 0; j < 10; j++ {
-			b.Instances = append(b.Instances, model.Instance{ID: fmt.Sprintf("i-%02d%015x", j, i), State: "running", LaunchTime: b.Start})
-		}
-		for j := 0; j < 3; j++ {
-			b.Extensions = append(b.Extensions, model.Extension{DurationHours: 24, Start: b.End.Add(time.Duration(j) * 24 * time.Hour),
-				End: b.End.Add(time.Duration(j+1) * 24 * time.Hour), Fee: model.MustMoney("1000"), Status: model.ExtensionPaymentSucceeded})
-		}
-		b.Tags = map[string]string{"project": "llm", "owner": "ml-team", "cost-center": "42", "zz-last": "the end " + b.ReservationID}
-	}
-	return bs
-}
-
 func loadedBlocks(t *testing.T, w, h int) ui.Model {
 	t.Helper()
 	m := update(ui.New(testOptions(nil)), altKey('2'), tea.WindowSizeMsg{Width: w, Height: h})
-	return update(m, blocksMsg{ID: m.Inspect().Blocks.ListingID(), List: source.BlockList{Blocks: longBlocks(6), Now: testNow}})
+	return update(m, blocksMsg{ID: m.Inspect().Blocks.ListingID(), List: source.BlockList{Blocks: uitest.LongBlocks(6), Now: testNow}})
 }
 
 // blocksPage is the selected block's detail as the model lays it out now.

@@ -28,7 +28,7 @@ var sizes = uitest.Sizes
 // only the root sets, are swept in the root's tests).
 func TestEverySizeFits(t *testing.T) {
 	base := ui.New(testOptions(nil))
-	results := withResults(base, syntheticOfferings(500))
+	results := withResults(base, uitest.SyntheticOfferings(500))
 	states := map[string]ui.Model{
 		"form":     base,
 		"results":  results,

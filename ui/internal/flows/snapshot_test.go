@@ -23,7 +23,7 @@ func TestSnapshotHoldsTheTable(t *testing.T) {
 	opts := testOptions(nil)
 	opts.NoColor = false
 	m := update(ui.New(opts), tea.WindowSizeMsg{Width: 160, Height: 48})
-	offs := syntheticOfferings(8)
+	offs := uitest.SyntheticOfferings(8)
 	m = withResults(m, offs)
 
 	save := func(m ui.Model) ui.Model {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/ui"
+	"github.com/gpublock/gpublock/ui/internal/uitest"
 	uiscreen "github.com/gpublock/gpublock/ui/screen"
 )
 
@@ -15,7 +16,7 @@ import (
 // advisor's calendar asks without rows): the root says why.
 func TestStartedOfferingOpensNoPurchase(t *testing.T) {
 	b, _ := emulatorBackend(t, ec2sim.Faults{})
-	m := update(withResults(ui.New(testOptions(b)), syntheticOfferings(5)), tea.WindowSizeMsg{Width: 160, Height: 48})
+	m := update(withResults(ui.New(testOptions(b)), uitest.SyntheticOfferings(5)), tea.WindowSizeMsg{Width: 160, Height: 48})
 	o, _ := m.Inspect().Search.Table().Selected()
 	o.Start = testNow.Add(-1)
 	m = update(m, uiscreen.OpenPurchase{Offering: o})

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/gpublock/gpublock/ui"
+	"github.com/gpublock/gpublock/ui/internal/uitest"
 	"github.com/gpublock/gpublock/ui/theme"
 )
 
@@ -19,7 +20,7 @@ func TestBackgroundChoosesThePalette(t *testing.T) {
 	const darkText, lightMuted = "38;2;230;237;243", "38;2;87;96;106"
 	opts := testOptions(nil)
 	opts.NoColor = false
-	m := update(withResults(ui.New(opts), syntheticOfferings(20)), tea.WindowSizeMsg{Width: 160, Height: 48})
+	m := update(withResults(ui.New(opts), uitest.SyntheticOfferings(20)), tea.WindowSizeMsg{Width: 160, Height: 48})
 	if view := m.View().Content; !strings.Contains(view, darkText) {
 		t.Fatal("before the terminal answers, the frame is not drawn in the dark palette")
 	}
@@ -38,7 +39,7 @@ func TestBackgroundChoosesThePalette(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { theme.Set("auto") })
-	m = update(withResults(ui.New(opts), syntheticOfferings(20)), tea.WindowSizeMsg{Width: 160, Height: 48}, tea.BackgroundColorMsg{Color: color.White})
+	m = update(withResults(ui.New(opts), uitest.SyntheticOfferings(20)), tea.WindowSizeMsg{Width: 160, Height: 48}, tea.BackgroundColorMsg{Color: color.White})
 	if view := m.View().Content; !strings.Contains(view, darkText) || strings.Contains(view, lightMuted) {
 		t.Error("--theme dark gave way to the terminal's white background")
 	}

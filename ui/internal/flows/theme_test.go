@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/ui"
+	"github.com/gpublock/gpublock/ui/internal/uitest"
 )
 
 // colourSGR matches an SGR sequence that sets a foreground or background colour.
@@ -18,7 +19,7 @@ func TestNoColourHasNoColour(t *testing.T) {
 	for _, noColor := range []bool{false, true} {
 		opts := testOptions(nil)
 		opts.NoColor = noColor
-		m := withResults(ui.New(opts), syntheticOfferings(50))
+		m := withResults(ui.New(opts), uitest.SyntheticOfferings(50))
 		m = update(m, tea.WindowSizeMsg{Width: 160, Height: 48})
 		view := m.View().Content
 		has := colourSGR.MatchString(view)

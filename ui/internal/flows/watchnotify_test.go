@@ -15,6 +15,7 @@ import (
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui"
+	"github.com/gpublock/gpublock/ui/internal/uitest"
 )
 
 // The watch against the emulator, through the whole program: its rounds, its bell and its
@@ -28,7 +29,7 @@ func watchStates(t *testing.T) map[string]ui.Model {
 	opts.WatchEvery = time.Millisecond
 	base := ui.New(opts)
 	watching := func() (ui.Model, tea.Cmd) {
-		mm, cmd := withResults(base, syntheticOfferings(500)).Update(keyMsg("w"))
+		mm, cmd := withResults(base, uitest.SyntheticOfferings(500)).Update(keyMsg("w"))
 		return mm.(ui.Model), cmd
 	}
 	// running is the watch's round under way, and the id its search's messages carry.
@@ -37,7 +38,7 @@ func watchStates(t *testing.T) map[string]ui.Model {
 		return startedSearchBy(m, watchTick(t, timer))
 	}
 	m, id := running()
-	offs := syntheticOfferings(520)
+	offs := uitest.SyntheticOfferings(520)
 	st := model.RegionStatus{Region: "us-east-1", State: model.RegionOK, Offerings: len(offs)}
 	news := update(m, searchEventsMsg{ID: id, Events: []source.SearchEvent{{Offerings: offs, Status: &st}}, Closed: true})
 	on, _ := watching()

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -15,7 +14,6 @@ import (
 	"github.com/charmbracelet/x/vt"
 
 	"github.com/gpublock/gpublock/aws/awsapi"
-	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/aws/sources/sourcestest"
@@ -458,34 +456,13 @@ func searchedRegions(t *testing.T) []string {
 // the launch tests: it returns the offering and the reservation.
 func boughtBlock(t *testing.T, c *awsapi.Client) (model.Offering, model.Block) {
 	t.Helper()
-	ctx := context.Background()
-	q := model.Query{InstanceTypes: []string{"p5.48xlarge"}, Count: 1, Durations: model.DurationRange{MinDays: 2, MaxDays: 2},
-		Start: testNow, End: testNow.Add(14 * 24 * time.Hour), Regions: []string{"us-east-1"}}
-	var offs []model.Offering
-	for ev := range capacityblocks.New(c).Search(ctx, q) {
-		offs = append(offs, ev.Offerings...)
-	}
-	if len(offs) == 0 {
-		t.Fatal("no offering to buy")
-	}
-	o := offs[0]
-	res, err := capacityblocks.New(c).Purchase(ctx, o, "", nil)
-	if err != nil || res.Block.ReservationID == "" {
-		t.Fatalf("buying %s: %+v, %v", o.ID, res, err)
-	}
-	return o, res.Block
+	return sourcestest.BuyFirstBlock(t, c, testNow)
 }
 
 // blockNow is the reservation as the adapter lists it now.
 func blockNow(t *testing.T, c *awsapi.Client, id string) model.Block {
 	t.Helper()
-	for _, b := range reservations(t, c, "us-east-1") {
-		if b.ReservationID == id {
-			return b
-		}
-	}
-	t.Fatalf("reservation %s is not listed", id)
-	return model.Block{}
+	return sourcestest.BlockNow(t, c, id)
 }
 
 // dialogHost runs the root model with a dialog already open, as the blocks screen opens

@@ -118,20 +118,20 @@ func TestConnectBehindTheFirstFrame(t *testing.T) {
 			Now: func() time.Time { return testNow }}, nil
 	}
 	s := newScreen(t, New(opts), 160, 48)
-	first := s.waitText("connecting")
+	first := s.WaitText("connecting")
 	if strings.Contains(first, "SIMULATED") || strings.Contains(first, "LIVE") {
 		t.Errorf("a mode is claimed before the backend is open:\n%s", first)
 	}
-	s.press("enter")
-	s.waitText("Still connecting")
+	s.Press("enter")
+	s.WaitText("Still connecting")
 	close(release)
-	s.waitText("123456789012")
-	s.waitText("A notice, said once.")
-	s.press("enter")
+	s.WaitText("123456789012")
+	s.WaitText("A notice, said once.")
+	s.Press("enter")
 	if found := foundCount(t, s); found == 0 {
 		t.Error("the search after connecting found nothing")
 	}
-	m := s.final()
+	m := final(s)
 	if got := m.search().Query().Regions; len(got) != 1 || got[0] != "us-west-2" {
 		t.Errorf("searched %v, want the connection's region us-west-2", got)
 	}
@@ -194,14 +194,14 @@ func TestExportKeyInHelpNotWhileTyping(t *testing.T) {
 	t.Chdir(dir)
 	b, _ := emulatorBackend(t, ec2sim.Faults{})
 	s := newScreen(t, New(testOptions(b)), 160, 48)
-	s.waitText("123456789012")
-	s.press("enter")
+	s.WaitText("123456789012")
+	s.Press("enter")
 	if foundCount(t, s) == 0 {
 		t.Fatal("the default search found nothing")
 	}
-	s.press("/", "ctrl+s", "esc", "ctrl+s")
-	s.waitText("Wrote")
-	m = s.final()
+	s.Press("/", "ctrl+s", "esc", "ctrl+s")
+	s.WaitText("Wrote")
+	m = final(s)
 	if files, _ := filepath.Glob(filepath.Join(dir, "*.csv")); len(files) != 1 {
 		t.Errorf("the directory holds %q; want the one file of the ctrl+s after the filter closed", files)
 	}

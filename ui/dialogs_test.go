@@ -34,18 +34,18 @@ func TestLaunchIntoActiveBlock(t *testing.T) {
 		t.Fatalf("block %s, want active", blk.State)
 	}
 	s := newLaunchScreen(t, b, blk, true)
-	text := s.waitText("✓ allowed (ec2:RunInstances)")
+	text := s.WaitText("✓ allowed (ec2:RunInstances)")
 	mustContain(t, text, "SIMULATED", launch.DemoAMI, blk.AvailabilityZone+": subnet-", "(default)", "Type launch")
-	s.typeText("launch")
-	s.press("enter")
-	text = s.waitText("LAUNCHED 1 instance")
+	s.Type("launch")
+	s.Press("enter")
+	text = s.WaitText("LAUNCHED 1 instance")
 	m := instanceRE.FindStringSubmatch(text)
 	if m == nil {
 		t.Fatalf("no instance on screen:\n%s", text)
 	}
 	// The instance boots on the emulator's clock.
 	sim.Advance(5 * time.Minute)
-	s.waitText(m[1] + "  running")
+	s.WaitText(m[1] + "  running")
 	finalHost(t, s)
 	after := blockNow(t, c, blk.ReservationID)
 	if len(after.Instances) != 1 || after.Instances[0].ID != m[1] {
@@ -66,17 +66,17 @@ func TestLaunchIntoScheduledBlockAttaches(t *testing.T) {
 		t.Fatalf("block %s, want scheduled", blk.State)
 	}
 	s := newLaunchScreen(t, b, blk, true)
-	s.waitText("starts in")
-	s.typeText("launch")
-	s.press("enter")
-	text := s.waitText("ATTACHED to " + blk.ReservationID)
+	s.WaitText("starts in")
+	s.Type("launch")
+	s.Press("enter")
+	text := s.WaitText("ATTACHED to " + blk.ReservationID)
 	mustContain(t, text, "gpublock launch --pending")
 	ls, err := b.AttachedLaunches(context.Background())
 	if err != nil || len(ls) != 1 || ls[0].ReservationID != blk.ReservationID || !ls[0].Pending() || ls[0].Spec.ImageID != launch.DemoAMI {
 		t.Fatalf("attached: %+v, %v; want the one launch, pending", ls, err)
 	}
 	sim.SetTime(o.Start.Add(time.Minute))
-	s.press("esc")
+	s.Press("esc")
 	finalHost(t, s)
 	if n := len(blockNow(t, c, blk.ReservationID).Instances); n != 0 {
 		t.Fatalf("%d instances: the form launched, which only a watcher may", n)
@@ -103,15 +103,15 @@ func TestLaunchWrongZone(t *testing.T) {
 		t.Fatalf("subnets of %s: %v, %v", other, subs, err)
 	}
 	s := newLaunchScreen(t, b, blk, true)
-	s.waitText("✓ allowed (ec2:RunInstances)")
-	s.press("tab", "tab", "ctrl+u") // the confirmation wraps to the AMI, then the subnet
-	s.typeText(subs[0].ID)
-	s.press("enter")
-	text := s.waitText("but the block is in " + blk.AvailabilityZone)
+	s.WaitText("✓ allowed (ec2:RunInstances)")
+	s.Press("tab", "tab", "ctrl+u") // the confirmation wraps to the AMI, then the subnet
+	s.Type(subs[0].ID)
+	s.Press("enter")
+	text := s.WaitText("but the block is in " + blk.AvailabilityZone)
 	mustContain(t, text, "is in "+other)
-	s.typeText("launch")
-	s.press("enter")
-	s.waitText("The dry run did not allow the launch. esc closes.")
+	s.Type("launch")
+	s.Press("enter")
+	s.WaitText("The dry run did not allow the launch. esc closes.")
 	finalHost(t, s)
 	if n := len(blockNow(t, c, blk.ReservationID).Instances); n != 0 {
 		t.Fatalf("%d instances launched into the wrong zone", n)

@@ -11,7 +11,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest/v2"
-	"github.com/charmbracelet/x/vt"
 
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/ec2sim"
@@ -54,46 +53,22 @@ func testOptions(b source.Backend) Options {
 	}
 }
 
-// screen is uitest's harness on the root model, with the names the root's tests use.
-type screen struct {
-	*uitest.Screen
-	t   testing.TB
-	tm  *teatest.TestModel
-	emu *vt.Emulator
-}
+// screen is uitest's harness on the program.
+type screen = uitest.Screen
 
+// newScreen runs the program in a terminal of w×h.
 func newScreen(t testing.TB, m Model, w, h int) *screen {
 	t.Helper()
-	return newScreenOf(t, m, w, h)
+	return uitest.NewScreen(t, m, w, h)
 }
 
-// newScreenOf is newScreen for any model.
-func newScreenOf(t testing.TB, m tea.Model, w, h int) *screen {
-	t.Helper()
-	s := uitest.NewScreen(t, m, w, h)
-	return &screen{Screen: s, t: t, tm: s.TM, emu: s.Emu}
-}
-
-func (s *screen) waitFor(what string, cond func(screen string) bool) string {
-	s.t.Helper()
-	return s.WaitFor(what, cond)
-}
-
-func (s *screen) waitText(sub string) string {
-	s.t.Helper()
-	return s.WaitText(sub)
-}
-
-func (s *screen) press(keys ...string) { s.Press(keys...) }
-func (s *screen) typeText(text string) { s.Type(text) }
-
-func keyMsg(k string) tea.KeyPressMsg { return uitest.Key(k) }
-
-// final quits and returns the final model, with Raw holding all the program wrote.
-func (s *screen) final() Model {
-	s.t.Helper()
+// final quits the program and returns its last model, with Raw holding all it wrote.
+func final(s *screen) Model {
+	s.T.Helper()
 	return s.Final().(Model)
 }
+
+func keyMsg(k string) tea.KeyPressMsg { return uitest.Key(k) }
 
 // The dialogs' types, by the names the tests use.
 type (
@@ -142,7 +117,7 @@ func awaitBlock(t *testing.T, b source.Backend, id string) model.Block {
 }
 
 func foundCount(t *testing.T, s *screen) int { t.Helper(); return s.FoundCount() }
-func waitLengths(s *screen) string           { s.t.Helper(); return s.WaitLengths() }
+func waitLengths(s *screen) string           { s.T.Helper(); return s.WaitLengths() }
 func mustContain(t *testing.T, text string, subs ...string) {
 	t.Helper()
 	uitest.MustContain(t, text, subs...)
@@ -489,13 +464,13 @@ func newLaunchScreen(t *testing.T, b source.Backend, blk model.Block, simulated 
 	m.pc.Width, m.pc.Height = 160, 48
 	d, cmd := launch.New(m.actionEnv(), blk)
 	m.dialog = d
-	return newScreenOf(t, dialogHost{m, cmd}, 160, 48)
+	return uitest.NewScreen(t, dialogHost{m, cmd}, 160, 48)
 }
 
 func finalHost(t *testing.T, s *screen) Model {
 	t.Helper()
-	s.press("ctrl+c")
-	return s.tm.FinalModel(t, teatest.WithFinalTimeout(30*time.Second)).(dialogHost).Model
+	s.Press("ctrl+c")
+	return s.TM.FinalModel(t, teatest.WithFinalTimeout(30*time.Second)).(dialogHost).Model
 }
 
 var _ = ec2sim.Faults{}

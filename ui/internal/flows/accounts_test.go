@@ -70,7 +70,7 @@ func TestBlocksScreenListsEveryAccount(t *testing.T) {
 		}
 		return false
 	}
-	text := s.waitFor("both accounts' blocks", func(text string) bool {
+	text := s.WaitFor("both accounts' blocks", func(text string) bool {
 		return rowWith(text, ec2sim.DemoAccount) && rowWith(text, otherAccount) && strings.Contains(text, "pays")
 	})
 	header := ""
@@ -83,13 +83,13 @@ func TestBlocksScreenListsEveryAccount(t *testing.T) {
 		t.Errorf("the table's header %q has no Account column:\n%s", header, text)
 	}
 	mustContain(t, text, "account "+ec2sim.DemoAccount+" pays · 2 accounts listed", "organization: at most ", " of 256 Capacity Block instances on ")
-	s.final()
+	final(s)
 
 	// One account alone: no Account column.
 	opts = testOptions(x.a)
 	opts.StartOnBlocks = true
 	s = newScreen(t, ui.New(opts), 160, 48)
-	text = s.waitText("p5.48xlarge ×")
+	text = s.WaitText("p5.48xlarge ×")
 	for _, l := range strings.Split(text, "\n") {
 		if strings.Contains(l, "Warning") && strings.Contains(l, "State") && strings.Contains(l, "Account") {
 			t.Errorf("one account, yet an Account column: %q", l)
@@ -98,14 +98,14 @@ func TestBlocksScreenListsEveryAccount(t *testing.T) {
 	if strings.Contains(text, "pays") || strings.Contains(text, "organization:") {
 		t.Errorf("one account without organization: true:\n%s", text)
 	}
-	s.final()
+	final(s)
 
 	// One account of the organization's two: its figures are said to be possibly low.
 	opts = testOptions(x.a)
 	opts.StartOnBlocks, opts.Organization, opts.OrganizationPartial = true, true, true
 	s = newScreen(t, ui.New(opts), 200, 48)
-	s.waitText("the figures may be low")
-	s.final()
+	s.WaitText("the figures may be low")
+	final(s)
 }
 
 // e on a block of the other account extends it in that account: the dialog names that
@@ -118,25 +118,25 @@ func TestExtendABlockOfAnotherAccount(t *testing.T) {
 	opts := actionTestOptions(x.backend)
 	opts.StartOnBlocks = true
 	s := newScreen(t, ui.New(opts), 160, 48)
-	s.waitFor("b's active block", func(text string) bool { return strings.Contains(rowOf(text, x.blkB.ReservationID), "active") })
-	s.press("/")
-	s.typeText(otherAccount)
-	s.press("enter")
-	s.waitFor("b's block alone", func(text string) bool {
+	s.WaitFor("b's active block", func(text string) bool { return strings.Contains(rowOf(text, x.blkB.ReservationID), "active") })
+	s.Press("/")
+	s.Type(otherAccount)
+	s.Press("enter")
+	s.WaitFor("b's block alone", func(text string) bool {
 		return strings.Contains(text, x.blkB.ReservationID) && !strings.Contains(text, x.blockA.ReservationID)
 	})
-	s.press("e")
+	s.Press("e")
 	waitLengths(s)
-	s.press("right", "enter") // 2 days
-	text := s.waitText("✓ allowed (ec2:PurchaseCapacityBlockExtension)")
-	box := dialogBox(s.waitText("Type extend"))
+	s.Press("right", "enter") // 2 days
+	text := s.WaitText("✓ allowed (ec2:PurchaseCapacityBlockExtension)")
+	box := dialogBox(s.WaitText("Type extend"))
 	if !strings.Contains(box, otherAccount) || strings.Contains(box, ec2sim.DemoAccount) {
 		t.Fatalf("the confirmation does not name account b alone as the payer:\n%s", text)
 	}
-	s.typeText("extend")
-	s.press("enter")
-	s.waitText("EXTENSION BOUGHT")
-	s.final()
+	s.Type("extend")
+	s.Press("enter")
+	s.WaitText("EXTENSION BOUGHT")
+	final(s)
 	if got := extensionsOf(t, x.b, x.blkB.ReservationID); got != 1 {
 		t.Errorf("account b's block has %d extensions, want 1", got)
 	}

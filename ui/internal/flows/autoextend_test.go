@@ -286,7 +286,7 @@ func TestAutoExtendAskWaitsForTheDialogOpen(t *testing.T) {
 	sim.SetTime(o.End.Add(-13 * time.Hour))
 	spy := dueSpy{Backend: b, due: make(chan []source.AutoExtendAsk, 8)}
 	taken := make(chan string, 1)
-	s := newScreenOf(t, askWatch{ui.New(autoOptions(spy, p)), taken}, 200, 48)
+	s := uitest.NewScreen(t, askWatch{ui.New(autoOptions(spy, p)), taken}, 200, 48)
 	s.WaitText(bought.ReservationID)
 	s.Press("?")
 	s.WaitText("cancel attached launch")

@@ -43,21 +43,21 @@ func TestBlockLifecycleOnScreen(t *testing.T) {
 	s := newScreen(t, ui.New(opts), 200, 40)
 
 	// Listed at once, before its payment is taken: flagged, and counted in the header.
-	text := s.waitFor("the bought block", func(text string) bool { return strings.Contains(rowOf(text, id), "PAY PENDING") })
+	text := s.WaitFor("the bought block", func(text string) bool { return strings.Contains(rowOf(text, id), "PAY PENDING") })
 	if !strings.Contains(text, "$ PAY PENDING (1 warning)") {
 		t.Errorf("payment pending: the header does not count 1 warning:\n%s", text)
 	}
 	if !strings.Contains(rowOf(text, id), "p5.48xlarge × 1") || !strings.Contains(rowOf(text, id), o.Fee.Dollars()) {
 		t.Errorf("the row lacks the type × count or the fee paid %s: %q", o.Fee.Dollars(), rowOf(text, id))
 	}
-	s.waitRaw("the payment notification", func(raw []byte) bool { return bytes.Contains(raw, []byte(osc9)) })
+	s.WaitRaw("the payment notification", func(raw []byte) bool { return bytes.Contains(raw, []byte(osc9)) })
 	rings := bytes.Count(s.Raw, []byte(osc9))
 
 	step := func(what string, at time.Time, want func(row string) bool) string {
 		t.Helper()
 		sim.SetTime(at)
-		s.press("r")
-		return s.waitFor(what, func(text string) bool {
+		s.Press("r")
+		return s.WaitFor(what, func(text string) bool {
 			return strings.Contains(text, "as of "+at.UTC().Format("15:04")) && want(rowOf(text, id))
 		})
 	}
@@ -91,7 +91,7 @@ func TestBlockLifecycleOnScreen(t *testing.T) {
 	if hasWarningBadge(text) || strings.Contains(rowOf(text, id), "TERMINATING") {
 		t.Errorf("expired: still warned:\n%s", text)
 	}
-	s.final()
+	final(s)
 
 	notes := bytes.Count(s.Raw, []byte(osc9)) - rings
 	if rings != 1 || notes != 3 {
@@ -119,11 +119,11 @@ func TestNoNotify(t *testing.T) {
 	opts := testOptions(b)
 	opts.StartOnBlocks, opts.NoNotify = true, true
 	s := newScreen(t, ui.New(opts), 160, 40)
-	s.waitText("PAY PENDING")
+	s.WaitText("PAY PENDING")
 	sim.SetTime(o.End.Add(-20 * time.Minute))
-	s.press("r")
-	s.waitFor("terminating", func(text string) bool { return strings.Contains(rowOf(text, bought.ReservationID), "TERMINATING") })
-	s.final()
+	s.Press("r")
+	s.WaitFor("terminating", func(text string) bool { return strings.Contains(rowOf(text, bought.ReservationID), "TERMINATING") })
+	final(s)
 	// Every BEL left ends an OSC sequence (the window title); none rings on its own.
 	if bytes.Contains(s.Raw, []byte(osc9)) || bytes.Count(s.Raw, []byte{'\a'}) > bytes.Count(s.Raw, []byte("\x1b]")) {
 		t.Error("a bell or a notification with notifications off")
@@ -193,14 +193,14 @@ func TestExtendFromBlocksScreen(t *testing.T) {
 	opts := testOptions(b)
 	opts.StartOnBlocks = true
 	s := newScreen(t, ui.New(opts), 160, 48)
-	s.waitFor("the active block", func(text string) bool { return strings.Contains(rowOf(text, bought.ReservationID), "active") })
+	s.WaitFor("the active block", func(text string) bool { return strings.Contains(rowOf(text, bought.ReservationID), "active") })
 	oldEnd := o.End.UTC().Format("Jan 02 15:04")
 	newEnd := o.End.Add(48 * time.Hour).UTC().Format("Jan 02 15:04")
-	s.press("e")
+	s.Press("e")
 	waitLengths(s)
-	s.press("right", "enter") // 2 days
-	s.waitText("✓ allowed (ec2:PurchaseCapacityBlockExtension)")
-	text := s.waitText("Type extend")
+	s.Press("right", "enter") // 2 days
+	s.WaitText("✓ allowed (ec2:PurchaseCapacityBlockExtension)")
+	text := s.WaitText("Type extend")
 	for _, want := range []string{"Upfront fee", "Break-even", "New end", o.End.Add(48 * time.Hour).UTC().Format("2006-01-02 15:04")} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the dialog lacks %q:\n%s", want, text)
@@ -211,25 +211,25 @@ func TestExtendFromBlocksScreen(t *testing.T) {
 		t.Fatalf("no upfront fee in the dialog:\n%s", text)
 	}
 	extFee := model.MustMoney(strings.ReplaceAll(m[1], ",", ""))
-	s.typeText("exten")
-	s.press("enter")
+	s.Type("exten")
+	s.Press("enter")
 	// A wrong word is cleared and named; the dialog stays for the whole word.
-	s.waitText(`"exten" is not extend: type extend, or esc to cancel.`)
-	s.typeText("extend")
-	s.press("enter")
-	s.waitText("EXTENSION BOUGHT, payment pending")
-	s.press("space")
+	s.WaitText(`"exten" is not extend: type extend, or esc to cancel.`)
+	s.Type("extend")
+	s.Press("enter")
+	s.WaitText("EXTENSION BOUGHT, payment pending")
+	s.Press("space")
 	// The end moves once the payment succeeds (within minutes on the emulator's clock).
 	sim.Advance(10 * time.Minute)
-	s.press("r")
-	text = s.waitFor("the new end", func(text string) bool { return strings.Contains(rowOf(text, bought.ReservationID), newEnd) })
+	s.Press("r")
+	text = s.WaitFor("the new end", func(text string) bool { return strings.Contains(rowOf(text, bought.ReservationID), newEnd) })
 	// The fee paid is the block's and the extension's, from the journal.
 	if row := rowOf(text, bought.ReservationID); strings.Contains(row, oldEnd) || !strings.Contains(row, o.Fee.Add(extFee).Dollars()) {
 		t.Errorf("the row shows the old end %s, or not the fee %s + %s: %q", oldEnd, o.Fee.Dollars(), extFee.Dollars(), row)
 	}
-	s.press("enter")
-	s.waitText("Extensions (1)")
-	s.final()
+	s.Press("enter")
+	s.WaitText("Extensions (1)")
+	final(s)
 }
 
 // Read-only hides extend and launch, from the keys and from help.
@@ -358,26 +358,26 @@ func TestLaunchFromBlocksScreen(t *testing.T) {
 	opts := testOptions(b)
 	opts.StartOnBlocks = true
 	s := newScreen(t, ui.New(opts), 160, 48)
-	s.waitFor("the block being paid for", func(text string) bool {
+	s.WaitFor("the block being paid for", func(text string) bool {
 		return strings.Contains(rowOf(text, bought.ReservationID), "payment-pending")
 	})
-	s.press("l")
-	text := s.waitText("Launch into a block")
+	s.Press("l")
+	text := s.WaitText("Launch into a block")
 	mustContain(t, text, "payment-pending · starts in", "Its payment is still being collected: a block whose payment fails never starts",
 		"to launch at the start")
-	s.press("esc")
+	s.Press("esc")
 	sim.SetTime(o.Start.Add(time.Hour))
-	s.press("r")
-	s.waitFor("the active block", func(text string) bool { return strings.Contains(rowOf(text, bought.ReservationID), "active") })
-	s.press("l")
-	s.waitText("Launch into a block")
-	s.press("esc")
+	s.Press("r")
+	s.WaitFor("the active block", func(text string) bool { return strings.Contains(rowOf(text, bought.ReservationID), "active") })
+	s.Press("l")
+	s.WaitText("Launch into a block")
+	s.Press("esc")
 	sim.SetTime(o.End.Add(time.Hour))
-	s.press("r")
-	s.waitFor("the expired block", func(text string) bool { return strings.Contains(rowOf(text, bought.ReservationID), "expired") })
-	s.press("l")
-	s.waitText("instances launch only into an active block")
-	s.final()
+	s.Press("r")
+	s.WaitFor("the expired block", func(text string) bool { return strings.Contains(rowOf(text, bought.ReservationID), "expired") })
+	s.Press("l")
+	s.WaitText("instances launch only into an active block")
+	final(s)
 }
 
 // Every region that sells Capacity Blocks is listed, whatever the search form chose: a

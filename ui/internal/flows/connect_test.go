@@ -15,14 +15,14 @@ func TestConnectFailure(t *testing.T) {
 		return ui.Connection{}, errors.New("The AWS configuration could not be loaded: bad profile.")
 	}
 	s := newScreen(t, ui.New(opts), 120, 30)
-	text := s.waitText("NOT CONNECTED")
+	text := s.WaitText("NOT CONNECTED")
 	if !strings.Contains(text, "Could not connect: The AWS configuration could not be loaded") {
 		t.Errorf("the error is not on screen:\n%s", text)
 	}
-	s.press("enter")
-	s.waitText("Not connected, so nothing can be searched")
-	s.press("q")
-	m := s.tm.FinalModel(t).(ui.Model)
+	s.Press("enter")
+	s.WaitText("Not connected, so nothing can be searched")
+	s.Press("q")
+	m := s.TM.FinalModel(t).(ui.Model)
 	if m.Err() == nil || searched(m) {
 		t.Errorf("err=%v searched=%v", m.Err(), searched(m))
 	}

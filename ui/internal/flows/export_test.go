@@ -51,27 +51,27 @@ func TestExportCSV(t *testing.T) {
 	opts := testOptions(b)
 	opts.Prices = cat
 	s := newScreen(t, ui.New(opts), 160, 48)
-	s.waitText("123456789012")
-	s.press("ctrl+s")
-	s.waitText("Nothing to export")
+	s.WaitText("123456789012")
+	s.Press("ctrl+s")
+	s.WaitText("Nothing to export")
 	if files, _ := filepath.Glob(filepath.Join(dir, "*")); len(files) != 0 {
 		t.Fatalf("nothing to export, yet the directory holds %q", files)
 	}
 	fillForm(s)
-	s.press("enter")
+	s.Press("enter")
 	if foundCount(t, s) == 0 {
 		t.Fatal("the search found nothing; the export needs offerings")
 	}
-	s.press("F")
-	s.waitText("Upfront fee▲")
-	s.press("/")
-	s.typeText("us-east-2")
-	s.press("enter")
-	s.waitText("filtered from")
-	s.press("ctrl+s")
-	text := s.waitFor("the export's answer", func(text string) bool { return wroteRE.MatchString(text) })
+	s.Press("F")
+	s.WaitText("Upfront fee▲")
+	s.Press("/")
+	s.Type("us-east-2")
+	s.Press("enter")
+	s.WaitText("filtered from")
+	s.Press("ctrl+s")
+	text := s.WaitFor("the export's answer", func(text string) bool { return wroteRE.MatchString(text) })
 	said, _ := strconv.Atoi(wroteRE.FindStringSubmatch(text)[1])
-	m := s.final()
+	m := final(s)
 
 	files, _ := filepath.Glob(filepath.Join(dir, "*"))
 	want := filepath.Join(dir, "gpublock-offerings-20261201-090000.csv") // testNow, UTC
@@ -141,13 +141,13 @@ func TestExportUnwritable(t *testing.T) {
 	}
 	b, _ := emulatorBackend(t, ec2sim.Faults{})
 	s := newScreen(t, ui.New(testOptions(b)), 160, 48)
-	s.waitText("123456789012")
-	s.press("enter")
+	s.WaitText("123456789012")
+	s.Press("enter")
 	if foundCount(t, s) == 0 {
 		t.Fatal("the default search found nothing")
 	}
-	s.press("ctrl+s")
-	text := s.waitText("cannot write the CSV")
+	s.Press("ctrl+s")
+	text := s.WaitText("cannot write the CSV")
 	if strings.Contains(text, "Wrote") {
 		t.Errorf("the screen says both:\n%s", text)
 	}
@@ -155,7 +155,7 @@ func TestExportUnwritable(t *testing.T) {
 	if flat := strings.Join(strings.Fields(text), " "); !strings.Contains(flat, "no such file or directory") && !strings.Contains(flat, "permission denied") {
 		t.Errorf("the error does not say why:\n%s", text)
 	}
-	s.final()
+	final(s)
 	for _, d := range []string{dir, parent} {
 		if files, _ := filepath.Glob(filepath.Join(d, "*.csv")); len(files) != 0 {
 			t.Errorf("%s holds %q after a failed export", d, files)
@@ -169,16 +169,16 @@ func TestExportFilteredEmpty(t *testing.T) {
 	t.Chdir(dir)
 	b, _ := emulatorBackend(t, ec2sim.Faults{})
 	s := newScreen(t, ui.New(testOptions(b)), 160, 48)
-	s.waitText("123456789012")
-	s.press("enter")
+	s.WaitText("123456789012")
+	s.Press("enter")
 	if foundCount(t, s) == 0 {
 		t.Fatal("the default search found nothing")
 	}
-	s.press("/")
-	s.typeText("no-such-offering")
-	s.press("enter", "ctrl+s")
-	s.waitText("the filter hides every offering")
-	s.final()
+	s.Press("/")
+	s.Type("no-such-offering")
+	s.Press("enter", "ctrl+s")
+	s.WaitText("the filter hides every offering")
+	final(s)
 	if files, _ := filepath.Glob(filepath.Join(dir, "*")); len(files) != 0 {
 		t.Errorf("the directory holds %q", files)
 	}

@@ -25,15 +25,15 @@ import (
 // fillForm types a search as a person would: the H200 types besides the default, two
 // instances, a window from a date to a relative date, 3 days, every region selling them.
 func fillForm(s *screen) {
-	s.press("/")
-	s.typeText("h200")
-	s.press("space", "esc", "tab", "ctrl+u")
-	s.typeText("2")
-	s.press("tab", "ctrl+u")
-	s.typeText("2026-12-08")
-	s.press("tab", "ctrl+u")
-	s.typeText("+5w")
-	s.press("tab", "right", "tab", "a")
+	s.Press("/")
+	s.Type("h200")
+	s.Press("space", "esc", "tab", "ctrl+u")
+	s.Type("2")
+	s.Press("tab", "ctrl+u")
+	s.Type("2026-12-08")
+	s.Press("tab", "ctrl+u")
+	s.Type("+5w")
+	s.Press("tab", "right", "tab", "a")
 }
 
 // The whole flow: fill the form, watch the rows stream in, sort, filter, select, read the
@@ -43,25 +43,25 @@ func TestFlow(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
 			b, _ := emulatorBackend(t, ec2sim.Faults{})
 			s := newScreen(t, ui.New(testOptions(b)), size.w, size.h)
-			s.waitText("123456789012")
+			s.WaitText("123456789012")
 			fillForm(s)
-			s.press("enter")
+			s.Press("enter")
 			found := foundCount(t, s)
 			if found == 0 {
 				t.Fatal("the search found nothing; the flow needs offerings")
 			}
-			s.press("F")
-			s.waitText("Upfront fee▲")
-			s.press("/")
-			s.typeText("us-east-2")
-			s.press("enter")
-			s.waitText("filtered from")
+			s.Press("F")
+			s.WaitText("Upfront fee▲")
+			s.Press("/")
+			s.Type("us-east-2")
+			s.Press("enter")
+			s.WaitText("filtered from")
 			// enter buys (issue 6); d opens the detail.
-			s.press("g", "j", "j", "d")
-			s.waitText("Why 11:30 UTC")
-			s.press("y")
-			s.waitText("Copied the AWS CLI search command")
-			m := s.final()
+			s.Press("g", "j", "j", "d")
+			s.WaitText("Why 11:30 UTC")
+			s.Press("y")
+			s.WaitText("Copied the AWS CLI search command")
+			m := final(s)
 
 			// The count as the results pane says it at the end, under the filter.
 			if counted := foundOnScreen(update(m, keyMsg("esc"))); counted != found || m.Inspect().Search.Table().Len() != found {
@@ -111,19 +111,19 @@ func TestFlow(t *testing.T) {
 func TestCancelSearchKeepsOldRows(t *testing.T) {
 	b, sim := emulatorBackend(t, ec2sim.Faults{})
 	s := newScreen(t, ui.New(testOptions(b)), 160, 48)
-	s.waitText("123456789012")
-	s.press("enter")
+	s.WaitText("123456789012")
+	s.Press("enter")
 	first := foundCount(t, s)
 	if first == 0 {
 		t.Fatal("the default search found nothing")
 	}
 	// Slow every call down so that the second search is still running when esc comes.
 	sim.SetFaults(ec2sim.Faults{Latency: 2 * time.Second})
-	s.press("shift+tab", "a", "enter") // back to the form's last field, the regions
-	s.waitText("the rows shown are from the previous search")
-	s.press("esc")
-	s.waitText("Search cancelled")
-	m := s.final()
+	s.Press("shift+tab", "a", "enter") // back to the form's last field, the regions
+	s.WaitText("the rows shown are from the previous search")
+	s.Press("esc")
+	s.WaitText("Search cancelled")
+	m := final(s)
 	cancelledLine := strings.Contains(ansi.Strip(m.View().Content), "Search cancelled after")
 	if searching(m) || !cancelledLine {
 		t.Errorf("running=%v cancelled=%v after esc", searching(m), cancelledLine)
@@ -176,18 +176,18 @@ func TestEmptyResultAlternativesAndProbe(t *testing.T) {
 	eb, _ := emulatorBackend(t, ec2sim.Faults{})
 	b := &altsRecorder{Backend: eb}
 	s := newScreen(t, ui.New(testOptions(b)), 160, 48)
-	s.waitText("123456789012")
-	s.press("tab", "ctrl+u")
-	s.typeText("64")
-	s.press("tab", "ctrl+u")
-	s.typeText("now")
-	s.press("tab", "ctrl+u")
-	s.typeText("+16d")
-	s.press("tab", "ctrl+u")
-	s.typeText("14d")
-	s.press("enter")
-	s.waitText("No offerings for 64 × p5.48xlarge")
-	text := s.waitFor("the alternatives", func(text string) bool {
+	s.WaitText("123456789012")
+	s.Press("tab", "ctrl+u")
+	s.Type("64")
+	s.Press("tab", "ctrl+u")
+	s.Type("now")
+	s.Press("tab", "ctrl+u")
+	s.Type("+16d")
+	s.Press("tab", "ctrl+u")
+	s.Type("14d")
+	s.Press("enter")
+	s.WaitText("No offerings for 64 × p5.48xlarge")
+	text := s.WaitFor("the alternatives", func(text string) bool {
 		return strings.Contains(text, "Alternatives (") || strings.Contains(text, "No nearby alternative")
 	})
 	if !regexp.MustCompile(`starting \w{3} \d\d \d\d:\d\d UTC → ending \w{3} \d\d \d\d:\d\d UTC`).MatchString(text) {
@@ -196,9 +196,9 @@ func TestEmptyResultAlternativesAndProbe(t *testing.T) {
 	if !strings.Contains(text, "Why it may be: size") {
 		t.Errorf("no explanation of an empty result:\n%s", text)
 	}
-	s.press("L")
-	s.waitText("Largest count with any offering:")
-	m := s.final()
+	s.Press("L")
+	s.WaitText("Largest count with any offering:")
+	m := final(s)
 	if nothing := strings.Contains(ansi.Strip(m.View().Content), "Nothing found in"); !nothing || m.Inspect().Search.Table().Len() != 0 {
 		t.Fatalf("nothing found said %v, table %d; want an empty result", nothing, m.Inspect().Search.Table().Len())
 	}
@@ -230,23 +230,23 @@ func TestEmptyResultAlternativesAndProbe(t *testing.T) {
 	// The first alternative, chosen and taken with enter, is searched and finds what it
 	// promised.
 	s2 := newScreen(t, m, 160, 48)
-	s2.press("down", "up", "enter")
+	s2.Press("down", "up", "enter")
 	got := foundCount(t, s2)
 	if got == 0 {
 		t.Errorf("the first alternative (%s) found nothing", alts[0].Description)
 	}
-	s2.final()
+	final(s2)
 }
 
 // A region that is down is reported with its message; the others complete.
 func TestRegionDown(t *testing.T) {
 	b, _ := emulatorBackend(t, ec2sim.Faults{Down: []string{"us-west-2"}})
 	s := newScreen(t, ui.New(testOptions(b)), 160, 48)
-	s.waitText("123456789012")
-	s.press("tab", "tab", "tab", "tab", "tab", "a", "enter")
+	s.WaitText("123456789012")
+	s.Press("tab", "tab", "tab", "tab", "tab", "a", "enter")
 	found := foundCount(t, s)
-	text := s.waitText("1 region failed")
-	m := s.final()
+	text := s.WaitText("1 region failed")
+	m := final(s)
 	_, regions := regionsOnScreen(t, m)
 	if st := regions["us-west-2"]; st.state != "error" || st.message == "" {
 		t.Errorf("us-west-2: %+v, want an error with a message", st)
@@ -275,10 +275,10 @@ func TestEveryRegionDown(t *testing.T) {
 	eb, _ := emulatorBackend(t, ec2sim.Faults{Down: []string{"us-east-1"}})
 	b := &altsRecorder{Backend: eb}
 	s := newScreen(t, ui.New(testOptions(b)), 100, 30)
-	s.waitText("SIMULATED")
-	s.press("enter")
-	text := s.waitText("failed in every region")
-	m := s.final()
+	s.WaitText("SIMULATED")
+	s.Press("enter")
+	text := s.WaitText("failed in every region")
+	m := final(s)
 	// The search is over and no probe was asked for, so a busy screen would be looking
 	// for alternatives.
 	if strings.Contains(text, "No offerings for") || m.Inspect().Search.Busy() || asked(b) {

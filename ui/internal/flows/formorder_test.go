@@ -20,11 +20,11 @@ func TestFormOrderInTheTerminal(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
 			b, _ := emulatorBackend(t, ec2sim.Faults{})
 			s := newScreen(t, ui.New(testOptions(b)), size.w, size.h)
-			s.waitText("123456789012")
-			s.waitText("›Types")
+			s.WaitText("123456789012")
+			s.WaitText("›Types")
 			// rows finds the focused label and, if still in view, the label of the field before.
 			rows := func(label, before string) (int, int) {
-				text := s.waitText("›" + label)
+				text := s.WaitText("›" + label)
 				at, prev := -1, -1
 				for i, l := range strings.Split(text, "\n") {
 					if strings.Contains(l, "›"+label) {
@@ -36,30 +36,30 @@ func TestFormOrderInTheTerminal(t *testing.T) {
 				}
 				return at, prev
 			}
-			s.press("shift+tab")
-			if text := s.waitText("›Source"); !strings.Contains(text, "┃ Types ") {
+			s.Press("shift+tab")
+			if text := s.WaitText("›Source"); !strings.Contains(text, "┃ Types ") {
 				t.Errorf("the source is focused but the types below it are not drawn:\n%s", text)
 			}
 			before := "Source"
 			for _, label := range []string{"Types", "Count", "Start", "End", "Duration", "Regions"} {
-				s.press("tab")
+				s.Press("tab")
 				if at, prev := rows(label, before); prev >= at {
 					t.Errorf("tab from %s to %s: drawn at row %d, the field before at row %d", before, label, at, prev)
 				}
 				before = label
 			}
-			s.press("shift+tab") // the duration
-			s.waitText("›Duration")
-			s.press("ctrl+u")
-			s.typeText("15d")
-			s.waitText("15d")
-			s.tm.Send(tea.KeyPressMsg{Code: tea.KeyRight})
-			s.waitFor("15d → 3w", func(text string) bool { return strings.Contains(text, "‹ 3w") })
-			s.press("shift+tab", "shift+tab", "shift+tab", "shift+tab", "shift+tab")
-			s.waitText("›Source")
-			s.press("shift+tab")
-			s.waitFor("the source unfocused", func(text string) bool { return !strings.Contains(text, "›Source") })
-			if m := s.final(); focusedPane(m) != paneDetail {
+			s.Press("shift+tab") // the duration
+			s.WaitText("›Duration")
+			s.Press("ctrl+u")
+			s.Type("15d")
+			s.WaitText("15d")
+			s.TM.Send(tea.KeyPressMsg{Code: tea.KeyRight})
+			s.WaitFor("15d → 3w", func(text string) bool { return strings.Contains(text, "‹ 3w") })
+			s.Press("shift+tab", "shift+tab", "shift+tab", "shift+tab", "shift+tab")
+			s.WaitText("›Source")
+			s.Press("shift+tab")
+			s.WaitFor("the source unfocused", func(text string) bool { return !strings.Contains(text, "›Source") })
+			if m := final(s); focusedPane(m) != paneDetail {
 				t.Errorf("shift+tab from the first field: pane %d, want the detail (where tab enters the form from)", focusedPane(m))
 			}
 		})

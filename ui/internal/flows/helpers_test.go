@@ -9,8 +9,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/charmbracelet/x/exp/teatest/v2"
-	"github.com/charmbracelet/x/vt"
 
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/ec2sim"
@@ -58,48 +56,16 @@ func actionTestOptions(b source.Backend) ui.Options {
 	return o
 }
 
-// screen is uitest's harness on the program, with the names the tests use.
-type screen struct {
-	*uitest.Screen
-	t   testing.TB
-	tm  *teatest.TestModel
-	emu *vt.Emulator
-}
+// screen is uitest's harness on the program.
+type screen = uitest.Screen
 
 // newScreen runs the program in a terminal of w×h.
 func newScreen(t testing.TB, m ui.Model, w, h int) *screen {
 	t.Helper()
-	return newScreenOf(t, m, w, h)
+	return uitest.NewScreen(t, m, w, h)
 }
 
-// newScreenOf is newScreen for any model.
-func newScreenOf(t testing.TB, m tea.Model, w, h int) *screen {
-	t.Helper()
-	s := uitest.NewScreen(t, m, w, h)
-	return &screen{Screen: s, t: t, tm: s.TM, emu: s.Emu}
-}
-
-func (s *screen) waitFor(what string, cond func(screen string) bool) string {
-	s.t.Helper()
-	return s.WaitFor(what, cond)
-}
-
-func (s *screen) waitText(sub string) string {
-	s.t.Helper()
-	return s.WaitText(sub)
-}
-
-func (s *screen) press(keys ...string)                        { s.Press(keys...) }
-func (s *screen) typeText(text string)                        { s.Type(text) }
-func (s *screen) waitRaw(what string, cond func([]byte) bool) { s.t.Helper(); s.WaitRaw(what, cond) }
-
-// final quits and returns the final model, with Raw holding all the program wrote.
-func (s *screen) final() ui.Model {
-	s.t.Helper()
-	return s.Final().(ui.Model)
-}
-
-// final quits the program and returns its last model.
+// final quits the program and returns its last model, with Raw holding all it wrote.
 func final(s *screen) ui.Model {
 	s.T.Helper()
 	return s.Final().(ui.Model)
@@ -158,7 +124,7 @@ func blockNow(t *testing.T, c *awsapi.Client, id string) model.Block {
 
 func foundCount(t *testing.T, s *screen) int { t.Helper(); return s.FoundCount() }
 func searchAndOpen(t *testing.T, s *screen)  { t.Helper(); s.SearchAndOpen() }
-func waitLengths(s *screen) string           { s.t.Helper(); return s.WaitLengths() }
+func waitLengths(s *screen) string           { s.T.Helper(); return s.WaitLengths() }
 func mustContain(t *testing.T, text string, subs ...string) {
 	t.Helper()
 	uitest.MustContain(t, text, subs...)

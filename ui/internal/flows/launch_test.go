@@ -22,20 +22,20 @@ func TestReceiptOpensLaunch(t *testing.T) {
 			b, sim := emulatorBackend(t, ec2sim.Faults{})
 			s := newScreen(t, ui.New(actionTestOptions(b)), 160, 48)
 			searchAndOpen(t, s)
-			s.waitText("✓ allowed")
-			s.typeText("buy")
-			s.press("enter")
-			s.waitText("BOUGHT")
+			s.WaitText("✓ allowed")
+			s.Type("buy")
+			s.Press("enter")
+			s.WaitText("BOUGHT")
 			state, payment := "payment-pending", "Its payment is still being collected: a block whose payment fails never starts"
 			if paid {
 				sim.Advance(10 * time.Minute)
-				s.waitText("l launches instances into it · esc closes")
+				s.WaitText("l launches instances into it · esc closes")
 				state = "scheduled"
 			} else {
-				s.waitText("l launches instances into it when it starts")
+				s.WaitText("l launches instances into it when it starts")
 			}
-			s.press("l")
-			text := s.waitText("Launch into a block")
+			s.Press("l")
+			text := s.WaitText("Launch into a block")
 			if !strings.Contains(text, state+" · starts in") {
 				t.Errorf("the launch form does not show the block's state and countdown:\n%s", text)
 			}
@@ -43,13 +43,13 @@ func TestReceiptOpensLaunch(t *testing.T) {
 				t.Errorf("the form says that a failed payment cancels the launch: %v, want %v:\n%s", got, !paid, text)
 			}
 			// Confirmed, it is attached to the block's start, not launched.
-			s.typeText("launch")
-			s.press("enter")
-			s.waitText("ATTACHED to cr-")
+			s.Type("launch")
+			s.Press("enter")
+			s.WaitText("ATTACHED to cr-")
 			if ls, err := b.AttachedLaunches(context.Background()); err != nil || len(ls) != 1 || !ls[0].Pending() {
 				t.Fatalf("attached from the receipt: %+v, %v", ls, err)
 			}
-			s.final()
+			final(s)
 		})
 	}
 }

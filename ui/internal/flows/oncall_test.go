@@ -66,7 +66,7 @@ func TestBlocksOfEveryRegionOnAFreshStart(t *testing.T) {
 	opts := testOptions(b)
 	opts.StartOnBlocks = true
 	s := newScreen(t, ui.New(opts), 200, 48)
-	text := s.waitFor("the three blocks", func(text string) bool {
+	text := s.WaitFor("the three blocks", func(text string) bool {
 		for _, id := range ids {
 			if !strings.Contains(text, id) {
 				return false
@@ -82,7 +82,7 @@ func TestBlocksOfEveryRegionOnAFreshStart(t *testing.T) {
 	if !strings.Contains(text, "3 blocks in 8 regions") {
 		t.Errorf("the status does not say 3 blocks in every region:\n%s", text)
 	}
-	s.final()
+	final(s)
 }
 
 // Each new warning goes to Notify once per block and lead, however often the blocks are
@@ -106,8 +106,8 @@ func TestNotifyEachWarningOnceFromTheTUI(t *testing.T) {
 	for _, before := range []time.Duration{23 * time.Hour, 22 * time.Hour, 90 * time.Minute, 50 * time.Minute, 35 * time.Minute, 34 * time.Minute, 20 * time.Minute} {
 		at := o.End.Add(-before)
 		sim.SetTime(at)
-		s.press("r")
-		s.waitFor("the listing at "+at.Format("15:04"), func(text string) bool { return strings.Contains(text, "as of "+at.UTC().Format("15:04")) })
+		s.Press("r")
+		s.WaitFor("the listing at "+at.Format("15:04"), func(text string) bool { return strings.Contains(text, "as of "+at.UTC().Format("15:04")) })
 	}
 	end := o.End.UTC().Format(time.RFC3339)
 	id := bought.ReservationID
@@ -118,7 +118,7 @@ func TestNotifyEachWarningOnceFromTheTUI(t *testing.T) {
 		defer mu.Unlock()
 		return len(got) >= len(want)
 	})
-	s.final()
+	final(s)
 	mu.Lock()
 	defer mu.Unlock()
 	for _, k := range want {
@@ -152,8 +152,8 @@ func TestExtendListShowsWhatAWSOffers(t *testing.T) {
 	opts := testOptions(b)
 	opts.StartOnBlocks, opts.ExtendDays = true, 3
 	s := newScreen(t, ui.New(opts), 160, 48)
-	s.waitFor("the active block", func(text string) bool { return strings.Contains(rowOf(text, bought.ReservationID), "active") })
-	s.press("e")
+	s.WaitFor("the active block", func(text string) bool { return strings.Contains(rowOf(text, bought.ReservationID), "active") })
+	s.Press("e")
 	text := waitLengths(s)
 	blk := blockNow(t, c, bought.ReservationID)
 	choices, err := capacityblocks.New(c).ExtensionChoices(context.Background(), blk, nil)
@@ -177,8 +177,8 @@ func TestExtendListShowsWhatAWSOffers(t *testing.T) {
 			t.Errorf("the configured 3d is not selected: %q", row)
 		}
 	}
-	s.press("enter")
-	text = s.waitText("✓ allowed (ec2:PurchaseCapacityBlockExtension)")
+	s.Press("enter")
+	text = s.WaitText("✓ allowed (ec2:PurchaseCapacityBlockExtension)")
 	var three model.ExtensionChoice
 	for _, ch := range choices {
 		if ch.Days == 3 {
@@ -188,8 +188,8 @@ func TestExtendListShowsWhatAWSOffers(t *testing.T) {
 	if three.Days == 0 || !strings.Contains(text, three.Offering.ID) {
 		t.Errorf("enter did not take the 3d offering %s:\n%s", three.Offering.ID, text)
 	}
-	s.press("esc")
-	s.final()
+	s.Press("esc")
+	final(s)
 }
 
 // A region that could not be read is named with its error under the status line, whole

@@ -25,10 +25,10 @@ func TestPayFailReceipt(t *testing.T) {
 	c := clientOf(t, b)
 	s := newScreen(t, ui.New(actionTestOptions(b)), 160, 48)
 	searchAndOpen(t, s)
-	s.waitText("✓ allowed (ec2:PurchaseCapacityBlock)")
-	s.typeText("buy")
-	s.press("enter")
-	text := s.waitText("BOUGHT")
+	s.WaitText("✓ allowed (ec2:PurchaseCapacityBlock)")
+	s.Type("buy")
+	s.Press("enter")
+	text := s.WaitText("BOUGHT")
 	id := reservationRE.FindStringSubmatch(text)
 	if id == nil {
 		t.Fatalf("no reservation id on the receipt:\n%s", text)
@@ -36,7 +36,7 @@ func TestPayFailReceipt(t *testing.T) {
 	mustContain(t, text, "payment-pending", "watching")
 	// The payment is taken, and fails, within minutes of the emulator's clock.
 	sim.Advance(10 * time.Minute)
-	text = s.waitText("PAYMENT FAILED")
+	text = s.WaitText("PAYMENT FAILED")
 	mustContain(t, text, "payment-failed · final: will not start · no longer watched", "will never start", "nothing can run in it",
 		"payment method", "search again", "went back on sale", "the payment failed", id[1])
 	if !strings.Contains(dialogBox(text), "PAYMENT FAILED") {
@@ -50,12 +50,12 @@ func TestPayFailReceipt(t *testing.T) {
 	if strings.Contains(text, "l launches") || strings.Contains(text, "l launch into") {
 		t.Errorf("the footer offers to launch into a block that will never run:\n%s", text)
 	}
-	s.press("l")
-	text = s.waitText("Nothing can be launched: the payment failed")
+	s.Press("l")
+	text = s.WaitText("Nothing can be launched: the payment failed")
 	if strings.Contains(text, "Launch into") || strings.Contains(text, "AMI") {
 		t.Errorf("l opened the launch form on a payment-failed block:\n%s", text)
 	}
-	m := s.final()
+	m := final(s)
 	r, ok := m.Inspect().Dialog.(receipt.Model)
 	if !ok {
 		t.Fatalf("the receipt closed: dialog %T", m.Inspect().Dialog)
@@ -79,13 +79,13 @@ func TestPayFailBlocksScreen(t *testing.T) {
 	opts := testOptions(b)
 	opts.StartOnBlocks = true
 	s := newScreen(t, ui.New(opts), 200, 40)
-	s.waitFor("the bought block", func(text string) bool { return strings.Contains(rowOf(text, id), "PAY PENDING") })
-	s.waitRaw("the payment-pending notification", func(raw []byte) bool { return bytes.Contains(raw, []byte(osc9)) })
+	s.WaitFor("the bought block", func(text string) bool { return strings.Contains(rowOf(text, id), "PAY PENDING") })
+	s.WaitRaw("the payment-pending notification", func(raw []byte) bool { return bytes.Contains(raw, []byte(osc9)) })
 
 	at := testNow.Add(10 * time.Minute)
 	sim.SetTime(at)
-	s.press("r")
-	text := s.waitFor("the payment failure", func(text string) bool {
+	s.Press("r")
+	text := s.WaitFor("the payment failure", func(text string) bool {
 		return strings.Contains(text, "as of "+at.UTC().Format("15:04")) && strings.Contains(rowOf(text, id), "✖ PAY FAILED")
 	})
 	row := rowOf(text, id)
@@ -103,15 +103,15 @@ func TestPayFailBlocksScreen(t *testing.T) {
 	if strings.Contains(text, "instances are terminated from") {
 		t.Errorf("the detail gives a termination time:\n%s", text)
 	}
-	s.waitRaw("the payment-failed notification", func(raw []byte) bool { return bytes.Count(raw, []byte(osc9)) >= 2 })
+	s.WaitRaw("the payment-failed notification", func(raw []byte) bool { return bytes.Count(raw, []byte(osc9)) >= 2 })
 
-	s.press("e")
-	text = s.waitText("cannot be extended: its payment failed")
+	s.Press("e")
+	text = s.WaitText("cannot be extended: its payment failed")
 	if strings.Contains(text, "choose the length") {
 		t.Errorf("e opened the extend dialog:\n%s", text)
 	}
-	s.press("l")
-	text = s.waitText("cannot be launched into: its payment failed")
+	s.Press("l")
+	text = s.WaitText("cannot be launched into: its payment failed")
 	if strings.Contains(text, "Type launch") {
 		t.Errorf("l opened the launch form:\n%s", text)
 	}
@@ -119,8 +119,8 @@ func TestPayFailBlocksScreen(t *testing.T) {
 	// Listed again, still before its end: warned of, not rung again.
 	at = o.Start.Add(time.Hour)
 	sim.SetTime(at)
-	s.press("r")
-	text = s.waitFor("the failed block after its start", func(text string) bool {
+	s.Press("r")
+	text = s.WaitFor("the failed block after its start", func(text string) bool {
 		return strings.Contains(text, "as of "+at.UTC().Format("15:04")) && strings.Contains(rowOf(text, id), "never started")
 	})
 	if !strings.Contains(rowOf(text, id), "✖ PAY FAILED") || !strings.Contains(text, "✖ PAY FAILED (1 warning)") || strings.Contains(rowOf(text, id), "ends in") {
@@ -129,14 +129,14 @@ func TestPayFailBlocksScreen(t *testing.T) {
 	// After the end it would have had, it is history: no warning.
 	at = o.End.Add(time.Minute)
 	sim.SetTime(at)
-	s.press("r")
-	text = s.waitFor("the failed block after its end", func(text string) bool {
+	s.Press("r")
+	text = s.WaitFor("the failed block after its end", func(text string) bool {
 		return strings.Contains(text, "as of "+at.UTC().Format("15:04")) && strings.Contains(rowOf(text, id), "payment-failed")
 	})
 	if hasWarningBadge(text) || strings.Contains(rowOf(text, id), "PAY FAILED") {
 		t.Errorf("still warned of after its end:\n%s", text)
 	}
-	m := s.final()
+	m := final(s)
 	if m.Inspect().Dialog != nil {
 		t.Errorf("a dialog is open: %T", m.Inspect().Dialog)
 	}
@@ -175,14 +175,14 @@ func TestPayFailExtensionOnBlocksScreen(t *testing.T) {
 	opts.StartOnBlocks = true
 	opts.WarnRules = model.NewWarnRules([]time.Duration{2 * time.Hour}) // idle, not yet EXTEND BY
 	s := newScreen(t, ui.New(opts), 200, 44)                            // the detail names the warnings above the extension history
-	s.waitFor("the active block", func(text string) bool { return strings.Contains(rowOf(text, id), "IDLE, PAID") })
-	s.waitRaw("the idle notification", func(raw []byte) bool { return bytes.Count(raw, []byte(osc9)) == 1 })
+	s.WaitFor("the active block", func(text string) bool { return strings.Contains(rowOf(text, id), "IDLE, PAID") })
+	s.WaitRaw("the idle notification", func(raw []byte) bool { return bytes.Count(raw, []byte(osc9)) == 1 })
 
 	refreshAt := func(what string, at time.Time, want func(row string) bool) string {
 		t.Helper()
 		sim.SetTime(at)
-		s.press("r")
-		return s.waitFor(what, func(text string) bool {
+		s.Press("r")
+		return s.WaitFor(what, func(text string) bool {
 			return strings.Contains(text, "as of "+at.UTC().Format("15:04")) && want(rowOf(text, id))
 		})
 	}
@@ -196,7 +196,7 @@ func TestPayFailExtensionOnBlocksScreen(t *testing.T) {
 	}
 	mustContain(t, text, "✖ EXT FAILED (1 warning)", "What to do", "extend again (e)", "payment-failed (the end did not move)",
 		"Fee paid      "+o.Fee.Dollars()+" (this machine's purchase journal") // the failed extension charged nothing
-	s.waitRaw("the failed extension's notification", func(raw []byte) bool { return bytes.Count(raw, []byte(osc9)) == 2 })
+	s.WaitRaw("the failed extension's notification", func(raw []byte) bool { return bytes.Count(raw, []byte(osc9)) == 2 })
 	if ns := notifications(s.Raw); !strings.Contains(ns[1], "the extension's payment failed, so the block still ends in") || !strings.Contains(ns[1], oldEnd) {
 		t.Errorf("the notifications %q: the second does not say the extension's payment failed and the end %s stays", ns, oldEnd)
 	}
@@ -216,8 +216,8 @@ func TestPayFailExtensionOnBlocksScreen(t *testing.T) {
 	extendBy(t, c, blockNow(t, c, id), 1)
 	at = at.Add(10 * time.Minute)
 	refreshAt("the second failed extension", at, func(row string) bool { return strings.Contains(row, "✖ EXT FAILED") && strings.Contains(row, newEnd) })
-	s.waitRaw("the second failed extension's notification", func(raw []byte) bool { return len(notifications(raw)) >= 3 })
-	s.final()
+	s.WaitRaw("the second failed extension's notification", func(raw []byte) bool { return len(notifications(raw)) >= 3 })
+	final(s)
 	ns := notifications(s.Raw)
 	// Idle rings once for the block: a paid extension is no news about it.
 	if len(ns) != 3 || !strings.Contains(ns[0], "no instance is running") || !strings.Contains(ns[2], "the extension's payment failed") || !strings.Contains(ns[2], newEnd) {

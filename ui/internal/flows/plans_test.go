@@ -26,9 +26,9 @@ import (
 // (n=2), with every region that sells the type.
 func choosePlans(s *screen, n int) {
 	// Down to the regions, then back up to the source at the top of the form.
-	s.press("tab", "tab", "tab", "tab", "tab", "a", "shift+tab", "shift+tab", "shift+tab", "shift+tab", "shift+tab", "shift+tab")
+	s.Press("tab", "tab", "tab", "tab", "tab", "a", "shift+tab", "shift+tab", "shift+tab", "shift+tab", "shift+tab", "shift+tab")
 	for range n {
-		s.press("right")
+		s.Press("right")
 	}
 }
 
@@ -39,17 +39,17 @@ func TestPlanSearchFlow(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
 			b, _ := emulatorBackend(t, ec2sim.Faults{})
 			s := newScreen(t, ui.New(testOptions(b)), size.w, size.h)
-			s.waitText("123456789012")
+			s.WaitText("123456789012")
 			choosePlans(s, 1)
-			s.waitText("‹ Training Plans ›")
-			s.press("enter")
+			s.WaitText("‹ Training Plans ›")
+			s.Press("enter")
 			found := foundCount(t, s)
 			if found == 0 {
 				t.Fatal("the plan search found nothing; the flow needs offerings")
 			}
-			s.press("g", "d")
-			s.waitText("Part 1")
-			m := s.final()
+			s.Press("g", "d")
+			s.WaitText("Part 1")
+			m := final(s)
 			sel, ok := m.Inspect().Search.Table().Selected()
 			if !ok {
 				t.Fatal("no row selected")
@@ -59,7 +59,7 @@ func TestPlanSearchFlow(t *testing.T) {
 					t.Errorf("row %d is a %s of %s, in a search of training plans alone", i, o.Source.Label(), o.InstanceType)
 				}
 			}
-			view := s.emu.String()
+			view := s.Emu.String()
 			hours := model.PartsHours(sel.Parts)
 			wants := []string{sel.ID[:40], fmt.Sprintf("%d hours reserved", hours)}
 			if size.w == 160 {
@@ -87,15 +87,15 @@ func TestPlanPurchaseFlow(t *testing.T) {
 			b, sim := emulatorBackend(t, ec2sim.Faults{})
 			tp := trainingplans.New(clientOf(t, b))
 			s := newScreen(t, ui.New(actionTestOptions(b)), size.w, size.h)
-			s.waitText("123456789012")
+			s.WaitText("123456789012")
 			choosePlans(s, 1)
-			s.waitText("‹ Training Plans ›")
-			s.press("enter")
+			s.WaitText("‹ Training Plans ›")
+			s.Press("enter")
 			if foundCount(t, s) == 0 {
 				t.Fatal("the plan search found nothing")
 			}
-			s.press("g", "enter")
-			text := s.waitText("no dry run for")
+			s.Press("g", "enter")
+			text := s.WaitText("no dry run for")
 			flat := strings.Join(strings.Fields(strings.NewReplacer("┆", " ", "│", " ", "╎", " ").Replace(text)), " ")
 			mustContain(t, flat, "Buy a Training Plan", "123456789012", "training job", "Part 1", "Upfront fee",
 				"cannot be cancelled or modified", "there is no dry run for training plans", "Type buy")
@@ -106,13 +106,13 @@ func TestPlanPurchaseFlow(t *testing.T) {
 			if plans, err := tp.Plans(context.Background(), model.Regions()); err != nil || len(plans) != 0 {
 				t.Fatalf("before the typed word: %d plans (%v)", len(plans), err)
 			}
-			s.typeText("buy")
-			s.press("enter")
-			s.waitText("BOUGHT: the training plan is yours.")
-			s.waitText("Pending")
+			s.Type("buy")
+			s.Press("enter")
+			s.WaitText("BOUGHT: the training plan is yours.")
+			s.WaitText("Pending")
 			sim.Advance(2 * time.Hour)
-			s.waitText("Scheduled · starts in")
-			s.final()
+			s.WaitText("Scheduled · starts in")
+			final(s)
 			plans, err := tp.Plans(context.Background(), model.Regions())
 			if err != nil || len(plans) != 1 {
 				t.Fatalf("after buying: %d plans (%v), want exactly one", len(plans), err)
@@ -230,27 +230,27 @@ func TestPlanExtensionFlow(t *testing.T) {
 			opts := actionTestOptions(b)
 			opts.StartOnBlocks = true
 			s := newScreen(t, ui.New(opts), size.w, size.h)
-			s.waitFor("the active plan", func(text string) bool {
+			s.WaitFor("the active plan", func(text string) bool {
 				return strings.Contains(text, "ml.p5.48xlarge ×") && strings.Contains(text, "1 training plan")
 			})
-			s.press("e")
+			s.Press("e")
 			waitLengths(s)   // the lengths stream in: the shortest is first once all have answered
-			s.press("enter") // the shortest length offered
-			text := s.waitText("no dry run for")
+			s.Press("enter") // the shortest length offered
+			text := s.WaitText("no dry run for")
 			flat := strings.Join(strings.Fields(strings.NewReplacer("┆", " ", "│", " ", "╎", " ").Replace(text)), " ")
 			mustContain(t, flat, "Plan", plan.Name, "there is no dry run for training plans", "Type extend")
 			if strings.Contains(flat, "✓ allowed") || strings.Contains(flat, "instances terminate") {
 				t.Errorf("a plan's extension speaks of a dry run's answer or of terminated instances:\n%s", text)
 			}
 			golden.RequireEqual(t, []byte(text))
-			s.typeText("extend")
-			s.press("enter")
-			s.waitFor("the extension bought", func(text string) bool {
+			s.Type("extend")
+			s.Press("enter")
+			s.WaitFor("the extension bought", func(text string) bool {
 				return strings.Contains(text, "EXTENSION BOUGHT") || strings.Contains(text, "EXTENDED:")
 			})
 			sim.Advance(10 * time.Minute)
-			s.waitText("EXTENDED:")
-			s.final()
+			s.WaitText("EXTENDED:")
+			final(s)
 			tp := trainingplans.New(clientOf(t, b))
 			after, err := tp.Describe(context.Background(), "us-east-2", plan.Name)
 			if err != nil {
@@ -310,14 +310,14 @@ func TestBothSourcesSearch(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
 			b, _ := emulatorBackend(t, ec2sim.Faults{})
 			s := newScreen(t, ui.New(testOptions(b)), size.w, size.h)
-			s.waitText("123456789012")
+			s.WaitText("123456789012")
 			choosePlans(s, 2)
-			s.waitText("‹ Blocks and Plans ›")
-			s.press("enter")
+			s.WaitText("‹ Blocks and Plans ›")
+			s.Press("enter")
 			found := foundCount(t, s)
-			s.press("F")
-			s.waitText("Upfront fee▲")
-			m := s.final()
+			s.Press("F")
+			s.WaitText("Upfront fee▲")
+			m := final(s)
 			bySource := map[model.Source]int{}
 			for i := range m.Inspect().Search.Table().Len() {
 				o := m.Inspect().Search.Table().Row(i)
@@ -329,7 +329,7 @@ func TestBothSourcesSearch(t *testing.T) {
 			if bySource[model.SourceCapacityBlock] == 0 || bySource[model.SourceTrainingPlan] == 0 || found != m.Inspect().Search.Table().Len() {
 				t.Fatalf("found %d: %v by source, want both in the one table", found, bySource)
 			}
-			view := s.emu.String()
+			view := s.Emu.String()
 			if !strings.Contains(view, "Source") || !strings.Contains(view, "Block ") || size.w == 160 && !strings.Contains(view, "Plan ") {
 				t.Errorf("the table does not say each row's source:\n%s", view)
 			}

@@ -19,24 +19,24 @@ import (
 func TestPricingFlow(t *testing.T) {
 	b, _ := emulatorBackend(t, ec2sim.Faults{})
 	s := newScreen(t, ui.New(testOptions(b)), 200, 50)
-	s.waitText("123456789012")
-	s.press("enter")
+	s.WaitText("123456789012")
+	s.Press("enter")
 	if foundCount(t, s) < 2 {
 		t.Fatal("the search found fewer than two offerings; the flow needs two to compare")
 	}
-	table := s.waitText("Break-even")
+	table := s.WaitText("Break-even")
 
-	s.press("v")
-	chart := s.waitText(pricing.UtilizationChartTitle)
+	s.Press("v")
+	chart := s.WaitText(pricing.UtilizationChartTitle)
 
-	s.press("m", "j", "m", "c")
-	compare := s.waitText("Compare 2 offerings")
-	s.press("esc")
-	s.waitFor("the compare chart to close", func(text string) bool { return !strings.Contains(text, "Compare 2 offerings") })
+	s.Press("m", "j", "m", "c")
+	compare := s.WaitText("Compare 2 offerings")
+	s.Press("esc")
+	s.WaitFor("the compare chart to close", func(text string) bool { return !strings.Contains(text, "Compare 2 offerings") })
 
-	s.press("v", "esc", "B")
-	s.waitText("Break-even▲")
-	m := s.final()
+	s.Press("v", "esc", "B")
+	s.WaitText("Break-even▲")
+	m := final(s)
 
 	// Sorted by break-even: the exact utilizations never fall, and rows without one are last.
 	if col, desc := m.Inspect().Search.Table().Sort(); col != offerings.ColBreakEven || desc {

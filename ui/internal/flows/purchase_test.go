@@ -24,22 +24,22 @@ func TestPurchaseBuys(t *testing.T) {
 	opts.DefaultTags = map[string]string{"project": "llm-pretrain", "cost-center": "4200"}
 	s := newScreen(t, ui.New(opts), 160, 48)
 	searchAndOpen(t, s)
-	text := s.waitText("✓ allowed (ec2:PurchaseCapacityBlock)")
+	text := s.WaitText("✓ allowed (ec2:PurchaseCapacityBlock)")
 	mustContain(t, text, "SIMULATED", "123456789012", "Upfront fee", "Linux/UNIX", model.Irrevocable[:60], "Type buy and press enter", "PST",
 		"project=llm-pretrain, cost-center=4200")
 	if n := len(reservations(t, c, searchedRegions(t)...)); n != 0 {
 		t.Fatalf("%d reservations before the confirmation", n)
 	}
 	// Another platform (the dry run asks again), and a tag more.
-	s.press("shift+tab")
-	s.typeText(", team=ml")
-	s.press("shift+tab", "right")
-	s.waitText("‹ Red Hat Enterprise Linux ›")
-	s.waitText("✓ allowed (ec2:PurchaseCapacityBlock)")
-	s.press("tab", "tab")
-	s.typeText("buy")
-	s.press("enter")
-	text = s.waitText("BOUGHT")
+	s.Press("shift+tab")
+	s.Type(", team=ml")
+	s.Press("shift+tab", "right")
+	s.WaitText("‹ Red Hat Enterprise Linux ›")
+	s.WaitText("✓ allowed (ec2:PurchaseCapacityBlock)")
+	s.Press("tab", "tab")
+	s.Type("buy")
+	s.Press("enter")
+	text = s.WaitText("BOUGHT")
 	id := reservationRE.FindStringSubmatch(text)
 	if id == nil {
 		t.Fatalf("no reservation id on the receipt:\n%s", text)
@@ -47,10 +47,10 @@ func TestPurchaseBuys(t *testing.T) {
 	mustContain(t, text, "payment-pending", "gpublock:request-id=gpb-", "Journal")
 	// Payment takes minutes on the emulator's clock; the receipt keeps watching.
 	sim.Advance(10 * time.Minute)
-	s.waitText("scheduled · starts in")
-	s.press("y")
-	s.waitText("Copied " + id[1])
-	s.final()
+	s.WaitText("scheduled · starts in")
+	s.Press("y")
+	s.WaitText("Copied " + id[1])
+	final(s)
 	blocks := reservations(t, c, searchedRegions(t)...)
 	if len(blocks) != 1 || blocks[0].ReservationID != id[1] {
 		t.Fatalf("reservations after buying: %+v, want exactly %s", blocks, id[1])
@@ -70,29 +70,29 @@ func TestPurchaseCancelEveryWay(t *testing.T) {
 		keys  func(s *screen)
 		flash string
 	}{
-		{"esc before the dry run answers", func(s *screen) { s.press("esc") }, "Cancelled: nothing was bought."},
+		{"esc before the dry run answers", func(s *screen) { s.Press("esc") }, "Cancelled: nothing was bought."},
 		{"a wrong word, then esc", func(s *screen) {
-			s.waitText("✓ allowed")
-			s.typeText("yes")
-			s.press("enter")
+			s.WaitText("✓ allowed")
+			s.Type("yes")
+			s.Press("enter")
 			// A wrong word does not cancel: it is cleared and named; esc then cancels.
-			s.waitText(`"yes" is not buy: type buy, or esc to cancel.`)
-			s.press("esc")
+			s.WaitText(`"yes" is not buy: type buy, or esc to cancel.`)
+			s.Press("esc")
 		}, "Cancelled: nothing was bought."},
 		{"esc after part of buy", func(s *screen) {
-			s.waitText("✓ allowed")
-			s.typeText("bu")
-			s.press("esc")
+			s.WaitText("✓ allowed")
+			s.Type("bu")
+			s.Press("esc")
 		}, "Cancelled: nothing was bought."},
 		{"q", func(s *screen) {
-			s.waitText("✓ allowed")
-			s.press("q")
+			s.WaitText("✓ allowed")
+			s.Press("q")
 		}, "Cancelled: nothing was bought."},
 		{"enter alone, then esc", func(s *screen) {
-			s.waitText("✓ allowed")
-			s.press("enter")
-			s.waitText("Type buy, then enter; esc cancels.")
-			s.press("esc")
+			s.WaitText("✓ allowed")
+			s.Press("enter")
+			s.WaitText("Type buy, then enter; esc cancels.")
+			s.Press("esc")
 		}, "Cancelled: nothing was bought."},
 	}
 	for _, w := range ways {
@@ -100,25 +100,25 @@ func TestPurchaseCancelEveryWay(t *testing.T) {
 			b, sim := emulatorBackend(t, ec2sim.Faults{})
 			c := clientOf(t, b)
 			s := newScreen(t, ui.New(actionTestOptions(b)), 160, 48)
-			s.waitText("123456789012")
-			s.press("enter")
+			s.WaitText("123456789012")
+			s.Press("enter")
 			if foundCount(t, s) == 0 {
 				t.Fatal("the search found nothing")
 			}
 			if w.name == "esc before the dry run answers" {
 				// The dry run is slowed down, so that it is surely out when esc arrives.
 				sim.SetFaults(ec2sim.Faults{Latency: 300 * time.Millisecond})
-				s.press("enter")
-				s.waitText("asking AWS whether this identity may buy")
+				s.Press("enter")
+				s.WaitText("asking AWS whether this identity may buy")
 			} else {
-				s.press("enter")
+				s.Press("enter")
 			}
 			w.keys(s)
-			text := s.waitText(w.flash)
+			text := s.WaitText(w.flash)
 			if strings.Contains(text, "Buy a Capacity Block") {
 				t.Errorf("the dialog is still open:\n%s", text)
 			}
-			m := s.final()
+			m := final(s)
 			if m.Inspect().Dialog != nil {
 				t.Errorf("dialog %T still open", m.Inspect().Dialog)
 			}
@@ -136,25 +136,25 @@ func TestReadOnlyHidesPurchase(t *testing.T) {
 	opts := actionTestOptions(b)
 	opts.ReadOnly = true
 	s := newScreen(t, ui.New(opts), 160, 48)
-	s.waitText("123456789012")
-	s.press("enter")
+	s.WaitText("123456789012")
+	s.Press("enter")
 	foundCount(t, s)
-	text := s.waitText("enter details")
+	text := s.WaitText("enter details")
 	if strings.Contains(text, "buy") {
 		t.Errorf("the footer offers buying in read-only mode:\n%s", text)
 	}
-	s.press("enter")
-	s.waitText("Why 11:30 UTC")
-	s.press("?")
-	text = s.waitText("Keys")
+	s.Press("enter")
+	s.WaitText("Why 11:30 UTC")
+	s.Press("?")
+	text = s.WaitText("Keys")
 	for _, bad := range []string{"buy", "launch", "copy purchase CLI", "extend"} {
 		if strings.Contains(strings.ToLower(text), bad) {
 			t.Errorf("help offers %q in read-only mode:\n%s", bad, text)
 		}
 	}
-	s.press("esc")
-	s.press("Y")
-	m := s.final()
+	s.Press("esc")
+	s.Press("Y")
+	m := final(s)
 	if m.Inspect().Dialog != nil {
 		t.Errorf("a dialog is open: %T", m.Inspect().Dialog)
 	}
@@ -175,15 +175,15 @@ func TestPurchaseSpendingCap(t *testing.T) {
 	opts.MaxSpend = &capped
 	s := newScreen(t, ui.New(opts), 160, 48)
 	searchAndOpen(t, s)
-	text := s.waitText("spending cap of $1,000.00")
+	text := s.WaitText("spending cap of $1,000.00")
 	flat := strings.Join(strings.Fields(strings.ReplaceAll(dialogBox(text), "┆", " ")), " ") // the dialog's lines as one
 	mustContain(t, flat, "REFUSED", "(--max-spend, or max_spend in the config file)")
 	if strings.Contains(text, "Type buy") || strings.Contains(text, "Dry run") {
 		t.Errorf("the refusal still offers the confirmation or a dry run:\n%s", text)
 	}
-	s.typeText("buy")
-	s.press("enter")
-	m := s.final()
+	s.Type("buy")
+	s.Press("enter")
+	m := final(s)
 	if m.Inspect().Dialog != nil {
 		t.Errorf("dialog %T open after enter", m.Inspect().Dialog)
 	}
@@ -199,17 +199,17 @@ func TestPurchaseSoldMeanwhile(t *testing.T) {
 	c := clientOf(t, b)
 	s := newScreen(t, ui.New(actionTestOptions(b)), 160, 48)
 	searchAndOpen(t, s)
-	s.waitText("✓ allowed")
+	s.WaitText("✓ allowed")
 	sim.SetFaults(ec2sim.Faults{Sold: 1})
-	s.typeText("buy")
-	s.press("enter")
-	text := s.waitText("was sold to someone else")
+	s.Type("buy")
+	s.Press("enter")
+	text := s.WaitText("was sold to someone else")
 	mustContain(t, text, "NOT BOUGHT", "searched again")
-	s.press("esc")
-	s.waitFor("the results without the dialog", func(text string) bool {
+	s.Press("esc")
+	s.WaitFor("the results without the dialog", func(text string) bool {
 		return !strings.Contains(text, "Buy a Capacity Block") && foundRE.MatchString(text)
 	})
-	m := s.final()
+	m := final(s)
 	if m.Inspect().Search.Rows() < 2 { // each search numbers its rows anew
 		t.Errorf("rows %d: the results were not searched again", m.Inspect().Search.Rows())
 	}
@@ -225,17 +225,17 @@ func TestPurchaseLostReply(t *testing.T) {
 	c := clientOf(t, b)
 	s := newScreen(t, ui.New(actionTestOptions(b)), 160, 48)
 	searchAndOpen(t, s)
-	s.waitText("✓ allowed")
+	s.WaitText("✓ allowed")
 	sim.SetFaults(ec2sim.Faults{LostReply: 1})
-	s.typeText("buy")
-	s.press("enter")
-	text := s.waitText("BOUGHT, once")
+	s.Type("buy")
+	s.Press("enter")
+	text := s.WaitText("BOUGHT, once")
 	id := reservationRE.FindStringSubmatch(text)
 	if id == nil {
 		t.Fatalf("no reservation id:\n%s", text)
 	}
 	mustContain(t, ansi.Strip(text), "reply to the purchase was lost")
-	s.final()
+	final(s)
 	blocks := reservations(t, c, searchedRegions(t)...)
 	if len(blocks) != 1 || blocks[0].ReservationID != id[1] {
 		t.Fatalf("reservations: %+v, want exactly %s", blocks, id[1])
@@ -249,16 +249,16 @@ func TestPurchaseInFlightKeepsQuitting(t *testing.T) {
 	c := clientOf(t, b)
 	s := newScreen(t, ui.New(actionTestOptions(b)), 160, 48)
 	searchAndOpen(t, s)
-	s.waitText("✓ allowed")
+	s.WaitText("✓ allowed")
 	sim.SetFaults(ec2sim.Faults{Latency: 300 * time.Millisecond})
-	s.typeText("buy")
-	s.press("enter")
-	s.waitText("Buying…")
-	s.press("ctrl+c")
-	s.waitText("quitting now would leave its outcome unread")
-	text := s.waitText("BOUGHT")
+	s.Type("buy")
+	s.Press("enter")
+	s.WaitText("Buying…")
+	s.Press("ctrl+c")
+	s.WaitText("quitting now would leave its outcome unread")
+	text := s.WaitText("BOUGHT")
 	id := reservationRE.FindStringSubmatch(text)
-	s.final()
+	final(s)
 	if id == nil || len(reservations(t, c, searchedRegions(t)...)) != 1 {
 		t.Fatalf("after ctrl+c in flight: id %v, the receipt:\n%s", id, text)
 	}

@@ -38,15 +38,15 @@ func TestBlocksDetailKeepsTerminatedInstanceAtTerminalSizes(t *testing.T) {
 		opts := testOptions(b)
 		opts.StartOnBlocks = true
 		s := newScreen(t, ui.New(opts), sz[0], sz[1])
-		s.waitText("1 of 1")
-		s.press("enter")
+		s.WaitText("1 of 1")
+		s.Press("enter")
 		stopped := "stopped " + o.End.Add(-30*time.Minute).UTC().Format("Jan 02 15:04 UTC")
 		// Where the pane is shorter than the detail, j scrolls it down to the instances.
-		text := s.waitFor("the instance in the detail", func(text string) bool {
+		text := s.WaitFor("the instance in the detail", func(text string) bool {
 			if strings.Contains(text, id) && strings.Contains(text, stopped) {
 				return true
 			}
-			s.press("j")
+			s.Press("j")
 			return false
 		})
 		// The instance's line, and the one under it where the pane is too narrow for both.
@@ -60,7 +60,7 @@ func TestBlocksDetailKeepsTerminatedInstanceAtTerminalSizes(t *testing.T) {
 		if !strings.Contains(line, "terminated") || !strings.Contains(line, stopped) {
 			t.Errorf("%dx%d: the detail does not keep the terminated instance with %q: %q\n%s", sz[0], sz[1], stopped, line, text)
 		}
-		s.final()
+		final(s)
 	}
 }
 
@@ -73,7 +73,7 @@ func TestBlocksSaysARegionsSharedFailureOnceAtTerminalSizes(t *testing.T) {
 		opts := testOptions(b)
 		opts.StartOnBlocks = true
 		s := newScreen(t, ui.New(opts), sz[0], sz[1])
-		text := s.waitFor("the failure", func(text string) bool { return strings.Contains(text, "could not be") })
+		text := s.WaitFor("the failure", func(text string) bool { return strings.Contains(text, "could not be") })
 		flat := unwrapPane(text)
 		if n := strings.Count(flat, "could not be listed: AWS refused the call"); !strings.Contains(flat, regions) || n != 2 {
 			// The two: the regions' problem, and the listing's own failure below it.
@@ -82,7 +82,7 @@ func TestBlocksSaysARegionsSharedFailureOnceAtTerminalSizes(t *testing.T) {
 		if n := strings.Count(flat, "us-west-2"); n != 1 {
 			t.Errorf("%dx%d: us-west-2 named %d times, want once:\n%s", sz[0], sz[1], n, text)
 		}
-		s.final()
+		final(s)
 	}
 }
 

@@ -76,20 +76,20 @@ func TestResizeStorm(t *testing.T) {
 	b, sim := emulatorBackend(t, ec2sim.Faults{})
 	sim.SetFaults(ec2sim.Faults{Latency: 20 * time.Millisecond, Jitter: 10 * time.Millisecond})
 	s := newScreen(t, ui.New(testOptions(b)), 120, 40)
-	s.press("tab", "tab", "tab", "tab", "tab", "a", "enter")
+	s.Press("tab", "tab", "tab", "tab", "tab", "a", "enter")
 	rng := rand.New(rand.NewSource(1))
 	keys := []string{"j", "k", "F", "A", "tab", "shift+tab", "G", "g", "?", "esc"}
 	for i := 0; i < 300; i++ {
-		s.tm.Send(tea.WindowSizeMsg{Width: 1 + rng.Intn(400), Height: 1 + rng.Intn(120)})
+		s.TM.Send(tea.WindowSizeMsg{Width: 1 + rng.Intn(400), Height: 1 + rng.Intn(120)})
 		if i%10 == 0 {
-			s.press(keys[rng.Intn(len(keys))])
+			s.Press(keys[rng.Intn(len(keys))])
 		}
 	}
-	s.tm.Send(tea.WindowSizeMsg{Width: 133, Height: 41})
+	s.TM.Send(tea.WindowSizeMsg{Width: 133, Height: 41})
 	// The frames of the storm are not fed to the emulated terminal: it keeps its 120×40, and
 	// x/vt indexes past its buffer on a frame drawn for a taller screen. final takes every
 	// message in order, so the last size is the one Update saw last.
-	m := s.final()
+	m := final(s)
 	if m.Inspect().Width != 133 || m.Inspect().Height != 41 {
 		t.Errorf("size %dx%d after the storm, want the last one, 133x41", m.Inspect().Width, m.Inspect().Height)
 	}

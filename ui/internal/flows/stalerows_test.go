@@ -15,24 +15,24 @@ func TestStaleRowsCannotBeBought(t *testing.T) {
 	b, sim := emulatorBackend(t, ec2sim.Faults{})
 	c := clientOf(t, b)
 	s := newScreen(t, ui.New(actionTestOptions(b)), 160, 48)
-	s.waitText("123456789012")
-	s.press("enter")
+	s.WaitText("123456789012")
+	s.Press("enter")
 	if foundCount(t, s) == 0 {
 		t.Fatal("the default search found nothing")
 	}
 	// Slow every call down so that the second search is still running at the enter.
 	sim.SetFaults(ec2sim.Faults{Latency: 1500 * time.Millisecond})
-	s.press("shift+tab", "a", "enter") // the regions: every one, and search
-	s.waitText("the rows shown are from the previous search")
-	s.press("enter")
-	text := s.waitText("nothing can be bought from them")
+	s.Press("shift+tab", "a", "enter") // the regions: every one, and search
+	s.WaitText("the rows shown are from the previous search")
+	s.Press("enter")
+	text := s.WaitText("nothing can be bought from them")
 	if strings.Contains(text, "Buy a Capacity Block") {
 		t.Fatalf("a purchase opened on the previous search's rows:\n%s", text)
 	}
-	s.press("enter", "b", "u", "y", "enter")
+	s.Press("enter", "b", "u", "y", "enter")
 	sim.SetFaults(ec2sim.Faults{})
 	foundCount(t, s)
-	m := s.final()
+	m := final(s)
 	if m.Inspect().Dialog != nil {
 		t.Errorf("dialog %T open after enter on stale rows", m.Inspect().Dialog)
 	}

@@ -80,9 +80,9 @@ var (
 // waitRound waits for the status line to tell of a round after round n, and returns its
 // number and the screen.
 func waitRound(s *screen, n int) (int, string) {
-	s.t.Helper()
+	s.T.Helper()
 	var got int
-	text := s.waitFor("watch round "+strconv.Itoa(n+1), func(text string) bool {
+	text := s.WaitFor("watch round "+strconv.Itoa(n+1), func(text string) bool {
 		m := watchRoundRE.FindStringSubmatch(text)
 		if m == nil {
 			return false
@@ -102,13 +102,13 @@ func TestWatchRingsOnceForNewOfferings(t *testing.T) {
 	opts := testOptions(b)
 	opts.WatchEvery = 20 * time.Millisecond
 	s := newScreen(t, ui.New(opts), 160, 48)
-	s.waitText("123456789012")
-	s.press("tab", "tab", "tab", "tab", "tab", "a", "enter")
+	s.WaitText("123456789012")
+	s.Press("tab", "tab", "tab", "tab", "tab", "a", "enter")
 	before := foundCount(t, s)
-	s.waitText("1 region failed")
-	s.press("w")
-	text := s.waitText("watching")
-	s.press("x") // no key: it clears the answer to w, so the status line tells the rounds
+	s.WaitText("1 region failed")
+	s.Press("w")
+	text := s.WaitText("watching")
+	s.Press("x") // no key: it clears the answer to w, so the status line tells the rounds
 	if !watchingRE.MatchString(text) {
 		t.Errorf("the header does not say when the watch runs next:\n%s", text)
 	}
@@ -117,13 +117,13 @@ func TestWatchRingsOnceForNewOfferings(t *testing.T) {
 		t.Errorf("a round of the same answer found news:\n%s", text)
 	}
 	sim.SetFaults(ec2sim.Faults{})
-	s.waitRaw("the notification", func(raw []byte) bool { return bytes.Contains(raw, []byte(osc9)) })
-	s.press("x")
+	s.WaitRaw("the notification", func(raw []byte) bool { return bytes.Contains(raw, []byte(osc9)) })
+	s.Press("x")
 	// The round that rang, or one after it; then two more, which ring nothing.
 	n, _ = waitRound(s, n)
 	n, _ = waitRound(s, n)
 	rounds, last := waitRound(s, n)
-	m := s.final()
+	m := final(s)
 
 	if got := bytes.Count(s.Raw, []byte(osc9)); got != 1 {
 		t.Errorf("%d desktop notifications, want 1", got)
@@ -167,14 +167,14 @@ func TestWatchNotificationsOff(t *testing.T) {
 	opts := testOptions(b)
 	opts.WatchEvery = 20 * time.Millisecond
 	s := newScreen(t, ui.New(opts), 160, 48)
-	s.waitText("SIMULATED")
-	s.press("enter")
-	s.waitText("failed in every region")
-	s.press("n", "w")
-	s.waitText("notifications are off")
+	s.WaitText("SIMULATED")
+	s.Press("enter")
+	s.WaitText("failed in every region")
+	s.Press("n", "w")
+	s.WaitText("notifications are off")
 	sim.SetFaults(ec2sim.Faults{})
-	text := s.waitText("new p5.48xlarge offering")
-	m := s.final()
+	text := s.WaitText("new p5.48xlarge offering")
+	m := final(s)
 	if m.Inspect().Search.Table().Len() == 0 || !strings.Contains(text, "Offerings · ") {
 		t.Errorf("the round's offerings are not in the table:\n%s", text)
 	}

@@ -108,3 +108,25 @@ func ExecRoot(ctx context.Context, f *cmdutil.Factory, root *cobra.Command, args
 	}
 	return cmdutil.ExitCode(err)
 }
+
+// NewCLI is the CLI of the command cmd, with also the other commands its tests run; each is
+// a command's constructor as the program has it (NewCmdX), run without a stand-in for its
+// run.
+func NewCLI[O any](cmd func(*cmdutil.Factory, func(*O) error) *cobra.Command, also ...func(*cmdutil.Factory) *cobra.Command) *CLI {
+	return &CLI{
+		New: func(f *cmdutil.Factory) *cobra.Command { return cmd(f, nil) },
+		Also: func(f *cmdutil.Factory) []*cobra.Command {
+			cmds := make([]*cobra.Command, len(also))
+			for i, mk := range also {
+				cmds[i] = mk(f)
+			}
+			return cmds
+		},
+	}
+}
+
+// Cmd is a command's constructor (NewCmdX) run without a stand-in for its run, for NewCLI's
+// also.
+func Cmd[O any](cmd func(*cmdutil.Factory, func(*O) error) *cobra.Command) func(*cmdutil.Factory) *cobra.Command {
+	return func(f *cmdutil.Factory) *cobra.Command { return cmd(f, nil) }
+}

@@ -6,13 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spf13/cobra"
-
 	"github.com/gpublock/gpublock/cmd/internal/cmd/extend"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/launch"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/purchase"
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/cmd/internal/printers"
 	"github.com/gpublock/gpublock/model"
 )
@@ -108,12 +105,7 @@ func TestBlocksListsEveryAccount(t *testing.T) {
 }
 
 // spenders are the commands that spend, beside blocks.
-var spenders = cmdtest.CLI{
-	New: func(f *cmdutil.Factory) *cobra.Command { return NewCmdBlocks(f, nil) },
-	Also: func(f *cmdutil.Factory) []*cobra.Command {
-		return []*cobra.Command{purchase.NewCmdPurchase(f, nil), launch.NewCmdLaunch(f, nil), extend.NewCmdExtend(f, nil)}
-	},
-}
+var spenders = cmdtest.NewCLI(NewCmdBlocks, cmdtest.Cmd(purchase.NewCmdPurchase), cmdtest.Cmd(launch.NewCmdLaunch), cmdtest.Cmd(extend.NewCmdExtend))
 
 // Only a listing reads several accounts: a command that spends is given one.
 func TestSpendingCommandsRefuseSeveralProfiles(t *testing.T) {

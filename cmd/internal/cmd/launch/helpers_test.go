@@ -1,20 +1,12 @@
 package launch
 
 import (
-	"github.com/spf13/cobra"
-
 	"github.com/gpublock/gpublock/cmd/internal/cmd/blocks"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/offerings"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/purchase"
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 )
 
 // cli runs `gpublock launch` as the program does, with the commands its tests run to buy what
 // it acts on and to list what it did.
-var cli = cmdtest.CLI{
-	New: func(f *cmdutil.Factory) *cobra.Command { return NewCmdLaunch(f, nil) },
-	Also: func(f *cmdutil.Factory) []*cobra.Command {
-		return []*cobra.Command{purchase.NewCmdPurchase(f, nil), offerings.NewCmdOfferings(f, nil), blocks.NewCmdBlocks(f, nil)}
-	},
-}
+var cli = cmdtest.NewCLI(NewCmdLaunch, cmdtest.Cmd(purchase.NewCmdPurchase), cmdtest.Cmd(offerings.NewCmdOfferings), cmdtest.Cmd(blocks.NewCmdBlocks))

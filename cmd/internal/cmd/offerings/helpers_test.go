@@ -11,10 +11,7 @@ import (
 )
 
 // cli runs `gpublock offerings` as the program does, with `gpublock sim` to serve it.
-var cli = cmdtest.CLI{
-	New:  func(f *cmdutil.Factory) *cobra.Command { return NewCmdOfferings(f, nil) },
-	Also: func(f *cmdutil.Factory) []*cobra.Command { return []*cobra.Command{sim.NewCmdSim(f, nil)} },
-}
+var cli = cmdtest.NewCLI(NewCmdOfferings, cmdtest.Cmd(sim.NewCmdSim))
 
 // parseOfferings reads and checks every flag that can be checked without the backend, as
 // the command does, for the tests of parsing.

@@ -21,13 +21,7 @@ import (
 
 // cli runs `gpublock report` as the program does, with the commands its tests run to buy,
 // extend and launch into what it reports on.
-var cli = cmdtest.CLI{
-	New: func(f *cmdutil.Factory) *cobra.Command { return NewCmdReport(f, nil) },
-	Also: func(f *cmdutil.Factory) []*cobra.Command {
-		return []*cobra.Command{purchase.NewCmdPurchase(f, nil), offerings.NewCmdOfferings(f, nil),
-			blocks.NewCmdBlocks(f, nil), launch.NewCmdLaunch(f, nil), extend.NewCmdExtend(f, nil)}
-	},
-}
+var cli = cmdtest.NewCLI(NewCmdReport, cmdtest.Cmd(purchase.NewCmdPurchase), cmdtest.Cmd(offerings.NewCmdOfferings), cmdtest.Cmd(blocks.NewCmdBlocks), cmdtest.Cmd(launch.NewCmdLaunch), cmdtest.Cmd(extend.NewCmdExtend))
 
 // given is the report input a test's backend answers, or err.
 type given struct {

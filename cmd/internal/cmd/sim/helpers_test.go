@@ -1,11 +1,8 @@
 package sim
 
 import (
-	"github.com/spf13/cobra"
-
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 )
 
 // cli runs `gpublock sim` as the program does.
-var cli = cmdtest.CLI{New: func(f *cmdutil.Factory) *cobra.Command { return NewCmdSim(f, nil) }}
+var cli = cmdtest.NewCLI(NewCmdSim)

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/spf13/cobra"
 
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/aws/sources"
@@ -22,12 +21,7 @@ import (
 	"github.com/gpublock/gpublock/ui/dialog"
 )
 
-var spendCLI = cmdtest.CLI{
-	New: func(f *cmdutil.Factory) *cobra.Command { return launch.NewCmdLaunch(f, nil) },
-	Also: func(f *cmdutil.Factory) []*cobra.Command {
-		return []*cobra.Command{purchase.NewCmdPurchase(f, nil), offerings.NewCmdOfferings(f, nil), blocks.NewCmdBlocks(f, nil)}
-	},
-}
+var spendCLI = cmdtest.NewCLI(launch.NewCmdLaunch, cmdtest.Cmd(purchase.NewCmdPurchase), cmdtest.Cmd(offerings.NewCmdOfferings), cmdtest.Cmd(blocks.NewCmdBlocks))
 
 // An open TUI fires a launch attached to a block once the block has started, as a watching
 // `blocks` does, and says so in the status line; its later rounds launch nothing more.

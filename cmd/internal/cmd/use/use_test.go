@@ -5,23 +5,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spf13/cobra"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/gpublock/gpublock/cmd/internal/cmd/blocks"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/offerings"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/purchase"
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/cmd/internal/printers"
 )
 
-var cli = cmdtest.CLI{
-	New: func(f *cmdutil.Factory) *cobra.Command { return NewCmdUse(f, nil) },
-	Also: func(f *cmdutil.Factory) []*cobra.Command {
-		return []*cobra.Command{purchase.NewCmdPurchase(f, nil), offerings.NewCmdOfferings(f, nil), blocks.NewCmdBlocks(f, nil)}
-	},
-}
+var cli = cmdtest.NewCLI(NewCmdUse, cmdtest.Cmd(purchase.NewCmdPurchase), cmdtest.Cmd(offerings.NewCmdOfferings), cmdtest.Cmd(blocks.NewCmdBlocks))
 
 // yamlDocs parses every document of a YAML stream, failing on any that does not parse.
 func yamlDocs(t *testing.T, s string) []map[string]any {

@@ -3,13 +3,11 @@ package ui
 import (
 	"fmt"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/gpublock/gpublock/aws/awsapi"
@@ -166,11 +164,6 @@ func (d footerDialog) Footer() string                         { return d.keys }
 
 var instanceRE = regexp.MustCompile(`(i-[0-9a-f]+)\s+(\w+)`)
 
-func lastLine(m Model) string {
-	lines := strings.Split(ansi.Strip(m.View().Content), "\n")
-	return lines[len(lines)-1]
-}
-
 func loadedBlocks(t *testing.T, w, h int) Model {
 	t.Helper()
 	m := update(New(testOptions(nil)), altKey('2'), tea.WindowSizeMsg{Width: w, Height: h})
@@ -247,11 +240,6 @@ func pressAdvisor(t *testing.T, m Model, k tea.KeyPressMsg) Model {
 		}
 	}
 	return m
-}
-
-func statusOf(m Model) string {
-	lines := strings.Split(ansi.Strip(m.View().Content), "\n")
-	return lines[len(lines)-2]
 }
 
 func wheel(x, y int, down bool) tea.MouseWheelMsg {
@@ -340,64 +328,13 @@ func submitted(s searchscreen.Model) (searchscreen.Model, tea.Cmd) {
 // again starts the last search again.
 func again(s searchscreen.Model) (searchscreen.Model, tea.Cmd) { return s.StartSearch(s.Query()) }
 
-// formLabels are the search form's field labels, by field.
-var formLabels = map[searchform.Field]string{
-	searchform.Source: "Source", searchform.Types: "Types", searchform.Count: "Count", searchform.Start: "Start",
-	searchform.End: "End", searchform.Duration: "Duration", searchform.Regions: "Regions",
-}
-
-// fieldErrors is the ✗ the view shows under each of the form's fields, by field.
-func fieldErrors(m Model) map[searchform.Field]string {
-	errs := map[searchform.Field]string{}
-	at := searchform.Field(-1)
-	for _, l := range strings.Split(ansi.Strip(m.View().Content), "\n") {
-		// The form's pane is the leftmost: its lines start with its side.
-		l, ok := strings.CutPrefix(l, "│")
-		if !ok {
-			if l, ok = strings.CutPrefix(l, "┃"); !ok {
-				continue
-			}
-		}
-		if i := strings.IndexAny(l, "│┃"); i >= 0 {
-			l = l[:i]
-		}
-		for f, label := range formLabels {
-			if strings.HasPrefix(l, " "+label+" ") || strings.HasPrefix(l, "›"+label+" ") {
-				at = f
-			}
-		}
-		if msg, ok := strings.CutPrefix(l, "  ✗ "); ok && at >= 0 {
-			errs[at] += strings.TrimSpace(msg)
-		}
-	}
-	return errs
-}
-
-// searched reports whether the view shows a search was made.
-func searched(m Model) bool { return !strings.Contains(ansi.Strip(m.View().Content), "No search yet.") }
-
-// foundOnScreen is the count of a finished search the view shows; -1 when it shows none.
-func foundOnScreen(m Model) int {
-	got := foundRE.FindStringSubmatch(ansi.Strip(m.View().Content))
-	if got == nil {
-		return -1
-	}
-	n, _ := strconv.Atoi(got[1])
-	return n
-}
-
-var aboveRE = regexp.MustCompile(`↑ (\d+) lines? above`)
-
-// detailTop is the first line of the detail the view shows, from the count of the lines
-// above it the pane says.
-func detailTop(m Model) int {
-	got := aboveRE.FindStringSubmatch(ansi.Strip(m.View().Content))
-	if got == nil {
-		return 0
-	}
-	n, _ := strconv.Atoi(got[1])
-	return n
-}
+// The view's readers (uitest's), on the root's view.
+func fieldErrors(m Model) map[searchform.Field]string { return uitest.FieldErrors(m.View().Content) }
+func searched(m Model) bool                           { return uitest.Searched(m.View().Content) }
+func foundOnScreen(m Model) int                       { return uitest.FoundOnScreen(m.View().Content) }
+func detailTop(m Model) int                           { return uitest.DetailTop(m.View().Content) }
+func lastLine(m Model) string                         { return uitest.LastLine(m.View().Content) }
+func statusOf(m Model) string                         { return uitest.StatusLine(m.View().Content) }
 
 // searching reports a search under way, as the header's word on it says.
 func searching(m Model) bool {

@@ -19,16 +19,6 @@ func (d footerDialog) Update(tea.Msg) (dialog, tea.Cmd, bool) { return d, nil, f
 func (d footerDialog) View(int, int) string                   { return "stub" }
 func (d footerDialog) Footer() string                         { return d.keys }
 
-func lastLine(m ui.Model) string {
-	lines := strings.Split(ansi.Strip(m.View().Content), "\n")
-	return lines[len(lines)-1]
-}
-
-func statusOf(m ui.Model) string {
-	lines := strings.Split(ansi.Strip(m.View().Content), "\n")
-	return lines[len(lines)-2]
-}
-
 // At 80×24 the help is taller than the box: the arrows and page keys scroll it to the end
 // (the sort and screen keys), and any other key still closes it.
 func TestHelpScrollsWhenCut(t *testing.T) {

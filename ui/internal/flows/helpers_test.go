@@ -215,77 +215,14 @@ func focusedPane(m ui.Model) searchscreen.Pane {
 	return -1
 }
 
-// formLabels are the search form's field labels, by field.
-var formLabels = map[searchform.Field]string{
-	searchform.Source: "Source", searchform.Types: "Types", searchform.Count: "Count", searchform.Start: "Start",
-	searchform.End: "End", searchform.Duration: "Duration", searchform.Regions: "Regions",
-}
-
-// focusedField is the form's field the view marks (›) as focused; -1 when none is.
-func focusedField(m ui.Model) searchform.Field {
-	v := ansi.Strip(m.View().Content)
-	for f, l := range formLabels {
-		if strings.Contains(v, "›"+l+" ") {
-			return f
-		}
-	}
-	return -1
-}
-
-// fieldErrors is the ✗ the view shows under each of the form's fields, by field.
-func fieldErrors(m ui.Model) map[searchform.Field]string {
-	errs := map[searchform.Field]string{}
-	at := searchform.Field(-1)
-	for _, l := range strings.Split(ansi.Strip(m.View().Content), "\n") {
-		// The form's pane is the leftmost: its lines start with its side.
-		l, ok := strings.CutPrefix(l, "│")
-		if !ok {
-			if l, ok = strings.CutPrefix(l, "┃"); !ok {
-				continue
-			}
-		}
-		if i := strings.IndexAny(l, "│┃"); i >= 0 {
-			l = l[:i]
-		}
-		for f, label := range formLabels {
-			if strings.HasPrefix(l, " "+label+" ") || strings.HasPrefix(l, "›"+label+" ") {
-				at = f
-			}
-		}
-		if msg, ok := strings.CutPrefix(l, "  ✗ "); ok && at >= 0 {
-			errs[at] += strings.TrimSpace(msg)
-		}
-	}
-	return errs
-}
-
-// searched reports whether the view shows a search was made.
-func searched(m ui.Model) bool {
-	return !strings.Contains(ansi.Strip(m.View().Content), "No search yet.")
-}
-
-// foundOnScreen is the count of a finished search the view shows; -1 when it shows none.
-func foundOnScreen(m ui.Model) int {
-	got := foundRE.FindStringSubmatch(ansi.Strip(m.View().Content))
-	if got == nil {
-		return -1
-	}
-	n, _ := strconv.Atoi(got[1])
-	return n
-}
-
-var aboveRE = regexp.MustCompile(`↑ (\d+) lines? above`)
-
-// detailTop is the first line of the detail the view shows, from the count of the lines
-// above it the pane says.
-func detailTop(m ui.Model) int {
-	got := aboveRE.FindStringSubmatch(ansi.Strip(m.View().Content))
-	if got == nil {
-		return 0
-	}
-	n, _ := strconv.Atoi(got[1])
-	return n
-}
+// The view's readers (uitest's), on the root's view.
+func fieldErrors(m ui.Model) map[searchform.Field]string { return uitest.FieldErrors(m.View().Content) }
+func searched(m ui.Model) bool                           { return uitest.Searched(m.View().Content) }
+func foundOnScreen(m ui.Model) int                       { return uitest.FoundOnScreen(m.View().Content) }
+func detailTop(m ui.Model) int                           { return uitest.DetailTop(m.View().Content) }
+func lastLine(m ui.Model) string                         { return uitest.LastLine(m.View().Content) }
+func statusOf(m ui.Model) string                         { return uitest.StatusLine(m.View().Content) }
+func focusedField(m ui.Model) searchform.Field           { return uitest.FocusedField(m.View().Content) }
 
 // probeAnswer is one line of the largest-count probe as the view shows it.
 type probeAnswer struct {

@@ -61,8 +61,13 @@ func (c *CLI) Factory(stdout, stderr io.Writer) *cmdutil.Factory {
 // Run runs args, the command's name first, and returns the exit status and what the
 // command wrote.
 func (c *CLI) Run(args ...string) (int, string, string) {
+	return c.RunIn(context.Background(), args...)
+}
+
+// RunIn is Run until ctx ends (a watch).
+func (c *CLI) RunIn(ctx context.Context, args ...string) (int, string, string) {
 	var out, errb bytes.Buffer
-	code := c.RunContext(context.Background(), &out, &errb, args...)
+	code := c.RunContext(ctx, &out, &errb, args...)
 	return code, out.String(), errb.String()
 }
 

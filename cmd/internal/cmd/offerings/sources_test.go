@@ -53,7 +53,7 @@ func TestOfferingsWatchTrainingPlans(t *testing.T) {
 			"--count", "2", "--duration", "2d-5d", "--from", "now", "--to", "+30d", "--watch", "--interval", "5m", "--until-found"}, extra...)
 	}
 	wr, ctx := fakeWatch(t, 5, nil)
-	code, out, errs := runWatch(ctx, args("-o", "json")...)
+	code, out, errs := cli.RunIn(ctx, args("-o", "json")...)
 	rounds := jsonRounds(t, out)
 	if code != 0 || len(rounds) != 1 || len(rounds[0]) == 0 || len(wr.waits) != 0 || !strings.Contains(errs, "found, stopping (--until-found)") {
 		t.Fatalf("json: exit %d, %d waits, stdout %s, stderr %q", code, len(wr.waits), out, errs)
@@ -65,14 +65,14 @@ func TestOfferingsWatchTrainingPlans(t *testing.T) {
 	}
 
 	_, ctx = fakeWatch(t, 5, nil)
-	code, out, errs = runWatch(ctx, args()...)
+	code, out, errs = cli.RunIn(ctx, args()...)
 	if lines := strings.Split(out, "\n"); code != 0 || !strings.HasPrefix(lines[0], "SOURCE") || !strings.Contains(out, "\ntraining-plans ") {
 		t.Errorf("table: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 
 	// A fixed window ends the watch when it has passed, by the plans' rule as by the blocks'.
 	wr, ctx = fakeWatch(t, 5, func(int) { cs.Emulator.Advance(36 * time.Hour) })
-	code, out, errs = runWatch(ctx, "offerings", "--endpoint-url", cs.URL, "--source", "training-plans", "--type", "p5.48xlarge", "--count", "2",
+	code, out, errs = cli.RunIn(ctx, "offerings", "--endpoint-url", cs.URL, "--source", "training-plans", "--type", "p5.48xlarge", "--count", "2",
 		"--duration", "2d", "--from", "2026-12-01T08:00:00Z", "--to", "2026-12-05T11:30:00Z", "--region", "us-east-1", "--watch", "--interval", "5m", "-o", "json")
 	if code != 0 || len(wr.waits) != 3 || len(jsonRounds(t, out)) != 3 {
 		t.Errorf("exit %d after %d waits, stdout %s; want 0 after 3 searches (108h on, the window has passed)", code, len(wr.waits), out)

@@ -60,13 +60,13 @@ func TestPricesTable(t *testing.T) {
 		{"savings-plan-3y", "u-p6e-gb200x72", "any", "no figure known"},
 		{"* the figure gpublock compares offerings with"},
 	} {
-		if lineWith(out, want...) == "" {
+		if cmdtest.LineWith(out, want...) == "" {
 			t.Errorf("table has no line with %q", want)
 		}
 	}
 	// A newer price outranks the 2025 "not sold on-demand" row of the same pair.
-	for _, l := range []string{lineWith(out, "on-demand", "$98.320/h"), lineWith(out, "on-demand", "trn2.48xlarge", "no figure known"),
-		lineWith(out, "on-demand", "p6-b200.48xlarge", "ap-south-1", "no on-demand price")} {
+	for _, l := range []string{cmdtest.LineWith(out, "on-demand", "$98.320/h"), cmdtest.LineWith(out, "on-demand", "trn2.48xlarge", "no figure known"),
+		cmdtest.LineWith(out, "on-demand", "p6-b200.48xlarge", "ap-south-1", "no on-demand price")} {
 		if strings.HasPrefix(l, "*") {
 			t.Errorf("marked used: %s", l)
 		}
@@ -74,30 +74,11 @@ func TestPricesTable(t *testing.T) {
 	// every type and region the emulator sells appears
 	for _, typ := range model.Catalog() {
 		for _, r := range typ.Regions {
-			if lineWith(out, "on-demand", " "+typ.Name+" ", " "+r+" ") == "" {
+			if cmdtest.LineWith(out, "on-demand", " "+typ.Name+" ", " "+r+" ") == "" {
 				t.Errorf("no on-demand line for %s in %s", typ.Name, r)
 			}
 		}
 	}
-}
-
-// lineWith returns the first line holding every part, in order, or "".
-func lineWith(out string, parts ...string) string {
-	for _, l := range strings.Split(out, "\n") {
-		rest, ok := l, true
-		for _, p := range parts {
-			i := strings.Index(rest, p)
-			if i < 0 {
-				ok = false
-				break
-			}
-			rest = rest[i+len(p):]
-		}
-		if ok {
-			return l
-		}
-	}
-	return ""
 }
 
 func TestPricesRegionAndFormats(t *testing.T) {
@@ -223,10 +204,10 @@ func TestPricesRefresh(t *testing.T) {
 		!strings.Contains(errs, "Fetched 1 on-demand price from the AWS Price List API (1 request) into "+cachePath) {
 		t.Errorf("one price: exit %d, stderr %q", code, errs)
 	}
-	if lineWith(out, "*", "on-demand", "p5.48xlarge", "ap-south-1", "$61.230/h", "AWS Price List API", "2026-11-29T20:00:00Z (fetched)", "today", "via "+srv.URL) == "" {
+	if cmdtest.LineWith(out, "*", "on-demand", "p5.48xlarge", "ap-south-1", "$61.230/h", "AWS Price List API", "2026-11-29T20:00:00Z (fetched)", "today", "via "+srv.URL) == "" {
 		t.Errorf("output lacks the fetched figure:\n%s", out)
 	}
-	if l := lineWith(out, "on-demand", "p5.48xlarge", "ap-south-1", "$66.048/h", "2026-08-26"); l == "" || strings.HasPrefix(l, "*") {
+	if l := cmdtest.LineWith(out, "on-demand", "p5.48xlarge", "ap-south-1", "$66.048/h", "2026-08-26"); l == "" || strings.HasPrefix(l, "*") {
 		t.Errorf("the older embedded row should remain, unused: %q", l)
 	}
 	if _, err := os.Stat(cachePath); err != nil {

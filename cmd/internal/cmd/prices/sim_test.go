@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
+
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/pricing"
 )
@@ -22,7 +24,7 @@ func TestPricesRefreshFromSimCommand(t *testing.T) {
 		!strings.Contains(errs, "No on-demand price returned for: p6-b200.48xlarge in eu-north-1") {
 		t.Fatalf("refresh from gpublock sim: exit %d\n%s", code, errs)
 	}
-	if lineWith(out, "*", "on-demand", "p5.48xlarge", "eu-north-1", "$58.893/h", "AWS Price List API", "via "+base) == "" {
+	if cmdtest.LineWith(out, "*", "on-demand", "p5.48xlarge", "eu-north-1", "$58.893/h", "AWS Price List API", "via "+base) == "" {
 		t.Errorf("output lacks the fetched figure:\n%s", out)
 	}
 	// The emulator's prices are not AWS's: plain `prices` shows none of them.

@@ -19,10 +19,9 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
-
 	"github.com/charmbracelet/x/vt"
 
+	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/theme"
 )

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
-
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/pricing"
 )

@@ -328,13 +328,21 @@ func submitted(s searchscreen.Model) (searchscreen.Model, tea.Cmd) {
 // again starts the last search again.
 func again(s searchscreen.Model) (searchscreen.Model, tea.Cmd) { return s.StartSearch(s.Query()) }
 
+// formLabels are the search form's field labels, by field.
+var formLabels = map[searchform.Field]string{
+	searchform.Source: "Source", searchform.Types: "Types", searchform.Count: "Count", searchform.Start: "Start",
+	searchform.End: "End", searchform.Duration: "Duration", searchform.Regions: "Regions",
+}
+
 // The view's readers (uitest's), on the root's view.
-func fieldErrors(m Model) map[searchform.Field]string { return uitest.FieldErrors(m.View().Content) }
-func searched(m Model) bool                           { return uitest.Searched(m.View().Content) }
-func foundOnScreen(m Model) int                       { return uitest.FoundOnScreen(m.View().Content) }
-func detailTop(m Model) int                           { return uitest.DetailTop(m.View().Content) }
-func lastLine(m Model) string                         { return uitest.LastLine(m.View().Content) }
-func statusOf(m Model) string                         { return uitest.StatusLine(m.View().Content) }
+func fieldErrors(m Model) map[searchform.Field]string {
+	return uitest.FieldErrors(m.View().Content, formLabels)
+}
+func searched(m Model) bool     { return uitest.Searched(m.View().Content) }
+func foundOnScreen(m Model) int { return uitest.FoundOnScreen(m.View().Content) }
+func detailTop(m Model) int     { return uitest.DetailTop(m.View().Content) }
+func lastLine(m Model) string   { return uitest.LastLine(m.View().Content) }
+func statusOf(m Model) string   { return uitest.StatusLine(m.View().Content) }
 
 // searching reports a search under way, as the header's word on it says.
 func searching(m Model) bool {

@@ -215,14 +215,24 @@ func focusedPane(m ui.Model) searchscreen.Pane {
 	return -1
 }
 
+// formLabels are the search form's field labels, by field.
+var formLabels = map[searchform.Field]string{
+	searchform.Source: "Source", searchform.Types: "Types", searchform.Count: "Count", searchform.Start: "Start",
+	searchform.End: "End", searchform.Duration: "Duration", searchform.Regions: "Regions",
+}
+
 // The view's readers (uitest's), on the root's view.
-func fieldErrors(m ui.Model) map[searchform.Field]string { return uitest.FieldErrors(m.View().Content) }
-func searched(m ui.Model) bool                           { return uitest.Searched(m.View().Content) }
-func foundOnScreen(m ui.Model) int                       { return uitest.FoundOnScreen(m.View().Content) }
-func detailTop(m ui.Model) int                           { return uitest.DetailTop(m.View().Content) }
-func lastLine(m ui.Model) string                         { return uitest.LastLine(m.View().Content) }
-func statusOf(m ui.Model) string                         { return uitest.StatusLine(m.View().Content) }
-func focusedField(m ui.Model) searchform.Field           { return uitest.FocusedField(m.View().Content) }
+func fieldErrors(m ui.Model) map[searchform.Field]string {
+	return uitest.FieldErrors(m.View().Content, formLabels)
+}
+func searched(m ui.Model) bool     { return uitest.Searched(m.View().Content) }
+func foundOnScreen(m ui.Model) int { return uitest.FoundOnScreen(m.View().Content) }
+func detailTop(m ui.Model) int     { return uitest.DetailTop(m.View().Content) }
+func lastLine(m ui.Model) string   { return uitest.LastLine(m.View().Content) }
+func statusOf(m ui.Model) string   { return uitest.StatusLine(m.View().Content) }
+func focusedField(m ui.Model) searchform.Field {
+	return uitest.FocusedField(m.View().Content, formLabels, -1)
+}
 
 // probeAnswer is one line of the largest-count probe as the view shows it.
 type probeAnswer struct {

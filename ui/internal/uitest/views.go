@@ -6,20 +6,14 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
-
-	"github.com/gpublock/gpublock/ui/components/searchform"
 )
 
-// formLabels are the search form's field labels, by field.
-var formLabels = map[searchform.Field]string{
-	searchform.Source: "Source", searchform.Types: "Types", searchform.Count: "Count", searchform.Start: "Start",
-	searchform.End: "End", searchform.Duration: "Duration", searchform.Regions: "Regions",
-}
-
-// FieldErrors is the ✗ the view shows under each of the form's fields, by field.
-func FieldErrors(view string) map[searchform.Field]string {
-	errs := map[searchform.Field]string{}
-	at := searchform.Field(-1)
+// FieldErrors is the ✗ the view shows under each of the search form's fields, by field, the
+// fields named by their labels.
+func FieldErrors[F comparable](view string, labels map[F]string) map[F]string {
+	errs := map[F]string{}
+	var at F
+	found := false
 	for _, l := range strings.Split(ansi.Strip(view), "\n") {
 		// The form's pane is the leftmost: its lines start with its side.
 		l, ok := strings.CutPrefix(l, "│")
@@ -31,12 +25,12 @@ func FieldErrors(view string) map[searchform.Field]string {
 		if i := strings.IndexAny(l, "│┃"); i >= 0 {
 			l = l[:i]
 		}
-		for f, label := range formLabels {
+		for f, label := range labels {
 			if strings.HasPrefix(l, " "+label+" ") || strings.HasPrefix(l, "›"+label+" ") {
-				at = f
+				at, found = f, true
 			}
 		}
-		if msg, ok := strings.CutPrefix(l, "  ✗ "); ok && at >= 0 {
+		if msg, ok := strings.CutPrefix(l, "  ✗ "); ok && found {
 			errs[at] += strings.TrimSpace(msg)
 		}
 	}
@@ -81,13 +75,14 @@ func StatusLine(view string) string {
 	return lines[len(lines)-2]
 }
 
-// FocusedField is the form's field the view marks (›) as focused; -1 when none is.
-func FocusedField(view string) searchform.Field {
+// FocusedField is the form's field the view marks (›) as focused, of the fields named by
+// their labels; none when none is.
+func FocusedField[F comparable](view string, labels map[F]string, none F) F {
 	v := ansi.Strip(view)
-	for f, l := range formLabels {
+	for f, l := range labels {
 		if strings.Contains(v, "›"+l+" ") {
 			return f
 		}
 	}
-	return -1
+	return none
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -290,12 +291,33 @@ func TestReportScreenReadsOnceConnected(t *testing.T) {
 	opts := testOptions(nil)
 	opts.Connect = func(context.Context) (Connection, error) { return Connection{}, nil }
 	m := update(New(opts), tea.WindowSizeMsg{Width: 120, Height: 40}, keyMsg("4"))
-	if m.report().Busy() || !strings.Contains(ansi.Strip(m.View().Content), "Not connected") {
+	if m.Inspect().Report.Busy() || !strings.Contains(ansi.Strip(m.View().Content), "Not connected") {
 		t.Fatalf("before connecting:\n%s", ansi.Strip(m.View().Content))
 	}
 	b := &uitest.ReportBackend{In: uitest.ReportInput()}
 	mm, _ := m.Update(connectedMsg{c: Connection{Backend: b, Region: "us-east-1"}})
-	if !mm.(Model).report().Busy() {
+	if !mm.(Model).Inspect().Report.Busy() {
 		t.Error("the report screen did not start reading once connected")
+	}
+}
+
+// Once connected, every screen is told at once: the blocks screen lists (the header counts
+// its warnings on every screen) while the search screen is shown; a failed connection is
+// told to the blocks and search screens, which say so.
+func TestEveryScreenToldOfTheConnection(t *testing.T) {
+	opts := testOptions(nil)
+	opts.Connect = func(context.Context) (Connection, error) { return Connection{}, nil }
+	m := update(New(opts), tea.WindowSizeMsg{Width: 120, Height: 40})
+	if m.Inspect().Blocks.Busy() {
+		t.Fatal("the blocks screen lists before the backend is there")
+	}
+	b, _ := emulatorBackend(t, ec2sim.Faults{})
+	mm, _ := m.Update(connectedMsg{c: Connection{Backend: b, Region: "us-east-1"}})
+	if got := mm.(Model); got.Inspect().Screen != Search || !got.Inspect().Blocks.Busy() {
+		t.Errorf("once connected, on the %s screen, the blocks screen is not listing", got.Inspect().Screen)
+	}
+	failed := update(m, connectedMsg{err: errors.New("no credentials anywhere")}, altKey('2'))
+	if v := ansi.Strip(failed.View().Content); failed.Inspect().Screen != Blocks || !strings.Contains(v, "no credentials anywhere") {
+		t.Errorf("the blocks screen does not say why it is not connected:\n%s", v)
 	}
 }

@@ -42,6 +42,8 @@ type Screen interface {
 	// Enter and Leave are the screen being shown and hidden.
 	Enter() (Screen, tea.Cmd)
 	Leave() Screen
+	// Connect is the backend there (or why it is not), told every screen at once.
+	Connect(c connection) (Screen, tea.Cmd)
 	// Busy: something is loading, which keeps the spinner turning.
 	Busy() bool
 	// Flash is what the last Update says on the status line.
@@ -100,9 +102,15 @@ func (s searchTab) Update(msg tea.Msg, f frame) (Screen, tea.Cmd) {
 	m, cmd := s.at(f).Update(msg)
 	return searchTab{m}, cmd
 }
-func (s searchTab) View(f frame) string             { return s.at(f).View() }
-func (s searchTab) Enter() (Screen, tea.Cmd)        { return s, nil }
-func (s searchTab) Leave() Screen                   { return s }
+func (s searchTab) View(f frame) string      { return s.at(f).View() }
+func (s searchTab) Enter() (Screen, tea.Cmd) { return s, nil }
+func (s searchTab) Leave() Screen            { return s }
+func (s searchTab) Connect(c connection) (Screen, tea.Cmd) {
+	if c.err != nil {
+		return searchTab{s.m.SetConnection(false, c.err)}, nil
+	}
+	return searchTab{s.m.Connected(c.region, c.sources)}, nil
+}
 func (s searchTab) Busy() bool                      { return s.m.Busy() }
 func (s searchTab) Flash() uiscreen.Flash           { return s.m.Flash() }
 func (s searchTab) Typing() bool                    { return s.m.Typing() }
@@ -134,7 +142,12 @@ func (s blocksTab) Enter() (Screen, tea.Cmd) {
 	m, cmd := s.m.Enter()
 	return blocksTab{m}, cmd
 }
-func (s blocksTab) Leave() Screen                 { return blocksTab{s.m.Leave()} }
+func (s blocksTab) Leave() Screen { return blocksTab{s.m.Leave()} }
+func (s blocksTab) Connect(c connection) (Screen, tea.Cmd) {
+	// Connected, it lists at once: the header counts the blocks' warnings on every screen.
+	m, list := s.m.SetConnection(false, c.err)
+	return blocksTab{m}, list
+}
 func (s blocksTab) Busy() bool                    { return s.m.Busy() }
 func (s blocksTab) Flash() uiscreen.Flash         { return s.m.Flash() }
 func (s blocksTab) Typing() bool                  { return s.m.Typing() }
@@ -175,13 +188,14 @@ func (s advisorTab) View(f frame) string {
 	m.SetArea(f.area)
 	return m.View()
 }
-func (s advisorTab) Enter() (Screen, tea.Cmd)      { return s, nil }
-func (s advisorTab) Leave() Screen                 { return s }
-func (s advisorTab) Busy() bool                    { return s.m.Running() }
-func (s advisorTab) Flash() uiscreen.Flash         { return uiscreen.Flash{} }
-func (s advisorTab) Typing() bool                  { return s.m.Typing() }
-func (s advisorTab) Filtering() bool               { return false }
-func (s advisorTab) Notifies(tea.KeyPressMsg) bool { return false }
+func (s advisorTab) Enter() (Screen, tea.Cmd)             { return s, nil }
+func (s advisorTab) Leave() Screen                        { return s }
+func (s advisorTab) Connect(connection) (Screen, tea.Cmd) { return s, nil }
+func (s advisorTab) Busy() bool                           { return s.m.Running() }
+func (s advisorTab) Flash() uiscreen.Flash                { return uiscreen.Flash{} }
+func (s advisorTab) Typing() bool                         { return s.m.Typing() }
+func (s advisorTab) Filtering() bool                      { return false }
+func (s advisorTab) Notifies(tea.KeyPressMsg) bool        { return false }
 func (s advisorTab) ShortHelp(h helpEnv) []key.Binding {
 	quit := h.root.Quit
 	if s.m.Typing() {
@@ -222,7 +236,15 @@ func (s reportTab) Enter() (Screen, tea.Cmd) {
 	m, cmd := s.m.Enter()
 	return reportTab{m}, cmd
 }
-func (s reportTab) Leave() Screen                 { return reportTab{s.m.Leave()} }
+func (s reportTab) Leave() Screen { return reportTab{s.m.Leave()} }
+func (s reportTab) Connect(c connection) (Screen, tea.Cmd) {
+	if c.err != nil {
+		return s, nil
+	}
+	// A report screen shown before the backend was there reads now.
+	m, read := s.m.Connected()
+	return reportTab{m}, read
+}
 func (s reportTab) Busy() bool                    { return s.m.Busy() }
 func (s reportTab) Flash() uiscreen.Flash         { return s.m.Flash() }
 func (s reportTab) Typing() bool                  { return false }
@@ -241,11 +263,9 @@ func (s reportTab) HelpGroups(h helpEnv) []keyGroup {
 func (m Model) search() searchscreen.Model { return m.screens[screenSearch].(searchTab).m }
 func (m Model) blocks() blockscreen.Model  { return m.screens[screenBlocks].(blocksTab).m }
 func (m Model) advisor() advisorui.Model   { return m.screens[screenAdvisor].(advisorTab).m }
-func (m Model) report() reportscreen.Model { return m.screens[screenReport].(reportTab).m }
 
 func (m *Model) setSearch(s searchscreen.Model) { m.screens[screenSearch] = searchTab{s} }
 func (m *Model) setBlocks(s blockscreen.Model)  { m.screens[screenBlocks] = blocksTab{s} }
-func (m *Model) setReport(s reportscreen.Model) { m.screens[screenReport] = reportTab{s} }
 
 // current is the screen shown.
 func (m Model) current() Screen { return m.screens[m.screen] }

@@ -277,13 +277,14 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseWheelMsg, tea.MouseClickMsg:
 		return m.onMouse(msg.(tea.MouseMsg)), nil
 	case clockMsg:
-		// Relative dates ("now", "+4w") and the 8-week limit move with the clock.
 		m.clock = m.pc.Clock.Now()
-		m.setSearch(m.search().Revalidate())
-		m.setBlocks(m.blocks().SetNow(m.clock))
-		// The minute's warnings ring (or go to Notify) as the blocks screen's tick would.
-		m, ring := m.updateScreen(screenBlocks, blockscreen.CheckMsg{})
-		return m, tea.Batch(clockCmd(), ring)
+		cmds := []tea.Cmd{clockCmd()}
+		for id, s := range m.screens {
+			s, cmd := s.Tick(m.clock)
+			m.screens[id] = s
+			cmds = append(cmds, cmd)
+		}
+		return m, tea.Batch(cmds...)
 	case spinner.TickMsg:
 		if !m.busy() {
 			m.spinning = false

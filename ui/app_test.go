@@ -20,6 +20,7 @@ import (
 	"github.com/gpublock/gpublock/ui/dialog/purchase"
 	"github.com/gpublock/gpublock/ui/internal/uitest"
 	uiscreen "github.com/gpublock/gpublock/ui/screen"
+	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
 	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
 )
 
@@ -319,5 +320,50 @@ func TestEveryScreenToldOfTheConnection(t *testing.T) {
 	failed := update(m, connectedMsg{err: errors.New("no credentials anywhere")}, altKey('2'))
 	if v := ansi.Strip(failed.View().Content); failed.Inspect().Screen != Blocks || !strings.Contains(v, "no credentials anywhere") {
 		t.Errorf("the blocks screen does not say why it is not connected:\n%s", v)
+	}
+}
+
+// The root's minute is told to every screen: the blocks screen shows the new time and is
+// asked to ring for the warnings due by then (its CheckMsg, from the tick's command).
+func TestMinuteToldToTheBlocksScreen(t *testing.T) {
+	now := testNow
+	opts := testOptions(nil)
+	opts.Now = func() time.Time { return now }
+	m := update(New(opts), tea.WindowSizeMsg{Width: 160, Height: 48})
+	now = now.Add(time.Minute)
+	mm, cmd := m.Update(clockMsg(now))
+	if got := mm.(Model).blocks().Now(); !got.Equal(now) {
+		t.Errorf("the blocks screen shows %v after the minute, want %v", got, now)
+	}
+	// The tick's own command waits for the next minute: every command is run on its own
+	// (a batch's too), and those that answer soon are read.
+	answers := make(chan tea.Msg, 16)
+	var run func(c tea.Cmd)
+	run = func(c tea.Cmd) {
+		if c == nil {
+			return
+		}
+		go func() {
+			msg := c()
+			if batch, ok := msg.(tea.BatchMsg); ok {
+				for _, c := range batch {
+					run(c)
+				}
+				return
+			}
+			answers <- msg
+		}()
+	}
+	run(cmd)
+	deadline := time.After(10 * time.Second) // bounds a hang only
+	for {
+		select {
+		case msg := <-answers:
+			if _, ok := msg.(blockscreen.CheckMsg); ok {
+				return
+			}
+		case <-deadline:
+			t.Fatal("the blocks screen was not asked to check its warnings on the minute")
+		}
 	}
 }

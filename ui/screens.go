@@ -44,6 +44,8 @@ type Screen interface {
 	Leave() Screen
 	// Connect is the backend there (or why it is not), told every screen at once.
 	Connect(c connection) (Screen, tea.Cmd)
+	// Tick is the root's minute: the time shown moved to now, told every screen at once.
+	Tick(now time.Time) (Screen, tea.Cmd)
 	// Busy: something is loading, which keeps the spinner turning.
 	Busy() bool
 	// Flash is what the last Update says on the status line.
@@ -105,6 +107,9 @@ func (s searchTab) Update(msg tea.Msg, f frame) (Screen, tea.Cmd) {
 func (s searchTab) View(f frame) string      { return s.at(f).View() }
 func (s searchTab) Enter() (Screen, tea.Cmd) { return s, nil }
 func (s searchTab) Leave() Screen            { return s }
+
+// Relative dates ("now", "+4w") and the 8-week limit move with the clock.
+func (s searchTab) Tick(time.Time) (Screen, tea.Cmd) { return searchTab{s.m.Revalidate()}, nil }
 func (s searchTab) Connect(c connection) (Screen, tea.Cmd) {
 	if c.err != nil {
 		return searchTab{s.m.SetConnection(false, c.err)}, nil
@@ -143,6 +148,11 @@ func (s blocksTab) Enter() (Screen, tea.Cmd) {
 	return blocksTab{m}, cmd
 }
 func (s blocksTab) Leave() Screen { return blocksTab{s.m.Leave()} }
+
+// The minute's warnings ring (or go to Notify) as the blocks screen's own tick would.
+func (s blocksTab) Tick(now time.Time) (Screen, tea.Cmd) {
+	return blocksTab{s.m.SetNow(now)}, func() tea.Msg { return blockscreen.CheckMsg{} }
+}
 func (s blocksTab) Connect(c connection) (Screen, tea.Cmd) {
 	// Connected, it lists at once: the header counts the blocks' warnings on every screen.
 	m, list := s.m.SetConnection(false, c.err)
@@ -191,6 +201,7 @@ func (s advisorTab) View(f frame) string {
 func (s advisorTab) Enter() (Screen, tea.Cmd)             { return s, nil }
 func (s advisorTab) Leave() Screen                        { return s }
 func (s advisorTab) Connect(connection) (Screen, tea.Cmd) { return s, nil }
+func (s advisorTab) Tick(time.Time) (Screen, tea.Cmd)     { return s, nil }
 func (s advisorTab) Busy() bool                           { return s.m.Running() }
 func (s advisorTab) Flash() uiscreen.Flash                { return uiscreen.Flash{} }
 func (s advisorTab) Typing() bool                         { return s.m.Typing() }
@@ -236,7 +247,8 @@ func (s reportTab) Enter() (Screen, tea.Cmd) {
 	m, cmd := s.m.Enter()
 	return reportTab{m}, cmd
 }
-func (s reportTab) Leave() Screen { return reportTab{s.m.Leave()} }
+func (s reportTab) Leave() Screen                    { return reportTab{s.m.Leave()} }
+func (s reportTab) Tick(time.Time) (Screen, tea.Cmd) { return s, nil }
 func (s reportTab) Connect(c connection) (Screen, tea.Cmd) {
 	if c.err != nil {
 		return s, nil

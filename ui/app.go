@@ -278,13 +278,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.onMouse(msg.(tea.MouseMsg)), nil
 	case clockMsg:
 		m.clock = m.pc.Clock.Now()
-		cmds := []tea.Cmd{clockCmd()}
-		for id, s := range m.screens {
-			s, cmd := s.Tick(m.clock)
-			m.screens[id] = s
-			cmds = append(cmds, cmd)
-		}
-		return m, tea.Batch(cmds...)
+		m, tick := m.tellScreens(func(s Screen) (Screen, tea.Cmd) { return s.Tick(m.clock) })
+		return m, tea.Batch(clockCmd(), tick)
 	case spinner.TickMsg:
 		if !m.busy() {
 			m.spinning = false
@@ -394,6 +389,6 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 }
 
 func (m Model) quit() (tea.Model, tea.Cmd) {
-	m.setSearch(m.search().Stop())
+	m, _ = m.tellScreens(func(s Screen) (Screen, tea.Cmd) { return s.Stop(), nil })
 	return m, tea.Quit
 }

@@ -367,3 +367,19 @@ func TestMinuteToldToTheBlocksScreen(t *testing.T) {
 		}
 	}
 }
+
+// What a dialog bought is told to every screen: the search runs its search again and the
+// blocks screen lists every region again.
+func TestEveryScreenToldOfAChange(t *testing.T) {
+	b, _ := emulatorBackend(t, ec2sim.Faults{})
+	m := withResults(New(testOptions(b)), uitest.SyntheticOfferings(5))
+	m = update(m, tea.WindowSizeMsg{Width: 160, Height: 48})
+	m = update(m, blocksMsg{ID: m.blocks().ListingID(), List: source.BlockList{Now: testNow}})
+	if m.search().Busy() || m.blocks().Busy() {
+		t.Fatalf("before the change: search busy %v, blocks busy %v", m.search().Busy(), m.blocks().Busy())
+	}
+	m = update(m, rootMsg{Refresh: true})
+	if !m.search().Busy() || !m.blocks().Busy() {
+		t.Errorf("after a purchase: search busy %v, blocks busy %v, want both reading again", m.search().Busy(), m.blocks().Busy())
+	}
+}

@@ -69,13 +69,7 @@ type connection struct {
 
 // connectScreens tells every screen of the connection.
 func (m Model) connectScreens(c connection) (Model, tea.Cmd) {
-	cmds := make([]tea.Cmd, 0, len(m.screens))
-	for id, s := range m.screens {
-		s, cmd := s.Connect(c)
-		m.screens[id] = s
-		cmds = append(cmds, cmd)
-	}
-	return m, tea.Batch(cmds...)
+	return m.tellScreens(func(s Screen) (Screen, tea.Cmd) { return s.Connect(c) })
 }
 
 // Err is why the UI could not connect, for the program's exit status; nil otherwise.

@@ -46,6 +46,10 @@ type Screen interface {
 	Connect(c connection) (Screen, tea.Cmd)
 	// Tick is the root's minute: the time shown moved to now, told every screen at once.
 	Tick(now time.Time) (Screen, tea.Cmd)
+	// Changed: a dialog bought, extended or launched something, so what a screen read of
+	// AWS may be out of date. Stop: the program quits, so what runs is cancelled.
+	Changed() (Screen, tea.Cmd)
+	Stop() Screen
 	// Busy: something is loading, which keeps the spinner turning.
 	Busy() bool
 	// Flash is what the last Update says on the status line.
@@ -108,6 +112,13 @@ func (s searchTab) View(f frame) string      { return s.at(f).View() }
 func (s searchTab) Enter() (Screen, tea.Cmd) { return s, nil }
 func (s searchTab) Leave() Screen            { return s }
 
+// The search shows what is on offer now.
+func (s searchTab) Changed() (Screen, tea.Cmd) {
+	m, cmd := s.m.Refresh()
+	return searchTab{m}, cmd
+}
+func (s searchTab) Stop() Screen { return searchTab{s.m.Stop()} }
+
 // Relative dates ("now", "+4w") and the 8-week limit move with the clock.
 func (s searchTab) Tick(time.Time) (Screen, tea.Cmd) { return searchTab{s.m.Revalidate()}, nil }
 func (s searchTab) Connect(c connection) (Screen, tea.Cmd) {
@@ -148,6 +159,13 @@ func (s blocksTab) Enter() (Screen, tea.Cmd) {
 	return blocksTab{m}, cmd
 }
 func (s blocksTab) Leave() Screen { return blocksTab{s.m.Leave()} }
+
+// The blocks change: every region is listed again, the quiet ones too.
+func (s blocksTab) Changed() (Screen, tea.Cmd) {
+	m, cmd := s.m.Rescan()
+	return blocksTab{m}, cmd
+}
+func (s blocksTab) Stop() Screen { return s }
 
 // The minute's warnings ring (or go to Notify) as the blocks screen's own tick would.
 func (s blocksTab) Tick(now time.Time) (Screen, tea.Cmd) {
@@ -202,6 +220,8 @@ func (s advisorTab) Enter() (Screen, tea.Cmd)             { return s, nil }
 func (s advisorTab) Leave() Screen                        { return s }
 func (s advisorTab) Connect(connection) (Screen, tea.Cmd) { return s, nil }
 func (s advisorTab) Tick(time.Time) (Screen, tea.Cmd)     { return s, nil }
+func (s advisorTab) Changed() (Screen, tea.Cmd)           { return s, nil }
+func (s advisorTab) Stop() Screen                         { return s }
 func (s advisorTab) Busy() bool                           { return s.m.Running() }
 func (s advisorTab) Flash() uiscreen.Flash                { return uiscreen.Flash{} }
 func (s advisorTab) Typing() bool                         { return s.m.Typing() }
@@ -249,6 +269,8 @@ func (s reportTab) Enter() (Screen, tea.Cmd) {
 }
 func (s reportTab) Leave() Screen                    { return reportTab{s.m.Leave()} }
 func (s reportTab) Tick(time.Time) (Screen, tea.Cmd) { return s, nil }
+func (s reportTab) Changed() (Screen, tea.Cmd)       { return s, nil }
+func (s reportTab) Stop() Screen                     { return s }
 func (s reportTab) Connect(c connection) (Screen, tea.Cmd) {
 	if c.err != nil {
 		return s, nil
@@ -278,6 +300,18 @@ func (m Model) advisor() advisorui.Model   { return m.screens[screenAdvisor].(ad
 
 func (m *Model) setSearch(s searchscreen.Model) { m.screens[screenSearch] = searchTab{s} }
 func (m *Model) setBlocks(s blockscreen.Model)  { m.screens[screenBlocks] = blocksTab{s} }
+
+// tellScreens tells every screen the same thing, as tell does it to one, and takes back
+// each screen and its command.
+func (m Model) tellScreens(tell func(Screen) (Screen, tea.Cmd)) (Model, tea.Cmd) {
+	cmds := make([]tea.Cmd, 0, len(m.screens))
+	for id, s := range m.screens {
+		s, cmd := tell(s)
+		m.screens[id] = s
+		cmds = append(cmds, cmd)
+	}
+	return m, tea.Batch(cmds...)
+}
 
 // current is the screen shown.
 func (m Model) current() Screen { return m.screens[m.screen] }

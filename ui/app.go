@@ -277,13 +277,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseWheelMsg, tea.MouseClickMsg:
 		return m.onMouse(msg.(tea.MouseMsg)), nil
 	case clockMsg:
-		// Relative dates ("now", "+4w") and the 8-week limit move with the clock.
 		m.clock = m.pc.Clock.Now()
-		m.setSearch(m.search().Revalidate())
-		m.setBlocks(m.blocks().SetNow(m.clock))
-		// The minute's warnings ring (or go to Notify) as the blocks screen's tick would.
-		m, ring := m.updateScreen(screenBlocks, blockscreen.CheckMsg{})
-		return m, tea.Batch(clockCmd(), ring)
+		m, tick := m.tellScreens(func(s Screen) (Screen, tea.Cmd) { return s.Tick(m.clock) })
+		return m, tea.Batch(clockCmd(), tick)
 	case spinner.TickMsg:
 		if !m.busy() {
 			m.spinning = false
@@ -393,6 +389,6 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 }
 
 func (m Model) quit() (tea.Model, tea.Cmd) {
-	m.setSearch(m.search().Stop())
+	m, _ = m.tellScreens(func(s Screen) (Screen, tea.Cmd) { return s.Stop(), nil })
 	return m, tea.Quit
 }

@@ -1,119 +1,28 @@
 package ui
 
 import (
+	"context"
+	"errors"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/gpublock/gpublock/aws/source"
-
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/a11y"
 	"github.com/gpublock/gpublock/ui/components/searchform"
+	"github.com/gpublock/gpublock/ui/dialog/purchase"
+	"github.com/gpublock/gpublock/ui/internal/uitest"
+	uiscreen "github.com/gpublock/gpublock/ui/screen"
+	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
+	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
 )
-
-func isQuit(cmd tea.Cmd) bool {
-	if cmd == nil {
-		return false
-	}
-	_, ok := cmd().(tea.QuitMsg)
-	return ok
-}
-
-// q is a letter while typing in a text field and quits elsewhere; ctrl+c always quits.
-func TestQuitKeys(t *testing.T) {
-	m := update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48})
-	// The program starts on the type list, whose filter opens with /: until then q quits.
-	if _, cmd := m.Update(keyMsg("q")); !isQuit(cmd) {
-		t.Error("q did not quit on the type list before / opened its filter")
-	}
-	m = update(m, keyMsg("/"))
-	mm, cmd := m.Update(keyMsg("q"))
-	if isQuit(cmd) {
-		t.Fatal("q quit while typing in the type filter")
-	}
-	if v := ansi.Strip(mm.(Model).View().Content); !strings.Contains(v, "/ q") {
-		t.Errorf("q did not go into the filter:\n%s", v)
-	}
-	if _, cmd := m.Update(keyMsg("ctrl+c")); !isQuit(cmd) {
-		t.Error("ctrl+c did not quit")
-	}
-	m = withResults(m, syntheticOfferings(10))
-	if focusedPane(m) != paneResults {
-		t.Fatalf("focus %d after a search, want the results", focusedPane(m))
-	}
-	if _, cmd := m.Update(keyMsg("q")); !isQuit(cmd) {
-		t.Error("q did not quit in the results")
-	}
-	m = update(m, keyMsg("/"))
-	if _, cmd := m.Update(keyMsg("q")); isQuit(cmd) {
-		t.Error("q quit while typing a filter")
-	}
-}
-
-// At start the focus is on the type list: 2 opens the blocks screen (issue 7) instead of
-// going into the type filter, which / opens; 1 comes back.
-func TestDigitsSwitchScreensAtStart(t *testing.T) {
-	m := update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48})
-	m = update(m, keyMsg("2"))
-	if m.screen != screenBlocks {
-		t.Fatalf("2 at start did not open the blocks screen (screen %d)", m.screen)
-	}
-	m = update(m, keyMsg("1"))
-	if m.screen != screenSearch || focusedPane(m) != paneForm {
-		t.Fatalf("1 did not come back to the search form (screen %d, focus %d)", m.screen, focusedPane(m))
-	}
-	if status := statusOf(update(m, keyMsg("p"))); !strings.Contains(status, "Press / to filter the types") {
-		t.Errorf("a letter typed at the list without / says nothing: %q", status)
-	}
-	m = update(m, keyMsg("/"), keyMsg("p"), keyMsg("6"))
-	if v := ansi.Strip(m.View().Content); m.screen != screenSearch || !strings.Contains(v, "/ p6") || !strings.Contains(v, "q is a letter") {
-		t.Errorf("after /, p6 did not go into the type filter (screen %d):\n%s", m.screen, v)
-	}
-	if foot, status := lastLine(m), statusOf(m); !strings.Contains(foot, "enter/tab keep filter") || strings.Contains(foot, "enter search") || strings.Contains(status, "enter searches") {
-		t.Errorf("while filtering the types, enter keeps the filter; the footer says %q, the status %q", foot, status)
-	}
-	if v := ansi.Strip(update(m, keyMsg("enter")).View().Content); !strings.Contains(v, "/ p6") || strings.Contains(v, "Typing: q is a letter") {
-		t.Errorf("enter did not close the filter keeping p6:\n%s", v)
-	}
-}
-
-func TestPanesHelpAndBack(t *testing.T) {
-	m := withResults(update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48}), syntheticOfferings(10))
-	m = update(m, keyMsg("tab"))
-	if focusedPane(m) != paneDetail {
-		t.Errorf("tab from the results: focus %d", focusedPane(m))
-	}
-	m = update(m, keyMsg("tab"))
-	if focusedPane(m) != paneForm || focusedField(m) != searchform.Source {
-		t.Errorf("tab from the detail: focus %d, field %d", focusedPane(m), focusedField(m))
-	}
-	m = update(m, keyMsg("shift+tab"))
-	if focusedPane(m) != paneDetail {
-		t.Errorf("shift+tab from the form's first field: focus %d", focusedPane(m))
-	}
-	m = update(m, keyMsg("esc"))
-	if focusedPane(m) != paneResults {
-		t.Errorf("esc from the detail: focus %d", focusedPane(m))
-	}
-	m = update(m, keyMsg("?"))
-	if v := ansi.Strip(m.View().Content); m.dialog == nil || !strings.Contains(v, "Sort (again reverses)") || !strings.Contains(v, "sort by upfront fee") {
-		t.Fatalf("? shows no full help:\n%s", v)
-	}
-	if !strings.Contains(ansi.Strip(m.View().Content), "? help") {
-		t.Error("no short help in the footer")
-	}
-	m = update(m, keyMsg("j"))
-	if m.dialog != nil || m.search().Table().Cursor() != 0 {
-		t.Errorf("a key did not just close the help (dialog %v, cursor %d)", m.dialog, m.search().Table().Cursor())
-	}
-	m = update(m, keyMsg("esc"))
-	if focusedPane(m) != paneForm {
-		t.Errorf("esc from the results: focus %d", focusedPane(m))
-	}
-}
 
 // The clock moves relative dates: a start valid at 09:00 is in the past at 10:00.
 func TestClockRevalidates(t *testing.T) {
@@ -142,10 +51,27 @@ func TestClockRevalidates(t *testing.T) {
 	}
 }
 
+// The header says "searching" only while a search runs; after it, the regions it covered.
+func TestHeaderSearchingOnlyWhileRunning(t *testing.T) {
+	m := withResults(update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48}), uitest.SyntheticOfferings(10))
+	if searching(m) {
+		t.Fatal("the synthetic search is still running")
+	}
+	head := strings.SplitN(ansi.Strip(m.View().Content), "\n", 2)[0]
+	if strings.Contains(head, "searching") || !strings.Contains(head, "searched ") {
+		t.Errorf("a finished search: %q", head)
+	}
+	mm, _ := m.startSearch(m.search().Query()) // the search's calls are not run: it stays running
+	m = mm.(Model)
+	if head := strings.SplitN(ansi.Strip(m.View().Content), "\n", 2)[0]; !strings.Contains(head, "searching ") {
+		t.Errorf("a running search: %q", head)
+	}
+}
+
 // Rows appear page by page while the search runs, replacing the previous search's rows
 // only when the first of the new ones arrives.
 func TestRowsAppearAsPagesArrive(t *testing.T) {
-	m := withResults(update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48}), syntheticOfferings(4))
+	m := withResults(update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48}), uitest.SyntheticOfferings(4))
 	old, _ := m.search().Table().Selected()
 	m, id := startedSearch(m, again)
 	if !m.search().Table().Stale() || m.search().Table().Len() != 4 {
@@ -154,7 +80,7 @@ func TestRowsAppearAsPagesArrive(t *testing.T) {
 	if v := ansi.Strip(m.View().Content); !strings.Contains(v, "the rows shown are from the previous search") || !strings.Contains(v, old.ID) {
 		t.Errorf("the old rows are not shown as such:\n%s", v)
 	}
-	fresh := syntheticOfferings(20)[10:]
+	fresh := uitest.SyntheticOfferings(20)[10:]
 	st := model.RegionStatus{Region: "us-east-1", State: model.RegionSearching}
 	m = update(m, searchEventsMsg{ID: id, Events: []source.SearchEvent{{Region: "us-east-1", Offerings: fresh[:6], Status: &st, CallsDone: 0, CallsTotal: 2}}})
 	if !searching(m) || m.search().Table().Stale() || m.search().Table().Len() != 6 {
@@ -170,41 +96,290 @@ func TestRowsAppearAsPagesArrive(t *testing.T) {
 		t.Errorf("after the last page: running=%v len=%d found=%d", searching(m), m.search().Table().Len(), foundOnScreen(m))
 	}
 	// A late message of an older search changes nothing.
-	m2 := update(m, searchEventsMsg{ID: id - 1, Events: []source.SearchEvent{{Offerings: syntheticOfferings(3)}}, Closed: true})
+	m2 := update(m, searchEventsMsg{ID: id - 1, Events: []source.SearchEvent{{Offerings: uitest.SyntheticOfferings(3)}}, Closed: true})
 	if m2.search().Table().Len() != 10 {
 		t.Errorf("a stale search's page was added: %d rows", m2.search().Table().Len())
 	}
 }
 
-// The header says "searching" only while a search runs; after it, the regions it covered.
-func TestHeaderSearchingOnlyWhileRunning(t *testing.T) {
-	m := withResults(update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48}), syntheticOfferings(10))
-	if searching(m) {
-		t.Fatal("the synthetic search is still running")
+// The first frame is drawn while the backend is still opening; once it is open the header
+// says what it is and the form's default region becomes its region.
+func TestConnectBehindTheFirstFrame(t *testing.T) {
+	b, _ := emulatorBackend(t, ec2sim.Faults{})
+	release := make(chan struct{})
+	opts := testOptions(nil)
+	opts.Region = ""
+	opts.Simulated = false
+	opts.Connect = func(ctx context.Context) (Connection, error) {
+		select {
+		case <-release:
+		case <-ctx.Done():
+			return Connection{}, ctx.Err()
+		}
+		return Connection{Backend: b, Simulated: true, Profile: "demo", Region: "us-west-2", Notice: "A notice, said once.",
+			Now: func() time.Time { return testNow }}, nil
 	}
-	head := strings.SplitN(ansi.Strip(m.View().Content), "\n", 2)[0]
-	if strings.Contains(head, "searching") || !strings.Contains(head, "searched ") {
-		t.Errorf("a finished search: %q", head)
+	s := newScreen(t, New(opts), 160, 48)
+	first := s.WaitText("connecting")
+	if strings.Contains(first, "SIMULATED") || strings.Contains(first, "LIVE") {
+		t.Errorf("a mode is claimed before the backend is open:\n%s", first)
 	}
-	mm, _ := m.startSearch(m.search().Query()) // the search's calls are not run: it stays running
-	m = mm.(Model)
-	if head := strings.SplitN(ansi.Strip(m.View().Content), "\n", 2)[0]; !strings.Contains(head, "searching ") {
-		t.Errorf("a running search: %q", head)
+	s.Press("enter")
+	s.WaitText("Still connecting")
+	close(release)
+	s.WaitText("123456789012")
+	s.WaitText("A notice, said once.")
+	s.Press("enter")
+	if found := foundCount(t, s); found == 0 {
+		t.Error("the search after connecting found nothing")
+	}
+	m := final(s)
+	if got := m.search().Query().Regions; len(got) != 1 || got[0] != "us-west-2" {
+		t.Errorf("searched %v, want the connection's region us-west-2", got)
+	}
+	if !m.pc.Simulated || m.opts.Profile != "demo" || m.Err() != nil {
+		t.Errorf("after connecting: simulated=%v profile=%q err=%v", m.pc.Simulated, m.opts.Profile, m.Err())
 	}
 }
 
-// The header shows the time in UTC, and beside it the local time only where it differs.
-func TestHeaderClock(t *testing.T) {
-	for _, c := range []struct {
-		loc  *time.Location
-		want string
-	}{{testLoc, "09:00 UTC · 01:00 PST"}, {time.UTC, "09:00 UTC"}} {
-		opts := testOptions(nil)
-		opts.Location = c.loc
-		m := update(New(opts), tea.WindowSizeMsg{Width: 160, Height: 48})
-		head := strings.SplitN(ansi.Strip(m.View().Content), "\n", 2)[0]
-		if !strings.HasSuffix(strings.TrimSpace(head), c.want) || strings.Count(head, "UTC") != 1 {
-			t.Errorf("in %v the header is %q, want it to end with %q", c.loc, head, c.want)
+// The accessible mode draws its panes, dialogs and charts without drawing characters of
+// their own (not only through the frame's safety net), says the focused row and the chart
+// in sentences, and turns no spinner.
+func TestAccessibleSearchScreen(t *testing.T) {
+	opts := testOptions(nil)
+	opts.Accessible = true
+	m := New(opts)
+	if m.spinTick() != nil {
+		t.Error("the accessible mode would turn the spinner")
+	}
+	m = update(m, tea.WindowSizeMsg{Width: 140, Height: 40})
+	offs := uitest.SyntheticOfferings(9)
+	m = withResults(m, offs)
+	raw := ansi.Strip(m.render())
+	if strings.ContainsFunc(raw, a11y.IsGraphic) {
+		t.Errorf("the search screen draws drawing characters of its own:\n%s", raw)
+	}
+	for _, want := range []string{"Offerings · 1 of 9", "(focused)", "row 1 of 9: ", "upfront fee $", "> "} {
+		if !strings.Contains(raw, want) {
+			t.Errorf("the screen lacks %q:\n%s", want, raw)
 		}
+	}
+	m = update(m, keyMsg("v"))
+	view := ansi.Strip(m.View().Content)
+	if !strings.Contains(view, "Break-even chart: the block's upfront fee is $") {
+		t.Errorf("the chart is not said in a sentence:\n%s", view)
+	}
+	m = update(m, keyMsg("?"))
+	raw = ansi.Strip(m.render())
+	if m.dialog == nil || strings.ContainsFunc(raw, a11y.IsGraphic) {
+		t.Errorf("help (open %v) draws drawing characters:\n%s", m.dialog != nil, raw)
+	}
+}
+
+// Help lists ctrl+s with the offerings' keys; while a text field takes the keys, ctrl+s
+// does not export.
+func TestExportKeyInHelpNotWhileTyping(t *testing.T) {
+	m := New(testOptions(nil))
+	listed := false
+	for _, g := range m.helpKeys().groups {
+		for _, k := range g.Keys {
+			if g.Title == "Offerings and detail" && k.Help().Key == "ctrl+s" {
+				listed = true
+			}
+		}
+	}
+	if !listed {
+		t.Error("help does not list ctrl+s under Offerings and detail")
+	}
+
+	dir := t.TempDir()
+	t.Chdir(dir)
+	b, _ := emulatorBackend(t, ec2sim.Faults{})
+	s := newScreen(t, New(testOptions(b)), 160, 48)
+	s.WaitText("123456789012")
+	s.Press("enter")
+	if foundCount(t, s) == 0 {
+		t.Fatal("the default search found nothing")
+	}
+	s.Press("/", "ctrl+s", "esc", "ctrl+s")
+	s.WaitText("Wrote")
+	m = final(s)
+	if files, _ := filepath.Glob(filepath.Join(dir, "*.csv")); len(files) != 1 {
+		t.Errorf("the directory holds %q; want the one file of the ctrl+s after the filter closed", files)
+	}
+}
+
+// A type one source does not sell searches the other, and the status line says which
+// source was skipped and why, in the words the command line prints on stderr.
+func TestSkippedSourceIsSaidOnTheStatusLine(t *testing.T) {
+	b, _ := emulatorBackend(t, ec2sim.Faults{})
+	m := update(New(testOptions(b)), tea.WindowSizeMsg{Width: 200, Height: 48})
+	q := model.Query{Sources: []model.Source{model.SourceCapacityBlock, model.SourceTrainingPlan}, InstanceTypes: []string{"ml.p6e-gb200.36xlarge"},
+		Count: 1, Durations: model.DurationRange{MinDays: 2, MaxDays: 2}, Start: testNow, End: testNow.AddDate(0, 0, 14), Regions: []string{"us-east-1"}}
+	m, id := startedSearch(m, func(s searchscreen.Model) (searchscreen.Model, tea.Cmd) { return s.StartSearch(q) })
+	var evs []source.SearchEvent
+	for ev := range b.Search(context.Background(), q) {
+		evs = append(evs, ev)
+	}
+	if len(evs) == 0 || len(evs[0].Skips) != 1 || evs[0].Skips[0].Source != model.SourceCapacityBlock {
+		t.Fatalf("the first event does not name the blocks as skipped: %+v", evs)
+	}
+	m = update(m, searchEventsMsg{ID: id, Events: evs, Closed: true})
+	if v := ansi.Strip(m.View().Content); !strings.Contains(v, "EC2 Capacity Blocks not searched: Capacity Blocks do not sell p6e-gb200.36xlarge") {
+		t.Errorf("the status line does not say the blocks were skipped:\n%s", v)
+	}
+	// The region's line says how its search ended: not an error, not still searching.
+	if v := ansi.Strip(m.View().Content); !regexp.MustCompile(`us-east-1 +(ok \d+|empty|throttled|cancelled)\b`).MatchString(v) {
+		t.Errorf("the plans were not searched alone:\n%s", v)
+	}
+}
+
+// A purchase dialog open when its rows are replaced (a new search's first offerings) is
+// closed, saying why; an offering picked before a new search started opens nothing.
+func TestPurchaseClosesWhenItsRowsAreReplaced(t *testing.T) {
+	b, _ := emulatorBackend(t, ec2sim.Faults{})
+	m := update(withResults(New(testOptions(b)), uitest.SyntheticOfferings(5)), tea.WindowSizeMsg{Width: 160, Height: 48})
+	o, _ := m.search().Table().Selected()
+	rows := m.search().Rows()
+	m = update(m, uiscreen.OpenPurchase{Offering: o, FromRows: true, Rows: rows})
+	if _, ok := m.dialog.(purchase.Model); !ok {
+		t.Fatalf("the purchase did not open: dialog %T, flash %q", m.dialog, m.flash)
+	}
+	mm, _ := m.startSearch(m.search().Query())
+	m = mm.(Model)
+	if m.dialog != nil || !strings.Contains(m.flash, "Closed the purchase dialog: The search was run again") {
+		t.Fatalf("the dialog stayed over the new search: dialog %T, flash %q", m.dialog, m.flash)
+	}
+	// The message of a key pressed before the search started arrives after it.
+	m = update(m, uiscreen.OpenPurchase{Offering: o, FromRows: true, Rows: rows})
+	if m.dialog != nil || !strings.Contains(m.flash, "The search was run again") {
+		t.Fatalf("a purchase opened on replaced rows: dialog %T, flash %q", m.dialog, m.flash)
+	}
+}
+
+// A backend connected after the first frame (Options.Connect) is the one the advisor
+// searches with.
+func TestAdvisorScreenAfterConnect(t *testing.T) {
+	b, _ := emulatorBackend(t, ec2sim.Faults{})
+	opts := testOptions(nil)
+	m := update(New(opts), tea.WindowSizeMsg{Width: 160, Height: 48})
+	m.pc.Backend = b // as onConnected does
+	m = pressAdvisor(t, m, altKey('3'))
+	m = pressAdvisor(t, m, keyMsg("enter"))
+	plain := ansi.Strip(m.View().Content)
+	if strings.Contains(plain, "Not connected") || !strings.Contains(plain, "searched: ") || strings.Contains(plain, "searched: 0 offerings") {
+		t.Errorf("the advisor did not search the connected backend:\n%s", plain)
+	}
+}
+
+// --screen report opens the program on the report screen, which reads at once.
+func TestReportScreenAtStart(t *testing.T) {
+	b := &uitest.ReportBackend{In: uitest.ReportInput()}
+	opts := testOptions(b)
+	opts.StartOnReport = true
+	m := update(New(opts), tea.WindowSizeMsg{Width: 160, Height: 40})
+	if m.screen != screenReport || m.start == nil {
+		t.Fatalf("started on screen %d with no read asked (%v)", m.screen, m.start == nil)
+	}
+	m = update(m, m.start())
+	if view := ansi.Strip(m.View().Content); !strings.Contains(view, "cr-0123456789abcdef0") || b.Reads() != 1 {
+		t.Errorf("%d reads; the report is not shown:\n%s", b.Reads(), view)
+	}
+}
+
+// A report screen shown before the backend is connected reads once it is.
+func TestReportScreenReadsOnceConnected(t *testing.T) {
+	opts := testOptions(nil)
+	opts.Connect = func(context.Context) (Connection, error) { return Connection{}, nil }
+	m := update(New(opts), tea.WindowSizeMsg{Width: 120, Height: 40}, keyMsg("4"))
+	if m.Inspect().Report.Busy() || !strings.Contains(ansi.Strip(m.View().Content), "Not connected") {
+		t.Fatalf("before connecting:\n%s", ansi.Strip(m.View().Content))
+	}
+	b := &uitest.ReportBackend{In: uitest.ReportInput()}
+	mm, _ := m.Update(connectedMsg{c: Connection{Backend: b, Region: "us-east-1"}})
+	if !mm.(Model).Inspect().Report.Busy() {
+		t.Error("the report screen did not start reading once connected")
+	}
+}
+
+// Once connected, every screen is told at once: the blocks screen lists (the header counts
+// its warnings on every screen) while the search screen is shown; a failed connection is
+// told to the blocks and search screens, which say so.
+func TestEveryScreenToldOfTheConnection(t *testing.T) {
+	opts := testOptions(nil)
+	opts.Connect = func(context.Context) (Connection, error) { return Connection{}, nil }
+	m := update(New(opts), tea.WindowSizeMsg{Width: 120, Height: 40})
+	if m.Inspect().Blocks.Busy() {
+		t.Fatal("the blocks screen lists before the backend is there")
+	}
+	b, _ := emulatorBackend(t, ec2sim.Faults{})
+	mm, _ := m.Update(connectedMsg{c: Connection{Backend: b, Region: "us-east-1"}})
+	if got := mm.(Model); got.Inspect().Screen != Search || !got.Inspect().Blocks.Busy() {
+		t.Errorf("once connected, on the %s screen, the blocks screen is not listing", got.Inspect().Screen)
+	}
+	failed := update(m, connectedMsg{err: errors.New("no credentials anywhere")}, altKey('2'))
+	if v := ansi.Strip(failed.View().Content); failed.Inspect().Screen != Blocks || !strings.Contains(v, "no credentials anywhere") {
+		t.Errorf("the blocks screen does not say why it is not connected:\n%s", v)
+	}
+}
+
+// The root's minute is told to every screen: the blocks screen shows the new time and is
+// asked to ring for the warnings due by then (its CheckMsg, from the tick's command).
+func TestMinuteToldToTheBlocksScreen(t *testing.T) {
+	now := testNow
+	opts := testOptions(nil)
+	opts.Now = func() time.Time { return now }
+	m := update(New(opts), tea.WindowSizeMsg{Width: 160, Height: 48})
+	now = now.Add(time.Minute)
+	mm, cmd := m.Update(clockMsg(now))
+	if got := mm.(Model).blocks().Now(); !got.Equal(now) {
+		t.Errorf("the blocks screen shows %v after the minute, want %v", got, now)
+	}
+	// The tick's own command waits for the next minute: every command is run on its own
+	// (a batch's too), and those that answer soon are read.
+	answers := make(chan tea.Msg, 16)
+	var run func(c tea.Cmd)
+	run = func(c tea.Cmd) {
+		if c == nil {
+			return
+		}
+		go func() {
+			msg := c()
+			if batch, ok := msg.(tea.BatchMsg); ok {
+				for _, c := range batch {
+					run(c)
+				}
+				return
+			}
+			answers <- msg
+		}()
+	}
+	run(cmd)
+	deadline := time.After(10 * time.Second) // bounds a hang only
+	for {
+		select {
+		case msg := <-answers:
+			if _, ok := msg.(blockscreen.CheckMsg); ok {
+				return
+			}
+		case <-deadline:
+			t.Fatal("the blocks screen was not asked to check its warnings on the minute")
+		}
+	}
+}
+
+// What a dialog bought is told to every screen: the search runs its search again and the
+// blocks screen lists every region again.
+func TestEveryScreenToldOfAChange(t *testing.T) {
+	b, _ := emulatorBackend(t, ec2sim.Faults{})
+	m := withResults(New(testOptions(b)), uitest.SyntheticOfferings(5))
+	m = update(m, tea.WindowSizeMsg{Width: 160, Height: 48})
+	m = update(m, blocksMsg{ID: m.blocks().ListingID(), List: source.BlockList{Now: testNow}})
+	if m.search().Busy() || m.blocks().Busy() {
+		t.Fatalf("before the change: search busy %v, blocks busy %v", m.search().Busy(), m.blocks().Busy())
+	}
+	m = update(m, rootMsg{Refresh: true})
+	if !m.search().Busy() || !m.blocks().Busy() {
+		t.Errorf("after a purchase: search busy %v, blocks busy %v, want both reading again", m.search().Busy(), m.blocks().Busy())
 	}
 }

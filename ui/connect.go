@@ -44,9 +44,7 @@ func (m Model) onConnected(msg connectedMsg) (tea.Model, tea.Cmd) {
 	if msg.err != nil {
 		m.connectErr = msg.err
 		m.pc.Identity.Known = true // nothing more will load
-		b, _ := m.blocks().SetConnection(false, msg.err)
-		m.setBlocks(b)
-		m.setSearch(m.search().SetConnection(false, msg.err))
+		m, _ = m.connectScreens(connection{err: msg.err})
 		return m, nil
 	}
 	c := msg.c
@@ -58,14 +56,20 @@ func (m Model) onConnected(msg connectedMsg) (tea.Model, tea.Cmd) {
 		m.pc.Clock.Replace(c.Now)
 	}
 	m.clock = m.pc.Clock.Now()
-	m.setSearch(m.search().Connected(c.Region, c.Sources))
-	// The header counts the blocks' warnings on every screen.
-	s, list := m.blocks().SetNow(m.clock).SetConnection(false, nil)
-	m.setBlocks(s)
-	// A report screen shown before the backend was there reads now.
-	r, read := m.report().Connected()
-	m.setReport(r)
-	return m, tea.Batch(identityCmd(m.pc.Ctx, c.Backend), list, read, m.spinCmd())
+	m, cmd := m.connectScreens(connection{region: c.Region, sources: c.Sources})
+	return m, tea.Batch(identityCmd(m.pc.Ctx, c.Backend), cmd, m.spinCmd())
+}
+
+// connection is what every screen is told once the backend is there, or why it is not.
+type connection struct {
+	region  string
+	sources []model.Source
+	err     error
+}
+
+// connectScreens tells every screen of the connection.
+func (m Model) connectScreens(c connection) (Model, tea.Cmd) {
+	return m.tellScreens(func(s Screen) (Screen, tea.Cmd) { return s.Connect(c) })
 }
 
 // Err is why the UI could not connect, for the program's exit status; nil otherwise.

@@ -105,18 +105,14 @@ func (m Model) onRootMsg(msg uidialog.RootMsg) (tea.Model, tea.Cmd) {
 	if !msg.Refresh {
 		return m, nil
 	}
-	// A dialog bought, extended or launched something: the blocks change, and the search
-	// shows what is on offer now.
-	b, list := m.blocks().Rescan()
-	m.setBlocks(b)
-	s, refresh := m.search().Refresh()
-	m.setSearch(s)
+	// A dialog bought, extended or launched something: every screen reads again.
+	m, read := m.tellScreens(func(s Screen) (Screen, tea.Cmd) { return s.Changed() })
 	m = m.closeStalePurchase()
 	var back tea.Cmd
 	if m.dialog == nil {
 		m, back = m.giveBackAsks()
 	}
-	return m, tea.Batch(list, refresh, m.spinCmd(), back)
+	return m, tea.Batch(read, m.spinCmd(), back)
 }
 
 // openPurchaseFromRows opens the purchase of an offering picked from the search screen's

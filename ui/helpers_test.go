@@ -1,21 +1,29 @@
 package ui
 
 import (
+	"fmt"
+	"regexp"
+	"strings"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/teatest/v2"
-	"github.com/charmbracelet/x/vt"
 
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/aws/sources/sourcestest"
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/components/detail"
+	"github.com/gpublock/gpublock/ui/components/pager"
+	"github.com/gpublock/gpublock/ui/components/searchform"
 	uidialog "github.com/gpublock/gpublock/ui/dialog"
+	"github.com/gpublock/gpublock/ui/dialog/launch"
 	"github.com/gpublock/gpublock/ui/dialog/spend"
 	"github.com/gpublock/gpublock/ui/internal/uitest"
+	uiscreen "github.com/gpublock/gpublock/ui/screen"
+	advisorui "github.com/gpublock/gpublock/ui/screen/advisor"
 	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
 	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
 )
@@ -43,47 +51,22 @@ func testOptions(b source.Backend) Options {
 	}
 }
 
-// screen is uitest's harness on the root model, with the names the root's tests use.
-type screen struct {
-	*uitest.Screen
-	t   testing.TB
-	tm  *teatest.TestModel
-	emu *vt.Emulator
-}
+// screen is uitest's harness on the program.
+type screen = uitest.Screen
 
+// newScreen runs the program in a terminal of w×h.
 func newScreen(t testing.TB, m Model, w, h int) *screen {
 	t.Helper()
-	return newScreenOf(t, m, w, h)
+	return uitest.NewScreen(t, m, w, h)
 }
 
-// newScreenOf is newScreen for any model.
-func newScreenOf(t testing.TB, m tea.Model, w, h int) *screen {
-	t.Helper()
-	s := uitest.NewScreen(t, m, w, h)
-	return &screen{Screen: s, t: t, tm: s.TM, emu: s.Emu}
-}
-
-func (s *screen) waitFor(what string, cond func(screen string) bool) string {
-	s.t.Helper()
-	return s.WaitFor(what, cond)
-}
-
-func (s *screen) waitText(sub string) string {
-	s.t.Helper()
-	return s.WaitText(sub)
-}
-
-func (s *screen) press(keys ...string)                        { s.Press(keys...) }
-func (s *screen) typeText(text string)                        { s.Type(text) }
-func (s *screen) waitRaw(what string, cond func([]byte) bool) { s.t.Helper(); s.WaitRaw(what, cond) }
-
-func keyMsg(k string) tea.KeyPressMsg { return uitest.Key(k) }
-
-// final quits and returns the final model, with Raw holding all the program wrote.
-func (s *screen) final() Model {
-	s.t.Helper()
+// final quits the program and returns its last model, with Raw holding all it wrote.
+func final(s *screen) Model {
+	s.T.Helper()
 	return s.Final().(Model)
 }
+
+func keyMsg(k string) tea.KeyPressMsg { return uitest.Key(k) }
 
 // The dialogs' types, by the names the tests use.
 type (
@@ -132,12 +115,307 @@ func awaitBlock(t *testing.T, b source.Backend, id string) model.Block {
 }
 
 func foundCount(t *testing.T, s *screen) int { t.Helper(); return s.FoundCount() }
-func searchAndOpen(t *testing.T, s *screen)  { t.Helper(); s.SearchAndOpen() }
-func waitLengths(s *screen) string           { s.t.Helper(); return s.WaitLengths() }
+func waitLengths(s *screen) string           { s.T.Helper(); return s.WaitLengths() }
 func mustContain(t *testing.T, text string, subs ...string) {
 	t.Helper()
 	uitest.MustContain(t, text, subs...)
 }
 
-func rowOf(text, id string) string   { return uitest.RowOf(text, id) }
-func dialogBox(screen string) string { return uitest.DialogBox(screen) }
+func rowOf(text, id string) string { return uitest.RowOf(text, id) }
+
+// altKey is alt and a key: alt+2 switches screens even from a text field.
+func altKey(r rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: r, Mod: tea.ModAlt} }
+
+// blocksStates are the blocks screen in each of its states, for the test that every state
+// fits every size; the extend dialog's own are in ui/dialog/extend.
+func blocksStates(base Model) map[string]Model {
+	list := source.BlockList{Blocks: uitest.SyntheticBlocks(40), Now: testNow, Fees: map[string]model.Money{"cr-00000000000000001": model.MustMoney("123456.78")},
+		Problems: []source.BlockProblem{{Region: "us-west-2", Message: "the region is down"}}}
+	onBlocks := update(base, altKey('2'))
+	loaded := update(onBlocks, blocksMsg{ID: onBlocks.blocks().ListingID(), List: list})
+	return map[string]Model{
+		"blocks loading":    onBlocks,
+		"blocks":            loaded,
+		"blocks empty":      update(onBlocks, blocksMsg{ID: onBlocks.blocks().ListingID(), List: source.BlockList{Now: testNow}}),
+		"blocks failed":     update(onBlocks, blocksMsg{ID: onBlocks.blocks().ListingID(), Err: fmt.Errorf("every region failed: the network is down")}),
+		"blocks detail":     update(loaded, keyMsg("j"), keyMsg("enter")),
+		"blocks filter":     update(loaded, keyMsg("/"), keyMsg("a")),
+		"blocks help":       update(loaded, keyMsg("?")),
+		"search w/ warning": update(loaded, altKey('1')),
+	}
+}
+
+// checkFits fails when a frame has more lines than the terminal, or a line wider than it.
+func checkFits(t *testing.T, name string, m Model, w, h int) {
+	t.Helper()
+	uitest.CheckFits(t, name, m.View().Content, w, h)
+}
+
+func click(x, y int) tea.MouseClickMsg {
+	return tea.MouseClickMsg{X: x, Y: y, Button: tea.MouseLeft}
+}
+
+// footerDialog is a dialog that names its keys and does nothing else.
+type footerDialog struct{ keys string }
+
+func (d footerDialog) Update(tea.Msg) (dialog, tea.Cmd, bool) { return d, nil, false }
+func (d footerDialog) View(int, int) string                   { return "stub" }
+func (d footerDialog) Footer() string                         { return d.keys }
+
+var instanceRE = regexp.MustCompile(`(i-[0-9a-f]+)\s+(\w+)`)
+
+func loadedBlocks(t *testing.T, w, h int) Model {
+	t.Helper()
+	m := update(New(testOptions(nil)), altKey('2'), tea.WindowSizeMsg{Width: w, Height: h})
+	return update(m, blocksMsg{ID: m.blocks().ListingID(), List: source.BlockList{Blocks: uitest.LongBlocks(6), Now: testNow}})
+}
+
+// mouseRecorder is a dialog that counts the mouse messages it is given.
+type mouseRecorder struct{ got int }
+
+func (r *mouseRecorder) Update(msg tea.Msg) (dialog, tea.Cmd, bool) {
+	if _, ok := msg.(tea.MouseMsg); ok {
+		r.got++
+	}
+	return r, nil, false
+}
+func (r *mouseRecorder) View(int, int) string { return "recorder" }
+
+// openable is the test options with a callless backend.
+func openable() Options { return testOptions(uitest.Callless{}) }
+
+// opened is m after key k and the dialog it asked the root to open; the dialog's own calls
+// are not run.
+func opened(t *testing.T, m Model, k tea.KeyPressMsg) Model {
+	t.Helper()
+	mm, cmd := m.Update(k)
+	m = mm.(Model)
+	queue := []tea.Cmd{cmd}
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		switch msg := c().(type) {
+		case tea.BatchMsg:
+			queue = append(queue, msg...)
+		case uiscreen.OpenPurchase, uiscreen.OpenLaunch, uiscreen.OpenExtend, uiscreen.OpenUse:
+			mm, _ := m.Update(msg)
+			m = mm.(Model)
+		}
+	}
+	if m.dialog == nil {
+		t.Fatalf("%s opened no dialog:\n%s", k, m.View().Content)
+	}
+	return m
+}
+
+// press sends a key to the root and runs, one after another, the advisor's commands it
+// starts (its searches, page by page) until they are done; other commands are left alone.
+func pressAdvisor(t *testing.T, m Model, k tea.KeyPressMsg) Model {
+	t.Helper()
+	mm, cmd := m.Update(k)
+	m = mm.(Model)
+	queue := []tea.Cmd{cmd}
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		switch msg := c().(type) {
+		case tea.BatchMsg:
+			queue = append(queue, msg...)
+		case uiscreen.OpenPurchase:
+			mm, next := m.Update(msg)
+			m = mm.(Model)
+			_ = next // the purchase dialog's dry run: not run here
+		default:
+			if advisorui.Owns(msg) {
+				mm, next := m.Update(msg)
+				m = mm.(Model)
+				queue = append(queue, next)
+			}
+		}
+	}
+	return m
+}
+
+func wheel(x, y int, down bool) tea.MouseWheelMsg {
+	b := tea.MouseWheelUp
+	if down {
+		b = tea.MouseWheelDown
+	}
+	return tea.MouseWheelMsg{X: x, Y: y, Button: b}
+}
+
+// blocksPage is the selected block's detail as the model lays it out now.
+func (m Model) blocksPage(t *testing.T) pager.Page {
+	t.Helper()
+	_, d := m.blocksNow().Panes()
+	p, ok := m.blocksNow().DetailPage(d.W-2, d.H-2)
+	if !ok {
+		t.Fatal("no block selected")
+	}
+	return p
+}
+
+// withResults returns m after the form's search delivered offs, without any backend: the
+// search's messages are given to Update as the stream would.
+func withResults(m Model, offs []model.Offering) Model {
+	m, id := startedSearch(m, submitted)
+	st := model.RegionStatus{Region: "us-east-1", State: model.RegionOK, Offerings: len(offs)}
+	var events []source.SearchEvent
+	for i := 0; i < len(offs); i += 6 {
+		events = append(events, source.SearchEvent{Region: "us-east-1", Offerings: offs[i:min(i+6, len(offs))], CallsDone: 1, CallsTotal: 1})
+	}
+	events = append(events, source.SearchEvent{Region: "us-east-1", Status: &st, CallsDone: 1, CallsTotal: 1})
+	mm, _ := m.Update(searchEventsMsg{ID: id, Events: events, Closed: true})
+	return mm.(Model)
+}
+
+func update(m Model, msgs ...tea.Msg) Model {
+	for _, msg := range msgs {
+		mm, _ := m.Update(msg)
+		m = mm.(Model)
+	}
+	return m
+}
+
+// The search screen's names, as the tests of the whole program read them.
+const (
+	paneForm    = searchscreen.PaneForm
+	paneResults = searchscreen.PaneResults
+	paneDetail  = searchscreen.PaneDetail
+)
+
+type (
+	searchEventsMsg = searchscreen.EventsMsg
+	watchTickMsg    = searchscreen.WatchTickMsg
+)
+
+// The search screen's steps, taken on the root as a key or a dialog would.
+func (m Model) startSearch(q model.Query) (tea.Model, tea.Cmd) {
+	return m.updateSearchWith(m.search().StartSearch(q))
+}
+
+// detailPage is the selected offering's detail as the detail pane lays it out now.
+func (m Model) detailPage() (detail.Page, bool) { return m.searchNow().DetailPage() }
+
+// startedSearch starts a search with start, taken on the search screen and given to the
+// root as the program would (Model.StartedSearch), and returns the id the search's messages
+// carry: nothing is asked of the backend, the test delivers the events, with that id.
+func startedSearch(m Model, start func(searchscreen.Model) (searchscreen.Model, tea.Cmd)) (Model, int) {
+	before := m.search().SearchID()
+	m, id := m.StartedSearch(start)
+	if id == before {
+		panic("no search was started")
+	}
+	return m, id
+}
+
+// submitted presses enter at the search form, as a person starts its search: a second
+// time when the first only closed the type filter.
+func submitted(s searchscreen.Model) (searchscreen.Model, tea.Cmd) {
+	s, cmd := s.Update(keyMsg("enter"))
+	if cmd == nil {
+		s, cmd = s.Update(keyMsg("enter"))
+	}
+	return s, cmd
+}
+
+// again starts the last search again.
+func again(s searchscreen.Model) (searchscreen.Model, tea.Cmd) { return s.StartSearch(s.Query()) }
+
+// formLabels are the search form's field labels, by field.
+var formLabels = map[searchform.Field]string{
+	searchform.Source: "Source", searchform.Types: "Types", searchform.Count: "Count", searchform.Start: "Start",
+	searchform.End: "End", searchform.Duration: "Duration", searchform.Regions: "Regions",
+}
+
+// The view's readers (uitest's), on the root's view.
+func fieldErrors(m Model) map[searchform.Field]string {
+	return uitest.FieldErrors(m.View().Content, formLabels)
+}
+func searched(m Model) bool     { return uitest.Searched(m.View().Content) }
+func foundOnScreen(m Model) int { return uitest.FoundOnScreen(m.View().Content) }
+func detailTop(m Model) int     { return uitest.DetailTop(m.View().Content) }
+func lastLine(m Model) string   { return uitest.LastLine(m.View().Content) }
+func statusOf(m Model) string   { return uitest.StatusLine(m.View().Content) }
+
+// searching reports a search under way, as the header's word on it says.
+func searching(m Model) bool {
+	verb, _ := m.search().HeaderNote()
+	return strings.Contains(verb, "searching")
+}
+
+// blocksMsg is a listing's answer, as the tests hand it to the root.
+type blocksMsg = blockscreen.ListedMsg
+
+// actionTestOptions are the test options with a short poll, so that receipts and launches
+// look at their block again at once (the emulator's clock only moves when a test moves it).
+func actionTestOptions(b source.Backend) Options {
+	o := testOptions(b)
+	o.PollInterval = 5 * time.Millisecond
+	return o
+}
+
+// searchedRegions is where the form's default search looks.
+func searchedRegions(t *testing.T) []string {
+	t.Helper()
+	m, _ := startedSearch(New(testOptions(nil)), submitted)
+	q := m.search().Query()
+	if len(q.Regions) == 0 {
+		t.Fatalf("the default form has no query: %+v", q)
+	}
+	return q.Regions
+}
+
+// boughtBlock buys, through the adapter, the first p5.48xlarge offering of us-east-1, for
+// the launch tests: it returns the offering and the reservation.
+func boughtBlock(t *testing.T, c *awsapi.Client) (model.Offering, model.Block) {
+	t.Helper()
+	return sourcestest.BuyFirstBlock(t, c, testNow)
+}
+
+// blockNow is the reservation as the adapter lists it now.
+func blockNow(t *testing.T, c *awsapi.Client, id string) model.Block {
+	t.Helper()
+	return sourcestest.BlockNow(t, c, id)
+}
+
+// dialogHost runs the root model with a dialog already open, as the blocks screen opens
+// the launch form, and starts the dialog's own commands with the root's.
+type dialogHost struct {
+	Model
+	init tea.Cmd
+}
+
+func (h dialogHost) Init() tea.Cmd { return tea.Batch(h.Model.Init(), h.init) }
+
+func (h dialogHost) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	mm, cmd := h.Model.Update(msg)
+	h.Model = mm.(Model)
+	return h, cmd
+}
+
+// newLaunchScreen opens the launch form on a block in a running UI.
+func newLaunchScreen(t *testing.T, b source.Backend, blk model.Block, simulated bool) *screen {
+	t.Helper()
+	opts := actionTestOptions(b)
+	opts.Simulated = simulated
+	m := New(opts)
+	m.pc.Width, m.pc.Height = 160, 48
+	d, cmd := launch.New(m.actionEnv(), blk)
+	m.dialog = d
+	return uitest.NewScreen(t, dialogHost{m, cmd}, 160, 48)
+}
+
+func finalHost(t *testing.T, s *screen) Model {
+	t.Helper()
+	s.Press("ctrl+c")
+	return s.TM.FinalModel(t, teatest.WithFinalTimeout(30*time.Second)).(dialogHost).Model
+}
+
+var _ = ec2sim.Faults{}

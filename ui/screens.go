@@ -42,6 +42,14 @@ type Screen interface {
 	// Enter and Leave are the screen being shown and hidden.
 	Enter() (Screen, tea.Cmd)
 	Leave() Screen
+	// Connect is the backend there (or why it is not), told every screen at once.
+	Connect(c connection) (Screen, tea.Cmd)
+	// Tick is the root's minute: the time shown moved to now, told every screen at once.
+	Tick(now time.Time) (Screen, tea.Cmd)
+	// Changed: a dialog bought, extended or launched something, so what a screen read of
+	// AWS may be out of date. Stop: the program quits, so what runs is cancelled.
+	Changed() (Screen, tea.Cmd)
+	Stop() Screen
 	// Busy: something is loading, which keeps the spinner turning.
 	Busy() bool
 	// Flash is what the last Update says on the status line.
@@ -100,9 +108,25 @@ func (s searchTab) Update(msg tea.Msg, f frame) (Screen, tea.Cmd) {
 	m, cmd := s.at(f).Update(msg)
 	return searchTab{m}, cmd
 }
-func (s searchTab) View(f frame) string             { return s.at(f).View() }
-func (s searchTab) Enter() (Screen, tea.Cmd)        { return s, nil }
-func (s searchTab) Leave() Screen                   { return s }
+func (s searchTab) View(f frame) string      { return s.at(f).View() }
+func (s searchTab) Enter() (Screen, tea.Cmd) { return s, nil }
+func (s searchTab) Leave() Screen            { return s }
+
+// The search shows what is on offer now.
+func (s searchTab) Changed() (Screen, tea.Cmd) {
+	m, cmd := s.m.Refresh()
+	return searchTab{m}, cmd
+}
+func (s searchTab) Stop() Screen { return searchTab{s.m.Stop()} }
+
+// Relative dates ("now", "+4w") and the 8-week limit move with the clock.
+func (s searchTab) Tick(time.Time) (Screen, tea.Cmd) { return searchTab{s.m.Revalidate()}, nil }
+func (s searchTab) Connect(c connection) (Screen, tea.Cmd) {
+	if c.err != nil {
+		return searchTab{s.m.SetConnection(false, c.err)}, nil
+	}
+	return searchTab{s.m.Connected(c.region, c.sources)}, nil
+}
 func (s searchTab) Busy() bool                      { return s.m.Busy() }
 func (s searchTab) Flash() uiscreen.Flash           { return s.m.Flash() }
 func (s searchTab) Typing() bool                    { return s.m.Typing() }
@@ -134,7 +158,24 @@ func (s blocksTab) Enter() (Screen, tea.Cmd) {
 	m, cmd := s.m.Enter()
 	return blocksTab{m}, cmd
 }
-func (s blocksTab) Leave() Screen                 { return blocksTab{s.m.Leave()} }
+func (s blocksTab) Leave() Screen { return blocksTab{s.m.Leave()} }
+
+// The blocks change: every region is listed again, the quiet ones too.
+func (s blocksTab) Changed() (Screen, tea.Cmd) {
+	m, cmd := s.m.Rescan()
+	return blocksTab{m}, cmd
+}
+func (s blocksTab) Stop() Screen { return s }
+
+// The minute's warnings ring (or go to Notify) as the blocks screen's own tick would.
+func (s blocksTab) Tick(now time.Time) (Screen, tea.Cmd) {
+	return blocksTab{s.m.SetNow(now)}, func() tea.Msg { return blockscreen.CheckMsg{} }
+}
+func (s blocksTab) Connect(c connection) (Screen, tea.Cmd) {
+	// Connected, it lists at once: the header counts the blocks' warnings on every screen.
+	m, list := s.m.SetConnection(false, c.err)
+	return blocksTab{m}, list
+}
 func (s blocksTab) Busy() bool                    { return s.m.Busy() }
 func (s blocksTab) Flash() uiscreen.Flash         { return s.m.Flash() }
 func (s blocksTab) Typing() bool                  { return s.m.Typing() }
@@ -175,13 +216,17 @@ func (s advisorTab) View(f frame) string {
 	m.SetArea(f.area)
 	return m.View()
 }
-func (s advisorTab) Enter() (Screen, tea.Cmd)      { return s, nil }
-func (s advisorTab) Leave() Screen                 { return s }
-func (s advisorTab) Busy() bool                    { return s.m.Running() }
-func (s advisorTab) Flash() uiscreen.Flash         { return uiscreen.Flash{} }
-func (s advisorTab) Typing() bool                  { return s.m.Typing() }
-func (s advisorTab) Filtering() bool               { return false }
-func (s advisorTab) Notifies(tea.KeyPressMsg) bool { return false }
+func (s advisorTab) Enter() (Screen, tea.Cmd)             { return s, nil }
+func (s advisorTab) Leave() Screen                        { return s }
+func (s advisorTab) Connect(connection) (Screen, tea.Cmd) { return s, nil }
+func (s advisorTab) Tick(time.Time) (Screen, tea.Cmd)     { return s, nil }
+func (s advisorTab) Changed() (Screen, tea.Cmd)           { return s, nil }
+func (s advisorTab) Stop() Screen                         { return s }
+func (s advisorTab) Busy() bool                           { return s.m.Running() }
+func (s advisorTab) Flash() uiscreen.Flash                { return uiscreen.Flash{} }
+func (s advisorTab) Typing() bool                         { return s.m.Typing() }
+func (s advisorTab) Filtering() bool                      { return false }
+func (s advisorTab) Notifies(tea.KeyPressMsg) bool        { return false }
 func (s advisorTab) ShortHelp(h helpEnv) []key.Binding {
 	quit := h.root.Quit
 	if s.m.Typing() {
@@ -222,7 +267,18 @@ func (s reportTab) Enter() (Screen, tea.Cmd) {
 	m, cmd := s.m.Enter()
 	return reportTab{m}, cmd
 }
-func (s reportTab) Leave() Screen                 { return reportTab{s.m.Leave()} }
+func (s reportTab) Leave() Screen                    { return reportTab{s.m.Leave()} }
+func (s reportTab) Tick(time.Time) (Screen, tea.Cmd) { return s, nil }
+func (s reportTab) Changed() (Screen, tea.Cmd)       { return s, nil }
+func (s reportTab) Stop() Screen                     { return s }
+func (s reportTab) Connect(c connection) (Screen, tea.Cmd) {
+	if c.err != nil {
+		return s, nil
+	}
+	// A report screen shown before the backend was there reads now.
+	m, read := s.m.Connected()
+	return reportTab{m}, read
+}
 func (s reportTab) Busy() bool                    { return s.m.Busy() }
 func (s reportTab) Flash() uiscreen.Flash         { return s.m.Flash() }
 func (s reportTab) Typing() bool                  { return false }
@@ -241,11 +297,21 @@ func (s reportTab) HelpGroups(h helpEnv) []keyGroup {
 func (m Model) search() searchscreen.Model { return m.screens[screenSearch].(searchTab).m }
 func (m Model) blocks() blockscreen.Model  { return m.screens[screenBlocks].(blocksTab).m }
 func (m Model) advisor() advisorui.Model   { return m.screens[screenAdvisor].(advisorTab).m }
-func (m Model) report() reportscreen.Model { return m.screens[screenReport].(reportTab).m }
 
 func (m *Model) setSearch(s searchscreen.Model) { m.screens[screenSearch] = searchTab{s} }
 func (m *Model) setBlocks(s blockscreen.Model)  { m.screens[screenBlocks] = blocksTab{s} }
-func (m *Model) setReport(s reportscreen.Model) { m.screens[screenReport] = reportTab{s} }
+
+// tellScreens tells every screen the same thing, as tell does it to one, and takes back
+// each screen and its command.
+func (m Model) tellScreens(tell func(Screen) (Screen, tea.Cmd)) (Model, tea.Cmd) {
+	cmds := make([]tea.Cmd, 0, len(m.screens))
+	for id, s := range m.screens {
+		s, cmd := tell(s)
+		m.screens[id] = s
+		cmds = append(cmds, cmd)
+	}
+	return m, tea.Batch(cmds...)
+}
 
 // current is the screen shown.
 func (m Model) current() Screen { return m.screens[m.screen] }

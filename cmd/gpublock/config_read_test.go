@@ -13,7 +13,7 @@ import (
 // without a cap.
 func TestPurchaseRefusesABlankCapInTheFile(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	off := pickOffering(t, cs.URL)
+	off := cli.PickOffering(t, cs.URL)
 	dir := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "gpublock")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
@@ -23,7 +23,7 @@ func TestPurchaseRefusesABlankCapInTheFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := cs.Calls.Load()
-	code, out, errs := runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, "--yes")...)
+	code, out, errs := cli.Run(cmdtest.PurchaseArgs(cs.URL, off.CapacityBlockOfferingId, "--yes")...)
 	if code != 2 || out != "" || !strings.Contains(errs, p+", line 1: max_spend \"\" is blank") {
 		t.Errorf("purchase under a blank max_spend: exit %d, stdout %q\n%s", code, out, errs)
 	}
@@ -33,7 +33,7 @@ func TestPurchaseRefusesABlankCapInTheFile(t *testing.T) {
 	if err := os.Remove(p); err != nil { // blocks, which lists them, reads the file too
 		t.Fatal(err)
 	}
-	if rows := reservations(t, cs.URL); len(rows) != 0 {
+	if rows := cli.Reservations(t, cs.URL); len(rows) != 0 {
 		t.Fatalf("bought under a blank cap: %+v", rows)
 	}
 }

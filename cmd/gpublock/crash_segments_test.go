@@ -14,17 +14,17 @@ import (
 // journal lists them all.
 func TestSegmentedPurchaseKilledByASignalThenRerun(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	asPerson(t, false, "")
-	off := cmdtest.PickSegmented(t, runCLI, cs.URL)
+	cli.AsPerson(t, false, "")
+	off := cli.PickSegmented(t, cs.URL)
 	n := len(off.CapacityBlockOfferingSegments)
 	args := append([]string{"purchase", off.CapacityBlockOfferingId}, cmdtest.SegmentedSearch...)
 	killAfterCommit(t, cs, "PurchaseCapacityBlock", append(args, "--yes")...)
-	if lines := journalLines(t); len(lines) != 1 || lines[0].Phase != "intent" || len(lines[0].Segments) != n {
+	if lines := cmdtest.JournalLines(t); len(lines) != 1 || lines[0].Phase != "intent" || len(lines[0].Segments) != n {
 		t.Fatalf("after the kill the journal holds %+v, want the intent alone with its %d segments", lines, n)
 	}
 	url, purchases := cmdtest.CountPurchases(t, cs.Emulator)
-	code, out, errs := runCLI(append(args, "--endpoint-url", url, "--yes")...)
-	rows := reservations(t, cs.URL)
+	code, out, errs := cli.Run(append(args, "--endpoint-url", url, "--yes")...)
+	rows := cli.Reservations(t, cs.URL)
 	if len(rows) != n {
 		t.Fatalf("%d reservations after the re-run, want the %d the purchase made: %+v", len(rows), n, rows)
 	}
@@ -39,7 +39,7 @@ func TestSegmentedPurchaseKilledByASignalThenRerun(t *testing.T) {
 	if got := purchases.Load(); got != 0 {
 		t.Errorf("%d PurchaseCapacityBlock calls (dry runs included) on the re-run", got)
 	}
-	code, out, errs = runCLI("journal", "--endpoint-url", cs.URL, "--region", "us-east-1", "-o", "json")
+	code, out, errs = cli.Run("journal", "--endpoint-url", cs.URL, "--region", "us-east-1", "-o", "json")
 	var jr []journal.Row
 	if code != 0 || json.Unmarshal([]byte(out), &jr) != nil {
 		t.Fatalf("journal: exit %d, %s\n%s", code, errs, out)

@@ -54,15 +54,15 @@ func killedAfterCommit(t *testing.T, action string) source.JournalEntry {
 
 func TestPurchaseKilledAfterCommitRerunBuysNothingNew(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	asPerson(t, false, "")
-	off := pickOffering(t, cs.URL)
-	if code, _, errs := runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, "--yes")...); code != 0 {
+	cli.AsPerson(t, false, "")
+	off := cli.PickOffering(t, cs.URL)
+	if code, _, errs := cli.Run(cmdtest.PurchaseArgs(cs.URL, off.CapacityBlockOfferingId, "--yes")...); code != 0 {
 		t.Fatalf("purchase: exit %d\n%s", code, errs)
 	}
 	lost := killedAfterCommit(t, "PurchaseCapacityBlock")
 	url, purchases := cmdtest.CountPurchases(t, cs.Emulator)
 	for run := 1; run <= 2; run++ {
-		code, out, errs := runCLI(purchaseArgsFor(url, off.CapacityBlockOfferingId, "--yes")...)
+		code, out, errs := cli.Run(cmdtest.PurchaseArgs(url, off.CapacityBlockOfferingId, "--yes")...)
 		if code != 0 || out != "" || !strings.Contains(errs, lost.Result) || !strings.Contains(errs, "Nothing new was bought") ||
 			strings.Contains(errs, "nothing was bought") {
 			t.Errorf("re-run %d: exit %d, stdout %q\n%s", run, code, out, errs)
@@ -74,10 +74,10 @@ func TestPurchaseKilledAfterCommitRerunBuysNothingNew(t *testing.T) {
 	if n := purchases.Load(); n != 0 {
 		t.Errorf("%d PurchaseCapacityBlock calls (dry runs included) on re-runs", n)
 	}
-	if rows := reservations(t, cs.URL); len(rows) != 1 || rows[0].CapacityReservationId != lost.Result {
+	if rows := cli.Reservations(t, cs.URL); len(rows) != 1 || rows[0].CapacityReservationId != lost.Result {
 		t.Fatalf("want exactly the one reservation %s: %+v", lost.Result, rows)
 	}
-	code, out, errs := runCLI("journal", "--endpoint-url", cs.URL, "--region", "us-east-1", "-o", "json")
+	code, out, errs := cli.Run("journal", "--endpoint-url", cs.URL, "--region", "us-east-1", "-o", "json")
 	var rows []journal.Row
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
 		t.Fatalf("journal: exit %d, %s\n%s", code, errs, out)
@@ -86,7 +86,7 @@ func TestPurchaseKilledAfterCommitRerunBuysNothingNew(t *testing.T) {
 		rows[0].UpfrontFee != off.UpfrontFee {
 		t.Errorf("journal rows %+v", rows)
 	}
-	code, out, _ = runCLI("journal", "--endpoint-url", cs.URL)
+	code, out, _ = cli.Run("journal", "--endpoint-url", cs.URL)
 	if code != 0 || !strings.Contains(out, lost.Result) || !strings.Contains(out, "bought (settled later)") {
 		t.Errorf("journal table: exit %d\n%s", code, out)
 	}
@@ -94,22 +94,22 @@ func TestPurchaseKilledAfterCommitRerunBuysNothingNew(t *testing.T) {
 
 func TestExtendKilledAfterCommitRerunExtendsNothingNew(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	asPerson(t, false, "")
-	b := boughtBlock(t, cs)
-	activate(t, cs, b)
-	if code, _, errs := runCLI(cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId, "--yes")...); code != 0 {
+	cli.AsPerson(t, false, "")
+	b := cli.BoughtBlock(t, cs)
+	cli.Activate(t, cs, b)
+	if code, _, errs := cli.Run(cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId, "--yes")...); code != 0 {
 		t.Fatalf("extend: exit %d\n%s", code, errs)
 	}
 	lost := killedAfterCommit(t, "PurchaseCapacityBlockExtension")
-	paid(cs) // the first payment settles; the end moves
-	moved := listedBlock(t, cs.URL)
-	code, out, errs := runCLI(cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId, "--yes")...)
+	cmdtest.Paid(cs) // the first payment settles; the end moves
+	moved := cli.ListedBlock(t, cs.URL)
+	code, out, errs := cli.Run(cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId, "--yes")...)
 	if code != 0 || out != "" || !strings.Contains(errs, "Already extended") || !strings.Contains(errs, b.CapacityReservationId) ||
 		!strings.Contains(errs, lost.RequestID) {
 		t.Errorf("re-run: exit %d, stdout %q\n%s", code, out, errs)
 	}
-	paid(cs)
-	if after := listedBlock(t, cs.URL); after.Extensions != 1 || after.EndDate != moved.EndDate {
+	cmdtest.Paid(cs)
+	if after := cli.ListedBlock(t, cs.URL); after.Extensions != 1 || after.EndDate != moved.EndDate {
 		t.Errorf("after the re-run: %d extensions, end %s; want 1, %s", after.Extensions, after.EndDate, moved.EndDate)
 	}
 }
@@ -122,9 +122,9 @@ func failingReservations(next http.Handler) http.Handler {
 
 func TestPurchaseRefusedWhileInterruptedOneCannotBeSettled(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	asPerson(t, false, "")
-	off := pickOffering(t, cs.URL)
-	if code, _, errs := runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, "--yes")...); code != 0 {
+	cli.AsPerson(t, false, "")
+	off := cli.PickOffering(t, cs.URL)
+	if code, _, errs := cli.Run(cmdtest.PurchaseArgs(cs.URL, off.CapacityBlockOfferingId, "--yes")...); code != 0 {
 		t.Fatalf("purchase: exit %d\n%s", code, errs)
 	}
 	killedAfterCommit(t, "PurchaseCapacityBlock")
@@ -153,15 +153,15 @@ func TestPurchaseRefusedWhileInterruptedOneCannotBeSettled(t *testing.T) {
 		cs.Emulator.ServeHTTP(w, r)
 	})))
 	defer srv.Close()
-	other := pickOffering(t, cs.URL)
-	code, _, errs := runCLI(purchaseArgsFor(srv.URL, other.CapacityBlockOfferingId, "--yes")...)
+	other := cli.PickOffering(t, cs.URL)
+	code, _, errs := cli.Run(cmdtest.PurchaseArgs(srv.URL, other.CapacityBlockOfferingId, "--yes")...)
 	if code != 1 || !strings.Contains(errs, "gpublock journal --endpoint-url "+srv.URL+" --region us-east-1") || strings.Contains(errs, "nothing was bought") {
 		t.Errorf("exit %d\n%s", code, errs)
 	}
 	if n := purchases.Load(); n != 0 {
 		t.Errorf("%d PurchaseCapacityBlock calls while unsettled", n)
 	}
-	code, _, errs = runCLI("journal", "--endpoint-url", srv.URL, "--region", "us-east-1")
+	code, _, errs = cli.Run("journal", "--endpoint-url", srv.URL, "--region", "us-east-1")
 	if code != 1 || !strings.Contains(errs, "cannot be learnt") {
 		t.Errorf("journal while AWS cannot be asked: exit %d\n%s", code, errs)
 	}
@@ -171,8 +171,8 @@ func TestPurchaseRefusedWhileInterruptedOneCannotBeSettled(t *testing.T) {
 // the failure is said with the file and the reason.
 func TestPurchaseOutcomeNotRecordedIsSaid(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	asPerson(t, false, "")
-	off := pickOffering(t, cs.URL)
+	cli.AsPerson(t, false, "")
+	off := cli.PickOffering(t, cs.URL)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		r.Body = io.NopCloser(strings.NewReader(string(body)))
@@ -190,11 +190,11 @@ func TestPurchaseOutcomeNotRecordedIsSaid(t *testing.T) {
 		cs.Emulator.ServeHTTP(w, r)
 	}))
 	defer srv.Close()
-	code, out, errs := runCLI(purchaseArgsFor(srv.URL, off.CapacityBlockOfferingId, "--yes")...)
+	code, out, errs := cli.Run(cmdtest.PurchaseArgs(srv.URL, off.CapacityBlockOfferingId, "--yes")...)
 	if code != 0 || !strings.Contains(out, "Reservation") || !strings.Contains(errs, "could not be recorded") || !strings.Contains(errs, simJournal()) {
 		t.Errorf("exit %d, stdout %q\n%s", code, out, errs)
 	}
-	if rows := reservations(t, cs.URL); len(rows) != 1 {
+	if rows := cli.Reservations(t, cs.URL); len(rows) != 1 {
 		t.Errorf("%d reservations, want 1", len(rows))
 	}
 }
@@ -202,11 +202,11 @@ func TestPurchaseOutcomeNotRecordedIsSaid(t *testing.T) {
 // Every bad money input is bad usage naming the flag, before any call; nothing is bought.
 func TestPurchaseBadMoneyRefusedBeforeAnyCall(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	asPerson(t, false, "")
-	off := pickOffering(t, cs.URL)
+	cli.AsPerson(t, false, "")
+	off := cli.PickOffering(t, cs.URL)
 	for _, v := range []string{"100,00", "1,0000", "25 000", " 25000", "1e4", "0", "-5", "$", "25000USD", "1.000,50", "0x10", "7551.369"} {
 		before := cs.Calls.Load()
-		code, out, errs := runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, "--yes", "--max-spend", v)...)
+		code, out, errs := cli.Run(cmdtest.PurchaseArgs(cs.URL, off.CapacityBlockOfferingId, "--yes", "--max-spend", v)...)
 		if code != 2 || out != "" || !strings.Contains(errs, "--max-spend") {
 			t.Errorf("--max-spend %q: exit %d, stdout %q\n%s", v, code, out, errs)
 		}
@@ -216,7 +216,7 @@ func TestPurchaseBadMoneyRefusedBeforeAnyCall(t *testing.T) {
 	}
 	long := strings.Repeat("k", 129)
 	for _, tag := range []string{long + "=v", "k=" + strings.Repeat("v", 257), "AWS:x=1"} {
-		code, _, errs := runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, "--yes", "--tag", tag)...)
+		code, _, errs := cli.Run(cmdtest.PurchaseArgs(cs.URL, off.CapacityBlockOfferingId, "--yes", "--tag", tag)...)
 		if code != 2 || !strings.Contains(errs, "-tag") {
 			t.Errorf("--tag %.20q…: exit %d\n%s", tag, code, errs)
 		}
@@ -225,7 +225,7 @@ func TestPurchaseBadMoneyRefusedBeforeAnyCall(t *testing.T) {
 	for i := 0; i < 51; i++ {
 		many = append(many, "--tag", "k"+strings.Repeat("x", i)+"=v")
 	}
-	if code, _, errs := runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, append(many, "--yes")...)...); code != 2 || !strings.Contains(errs, "tags") {
+	if code, _, errs := cli.Run(cmdtest.PurchaseArgs(cs.URL, off.CapacityBlockOfferingId, append(many, "--yes")...)...); code != 2 || !strings.Contains(errs, "tags") {
 		t.Errorf("51 tags: exit %d\n%s", code, errs)
 	}
 	// A configuration file with a duplicate read_only is refused, naming the file, not a flag.
@@ -236,14 +236,14 @@ func TestPurchaseBadMoneyRefusedBeforeAnyCall(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte("{\"read_only\": true,\n\"read_only\": false}"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	code, _, errs := runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, "--yes")...)
+	code, _, errs := cli.Run(cmdtest.PurchaseArgs(cs.URL, off.CapacityBlockOfferingId, "--yes")...)
 	if code != 2 || !strings.Contains(errs, cfg) || !strings.Contains(errs, "line 2") || strings.Contains(errs, "--read-only") {
 		t.Errorf("duplicate read_only: exit %d\n%s", code, errs)
 	}
 	if err := os.Remove(cfg); err != nil { // blocks refuses the broken file too
 		t.Fatal(err)
 	}
-	assertNothingBought(t, cs.URL)
+	cli.AssertNothingBought(t, cs.URL)
 }
 
 // An emulator reached through an address that is not loopback (the 0.0.0.0 a `gpublock
@@ -251,11 +251,11 @@ func TestPurchaseBadMoneyRefusedBeforeAnyCall(t *testing.T) {
 // purchases go to the simulated journal, never the real one.
 func TestEmulatorAtAnUnspecifiedAddressIsSimulated(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	asPerson(t, false, "")
-	off := pickOffering(t, cs.URL)
+	cli.AsPerson(t, false, "")
+	off := cli.PickOffering(t, cs.URL)
 	t.Setenv("AWS_ENDPOINT_URL_EC2", strings.Replace(cs.URL, "127.0.0.1", "0.0.0.0", 1))
-	args := append([]string{"purchase", off.CapacityBlockOfferingId, "--yes"}, purchaseSearch...)
-	code, _, errs := runCLI(args...)
+	args := append([]string{"purchase", off.CapacityBlockOfferingId, "--yes"}, cmdtest.PurchaseSearch...)
+	code, _, errs := cli.Run(args...)
 	if code != 0 || !strings.Contains(errs, "PURCHASE (SIMULATED)") || strings.Contains(errs, "LIVE") {
 		t.Fatalf("exit %d\n%s", code, errs)
 	}
@@ -322,15 +322,15 @@ func killAfterCommit(t *testing.T, cs *cmdtest.Sim, action string, args ...strin
 
 func TestPurchaseKilledByASignalAfterCommitThenRerun(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	asPerson(t, false, "")
-	off := pickOffering(t, cs.URL)
-	killAfterCommit(t, cs, "PurchaseCapacityBlock", append([]string{"purchase", off.CapacityBlockOfferingId, "--yes"}, purchaseSearch...)...)
-	lines := journalLines(t)
+	cli.AsPerson(t, false, "")
+	off := cli.PickOffering(t, cs.URL)
+	killAfterCommit(t, cs, "PurchaseCapacityBlock", append([]string{"purchase", off.CapacityBlockOfferingId, "--yes"}, cmdtest.PurchaseSearch...)...)
+	lines := cmdtest.JournalLines(t)
 	if len(lines) != 1 || lines[0].Phase != "intent" {
 		t.Fatalf("after the kill the journal holds %+v, want the intent alone", lines)
 	}
-	code, out, errs := runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, "--yes")...)
-	rows := reservations(t, cs.URL)
+	code, out, errs := cli.Run(cmdtest.PurchaseArgs(cs.URL, off.CapacityBlockOfferingId, "--yes")...)
+	rows := cli.Reservations(t, cs.URL)
 	if len(rows) != 1 {
 		t.Fatalf("%d reservations after the re-run, want exactly 1: %+v", len(rows), rows)
 	}
@@ -342,18 +342,18 @@ func TestPurchaseKilledByASignalAfterCommitThenRerun(t *testing.T) {
 
 func TestExtendKilledByASignalAfterCommitThenRerun(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	asPerson(t, false, "")
-	b := boughtBlock(t, cs)
-	activate(t, cs, b)
+	cli.AsPerson(t, false, "")
+	b := cli.BoughtBlock(t, cs)
+	cli.Activate(t, cs, b)
 	killAfterCommit(t, cs, "PurchaseCapacityBlockExtension", "extend", b.CapacityReservationId, "--region", "us-east-1", "--duration", "1d", "--yes")
-	paid(cs)
-	moved := listedBlock(t, cs.URL)
-	code, out, errs := runCLI(cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId, "--yes")...)
+	cmdtest.Paid(cs)
+	moved := cli.ListedBlock(t, cs.URL)
+	code, out, errs := cli.Run(cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId, "--yes")...)
 	if code != 0 || out != "" || !strings.Contains(errs, "Already extended") || !strings.Contains(errs, b.CapacityReservationId) {
 		t.Errorf("re-run: exit %d, stdout %q\n%s", code, out, errs)
 	}
-	paid(cs)
-	if after := listedBlock(t, cs.URL); after.Extensions != 1 || after.EndDate != moved.EndDate {
+	cmdtest.Paid(cs)
+	if after := cli.ListedBlock(t, cs.URL); after.Extensions != 1 || after.EndDate != moved.EndDate {
 		t.Errorf("after the re-run: %d extensions, end %s; want 1, %s", after.Extensions, after.EndDate, moved.EndDate)
 	}
 }
@@ -365,19 +365,19 @@ func TestLaunchAtStartWatcherKilledThenRestarted(t *testing.T) {
 	for _, at := range []string{"DescribeCapacityReservations", "RunInstances"} {
 		t.Run(at, func(t *testing.T) {
 			cs := cmdtest.StartSim(t)
-			asPerson(t, false, "")
-			b := boughtBlock(t, cs)
-			if code, _, errs := runCLI(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--at-start", "--count", "1", "--yes")...); code != 0 {
+			cli.AsPerson(t, false, "")
+			b := cli.BoughtBlock(t, cs)
+			if code, _, errs := cli.Run(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--at-start", "--count", "1", "--yes")...); code != 0 {
 				t.Fatalf("attach: exit %d\n%s", code, errs)
 			}
 			cs.Emulator.SetTime(cmdtest.MustTime(t, b.StartDate).Add(time.Minute))
 			killAfterCommit(t, cs, at, "blocks", "--region", "us-east-1")
 			for range 2 {
-				if code, _, errs := runCLI("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1"); code != 0 {
+				if code, _, errs := cli.Run("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1"); code != 0 {
 					t.Fatalf("restarted watcher: exit %d\n%s", code, errs)
 				}
 			}
-			rows := reservations(t, cs.URL)
+			rows := cli.Reservations(t, cs.URL)
 			// The block holds 2: a second launch of 1 would fit, so only the token stops it.
 			if len(rows) != 1 || len(rows[0].InstanceIds) != 1 {
 				t.Fatalf("after the restart: %+v; want the 1 instance of one launch", rows)

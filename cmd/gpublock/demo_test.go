@@ -17,18 +17,18 @@ import (
 func TestDemoCommandsShareOneAccount(t *testing.T) {
 	cmdtest.Env(t)
 	search := []string{"--demo", "--region", "us-east-1", "--type", "p5.48xlarge", "--count", "1", "--duration", "2d", "--to", "+2w"}
-	code, out, errs := runCLI(append([]string{"offerings", "-o", "json"}, search...)...)
+	code, out, errs := cli.Run(append([]string{"offerings", "-o", "json"}, search...)...)
 	var offs []printers.OfferingJSON
 	if code != 0 || json.Unmarshal([]byte(out), &offs) != nil || len(offs) == 0 {
 		t.Fatalf("offerings: exit %d, stderr %q\n%s", code, errs, out)
 	}
-	code, out, errs = runCLI(append([]string{"purchase", offs[0].CapacityBlockOfferingId, "--yes", "-o", "json"}, search...)...)
+	code, out, errs = cli.Run(append([]string{"purchase", offs[0].CapacityBlockOfferingId, "--yes", "-o", "json"}, search...)...)
 	if code != 0 {
 		t.Fatalf("purchase: exit %d, stderr %q\n%s", code, errs, out)
 	}
 	listed := func() []printers.BlockJSON {
 		t.Helper()
-		code, out, errs := runCLI("blocks", "--demo", "--region", "us-east-1", "-o", "json")
+		code, out, errs := cli.Run("blocks", "--demo", "--region", "us-east-1", "-o", "json")
 		var rows []printers.BlockJSON
 		if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
 			t.Fatalf("blocks: exit %d, stderr %q\n%s", code, errs, out)
@@ -51,7 +51,7 @@ func TestDemoCommandsShareOneAccount(t *testing.T) {
 	if err := os.WriteFile(file, []byte("{"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errs = runCLI("blocks", "--demo", "--region", "us-east-1")
+	code, out, errs = cli.Run("blocks", "--demo", "--region", "us-east-1")
 	if code != 1 || out != "" || !strings.Contains(errs, file) || !strings.Contains(errs, "afresh") {
 		t.Errorf("a damaged demo state: exit %d, stdout %q, stderr %q", code, out, errs)
 	}

@@ -455,22 +455,3 @@ func (term *e2eTerm) exit() (int, []byte) {
 	}
 	return code, term.rawBytes()
 }
-
-// rowWith is the first line of text that holds every part, in order, or "".
-func rowWith(text string, parts ...string) string {
-	for _, l := range strings.Split(text, "\n") {
-		rest, ok := l, true
-		for _, p := range parts {
-			i := strings.Index(rest, p)
-			if i < 0 {
-				ok = false
-				break
-			}
-			rest = rest[i+len(p):]
-		}
-		if ok {
-			return l
-		}
-	}
-	return ""
-}

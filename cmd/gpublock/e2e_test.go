@@ -21,6 +21,7 @@ import (
 
 	"github.com/charmbracelet/x/vt"
 
+	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/theme"
 )
@@ -184,7 +185,7 @@ func TestE2ETUI(t *testing.T) {
 	text = term.waitText("as of "+at.Format("15:04:05")+" UTC", id+" · p5.48xlarge × 1 · "+zone+" · active")
 	// At 120 columns the table keeps the warning, state, region, type and countdowns; the
 	// detail of the selected row states the start, the end and the instances.
-	if rowWith(text, "IDLE, PAID", "active", region, "p5.48xlarge × 1", "ends in ") == "" {
+	if cmdtest.LineWith(text, "IDLE, PAID", "active", region, "p5.48xlarge × 1", "ends in ") == "" {
 		t.Errorf("no active row of the block warning that no instance runs in it:\n%s", text)
 	}
 	for _, want := range e2eBlockDetail(start, end, 0) {
@@ -232,7 +233,7 @@ func TestE2ETUI(t *testing.T) {
 	term.press("r")
 	paid := dollars(t, fee).Add(extFee).Dollars()
 	text = term.waitText("as of "+at.Format("15:04:05")+" UTC", inst[1]+"  running", "Fee paid      "+paid, "Extensions (1)")
-	if rowWith(text, "active", region, "p5.48xlarge × 1", "ends in ") == "" || strings.Contains(text, "IDLE") {
+	if cmdtest.LineWith(text, "active", region, "p5.48xlarge × 1", "ends in ") == "" || strings.Contains(text, "IDLE") {
 		t.Errorf("no active row of the block, or it still warns that it is idle:\n%s", text)
 	}
 	for _, want := range e2eBlockDetail(start, newEnd, 1) {
@@ -358,7 +359,7 @@ func TestE2ECommands(t *testing.T) {
 		}
 	}
 	fee := dollars(t, best.UpfrontFee)
-	if rowWith(table, best.Region, best.AvailabilityZone, best.InstanceType, strings.Replace(best.StartDate[:16], "T", " ", 1), fee.Dollars(), best.CapacityBlockOfferingId) == "" {
+	if cmdtest.LineWith(table, best.Region, best.AvailabilityZone, best.InstanceType, strings.Replace(best.StartDate[:16], "T", " ", 1), fee.Dollars(), best.CapacityBlockOfferingId) == "" {
 		t.Errorf("the table lacks the offering %s as -o json states it:\n%s", best.CapacityBlockOfferingId, table)
 	}
 	for _, r := range strings.Split(regions, ",") {
@@ -398,7 +399,7 @@ func TestE2ECommands(t *testing.T) {
 
 	// blocks lists it.
 	code, out, errs = e2eRun(t, env, "blocks", "--region", regions)
-	if code != 0 || rowWith(out, id, best.Region, best.AvailabilityZone, best.InstanceType, "payment-pending") == "" {
+	if code != 0 || cmdtest.LineWith(out, id, best.Region, best.AvailabilityZone, best.InstanceType, "payment-pending") == "" {
 		t.Fatalf("blocks: exit %d, no payment-pending row for %s:\n%s%s", code, id, out, errs)
 	}
 	bl := e2eBlocks(t, env, regions)
@@ -433,7 +434,7 @@ func TestE2ECommands(t *testing.T) {
 	}
 	sim.setClock(t, start.Add(time.Hour+10*time.Minute))
 	code, out, errs = e2eRun(t, env, "blocks", "--region", regions)
-	if code != 0 || rowWith(out, id, "active", best.StartDate[:10], newEnd, "ok") == "" {
+	if code != 0 || cmdtest.LineWith(out, id, "active", best.StartDate[:10], newEnd, "ok") == "" {
 		t.Errorf("blocks after the extension: exit %d, no active row ending %s:\n%s%s", code, newEnd, out, errs)
 	}
 	bl = e2eBlocks(t, env, regions)

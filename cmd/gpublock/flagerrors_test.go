@@ -30,7 +30,7 @@ func TestUnparsableFlagsAreOneUsageLine(t *testing.T) {
 		if tc.cmd != "sim" && tc.cmd != "prices" {
 			args = append(args, "--endpoint-url", cs.URL)
 		}
-		code, out, errs := runCLI(args...)
+		code, out, errs := cli.Run(args...)
 		want := "gpublock " + tc.cmd + ": "
 		if code != 2 || out != "" || !strings.HasPrefix(errs, want) || !strings.Contains(errs, tc.mention) ||
 			!strings.Contains(errs, "Run 'gpublock "+tc.cmd+" --help' for its flags.") || strings.Contains(errs, "Usage:") ||
@@ -42,7 +42,7 @@ func TestUnparsableFlagsAreOneUsageLine(t *testing.T) {
 		t.Errorf("bad flags made %d calls", cs.Calls.Load())
 	}
 	for _, cmd := range []string{"offerings", "blocks", "purchase", "launch", "extend", "prices", "sim"} {
-		if code, out, errs := runCLI(cmd, "-h"); code != 0 || errs != "" || !strings.Contains(out, "gpublock "+cmd) || !strings.Contains(out, "FLAGS") {
+		if code, out, errs := cli.Run(cmd, "-h"); code != 0 || errs != "" || !strings.Contains(out, "gpublock "+cmd) || !strings.Contains(out, "FLAGS") {
 			t.Errorf("%s -h: exit %d, stderr %q\n%s", cmd, code, errs, out)
 		}
 	}
@@ -59,7 +59,7 @@ func TestDefaultRegionWithoutCapacityBlocksIsNamed(t *testing.T) {
 		{"offerings", "--endpoint-url", cs.URL, "--type", "p5.48xlarge", "--duration", "2d"},
 		{"purchase", "cbr-0123456789abcdef0", "--endpoint-url", cs.URL, "--type", "p5.48xlarge", "--duration", "2d", "--yes"},
 	} {
-		code, out, errs := runCLI(args...)
+		code, out, errs := cli.Run(args...)
 		if code != 2 || out != "" || !strings.Contains(errs, `no --region given, and the default region "us-west-1" ($AWS_REGION or the profile's) sells no Capacity Blocks`) ||
 			!strings.Contains(errs, "give --region R[,R...] or all") || strings.Contains(errs, "--region: ") {
 			t.Errorf("%s: exit %d, stdout %q\n%s", args[0], code, out, errs)
@@ -69,7 +69,7 @@ func TestDefaultRegionWithoutCapacityBlocksIsNamed(t *testing.T) {
 		t.Errorf("%d calls", n)
 	}
 	// Given, the region is the flag's, and the flag is named as before.
-	code, _, errs := runCLI("offerings", "--endpoint-url", cs.URL, "--type", "p5.48xlarge", "--duration", "2d", "--region", "us-west-1")
+	code, _, errs := cli.Run("offerings", "--endpoint-url", cs.URL, "--type", "p5.48xlarge", "--duration", "2d", "--region", "us-west-1")
 	if code != 2 || !strings.Contains(errs, `--region "us-west-1"`) {
 		t.Errorf("--region us-west-1: exit %d\n%s", code, errs)
 	}
@@ -79,12 +79,12 @@ func TestDefaultRegionWithoutCapacityBlocksIsNamed(t *testing.T) {
 // which they refuse.
 func TestOneRegionCommandsSayOneRegionInTheirHelp(t *testing.T) {
 	for _, cmd := range []string{"purchase", "extend", "launch"} {
-		code, out, _ := runCLI(cmd, "-h")
+		code, out, _ := cli.Run(cmd, "-h")
 		if code != 0 || !strings.Contains(strings.ToLower(out), "the one aws region of the capacity block or offering") || strings.Contains(out, "or all") {
 			t.Errorf("%s -h: exit %d\n%s", cmd, code, out)
 		}
 	}
-	if _, out, _ := runCLI("offerings", "-h"); !strings.Contains(out, "also a list R[,R...] or all") {
+	if _, out, _ := cli.Run("offerings", "-h"); !strings.Contains(out, "also a list R[,R...] or all") {
 		t.Errorf("offerings -h lost the region list:\n%s", out)
 	}
 }

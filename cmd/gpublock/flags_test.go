@@ -116,7 +116,7 @@ func TestCompletionOffersFlagValues(t *testing.T) {
 		{[]string{"__complete", "--theme", ""}, "light", ""},
 		{[]string{"__complete", "sim", "--region", ""}, "us-east-1", "all"},
 	} {
-		code, out, errs := runCLI(tc.args...)
+		code, out, errs := cli.Run(tc.args...)
 		got := strings.Fields(out)
 		if code != 0 || !slices.Contains(got, tc.want) || tc.not != "" && slices.Contains(got, tc.not) {
 			t.Errorf("%q: exit %d, offers %q\n%s", tc.args, code, got, errs)

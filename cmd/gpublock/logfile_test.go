@@ -17,7 +17,7 @@ func TestLogFileOfferingsAcrossTwoRegions(t *testing.T) {
 	const token = "GPUBLOCK-SESSION-TOKEN-MUST-NOT-BE-LOGGED"
 	t.Setenv("AWS_SESSION_TOKEN", token)
 	path := filepath.Join(t.TempDir(), "new", "gpublock-calls.log")
-	code, out, errs := runCLI(cmdtest.OfferingsArgs(cs.URL, "--region", "us-east-1,us-west-2", "-o", "json", "--log-file", path)...)
+	code, out, errs := cli.Run(cmdtest.OfferingsArgs(cs.URL, "--region", "us-east-1,us-west-2", "-o", "json", "--log-file", path)...)
 	if code != 0 || errs != "" {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
@@ -55,7 +55,7 @@ func TestLogFileOfferingsAcrossTwoRegions(t *testing.T) {
 	}
 
 	// A second command appends.
-	if code, _, errs := runCLI("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "-o", "json", "--log-file", path); code != 0 {
+	if code, _, errs := cli.Run("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "-o", "json", "--log-file", path); code != 0 {
 		t.Fatalf("blocks: exit %d, %s", code, errs)
 	}
 	after := cmdtest.ReadCallLog(t, path)
@@ -71,21 +71,21 @@ func TestLogFileOfferingsAcrossTwoRegions(t *testing.T) {
 
 func TestLogFilePurchaseMatchesTheJournal(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	asPerson(t, false, "")
-	off := pickOffering(t, cs.URL)
+	cli.AsPerson(t, false, "")
+	off := cli.PickOffering(t, cs.URL)
 	path := filepath.Join(t.TempDir(), "calls.log")
-	code, _, errs := runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, "--yes", "-o", "json", "--log-file", path)...)
+	code, _, errs := cli.Run(cmdtest.PurchaseArgs(cs.URL, off.CapacityBlockOfferingId, "--yes", "-o", "json", "--log-file", path)...)
 	if code != 0 {
 		t.Fatalf("exit %d, stderr:\n%s", code, errs)
 	}
 	var intent string
-	for _, e := range journalLines(t) {
+	for _, e := range cmdtest.JournalLines(t) {
 		if e.Action == "PurchaseCapacityBlock" && e.RequestID != "" {
 			intent = e.RequestID
 		}
 	}
 	if intent == "" {
-		t.Fatalf("no purchase in the journal: %+v", journalLines(t))
+		t.Fatalf("no purchase in the journal: %+v", cmdtest.JournalLines(t))
 	}
 	var buys []map[string]string
 	for _, r := range cmdtest.ReadCallLog(t, path) {
@@ -114,7 +114,7 @@ func TestLogFileThatCannotBeWrittenIsAUsageError(t *testing.T) {
 			{"blocks", "--endpoint-url", cs.URL, "--log-file", tc.path},
 			{"--endpoint-url", cs.URL, "--log-file", tc.path}, // the TUI
 		} {
-			code, out, errs := runCLI(args...)
+			code, out, errs := cli.Run(args...)
 			if code != 2 || out != "" || !strings.Contains(errs, "--log-file") || !strings.Contains(errs, tc.path) || !strings.Contains(errs, tc.reason) {
 				t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2 and a message naming the path and %q", args, code, out, errs, tc.reason)
 			}

@@ -24,22 +24,22 @@ import (
 // buys nothing more.
 func TestOrderWatcherKilledAfterThePurchaseThenRestarted(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	asPerson(t, false, "")
+	cli.AsPerson(t, false, "")
 	// Every command reaches the emulator through one proxy, which kills the watcher once
 	// the purchase is carried out: one endpoint is one backend's records.
 	proxy := newKiller(t, cs, "PurchaseCapacityBlock")
 	at := []string{"--endpoint-url", proxy.url, "--region", "us-east-1"}
-	code, _, errs := runCLI(append([]string{"order", "--type", "p5.48xlarge,p5en.48xlarge", "--count", "2", "--duration", "2d-4d",
+	code, _, errs := cli.Run(append([]string{"order", "--type", "p5.48xlarge,p5en.48xlarge", "--count", "2", "--duration", "2d-4d",
 		"--max-per-accelerator-hour", "100", "--yes"}, at...)...)
 	if code != 0 {
 		t.Fatalf("order: exit %d\n%s", code, errs)
 	}
 	proxy.run(t, append([]string{"blocks", "--watch", "--interval", "1s"}, at...)...)
-	if lines := journalLines(t); len(lines) != 1 || lines[0].Phase != "intent" {
+	if lines := cmdtest.JournalLines(t); len(lines) != 1 || lines[0].Phase != "intent" {
 		t.Fatalf("after the kill the journal holds %+v, want the purchase's intent alone", lines)
 	}
 	orders := func() []model.Order {
-		code, out, errs := runCLI(append([]string{"order", "--list", "-o", "json"}, at...)...)
+		code, out, errs := cli.Run(append([]string{"order", "--list", "-o", "json"}, at...)...)
 		var os []model.Order
 		if code != 0 || json.Unmarshal([]byte(out), &os) != nil || len(os) != 1 {
 			t.Fatalf("order --list: exit %d\n%s\n%s", code, out, errs)
@@ -55,7 +55,7 @@ func TestOrderWatcherKilledAfterThePurchaseThenRestarted(t *testing.T) {
 	var errb cmdtest.Buffer
 	done := make(chan int, 1)
 	go func() {
-		done <- runWith(ctx, cliFactory(&cmdtest.Buffer{}, &errb), append([]string{"blocks", "--watch", "--interval", "1s"}, at...))
+		done <- runWith(ctx, cli.Factory(&cmdtest.Buffer{}, &errb), append([]string{"blocks", "--watch", "--interval", "1s"}, at...))
 	}()
 	var o model.Order
 	for o = orders()[0]; o.State != model.OrderFilled && ctx.Err() == nil; o = orders()[0] {
@@ -63,13 +63,13 @@ func TestOrderWatcherKilledAfterThePurchaseThenRestarted(t *testing.T) {
 	}
 	cancel()
 	<-done
-	rows := reservations(t, proxy.url)
+	rows := cli.Reservations(t, proxy.url)
 	if o.State != model.OrderFilled || o.Filled == nil || !o.Filled.Recovered || len(rows) != 1 || len(o.Filled.Reservations) != 1 ||
 		o.Filled.Reservations[0] != rows[0].CapacityReservationId {
 		t.Fatalf("order %+v, reservations %+v: want filled, recovered, with the one reservation\n%s", o, rows, errb.String())
 	}
 	intents := 0
-	for _, e := range journalLines(t) {
+	for _, e := range cmdtest.JournalLines(t) {
 		if e.Action == "PurchaseCapacityBlock" && e.Phase == "intent" {
 			intents++
 		}

@@ -22,7 +22,7 @@ var planSearch = []string{"--source", "training-plans", "--region", "us-east-1,u
 func planOfferings(t *testing.T, url string, extra ...string) []printers.OfferingJSON {
 	t.Helper()
 	args := append(append([]string{"offerings", "--endpoint-url", url, "-o", "json"}, planSearch...), extra...)
-	code, out, errs := runCLI(args...)
+	code, out, errs := cli.Run(args...)
 	var rows []printers.OfferingJSON
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
 		t.Fatalf("offerings: exit %d, stderr %q\n%s", code, errs, out)
@@ -84,7 +84,7 @@ func pickPlan(t *testing.T, url string, multi bool) printers.OfferingJSON {
 // plansIn lists the account's plans in region with `gpublock blocks --source training-plans -o json`.
 func plansIn(t *testing.T, url, region string) []printers.PlanJSON {
 	t.Helper()
-	code, out, errs := runCLI("blocks", "--endpoint-url", url, "--region", region, "--source", "training-plans", "-o", "json")
+	code, out, errs := cli.Run("blocks", "--endpoint-url", url, "--region", region, "--source", "training-plans", "-o", "json")
 	var rows []printers.PlanJSON
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
 		t.Fatalf("blocks: exit %d, stderr %q\n%s", code, errs, out)
@@ -94,9 +94,9 @@ func plansIn(t *testing.T, url, region string) []printers.PlanJSON {
 
 func TestPurchaseMultiPartPlan(t *testing.T) {
 	cs := cmdtest.StartPlanSim(t)
-	asPerson(t, true, "buy\n")
+	cli.AsPerson(t, true, "buy\n")
 	off := pickPlan(t, cs.URL, true)
-	code, out, errs := runCLI(planPurchaseArgs(cs.URL, off.TrainingPlanOfferingId, off.Region, "-o", "json")...)
+	code, out, errs := cli.Run(planPurchaseArgs(cs.URL, off.TrainingPlanOfferingId, off.Region, "-o", "json")...)
 	if code != 0 {
 		t.Fatalf("purchase: exit %d\n%s", code, errs)
 	}
@@ -126,7 +126,7 @@ func TestPurchaseMultiPartPlan(t *testing.T) {
 		t.Fatalf("how to use: %+v", p.HowToUse)
 	}
 	var intents, outcomes int
-	for _, e := range journalLines(t) {
+	for _, e := range cmdtest.JournalLines(t) {
 		if e.Action == "CreateTrainingPlan" && e.Phase == "intent" {
 			intents++
 		}
@@ -141,15 +141,15 @@ func TestPurchaseMultiPartPlan(t *testing.T) {
 
 func TestPurchasePlanTableShowsHowToUse(t *testing.T) {
 	cs := cmdtest.StartPlanSim(t)
-	asPerson(t, false, "")
+	cli.AsPerson(t, false, "")
 	off := pickPlan(t, cs.URL, false)
-	code, out, errs := runCLI(planPurchaseArgs(cs.URL, off.TrainingPlanOfferingId, off.Region, "--yes", "--target", "training-job,endpoint")...)
+	code, out, errs := cli.Run(planPurchaseArgs(cs.URL, off.TrainingPlanOfferingId, off.Region, "--yes", "--target", "training-job,endpoint")...)
 	if code != 0 {
 		// The offering was listed for training jobs only: a search for both is another one.
 		if !strings.Contains(errs, "is not among") {
 			t.Fatalf("purchase: exit %d\n%s", code, errs)
 		}
-		code, out, errs = runCLI(planPurchaseArgs(cs.URL, off.TrainingPlanOfferingId, off.Region, "--yes")...)
+		code, out, errs = cli.Run(planPurchaseArgs(cs.URL, off.TrainingPlanOfferingId, off.Region, "--yes")...)
 		if code != 0 {
 			t.Fatalf("purchase: exit %d\n%s", code, errs)
 		}
@@ -164,7 +164,7 @@ func TestPurchasePlanTableShowsHowToUse(t *testing.T) {
 	if len(plans) != 1 {
 		t.Fatalf("%d plans, want 1", len(plans))
 	}
-	code, out, errs = runCLI("journal", "--endpoint-url", cs.URL)
+	code, out, errs = cli.Run("journal", "--endpoint-url", cs.URL)
 	if code != 0 || !strings.Contains(out, "plan purchase") || !strings.Contains(out, plans[0].TrainingPlanName) || strings.Contains(out, "arn:aws:sagemaker") {
 		t.Errorf("journal: exit %d\n%s%s", code, out, errs)
 	}
@@ -172,10 +172,10 @@ func TestPurchasePlanTableShowsHowToUse(t *testing.T) {
 
 func TestPurchasePlanLostReplySettlesToOnePlan(t *testing.T) {
 	cs := cmdtest.StartPlanSim(t)
-	asPerson(t, false, "")
+	cli.AsPerson(t, false, "")
 	off := pickPlan(t, cs.URL, false)
 	cs.Emulator.SetFaults(ec2sim.Faults{LostReply: 1})
-	code, out, errs := runCLI(planPurchaseArgs(cs.URL, off.TrainingPlanOfferingId, off.Region, "--yes", "-o", "json")...)
+	code, out, errs := cli.Run(planPurchaseArgs(cs.URL, off.TrainingPlanOfferingId, off.Region, "--yes", "-o", "json")...)
 	cs.Emulator.SetFaults(ec2sim.Faults{})
 	if code != 0 || !strings.Contains(errs, "found by its name: it is bought, once") {
 		t.Fatalf("purchase after a lost reply: exit %d\n%s", code, errs)
@@ -220,14 +220,14 @@ func dropJournalOutcomes(t *testing.T) {
 
 func TestInterruptedPlanPurchaseRerunBuysNothingNew(t *testing.T) {
 	cs := cmdtest.StartPlanSim(t)
-	asPerson(t, false, "")
+	cli.AsPerson(t, false, "")
 	off := pickPlan(t, cs.URL, false)
 	args := planPurchaseArgs(cs.URL, off.TrainingPlanOfferingId, off.Region, "--yes")
-	if code, _, errs := runCLI(args...); code != 0 {
+	if code, _, errs := cli.Run(args...); code != 0 {
 		t.Fatalf("purchase: exit %d\n%s", code, errs)
 	}
 	dropJournalOutcomes(t)
-	code, _, errs := runCLI(args...)
+	code, _, errs := cli.Run(args...)
 	if code != 0 || !strings.Contains(errs, "settled an interrupted run: The training plan purchase") || !strings.Contains(errs, "Nothing new was bought") {
 		t.Fatalf("re-run: exit %d\n%s", code, errs)
 	}
@@ -238,21 +238,21 @@ func TestInterruptedPlanPurchaseRerunBuysNothingNew(t *testing.T) {
 
 func TestPlanPurchaseRefusals(t *testing.T) {
 	cs := cmdtest.StartPlanSim(t)
-	asPerson(t, false, "")
+	cli.AsPerson(t, false, "")
 	off := pickPlan(t, cs.URL, false)
 	before := cs.Calls.Load()
-	code, _, errs := runCLI(planPurchaseArgs(cs.URL, off.TrainingPlanOfferingId, off.Region, "--yes", "--read-only")...)
+	code, _, errs := cli.Run(planPurchaseArgs(cs.URL, off.TrainingPlanOfferingId, off.Region, "--yes", "--read-only")...)
 	if code != 1 || !strings.Contains(errs, "nothing was sent to AWS") || cs.Calls.Load() != before {
 		t.Fatalf("read-only: exit %d, %d calls\n%s", code, cs.Calls.Load()-before, errs)
 	}
-	code, _, errs = runCLI(planPurchaseArgs(cs.URL, off.TrainingPlanOfferingId, off.Region, "--yes", "--max-spend", "100")...)
+	code, _, errs = cli.Run(planPurchaseArgs(cs.URL, off.TrainingPlanOfferingId, off.Region, "--yes", "--max-spend", "100")...)
 	if code != 1 || !strings.Contains(errs, "above the spending cap") {
 		t.Fatalf("cap: exit %d\n%s", code, errs)
 	}
 	if plans := plansIn(t, cs.URL, off.Region); len(plans) != 0 {
 		t.Fatalf("%d plans bought by refusals", len(plans))
 	}
-	for _, j := range journalLines(t) {
+	for _, j := range cmdtest.JournalLines(t) {
 		if j.Action == "CreateTrainingPlan" {
 			t.Fatalf("a refusal journalled a purchase: %+v", j)
 		}
@@ -261,7 +261,7 @@ func TestPlanPurchaseRefusals(t *testing.T) {
 
 func TestSourceAndTargetUsageBeforeAnyCall(t *testing.T) {
 	cs := cmdtest.StartPlanSim(t)
-	asPerson(t, false, "")
+	cli.AsPerson(t, false, "")
 	search := func(extra ...string) []string {
 		return append([]string{"offerings", "--endpoint-url", cs.URL, "--type", "p5.48xlarge", "--duration", "2d"}, extra...)
 	}
@@ -284,7 +284,7 @@ func TestSourceAndTargetUsageBeforeAnyCall(t *testing.T) {
 		{[]string{"blocks", "--endpoint-url", cs.URL, "--source", "ec2-ish"}, "--source \"ec2-ish\""},
 		{[]string{"blocks", "--endpoint-url", cs.URL, "--source", "all", "-o", "csv"}, "-o csv lists Capacity Blocks only"},
 	} {
-		code, out, errs := runCLI(tc.args...)
+		code, out, errs := cli.Run(tc.args...)
 		if code != 2 || out != "" || !strings.Contains(errs, tc.want) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2 and %q", tc.args, code, out, errs, tc.want)
 		}
@@ -296,9 +296,9 @@ func TestSourceAndTargetUsageBeforeAnyCall(t *testing.T) {
 
 func TestExtendPlanListAndBuy(t *testing.T) {
 	cs := cmdtest.StartPlanSim(t)
-	asPerson(t, false, "")
+	cli.AsPerson(t, false, "")
 	off := pickPlan(t, cs.URL, false)
-	if code, _, errs := runCLI(planPurchaseArgs(cs.URL, off.TrainingPlanOfferingId, off.Region, "--yes")...); code != 0 {
+	if code, _, errs := cli.Run(planPurchaseArgs(cs.URL, off.TrainingPlanOfferingId, off.Region, "--yes")...); code != 0 {
 		t.Fatalf("purchase: exit %d\n%s", code, errs)
 	}
 	cs.Emulator.Advance(10 * time.Minute) // paid: Scheduled
@@ -307,7 +307,7 @@ func TestExtendPlanListAndBuy(t *testing.T) {
 		t.Fatalf("plan %s after its payment", p.Status)
 	}
 	base := []string{"extend", p.TrainingPlanName, "--source", "training-plans", "--endpoint-url", cs.URL, "--region", off.Region}
-	code, out, errs := runCLI(append(base, "--list", "-o", "json")...)
+	code, out, errs := cli.Run(append(base, "--list", "-o", "json")...)
 	var list []extend.PlanExtensionJSON
 	if code != 0 || json.Unmarshal([]byte(out), &list) != nil {
 		t.Fatalf("extend --list: exit %d\n%s\n%s", code, errs, out)
@@ -323,11 +323,11 @@ func TestExtendPlanListAndBuy(t *testing.T) {
 	x := list[0]
 	days := strconv.Itoa(x.DurationHours/24) + "d"
 
-	code, _, errs = runCLI(append(base, "--duration", days, "--yes", "--read-only")...)
+	code, _, errs = cli.Run(append(base, "--duration", days, "--yes", "--read-only")...)
 	if code != 1 || !strings.Contains(errs, "nothing was sent to AWS") {
 		t.Fatalf("read-only extend: exit %d\n%s", code, errs)
 	}
-	code, out, errs = runCLI(append(base, "--duration", days, "--yes", "-o", "json")...)
+	code, out, errs = cli.Run(append(base, "--duration", days, "--yes", "-o", "json")...)
 	if code != 0 || !strings.Contains(errs, "cannot be cancelled or modified") || !strings.Contains(errs, "no dry run for training plans") {
 		t.Fatalf("extend: exit %d\n%s", code, errs)
 	}
@@ -337,12 +337,12 @@ func TestExtendPlanListAndBuy(t *testing.T) {
 	}
 	// A crash before the outcome line: the re-run settles it and extends nothing new.
 	dropJournalOutcomes(t)
-	code, _, errs = runCLI(append(base, "--duration", days, "--yes")...)
+	code, _, errs = cli.Run(append(base, "--duration", days, "--yes")...)
 	if code != 0 || !strings.Contains(errs, "settled an interrupted run: The extension of training plan") || !strings.Contains(errs, "Nothing new was bought") {
 		t.Fatalf("re-run of an interrupted extension: exit %d\n%s", code, errs)
 	}
 	extends := 0
-	for _, e := range journalLines(t) {
+	for _, e := range cmdtest.JournalLines(t) {
 		if e.Action == "ExtendTrainingPlan" && e.Phase == "intent" {
 			extends++
 		}
@@ -356,7 +356,7 @@ func TestExtendPlanListAndBuy(t *testing.T) {
 	}
 	// A bad length names the plans' rule, before any call.
 	before := cs.Calls.Load()
-	code, _, errs = runCLI(append(base, "--duration", "15d", "--yes")...)
+	code, _, errs = cli.Run(append(base, "--duration", "15d", "--yes")...)
 	if code != 2 || !strings.Contains(errs, "by whole weeks") || cs.Calls.Load() != before {
 		t.Fatalf("15d: exit %d\n%s", code, errs)
 	}
@@ -365,7 +365,7 @@ func TestExtendPlanListAndBuy(t *testing.T) {
 // --demo serves both sources, side by side in one table.
 func TestOfferingsDemoBothSources(t *testing.T) {
 	cmdtest.Env(t)
-	code, out, errs := runCLI("offerings", "--demo", "--source", "all", "--type", "p5.48xlarge", "--count", "2", "--duration", "2d-4d",
+	code, out, errs := cli.Run("offerings", "--demo", "--source", "all", "--type", "p5.48xlarge", "--count", "2", "--duration", "2d-4d",
 		"--region", "us-east-1,us-west-2", "--to", "+4w")
 	if code != 0 || !strings.HasPrefix(out, "SOURCE ") {
 		t.Fatalf("exit %d, stderr %q\n%s", code, errs, out)
@@ -379,9 +379,9 @@ func TestOfferingsDemoBothSources(t *testing.T) {
 // field names; the table lists the plan with its ARN and how to use it.
 func TestBlocksListsBothSources(t *testing.T) {
 	cs := cmdtest.StartPlanSim(t)
-	asPerson(t, false, "")
-	cb := pickOffering(t, cs.URL)
-	if code, _, errs := runCLI(purchaseArgsFor(cs.URL, cb.CapacityBlockOfferingId, "--yes")...); code != 0 {
+	cli.AsPerson(t, false, "")
+	cb := cli.PickOffering(t, cs.URL)
+	if code, _, errs := cli.Run(cmdtest.PurchaseArgs(cs.URL, cb.CapacityBlockOfferingId, "--yes")...); code != 0 {
 		t.Fatalf("block purchase: exit %d\n%s", code, errs)
 	}
 	var plan printers.OfferingJSON
@@ -394,10 +394,10 @@ func TestBlocksListsBothSources(t *testing.T) {
 	if plan.TrainingPlanOfferingId == "" {
 		t.Fatal("no training plan offering in us-east-1")
 	}
-	if code, _, errs := runCLI(planPurchaseArgs(cs.URL, plan.TrainingPlanOfferingId, "us-east-1", "--yes")...); code != 0 {
+	if code, _, errs := cli.Run(planPurchaseArgs(cs.URL, plan.TrainingPlanOfferingId, "us-east-1", "--yes")...); code != 0 {
 		t.Fatalf("plan purchase: exit %d\n%s", code, errs)
 	}
-	code, out, errs := runCLI("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "--source", "all", "-o", "json")
+	code, out, errs := cli.Run("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "--source", "all", "-o", "json")
 	var rows []map[string]any
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
 		t.Fatalf("blocks: exit %d\n%s\n%s", code, errs, out)
@@ -419,12 +419,12 @@ func TestBlocksListsBothSources(t *testing.T) {
 	if strings.Join(sources, ",") != "capacity-blocks,training-plans" {
 		t.Fatalf("sources %v", sources)
 	}
-	code, out, errs = runCLI("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "--source", "all")
+	code, out, errs = cli.Run("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "--source", "all")
 	if code != 0 || !strings.Contains(out, "TRAINING PLAN") || !strings.Contains(out, "ResourceConfig.TrainingPlanArn") || !strings.Contains(out, "RESERVATION") {
 		t.Fatalf("table: exit %d\n%s\n%s", code, errs, out)
 	}
 	// The default lists Capacity Blocks only, as before.
-	if rows := reservations(t, cs.URL); len(rows) != 1 {
+	if rows := cli.Reservations(t, cs.URL); len(rows) != 1 {
 		t.Fatalf("blocks without --source: %d rows", len(rows))
 	}
 }

@@ -18,9 +18,9 @@ import (
 // by --warn-within's exit 3, and once to the webhook.
 func TestBlocksWarnOfPlanNearItsEnd(t *testing.T) {
 	cs := cmdtest.StartPlanSim(t)
-	asPerson(t, false, "")
+	cli.AsPerson(t, false, "")
 	off := pickPlan(t, cs.URL, false)
-	code, out, errs := runCLI(planPurchaseArgs(cs.URL, off.TrainingPlanOfferingId, off.Region, "--yes", "-o", "json")...)
+	code, out, errs := cli.Run(planPurchaseArgs(cs.URL, off.TrainingPlanOfferingId, off.Region, "--yes", "-o", "json")...)
 	var res purchase.PlanPurchaseJSON
 	if code != 0 || json.Unmarshal([]byte(out), &res) != nil {
 		t.Fatalf("purchase: exit %d\n%s\n%s", code, errs, out)
@@ -33,7 +33,7 @@ func TestBlocksWarnOfPlanNearItsEnd(t *testing.T) {
 	defer srv.Close()
 	list := []string{"blocks", "--endpoint-url", cs.URL, "--region", off.Region, "--source", "training-plans", "--warn-leads", "24h"}
 	notifyArgs := append(append([]string{}, list...), "-o", "json", "--notify-url", srv.URL+"/services/T0/B0/SECRETTOKEN")
-	code, out, errs = runCLI(notifyArgs...)
+	code, out, errs = cli.Run(notifyArgs...)
 	var rows []printers.PlanListJSON
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) != 1 {
 		t.Fatalf("blocks json: exit %d\n%s\n%s", code, errs, out)
@@ -53,7 +53,7 @@ func TestBlocksWarnOfPlanNearItsEnd(t *testing.T) {
 	}
 
 	// Once per plan and warning: a second run sends nothing new.
-	if code, _, errs := runCLI(notifyArgs...); code != 0 || strings.Contains(errs, "SECRETTOKEN") {
+	if code, _, errs := cli.Run(notifyArgs...); code != 0 || strings.Contains(errs, "SECRETTOKEN") {
 		t.Fatalf("second run: exit %d\n%s", code, errs)
 	}
 	h.Mu.Lock()
@@ -70,7 +70,7 @@ func TestBlocksWarnOfPlanNearItsEnd(t *testing.T) {
 		}
 	}
 
-	code, out, errs = runCLI(list...)
+	code, out, errs = cli.Run(list...)
 	if code != 0 || !strings.Contains(out, "WARNING") {
 		t.Fatalf("table: exit %d\n%s\n%s", code, errs, out)
 	}
@@ -85,11 +85,11 @@ func TestBlocksWarnOfPlanNearItsEnd(t *testing.T) {
 		t.Errorf("the plan's row has no warning: %q\n%s", row, out)
 	}
 
-	code, _, errs = runCLI(append(append([]string{}, list...), "--warn-within", "45m")...)
+	code, _, errs = cli.Run(append(append([]string{}, list...), "--warn-within", "45m")...)
 	if code != blocks.ExitWarning || !strings.Contains(errs, "WARNING: training plan "+name) || !strings.Contains(errs, "jobs stop") {
 		t.Errorf("--warn-within 45m: exit %d, stderr %q", code, errs)
 	}
-	if code, _, errs := runCLI(append(append([]string{}, list...), "--warn-within", "10m", "--warn-of", "end")...); code != 0 {
+	if code, _, errs := cli.Run(append(append([]string{}, list...), "--warn-within", "10m", "--warn-of", "end")...); code != 0 {
 		t.Errorf("--warn-within 10m of a plan ending in 35m: exit %d, stderr %q", code, errs)
 	}
 }

@@ -40,43 +40,43 @@ func TestCLIAndTUIRefuseInTheSameWords(t *testing.T) {
 	cases := map[string]func(t *testing.T) refusal{
 		"read-only": func(t *testing.T) refusal {
 			cs := cmdtest.StartSim(t)
-			off := pickOffering(t, cs.URL)
+			off := cli.PickOffering(t, cs.URL)
 			o := lookOffering(t, cmdutil.AWSFlags{Overall: 256, EndpointURL: cs.URL, Region: "us-east-1"}, model.SourceCapacityBlock, off.CapacityBlockOfferingId)
-			_, _, errs := runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, "--yes", "--read-only")...)
+			_, _, errs := cli.Run(cmdtest.PurchaseArgs(cs.URL, off.CapacityBlockOfferingId, "--yes", "--read-only")...)
 			// The TUI never opens a dialog in read-only mode; its backend refuses alike.
 			return refusal{cli: errs, sentence: prepareRefusal(t, cmdutil.AWSFlags{Overall: 256, EndpointURL: cs.URL, Region: "us-east-1", ReadOnly: true}, o)}
 		},
 		"over the cap": func(t *testing.T) refusal {
 			cs := cmdtest.StartSim(t)
-			off := pickOffering(t, cs.URL)
+			off := cli.PickOffering(t, cs.URL)
 			f := cmdutil.AWSFlags{Overall: 256, EndpointURL: cs.URL, Region: "us-east-1", MaxSpend: "10"}
 			o := lookOffering(t, f, model.SourceCapacityBlock, off.CapacityBlockOfferingId)
-			_, _, errs := runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, "--yes", "--max-spend", "10")...)
+			_, _, errs := cli.Run(cmdtest.PurchaseArgs(cs.URL, off.CapacityBlockOfferingId, "--yes", "--max-spend", "10")...)
 			cap := model.MustMoney("10")
 			return refusal{cli: errs, sentence: prepareRefusal(t, f, o),
 				dialog: dialogText(t, f, o, dialog.Env{MaxSpend: &cap, MaxSpendRule: f.MaxSpendRule()})}
 		},
 		"bad tag": func(t *testing.T) refusal {
 			cs := cmdtest.StartSim(t)
-			off := pickOffering(t, cs.URL)
+			off := cli.PickOffering(t, cs.URL)
 			f := cmdutil.AWSFlags{Overall: 256, EndpointURL: cs.URL, Region: "us-east-1"}
 			o := lookOffering(t, f, model.SourceCapacityBlock, off.CapacityBlockOfferingId)
-			_, _, errs := runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, "--yes", "--tag", "aws:team=ml")...)
+			_, _, errs := cli.Run(cmdtest.PurchaseArgs(cs.URL, off.CapacityBlockOfferingId, "--yes", "--tag", "aws:team=ml")...)
 			text := dialogText(t, f, o, dialog.Env{Tags: map[string]string{"aws:team": "ml"}})
 			// The tags field is parsed as the flag is, by model.AddTag.
 			return refusal{cli: errs, sentence: model.AddTag(map[string]string{}, "aws:team=ml").Error(), dialog: text}
 		},
 		"earlier purchase already bought": func(t *testing.T) refusal {
 			cs := cmdtest.StartSim(t)
-			off := pickOffering(t, cs.URL)
+			off := cli.PickOffering(t, cs.URL)
 			f := cmdutil.AWSFlags{Overall: 256, EndpointURL: cs.URL, Region: "us-east-1"}
 			o := lookOffering(t, f, model.SourceCapacityBlock, off.CapacityBlockOfferingId)
-			args := purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, "--yes")
-			if code, _, errs := runCLI(args...); code != 0 {
+			args := cmdtest.PurchaseArgs(cs.URL, off.CapacityBlockOfferingId, "--yes")
+			if code, _, errs := cli.Run(args...); code != 0 {
 				t.Fatalf("purchase: exit %d\n%s", code, errs)
 			}
 			dropJournalOutcomes(t)
-			code, _, errs := runCLI(args...)
+			code, _, errs := cli.Run(args...)
 			if code != 0 {
 				t.Errorf("re-run of an interrupted purchase: exit %d, want 0", code)
 			}
@@ -84,11 +84,11 @@ func TestCLIAndTUIRefuseInTheSameWords(t *testing.T) {
 		},
 		"not allowed by the dry run": func(t *testing.T) refusal {
 			cs := cmdtest.StartSim(t)
-			off := pickOffering(t, cs.URL)
+			off := cli.PickOffering(t, cs.URL)
 			f := cmdutil.AWSFlags{Overall: 256, EndpointURL: cs.URL, Region: "us-east-1"}
 			o := lookOffering(t, f, model.SourceCapacityBlock, off.CapacityBlockOfferingId)
 			cs.Emulator.SetFaults(ec2sim.Faults{Deny: []string{"PurchaseCapacityBlock"}})
-			_, _, errs := runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, "--yes")...)
+			_, _, errs := cli.Run(cmdtest.PurchaseArgs(cs.URL, off.CapacityBlockOfferingId, "--yes")...)
 			return refusal{cli: errs, sentence: prepareRefusal(t, f, o), dialog: dialogText(t, f, o, dialog.Env{})}
 		},
 		"no dry run for a plan": func(t *testing.T) refusal {
@@ -96,7 +96,7 @@ func TestCLIAndTUIRefuseInTheSameWords(t *testing.T) {
 			off := pickPlan(t, cs.URL, false)
 			f := cmdutil.AWSFlags{Overall: 256, EndpointURL: cs.URL, Region: off.Region}
 			o := lookOffering(t, f, model.SourceTrainingPlan, off.TrainingPlanOfferingId)
-			_, _, errs := runCLI(planPurchaseArgs(cs.URL, off.TrainingPlanOfferingId, off.Region, "--dry-run")...)
+			_, _, errs := cli.Run(planPurchaseArgs(cs.URL, off.TrainingPlanOfferingId, off.Region, "--dry-run")...)
 			b := tuiBackend(t, f)
 			p, err := b.Prepare(context.Background(), source.Intent{Kind: source.SpendPurchase, Offering: o})
 			if err != nil || p.NoDryRun == "" {

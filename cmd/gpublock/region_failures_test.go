@@ -21,7 +21,7 @@ func TestOfferingsEveryRegionDownPrintsNothing(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	cs.Emulator.SetFaults(cmdtest.Down("us-east-1", "us-west-2"))
 	for _, format := range []string{"json", "csv", "table"} {
-		code, out, errs := runCLI(cmdtest.OfferingsArgs(cs.URL, "--region", "us-east-1,us-west-2", "-o", format)...)
+		code, out, errs := cli.Run(cmdtest.OfferingsArgs(cs.URL, "--region", "us-east-1,us-west-2", "-o", format)...)
 		if code != 1 || out != "" {
 			t.Errorf("-o %s: exit %d, stdout %q; want 1 and nothing", format, code, out)
 		}
@@ -39,7 +39,7 @@ func TestOfferingsEveryRegionDownPrintsNothing(t *testing.T) {
 func TestOfferingsRegionDownCSVAndTable(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	cs.Emulator.SetFaults(cmdtest.Down("us-west-2"))
-	code, out, errs := runCLI(cmdtest.OfferingsArgs(cs.URL, "--region", "us-east-1,us-west-2", "-o", "csv")...)
+	code, out, errs := cli.Run(cmdtest.OfferingsArgs(cs.URL, "--region", "us-east-1,us-west-2", "-o", "csv")...)
 	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
 	if code != 1 || err != nil || len(recs) < 2 || recs[0][0] != "Region" || !strings.Contains(errs, "incomplete: us-west-2 failed") {
 		t.Fatalf("csv: exit %d, %v, stderr %q\n%s", code, err, errs, out)
@@ -50,7 +50,7 @@ func TestOfferingsRegionDownCSVAndTable(t *testing.T) {
 		}
 	}
 
-	code, out, errs = runCLI(cmdtest.OfferingsArgs(cs.URL, "--region", "us-east-1,us-west-2")...)
+	code, out, errs = cli.Run(cmdtest.OfferingsArgs(cs.URL, "--region", "us-east-1,us-west-2")...)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if code != 1 || !strings.HasPrefix(lines[0], "REGION") || len(lines) != len(recs) || !strings.Contains(errs, "us-west-2: EC2 is unavailable") {
 		t.Fatalf("table: exit %d, %d lines (csv %d), stderr %q\n%s", code, len(lines), len(recs), errs, out)
@@ -67,7 +67,7 @@ func TestOfferingsRegionDownCSVAndTable(t *testing.T) {
 func TestOfferingsNoneInAnsweringRegionNamesOnlyIt(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	cs.Emulator.SetFaults(cmdtest.Down("us-west-2"))
-	code, out, errs := runCLI("offerings", "--endpoint-url", cs.URL, "--region", "us-east-1,us-west-2", "--type", "p5.48xlarge",
+	code, out, errs := cli.Run("offerings", "--endpoint-url", cs.URL, "--region", "us-east-1,us-west-2", "--type", "p5.48xlarge",
 		"--duration", "2d", "--from", "2026-12-03T00:00:00Z", "--to", "2026-12-05T00:00:00Z")
 	if code != 1 || out != "" {
 		t.Fatalf("exit %d, stdout %q", code, out)
@@ -82,7 +82,7 @@ func TestBlocksEveryRegionDownPrintsNothing(t *testing.T) {
 	cs.Emulator.SetFaults(cmdtest.Down("us-east-1", "us-west-2"))
 	for _, extra := range [][]string{{"-o", "json"}, {"-o", "csv"}, {"-o", "table"}, {"-o", "json", "--warn-within", "45m"}} {
 		args := append([]string{"blocks", "--endpoint-url", cs.URL, "--region", "us-east-1,us-west-2"}, extra...)
-		code, out, errs := runCLI(args...)
+		code, out, errs := cli.Run(args...)
 		if code != 1 || out != "" || !strings.Contains(errs, "every region failed: us-east-1, us-west-2") || strings.Contains(errs, "No Capacity Blocks") {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 1 and nothing on stdout", extra, code, out, errs)
 		}
@@ -93,26 +93,26 @@ func TestBlocksEveryRegionDownPrintsNothing(t *testing.T) {
 // (exit 1); with nothing about to end, the failed region fails the check.
 func TestBlocksWarnWithinPrecedence(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := boughtBlock(t, cs)
+	b := cli.BoughtBlock(t, cs)
 	end := cmdtest.MustTime(t, b.EndDate)
 	args := []string{"blocks", "--endpoint-url", cs.URL, "--region", "us-east-1,us-west-2", "--warn-within", "45m", "--warn-of", "end"}
 	cs.Emulator.SetFaults(cmdtest.Down("us-west-2"))
 
 	cs.Emulator.SetTime(end.Add(-40 * time.Minute))
-	code, out, errs := runCLI(args...)
+	code, out, errs := cli.Run(args...)
 	if code != blocks.ExitWarning || !strings.Contains(errs, "WARNING: "+b.CapacityReservationId) || !strings.Contains(errs, "us-west-2: EC2 is unavailable") ||
 		!strings.Contains(out, b.CapacityReservationId) {
 		t.Errorf("ending in 40m, us-west-2 down: exit %d, stderr %q; want %d, the warning and us-west-2 named", code, errs, blocks.ExitWarning)
 	}
 
 	cs.Emulator.SetTime(end.Add(-50 * time.Minute))
-	code, _, errs = runCLI(args...)
+	code, _, errs = cli.Run(args...)
 	if code != 1 || strings.Contains(errs, "WARNING") || !strings.Contains(errs, "--warn-within: the blocks of us-west-2 could not be checked") {
 		t.Errorf("ending in 50m, us-west-2 down: exit %d, stderr %q; want 1", code, errs)
 	}
 
 	cs.Emulator.SetFaults(ec2sim.Faults{})
-	if code, _, errs := runCLI(args...); code != 0 || errs != "" {
+	if code, _, errs := cli.Run(args...); code != 0 || errs != "" {
 		t.Errorf("ending in 50m, every region up: exit %d, stderr %q; want 0", code, errs)
 	}
 }
@@ -121,9 +121,9 @@ func TestBlocksWarnWithinPrecedence(t *testing.T) {
 // the block listed but the list incomplete: exit 1, unless a block is about to end.
 func TestBlocksMissingDetailsFail(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := boughtBlock(t, cs)
+	b := cli.BoughtBlock(t, cs)
 	cs.Emulator.SetFaults(ec2sim.Faults{Deny: []string{"DescribeInstances"}})
-	code, out, errs := runCLI("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "-o", "json")
+	code, out, errs := cli.Run("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "-o", "json")
 	var rows []printers.BlockJSON
 	if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) != 1 || rows[0].CapacityReservationId != b.CapacityReservationId {
 		t.Errorf("the block is still listed: %v\n%s", err, out)
@@ -133,7 +133,7 @@ func TestBlocksMissingDetailsFail(t *testing.T) {
 	}
 
 	cs.Emulator.SetTime(cmdtest.MustTime(t, b.EndDate).Add(-40 * time.Minute))
-	if code, _, errs := runCLI("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "--warn-within", "45m"); code != blocks.ExitWarning {
+	if code, _, errs := cli.Run("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "--warn-within", "45m"); code != blocks.ExitWarning {
 		t.Errorf("ending in 40m, details missing: exit %d, stderr %q; want %d", code, errs, blocks.ExitWarning)
 	}
 }
@@ -147,7 +147,7 @@ func TestBlocksWatchNamesFailedRegionEachRefresh(t *testing.T) {
 	defer cancel()
 	out := &cmdtest.CancelAfter{N: 2, Cancel: cancel}
 	var errb bytes.Buffer
-	code := runWith(ctx, cliFactory(out, &errb), []string{"blocks", "--endpoint-url", cs.URL, "--region", "us-east-1,us-west-2", "--watch", "--interval", "1s"})
+	code := cli.RunContext(ctx, out, &errb, "blocks", "--endpoint-url", cs.URL, "--region", "us-east-1,us-west-2", "--watch", "--interval", "1s")
 	got := out.Buf.String()
 	if n := strings.Count(got, "0 block(s) in us-east-1; FAILED: us-west-2 (see stderr); every 1s"); n < 2 {
 		t.Errorf("%d refreshes name us-west-2 as failed, want at least 2:\n%s", n, got)
@@ -165,7 +165,7 @@ func TestBlocksWatchNamesFailedRegionEachRefresh(t *testing.T) {
 func TestBlocksRegionsFailingAlikeSaidOnce(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	cs.Emulator.SetFaults(cmdtest.Down("us-east-1", "us-west-2"))
-	code, _, errs := runCLI("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1,eu-north-1,us-west-2")
+	code, _, errs := cli.Run("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1,eu-north-1,us-west-2")
 	if code != 1 || strings.Count(errs, "EC2 is unavailable") != 1 || !strings.Contains(errs, "gpublock blocks: us-east-1, us-west-2: EC2 is unavailable") {
 		t.Errorf("exit %d, stderr %q; want one line naming both regions", code, errs)
 	}

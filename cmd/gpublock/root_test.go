@@ -32,7 +32,7 @@ func helpEnv(t *testing.T) {
 // refreshes them), so that a change to any flag or text is seen in review.
 func TestHelpGoldens(t *testing.T) {
 	helpEnv(t)
-	code, out, errs := runCLI("--help")
+	code, out, errs := cli.Run("--help")
 	if code != 0 || errs != "" {
 		t.Fatalf("--help: exit %d\n%s", code, errs)
 	}
@@ -51,14 +51,14 @@ func TestHelpGoldens(t *testing.T) {
 	t.Run("root", func(t *testing.T) { golden.RequireEqual(t, []byte(out)) })
 	for _, name := range commandNames() {
 		t.Run(name, func(t *testing.T) {
-			code, out, errs := runCLI(name, "--help")
+			code, out, errs := cli.Run(name, "--help")
 			if code != 0 || errs != "" || !strings.Contains(out, "USAGE") || !strings.Contains(out, "EXAMPLES") ||
 				!strings.Contains(out, "FLAGS") || !strings.Contains(out, "Exit status: 0 ") || strings.Contains(out, "`") {
 				t.Fatalf("%s --help: exit %d, stderr %q\n%s", name, code, errs, out)
 			}
 			// `gpublock help NAME` and NAME -h are the same text, on stdout.
 			for _, args := range [][]string{{"help", name}, {name, "-h"}} {
-				if code, hout, herrs := runCLI(args...); code != 0 || herrs != "" || hout != out {
+				if code, hout, herrs := cli.Run(args...); code != 0 || herrs != "" || hout != out {
 					t.Errorf("%v: exit %d, stderr %q; differs from %s --help:\n%s", args, code, herrs, name, hout)
 				}
 			}
@@ -68,11 +68,11 @@ func TestHelpGoldens(t *testing.T) {
 	// The commands with commands of their own, and cobra's completion.
 	for _, path := range [][]string{{"config"}, {"config", "path"}, {"config", "show"}, {"config", "init"}, {"completion"}} {
 		t.Run(strings.Join(path, "_"), func(t *testing.T) {
-			code, out, errs := runCLI(append(path, "--help")...)
+			code, out, errs := cli.Run(append(path, "--help")...)
 			if code != 0 || errs != "" || !strings.Contains(out, "USAGE") || strings.Contains(out, "AWS FLAGS") != (path[0] != "config") {
 				t.Fatalf("%v --help: exit %d, stderr %q\n%s", path, code, errs, out)
 			}
-			if code, hout, _ := runCLI(append([]string{"help"}, path...)...); code != 0 || hout != out {
+			if code, hout, _ := cli.Run(append([]string{"help"}, path...)...); code != 0 || hout != out {
 				t.Errorf("help %v differs:\n%s", path, hout)
 			}
 			golden.RequireEqual(t, []byte(out))
@@ -84,7 +84,7 @@ func TestHelpGoldens(t *testing.T) {
 func TestCommandHelpGroupsTheAWSFlags(t *testing.T) {
 	helpEnv(t)
 	for _, name := range []string{"offerings", "blocks", "purchase", "extend", "launch", "journal", "advise"} {
-		_, out, _ := runCLI(name, "-h")
+		_, out, _ := cli.Run(name, "-h")
 		own, shared, ok := strings.Cut(out, "AWS FLAGS (before or after the command name)")
 		if !ok || !strings.Contains(shared, "    --endpoint-url  ") || !strings.Contains(shared, "    --read-only  ") ||
 			strings.Contains(own, "--endpoint-url") || strings.Contains(shared, "--output") || !strings.Contains(own, "    -o --output  ") {
@@ -93,7 +93,7 @@ func TestCommandHelpGroupsTheAWSFlags(t *testing.T) {
 	}
 	// sim and config take no AWS flags, and their help does not list any.
 	for _, name := range []string{"sim", "config"} {
-		if _, out, errs := runCLI(name, "-h"); strings.Contains(errs+out, "AWS flags") || strings.Contains(out, "AWS FLAGS") {
+		if _, out, errs := cli.Run(name, "-h"); strings.Contains(errs+out, "AWS flags") || strings.Contains(out, "AWS FLAGS") {
 			t.Errorf("%s -h lists AWS flags:\n%s", name, errs)
 		}
 	}
@@ -105,24 +105,24 @@ func TestGlobalFlagsBeforeOrAfterTheCommand(t *testing.T) {
 	search := []string{"--type", "p5.48xlarge", "--duration", "2d", "--from", "2026-12-01T08:00:00Z", "--to", "2026-12-15", "-o", "json"}
 	after := append(append([]string{"offerings"}, search...), "--endpoint-url", cs.URL, "--region", "us-east-1")
 	before := append([]string{"--endpoint-url", cs.URL, "--region=us-east-1", "offerings"}, search...)
-	c1, out1, e1 := runCLI(after...)
-	c2, out2, e2 := runCLI(before...)
+	c1, out1, e1 := cli.Run(after...)
+	c2, out2, e2 := cli.Run(before...)
 	var rows []map[string]any
 	if c1 != 0 || c2 != 0 || json.Unmarshal([]byte(out1), &rows) != nil || len(rows) == 0 || out1 != out2 {
 		t.Fatalf("after: exit %d %s\nbefore: exit %d %s\n%s\n%s", c1, e1, c2, e2, out1, out2)
 	}
 	// A bad global flag before the command is the command's usage error, before any call.
 	calls := cs.Calls.Load()
-	code, out, errs := runCLI(append([]string{"--endpoint-url", cs.URL, "--concurrency", "0", "offerings"}, search...)...)
+	code, out, errs := cli.Run(append([]string{"--endpoint-url", cs.URL, "--concurrency", "0", "offerings"}, search...)...)
 	if code != 2 || out != "" || !strings.HasPrefix(errs, "gpublock offerings: --concurrency 0: allowed 1 to 256") || cs.Calls.Load() != calls {
 		t.Errorf("bad global flag: exit %d, stdout %q\n%s", code, out, errs)
 	}
 	// With no command the flags are the TUI's, checked by it before anything starts.
-	if code, out, errs := runCLI("--endpoint-url", cs.URL, "--screen", "bogus"); code != 2 || out != "" || !strings.Contains(errs, `--screen "bogus": allowed search, blocks, advisor or report`) {
+	if code, out, errs := cli.Run("--endpoint-url", cs.URL, "--screen", "bogus"); code != 2 || out != "" || !strings.Contains(errs, `--screen "bogus": allowed search, blocks, advisor or report`) {
 		t.Errorf("--screen bogus: exit %d, stdout %q\n%s", code, out, errs)
 	}
 	// A TUI flag with a value that is also a command's name is the flag's value.
-	if code, _, errs := runCLI("--screen", "blocks", "--refresh", "1s"); code != 2 || !strings.Contains(errs, "--refresh 1s: allowed 5s or more") {
+	if code, _, errs := cli.Run("--screen", "blocks", "--refresh", "1s"); code != 2 || !strings.Contains(errs, "--refresh 1s: allowed 5s or more") {
 		t.Errorf("--screen blocks went to the blocks command: exit %d\n%s", code, errs)
 	}
 }
@@ -132,42 +132,42 @@ func TestGlobalFlagsBeforeOrAfterTheCommand(t *testing.T) {
 func TestRootUsageVersionCompletionAndManual(t *testing.T) {
 	helpEnv(t)
 	for _, args := range [][]string{{"bogus"}, {"--bogus-flag"}, {"--refresh", "soon"}, {"help", "bogus"}} {
-		code, out, errs := runCLI(args...)
+		code, out, errs := cli.Run(args...)
 		if code != 2 || out != "" || !strings.HasPrefix(errs, "gpublock: ") || !strings.Contains(errs, "Run 'gpublock --help'") || strings.Count(errs, "\n") != 2 {
 			t.Errorf("%v: exit %d, stdout %q\n%s", args, code, out, errs)
 		}
 	}
 	for _, args := range [][]string{{"--version"}, {"version"}} {
-		if code, out, _ := runCLI(args...); code != 0 || !strings.Contains(out, version) {
+		if code, out, _ := cli.Run(args...); code != 0 || !strings.Contains(out, version) {
 			t.Errorf("%v: exit %d %q", args, code, out)
 		}
 	}
 	for shell, want := range map[string]string{"bash": "__start_gpublock", "zsh": "#compdef gpublock", "fish": "complete -c gpublock"} {
-		if code, out, errs := runCLI("completion", shell); code != 0 || !strings.Contains(out, want) {
+		if code, out, errs := cli.Run("completion", shell); code != 0 || !strings.Contains(out, want) {
 			t.Errorf("completion %s: exit %d\n%s", shell, code, errs)
 		}
 	}
-	if code, out, errs := runCLI("completion", "tcsh"); code != 2 || out != "" || !strings.Contains(errs, `no completion for "tcsh"`) {
+	if code, out, errs := cli.Run("completion", "tcsh"); code != 2 || out != "" || !strings.Contains(errs, `no completion for "tcsh"`) {
 		t.Errorf("completion tcsh: exit %d, stdout %q\n%s", code, out, errs)
 	}
-	if code, out, errs := runCLI("man"); code != 0 || !strings.Contains(out, ".TH GPUBLOCK") || !strings.Contains(out, "offerings") {
+	if code, out, errs := cli.Run("man"); code != 0 || !strings.Contains(out, ".TH GPUBLOCK") || !strings.Contains(out, "offerings") {
 		t.Errorf("man: exit %d\n%.300s\n%s", code, out, errs)
 	}
 	// Completion offers the commands and, after a command, its own flags and the AWS ones.
-	_, out, _ := runCLI("__complete", "off")
+	_, out, _ := cli.Run("__complete", "off")
 	if !strings.Contains(out, "offerings") {
 		t.Errorf("complete off:\n%s", out)
 	}
-	_, out, _ = runCLI("__complete", "blocks", "--warn")
+	_, out, _ = cli.Run("__complete", "blocks", "--warn")
 	got := strings.Fields(out)
 	if !slices.Contains(got, "--warn-within") || !slices.Contains(got, "--warn-leads") || slices.Contains(got, "--type") {
 		t.Errorf("complete blocks --warn:\n%s", out)
 	}
-	_, out, _ = runCLI("__complete", "offerings", "--o")
+	_, out, _ = cli.Run("__complete", "offerings", "--o")
 	if got := strings.Fields(out); !slices.Contains(got, "--output") || slices.Contains(got, "--o,") {
 		t.Errorf("complete offerings --o:\n%s", out)
 	}
-	_, out, _ = runCLI("__complete", "blocks", "--endpoint")
+	_, out, _ = cli.Run("__complete", "blocks", "--endpoint")
 	if !strings.Contains(out, "--endpoint-url") {
 		t.Errorf("complete blocks --endpoint:\n%s", out)
 	}
@@ -190,7 +190,7 @@ func FuzzCommandLine(f *testing.F) {
 		if slices.Contains(args, "--") || slices.Contains(args, "sim") || slices.Contains(args, "init") {
 			return // past --, the flag is an argument; sim serves; config init writes a file
 		}
-		code, _, errs := runCLI(args...)
+		code, _, errs := cli.Run(args...)
 		if code != 0 && code != 2 {
 			t.Fatalf("%q: exit %d\n%s", line, code, errs)
 		}
@@ -218,7 +218,7 @@ func commandNames() []string {
 // The README promises that every command's -h lists its exit codes.
 func TestEveryCommandHelpListsExitStatus(t *testing.T) {
 	for _, name := range []string{"offerings", "blocks", "purchase", "launch", "extend", "report", "prices", "sim"} {
-		code, out, errs := runCLI(name, "-h")
+		code, out, errs := cli.Run(name, "-h")
 		if code != 0 || errs != "" || !strings.Contains(out, "Exit status: 0 ") || !strings.Contains(out, "2 bad usage") {
 			t.Errorf("%s -h: exit %d, stdout %q, stderr:\n%s", name, code, out, errs)
 		}
@@ -231,7 +231,7 @@ func TestTUIIsTheDefaultCommand(t *testing.T) {
 		t.Fatal("the root command runs nothing")
 	}
 	var out, errw bytes.Buffer
-	if code := runWith(context.Background(), cliFactory(&out, &errw), []string{"--bogus-flag"}); code != 2 || !strings.Contains(errw.String(), "bogus-flag") {
+	if code := cli.RunContext(context.Background(), &out, &errw, "--bogus-flag"); code != 2 || !strings.Contains(errw.String(), "bogus-flag") {
 		t.Errorf("gpublock --bogus-flag: exit %d, stderr %q; want the TUI's usage error", code, errw.String())
 	}
 }

@@ -79,20 +79,20 @@ func assertNoSecret(t *testing.T, what string, texts map[string]string, dirs ...
 
 func TestSecretsOfABrokenCredentialHelperNeverPrinted(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	asPerson(t, false, "")
-	off := pickOffering(t, cs.URL)
+	cli.AsPerson(t, false, "")
+	off := cli.PickOffering(t, cs.URL)
 	dir := helperProfile(t)
 	logDir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "fail"), nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	for _, args := range [][]string{
-		purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, "--yes", "--profile", "helper", "--log-file", filepath.Join(logDir, "calls.log")),
+		cmdtest.PurchaseArgs(cs.URL, off.CapacityBlockOfferingId, "--yes", "--profile", "helper", "--log-file", filepath.Join(logDir, "calls.log")),
 		{"offerings", "--endpoint-url", cs.URL, "--profile", "helper", "--region", "us-east-1", "--type", "p5.48xlarge", "--duration", "2d", "--log-file", filepath.Join(logDir, "calls.log")},
 		{"blocks", "--endpoint-url", cs.URL, "--profile", "helper", "--region", "us-east-1", "-o", "json"},
 		{"journal", "--endpoint-url", cs.URL, "--profile", "helper"},
 	} {
-		code, out, errs := runCLI(args...)
+		code, out, errs := cli.Run(args...)
 		if code == 0 && args[0] != "journal" {
 			t.Errorf("%s: exit 0 with broken credentials\n%s", args[0], errs)
 		}
@@ -102,7 +102,7 @@ func TestSecretsOfABrokenCredentialHelperNeverPrinted(t *testing.T) {
 		assertNoSecret(t, args[0], map[string]string{"stdout": out, "stderr": errs}, logDir)
 	}
 	staticCreds(t)
-	assertNothingBought(t, cs.URL)
+	cli.AssertNothingBought(t, cs.URL)
 }
 
 // The helper works for the search and the dry run and breaks just before the purchase is
@@ -110,8 +110,8 @@ func TestSecretsOfABrokenCredentialHelperNeverPrinted(t *testing.T) {
 // holds a secret.
 func TestCredentialHelperFailingAtThePurchaseIsNotSent(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	asPerson(t, false, "")
-	off := pickOffering(t, cs.URL)
+	cli.AsPerson(t, false, "")
+	off := cli.PickOffering(t, cs.URL)
 	dir := helperProfile(t)
 	var dryRuns atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -125,25 +125,25 @@ func TestCredentialHelperFailingAtThePurchaseIsNotSent(t *testing.T) {
 	}))
 	defer srv.Close()
 	logFile := filepath.Join(t.TempDir(), "calls.log")
-	code, out, errs := runCLI(purchaseArgsFor(srv.URL, off.CapacityBlockOfferingId, "--yes", "--profile", "helper", "--log-file", logFile)...)
+	code, out, errs := cli.Run(cmdtest.PurchaseArgs(srv.URL, off.CapacityBlockOfferingId, "--yes", "--profile", "helper", "--log-file", logFile)...)
 	if code != 1 || !strings.Contains(errs, "Not sent") || strings.Contains(errs, "UNKNOWN") {
 		t.Errorf("exit %d\n%s", code, errs)
 	}
-	lines := journalLines(t)
+	lines := cmdtest.JournalLines(t)
 	if len(lines) != 2 || lines[1].Outcome != "not-bought" || lines[1].Error == "" {
 		t.Errorf("journal %+v", lines)
 	}
 	assertNoSecret(t, "purchase", map[string]string{"stdout": out, "stderr": errs}, filepath.Dir(logFile))
 	staticCreds(t)
-	assertNothingBought(t, cs.URL)
+	cli.AssertNothingBought(t, cs.URL)
 }
 
 // An SSO profile without a signed-in session, and environment credentials whose session
 // token an answer repeats: the advice is given, the token never.
 func TestSSOAndEnvironmentCredentialsNeverPrinted(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	asPerson(t, false, "")
-	off := pickOffering(t, cs.URL)
+	cli.AsPerson(t, false, "")
+	off := cli.PickOffering(t, cs.URL)
 
 	cfg := "[profile sso]\nsso_session = corp\nsso_account_id = 123456789012\nsso_role_name = ML\nregion = us-east-1\n" +
 		"[sso-session corp]\nsso_start_url = https://corp.awsapps.com/start\nsso_region = us-east-1\n"
@@ -160,7 +160,7 @@ func TestSSOAndEnvironmentCredentialsNeverPrinted(t *testing.T) {
 		[]byte(`{"accessToken":"ssoTokenLEAK0123456789","expiresAt":"2000-01-01T00:00:00Z","region":"us-east-1","startUrl":"https://corp.awsapps.com/start"}`), 0o600)
 	t.Setenv("AWS_ACCESS_KEY_ID", "")
 	t.Setenv("AWS_SECRET_ACCESS_KEY", "")
-	code, out, errs := runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, "--yes", "--profile", "sso")...)
+	code, out, errs := cli.Run(cmdtest.PurchaseArgs(cs.URL, off.CapacityBlockOfferingId, "--yes", "--profile", "sso")...)
 	if code != 1 || !strings.Contains(errs, "aws sso login") {
 		t.Errorf("sso: exit %d\n%s", code, errs)
 	}
@@ -185,11 +185,11 @@ func TestSSOAndEnvironmentCredentialsNeverPrinted(t *testing.T) {
 		cs.Emulator.ServeHTTP(w, r)
 	}))
 	defer srv.Close()
-	code, out, errs = runCLI(purchaseArgsFor(srv.URL, off.CapacityBlockOfferingId, "--yes")...)
+	code, out, errs = cli.Run(cmdtest.PurchaseArgs(srv.URL, off.CapacityBlockOfferingId, "--yes")...)
 	if code != 1 || !strings.Contains(errs, "AuthFailure") {
 		t.Errorf("env: exit %d\n%s", code, errs)
 	}
 	assertNoSecret(t, "env", map[string]string{"stdout": out, "stderr": errs})
 	staticCreds(t)
-	assertNothingBought(t, cs.URL)
+	cli.AssertNothingBought(t, cs.URL)
 }

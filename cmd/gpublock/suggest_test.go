@@ -16,7 +16,7 @@ import (
 func TestMistypedCommandSuggests(t *testing.T) {
 	try := func(args ...string) (int, string) {
 		var out, errw bytes.Buffer
-		code := runWith(context.Background(), cliFactory(&out, &errw), args)
+		code := cli.RunContext(context.Background(), &out, &errw, args...)
 		if out.Len() != 0 {
 			t.Errorf("%v: wrote %q to stdout", args, out.String())
 		}

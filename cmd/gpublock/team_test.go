@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,6 +21,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 )
 
 // teamBucket makes the bucket of a team's store in the emulator's S3, through the SDK.
@@ -62,6 +64,16 @@ func killedAt(t *testing.T, env []string, d time.Duration, args ...string) {
 	_ = cmd.Wait()
 }
 
+// runAs is a CLI whose every run is run: the binary, as one machine runs it.
+func runAs(run func(args ...string) (int, string, string)) *cmdtest.CLI {
+	return &cmdtest.CLI{Exec: func(_ context.Context, f *cmdutil.Factory, args []string) int {
+		code, out, errs := run(args...)
+		io.WriteString(f.IOStreams.Out, out)
+		io.WriteString(f.IOStreams.ErrOut, errs)
+		return code
+	}}
+}
+
 // Two machines (two HOMEs) share one S3 prefix on the emulator. A launch attached on one is
 // the other's to see, and when its block starts, their watchers and terminal UIs, run at
 // once and killed with SIGKILL at every moment of a round, start it once and notify it once.
@@ -75,10 +87,10 @@ func TestTeamStoreInS3OneLaunchOneNotification(t *testing.T) {
 	}
 	homes := [][]string{machine(), machine()}
 	state := []string{"--state", "s3://team/gpublock"}
-	run := func(i int) cmdtest.Run {
+	run := func(i int) func(args ...string) (int, string, string) {
 		return func(args ...string) (int, string, string) { return e2eRun(t, homes[i], append(args, state...)...) }
 	}
-	b := cmdtest.BoughtBlock(t, run(0), &cmdtest.Sim{URL: sim.url})
+	b := runAs(run(0)).BoughtBlock(t, &cmdtest.Sim{URL: sim.url})
 	if code, _, errs := run(0)(cmdtest.LaunchArgs(sim.url, b.CapacityReservationId, "--at-start", "--count", "2", "--yes")...); code != 0 {
 		t.Fatalf("attach on machine 1: exit %d\n%s", code, errs)
 	}
@@ -189,10 +201,10 @@ func TestTeamStoreInS3OneExtensionOneNotification(t *testing.T) {
 	}
 	homes := [][]string{machine(), machine()}
 	state := []string{"--state", "s3://team/gpublock"}
-	run := func(i int) cmdtest.Run {
+	run := func(i int) func(args ...string) (int, string, string) {
 		return func(args ...string) (int, string, string) { return e2eRun(t, homes[i], append(args, state...)...) }
 	}
-	b := cmdtest.BoughtBlock(t, run(0), &cmdtest.Sim{URL: sim.url})
+	b := runAs(run(0)).BoughtBlock(t, &cmdtest.Sim{URL: sim.url})
 	sim.setClock(t, cmdtest.MustTime(t, b.StartDate).Add(time.Hour))
 	// A block that runs an instance is extended by the policy; its 2 days are within the
 	// 3-day lead at once.

@@ -134,3 +134,38 @@ func AwaitBlock(t testing.TB, b source.Backend, id string) model.Block {
 	t.Fatalf("block %s not listed", id)
 	return model.Block{}
 }
+
+// BuyFirstBlock buys, through the adapter, the first two-day p5.48xlarge offering of
+// us-east-1 in the two weeks after now, as the search lists it: the offering and the
+// reservation.
+func BuyFirstBlock(t testing.TB, c *awsapi.Client, now time.Time) (model.Offering, model.Block) {
+	t.Helper()
+	ctx := context.Background()
+	q := model.Query{InstanceTypes: []string{"p5.48xlarge"}, Count: 1, Durations: model.DurationRange{MinDays: 2, MaxDays: 2},
+		Start: now, End: now.Add(14 * 24 * time.Hour), Regions: []string{"us-east-1"}}
+	var offs []model.Offering
+	for ev := range capacityblocks.New(c).Search(ctx, q) {
+		offs = append(offs, ev.Offerings...)
+	}
+	if len(offs) == 0 {
+		t.Fatal("no offering to buy")
+	}
+	o := offs[0]
+	res, err := capacityblocks.New(c).Purchase(ctx, o, "", nil)
+	if err != nil || res.Block.ReservationID == "" {
+		t.Fatalf("buying %s: %+v, %v", o.ID, res, err)
+	}
+	return o, res.Block
+}
+
+// BlockNow is the reservation id as the adapter lists it now in us-east-1.
+func BlockNow(t testing.TB, c *awsapi.Client, id string) model.Block {
+	t.Helper()
+	for _, b := range Reservations(t, c, "us-east-1") {
+		if b.ReservationID == id {
+			return b
+		}
+	}
+	t.Fatalf("reservation %s is not listed", id)
+	return model.Block{}
+}

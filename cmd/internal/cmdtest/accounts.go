@@ -61,9 +61,9 @@ func WriteConfig(t *testing.T, body string) string {
 
 // BuyAs buys a block of 2 with the profile alone, as a person would in that account (the
 // command line run must have offerings and purchase).
-func BuyAs(t *testing.T, run Run, profile string) printers.OfferingJSON {
+func (c *CLI) BuyAs(t *testing.T, profile string) printers.OfferingJSON {
 	t.Helper()
-	code, out, errs := run(append([]string{"offerings", "--profile", profile, "-o", "json"}, PurchaseSearch...)...)
+	code, out, errs := c.Run(append([]string{"offerings", "--profile", profile, "-o", "json"}, PurchaseSearch...)...)
 	var rows []printers.OfferingJSON
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) == 0 {
 		t.Fatalf("offerings --profile %s: exit %d, stderr %q\n%s", profile, code, errs, out)
@@ -76,7 +76,7 @@ func BuyAs(t *testing.T, run Run, profile string) printers.OfferingJSON {
 		}
 	}
 	args := append([]string{"purchase", o.CapacityBlockOfferingId, "--profile", profile}, PurchaseSearch...)
-	if code, _, errs := run(append(args, "--yes")...); code != 0 {
+	if code, _, errs := c.Run(append(args, "--yes")...); code != 0 {
 		t.Fatalf("purchase --profile %s: exit %d\n%s", profile, code, errs)
 	}
 	return o

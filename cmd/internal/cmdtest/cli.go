@@ -13,14 +13,20 @@ import (
 )
 
 // CLI runs one command as the program does, with a Factory over buffers that a test may
-// change first (Tweak).
+// change first (Tweak). Its methods are what the commands' tests share: a run, and the
+// flows built of runs (buy, list, activate).
 type CLI struct {
 	// New is the command, NewCmdX(f, nil).
 	New func(f *cmdutil.Factory) *cobra.Command
 	// Also are the other commands its tests run: to find what it acts on, or to see what
 	// it did.
-	Also   func(f *cmdutil.Factory) []*cobra.Command
-	tweaks []func(*cmdutil.Factory)
+	Also func(f *cmdutil.Factory) []*cobra.Command
+	// Exec, when set, runs the whole command line instead of New and Also under a test
+	// root: the program's own root, or a command that is a root itself (the TUI).
+	Exec func(ctx context.Context, f *cmdutil.Factory, args []string) int
+	// Version is the Factory's version; "test" when empty.
+	Version string
+	tweaks  []func(*cmdutil.Factory)
 }
 
 // Tweak changes the Factory of every run until the test ends.
@@ -41,7 +47,11 @@ func (c *CLI) AsPerson(t *testing.T, terminal bool, input string) {
 
 // Factory is the program's Factory over stdout and stderr, tweaked.
 func (c *CLI) Factory(stdout, stderr io.Writer) *cmdutil.Factory {
-	f := cmdutil.New("test", cmdutil.System(stdout, stderr))
+	version := c.Version
+	if version == "" {
+		version = "test"
+	}
+	f := cmdutil.New(version, cmdutil.System(stdout, stderr))
 	for _, tweak := range c.tweaks {
 		tweak(f)
 	}
@@ -51,14 +61,22 @@ func (c *CLI) Factory(stdout, stderr io.Writer) *cmdutil.Factory {
 // Run runs args, the command's name first, and returns the exit status and what the
 // command wrote.
 func (c *CLI) Run(args ...string) (int, string, string) {
+	return c.RunIn(context.Background(), args...)
+}
+
+// RunIn is Run until ctx ends (a watch).
+func (c *CLI) RunIn(ctx context.Context, args ...string) (int, string, string) {
 	var out, errb bytes.Buffer
-	code := c.RunContext(context.Background(), &out, &errb, args...)
+	code := c.RunContext(ctx, &out, &errb, args...)
 	return code, out.String(), errb.String()
 }
 
 // RunContext runs args, the command's name first, until ctx ends.
 func (c *CLI) RunContext(ctx context.Context, stdout, stderr io.Writer, args ...string) int {
 	f := c.Factory(stdout, stderr)
+	if c.Exec != nil {
+		return c.Exec(ctx, f, args)
+	}
 	cmds := []*cobra.Command{c.New(f)}
 	if c.Also != nil {
 		cmds = append(cmds, c.Also(f)...)
@@ -94,4 +112,26 @@ func ExecRoot(ctx context.Context, f *cmdutil.Factory, root *cobra.Command, args
 		cmdutil.PrintError(f.IOStreams.ErrOut, c, err)
 	}
 	return cmdutil.ExitCode(err)
+}
+
+// NewCLI is the CLI of the command cmd, with also the other commands its tests run; each is
+// a command's constructor as the program has it (NewCmdX), run without a stand-in for its
+// run.
+func NewCLI[O any](cmd func(*cmdutil.Factory, func(*O) error) *cobra.Command, also ...func(*cmdutil.Factory) *cobra.Command) *CLI {
+	return &CLI{
+		New: func(f *cmdutil.Factory) *cobra.Command { return cmd(f, nil) },
+		Also: func(f *cmdutil.Factory) []*cobra.Command {
+			cmds := make([]*cobra.Command, len(also))
+			for i, mk := range also {
+				cmds[i] = mk(f)
+			}
+			return cmds
+		},
+	}
+}
+
+// Cmd is a command's constructor (NewCmdX) run without a stand-in for its run, for NewCLI's
+// also.
+func Cmd[O any](cmd func(*cmdutil.Factory, func(*O) error) *cobra.Command) func(*cmdutil.Factory) *cobra.Command {
+	return func(f *cmdutil.Factory) *cobra.Command { return cmd(f, nil) }
 }

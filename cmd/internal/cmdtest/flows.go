@@ -13,20 +13,16 @@ import (
 	"github.com/gpublock/gpublock/cmd/internal/printers"
 )
 
-// Run runs the program's commands (args, a command's name first) and returns the exit
-// status and what they wrote.
-type Run func(args ...string) (int, string, string)
-
 // PurchaseSearch is the search a person ran before buying; purchase is given the same flags.
 var PurchaseSearch = []string{"--region", "us-east-1", "--type", "p5.48xlarge", "--count", "2", "--duration", "2d",
 	"--from", "2026-12-01T08:00:00Z", "--to", "2026-12-15"}
 
 // PickOffering runs that search with `gpublock offerings -o json` and returns the first
 // offering that starts on an 11:30 UTC boundary, so that it is still scheduled for a while.
-func PickOffering(t *testing.T, run Run, url string) printers.OfferingJSON {
+func (c *CLI) PickOffering(t *testing.T, url string) printers.OfferingJSON {
 	t.Helper()
 	args := append([]string{"offerings", "--endpoint-url", url, "-o", "json"}, PurchaseSearch...)
-	code, out, errs := run(args...)
+	code, out, errs := c.Run(args...)
 	var rows []printers.OfferingJSON
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
 		t.Fatalf("offerings: exit %d, stderr %q\n%s", code, errs, out)
@@ -47,9 +43,9 @@ func PurchaseArgs(url, id string, extra ...string) []string {
 }
 
 // Reservations lists the account's blocks in us-east-1 with `gpublock blocks -o json`.
-func Reservations(t *testing.T, run Run, url string) []printers.BlockJSON {
+func (c *CLI) Reservations(t *testing.T, url string) []printers.BlockJSON {
 	t.Helper()
-	code, out, errs := run("blocks", "--endpoint-url", url, "--region", "us-east-1", "-o", "json")
+	code, out, errs := c.Run("blocks", "--endpoint-url", url, "--region", "us-east-1", "-o", "json")
 	var rows []printers.BlockJSON
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
 		t.Fatalf("blocks: exit %d, stderr %q\n%s", code, errs, out)
@@ -58,9 +54,9 @@ func Reservations(t *testing.T, run Run, url string) []printers.BlockJSON {
 }
 
 // AssertNothingBought fails the test when the account has any block in us-east-1.
-func AssertNothingBought(t *testing.T, run Run, url string) {
+func (c *CLI) AssertNothingBought(t *testing.T, url string) {
 	t.Helper()
-	if rows := Reservations(t, run, url); len(rows) != 0 {
+	if rows := c.Reservations(t, url); len(rows) != 0 {
 		t.Fatalf("%d reservations exist, want none: %+v", len(rows), rows)
 	}
 }
@@ -126,13 +122,13 @@ func JournalLines(t *testing.T) []source.JournalEntry {
 }
 
 // BoughtBlock buys a block of 2 with `gpublock purchase --yes` and returns it as listed.
-func BoughtBlock(t *testing.T, run Run, cs *Sim) printers.BlockJSON {
+func (c *CLI) BoughtBlock(t *testing.T, cs *Sim) printers.BlockJSON {
 	t.Helper()
-	off := PickOffering(t, run, cs.URL)
-	if code, _, errs := run(PurchaseArgs(cs.URL, off.CapacityBlockOfferingId, "--yes")...); code != 0 {
+	off := c.PickOffering(t, cs.URL)
+	if code, _, errs := c.Run(PurchaseArgs(cs.URL, off.CapacityBlockOfferingId, "--yes")...); code != 0 {
 		t.Fatalf("purchase: exit %d\n%s", code, errs)
 	}
-	rows := Reservations(t, run, cs.URL)
+	rows := c.Reservations(t, cs.URL)
 	if len(rows) != 1 || rows[0].TotalInstanceCount != 2 {
 		t.Fatalf("after the purchase: %+v", rows)
 	}
@@ -140,18 +136,18 @@ func BoughtBlock(t *testing.T, run Run, cs *Sim) printers.BlockJSON {
 }
 
 // Activate moves the emulator's clock an hour past the block's start.
-func Activate(t *testing.T, run Run, cs *Sim, b printers.BlockJSON) {
+func (c *CLI) Activate(t *testing.T, cs *Sim, b printers.BlockJSON) {
 	t.Helper()
 	cs.Emulator.SetTime(MustTime(t, b.StartDate).Add(time.Hour))
-	if rows := Reservations(t, run, cs.URL); len(rows) != 1 || rows[0].State != "active" || rows[0].AvailableInstanceCount != 2 {
+	if rows := c.Reservations(t, cs.URL); len(rows) != 1 || rows[0].State != "active" || rows[0].AvailableInstanceCount != 2 {
 		t.Fatalf("after moving the clock: %+v", rows)
 	}
 }
 
 // ListedBlock is the one block of the account as `gpublock blocks -o json` lists it.
-func ListedBlock(t *testing.T, run Run, url string) printers.BlockJSON {
+func (c *CLI) ListedBlock(t *testing.T, url string) printers.BlockJSON {
 	t.Helper()
-	rows := Reservations(t, run, url)
+	rows := c.Reservations(t, url)
 	if len(rows) != 1 {
 		t.Fatalf("%d blocks, want 1: %+v", len(rows), rows)
 	}
@@ -169,10 +165,10 @@ var SegmentedSearch = []string{"--region", "us-east-1", "--type", "p5.48xlarge",
 
 // PickSegmented runs SegmentedSearch with `gpublock offerings -o json` and returns its first
 // offering made of segments; the test is skipped when the emulator offers none.
-func PickSegmented(t *testing.T, run Run, url string) printers.OfferingJSON {
+func (c *CLI) PickSegmented(t *testing.T, url string) printers.OfferingJSON {
 	t.Helper()
 	args := append([]string{"offerings", "--endpoint-url", url, "-o", "json"}, SegmentedSearch...)
-	code, out, errs := run(args...)
+	code, out, errs := c.Run(args...)
 	var rows []printers.OfferingJSON
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
 		t.Fatalf("offerings: exit %d, stderr %q\n%s", code, errs, out)
@@ -188,14 +184,14 @@ func PickSegmented(t *testing.T, run Run, url string) printers.OfferingJSON {
 
 // BoughtGroup buys a segmented offering with `gpublock purchase --yes` and returns the
 // offering and the reservations it made, as `gpublock blocks -o json` lists them.
-func BoughtGroup(t *testing.T, run Run, cs *Sim) (printers.OfferingJSON, []printers.BlockJSON) {
+func (c *CLI) BoughtGroup(t *testing.T, cs *Sim) (printers.OfferingJSON, []printers.BlockJSON) {
 	t.Helper()
-	off := PickSegmented(t, run, cs.URL)
+	off := c.PickSegmented(t, cs.URL)
 	args := append([]string{"purchase", off.CapacityBlockOfferingId, "--endpoint-url", cs.URL}, SegmentedSearch...)
-	if code, _, errs := run(append(args, "--yes")...); code != 0 {
+	if code, _, errs := c.Run(append(args, "--yes")...); code != 0 {
 		t.Fatalf("purchase: exit %d\n%s", code, errs)
 	}
-	rows := Reservations(t, run, cs.URL)
+	rows := c.Reservations(t, cs.URL)
 	if len(rows) != len(off.CapacityBlockOfferingSegments) {
 		t.Fatalf("%d reservations after buying %d segments: %+v", len(rows), len(off.CapacityBlockOfferingSegments), rows)
 	}

@@ -1,6 +1,7 @@
 package cmdtest
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -34,4 +35,23 @@ func StartPlanSim(t *testing.T, tweak ...func(*ec2sim.Options)) *Sim {
 	return StartSim(t, append([]func(*ec2sim.Options){func(o *ec2sim.Options) {
 		o.Protocols = []ec2sim.Protocol{sagemakersim.Protocol()}
 	}}, tweak...)...)
+}
+
+// LineWith is the first line of text that holds every part, in order, or "".
+func LineWith(text string, parts ...string) string {
+	for _, l := range strings.Split(text, "\n") {
+		rest, ok := l, true
+		for _, p := range parts {
+			i := strings.Index(rest, p)
+			if i < 0 {
+				ok = false
+				break
+			}
+			rest = rest[i+len(p):]
+		}
+		if ok {
+			return l
+		}
+	}
+	return ""
 }

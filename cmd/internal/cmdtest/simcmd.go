@@ -7,10 +7,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/spf13/cobra"
-
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 )
 
 // Buffer lets a test read what a serving goroutine writes.
@@ -31,10 +27,10 @@ func (l *Buffer) String() string {
 	return l.b.String()
 }
 
-// StartSimCommand runs `gpublock sim` (newSim's command) with args on a free port until
-// the test ends, and returns its URL as the command prints it, its stdout, and a wait for
-// its exit status after cancel.
-func StartSimCommand(t *testing.T, newSim func(*cmdutil.Factory) *cobra.Command, args ...string) (base string, out *Buffer, cancel context.CancelFunc, wait func() int) {
+// ServeSim runs `gpublock sim --addr 127.0.0.1:0 args...` through the CLI's commands (one
+// of them must be sim) until the test ends, and returns its URL as the command prints it,
+// its stdout, and a wait for its exit status after cancel.
+func (c *CLI) ServeSim(t *testing.T, args ...string) (base string, out *Buffer, cancel context.CancelFunc, wait func() int) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
@@ -42,8 +38,7 @@ func StartSimCommand(t *testing.T, newSim func(*cmdutil.Factory) *cobra.Command,
 	var errb Buffer
 	done := make(chan int, 1)
 	go func() {
-		f := cmdutil.New("test", cmdutil.System(out, &errb))
-		done <- Exec(ctx, f, newSim(f), append([]string{"sim", "--addr", "127.0.0.1:0"}, args...)...)
+		done <- c.RunContext(ctx, out, &errb, append([]string{"sim", "--addr", "127.0.0.1:0"}, args...)...)
 	}()
 	urlRE := regexp.MustCompile(`AWS_ENDPOINT_URL_EC2=(http://127\.0\.0\.1:\d+)`)
 	for deadline := time.Now().Add(10 * time.Second); base == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {

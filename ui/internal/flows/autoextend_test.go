@@ -121,7 +121,7 @@ func (s dueSpy) AutoExtendDue(ctx context.Context, p model.AutoExtendPolicy, blo
 }
 
 // policyAsked waits for the policy's extend dialog on id.
-func policyAsked(s *uitest.Screen, id string) string {
+func policyAsked(s *screen, id string) string {
 	s.T.Helper()
 	return s.WaitFor("the policy's extend dialog on "+id, func(text string) bool {
 		return strings.Contains(text, "Extend "+id) && strings.Contains(text, "The auto-extension policy asks")
@@ -129,7 +129,7 @@ func policyAsked(s *uitest.Screen, id string) string {
 }
 
 // listedAt lists the blocks again with the emulator's clock at at.
-func listedAt(s *uitest.Screen, sim *ec2sim.Server, at time.Time) string {
+func listedAt(s *screen, sim *ec2sim.Server, at time.Time) string {
 	s.T.Helper()
 	sim.SetTime(at)
 	s.Press("r")

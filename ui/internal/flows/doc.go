@@ -1,5 +1,6 @@
-// Package flows holds the tests that drive the whole program by its keys against the
-// emulator, through ui.New alone, as a person at a terminal would: whole-app scenarios, a
-// test package of their own (as lazygit keeps its integration suite), so that they build and
-// run beside the root's and the screens' own tests. It has no code of its own.
+// Package flows holds the tests that drive the whole program as a person at a terminal
+// would: through ui.New, its keys and the messages the program gets, against the emulator
+// or synthetic results, read off the view and ui.Model.Inspect. Whole-app scenarios, a test
+// package of their own (as lazygit keeps its integration suite) with their goldens, so that
+// they build and run beside the root's and the screens' own tests. It has no code of its own.
 package flows

@@ -15,7 +15,7 @@ import (
 
 // extendOnScreen opens the blocks screen on an active block (short polls), extends it by
 // two days and returns when the dialog says the extension is bought, its payment pending.
-func extendOnScreen(t *testing.T, payFail bool) (s *uitest.Screen, b source.Backend, sim *ec2sim.Server, o model.Offering, bought model.Block) {
+func extendOnScreen(t *testing.T, payFail bool) (s *screen, b source.Backend, sim *ec2sim.Server, o model.Offering, bought model.Block) {
 	t.Helper()
 	b, sim = emulatorBackend(t, ec2sim.Faults{})
 	_, o, bought = sourcestest.BuyBlock(t, b, testNow.Add(24*time.Hour))

@@ -1,26 +1,39 @@
 package flows
 
 import (
+	"regexp"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/aws/sources/sourcestest"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui"
+	"github.com/gpublock/gpublock/ui/components/searchform"
+	uidialog "github.com/gpublock/gpublock/ui/dialog"
 	"github.com/gpublock/gpublock/ui/dialog/spend"
 	"github.com/gpublock/gpublock/ui/internal/uitest"
+	uiscreen "github.com/gpublock/gpublock/ui/screen"
+	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
+	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
 )
 
-// The tests' clock: the UI's Now and the emulator's start.
+// The tests' clock: the UI's Now and the emulator's start (uitest's), with the emulator's
+// clock slowed to a crawl so that a test's seconds do not move the market.
 var (
 	testNow = uitest.Now
 	testLoc = uitest.Loc
 )
 
 // emulatorBackend is the emulator of the UI's tests (seed 7, at testNow) through the real
-// adapters and SDK, as the root's tests have it.
+// adapters and SDK.
 func emulatorBackend(t testing.TB, faults ec2sim.Faults) (source.Backend, *ec2sim.Server) {
 	t.Helper()
 	return sourcestest.Backend(t, ec2sim.Options{Seed: 7, Start: testNow, Faults: faults})
@@ -43,14 +56,284 @@ func actionTestOptions(b source.Backend) ui.Options {
 	return o
 }
 
+// screen is uitest's harness on the program.
+type screen = uitest.Screen
+
 // newScreen runs the program in a terminal of w×h.
-func newScreen(t testing.TB, m ui.Model, w, h int) *uitest.Screen {
+func newScreen(t testing.TB, m ui.Model, w, h int) *screen {
 	t.Helper()
 	return uitest.NewScreen(t, m, w, h)
 }
 
-// final quits the program and returns its last model.
-func final(s *uitest.Screen) ui.Model {
+// final quits the program and returns its last model, with Raw holding all it wrote.
+func final(s *screen) ui.Model {
 	s.T.Helper()
 	return s.Final().(ui.Model)
+}
+
+func keyMsg(k string) tea.KeyPressMsg { return uitest.Key(k) }
+
+// altKey is alt and a key: alt+2 switches screens even from a text field.
+func altKey(r rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: r, Mod: tea.ModAlt} }
+
+// The dialogs' and screens' types and names, by the names the tests use.
+type (
+	dialog          = uidialog.Dialog
+	rootMsg         = uidialog.RootMsg
+	blockPolledMsg  = uidialog.BlockPolledMsg
+	blocksMsg       = blockscreen.ListedMsg
+	searchEventsMsg = searchscreen.EventsMsg
+	watchTickMsg    = searchscreen.WatchTickMsg
+)
+
+const (
+	paneForm    = searchscreen.PaneForm
+	paneResults = searchscreen.PaneResults
+	paneDetail  = searchscreen.PaneDetail
+)
+
+// The emulator's and the harness's shared helpers (sourcestest, uitest), by the names the
+// tests use.
+var foundRE = uitest.FoundRE
+
+func clientOf(t testing.TB, b source.Backend) *awsapi.Client {
+	t.Helper()
+	return sourcestest.ClientOf(t, b)
+}
+
+func reservations(t testing.TB, c *awsapi.Client, regions ...string) []model.Block {
+	t.Helper()
+	return sourcestest.Reservations(t, c, regions...)
+}
+
+func buyBlock(t *testing.T, b source.Backend, from time.Time) (*awsapi.Client, model.Offering, model.Block) {
+	t.Helper()
+	return sourcestest.BuyBlock(t, b, from)
+}
+
+func awaitBlock(t *testing.T, b source.Backend, id string) model.Block {
+	t.Helper()
+	return sourcestest.AwaitBlock(t, b, id)
+}
+
+// blockNow is the reservation as the adapter lists it now.
+func blockNow(t *testing.T, c *awsapi.Client, id string) model.Block {
+	t.Helper()
+	return sourcestest.BlockNow(t, c, id)
+}
+
+func foundCount(t *testing.T, s *screen) int { t.Helper(); return s.FoundCount() }
+func searchAndOpen(t *testing.T, s *screen)  { t.Helper(); s.SearchAndOpen() }
+func waitLengths(s *screen) string           { s.T.Helper(); return s.WaitLengths() }
+func mustContain(t *testing.T, text string, subs ...string) {
+	t.Helper()
+	uitest.MustContain(t, text, subs...)
+}
+
+func rowOf(text, id string) string   { return uitest.RowOf(text, id) }
+func dialogBox(screen string) string { return uitest.DialogBox(screen) }
+
+func update(m ui.Model, msgs ...tea.Msg) ui.Model {
+	for _, msg := range msgs {
+		mm, _ := m.Update(msg)
+		m = mm.(ui.Model)
+	}
+	return m
+}
+
+// updateOpen is update, and the dialog the last message asks for opened, as the program
+// would open it from the message the screen sends.
+func updateOpen(m ui.Model, msgs ...tea.Msg) ui.Model {
+	m = update(m, msgs[:len(msgs)-1]...)
+	mm, cmd := m.Update(msgs[len(msgs)-1])
+	m = mm.(ui.Model)
+	if cmd != nil {
+		if open := cmd(); uiscreen.IsOpen(open) {
+			m = update(m, open)
+		}
+	}
+	return m
+}
+
+// startedSearch starts the form's search as enter does (a second time when the first only
+// closed the type filter), without asking the backend, and returns the id the search's
+// messages carry: the test delivers the events, with that id.
+func startedSearch(m ui.Model) (ui.Model, int) {
+	before := m.Inspect().Search.SearchID()
+	m, id := m.StartedSearch(func(s searchscreen.Model) (searchscreen.Model, tea.Cmd) {
+		s, cmd := s.Update(keyMsg("enter"))
+		if s.SearchID() == before {
+			s, cmd = s.Update(keyMsg("enter"))
+		}
+		return s, cmd
+	})
+	if id == before {
+		panic("no search was started")
+	}
+	return m, id
+}
+
+// startedSearchBy gives msg to the root, as startedSearch presses enter, for a search the
+// root starts on a message (a watch's tick).
+func startedSearchBy(m ui.Model, msg tea.Msg) (ui.Model, int) {
+	before := m.Inspect().Search.SearchID()
+	if m = update(m, msg); m.Inspect().Search.SearchID() == before {
+		panic("no search was started")
+	}
+	return m, m.Inspect().Search.SearchID()
+}
+
+// withResults returns m after the form's search delivered offs, without any backend: the
+// search's messages are given to Update as the stream would.
+func withResults(m ui.Model, offs []model.Offering) ui.Model {
+	m, id := startedSearch(m)
+	st := model.RegionStatus{Region: "us-east-1", State: model.RegionOK, Offerings: len(offs)}
+	var events []source.SearchEvent
+	for i := 0; i < len(offs); i += 6 {
+		events = append(events, source.SearchEvent{Region: "us-east-1", Offerings: offs[i:min(i+6, len(offs))], CallsDone: 1, CallsTotal: 1})
+	}
+	events = append(events, source.SearchEvent{Region: "us-east-1", Status: &st, CallsDone: 1, CallsTotal: 1})
+	mm, _ := m.Update(searchEventsMsg{ID: id, Events: events, Closed: true})
+	return mm.(ui.Model)
+}
+
+// focusedPane is the search pane the view marks as focused: without colour, the one
+// drawn with a heavy border. -1 when none is.
+func focusedPane(m ui.Model) searchscreen.Pane {
+	for _, l := range strings.Split(ansi.Strip(m.View().Content), "\n") {
+		_, title, ok := strings.Cut(l, "┏━ ")
+		switch {
+		case !ok:
+		case strings.HasPrefix(title, "Search"):
+			return paneForm
+		case strings.HasPrefix(title, "Offerings"):
+			return paneResults
+		case strings.HasPrefix(title, "Detail"), strings.HasPrefix(title, "Chart"):
+			return paneDetail
+		}
+	}
+	return -1
+}
+
+// formLabels are the search form's field labels, by field.
+var formLabels = map[searchform.Field]string{
+	searchform.Source: "Source", searchform.Types: "Types", searchform.Count: "Count", searchform.Start: "Start",
+	searchform.End: "End", searchform.Duration: "Duration", searchform.Regions: "Regions",
+}
+
+// The view's readers (uitest's), on the root's view.
+func fieldErrors(m ui.Model) map[searchform.Field]string {
+	return uitest.FieldErrors(m.View().Content, formLabels)
+}
+func searched(m ui.Model) bool     { return uitest.Searched(m.View().Content) }
+func foundOnScreen(m ui.Model) int { return uitest.FoundOnScreen(m.View().Content) }
+func detailTop(m ui.Model) int     { return uitest.DetailTop(m.View().Content) }
+func lastLine(m ui.Model) string   { return uitest.LastLine(m.View().Content) }
+func statusOf(m ui.Model) string   { return uitest.StatusLine(m.View().Content) }
+func focusedField(m ui.Model) searchform.Field {
+	return uitest.FocusedField(m.View().Content, formLabels, -1)
+}
+
+// probeAnswer is one line of the largest-count probe as the view shows it.
+type probeAnswer struct {
+	region, typ string
+	count       int    // 0: none at any count
+	err         string // what is shown in place of a count
+}
+
+var probeRE = regexp.MustCompile(`[│┃] ([a-z]{2}(?:-[a-z]+)+-\d+) +(\S+) +(.*?) *[│┃]`)
+
+// probeOnScreen is the probe's answers under "Largest count with any offering:".
+func probeOnScreen(m ui.Model) []probeAnswer {
+	var out []probeAnswer
+	lines := strings.Split(ansi.Strip(m.View().Content), "\n")
+	for i, l := range lines {
+		if !strings.Contains(l, "Largest count with any offering:") {
+			continue
+		}
+		for _, l := range lines[i+1:] {
+			// The results pane is the rightmost: its part of the line is the last match.
+			all := probeRE.FindAllStringSubmatch(l, -1)
+			if all == nil {
+				break
+			}
+			got := all[len(all)-1]
+			a := probeAnswer{region: got[1], typ: got[2]}
+			switch n, err := strconv.Atoi(got[3]); {
+			case got[3] == "none at any count":
+			case err == nil:
+				a.count = n
+			default:
+				a.err = got[3]
+			}
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// regionLine is one region of the Regions box: its state word and the message under it.
+type regionLine struct{ state, message string }
+
+var regionLineRE = regexp.MustCompile(`^([a-z]{2}(?:-[a-z]+)+-\d+) +(?:\S+ )?(searching|ok|empty|throttled|error|cancelled)\b`)
+
+// regionsOnScreen reads every region of the latest search from the Regions box, the view
+// drawn tall enough that the box cuts none, in the order the search ran them.
+func regionsOnScreen(t *testing.T, m ui.Model) (order []string, lines map[string]regionLine) {
+	t.Helper()
+	m = update(m, tea.WindowSizeMsg{Width: 200, Height: 200})
+	view := strings.Split(ansi.Strip(m.View().Content), "\n")
+	lines = map[string]regionLine{}
+	in, last := false, ""
+	for _, l := range view {
+		if strings.Contains(l, "╭─ Regions ─") {
+			in = true
+			continue
+		}
+		if !in {
+			continue
+		}
+		if strings.HasPrefix(l, "╰") {
+			break
+		}
+		// The box is the leftmost pane: its text lies between the first two borders.
+		cell, _, _ := strings.Cut(strings.TrimPrefix(l, "│"), "│")
+		if got := regionLineRE.FindStringSubmatch(cell); got != nil {
+			last = got[1]
+			order = append(order, last)
+			lines[last] = regionLine{state: got[2]}
+		} else if msg := strings.TrimSpace(cell); last != "" && strings.HasPrefix(cell, "  ") && msg != "" {
+			rl := lines[last]
+			rl.message = strings.TrimSpace(rl.message + " " + msg)
+			lines[last] = rl
+		}
+	}
+	if !in {
+		t.Fatalf("no Regions box on the screen:\n%s", strings.Join(view, "\n"))
+	}
+	return order, lines
+}
+
+// searching reports a search under way, as the header's word on it says.
+func searching(m ui.Model) bool {
+	verb, _ := m.Inspect().Search.HeaderNote()
+	return strings.Contains(verb, "searching")
+}
+
+// searchedRegions is where the form's default search looks.
+func searchedRegions(t *testing.T) []string {
+	t.Helper()
+	m, _ := startedSearch(ui.New(testOptions(nil)))
+	q := m.Inspect().Search.Query()
+	if len(q.Regions) == 0 {
+		t.Fatalf("the default form has no query: %+v", q)
+	}
+	return q.Regions
+}
+
+// boughtBlock buys, through the adapter, the first p5.48xlarge offering of us-east-1, for
+// the launch tests: it returns the offering and the reservation.
+func boughtBlock(t *testing.T, c *awsapi.Client) (model.Offering, model.Block) {
+	t.Helper()
+	return sourcestest.BuyFirstBlock(t, c, testNow)
 }

@@ -172,3 +172,17 @@ func DialogBox(screen string) string {
 	}
 	return strings.Join(lines[from:to+1], "\n")
 }
+
+// RowWithAll reports whether a line of text holds every one of subs.
+func RowWithAll(text string, subs ...string) bool {
+	for _, l := range strings.Split(text, "\n") {
+		ok := true
+		for _, sub := range subs {
+			ok = ok && strings.Contains(l, sub)
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}

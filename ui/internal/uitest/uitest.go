@@ -130,3 +130,27 @@ func RowsInOrder(lines []string, facts []model.Fact) string {
 	}
 	return ""
 }
+
+// FitsEverySize checks that m, sized to every terminal from 20×5 to 400×120 (and the usual
+// sizes, and 1×1), draws within it.
+func FitsEverySize(t testing.TB, name string, m tea.Model) {
+	t.Helper()
+	// The race detector makes each frame ten times slower, and the frames race with nothing:
+	// under it the same range is swept more sparsely.
+	wStep, hStep := 29, 9
+	if RaceBuild {
+		wStep, hStep = 47, 13
+	}
+	fits := func(w, h int) {
+		mm, _ := m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+		CheckFits(t, name, mm.View().Content, w, h)
+	}
+	for w := 20; w <= 400; w += wStep {
+		for h := 5; h <= 120; h += hStep {
+			fits(w, h)
+		}
+	}
+	for _, sz := range [][2]int{{80, 24}, {160, 48}, {59, 15}, {60, 16}, {119, 29}, {120, 30}, {400, 120}, {1, 1}} {
+		fits(sz[0], sz[1])
+	}
+}

@@ -474,3 +474,7 @@ func searchedSource(q model.Query) model.Source {
 	}
 	return model.SourceCapacityBlock
 }
+
+// SearchID is the id the latest search's messages carry (EventsMsg.ID), so that a test can
+// deliver a search's events itself.
+func (m Model) SearchID() int { return m.search.id }

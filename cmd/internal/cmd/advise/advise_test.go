@@ -38,7 +38,7 @@ type adviceOut struct {
 
 func askAdvice(t *testing.T, cs *cmdtest.Sim, args ...string) adviceOut {
 	t.Helper()
-	code, out, errs := runCLI(append([]string{"advise", "--endpoint-url", cs.URL, "-o", "json"}, args...)...)
+	code, out, errs := cli.Run(append([]string{"advise", "--endpoint-url", cs.URL, "-o", "json"}, args...)...)
 	if code != 0 || errs != "" {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
@@ -253,7 +253,7 @@ func TestAdviseInterruptible(t *testing.T) {
 
 func TestAdviseTable(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	code, out, errs := runCLI("advise", "--endpoint-url", cs.URL, "--type", "p5.48xlarge", "--instances", "1", "--hours", "48", "--from", "+6d", "--to", "+13d", "--region", "us-east-1")
+	code, out, errs := cli.Run("advise", "--endpoint-url", cs.URL, "--type", "p5.48xlarge", "--instances", "1", "--hours", "48", "--from", "+6d", "--to", "+13d", "--region", "us-east-1")
 	if code != 0 || errs != "" {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
@@ -281,7 +281,7 @@ func TestAdviseUsage(t *testing.T) {
 		{[]string{"--type", "p5.48xlarge", "--instances", "1", "--monthly-hours", "200", "--months", "9999999999999"}, "months 9999999999999: allowed 1 to 120"},
 		{[]string{"--type", "p5.48xlarge", "--instances", "1", "--monthly-hours", "200", "--months", "99999999999999999999"}, "--months"},
 	} {
-		code, out, errs := runCLI(append([]string{"advise", "--endpoint-url", cs.URL}, c.args...)...)
+		code, out, errs := cli.Run(append([]string{"advise", "--endpoint-url", cs.URL}, c.args...)...)
 		if code != 2 || out != "" || !strings.Contains(errs, c.want) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q", c.args, code, out, errs)
 		}
@@ -296,7 +296,7 @@ func TestAdviseUsage(t *testing.T) {
 func TestAdviseRegionDown(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	cs.Emulator.SetFaults(cmdtest.Down("us-west-2"))
-	code, out, errs := runCLI("advise", "--endpoint-url", cs.URL, "--type", "p5.48xlarge", "--instances", "1", "--hours", "48", "--region", "us-east-1,us-west-2")
+	code, out, errs := cli.Run("advise", "--endpoint-url", cs.URL, "--type", "p5.48xlarge", "--instances", "1", "--hours", "48", "--region", "us-east-1,us-west-2")
 	if code != 0 || !strings.Contains(out, "Capacity Block") {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
 	}
@@ -345,7 +345,7 @@ func TestAdviseSageMaker(t *testing.T) {
 // A SageMaker job whose count training plans do not sell says so, and searches nothing.
 func TestAdviseSageMakerCountPlansDoNotSell(t *testing.T) {
 	cs := cmdtest.StartPlanSim(t)
-	code, out, errs := runCLI("advise", "--endpoint-url", cs.URL, "--type", "p5.48xlarge", "--instances", "3", "--hours", "48", "--sagemaker", "--region", "us-east-1")
+	code, out, errs := cli.Run("advise", "--endpoint-url", cs.URL, "--type", "p5.48xlarge", "--instances", "3", "--hours", "48", "--sagemaker", "--region", "us-east-1")
 	if code != 0 || !strings.Contains(errs, "training plans not searched for 3 instances") || !strings.Contains(out, "Training Plans: not searched: no count and length") {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
 	}

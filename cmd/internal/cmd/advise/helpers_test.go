@@ -10,9 +10,7 @@ import (
 )
 
 // cli runs `gpublock advise` as the program does.
-var cli = cmdtest.CLI{New: func(f *cmdutil.Factory) *cobra.Command { return NewCmdAdvise(f, nil) }}
-
-func runCLI(args ...string) (int, string, string) { return cli.Run(args...) }
+var cli = cmdtest.NewCLI(NewCmdAdvise)
 
 // parseAdvise reads and checks the flags as the command does, for the tests of parsing.
 func parseAdvise(args []string, stderr io.Writer) (*Options, error) {

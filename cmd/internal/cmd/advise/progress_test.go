@@ -21,7 +21,7 @@ func TestRecurringAdviceSaysHowFarItIs(t *testing.T) {
 	old := progressAfter
 	progressAfter = 0
 	t.Cleanup(func() { progressAfter = old })
-	code, out, errs := runCLI("advise", "--endpoint-url", cs.URL, "--type", "p5.48xlarge", "--instances", "1",
+	code, out, errs := cli.Run("advise", "--endpoint-url", cs.URL, "--type", "p5.48xlarge", "--instances", "1",
 		"--monthly-hours", "200", "--months", "12", "--region", "us-east-1")
 	if code != 0 || !strings.Contains(out, "RANK") {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
@@ -66,7 +66,7 @@ func TestRecurringSageMakerAdviceCountsPlanCalls(t *testing.T) {
 	old := progressAfter
 	progressAfter = 0
 	t.Cleanup(func() { progressAfter = old })
-	code, out, errs := runCLI("advise", "--endpoint-url", cs.URL, "--type", "p5.48xlarge", "--instances", "2",
+	code, out, errs := cli.Run("advise", "--endpoint-url", cs.URL, "--type", "p5.48xlarge", "--instances", "2",
 		"--monthly-hours", "200", "--months", "12", "--sagemaker", "--region", "us-east-1")
 	if code != 0 || !strings.Contains(out, "RANK") {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errs)

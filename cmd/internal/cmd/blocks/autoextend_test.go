@@ -56,7 +56,7 @@ func watchRounds(t *testing.T, cs *cmdtest.Sim, h *cmdtest.Hook, n int, extra ..
 	var errb strings.Builder
 	args := append([]string{"blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "--watch", "--interval", "1s",
 		"--warn-leads", "3d", "--notify-url", srv.URL + "/x"}, extra...)
-	code := runWith(ctx, cliFactory(out, &errb), args)
+	code := cli.RunContext(ctx, out, &errb, args...)
 	return code, errb.String()
 }
 
@@ -64,9 +64,9 @@ func watchRounds(t *testing.T, cs *cmdtest.Sim, h *cmdtest.Hook, n int, extra ..
 // the 3-day lead the tests warn at, so the policy covers it at once.
 func runningBlock(t *testing.T, cs *cmdtest.Sim) printers.BlockJSON {
 	t.Helper()
-	b := boughtBlock(t, cs)
-	activate(t, cs, b)
-	if code, _, errs := runCLI(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--yes", "--count", "1")...); code != 0 {
+	b := cli.BoughtBlock(t, cs)
+	cli.Activate(t, cs, b)
+	if code, _, errs := cli.Run(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--yes", "--count", "1")...); code != 0 {
 		t.Fatalf("launch: exit %d\n%s", code, errs)
 	}
 	return b
@@ -75,7 +75,7 @@ func runningBlock(t *testing.T, cs *cmdtest.Sim) printers.BlockJSON {
 // extensions is how many extensions the emulator lists for the account's one block.
 func extensions(t *testing.T, cs *cmdtest.Sim) int {
 	t.Helper()
-	return cmdtest.ListedBlock(t, runCLI, cs.URL).Extensions
+	return cli.ListedBlock(t, cs.URL).Extensions
 }
 
 // decisions are the journal's auto-extension decision lines, as outcome/error.
@@ -201,11 +201,11 @@ func TestAutoExtendApproved(t *testing.T) {
 // config file's auto_extend section turns the policy on as the flags do.
 func TestAutoExtendTagAndConfig(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	off := cmdtest.PickOffering(t, runCLI, cs.URL)
-	if code, _, errs := runCLI(cmdtest.PurchaseArgs(cs.URL, off.CapacityBlockOfferingId, "--yes", "--tag", "keep=yes")...); code != 0 {
+	off := cli.PickOffering(t, cs.URL)
+	if code, _, errs := cli.Run(cmdtest.PurchaseArgs(cs.URL, off.CapacityBlockOfferingId, "--yes", "--tag", "keep=yes")...); code != 0 {
 		t.Fatalf("purchase: exit %d\n%s", code, errs)
 	}
-	activate(t, cs, cmdtest.ListedBlock(t, runCLI, cs.URL))
+	cli.Activate(t, cs, cli.ListedBlock(t, cs.URL))
 	code, errs := watchRounds(t, cs, &cmdtest.Hook{}, 2, "--auto-extend", "1d")
 	if code != 0 || strings.Contains(errs, "AUTO-EXTEND") || extensions(t, cs) != 0 {
 		t.Fatalf("an idle untagged block: exit %d, stderr %q", code, errs)
@@ -237,7 +237,7 @@ func TestAutoExtendUsage(t *testing.T) {
 		{"--watch", "--auto-extend", "1d", "--warn-leads", "40m"},
 		{"--watch", "--auto-extend", "off", "--approve-cmd", "true"},
 	} {
-		code, _, errs := runCLI(append([]string{"blocks", "--endpoint-url", cs.URL, "--region", "us-east-1"}, args...)...)
+		code, _, errs := cli.Run(append([]string{"blocks", "--endpoint-url", cs.URL, "--region", "us-east-1"}, args...)...)
 		if code != 2 {
 			t.Errorf("%v: exit %d, want 2; stderr %q", args, code, errs)
 		}
@@ -280,7 +280,7 @@ func TestAutoExtendAfterACrash(t *testing.T) {
 	if err := os.Remove(filepath.Join(filepath.Dir(path), "auto-extend.json")); err != nil {
 		t.Fatal(err)
 	}
-	paid(cs)
+	cmdtest.Paid(cs)
 	code, errs := watchRounds(t, cs, &cmdtest.Hook{}, 2, "--auto-extend", "1d")
 	if code != 0 || !strings.Contains(errs, "settled an interrupted run") || !strings.Contains(errs, "Already extended") {
 		t.Fatalf("after the crash: exit %d, stderr %q", code, errs)
@@ -389,7 +389,7 @@ func TestAutoExtendBoughtWhenItsWatcherWasKilledIsReportedOnce(t *testing.T) {
 	if err := os.Remove(filepath.Join(filepath.Dir(path), "notified.json")); err != nil {
 		t.Fatal(err)
 	}
-	paid(cs)
+	cmdtest.Paid(cs)
 
 	h := &cmdtest.Hook{}
 	code, errs := watchRounds(t, cs, h, 3, "--auto-extend", "1d")
@@ -544,7 +544,7 @@ func TestAutoExtendTakenByTheTUIIsLeftToItAWhile(t *testing.T) {
 	if err := os.Remove(filepath.Join(dir, "notified.json")); err != nil {
 		t.Fatal(err)
 	}
-	paid(cs)
+	cmdtest.Paid(cs)
 	h := &cmdtest.Hook{}
 	if code, errs := watchRounds(t, cs, h, 2, "--auto-extend", "1d"); code != 0 || strings.Contains(errs, "AUTO-EXTEND") || strings.Contains(errs, "settled") || kinds(h) != "" {
 		t.Fatalf("a watch while the UI may be buying: exit %d, webhook %q, stderr %q", code, kinds(h), errs)

@@ -1,61 +1,12 @@
 package blocks
 
 import (
-	"context"
-	"io"
-	"testing"
-
-	"github.com/spf13/cobra"
-
 	"github.com/gpublock/gpublock/cmd/internal/cmd/launch"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/offerings"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/purchase"
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
-	"github.com/gpublock/gpublock/cmd/internal/printers"
 )
 
-// commands are `gpublock blocks` and the others its tests run, as the program runs them: to
-// buy what it acts on, and to list what it did.
-func commands(f *cmdutil.Factory) []*cobra.Command {
-	return []*cobra.Command{NewCmdBlocks(f, nil), purchase.NewCmdPurchase(f, nil), offerings.NewCmdOfferings(f, nil), launch.NewCmdLaunch(f, nil)}
-}
-
-var cli = cmdtest.CLI{
-	New:  func(f *cmdutil.Factory) *cobra.Command { return NewCmdBlocks(f, nil) },
-	Also: func(f *cmdutil.Factory) []*cobra.Command { return commands(f)[1:] },
-}
-
-func runCLI(args ...string) (int, string, string) { return cli.Run(args...) }
-
-// tweakCLI changes the Factory of runCLI and cliFactory until the test ends.
-func tweakCLI(t *testing.T, tweak func(*cmdutil.Factory)) { cli.Tweak(t, tweak) }
-
-func cliFactory(stdout, stderr io.Writer) *cmdutil.Factory { return cli.Factory(stdout, stderr) }
-
-func runWith(ctx context.Context, f *cmdutil.Factory, args []string) int {
-	return cmdtest.ExecAll(ctx, f, commands(f), args...)
-}
-
-// asPerson makes the commands see a terminal on which input is typed.
-func asPerson(t *testing.T, terminal bool, input string) {
-	t.Helper()
-	cli.AsPerson(t, terminal, input)
-}
-
-func reservations(t *testing.T, url string) []printers.BlockJSON {
-	t.Helper()
-	return cmdtest.Reservations(t, runCLI, url)
-}
-
-func boughtBlock(t *testing.T, cs *cmdtest.Sim) printers.BlockJSON {
-	t.Helper()
-	return cmdtest.BoughtBlock(t, runCLI, cs)
-}
-
-func activate(t *testing.T, cs *cmdtest.Sim, b printers.BlockJSON) {
-	t.Helper()
-	cmdtest.Activate(t, runCLI, cs, b)
-}
-
-func paid(cs *cmdtest.Sim) { cmdtest.Paid(cs) }
+// cli runs `gpublock blocks` as the program does, with the commands its tests run to buy
+// what it acts on and to launch into it.
+var cli = cmdtest.NewCLI(NewCmdBlocks, cmdtest.Cmd(purchase.NewCmdPurchase), cmdtest.Cmd(offerings.NewCmdOfferings), cmdtest.Cmd(launch.NewCmdLaunch))

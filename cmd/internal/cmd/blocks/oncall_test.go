@@ -53,9 +53,9 @@ func TestBlocksEveryRegionOnAFreshStart(t *testing.T) {
 	for _, r := range []string{"eu-north-1", "ap-south-1", "us-east-2"} {
 		want[buyElsewhere(t, cs.URL, r)] = r
 	}
-	mine := boughtBlock(t, cs) // this machine's, in us-east-1
+	mine := cli.BoughtBlock(t, cs) // this machine's, in us-east-1
 
-	code, out, errs := runCLI("blocks", "--endpoint-url", cs.URL, "-o", "json")
+	code, out, errs := cli.Run("blocks", "--endpoint-url", cs.URL, "-o", "json")
 	var rows []printers.BlockJSON
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
 		t.Fatalf("exit %d, stderr %q\n%s", code, errs, out)
@@ -78,7 +78,7 @@ func TestBlocksEveryRegionOnAFreshStart(t *testing.T) {
 		}
 	}
 	// The same in the table: every region, a WARNING column.
-	code, table, _ := runCLI("blocks", "--endpoint-url", cs.URL)
+	code, table, _ := cli.Run("blocks", "--endpoint-url", cs.URL)
 	for id := range want {
 		if code != 0 || !strings.Contains(table, id) || !strings.Contains(table, "WARNING") {
 			t.Errorf("the table lacks %s or its WARNING column (exit %d):\n%s", id, code, table)
@@ -90,8 +90,8 @@ func TestBlocksEveryRegionOnAFreshStart(t *testing.T) {
 // to the command and to the webhook; a run with nothing new sends nothing.
 func TestBlocksNotifyEachWarningOnce(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := boughtBlock(t, cs)
-	activate(t, cs, b)
+	b := cli.BoughtBlock(t, cs)
+	cli.Activate(t, cs, b)
 	end := cmdtest.MustTime(t, b.EndDate)
 	h := &cmdtest.Hook{}
 	srv := httptest.NewServer(h)
@@ -118,7 +118,7 @@ func TestBlocksNotifyEachWarningOnce(t *testing.T) {
 		h.Mu.Lock()
 		before := len(h.Kinds)
 		h.Mu.Unlock()
-		code, _, errs := runCLI(args...)
+		code, _, errs := cli.Run(args...)
 		if code != 0 || strings.Contains(errs, "SECRETTOKEN") {
 			t.Fatalf("%s before the end: exit %d, stderr %q", st.before, code, errs)
 		}
@@ -156,14 +156,14 @@ func TestBlocksNotifyEachWarningOnce(t *testing.T) {
 // listing is printed and exits as it would without it.
 func TestBlocksNotifyFailureReportedWithoutSecret(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := boughtBlock(t, cs)
-	activate(t, cs, b)
+	b := cli.BoughtBlock(t, cs)
+	cli.Activate(t, cs, b)
 	srv := httptest.NewServer(http.NotFoundHandler())
 	url := srv.URL
 	srv.Close()
 	cs.Emulator.SetTime(cmdtest.MustTime(t, b.EndDate).Add(-35 * time.Minute))
-	tweakCLI(t, func(f *cmdutil.Factory) { f.Notify.Backoff = time.Millisecond })
-	code, out, errs := runCLI("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "--notify-url", url+"/hooks/SECRETTOKEN")
+	cli.Tweak(t, func(f *cmdutil.Factory) { f.Notify.Backoff = time.Millisecond })
+	code, out, errs := cli.Run("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "--notify-url", url+"/hooks/SECRETTOKEN")
 	if code != 0 || !strings.Contains(out, b.CapacityReservationId) {
 		t.Errorf("exit %d\n%s", code, out)
 	}
@@ -171,7 +171,7 @@ func TestBlocksNotifyFailureReportedWithoutSecret(t *testing.T) {
 		t.Errorf("stderr %q: want the failure reported without the URL's path", errs)
 	}
 	for _, bad := range [][]string{{"--notify-url", "ftp://x/SECRET"}, {"--warn-leads", "soon"}, {"--warn-leads", "24h,"}} {
-		code, _, errs := runCLI(append([]string{"blocks", "--endpoint-url", cs.URL, "--region", "us-east-1"}, bad...)...)
+		code, _, errs := cli.Run(append([]string{"blocks", "--endpoint-url", cs.URL, "--region", "us-east-1"}, bad...)...)
 		if code != 2 || strings.Contains(errs, "SECRET") {
 			t.Errorf("%v: exit %d, %q", bad, code, errs)
 		}
@@ -181,8 +181,8 @@ func TestBlocksNotifyFailureReportedWithoutSecret(t *testing.T) {
 // A watch sends each warning once, however many refreshes see it.
 func TestBlocksWatchNotifiesOnce(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := boughtBlock(t, cs)
-	activate(t, cs, b)
+	b := cli.BoughtBlock(t, cs)
+	cli.Activate(t, cs, b)
 	cs.Emulator.SetTime(cmdtest.MustTime(t, b.EndDate).Add(-35 * time.Minute))
 	h := &cmdtest.Hook{}
 	srv := httptest.NewServer(h)
@@ -191,7 +191,7 @@ func TestBlocksWatchNotifiesOnce(t *testing.T) {
 	defer cancel()
 	out := &cmdtest.CancelAfter{N: 3, Cancel: cancel}
 	var errb strings.Builder
-	code := runWith(ctx, cliFactory(out, &errb), []string{"blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "--watch", "--interval", "1s", "--notify-url", srv.URL + "/x"})
+	code := cli.RunContext(ctx, out, &errb, "blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "--watch", "--interval", "1s", "--notify-url", srv.URL+"/x")
 	if code != 0 || strings.Count(out.Buf.String(), "block(s) in us-east-1") < 3 {
 		t.Fatalf("exit %d, stderr %q\n%s", code, errb.String(), out.Buf.String())
 	}
@@ -207,8 +207,8 @@ func TestBlocksWatchNotifiesOnce(t *testing.T) {
 // stderr and fails the run (exit 1), and the warning still goes out once.
 func TestBlocksNotifyRecordUnwritable(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := boughtBlock(t, cs)
-	activate(t, cs, b)
+	b := cli.BoughtBlock(t, cs)
+	cli.Activate(t, cs, b)
 	cs.Emulator.SetTime(cmdtest.MustTime(t, b.EndDate).Add(-35 * time.Minute))
 	h := &cmdtest.Hook{}
 	srv := httptest.NewServer(h)
@@ -218,7 +218,7 @@ func TestBlocksNotifyRecordUnwritable(t *testing.T) {
 		t.Fatal(err)
 	}
 	args := []string{"blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "--notify-url", srv.URL + "/x"}
-	code, out, errs := runCLI(args...)
+	code, out, errs := cli.Run(args...)
 	if code != 1 || !strings.Contains(out, b.CapacityReservationId) || !strings.Contains(errs, "cannot be kept") || !strings.Contains(errs, "notified.json") {
 		t.Fatalf("exit %d (want 1), stderr %q", code, errs)
 	}
@@ -234,8 +234,8 @@ func TestBlocksNotifyRecordUnwritable(t *testing.T) {
 // says it timed out, and the next run sends the warning again.
 func TestBlocksHungWebhookBounded(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := boughtBlock(t, cs)
-	activate(t, cs, b)
+	b := cli.BoughtBlock(t, cs)
+	cli.Activate(t, cs, b)
 	cs.Emulator.SetTime(cmdtest.MustTime(t, b.EndDate).Add(-35 * time.Minute))
 	var hang atomic.Bool
 	hang.Store(true)
@@ -249,17 +249,17 @@ func TestBlocksHungWebhookBounded(t *testing.T) {
 		h.ServeHTTP(w, r)
 	}))
 	defer srv.Close()
-	tweakCLI(t, func(f *cmdutil.Factory) {
+	cli.Tweak(t, func(f *cmdutil.Factory) {
 		f.Notify = cmdutil.NotifyTimings{Backoff: 50 * time.Millisecond, OneShotTimeout: 200 * time.Millisecond, OneShotGrace: 700 * time.Millisecond}
 	})
 	args := []string{"blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "--notify-url", srv.URL + "/x"}
 	start := time.Now()
-	code, _, errs := runCLI(args...)
+	code, _, errs := cli.Run(args...)
 	if took := time.Since(start); took > 5*time.Second || code != 0 || !strings.Contains(errs, "timed out") || !strings.Contains(errs, "next run") {
 		t.Fatalf("took %s, exit %d, stderr %q", took, code, errs)
 	}
 	hang.Store(false)
-	if code, _, errs := runCLI(args...); code != 0 {
+	if code, _, errs := cli.Run(args...); code != 0 {
 		t.Fatalf("the next run: exit %d, %q", code, errs)
 	}
 	h.Mu.Lock()
@@ -274,15 +274,15 @@ func TestBlocksHungWebhookBounded(t *testing.T) {
 // hour), with when they stopped; the ids of the live ones are InstanceIds.
 func TestBlocksKeepTerminatedInstances(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := boughtBlock(t, cs)
-	activate(t, cs, b)
-	if code, _, errs := runCLI(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--yes", "--count", "1")...); code != 0 {
+	b := cli.BoughtBlock(t, cs)
+	cli.Activate(t, cs, b)
+	if code, _, errs := cli.Run(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--yes", "--count", "1")...); code != 0 {
 		t.Fatalf("launch: exit %d\n%s", code, errs)
 	}
 	end := cmdtest.MustTime(t, b.EndDate)
 	list := func() printers.BlockJSON {
 		t.Helper()
-		code, out, errs := runCLI("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "-o", "json")
+		code, out, errs := cli.Run("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "-o", "json")
 		var rows []printers.BlockJSON
 		if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) != 1 {
 			t.Fatalf("exit %d, stderr %q\n%s", code, errs, out)

@@ -18,7 +18,7 @@ import (
 func runOrder(t *testing.T, cs *cmdtest.Sim, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	f := cliFactory(&out, &errb)
+	f := cli.Factory(&out, &errb)
 	code := cmdtest.ExecAll(context.Background(), f, []*cobra.Command{order.NewCmdOrder(f, nil)},
 		append([]string{"order", "--endpoint-url", cs.URL, "--region", "us-east-1"}, args...)...)
 	return code, out.String(), errb.String()

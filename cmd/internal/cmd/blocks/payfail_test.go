@@ -18,9 +18,9 @@ func TestBlocksPaymentFailedHasNoCountdown(t *testing.T) {
 		t.Fatal(err)
 	}
 	cs.Emulator.SetFaults(f)
-	b := boughtBlock(t, cs)
+	b := cli.BoughtBlock(t, cs)
 	cs.Emulator.Advance(10 * time.Minute) // past the payment
-	code, table, errs := runCLI("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1")
+	code, table, errs := cli.Run("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1")
 	var row string
 	for _, l := range strings.Split(table, "\n") {
 		if strings.HasPrefix(l, b.CapacityReservationId) {

@@ -14,7 +14,7 @@ import (
 
 func TestBlocksCommand(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	code, out, errs := runCLI("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "-o", "json")
+	code, out, errs := cli.Run("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "-o", "json")
 	if code != 0 || strings.TrimSpace(out) != "[]" {
 		t.Fatalf("empty account: exit %d, %q, %q", code, out, errs)
 	}
@@ -36,7 +36,7 @@ func TestBlocksCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	code, out, errs = runCLI("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "-o", "json")
+	code, out, errs = cli.Run("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "-o", "json")
 	var rows []map[string]any
 	if code != 0 || errs != "" || json.Unmarshal([]byte(out), &rows) != nil || len(rows) != 1 {
 		t.Fatalf("exit %d, stderr %q, stdout %s", code, errs, out)
@@ -54,7 +54,7 @@ func TestBlocksCommand(t *testing.T) {
 		}
 	}
 
-	code, table, _ := runCLI("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1")
+	code, table, _ := cli.Run("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1")
 	if code != 0 || !strings.Contains(table, res.Block.ReservationID) || !strings.HasPrefix(table, "RESERVATION") {
 		t.Errorf("table: exit %d\n%s", code, table)
 	}
@@ -65,7 +65,7 @@ func TestBlocksCommand(t *testing.T) {
 			t.Errorf("TOTAL %s FREE %s, want 2 and 2:\n%s", f[5], f[6], table)
 		}
 	}
-	code, csvOut, _ := runCLI("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "-o", "csv")
+	code, csvOut, _ := cli.Run("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "-o", "csv")
 	recs, err := csv.NewReader(strings.NewReader(csvOut)).ReadAll()
 	if code != 0 || err != nil || len(recs) != 2 || recs[1][0] != res.Block.ReservationID {
 		t.Errorf("csv: exit %d, %v, %v", code, err, recs)
@@ -74,7 +74,7 @@ func TestBlocksCommand(t *testing.T) {
 	// Without --region every region is listed, whatever the home region: the block in
 	// us-east-1 shows with a home region of us-west-2.
 	t.Setenv("AWS_REGION", "us-west-2")
-	code, out, _ = runCLI("blocks", "--endpoint-url", cs.URL, "-o", "json")
+	code, out, _ = cli.Run("blocks", "--endpoint-url", cs.URL, "-o", "json")
 	if code != 0 || !strings.Contains(out, res.Block.ReservationID) {
 		t.Errorf("every region, home us-west-2: exit %d, %s", code, out)
 	}
@@ -83,7 +83,7 @@ func TestBlocksCommand(t *testing.T) {
 func TestBlocksBadUsage(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	for _, args := range [][]string{{"-o", "yaml"}, {"--region", "moon-1"}, {"--region", "us-east-1,"}, {"stray"}} {
-		code, _, errs := runCLI(append([]string{"blocks", "--endpoint-url", cs.URL}, args...)...)
+		code, _, errs := cli.Run(append([]string{"blocks", "--endpoint-url", cs.URL}, args...)...)
 		if code != 2 || errs == "" {
 			t.Errorf("%v: exit %d, %q", args, code, errs)
 		}
@@ -97,7 +97,7 @@ func TestBlocksWatchBadUsage(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	for _, args := range [][]string{{"--watch", "--interval", "10ms"}, {"--warn-within", "-5m"}, {"--warn-within", "soon"}, {"--interval", "0s"},
 		{"--interval", "30s"}, {"--warn-within", "45m", "--interval", "1m"}, {"--warn-within", "45m", "--warn-of", "soon"}, {"--warn-of", "end"}} {
-		code, _, errs := runCLI(append([]string{"blocks", "--endpoint-url", cs.URL}, args...)...)
+		code, _, errs := cli.Run(append([]string{"blocks", "--endpoint-url", cs.URL}, args...)...)
 		if code != 2 || errs == "" {
 			t.Errorf("%v: exit %d, %q", args, code, errs)
 		}
@@ -106,7 +106,7 @@ func TestBlocksWatchBadUsage(t *testing.T) {
 			t.Errorf("%v: %q does not say --interval needs --watch", args, errs)
 		}
 	}
-	code, out, _ := runCLI("blocks", "-h")
+	code, out, _ := cli.Run("blocks", "-h")
 	for _, want := range []string{"Exit status", "0 ok", "1 failure", "2 bad usage", "3 warning"} {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Errorf("-h: exit %d, lacks %q:\n%s", code, want, out)
@@ -122,11 +122,11 @@ func TestBlocksWatchBadUsage(t *testing.T) {
 func TestBlocksWarnWithinRegionDown(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	cs.Emulator.SetFaults(cmdtest.Down("us-west-2"))
-	code, _, errs := runCLI("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1,us-west-2", "--warn-within", "45m")
+	code, _, errs := cli.Run("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1,us-west-2", "--warn-within", "45m")
 	if code != 1 || !strings.Contains(errs, "--warn-within: the blocks of us-west-2 could not be checked") {
 		t.Errorf("one region down with --warn-within: exit %d, %q; want 1", code, errs)
 	}
-	code, _, _ = runCLI("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "--warn-within", "45m")
+	code, _, _ = cli.Run("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "--warn-within", "45m")
 	if code != 0 {
 		t.Errorf("the region up with --warn-within: exit %d, want 0", code)
 	}
@@ -135,7 +135,7 @@ func TestBlocksWarnWithinRegionDown(t *testing.T) {
 // An empty table says so on stderr, as an empty offerings search does: stdout holds rows only.
 func TestBlocksEmptyTableSaysSoOnStderr(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	code, out, errs := runCLI("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1")
+	code, out, errs := cli.Run("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1")
 	if code != 0 || out != "" || !strings.Contains(errs, "No Capacity Blocks.") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
 	}

@@ -20,7 +20,7 @@ import (
 
 // runWatch runs `gpublock watch args...` until ctx ends, its stderr in errb.
 func runWatch(ctx context.Context, errb *cmdtest.Buffer, args ...string) int {
-	f := cliFactory(&cmdtest.Buffer{}, errb)
+	f := cli.Factory(&cmdtest.Buffer{}, errb)
 	return cmdtest.ExecAll(ctx, f, []*cobra.Command{NewCmdWatch(f, nil)}, append([]string{"watch"}, args...)...)
 }
 
@@ -43,8 +43,8 @@ func readHealth(t *testing.T, path string) health.Status {
 // and a last health that says "stopped".
 func TestWatchLogsJSONKeepsHealthAndStopsBetweenRounds(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := boughtBlock(t, cs)
-	activate(t, cs, b)
+	b := cli.BoughtBlock(t, cs)
+	cli.Activate(t, cs, b)
 	healthFile := filepath.Join(t.TempDir(), "health.json")
 
 	ctx, stop := context.WithCancel(context.Background())
@@ -276,8 +276,8 @@ func watchOneRound(t *testing.T, args ...string) []map[string]any {
 // the block.
 func TestWatchLogsTheLaunchAtTheStart(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := boughtBlock(t, cs)
-	if code, _, errs := runCLI(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--at-start", "--count", "2", "--yes")...); code != 0 {
+	b := cli.BoughtBlock(t, cs)
+	if code, _, errs := cli.Run(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--at-start", "--count", "2", "--yes")...); code != 0 {
 		t.Fatalf("attach: exit %d\n%s", code, errs)
 	}
 	cs.Emulator.SetTime(cmdtest.MustTime(t, b.StartDate).Add(time.Minute))

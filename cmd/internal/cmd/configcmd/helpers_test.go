@@ -9,5 +9,3 @@ import (
 
 // cli runs `gpublock config` as the program does.
 var cli = cmdtest.CLI{New: func(f *cmdutil.Factory) *cobra.Command { return NewCmdConfig(f) }}
-
-func runCLI(args ...string) (int, string, string) { return cli.Run(args...) }

@@ -12,7 +12,7 @@ import (
 // Without any file, init writes an example that reads back as no configuration.
 func TestConfigInitWritesAnExample(t *testing.T) {
 	cmdtest.Env(t)
-	code, out, errs := runCLI("config", "init")
+	code, out, errs := cli.Run("config", "init")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, errs)
 	}

@@ -30,7 +30,7 @@ func TestConfigShowRefusesAPipe(t *testing.T) {
 	}
 	done := make(chan result, 1)
 	go func() {
-		code, out, errs := runCLI("config", "show")
+		code, out, errs := cli.Run("config", "show")
 		done <- result{code, out, errs}
 	}()
 	select {

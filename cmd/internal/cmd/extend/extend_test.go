@@ -29,10 +29,10 @@ type extendOut struct {
 
 func TestExtendWithYesMovesTheEnd(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := boughtBlock(t, cs)
-	activate(t, cs, b)
+	b := cli.BoughtBlock(t, cs)
+	cli.Activate(t, cs, b)
 	oldEnd := cmdtest.MustTime(t, b.EndDate)
-	code, out, errs := runCLI(cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId, "--yes", "-o", "json")...)
+	code, out, errs := cli.Run(cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId, "--yes", "-o", "json")...)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, errs)
 	}
@@ -50,11 +50,11 @@ func TestExtendWithYesMovesTheEnd(t *testing.T) {
 	if e.CapacityBlockExtensionStatus != "payment-pending" {
 		t.Errorf("status %q, want payment-pending", e.CapacityBlockExtensionStatus)
 	}
-	if pending := listedBlock(t, cs.URL); pending.EndDate != b.EndDate {
+	if pending := cli.ListedBlock(t, cs.URL); pending.EndDate != b.EndDate {
 		t.Errorf("the end moved before the payment: %s", pending.EndDate)
 	}
-	paid(cs)
-	after := listedBlock(t, cs.URL)
+	cmdtest.Paid(cs)
+	after := cli.ListedBlock(t, cs.URL)
 	if after.EndDate != wantEnd || after.Extensions != 1 {
 		t.Errorf("listed after the extension: end %s, %d extensions; want %s, 1", after.EndDate, after.Extensions, wantEnd)
 	}
@@ -75,61 +75,61 @@ func TestExtendWithYesMovesTheEnd(t *testing.T) {
 		}
 	}
 	var journaled bool
-	for _, l := range journalLines(t) {
+	for _, l := range cmdtest.JournalLines(t) {
 		journaled = journaled || (l.Action == "PurchaseCapacityBlockExtension" && l.Phase == "outcome" && l.Outcome == "bought" && l.Fee == "")
 		journaled = journaled || (l.Action == "PurchaseCapacityBlockExtension" && l.Phase == "intent" && l.Fee == charged.String())
 	}
 	if !journaled {
-		t.Errorf("journal lacks the extension: %+v", journalLines(t))
+		t.Errorf("journal lacks the extension: %+v", cmdtest.JournalLines(t))
 	}
 }
 
 func TestExtendTableAndTypedConfirmation(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := boughtBlock(t, cs)
-	activate(t, cs, b)
+	b := cli.BoughtBlock(t, cs)
+	cli.Activate(t, cs, b)
 	for _, typed := range []string{"no\n", "EXTEND\n", "", "yes\n"} {
-		asPerson(t, true, typed)
-		code, _, errs := runCLI(cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId)...)
+		cli.AsPerson(t, true, typed)
+		code, _, errs := cli.Run(cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId)...)
 		if code != 1 || !strings.Contains(errs, "Type extend") || !strings.Contains(errs, "cancelled; nothing was extended") {
 			t.Errorf("typed %q: exit %d\n%s", typed, code, errs)
 		}
-		if after := listedBlock(t, cs.URL); after.EndDate != b.EndDate || after.Extensions != 0 {
+		if after := cli.ListedBlock(t, cs.URL); after.EndDate != b.EndDate || after.Extensions != 0 {
 			t.Fatalf("typed %q: extended: %+v", typed, after)
 		}
 	}
-	asPerson(t, true, "extend\n")
-	code, out, errs := runCLI(cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId, "--duration", "2d")...)
+	cli.AsPerson(t, true, "extend\n")
+	code, out, errs := cli.Run(cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId, "--duration", "2d")...)
 	newEnd := cmdtest.MustTime(t, b.EndDate).Add(48 * time.Hour)
-	paid(cs)
+	cmdtest.Paid(cs)
 	if code != 0 || !strings.Contains(out, "once the payment succeeds") || !strings.Contains(out, "Reservation: "+b.CapacityReservationId) || !strings.Contains(out, "New end:     "+newEnd.Format("2006-01-02 15:04")) ||
 		!strings.Contains(out, "Added:       48 hours") {
 		t.Errorf("typed extend: exit %d\n%s\n%s", code, out, errs)
 	}
-	if after := listedBlock(t, cs.URL); after.EndDate != newEnd.Format(time.RFC3339) {
+	if after := cli.ListedBlock(t, cs.URL); after.EndDate != newEnd.Format(time.RFC3339) {
 		t.Errorf("end after a 2d extension: %s, want %s", after.EndDate, newEnd.Format(time.RFC3339))
 	}
 }
 
 func TestExtendDryRunChangesNothing(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	asPerson(t, false, "")
-	b := boughtBlock(t, cs)
-	activate(t, cs, b)
-	code, out, errs := runCLI(cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId, "--dry-run")...)
+	cli.AsPerson(t, false, "")
+	b := cli.BoughtBlock(t, cs)
+	cli.Activate(t, cs, b)
+	code, out, errs := cli.Run(cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId, "--dry-run")...)
 	if code != 0 || !strings.Contains(out, "Dry run: allowed") || !strings.Contains(out, "ec2:PurchaseCapacityBlockExtension") {
 		t.Errorf("dry run: exit %d\n%s\n%s", code, out, errs)
 	}
-	code, out, _ = runCLI(cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId, "--dry-run", "-o", "json")...)
+	code, out, _ = cli.Run(cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId, "--dry-run", "-o", "json")...)
 	var dr map[string]any
 	if code != 0 || json.Unmarshal([]byte(out), &dr) != nil || dr["DryRun"] != true || dr["Allowed"] != true ||
 		dr["CapacityReservationId"] != b.CapacityReservationId || !strings.HasPrefix(dr["CapacityBlockExtensionOfferingId"].(string), "cbe-") {
 		t.Errorf("dry run json: exit %d\n%s", code, out)
 	}
-	if after := listedBlock(t, cs.URL); after.EndDate != b.EndDate || after.Extensions != 0 {
+	if after := cli.ListedBlock(t, cs.URL); after.EndDate != b.EndDate || after.Extensions != 0 {
 		t.Errorf("a dry run extended the block: %+v", after)
 	}
-	for _, l := range journalLines(t) {
+	for _, l := range cmdtest.JournalLines(t) {
 		if l.Action == "PurchaseCapacityBlockExtension" {
 			t.Errorf("a dry run reached the journal: %+v", l)
 		}
@@ -138,35 +138,35 @@ func TestExtendDryRunChangesNothing(t *testing.T) {
 
 func TestExtendWithoutTerminalIsRefused(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := boughtBlock(t, cs)
-	activate(t, cs, b)
-	asPerson(t, false, "extend\n")
+	b := cli.BoughtBlock(t, cs)
+	cli.Activate(t, cs, b)
+	cli.AsPerson(t, false, "extend\n")
 	before := cs.Calls.Load()
-	code, _, errs := runCLI(cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId)...)
+	code, _, errs := cli.Run(cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId)...)
 	if code != 2 || !strings.Contains(errs, "not a terminal") || !strings.Contains(errs, "--yes") {
 		t.Errorf("no terminal: exit %d\n%s", code, errs)
 	}
 	if n := cs.Calls.Load() - before; n != 0 {
 		t.Errorf("%d calls made before refusing", n)
 	}
-	if after := listedBlock(t, cs.URL); after.EndDate != b.EndDate || after.Extensions != 0 {
+	if after := cli.ListedBlock(t, cs.URL); after.EndDate != b.EndDate || after.Extensions != 0 {
 		t.Errorf("extended without a terminal: %+v", after)
 	}
 }
 
 func TestExtendLostReplyExtendsOnce(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := boughtBlock(t, cs)
-	activate(t, cs, b)
+	b := cli.BoughtBlock(t, cs)
+	cli.Activate(t, cs, b)
 	cs.Emulator.SetFaults(ec2sim.Faults{LostReply: 1})
-	code, out, errs := runCLI(cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId, "--yes", "-o", "json")...)
+	code, out, errs := cli.Run(cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId, "--yes", "-o", "json")...)
 	cs.Emulator.SetFaults(ec2sim.Faults{})
-	paid(cs)
+	cmdtest.Paid(cs)
 	var got extendOut
 	if code != 0 || json.Unmarshal([]byte(out), &got) != nil || !got.FoundInHistory || !strings.Contains(errs, "reply to the extension was lost") {
 		t.Fatalf("lost reply: exit %d\n%s\n%s", code, out, errs)
 	}
-	after := listedBlock(t, cs.URL)
+	after := cli.ListedBlock(t, cs.URL)
 	want := cmdtest.MustTime(t, b.EndDate).Add(24 * time.Hour).Format(time.RFC3339)
 	if after.Extensions != 1 || after.EndDate != want || got.NewEndDate != want {
 		t.Errorf("after a lost reply: %d extensions, end %s (printed %s); want 1, %s", after.Extensions, after.EndDate, got.NewEndDate, want)
@@ -175,32 +175,32 @@ func TestExtendLostReplyExtendsOnce(t *testing.T) {
 
 func TestExtendScheduledBlock(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := boughtBlock(t, cs)
+	b := cli.BoughtBlock(t, cs)
 	cs.Emulator.SetTime(cmdtest.MustTime(t, b.StartDate).Add(-time.Hour))
-	if st := listedBlock(t, cs.URL).State; st != "scheduled" {
+	if st := cli.ListedBlock(t, cs.URL).State; st != "scheduled" {
 		t.Fatalf("state %s, want scheduled", st)
 	}
-	code, _, errs := runCLI(cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId, "--yes", "--duration", "3d")...)
+	code, _, errs := cli.Run(cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId, "--yes", "--duration", "3d")...)
 	want := cmdtest.MustTime(t, b.EndDate).Add(72 * time.Hour).Format(time.RFC3339)
-	paid(cs)
-	if after := listedBlock(t, cs.URL); code != 0 || after.EndDate != want || after.StartDate != b.StartDate {
+	cmdtest.Paid(cs)
+	if after := cli.ListedBlock(t, cs.URL); code != 0 || after.EndDate != want || after.StartDate != b.StartDate {
 		t.Errorf("scheduled: exit %d, block %+v, want end %s\n%s", code, after, want, errs)
 	}
 }
 
 func TestExtendExpiredBlockIsRefused(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := boughtBlock(t, cs)
+	b := cli.BoughtBlock(t, cs)
 	cs.Emulator.SetTime(cmdtest.MustTime(t, b.EndDate).Add(time.Minute))
-	code, _, errs := runCLI(cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId, "--yes")...)
+	code, _, errs := cli.Run(cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId, "--yes")...)
 	if code != 1 || !strings.Contains(errs, "is expired") || !strings.Contains(errs, "only active or scheduled blocks can be extended") ||
 		!strings.Contains(errs, "Nothing was extended") {
 		t.Errorf("expired: exit %d\n%s", code, errs)
 	}
-	if after := listedBlock(t, cs.URL); after.EndDate != b.EndDate || after.Extensions != 0 {
+	if after := cli.ListedBlock(t, cs.URL); after.EndDate != b.EndDate || after.Extensions != 0 {
 		t.Errorf("expired block changed: %+v", after)
 	}
-	code, _, errs = runCLI(cmdtest.ExtendArgs(cs.URL, "cr-0000000000000000f", "--yes")...)
+	code, _, errs = cli.Run(cmdtest.ExtendArgs(cs.URL, "cr-0000000000000000f", "--yes")...)
 	if code != 1 || !strings.Contains(errs, "no Capacity Block cr-0000000000000000f") {
 		t.Errorf("unknown block: exit %d\n%s", code, errs)
 	}
@@ -208,24 +208,24 @@ func TestExtendExpiredBlockIsRefused(t *testing.T) {
 
 func TestExtendPaymentPendingBlockSaysToWait(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := boughtBlock(t, cs)
+	b := cli.BoughtBlock(t, cs)
 	if b.State != "payment-pending" {
 		t.Fatalf("state %s, want payment-pending", b.State)
 	}
-	code, _, errs := runCLI(cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId, "--yes")...)
+	code, _, errs := cli.Run(cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId, "--yes")...)
 	if code != 1 || !strings.Contains(errs, "payment-pending: AWS has not taken its payment yet") ||
 		!strings.Contains(errs, "once `gpublock blocks --endpoint-url "+cs.URL+" --region us-east-1` shows it scheduled or active") || strings.Contains(errs, "buy a new block") ||
 		!strings.Contains(errs, "Nothing was extended") {
 		t.Errorf("payment-pending: exit %d\n%s", code, errs)
 	}
-	if after := listedBlock(t, cs.URL); after.EndDate != b.EndDate || after.Extensions != 0 {
+	if after := cli.ListedBlock(t, cs.URL); after.EndDate != b.EndDate || after.Extensions != 0 {
 		t.Errorf("payment-pending block changed: %+v", after)
 	}
 }
 
 func TestExtendBadUsage(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	asPerson(t, false, "")
+	cli.AsPerson(t, false, "")
 	for _, args := range [][]string{
 		{"extend", "--endpoint-url", cs.URL, "--duration", "1d", "--yes"},
 		{"extend", "cr-0123456789abcdef0", "cr-0123456789abcdef1", "--endpoint-url", cs.URL, "--duration", "1d", "--yes"},
@@ -239,7 +239,7 @@ func TestExtendBadUsage(t *testing.T) {
 		{"extend", "cr-0123456789abcdef0", "--endpoint-url", cs.URL, "--duration", "1d", "--bogus"},
 		{"extend", "cr-0123456789abcdef0", "--endpoint-url", "ftp://x", "--duration", "1d", "--yes"},
 	} {
-		code, _, errs := runCLI(args...)
+		code, _, errs := cli.Run(args...)
 		if code != 2 || errs == "" {
 			t.Errorf("%v: exit %d, %q", args, code, errs)
 		}
@@ -247,7 +247,7 @@ func TestExtendBadUsage(t *testing.T) {
 	if cs.Calls.Load() != 0 {
 		t.Errorf("bad usage made %d calls", cs.Calls.Load())
 	}
-	code, out, _ := runCLI("extend", "-h")
+	code, out, _ := cli.Run("extend", "-h")
 	for _, want := range []string{"Exit status", "0 extended", "1 not extended", "2 bad usage", "3 outcome unknown"} {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Errorf("-h: exit %d, lacks %q", code, want)
@@ -260,8 +260,8 @@ func TestExtendBadUsage(t *testing.T) {
 // a purchase reach the emulator.
 func TestExtendPastTheCutoffIsRefusedBeforeAnyCall(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := boughtBlock(t, cs)
-	activate(t, cs, b)
+	b := cli.BoughtBlock(t, cs)
+	cli.Activate(t, cs, b)
 	cs.Emulator.SetTime(cmdtest.MustTime(t, b.EndDate).Add(-30 * time.Minute))
 	var mu sync.Mutex
 	var actions []string
@@ -276,7 +276,7 @@ func TestExtendPastTheCutoffIsRefusedBeforeAnyCall(t *testing.T) {
 		cs.Emulator.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
-	code, _, errs := runCLI(cmdtest.ExtendArgs(srv.URL, b.CapacityReservationId, "--yes")...)
+	code, _, errs := cli.Run(cmdtest.ExtendArgs(srv.URL, b.CapacityReservationId, "--yes")...)
 	if code != 1 || !strings.Contains(errs, "can no longer be extended: AWS takes extensions until 60 minutes before the end") ||
 		!strings.Contains(errs, "Nothing was extended") {
 		t.Errorf("past the cutoff: exit %d\n%s", code, errs)
@@ -293,7 +293,7 @@ func TestExtendPastTheCutoffIsRefusedBeforeAnyCall(t *testing.T) {
 	if !found {
 		t.Errorf("the block was never looked up (calls %v): the proxy saw nothing", actions)
 	}
-	if after := listedBlock(t, cs.URL); after.EndDate != b.EndDate || after.Extensions != 0 {
+	if after := cli.ListedBlock(t, cs.URL); after.EndDate != b.EndDate || after.Extensions != 0 {
 		t.Errorf("a block past its cutoff changed: %+v", after)
 	}
 }

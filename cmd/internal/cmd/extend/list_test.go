@@ -14,10 +14,10 @@ import (
 // JSON and in a table; each listed offering is the one `extend --duration` then shows.
 func TestExtendList(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := boughtBlock(t, cs)
-	activate(t, cs, b)
+	b := cli.BoughtBlock(t, cs)
+	cli.Activate(t, cs, b)
 	end := cmdtest.MustTime(t, b.EndDate)
-	code, out, errs := runCLI("extend", b.CapacityReservationId, "--endpoint-url", cs.URL, "--region", "us-east-1", "--list", "-o", "json")
+	code, out, errs := cli.Run("extend", b.CapacityReservationId, "--endpoint-url", cs.URL, "--region", "us-east-1", "--list", "-o", "json")
 	var rows []ExtendChoiceJSON
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) == 0 {
 		t.Fatalf("exit %d, stderr %q\n%s", code, errs, out)
@@ -34,15 +34,15 @@ func TestExtendList(t *testing.T) {
 	}
 	// The first length listed is what extend --duration offers for it.
 	first := rows[0]
-	code, _, errs = runCLI("extend", b.CapacityReservationId, "--endpoint-url", cs.URL, "--region", "us-east-1", "--duration", first.Length, "--dry-run")
+	code, _, errs = cli.Run("extend", b.CapacityReservationId, "--endpoint-url", cs.URL, "--region", "us-east-1", "--duration", first.Length, "--dry-run")
 	if code != 0 || !strings.Contains(errs, first.CapacityBlockExtensionOfferingId) {
 		t.Errorf("--duration %s: exit %d, want offering %s in:\n%s", first.Length, code, first.CapacityBlockExtensionOfferingId, errs)
 	}
-	code, table, _ := runCLI("extend", b.CapacityReservationId, "--endpoint-url", cs.URL, "--region", "us-east-1", "--list")
+	code, table, _ := cli.Run("extend", b.CapacityReservationId, "--endpoint-url", cs.URL, "--region", "us-east-1", "--list")
 	if code != 0 || !strings.Contains(table, "NEW END (UTC)") || !strings.Contains(table, first.CapacityBlockExtensionOfferingId) {
 		t.Errorf("table: exit %d\n%s", code, table)
 	}
-	if code, _, _ := runCLI("extend", b.CapacityReservationId, "--endpoint-url", cs.URL, "--list", "--duration", "1d"); code != 2 {
+	if code, _, _ := cli.Run("extend", b.CapacityReservationId, "--endpoint-url", cs.URL, "--list", "--duration", "1d"); code != 2 {
 		t.Errorf("--list with --duration: exit %d, want 2", code)
 	}
 }
@@ -52,9 +52,9 @@ func TestExtendList(t *testing.T) {
 // lists exactly the offerings announced.
 func TestExtendListStreamsProgress(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := boughtBlock(t, cs)
-	activate(t, cs, b)
-	code, out, errs := runCLI("extend", b.CapacityReservationId, "--endpoint-url", cs.URL, "--region", "us-east-1", "--list", "-o", "json")
+	b := cli.BoughtBlock(t, cs)
+	cli.Activate(t, cs, b)
+	code, out, errs := cli.Run("extend", b.CapacityReservationId, "--endpoint-url", cs.URL, "--region", "us-east-1", "--list", "-o", "json")
 	var rows []ExtendChoiceJSON
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) == 0 {
 		t.Fatalf("exit %d, stderr %q\n%s", code, errs, out)

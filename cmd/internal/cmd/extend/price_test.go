@@ -30,7 +30,7 @@ func TestExtensionWithoutOnDemandPriceSaysSo(t *testing.T) {
 func TestExtendBadDurationOffersNoRange(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	for _, d := range []string{"15d", "27w", "36h"} {
-		code, _, errs := runCLI("extend", "cr-0123456789abcdef0", "--endpoint-url", cs.URL, "--duration", d, "--yes")
+		code, _, errs := cli.Run("extend", "cr-0123456789abcdef0", "--endpoint-url", cs.URL, "--duration", d, "--yes")
 		if code != 2 || !strings.Contains(errs, "--duration") || !strings.Contains(errs, "3w–26w") || strings.Contains(errs, "range 2d-7d") {
 			t.Errorf("%s: exit %d, %q", d, code, errs)
 		}

@@ -18,14 +18,14 @@ import (
 // entry still names its backend.
 func TestJournalKeepsBackendsApart(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	simBlock := boughtBlock(t, cs)
+	simBlock := cli.BoughtBlock(t, cs)
 	search := []string{"--demo", "--region", "us-east-1", "--type", "p5.48xlarge", "--count", "1", "--duration", "2d", "--to", "+2w"}
-	code, out, errs := runCLI(append([]string{"offerings", "-o", "json"}, search...)...)
+	code, out, errs := cli.Run(append([]string{"offerings", "-o", "json"}, search...)...)
 	var offs []printers.OfferingJSON
 	if code != 0 || json.Unmarshal([]byte(out), &offs) != nil || len(offs) == 0 {
 		t.Fatalf("offerings: exit %d, stderr %q\n%s", code, errs, out)
 	}
-	if code, _, errs := runCLI(append([]string{"purchase", offs[0].CapacityBlockOfferingId, "--yes"}, search...)...); code != 0 {
+	if code, _, errs := cli.Run(append([]string{"purchase", offs[0].CapacityBlockOfferingId, "--yes"}, search...)...); code != 0 {
 		t.Fatalf("purchase --demo: exit %d, %q", code, errs)
 	}
 	// An intent of the demo's left open by a crash: the emulator's run must not settle it.
@@ -47,7 +47,7 @@ func TestJournalKeepsBackendsApart(t *testing.T) {
 
 	rows := func(args ...string) ([]Row, string) {
 		t.Helper()
-		code, out, errs := runCLI(append([]string{"journal", "-o", "json", "--region", "us-east-1"}, args...)...)
+		code, out, errs := cli.Run(append([]string{"journal", "-o", "json", "--region", "us-east-1"}, args...)...)
 		var rs []Row
 		if json.Unmarshal([]byte(out), &rs) != nil {
 			t.Fatalf("journal %v: exit %d, stderr %q\n%s", args, code, errs, out)

@@ -33,13 +33,13 @@ func TestJournalListsAutoExtendDecisions(t *testing.T) {
 	if err := c.WriteJournal(e); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errs := runCLI("journal", "--endpoint-url", cs.URL, "--region", "us-east-1", "--no-settle", "-o", "json")
+	code, out, errs := cli.Run("journal", "--endpoint-url", cs.URL, "--region", "us-east-1", "--no-settle", "-o", "json")
 	var rows []Row
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) != 1 || rows[0].Action != autoextend.Action ||
 		rows[0].Outcome != "declined" || rows[0].CapacityReservationId != "cr-0aaaaaaaaaaaaaaa1" || rows[0].Error != "over the spending cap" {
 		t.Fatalf("journal: exit %d, rows %+v\n%s", code, rows, errs)
 	}
-	code, out, _ = runCLI("journal", "--endpoint-url", cs.URL, "--region", "us-east-1", "--no-settle")
+	code, out, _ = cli.Run("journal", "--endpoint-url", cs.URL, "--region", "us-east-1", "--no-settle")
 	if code != 0 || !strings.Contains(out, "auto-extend decision") || !strings.Contains(out, "declined") {
 		t.Errorf("journal table:\n%s", out)
 	}

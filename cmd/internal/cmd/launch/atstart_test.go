@@ -41,7 +41,7 @@ type attachedRow struct {
 
 func attached(t *testing.T, url string) []attachedRow {
 	t.Helper()
-	code, out, errs := runCLI("launch", "--pending", "--endpoint-url", url, "-o", "json")
+	code, out, errs := cli.Run("launch", "--pending", "--endpoint-url", url, "-o", "json")
 	var rows []attachedRow
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
 		t.Fatalf("launch --pending: exit %d\n%s\n%s", code, out, errs)
@@ -52,7 +52,7 @@ func attached(t *testing.T, url string) []attachedRow {
 // blocksRound is one round of a watcher: `gpublock blocks`, extra being its on-call flags.
 func blocksRound(t *testing.T, url string, extra ...string) string {
 	t.Helper()
-	code, _, errs := runCLI(append([]string{"blocks", "--endpoint-url", url, "--region", "us-east-1", "-o", "json"}, extra...)...)
+	code, _, errs := cli.Run(append([]string{"blocks", "--endpoint-url", url, "--region", "us-east-1", "-o", "json"}, extra...)...)
 	if code != 0 {
 		t.Fatalf("blocks: exit %d\n%s", code, errs)
 	}
@@ -61,7 +61,7 @@ func blocksRound(t *testing.T, url string, extra ...string) string {
 
 func attachAtStart(t *testing.T, cs *cmdtest.Sim, b printers.BlockJSON) {
 	t.Helper()
-	code, out, errs := runCLI(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--at-start", "--count", "2", "--yes", "-o", "json")...)
+	code, out, errs := cli.Run(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--at-start", "--count", "2", "--yes", "-o", "json")...)
 	if code != 0 || !strings.Contains(out, `"State": "pending"`) || !strings.Contains(errs, "when the block starts") {
 		t.Fatalf("attach: exit %d\n%s\n%s", code, out, errs)
 	}
@@ -69,10 +69,10 @@ func attachAtStart(t *testing.T, cs *cmdtest.Sim, b printers.BlockJSON) {
 
 func TestLaunchAtStartRunsOnceWhenTheBlockStarts(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := boughtBlock(t, cs)
+	b := cli.BoughtBlock(t, cs)
 	attachAtStart(t, cs, b)
 	// A second one on the same block is refused: it would double the work.
-	if code, _, errs := runCLI(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--at-start", "--yes")...); code != 1 || !strings.Contains(errs, "attached already") {
+	if code, _, errs := cli.Run(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--at-start", "--yes")...); code != 1 || !strings.Contains(errs, "attached already") {
 		t.Errorf("second attach: exit %d\n%s", code, errs)
 	}
 	blocksRound(t, cs.URL) // before the start: nothing is sent
@@ -108,7 +108,7 @@ func TestLaunchAtStartRunsOnceWhenTheBlockStarts(t *testing.T) {
 		t.Errorf("launch --pending: %+v", rows)
 	}
 	var intents int
-	for _, e := range journalLines(t) {
+	for _, e := range cmdtest.JournalLines(t) {
 		if e.Action == "RunInstances" && e.Phase == "intent" {
 			intents++
 			if e.RequestID != rows[0].ClientToken {
@@ -123,13 +123,13 @@ func TestLaunchAtStartRunsOnceWhenTheBlockStarts(t *testing.T) {
 
 func TestLaunchAtStartCancelledLaunchesNothing(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := boughtBlock(t, cs)
+	b := cli.BoughtBlock(t, cs)
 	attachAtStart(t, cs, b)
-	code, _, errs := runCLI("launch", "--cancel", b.CapacityReservationId, "--endpoint-url", cs.URL)
+	code, _, errs := cli.Run("launch", "--cancel", b.CapacityReservationId, "--endpoint-url", cs.URL)
 	if code != 0 || !strings.Contains(errs, "cancelled") {
 		t.Fatalf("cancel: exit %d\n%s", code, errs)
 	}
-	if code, _, errs := runCLI("launch", "--cancel", b.CapacityReservationId, "--endpoint-url", cs.URL); code != 1 || !strings.Contains(errs, "no launch is attached") {
+	if code, _, errs := cli.Run("launch", "--cancel", b.CapacityReservationId, "--endpoint-url", cs.URL); code != 1 || !strings.Contains(errs, "no launch is attached") {
 		t.Errorf("cancel again: exit %d\n%s", code, errs)
 	}
 	cs.Emulator.SetTime(cmdtest.MustTime(t, b.StartDate).Add(time.Minute))
@@ -144,7 +144,7 @@ func TestLaunchAtStartCancelledLaunchesNothing(t *testing.T) {
 
 func TestLaunchAtStartOfAnEndedBlockIsCancelledAndNotified(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := boughtBlock(t, cs)
+	b := cli.BoughtBlock(t, cs)
 	attachAtStart(t, cs, b)
 	cs.Emulator.SetTime(cmdtest.MustTime(t, b.EndDate).Add(time.Hour))
 	log := filepath.Join(t.TempDir(), "events")
@@ -163,7 +163,7 @@ func TestLaunchAtStartOfAnEndedBlockIsCancelledAndNotified(t *testing.T) {
 
 func TestLaunchAtStartRefusals(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := boughtBlock(t, cs)
+	b := cli.BoughtBlock(t, cs)
 	for _, args := range [][]string{
 		{"launch", "--pending", b.CapacityReservationId, "--endpoint-url", cs.URL},
 		{"launch", "--pending", "--cancel", b.CapacityReservationId, "--endpoint-url", cs.URL},
@@ -172,15 +172,15 @@ func TestLaunchAtStartRefusals(t *testing.T) {
 		cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--at-start", "--dry-run"),
 		cmdtest.LaunchArgs(cs.URL, "tp-0123", "--at-start", "--yes"),
 	} {
-		if code, out, errs := runCLI(args...); code != 2 || out != "" {
+		if code, out, errs := cli.Run(args...); code != 2 || out != "" {
 			t.Errorf("%v: exit %d, stdout %q\n%s", args, code, out, errs)
 		}
 	}
-	if code, _, errs := runCLI(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--at-start", "--yes", "--read-only")...); code == 0 || !strings.Contains(errs, "read-only") {
+	if code, _, errs := cli.Run(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--at-start", "--yes", "--read-only")...); code == 0 || !strings.Contains(errs, "read-only") {
 		t.Errorf("--read-only attach: exit %d\n%s", code, errs)
 	}
 	cs.Emulator.SetTime(cmdtest.MustTime(t, b.StartDate).Add(time.Minute))
-	if code, _, errs := runCLI(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--at-start", "--yes")...); code != 1 || !strings.Contains(errs, "launch now") {
+	if code, _, errs := cli.Run(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--at-start", "--yes")...); code != 1 || !strings.Contains(errs, "launch now") {
 		t.Errorf("attach to an active block: exit %d\n%s", code, errs)
 	}
 	if rows := attached(t, cs.URL); len(rows) != 0 {

@@ -19,11 +19,11 @@ import (
 // count across all of them, each in its own zone.
 func TestLaunchAcrossAPurchasesReservations(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	_, rows := cmdtest.BoughtGroup(t, runCLI, cs)
+	_, rows := cli.BoughtGroup(t, cs)
 	cs.Emulator.SetTime(cmdtest.MustTime(t, rows[0].StartDate).Add(3600e9))
 	first := rows[0].CapacityReservationId
 
-	code, out, errs := runCLI(cmdtest.LaunchArgs(cs.URL, first, "--yes", "--count", "1", "-o", "json")...)
+	code, out, errs := cli.Run(cmdtest.LaunchArgs(cs.URL, first, "--yes", "--count", "1", "-o", "json")...)
 	if code != 0 {
 		t.Fatalf("launch into one: exit %d\n%s", code, errs)
 	}
@@ -37,7 +37,7 @@ func TestLaunchAcrossAPurchasesReservations(t *testing.T) {
 	}
 
 	n := 2 * len(rows)
-	code, out, errs = runCLI(cmdtest.LaunchArgs(cs.URL, first, "--group", "--yes", "--count", strconv.Itoa(n), "-o", "json")...)
+	code, out, errs = cli.Run(cmdtest.LaunchArgs(cs.URL, first, "--group", "--yes", "--count", strconv.Itoa(n), "-o", "json")...)
 	if code != 0 {
 		t.Fatalf("launch --group: exit %d\n%s", code, errs)
 	}
@@ -59,7 +59,7 @@ func TestLaunchAcrossAPurchasesReservations(t *testing.T) {
 			t.Errorf("%d instances into %s, want 2 (spread evenly): %v", per[r.CapacityReservationId], r.CapacityReservationId, per)
 		}
 	}
-	after := reservations(t, cs.URL)
+	after := cli.Reservations(t, cs.URL)
 	running := 0
 	for _, r := range after {
 		running += r.TotalInstanceCount - r.AvailableInstanceCount
@@ -67,7 +67,7 @@ func TestLaunchAcrossAPurchasesReservations(t *testing.T) {
 	if running != n+1 {
 		t.Errorf("%d instances hold the group's capacity, want %d", running, n+1)
 	}
-	if code, _, errs := runCLI(cmdtest.LaunchArgs(cs.URL, first, "--group", "--subnet", "subnet-0abc", "--yes")...); code != 2 || !strings.Contains(errs, "--group") {
+	if code, _, errs := cli.Run(cmdtest.LaunchArgs(cs.URL, first, "--group", "--subnet", "subnet-0abc", "--yes")...); code != 2 || !strings.Contains(errs, "--group") {
 		t.Errorf("--group with --subnet: exit %d\n%s", code, errs)
 	}
 }
@@ -77,27 +77,27 @@ func TestLaunchAcrossAPurchasesReservations(t *testing.T) {
 // starts, once. One of them with a launch attached already refuses them all.
 func TestLaunchAtStartAcrossAPurchasesReservations(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	_, rows := cmdtest.BoughtGroup(t, runCLI, cs)
+	_, rows := cli.BoughtGroup(t, cs)
 	first := rows[0].CapacityReservationId
 	n := 2 * len(rows)
 
 	// A launch attached already to one of them refuses the whole: nothing more is attached.
 	last := rows[len(rows)-1].CapacityReservationId
-	if code, _, errs := runCLI(cmdtest.LaunchArgs(cs.URL, last, "--at-start", "--yes")...); code != 0 {
+	if code, _, errs := cli.Run(cmdtest.LaunchArgs(cs.URL, last, "--at-start", "--yes")...); code != 0 {
 		t.Fatalf("attach to %s: exit %d\n%s", last, code, errs)
 	}
-	code, _, errs := runCLI(cmdtest.LaunchArgs(cs.URL, first, "--group", "--at-start", "--count", strconv.Itoa(n), "--yes")...)
+	code, _, errs := cli.Run(cmdtest.LaunchArgs(cs.URL, first, "--group", "--at-start", "--count", strconv.Itoa(n), "--yes")...)
 	if code != 1 || !strings.Contains(errs, last+" has a launch attached already") || !strings.Contains(errs, "Nothing was attached") {
 		t.Fatalf("--group --at-start over an attached one: exit %d\n%s", code, errs)
 	}
 	if got := attached(t, cs.URL); len(got) != 1 {
 		t.Fatalf("after the refusal %d attached, want the 1 from before", len(got))
 	}
-	if code, _, errs := runCLI("launch", "--cancel", last, "--endpoint-url", cs.URL); code != 0 {
+	if code, _, errs := cli.Run("launch", "--cancel", last, "--endpoint-url", cs.URL); code != 0 {
 		t.Fatalf("cancel: exit %d\n%s", code, errs)
 	}
 
-	code, out, errs := runCLI(cmdtest.LaunchArgs(cs.URL, first, "--group", "--at-start", "--count", strconv.Itoa(n), "--yes", "-o", "json")...)
+	code, out, errs := cli.Run(cmdtest.LaunchArgs(cs.URL, first, "--group", "--at-start", "--count", strconv.Itoa(n), "--yes", "-o", "json")...)
 	if code != 0 || !strings.Contains(errs, "Across the "+strconv.Itoa(len(rows))+" reservations of one purchase") || !strings.Contains(errs, "its own reservation starts") {
 		t.Fatalf("--group --at-start: exit %d\n%s\n%s", code, out, errs)
 	}
@@ -140,7 +140,7 @@ var consecutiveSearch = []string{"--region", "us-east-1", "--type", "p5.48xlarge
 // in the order they run.
 func boughtConsecutive(t *testing.T, cs *cmdtest.Sim) []printers.BlockJSON {
 	t.Helper()
-	code, out, errs := runCLI(append([]string{"offerings", "--endpoint-url", cs.URL, "-o", "json"}, consecutiveSearch...)...)
+	code, out, errs := cli.Run(append([]string{"offerings", "--endpoint-url", cs.URL, "-o", "json"}, consecutiveSearch...)...)
 	var offs []printers.OfferingJSON
 	if code != 0 || json.Unmarshal([]byte(out), &offs) != nil {
 		t.Fatalf("offerings: exit %d\n%s\n%s", code, out, errs)
@@ -150,10 +150,10 @@ func boughtConsecutive(t *testing.T, cs *cmdtest.Sim) []printers.BlockJSON {
 		if len(segs) < 2 || segs[0].StartDate == segs[1].StartDate {
 			continue
 		}
-		if code, _, errs := runCLI(append([]string{"purchase", o.CapacityBlockOfferingId, "--endpoint-url", cs.URL, "--yes"}, consecutiveSearch...)...); code != 0 {
+		if code, _, errs := cli.Run(append([]string{"purchase", o.CapacityBlockOfferingId, "--endpoint-url", cs.URL, "--yes"}, consecutiveSearch...)...); code != 0 {
 			t.Fatalf("purchase: exit %d\n%s", code, errs)
 		}
-		rows := reservations(t, cs.URL)
+		rows := cli.Reservations(t, cs.URL)
 		if len(rows) != len(segs) {
 			t.Fatalf("%d reservations of %d segments", len(rows), len(segs))
 		}
@@ -172,7 +172,7 @@ func TestLaunchAcrossConsecutiveSegments(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	rows := boughtConsecutive(t, cs)
 	first, second := rows[0], rows[1]
-	code, _, errs := runCLI(cmdtest.LaunchArgs(cs.URL, first.CapacityReservationId, "--group", "--at-start", "--count", "2", "--yes")...)
+	code, _, errs := cli.Run(cmdtest.LaunchArgs(cs.URL, first.CapacityReservationId, "--group", "--at-start", "--count", "2", "--yes")...)
 	if code != 0 {
 		t.Fatalf("--group --at-start: exit %d\n%s", code, errs)
 	}
@@ -206,7 +206,7 @@ func TestLaunchAcrossConsecutiveSegmentsOnceOneHasStarted(t *testing.T) {
 	first := rows[0].CapacityReservationId
 	cs.Emulator.SetTime(cmdtest.MustTime(t, rows[0].StartDate).Add(time.Hour))
 	for _, extra := range [][]string{{"--group"}, {"--group", "--at-start"}} {
-		code, _, errs := runCLI(cmdtest.LaunchArgs(cs.URL, first, append(extra, "--count", "2", "--yes")...)...)
+		code, _, errs := cli.Run(cmdtest.LaunchArgs(cs.URL, first, append(extra, "--count", "2", "--yes")...)...)
 		if code != 1 || !strings.Contains(errs, "have started ("+first+") and others not") {
 			t.Errorf("%v: exit %d\n%s", extra, code, errs)
 		}

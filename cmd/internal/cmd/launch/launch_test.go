@@ -16,18 +16,18 @@ import (
 
 func TestLaunchIntoActiveBlock(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := boughtBlock(t, cs)
-	activate(t, cs, b)
+	b := cli.BoughtBlock(t, cs)
+	cli.Activate(t, cs, b)
 	// The account has no key pair until one is created; a launch with an unknown one is
 	// refused before anything starts.
-	code, out, errs := runCLI(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--yes", "--count", "2", "--key", "ml-team", "-o", "json")...)
+	code, out, errs := cli.Run(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--yes", "--count", "2", "--key", "ml-team", "-o", "json")...)
 	if code != 1 || out != "" || !strings.Contains(errs, "ml-team") {
 		t.Fatalf("unknown key pair: exit %d, stdout %q\n%s", code, out, errs)
 	}
 	if _, err := simEC2(cs.URL).CreateKeyPair(context.Background(), &ec2.CreateKeyPairInput{KeyName: aws.String("ml-team")}); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errs = runCLI(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--yes", "--count", "2", "--key", "ml-team", "-o", "json")...)
+	code, out, errs = cli.Run(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--yes", "--count", "2", "--key", "ml-team", "-o", "json")...)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, errs)
 	}
@@ -58,22 +58,22 @@ func TestLaunchIntoActiveBlock(t *testing.T) {
 		}
 	}
 
-	rows := reservations(t, cs.URL)
+	rows := cli.Reservations(t, cs.URL)
 	if len(rows) != 1 || rows[0].AvailableInstanceCount != 0 || strings.Join(rows[0].InstanceIds, ",") != strings.Join(ids, ",") {
 		t.Errorf("block after the launch: %+v, launched %v", rows, ids)
 	}
 	var launched bool
-	for _, e := range journalLines(t) {
+	for _, e := range cmdtest.JournalLines(t) {
 		if e.Action == "RunInstances" && e.Phase == "outcome" && e.Outcome == "launched" && e.Result == strings.Join(ids, ",") {
 			launched = true
 		}
 	}
 	if !launched {
-		t.Errorf("journal has no launch outcome: %+v", journalLines(t))
+		t.Errorf("journal has no launch outcome: %+v", cmdtest.JournalLines(t))
 	}
 
 	// The block is full now: a clear refusal, nothing more launched.
-	code, _, errs = runCLI(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--yes")...)
+	code, _, errs = cli.Run(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--yes")...)
 	if code != 1 || !strings.Contains(errs, "0 free of 2") || !strings.Contains(errs, "Nothing was launched") ||
 		!strings.Contains(errs, "wait for one to end, or terminate one") || strings.Contains(errs, "fewer") {
 		t.Errorf("full block: exit %d\n%s", code, errs)
@@ -82,9 +82,9 @@ func TestLaunchIntoActiveBlock(t *testing.T) {
 
 func TestLaunchTableOutput(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := boughtBlock(t, cs)
-	activate(t, cs, b)
-	code, out, errs := runCLI(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--yes")...)
+	b := cli.BoughtBlock(t, cs)
+	cli.Activate(t, cs, b)
+	code, out, errs := cli.Run(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--yes")...)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if code != 0 || len(lines) != 2 || !strings.HasPrefix(lines[0], "INSTANCE") || !strings.HasPrefix(lines[1], "i-") ||
 		!strings.Contains(lines[1], "p5.48xlarge") {
@@ -94,18 +94,18 @@ func TestLaunchTableOutput(t *testing.T) {
 
 func TestLaunchIntoScheduledBlock(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := boughtBlock(t, cs)
+	b := cli.BoughtBlock(t, cs)
 	start, _ := time.Parse(time.RFC3339, b.StartDate)
 	cs.Emulator.SetTime(start.Add(-time.Minute)) // paid, not started
-	if rows := reservations(t, cs.URL); rows[0].State != "scheduled" {
+	if rows := cli.Reservations(t, cs.URL); rows[0].State != "scheduled" {
 		t.Fatalf("state %s, want scheduled", rows[0].State)
 	}
-	code, out, errs := runCLI(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--yes")...)
+	code, out, errs := cli.Run(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--yes")...)
 	if code != 1 || out != "" || !strings.Contains(errs, "not active yet (scheduled)") || !strings.Contains(errs, start.Format("2006-01-02 15:04 UTC")) ||
 		!strings.Contains(errs, "--at-start") {
 		t.Errorf("exit %d, stdout %q\n%s", code, out, errs)
 	}
-	if rows := reservations(t, cs.URL); len(rows[0].InstanceIds) != 0 {
+	if rows := cli.Reservations(t, cs.URL); len(rows[0].InstanceIds) != 0 {
 		t.Errorf("instances launched: %v", rows[0].InstanceIds)
 	}
 }
@@ -135,73 +135,73 @@ func subnetOutside(t *testing.T, url, zone string) string {
 
 func TestLaunchWrongZone(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := boughtBlock(t, cs)
-	activate(t, cs, b)
+	b := cli.BoughtBlock(t, cs)
+	cli.Activate(t, cs, b)
 	subnet := subnetOutside(t, cs.URL, b.AvailabilityZone)
-	code, out, errs := runCLI(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--yes", "--subnet", subnet)...)
+	code, out, errs := cli.Run(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--yes", "--subnet", subnet)...)
 	if code != 1 || out != "" || !strings.Contains(errs, "NOT LAUNCHED") || !strings.Contains(errs, "Subnet "+subnet+" is in") ||
 		!strings.Contains(errs, "but the block is in "+b.AvailabilityZone) {
 		t.Errorf("exit %d, stdout %q\n%s", code, out, errs)
 	}
-	if rows := reservations(t, cs.URL); len(rows[0].InstanceIds) != 0 || rows[0].AvailableInstanceCount != 2 {
+	if rows := cli.Reservations(t, cs.URL); len(rows[0].InstanceIds) != 0 || rows[0].AvailableInstanceCount != 2 {
 		t.Errorf("instances launched: %+v", rows[0])
 	}
 }
 
 func TestLaunchCountAboveAvailable(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := boughtBlock(t, cs)
-	activate(t, cs, b)
-	code, _, errs := runCLI(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--yes", "--count", "3")...)
+	b := cli.BoughtBlock(t, cs)
+	cli.Activate(t, cs, b)
+	code, _, errs := cli.Run(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--yes", "--count", "3")...)
 	if code != 1 || !strings.Contains(errs, "2 free of 2 instances; 3 asked") || !strings.Contains(errs, "holds 2 at most: launch 2 or fewer") ||
 		strings.Contains(errs, "wait") {
 		t.Errorf("exit %d\n%s", code, errs)
 	}
-	if rows := reservations(t, cs.URL); len(rows[0].InstanceIds) != 0 {
+	if rows := cli.Reservations(t, cs.URL); len(rows[0].InstanceIds) != 0 {
 		t.Errorf("instances launched: %v", rows[0].InstanceIds)
 	}
 }
 
 func TestLaunchConfirmation(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := boughtBlock(t, cs)
-	activate(t, cs, b)
+	b := cli.BoughtBlock(t, cs)
+	cli.Activate(t, cs, b)
 
-	asPerson(t, false, "launch\n")
+	cli.AsPerson(t, false, "launch\n")
 	before := cs.Calls.Load()
-	code, _, errs := runCLI(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId)...)
+	code, _, errs := cli.Run(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId)...)
 	if code != 2 || !strings.Contains(errs, "not a terminal") || cs.Calls.Load() != before {
 		t.Errorf("no terminal: exit %d, %d calls\n%s", code, cs.Calls.Load()-before, errs)
 	}
 	for _, typed := range []string{"buy\n", "yes\n", ""} {
-		asPerson(t, true, typed)
-		code, _, errs = runCLI(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId)...)
+		cli.AsPerson(t, true, typed)
+		code, _, errs = cli.Run(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId)...)
 		if code != 1 || !strings.Contains(errs, "Type launch") || !strings.Contains(errs, "cancelled; nothing was launched") {
 			t.Errorf("typed %q: exit %d\n%s", typed, code, errs)
 		}
 	}
-	if rows := reservations(t, cs.URL); len(rows[0].InstanceIds) != 0 {
+	if rows := cli.Reservations(t, cs.URL); len(rows[0].InstanceIds) != 0 {
 		t.Fatalf("instances launched without the word: %v", rows[0].InstanceIds)
 	}
-	asPerson(t, true, "launch\n")
-	code, _, errs = runCLI(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId)...)
-	if rows := reservations(t, cs.URL); code != 0 || len(rows[0].InstanceIds) != 1 {
+	cli.AsPerson(t, true, "launch\n")
+	code, _, errs = cli.Run(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId)...)
+	if rows := cli.Reservations(t, cs.URL); code != 0 || len(rows[0].InstanceIds) != 1 {
 		t.Errorf("typed launch: exit %d, %+v\n%s", code, rows[0], errs)
 	}
 }
 
 func TestLaunchDryRun(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := boughtBlock(t, cs)
-	activate(t, cs, b)
-	asPerson(t, false, "")
-	code, out, errs := runCLI(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--dry-run", "--count", "2")...)
+	b := cli.BoughtBlock(t, cs)
+	cli.Activate(t, cs, b)
+	cli.AsPerson(t, false, "")
+	code, out, errs := cli.Run(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--dry-run", "--count", "2")...)
 	if code != 0 || !strings.Contains(out, "Dry run: allowed") || !strings.Contains(out, "ec2:RunInstances") ||
 		!strings.Contains(out, "the subnet is in "+b.AvailabilityZone) || !strings.Contains(out, "Nothing was launched") ||
 		strings.Contains(out, "checked when launching") {
 		t.Errorf("exit %d, %q\n%s", code, out, errs)
 	}
-	code, out, _ = runCLI(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--dry-run", "-o", "json")...)
+	code, out, _ = cli.Run(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--dry-run", "-o", "json")...)
 	var dr map[string]any
 	if code != 0 || json.Unmarshal([]byte(out), &dr) != nil || dr["DryRun"] != true || dr["Allowed"] != true ||
 		dr["Action"] != "ec2:RunInstances" || dr["CapacityReservationId"] != b.CapacityReservationId {
@@ -209,15 +209,15 @@ func TestLaunchDryRun(t *testing.T) {
 	}
 	// The dry run now checks the subnet's zone, as the launch does.
 	other := subnetOutside(t, cs.URL, b.AvailabilityZone)
-	code, out, errs = runCLI(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--dry-run", "--subnet", other)...)
+	code, out, errs = cli.Run(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--dry-run", "--subnet", other)...)
 	if code != 1 || out != "" || !strings.Contains(errs, "but the block is in "+b.AvailabilityZone) || !strings.Contains(errs, "Nothing was launched") {
 		t.Errorf("dry run into another zone: exit %d, %q\n%s", code, out, errs)
 	}
-	if rows := reservations(t, cs.URL); len(rows[0].InstanceIds) != 0 {
+	if rows := cli.Reservations(t, cs.URL); len(rows[0].InstanceIds) != 0 {
 		t.Errorf("a dry run launched %v", rows[0].InstanceIds)
 	}
 	var journaled []string
-	for _, l := range journalLines(t) {
+	for _, l := range cmdtest.JournalLines(t) {
 		if l.Action == "RunInstances" {
 			journaled = append(journaled, l.Phase)
 		}
@@ -252,7 +252,7 @@ func TestLaunchBadFlags(t *testing.T) {
 		{[]string{"launch", "--cancel", " "}, "--cancel \" \""},
 	} {
 		before := cs.Calls.Load()
-		code, out, errs := runCLI(append(tc.args, "--endpoint-url", cs.URL, "--yes")...)
+		code, out, errs := cli.Run(append(tc.args, "--endpoint-url", cs.URL, "--yes")...)
 		if code != 2 || out != "" || !strings.Contains(errs, tc.want) {
 			t.Errorf("%v: exit %d, stdout %q, stderr:\n%s", tc.args, code, out, errs)
 		}

@@ -53,7 +53,7 @@ func sameState(t *testing.T, what string, before, after map[string]string) {
 func TestLaunchAtStartIsItsAccountsOnly(t *testing.T) {
 	a := cmdtest.StartSim(t, func(o *ec2sim.Options) { o.Account = "111111111111" })
 	b := cmdtest.StartSim(t, func(o *ec2sim.Options) { o.Account = "222222222222" })
-	blockA, blockB := boughtBlock(t, a), boughtBlock(t, b)
+	blockA, blockB := cli.BoughtBlock(t, a), cli.BoughtBlock(t, b)
 	attachAtStart(t, a, blockA)
 	for _, cs := range []*cmdtest.Sim{a, b} {
 		cs.Emulator.SetTime(cmdtest.MustTime(t, blockA.StartDate).Add(time.Minute))
@@ -69,11 +69,11 @@ func TestLaunchAtStartIsItsAccountsOnly(t *testing.T) {
 	if rows := attached(t, a.URL); len(rows) != 1 || rows[0].State != "pending" {
 		t.Fatalf("after b's round, a's launch is %+v, want still pending", rows)
 	}
-	if code, _, errs := runCLI("launch", "--cancel", blockA.CapacityReservationId, "--endpoint-url", b.URL); code == 0 {
+	if code, _, errs := cli.Run("launch", "--cancel", blockA.CapacityReservationId, "--endpoint-url", b.URL); code == 0 {
 		t.Errorf("account b cancelled a's launch: %s", errs)
 	}
 	// The demo on the same machine neither.
-	if code, _, errs := runCLI("blocks", "--demo", "--region", "us-east-1", "-o", "json"); code != 0 {
+	if code, _, errs := cli.Run("blocks", "--demo", "--region", "us-east-1", "-o", "json"); code != 0 {
 		t.Fatalf("blocks --demo: exit %d\n%s", code, errs)
 	}
 	if rows := attached(t, a.URL); len(rows) != 1 || rows[0].State != "pending" {
@@ -108,7 +108,7 @@ func TestLaunchAtStartIsItsAccountsOnly(t *testing.T) {
 // cancelled a real pending launch).
 func TestADownBackendChangesNothing(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	blk := boughtBlock(t, cs)
+	blk := cli.BoughtBlock(t, cs)
 	attachAtStart(t, cs, blk)
 	// A real account's pending launch, as an earlier version kept it, at the root.
 	root := filepath.Join(os.Getenv("XDG_STATE_HOME"), "gpublock")
@@ -127,7 +127,7 @@ func TestADownBackendChangesNothing(t *testing.T) {
 		{"launch", "--cancel", blk.CapacityReservationId, "--endpoint-url", cs.URL},
 		{"blocks", "--endpoint-url", cs.URL, "--region", "us-east-1"},
 	} {
-		code, out, errs := runCLI(args...)
+		code, out, errs := cli.Run(args...)
 		if code == 0 || strings.Contains(errs+out, "nothing bought") {
 			t.Errorf("%v with the emulator down: exit %d\n%s\n%s", args, code, out, errs)
 		}
@@ -139,13 +139,13 @@ func TestADownBackendChangesNothing(t *testing.T) {
 // learns that those launches can no longer fire.
 func TestBlocksWithADamagedAttachedLaunchFails(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	blk := boughtBlock(t, cs)
+	blk := cli.BoughtBlock(t, cs)
 	attachAtStart(t, cs, blk)
 	p := cmdtest.StateFile(t, "launches-at-start.json")
 	if err := os.WriteFile(p, []byte("[{"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	code, _, errs := runCLI("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1")
+	code, _, errs := cli.Run("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1")
 	if code == 0 || !strings.Contains(errs, "damaged") {
 		t.Fatalf("blocks over a damaged record: exit %d\n%s", code, errs)
 	}
@@ -155,7 +155,7 @@ func TestBlocksWithADamagedAttachedLaunchFails(t *testing.T) {
 // type and account, as every warning does (they were 0001-01-01 and empty).
 func TestLaunchAtStartNotificationNamesItsBlock(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := boughtBlock(t, cs)
+	b := cli.BoughtBlock(t, cs)
 	attachAtStart(t, cs, b)
 	cs.Emulator.SetTime(cmdtest.MustTime(t, b.StartDate).Add(time.Minute))
 	log := filepath.Join(t.TempDir(), "events")
@@ -172,7 +172,7 @@ func TestLaunchAtStartNotificationNamesItsBlock(t *testing.T) {
 // and leaves it to one that may launch) is about to be filled, not idle: no IDLE warning.
 func TestNoIdleWarningWhileAnAttachedLaunchWaits(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := boughtBlock(t, cs)
+	b := cli.BoughtBlock(t, cs)
 	attachAtStart(t, cs, b)
 	cs.Emulator.SetTime(cmdtest.MustTime(t, b.StartDate).Add(time.Minute))
 	log := filepath.Join(t.TempDir(), "events")
@@ -182,7 +182,7 @@ func TestNoIdleWarningWhileAnAttachedLaunchWaits(t *testing.T) {
 		t.Errorf("warned idle while its launch waits:\n%s", raw)
 	}
 	// Once the launch is cancelled, the idle block is warned of.
-	if code, _, errs := runCLI("launch", "--cancel", b.CapacityReservationId, "--endpoint-url", cs.URL); code != 0 {
+	if code, _, errs := cli.Run("launch", "--cancel", b.CapacityReservationId, "--endpoint-url", cs.URL); code != 0 {
 		t.Fatalf("cancel: exit %d\n%s", code, errs)
 	}
 	blocksRound(t, cs.URL, notifyCmd...)
@@ -195,7 +195,7 @@ func TestNoIdleWarningWhileAnAttachedLaunchWaits(t *testing.T) {
 // record of warnings sent does not hold it): the next round delivers it, once.
 func TestLaunchAtStartNotificationNotDeliveredIsDeliveredNextRound(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := boughtBlock(t, cs)
+	b := cli.BoughtBlock(t, cs)
 	attachAtStart(t, cs, b)
 	cs.Emulator.SetTime(cmdtest.MustTime(t, b.StartDate).Add(time.Minute))
 	log := filepath.Join(t.TempDir(), "events")
@@ -253,8 +253,8 @@ func TestAnotherEmulatorOnThePortIsAnotherBackend(t *testing.T) {
 	first := filepath.Join(t.TempDir(), "first.json")
 	url, stop := serveAt(t, "127.0.0.1:0", emulatorOn(t, first))
 	addr := strings.TrimPrefix(url, "http://")
-	b := cmdtest.BoughtBlock(t, runCLI, &cmdtest.Sim{URL: url})
-	if code, _, errs := runCLI(cmdtest.LaunchArgs(url, b.CapacityReservationId, "--at-start", "--count", "2", "--yes")...); code != 0 {
+	b := cli.BoughtBlock(t, &cmdtest.Sim{URL: url})
+	if code, _, errs := cli.Run(cmdtest.LaunchArgs(url, b.CapacityReservationId, "--at-start", "--count", "2", "--yes")...); code != 0 {
 		t.Fatalf("attach: exit %d\n%s", code, errs)
 	}
 	stop()
@@ -263,7 +263,7 @@ func TestAnotherEmulatorOnThePortIsAnotherBackend(t *testing.T) {
 	if rows := attached(t, url); len(rows) != 0 {
 		t.Errorf("another emulator on the port lists the first's launches: %+v", rows)
 	}
-	if code, _, errs := runCLI("launch", "--cancel", b.CapacityReservationId, "--endpoint-url", url); code == 0 {
+	if code, _, errs := cli.Run("launch", "--cancel", b.CapacityReservationId, "--endpoint-url", url); code == 0 {
 		t.Errorf("another emulator on the port cancelled the first's launch: %s", errs)
 	}
 	stop()

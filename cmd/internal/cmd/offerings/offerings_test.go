@@ -16,7 +16,7 @@ import (
 
 func TestOfferingsJSON(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	code, out, errs := runCLI(cmdtest.OfferingsArgs(cs.URL, "--region", "us-east-1,us-west-2", "-o", "json")...)
+	code, out, errs := cli.Run(cmdtest.OfferingsArgs(cs.URL, "--region", "us-east-1,us-west-2", "-o", "json")...)
 	if code != 0 || errs != "" {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
@@ -57,13 +57,13 @@ func TestOfferingsJSON(t *testing.T) {
 
 func TestOfferingsTableAndCSVHaveTheSameRows(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	code, js, _ := runCLI(cmdtest.OfferingsArgs(cs.URL, "--region", "all", "-o", "json")...)
+	code, js, _ := cli.Run(cmdtest.OfferingsArgs(cs.URL, "--region", "all", "-o", "json")...)
 	var rows []map[string]any
 	if code != 0 || json.Unmarshal([]byte(js), &rows) != nil || len(rows) == 0 {
 		t.Fatalf("json run: exit %d\n%s", code, js)
 	}
 
-	code, table, errs := runCLI(cmdtest.OfferingsArgs(cs.URL, "--region", "all")...)
+	code, table, errs := cli.Run(cmdtest.OfferingsArgs(cs.URL, "--region", "all")...)
 	if code != 0 || errs != "" {
 		t.Fatalf("table: exit %d, stderr %q", code, errs)
 	}
@@ -77,7 +77,7 @@ func TestOfferingsTableAndCSVHaveTheSameRows(t *testing.T) {
 		}
 	}
 
-	code, csvOut, _ := runCLI(cmdtest.OfferingsArgs(cs.URL, "--region", "all", "-o", "csv")...)
+	code, csvOut, _ := cli.Run(cmdtest.OfferingsArgs(cs.URL, "--region", "all", "-o", "csv")...)
 	recs, err := csv.NewReader(strings.NewReader(csvOut)).ReadAll()
 	if code != 0 || err != nil || len(recs)-1 != len(rows) || recs[0][0] != "Region" {
 		t.Fatalf("csv: exit %d, %v, %d records", code, err, len(recs))
@@ -89,7 +89,7 @@ func TestOfferingsTableAndCSVHaveTheSameRows(t *testing.T) {
 func TestOfferingsRegionErrorsGoToStderr(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	cs.Emulator.SetFaults(ec2sim.Faults{Down: []string{"us-west-2"}})
-	code, out, errs := runCLI(cmdtest.OfferingsArgs(cs.URL, "--region", "us-east-1,us-west-2", "-o", "json")...)
+	code, out, errs := cli.Run(cmdtest.OfferingsArgs(cs.URL, "--region", "us-east-1,us-west-2", "-o", "json")...)
 	if code != 1 {
 		t.Errorf("exit %d with one region down, want 1: the results are incomplete", code)
 	}
@@ -133,26 +133,26 @@ func TestOfferingsBadUsage(t *testing.T) {
 		{[]string{"--type", "p5.48xlarge", "--duration", "2d", "--bogus"}, "bogus"},
 	}
 	for _, tc := range cases {
-		code, out, errs := runCLI(append(base, tc.args...)...)
+		code, out, errs := cli.Run(append(base, tc.args...)...)
 		if code != 2 || !strings.Contains(errs, tc.want) || out != "" {
 			t.Errorf("%v: exit %d, stderr %q, stdout %q; want 2 naming %s", tc.args, code, errs, out, tc.want)
 		}
 	}
-	code, _, errs := runCLI("offerings", "--endpoint-url", "ftp://x", "--type", "p5.48xlarge", "--duration", "2d")
+	code, _, errs := cli.Run("offerings", "--endpoint-url", "ftp://x", "--type", "p5.48xlarge", "--duration", "2d")
 	if code != 2 || !strings.Contains(errs, "--endpoint-url") {
 		t.Errorf("ftp endpoint: exit %d, %q", code, errs)
 	}
 	if n := cs.Calls.Load(); n != 0 {
 		t.Errorf("bad usage made %d EC2 calls", n)
 	}
-	if code, out, errs := runCLI("offerings", "-h"); code != 0 || errs != "" || !strings.Contains(out, "USAGE") {
+	if code, out, errs := cli.Run("offerings", "-h"); code != 0 || errs != "" || !strings.Contains(out, "USAGE") {
 		t.Errorf("-h: exit %d, stderr %q", code, errs)
 	}
 }
 
 func TestOfferingsWithoutCredentialsFails(t *testing.T) {
 	cmdtest.Env(t)
-	code, out, errs := runCLI("offerings", "--type", "p5.48xlarge", "--duration", "2d", "--region", "us-east-1", "--to", "+2w")
+	code, out, errs := cli.Run("offerings", "--type", "p5.48xlarge", "--duration", "2d", "--region", "us-east-1", "--to", "+2w")
 	if code != 1 || out != "" || !strings.Contains(errs, "No AWS credentials") || !strings.Contains(errs, "--demo") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
 	}
@@ -160,7 +160,7 @@ func TestOfferingsWithoutCredentialsFails(t *testing.T) {
 
 func TestOfferingsDemo(t *testing.T) {
 	cmdtest.Env(t)
-	code, out, errs := runCLI("offerings", "--demo", "--type", "p5.48xlarge", "--duration", "2d", "--region", "us-east-1", "--to", "+2w", "-o", "json")
+	code, out, errs := cli.Run("offerings", "--demo", "--type", "p5.48xlarge", "--duration", "2d", "--region", "us-east-1", "--to", "+2w", "-o", "json")
 	var rows []map[string]any
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) == 0 {
 		t.Fatalf("exit %d, stderr %q, stdout %q", code, errs, out)
@@ -196,7 +196,7 @@ func FuzzOfferingsFlags(f *testing.F) {
 
 func TestOfferingsUltraServerJSONUsesAWSFields(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	code, out, errs := runCLI("offerings", "--endpoint-url", cs.URL, "--type", "u-p6e-gb200x72", "--duration", "1d-3d",
+	code, out, errs := cli.Run("offerings", "--endpoint-url", cs.URL, "--type", "u-p6e-gb200x72", "--duration", "1d-3d",
 		"--from", "2026-12-01T08:00:00Z", "--to", "2026-12-15", "--region", "us-east-1", "-o", "json")
 	var rows []map[string]any
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) == 0 {
@@ -213,7 +213,7 @@ func TestOfferingsUltraServerJSONUsesAWSFields(t *testing.T) {
 // time the commands print, and leaves stdout empty.
 func TestOfferingsNoneSaysUTC(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	code, out, errs := runCLI("offerings", "--endpoint-url", cs.URL, "--region", "us-east-1", "--type", "p5.48xlarge",
+	code, out, errs := cli.Run("offerings", "--endpoint-url", cs.URL, "--region", "us-east-1", "--type", "p5.48xlarge",
 		"--duration", "2d", "--from", "2026-12-03T00:00:00Z", "--to", "2026-12-04T00:00:00Z")
 	if code != 0 || out != "" {
 		t.Fatalf("exit %d, stdout %q", code, out)
@@ -229,12 +229,12 @@ func TestOfferingsTableUltraServerRatePerInstance(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	args := []string{"offerings", "--endpoint-url", cs.URL, "--region", "us-east-1", "--type", "u-p6e-gb200x72", "--duration", "2d",
 		"--from", "2026-12-01T08:00:00Z", "--to", "2026-12-29"}
-	code, out, errs := runCLI(append(args, "-o", "json")...)
+	code, out, errs := cli.Run(append(args, "-o", "json")...)
 	var rows []printers.OfferingJSON
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) == 0 {
 		t.Fatalf("exit %d, %q\n%s", code, errs, out)
 	}
-	code, table, _ := runCLI(args...)
+	code, table, _ := cli.Run(args...)
 	if code != 0 {
 		t.Fatalf("table: exit %d", code)
 	}
@@ -258,7 +258,7 @@ func TestOfferingsTableUltraServerRatePerInstance(t *testing.T) {
 // the search still succeeds with nothing on stdout but the empty array.
 func TestOfferingsTypeNotSoldInRegion(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	code, out, errs := runCLI("offerings", "--endpoint-url", cs.URL, "--region", "us-west-2", "--type", "u-p6e-gb200x36",
+	code, out, errs := cli.Run("offerings", "--endpoint-url", cs.URL, "--region", "us-west-2", "--type", "u-p6e-gb200x36",
 		"--duration", "2d", "--from", "2026-12-01T08:00:00Z", "--to", "2026-12-15", "-o", "json")
 	if code != 0 || strings.TrimSpace(out) != "[]" {
 		t.Fatalf("exit %d, stdout %q", code, out)
@@ -274,12 +274,12 @@ func TestOfferingsCSVUltraServerMatchesJSON(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	args := []string{"offerings", "--endpoint-url", cs.URL, "--region", "us-east-1", "--type", "u-p6e-gb200x36", "--duration", "2d",
 		"--from", "2026-12-01T08:00:00Z", "--to", "2026-12-29"}
-	code, out, _ := runCLI(append(args, "-o", "json")...)
+	code, out, _ := cli.Run(append(args, "-o", "json")...)
 	var rows []printers.OfferingJSON
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) == 0 {
 		t.Fatalf("json: exit %d\n%s", code, out)
 	}
-	code, out, _ = runCLI(append(args, "-o", "csv")...)
+	code, out, _ = cli.Run(append(args, "-o", "csv")...)
 	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
 	if code != 0 || err != nil || len(recs)-1 != len(rows) {
 		t.Fatalf("csv: exit %d, %v, %d records", code, err, len(recs))
@@ -306,7 +306,7 @@ func TestOfferingsCSVUltraServerMatchesJSON(t *testing.T) {
 // default window lets the search find it.
 func TestOfferingsLongBlocksPastEightWeeks(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	code, out, errs := runCLI("offerings", "--endpoint-url", cs.URL, "--type", "p5.48xlarge", "--duration", "9w", "--region", "us-east-1", "-o", "json")
+	code, out, errs := cli.Run("offerings", "--endpoint-url", cs.URL, "--type", "p5.48xlarge", "--duration", "9w", "--region", "us-east-1", "-o", "json")
 	var rows []printers.OfferingJSON
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) == 0 {
 		t.Fatalf("a 9-week search: exit %d, stderr %q, stdout %s", code, errs, out)
@@ -320,7 +320,7 @@ func TestOfferingsLongBlocksPastEightWeeks(t *testing.T) {
 	}
 	// A --to past 8 weeks plus the length is still refused, before any call.
 	calls := cs.Calls.Load()
-	code, _, errs = runCLI("offerings", "--endpoint-url", cs.URL, "--type", "p5.48xlarge", "--duration", "9w", "--region", "us-east-1", "--to", "+18w")
+	code, _, errs = cli.Run("offerings", "--endpoint-url", cs.URL, "--type", "p5.48xlarge", "--duration", "9w", "--region", "us-east-1", "--to", "+18w")
 	if code != 2 || !strings.Contains(errs, "8 weeks plus the block's length") || cs.Calls.Load() != calls {
 		t.Errorf("--to +18w for a 9-week block: exit %d, stderr %q, %d calls", code, errs, cs.Calls.Load()-calls)
 	}

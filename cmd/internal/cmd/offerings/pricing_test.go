@@ -22,7 +22,7 @@ import (
 // (to tell a null from a missing field).
 func offeringsJSON(t *testing.T, args []string) ([]printers.OfferingJSON, []map[string]json.RawMessage) {
 	t.Helper()
-	code, out, errs := runCLI(args...)
+	code, out, errs := cli.Run(args...)
 	if code != 0 || errs != "" {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
@@ -109,7 +109,7 @@ func TestOfferingsJSONPricing(t *testing.T) {
 	}
 
 	// The CSV has the same figures in the same columns' names.
-	code, out, _ := runCLI(append(args, "-o", "csv")...)
+	code, out, _ := cli.Run(append(args, "-o", "csv")...)
 	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
 	if code != 0 || err != nil || len(recs)-1 != len(rows) {
 		t.Fatalf("csv: exit %d, %v, %d records for %d offerings", code, err, len(recs)-1, len(rows))
@@ -185,7 +185,7 @@ func TestOfferingsSaysOnceWhichPriceCacheIsDamaged(t *testing.T) {
 	if err := os.WriteFile(path, []byte("{broken"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errs := runCLI(cmdtest.OfferingsArgs(cs.URL, "--region", "us-east-1", "-o", "json")...)
+	code, out, errs := cli.Run(cmdtest.OfferingsArgs(cs.URL, "--region", "us-east-1", "-o", "json")...)
 	if code != 0 || !strings.HasPrefix(out, "[") || strings.Count(errs, path) != 1 || !strings.Contains(errs, "delete it and refresh again") ||
 		!strings.Contains(errs, "using the embedded prices") {
 		t.Errorf("exit %d\n%s", code, errs)

@@ -6,9 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/spf13/cobra"
-
-	"github.com/gpublock/gpublock/cmd/internal/cmd/sim"
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 )
@@ -18,15 +15,15 @@ import (
 // final line says every call was made, and stdout is the JSON alone.
 func TestOfferingsProgressNamesCallsLeftAndWait(t *testing.T) {
 	tty := true
-	tweakCLI(t, func(f *cmdutil.Factory) { f.IOStreams.SetStderrTTY(tty) })
+	cli.Tweak(t, func(f *cmdutil.Factory) { f.IOStreams.SetStderrTTY(tty) })
 	cmdtest.Env(t)
 	t.Setenv("AWS_ACCESS_KEY_ID", "AKIATESTCLI000000001")
 	t.Setenv("AWS_SECRET_ACCESS_KEY", "cli-test-secret")
-	base, _, cancel, wait := cmdtest.StartSimCommand(t, func(f *cmdutil.Factory) *cobra.Command { return sim.NewCmdSim(f, nil) }, "--seed", "5", "--rate-limits", "10")
+	base, _, cancel, wait := cli.ServeSim(t, "--seed", "5", "--rate-limits", "10")
 	defer func() { cancel(); wait() }()
 	from, to := time.Now().UTC().AddDate(0, 0, 2).Format("2006-01-02"), time.Now().UTC().AddDate(0, 0, 30).Format("2006-01-02")
 	// 1–14 days in one region: 14 calls, more than the burst of 10 (9 with headroom).
-	code, out, errs := runCLI("offerings", "--endpoint-url", base, "--region", "us-east-1", "--type", "p5.48xlarge",
+	code, out, errs := cli.Run("offerings", "--endpoint-url", base, "--region", "us-east-1", "--type", "p5.48xlarge",
 		"--duration", "1d-14d", "--from", from, "--to", to, "-o", "json", "--no-cache")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, errs)
@@ -45,7 +42,7 @@ func TestOfferingsProgressNamesCallsLeftAndWait(t *testing.T) {
 	}
 	// Not a terminal and a small search: stderr stays empty for the scripts.
 	tty = false
-	_, _, errs = runCLI("offerings", "--endpoint-url", base, "--region", "us-east-1", "--type", "p5.48xlarge",
+	_, _, errs = cli.Run("offerings", "--endpoint-url", base, "--region", "us-east-1", "--type", "p5.48xlarge",
 		"--duration", "2d", "--from", from, "--to", to, "-o", "json", "--no-cache")
 	if errs != "" {
 		t.Errorf("stderr not a terminal: %q", errs)

@@ -12,7 +12,7 @@ import (
 // the rule's source and how to search the other alone.
 func TestSourceRulesBeforeAnyCall(t *testing.T) {
 	cs := cmdtest.StartPlanSim(t)
-	asPerson(t, false, "")
+	cli.AsPerson(t, false, "")
 	search := func(extra ...string) []string {
 		return append([]string{"offerings", "--endpoint-url", cs.URL, "--type", "p5.48xlarge"}, extra...)
 	}
@@ -28,7 +28,7 @@ func TestSourceRulesBeforeAnyCall(t *testing.T) {
 		{search("--source", "training-plans", "--duration", "2d", "-o", "csv"), []string{"-o csv has Capacity Blocks' columns only; list training plans"}},
 		{search("--source", "training-plans"), []string{"--duration is required: training plans last 1 to 182 whole days"}},
 	} {
-		code, out, errs := runCLI(tc.args...)
+		code, out, errs := cli.Run(tc.args...)
 		if code != 2 || out != "" {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2", tc.args, code, out, errs)
 			continue
@@ -53,7 +53,7 @@ func TestOfferingsWatchTrainingPlans(t *testing.T) {
 			"--count", "2", "--duration", "2d-5d", "--from", "now", "--to", "+30d", "--watch", "--interval", "5m", "--until-found"}, extra...)
 	}
 	wr, ctx := fakeWatch(t, 5, nil)
-	code, out, errs := runWatch(ctx, args("-o", "json")...)
+	code, out, errs := cli.RunIn(ctx, args("-o", "json")...)
 	rounds := jsonRounds(t, out)
 	if code != 0 || len(rounds) != 1 || len(rounds[0]) == 0 || len(wr.waits) != 0 || !strings.Contains(errs, "found, stopping (--until-found)") {
 		t.Fatalf("json: exit %d, %d waits, stdout %s, stderr %q", code, len(wr.waits), out, errs)
@@ -65,14 +65,14 @@ func TestOfferingsWatchTrainingPlans(t *testing.T) {
 	}
 
 	_, ctx = fakeWatch(t, 5, nil)
-	code, out, errs = runWatch(ctx, args()...)
+	code, out, errs = cli.RunIn(ctx, args()...)
 	if lines := strings.Split(out, "\n"); code != 0 || !strings.HasPrefix(lines[0], "SOURCE") || !strings.Contains(out, "\ntraining-plans ") {
 		t.Errorf("table: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 
 	// A fixed window ends the watch when it has passed, by the plans' rule as by the blocks'.
 	wr, ctx = fakeWatch(t, 5, func(int) { cs.Emulator.Advance(36 * time.Hour) })
-	code, out, errs = runWatch(ctx, "offerings", "--endpoint-url", cs.URL, "--source", "training-plans", "--type", "p5.48xlarge", "--count", "2",
+	code, out, errs = cli.RunIn(ctx, "offerings", "--endpoint-url", cs.URL, "--source", "training-plans", "--type", "p5.48xlarge", "--count", "2",
 		"--duration", "2d", "--from", "2026-12-01T08:00:00Z", "--to", "2026-12-05T11:30:00Z", "--region", "us-east-1", "--watch", "--interval", "5m", "-o", "json")
 	if code != 0 || len(wr.waits) != 3 || len(jsonRounds(t, out)) != 3 {
 		t.Errorf("exit %d after %d waits, stdout %s; want 0 after 3 searches (108h on, the window has passed)", code, len(wr.waits), out)
@@ -87,7 +87,7 @@ func TestOfferingsWatchTrainingPlans(t *testing.T) {
 // with why; either form of a type is mapped for each.
 func TestBothSourcesSearchWhatEachSells(t *testing.T) {
 	cs := cmdtest.StartPlanSim(t)
-	asPerson(t, false, "")
+	cli.AsPerson(t, false, "")
 	for _, tc := range []struct {
 		args          []string
 		rows, notRows string
@@ -99,7 +99,7 @@ func TestBothSourcesSearchWhatEachSells(t *testing.T) {
 		{[]string{"--type", "ml.p5.48xlarge", "--duration", "2d"}, "training-plans ", "", ""},
 	} {
 		args := append([]string{"offerings", "--endpoint-url", cs.URL, "--source", "all", "--region", "us-east-1"}, tc.args...)
-		code, out, errs := runCLI(args...)
+		code, out, errs := cli.Run(args...)
 		if code != 0 || !strings.Contains(out, "\n"+tc.rows) || (tc.notRows != "" && strings.Contains(out, "\n"+tc.notRows)) {
 			t.Errorf("%v: exit %d, want rows of %q only:\n%s\n%s", tc.args, code, tc.rows, out, errs)
 		}
@@ -111,7 +111,7 @@ func TestBothSourcesSearchWhatEachSells(t *testing.T) {
 		}
 	}
 	// either form for one source too: Capacity Blocks read ml.p5.48xlarge as p5.48xlarge
-	code, out, errs := runCLI("offerings", "--endpoint-url", cs.URL, "--region", "us-east-1", "--type", "ml.p5.48xlarge", "--duration", "2d")
+	code, out, errs := cli.Run("offerings", "--endpoint-url", cs.URL, "--region", "us-east-1", "--type", "ml.p5.48xlarge", "--duration", "2d")
 	if code != 0 || !strings.Contains(out, " p5.48xlarge ") {
 		t.Errorf("capacity-blocks, ml.p5.48xlarge: exit %d\n%s\n%s", code, out, errs)
 	}
@@ -122,16 +122,16 @@ func TestBothSourcesSearchWhatEachSells(t *testing.T) {
 // sells is refused.
 func TestTypeOneSourceDoesNotSellIsSkipped(t *testing.T) {
 	cs := cmdtest.StartPlanSim(t)
-	asPerson(t, false, "")
+	cli.AsPerson(t, false, "")
 	base := []string{"offerings", "--endpoint-url", cs.URL, "--source", "all", "--region", "us-east-1", "--duration", "2d"}
-	code, out, errs := runCLI(append(base, "--type", "ml.p6e-gb200.36xlarge")...)
+	code, out, errs := cli.Run(append(base, "--type", "ml.p6e-gb200.36xlarge")...)
 	if code != 0 || strings.Contains(out, "\ncapacity-blocks ") || !strings.Contains(errs, "EC2 Capacity Blocks not searched: Capacity Blocks do not sell p6e-gb200.36xlarge") {
 		t.Errorf("a type only the plans sell: exit %d\n%s\n%s", code, out, errs)
 	}
 	if !strings.Contains(errs, "us-east-1: training plans: ") {
 		t.Errorf("the plans were not searched: %q", errs)
 	}
-	code, _, errs = runCLI(append(base, "--type", "g6e.48xlarge")...)
+	code, _, errs = cli.Run(append(base, "--type", "g6e.48xlarge")...)
 	if code != 2 || !strings.Contains(errs, "no source sells this: EC2 Capacity Blocks not searched") || !strings.Contains(errs, "SageMaker Training Plans not searched") {
 		t.Errorf("a type no source sells: exit %d, stderr %q", code, errs)
 	}

@@ -54,7 +54,7 @@ func TestOfferingsTableOnDemandColumns(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	args := cmdtest.OfferingsArgs(cs.URL, "--type", "p5.48xlarge,trn2.48xlarge", "--region", "us-east-1,us-west-2")
 	rows, _ := offeringsJSON(t, append(args, "-o", "json"))
-	code, table, errs := runCLI(args...)
+	code, table, errs := cli.Run(args...)
 	if code != 0 || errs != "" {
 		t.Fatalf("table: exit %d, stderr %q", code, errs)
 	}
@@ -99,7 +99,7 @@ func TestOfferingsTableBreakEvenNever(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	writePriceCache(t, pricing.Row{Kind: pricing.KindOnDemand, InstanceType: "p5.48xlarge", Region: "us-west-2", Status: pricing.StatusPrice,
 		Hourly: model.MustMoney("10"), Source: pricing.SourcePriceListAPI, Date: "2026-11-29", DateNote: "fetched"})
-	code, table, errs := runCLI(cmdtest.OfferingsArgs(cs.URL, "--region", "us-west-2")...)
+	code, table, errs := cli.Run(cmdtest.OfferingsArgs(cs.URL, "--region", "us-west-2")...)
 	lines := strings.Split(strings.TrimSpace(table), "\n")
 	if code != 0 || errs != "" || len(lines) < 2 {
 		t.Fatalf("exit %d, stderr %q\n%s", code, errs, table)
@@ -121,7 +121,7 @@ func TestOfferingsTableUltraServerOnDemandPerInstance(t *testing.T) {
 	args := []string{"offerings", "--endpoint-url", cs.URL, "--region", "us-east-1", "--type", "u-p6e-gb200x72", "--duration", "2d",
 		"--from", "2026-12-01T08:00:00Z", "--to", "2026-12-29"}
 	rows, _ := offeringsJSON(t, append(args, "-o", "json"))
-	code, table, _ := runCLI(args...)
+	code, table, _ := cli.Run(args...)
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}

@@ -1,7 +1,6 @@
 package offerings
 
 import (
-	"bytes"
 	"context"
 	"encoding/csv"
 	"encoding/json"
@@ -41,19 +40,13 @@ func fakeWatch(t *testing.T, stopAt int, between func(n int)) (*watchRun, contex
 		}
 		return ctx.Err() == nil
 	}
-	tweakCLI(t, func(f *cmdutil.Factory) { f.Wait = wait })
+	cli.Tweak(t, func(f *cmdutil.Factory) { f.Wait = wait })
 	return wr, ctx
 }
 
 // withBell makes stderr count as a terminal (or not), where the bell rings.
 func withBell(t *testing.T, terminal bool) {
-	tweakCLI(t, func(f *cmdutil.Factory) { f.IOStreams.SetStderrTTY(terminal) })
-}
-
-func runWatch(ctx context.Context, args ...string) (int, string, string) {
-	var out, errb bytes.Buffer
-	code := runWith(ctx, cliFactory(&out, &errb), args)
-	return code, out.String(), errb.String()
+	cli.Tweak(t, func(f *cmdutil.Factory) { f.IOStreams.SetStderrTTY(terminal) })
 }
 
 // watchArgs searches p5.48xlarge in a window relative to the emulator's clock, so that it
@@ -91,7 +84,7 @@ func idsOf(rows []printers.OfferingJSON) map[string]printers.OfferingJSON {
 // onOfferNow is what a plain search (no --watch) finds at the emulator's clock now.
 func onOfferNow(t *testing.T, url string, regions string) map[string]printers.OfferingJSON {
 	t.Helper()
-	code, out, errs := runCLI("offerings", "--endpoint-url", url, "--type", "p5.48xlarge", "--duration", "2d",
+	code, out, errs := cli.Run("offerings", "--endpoint-url", url, "--type", "p5.48xlarge", "--duration", "2d",
 		"--from", "now", "--to", "+4d", "--region", regions, "-o", "json")
 	var rows []printers.OfferingJSON
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
@@ -106,7 +99,7 @@ func onOfferNow(t *testing.T, url string, regions string) map[string]printers.Of
 func TestOfferingsWatchJSONPrintsOnlyNewOfferings(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	wr, ctx := fakeWatch(t, 2, func(int) { cs.Emulator.Advance(24 * time.Hour) })
-	code, out, errs := runWatch(ctx, watchArgs(cs.URL, "--region", "us-east-1", "-o", "json")...)
+	code, out, errs := cli.RunIn(ctx, watchArgs(cs.URL, "--region", "us-east-1", "-o", "json")...)
 	if code != 0 {
 		t.Fatalf("exit %d after Ctrl-C, want 0; stderr %q", code, errs)
 	}
@@ -173,7 +166,7 @@ func TestOfferingsWatchTable(t *testing.T) {
 			cs.Emulator.Advance(24 * time.Hour)
 		}
 	})
-	code, out, errs := runWatch(ctx, watchArgs(cs.URL, "--region", "us-east-1")...)
+	code, out, errs := cli.RunIn(ctx, watchArgs(cs.URL, "--region", "us-east-1")...)
 	if code != 0 {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
@@ -240,7 +233,7 @@ func TestOfferingsWatchNoBellOffTerminal(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	withBell(t, false)
 	_, ctx := fakeWatch(t, 2, func(int) { cs.Emulator.Advance(24 * time.Hour) })
-	code, out, errs := runWatch(ctx, watchArgs(cs.URL, "--region", "us-east-1", "-o", "csv")...)
+	code, out, errs := cli.RunIn(ctx, watchArgs(cs.URL, "--region", "us-east-1", "-o", "csv")...)
 	if code != 0 || strings.Contains(out+errs, "\a") || !strings.Contains(errs, " new offering") {
 		t.Errorf("exit %d, BEL in output %v; stderr %q", code, strings.Contains(out+errs, "\a"), errs)
 	}
@@ -250,7 +243,7 @@ func TestOfferingsWatchNoBellOffTerminal(t *testing.T) {
 func TestOfferingsWatchCSV(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	_, ctx := fakeWatch(t, 3, func(int) { cs.Emulator.Advance(24 * time.Hour) })
-	code, out, errs := runWatch(ctx, watchArgs(cs.URL, "--region", "us-east-1", "-o", "csv")...)
+	code, out, errs := cli.RunIn(ctx, watchArgs(cs.URL, "--region", "us-east-1", "-o", "csv")...)
 	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
 	if code != 0 || err != nil || len(recs) < 3 {
 		t.Fatalf("exit %d, %v, stderr %q\n%s", code, err, errs, out)
@@ -293,7 +286,7 @@ func TestOfferingsWatchGoesOnThroughFailedRegions(t *testing.T) {
 			cs.Emulator.SetFaults(ec2sim.Faults{})
 		}
 	})
-	code, out, errs := runWatch(ctx, watchArgs(cs.URL, "--region", "us-east-1,us-west-2", "-o", "json")...)
+	code, out, errs := cli.RunIn(ctx, watchArgs(cs.URL, "--region", "us-east-1,us-west-2", "-o", "json")...)
 	if code != 0 {
 		t.Fatalf("exit %d after Ctrl-C, want 0; stderr %q", code, errs)
 	}
@@ -332,7 +325,7 @@ func TestOfferingsWatchGoesOnThroughFailedRegions(t *testing.T) {
 func TestOfferingsWatchUntilFound(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	wr, ctx := fakeWatch(t, 5, nil)
-	code, out, errs := runWatch(ctx, watchArgs(cs.URL, "--region", "us-east-1", "-o", "json", "--until-found")...)
+	code, out, errs := cli.RunIn(ctx, watchArgs(cs.URL, "--region", "us-east-1", "-o", "json", "--until-found")...)
 	if rounds := jsonRounds(t, out); code != 0 || len(rounds) != 1 || len(rounds[0]) == 0 || len(wr.waits) != 0 {
 		t.Errorf("found at once: exit %d, %d waits, stdout %s", code, len(wr.waits), out)
 	}
@@ -343,7 +336,7 @@ func TestOfferingsWatchUntilFound(t *testing.T) {
 	// Nothing in the first search (its region down), found in the second.
 	cs.Emulator.SetFaults(cmdtest.Down("us-east-1"))
 	wr, ctx = fakeWatch(t, 5, func(int) { cs.Emulator.SetFaults(ec2sim.Faults{}) })
-	code, out, errs = runWatch(ctx, watchArgs(cs.URL, "--region", "us-east-1", "-o", "json", "--until-found")...)
+	code, out, errs = cli.RunIn(ctx, watchArgs(cs.URL, "--region", "us-east-1", "-o", "json", "--until-found")...)
 	if rounds := jsonRounds(t, out); code != 0 || len(rounds) != 1 || len(rounds[0]) == 0 || len(wr.waits) != 1 {
 		t.Errorf("found in the second search: exit %d, %d waits, stdout %s", code, len(wr.waits), out)
 	}
@@ -354,7 +347,7 @@ func TestOfferingsWatchUntilFound(t *testing.T) {
 	// A window too short for a 2-day block answers nothing, search after search: an empty
 	// array each time, and exit 1 when interrupted.
 	wr, ctx = fakeWatch(t, 3, nil)
-	code, out, errs = runWatch(ctx, "offerings", "--endpoint-url", cs.URL, "--type", "p5.48xlarge", "--duration", "2d",
+	code, out, errs = cli.RunIn(ctx, "offerings", "--endpoint-url", cs.URL, "--type", "p5.48xlarge", "--duration", "2d",
 		"--from", "now", "--to", "+1d", "--region", "us-east-1", "--watch", "--interval", "1m", "--until-found", "-o", "json")
 	if code != 1 || out != "[]\n[]\n[]\n" || len(wr.waits) != 3 || wr.waits[0] != time.Minute || !strings.Contains(errs, "stopped before any offering was found") {
 		t.Errorf("interrupted with nothing found: exit %d, %d waits %v, stdout %q, stderr %q; want 1", code, len(wr.waits), wr.waits, out, errs)
@@ -368,7 +361,7 @@ func TestOfferingsWatchUntilFound(t *testing.T) {
 func TestOfferingsWatchFixedWindowPasses(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	wr, ctx := fakeWatch(t, 5, func(n int) { cs.Emulator.Advance(36 * time.Hour) })
-	code, out, errs := runWatch(ctx, "offerings", "--endpoint-url", cs.URL, "--type", "p5.48xlarge", "--duration", "2d",
+	code, out, errs := cli.RunIn(ctx, "offerings", "--endpoint-url", cs.URL, "--type", "p5.48xlarge", "--duration", "2d",
 		"--from", "2026-12-01T08:00:00Z", "--to", "2026-12-05T11:30:00Z", "--region", "us-east-1", "--watch", "--interval", "5m", "-o", "json")
 	if code != 0 || len(wr.waits) != 3 {
 		t.Errorf("exit %d after %d waits, want 0 after 3 (72h on, the window still holds a block; 108h on, it has passed)", code, len(wr.waits))
@@ -398,7 +391,7 @@ func TestOfferingsWatchBadUsage(t *testing.T) {
 		{[]string{"--interval", "5m"}, "used with --watch"},
 		{[]string{"--watch", "5m"}, `unexpected argument "5m"`},
 	} {
-		code, out, errs := runCLI(append(base, tc.args...)...)
+		code, out, errs := cli.Run(append(base, tc.args...)...)
 		if code != 2 || out != "" || !strings.Contains(errs, tc.want) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2 naming %q", tc.args, code, out, errs, tc.want)
 		}

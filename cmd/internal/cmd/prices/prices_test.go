@@ -34,7 +34,7 @@ func pricesEnv(t *testing.T) string {
 	t.Setenv("AWS_MAX_ATTEMPTS", "3")
 	t.Setenv("AWS_PROFILE", "")
 	t.Setenv("AWS_ENDPOINT_URL", "")
-	tweakCLI(t, func(f *cmdutil.Factory) {
+	cli.Tweak(t, func(f *cmdutil.Factory) {
 		f.Now = func() time.Time { return time.Date(2026, 11, 29, 20, 0, 0, 0, time.UTC) }
 	})
 	return filepath.Join(cache, "gpublock", pricing.CacheFileName)
@@ -42,7 +42,7 @@ func pricesEnv(t *testing.T) string {
 
 func TestPricesTable(t *testing.T) {
 	pricesEnv(t)
-	code, out, errs := runCLI("prices")
+	code, out, errs := cli.Run("prices")
 	if code != 0 || errs != "" {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
@@ -60,13 +60,13 @@ func TestPricesTable(t *testing.T) {
 		{"savings-plan-3y", "u-p6e-gb200x72", "any", "no figure known"},
 		{"* the figure gpublock compares offerings with"},
 	} {
-		if lineWith(out, want...) == "" {
+		if cmdtest.LineWith(out, want...) == "" {
 			t.Errorf("table has no line with %q", want)
 		}
 	}
 	// A newer price outranks the 2025 "not sold on-demand" row of the same pair.
-	for _, l := range []string{lineWith(out, "on-demand", "$98.320/h"), lineWith(out, "on-demand", "trn2.48xlarge", "no figure known"),
-		lineWith(out, "on-demand", "p6-b200.48xlarge", "ap-south-1", "no on-demand price")} {
+	for _, l := range []string{cmdtest.LineWith(out, "on-demand", "$98.320/h"), cmdtest.LineWith(out, "on-demand", "trn2.48xlarge", "no figure known"),
+		cmdtest.LineWith(out, "on-demand", "p6-b200.48xlarge", "ap-south-1", "no on-demand price")} {
 		if strings.HasPrefix(l, "*") {
 			t.Errorf("marked used: %s", l)
 		}
@@ -74,35 +74,16 @@ func TestPricesTable(t *testing.T) {
 	// every type and region the emulator sells appears
 	for _, typ := range model.Catalog() {
 		for _, r := range typ.Regions {
-			if lineWith(out, "on-demand", " "+typ.Name+" ", " "+r+" ") == "" {
+			if cmdtest.LineWith(out, "on-demand", " "+typ.Name+" ", " "+r+" ") == "" {
 				t.Errorf("no on-demand line for %s in %s", typ.Name, r)
 			}
 		}
 	}
 }
 
-// lineWith returns the first line holding every part, in order, or "".
-func lineWith(out string, parts ...string) string {
-	for _, l := range strings.Split(out, "\n") {
-		rest, ok := l, true
-		for _, p := range parts {
-			i := strings.Index(rest, p)
-			if i < 0 {
-				ok = false
-				break
-			}
-			rest = rest[i+len(p):]
-		}
-		if ok {
-			return l
-		}
-	}
-	return ""
-}
-
 func TestPricesRegionAndFormats(t *testing.T) {
 	pricesEnv(t)
-	code, out, errs := runCLI("prices", "--region", "ap-south-1,eu-north-1", "--type", "p5.48xlarge", "-o", "json")
+	code, out, errs := cli.Run("prices", "--region", "ap-south-1,eu-north-1", "--type", "p5.48xlarge", "-o", "json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -144,7 +125,7 @@ func TestPricesRegionAndFormats(t *testing.T) {
 		t.Errorf("%d on-demand and %d capacity-block rows used, want 2 and 2: %s", od, cb, out)
 	}
 
-	code, out, _ = runCLI("prices", "-o", "csv", "--region", "us-east-1")
+	code, out, _ = cli.Run("prices", "-o", "csv", "--region", "us-east-1")
 	if code != 0 {
 		t.Fatalf("csv exit %d", code)
 	}
@@ -184,7 +165,7 @@ func TestPricesBadUsage(t *testing.T) {
 		{[]string{"--refresh", "--endpoint-url", "ftp://x"}, []string{"--endpoint-url", "http:// or https://"}},
 		{[]string{"--bogus"}, []string{"bogus"}},
 	} {
-		code, out, errs := runCLI(append([]string{"prices"}, tc.args...)...)
+		code, out, errs := cli.Run(append([]string{"prices"}, tc.args...)...)
 		if code != 2 || out != "" {
 			t.Errorf("%v: exit %d, stdout %q", tc.args, code, out)
 		}
@@ -194,7 +175,7 @@ func TestPricesBadUsage(t *testing.T) {
 			}
 		}
 	}
-	if code, out, _ := runCLI("prices", "-h"); code != 0 || !strings.Contains(out, "gpublock prices") || !strings.Contains(out, "USAGE") {
+	if code, out, _ := cli.Run("prices", "-h"); code != 0 || !strings.Contains(out, "gpublock prices") || !strings.Contains(out, "USAGE") {
 		t.Errorf("-h: exit %d %q", code, out)
 	}
 }
@@ -209,7 +190,7 @@ func TestPricesRefresh(t *testing.T) {
 	defer srv.Close()
 	cachePath, _ := pricing.CachePathFor(srv.URL)
 
-	code, out, errs := runCLI("prices", "--refresh", "--endpoint-url", srv.URL, "--region", "ap-south-1,eu-north-1", "--type", "p5.48xlarge,p6-b200.48xlarge")
+	code, out, errs := cli.Run("prices", "--refresh", "--endpoint-url", srv.URL, "--region", "ap-south-1,eu-north-1", "--type", "p5.48xlarge,p6-b200.48xlarge")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -219,14 +200,14 @@ func TestPricesRefresh(t *testing.T) {
 		t.Errorf("stderr %q", errs)
 	}
 	// One price, one request: the counts agree with their nouns.
-	if code, _, errs := runCLI("prices", "--refresh", "--endpoint-url", srv.URL, "--region", "ap-south-1", "--type", "p5.48xlarge"); code != 0 ||
+	if code, _, errs := cli.Run("prices", "--refresh", "--endpoint-url", srv.URL, "--region", "ap-south-1", "--type", "p5.48xlarge"); code != 0 ||
 		!strings.Contains(errs, "Fetched 1 on-demand price from the AWS Price List API (1 request) into "+cachePath) {
 		t.Errorf("one price: exit %d, stderr %q", code, errs)
 	}
-	if lineWith(out, "*", "on-demand", "p5.48xlarge", "ap-south-1", "$61.230/h", "AWS Price List API", "2026-11-29T20:00:00Z (fetched)", "today", "via "+srv.URL) == "" {
+	if cmdtest.LineWith(out, "*", "on-demand", "p5.48xlarge", "ap-south-1", "$61.230/h", "AWS Price List API", "2026-11-29T20:00:00Z (fetched)", "today", "via "+srv.URL) == "" {
 		t.Errorf("output lacks the fetched figure:\n%s", out)
 	}
-	if l := lineWith(out, "on-demand", "p5.48xlarge", "ap-south-1", "$66.048/h", "2026-08-26"); l == "" || strings.HasPrefix(l, "*") {
+	if l := cmdtest.LineWith(out, "on-demand", "p5.48xlarge", "ap-south-1", "$66.048/h", "2026-08-26"); l == "" || strings.HasPrefix(l, "*") {
 		t.Errorf("the older embedded row should remain, unused: %q", l)
 	}
 	if _, err := os.Stat(cachePath); err != nil {
@@ -236,7 +217,7 @@ func TestPricesRefresh(t *testing.T) {
 		t.Fatalf("the endpoint's prices reached AWS's cache %s: %v", awsCache, err)
 	}
 	// later runs for AWS do not use the endpoint's prices
-	code, out, _ = runCLI("prices", "--region", "ap-south-1", "--type", "p5.48xlarge", "-o", "json")
+	code, out, _ = cli.Run("prices", "--region", "ap-south-1", "--type", "p5.48xlarge", "-o", "json")
 	if code != 0 || strings.Contains(out, `"HourlyPrice": "61.23"`) || strings.Contains(out, `"Source": "AWS Price List API"`) {
 		t.Errorf("after an endpoint's refresh, AWS's prices: exit %d %s", code, out)
 	}
@@ -263,7 +244,7 @@ func TestPricesRefreshFailures(t *testing.T) {
 		{empty.URL, "returned no price for any type asked for; the cache is unchanged"},
 		{broken.URL, "AccessDeniedException"},
 	} {
-		code, out, errs := runCLI("prices", "--refresh", "--endpoint-url", tc.url, "--type", "p5.48xlarge")
+		code, out, errs := cli.Run("prices", "--refresh", "--endpoint-url", tc.url, "--type", "p5.48xlarge")
 		if code != 1 || out != "" || !strings.Contains(errs, tc.want) {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q", tc.want, code, out, errs)
 		}
@@ -274,7 +255,7 @@ func TestPricesRefreshFailures(t *testing.T) {
 	// a broken cache is reported and the embedded catalog is shown
 	os.MkdirAll(filepath.Dir(cachePath), 0o755)
 	os.WriteFile(cachePath, []byte("garbage"), 0o644)
-	code, out, errs := runCLI("prices", "--type", "p5.48xlarge")
+	code, out, errs := cli.Run("prices", "--type", "p5.48xlarge")
 	if code != 0 || !strings.Contains(errs, "ignoring the price cache") || !strings.Contains(out, "$55.040/h") {
 		t.Errorf("broken cache: exit %d %q %q", code, errs, out)
 	}
@@ -288,7 +269,7 @@ func TestPricesRefreshFailureExplained(t *testing.T) {
 	url := down.URL
 	down.Close()
 	t.Setenv("AWS_MAX_ATTEMPTS", "1") // a refused connection would only be retried
-	code, out, errs := runCLI("prices", "--refresh", "--endpoint-url", url, "--type", "p5.48xlarge")
+	code, out, errs := cli.Run("prices", "--refresh", "--endpoint-url", url, "--type", "p5.48xlarge")
 	if code != 1 || out != "" || !strings.Contains(errs, "AWS could not be reached") || strings.Contains(errs, "operation error") {
 		t.Errorf("endpoint down: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
@@ -297,7 +278,7 @@ func TestPricesRefreshFailureExplained(t *testing.T) {
 	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
 	sim := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
 	defer sim.Close()
-	code, _, errs = runCLI("prices", "--refresh", "--endpoint-url", sim.URL, "--type", "p5.48xlarge")
+	code, _, errs = cli.Run("prices", "--refresh", "--endpoint-url", sim.URL, "--type", "p5.48xlarge")
 	if code != 1 || !strings.Contains(errs, "No AWS credentials were found") || strings.Contains(errs, "--demo") {
 		t.Errorf("no credentials: exit %d, stderr %q", code, errs)
 	}
@@ -310,7 +291,7 @@ func TestPricesRefreshLogFile(t *testing.T) {
 	srv := httptest.NewServer(ec2sim.NewPriceListHandler())
 	defer srv.Close()
 	log := filepath.Join(t.TempDir(), "calls.log")
-	code, _, errs := runCLI("prices", "--refresh", "--endpoint-url", srv.URL, "--type", "p5.48xlarge,trn1.32xlarge", "--log-file", log)
+	code, _, errs := cli.Run("prices", "--refresh", "--endpoint-url", srv.URL, "--type", "p5.48xlarge,trn1.32xlarge", "--log-file", log)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -323,7 +304,7 @@ func TestPricesRefreshLogFile(t *testing.T) {
 			t.Errorf("line %v", r)
 		}
 	}
-	code, out, errs := runCLI("prices", "--log-file", log)
+	code, out, errs := cli.Run("prices", "--log-file", log)
 	if code != 2 || out != "" || !strings.Contains(errs, "only used with --refresh") {
 		t.Errorf("--log-file without --refresh: exit %d, stdout %q, stderr %q", code, out, errs)
 	}

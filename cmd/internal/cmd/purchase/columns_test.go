@@ -13,13 +13,13 @@ import (
 // what is agreed to; only a line holding a word too long for any line (an id) may be.
 func TestConfirmationFitsEightyColumns(t *testing.T) {
 	cs := cmdtest.StartPlanSim(t)
-	off := pickOffering(t, cs.URL)
+	off := cli.PickOffering(t, cs.URL)
 	plan := listPlans(t, cs.URL)[0]
 	for _, c := range []struct {
 		name string
 		args []string
 	}{
-		{"block", purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId)},
+		{"block", cmdtest.PurchaseArgs(cs.URL, off.CapacityBlockOfferingId)},
 		// Minutes later: the plan is found by its listing's window, which is said too.
 		{"plan", append([]string{"purchase", plan.TrainingPlanOfferingId, "--endpoint-url", cs.URL}, planFlags...)},
 	} {
@@ -27,8 +27,8 @@ func TestConfirmationFitsEightyColumns(t *testing.T) {
 		if name == "plan" {
 			cs.Emulator.Advance(3 * time.Minute)
 		}
-		asPerson(t, true, "buy it\n\n")
-		_, _, errs := runCLI(args...)
+		cli.AsPerson(t, true, "buy it\n\n")
+		_, _, errs := cli.Run(args...)
 		if !strings.Contains(errs, "is not buy") || !strings.Contains(errs, "cancelled; nothing was bought") {
 			t.Fatalf("%s: not the confirmation, a wrong word and a cancel:\n%s", name, errs)
 		}

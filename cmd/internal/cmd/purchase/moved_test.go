@@ -17,7 +17,7 @@ var planFlags = []string{"--source", "training-plans", "--region", "us-east-1", 
 
 func listPlans(t *testing.T, url string) []printers.OfferingJSON {
 	t.Helper()
-	code, out, errs := runCLI(append([]string{"offerings", "--endpoint-url", url, "-o", "json"}, planFlags...)...)
+	code, out, errs := cli.Run(append([]string{"offerings", "--endpoint-url", url, "-o", "json"}, planFlags...)...)
 	var rows []printers.OfferingJSON
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) == 0 {
 		t.Fatalf("offerings: exit %d, %d rows, stderr %q\n%s", code, len(rows), errs, out)
@@ -31,7 +31,7 @@ func TestPlanListedMinutesAgoIsBoughtByItsID(t *testing.T) {
 	cs := cmdtest.StartPlanSim(t)
 	off := listPlans(t, cs.URL)[0]
 	cs.Emulator.Advance(3 * time.Minute)
-	code, out, errs := runCLI(append(append([]string{"purchase", off.TrainingPlanOfferingId, "--endpoint-url", cs.URL}, planFlags...), "--yes", "-o", "json")...)
+	code, out, errs := cli.Run(append(append([]string{"purchase", off.TrainingPlanOfferingId, "--endpoint-url", cs.URL}, planFlags...), "--yes", "-o", "json")...)
 	if code != 0 {
 		t.Fatalf("purchase: exit %d\n%s", code, errs)
 	}
@@ -50,7 +50,7 @@ func TestPlanNeverListedIsNotBought(t *testing.T) {
 	cs := cmdtest.StartPlanSim(t)
 	listPlans(t, cs.URL)
 	id := "tpo-" + strings.Repeat("ab", 32)
-	code, _, errs := runCLI(append(append([]string{"purchase", id, "--endpoint-url", cs.URL}, planFlags...), "--yes")...)
+	code, _, errs := cli.Run(append(append([]string{"purchase", id, "--endpoint-url", cs.URL}, planFlags...), "--yes")...)
 	if code != 1 || !strings.Contains(errs, "is not among") || !strings.Contains(errs, "nothing was bought") {
 		t.Fatalf("exit %d\n%s", code, errs)
 	}
@@ -61,7 +61,7 @@ func TestPlanNeverListedIsNotBought(t *testing.T) {
 
 func listedPlans(t *testing.T, url string) []printers.PlanJSON {
 	t.Helper()
-	code, out, errs := runCLI("blocks", "--endpoint-url", url, "--region", "us-east-1", "--source", "training-plans", "-o", "json")
+	code, out, errs := cli.Run("blocks", "--endpoint-url", url, "--region", "us-east-1", "--source", "training-plans", "-o", "json")
 	var rows []printers.PlanJSON
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
 		t.Fatalf("blocks: exit %d, stderr %q\n%s", code, errs, out)
@@ -101,7 +101,7 @@ func TestFeeRiseSinceListedNeedsAConfirmation(t *testing.T) {
 func TestBlockListedMinutesAgoIsBoughtByItsID(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	flags := []string{"--region", "us-east-1", "--type", "p5.48xlarge", "--count", "2", "--duration", "2d"}
-	code, out, errs := runCLI(append([]string{"offerings", "--endpoint-url", cs.URL, "-o", "json"}, flags...)...)
+	code, out, errs := cli.Run(append([]string{"offerings", "--endpoint-url", cs.URL, "-o", "json"}, flags...)...)
 	var rows []printers.OfferingJSON
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) == 0 {
 		t.Fatalf("offerings: exit %d\n%s\n%s", code, out, errs)
@@ -114,7 +114,7 @@ func TestBlockListedMinutesAgoIsBoughtByItsID(t *testing.T) {
 		}
 	}
 	cs.Emulator.Advance(3 * time.Minute)
-	code, out, errs = runCLI(append(append([]string{"purchase", off.CapacityBlockOfferingId, "--endpoint-url", cs.URL}, flags...), "--yes", "-o", "json")...)
+	code, out, errs = cli.Run(append(append([]string{"purchase", off.CapacityBlockOfferingId, "--endpoint-url", cs.URL}, flags...), "--yes", "-o", "json")...)
 	var res PurchaseJSON
 	if code != 0 || json.Unmarshal([]byte(out), &res) != nil || res.CapacityBlockOfferingId != off.CapacityBlockOfferingId || res.UpfrontFee != off.UpfrontFee {
 		t.Fatalf("purchase: exit %d, bought %+v\n%s", code, res, errs)
@@ -125,13 +125,13 @@ func TestBlockListedMinutesAgoIsBoughtByItsID(t *testing.T) {
 // and says how to find the offering with the same window.
 func TestPlanListedWithoutTheCacheIsNotBought(t *testing.T) {
 	cs := cmdtest.StartPlanSim(t)
-	code, out, errs := runCLI(append([]string{"offerings", "--endpoint-url", cs.URL, "-o", "json", "--no-cache"}, planFlags...)...)
+	code, out, errs := cli.Run(append([]string{"offerings", "--endpoint-url", cs.URL, "-o", "json", "--no-cache"}, planFlags...)...)
 	var rows []printers.OfferingJSON
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) == 0 {
 		t.Fatalf("offerings: exit %d\n%s\n%s", code, out, errs)
 	}
 	cs.Emulator.Advance(3 * time.Minute)
-	code, _, errs = runCLI(append(append([]string{"purchase", rows[0].TrainingPlanOfferingId, "--endpoint-url", cs.URL}, planFlags...), "--yes")...)
+	code, _, errs = cli.Run(append(append([]string{"purchase", rows[0].TrainingPlanOfferingId, "--endpoint-url", cs.URL}, planFlags...), "--yes")...)
 	if code != 1 || !strings.Contains(errs, "is not among") || !cmdtest.Says(errs, "not with --no-cache") || !cmdtest.Says(errs, "give --from and --to as times") {
 		t.Fatalf("exit %d\n%s", code, errs)
 	}
@@ -166,14 +166,14 @@ func TestListingAsksItsOwnTypeAndLength(t *testing.T) {
 func TestPlanListedBySweepIsBought(t *testing.T) {
 	cs := cmdtest.StartPlanSim(t)
 	flags := []string{"--source", "training-plans", "--region", "us-east-1", "--type", "p5.48xlarge", "--count", "2", "--duration", "2d-5d"}
-	code, out, errs := runCLI(append([]string{"offerings", "--endpoint-url", cs.URL, "-o", "json"}, flags...)...)
+	code, out, errs := cli.Run(append([]string{"offerings", "--endpoint-url", cs.URL, "-o", "json"}, flags...)...)
 	var rows []printers.OfferingJSON
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) == 0 {
 		t.Fatalf("offerings: exit %d\n%s\n%s", code, out, errs)
 	}
 	off := rows[len(rows)-1]
 	cs.Emulator.Advance(3 * time.Minute)
-	code, out, errs = runCLI(append(append([]string{"purchase", off.TrainingPlanOfferingId, "--endpoint-url", cs.URL}, flags...), "--yes", "-o", "json")...)
+	code, out, errs = cli.Run(append(append([]string{"purchase", off.TrainingPlanOfferingId, "--endpoint-url", cs.URL}, flags...), "--yes", "-o", "json")...)
 	var res PlanPurchaseJSON
 	if code != 0 || json.Unmarshal([]byte(out), &res) != nil || res.TrainingPlanOfferingId != off.TrainingPlanOfferingId {
 		t.Fatalf("purchase: exit %d, %+v\n%s", code, res, errs)

@@ -66,8 +66,8 @@ func TestPurchaseWarnsOfTheOrganizationsCap(t *testing.T) {
 
 	search := []string{"--region", "all", "--type", "p5.48xlarge", "--count", "16", "--duration", "2d",
 		"--from", capFrom.Format(time.RFC3339), "--to", capTo.Format(time.RFC3339)}
-	asPerson(t, false, "")
-	code, out, errs := runCLI(append([]string{"offerings", "--profile", "a", "-o", "json"}, search...)...)
+	cli.AsPerson(t, false, "")
+	code, out, errs := cli.Run(append([]string{"offerings", "--profile", "a", "-o", "json"}, search...)...)
 	var rows []printers.OfferingJSON
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) == 0 {
 		t.Fatalf("offerings: exit %d\n%s\n%s", code, out, errs)
@@ -76,8 +76,8 @@ func TestPurchaseWarnsOfTheOrganizationsCap(t *testing.T) {
 	search[1] = o.Region // purchase names the offering's one region
 	before := len(reservationsAs(t, "a", o.Region))
 
-	asPerson(t, true, "no\n")
-	code, _, errs = runCLI(append([]string{"purchase", o.CapacityBlockOfferingId}, search...)...)
+	cli.AsPerson(t, true, "no\n")
+	code, _, errs = cli.Run(append([]string{"purchase", o.CapacityBlockOfferingId}, search...)...)
 	warning := strings.Index(errs, "WARNING: ORGANIZATION CAP")
 	prompt := strings.Index(errs, "Type buy")
 	if code != 1 || warning < 0 || prompt < 0 || warning > prompt {
@@ -99,21 +99,21 @@ func TestPurchaseWarnsOfTheOrganizationsCap(t *testing.T) {
 
 	// Within the cap it says what is held, and no warning.
 	cmdtest.WriteConfig(t, "organization: true\naccounts: [{profile: a}]\n") // b's blocks no longer count
-	code, _, errs = runCLI(append([]string{"purchase", o.CapacityBlockOfferingId}, search...)...)
+	code, _, errs = cli.Run(append([]string{"purchase", o.CapacityBlockOfferingId}, search...)...)
 	if code != 1 || strings.Contains(errs, "WARNING: ORGANIZATION CAP") ||
 		!cmdtest.Says(errs, "Organization: at most "+strconv.Itoa(heldA)+" of the organization's 256") {
 		t.Errorf("within the cap: exit %d\n%s", code, errs)
 	}
 	// Without organization: true nothing is said of it.
 	cmdtest.WriteConfig(t, "accounts: [{profile: a}, {profile: b}]\n")
-	if _, _, errs = runCLI(append([]string{"purchase", o.CapacityBlockOfferingId}, search...)...); strings.Contains(errs, "rganization") {
+	if _, _, errs = cli.Run(append([]string{"purchase", o.CapacityBlockOfferingId}, search...)...); strings.Contains(errs, "rganization") {
 		t.Errorf("without organization: true:\n%s", errs)
 	}
 }
 
 func reservationsAs(t *testing.T, profile, region string) []printers.BlockJSON {
 	t.Helper()
-	code, out, errs := runCLI("blocks", "--profile", profile, "--region", region, "-o", "json")
+	code, out, errs := cli.Run("blocks", "--profile", profile, "--region", region, "-o", "json")
 	var rows []printers.BlockJSON
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
 		t.Fatalf("blocks: exit %d\n%s\n%s", code, out, errs)

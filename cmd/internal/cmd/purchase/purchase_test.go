@@ -23,9 +23,9 @@ import (
 
 func TestPurchaseWithYes(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	asPerson(t, false, "")
-	off := pickOffering(t, cs.URL)
-	code, out, errs := runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, "--yes", "-o", "json", "--tag", "project=llm", "--tag", "Name=run 1")...)
+	cli.AsPerson(t, false, "")
+	off := cli.PickOffering(t, cs.URL)
+	code, out, errs := cli.Run(cmdtest.PurchaseArgs(cs.URL, off.CapacityBlockOfferingId, "--yes", "-o", "json", "--tag", "project=llm", "--tag", "Name=run 1")...)
 	if code != 0 {
 		t.Fatalf("exit %d, stderr:\n%s", code, errs)
 	}
@@ -67,12 +67,12 @@ func TestPurchaseWithYes(t *testing.T) {
 		}
 	}
 
-	rows := reservations(t, cs.URL)
+	rows := cli.Reservations(t, cs.URL)
 	if len(rows) != 1 || rows[0].CapacityReservationId != r.CapacityReservationId || rows[0].TotalInstanceCount != 2 {
 		t.Fatalf("after the purchase: %+v", rows)
 	}
 
-	lines := journalLines(t)
+	lines := cmdtest.JournalLines(t)
 	if len(lines) != 2 || lines[0].Phase != "intent" || lines[1].Phase != "outcome" || lines[1].Outcome != "bought" ||
 		lines[1].Result != r.CapacityReservationId || lines[0].RequestID != got.GpublockRequestId || lines[0].Fee != off.UpfrontFee ||
 		lines[0].Account != ec2sim.DemoAccount {
@@ -80,17 +80,17 @@ func TestPurchaseWithYes(t *testing.T) {
 	}
 
 	// The same offering cannot be bought twice: it has gone from the search.
-	code, _, errs = runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, "--yes")...)
-	if code != 1 || !strings.Contains(errs, "not among") || len(reservations(t, cs.URL)) != 1 {
+	code, _, errs = cli.Run(cmdtest.PurchaseArgs(cs.URL, off.CapacityBlockOfferingId, "--yes")...)
+	if code != 1 || !strings.Contains(errs, "not among") || len(cli.Reservations(t, cs.URL)) != 1 {
 		t.Errorf("second purchase: exit %d\n%s", code, errs)
 	}
 }
 
 func TestPurchaseTableOutput(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	off := pickOffering(t, cs.URL)
-	code, out, errs := runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, "--yes")...)
-	rows := reservations(t, cs.URL)
+	off := cli.PickOffering(t, cs.URL)
+	code, out, errs := cli.Run(cmdtest.PurchaseArgs(cs.URL, off.CapacityBlockOfferingId, "--yes")...)
+	rows := cli.Reservations(t, cs.URL)
 	if code != 0 || len(rows) != 1 {
 		t.Fatalf("exit %d, %d reservations\n%s", code, len(rows), errs)
 	}
@@ -104,75 +104,75 @@ func TestPurchaseTableOutput(t *testing.T) {
 
 func TestPurchaseTypedConfirmation(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	off := pickOffering(t, cs.URL)
+	off := cli.PickOffering(t, cs.URL)
 	for _, typed := range []string{"no\n", "BUY\n", "buy it\n", "y\n", "", "\n"} {
-		asPerson(t, true, typed)
-		code, _, errs := runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId)...)
+		cli.AsPerson(t, true, typed)
+		code, _, errs := cli.Run(cmdtest.PurchaseArgs(cs.URL, off.CapacityBlockOfferingId)...)
 		if code != 1 || !strings.Contains(errs, "Type buy") || !strings.Contains(errs, "cancelled; nothing was bought") {
 			t.Errorf("typed %q: exit %d\n%s", typed, code, errs)
 		}
-		assertNothingBought(t, cs.URL)
+		cli.AssertNothingBought(t, cs.URL)
 	}
-	if lines := journalLines(t); len(lines) != 0 {
+	if lines := cmdtest.JournalLines(t); len(lines) != 0 {
 		t.Errorf("cancelled purchases reached the journal: %+v", lines)
 	}
 
-	asPerson(t, true, "buy\n")
-	code, _, errs := runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId)...)
-	if rows := reservations(t, cs.URL); code != 0 || len(rows) != 1 {
+	cli.AsPerson(t, true, "buy\n")
+	code, _, errs := cli.Run(cmdtest.PurchaseArgs(cs.URL, off.CapacityBlockOfferingId)...)
+	if rows := cli.Reservations(t, cs.URL); code != 0 || len(rows) != 1 {
 		t.Fatalf("typed buy: exit %d, %d reservations\n%s", code, len(rows), errs)
 	}
 }
 
 func TestPurchaseWithoutTerminalRefuses(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	off := pickOffering(t, cs.URL)
-	asPerson(t, false, "buy\n")
+	off := cli.PickOffering(t, cs.URL)
+	cli.AsPerson(t, false, "buy\n")
 	before := cs.Calls.Load()
-	code, out, errs := runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId)...)
+	code, out, errs := cli.Run(cmdtest.PurchaseArgs(cs.URL, off.CapacityBlockOfferingId)...)
 	if code != 2 || out != "" || !strings.Contains(errs, "not a terminal") || !strings.Contains(errs, "--yes") {
 		t.Errorf("exit %d, stdout %q\n%s", code, out, errs)
 	}
 	if n := cs.Calls.Load() - before; n != 0 {
 		t.Errorf("%d calls reached the emulator before the refusal", n)
 	}
-	assertNothingBought(t, cs.URL)
+	cli.AssertNothingBought(t, cs.URL)
 }
 
 func TestPurchaseDryRun(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	off := pickOffering(t, cs.URL)
-	asPerson(t, false, "")
+	off := cli.PickOffering(t, cs.URL)
+	cli.AsPerson(t, false, "")
 	// With the search flags, it shows what would be bought too.
-	code, out, errs := runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, "--dry-run")...)
+	code, out, errs := cli.Run(cmdtest.PurchaseArgs(cs.URL, off.CapacityBlockOfferingId, "--dry-run")...)
 	if code != 0 || !strings.Contains(out, "Dry run: allowed") || !strings.Contains(out, "ec2:PurchaseCapacityBlock") ||
 		!strings.Contains(errs, off.AvailabilityZone) {
 		t.Errorf("exit %d, stdout %q\n%s", code, out, errs)
 	}
 	// With the id and region only, it is the permission check alone.
-	code, out, errs = runCLI("purchase", off.CapacityBlockOfferingId, "--endpoint-url", cs.URL, "--region", "us-east-1", "--dry-run", "-o", "json")
+	code, out, errs = cli.Run("purchase", off.CapacityBlockOfferingId, "--endpoint-url", cs.URL, "--region", "us-east-1", "--dry-run", "-o", "json")
 	var got map[string]any
 	if code != 0 || json.Unmarshal([]byte(out), &got) != nil || got["Allowed"] != true || got["Action"] != "ec2:PurchaseCapacityBlock" {
 		t.Errorf("json: exit %d, %q\n%s", code, out, errs)
 	}
 	// An id AWS does not know is not "allowed".
-	code, out, errs = runCLI("purchase", "cbr-00000000000000000", "--endpoint-url", cs.URL, "--region", "us-east-1", "--dry-run")
+	code, out, errs = cli.Run("purchase", "cbr-00000000000000000", "--endpoint-url", cs.URL, "--region", "us-east-1", "--dry-run")
 	if code != 1 || strings.Contains(out, "allowed") || errs == "" {
 		t.Errorf("unknown id: exit %d, %q\n%s", code, out, errs)
 	}
-	assertNothingBought(t, cs.URL)
-	if lines := journalLines(t); len(lines) != 0 {
+	cli.AssertNothingBought(t, cs.URL)
+	if lines := cmdtest.JournalLines(t); len(lines) != 0 {
 		t.Errorf("a dry run reached the journal: %+v", lines)
 	}
 }
 
 func TestPurchaseMaxSpend(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	off := pickOffering(t, cs.URL)
+	off := cli.PickOffering(t, cs.URL)
 	fee := model.MustMoney(off.UpfrontFee)
 	capBelow := fee.Sub(model.MoneyFromCents(1))
 	url, purchases := cmdtest.CountPurchases(t, cs.Emulator)
-	code, _, errs := runCLI(purchaseArgsFor(url, off.CapacityBlockOfferingId, "--yes", "--max-spend", capBelow.String())...)
+	code, _, errs := cli.Run(cmdtest.PurchaseArgs(url, off.CapacityBlockOfferingId, "--yes", "--max-spend", capBelow.String())...)
 	if code != 1 || !strings.Contains(errs, "spending cap of "+capBelow.Dollars()) || !strings.Contains(errs, "--max-spend") ||
 		!strings.Contains(errs, fee.Dollars()) {
 		t.Errorf("exit %d\n%s", code, errs)
@@ -180,33 +180,33 @@ func TestPurchaseMaxSpend(t *testing.T) {
 	if purchases.Load() != 0 {
 		t.Errorf("%d PurchaseCapacityBlock calls (dry runs included) above the cap", purchases.Load())
 	}
-	assertNothingBought(t, cs.URL)
-	if lines := journalLines(t); len(lines) != 0 {
+	cli.AssertNothingBought(t, cs.URL)
+	if lines := cmdtest.JournalLines(t); len(lines) != 0 {
 		t.Errorf("a refused purchase reached the journal: %+v", lines)
 	}
 	// A cap equal to the fee allows it.
-	code, _, errs = runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, "--yes", "--max-spend", fee.String())...)
-	if rows := reservations(t, cs.URL); code != 0 || len(rows) != 1 {
+	code, _, errs = cli.Run(cmdtest.PurchaseArgs(cs.URL, off.CapacityBlockOfferingId, "--yes", "--max-spend", fee.String())...)
+	if rows := cli.Reservations(t, cs.URL); code != 0 || len(rows) != 1 {
 		t.Errorf("cap = fee: exit %d, %d reservations\n%s", code, len(rows), errs)
 	}
 }
 
 func TestPurchaseSoldMeanwhile(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	off := pickOffering(t, cs.URL)
+	off := cli.PickOffering(t, cs.URL)
 	var f ec2sim.Faults
 	if err := ec2sim.ParseFault("sold=1", &f); err != nil {
 		t.Fatal(err)
 	}
 	cs.Emulator.SetFaults(f)
-	code, out, errs := runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, "--yes")...)
+	code, out, errs := cli.Run(cmdtest.PurchaseArgs(cs.URL, off.CapacityBlockOfferingId, "--yes")...)
 	if code != 1 || out != "" || !strings.Contains(errs, "sold to someone else") || !strings.Contains(errs, "search again") ||
 		!strings.Contains(errs, "NOT BOUGHT") {
 		t.Errorf("exit %d, stdout %q\n%s", code, out, errs)
 	}
 	cs.Emulator.SetFaults(ec2sim.Faults{})
-	assertNothingBought(t, cs.URL)
-	lines := journalLines(t)
+	cli.AssertNothingBought(t, cs.URL)
+	lines := cmdtest.JournalLines(t)
 	if len(lines) != 2 || lines[0].Phase != "intent" || lines[1].Outcome != "not-bought" || lines[1].Error == "" {
 		t.Errorf("journal %+v", lines)
 	}
@@ -214,13 +214,13 @@ func TestPurchaseSoldMeanwhile(t *testing.T) {
 
 func TestPurchaseLostReplyFound(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	off := pickOffering(t, cs.URL)
+	off := cli.PickOffering(t, cs.URL)
 	var f ec2sim.Faults
 	if err := ec2sim.ParseFault("lost-reply=1", &f); err != nil {
 		t.Fatal(err)
 	}
 	cs.Emulator.SetFaults(f)
-	code, out, errs := runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, "--yes", "-o", "json")...)
+	code, out, errs := cli.Run(cmdtest.PurchaseArgs(cs.URL, off.CapacityBlockOfferingId, "--yes", "-o", "json")...)
 	cs.Emulator.SetFaults(ec2sim.Faults{})
 	if code != 0 || !strings.Contains(errs, "found by its request tag") {
 		t.Fatalf("exit %d\n%s", code, errs)
@@ -229,11 +229,11 @@ func TestPurchaseLostReplyFound(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &got); err != nil || !got.FoundByRequestTag {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	rows := reservations(t, cs.URL)
+	rows := cli.Reservations(t, cs.URL)
 	if len(rows) != 1 || rows[0].CapacityReservationId != got.CapacityReservation.CapacityReservationId {
 		t.Fatalf("want exactly one reservation, the one found: %+v", rows)
 	}
-	lines := journalLines(t)
+	lines := cmdtest.JournalLines(t)
 	if len(lines) != 2 || lines[1].Outcome != "bought" || !lines[1].Recovered || lines[1].Result != rows[0].CapacityReservationId {
 		t.Errorf("journal %+v", lines)
 	}
@@ -249,16 +249,16 @@ func lostBeforeCommit(sim *ec2sim.Server) http.Handler {
 
 func TestPurchaseLostReplyNotBought(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	off := pickOffering(t, cs.URL)
+	off := cli.PickOffering(t, cs.URL)
 	srv := httptest.NewServer(lostBeforeCommit(cs.Emulator))
 	defer srv.Close()
 	// The adapter asks a few times, a couple of seconds apart, before "not there" counts.
-	code, out, errs := runCLI(purchaseArgsFor(srv.URL, off.CapacityBlockOfferingId, "--yes")...)
+	code, out, errs := cli.Run(cmdtest.PurchaseArgs(srv.URL, off.CapacityBlockOfferingId, "--yes")...)
 	if code != 1 || out != "" || !strings.Contains(errs, "NOT BOUGHT") || !strings.Contains(errs, "No reservation carries this purchase's request id") {
 		t.Errorf("exit %d, stdout %q\n%s", code, out, errs)
 	}
-	assertNothingBought(t, cs.URL)
-	lines := journalLines(t)
+	cli.AssertNothingBought(t, cs.URL)
+	lines := cmdtest.JournalLines(t)
 	if len(lines) != 2 || lines[1].Outcome != "not-bought" {
 		t.Errorf("journal %+v", lines)
 	}
@@ -266,42 +266,42 @@ func TestPurchaseLostReplyNotBought(t *testing.T) {
 
 func TestPurchaseOfferingNotInSearch(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	code, _, errs := runCLI(purchaseArgsFor(cs.URL, "cbr-0123456789abcdef0", "--yes")...)
+	code, _, errs := cli.Run(cmdtest.PurchaseArgs(cs.URL, "cbr-0123456789abcdef0", "--yes")...)
 	if code != 1 || !strings.Contains(errs, "cbr-0123456789abcdef0 is not among") || !strings.Contains(errs, "nothing was bought") ||
 		!cmdtest.Says(errs, "Else give --from and --to as times") {
 		t.Errorf("exit %d\n%s", code, errs)
 	}
-	assertNothingBought(t, cs.URL)
+	cli.AssertNothingBought(t, cs.URL)
 }
 
 func TestPurchaseBadUsage(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	asPerson(t, false, "")
+	cli.AsPerson(t, false, "")
 	id := "cbr-0123456789abcdef0"
 	base := []string{"--endpoint-url", cs.URL, "--yes"}
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
-		{append([]string{"purchase"}, purchaseSearch...), "exactly one OFFERING_ID"},
-		{append([]string{"purchase", id, "cbr-1"}, purchaseSearch...), "exactly one OFFERING_ID"},
+		{append([]string{"purchase"}, cmdtest.PurchaseSearch...), "exactly one OFFERING_ID"},
+		{append([]string{"purchase", id, "cbr-1"}, cmdtest.PurchaseSearch...), "exactly one OFFERING_ID"},
 		{[]string{"purchase", id, "--region", "us-east-1", "--duration", "2d"}, "--type is required"},
 		{[]string{"purchase", id, "--region", "us-east-1", "--type", "p5.48xlarge"}, "--duration is required"},
-		{append([]string{"purchase", id, "--platform", "Linux"}, purchaseSearch...), "--platform \"Linux\""},
-		{append([]string{"purchase", id, "--tag", "novalue"}, purchaseSearch...), "-tag"},
-		{append([]string{"purchase", id, "--tag", "aws:x=1"}, purchaseSearch...), "aws: prefix"},
-		{append([]string{"purchase", id, "--tag", awsapi.RequestIDTag + "=x"}, purchaseSearch...), "set by gpublock"},
-		{append([]string{"purchase", id, "-o", "csv"}, purchaseSearch...), "-o \"csv\""},
-		{append([]string{"purchase", id, "--max-spend", "-5"}, purchaseSearch...), "--max-spend"},
+		{append([]string{"purchase", id, "--platform", "Linux"}, cmdtest.PurchaseSearch...), "--platform \"Linux\""},
+		{append([]string{"purchase", id, "--tag", "novalue"}, cmdtest.PurchaseSearch...), "-tag"},
+		{append([]string{"purchase", id, "--tag", "aws:x=1"}, cmdtest.PurchaseSearch...), "aws: prefix"},
+		{append([]string{"purchase", id, "--tag", awsapi.RequestIDTag + "=x"}, cmdtest.PurchaseSearch...), "set by gpublock"},
+		{append([]string{"purchase", id, "-o", "csv"}, cmdtest.PurchaseSearch...), "-o \"csv\""},
+		{append([]string{"purchase", id, "--max-spend", "-5"}, cmdtest.PurchaseSearch...), "--max-spend"},
 		// a cap finer than the cent would be shown rounded, equal to a fee it refuses
-		{append([]string{"purchase", id, "--max-spend", "2601.109"}, purchaseSearch...), "--max-spend \"2601.109\": at most two decimals"},
+		{append([]string{"purchase", id, "--max-spend", "2601.109"}, cmdtest.PurchaseSearch...), "--max-spend \"2601.109\": at most two decimals"},
 		{[]string{"purchase", id, "--region", "us-east-1", "--type", "p5.48xlarge", "--duration", "2d", "--count", "0"}, "--count 0"},
-		{append([]string{"purchase", id, "--bogus"}, purchaseSearch...), "-bogus"},
+		{append([]string{"purchase", id, "--bogus"}, cmdtest.PurchaseSearch...), "-bogus"},
 		{[]string{"purchase", id, "--region", "us-east-1,us-west-2", "--type", "p5.48xlarge", "--duration", "2d"}, "one region"},
 		{[]string{"purchase", id, "--region", "all", "--type", "p5.48xlarge", "--duration", "2d"}, "one region"},
 	} {
 		before := cs.Calls.Load()
-		code, out, errs := runCLI(append(tc.args, base...)...)
+		code, out, errs := cli.Run(append(tc.args, base...)...)
 		if code != 2 || out != "" || !strings.Contains(errs, tc.want) {
 			t.Errorf("%v: exit %d, stdout %q, stderr:\n%s", tc.args, code, out, errs)
 		}
@@ -309,7 +309,7 @@ func TestPurchaseBadUsage(t *testing.T) {
 			t.Errorf("%v: %d calls before the usage error", tc.args, n)
 		}
 	}
-	assertNothingBought(t, cs.URL)
+	cli.AssertNothingBought(t, cs.URL)
 }
 
 // lostAndUnreadable loses the purchase reply like lostBeforeCommit, and then fails every
@@ -322,16 +322,16 @@ func lostAndUnreadable(sim *ec2sim.Server) http.Handler {
 
 func TestPurchaseOutcomeUnknown(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	off := pickOffering(t, cs.URL)
+	off := cli.PickOffering(t, cs.URL)
 	t.Setenv("AWS_MAX_ATTEMPTS", "1") // no SDK retries of the failing look-ups
 	srv := httptest.NewServer(lostAndUnreadable(cs.Emulator))
 	defer srv.Close()
-	code, out, errs := runCLI(purchaseArgsFor(srv.URL, off.CapacityBlockOfferingId, "--yes")...)
+	code, out, errs := cli.Run(cmdtest.PurchaseArgs(srv.URL, off.CapacityBlockOfferingId, "--yes")...)
 	if code != spending.ExitUnknown || out != "" || !strings.Contains(errs, "OUTCOME UNKNOWN") || !strings.Contains(errs, "Do not buy again") ||
 		!strings.Contains(errs, awsapi.RequestIDTag+"=gpb-") {
 		t.Errorf("exit %d, stdout %q\n%s", code, out, errs)
 	}
-	lines := journalLines(t)
+	lines := cmdtest.JournalLines(t)
 	if len(lines) != 2 || lines[1].Outcome != "unknown" {
 		t.Errorf("journal %+v", lines)
 	}
@@ -353,29 +353,29 @@ func (w *cancelOnPrompt) Write(p []byte) (int, error) {
 
 func TestPurchaseInterruptedAtPrompt(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	off := pickOffering(t, cs.URL)
+	off := cli.PickOffering(t, cs.URL)
 	pr, pw := io.Pipe() // nobody ever types
 	defer pw.Close()
-	asPerson(t, true, "")
-	tweakCLI(t, func(f *cmdutil.Factory) { f.IOStreams.In = pr })
+	cli.AsPerson(t, true, "")
+	cli.Tweak(t, func(f *cmdutil.Factory) { f.IOStreams.In = pr })
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var out bytes.Buffer
 	errb := &cancelOnPrompt{cancel: cancel}
-	code := runWith(ctx, cliFactory(&out, errb), purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId))
+	code := cli.RunContext(ctx, &out, errb, cmdtest.PurchaseArgs(cs.URL, off.CapacityBlockOfferingId)...)
 	if code != 1 || !strings.Contains(errb.String(), "cancelled; nothing was bought") {
 		t.Errorf("exit %d\n%s", code, errb.String())
 	}
-	assertNothingBought(t, cs.URL)
+	cli.AssertNothingBought(t, cs.URL)
 }
 
 // A purchase from `gpublock sim` reached with --endpoint-url is simulated: it goes to the
 // simulated journal, never into the live one that records money really spent.
 func TestPurchaseAgainstSimJournalsAsSimulated(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	asPerson(t, false, "")
-	off := pickOffering(t, cs.URL)
-	code, _, errs := runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId, "--yes")...)
+	cli.AsPerson(t, false, "")
+	off := cli.PickOffering(t, cs.URL)
+	code, _, errs := cli.Run(cmdtest.PurchaseArgs(cs.URL, off.CapacityBlockOfferingId, "--yes")...)
 	if code != 0 || !strings.Contains(errs, "SIMULATED") {
 		t.Fatalf("exit %d, stderr:\n%s", code, errs)
 	}
@@ -393,9 +393,9 @@ func TestPurchaseAgainstSimJournalsAsSimulated(t *testing.T) {
 // rate per UltraServer-hour: the model's Count is the number of UltraServers.
 func TestPurchaseUltraServerConfirmation(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	asPerson(t, false, "")
+	cli.AsPerson(t, false, "")
 	search := []string{"--region", "us-east-1", "--type", "u-p6e-gb200x36", "--duration", "2d", "--from", "2026-12-01T08:00:00Z", "--to", "2026-12-29"}
-	code, out, errs := runCLI(append([]string{"offerings", "--endpoint-url", cs.URL, "-o", "json"}, search...)...)
+	code, out, errs := cli.Run(append([]string{"offerings", "--endpoint-url", cs.URL, "-o", "json"}, search...)...)
 	var rows []printers.OfferingJSON
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) == 0 {
 		t.Fatalf("offerings: exit %d, stderr %q\n%s", code, errs, out)
@@ -410,7 +410,7 @@ func TestPurchaseUltraServerConfirmation(t *testing.T) {
 	if off.CapacityBlockOfferingId == "" {
 		t.Fatalf("no 48-hour offering among %d", len(rows))
 	}
-	code, _, errs = runCLI(append([]string{"purchase", off.CapacityBlockOfferingId, "--endpoint-url", cs.URL, "--yes"}, search...)...)
+	code, _, errs = cli.Run(append([]string{"purchase", off.CapacityBlockOfferingId, "--endpoint-url", cs.URL, "--yes"}, search...)...)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, errs)
 	}
@@ -428,14 +428,14 @@ func TestPurchaseUltraServerConfirmation(t *testing.T) {
 // the TUI's dialog does, and says plainly when there is no on-demand price to compare.
 func TestPurchaseConfirmationShowsBreakEven(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	asPerson(t, true, "no\n")
-	off := pickOffering(t, cs.URL)
-	code, _, errs := runCLI(purchaseArgsFor(cs.URL, off.CapacityBlockOfferingId)...)
+	cli.AsPerson(t, true, "no\n")
+	off := cli.PickOffering(t, cs.URL)
+	code, _, errs := cli.Run(cmdtest.PurchaseArgs(cs.URL, off.CapacityBlockOfferingId)...)
 	if code != 1 || !strings.Contains(errs, "cancelled") {
 		t.Fatalf("exit %d\n%s", code, errs)
 	}
 	if !strings.Contains(errs, "  Break-even:  ") || !strings.Contains(errs, "on-demand at $55.040/h") {
 		t.Errorf("no break-even against p5.48xlarge's on-demand $55.040/h:\n%s", errs)
 	}
-	assertNothingBought(t, cs.URL)
+	cli.AssertNothingBought(t, cs.URL)
 }

@@ -16,11 +16,11 @@ import (
 // result names every reservation, and the journal records them all.
 func TestSegmentedOfferingFromSearchToJournal(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	off := cmdtest.PickSegmented(t, runCLI, cs.URL)
+	off := cli.PickSegmented(t, cs.URL)
 	n := len(off.CapacityBlockOfferingSegments)
 
 	args := append([]string{"offerings", "--endpoint-url", cs.URL, "-o", "json"}, cmdtest.SegmentedSearch...)
-	_, out, _ := runCLI(args...)
+	_, out, _ := cli.Run(args...)
 	var raw []map[string]any
 	if err := json.Unmarshal([]byte(out), &raw); err != nil {
 		t.Fatal(err)
@@ -42,11 +42,11 @@ func TestSegmentedOfferingFromSearchToJournal(t *testing.T) {
 	}
 
 	args[4] = "table"
-	if _, out, _ = runCLI(args...); !strings.Contains(out, itoa(n)+" segments") {
+	if _, out, _ = cli.Run(args...); !strings.Contains(out, itoa(n)+" segments") {
 		t.Errorf("the table does not say the offering is made of %d segments:\n%s", n, out)
 	}
 	args[4] = "csv"
-	_, out, _ = runCLI(args...)
+	_, out, _ = cli.Run(args...)
 	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
 	if err != nil || len(recs) < 2 || recs[0][len(recs[0])-1] != "CapacityBlockOfferingSegments" {
 		t.Fatalf("csv: %v\n%s", err, out)
@@ -62,9 +62,9 @@ func TestSegmentedOfferingFromSearchToJournal(t *testing.T) {
 		t.Errorf("the CSV row of %s does not carry its %d segments:\n%s", off.CapacityBlockOfferingId, n, out)
 	}
 
-	asPerson(t, true, "buy\n")
+	cli.AsPerson(t, true, "buy\n")
 	buy := append([]string{"purchase", off.CapacityBlockOfferingId, "--endpoint-url", cs.URL}, cmdtest.SegmentedSearch...)
-	code, out, errs := runCLI(buy...)
+	code, out, errs := cli.Run(buy...)
 	if code != 0 {
 		t.Fatalf("purchase: exit %d\n%s", code, errs)
 	}
@@ -76,7 +76,7 @@ func TestSegmentedOfferingFromSearchToJournal(t *testing.T) {
 			t.Errorf("the confirmation lacks segment %d in %s:\n%s", i+1, sg.AvailabilityZone, errs)
 		}
 	}
-	rows := reservations(t, cs.URL)
+	rows := cli.Reservations(t, cs.URL)
 	if len(rows) != n {
 		t.Fatalf("%d reservations after buying %d segments", len(rows), n)
 	}
@@ -86,7 +86,7 @@ func TestSegmentedOfferingFromSearchToJournal(t *testing.T) {
 		}
 	}
 	var outcome string
-	for _, e := range journalLines(t) {
+	for _, e := range cmdtest.JournalLines(t) {
 		if e.Phase == "outcome" && e.Action == "PurchaseCapacityBlock" {
 			outcome = e.Result
 		}

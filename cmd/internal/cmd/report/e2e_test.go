@@ -21,14 +21,14 @@ const notInThisBuild = "the report is not available in this build"
 // are those the journal says were paid, the used hours those the clock ran.
 func TestReportAgainstTheEmulator(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := cmdtest.BoughtBlock(t, runCLI, cs)
-	cmdtest.Activate(t, runCLI, cs, b)
-	if code, _, errs := runCLI(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--yes", "--count", "1")...); code != 0 {
+	b := cli.BoughtBlock(t, cs)
+	cli.Activate(t, cs, b)
+	if code, _, errs := cli.Run(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--yes", "--count", "1")...); code != 0 {
 		t.Fatalf("launch: exit %d\n%s", code, errs)
 	}
 	launched := cs.Emulator.Now()
 	cs.Emulator.Advance(10 * time.Hour)
-	if code, _, errs := runCLI(cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId, "--yes")...); code != 0 {
+	if code, _, errs := cli.Run(cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId, "--yes")...); code != 0 {
 		t.Fatalf("extend: exit %d\n%s", code, errs)
 	}
 	cmdtest.Paid(cs)
@@ -54,7 +54,7 @@ func TestReportAgainstTheEmulator(t *testing.T) {
 	}
 
 	svg := filepath.Join(t.TempDir(), "report.svg")
-	code, out, errs := runCLI("report", "--endpoint-url", cs.URL, "--region", "us-east-1", "--from", "2026-12", "-o", "json", "--svg", svg)
+	code, out, errs := cli.Run("report", "--endpoint-url", cs.URL, "--region", "us-east-1", "--from", "2026-12", "-o", "json", "--svg", svg)
 	if code != 0 && strings.Contains(errs, notInThisBuild) {
 		t.Skip("the backend does not read the report yet: " + strings.TrimSpace(errs))
 	}
@@ -107,7 +107,7 @@ func TestReportCoversEveryAccount(t *testing.T) {
 	accts := cmdtest.StartAccounts(t, "111122223333", "222233334444")
 	paid := model.Money{}
 	for _, a := range accts {
-		o := cmdtest.BuyAs(t, runCLI, a.Profile)
+		o := cli.BuyAs(t, a.Profile)
 		paid = paid.Add(model.MustMoney(o.UpfrontFee))
 		cmdtest.Paid(a.Sim)
 	}
@@ -124,7 +124,7 @@ func TestReportCoversEveryAccount(t *testing.T) {
 		}
 		return d
 	}
-	code, out, errs := runCLI("report", "--profile", "a,b", "--from", "2026-12", "-o", "json")
+	code, out, errs := cli.Run("report", "--profile", "a,b", "--from", "2026-12", "-o", "json")
 	if code != 0 {
 		t.Fatalf("report: exit %d\n%s", code, errs)
 	}
@@ -141,7 +141,7 @@ func TestReportCoversEveryAccount(t *testing.T) {
 	}
 
 	accts[1].Sim.Stop()
-	code, out, errs = runCLI("report", "--profile", "a,b", "--from", "2026-12", "-o", "json")
+	code, out, errs = cli.Run("report", "--profile", "a,b", "--from", "2026-12", "-o", "json")
 	if code != 0 {
 		t.Fatalf("report with account b gone: exit %d\n%s", code, errs)
 	}
@@ -159,8 +159,8 @@ func TestReportCoversEveryAccount(t *testing.T) {
 // purchase's fee once.
 func TestReportOfAPurchaseOfSegments(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	off, rows := cmdtest.BoughtGroup(t, runCLI, cs)
-	code, out, errs := runCLI("report", "--endpoint-url", cs.URL, "--region", "us-east-1", "--from", "2026-12", "-o", "json")
+	off, rows := cli.BoughtGroup(t, cs)
+	code, out, errs := cli.Run("report", "--endpoint-url", cs.URL, "--region", "us-east-1", "--from", "2026-12", "-o", "json")
 	if code != 0 && strings.Contains(errs, notInThisBuild) {
 		t.Skip("the backend does not read the report yet: " + strings.TrimSpace(errs))
 	}
@@ -189,12 +189,12 @@ func TestReportOfAPurchaseOfSegments(t *testing.T) {
 			t.Errorf("%s: PurchaseGroup %v, want the %d of its purchase", r.ReservationId, r.PurchaseGroup, len(rows))
 		}
 	}
-	code, out, errs = runCLI("report", "--endpoint-url", cs.URL, "--region", "us-east-1", "--from", "2026-12")
+	code, out, errs = cli.Run("report", "--endpoint-url", cs.URL, "--region", "us-east-1", "--from", "2026-12")
 	if code != 0 || !strings.Contains(out, "PURCHASE") || !strings.Contains(out, "1 of "+strconv.Itoa(len(rows))) ||
 		!strings.Contains(out, "One purchase made "+strconv.Itoa(len(rows))+" reservations") {
 		t.Errorf("table: exit %d\n%s\n%s", code, out, errs)
 	}
-	code, out, _ = runCLI("report", "--endpoint-url", cs.URL, "--region", "us-east-1", "--from", "2026-12", "-o", "csv")
+	code, out, _ = cli.Run("report", "--endpoint-url", cs.URL, "--region", "us-east-1", "--from", "2026-12", "-o", "csv")
 	if code != 0 || !strings.Contains(strings.SplitN(out, "\n", 2)[0], "PurchaseGroup") {
 		t.Errorf("csv: exit %d\n%s", code, out)
 	}

@@ -19,19 +19,9 @@ import (
 	"github.com/gpublock/gpublock/model/report"
 )
 
-// commands are `gpublock report` and the others its tests run, as the program runs them:
-// to buy, extend and launch into what it reports on.
-func commands(f *cmdutil.Factory) []*cobra.Command {
-	return []*cobra.Command{NewCmdReport(f, nil), purchase.NewCmdPurchase(f, nil), offerings.NewCmdOfferings(f, nil),
-		blocks.NewCmdBlocks(f, nil), launch.NewCmdLaunch(f, nil), extend.NewCmdExtend(f, nil)}
-}
-
-var cli = cmdtest.CLI{
-	New:  func(f *cmdutil.Factory) *cobra.Command { return NewCmdReport(f, nil) },
-	Also: func(f *cmdutil.Factory) []*cobra.Command { return commands(f)[1:] },
-}
-
-func runCLI(args ...string) (int, string, string) { return cli.Run(args...) }
+// cli runs `gpublock report` as the program does, with the commands its tests run to buy,
+// extend and launch into what it reports on.
+var cli = cmdtest.NewCLI(NewCmdReport, cmdtest.Cmd(purchase.NewCmdPurchase), cmdtest.Cmd(offerings.NewCmdOfferings), cmdtest.Cmd(blocks.NewCmdBlocks), cmdtest.Cmd(launch.NewCmdLaunch), cmdtest.Cmd(extend.NewCmdExtend))
 
 // given is the report input a test's backend answers, or err.
 type given struct {

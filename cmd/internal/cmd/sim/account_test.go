@@ -14,7 +14,7 @@ import (
 // `gpublock sim --account ID` stands for that account: two emulators are two accounts.
 func TestSimAccountFlag(t *testing.T) {
 	for _, account := range []string{"111122223333", "444455556666"} {
-		base, out, cancel, wait := startSimCommand(t, "--account", account)
+		base, out, cancel, wait := cli.ServeSim(t, "--account", account)
 		if !strings.Contains(out.String(), "account "+account+".") {
 			t.Errorf("--account %s: the instructions do not name it:\n%s", account, out.String())
 		}
@@ -30,7 +30,7 @@ func TestSimAccountFlag(t *testing.T) {
 		}
 	}
 	var out, errb bytes.Buffer
-	if code := runWith(context.Background(), cliFactory(&out, &errb), []string{"sim", "--account", "12-34"}); code != 2 || !strings.Contains(errb.String(), "12 digits") {
+	if code := cli.RunContext(context.Background(), &out, &errb, "sim", "--account", "12-34"); code != 2 || !strings.Contains(errb.String(), "12 digits") {
 		t.Errorf("--account 12-34: exit %d, %q", code, errb.String())
 	}
 }

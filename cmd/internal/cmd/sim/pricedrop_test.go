@@ -24,7 +24,7 @@ func TestSimPriceDropFlag(t *testing.T) {
 		if drop {
 			args = append(args, "--price-drop")
 		}
-		base, out, cancel, wait := startSimCommand(t, args...)
+		base, out, cancel, wait := cli.ServeSim(t, args...)
 		if said := strings.Contains(out.String(), "Price drop: every price 4% of the published rate cheaper every 1m"); said != drop {
 			t.Errorf("--price-drop %v: the instructions say a drop: %v\n%s", drop, said, out.String())
 		}

@@ -21,7 +21,7 @@ func TestSimRateLimitsFlag(t *testing.T) {
 		{[]string{"--rate-limits", "10"}, "DescribeCapacityBlockOfferings 10 1.5\n", "then 1.5 per second", ""},
 		{[]string{"--rate-limits", "off"}, "off\n", "Rate limits: off", "DescribeCapacityBlockOfferings"},
 	} {
-		base, out, cancel, wait := startSimCommand(t, append([]string{"--seed", "5"}, tc.args...)...)
+		base, out, cancel, wait := cli.ServeSim(t, append([]string{"--seed", "5"}, tc.args...)...)
 		resp, err := http.Get(base + "/_sim/limits")
 		if err != nil {
 			t.Fatal(err)
@@ -41,7 +41,7 @@ func TestSimRateLimitsFlag(t *testing.T) {
 	}
 	for _, bad := range []string{"fast", "0", "-1", "NaN"} {
 		var out, errb bytes.Buffer
-		if code := runWith(context.Background(), cliFactory(&out, &errb), []string{"sim", "--rate-limits", bad}); code != 2 || !strings.Contains(errb.String(), "want aws, off, or a positive number") {
+		if code := cli.RunContext(context.Background(), &out, &errb, "sim", "--rate-limits", bad); code != 2 || !strings.Contains(errb.String(), "want aws, off, or a positive number") {
 			t.Errorf("--rate-limits %s: exit %d, %q", bad, code, errb.String())
 		}
 	}

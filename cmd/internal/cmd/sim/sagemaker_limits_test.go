@@ -19,7 +19,7 @@ func TestSimRateLimitsCoverSageMaker(t *testing.T) {
 		{[]string{"--rate-limits", "10"}, "SearchTrainingPlanOfferings 10 1.5\n", "SearchTrainingPlanOfferings 10, then 1.5 per second"},
 		{[]string{"--rate-limits", "off"}, "off\n", "Rate limits: off"},
 	} {
-		base, out, cancel, wait := startSimCommand(t, append([]string{"--seed", "5"}, tc.args...)...)
+		base, out, cancel, wait := cli.ServeSim(t, append([]string{"--seed", "5"}, tc.args...)...)
 		resp, err := http.Get(base + "/_sim/limits?service=sagemaker")
 		if err != nil {
 			t.Fatal(err)

@@ -12,7 +12,7 @@ import (
 
 // `gpublock sim` serves SageMaker Training Plans on the EC2 address and says so.
 func TestSimServesSageMaker(t *testing.T) {
-	base, out, cancel, wait := startSimCommand(t, "--clock", "2026-12-01T12:00:00Z")
+	base, out, cancel, wait := cli.ServeSim(t, "--clock", "2026-12-01T12:00:00Z")
 	if !strings.Contains(out.String(), "AWS_ENDPOINT_URL_SAGEMAKER="+base+"\n") {
 		t.Errorf("instructions lack AWS_ENDPOINT_URL_SAGEMAKER:\n%s", out.String())
 	}

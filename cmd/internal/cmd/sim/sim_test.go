@@ -17,10 +17,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"github.com/aws/smithy-go"
-	"github.com/spf13/cobra"
 
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 )
 
 func TestSimBadFlags(t *testing.T) {
@@ -53,7 +51,7 @@ func TestSimBadFlags(t *testing.T) {
 		{[]string{"--state", "/dev/zero"}, "not a regular file (it is a device)"},
 	} {
 		var out, errb bytes.Buffer
-		code := runWith(context.Background(), cliFactory(&out, &errb), append([]string{"sim"}, tc.args...))
+		code := cli.RunContext(context.Background(), &out, &errb, append([]string{"sim"}, tc.args...)...)
 		if code != 2 {
 			t.Errorf("%v: exit %d, want 2 (stderr %q)", tc.args, code, errb.String())
 		}
@@ -65,19 +63,13 @@ func TestSimBadFlags(t *testing.T) {
 		}
 	}
 	var out, errb bytes.Buffer
-	if code := runWith(context.Background(), cliFactory(&out, &errb), []string{"sim", "-h"}); code != 0 || !strings.Contains(out.String(), "--fault") {
+	if code := cli.RunContext(context.Background(), &out, &errb, "sim", "-h"); code != 0 || !strings.Contains(out.String(), "--fault") {
 		t.Errorf("sim -h: exit %d, %q", code, out.String())
 	}
 }
 
-// startSimCommand runs `gpublock sim` with args until the test ends (cmdtest.StartSimCommand).
-func startSimCommand(t *testing.T, args ...string) (string, *cmdtest.Buffer, context.CancelFunc, func() int) {
-	t.Helper()
-	return cmdtest.StartSimCommand(t, func(f *cmdutil.Factory) *cobra.Command { return NewCmdSim(f, nil) }, args...)
-}
-
 func TestSimServesUntilCancelled(t *testing.T) {
-	base, out, cancel, wait := startSimCommand(t, "--seed", "5", "--clock", "2026-12-01T12:00:00Z",
+	base, out, cancel, wait := cli.ServeSim(t, "--seed", "5", "--clock", "2026-12-01T12:00:00Z",
 		"--fault", "latency=1ms", "--fault", "down=us-west-2")
 	for _, want := range []string{"AWS_ENDPOINT_URL_STS=" + base, "AWS_ENDPOINT_URL_CLOUDWATCH=" + base, "AWS_ACCESS_KEY_ID=", "AWS_REGION=us-east-1", "/_sim/clock",
 		"gpublock prices --refresh --endpoint-url " + base, "Faults: latency=1ms down=us-west-2\n"} {
@@ -103,7 +95,7 @@ func TestSimServesUntilCancelled(t *testing.T) {
 // --fault deny= and payfail= reach the emulator: a denied action answers
 // UnauthorizedOperation through the SDK, and a purchase ends payment-failed.
 func TestSimDenyAndPayFailFaults(t *testing.T) {
-	base, out, cancel, wait := startSimCommand(t, "--clock", "2026-12-01T12:00:00Z", "--payment-delay", "30s-2m",
+	base, out, cancel, wait := cli.ServeSim(t, "--clock", "2026-12-01T12:00:00Z", "--payment-delay", "30s-2m",
 		"--fault", "deny=ec2:RunInstances,DescribeRegions", "--fault", "payfail=1")
 	if !strings.Contains(out.String(), "Payment: 30s-2m0s after each purchase") {
 		t.Errorf("payment line:\n%s", out.String())
@@ -160,7 +152,7 @@ func TestSimOnAnUnspecifiedAddressPrintsAReachableOneAndWarns(t *testing.T) {
 	defer cancel()
 	out, errb := &cmdtest.Buffer{}, &cmdtest.Buffer{}
 	done := make(chan int, 1)
-	go func() { done <- runWith(ctx, cliFactory(out, errb), []string{"sim", "--addr", "0.0.0.0:0"}) }()
+	go func() { done <- cli.RunContext(ctx, out, errb, "sim", "--addr", "0.0.0.0:0") }()
 	urlRE := regexp.MustCompile(`AWS_ENDPOINT_URL_EC2=(\S+)`)
 	var base string
 	for deadline := time.Now().Add(10 * time.Second); base == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {

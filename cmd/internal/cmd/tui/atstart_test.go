@@ -9,7 +9,6 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/spf13/cobra"
 
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/aws/sources"
@@ -22,18 +21,13 @@ import (
 	"github.com/gpublock/gpublock/ui/dialog"
 )
 
-var spendCLI = cmdtest.CLI{
-	New: func(f *cmdutil.Factory) *cobra.Command { return launch.NewCmdLaunch(f, nil) },
-	Also: func(f *cmdutil.Factory) []*cobra.Command {
-		return []*cobra.Command{purchase.NewCmdPurchase(f, nil), offerings.NewCmdOfferings(f, nil), blocks.NewCmdBlocks(f, nil)}
-	},
-}
+var spendCLI = cmdtest.NewCLI(launch.NewCmdLaunch, cmdtest.Cmd(purchase.NewCmdPurchase), cmdtest.Cmd(offerings.NewCmdOfferings), cmdtest.Cmd(blocks.NewCmdBlocks))
 
 // An open TUI fires a launch attached to a block once the block has started, as a watching
 // `blocks` does, and says so in the status line; its later rounds launch nothing more.
 func TestTheTUIFiresALaunchAttachedAtTheStart(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := cmdtest.BoughtBlock(t, spendCLI.Run, cs)
+	b := spendCLI.BoughtBlock(t, cs)
 	if code, _, errs := spendCLI.Run(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--at-start", "--count", "2", "--yes")...); code != 0 {
 		t.Fatalf("attach: exit %d\n%s", code, errs)
 	}
@@ -89,7 +83,7 @@ func TestTheTUIFiresALaunchAttachedAtTheStart(t *testing.T) {
 // after the start launches it once; later rounds launch nothing more.
 func TestALaunchAttachedFromTheTUIIsLaunchedOnceByBlocks(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	bj := cmdtest.BoughtBlock(t, spendCLI.Run, cs)
+	bj := spendCLI.BoughtBlock(t, cs)
 	ctx := context.Background()
 	flags, _, err := tuiOptions([]string{"--endpoint-url", cs.URL, "--region", "us-east-1"}, io.Discard)
 	if err != nil {

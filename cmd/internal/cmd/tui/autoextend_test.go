@@ -20,8 +20,8 @@ import (
 // nor declines it again at that lead.
 func TestADeclineOnScreenIsTheWatchsToo(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := cmdtest.BoughtBlock(t, spendCLI.Run, cs)
-	cmdtest.Activate(t, spendCLI.Run, cs, b)
+	b := spendCLI.BoughtBlock(t, cs)
+	spendCLI.Activate(t, cs, b)
 	if code, _, errs := spendCLI.Run(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--yes", "--count", "1")...); code != 0 {
 		t.Fatalf("launch: exit %d\n%s", code, errs)
 	}
@@ -60,7 +60,7 @@ func TestADeclineOnScreenIsTheWatchsToo(t *testing.T) {
 	if code != 0 || strings.Contains(errs.String(), "AUTO-EXTEND") {
 		t.Fatalf("the watch: exit %d, stderr %q", code, errs.String())
 	}
-	if n := cmdtest.ListedBlock(t, spendCLI.Run, cs.URL).Extensions; n != 0 {
+	if n := spendCLI.ListedBlock(t, cs.URL).Extensions; n != 0 {
 		t.Errorf("%d extensions after the decline on screen, want none", n)
 	}
 	decisions := 0

@@ -23,11 +23,7 @@ func parseTUI(args []string, stderr io.Writer) (Options, error) {
 	return got, err
 }
 
-func cliFactory(stdout, stderr io.Writer) *cmdutil.Factory {
-	return cmdutil.New("test", cmdutil.System(stdout, stderr))
-}
-
-// runWith runs `gpublock` with no command, the TUI, as the program does.
-func runWith(ctx context.Context, f *cmdutil.Factory, args []string) int {
+// cli runs `gpublock` with no command, the TUI, as the program does.
+var cli = cmdtest.CLI{Exec: func(ctx context.Context, f *cmdutil.Factory, args []string) int {
 	return cmdtest.ExecRoot(ctx, f, NewCmdTUI(f, nil), args...)
-}
+}}

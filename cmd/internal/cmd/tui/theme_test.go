@@ -20,12 +20,12 @@ func TestTUIThemeFlag(t *testing.T) {
 		t.Errorf("no --theme: %v, read as %q; want auto", err, a.theme)
 	}
 	var out, errw bytes.Buffer
-	if code := runWith(context.Background(), cliFactory(&out, &errw), []string{"--theme", "solarized"}); code != 2 ||
+	if code := cli.RunContext(context.Background(), &out, &errw, "--theme", "solarized"); code != 2 ||
 		!strings.Contains(errw.String(), `--theme "solarized": allowed auto, light or dark`) || out.Len() != 0 {
 		t.Errorf("--theme solarized: exit %d, stderr %q, stdout %q", code, errw.String(), out.String())
 	}
 	out.Reset()
-	runWith(context.Background(), cliFactory(&out, &errw), []string{"-h"})
+	cli.RunContext(context.Background(), &out, &errw, "-h")
 	if !strings.Contains(out.String(), "--theme") {
 		t.Errorf("-h does not list --theme:\n%s", out.String())
 	}

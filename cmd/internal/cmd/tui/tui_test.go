@@ -22,7 +22,7 @@ func TestTUIBadUsage(t *testing.T) {
 		{[]string{"--no-color=maybe"}, `--no-color "maybe": want true or false`},
 	} {
 		var out, errw bytes.Buffer
-		code := runWith(context.Background(), cliFactory(&out, &errw), tc.args)
+		code := cli.RunContext(context.Background(), &out, &errw, tc.args...)
 		if code != 2 {
 			t.Errorf("%v: exit %d, want 2", tc.args, code)
 		}
@@ -37,7 +37,7 @@ func TestTUIBadUsage(t *testing.T) {
 
 func TestTUIHelp(t *testing.T) {
 	var out, errw bytes.Buffer
-	if code := runWith(context.Background(), cliFactory(&out, &errw), []string{"-h"}); code != 0 || errw.Len() != 0 {
+	if code := cli.RunContext(context.Background(), &out, &errw, "-h"); code != 0 || errw.Len() != 0 {
 		t.Errorf("-h: exit %d, want 0; stderr %q", code, errw.String())
 	}
 	for _, flag := range []string{"--demo", "--no-color", "--profile", "--region", "--endpoint-url"} {

@@ -31,7 +31,7 @@ func TestTUIWatchEvery(t *testing.T) {
 		{"often", `--watch-every "often": want a duration`},
 	} {
 		var out, errw bytes.Buffer
-		if code := runWith(context.Background(), cliFactory(&out, &errw), []string{"--watch-every", bad.arg}); code != 2 {
+		if code := cli.RunContext(context.Background(), &out, &errw, "--watch-every", bad.arg); code != 2 {
 			t.Errorf("--watch-every %s: exit %d, want 2", bad.arg, code)
 		}
 		if !strings.Contains(errw.String(), bad.want) || out.Len() != 0 {

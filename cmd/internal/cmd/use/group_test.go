@@ -12,10 +12,10 @@ import (
 // one of them writes every one into the tool's file, and says so.
 func TestUseAGroupNamesEveryReservation(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	_, rows := cmdtest.BoughtGroup(t, runCLI, cs)
+	_, rows := cli.BoughtGroup(t, cs)
 	use := func(id, tool string) (string, string) {
 		t.Helper()
-		code, out, errs := runCLI("use", id, "--endpoint-url", cs.URL, "--region", "us-east-1", "--for", tool)
+		code, out, errs := cli.Run("use", id, "--endpoint-url", cs.URL, "--region", "us-east-1", "--for", tool)
 		if code != 0 {
 			t.Fatalf("use %s --for %s: exit %d\n%s", id, tool, code, errs)
 		}

@@ -5,25 +5,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spf13/cobra"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/gpublock/gpublock/cmd/internal/cmd/blocks"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/offerings"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/purchase"
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
-	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/cmd/internal/printers"
 )
 
-var cli = cmdtest.CLI{
-	New: func(f *cmdutil.Factory) *cobra.Command { return NewCmdUse(f, nil) },
-	Also: func(f *cmdutil.Factory) []*cobra.Command {
-		return []*cobra.Command{purchase.NewCmdPurchase(f, nil), offerings.NewCmdOfferings(f, nil), blocks.NewCmdBlocks(f, nil)}
-	},
-}
-
-func runCLI(args ...string) (int, string, string) { return cli.Run(args...) }
+var cli = cmdtest.NewCLI(NewCmdUse, cmdtest.Cmd(purchase.NewCmdPurchase), cmdtest.Cmd(offerings.NewCmdOfferings), cmdtest.Cmd(blocks.NewCmdBlocks))
 
 // yamlDocs parses every document of a YAML stream, failing on any that does not parse.
 func yamlDocs(t *testing.T, s string) []map[string]any {
@@ -69,10 +60,10 @@ func at(t *testing.T, v any, path ...any) any {
 // the SageMaker tools refuse it.
 func TestUseABlock(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := cmdtest.BoughtBlock(t, runCLI, cs)
+	b := cli.BoughtBlock(t, cs)
 	id := b.CapacityReservationId
 	use := func(tool string) (int, string, string) {
-		return runCLI("use", id, "--endpoint-url", cs.URL, "--region", "us-east-1", "--for", tool)
+		return cli.Run("use", id, "--endpoint-url", cs.URL, "--region", "us-east-1", "--for", tool)
 	}
 
 	code, out, errs := use("karpenter")
@@ -135,22 +126,22 @@ func TestUseAPlan(t *testing.T) {
 	cs := cmdtest.StartPlanSim(t)
 	search := []string{"--endpoint-url", cs.URL, "--source", "training-plans", "--region", "us-east-1",
 		"--type", "p5.48xlarge", "--count", "2", "--duration", "2d-5d", "--from", "2026-12-01T08:00:00Z", "--to", "2027-01-20"}
-	code, out, errs := runCLI(append([]string{"offerings", "-o", "json"}, search...)...)
+	code, out, errs := cli.Run(append([]string{"offerings", "-o", "json"}, search...)...)
 	var offers []printers.OfferingJSON
 	if code != 0 || json.Unmarshal([]byte(out), &offers) != nil || len(offers) == 0 {
 		t.Fatalf("plan offerings: exit %d\n%s\n%s", code, out, errs)
 	}
-	if code, _, errs := runCLI(append([]string{"purchase", offers[0].TrainingPlanOfferingId, "--yes"}, search...)...); code != 0 {
+	if code, _, errs := cli.Run(append([]string{"purchase", offers[0].TrainingPlanOfferingId, "--yes"}, search...)...); code != 0 {
 		t.Fatalf("plan purchase: exit %d\n%s", code, errs)
 	}
-	code, out, errs = runCLI("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "--source", "training-plans", "-o", "json")
+	code, out, errs = cli.Run("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "--source", "training-plans", "-o", "json")
 	var plans []printers.PlanJSON
 	if code != 0 || json.Unmarshal([]byte(out), &plans) != nil || len(plans) != 1 {
 		t.Fatalf("blocks: exit %d\n%s\n%s", code, out, errs)
 	}
 	p := plans[0]
 
-	code, out, errs = runCLI("use", p.TrainingPlanName, "--endpoint-url", cs.URL, "--region", "us-east-1", "--for", "sagemaker")
+	code, out, errs = cli.Run("use", p.TrainingPlanName, "--endpoint-url", cs.URL, "--region", "us-east-1", "--for", "sagemaker")
 	var job map[string]any
 	if code != 0 || json.Unmarshal([]byte(out), &job) != nil {
 		t.Fatalf("sagemaker: exit %d, not JSON:\n%s\n%s", code, out, errs)
@@ -159,11 +150,11 @@ func TestUseAPlan(t *testing.T) {
 		t.Errorf("the training job does not take the plan %s: %v", p.TrainingPlanArn, job)
 	}
 	// By its ARN, as the help says and the TUI's y copies it.
-	code, out, errs = runCLI("use", p.TrainingPlanArn, "--endpoint-url", cs.URL, "--region", "us-east-1", "--for", "sagemaker")
+	code, out, errs = cli.Run("use", p.TrainingPlanArn, "--endpoint-url", cs.URL, "--region", "us-east-1", "--for", "sagemaker")
 	if code != 0 || json.Unmarshal([]byte(out), &job) != nil || at(t, job, "ResourceConfig", "TrainingPlanArn") != p.TrainingPlanArn {
 		t.Errorf("sagemaker by ARN: exit %d\n%s\n%s", code, out, errs)
 	}
-	code, out, errs = runCLI("use", p.TrainingPlanName, "--endpoint-url", cs.URL, "--region", "us-east-1", "--for", "karpenter")
+	code, out, errs = cli.Run("use", p.TrainingPlanName, "--endpoint-url", cs.URL, "--region", "us-east-1", "--for", "karpenter")
 	if code != 1 || out != "" || !strings.Contains(errs, "--for sagemaker") {
 		t.Errorf("karpenter with a plan: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
@@ -184,7 +175,7 @@ func TestUseRefusals(t *testing.T) {
 		{[]string{"use", "cr-0123456789abcdef0", "--for", "eks"}, 1, "there is no Capacity Block cr-0123456789abcdef0 in us-east-1"},
 	} {
 		args := append(tc.args, "--endpoint-url", cs.URL, "--region", "us-east-1")
-		code, out, errs := runCLI(args...)
+		code, out, errs := cli.Run(args...)
 		if code != tc.code || out != "" || !strings.Contains(errs, tc.want) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit %d and %q", tc.args, code, out, errs, tc.code, tc.want)
 		}

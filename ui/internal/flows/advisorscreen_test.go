@@ -1,0 +1,280 @@
+package flows
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/source"
+	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui"
+	"github.com/gpublock/gpublock/ui/dialog/purchase"
+	uiscreen "github.com/gpublock/gpublock/ui/screen"
+	advisorui "github.com/gpublock/gpublock/ui/screen/advisor"
+)
+
+// press sends a key to the root and runs, one after another, the advisor's commands it
+// starts (its searches, page by page) until they are done; other commands are left alone.
+func pressAdvisor(t *testing.T, m ui.Model, k tea.KeyPressMsg) ui.Model {
+	t.Helper()
+	mm, cmd := m.Update(k)
+	m = mm.(ui.Model)
+	queue := []tea.Cmd{cmd}
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		switch msg := c().(type) {
+		case tea.BatchMsg:
+			queue = append(queue, msg...)
+		case uiscreen.OpenPurchase:
+			mm, next := m.Update(msg)
+			m = mm.(ui.Model)
+			_ = next // the purchase dialog's dry run: not run here
+		default:
+			if advisorui.Owns(msg) {
+				mm, next := m.Update(msg)
+				m = mm.(ui.Model)
+				queue = append(queue, next)
+			}
+		}
+	}
+	return m
+}
+
+func typeAdvisor(t *testing.T, m ui.Model, s string) ui.Model {
+	for _, r := range s {
+		m = pressAdvisor(t, m, tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	return m
+}
+
+// advisorAt opens the advisor screen, sets the regions to us-east-1,us-west-2 and runs the
+// form's default job (1 × p5.48xlarge, 48 hours, now to the latest end) against the emulator.
+func advisorAt(t *testing.T, w, h int, colour bool, formGolden bool) ui.Model {
+	b, _ := emulatorBackend(t, ec2sim.Faults{})
+	return advisorOn(t, b, w, h, colour, formGolden)
+}
+
+// advisorOn is advisorAt on backend b.
+func advisorOn(t *testing.T, b source.Backend, w, h int, colour bool, formGolden bool) ui.Model {
+	opts := testOptions(b)
+	opts.NoColor = !colour
+	m := update(ui.New(opts), tea.WindowSizeMsg{Width: w, Height: h})
+	m = pressAdvisor(t, m, altKey('3'))
+	if m.Inspect().Screen != ui.Advisor {
+		t.Fatalf("screen %s", m.Inspect().Screen)
+	}
+	for i := 0; i < 11; i++ {
+		m = pressAdvisor(t, m, keyMsg("tab"))
+	}
+	m = pressAdvisor(t, m, tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl})
+	m = typeAdvisor(t, m, "us-east-1,us-west-2")
+	if formGolden {
+		t.Run("form", func(t *testing.T) {
+			view := m.View().Content
+			plain := ansi.Strip(view)
+			for _, want := range []string{"Advisor", "▸ Regions", "us-east-1,us-west-2", "Utilization %", "[ ] no"} {
+				if !strings.Contains(plain, want) {
+					t.Errorf("lacks %q:\n%s", want, plain)
+				}
+			}
+			golden.RequireEqual(t, []byte(view))
+		})
+	}
+	m = pressAdvisor(t, m, keyMsg("enter"))
+	if m.Inspect().Advisor.Running() {
+		t.Fatal("the search is still running")
+	}
+	return m
+}
+
+func TestAdvisorScreenGolden(t *testing.T) {
+	for _, size := range []struct{ w, h int }{{80, 24}, {160, 48}} {
+		for _, colour := range []bool{false, true} {
+			name := fmt.Sprintf("%dx%d", size.w, size.h)
+			if colour {
+				name += "-colour"
+			}
+			t.Run(name, func(t *testing.T) {
+				m := advisorAt(t, size.w, size.h, colour, true)
+				for _, tab := range []string{"steps", "chart", "calendar"} {
+					t.Run(tab, func(t *testing.T) {
+						view := m.View().Content
+						plain := ansi.Strip(view)
+						lines := strings.Split(plain, "\n")
+						if len(lines) != size.h {
+							t.Errorf("%d lines at height %d", len(lines), size.h)
+						}
+						for i, l := range lines {
+							if w := ansi.StringWidth(l); w > size.w {
+								t.Errorf("line %d is %d wide: %q", i, w, l)
+							}
+						}
+						for _, want := range []string{"Job: 1 × p5.48xlarge (8 H100)", "Capacity Block", "On-demand", "SageMaker Training Plans: not searched"} {
+							if !strings.Contains(plain, want) {
+								t.Errorf("lacks %q:\n%s", want, plain)
+							}
+						}
+						switch tab {
+						case "chart":
+							if !strings.Contains(plain, "cost the same at") && !strings.Contains(plain, "do not cross") {
+								t.Errorf("the chart has no reading:\n%s", plain)
+							}
+						case "calendar":
+							if !strings.Contains(plain, "per accelerator-hour") || !strings.Contains(plain, "us-west-2") {
+								t.Errorf("no calendar:\n%s", plain)
+							}
+						}
+						if colour != strings.Contains(view, "\x1b[38") {
+							t.Errorf("colour %v, but the view's foreground colours say otherwise", colour)
+						}
+						golden.RequireEqual(t, []byte(view))
+					})
+					m = pressAdvisor(t, m, tea.KeyPressMsg{Code: 'v', Text: "v"})
+				}
+			})
+		}
+	}
+}
+
+// The advisor's answer on the screen is the CLI's: the same ranking and the same steps,
+// from pricing/advisor; enter on the recommended block opens the purchase dialog on it.
+func TestAdvisorScreenBuys(t *testing.T) {
+	b, _ := emulatorBackend(t, ec2sim.Faults{})
+	m := advisorOn(t, cheapBlock{b}, 160, 48, false, false)
+	a := m.Inspect().Advisor
+	o, ok := a.Selected()
+	if !ok {
+		t.Fatal("no option selected")
+	}
+	plain := ansi.Strip(m.View().Content)
+	if !strings.Contains(plain, "★ 1  "+o.Kind.Title()) {
+		t.Fatalf("the first row is not the recommended %s:\n%s", o.Kind.Title(), plain)
+	}
+	if o.Offering == nil || o.Offering.Offering.ID != cheapBlockID {
+		t.Fatalf("the recommended option is %s, not the block a dollar buys", o.Kind)
+	}
+	m = pressAdvisor(t, m, keyMsg("enter"))
+	d, isPurchase := m.Inspect().Dialog.(purchase.Model)
+	if !isPurchase {
+		t.Fatalf("dialog %T", m.Inspect().Dialog)
+	}
+	if v := ansi.Strip(d.View(160, 45)); !strings.Contains(v, "Offering       "+o.Offering.Offering.ID) {
+		t.Errorf("the dialog is not on the option's %s:\n%s", o.Offering.Offering.ID, v)
+	}
+}
+
+// Bad input says what is wrong, under the form, and searches nothing.
+func TestAdvisorScreenBadInput(t *testing.T) {
+	b, _ := emulatorBackend(t, ec2sim.Faults{})
+	m := update(ui.New(testOptions(b)), tea.WindowSizeMsg{Width: 80, Height: 24})
+	m = pressAdvisor(t, m, altKey('3'))
+	for i := 0; i < 4; i++ {
+		m = pressAdvisor(t, m, keyMsg("tab"))
+	}
+	m = pressAdvisor(t, m, tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl})
+	m = typeAdvisor(t, m, "140")
+	m = pressAdvisor(t, m, keyMsg("enter"))
+	plain := ansi.Strip(m.View().Content)
+	if !strings.Contains(plain, "✗ utilization: \"140\": a whole percent from 1 to 100") || m.Inspect().Advisor.Running() {
+		t.Errorf("no message:\n%s", plain)
+	}
+}
+
+// Help on the advisor screen lists its keys; the footer names them; [ and ] go round the
+// screens both ways.
+func TestAdvisorScreenKeys(t *testing.T) {
+	b, _ := emulatorBackend(t, ec2sim.Faults{})
+	m := update(ui.New(testOptions(b)), tea.WindowSizeMsg{Width: 160, Height: 48})
+	m = update(m, altKey('3'))
+	if !strings.Contains(ansi.Strip(m.View().Content), "enter advise") {
+		t.Errorf("footer:\n%s", ansi.Strip(m.View().Content))
+	}
+	// help opens from the form's text fields too: none of them takes a "?"
+	m = update(m, keyMsg("?"))
+	view := ansi.Strip(m.View().Content)
+	for _, want := range []string{"Advisor screen", "advisor screen", "steps ⇄ chart ⇄ calendar"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("help lacks %q:\n%s", want, view)
+		}
+	}
+	m = update(m, keyMsg("esc"))
+	// brackets are letters in a text field: from a yes/no field they switch screens
+	for i := 0; i < 5; i++ {
+		m = update(m, keyMsg("tab"))
+	}
+	if m.Inspect().Typing {
+		t.Fatal("the Interruptible field takes letters")
+	}
+	for _, step := range []struct {
+		key  string
+		want ui.ScreenName
+	}{{"]", ui.Report}, {"]", ui.Search}, {"[", ui.Report}, {"[", ui.Advisor}, {"[", ui.Blocks}, {"]", ui.Advisor}} {
+		m = update(m, keyMsg(step.key))
+		if m.Inspect().Screen != step.want {
+			t.Fatalf("%s: screen %s, want %s", step.key, m.Inspect().Screen, step.want)
+		}
+	}
+}
+
+// --screen advisor opens the program on the advisor's form, whose status line is its own.
+func TestStartOnAdvisor(t *testing.T) {
+	opts := testOptions(nil)
+	opts.StartOnAdvisor = true
+	m := update(ui.New(opts), tea.WindowSizeMsg{Width: 120, Height: 40})
+	if m.Inspect().Screen != ui.Advisor {
+		t.Fatalf("opened on screen %s, want the advisor", m.Inspect().Screen)
+	}
+	if v := ansi.Strip(m.View().Content); !strings.Contains(v, "enter advise") {
+		t.Errorf("the advisor's keys are not in the footer:\n%s", v)
+	}
+}
+
+const cheapBlockID = "cb-cheapest000000000"
+
+// cheapBlock adds to each search's answer a block that costs a dollar, in the query's first
+// region, for its type, count and shortest length: whatever the seeded market holds, the
+// advisor recommends a block, this one.
+type cheapBlock struct{ source.Backend }
+
+func (c cheapBlock) Search(ctx context.Context, q model.Query) <-chan source.SearchEvent {
+	in := c.Backend.Search(ctx, q)
+	out := make(chan source.SearchEvent)
+	go func() {
+		defer close(out)
+		if len(q.Regions) > 0 && len(q.InstanceTypes) > 0 {
+			start := time.Date(q.Start.Year(), q.Start.Month(), q.Start.Day(), 11, 30, 0, 0, time.UTC)
+			if start.Before(q.Start) {
+				start = start.AddDate(0, 0, 1)
+			}
+			days := max(1, q.Durations.MinDays)
+			o := model.Offering{ID: cheapBlockID, Source: model.SourceCapacityBlock, Region: q.Regions[0],
+				AvailabilityZone: q.Regions[0] + "a", InstanceType: q.InstanceTypes[0], Count: max(1, q.Count),
+				Start: start, End: start.AddDate(0, 0, days), DurationHours: days * 24,
+				Fee: model.MustMoney("1"), Currency: "USD", Tenancy: "default"}
+			select {
+			case out <- source.SearchEvent{Region: o.Region, Offerings: []model.Offering{o}}:
+			case <-ctx.Done():
+				return
+			}
+		}
+		for e := range in {
+			select {
+			case out <- e:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return out
+}

@@ -1,0 +1,247 @@
+//go:build linux
+
+package flows
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"golang.org/x/sys/unix"
+
+	"github.com/gpublock/gpublock/ui"
+	"github.com/gpublock/gpublock/ui/internal/uitest"
+)
+
+// openPTY opens a pseudo-terminal of the given size: the program sees a real terminal, so
+// it learns its size and draws as it would for a person.
+func openPTY(w, h int) (master, slave *os.File, err error) {
+	master, err = os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	fd := int(master.Fd())
+	if err := unix.IoctlSetPointerInt(fd, unix.TIOCSPTLCK, 0); err != nil {
+		master.Close()
+		return nil, nil, err
+	}
+	n, err := unix.IoctlGetInt(fd, unix.TIOCGPTN)
+	if err != nil {
+		master.Close()
+		return nil, nil, err
+	}
+	slave, err = os.OpenFile("/dev/pts/"+strconv.Itoa(n), os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		master.Close()
+		return nil, nil, err
+	}
+	if err := unix.IoctlSetWinsize(int(slave.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Row: uint16(h), Col: uint16(w)}); err != nil {
+		master.Close()
+		slave.Close()
+		return nil, nil, err
+	}
+	return master, slave, nil
+}
+
+// terminalOutput collects what the program writes to the terminal.
+type terminalOutput struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (o *terminalOutput) read(f *os.File) {
+	p := make([]byte, 32<<10)
+	for {
+		n, err := f.Read(p)
+		o.mu.Lock()
+		o.buf.Write(p[:n])
+		o.mu.Unlock()
+		if err != nil {
+			return
+		}
+	}
+}
+
+func (o *terminalOutput) wait(sub string, limit time.Duration) bool {
+	deadline := time.Now().Add(limit)
+	for time.Now().Before(deadline) {
+		o.mu.Lock()
+		ok := bytes.Contains(o.buf.Bytes(), []byte(sub))
+		o.mu.Unlock()
+		if ok {
+			return true
+		}
+		time.Sleep(200 * time.Microsecond)
+	}
+	return false
+}
+
+// procKB reads a field such as VmRSS or VmHWM of /proc/PID/status, in kB.
+func procKB(pid int, field string) float64 {
+	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), field+":"); ok {
+			kb, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
+			return kb
+		}
+	}
+	return 0
+}
+
+// Process start to first frame in demo mode: the real binary, built here, run on a
+// pseudo-terminal of 160×48, timed from exec until the first full frame (the Search pane's
+// title) has been written, and until the backend is ready (the header says SIMULATED:
+// the emulator started in-process and reached through the adapter). It also reports the
+// resident memory then and the peak after a search of every region selling p5.48xlarge.
+// Goals: first frame ≤ 150 ms, under 60 MB resident.
+func BenchmarkProcessFirstFrame(b *testing.B) {
+	bin := buildGpublock(b)
+	home := b.TempDir()
+	var frame, ready time.Duration
+	var rssKB, hwmKB float64
+	runs := 0
+	for b.Loop() {
+		master, slave, err := openPTY(160, 48)
+		if err != nil {
+			b.Skipf("no pseudo-terminal: %v", err)
+		}
+		cmd := exec.Command(bin, "--demo")
+		cmd.Env = append(os.Environ(), "HOME="+home, "XDG_STATE_HOME="+home, "TERM=xterm-256color",
+			"AWS_CONFIG_FILE="+filepath.Join(home, "none"), "AWS_SHARED_CREDENTIALS_FILE="+filepath.Join(home, "none"))
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+		out := &terminalOutput{}
+		go out.read(master)
+		start := time.Now()
+		if err := cmd.Start(); err != nil {
+			b.Fatal(err)
+		}
+		if !out.wait("Search", 10*time.Second) {
+			cmd.Process.Kill()
+			b.Fatalf("no first frame in 10 s:\n%q", out.buf.String())
+		}
+		frame += time.Since(start)
+		if !out.wait("SIMULATED", 10*time.Second) {
+			cmd.Process.Kill()
+			b.Fatalf("the backend was not ready in 10 s:\n%q", out.buf.String())
+		}
+		ready += time.Since(start)
+		rssKB += procKB(cmd.Process.Pid, "VmRSS")
+		b.StopTimer()
+		// Every region selling p5.48xlarge: tab to the regions, a, enter.
+		master.Write([]byte("\t\t\t\t\ta\r"))
+		if !out.wait("Found ", 20*time.Second) {
+			b.Errorf("the search did not finish:\n%q", out.buf.String())
+		}
+		hwmKB += procKB(cmd.Process.Pid, "VmHWM")
+		master.Write([]byte{3}) // ctrl+c
+		cmd.Wait()
+		slave.Close()
+		master.Close()
+		runs++
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(frame.Microseconds())/1000/float64(runs), "ms/first-frame")
+	b.ReportMetric(float64(ready.Microseconds())/1000/float64(runs), "ms/backend-ready")
+	b.ReportMetric(rssKB/1024/float64(runs), "MB-RSS-when-ready")
+	b.ReportMetric(hwmKB/1024/float64(runs), "MB-peak-RSS-after-search")
+}
+
+// Resident memory of this (test) process holding the search screen with 10,000 offerings
+// at 160×48, after a frame: an upper bound for the program's own, since the test binary
+// carries the emulator and the test framework too. Goal: under 60 MB.
+func BenchmarkRSS10k(b *testing.B) {
+	offs := uitest.SyntheticOfferings(10_000)
+	var rss float64
+	for b.Loop() {
+		m := update(withResults(ui.New(testOptions(nil)), offs), tea.WindowSizeMsg{Width: 160, Height: 48})
+		_ = m.View()
+		runtime.GC()
+		debug.FreeOSMemory()
+		rss = procKB(os.Getpid(), "VmRSS")
+		runtime.KeepAlive(m)
+	}
+	b.ReportMetric(rss/1024, "MB-RSS")
+}
+
+// buildGpublock builds the program into a temporary directory.
+func buildGpublock(tb testing.TB) string {
+	tb.Helper()
+	bin := filepath.Join(tb.TempDir(), "gpublock")
+	args := []string{"build", "-o", bin}
+	if uitest.RaceBuild {
+		args = append(args, "-race")
+	}
+	build := exec.Command("go", append(args, "../../../cmd/gpublock")...)
+	if out, err := build.CombinedOutput(); err != nil {
+		tb.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// gpublock --demo as a person runs it: on a terminal, without AWS credentials, enter
+// searches, q quits with status 0 and leaves the alternate screen.
+func TestDemoOnATerminal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the program")
+	}
+	bin := buildGpublock(t)
+	home := t.TempDir()
+	master, slave, err := openPTY(120, 40)
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	defer master.Close()
+	cmd := exec.Command(bin, "--demo")
+	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_STATE_HOME="+home, "TERM=xterm-256color",
+		"AWS_CONFIG_FILE="+filepath.Join(home, "none"), "AWS_SHARED_CREDENTIALS_FILE="+filepath.Join(home, "none"))
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	out := &terminalOutput{}
+	go out.read(master)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	slave.Close()
+	defer cmd.Process.Kill()
+	for _, want := range []string{"SIMULATED", "account 123456789012"} {
+		if !out.wait(want, 20*time.Second) {
+			t.Fatalf("no %q on the terminal:\n%q", want, out.buf.String())
+		}
+	}
+	master.Write([]byte("\r"))
+	if !out.wait("Found ", 20*time.Second) {
+		t.Fatalf("the default search did not finish:\n%q", out.buf.String())
+	}
+	master.Write([]byte("q"))
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("exit: %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("q did not quit")
+	}
+	if !out.wait("\x1b[?1049l", time.Second) {
+		t.Error("the alternate screen was not left")
+	}
+}

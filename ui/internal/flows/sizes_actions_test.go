@@ -1,0 +1,60 @@
+package flows
+
+import (
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/gpublock/gpublock/ui"
+	"github.com/gpublock/gpublock/ui/internal/uitest"
+	uiscreen "github.com/gpublock/gpublock/ui/screen"
+)
+
+// The dialogs that spend money, as their keys open them over a screen, fit every size from
+// 20×5 to 400×120 and never panic: the root gives each the body under its header and
+// footer. Each dialog's every state is tested at every size in its package.
+func TestActionDialogsFitEverySize(t *testing.T) {
+	base := update(withResults(ui.New(openable()), uitest.SyntheticOfferings(50)), tea.WindowSizeMsg{Width: 160, Height: 48})
+	blocks := blocksStates(base)["blocks"]
+	states := map[string]ui.Model{
+		"purchase": opened(t, base, keyMsg("enter")),
+		"launch":   opened(t, blocks, keyMsg("l")),
+		"extend":   opened(t, blocks, keyMsg("e")),
+		"use":      opened(t, blocks, keyMsg("u")),
+	}
+	for name, m := range states {
+		for _, sz := range sizes() {
+			checkFits(t, name, update(m, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]}), sz[0], sz[1])
+		}
+	}
+}
+
+// opened is m after key k and the dialog it asked the root to open; the dialog's own calls
+// are not run.
+func opened(t *testing.T, m ui.Model, k tea.KeyPressMsg) ui.Model {
+	t.Helper()
+	mm, cmd := m.Update(k)
+	m = mm.(ui.Model)
+	queue := []tea.Cmd{cmd}
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		switch msg := c().(type) {
+		case tea.BatchMsg:
+			queue = append(queue, msg...)
+		case uiscreen.OpenPurchase, uiscreen.OpenLaunch, uiscreen.OpenExtend, uiscreen.OpenUse:
+			mm, _ := m.Update(msg)
+			m = mm.(ui.Model)
+		}
+	}
+	if m.Inspect().Dialog == nil {
+		t.Fatalf("%s opened no dialog:\n%s", k, m.View().Content)
+	}
+	return m
+}
+
+// openable is the test options with a callless backend.
+func openable() ui.Options { return testOptions(uitest.Callless{}) }

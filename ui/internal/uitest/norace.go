@@ -1,0 +1,6 @@
+//go:build !race
+
+package uitest
+
+// RaceBuild: the tests run without -race.
+const RaceBuild = false

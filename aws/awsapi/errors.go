@@ -97,7 +97,11 @@ func explainRaw(err error, profile string) source.Explanation {
 	}
 	var netErr net.Error
 	if errors.As(err, &netErr) || strings.Contains(msg, "connection refused") || strings.Contains(msg, "no such host") {
-		return source.Explanation{Summary: "AWS could not be reached: " + lastPart(msg) + ".",
+		detail := msg
+		if netErr != nil {
+			detail = netErr.Error() // not what wraps it (an error that names what was not done)
+		}
+		return source.Explanation{Summary: "AWS could not be reached: " + lastPart(detail) + ".",
 			Hint: "Check the network, proxy or --endpoint-url.", Retryable: true}
 	}
 	return source.Explanation{Summary: FirstLine(err)}

@@ -2,6 +2,8 @@ package awsapi
 
 import (
 	"errors"
+	"fmt"
+	"net"
 	"strings"
 	"testing"
 
@@ -36,5 +38,16 @@ func TestPassedWindowIsASentence(t *testing.T) {
 	ex := ExplainError(err)
 	if !strings.Contains(ex.Summary, "window has passed") || strings.Contains(ex.Summary, "EndDateRange") || !strings.Contains(ex.Hint, "Search again") {
 		t.Errorf("%+v", ex)
+	}
+}
+
+// A backend that cannot be reached is named by the network's error, not by the words of
+// what wraps it (a store that was not opened).
+func TestUnreachableNamesTheNetworksError(t *testing.T) {
+	dial := &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connect: connection refused")}
+	err := &AccountUnknownError{Where: "http://127.0.0.1:1", Err: fmt.Errorf("get identity: %w", dial)}
+	ex := ExplainError(err)
+	if !strings.Contains(ex.Summary, "connection refused") || strings.Contains(ex.Summary, "records") {
+		t.Errorf("summary %q", ex.Summary)
 	}
 }

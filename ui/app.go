@@ -277,9 +277,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseWheelMsg, tea.MouseClickMsg:
 		return m.onMouse(msg.(tea.MouseMsg)), nil
 	case clockMsg:
-		m.clock = m.pc.Clock.Now()
-		m, tick := m.tellScreens(func(s Screen) (Screen, tea.Cmd) { return s.Tick(m.clock) })
+		m, tick := m.moveClock()
 		return m, tea.Batch(clockCmd(), tick)
+	case uiscreen.NowMsg:
+		return m.moveClock()
 	case spinner.TickMsg:
 		if !m.busy() {
 			m.spinning = false

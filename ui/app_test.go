@@ -20,7 +20,6 @@ import (
 	"github.com/gpublock/gpublock/ui/dialog/purchase"
 	"github.com/gpublock/gpublock/ui/internal/uitest"
 	uiscreen "github.com/gpublock/gpublock/ui/screen"
-	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
 	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
 )
 
@@ -323,13 +322,26 @@ func TestEveryScreenToldOfTheConnection(t *testing.T) {
 	}
 }
 
-// The root's minute is told to every screen: the blocks screen shows the new time and is
-// asked to ring for the warnings due by then (its CheckMsg, from the tick's command).
+// The root's minute is told to every screen: the blocks screen shows the new time, which
+// comes in the tick (not from a clock of its own), and the warnings due by then are delivered.
 func TestMinuteToldToTheBlocksScreen(t *testing.T) {
 	now := testNow
 	opts := testOptions(nil)
 	opts.Now = func() time.Time { return now }
+	notified := make(chan string, 16)
+	opts.Notify = func(_ context.Context, b model.Block, w model.Warning, _ time.Time) []string {
+		notified <- w.Key(b)
+		return nil
+	}
 	m := update(New(opts), tea.WindowSizeMsg{Width: 160, Height: 48})
+	// Its first warning (extend by, a day ahead) is due 30 s into the next minute.
+	b := model.Block{ReservationID: "cr-1", Region: "us-east-1", State: model.StateScheduled, TotalCount: 1,
+		Start: testNow.Add(time.Hour), End: testNow.Add(24*time.Hour + 30*time.Second)}
+	rules := model.DefaultWarnRules()
+	if len(rules.Warnings(b, testNow)) != 0 || len(rules.Warnings(b, testNow.Add(time.Minute))) == 0 {
+		t.Fatal("the block does not start warning within the minute")
+	}
+	m = update(m, blocksMsg{ID: m.blocks().ListingID(), List: source.BlockList{Blocks: []model.Block{b}, Now: testNow}})
 	now = now.Add(time.Minute)
 	mm, cmd := m.Update(clockMsg(now))
 	if got := mm.(Model).blocks().Now(); !got.Equal(now) {
@@ -337,34 +349,50 @@ func TestMinuteToldToTheBlocksScreen(t *testing.T) {
 	}
 	// The tick's own command waits for the next minute: every command is run on its own
 	// (a batch's too), and those that answer soon are read.
-	answers := make(chan tea.Msg, 16)
 	var run func(c tea.Cmd)
 	run = func(c tea.Cmd) {
 		if c == nil {
 			return
 		}
 		go func() {
-			msg := c()
-			if batch, ok := msg.(tea.BatchMsg); ok {
+			if batch, ok := c().(tea.BatchMsg); ok {
 				for _, c := range batch {
 					run(c)
 				}
-				return
 			}
-			answers <- msg
 		}()
 	}
 	run(cmd)
-	deadline := time.After(10 * time.Second) // bounds a hang only
-	for {
-		select {
-		case msg := <-answers:
-			if _, ok := msg.(blockscreen.CheckMsg); ok {
-				return
-			}
-		case <-deadline:
-			t.Fatal("the blocks screen was not asked to check its warnings on the minute")
+	select {
+	case k := <-notified:
+		if !strings.HasPrefix(k, "cr-1/extend-by/") {
+			t.Errorf("delivered %q on the minute, want the block's extend-by warning", k)
 		}
+	case <-time.After(10 * time.Second): // bounds a hang only
+		t.Fatal("the warning due by the minute was not delivered")
+	}
+}
+
+// The time every screen shows is the root's, read from the program's clock: a screen's
+// countdown asks for it (NowMsg), and a listing that sets the clock to the backend's moves
+// it before the next frame.
+func TestTimeShownIsTheRoots(t *testing.T) {
+	now := testNow
+	opts := testOptions(nil)
+	opts.Now = func() time.Time { return now }
+	m := update(New(opts), tea.WindowSizeMsg{Width: 160, Height: 48})
+	now = now.Add(90 * time.Second)
+	m = update(m, uiscreen.NowMsg{})
+	if !m.clock.Equal(now) || !m.blocks().Now().Equal(now) {
+		t.Errorf("after NowMsg: the root shows %v, the blocks screen %v, want %v", m.clock, m.blocks().Now(), now)
+	}
+	moved := testNow.Add(5 * time.Hour) // the emulator's clock was moved
+	m = update(m, blocksMsg{ID: m.blocks().ListingID(), List: source.BlockList{Now: moved}})
+	if !m.clock.Equal(moved) || !m.blocks().Now().Equal(moved) {
+		t.Errorf("after a listing at %v: the root shows %v, the blocks screen %v", moved, m.clock, m.blocks().Now())
+	}
+	if head := strings.SplitN(ansi.Strip(m.View().Content), "\n", 2)[0]; !strings.Contains(head, moved.Format("15:04")) {
+		t.Errorf("the header does not show the backend's %s: %q", moved.Format("15:04"), head)
 	}
 }
 

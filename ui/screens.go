@@ -142,7 +142,7 @@ func (s searchTab) HelpGroups(h helpEnv) []keyGroup {
 type blocksTab struct{ m blockscreen.Model }
 
 func (s blocksTab) at(f frame) blockscreen.Model {
-	m := s.m
+	m := s.m.SetNow(f.now)
 	m.SetArea(f.area)
 	m.SetSpinner(f.spin)
 	return m
@@ -167,9 +167,9 @@ func (s blocksTab) Changed() (Screen, tea.Cmd) {
 }
 func (s blocksTab) Stop() Screen { return s }
 
-// The minute's warnings ring (or go to Notify) as the blocks screen's own tick would.
 func (s blocksTab) Tick(now time.Time) (Screen, tea.Cmd) {
-	return blocksTab{s.m.SetNow(now)}, func() tea.Msg { return blockscreen.CheckMsg{} }
+	m, cmd := s.m.Tick(now)
+	return blocksTab{m}, cmd
 }
 func (s blocksTab) Connect(c connection) (Screen, tea.Cmd) {
 	// Connected, it lists at once: the header counts the blocks' warnings on every screen.
@@ -331,15 +331,20 @@ func (m Model) area() uiscreen.Area {
 	return uiscreen.Area{Top: l.headerH, Width: m.pc.Width, Height: m.pc.Height - l.headerH - l.footerH}
 }
 
-// updateScreen hands a message to a screen and takes back what it says, the clock (the
-// blocks screen syncs it with the backend's) and whether the spinner must turn.
+// updateScreen hands a message to a screen and takes back what it says and whether the
+// spinner must turn; when the screen set the clock to the backend's, every screen shows
+// the backend's time from the next frame.
 func (m Model) updateScreen(id screenID, msg tea.Msg) (Model, tea.Cmd) {
+	syncs := m.pc.Clock.Syncs()
 	s, cmd := m.screens[id].Update(msg, m.frame())
 	m.screens[id] = s
 	m.flash = s.Flash().Apply(m.flash)
-	m.clock = m.blocks().Now()
+	var tick tea.Cmd
+	if m.pc.Clock.Syncs() != syncs {
+		m, tick = m.moveClock()
+	}
 	m = m.closeStalePurchase()
-	return m, tea.Batch(cmd, m.spinCmd())
+	return m, tea.Batch(cmd, tick, m.spinCmd())
 }
 
 // switchScreen shows a screen.
@@ -351,8 +356,15 @@ func (m Model) switchScreen(to screenID) (tea.Model, tea.Cmd) {
 	m.screen = to
 	s, cmd := m.current().Enter()
 	m.screens[to] = s
-	m.clock = m.blocks().Now()
-	return m, tea.Batch(cmd, m.spinCmd())
+	m, tick := m.moveClock()
+	return m, tea.Batch(cmd, tick, m.spinCmd())
+}
+
+// moveClock moves the time every screen shows to the program's clock, which only the root
+// reads: the minute, a screen's countdown (NowMsg), a connection, a screen shown.
+func (m Model) moveClock() (Model, tea.Cmd) {
+	m.clock = m.pc.Clock.Now()
+	return m.tellScreens(func(s Screen) (Screen, tea.Cmd) { return s.Tick(m.clock) })
 }
 
 // screenKey handles the keys that change screens, which work wherever keys are not text.

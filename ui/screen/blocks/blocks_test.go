@@ -154,7 +154,7 @@ func TestBlocksShowAndWarnings(t *testing.T) {
 
 // Only the screen's own messages are its; keys and sizes are the root's to route.
 func TestBlocksOwns(t *testing.T) {
-	for _, msg := range []tea.Msg{ListedMsg{}, screen.RefreshBlocksMsg{}, CheckMsg{}, OpenedMsg{}, tickMsg{}, timerMsg{}} {
+	for _, msg := range []tea.Msg{ListedMsg{}, screen.RefreshBlocksMsg{}, OpenedMsg{}, tickMsg{}, timerMsg{}} {
 		if !Owns(msg) {
 			t.Errorf("%T is not owned", msg)
 		}

@@ -16,7 +16,7 @@ func TestClockSyncAndReplace(t *testing.T) {
 		t.Fatalf("a new clock counts %d syncs", c.Syncs())
 	}
 	c.Sync(base.Add(90 * time.Minute)) // the emulator's clock was moved
-	if got := c.Now(); !got.Equal(base.Add(90 * time.Minute)) || c.Syncs() != 1 {
+	if got := c.Now(); !got.Equal(base.Add(90*time.Minute)) || c.Syncs() != 1 {
 		t.Fatalf("after Sync: %v, %d syncs", got, c.Syncs())
 	}
 	other := base.Add(24 * time.Hour)

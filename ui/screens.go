@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/gpublock/gpublock/model"
 	uiscreen "github.com/gpublock/gpublock/ui/screen"
 	advisorui "github.com/gpublock/gpublock/ui/screen/advisor"
 	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
@@ -63,6 +64,8 @@ type Screen interface {
 	Notifies(k tea.KeyPressMsg) bool
 	// Status is the status line when nothing was said after a key.
 	Status() string
+	// Header is what the screen says in the root's header, on every screen.
+	Header() headerPart
 	// ShortHelp is the footer's keys, with the root's; HelpGroups the help's, by title.
 	ShortHelp(r helpEnv) []key.Binding
 	HelpGroups(r helpEnv) []keyGroup
@@ -80,6 +83,30 @@ type helpEnv struct {
 // everywhere is the root's keys that work on every screen, for help.
 func (h helpEnv) everywhere(more ...key.Binding) keyGroup {
 	return keyGroup{Title: "Everywhere", Keys: append([]key.Binding{h.root.Help, h.root.Quit, h.root.ForceQuit}, more...)}
+}
+
+// headerPart is what a screen adds to the header shown on every screen: a note after the
+// region (the search's "searched 3 regions"), its badge in the long and the short header
+// (the watch's), and the kinds of the warnings in force (the blocks'), which the header
+// sums up.
+type headerPart struct {
+	noteVerb, noteRegions string
+	badge, badgeShort     string
+	warnings              []model.WarningKind
+}
+
+// header is every screen's part of the header, together.
+func (m Model) header() headerPart {
+	var h headerPart
+	for _, s := range m.screens {
+		p := s.Header()
+		h.noteVerb += p.noteVerb
+		h.noteRegions += p.noteRegions
+		h.badge += p.badge
+		h.badgeShort += p.badgeShort
+		h.warnings = append(h.warnings, p.warnings...)
+	}
+	return h
 }
 
 // frame is what the root lends a screen to update and draw it: its area, the root's
@@ -133,6 +160,10 @@ func (s searchTab) Typing() bool                    { return s.m.Typing() }
 func (s searchTab) Filtering() bool                 { return s.m.Filtering() }
 func (s searchTab) Notifies(k tea.KeyPressMsg) bool { return s.m.TakesNotify(k) }
 func (s searchTab) Status() string                  { return s.m.StatusLine(s.m.Typing()) }
+func (s searchTab) Header() headerPart {
+	verb, regions := s.m.HeaderNote()
+	return headerPart{noteVerb: verb, noteRegions: regions, badge: s.m.WatchBadge(false), badgeShort: s.m.WatchBadge(true)}
+}
 func (s searchTab) ShortHelp(helpEnv) []key.Binding { return s.m.ShortHelp() }
 func (s searchTab) HelpGroups(h helpEnv) []keyGroup {
 	return append(append(append([]keyGroup(nil), s.m.HelpGroups()...), h.screens), h.blocks...)
@@ -181,6 +212,7 @@ func (s blocksTab) Flash() uiscreen.Flash         { return s.m.Flash() }
 func (s blocksTab) Typing() bool                  { return s.m.Typing() }
 func (s blocksTab) Filtering() bool               { return s.m.Typing() }
 func (s blocksTab) Notifies(tea.KeyPressMsg) bool { return false } // its own key
+func (s blocksTab) Header() headerPart            { return headerPart{warnings: s.m.Warnings()} }
 func (s blocksTab) ShortHelp(h helpEnv) []key.Binding {
 	if s.m.Typing() {
 		// Keys go into the filter: enter keeps it, q is a letter.
@@ -227,6 +259,7 @@ func (s advisorTab) Flash() uiscreen.Flash                { return uiscreen.Flas
 func (s advisorTab) Typing() bool                         { return s.m.Typing() }
 func (s advisorTab) Filtering() bool                      { return false }
 func (s advisorTab) Notifies(tea.KeyPressMsg) bool        { return false }
+func (s advisorTab) Header() headerPart                   { return headerPart{} }
 func (s advisorTab) ShortHelp(h helpEnv) []key.Binding {
 	quit := h.root.Quit
 	if s.m.Typing() {
@@ -285,6 +318,7 @@ func (s reportTab) Typing() bool                  { return false }
 func (s reportTab) Filtering() bool               { return false }
 func (s reportTab) Notifies(tea.KeyPressMsg) bool { return false }
 func (s reportTab) Status() string                { return "" }
+func (s reportTab) Header() headerPart            { return headerPart{} }
 func (s reportTab) ShortHelp(h helpEnv) []key.Binding {
 	return append(s.m.ShortHelp(), h.screens.Keys[screenSearch], h.root.Help, h.root.Quit)
 }

@@ -59,9 +59,6 @@ type Screen interface {
 	// filter takes them, where ? is a letter too.
 	Typing() bool
 	Filtering() bool
-	// Notifies: k is the notifications switch here, which the root holds (it is the blocks
-	// screen's, and serves the watched search too).
-	Notifies(k tea.KeyPressMsg) bool
 	// Status is the status line when nothing was said after a key.
 	Status() string
 	// Header is what the screen says in the root's header, on every screen.
@@ -112,10 +109,9 @@ func (m Model) header() headerPart {
 // frame is what the root lends a screen to update and draw it: its area, the root's
 // spinner and clock, and the notifications switch.
 type frame struct {
-	area      uiscreen.Area
-	spin      string
-	now       time.Time
-	notifyOff bool
+	area uiscreen.Area
+	spin string
+	now  time.Time
 }
 
 // searchTab is the search screen.
@@ -126,7 +122,6 @@ func (s searchTab) at(f frame) searchscreen.Model {
 	m.SetArea(f.area)
 	m.SetSpinner(f.spin)
 	m.SetNow(f.now)
-	m.SetNotifyOff(f.notifyOff)
 	return m
 }
 func (s searchTab) Init() tea.Cmd         { return s.m.Init() }
@@ -154,12 +149,11 @@ func (s searchTab) Connect(c connection) (Screen, tea.Cmd) {
 	}
 	return searchTab{s.m.Connected(c.region, c.sources)}, nil
 }
-func (s searchTab) Busy() bool                      { return s.m.Busy() }
-func (s searchTab) Flash() uiscreen.Flash           { return s.m.Flash() }
-func (s searchTab) Typing() bool                    { return s.m.Typing() }
-func (s searchTab) Filtering() bool                 { return s.m.Filtering() }
-func (s searchTab) Notifies(k tea.KeyPressMsg) bool { return s.m.TakesNotify(k) }
-func (s searchTab) Status() string                  { return s.m.StatusLine(s.m.Typing()) }
+func (s searchTab) Busy() bool            { return s.m.Busy() }
+func (s searchTab) Flash() uiscreen.Flash { return s.m.Flash() }
+func (s searchTab) Typing() bool          { return s.m.Typing() }
+func (s searchTab) Filtering() bool       { return s.m.Filtering() }
+func (s searchTab) Status() string        { return s.m.StatusLine(s.m.Typing()) }
 func (s searchTab) Header() headerPart {
 	verb, regions := s.m.HeaderNote()
 	return headerPart{noteVerb: verb, noteRegions: regions, badge: s.m.WatchBadge(false), badgeShort: s.m.WatchBadge(true)}
@@ -207,12 +201,11 @@ func (s blocksTab) Connect(c connection) (Screen, tea.Cmd) {
 	m, list := s.m.SetConnection(false, c.err)
 	return blocksTab{m}, list
 }
-func (s blocksTab) Busy() bool                    { return s.m.Busy() }
-func (s blocksTab) Flash() uiscreen.Flash         { return s.m.Flash() }
-func (s blocksTab) Typing() bool                  { return s.m.Typing() }
-func (s blocksTab) Filtering() bool               { return s.m.Typing() }
-func (s blocksTab) Notifies(tea.KeyPressMsg) bool { return false } // its own key
-func (s blocksTab) Header() headerPart            { return headerPart{warnings: s.m.Warnings()} }
+func (s blocksTab) Busy() bool            { return s.m.Busy() }
+func (s blocksTab) Flash() uiscreen.Flash { return s.m.Flash() }
+func (s blocksTab) Typing() bool          { return s.m.Typing() }
+func (s blocksTab) Filtering() bool       { return s.m.Typing() }
+func (s blocksTab) Header() headerPart    { return headerPart{warnings: s.m.Warnings()} }
 func (s blocksTab) ShortHelp(h helpEnv) []key.Binding {
 	if s.m.Typing() {
 		// Keys go into the filter: enter keeps it, q is a letter.
@@ -258,7 +251,6 @@ func (s advisorTab) Busy() bool                           { return s.m.Running()
 func (s advisorTab) Flash() uiscreen.Flash                { return uiscreen.Flash{} }
 func (s advisorTab) Typing() bool                         { return s.m.Typing() }
 func (s advisorTab) Filtering() bool                      { return false }
-func (s advisorTab) Notifies(tea.KeyPressMsg) bool        { return false }
 func (s advisorTab) Header() headerPart                   { return headerPart{} }
 func (s advisorTab) ShortHelp(h helpEnv) []key.Binding {
 	quit := h.root.Quit
@@ -312,13 +304,12 @@ func (s reportTab) Connect(c connection) (Screen, tea.Cmd) {
 	m, read := s.m.Connected()
 	return reportTab{m}, read
 }
-func (s reportTab) Busy() bool                    { return s.m.Busy() }
-func (s reportTab) Flash() uiscreen.Flash         { return s.m.Flash() }
-func (s reportTab) Typing() bool                  { return false }
-func (s reportTab) Filtering() bool               { return false }
-func (s reportTab) Notifies(tea.KeyPressMsg) bool { return false }
-func (s reportTab) Status() string                { return "" }
-func (s reportTab) Header() headerPart            { return headerPart{} }
+func (s reportTab) Busy() bool            { return s.m.Busy() }
+func (s reportTab) Flash() uiscreen.Flash { return s.m.Flash() }
+func (s reportTab) Typing() bool          { return false }
+func (s reportTab) Filtering() bool       { return false }
+func (s reportTab) Status() string        { return "" }
+func (s reportTab) Header() headerPart    { return headerPart{} }
 func (s reportTab) ShortHelp(h helpEnv) []key.Binding {
 	return append(s.m.ShortHelp(), h.screens.Keys[screenSearch], h.root.Help, h.root.Quit)
 }
@@ -352,7 +343,7 @@ func (m Model) current() Screen { return m.screens[m.screen] }
 
 // frame is the screen's frame now.
 func (m Model) frame() frame {
-	return frame{area: m.area(), spin: m.spinView(), now: m.clock, notifyOff: m.blocks().NotifyOff()}
+	return frame{area: m.area(), spin: m.spinView(), now: m.clock}
 }
 
 // area is the body a screen is drawn in, between the header and the footer; zero when the

@@ -37,6 +37,9 @@ type Context struct {
 	Wall func() time.Time
 
 	Identity Identity
+	// NotifyOff: new block warnings and a watched search's news are shown silently, without
+	// the bell and the desktop notification. One switch (n) on every screen.
+	NotifyOff bool
 }
 
 // Now is the UI's time (the backend's, once connected).

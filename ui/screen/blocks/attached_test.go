@@ -156,7 +156,7 @@ func TestBlocksCancelAttachedAsks(t *testing.T) {
 	if got := s.Flash().Apply(""); !strings.Contains(got, "Kept") {
 		t.Errorf("n says %q", got)
 	}
-	if s.NotifyOff() != s.opts.NoNotify {
+	if s.pc.NotifyOff {
 		t.Error("n as an answer switched the notifications")
 	}
 

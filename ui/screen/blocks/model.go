@@ -30,10 +30,10 @@ const RefreshFlash = "Listing the blocks again…"
 
 // Options configure the screen.
 type Options struct {
-	// Refresh is how often the blocks are listed again (0: 30 s). NoNotify starts with the
-	// bell and the desktop notification (OSC 9) of new warnings off.
-	Refresh  time.Duration
-	NoNotify bool
+	// Refresh is how often the blocks are listed again (0: 30 s). The bell and the
+	// desktop notification (OSC 9) of new warnings follow the program's switch
+	// (program.Context.NotifyOff).
+	Refresh time.Duration
 	// Regions narrows the listing to these regions (nil: every region that sells Capacity
 	// Blocks); WarnRules are the lead times of the warnings (zero: a day ahead); Notify,
 	// when set, delivers a new warning outside the terminal and returns what failed, in
@@ -86,11 +86,10 @@ type Model struct {
 	detail bool
 	scroll pager.Scroll // of the selected block's detail; another block's opens at its top
 	// notified holds every (block, warning) that has rung, so that each rings once.
-	notified  map[string]bool
-	auto      autoAsks // the auto-extension's asks (autoextend.go)
-	notifyOff bool
-	fees      map[string]model.Money // of the latest listing
-	quiet     []string               // regions not listed this time (no blocks when last listed)
+	notified map[string]bool
+	auto     autoAsks               // the auto-extension's asks (autoextend.go)
+	fees     map[string]model.Money // of the latest listing
+	quiet    []string               // regions not listed this time (no blocks when last listed)
 	// several: the blocks of several accounts are listed, and each says whose it is.
 	several bool
 	// attached are the launches attached to blocks, by reservation id (byReservation);
@@ -138,7 +137,7 @@ func Owns(msg tea.Msg) bool {
 // New builds the screen on the root's context. It does no I/O: Init lists the blocks.
 func New(pc *program.Context, opts Options) Model {
 	m := Model{pc: pc, opts: opts, keys: DefaultKeyMap(pc.ReadOnly), table: blockstable.New(pc.Theme),
-		notified: map[string]bool{}, auto: autoAsks{asked: map[string]bool{}}, notifyOff: opts.NoNotify, connecting: opts.Connecting, now: pc.Now()}
+		notified: map[string]bool{}, auto: autoAsks{asked: map[string]bool{}}, connecting: opts.Connecting, now: pc.Now()}
 	m.table.SetRules(m.rules())
 	if opts.Visible {
 		m.visible = true // Init starts the countdown's tick
@@ -460,16 +459,9 @@ func (m Model) Table() blockstable.Model { return m.table }
 func (m Model) DetailFocused() bool      { return m.detail }
 func (m Model) Scroll() pager.Scroll     { return m.scroll }
 
-// NotifyOff reports that new warnings (and a watched search's news) are shown silently.
-func (m Model) NotifyOff() bool { return m.notifyOff }
-
-// ToggleNotify is n, on any screen: one switch for the blocks' warnings and the watch's
+// ToggleNotify is n: the program's one switch for the blocks' warnings and the watch's
 // news alike.
 func (m Model) ToggleNotify() Model {
-	m.notifyOff = !m.notifyOff
-	m.flash = screen.Say("Notifications on: a bell and a desktop notification for new offerings of a watched search and for each block warning.")
-	if m.notifyOff {
-		m.flash = screen.Say("Notifications off: new offerings and block warnings are shown, silently.")
-	}
+	m.flash = screen.ToggleNotify(m.pc)
 	return m
 }

@@ -148,6 +148,12 @@ func TestTakesNotify(t *testing.T) {
 	if !m.TakesNotify(n) {
 		t.Error("n in the results is not the notifications switch")
 	}
+	if off, _ := press(m, "n"); !off.pc.NotifyOff || !strings.Contains(off.Flash().Apply(""), "Notifications off") {
+		t.Errorf("n in the results: switch off %v, says %q", off.pc.NotifyOff, off.Flash().Apply(""))
+	}
+	if on, _ := press(m, "n"); on.pc.NotifyOff || !strings.Contains(on.Flash().Apply(""), "Notifications on") {
+		t.Errorf("n again: switch off %v, says %q", on.pc.NotifyOff, on.Flash().Apply(""))
+	}
 	fresh := New(testContext(false), Options{Region: "us-east-1"})
 	if fresh.focus != PaneForm || fresh.TakesNotify(n) {
 		t.Errorf("at the type list (focus %d) n is the notifications switch", fresh.focus)

@@ -29,9 +29,9 @@ func TestClockRevalidates(t *testing.T) {
 	opts := testOptions(nil)
 	opts.Now = func() time.Time { return now }
 	m := update(New(opts), tea.WindowSizeMsg{Width: 160, Height: 48}) // sized, for the form's ✗ to be drawn
-	m = update(m, keyMsg("tab"), keyMsg("tab"), keyMsg("ctrl+u"))
+	m = update(m, uitest.Key("tab"), uitest.Key("tab"), uitest.Key("ctrl+u"))
 	for _, r := range "2026-12-01T09:30:00Z" {
-		m = update(m, keyMsg(string(r)))
+		m = update(m, uitest.Key(string(r)))
 	}
 	if _, bad := fieldErrors(m)[searchform.Start]; bad {
 		t.Fatalf("09:30 is not valid at 09:00: %v", fieldErrors(m))
@@ -44,7 +44,7 @@ func TestClockRevalidates(t *testing.T) {
 	if m.clock != now {
 		t.Errorf("header clock %v, want %v", m.clock, now)
 	}
-	mm, cmd := m.Update(keyMsg("enter"))
+	mm, cmd := m.Update(uitest.Key("enter"))
 	if cmd != nil || searched(mm.(Model)) {
 		t.Error("an invalid form was searched")
 	}
@@ -129,7 +129,7 @@ func TestConnectBehindTheFirstFrame(t *testing.T) {
 	s.WaitText("123456789012")
 	s.WaitText("A notice, said once.")
 	s.Press("enter")
-	if found := foundCount(t, s); found == 0 {
+	if found := s.FoundCount(); found == 0 {
 		t.Error("the search after connecting found nothing")
 	}
 	m := final(s)
@@ -163,12 +163,12 @@ func TestAccessibleSearchScreen(t *testing.T) {
 			t.Errorf("the screen lacks %q:\n%s", want, raw)
 		}
 	}
-	m = update(m, keyMsg("v"))
+	m = update(m, uitest.Key("v"))
 	view := ansi.Strip(m.View().Content)
 	if !strings.Contains(view, "Break-even chart: the block's upfront fee is $") {
 		t.Errorf("the chart is not said in a sentence:\n%s", view)
 	}
-	m = update(m, keyMsg("?"))
+	m = update(m, uitest.Key("?"))
 	raw = ansi.Strip(m.render())
 	if m.dialog == nil || strings.ContainsFunc(raw, a11y.IsGraphic) {
 		t.Errorf("help (open %v) draws drawing characters:\n%s", m.dialog != nil, raw)
@@ -197,7 +197,7 @@ func TestExportKeyInHelpNotWhileTyping(t *testing.T) {
 	s := newScreen(t, New(testOptions(b)), 160, 48)
 	s.WaitText("123456789012")
 	s.Press("enter")
-	if foundCount(t, s) == 0 {
+	if s.FoundCount() == 0 {
 		t.Fatal("the default search found nothing")
 	}
 	s.Press("/", "ctrl+s", "esc", "ctrl+s")
@@ -264,7 +264,7 @@ func TestAdvisorScreenAfterConnect(t *testing.T) {
 	m := update(New(opts), tea.WindowSizeMsg{Width: 160, Height: 48})
 	m.pc.Backend = b // as onConnected does
 	m = pressAdvisor(t, m, altKey('3'))
-	m = pressAdvisor(t, m, keyMsg("enter"))
+	m = pressAdvisor(t, m, uitest.Key("enter"))
 	plain := ansi.Strip(m.View().Content)
 	if strings.Contains(plain, "Not connected") || !strings.Contains(plain, "searched: ") || strings.Contains(plain, "searched: 0 offerings") {
 		t.Errorf("the advisor did not search the connected backend:\n%s", plain)
@@ -290,7 +290,7 @@ func TestReportScreenAtStart(t *testing.T) {
 func TestReportScreenReadsOnceConnected(t *testing.T) {
 	opts := testOptions(nil)
 	opts.Connect = func(context.Context) (Connection, error) { return Connection{}, nil }
-	m := update(New(opts), tea.WindowSizeMsg{Width: 120, Height: 40}, keyMsg("4"))
+	m := update(New(opts), tea.WindowSizeMsg{Width: 120, Height: 40}, uitest.Key("4"))
 	if m.Inspect().Report.Busy() || !strings.Contains(ansi.Strip(m.View().Content), "Not connected") {
 		t.Fatalf("before connecting:\n%s", ansi.Strip(m.View().Content))
 	}

@@ -66,8 +66,6 @@ func final(s *screen) Model {
 	return s.Final().(Model)
 }
 
-func keyMsg(k string) tea.KeyPressMsg { return uitest.Key(k) }
-
 // The dialogs' types, by the names the tests use.
 type (
 	dialog         = uidialog.Dialog
@@ -90,39 +88,6 @@ func (m Model) updateSearchWith(s searchscreen.Model, cmd tea.Cmd) (Model, tea.C
 	return m, tea.Batch(cmd, m.spinCmd())
 }
 
-// The emulator's and the harness's shared helpers (sourcestest, uitest), by the names the
-// root's tests use.
-var foundRE = uitest.FoundRE
-
-func clientOf(t testing.TB, b source.Backend) *awsapi.Client {
-	t.Helper()
-	return sourcestest.ClientOf(t, b)
-}
-
-func reservations(t testing.TB, c *awsapi.Client, regions ...string) []model.Block {
-	t.Helper()
-	return sourcestest.Reservations(t, c, regions...)
-}
-
-func buyBlock(t *testing.T, b source.Backend, from time.Time) (*awsapi.Client, model.Offering, model.Block) {
-	t.Helper()
-	return sourcestest.BuyBlock(t, b, from)
-}
-
-func awaitBlock(t *testing.T, b source.Backend, id string) model.Block {
-	t.Helper()
-	return sourcestest.AwaitBlock(t, b, id)
-}
-
-func foundCount(t *testing.T, s *screen) int { t.Helper(); return s.FoundCount() }
-func waitLengths(s *screen) string           { s.T.Helper(); return s.WaitLengths() }
-func mustContain(t *testing.T, text string, subs ...string) {
-	t.Helper()
-	uitest.MustContain(t, text, subs...)
-}
-
-func rowOf(text, id string) string { return uitest.RowOf(text, id) }
-
 // altKey is alt and a key: alt+2 switches screens even from a text field.
 func altKey(r rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: r, Mod: tea.ModAlt} }
 
@@ -138,9 +103,9 @@ func blocksStates(base Model) map[string]Model {
 		"blocks":            loaded,
 		"blocks empty":      update(onBlocks, blocksMsg{ID: onBlocks.blocks().ListingID(), List: source.BlockList{Now: testNow}}),
 		"blocks failed":     update(onBlocks, blocksMsg{ID: onBlocks.blocks().ListingID(), Err: fmt.Errorf("every region failed: the network is down")}),
-		"blocks detail":     update(loaded, keyMsg("j"), keyMsg("enter")),
-		"blocks filter":     update(loaded, keyMsg("/"), keyMsg("a")),
-		"blocks help":       update(loaded, keyMsg("?")),
+		"blocks detail":     update(loaded, uitest.Key("j"), uitest.Key("enter")),
+		"blocks filter":     update(loaded, uitest.Key("/"), uitest.Key("a")),
+		"blocks help":       update(loaded, uitest.Key("?")),
 		"search w/ warning": update(loaded, altKey('1')),
 	}
 }
@@ -318,9 +283,9 @@ func startedSearch(m Model, start func(searchscreen.Model) (searchscreen.Model, 
 // submitted presses enter at the search form, as a person starts its search: a second
 // time when the first only closed the type filter.
 func submitted(s searchscreen.Model) (searchscreen.Model, tea.Cmd) {
-	s, cmd := s.Update(keyMsg("enter"))
+	s, cmd := s.Update(uitest.Key("enter"))
 	if cmd == nil {
-		s, cmd = s.Update(keyMsg("enter"))
+		s, cmd = s.Update(uitest.Key("enter"))
 	}
 	return s, cmd
 }
@@ -377,12 +342,6 @@ func searchedRegions(t *testing.T) []string {
 func boughtBlock(t *testing.T, c *awsapi.Client) (model.Offering, model.Block) {
 	t.Helper()
 	return sourcestest.BuyFirstBlock(t, c, testNow)
-}
-
-// blockNow is the reservation as the adapter lists it now.
-func blockNow(t *testing.T, c *awsapi.Client, id string) model.Block {
-	t.Helper()
-	return sourcestest.BlockNow(t, c, id)
 }
 
 // dialogHost runs the root model with a dialog already open, as the blocks screen opens

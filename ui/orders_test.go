@@ -8,6 +8,7 @@ import (
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/internal/uitest"
 )
 
 var orderIDRE = regexp.MustCompile(`Placed (ord-[0-9a-f]+)`)
@@ -20,13 +21,13 @@ func TestOrderFromTheSearchAndTheOrdersList(t *testing.T) {
 	s := newScreen(t, New(actionTestOptions(b)), 160, 48)
 	s.WaitText("123456789012")
 	s.Press("enter")
-	foundCount(t, s)
+	s.FoundCount()
 	s.Press("o")
 	s.WaitText("Place an order")
 	s.Type("4.5")
 	s.Press("tab", "enter")
 	text := s.WaitText("Worst case")
-	mustContain(t, text, "$4.50 per accelerator-hour", "lowest cost per", "Type buy to place it", "cannot be cancelled")
+	uitest.MustContain(t, text, "$4.50 per accelerator-hour", "lowest cost per", "Type buy to place it", "cannot be cancelled")
 	s.Type("buy")
 	s.Press("enter")
 	text = s.WaitText("Placed ord-")
@@ -40,7 +41,7 @@ func TestOrderFromTheSearchAndTheOrdersList(t *testing.T) {
 	}
 	s.Press("esc", "ctrl+o")
 	text = s.WaitText("expires in")
-	mustContain(t, text, "Orders", "open", "expires in", "Waiting for a watcher")
+	uitest.MustContain(t, text, "Orders", "open", "expires in", "Waiting for a watcher")
 	s.Press("x")
 	s.WaitText("x again cancels")
 	s.Press("x")
@@ -58,7 +59,7 @@ func TestOrderNeedsTheWord(t *testing.T) {
 	s := newScreen(t, New(actionTestOptions(b)), 160, 48)
 	s.WaitText("123456789012")
 	s.Press("enter")
-	foundCount(t, s)
+	s.FoundCount()
 	s.Press("o")
 	s.WaitText("Place an order")
 	s.Type("4.5")

@@ -11,6 +11,7 @@ import (
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui"
+	"github.com/gpublock/gpublock/ui/internal/uitest"
 )
 
 // e on a block marked CAN'T EXTEND says why at once and opens nothing: no length is asked
@@ -26,7 +27,7 @@ func TestExtendPastTheCutoffAsksNothing(t *testing.T) {
 		if !strings.Contains(ansi.Strip(m.View().Content), "CAN'T EXTEND") {
 			t.Fatalf("%dx%d: the block is not marked CAN'T EXTEND:\n%s", sz[0], sz[1], ansi.Strip(m.View().Content))
 		}
-		m = updateOpen(m, keyMsg("e"))
+		m = updateOpen(m, uitest.Key("e"))
 		if m.Inspect().Dialog != nil {
 			t.Fatalf("%dx%d: e opened a dialog on a block past its extension cutoff", sz[0], sz[1])
 		}

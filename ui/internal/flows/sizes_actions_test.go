@@ -17,10 +17,10 @@ func TestActionDialogsFitEverySize(t *testing.T) {
 	base := update(withResults(ui.New(openable()), uitest.SyntheticOfferings(50)), tea.WindowSizeMsg{Width: 160, Height: 48})
 	blocks := blocksStates(base)["blocks"]
 	states := map[string]ui.Model{
-		"purchase": opened(t, base, keyMsg("enter")),
-		"launch":   opened(t, blocks, keyMsg("l")),
-		"extend":   opened(t, blocks, keyMsg("e")),
-		"use":      opened(t, blocks, keyMsg("u")),
+		"purchase": opened(t, base, uitest.Key("enter")),
+		"launch":   opened(t, blocks, uitest.Key("l")),
+		"extend":   opened(t, blocks, uitest.Key("e")),
+		"use":      opened(t, blocks, uitest.Key("u")),
 	}
 	for name, m := range states {
 		for _, sz := range sizes() {

@@ -29,7 +29,7 @@ func watchStates(t *testing.T) map[string]ui.Model {
 	opts.WatchEvery = time.Millisecond
 	base := ui.New(opts)
 	watching := func() (ui.Model, tea.Cmd) {
-		mm, cmd := withResults(base, uitest.SyntheticOfferings(500)).Update(keyMsg("w"))
+		mm, cmd := withResults(base, uitest.SyntheticOfferings(500)).Update(uitest.Key("w"))
 		return mm.(ui.Model), cmd
 	}
 	// running is the watch's round under way, and the id its search's messages carry.
@@ -47,7 +47,7 @@ func watchStates(t *testing.T) map[string]ui.Model {
 		"watching":          on,
 		"watch round":       round,
 		"watch news":        news,
-		"watch news detail": update(news, keyMsg("G"), keyMsg("d")),
+		"watch news detail": update(news, uitest.Key("G"), uitest.Key("d")),
 	}
 }
 
@@ -104,7 +104,7 @@ func TestWatchRingsOnceForNewOfferings(t *testing.T) {
 	s := newScreen(t, ui.New(opts), 160, 48)
 	s.WaitText("123456789012")
 	s.Press("tab", "tab", "tab", "tab", "tab", "a", "enter")
-	before := foundCount(t, s)
+	before := s.FoundCount()
 	s.WaitText("1 region failed")
 	s.Press("w")
 	text := s.WaitText("watching")

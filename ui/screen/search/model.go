@@ -150,7 +150,7 @@ func (m *Model) Resize(a screen.Area) {
 	m.table.SetHeight(m.layout().tableRows)
 }
 
-// SetSpinner is the root's spinner as drawn now, SetNotifyOff the notifications' switch.
+// SetSpinner is the root's spinner as drawn now.
 func (m *Model) SetSpinner(view string) { m.spin = view }
 
 // SetNow is the time the root shows, as of its last tick.

@@ -263,7 +263,7 @@ func TestAdvisorScreenAfterConnect(t *testing.T) {
 	opts := testOptions(nil)
 	m := update(New(opts), tea.WindowSizeMsg{Width: 160, Height: 48})
 	m.pc.Backend = b // as onConnected does
-	m = pressAdvisor(t, m, altKey('3'))
+	m = pressAdvisor(t, m, uitest.AltKey('3'))
 	m = pressAdvisor(t, m, uitest.Key("enter"))
 	plain := ansi.Strip(m.View().Content)
 	if strings.Contains(plain, "Not connected") || !strings.Contains(plain, "searched: ") || strings.Contains(plain, "searched: 0 offerings") {
@@ -316,7 +316,7 @@ func TestEveryScreenToldOfTheConnection(t *testing.T) {
 	if got := mm.(Model); got.Inspect().Screen != Search || !got.Inspect().Blocks.Busy() {
 		t.Errorf("once connected, on the %s screen, the blocks screen is not listing", got.Inspect().Screen)
 	}
-	failed := update(m, connectedMsg{err: errors.New("no credentials anywhere")}, altKey('2'))
+	failed := update(m, connectedMsg{err: errors.New("no credentials anywhere")}, uitest.AltKey('2'))
 	if v := ansi.Strip(failed.View().Content); failed.Inspect().Screen != Blocks || !strings.Contains(v, "no credentials anywhere") {
 		t.Errorf("the blocks screen does not say why it is not connected:\n%s", v)
 	}

@@ -241,7 +241,7 @@ func TestLongFlashWrapsAndFits(t *testing.T) {
 // After a receipt or a dialog reads a block, the screen shows it as read at once; r's
 // "Listing the blocks again…" goes when the listing ends.
 func TestBlocksShowWhatADialogRead(t *testing.T) {
-	m := update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48}, altKey('2'))
+	m := update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48}, uitest.AltKey('2'))
 	pending := model.Block{ReservationID: "cr-1", Region: "us-east-1", State: model.StatePaymentPending, Start: testNow.Add(time.Hour), End: testNow.Add(25 * time.Hour)}
 	m = update(m, blocksMsg{ID: m.blocks().ListingID(), List: source.BlockList{Blocks: []model.Block{pending}, Now: testNow}})
 	scheduled := pending

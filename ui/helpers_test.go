@@ -88,15 +88,12 @@ func (m Model) updateSearchWith(s searchscreen.Model, cmd tea.Cmd) (Model, tea.C
 	return m, tea.Batch(cmd, m.spinCmd())
 }
 
-// altKey is alt and a key: alt+2 switches screens even from a text field.
-func altKey(r rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: r, Mod: tea.ModAlt} }
-
 // blocksStates are the blocks screen in each of its states, for the test that every state
 // fits every size; the extend dialog's own are in ui/dialog/extend.
 func blocksStates(base Model) map[string]Model {
 	list := source.BlockList{Blocks: uitest.SyntheticBlocks(40), Now: testNow, Fees: map[string]model.Money{"cr-00000000000000001": model.MustMoney("123456.78")},
 		Problems: []source.BlockProblem{{Region: "us-west-2", Message: "the region is down"}}}
-	onBlocks := update(base, altKey('2'))
+	onBlocks := update(base, uitest.AltKey('2'))
 	loaded := update(onBlocks, blocksMsg{ID: onBlocks.blocks().ListingID(), List: list})
 	return map[string]Model{
 		"blocks loading":    onBlocks,
@@ -106,7 +103,7 @@ func blocksStates(base Model) map[string]Model {
 		"blocks detail":     update(loaded, uitest.Key("j"), uitest.Key("enter")),
 		"blocks filter":     update(loaded, uitest.Key("/"), uitest.Key("a")),
 		"blocks help":       update(loaded, uitest.Key("?")),
-		"search w/ warning": update(loaded, altKey('1')),
+		"search w/ warning": update(loaded, uitest.AltKey('1')),
 	}
 }
 
@@ -131,7 +128,7 @@ var instanceRE = regexp.MustCompile(`(i-[0-9a-f]+)\s+(\w+)`)
 
 func loadedBlocks(t *testing.T, w, h int) Model {
 	t.Helper()
-	m := update(New(testOptions(nil)), altKey('2'), tea.WindowSizeMsg{Width: w, Height: h})
+	m := update(New(testOptions(nil)), uitest.AltKey('2'), tea.WindowSizeMsg{Width: w, Height: h})
 	return update(m, blocksMsg{ID: m.blocks().ListingID(), List: source.BlockList{Blocks: uitest.LongBlocks(6), Now: testNow}})
 }
 

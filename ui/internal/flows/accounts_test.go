@@ -164,7 +164,7 @@ func TestBlockOfAnUnreachedAccountIsRefused(t *testing.T) {
 	x := newTwoAccounts(t)
 	blk := uitest.SyntheticBlocks(1)[0] // active
 	blk.Account, blk.Start, blk.End = "999988887777", testNow.Add(-time.Hour), testNow.Add(48*time.Hour)
-	m := update(ui.New(testOptions(x.backend)), altKey('2'), tea.WindowSizeMsg{Width: 160, Height: 40})
+	m := update(ui.New(testOptions(x.backend)), uitest.AltKey('2'), tea.WindowSizeMsg{Width: 160, Height: 40})
 	m = update(m, blocksMsg{ID: m.Inspect().Blocks.ListingID(), List: source.BlockList{Blocks: []model.Block{blk}, Now: testNow}})
 	for name, open := range map[string]tea.Msg{"extend": uiscreen.OpenExtend{Block: blk}, "launch": uiscreen.OpenLaunch{Block: blk}} {
 		mm, _ := m.Update(open)
@@ -183,7 +183,7 @@ func TestBlocksScreenNamesAFailedAccount(t *testing.T) {
 	x := newTwoAccounts(t)
 	list := source.BlockList{Blocks: []model.Block{x.blockA}, Now: testNow,
 		Problems: []source.BlockProblem{{Account: "profile b", Message: "profile b: AWS could not be reached: connection refused."}}}
-	m := update(ui.New(testOptions(x.backend)), altKey('2'), tea.WindowSizeMsg{Width: 160, Height: 40})
+	m := update(ui.New(testOptions(x.backend)), uitest.AltKey('2'), tea.WindowSizeMsg{Width: 160, Height: 40})
 	m = update(m, blocksMsg{ID: m.Inspect().Blocks.ListingID(), List: list})
 	v := ansi.Strip(m.View().Content)
 	if !strings.Contains(v, "✖ Could not be listed: profile b: AWS could not be reached: connection refused.") || !strings.Contains(v, "1 block in") {

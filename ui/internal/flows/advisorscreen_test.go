@@ -71,7 +71,7 @@ func advisorOn(t *testing.T, b source.Backend, w, h int, colour bool, formGolden
 	opts := testOptions(b)
 	opts.NoColor = !colour
 	m := update(ui.New(opts), tea.WindowSizeMsg{Width: w, Height: h})
-	m = pressAdvisor(t, m, altKey('3'))
+	m = pressAdvisor(t, m, uitest.AltKey('3'))
 	if m.Inspect().Screen != ui.Advisor {
 		t.Fatalf("screen %s", m.Inspect().Screen)
 	}
@@ -179,7 +179,7 @@ func TestAdvisorScreenBuys(t *testing.T) {
 func TestAdvisorScreenBadInput(t *testing.T) {
 	b, _ := emulatorBackend(t, ec2sim.Faults{})
 	m := update(ui.New(testOptions(b)), tea.WindowSizeMsg{Width: 80, Height: 24})
-	m = pressAdvisor(t, m, altKey('3'))
+	m = pressAdvisor(t, m, uitest.AltKey('3'))
 	for i := 0; i < 4; i++ {
 		m = pressAdvisor(t, m, uitest.Key("tab"))
 	}
@@ -197,7 +197,7 @@ func TestAdvisorScreenBadInput(t *testing.T) {
 func TestAdvisorScreenKeys(t *testing.T) {
 	b, _ := emulatorBackend(t, ec2sim.Faults{})
 	m := update(ui.New(testOptions(b)), tea.WindowSizeMsg{Width: 160, Height: 48})
-	m = update(m, altKey('3'))
+	m = update(m, uitest.AltKey('3'))
 	if !strings.Contains(ansi.Strip(m.View().Content), "enter advise") {
 		t.Errorf("footer:\n%s", ansi.Strip(m.View().Content))
 	}

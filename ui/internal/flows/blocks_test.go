@@ -140,7 +140,7 @@ func TestWarningColours(t *testing.T) {
 	sourcestest.BuyBlock(t, b, testNow.Add(48*time.Hour))
 	opts := testOptions(b)
 	opts.NoColor = false
-	m := update(ui.New(opts), altKey('2'), tea.WindowSizeMsg{Width: 200, Height: 40})
+	m := update(ui.New(opts), uitest.AltKey('2'), tea.WindowSizeMsg{Width: 200, Height: 40})
 	amber, red := "38;2;245;183;0", "38;2;215;38;61"
 	for _, tc := range []struct {
 		at     time.Time
@@ -173,7 +173,7 @@ func TestWarningColours(t *testing.T) {
 
 // The cursor stays on its block when the list is refreshed, whatever else arrives.
 func TestBlocksCursorStaysOnRefresh(t *testing.T) {
-	m := update(ui.New(testOptions(nil)), altKey('2'), tea.WindowSizeMsg{Width: 160, Height: 40})
+	m := update(ui.New(testOptions(nil)), uitest.AltKey('2'), tea.WindowSizeMsg{Width: 160, Height: 40})
 	list := source.BlockList{Blocks: uitest.SyntheticBlocks(6), Now: testNow}
 	m = update(m, blocksMsg{ID: m.Inspect().Blocks.ListingID(), List: list}, uitest.Key("j"), uitest.Key("j"), uitest.Key("j"))
 	sel, _ := m.Inspect().Blocks.Table().Selected()
@@ -239,7 +239,7 @@ func TestExtendFromBlocksScreen(t *testing.T) {
 func TestBlocksReadOnly(t *testing.T) {
 	opts := testOptions(nil)
 	opts.ReadOnly = true
-	m := update(ui.New(opts), altKey('2'), tea.WindowSizeMsg{Width: 160, Height: 40})
+	m := update(ui.New(opts), uitest.AltKey('2'), tea.WindowSizeMsg{Width: 160, Height: 40})
 	m = update(m, blocksMsg{ID: m.Inspect().Blocks.ListingID(), List: source.BlockList{Blocks: uitest.SyntheticBlocks(3), Now: testNow}})
 	m = update(m, uitest.Key("e"))
 	if m.Inspect().Dialog != nil {
@@ -267,7 +267,7 @@ func TestBlocksGolden(t *testing.T) {
 			list.Now = at // exactly: the emulator's clock creeps on by nanoseconds
 			opts := testOptions(b)
 			opts.Now = func() time.Time { return at }
-			m := update(ui.New(opts), altKey('2'))
+			m := update(ui.New(opts), uitest.AltKey('2'))
 			m = update(m, blocksMsg{ID: m.Inspect().Blocks.ListingID(), List: list}, tea.WindowSizeMsg{Width: size.w, Height: size.h})
 			// The purchase's request id is random; everything else is fixed by the seed and clock.
 			view := requestIDRE.ReplaceAllString(ansi.Strip(m.View().Content), "gpb-REQUEST-ID")
@@ -284,7 +284,7 @@ func TestBlocksGolden(t *testing.T) {
 func blocksStates(base ui.Model) map[string]ui.Model {
 	list := source.BlockList{Blocks: uitest.SyntheticBlocks(40), Now: testNow, Fees: map[string]model.Money{"cr-00000000000000001": model.MustMoney("123456.78")},
 		Problems: []source.BlockProblem{{Region: "us-west-2", Message: "the region is down"}}}
-	onBlocks := update(base, altKey('2'))
+	onBlocks := update(base, uitest.AltKey('2'))
 	loaded := update(onBlocks, blocksMsg{ID: onBlocks.Inspect().Blocks.ListingID(), List: list})
 	return map[string]ui.Model{
 		"blocks loading":    onBlocks,
@@ -294,14 +294,14 @@ func blocksStates(base ui.Model) map[string]ui.Model {
 		"blocks detail":     update(loaded, uitest.Key("j"), uitest.Key("enter")),
 		"blocks filter":     update(loaded, uitest.Key("/"), uitest.Key("a")),
 		"blocks help":       update(loaded, uitest.Key("?")),
-		"search w/ warning": update(loaded, altKey('1')),
+		"search w/ warning": update(loaded, uitest.AltKey('1')),
 	}
 }
 
 // The header counts the warnings on the search screen too; y, Y and o act on the selected
 // block, o showing the console URL where no browser opener exists.
 func TestBlocksHeaderCopyAndOpen(t *testing.T) {
-	m := update(ui.New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 40}, altKey('2'))
+	m := update(ui.New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 40}, uitest.AltKey('2'))
 	bs := uitest.SyntheticBlocks(5)
 	m = update(m, blocksMsg{ID: m.Inspect().Blocks.ListingID(), List: source.BlockList{Blocks: bs, Now: testNow}})
 	want := 0
@@ -313,7 +313,7 @@ func TestBlocksHeaderCopyAndOpen(t *testing.T) {
 	if want == 0 {
 		t.Fatal("the synthetic blocks have no warning to count")
 	}
-	search := update(m, altKey('1'))
+	search := update(m, uitest.AltKey('1'))
 	if head := ansi.Strip(strings.SplitN(search.View().Content, "\n", 2)[0]); search.Inspect().Screen != ui.Search || !strings.Contains(head, fmt.Sprintf("(%d warnings)", want)) {
 		t.Errorf("on the search screen the header is %q, want the most severe of %d warnings", head, want)
 	}
@@ -388,7 +388,7 @@ func TestLaunchFromBlocksScreen(t *testing.T) {
 // not list them again.
 func TestBlocksListEveryRegion(t *testing.T) {
 	b, _ := emulatorBackend(t, ec2sim.Faults{})
-	m := update(ui.New(testOptions(b)), tea.WindowSizeMsg{Width: 160, Height: 48}, altKey('2'))
+	m := update(ui.New(testOptions(b)), tea.WindowSizeMsg{Width: 160, Height: 48}, uitest.AltKey('2'))
 	if !m.Inspect().Blocks.Busy() {
 		t.Fatal("the blocks screen did not list the blocks")
 	}
@@ -397,10 +397,10 @@ func TestBlocksListEveryRegion(t *testing.T) {
 	}
 	m = update(m, blocksMsg{ID: m.Inspect().Blocks.ListingID(), List: source.BlockList{Now: testNow}})
 	id := m.Inspect().Blocks.ListingID()
-	m = update(m, altKey('1'))
+	m = update(m, uitest.AltKey('1'))
 	m = focusField(t, m, searchform.Regions)
 	m = update(m, uitest.Key("a"))
-	if m = update(m, altKey('2')); m.Inspect().Blocks.ListingID() != id {
+	if m = update(m, uitest.AltKey('2')); m.Inspect().Blocks.ListingID() != id {
 		t.Error("a change of the search's regions listed the blocks again")
 	}
 }

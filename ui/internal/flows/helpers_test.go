@@ -71,9 +71,6 @@ func final(s *screen) ui.Model {
 	return s.Final().(ui.Model)
 }
 
-// altKey is alt and a key: alt+2 switches screens even from a text field.
-func altKey(r rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: r, Mod: tea.ModAlt} }
-
 // The dialogs' and screens' types and names, by the names the tests use.
 type (
 	dialog          = uidialog.Dialog

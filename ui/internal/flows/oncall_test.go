@@ -197,7 +197,7 @@ func TestExtendListShowsWhatAWSOffers(t *testing.T) {
 // A region that could not be read is named with its error under the status line, whole
 // even at 80 columns, on every listing that fails it.
 func TestBlocksNameFailedRegions(t *testing.T) {
-	m := update(ui.New(testOptions(nil)), tea.WindowSizeMsg{Width: 80, Height: 24}, altKey('2'))
+	m := update(ui.New(testOptions(nil)), tea.WindowSizeMsg{Width: 80, Height: 24}, uitest.AltKey('2'))
 	problems := []source.BlockProblem{{Region: "eu-north-1", Message: "EC2 is unavailable in eu-north-1 (HTTP 503); try again shortly."}}
 	for i := 0; i < 2; i++ {
 		m = update(m, blocksMsg{ID: m.Inspect().Blocks.ListingID(), List: source.BlockList{Now: testNow, Problems: problems}})
@@ -217,7 +217,7 @@ func TestBlocksNameFailedRegions(t *testing.T) {
 // a failed region, the pane's lines still fit its height, so the last rows (the cursor's)
 // are never cut off by the frame.
 func TestBlocksProblemsKeepTheTableInTheFrame(t *testing.T) {
-	m := update(ui.New(testOptions(nil)), tea.WindowSizeMsg{Width: 80, Height: 24}, altKey('2'))
+	m := update(ui.New(testOptions(nil)), tea.WindowSizeMsg{Width: 80, Height: 24}, uitest.AltKey('2'))
 	var list []model.Block
 	for i := 0; i < 30; i++ {
 		list = append(list, model.Block{ReservationID: fmt.Sprintf("cr-%017d", i), Region: "us-east-1", AvailabilityZone: "us-east-1a",

@@ -182,7 +182,7 @@ func TestReservationsPlanAndBlock(t *testing.T) {
 			list.Now = at
 			opts := testOptions(b)
 			opts.Now = func() time.Time { return at }
-			m := update(ui.New(opts), altKey('2'))
+			m := update(ui.New(opts), uitest.AltKey('2'))
 			m = update(m, blocksMsg{ID: m.Inspect().Blocks.ListingID(), List: list}, tea.WindowSizeMsg{Width: size.w, Height: size.h})
 			view := requestIDRE.ReplaceAllString(ansi.Strip(m.View().Content), "gpb-REQUEST-ID")
 			if !strings.Contains(view, "ml.p5.48xlarge ×") || !strings.Contains(view, " p5.48xlarge ×") || !strings.Contains(view, "Reservations") {

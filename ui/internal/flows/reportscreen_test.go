@@ -89,8 +89,8 @@ func TestReportScreen(t *testing.T) {
 	for _, step := range []struct {
 		key  tea.KeyPressMsg
 		want ui.ScreenName
-	}{{uitest.Key("]"), ui.Search}, {uitest.Key("["), ui.Report}, {uitest.Key("["), ui.Advisor}, {altKey('4'), ui.Report},
-		{uitest.Key("1"), ui.Search}, {uitest.Key("2"), ui.Blocks}, {uitest.Key("]"), ui.Advisor}, {altKey('2'), ui.Blocks},
+	}{{uitest.Key("]"), ui.Search}, {uitest.Key("["), ui.Report}, {uitest.Key("["), ui.Advisor}, {uitest.AltKey('4'), ui.Report},
+		{uitest.Key("1"), ui.Search}, {uitest.Key("2"), ui.Blocks}, {uitest.Key("]"), ui.Advisor}, {uitest.AltKey('2'), ui.Blocks},
 		{uitest.Key("4"), ui.Report}} {
 		m = update(m, step.key)
 		if m.Inspect().Screen != step.want {
@@ -107,7 +107,7 @@ func TestReportScreenOnTheEmulator(t *testing.T) {
 	b, _ := emulatorBackend(t, ec2sim.Faults{})
 	o, blk := boughtBlock(t, sourcestest.ClientOf(t, b))
 	m := update(ui.New(testOptions(b)), tea.WindowSizeMsg{Width: 160, Height: 40})
-	m = pressReport(t, m, altKey('4'))
+	m = pressReport(t, m, uitest.AltKey('4'))
 	view := ansi.Strip(m.View().Content)
 	if strings.Contains(view, "could not be read") {
 		t.Fatalf("the report was not read:\n%s", view)

@@ -59,6 +59,9 @@ func Block(state model.BlockState) model.Block {
 		AvailableCount: 2, State: state, Start: o.Start, End: o.End}
 }
 
+// AltKey is alt and a key: alt+2 switches screens even from a text field.
+func AltKey(r rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: r, Mod: tea.ModAlt} }
+
 // Key is a key by name: enter, tab, shift+tab, esc, space, up, down, backspace, ctrl+X, or
 // one character.
 func Key(k string) tea.KeyPressMsg {

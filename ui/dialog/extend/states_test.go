@@ -254,12 +254,7 @@ func TestEveryStateFitsEverySize(t *testing.T) {
 		dd.status, dd.after, dd.found, dd.pollErr = st, done.b, true, errors.New("the region did not answer in time")
 		states["done "+string(st)] = dd
 	}
-	for name, d := range states {
-		for _, sz := range uitest.Sizes() {
-			dd, _, _ := d.Update(dialog.SizeMsg{W: sz[0], H: sz[1]})
-			uitest.CheckFits(t, name, dd.View(sz[0], sz[1]), sz[0], sz[1])
-		}
-	}
+	uitest.EveryStateFits(t, states)
 }
 
 // The dialog shows model's facts, each on its labelled row, in order, in the words the

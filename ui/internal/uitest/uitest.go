@@ -101,6 +101,28 @@ func Sizes() [][2]int {
 	return append(out, [][2]int{{80, 24}, {160, 48}, {59, 15}, {60, 16}, {119, 29}, {120, 30}, {400, 120}, {1, 1}}...)
 }
 
+// EveryStateFits fails t unless each state of a dialog, sized to each of Sizes, draws
+// within that size (and does not panic).
+func EveryStateFits[D dialog.Dialog](t testing.TB, states map[string]D) {
+	t.Helper()
+	for name, d := range states {
+		for _, sz := range Sizes() {
+			dd, _, _ := d.Update(dialog.SizeMsg{W: sz[0], H: sz[1]})
+			CheckFits(t, name, dd.View(sz[0], sz[1]), sz[0], sz[1])
+		}
+	}
+}
+
+// FootersName fails t unless the footer of each state named in want holds its text.
+func FootersName[D dialog.Footer](t testing.TB, states map[string]D, want map[string]string) {
+	t.Helper()
+	for name, w := range want {
+		if got := states[name].Footer(); !strings.Contains(got, w) {
+			t.Errorf("%s: footer %q, want %q", name, got, w)
+		}
+	}
+}
+
 // CheckFits fails t unless view draws within w×h.
 func CheckFits(t testing.TB, name, view string, w, h int) {
 	t.Helper()

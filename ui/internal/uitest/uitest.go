@@ -43,6 +43,13 @@ func Env(size screen.Rect, known bool) dialog.Env {
 	return dialog.Env{Context: pc, Poll: 3 * time.Second, Size: size}
 }
 
+// Context is the program's context as the screens' tests give it: the clock at Now, UTC,
+// a 160×48 terminal, no backend (a test sets its own).
+func Context(readOnly bool) *program.Context {
+	return &program.Context{Ctx: context.Background(), Theme: theme.New(false), ReadOnly: readOnly,
+		Clock: program.NewClock(func() time.Time { return Now }), Location: time.UTC, Width: 160, Height: 48}
+}
+
 // Offering is an offering whose every figure is fixed, for goldens and sizes.
 func Offering() model.Offering {
 	start := time.Date(2026, 12, 3, 11, 30, 0, 0, time.UTC)

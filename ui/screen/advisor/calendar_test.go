@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/internal/uitest"
 )
 
 // The calendar names a block's length with model.FormatLength: a 64-hour block is 2d16h,
@@ -23,7 +24,7 @@ func TestCalendarNamesExactLength(t *testing.T) {
 		close(ch)
 		return ch
 	}
-	m := New(testContext(), Options{Search: one})
+	m := New(uitest.Context(false), Options{Search: one})
 	m, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
 	m = run(m, cmd)
 	m, _ = m.Update(tea.KeyPressMsg{Code: 'v', Text: "v"})
@@ -53,7 +54,7 @@ func TestPerAcceleratorHourFiguresSayWhich(t *testing.T) {
 		close(ch)
 		return ch
 	}
-	m := New(testContext(), Options{Search: one})
+	m := New(uitest.Context(false), Options{Search: one})
 	m, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
 	m = run(m, cmd)
 	table := ansi.Strip(viewAt(m, 120, 40))

@@ -18,7 +18,6 @@ import (
 	"github.com/gpublock/gpublock/ui/internal/uitest"
 	"github.com/gpublock/gpublock/ui/program"
 	"github.com/gpublock/gpublock/ui/screen"
-	"github.com/gpublock/gpublock/ui/theme"
 )
 
 var now = uitest.Now // 2026-12-01 09:00 UTC
@@ -104,11 +103,6 @@ func (f *fake) calls() int {
 	return len(f.asked)
 }
 
-func testContext() *program.Context {
-	return &program.Context{Ctx: context.Background(), Theme: theme.New(false),
-		Clock: program.NewClock(func() time.Time { return now }), Location: time.UTC}
-}
-
 // run feeds the model's commands back into it until none is left, as a program would.
 func run(m Model, cmd tea.Cmd) Model {
 	queue := []tea.Cmd{cmd}
@@ -151,7 +145,7 @@ func viewAt(m Model, w, h int) string {
 // entered is the screen shown once and read, on f.
 func entered(t *testing.T, f *fake, w, h int) Model {
 	t.Helper()
-	m := sized(New(testContext(), Options{Load: f.load}), w, h)
+	m := sized(New(uitest.Context(false), Options{Load: f.load}), w, h)
 	m, cmd := m.Enter()
 	if !m.Busy() || cmd == nil {
 		t.Fatal("entering the screen did not start reading the report")
@@ -394,7 +388,7 @@ func TestReloadAndWindow(t *testing.T) {
 // A reply to a read that another has replaced is dropped.
 func TestStaleReplyDropped(t *testing.T) {
 	f := &fake{in: sample()}
-	m := sized(New(testContext(), Options{Load: f.load}), 120, 40)
+	m := sized(New(uitest.Context(false), Options{Load: f.load}), 120, 40)
 	m, first := m.Enter()
 	m, second := m.Update(uitest.Key("<")) // the window changes before the first answers
 	m = run(m, first)
@@ -433,7 +427,7 @@ func TestError(t *testing.T) {
 // While the report is read, the screen says so; a read again keeps the figures on screen.
 func TestLoading(t *testing.T) {
 	f := &fake{in: sample()}
-	m := sized(New(testContext(), Options{Load: f.load}), 120, 40)
+	m := sized(New(uitest.Context(false), Options{Load: f.load}), 120, 40)
 	m.SetSpinner("*")
 	m, cmd := m.Enter()
 	if v := ansi.Strip(m.View()); !strings.Contains(v, "* reading fees and use…") || !strings.Contains(v, "2026-01-01 to 2026-12-01 09:00 UTC (now)") {
@@ -478,7 +472,7 @@ func TestEmptyWindow(t *testing.T) {
 
 // Without a backend the screen says it is not connected, and reads once it is.
 func TestNotConnected(t *testing.T) {
-	pc := testContext()
+	pc := uitest.Context(false)
 	m := sized(New(pc, Options{}), 80, 24)
 	m, cmd := m.Enter()
 	if cmd != nil || m.Busy() || !strings.Contains(ansi.Strip(m.View()), "Not connected") {
@@ -545,7 +539,7 @@ func TestEverySizeFits(t *testing.T) {
 	}
 	manyLoaded := entered(t, &fake{in: many}, 80, 24)
 	failed := entered(t, &fake{err: errors.New("the report is not available in this build")}, 80, 24)
-	loading, _ := sized(New(testContext(), Options{Load: (&fake{}).load}), 80, 24).Enter()
+	loading, _ := sized(New(uitest.Context(false), Options{Load: (&fake{}).load}), 80, 24).Enter()
 	failedAgain := func() Model {
 		g := &fake{in: sample()}
 		m := entered(t, g, 80, 24)
@@ -566,7 +560,7 @@ func TestEverySizeFits(t *testing.T) {
 		"empty":        entered(t, &fake{}, 80, 24),
 		"3 months":     press(loaded, "m"),
 		"not connected": func() Model {
-			m, _ := sized(New(testContext(), Options{}), 80, 24).Enter()
+			m, _ := sized(New(uitest.Context(false), Options{}), 80, 24).Enter()
 			return m
 		}(),
 	}
@@ -589,7 +583,7 @@ func TestEverySizeFits(t *testing.T) {
 
 // The screen's key map feeds help: every key is in its full help and in its groups.
 func TestKeyMapFeedsHelp(t *testing.T) {
-	m := New(testContext(), Options{})
+	m := New(uitest.Context(false), Options{})
 	all := m.KeyMap().FullHelp()
 	n := 0
 	for _, g := range m.HelpGroups() {
@@ -612,7 +606,7 @@ func TestAsksUpToNowForTheLatestWindow(t *testing.T) {
 		ends = append(ends, to)
 		return sample(), nil
 	}
-	m := sized(New(testContext(), Options{Load: load}), 120, 40)
+	m := sized(New(uitest.Context(false), Options{Load: load}), 120, 40)
 	m, cmd := m.Enter()
 	m = run(m, cmd)
 	m, cmd = m.Update(uitest.Key("<"))

@@ -230,7 +230,7 @@ func TestExtensionInterruptedAfterCommitIsSettledNotBoughtAgain(t *testing.T) {
 // A torn last line (a crash mid-write, a full disk) neither swallows the next entry nor
 // stops a reader.
 func TestJournalTornLineDoesNotSwallowTheNext(t *testing.T) {
-	_, url := newSim(t, 1, ec2sim.Faults{})
+	_, url := simtest.Serve(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
 	o := firstOffering(t, c)
 	p, _ := c.api.JournalPath()
@@ -255,7 +255,7 @@ func TestJournalTornLineDoesNotSwallowTheNext(t *testing.T) {
 
 // A write that fails part-way is cut off, so the next line is whole.
 func TestJournalShortWriteIsRolledBack(t *testing.T) {
-	_, url := newSim(t, 1, ec2sim.Faults{})
+	_, url := simtest.Serve(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
 	o := firstOffering(t, c)
 	c.api.SetJournalWrite(func(f *os.File, b []byte) (int, error) {
@@ -281,7 +281,7 @@ func TestJournalShortWriteIsRolledBack(t *testing.T) {
 
 // When the outcome line cannot be written the purchase stands and the failure is told.
 func TestPurchaseOutcomeNotRecordedIsStillBought(t *testing.T) {
-	_, url := newSim(t, 1, ec2sim.Faults{})
+	_, url := simtest.Serve(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
 	o := firstOffering(t, c)
 	c.api.SetJournalWrite(func(f *os.File, b []byte) (int, error) {

@@ -130,19 +130,7 @@ func TestPlanPurchaseFlow(t *testing.T) {
 func buyPlan(t *testing.T, b source.Backend, region string) trainingplans.Plan {
 	t.Helper()
 	tp := trainingplans.New(sourcestest.ClientOf(t, b))
-	q := trainingplans.Query{InstanceTypes: []string{"ml.p5.48xlarge"}, Count: 1, Days: []int{2}, Start: testNow,
-		End: testNow.Add(28 * 24 * time.Hour), Regions: []string{region}}
-	var first trainingplans.Offering
-	for ev := range tp.Search(context.Background(), q) {
-		for _, o := range ev.Offerings {
-			if first.ID == "" || o.Start().Before(first.Start()) {
-				first = o
-			}
-		}
-	}
-	if first.ID == "" {
-		t.Fatalf("no plan offering in %s", region)
-	}
+	first := firstPlanOffering(t, tp, region)
 	res, err := tp.Purchase(context.Background(), first, nil)
 	if err != nil {
 		t.Fatalf("buying a plan: %v", err)
@@ -269,12 +257,9 @@ func TestPlanExtensionFlow(t *testing.T) {
 	}
 }
 
-// createPlanNamed buys the first 2-day plan offering in region under a name of the test's,
-// as another tool would: the emulator's extension market follows a plan's name, which
-// gpublock's purchases draw at random.
-func createPlanNamed(t *testing.T, b source.Backend, sim *ec2sim.Server, region, name string) trainingplans.Plan {
+// firstPlanOffering is the 2-day ml.p5.48xlarge plan offering in region that starts first.
+func firstPlanOffering(t *testing.T, tp *trainingplans.Client, region string) trainingplans.Offering {
 	t.Helper()
-	tp := trainingplans.New(sourcestest.ClientOf(t, b))
 	q := trainingplans.Query{InstanceTypes: []string{"ml.p5.48xlarge"}, Count: 1, Days: []int{2}, Start: testNow,
 		End: testNow.Add(28 * 24 * time.Hour), Regions: []string{region}}
 	var first trainingplans.Offering
@@ -288,6 +273,16 @@ func createPlanNamed(t *testing.T, b source.Backend, sim *ec2sim.Server, region,
 	if first.ID == "" {
 		t.Fatalf("no plan offering in %s", region)
 	}
+	return first
+}
+
+// createPlanNamed buys the first 2-day plan offering in region under a name of the test's,
+// as another tool would: the emulator's extension market follows a plan's name, which
+// gpublock's purchases draw at random.
+func createPlanNamed(t *testing.T, b source.Backend, sim *ec2sim.Server, region, name string) trainingplans.Plan {
+	t.Helper()
+	tp := trainingplans.New(sourcestest.ClientOf(t, b))
+	first := firstPlanOffering(t, tp, region)
 	sm := sagemaker.New(sagemaker.Options{Region: region, BaseEndpoint: aws.String(tp.Endpoint()),
 		Credentials: credentials.NewStaticCredentialsProvider("AKIAUITEST0000000000", "ui-test-secret", "")})
 	if _, err := sm.CreateTrainingPlan(context.Background(), &sagemaker.CreateTrainingPlanInput{

@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/sources/sourcestest"
 	"github.com/gpublock/gpublock/model"
@@ -197,14 +198,7 @@ func TestPurchaseSpendingCap(t *testing.T) {
 // An offering sold between the search and the purchase: a clear message, the search runs
 // again, nothing is bought.
 func TestPurchaseSoldMeanwhile(t *testing.T) {
-	b, sim := emulatorBackend(t, ec2sim.Faults{})
-	c := sourcestest.ClientOf(t, b)
-	s := newScreen(t, ui.New(actionTestOptions(b)), 160, 48)
-	s.SearchAndOpen()
-	s.WaitText("✓ allowed")
-	sim.SetFaults(ec2sim.Faults{Sold: 1})
-	s.Type("buy")
-	s.Press("enter")
+	s, c := buyWith(t, ec2sim.Faults{Sold: 1})
 	text := s.WaitText("was sold to someone else")
 	uitest.MustContain(t, text, "NOT BOUGHT", "searched again")
 	s.Press("esc")
@@ -223,14 +217,7 @@ func TestPurchaseSoldMeanwhile(t *testing.T) {
 // The purchase's reply is lost after AWS committed: the receipt says bought, with the id,
 // and exactly one reservation exists.
 func TestPurchaseLostReply(t *testing.T) {
-	b, sim := emulatorBackend(t, ec2sim.Faults{})
-	c := sourcestest.ClientOf(t, b)
-	s := newScreen(t, ui.New(actionTestOptions(b)), 160, 48)
-	s.SearchAndOpen()
-	s.WaitText("✓ allowed")
-	sim.SetFaults(ec2sim.Faults{LostReply: 1})
-	s.Type("buy")
-	s.Press("enter")
+	s, c := buyWith(t, ec2sim.Faults{LostReply: 1})
 	text := s.WaitText("BOUGHT, once")
 	id := reservationRE.FindStringSubmatch(text)
 	if id == nil {
@@ -247,14 +234,7 @@ func TestPurchaseLostReply(t *testing.T) {
 // ctrl+c while the purchase is in flight does not quit at once: the answer is waited for
 // and shown.
 func TestPurchaseInFlightKeepsQuitting(t *testing.T) {
-	b, sim := emulatorBackend(t, ec2sim.Faults{})
-	c := sourcestest.ClientOf(t, b)
-	s := newScreen(t, ui.New(actionTestOptions(b)), 160, 48)
-	s.SearchAndOpen()
-	s.WaitText("✓ allowed")
-	sim.SetFaults(ec2sim.Faults{Latency: 300 * time.Millisecond})
-	s.Type("buy")
-	s.Press("enter")
+	s, c := buyWith(t, ec2sim.Faults{Latency: 300 * time.Millisecond})
 	s.WaitText("Buying…")
 	s.Press("ctrl+c")
 	s.WaitText("quitting now would leave its outcome unread")
@@ -264,4 +244,20 @@ func TestPurchaseInFlightKeepsQuitting(t *testing.T) {
 	if id == nil || len(sourcestest.Reservations(t, c, searchedRegions(t)...)) != 1 {
 		t.Fatalf("after ctrl+c in flight: id %v, the receipt:\n%s", id, text)
 	}
+}
+
+// buyWith types buy in the purchase dialog of a searched offering, once its dry run allowed
+// it, with the emulator's faults set to f for the purchase; c reads the account's
+// reservations.
+func buyWith(t *testing.T, f ec2sim.Faults) (s *screen, c *awsapi.Client) {
+	t.Helper()
+	b, sim := emulatorBackend(t, ec2sim.Faults{})
+	c = sourcestest.ClientOf(t, b)
+	s = newScreen(t, ui.New(actionTestOptions(b)), 160, 48)
+	s.SearchAndOpen()
+	s.WaitText("✓ allowed")
+	sim.SetFaults(f)
+	s.Type("buy")
+	s.Press("enter")
+	return s, c
 }

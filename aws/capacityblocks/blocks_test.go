@@ -187,15 +187,7 @@ func TestExtendBlock(t *testing.T) {
 // Without ec2:PurchaseCapacityBlockExtension (the emulator's deny fault), the dry run says
 // so, and Extend refuses before any real call.
 func TestExtendNotAllowedNamesTheAction(t *testing.T) {
-	sim, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{Deny: []string{"PurchaseCapacityBlockExtension"}})
-	c := newTestClient(t, url, nil)
-	o, bought := boughtBlock(t, c)
-	sim.SetTime(o.Start.Add(time.Hour))
-	b := blockByID(t, c, bought.ReservationID)
-	offs, err := c.ExtensionOfferings(context.Background(), b, 1)
-	if err != nil || len(offs) == 0 {
-		t.Fatalf("extension offerings %+v, %v", offs, err)
-	}
+	_, rc, c, b, offs := extendable(t, ec2sim.Faults{Deny: []string{"PurchaseCapacityBlockExtension"}})
 	perm, err := c.CheckExtend(context.Background(), b, offs[0])
 	if err != nil || perm.Allowed || perm.Action != "ec2:PurchaseCapacityBlockExtension" || !strings.Contains(perm.Message, "ec2:PurchaseCapacityBlockExtension") {
 		t.Fatalf("permission %+v, %v", perm, err)
@@ -208,7 +200,7 @@ func TestExtendNotAllowedNamesTheAction(t *testing.T) {
 	if n := rc.Count(func(r simtest.Recorded) bool { return r.Action == "PurchaseCapacityBlockExtension" && !r.DryRun }); n != 0 {
 		t.Errorf("%d extension purchases without permission", n)
 	}
-	if after := blockByID(t, c, bought.ReservationID); len(after.Extensions) != 0 || !after.End.Equal(b.End) {
+	if after := blockByID(t, c, b.ReservationID); len(after.Extensions) != 0 || !after.End.Equal(b.End) {
 		t.Errorf("the block changed: %+v", after)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 
 	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
@@ -90,4 +91,20 @@ func demoAPI(t testing.TB) *awsapi.Client {
 		t.Fatal(err)
 	}
 	return api
+}
+
+// extendable is a block bought and an hour into its run on an emulator with faults f,
+// recording its calls (rc), with the 1-day extension offerings it is sold.
+func extendable(t *testing.T, f ec2sim.Faults) (*ec2sim.Server, *simtest.Recorder, *Client, model.Block, []model.ExtensionOffering) {
+	t.Helper()
+	sim, rc, url := simtest.NewRecordedSim(t, 1, f)
+	c := newTestClient(t, url, nil)
+	o, bought := boughtBlock(t, c)
+	sim.SetTime(o.Start.Add(time.Hour))
+	b := blockByID(t, c, bought.ReservationID)
+	offs, err := c.ExtensionOfferings(context.Background(), b, 1)
+	if err != nil || len(offs) == 0 {
+		t.Fatalf("extension offerings %+v, %v", offs, err)
+	}
+	return sim, rc, c, b, offs
 }

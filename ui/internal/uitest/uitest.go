@@ -108,6 +108,28 @@ func Sizes() [][2]int {
 	return append(out, [][2]int{{80, 24}, {160, 48}, {59, 15}, {60, 16}, {119, 29}, {120, 30}, {400, 120}, {1, 1}}...)
 }
 
+// Run feeds m's commands back into it until none is left, as a program would (each
+// command's message, a batch's one by one).
+func Run[M interface{ Update(tea.Msg) (M, tea.Cmd) }](m M, cmd tea.Cmd) M {
+	queue := []tea.Cmd{cmd}
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		switch msg := c().(type) {
+		case tea.BatchMsg:
+			queue = append(queue, msg...)
+		default:
+			var next tea.Cmd
+			m, next = m.Update(msg)
+			queue = append(queue, next)
+		}
+	}
+	return m
+}
+
 // EveryStateFits fails t unless each state of a dialog, sized to each of Sizes, draws
 // within that size (and does not panic).
 func EveryStateFits[D dialog.Dialog](t testing.TB, states map[string]D) {

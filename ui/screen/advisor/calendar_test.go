@@ -26,7 +26,7 @@ func TestCalendarNamesExactLength(t *testing.T) {
 	}
 	m := New(uitest.Context(false), Options{Search: one})
 	m, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
-	m = run(m, cmd)
+	m = uitest.Run(m, cmd)
 	m, _ = m.Update(tea.KeyPressMsg{Code: 'v', Text: "v"})
 	m, _ = m.Update(tea.KeyPressMsg{Code: 'v', Text: "v"})
 	for range 2 {
@@ -56,7 +56,7 @@ func TestPerAcceleratorHourFiguresSayWhich(t *testing.T) {
 	}
 	m := New(uitest.Context(false), Options{Search: one})
 	m, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
-	m = run(m, cmd)
+	m = uitest.Run(m, cmd)
 	table := ansi.Strip(viewAt(m, 120, 40))
 	if !strings.Contains(table, "PER USEFUL ACC-H") {
 		t.Errorf("the table does not say its rate is per useful accelerator-hour:\n%s", table)

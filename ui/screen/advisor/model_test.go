@@ -35,27 +35,6 @@ func search(calls *int) SearchFunc {
 	}
 }
 
-// run feeds the model's commands back into it until none is left, as a program would.
-func run(m Model, cmd tea.Cmd) Model {
-	queue := []tea.Cmd{cmd}
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		switch msg := c().(type) {
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
-		default:
-			var next tea.Cmd
-			m, next = m.Update(msg)
-			queue = append(queue, next)
-		}
-	}
-	return m
-}
-
 func TestRunStreamsAndDedupes(t *testing.T) {
 	calls := 0
 	m := New(uitest.Context(false), Options{Search: search(&calls)})
@@ -63,7 +42,7 @@ func TestRunStreamsAndDedupes(t *testing.T) {
 	if !m.Running() || m.mode != modeResults {
 		t.Fatal("enter did not start the searches")
 	}
-	m = run(m, cmd)
+	m = uitest.Run(m, cmd)
 	if m.Running() || calls != 8 {
 		t.Fatalf("running %v after %d searches, want the 8 weekly slices", m.Running(), calls)
 	}
@@ -103,7 +82,7 @@ func TestStalePagesDropped(t *testing.T) {
 	m := New(uitest.Context(false), Options{Search: search(&calls)})
 	m, first := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
 	m, _ = m.Update(tea.KeyPressMsg{Code: 'r', Text: "r"})
-	m = run(m, first)
+	m = uitest.Run(m, first)
 	if len(m.offers) != 0 {
 		t.Errorf("%d offerings from the earlier run", len(m.offers))
 	}
@@ -133,7 +112,7 @@ func TestNearbyCounts(t *testing.T) {
 		return ch
 	}})
 	m, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
-	m = run(m, cmd)
+	m = uitest.Run(m, cmd)
 	if len(counts) != 16 || counts[0] != 1 || counts[15] != 2 {
 		t.Fatalf("searched counts %v, want 8 slices of 1 then 8 of 2", counts)
 	}
@@ -162,7 +141,7 @@ func TestSageMakerJobSearchesTrainingPlans(t *testing.T) {
 		}
 	}
 	m, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
-	m = run(m, cmd)
+	m = uitest.Run(m, cmd)
 	if len(qs) == 0 {
 		t.Fatal("nothing was searched for a SageMaker job")
 	}

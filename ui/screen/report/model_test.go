@@ -103,32 +103,11 @@ func (f *fake) calls() int {
 	return len(f.asked)
 }
 
-// run feeds the model's commands back into it until none is left, as a program would.
-func run(m Model, cmd tea.Cmd) Model {
-	queue := []tea.Cmd{cmd}
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		switch msg := c().(type) {
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
-		default:
-			var next tea.Cmd
-			m, next = m.Update(msg)
-			queue = append(queue, next)
-		}
-	}
-	return m
-}
-
 func press(m Model, keys ...string) Model {
 	for _, k := range keys {
 		var cmd tea.Cmd
 		m, cmd = m.Update(uitest.Key(k))
-		m = run(m, cmd)
+		m = uitest.Run(m, cmd)
 	}
 	return m
 }
@@ -150,7 +129,7 @@ func entered(t *testing.T, f *fake, w, h int) Model {
 	if !m.Busy() || cmd == nil {
 		t.Fatal("entering the screen did not start reading the report")
 	}
-	return run(m, cmd)
+	return uitest.Run(m, cmd)
 }
 
 // lineWith is the line of view that holds s.
@@ -391,11 +370,11 @@ func TestStaleReplyDropped(t *testing.T) {
 	m := sized(New(uitest.Context(false), Options{Load: f.load}), 120, 40)
 	m, first := m.Enter()
 	m, second := m.Update(uitest.Key("<")) // the window changes before the first answers
-	m = run(m, first)
+	m = uitest.Run(m, first)
 	if _, ok := m.Report(); ok || !m.Busy() {
 		t.Fatal("the first window's answer was taken after the window moved")
 	}
-	m = run(m, second)
+	m = uitest.Run(m, second)
 	if r, ok := m.Report(); !ok || !r.To.Equal(at("2026-12-01T00:00:00Z")) || m.Busy() {
 		t.Errorf("the second read's answer: %v, busy %v", r.To, m.Busy())
 	}
@@ -433,7 +412,7 @@ func TestLoading(t *testing.T) {
 	if v := ansi.Strip(m.View()); !strings.Contains(v, "* reading fees and use…") || !strings.Contains(v, "2026-01-01 to 2026-12-01 09:00 UTC (now)") {
 		t.Errorf("loading:\n%s", v)
 	}
-	m = run(m, cmd)
+	m = uitest.Run(m, cmd)
 	m, _ = m.Update(uitest.Key("r"))
 	if v := ansi.Strip(m.View()); !strings.Contains(v, "* reading again…") || !strings.Contains(v, "Paid ") {
 		t.Errorf("reading again:\n%s", v)
@@ -445,7 +424,7 @@ func TestLoading(t *testing.T) {
 	if v := ansi.Strip(m.View()); !strings.Contains(v, "* reading again…") || !strings.Contains(v, "Paid ") {
 		t.Errorf("reading again to a later now:\n%s", v)
 	}
-	m = run(m, cmd)
+	m = uitest.Run(m, cmd)
 	if r, _ := m.Report(); !r.To.Equal(later) {
 		t.Errorf("read again to %v, want the later now %v", r.To, later)
 	}
@@ -484,7 +463,7 @@ func TestNotConnected(t *testing.T) {
 	f := &fake{in: sample()}
 	m.opts.Load = f.load // as the root's backend once connected
 	m, cmd = m.Connected()
-	m = run(m, cmd)
+	m = uitest.Run(m, cmd)
 	if f.calls() != 1 {
 		t.Fatalf("%d reads once connected", f.calls())
 	}
@@ -608,9 +587,9 @@ func TestAsksUpToNowForTheLatestWindow(t *testing.T) {
 	}
 	m := sized(New(uitest.Context(false), Options{Load: load}), 120, 40)
 	m, cmd := m.Enter()
-	m = run(m, cmd)
+	m = uitest.Run(m, cmd)
 	m, cmd = m.Update(uitest.Key("<"))
-	run(m, cmd)
+	uitest.Run(m, cmd)
 	if len(ends) != 2 || !ends[0].IsZero() || !ends[1].Equal(at("2026-12-01T00:00:00Z")) {
 		t.Errorf("ends asked %v, want up to now, then the end of November", ends)
 	}

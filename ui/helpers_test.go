@@ -152,21 +152,14 @@ func opened(t *testing.T, m Model, k tea.KeyPressMsg) Model {
 	t.Helper()
 	mm, cmd := m.Update(k)
 	m = mm.(Model)
-	queue := []tea.Cmd{cmd}
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		switch msg := c().(type) {
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
+	uitest.Walk(cmd, func(msg tea.Msg) (tea.Cmd, bool) {
+		switch msg.(type) {
 		case uiscreen.OpenPurchase, uiscreen.OpenLaunch, uiscreen.OpenExtend, uiscreen.OpenUse:
 			mm, _ := m.Update(msg)
 			m = mm.(Model)
 		}
-	}
+		return nil, false
+	})
 	if m.dialog == nil {
 		t.Fatalf("%s opened no dialog:\n%s", k, m.View().Content)
 	}
@@ -179,28 +172,18 @@ func pressAdvisor(t *testing.T, m Model, k tea.KeyPressMsg) Model {
 	t.Helper()
 	mm, cmd := m.Update(k)
 	m = mm.(Model)
-	queue := []tea.Cmd{cmd}
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
+	uitest.Walk(cmd, func(msg tea.Msg) (tea.Cmd, bool) {
+		_, purchase := msg.(uiscreen.OpenPurchase)
+		if !purchase && !advisorui.Owns(msg) {
+			return nil, false
 		}
-		switch msg := c().(type) {
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
-		case uiscreen.OpenPurchase:
-			mm, next := m.Update(msg)
-			m = mm.(Model)
-			_ = next // the purchase dialog's dry run: not run here
-		default:
-			if advisorui.Owns(msg) {
-				mm, next := m.Update(msg)
-				m = mm.(Model)
-				queue = append(queue, next)
-			}
+		mm, next := m.Update(msg)
+		m = mm.(Model)
+		if purchase {
+			next = nil // the purchase dialog's dry run: not run here
 		}
-	}
+		return next, false
+	})
 	return m
 }
 

@@ -27,28 +27,18 @@ func pressAdvisor(t *testing.T, m ui.Model, k tea.KeyPressMsg) ui.Model {
 	t.Helper()
 	mm, cmd := m.Update(k)
 	m = mm.(ui.Model)
-	queue := []tea.Cmd{cmd}
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
+	uitest.Walk(cmd, func(msg tea.Msg) (tea.Cmd, bool) {
+		_, purchase := msg.(uiscreen.OpenPurchase)
+		if !purchase && !advisorui.Owns(msg) {
+			return nil, false
 		}
-		switch msg := c().(type) {
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
-		case uiscreen.OpenPurchase:
-			mm, next := m.Update(msg)
-			m = mm.(ui.Model)
-			_ = next // the purchase dialog's dry run: not run here
-		default:
-			if advisorui.Owns(msg) {
-				mm, next := m.Update(msg)
-				m = mm.(ui.Model)
-				queue = append(queue, next)
-			}
+		mm, next := m.Update(msg)
+		m = mm.(ui.Model)
+		if purchase {
+			next = nil // the purchase dialog's dry run: not run here
 		}
-	}
+		return next, false
+	})
 	return m
 }
 

@@ -23,24 +23,14 @@ func pressReport(t *testing.T, m ui.Model, k tea.KeyPressMsg) ui.Model {
 	t.Helper()
 	mm, cmd := m.Update(k)
 	m = mm.(ui.Model)
-	queue := []tea.Cmd{cmd}
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
+	uitest.Walk(cmd, func(msg tea.Msg) (tea.Cmd, bool) {
+		if !reportscreen.Owns(msg) {
+			return nil, false
 		}
-		switch msg := c().(type) {
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
-		default:
-			if reportscreen.Owns(msg) {
-				mm, next := m.Update(msg)
-				m = mm.(ui.Model)
-				queue = append(queue, next)
-			}
-		}
-	}
+		mm, next := m.Update(msg)
+		m = mm.(ui.Model)
+		return next, false
+	})
 	return m
 }
 

@@ -52,24 +52,17 @@ func watchStates(t *testing.T) map[string]ui.Model {
 }
 
 // watchTick is the tick among the messages cmd sends.
-func watchTick(t *testing.T, cmd tea.Cmd) watchTickMsg {
+func watchTick(t *testing.T, cmd tea.Cmd) (tick watchTickMsg) {
 	t.Helper()
-	queue := []tea.Cmd{cmd}
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		switch msg := c().(type) {
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
-		case watchTickMsg:
-			return msg
-		}
+	found := false
+	uitest.Walk(cmd, func(msg tea.Msg) (tea.Cmd, bool) {
+		tick, found = msg.(watchTickMsg)
+		return nil, found
+	})
+	if !found {
+		t.Fatal("w set no timer for the watch's round")
 	}
-	t.Fatal("w set no timer for the watch's round")
-	return watchTickMsg{}
+	return tick
 }
 
 var (

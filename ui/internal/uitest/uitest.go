@@ -108,9 +108,9 @@ func Sizes() [][2]int {
 	return append(out, [][2]int{{80, 24}, {160, 48}, {59, 15}, {60, 16}, {119, 29}, {120, 30}, {400, 120}, {1, 1}}...)
 }
 
-// Run feeds m's commands back into it until none is left, as a program would (each
-// command's message, a batch's one by one).
-func Run[M interface{ Update(tea.Msg) (M, tea.Cmd) }](m M, cmd tea.Cmd) M {
+// Walk runs cmd and the commands it batches, one after another, handing each message to
+// take, which may give a command to run after (next) or end the walk (done).
+func Walk(cmd tea.Cmd, take func(msg tea.Msg) (next tea.Cmd, done bool)) {
 	queue := []tea.Cmd{cmd}
 	for len(queue) > 0 {
 		c := queue[0]
@@ -118,15 +118,27 @@ func Run[M interface{ Update(tea.Msg) (M, tea.Cmd) }](m M, cmd tea.Cmd) M {
 		if c == nil {
 			continue
 		}
-		switch msg := c().(type) {
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
-		default:
-			var next tea.Cmd
-			m, next = m.Update(msg)
-			queue = append(queue, next)
+		msg := c()
+		if batch, ok := msg.(tea.BatchMsg); ok {
+			queue = append(queue, batch...)
+			continue
 		}
+		next, done := take(msg)
+		if done {
+			return
+		}
+		queue = append(queue, next)
 	}
+}
+
+// Run feeds m's commands back into it until none is left, as a program would (each
+// command's message, a batch's one by one).
+func Run[M interface{ Update(tea.Msg) (M, tea.Cmd) }](m M, cmd tea.Cmd) M {
+	Walk(cmd, func(msg tea.Msg) (tea.Cmd, bool) {
+		var next tea.Cmd
+		m, next = m.Update(msg)
+		return next, false
+	})
 	return m
 }
 

@@ -107,7 +107,7 @@ func (m Model) header() headerPart {
 }
 
 // frame is what the root lends a screen to update and draw it: its area, the root's
-// spinner and clock, and the notifications switch.
+// spinner, and the time shown (the root's clock).
 type frame struct {
 	area uiscreen.Area
 	spin string

@@ -37,17 +37,8 @@ func listedBlock() model.Block {
 func at(step step, size screen.Rect) Model {
 	blk := listedBlock()
 	d := New(uitest.Env(size, false), nil, blk)
-	off := model.ExtensionOffering{ID: "cbeo-0123456789abcdef0", ReservationID: blk.ReservationID, InstanceType: blk.InstanceType,
-		Count: blk.TotalCount, Start: blk.End, End: blk.End.Add(6 * 24 * time.Hour), DurationHours: 144, Fee: model.MustMoney("98765.43"), Currency: "USD"}
-	var choices []model.ExtensionChoice
-	var cmps []pricing.Comparison
-	for _, days := range model.ExtensionLengths(blk) {
-		o := off
-		o.End, o.DurationHours = blk.End.Add(time.Duration(days)*24*time.Hour), days*24
-		choices = append(choices, model.ExtensionChoice{Days: days, Offering: o})
-		cmps = append(cmps, pricing.Compare(nil, o.AsOffering(blk)))
-	}
-	d.step, d.choices, d.cmps, d.choice = step, choices, cmps, 5
+	off := listLengths(&d, blk)
+	d.step = step
 	if step >= stepChecking {
 		d.off = off
 	}

@@ -155,7 +155,7 @@ func New(opts Options) Model {
 	th := theme.New(!opts.NoColor)
 	th.Accessible = opts.Accessible
 	pc := &program.Context{Ctx: opts.Context, Backend: opts.Backend, Simulated: opts.Simulated, ReadOnly: opts.ReadOnly,
-		Theme: th, Clock: clk, Location: opts.Location, Wall: opts.Wall}
+		Theme: th, Clock: clk, Location: opts.Location, Wall: opts.Wall, NotifyOff: opts.NoNotify}
 	h := help.New()
 	h.Styles = help.Styles{
 		ShortKey: th.HelpKey, ShortDesc: th.HelpDesc, ShortSeparator: th.HelpSep,
@@ -178,7 +178,7 @@ func New(opts Options) Model {
 	m.screens = [numScreens]Screen{
 		screenSearch: searchTab{searchscreen.New(pc, searchscreen.Options{Catalog: opts.Prices, Region: opts.Region,
 			WatchEvery: opts.WatchEvery, Connecting: opts.Connect != nil})},
-		screenBlocks: blocksTab{blockscreen.New(pc, blockscreen.Options{Refresh: opts.Refresh, NoNotify: opts.NoNotify,
+		screenBlocks: blocksTab{blockscreen.New(pc, blockscreen.Options{Refresh: opts.Refresh,
 			Regions: opts.BlockRegions, WarnRules: opts.WarnRules, Notify: opts.Notify, AutoExtend: opts.AutoExtend,
 			Organization: opts.Organization, OrganizationPartial: opts.OrganizationPartial, Visible: opts.StartOnBlocks, Connecting: opts.Connect != nil})},
 		screenAdvisor: advisorTab{advisorui.New(pc, advisorui.Options{Catalog: opts.Prices, Region: opts.Region})},
@@ -277,9 +277,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseWheelMsg, tea.MouseClickMsg:
 		return m.onMouse(msg.(tea.MouseMsg)), nil
 	case clockMsg:
-		m.clock = m.pc.Clock.Now()
-		m, tick := m.tellScreens(func(s Screen) (Screen, tea.Cmd) { return s.Tick(m.clock) })
+		m, tick := m.moveClock()
 		return m, tea.Batch(clockCmd(), tick)
+	case uiscreen.NowMsg:
+		return m.moveClock()
 	case spinner.TickMsg:
 		if !m.busy() {
 			m.spinning = false
@@ -377,13 +378,6 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		if mm, cmd, ok := m.screenKey(k); ok {
 			return mm, cmd
 		}
-	}
-	if m.current().Notifies(k) {
-		// One switch for the blocks' warnings and the watch's news alike.
-		s := m.blocks().ToggleNotify()
-		m.setBlocks(s)
-		m.flash = s.Flash().Apply(m.flash)
-		return m, nil
 	}
 	return m.updateScreen(m.screen, k)
 }

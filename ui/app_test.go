@@ -20,7 +20,6 @@ import (
 	"github.com/gpublock/gpublock/ui/dialog/purchase"
 	"github.com/gpublock/gpublock/ui/internal/uitest"
 	uiscreen "github.com/gpublock/gpublock/ui/screen"
-	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
 	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
 )
 
@@ -30,9 +29,9 @@ func TestClockRevalidates(t *testing.T) {
 	opts := testOptions(nil)
 	opts.Now = func() time.Time { return now }
 	m := update(New(opts), tea.WindowSizeMsg{Width: 160, Height: 48}) // sized, for the form's ✗ to be drawn
-	m = update(m, keyMsg("tab"), keyMsg("tab"), keyMsg("ctrl+u"))
+	m = update(m, uitest.Key("tab"), uitest.Key("tab"), uitest.Key("ctrl+u"))
 	for _, r := range "2026-12-01T09:30:00Z" {
-		m = update(m, keyMsg(string(r)))
+		m = update(m, uitest.Key(string(r)))
 	}
 	if _, bad := fieldErrors(m)[searchform.Start]; bad {
 		t.Fatalf("09:30 is not valid at 09:00: %v", fieldErrors(m))
@@ -45,7 +44,7 @@ func TestClockRevalidates(t *testing.T) {
 	if m.clock != now {
 		t.Errorf("header clock %v, want %v", m.clock, now)
 	}
-	mm, cmd := m.Update(keyMsg("enter"))
+	mm, cmd := m.Update(uitest.Key("enter"))
 	if cmd != nil || searched(mm.(Model)) {
 		t.Error("an invalid form was searched")
 	}
@@ -130,7 +129,7 @@ func TestConnectBehindTheFirstFrame(t *testing.T) {
 	s.WaitText("123456789012")
 	s.WaitText("A notice, said once.")
 	s.Press("enter")
-	if found := foundCount(t, s); found == 0 {
+	if found := s.FoundCount(); found == 0 {
 		t.Error("the search after connecting found nothing")
 	}
 	m := final(s)
@@ -164,12 +163,12 @@ func TestAccessibleSearchScreen(t *testing.T) {
 			t.Errorf("the screen lacks %q:\n%s", want, raw)
 		}
 	}
-	m = update(m, keyMsg("v"))
+	m = update(m, uitest.Key("v"))
 	view := ansi.Strip(m.View().Content)
 	if !strings.Contains(view, "Break-even chart: the block's upfront fee is $") {
 		t.Errorf("the chart is not said in a sentence:\n%s", view)
 	}
-	m = update(m, keyMsg("?"))
+	m = update(m, uitest.Key("?"))
 	raw = ansi.Strip(m.render())
 	if m.dialog == nil || strings.ContainsFunc(raw, a11y.IsGraphic) {
 		t.Errorf("help (open %v) draws drawing characters:\n%s", m.dialog != nil, raw)
@@ -198,7 +197,7 @@ func TestExportKeyInHelpNotWhileTyping(t *testing.T) {
 	s := newScreen(t, New(testOptions(b)), 160, 48)
 	s.WaitText("123456789012")
 	s.Press("enter")
-	if foundCount(t, s) == 0 {
+	if s.FoundCount() == 0 {
 		t.Fatal("the default search found nothing")
 	}
 	s.Press("/", "ctrl+s", "esc", "ctrl+s")
@@ -264,8 +263,8 @@ func TestAdvisorScreenAfterConnect(t *testing.T) {
 	opts := testOptions(nil)
 	m := update(New(opts), tea.WindowSizeMsg{Width: 160, Height: 48})
 	m.pc.Backend = b // as onConnected does
-	m = pressAdvisor(t, m, altKey('3'))
-	m = pressAdvisor(t, m, keyMsg("enter"))
+	m = pressAdvisor(t, m, uitest.AltKey('3'))
+	m = pressAdvisor(t, m, uitest.Key("enter"))
 	plain := ansi.Strip(m.View().Content)
 	if strings.Contains(plain, "Not connected") || !strings.Contains(plain, "searched: ") || strings.Contains(plain, "searched: 0 offerings") {
 		t.Errorf("the advisor did not search the connected backend:\n%s", plain)
@@ -291,7 +290,7 @@ func TestReportScreenAtStart(t *testing.T) {
 func TestReportScreenReadsOnceConnected(t *testing.T) {
 	opts := testOptions(nil)
 	opts.Connect = func(context.Context) (Connection, error) { return Connection{}, nil }
-	m := update(New(opts), tea.WindowSizeMsg{Width: 120, Height: 40}, keyMsg("4"))
+	m := update(New(opts), tea.WindowSizeMsg{Width: 120, Height: 40}, uitest.Key("4"))
 	if m.Inspect().Report.Busy() || !strings.Contains(ansi.Strip(m.View().Content), "Not connected") {
 		t.Fatalf("before connecting:\n%s", ansi.Strip(m.View().Content))
 	}
@@ -317,19 +316,32 @@ func TestEveryScreenToldOfTheConnection(t *testing.T) {
 	if got := mm.(Model); got.Inspect().Screen != Search || !got.Inspect().Blocks.Busy() {
 		t.Errorf("once connected, on the %s screen, the blocks screen is not listing", got.Inspect().Screen)
 	}
-	failed := update(m, connectedMsg{err: errors.New("no credentials anywhere")}, altKey('2'))
+	failed := update(m, connectedMsg{err: errors.New("no credentials anywhere")}, uitest.AltKey('2'))
 	if v := ansi.Strip(failed.View().Content); failed.Inspect().Screen != Blocks || !strings.Contains(v, "no credentials anywhere") {
 		t.Errorf("the blocks screen does not say why it is not connected:\n%s", v)
 	}
 }
 
-// The root's minute is told to every screen: the blocks screen shows the new time and is
-// asked to ring for the warnings due by then (its CheckMsg, from the tick's command).
+// The root's minute is told to every screen: the blocks screen shows the new time, which
+// comes in the tick (not from a clock of its own), and the warnings due by then are delivered.
 func TestMinuteToldToTheBlocksScreen(t *testing.T) {
 	now := testNow
 	opts := testOptions(nil)
 	opts.Now = func() time.Time { return now }
+	notified := make(chan string, 16)
+	opts.Notify = func(_ context.Context, b model.Block, w model.Warning, _ time.Time) []string {
+		notified <- w.Key(b)
+		return nil
+	}
 	m := update(New(opts), tea.WindowSizeMsg{Width: 160, Height: 48})
+	// Its first warning (extend by, a day ahead) is due 30 s into the next minute.
+	b := model.Block{ReservationID: "cr-1", Region: "us-east-1", State: model.StateScheduled, TotalCount: 1,
+		Start: testNow.Add(time.Hour), End: testNow.Add(24*time.Hour + 30*time.Second)}
+	rules := model.DefaultWarnRules()
+	if len(rules.Warnings(b, testNow)) != 0 || len(rules.Warnings(b, testNow.Add(time.Minute))) == 0 {
+		t.Fatal("the block does not start warning within the minute")
+	}
+	m = update(m, blocksMsg{ID: m.blocks().ListingID(), List: source.BlockList{Blocks: []model.Block{b}, Now: testNow}})
 	now = now.Add(time.Minute)
 	mm, cmd := m.Update(clockMsg(now))
 	if got := mm.(Model).blocks().Now(); !got.Equal(now) {
@@ -337,34 +349,50 @@ func TestMinuteToldToTheBlocksScreen(t *testing.T) {
 	}
 	// The tick's own command waits for the next minute: every command is run on its own
 	// (a batch's too), and those that answer soon are read.
-	answers := make(chan tea.Msg, 16)
 	var run func(c tea.Cmd)
 	run = func(c tea.Cmd) {
 		if c == nil {
 			return
 		}
 		go func() {
-			msg := c()
-			if batch, ok := msg.(tea.BatchMsg); ok {
+			if batch, ok := c().(tea.BatchMsg); ok {
 				for _, c := range batch {
 					run(c)
 				}
-				return
 			}
-			answers <- msg
 		}()
 	}
 	run(cmd)
-	deadline := time.After(10 * time.Second) // bounds a hang only
-	for {
-		select {
-		case msg := <-answers:
-			if _, ok := msg.(blockscreen.CheckMsg); ok {
-				return
-			}
-		case <-deadline:
-			t.Fatal("the blocks screen was not asked to check its warnings on the minute")
+	select {
+	case k := <-notified:
+		if !strings.HasPrefix(k, "cr-1/extend-by/") {
+			t.Errorf("delivered %q on the minute, want the block's extend-by warning", k)
 		}
+	case <-time.After(10 * time.Second): // bounds a hang only
+		t.Fatal("the warning due by the minute was not delivered")
+	}
+}
+
+// The time every screen shows is the root's, read from the program's clock: a screen's
+// countdown asks for it (NowMsg), and a listing that sets the clock to the backend's moves
+// it before the next frame.
+func TestTimeShownIsTheRoots(t *testing.T) {
+	now := testNow
+	opts := testOptions(nil)
+	opts.Now = func() time.Time { return now }
+	m := update(New(opts), tea.WindowSizeMsg{Width: 160, Height: 48})
+	now = now.Add(90 * time.Second)
+	m = update(m, uiscreen.NowMsg{})
+	if !m.clock.Equal(now) || !m.blocks().Now().Equal(now) {
+		t.Errorf("after NowMsg: the root shows %v, the blocks screen %v, want %v", m.clock, m.blocks().Now(), now)
+	}
+	moved := testNow.Add(5 * time.Hour) // the emulator's clock was moved
+	m = update(m, blocksMsg{ID: m.blocks().ListingID(), List: source.BlockList{Now: moved}})
+	if !m.clock.Equal(moved) || !m.blocks().Now().Equal(moved) {
+		t.Errorf("after a listing at %v: the root shows %v, the blocks screen %v", moved, m.clock, m.blocks().Now())
+	}
+	if head := strings.SplitN(ansi.Strip(m.View().Content), "\n", 2)[0]; !strings.Contains(head, moved.Format("15:04")) {
+		t.Errorf("the header does not show the backend's %s: %q", moved.Format("15:04"), head)
 	}
 }
 

@@ -55,9 +55,9 @@ func (m Model) onConnected(msg connectedMsg) (tea.Model, tea.Cmd) {
 	if c.Now != nil {
 		m.pc.Clock.Replace(c.Now)
 	}
-	m.clock = m.pc.Clock.Now()
+	m, tick := m.moveClock()
 	m, cmd := m.connectScreens(connection{region: c.Region, sources: c.Sources})
-	return m, tea.Batch(identityCmd(m.pc.Ctx, c.Backend), cmd, m.spinCmd())
+	return m, tea.Batch(identityCmd(m.pc.Ctx, c.Backend), tick, cmd, m.spinCmd())
 }
 
 // connection is what every screen is told once the backend is there, or why it is not.

@@ -13,6 +13,7 @@ import (
 	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/source"
+	"github.com/gpublock/gpublock/aws/sources/sourcestest"
 	"github.com/gpublock/gpublock/model"
 	uidialog "github.com/gpublock/gpublock/ui/dialog"
 	"github.com/gpublock/gpublock/ui/dialog/launch"
@@ -26,16 +27,16 @@ import (
 // instances, and their states show as they come up.
 func TestLaunchIntoActiveBlock(t *testing.T) {
 	b, sim := emulatorBackend(t, ec2sim.Faults{})
-	c := clientOf(t, b)
+	c := sourcestest.ClientOf(t, b)
 	o, bought := boughtBlock(t, c)
 	sim.SetTime(o.Start.Add(time.Hour))
-	blk := blockNow(t, c, bought.ReservationID)
+	blk := sourcestest.BlockNow(t, c, bought.ReservationID)
 	if blk.State != model.StateActive {
 		t.Fatalf("block %s, want active", blk.State)
 	}
 	s := newLaunchScreen(t, b, blk, true)
 	text := s.WaitText("✓ allowed (ec2:RunInstances)")
-	mustContain(t, text, "SIMULATED", launch.DemoAMI, blk.AvailabilityZone+": subnet-", "(default)", "Type launch")
+	uitest.MustContain(t, text, "SIMULATED", launch.DemoAMI, blk.AvailabilityZone+": subnet-", "(default)", "Type launch")
 	s.Type("launch")
 	s.Press("enter")
 	text = s.WaitText("LAUNCHED 1 instance")
@@ -47,7 +48,7 @@ func TestLaunchIntoActiveBlock(t *testing.T) {
 	sim.Advance(5 * time.Minute)
 	s.WaitText(m[1] + "  running")
 	finalHost(t, s)
-	after := blockNow(t, c, blk.ReservationID)
+	after := sourcestest.BlockNow(t, c, blk.ReservationID)
 	if len(after.Instances) != 1 || after.Instances[0].ID != m[1] {
 		t.Fatalf("instances of the block: %+v, want %s", after.Instances, m[1])
 	}
@@ -58,10 +59,10 @@ func TestLaunchIntoActiveBlock(t *testing.T) {
 // before the start or after it.
 func TestLaunchIntoScheduledBlockAttaches(t *testing.T) {
 	b, sim := emulatorBackend(t, ec2sim.Faults{})
-	c := clientOf(t, b)
+	c := sourcestest.ClientOf(t, b)
 	o, bought := boughtBlock(t, c)
 	sim.Advance(10 * time.Minute) // paid: scheduled
-	blk := blockNow(t, c, bought.ReservationID)
+	blk := sourcestest.BlockNow(t, c, bought.ReservationID)
 	if blk.State != model.StateScheduled {
 		t.Fatalf("block %s, want scheduled", blk.State)
 	}
@@ -70,7 +71,7 @@ func TestLaunchIntoScheduledBlockAttaches(t *testing.T) {
 	s.Type("launch")
 	s.Press("enter")
 	text := s.WaitText("ATTACHED to " + blk.ReservationID)
-	mustContain(t, text, "gpublock launch --pending")
+	uitest.MustContain(t, text, "gpublock launch --pending")
 	ls, err := b.AttachedLaunches(context.Background())
 	if err != nil || len(ls) != 1 || ls[0].ReservationID != blk.ReservationID || !ls[0].Pending() || ls[0].Spec.ImageID != launch.DemoAMI {
 		t.Fatalf("attached: %+v, %v; want the one launch, pending", ls, err)
@@ -78,7 +79,7 @@ func TestLaunchIntoScheduledBlockAttaches(t *testing.T) {
 	sim.SetTime(o.Start.Add(time.Minute))
 	s.Press("esc")
 	finalHost(t, s)
-	if n := len(blockNow(t, c, blk.ReservationID).Instances); n != 0 {
+	if n := len(sourcestest.BlockNow(t, c, blk.ReservationID).Instances); n != 0 {
 		t.Fatalf("%d instances: the form launched, which only a watcher may", n)
 	}
 	if ls, _ := b.AttachedLaunches(context.Background()); len(ls) != 1 || !ls[0].Pending() {
@@ -90,10 +91,10 @@ func TestLaunchIntoScheduledBlockAttaches(t *testing.T) {
 // and the launch cannot be confirmed.
 func TestLaunchWrongZone(t *testing.T) {
 	b, sim := emulatorBackend(t, ec2sim.Faults{})
-	c := clientOf(t, b)
+	c := sourcestest.ClientOf(t, b)
 	o, bought := boughtBlock(t, c)
 	sim.SetTime(o.Start.Add(time.Hour))
-	blk := blockNow(t, c, bought.ReservationID)
+	blk := sourcestest.BlockNow(t, c, bought.ReservationID)
 	other := "us-east-1b"
 	if blk.AvailabilityZone == other {
 		other = "us-east-1c"
@@ -108,12 +109,12 @@ func TestLaunchWrongZone(t *testing.T) {
 	s.Type(subs[0].ID)
 	s.Press("enter")
 	text := s.WaitText("but the block is in " + blk.AvailabilityZone)
-	mustContain(t, text, "is in "+other)
+	uitest.MustContain(t, text, "is in "+other)
 	s.Type("launch")
 	s.Press("enter")
 	s.WaitText("The dry run did not allow the launch. esc closes.")
 	finalHost(t, s)
-	if n := len(blockNow(t, c, blk.ReservationID).Instances); n != 0 {
+	if n := len(sourcestest.BlockNow(t, c, blk.ReservationID).Instances); n != 0 {
 		t.Fatalf("%d instances launched into the wrong zone", n)
 	}
 }
@@ -123,7 +124,7 @@ func TestLaunchWrongZone(t *testing.T) {
 // reservation the interrupted run bought.
 func TestPurchaseDialogAfterACrashBuysNothingNew(t *testing.T) {
 	b, _ := emulatorBackend(t, ec2sim.Faults{})
-	c := clientOf(t, b)
+	c := sourcestest.ClientOf(t, b)
 	o, bought := boughtBlock(t, c)
 	p, err := c.JournalPath()
 	if err != nil {
@@ -153,7 +154,7 @@ func TestPurchaseDialogAfterACrashBuysNothingNew(t *testing.T) {
 	got, _, _ = got.Update(cmd())
 	got.View(160, 45)
 	for _, k := range []string{"b", "u", "y"} {
-		if got, cmd, _ = got.Update(keyMsg(k)); cmd != nil || got.(purchase.Model).Busy() {
+		if got, cmd, _ = got.Update(uitest.Key(k)); cmd != nil || got.(purchase.Model).Busy() {
 			t.Fatalf("%q after the crash sent something", k)
 		}
 	}
@@ -167,14 +168,14 @@ func TestPurchaseDialogAfterACrashBuysNothingNew(t *testing.T) {
 		t.Errorf("the dialog says nothing was charged for a block that was bought:\n%s", v)
 	}
 	// enter closes the dialog with a word; it buys nothing.
-	if got, cmd, _ = got.Update(keyMsg("enter")); got.(purchase.Model).Busy() {
+	if got, cmd, _ = got.Update(uitest.Key("enter")); got.(purchase.Model).Busy() {
 		t.Fatal("enter after the crash sent a purchase")
 	} else if cmd != nil {
 		if msg, ok := cmd().(rootMsg); !ok {
 			t.Errorf("enter after the crash sent %T, want only a word to the root", msg)
 		}
 	}
-	if n := len(reservations(t, c, "us-east-1")); n != 1 {
+	if n := len(sourcestest.Reservations(t, c, "us-east-1")); n != 1 {
 		t.Errorf("%d reservations, want 1", n)
 	}
 }
@@ -190,7 +191,7 @@ func TestDialogFooterNamesTheDialogsKeys(t *testing.T) {
 	stub := base
 	stub.dialog = footerDialog{"z zaps the stub"}
 	states := map[string]Model{
-		"purchase": opened(t, base, keyMsg("enter")), // buy on the selected offering
+		"purchase": opened(t, base, uitest.Key("enter")), // buy on the selected offering
 		"stub":     stub,
 	}
 	for name, m := range states {
@@ -218,7 +219,7 @@ func TestLongFlashWrapsAndFits(t *testing.T) {
 		w, h := size[0], size[1]
 		for name, base := range map[string]Model{
 			"results": withResults(update(New(testOptions(nil)), tea.WindowSizeMsg{Width: w, Height: h}), uitest.SyntheticOfferings(50)),
-			"blocks":  update(New(testOptions(nil)), tea.WindowSizeMsg{Width: w, Height: h}, keyMsg("2")),
+			"blocks":  update(New(testOptions(nil)), tea.WindowSizeMsg{Width: w, Height: h}, uitest.Key("2")),
 		} {
 			m := base
 			m.flash = flash
@@ -240,7 +241,7 @@ func TestLongFlashWrapsAndFits(t *testing.T) {
 // After a receipt or a dialog reads a block, the screen shows it as read at once; r's
 // "Listing the blocks again…" goes when the listing ends.
 func TestBlocksShowWhatADialogRead(t *testing.T) {
-	m := update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48}, altKey('2'))
+	m := update(New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48}, uitest.AltKey('2'))
 	pending := model.Block{ReservationID: "cr-1", Region: "us-east-1", State: model.StatePaymentPending, Start: testNow.Add(time.Hour), End: testNow.Add(25 * time.Hour)}
 	m = update(m, blocksMsg{ID: m.blocks().ListingID(), List: source.BlockList{Blocks: []model.Block{pending}, Now: testNow}})
 	scheduled := pending

@@ -66,8 +66,6 @@ func final(s *screen) Model {
 	return s.Final().(Model)
 }
 
-func keyMsg(k string) tea.KeyPressMsg { return uitest.Key(k) }
-
 // The dialogs' types, by the names the tests use.
 type (
 	dialog         = uidialog.Dialog
@@ -90,58 +88,22 @@ func (m Model) updateSearchWith(s searchscreen.Model, cmd tea.Cmd) (Model, tea.C
 	return m, tea.Batch(cmd, m.spinCmd())
 }
 
-// The emulator's and the harness's shared helpers (sourcestest, uitest), by the names the
-// root's tests use.
-var foundRE = uitest.FoundRE
-
-func clientOf(t testing.TB, b source.Backend) *awsapi.Client {
-	t.Helper()
-	return sourcestest.ClientOf(t, b)
-}
-
-func reservations(t testing.TB, c *awsapi.Client, regions ...string) []model.Block {
-	t.Helper()
-	return sourcestest.Reservations(t, c, regions...)
-}
-
-func buyBlock(t *testing.T, b source.Backend, from time.Time) (*awsapi.Client, model.Offering, model.Block) {
-	t.Helper()
-	return sourcestest.BuyBlock(t, b, from)
-}
-
-func awaitBlock(t *testing.T, b source.Backend, id string) model.Block {
-	t.Helper()
-	return sourcestest.AwaitBlock(t, b, id)
-}
-
-func foundCount(t *testing.T, s *screen) int { t.Helper(); return s.FoundCount() }
-func waitLengths(s *screen) string           { s.T.Helper(); return s.WaitLengths() }
-func mustContain(t *testing.T, text string, subs ...string) {
-	t.Helper()
-	uitest.MustContain(t, text, subs...)
-}
-
-func rowOf(text, id string) string { return uitest.RowOf(text, id) }
-
-// altKey is alt and a key: alt+2 switches screens even from a text field.
-func altKey(r rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: r, Mod: tea.ModAlt} }
-
 // blocksStates are the blocks screen in each of its states, for the test that every state
 // fits every size; the extend dialog's own are in ui/dialog/extend.
 func blocksStates(base Model) map[string]Model {
 	list := source.BlockList{Blocks: uitest.SyntheticBlocks(40), Now: testNow, Fees: map[string]model.Money{"cr-00000000000000001": model.MustMoney("123456.78")},
 		Problems: []source.BlockProblem{{Region: "us-west-2", Message: "the region is down"}}}
-	onBlocks := update(base, altKey('2'))
+	onBlocks := update(base, uitest.AltKey('2'))
 	loaded := update(onBlocks, blocksMsg{ID: onBlocks.blocks().ListingID(), List: list})
 	return map[string]Model{
 		"blocks loading":    onBlocks,
 		"blocks":            loaded,
 		"blocks empty":      update(onBlocks, blocksMsg{ID: onBlocks.blocks().ListingID(), List: source.BlockList{Now: testNow}}),
 		"blocks failed":     update(onBlocks, blocksMsg{ID: onBlocks.blocks().ListingID(), Err: fmt.Errorf("every region failed: the network is down")}),
-		"blocks detail":     update(loaded, keyMsg("j"), keyMsg("enter")),
-		"blocks filter":     update(loaded, keyMsg("/"), keyMsg("a")),
-		"blocks help":       update(loaded, keyMsg("?")),
-		"search w/ warning": update(loaded, altKey('1')),
+		"blocks detail":     update(loaded, uitest.Key("j"), uitest.Key("enter")),
+		"blocks filter":     update(loaded, uitest.Key("/"), uitest.Key("a")),
+		"blocks help":       update(loaded, uitest.Key("?")),
+		"search w/ warning": update(loaded, uitest.AltKey('1')),
 	}
 }
 
@@ -166,7 +128,7 @@ var instanceRE = regexp.MustCompile(`(i-[0-9a-f]+)\s+(\w+)`)
 
 func loadedBlocks(t *testing.T, w, h int) Model {
 	t.Helper()
-	m := update(New(testOptions(nil)), altKey('2'), tea.WindowSizeMsg{Width: w, Height: h})
+	m := update(New(testOptions(nil)), uitest.AltKey('2'), tea.WindowSizeMsg{Width: w, Height: h})
 	return update(m, blocksMsg{ID: m.blocks().ListingID(), List: source.BlockList{Blocks: uitest.LongBlocks(6), Now: testNow}})
 }
 
@@ -190,21 +152,14 @@ func opened(t *testing.T, m Model, k tea.KeyPressMsg) Model {
 	t.Helper()
 	mm, cmd := m.Update(k)
 	m = mm.(Model)
-	queue := []tea.Cmd{cmd}
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		switch msg := c().(type) {
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
+	uitest.Walk(cmd, func(msg tea.Msg) (tea.Cmd, bool) {
+		switch msg.(type) {
 		case uiscreen.OpenPurchase, uiscreen.OpenLaunch, uiscreen.OpenExtend, uiscreen.OpenUse:
 			mm, _ := m.Update(msg)
 			m = mm.(Model)
 		}
-	}
+		return nil, false
+	})
 	if m.dialog == nil {
 		t.Fatalf("%s opened no dialog:\n%s", k, m.View().Content)
 	}
@@ -217,28 +172,18 @@ func pressAdvisor(t *testing.T, m Model, k tea.KeyPressMsg) Model {
 	t.Helper()
 	mm, cmd := m.Update(k)
 	m = mm.(Model)
-	queue := []tea.Cmd{cmd}
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
+	uitest.Walk(cmd, func(msg tea.Msg) (tea.Cmd, bool) {
+		_, purchase := msg.(uiscreen.OpenPurchase)
+		if !purchase && !advisorui.Owns(msg) {
+			return nil, false
 		}
-		switch msg := c().(type) {
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
-		case uiscreen.OpenPurchase:
-			mm, next := m.Update(msg)
-			m = mm.(Model)
-			_ = next // the purchase dialog's dry run: not run here
-		default:
-			if advisorui.Owns(msg) {
-				mm, next := m.Update(msg)
-				m = mm.(Model)
-				queue = append(queue, next)
-			}
+		mm, next := m.Update(msg)
+		m = mm.(Model)
+		if purchase {
+			next = nil // the purchase dialog's dry run: not run here
 		}
-	}
+		return next, false
+	})
 	return m
 }
 
@@ -318,9 +263,9 @@ func startedSearch(m Model, start func(searchscreen.Model) (searchscreen.Model, 
 // submitted presses enter at the search form, as a person starts its search: a second
 // time when the first only closed the type filter.
 func submitted(s searchscreen.Model) (searchscreen.Model, tea.Cmd) {
-	s, cmd := s.Update(keyMsg("enter"))
+	s, cmd := s.Update(uitest.Key("enter"))
 	if cmd == nil {
-		s, cmd = s.Update(keyMsg("enter"))
+		s, cmd = s.Update(uitest.Key("enter"))
 	}
 	return s, cmd
 }
@@ -377,12 +322,6 @@ func searchedRegions(t *testing.T) []string {
 func boughtBlock(t *testing.T, c *awsapi.Client) (model.Offering, model.Block) {
 	t.Helper()
 	return sourcestest.BuyFirstBlock(t, c, testNow)
-}
-
-// blockNow is the reservation as the adapter lists it now.
-func blockNow(t *testing.T, c *awsapi.Client, id string) model.Block {
-	t.Helper()
-	return sourcestest.BlockNow(t, c, id)
 }
 
 // dialogHost runs the root model with a dialog already open, as the blocks screen opens

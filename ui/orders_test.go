@@ -8,6 +8,7 @@ import (
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/internal/uitest"
 )
 
 var orderIDRE = regexp.MustCompile(`Placed (ord-[0-9a-f]+)`)
@@ -16,17 +17,9 @@ var orderIDRE = regexp.MustCompile(`Placed (ord-[0-9a-f]+)`)
 // the worst case shown, the purchase's word typed; ctrl+o lists the orders with their state
 // and countdown, and x x cancels one.
 func TestOrderFromTheSearchAndTheOrdersList(t *testing.T) {
-	b, _ := emulatorBackend(t, ec2sim.Faults{})
-	s := newScreen(t, New(actionTestOptions(b)), 160, 48)
-	s.WaitText("123456789012")
-	s.Press("enter")
-	foundCount(t, s)
-	s.Press("o")
-	s.WaitText("Place an order")
-	s.Type("4.5")
-	s.Press("tab", "enter")
+	b, s := orderAt(t, "4.5")
 	text := s.WaitText("Worst case")
-	mustContain(t, text, "$4.50 per accelerator-hour", "lowest cost per", "Type buy to place it", "cannot be cancelled")
+	uitest.MustContain(t, text, "$4.50 per accelerator-hour", "lowest cost per", "Type buy to place it", "cannot be cancelled")
 	s.Type("buy")
 	s.Press("enter")
 	text = s.WaitText("Placed ord-")
@@ -40,7 +33,7 @@ func TestOrderFromTheSearchAndTheOrdersList(t *testing.T) {
 	}
 	s.Press("esc", "ctrl+o")
 	text = s.WaitText("expires in")
-	mustContain(t, text, "Orders", "open", "expires in", "Waiting for a watcher")
+	uitest.MustContain(t, text, "Orders", "open", "expires in", "Waiting for a watcher")
 	s.Press("x")
 	s.WaitText("x again cancels")
 	s.Press("x")
@@ -54,15 +47,7 @@ func TestOrderFromTheSearchAndTheOrdersList(t *testing.T) {
 
 // A wrong word places nothing.
 func TestOrderNeedsTheWord(t *testing.T) {
-	b, _ := emulatorBackend(t, ec2sim.Faults{})
-	s := newScreen(t, New(actionTestOptions(b)), 160, 48)
-	s.WaitText("123456789012")
-	s.Press("enter")
-	foundCount(t, s)
-	s.Press("o")
-	s.WaitText("Place an order")
-	s.Type("4.5")
-	s.Press("tab", "enter")
+	b, s := orderAt(t, "4.5")
 	s.WaitText("Worst case")
 	s.Type("yes")
 	s.Press("enter")
@@ -72,4 +57,20 @@ func TestOrderNeedsTheWord(t *testing.T) {
 	if os, _, _ := b.(source.OrderBook).Orders(context.Background()); len(os) != 0 {
 		t.Fatalf("placed %+v", os)
 	}
+}
+
+// orderAt is the order dialog for the search of the form, opened with o after it, with
+// ceiling typed and entered.
+func orderAt(t *testing.T, ceiling string) (source.Backend, *screen) {
+	t.Helper()
+	b, _ := emulatorBackend(t, ec2sim.Faults{})
+	s := newScreen(t, New(actionTestOptions(b)), 160, 48)
+	s.WaitText("123456789012")
+	s.Press("enter")
+	s.FoundCount()
+	s.Press("o")
+	s.WaitText("Place an order")
+	s.Type(ceiling)
+	s.Press("tab", "enter")
+	return b, s
 }

@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/gpublock/gpublock/model"
 	uiscreen "github.com/gpublock/gpublock/ui/screen"
 	advisorui "github.com/gpublock/gpublock/ui/screen/advisor"
 	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
@@ -58,11 +59,10 @@ type Screen interface {
 	// filter takes them, where ? is a letter too.
 	Typing() bool
 	Filtering() bool
-	// Notifies: k is the notifications switch here, which the root holds (it is the blocks
-	// screen's, and serves the watched search too).
-	Notifies(k tea.KeyPressMsg) bool
 	// Status is the status line when nothing was said after a key.
 	Status() string
+	// Header is what the screen says in the root's header, on every screen.
+	Header() headerPart
 	// ShortHelp is the footer's keys, with the root's; HelpGroups the help's, by title.
 	ShortHelp(r helpEnv) []key.Binding
 	HelpGroups(r helpEnv) []keyGroup
@@ -82,13 +82,36 @@ func (h helpEnv) everywhere(more ...key.Binding) keyGroup {
 	return keyGroup{Title: "Everywhere", Keys: append([]key.Binding{h.root.Help, h.root.Quit, h.root.ForceQuit}, more...)}
 }
 
+// headerPart is what a screen adds to the header shown on every screen: a note after the
+// region (the search's "searched 3 regions"), its badge in the long and the short header
+// (the watch's), and the kinds of the warnings in force (the blocks'), which the header
+// sums up.
+type headerPart struct {
+	noteVerb, noteRegions string
+	badge, badgeShort     string
+	warnings              []model.WarningKind
+}
+
+// header is every screen's part of the header, together.
+func (m Model) header() headerPart {
+	var h headerPart
+	for _, s := range m.screens {
+		p := s.Header()
+		h.noteVerb += p.noteVerb
+		h.noteRegions += p.noteRegions
+		h.badge += p.badge
+		h.badgeShort += p.badgeShort
+		h.warnings = append(h.warnings, p.warnings...)
+	}
+	return h
+}
+
 // frame is what the root lends a screen to update and draw it: its area, the root's
-// spinner and clock, and the notifications switch.
+// spinner, and the time shown (the root's clock).
 type frame struct {
-	area      uiscreen.Area
-	spin      string
-	now       time.Time
-	notifyOff bool
+	area uiscreen.Area
+	spin string
+	now  time.Time
 }
 
 // searchTab is the search screen.
@@ -99,7 +122,6 @@ func (s searchTab) at(f frame) searchscreen.Model {
 	m.SetArea(f.area)
 	m.SetSpinner(f.spin)
 	m.SetNow(f.now)
-	m.SetNotifyOff(f.notifyOff)
 	return m
 }
 func (s searchTab) Init() tea.Cmd         { return s.m.Init() }
@@ -127,12 +149,15 @@ func (s searchTab) Connect(c connection) (Screen, tea.Cmd) {
 	}
 	return searchTab{s.m.Connected(c.region, c.sources)}, nil
 }
-func (s searchTab) Busy() bool                      { return s.m.Busy() }
-func (s searchTab) Flash() uiscreen.Flash           { return s.m.Flash() }
-func (s searchTab) Typing() bool                    { return s.m.Typing() }
-func (s searchTab) Filtering() bool                 { return s.m.Filtering() }
-func (s searchTab) Notifies(k tea.KeyPressMsg) bool { return s.m.TakesNotify(k) }
-func (s searchTab) Status() string                  { return s.m.StatusLine(s.m.Typing()) }
+func (s searchTab) Busy() bool            { return s.m.Busy() }
+func (s searchTab) Flash() uiscreen.Flash { return s.m.Flash() }
+func (s searchTab) Typing() bool          { return s.m.Typing() }
+func (s searchTab) Filtering() bool       { return s.m.Filtering() }
+func (s searchTab) Status() string        { return s.m.StatusLine(s.m.Typing()) }
+func (s searchTab) Header() headerPart {
+	verb, regions := s.m.HeaderNote()
+	return headerPart{noteVerb: verb, noteRegions: regions, badge: s.m.WatchBadge(false), badgeShort: s.m.WatchBadge(true)}
+}
 func (s searchTab) ShortHelp(helpEnv) []key.Binding { return s.m.ShortHelp() }
 func (s searchTab) HelpGroups(h helpEnv) []keyGroup {
 	return append(append(append([]keyGroup(nil), s.m.HelpGroups()...), h.screens), h.blocks...)
@@ -142,7 +167,7 @@ func (s searchTab) HelpGroups(h helpEnv) []keyGroup {
 type blocksTab struct{ m blockscreen.Model }
 
 func (s blocksTab) at(f frame) blockscreen.Model {
-	m := s.m
+	m := s.m.SetNow(f.now)
 	m.SetArea(f.area)
 	m.SetSpinner(f.spin)
 	return m
@@ -167,20 +192,20 @@ func (s blocksTab) Changed() (Screen, tea.Cmd) {
 }
 func (s blocksTab) Stop() Screen { return s }
 
-// The minute's warnings ring (or go to Notify) as the blocks screen's own tick would.
 func (s blocksTab) Tick(now time.Time) (Screen, tea.Cmd) {
-	return blocksTab{s.m.SetNow(now)}, func() tea.Msg { return blockscreen.CheckMsg{} }
+	m, cmd := s.m.Tick(now)
+	return blocksTab{m}, cmd
 }
 func (s blocksTab) Connect(c connection) (Screen, tea.Cmd) {
 	// Connected, it lists at once: the header counts the blocks' warnings on every screen.
 	m, list := s.m.SetConnection(false, c.err)
 	return blocksTab{m}, list
 }
-func (s blocksTab) Busy() bool                    { return s.m.Busy() }
-func (s blocksTab) Flash() uiscreen.Flash         { return s.m.Flash() }
-func (s blocksTab) Typing() bool                  { return s.m.Typing() }
-func (s blocksTab) Filtering() bool               { return s.m.Typing() }
-func (s blocksTab) Notifies(tea.KeyPressMsg) bool { return false } // its own key
+func (s blocksTab) Busy() bool            { return s.m.Busy() }
+func (s blocksTab) Flash() uiscreen.Flash { return s.m.Flash() }
+func (s blocksTab) Typing() bool          { return s.m.Typing() }
+func (s blocksTab) Filtering() bool       { return s.m.Typing() }
+func (s blocksTab) Header() headerPart    { return headerPart{warnings: s.m.Warnings()} }
 func (s blocksTab) ShortHelp(h helpEnv) []key.Binding {
 	if s.m.Typing() {
 		// Keys go into the filter: enter keeps it, q is a letter.
@@ -226,7 +251,7 @@ func (s advisorTab) Busy() bool                           { return s.m.Running()
 func (s advisorTab) Flash() uiscreen.Flash                { return uiscreen.Flash{} }
 func (s advisorTab) Typing() bool                         { return s.m.Typing() }
 func (s advisorTab) Filtering() bool                      { return false }
-func (s advisorTab) Notifies(tea.KeyPressMsg) bool        { return false }
+func (s advisorTab) Header() headerPart                   { return headerPart{} }
 func (s advisorTab) ShortHelp(h helpEnv) []key.Binding {
 	quit := h.root.Quit
 	if s.m.Typing() {
@@ -279,12 +304,12 @@ func (s reportTab) Connect(c connection) (Screen, tea.Cmd) {
 	m, read := s.m.Connected()
 	return reportTab{m}, read
 }
-func (s reportTab) Busy() bool                    { return s.m.Busy() }
-func (s reportTab) Flash() uiscreen.Flash         { return s.m.Flash() }
-func (s reportTab) Typing() bool                  { return false }
-func (s reportTab) Filtering() bool               { return false }
-func (s reportTab) Notifies(tea.KeyPressMsg) bool { return false }
-func (s reportTab) Status() string                { return "" }
+func (s reportTab) Busy() bool            { return s.m.Busy() }
+func (s reportTab) Flash() uiscreen.Flash { return s.m.Flash() }
+func (s reportTab) Typing() bool          { return false }
+func (s reportTab) Filtering() bool       { return false }
+func (s reportTab) Status() string        { return "" }
+func (s reportTab) Header() headerPart    { return headerPart{} }
 func (s reportTab) ShortHelp(h helpEnv) []key.Binding {
 	return append(s.m.ShortHelp(), h.screens.Keys[screenSearch], h.root.Help, h.root.Quit)
 }
@@ -318,7 +343,7 @@ func (m Model) current() Screen { return m.screens[m.screen] }
 
 // frame is the screen's frame now.
 func (m Model) frame() frame {
-	return frame{area: m.area(), spin: m.spinView(), now: m.clock, notifyOff: m.blocks().NotifyOff()}
+	return frame{area: m.area(), spin: m.spinView(), now: m.clock}
 }
 
 // area is the body a screen is drawn in, between the header and the footer; zero when the
@@ -331,15 +356,20 @@ func (m Model) area() uiscreen.Area {
 	return uiscreen.Area{Top: l.headerH, Width: m.pc.Width, Height: m.pc.Height - l.headerH - l.footerH}
 }
 
-// updateScreen hands a message to a screen and takes back what it says, the clock (the
-// blocks screen syncs it with the backend's) and whether the spinner must turn.
+// updateScreen hands a message to a screen and takes back what it says and whether the
+// spinner must turn; when the screen set the clock to the backend's, every screen shows
+// the backend's time from the next frame.
 func (m Model) updateScreen(id screenID, msg tea.Msg) (Model, tea.Cmd) {
+	syncs := m.pc.Clock.Syncs()
 	s, cmd := m.screens[id].Update(msg, m.frame())
 	m.screens[id] = s
 	m.flash = s.Flash().Apply(m.flash)
-	m.clock = m.blocks().Now()
+	var tick tea.Cmd
+	if m.pc.Clock.Syncs() != syncs {
+		m, tick = m.moveClock()
+	}
 	m = m.closeStalePurchase()
-	return m, tea.Batch(cmd, m.spinCmd())
+	return m, tea.Batch(cmd, tick, m.spinCmd())
 }
 
 // switchScreen shows a screen.
@@ -351,8 +381,15 @@ func (m Model) switchScreen(to screenID) (tea.Model, tea.Cmd) {
 	m.screen = to
 	s, cmd := m.current().Enter()
 	m.screens[to] = s
-	m.clock = m.blocks().Now()
-	return m, tea.Batch(cmd, m.spinCmd())
+	m, tick := m.moveClock()
+	return m, tea.Batch(cmd, tick, m.spinCmd())
+}
+
+// moveClock moves the time every screen shows to the program's clock, which only the root
+// reads: the minute, a screen's countdown (NowMsg), a connection, a screen shown.
+func (m Model) moveClock() (Model, tea.Cmd) {
+	m.clock = m.pc.Clock.Now()
+	return m.tellScreens(func(s Screen) (Screen, tea.Cmd) { return s.Tick(m.clock) })
 }
 
 // screenKey handles the keys that change screens, which work wherever keys are not text.

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/sources/sourcestest"
 	"github.com/gpublock/gpublock/ui/components/blocks"
 	blockcols "github.com/gpublock/gpublock/ui/components/blocks"
 	"github.com/gpublock/gpublock/ui/internal/uitest"
@@ -20,12 +21,12 @@ import (
 // ahead), "sort fee" sorts the blocks by the fee paid, "repo" shows the report screen.
 func TestPaletteFindsAndRuns(t *testing.T) {
 	b, sim := emulatorBackend(t, ec2sim.Faults{})
-	_, o, bought := buyBlock(t, b, testNow.Add(24*time.Hour))
+	_, o, bought := sourcestest.BuyBlock(t, b, testNow.Add(24*time.Hour))
 	sim.SetTime(o.Start.Add(time.Hour))
 	opts := actionTestOptions(b)
 	opts.StartOnBlocks = true
 	s := newScreen(t, New(opts), 160, 48)
-	s.WaitFor("the active block", func(text string) bool { return strings.Contains(rowOf(text, bought.ReservationID), "active") })
+	s.WaitFor("the active block", func(text string) bool { return strings.Contains(uitest.RowOf(text, bought.ReservationID), "active") })
 
 	s.Press(":")
 	s.WaitText("Command palette")
@@ -39,7 +40,7 @@ func TestPaletteFindsAndRuns(t *testing.T) {
 	s.Type("exten")
 	s.WaitFor("extend chosen", func(text string) bool { return uitest.RowWithAll(text, "> e", "extend…") })
 	s.Press("enter")
-	waitLengths(s)
+	s.WaitLengths()
 
 	s.Press("esc")
 	s.WaitFor("the dialog closed", func(text string) bool { return !strings.Contains(text, "choose the length") })
@@ -59,7 +60,7 @@ func TestPaletteFindsAndRuns(t *testing.T) {
 	if m.dialog != nil {
 		t.Errorf("a dialog is still open: %T", m.dialog)
 	}
-	if blk := awaitBlock(t, m.pc.Backend, bought.ReservationID); !blk.End.Equal(o.End) {
+	if blk := sourcestest.AwaitBlock(t, m.pc.Backend, bought.ReservationID); !blk.End.Equal(o.End) {
 		t.Errorf("the block ends %s after the palette, want %s: something was bought", blk.End, o.End)
 	}
 }
@@ -90,14 +91,14 @@ func TestPaletteKeysPress(t *testing.T) {
 func TestPaletteNeverTypesIntoAField(t *testing.T) {
 	m := typingInAdvisor(t)
 	before := m.View().Content
-	m = update(m, keyMsg("ctrl+p"))
+	m = update(m, uitest.Key("ctrl+p"))
 	for _, r := range "steps chart" {
-		m = update(m, keyMsg(string(r)))
+		m = update(m, uitest.Key(string(r)))
 	}
 	if a, ok := m.palette.Chosen(); !ok || a.Key != "v" {
 		t.Fatalf("\"steps chart\" chose %+v", a)
 	}
-	m = update(m, keyMsg("enter"))
+	m = update(m, uitest.Key("enter"))
 	if m.palette != nil || !strings.Contains(m.flash, "is a letter in the field") {
 		t.Errorf("palette %v, flash %q", m.palette != nil, m.flash)
 	}
@@ -251,15 +252,15 @@ func TestNoticeAndLongFlashFit(t *testing.T) {
 // Where a text field has the focus, ":" is a letter and ctrl+p alone opens the palette.
 func TestPaletteColonTypesInAField(t *testing.T) {
 	m := typingInAdvisor(t)
-	m = update(m, keyMsg(":"))
+	m = update(m, uitest.Key(":"))
 	if m.palette != nil {
 		t.Fatal(": opened the palette from a text field")
 	}
-	m = update(m, keyMsg("ctrl+p"))
+	m = update(m, uitest.Key("ctrl+p"))
 	if m.palette == nil {
 		t.Fatal("ctrl+p did not open the palette from a text field")
 	}
-	m = update(m, keyMsg("esc"))
+	m = update(m, uitest.Key("esc"))
 	if m.palette != nil {
 		t.Fatal("esc did not close the palette")
 	}

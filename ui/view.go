@@ -118,20 +118,21 @@ func (m Model) headerView() string {
 	sep := th.Muted.Render(" · ")
 	long := th.Muted.Render(" · profile ") + th.Header.Render(profile) + th.Muted.Render(" · region ") + th.Header.Render(m.opts.Region)
 	short := sep + th.Header.Render(profile) + sep + th.Header.Render(m.opts.Region)
-	if verb, regions := m.search().HeaderNote(); verb != "" {
-		long += th.Muted.Render(verb) + th.Header.Render(regions)
+	parts := m.header()
+	if parts.noteVerb != "" {
+		long += th.Muted.Render(parts.noteVerb) + th.Header.Render(parts.noteRegions)
 	}
 	if m.connecting || m.connectErr != nil {
 		long, short = "", "" // not known yet, or never
 	}
 	// The count of the blocks' warnings and the watch are on every screen, before anything
 	// that may be cut.
-	warn := m.warningBadge()
-	head := th.App.Render("gpublock") + " " + badge + " " + warn + m.search().WatchBadge(false) + who
+	warn := m.warningBadge(parts.warnings)
+	head := th.App.Render("gpublock") + " " + badge + " " + warn + parts.badge + who
 	left := head + long
 	room := m.pc.Width - ansi.StringWidth(clock) - 1
 	if ansi.StringWidth(left) > room {
-		left = th.App.Render("gpublock") + " " + badge + " " + warn + m.search().WatchBadge(true) + whoShort + short
+		left = th.App.Render("gpublock") + " " + badge + " " + warn + parts.badgeShort + whoShort + short
 	}
 	if ansi.StringWidth(left) > room {
 		left = ansi.Truncate(left, max(0, room-1), "…")
@@ -140,10 +141,10 @@ func (m Model) headerView() string {
 	return ansi.Truncate(left+strings.Repeat(" ", gap)+clock, m.pc.Width, "")
 }
 
-// warningBadge is the header's summary of the blocks' warnings, on every screen: the most
+// warningBadge is the header's summary of the warnings in force, on every screen: the most
 // severe one's word and how many (model.WarningSummary), red when that one is red.
-func (m Model) warningBadge() string {
-	text, worst := model.WarningSummary(m.blocks().Warnings())
+func (m Model) warningBadge(warnings []model.WarningKind) string {
+	text, worst := model.WarningSummary(warnings)
 	if text == "" {
 		return ""
 	}

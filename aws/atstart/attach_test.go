@@ -23,8 +23,6 @@ import (
 	"github.com/gpublock/gpublock/model"
 )
 
-var simStart = simtest.Start
-
 // client is an adapter over an emulator (url "" for none: the rules make no call), its
 // state directory its own.
 func client(t *testing.T, url string, readOnly bool) *awsapi.Client {
@@ -33,7 +31,7 @@ func client(t *testing.T, url string, readOnly bool) *awsapi.Client {
 	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", t.TempDir()+"/credentials")
 	if url == "" {
 		// The rules call nothing but STS, which says whose records they are.
-		sim, err := ec2sim.New(ec2sim.Options{Start: simStart, Speed: 1e-9})
+		sim, err := ec2sim.New(ec2sim.Options{Start: simtest.Start, Speed: 1e-9})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -52,7 +50,7 @@ func client(t *testing.T, url string, readOnly bool) *awsapi.Client {
 
 func block(id string, state model.BlockState) model.Block {
 	return model.Block{Source: model.SourceCapacityBlock, ReservationID: id, Region: "us-east-1", State: state,
-		TotalCount: 2, Start: simStart.Add(24 * time.Hour), End: simStart.Add(48 * time.Hour)}
+		TotalCount: 2, Start: simtest.Start.Add(24 * time.Hour), End: simtest.Start.Add(48 * time.Hour)}
 }
 
 func refusedWith(t *testing.T, what string, err error, want string) {
@@ -132,7 +130,7 @@ func TestAttachReadOnly(t *testing.T) {
 // A launch whose block is no longer listed is cancelled by the first round, said once,
 // and never sent: the later rounds say nothing.
 func TestFireCancelsALaunchWhoseBlockIsGone(t *testing.T) {
-	sim, err := ec2sim.New(ec2sim.Options{Seed: 1, Start: simStart, Speed: 1e-9})
+	sim, err := ec2sim.New(ec2sim.Options{Seed: 1, Start: simtest.Start, Speed: 1e-9})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +154,7 @@ func TestFireCancelsALaunchWhoseBlockIsGone(t *testing.T) {
 // A launch attached to a block whose payment then fails is cancelled by the first round
 // after, saying why, and notified; nothing is sent.
 func TestFireCancelsALaunchWhosePaymentFailed(t *testing.T) {
-	sim, err := ec2sim.New(ec2sim.Options{Seed: 1, Start: simStart, Speed: 1e-9, Faults: ec2sim.Faults{PayFail: 1}})
+	sim, err := ec2sim.New(ec2sim.Options{Seed: 1, Start: simtest.Start, Speed: 1e-9, Faults: ec2sim.Faults{PayFail: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +163,7 @@ func TestFireCancelsALaunchWhosePaymentFailed(t *testing.T) {
 	c := client(t, srv.URL, false)
 	cb := capacityblocks.New(c)
 	q := model.Query{InstanceTypes: []string{"p5.48xlarge"}, Count: 1, Durations: model.DurationRange{MinDays: 1, MaxDays: 1},
-		Start: simStart.Add(24 * time.Hour), End: simStart.Add(8 * 24 * time.Hour), Regions: []string{"us-east-1"}}
+		Start: simtest.Start.Add(24 * time.Hour), End: simtest.Start.Add(8 * 24 * time.Hour), Regions: []string{"us-east-1"}}
 	var off model.Offering
 	for ev := range cb.Search(context.Background(), q) {
 		if len(ev.Offerings) > 0 && off.ID == "" {

@@ -28,8 +28,8 @@ func TestIdentityAndNow(t *testing.T) {
 	if ua := rc.Calls[0].UserAgent; !strings.Contains(ua, "app/gpublock-test") {
 		t.Errorf("user agent %q lacks the app id", ua)
 	}
-	if now := c.Now(context.Background()); now.Sub(simStart).Abs() > time.Second {
-		t.Errorf("Now %s, want the emulator's clock %s", now, simStart)
+	if now := c.Now(context.Background()); now.Sub(simtest.Start).Abs() > time.Second {
+		t.Errorf("Now %s, want the emulator's clock %s", now, simtest.Start)
 	}
 	if c.Region() != "us-east-1" || c.Endpoint() != url {
 		t.Errorf("region %q endpoint %q", c.Region(), c.Endpoint())
@@ -71,7 +71,7 @@ func TestNoCredentialsAnywhere(t *testing.T) {
 }
 
 func TestLoopbackEndpointFromEnvironment(t *testing.T) {
-	_, url := newSim(t, 1, ec2sim.Faults{})
+	_, url := simtest.Serve(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, func(cfg *Config) {
 		cfg.EndpointURL = ""
 		t.Setenv("AWS_ENDPOINT_URL_EC2", url)
@@ -82,7 +82,7 @@ func TestLoopbackEndpointFromEnvironment(t *testing.T) {
 	if id, err := c.Identity(context.Background()); err != nil || id.Account != ec2sim.DemoAccount {
 		t.Fatalf("identity through the env endpoint: %+v, %v", id, err)
 	}
-	if now := c.Now(context.Background()); now.Sub(simStart).Abs() > time.Second {
+	if now := c.Now(context.Background()); now.Sub(simtest.Start).Abs() > time.Second {
 		t.Errorf("Now %s, want the emulator's clock", now)
 	}
 

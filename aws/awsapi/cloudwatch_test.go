@@ -12,12 +12,13 @@ import (
 	cwtypes "github.com/aws/aws-sdk-go-v2/service/cloudwatch/types"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/simtest"
 )
 
 // CloudWatch's client goes where EC2's does (the emulator), is made once a region, is in
 // the call log, and retries a throttled read with the shared retryer.
 func TestCloudWatchClient(t *testing.T) {
-	sim, url := newSim(t, 1, ec2sim.Faults{})
+	sim, url := simtest.Serve(t, 1, ec2sim.Faults{})
 	var log bytes.Buffer
 	c := newTestClient(t, url, func(cfg *Config) { cfg.CallLog = NewCallLog(&log) })
 	cw := c.CloudWatch("us-west-2")
@@ -34,7 +35,7 @@ func TestCloudWatchClient(t *testing.T) {
 	for range 5 {
 		if _, err := cw.GetMetricStatistics(context.Background(), &cloudwatch.GetMetricStatisticsInput{Namespace: aws.String("AWS/EC2CapacityReservations"),
 			MetricName: aws.String("UsedInstanceCount"), Period: aws.Int32(3600), Statistics: []cwtypes.Statistic{cwtypes.StatisticAverage},
-			StartTime: aws.Time(simStart.Add(-time.Hour)), EndTime: aws.Time(simStart)}); err != nil {
+			StartTime: aws.Time(simtest.Start.Add(-time.Hour)), EndTime: aws.Time(simtest.Start)}); err != nil {
 			t.Fatalf("a throttled read was not retried: %v", err)
 		}
 	}

@@ -8,24 +8,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 
-	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/internal/simtest"
 )
-
-// simStart is the emulator clock of every test (simtest's): a fixed moment, so the market
-// (a function of seed and clock) is the same on every run.
-var simStart = simtest.Start
-
-const (
-	testAccessKey = simtest.AccessKey
-	testSecretKey = simtest.SecretKey
-)
-
-// newSim serves a fresh emulator over httptest (simtest.Serve).
-func newSim(t testing.TB, seed int64, f ec2sim.Faults) (*ec2sim.Server, string) {
-	t.Helper()
-	return simtest.Serve(t, seed, f)
-}
 
 // newTestClient points the real adapter at an emulator URL with static credentials, and
 // with short waits so that retries and confirmations do not slow the tests.
@@ -36,7 +20,7 @@ func newTestClient(t testing.TB, url string, tweak func(*Config)) *Client {
 		Region:      "us-east-1",
 		EndpointURL: url,
 		Version:     "test",
-		Credentials: aws.NewCredentialsCache(credentials.NewStaticCredentialsProvider(testAccessKey, testSecretKey, "")),
+		Credentials: aws.NewCredentialsCache(credentials.NewStaticCredentialsProvider(simtest.AccessKey, simtest.SecretKey, "")),
 		JournalDir:  t.TempDir(),
 		MaxBackoff:  2 * time.Millisecond,
 	}

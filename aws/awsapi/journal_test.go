@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/aws/store"
 )
@@ -17,7 +18,7 @@ import (
 func TestJournalGoesUnderXDGStateHomeByBackendAndAccount(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("XDG_STATE_HOME", dir)
-	sim, url := newSim(t, 1, ec2sim.Faults{})
+	sim, url := simtest.Serve(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, func(cfg *Config) { cfg.JournalDir = "" })
 	p, err := c.JournalPath()
 	// Taken for AWS when made (no probe said "emulator"), its answer to STS says which

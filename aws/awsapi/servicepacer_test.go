@@ -5,12 +5,13 @@ import (
 
 	"github.com/gpublock/gpublock/aws/apilimit"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/simtest"
 )
 
 // A service's pacer is one per client, service and endpoint: every source built over the
 // client spends the same buckets.
 func TestServicePacerIsOnePerServiceAndEndpoint(t *testing.T) {
-	_, url := newSim(t, 1, ec2sim.Faults{})
+	_, url := simtest.Serve(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
 	a := c.NewServicePacer(url, "sagemaker", apilimit.SageMaker())
 	if b := c.NewServicePacer(url, "sagemaker", apilimit.SageMaker()); b != a {

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/aws/simcore"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/aws/store"
@@ -50,7 +51,7 @@ func stateKey(t *testing.T, endpoint string, tweak func(*Config)) store.Key {
 // An emulator is one backend whatever URL reaches it: a proxy in front of it reads and
 // writes the same records as a client that reaches it directly.
 func TestEmulatorReachedThroughAProxyIsTheSameBackend(t *testing.T) {
-	sim, direct := newSim(t, 1, ec2sim.Faults{})
+	sim, direct := simtest.Serve(t, 1, ec2sim.Faults{})
 	viaProxy := proxyTo(t, direct)
 	a, b := stateKey(t, direct, nil), stateKey(t, viaProxy, nil)
 	want := store.Key{Backend: store.BackendOfEmulator(sim.BackendID()), Account: sim.Account()}
@@ -62,8 +63,8 @@ func TestEmulatorReachedThroughAProxyIsTheSameBackend(t *testing.T) {
 // Two emulators are two backends, even for one account: what one has done is never read
 // as the other's.
 func TestTwoEmulatorsOfOneAccountAreTwoBackends(t *testing.T) {
-	_, one := newSim(t, 1, ec2sim.Faults{})
-	_, two := newSim(t, 1, ec2sim.Faults{})
+	_, one := simtest.Serve(t, 1, ec2sim.Faults{})
+	_, two := simtest.Serve(t, 1, ec2sim.Faults{})
 	a, b := stateKey(t, one, nil), stateKey(t, two, nil)
 	if a.Account != b.Account || a.Backend == b.Backend {
 		t.Fatalf("two emulators keyed %+v and %+v; want one account, two backends", a, b)
@@ -73,7 +74,7 @@ func TestTwoEmulatorsOfOneAccountAreTwoBackends(t *testing.T) {
 // An endpoint whose STS answers without an emulator's identity is AWS (a VPC endpoint, a
 // proxy to AWS): keyed by its account under "aws", as AWS's own endpoint is.
 func TestEndpointWithoutAnIdentityIsAWS(t *testing.T) {
-	_, direct := newSim(t, 1, ec2sim.Faults{})
+	_, direct := simtest.Serve(t, 1, ec2sim.Faults{})
 	asAWS := proxyTo(t, direct, simcore.IDHeader)
 	if k := stateKey(t, asAWS, nil); k.Backend != BackendAWS || k.Account != ec2sim.DemoAccount {
 		t.Fatalf("keyed %+v; want aws and the account", k)
@@ -108,7 +109,7 @@ func TestUnreachableBackendHasNoRecords(t *testing.T) {
 func TestEmulatorDownWhenTheClientWasMadeKeepsItsRecordsApartFromAWS(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("XDG_STATE_HOME", dir)
-	sim, direct := newSim(t, 1, ec2sim.Faults{})
+	sim, direct := simtest.Serve(t, 1, ec2sim.Faults{})
 	var up atomic.Bool
 	u, _ := url.Parse(direct)
 	rp := httputil.NewSingleHostReverseProxy(u)

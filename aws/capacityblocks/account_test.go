@@ -6,11 +6,12 @@ import (
 	"testing"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/simtest"
 )
 
 // A block carries the account that owns it, as the reservation's OwnerId names it.
 func TestListedBlocksCarryTheirAccount(t *testing.T) {
-	sim, err := ec2sim.New(ec2sim.Options{Seed: 1, Start: simStart, Speed: 1e-9, Account: "222233334444"})
+	sim, err := ec2sim.New(ec2sim.Options{Seed: 1, Start: simtest.Start, Speed: 1e-9, Account: "222233334444"})
 	if err != nil {
 		t.Fatal(err)
 	}

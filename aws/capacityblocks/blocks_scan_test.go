@@ -107,7 +107,7 @@ func TestScannerFindsEveryRegionsBlocksCheaply(t *testing.T) {
 
 // A region that failed is not taken for empty: it is listed again on the next scan.
 func TestScannerRetriesFailedRegions(t *testing.T) {
-	sim, url := newSim(t, 1, ec2sim.Faults{Down: []string{"eu-north-1"}})
+	sim, url := simtest.Serve(t, 1, ec2sim.Faults{Down: []string{"eu-north-1"}})
 	c := newTestClient(t, url, nil)
 	s := c.NewBlockScanner()
 	if _, err := s.Scan(context.Background(), []string{"eu-north-1", "us-east-1"}); err == nil {

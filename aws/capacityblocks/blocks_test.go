@@ -44,7 +44,7 @@ func blockByID(t *testing.T, c *Client, id string) model.Block {
 }
 
 func TestBlocksMergeEverySource(t *testing.T) {
-	sim, url := newSim(t, 1, ec2sim.Faults{})
+	sim, url := simtest.Serve(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
 	o, bought := boughtBlock(t, c)
 
@@ -74,7 +74,7 @@ func TestBlocksMergeEverySource(t *testing.T) {
 }
 
 func TestBlocksOfEmptyAndDownRegions(t *testing.T) {
-	_, url := newSim(t, 1, ec2sim.Faults{Down: []string{"us-west-2"}})
+	_, url := simtest.Serve(t, 1, ec2sim.Faults{Down: []string{"us-west-2"}})
 	c := newTestClient(t, url, nil)
 	blocks, err := c.Blocks(context.Background(), []string{"us-east-1", "us-west-2"})
 	if len(blocks) != 0 {
@@ -187,15 +187,7 @@ func TestExtendBlock(t *testing.T) {
 // Without ec2:PurchaseCapacityBlockExtension (the emulator's deny fault), the dry run says
 // so, and Extend refuses before any real call.
 func TestExtendNotAllowedNamesTheAction(t *testing.T) {
-	sim, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{Deny: []string{"PurchaseCapacityBlockExtension"}})
-	c := newTestClient(t, url, nil)
-	o, bought := boughtBlock(t, c)
-	sim.SetTime(o.Start.Add(time.Hour))
-	b := blockByID(t, c, bought.ReservationID)
-	offs, err := c.ExtensionOfferings(context.Background(), b, 1)
-	if err != nil || len(offs) == 0 {
-		t.Fatalf("extension offerings %+v, %v", offs, err)
-	}
+	_, rc, c, b, offs := extendable(t, ec2sim.Faults{Deny: []string{"PurchaseCapacityBlockExtension"}})
 	perm, err := c.CheckExtend(context.Background(), b, offs[0])
 	if err != nil || perm.Allowed || perm.Action != "ec2:PurchaseCapacityBlockExtension" || !strings.Contains(perm.Message, "ec2:PurchaseCapacityBlockExtension") {
 		t.Fatalf("permission %+v, %v", perm, err)
@@ -208,7 +200,7 @@ func TestExtendNotAllowedNamesTheAction(t *testing.T) {
 	if n := rc.Count(func(r simtest.Recorded) bool { return r.Action == "PurchaseCapacityBlockExtension" && !r.DryRun }); n != 0 {
 		t.Errorf("%d extension purchases without permission", n)
 	}
-	if after := blockByID(t, c, bought.ReservationID); len(after.Extensions) != 0 || !after.End.Equal(b.End) {
+	if after := blockByID(t, c, b.ReservationID); len(after.Extensions) != 0 || !after.End.Equal(b.End) {
 		t.Errorf("the block changed: %+v", after)
 	}
 }
@@ -216,13 +208,13 @@ func TestExtendNotAllowedNamesTheAction(t *testing.T) {
 // A purchase whose payment fails (the emulator's payfail fault) stays listed, payment-failed,
 // with nothing to launch into and nothing to extend.
 func TestPaymentFailedBlockListed(t *testing.T) {
-	sim, url := newSim(t, 1, ec2sim.Faults{PayFail: 1})
+	sim, url := simtest.Serve(t, 1, ec2sim.Faults{PayFail: 1})
 	c := newTestClient(t, url, nil)
 	o, bought := boughtBlock(t, c)
 	if bought.State != model.StatePaymentPending {
 		t.Fatalf("just bought: %s", bought.State)
 	}
-	sim.SetTime(simStart.Add(10 * time.Minute))
+	sim.SetTime(simtest.Start.Add(10 * time.Minute))
 	b := blockByID(t, c, bought.ReservationID)
 	if b.State != model.StatePaymentFailed || b.TotalCount != o.Count || b.AvailableCount != 0 || b.BlockID == "" {
 		t.Fatalf("after the payment failed: %+v", b)
@@ -242,7 +234,7 @@ func TestPaymentFailedBlockListed(t *testing.T) {
 
 // An extension whose payment fails is listed as such, and the block keeps its end.
 func TestExtensionPaymentFailedListed(t *testing.T) {
-	sim, url := newSim(t, 1, ec2sim.Faults{})
+	sim, url := simtest.Serve(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
 	o, bought := boughtBlock(t, c)
 	sim.SetTime(o.Start.Add(time.Hour))

@@ -5,13 +5,14 @@ import (
 	"time"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/model"
 )
 
 // What DescribeCapacityBlockStatus reports of a running block (the emulator's
 // interconnect and unavailable faults) reaches the block, and its warnings.
 func TestBlockStatusProblemsListed(t *testing.T) {
-	sim, url := newSim(t, 1, ec2sim.Faults{})
+	sim, url := simtest.Serve(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
 	o, bought := boughtBlock(t, c)
 	sim.SetTime(o.Start.Add(time.Hour))

@@ -295,7 +295,7 @@ func TestCallLogHasNoSecrets(t *testing.T) {
 	const token = "SESSIONTOKEN-gpublock-test-must-not-be-logged"
 	c := newTestClient(t, u, func(cfg *awsapi.Config) {
 		cfg.CallLog = awsapi.NewCallLog(&buf)
-		cfg.Credentials = aws.NewCredentialsCache(credentials.NewStaticCredentialsProvider(testAccessKey, testSecretKey, token))
+		cfg.Credentials = aws.NewCredentialsCache(credentials.NewStaticCredentialsProvider(simtest.AccessKey, simtest.SecretKey, token))
 	})
 	firstOffering(t, c)
 	if _, err := c.api.Identity(context.Background()); err != nil {
@@ -303,7 +303,7 @@ func TestCallLogHasNoSecrets(t *testing.T) {
 	}
 	got := buf.String()
 	parseCallLog(t, got)
-	for _, secret := range []string{testSecretKey, token, "Authorization", "Signature=", "Credential=", testAccessKey} {
+	for _, secret := range []string{simtest.SecretKey, token, "Authorization", "Signature=", "Credential=", simtest.AccessKey} {
 		if strings.Contains(got, secret) {
 			t.Errorf("the log contains %q:\n%s", secret, got)
 		}
@@ -316,7 +316,7 @@ func TestCallLogPriceList(t *testing.T) {
 	for k, v := range map[string]string{
 		"AWS_CONFIG_FILE": dir + "/config", "AWS_SHARED_CREDENTIALS_FILE": dir + "/credentials", "AWS_PROFILE": "", "AWS_DEFAULT_PROFILE": "",
 		"AWS_REGION": "", "AWS_DEFAULT_REGION": "", "AWS_ENDPOINT_URL": "", "AWS_MAX_ATTEMPTS": "", "AWS_RETRY_MODE": "",
-		"AWS_EC2_METADATA_DISABLED": "true", "AWS_ACCESS_KEY_ID": testAccessKey, "AWS_SECRET_ACCESS_KEY": testSecretKey, "AWS_SESSION_TOKEN": "",
+		"AWS_EC2_METADATA_DISABLED": "true", "AWS_ACCESS_KEY_ID": simtest.AccessKey, "AWS_SECRET_ACCESS_KEY": simtest.SecretKey, "AWS_SESSION_TOKEN": "",
 	} {
 		t.Setenv(k, v)
 	}
@@ -332,7 +332,7 @@ func TestCallLogPriceList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := pricelist.Fetch(context.Background(), cl, []string{"p5.48xlarge"}, nil, simStart, "")
+	res, err := pricelist.Fetch(context.Background(), cl, []string{"p5.48xlarge"}, nil, simtest.Start, "")
 	if err != nil || len(res.Rows) == 0 {
 		t.Fatalf("fetch: %v, %d rows", err, len(res.Rows))
 	}

@@ -6,13 +6,14 @@ import (
 	"github.com/gpublock/gpublock/aws/apilimit"
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/model"
 )
 
 // Many small searches, each within a full bucket, add up to a wait: CostOfAll counts their
 // calls together, where their own costs would each say nothing.
 func TestCostOfAllAddsTheSearchesUp(t *testing.T) {
-	_, url := newSim(t, 1, ec2sim.Faults{})
+	_, url := simtest.Serve(t, 1, ec2sim.Faults{})
 	tab := apilimit.EC2()
 	c := newTestClient(t, url, func(cfg *awsapi.Config) { cfg.RateLimits = &tab; cfg.Headroom = -1 })
 	var qs []model.Query

@@ -7,12 +7,13 @@ import (
 
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 )
 
 func TestFindOfferingAgainByID(t *testing.T) {
-	_, url := newSim(t, 1, ec2sim.Faults{})
+	_, url := simtest.Serve(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
 	q := baseQuery()
 	q.Regions = []string{"us-east-1"}
@@ -37,7 +38,7 @@ func TestFindOfferingAgainByID(t *testing.T) {
 }
 
 func TestFindOfferingInARegionThatIsDown(t *testing.T) {
-	_, url := newSim(t, 1, ec2sim.Faults{Down: []string{"us-west-2"}})
+	_, url := simtest.Serve(t, 1, ec2sim.Faults{Down: []string{"us-west-2"}})
 	c := newTestClient(t, url, nil)
 	q := baseQuery()
 	q.Regions = []string{"us-west-2"}
@@ -83,7 +84,7 @@ func TestFindByIDStopsAtTheID(t *testing.T) {
 }
 
 func TestFindBlock(t *testing.T) {
-	_, url := newSim(t, 1, ec2sim.Faults{})
+	_, url := simtest.Serve(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
 	_, bought := boughtBlock(t, c)
 	b, found, err := c.FindBlock(context.Background(), "us-east-1", bought.ReservationID)
@@ -97,7 +98,7 @@ func TestFindBlock(t *testing.T) {
 }
 
 func TestFindBlockInARegionThatIsDown(t *testing.T) {
-	_, url := newSim(t, 1, ec2sim.Faults{Down: []string{"us-west-2"}})
+	_, url := simtest.Serve(t, 1, ec2sim.Faults{Down: []string{"us-west-2"}})
 	c := newTestClient(t, url, nil)
 	_, found, err := c.FindBlock(context.Background(), "us-west-2", "cr-00000000000000000")
 	if found || err == nil {

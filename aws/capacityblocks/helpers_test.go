@@ -16,21 +16,6 @@ import (
 	"github.com/gpublock/gpublock/model"
 )
 
-// simStart is the emulator clock of every test (simtest's): a fixed moment, so the market
-// (a function of seed and clock) is the same on every run.
-var simStart = simtest.Start
-
-const (
-	testAccessKey = simtest.AccessKey
-	testSecretKey = simtest.SecretKey
-)
-
-// newSim serves a fresh emulator over httptest (simtest.Serve).
-func newSim(t testing.TB, seed int64, f ec2sim.Faults) (*ec2sim.Server, string) {
-	t.Helper()
-	return simtest.Serve(t, seed, f)
-}
-
 // newTestClient points the real adapter at an emulator URL with static credentials, and
 // with short waits so that retries and confirmations do not slow the tests.
 func newTestClient(t testing.TB, url string, tweak func(*awsapi.Config)) *Client {
@@ -40,7 +25,7 @@ func newTestClient(t testing.TB, url string, tweak func(*awsapi.Config)) *Client
 		Region:      "us-east-1",
 		EndpointURL: url,
 		Version:     "test",
-		Credentials: aws.NewCredentialsCache(credentials.NewStaticCredentialsProvider(testAccessKey, testSecretKey, "")),
+		Credentials: aws.NewCredentialsCache(credentials.NewStaticCredentialsProvider(simtest.AccessKey, simtest.SecretKey, "")),
 		JournalDir:  t.TempDir(),
 		MaxBackoff:  2 * time.Millisecond,
 	}
@@ -61,8 +46,8 @@ func baseQuery() model.Query {
 		InstanceTypes: []string{"p5.48xlarge"},
 		Count:         1,
 		Durations:     model.DurationRange{MinDays: 2, MaxDays: 2},
-		Start:         simStart,
-		End:           simStart.Add(14 * 24 * time.Hour),
+		Start:         simtest.Start,
+		End:           simtest.Start.Add(14 * 24 * time.Hour),
 		Regions:       []string{"us-east-1", "us-east-2", "us-west-2"},
 	}
 }
@@ -106,4 +91,20 @@ func demoAPI(t testing.TB) *awsapi.Client {
 		t.Fatal(err)
 	}
 	return api
+}
+
+// extendable is a block bought and an hour into its run on an emulator with faults f,
+// recording its calls (rc), with the 1-day extension offerings it is sold.
+func extendable(t *testing.T, f ec2sim.Faults) (*ec2sim.Server, *simtest.Recorder, *Client, model.Block, []model.ExtensionOffering) {
+	t.Helper()
+	sim, rc, url := simtest.NewRecordedSim(t, 1, f)
+	c := newTestClient(t, url, nil)
+	o, bought := boughtBlock(t, c)
+	sim.SetTime(o.Start.Add(time.Hour))
+	b := blockByID(t, c, bought.ReservationID)
+	offs, err := c.ExtensionOfferings(context.Background(), b, 1)
+	if err != nil || len(offs) == 0 {
+		t.Fatalf("extension offerings %+v, %v", offs, err)
+	}
+	return sim, rc, c, b, offs
 }

@@ -21,7 +21,7 @@ func TestSearchAllZones(t *testing.T) {
 		t.Helper()
 		q.AllZones = all
 		for d := 0; d < 40 && !found; d++ {
-			q.Start = simStart.Add(time.Duration(d) * 24 * time.Hour)
+			q.Start = simtest.Start.Add(time.Duration(d) * 24 * time.Hour)
 			q.End = q.Start.Add(7 * 24 * time.Hour)
 			offs, _, _ := collect(t, c.Search(context.Background(), q))
 			for _, o := range offs {

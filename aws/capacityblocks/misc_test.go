@@ -59,7 +59,7 @@ func TestLargestCount(t *testing.T) {
 }
 
 func TestAlternativesWhenNothingIsFound(t *testing.T) {
-	_, url := newSim(t, 1, ec2sim.Faults{})
+	_, url := simtest.Serve(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
 	// A query the market of seed 1 has nothing for, even split into segments across the
 	// zones: 64 instances for 14 days starting in the next three days.
@@ -67,7 +67,7 @@ func TestAlternativesWhenNothingIsFound(t *testing.T) {
 	q.Regions = []string{"us-east-1"}
 	q.Count = 64
 	q.Durations = model.DurationRange{MinDays: 14, MaxDays: 14}
-	q.End = simStart.Add(17 * 24 * time.Hour)
+	q.End = simtest.Start.Add(17 * 24 * time.Hour)
 	if offs, _, _ := collect(t, c.Search(context.Background(), q)); len(offs) != 0 {
 		t.Fatalf("the market of seed 1 offers %d × p5.48xlarge in us-east-1: this test needs a query that finds nothing", q.Count)
 	}
@@ -86,7 +86,7 @@ func TestAlternativesWhenNothingIsFound(t *testing.T) {
 		if len(offs) != s.Offerings {
 			t.Errorf("suggestion %q claims %d offerings, its query finds %d", s.Description, s.Offerings, len(offs))
 		}
-		if err := s.Query.Validate(simStart); err != nil {
+		if err := s.Query.Validate(simtest.Start); err != nil {
 			t.Errorf("suggestion %q is not a valid query: %v", s.Description, err)
 		}
 		t.Logf("%s: %d", s.Description, s.Offerings)
@@ -102,7 +102,7 @@ func apiErrorFor(t *testing.T, status int, code, msg string) error {
 		return true
 	})
 	c := newTestClient(t, url, func(cfg *awsapi.Config) { t.Setenv("AWS_MAX_ATTEMPTS", "1") })
-	_, err := c.LargestCount(context.Background(), "us-east-1", "p5.48xlarge", 2, simStart, simStart.Add(48*time.Hour))
+	_, err := c.LargestCount(context.Background(), "us-east-1", "p5.48xlarge", 2, simtest.Start, simtest.Start.Add(48*time.Hour))
 	if err == nil {
 		t.Fatal("no error")
 	}

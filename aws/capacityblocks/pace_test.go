@@ -31,7 +31,7 @@ func fastLimits() apilimit.Table {
 
 func newLimitedSim(t *testing.T, tab apilimit.Table) string {
 	t.Helper()
-	sim, err := ec2sim.New(ec2sim.Options{Seed: 7, Start: simStart, Speed: 1e-9, RateLimits: &ec2sim.RateLimits{EC2: tab}})
+	sim, err := ec2sim.New(ec2sim.Options{Seed: 7, Start: simtest.Start, Speed: 1e-9, RateLimits: &ec2sim.RateLimits{EC2: tab}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func throttledAttempts(t *testing.T, log string) int {
 // A client that paces itself by the emulator's buckets is never refused; one that
 // believes in a bigger bucket is, backs off, and still finds the same offerings.
 func TestSearchPacedByTheRegionsBucketsIsNotThrottled(t *testing.T) {
-	_, url := newSim(t, 7, ec2sim.Faults{})
+	_, url := simtest.Serve(t, 7, ec2sim.Faults{})
 	want, _, _ := collect(t, newTestClient(t, url, nil).Search(context.Background(), sweepQuery()))
 	if len(want) == 0 {
 		t.Fatal("no offerings without buckets")
@@ -168,7 +168,7 @@ func TestRetryBudgetCountsOnlyFailuresOtherThanThrottling(t *testing.T) {
 // Under heavy throttling and frequent errors, a region fails only when one of its calls
 // fails three times; with throttling alone, none does.
 func TestSearchThrottlingAloneFailsNoRegion(t *testing.T) {
-	_, url := newSim(t, 7, ec2sim.Faults{Throttle: 0.5})
+	_, url := simtest.Serve(t, 7, ec2sim.Faults{Throttle: 0.5})
 	c := newTestClient(t, url, nil)
 	_, final, _ := collect(t, c.Search(context.Background(), sweepQuery()))
 	for r, st := range final {
@@ -194,7 +194,7 @@ func TestPlanDropsDurationsTheWindowCannotHold(t *testing.T) {
 	if !slices.Equal(days, want) {
 		t.Fatalf("planned %v, want %v", days, want)
 	}
-	_, url := newSim(t, 1, ec2sim.Faults{})
+	_, url := simtest.Serve(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
 	dropped := model.DurationRange{MinDays: 35, MaxDays: 182}
 	for _, d := range dropped.Days() {

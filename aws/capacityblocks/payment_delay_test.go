@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 )
@@ -17,7 +18,7 @@ import (
 // stays so for hours, a launch is refused locally with why, then the block is scheduled,
 // active, and takes instances.
 func TestLifecycleWithTwelveHourPayment(t *testing.T) {
-	sim, err := ec2sim.New(ec2sim.Options{Seed: 1, Start: simStart, Speed: 1e-9,
+	sim, err := ec2sim.New(ec2sim.Options{Seed: 1, Start: simtest.Start, Speed: 1e-9,
 		PaymentDelay: ec2sim.PaymentDelay{Min: 12 * time.Hour, Max: 12 * time.Hour}})
 	if err != nil {
 		t.Fatal(err)
@@ -27,7 +28,7 @@ func TestLifecycleWithTwelveHourPayment(t *testing.T) {
 	c := newTestClient(t, srv.URL, nil)
 	q := baseQuery()
 	q.Regions = []string{"us-east-1"}
-	q.Start = simStart.Add(3 * 24 * time.Hour)
+	q.Start = simtest.Start.Add(3 * 24 * time.Hour)
 	offs, _, _ := collect(t, c.Search(context.Background(), q))
 	if len(offs) == 0 {
 		t.Fatal("no offering three days ahead")

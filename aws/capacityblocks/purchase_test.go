@@ -66,7 +66,7 @@ func readJournal(t *testing.T, c *Client) ([]source.JournalEntry, string) {
 func checkJournal(t *testing.T, c *Client, requestID string, outcome source.Outcome) source.JournalEntry {
 	t.Helper()
 	entries, raw := readJournal(t, c)
-	for _, secret := range []string{testAccessKey, testSecretKey} {
+	for _, secret := range []string{simtest.AccessKey, simtest.SecretKey} {
 		if strings.Contains(raw, secret) {
 			t.Errorf("the journal contains a credential: %q", secret)
 		}

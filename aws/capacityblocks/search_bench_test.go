@@ -15,6 +15,7 @@ import (
 	"github.com/gpublock/gpublock/aws/apilimit"
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -88,7 +89,7 @@ func benchPlan(b *testing.B, q model.Query, f ec2sim.Faults, scale float64, oneT
 	var calls, throttled, offerings, failed int64
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		sim, err := ec2sim.New(ec2sim.Options{Seed: 1, Start: simStart, Speed: 1e-9,
+		sim, err := ec2sim.New(ec2sim.Options{Seed: 1, Start: simtest.Start, Speed: 1e-9,
 			Faults: f, RateLimits: &ec2sim.RateLimits{EC2: tab}})
 		if err != nil {
 			b.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"github.com/gpublock/gpublock/aws/apilimit"
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/simtest"
 )
 
 // benchFirstRow runs the default TUI search (one type, its regions, 1d–14d in four
@@ -23,7 +24,7 @@ func benchFirstRow(b *testing.B, warm bool, scale float64) {
 	var first, whole time.Duration
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		sim, err := ec2sim.New(ec2sim.Options{Seed: 1, Start: simStart, Speed: 1e-9,
+		sim, err := ec2sim.New(ec2sim.Options{Seed: 1, Start: simtest.Start, Speed: 1e-9,
 			Faults: ec2sim.Faults{Latency: benchLatency}, RateLimits: &ec2sim.RateLimits{EC2: apilimit.EC2().Scaled(scale)}})
 		if err != nil {
 			b.Fatal(err)

@@ -47,7 +47,7 @@ func sortedIDs(offs []model.Offering) []string {
 }
 
 func TestSearchShowsCachedRowsFirstThenFreshOnes(t *testing.T) {
-	_, url := newSim(t, 1, ec2sim.Faults{})
+	_, url := simtest.Serve(t, 1, ec2sim.Faults{})
 	dir := t.TempDir()
 	c := newTestClient(t, url, func(cfg *awsapi.Config) { cfg.MarketCacheDir = dir })
 	q := baseQuery()
@@ -83,7 +83,7 @@ func TestSearchShowsCachedRowsFirstThenFreshOnes(t *testing.T) {
 // has moved since: the last answer's rows that lie in it show at once, and a search of
 // several types per call fills each type's cell.
 func TestRestartedSearchOfAMovedWindowShowsCachedRows(t *testing.T) {
-	_, url := newSim(t, 1, ec2sim.Faults{})
+	_, url := simtest.Serve(t, 1, ec2sim.Faults{})
 	dir := t.TempDir()
 	c := newTestClient(t, url, func(cfg *awsapi.Config) { cfg.MarketCacheDir = dir })
 	q := sweepQuery()
@@ -127,7 +127,7 @@ func TestRestartedSearchOfAMovedWindowShowsCachedRows(t *testing.T) {
 
 // A cell whose fresh answer no longer holds a row drops it from the cache.
 func TestSearchReplacesACellWholeAndDropsGoneRows(t *testing.T) {
-	_, url := newSim(t, 1, ec2sim.Faults{})
+	_, url := simtest.Serve(t, 1, ec2sim.Faults{})
 	dir := t.TempDir()
 	path := filepath.Join(dir, "market-aws.jsonl")
 	c := newTestClient(t, url, func(cfg *awsapi.Config) { cfg.MarketCacheDir = dir })
@@ -166,7 +166,7 @@ func TestSearchReplacesACellWholeAndDropsGoneRows(t *testing.T) {
 
 // A failed call leaves the cell's last answer in place.
 func TestSearchFailedCallKeepsTheCell(t *testing.T) {
-	sim, _ := newSim(t, 1, ec2sim.Faults{})
+	sim, _ := simtest.Serve(t, 1, ec2sim.Faults{})
 	// The same backend at the same address, failing the second time.
 	var failing atomic.Bool
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -199,7 +199,7 @@ func TestSearchFailedCallKeepsTheCell(t *testing.T) {
 
 // Without a cache (--no-cache) a search sends and keeps nothing cached.
 func TestSearchWithoutCache(t *testing.T) {
-	_, url := newSim(t, 1, ec2sim.Faults{})
+	_, url := simtest.Serve(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
 	for range 2 {
 		offs, _, evs := collect(t, c.Search(WithCachedRows(context.Background()), baseQuery()))
@@ -210,7 +210,7 @@ func TestSearchWithoutCache(t *testing.T) {
 }
 
 func TestCacheBackendKeepsDemoAndEmulatorApart(t *testing.T) {
-	_, url := newSim(t, 1, ec2sim.Faults{})
+	_, url := simtest.Serve(t, 1, ec2sim.Faults{})
 	emu := newTestClient(t, url, func(cfg *awsapi.Config) { cfg.Backend = awsapi.BackendEmulator })
 	demo := newTestClient(t, url, func(cfg *awsapi.Config) { cfg.Backend = awsapi.BackendDemo })
 	plain := newTestClient(t, url, nil)
@@ -283,7 +283,7 @@ func TestPurchaseOfAnOldListingAsksAgain(t *testing.T) {
 
 // A large search says before it starts what AWS's buckets make it cost.
 func TestCostOfTheWholeMarket(t *testing.T) {
-	_, url := newSim(t, 1, ec2sim.Faults{})
+	_, url := simtest.Serve(t, 1, ec2sim.Faults{})
 	tab := apilimit.EC2()
 	c := newTestClient(t, url, func(cfg *awsapi.Config) { cfg.RateLimits = &tab; cfg.Headroom = -1 })
 	q := wholeMarket()

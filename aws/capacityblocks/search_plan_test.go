@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -146,7 +147,7 @@ func searchCounted(t *testing.T, q model.Query, oneTypePerCall, capAcrossTypes b
 // the request was signed for).
 func searchCountedPerRegion(t *testing.T, q model.Query, oneTypePerCall, capAcrossTypes bool) (ids []string, calls map[string]int, multi int) {
 	t.Helper()
-	sim, err := ec2sim.New(ec2sim.Options{Seed: 1, Start: simStart, Speed: 1e-9, CapAcrossTypes: capAcrossTypes})
+	sim, err := ec2sim.New(ec2sim.Options{Seed: 1, Start: simtest.Start, Speed: 1e-9, CapAcrossTypes: capAcrossTypes})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,7 +26,7 @@ func sweepQuery() model.Query {
 }
 
 func TestSearchFindsOfferingsInEveryRegion(t *testing.T) {
-	_, url := newSim(t, 1, ec2sim.Faults{})
+	_, url := simtest.Serve(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
 	offs, final, evs := collect(t, c.Search(context.Background(), baseQuery()))
 	if len(offs) == 0 {
@@ -92,7 +92,7 @@ func TestSearchFollowsEveryPage(t *testing.T) {
 }
 
 func TestSearchUnderThrottlingGivesTheSameRows(t *testing.T) {
-	_, url := newSim(t, 7, ec2sim.Faults{})
+	_, url := simtest.Serve(t, 7, ec2sim.Faults{})
 	clean := newTestClient(t, url, nil)
 	want, _, _ := collect(t, clean.Search(context.Background(), sweepQuery()))
 	if len(want) == 0 {
@@ -160,7 +160,7 @@ func TestSearchRegionDownOthersComplete(t *testing.T) {
 }
 
 func TestSearchNeverDeliversAnOfferingTwice(t *testing.T) {
-	_, url := newSim(t, 3, ec2sim.Faults{})
+	_, url := simtest.Serve(t, 3, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
 	q := sweepQuery()
 	q.Regions = append(q.Regions, q.Regions...) // the same regions twice
@@ -342,7 +342,7 @@ func (f *inflight) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func TestSearchConcurrencyIsBounded(t *testing.T) {
-	sim, err := ec2sim.New(ec2sim.Options{Seed: 1, Start: simStart, Speed: 1e-9, Faults: ec2sim.Faults{Latency: 5 * time.Millisecond}})
+	sim, err := ec2sim.New(ec2sim.Options{Seed: 1, Start: simtest.Start, Speed: 1e-9, Faults: ec2sim.Faults{Latency: 5 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}

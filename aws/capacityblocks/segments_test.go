@@ -31,7 +31,7 @@ func segmentedOffering(t *testing.T, c *Client) model.Offering {
 }
 
 func TestSegmentedOfferingIsConverted(t *testing.T) {
-	_, url := newSim(t, 1, ec2sim.Faults{})
+	_, url := simtest.Serve(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
 	o := segmentedOffering(t, c)
 	if len(o.Parts) < 2 {

@@ -183,15 +183,7 @@ func mustJournal(t *testing.T, c *Client) []source.JournalEntry {
 }
 
 func TestExtensionInterruptedAfterCommitIsSettledNotBoughtAgain(t *testing.T) {
-	sim, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
-	o, bought := boughtBlock(t, c)
-	sim.SetTime(o.Start.Add(time.Hour))
-	b := blockByID(t, c, bought.ReservationID)
-	offs, err := c.ExtensionOfferings(context.Background(), b, 1)
-	if err != nil || len(offs) == 0 {
-		t.Fatalf("extension offerings %+v, %v", offs, err)
-	}
+	sim, rc, c, b, offs := extendable(t, ec2sim.Faults{})
 	first, err := c.Extend(context.Background(), b, offs[0])
 	if err != nil {
 		t.Fatal(err)
@@ -199,8 +191,8 @@ func TestExtensionInterruptedAfterCommitIsSettledNotBoughtAgain(t *testing.T) {
 	// The offering id is not what settles it: an extension of this block, of this length,
 	// bought after the intent.
 	crashAfterCommit(t, c, first.RequestID, func(e *source.JournalEntry) { e.Offering = "" })
-	sim.SetTime(o.Start.Add(time.Hour + 10*time.Minute)) // the payment settles; the end moves
-	moved := blockByID(t, c, bought.ReservationID)
+	sim.SetTime(b.Start.Add(time.Hour + 10*time.Minute)) // the payment settles; the end moves
+	moved := blockByID(t, c, b.ReservationID)
 	if !moved.End.After(b.End) {
 		t.Fatalf("the end did not move: %s", moved.End)
 	}
@@ -218,7 +210,7 @@ func TestExtensionInterruptedAfterCommitIsSettledNotBoughtAgain(t *testing.T) {
 	if n := rc.Count(func(r simtest.Recorded) bool { return r.Action == "PurchaseCapacityBlockExtension" && !r.DryRun }); n != 1 {
 		t.Errorf("%d extension purchases, want 1", n)
 	}
-	if after := blockByID(t, c, bought.ReservationID); len(after.Extensions) != 1 || !after.End.Equal(moved.End) {
+	if after := blockByID(t, c, b.ReservationID); len(after.Extensions) != 1 || !after.End.Equal(moved.End) {
 		t.Errorf("after: end %s, extensions %+v", after.End, after.Extensions)
 	}
 	outs := outcomesOf(t, c, first.RequestID)
@@ -230,7 +222,7 @@ func TestExtensionInterruptedAfterCommitIsSettledNotBoughtAgain(t *testing.T) {
 // A torn last line (a crash mid-write, a full disk) neither swallows the next entry nor
 // stops a reader.
 func TestJournalTornLineDoesNotSwallowTheNext(t *testing.T) {
-	_, url := newSim(t, 1, ec2sim.Faults{})
+	_, url := simtest.Serve(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
 	o := firstOffering(t, c)
 	p, _ := c.api.JournalPath()
@@ -255,7 +247,7 @@ func TestJournalTornLineDoesNotSwallowTheNext(t *testing.T) {
 
 // A write that fails part-way is cut off, so the next line is whole.
 func TestJournalShortWriteIsRolledBack(t *testing.T) {
-	_, url := newSim(t, 1, ec2sim.Faults{})
+	_, url := simtest.Serve(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
 	o := firstOffering(t, c)
 	c.api.SetJournalWrite(func(f *os.File, b []byte) (int, error) {
@@ -281,7 +273,7 @@ func TestJournalShortWriteIsRolledBack(t *testing.T) {
 
 // When the outcome line cannot be written the purchase stands and the failure is told.
 func TestPurchaseOutcomeNotRecordedIsStillBought(t *testing.T) {
-	_, url := newSim(t, 1, ec2sim.Faults{})
+	_, url := simtest.Serve(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
 	o := firstOffering(t, c)
 	c.api.SetJournalWrite(func(f *os.File, b []byte) (int, error) {

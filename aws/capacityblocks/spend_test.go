@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/ec2sim"
@@ -18,15 +17,7 @@ import (
 // and before it was sent, nothing is sent, the journal says not bought, and the sentence
 // says extended, not bought.
 func TestExtensionCancelledBeforeSendingIsNotSent(t *testing.T) {
-	sim, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
-	o, bought := boughtBlock(t, c)
-	sim.SetTime(o.Start.Add(time.Hour))
-	b := blockByID(t, c, bought.ReservationID)
-	offs, err := c.ExtensionOfferings(context.Background(), b, 1)
-	if err != nil || len(offs) == 0 {
-		t.Fatalf("extension offerings %+v, %v", offs, err)
-	}
+	_, rc, c, b, offs := extendable(t, ec2sim.Faults{})
 	p, err := spend.New(c.api, c).Prepare(context.Background(), c, source.Intent{Kind: source.SpendExtend, Block: b, Extension: offs[0]})
 	if err != nil || !p.Permission.Allowed || p.Account == "" {
 		t.Fatalf("prepared %+v, %v", p, err)
@@ -41,7 +32,7 @@ func TestExtensionCancelledBeforeSendingIsNotSent(t *testing.T) {
 		t.Errorf("%d extension purchases sent after the cancel", n)
 	}
 	checkJournal(t, c, res.RequestID, source.NotBought)
-	if len(blockByID(t, c, bought.ReservationID).Extensions) != 0 {
+	if len(blockByID(t, c, b.ReservationID).Extensions) != 0 {
 		t.Error("the block was extended")
 	}
 }

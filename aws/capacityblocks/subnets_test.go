@@ -6,10 +6,11 @@ import (
 	"testing"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/simtest"
 )
 
 func TestSubnetsOfOneZone(t *testing.T) {
-	_, url := newSim(t, 1, ec2sim.Faults{})
+	_, url := simtest.Serve(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
 	ctx := context.Background()
 	a, err := c.Subnets(ctx, "us-east-1", "us-east-1a")
@@ -41,7 +42,7 @@ func TestSubnetsOfOneZone(t *testing.T) {
 }
 
 func TestSubnetsOfAZoneThatDoesNotExist(t *testing.T) {
-	_, url := newSim(t, 1, ec2sim.Faults{})
+	_, url := simtest.Serve(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
 	got, err := c.Subnets(context.Background(), "us-east-1", "us-east-1z")
 	if err != nil || len(got) != 0 {

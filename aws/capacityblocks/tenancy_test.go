@@ -21,7 +21,7 @@ func TestLaunchCarriesTheBlocksTenancy(t *testing.T) {
 	for d := 7; d < 56 && o.ID == ""; d++ {
 		q := baseQuery()
 		q.Regions, q.Durations = []string{"us-east-1"}, model.DurationRange{MinDays: 1, MaxDays: 1}
-		q.Start = simStart.Add(time.Duration(d) * 24 * time.Hour)
+		q.Start = simtest.Start.Add(time.Duration(d) * 24 * time.Hour)
 		q.End = q.Start.Add(72 * time.Hour)
 		offs, _, _ := collect(t, c.Search(context.Background(), q))
 		for _, off := range offs {

@@ -3,6 +3,7 @@ package trainingplans
 import (
 	"testing"
 
+	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -12,7 +13,7 @@ func TestCostOfAllPlanSearches(t *testing.T) {
 	url, _ := limitedSim(t) // SearchTrainingPlanOfferings: limitedBucket
 	c := New(newClient(t, url, nil).Base())
 	q := model.Query{InstanceTypes: []string{"p5.48xlarge"}, Count: 2, Durations: model.DurationRange{MinDays: 2, MaxDays: 3},
-		Start: simStart, End: simStart.Add(model.MaxLeadTime), Regions: []string{"us-east-1"}, Sources: []model.Source{model.SourceTrainingPlan}}
+		Start: simtest.Start, End: simtest.Start.Add(model.MaxLeadTime), Regions: []string{"us-east-1"}, Sources: []model.Source{model.SourceTrainingPlan}}
 	qs := []model.Query{q, q, q, q, q, q, q, q} // 16 calls, more than the bucket holds at once
 	calls, wait, region := c.CostOfAll(qs)
 	l, ok := c.pacer.Limit("us-east-1", "SearchTrainingPlanOfferings") // the emulator's bucket, less the pacer's headroom

@@ -25,11 +25,7 @@ import (
 	"github.com/gpublock/gpublock/model"
 )
 
-var simStart = simtest.Start
-
 var ctx = context.Background()
-
-const testSecretKey = simtest.SecretKey
 
 // counter counts the SageMaker operations the emulator was sent.
 type counter struct {
@@ -48,7 +44,7 @@ func (c *counter) get(op string) int {
 // newSim serves an emulator with SageMaker; its clock barely moves.
 func newSim(t testing.TB, f ec2sim.Faults) (*ec2sim.Server, string, *counter) {
 	t.Helper()
-	sim, err := ec2sim.New(ec2sim.Options{Seed: 7, Start: simStart, Speed: 1e-9, Faults: f, Protocols: []ec2sim.Protocol{sagemakersim.Protocol()}})
+	sim, err := ec2sim.New(ec2sim.Options{Seed: 7, Start: simtest.Start, Speed: 1e-9, Faults: f, Protocols: []ec2sim.Protocol{sagemakersim.Protocol()}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +74,7 @@ func newClient(t testing.TB, url string, tweak func(*awsapi.Config)) *Client {
 	simtest.ClearAWSEnv(t)
 	cfg := awsapi.Config{
 		Region: "us-east-1", EndpointURL: url, Version: "test",
-		Credentials: aws.NewCredentialsCache(credentials.NewStaticCredentialsProvider(simtest.AccessKey, testSecretKey, "")),
+		Credentials: aws.NewCredentialsCache(credentials.NewStaticCredentialsProvider(simtest.AccessKey, simtest.SecretKey, "")),
 		JournalDir:  t.TempDir(), MaxBackoff: 2 * time.Millisecond,
 	}
 	if tweak != nil {
@@ -93,8 +89,8 @@ func newClient(t testing.TB, url string, tweak func(*awsapi.Config)) *Client {
 }
 
 func query(regions ...string) Query {
-	return Query{InstanceTypes: []string{"p5.48xlarge"}, Count: 2, Days: []int{2, 3, 5}, Start: simStart,
-		End: simStart.Add(model.MaxLeadTime), Regions: regions}
+	return Query{InstanceTypes: []string{"p5.48xlarge"}, Count: 2, Days: []int{2, 3, 5}, Start: simtest.Start,
+		End: simtest.Start.Add(model.MaxLeadTime), Regions: regions}
 }
 
 // collect drains a search.
@@ -138,7 +134,7 @@ func readJournal(t testing.TB, c *Client) []journalLine {
 	}
 	defer f.Close()
 	b, _ := os.ReadFile(p)
-	if strings.Contains(string(b), testSecretKey) {
+	if strings.Contains(string(b), simtest.SecretKey) {
 		t.Fatal("the journal holds the secret key")
 	}
 	var out []journalLine

@@ -51,7 +51,7 @@ func limitedSim(t *testing.T) (string, *atomic.Int64) {
 	t.Helper()
 	sm := apilimit.SageMaker()
 	sm.Actions["SearchTrainingPlanOfferings"] = limitedBucket
-	sim, err := ec2sim.New(ec2sim.Options{Seed: 7, Start: simStart, Speed: 1e-9, Protocols: []ec2sim.Protocol{sagemakersim.Protocol()},
+	sim, err := ec2sim.New(ec2sim.Options{Seed: 7, Start: simtest.Start, Speed: 1e-9, Protocols: []ec2sim.Protocol{sagemakersim.Protocol()},
 		RateLimits: &ec2sim.RateLimits{EC2: apilimit.EC2(), SageMaker: sm}})
 	if err != nil {
 		t.Fatal(err)
@@ -84,7 +84,7 @@ func TestSearchPacesItselfBySageMakersBuckets(t *testing.T) {
 // it spread over more than 1.6 s.
 func TestUnpacedCallsOverrunTheSameBucket(t *testing.T) {
 	url, hit := limitedSim(t)
-	cl := sagemaker.NewFromConfig(aws.Config{Region: "us-east-1", Credentials: credentials.NewStaticCredentialsProvider(simtest.AccessKey, testSecretKey, "")},
+	cl := sagemaker.NewFromConfig(aws.Config{Region: "us-east-1", Credentials: credentials.NewStaticCredentialsProvider(simtest.AccessKey, simtest.SecretKey, "")},
 		func(o *sagemaker.Options) {
 			o.BaseEndpoint = aws.String(url)
 			o.RetryMaxAttempts = 1

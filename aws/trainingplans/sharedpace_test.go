@@ -8,6 +8,7 @@ import (
 
 	"github.com/gpublock/gpublock/aws/apilimit"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/aws/sagemakersim"
 	"github.com/gpublock/gpublock/model"
 )
@@ -18,7 +19,7 @@ import (
 func TestClientsOverOneBaseShareTheBuckets(t *testing.T) {
 	sm := apilimit.SageMaker()
 	sm.Actions["SearchTrainingPlanOfferings"] = apilimit.Limit{Burst: 3, Rate: 2}
-	sim, err := ec2sim.New(ec2sim.Options{Seed: 7, Start: simStart, Speed: 1e-9, Protocols: []ec2sim.Protocol{sagemakersim.Protocol()},
+	sim, err := ec2sim.New(ec2sim.Options{Seed: 7, Start: simtest.Start, Speed: 1e-9, Protocols: []ec2sim.Protocol{sagemakersim.Protocol()},
 		RateLimits: &ec2sim.RateLimits{EC2: apilimit.EC2(), SageMaker: sm}})
 	if err != nil {
 		t.Fatal(err)

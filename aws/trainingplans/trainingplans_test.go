@@ -10,6 +10,7 @@ import (
 
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 )
@@ -366,7 +367,7 @@ func TestCallLogCarriesThePlansRequestID(t *testing.T) {
 			t.Errorf("no %s line with gpublock_request_id=%s in:\n%s", action, res.RequestID, text)
 		}
 	}
-	if strings.Contains(text, testSecretKey) {
+	if strings.Contains(text, simtest.SecretKey) {
 		t.Fatal("the call log holds the secret key")
 	}
 }

@@ -37,6 +37,9 @@ type Context struct {
 	Wall func() time.Time
 
 	Identity Identity
+	// NotifyOff: new block warnings and a watched search's news are shown silently, without
+	// the bell and the desktop notification. One switch (n) on every screen.
+	NotifyOff bool
 }
 
 // Now is the UI's time (the backend's, once connected).
@@ -71,8 +74,9 @@ type Identity struct {
 // connected. skew is how far the backend's clock was from it at the last look (Sync): the
 // emulator's clock can be moved while the UI runs.
 type Clock struct {
-	now  func() time.Time
-	skew time.Duration
+	now   func() time.Time
+	skew  time.Duration
+	syncs int
 }
 
 // NewClock is a clock reading now (time.Now when nil).
@@ -86,7 +90,11 @@ func NewClock(now func() time.Time) *Clock {
 func (c *Clock) Now() time.Time { return c.now().Add(c.skew) }
 
 // Sync sets the clock to the backend's time t, read just now.
-func (c *Clock) Sync(t time.Time) { c.skew = t.Sub(c.now()) }
+func (c *Clock) Sync(t time.Time) { c.skew, c.syncs = t.Sub(c.now()), c.syncs+1 }
+
+// Syncs counts the Syncs so far: the root moves the time the screens show when a screen's
+// update synced the clock, before the next frame draws.
+func (c *Clock) Syncs() int { return c.syncs }
 
 // Replace reads a new time source from now on (the backend's, once connected).
 func (c *Clock) Replace(now func() time.Time) { c.now, c.skew = now, 0 }

@@ -12,9 +12,12 @@ import (
 func TestClockSyncAndReplace(t *testing.T) {
 	base := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
 	c := NewClock(func() time.Time { return base })
+	if c.Syncs() != 0 {
+		t.Fatalf("a new clock counts %d syncs", c.Syncs())
+	}
 	c.Sync(base.Add(90 * time.Minute)) // the emulator's clock was moved
-	if got := c.Now(); !got.Equal(base.Add(90 * time.Minute)) {
-		t.Fatalf("after Sync: %v", got)
+	if got := c.Now(); !got.Equal(base.Add(90*time.Minute)) || c.Syncs() != 1 {
+		t.Fatalf("after Sync: %v, %d syncs", got, c.Syncs())
 	}
 	other := base.Add(24 * time.Hour)
 	c.Replace(func() time.Time { return other })

@@ -144,6 +144,16 @@ func (c *CLI) Activate(t *testing.T, cs *Sim, b printers.BlockJSON) {
 	}
 }
 
+// ExpiringBlock is a block bought and active, with the emulator's clock 35 minutes before
+// its end: it warns that it expires and can no longer be extended.
+func (c *CLI) ExpiringBlock(t *testing.T, cs *Sim) printers.BlockJSON {
+	t.Helper()
+	b := c.BoughtBlock(t, cs)
+	c.Activate(t, cs, b)
+	cs.Emulator.SetTime(MustTime(t, b.EndDate).Add(-35 * time.Minute))
+	return b
+}
+
 // ListedBlock is the one block of the account as `gpublock blocks -o json` lists it.
 func (c *CLI) ListedBlock(t *testing.T, url string) printers.BlockJSON {
 	t.Helper()

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -33,6 +34,13 @@ type Hook struct {
 	Mu    sync.Mutex
 	Kinds []string
 	Texts []string
+}
+
+// SortedKinds is the kinds sent so far, sorted and joined with commas.
+func (h *Hook) SortedKinds() string {
+	h.Mu.Lock()
+	defer h.Mu.Unlock()
+	return strings.Join(slices.Sorted(slices.Values(h.Kinds)), ",")
 }
 
 func (h *Hook) ServeHTTP(w http.ResponseWriter, r *http.Request) {

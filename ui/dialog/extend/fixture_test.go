@@ -39,18 +39,7 @@ func confirmDialog(t *testing.T) Model {
 	t.Helper()
 	blk := testBlock()
 	d := New(testEnv(), nil, blk)
-	off := model.ExtensionOffering{ID: "cbeo-0123456789abcdef0", ReservationID: blk.ReservationID, InstanceType: blk.InstanceType,
-		Count: blk.TotalCount, Start: blk.End, End: blk.End.Add(6 * 24 * time.Hour), DurationHours: 144, Fee: model.MustMoney("98765.43"), Currency: "USD"}
-	var choices []model.ExtensionChoice
-	var cmps []pricing.Comparison
-	for _, days := range model.ExtensionLengths(blk) {
-		o := off
-		o.End, o.DurationHours = blk.End.Add(time.Duration(days)*24*time.Hour), days*24
-		choices = append(choices, model.ExtensionChoice{Days: days, Offering: o})
-		cmps = append(cmps, pricing.Compare(nil, o.AsOffering(blk)))
-	}
-	d.step, d.choices, d.cmps, d.choice = stepConfirm, choices, cmps, 5
-	d.off = off
+	d.step, d.off = stepConfirm, listLengths(&d, blk)
 	d.spend.Answer(d.spend.CheckID(), source.Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlockExtension"}, nil)
 	return d
 }
@@ -111,4 +100,21 @@ func containsKey(bs []key.Binding, k string) bool {
 		}
 	}
 	return false
+}
+
+// listLengths lists every length of extension of blk in d, at $98,765.43 each, and
+// chooses the sixth (6 days), whose offering it returns.
+func listLengths(d *Model, blk model.Block) model.ExtensionOffering {
+	off := model.ExtensionOffering{ID: "cbeo-0123456789abcdef0", ReservationID: blk.ReservationID, InstanceType: blk.InstanceType,
+		Count: blk.TotalCount, Start: blk.End, End: blk.End.Add(6 * 24 * time.Hour), DurationHours: 144, Fee: model.MustMoney("98765.43"), Currency: "USD"}
+	var choices []model.ExtensionChoice
+	var cmps []pricing.Comparison
+	for _, days := range model.ExtensionLengths(blk) {
+		o := off
+		o.End, o.DurationHours = blk.End.Add(time.Duration(days)*24*time.Hour), days*24
+		choices = append(choices, model.ExtensionChoice{Days: days, Offering: o})
+		cmps = append(cmps, pricing.Compare(nil, o.AsOffering(blk)))
+	}
+	d.choices, d.cmps, d.choice = choices, cmps, 5
+	return off
 }

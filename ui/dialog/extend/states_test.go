@@ -37,17 +37,8 @@ func listedBlock() model.Block {
 func at(step step, size screen.Rect) Model {
 	blk := listedBlock()
 	d := New(uitest.Env(size, false), nil, blk)
-	off := model.ExtensionOffering{ID: "cbeo-0123456789abcdef0", ReservationID: blk.ReservationID, InstanceType: blk.InstanceType,
-		Count: blk.TotalCount, Start: blk.End, End: blk.End.Add(6 * 24 * time.Hour), DurationHours: 144, Fee: model.MustMoney("98765.43"), Currency: "USD"}
-	var choices []model.ExtensionChoice
-	var cmps []pricing.Comparison
-	for _, days := range model.ExtensionLengths(blk) {
-		o := off
-		o.End, o.DurationHours = blk.End.Add(time.Duration(days)*24*time.Hour), days*24
-		choices = append(choices, model.ExtensionChoice{Days: days, Offering: o})
-		cmps = append(cmps, pricing.Compare(nil, o.AsOffering(blk)))
-	}
-	d.step, d.choices, d.cmps, d.choice = step, choices, cmps, 5
+	off := listLengths(&d, blk)
+	d.step = step
 	if step >= stepChecking {
 		d.off = off
 	}
@@ -254,12 +245,7 @@ func TestEveryStateFitsEverySize(t *testing.T) {
 		dd.status, dd.after, dd.found, dd.pollErr = st, done.b, true, errors.New("the region did not answer in time")
 		states["done "+string(st)] = dd
 	}
-	for name, d := range states {
-		for _, sz := range uitest.Sizes() {
-			dd, _, _ := d.Update(dialog.SizeMsg{W: sz[0], H: sz[1]})
-			uitest.CheckFits(t, name, dd.View(sz[0], sz[1]), sz[0], sz[1])
-		}
-	}
+	uitest.EveryStateFits(t, states)
 }
 
 // The dialog shows model's facts, each on its labelled row, in order, in the words the

@@ -12,6 +12,7 @@ import (
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/dialog"
+	"github.com/gpublock/gpublock/ui/internal/uitest"
 )
 
 // recorder is a backend that records what the form asks of it.
@@ -50,23 +51,14 @@ func (r *recorder) CheckLaunch(context.Context, model.Block, source.LaunchSpec) 
 
 // run runs cmd and its batches, handing each answer to the form, until none is left.
 func run(d Model, cmd tea.Cmd) Model {
-	queue := []tea.Cmd{cmd}
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
+	uitest.Walk(cmd, func(msg tea.Msg) (tea.Cmd, bool) {
+		if msg == nil {
+			return nil, false
 		}
-		switch msg := c().(type) {
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
-		case nil:
-		default:
-			m, next, _ := d.Update(msg)
-			d = m.(Model)
-			queue = append(queue, next)
-		}
-	}
+		m, next, _ := d.Update(msg)
+		d = m.(Model)
+		return next, false
+	})
 	return d
 }
 

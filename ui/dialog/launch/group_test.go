@@ -11,7 +11,6 @@ import (
 
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
-	"github.com/gpublock/gpublock/ui/dialog"
 	"github.com/gpublock/gpublock/ui/internal/uitest"
 )
 
@@ -225,10 +224,5 @@ func TestGroupStatesFitEverySize(t *testing.T) {
 	launched := keys(across, "tab", "l", "a", "u", "n", "c", "h", "enter")
 	failed := keys(groupForm(model.StateActive, &groupRecorder{refuseInto: "cr-0123456789abcdef1"}), "shift+tab", "down", "tab", "l", "a", "u", "n", "c", "h", "enter")
 	attached := keys(groupForm(model.StateScheduled, &groupRecorder{}), "shift+tab", "down", "tab", "l", "a", "u", "n", "c", "h", "enter")
-	for name, d := range map[string]Model{"alone": alone, "across": across, "launched": launched, "failed": failed, "attached": attached} {
-		for _, sz := range uitest.Sizes() {
-			dd, _, _ := d.Update(dialog.SizeMsg{W: sz[0], H: sz[1]})
-			uitest.CheckFits(t, name, dd.View(sz[0], sz[1]), sz[0], sz[1])
-		}
-	}
+	uitest.EveryStateFits(t, map[string]Model{"alone": alone, "across": across, "launched": launched, "failed": failed, "attached": attached})
 }

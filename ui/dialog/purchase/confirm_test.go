@@ -165,22 +165,12 @@ func states(size screen.Rect) map[string]Model {
 
 // Every state fits every size from 20×5 to 400×120 and never panics.
 func TestEveryStateFitsEverySize(t *testing.T) {
-	for name, d := range states(body) {
-		for _, sz := range uitest.Sizes() {
-			dd, _, _ := d.Update(dialog.SizeMsg{W: sz[0], H: sz[1]})
-			uitest.CheckFits(t, name, dd.View(sz[0], sz[1]), sz[0], sz[1])
-		}
-	}
+	uitest.EveryStateFits(t, states(body))
 }
 
 // The footer names the keys of the state: the word to type, or the wait for AWS.
 func TestFooterNamesTheStatesKeys(t *testing.T) {
-	s := states(body)
-	for name, want := range map[string]string{"allowed": "type buy then enter", "buying": "waiting for AWS's answer"} {
-		if got := s[name].Footer(); !strings.Contains(got, want) {
-			t.Errorf("%s: footer %q, want %q", name, got, want)
-		}
-	}
+	uitest.FootersName(t, states(body), map[string]string{"allowed": "type buy then enter", "buying": "waiting for AWS's answer"})
 }
 
 // The dry run's answer lines up with the values above it.

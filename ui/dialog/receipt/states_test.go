@@ -39,22 +39,12 @@ func states(size screen.Rect) map[string]Model {
 // Every state, a failed payment's too, fits every size from 20×5 to 400×120 and never
 // panics.
 func TestEveryStateFitsEverySize(t *testing.T) {
-	for name, d := range states(body) {
-		for _, sz := range uitest.Sizes() {
-			dd, _, _ := d.Update(dialog.SizeMsg{W: sz[0], H: sz[1]})
-			uitest.CheckFits(t, name, dd.View(sz[0], sz[1]), sz[0], sz[1])
-		}
-	}
+	uitest.EveryStateFits(t, states(body))
 }
 
 // The footer names the receipt's keys: the copy of the reservation, the launch into it.
 func TestFooterNamesTheStatesKeys(t *testing.T) {
-	s := states(body)
-	for name, want := range map[string]string{"pending": "y copy the reservation id", "recovered": "l launch into the block"} {
-		if got := s[name].Footer(); !strings.Contains(got, want) {
-			t.Errorf("%s: footer %q, want %q", name, got, want)
-		}
-	}
+	uitest.FootersName(t, states(body), map[string]string{"pending": "y copy the reservation id", "recovered": "l launch into the block"})
 }
 
 // The receipt's line of keys follows the state: a block still being paid for takes a

@@ -43,8 +43,8 @@ func newTwoAccounts(t *testing.T) twoAccounts {
 	var x twoAccounts
 	x.a, x.simA = emulatorBackend(t, ec2sim.Faults{})
 	x.b, x.simB = accountBackend(t, otherAccount, 8)
-	_, x.oA, x.blockA = buyBlock(t, x.a, testNow.Add(24*time.Hour))
-	_, x.oB, x.blkB = buyBlock(t, x.b, testNow.Add(24*time.Hour))
+	_, x.oA, x.blockA = sourcestest.BuyBlock(t, x.a, testNow.Add(24*time.Hour))
+	_, x.oB, x.blkB = sourcestest.BuyBlock(t, x.b, testNow.Add(24*time.Hour))
 	be, err := accounts.New([]accounts.Member{{Profile: "a", Backend: x.a}, {Profile: "b", Backend: x.b}})
 	if err != nil {
 		t.Fatal(err)
@@ -82,7 +82,7 @@ func TestBlocksScreenListsEveryAccount(t *testing.T) {
 	if !strings.Contains(header, "Account") {
 		t.Errorf("the table's header %q has no Account column:\n%s", header, text)
 	}
-	mustContain(t, text, "account "+ec2sim.DemoAccount+" pays · 2 accounts listed", "organization: at most ", " of 256 Capacity Block instances on ")
+	uitest.MustContain(t, text, "account "+ec2sim.DemoAccount+" pays · 2 accounts listed", "organization: at most ", " of 256 Capacity Block instances on ")
 	final(s)
 
 	// One account alone: no Account column.
@@ -118,7 +118,7 @@ func TestExtendABlockOfAnotherAccount(t *testing.T) {
 	opts := actionTestOptions(x.backend)
 	opts.StartOnBlocks = true
 	s := newScreen(t, ui.New(opts), 160, 48)
-	s.WaitFor("b's active block", func(text string) bool { return strings.Contains(rowOf(text, x.blkB.ReservationID), "active") })
+	s.WaitFor("b's active block", func(text string) bool { return strings.Contains(uitest.RowOf(text, x.blkB.ReservationID), "active") })
 	s.Press("/")
 	s.Type(otherAccount)
 	s.Press("enter")
@@ -126,10 +126,10 @@ func TestExtendABlockOfAnotherAccount(t *testing.T) {
 		return strings.Contains(text, x.blkB.ReservationID) && !strings.Contains(text, x.blockA.ReservationID)
 	})
 	s.Press("e")
-	waitLengths(s)
+	s.WaitLengths()
 	s.Press("right", "enter") // 2 days
 	text := s.WaitText("✓ allowed (ec2:PurchaseCapacityBlockExtension)")
-	box := dialogBox(s.WaitText("Type extend"))
+	box := uitest.DialogBox(s.WaitText("Type extend"))
 	if !strings.Contains(box, otherAccount) || strings.Contains(box, ec2sim.DemoAccount) {
 		t.Fatalf("the confirmation does not name account b alone as the payer:\n%s", text)
 	}
@@ -140,7 +140,7 @@ func TestExtendABlockOfAnotherAccount(t *testing.T) {
 	if got := extensionsOf(t, x.b, x.blkB.ReservationID); got != 1 {
 		t.Errorf("account b's block has %d extensions, want 1", got)
 	}
-	for _, blk := range reservations(t, clientOf(t, x.a), "us-east-1") {
+	for _, blk := range sourcestest.Reservations(t, sourcestest.ClientOf(t, x.a), "us-east-1") {
 		if len(blk.Extensions) > 0 {
 			t.Errorf("the home account's %s was extended", blk.ReservationID)
 		}
@@ -149,7 +149,7 @@ func TestExtendABlockOfAnotherAccount(t *testing.T) {
 
 func extensionsOf(t *testing.T, b source.Backend, id string) int {
 	t.Helper()
-	for _, blk := range reservations(t, clientOf(t, b), "us-east-1") {
+	for _, blk := range sourcestest.Reservations(t, sourcestest.ClientOf(t, b), "us-east-1") {
 		if blk.ReservationID == id {
 			return len(blk.Extensions)
 		}
@@ -164,7 +164,7 @@ func TestBlockOfAnUnreachedAccountIsRefused(t *testing.T) {
 	x := newTwoAccounts(t)
 	blk := uitest.SyntheticBlocks(1)[0] // active
 	blk.Account, blk.Start, blk.End = "999988887777", testNow.Add(-time.Hour), testNow.Add(48*time.Hour)
-	m := update(ui.New(testOptions(x.backend)), altKey('2'), tea.WindowSizeMsg{Width: 160, Height: 40})
+	m := update(ui.New(testOptions(x.backend)), uitest.AltKey('2'), tea.WindowSizeMsg{Width: 160, Height: 40})
 	m = update(m, blocksMsg{ID: m.Inspect().Blocks.ListingID(), List: source.BlockList{Blocks: []model.Block{blk}, Now: testNow}})
 	for name, open := range map[string]tea.Msg{"extend": uiscreen.OpenExtend{Block: blk}, "launch": uiscreen.OpenLaunch{Block: blk}} {
 		mm, _ := m.Update(open)
@@ -183,7 +183,7 @@ func TestBlocksScreenNamesAFailedAccount(t *testing.T) {
 	x := newTwoAccounts(t)
 	list := source.BlockList{Blocks: []model.Block{x.blockA}, Now: testNow,
 		Problems: []source.BlockProblem{{Account: "profile b", Message: "profile b: AWS could not be reached: connection refused."}}}
-	m := update(ui.New(testOptions(x.backend)), altKey('2'), tea.WindowSizeMsg{Width: 160, Height: 40})
+	m := update(ui.New(testOptions(x.backend)), uitest.AltKey('2'), tea.WindowSizeMsg{Width: 160, Height: 40})
 	m = update(m, blocksMsg{ID: m.Inspect().Blocks.ListingID(), List: list})
 	v := ansi.Strip(m.View().Content)
 	if !strings.Contains(v, "✖ Could not be listed: profile b: AWS could not be reached: connection refused.") || !strings.Contains(v, "1 block in") {

@@ -16,6 +16,7 @@ import (
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui"
 	"github.com/gpublock/gpublock/ui/dialog/purchase"
+	"github.com/gpublock/gpublock/ui/internal/uitest"
 	uiscreen "github.com/gpublock/gpublock/ui/screen"
 	advisorui "github.com/gpublock/gpublock/ui/screen/advisor"
 )
@@ -26,28 +27,18 @@ func pressAdvisor(t *testing.T, m ui.Model, k tea.KeyPressMsg) ui.Model {
 	t.Helper()
 	mm, cmd := m.Update(k)
 	m = mm.(ui.Model)
-	queue := []tea.Cmd{cmd}
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
+	uitest.Walk(cmd, func(msg tea.Msg) (tea.Cmd, bool) {
+		_, purchase := msg.(uiscreen.OpenPurchase)
+		if !purchase && !advisorui.Owns(msg) {
+			return nil, false
 		}
-		switch msg := c().(type) {
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
-		case uiscreen.OpenPurchase:
-			mm, next := m.Update(msg)
-			m = mm.(ui.Model)
-			_ = next // the purchase dialog's dry run: not run here
-		default:
-			if advisorui.Owns(msg) {
-				mm, next := m.Update(msg)
-				m = mm.(ui.Model)
-				queue = append(queue, next)
-			}
+		mm, next := m.Update(msg)
+		m = mm.(ui.Model)
+		if purchase {
+			next = nil // the purchase dialog's dry run: not run here
 		}
-	}
+		return next, false
+	})
 	return m
 }
 
@@ -70,12 +61,12 @@ func advisorOn(t *testing.T, b source.Backend, w, h int, colour bool, formGolden
 	opts := testOptions(b)
 	opts.NoColor = !colour
 	m := update(ui.New(opts), tea.WindowSizeMsg{Width: w, Height: h})
-	m = pressAdvisor(t, m, altKey('3'))
+	m = pressAdvisor(t, m, uitest.AltKey('3'))
 	if m.Inspect().Screen != ui.Advisor {
 		t.Fatalf("screen %s", m.Inspect().Screen)
 	}
 	for i := 0; i < 11; i++ {
-		m = pressAdvisor(t, m, keyMsg("tab"))
+		m = pressAdvisor(t, m, uitest.Key("tab"))
 	}
 	m = pressAdvisor(t, m, tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl})
 	m = typeAdvisor(t, m, "us-east-1,us-west-2")
@@ -91,7 +82,7 @@ func advisorOn(t *testing.T, b source.Backend, w, h int, colour bool, formGolden
 			golden.RequireEqual(t, []byte(view))
 		})
 	}
-	m = pressAdvisor(t, m, keyMsg("enter"))
+	m = pressAdvisor(t, m, uitest.Key("enter"))
 	if m.Inspect().Advisor.Running() {
 		t.Fatal("the search is still running")
 	}
@@ -164,7 +155,7 @@ func TestAdvisorScreenBuys(t *testing.T) {
 	if o.Offering == nil || o.Offering.Offering.ID != cheapBlockID {
 		t.Fatalf("the recommended option is %s, not the block a dollar buys", o.Kind)
 	}
-	m = pressAdvisor(t, m, keyMsg("enter"))
+	m = pressAdvisor(t, m, uitest.Key("enter"))
 	d, isPurchase := m.Inspect().Dialog.(purchase.Model)
 	if !isPurchase {
 		t.Fatalf("dialog %T", m.Inspect().Dialog)
@@ -178,13 +169,13 @@ func TestAdvisorScreenBuys(t *testing.T) {
 func TestAdvisorScreenBadInput(t *testing.T) {
 	b, _ := emulatorBackend(t, ec2sim.Faults{})
 	m := update(ui.New(testOptions(b)), tea.WindowSizeMsg{Width: 80, Height: 24})
-	m = pressAdvisor(t, m, altKey('3'))
+	m = pressAdvisor(t, m, uitest.AltKey('3'))
 	for i := 0; i < 4; i++ {
-		m = pressAdvisor(t, m, keyMsg("tab"))
+		m = pressAdvisor(t, m, uitest.Key("tab"))
 	}
 	m = pressAdvisor(t, m, tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl})
 	m = typeAdvisor(t, m, "140")
-	m = pressAdvisor(t, m, keyMsg("enter"))
+	m = pressAdvisor(t, m, uitest.Key("enter"))
 	plain := ansi.Strip(m.View().Content)
 	if !strings.Contains(plain, "✗ utilization: \"140\": a whole percent from 1 to 100") || m.Inspect().Advisor.Running() {
 		t.Errorf("no message:\n%s", plain)
@@ -196,22 +187,22 @@ func TestAdvisorScreenBadInput(t *testing.T) {
 func TestAdvisorScreenKeys(t *testing.T) {
 	b, _ := emulatorBackend(t, ec2sim.Faults{})
 	m := update(ui.New(testOptions(b)), tea.WindowSizeMsg{Width: 160, Height: 48})
-	m = update(m, altKey('3'))
+	m = update(m, uitest.AltKey('3'))
 	if !strings.Contains(ansi.Strip(m.View().Content), "enter advise") {
 		t.Errorf("footer:\n%s", ansi.Strip(m.View().Content))
 	}
 	// help opens from the form's text fields too: none of them takes a "?"
-	m = update(m, keyMsg("?"))
+	m = update(m, uitest.Key("?"))
 	view := ansi.Strip(m.View().Content)
 	for _, want := range []string{"Advisor screen", "advisor screen", "steps ⇄ chart ⇄ calendar"} {
 		if !strings.Contains(view, want) {
 			t.Errorf("help lacks %q:\n%s", want, view)
 		}
 	}
-	m = update(m, keyMsg("esc"))
+	m = update(m, uitest.Key("esc"))
 	// brackets are letters in a text field: from a yes/no field they switch screens
 	for i := 0; i < 5; i++ {
-		m = update(m, keyMsg("tab"))
+		m = update(m, uitest.Key("tab"))
 	}
 	if m.Inspect().Typing {
 		t.Fatal("the Interruptible field takes letters")
@@ -220,7 +211,7 @@ func TestAdvisorScreenKeys(t *testing.T) {
 		key  string
 		want ui.ScreenName
 	}{{"]", ui.Report}, {"]", ui.Search}, {"[", ui.Report}, {"[", ui.Advisor}, {"[", ui.Blocks}, {"]", ui.Advisor}} {
-		m = update(m, keyMsg(step.key))
+		m = update(m, uitest.Key(step.key))
 		if m.Inspect().Screen != step.want {
 			t.Fatalf("%s: screen %s, want %s", step.key, m.Inspect().Screen, step.want)
 		}

@@ -19,7 +19,7 @@ func benchModel(b *testing.B, n int) ui.Model {
 	m := withResults(ui.New(testOptions(nil)), uitest.SyntheticOfferings(n))
 	m = update(m, tea.WindowSizeMsg{Width: 160, Height: 48})
 	for i := 0; i < n/2; i += 40 {
-		m = update(m, keyMsg("f"))
+		m = update(m, uitest.Key("f"))
 	}
 	if m.Inspect().Search.Table().Len() != n {
 		b.Fatalf("the table holds %d rows, want %d", m.Inspect().Search.Table().Len(), n)
@@ -48,7 +48,7 @@ func BenchmarkView10k(b *testing.B) {
 // Goal: ≤ 5 ms.
 func BenchmarkSortKey10k(b *testing.B) {
 	m := benchModel(b, 10_000)
-	k := keyMsg("F")
+	k := uitest.Key("F")
 	b.ReportAllocs()
 	for b.Loop() {
 		mm, _ := m.Update(k)
@@ -68,7 +68,7 @@ func BenchmarkSortColumn10k(b *testing.B) {
 		if col == offerings.ColFee {
 			from = offerings.ColStart
 		}
-		k, other := keyMsg(sortKeys[col].Keys()[0]), keyMsg(sortKeys[from].Keys()[0])
+		k, other := uitest.Key(sortKeys[col].Keys()[0]), uitest.Key(sortKeys[from].Keys()[0])
 		b.Run(strings.ReplaceAll(offerings.ColumnName(col), " ", "-"), func(b *testing.B) {
 			m := m
 			b.ReportAllocs()
@@ -88,7 +88,7 @@ func BenchmarkSortColumn10k(b *testing.B) {
 // The same key press followed by the frame it causes.
 func BenchmarkSortKeyAndFrame10k(b *testing.B) {
 	m := benchModel(b, 10_000)
-	k := keyMsg("A")
+	k := uitest.Key("A")
 	for b.Loop() {
 		mm, _ := m.Update(k)
 		m = mm.(ui.Model)

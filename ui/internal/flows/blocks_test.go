@@ -17,6 +17,7 @@ import (
 	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/source"
+	"github.com/gpublock/gpublock/aws/sources/sourcestest"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui"
 	"github.com/gpublock/gpublock/ui/components/blocks"
@@ -34,7 +35,7 @@ var requestIDRE = regexp.MustCompile(`gpb-[0-9a-f]{24}`)
 // follow, each warning ringing once.
 func TestBlockLifecycleOnScreen(t *testing.T) {
 	b, sim := emulatorBackend(t, ec2sim.Faults{})
-	c, o, bought := buyBlock(t, b, testNow.Add(24*time.Hour))
+	c, o, bought := sourcestest.BuyBlock(t, b, testNow.Add(24*time.Hour))
 	id := bought.ReservationID
 	opts := testOptions(b)
 	opts.StartOnBlocks = true
@@ -43,12 +44,12 @@ func TestBlockLifecycleOnScreen(t *testing.T) {
 	s := newScreen(t, ui.New(opts), 200, 40)
 
 	// Listed at once, before its payment is taken: flagged, and counted in the header.
-	text := s.WaitFor("the bought block", func(text string) bool { return strings.Contains(rowOf(text, id), "PAY PENDING") })
+	text := s.WaitFor("the bought block", func(text string) bool { return strings.Contains(uitest.RowOf(text, id), "PAY PENDING") })
 	if !strings.Contains(text, "$ PAY PENDING (1 warning)") {
 		t.Errorf("payment pending: the header does not count 1 warning:\n%s", text)
 	}
-	if !strings.Contains(rowOf(text, id), "p5.48xlarge × 1") || !strings.Contains(rowOf(text, id), o.Fee.Dollars()) {
-		t.Errorf("the row lacks the type × count or the fee paid %s: %q", o.Fee.Dollars(), rowOf(text, id))
+	if !strings.Contains(uitest.RowOf(text, id), "p5.48xlarge × 1") || !strings.Contains(uitest.RowOf(text, id), o.Fee.Dollars()) {
+		t.Errorf("the row lacks the type × count or the fee paid %s: %q", o.Fee.Dollars(), uitest.RowOf(text, id))
 	}
 	s.WaitRaw("the payment notification", func(raw []byte) bool { return bytes.Contains(raw, []byte(osc9)) })
 	rings := bytes.Count(s.Raw, []byte(osc9))
@@ -58,37 +59,37 @@ func TestBlockLifecycleOnScreen(t *testing.T) {
 		sim.SetTime(at)
 		s.Press("r")
 		return s.WaitFor(what, func(text string) bool {
-			return strings.Contains(text, "as of "+at.UTC().Format("15:04")) && want(rowOf(text, id))
+			return strings.Contains(text, "as of "+at.UTC().Format("15:04")) && want(uitest.RowOf(text, id))
 		})
 	}
 	text = step("scheduled", testNow.Add(10*time.Minute), func(row string) bool { return strings.Contains(row, "scheduled") })
-	if hasWarningBadge(text) || !strings.Contains(rowOf(text, id), "starts in") {
+	if hasWarningBadge(text) || !strings.Contains(uitest.RowOf(text, id), "starts in") {
 		t.Errorf("scheduled: a warning, or no countdown to the start:\n%s", text)
 	}
 
 	// Active, with an instance in it: nothing to say.
 	sim.SetTime(o.Start.Add(time.Hour))
-	blk := awaitBlock(t, b, id)
+	blk := sourcestest.AwaitBlock(t, b, id)
 	if _, err := capacityblocks.New(c).Launch(context.Background(), blk, source.LaunchSpec{ImageID: "ami-0123456789abcdef0", Count: 1}); err != nil {
 		t.Fatalf("launch: %v", err)
 	}
 	text = step("active", o.Start.Add(time.Hour), func(row string) bool { return strings.Contains(row, "active") && strings.Contains(row, "1/1") })
-	if hasWarningBadge(text) || !strings.Contains(rowOf(text, id), "ends in") {
+	if hasWarningBadge(text) || !strings.Contains(uitest.RowOf(text, id), "ends in") {
 		t.Errorf("active and running: a warning, or no countdown to the end:\n%s", text)
 	}
 
 	text = step("expiring", o.End.Add(-35*time.Minute), func(row string) bool { return strings.Contains(row, "▲ EXPIRING") })
-	if !strings.Contains(text, "▲ EXPIRING (1 warning)") || !strings.Contains(rowOf(text, id), "ends in 35m 00s") {
+	if !strings.Contains(text, "▲ EXPIRING (1 warning)") || !strings.Contains(uitest.RowOf(text, id), "ends in 35m 00s") {
 		t.Errorf("expiring: header or countdown wrong:\n%s", text)
 	}
 	text = step("terminating", o.End.Add(-20*time.Minute), func(row string) bool { return strings.Contains(row, "✖ TERMINATING") })
-	if !strings.Contains(text, "✖ TERMINATING (1 warning)") || !strings.Contains(rowOf(text, id), "terminating") {
+	if !strings.Contains(text, "✖ TERMINATING (1 warning)") || !strings.Contains(uitest.RowOf(text, id), "terminating") {
 		t.Errorf("terminating: header or termination column wrong:\n%s", text)
 	}
 	// Listing again in the same state rings nothing more.
 	text = step("terminating again", o.End.Add(-19*time.Minute), func(row string) bool { return strings.Contains(row, "✖ TERMINATING") })
 	text = step("expired", o.End.Add(time.Minute), func(row string) bool { return strings.Contains(row, "expired") })
-	if hasWarningBadge(text) || strings.Contains(rowOf(text, id), "TERMINATING") {
+	if hasWarningBadge(text) || strings.Contains(uitest.RowOf(text, id), "TERMINATING") {
 		t.Errorf("expired: still warned:\n%s", text)
 	}
 	final(s)
@@ -115,14 +116,16 @@ var warningBadgeRE = regexp.MustCompile(`\(\d+ warnings?\)`)
 // With notifications off, warnings show but nothing rings.
 func TestNoNotify(t *testing.T) {
 	b, sim := emulatorBackend(t, ec2sim.Faults{})
-	_, o, bought := buyBlock(t, b, testNow.Add(24*time.Hour))
+	_, o, bought := sourcestest.BuyBlock(t, b, testNow.Add(24*time.Hour))
 	opts := testOptions(b)
 	opts.StartOnBlocks, opts.NoNotify = true, true
 	s := newScreen(t, ui.New(opts), 160, 40)
 	s.WaitText("PAY PENDING")
 	sim.SetTime(o.End.Add(-20 * time.Minute))
 	s.Press("r")
-	s.WaitFor("terminating", func(text string) bool { return strings.Contains(rowOf(text, bought.ReservationID), "TERMINATING") })
+	s.WaitFor("terminating", func(text string) bool {
+		return strings.Contains(uitest.RowOf(text, bought.ReservationID), "TERMINATING")
+	})
 	final(s)
 	// Every BEL left ends an OSC sequence (the window title); none rings on its own.
 	if bytes.Contains(s.Raw, []byte(osc9)) || bytes.Count(s.Raw, []byte{'\a'}) > bytes.Count(s.Raw, []byte("\x1b]")) {
@@ -133,11 +136,11 @@ func TestNoNotify(t *testing.T) {
 // The colours follow the warnings: amber for the expiration warning, red for termination.
 func TestWarningColours(t *testing.T) {
 	b, sim := emulatorBackend(t, ec2sim.Faults{})
-	_, o, bought := buyBlock(t, b, testNow.Add(24*time.Hour))
-	buyBlock(t, b, testNow.Add(48*time.Hour))
+	_, o, bought := sourcestest.BuyBlock(t, b, testNow.Add(24*time.Hour))
+	sourcestest.BuyBlock(t, b, testNow.Add(48*time.Hour))
 	opts := testOptions(b)
 	opts.NoColor = false
-	m := update(ui.New(opts), altKey('2'), tea.WindowSizeMsg{Width: 200, Height: 40})
+	m := update(ui.New(opts), uitest.AltKey('2'), tea.WindowSizeMsg{Width: 200, Height: 40})
 	amber, red := "38;2;245;183;0", "38;2;215;38;61"
 	for _, tc := range []struct {
 		at     time.Time
@@ -151,7 +154,7 @@ func TestWarningColours(t *testing.T) {
 		}
 		m = update(m, blocksMsg{ID: m.Inspect().Blocks.ListingID(), List: list})
 		if sel, _ := m.Inspect().Blocks.Table().Selected(); sel.ReservationID == bought.ReservationID {
-			m = update(m, keyMsg("j")) // the cursor off the row, so that its own colour shows
+			m = update(m, uitest.Key("j")) // the cursor off the row, so that its own colour shows
 		}
 		row := ""
 		for _, l := range strings.Split(m.View().Content, "\n") {
@@ -170,9 +173,9 @@ func TestWarningColours(t *testing.T) {
 
 // The cursor stays on its block when the list is refreshed, whatever else arrives.
 func TestBlocksCursorStaysOnRefresh(t *testing.T) {
-	m := update(ui.New(testOptions(nil)), altKey('2'), tea.WindowSizeMsg{Width: 160, Height: 40})
+	m := update(ui.New(testOptions(nil)), uitest.AltKey('2'), tea.WindowSizeMsg{Width: 160, Height: 40})
 	list := source.BlockList{Blocks: uitest.SyntheticBlocks(6), Now: testNow}
-	m = update(m, blocksMsg{ID: m.Inspect().Blocks.ListingID(), List: list}, keyMsg("j"), keyMsg("j"), keyMsg("j"))
+	m = update(m, blocksMsg{ID: m.Inspect().Blocks.ListingID(), List: list}, uitest.Key("j"), uitest.Key("j"), uitest.Key("j"))
 	sel, _ := m.Inspect().Blocks.Table().Selected()
 	// A new block that sorts first arrives, and one before the cursor goes away.
 	grown := append([]model.Block{{ReservationID: "cr-00000000000000new", Region: "us-east-1", State: model.StatePaymentFailed,
@@ -188,16 +191,16 @@ func TestBlocksCursorStaysOnRefresh(t *testing.T) {
 // the row then shows the new end once the payment has gone through.
 func TestExtendFromBlocksScreen(t *testing.T) {
 	b, sim := emulatorBackend(t, ec2sim.Faults{})
-	_, o, bought := buyBlock(t, b, testNow.Add(24*time.Hour))
+	_, o, bought := sourcestest.BuyBlock(t, b, testNow.Add(24*time.Hour))
 	sim.SetTime(o.Start.Add(time.Hour))
 	opts := testOptions(b)
 	opts.StartOnBlocks = true
 	s := newScreen(t, ui.New(opts), 160, 48)
-	s.WaitFor("the active block", func(text string) bool { return strings.Contains(rowOf(text, bought.ReservationID), "active") })
+	s.WaitFor("the active block", func(text string) bool { return strings.Contains(uitest.RowOf(text, bought.ReservationID), "active") })
 	oldEnd := o.End.UTC().Format("Jan 02 15:04")
 	newEnd := o.End.Add(48 * time.Hour).UTC().Format("Jan 02 15:04")
 	s.Press("e")
-	waitLengths(s)
+	s.WaitLengths()
 	s.Press("right", "enter") // 2 days
 	s.WaitText("✓ allowed (ec2:PurchaseCapacityBlockExtension)")
 	text := s.WaitText("Type extend")
@@ -222,9 +225,9 @@ func TestExtendFromBlocksScreen(t *testing.T) {
 	// The end moves once the payment succeeds (within minutes on the emulator's clock).
 	sim.Advance(10 * time.Minute)
 	s.Press("r")
-	text = s.WaitFor("the new end", func(text string) bool { return strings.Contains(rowOf(text, bought.ReservationID), newEnd) })
+	text = s.WaitFor("the new end", func(text string) bool { return strings.Contains(uitest.RowOf(text, bought.ReservationID), newEnd) })
 	// The fee paid is the block's and the extension's, from the journal.
-	if row := rowOf(text, bought.ReservationID); strings.Contains(row, oldEnd) || !strings.Contains(row, o.Fee.Add(extFee).Dollars()) {
+	if row := uitest.RowOf(text, bought.ReservationID); strings.Contains(row, oldEnd) || !strings.Contains(row, o.Fee.Add(extFee).Dollars()) {
 		t.Errorf("the row shows the old end %s, or not the fee %s + %s: %q", oldEnd, o.Fee.Dollars(), extFee.Dollars(), row)
 	}
 	s.Press("enter")
@@ -236,13 +239,13 @@ func TestExtendFromBlocksScreen(t *testing.T) {
 func TestBlocksReadOnly(t *testing.T) {
 	opts := testOptions(nil)
 	opts.ReadOnly = true
-	m := update(ui.New(opts), altKey('2'), tea.WindowSizeMsg{Width: 160, Height: 40})
+	m := update(ui.New(opts), uitest.AltKey('2'), tea.WindowSizeMsg{Width: 160, Height: 40})
 	m = update(m, blocksMsg{ID: m.Inspect().Blocks.ListingID(), List: source.BlockList{Blocks: uitest.SyntheticBlocks(3), Now: testNow}})
-	m = update(m, keyMsg("e"))
+	m = update(m, uitest.Key("e"))
 	if m.Inspect().Dialog != nil {
 		t.Fatal("e opened a dialog in read-only mode")
 	}
-	m = update(m, keyMsg("?"))
+	m = update(m, uitest.Key("?"))
 	if v := ansi.Strip(m.View().Content); strings.Contains(v, "extend…") || strings.Contains(v, "launch…") {
 		t.Errorf("help offers extend or launch in read-only mode:\n%s", v)
 	}
@@ -253,8 +256,8 @@ func TestBlocksGolden(t *testing.T) {
 	for _, size := range []struct{ w, h int }{{160, 48}, {80, 24}} {
 		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
 			b, sim := emulatorBackend(t, ec2sim.Faults{})
-			_, o, _ := buyBlock(t, b, testNow.Add(24*time.Hour))
-			buyBlock(t, b, testNow.Add(48*time.Hour))
+			_, o, _ := sourcestest.BuyBlock(t, b, testNow.Add(24*time.Hour))
+			sourcestest.BuyBlock(t, b, testNow.Add(48*time.Hour))
 			at := o.End.Add(-35 * time.Minute)
 			sim.SetTime(at)
 			list, err := b.Blocks(context.Background(), []string{"us-east-1"})
@@ -264,7 +267,7 @@ func TestBlocksGolden(t *testing.T) {
 			list.Now = at // exactly: the emulator's clock creeps on by nanoseconds
 			opts := testOptions(b)
 			opts.Now = func() time.Time { return at }
-			m := update(ui.New(opts), altKey('2'))
+			m := update(ui.New(opts), uitest.AltKey('2'))
 			m = update(m, blocksMsg{ID: m.Inspect().Blocks.ListingID(), List: list}, tea.WindowSizeMsg{Width: size.w, Height: size.h})
 			// The purchase's request id is random; everything else is fixed by the seed and clock.
 			view := requestIDRE.ReplaceAllString(ansi.Strip(m.View().Content), "gpb-REQUEST-ID")
@@ -281,24 +284,24 @@ func TestBlocksGolden(t *testing.T) {
 func blocksStates(base ui.Model) map[string]ui.Model {
 	list := source.BlockList{Blocks: uitest.SyntheticBlocks(40), Now: testNow, Fees: map[string]model.Money{"cr-00000000000000001": model.MustMoney("123456.78")},
 		Problems: []source.BlockProblem{{Region: "us-west-2", Message: "the region is down"}}}
-	onBlocks := update(base, altKey('2'))
+	onBlocks := update(base, uitest.AltKey('2'))
 	loaded := update(onBlocks, blocksMsg{ID: onBlocks.Inspect().Blocks.ListingID(), List: list})
 	return map[string]ui.Model{
 		"blocks loading":    onBlocks,
 		"blocks":            loaded,
 		"blocks empty":      update(onBlocks, blocksMsg{ID: onBlocks.Inspect().Blocks.ListingID(), List: source.BlockList{Now: testNow}}),
 		"blocks failed":     update(onBlocks, blocksMsg{ID: onBlocks.Inspect().Blocks.ListingID(), Err: fmt.Errorf("every region failed: the network is down")}),
-		"blocks detail":     update(loaded, keyMsg("j"), keyMsg("enter")),
-		"blocks filter":     update(loaded, keyMsg("/"), keyMsg("a")),
-		"blocks help":       update(loaded, keyMsg("?")),
-		"search w/ warning": update(loaded, altKey('1')),
+		"blocks detail":     update(loaded, uitest.Key("j"), uitest.Key("enter")),
+		"blocks filter":     update(loaded, uitest.Key("/"), uitest.Key("a")),
+		"blocks help":       update(loaded, uitest.Key("?")),
+		"search w/ warning": update(loaded, uitest.AltKey('1')),
 	}
 }
 
 // The header counts the warnings on the search screen too; y, Y and o act on the selected
 // block, o showing the console URL where no browser opener exists.
 func TestBlocksHeaderCopyAndOpen(t *testing.T) {
-	m := update(ui.New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 40}, altKey('2'))
+	m := update(ui.New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 40}, uitest.AltKey('2'))
 	bs := uitest.SyntheticBlocks(5)
 	m = update(m, blocksMsg{ID: m.Inspect().Blocks.ListingID(), List: source.BlockList{Blocks: bs, Now: testNow}})
 	want := 0
@@ -310,7 +313,7 @@ func TestBlocksHeaderCopyAndOpen(t *testing.T) {
 	if want == 0 {
 		t.Fatal("the synthetic blocks have no warning to count")
 	}
-	search := update(m, altKey('1'))
+	search := update(m, uitest.AltKey('1'))
 	if head := ansi.Strip(strings.SplitN(search.View().Content, "\n", 2)[0]); search.Inspect().Screen != ui.Search || !strings.Contains(head, fmt.Sprintf("(%d warnings)", want)) {
 		t.Errorf("on the search screen the header is %q, want the most severe of %d warnings", head, want)
 	}
@@ -318,29 +321,29 @@ func TestBlocksHeaderCopyAndOpen(t *testing.T) {
 		t.Errorf("the warning count runs into what follows it: %q", head)
 	}
 	search = focusResults(t, search) // no text field there: ] is not a letter
-	if back := update(search, keyMsg("]")); back.Inspect().Screen != ui.Blocks {
+	if back := update(search, uitest.Key("]")); back.Inspect().Screen != ui.Blocks {
 		t.Errorf("] from the results pane did not go to the blocks screen")
 	}
 
 	sel, _ := m.Inspect().Blocks.Table().Selected()
-	mm, cmd := m.Update(keyMsg("y"))
+	mm, cmd := m.Update(uitest.Key("y"))
 	if got := mm.(ui.Model).Inspect().Flash; cmd == nil || !strings.Contains(got, sel.ReservationID) {
 		t.Errorf("y: flash %q, cmd %v", got, cmd)
 	}
-	mm, cmd = m.Update(keyMsg("Y"))
+	mm, cmd = m.Update(uitest.Key("Y"))
 	if got := mm.(ui.Model).Inspect().Flash; cmd == nil || !strings.Contains(got, sel.BlockID) {
 		t.Errorf("Y: flash %q", got)
 	}
 	saved := blockscreen.Opener
 	t.Cleanup(func() { blockscreen.Opener = saved })
 	blockscreen.Opener = func() string { return "" }
-	mm, cmd = m.Update(keyMsg("o"))
+	mm, cmd = m.Update(uitest.Key("o"))
 	if got := mm.(ui.Model).Inspect().Flash; cmd != nil || !strings.Contains(got, blocks.ConsoleURL(sel)) ||
 		!strings.Contains(got, "https://us-east-1.console.aws.amazon.com/ec2/home?region=us-east-1#CapacityReservationDetails:crId="+sel.ReservationID) {
 		t.Errorf("o without an opener: flash %q, cmd %v", got, cmd)
 	}
 	blockscreen.Opener = func() string { return "/bin/true" }
-	mm, cmd = m.Update(keyMsg("o"))
+	mm, cmd = m.Update(uitest.Key("o"))
 	if cmd == nil {
 		t.Fatal("o with an opener runs nothing")
 	}
@@ -354,27 +357,27 @@ func TestBlocksHeaderCopyAndOpen(t *testing.T) {
 // why not.
 func TestLaunchFromBlocksScreen(t *testing.T) {
 	b, sim := emulatorBackend(t, ec2sim.Faults{})
-	_, o, bought := buyBlock(t, b, testNow.Add(24*time.Hour))
+	_, o, bought := sourcestest.BuyBlock(t, b, testNow.Add(24*time.Hour))
 	opts := testOptions(b)
 	opts.StartOnBlocks = true
 	s := newScreen(t, ui.New(opts), 160, 48)
 	s.WaitFor("the block being paid for", func(text string) bool {
-		return strings.Contains(rowOf(text, bought.ReservationID), "payment-pending")
+		return strings.Contains(uitest.RowOf(text, bought.ReservationID), "payment-pending")
 	})
 	s.Press("l")
 	text := s.WaitText("Launch into a block")
-	mustContain(t, text, "payment-pending · starts in", "Its payment is still being collected: a block whose payment fails never starts",
+	uitest.MustContain(t, text, "payment-pending · starts in", "Its payment is still being collected: a block whose payment fails never starts",
 		"to launch at the start")
 	s.Press("esc")
 	sim.SetTime(o.Start.Add(time.Hour))
 	s.Press("r")
-	s.WaitFor("the active block", func(text string) bool { return strings.Contains(rowOf(text, bought.ReservationID), "active") })
+	s.WaitFor("the active block", func(text string) bool { return strings.Contains(uitest.RowOf(text, bought.ReservationID), "active") })
 	s.Press("l")
 	s.WaitText("Launch into a block")
 	s.Press("esc")
 	sim.SetTime(o.End.Add(time.Hour))
 	s.Press("r")
-	s.WaitFor("the expired block", func(text string) bool { return strings.Contains(rowOf(text, bought.ReservationID), "expired") })
+	s.WaitFor("the expired block", func(text string) bool { return strings.Contains(uitest.RowOf(text, bought.ReservationID), "expired") })
 	s.Press("l")
 	s.WaitText("instances launch only into an active block")
 	final(s)
@@ -385,7 +388,7 @@ func TestLaunchFromBlocksScreen(t *testing.T) {
 // not list them again.
 func TestBlocksListEveryRegion(t *testing.T) {
 	b, _ := emulatorBackend(t, ec2sim.Faults{})
-	m := update(ui.New(testOptions(b)), tea.WindowSizeMsg{Width: 160, Height: 48}, altKey('2'))
+	m := update(ui.New(testOptions(b)), tea.WindowSizeMsg{Width: 160, Height: 48}, uitest.AltKey('2'))
 	if !m.Inspect().Blocks.Busy() {
 		t.Fatal("the blocks screen did not list the blocks")
 	}
@@ -394,10 +397,10 @@ func TestBlocksListEveryRegion(t *testing.T) {
 	}
 	m = update(m, blocksMsg{ID: m.Inspect().Blocks.ListingID(), List: source.BlockList{Now: testNow}})
 	id := m.Inspect().Blocks.ListingID()
-	m = update(m, altKey('1'))
+	m = update(m, uitest.AltKey('1'))
 	m = focusField(t, m, searchform.Regions)
-	m = update(m, keyMsg("a"))
-	if m = update(m, altKey('2')); m.Inspect().Blocks.ListingID() != id {
+	m = update(m, uitest.Key("a"))
+	if m = update(m, uitest.AltKey('2')); m.Inspect().Blocks.ListingID() != id {
 		t.Error("a change of the search's regions listed the blocks again")
 	}
 }

@@ -22,7 +22,7 @@ func (d footerDialog) Footer() string                         { return d.keys }
 // At 80×24 the help is taller than the box: the arrows and page keys scroll it to the end
 // (the sort and screen keys), and any other key still closes it.
 func TestHelpScrollsWhenCut(t *testing.T) {
-	m := update(withResults(ui.New(testOptions(nil)), uitest.SyntheticOfferings(5)), tea.WindowSizeMsg{Width: 80, Height: 24}, keyMsg("?"))
+	m := update(withResults(ui.New(testOptions(nil)), uitest.SyntheticOfferings(5)), tea.WindowSizeMsg{Width: 80, Height: 24}, uitest.Key("?"))
 	if v := ansi.Strip(m.View().Content); strings.Contains(v, "Blocks screen") || !strings.Contains(v, "scroll") {
 		t.Fatalf("the help fits 80x24 or does not say it scrolls:\n%s", v)
 	}
@@ -40,7 +40,7 @@ func TestHelpScrollsWhenCut(t *testing.T) {
 	if m.Inspect().Dialog == nil {
 		t.Fatal("up closed the help")
 	}
-	if m = update(m, keyMsg("j")); m.Inspect().Dialog != nil {
+	if m = update(m, uitest.Key("j")); m.Inspect().Dialog != nil {
 		t.Error("j did not close the help")
 	}
 }

@@ -59,7 +59,7 @@ func TestExportCSV(t *testing.T) {
 	}
 	fillForm(s)
 	s.Press("enter")
-	if foundCount(t, s) == 0 {
+	if s.FoundCount() == 0 {
 		t.Fatal("the search found nothing; the export needs offerings")
 	}
 	s.Press("F")
@@ -143,7 +143,7 @@ func TestExportUnwritable(t *testing.T) {
 	s := newScreen(t, ui.New(testOptions(b)), 160, 48)
 	s.WaitText("123456789012")
 	s.Press("enter")
-	if foundCount(t, s) == 0 {
+	if s.FoundCount() == 0 {
 		t.Fatal("the default search found nothing")
 	}
 	s.Press("ctrl+s")
@@ -171,7 +171,7 @@ func TestExportFilteredEmpty(t *testing.T) {
 	s := newScreen(t, ui.New(testOptions(b)), 160, 48)
 	s.WaitText("123456789012")
 	s.Press("enter")
-	if foundCount(t, s) == 0 {
+	if s.FoundCount() == 0 {
 		t.Fatal("the default search found nothing")
 	}
 	s.Press("/")

@@ -25,6 +25,18 @@ import (
 	"github.com/gpublock/gpublock/ui/internal/uitest"
 )
 
+// demoCommand is the built program's demo on the terminal slave (its controlling
+// terminal, in a session of its own), with home as its home and state directory and no AWS
+// configuration.
+func demoCommand(bin, home string, slave *os.File) *exec.Cmd {
+	cmd := exec.Command(bin, "--demo")
+	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_STATE_HOME="+home, "TERM=xterm-256color",
+		"AWS_CONFIG_FILE="+filepath.Join(home, "none"), "AWS_SHARED_CREDENTIALS_FILE="+filepath.Join(home, "none"))
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	return cmd
+}
+
 // openPTY opens a pseudo-terminal of the given size: the program sees a real terminal, so
 // it learns its size and draws as it would for a person.
 func openPTY(w, h int) (master, slave *os.File, err error) {
@@ -122,11 +134,7 @@ func BenchmarkProcessFirstFrame(b *testing.B) {
 		if err != nil {
 			b.Skipf("no pseudo-terminal: %v", err)
 		}
-		cmd := exec.Command(bin, "--demo")
-		cmd.Env = append(os.Environ(), "HOME="+home, "XDG_STATE_HOME="+home, "TERM=xterm-256color",
-			"AWS_CONFIG_FILE="+filepath.Join(home, "none"), "AWS_SHARED_CREDENTIALS_FILE="+filepath.Join(home, "none"))
-		cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+		cmd := demoCommand(bin, home, slave)
 		out := &terminalOutput{}
 		go out.read(master)
 		start := time.Now()
@@ -209,11 +217,7 @@ func TestDemoOnATerminal(t *testing.T) {
 		t.Skipf("no pseudo-terminal: %v", err)
 	}
 	defer master.Close()
-	cmd := exec.Command(bin, "--demo")
-	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_STATE_HOME="+home, "TERM=xterm-256color",
-		"AWS_CONFIG_FILE="+filepath.Join(home, "none"), "AWS_SHARED_CREDENTIALS_FILE="+filepath.Join(home, "none"))
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	cmd := demoCommand(bin, home, slave)
 	out := &terminalOutput{}
 	go out.read(master)
 	if err := cmd.Start(); err != nil {

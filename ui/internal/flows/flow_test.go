@@ -20,6 +20,7 @@ import (
 	"github.com/gpublock/gpublock/ui"
 	"github.com/gpublock/gpublock/ui/components/detail"
 	"github.com/gpublock/gpublock/ui/components/offerings"
+	"github.com/gpublock/gpublock/ui/internal/uitest"
 )
 
 // fillForm types a search as a person would: the H200 types besides the default, two
@@ -46,7 +47,7 @@ func TestFlow(t *testing.T) {
 			s.WaitText("123456789012")
 			fillForm(s)
 			s.Press("enter")
-			found := foundCount(t, s)
+			found := s.FoundCount()
 			if found == 0 {
 				t.Fatal("the search found nothing; the flow needs offerings")
 			}
@@ -64,7 +65,7 @@ func TestFlow(t *testing.T) {
 			m := final(s)
 
 			// The count as the results pane says it at the end, under the filter.
-			if counted := foundOnScreen(update(m, keyMsg("esc"))); counted != found || m.Inspect().Search.Table().Len() != found {
+			if counted := foundOnScreen(update(m, uitest.Key("esc"))); counted != found || m.Inspect().Search.Table().Len() != found {
 				t.Errorf("the screen said %d offerings; the search counted %d and the table holds %d", found, counted, m.Inspect().Search.Table().Len())
 			}
 			if focusedPane(m) != paneDetail {
@@ -113,7 +114,7 @@ func TestCancelSearchKeepsOldRows(t *testing.T) {
 	s := newScreen(t, ui.New(testOptions(b)), 160, 48)
 	s.WaitText("123456789012")
 	s.Press("enter")
-	first := foundCount(t, s)
+	first := s.FoundCount()
 	if first == 0 {
 		t.Fatal("the default search found nothing")
 	}
@@ -231,7 +232,7 @@ func TestEmptyResultAlternativesAndProbe(t *testing.T) {
 	// promised.
 	s2 := newScreen(t, m, 160, 48)
 	s2.Press("down", "up", "enter")
-	got := foundCount(t, s2)
+	got := s2.FoundCount()
 	if got == 0 {
 		t.Errorf("the first alternative (%s) found nothing", alts[0].Description)
 	}
@@ -244,7 +245,7 @@ func TestRegionDown(t *testing.T) {
 	s := newScreen(t, ui.New(testOptions(b)), 160, 48)
 	s.WaitText("123456789012")
 	s.Press("tab", "tab", "tab", "tab", "tab", "a", "enter")
-	found := foundCount(t, s)
+	found := s.FoundCount()
 	text := s.WaitText("1 region failed")
 	m := final(s)
 	_, regions := regionsOnScreen(t, m)

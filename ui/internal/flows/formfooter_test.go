@@ -45,17 +45,17 @@ func TestFormFooterFollowsTheField(t *testing.T) {
 func TestFooterWhileFilteringATable(t *testing.T) {
 	m := update(ui.New(testOptions(nil)), tea.WindowSizeMsg{Width: 200, Height: 50})
 	m = withResults(m, uitest.SyntheticOfferings(10))
-	m = update(m, keyMsg("/"))
+	m = update(m, uitest.Key("/"))
 	foot := lastLine(m)
 	if !strings.Contains(foot, "enter/tab keep filter") || !strings.Contains(foot, "esc clear filter") || !strings.Contains(foot, "ctrl+c quit") ||
 		strings.Contains(foot, "buy") || strings.Contains(foot, "q quit") {
 		t.Errorf("filtering the offerings, the footer is %q", foot)
 	}
-	m = update(m, keyMsg("enter"))
+	m = update(m, uitest.Key("enter"))
 	if foot := lastLine(m); !strings.Contains(foot, "enter buy") {
 		t.Errorf("after enter kept the filter, the footer is %q", foot)
 	}
-	m = update(m, keyMsg("2"), keyMsg("/"))
+	m = update(m, uitest.Key("2"), uitest.Key("/"))
 	if m.Inspect().Screen != ui.Blocks || !m.Inspect().Blocks.Table().Filtering() {
 		t.Fatalf("2 / did not open the blocks' filter (screen %s)", m.Inspect().Screen)
 	}
@@ -76,7 +76,7 @@ func focusField(t *testing.T, m ui.Model, f searchform.Field) ui.Model {
 		if at > f {
 			k = "shift+tab"
 		}
-		m = update(m, keyMsg(k))
+		m = update(m, uitest.Key(k))
 	}
 	if focusedPane(m) != paneForm || focusedField(m) != f {
 		t.Fatalf("tab and shift+tab did not reach field %d: pane %d, field %d", f, focusedPane(m), focusedField(m))
@@ -92,10 +92,10 @@ func focusResults(t *testing.T, m ui.Model) ui.Model {
 		if focusedPane(m) != paneForm {
 			break
 		}
-		m = update(m, keyMsg("shift+tab"))
+		m = update(m, uitest.Key("shift+tab"))
 	}
 	if focusedPane(m) == paneDetail {
-		m = update(m, keyMsg("esc"))
+		m = update(m, uitest.Key("esc"))
 	}
 	if t != nil && focusedPane(m) != paneResults {
 		t.Helper()

@@ -71,11 +71,6 @@ func final(s *screen) ui.Model {
 	return s.Final().(ui.Model)
 }
 
-func keyMsg(k string) tea.KeyPressMsg { return uitest.Key(k) }
-
-// altKey is alt and a key: alt+2 switches screens even from a text field.
-func altKey(r rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: r, Mod: tea.ModAlt} }
-
 // The dialogs' and screens' types and names, by the names the tests use.
 type (
 	dialog          = uidialog.Dialog
@@ -91,47 +86,6 @@ const (
 	paneResults = searchscreen.PaneResults
 	paneDetail  = searchscreen.PaneDetail
 )
-
-// The emulator's and the harness's shared helpers (sourcestest, uitest), by the names the
-// tests use.
-var foundRE = uitest.FoundRE
-
-func clientOf(t testing.TB, b source.Backend) *awsapi.Client {
-	t.Helper()
-	return sourcestest.ClientOf(t, b)
-}
-
-func reservations(t testing.TB, c *awsapi.Client, regions ...string) []model.Block {
-	t.Helper()
-	return sourcestest.Reservations(t, c, regions...)
-}
-
-func buyBlock(t *testing.T, b source.Backend, from time.Time) (*awsapi.Client, model.Offering, model.Block) {
-	t.Helper()
-	return sourcestest.BuyBlock(t, b, from)
-}
-
-func awaitBlock(t *testing.T, b source.Backend, id string) model.Block {
-	t.Helper()
-	return sourcestest.AwaitBlock(t, b, id)
-}
-
-// blockNow is the reservation as the adapter lists it now.
-func blockNow(t *testing.T, c *awsapi.Client, id string) model.Block {
-	t.Helper()
-	return sourcestest.BlockNow(t, c, id)
-}
-
-func foundCount(t *testing.T, s *screen) int { t.Helper(); return s.FoundCount() }
-func searchAndOpen(t *testing.T, s *screen)  { t.Helper(); s.SearchAndOpen() }
-func waitLengths(s *screen) string           { s.T.Helper(); return s.WaitLengths() }
-func mustContain(t *testing.T, text string, subs ...string) {
-	t.Helper()
-	uitest.MustContain(t, text, subs...)
-}
-
-func rowOf(text, id string) string   { return uitest.RowOf(text, id) }
-func dialogBox(screen string) string { return uitest.DialogBox(screen) }
 
 func update(m ui.Model, msgs ...tea.Msg) ui.Model {
 	for _, msg := range msgs {
@@ -161,9 +115,9 @@ func updateOpen(m ui.Model, msgs ...tea.Msg) ui.Model {
 func startedSearch(m ui.Model) (ui.Model, int) {
 	before := m.Inspect().Search.SearchID()
 	m, id := m.StartedSearch(func(s searchscreen.Model) (searchscreen.Model, tea.Cmd) {
-		s, cmd := s.Update(keyMsg("enter"))
+		s, cmd := s.Update(uitest.Key("enter"))
 		if s.SearchID() == before {
-			s, cmd = s.Update(keyMsg("enter"))
+			s, cmd = s.Update(uitest.Key("enter"))
 		}
 		return s, cmd
 	})

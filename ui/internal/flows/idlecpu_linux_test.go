@@ -5,11 +5,9 @@ package flows
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -90,11 +88,7 @@ func idleCPU(b *testing.B, bin string, search bool, key string) {
 		b.Skipf("no pseudo-terminal: %v", err)
 	}
 	defer master.Close()
-	cmd := exec.Command(bin, "--demo")
-	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_STATE_HOME="+home, "TERM=xterm-256color",
-		"AWS_CONFIG_FILE="+filepath.Join(home, "none"), "AWS_SHARED_CREDENTIALS_FILE="+filepath.Join(home, "none"))
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	cmd := demoCommand(bin, home, slave)
 	out := &terminalOutput{}
 	go out.read(master)
 	if err := cmd.Start(); err != nil {

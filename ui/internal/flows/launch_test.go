@@ -21,7 +21,7 @@ func TestReceiptOpensLaunch(t *testing.T) {
 		t.Run(map[bool]string{true: "scheduled", false: "payment-pending"}[paid], func(t *testing.T) {
 			b, sim := emulatorBackend(t, ec2sim.Faults{})
 			s := newScreen(t, ui.New(actionTestOptions(b)), 160, 48)
-			searchAndOpen(t, s)
+			s.SearchAndOpen()
 			s.WaitText("✓ allowed")
 			s.Type("buy")
 			s.Press("enter")

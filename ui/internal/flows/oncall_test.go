@@ -16,15 +16,17 @@ import (
 	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/source"
+	"github.com/gpublock/gpublock/aws/sources/sourcestest"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui"
+	"github.com/gpublock/gpublock/ui/internal/uitest"
 )
 
 // otherMachine is a client of the same emulator with a journal of its own: purchases
 // made from another machine.
 func otherMachine(t *testing.T, b source.Backend) *awsapi.Client {
 	t.Helper()
-	c, err := awsapi.New(context.Background(), awsapi.Config{Region: "us-east-1", EndpointURL: clientOf(t, b).Endpoint(), Version: "test",
+	c, err := awsapi.New(context.Background(), awsapi.Config{Region: "us-east-1", EndpointURL: sourcestest.ClientOf(t, b).Endpoint(), Version: "test",
 		MaxBackoff: 5 * time.Millisecond, JournalDir: filepath.Join(t.TempDir(), "elsewhere")})
 	if err != nil {
 		t.Fatal(err)
@@ -89,7 +91,7 @@ func TestBlocksOfEveryRegionOnAFreshStart(t *testing.T) {
 // listed and the clock ticks; notifications switched off (n) do not stop it.
 func TestNotifyEachWarningOnceFromTheTUI(t *testing.T) {
 	b, sim := emulatorBackend(t, ec2sim.Faults{})
-	_, o, bought := buyBlock(t, b, testNow.Add(24*time.Hour))
+	_, o, bought := sourcestest.BuyBlock(t, b, testNow.Add(24*time.Hour))
 	var mu sync.Mutex
 	got := map[string]int{}
 	opts := testOptions(b)
@@ -147,15 +149,15 @@ func waitUntil(t *testing.T, what string, cond func() bool) {
 // each row is what the emulator offers for its length.
 func TestExtendListShowsWhatAWSOffers(t *testing.T) {
 	b, sim := emulatorBackend(t, ec2sim.Faults{})
-	c, o, bought := buyBlock(t, b, testNow.Add(24*time.Hour))
+	c, o, bought := sourcestest.BuyBlock(t, b, testNow.Add(24*time.Hour))
 	sim.SetTime(o.Start.Add(time.Hour))
 	opts := testOptions(b)
 	opts.StartOnBlocks, opts.ExtendDays = true, 3
 	s := newScreen(t, ui.New(opts), 160, 48)
-	s.WaitFor("the active block", func(text string) bool { return strings.Contains(rowOf(text, bought.ReservationID), "active") })
+	s.WaitFor("the active block", func(text string) bool { return strings.Contains(uitest.RowOf(text, bought.ReservationID), "active") })
 	s.Press("e")
-	text := waitLengths(s)
-	blk := blockNow(t, c, bought.ReservationID)
+	text := s.WaitLengths()
+	blk := sourcestest.BlockNow(t, c, bought.ReservationID)
 	choices, err := capacityblocks.New(c).ExtensionChoices(context.Background(), blk, nil)
 	if err != nil || len(choices) < 3 {
 		t.Fatalf("the emulator offers %d lengths, %v; the test wants at least 3", len(choices), err)
@@ -195,7 +197,7 @@ func TestExtendListShowsWhatAWSOffers(t *testing.T) {
 // A region that could not be read is named with its error under the status line, whole
 // even at 80 columns, on every listing that fails it.
 func TestBlocksNameFailedRegions(t *testing.T) {
-	m := update(ui.New(testOptions(nil)), tea.WindowSizeMsg{Width: 80, Height: 24}, altKey('2'))
+	m := update(ui.New(testOptions(nil)), tea.WindowSizeMsg{Width: 80, Height: 24}, uitest.AltKey('2'))
 	problems := []source.BlockProblem{{Region: "eu-north-1", Message: "EC2 is unavailable in eu-north-1 (HTTP 503); try again shortly."}}
 	for i := 0; i < 2; i++ {
 		m = update(m, blocksMsg{ID: m.Inspect().Blocks.ListingID(), List: source.BlockList{Now: testNow, Problems: problems}})
@@ -215,7 +217,7 @@ func TestBlocksNameFailedRegions(t *testing.T) {
 // a failed region, the pane's lines still fit its height, so the last rows (the cursor's)
 // are never cut off by the frame.
 func TestBlocksProblemsKeepTheTableInTheFrame(t *testing.T) {
-	m := update(ui.New(testOptions(nil)), tea.WindowSizeMsg{Width: 80, Height: 24}, altKey('2'))
+	m := update(ui.New(testOptions(nil)), tea.WindowSizeMsg{Width: 80, Height: 24}, uitest.AltKey('2'))
 	var list []model.Block
 	for i := 0; i < 30; i++ {
 		list = append(list, model.Block{ReservationID: fmt.Sprintf("cr-%017d", i), Region: "us-east-1", AvailabilityZone: "us-east-1a",

@@ -12,19 +12,21 @@ import (
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/sources/sourcestest"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui"
 	"github.com/gpublock/gpublock/ui/components/blocks"
 	"github.com/gpublock/gpublock/ui/dialog/receipt"
+	"github.com/gpublock/gpublock/ui/internal/uitest"
 )
 
 // A purchase whose payment fails: the receipt stops saying BOUGHT, says the block will
 // never start and what to do, stops watching, and l launches nothing.
 func TestPayFailReceipt(t *testing.T) {
 	b, sim := emulatorBackend(t, ec2sim.Faults{PayFail: 1})
-	c := clientOf(t, b)
+	c := sourcestest.ClientOf(t, b)
 	s := newScreen(t, ui.New(actionTestOptions(b)), 160, 48)
-	searchAndOpen(t, s)
+	s.SearchAndOpen()
 	s.WaitText("✓ allowed (ec2:PurchaseCapacityBlock)")
 	s.Type("buy")
 	s.Press("enter")
@@ -33,17 +35,17 @@ func TestPayFailReceipt(t *testing.T) {
 	if id == nil {
 		t.Fatalf("no reservation id on the receipt:\n%s", text)
 	}
-	mustContain(t, text, "payment-pending", "watching")
+	uitest.MustContain(t, text, "payment-pending", "watching")
 	// The payment is taken, and fails, within minutes of the emulator's clock.
 	sim.Advance(10 * time.Minute)
 	text = s.WaitText("PAYMENT FAILED")
-	mustContain(t, text, "payment-failed · final: will not start · no longer watched", "will never start", "nothing can run in it",
+	uitest.MustContain(t, text, "payment-failed · final: will not start · no longer watched", "will never start", "nothing can run in it",
 		"payment method", "search again", "went back on sale", "the payment failed", id[1])
-	if !strings.Contains(dialogBox(text), "PAYMENT FAILED") {
+	if !strings.Contains(uitest.DialogBox(text), "PAYMENT FAILED") {
 		t.Fatalf("no dialog box found on the screen:\n%s", text)
 	}
 	for _, bad := range []string{"BOUGHT", "is yours", "watching…", "starts in", "l launches"} {
-		if strings.Contains(dialogBox(text), bad) {
+		if strings.Contains(uitest.DialogBox(text), bad) {
 			t.Errorf("the failed receipt says %q:\n%s", bad, text)
 		}
 	}
@@ -64,7 +66,7 @@ func TestPayFailReceipt(t *testing.T) {
 	if v := ansi.Strip(r.View(160, 45)); strings.Contains(v, "watching") || !strings.Contains(v, string(model.StatePaymentFailed)) {
 		t.Errorf("the receipt still watches or lacks the state %s:\n%s", model.StatePaymentFailed, v)
 	}
-	if got := blockNow(t, c, id[1]).State; got != model.StatePaymentFailed {
+	if got := sourcestest.BlockNow(t, c, id[1]).State; got != model.StatePaymentFailed {
 		t.Errorf("the emulator lists %s as %s", id[1], got)
 	}
 }
@@ -74,21 +76,21 @@ func TestPayFailReceipt(t *testing.T) {
 // when it fails, and a warning until the end it would have had.
 func TestPayFailBlocksScreen(t *testing.T) {
 	b, sim := emulatorBackend(t, ec2sim.Faults{PayFail: 1})
-	_, o, bought := buyBlock(t, b, testNow.Add(24*time.Hour))
+	_, o, bought := sourcestest.BuyBlock(t, b, testNow.Add(24*time.Hour))
 	id := bought.ReservationID
 	opts := testOptions(b)
 	opts.StartOnBlocks = true
 	s := newScreen(t, ui.New(opts), 200, 40)
-	s.WaitFor("the bought block", func(text string) bool { return strings.Contains(rowOf(text, id), "PAY PENDING") })
+	s.WaitFor("the bought block", func(text string) bool { return strings.Contains(uitest.RowOf(text, id), "PAY PENDING") })
 	s.WaitRaw("the payment-pending notification", func(raw []byte) bool { return bytes.Contains(raw, []byte(osc9)) })
 
 	at := testNow.Add(10 * time.Minute)
 	sim.SetTime(at)
 	s.Press("r")
 	text := s.WaitFor("the payment failure", func(text string) bool {
-		return strings.Contains(text, "as of "+at.UTC().Format("15:04")) && strings.Contains(rowOf(text, id), "✖ PAY FAILED")
+		return strings.Contains(text, "as of "+at.UTC().Format("15:04")) && strings.Contains(uitest.RowOf(text, id), "✖ PAY FAILED")
 	})
-	row := rowOf(text, id)
+	row := uitest.RowOf(text, id)
 	if !strings.Contains(row, "payment-failed") || !strings.Contains(row, "will not start") || strings.Contains(row, "starts in") {
 		t.Errorf("the row counts down to a start that will not come: %q", row)
 	}
@@ -98,7 +100,7 @@ func TestPayFailBlocksScreen(t *testing.T) {
 	if !strings.Contains(text, "✖ PAY FAILED (1 warning)") {
 		t.Errorf("the header does not count the failed block:\n%s", text)
 	}
-	mustContain(t, text, "What to do", "payment method", "search again", "Terminates at — (nothing runs in it: its payment failed)",
+	uitest.MustContain(t, text, "What to do", "payment method", "search again", "Terminates at — (nothing runs in it: its payment failed)",
 		"Fee paid      $0.00 (the payment failed: nothing was charged)")
 	if strings.Contains(text, "instances are terminated from") {
 		t.Errorf("the detail gives a termination time:\n%s", text)
@@ -121,19 +123,19 @@ func TestPayFailBlocksScreen(t *testing.T) {
 	sim.SetTime(at)
 	s.Press("r")
 	text = s.WaitFor("the failed block after its start", func(text string) bool {
-		return strings.Contains(text, "as of "+at.UTC().Format("15:04")) && strings.Contains(rowOf(text, id), "never started")
+		return strings.Contains(text, "as of "+at.UTC().Format("15:04")) && strings.Contains(uitest.RowOf(text, id), "never started")
 	})
-	if !strings.Contains(rowOf(text, id), "✖ PAY FAILED") || !strings.Contains(text, "✖ PAY FAILED (1 warning)") || strings.Contains(rowOf(text, id), "ends in") {
-		t.Errorf("after the start it would have had: %q\n%s", rowOf(text, id), text)
+	if !strings.Contains(uitest.RowOf(text, id), "✖ PAY FAILED") || !strings.Contains(text, "✖ PAY FAILED (1 warning)") || strings.Contains(uitest.RowOf(text, id), "ends in") {
+		t.Errorf("after the start it would have had: %q\n%s", uitest.RowOf(text, id), text)
 	}
 	// After the end it would have had, it is history: no warning.
 	at = o.End.Add(time.Minute)
 	sim.SetTime(at)
 	s.Press("r")
 	text = s.WaitFor("the failed block after its end", func(text string) bool {
-		return strings.Contains(text, "as of "+at.UTC().Format("15:04")) && strings.Contains(rowOf(text, id), "payment-failed")
+		return strings.Contains(text, "as of "+at.UTC().Format("15:04")) && strings.Contains(uitest.RowOf(text, id), "payment-failed")
 	})
-	if hasWarningBadge(text) || strings.Contains(rowOf(text, id), "PAY FAILED") {
+	if hasWarningBadge(text) || strings.Contains(uitest.RowOf(text, id), "PAY FAILED") {
 		t.Errorf("still warned of after its end:\n%s", text)
 	}
 	m := final(s)
@@ -167,7 +169,7 @@ func extendBy(t *testing.T, c *awsapi.Client, b model.Block, days int) model.Ext
 // on the new end rings again.
 func TestPayFailExtensionOnBlocksScreen(t *testing.T) {
 	b, sim := emulatorBackend(t, ec2sim.Faults{})
-	c, o, bought := buyBlock(t, b, testNow.Add(24*time.Hour))
+	c, o, bought := sourcestest.BuyBlock(t, b, testNow.Add(24*time.Hour))
 	id := bought.ReservationID
 	at := o.End.Add(-5 * time.Hour)
 	sim.SetTime(at)
@@ -175,7 +177,7 @@ func TestPayFailExtensionOnBlocksScreen(t *testing.T) {
 	opts.StartOnBlocks = true
 	opts.WarnRules = model.NewWarnRules([]time.Duration{2 * time.Hour}) // idle, not yet EXTEND BY
 	s := newScreen(t, ui.New(opts), 200, 44)                            // the detail names the warnings above the extension history
-	s.WaitFor("the active block", func(text string) bool { return strings.Contains(rowOf(text, id), "IDLE, PAID") })
+	s.WaitFor("the active block", func(text string) bool { return strings.Contains(uitest.RowOf(text, id), "IDLE, PAID") })
 	s.WaitRaw("the idle notification", func(raw []byte) bool { return bytes.Count(raw, []byte(osc9)) == 1 })
 
 	refreshAt := func(what string, at time.Time, want func(row string) bool) string {
@@ -183,18 +185,18 @@ func TestPayFailExtensionOnBlocksScreen(t *testing.T) {
 		sim.SetTime(at)
 		s.Press("r")
 		return s.WaitFor(what, func(text string) bool {
-			return strings.Contains(text, "as of "+at.UTC().Format("15:04")) && want(rowOf(text, id))
+			return strings.Contains(text, "as of "+at.UTC().Format("15:04")) && want(uitest.RowOf(text, id))
 		})
 	}
 	oldEnd := o.End.UTC().Format("Jan 02 15:04")
 	sim.SetFaults(ec2sim.Faults{PayFail: 1})
-	extendBy(t, c, blockNow(t, c, id), 1)
+	extendBy(t, c, sourcestest.BlockNow(t, c, id), 1)
 	at = at.Add(10 * time.Minute)
 	text := refreshAt("the failed extension", at, func(row string) bool { return strings.Contains(row, "✖ EXT FAILED") })
-	if row := rowOf(text, id); !strings.Contains(row, oldEnd) || !strings.Contains(row, "ends in") {
+	if row := uitest.RowOf(text, id); !strings.Contains(row, oldEnd) || !strings.Contains(row, "ends in") {
 		t.Errorf("the row lost the end %s that stays: %q", oldEnd, row)
 	}
-	mustContain(t, text, "✖ EXT FAILED (1 warning)", "What to do", "extend again (e)", "payment-failed (the end did not move)",
+	uitest.MustContain(t, text, "✖ EXT FAILED (1 warning)", "What to do", "extend again (e)", "payment-failed (the end did not move)",
 		"Fee paid      "+o.Fee.Dollars()+" (this machine's purchase journal") // the failed extension charged nothing
 	s.WaitRaw("the failed extension's notification", func(raw []byte) bool { return bytes.Count(raw, []byte(osc9)) == 2 })
 	if ns := notifications(s.Raw); !strings.Contains(ns[1], "the extension's payment failed, so the block still ends in") || !strings.Contains(ns[1], oldEnd) {
@@ -202,18 +204,18 @@ func TestPayFailExtensionOnBlocksScreen(t *testing.T) {
 	}
 
 	// Extended again, paid: the end moves and the warning goes.
-	paid := extendBy(t, c, blockNow(t, c, id), 1)
+	paid := extendBy(t, c, sourcestest.BlockNow(t, c, id), 1)
 	at = at.Add(10 * time.Minute)
 	newEnd := paid.End.UTC().Format("Jan 02 15:04")
 	text = refreshAt("the paid extension", at, func(row string) bool { return strings.Contains(row, newEnd) })
-	if strings.Contains(rowOf(text, id), "EXT FAILED") {
-		t.Errorf("still warned of the failed extension after a paid one: %q", rowOf(text, id))
+	if strings.Contains(uitest.RowOf(text, id), "EXT FAILED") {
+		t.Errorf("still warned of the failed extension after a paid one: %q", uitest.RowOf(text, id))
 	}
-	mustContain(t, text, "Fee paid      "+o.Fee.Add(paid.Fee).Dollars()+" (this machine's purchase journal")
+	uitest.MustContain(t, text, "Fee paid      "+o.Fee.Add(paid.Fee).Dollars()+" (this machine's purchase journal")
 
 	// Another extension, of the new end, fails: news again.
 	sim.SetFaults(ec2sim.Faults{PayFail: 1})
-	extendBy(t, c, blockNow(t, c, id), 1)
+	extendBy(t, c, sourcestest.BlockNow(t, c, id), 1)
 	at = at.Add(10 * time.Minute)
 	refreshAt("the second failed extension", at, func(row string) bool { return strings.Contains(row, "✖ EXT FAILED") && strings.Contains(row, newEnd) })
 	s.WaitRaw("the second failed extension's notification", func(raw []byte) bool { return len(notifications(raw)) >= 3 })

@@ -17,9 +17,11 @@ import (
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/source"
+	"github.com/gpublock/gpublock/aws/sources/sourcestest"
 	"github.com/gpublock/gpublock/aws/trainingplans"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui"
+	"github.com/gpublock/gpublock/ui/internal/uitest"
 )
 
 // choosePlans moves the form to its source field and chooses Training Plans (n=1) or both
@@ -43,7 +45,7 @@ func TestPlanSearchFlow(t *testing.T) {
 			choosePlans(s, 1)
 			s.WaitText("‹ Training Plans ›")
 			s.Press("enter")
-			found := foundCount(t, s)
+			found := s.FoundCount()
 			if found == 0 {
 				t.Fatal("the plan search found nothing; the flow needs offerings")
 			}
@@ -85,19 +87,19 @@ func TestPlanPurchaseFlow(t *testing.T) {
 	for _, size := range []struct{ w, h int }{{160, 48}, {80, 24}} {
 		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
 			b, sim := emulatorBackend(t, ec2sim.Faults{})
-			tp := trainingplans.New(clientOf(t, b))
+			tp := trainingplans.New(sourcestest.ClientOf(t, b))
 			s := newScreen(t, ui.New(actionTestOptions(b)), size.w, size.h)
 			s.WaitText("123456789012")
 			choosePlans(s, 1)
 			s.WaitText("‹ Training Plans ›")
 			s.Press("enter")
-			if foundCount(t, s) == 0 {
+			if s.FoundCount() == 0 {
 				t.Fatal("the plan search found nothing")
 			}
 			s.Press("g", "enter")
 			text := s.WaitText("no dry run for")
 			flat := strings.Join(strings.Fields(strings.NewReplacer("┆", " ", "│", " ", "╎", " ").Replace(text)), " ")
-			mustContain(t, flat, "Buy a Training Plan", "123456789012", "training job", "Part 1", "Upfront fee",
+			uitest.MustContain(t, flat, "Buy a Training Plan", "123456789012", "training job", "Part 1", "Upfront fee",
 				"cannot be cancelled or modified", "there is no dry run for training plans", "Type buy")
 			if strings.Contains(flat, "✓ allowed") || strings.Contains(flat, "Platform") {
 				t.Errorf("a plan's dialog speaks of a dry run's answer or a platform:\n%s", text)
@@ -127,20 +129,8 @@ func TestPlanPurchaseFlow(t *testing.T) {
 // buyPlan buys, through the adapter, the first 2-day ml.p5.48xlarge plan in region.
 func buyPlan(t *testing.T, b source.Backend, region string) trainingplans.Plan {
 	t.Helper()
-	tp := trainingplans.New(clientOf(t, b))
-	q := trainingplans.Query{InstanceTypes: []string{"ml.p5.48xlarge"}, Count: 1, Days: []int{2}, Start: testNow,
-		End: testNow.Add(28 * 24 * time.Hour), Regions: []string{region}}
-	var first trainingplans.Offering
-	for ev := range tp.Search(context.Background(), q) {
-		for _, o := range ev.Offerings {
-			if first.ID == "" || o.Start().Before(first.Start()) {
-				first = o
-			}
-		}
-	}
-	if first.ID == "" {
-		t.Fatalf("no plan offering in %s", region)
-	}
+	tp := trainingplans.New(sourcestest.ClientOf(t, b))
+	first := firstPlanOffering(t, tp, region)
 	res, err := tp.Purchase(context.Background(), first, nil)
 	if err != nil {
 		t.Fatalf("buying a plan: %v", err)
@@ -154,7 +144,7 @@ func TestReservationsPlanAndBlock(t *testing.T) {
 	for _, size := range []struct{ w, h int }{{160, 48}, {80, 24}} {
 		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
 			b, sim := emulatorBackend(t, ec2sim.Faults{})
-			buyBlock(t, b, testNow.Add(24*time.Hour))
+			sourcestest.BuyBlock(t, b, testNow.Add(24*time.Hour))
 			plan := buyPlan(t, b, "us-east-2")
 			at := testNow.Add(time.Hour) // paid, before the plan's start
 			sim.SetTime(at)
@@ -180,7 +170,7 @@ func TestReservationsPlanAndBlock(t *testing.T) {
 			list.Now = at
 			opts := testOptions(b)
 			opts.Now = func() time.Time { return at }
-			m := update(ui.New(opts), altKey('2'))
+			m := update(ui.New(opts), uitest.AltKey('2'))
 			m = update(m, blocksMsg{ID: m.Inspect().Blocks.ListingID(), List: list}, tea.WindowSizeMsg{Width: size.w, Height: size.h})
 			view := requestIDRE.ReplaceAllString(ansi.Strip(m.View().Content), "gpb-REQUEST-ID")
 			if !strings.Contains(view, "ml.p5.48xlarge ×") || !strings.Contains(view, " p5.48xlarge ×") || !strings.Contains(view, "Reservations") {
@@ -193,9 +183,9 @@ func TestReservationsPlanAndBlock(t *testing.T) {
 				if sel, ok := m.Inspect().Blocks.Table().Selected(); ok && sel.Source == model.SourceTrainingPlan {
 					break
 				}
-				m = update(m, keyMsg("j"))
+				m = update(m, uitest.Key("j"))
 			}
-			m = update(m, keyMsg("enter"))
+			m = update(m, uitest.Key("enter"))
 			detail := ansi.Strip(m.View().Content)
 			flat := strings.Join(strings.Fields(strings.NewReplacer("│", " ", "┃", " ").Replace(detail)), " ")
 			wants := []string{"Scheduled", "ResourceConfig.TrainingPlanArn", "SageMaker stops the jobs"}
@@ -210,7 +200,7 @@ func TestReservationsPlanAndBlock(t *testing.T) {
 			if !strings.Contains(strings.ReplaceAll(flat, " ", ""), plan.ARN) {
 				t.Errorf("the plan's detail lacks its ARN %s:\n%s", plan.ARN, detail)
 			}
-			_, cmd := m.Update(keyMsg("y"))
+			_, cmd := m.Update(uitest.Key("y"))
 			if cmd == nil {
 				t.Fatal("y copied nothing")
 			}
@@ -234,11 +224,11 @@ func TestPlanExtensionFlow(t *testing.T) {
 				return strings.Contains(text, "ml.p5.48xlarge ×") && strings.Contains(text, "1 training plan")
 			})
 			s.Press("e")
-			waitLengths(s)   // the lengths stream in: the shortest is first once all have answered
+			s.WaitLengths()  // the lengths stream in: the shortest is first once all have answered
 			s.Press("enter") // the shortest length offered
 			text := s.WaitText("no dry run for")
 			flat := strings.Join(strings.Fields(strings.NewReplacer("┆", " ", "│", " ", "╎", " ").Replace(text)), " ")
-			mustContain(t, flat, "Plan", plan.Name, "there is no dry run for training plans", "Type extend")
+			uitest.MustContain(t, flat, "Plan", plan.Name, "there is no dry run for training plans", "Type extend")
 			if strings.Contains(flat, "✓ allowed") || strings.Contains(flat, "instances terminate") {
 				t.Errorf("a plan's extension speaks of a dry run's answer or of terminated instances:\n%s", text)
 			}
@@ -251,7 +241,7 @@ func TestPlanExtensionFlow(t *testing.T) {
 			sim.Advance(10 * time.Minute)
 			s.WaitText("EXTENDED:")
 			final(s)
-			tp := trainingplans.New(clientOf(t, b))
+			tp := trainingplans.New(sourcestest.ClientOf(t, b))
 			after, err := tp.Describe(context.Background(), "us-east-2", plan.Name)
 			if err != nil {
 				t.Fatal(err)
@@ -267,12 +257,9 @@ func TestPlanExtensionFlow(t *testing.T) {
 	}
 }
 
-// createPlanNamed buys the first 2-day plan offering in region under a name of the test's,
-// as another tool would: the emulator's extension market follows a plan's name, which
-// gpublock's purchases draw at random.
-func createPlanNamed(t *testing.T, b source.Backend, sim *ec2sim.Server, region, name string) trainingplans.Plan {
+// firstPlanOffering is the 2-day ml.p5.48xlarge plan offering in region that starts first.
+func firstPlanOffering(t *testing.T, tp *trainingplans.Client, region string) trainingplans.Offering {
 	t.Helper()
-	tp := trainingplans.New(clientOf(t, b))
 	q := trainingplans.Query{InstanceTypes: []string{"ml.p5.48xlarge"}, Count: 1, Days: []int{2}, Start: testNow,
 		End: testNow.Add(28 * 24 * time.Hour), Regions: []string{region}}
 	var first trainingplans.Offering
@@ -286,6 +273,16 @@ func createPlanNamed(t *testing.T, b source.Backend, sim *ec2sim.Server, region,
 	if first.ID == "" {
 		t.Fatalf("no plan offering in %s", region)
 	}
+	return first
+}
+
+// createPlanNamed buys the first 2-day plan offering in region under a name of the test's,
+// as another tool would: the emulator's extension market follows a plan's name, which
+// gpublock's purchases draw at random.
+func createPlanNamed(t *testing.T, b source.Backend, sim *ec2sim.Server, region, name string) trainingplans.Plan {
+	t.Helper()
+	tp := trainingplans.New(sourcestest.ClientOf(t, b))
+	first := firstPlanOffering(t, tp, region)
 	sm := sagemaker.New(sagemaker.Options{Region: region, BaseEndpoint: aws.String(tp.Endpoint()),
 		Credentials: credentials.NewStaticCredentialsProvider("AKIAUITEST0000000000", "ui-test-secret", "")})
 	if _, err := sm.CreateTrainingPlan(context.Background(), &sagemaker.CreateTrainingPlanInput{
@@ -314,7 +311,7 @@ func TestBothSourcesSearch(t *testing.T) {
 			choosePlans(s, 2)
 			s.WaitText("‹ Blocks and Plans ›")
 			s.Press("enter")
-			found := foundCount(t, s)
+			found := s.FoundCount()
 			s.Press("F")
 			s.WaitText("Upfront fee▲")
 			m := final(s)

@@ -21,7 +21,7 @@ func TestPricingFlow(t *testing.T) {
 	s := newScreen(t, ui.New(testOptions(b)), 200, 50)
 	s.WaitText("123456789012")
 	s.Press("enter")
-	if foundCount(t, s) < 2 {
+	if s.FoundCount() < 2 {
 		t.Fatal("the search found fewer than two offerings; the flow needs two to compare")
 	}
 	table := s.WaitText("Break-even")
@@ -106,14 +106,14 @@ func firstWords(s string, n int) string {
 // chartStates are the states of the charts, for TestEverySizeFits.
 func chartStates(base, results ui.Model) map[string]ui.Model {
 	return map[string]ui.Model{
-		"chart":          update(results, keyMsg("j"), keyMsg("v")),
-		"chart-narrowed": update(results, keyMsg("tab"), keyMsg("v"), keyMsg("esc")),
+		"chart":          update(results, uitest.Key("j"), uitest.Key("v")),
+		"chart-narrowed": update(results, uitest.Key("tab"), uitest.Key("v"), uitest.Key("esc")),
 		// Marked in the results: in the detail pane j and G scroll the detail.
-		"compare": updateOpen(results, keyMsg("m"), keyMsg("j"), keyMsg("m"), keyMsg("j"), keyMsg("m"), keyMsg("c")),
-		"marked":  update(results, keyMsg("m"), keyMsg("G"), keyMsg("m")),
+		"compare": updateOpen(results, uitest.Key("m"), uitest.Key("j"), uitest.Key("m"), uitest.Key("j"), uitest.Key("m"), uitest.Key("c")),
+		"marked":  update(results, uitest.Key("m"), uitest.Key("G"), uitest.Key("m")),
 		"nothing-marked": func() ui.Model {
 			m := base
-			return update(focusResults(nil, m), keyMsg("v"), keyMsg("c"), keyMsg("m"))
+			return update(focusResults(nil, m), uitest.Key("v"), uitest.Key("c"), uitest.Key("m"))
 		}(),
 	}
 }
@@ -129,7 +129,7 @@ func TestCompareChartOpensAndCloses(t *testing.T) {
 	if n := len(states["compare"].Inspect().Dialog.(compare.Model).Compared()); n != 3 {
 		t.Errorf("the compare chart has %d offerings, want 3", n)
 	}
-	if d := update(states["compare"], keyMsg("esc")).Inspect().Dialog; d != nil {
+	if d := update(states["compare"], uitest.Key("esc")).Inspect().Dialog; d != nil {
 		t.Fatal("esc does not close the compare chart")
 	}
 }

@@ -8,9 +8,12 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/sources/sourcestest"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui"
+	"github.com/gpublock/gpublock/ui/internal/uitest"
 )
 
 var reservationRE = regexp.MustCompile(`Reservation\s+(cr-[0-9a-f]+)`)
@@ -19,15 +22,15 @@ var reservationRE = regexp.MustCompile(`Reservation\s+(cr-[0-9a-f]+)`)
 // once; the receipt follows the block from payment-pending to scheduled.
 func TestPurchaseBuys(t *testing.T) {
 	b, sim := emulatorBackend(t, ec2sim.Faults{})
-	c := clientOf(t, b)
+	c := sourcestest.ClientOf(t, b)
 	opts := actionTestOptions(b)
 	opts.DefaultTags = map[string]string{"project": "llm-pretrain", "cost-center": "4200"}
 	s := newScreen(t, ui.New(opts), 160, 48)
-	searchAndOpen(t, s)
+	s.SearchAndOpen()
 	text := s.WaitText("✓ allowed (ec2:PurchaseCapacityBlock)")
-	mustContain(t, text, "SIMULATED", "123456789012", "Upfront fee", "Linux/UNIX", model.Irrevocable[:60], "Type buy and press enter", "PST",
+	uitest.MustContain(t, text, "SIMULATED", "123456789012", "Upfront fee", "Linux/UNIX", model.Irrevocable[:60], "Type buy and press enter", "PST",
 		"project=llm-pretrain, cost-center=4200")
-	if n := len(reservations(t, c, searchedRegions(t)...)); n != 0 {
+	if n := len(sourcestest.Reservations(t, c, searchedRegions(t)...)); n != 0 {
 		t.Fatalf("%d reservations before the confirmation", n)
 	}
 	// Another platform (the dry run asks again), and a tag more.
@@ -44,14 +47,14 @@ func TestPurchaseBuys(t *testing.T) {
 	if id == nil {
 		t.Fatalf("no reservation id on the receipt:\n%s", text)
 	}
-	mustContain(t, text, "payment-pending", "gpublock:request-id=gpb-", "Journal")
+	uitest.MustContain(t, text, "payment-pending", "gpublock:request-id=gpb-", "Journal")
 	// Payment takes minutes on the emulator's clock; the receipt keeps watching.
 	sim.Advance(10 * time.Minute)
 	s.WaitText("scheduled · starts in")
 	s.Press("y")
 	s.WaitText("Copied " + id[1])
 	final(s)
-	blocks := reservations(t, c, searchedRegions(t)...)
+	blocks := sourcestest.Reservations(t, c, searchedRegions(t)...)
 	if len(blocks) != 1 || blocks[0].ReservationID != id[1] {
 		t.Fatalf("reservations after buying: %+v, want exactly %s", blocks, id[1])
 	}
@@ -98,11 +101,11 @@ func TestPurchaseCancelEveryWay(t *testing.T) {
 	for _, w := range ways {
 		t.Run(w.name, func(t *testing.T) {
 			b, sim := emulatorBackend(t, ec2sim.Faults{})
-			c := clientOf(t, b)
+			c := sourcestest.ClientOf(t, b)
 			s := newScreen(t, ui.New(actionTestOptions(b)), 160, 48)
 			s.WaitText("123456789012")
 			s.Press("enter")
-			if foundCount(t, s) == 0 {
+			if s.FoundCount() == 0 {
 				t.Fatal("the search found nothing")
 			}
 			if w.name == "esc before the dry run answers" {
@@ -122,7 +125,7 @@ func TestPurchaseCancelEveryWay(t *testing.T) {
 			if m.Inspect().Dialog != nil {
 				t.Errorf("dialog %T still open", m.Inspect().Dialog)
 			}
-			if n := len(reservations(t, c, searchedRegions(t)...)); n != 0 {
+			if n := len(sourcestest.Reservations(t, c, searchedRegions(t)...)); n != 0 {
 				t.Fatalf("%d reservations after cancelling", n)
 			}
 		})
@@ -138,7 +141,7 @@ func TestReadOnlyHidesPurchase(t *testing.T) {
 	s := newScreen(t, ui.New(opts), 160, 48)
 	s.WaitText("123456789012")
 	s.Press("enter")
-	foundCount(t, s)
+	s.FoundCount()
 	text := s.WaitText("enter details")
 	if strings.Contains(text, "buy") {
 		t.Errorf("the footer offers buying in read-only mode:\n%s", text)
@@ -169,15 +172,15 @@ func TestReadOnlyHidesPurchase(t *testing.T) {
 // A fee above --max-spend is refused in the dialog, naming the cap, with no call at all.
 func TestPurchaseSpendingCap(t *testing.T) {
 	b, _ := emulatorBackend(t, ec2sim.Faults{})
-	c := clientOf(t, b)
+	c := sourcestest.ClientOf(t, b)
 	opts := actionTestOptions(b)
 	capped := model.MustMoney("1000")
 	opts.MaxSpend = &capped
 	s := newScreen(t, ui.New(opts), 160, 48)
-	searchAndOpen(t, s)
+	s.SearchAndOpen()
 	text := s.WaitText("spending cap of $1,000.00")
-	flat := strings.Join(strings.Fields(strings.ReplaceAll(dialogBox(text), "┆", " ")), " ") // the dialog's lines as one
-	mustContain(t, flat, "REFUSED", "(--max-spend, or max_spend in the config file)")
+	flat := strings.Join(strings.Fields(strings.ReplaceAll(uitest.DialogBox(text), "┆", " ")), " ") // the dialog's lines as one
+	uitest.MustContain(t, flat, "REFUSED", "(--max-spend, or max_spend in the config file)")
 	if strings.Contains(text, "Type buy") || strings.Contains(text, "Dry run") {
 		t.Errorf("the refusal still offers the confirmation or a dry run:\n%s", text)
 	}
@@ -187,7 +190,7 @@ func TestPurchaseSpendingCap(t *testing.T) {
 	if m.Inspect().Dialog != nil {
 		t.Errorf("dialog %T open after enter", m.Inspect().Dialog)
 	}
-	if n := len(reservations(t, c, searchedRegions(t)...)); n != 0 {
+	if n := len(sourcestest.Reservations(t, c, searchedRegions(t)...)); n != 0 {
 		t.Fatalf("%d reservations above the cap", n)
 	}
 }
@@ -195,25 +198,18 @@ func TestPurchaseSpendingCap(t *testing.T) {
 // An offering sold between the search and the purchase: a clear message, the search runs
 // again, nothing is bought.
 func TestPurchaseSoldMeanwhile(t *testing.T) {
-	b, sim := emulatorBackend(t, ec2sim.Faults{})
-	c := clientOf(t, b)
-	s := newScreen(t, ui.New(actionTestOptions(b)), 160, 48)
-	searchAndOpen(t, s)
-	s.WaitText("✓ allowed")
-	sim.SetFaults(ec2sim.Faults{Sold: 1})
-	s.Type("buy")
-	s.Press("enter")
+	s, c := buyWith(t, ec2sim.Faults{Sold: 1})
 	text := s.WaitText("was sold to someone else")
-	mustContain(t, text, "NOT BOUGHT", "searched again")
+	uitest.MustContain(t, text, "NOT BOUGHT", "searched again")
 	s.Press("esc")
 	s.WaitFor("the results without the dialog", func(text string) bool {
-		return !strings.Contains(text, "Buy a Capacity Block") && foundRE.MatchString(text)
+		return !strings.Contains(text, "Buy a Capacity Block") && uitest.FoundRE.MatchString(text)
 	})
 	m := final(s)
 	if m.Inspect().Search.Rows() < 2 { // each search numbers its rows anew
 		t.Errorf("rows %d: the results were not searched again", m.Inspect().Search.Rows())
 	}
-	if n := len(reservations(t, c, searchedRegions(t)...)); n != 0 {
+	if n := len(sourcestest.Reservations(t, c, searchedRegions(t)...)); n != 0 {
 		t.Fatalf("%d reservations of a sold offering", n)
 	}
 }
@@ -221,22 +217,15 @@ func TestPurchaseSoldMeanwhile(t *testing.T) {
 // The purchase's reply is lost after AWS committed: the receipt says bought, with the id,
 // and exactly one reservation exists.
 func TestPurchaseLostReply(t *testing.T) {
-	b, sim := emulatorBackend(t, ec2sim.Faults{})
-	c := clientOf(t, b)
-	s := newScreen(t, ui.New(actionTestOptions(b)), 160, 48)
-	searchAndOpen(t, s)
-	s.WaitText("✓ allowed")
-	sim.SetFaults(ec2sim.Faults{LostReply: 1})
-	s.Type("buy")
-	s.Press("enter")
+	s, c := buyWith(t, ec2sim.Faults{LostReply: 1})
 	text := s.WaitText("BOUGHT, once")
 	id := reservationRE.FindStringSubmatch(text)
 	if id == nil {
 		t.Fatalf("no reservation id:\n%s", text)
 	}
-	mustContain(t, ansi.Strip(text), "reply to the purchase was lost")
+	uitest.MustContain(t, ansi.Strip(text), "reply to the purchase was lost")
 	final(s)
-	blocks := reservations(t, c, searchedRegions(t)...)
+	blocks := sourcestest.Reservations(t, c, searchedRegions(t)...)
 	if len(blocks) != 1 || blocks[0].ReservationID != id[1] {
 		t.Fatalf("reservations: %+v, want exactly %s", blocks, id[1])
 	}
@@ -245,21 +234,30 @@ func TestPurchaseLostReply(t *testing.T) {
 // ctrl+c while the purchase is in flight does not quit at once: the answer is waited for
 // and shown.
 func TestPurchaseInFlightKeepsQuitting(t *testing.T) {
-	b, sim := emulatorBackend(t, ec2sim.Faults{})
-	c := clientOf(t, b)
-	s := newScreen(t, ui.New(actionTestOptions(b)), 160, 48)
-	searchAndOpen(t, s)
-	s.WaitText("✓ allowed")
-	sim.SetFaults(ec2sim.Faults{Latency: 300 * time.Millisecond})
-	s.Type("buy")
-	s.Press("enter")
+	s, c := buyWith(t, ec2sim.Faults{Latency: 300 * time.Millisecond})
 	s.WaitText("Buying…")
 	s.Press("ctrl+c")
 	s.WaitText("quitting now would leave its outcome unread")
 	text := s.WaitText("BOUGHT")
 	id := reservationRE.FindStringSubmatch(text)
 	final(s)
-	if id == nil || len(reservations(t, c, searchedRegions(t)...)) != 1 {
+	if id == nil || len(sourcestest.Reservations(t, c, searchedRegions(t)...)) != 1 {
 		t.Fatalf("after ctrl+c in flight: id %v, the receipt:\n%s", id, text)
 	}
+}
+
+// buyWith types buy in the purchase dialog of a searched offering, once its dry run allowed
+// it, with the emulator's faults set to f for the purchase; c reads the account's
+// reservations.
+func buyWith(t *testing.T, f ec2sim.Faults) (s *screen, c *awsapi.Client) {
+	t.Helper()
+	b, sim := emulatorBackend(t, ec2sim.Faults{})
+	c = sourcestest.ClientOf(t, b)
+	s = newScreen(t, ui.New(actionTestOptions(b)), 160, 48)
+	s.SearchAndOpen()
+	s.WaitText("✓ allowed")
+	sim.SetFaults(f)
+	s.Type("buy")
+	s.Press("enter")
+	return s, c
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/sources/sourcestest"
 	"github.com/gpublock/gpublock/model/report"
 	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/ui"
@@ -22,24 +23,14 @@ func pressReport(t *testing.T, m ui.Model, k tea.KeyPressMsg) ui.Model {
 	t.Helper()
 	mm, cmd := m.Update(k)
 	m = mm.(ui.Model)
-	queue := []tea.Cmd{cmd}
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
+	uitest.Walk(cmd, func(msg tea.Msg) (tea.Cmd, bool) {
+		if !reportscreen.Owns(msg) {
+			return nil, false
 		}
-		switch msg := c().(type) {
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
-		default:
-			if reportscreen.Owns(msg) {
-				mm, next := m.Update(msg)
-				m = mm.(ui.Model)
-				queue = append(queue, next)
-			}
-		}
-	}
+		mm, next := m.Update(msg)
+		m = mm.(ui.Model)
+		return next, false
+	})
 	return m
 }
 
@@ -49,7 +40,7 @@ func pressReport(t *testing.T, m ui.Model, k tea.KeyPressMsg) ui.Model {
 func TestReportScreen(t *testing.T) {
 	b := &uitest.ReportBackend{In: uitest.ReportInput()}
 	m := update(ui.New(testOptions(b)), tea.WindowSizeMsg{Width: 160, Height: 48})
-	m = pressReport(t, m, keyMsg("4"))
+	m = pressReport(t, m, uitest.Key("4"))
 	if m.Inspect().Screen != ui.Report || b.Reads() != 1 || m.Inspect().Report.Busy() {
 		t.Fatalf("4: screen %s, %d reads", m.Inspect().Screen, b.Reads())
 	}
@@ -73,14 +64,14 @@ func TestReportScreen(t *testing.T) {
 		t.Errorf("footer %q", foot)
 	}
 	// Help lists the screen's keys and the screens' with 4 among them.
-	h := ansi.Strip(update(m, keyMsg("?")).View().Content)
+	h := ansi.Strip(update(m, uitest.Key("?")).View().Content)
 	for _, want := range []string{"Report screen", "4  report screen", "last 12 ⇄ 3 months", "read again"} {
 		if !strings.Contains(h, want) {
 			t.Errorf("help lacks %q:\n%s", want, h)
 		}
 	}
 	// r reads again, through the root.
-	if m = pressReport(t, m, keyMsg("r")); b.Reads() != 2 {
+	if m = pressReport(t, m, uitest.Key("r")); b.Reads() != 2 {
 		t.Errorf("r: %d reads", b.Reads())
 	}
 	// The screens go round through the report both ways; coming back does not read again.
@@ -88,9 +79,9 @@ func TestReportScreen(t *testing.T) {
 	for _, step := range []struct {
 		key  tea.KeyPressMsg
 		want ui.ScreenName
-	}{{keyMsg("]"), ui.Search}, {keyMsg("["), ui.Report}, {keyMsg("["), ui.Advisor}, {altKey('4'), ui.Report},
-		{keyMsg("1"), ui.Search}, {keyMsg("2"), ui.Blocks}, {keyMsg("]"), ui.Advisor}, {altKey('2'), ui.Blocks},
-		{keyMsg("4"), ui.Report}} {
+	}{{uitest.Key("]"), ui.Search}, {uitest.Key("["), ui.Report}, {uitest.Key("["), ui.Advisor}, {uitest.AltKey('4'), ui.Report},
+		{uitest.Key("1"), ui.Search}, {uitest.Key("2"), ui.Blocks}, {uitest.Key("]"), ui.Advisor}, {uitest.AltKey('2'), ui.Blocks},
+		{uitest.Key("4"), ui.Report}} {
 		m = update(m, step.key)
 		if m.Inspect().Screen != step.want {
 			t.Fatalf("%s: screen %s, want %s", step.key, m.Inspect().Screen, step.want)
@@ -104,9 +95,9 @@ func TestReportScreen(t *testing.T) {
 // The program's own backend, the emulator's: the report it cannot read yet is said as such.
 func TestReportScreenOnTheEmulator(t *testing.T) {
 	b, _ := emulatorBackend(t, ec2sim.Faults{})
-	o, blk := boughtBlock(t, clientOf(t, b))
+	o, blk := boughtBlock(t, sourcestest.ClientOf(t, b))
 	m := update(ui.New(testOptions(b)), tea.WindowSizeMsg{Width: 160, Height: 40})
-	m = pressReport(t, m, altKey('4'))
+	m = pressReport(t, m, uitest.AltKey('4'))
 	view := ansi.Strip(m.View().Content)
 	if strings.Contains(view, "could not be read") {
 		t.Fatalf("the report was not read:\n%s", view)
@@ -122,13 +113,13 @@ func TestReportScreenOnTheEmulator(t *testing.T) {
 func TestReportScreenFits(t *testing.T) {
 	b := &uitest.ReportBackend{In: uitest.ReportInput()}
 	base := update(ui.New(testOptions(b)), tea.WindowSizeMsg{Width: 80, Height: 24})
-	loading := update(base, keyMsg("4"))
-	loaded := pressReport(t, base, keyMsg("4"))
+	loading := update(base, uitest.Key("4"))
+	loaded := pressReport(t, base, uitest.Key("4"))
 	states := map[string]ui.Model{
 		"loading": loading,
 		"loaded":  loaded,
-		"tags":    update(loaded, keyMsg("tab"), keyMsg("tab"), keyMsg("tab")),
-		"help":    update(loaded, keyMsg("?")),
+		"tags":    update(loaded, uitest.Key("tab"), uitest.Key("tab"), uitest.Key("tab")),
+		"help":    update(loaded, uitest.Key("?")),
 	}
 	for name, m := range states {
 		for _, sz := range sizes() {

@@ -17,10 +17,10 @@ func TestActionDialogsFitEverySize(t *testing.T) {
 	base := update(withResults(ui.New(openable()), uitest.SyntheticOfferings(50)), tea.WindowSizeMsg{Width: 160, Height: 48})
 	blocks := blocksStates(base)["blocks"]
 	states := map[string]ui.Model{
-		"purchase": opened(t, base, keyMsg("enter")),
-		"launch":   opened(t, blocks, keyMsg("l")),
-		"extend":   opened(t, blocks, keyMsg("e")),
-		"use":      opened(t, blocks, keyMsg("u")),
+		"purchase": opened(t, base, uitest.Key("enter")),
+		"launch":   opened(t, blocks, uitest.Key("l")),
+		"extend":   opened(t, blocks, uitest.Key("e")),
+		"use":      opened(t, blocks, uitest.Key("u")),
 	}
 	for name, m := range states {
 		for _, sz := range sizes() {
@@ -35,21 +35,14 @@ func opened(t *testing.T, m ui.Model, k tea.KeyPressMsg) ui.Model {
 	t.Helper()
 	mm, cmd := m.Update(k)
 	m = mm.(ui.Model)
-	queue := []tea.Cmd{cmd}
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		switch msg := c().(type) {
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
+	uitest.Walk(cmd, func(msg tea.Msg) (tea.Cmd, bool) {
+		switch msg.(type) {
 		case uiscreen.OpenPurchase, uiscreen.OpenLaunch, uiscreen.OpenExtend, uiscreen.OpenUse:
 			mm, _ := m.Update(msg)
 			m = mm.(ui.Model)
 		}
-	}
+		return nil, false
+	})
 	if m.Inspect().Dialog == nil {
 		t.Fatalf("%s opened no dialog:\n%s", k, m.View().Content)
 	}

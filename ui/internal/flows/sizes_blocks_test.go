@@ -11,6 +11,7 @@ import (
 	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/source"
+	"github.com/gpublock/gpublock/aws/sources/sourcestest"
 	"github.com/gpublock/gpublock/ui"
 	"github.com/gpublock/gpublock/ui/components/pager"
 	"github.com/gpublock/gpublock/ui/internal/uitest"
@@ -24,12 +25,12 @@ var terminalSizes = [][2]int{{80, 24}, {120, 40}, {200, 60}}
 func TestBlocksDetailKeepsTerminatedInstanceAtTerminalSizes(t *testing.T) {
 	for _, sz := range terminalSizes {
 		b, sim := emulatorBackend(t, ec2sim.Faults{})
-		c, o, bought := buyBlock(t, b, testNow.Add(24*time.Hour))
+		c, o, bought := sourcestest.BuyBlock(t, b, testNow.Add(24*time.Hour))
 		sim.SetTime(o.Start.Add(time.Hour))
-		if _, err := capacityblocks.New(c).Launch(context.Background(), awaitBlock(t, b, bought.ReservationID), source.LaunchSpec{ImageID: "ami-0123456789abcdef0", Count: 1}); err != nil {
+		if _, err := capacityblocks.New(c).Launch(context.Background(), sourcestest.AwaitBlock(t, b, bought.ReservationID), source.LaunchSpec{ImageID: "ami-0123456789abcdef0", Count: 1}); err != nil {
 			t.Fatalf("launch: %v", err)
 		}
-		running := blockNow(t, c, bought.ReservationID)
+		running := sourcestest.BlockNow(t, c, bought.ReservationID)
 		if len(running.Instances) != 1 {
 			t.Fatalf("launched %d instances, want 1", len(running.Instances))
 		}
@@ -99,7 +100,7 @@ func unwrapPane(text string) string {
 
 func loadedBlocks(t *testing.T, w, h int) ui.Model {
 	t.Helper()
-	m := update(ui.New(testOptions(nil)), altKey('2'), tea.WindowSizeMsg{Width: w, Height: h})
+	m := update(ui.New(testOptions(nil)), uitest.AltKey('2'), tea.WindowSizeMsg{Width: w, Height: h})
 	return update(m, blocksMsg{ID: m.Inspect().Blocks.ListingID(), List: source.BlockList{Blocks: uitest.LongBlocks(6), Now: testNow}})
 }
 
@@ -118,9 +119,9 @@ func blocksPage(t *testing.T, m ui.Model) pager.Page {
 // the scroll is kept within the lines each size has.
 func TestBlocksDetailScrolledFits(t *testing.T) {
 	states := map[string]ui.Model{
-		"blocks detail scrolled":      update(loadedBlocks(t, 60, 16), keyMsg("enter"), keyMsg("G")),
-		"blocks detail scrolled some": update(loadedBlocks(t, 80, 24), keyMsg("d"), keyMsg("j"), keyMsg("j"), tea.KeyPressMsg{Code: tea.KeyPgDown}),
-		"blocks detail scrolled wide": update(loadedBlocks(t, 120, 30), keyMsg("tab"), keyMsg("G")),
+		"blocks detail scrolled":      update(loadedBlocks(t, 60, 16), uitest.Key("enter"), uitest.Key("G")),
+		"blocks detail scrolled some": update(loadedBlocks(t, 80, 24), uitest.Key("d"), uitest.Key("j"), uitest.Key("j"), tea.KeyPressMsg{Code: tea.KeyPgDown}),
+		"blocks detail scrolled wide": update(loadedBlocks(t, 120, 30), uitest.Key("tab"), uitest.Key("G")),
 	}
 	for name, m := range states {
 		if m.Inspect().Blocks.Scroll().Top(blocksPage(t, m)) == 0 {

@@ -32,17 +32,17 @@ func TestEverySizeFits(t *testing.T) {
 	states := map[string]ui.Model{
 		"form":     base,
 		"results":  results,
-		"detail":   update(results, keyMsg("j"), keyMsg("enter")),
-		"help":     update(results, keyMsg("?")),
-		"filter":   update(results, keyMsg("/"), keyMsg("p"), keyMsg("5")),
+		"detail":   update(results, uitest.Key("j"), uitest.Key("enter")),
+		"help":     update(results, uitest.Key("?")),
+		"filter":   update(results, uitest.Key("/"), uitest.Key("p"), uitest.Key("5")),
 		"empty":    withResults(base, nil),
-		"badform":  update(base, keyMsg("tab"), keyMsg("ctrl+u"), keyMsg("0"), keyMsg("tab"), keyMsg("x")),
-		"regions":  update(base, keyMsg("tab"), keyMsg("tab"), keyMsg("tab"), keyMsg("tab"), keyMsg("tab")),
-		"narrowed": update(results, keyMsg("tab"), keyMsg("tab")),
+		"badform":  update(base, uitest.Key("tab"), uitest.Key("ctrl+u"), uitest.Key("0"), uitest.Key("tab"), uitest.Key("x")),
+		"regions":  update(base, uitest.Key("tab"), uitest.Key("tab"), uitest.Key("tab"), uitest.Key("tab"), uitest.Key("tab")),
+		"narrowed": update(results, uitest.Key("tab"), uitest.Key("tab")),
 		// Scrolled in one size, drawn in all: the scroll is kept within the lines of each.
-		"detail scrolled":      update(results, tea.WindowSizeMsg{Width: 60, Height: 16}, keyMsg("d"), keyMsg("G")),
-		"detail scrolled some": update(results, tea.WindowSizeMsg{Width: 80, Height: 24}, keyMsg("d"), keyMsg("j"), keyMsg("j"), tea.KeyPressMsg{Code: tea.KeyPgDown}),
-		"detail scrolled wide": update(results, tea.WindowSizeMsg{Width: 120, Height: 30}, keyMsg("tab"), keyMsg("G")),
+		"detail scrolled":      update(results, tea.WindowSizeMsg{Width: 60, Height: 16}, uitest.Key("d"), uitest.Key("G")),
+		"detail scrolled some": update(results, tea.WindowSizeMsg{Width: 80, Height: 24}, uitest.Key("d"), uitest.Key("j"), uitest.Key("j"), tea.KeyPressMsg{Code: tea.KeyPgDown}),
+		"detail scrolled wide": update(results, tea.WindowSizeMsg{Width: 120, Height: 30}, uitest.Key("tab"), uitest.Key("G")),
 	}
 	for _, name := range []string{"detail scrolled", "detail scrolled some", "detail scrolled wide"} {
 		if m := states[name]; detailTop(m) == 0 {

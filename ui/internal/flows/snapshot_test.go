@@ -28,7 +28,7 @@ func TestSnapshotHoldsTheTable(t *testing.T) {
 
 	save := func(m ui.Model) ui.Model {
 		t.Helper()
-		mm, cmd := m.Update(keyMsg("ctrl+g"))
+		mm, cmd := m.Update(uitest.Key("ctrl+g"))
 		if cmd == nil {
 			t.Fatal("ctrl+g gave no command")
 		}

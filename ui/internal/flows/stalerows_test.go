@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/sources/sourcestest"
 	"github.com/gpublock/gpublock/ui"
 )
 
@@ -13,11 +14,11 @@ import (
 // on them opens no purchase: it says why. Nothing is bought that the screen did not show.
 func TestStaleRowsCannotBeBought(t *testing.T) {
 	b, sim := emulatorBackend(t, ec2sim.Faults{})
-	c := clientOf(t, b)
+	c := sourcestest.ClientOf(t, b)
 	s := newScreen(t, ui.New(actionTestOptions(b)), 160, 48)
 	s.WaitText("123456789012")
 	s.Press("enter")
-	if foundCount(t, s) == 0 {
+	if s.FoundCount() == 0 {
 		t.Fatal("the default search found nothing")
 	}
 	// Slow every call down so that the second search is still running at the enter.
@@ -31,12 +32,12 @@ func TestStaleRowsCannotBeBought(t *testing.T) {
 	}
 	s.Press("enter", "b", "u", "y", "enter")
 	sim.SetFaults(ec2sim.Faults{})
-	foundCount(t, s)
+	s.FoundCount()
 	m := final(s)
 	if m.Inspect().Dialog != nil {
 		t.Errorf("dialog %T open after enter on stale rows", m.Inspect().Dialog)
 	}
-	if n := len(reservations(t, c, searchedRegions(t)...)); n != 0 {
+	if n := len(sourcestest.Reservations(t, c, searchedRegions(t)...)); n != 0 {
 		t.Fatalf("%d reservations bought from stale rows", n)
 	}
 }

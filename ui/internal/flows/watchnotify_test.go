@@ -29,7 +29,7 @@ func watchStates(t *testing.T) map[string]ui.Model {
 	opts.WatchEvery = time.Millisecond
 	base := ui.New(opts)
 	watching := func() (ui.Model, tea.Cmd) {
-		mm, cmd := withResults(base, uitest.SyntheticOfferings(500)).Update(keyMsg("w"))
+		mm, cmd := withResults(base, uitest.SyntheticOfferings(500)).Update(uitest.Key("w"))
 		return mm.(ui.Model), cmd
 	}
 	// running is the watch's round under way, and the id its search's messages carry.
@@ -47,29 +47,22 @@ func watchStates(t *testing.T) map[string]ui.Model {
 		"watching":          on,
 		"watch round":       round,
 		"watch news":        news,
-		"watch news detail": update(news, keyMsg("G"), keyMsg("d")),
+		"watch news detail": update(news, uitest.Key("G"), uitest.Key("d")),
 	}
 }
 
 // watchTick is the tick among the messages cmd sends.
-func watchTick(t *testing.T, cmd tea.Cmd) watchTickMsg {
+func watchTick(t *testing.T, cmd tea.Cmd) (tick watchTickMsg) {
 	t.Helper()
-	queue := []tea.Cmd{cmd}
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		switch msg := c().(type) {
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
-		case watchTickMsg:
-			return msg
-		}
+	found := false
+	uitest.Walk(cmd, func(msg tea.Msg) (tea.Cmd, bool) {
+		tick, found = msg.(watchTickMsg)
+		return nil, found
+	})
+	if !found {
+		t.Fatal("w set no timer for the watch's round")
 	}
-	t.Fatal("w set no timer for the watch's round")
-	return watchTickMsg{}
+	return tick
 }
 
 var (
@@ -104,7 +97,7 @@ func TestWatchRingsOnceForNewOfferings(t *testing.T) {
 	s := newScreen(t, ui.New(opts), 160, 48)
 	s.WaitText("123456789012")
 	s.Press("tab", "tab", "tab", "tab", "tab", "a", "enter")
-	before := foundCount(t, s)
+	before := s.FoundCount()
 	s.WaitText("1 region failed")
 	s.Press("w")
 	text := s.WaitText("watching")

@@ -43,6 +43,13 @@ func Env(size screen.Rect, known bool) dialog.Env {
 	return dialog.Env{Context: pc, Poll: 3 * time.Second, Size: size}
 }
 
+// Context is the program's context as the screens' tests give it: the clock at Now, UTC,
+// a 160×48 terminal, no backend (a test sets its own).
+func Context(readOnly bool) *program.Context {
+	return &program.Context{Ctx: context.Background(), Theme: theme.New(false), ReadOnly: readOnly,
+		Clock: program.NewClock(func() time.Time { return Now }), Location: time.UTC, Width: 160, Height: 48}
+}
+
 // Offering is an offering whose every figure is fixed, for goldens and sizes.
 func Offering() model.Offering {
 	start := time.Date(2026, 12, 3, 11, 30, 0, 0, time.UTC)
@@ -58,6 +65,9 @@ func Block(state model.BlockState) model.Block {
 		AvailabilityZone: o.AvailabilityZone, InstanceType: o.InstanceType, Platform: "Linux/UNIX", TotalCount: 2,
 		AvailableCount: 2, State: state, Start: o.Start, End: o.End}
 }
+
+// AltKey is alt and a key: alt+2 switches screens even from a text field.
+func AltKey(r rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: r, Mod: tea.ModAlt} }
 
 // Key is a key by name: enter, tab, shift+tab, esc, space, up, down, backspace, ctrl+X, or
 // one character.
@@ -96,6 +106,62 @@ func Sizes() [][2]int {
 		}
 	}
 	return append(out, [][2]int{{80, 24}, {160, 48}, {59, 15}, {60, 16}, {119, 29}, {120, 30}, {400, 120}, {1, 1}}...)
+}
+
+// Walk runs cmd and the commands it batches, one after another, handing each message to
+// take, which may give a command to run after (next) or end the walk (done).
+func Walk(cmd tea.Cmd, take func(msg tea.Msg) (next tea.Cmd, done bool)) {
+	queue := []tea.Cmd{cmd}
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		msg := c()
+		if batch, ok := msg.(tea.BatchMsg); ok {
+			queue = append(queue, batch...)
+			continue
+		}
+		next, done := take(msg)
+		if done {
+			return
+		}
+		queue = append(queue, next)
+	}
+}
+
+// Run feeds m's commands back into it until none is left, as a program would (each
+// command's message, a batch's one by one).
+func Run[M interface{ Update(tea.Msg) (M, tea.Cmd) }](m M, cmd tea.Cmd) M {
+	Walk(cmd, func(msg tea.Msg) (tea.Cmd, bool) {
+		var next tea.Cmd
+		m, next = m.Update(msg)
+		return next, false
+	})
+	return m
+}
+
+// EveryStateFits fails t unless each state of a dialog, sized to each of Sizes, draws
+// within that size (and does not panic).
+func EveryStateFits[D dialog.Dialog](t testing.TB, states map[string]D) {
+	t.Helper()
+	for name, d := range states {
+		for _, sz := range Sizes() {
+			dd, _, _ := d.Update(dialog.SizeMsg{W: sz[0], H: sz[1]})
+			CheckFits(t, name, dd.View(sz[0], sz[1]), sz[0], sz[1])
+		}
+	}
+}
+
+// FootersName fails t unless the footer of each state named in want holds its text.
+func FootersName[D dialog.Footer](t testing.TB, states map[string]D, want map[string]string) {
+	t.Helper()
+	for name, w := range want {
+		if got := states[name].Footer(); !strings.Contains(got, w) {
+			t.Errorf("%s: footer %q, want %q", name, got, w)
+		}
+	}
 }
 
 // CheckFits fails t unless view draws within w×h.

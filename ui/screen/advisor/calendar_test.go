@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/internal/uitest"
 )
 
 // The calendar names a block's length with model.FormatLength: a 64-hour block is 2d16h,
@@ -23,9 +24,9 @@ func TestCalendarNamesExactLength(t *testing.T) {
 		close(ch)
 		return ch
 	}
-	m := New(testContext(), Options{Search: one})
+	m := New(uitest.Context(false), Options{Search: one})
 	m, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
-	m = run(m, cmd)
+	m = uitest.Run(m, cmd)
 	m, _ = m.Update(tea.KeyPressMsg{Code: 'v', Text: "v"})
 	m, _ = m.Update(tea.KeyPressMsg{Code: 'v', Text: "v"})
 	for range 2 {
@@ -53,9 +54,9 @@ func TestPerAcceleratorHourFiguresSayWhich(t *testing.T) {
 		close(ch)
 		return ch
 	}
-	m := New(testContext(), Options{Search: one})
+	m := New(uitest.Context(false), Options{Search: one})
 	m, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
-	m = run(m, cmd)
+	m = uitest.Run(m, cmd)
 	table := ansi.Strip(viewAt(m, 120, 40))
 	if !strings.Contains(table, "PER USEFUL ACC-H") {
 		t.Errorf("the table does not say its rate is per useful accelerator-hour:\n%s", table)

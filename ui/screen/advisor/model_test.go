@@ -11,9 +11,7 @@ import (
 
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/internal/uitest"
-	"github.com/gpublock/gpublock/ui/program"
 	"github.com/gpublock/gpublock/ui/screen"
-	"github.com/gpublock/gpublock/ui/theme"
 )
 
 var now = uitest.Now
@@ -37,35 +35,14 @@ func search(calls *int) SearchFunc {
 	}
 }
 
-// run feeds the model's commands back into it until none is left, as a program would.
-func run(m Model, cmd tea.Cmd) Model {
-	queue := []tea.Cmd{cmd}
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		switch msg := c().(type) {
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
-		default:
-			var next tea.Cmd
-			m, next = m.Update(msg)
-			queue = append(queue, next)
-		}
-	}
-	return m
-}
-
 func TestRunStreamsAndDedupes(t *testing.T) {
 	calls := 0
-	m := New(testContext(), Options{Search: search(&calls)})
+	m := New(uitest.Context(false), Options{Search: search(&calls)})
 	m, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
 	if !m.Running() || m.mode != modeResults {
 		t.Fatal("enter did not start the searches")
 	}
-	m = run(m, cmd)
+	m = uitest.Run(m, cmd)
 	if m.Running() || calls != 8 {
 		t.Fatalf("running %v after %d searches, want the 8 weekly slices", m.Running(), calls)
 	}
@@ -102,17 +79,17 @@ func TestRunStreamsAndDedupes(t *testing.T) {
 // Pages of an earlier run are dropped once the job is run again.
 func TestStalePagesDropped(t *testing.T) {
 	calls := 0
-	m := New(testContext(), Options{Search: search(&calls)})
+	m := New(uitest.Context(false), Options{Search: search(&calls)})
 	m, first := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
 	m, _ = m.Update(tea.KeyPressMsg{Code: 'r', Text: "r"})
-	m = run(m, first)
+	m = uitest.Run(m, first)
 	if len(m.offers) != 0 {
 		t.Errorf("%d offerings from the earlier run", len(m.offers))
 	}
 }
 
 func TestNotConnected(t *testing.T) {
-	m := New(testContext(), Options{})
+	m := New(uitest.Context(false), Options{})
 	m, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
 	if cmd != nil || !strings.Contains(ansi.Strip(viewAt(m, 80, 24)), "Not connected") {
 		t.Errorf("view:\n%s", ansi.Strip(viewAt(m, 80, 24)))
@@ -123,7 +100,7 @@ func TestNotConnected(t *testing.T) {
 // finds under the Capacity Block, which stays ruled out.
 func TestNearbyCounts(t *testing.T) {
 	var counts []int
-	m := New(testContext(), Options{Search: func(ctx context.Context, q model.Query) <-chan Page {
+	m := New(uitest.Context(false), Options{Search: func(ctx context.Context, q model.Query) <-chan Page {
 		counts = append(counts, q.Count)
 		ch := make(chan Page, 1)
 		if q.Count == 2 {
@@ -135,7 +112,7 @@ func TestNearbyCounts(t *testing.T) {
 		return ch
 	}})
 	m, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
-	m = run(m, cmd)
+	m = uitest.Run(m, cmd)
 	if len(counts) != 16 || counts[0] != 1 || counts[15] != 2 {
 		t.Fatalf("searched counts %v, want 8 slices of 1 then 8 of 2", counts)
 	}
@@ -151,7 +128,7 @@ func TestSageMakerJobSearchesTrainingPlans(t *testing.T) {
 	var qs []model.Query
 	plan := offering("tpo-1", 2, "2300")
 	plan.Source, plan.InstanceType = model.SourceTrainingPlan, "ml.p5.48xlarge"
-	m := New(testContext(), Options{Search: func(ctx context.Context, q model.Query) <-chan Page {
+	m := New(uitest.Context(false), Options{Search: func(ctx context.Context, q model.Query) <-chan Page {
 		qs = append(qs, q)
 		ch := make(chan Page, 1)
 		ch <- Page{Region: "us-east-1", Offerings: []model.Offering{plan}}
@@ -164,7 +141,7 @@ func TestSageMakerJobSearchesTrainingPlans(t *testing.T) {
 		}
 	}
 	m, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
-	m = run(m, cmd)
+	m = uitest.Run(m, cmd)
 	if len(qs) == 0 {
 		t.Fatal("nothing was searched for a SageMaker job")
 	}
@@ -190,12 +167,6 @@ func TestSageMakerJobSearchesTrainingPlans(t *testing.T) {
 	}
 }
 
-// testContext is the root's shared context as the tests' screens get it: the fixed clock, no
-// backend (the tests' searches are their own).
-func testContext() *program.Context {
-	return &program.Context{Ctx: context.Background(), Theme: theme.New(false), Clock: program.NewClock(func() time.Time { return now }), Location: time.UTC}
-}
-
 func viewAt(m Model, w, h int) string {
 	m.SetArea(screen.Area{Width: w, Height: h})
 	return m.View()
@@ -204,7 +175,7 @@ func viewAt(m Model, w, h int) string {
 // The screen's key map feeds help: every key the screen has is in its full help, and in its
 // one titled group; read-only mode takes buying out.
 func TestAdvisorKeyMapFeedsHelp(t *testing.T) {
-	m := New(testContext(), Options{})
+	m := New(uitest.Context(false), Options{})
 	full := m.KeyMap().FullHelp()
 	if len(full) != 1 || len(full[0]) != len(m.FullHelp()) {
 		t.Fatalf("full help %d groups, %d keys; want the screen's %d keys in one", len(full), len(full[0]), len(m.FullHelp()))
@@ -213,7 +184,7 @@ func TestAdvisorKeyMapFeedsHelp(t *testing.T) {
 	if len(g) != 1 || g[0].Title != "Advisor screen" || len(g[0].Keys) != len(m.FullHelp()) {
 		t.Errorf("help groups %+v", g)
 	}
-	pc := testContext()
+	pc := uitest.Context(false)
 	pc.ReadOnly = true
 	if New(pc, Options{}).KeyMap().Buy.Enabled() {
 		t.Error("read-only: the buy key is enabled")

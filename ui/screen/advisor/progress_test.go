@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/internal/uitest"
 )
 
 // While the run's searches stream, the status says how many are done and what AWS's
@@ -23,7 +24,7 @@ func TestRunSaysWhatIsLeft(t *testing.T) {
 		ch <- Page{Region: "us-east-1", Progress: &model.RegionProgress{Region: "us-east-1", Done: 1, Left: 3, Rate: 0.5, At: now}}
 		return ch
 	}
-	m := New(testContext(), Options{Search: paced})
+	m := New(uitest.Context(false), Options{Search: paced})
 	m, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
 	batch, ok := cmd().(tea.BatchMsg)
 	if !ok || len(batch) < 2 {

@@ -64,7 +64,7 @@ func scheduledAttached(t *testing.T, readOnly bool, w, h int) (shown, *attachBac
 		{ReservationID: "cr-sched", State: "cancelled", AttachedAt: testNow.Add(-time.Hour), Spec: source.LaunchSpec{ImageID: "ami-old", Count: 1}},
 		pendingLaunch("cr-sched"),
 	}}
-	pc := testContext(readOnly)
+	pc := uitest.Context(readOnly)
 	pc.Backend = be
 	s := shown{New(pc, Options{Visible: true})}
 	s = update(s, tea.WindowSizeMsg{Width: w, Height: h})
@@ -126,7 +126,7 @@ func TestBlocksDetailAttachedStates(t *testing.T) {
 		{source.AttachedLaunch{ReservationID: "cr-1", State: "failed", Reason: "InsufficientInstanceCapacity"}, "launch failed: InsufficientInstanceCapacity"},
 		{source.AttachedLaunch{ReservationID: "cr-1", State: "cancelled"}, "launch cancelled"},
 	} {
-		m := New(testContext(false), Options{Visible: true})
+		m := New(uitest.Context(false), Options{Visible: true})
 		m.SetArea(screen.Area{Top: 1, Width: 160, Height: 44})
 		m, _ = m.Update(ListedMsg{ID: m.ListingID(), List: source.BlockList{Blocks: []model.Block{b}, Now: testNow}, Attached: []source.AttachedLaunch{tc.l}})
 		if v := ansi.Strip(m.View()); !strings.Contains(v, tc.want) || strings.Contains(v, "x cancels") {
@@ -156,7 +156,7 @@ func TestBlocksCancelAttachedAsks(t *testing.T) {
 	if got := s.Flash().Apply(""); !strings.Contains(got, "Kept") {
 		t.Errorf("n says %q", got)
 	}
-	if s.NotifyOff() != s.opts.NoNotify {
+	if s.pc.NotifyOff {
 		t.Error("n as an answer switched the notifications")
 	}
 

@@ -1,7 +1,6 @@
 package blocks
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -12,17 +11,10 @@ import (
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/internal/uitest"
-	"github.com/gpublock/gpublock/ui/program"
 	"github.com/gpublock/gpublock/ui/screen"
-	"github.com/gpublock/gpublock/ui/theme"
 )
 
 var testNow = uitest.Now
-
-func testContext(readOnly bool) *program.Context {
-	return &program.Context{Ctx: context.Background(), Theme: theme.New(false), ReadOnly: readOnly,
-		Clock: program.NewClock(func() time.Time { return testNow }), Location: time.UTC, Width: 160, Height: 48}
-}
 
 func press(m Model, k string) (Model, tea.Cmd) {
 	return m.Update(tea.KeyPressMsg{Code: []rune(k)[0], Text: k})
@@ -30,7 +22,7 @@ func press(m Model, k string) (Model, tea.Cmd) {
 
 func listed(t *testing.T, readOnly bool, bs ...model.Block) Model {
 	t.Helper()
-	m := New(testContext(readOnly), Options{Visible: true})
+	m := New(uitest.Context(readOnly), Options{Visible: true})
 	m.SetArea(screen.Area{Top: 1, Width: 160, Height: 44})
 	m, _ = m.Update(ListedMsg{ID: m.ListingID(), List: source.BlockList{Blocks: bs, Now: testNow}})
 	if m.Table().Len() != len(bs) {
@@ -154,7 +146,7 @@ func TestBlocksShowAndWarnings(t *testing.T) {
 
 // Only the screen's own messages are its; keys and sizes are the root's to route.
 func TestBlocksOwns(t *testing.T) {
-	for _, msg := range []tea.Msg{ListedMsg{}, screen.RefreshBlocksMsg{}, CheckMsg{}, OpenedMsg{}, tickMsg{}, timerMsg{}} {
+	for _, msg := range []tea.Msg{ListedMsg{}, screen.RefreshBlocksMsg{}, OpenedMsg{}, tickMsg{}, timerMsg{}} {
 		if !Owns(msg) {
 			t.Errorf("%T is not owned", msg)
 		}

@@ -30,10 +30,10 @@ const RefreshFlash = "Listing the blocks again…"
 
 // Options configure the screen.
 type Options struct {
-	// Refresh is how often the blocks are listed again (0: 30 s). NoNotify starts with the
-	// bell and the desktop notification (OSC 9) of new warnings off.
-	Refresh  time.Duration
-	NoNotify bool
+	// Refresh is how often the blocks are listed again (0: 30 s). The bell and the
+	// desktop notification (OSC 9) of new warnings follow the program's switch
+	// (program.Context.NotifyOff).
+	Refresh time.Duration
 	// Regions narrows the listing to these regions (nil: every region that sells Capacity
 	// Blocks); WarnRules are the lead times of the warnings (zero: a day ahead); Notify,
 	// when set, delivers a new warning outside the terminal and returns what failed, in
@@ -86,11 +86,10 @@ type Model struct {
 	detail bool
 	scroll pager.Scroll // of the selected block's detail; another block's opens at its top
 	// notified holds every (block, warning) that has rung, so that each rings once.
-	notified  map[string]bool
-	auto      autoAsks // the auto-extension's asks (autoextend.go)
-	notifyOff bool
-	fees      map[string]model.Money // of the latest listing
-	quiet     []string               // regions not listed this time (no blocks when last listed)
+	notified map[string]bool
+	auto     autoAsks               // the auto-extension's asks (autoextend.go)
+	fees     map[string]model.Money // of the latest listing
+	quiet    []string               // regions not listed this time (no blocks when last listed)
 	// several: the blocks of several accounts are listed, and each says whose it is.
 	several bool
 	// attached are the launches attached to blocks, by reservation id (byReservation);
@@ -115,10 +114,6 @@ type ListedMsg struct {
 // notifiedMsg is the outcome of delivering warnings outside the terminal.
 type notifiedMsg struct{ failures []string }
 
-// CheckMsg asks the screen to ring for the warnings that are new at its clock (the root's
-// minute tick moved it while the screen's own tick was not running).
-type CheckMsg struct{}
-
 // timerMsg is the auto-refresh; tickMsg the countdown's redraw of generation gen.
 type timerMsg struct{ gen int }
 type tickMsg struct{ gen int }
@@ -133,7 +128,7 @@ type OpenedMsg struct {
 // shown.
 func Owns(msg tea.Msg) bool {
 	switch msg.(type) {
-	case ListedMsg, screen.RefreshBlocksMsg, CheckMsg, notifiedMsg, timerMsg, tickMsg, OpenedMsg, cancelledMsg, autoMsg:
+	case ListedMsg, screen.RefreshBlocksMsg, notifiedMsg, timerMsg, tickMsg, OpenedMsg, cancelledMsg, autoMsg:
 		return true
 	}
 	return false
@@ -142,7 +137,7 @@ func Owns(msg tea.Msg) bool {
 // New builds the screen on the root's context. It does no I/O: Init lists the blocks.
 func New(pc *program.Context, opts Options) Model {
 	m := Model{pc: pc, opts: opts, keys: DefaultKeyMap(pc.ReadOnly), table: blockstable.New(pc.Theme),
-		notified: map[string]bool{}, auto: autoAsks{asked: map[string]bool{}}, notifyOff: opts.NoNotify, connecting: opts.Connecting, now: pc.Now()}
+		notified: map[string]bool{}, auto: autoAsks{asked: map[string]bool{}}, connecting: opts.Connecting, now: pc.Now()}
 	m.table.SetRules(m.rules())
 	if opts.Visible {
 		m.visible = true // Init starts the countdown's tick
@@ -262,8 +257,6 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m.load()
 	case screen.RefreshBlocksMsg:
 		return m.Rescan()
-	case CheckMsg:
-		return m.checkWarnings()
 	case notifiedMsg:
 		if len(msg.failures) > 0 {
 			m.flash = screen.Say("Notification failed: " + strings.Join(msg.failures, "; "))
@@ -273,9 +266,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		if !m.visible || msg.gen != m.tickGen {
 			return m, nil
 		}
-		m = m.SetNow(m.pc.Now())
-		m, ring := m.checkWarnings()
-		return m, tea.Batch(m.startTick(), ring)
+		// The root moves the time shown and tells the screen (Tick), which schedules the next.
+		return m, screen.AskNow
 	case OpenedMsg:
 		if msg.Err != nil {
 			m.flash = screen.Say("Could not open the browser (" + msg.Err.Error() + "); the console URL: " + msg.URL)
@@ -314,7 +306,7 @@ func (m Model) tickCmd() tea.Cmd {
 // shows changes with the clock: a second under an hour, the minute under a day, the hour
 // beyond. ok is false with no block listed.
 func (m Model) NextTick() (d time.Duration, ok bool) {
-	now := m.pc.Now()
+	now := m.now
 	var next time.Time
 	for _, b := range m.list {
 		if c := b.CountdownsChangeAt(now, m.rules()); next.IsZero() || c.Before(next) {
@@ -345,11 +337,13 @@ func (m Model) onList(msg ListedMsg) Model {
 		return m // keep the last list: a failed refresh does not empty the screen
 	}
 	if !msg.List.Now.IsZero() {
-		// The UI's clock follows the backend's: the emulator's may have been moved.
+		// The UI's clock follows the backend's: the emulator's may have been moved. The
+		// listing is shown, and its warnings checked, at its own time; the root moves every
+		// screen's after it (Tick).
 		m.pc.Clock.Sync(msg.List.Now)
 		m.at = msg.List.Now
+		m = m.SetNow(msg.List.Now)
 	}
-	m.now = m.pc.Now()
 	m.list, m.fees = msg.List.Blocks, msg.List.Fees
 	m.regions = m.Regions()
 	m.several = SeveralAccounts(m.pc.Backend)
@@ -387,7 +381,6 @@ func (m Model) Show(b model.Block) Model {
 // have not been yet, or when regions were chosen on the search screen since.
 func (m Model) Enter() (Model, tea.Cmd) {
 	m.visible = true
-	m = m.SetNow(m.pc.Now())
 	cmds := []tea.Cmd{m.startTick()}
 	stale := m.loaded && !slices.Equal(m.regions, m.Regions())
 	if !m.loading && (!m.loaded || stale) {
@@ -414,11 +407,20 @@ func (m *Model) startTick() tea.Cmd {
 	return m.tickCmd()
 }
 
-// SetNow moves the screen's clock (the root's minute tick, a connection).
+// SetNow is the time the screen shows: the root's, as its frame and its Tick carry it.
 func (m Model) SetNow(t time.Time) Model {
 	m.now = t
 	m.table.SetNow(t)
 	return m
+}
+
+// Tick moves the time shown to now (the root's minute, or the NowMsg the screen's countdown
+// asked for): the warnings new at it ring, and a visible screen's countdown schedules its
+// next tick from it.
+func (m Model) Tick(now time.Time) (Model, tea.Cmd) {
+	m = m.SetNow(now)
+	m, ring := m.checkWarnings()
+	return m, tea.Batch(m.startTick(), ring)
 }
 
 // Now is the time the screen shows, as of its last tick.
@@ -435,7 +437,6 @@ func (m Model) SetConnection(connecting bool, err error) (Model, tea.Cmd) {
 	if connecting || err != nil {
 		return m, nil
 	}
-	m = m.SetNow(m.pc.Now())
 	return m.load()
 }
 
@@ -458,16 +459,9 @@ func (m Model) Table() blockstable.Model { return m.table }
 func (m Model) DetailFocused() bool      { return m.detail }
 func (m Model) Scroll() pager.Scroll     { return m.scroll }
 
-// NotifyOff reports that new warnings (and a watched search's news) are shown silently.
-func (m Model) NotifyOff() bool { return m.notifyOff }
-
-// ToggleNotify is n, on any screen: one switch for the blocks' warnings and the watch's
+// ToggleNotify is n: the program's one switch for the blocks' warnings and the watch's
 // news alike.
 func (m Model) ToggleNotify() Model {
-	m.notifyOff = !m.notifyOff
-	m.flash = screen.Say("Notifications on: a bell and a desktop notification for new offerings of a watched search and for each block warning.")
-	if m.notifyOff {
-		m.flash = screen.Say("Notifications off: new offerings and block warnings are shown, silently.")
-	}
+	m.flash = screen.ToggleNotify(m.pc)
 	return m
 }

@@ -18,7 +18,7 @@ type shown struct{ Model }
 
 // shownAt is the screen shown in a w×h terminal, with nothing listed yet.
 func shownAt(w, h int) shown {
-	s := shown{New(testContext(false), Options{Visible: true})}
+	s := shown{New(uitest.Context(false), Options{Visible: true})}
 	return update(s, tea.WindowSizeMsg{Width: w, Height: h})
 }
 

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/program"
@@ -39,7 +41,19 @@ func TestCountdownTicksOnlyWhenItChanges(t *testing.T) {
 			ticks++
 			saved := now
 			now = next
-			m, _ = m.Update(tickMsg{gen: m.tickGen})
+			// The countdown asks the root for the time; the time comes back in Tick.
+			var ask tea.Cmd
+			if m, ask = m.Update(tickMsg{gen: m.tickGen}); ask == nil || ask() != (screen.NowMsg{}) {
+				t.Fatalf("at %v the countdown's tick did not ask for the time", now)
+			}
+			before := m
+			m, _ = m.Tick(now)
+			if !m.Now().Equal(now) {
+				t.Fatalf("ticked at %v, the screen shows %v", now, m.Now())
+			}
+			if before.View() == m.View() {
+				t.Fatalf("at %v the tick changed nothing on screen (the screen's time: %v, before %v)", now, m.Now(), before.Now())
+			}
 			d, ok = m.NextTick()
 			if !ok || d <= 0 {
 				t.Fatalf("at %v: next tick in %v", now, d)

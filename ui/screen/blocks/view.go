@@ -135,7 +135,7 @@ func (m Model) status() string {
 	if m.loading {
 		line += " " + m.spin
 	}
-	if m.notifyOff {
+	if m.pc.NotifyOff {
 		line += th.Muted.Render(" · notifications off (n)")
 	} else {
 		line += th.Muted.Render(" · bell on (n)")

@@ -48,7 +48,7 @@ func (m Model) checkWarnings() (Model, tea.Cmd) {
 	if len(news) == 0 {
 		return m, cmds[0]
 	}
-	if !m.notifyOff {
+	if !m.pc.NotifyOff {
 		texts := make([]string, len(news))
 		for i, n := range news {
 			texts[i] = model.AccountLead(n.b, m.several) + n.w.Sentence(n.b, m.now)

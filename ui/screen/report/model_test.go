@@ -18,7 +18,6 @@ import (
 	"github.com/gpublock/gpublock/ui/internal/uitest"
 	"github.com/gpublock/gpublock/ui/program"
 	"github.com/gpublock/gpublock/ui/screen"
-	"github.com/gpublock/gpublock/ui/theme"
 )
 
 var now = uitest.Now // 2026-12-01 09:00 UTC
@@ -104,37 +103,11 @@ func (f *fake) calls() int {
 	return len(f.asked)
 }
 
-func testContext() *program.Context {
-	return &program.Context{Ctx: context.Background(), Theme: theme.New(false),
-		Clock: program.NewClock(func() time.Time { return now }), Location: time.UTC}
-}
-
-// run feeds the model's commands back into it until none is left, as a program would.
-func run(m Model, cmd tea.Cmd) Model {
-	queue := []tea.Cmd{cmd}
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		switch msg := c().(type) {
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
-		default:
-			var next tea.Cmd
-			m, next = m.Update(msg)
-			queue = append(queue, next)
-		}
-	}
-	return m
-}
-
 func press(m Model, keys ...string) Model {
 	for _, k := range keys {
 		var cmd tea.Cmd
 		m, cmd = m.Update(uitest.Key(k))
-		m = run(m, cmd)
+		m = uitest.Run(m, cmd)
 	}
 	return m
 }
@@ -151,12 +124,12 @@ func viewAt(m Model, w, h int) string {
 // entered is the screen shown once and read, on f.
 func entered(t *testing.T, f *fake, w, h int) Model {
 	t.Helper()
-	m := sized(New(testContext(), Options{Load: f.load}), w, h)
+	m := sized(New(uitest.Context(false), Options{Load: f.load}), w, h)
 	m, cmd := m.Enter()
 	if !m.Busy() || cmd == nil {
 		t.Fatal("entering the screen did not start reading the report")
 	}
-	return run(m, cmd)
+	return uitest.Run(m, cmd)
 }
 
 // lineWith is the line of view that holds s.
@@ -394,14 +367,14 @@ func TestReloadAndWindow(t *testing.T) {
 // A reply to a read that another has replaced is dropped.
 func TestStaleReplyDropped(t *testing.T) {
 	f := &fake{in: sample()}
-	m := sized(New(testContext(), Options{Load: f.load}), 120, 40)
+	m := sized(New(uitest.Context(false), Options{Load: f.load}), 120, 40)
 	m, first := m.Enter()
 	m, second := m.Update(uitest.Key("<")) // the window changes before the first answers
-	m = run(m, first)
+	m = uitest.Run(m, first)
 	if _, ok := m.Report(); ok || !m.Busy() {
 		t.Fatal("the first window's answer was taken after the window moved")
 	}
-	m = run(m, second)
+	m = uitest.Run(m, second)
 	if r, ok := m.Report(); !ok || !r.To.Equal(at("2026-12-01T00:00:00Z")) || m.Busy() {
 		t.Errorf("the second read's answer: %v, busy %v", r.To, m.Busy())
 	}
@@ -433,13 +406,13 @@ func TestError(t *testing.T) {
 // While the report is read, the screen says so; a read again keeps the figures on screen.
 func TestLoading(t *testing.T) {
 	f := &fake{in: sample()}
-	m := sized(New(testContext(), Options{Load: f.load}), 120, 40)
+	m := sized(New(uitest.Context(false), Options{Load: f.load}), 120, 40)
 	m.SetSpinner("*")
 	m, cmd := m.Enter()
 	if v := ansi.Strip(m.View()); !strings.Contains(v, "* reading fees and use…") || !strings.Contains(v, "2026-01-01 to 2026-12-01 09:00 UTC (now)") {
 		t.Errorf("loading:\n%s", v)
 	}
-	m = run(m, cmd)
+	m = uitest.Run(m, cmd)
 	m, _ = m.Update(uitest.Key("r"))
 	if v := ansi.Strip(m.View()); !strings.Contains(v, "* reading again…") || !strings.Contains(v, "Paid ") {
 		t.Errorf("reading again:\n%s", v)
@@ -451,7 +424,7 @@ func TestLoading(t *testing.T) {
 	if v := ansi.Strip(m.View()); !strings.Contains(v, "* reading again…") || !strings.Contains(v, "Paid ") {
 		t.Errorf("reading again to a later now:\n%s", v)
 	}
-	m = run(m, cmd)
+	m = uitest.Run(m, cmd)
 	if r, _ := m.Report(); !r.To.Equal(later) {
 		t.Errorf("read again to %v, want the later now %v", r.To, later)
 	}
@@ -478,7 +451,7 @@ func TestEmptyWindow(t *testing.T) {
 
 // Without a backend the screen says it is not connected, and reads once it is.
 func TestNotConnected(t *testing.T) {
-	pc := testContext()
+	pc := uitest.Context(false)
 	m := sized(New(pc, Options{}), 80, 24)
 	m, cmd := m.Enter()
 	if cmd != nil || m.Busy() || !strings.Contains(ansi.Strip(m.View()), "Not connected") {
@@ -490,7 +463,7 @@ func TestNotConnected(t *testing.T) {
 	f := &fake{in: sample()}
 	m.opts.Load = f.load // as the root's backend once connected
 	m, cmd = m.Connected()
-	m = run(m, cmd)
+	m = uitest.Run(m, cmd)
 	if f.calls() != 1 {
 		t.Fatalf("%d reads once connected", f.calls())
 	}
@@ -545,7 +518,7 @@ func TestEverySizeFits(t *testing.T) {
 	}
 	manyLoaded := entered(t, &fake{in: many}, 80, 24)
 	failed := entered(t, &fake{err: errors.New("the report is not available in this build")}, 80, 24)
-	loading, _ := sized(New(testContext(), Options{Load: (&fake{}).load}), 80, 24).Enter()
+	loading, _ := sized(New(uitest.Context(false), Options{Load: (&fake{}).load}), 80, 24).Enter()
 	failedAgain := func() Model {
 		g := &fake{in: sample()}
 		m := entered(t, g, 80, 24)
@@ -566,7 +539,7 @@ func TestEverySizeFits(t *testing.T) {
 		"empty":        entered(t, &fake{}, 80, 24),
 		"3 months":     press(loaded, "m"),
 		"not connected": func() Model {
-			m, _ := sized(New(testContext(), Options{}), 80, 24).Enter()
+			m, _ := sized(New(uitest.Context(false), Options{}), 80, 24).Enter()
 			return m
 		}(),
 	}
@@ -589,7 +562,7 @@ func TestEverySizeFits(t *testing.T) {
 
 // The screen's key map feeds help: every key is in its full help and in its groups.
 func TestKeyMapFeedsHelp(t *testing.T) {
-	m := New(testContext(), Options{})
+	m := New(uitest.Context(false), Options{})
 	all := m.KeyMap().FullHelp()
 	n := 0
 	for _, g := range m.HelpGroups() {
@@ -612,11 +585,11 @@ func TestAsksUpToNowForTheLatestWindow(t *testing.T) {
 		ends = append(ends, to)
 		return sample(), nil
 	}
-	m := sized(New(testContext(), Options{Load: load}), 120, 40)
+	m := sized(New(uitest.Context(false), Options{Load: load}), 120, 40)
 	m, cmd := m.Enter()
-	m = run(m, cmd)
+	m = uitest.Run(m, cmd)
 	m, cmd = m.Update(uitest.Key("<"))
-	run(m, cmd)
+	uitest.Run(m, cmd)
 	if len(ends) != 2 || !ends[0].IsZero() || !ends[1].Equal(at("2026-12-01T00:00:00Z")) {
 		t.Errorf("ends asked %v, want up to now, then the end of November", ends)
 	}

@@ -7,13 +7,14 @@ import (
 
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/internal/uitest"
 	"github.com/gpublock/gpublock/ui/screen"
 )
 
 // startedSearch is the screen with the form's search started and nothing delivered yet.
 func startedSearch(t *testing.T) Model {
 	t.Helper()
-	m := New(testContext(false), Options{Region: "us-east-1"})
+	m := New(uitest.Context(false), Options{Region: "us-east-1"})
 	m.Resize(screen.Area{Top: 1, Width: 160, Height: 45})
 	q, ok := m.form.Query()
 	if !ok {

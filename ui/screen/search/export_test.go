@@ -11,13 +11,14 @@ import (
 
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/internal/uitest"
 	"github.com/gpublock/gpublock/ui/screen"
 )
 
 // foundMixed is the screen after a search of both sources delivered blocks and plans.
 func foundMixed(t *testing.T, blocks, plans int) Model {
 	t.Helper()
-	m := New(testContext(false), Options{Region: "us-east-1"})
+	m := New(uitest.Context(false), Options{Region: "us-east-1"})
 	m.Resize(screen.Area{Top: 1, Width: 160, Height: 45})
 	q, ok := m.form.Query()
 	if !ok {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/gpublock/gpublock/ui/internal/uitest"
 	"github.com/gpublock/gpublock/ui/screen"
 )
 
@@ -13,7 +14,7 @@ import (
 // at any width (wrapped, never cut).
 func TestFirstHintSaysTheFormIsASearch(t *testing.T) {
 	for _, w := range []int{60, 100, 160} {
-		m := New(testContext(false), Options{Region: "us-east-1"})
+		m := New(uitest.Context(false), Options{Region: "us-east-1"})
 		m.Resize(screen.Area{Top: 1, Width: w, Height: 40})
 		pane := ansi.Strip(m.resultsView(m.layout()))
 		flat := strings.Join(strings.Fields(pane), " ")

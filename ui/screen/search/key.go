@@ -28,6 +28,10 @@ func (m Model) searchPaneKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 	if m.letters() && keyIs(k, keys.Watch) {
 		return m.toggleWatch()
 	}
+	if m.TakesNotify(k) {
+		m.flash = screen.ToggleNotify(m.pc)
+		return m, nil
+	}
 	if !m.Typing() && keyIs(k, keys.Export) {
 		return m.exportTable()
 	}
@@ -184,9 +188,9 @@ func (m Model) letters() bool {
 	return !m.Typing() && !(m.focus == PaneForm && m.form.Focus() == searchform.Types)
 }
 
-// TakesNotify reports whether k is the notifications switch (n) here. The switch is the
-// blocks screen's, so the root turns it; it does so before the next key is read, as the
-// next key may be w, whose words say whether the bell is on.
+// TakesNotify reports whether k is the notifications switch (n) here, the program's
+// (program.Context.NotifyOff), turned at once: the next key may be w, whose words say
+// whether the bell is on.
 func (m Model) TakesNotify(k tea.KeyPressMsg) bool {
 	return m.letters() && keyIs(k, m.keys.Notify)
 }

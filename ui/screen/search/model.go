@@ -71,7 +71,6 @@ type Model struct {
 	flash      screen.Flash
 	connecting bool
 	connectErr error
-	notifyOff  bool // the blocks' switch (n), which the watch's news follows
 
 	focus Pane
 	form  searchform.Model
@@ -151,9 +150,8 @@ func (m *Model) Resize(a screen.Area) {
 	m.table.SetHeight(m.layout().tableRows)
 }
 
-// SetSpinner is the root's spinner as drawn now, SetNotifyOff the notifications' switch.
+// SetSpinner is the root's spinner as drawn now.
 func (m *Model) SetSpinner(view string) { m.spin = view }
-func (m *Model) SetNotifyOff(off bool)  { m.notifyOff = off }
 
 // SetNow is the time the root shows, as of its last tick.
 func (m *Model) SetNow(t time.Time) { m.now = t }

@@ -1,7 +1,6 @@
 package search
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -13,17 +12,10 @@ import (
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/internal/uitest"
-	"github.com/gpublock/gpublock/ui/program"
 	"github.com/gpublock/gpublock/ui/screen"
-	"github.com/gpublock/gpublock/ui/theme"
 )
 
 var testNow = uitest.Now
-
-func testContext(readOnly bool) *program.Context {
-	return &program.Context{Ctx: context.Background(), Theme: theme.New(false), ReadOnly: readOnly,
-		Clock: program.NewClock(func() time.Time { return testNow }), Location: time.UTC, Width: 160, Height: 48}
-}
 
 func press(m Model, k string) (Model, tea.Cmd) {
 	switch k {
@@ -45,7 +37,7 @@ func offering(i int) model.Offering {
 // found is the screen after the form's search delivered n offerings, as the stream would.
 func found(t *testing.T, readOnly bool, n int) Model {
 	t.Helper()
-	m := New(testContext(readOnly), Options{Region: "us-east-1"})
+	m := New(uitest.Context(readOnly), Options{Region: "us-east-1"})
 	m.Resize(screen.Area{Top: 1, Width: 160, Height: 45})
 	q, ok := m.form.Query()
 	if !ok {
@@ -148,7 +140,13 @@ func TestTakesNotify(t *testing.T) {
 	if !m.TakesNotify(n) {
 		t.Error("n in the results is not the notifications switch")
 	}
-	fresh := New(testContext(false), Options{Region: "us-east-1"})
+	if off, _ := press(m, "n"); !off.pc.NotifyOff || !strings.Contains(off.Flash().Apply(""), "Notifications off") {
+		t.Errorf("n in the results: switch off %v, says %q", off.pc.NotifyOff, off.Flash().Apply(""))
+	}
+	if on, _ := press(m, "n"); on.pc.NotifyOff || !strings.Contains(on.Flash().Apply(""), "Notifications on") {
+		t.Errorf("n again: switch off %v, says %q", on.pc.NotifyOff, on.Flash().Apply(""))
+	}
+	fresh := New(uitest.Context(false), Options{Region: "us-east-1"})
 	if fresh.focus != PaneForm || fresh.TakesNotify(n) {
 		t.Errorf("at the type list (focus %d) n is the notifications switch", fresh.focus)
 	}
@@ -193,7 +191,7 @@ func TestKeysFeedHelp(t *testing.T) {
 // esc cancels the running search, which is busy until its stream closes; its regions
 // without an answer are then cancelled, not empty.
 func TestEscCancels(t *testing.T) {
-	m := New(testContext(false), Options{Region: "us-east-1"})
+	m := New(uitest.Context(false), Options{Region: "us-east-1"})
 	q, _ := m.form.Query()
 	m, _ = m.StartFormSearch(q)
 	m, _ = press(m, "esc")
@@ -209,7 +207,7 @@ func TestEscCancels(t *testing.T) {
 
 // Without a backend the form's search is not sent, and the screen says why.
 func TestSubmitWithoutBackend(t *testing.T) {
-	m := New(testContext(false), Options{Region: "us-east-1"})
+	m := New(uitest.Context(false), Options{Region: "us-east-1"})
 	m, cmd := m.submit()
 	if cmd != nil || m.search.has || !strings.Contains(flashText(m), "Not connected") {
 		t.Errorf("submit without a backend: cmd %v, searched %v, flash %q", cmd != nil, m.search.has, flashText(m))

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/internal/uitest"
 	"github.com/gpublock/gpublock/ui/program"
 	"github.com/gpublock/gpublock/ui/screen"
 )
@@ -53,7 +54,7 @@ func TestProbeSummaryShowsEveryRegion(t *testing.T) {
 // the start had passed. An alternative of another window still sets its dates.
 func TestAlternativeKeepsTheRelativeWindow(t *testing.T) {
 	now := testNow
-	pc := testContext(false)
+	pc := uitest.Context(false)
 	pc.Clock = program.NewClock(func() time.Time { return now })
 	m := New(pc, Options{Region: "us-east-1"})
 	m.Resize(screen.Area{Top: 1, Width: 160, Height: 45})
@@ -87,7 +88,7 @@ func TestAlternativeKeepsTheRelativeWindow(t *testing.T) {
 // the blocks' "Press L … (1–64)", at every size.
 func TestEmptyPlansSearchHintsByThePlansRules(t *testing.T) {
 	for _, sz := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
-		m := New(testContext(false), Options{Region: "us-east-1"})
+		m := New(uitest.Context(false), Options{Region: "us-east-1"})
 		m.Resize(screen.Area{Top: 1, Width: sz[0], Height: sz[1] - 2})
 		m.pc.Width, m.pc.Height = sz[0], sz[1]
 		q, ok := m.form.Query()

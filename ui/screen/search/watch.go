@@ -70,7 +70,7 @@ func (m Model) toggleWatch() (Model, tea.Cmd) {
 	}
 	m.watch = watch{on: true, seen: map[string]bool{}, gen: m.watch.gen + 1}
 	bell := "offerings not seen before ring the bell (n turns notifications off)"
-	if m.notifyOff {
+	if m.pc.NotifyOff {
 		bell = "notifications are off (n turns them on): new offerings are only shown"
 	}
 	m.flash = screen.Say(fmt.Sprintf("Watching this search: it runs again every %s; %s · w stops.", every, bell))
@@ -207,7 +207,7 @@ func (m Model) roundDone() (Model, tea.Cmd) {
 	}
 	news := newsSentence(fresh)
 	m.flash = screen.Say("Watch: " + news + " since " + clockTime(m.watch.news.since) + ".")
-	if m.notifyOff {
+	if m.pc.NotifyOff {
 		return m, next
 	}
 	return m, tea.Batch(next, screen.Ring(news))

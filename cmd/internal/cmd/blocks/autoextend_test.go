@@ -356,40 +356,15 @@ func TestAutoExtendApprovalRunsOutsideTheLock(t *testing.T) {
 // journal's intent and the record; a later watch reports nothing.
 func TestAutoExtendBoughtWhenItsWatcherWasKilledIsReportedOnce(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	runningBlock(t, cs)
-	if code, errs := watchRounds(t, cs, &cmdtest.Hook{}, 2, "--auto-extend", "1d"); code != 0 || !strings.Contains(errs, "AUTO-EXTENDED") {
-		t.Fatalf("exit %d, stderr %q", code, errs)
-	}
 	// What the kill leaves: the decision and the intent, no outcome line, the record at
 	// its decision, nothing notified.
-	path := cmdtest.StateFile(t, "journal.jsonl")
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var kept []string
-	for _, l := range strings.SplitAfter(string(raw), "\n") {
-		if !(strings.Contains(l, `"phase":"outcome"`) && strings.Contains(l, `"PurchaseCapacityBlockExtension"`)) {
-			kept = append(kept, l)
+	path, _ := interruptedExtension(t, cs, func(r *autoextend.Record) {
+		if !r.InTurn {
+			t.Fatalf("the record after the first watch: %+v, want its decision taken in its turn", r)
 		}
-	}
-	if err := os.WriteFile(path, []byte(strings.Join(kept, "")), 0o600); err != nil {
-		t.Fatal(err)
-	}
+		r.Step, r.RequestID, r.UpdatedAt = source.AutoExtendTaken, "", time.Time{}
+	})
 	recPath := filepath.Join(filepath.Dir(path), "auto-extend.json")
-	var recs []autoextend.Record
-	if raw, err := os.ReadFile(recPath); err != nil || json.Unmarshal(raw, &recs) != nil || len(recs) != 1 || recs[0].Step != source.AutoExtendExtended || !recs[0].InTurn {
-		t.Fatalf("records after the first watch: %+v (%v)", recs, err)
-	}
-	recs[0].Step, recs[0].RequestID, recs[0].UpdatedAt = source.AutoExtendTaken, "", time.Time{}
-	b, _ := json.Marshal(recs)
-	if err := os.WriteFile(recPath, b, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Remove(filepath.Join(filepath.Dir(path), "notified.json")); err != nil {
-		t.Fatal(err)
-	}
-	cmdtest.Paid(cs)
 
 	h := &cmdtest.Hook{}
 	code, errs := watchRounds(t, cs, h, 3, "--auto-extend", "1d")
@@ -402,7 +377,7 @@ func TestAutoExtendBoughtWhenItsWatcherWasKilledIsReportedOnce(t *testing.T) {
 	if n := extensions(t, cs); n != 1 {
 		t.Fatalf("%d extensions, want 1\n%s", n, errs)
 	}
-	recs = nil
+	var recs []autoextend.Record
 	if raw, err := os.ReadFile(recPath); err != nil || json.Unmarshal(raw, &recs) != nil || len(recs) != 1 || recs[0].Step != source.AutoExtendExtended || recs[0].RequestID == "" {
 		t.Errorf("the record after the restart: %+v (%v); want extended, with its journal id", recs, err)
 	}
@@ -504,47 +479,11 @@ func TestAutoExtendNotificationNotDeliveredIsDeliveredByTheNextWatch(t *testing.
 // then settles it from AWS and reports it once.
 func TestAutoExtendTakenByTheTUIIsLeftToItAWhile(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	runningBlock(t, cs)
-	if code, errs := watchRounds(t, cs, &cmdtest.Hook{}, 2, "--auto-extend", "1d"); code != 0 || !strings.Contains(errs, "AUTO-EXTENDED") {
-		t.Fatalf("exit %d, stderr %q", code, errs)
-	}
 	// As a UI that bought it and has not yet written the outcome leaves it: the intent
 	// open, the decision taken outside a turn, nothing notified.
-	path := cmdtest.StateFile(t, "journal.jsonl")
-	dir := filepath.Dir(path)
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var kept []string
-	for _, l := range strings.SplitAfter(string(raw), "\n") {
-		if !(strings.Contains(l, `"phase":"outcome"`) && strings.Contains(l, `"PurchaseCapacityBlockExtension"`)) {
-			kept = append(kept, l)
-		}
-	}
-	writeRecords := func(f func(*autoextend.Record)) {
-		t.Helper()
-		var recs []autoextend.Record
-		raw, err := os.ReadFile(filepath.Join(dir, "auto-extend.json"))
-		if err != nil || json.Unmarshal(raw, &recs) != nil || len(recs) != 1 {
-			t.Fatalf("records %s (%v)", raw, err)
-		}
-		f(&recs[0])
-		b, _ := json.Marshal(recs)
-		if err := os.WriteFile(filepath.Join(dir, "auto-extend.json"), b, 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	writeRecords(func(r *autoextend.Record) {
+	path, kept := interruptedExtension(t, cs, func(r *autoextend.Record) {
 		r.Step, r.RequestID, r.UpdatedAt, r.InTurn = source.AutoExtendTaken, "", time.Time{}, false
 	})
-	if err := os.WriteFile(path, []byte(strings.Join(kept, "")), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Remove(filepath.Join(dir, "notified.json")); err != nil {
-		t.Fatal(err)
-	}
-	cmdtest.Paid(cs)
 	h := &cmdtest.Hook{}
 	if code, errs := watchRounds(t, cs, h, 2, "--auto-extend", "1d"); code != 0 || strings.Contains(errs, "AUTO-EXTEND") || strings.Contains(errs, "settled") || kinds(h) != "" {
 		t.Fatalf("a watch while the UI may be buying: exit %d, webhook %q, stderr %q", code, kinds(h), errs)
@@ -561,12 +500,64 @@ func TestAutoExtendTakenByTheTUIIsLeftToItAWhile(t *testing.T) {
 	if err := os.WriteFile(path, []byte(strings.Join(kept, "")), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	writeRecords(func(r *autoextend.Record) { r.DecidedAt = r.DecidedAt.Add(-11 * time.Minute) })
+	editRecord(t, func(r *autoextend.Record) { r.DecidedAt = r.DecidedAt.Add(-11 * time.Minute) })
 	code, errs := watchRounds(t, cs, h, 2, "--auto-extend", "1d")
 	if code != 0 || strings.Count(errs, "AUTO-EXTENDED") != 1 || kinds(h) != "auto-extended/72h" {
 		t.Fatalf("a watch after the UI's while: exit %d, webhook %q, stderr %q", code, kinds(h), errs)
 	}
 	if n := extensions(t, cs); n != 1 {
 		t.Errorf("%d extensions, want 1", n)
+	}
+}
+
+// interruptedExtension is a running block whose watch auto-extended it, with the
+// extension's outcome taken out of the journal (path; kept, its lines left), its record
+// edited by edit, nothing notified, and the extension paid: what a watch or a UI stopped
+// before it wrote the outcome leaves.
+func interruptedExtension(t *testing.T, cs *cmdtest.Sim, edit func(*autoextend.Record)) (path string, kept []string) {
+	t.Helper()
+	runningBlock(t, cs)
+	if code, errs := watchRounds(t, cs, &cmdtest.Hook{}, 2, "--auto-extend", "1d"); code != 0 || !strings.Contains(errs, "AUTO-EXTENDED") {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	path = cmdtest.StateFile(t, "journal.jsonl")
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.SplitAfter(string(raw), "\n") {
+		if !(strings.Contains(l, `"phase":"outcome"`) && strings.Contains(l, `"PurchaseCapacityBlockExtension"`)) {
+			kept = append(kept, l)
+		}
+	}
+	if err := os.WriteFile(path, []byte(strings.Join(kept, "")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	editRecord(t, func(r *autoextend.Record) {
+		if r.Step != source.AutoExtendExtended {
+			t.Fatalf("the record after the first watch: %+v, want extended", r)
+		}
+		edit(r)
+	})
+	if err := os.Remove(filepath.Join(filepath.Dir(path), "notified.json")); err != nil {
+		t.Fatal(err)
+	}
+	cmdtest.Paid(cs)
+	return path, kept
+}
+
+// editRecord rewrites the one auto-extension record of the state directory by edit.
+func editRecord(t *testing.T, edit func(*autoextend.Record)) {
+	t.Helper()
+	recPath := filepath.Join(filepath.Dir(cmdtest.StateFile(t, "journal.jsonl")), "auto-extend.json")
+	var recs []autoextend.Record
+	raw, err := os.ReadFile(recPath)
+	if err != nil || json.Unmarshal(raw, &recs) != nil || len(recs) != 1 {
+		t.Fatalf("records %s (%v)", raw, err)
+	}
+	edit(&recs[0])
+	b, _ := json.Marshal(recs)
+	if err := os.WriteFile(recPath, b, 0o600); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -156,12 +156,10 @@ func TestBlocksNotifyEachWarningOnce(t *testing.T) {
 // listing is printed and exits as it would without it.
 func TestBlocksNotifyFailureReportedWithoutSecret(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := cli.BoughtBlock(t, cs)
-	cli.Activate(t, cs, b)
+	b := cli.ExpiringBlock(t, cs)
 	srv := httptest.NewServer(http.NotFoundHandler())
 	url := srv.URL
 	srv.Close()
-	cs.Emulator.SetTime(cmdtest.MustTime(t, b.EndDate).Add(-35 * time.Minute))
 	cli.Tweak(t, func(f *cmdutil.Factory) { f.Notify.Backoff = time.Millisecond })
 	code, out, errs := cli.Run("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "--notify-url", url+"/hooks/SECRETTOKEN")
 	if code != 0 || !strings.Contains(out, b.CapacityReservationId) {
@@ -181,9 +179,7 @@ func TestBlocksNotifyFailureReportedWithoutSecret(t *testing.T) {
 // A watch sends each warning once, however many refreshes see it.
 func TestBlocksWatchNotifiesOnce(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := cli.BoughtBlock(t, cs)
-	cli.Activate(t, cs, b)
-	cs.Emulator.SetTime(cmdtest.MustTime(t, b.EndDate).Add(-35 * time.Minute))
+	cli.ExpiringBlock(t, cs)
 	h := &cmdtest.Hook{}
 	srv := httptest.NewServer(h)
 	defer srv.Close()
@@ -195,10 +191,7 @@ func TestBlocksWatchNotifiesOnce(t *testing.T) {
 	if code != 0 || strings.Count(out.Buf.String(), "block(s) in us-east-1") < 3 {
 		t.Fatalf("exit %d, stderr %q\n%s", code, errb.String(), out.Buf.String())
 	}
-	h.Mu.Lock()
-	defer h.Mu.Unlock()
-	sort.Strings(h.Kinds)
-	if got := strings.Join(h.Kinds, ","); got != "cant-extend,expiring" {
+	if got := h.SortedKinds(); got != "cant-extend,expiring" {
 		t.Errorf("the webhook got %s over 3 refreshes, want can't extend and expiring once each", got)
 	}
 }
@@ -207,9 +200,7 @@ func TestBlocksWatchNotifiesOnce(t *testing.T) {
 // stderr and fails the run (exit 1), and the warning still goes out once.
 func TestBlocksNotifyRecordUnwritable(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := cli.BoughtBlock(t, cs)
-	cli.Activate(t, cs, b)
-	cs.Emulator.SetTime(cmdtest.MustTime(t, b.EndDate).Add(-35 * time.Minute))
+	b := cli.ExpiringBlock(t, cs)
 	h := &cmdtest.Hook{}
 	srv := httptest.NewServer(h)
 	defer srv.Close()
@@ -222,10 +213,7 @@ func TestBlocksNotifyRecordUnwritable(t *testing.T) {
 	if code != 1 || !strings.Contains(out, b.CapacityReservationId) || !strings.Contains(errs, "cannot be kept") || !strings.Contains(errs, "notified.json") {
 		t.Fatalf("exit %d (want 1), stderr %q", code, errs)
 	}
-	h.Mu.Lock()
-	defer h.Mu.Unlock()
-	sort.Strings(h.Kinds)
-	if got := strings.Join(h.Kinds, ","); got != "cant-extend,expiring" {
+	if got := h.SortedKinds(); got != "cant-extend,expiring" {
 		t.Errorf("the webhook got %s, want each warning once", got)
 	}
 }
@@ -234,9 +222,7 @@ func TestBlocksNotifyRecordUnwritable(t *testing.T) {
 // says it timed out, and the next run sends the warning again.
 func TestBlocksHungWebhookBounded(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := cli.BoughtBlock(t, cs)
-	cli.Activate(t, cs, b)
-	cs.Emulator.SetTime(cmdtest.MustTime(t, b.EndDate).Add(-35 * time.Minute))
+	cli.ExpiringBlock(t, cs)
 	var hang atomic.Bool
 	hang.Store(true)
 	h := &cmdtest.Hook{}
@@ -262,10 +248,7 @@ func TestBlocksHungWebhookBounded(t *testing.T) {
 	if code, _, errs := cli.Run(args...); code != 0 {
 		t.Fatalf("the next run: exit %d, %q", code, errs)
 	}
-	h.Mu.Lock()
-	defer h.Mu.Unlock()
-	sort.Strings(h.Kinds)
-	if got := strings.Join(h.Kinds, ","); got != "cant-extend,expiring" {
+	if got := h.SortedKinds(); got != "cant-extend,expiring" {
 		t.Errorf("the next run delivered %s, want the warnings that timed out", got)
 	}
 }

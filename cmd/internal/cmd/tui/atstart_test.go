@@ -4,11 +4,8 @@ import (
 	"context"
 	"io"
 	"strings"
-	"sync"
 	"testing"
 	"time"
-
-	tea "charm.land/bubbletea/v2"
 
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/aws/sources"
@@ -18,7 +15,6 @@ import (
 	"github.com/gpublock/gpublock/cmd/internal/cmd/purchase"
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
-	"github.com/gpublock/gpublock/ui/dialog"
 )
 
 var spendCLI = cmdtest.NewCLI(launch.NewCmdLaunch, cmdtest.Cmd(purchase.NewCmdPurchase), cmdtest.Cmd(offerings.NewCmdOfferings), cmdtest.Cmd(blocks.NewCmdBlocks))
@@ -33,29 +29,13 @@ func TestTheTUIFiresALaunchAttachedAtTheStart(t *testing.T) {
 	}
 	cs.Emulator.SetTime(cmdtest.MustTime(t, b.StartDate).Add(time.Minute))
 
-	var mu sync.Mutex
-	var said []string
-	send := func(msg tea.Msg) {
-		if m, ok := msg.(dialog.RootMsg); ok && m.Refresh {
-			mu.Lock()
-			said = append(said, m.Flash)
-			mu.Unlock()
-		}
-	}
+	flash := &flashes{}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	// The client as the TUI opens it: the journal and the attached launches are this machine's.
-	flags, _, err := tuiOptions([]string{"--endpoint-url", cs.URL, "--region", "us-east-1"}, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	client, _, err := cmdutil.OpenBackend(ctx, flags, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
+	client := tuiBackend(t, ctx, []string{"--endpoint-url", cs.URL, "--region", "us-east-1"})
 	on := &tuiOncall{}
 	ticks := make(chan time.Time)
-	go func() { on.fireLaunchesOn(ctx, client, ticks, send); close(done) }()
+	go func() { on.fireLaunchesOn(ctx, client, ticks, flash.send); close(done) }()
 	// The first round and three more: a tick is taken only once the round before it has
 	// ended.
 	for i := 0; i < 4; i++ {
@@ -67,8 +47,7 @@ func TestTheTUIFiresALaunchAttachedAtTheStart(t *testing.T) {
 	}
 	cancel()
 	<-done
-	mu.Lock()
-	defer mu.Unlock()
+	said := flash.all()
 	if len(said) != 1 || !strings.Contains(said[0], "started i-") {
 		t.Fatalf("the status line said %q; want one line of the launch", said)
 	}

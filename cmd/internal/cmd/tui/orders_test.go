@@ -3,20 +3,16 @@ package tui
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
 
 	"github.com/gpublock/gpublock/cmd/internal/cmd/order"
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/model"
-	"github.com/gpublock/gpublock/ui/dialog"
 )
 
 var orderCLI = cmdtest.CLI{New: func(f *cmdutil.Factory) *cobra.Command { return order.NewCmdOrder(f, nil) }}
@@ -29,41 +25,22 @@ func TestTheTUIFillsAnOrder(t *testing.T) {
 		"--max-per-accelerator-hour", "100", "--yes"}, at...)...); code != 0 {
 		t.Fatalf("order: exit %d\n%s", code, errs)
 	}
-	var mu sync.Mutex
-	var said []string
-	send := func(msg tea.Msg) {
-		if m, ok := msg.(dialog.RootMsg); ok && m.Refresh {
-			mu.Lock()
-			said = append(said, m.Flash)
-			mu.Unlock()
-		}
-	}
+	flash := &flashes{}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	flags, _, err := tuiOptions(at, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	client, _, err := cmdutil.OpenBackend(ctx, flags, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
+	client := tuiBackend(t, ctx, at)
 	on := &tuiOncall{}
-	go func() { on.fillOrders(ctx, client, 10*time.Millisecond, send); close(done) }()
+	go func() { on.fillOrders(ctx, client, 10*time.Millisecond, flash.send); close(done) }()
 	// The deadline only bounds a hang.
 	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		mu.Lock()
-		n := len(said)
-		mu.Unlock()
-		if n > 0 {
+		if len(flash.all()) > 0 {
 			break
 		}
 	}
 	time.Sleep(100 * time.Millisecond) // more rounds
 	cancel()
 	<-done
-	mu.Lock()
-	defer mu.Unlock()
+	said := flash.all()
 	if len(said) != 1 || !strings.Contains(said[0], "FILLED") {
 		t.Fatalf("the status line said %q; want the fill, once", said)
 	}

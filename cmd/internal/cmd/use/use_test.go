@@ -124,24 +124,8 @@ func TestUseABlock(t *testing.T) {
 // EC2 tools refuse it.
 func TestUseAPlan(t *testing.T) {
 	cs := cmdtest.StartPlanSim(t)
-	search := []string{"--endpoint-url", cs.URL, "--source", "training-plans", "--region", "us-east-1",
-		"--type", "p5.48xlarge", "--count", "2", "--duration", "2d-5d", "--from", "2026-12-01T08:00:00Z", "--to", "2027-01-20"}
-	code, out, errs := cli.Run(append([]string{"offerings", "-o", "json"}, search...)...)
-	var offers []printers.OfferingJSON
-	if code != 0 || json.Unmarshal([]byte(out), &offers) != nil || len(offers) == 0 {
-		t.Fatalf("plan offerings: exit %d\n%s\n%s", code, out, errs)
-	}
-	if code, _, errs := cli.Run(append([]string{"purchase", offers[0].TrainingPlanOfferingId, "--yes"}, search...)...); code != 0 {
-		t.Fatalf("plan purchase: exit %d\n%s", code, errs)
-	}
-	code, out, errs = cli.Run("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "--source", "training-plans", "-o", "json")
-	var plans []printers.PlanJSON
-	if code != 0 || json.Unmarshal([]byte(out), &plans) != nil || len(plans) != 1 {
-		t.Fatalf("blocks: exit %d\n%s\n%s", code, out, errs)
-	}
-	p := plans[0]
-
-	code, out, errs = cli.Run("use", p.TrainingPlanName, "--endpoint-url", cs.URL, "--region", "us-east-1", "--for", "sagemaker")
+	p := boughtPlan(t, cs)
+	code, out, errs := cli.Run("use", p.TrainingPlanName, "--endpoint-url", cs.URL, "--region", "us-east-1", "--for", "sagemaker")
 	var job map[string]any
 	if code != 0 || json.Unmarshal([]byte(out), &job) != nil {
 		t.Fatalf("sagemaker: exit %d, not JSON:\n%s\n%s", code, out, errs)
@@ -180,4 +164,27 @@ func TestUseRefusals(t *testing.T) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit %d and %q", tc.args, code, out, errs, tc.code, tc.want)
 		}
 	}
+}
+
+// boughtPlan is the training plan bought on cs, the first offered for 2 p5.48xlarge
+// instances for 2 to 5 days, with more of the search's flags (a --target), as the blocks
+// command lists it.
+func boughtPlan(t *testing.T, cs *cmdtest.Sim, more ...string) printers.PlanJSON {
+	t.Helper()
+	search := append([]string{"--endpoint-url", cs.URL, "--source", "training-plans", "--region", "us-east-1",
+		"--type", "p5.48xlarge", "--count", "2", "--duration", "2d-5d", "--from", "2026-12-01T08:00:00Z", "--to", "2027-01-20"}, more...)
+	code, out, errs := cli.Run(append([]string{"offerings", "-o", "json"}, search...)...)
+	var offers []printers.OfferingJSON
+	if code != 0 || json.Unmarshal([]byte(out), &offers) != nil || len(offers) == 0 {
+		t.Fatalf("plan offerings: exit %d\n%s\n%s", code, out, errs)
+	}
+	if code, _, errs := cli.Run(append([]string{"purchase", offers[0].TrainingPlanOfferingId, "--yes"}, search...)...); code != 0 {
+		t.Fatalf("plan purchase: exit %d\n%s", code, errs)
+	}
+	code, out, errs = cli.Run("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "--source", "training-plans", "-o", "json")
+	var plans []printers.PlanJSON
+	if code != 0 || json.Unmarshal([]byte(out), &plans) != nil || len(plans) != 1 {
+		t.Fatalf("blocks: exit %d\n%s\n%s", code, out, errs)
+	}
+	return plans[0]
 }

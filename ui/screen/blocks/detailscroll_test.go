@@ -1,42 +1,22 @@
 package blocks
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gpublock/gpublock/aws/source"
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/components/pager"
+	"github.com/gpublock/gpublock/ui/internal/uitest"
 )
-
-// longBlocks are n blocks whose detail is longer than any pane below 120×40: ten instances,
-// three extensions and four tags each, the last tag sorting last.
-func longBlocks(n int) []model.Block {
-	bs := syntheticBlocks(n)
-	for i := range bs {
-		b := &bs[i]
-		for j := 0; j < 10; j++ {
-			b.Instances = append(b.Instances, model.Instance{ID: fmt.Sprintf("i-%02d%015x", j, i), State: "running", LaunchTime: b.Start})
-		}
-		for j := 0; j < 3; j++ {
-			b.Extensions = append(b.Extensions, model.Extension{DurationHours: 24, Start: b.End.Add(time.Duration(j) * 24 * time.Hour),
-				End: b.End.Add(time.Duration(j+1) * 24 * time.Hour), Fee: model.MustMoney("1000"), Status: model.ExtensionPaymentSucceeded})
-		}
-		b.Tags = map[string]string{"project": "llm", "owner": "ml-team", "cost-center": "42", "zz-last": "the end " + b.ReservationID}
-	}
-	return bs
-}
 
 func loadedBlocks(t *testing.T, w, h int) shown {
 	t.Helper()
 	m := shownAt(w, h)
-	return update(m, ListedMsg{ID: m.ListingID(), List: source.BlockList{Blocks: longBlocks(6), Now: testNow}})
+	return update(m, ListedMsg{ID: m.ListingID(), List: source.BlockList{Blocks: uitest.LongBlocks(6), Now: testNow}})
 }
 
 // blocksPage is the selected block's detail as the model lays it out now.
@@ -133,7 +113,7 @@ func TestBlocksDetailKeysInHelp(t *testing.T) {
 		t.Errorf("the table's footer offers to scroll the detail: %q", short())
 	}
 	// tab gives the selected block's detail the focus.
-	m = update(m, ListedMsg{ID: m.ListingID(), List: source.BlockList{Blocks: syntheticBlocks(3), Now: testNow}}, keyMsg("tab"))
+	m = update(m, ListedMsg{ID: m.ListingID(), List: source.BlockList{Blocks: uitest.SyntheticBlocks(3), Now: testNow}}, keyMsg("tab"))
 	if got := short(); len(got) == 0 || got[0] != scroll || !slices.Contains(got, m.KeyMap().Pane.Help().Desc) {
 		t.Errorf("the focused detail's footer %q does not start with scrolling and name tab", got)
 	}

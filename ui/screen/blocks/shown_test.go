@@ -1,13 +1,9 @@
 package blocks
 
 import (
-	"fmt"
-	"time"
-
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/internal/uitest"
 	"github.com/gpublock/gpublock/ui/screen"
 )
@@ -40,17 +36,3 @@ var keyMsg = uitest.Key
 
 // view is the screen without colour.
 func (s shown) view() string { return ansi.Strip(s.View()) }
-
-// syntheticBlocks are n blocks in every state in turn.
-func syntheticBlocks(n int) []model.Block {
-	states := []model.BlockState{model.StateActive, model.StateScheduled, model.StatePaymentPending, model.StateExpired, model.StatePaymentFailed}
-	out := make([]model.Block, n)
-	for i := range out {
-		start := testNow.Add(time.Duration(i-2) * 24 * time.Hour).Truncate(time.Hour)
-		out[i] = model.Block{ReservationID: fmt.Sprintf("cr-%017x", i+1), BlockID: fmt.Sprintf("cb-%017x", i+1), Region: "us-east-1",
-			AvailabilityZone: "us-east-1a", InstanceType: "p5.48xlarge", TotalCount: 1 + i%4, RunningCount: i % 2, State: states[i%len(states)],
-			Start: start, End: start.Add(48 * time.Hour), Interconnect: "ok", Tags: map[string]string{"project": "llm"},
-			Instances: []model.Instance{{ID: fmt.Sprintf("i-%017x", i), State: "running", LaunchTime: start}}}
-	}
-	return out
-}

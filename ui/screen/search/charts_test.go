@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gpublock/gpublock/ui/internal/uitest"
 	"github.com/gpublock/gpublock/ui/screen"
 )
 
@@ -11,7 +12,7 @@ import (
 // nothing to chart or compare they say so.
 func TestChartKeys(t *testing.T) {
 	base := unsized()
-	results := withResults(base, syntheticOfferings(500))
+	results := withResults(base, uitest.SyntheticOfferings(500))
 	chart := update(results, keyMsg("j"), keyMsg("v"))
 	marked := update(results, keyMsg("m"), keyMsg("j"), keyMsg("m"), keyMsg("j"), keyMsg("m"))
 	_, cmd := marked.Update(keyMsg("c"))

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/gpublock/gpublock/ui/internal/uitest"
 )
 
 // In 80×24, 120×40 and 200×60 terminals the offerings table shows the columns a choice is
@@ -15,7 +17,7 @@ func TestOfferingsColumnsAtTerminalSizes(t *testing.T) {
 		"F": "Upfront fee", "H": "$/inst-h", "A": "$/acc-h", "O": "OD $/h", "V": "vs OD", "B": "Break-even"}
 	for _, sz := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
-			m := withResults(unsized().resize(sz[0], sz[1]), syntheticOfferings(30))
+			m := withResults(unsized().resize(sz[0], sz[1]), uitest.SyntheticOfferings(30))
 			if m.focus != PaneResults {
 				t.Fatalf("focus %d after the search, want the results", m.focus)
 			}

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/gpublock/gpublock/ui/components/detail"
+	"github.com/gpublock/gpublock/ui/internal/uitest"
 	"github.com/gpublock/gpublock/ui/screen"
 )
 
@@ -15,7 +16,7 @@ import (
 // detail opens at its top, even one scrolled before.
 func TestDetailScrolls(t *testing.T) {
 	for _, sz := range [][2]int{{60, 16}, {80, 24}} {
-		m := update(withResults(unsized(), syntheticOfferings(10)), tea.WindowSizeMsg{Width: sz[0], Height: sz[1]}, keyMsg("d"))
+		m := update(withResults(unsized(), uitest.SyntheticOfferings(10)), tea.WindowSizeMsg{Width: sz[0], Height: sz[1]}, keyMsg("d"))
 		first, _ := m.Table().Selected()
 		view := func() string { return m.view() }
 		if v := view(); m.focus != PaneDetail || !strings.Contains(v, first.ID) || strings.Contains(v, "--instance-platform") || !strings.Contains(v, "more lines · j/k scroll") {
@@ -49,7 +50,7 @@ func TestDetailScrolls(t *testing.T) {
 // Wide, the detail pane scrolls once it has the focus; until then j moves the table and
 // the detail follows, from its top.
 func TestWideDetailScrollsWhenFocused(t *testing.T) {
-	m := update(withResults(unsized(), syntheticOfferings(10)), tea.WindowSizeMsg{Width: 120, Height: 30})
+	m := update(withResults(unsized(), uitest.SyntheticOfferings(10)), tea.WindowSizeMsg{Width: 120, Height: 30})
 	if v := m.view(); !strings.Contains(v, "more lines") || strings.Contains(v, "j/k scroll") {
 		t.Fatalf("unfocused, the detail says nothing of its length or names keys that move the table:\n%s", v)
 	}

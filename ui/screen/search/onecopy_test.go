@@ -2,6 +2,8 @@ package search
 
 import (
 	"testing"
+
+	"github.com/gpublock/gpublock/ui/internal/uitest"
 )
 
 // A search's offerings are held once, by the table: the search keeps no copy, nor does a
@@ -9,7 +11,7 @@ import (
 // unless they are an earlier search's.
 func TestOffersHeldOnce(t *testing.T) {
 	base := unsized().resize(160, 48)
-	offs := syntheticOfferings(60)
+	offs := uitest.SyntheticOfferings(60)
 	m := withResults(base, offs[:50])
 	if m.search.got != nil || m.Table().Len() != 50 {
 		t.Fatalf("after a search: %d offerings kept by the search, %d rows; want none and 50", len(m.search.got), m.Table().Len())

@@ -2,7 +2,6 @@ package search
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -111,24 +110,4 @@ func withResults(s shown, offs []model.Offering) shown {
 	}
 	events = append(events, source.SearchEvent{Region: "us-east-1", Status: &st, CallsDone: 1, CallsTotal: 1})
 	return s.update(EventsMsg{ID: s.search.id, Events: events, Closed: true})
-}
-
-// syntheticOfferings makes n varied offerings, more than a search of the emulator returns.
-func syntheticOfferings(n int) []model.Offering {
-	cat := model.Catalog()
-	out := make([]model.Offering, n)
-	for i := range out {
-		t := cat[i%len(cat)]
-		r := t.Regions[i%len(t.Regions)]
-		days := model.ValidDurationDays()[i%20]
-		start := time.Date(2026, 12, 2+i%50, 11, 30, 0, 0, time.UTC)
-		count := 1 + i%64
-		fee := model.MoneyFromCents(int64(3000+i%997) * int64(count) * int64(days) * int64(t.Accelerators))
-		out[i] = model.Offering{
-			ID: fmt.Sprintf("cbr-%017x", i), Region: r, AvailabilityZone: r + string(rune('a'+i%4)),
-			InstanceType: t.Name, Count: count, Start: start, End: start.AddDate(0, 0, days),
-			DurationHours: days * 24, Fee: fee, Currency: "USD", Tenancy: "default",
-		}
-	}
-	return out
 }

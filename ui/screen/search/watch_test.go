@@ -40,7 +40,7 @@ func TestWatchToggle(t *testing.T) {
 		t.Errorf("w before any search: on=%v flash %q", m.watch.on, m.flash)
 	}
 
-	m = withResults(base, syntheticOfferings(50))
+	m = withResults(base, uitest.SyntheticOfferings(50))
 	// In the duration field w is a letter, and in the table's filter too.
 	typed := update(m, keyMsg("shift+tab"), keyMsg("shift+tab"), keyMsg("w"))
 	if typed.watch.on || !typed.form.Typing() || typed.form.Focus() != searchform.Duration {
@@ -80,7 +80,7 @@ func TestWatchToggle(t *testing.T) {
 // offered, counts what is new, and says so in the table's title, the detail and the
 // status line.
 func TestWatchRoundKeepsCursorAndMarks(t *testing.T) {
-	offs := syntheticOfferings(300)
+	offs := uitest.SyntheticOfferings(300)
 	m := withResults(unsized(), offs[:200])
 	m = update(m, tea.WindowSizeMsg{Width: 160, Height: 48}, keyMsg("F"))
 	m = update(m, keyMsg("m"), keyMsg("j"), keyMsg("j"), keyMsg("m"))
@@ -175,7 +175,7 @@ func TestWatchRoundKeepsCursorAndMarks(t *testing.T) {
 
 // w during a round stops it: the search before it is shown, and its late answer is dropped.
 func TestWatchStopDuringRound(t *testing.T) {
-	offs := syntheticOfferings(40)
+	offs := uitest.SyntheticOfferings(40)
 	m := withResults(unsized(), offs[:20])
 	m = update(m, tea.WindowSizeMsg{Width: 160, Height: 48}, keyMsg("w"), keyMsg("d"))
 	m = update(m, WatchTickMsg{Gen: m.watch.gen})
@@ -206,7 +206,7 @@ func TestWatchStopDuringRound(t *testing.T) {
 func TestWatchRelativeDatesAndNewSearch(t *testing.T) {
 	now := uitest.Now
 	m := newShown(Options{WatchEvery: time.Hour}, func() time.Time { return now }, 160, 48)
-	m = withResults(m, syntheticOfferings(10)) // the default form: now → +4w
+	m = withResults(m, uitest.SyntheticOfferings(10)) // the default form: now → +4w
 	m = update(m, keyMsg("w"))
 	if !strings.Contains(m.header(), "next 10:00 UTC") {
 		t.Errorf("header %q, want the next round an hour on", m.header())
@@ -224,7 +224,7 @@ func TestWatchRelativeDatesAndNewSearch(t *testing.T) {
 	if !m.watch.on || m.search.round || !m.search.running || !m.watch.next.IsZero() {
 		t.Fatalf("r while watching: on=%v round=%v running=%v next=%v", m.watch.on, m.search.round, m.search.running, m.watch.next)
 	}
-	offs := syntheticOfferings(30)
+	offs := uitest.SyntheticOfferings(30)
 	st := model.RegionStatus{Region: "us-east-1", State: model.RegionOK, Offerings: 30}
 	m = update(m, EventsMsg{ID: m.search.id, Events: []source.SearchEvent{{Offerings: offs, Status: &st}}, Closed: true})
 	if len(m.watch.seen) != 30 || m.FreshCount() != 0 || m.watch.next.IsZero() {

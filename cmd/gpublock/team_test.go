@@ -22,6 +22,7 @@ import (
 
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"github.com/gpublock/gpublock/cmd/internal/printers"
 )
 
 // teamBucket makes the bucket of a team's store in the emulator's S3, through the SDK.
@@ -74,23 +75,31 @@ func runAs(run func(args ...string) (int, string, string)) *cmdtest.CLI {
 	}}
 }
 
+// twoMachines starts an emulator with the team's bucket and two machines (two HOMEs) whose
+// commands keep their records under one S3 prefix (state, appended by run(i)), machine 1
+// having bought a block of 2; notified is the file a notify command may append to. A killed
+// watcher's locks and claims on warnings hold the others off 2 s.
+func twoMachines(t *testing.T) (sim *e2eSim, homes [][]string, state []string, run func(i int) func(args ...string) (int, string, string), b printers.BlockJSON, notified string) {
+	sim = startE2ESim(t, 1, cmdtest.SimStart)
+	teamBucket(t, sim.url)
+	notified = filepath.Join(t.TempDir(), "notified")
+	machine := func() []string {
+		return append(e2eEnv(t, sim, t.TempDir()), "GPUBLOCK_STATE_LOCK_TTL=2s", "GPUBLOCK_NOTIFY_LEASE=2s")
+	}
+	homes = [][]string{machine(), machine()}
+	state = []string{"--state", "s3://team/gpublock"}
+	run = func(i int) func(args ...string) (int, string, string) {
+		return func(args ...string) (int, string, string) { return e2eRun(t, homes[i], append(args, state...)...) }
+	}
+	b = runAs(run(0)).BoughtBlock(t, &cmdtest.Sim{URL: sim.url})
+	return sim, homes, state, run, b, notified
+}
+
 // Two machines (two HOMEs) share one S3 prefix on the emulator. A launch attached on one is
 // the other's to see, and when its block starts, their watchers and terminal UIs, run at
 // once and killed with SIGKILL at every moment of a round, start it once and notify it once.
 func TestTeamStoreInS3OneLaunchOneNotification(t *testing.T) {
-	sim := startE2ESim(t, 1, cmdtest.SimStart)
-	teamBucket(t, sim.url)
-	notified := filepath.Join(t.TempDir(), "notified")
-	machine := func() []string {
-		// A killed watcher's locks and claims on warnings hold the others off 2 s.
-		return append(e2eEnv(t, sim, t.TempDir()), "GPUBLOCK_STATE_LOCK_TTL=2s", "GPUBLOCK_NOTIFY_LEASE=2s")
-	}
-	homes := [][]string{machine(), machine()}
-	state := []string{"--state", "s3://team/gpublock"}
-	run := func(i int) func(args ...string) (int, string, string) {
-		return func(args ...string) (int, string, string) { return e2eRun(t, homes[i], append(args, state...)...) }
-	}
-	b := runAs(run(0)).BoughtBlock(t, &cmdtest.Sim{URL: sim.url})
+	sim, homes, state, run, b, notified := twoMachines(t)
 	if code, _, errs := run(0)(cmdtest.LaunchArgs(sim.url, b.CapacityReservationId, "--at-start", "--count", "2", "--yes")...); code != 0 {
 		t.Fatalf("attach on machine 1: exit %d\n%s", code, errs)
 	}
@@ -192,19 +201,7 @@ func watchRounds(t *testing.T, env []string, rounds int, args ...string) string 
 // extends by policy. Killed with SIGKILL at every moment of their rounds, then run at once,
 // they extend the block once, notify the extension once, and each warning once.
 func TestTeamStoreInS3OneExtensionOneNotification(t *testing.T) {
-	sim := startE2ESim(t, 1, cmdtest.SimStart)
-	teamBucket(t, sim.url)
-	notified := filepath.Join(t.TempDir(), "notified")
-	machine := func() []string {
-		// A killed watcher's locks and claims on warnings hold the others off 2 s.
-		return append(e2eEnv(t, sim, t.TempDir()), "GPUBLOCK_STATE_LOCK_TTL=2s", "GPUBLOCK_NOTIFY_LEASE=2s")
-	}
-	homes := [][]string{machine(), machine()}
-	state := []string{"--state", "s3://team/gpublock"}
-	run := func(i int) func(args ...string) (int, string, string) {
-		return func(args ...string) (int, string, string) { return e2eRun(t, homes[i], append(args, state...)...) }
-	}
-	b := runAs(run(0)).BoughtBlock(t, &cmdtest.Sim{URL: sim.url})
+	sim, homes, state, run, b, notified := twoMachines(t)
 	sim.setClock(t, cmdtest.MustTime(t, b.StartDate).Add(time.Hour))
 	// A block that runs an instance is extended by the policy; its 2 days are within the
 	// 3-day lead at once.

@@ -253,9 +253,6 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.pc.Width, m.pc.Height = msg.Width, msg.Height
-		s := m.search()
-		s.Resize(m.area())
-		m.setSearch(s)
 		m.help.SetWidth(m.pc.Width)
 		if m.dialog != nil {
 			return m.updateDialog(uidialog.SizeMsg(m.actionEnv().Size))
@@ -266,9 +263,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.pc.Theme.SetDarkBackground(msg.IsDark())
 		return m, nil
 	case uidialog.BlockPolledMsg:
-		// The dialog that asked reads it too; the screen shows the block as it now is.
+		// The dialog that asked reads it too; the screens show the block as it now is.
 		if msg.Found {
-			m.setBlocks(m.blocks().Show(msg.Block))
+			f := m.frame()
+			m, _ = m.tellScreens(func(s Screen) (Screen, tea.Cmd) { return s.Update(uiscreen.BlockSeen{Block: msg.Block}, f) })
 		}
 	case uidialog.RootMsg:
 		return m.onRootMsg(msg)

@@ -8,7 +8,6 @@ import (
 
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
-	"github.com/gpublock/gpublock/pricing"
 	uidialog "github.com/gpublock/gpublock/ui/dialog"
 	"github.com/gpublock/gpublock/ui/dialog/compare"
 	"github.com/gpublock/gpublock/ui/dialog/extend"
@@ -78,9 +77,10 @@ func (m Model) openDialog(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case uiscreen.OpenLaunch:
 		return m.openBlockLaunch(msg.Block, msg.Group)
 	case uiscreen.OpenCompare:
-		return m.openCompare(msg.Comparisons)
+		m.dialog = compare.New(m.pc.Theme, msg.Comparisons, compare.KeyMap{Back: msg.Back, Compare: msg.Compare})
+		return m, nil
 	case uiscreen.OpenUse:
-		m.dialog = use.NewGroup(m.pc.Theme, msg.Block, msg.Group, m.actionEnv().Size, use.DefaultKeyMap(m.blocks().KeyMap().Scroll))
+		m.dialog = use.NewGroup(m.pc.Theme, msg.Block, msg.Group, m.actionEnv().Size, use.DefaultKeyMap(msg.Scroll))
 		return m, nil
 	case uiscreen.OpenOrder:
 		if m.pc.ReadOnly {
@@ -119,7 +119,7 @@ func (m Model) onRootMsg(msg uidialog.RootMsg) (tea.Model, tea.Cmd) {
 // rows numbered rows, unless they are no longer the rows of the search on screen (a new
 // search started between the key and now).
 func (m Model) openPurchaseFromRows(o model.Offering, rows int64) (tea.Model, tea.Cmd) {
-	if why := m.search().RowsOnScreen(rows); why != "" {
+	if why := m.rowsGone(rows); why != "" {
 		m.flash = why
 		return m, nil
 	}
@@ -143,11 +143,22 @@ func (m Model) closeStalePurchase() Model {
 	if m.buyRows == nil || d.Sent() {
 		return m
 	}
-	if why := m.search().RowsOnScreen(*m.buyRows); why != "" {
+	if why := m.rowsGone(*m.buyRows); why != "" {
 		m.dialog, m.buyRows = nil, nil
 		m.flash = "Closed the purchase dialog: " + why
 	}
 	return m
+}
+
+// rowsGone is why the rows numbered rows, an offering was picked from, are no longer on
+// screen ("" while they are).
+func (m Model) rowsGone(rows int64) string {
+	for _, s := range m.screens {
+		if why := s.RowsGone(rows); why != "" {
+			return why
+		}
+	}
+	return ""
 }
 
 // openPurchaseOf opens the purchase dialog on an offering a screen chose (the search's
@@ -168,13 +179,6 @@ func (m Model) openPurchaseOf(o model.Offering) (tea.Model, tea.Cmd) {
 	d, cmd := purchase.New(m.actionEnv(), o)
 	m.dialog, m.buyRows = d, nil
 	return m, cmd
-}
-
-// openCompare shows the marked offerings the search screen sends on one chart.
-func (m Model) openCompare(cs []pricing.Comparison) (tea.Model, tea.Cmd) {
-	km := m.search().KeyMap()
-	m.dialog = compare.New(m.pc.Theme, cs, compare.KeyMap{Back: km.Back, Compare: km.Compare})
-	return m, nil
 }
 
 // openBlockLaunch opens the launch form on the block, which offers to launch across the

@@ -83,7 +83,7 @@ func (m Model) blocksNow() blockscreen.Model {
 
 // updateSearchWith takes back the search screen after one of its methods, and its command.
 func (m Model) updateSearchWith(s searchscreen.Model, cmd tea.Cmd) (Model, tea.Cmd) {
-	m.setSearch(s)
+	m.screens[screenSearch] = searchTab{s}
 	m = m.closeStalePurchase()
 	return m, tea.Batch(cmd, m.spinCmd())
 }

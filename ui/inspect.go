@@ -75,7 +75,7 @@ func (m Model) StartedSearch(start func(searchscreen.Model) (searchscreen.Model,
 	m.pc.Backend = searchless{real}
 	s, _ := start(m.search())
 	m.pc.Backend = real
-	m.setSearch(s)
+	m.screens[screenSearch] = searchTab{s}
 	return m.closeStalePurchase(), s.SearchID()
 }
 
@@ -88,3 +88,8 @@ func (searchless) Search(context.Context, model.Query) <-chan source.SearchEvent
 	close(ch)
 	return ch
 }
+
+// The screens' own models, for the tests' look inside.
+func (m Model) search() searchscreen.Model { return m.screens[screenSearch].(searchTab).m }
+func (m Model) blocks() blockscreen.Model  { return m.screens[screenBlocks].(blocksTab).m }
+func (m Model) advisor() advisorui.Model   { return m.screens[screenAdvisor].(advisorTab).m }

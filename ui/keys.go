@@ -52,7 +52,7 @@ type helpKeys struct {
 
 func (m Model) helpKeys() helpKeys {
 	sk := m.screenKeys
-	h := helpEnv{root: m.keys, blocks: m.blocks().HelpGroups(), moving: movingKeys(m.search().Table().KeyMap().Nav()),
+	h := helpEnv{root: m.keys, blocks: m.screens[screenBlocks].KeyGroups(),
 		screens: keyGroup{Title: "Screens", Keys: []key.Binding{sk.Search, sk.Blocks, sk.Advisor, sk.Report, sk.Next, sk.Prev}}}
 	s := m.current()
 	// The palette and the picture work on every screen, and help lists them on every one.

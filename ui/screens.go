@@ -63,9 +63,15 @@ type Screen interface {
 	Status() string
 	// Header is what the screen says in the root's header, on every screen.
 	Header() headerPart
-	// ShortHelp is the footer's keys, with the root's; HelpGroups the help's, by title.
+	// ShortHelp is the footer's keys, with the root's; HelpGroups the help's, by title, and
+	// KeyGroups the screen's own among them (the search's help lists the blocks' too).
 	ShortHelp(r helpEnv) []key.Binding
 	HelpGroups(r helpEnv) []keyGroup
+	KeyGroups() []keyGroup
+	// RowsGone is why the rows numbered rows, which an offering was picked from, are no
+	// longer the ones the screen shows ("" while they are, and on a screen without rows
+	// to buy from): a purchase must not stay open over rows it did not show.
+	RowsGone(rows int64) string
 }
 
 // helpEnv is what a screen's help adds to its own keys: the root's keys, the screen keys and
@@ -74,7 +80,6 @@ type helpEnv struct {
 	root    KeyMap
 	screens keyGroup
 	blocks  []keyGroup
-	moving  []key.Binding // the tables' moving keys
 }
 
 // everywhere is the root's keys that work on every screen, for help.
@@ -159,9 +164,11 @@ func (s searchTab) Header() headerPart {
 	return headerPart{noteVerb: verb, noteRegions: regions, badge: s.m.WatchBadge(false), badgeShort: s.m.WatchBadge(true)}
 }
 func (s searchTab) ShortHelp(helpEnv) []key.Binding { return s.m.ShortHelp() }
+func (s searchTab) KeyGroups() []keyGroup           { return s.m.HelpGroups() }
 func (s searchTab) HelpGroups(h helpEnv) []keyGroup {
-	return append(append(append([]keyGroup(nil), s.m.HelpGroups()...), h.screens), h.blocks...)
+	return append(append(s.KeyGroups(), h.screens), h.blocks...)
 }
+func (s searchTab) RowsGone(rows int64) string { return s.m.RowsOnScreen(rows) }
 
 // blocksTab is the blocks screen.
 type blocksTab struct{ m blockscreen.Model }
@@ -213,10 +220,12 @@ func (s blocksTab) ShortHelp(h helpEnv) []key.Binding {
 	}
 	return append(s.m.ShortHelp(), h.screens.Keys[screenSearch], h.root.Help, h.root.Quit)
 }
+func (s blocksTab) KeyGroups() []keyGroup { return s.m.HelpGroups() }
 func (s blocksTab) HelpGroups(h helpEnv) []keyGroup {
-	return append(append([]keyGroup{h.screens}, h.blocks...),
-		keyGroup{Title: "Moving", Keys: h.moving}, h.everywhere(h.root.Back))
+	return append(append([]keyGroup{h.screens}, s.KeyGroups()...),
+		keyGroup{Title: "Moving", Keys: movingKeys(s.m.Table().KeyMap().Nav())}, h.everywhere(h.root.Back))
 }
+func (s blocksTab) RowsGone(int64) string { return "" }
 func (s blocksTab) Status() string {
 	if s.m.Table().Filtering() { // Typing is also the question of a cancel, which the flash asks
 		return "Filtering: blocks matching every word stay · enter keeps the filter · esc clears it"
@@ -259,9 +268,11 @@ func (s advisorTab) ShortHelp(h helpEnv) []key.Binding {
 	}
 	return append(s.m.ShortHelp(), h.screens.Keys[screenSearch], h.root.Help, quit)
 }
+func (s advisorTab) KeyGroups() []keyGroup { return s.m.HelpGroups() }
 func (s advisorTab) HelpGroups(h helpEnv) []keyGroup {
-	return append(s.m.HelpGroups(), h.screens, h.everywhere())
+	return append(s.KeyGroups(), h.screens, h.everywhere())
 }
+func (s advisorTab) RowsGone(int64) string { return "" }
 func (s advisorTab) Status() string {
 	if s.m.Typing() {
 		return "Typing: q is a letter here · ctrl+c quits · tab next field · enter advises"
@@ -313,18 +324,11 @@ func (s reportTab) Header() headerPart    { return headerPart{} }
 func (s reportTab) ShortHelp(h helpEnv) []key.Binding {
 	return append(s.m.ShortHelp(), h.screens.Keys[screenSearch], h.root.Help, h.root.Quit)
 }
+func (s reportTab) KeyGroups() []keyGroup { return s.m.HelpGroups() }
 func (s reportTab) HelpGroups(h helpEnv) []keyGroup {
-	return append(s.m.HelpGroups(), h.screens, h.everywhere())
+	return append(s.KeyGroups(), h.screens, h.everywhere())
 }
-
-// The screens' own models, for what the root asks of one in particular: the header's
-// warnings and watch, the rows a purchase was picked from.
-func (m Model) search() searchscreen.Model { return m.screens[screenSearch].(searchTab).m }
-func (m Model) blocks() blockscreen.Model  { return m.screens[screenBlocks].(blocksTab).m }
-func (m Model) advisor() advisorui.Model   { return m.screens[screenAdvisor].(advisorTab).m }
-
-func (m *Model) setSearch(s searchscreen.Model) { m.screens[screenSearch] = searchTab{s} }
-func (m *Model) setBlocks(s blockscreen.Model)  { m.screens[screenBlocks] = blocksTab{s} }
+func (s reportTab) RowsGone(int64) string { return "" }
 
 // tellScreens tells every screen the same thing, as tell does it to one, and takes back
 // each screen and its command.

@@ -19,6 +19,7 @@ import (
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
+	"github.com/gpublock/gpublock/ui/components/pager"
 	"github.com/gpublock/gpublock/ui/components/text"
 	"github.com/gpublock/gpublock/ui/theme"
 )
@@ -90,15 +91,24 @@ type (
 		FromRows bool
 		Rows     int64
 	}
-	// OpenCompare asks for the marked offerings on one chart over the screen.
-	OpenCompare struct{ Comparisons []pricing.Comparison }
+	// OpenCompare asks for the marked offerings on one chart over the screen; Back and
+	// Compare are the asking screen's keys, which close the chart there.
+	OpenCompare struct {
+		Comparisons   []pricing.Comparison
+		Back, Compare key.Binding
+	}
 	// OpenUse asks for what another tool needs to run in a block or a plan, and in the
 	// other reservations its purchase made (Group, the block among them; one per segment
-	// of a segmented offering).
+	// of a segmented offering). Scroll is the asking screen's scrolling keys, which scroll
+	// the dialog too.
 	OpenUse struct {
-		Block model.Block
-		Group []model.Block
+		Block  model.Block
+		Group  []model.Block
+		Scroll pager.KeyMap
 	}
+	// BlockSeen is a block as a dialog just read it from AWS: the screens that show it
+	// show it as it now is.
+	BlockSeen struct{ Block model.Block }
 	// OpenOrder asks for the dialog that places an order for Query (the search form's).
 	OpenOrder struct{ Query model.Query }
 	// OpenOrders asks for the list of the account's orders.

@@ -112,7 +112,7 @@ func (m Model) paneKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m, func() tea.Msg { return screen.OpenLaunch{Block: b, Group: group} }
 	case key.Matches(k, bk.Use):
 		group := model.Group(m.list, b)
-		return m, func() tea.Msg { return screen.OpenUse{Block: b, Group: group} }
+		return m, func() tea.Msg { return screen.OpenUse{Block: b, Group: group, Scroll: m.keys.Scroll} }
 	}
 	return m, nil
 }

@@ -240,6 +240,8 @@ func listCmd(b source.Backend, ctx context.Context, id int, regions []string, al
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	m.flash = screen.Flash{}
 	switch msg := msg.(type) {
+	case screen.BlockSeen:
+		return m.Show(msg.Block), nil
 	case ListedMsg:
 		if msg.ID != m.id {
 			return m, nil

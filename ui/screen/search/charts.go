@@ -49,7 +49,7 @@ func (m Model) chartKey(k tea.KeyPressMsg) (mm Model, cmd tea.Cmd, used bool) {
 			m.flash = screen.Say("Nothing marked: m marks the offering under the cursor, then c compares the marked ones.")
 			return m, nil, true
 		}
-		return m, func() tea.Msg { return screen.OpenCompare{Comparisons: cs} }, true
+		return m, func() tea.Msg { return screen.OpenCompare{Comparisons: cs, Back: m.keys.Back, Compare: m.keys.Compare} }, true
 	}
 	return m, nil, false
 }

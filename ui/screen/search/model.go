@@ -141,10 +141,15 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	return m, nil
 }
 
-// SetArea is where the screen is drawn.
-func (m *Model) SetArea(a screen.Area) { m.area = a }
+// SetArea is where the screen is drawn; the table's page follows its height.
+func (m *Model) SetArea(a screen.Area) {
+	if a == m.area {
+		return
+	}
+	m.Resize(a)
+}
 
-// Resize is SetArea after the terminal's size changed: the table's page follows it.
+// Resize is SetArea even where the area is the same.
 func (m *Model) Resize(a screen.Area) {
 	m.area = a
 	m.table.SetHeight(m.layout().tableRows)

@@ -80,7 +80,7 @@ func TestPlanFactsListEveryPart(t *testing.T) {
 			{AvailabilityZone: "eu-north-1a", InstanceType: "ml.p5.48xlarge", Count: 1, Start: start.Add(72 * time.Hour), End: start.Add(96 * time.Hour), Hours: 24},
 		}}
 	f := OfferingFacts(o, "123456789012", BreakEven{NoOnDemand: true}, factsLoc)
-	for label, v := range map[string]string{
+	wantFacts(t, f, map[string]string{
 		"Region":      "eu-north-1",
 		"For":         "training job",
 		"Capacity":    "ml.p5.48xlarge × 1, 48 hours reserved",
@@ -88,11 +88,7 @@ func TestPlanFactsListEveryPart(t *testing.T) {
 		"Part 2":      "eu-north-1a · ×1 · Dec 04 11:30 – Dec 05 11:30 UTC · 24h",
 		"Upfront fee": "$2,005.87 USD, total for every part",
 		"Break-even":  "no SageMaker on-demand price for ml.p5.48xlarge",
-	} {
-		if got := f.Value(label); got != v {
-			t.Errorf("%s = %q, want %q", label, got, v)
-		}
-	}
+	})
 	if f.Final != PlanIrrevocable {
 		t.Errorf("final %q", f.Final)
 	}
@@ -107,7 +103,7 @@ func TestExtensionFacts(t *testing.T) {
 	off := ExtensionOffering{ID: "cbe-1", Start: end, End: end.Add(24 * time.Hour), DurationHours: 24, Fee: MustMoney("1000.005"), Currency: "USD"}
 	f := ExtensionFacts(b, off, "123456789012", BreakEven{Reading: "cheaper than on-demand if you use at least 76% of the 24 hours (19 hours)",
 		OnDemandHourly: MustMoney("55.04"), Source: "src", AsOf: "2026-08-26"}, nil)
-	for label, v := range map[string]string{
+	wantFacts(t, f, map[string]string{
 		"Block":       "cr-1 (active) · p5.48xlarge × 2 · us-east-1a",
 		"Ends now":    "2026-12-05 11:30 UTC",
 		"Add":         "1d",
@@ -115,11 +111,7 @@ func TestExtensionFacts(t *testing.T) {
 		"Upfront fee": "$1,000.01 USD (exactly $1000.005), for the added time",
 		"Break-even":  "the added hours are cheaper than on-demand if you use at least 76% of the 24 hours (19 hours) · on-demand $55.040/h (src 2026-08-26)",
 		"Offering":    "cbe-1",
-	} {
-		if got := f.Value(label); got != v {
-			t.Errorf("%s = %q, want %q", label, got, v)
-		}
-	}
+	})
 	if f.Final != ExtensionIrrevocable {
 		t.Errorf("final %q", f.Final)
 	}
@@ -144,17 +136,13 @@ func TestLaunchFacts(t *testing.T) {
 	b := Block{ReservationID: "cr-1", Region: "us-east-1", AvailabilityZone: "us-east-1a", InstanceType: "p5.48xlarge",
 		TotalCount: 4, AvailableCount: 3, State: StateScheduled, Start: start, End: start.Add(24 * time.Hour)}
 	f := LaunchFacts(b, "", "starts in 2h", factsLoc)
-	for label, v := range map[string]string{
+	wantFacts(t, f, map[string]string{
 		"Account":  "unknown",
 		"Block":    "cr-1 · us-east-1 · us-east-1a",
 		"Capacity": "p5.48xlarge × 4, 4 free",
 		"State":    "scheduled · starts in 2h",
 		"End":      "2026-12-04 11:30 UTC · 2026-12-04 03:30 PST · instances terminate from 2026-12-04 11:00 UTC · 2026-12-04 03:00 PST",
-	} {
-		if got := f.Value(label); got != v {
-			t.Errorf("%s = %q, want %q", label, got, v)
-		}
-	}
+	})
 	if f.Final != "" {
 		t.Errorf("a launch spends nothing, yet says %q", f.Final)
 	}
@@ -180,4 +168,14 @@ func anUltraServer(t *testing.T) InstanceType {
 	}
 	t.Fatal("the catalog has no UltraServer type to test with")
 	return InstanceType{}
+}
+
+// wantFacts checks the facts' values by label.
+func wantFacts(t *testing.T, f Facts, want map[string]string) {
+	t.Helper()
+	for label, v := range want {
+		if got := f.Value(label); got != v {
+			t.Errorf("%s = %q, want %q", label, got, v)
+		}
+	}
 }

@@ -64,30 +64,14 @@ func TestChartGoldens(t *testing.T) {
 
 func TestChartContents(t *testing.T) {
 	s := CostChart(exampleComparison(), 80, 20)
-	for _, want := range []string{"X", "break-even 27.5h", "= block $1,510.00 upfront", "* on-demand $55.040/h",
-		"cheaper than on-demand if you use at least 58% of the 47.5 usable hours", "48h", "0h"} {
-		if !strings.Contains(s, want) {
-			t.Errorf("cost chart lacks %q:\n%s", want, s)
-		}
-	}
+	wantIn(t, "cost chart", s, "X", "break-even 27.5h", "= block $1,510.00 upfront", "* on-demand $55.040/h",
+		"cheaper than on-demand if you use at least 58% of the 47.5 usable hours", "48h", "0h")
 	s = UtilizationChart(exampleComparison(), 80, 20)
-	for _, want := range []string{"X", "break-even 58%", "100%", "$55.040/h"} {
-		if !strings.Contains(s, want) {
-			t.Errorf("utilization chart lacks %q:\n%s", want, s)
-		}
-	}
+	wantIn(t, "utilization chart", s, "X", "break-even 58%", "100%", "$55.040/h")
 	s = CostChart(withSavingsPlans(), 100, 24)
-	for _, want := range []string{"- Savings Plan 1y $40.000/h", "~ Savings Plan 3y $28.000/h"} {
-		if !strings.Contains(s, want) {
-			t.Errorf("chart lacks %q:\n%s", want, s)
-		}
-	}
+	wantIn(t, "chart", s, "- Savings Plan 1y $40.000/h", "~ Savings Plan 3y $28.000/h")
 	s = CompareChart(compareSet(), 100, 24)
-	for _, want := range []string{"A p5.48xlarge us-east-1a Dec 01 48h×1: $3.932 vs a $6.880, b/e 58%", "D u-p6e-gb200x72", "no on-demand", "cheapest per accelerator-hour"} {
-		if !strings.Contains(s, want) {
-			t.Errorf("compare chart lacks %q:\n%s", want, s)
-		}
-	}
+	wantIn(t, "compare chart", s, "A p5.48xlarge us-east-1a Dec 01 48h×1: $3.932 vs a $6.880, b/e 58%", "D u-p6e-gb200x72", "no on-demand", "cheapest per accelerator-hour")
 	// Of two offerings, one dearer than on-demand and one without an on-demand price, the
 	// reading does not claim that none beats on-demand: one may.
 	dear := Compare(nil, offering("p5.48xlarge", "us-east-1", 1, 24, 0, "2000.00"))
@@ -178,5 +162,15 @@ func TestBreakEvenBar(t *testing.T) {
 	}
 	if BreakEvenBar(Comparison{}, 0) != "" || BreakEvenBar(Comparison{}, -3) != "" {
 		t.Error("zero width must be empty")
+	}
+}
+
+// wantIn checks that the chart named what shows every one of wants.
+func wantIn(t *testing.T, what, s string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(s, w) {
+			t.Errorf("%s lacks %q:\n%s", what, w, s)
+		}
 	}
 }

@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/internal/uitest"
 	"github.com/gpublock/gpublock/ui/theme"
 )
 
@@ -20,29 +20,17 @@ func offering(id, region string, fee string, startDay, days int) model.Offering 
 		Start: start, End: start.AddDate(0, 0, days), DurationHours: 24 * days, Fee: model.MustMoney(fee), Currency: "USD"}
 }
 
-func keyPress(s string) tea.KeyPressMsg {
-	switch s {
-	case "enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	}
-	return tea.KeyPressMsg{Code: []rune(s)[0], Text: s}
-}
-
+// press is m after keys, each by name (uitest.Key).
 func press(m Model, keys ...string) Model {
 	for _, k := range keys {
-		m, _, _ = m.Update(keyPress(k))
+		m, _, _ = m.Update(uitest.Key(k))
 	}
 	return m
 }
 
+// ids is the table's rows in their order.
 func ids(m Model) string {
-	var out []string
-	for i := 0; i < m.Visible(); i++ {
-		out = append(out, m.Row(i).ID)
-	}
-	return strings.Join(out, ",")
+	return uitest.Listed(m.Visible(), func(i int) string { return m.Row(i).ID })
 }
 
 func TestSortReverseAndStableCursor(t *testing.T) {

@@ -163,14 +163,10 @@ func states(size screen.Rect) map[string]Model {
 	return out
 }
 
-// Every state fits every size from 20×5 to 400×120 and never panics.
-func TestEveryStateFitsEverySize(t *testing.T) {
-	uitest.EveryStateFits(t, states(body))
-}
-
-// The footer names the keys of the state: the word to type, or the wait for AWS.
-func TestFooterNamesTheStatesKeys(t *testing.T) {
-	uitest.FootersName(t, states(body), map[string]string{"allowed": "type buy then enter", "buying": "waiting for AWS's answer"})
+// Every state fits every size from 20×5 to 400×120 and never panics; the footer names the
+// keys of the state: the word to type, or the wait for AWS.
+func TestEveryState(t *testing.T) {
+	uitest.EveryState(t, states(body), map[string]string{"allowed": "type buy then enter", "buying": "waiting for AWS's answer"})
 }
 
 // The dry run's answer lines up with the values above it.

@@ -37,14 +37,10 @@ func states(size screen.Rect) map[string]Model {
 }
 
 // Every state, a failed payment's too, fits every size from 20×5 to 400×120 and never
-// panics.
-func TestEveryStateFitsEverySize(t *testing.T) {
-	uitest.EveryStateFits(t, states(body))
-}
-
-// The footer names the receipt's keys: the copy of the reservation, the launch into it.
-func TestFooterNamesTheStatesKeys(t *testing.T) {
-	uitest.FootersName(t, states(body), map[string]string{"pending": "y copy the reservation id", "recovered": "l launch into the block"})
+// panics; the footer names the receipt's keys: the copy of the reservation, the launch into
+// it.
+func TestEveryState(t *testing.T) {
+	uitest.EveryState(t, states(body), map[string]string{"pending": "y copy the reservation id", "recovered": "l launch into the block"})
 }
 
 // The receipt's line of keys follows the state: a block still being paid for takes a

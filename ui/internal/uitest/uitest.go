@@ -96,6 +96,16 @@ func Key(k string) tea.KeyPressMsg {
 	return tea.KeyPressMsg{Code: []rune(k)[0], Text: k}
 }
 
+// Listed is at(0) to at(n-1) joined by commas: a table's rows by ID, in their order, for a
+// test to compare with the order it wants.
+func Listed(n int, at func(i int) string) string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = at(i)
+	}
+	return strings.Join(out, ",")
+}
+
 // Sizes are the terminal sizes every view must fit: 20×5 to 400×120 in steps, and the
 // sizes at the layouts' edges.
 func Sizes() [][2]int {
@@ -162,6 +172,18 @@ func FootersName[D dialog.Footer](t testing.TB, states map[string]D, want map[st
 			t.Errorf("%s: footer %q, want %q", name, got, w)
 		}
 	}
+}
+
+// EveryState checks a dialog's states as every such dialog's test does: each fits every
+// size (EveryStateFits), and the footer of each state named in footers holds its text
+// (FootersName).
+func EveryState[D interface {
+	dialog.Dialog
+	dialog.Footer
+}](t *testing.T, states map[string]D, footers map[string]string) {
+	t.Helper()
+	t.Run("fits every size", func(t *testing.T) { EveryStateFits(t, states) })
+	t.Run("footer names the keys", func(t *testing.T) { FootersName(t, states, footers) })
 }
 
 // CheckFits fails t unless view draws within w×h.

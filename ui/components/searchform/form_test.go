@@ -18,35 +18,17 @@ var now = uitest.Now
 
 func clock() time.Time { return now }
 
+// press is m after keys, each a key by name (uitest.Key) or a word, typed letter by letter
+// (none for "").
 func press(m Model, keys ...string) Model {
 	for _, k := range keys {
-		var msg tea.KeyPressMsg
-		switch k {
-		case "tab":
-			msg = tea.KeyPressMsg{Code: tea.KeyTab}
-		case "shift+tab":
-			msg = tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
-		case "space":
-			msg = tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
-		case "up":
-			msg = tea.KeyPressMsg{Code: tea.KeyUp}
-		case "down":
-			msg = tea.KeyPressMsg{Code: tea.KeyDown}
-		case "left":
-			msg = tea.KeyPressMsg{Code: tea.KeyLeft}
-		case "right":
-			msg = tea.KeyPressMsg{Code: tea.KeyRight}
-		case "esc":
-			msg = tea.KeyPressMsg{Code: tea.KeyEscape}
-		case "ctrl+u":
-			msg = tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl}
-		default:
-			for _, r := range k {
-				m, _, _ = m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
-			}
+		if k != "" && uitest.Key(k).Text != k {
+			m, _, _ = m.Update(uitest.Key(k))
 			continue
 		}
-		m, _, _ = m.Update(msg)
+		for _, r := range k {
+			m, _, _ = m.Update(uitest.Key(string(r)))
+		}
 	}
 	return m
 }

@@ -69,8 +69,8 @@ func Block(state model.BlockState) model.Block {
 // AltKey is alt and a key: alt+2 switches screens even from a text field.
 func AltKey(r rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: r, Mod: tea.ModAlt} }
 
-// Key is a key by name: enter, tab, shift+tab, esc, space, up, down, backspace, ctrl+X, or
-// one character.
+// Key is a key by name: enter, tab, shift+tab, esc, space, up, down, left, right, pgup,
+// pgdown, backspace, ctrl+X, or one character.
 func Key(k string) tea.KeyPressMsg {
 	switch k {
 	case "enter":
@@ -87,6 +87,14 @@ func Key(k string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyUp}
 	case "down":
 		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "left":
+		return tea.KeyPressMsg{Code: tea.KeyLeft}
+	case "right":
+		return tea.KeyPressMsg{Code: tea.KeyRight}
+	case "pgup":
+		return tea.KeyPressMsg{Code: tea.KeyPgUp}
+	case "pgdown":
+		return tea.KeyPressMsg{Code: tea.KeyPgDown}
 	case "backspace":
 		return tea.KeyPressMsg{Code: tea.KeyBackspace}
 	}

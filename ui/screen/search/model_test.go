@@ -21,15 +21,7 @@ import (
 
 var testNow = uitest.Now
 
-func press(m Model, k string) (Model, tea.Cmd) {
-	switch k {
-	case "enter":
-		return m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
-	case "esc":
-		return m.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
-	}
-	return m.Update(tea.KeyPressMsg{Code: []rune(k)[0], Text: k})
-}
+func press(m Model, k string) (Model, tea.Cmd) { return m.Update(uitest.Key(k)) }
 
 func offering(i int) model.Offering {
 	start := testNow.AddDate(0, 0, 1+i).Truncate(24 * time.Hour).Add(11*time.Hour + 30*time.Minute)

@@ -51,19 +51,11 @@ func TestSortFilterAndCursor(t *testing.T) {
 	if got := ids(m); got != "cr-b,cr-d,cr-a,cr-c" {
 		t.Fatalf("by default: %s", got)
 	}
-	m = press(m, "W", "W")
-	if got := ids(m); got != "cr-b,cr-c,cr-d,cr-a" {
-		t.Fatalf("by warning, the most urgent first: %s", got)
-	}
-	m = press(m, "j", "j") // on cr-d
-	m = press(m, "E")
-	if got := ids(m); got != "cr-b,cr-c,cr-d,cr-a" {
-		t.Errorf("by end: %s", got)
-	}
-	m = press(m, "E")
-	if got := ids(m); got != "cr-a,cr-d,cr-c,cr-b" {
-		t.Errorf("by end, reversed: %s", got)
-	}
+	m = uitest.Steps(t, m, press, ids, []uitest.Step{
+		{Keys: "W W", Want: "cr-b,cr-c,cr-d,cr-a", What: "by warning, the most urgent first"},
+		{Keys: "j j E", Want: "cr-b,cr-c,cr-d,cr-a", What: "on cr-d, by end"},
+		{Keys: "E", Want: "cr-a,cr-d,cr-c,cr-b", What: "by end, reversed"},
+	})
 	if b, _ := m.Selected(); b.ReservationID != "cr-d" {
 		t.Errorf("the cursor left cr-d for %s", b.ReservationID)
 	}

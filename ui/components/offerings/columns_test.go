@@ -9,6 +9,7 @@ import (
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/ui/a11y"
+	"github.com/gpublock/gpublock/ui/internal/uitest"
 	"github.com/gpublock/gpublock/ui/theme"
 )
 
@@ -67,18 +68,11 @@ func TestSortByBreakEven(t *testing.T) {
 		offering("low", "us-east-1", "1500", 4, 2),
 		offering("high", "us-east-1", "3000", 3, 2),
 	})
-	m = press(m, "B")
-	if got := ids(m); got != "low,mid,high,none" {
-		t.Errorf("by break-even: %s", got)
-	}
-	m = press(m, "B")
-	if got := ids(m); got != "high,mid,low,none" {
-		t.Errorf("by break-even, reversed: %s", got)
-	}
-	m = press(m, "V")
-	if got := ids(m); got != "low,mid,high,none" {
-		t.Errorf("by cost vs on-demand: %s", got)
-	}
+	m = uitest.Steps(t, m, press, ids, []uitest.Step{
+		{Keys: "B", Want: "low,mid,high,none", What: "by break-even"},
+		{Keys: "B", Want: "high,mid,low,none", What: "by break-even, reversed"},
+		{Keys: "V", Want: "low,mid,high,none", What: "by cost vs on-demand"},
+	})
 	m = press(m, "O", "O")
 	if got := ids(m); !strings.HasSuffix(got, ",none") {
 		t.Errorf("by on-demand rate, reversed, the row without one is not last: %s", got)

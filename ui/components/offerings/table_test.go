@@ -40,15 +40,10 @@ func TestSortReverseAndStableCursor(t *testing.T) {
 	if got := ids(m); got != "b,c,a" {
 		t.Fatalf("by start: %s", got)
 	}
-	m = press(m, "j") // on c
-	m = press(m, "F")
-	if got := ids(m); got != "b,c,a" {
-		t.Errorf("by fee: %s", got)
-	}
-	m = press(m, "F")
-	if got := ids(m); got != "a,c,b" {
-		t.Errorf("by fee again (reversed): %s", got)
-	}
+	m = uitest.Steps(t, m, press, ids, []uitest.Step{
+		{Keys: "j F", Want: "b,c,a", What: "on c, by fee"},
+		{Keys: "F", Want: "a,c,b", What: "by fee again (reversed)"},
+	})
 	if o, _ := m.Selected(); o.ID != "c" {
 		t.Errorf("the cursor left c for %s", o.ID)
 	}

@@ -114,6 +114,23 @@ func Listed(n int, at func(i int) string) string {
 	return strings.Join(out, ",")
 }
 
+// Step is keys to press, by name and apart by spaces, and the order a list is in after them,
+// as Listed gives it; What names the step in a failure.
+type Step struct{ Keys, Want, What string }
+
+// Steps presses each step's keys into m in turn, through press, and fails t unless list
+// then gives the step's order.
+func Steps[M any](t testing.TB, m M, press func(M, ...string) M, list func(M) string, steps []Step) M {
+	t.Helper()
+	for _, s := range steps {
+		m = press(m, strings.Fields(s.Keys)...)
+		if got := list(m); got != s.Want {
+			t.Errorf("%s (%s): %s, want %s", s.What, s.Keys, got, s.Want)
+		}
+	}
+	return m
+}
+
 // Sizes are the terminal sizes every view must fit: 20×5 to 400×120 in steps, and the
 // sizes at the layouts' edges.
 func Sizes() [][2]int {

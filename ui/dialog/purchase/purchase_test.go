@@ -30,8 +30,7 @@ func testDialog(t *testing.T, src model.Source, maxSpend *model.Money) Model {
 	o := model.Offering{ID: "cbr-0123456789abcdef0", Source: src, Region: "us-east-1", AvailabilityZone: "us-east-1a",
 		InstanceType: "p5.48xlarge", Count: 2, Start: now.Add(24 * time.Hour), End: now.Add(48 * time.Hour), DurationHours: 24,
 		Fee: model.MustMoney("6211.123456"), Currency: "USD"}
-	pc.Backend = capsOf{caps: map[model.Source]source.Caps{model.SourceTrainingPlan: {NoDryRun: "no dry run"},
-		model.SourceCapacityBlock: {DryRun: true, Launch: true}}}
+	pc.Backend = uitest.SourceCaps{}
 	d, _ := New(dialog.Env{Context: pc, Poll: time.Second, MaxSpend: maxSpend}, o)
 	return d
 }
@@ -61,17 +60,6 @@ func TestFooterFollowsThePhase(t *testing.T) {
 		}
 	}
 }
-
-// capsOf is a backend that answers only what each source can do: the dialog reads a
-// source's difference from its capabilities; the calls these tests make are not sent.
-type capsOf struct {
-	source.Backend
-	caps map[model.Source]source.Caps
-}
-
-func (c capsOf) Caps(s model.Source) source.Caps { return c.caps[s] }
-
-func (capsOf) Platforms() []string { return nil }
 
 var press = uitest.Key
 

@@ -108,8 +108,7 @@ func testReceipt(t *testing.T, src model.Source, state model.BlockState) Model {
 	b := model.Block{ReservationID: "cr-0123456789abcdef0", ARN: "arn:aws:sagemaker:us-east-1:123456789012:training-plan/gpb-1",
 		Region: "us-east-1", AvailabilityZone: "us-east-1a", InstanceType: "p5.48xlarge", State: state, TotalCount: 2,
 		Start: now.Add(time.Hour), End: now.Add(24 * time.Hour)}
-	pc.Backend = capsOf{caps: map[model.Source]source.Caps{model.SourceTrainingPlan: {NoDryRun: "no dry run"},
-		model.SourceCapacityBlock: {DryRun: true, Launch: true}}}
+	pc.Backend = uitest.SourceCaps{}
 	o := model.Offering{Source: src, InstanceType: "p5.48xlarge", Currency: "USD"}
 	r, _ := New(dialog.Env{Context: pc, Poll: time.Second}, o, "Linux/UNIX", source.PurchaseResult{RequestID: "gpb-1", Block: b})
 	return r
@@ -156,12 +155,3 @@ func TestLaunchFromTheReceipt(t *testing.T) {
 		t.Errorf("l on a plan's receipt says nothing:\n%s", v)
 	}
 }
-
-// capsOf is a backend that answers only what each source can do: the receipt reads a
-// source's difference from its capabilities, and calls nothing in these tests.
-type capsOf struct {
-	source.Backend
-	caps map[model.Source]source.Caps
-}
-
-func (c capsOf) Caps(s model.Source) source.Caps { return c.caps[s] }

@@ -1,7 +1,6 @@
 package extend
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -18,9 +17,7 @@ import (
 	"github.com/gpublock/gpublock/ui/dialog"
 	"github.com/gpublock/gpublock/ui/dialog/spend"
 	"github.com/gpublock/gpublock/ui/internal/uitest"
-	"github.com/gpublock/gpublock/ui/program"
 	"github.com/gpublock/gpublock/ui/screen"
-	"github.com/gpublock/gpublock/ui/theme"
 )
 
 var testNow = time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
@@ -32,19 +29,12 @@ func testBlock() model.Block {
 		Start: start, End: start.Add(48 * time.Hour)}
 }
 
-func testEnv() dialog.Env {
-	pc := &program.Context{Ctx: context.Background(), Theme: theme.New(false), Simulated: true,
-		Clock: program.NewClock(func() time.Time { return testNow }), Location: time.UTC,
-		Wall: spend.NewFakeClock(testNow, 2*model.ConfirmDwell).Now}
-	return dialog.Env{Context: pc, Poll: time.Second}
-}
-
 // confirmDialog is the dialog on a 6-day extension whose dry run allowed it, every length
 // listed, as the blocks screen's states have it.
 func confirmDialog(t *testing.T) Model {
 	t.Helper()
 	blk := testBlock()
-	d := New(testEnv(), nil, blk)
+	d := New(uitest.EnvAt(testNow), nil, blk)
 	d.step, d.off = stepConfirm, listLengths(&d, blk)
 	d.spend.Answer(d.spend.CheckID(), source.Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlockExtension"}, nil)
 	return d
@@ -359,7 +349,7 @@ func TestShowsTheFactsInOrder(t *testing.T) {
 // again, once it has settled; a later look answers no one.
 func TestExtendDialogStopsWatching(t *testing.T) {
 	blk := testBlock()
-	d := New(testEnv(), nil, blk)
+	d := New(uitest.EnvAt(testNow), nil, blk)
 	d.step = stepBuying
 	d.off = model.ExtensionOffering{ID: "cbe-0123456789abcdef0", Start: blk.End, End: blk.End.Add(24 * time.Hour)}
 	pending := model.Extension{OfferingID: d.off.ID, Status: model.ExtensionPaymentPending}

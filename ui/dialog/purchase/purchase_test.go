@@ -1,7 +1,6 @@
 package purchase
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -13,25 +12,21 @@ import (
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/dialog"
-	"github.com/gpublock/gpublock/ui/dialog/spend"
 	"github.com/gpublock/gpublock/ui/internal/uitest"
 	"github.com/gpublock/gpublock/ui/program"
 	"github.com/gpublock/gpublock/ui/screen"
-	"github.com/gpublock/gpublock/ui/theme"
 )
 
 func testDialog(t *testing.T, src model.Source, maxSpend *model.Money) Model {
 	t.Helper()
 	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
-	pc := &program.Context{Ctx: context.Background(), Theme: theme.New(false), Simulated: true,
-		Clock: program.NewClock(func() time.Time { return now }), Location: time.UTC,
-		Wall:     spend.NewFakeClock(now, 2*model.ConfirmDwell).Now,
-		Identity: program.Identity{Identity: source.Identity{Account: "123456789012"}, Known: true}}
+	env := uitest.EnvAt(now)
+	env.Identity = program.Identity{Identity: source.Identity{Account: uitest.Account}, Known: true}
+	env.Backend, env.MaxSpend = uitest.SourceCaps{}, maxSpend
 	o := model.Offering{ID: "cbr-0123456789abcdef0", Source: src, Region: "us-east-1", AvailabilityZone: "us-east-1a",
 		InstanceType: "p5.48xlarge", Count: 2, Start: now.Add(24 * time.Hour), End: now.Add(48 * time.Hour), DurationHours: 24,
 		Fee: model.MustMoney("6211.123456"), Currency: "USD"}
-	pc.Backend = uitest.SourceCaps{}
-	d, _ := New(dialog.Env{Context: pc, Poll: time.Second, MaxSpend: maxSpend}, o)
+	d, _ := New(env, o)
 	return d
 }
 

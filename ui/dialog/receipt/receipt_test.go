@@ -1,7 +1,6 @@
 package receipt
 
 import (
-	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -14,11 +13,8 @@ import (
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/dialog"
 	"github.com/gpublock/gpublock/ui/dialog/launch"
-	"github.com/gpublock/gpublock/ui/dialog/spend"
 	"github.com/gpublock/gpublock/ui/internal/uitest"
-	"github.com/gpublock/gpublock/ui/program"
 	"github.com/gpublock/gpublock/ui/screen"
-	"github.com/gpublock/gpublock/ui/theme"
 )
 
 // body is the receipt's body in a terminal of 160×48 under the root's header and footer.
@@ -102,15 +98,13 @@ func TestPayFailStopsAndRefreshes(t *testing.T) {
 func testReceipt(t *testing.T, src model.Source, state model.BlockState) Model {
 	t.Helper()
 	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
-	pc := &program.Context{Ctx: context.Background(), Theme: theme.New(false), Simulated: true,
-		Clock: program.NewClock(func() time.Time { return now }), Location: time.UTC,
-		Wall: spend.NewFakeClock(now, 2*model.ConfirmDwell).Now}
+	env := uitest.EnvAt(now)
 	b := model.Block{ReservationID: "cr-0123456789abcdef0", ARN: "arn:aws:sagemaker:us-east-1:123456789012:training-plan/gpb-1",
 		Region: "us-east-1", AvailabilityZone: "us-east-1a", InstanceType: "p5.48xlarge", State: state, TotalCount: 2,
 		Start: now.Add(time.Hour), End: now.Add(24 * time.Hour)}
-	pc.Backend = uitest.SourceCaps{}
+	env.Backend = uitest.SourceCaps{}
 	o := model.Offering{Source: src, InstanceType: "p5.48xlarge", Currency: "USD"}
-	r, _ := New(dialog.Env{Context: pc, Poll: time.Second}, o, "Linux/UNIX", source.PurchaseResult{RequestID: "gpb-1", Block: b})
+	r, _ := New(env, o, "Linux/UNIX", source.PurchaseResult{RequestID: "gpb-1", Block: b})
 	return r
 }
 

@@ -31,16 +31,25 @@ var (
 const Account = "123456789012"
 
 // Env is what the root hands a dialog drawn in a body of size, with no backend, no colour,
-// a SIMULATED dress and, when known, the identity in Account. Its wall clock moves past the
-// confirmation's dwell at each reading, as a person who reads before every key.
+// a SIMULATED dress and, when known, the identity in Account: EnvAt(Now) in Loc, polling
+// every 3 seconds.
 func Env(size screen.Rect, known bool) dialog.Env {
-	pc := &program.Context{Ctx: context.Background(), Theme: theme.New(false), Simulated: true,
-		Clock: program.NewClock(func() time.Time { return Now }), Location: Loc,
-		Wall: spend.NewFakeClock(Now, 2*model.ConfirmDwell).Now}
+	env := EnvAt(Now)
+	env.Location, env.Poll, env.Size = Loc, 3*time.Second, size
 	if known {
-		pc.Identity = program.Identity{Identity: source.Identity{Account: Account}, Known: true}
+		env.Identity = program.Identity{Identity: source.Identity{Account: Account}, Known: true}
 	}
-	return dialog.Env{Context: pc, Poll: 3 * time.Second, Size: size}
+	return env
+}
+
+// EnvAt is what the root hands a dialog whose clock reads now, in UTC, with no backend, no
+// colour, a SIMULATED dress, no identity, no size, polling each second. Its wall clock moves
+// past the confirmation's dwell at each reading, as a person who reads before every key.
+func EnvAt(now time.Time) dialog.Env {
+	pc := &program.Context{Ctx: context.Background(), Theme: theme.New(false), Simulated: true,
+		Clock: program.NewClock(func() time.Time { return now }), Location: time.UTC,
+		Wall: spend.NewFakeClock(now, 2*model.ConfirmDwell).Now}
+	return dialog.Env{Context: pc, Poll: time.Second}
 }
 
 // Context is the program's context as the screens' tests give it: the clock at Now, UTC,

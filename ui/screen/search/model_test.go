@@ -247,22 +247,6 @@ func names(bs []key.Binding) []string {
 	return out
 }
 
-// A watched search whose window has passed (run from no form, so no relative date moves
-// it) stops the watch at its next round and says why.
-func TestWatchStopsOnAPastWindow(t *testing.T) {
-	m := found(t, false, 3)
-	m, _ = press(m, "w")
-	if !m.watch.on {
-		t.Fatal("w did not watch the search")
-	}
-	m.search.form = nil
-	m.search.query.End = testNow.Add(-time.Hour)
-	m, _ = m.Update(WatchTickMsg{Gen: m.watch.gen})
-	if m.watch.on || m.search.running || !strings.Contains(flashText(m), "Stopped watching: the search can no longer run: end") {
-		t.Errorf("a past window: on=%v running=%v flash %q", m.watch.on, m.search.running, flashText(m))
-	}
-}
-
 // An offering whose start has passed is not for sale: the clock's tick (Revalidate) takes
 // it off the table, and buy on a row that started between two ticks says so and opens no
 // purchase.

@@ -285,3 +285,19 @@ func TestOffersHeldOnce(t *testing.T) {
 		t.Errorf("watching the cancelled search: on %v, %d seen; want on and none", m.watch.on, len(m.watch.seen))
 	}
 }
+
+// A watched search whose window has passed (run from no form, so no relative date moves
+// it) stops the watch at its next round and says why.
+func TestWatchStopsOnAPastWindow(t *testing.T) {
+	m := found(t, false, 3)
+	m, _ = press(m, "w")
+	if !m.watch.on {
+		t.Fatal("w did not watch the search")
+	}
+	m.search.form = nil
+	m.search.query.End = testNow.Add(-time.Hour)
+	m, _ = m.Update(WatchTickMsg{Gen: m.watch.gen})
+	if m.watch.on || m.search.running || !strings.Contains(flashText(m), "Stopped watching: the search can no longer run: end") {
+		t.Errorf("a past window: on=%v running=%v flash %q", m.watch.on, m.search.running, flashText(m))
+	}
+}

@@ -71,3 +71,32 @@ func TestLocalUTCSaidOnce(t *testing.T) {
 		}
 	}
 }
+
+// The detail of an offering whose start has passed says it is not for sale, not "now".
+func TestStartedOfferingDetail(t *testing.T) {
+	start := time.Date(2026, 12, 2, 11, 30, 0, 0, time.UTC)
+	o := twoDays("cb-1", start, "7000.00")
+	plan := o
+	plan.Source, plan.ID, plan.InstanceType = model.SourceTrainingPlan, "tpo-1", "ml.p5.48xlarge"
+	plan.Parts = []model.Part{{AvailabilityZone: "us-east-1a", InstanceType: "ml.p5.48xlarge", Count: 1, Start: start, End: o.End, Hours: 48}}
+	for _, off := range []model.Offering{o, plan} {
+		before := flatView(off, start.Add(-2*time.Hour))
+		after := flatView(off, start.Add(time.Minute))
+		if !strings.Contains(before, "Starts in 2h") || strings.Contains(before, StartedWords) {
+			t.Errorf("%s before its start:\n%s", off.ID, before)
+		}
+		if !strings.Contains(after, "Starts "+StartedWords) {
+			t.Errorf("%s after its start:\n%s", off.ID, after)
+		}
+	}
+}
+
+func flatView(o model.Offering, now time.Time) string {
+	return strings.Join(strings.Fields(ansi.Strip(View(theme.New(false), o, model.Query{}, now, time.UTC, false, 120, 60))), " ")
+}
+
+// twoDays is a block of one p5.48xlarge for two days from start in us-east-1, for fee.
+func twoDays(id string, start time.Time, fee string) model.Offering {
+	return model.Offering{ID: id, Region: "us-east-1", AvailabilityZone: "us-east-1a", InstanceType: "p5.48xlarge", Count: 1,
+		Start: start, End: start.AddDate(0, 0, 2), DurationHours: 48, Fee: model.MustMoney(fee), Currency: "USD"}
+}

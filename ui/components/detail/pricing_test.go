@@ -14,8 +14,7 @@ import (
 
 func TestViewComparedSaysOnDemandOrWhyNot(t *testing.T) {
 	start := time.Date(2026, 12, 3, 11, 30, 0, 0, time.UTC)
-	o := model.Offering{ID: "cb-1", Region: "us-east-1", AvailabilityZone: "us-east-1a", InstanceType: "p5.48xlarge", Count: 1,
-		Start: start, End: start.AddDate(0, 0, 2), DurationHours: 48, Fee: model.MustMoney("2000"), Currency: "USD"}
+	o := twoDays("cb-1", start, "2000")
 	c := pricing.Compare(nil, o)
 	v := ansi.Strip(ViewCompared(theme.New(false), c, model.Query{}, start.Add(-time.Hour), time.UTC, false, 200, 40))
 	flat := strings.Join(strings.Fields(v), " ")

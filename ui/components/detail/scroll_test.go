@@ -5,13 +5,13 @@ import (
 	"testing"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"charm.land/bubbles/v2/key"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/ui/components/table"
+	"github.com/gpublock/gpublock/ui/internal/uitest"
 	"github.com/gpublock/gpublock/ui/theme"
 )
 
@@ -26,23 +26,12 @@ var testNav = table.Nav{
 	Bottom:   key.NewBinding(key.WithKeys("G", "end")),
 }
 
-func keyOf(s string) tea.KeyPressMsg {
-	switch s {
-	case "pgdown":
-		return tea.KeyPressMsg{Code: tea.KeyPgDown}
-	case "pgup":
-		return tea.KeyPressMsg{Code: tea.KeyPgUp}
-	}
-	return tea.KeyPressMsg{Code: []rune(s)[0], Text: s}
-}
-
 // comparedPage is a p5.48xlarge block in us-east-1, which the embedded catalog compares
 // with on-demand, laid out for w×h cells.
 func comparedPage(t *testing.T, id string, w, h int) Page {
 	t.Helper()
 	start := time.Date(2026, 12, 3, 11, 30, 0, 0, time.UTC)
-	o := model.Offering{ID: id, Region: "us-east-1", AvailabilityZone: "us-east-1a", InstanceType: "p5.48xlarge", Count: 1,
-		Start: start, End: start.AddDate(0, 0, 2), DurationHours: 48, Fee: model.MustMoney("2000"), Currency: "USD"}
+	o := twoDays(id, start, "2000")
 	c := pricing.Compare(nil, o)
 	if c.NoOnDemand {
 		t.Fatalf("no on-demand price for the test offering: %s", c.NoOnDemandReason)
@@ -86,7 +75,7 @@ func TestShortPaneScrollsToEveryLine(t *testing.T) {
 		for _, l := range shown(t, p, s, w, h)[:h-1] {
 			seen[l] = true
 		}
-		next, used := s.Update(keyOf("j"), testNav, p)
+		next, used := s.Update(uitest.Key("j"), testNav, p)
 		if !used {
 			t.Fatal("j was not used")
 		}
@@ -123,7 +112,7 @@ func TestScrollKeys(t *testing.T) {
 	press := func(s Scroll, keys ...string) Scroll {
 		for _, k := range keys {
 			var used bool
-			if s, used = s.Update(keyOf(k), testNav, p); !used {
+			if s, used = s.Update(uitest.Key(k), testNav, p); !used {
 				t.Fatalf("%s was not used", k)
 			}
 		}
@@ -146,7 +135,7 @@ func TestScrollKeys(t *testing.T) {
 			t.Errorf("%v: top %d, want %d", c.keys, got, c.top)
 		}
 	}
-	if _, used := (Scroll{}).Update(keyOf("x"), testNav, p); used {
+	if _, used := (Scroll{}).Update(uitest.Key("x"), testNav, p); used {
 		t.Error("x scrolled the detail")
 	}
 	// Another offering is shown from its top; a wider pane keeps the scroll within its lines.

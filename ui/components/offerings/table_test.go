@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/internal/uitest"
 	"github.com/gpublock/gpublock/ui/theme"
 )
 
@@ -20,29 +20,17 @@ func offering(id, region string, fee string, startDay, days int) model.Offering 
 		Start: start, End: start.AddDate(0, 0, days), DurationHours: 24 * days, Fee: model.MustMoney(fee), Currency: "USD"}
 }
 
-func keyPress(s string) tea.KeyPressMsg {
-	switch s {
-	case "enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	}
-	return tea.KeyPressMsg{Code: []rune(s)[0], Text: s}
-}
-
+// press is m after keys, each by name (uitest.Key).
 func press(m Model, keys ...string) Model {
 	for _, k := range keys {
-		m, _, _ = m.Update(keyPress(k))
+		m, _, _ = m.Update(uitest.Key(k))
 	}
 	return m
 }
 
+// ids is the table's rows in their order.
 func ids(m Model) string {
-	var out []string
-	for i := 0; i < m.Visible(); i++ {
-		out = append(out, m.Row(i).ID)
-	}
-	return strings.Join(out, ",")
+	return uitest.Listed(m.Visible(), func(i int) string { return m.Row(i).ID })
 }
 
 func TestSortReverseAndStableCursor(t *testing.T) {
@@ -52,15 +40,10 @@ func TestSortReverseAndStableCursor(t *testing.T) {
 	if got := ids(m); got != "b,c,a" {
 		t.Fatalf("by start: %s", got)
 	}
-	m = press(m, "j") // on c
-	m = press(m, "F")
-	if got := ids(m); got != "b,c,a" {
-		t.Errorf("by fee: %s", got)
-	}
-	m = press(m, "F")
-	if got := ids(m); got != "a,c,b" {
-		t.Errorf("by fee again (reversed): %s", got)
-	}
+	m = uitest.Steps(t, m, press, ids, []uitest.Step{
+		{Keys: "j F", Want: "b,c,a", What: "on c, by fee"},
+		{Keys: "F", Want: "a,c,b", What: "by fee again (reversed)"},
+	})
 	if o, _ := m.Selected(); o.ID != "c" {
 		t.Errorf("the cursor left c for %s", o.ID)
 	}
@@ -175,5 +158,42 @@ func TestFormatLength(t *testing.T) {
 		if got := FormatLength(model.Offering{DurationHours: tc.h, DurationMinutes: tc.m}); got != tc.want {
 			t.Errorf("%dh%dm: %q, want %q", tc.h, tc.m, got, tc.want)
 		}
+	}
+}
+
+// Select finds a visible offering by id; a filtered-out or unknown one is not selected and
+// the cursor stays.
+func TestSelectByID(t *testing.T) {
+	m := New(theme.New(false))
+	m.Add([]model.Offering{offering("a", "us-east-1", "1000", 3, 2), offering("b", "us-west-2", "2000", 4, 2), offering("c", "us-east-1", "3000", 5, 2)})
+	if !m.Select("c") {
+		t.Fatal("c not selected")
+	}
+	if o, _ := m.Selected(); o.ID != "c" {
+		t.Fatalf("selected %s, want c", o.ID)
+	}
+	m.SetFilter("us-east-1")
+	if m.Select("b") || m.Select("nope") {
+		t.Error("selected an offering that is not visible")
+	}
+	if o, _ := m.Selected(); o.ID != "c" {
+		t.Errorf("a failed Select moved the cursor to %s", o.ID)
+	}
+}
+
+// KeepMarks carries marks over to the rows of a search run again: in their order, only
+// those still held, whether the filter shows them or not.
+func TestKeepMarks(t *testing.T) {
+	m := New(theme.New(false))
+	m.Add([]model.Offering{offering("a", "us-east-1", "1000", 3, 2), offering("b", "us-west-2", "2000", 4, 2)})
+	m.SetFilter("us-east-1")
+	m.KeepMarks([]string{"b", "gone", "a", "b"})
+	got := m.Marked()
+	if len(got) != 2 || got[0].Offering.ID != "b" || got[1].Offering.ID != "a" {
+		t.Errorf("marks %v, want b then a", got)
+	}
+	m.KeepMarks(nil)
+	if len(m.Marked()) != 0 {
+		t.Error("KeepMarks(nil) kept marks")
 	}
 }

@@ -2,6 +2,7 @@ package searchform
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -18,35 +19,17 @@ var now = uitest.Now
 
 func clock() time.Time { return now }
 
+// press is m after keys, each a key by name (uitest.Key) or a word, typed letter by letter
+// (none for "").
 func press(m Model, keys ...string) Model {
 	for _, k := range keys {
-		var msg tea.KeyPressMsg
-		switch k {
-		case "tab":
-			msg = tea.KeyPressMsg{Code: tea.KeyTab}
-		case "shift+tab":
-			msg = tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
-		case "space":
-			msg = tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
-		case "up":
-			msg = tea.KeyPressMsg{Code: tea.KeyUp}
-		case "down":
-			msg = tea.KeyPressMsg{Code: tea.KeyDown}
-		case "left":
-			msg = tea.KeyPressMsg{Code: tea.KeyLeft}
-		case "right":
-			msg = tea.KeyPressMsg{Code: tea.KeyRight}
-		case "esc":
-			msg = tea.KeyPressMsg{Code: tea.KeyEscape}
-		case "ctrl+u":
-			msg = tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl}
-		default:
-			for _, r := range k {
-				m, _, _ = m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
-			}
+		if k != "" && uitest.Key(k).Text != k {
+			m, _, _ = m.Update(uitest.Key(k))
 			continue
 		}
-		m, _, _ = m.Update(msg)
+		for _, r := range k {
+			m, _, _ = m.Update(uitest.Key(string(r)))
+		}
 	}
 	return m
 }
@@ -468,6 +451,29 @@ func TestScrollOpensAtTheTopAndCountsWhatIsCut(t *testing.T) {
 				break
 			}
 			m = press(m, "tab")
+		}
+	}
+}
+
+// The n/m after each type is explained under the types' label whenever the rows show it,
+// at every width the form is drawn at; a form too narrow for the counts does not speak of them.
+func TestTypeCountsAreExplained(t *testing.T) {
+	m := New(theme.New(false), clock, "us-east-1")
+	count := regexp.MustCompile(`\d+/\d+$`)
+	for _, w := range []int{30, 38, 44, 60, 80} {
+		v := ansi.Strip(m.View(w, 60, true))
+		shows := false
+		for _, l := range strings.Split(v, "\n") {
+			if (strings.Contains(l, "[ ]") || strings.Contains(l, "[x]")) && strings.Contains(l, "×") {
+				shows = shows || count.MatchString(strings.TrimRight(l, " "))
+			}
+		}
+		explained := strings.Contains(v, "n/m:")
+		if shows != explained {
+			t.Errorf("width %d: counts shown %v, explained %v:\n%s", w, shows, explained, v)
+		}
+		if w >= 38 && !shows {
+			t.Errorf("width %d: no counts", w)
 		}
 	}
 }

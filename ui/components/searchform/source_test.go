@@ -85,17 +85,7 @@ func TestSourceRules(t *testing.T) {
 // Searching both sources, the count's note names the plans' counts whole: beside the
 // field where it fits, else on a line of its own under it, never cut.
 func TestCountNoteOfBothSourcesWhole(t *testing.T) {
-	m := New(theme.New(false), clock, "us-east-1")
-	m.SetFocus(Source)
-	for range 3 {
-		if q, _ := m.Query(); len(q.Sources) == 2 {
-			break
-		}
-		m = press(m, "right")
-	}
-	if q, _ := m.Query(); len(q.Sources) != 2 {
-		t.Fatalf("no source setting searches both: %v", q.Sources)
-	}
+	m := bothSources(t)
 	for _, w := range []int{36, 38, 60, 80} {
 		v := ansi.Strip(m.View(w, 80, true))
 		flat := strings.Join(strings.Fields(v), " ")
@@ -108,14 +98,7 @@ func TestCountNoteOfBothSourcesWhole(t *testing.T) {
 // Both sources and a length one of them does not sell: the search is sent, to the source
 // that sells it (model.SplitQuery), and the form says which source is skipped and why.
 func TestBothSourcesSearchTheOneThatSellsTheLength(t *testing.T) {
-	m := New(theme.New(false), clock, "us-east-1")
-	m.SetFocus(Source)
-	for range 3 {
-		if q, _ := m.Query(); len(q.Sources) == 2 {
-			break
-		}
-		m = press(m, "right")
-	}
+	m := bothSources(t)
 	m = setField(m, Duration, "15d")
 	q, ok := m.Query()
 	if !ok || len(q.Sources) != 2 || q.Durations != (model.DurationRange{MinDays: 15, MaxDays: 15}) {
@@ -167,4 +150,21 @@ func keysNamed(bs []key.Binding, name string) bool {
 		}
 	}
 	return false
+}
+
+// bothSources is a new form whose source is set to search both sources.
+func bothSources(t *testing.T) Model {
+	t.Helper()
+	m := New(theme.New(false), clock, "us-east-1")
+	m.SetFocus(Source)
+	for range 3 {
+		if q, _ := m.Query(); len(q.Sources) == 2 {
+			break
+		}
+		m = press(m, "right")
+	}
+	if q, _ := m.Query(); len(q.Sources) != 2 {
+		t.Fatalf("no source setting searches both: %v", q.Sources)
+	}
+	return m
 }

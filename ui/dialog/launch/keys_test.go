@@ -1,7 +1,6 @@
 package launch
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -10,22 +9,16 @@ import (
 
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
-	"github.com/gpublock/gpublock/ui/dialog"
-	"github.com/gpublock/gpublock/ui/dialog/spend"
-	"github.com/gpublock/gpublock/ui/program"
-	"github.com/gpublock/gpublock/ui/theme"
+	"github.com/gpublock/gpublock/ui/internal/uitest"
 )
 
 func testForm(t *testing.T, state model.BlockState) Model {
 	t.Helper()
 	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
-	pc := &program.Context{Ctx: context.Background(), Theme: theme.New(false), Simulated: true,
-		Clock: program.NewClock(func() time.Time { return now }), Location: time.UTC,
-		Wall: spend.NewFakeClock(now, 2*model.ConfirmDwell).Now}
 	b := model.Block{ReservationID: "cr-0123456789abcdef0", Region: "us-east-1", AvailabilityZone: "us-east-1a",
 		InstanceType: "p5.48xlarge", State: state, TotalCount: 2, AvailableCount: 2,
 		Start: now.Add(time.Hour), End: now.Add(24 * time.Hour)}
-	d, _ := New(dialog.Env{Context: pc, Poll: time.Second}, b)
+	d, _ := New(uitest.EnvAt(now), b)
 	return d
 }
 

@@ -19,7 +19,7 @@ import (
 // orgBackend lists the organization's blocks: 250 instances held on the offering's first
 // date, in two accounts.
 type orgBackend struct {
-	capsOf
+	uitest.SourceCaps
 	list source.BlockList
 	err  error
 }
@@ -54,7 +54,7 @@ func orgDialogOf(t *testing.T, list source.BlockList, err error, partial bool) (
 	t.Helper()
 	env := uitest.Env(body, true)
 	env.OrganizationPartial = partial
-	env.Backend = orgBackend{capsOf: capsOf{caps: map[model.Source]source.Caps{model.SourceCapacityBlock: {DryRun: true, Launch: true}}}, list: list, err: err}
+	env.Backend = orgBackend{list: list, err: err}
 	env.Organization = true
 	o := uitest.Offering()
 	o.Count = 8

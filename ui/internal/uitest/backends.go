@@ -57,3 +57,14 @@ func (Callless) Caps(model.Source) source.Caps {
 }
 
 func (Callless) Platforms() []string { return nil }
+
+// SourceCaps is Callless but for Training Plans, which have no dry run: for the tests of
+// what a dialog says differently of each source.
+type SourceCaps struct{ Callless }
+
+func (SourceCaps) Caps(s model.Source) source.Caps {
+	if s == model.SourceTrainingPlan {
+		return source.Caps{NoDryRun: "no dry run"}
+	}
+	return Callless{}.Caps(s)
+}

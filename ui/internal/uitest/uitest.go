@@ -31,16 +31,25 @@ var (
 const Account = "123456789012"
 
 // Env is what the root hands a dialog drawn in a body of size, with no backend, no colour,
-// a SIMULATED dress and, when known, the identity in Account. Its wall clock moves past the
-// confirmation's dwell at each reading, as a person who reads before every key.
+// a SIMULATED dress and, when known, the identity in Account: EnvAt(Now) in Loc, polling
+// every 3 seconds.
 func Env(size screen.Rect, known bool) dialog.Env {
-	pc := &program.Context{Ctx: context.Background(), Theme: theme.New(false), Simulated: true,
-		Clock: program.NewClock(func() time.Time { return Now }), Location: Loc,
-		Wall: spend.NewFakeClock(Now, 2*model.ConfirmDwell).Now}
+	env := EnvAt(Now)
+	env.Location, env.Poll, env.Size = Loc, 3*time.Second, size
 	if known {
-		pc.Identity = program.Identity{Identity: source.Identity{Account: Account}, Known: true}
+		env.Identity = program.Identity{Identity: source.Identity{Account: Account}, Known: true}
 	}
-	return dialog.Env{Context: pc, Poll: 3 * time.Second, Size: size}
+	return env
+}
+
+// EnvAt is what the root hands a dialog whose clock reads now, in UTC, with no backend, no
+// colour, a SIMULATED dress, no identity, no size, polling each second. Its wall clock moves
+// past the confirmation's dwell at each reading, as a person who reads before every key.
+func EnvAt(now time.Time) dialog.Env {
+	pc := &program.Context{Ctx: context.Background(), Theme: theme.New(false), Simulated: true,
+		Clock: program.NewClock(func() time.Time { return now }), Location: time.UTC,
+		Wall: spend.NewFakeClock(now, 2*model.ConfirmDwell).Now}
+	return dialog.Env{Context: pc, Poll: time.Second}
 }
 
 // Context is the program's context as the screens' tests give it: the clock at Now, UTC,
@@ -69,31 +78,59 @@ func Block(state model.BlockState) model.Block {
 // AltKey is alt and a key: alt+2 switches screens even from a text field.
 func AltKey(r rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: r, Mod: tea.ModAlt} }
 
-// Key is a key by name: enter, tab, shift+tab, esc, space, up, down, backspace, ctrl+X, or
-// one character.
+// namedKeys are the keys Key knows by name.
+var namedKeys = map[string]tea.KeyPressMsg{
+	"enter":     {Code: tea.KeyEnter},
+	"tab":       {Code: tea.KeyTab},
+	"shift+tab": {Code: tea.KeyTab, Mod: tea.ModShift},
+	"esc":       {Code: tea.KeyEscape},
+	"space":     {Code: tea.KeySpace, Text: " "},
+	"up":        {Code: tea.KeyUp},
+	"down":      {Code: tea.KeyDown},
+	"left":      {Code: tea.KeyLeft},
+	"right":     {Code: tea.KeyRight},
+	"pgup":      {Code: tea.KeyPgUp},
+	"pgdown":    {Code: tea.KeyPgDown},
+	"backspace": {Code: tea.KeyBackspace},
+}
+
+// Key is a key by name: enter, tab, shift+tab, esc, space, up, down, left, right, pgup,
+// pgdown, backspace, ctrl+X, or one character.
 func Key(k string) tea.KeyPressMsg {
-	switch k {
-	case "enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab}
-	case "shift+tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "space":
-		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
-	case "up":
-		return tea.KeyPressMsg{Code: tea.KeyUp}
-	case "down":
-		return tea.KeyPressMsg{Code: tea.KeyDown}
-	case "backspace":
-		return tea.KeyPressMsg{Code: tea.KeyBackspace}
+	if msg, ok := namedKeys[k]; ok {
+		return msg
 	}
 	if rest, ok := strings.CutPrefix(k, "ctrl+"); ok {
 		return tea.KeyPressMsg{Code: rune(rest[0]), Mod: tea.ModCtrl}
 	}
 	return tea.KeyPressMsg{Code: []rune(k)[0], Text: k}
+}
+
+// Listed is at(0) to at(n-1) joined by commas: a table's rows by ID, in their order, for a
+// test to compare with the order it wants.
+func Listed(n int, at func(i int) string) string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = at(i)
+	}
+	return strings.Join(out, ",")
+}
+
+// Step is keys to press, by name and apart by spaces, and the order a list is in after them,
+// as Listed gives it; What names the step in a failure.
+type Step struct{ Keys, Want, What string }
+
+// Steps presses each step's keys into m in turn, through press, and fails t unless list
+// then gives the step's order.
+func Steps[M any](t testing.TB, m M, press func(M, ...string) M, list func(M) string, steps []Step) M {
+	t.Helper()
+	for _, s := range steps {
+		m = press(m, strings.Fields(s.Keys)...)
+		if got := list(m); got != s.Want {
+			t.Errorf("%s (%s): %s, want %s", s.What, s.Keys, got, s.Want)
+		}
+	}
+	return m
 }
 
 // Sizes are the terminal sizes every view must fit: 20×5 to 400×120 in steps, and the
@@ -162,6 +199,18 @@ func FootersName[D dialog.Footer](t testing.TB, states map[string]D, want map[st
 			t.Errorf("%s: footer %q, want %q", name, got, w)
 		}
 	}
+}
+
+// EveryState checks a dialog's states as every such dialog's test does: each fits every
+// size (EveryStateFits), and the footer of each state named in footers holds its text
+// (FootersName).
+func EveryState[D interface {
+	dialog.Dialog
+	dialog.Footer
+}](t *testing.T, states map[string]D, footers map[string]string) {
+	t.Helper()
+	t.Run("fits every size", func(t *testing.T) { EveryStateFits(t, states) })
+	t.Run("footer names the keys", func(t *testing.T) { FootersName(t, states, footers) })
 }
 
 // CheckFits fails t unless view draws within w×h.

@@ -6,25 +6,18 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
-	"github.com/gpublock/gpublock/ui/internal/uitest"
-	"github.com/gpublock/gpublock/ui/screen"
+	"github.com/gpublock/gpublock/pricing"
 )
 
 // foundMixed is the screen after a search of both sources delivered blocks and plans.
 func foundMixed(t *testing.T, blocks, plans int) Model {
 	t.Helper()
-	m := New(uitest.Context(false), Options{Region: "us-east-1"})
-	m.Resize(screen.Area{Top: 1, Width: 160, Height: 45})
-	q, ok := m.form.Query()
-	if !ok {
-		t.Fatalf("the default form is not a search: %v", m.form.Errors())
-	}
-	m, _ = m.StartFormSearch(q)
+	m := startedSearch(t, false)
 	var offs []model.Offering
 	for i := range blocks + plans {
 		o := offering(i)
@@ -33,8 +26,7 @@ func foundMixed(t *testing.T, blocks, plans int) Model {
 		}
 		offs = append(offs, o)
 	}
-	st := model.RegionStatus{Region: "us-east-1", State: model.RegionOK, Offerings: len(offs)}
-	m, _ = m.Update(EventsMsg{ID: m.search.id, Events: []source.SearchEvent{{Region: "us-east-1", Offerings: offs, Status: &st, CallsDone: 1, CallsTotal: 1}}, Closed: true})
+	m = delivered(m, offs)
 	if m.Table().Len() != blocks+plans {
 		t.Fatalf("%d rows, want %d", m.Table().Len(), blocks+plans)
 	}
@@ -90,5 +82,23 @@ func TestExportLeavesOutPlans(t *testing.T) {
 				t.Errorf("a plan's row in the CSV: %q", r)
 			}
 		}
+	}
+}
+
+// Two exports in one second make two files; neither replaces the other.
+func TestExportNameNeverReplaces(t *testing.T) {
+	dir := t.TempDir()
+	o := model.Offering{ID: "cb-1", Region: "us-east-1", InstanceType: "p5.48xlarge", Count: 1, DurationHours: 24}
+	cmps := []pricing.Comparison{pricing.Compare(nil, o)}
+	first, err := writeExport(dir, time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC), cmps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := writeExport(dir, time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC), cmps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if filepath.Base(first) != "gpublock-offerings-20261201-090000.csv" || filepath.Base(second) != "gpublock-offerings-20261201-090000-2.csv" {
+		t.Errorf("files %s and %s", first, second)
 	}
 }

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -8,24 +9,19 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/internal/uitest"
+	"github.com/gpublock/gpublock/ui/program"
 	"github.com/gpublock/gpublock/ui/screen"
+	"github.com/gpublock/gpublock/ui/theme"
 )
 
 var testNow = uitest.Now
 
-func press(m Model, k string) (Model, tea.Cmd) {
-	switch k {
-	case "enter":
-		return m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
-	case "esc":
-		return m.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
-	}
-	return m.Update(tea.KeyPressMsg{Code: []rune(k)[0], Text: k})
-}
+func press(m Model, k string) (Model, tea.Cmd) { return m.Update(uitest.Key(k)) }
 
 func offering(i int) model.Offering {
 	start := testNow.AddDate(0, 0, 1+i).Truncate(24 * time.Hour).Add(11*time.Hour + 30*time.Minute)
@@ -34,8 +30,8 @@ func offering(i int) model.Offering {
 		Fee: model.MustMoney(fmt.Sprintf("%d.50", 7000+i)), Currency: "USD", Tenancy: "default"}
 }
 
-// found is the screen after the form's search delivered n offerings, as the stream would.
-func found(t *testing.T, readOnly bool, n int) Model {
+// startedSearch is the screen with the form's search started and nothing delivered yet.
+func startedSearch(t *testing.T, readOnly bool) Model {
 	t.Helper()
 	m := New(uitest.Context(readOnly), Options{Region: "us-east-1"})
 	m.Resize(screen.Area{Top: 1, Width: 160, Height: 45})
@@ -44,6 +40,20 @@ func found(t *testing.T, readOnly bool, n int) Model {
 		t.Fatalf("the default form is not a search: %v", m.form.Errors())
 	}
 	m, _ = m.StartFormSearch(q)
+	return m
+}
+
+// delivered is m after its search's one region answered offs and the stream closed.
+func delivered(m Model, offs []model.Offering) Model {
+	st := model.RegionStatus{Region: "us-east-1", State: model.RegionOK, Offerings: len(offs)}
+	m, _ = m.Update(EventsMsg{ID: m.search.id, Events: []source.SearchEvent{{Region: "us-east-1", Offerings: offs, Status: &st, CallsDone: 1, CallsTotal: 1}}, Closed: true})
+	return m
+}
+
+// found is the screen after the form's search delivered n offerings, as the stream would.
+func found(t *testing.T, readOnly bool, n int) Model {
+	t.Helper()
+	m := startedSearch(t, readOnly)
 	if !m.Busy() || m.focus != PaneResults {
 		t.Fatalf("a started search: busy %v, focus %d", m.Busy(), m.focus)
 	}
@@ -51,8 +61,7 @@ func found(t *testing.T, readOnly bool, n int) Model {
 	for i := range n {
 		offs = append(offs, offering(i))
 	}
-	st := model.RegionStatus{Region: "us-east-1", State: model.RegionOK, Offerings: n}
-	m, _ = m.Update(EventsMsg{ID: m.search.id, Events: []source.SearchEvent{{Region: "us-east-1", Offerings: offs, Status: &st, CallsDone: 1, CallsTotal: 1}}, Closed: true})
+	m = delivered(m, offs)
 	if m.Busy() || m.Table().Len() != n || m.search.found != n {
 		t.Fatalf("after the stream: busy %v, %d rows, %d found; want %d", m.Busy(), m.Table().Len(), m.search.found, n)
 	}
@@ -238,18 +247,149 @@ func names(bs []key.Binding) []string {
 	return out
 }
 
-// A watched search whose window has passed (run from no form, so no relative date moves
-// it) stops the watch at its next round and says why.
-func TestWatchStopsOnAPastWindow(t *testing.T) {
+// An offering whose start has passed is not for sale: the clock's tick (Revalidate) takes
+// it off the table, and buy on a row that started between two ticks says so and opens no
+// purchase.
+func TestStartedOfferingsGoAndCannotBeBought(t *testing.T) {
+	now := testNow
 	m := found(t, false, 3)
-	m, _ = press(m, "w")
-	if !m.watch.on {
-		t.Fatal("w did not watch the search")
+	m.pc = &program.Context{Ctx: context.Background(), Theme: theme.New(false), Clock: program.NewClock(func() time.Time { return now }),
+		Location: time.UTC, Width: 160, Height: 48}
+	first := m.Table().Row(0)
+
+	// Between ticks: the first offering has started, the table still holds it.
+	now = first.Start.Add(time.Minute)
+	if !m.table.Select(first.ID) {
+		t.Fatal("the first offering is not on the table")
 	}
-	m.search.form = nil
-	m.search.query.End = testNow.Add(-time.Hour)
-	m, _ = m.Update(WatchTickMsg{Gen: m.watch.gen})
-	if m.watch.on || m.search.running || !strings.Contains(flashText(m), "Stopped watching: the search can no longer run: end") {
-		t.Errorf("a past window: on=%v running=%v flash %q", m.watch.on, m.search.running, flashText(m))
+	m, cmd := press(m, "enter")
+	if cmd != nil {
+		if _, open := cmd().(screen.OpenPurchase); open {
+			t.Fatal("buy on a started offering opened the purchase dialog")
+		}
 	}
+	if f := flashText(m); !strings.Contains(f, "started at") || !strings.Contains(f, "nothing was bought") {
+		t.Fatalf("flash %q", f)
+	}
+
+	// The tick takes it off; the others stay and can be bought.
+	m = m.Revalidate()
+	if m.Table().Len() != 2 {
+		t.Fatalf("%d rows after the tick, want 2", m.Table().Len())
+	}
+	if line := ansi.Strip(m.progressLine(160)); !strings.Contains(line, "Found 3 offerings") || !strings.Contains(line, "1 started since and left the table") {
+		t.Fatalf("progress line %q", line)
+	}
+	for id := range m.Table().IDs() {
+		if id == first.ID {
+			t.Fatal("the started offering is still on the table")
+		}
+	}
+	if o, ok := m.Table().Selected(); !ok || !o.Start.After(now) {
+		t.Fatalf("selected %+v", o)
+	}
+	_, cmd = press(m, "enter")
+	if cmd == nil {
+		t.Fatal("buy on an offering yet to start did nothing")
+	}
+	if _, open := cmd().(screen.OpenPurchase); !open {
+		t.Fatal("buy on an offering yet to start did not open the purchase")
+	}
+}
+
+// shown is the screen as the root shows it in a w×h terminal: under a one-line header,
+// over the status line, which says the last key's flash, or else the screen's own line.
+type shown struct {
+	Model
+	flash string
+}
+
+// newShown is the screen of a program started with opts, in a w×h terminal, whose clock
+// reads now.
+func newShown(opts Options, now func() time.Time, w, h int) shown {
+	pc := &program.Context{Ctx: context.Background(), Theme: theme.New(false), Simulated: true,
+		Clock: program.NewClock(now), Location: uitest.Loc}
+	if opts.Region == "" {
+		opts.Region = "us-east-1"
+	}
+	return shown{Model: New(pc, opts)}.resize(w, h)
+}
+
+// unsized is newShown with the tests' fixed clock and the default options, before the
+// terminal's first size.
+func unsized() shown { return newShown(Options{}, func() time.Time { return uitest.Now }, 0, 0) }
+
+// resize is the terminal resized to w×h, as the root gives the screen its body.
+func (s shown) resize(w, h int) shown {
+	s.pc.Width, s.pc.Height = w, h
+	if w > 0 {
+		s.Resize(screen.Area{Top: 1, Width: w, Height: h - 2})
+	}
+	return s
+}
+
+// update gives the screen msgs as the root would: a key clears the flash before it.
+func (s shown) update(msgs ...tea.Msg) shown {
+	for _, msg := range msgs {
+		switch msg := msg.(type) {
+		case tea.WindowSizeMsg:
+			s = s.resize(msg.Width, msg.Height)
+			continue
+		case tea.KeyPressMsg:
+			s.flash = ""
+		}
+		s.Model, _ = s.Model.Update(msg)
+		s.SetNow(s.pc.Now())
+		s.flash = s.Flash().Apply(s.flash)
+	}
+	return s
+}
+
+// update and keyMsg are the names the program's tests gave these steps.
+func update(s shown, msgs ...tea.Msg) shown { return s.update(msgs...) }
+
+var keyMsg = uitest.Key
+
+// startSearch and startFormSearch are a search started, as a key would start it with a
+// backend.
+func (s shown) startSearch(q model.Query) shown {
+	s.flash = ""
+	s.Model, _ = s.StartSearch(q)
+	s.flash = s.Flash().Apply(s.flash)
+	return s
+}
+
+func (s shown) startFormSearch(q model.Query) shown {
+	s.flash = ""
+	s.Model, _ = s.StartFormSearch(q)
+	s.flash = s.Flash().Apply(s.flash)
+	return s
+}
+
+// status is the status line.
+func (s shown) status() string {
+	if s.flash != "" {
+		return s.flash
+	}
+	return s.StatusLine(s.Typing())
+}
+
+// header is the header's word on the watch, as the root draws it.
+func (s shown) header() string { return ansi.Strip(s.WatchBadge(s.pc.Width < 80)) }
+
+// view is the screen and its status line, without colour.
+func (s shown) view() string { return ansi.Strip(s.View() + "\n" + s.status()) }
+
+// withResults is s after the form's search delivered offs, without any backend: the
+// search's messages are given to Update as the stream would.
+func withResults(s shown, offs []model.Offering) shown {
+	q, _ := s.form.Query()
+	s = s.startFormSearch(q)
+	st := model.RegionStatus{Region: "us-east-1", State: model.RegionOK, Offerings: len(offs)}
+	var events []source.SearchEvent
+	for i := 0; i < len(offs); i += 6 {
+		events = append(events, source.SearchEvent{Region: "us-east-1", Offerings: offs[i:min(i+6, len(offs))], CallsDone: 1, CallsTotal: 1})
+	}
+	events = append(events, source.SearchEvent{Region: "us-east-1", Status: &st, CallsDone: 1, CallsTotal: 1})
+	return s.update(EventsMsg{ID: s.search.id, Events: events, Closed: true})
 }

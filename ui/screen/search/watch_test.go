@@ -233,3 +233,71 @@ func TestWatchRelativeDatesAndNewSearch(t *testing.T) {
 	// A search whose window has passed stops the watch: ui/screen/search's
 	// TestWatchStopsOnAPastWindow.
 }
+
+func TestNewsSentence(t *testing.T) {
+	o := func(id, typ, region, fee string) model.Offering {
+		return model.Offering{ID: id, InstanceType: typ, Region: region, Fee: model.MustMoney(fee)}
+	}
+	for _, tc := range []struct {
+		offs []model.Offering
+		want string
+	}{
+		{[]model.Offering{o("a", "p5.48xlarge", "us-east-1", "7015.92")}, "1 new p5.48xlarge offering in us-east-1 ($7,015.92)"},
+		{[]model.Offering{o("a", "p5.48xlarge", "us-west-2", "9000"), o("b", "p5.48xlarge", "us-east-1", "7015.92"), o("c", "p5.48xlarge", "us-west-2", "8000")},
+			"3 new p5.48xlarge offerings in us-east-1, us-west-2 (from $7,015.92)"},
+		{[]model.Offering{o("a", "p5e.48xlarge", "eu-north-1", "1"), o("b", "p5.48xlarge", "us-east-1", "2"), o("c", "p5.48xlarge", "us-east-2", "3"), o("d", "p5.48xlarge", "ap-south-1", "4"), o("e", "p5.48xlarge", "us-west-2", "5")},
+			"5 new p5.48xlarge, p5e.48xlarge offerings in ap-south-1, eu-north-1, us-east-1 and 2 more regions (from $1.00)"},
+	} {
+		if got := newsSentence(tc.offs); got != tc.want {
+			t.Errorf("got  %q\nwant %q", got, tc.want)
+		}
+	}
+}
+
+// A search's offerings are held once, by the table: the search keeps no copy, nor does a
+// watch round once its answer is in the table. The watch's baseline is the table's rows,
+// unless they are an earlier search's.
+func TestOffersHeldOnce(t *testing.T) {
+	base := unsized().resize(160, 48)
+	offs := uitest.SyntheticOfferings(60)
+	m := withResults(base, offs[:50])
+	if m.search.got != nil || m.Table().Len() != 50 {
+		t.Fatalf("after a search: %d offerings kept by the search, %d rows; want none and 50", len(m.search.got), m.Table().Len())
+	}
+
+	m = update(m, keyMsg("w"))
+	m = round(t, m, offs[10:60])
+	if m.search.got != nil || m.Table().Len() != 50 || m.FreshCount() != 10 {
+		t.Errorf("after a round: %d kept by the search, %d rows, %d new; want none, 50 and 10", len(m.search.got), m.Table().Len(), m.FreshCount())
+	}
+
+	// A search cancelled before any offering arrived leaves the last rows on screen, stale:
+	// they are not its answer, so watching it has seen nothing yet.
+	m = update(m, keyMsg("w")) // stop
+	q, _ := m.form.Query()
+	m = update(m.startSearch(q), keyMsg("esc"))
+	m = update(m, EventsMsg{ID: m.search.id, Closed: true})
+	if !m.search.cancelled || !m.Table().Stale() || m.Table().Len() != 50 {
+		t.Fatalf("the cancelled search: cancelled %v, stale %v, %d rows", m.search.cancelled, m.Table().Stale(), m.Table().Len())
+	}
+	m = update(m, keyMsg("w"))
+	if !m.watch.on || len(m.watch.seen) != 0 {
+		t.Errorf("watching the cancelled search: on %v, %d seen; want on and none", m.watch.on, len(m.watch.seen))
+	}
+}
+
+// A watched search whose window has passed (run from no form, so no relative date moves
+// it) stops the watch at its next round and says why.
+func TestWatchStopsOnAPastWindow(t *testing.T) {
+	m := found(t, false, 3)
+	m, _ = press(m, "w")
+	if !m.watch.on {
+		t.Fatal("w did not watch the search")
+	}
+	m.search.form = nil
+	m.search.query.End = testNow.Add(-time.Hour)
+	m, _ = m.Update(WatchTickMsg{Gen: m.watch.gen})
+	if m.watch.on || m.search.running || !strings.Contains(flashText(m), "Stopped watching: the search can no longer run: end") {
+		t.Errorf("a past window: on=%v running=%v flash %q", m.watch.on, m.search.running, flashText(m))
+	}
+}

@@ -47,14 +47,10 @@ func states(size screen.Rect) map[string]Model {
 	return out
 }
 
-// Every state fits every size from 20×5 to 400×120 and never panics.
-func TestEveryStateFitsEverySize(t *testing.T) {
-	uitest.EveryStateFits(t, states(body))
-}
-
-// The footer names the form's keys: the word to type, or the copy of what it launched.
-func TestFooterNamesTheStatesKeys(t *testing.T) {
-	uitest.FootersName(t, states(body), map[string]string{"form": "type launch then enter", "done": "y copy the instance ids"})
+// Every state fits every size from 20×5 to 400×120 and never panics; the footer names the
+// form's keys: the word to type, or the copy of what it launched.
+func TestEveryState(t *testing.T) {
+	uitest.EveryState(t, states(body), map[string]string{"form": "type launch then enter", "done": "y copy the instance ids"})
 }
 
 // launch typed while the form was too small to be read whole is spent: nothing is launched

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -18,6 +19,88 @@ import (
 	"github.com/gpublock/gpublock/ui/internal/uitest"
 	"github.com/gpublock/gpublock/ui/screen"
 )
+
+var testNow = time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+
+func testBlock() model.Block {
+	start := testNow.Add(-2 * 24 * time.Hour).Truncate(time.Hour)
+	return model.Block{ReservationID: "cr-00000000000000001", BlockID: "cb-00000000000000001", Region: "us-east-1",
+		AvailabilityZone: "us-east-1a", InstanceType: "p5.48xlarge", TotalCount: 1, State: model.StateActive,
+		Start: start, End: start.Add(48 * time.Hour)}
+}
+
+// confirmDialog is the dialog on a 6-day extension whose dry run allowed it, every length
+// listed, as the blocks screen's states have it.
+func confirmDialog(t *testing.T) Model {
+	t.Helper()
+	blk := testBlock()
+	d := New(uitest.EnvAt(testNow), nil, blk)
+	d.step, d.off = stepConfirm, listLengths(&d, blk)
+	d.spend.Answer(d.spend.CheckID(), source.Permission{Allowed: true, Action: "ec2:PurchaseCapacityBlockExtension"}, nil)
+	return d
+}
+
+// The footer names esc and ctrl+c while the step's own keys are in the dialog's lines;
+// the help names them all.
+func TestKeysFollowTheStep(t *testing.T) {
+	d := confirmDialog(t)
+	buying := d
+	buying.step = stepBuying
+	done := d
+	done.step = stepDone
+	choose := d
+	choose.step = stepChoose
+	for name, c := range map[string]struct {
+		d    Model
+		want string
+		own  string
+	}{
+		"confirm": {d, "keys as shown in the dialog • esc cancels • ctrl+c quits", "type extend then enter"},
+		"choose":  {choose, "keys as shown in the dialog • esc cancels • ctrl+c quits", "↑/k"},
+		"buying":  {buying, "waiting for the extension's answer • ctrl+c twice quits anyway", ""},
+		"done":    {done, "any key closes • ctrl+c quits", ""},
+	} {
+		if got := c.d.Footer(); got != c.want {
+			t.Errorf("%s: footer %q, want %q", name, got, c.want)
+		}
+		var own []string
+		for _, b := range c.d.Keys().FullHelp()[0] {
+			own = append(own, b.Help().Key)
+		}
+		if c.own != "" && !containsKey(c.d.Keys().FullHelp()[0], c.own) {
+			t.Errorf("%s: the help's own keys %v lack %q", name, own, c.own)
+		}
+		if c.own == "" && len(own) != 0 {
+			t.Errorf("%s: the help offers %v, which do nothing now", name, own)
+		}
+	}
+}
+
+func containsKey(bs []key.Binding, k string) bool {
+	for _, b := range bs {
+		if b.Help().Key == k {
+			return true
+		}
+	}
+	return false
+}
+
+// listLengths lists every length of extension of blk in d, at $98,765.43 each, and
+// chooses the sixth (6 days), whose offering it returns.
+func listLengths(d *Model, blk model.Block) model.ExtensionOffering {
+	off := model.ExtensionOffering{ID: "cbeo-0123456789abcdef0", ReservationID: blk.ReservationID, InstanceType: blk.InstanceType,
+		Count: blk.TotalCount, Start: blk.End, End: blk.End.Add(6 * 24 * time.Hour), DurationHours: 144, Fee: model.MustMoney("98765.43"), Currency: "USD"}
+	var choices []model.ExtensionChoice
+	var cmps []pricing.Comparison
+	for _, days := range model.ExtensionLengths(blk) {
+		o := off
+		o.End, o.DurationHours = blk.End.Add(time.Duration(days)*24*time.Hour), days*24
+		choices = append(choices, model.ExtensionChoice{Days: days, Offering: o})
+		cmps = append(cmps, pricing.Compare(nil, o.AsOffering(blk)))
+	}
+	d.choices, d.cmps, d.choice = choices, cmps, 5
+	return off
+}
 
 // body is the dialog's body in a terminal of 160×48 under the root's header and footer.
 var body = screen.Rect{W: 160, H: 45}
@@ -259,5 +342,35 @@ func TestShowsTheFactsInOrder(t *testing.T) {
 	}
 	if !strings.Contains(ansi.Strip(strings.Join(d.lines(290), " ")), f.Final) {
 		t.Errorf("the extend dialog does not say %q", f.Final)
+	}
+}
+
+// The dialog looks again while the payment is pending, and stops, asking for the blocks
+// again, once it has settled; a later look answers no one.
+func TestExtendDialogStopsWatching(t *testing.T) {
+	blk := testBlock()
+	d := New(uitest.EnvAt(testNow), nil, blk)
+	d.step = stepBuying
+	d.off = model.ExtensionOffering{ID: "cbe-0123456789abcdef0", Start: blk.End, End: blk.End.Add(24 * time.Hour)}
+	pending := model.Extension{OfferingID: d.off.ID, Status: model.ExtensionPaymentPending}
+	dd, cmd, _ := d.Update(extendedMsg{dialog: d.id, res: source.ExtendResult{RequestID: "gpb-1", Extension: pending}})
+	if cmd == nil || dd.(Model).status != model.ExtensionPaymentPending {
+		t.Fatal("a pending extension is not watched")
+	}
+	listed := blk
+	listed.Extensions = []model.Extension{{OfferingID: "cbe-other", Status: model.ExtensionPaymentFailed}, pending}
+	if dd, cmd, _ = dd.Update(dialog.BlockPolledMsg{Dialog: d.id, Block: listed, Found: true}); cmd == nil || extensionSettled(dd.(Model).status) {
+		t.Fatal("still pending (another extension failed), the dialog stops looking")
+	}
+	listed.Extensions[1].Status = model.ExtensionPaymentFailed
+	dd, cmd, _ = dd.Update(dialog.BlockPolledMsg{Dialog: d.id, Block: listed, Found: true})
+	if cmd == nil || dd.(Model).status != model.ExtensionPaymentFailed {
+		t.Fatalf("failed: status %s, command %v", dd.(Model).status, cmd != nil)
+	}
+	if _, ok := cmd().(screen.RefreshBlocksMsg); !ok {
+		t.Errorf("settled, the dialog sent %#v, want the blocks listed again", cmd())
+	}
+	if _, cmd, _ = dd.Update(dialog.BlockPolledMsg{Dialog: d.id, Block: listed, Found: true}); cmd != nil {
+		t.Error("settled, the dialog still looks")
 	}
 }

@@ -1,24 +1,15 @@
 package blocks
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/theme"
 )
-
-var end = time.Date(2026, 12, 3, 11, 30, 0, 0, time.UTC)
-
-func block(id string, st model.BlockState, running int, e time.Time) model.Block {
-	return model.Block{ReservationID: id, Region: "us-east-1", AvailabilityZone: "us-east-1a", InstanceType: "p5.48xlarge",
-		TotalCount: 2, RunningCount: running, State: st, Start: e.Add(-48 * time.Hour), End: e}
-}
 
 // The thresholds: amber from 40 minutes before the end, red from 30, at the exact minute.
 func TestWarningThresholds(t *testing.T) {
@@ -85,130 +76,6 @@ func TestSpanAndCountdown(t *testing.T) {
 	if got := ConsoleURL(model.Block{Region: "eu-north-1", ReservationID: "cr-0abc"}); got !=
 		"https://eu-north-1.console.aws.amazon.com/ec2/home?region=eu-north-1#CapacityReservationDetails:crId=cr-0abc" {
 		t.Errorf("ConsoleURL: %s", got)
-	}
-}
-
-func press(m Model, keys ...string) Model {
-	for _, k := range keys {
-		m, _ = m.Update(tea.KeyPressMsg{Code: []rune(k)[0], Text: k})
-	}
-	return m
-}
-
-func ids(m Model) string {
-	var out []string
-	for i := 0; i < m.Visible(); i++ {
-		out = append(out, m.Row(i).ReservationID)
-	}
-	return strings.Join(out, ",")
-}
-
-// The most urgent first by default; shift+letter sorts, again reverses; the filter keeps
-// the rows holding every word; the cursor stays on its block through all of it and through a
-// new list.
-func TestSortFilterAndCursor(t *testing.T) {
-	now := end.Add(-35 * time.Minute)
-	bs := []model.Block{
-		block("cr-a", model.StateScheduled, 0, end.Add(72*time.Hour)),
-		block("cr-b", model.StateActive, 1, end), // expiring
-		block("cr-c", model.StatePaymentFailed, 0, end.Add(24*time.Hour)),
-		block("cr-d", model.StateActive, 0, end.Add(48*time.Hour)), // idle
-	}
-	m := New(theme.New(false))
-	m.Set(bs, map[string]model.Money{"cr-a": model.MustMoney("10")}, now)
-	// Active by termination, then scheduled by start, then the rest.
-	if got := ids(m); got != "cr-b,cr-d,cr-a,cr-c" {
-		t.Fatalf("by default: %s", got)
-	}
-	m = press(m, "W", "W")
-	if got := ids(m); got != "cr-b,cr-c,cr-d,cr-a" {
-		t.Fatalf("by warning, the most urgent first: %s", got)
-	}
-	m = press(m, "j", "j") // on cr-d
-	m = press(m, "E")
-	if got := ids(m); got != "cr-b,cr-c,cr-d,cr-a" {
-		t.Errorf("by end: %s", got)
-	}
-	m = press(m, "E")
-	if got := ids(m); got != "cr-a,cr-d,cr-c,cr-b" {
-		t.Errorf("by end, reversed: %s", got)
-	}
-	if b, _ := m.Selected(); b.ReservationID != "cr-d" {
-		t.Errorf("the cursor left cr-d for %s", b.ReservationID)
-	}
-	m = press(m, "/", "a", "c", "t")
-	if got := ids(m); got != "cr-d,cr-b" {
-		t.Errorf("filter act: %s", got)
-	}
-	m, _ = m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
-	// A new list: cr-d is still there, and stays selected.
-	m.Set(append(bs, block("cr-e", model.StateActive, 2, end.Add(96*time.Hour))), nil, now)
-	if b, _ := m.Selected(); b.ReservationID != "cr-d" || ids(m) != "cr-e,cr-d,cr-b" {
-		t.Errorf("after a new list: %s selected of %s", b.ReservationID, ids(m))
-	}
-	v := ansi.Strip(m.View(200, 10))
-	for _, want := range []string{"▲ EXPIRING", "◌ IDLE, PAID", "ends in 35m 00s", "Fee paid", "—"} {
-		if !strings.Contains(v, want) {
-			t.Errorf("the view lacks %q:\n%s", want, v)
-		}
-	}
-}
-
-// Narrow tables keep the warning and the countdown; every line fits.
-func TestViewFits(t *testing.T) {
-	m := New(theme.New(true))
-	var bs []model.Block
-	for i := 0; i < 30; i++ {
-		bs = append(bs, block(fmt.Sprintf("cr-%02d", i), model.StateActive, i%2, end.Add(time.Duration(i)*time.Hour)))
-	}
-	m.Set(bs, nil, end.Add(-2*time.Hour))
-	for w := 1; w <= 240; w += 7 {
-		for h := 1; h <= 20; h += 3 {
-			v := m.View(w, h)
-			lines := strings.Split(v, "\n")
-			if len(lines) > h {
-				t.Fatalf("%dx%d: %d lines", w, h, len(lines))
-			}
-			for _, l := range lines {
-				if ansi.StringWidth(l) > w {
-					t.Fatalf("%dx%d: a line of %d", w, h, ansi.StringWidth(l))
-				}
-			}
-			if w >= 40 && h >= 2 && !strings.Contains(ansi.Strip(v), "Warning") {
-				t.Errorf("%dx%d: the warning column was dropped", w, h)
-			}
-		}
-	}
-}
-
-// The detail's countdown is on the line of the time it counts to: "starts in" beside the
-// start, "ends in" beside the end.
-func TestDetailCountdownBesideItsTime(t *testing.T) {
-	b := block("cr-1", model.StateScheduled, 0, end)
-	line := func(v, label string) string {
-		for _, l := range strings.Split(v, "\n") {
-			if strings.HasPrefix(l, label) {
-				return l
-			}
-		}
-		return ""
-	}
-	v := ansi.Strip(Detail(theme.New(false), b, model.Money{}, false, b.Start.Add(-3*time.Hour), time.UTC, 160, 40))
-	if s, e := line(v, "Start "), line(v, "End "); !strings.Contains(s, "starts in 3h 00m") || strings.Contains(e, "starts in") {
-		t.Errorf("before the start:\n%s\n%s", s, e)
-	}
-	v = ansi.Strip(Detail(theme.New(false), b, model.Money{}, false, end.Add(-5*time.Hour), time.UTC, 160, 40))
-	if s, e := line(v, "Start "), line(v, "End "); !strings.Contains(e, "ends in 5h 00m") || strings.Contains(s, "in ") {
-		t.Errorf("while active:\n%s\n%s", s, e)
-	}
-}
-
-// Where local time is UTC the block's times are said once.
-func TestDetailLocalUTCSaidOnce(t *testing.T) {
-	b := block("cr-1", model.StateActive, 1, end)
-	v := ansi.Strip(Detail(theme.New(false), b, model.Money{}, false, end.Add(-5*time.Hour), time.UTC, 160, 40))
-	if strings.Contains(v, "11:30 UTC · Thu Dec 03 11:30 UTC") || !strings.Contains(v, "Thu 2026-12-03 11:30 UTC (local time too)") {
-		t.Errorf("UTC said twice or not at all:\n%s", v)
 	}
 }
 

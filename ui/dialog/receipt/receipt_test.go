@@ -6,11 +6,13 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/dialog"
+	"github.com/gpublock/gpublock/ui/dialog/launch"
 	"github.com/gpublock/gpublock/ui/internal/uitest"
 	"github.com/gpublock/gpublock/ui/screen"
 )
@@ -37,14 +39,10 @@ func states(size screen.Rect) map[string]Model {
 }
 
 // Every state, a failed payment's too, fits every size from 20×5 to 400×120 and never
-// panics.
-func TestEveryStateFitsEverySize(t *testing.T) {
-	uitest.EveryStateFits(t, states(body))
-}
-
-// The footer names the receipt's keys: the copy of the reservation, the launch into it.
-func TestFooterNamesTheStatesKeys(t *testing.T) {
-	uitest.FootersName(t, states(body), map[string]string{"pending": "y copy the reservation id", "recovered": "l launch into the block"})
+// panics; the footer names the receipt's keys: the copy of the reservation, the launch into
+// it.
+func TestEveryState(t *testing.T) {
+	uitest.EveryState(t, states(body), map[string]string{"pending": "y copy the reservation id", "recovered": "l launch into the block"})
 }
 
 // The receipt's line of keys follows the state: a block still being paid for takes a
@@ -94,5 +92,60 @@ func TestPayFailStopsAndRefreshes(t *testing.T) {
 	ok, _ := New(env, o, "Linux/UNIX", source.PurchaseResult{RequestID: "gpb-0123", Block: uitest.Block(model.StatePaymentPending)})
 	if _, cmd, _ := ok.Update(dialog.BlockPolledMsg{Dialog: ok.id, Block: uitest.Block(model.StateScheduled), Found: true}); cmd != nil {
 		t.Errorf("on scheduled the receipt sent %#v", cmd())
+	}
+}
+
+func testReceipt(t *testing.T, src model.Source, state model.BlockState) Model {
+	t.Helper()
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	env := uitest.EnvAt(now)
+	b := model.Block{ReservationID: "cr-0123456789abcdef0", ARN: "arn:aws:sagemaker:us-east-1:123456789012:training-plan/gpb-1",
+		Region: "us-east-1", AvailabilityZone: "us-east-1a", InstanceType: "p5.48xlarge", State: state, TotalCount: 2,
+		Start: now.Add(time.Hour), End: now.Add(24 * time.Hour)}
+	env.Backend = uitest.SourceCaps{}
+	o := model.Offering{Source: src, InstanceType: "p5.48xlarge", Currency: "USD"}
+	r, _ := New(env, o, "Linux/UNIX", source.PurchaseResult{RequestID: "gpb-1", Block: b})
+	return r
+}
+
+// The footer names what y copies and when l launches, from the block's state.
+func TestFooterFollowsTheBlock(t *testing.T) {
+	for name, c := range map[string]struct {
+		r    Model
+		want string
+	}{
+		"scheduled": {testReceipt(t, model.SourceCapacityBlock, model.StateScheduled), "y copy the reservation id • l launch into the block • esc, enter or q closes"},
+		"pending":   {testReceipt(t, model.SourceCapacityBlock, model.StatePaymentPending), "y copy the reservation id • l launch when the block starts • esc, enter or q closes"},
+		"failed":    {testReceipt(t, model.SourceCapacityBlock, model.StatePaymentFailed), "y copy the reservation id • esc, enter or q closes"},
+		"plan":      {testReceipt(t, model.SourceTrainingPlan, model.StateScheduled), "y copy the plan's ARN • esc, enter or q closes • the reservations screen (2) shows how to use it"},
+	} {
+		if got := c.r.Footer(); got != c.want {
+			t.Errorf("%s: footer %q, want %q", name, got, c.want)
+		}
+	}
+}
+
+// l on the receipt of a scheduled block, or of one still being paid for, opens the launch
+// form (which attaches the launch to the block's start); on a plan's it explains instead,
+// and on a block whose payment failed it says that nothing can be launched.
+func TestLaunchFromTheReceipt(t *testing.T) {
+	l := tea.KeyPressMsg{Code: 'l', Text: "l"}
+	for _, st := range []model.BlockState{model.StateScheduled, model.StatePaymentPending} {
+		d, _, closed := testReceipt(t, model.SourceCapacityBlock, st).Update(l)
+		if _, ok := d.(launch.Model); !ok || closed {
+			t.Fatalf("l on a %s block's receipt gave %T (closed %v), want the launch form", st, d, closed)
+		}
+	}
+	d, _, _ := testReceipt(t, model.SourceCapacityBlock, model.StatePaymentFailed).Update(l)
+	if r, ok := d.(Model); !ok || !strings.Contains(r.note, "payment failed") {
+		t.Errorf("l on a payment-failed block's receipt gave %T %+v", d, d)
+	}
+	d, _, _ = testReceipt(t, model.SourceTrainingPlan, model.StateScheduled).Update(l)
+	r, ok := d.(Model)
+	if !ok {
+		t.Fatalf("l on a plan's receipt gave %T", d)
+	}
+	if v := ansi.Strip(strings.Join(r.lines(100), " ")); !strings.Contains(v, "A training plan is not launched into") {
+		t.Errorf("l on a plan's receipt says nothing:\n%s", v)
 	}
 }

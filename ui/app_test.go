@@ -81,7 +81,7 @@ func TestRowsAppearAsPagesArrive(t *testing.T) {
 	}
 	fresh := uitest.SyntheticOfferings(20)[10:]
 	st := model.RegionStatus{Region: "us-east-1", State: model.RegionSearching}
-	m = update(m, searchEventsMsg{ID: id, Events: []source.SearchEvent{{Region: "us-east-1", Offerings: fresh[:6], Status: &st, CallsDone: 0, CallsTotal: 2}}})
+	m = update(m, searchscreen.EventsMsg{ID: id, Events: []source.SearchEvent{{Region: "us-east-1", Offerings: fresh[:6], Status: &st, CallsDone: 0, CallsTotal: 2}}})
 	if !searching(m) || m.search().Table().Stale() || m.search().Table().Len() != 6 {
 		t.Fatalf("after the first page: running=%v stale=%v len=%d", searching(m), m.search().Table().Stale(), m.search().Table().Len())
 	}
@@ -90,12 +90,12 @@ func TestRowsAppearAsPagesArrive(t *testing.T) {
 		t.Errorf("the first page is not on screen alone:\n%s", v)
 	}
 	done := model.RegionStatus{Region: "us-east-1", State: model.RegionOK, Offerings: 10}
-	m = update(m, searchEventsMsg{ID: id, Events: []source.SearchEvent{{Region: "us-east-1", Offerings: fresh[6:], Status: &done, CallsDone: 2, CallsTotal: 2}}, Closed: true})
+	m = update(m, searchscreen.EventsMsg{ID: id, Events: []source.SearchEvent{{Region: "us-east-1", Offerings: fresh[6:], Status: &done, CallsDone: 2, CallsTotal: 2}}, Closed: true})
 	if searching(m) || m.search().Table().Len() != 10 || foundOnScreen(m) != 10 {
 		t.Errorf("after the last page: running=%v len=%d found=%d", searching(m), m.search().Table().Len(), foundOnScreen(m))
 	}
 	// A late message of an older search changes nothing.
-	m2 := update(m, searchEventsMsg{ID: id - 1, Events: []source.SearchEvent{{Offerings: uitest.SyntheticOfferings(3)}}, Closed: true})
+	m2 := update(m, searchscreen.EventsMsg{ID: id - 1, Events: []source.SearchEvent{{Offerings: uitest.SyntheticOfferings(3)}}, Closed: true})
 	if m2.search().Table().Len() != 10 {
 		t.Errorf("a stale search's page was added: %d rows", m2.search().Table().Len())
 	}
@@ -223,7 +223,7 @@ func TestSkippedSourceIsSaidOnTheStatusLine(t *testing.T) {
 	if len(evs) == 0 || len(evs[0].Skips) != 1 || evs[0].Skips[0].Source != model.SourceCapacityBlock {
 		t.Fatalf("the first event does not name the blocks as skipped: %+v", evs)
 	}
-	m = update(m, searchEventsMsg{ID: id, Events: evs, Closed: true})
+	m = update(m, searchscreen.EventsMsg{ID: id, Events: evs, Closed: true})
 	if v := ansi.Strip(m.View().Content); !strings.Contains(v, "EC2 Capacity Blocks not searched: Capacity Blocks do not sell p6e-gb200.36xlarge") {
 		t.Errorf("the status line does not say the blocks were skipped:\n%s", v)
 	}

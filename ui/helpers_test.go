@@ -216,7 +216,7 @@ func withResults(m Model, offs []model.Offering) Model {
 		events = append(events, source.SearchEvent{Region: "us-east-1", Offerings: offs[i:min(i+6, len(offs))], CallsDone: 1, CallsTotal: 1})
 	}
 	events = append(events, source.SearchEvent{Region: "us-east-1", Status: &st, CallsDone: 1, CallsTotal: 1})
-	mm, _ := m.Update(searchEventsMsg{ID: id, Events: events, Closed: true})
+	mm, _ := m.Update(searchscreen.EventsMsg{ID: id, Events: events, Closed: true})
 	return mm.(Model)
 }
 
@@ -227,18 +227,6 @@ func update(m Model, msgs ...tea.Msg) Model {
 	}
 	return m
 }
-
-// The search screen's names, as the tests of the whole program read them.
-const (
-	paneForm    = searchscreen.PaneForm
-	paneResults = searchscreen.PaneResults
-	paneDetail  = searchscreen.PaneDetail
-)
-
-type (
-	searchEventsMsg = searchscreen.EventsMsg
-	watchTickMsg    = searchscreen.WatchTickMsg
-)
 
 // The search screen's steps, taken on the root as a key or a dialog would.
 func (m Model) startSearch(q model.Query) (tea.Model, tea.Cmd) {

@@ -146,11 +146,6 @@ func (m *Model) SetArea(a screen.Area) {
 	if a == m.area {
 		return
 	}
-	m.Resize(a)
-}
-
-// Resize is SetArea even where the area is the same.
-func (m *Model) Resize(a screen.Area) {
 	m.area = a
 	m.table.SetHeight(m.layout().tableRows)
 }

@@ -34,7 +34,7 @@ func offering(i int) model.Offering {
 func startedSearch(t *testing.T, readOnly bool) Model {
 	t.Helper()
 	m := New(uitest.Context(readOnly), Options{Region: "us-east-1"})
-	m.Resize(screen.Area{Top: 1, Width: 160, Height: 45})
+	m.SetArea(screen.Area{Top: 1, Width: 160, Height: 45})
 	q, ok := m.form.Query()
 	if !ok {
 		t.Fatalf("the default form is not a search: %v", m.form.Errors())
@@ -323,7 +323,7 @@ func unsized() shown { return newShown(Options{}, func() time.Time { return uite
 func (s shown) resize(w, h int) shown {
 	s.pc.Width, s.pc.Height = w, h
 	if w > 0 {
-		s.Resize(screen.Area{Top: 1, Width: w, Height: h - 2})
+		s.SetArea(screen.Area{Top: 1, Width: w, Height: h - 2})
 	}
 	return s
 }

@@ -20,7 +20,7 @@ import (
 func TestProbeSummaryShowsEveryRegion(t *testing.T) {
 	m := found(t, false, 30)
 	m.pc.Width, m.pc.Height = 80, 40
-	m.Resize(screen.Area{Top: 1, Width: 80, Height: 37})
+	m.SetArea(screen.Area{Top: 1, Width: 80, Height: 37})
 	regions := model.RegionsSelling("p5.48xlarge")
 	if len(regions) < 6 {
 		t.Fatalf("p5.48xlarge is sold in %v; the test wants many regions", regions)
@@ -57,7 +57,7 @@ func TestAlternativeKeepsTheRelativeWindow(t *testing.T) {
 	pc := uitest.Context(false)
 	pc.Clock = program.NewClock(func() time.Time { return now })
 	m := New(pc, Options{Region: "us-east-1"})
-	m.Resize(screen.Area{Top: 1, Width: 160, Height: 45})
+	m.SetArea(screen.Area{Top: 1, Width: 160, Height: 45})
 	q, _ := m.form.Query()
 	m, _ = m.StartFormSearch(q)
 	m, _ = m.Update(EventsMsg{ID: m.search.id, Closed: true})
@@ -89,7 +89,7 @@ func TestAlternativeKeepsTheRelativeWindow(t *testing.T) {
 func TestEmptyPlansSearchHintsByThePlansRules(t *testing.T) {
 	for _, sz := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
 		m := New(uitest.Context(false), Options{Region: "us-east-1"})
-		m.Resize(screen.Area{Top: 1, Width: sz[0], Height: sz[1] - 2})
+		m.SetArea(screen.Area{Top: 1, Width: sz[0], Height: sz[1] - 2})
 		m.pc.Width, m.pc.Height = sz[0], sz[1]
 		q, ok := m.form.Query()
 		if !ok {
@@ -118,7 +118,7 @@ func TestEmptyPlansSearchHintsByThePlansRules(t *testing.T) {
 func TestFirstHintSaysTheFormIsASearch(t *testing.T) {
 	for _, w := range []int{60, 100, 160} {
 		m := New(uitest.Context(false), Options{Region: "us-east-1"})
-		m.Resize(screen.Area{Top: 1, Width: w, Height: 40})
+		m.SetArea(screen.Area{Top: 1, Width: w, Height: 40})
 		pane := ansi.Strip(m.resultsView(m.layout()))
 		flat := strings.Join(strings.Fields(pane), " ")
 		if !strings.Contains(flat, "filled in with a search already") || !strings.Contains(flat, "press enter to search it as it is, or change any field first.") {

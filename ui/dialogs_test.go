@@ -27,11 +27,7 @@ import (
 // A launch into an active block: the dry run allows the form, typing launch starts the
 // instances, and their states show as they come up.
 func TestLaunchIntoActiveBlock(t *testing.T) {
-	b, sim := emulatorBackend(t, ec2sim.Faults{})
-	c := sourcestest.ClientOf(t, b)
-	o, bought := boughtBlock(t, c)
-	sim.SetTime(o.Start.Add(time.Hour))
-	blk := sourcestest.BlockNow(t, c, bought.ReservationID)
+	b, sim, c, blk := activeBlock(t)
 	if blk.State != model.StateActive {
 		t.Fatalf("block %s, want active", blk.State)
 	}
@@ -91,11 +87,7 @@ func TestLaunchIntoScheduledBlockAttaches(t *testing.T) {
 // A subnet of another zone is refused by the check with a sentence naming both zones,
 // and the launch cannot be confirmed.
 func TestLaunchWrongZone(t *testing.T) {
-	b, sim := emulatorBackend(t, ec2sim.Faults{})
-	c := sourcestest.ClientOf(t, b)
-	o, bought := boughtBlock(t, c)
-	sim.SetTime(o.Start.Add(time.Hour))
-	blk := sourcestest.BlockNow(t, c, bought.ReservationID)
+	b, _, c, blk := activeBlock(t)
 	other := "us-east-1b"
 	if blk.AvailabilityZone == other {
 		other = "us-east-1c"

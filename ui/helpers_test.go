@@ -312,6 +312,17 @@ func boughtBlock(t *testing.T, c *awsapi.Client) (model.Offering, model.Block) {
 	return sourcestest.BuyFirstBlock(t, c, testNow)
 }
 
+// activeBlock is a block bought on a fresh emulator, whose clock is then an hour into it,
+// as AWS lists it now.
+func activeBlock(t *testing.T) (source.Backend, *ec2sim.Server, *awsapi.Client, model.Block) {
+	t.Helper()
+	b, sim := emulatorBackend(t, ec2sim.Faults{})
+	c := sourcestest.ClientOf(t, b)
+	o, bought := boughtBlock(t, c)
+	sim.SetTime(o.Start.Add(time.Hour))
+	return b, sim, c, sourcestest.BlockNow(t, c, bought.ReservationID)
+}
+
 // dialogHost runs the root model with a dialog already open, as the blocks screen opens
 // the launch form, and starts the dialog's own commands with the root's.
 type dialogHost struct {

@@ -28,28 +28,27 @@ func TestPaletteFindsAndRuns(t *testing.T) {
 	s := newScreen(t, New(opts), 160, 48)
 	s.WaitFor("the active block", func(text string) bool { return strings.Contains(uitest.RowOf(text, bought.ReservationID), "active") })
 
-	s.Press(":")
-	s.WaitText("Command palette")
-	s.Type("sort fee")
-	s.WaitFor("sort by fee paid chosen", func(text string) bool { return uitest.RowWithAll(text, "> F", "sort by fee paid") })
-	s.Press("enter")
-	s.WaitFor("the palette closed", func(text string) bool { return !strings.Contains(text, "Command palette") })
+	// run opens the palette with key, types typed, waits for the action with its key and
+	// title chosen, and presses enter.
+	run := func(key, typed, actionKey, title string) {
+		t.Helper()
+		s.Press(key)
+		s.WaitText("Command palette")
+		s.Type(typed)
+		s.WaitFor(title+" chosen", func(text string) bool { return uitest.RowWithAll(text, "> "+actionKey, title) })
+		s.Press("enter")
+	}
+	closed := func(text string) bool { return !strings.Contains(text, "Command palette") }
+	run(":", "sort fee", "F", "sort by fee paid")
+	s.WaitFor("the palette closed", closed)
 
-	s.Press("ctrl+p")
-	s.WaitText("Command palette")
-	s.Type("exten")
-	s.WaitFor("extend chosen", func(text string) bool { return uitest.RowWithAll(text, "> e", "extend…") })
-	s.Press("enter")
+	run("ctrl+p", "exten", "e", "extend…")
 	s.WaitLengths()
 
 	s.Press("esc")
 	s.WaitFor("the dialog closed", func(text string) bool { return !strings.Contains(text, "choose the length") })
-	s.Press(":")
-	s.WaitText("Command palette")
-	s.Type("repo")
-	s.WaitFor("the report screen chosen", func(text string) bool { return uitest.RowWithAll(text, "> 4", "report screen") })
-	s.Press("enter")
-	s.WaitFor("the palette closed", func(text string) bool { return !strings.Contains(text, "Command palette") })
+	run(":", "repo", "4", "report screen")
+	s.WaitFor("the palette closed", closed)
 	m := final(s)
 	if m.screen != screenReport {
 		t.Errorf("after \"repo\" the screen is %d, want the report (%d)", m.screen, screenReport)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,23 +16,17 @@ import (
 func TestDemoCommandsShareOneAccount(t *testing.T) {
 	cmdtest.Env(t)
 	search := []string{"--demo", "--region", "us-east-1", "--type", "p5.48xlarge", "--count", "1", "--duration", "2d", "--to", "+2w"}
-	code, out, errs := cli.Run(append([]string{"offerings", "-o", "json"}, search...)...)
-	var offs []printers.OfferingJSON
-	if code != 0 || json.Unmarshal([]byte(out), &offs) != nil || len(offs) == 0 {
-		t.Fatalf("offerings: exit %d, stderr %q\n%s", code, errs, out)
+	offs := runJSON[[]printers.OfferingJSON](t, append([]string{"offerings", "-o", "json"}, search...)...)
+	if len(offs) == 0 {
+		t.Fatal("the demo offers nothing")
 	}
-	code, out, errs = cli.Run(append([]string{"purchase", offs[0].CapacityBlockOfferingId, "--yes", "-o", "json"}, search...)...)
+	code, out, errs := cli.Run(append([]string{"purchase", offs[0].CapacityBlockOfferingId, "--yes", "-o", "json"}, search...)...)
 	if code != 0 {
 		t.Fatalf("purchase: exit %d, stderr %q\n%s", code, errs, out)
 	}
 	listed := func() []printers.BlockJSON {
 		t.Helper()
-		code, out, errs := cli.Run("blocks", "--demo", "--region", "us-east-1", "-o", "json")
-		var rows []printers.BlockJSON
-		if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
-			t.Fatalf("blocks: exit %d, stderr %q\n%s", code, errs, out)
-		}
-		return rows
+		return runJSON[[]printers.BlockJSON](t, "blocks", "--demo", "--region", "us-east-1", "-o", "json")
 	}
 	rows := listed()
 	if len(rows) != 1 || rows[0].InstanceType != "p5.48xlarge" || rows[0].StartDate != offs[0].StartDate || rows[0].EndDate != offs[0].EndDate {

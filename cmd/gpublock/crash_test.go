@@ -210,47 +210,6 @@ func TestPurchaseOutcomeNotRecordedIsSaid(t *testing.T) {
 	}
 }
 
-// Every bad money input is bad usage naming the flag, before any call; nothing is bought.
-func TestPurchaseBadMoneyRefusedBeforeAnyCall(t *testing.T) {
-	cs := cmdtest.StartSim(t)
-	cli.AsPerson(t, false, "")
-	off := cli.PickOffering(t, cs.URL)
-	for _, v := range []string{"100,00", "1,0000", "25 000", " 25000", "1e4", "0", "-5", "$", "25000USD", "1.000,50", "0x10", "7551.369"} {
-		before := cs.Calls.Load()
-		code, out, errs := cli.Run(cmdtest.PurchaseArgs(cs.URL, off.CapacityBlockOfferingId, "--yes", "--max-spend", v)...)
-		if code != 2 || out != "" || !strings.Contains(errs, "--max-spend") {
-			t.Errorf("--max-spend %q: exit %d, stdout %q\n%s", v, code, out, errs)
-		}
-		if n := cs.Calls.Load() - before; n != 0 {
-			t.Errorf("--max-spend %q: %d calls", v, n)
-		}
-	}
-	long := strings.Repeat("k", 129)
-	for _, tag := range []string{long + "=v", "k=" + strings.Repeat("v", 257), "AWS:x=1"} {
-		code, _, errs := cli.Run(cmdtest.PurchaseArgs(cs.URL, off.CapacityBlockOfferingId, "--yes", "--tag", tag)...)
-		if code != 2 || !strings.Contains(errs, "-tag") {
-			t.Errorf("--tag %.20q…: exit %d\n%s", tag, code, errs)
-		}
-	}
-	many := []string{}
-	for i := 0; i < 51; i++ {
-		many = append(many, "--tag", "k"+strings.Repeat("x", i)+"=v")
-	}
-	if code, _, errs := cli.Run(cmdtest.PurchaseArgs(cs.URL, off.CapacityBlockOfferingId, append(many, "--yes")...)...); code != 2 || !strings.Contains(errs, "tags") {
-		t.Errorf("51 tags: exit %d\n%s", code, errs)
-	}
-	// A configuration file with a duplicate read_only is refused, naming the file, not a flag.
-	cfg := writeUserConfig(t, "{\"read_only\": true,\n\"read_only\": false}")
-	code, _, errs := cli.Run(cmdtest.PurchaseArgs(cs.URL, off.CapacityBlockOfferingId, "--yes")...)
-	if code != 2 || !strings.Contains(errs, cfg) || !strings.Contains(errs, "line 2") || strings.Contains(errs, "--read-only") {
-		t.Errorf("duplicate read_only: exit %d\n%s", code, errs)
-	}
-	if err := os.Remove(cfg); err != nil { // blocks refuses the broken file too
-		t.Fatal(err)
-	}
-	cli.AssertNothingBought(t, cs.URL)
-}
-
 // An emulator reached through an address that is not loopback (the 0.0.0.0 a `gpublock
 // sim --addr 0.0.0.0:P` listens on) is known by what it answers: SIMULATED, and its
 // purchases go to the simulated journal, never the real one.

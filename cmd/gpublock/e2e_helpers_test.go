@@ -2,7 +2,7 @@
 
 package main
 
-// Helpers of the end-to-end tests (e2e_test.go): the real binary, built once, run as
+// Helpers of the end-to-end tests (e2e_test.go, e2e_modes_test.go, team_test.go): the real binary, built once, run as
 // `gpublock sim` and as the TUI in a pseudo-terminal read through a terminal emulator,
 // or as the commands. Nothing here calls the program's Go functions: everything goes
 // through the binary, its flags, its environment and its terminal, as for a person.
@@ -18,6 +18,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -26,6 +27,8 @@ import (
 
 	"github.com/charmbracelet/x/vt"
 	"github.com/creack/pty"
+
+	"github.com/gpublock/gpublock/model"
 )
 
 // e2eDir holds the binary built for the end-to-end tests; TestMain removes it.
@@ -233,13 +236,21 @@ func e2eEnv(t *testing.T, sim *e2eSim, home string) []string {
 	}
 }
 
-// e2eRun runs a command of the binary to its end and returns its exit code and output.
-func e2eRun(t *testing.T, env []string, args ...string) (code int, stdout, stderr string) {
+// e2eCommand is the binary run with args in env, ready to start; it dies with the test
+// process where the system allows (e2eProcAttr).
+func e2eCommand(t *testing.T, env []string, args ...string) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(e2eBinary(t), args...)
 	cmd.Env = env
-	cmd.Stdin = strings.NewReader("")
 	cmd.SysProcAttr = e2eProcAttr(syscall.SysProcAttr{})
+	return cmd
+}
+
+// e2eRun runs a command of the binary to its end and returns its exit code and output.
+func e2eRun(t *testing.T, env []string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	cmd := e2eCommand(t, env, args...)
+	cmd.Stdin = strings.NewReader("")
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	done := make(chan error, 1)
@@ -454,4 +465,73 @@ func (term *e2eTerm) exit() (int, []byte) {
 		term.t.Fatal(term.waitErr)
 	}
 	return code, term.rawBytes()
+}
+
+// e2eStart is the emulator's clock when a test starts; it stands still unless moved.
+var e2eStart = time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+
+// readTheFacts waits, once a spend dialog's facts are on the screen, for as long as the
+// dialog discards keys after drawing them (model.ConfirmDwell), as a person reading them would.
+func (term *e2eTerm) readTheFacts() { time.Sleep(model.ConfirmDwell + 200*time.Millisecond) }
+
+func (term *e2eTerm) typeText(s string) {
+	for _, c := range s {
+		term.press(string(c))
+	}
+}
+
+// e2eFoundAnyRE is the line a search ends with.
+var e2eFoundAnyRE = regexp.MustCompile(`Found (\d+) offerings? in`)
+
+// searchBlocks runs the form's search and keeps the Capacity Blocks' rows (the table's
+// filter), so that the first row is a block whatever the clock: the demo's market runs on the
+// real one, and a training plan may start first.
+func (term *e2eTerm) searchBlocks() string {
+	term.t.Helper()
+	term.press(keyEnter)
+	text := term.waitFor("the end of the search", e2eFoundAnyRE.MatchString)
+	if n := e2eFoundAnyRE.FindStringSubmatch(text)[1]; n == "0" {
+		term.t.Fatalf("the search found nothing:\n%s", text)
+	}
+	term.press("/")
+	term.typeText("block")
+	term.press(keyEnter)
+	return term.waitText("filtered from")
+}
+
+// purchaseDialog opens the purchase dialog of the focused row (enter) and waits until its
+// dry run has answered and the screen shows more.
+func (term *e2eTerm) purchaseDialog(more ...string) string {
+	term.t.Helper()
+	term.press(keyEnter)
+	return term.waitText(append([]string{"Buy a Capacity Block", "✓ allowed (ec2:PurchaseCapacityBlock)"}, more...)...)
+}
+
+// confirmBuy types buy in the open purchase dialog once its facts could be read, as a
+// person does, and waits for the receipt and more.
+func (term *e2eTerm) confirmBuy(more ...string) string {
+	term.t.Helper()
+	term.readTheFacts()
+	term.typeText("buy")
+	term.press(keyEnter)
+	return term.waitText(append([]string{"BOUGHT: the Capacity Block is yours."}, more...)...)
+}
+
+// boughtNothing gives what was sent to the purchase dialog d (past the dwell that discards
+// keys) to buy, fails the test if it bought, and closes the dialog.
+func (term *e2eTerm) boughtNothing(d time.Duration, what string) {
+	term.t.Helper()
+	time.Sleep(d)
+	if text := term.screen(); strings.Contains(text, "BOUGHT") || strings.Contains(text, "Buying") {
+		term.t.Fatalf("%s bought:\n%s", what, text)
+	}
+	term.closeDialog("Buy a Capacity Block")
+}
+
+// closeDialog presses esc and waits until the dialog's mark has left the screen: a key
+// typed right after a lone esc would be read as alt+key, on any terminal.
+func (term *e2eTerm) closeDialog(mark string) {
+	term.t.Helper()
+	term.press(keyEsc)
+	term.waitFor("the dialog with "+strconv.Quote(mark)+" to close", func(s string) bool { return !strings.Contains(s, mark) })
 }

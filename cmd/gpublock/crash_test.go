@@ -60,6 +60,22 @@ func boughtOffering(t *testing.T, cs *cmdtest.Sim) printers.OfferingJSON {
 	return off
 }
 
+// journalled counts the journal's lines of action: its intents, and its outcomes that are
+// outcome with result.
+func journalled(t *testing.T, action, outcome, result string) (intents, outcomes int) {
+	t.Helper()
+	for _, e := range cmdtest.JournalLines(t) {
+		switch {
+		case e.Action != action:
+		case e.Phase == "intent":
+			intents++
+		case e.Phase == "outcome" && e.Outcome == outcome && e.Result == result:
+			outcomes++
+		}
+	}
+	return intents, outcomes
+}
+
 // killedAfterCommit leaves the journal as a kill -9 between the call's commit and its
 // outcome line leaves it: the last outcome line of action is gone, its intent stays.
 func killedAfterCommit(t *testing.T, action string) source.JournalEntry {
@@ -366,16 +382,7 @@ func TestLaunchAtStartWatcherKilledThenRestarted(t *testing.T) {
 				t.Fatalf("after the restart: %+v; want the 1 instance of one launch", rows)
 			}
 			// The journal's launch is closed, with what it started, whichever run did it.
-			var intents, launched int
-			for _, e := range cmdtest.JournalLines(t) {
-				switch {
-				case e.Action != "RunInstances":
-				case e.Phase == "intent":
-					intents++
-				case e.Phase == "outcome" && e.Outcome == "launched" && e.Result == rows[0].InstanceIds[0]:
-					launched++
-				}
-			}
+			intents, launched := journalled(t, "RunInstances", "launched", rows[0].InstanceIds[0])
 			if intents != 1 || launched != 1 {
 				t.Errorf("journal: %d launch intents, %d launched outcomes; want 1 and 1", intents, launched)
 			}
@@ -469,12 +476,7 @@ func TestOrderWatcherKilledAfterThePurchaseThenRestarted(t *testing.T) {
 		o.Filled.Reservations[0] != rows[0].CapacityReservationId {
 		t.Fatalf("order %+v, reservations %+v: want filled, recovered, with the one reservation\n%s", o, rows, errb.String())
 	}
-	intents := 0
-	for _, e := range cmdtest.JournalLines(t) {
-		if e.Action == "PurchaseCapacityBlock" && e.Phase == "intent" {
-			intents++
-		}
-	}
+	intents, _ := journalled(t, "PurchaseCapacityBlock", "", "")
 	if intents != 1 || !strings.Contains(errb.String(), "FILLED") {
 		t.Errorf("%d purchase intents, want 1; watcher said:\n%s", intents, errb.String())
 	}

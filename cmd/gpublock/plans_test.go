@@ -117,15 +117,7 @@ func TestPurchaseMultiPartPlan(t *testing.T) {
 	if len(p.HowToUse) != 1 || p.HowToUse[0].Field != "ResourceConfig.TrainingPlanArn" || !strings.Contains(p.HowToUse[0].Command, p.TrainingPlanArn) {
 		t.Fatalf("how to use: %+v", p.HowToUse)
 	}
-	var intents, outcomes int
-	for _, e := range cmdtest.JournalLines(t) {
-		if e.Action == "CreateTrainingPlan" && e.Phase == "intent" {
-			intents++
-		}
-		if e.Action == "CreateTrainingPlan" && e.Phase == "outcome" && e.Outcome == "bought" && e.Result == res.TrainingPlanArn {
-			outcomes++
-		}
-	}
+	intents, outcomes := journalled(t, "CreateTrainingPlan", "bought", res.TrainingPlanArn)
 	if intents != 1 || outcomes != 1 {
 		t.Fatalf("journal: %d intents, %d outcomes", intents, outcomes)
 	}
@@ -329,12 +321,7 @@ func TestExtendPlanListAndBuy(t *testing.T) {
 	if code != 0 || !strings.Contains(errs, "settled an interrupted run: The extension of training plan") || !strings.Contains(errs, "Nothing new was bought") {
 		t.Fatalf("re-run of an interrupted extension: exit %d\n%s", code, errs)
 	}
-	extends := 0
-	for _, e := range cmdtest.JournalLines(t) {
-		if e.Action == "ExtendTrainingPlan" && e.Phase == "intent" {
-			extends++
-		}
-	}
+	extends, _ := journalled(t, "ExtendTrainingPlan", "", "")
 	if extends != 1 {
 		t.Fatalf("%d extension intents journalled", extends)
 	}

@@ -13,9 +13,9 @@ import (
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 )
 
-// staticCreds puts back the static keys of cmdtest.StartSim, to look at the emulator after a
-// test of broken credentials.
-func staticCreds(t *testing.T) {
+// assertNothingBought puts back the static keys of cmdtest.StartSim, to look at the emulator
+// after a test of broken credentials, and fails the test if the account holds any block.
+func assertNothingBought(t *testing.T, cs *cmdtest.Sim) {
 	t.Helper()
 	if err := os.WriteFile(os.Getenv("AWS_CONFIG_FILE"), nil, 0o600); err != nil {
 		t.Fatal(err)
@@ -23,6 +23,7 @@ func staticCreds(t *testing.T) {
 	t.Setenv("AWS_ACCESS_KEY_ID", "AKIATESTCLI000000001")
 	t.Setenv("AWS_SECRET_ACCESS_KEY", "cli-test-secret")
 	t.Setenv("AWS_SESSION_TOKEN", "")
+	cli.AssertNothingBought(t, cs.URL)
 }
 
 // The credential values of these tests: none may reach stdout, stderr, the journal or
@@ -101,8 +102,7 @@ func TestSecretsOfABrokenCredentialHelperNeverPrinted(t *testing.T) {
 		}
 		assertNoSecret(t, args[0], map[string]string{"stdout": out, "stderr": errs}, logDir)
 	}
-	staticCreds(t)
-	cli.AssertNothingBought(t, cs.URL)
+	assertNothingBought(t, cs)
 }
 
 // The helper works for the search and the dry run and breaks just before the purchase is
@@ -131,8 +131,7 @@ func TestCredentialHelperFailingAtThePurchaseIsNotSent(t *testing.T) {
 		t.Errorf("journal %+v", lines)
 	}
 	assertNoSecret(t, "purchase", map[string]string{"stdout": out, "stderr": errs}, filepath.Dir(logFile))
-	staticCreds(t)
-	cli.AssertNothingBought(t, cs.URL)
+	assertNothingBought(t, cs)
 }
 
 // An SSO profile without a signed-in session, and environment credentials whose session
@@ -184,8 +183,7 @@ func TestSSOAndEnvironmentCredentialsNeverPrinted(t *testing.T) {
 		t.Errorf("env: exit %d\n%s", code, errs)
 	}
 	assertNoSecret(t, "env", map[string]string{"stdout": out, "stderr": errs})
-	staticCreds(t)
-	cli.AssertNothingBought(t, cs.URL)
+	assertNothingBought(t, cs)
 }
 
 // The brief of --log-file: the TUI draws on stdout and scripts read it, so the log goes to

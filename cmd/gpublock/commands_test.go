@@ -1,5 +1,8 @@
 package main
 
+// The commands against the emulator when it is not all well: regions down, details refused,
+// a payment that takes 12 hours, and the --demo account the commands share.
+
 import (
 	"bytes"
 	"context"

@@ -1,5 +1,8 @@
 package main
 
+// The configuration file: its spending rules (read_only, max_spend) hold at the command line,
+// the older JSON file until config init moves it, and --read-only before any call.
+
 import (
 	"os"
 	"path/filepath"

@@ -1,5 +1,8 @@
 package main
 
+// The journal across crashes: a command or a watcher killed (SIGKILL, in a child process)
+// or cut off between a call's commit and its outcome line; the re-run buys nothing new.
+
 import (
 	"context"
 	"encoding/json"

@@ -2,10 +2,11 @@
 
 package main
 
-// Helpers of the end-to-end tests (e2e_test.go, e2e_modes_test.go, team_test.go): the real binary, built once, run as
-// `gpublock sim` and as the TUI in a pseudo-terminal read through a terminal emulator,
-// or as the commands. Nothing here calls the program's Go functions: everything goes
-// through the binary, its flags, its environment and its terminal, as for a person.
+// Helpers of the end-to-end tests (e2e_test.go, e2e_modes_test.go, team_test.go): the real
+// binary, built once, run as `gpublock sim` and as the TUI in a pseudo-terminal read
+// through a terminal emulator, or as the commands. Nothing here calls the program's Go
+// functions: everything goes through the binary, its flags, its environment and its
+// terminal, as for a person.
 
 import (
 	"bytes"
@@ -28,6 +29,7 @@ import (
 	"github.com/charmbracelet/x/vt"
 	"github.com/creack/pty"
 
+	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -84,24 +86,6 @@ func e2eBinary(t *testing.T) string {
 	return e2eBuild.path
 }
 
-// e2eOutput collects a process's output while the test reads it.
-type e2eOutput struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (o *e2eOutput) Write(p []byte) (int, error) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.b.Write(p)
-}
-
-func (o *e2eOutput) String() string {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.b.String()
-}
-
 // e2eWait is how long any one expected thing may take. It only keeps a broken test from
 // hanging; nothing is asserted about speed.
 const e2eWait = 30 * time.Second
@@ -111,8 +95,8 @@ type e2eSim struct {
 	url     string
 	state   string // its --state file
 	cmd     *exec.Cmd
-	out     *e2eOutput
-	done    chan struct{} // closed when it has exited, with its Wait error in waitErr
+	out     *cmdtest.Buffer // what it printed, read while it runs
+	done    chan struct{}   // closed when it has exited, with its Wait error in waitErr
 	waitErr error
 	stopped bool
 }
@@ -150,7 +134,7 @@ func startE2ESim(t *testing.T, seed int, clock time.Time) *e2eSim {
 // startE2ESimState is startE2ESim on a given state file, as a restart would use it.
 func startE2ESimState(t *testing.T, seed int, clock time.Time, state string) *e2eSim {
 	t.Helper()
-	s := &e2eSim{state: state, out: &e2eOutput{}}
+	s := &e2eSim{state: state, out: &cmdtest.Buffer{}}
 	s.cmd = exec.Command(e2eBinary(t), "sim", "--addr", "127.0.0.1:0", "--seed", fmt.Sprint(seed),
 		"--clock", clock.UTC().Format(time.RFC3339), "--speed", "0.000000001", "--state", s.state)
 	s.cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()}

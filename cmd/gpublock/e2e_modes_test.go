@@ -2,6 +2,9 @@
 
 package main
 
+// End-to-end tests of the ways a terminal may be: accessible mode, NO_COLOR and TERM=dumb,
+// keys sent in a burst or pasted, and the palette the terminal's background picks.
+
 import (
 	"encoding/json"
 	"fmt"

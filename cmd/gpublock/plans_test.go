@@ -1,5 +1,8 @@
 package main
 
+// Training plans, the second source: searched, bought, extended, listed beside Capacity
+// Blocks, warned of near their end.
+
 import (
 	"encoding/json"
 	"net/http/httptest"

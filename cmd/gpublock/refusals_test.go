@@ -1,5 +1,8 @@
 package main
 
+// The refusals of a purchase: the same words in the command line and the TUI, and bad money
+// or tags refused as usage before any call.
+
 import (
 	"context"
 	"errors"

@@ -1,5 +1,8 @@
 package main
 
+// The command line itself: help and its goldens, usage errors, flags in every form the
+// program has accepted, completion and suggestions.
+
 import (
 	"bytes"
 	"context"

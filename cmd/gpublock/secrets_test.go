@@ -1,5 +1,8 @@
 package main
 
+// What the commands write: no credential in any output, journal or call log, and the call
+// log (--log-file) itself.
+
 import (
 	"encoding/json"
 	"io"

@@ -10,6 +10,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -259,6 +260,18 @@ func e2eRun(t *testing.T, env []string, args ...string) (code int, stdout, stder
 		t.Fatalf("gpublock %s: %v", strings.Join(args, " "), err)
 	}
 	return code, out.String(), errb.String()
+}
+
+// e2eRunJSON runs a command of the binary that prints JSON and returns what it printed: a
+// failure, or output that is not a T, fails the test.
+func e2eRunJSON[T any](t *testing.T, env []string, args ...string) T {
+	t.Helper()
+	code, out, errs := e2eRun(t, env, args...)
+	var v T
+	if code != 0 || json.Unmarshal([]byte(out), &v) != nil {
+		t.Fatalf("gpublock %s: exit %d, stderr %q\n%s", strings.Join(args, " "), code, errs, out)
+	}
+	return v
 }
 
 // e2eTerm is the TUI on a pseudo-terminal, its output read into a terminal emulator that

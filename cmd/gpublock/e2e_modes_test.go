@@ -6,7 +6,6 @@ package main
 // keys sent in a burst or pasted, and the palette the terminal's background picks.
 
 import (
-	"encoding/json"
 	"fmt"
 	"image/color"
 	"path/filepath"
@@ -157,17 +156,8 @@ func TestE2ECommandsPlainUnderNoColorAndDumb(t *testing.T) {
 // the backend lists and the journal's entries.
 func e2eBought(t *testing.T, env []string, backend ...string) ([]e2eBlock, []map[string]any) {
 	t.Helper()
-	code, out, errs := e2eRun(t, env, append([]string{"blocks", "-o", "json"}, backend...)...)
-	var rows []e2eBlock
-	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
-		t.Fatalf("gpublock blocks -o json: exit %d, stderr %q\n%s", code, errs, out)
-	}
-	code, out, errs = e2eRun(t, env, append([]string{"journal", "--no-settle", "-o", "json"}, backend...)...)
-	var entries []map[string]any
-	if code != 0 || json.Unmarshal([]byte(out), &entries) != nil {
-		t.Fatalf("gpublock journal -o json: exit %d, stderr %q\n%s", code, errs, out)
-	}
-	return rows, entries
+	return e2eRunJSON[[]e2eBlock](t, env, append([]string{"blocks", "-o", "json"}, backend...)...),
+		e2eRunJSON[[]map[string]any](t, env, append([]string{"journal", "--no-settle", "-o", "json"}, backend...)...)
 }
 
 // Against an emulator that answers at once, enter (open the purchase), buy, enter sent

@@ -279,12 +279,7 @@ type e2eBlock struct {
 
 func e2eBlocks(t *testing.T, env []string, regions string) []e2eBlock {
 	t.Helper()
-	code, out, errs := e2eRun(t, env, "blocks", "--region", regions, "-o", "json")
-	var rows []e2eBlock
-	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
-		t.Fatalf("gpublock blocks -o json: exit %d, stderr %q\n%s", code, errs, out)
-	}
-	return rows
+	return e2eRunJSON[[]e2eBlock](t, env, "blocks", "--region", regions, "-o", "json")
 }
 
 // The same loop with the commands, against the same kind of `gpublock sim`, as a script
@@ -360,7 +355,7 @@ func TestE2ECommands(t *testing.T) {
 	if len(bl) != 1 || bl[0].CapacityReservationId != id || bl[0].StartDate != best.StartDate || bl[0].EndDate != best.EndDate {
 		t.Fatalf("blocks -o json: %+v, want %s from %s to %s", bl, id, best.StartDate, best.EndDate)
 	}
-	start, end := e2eTime(t, best.StartDate), e2eTime(t, best.EndDate)
+	start, end := cmdtest.MustTime(t, best.StartDate), cmdtest.MustTime(t, best.EndDate)
 
 	// The clock moves an hour past the start; launch into the active block.
 	sim.setClock(t, start.Add(time.Hour))
@@ -412,13 +407,4 @@ func TestE2ECommands(t *testing.T) {
 	if code, _, errs = e2eRun(t, env, "extend", "cr-0123456789abcdef0", "--region", best.Region, "--duration", "1d", "--yes"); code == 0 || !strings.Contains(errs, "cr-0123456789abcdef0") {
 		t.Errorf("extend of a block that does not exist: exit %d:\n%s", code, errs)
 	}
-}
-
-func e2eTime(t *testing.T, s string) time.Time {
-	t.Helper()
-	v, err := time.Parse(time.RFC3339, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v
 }

@@ -263,24 +263,22 @@ func TestHelperProcess(t *testing.T) {
 // killer is a proxy to the emulator that, once, lets the emulator carry out action and
 // kills the child process that sent it (SIGKILL) before it can read the reply.
 type killer struct {
-	url    string
-	action string
-	child  atomic.Pointer[os.Process]
-	armed  atomic.Bool
-	killed chan struct{}
+	url, action string
+	armed       atomic.Bool   // by run: the commands the test runs in its own process before pass
+	child       *os.Process   // the process run started, set before started is closed
+	started     chan struct{} // closed once child is set: the kill waits for it, not on luck
+	killed      chan struct{}
 }
 
 func newKiller(t *testing.T, cs *cmdtest.Sim, action string) *killer {
-	k := &killer{action: action, killed: make(chan struct{})}
+	k := &killer{action: action, started: make(chan struct{}), killed: make(chan struct{})}
 	k.url = inFront(t, cs.Emulator, func(_ http.ResponseWriter, r *http.Request, body string) bool {
-		if !k.armed.Load() || !carriesOut(body, action) {
+		if !carriesOut(body, action) || !k.armed.CompareAndSwap(true, false) {
 			return false
 		}
-		k.armed.Store(false)
 		cs.Emulator.ServeHTTP(httptest.NewRecorder(), r) // committed; the reply is never sent
-		if p := k.child.Load(); p != nil {
-			_ = p.Kill()
-		}
+		<-k.started
+		_ = k.child.Kill()
 		close(k.killed)
 		return true
 	})
@@ -297,11 +295,12 @@ func (k *killer) run(t *testing.T, args ...string) {
 	cmd.Env = append(os.Environ(), "GPUBLOCK_HELPER_ARGS="+strings.Join(args, "\x1f"))
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out
+	k.armed.Store(true)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	k.child.Store(cmd.Process)
-	k.armed.Store(true)
+	k.child = cmd.Process
+	close(k.started)
 	err := cmd.Wait()
 	select {
 	case <-k.killed:

@@ -2,13 +2,15 @@
 
 package main
 
-// Helpers of the end-to-end tests (e2e_test.go): the real binary, built once, run as
-// `gpublock sim` and as the TUI in a pseudo-terminal read through a terminal emulator,
-// or as the commands. Nothing here calls the program's Go functions: everything goes
-// through the binary, its flags, its environment and its terminal, as for a person.
+// Helpers of the end-to-end tests (e2e_test.go, e2e_modes_test.go, team_test.go): the real
+// binary, built once, run as `gpublock sim` and as the TUI in a pseudo-terminal read
+// through a terminal emulator, or as the commands. Nothing here calls the program's Go
+// functions: everything goes through the binary, its flags, its environment and its
+// terminal, as for a person.
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -18,6 +20,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -26,6 +29,9 @@ import (
 
 	"github.com/charmbracelet/x/vt"
 	"github.com/creack/pty"
+
+	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
+	"github.com/gpublock/gpublock/model"
 )
 
 // e2eDir holds the binary built for the end-to-end tests; TestMain removes it.
@@ -81,24 +87,6 @@ func e2eBinary(t *testing.T) string {
 	return e2eBuild.path
 }
 
-// e2eOutput collects a process's output while the test reads it.
-type e2eOutput struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (o *e2eOutput) Write(p []byte) (int, error) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.b.Write(p)
-}
-
-func (o *e2eOutput) String() string {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.b.String()
-}
-
 // e2eWait is how long any one expected thing may take. It only keeps a broken test from
 // hanging; nothing is asserted about speed.
 const e2eWait = 30 * time.Second
@@ -108,8 +96,8 @@ type e2eSim struct {
 	url     string
 	state   string // its --state file
 	cmd     *exec.Cmd
-	out     *e2eOutput
-	done    chan struct{} // closed when it has exited, with its Wait error in waitErr
+	out     *cmdtest.Buffer // what it printed, read while it runs
+	done    chan struct{}   // closed when it has exited, with its Wait error in waitErr
 	waitErr error
 	stopped bool
 }
@@ -147,7 +135,7 @@ func startE2ESim(t *testing.T, seed int, clock time.Time) *e2eSim {
 // startE2ESimState is startE2ESim on a given state file, as a restart would use it.
 func startE2ESimState(t *testing.T, seed int, clock time.Time, state string) *e2eSim {
 	t.Helper()
-	s := &e2eSim{state: state, out: &e2eOutput{}}
+	s := &e2eSim{state: state, out: &cmdtest.Buffer{}}
 	s.cmd = exec.Command(e2eBinary(t), "sim", "--addr", "127.0.0.1:0", "--seed", fmt.Sprint(seed),
 		"--clock", clock.UTC().Format(time.RFC3339), "--speed", "0.000000001", "--state", s.state)
 	s.cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()}
@@ -233,13 +221,21 @@ func e2eEnv(t *testing.T, sim *e2eSim, home string) []string {
 	}
 }
 
-// e2eRun runs a command of the binary to its end and returns its exit code and output.
-func e2eRun(t *testing.T, env []string, args ...string) (code int, stdout, stderr string) {
+// e2eCommand is the binary run with args in env, ready to start; it dies with the test
+// process where the system allows (e2eProcAttr).
+func e2eCommand(t *testing.T, env []string, args ...string) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(e2eBinary(t), args...)
 	cmd.Env = env
-	cmd.Stdin = strings.NewReader("")
 	cmd.SysProcAttr = e2eProcAttr(syscall.SysProcAttr{})
+	return cmd
+}
+
+// e2eRun runs a command of the binary to its end and returns its exit code and output.
+func e2eRun(t *testing.T, env []string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	cmd := e2eCommand(t, env, args...)
+	cmd.Stdin = strings.NewReader("")
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	done := make(chan error, 1)
@@ -264,6 +260,18 @@ func e2eRun(t *testing.T, env []string, args ...string) (code int, stdout, stder
 		t.Fatalf("gpublock %s: %v", strings.Join(args, " "), err)
 	}
 	return code, out.String(), errb.String()
+}
+
+// e2eRunJSON runs a command of the binary that prints JSON and returns what it printed: a
+// failure, or output that is not a T, fails the test.
+func e2eRunJSON[T any](t *testing.T, env []string, args ...string) T {
+	t.Helper()
+	code, out, errs := e2eRun(t, env, args...)
+	var v T
+	if code != 0 || json.Unmarshal([]byte(out), &v) != nil {
+		t.Fatalf("gpublock %s: exit %d, stderr %q\n%s", strings.Join(args, " "), code, errs, out)
+	}
+	return v
 }
 
 // e2eTerm is the TUI on a pseudo-terminal, its output read into a terminal emulator that
@@ -454,4 +462,73 @@ func (term *e2eTerm) exit() (int, []byte) {
 		term.t.Fatal(term.waitErr)
 	}
 	return code, term.rawBytes()
+}
+
+// e2eStart is the emulator's clock when a test starts; it stands still unless moved.
+var e2eStart = time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+
+// readTheFacts waits, once a spend dialog's facts are on the screen, for as long as the
+// dialog discards keys after drawing them (model.ConfirmDwell), as a person reading them would.
+func (term *e2eTerm) readTheFacts() { time.Sleep(model.ConfirmDwell + 200*time.Millisecond) }
+
+func (term *e2eTerm) typeText(s string) {
+	for _, c := range s {
+		term.press(string(c))
+	}
+}
+
+// e2eFoundAnyRE is the line a search ends with.
+var e2eFoundAnyRE = regexp.MustCompile(`Found (\d+) offerings? in`)
+
+// searchBlocks runs the form's search and keeps the Capacity Blocks' rows (the table's
+// filter), so that the first row is a block whatever the clock: the demo's market runs on the
+// real one, and a training plan may start first.
+func (term *e2eTerm) searchBlocks() string {
+	term.t.Helper()
+	term.press(keyEnter)
+	text := term.waitFor("the end of the search", e2eFoundAnyRE.MatchString)
+	if n := e2eFoundAnyRE.FindStringSubmatch(text)[1]; n == "0" {
+		term.t.Fatalf("the search found nothing:\n%s", text)
+	}
+	term.press("/")
+	term.typeText("block")
+	term.press(keyEnter)
+	return term.waitText("filtered from")
+}
+
+// purchaseDialog opens the purchase dialog of the focused row (enter) and waits until its
+// dry run has answered and the screen shows more.
+func (term *e2eTerm) purchaseDialog(more ...string) string {
+	term.t.Helper()
+	term.press(keyEnter)
+	return term.waitText(append([]string{"Buy a Capacity Block", "✓ allowed (ec2:PurchaseCapacityBlock)"}, more...)...)
+}
+
+// confirmBuy types buy in the open purchase dialog once its facts could be read, as a
+// person does, and waits for the receipt and more.
+func (term *e2eTerm) confirmBuy(more ...string) string {
+	term.t.Helper()
+	term.readTheFacts()
+	term.typeText("buy")
+	term.press(keyEnter)
+	return term.waitText(append([]string{"BOUGHT: the Capacity Block is yours."}, more...)...)
+}
+
+// boughtNothing gives what was sent to the purchase dialog d (past the dwell that discards
+// keys) to buy, fails the test if it bought, and closes the dialog.
+func (term *e2eTerm) boughtNothing(d time.Duration, what string) {
+	term.t.Helper()
+	time.Sleep(d)
+	if text := term.screen(); strings.Contains(text, "BOUGHT") || strings.Contains(text, "Buying") {
+		term.t.Fatalf("%s bought:\n%s", what, text)
+	}
+	term.closeDialog("Buy a Capacity Block")
+}
+
+// closeDialog presses esc and waits until the dialog's mark has left the screen: a key
+// typed right after a lone esc would be read as alt+key, on any terminal.
+func (term *e2eTerm) closeDialog(mark string) {
+	term.t.Helper()
+	term.press(keyEsc)
+	term.waitFor("the dialog with "+strconv.Quote(mark)+" to close", func(s string) bool { return !strings.Contains(s, mark) })
 }

@@ -11,23 +11,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"image/color"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
-	"unicode/utf8"
-
-	"github.com/charmbracelet/x/vt"
 
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/model"
-	"github.com/gpublock/gpublock/ui/theme"
 )
-
-// e2eStart is the emulator's clock when a test starts; it stands still unless moved.
-var e2eStart = time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
 
 var (
 	// A row of the offerings table at 120 columns: zone, type, start, length, fee, $/inst-h,
@@ -39,40 +31,6 @@ var (
 	e2eExtFeeRE   = regexp.MustCompile(`Upfront fee\s+\$([\d,]+\.\d\d) USD, for the added time`)
 	e2eUTCRE      = regexp.MustCompile(`(?m)^\s*┆\s*(Start|End)\s+(\d{4}-\d\d-\d\d \d\d:\d\d) UTC`)
 )
-
-// readTheFacts waits, once a spend dialog's facts are on the screen, for as long as the
-// dialog discards keys after drawing them (model.ConfirmDwell), as a person reading them would.
-func (term *e2eTerm) readTheFacts() { time.Sleep(model.ConfirmDwell + 200*time.Millisecond) }
-
-func (term *e2eTerm) typeText(s string) {
-	for _, c := range s {
-		term.press(string(c))
-	}
-}
-
-// searchBlocks runs the form's search and keeps the Capacity Blocks' rows (the table's
-// filter), so that the first row is a block whatever the clock: the demo's market runs on the
-// real one, and a training plan may start first.
-func (term *e2eTerm) searchBlocks() string {
-	term.t.Helper()
-	term.press(keyEnter)
-	text := term.waitFor("the end of the search", e2eFoundAnyRE.MatchString)
-	if n := e2eFoundAnyRE.FindStringSubmatch(text)[1]; n == "0" {
-		term.t.Fatalf("the search found nothing:\n%s", text)
-	}
-	term.press("/")
-	term.typeText("block")
-	term.press(keyEnter)
-	return term.waitText("filtered from")
-}
-
-// closeDialog presses esc and waits until the dialog's mark has left the screen: a key
-// typed right after a lone esc would be read as alt+key, on any terminal.
-func (term *e2eTerm) closeDialog(mark string) {
-	term.t.Helper()
-	term.press(keyEsc)
-	term.waitFor("the dialog with "+strconv.Quote(mark)+" to close", func(s string) bool { return !strings.Contains(s, mark) })
-}
 
 func dollars(t *testing.T, s string) model.Money {
 	t.Helper()
@@ -154,18 +112,14 @@ func TestE2ETUI(t *testing.T) {
 	term.waitText("Chart · v details", "Cumulative cost vs hours used", "= block "+fee+" upfront")
 
 	// Buy it: the dialog states what is bought; typing buy buys it.
-	term.press(keyEnter)
-	text = term.waitText("Buy a Capacity Block", "✓ allowed (ec2:PurchaseCapacityBlock)", "Type buy and press enter")
+	text = term.purchaseDialog("Type buy and press enter")
 	for _, want := range []string{"Account        123456789012", "Region · zone  " + region + " · " + zone, "Upfront fee    " + fee + " USD",
 		"This cannot be cancelled", "SIMULATED"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the purchase dialog lacks %q:\n%s", want, text)
 		}
 	}
-	term.readTheFacts()
-	term.typeText("buy")
-	term.press(keyEnter)
-	text = term.waitText("BOUGHT: the Capacity Block is yours.", "payment-pending")
+	text = term.confirmBuy("payment-pending")
 	m := e2eReceiptRE.FindStringSubmatch(text)
 	times := e2eUTCRE.FindAllStringSubmatch(text, -1)
 	if m == nil || len(times) != 2 || !strings.Contains(text, "Upfront fee    "+fee+" USD") {
@@ -325,12 +279,7 @@ type e2eBlock struct {
 
 func e2eBlocks(t *testing.T, env []string, regions string) []e2eBlock {
 	t.Helper()
-	code, out, errs := e2eRun(t, env, "blocks", "--region", regions, "-o", "json")
-	var rows []e2eBlock
-	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
-		t.Fatalf("gpublock blocks -o json: exit %d, stderr %q\n%s", code, errs, out)
-	}
-	return rows
+	return e2eRunJSON[[]e2eBlock](t, env, "blocks", "--region", regions, "-o", "json")
 }
 
 // The same loop with the commands, against the same kind of `gpublock sim`, as a script
@@ -406,7 +355,7 @@ func TestE2ECommands(t *testing.T) {
 	if len(bl) != 1 || bl[0].CapacityReservationId != id || bl[0].StartDate != best.StartDate || bl[0].EndDate != best.EndDate {
 		t.Fatalf("blocks -o json: %+v, want %s from %s to %s", bl, id, best.StartDate, best.EndDate)
 	}
-	start, end := e2eTime(t, best.StartDate), e2eTime(t, best.EndDate)
+	start, end := cmdtest.MustTime(t, best.StartDate), cmdtest.MustTime(t, best.EndDate)
 
 	// The clock moves an hour past the start; launch into the active block.
 	sim.setClock(t, start.Add(time.Hour))
@@ -458,90 +407,4 @@ func TestE2ECommands(t *testing.T) {
 	if code, _, errs = e2eRun(t, env, "extend", "cr-0123456789abcdef0", "--region", best.Region, "--duration", "1d", "--yes"); code == 0 || !strings.Contains(errs, "cr-0123456789abcdef0") {
 		t.Errorf("extend of a block that does not exist: exit %d:\n%s", code, errs)
 	}
-}
-
-func e2eTime(t *testing.T, s string) time.Time {
-	t.Helper()
-	v, err := time.Parse(time.RFC3339, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v
-}
-
-// cellColour is the foreground of the screen's first cell of sub on line y, or nil
-// where sub is not shown or has no colour.
-func (term *e2eTerm) cellColour(y int, sub string) (color.Color, bool) {
-	lines := strings.Split(term.screen(), "\n")
-	if y >= len(lines) {
-		return nil, false
-	}
-	i := strings.Index(lines[y], sub)
-	if i < 0 {
-		return nil, false
-	}
-	term.mu.Lock()
-	defer term.mu.Unlock()
-	c := term.emu.CellAt(utf8.RuneCountInString(lines[y][:i]), y)
-	if c == nil {
-		return nil, true
-	}
-	return c.Style.Fg, true
-}
-
-// The palette follows the terminal's background, which the emulated terminal reports when
-// asked (OSC 11), unless --theme chose one; NO_COLOR still draws without colour.
-func TestE2ETheme(t *testing.T) {
-	sim := startE2ESim(t, 7, e2eStart)
-	white, black := color.RGBA{255, 255, 255, 255}, color.RGBA{0, 0, 0, 255}
-	light, dark := theme.BodyText(theme.Light), theme.BodyText(theme.Dark)
-	for _, tc := range []struct {
-		name string
-		bg   color.Color
-		args []string
-		env  string
-		want color.Color // nil: no colour at all
-	}{
-		{"white terminal", white, nil, "", light},
-		{"black terminal", black, nil, "", dark},
-		{"--theme dark on white", white, []string{"--theme", "dark"}, "", dark},
-		{"--theme light on black", black, []string{"--theme", "light"}, "", light},
-		{"NO_COLOR on white", white, nil, "NO_COLOR=1", nil},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			env := append(e2eEnv(t, sim, t.TempDir()), "COLORTERM=truecolor")
-			if tc.env != "" {
-				env = append(env, tc.env)
-			}
-			term := startE2ETerm(t, env, 120, 40, func(e *vt.Emulator) { e.SetDefaultBackgroundColor(tc.bg) }, tc.args...)
-			var got color.Color
-			term.waitFor(fmt.Sprintf("the header's body text in %v", tc.want), func(string) bool {
-				c, shown := term.cellColour(0, "123456789012")
-				got = c
-				if !shown {
-					return false
-				}
-				if tc.want == nil {
-					return true
-				}
-				return c != nil && e2eSameColour(c, tc.want)
-			})
-			if tc.want == nil && got != nil {
-				t.Errorf("with NO_COLOR the header's text has the colour %v", got)
-			}
-			term.press("q")
-			if code, raw := term.exit(); code != 0 {
-				t.Errorf("exit %d; the end of the output: %q", code, raw[max(0, len(raw)-200):])
-			}
-		})
-	}
-	if e2eSameColour(light, dark) {
-		t.Fatal("the light and the dark palette have the same body text")
-	}
-}
-
-func e2eSameColour(a, b color.Color) bool {
-	ar, ag, ab, _ := a.RGBA()
-	br, bg, bb, _ := b.RGBA()
-	return ar>>8 == br>>8 && ag>>8 == bg>>8 && ab>>8 == bb>>8
 }

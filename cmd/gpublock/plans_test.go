@@ -1,14 +1,20 @@
 package main
 
+// Training plans, the second source: searched, bought, extended, listed beside Capacity
+// Blocks, warned of near their end.
+
 import (
 	"encoding/json"
+	"net/http/httptest"
 	"os"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/blocks"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/extend"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/purchase"
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
@@ -21,13 +27,7 @@ var planSearch = []string{"--source", "training-plans", "--region", "us-east-1,u
 
 func planOfferings(t *testing.T, url string, extra ...string) []printers.OfferingJSON {
 	t.Helper()
-	args := append(append([]string{"offerings", "--endpoint-url", url, "-o", "json"}, planSearch...), extra...)
-	code, out, errs := cli.Run(args...)
-	var rows []printers.OfferingJSON
-	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
-		t.Fatalf("offerings: exit %d, stderr %q\n%s", code, errs, out)
-	}
-	return rows
+	return runJSON[[]printers.OfferingJSON](t, append(append([]string{"offerings", "--endpoint-url", url, "-o", "json"}, planSearch...), extra...)...)
 }
 
 func TestOfferingsTrainingPlansJSON(t *testing.T) {
@@ -84,12 +84,7 @@ func pickPlan(t *testing.T, url string, multi bool) printers.OfferingJSON {
 // plansIn lists the account's plans in region with `gpublock blocks --source training-plans -o json`.
 func plansIn(t *testing.T, url, region string) []printers.PlanJSON {
 	t.Helper()
-	code, out, errs := cli.Run("blocks", "--endpoint-url", url, "--region", region, "--source", "training-plans", "-o", "json")
-	var rows []printers.PlanJSON
-	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
-		t.Fatalf("blocks: exit %d, stderr %q\n%s", code, errs, out)
-	}
-	return rows
+	return runJSON[[]printers.PlanJSON](t, "blocks", "--endpoint-url", url, "--region", region, "--source", "training-plans", "-o", "json")
 }
 
 func TestPurchaseMultiPartPlan(t *testing.T) {
@@ -125,15 +120,7 @@ func TestPurchaseMultiPartPlan(t *testing.T) {
 	if len(p.HowToUse) != 1 || p.HowToUse[0].Field != "ResourceConfig.TrainingPlanArn" || !strings.Contains(p.HowToUse[0].Command, p.TrainingPlanArn) {
 		t.Fatalf("how to use: %+v", p.HowToUse)
 	}
-	var intents, outcomes int
-	for _, e := range cmdtest.JournalLines(t) {
-		if e.Action == "CreateTrainingPlan" && e.Phase == "intent" {
-			intents++
-		}
-		if e.Action == "CreateTrainingPlan" && e.Phase == "outcome" && e.Outcome == "bought" && e.Result == res.TrainingPlanArn {
-			outcomes++
-		}
-	}
+	intents, outcomes := journalled(t, "CreateTrainingPlan", "bought", res.TrainingPlanArn)
 	if intents != 1 || outcomes != 1 {
 		t.Fatalf("journal: %d intents, %d outcomes", intents, outcomes)
 	}
@@ -307,11 +294,7 @@ func TestExtendPlanListAndBuy(t *testing.T) {
 		t.Fatalf("plan %s after its payment", p.Status)
 	}
 	base := []string{"extend", p.TrainingPlanName, "--source", "training-plans", "--endpoint-url", cs.URL, "--region", off.Region}
-	code, out, errs := cli.Run(append(base, "--list", "-o", "json")...)
-	var list []extend.PlanExtensionJSON
-	if code != 0 || json.Unmarshal([]byte(out), &list) != nil {
-		t.Fatalf("extend --list: exit %d\n%s\n%s", code, errs, out)
-	}
+	list := runJSON[[]extend.PlanExtensionJSON](t, append(base, "--list", "-o", "json")...)
 	if len(list) == 0 {
 		t.Fatal("no extension length offered")
 	}
@@ -323,11 +306,11 @@ func TestExtendPlanListAndBuy(t *testing.T) {
 	x := list[0]
 	days := strconv.Itoa(x.DurationHours/24) + "d"
 
-	code, _, errs = cli.Run(append(base, "--duration", days, "--yes", "--read-only")...)
+	code, _, errs := cli.Run(append(base, "--duration", days, "--yes", "--read-only")...)
 	if code != 1 || !strings.Contains(errs, "nothing was sent to AWS") {
 		t.Fatalf("read-only extend: exit %d\n%s", code, errs)
 	}
-	code, out, errs = cli.Run(append(base, "--duration", days, "--yes", "-o", "json")...)
+	code, out, errs := cli.Run(append(base, "--duration", days, "--yes", "-o", "json")...)
 	if code != 0 || !strings.Contains(errs, "cannot be cancelled or modified") || !strings.Contains(errs, "no dry run for training plans") {
 		t.Fatalf("extend: exit %d\n%s", code, errs)
 	}
@@ -341,12 +324,7 @@ func TestExtendPlanListAndBuy(t *testing.T) {
 	if code != 0 || !strings.Contains(errs, "settled an interrupted run: The extension of training plan") || !strings.Contains(errs, "Nothing new was bought") {
 		t.Fatalf("re-run of an interrupted extension: exit %d\n%s", code, errs)
 	}
-	extends := 0
-	for _, e := range cmdtest.JournalLines(t) {
-		if e.Action == "ExtendTrainingPlan" && e.Phase == "intent" {
-			extends++
-		}
-	}
+	extends, _ := journalled(t, "ExtendTrainingPlan", "", "")
 	if extends != 1 {
 		t.Fatalf("%d extension intents journalled", extends)
 	}
@@ -380,10 +358,7 @@ func TestOfferingsDemoBothSources(t *testing.T) {
 func TestBlocksListsBothSources(t *testing.T) {
 	cs := cmdtest.StartPlanSim(t)
 	cli.AsPerson(t, false, "")
-	cb := cli.PickOffering(t, cs.URL)
-	if code, _, errs := cli.Run(cmdtest.PurchaseArgs(cs.URL, cb.CapacityBlockOfferingId, "--yes")...); code != 0 {
-		t.Fatalf("block purchase: exit %d\n%s", code, errs)
-	}
+	boughtOffering(t, cs)
 	var plan printers.OfferingJSON
 	for _, r := range planOfferings(t, cs.URL) {
 		if r.Region == "us-east-1" {
@@ -397,11 +372,7 @@ func TestBlocksListsBothSources(t *testing.T) {
 	if code, _, errs := cli.Run(planPurchaseArgs(cs.URL, plan.TrainingPlanOfferingId, "us-east-1", "--yes")...); code != 0 {
 		t.Fatalf("plan purchase: exit %d\n%s", code, errs)
 	}
-	code, out, errs := cli.Run("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "--source", "all", "-o", "json")
-	var rows []map[string]any
-	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
-		t.Fatalf("blocks: exit %d\n%s\n%s", code, errs, out)
-	}
+	rows := runJSON[[]map[string]any](t, "blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "--source", "all", "-o", "json")
 	var sources []string
 	for _, r := range rows {
 		sources = append(sources, r["Source"].(string))
@@ -419,12 +390,87 @@ func TestBlocksListsBothSources(t *testing.T) {
 	if strings.Join(sources, ",") != "capacity-blocks,training-plans" {
 		t.Fatalf("sources %v", sources)
 	}
-	code, out, errs = cli.Run("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "--source", "all")
+	code, out, errs := cli.Run("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "--source", "all")
 	if code != 0 || !strings.Contains(out, "TRAINING PLAN") || !strings.Contains(out, "ResourceConfig.TrainingPlanArn") || !strings.Contains(out, "RESERVATION") {
 		t.Fatalf("table: exit %d\n%s\n%s", code, errs, out)
 	}
 	// The default lists Capacity Blocks only, as before.
 	if rows := cli.Reservations(t, cs.URL); len(rows) != 1 {
 		t.Fatalf("blocks without --source: %d rows", len(rows))
+	}
+}
+
+// A training plan near its end is warned of as a block is: in the JSON and the table,
+// by --warn-within's exit 3, and once to the webhook.
+func TestBlocksWarnOfPlanNearItsEnd(t *testing.T) {
+	cs := cmdtest.StartPlanSim(t)
+	cli.AsPerson(t, false, "")
+	off := pickPlan(t, cs.URL, false)
+	res := runJSON[purchase.PlanPurchaseJSON](t, planPurchaseArgs(cs.URL, off.TrainingPlanOfferingId, off.Region, "--yes", "-o", "json")...)
+	name, end := res.TrainingPlan.TrainingPlanName, cmdtest.MustTime(t, res.TrainingPlan.EndTime)
+	cs.Emulator.SetTime(end.Add(-35 * time.Minute))
+
+	h := &cmdtest.Hook{}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	list := []string{"blocks", "--endpoint-url", cs.URL, "--region", off.Region, "--source", "training-plans", "--warn-leads", "24h"}
+	notifyArgs := append(append([]string{}, list...), "-o", "json", "--notify-url", srv.URL+"/services/T0/B0/SECRETTOKEN")
+	rows := runJSON[[]printers.PlanListJSON](t, notifyArgs...)
+	if len(rows) != 1 {
+		t.Fatalf("blocks json: %d rows, want the plan's: %+v", len(rows), rows)
+	}
+	if rows[0].Status != "Active" {
+		t.Fatalf("the plan is %s 35 minutes before its end", rows[0].Status)
+	}
+	var kinds []string
+	for _, w := range rows[0].Warnings {
+		kinds = append(kinds, w.Kind)
+		if w.Kind == "expiring" && (!strings.Contains(w.Text, name) || !strings.Contains(w.Text, "stops its jobs")) {
+			t.Errorf("the plan's expiring warning %q", w.Text)
+		}
+	}
+	if strings.Join(kinds, ",") != "expiring,cant-extend" {
+		t.Fatalf("the plan's warnings %v, want expiring,cant-extend", kinds)
+	}
+
+	// Once per plan and warning: a second run sends nothing new.
+	if code, _, errs := cli.Run(notifyArgs...); code != 0 || strings.Contains(errs, "SECRETTOKEN") {
+		t.Fatalf("second run: exit %d\n%s", code, errs)
+	}
+	h.Mu.Lock()
+	got := append([]string(nil), h.Kinds...)
+	texts := append([]string(nil), h.Texts...)
+	h.Mu.Unlock()
+	sort.Strings(got)
+	if strings.Join(got, ",") != "cant-extend,expiring" {
+		t.Errorf("the webhook got %v, want cant-extend and expiring once each", got)
+	}
+	for _, text := range texts {
+		if !strings.Contains(text, "training plan "+name) {
+			t.Errorf("a notification without the plan: %q", text)
+		}
+	}
+
+	code, out, errs := cli.Run(list...)
+	if code != 0 || !strings.Contains(out, "WARNING") {
+		t.Fatalf("table: exit %d\n%s\n%s", code, errs, out)
+	}
+	row := ""
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, name) && strings.Contains(l, off.Region) {
+			row = l
+			break
+		}
+	}
+	if !strings.Contains(row, "▲ EXPIRING") {
+		t.Errorf("the plan's row has no warning: %q\n%s", row, out)
+	}
+
+	code, _, errs = cli.Run(append(append([]string{}, list...), "--warn-within", "45m")...)
+	if code != blocks.ExitWarning || !strings.Contains(errs, "WARNING: training plan "+name) || !strings.Contains(errs, "jobs stop") {
+		t.Errorf("--warn-within 45m: exit %d, stderr %q", code, errs)
+	}
+	if code, _, errs := cli.Run(append(append([]string{}, list...), "--warn-within", "10m", "--warn-of", "end")...); code != 0 {
+		t.Errorf("--warn-within 10m of a plan ending in 35m: exit %d, stderr %q", code, errs)
 	}
 }

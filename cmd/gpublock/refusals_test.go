@@ -1,10 +1,14 @@
 package main
 
+// The refusals of a purchase: the same words in the command line and the TUI, and bad money
+// or tags refused as usage before any call.
+
 import (
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -20,6 +24,7 @@ import (
 	purchasecmd "github.com/gpublock/gpublock/cmd/internal/cmd/purchase"
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
+	"github.com/gpublock/gpublock/cmd/internal/printers"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui/dialog"
 	"github.com/gpublock/gpublock/ui/dialog/purchase"
@@ -39,38 +44,29 @@ func TestCLIAndTUIRefuseInTheSameWords(t *testing.T) {
 	}
 	cases := map[string]func(t *testing.T) refusal{
 		"read-only": func(t *testing.T) refusal {
-			cs := cmdtest.StartSim(t)
-			off := cli.PickOffering(t, cs.URL)
-			o := lookOffering(t, cmdutil.AWSFlags{Overall: 256, EndpointURL: cs.URL, Region: "us-east-1"}, model.SourceCapacityBlock, off.CapacityBlockOfferingId)
+			cs, off, f, o := offeredBlock(t)
 			_, _, errs := cli.Run(cmdtest.PurchaseArgs(cs.URL, off.CapacityBlockOfferingId, "--yes", "--read-only")...)
 			// The TUI never opens a dialog in read-only mode; its backend refuses alike.
-			return refusal{cli: errs, sentence: prepareRefusal(t, cmdutil.AWSFlags{Overall: 256, EndpointURL: cs.URL, Region: "us-east-1", ReadOnly: true}, o)}
+			f.ReadOnly = true
+			return refusal{cli: errs, sentence: prepareRefusal(t, f, o)}
 		},
 		"over the cap": func(t *testing.T) refusal {
-			cs := cmdtest.StartSim(t)
-			off := cli.PickOffering(t, cs.URL)
-			f := cmdutil.AWSFlags{Overall: 256, EndpointURL: cs.URL, Region: "us-east-1", MaxSpend: "10"}
-			o := lookOffering(t, f, model.SourceCapacityBlock, off.CapacityBlockOfferingId)
+			cs, off, f, o := offeredBlock(t)
+			f.MaxSpend = "10"
 			_, _, errs := cli.Run(cmdtest.PurchaseArgs(cs.URL, off.CapacityBlockOfferingId, "--yes", "--max-spend", "10")...)
 			cap := model.MustMoney("10")
 			return refusal{cli: errs, sentence: prepareRefusal(t, f, o),
 				dialog: dialogText(t, f, o, dialog.Env{MaxSpend: &cap, MaxSpendRule: f.MaxSpendRule()})}
 		},
 		"bad tag": func(t *testing.T) refusal {
-			cs := cmdtest.StartSim(t)
-			off := cli.PickOffering(t, cs.URL)
-			f := cmdutil.AWSFlags{Overall: 256, EndpointURL: cs.URL, Region: "us-east-1"}
-			o := lookOffering(t, f, model.SourceCapacityBlock, off.CapacityBlockOfferingId)
+			cs, off, f, o := offeredBlock(t)
 			_, _, errs := cli.Run(cmdtest.PurchaseArgs(cs.URL, off.CapacityBlockOfferingId, "--yes", "--tag", "aws:team=ml")...)
 			text := dialogText(t, f, o, dialog.Env{Tags: map[string]string{"aws:team": "ml"}})
 			// The tags field is parsed as the flag is, by model.AddTag.
 			return refusal{cli: errs, sentence: model.AddTag(map[string]string{}, "aws:team=ml").Error(), dialog: text}
 		},
 		"earlier purchase already bought": func(t *testing.T) refusal {
-			cs := cmdtest.StartSim(t)
-			off := cli.PickOffering(t, cs.URL)
-			f := cmdutil.AWSFlags{Overall: 256, EndpointURL: cs.URL, Region: "us-east-1"}
-			o := lookOffering(t, f, model.SourceCapacityBlock, off.CapacityBlockOfferingId)
+			cs, off, f, o := offeredBlock(t)
 			args := cmdtest.PurchaseArgs(cs.URL, off.CapacityBlockOfferingId, "--yes")
 			if code, _, errs := cli.Run(args...); code != 0 {
 				t.Fatalf("purchase: exit %d\n%s", code, errs)
@@ -83,10 +79,7 @@ func TestCLIAndTUIRefuseInTheSameWords(t *testing.T) {
 			return refusal{cli: errs, sentence: prepareRefusal(t, f, o), dialog: dialogText(t, f, o, dialog.Env{})}
 		},
 		"not allowed by the dry run": func(t *testing.T) refusal {
-			cs := cmdtest.StartSim(t)
-			off := cli.PickOffering(t, cs.URL)
-			f := cmdutil.AWSFlags{Overall: 256, EndpointURL: cs.URL, Region: "us-east-1"}
-			o := lookOffering(t, f, model.SourceCapacityBlock, off.CapacityBlockOfferingId)
+			cs, off, f, o := offeredBlock(t)
 			cs.Emulator.SetFaults(ec2sim.Faults{Deny: []string{"PurchaseCapacityBlock"}})
 			_, _, errs := cli.Run(cmdtest.PurchaseArgs(cs.URL, off.CapacityBlockOfferingId, "--yes")...)
 			return refusal{cli: errs, sentence: prepareRefusal(t, f, o), dialog: dialogText(t, f, o, dialog.Env{})}
@@ -94,7 +87,7 @@ func TestCLIAndTUIRefuseInTheSameWords(t *testing.T) {
 		"no dry run for a plan": func(t *testing.T) refusal {
 			cs := cmdtest.StartPlanSim(t)
 			off := pickPlan(t, cs.URL, false)
-			f := cmdutil.AWSFlags{Overall: 256, EndpointURL: cs.URL, Region: off.Region}
+			f := tuiFlags(cs.URL, off.Region)
 			o := lookOffering(t, f, model.SourceTrainingPlan, off.TrainingPlanOfferingId)
 			_, _, errs := cli.Run(planPurchaseArgs(cs.URL, off.TrainingPlanOfferingId, off.Region, "--dry-run")...)
 			b := tuiBackend(t, f)
@@ -120,6 +113,21 @@ func TestCLIAndTUIRefuseInTheSameWords(t *testing.T) {
 			}
 		})
 	}
+}
+
+// tuiFlags are the flags of the TUI's client of the emulator at url, in region.
+func tuiFlags(url, region string) cmdutil.AWSFlags {
+	return cmdutil.AWSFlags{Overall: 256, EndpointURL: url, Region: region}
+}
+
+// offeredBlock starts an emulator and picks a Capacity Block offering of it, as the command
+// line lists it (off) and as the TUI's client over flags f finds it (o).
+func offeredBlock(t *testing.T) (cs *cmdtest.Sim, off printers.OfferingJSON, f cmdutil.AWSFlags, o model.Offering) {
+	t.Helper()
+	cs = cmdtest.StartSim(t)
+	off = cli.PickOffering(t, cs.URL)
+	f = tuiFlags(cs.URL, "us-east-1")
+	return cs, off, f, lookOffering(t, f, model.SourceCapacityBlock, off.CapacityBlockOfferingId)
 }
 
 // flat is text as read: without styles, its whitespace (and line wraps) as one space.
@@ -180,7 +188,7 @@ func prepareRefusal(t *testing.T, f cmdutil.AWSFlags, o model.Offering) string {
 // Prepare; env holds the dialog's own settings (cap, tags).
 func dialogText(t *testing.T, f cmdutil.AWSFlags, o model.Offering, env dialog.Env) string {
 	t.Helper()
-	now := time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
+	now := cmdtest.SimStart
 	env.Context = &program.Context{Ctx: context.Background(), Backend: tuiBackend(t, f), Theme: theme.New(false), Simulated: true,
 		Clock: program.NewClock(func() time.Time { return now }), Location: time.UTC,
 		Identity: program.Identity{Identity: source.Identity{Account: "123456789012"}, Known: true}}
@@ -201,3 +209,44 @@ func dialogText(t *testing.T, f cmdutil.AWSFlags, o model.Offering, env dialog.E
 
 // frameSides are the glyphs a dialog's frame draws at either end of a line.
 const frameSides = "│┃║┆╎┊"
+
+// Every bad money input is bad usage naming the flag, before any call; nothing is bought.
+func TestPurchaseBadMoneyRefusedBeforeAnyCall(t *testing.T) {
+	cs := cmdtest.StartSim(t)
+	cli.AsPerson(t, false, "")
+	off := cli.PickOffering(t, cs.URL)
+	for _, v := range []string{"100,00", "1,0000", "25 000", " 25000", "1e4", "0", "-5", "$", "25000USD", "1.000,50", "0x10", "7551.369"} {
+		before := cs.Calls.Load()
+		code, out, errs := cli.Run(cmdtest.PurchaseArgs(cs.URL, off.CapacityBlockOfferingId, "--yes", "--max-spend", v)...)
+		if code != 2 || out != "" || !strings.Contains(errs, "--max-spend") {
+			t.Errorf("--max-spend %q: exit %d, stdout %q\n%s", v, code, out, errs)
+		}
+		if n := cs.Calls.Load() - before; n != 0 {
+			t.Errorf("--max-spend %q: %d calls", v, n)
+		}
+	}
+	long := strings.Repeat("k", 129)
+	for _, tag := range []string{long + "=v", "k=" + strings.Repeat("v", 257), "AWS:x=1"} {
+		code, _, errs := cli.Run(cmdtest.PurchaseArgs(cs.URL, off.CapacityBlockOfferingId, "--yes", "--tag", tag)...)
+		if code != 2 || !strings.Contains(errs, "-tag") {
+			t.Errorf("--tag %.20q…: exit %d\n%s", tag, code, errs)
+		}
+	}
+	many := []string{}
+	for i := 0; i < 51; i++ {
+		many = append(many, "--tag", "k"+strings.Repeat("x", i)+"=v")
+	}
+	if code, _, errs := cli.Run(cmdtest.PurchaseArgs(cs.URL, off.CapacityBlockOfferingId, append(many, "--yes")...)...); code != 2 || !strings.Contains(errs, "tags") {
+		t.Errorf("51 tags: exit %d\n%s", code, errs)
+	}
+	// A configuration file with a duplicate read_only is refused, naming the file, not a flag.
+	cfg := writeUserConfig(t, "{\"read_only\": true,\n\"read_only\": false}")
+	code, _, errs := cli.Run(cmdtest.PurchaseArgs(cs.URL, off.CapacityBlockOfferingId, "--yes")...)
+	if code != 2 || !strings.Contains(errs, cfg) || !strings.Contains(errs, "line 2") || strings.Contains(errs, "--read-only") {
+		t.Errorf("duplicate read_only: exit %d\n%s", code, errs)
+	}
+	if err := os.Remove(cfg); err != nil { // blocks refuses the broken file too
+		t.Fatal(err)
+	}
+	cli.AssertNothingBought(t, cs.URL)
+}

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -25,11 +24,13 @@ import (
 	"github.com/gpublock/gpublock/cmd/internal/printers"
 )
 
+// teamKeys are the static keys the tests' own SDK clients reach the emulator with.
+var teamKeys = credentials.NewStaticCredentialsProvider("AKIAE2ETEST000000001", "x", "")
+
 // teamBucket makes the bucket of a team's store in the emulator's S3, through the SDK.
 func teamBucket(t *testing.T, url string) {
 	t.Helper()
-	c := s3.New(s3.Options{Region: "us-east-1", BaseEndpoint: aws.String(url), UsePathStyle: true,
-		Credentials: credentials.NewStaticCredentialsProvider("AKIAE2ETEST000000001", "x", "")})
+	c := s3.New(s3.Options{Region: "us-east-1", BaseEndpoint: aws.String(url), UsePathStyle: true, Credentials: teamKeys})
 	if _, err := c.CreateBucket(context.Background(), &s3.CreateBucketInput{Bucket: aws.String("team")}); err != nil {
 		t.Fatal(err)
 	}
@@ -54,9 +55,7 @@ func deliveredOnce(n int) bool { return n == 1 || n == 2 }
 // killedAt starts the binary and kills it (SIGKILL) after d, wherever it is.
 func killedAt(t *testing.T, env []string, d time.Duration, args ...string) {
 	t.Helper()
-	cmd := exec.Command(e2eBinary(t), args...)
-	cmd.Env = env
-	cmd.SysProcAttr = e2eProcAttr(syscall.SysProcAttr{})
+	cmd := e2eCommand(t, env, args...)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -144,8 +143,7 @@ func TestTeamStoreInS3OneLaunchOneNotification(t *testing.T) {
 			break
 		}
 	}
-	c := ec2.New(ec2.Options{Region: "us-east-1", BaseEndpoint: aws.String(sim.url),
-		Credentials: credentials.NewStaticCredentialsProvider("AKIAE2ETEST000000001", "x", "")})
+	c := ec2.New(ec2.Options{Region: "us-east-1", BaseEndpoint: aws.String(sim.url), Credentials: teamKeys})
 	out, err := c.DescribeInstances(context.Background(), &ec2.DescribeInstancesInput{})
 	if err != nil {
 		t.Fatal(err)
@@ -171,9 +169,7 @@ func TestTeamStoreInS3OneLaunchOneNotification(t *testing.T) {
 func watchRounds(t *testing.T, env []string, rounds int, args ...string) string {
 	t.Helper()
 	health := filepath.Join(t.TempDir(), "health.json")
-	cmd := exec.Command(e2eBinary(t), append([]string{"watch", "--health-file", health}, args...)...)
-	cmd.Env = env
-	cmd.SysProcAttr = e2eProcAttr(syscall.SysProcAttr{})
+	cmd := e2eCommand(t, env, append([]string{"watch", "--health-file", health}, args...)...)
 	var errb strings.Builder
 	cmd.Stderr = &errb
 	if err := cmd.Start(); err != nil {
@@ -228,8 +224,7 @@ func TestTeamStoreInS3OneExtensionOneNotification(t *testing.T) {
 		}
 	}()
 
-	c := ec2.New(ec2.Options{Region: "us-east-1", BaseEndpoint: aws.String(sim.url),
-		Credentials: credentials.NewStaticCredentialsProvider("AKIAE2ETEST000000001", "x", "")})
+	c := ec2.New(ec2.Options{Region: "us-east-1", BaseEndpoint: aws.String(sim.url), Credentials: teamKeys})
 	hist, err := c.DescribeCapacityBlockExtensionHistory(context.Background(), &ec2.DescribeCapacityBlockExtensionHistoryInput{
 		CapacityReservationIds: []string{b.CapacityReservationId}})
 	if err != nil {

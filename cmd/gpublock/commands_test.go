@@ -1,10 +1,15 @@
 package main
 
+// The commands against the emulator when it is not all well: regions down, details refused,
+// a payment that takes 12 hours, and the --demo account the commands share.
+
 import (
 	"bytes"
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +17,7 @@ import (
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/blocks"
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/cmd/internal/printers"
 )
 
@@ -168,5 +174,87 @@ func TestBlocksRegionsFailingAlikeSaidOnce(t *testing.T) {
 	code, _, errs := cli.Run("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1,eu-north-1,us-west-2")
 	if code != 1 || strings.Count(errs, "EC2 is unavailable") != 1 || !strings.Contains(errs, "gpublock blocks: us-east-1, us-west-2: EC2 is unavailable") {
 		t.Errorf("exit %d, stderr %q; want one line naming both regions", code, errs)
+	}
+}
+
+// One --demo account for every command: a block bought with `purchase --demo` is listed by
+// a later `blocks --demo`, as it would be on AWS; removing the file starts afresh.
+func TestDemoCommandsShareOneAccount(t *testing.T) {
+	cmdtest.Env(t)
+	search := []string{"--demo", "--region", "us-east-1", "--type", "p5.48xlarge", "--count", "1", "--duration", "2d", "--to", "+2w"}
+	offs := runJSON[[]printers.OfferingJSON](t, append([]string{"offerings", "-o", "json"}, search...)...)
+	if len(offs) == 0 {
+		t.Fatal("the demo offers nothing")
+	}
+	code, out, errs := cli.Run(append([]string{"purchase", offs[0].CapacityBlockOfferingId, "--yes", "-o", "json"}, search...)...)
+	if code != 0 {
+		t.Fatalf("purchase: exit %d, stderr %q\n%s", code, errs, out)
+	}
+	listed := func() []printers.BlockJSON {
+		t.Helper()
+		return runJSON[[]printers.BlockJSON](t, "blocks", "--demo", "--region", "us-east-1", "-o", "json")
+	}
+	rows := listed()
+	if len(rows) != 1 || rows[0].InstanceType != "p5.48xlarge" || rows[0].StartDate != offs[0].StartDate || rows[0].EndDate != offs[0].EndDate {
+		t.Fatalf("blocks --demo after purchase --demo lists %+v, want the block bought from %+v", rows, offs[0])
+	}
+	file := filepath.Join(os.Getenv("XDG_STATE_HOME"), "gpublock", "simulated", cmdutil.DemoStateFile)
+	if err := os.Remove(file); err != nil {
+		t.Fatal(err)
+	}
+	if rows := listed(); len(rows) != 0 {
+		t.Errorf("after removing %s the demo still lists %+v", file, rows)
+	}
+
+	// A damaged file is named, with the way out, and nothing runs against it.
+	if err := os.WriteFile(file, []byte("{"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs = cli.Run("blocks", "--demo", "--region", "us-east-1")
+	if code != 1 || out != "" || !strings.Contains(errs, file) || !strings.Contains(errs, "afresh") {
+		t.Errorf("a damaged demo state: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}
+
+// A whole lifecycle with AWS's longest payment (12 hours): the commands must not assume
+// that a block is paid within minutes. It stays payment-pending, launching and extending
+// are refused with why, then it is scheduled, then active and launchable.
+func TestLifecycleWithTwelveHourPayment(t *testing.T) {
+	cs := cmdtest.StartSim(t, func(o *ec2sim.Options) {
+		o.PaymentDelay = ec2sim.PaymentDelay{Min: 12 * time.Hour, Max: 12 * time.Hour}
+	})
+	b := cli.BoughtBlock(t, cs)
+	bought := cs.Emulator.Now()
+	start := cmdtest.MustTime(t, b.StartDate)
+	// AWS fails a payment not taken by 5 minutes before the start; the emulator pays then.
+	paid := bought.Add(12 * time.Hour)
+	if dl := start.Add(-5 * time.Minute); dl.Before(paid) {
+		paid = dl
+	}
+	if paid.Sub(bought) < time.Hour {
+		t.Fatalf("the block starts at %s, too soon after the purchase (%s) for a long payment", start, bought)
+	}
+
+	cs.Emulator.SetTime(paid.Add(-time.Minute))
+	if rows := cli.Reservations(t, cs.URL); rows[0].State != "payment-pending" {
+		t.Fatalf("a minute before the payment: %s, want payment-pending", rows[0].State)
+	}
+	code, _, errs := cli.Run(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--yes")...)
+	if code != 1 || !strings.Contains(errs, "not active yet (payment-pending)") {
+		t.Errorf("launch while payment-pending: exit %d\n%s", code, errs)
+	}
+	code, _, errs = cli.Run(cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId, "--yes")...)
+	if code == 0 || !strings.Contains(errs, "payment-pending") {
+		t.Errorf("extend while payment-pending: exit %d\n%s", code, errs)
+	}
+
+	cs.Emulator.SetTime(paid.Add(time.Second))
+	if rows := cli.Reservations(t, cs.URL); rows[0].State != "scheduled" {
+		t.Fatalf("after the payment: %s, want scheduled", rows[0].State)
+	}
+	cli.Activate(t, cs, b)
+	code, out, errs := cli.Run(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--yes", "--count", "1", "-o", "json")...)
+	if code != 0 || !strings.Contains(out, `"InstanceId": "i-`) {
+		t.Errorf("launch once active: exit %d\n%s\n%s", code, out, errs)
 	}
 }

@@ -2,8 +2,10 @@ package capacityblocks
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/ec2sim"
@@ -46,5 +48,73 @@ func TestReadOnlyExtensionSaysExtended(t *testing.T) {
 	_, err := c.Extend(context.Background(), b, model.ExtensionOffering{ID: "cbe-1", DurationHours: 24})
 	if err == nil || !strings.Contains(err.Error(), "nothing can be extended") || rc.Total() != before {
 		t.Fatalf("read-only extension: %v, %d calls", err, rc.Total()-before)
+	}
+}
+
+func TestExtendBlock(t *testing.T) {
+	sim, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
+	c := newTestClient(t, url, nil)
+	o, bought := boughtBlock(t, c)
+	sim.SetTime(o.Start.Add(time.Hour))
+	b := blockByID(t, c, bought.ReservationID)
+
+	if _, err := c.ExtensionOfferings(context.Background(), b, 15); err == nil {
+		t.Error("a 15-day extension was asked for")
+	}
+	offs, err := c.ExtensionOfferings(context.Background(), b, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(offs) == 0 {
+		t.Fatal("no extension offering for an active block")
+	}
+	off := offs[0]
+	if off.ID == "" || !off.Start.Equal(b.End) || off.Fee.IsZero() || off.DurationHours != 24 {
+		t.Errorf("extension offering %+v for block ending %s", off, b.End)
+	}
+
+	sim.SetFaults(ec2sim.Faults{LostReply: 1})
+	res, err := c.Extend(context.Background(), b, off)
+	if err != nil {
+		t.Fatalf("extend: %v", err)
+	}
+	if res.Outcome != source.Bought || !res.Recovered || res.Extension.OfferingID != off.ID {
+		t.Fatalf("extend result %+v", res)
+	}
+	if n := rc.Count(func(r simtest.Recorded) bool { return r.Action == "PurchaseCapacityBlockExtension" && !r.DryRun }); n != 1 {
+		t.Errorf("%d extension purchases, want 1", n)
+	}
+	sim.SetFaults(ec2sim.Faults{})
+	checkJournal(t, c, res.RequestID, source.Bought)
+	after := blockByID(t, c, bought.ReservationID)
+	if len(after.Extensions) != 1 || after.Extensions[0].OfferingID != off.ID {
+		t.Errorf("extensions after: %+v", after.Extensions)
+	}
+
+	var capped model.Money
+	c = newTestClient(t, url, func(cfg *awsapi.Config) { cfg.MaxSpend = &capped })
+	if _, err := c.Extend(context.Background(), after, off); !errors.Is(err, source.ErrOverSpendCap) {
+		t.Errorf("extension above the cap: %v", err)
+	}
+}
+
+// Without ec2:PurchaseCapacityBlockExtension (the emulator's deny fault), the dry run says
+// so, and Extend refuses before any real call.
+func TestExtendNotAllowedNamesTheAction(t *testing.T) {
+	_, rc, c, b, offs := extendable(t, ec2sim.Faults{Deny: []string{"PurchaseCapacityBlockExtension"}})
+	perm, err := c.CheckExtend(context.Background(), b, offs[0])
+	if err != nil || perm.Allowed || perm.Action != "ec2:PurchaseCapacityBlockExtension" || !strings.Contains(perm.Message, "ec2:PurchaseCapacityBlockExtension") {
+		t.Fatalf("permission %+v, %v", perm, err)
+	}
+	res, err := c.Extend(context.Background(), b, offs[0])
+	var pe *source.ActionError
+	if !errors.As(err, &pe) || pe.Outcome != source.NotBought || pe.Explanation.Action != "ec2:PurchaseCapacityBlockExtension" || res.Outcome != source.NotBought {
+		t.Fatalf("err %v, result %+v", err, res)
+	}
+	if n := rc.Count(func(r simtest.Recorded) bool { return r.Action == "PurchaseCapacityBlockExtension" && !r.DryRun }); n != 0 {
+		t.Errorf("%d extension purchases without permission", n)
+	}
+	if after := blockByID(t, c, b.ReservationID); len(after.Extensions) != 0 || !after.End.Equal(b.End) {
+		t.Errorf("the block changed: %+v", after)
 	}
 }

@@ -6,38 +6,19 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
-
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/apitest"
 	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 )
 
-// newTestClient points the real adapter at an emulator URL with static credentials, and
-// with short waits so that retries and confirmations do not slow the tests.
+// newTestClient is the source over the real adapter pointed at the emulator at url
+// (apitest.Client).
 func newTestClient(t testing.TB, url string, tweak func(*awsapi.Config)) *Client {
 	t.Helper()
-	simtest.ClearAWSEnv(t)
-	cfg := awsapi.Config{
-		Region:      "us-east-1",
-		EndpointURL: url,
-		Version:     "test",
-		Credentials: aws.NewCredentialsCache(credentials.NewStaticCredentialsProvider(simtest.AccessKey, simtest.SecretKey, "")),
-		JournalDir:  t.TempDir(),
-		MaxBackoff:  2 * time.Millisecond,
-	}
-	if tweak != nil {
-		tweak(&cfg)
-	}
-	api, err := awsapi.New(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	api.SetConfirmPace(4, time.Millisecond)
-	return New(api)
+	return New(apitest.Client(t, url, tweak))
 }
 
 // baseQuery asks for one p5.48xlarge for 2 days in the next two weeks in three regions.

@@ -20,6 +20,7 @@ import (
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/apitest"
 	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/aws/notify"
 	"github.com/gpublock/gpublock/aws/source"
@@ -58,17 +59,12 @@ type watcher struct {
 
 func (w *world) watcher(t *testing.T, owner string, tweak func(*awsapi.Config)) *watcher {
 	t.Helper()
-	cfg := awsapi.Config{Region: "us-east-1", EndpointURL: w.url, Version: "test",
-		Credentials: aws.NewCredentialsCache(credentials.NewStaticCredentialsProvider("AKIATESTORDERS000001", "orders-test-secret", "")),
-		JournalDir:  w.dir, MaxBackoff: 2 * time.Millisecond}
-	if tweak != nil {
-		tweak(&cfg)
-	}
-	api, err := awsapi.New(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	api.SetConfirmPace(4, time.Millisecond)
+	api := apitest.Client(t, w.url, func(cfg *awsapi.Config) {
+		cfg.JournalDir = w.dir
+		if tweak != nil {
+			tweak(cfg)
+		}
+	})
 	book, err := Open(context.Background(), api)
 	if err != nil {
 		t.Fatal(err)

@@ -4,20 +4,19 @@ import (
 	"context"
 	"encoding/json"
 	"math"
-	"net/http/httptest"
 	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
 
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/apitest"
 	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/aws/sagemakersim"
 	"github.com/gpublock/gpublock/aws/source"
@@ -40,25 +39,9 @@ type env struct {
 
 func newEnv(t *testing.T) env {
 	t.Helper()
-	sim, err := ec2sim.New(ec2sim.Options{Seed: 1, Start: simtest.Start, Speed: 1e-9, Protocols: []ec2sim.Protocol{sagemakersim.Protocol()}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sim := simtest.NewSim(t, ec2sim.Options{Seed: 1, Start: simtest.Start, Speed: 1e-9, Protocols: []ec2sim.Protocol{sagemakersim.Protocol()}})
 	// Standing for AWS: what this machine bought is read from AWS's journal.
-	srv := httptest.NewServer(simtest.AsAWS(sim))
-	t.Cleanup(srv.Close)
-	t.Setenv("AWS_CONFIG_FILE", t.TempDir()+"/config")
-	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", t.TempDir()+"/credentials")
-	for _, k := range []string{"AWS_PROFILE", "AWS_DEFAULT_PROFILE", "AWS_REGION", "AWS_DEFAULT_REGION", "AWS_ENDPOINT_URL",
-		"AWS_ENDPOINT_URL_EC2", "AWS_ENDPOINT_URL_SAGEMAKER", "AWS_ENDPOINT_URL_CLOUDWATCH", "AWS_MAX_ATTEMPTS", "AWS_RETRY_MODE"} {
-		t.Setenv(k, "")
-	}
-	api, err := awsapi.New(ctx, awsapi.Config{Region: "us-east-1", EndpointURL: srv.URL, Version: "test",
-		Credentials: aws.NewCredentialsCache(credentials.NewStaticCredentialsProvider("AKIATESTGPUBLOCK0001", "test-secret", "")),
-		JournalDir:  t.TempDir(), MaxBackoff: 2 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
+	api := apitest.Client(t, simtest.ServeHandler(t, simtest.AsAWS(sim)), nil)
 	api.SetConfirmPace(3, time.Millisecond)
 	e := env{sim: sim, api: api, cb: capacityblocks.New(api), tp: trainingplans.New(api)}
 	e.srcs = []source.Source{e.cb, trainingplans.Source(e.tp)}

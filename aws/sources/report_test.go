@@ -2,16 +2,12 @@ package sources
 
 import (
 	"context"
-	"net/http/httptest"
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
-
-	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/apitest"
 	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/aws/sagemakersim"
 	"github.com/gpublock/gpublock/aws/source"
@@ -24,22 +20,8 @@ import (
 // at the backend's time, with what the journal says was paid.
 func TestReportCoversEveryRegion(t *testing.T) {
 	ctx := context.Background()
-	sim, err := ec2sim.New(ec2sim.Options{Seed: 1, Start: simtest.Start, Speed: 1e-9, Protocols: []ec2sim.Protocol{sagemakersim.Protocol()}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(sim)
-	defer srv.Close()
-	t.Setenv("AWS_CONFIG_FILE", t.TempDir()+"/config")
-	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", t.TempDir()+"/credentials")
-	for _, k := range []string{"AWS_PROFILE", "AWS_DEFAULT_PROFILE", "AWS_REGION", "AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_EC2", "AWS_ENDPOINT_URL_CLOUDWATCH"} {
-		t.Setenv(k, "")
-	}
-	c, err := awsapi.New(ctx, awsapi.Config{Region: "us-east-1", EndpointURL: srv.URL, Version: "test", JournalDir: t.TempDir(),
-		Credentials: aws.NewCredentialsCache(credentials.NewStaticCredentialsProvider("AKIATESTGPUBLOCK0001", "test-secret", "")), MaxBackoff: time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sim, url := simtest.ServeWith(t, ec2sim.Options{Seed: 1, Start: simtest.Start, Speed: 1e-9, Protocols: []ec2sim.Protocol{sagemakersim.Protocol()}})
+	c := apitest.Client(t, url, nil)
 	cb := capacityblocks.New(c)
 	b := New(c, []source.Source{cb, trainingplans.Source(trainingplans.New(c))})
 	q := model.Query{InstanceTypes: []string{"p5.48xlarge"}, Count: 1, Durations: model.DurationRange{MinDays: 1, MaxDays: 1},

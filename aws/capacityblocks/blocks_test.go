@@ -113,20 +113,15 @@ func TestPaymentFailedBlockListed(t *testing.T) {
 func TestExtensionPaymentFailedListed(t *testing.T) {
 	sim, url := simtest.Serve(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
-	o, bought := boughtBlock(t, c)
-	sim.SetTime(o.Start.Add(time.Hour))
-	b := blockByID(t, c, bought.ReservationID)
-	offs, err := c.ExtensionOfferings(context.Background(), b, 1)
-	if err != nil || len(offs) == 0 {
-		t.Fatalf("extension offerings %+v, %v", offs, err)
-	}
+	o, b := runningBlock(t, sim, c)
+	offs := oneDayExtensions(t, c, b)
 	sim.SetFaults(ec2sim.Faults{PayFail: 1})
 	res, err := c.Extend(context.Background(), b, offs[0])
 	if err != nil || res.Outcome != source.Bought || res.Extension.Status != model.ExtensionPaymentPending {
 		t.Fatalf("extend: %+v, %v", res, err)
 	}
 	sim.SetTime(o.Start.Add(time.Hour + 10*time.Minute))
-	after := blockByID(t, c, bought.ReservationID)
+	after := blockByID(t, c, b.ReservationID)
 	if len(after.Extensions) != 1 || after.Extensions[0].Status != model.ExtensionPaymentFailed || !after.End.Equal(b.End) || after.State != model.StateActive {
 		t.Errorf("after the extension's payment failed: %s until %s (was %s), extensions %+v", after.State, after.End, b.End, after.Extensions)
 	}

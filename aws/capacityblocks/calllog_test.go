@@ -13,7 +13,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
@@ -391,13 +390,8 @@ func TestCallLogExtensionCarriesRequestID(t *testing.T) {
 	sim, _, u := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
 	var buf bytes.Buffer
 	c := newTestClient(t, u, func(cfg *awsapi.Config) { cfg.CallLog = awsapi.NewCallLog(&buf) })
-	o, bought := boughtBlock(t, c)
-	sim.SetTime(o.Start.Add(time.Hour))
-	b := blockByID(t, c, bought.ReservationID)
-	offs, err := c.ExtensionOfferings(context.Background(), b, 1)
-	if err != nil || len(offs) == 0 {
-		t.Fatalf("extension offerings: %v %+v", err, offs)
-	}
+	_, b := runningBlock(t, sim, c)
+	offs := oneDayExtensions(t, c, b)
 	buf.Reset()
 	sim.SetFaults(ec2sim.Faults{LostReply: 1})
 	res, err := c.Extend(context.Background(), b, offs[0])
@@ -437,9 +431,7 @@ func TestCallLogLaunchCarriesRequestID(t *testing.T) {
 	sim, _, u := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
 	var buf bytes.Buffer
 	c := newTestClient(t, u, func(cfg *awsapi.Config) { cfg.CallLog = awsapi.NewCallLog(&buf) })
-	o, bought := boughtBlock(t, c)
-	sim.SetTime(o.Start.Add(time.Hour))
-	b := blockByID(t, c, bought.ReservationID)
+	_, b := runningBlock(t, sim, c)
 	buf.Reset()
 	res, err := c.Launch(context.Background(), b, source.LaunchSpec{ImageID: "ami-0123456789abcdef0", Count: 1, Name: "trainer"})
 	if err != nil || res.RequestID == "" || len(res.Instances) != 1 {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/ec2sim"
@@ -54,9 +53,7 @@ func TestReadOnlyExtensionSaysExtended(t *testing.T) {
 func TestExtendBlock(t *testing.T) {
 	sim, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
-	o, bought := boughtBlock(t, c)
-	sim.SetTime(o.Start.Add(time.Hour))
-	b := blockByID(t, c, bought.ReservationID)
+	_, b := runningBlock(t, sim, c)
 
 	if _, err := c.ExtensionOfferings(context.Background(), b, 15); err == nil {
 		t.Error("a 15-day extension was asked for")
@@ -86,7 +83,7 @@ func TestExtendBlock(t *testing.T) {
 	}
 	sim.SetFaults(ec2sim.Faults{})
 	checkJournal(t, c, res.RequestID, source.Bought)
-	after := blockByID(t, c, bought.ReservationID)
+	after := blockByID(t, c, b.ReservationID)
 	if len(after.Extensions) != 1 || after.Extensions[0].OfferingID != off.ID {
 		t.Errorf("extensions after: %+v", after.Extensions)
 	}

@@ -22,9 +22,7 @@ import (
 func TestExtensionChoicesAskEveryLength(t *testing.T) {
 	sim, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
-	o, bought := boughtBlock(t, c)
-	sim.SetTime(o.Start.Add(time.Hour))
-	b := blockByID(t, c, bought.ReservationID)
+	_, b := runningBlock(t, sim, c)
 
 	lengths := model.ExtensionLengths(b)
 	if lengths[0] != 1 || lengths[13] != 14 || lengths[14] != 21 || lengths[len(lengths)-1] > model.MaxReservationDays-2 {
@@ -123,9 +121,7 @@ func TestExtensionChoicesAskEveryLength(t *testing.T) {
 func TestExtensionChoicesNameTheLengthsNotAsked(t *testing.T) {
 	sim, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
-	o, bought := boughtBlock(t, c)
-	sim.SetTime(o.Start.Add(time.Hour))
-	b := blockByID(t, c, bought.ReservationID)
+	_, b := runningBlock(t, sim, c)
 	rc.SetIntercept(func(w http.ResponseWriter, r simtest.Recorded, _ *http.Request) bool {
 		if r.Action == "DescribeCapacityBlockExtensionOfferings" && r.Form.Get("CapacityBlockExtensionDurationHours") == "168" {
 			simtest.WriteEC2Error(w, http.StatusBadRequest, "UnauthorizedOperation", "You are not authorized to perform this operation.")
@@ -173,9 +169,7 @@ func TestExtensionChoicesOfABlockThatCannotBeExtendedMakeNoCall(t *testing.T) {
 func TestExtensionChoicesARefusalIsNotAFailureToAsk(t *testing.T) {
 	sim, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
 	c := newTestClient(t, url, nil)
-	o, bought := boughtBlock(t, c)
-	sim.SetTime(o.Start.Add(time.Hour))
-	b := blockByID(t, c, bought.ReservationID)
+	_, b := runningBlock(t, sim, c)
 	rc.SetIntercept(func(w http.ResponseWriter, r simtest.Recorded, _ *http.Request) bool {
 		if r.Action == "DescribeCapacityBlockExtensionOfferings" {
 			simtest.WriteEC2Error(w, http.StatusBadRequest, "IncorrectState", "The capacity reservation is not in a state that can be extended.")

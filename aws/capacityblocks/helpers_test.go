@@ -74,18 +74,32 @@ func demoAPI(t testing.TB) *awsapi.Client {
 	return api
 }
 
+// runningBlock buys the cheapest us-east-1 offering and moves the emulator an hour into
+// it: the offering, and the block as it is listed then.
+func runningBlock(t *testing.T, sim *ec2sim.Server, c *Client) (model.Offering, model.Block) {
+	t.Helper()
+	o, bought := boughtBlock(t, c)
+	sim.SetTime(o.Start.Add(time.Hour))
+	return o, blockByID(t, c, bought.ReservationID)
+}
+
+// oneDayExtensions is what AWS offers to extend b by a day; the test fails if nothing.
+func oneDayExtensions(t *testing.T, c *Client, b model.Block) []model.ExtensionOffering {
+	t.Helper()
+	offs, err := c.ExtensionOfferings(context.Background(), b, 1)
+	if err != nil || len(offs) == 0 {
+		t.Fatalf("extension offerings %+v, %v", offs, err)
+	}
+	return offs
+}
+
 // extendable is a block bought and an hour into its run on an emulator with faults f,
 // recording its calls (rc), with the 1-day extension offerings it is sold.
 func extendable(t *testing.T, f ec2sim.Faults) (*ec2sim.Server, *simtest.Recorder, *Client, model.Block, []model.ExtensionOffering) {
 	t.Helper()
 	sim, rc, url := simtest.NewRecordedSim(t, 1, f)
 	c := newTestClient(t, url, nil)
-	o, bought := boughtBlock(t, c)
-	sim.SetTime(o.Start.Add(time.Hour))
-	b := blockByID(t, c, bought.ReservationID)
-	offs, err := c.ExtensionOfferings(context.Background(), b, 1)
-	if err != nil || len(offs) == 0 {
-		t.Fatalf("extension offerings %+v, %v", offs, err)
-	}
+	_, b := runningBlock(t, sim, c)
+	offs := oneDayExtensions(t, c, b)
 	return sim, rc, c, b, offs
 }

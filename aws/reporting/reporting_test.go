@@ -87,6 +87,21 @@ func (e env) block(t *testing.T, region, id string) model.Block {
 	return b
 }
 
+// extend extends the us-east-1 block id by its first 1-day extension offering: the
+// offering, and what the extension answered.
+func (e env) extend(t *testing.T, id string) (model.ExtensionOffering, source.ExtendResult) {
+	t.Helper()
+	offs, err := e.cb.ExtensionOfferings(ctx, e.block(t, "us-east-1", id), 1)
+	if err != nil || len(offs) == 0 {
+		t.Fatalf("extension offerings: %v %v", offs, err)
+	}
+	res, err := e.cb.Extend(ctx, e.block(t, "us-east-1", id), offs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return offs[0], res
+}
+
 func reservation(t *testing.T, in report.Input, id string) report.Reservation {
 	t.Helper()
 	for _, r := range in.Reservations {
@@ -122,14 +137,7 @@ func TestGatherPaymentsAndUse(t *testing.T) {
 	if err != nil || len(launched.Instances) != 2 {
 		t.Fatalf("launch: %+v, %v", launched.Instances, err)
 	}
-	offs, err := e.cb.ExtensionOfferings(ctx, e.block(t, "us-east-1", bought.ReservationID), 1)
-	if err != nil || len(offs) == 0 {
-		t.Fatalf("extension offerings: %v %v", offs, err)
-	}
-	ext, err := e.cb.Extend(ctx, e.block(t, "us-east-1", bought.ReservationID), offs[0])
-	if err != nil {
-		t.Fatal(err)
-	}
+	extOff, ext := e.extend(t, bought.ReservationID)
 	e.sim.SetTime(start.Add(4 * time.Hour))
 	if _, err := e.api.EC2("us-east-1").TerminateInstances(ctx, &ec2.TerminateInstancesInput{InstanceIds: []string{launched.Instances[0].ID}}); err != nil {
 		t.Fatal(err)
@@ -159,8 +167,8 @@ func TestGatherPaymentsAndUse(t *testing.T) {
 		!buys[0].At.Equal(bought.Created) || buys[0].Mismatch != "" {
 		t.Errorf("purchase %+v, want %s from the journal at %v", buys, o.Fee, bought.Created)
 	}
-	if len(exts) != 1 || exts[0].Origin != report.FromBoth || exts[0].Amount.Cmp(offs[0].Fee) != 0 || !exts[0].At.Equal(ext.Extension.PurchaseDate) {
-		t.Errorf("extension %+v, want %s from AWS and the journal", exts, offs[0].Fee)
+	if len(exts) != 1 || exts[0].Origin != report.FromBoth || exts[0].Amount.Cmp(extOff.Fee) != 0 || !exts[0].At.Equal(ext.Extension.PurchaseDate) {
+		t.Errorf("extension %+v, want %s from AWS and the journal", exts, extOff.Fee)
 	}
 	// Two instances from 1h; one terminated at 4h (and a minute shutting down); the clock at 10h.
 	want := (3*time.Hour + time.Minute + 9*time.Hour).Hours()
@@ -197,13 +205,7 @@ func TestGatherMismatchAndUnknownPurchase(t *testing.T) {
 	e := newEnv(t)
 	o, bought := e.buy(t, "us-east-1", nil)
 	e.sim.SetTime(o.Start.Add(time.Hour))
-	offs, err := e.cb.ExtensionOfferings(ctx, e.block(t, "us-east-1", bought.ReservationID), 1)
-	if err != nil || len(offs) == 0 {
-		t.Fatalf("extension offerings: %v %v", offs, err)
-	}
-	if _, err := e.cb.Extend(ctx, e.block(t, "us-east-1", bought.ReservationID), offs[0]); err != nil {
-		t.Fatal(err)
-	}
+	extOff, _ := e.extend(t, bought.ReservationID)
 	rewriteJournal(t, e.api, func(en *source.JournalEntry) {
 		if en.Action == "PurchaseCapacityBlockExtension" {
 			en.Fee = "1.23"
@@ -223,9 +225,9 @@ func TestGatherMismatchAndUnknownPurchase(t *testing.T) {
 		t.Fatal(err)
 	}
 	exts := payments(reservation(t, in, bought.ReservationID), report.Extension)
-	if len(exts) != 1 || exts[0].Origin != report.FromAWS || exts[0].Amount.Cmp(offs[0].Fee) != 0 ||
-		!strings.Contains(exts[0].Mismatch, "$1.23") || !strings.Contains(exts[0].Mismatch, offs[0].Fee.Dollars()) {
-		t.Errorf("extension %+v: want AWS's %s and a mismatch naming the journal's $1.23", exts, offs[0].Fee)
+	if len(exts) != 1 || exts[0].Origin != report.FromAWS || exts[0].Amount.Cmp(extOff.Fee) != 0 ||
+		!strings.Contains(exts[0].Mismatch, "$1.23") || !strings.Contains(exts[0].Mismatch, extOff.Fee.Dollars()) {
+		t.Errorf("extension %+v: want AWS's %s and a mismatch naming the journal's $1.23", exts, extOff.Fee)
 	}
 	buys := payments(reservation(t, in, elsewhere), report.Purchase)
 	if len(buys) != 1 || buys[0].Known || buys[0].Origin != "" || buys[0].At.IsZero() {
@@ -322,13 +324,7 @@ func TestGatherPendingExtensionCountsItsHours(t *testing.T) {
 	e := newEnv(t)
 	o, bought := e.buy(t, "us-east-1", nil)
 	e.sim.SetTime(o.Start.Add(time.Hour))
-	offs, err := e.cb.ExtensionOfferings(ctx, e.block(t, "us-east-1", bought.ReservationID), 1)
-	if err != nil || len(offs) == 0 {
-		t.Fatalf("extension offerings: %v %v", offs, err)
-	}
-	if _, err := e.cb.Extend(ctx, e.block(t, "us-east-1", bought.ReservationID), offs[0]); err != nil {
-		t.Fatal(err)
-	}
+	e.extend(t, bought.ReservationID)
 	if b := e.block(t, "us-east-1", bought.ReservationID); len(b.Extensions) != 1 || b.Extensions[0].Status != model.ExtensionPaymentPending {
 		t.Fatalf("extension not pending: %+v", b.Extensions)
 	}

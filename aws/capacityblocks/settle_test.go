@@ -2,7 +2,6 @@ package capacityblocks
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"os"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/apitest"
 	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/aws/spend"
@@ -20,29 +20,16 @@ import (
 // outcome line would: the outcome line of requestID is removed. edit may change the intent.
 func crashAfterCommit(t *testing.T, c *Client, requestID string, edit func(*source.JournalEntry)) {
 	t.Helper()
-	entries, bad, err := c.api.Journal()
-	if err != nil || bad != 0 {
-		t.Fatalf("journal: %v, %d bad lines", err, bad)
+	if edit != nil {
+		apitest.RewriteJournal(t, c.api, func(e *source.JournalEntry) bool {
+			if e.RequestID == requestID && e.Phase != "outcome" {
+				edit(e)
+			}
+			return true
+		})
 	}
-	var kept []byte
-	removed := 0
-	for _, e := range entries {
-		if e.RequestID == requestID && e.Phase == "outcome" {
-			removed++
-			continue
-		}
-		if e.RequestID == requestID && edit != nil {
-			edit(&e)
-		}
-		line, _ := json.Marshal(e)
-		kept = append(append(kept, line...), '\n')
-	}
-	if removed != 1 {
+	if removed := apitest.DropOutcomes(t, c.api, requestID); removed != 1 {
 		t.Fatalf("%d outcome lines of %s", removed, requestID)
-	}
-	p, _ := c.api.JournalPath()
-	if err := os.WriteFile(p, kept, 0o600); err != nil {
-		t.Fatal(err)
 	}
 }
 

@@ -2,7 +2,6 @@ package orders
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -278,26 +277,8 @@ func TestLostReplyIsFoundByItsTag(t *testing.T) {
 // between the call and its outcome line leaves it.
 func dropOutcome(t *testing.T, api *awsapi.Client, requestID string) {
 	t.Helper()
-	entries, _, err := api.Journal()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var kept []byte
-	removed := 0
-	for _, e := range entries {
-		if e.RequestID == requestID && e.Phase == "outcome" {
-			removed++
-			continue
-		}
-		line, _ := json.Marshal(e)
-		kept = append(append(kept, line...), '\n')
-	}
-	if removed == 0 {
+	if apitest.DropOutcomes(t, api, requestID) == 0 {
 		t.Fatalf("no outcome line of %s", requestID)
-	}
-	p, _ := api.JournalPath()
-	if err := os.WriteFile(p, kept, 0o600); err != nil {
-		t.Fatal(err)
 	}
 }
 

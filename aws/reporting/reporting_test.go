@@ -2,9 +2,7 @@ package reporting
 
 import (
 	"context"
-	"encoding/json"
 	"math"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -177,28 +175,6 @@ func TestGatherPaymentsAndUse(t *testing.T) {
 	}
 }
 
-// rewriteJournal changes every outcome line of action with f.
-func rewriteJournal(t *testing.T, api *awsapi.Client, f func(*source.JournalEntry)) {
-	t.Helper()
-	p, err := api.JournalPath()
-	if err != nil {
-		t.Fatal(err)
-	}
-	entries, _, err := awsapi.ReadJournal(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b strings.Builder
-	for _, en := range entries {
-		f(&en)
-		line, _ := json.Marshal(en)
-		b.Write(append(line, '\n'))
-	}
-	if err := os.WriteFile(p, []byte(b.String()), 0o600); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // Where the journal disagrees with AWS, AWS's amount stands and the journal's is said; a
 // block bought without this machine's journal has a purchase of unknown amount.
 func TestGatherMismatchAndUnknownPurchase(t *testing.T) {
@@ -206,10 +182,11 @@ func TestGatherMismatchAndUnknownPurchase(t *testing.T) {
 	o, bought := e.buy(t, "us-east-1", nil)
 	e.sim.SetTime(o.Start.Add(time.Hour))
 	extOff, _ := e.extend(t, bought.ReservationID)
-	rewriteJournal(t, e.api, func(en *source.JournalEntry) {
+	apitest.RewriteJournal(t, e.api, func(en *source.JournalEntry) bool {
 		if en.Action == "PurchaseCapacityBlockExtension" {
 			en.Fee = "1.23"
 		}
+		return true
 	})
 	// Bought elsewhere: straight through EC2, no journal line.
 	other := e.offering(t, "us-east-1")

@@ -5,6 +5,8 @@ package apitest
 
 import (
 	"context"
+	"encoding/json"
+	"os"
 	"testing"
 	"time"
 
@@ -13,6 +15,7 @@ import (
 
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/internal/simtest"
+	"github.com/gpublock/gpublock/aws/source"
 )
 
 // Config is the adapter's configuration for the emulator at url: the static test keys, a
@@ -45,4 +48,48 @@ func Client(t testing.TB, url string, tweak func(*awsapi.Config)) *awsapi.Client
 	}
 	api.SetConfirmPace(4, time.Millisecond)
 	return api
+}
+
+// RewriteJournal rewrites api's local journal entry by entry: keep edits an entry, and drops
+// it when it returns false. A line the journal cannot read fails the test, as the rewrite
+// would lose it.
+func RewriteJournal(t testing.TB, api *awsapi.Client, keep func(*source.JournalEntry) bool) {
+	t.Helper()
+	p, err := api.JournalPath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, bad, err := awsapi.ReadJournal(p)
+	if err != nil || bad != 0 {
+		t.Fatalf("journal: %v, %d bad lines", err, bad)
+	}
+	var kept []byte
+	for _, e := range entries {
+		if keep(&e) {
+			line, err := json.Marshal(e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			kept = append(append(kept, line...), '\n')
+		}
+	}
+	if err := os.WriteFile(p, kept, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// DropOutcomes leaves api's journal as a process killed between a call and its outcome
+// line would: the outcome lines of requestID ("" for every request) are removed. It
+// returns how many were.
+func DropOutcomes(t testing.TB, api *awsapi.Client, requestID string) int {
+	t.Helper()
+	removed := 0
+	RewriteJournal(t, api, func(e *source.JournalEntry) bool {
+		if e.Phase == "outcome" && (requestID == "" || e.RequestID == requestID) {
+			removed++
+			return false
+		}
+		return true
+	})
+	return removed
 }

@@ -52,8 +52,7 @@ func TestLargestCount(t *testing.T) {
 }
 
 func TestAlternativesWhenNothingIsFound(t *testing.T) {
-	_, url := simtest.Serve(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
+	_, c := servedClient(t)
 	// A query the market of seed 1 has nothing for, even split into segments across the
 	// zones: 64 instances for 14 days starting in the next three days.
 	q := baseQuery()

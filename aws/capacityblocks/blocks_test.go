@@ -40,8 +40,7 @@ func blockByID(t *testing.T, c *Client, id string) model.Block {
 }
 
 func TestBlocksMergeEverySource(t *testing.T) {
-	sim, url := simtest.Serve(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
+	sim, c := servedClient(t)
 	o, bought := boughtBlock(t, c)
 
 	b := blockByID(t, c, bought.ReservationID)
@@ -111,8 +110,7 @@ func TestPaymentFailedBlockListed(t *testing.T) {
 
 // An extension whose payment fails is listed as such, and the block keeps its end.
 func TestExtensionPaymentFailedListed(t *testing.T) {
-	sim, url := simtest.Serve(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
+	sim, c := servedClient(t)
 	o, b := runningBlock(t, sim, c)
 	offs := oneDayExtensions(t, c, b)
 	sim.SetFaults(ec2sim.Faults{PayFail: 1})
@@ -142,8 +140,7 @@ func TestTransitionTime(t *testing.T) {
 // What DescribeCapacityBlockStatus reports of a running block (the emulator's
 // interconnect and unavailable faults) reaches the block, and its warnings.
 func TestBlockStatusProblemsListed(t *testing.T) {
-	sim, url := simtest.Serve(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
+	sim, c := servedClient(t)
 	o, bought := boughtBlock(t, c)
 	sim.SetTime(o.Start.Add(time.Hour))
 	if b := blockByID(t, c, bought.ReservationID); b.Interconnect != "ok" || b.UnavailableCount != 0 {

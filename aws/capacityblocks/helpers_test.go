@@ -21,6 +21,20 @@ func newTestClient(t testing.TB, url string, tweak func(*awsapi.Config)) *Client
 	return New(apitest.Client(t, url, tweak))
 }
 
+// recordedClient is a client of a fresh emulator of seed 1, served behind a recorder.
+func recordedClient(t *testing.T) (*ec2sim.Server, *simtest.Recorder, *Client) {
+	t.Helper()
+	sim, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
+	return sim, rc, newTestClient(t, url, nil)
+}
+
+// servedClient is a client of a fresh emulator of seed 1.
+func servedClient(t *testing.T) (*ec2sim.Server, *Client) {
+	t.Helper()
+	sim, url := simtest.Serve(t, 1, ec2sim.Faults{})
+	return sim, newTestClient(t, url, nil)
+}
+
 // baseQuery asks for one p5.48xlarge for 2 days in the next two weeks in three regions.
 func baseQuery() model.Query {
 	return model.Query{

@@ -21,8 +21,7 @@ func isRun(r simtest.Recorded) bool    { return r.Action == "RunInstances" && !r
 func isDryRun(r simtest.Recorded) bool { return r.Action == "RunInstances" && r.DryRun }
 
 func TestCheckLaunch(t *testing.T) {
-	sim, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
+	sim, rc, c := recordedClient(t)
 	o, bought := boughtBlock(t, c)
 	spec := source.LaunchSpec{ImageID: "ami-0123456789abcdef0", Count: 1}
 
@@ -118,8 +117,7 @@ func TestCheckLaunchInReadOnlyMode(t *testing.T) {
 }
 
 func TestLaunchTraps(t *testing.T) {
-	sim, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
+	sim, rc, c := recordedClient(t)
 	o, bought := boughtBlock(t, c)
 	runs := func() int { return rc.Count(func(r simtest.Recorded) bool { return r.Action == "RunInstances" }) }
 	spec := source.LaunchSpec{ImageID: "ami-0123456789abcdef0", Count: 1}
@@ -172,8 +170,7 @@ func TestLaunchTraps(t *testing.T) {
 // mismatch as AWS does): the launch carries the block's tenancy, and a default block's
 // launch says none.
 func TestLaunchCarriesTheBlocksTenancy(t *testing.T) {
-	sim, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
+	sim, rc, c := recordedClient(t)
 	var o model.Offering
 	for d := 7; d < 56 && o.ID == ""; d++ {
 		q := baseQuery()

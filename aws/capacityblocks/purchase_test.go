@@ -101,8 +101,7 @@ func checkJournal(t *testing.T, c *Client, requestID string, outcome source.Outc
 }
 
 func TestPurchaseBuysOnceAndJournals(t *testing.T) {
-	_, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
+	_, rc, c := recordedClient(t)
 	o := firstOffering(t, c)
 	res, err := c.Purchase(context.Background(), o, "", map[string]string{"team": "ml"})
 	if err != nil {
@@ -137,8 +136,7 @@ func TestPurchaseBuysOnceAndJournals(t *testing.T) {
 }
 
 func TestPurchaseLostReplyIsFoundByItsTag(t *testing.T) {
-	sim, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
+	sim, rc, c := recordedClient(t)
 	o := firstOffering(t, c)
 	sim.SetFaults(ec2sim.Faults{LostReply: 1})
 	res, err := c.Purchase(context.Background(), o, "Linux/UNIX", nil)
@@ -165,8 +163,7 @@ func TestPurchaseLostReplyIsFoundByItsTag(t *testing.T) {
 }
 
 func TestPurchaseSoldBetweenSearchAndPurchase(t *testing.T) {
-	sim, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
+	sim, rc, c := recordedClient(t)
 	o := firstOffering(t, c)
 	sim.SetFaults(ec2sim.Faults{Sold: 1})
 	res, err := c.Purchase(context.Background(), o, "", nil)
@@ -190,8 +187,7 @@ func TestPurchaseSoldBetweenSearchAndPurchase(t *testing.T) {
 }
 
 func TestPurchaseServerErrorWithoutCommitIsNotBought(t *testing.T) {
-	_, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
+	_, rc, c := recordedClient(t)
 	o := firstOffering(t, c)
 	rc.SetIntercept(func(w http.ResponseWriter, r simtest.Recorded, _ *http.Request) bool {
 		if isPurchase(r) {
@@ -234,8 +230,7 @@ func TestPurchaseServerErrorWithoutCommitIsNotBought(t *testing.T) {
 }
 
 func TestPurchaseWhoseLookupFailsIsUnknownAndNotRepeated(t *testing.T) {
-	_, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
+	_, rc, c := recordedClient(t)
 	o := firstOffering(t, c)
 	rc.SetIntercept(func(w http.ResponseWriter, r simtest.Recorded, _ *http.Request) bool {
 		switch {
@@ -306,8 +301,7 @@ func TestPurchaseNotAllowedNamesTheAction(t *testing.T) {
 }
 
 func TestPurchaseBadInputNeverCalls(t *testing.T) {
-	_, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
+	_, rc, c := recordedClient(t)
 	good := model.Offering{ID: "cbr-0123456789abcdef0", Region: "us-east-1", Fee: model.MustMoney("10.00")}
 	cases := []struct {
 		name     string
@@ -363,8 +357,7 @@ func TestPurchaseRefusedWhenTheJournalCannotBeWritten(t *testing.T) {
 // A purchase that AWS commits but whose caller gives up waiting (a timeout, a Ctrl-C)
 // must still be found and reported as bought.
 func TestPurchaseCancelledAfterCommitIsReportedBought(t *testing.T) {
-	sim, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
+	sim, rc, c := recordedClient(t)
 	o := firstOffering(t, c)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -448,8 +441,7 @@ func segmentedOffering(t *testing.T, c *Client) model.Offering {
 }
 
 func TestSegmentedOfferingIsConverted(t *testing.T) {
-	_, url := simtest.Serve(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
+	_, c := servedClient(t)
 	o := segmentedOffering(t, c)
 	if len(o.Parts) < 2 {
 		t.Fatalf("%d segments, want at least 2", len(o.Parts))
@@ -500,8 +492,7 @@ func checkGroup(t *testing.T, o model.Offering, requestID string, bs []model.Blo
 }
 
 func TestPurchaseOfSegmentsMakesOneReservationEachAndJournalsAll(t *testing.T) {
-	_, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
+	_, rc, c := recordedClient(t)
 	o := segmentedOffering(t, c)
 	res, err := c.Purchase(context.Background(), o, "", nil)
 	if err != nil {
@@ -546,8 +537,7 @@ func TestPurchaseOfSegmentsMakesOneReservationEachAndJournalsAll(t *testing.T) {
 }
 
 func TestPurchaseOfSegmentsWithLostReplyFindsThemAll(t *testing.T) {
-	sim, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
+	sim, rc, c := recordedClient(t)
 	o := segmentedOffering(t, c)
 	sim.SetFaults(ec2sim.Faults{LostReply: 1})
 	res, err := c.Purchase(context.Background(), o, "", nil)
@@ -567,8 +557,7 @@ func TestPurchaseOfSegmentsWithLostReplyFindsThemAll(t *testing.T) {
 }
 
 func TestPurchaseOfSegmentsInterruptedIsSettledWhole(t *testing.T) {
-	_, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
+	_, rc, c := recordedClient(t)
 	o := segmentedOffering(t, c)
 	first, err := c.Purchase(context.Background(), o, "", nil)
 	if err != nil {
@@ -600,8 +589,7 @@ func TestPurchaseOfSegmentsInterruptedIsSettledWhole(t *testing.T) {
 
 // A segmented offering whose fees disagree is never bought: no call leaves.
 func TestSegmentsWhoseFeesDisagreeAreNotBought(t *testing.T) {
-	_, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
+	_, rc, c := recordedClient(t)
 	o := segmentedOffering(t, c)
 	o.Fee = o.Fee.Add(model.MoneyFromMicros(1))
 	_, err := c.Purchase(context.Background(), o, "", nil)

@@ -440,8 +440,7 @@ func TestPlanDropsDurationsTheWindowCannotHold(t *testing.T) {
 	if !slices.Equal(days, want) {
 		t.Fatalf("planned %v, want %v", days, want)
 	}
-	_, url := simtest.Serve(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
+	_, c := servedClient(t)
 	dropped := model.DurationRange{MinDays: 35, MaxDays: 182}
 	for _, d := range dropped.Days() {
 		out, err := c.api.EC2("us-east-1").DescribeCapacityBlockOfferings(context.Background(), &ec2.DescribeCapacityBlockOfferingsInput{

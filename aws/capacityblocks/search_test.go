@@ -26,8 +26,7 @@ func sweepQuery() model.Query {
 }
 
 func TestSearchFindsOfferingsInEveryRegion(t *testing.T) {
-	_, url := simtest.Serve(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
+	_, c := servedClient(t)
 	offs, final, evs := collect(t, c.Search(context.Background(), baseQuery()))
 	if len(offs) == 0 {
 		t.Fatal("no offerings at all")
@@ -64,8 +63,7 @@ func TestSearchFindsOfferingsInEveryRegion(t *testing.T) {
 }
 
 func TestSearchFollowsEveryPage(t *testing.T) {
-	_, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
+	_, rc, c := recordedClient(t)
 	whole, _, _ := collect(t, c.Search(context.Background(), baseQuery()))
 	c.pageSize = 2
 	before := rc.Total()
@@ -194,8 +192,7 @@ func TestSearchNeverDeliversAnOfferingTwice(t *testing.T) {
 }
 
 func TestSearchUltraServerSendsUltraserverFields(t *testing.T) {
-	_, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
+	_, rc, c := recordedClient(t)
 	q := baseQuery()
 	q.InstanceTypes = []string{"u-p6e-gb200x72"}
 	q.Regions = []string{"us-east-1"}
@@ -268,8 +265,7 @@ func TestSearchCancelStopsEveryCall(t *testing.T) {
 }
 
 func TestSearchBadQueryReportsEveryRegion(t *testing.T) {
-	_, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
+	_, rc, c := recordedClient(t)
 	q := baseQuery()
 	q.Count = 0
 	_, final, _ := collect(t, c.Search(context.Background(), q))
@@ -284,8 +280,7 @@ func TestSearchBadQueryReportsEveryRegion(t *testing.T) {
 }
 
 func TestSearchRegionThatSellsNoneOfTheTypes(t *testing.T) {
-	_, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
+	_, rc, c := recordedClient(t)
 	q := baseQuery()
 	q.InstanceTypes = []string{"p5e.48xlarge"} // us-east-2 and us-west-2 only
 	_, final, _ := collect(t, c.Search(context.Background(), q))
@@ -365,8 +360,7 @@ func TestSearchConcurrencyIsBounded(t *testing.T) {
 // only when the query says so, and its offerings carry their zone type: p5 blocks in
 // the Atlanta Local Zone are found then, and only then.
 func TestSearchAllZones(t *testing.T) {
-	_, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
+	_, rc, c := recordedClient(t)
 	q := baseQuery()
 	q.Regions = []string{"us-east-1"}
 	local := func(all bool) (found bool) {

@@ -49,8 +49,7 @@ func outcomesOf(t *testing.T, c *Client, requestID string) []source.JournalEntry
 }
 
 func TestPurchaseInterruptedAfterCommitIsSettledNotBoughtAgain(t *testing.T) {
-	_, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
+	_, rc, c := recordedClient(t)
 	o := firstOffering(t, c)
 	first, err := c.Purchase(context.Background(), o, "", nil)
 	if err != nil {
@@ -98,8 +97,7 @@ func TestPurchaseInterruptedAfterCommitIsSettledNotBoughtAgain(t *testing.T) {
 }
 
 func TestPurchaseInterruptedBeforeCommitIsSettledAsNotBought(t *testing.T) {
-	_, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
+	_, rc, c := recordedClient(t)
 	o := firstOffering(t, c)
 	start, end := o.Start, o.End
 	// An intent whose call never reached AWS: no reservation carries its tag.
@@ -209,8 +207,7 @@ func TestExtensionInterruptedAfterCommitIsSettledNotBoughtAgain(t *testing.T) {
 // A torn last line (a crash mid-write, a full disk) neither swallows the next entry nor
 // stops a reader.
 func TestJournalTornLineDoesNotSwallowTheNext(t *testing.T) {
-	_, url := simtest.Serve(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
+	_, c := servedClient(t)
 	o := firstOffering(t, c)
 	p, _ := c.api.JournalPath()
 	if err := os.MkdirAll(strings.TrimSuffix(p, "/journal.jsonl"), 0o700); err != nil {
@@ -234,8 +231,7 @@ func TestJournalTornLineDoesNotSwallowTheNext(t *testing.T) {
 
 // A write that fails part-way is cut off, so the next line is whole.
 func TestJournalShortWriteIsRolledBack(t *testing.T) {
-	_, url := simtest.Serve(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
+	_, c := servedClient(t)
 	o := firstOffering(t, c)
 	c.api.SetJournalWrite(func(f *os.File, b []byte) (int, error) {
 		n, _ := f.Write(b[:len(b)/2])
@@ -260,8 +256,7 @@ func TestJournalShortWriteIsRolledBack(t *testing.T) {
 
 // When the outcome line cannot be written the purchase stands and the failure is told.
 func TestPurchaseOutcomeNotRecordedIsStillBought(t *testing.T) {
-	_, url := simtest.Serve(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
+	_, c := servedClient(t)
 	o := firstOffering(t, c)
 	c.api.SetJournalWrite(func(f *os.File, b []byte) (int, error) {
 		if strings.Contains(string(b), `"phase":"outcome"`) {

@@ -75,6 +75,13 @@ func newClient(t testing.TB, url string, tweak func(*awsapi.Config)) *Client {
 	return New(base)
 }
 
+// simClient is a client of a fresh emulator of newSim's, and its operation counter.
+func simClient(t testing.TB) (*ec2sim.Server, *counter, *Client) {
+	t.Helper()
+	sim, url, cnt := newSim(t, ec2sim.Faults{})
+	return sim, cnt, newClient(t, url, nil)
+}
+
 func query(regions ...string) Query {
 	return Query{InstanceTypes: []string{"p5.48xlarge"}, Count: 2, Days: []int{2, 3, 5}, Start: simtest.Start,
 		End: simtest.Start.Add(model.MaxLeadTime), Regions: regions}

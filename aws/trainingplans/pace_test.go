@@ -107,8 +107,7 @@ func TestUnpacedCallsOverrunTheSameBucket(t *testing.T) {
 }
 
 func TestPacingIsOffWhenTheEmulatorsLimitsAre(t *testing.T) {
-	_, url, _ := newSim(t, ec2sim.Faults{})
-	c := newClient(t, url, nil)
+	_, _, c := simClient(t)
 	if c.pacer.On() {
 		t.Error("paced against an emulator with its rate limits off")
 	}

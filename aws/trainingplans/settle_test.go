@@ -29,8 +29,7 @@ func dropOutcomes(t *testing.T, c *Client) {
 }
 
 func TestSettleOpenSettlesACrashedPlanPurchase(t *testing.T) {
-	_, url, cnt := newSim(t, ec2sim.Faults{})
-	c := newClient(t, url, nil)
+	_, cnt, c := simClient(t)
 	o := someOffering(t, c)
 	res, err := c.Purchase(ctx, o, nil)
 	if err != nil {
@@ -71,8 +70,7 @@ func TestSettleOpenSettlesACrashedPlanPurchase(t *testing.T) {
 }
 
 func TestSettleOpenPlanIntentNeverSent(t *testing.T) {
-	_, url, cnt := newSim(t, ec2sim.Faults{})
-	c := newClient(t, url, nil)
+	_, cnt, c := simClient(t)
 	e := source.JournalEntry{Action: ActionCreate, RequestID: "gpb-000000000000000000000001", Region: "us-east-1", Offering: "tpo-none"}
 	writeIntent(t, c, e)
 	settled, err := settleOpen(c)(ctx, "us-east-1")
@@ -94,8 +92,7 @@ func TestSettleOpenPlanIntentNeverSent(t *testing.T) {
 }
 
 func TestUnsettledPlanIntentRefusesEveryPurchase(t *testing.T) {
-	sim, url, cnt := newSim(t, ec2sim.Faults{})
-	c := newClient(t, url, nil)
+	sim, cnt, c := simClient(t)
 	o := someOffering(t, c)
 	e := source.JournalEntry{Action: ActionCreate, RequestID: "gpb-000000000000000000000002", Region: o.Region, Offering: o.ID}
 	writeIntent(t, c, e)

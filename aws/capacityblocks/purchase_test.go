@@ -559,16 +559,7 @@ func TestPurchaseOfSegmentsWithLostReplyFindsThemAll(t *testing.T) {
 func TestPurchaseOfSegmentsInterruptedIsSettledWhole(t *testing.T) {
 	_, rc, c := recordedClient(t)
 	o := segmentedOffering(t, c)
-	first, err := c.Purchase(context.Background(), o, "", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	crashAfterCommit(t, c, first.RequestID, nil)
-
-	res, err := c.Purchase(context.Background(), o, "", nil)
-	if !errors.Is(err, source.ErrAlreadyBought) {
-		t.Fatalf("re-run: %v, %+v: want already bought", err, res)
-	}
+	first, res, err := rebuyAfterCrash(t, c, o)
 	if len(res.Settled) != 1 || res.Settled[0].Outcome != source.Bought {
 		t.Fatalf("settled %+v", res.Settled)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/aws/spend"
+	"github.com/gpublock/gpublock/model"
 )
 
 // crashAfterCommit leaves the journal as a kill -9 between the purchase's commit and its
@@ -31,6 +32,22 @@ func crashAfterCommit(t *testing.T, c *Client, requestID string, edit func(*sour
 	if removed := apitest.DropOutcomes(t, c.api, requestID); removed != 1 {
 		t.Fatalf("%d outcome lines of %s", removed, requestID)
 	}
+}
+
+// rebuyAfterCrash buys o, leaves the journal as a kill -9 after the commit would, and buys
+// o again: the first purchase, and the second's refusal, which must be "already bought".
+func rebuyAfterCrash(t *testing.T, c *Client, o model.Offering) (first, again source.PurchaseResult, err error) {
+	t.Helper()
+	first, err = c.Purchase(context.Background(), o, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	crashAfterCommit(t, c, first.RequestID, nil)
+	again, err = c.Purchase(context.Background(), o, "", nil)
+	if !errors.Is(err, source.ErrAlreadyBought) {
+		t.Fatalf("re-run: %v, %+v: want already bought", err, again)
+	}
+	return first, again, err
 }
 
 func outcomesOf(t *testing.T, c *Client, requestID string) []source.JournalEntry {
@@ -51,16 +68,7 @@ func outcomesOf(t *testing.T, c *Client, requestID string) []source.JournalEntry
 func TestPurchaseInterruptedAfterCommitIsSettledNotBoughtAgain(t *testing.T) {
 	_, rc, c := recordedClient(t)
 	o := firstOffering(t, c)
-	first, err := c.Purchase(context.Background(), o, "", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	crashAfterCommit(t, c, first.RequestID, nil)
-
-	res, err := c.Purchase(context.Background(), o, "", nil)
-	if !errors.Is(err, source.ErrAlreadyBought) {
-		t.Fatalf("re-run: %v, %+v: want already bought", err, res)
-	}
+	first, res, err := rebuyAfterCrash(t, c, o)
 	if !strings.Contains(err.Error(), first.Block.ReservationID) || !strings.Contains(err.Error(), "Nothing new was bought") ||
 		!strings.Contains(err.Error(), "--again") {
 		t.Errorf("message %q", err)

@@ -11,10 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
-	"github.com/aws/aws-sdk-go-v2/service/s3"
-
 	"github.com/gpublock/gpublock/aws/atstart"
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/capacityblocks"
@@ -558,11 +554,7 @@ func TestCancelledDuringThePurchaseCallIsSettledByItsTag(t *testing.T) {
 func TestTwoMachinesOnS3BuyOnce(t *testing.T) {
 	for _, killed := range []bool{false, true} {
 		w := newWorld(t)
-		s3c := s3.New(s3.Options{Region: "us-east-1", BaseEndpoint: aws.String(w.url), UsePathStyle: true,
-			Credentials: credentials.NewStaticCredentialsProvider("AKIATESTORDERS000001", "orders-test-secret", "")})
-		if _, err := s3c.CreateBucket(context.Background(), &s3.CreateBucketInput{Bucket: aws.String("team")}); err != nil {
-			t.Fatal(err)
-		}
+		apitest.S3Bucket(t, w.url, "team")
 		onS3 := func(c *awsapi.Config) {
 			c.State, c.JournalDir = store.Location{Bucket: "team", Prefix: "gpublock"}, t.TempDir()
 		}

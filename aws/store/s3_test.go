@@ -15,13 +15,13 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"github.com/aws/smithy-go"
 	"github.com/aws/smithy-go/logging"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/apitest"
 	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/aws/store"
 )
@@ -31,13 +31,7 @@ import (
 func newS3(t *testing.T, stateFile string) *s3.Client {
 	t.Helper()
 	_, url := simtest.ServeWith(t, ec2sim.Options{StateFile: stateFile})
-	c := s3.New(s3.Options{Region: "us-east-1", BaseEndpoint: aws.String(url), UsePathStyle: true,
-		Credentials: credentials.NewStaticCredentialsProvider("AKIDTEST", "secret", "")})
-	if _, err := c.CreateBucket(context.Background(), &s3.CreateBucketInput{Bucket: aws.String("team")}); err != nil &&
-		!strings.Contains(err.Error(), "BucketAlreadyOwnedByYou") {
-		t.Fatal(err)
-	}
-	return c
+	return apitest.S3Bucket(t, url, "team")
 }
 
 func code(err error) string {

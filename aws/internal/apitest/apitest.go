@@ -7,11 +7,13 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/internal/simtest"
@@ -92,4 +94,17 @@ func DropOutcomes(t testing.TB, api *awsapi.Client, requestID string) int {
 		return true
 	})
 	return removed
+}
+
+// S3Bucket is an SDK S3 client of the emulator at url (path-style, the static test keys)
+// with bucket made; a bucket the emulator's state already holds is kept.
+func S3Bucket(t testing.TB, url, bucket string) *s3.Client {
+	t.Helper()
+	c := s3.New(s3.Options{Region: "us-east-1", BaseEndpoint: aws.String(url), UsePathStyle: true,
+		Credentials: credentials.NewStaticCredentialsProvider(simtest.AccessKey, simtest.SecretKey, "")})
+	if _, err := c.CreateBucket(context.Background(), &s3.CreateBucketInput{Bucket: aws.String(bucket)}); err != nil &&
+		!strings.Contains(err.Error(), "BucketAlreadyOwnedByYou") {
+		t.Fatal(err)
+	}
+	return c
 }

@@ -328,34 +328,43 @@ var (
 	_ source.Rescanner = (*Backend)(nil)
 )
 
-// Two accounts may each have a training plan of the same name: the fees are kept apart by
-// the plans' ARNs (source.FeeKey), each plan showing its own.
-func TestPlansOfOneNameInTwoAccountsKeepTheirFees(t *testing.T) {
+// Two accounts may each hold a reservation of one name: a training plan of the same name
+// (its fee kept apart by the plan's ARN, source.FeeKey), or a Capacity Block of one id (two
+// emulators, or a listing that names no owner). Each shows its own account's fee, whether
+// its listing named the account or the account was learnt from its identity.
+func TestReservationsOfOneIDInTwoAccountsKeepTheirFees(t *testing.T) {
 	plan := func(account string) model.Block {
 		return model.Block{Source: model.SourceTrainingPlan, ReservationID: "llama-run", Account: account, Region: "us-east-1",
 			ARN: "arn:aws:sagemaker:us-east-1:" + account + ":training-plan/llama-run", State: model.StateScheduled}
 	}
-	pa, pb := plan("111122223333"), plan("222233334444")
-	a := &fake{id: "111122223333", list: source.BlockList{Blocks: []model.Block{pa}, Now: now,
-		Fees: map[string]model.Money{source.FeeKey(pa): model.MustMoney("100")}}}
-	b := &fake{id: "222233334444", list: source.BlockList{Blocks: []model.Block{pb}, Now: now,
-		Fees: map[string]model.Money{source.FeeKey(pb): model.MustMoney("200")}}}
-	be, err := New([]Member{{Profile: "a", Backend: a}, {Profile: "b", Backend: b}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	list, err := be.Blocks(context.Background(), []string{"us-east-1"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range list.Blocks {
-		want := map[string]string{"111122223333": "100", "222233334444": "200"}[p.Account]
-		if got := list.Fees[source.FeeKey(p)]; got != model.MustMoney(want) {
-			t.Errorf("plan of %s: fee %s, want %s", p.Account, got, want)
+	for _, tc := range []struct {
+		name   string
+		ra, rb model.Block
+	}{
+		{"training plans of one name", plan("111122223333"), plan("222233334444")},
+		{"capacity blocks of one id", blk("cr-same", "111122223333"), blk("cr-same", "")},
+	} {
+		a := &fake{id: "111122223333", list: source.BlockList{Blocks: []model.Block{tc.ra}, Now: now,
+			Fees: map[string]model.Money{source.FeeKey(tc.ra): model.MustMoney("100")}}}
+		b := &fake{id: "222233334444", list: source.BlockList{Blocks: []model.Block{tc.rb}, Now: now,
+			Fees: map[string]model.Money{source.FeeKey(tc.rb): model.MustMoney("200")}}}
+		be, err := New([]Member{{Profile: "a", Backend: a}, {Profile: "b", Backend: b}})
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if len(list.Blocks) != 2 {
-		t.Errorf("%d plans listed, want 2", len(list.Blocks))
+		list, err := be.Blocks(context.Background(), []string{"us-east-1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(list.Blocks) != 2 {
+			t.Fatalf("%s: %d listed, want 2", tc.name, len(list.Blocks))
+		}
+		for _, p := range list.Blocks {
+			want := map[string]string{"111122223333": "100", "222233334444": "200"}[p.Account]
+			if got, ok := list.Fees[source.FeeKey(p)]; !ok || got != model.MustMoney(want) {
+				t.Errorf("%s: the one of %s: fee %s (%v), want %s", tc.name, p.Account, got, ok, want)
+			}
+		}
 	}
 }
 
@@ -379,33 +388,5 @@ func TestReportAsksEachAccountItsRegions(t *testing.T) {
 	}
 	if len(b.reported) != 1 || !slices.Equal(b.reported[0], []string{"us-west-2"}) {
 		t.Errorf("account b asked %v, want its us-west-2 once (us-east-1 is none of its)", b.reported)
-	}
-}
-
-// Two accounts may each hold a Capacity Block of one id (two emulators, or a listing that
-// names no owner): each block shows its own account's fee, whether its listing named the
-// account or the account was learnt from its identity.
-func TestBlocksOfOneIDInTwoAccountsKeepTheirFees(t *testing.T) {
-	ba, bb := blk("cr-same", "111122223333"), blk("cr-same", "")
-	a := &fake{id: "111122223333", list: source.BlockList{Blocks: []model.Block{ba}, Now: now,
-		Fees: map[string]model.Money{source.FeeKey(ba): model.MustMoney("100")}}}
-	b := &fake{id: "222233334444", list: source.BlockList{Blocks: []model.Block{bb}, Now: now,
-		Fees: map[string]model.Money{source.FeeKey(bb): model.MustMoney("200")}}}
-	be, err := New([]Member{{Profile: "a", Backend: a}, {Profile: "b", Backend: b}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	list, err := be.Blocks(context.Background(), []string{"us-east-1"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(list.Blocks) != 2 {
-		t.Fatalf("%d blocks listed, want 2", len(list.Blocks))
-	}
-	for _, p := range list.Blocks {
-		want := map[string]string{"111122223333": "100", "222233334444": "200"}[p.Account]
-		if got, ok := list.Fees[source.FeeKey(p)]; !ok || got != model.MustMoney(want) {
-			t.Errorf("block of %s: fee %s (%v), want %s", p.Account, got, ok, want)
-		}
 	}
 }

@@ -3,19 +3,16 @@ package atstart
 import (
 	"context"
 	"errors"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
-
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/apitest"
 	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/aws/notify"
 	"github.com/gpublock/gpublock/aws/source"
@@ -27,25 +24,11 @@ import (
 // state directory its own.
 func client(t *testing.T, url string, readOnly bool) *awsapi.Client {
 	t.Helper()
-	t.Setenv("AWS_CONFIG_FILE", t.TempDir()+"/config")
-	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", t.TempDir()+"/credentials")
 	if url == "" {
 		// The rules call nothing but STS, which says whose records they are.
-		sim, err := ec2sim.New(ec2sim.Options{Start: simtest.Start, Speed: 1e-9})
-		if err != nil {
-			t.Fatal(err)
-		}
-		srv := httptest.NewServer(sim)
-		t.Cleanup(srv.Close)
-		url = srv.URL
+		_, url = simtest.ServeWith(t, ec2sim.Options{Start: simtest.Start, Speed: 1e-9})
 	}
-	c, err := awsapi.New(context.Background(), awsapi.Config{Region: "us-east-1", EndpointURL: url, Version: "test",
-		Credentials: aws.NewCredentialsCache(credentials.NewStaticCredentialsProvider("AKIATESTATSTART00001", "secret", "")),
-		JournalDir:  t.TempDir(), MaxBackoff: time.Millisecond, ReadOnly: readOnly})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return apitest.Client(t, url, func(cfg *awsapi.Config) { cfg.ReadOnly = readOnly })
 }
 
 func block(id string, state model.BlockState) model.Block {
@@ -130,13 +113,8 @@ func TestAttachReadOnly(t *testing.T) {
 // A launch whose block is no longer listed is cancelled by the first round, said once,
 // and never sent: the later rounds say nothing.
 func TestFireCancelsALaunchWhoseBlockIsGone(t *testing.T) {
-	sim, err := ec2sim.New(ec2sim.Options{Seed: 1, Start: simtest.Start, Speed: 1e-9})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(sim)
-	t.Cleanup(srv.Close)
-	c := client(t, srv.URL, false)
+	_, url := simtest.ServeWith(t, ec2sim.Options{Seed: 1, Start: simtest.Start, Speed: 1e-9})
+	c := client(t, url, false)
 	if _, err := Attach(c, block("cr-0aaaaaaaaaaaaaaa1", model.StateScheduled), source.LaunchSpec{ImageID: "ami-0123456789abcdef0", Count: 1}); err != nil {
 		t.Fatal(err)
 	}
@@ -154,13 +132,8 @@ func TestFireCancelsALaunchWhoseBlockIsGone(t *testing.T) {
 // A launch attached to a block whose payment then fails is cancelled by the first round
 // after, saying why, and notified; nothing is sent.
 func TestFireCancelsALaunchWhosePaymentFailed(t *testing.T) {
-	sim, err := ec2sim.New(ec2sim.Options{Seed: 1, Start: simtest.Start, Speed: 1e-9, Faults: ec2sim.Faults{PayFail: 1}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(sim)
-	t.Cleanup(srv.Close)
-	c := client(t, srv.URL, false)
+	sim, url := simtest.ServeWith(t, ec2sim.Options{Seed: 1, Start: simtest.Start, Speed: 1e-9, Faults: ec2sim.Faults{PayFail: 1}})
+	c := client(t, url, false)
 	cb := capacityblocks.New(c)
 	q := model.Query{InstanceTypes: []string{"p5.48xlarge"}, Count: 1, Durations: model.DurationRange{MinDays: 1, MaxDays: 1},
 		Start: simtest.Start.Add(24 * time.Hour), End: simtest.Start.Add(8 * 24 * time.Hour), Regions: []string{"us-east-1"}}

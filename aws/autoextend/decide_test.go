@@ -3,18 +3,15 @@ package autoextend
 import (
 	"context"
 	"errors"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
-
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/apitest"
 	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/aws/notify"
 	"github.com/gpublock/gpublock/aws/source"
@@ -32,23 +29,10 @@ func client(t *testing.T, dir string) *awsapi.Client {
 	url, ok := sims[t]
 	if !ok {
 		// One emulator per test: a restarted watcher reaches the same backend.
-		sim, err := ec2sim.New(ec2sim.Options{Start: now, Speed: 1e-9})
-		if err != nil {
-			t.Fatal(err)
-		}
-		srv := httptest.NewServer(sim)
-		t.Cleanup(srv.Close)
-		url, sims[t] = srv.URL, srv.URL
+		_, url = simtest.ServeWith(t, ec2sim.Options{Start: now, Speed: 1e-9})
+		sims[t] = url
 	}
-	t.Setenv("AWS_CONFIG_FILE", filepath.Join(t.TempDir(), "config"))
-	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", filepath.Join(t.TempDir(), "credentials"))
-	c, err := awsapi.New(context.Background(), awsapi.Config{Region: "us-east-1", EndpointURL: url, Version: "test",
-		Credentials: aws.NewCredentialsCache(credentials.NewStaticCredentialsProvider("AKIATESTAUTOEXTEND01", "secret", "")),
-		JournalDir:  dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return apitest.Client(t, url, func(cfg *awsapi.Config) { cfg.JournalDir = dir })
 }
 
 // running is an active block with an instance running, 10 hours from its end.

@@ -1,6 +1,7 @@
 package awsapi
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -10,8 +11,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/smithy-go/logging"
+
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/internal/simtest"
+	"github.com/gpublock/gpublock/model"
 )
 
 func TestIdentityAndNow(t *testing.T) {
@@ -123,5 +127,28 @@ func mustWrite(t *testing.T, path, s string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(s), 0o600); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A block whose listing named no owner is the caller's: every reservation listed is the
+// account's own. One the listing named keeps its account.
+func TestFillAccountIsTheCallersIdentity(t *testing.T) {
+	_, url := simtest.Serve(t, 1, ec2sim.Faults{})
+	c := newTestClient(t, url, nil)
+	blocks := []model.Block{{ReservationID: "cr-1"}, {ReservationID: "cr-2", Account: "999988887777"}, {ReservationID: "cr-3"}}
+	c.FillAccount(context.Background(), blocks)
+	if blocks[0].Account != ec2sim.DemoAccount || blocks[2].Account != ec2sim.DemoAccount || blocks[1].Account != "999988887777" {
+		t.Errorf("accounts %q %q %q", blocks[0].Account, blocks[1].Account, blocks[2].Account)
+	}
+}
+
+// The SDK's own warnings go where Config.SDKLog says (the TUI sends them away from its
+// screen); without it they keep the SDK's default, stderr.
+func TestSDKLogTakesTheSDKsWarnings(t *testing.T) {
+	var buf bytes.Buffer
+	c := newTestClient(t, "http://127.0.0.1:1", func(cfg *Config) { cfg.SDKLog = &buf })
+	c.awscfg.Logger.Logf(logging.Warn, "falling back to IMDSv1")
+	if !strings.Contains(buf.String(), "falling back to IMDSv1") {
+		t.Errorf("the SDK's logger wrote %q, not to SDKLog", buf.String())
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"runtime"
+	"slices"
 	"sync"
 	"testing"
 
@@ -103,13 +104,8 @@ func TestFanoutReportsTheEndOfThrottlingWithoutNewOfferings(t *testing.T) {
 		}
 	}
 	want := []model.RegionState{model.RegionSearching, model.RegionThrottled, model.RegionSearching}
-	if len(states) != len(want) {
+	if !slices.Equal(states, want) {
 		t.Fatalf("statuses %v, want %v", states, want)
-	}
-	for i := range want {
-		if states[i] != want[i] {
-			t.Fatalf("statuses %v, want %v", states, want)
-		}
 	}
 }
 

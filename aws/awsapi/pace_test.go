@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/gpublock/gpublock/aws/apilimit"
+	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/simtest"
 )
 
 func TestPacerBurstThenRateThenBackoff(t *testing.T) {
@@ -37,5 +39,25 @@ func TestPacerBurstThenRateThenBackoff(t *testing.T) {
 	}
 	if p.rate != p.full {
 		t.Errorf("rate %v after successes, want back to %v", p.rate, p.full)
+	}
+}
+
+// A service's pacer is one per client, service and endpoint: every source built over the
+// client spends the same buckets.
+func TestServicePacerIsOnePerServiceAndEndpoint(t *testing.T) {
+	_, url := simtest.Serve(t, 1, ec2sim.Faults{})
+	c := newTestClient(t, url, nil)
+	a := c.NewServicePacer(url, "sagemaker", apilimit.SageMaker())
+	if b := c.NewServicePacer(url, "sagemaker", apilimit.SageMaker()); b != a {
+		t.Error("a second pacer of the same service and endpoint has buckets of its own")
+	}
+	if b := c.NewServicePacer("", "sagemaker", apilimit.SageMaker()); b == a {
+		t.Error("another endpoint shares the buckets")
+	}
+	if b := c.NewServicePacer(url, "other", apilimit.SageMaker()); b == a {
+		t.Error("another service shares the buckets")
+	}
+	if b := newTestClient(t, url, nil).NewServicePacer(url, "sagemaker", apilimit.SageMaker()); b == a {
+		t.Error("another client shares the buckets")
 	}
 }

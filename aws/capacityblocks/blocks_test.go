@@ -7,10 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/ec2"
-
-	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/aws/source"
@@ -44,8 +40,7 @@ func blockByID(t *testing.T, c *Client, id string) model.Block {
 }
 
 func TestBlocksMergeEverySource(t *testing.T) {
-	sim, url := simtest.Serve(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
+	sim, c := servedClient(t)
 	o, bought := boughtBlock(t, c)
 
 	b := blockByID(t, c, bought.ReservationID)
@@ -86,125 +81,6 @@ func TestBlocksOfEmptyAndDownRegions(t *testing.T) {
 	}
 }
 
-func TestLaunchTraps(t *testing.T) {
-	sim, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
-	o, bought := boughtBlock(t, c)
-	runs := func() int { return rc.Count(func(r simtest.Recorded) bool { return r.Action == "RunInstances" }) }
-	spec := source.LaunchSpec{ImageID: "ami-0123456789abcdef0", Count: 1}
-
-	_, err := c.Launch(context.Background(), blockByID(t, c, bought.ReservationID), spec)
-	if err == nil || !strings.Contains(err.Error(), "not active yet") {
-		t.Errorf("launch before the start: %v", err)
-	}
-	sim.SetTime(o.Start.Add(time.Hour))
-	b := blockByID(t, c, bought.ReservationID)
-
-	if _, err := c.Launch(context.Background(), b, source.LaunchSpec{ImageID: "ami-0123456789abcdef0", Count: o.Count + 1}); err == nil || !strings.Contains(err.Error(), "free") {
-		t.Errorf("launch of too many: %v", err)
-	}
-	if _, err := c.Launch(context.Background(), b, source.LaunchSpec{ImageID: "ubuntu", Count: 1}); err == nil || !strings.Contains(err.Error(), "AMI") {
-		t.Errorf("launch without an AMI id: %v", err)
-	}
-	subnets, err := c.api.EC2("us-east-1").DescribeSubnets(context.Background(), &ec2.DescribeSubnetsInput{})
-	if err != nil || len(subnets.Subnets) < 2 {
-		t.Fatalf("subnets: %v", err)
-	}
-	var other string
-	for _, s := range subnets.Subnets {
-		if aws.ToString(s.AvailabilityZone) != b.AvailabilityZone {
-			other = aws.ToString(s.SubnetId)
-		}
-	}
-	spec.SubnetID = other
-	if _, err := c.Launch(context.Background(), b, spec); err == nil || !strings.Contains(err.Error(), b.AvailabilityZone) ||
-		!strings.Contains(err.Error(), "zone") {
-		t.Errorf("launch into another zone: %v", err)
-	}
-	if n := runs(); n != 0 {
-		t.Errorf("%d RunInstances calls for launches that were caught before", n)
-	}
-
-	// What the adapter cannot see beforehand, AWS (here the emulator) refuses: the DryRun
-	// catches it and the message is the known trap's.
-	b.State = model.StateActive
-	b.AvailableCount = 64
-	if _, err := c.Launch(context.Background(), b, source.LaunchSpec{ImageID: "ami-0123456789abcdef0", Count: 2}); err == nil {
-		t.Error("launching more than the block holds was accepted")
-	}
-	if n := rc.Count(func(r simtest.Recorded) bool { return r.Action == "RunInstances" && !r.DryRun }); n != 0 {
-		t.Errorf("%d real RunInstances after a failed dry run", n)
-	}
-}
-
-func TestExtendBlock(t *testing.T) {
-	sim, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
-	o, bought := boughtBlock(t, c)
-	sim.SetTime(o.Start.Add(time.Hour))
-	b := blockByID(t, c, bought.ReservationID)
-
-	if _, err := c.ExtensionOfferings(context.Background(), b, 15); err == nil {
-		t.Error("a 15-day extension was asked for")
-	}
-	offs, err := c.ExtensionOfferings(context.Background(), b, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(offs) == 0 {
-		t.Fatal("no extension offering for an active block")
-	}
-	off := offs[0]
-	if off.ID == "" || !off.Start.Equal(b.End) || off.Fee.IsZero() || off.DurationHours != 24 {
-		t.Errorf("extension offering %+v for block ending %s", off, b.End)
-	}
-
-	sim.SetFaults(ec2sim.Faults{LostReply: 1})
-	res, err := c.Extend(context.Background(), b, off)
-	if err != nil {
-		t.Fatalf("extend: %v", err)
-	}
-	if res.Outcome != source.Bought || !res.Recovered || res.Extension.OfferingID != off.ID {
-		t.Fatalf("extend result %+v", res)
-	}
-	if n := rc.Count(func(r simtest.Recorded) bool { return r.Action == "PurchaseCapacityBlockExtension" && !r.DryRun }); n != 1 {
-		t.Errorf("%d extension purchases, want 1", n)
-	}
-	sim.SetFaults(ec2sim.Faults{})
-	checkJournal(t, c, res.RequestID, source.Bought)
-	after := blockByID(t, c, bought.ReservationID)
-	if len(after.Extensions) != 1 || after.Extensions[0].OfferingID != off.ID {
-		t.Errorf("extensions after: %+v", after.Extensions)
-	}
-
-	var capped model.Money
-	c = newTestClient(t, url, func(cfg *awsapi.Config) { cfg.MaxSpend = &capped })
-	if _, err := c.Extend(context.Background(), after, off); !errors.Is(err, source.ErrOverSpendCap) {
-		t.Errorf("extension above the cap: %v", err)
-	}
-}
-
-// Without ec2:PurchaseCapacityBlockExtension (the emulator's deny fault), the dry run says
-// so, and Extend refuses before any real call.
-func TestExtendNotAllowedNamesTheAction(t *testing.T) {
-	_, rc, c, b, offs := extendable(t, ec2sim.Faults{Deny: []string{"PurchaseCapacityBlockExtension"}})
-	perm, err := c.CheckExtend(context.Background(), b, offs[0])
-	if err != nil || perm.Allowed || perm.Action != "ec2:PurchaseCapacityBlockExtension" || !strings.Contains(perm.Message, "ec2:PurchaseCapacityBlockExtension") {
-		t.Fatalf("permission %+v, %v", perm, err)
-	}
-	res, err := c.Extend(context.Background(), b, offs[0])
-	var pe *source.ActionError
-	if !errors.As(err, &pe) || pe.Outcome != source.NotBought || pe.Explanation.Action != "ec2:PurchaseCapacityBlockExtension" || res.Outcome != source.NotBought {
-		t.Fatalf("err %v, result %+v", err, res)
-	}
-	if n := rc.Count(func(r simtest.Recorded) bool { return r.Action == "PurchaseCapacityBlockExtension" && !r.DryRun }); n != 0 {
-		t.Errorf("%d extension purchases without permission", n)
-	}
-	if after := blockByID(t, c, b.ReservationID); len(after.Extensions) != 0 || !after.End.Equal(b.End) {
-		t.Errorf("the block changed: %+v", after)
-	}
-}
-
 // A purchase whose payment fails (the emulator's payfail fault) stays listed, payment-failed,
 // with nothing to launch into and nothing to extend.
 func TestPaymentFailedBlockListed(t *testing.T) {
@@ -234,23 +110,58 @@ func TestPaymentFailedBlockListed(t *testing.T) {
 
 // An extension whose payment fails is listed as such, and the block keeps its end.
 func TestExtensionPaymentFailedListed(t *testing.T) {
-	sim, url := simtest.Serve(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
-	o, bought := boughtBlock(t, c)
-	sim.SetTime(o.Start.Add(time.Hour))
-	b := blockByID(t, c, bought.ReservationID)
-	offs, err := c.ExtensionOfferings(context.Background(), b, 1)
-	if err != nil || len(offs) == 0 {
-		t.Fatalf("extension offerings %+v, %v", offs, err)
-	}
+	sim, c := servedClient(t)
+	o, b := runningBlock(t, sim, c)
+	offs := oneDayExtensions(t, c, b)
 	sim.SetFaults(ec2sim.Faults{PayFail: 1})
 	res, err := c.Extend(context.Background(), b, offs[0])
 	if err != nil || res.Outcome != source.Bought || res.Extension.Status != model.ExtensionPaymentPending {
 		t.Fatalf("extend: %+v, %v", res, err)
 	}
 	sim.SetTime(o.Start.Add(time.Hour + 10*time.Minute))
-	after := blockByID(t, c, bought.ReservationID)
+	after := blockByID(t, c, b.ReservationID)
 	if len(after.Extensions) != 1 || after.Extensions[0].Status != model.ExtensionPaymentFailed || !after.End.Equal(b.End) || after.State != model.StateActive {
 		t.Errorf("after the extension's payment failed: %s until %s (was %s), extensions %+v", after.State, after.End, b.End, after.Extensions)
+	}
+}
+
+// The stop time AWS writes in a state transition reason is read; any other reason is no time.
+func TestTransitionTime(t *testing.T) {
+	if got := transitionTime("User initiated (2026-12-03 11:00:02 GMT)"); !got.Equal(time.Date(2026, 12, 3, 11, 0, 2, 0, time.UTC)) {
+		t.Errorf("transitionTime = %v", got)
+	}
+	for _, r := range []string{"", "User initiated", "Server.SpotInstanceTermination (soon)", "x (2026-13-03 11:00:02 GMT)"} {
+		if got := transitionTime(r); !got.IsZero() {
+			t.Errorf("transitionTime(%q) = %v, want zero", r, got)
+		}
+	}
+}
+
+// What DescribeCapacityBlockStatus reports of a running block (the emulator's
+// interconnect and unavailable faults) reaches the block, and its warnings.
+func TestBlockStatusProblemsListed(t *testing.T) {
+	sim, c := servedClient(t)
+	o, bought := boughtBlock(t, c)
+	sim.SetTime(o.Start.Add(time.Hour))
+	if b := blockByID(t, c, bought.ReservationID); b.Interconnect != "ok" || b.UnavailableCount != 0 {
+		t.Fatalf("a healthy block: interconnect %q, unavailable %d", b.Interconnect, b.UnavailableCount)
+	}
+	var f ec2sim.Faults
+	for _, spec := range []string{"interconnect=impaired", "unavailable=1"} {
+		if err := ec2sim.ParseFault(spec, &f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sim.SetFaults(f)
+	b := blockByID(t, c, bought.ReservationID)
+	if b.Interconnect != "impaired" || b.UnavailableCount != 1 {
+		t.Fatalf("interconnect %q, unavailable %d; want impaired and 1", b.Interconnect, b.UnavailableCount)
+	}
+	kinds := map[model.WarningKind]bool{}
+	for _, w := range model.DefaultWarnRules().Warnings(b, sim.Now()) {
+		kinds[w.Kind] = true
+	}
+	if !kinds[model.WarnInterconnectImpaired] || !kinds[model.WarnCapacityUnavailable] {
+		t.Errorf("warnings %v, want the interconnect and the capacity", kinds)
 	}
 }

@@ -13,7 +13,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
@@ -25,6 +24,13 @@ import (
 	"github.com/gpublock/gpublock/aws/pricelist"
 	"github.com/gpublock/gpublock/aws/source"
 )
+
+// loggedClient is a client of the emulator at url whose call log writes to buf.
+func loggedClient(t *testing.T, url string) (c *Client, buf *bytes.Buffer) {
+	t.Helper()
+	buf = new(bytes.Buffer)
+	return newTestClient(t, url, func(cfg *awsapi.Config) { cfg.CallLog = awsapi.NewCallLog(buf) }), buf
+}
 
 // callLogKeys is the order of the fields every line has.
 var callLogKeys = []string{"time", "service", "action", "region", "host", "attempt", "status"}
@@ -233,8 +239,7 @@ func TestCallLogNoAnswer(t *testing.T) {
 	srv := httptest.NewServer(nil)
 	u := srv.URL
 	srv.Close() // nothing listens: connection refused
-	var buf bytes.Buffer
-	c := newTestClient(t, u, func(cfg *awsapi.Config) { cfg.CallLog = awsapi.NewCallLog(&buf) })
+	c, buf := loggedClient(t, u)
 	if err := describeOnce(c, "us-east-1"); err == nil {
 		t.Fatal("a call to a closed port succeeded")
 	}
@@ -251,8 +256,7 @@ func TestCallLogNoAnswer(t *testing.T) {
 
 func TestCallLogPurchaseCarriesRequestID(t *testing.T) {
 	_, _, u := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
-	var buf bytes.Buffer
-	c := newTestClient(t, u, func(cfg *awsapi.Config) { cfg.CallLog = awsapi.NewCallLog(&buf) })
+	c, buf := loggedClient(t, u)
 	o := firstOffering(t, c)
 	res, err := c.Purchase(context.Background(), o, "", map[string]string{"team": "ml"})
 	if err != nil || res.RequestID == "" {
@@ -357,8 +361,7 @@ func TestCallLogPriceList(t *testing.T) {
 // After a lost reply, the purchase and the look-up that settles it both name the request id.
 func TestCallLogLostReplyAndItsLookUp(t *testing.T) {
 	sim, _, u := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
-	var buf bytes.Buffer
-	c := newTestClient(t, u, func(cfg *awsapi.Config) { cfg.CallLog = awsapi.NewCallLog(&buf) })
+	c, buf := loggedClient(t, u)
 	o := firstOffering(t, c)
 	sim.SetFaults(ec2sim.Faults{LostReply: 1})
 	res, err := c.Purchase(context.Background(), o, "", nil)
@@ -389,15 +392,9 @@ func TestCallLogLostReplyAndItsLookUp(t *testing.T) {
 // name the request id of its journal lines, as a purchase's do; its dry run does not.
 func TestCallLogExtensionCarriesRequestID(t *testing.T) {
 	sim, _, u := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
-	var buf bytes.Buffer
-	c := newTestClient(t, u, func(cfg *awsapi.Config) { cfg.CallLog = awsapi.NewCallLog(&buf) })
-	o, bought := boughtBlock(t, c)
-	sim.SetTime(o.Start.Add(time.Hour))
-	b := blockByID(t, c, bought.ReservationID)
-	offs, err := c.ExtensionOfferings(context.Background(), b, 1)
-	if err != nil || len(offs) == 0 {
-		t.Fatalf("extension offerings: %v %+v", err, offs)
-	}
+	c, buf := loggedClient(t, u)
+	_, b := runningBlock(t, sim, c)
+	offs := oneDayExtensions(t, c, b)
 	buf.Reset()
 	sim.SetFaults(ec2sim.Faults{LostReply: 1})
 	res, err := c.Extend(context.Background(), b, offs[0])
@@ -435,11 +432,8 @@ func TestCallLogExtensionCarriesRequestID(t *testing.T) {
 // RunInstances call, as on a purchase's, and not on the dry run before it.
 func TestCallLogLaunchCarriesRequestID(t *testing.T) {
 	sim, _, u := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
-	var buf bytes.Buffer
-	c := newTestClient(t, u, func(cfg *awsapi.Config) { cfg.CallLog = awsapi.NewCallLog(&buf) })
-	o, bought := boughtBlock(t, c)
-	sim.SetTime(o.Start.Add(time.Hour))
-	b := blockByID(t, c, bought.ReservationID)
+	c, buf := loggedClient(t, u)
+	_, b := runningBlock(t, sim, c)
 	buf.Reset()
 	res, err := c.Launch(context.Background(), b, source.LaunchSpec{ImageID: "ami-0123456789abcdef0", Count: 1, Name: "trainer"})
 	if err != nil || res.RequestID == "" || len(res.Instances) != 1 {

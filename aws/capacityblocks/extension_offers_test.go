@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
@@ -20,11 +19,8 @@ import (
 // nothing for; the choices are what the emulator offers for each length, the cheapest of
 // each, shortest first; the progress hook counts down to nothing left.
 func TestExtensionChoicesAskEveryLength(t *testing.T) {
-	sim, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
-	o, bought := boughtBlock(t, c)
-	sim.SetTime(o.Start.Add(time.Hour))
-	b := blockByID(t, c, bought.ReservationID)
+	sim, rc, c := recordedClient(t)
+	_, b := runningBlock(t, sim, c)
 
 	lengths := model.ExtensionLengths(b)
 	if lengths[0] != 1 || lengths[13] != 14 || lengths[14] != 21 || lengths[len(lengths)-1] > model.MaxReservationDays-2 {
@@ -121,11 +117,8 @@ func TestExtensionChoicesAskEveryLength(t *testing.T) {
 
 // A length that could not be asked for is named; the others are still offered.
 func TestExtensionChoicesNameTheLengthsNotAsked(t *testing.T) {
-	sim, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
-	o, bought := boughtBlock(t, c)
-	sim.SetTime(o.Start.Add(time.Hour))
-	b := blockByID(t, c, bought.ReservationID)
+	sim, rc, c := recordedClient(t)
+	_, b := runningBlock(t, sim, c)
 	rc.SetIntercept(func(w http.ResponseWriter, r simtest.Recorded, _ *http.Request) bool {
 		if r.Action == "DescribeCapacityBlockExtensionOfferings" && r.Form.Get("CapacityBlockExtensionDurationHours") == "168" {
 			simtest.WriteEC2Error(w, http.StatusBadRequest, "UnauthorizedOperation", "You are not authorized to perform this operation.")
@@ -151,8 +144,7 @@ func TestExtensionChoicesNameTheLengthsNotAsked(t *testing.T) {
 // A block past its extension cutoff (model.ExtendBlockerAt, what marks it CAN'T EXTEND) is
 // asked nothing: the refusal says why at once, with no call to AWS.
 func TestExtensionChoicesOfABlockThatCannotBeExtendedMakeNoCall(t *testing.T) {
-	sim, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
+	sim, rc, c := recordedClient(t)
 	o, bought := boughtBlock(t, c)
 	sim.SetTime(o.End.Add(-45 * time.Minute))
 	b := blockByID(t, c, bought.ReservationID)
@@ -171,11 +163,8 @@ func TestExtensionChoicesOfABlockThatCannotBeExtendedMakeNoCall(t *testing.T) {
 // AWS refusing the block is said as a refusal, not as AWS out of reach, and ends the
 // asking: the other lengths would be refused alike.
 func TestExtensionChoicesARefusalIsNotAFailureToAsk(t *testing.T) {
-	sim, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
-	o, bought := boughtBlock(t, c)
-	sim.SetTime(o.Start.Add(time.Hour))
-	b := blockByID(t, c, bought.ReservationID)
+	sim, rc, c := recordedClient(t)
+	_, b := runningBlock(t, sim, c)
 	rc.SetIntercept(func(w http.ResponseWriter, r simtest.Recorded, _ *http.Request) bool {
 		if r.Action == "DescribeCapacityBlockExtensionOfferings" {
 			simtest.WriteEC2Error(w, http.StatusBadRequest, "IncorrectState", "The capacity reservation is not in a state that can be extended.")

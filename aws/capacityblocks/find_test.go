@@ -13,8 +13,7 @@ import (
 )
 
 func TestFindOfferingAgainByID(t *testing.T) {
-	_, url := simtest.Serve(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
+	_, c := servedClient(t)
 	q := baseQuery()
 	q.Regions = []string{"us-east-1"}
 	offs, _, _ := collect(t, c.Search(context.Background(), q))
@@ -84,8 +83,7 @@ func TestFindByIDStopsAtTheID(t *testing.T) {
 }
 
 func TestFindBlock(t *testing.T) {
-	_, url := simtest.Serve(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
+	_, c := servedClient(t)
 	_, bought := boughtBlock(t, c)
 	b, found, err := c.FindBlock(context.Background(), "us-east-1", bought.ReservationID)
 	if err != nil || !found || b.ReservationID != bought.ReservationID || b.Region != "us-east-1" {

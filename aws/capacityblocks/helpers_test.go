@@ -6,38 +6,33 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
-
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/apitest"
 	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 )
 
-// newTestClient points the real adapter at an emulator URL with static credentials, and
-// with short waits so that retries and confirmations do not slow the tests.
+// newTestClient is the source over the real adapter pointed at the emulator at url
+// (apitest.Client).
 func newTestClient(t testing.TB, url string, tweak func(*awsapi.Config)) *Client {
 	t.Helper()
-	simtest.ClearAWSEnv(t)
-	cfg := awsapi.Config{
-		Region:      "us-east-1",
-		EndpointURL: url,
-		Version:     "test",
-		Credentials: aws.NewCredentialsCache(credentials.NewStaticCredentialsProvider(simtest.AccessKey, simtest.SecretKey, "")),
-		JournalDir:  t.TempDir(),
-		MaxBackoff:  2 * time.Millisecond,
-	}
-	if tweak != nil {
-		tweak(&cfg)
-	}
-	api, err := awsapi.New(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	api.SetConfirmPace(4, time.Millisecond)
-	return New(api)
+	return New(apitest.Client(t, url, tweak))
+}
+
+// recordedClient is a client of a fresh emulator of seed 1, served behind a recorder.
+func recordedClient(t *testing.T) (*ec2sim.Server, *simtest.Recorder, *Client) {
+	t.Helper()
+	sim, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
+	return sim, rc, newTestClient(t, url, nil)
+}
+
+// servedClient is a client of a fresh emulator of seed 1.
+func servedClient(t *testing.T) (*ec2sim.Server, *Client) {
+	t.Helper()
+	sim, url := simtest.Serve(t, 1, ec2sim.Faults{})
+	return sim, newTestClient(t, url, nil)
 }
 
 // baseQuery asks for one p5.48xlarge for 2 days in the next two weeks in three regions.
@@ -93,18 +88,32 @@ func demoAPI(t testing.TB) *awsapi.Client {
 	return api
 }
 
+// runningBlock buys the cheapest us-east-1 offering and moves the emulator an hour into
+// it: the offering, and the block as it is listed then.
+func runningBlock(t *testing.T, sim *ec2sim.Server, c *Client) (model.Offering, model.Block) {
+	t.Helper()
+	o, bought := boughtBlock(t, c)
+	sim.SetTime(o.Start.Add(time.Hour))
+	return o, blockByID(t, c, bought.ReservationID)
+}
+
+// oneDayExtensions is what AWS offers to extend b by a day; the test fails if nothing.
+func oneDayExtensions(t *testing.T, c *Client, b model.Block) []model.ExtensionOffering {
+	t.Helper()
+	offs, err := c.ExtensionOfferings(context.Background(), b, 1)
+	if err != nil || len(offs) == 0 {
+		t.Fatalf("extension offerings %+v, %v", offs, err)
+	}
+	return offs
+}
+
 // extendable is a block bought and an hour into its run on an emulator with faults f,
 // recording its calls (rc), with the 1-day extension offerings it is sold.
 func extendable(t *testing.T, f ec2sim.Faults) (*ec2sim.Server, *simtest.Recorder, *Client, model.Block, []model.ExtensionOffering) {
 	t.Helper()
 	sim, rc, url := simtest.NewRecordedSim(t, 1, f)
 	c := newTestClient(t, url, nil)
-	o, bought := boughtBlock(t, c)
-	sim.SetTime(o.Start.Add(time.Hour))
-	b := blockByID(t, c, bought.ReservationID)
-	offs, err := c.ExtensionOfferings(context.Background(), b, 1)
-	if err != nil || len(offs) == 0 {
-		t.Fatalf("extension offerings %+v, %v", offs, err)
-	}
+	_, b := runningBlock(t, sim, c)
+	offs := oneDayExtensions(t, c, b)
 	return sim, rc, c, b, offs
 }

@@ -199,8 +199,7 @@ func TestSearchFailedCallKeepsTheCell(t *testing.T) {
 
 // Without a cache (--no-cache) a search sends and keeps nothing cached.
 func TestSearchWithoutCache(t *testing.T) {
-	_, url := simtest.Serve(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
+	_, c := servedClient(t)
 	for range 2 {
 		offs, _, evs := collect(t, c.Search(WithCachedRows(context.Background()), baseQuery()))
 		if cached, _ := cachedAndFresh(t, evs); len(cached) != 0 || len(offs) == 0 {
@@ -226,8 +225,7 @@ func hasID(offs []model.Offering, id string) bool {
 // A listed offering older than FreshFor (a cached row, a screen left open) is asked again
 // before anything is bought; a fresh one is not, and one no longer listed is refused.
 func TestPurchaseOfAnOldListingAsksAgain(t *testing.T) {
-	_, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
+	_, rc, c := recordedClient(t)
 	q := baseQuery()
 	q.Regions = []string{"us-east-1"}
 	offs, _, _ := collect(t, c.Search(context.Background(), q))

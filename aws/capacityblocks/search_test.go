@@ -26,8 +26,7 @@ func sweepQuery() model.Query {
 }
 
 func TestSearchFindsOfferingsInEveryRegion(t *testing.T) {
-	_, url := simtest.Serve(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
+	_, c := servedClient(t)
 	offs, final, evs := collect(t, c.Search(context.Background(), baseQuery()))
 	if len(offs) == 0 {
 		t.Fatal("no offerings at all")
@@ -64,8 +63,7 @@ func TestSearchFindsOfferingsInEveryRegion(t *testing.T) {
 }
 
 func TestSearchFollowsEveryPage(t *testing.T) {
-	_, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
+	_, rc, c := recordedClient(t)
 	whole, _, _ := collect(t, c.Search(context.Background(), baseQuery()))
 	c.pageSize = 2
 	before := rc.Total()
@@ -194,8 +192,7 @@ func TestSearchNeverDeliversAnOfferingTwice(t *testing.T) {
 }
 
 func TestSearchUltraServerSendsUltraserverFields(t *testing.T) {
-	_, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
+	_, rc, c := recordedClient(t)
 	q := baseQuery()
 	q.InstanceTypes = []string{"u-p6e-gb200x72"}
 	q.Regions = []string{"us-east-1"}
@@ -268,8 +265,7 @@ func TestSearchCancelStopsEveryCall(t *testing.T) {
 }
 
 func TestSearchBadQueryReportsEveryRegion(t *testing.T) {
-	_, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
+	_, rc, c := recordedClient(t)
 	q := baseQuery()
 	q.Count = 0
 	_, final, _ := collect(t, c.Search(context.Background(), q))
@@ -284,8 +280,7 @@ func TestSearchBadQueryReportsEveryRegion(t *testing.T) {
 }
 
 func TestSearchRegionThatSellsNoneOfTheTypes(t *testing.T) {
-	_, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
+	_, rc, c := recordedClient(t)
 	q := baseQuery()
 	q.InstanceTypes = []string{"p5e.48xlarge"} // us-east-2 and us-west-2 only
 	_, final, _ := collect(t, c.Search(context.Background(), q))
@@ -342,10 +337,7 @@ func (f *inflight) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func TestSearchConcurrencyIsBounded(t *testing.T) {
-	sim, err := ec2sim.New(ec2sim.Options{Seed: 1, Start: simtest.Start, Speed: 1e-9, Faults: ec2sim.Faults{Latency: 5 * time.Millisecond}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sim := simtest.NewSim(t, ec2sim.Options{Seed: 1, Start: simtest.Start, Speed: 1e-9, Faults: ec2sim.Faults{Latency: 5 * time.Millisecond}})
 	f := &inflight{next: sim, region: map[string]int{}, maxByRegion: map[string]int{}}
 	srv := httptest.NewServer(f)
 	defer srv.Close()
@@ -361,5 +353,44 @@ func TestSearchConcurrencyIsBounded(t *testing.T) {
 		if n > 2 {
 			t.Errorf("%s: %d calls at once, the bound is 2", r, n)
 		}
+	}
+}
+
+// A search asks for the zones the account has not opted in to (AllAvailabilityZones)
+// only when the query says so, and its offerings carry their zone type: p5 blocks in
+// the Atlanta Local Zone are found then, and only then.
+func TestSearchAllZones(t *testing.T) {
+	_, rc, c := recordedClient(t)
+	q := baseQuery()
+	q.Regions = []string{"us-east-1"}
+	local := func(all bool) (found bool) {
+		t.Helper()
+		q.AllZones = all
+		for d := 0; d < 40 && !found; d++ {
+			q.Start = simtest.Start.Add(time.Duration(d) * 24 * time.Hour)
+			q.End = q.Start.Add(7 * 24 * time.Hour)
+			offs, _, _ := collect(t, c.Search(context.Background(), q))
+			for _, o := range offs {
+				switch {
+				case o.ZoneType == "local-zone":
+					found = true
+				case o.ZoneType != "availability-zone":
+					t.Fatalf("offering %s has zone type %q", o.ID, o.ZoneType)
+				}
+			}
+		}
+		return found
+	}
+	if local(false) {
+		t.Error("a Local Zone offering without AllZones")
+	}
+	if n := rc.Count(func(r simtest.Recorded) bool { return r.Form.Has("AllAvailabilityZones") }); n != 0 {
+		t.Errorf("%d calls sent AllAvailabilityZones without AllZones", n)
+	}
+	if !local(true) {
+		t.Error("no Local Zone offering with AllZones in 40 days")
+	}
+	if n := rc.Count(func(r simtest.Recorded) bool { return r.Form.Get("AllAvailabilityZones") == "true" }); n == 0 {
+		t.Error("AllZones sent no AllAvailabilityZones=true")
 	}
 }

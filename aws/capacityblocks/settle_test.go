@@ -2,7 +2,6 @@ package capacityblocks
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"os"
@@ -11,39 +10,44 @@ import (
 	"time"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/apitest"
 	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/aws/spend"
+	"github.com/gpublock/gpublock/model"
 )
 
 // crashAfterCommit leaves the journal as a kill -9 between the purchase's commit and its
 // outcome line would: the outcome line of requestID is removed. edit may change the intent.
 func crashAfterCommit(t *testing.T, c *Client, requestID string, edit func(*source.JournalEntry)) {
 	t.Helper()
-	entries, bad, err := c.api.Journal()
-	if err != nil || bad != 0 {
-		t.Fatalf("journal: %v, %d bad lines", err, bad)
+	if edit != nil {
+		apitest.RewriteJournal(t, c.api, func(e *source.JournalEntry) bool {
+			if e.RequestID == requestID && e.Phase != "outcome" {
+				edit(e)
+			}
+			return true
+		})
 	}
-	var kept []byte
-	removed := 0
-	for _, e := range entries {
-		if e.RequestID == requestID && e.Phase == "outcome" {
-			removed++
-			continue
-		}
-		if e.RequestID == requestID && edit != nil {
-			edit(&e)
-		}
-		line, _ := json.Marshal(e)
-		kept = append(append(kept, line...), '\n')
-	}
-	if removed != 1 {
+	if removed := apitest.DropOutcomes(t, c.api, requestID); removed != 1 {
 		t.Fatalf("%d outcome lines of %s", removed, requestID)
 	}
-	p, _ := c.api.JournalPath()
-	if err := os.WriteFile(p, kept, 0o600); err != nil {
+}
+
+// rebuyAfterCrash buys o, leaves the journal as a kill -9 after the commit would, and buys
+// o again: the first purchase, and the second's refusal, which must be "already bought".
+func rebuyAfterCrash(t *testing.T, c *Client, o model.Offering) (first, again source.PurchaseResult, err error) {
+	t.Helper()
+	first, err = c.Purchase(context.Background(), o, "", nil)
+	if err != nil {
 		t.Fatal(err)
 	}
+	crashAfterCommit(t, c, first.RequestID, nil)
+	again, err = c.Purchase(context.Background(), o, "", nil)
+	if !errors.Is(err, source.ErrAlreadyBought) {
+		t.Fatalf("re-run: %v, %+v: want already bought", err, again)
+	}
+	return first, again, err
 }
 
 func outcomesOf(t *testing.T, c *Client, requestID string) []source.JournalEntry {
@@ -62,19 +66,9 @@ func outcomesOf(t *testing.T, c *Client, requestID string) []source.JournalEntry
 }
 
 func TestPurchaseInterruptedAfterCommitIsSettledNotBoughtAgain(t *testing.T) {
-	_, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
+	_, rc, c := recordedClient(t)
 	o := firstOffering(t, c)
-	first, err := c.Purchase(context.Background(), o, "", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	crashAfterCommit(t, c, first.RequestID, nil)
-
-	res, err := c.Purchase(context.Background(), o, "", nil)
-	if !errors.Is(err, source.ErrAlreadyBought) {
-		t.Fatalf("re-run: %v, %+v: want already bought", err, res)
-	}
+	first, res, err := rebuyAfterCrash(t, c, o)
 	if !strings.Contains(err.Error(), first.Block.ReservationID) || !strings.Contains(err.Error(), "Nothing new was bought") ||
 		!strings.Contains(err.Error(), "--again") {
 		t.Errorf("message %q", err)
@@ -111,8 +105,7 @@ func TestPurchaseInterruptedAfterCommitIsSettledNotBoughtAgain(t *testing.T) {
 }
 
 func TestPurchaseInterruptedBeforeCommitIsSettledAsNotBought(t *testing.T) {
-	_, rc, url := simtest.NewRecordedSim(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
+	_, rc, c := recordedClient(t)
 	o := firstOffering(t, c)
 	start, end := o.Start, o.End
 	// An intent whose call never reached AWS: no reservation carries its tag.
@@ -222,8 +215,7 @@ func TestExtensionInterruptedAfterCommitIsSettledNotBoughtAgain(t *testing.T) {
 // A torn last line (a crash mid-write, a full disk) neither swallows the next entry nor
 // stops a reader.
 func TestJournalTornLineDoesNotSwallowTheNext(t *testing.T) {
-	_, url := simtest.Serve(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
+	_, c := servedClient(t)
 	o := firstOffering(t, c)
 	p, _ := c.api.JournalPath()
 	if err := os.MkdirAll(strings.TrimSuffix(p, "/journal.jsonl"), 0o700); err != nil {
@@ -247,8 +239,7 @@ func TestJournalTornLineDoesNotSwallowTheNext(t *testing.T) {
 
 // A write that fails part-way is cut off, so the next line is whole.
 func TestJournalShortWriteIsRolledBack(t *testing.T) {
-	_, url := simtest.Serve(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
+	_, c := servedClient(t)
 	o := firstOffering(t, c)
 	c.api.SetJournalWrite(func(f *os.File, b []byte) (int, error) {
 		n, _ := f.Write(b[:len(b)/2])
@@ -273,8 +264,7 @@ func TestJournalShortWriteIsRolledBack(t *testing.T) {
 
 // When the outcome line cannot be written the purchase stands and the failure is told.
 func TestPurchaseOutcomeNotRecordedIsStillBought(t *testing.T) {
-	_, url := simtest.Serve(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
+	_, c := servedClient(t)
 	o := firstOffering(t, c)
 	c.api.SetJournalWrite(func(f *os.File, b []byte) (int, error) {
 		if strings.Contains(string(b), `"phase":"outcome"`) {

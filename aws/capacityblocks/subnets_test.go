@@ -4,14 +4,10 @@ import (
 	"context"
 	"strings"
 	"testing"
-
-	"github.com/gpublock/gpublock/aws/ec2sim"
-	"github.com/gpublock/gpublock/aws/internal/simtest"
 )
 
 func TestSubnetsOfOneZone(t *testing.T) {
-	_, url := simtest.Serve(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
+	_, c := servedClient(t)
 	ctx := context.Background()
 	a, err := c.Subnets(ctx, "us-east-1", "us-east-1a")
 	if err != nil {
@@ -42,8 +38,7 @@ func TestSubnetsOfOneZone(t *testing.T) {
 }
 
 func TestSubnetsOfAZoneThatDoesNotExist(t *testing.T) {
-	_, url := simtest.Serve(t, 1, ec2sim.Faults{})
-	c := newTestClient(t, url, nil)
+	_, c := servedClient(t)
 	got, err := c.Subnets(context.Background(), "us-east-1", "us-east-1z")
 	if err != nil || len(got) != 0 {
 		t.Errorf("got %+v, %v; want none and no error", got, err)

@@ -2,7 +2,6 @@ package orders
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -12,14 +11,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
-	"github.com/aws/aws-sdk-go-v2/service/s3"
-
 	"github.com/gpublock/gpublock/aws/atstart"
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/apitest"
 	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/aws/notify"
 	"github.com/gpublock/gpublock/aws/source"
@@ -58,17 +54,12 @@ type watcher struct {
 
 func (w *world) watcher(t *testing.T, owner string, tweak func(*awsapi.Config)) *watcher {
 	t.Helper()
-	cfg := awsapi.Config{Region: "us-east-1", EndpointURL: w.url, Version: "test",
-		Credentials: aws.NewCredentialsCache(credentials.NewStaticCredentialsProvider("AKIATESTORDERS000001", "orders-test-secret", "")),
-		JournalDir:  w.dir, MaxBackoff: 2 * time.Millisecond}
-	if tweak != nil {
-		tweak(&cfg)
-	}
-	api, err := awsapi.New(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	api.SetConfirmPace(4, time.Millisecond)
+	api := apitest.Client(t, w.url, func(cfg *awsapi.Config) {
+		cfg.JournalDir = w.dir
+		if tweak != nil {
+			tweak(cfg)
+		}
+	})
 	book, err := Open(context.Background(), api)
 	if err != nil {
 		t.Fatal(err)
@@ -282,26 +273,8 @@ func TestLostReplyIsFoundByItsTag(t *testing.T) {
 // between the call and its outcome line leaves it.
 func dropOutcome(t *testing.T, api *awsapi.Client, requestID string) {
 	t.Helper()
-	entries, _, err := api.Journal()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var kept []byte
-	removed := 0
-	for _, e := range entries {
-		if e.RequestID == requestID && e.Phase == "outcome" {
-			removed++
-			continue
-		}
-		line, _ := json.Marshal(e)
-		kept = append(append(kept, line...), '\n')
-	}
-	if removed == 0 {
+	if apitest.DropOutcomes(t, api, requestID) == 0 {
 		t.Fatalf("no outcome line of %s", requestID)
-	}
-	p, _ := api.JournalPath()
-	if err := os.WriteFile(p, kept, 0o600); err != nil {
-		t.Fatal(err)
 	}
 }
 
@@ -581,11 +554,7 @@ func TestCancelledDuringThePurchaseCallIsSettledByItsTag(t *testing.T) {
 func TestTwoMachinesOnS3BuyOnce(t *testing.T) {
 	for _, killed := range []bool{false, true} {
 		w := newWorld(t)
-		s3c := s3.New(s3.Options{Region: "us-east-1", BaseEndpoint: aws.String(w.url), UsePathStyle: true,
-			Credentials: credentials.NewStaticCredentialsProvider("AKIATESTORDERS000001", "orders-test-secret", "")})
-		if _, err := s3c.CreateBucket(context.Background(), &s3.CreateBucketInput{Bucket: aws.String("team")}); err != nil {
-			t.Fatal(err)
-		}
+		apitest.S3Bucket(t, w.url, "team")
 		onS3 := func(c *awsapi.Config) {
 			c.State, c.JournalDir = store.Location{Bucket: "team", Prefix: "gpublock"}, t.TempDir()
 		}

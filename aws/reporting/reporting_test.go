@@ -2,22 +2,19 @@ package reporting
 
 import (
 	"context"
-	"encoding/json"
 	"math"
-	"net/http/httptest"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
 
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/apitest"
 	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/aws/sagemakersim"
 	"github.com/gpublock/gpublock/aws/source"
@@ -40,25 +37,9 @@ type env struct {
 
 func newEnv(t *testing.T) env {
 	t.Helper()
-	sim, err := ec2sim.New(ec2sim.Options{Seed: 1, Start: simtest.Start, Speed: 1e-9, Protocols: []ec2sim.Protocol{sagemakersim.Protocol()}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sim := simtest.NewSim(t, ec2sim.Options{Seed: 1, Start: simtest.Start, Speed: 1e-9, Protocols: []ec2sim.Protocol{sagemakersim.Protocol()}})
 	// Standing for AWS: what this machine bought is read from AWS's journal.
-	srv := httptest.NewServer(simtest.AsAWS(sim))
-	t.Cleanup(srv.Close)
-	t.Setenv("AWS_CONFIG_FILE", t.TempDir()+"/config")
-	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", t.TempDir()+"/credentials")
-	for _, k := range []string{"AWS_PROFILE", "AWS_DEFAULT_PROFILE", "AWS_REGION", "AWS_DEFAULT_REGION", "AWS_ENDPOINT_URL",
-		"AWS_ENDPOINT_URL_EC2", "AWS_ENDPOINT_URL_SAGEMAKER", "AWS_ENDPOINT_URL_CLOUDWATCH", "AWS_MAX_ATTEMPTS", "AWS_RETRY_MODE"} {
-		t.Setenv(k, "")
-	}
-	api, err := awsapi.New(ctx, awsapi.Config{Region: "us-east-1", EndpointURL: srv.URL, Version: "test",
-		Credentials: aws.NewCredentialsCache(credentials.NewStaticCredentialsProvider("AKIATESTGPUBLOCK0001", "test-secret", "")),
-		JournalDir:  t.TempDir(), MaxBackoff: 2 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
+	api := apitest.Client(t, simtest.ServeHandler(t, simtest.AsAWS(sim)), nil)
 	api.SetConfirmPace(3, time.Millisecond)
 	e := env{sim: sim, api: api, cb: capacityblocks.New(api), tp: trainingplans.New(api)}
 	e.srcs = []source.Source{e.cb, trainingplans.Source(e.tp)}
@@ -104,6 +85,21 @@ func (e env) block(t *testing.T, region, id string) model.Block {
 	return b
 }
 
+// extend extends the us-east-1 block id by its first 1-day extension offering: the
+// offering, and what the extension answered.
+func (e env) extend(t *testing.T, id string) (model.ExtensionOffering, source.ExtendResult) {
+	t.Helper()
+	offs, err := e.cb.ExtensionOfferings(ctx, e.block(t, "us-east-1", id), 1)
+	if err != nil || len(offs) == 0 {
+		t.Fatalf("extension offerings: %v %v", offs, err)
+	}
+	res, err := e.cb.Extend(ctx, e.block(t, "us-east-1", id), offs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return offs[0], res
+}
+
 func reservation(t *testing.T, in report.Input, id string) report.Reservation {
 	t.Helper()
 	for _, r := range in.Reservations {
@@ -139,14 +135,7 @@ func TestGatherPaymentsAndUse(t *testing.T) {
 	if err != nil || len(launched.Instances) != 2 {
 		t.Fatalf("launch: %+v, %v", launched.Instances, err)
 	}
-	offs, err := e.cb.ExtensionOfferings(ctx, e.block(t, "us-east-1", bought.ReservationID), 1)
-	if err != nil || len(offs) == 0 {
-		t.Fatalf("extension offerings: %v %v", offs, err)
-	}
-	ext, err := e.cb.Extend(ctx, e.block(t, "us-east-1", bought.ReservationID), offs[0])
-	if err != nil {
-		t.Fatal(err)
-	}
+	extOff, ext := e.extend(t, bought.ReservationID)
 	e.sim.SetTime(start.Add(4 * time.Hour))
 	if _, err := e.api.EC2("us-east-1").TerminateInstances(ctx, &ec2.TerminateInstancesInput{InstanceIds: []string{launched.Instances[0].ID}}); err != nil {
 		t.Fatal(err)
@@ -176,35 +165,13 @@ func TestGatherPaymentsAndUse(t *testing.T) {
 		!buys[0].At.Equal(bought.Created) || buys[0].Mismatch != "" {
 		t.Errorf("purchase %+v, want %s from the journal at %v", buys, o.Fee, bought.Created)
 	}
-	if len(exts) != 1 || exts[0].Origin != report.FromBoth || exts[0].Amount.Cmp(offs[0].Fee) != 0 || !exts[0].At.Equal(ext.Extension.PurchaseDate) {
-		t.Errorf("extension %+v, want %s from AWS and the journal", exts, offs[0].Fee)
+	if len(exts) != 1 || exts[0].Origin != report.FromBoth || exts[0].Amount.Cmp(extOff.Fee) != 0 || !exts[0].At.Equal(ext.Extension.PurchaseDate) {
+		t.Errorf("extension %+v, want %s from AWS and the journal", exts, extOff.Fee)
 	}
 	// Two instances from 1h; one terminated at 4h (and a minute shutting down); the clock at 10h.
 	want := (3*time.Hour + time.Minute + 9*time.Hour).Hours()
 	if !r.Use.Known || !near(r.Use.UsedHours, want) || !near(r.Use.ReservedHours, 2*10) {
 		t.Errorf("use %+v, want %v used of 20 reserved", r.Use, want)
-	}
-}
-
-// rewriteJournal changes every outcome line of action with f.
-func rewriteJournal(t *testing.T, api *awsapi.Client, f func(*source.JournalEntry)) {
-	t.Helper()
-	p, err := api.JournalPath()
-	if err != nil {
-		t.Fatal(err)
-	}
-	entries, _, err := awsapi.ReadJournal(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b strings.Builder
-	for _, en := range entries {
-		f(&en)
-		line, _ := json.Marshal(en)
-		b.Write(append(line, '\n'))
-	}
-	if err := os.WriteFile(p, []byte(b.String()), 0o600); err != nil {
-		t.Fatal(err)
 	}
 }
 
@@ -214,17 +181,12 @@ func TestGatherMismatchAndUnknownPurchase(t *testing.T) {
 	e := newEnv(t)
 	o, bought := e.buy(t, "us-east-1", nil)
 	e.sim.SetTime(o.Start.Add(time.Hour))
-	offs, err := e.cb.ExtensionOfferings(ctx, e.block(t, "us-east-1", bought.ReservationID), 1)
-	if err != nil || len(offs) == 0 {
-		t.Fatalf("extension offerings: %v %v", offs, err)
-	}
-	if _, err := e.cb.Extend(ctx, e.block(t, "us-east-1", bought.ReservationID), offs[0]); err != nil {
-		t.Fatal(err)
-	}
-	rewriteJournal(t, e.api, func(en *source.JournalEntry) {
+	extOff, _ := e.extend(t, bought.ReservationID)
+	apitest.RewriteJournal(t, e.api, func(en *source.JournalEntry) bool {
 		if en.Action == "PurchaseCapacityBlockExtension" {
 			en.Fee = "1.23"
 		}
+		return true
 	})
 	// Bought elsewhere: straight through EC2, no journal line.
 	other := e.offering(t, "us-east-1")
@@ -240,9 +202,9 @@ func TestGatherMismatchAndUnknownPurchase(t *testing.T) {
 		t.Fatal(err)
 	}
 	exts := payments(reservation(t, in, bought.ReservationID), report.Extension)
-	if len(exts) != 1 || exts[0].Origin != report.FromAWS || exts[0].Amount.Cmp(offs[0].Fee) != 0 ||
-		!strings.Contains(exts[0].Mismatch, "$1.23") || !strings.Contains(exts[0].Mismatch, offs[0].Fee.Dollars()) {
-		t.Errorf("extension %+v: want AWS's %s and a mismatch naming the journal's $1.23", exts, offs[0].Fee)
+	if len(exts) != 1 || exts[0].Origin != report.FromAWS || exts[0].Amount.Cmp(extOff.Fee) != 0 ||
+		!strings.Contains(exts[0].Mismatch, "$1.23") || !strings.Contains(exts[0].Mismatch, extOff.Fee.Dollars()) {
+		t.Errorf("extension %+v: want AWS's %s and a mismatch naming the journal's $1.23", exts, extOff.Fee)
 	}
 	buys := payments(reservation(t, in, elsewhere), report.Purchase)
 	if len(buys) != 1 || buys[0].Known || buys[0].Origin != "" || buys[0].At.IsZero() {
@@ -339,13 +301,7 @@ func TestGatherPendingExtensionCountsItsHours(t *testing.T) {
 	e := newEnv(t)
 	o, bought := e.buy(t, "us-east-1", nil)
 	e.sim.SetTime(o.Start.Add(time.Hour))
-	offs, err := e.cb.ExtensionOfferings(ctx, e.block(t, "us-east-1", bought.ReservationID), 1)
-	if err != nil || len(offs) == 0 {
-		t.Fatalf("extension offerings: %v %v", offs, err)
-	}
-	if _, err := e.cb.Extend(ctx, e.block(t, "us-east-1", bought.ReservationID), offs[0]); err != nil {
-		t.Fatal(err)
-	}
+	e.extend(t, bought.ReservationID)
 	if b := e.block(t, "us-east-1", bought.ReservationID); len(b.Extensions) != 1 || b.Extensions[0].Status != model.ExtensionPaymentPending {
 		t.Fatalf("extension not pending: %+v", b.Extensions)
 	}

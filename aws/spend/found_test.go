@@ -1,17 +1,14 @@
 package spend_test
 
 import (
-	"context"
-	"net/http/httptest"
 	"testing"
 	"time"
-
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/apitest"
+	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/aws/spend"
 	"github.com/gpublock/gpublock/model"
@@ -19,20 +16,8 @@ import (
 
 func service(t *testing.T) (*spend.Service, *awsapi.Client) {
 	t.Helper()
-	sim, err := ec2sim.New(ec2sim.Options{Seed: 1, Speed: 1e-9})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(sim)
-	t.Cleanup(srv.Close)
-	t.Setenv("AWS_CONFIG_FILE", t.TempDir()+"/config")
-	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", t.TempDir()+"/credentials")
-	c, err := awsapi.New(context.Background(), awsapi.Config{Region: "us-east-1", EndpointURL: srv.URL, Version: "test",
-		Credentials: aws.NewCredentialsCache(credentials.NewStaticCredentialsProvider("AKIATESTSPEND0000001", "secret", "")),
-		JournalDir:  t.TempDir(), Backend: awsapi.BackendEmulator})
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, url := simtest.ServeWith(t, ec2sim.Options{Seed: 1, Speed: 1e-9})
+	c := apitest.Client(t, url, func(cfg *awsapi.Config) { cfg.Backend = awsapi.BackendEmulator })
 	cb := capacityblocks.New(c)
 	return spend.New(c, cb), c
 }

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
-	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -16,13 +15,14 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"github.com/aws/smithy-go"
 	"github.com/aws/smithy-go/logging"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/apitest"
+	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/aws/store"
 )
 
@@ -30,19 +30,8 @@ import (
 // client for it, path-style, with a bucket made.
 func newS3(t *testing.T, stateFile string) *s3.Client {
 	t.Helper()
-	sim, err := ec2sim.New(ec2sim.Options{StateFile: stateFile})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(sim)
-	t.Cleanup(srv.Close)
-	c := s3.New(s3.Options{Region: "us-east-1", BaseEndpoint: aws.String(srv.URL), UsePathStyle: true,
-		Credentials: credentials.NewStaticCredentialsProvider("AKIDTEST", "secret", "")})
-	if _, err := c.CreateBucket(context.Background(), &s3.CreateBucketInput{Bucket: aws.String("team")}); err != nil &&
-		!strings.Contains(err.Error(), "BucketAlreadyOwnedByYou") {
-		t.Fatal(err)
-	}
-	return c
+	_, url := simtest.ServeWith(t, ec2sim.Options{StateFile: stateFile})
+	return apitest.S3Bucket(t, url, "team")
 }
 
 func code(err error) string {

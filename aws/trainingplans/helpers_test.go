@@ -15,11 +15,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
-
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/apitest"
 	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/aws/sagemakersim"
 	"github.com/gpublock/gpublock/model"
@@ -68,24 +66,20 @@ func newSim(t testing.TB, f ec2sim.Faults) (*ec2sim.Server, string, *counter) {
 	return sim, srv.URL, cnt
 }
 
-// newClient is the real source pointed at the emulator with static credentials.
+// newClient is the real source pointed at the emulator (apitest.Client), looking a lost
+// reply up 3 times.
 func newClient(t testing.TB, url string, tweak func(*awsapi.Config)) *Client {
 	t.Helper()
-	simtest.ClearAWSEnv(t)
-	cfg := awsapi.Config{
-		Region: "us-east-1", EndpointURL: url, Version: "test",
-		Credentials: aws.NewCredentialsCache(credentials.NewStaticCredentialsProvider(simtest.AccessKey, simtest.SecretKey, "")),
-		JournalDir:  t.TempDir(), MaxBackoff: 2 * time.Millisecond,
-	}
-	if tweak != nil {
-		tweak(&cfg)
-	}
-	base, err := awsapi.New(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	base := apitest.Client(t, url, tweak)
 	base.SetConfirmPace(3, time.Millisecond)
 	return New(base)
+}
+
+// simClient is a client of a fresh emulator of newSim's, and its operation counter.
+func simClient(t testing.TB) (*ec2sim.Server, *counter, *Client) {
+	t.Helper()
+	sim, url, cnt := newSim(t, ec2sim.Faults{})
+	return sim, cnt, newClient(t, url, nil)
 }
 
 func query(regions ...string) Query {

@@ -3,7 +3,6 @@ package trainingplans
 import (
 	"bytes"
 	"net/http"
-	"net/http/httptest"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -49,19 +48,22 @@ const pacedHeadroom = 0.5
 // limitedSim serves an emulator whose SageMaker search bucket is limitedBucket.
 func limitedSim(t *testing.T) (string, *atomic.Int64) {
 	t.Helper()
+	return simWithSearchBucket(t, limitedBucket)
+}
+
+// simWithSearchBucket serves an emulator whose SageMaker search bucket is bucket, counting
+// the calls it throttles.
+func simWithSearchBucket(t *testing.T, bucket apilimit.Limit) (string, *atomic.Int64) {
+	t.Helper()
 	sm := apilimit.SageMaker()
-	sm.Actions["SearchTrainingPlanOfferings"] = limitedBucket
-	sim, err := ec2sim.New(ec2sim.Options{Seed: 7, Start: simtest.Start, Speed: 1e-9, Protocols: []ec2sim.Protocol{sagemakersim.Protocol()},
+	sm.Actions["SearchTrainingPlanOfferings"] = bucket
+	sim := simtest.NewSim(t, ec2sim.Options{Seed: 7, Start: simtest.Start, Speed: 1e-9, Protocols: []ec2sim.Protocol{sagemakersim.Protocol()},
 		RateLimits: &ec2sim.RateLimits{EC2: apilimit.EC2(), SageMaker: sm}})
-	if err != nil {
-		t.Fatal(err)
-	}
 	var hit atomic.Int64
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	url := simtest.ServeHandler(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		sim.ServeHTTP(throttleCounter{w, &hit}, r)
 	}))
-	t.Cleanup(srv.Close)
-	return srv.URL, &hit
+	return url, &hit
 }
 
 func TestSearchPacesItselfBySageMakersBuckets(t *testing.T) {
@@ -105,8 +107,7 @@ func TestUnpacedCallsOverrunTheSameBucket(t *testing.T) {
 }
 
 func TestPacingIsOffWhenTheEmulatorsLimitsAre(t *testing.T) {
-	_, url, _ := newSim(t, ec2sim.Faults{})
-	c := newClient(t, url, nil)
+	_, _, c := simClient(t)
 	if c.pacer.On() {
 		t.Error("paced against an emulator with its rate limits off")
 	}
@@ -122,5 +123,23 @@ func TestModelsTrainingPlanTypesAreTheSDKs(t *testing.T) {
 	want := slices.Sorted(slices.Values(append(slices.Clone(instanceTypes), ultraServerTypes...)))
 	if got := slices.Sorted(slices.Values(model.TrainingPlanTypes())); !slices.Equal(got, want) {
 		t.Errorf("model.TrainingPlanTypes() = %v, the SDK's = %v", got, want)
+	}
+}
+
+// The commands build a training-plan client per search over one base client; AWS counts
+// their calls in one bucket, so they pace themselves by one: a second client's search
+// waits for what the first one's drained, and nothing is throttled.
+func TestClientsOverOneBaseShareTheBuckets(t *testing.T) {
+	url, hit := simWithSearchBucket(t, apilimit.Limit{Burst: 3, Rate: 2})
+	first := newClient(t, url, nil)
+	second := New(first.Base())
+	for i, c := range []*Client{first, second} {
+		_, st := collect(t, c.Search(ctx, query("us-east-1"))) // 3 calls each: the bucket's whole burst
+		if s := st["us-east-1"]; s.State == model.RegionError {
+			t.Fatalf("search %d: %v", i+1, s.Message)
+		}
+	}
+	if n := hit.Load(); n != 0 {
+		t.Errorf("%d calls throttled: the second client did not wait for the tokens the first one spent", n)
 	}
 }

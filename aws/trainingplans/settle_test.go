@@ -12,6 +12,7 @@ import (
 
 	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/apitest"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/aws/spend"
 	"github.com/gpublock/gpublock/model"
@@ -21,31 +22,14 @@ import (
 // outcome line leaves.
 func dropOutcomes(t *testing.T, c *Client) {
 	t.Helper()
-	p, err := c.Base().JournalPath()
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var keep []string
-	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		if !strings.Contains(l, `"phase":"outcome"`) {
-			keep = append(keep, l)
-		}
-	}
-	if len(keep) == 0 {
-		t.Fatal("the journal had no intent")
-	}
-	if err := os.WriteFile(p, []byte(strings.Join(keep, "\n")+"\n"), 0o600); err != nil {
-		t.Fatal(err)
+	apitest.DropOutcomes(t, c.Base(), "")
+	if entries, _, err := c.Base().Journal(); err != nil || len(entries) == 0 {
+		t.Fatalf("the journal had no intent (%v)", err)
 	}
 }
 
 func TestSettleOpenSettlesACrashedPlanPurchase(t *testing.T) {
-	_, url, cnt := newSim(t, ec2sim.Faults{})
-	c := newClient(t, url, nil)
+	_, cnt, c := simClient(t)
 	o := someOffering(t, c)
 	res, err := c.Purchase(ctx, o, nil)
 	if err != nil {
@@ -86,8 +70,7 @@ func TestSettleOpenSettlesACrashedPlanPurchase(t *testing.T) {
 }
 
 func TestSettleOpenPlanIntentNeverSent(t *testing.T) {
-	_, url, cnt := newSim(t, ec2sim.Faults{})
-	c := newClient(t, url, nil)
+	_, cnt, c := simClient(t)
 	e := source.JournalEntry{Action: ActionCreate, RequestID: "gpb-000000000000000000000001", Region: "us-east-1", Offering: "tpo-none"}
 	writeIntent(t, c, e)
 	settled, err := settleOpen(c)(ctx, "us-east-1")
@@ -109,8 +92,7 @@ func TestSettleOpenPlanIntentNeverSent(t *testing.T) {
 }
 
 func TestUnsettledPlanIntentRefusesEveryPurchase(t *testing.T) {
-	sim, url, cnt := newSim(t, ec2sim.Faults{})
-	c := newClient(t, url, nil)
+	sim, cnt, c := simClient(t)
 	o := someOffering(t, c)
 	e := source.JournalEntry{Action: ActionCreate, RequestID: "gpb-000000000000000000000002", Region: o.Region, Offering: o.ID}
 	writeIntent(t, c, e)

@@ -16,8 +16,7 @@ import (
 )
 
 func TestSearchStreamsPerRegion(t *testing.T) {
-	_, url, cnt := newSim(t, ec2sim.Faults{})
-	c := newClient(t, url, nil)
+	_, cnt, c := simClient(t)
 	regions := []string{"us-east-1", "us-east-2", "us-west-2"}
 	offs, st := collect(t, c.Search(ctx, query(regions...)))
 	if len(offs) == 0 {
@@ -54,8 +53,7 @@ func TestSearchStreamsPerRegion(t *testing.T) {
 }
 
 func TestSearchRefusesBrokenRulesWithoutCalls(t *testing.T) {
-	_, url, cnt := newSim(t, ec2sim.Faults{})
-	c := newClient(t, url, nil)
+	_, cnt, c := simClient(t)
 	for _, tc := range []struct {
 		q    Query
 		want string
@@ -77,8 +75,7 @@ func TestSearchRefusesBrokenRulesWithoutCalls(t *testing.T) {
 }
 
 func TestSearchTypeNotOfferedIsEmpty(t *testing.T) {
-	_, url, _ := newSim(t, ec2sim.Faults{})
-	c := newClient(t, url, nil)
+	_, _, c := simClient(t)
 	tt, r := typeNotSoldIn(t, ec2sim.Regions())
 	q := query(r)
 	q.InstanceTypes = []string{tt}
@@ -116,8 +113,7 @@ func TestSearchRegionDownIsAnError(t *testing.T) {
 }
 
 func TestPurchaseJournalsAndFollowsLifecycle(t *testing.T) {
-	sim, url, cnt := newSim(t, ec2sim.Faults{})
-	c := newClient(t, url, nil)
+	sim, cnt, c := simClient(t)
 	o := someOffering(t, c)
 	res, err := c.Purchase(ctx, o, map[string]string{"team": "ml"})
 	if err != nil {
@@ -149,8 +145,7 @@ func TestPurchaseJournalsAndFollowsLifecycle(t *testing.T) {
 }
 
 func TestLostReplySettlesToExactlyOnePlan(t *testing.T) {
-	sim, url, cnt := newSim(t, ec2sim.Faults{})
-	c := newClient(t, url, nil)
+	sim, cnt, c := simClient(t)
 	o := someOffering(t, c)
 	sim.SetFaults(ec2sim.Faults{LostReply: 1})
 	res, err := c.Purchase(ctx, o, nil)
@@ -175,8 +170,7 @@ func TestLostReplySettlesToExactlyOnePlan(t *testing.T) {
 }
 
 func TestServerErrorWithFailedLookupIsUnknown(t *testing.T) {
-	sim, url, cnt := newSim(t, ec2sim.Faults{})
-	c := newClient(t, url, nil)
+	sim, cnt, c := simClient(t)
 	o := someOffering(t, c)
 	// Whose records these are is learnt before the fault (a failing STS refuses the
 	// purchase before anything is sent: its intent could not be kept).
@@ -232,8 +226,7 @@ func TestRefusalsBuyNothing(t *testing.T) {
 }
 
 func TestExtendAndLostExtensionReply(t *testing.T) {
-	sim, url, cnt := newSim(t, ec2sim.Faults{})
-	c := newClient(t, url, nil)
+	sim, cnt, c := simClient(t)
 	o := someOffering(t, c)
 	res, err := c.Purchase(ctx, o, nil)
 	if err != nil {
@@ -284,8 +277,7 @@ func TestExtendAndLostExtensionReply(t *testing.T) {
 }
 
 func TestPlansPagesAndSettleIntent(t *testing.T) {
-	_, url, _ := newSim(t, ec2sim.Faults{})
-	c := newClient(t, url, nil)
+	_, _, c := simClient(t)
 	c.pageSize = 1
 	offs, _ := collect(t, c.Search(ctx, query("us-east-1", "us-east-2", "us-west-2")))
 	bought := map[string]bool{}
@@ -405,8 +397,7 @@ func TestSearchThrottledThenError(t *testing.T) {
 }
 
 func TestDeniedPurchaseNamesTheAction(t *testing.T) {
-	sim, url, _ := newSim(t, ec2sim.Faults{})
-	c := newClient(t, url, nil)
+	sim, _, c := simClient(t)
 	o := someOffering(t, c)
 	var f ec2sim.Faults
 	if err := ec2sim.ParseFault("deny=sagemaker:CreateTrainingPlan", &f); err != nil {
@@ -427,8 +418,7 @@ func TestDeniedPurchaseNamesTheAction(t *testing.T) {
 // A purchase interrupted while its call is in flight (the person pressed ctrl+c, a
 // timeout) may still be carried out: it is settled by describing the plan's name.
 func TestInterruptedPurchaseIsSettled(t *testing.T) {
-	_, url, cnt := newSim(t, ec2sim.Faults{})
-	c := newClient(t, url, nil)
+	_, cnt, c := simClient(t)
 	o := someOffering(t, c)
 	interrupted, cancel := context.WithCancel(ctx)
 	defer cancel()

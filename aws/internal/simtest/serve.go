@@ -1,6 +1,7 @@
 package simtest
 
 import (
+	"net/http"
 	"net/http/httptest"
 	"testing"
 
@@ -19,13 +20,32 @@ const (
 // same market.
 func Serve(t testing.TB, seed int64, f ec2sim.Faults, protocols ...ec2sim.Protocol) (*ec2sim.Server, string) {
 	t.Helper()
-	sim, err := ec2sim.New(ec2sim.Options{Seed: seed, Start: Start, Speed: 1e-9, Faults: f, Protocols: protocols})
+	return ServeWith(t, ec2sim.Options{Seed: seed, Start: Start, Speed: 1e-9, Faults: f, Protocols: protocols})
+}
+
+// ServeWith serves a fresh emulator of opts, as they are, over httptest until the test ends.
+func ServeWith(t testing.TB, opts ec2sim.Options) (*ec2sim.Server, string) {
+	t.Helper()
+	sim := NewSim(t, opts)
+	return sim, ServeHandler(t, sim)
+}
+
+// NewSim is a fresh emulator of opts, for a test that serves it behind a handler of its own.
+func NewSim(t testing.TB, opts ec2sim.Options) *ec2sim.Server {
+	t.Helper()
+	sim, err := ec2sim.New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(sim)
+	return sim
+}
+
+// ServeHandler serves h over httptest until the test ends, and returns its URL.
+func ServeHandler(t testing.TB, h http.Handler) string {
+	t.Helper()
+	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
-	return sim, srv.URL
+	return srv.URL
 }
 
 // ClearAWSEnv gives the test empty AWS configuration files and clears every variable that
@@ -36,7 +56,7 @@ func ClearAWSEnv(t testing.TB) {
 	t.Setenv("AWS_CONFIG_FILE", t.TempDir()+"/config")
 	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", t.TempDir()+"/credentials")
 	for _, k := range []string{"AWS_PROFILE", "AWS_DEFAULT_PROFILE", "AWS_REGION", "AWS_DEFAULT_REGION", "AWS_ENDPOINT_URL",
-		"AWS_ENDPOINT_URL_EC2", "AWS_ENDPOINT_URL_SAGEMAKER", "AWS_MAX_ATTEMPTS", "AWS_RETRY_MODE"} {
+		"AWS_ENDPOINT_URL_EC2", "AWS_ENDPOINT_URL_SAGEMAKER", "AWS_ENDPOINT_URL_CLOUDWATCH", "AWS_MAX_ATTEMPTS", "AWS_RETRY_MODE"} {
 		t.Setenv(k, "")
 	}
 }

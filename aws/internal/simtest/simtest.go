@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"strings"
 	"sync"
@@ -88,17 +87,12 @@ func (rc *Recorder) SetIntercept(f func(w http.ResponseWriter, r Recorded, req *
 	rc.Mu.Unlock()
 }
 
-// NewRecordedSim is newSim behind a Recorder.
+// NewRecordedSim is Serve's emulator behind a Recorder.
 func NewRecordedSim(t testing.TB, seed int64, f ec2sim.Faults) (*ec2sim.Server, *Recorder, string) {
 	t.Helper()
-	sim, err := ec2sim.New(ec2sim.Options{Seed: seed, Start: Start, Speed: 1e-9, Faults: f})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sim := NewSim(t, ec2sim.Options{Seed: seed, Start: Start, Speed: 1e-9, Faults: f})
 	rc := &Recorder{Next: sim}
-	srv := httptest.NewServer(rc)
-	t.Cleanup(srv.Close)
-	return sim, rc, srv.URL
+	return sim, rc, ServeHandler(t, rc)
 }
 
 // WriteEC2Error answers like EC2 does when it refuses a call.

@@ -5,40 +5,24 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"math"
-	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatch"
 	cwtypes "github.com/aws/aws-sdk-go-v2/service/cloudwatch/types"
 	"github.com/aws/smithy-go"
 
 	"github.com/gpublock/gpublock/aws/cloudwatchsim"
-	"github.com/gpublock/gpublock/aws/sdkhttp"
+	"github.com/gpublock/gpublock/aws/cloudwatchsim/cwsimtest"
 	"github.com/gpublock/gpublock/aws/simcore"
+	"github.com/gpublock/gpublock/aws/simcore/simcoretest"
 )
 
 var ctx = context.Background()
-
-// cwClient is the real CloudWatch client (Smithy RPC v2 CBOR) pointed at the emulator.
-func cwClient(url, region string) *cloudwatch.Client {
-	creds := credentials.NewStaticCredentialsProvider("AKIDEXAMPLE", "secret", "")
-	return cloudwatch.NewFromConfig(aws.Config{Region: region, Credentials: creds}, func(o *cloudwatch.Options) {
-		o.BaseEndpoint = aws.String(url)
-		o.RetryMaxAttempts = 1
-		o.HTTPClient = sdkhttp.PlainBodies(o.HTTPClient)
-	})
-}
 
 // span is one instance's time in a reservation.
 type span struct{ from, to time.Duration }
@@ -122,26 +106,6 @@ func newUseScenario(t *testing.T) useScenario {
 	return useScenario{url: srv.URL, id: b.id, start: b.start, want: want.Seconds()}
 }
 
-func crMetric(name, id string) *cwtypes.Metric {
-	return &cwtypes.Metric{Namespace: aws.String("AWS/EC2CapacityReservations"), MetricName: aws.String(name),
-		Dimensions: []cwtypes.Dimension{{Name: aws.String("CapacityReservationId"), Value: aws.String(id)}}}
-}
-
-func mdq(id, metric, res string, period int32, stat string) cwtypes.MetricDataQuery {
-	return cwtypes.MetricDataQuery{Id: aws.String(id), MetricStat: &cwtypes.MetricStat{Metric: crMetric(metric, res), Period: aws.Int32(period), Stat: aws.String(stat)}}
-}
-
-// weighted is Σ value × period over a result's data points, in the unit's seconds.
-func weighted(r cwtypes.MetricDataResult, period float64) float64 {
-	var sum float64
-	for _, v := range r.Values {
-		sum += v * period
-	}
-	return sum
-}
-
-func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
-
 func wantCWCode(t *testing.T, err error, code string) {
 	t.Helper()
 	var ae smithy.APIError
@@ -153,10 +117,10 @@ func wantCWCode(t *testing.T, err error, code string) {
 // CloudWatch refuses what AWS refuses, in AWS's codes.
 func TestCloudWatchRefusesWhatAWSRefuses(t *testing.T) {
 	sc := newUseScenario(t)
-	cw := cwClient(sc.url, "us-east-1")
+	cw := cwsimtest.Client(sc.url, "us-east-1")
 	get := func(mut func(*cloudwatch.GetMetricDataInput)) error {
 		in := &cloudwatch.GetMetricDataInput{StartTime: aws.Time(sc.start), EndTime: aws.Time(sc.start.Add(time.Hour)),
-			MetricDataQueries: []cwtypes.MetricDataQuery{mdq("used", "UsedInstanceCount", sc.id, 3600, "Average")}}
+			MetricDataQueries: []cwtypes.MetricDataQuery{cwsimtest.Query("used", "UsedInstanceCount", sc.id, 3600, "Average")}}
 		mut(in)
 		_, err := cw.GetMetricData(ctx, in)
 		return err
@@ -173,13 +137,13 @@ func TestCloudWatchRefusesWhatAWSRefuses(t *testing.T) {
 	}), "ValidationError")
 	wantCWCode(t, get(func(in *cloudwatch.GetMetricDataInput) {
 		for i := 1; i <= 500; i++ {
-			in.MetricDataQueries = append(in.MetricDataQueries, mdq(fmt.Sprintf("q%d", i), "UsedInstanceCount", sc.id, 3600, "Average"))
+			in.MetricDataQueries = append(in.MetricDataQueries, cwsimtest.Query(fmt.Sprintf("q%d", i), "UsedInstanceCount", sc.id, 3600, "Average"))
 		}
 	}), "ValidationError")
 
 	stats := func(mut func(*cloudwatch.GetMetricStatisticsInput)) error {
 		in := &cloudwatch.GetMetricStatisticsInput{Namespace: aws.String("AWS/EC2CapacityReservations"), MetricName: aws.String("UsedInstanceCount"),
-			Dimensions: crMetric("", sc.id).Dimensions, StartTime: aws.Time(sc.start), EndTime: aws.Time(sc.start.Add(time.Hour)),
+			Dimensions: cwsimtest.Metric("", sc.id).Dimensions, StartTime: aws.Time(sc.start), EndTime: aws.Time(sc.start.Add(time.Hour)),
 			Period: aws.Int32(3600), Statistics: []cwtypes.Statistic{cwtypes.StatisticAverage}}
 		mut(in)
 		_, err := cw.GetMetricStatistics(ctx, in)
@@ -205,10 +169,10 @@ func TestCloudWatchRefusesWhatAWSRefuses(t *testing.T) {
 // Many data points come in pages, in the SDK's paginator, and add up as one answer.
 func TestCloudWatchPagesAddUp(t *testing.T) {
 	sc := newUseScenario(t)
-	p := cloudwatch.NewGetMetricDataPaginator(cwClient(sc.url, "us-east-1"), &cloudwatch.GetMetricDataInput{
+	p := cloudwatch.NewGetMetricDataPaginator(cwsimtest.Client(sc.url, "us-east-1"), &cloudwatch.GetMetricDataInput{
 		StartTime: aws.Time(sc.start), EndTime: aws.Time(sc.start.Add(9 * time.Hour)), MaxDatapoints: aws.Int32(7),
-		MetricDataQueries: []cwtypes.MetricDataQuery{mdq("a", "UsedInstanceCount", sc.id, 3600, "Average"),
-			mdq("none", "UsedInstanceCount", "cr-0000000000000000a", 3600, "Average"), mdq("b", "UsedInstanceCount", sc.id, 300, "Average")},
+		MetricDataQueries: []cwtypes.MetricDataQuery{cwsimtest.Query("a", "UsedInstanceCount", sc.id, 3600, "Average"),
+			cwsimtest.Query("none", "UsedInstanceCount", "cr-0000000000000000a", 3600, "Average"), cwsimtest.Query("b", "UsedInstanceCount", sc.id, 300, "Average")},
 	})
 	sums, pages := map[string]float64{}, 0
 	seen := map[string]bool{}
@@ -220,10 +184,10 @@ func TestCloudWatchPagesAddUp(t *testing.T) {
 		pages++
 		for _, r := range out.MetricDataResults {
 			seen[aws.ToString(r.Id)] = true
-			sums[aws.ToString(r.Id)] += weighted(r, map[string]float64{"a": 3600, "b": 300, "none": 0}[aws.ToString(r.Id)])
+			sums[aws.ToString(r.Id)] += cwsimtest.Weighted(r, map[string]float64{"a": 3600, "b": 300, "none": 0}[aws.ToString(r.Id)])
 		}
 	}
-	if pages != (9+108+6)/7 || !seen["none"] || !near(sums["a"], sc.want) || !near(sums["b"], sc.want) {
+	if pages != (9+108+6)/7 || !seen["none"] || !cwsimtest.Near(sums["a"], sc.want) || !cwsimtest.Near(sums["b"], sc.want) {
 		t.Errorf("%d pages, sums %v, want %v each", pages, sums, sc.want)
 	}
 }
@@ -231,7 +195,7 @@ func TestCloudWatchPagesAddUp(t *testing.T) {
 // ListMetrics lists the four metrics of a block that published, under its one dimension.
 func TestCloudWatchListsTheBlocksMetrics(t *testing.T) {
 	sc := newUseScenario(t)
-	out, err := cwClient(sc.url, "us-east-1").ListMetrics(ctx, &cloudwatch.ListMetricsInput{Namespace: aws.String("AWS/EC2CapacityReservations"),
+	out, err := cwsimtest.Client(sc.url, "us-east-1").ListMetrics(ctx, &cloudwatch.ListMetricsInput{Namespace: aws.String("AWS/EC2CapacityReservations"),
 		Dimensions: []cwtypes.DimensionFilter{{Name: aws.String("CapacityReservationId"), Value: aws.String(sc.id)}}})
 	if err != nil {
 		t.Fatal(err)
@@ -246,27 +210,6 @@ func TestCloudWatchListsTheBlocksMetrics(t *testing.T) {
 	if strings.Join(names, ",") != "AvailableInstanceCount,InstanceUtilization,TotalInstanceCount,UsedInstanceCount" {
 		t.Errorf("metrics %v", names)
 	}
-}
-
-// signedPost sends a request signed (in scope only; the emulator checks no signature) for
-// CloudWatch in us-east-1.
-func signedPost(t *testing.T, u string, body string, header map[string]string) (int, http.Header, []byte) {
-	t.Helper()
-	req, err := http.NewRequest(http.MethodPost, u, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20261201/us-east-1/monitoring/aws4_request, SignedHeaders=host, Signature=0")
-	for k, v := range header {
-		req.Header.Set(k, v)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, resp.Header, b
 }
 
 // Older clients speak the query protocol (XML answers) and awsJson1_0; both answer as
@@ -284,13 +227,13 @@ func TestCloudWatchQueryAndJSONProtocols(t *testing.T) {
 		"MetricDataQueries.member.1.MetricStat.Period":                           {"3600"},
 		"MetricDataQueries.member.1.MetricStat.Stat":                             {"Average"},
 	}
-	status, _, body := signedPost(t, sc.url, form.Encode(), map[string]string{"Content-Type": "application/x-www-form-urlencoded; charset=utf-8"})
+	status, _, body := simcoretest.Post(t, sc.url, "monitoring", form.Encode(), map[string]string{"Content-Type": "application/x-www-form-urlencoded; charset=utf-8"})
 	if status != 200 || !strings.Contains(string(body), `<GetMetricDataResponse xmlns="http://monitoring.amazonaws.com/doc/2010-08-01/"><GetMetricDataResult><MetricDataResults><member><Id>used</Id>`) ||
 		!strings.Contains(string(body), "<Timestamps><member>"+iso(sc.start)+"</member>") || !strings.Contains(string(body), "<StatusCode>Complete</StatusCode>") {
 		t.Errorf("query answer %d: %s", status, body)
 	}
 	form.Set("MetricDataQueries.member.1.MetricStat.Period", "61")
-	status, _, body = signedPost(t, sc.url, form.Encode(), map[string]string{"Content-Type": "application/x-www-form-urlencoded"})
+	status, _, body = simcoretest.Post(t, sc.url, "monitoring", form.Encode(), map[string]string{"Content-Type": "application/x-www-form-urlencoded"})
 	if status != 400 || !strings.Contains(string(body), "<Type>Sender</Type><Code>ValidationError</Code>") {
 		t.Errorf("query error %d: %s", status, body)
 	}
@@ -301,7 +244,7 @@ func TestCloudWatchQueryAndJSONProtocols(t *testing.T) {
 				"Dimensions": []any{map[string]any{"Name": "CapacityReservationId", "Value": sc.id}}}}}}}
 	b, _ := json.Marshal(in)
 	jsonHeader := map[string]string{"Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": "GraniteServiceVersion20100801.GetMetricData"}
-	status, _, body = signedPost(t, sc.url, string(b), jsonHeader)
+	status, _, body = simcoretest.Post(t, sc.url, "monitoring", string(b), jsonHeader)
 	var out struct {
 		MetricDataResults []struct {
 			Timestamps []float64
@@ -315,12 +258,12 @@ func TestCloudWatchQueryAndJSONProtocols(t *testing.T) {
 	for _, v := range out.MetricDataResults[0].Values {
 		sum += v * 300 // a sum of five-minute averages
 	}
-	if !near(sum, sc.want) || out.MetricDataResults[0].Timestamps[0] != float64(sc.start.Add(8*time.Hour).Unix()) {
+	if !cwsimtest.Near(sum, sc.want) || out.MetricDataResults[0].Timestamps[0] != float64(sc.start.Add(8*time.Hour).Unix()) {
 		t.Errorf("JSON: %v instance-seconds (want %v), timestamps %v", sum, sc.want, out.MetricDataResults[0].Timestamps)
 	}
 	in["EndTime"] = sc.start.Add(-time.Hour).Unix()
 	b, _ = json.Marshal(in)
-	status, hdr, body := signedPost(t, sc.url, string(b), jsonHeader)
+	status, hdr, body := simcoretest.Post(t, sc.url, "monitoring", string(b), jsonHeader)
 	if status != 400 || hdr.Get("X-Amzn-Query-Error") != "ValidationError;Sender" || !strings.Contains(string(body), `"__type":"ValidationError"`) {
 		t.Errorf("JSON error %d %v: %s", status, hdr, body)
 	}
@@ -328,25 +271,12 @@ func TestCloudWatchQueryAndJSONProtocols(t *testing.T) {
 
 // The AWS CLI (botocore, which speaks CBOR to CloudWatch) reads the same use.
 func TestCloudWatchThroughTheAWSCLI(t *testing.T) {
-	if _, err := exec.LookPath("aws"); err != nil {
-		t.Skip("the AWS CLI is not installed")
-	}
 	sc := newUseScenario(t)
 	queries, _ := json.Marshal([]any{map[string]any{"Id": "used", "MetricStat": map[string]any{"Period": 3600, "Stat": "Average",
 		"Metric": map[string]any{"Namespace": "AWS/EC2CapacityReservations", "MetricName": "UsedInstanceCount",
 			"Dimensions": []any{map[string]any{"Name": "CapacityReservationId", "Value": sc.id}}}}}})
-	cmd := exec.Command("aws", "cloudwatch", "get-metric-data", "--endpoint-url", sc.url, "--region", "us-east-1", "--output", "json",
-		"--metric-data-queries", string(queries),
+	outb, err := simcoretest.AWSCLI(t, sc.url, "cloudwatch", "get-metric-data", "--metric-data-queries", string(queries),
 		"--start-time", sc.start.Format(time.RFC3339), "--end-time", sc.start.Add(9*time.Hour).Format(time.RFC3339))
-	home := t.TempDir()
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "AWS_") {
-			cmd.Env = append(cmd.Env, kv)
-		}
-	}
-	cmd.Env = append(cmd.Env, "AWS_ACCESS_KEY_ID=AKIDEXAMPLE", "AWS_SECRET_ACCESS_KEY=secret", "AWS_MAX_ATTEMPTS=1",
-		"AWS_CONFIG_FILE="+filepath.Join(home, "config"), "AWS_SHARED_CREDENTIALS_FILE="+filepath.Join(home, "credentials"))
-	outb, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("aws cloudwatch get-metric-data: %v\n%s", err, outb)
 	}
@@ -356,23 +286,21 @@ func TestCloudWatchThroughTheAWSCLI(t *testing.T) {
 			StatusCode string
 		}
 	}
-	if err := json.Unmarshal(outb, &out); err != nil || len(out.MetricDataResults) != 1 || out.MetricDataResults[0].StatusCode != "Complete" {
+	if err := json.Unmarshal([]byte(outb), &out); err != nil || len(out.MetricDataResults) != 1 || out.MetricDataResults[0].StatusCode != "Complete" {
 		t.Fatalf("CLI answer %s (%v)", outb, err)
 	}
 	var sum float64
 	for _, v := range out.MetricDataResults[0].Values {
 		sum += v * 3600
 	}
-	if !near(sum, sc.want) {
+	if !cwsimtest.Near(sum, sc.want) {
 		t.Errorf("through the CLI: %v instance-seconds, want %v", sum, sc.want)
 	}
 
-	bad := exec.Command("aws", "cloudwatch", "get-metric-statistics", "--endpoint-url", sc.url, "--region", "us-east-1",
+	outb, err = simcoretest.AWSCLI(t, sc.url, "cloudwatch", "get-metric-statistics",
 		"--namespace", "AWS/EC2CapacityReservations", "--metric-name", "UsedInstanceCount", "--period", "90", "--statistics", "Average",
 		"--start-time", sc.start.Format(time.RFC3339), "--end-time", sc.start.Add(time.Hour).Format(time.RFC3339))
-	bad.Env = cmd.Env
-	outb, err = bad.CombinedOutput()
-	if err == nil || !strings.Contains(string(outb), "InvalidParameterValue") {
+	if err == nil || !strings.Contains(outb, "InvalidParameterValue") {
 		t.Errorf("the CLI's bad period: %v\n%s", err, outb)
 	}
 }

@@ -1,8 +1,6 @@
 package ec2sim
 
 import (
-	"errors"
-	"math"
 	"net/http/httptest"
 	"path/filepath"
 	"testing"
@@ -12,17 +10,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatch"
 	cwtypes "github.com/aws/aws-sdk-go-v2/service/cloudwatch/types"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
-	"github.com/aws/smithy-go"
-)
 
-// cwClient is the real CloudWatch client (Smithy RPC v2 CBOR) pointed at the emulator.
-func cwClient(url, region string) *cloudwatch.Client {
-	return cloudwatch.NewFromConfig(aws.Config{Region: region, Credentials: testCreds}, func(o *cloudwatch.Options) {
-		o.BaseEndpoint = aws.String(url)
-		o.RetryMaxAttempts = 1
-		o.HTTPClient = plainBodyClient{o.HTTPClient}
-	})
-}
+	"github.com/gpublock/gpublock/aws/cloudwatchsim/cwsimtest"
+)
 
 // useScenario is a block of 4 bought and used on the emulator's clock: 3 instances from
 // 10 minutes after its start, one of them terminated at 2h17m (it shuts down for a
@@ -69,15 +59,6 @@ func runUseScenario(t *testing.T, s *Server, u string) useScenario {
 	return useScenario{sim: s, url: u, ec2: c, id: id, start: start, want: want.Seconds()}
 }
 
-func crMetric(name, id string) *cwtypes.Metric {
-	return &cwtypes.Metric{Namespace: aws.String("AWS/EC2CapacityReservations"), MetricName: aws.String(name),
-		Dimensions: []cwtypes.Dimension{{Name: aws.String("CapacityReservationId"), Value: aws.String(id)}}}
-}
-
-func mdq(id, metric, res string, period int32, stat string) cwtypes.MetricDataQuery {
-	return cwtypes.MetricDataQuery{Id: aws.String(id), MetricStat: &cwtypes.MetricStat{Metric: crMetric(metric, res), Period: aws.Int32(period), Stat: aws.String(stat)}}
-}
-
 func resultByID(t *testing.T, out *cloudwatch.GetMetricDataOutput, id string) cwtypes.MetricDataResult {
 	t.Helper()
 	for _, r := range out.MetricDataResults {
@@ -89,33 +70,22 @@ func resultByID(t *testing.T, out *cloudwatch.GetMetricDataOutput, id string) cw
 	return cwtypes.MetricDataResult{}
 }
 
-// weighted is Σ value × period over a result's data points, in the unit's seconds.
-func weighted(r cwtypes.MetricDataResult, period float64) float64 {
-	var sum float64
-	for _, v := range r.Values {
-		sum += v * period
-	}
-	return sum
-}
-
-func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
-
 // The average used count, hourly or every five minutes, times the period adds up to the
 // instance-hours launched exactly; the other metrics follow from it, and
 // GetMetricStatistics agrees with GetMetricData.
 func TestCloudWatchUseAddsUpToTheInstanceHours(t *testing.T) {
 	sc := newUseScenario(t, Options{})
-	cw := cwClient(sc.url, "us-east-1")
+	cw := cwsimtest.Client(sc.url, "us-east-1")
 	out, err := cw.GetMetricData(ctx, &cloudwatch.GetMetricDataInput{
 		StartTime: aws.Time(sc.start), EndTime: aws.Time(sc.start.Add(9 * time.Hour)),
 		MetricDataQueries: []cwtypes.MetricDataQuery{
-			mdq("hourly", "UsedInstanceCount", sc.id, 3600, "Average"),
-			mdq("fivemin", "UsedInstanceCount", sc.id, 300, "Average"),
-			mdq("count", "UsedInstanceCount", sc.id, 3600, "SampleCount"),
-			mdq("total", "TotalInstanceCount", sc.id, 3600, "Average"),
-			mdq("avail", "AvailableInstanceCount", sc.id, 3600, "Average"),
-			mdq("util", "InstanceUtilization", sc.id, 3600, "Maximum"),
-			mdq("peak", "UsedInstanceCount", sc.id, 3600, "Maximum"),
+			cwsimtest.Query("hourly", "UsedInstanceCount", sc.id, 3600, "Average"),
+			cwsimtest.Query("fivemin", "UsedInstanceCount", sc.id, 300, "Average"),
+			cwsimtest.Query("count", "UsedInstanceCount", sc.id, 3600, "SampleCount"),
+			cwsimtest.Query("total", "TotalInstanceCount", sc.id, 3600, "Average"),
+			cwsimtest.Query("avail", "AvailableInstanceCount", sc.id, 3600, "Average"),
+			cwsimtest.Query("util", "InstanceUtilization", sc.id, 3600, "Maximum"),
+			cwsimtest.Query("peak", "UsedInstanceCount", sc.id, 3600, "Maximum"),
 		},
 	})
 	if err != nil {
@@ -125,10 +95,10 @@ func TestCloudWatchUseAddsUpToTheInstanceHours(t *testing.T) {
 	if len(hourly.Values) != 9 || len(five.Values) != 9*12 || hourly.StatusCode != cwtypes.StatusCodeComplete {
 		t.Fatalf("%d hourly and %d five-minute points (%s), want 9 and 108", len(hourly.Values), len(five.Values), hourly.StatusCode)
 	}
-	if got := weighted(hourly, 3600); !near(got, sc.want) {
+	if got := cwsimtest.Weighted(hourly, 3600); !cwsimtest.Near(got, sc.want) {
 		t.Errorf("Σ hourly average × 3600 = %v instance-seconds, want %v", got, sc.want)
 	}
-	if got := weighted(five, 300); !near(got, sc.want) {
+	if got := cwsimtest.Weighted(five, 300); !cwsimtest.Near(got, sc.want) {
 		t.Errorf("Σ five-minute average × 300 = %v instance-seconds, want %v", got, sc.want)
 	}
 	// Newest first, as ScanBy's default says, each an hour from the start.
@@ -139,18 +109,18 @@ func TestCloudWatchUseAddsUpToTheInstanceHours(t *testing.T) {
 	}
 	total, avail, util := resultByID(t, out, "total"), resultByID(t, out, "avail"), resultByID(t, out, "util")
 	for i, v := range hourly.Values {
-		if total.Values[i] != 4 || !near(avail.Values[i], 4-v) || resultByID(t, out, "count").Values[i] != 12 {
+		if total.Values[i] != 4 || !cwsimtest.Near(avail.Values[i], 4-v) || resultByID(t, out, "count").Values[i] != 12 {
 			t.Errorf("hour %d: used %v, total %v, available %v", i, v, total.Values[i], avail.Values[i])
 		}
 	}
 	// The hour from 2h: three instances, then two after 2h17m+1m; its peak is 3, 75%.
-	if i := 6; resultByID(t, out, "peak").Values[i] != 3 || util.Values[i] != 75 || !near(hourly.Values[i], (3*18+2*42)/60.0) {
+	if i := 6; resultByID(t, out, "peak").Values[i] != 3 || util.Values[i] != 75 || !cwsimtest.Near(hourly.Values[i], (3*18+2*42)/60.0) {
 		t.Errorf("hour 2: peak %v, utilization %v%%, average %v", resultByID(t, out, "peak").Values[i], util.Values[i], hourly.Values[i])
 	}
 
 	st, err := cw.GetMetricStatistics(ctx, &cloudwatch.GetMetricStatisticsInput{
 		Namespace: aws.String("AWS/EC2CapacityReservations"), MetricName: aws.String("UsedInstanceCount"),
-		Dimensions: crMetric("", sc.id).Dimensions, StartTime: aws.Time(sc.start), EndTime: aws.Time(sc.start.Add(9 * time.Hour)),
+		Dimensions: cwsimtest.Metric("", sc.id).Dimensions, StartTime: aws.Time(sc.start), EndTime: aws.Time(sc.start.Add(9 * time.Hour)),
 		Period: aws.Int32(3600), Statistics: []cwtypes.Statistic{cwtypes.StatisticAverage, cwtypes.StatisticSum, cwtypes.StatisticSampleCount},
 	})
 	if err != nil {
@@ -162,13 +132,13 @@ func TestCloudWatchUseAddsUpToTheInstanceHours(t *testing.T) {
 	var sum float64
 	for _, dp := range st.Datapoints {
 		i := 8 - int(aws.ToTime(dp.Timestamp).Sub(sc.start)/time.Hour)
-		if !near(aws.ToFloat64(dp.Average), hourly.Values[i]) || aws.ToFloat64(dp.SampleCount) != 12 || dp.Unit != cwtypes.StandardUnitCount ||
-			!near(aws.ToFloat64(dp.Sum), 12*hourly.Values[i]) {
+		if !cwsimtest.Near(aws.ToFloat64(dp.Average), hourly.Values[i]) || aws.ToFloat64(dp.SampleCount) != 12 || dp.Unit != cwtypes.StandardUnitCount ||
+			!cwsimtest.Near(aws.ToFloat64(dp.Sum), 12*hourly.Values[i]) {
 			t.Errorf("datapoint %+v disagrees with GetMetricData's %v", dp, hourly.Values[i])
 		}
 		sum += aws.ToFloat64(dp.Average) * 3600
 	}
-	if !near(sum, sc.want) {
+	if !cwsimtest.Near(sum, sc.want) {
 		t.Errorf("GetMetricStatistics: Σ average × 3600 = %v, want %v", sum, sc.want)
 	}
 }
@@ -177,24 +147,24 @@ func TestCloudWatchUseAddsUpToTheInstanceHours(t *testing.T) {
 // that is not published: CloudWatch answers those with nothing, not an error.
 func TestCloudWatchAnswersNothingWhereNothingIsKnown(t *testing.T) {
 	sc := newUseScenario(t, Options{})
-	cw := cwClient(sc.url, "us-east-1")
-	other := mdq("other", "UsedInstanceCount", sc.id, 3600, "Average")
+	cw := cwsimtest.Client(sc.url, "us-east-1")
+	other := cwsimtest.Query("other", "UsedInstanceCount", sc.id, 3600, "Average")
 	other.MetricStat.Metric.Namespace = aws.String("AWS/EC2")
-	unit := mdq("unit", "UsedInstanceCount", sc.id, 3600, "Average")
+	unit := cwsimtest.Query("unit", "UsedInstanceCount", sc.id, 3600, "Average")
 	unit.MetricStat.Unit = cwtypes.StandardUnitPercent
 	out, err := cw.GetMetricData(ctx, &cloudwatch.GetMetricDataInput{
 		StartTime: aws.Time(sc.start.Add(-3 * time.Hour)), EndTime: aws.Time(sc.start.Add(time.Hour)),
 		ScanBy: cwtypes.ScanByTimestampAscending,
 		MetricDataQueries: []cwtypes.MetricDataQuery{
-			mdq("used", "UsedInstanceCount", sc.id, 3600, "Average"), other, unit,
-			mdq("nosuch", "UsedInstanceCount", "cr-0000000000000000a", 3600, "Average"),
+			cwsimtest.Query("used", "UsedInstanceCount", sc.id, 3600, "Average"), other, unit,
+			cwsimtest.Query("nosuch", "UsedInstanceCount", "cr-0000000000000000a", 3600, "Average"),
 		},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	used := resultByID(t, out, "used")
-	if len(used.Timestamps) != 1 || !used.Timestamps[0].Equal(sc.start) || !near(used.Values[0], 3*50/60.0) {
+	if len(used.Timestamps) != 1 || !used.Timestamps[0].Equal(sc.start) || !cwsimtest.Near(used.Values[0], 3*50/60.0) {
 		t.Errorf("the hours before the start have data: %v %v", used.Timestamps, used.Values)
 	}
 	for _, id := range []string{"other", "unit", "nosuch"} {
@@ -206,7 +176,7 @@ func TestCloudWatchAnswersNothingWhereNothingIsKnown(t *testing.T) {
 	_, cr := buy(t, sc.ec2, p5Search(1, 24))
 	out, err = cw.GetMetricData(ctx, &cloudwatch.GetMetricDataInput{
 		StartTime: aws.Time(sc.start), EndTime: aws.Time(sc.start.Add(30 * 24 * time.Hour)),
-		MetricDataQueries: []cwtypes.MetricDataQuery{mdq("later", "TotalInstanceCount", aws.ToString(cr.CapacityReservationId), 3600, "Average")},
+		MetricDataQueries: []cwtypes.MetricDataQuery{cwsimtest.Query("later", "TotalInstanceCount", aws.ToString(cr.CapacityReservationId), 3600, "Average")},
 	})
 	if err != nil || len(out.MetricDataResults) != 1 || len(out.MetricDataResults[0].Values) != 0 {
 		t.Errorf("a scheduled block's metrics: %+v, %v", out, err)
@@ -217,7 +187,7 @@ func TestCloudWatchAnswersNothingWhereNothingIsKnown(t *testing.T) {
 // published only while it is active.
 func TestCloudWatchFollowsTheBlocksEndAndExtensions(t *testing.T) {
 	sc := newUseScenario(t, Options{})
-	cw := cwClient(sc.url, "us-east-1")
+	cw := cwsimtest.Client(sc.url, "us-east-1")
 	offs := extensionOfferings(t, sc.ec2, sc.id, 24)
 	if _, err := sc.ec2.PurchaseCapacityBlockExtension(ctx, &ec2.PurchaseCapacityBlockExtensionInput{
 		CapacityBlockExtensionOfferingId: offs[0].CapacityBlockExtensionOfferingId, CapacityReservationId: aws.String(sc.id)}); err != nil {
@@ -226,7 +196,7 @@ func TestCloudWatchFollowsTheBlocksEndAndExtensions(t *testing.T) {
 	sc.sim.SetTime(sc.start.Add(100 * time.Hour)) // past the 48 hours and the 24 added
 	out, err := cw.GetMetricData(ctx, &cloudwatch.GetMetricDataInput{
 		StartTime: aws.Time(sc.start), EndTime: aws.Time(sc.start.Add(100 * time.Hour)),
-		MetricDataQueries: []cwtypes.MetricDataQuery{mdq("total", "TotalInstanceCount", sc.id, 3600, "Average"), mdq("used", "UsedInstanceCount", sc.id, 3600, "Average")},
+		MetricDataQueries: []cwtypes.MetricDataQuery{cwsimtest.Query("total", "TotalInstanceCount", sc.id, 3600, "Average"), cwsimtest.Query("used", "UsedInstanceCount", sc.id, 3600, "Average")},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -240,7 +210,7 @@ func TestCloudWatchFollowsTheBlocksEndAndExtensions(t *testing.T) {
 	h := time.Hour
 	end := sc.start.Add(72 * h)
 	want := 2*(end.Sub(sc.start.Add(10*time.Minute))-29*time.Minute) + (2*h + 8*time.Minute) + (end.Sub(sc.start.Add(5*h)) - 29*time.Minute)
-	if got := weighted(used, 3600); !near(got, want.Seconds()) {
+	if got := cwsimtest.Weighted(used, 3600); !cwsimtest.Near(got, want.Seconds()) {
 		t.Errorf("Σ used = %v instance-seconds, want %v", got, want.Seconds())
 	}
 }
@@ -267,23 +237,15 @@ func TestCloudWatchHistorySurvivesTheStateFile(t *testing.T) {
 	if n := len(instanceStates(t, ec2Client(ts2.URL, "us-east-1"), sc.id)); n != 0 {
 		t.Fatalf("DescribeInstances still shows %d instances a week later", n)
 	}
-	out, err := cwClient(ts2.URL, "us-east-1").GetMetricData(ctx, &cloudwatch.GetMetricDataInput{
+	out, err := cwsimtest.Client(ts2.URL, "us-east-1").GetMetricData(ctx, &cloudwatch.GetMetricDataInput{
 		StartTime: aws.Time(sc.start), EndTime: aws.Time(sc.start.Add(9 * time.Hour)),
-		MetricDataQueries: []cwtypes.MetricDataQuery{mdq("used", "UsedInstanceCount", sc.id, 3600, "Average")},
+		MetricDataQueries: []cwtypes.MetricDataQuery{cwsimtest.Query("used", "UsedInstanceCount", sc.id, 3600, "Average")},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := weighted(resultByID(t, out, "used"), 3600); !near(got, sc.want) {
+	if got := cwsimtest.Weighted(resultByID(t, out, "used"), 3600); !cwsimtest.Near(got, sc.want) {
 		t.Errorf("after the restart: %v instance-seconds, want %v", got, sc.want)
-	}
-}
-
-func wantCWCode(t *testing.T, err error, code string) {
-	t.Helper()
-	var ae smithy.APIError
-	if !errors.As(err, &ae) || ae.ErrorCode() != code {
-		t.Errorf("want %s, got %v", code, err)
 	}
 }
 
@@ -293,16 +255,16 @@ func TestCloudWatchFaults(t *testing.T) {
 	sc := newUseScenario(t, Options{})
 	sc.sim.SetFaults(Faults{Down: []string{"monitoring:us-east-1"}})
 	in := &cloudwatch.GetMetricDataInput{StartTime: aws.Time(sc.start), EndTime: aws.Time(sc.start.Add(time.Hour)),
-		MetricDataQueries: []cwtypes.MetricDataQuery{mdq("used", "UsedInstanceCount", sc.id, 3600, "Average")}}
-	_, err := cwClient(sc.url, "us-east-1").GetMetricData(ctx, in)
-	wantCWCode(t, err, "ServiceUnavailable")
+		MetricDataQueries: []cwtypes.MetricDataQuery{cwsimtest.Query("used", "UsedInstanceCount", sc.id, 3600, "Average")}}
+	_, err := cwsimtest.Client(sc.url, "us-east-1").GetMetricData(ctx, in)
+	wantCode(t, err, "ServiceUnavailable")
 	if _, err := sc.ec2.DescribeCapacityReservations(ctx, &ec2.DescribeCapacityReservationsInput{}); err != nil {
 		t.Errorf("EC2 went down with CloudWatch: %v", err)
 	}
-	if _, err := cwClient(sc.url, "us-east-2").GetMetricData(ctx, in); err != nil {
+	if _, err := cwsimtest.Client(sc.url, "us-east-2").GetMetricData(ctx, in); err != nil {
 		t.Errorf("CloudWatch of another region: %v", err)
 	}
 	sc.sim.SetFaults(Faults{Deny: []string{"GetMetricData"}})
-	_, err = cwClient(sc.url, "us-east-1").GetMetricData(ctx, in)
-	wantCWCode(t, err, "AccessDenied")
+	_, err = cwsimtest.Client(sc.url, "us-east-1").GetMetricData(ctx, in)
+	wantCode(t, err, "AccessDenied")
 }

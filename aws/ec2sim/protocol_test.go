@@ -5,11 +5,11 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strings"
+	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
-	"strings"
-	"testing"
 )
 
 type rawResponse struct {

@@ -120,15 +120,24 @@ func create(t testing.TB, c *sagemaker.Client, name, offering string) string {
 // raw posts a JSON body to op and returns the status and decoded body.
 func raw(t testing.TB, url, op string, body string, hdr map[string]string) (int, map[string]any, http.Header) {
 	t.Helper()
-	h := map[string]string{"Content-Type": "application/x-amz-json-1.1"}
+	target := ""
 	if op != "" {
-		h["X-Amz-Target"] = "SageMaker." + op
+		target = "SageMaker." + op
 	}
+	return post(t, url, target, body, hdr)
+}
+
+// post posts body with target (none when "") signed for us-east-1, with the JSON 1.1
+// content type unless hdr says otherwise (an empty value leaves a header out), and returns
+// the status, the decoded body and the header.
+func post(t testing.TB, url, target, body string, hdr map[string]string) (int, map[string]any, http.Header) {
+	t.Helper()
+	h := map[string]string{"Content-Type": "application/x-amz-json-1.1", "X-Amz-Target": target}
 	maps.Copy(h, hdr)
 	status, header, b := simcoretest.Post(t, url+"/", "sagemaker", body, h)
 	var m map[string]any
 	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatalf("%s: body is not JSON: %q", op, b)
+		t.Fatalf("%s: the answer is not JSON: %d %q", target, status, b)
 	}
 	return status, m, header
 }

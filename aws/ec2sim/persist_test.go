@@ -79,20 +79,28 @@ func TestStateFileWithNulls(t *testing.T) {
 	mustSearch(t, c, p5Search(1, 24))
 }
 
-// Two emulators on one state file (two `gpublock --demo` commands) see each other's
-// purchases, each as soon as the other has written it.
-func TestStateFileSharedByTwoEmulators(t *testing.T) {
+// twoEmulatorsOnOneFile serves two emulators of seed on one new state file, and gives the
+// file and a client of each in region.
+func twoEmulatorsOnOneFile(t *testing.T, seed int64, region string) (string, [2]*ec2.Client) {
+	t.Helper()
 	file := filepath.Join(t.TempDir(), "state.json")
 	var clients [2]*ec2.Client
 	for i := range clients {
-		s, err := New(Options{Seed: 3, Start: testStart, StateFile: file})
+		s, err := New(Options{Seed: seed, Start: testStart, StateFile: file})
 		if err != nil {
 			t.Fatal(err)
 		}
 		ts := httptest.NewServer(s)
 		t.Cleanup(ts.Close)
-		clients[i] = ec2Client(ts.URL, "us-east-2")
+		clients[i] = ec2Client(ts.URL, region)
 	}
+	return file, clients
+}
+
+// Two emulators on one state file (two `gpublock --demo` commands) see each other's
+// purchases, each as soon as the other has written it.
+func TestStateFileSharedByTwoEmulators(t *testing.T) {
+	file, clients := twoEmulatorsOnOneFile(t, 3, "us-east-2")
 	_, first := buy(t, clients[0], p5Search(2, 48))
 	got := reservationByID(t, clients[1], aws.ToString(first.CapacityReservationId))
 	if aws.ToInt32(got.TotalInstanceCount) != 2 {
@@ -128,17 +136,7 @@ func TestStateFileSharedByTwoEmulators(t *testing.T) {
 // is refused or is saved, no reservation id is handed out twice, and a third emulator
 // started on the file afterwards sees exactly the purchases that were answered as bought.
 func TestTwoServersShareOneStateFile(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "state.json")
-	var clients [2]*ec2.Client
-	for i := range clients {
-		s, err := New(Options{Seed: 5, Start: testStart, StateFile: file})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ts := httptest.NewServer(s)
-		t.Cleanup(ts.Close)
-		clients[i] = ec2Client(ts.URL, "us-east-1")
-	}
+	file, clients := twoEmulatorsOnOneFile(t, 5, "us-east-1")
 	const buyers = 16
 	var mu sync.Mutex
 	bought := map[string]int{}

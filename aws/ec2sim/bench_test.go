@@ -15,16 +15,12 @@ func BenchmarkDescribeOfferingsSDK(b *testing.B) {
 	if out, err := c.DescribeCapacityBlockOfferings(ctx, in); err != nil || len(out.CapacityBlockOfferings) == 0 {
 		b.Fatalf("no offerings: %v", err)
 	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	cpu0 := processCPU()
-	for b.Loop() {
+	measure(b, func() {
 		out, err := c.DescribeCapacityBlockOfferings(ctx, in)
 		if err != nil || len(out.CapacityBlockOfferings) == 0 {
 			b.Fatalf("no offerings: %v", err)
 		}
-	}
-	reportRate(b, cpu0)
+	})
 }
 
 // do answers one EC2 request in-process, without HTTP: for setting up a benchmark's state.
@@ -69,16 +65,12 @@ func BenchmarkDescribeOfferingsAfterPurchases(b *testing.B) {
 	purchases(b, s, 10000)
 	c := ec2Client(base, "us-east-1")
 	in := p5Search(4, 48)
-	b.ReportAllocs()
-	b.ResetTimer()
-	cpu0 := processCPU()
-	for b.Loop() {
+	measure(b, func() {
 		out, err := c.DescribeCapacityBlockOfferings(ctx, in)
 		if err != nil || len(out.CapacityBlockOfferings) == 0 {
 			b.Fatalf("no offerings: %v", err)
 		}
-	}
-	reportRate(b, cpu0)
+	})
 }
 
 // BenchmarkDescribeOfferingsInProcess is the emulator's own part of a search: the same
@@ -86,12 +78,7 @@ func BenchmarkDescribeOfferingsAfterPurchases(b *testing.B) {
 func BenchmarkDescribeOfferingsInProcess(b *testing.B) {
 	s, _ := newTestServer(b, Options{})
 	body := "Action=DescribeCapacityBlockOfferings&Version=2016-11-15&InstanceType=p5.48xlarge&InstanceCount=4&CapacityDurationHours=48"
-	b.ReportAllocs()
-	cpu0 := processCPU()
-	for b.Loop() {
-		s.do(b, "us-east-1", body)
-	}
-	reportRate(b, cpu0)
+	measure(b, func() { s.do(b, "us-east-1", body) })
 }
 
 // BenchmarkDescribeOfferingsInProcessAfterPurchases is the emulator's own part once the
@@ -101,19 +88,20 @@ func BenchmarkDescribeOfferingsInProcessAfterPurchases(b *testing.B) {
 	s, _ := newTestServer(b, Options{})
 	purchases(b, s, 10000)
 	body := "Action=DescribeCapacityBlockOfferings&Version=2016-11-15&InstanceType=p5.48xlarge&InstanceCount=4&CapacityDurationHours=48"
+	measure(b, func() { s.do(b, "us-east-1", body) })
+}
+
+// measure runs request as the benchmark's loop, then reports requests a second of wall
+// time and the process's CPU time per request (client and emulator, as both run here): on
+// a busy machine the first swings with the load, the second much less; 1e6 / cpu-µs/req
+// is the rate one free core gives.
+func measure(b *testing.B, request func()) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	cpu0 := processCPU()
 	for b.Loop() {
-		s.do(b, "us-east-1", body)
+		request()
 	}
-	reportRate(b, cpu0)
-}
-
-// reportRate reports requests a second of wall time and the process's CPU time per
-// request (client and emulator, as both run here): on a busy machine the first swings
-// with the load, the second much less; 1e6 / cpu-µs/req is the rate one free core gives.
-func reportRate(b *testing.B, cpu0 time.Duration) {
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "req/s")
 	b.ReportMetric(float64((processCPU()-cpu0).Microseconds())/float64(b.N), "cpu-µs/req")
 }
@@ -124,10 +112,5 @@ func reportRate(b *testing.B, cpu0 time.Duration) {
 func BenchmarkDescribeOfferingsLongWindow(b *testing.B) {
 	s, _ := newTestServer(b, Options{})
 	body := "Action=DescribeCapacityBlockOfferings&Version=2016-11-15&InstanceType=p5.48xlarge&InstanceCount=1&CapacityDurationHours=4368"
-	b.ReportAllocs()
-	cpu0 := processCPU()
-	for b.Loop() {
-		s.do(b, "us-east-1", body)
-	}
-	reportRate(b, cpu0)
+	measure(b, func() { s.do(b, "us-east-1", body) })
 }

@@ -1,8 +1,12 @@
 package ec2sim
 
 import (
+	"io"
+	"net/http"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -10,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
+
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -153,5 +158,165 @@ func TestPurchaseAndDescribe(t *testing.T) {
 	got, err := c.DescribeCapacityReservations(ctx, &ec2.DescribeCapacityReservationsInput{CapacityReservationIds: []string{id}})
 	if err != nil || len(got.CapacityReservations) != 1 || got.CapacityReservations[0].State != types.CapacityReservationStateScheduled {
 		t.Fatalf("by id: %v %+v", err, got)
+	}
+}
+
+// A negative speed is refused (the clock itself is tested in aws/simcore).
+func TestNegativeSpeedRefused(t *testing.T) {
+	if _, err := New(Options{Speed: -1}); err == nil {
+		t.Error("New accepted a negative speed")
+	}
+}
+
+func TestRunInstancesClientTokenIdempotent(t *testing.T) {
+	s, base := newTestServer(t, Options{})
+	c := ec2Client(base, "us-east-1")
+	o, cr := buy(t, c, p5Search(4, 24))
+	s.SetTime(aws.ToTime(o.StartDate))
+	in := launchInput(aws.ToString(cr.CapacityReservationId), subnetIn(t, c, aws.ToString(o.AvailabilityZone)), 2)
+	in.ClientToken = aws.String("launch-1")
+	a, err := c.RunInstances(ctx, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := c.RunInstances(ctx, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if aws.ToString(a.ReservationId) != aws.ToString(b.ReservationId) || aws.ToString(a.Instances[0].InstanceId) != aws.ToString(b.Instances[0].InstanceId) {
+		t.Fatalf("same ClientToken, different launches: %s %s", aws.ToString(a.ReservationId), aws.ToString(b.ReservationId))
+	}
+	if got := reservationByID(t, c, aws.ToString(cr.CapacityReservationId)); aws.ToInt32(got.AvailableInstanceCount) != 2 {
+		t.Fatalf("available = %d, want 2 after one launch of 2", aws.ToInt32(got.AvailableInstanceCount))
+	}
+	// MinCount..MaxCount: as many as fit.
+	in.ClientToken, in.MinCount, in.MaxCount = aws.String("launch-2"), aws.Int32(1), aws.Int32(5)
+	more, err := c.RunInstances(ctx, in)
+	if err != nil || len(more.Instances) != 2 {
+		t.Fatalf("MinCount 1 MaxCount 5 with 2 free: %v %d", err, len(more.Instances))
+	}
+	dry := launchInput(aws.ToString(cr.CapacityReservationId), aws.ToString(in.SubnetId), 1)
+	dry.DryRun = aws.Bool(true)
+	_, err = c.RunInstances(ctx, dry)
+	wantCode(t, err, "ReservationCapacityExceeded") // validation comes before DryRun
+}
+
+func TestPriceListRouting(t *testing.T) {
+	var got string
+	pl := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got = r.Header.Get("X-Amz-Target")
+		io.WriteString(w, `{"PriceList":[]}`)
+	})
+	_, base := newTestServer(t, Options{PriceList: pl})
+	req, _ := http.NewRequest(http.MethodPost, base+"/", strings.NewReader(`{}`))
+	req.Header.Set("X-Amz-Target", "AWSPriceListService.GetProducts")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if got != "AWSPriceListService.GetProducts" || string(b) != `{"PriceList":[]}` {
+		t.Fatalf("price list handler saw %q, answered %q", got, b)
+	}
+	// Without one, a Price List call is refused in that protocol's JSON error shape.
+	_, base2 := newTestServer(t, Options{})
+	req, _ = http.NewRequest(http.MethodPost, base2+"/", strings.NewReader(`{}`))
+	req.Header.Set("X-Amz-Target", "AWSPriceListService.GetProducts")
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 400 {
+		t.Fatalf("no price list: %d", resp.StatusCode)
+	}
+	// EC2 on the same port is unaffected.
+	if out, err := ec2Client(base, "us-east-1").DescribeRegions(ctx, &ec2.DescribeRegionsInput{}); err != nil || len(out.Regions) == 0 {
+		t.Fatalf("EC2 beside the price list: %v", err)
+	}
+}
+
+// Racing buyers of one offering: exactly one gets it, the others are told it is gone.
+func TestConcurrentPurchaseOfOneOffering(t *testing.T) {
+	s, base := newTestServer(t, Options{})
+	c := ec2Client(base, "us-east-1")
+	o := mustSearch(t, c, p5Search(2, 24))[0]
+	var won, expired atomic.Int32
+	var wg sync.WaitGroup
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, err := c.PurchaseCapacityBlock(ctx, &ec2.PurchaseCapacityBlockInput{CapacityBlockOfferingId: o.CapacityBlockOfferingId, InstancePlatform: types.CapacityReservationInstancePlatformLinuxUnix})
+			if err == nil {
+				won.Add(1)
+			} else if apiCode(t, err) == "InvalidCapacityBlockOfferingIdExpired" {
+				expired.Add(1)
+			}
+		}()
+	}
+	// Meanwhile the clock moves and others read.
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i := 0; i < 20; i++ {
+			s.Advance(0)
+			s.SetFaults(Faults{})
+			_, _ = c.DescribeCapacityReservations(ctx, &ec2.DescribeCapacityReservationsInput{})
+		}
+	}()
+	wg.Wait()
+	if won.Load() != 1 || expired.Load() != 7 {
+		t.Fatalf("%d purchases succeeded, %d expired; want 1 and 7", won.Load(), expired.Load())
+	}
+	out, err := c.DescribeCapacityReservations(ctx, &ec2.DescribeCapacityReservationsInput{})
+	if err != nil || len(out.CapacityReservations) != 1 {
+		t.Fatalf("%v %d reservations", err, len(out.CapacityReservations))
+	}
+}
+
+func TestConcurrentRegions(t *testing.T) {
+	s, base := newTestServer(t, Options{Faults: Faults{Throttle: 0.2}})
+	var wg sync.WaitGroup
+	regionsUsed := []string{"us-east-1", "us-east-2", "us-west-2", "eu-north-1", "ap-northeast-1", "ap-south-1"}
+	bought := make([]int, len(regionsUsed))
+	for i, r := range regionsUsed {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := retryingClient(base, r)
+			for j := 0; j < 3; j++ {
+				out, err := c.DescribeCapacityBlockOfferings(ctx, p5Search(1, 24))
+				if err != nil || len(out.CapacityBlockOfferings) == 0 {
+					continue
+				}
+				if _, err := c.PurchaseCapacityBlock(ctx, &ec2.PurchaseCapacityBlockInput{CapacityBlockOfferingId: out.CapacityBlockOfferings[0].CapacityBlockOfferingId, InstancePlatform: types.CapacityReservationInstancePlatformLinuxUnix}); err == nil {
+					bought[i]++
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	s.SetFaults(Faults{})
+	total := 0
+	for i, r := range regionsUsed {
+		out, err := ec2Client(base, r).DescribeCapacityReservations(ctx, &ec2.DescribeCapacityReservationsInput{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		total += bought[i]
+		// Throttling is decided before a call runs, so a purchase is answered iff it committed.
+		if len(out.CapacityReservations) != bought[i] {
+			t.Errorf("%s: %d reservations, %d purchases answered", r, len(out.CapacityReservations), bought[i])
+		}
+		for _, cr := range out.CapacityReservations {
+			if az := aws.ToString(cr.AvailabilityZone); az[:len(r)] != r {
+				t.Errorf("%s holds a reservation in %s", r, az)
+			}
+		}
+	}
+	if total == 0 {
+		t.Fatal("no purchase went through")
 	}
 }

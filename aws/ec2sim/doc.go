@@ -4,7 +4,7 @@
 // handler on the emulator's core (aws/simcore: clock, faults, buckets, state file); New
 // assembles the emulator from the core and its handlers: STS GetCallerIdentity
 // (aws/stssim), the Price List (aws/pricelistsim), Options.Protocols (SageMaker:
-// aws/sagemakersim), CloudWatch's metrics of the Capacity Reservations (cloudwatch.go,
+// aws/sagemakersim), CloudWatch's metrics of the Capacity Reservations (aws/cloudwatchsim,
 // made from EC2's state) and EC2, which answers whatever no other handler claims.
 //
 // Clients reach it only through an SDK pointed at its URL (BaseEndpoint); the region of a

@@ -15,6 +15,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
 	"github.com/aws/smithy-go"
+
+	"github.com/gpublock/gpublock/aws/sdkhttp"
 )
 
 // testStart is a Tuesday noon UTC, half an hour after the day's 11:30 boundary.
@@ -44,7 +46,7 @@ func ec2Client(url, region string, optFns ...func(*ec2.Options)) *ec2.Client {
 	fns := append([]func(*ec2.Options){func(o *ec2.Options) {
 		o.BaseEndpoint = aws.String(url)
 		o.RetryMaxAttempts = 1
-		o.HTTPClient = plainBodyClient{o.HTTPClient}
+		o.HTTPClient = sdkhttp.PlainBodies(o.HTTPClient)
 	}}, optFns...)
 	return ec2.NewFromConfig(aws.Config{Region: region, Credentials: testCreds}, fns...)
 }
@@ -116,18 +118,5 @@ func buy(t testing.TB, c *ec2.Client, in *ec2.DescribeCapacityBlockOfferingsInpu
 }
 
 var ctx = context.Background()
-
-// plainBodyClient hides the WriteTo of request bodies, as gpublock's own client does
-// (aws/sdkbody.go): otherwise the SDK's early close of a request body can make net/http
-// close the connection under a reply of more than a few kilobytes (aws-sdk-go-v2#2737),
-// which a test without retries sees as "use of closed network connection".
-type plainBodyClient struct{ next aws.HTTPClient }
-
-func (c plainBodyClient) Do(req *http.Request) (*http.Response, error) {
-	if req.Body != nil && req.Body != http.NoBody {
-		req.Body = struct{ io.ReadCloser }{req.Body}
-	}
-	return c.next.Do(req)
-}
 
 func readInto(w io.Writer, resp *http.Response) (int64, error) { return io.Copy(w, resp.Body) }

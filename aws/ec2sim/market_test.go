@@ -1,11 +1,13 @@
 package ec2sim
 
 import (
+	"sort"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 
+	"github.com/gpublock/gpublock/aws/simcore"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
 )
@@ -119,4 +121,147 @@ func TestMarketRatesComeFromThePricingCatalog(t *testing.T) {
 			t.Errorf("fee %s for %d minutes outside %s..%s (rate %s)", fee, minutes, lo, hi, rate.Hourly)
 		}
 	}
+}
+
+// marketRatios are the offerings' fees over the published rate × hours × units, for every
+// region and type of a demo market at several moments: what a person scrolling offerings
+// compares with the published rate.
+func marketRatios(t *testing.T) []float64 {
+	t.Helper()
+	s, err := New(Options{Seed: 1, Start: testStart})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []float64
+	for _, now := range []time.Time{testStart, testStart.Add(31 * time.Hour), testStart.Add(100 * time.Hour)} {
+		for _, typ := range model.Catalog() {
+			for _, region := range typ.Regions {
+				rate, ok := publishedRate(typ.Name, region)
+				if !ok {
+					continue
+				}
+				for _, days := range []int{1, 2, 3, 5, 7, 14, 28} {
+					q := search{typ: typ.Name, count: 1, units: 1, instType: typ.Name, duration: time.Duration(days) * 24 * time.Hour,
+						from: now, to: now.Add(model.MaxLeadTime)}
+					for _, o := range s.offerings(s.region(region), region, q, now) {
+						hours := o.End.Sub(o.Start).Hours()
+						// a ratio for a statistic, not money: the fees themselves stay exact
+						out = append(out, float64(o.Fee.Micros())/(float64(rate.Micros())*hours))
+					}
+				}
+			}
+		}
+	}
+	if len(out) < 100 {
+		t.Fatalf("only %d offerings in the market sample", len(out))
+	}
+	sort.Float64s(out)
+	return out
+}
+
+// The market is centred on the published Capacity Block rates: the median offering is
+// within 3% of its rate, with premiums and discounts around it.
+func TestMarketCentredOnPublishedRates(t *testing.T) {
+	r := marketRatios(t)
+	median := r[len(r)/2]
+	below, above := 0, 0
+	for _, x := range r {
+		switch {
+		case x < 0.97:
+			below++
+		case x > 1.03:
+			above++
+		}
+	}
+	t.Logf("%d offerings: median %.3f, %d%% below 0.97, %d%% above 1.03, range %.3f–%.3f",
+		len(r), median, 100*below/len(r), 100*above/len(r), r[0], r[len(r)-1])
+	if median < 0.97 || median > 1.03 {
+		t.Errorf("median offering at %.3f × the published rate, want within 3%%", median)
+	}
+	if below*10 < len(r) || above*10 < len(r) {
+		t.Errorf("%d below and %d above of %d: want at least a tenth each side", below, above, len(r))
+	}
+}
+
+// p5.48xlarge in us-east-1 is mostly cheaper than on-demand, as the published rate is.
+func TestMarketP5MostlyUnderOnDemand(t *testing.T) {
+	od, ok := pricing.Embedded().OnDemand("p5.48xlarge", "us-east-1")
+	rate, ok2 := publishedRate("p5.48xlarge", "us-east-1")
+	if !ok || !od.HasPrice() || !ok2 {
+		t.Fatal("no on-demand or published rate for p5.48xlarge in us-east-1")
+	}
+	limit := float64(od.Hourly.Micros()) / float64(rate.Micros())
+	r := marketRatios(t)
+	under := sort.SearchFloat64s(r, limit)
+	if under*2 < len(r) {
+		t.Errorf("%d of %d offerings under on-demand (%.2f × the published rate)", under, len(r), limit)
+	}
+}
+
+// With a price drop (the demo's), the market offers the same blocks as without one until the
+// first step, every one of them cheaper after each step, and no cheaper after the last.
+func TestPriceDropMakesEveryOfferingCheaperStepByStep(t *testing.T) {
+	mk := func(drop *PriceDrop) *Server {
+		s, err := New(Options{Seed: 1, Start: testStart, Speed: 1e-9, PriceDrop: drop})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	drop := simcore.DemoPriceDrop
+	plain, dropping := mk(nil), mk(&drop)
+	q := search{typ: "p5.48xlarge", count: 2, units: 2, instType: "p5.48xlarge", duration: 3 * 24 * time.Hour,
+		from: testStart, to: testStart.Add(21 * 24 * time.Hour)}
+	fees := func(s *Server, now time.Time) map[string]int64 {
+		out := map[string]int64{}
+		for _, o := range s.offerings(s.region("us-east-1"), "us-east-1", q, now) {
+			out[o.AZ+" "+o.Start.String()] = o.Fee.Micros()
+		}
+		if len(out) == 0 {
+			t.Fatalf("no offerings at %s", now)
+		}
+		return out
+	}
+	// The demo's drop waits to be asked: until then the market is the one without a drop.
+	if got, want := fees(dropping, testStart.Add(5*drop.Every)), fees(plain, testStart.Add(5*drop.Every)); !equalFees(got, want) {
+		t.Fatalf("a drop not yet started moved the market: %v, want %v", got, want)
+	}
+	if !dropping.core.StartPriceDrop() || plain.core.StartPriceDrop() {
+		t.Fatal("StartPriceDrop: want true with a drop and false without")
+	}
+	now := testStart.Add(drop.Every - time.Second)
+	base := fees(plain, now)
+	if got := fees(dropping, now); !equalFees(got, base) {
+		t.Fatalf("before the first step: %v, want the market without a drop %v", got, base)
+	}
+	prev := base
+	for step := 1; step <= 3; step++ {
+		now := testStart.Add(time.Duration(step) * drop.Every)
+		got, want := fees(dropping, now), fees(plain, now)
+		for k, fee := range got {
+			if w, ok := want[k]; !ok || fee >= w || fee >= prev[k] {
+				t.Fatalf("step %d: %s costs %d, without the drop %d (%v), a step before %d", step, k, fee, w, ok, prev[k])
+			}
+		}
+		prev = got
+	}
+	last := testStart.Add(time.Duration(drop.Steps) * drop.Every)
+	if a, b := dropping.core.PriceDrop(last), dropping.core.PriceDrop(last.Add(24*time.Hour)); a != drop.Step*drop.Steps || b != a {
+		t.Fatalf("the drop at its last step is %d bp, a day later %d bp; want %d both", a, b, drop.Step*drop.Steps)
+	}
+	if _, err := New(Options{Seed: 1, PriceDrop: &PriceDrop{Every: time.Minute, Step: 1000, Steps: 6}}); err == nil {
+		t.Error("a drop of 60% of the rate was accepted")
+	}
+}
+
+func equalFees(a, b map[string]int64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
 }

@@ -181,6 +181,17 @@ func TestInstanceTypePreferencesUnsoldTypeAnswersNothingOfIt(t *testing.T) {
 	}
 }
 
+// wantSameFromTheSeed checks that the search is deterministic from the seed: another
+// emulator of the seed finds the same offering o.
+func wantSameFromTheSeed(t *testing.T, o types.CapacityBlockOffering, search func(*testing.T, *ec2.Client) (*ec2.DescribeCapacityBlockOfferingsInput, types.CapacityBlockOffering)) {
+	t.Helper()
+	_, url2 := newTestServer(t, Options{})
+	_, o2 := search(t, ec2Client(url2, "us-east-1"))
+	if aws.ToString(o2.CapacityBlockOfferingId) != aws.ToString(o.CapacityBlockOfferingId) {
+		t.Fatalf("same seed, different offering: %s vs %s", aws.ToString(o2.CapacityBlockOfferingId), aws.ToString(o.CapacityBlockOfferingId))
+	}
+}
+
 // segmentedSearch finds, by asking a count no single zone holds, a segmented offering.
 func segmentedSearch(t *testing.T, c *ec2.Client) (*ec2.DescribeCapacityBlockOfferingsInput, types.CapacityBlockOffering) {
 	t.Helper()
@@ -246,12 +257,7 @@ func TestSegmentedOfferingForACountNoZoneHolds(t *testing.T) {
 		t.Fatalf("the offering's zone %s is not its first segment's %s", aws.ToString(o.AvailabilityZone), aws.ToString(segs[0].AvailabilityZone))
 	}
 
-	// Deterministic from the seed: another emulator of the seed answers the same.
-	_, url2 := newTestServer(t, Options{})
-	_, o2 := segmentedSearch(t, ec2Client(url2, "us-east-1"))
-	if aws.ToString(o2.CapacityBlockOfferingId) != aws.ToString(o.CapacityBlockOfferingId) {
-		t.Fatalf("same seed, different segmented offering: %s vs %s", aws.ToString(o2.CapacityBlockOfferingId), aws.ToString(o.CapacityBlockOfferingId))
-	}
+	wantSameFromTheSeed(t, o, segmentedSearch)
 }
 
 func TestOrdinarySearchesArePlain(t *testing.T) {
@@ -554,12 +560,7 @@ func TestConsecutiveSegmentsForALongWindow(t *testing.T) {
 		t.Errorf("model refuses it: %s", p)
 	}
 
-	// Deterministic from the seed.
-	_, url2 := newTestServer(t, Options{})
-	_, o2 := consecutiveSearch(t, ec2Client(url2, "us-east-1"))
-	if aws.ToString(o2.CapacityBlockOfferingId) != aws.ToString(o.CapacityBlockOfferingId) {
-		t.Fatalf("same seed, different offering: %s vs %s", aws.ToString(o2.CapacityBlockOfferingId), aws.ToString(o.CapacityBlockOfferingId))
-	}
+	wantSameFromTheSeed(t, o, consecutiveSearch)
 }
 
 // Buying consecutive segments makes one reservation per segment, each with its own window,

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gpublock/gpublock/aws/cloudwatchsim"
 	"github.com/gpublock/gpublock/aws/pricelistsim"
 	"github.com/gpublock/gpublock/aws/s3sim"
 	"github.com/gpublock/gpublock/aws/simcore"
@@ -115,7 +116,7 @@ func New(opts Options) (*Server, error) {
 	// target or signing scope), then STS, which reads the body to tell its requests from
 	// EC2's, then EC2.
 	protocols := append([]Protocol{pricelistsim.Protocol(opts.PriceList)}, opts.Protocols...)
-	protocols = append(protocols, s3sim.Protocol(), s.cloudWatchProtocol(), stssim.Protocol(), s.protocol())
+	protocols = append(protocols, s3sim.Protocol(), cloudwatchsim.Protocol(cwSource{s}), stssim.Protocol(), s.protocol())
 	core, err := simcore.New(simcore.Options{
 		Seed: opts.Seed, Start: opts.Start, Speed: opts.Speed, StateFile: opts.StateFile,
 		Faults: opts.Faults, PaymentDelay: opts.PaymentDelay, RateLimits: opts.RateLimits,

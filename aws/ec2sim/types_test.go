@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	"github.com/gpublock/gpublock/aws/simcore/simcoretest"
 )
 
 func TestDescribeInstanceTypes(t *testing.T) {
@@ -137,26 +138,6 @@ func TestLaunchTemplates(t *testing.T) {
 	}
 }
 
-// awsCLI runs the AWS CLI against the emulator with throwaway credentials; it skips the
-// test when the CLI is not installed.
-func awsCLI(t *testing.T, url string, args ...string) (string, error) {
-	t.Helper()
-	if _, err := exec.LookPath("aws"); err != nil {
-		t.Skip("the AWS CLI is not installed")
-	}
-	cmd := exec.Command("aws", append([]string{"--endpoint-url", url, "--region", "us-east-1", "--output", "json"}, args...)...)
-	home := t.TempDir()
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "AWS_") {
-			cmd.Env = append(cmd.Env, kv)
-		}
-	}
-	cmd.Env = append(cmd.Env, "AWS_ACCESS_KEY_ID=AKIDEXAMPLE", "AWS_SECRET_ACCESS_KEY=secret", "AWS_MAX_ATTEMPTS=1",
-		"AWS_CONFIG_FILE="+filepath.Join(home, "config"), "AWS_SHARED_CREDENTIALS_FILE="+filepath.Join(home, "credentials"))
-	out, err := cmd.CombinedOutput()
-	return string(out), err
-}
-
 // What real tools run, through the AWS CLI (botocore): Karpenter's tag lookup, the
 // README's create-tags, ParallelCluster's type check, the EKS hand-off's template and a
 // search. The calls that do not depend on each other run at once: each CLI start takes
@@ -178,10 +159,10 @@ func TestRealToolsThroughTheAWSCLI(t *testing.T) {
 
 	t.Run("tags", func(t *testing.T) {
 		t.Parallel()
-		if out, err := awsCLI(t, url, "ec2", "create-tags", "--resources", id, "--tags", "Key=gpublock:auto-extend,Value=true"); err != nil {
+		if out, err := simcoretest.AWSCLI(t, url, "ec2", "create-tags", "--resources", id, "--tags", "Key=gpublock:auto-extend,Value=true"); err != nil {
 			t.Fatalf("create-tags: %v\n%s", err, out)
 		}
-		out, err := awsCLI(t, url, "ec2", "describe-capacity-reservations", "--filters", "Name=tag-key,Values=gpublock:auto-extend")
+		out, err := simcoretest.AWSCLI(t, url, "ec2", "describe-capacity-reservations", "--filters", "Name=tag-key,Values=gpublock:auto-extend")
 		if err != nil {
 			t.Fatalf("describe-capacity-reservations: %v\n%s", err, out)
 		}
@@ -194,7 +175,7 @@ func TestRealToolsThroughTheAWSCLI(t *testing.T) {
 	})
 	t.Run("instance types", func(t *testing.T) {
 		t.Parallel()
-		out, err := awsCLI(t, url, "ec2", "describe-instance-types", "--instance-types", "p5.48xlarge")
+		out, err := simcoretest.AWSCLI(t, url, "ec2", "describe-instance-types", "--instance-types", "p5.48xlarge")
 		if err != nil {
 			t.Fatalf("describe-instance-types: %v\n%s", err, out)
 		}
@@ -210,14 +191,14 @@ func TestRealToolsThroughTheAWSCLI(t *testing.T) {
 	})
 	t.Run("launch template", func(t *testing.T) {
 		t.Parallel()
-		out, err := awsCLI(t, url, "ec2", "create-launch-template", "--launch-template-name", "gpublock-"+id, "--launch-template-data", "file://"+file)
+		out, err := simcoretest.AWSCLI(t, url, "ec2", "create-launch-template", "--launch-template-name", "gpublock-"+id, "--launch-template-data", "file://"+file)
 		if err != nil || !strings.Contains(out, `"LaunchTemplateId": "lt-`) {
 			t.Fatalf("create-launch-template: %v\n%s", err, out)
 		}
 	})
 	t.Run("search", func(t *testing.T) {
 		t.Parallel()
-		out, err := awsCLI(t, url, "ec2", "describe-capacity-block-offerings", "--instance-type", "p5.48xlarge", "--instance-count", "1", "--capacity-duration-hours", "24")
+		out, err := simcoretest.AWSCLI(t, url, "ec2", "describe-capacity-block-offerings", "--instance-type", "p5.48xlarge", "--instance-count", "1", "--capacity-duration-hours", "24")
 		if err != nil || !strings.Contains(out, "cbr-") {
 			t.Fatalf("describe-capacity-block-offerings: %v\n%s", err, out)
 		}

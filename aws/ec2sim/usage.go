@@ -4,17 +4,14 @@ import (
 	"slices"
 	"sort"
 	"time"
+
+	"github.com/gpublock/gpublock/aws/cloudwatchsim"
 )
 
 // The use of a reservation over time, which CloudWatch's AWS/EC2CapacityReservations
 // metrics are made of. It is read from the instances the region keeps: an instance stays
 // in the state (and the state file) after DescribeInstances stops showing it, so the use
 // of a block that ended a week ago is still known.
-
-// sampleEvery is how often Capacity Reservations send their metrics to CloudWatch: "every
-// five minutes" (EC2 User Guide, "Monitor Capacity Reservations usage with CloudWatch
-// metrics"), which also says a reservation active for less than five minutes has none.
-const sampleEvery = 5 * time.Minute
 
 // useCurve is the number of instances holding a slot of a reservation as a step function
 // of time, with its running integral, so that the time-weighted average over any span is
@@ -92,53 +89,38 @@ func (r *reservation) published(now time.Time) (from, to time.Time, ok bool) {
 	return from, to, to.After(from)
 }
 
-// sample is one of the values a reservation sent to CloudWatch: the metric over the five
-// minutes from at.
-type sample struct {
-	at time.Time
-	v  float64
-}
+// cwSource is the emulator's EC2 state as CloudWatch reads it (cloudwatchsim.Source).
+type cwSource struct{ s *Server }
 
-// samples are reservation r's values of metric in [from, to), one per five minutes of the
-// clock, each the exact time-weighted average over its five minutes, for the five-minute
-// spans wholly inside the span it publishes in (a span not yet over has sent nothing).
-func (rs *regionState) samples(r *reservation, metric string, from, to, now time.Time) []sample {
-	pubFrom, pubTo, ok := r.published(now)
-	if !ok {
-		return nil
-	}
-	first := ceilTo(maxTime(from, pubFrom), sampleEvery)
-	var curve useCurve
-	curved := false
-	var out []sample
-	for t := first; t.Before(to) && !t.Add(sampleEvery).After(pubTo); t = t.Add(sampleEvery) {
-		if !curved && metric != metricTotal {
-			curve, curved = rs.useOf(r, now), true
-		}
-		total := float64(r.Count)
-		var v float64
-		switch metric {
-		case metricTotal:
-			v = total
-		case metricUsed:
-			v = curve.average(t, t.Add(sampleEvery))
-		case metricAvailable:
-			v = total - curve.average(t, t.Add(sampleEvery))
-		case metricUtilization:
-			v = 100 * curve.average(t, t.Add(sampleEvery)) / total
-		}
-		out = append(out, sample{t, v})
+func (c cwSource) Region(name string) cloudwatchsim.Region { return cwRegion{c.s.region(name)} }
+
+// cwRegion is a region's state as CloudWatch reads it (cloudwatchsim.Region).
+type cwRegion struct{ rs *regionState }
+
+func (c cwRegion) Reservations(now time.Time) []cloudwatchsim.Reservation {
+	out := make([]cloudwatchsim.Reservation, len(c.rs.Reservations))
+	for i, r := range c.rs.Reservations {
+		out[i] = r.metrics(now)
 	}
 	return out
 }
 
-// ceilTo rounds t up to a multiple of d since the epoch.
-func ceilTo(t time.Time, d time.Duration) time.Time {
-	f := t.Truncate(d)
-	if f.Before(t) {
-		return f.Add(d)
+func (c cwRegion) Reservation(id string, now time.Time) (cloudwatchsim.Reservation, bool) {
+	r := c.rs.reservation(id)
+	if r == nil {
+		return cloudwatchsim.Reservation{}, false
 	}
-	return f
+	return r.metrics(now), true
+}
+
+func (c cwRegion) Use(id string, now time.Time) func(from, to time.Time) float64 {
+	return c.rs.useOf(c.rs.reservation(id), now).average
+}
+
+// metrics is reservation r as its CloudWatch metrics see it, as of now.
+func (r *reservation) metrics(now time.Time) cloudwatchsim.Reservation {
+	from, to, ok := r.published(now)
+	return cloudwatchsim.Reservation{ID: r.ID, Count: r.Count, From: from, To: to, Publishes: ok}
 }
 
 func maxTime(ts ...time.Time) time.Time { return slices.MaxFunc(ts, time.Time.Compare) }

@@ -1,11 +1,10 @@
 package sagemakersim_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/sagemakersim"
+	"github.com/gpublock/gpublock/aws/simcore/simcoretest"
 )
 
 // testStart is a Tuesday noon UTC, half an hour after the day's 11:30 boundary.
@@ -120,25 +120,24 @@ func create(t testing.TB, c *sagemaker.Client, name, offering string) string {
 // raw posts a JSON body to op and returns the status and decoded body.
 func raw(t testing.TB, url, op string, body string, hdr map[string]string) (int, map[string]any, http.Header) {
 	t.Helper()
-	req, _ := http.NewRequest(http.MethodPost, url+"/", bytes.NewBufferString(body))
-	req.Header.Set("Content-Type", "application/x-amz-json-1.1")
+	target := ""
 	if op != "" {
-		req.Header.Set("X-Amz-Target", "SageMaker."+op)
+		target = "SageMaker." + op
 	}
-	// The emulator reads the region from the scope and does not check the signature.
-	req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential=AKID/20261201/us-east-1/sagemaker/aws4_request, SignedHeaders=host, Signature=x")
-	for k, v := range hdr {
-		req.Header.Set(k, v)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
+	return post(t, url, target, body, hdr)
+}
+
+// post posts body with target (none when "") signed for us-east-1, with the JSON 1.1
+// content type unless hdr says otherwise (an empty value leaves a header out), and returns
+// the status, the decoded body and the header.
+func post(t testing.TB, url, target, body string, hdr map[string]string) (int, map[string]any, http.Header) {
+	t.Helper()
+	h := map[string]string{"Content-Type": "application/x-amz-json-1.1", "X-Amz-Target": target}
+	maps.Copy(h, hdr)
+	status, header, b := simcoretest.Post(t, url+"/", "sagemaker", body, h)
 	var m map[string]any
 	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatalf("%s: body is not JSON: %q", op, b)
+		t.Fatalf("%s: the answer is not JSON: %d %q", target, status, b)
 	}
-	return resp.StatusCode, m, resp.Header
+	return status, m, header
 }

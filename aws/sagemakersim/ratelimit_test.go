@@ -3,6 +3,8 @@ package sagemakersim_test
 import (
 	"io"
 	"net/http"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -11,6 +13,7 @@ import (
 	"github.com/gpublock/gpublock/aws/apilimit"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/sagemakersim"
+	"github.com/gpublock/gpublock/aws/simcore"
 )
 
 // A fixed bucket clock: nothing refills during the test.
@@ -90,5 +93,43 @@ func TestSimLimitsServesSageMakersBuckets(t *testing.T) {
 	want := apilimit.SageMaker().For("SearchTrainingPlanOfferings", false)
 	if l := got.For("SearchTrainingPlanOfferings", false); l.Burst != want.Burst || l.Rate != want.Rate*4 {
 		t.Errorf("SearchTrainingPlanOfferings %v, want %v scaled ×4", l, want)
+	}
+}
+
+func TestFaultHelpListsSageMakersOperations(t *testing.T) {
+	if !strings.Contains(simcore.FaultHelp, "SageMaker operations among") {
+		t.Errorf("FaultHelp does not say which SageMaker operations deny= takes: %s", simcore.FaultHelp)
+	}
+	var f ec2sim.Faults
+	err := ec2sim.ParseFault("deny=BuyEverything", &f)
+	if err == nil {
+		t.Fatal("deny=BuyEverything accepted")
+	}
+	for _, op := range sagemakersim.Operations() {
+		if !strings.Contains(simcore.FaultHelp, op) {
+			t.Errorf("FaultHelp lacks %s", op)
+		}
+		if !strings.Contains(err.Error(), op) {
+			t.Errorf("the deny error lacks %s: %v", op, err)
+		}
+	}
+	if !strings.Contains(err.Error(), "PurchaseCapacityBlock") {
+		t.Errorf("the deny error lacks the EC2 actions: %v", err)
+	}
+}
+
+func TestDenyFaultReadsSageMakerNames(t *testing.T) {
+	var f ec2sim.Faults
+	if err := ec2sim.ParseFault("deny=sagemaker:createtrainingplan, ExtendTrainingPlan", &f); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"CreateTrainingPlan", "ExtendTrainingPlan"}; !slices.Equal(f.Deny, want) {
+		t.Errorf("Deny = %q, want %q", f.Deny, want)
+	}
+	for _, bad := range []string{"deny=ec2:CreateTrainingPlan", "deny=sts:CreateTrainingPlan", "deny=sagemaker:RunInstances"} {
+		var g ec2sim.Faults
+		if err := ec2sim.ParseFault(bad, &g); err == nil {
+			t.Errorf("%s accepted: %q (another service's prefix)", bad, g.Deny)
+		}
 	}
 }

@@ -1,10 +1,6 @@
 package sagemakersim_test
 
 import (
-	"bytes"
-	"encoding/json"
-	"io"
-	"net/http"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -32,7 +28,7 @@ func TestTimestampOutOfRangeIsRefusedAndBreaksNothing(t *testing.T) {
 		{"SearchTrainingPlanOfferings", p5Search + `,"EndTimeBefore":1e300}`, "endTimeBefore", "1e300"},
 		{"ListTrainingPlans", `{"StartTimeBefore":1e20}`, "startTimeBefore", "1e20"},
 	} {
-		status, m, _ := rawOp(t, url, "SageMaker."+tc.op, tc.body, "us-east-1")
+		status, m, _ := rawOp(t, url, "SageMaker."+tc.op, tc.body)
 		msg, _ := m["Message"].(string)
 		if status != 400 || m["__type"] != "ValidationException" || !strings.Contains(msg, "'"+tc.member+"'") || !strings.Contains(msg, tc.value) {
 			t.Errorf("%s: %d %v; want a 400 ValidationException naming %s and %s", tc.body, status, m, tc.member, tc.value)
@@ -177,34 +173,16 @@ func TestRefusedAsAWSWould(t *testing.T) {
 	}
 }
 
-// rawOp posts body with target (none when "") signed for region, with the JSON 1.1
-// content type, and returns the status, the decoded body and the Content-Type.
-func rawOp(t *testing.T, url, target, body, region string, hdr ...string) (int, map[string]any, string) {
+// rawOp posts body with target (none when "") and the headers hdr names and gives, and
+// returns the status, the decoded body and the Content-Type.
+func rawOp(t *testing.T, url, target, body string, hdr ...string) (int, map[string]any, string) {
 	t.Helper()
-	req, _ := http.NewRequest(http.MethodPost, url+"/", bytes.NewBufferString(body))
-	req.Header.Set("Content-Type", "application/x-amz-json-1.1")
-	if target != "" {
-		req.Header.Set("X-Amz-Target", target)
-	}
-	req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential=AKID/20261201/"+region+"/sagemaker/aws4_request, SignedHeaders=host, Signature=x")
+	h := map[string]string{}
 	for i := 0; i+1 < len(hdr); i += 2 {
-		if hdr[i+1] == "" {
-			req.Header.Del(hdr[i])
-			continue
-		}
-		req.Header.Set(hdr[i], hdr[i+1])
+		h[hdr[i]] = hdr[i+1]
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatalf("%s: the answer is not JSON: %d %q", target, resp.StatusCode, b)
-	}
-	return resp.StatusCode, m, resp.Header.Get("Content-Type")
+	status, m, header := post(t, url, target, body, h)
+	return status, m, header.Get("Content-Type")
 }
 
 // Errors speak of members and JSON, never of the emulator's Go types; a request that
@@ -219,7 +197,7 @@ func TestErrorsSpeakTheProtocol(t *testing.T) {
 		{"SearchTrainingPlanOfferings", `{"TargetResources":"training-job"}`, "SerializationException", "TargetResources"},
 		{"SearchTrainingPlanOfferings", `{"DurationHours":`, "SerializationException", "not valid JSON"},
 	} {
-		status, m, _ := rawOp(t, url, "SageMaker."+tc.op, tc.body, "us-east-1")
+		status, m, _ := rawOp(t, url, "SageMaker."+tc.op, tc.body)
 		msg, _ := m["Message"].(string)
 		if status != 400 || m["__type"] != tc.code || !strings.Contains(msg, tc.want) {
 			t.Errorf("%s %s: %d %v; want %s naming %s", tc.op, tc.body, status, m, tc.code, tc.want)
@@ -239,7 +217,7 @@ func TestErrorsSpeakTheProtocol(t *testing.T) {
 		{"JSON with another service's target", "Foo.Bar", nil},
 		{"signed for sagemaker, no content type", "", []string{"Content-Type", ""}},
 	} {
-		status, m, ct := rawOp(t, url, tc.target, `{}`, "us-east-1", tc.hdr...)
+		status, m, ct := rawOp(t, url, tc.target, `{}`, tc.hdr...)
 		if status != 400 || m["__type"] != "UnknownOperationException" || !strings.HasPrefix(ct, "application/x-amz-json-1.1") {
 			t.Errorf("%s: %d %s %v; want a 400 UnknownOperationException in JSON", tc.name, status, ct, m)
 		}

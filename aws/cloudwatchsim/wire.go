@@ -1,4 +1,4 @@
-package ec2sim
+package cloudwatchsim
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package ec2sim
+package cloudwatchsim
 
 import (
 	"fmt"
@@ -218,7 +218,7 @@ func (c *cwCall) periods(m metricRef, unit string, start, end time.Time, period 
 	}
 	p := time.Duration(period) * time.Second
 	var out []aggregate
-	for _, s := range c.rs.samples(r, m.name, maxTime(start, c.now.Add(-retainHour)), end, c.now) {
+	for _, s := range c.samples(r, m.name, maxTime(start, c.now.Add(-retainHour)), end) {
 		at := start.Add(s.at.Sub(start) / p * p)
 		if n := len(out); n > 0 && out[n-1].at.Equal(at) {
 			a := &out[n-1]
@@ -232,12 +232,11 @@ func (c *cwCall) periods(m metricRef, unit string, start, end time.Time, period 
 
 // series is the reservation a metric is of; ok is false when the emulator publishes no
 // such metric.
-func (c *cwCall) series(m metricRef) (*reservation, bool) {
+func (c *cwCall) series(m metricRef) (Reservation, bool) {
 	if m.namespace != cwNamespaceCR || cwMetricUnits[m.name] == "" || len(m.dims) != 1 || m.dims[0].name != dimReservationID {
-		return nil, false
+		return Reservation{}, false
 	}
-	r := c.rs.reservation(m.dims[0].value)
-	return r, r != nil
+	return c.rs.Reservation(m.dims[0].value, c.now)
 }
 
 // mdQuery is one of GetMetricData's queries.
@@ -250,7 +249,7 @@ type mdQuery struct {
 	otherAccount bool
 }
 
-func getMetricData(s *Server, c *cwCall) (cwObj, *cwError) {
+func getMetricData(c *cwCall) (cwObj, *cwError) {
 	in := c.in
 	if e := in.only("MetricDataQueries", "StartTime", "EndTime", "NextToken", "ScanBy", "MaxDatapoints", "LabelOptions"); e != nil {
 		return nil, e
@@ -302,7 +301,7 @@ func getMetricData(s *Server, c *cwCall) (cwObj, *cwError) {
 	qs := make([]mdQuery, len(raw))
 	seen := map[string]bool{}
 	for i, v := range raw {
-		q, e := readQuery(in, v, at(i), s.core.Account())
+		q, e := readQuery(in, v, at(i), c.core.Account())
 		if e != nil {
 			return nil, e
 		}
@@ -323,7 +322,7 @@ func getMetricData(s *Server, c *cwCall) (cwObj, *cwError) {
 			return nil, e
 		}
 	}
-	if e := s.cwDenied(c.op); e != nil {
+	if e := c.denied(); e != nil {
 		return nil, e
 	}
 	var results []mdResult
@@ -536,7 +535,7 @@ func readToken(token string, key uint32) (int, *cwError) {
 	return n, nil
 }
 
-func getMetricStatistics(s *Server, c *cwCall) (cwObj, *cwError) {
+func getMetricStatistics(c *cwCall) (cwObj, *cwError) {
 	in := c.in
 	if e := in.only("Namespace", "MetricName", "Dimensions", "StartTime", "EndTime", "Period", "Statistics", "ExtendedStatistics", "Unit"); e != nil {
 		return nil, e
@@ -595,7 +594,7 @@ func getMetricStatistics(s *Server, c *cwCall) (cwObj, *cwError) {
 		return nil, cwErrf(http.StatusBadRequest, "InvalidParameterCombination",
 			"You have requested up to %s datapoints, which exceeds the limit of 1,440. You may reduce the datapoints requested by increasing Period, or decreasing the time range.", thousands(int64(n)))
 	}
-	if e := s.cwDenied(c.op); e != nil {
+	if e := c.denied(); e != nil {
 		return nil, e
 	}
 	points := []any{}
@@ -619,7 +618,7 @@ func thousands(n int64) string {
 	return s
 }
 
-func listMetrics(s *Server, c *cwCall) (cwObj, *cwError) {
+func listMetrics(c *cwCall) (cwObj, *cwError) {
 	in := c.in
 	if e := in.only("Namespace", "MetricName", "Dimensions", "NextToken", "RecentlyActive", "IncludeLinkedAccounts", "OwningAccount"); e != nil {
 		return nil, e
@@ -663,17 +662,16 @@ func listMetrics(s *Server, c *cwCall) (cwObj, *cwError) {
 	if e != nil {
 		return nil, e
 	}
-	if e := s.cwDenied(c.op); e != nil {
+	if e := c.denied(); e != nil {
 		return nil, e
 	}
 	var all []any
-	if (ns == "" || ns == cwNamespaceCR) && (owner == "" || owner == s.core.Account()) {
-		rsv := slices.Clone(c.rs.Reservations)
+	if (ns == "" || ns == cwNamespaceCR) && (owner == "" || owner == c.core.Account()) {
+		rsv := c.rs.Reservations(c.now)
 		sort.Slice(rsv, func(i, j int) bool { return rsv[i].ID < rsv[j].ID })
 		names := []string{metricAvailable, metricUtilization, metricTotal, metricUsed}
 		for _, r := range rsv {
-			from, to, ok := r.published(c.now)
-			if !ok || to.Sub(from) < sampleEvery || !to.After(since) {
+			if !r.Publishes || r.To.Sub(r.From) < sampleEvery || !r.To.After(since) {
 				continue
 			}
 			if !dimsMatch(filters, r.ID) {
@@ -702,7 +700,7 @@ func listMetrics(s *Server, c *cwCall) (cwObj, *cwError) {
 	if linked {
 		owners := make([]any, len(page))
 		for i := range owners {
-			owners[i] = s.core.Account()
+			owners[i] = c.core.Account()
 		}
 		out = append(out, cwKV{"OwningAccounts", owners})
 	}

@@ -1,18 +1,7 @@
-package ec2sim
-
-import (
-	"io"
-	"net/http"
-	"net/url"
-	"strings"
-	"time"
-
-	"github.com/gpublock/gpublock/aws/simcore"
-)
-
-// CloudWatch's metrics of the emulator's Capacity Reservations (namespace
-// AWS/EC2CapacityReservations), read from the EC2 state they describe: GetMetricData,
-// GetMetricStatistics and ListMetrics, in the three protocols CloudWatch's clients speak.
+// Package cloudwatchsim emulates CloudWatch's metrics of the emulator's Capacity
+// Reservations (namespace AWS/EC2CapacityReservations), read from the EC2 state they
+// describe: GetMetricData, GetMetricStatistics and ListMetrics, in the three protocols
+// CloudWatch's clients speak.
 // Smithy RPC v2 CBOR (POST /service/GraniteServiceVersion20100801/operation/OP) is what
 // the Go SDK and botocore use now; awsJson1_0 (X-Amz-Target:
 // GraniteServiceVersion20100801.OP) and the query protocol (Action=OP&Version=2010-08-01,
@@ -24,6 +13,21 @@ import (
 // Metrics Insights queries (refused), percentile statistics (refused), PutMetricData and
 // every other namespace (an unknown namespace answers no data, as CloudWatch does), and
 // the dimension sets other than CapacityReservationId that AWS also aggregates by.
+//
+// The metrics are read from EC2's state through a Source, which aws/ec2sim implements
+// with its reservations and the instances that used them; this package knows no more of
+// EC2 than that.
+package cloudwatchsim
+
+import (
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/gpublock/gpublock/aws/simcore"
+)
 
 const (
 	cwTargetPrefix = "GraniteServiceVersion20100801."
@@ -32,10 +36,12 @@ const (
 	cwXMLNamespace = "http://monitoring.amazonaws.com/doc/2010-08-01/"
 	// cwSigningName is CloudWatch's SigV4 service name (its endpoint prefix).
 	cwSigningName = "monitoring"
+	// maxBody is the largest request body read, as EC2's.
+	maxBody = 1 << 20
 )
 
 // cwOps are the operations served.
-var cwOps = map[string]func(s *Server, c *cwCall) (cwObj, *cwError){
+var cwOps = map[string]func(c *cwCall) (cwObj, *cwError){
 	"GetMetricData":       getMetricData,
 	"GetMetricStatistics": getMetricStatistics,
 	"ListMetrics":         listMetrics,
@@ -47,25 +53,27 @@ func init() {
 	simcore.RegisterActions(simcore.ActionSet{Service: "cloudwatch", Label: "CloudWatch operations", Names: cwOperations, Denied: "AccessDenied"})
 }
 
-// cloudWatchProtocol registers CloudWatch on the emulator's port. Its requests are told
-// by the CBOR path, the JSON target, or, in the query protocol, a signature scoped to
-// monitoring: an unsigned query request cannot be told from EC2's and goes there.
-func (s *Server) cloudWatchProtocol() Protocol {
-	return Protocol{
+// Protocol registers CloudWatch on the emulator's port, its metrics read from src. Its
+// requests are told by the CBOR path, the JSON target, or, in the query protocol, a
+// signature scoped to monitoring: an unsigned query request cannot be told from EC2's and
+// goes there.
+func Protocol(src Source) simcore.Protocol {
+	return simcore.Protocol{
 		Name: "cloudwatch",
 		Match: func(r *http.Request) bool {
 			return strings.HasPrefix(r.URL.Path, cwCBORPrefix) ||
 				strings.HasPrefix(r.Header.Get("X-Amz-Target"), cwTargetPrefix) ||
 				simcore.SigningService(r) == cwSigningName
 		},
-		Mount: func(*simcore.Core) simcore.Handler { return cwHandler{s: s} },
+		Mount: func(core *simcore.Core) simcore.Handler { return cwHandler{core: core, src: src} },
 	}
 }
 
 // cwHandler keeps nothing of its own: the metrics are made from EC2's state.
 type cwHandler struct {
 	simcore.Stateless
-	s *Server
+	core *simcore.Core
+	src  Source
 }
 
 // cwWire is the protocol a request came in, which its answer and errors are written in.
@@ -83,7 +91,8 @@ type cwCall struct {
 	wire   cwWire
 	region string
 	in     params
-	rs     *regionState
+	core   *simcore.Core
+	rs     Region
 	now    time.Time
 }
 
@@ -151,7 +160,7 @@ func (h cwHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
-	region, service, aerr := h.s.core.SignedRegion(r)
+	region, service, aerr := h.core.SignedRegion(r)
 	switch {
 	case aerr == simcore.ErrUnsigned:
 		fail(cwErrf(http.StatusForbidden, "MissingAuthenticationToken", "Request is missing Authentication Token"))
@@ -166,7 +175,7 @@ func (h cwHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		fail(cwErrf(http.StatusForbidden, "SignatureDoesNotMatch", "Credential should be scoped to correct service: '%s' (it was %q).", cwSigningName, service))
 		return
 	}
-	switch h.s.core.Inject(r.Context(), cwSigningName, region) {
+	switch h.core.Inject(r.Context(), cwSigningName, region) {
 	case simcore.FaultDown:
 		fail(cwErrf(http.StatusServiceUnavailable, "ServiceUnavailable", "The service is unavailable in %s. Please try again shortly.", region))
 		return
@@ -177,13 +186,13 @@ func (h cwHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		fail(cwInternal)
 		return
 	}
-	now, unlock, lerr := h.s.core.Lock()
+	now, unlock, lerr := h.core.Lock()
 	if lerr != nil {
 		fail(cwInternal)
 		return
 	}
-	c := &cwCall{op: op, wire: wire, region: region, in: in, rs: h.s.region(region), now: now}
-	out, e := run(h.s, c)
+	c := &cwCall{op: op, wire: wire, region: region, in: in, core: h.core, rs: h.src.Region(region), now: now}
+	out, e := run(c)
 	unlock()
 	if e != nil {
 		fail(e)
@@ -211,11 +220,12 @@ func checkQueryAction(op, version string) *cwError {
 // cwDenied is the answer to an operation the deny fault names, given where it would have
 // succeeded: validation comes first, as in AWS. CloudWatch's code for it is AccessDenied
 // in the query protocol; the text is IAM's usual sentence.
-func (s *Server) cwDenied(op string) *cwError {
-	if !s.core.Denied(op) {
+func (c *cwCall) denied() *cwError {
+	op := c.op
+	if !c.core.Denied(op) {
 		return nil
 	}
 	return cwErrf(http.StatusForbidden, "AccessDenied",
 		"User: arn:aws:iam::%s:user/gpublock-demo is not authorized to perform: cloudwatch:%s because no identity-based policy allows the cloudwatch:%s action",
-		s.core.Account(), op, op)
+		c.core.Account(), op, op)
 }

@@ -43,8 +43,7 @@ func readHealth(t *testing.T, path string) health.Status {
 // and a last health that says "stopped".
 func TestWatchLogsJSONKeepsHealthAndStopsBetweenRounds(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := cli.BoughtBlock(t, cs)
-	cli.Activate(t, cs, b)
+	b := cli.ActiveBlock(t, cs)
 	healthFile := filepath.Join(t.TempDir(), "health.json")
 
 	ctx, stop := context.WithCancel(context.Background())
@@ -277,9 +276,7 @@ func watchOneRound(t *testing.T, args ...string) []map[string]any {
 func TestWatchLogsTheLaunchAtTheStart(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	b := cli.BoughtBlock(t, cs)
-	if code, _, errs := cli.Run(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--at-start", "--count", "2", "--yes")...); code != 0 {
-		t.Fatalf("attach: exit %d\n%s", code, errs)
-	}
+	cli.AttachAtStart(t, cs, b)
 	cs.Emulator.SetTime(cmdtest.MustTime(t, b.StartDate).Add(time.Minute))
 	var launches []map[string]any
 	for _, e := range watchOneRound(t, "--endpoint-url", cs.URL, "--region", "us-east-1") {
@@ -296,7 +293,7 @@ func TestWatchLogsTheLaunchAtTheStart(t *testing.T) {
 // An extension by policy is an extension event that names the block.
 func TestWatchLogsTheAutoExtension(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := runningBlock(t, cs)
+	b := cli.RunningBlock(t, cs)
 	var exts []map[string]any
 	for _, e := range watchOneRound(t, "--endpoint-url", cs.URL, "--region", "us-east-1", "--warn-leads", "3d", "--auto-extend", "1d") {
 		if e["event"] == "extension" && strings.Contains(e["msg"].(string), "AUTO-EXTENDED") {

@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/gpublock/gpublock/aws/capacityblocks"
-	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/extend"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/launch"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/offerings"
@@ -274,11 +273,7 @@ func TestBlocksEmptyTableSaysSoOnStderr(t *testing.T) {
 // termination time.
 func TestBlocksPaymentFailedHasNoCountdown(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	var f ec2sim.Faults
-	if err := ec2sim.ParseFault("payfail=1", &f); err != nil {
-		t.Fatal(err)
-	}
-	cs.Emulator.SetFaults(f)
+	cs.Emulator.SetFaults(cmdtest.Fault(t, "payfail=1"))
 	b := cli.BoughtBlock(t, cs)
 	cs.Emulator.Advance(10 * time.Minute) // past the payment
 	code, table, errs := cli.Run("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1")

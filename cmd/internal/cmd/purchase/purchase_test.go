@@ -195,11 +195,7 @@ func TestPurchaseMaxSpend(t *testing.T) {
 func TestPurchaseSoldMeanwhile(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	off := cli.PickOffering(t, cs.URL)
-	var f ec2sim.Faults
-	if err := ec2sim.ParseFault("sold=1", &f); err != nil {
-		t.Fatal(err)
-	}
-	cs.Emulator.SetFaults(f)
+	cs.Emulator.SetFaults(cmdtest.Fault(t, "sold=1"))
 	code, out, errs := cli.Run(cmdtest.PurchaseArgs(cs.URL, off.CapacityBlockOfferingId, "--yes")...)
 	if code != 1 || out != "" || !strings.Contains(errs, "sold to someone else") || !strings.Contains(errs, "search again") ||
 		!strings.Contains(errs, "NOT BOUGHT") {
@@ -216,11 +212,7 @@ func TestPurchaseSoldMeanwhile(t *testing.T) {
 func TestPurchaseLostReplyFound(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	off := cli.PickOffering(t, cs.URL)
-	var f ec2sim.Faults
-	if err := ec2sim.ParseFault("lost-reply=1", &f); err != nil {
-		t.Fatal(err)
-	}
-	cs.Emulator.SetFaults(f)
+	cs.Emulator.SetFaults(cmdtest.Fault(t, "lost-reply=1"))
 	code, out, errs := cli.Run(cmdtest.PurchaseArgs(cs.URL, off.CapacityBlockOfferingId, "--yes", "-o", "json")...)
 	cs.Emulator.SetFaults(ec2sim.Faults{})
 	if code != 0 || !strings.Contains(errs, "found by its request tag") {

@@ -24,6 +24,19 @@ func runWatch(ctx context.Context, errb *cmdtest.Buffer, args ...string) int {
 	return cmdtest.ExecAll(ctx, f, []*cobra.Command{NewCmdWatch(f, nil)}, append([]string{"watch"}, args...)...)
 }
 
+// exited is the exit status the watcher sends on done; none within the wait fails the test
+// with what it was waiting for.
+func exited(t *testing.T, done <-chan int, within time.Duration, what string) int {
+	t.Helper()
+	select {
+	case code := <-done:
+		return code
+	case <-time.After(within):
+		t.Fatal(what)
+		return -1
+	}
+}
+
 // readHealth is the health file, or the zero status while it is not written.
 func readHealth(t *testing.T, path string) health.Status {
 	t.Helper()
@@ -91,13 +104,8 @@ func TestWatchLogsJSONKeepsHealthAndStopsBetweenRounds(t *testing.T) {
 	}
 
 	stop() // SIGTERM while it waits an hour for the next round
-	select {
-	case code := <-done:
-		if code != 0 {
-			t.Errorf("exit %d after the stop, want 0; stderr:\n%s", code, errb.String())
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("the watcher did not stop while waiting between rounds")
+	if code := exited(t, done, 30*time.Second, "the watcher did not stop while waiting between rounds"); code != 0 {
+		t.Errorf("exit %d after the stop, want 0; stderr:\n%s", code, errb.String())
 	}
 	if s := readHealth(t, healthFile); s.Status != "stopped" || s.Rounds != 1 {
 		t.Errorf("last health: %+v, want stopped after 1 round", s)
@@ -217,13 +225,8 @@ func TestWatchFinishesTheRoundUnderWayOnStop(t *testing.T) {
 	stop() // SIGTERM while the round waits for AWS
 	released.Store(true)
 	close(release)
-	select {
-	case code := <-done:
-		if code != 0 {
-			t.Errorf("exit %d, want 0:\n%s", code, errb.String())
-		}
-	case <-time.After(60 * time.Second):
-		t.Fatal("the watcher did not stop after its round")
+	if code := exited(t, done, 60*time.Second, "the watcher did not stop after its round"); code != 0 {
+		t.Errorf("exit %d, want 0:\n%s", code, errb.String())
 	}
 	events := parseEvents(t, errb.String())
 	var ended, stopped bool

@@ -5,8 +5,6 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -154,15 +152,6 @@ func TestDemoRateLimitsConfigKey(t *testing.T) {
 	cmdtest.Env(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	dir := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "gpublock")
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	write := func(body string) {
-		if err := os.WriteFile(filepath.Join(dir, "config.yaml"), []byte(body), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
 	limitsOf := func(args ...string) (string, error) {
 		t.Helper()
 		f := cmdtest.AWSFlags(t, args...)
@@ -175,7 +164,7 @@ func TestDemoRateLimitsConfigKey(t *testing.T) {
 		}
 		return cmdtest.Get(t, info.Endpoint+"/_sim/limits"), nil
 	}
-	write("demo_rate_limits: aws\n")
+	cmdtest.WriteConfig(t, "demo_rate_limits: aws\n")
 	if got, err := limitsOf("--demo"); err != nil || !strings.Contains(got, "DescribeCapacityBlockOfferings 10 0.15\n") {
 		t.Errorf("demo_rate_limits: aws: %v, limits %q", err, got)
 	}
@@ -185,7 +174,7 @@ func TestDemoRateLimitsConfigKey(t *testing.T) {
 	if _, err := limitsOf("--region", "us-east-1"); err != nil {
 		t.Errorf("demo_rate_limits against AWS: %v; want no error (it is the demo's only)", err)
 	}
-	write("theme: dark\ndemo_rate_limits: fast\n")
+	cmdtest.WriteConfig(t, "theme: dark\ndemo_rate_limits: fast\n")
 	if _, err := limitsOf("--demo"); err == nil || !strings.Contains(err.Error(), "line 2: demo_rate_limits") {
 		t.Errorf("a bad demo_rate_limits: %v; want its line named", err)
 	}

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -165,13 +163,7 @@ func TestTUIWatchEvery(t *testing.T) {
 // The file's theme is the TUI's unless --theme is given.
 func TestYAMLThemeIsTheTUIsUnlessTheFlagIsGiven(t *testing.T) {
 	cmdtest.Env(t)
-	dir := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "gpublock")
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "config.yaml"), []byte("theme: dark\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	cmdtest.WriteConfig(t, "theme: dark\n")
 	var errw strings.Builder
 	a, err := parseTUI([]string{"--demo"}, &errw)
 	if err != nil || a.themeGiven {

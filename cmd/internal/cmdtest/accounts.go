@@ -1,7 +1,6 @@
 package cmdtest
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -63,11 +62,7 @@ func WriteConfig(t *testing.T, body string) string {
 // command line run must have offerings and purchase).
 func (c *CLI) BuyAs(t *testing.T, profile string) printers.OfferingJSON {
 	t.Helper()
-	code, out, errs := c.Run(append([]string{"offerings", "--profile", profile, "-o", "json"}, PurchaseSearch...)...)
-	var rows []printers.OfferingJSON
-	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) == 0 {
-		t.Fatalf("offerings --profile %s: exit %d, stderr %q\n%s", profile, code, errs, out)
-	}
+	rows := c.ListOfferings(t, append([]string{"--profile", profile}, PurchaseSearch...)...)
 	o := rows[0]
 	for _, r := range rows {
 		if strings.HasSuffix(r.StartDate, "T11:30:00Z") && r.CapacityBlockDurationMinutes == 0 {

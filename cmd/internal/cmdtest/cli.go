@@ -135,3 +135,20 @@ func NewCLI[O any](cmd func(*cmdutil.Factory, func(*O) error) *cobra.Command, al
 func Cmd[O any](cmd func(*cmdutil.Factory, func(*O) error) *cobra.Command) func(*cmdutil.Factory) *cobra.Command {
 	return func(f *cmdutil.Factory) *cobra.Command { return cmd(f, nil) }
 }
+
+// OffTerminal runs args as a person whose input (typed) is not a terminal, and fails the
+// test unless the command refused (exit 2, saying so, nothing on stdout) before any call to
+// the emulator cs. It returns what the command wrote on stderr.
+func (c *CLI) OffTerminal(t *testing.T, cs *Sim, typed string, args ...string) string {
+	t.Helper()
+	c.AsPerson(t, false, typed)
+	before := cs.Calls.Load()
+	code, out, errs := c.Run(args...)
+	if code != 2 || out != "" || !strings.Contains(errs, "not a terminal") {
+		t.Errorf("%v off a terminal: exit %d, stdout %q\n%s", args, code, out, errs)
+	}
+	if n := cs.Calls.Load() - before; n != 0 {
+		t.Errorf("%v off a terminal: %d calls reached the emulator before the refusal", args, n)
+	}
+	return errs
+}

@@ -17,16 +17,29 @@ import (
 var PurchaseSearch = []string{"--region", "us-east-1", "--type", "p5.48xlarge", "--count", "2", "--duration", "2d",
 	"--from", "2026-12-01T08:00:00Z", "--to", "2026-12-15"}
 
+// ListOfferings is what `gpublock offerings -o json` lists with the flags args; none fails
+// the test.
+func (c *CLI) ListOfferings(t *testing.T, args ...string) []printers.OfferingJSON {
+	t.Helper()
+	code, out, errs := c.Run(append([]string{"offerings", "-o", "json"}, args...)...)
+	var rows []printers.OfferingJSON
+	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) == 0 {
+		t.Fatalf("offerings %v: exit %d, %d rows, stderr %q\n%s", args, code, len(rows), errs, out)
+	}
+	return rows
+}
+
+// Offerings is ListOfferings of search against the emulator at url.
+func (c *CLI) Offerings(t *testing.T, url string, search ...string) []printers.OfferingJSON {
+	t.Helper()
+	return c.ListOfferings(t, append([]string{"--endpoint-url", url}, search...)...)
+}
+
 // PickOffering runs that search with `gpublock offerings -o json` and returns the first
 // offering that starts on an 11:30 UTC boundary, so that it is still scheduled for a while.
 func (c *CLI) PickOffering(t *testing.T, url string) printers.OfferingJSON {
 	t.Helper()
-	args := append([]string{"offerings", "--endpoint-url", url, "-o", "json"}, PurchaseSearch...)
-	code, out, errs := c.Run(args...)
-	var rows []printers.OfferingJSON
-	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
-		t.Fatalf("offerings: exit %d, stderr %q\n%s", code, errs, out)
-	}
+	rows := c.Offerings(t, url, PurchaseSearch...)
 	for _, r := range rows {
 		if strings.HasSuffix(r.StartDate, "T11:30:00Z") && r.CapacityBlockDurationMinutes == 0 {
 			return r
@@ -144,12 +157,19 @@ func (c *CLI) Activate(t *testing.T, cs *Sim, b printers.BlockJSON) {
 	}
 }
 
+// ActiveBlock is a block bought and active, an hour past its start.
+func (c *CLI) ActiveBlock(t *testing.T, cs *Sim) printers.BlockJSON {
+	t.Helper()
+	b := c.BoughtBlock(t, cs)
+	c.Activate(t, cs, b)
+	return b
+}
+
 // ExpiringBlock is a block bought and active, with the emulator's clock 35 minutes before
 // its end: it warns that it expires and can no longer be extended.
 func (c *CLI) ExpiringBlock(t *testing.T, cs *Sim) printers.BlockJSON {
 	t.Helper()
-	b := c.BoughtBlock(t, cs)
-	c.Activate(t, cs, b)
+	b := c.ActiveBlock(t, cs)
 	cs.Emulator.SetTime(MustTime(t, b.EndDate).Add(-35 * time.Minute))
 	return b
 }
@@ -206,4 +226,24 @@ func (c *CLI) BoughtGroup(t *testing.T, cs *Sim) (printers.OfferingJSON, []print
 		t.Fatalf("%d reservations after buying %d segments: %+v", len(rows), len(off.CapacityBlockOfferingSegments), rows)
 	}
 	return off, rows
+}
+
+// RunningBlock is a block bought and active, with one instance launched into it.
+func (c *CLI) RunningBlock(t *testing.T, cs *Sim) printers.BlockJSON {
+	t.Helper()
+	b := c.ActiveBlock(t, cs)
+	if code, _, errs := c.Run(LaunchArgs(cs.URL, b.CapacityReservationId, "--yes", "--count", "1")...); code != 0 {
+		t.Fatalf("launch: exit %d\n%s", code, errs)
+	}
+	return b
+}
+
+// AttachAtStart attaches a launch of 2 instances to the start of the block b with `gpublock
+// launch --at-start`, which says it waits for the start.
+func (c *CLI) AttachAtStart(t *testing.T, cs *Sim, b printers.BlockJSON) {
+	t.Helper()
+	code, out, errs := c.Run(LaunchArgs(cs.URL, b.CapacityReservationId, "--at-start", "--count", "2", "--yes", "-o", "json")...)
+	if code != 0 || !strings.Contains(out, `"State": "pending"`) || !strings.Contains(errs, "when the block starts") {
+		t.Fatalf("attach: exit %d\n%s\n%s", code, out, errs)
+	}
 }

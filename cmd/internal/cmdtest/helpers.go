@@ -1,6 +1,8 @@
 package cmdtest
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -54,4 +56,25 @@ func LineWith(text string, parts ...string) string {
 		}
 	}
 	return ""
+}
+
+// TempFile writes body to a file called name in a directory of the test's own, and returns
+// its path.
+func TempFile(t *testing.T, name, body string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// Fault is the emulator's fault of spec, as `gpublock sim --fault` reads it.
+func Fault(t *testing.T, spec string) ec2sim.Faults {
+	t.Helper()
+	var f ec2sim.Faults
+	if err := ec2sim.ParseFault(spec, &f); err != nil {
+		t.Fatal(err)
+	}
+	return f
 }

@@ -3,6 +3,8 @@ package cmdtest
 import (
 	"bytes"
 	"context"
+	"io"
+	"net/http"
 	"regexp"
 	"sync"
 	"testing"
@@ -60,4 +62,19 @@ func (c *CLI) ServeSim(t *testing.T, args ...string) (base string, out *Buffer, 
 		}
 	}
 	return base, out, cancel, wait
+}
+
+// Get is the body of a GET of url: an emulator's own pages (/_sim/...).
+func Get(t *testing.T, url string) string {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

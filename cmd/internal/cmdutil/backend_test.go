@@ -5,12 +5,8 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/spf13/pflag"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
@@ -21,13 +17,7 @@ func TestOpenBackendDemo(t *testing.T) {
 	cmdtest.Env(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var f cmdutil.AWSFlags
-	fs := pflag.NewFlagSet("x", pflag.ContinueOnError)
-	f.Register(fs)
-	if err := fs.Parse([]string{"--demo", "--region", "us-west-2"}); err != nil {
-		t.Fatal(err)
-	}
-	c, info, err := cmdutil.OpenBackend(ctx, &f, &bytes.Buffer{})
+	c, info, err := cmdutil.OpenBackend(ctx, cmdtest.AWSFlags(t, "--demo", "--region", "us-west-2"), &bytes.Buffer{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,30 +99,14 @@ func TestDemoRateLimits(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	open := func(args ...string) (cmdutil.BackendInfo, error) {
-		var f cmdutil.AWSFlags
-		fs := pflag.NewFlagSet("x", pflag.ContinueOnError)
-		f.Register(fs)
-		if err := fs.Parse(args); err != nil {
-			t.Fatal(err)
-		}
-		_, info, err := cmdutil.OpenBackend(ctx, &f, &bytes.Buffer{})
+		_, info, err := cmdutil.OpenBackend(ctx, cmdtest.AWSFlags(t, args...), &bytes.Buffer{})
 		return info, err
-	}
-	limits := func(info cmdutil.BackendInfo) string {
-		t.Helper()
-		resp, err := http.Get(info.Endpoint + "/_sim/limits")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return string(b)
 	}
 	info, err := open("--demo", "--rate-limits", "aws")
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := limits(info)
+	got := cmdtest.Get(t, info.Endpoint+"/_sim/limits")
 	for _, a := range []string{"DescribeCapacityBlockOfferings", "DescribeCapacityBlockExtensionOfferings", "PurchaseCapacityBlock", "PurchaseCapacityBlockExtension"} {
 		if !strings.Contains(got, "\n"+a+" 10 0.15\n") && !strings.HasPrefix(got, a+" 10 0.15\n") {
 			t.Errorf("the demo's buckets lack %s 10 0.15:\n%s", a, got)
@@ -161,8 +135,8 @@ func TestDemoRateLimits(t *testing.T) {
 	if throttled != 1 {
 		t.Errorf("%d of 11 calls throttled; want the eleventh", throttled)
 	}
-	if info, err := open("--demo"); err != nil || strings.TrimSpace(limits(info)) != "off" {
-		t.Errorf("the demo without --rate-limits: %v, limits %q; want off", err, limits(info))
+	if info, err := open("--demo"); err != nil || strings.TrimSpace(cmdtest.Get(t, info.Endpoint+"/_sim/limits")) != "off" {
+		t.Errorf("the demo without --rate-limits: %v, limits %q; want off", err, cmdtest.Get(t, info.Endpoint+"/_sim/limits"))
 	}
 	if _, err := open("--demo", "--rate-limits", "fast"); err == nil || !strings.Contains(err.Error(), "want aws, off, or a positive number") {
 		t.Errorf("--rate-limits fast: %v", err)
@@ -178,39 +152,19 @@ func TestDemoRateLimitsConfigKey(t *testing.T) {
 	cmdtest.Env(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	dir := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "gpublock")
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	write := func(body string) {
-		if err := os.WriteFile(filepath.Join(dir, "config.yaml"), []byte(body), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
 	limitsOf := func(args ...string) (string, error) {
 		t.Helper()
-		var f cmdutil.AWSFlags
-		fs := pflag.NewFlagSet("x", pflag.ContinueOnError)
-		f.Register(fs)
-		if err := fs.Parse(args); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := cmdutil.TUIConfigFor(&f, cmdutil.LoadUserConfig); err != nil {
+		f := cmdtest.AWSFlags(t, args...)
+		if _, err := cmdutil.TUIConfigFor(f, cmdutil.LoadUserConfig); err != nil {
 			return "", err
 		}
-		_, info, err := cmdutil.OpenBackend(ctx, &f, &bytes.Buffer{})
+		_, info, err := cmdutil.OpenBackend(ctx, f, &bytes.Buffer{})
 		if err != nil || info.Sim == nil {
 			return "", err
 		}
-		resp, err := http.Get(info.Endpoint + "/_sim/limits")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return string(b), nil
+		return cmdtest.Get(t, info.Endpoint+"/_sim/limits"), nil
 	}
-	write("demo_rate_limits: aws\n")
+	cmdtest.WriteConfig(t, "demo_rate_limits: aws\n")
 	if got, err := limitsOf("--demo"); err != nil || !strings.Contains(got, "DescribeCapacityBlockOfferings 10 0.15\n") {
 		t.Errorf("demo_rate_limits: aws: %v, limits %q", err, got)
 	}
@@ -220,7 +174,7 @@ func TestDemoRateLimitsConfigKey(t *testing.T) {
 	if _, err := limitsOf("--region", "us-east-1"); err != nil {
 		t.Errorf("demo_rate_limits against AWS: %v; want no error (it is the demo's only)", err)
 	}
-	write("theme: dark\ndemo_rate_limits: fast\n")
+	cmdtest.WriteConfig(t, "theme: dark\ndemo_rate_limits: fast\n")
 	if _, err := limitsOf("--demo"); err == nil || !strings.Contains(err.Error(), "line 2: demo_rate_limits") {
 		t.Errorf("a bad demo_rate_limits: %v; want its line named", err)
 	}

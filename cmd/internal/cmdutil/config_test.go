@@ -1,30 +1,21 @@
 package cmdutil_test
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/cmd/internal/config"
 )
-
-func writeConfig(t *testing.T, body string) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), "config.json")
-	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
 
 func TestTUIConfig(t *testing.T) {
 	c, err := cmdutil.LoadConfig(filepath.Join(t.TempDir(), "missing.json"))
 	if err != nil || c.ReadOnly || c.MaxSpend != "" || len(c.Tags) != 0 {
 		t.Fatalf("missing file: %+v, %v", c, err)
 	}
-	c, err = cmdutil.LoadConfig(writeConfig(t, `{"read_only": true, "max_spend": "$25,000", "ami": "ami-0abc", "tags": {"project": "llm", "cost-center": "42"}}`))
+	c, err = cmdutil.LoadConfig(cmdtest.TempFile(t, "config.json", `{"read_only": true, "max_spend": "$25,000", "ami": "ami-0abc", "tags": {"project": "llm", "cost-center": "42"}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +44,7 @@ func TestTUIConfigRefusesDamage(t *testing.T) {
 		`{"tags": {"aws:owner": "me"}}`:         "reserved",
 		`{"tags": {"gpublock:request-id": ""}}`: "set by gpublock",
 	} {
-		if _, err := cmdutil.LoadConfig(writeConfig(t, body)); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := cmdutil.LoadConfig(cmdtest.TempFile(t, "config.json", body)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want an error with %q", body, err, want)
 		}
 	}
@@ -73,7 +64,7 @@ func TestTUIConfigRefusesDuplicatesNullsAndBadMoney(t *testing.T) {
 		"{\"max_spend\": \"100,00\"}":                          {"line 1", "max_spend \"100,00\"", "groups of three"},
 		"{\n\n\"read_only\": \"yes\"}":                         {"line 3", "read_only"},
 	} {
-		p := writeConfig(t, body)
+		p := cmdtest.TempFile(t, "config.json", body)
 		_, err := cmdutil.LoadConfig(p)
 		if err == nil {
 			t.Errorf("%q: accepted", body)
@@ -100,10 +91,7 @@ func TestLoadConfigChecksOtherPackagesValues(t *testing.T) {
 		"notify_cmd: \" \"\n":            "line 1: notify_cmd is empty",
 		"\ndemo_rate_limits: fast\n":     "line 2: demo_rate_limits: \"fast\": want aws, off",
 	} {
-		p := filepath.Join(t.TempDir(), "config.yaml")
-		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
-			t.Fatal(err)
-		}
+		p := cmdtest.TempFile(t, "config.yaml", body)
 		_, err := cmdutil.LoadConfig(p)
 		if err == nil || !strings.Contains(err.Error(), p+", "+want) || strings.Contains(err.Error(), "--") {
 			t.Errorf("%q: %v, want the file and %q", body, err, want)

@@ -5,11 +5,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/cmd/internal/config"
 )
 
 func TestConfigReadsAccountsAndOrganization(t *testing.T) {
-	p := writeYAMLConfig(t, `organization: true
+	p := cmdtest.TempFile(t, "config.yaml", `organization: true
 accounts:
   - profile: ml-prod
     regions: [us-east-1, us-west-2]
@@ -54,7 +55,7 @@ func TestConfigAccountsMistakesNameFileAndLine(t *testing.T) {
 		{"accounts:\n  - profile: a\n    endpoint_url:\n", "line 3: accounts, entry 1: key endpoint_url is null"},
 		{"read_only: true\nacounts: []\n", "line 2: unknown key acounts (allowed: read_only"},
 	} {
-		p := writeYAMLConfig(t, tc.body)
+		p := cmdtest.TempFile(t, "config.yaml", tc.body)
 		_, err := config.Load(p)
 		if err == nil || !strings.Contains(err.Error(), p+", ") || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: %v, want the file and %q", tc.body, err, tc.want)

@@ -4,13 +4,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/cmd/internal/config"
 )
 
 // The auto_extend section is read, written back by config init, and refused at its line
 // when it is damaged.
 func TestAutoExtendSection(t *testing.T) {
-	c, err := config.Load(writeYAMLConfig(t, "auto_extend:\n  length: 1d\n  approve_cmd: approve-spend\n  tag: keep=yes\n"))
+	c, err := config.Load(cmdtest.TempFile(t, "config.yaml", "auto_extend:\n  length: 1d\n  approve_cmd: approve-spend\n  tag: keep=yes\n"))
 	want := config.AutoExtend{Length: "1d", ApproveCmd: "approve-spend", Tag: "keep=yes"}
 	if err != nil || c.AutoExtend != want {
 		t.Fatalf("%+v, %v", c.AutoExtend, err)
@@ -31,7 +32,7 @@ func TestAutoExtendSection(t *testing.T) {
 		"auto_extend:\n  tag: novalue\n":                "auto_extend.tag",
 		"auto_extend:\n  length: 2d-3d\n":               "not a range",
 	} {
-		if _, err := config.Load(writeYAMLConfig(t, body)); err == nil || !strings.Contains(err.Error(), why) {
+		if _, err := config.Load(cmdtest.TempFile(t, "config.yaml", body)); err == nil || !strings.Contains(err.Error(), why) {
 			t.Errorf("%q: %v, want %q", body, err, why)
 		}
 	}

@@ -7,12 +7,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/cmd/internal/config"
 )
 
 func TestYAMLConfigReadsEveryKey(t *testing.T) {
-	p := writeYAMLConfig(t, `# a comment
+	p := cmdtest.TempFile(t, "config.yaml", `# a comment
 read_only: true
 max_spend: "$25,000"
 ami: ami-0abc
@@ -38,11 +39,11 @@ mouse: false
 		t.Errorf("merged %+v", s)
 	}
 	// A number is money as written; an empty file or one of comments only is no configuration.
-	if c, err := config.Load(writeYAMLConfig(t, "max_spend: 25000\n")); err != nil || c.MaxSpend != "25000" {
+	if c, err := config.Load(cmdtest.TempFile(t, "config.yaml", "max_spend: 25000\n")); err != nil || c.MaxSpend != "25000" {
 		t.Errorf("max_spend 25000: %+v, %v", c, err)
 	}
 	for _, body := range []string{"", "# nothing yet\n"} {
-		if c, err := config.Load(writeYAMLConfig(t, body)); err != nil || c.ReadOnly || c.MaxSpend != "" {
+		if c, err := config.Load(cmdtest.TempFile(t, "config.yaml", body)); err != nil || c.ReadOnly || c.MaxSpend != "" {
 			t.Errorf("%q: %+v, %v", body, c, err)
 		}
 	}
@@ -72,7 +73,7 @@ func TestYAMLConfigRefusesDamageWithFileKeyAndLine(t *testing.T) {
 		{"- read_only\n", "line 1: want keys and values"},
 		{"read_only: true\n---\nread_only: false\n", "line 2: a second YAML document"},
 	} {
-		p := writeYAMLConfig(t, tc.body)
+		p := cmdtest.TempFile(t, "config.yaml", tc.body)
 		_, err := config.Load(p)
 		if err == nil || !strings.Contains(err.Error(), p) || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "--") {
 			t.Errorf("%q: %v, want the file and %q", tc.body, err, tc.want)
@@ -114,15 +115,6 @@ func FuzzYAMLConfig(f *testing.F) {
 	})
 }
 
-func writeYAMLConfig(t *testing.T, body string) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), "config.yaml")
-	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 // A money key given blank is an error at its line, in either format, never "no cap"; a
 // blank value for a key with no money in it stays "not given".
 func TestConfigBlankMaxSpendIsRefusedAtItsLine(t *testing.T) {
@@ -142,7 +134,7 @@ func TestConfigBlankMaxSpendIsRefusedAtItsLine(t *testing.T) {
 			t.Errorf("%s %q: %+v, %v; want %s, %s", tc.name, tc.body, c, err, p, tc.want)
 		}
 	}
-	if c, err := config.Load(writeYAMLConfig(t, "ami: \"\"\n")); err != nil || c.AMI != "" {
+	if c, err := config.Load(cmdtest.TempFile(t, "config.yaml", "ami: \"\"\n")); err != nil || c.AMI != "" {
 		t.Errorf(`ami: "": %+v, %v`, c, err)
 	}
 }
@@ -171,7 +163,7 @@ func TestConfigTabsAndControlCharactersNameTheLine(t *testing.T) {
 	}
 	// Tabs where YAML and JSON allow them are no error.
 	for _, body := range []string{"read_only:\ttrue\t# on\n", "tags: {a:\tb}\n", "notify_cmd: |\n  echo\tok\n"} {
-		if _, err := config.Load(writeYAMLConfig(t, body)); err != nil {
+		if _, err := config.Load(cmdtest.TempFile(t, "config.yaml", body)); err != nil {
 			t.Errorf("%q: %v", body, err)
 		}
 	}
@@ -180,12 +172,12 @@ func TestConfigTabsAndControlCharactersNameTheLine(t *testing.T) {
 // A file past the size limit is refused, and the message says the limit.
 func TestConfigLargerThanTheLimitIsRefused(t *testing.T) {
 	body := "read_only: true\n" + strings.Repeat("# padding\n", config.MaxSize/10+1)
-	p := writeYAMLConfig(t, body)
+	p := cmdtest.TempFile(t, "config.yaml", body)
 	_, err := config.Load(p)
 	if err == nil || !strings.Contains(err.Error(), p) || !strings.Contains(err.Error(), "1 MiB") {
 		t.Errorf("%d bytes: %v", len(body), err)
 	}
-	p = writeYAMLConfig(t, "read_only: true\n"+strings.Repeat("#", config.MaxSize-len("read_only: true\n")))
+	p = cmdtest.TempFile(t, "config.yaml", "read_only: true\n"+strings.Repeat("#", config.MaxSize-len("read_only: true\n")))
 	if c, err := config.Load(p); err != nil || !c.ReadOnly {
 		t.Errorf("exactly 1 MiB: %+v, %v", c, err)
 	}

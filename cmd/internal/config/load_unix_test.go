@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/cmd/internal/config"
 )
 
@@ -73,7 +74,7 @@ func TestConfigThatIsNotARegularFileIsRefused(t *testing.T) {
 		t.Errorf("dangling symlink: %v", err)
 	}
 	// A symlink to a regular file (a dotfiles checkout) is read.
-	real := writeYAMLConfig(t, "read_only: true\n")
+	real := cmdtest.TempFile(t, "config.yaml", "read_only: true\n")
 	link := filepath.Join(dir, "link.yaml")
 	if err := os.Symlink(real, link); err != nil {
 		t.Fatal(err)

@@ -14,7 +14,6 @@ import (
 	"github.com/gpublock/gpublock/aws/autoextend"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
-	"github.com/gpublock/gpublock/cmd/internal/printers"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -60,18 +59,6 @@ func watchRounds(t *testing.T, cs *cmdtest.Sim, h *cmdtest.Hook, n int, extra ..
 	return code, errb.String()
 }
 
-// runningBlock is an active 2-day block with an instance running in it: its end is within
-// the 3-day lead the tests warn at, so the policy covers it at once.
-func runningBlock(t *testing.T, cs *cmdtest.Sim) printers.BlockJSON {
-	t.Helper()
-	b := cli.BoughtBlock(t, cs)
-	cli.Activate(t, cs, b)
-	if code, _, errs := cli.Run(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--yes", "--count", "1")...); code != 0 {
-		t.Fatalf("launch: exit %d\n%s", code, errs)
-	}
-	return b
-}
-
 // extensions is how many extensions the emulator lists for the account's one block.
 func extensions(t *testing.T, cs *cmdtest.Sim) int {
 	t.Helper()
@@ -107,7 +94,7 @@ func kinds(h *cmdtest.Hook) string {
 // the decision back from the journal.
 func TestAutoExtendOnceAcrossRoundsAndRestart(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	runningBlock(t, cs)
+	cli.RunningBlock(t, cs)
 	h := &cmdtest.Hook{}
 	code, errs := watchRounds(t, cs, h, 4, "--auto-extend", "1d")
 	if code != 0 || !strings.Contains(errs, "AUTO-EXTENDED") {
@@ -152,7 +139,7 @@ func TestAutoExtendDeclines(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cs := cmdtest.StartSim(t)
-			runningBlock(t, cs)
+			cli.RunningBlock(t, cs)
 			h := &cmdtest.Hook{}
 			code, errs := watchRounds(t, cs, h, 3, append([]string{"--auto-extend", "1d"}, tc.args...)...)
 			if code != 0 || !strings.Contains(errs, "AUTO-EXTEND DECLINED") || !strings.Contains(errs, tc.why) {
@@ -174,7 +161,7 @@ func TestAutoExtendDeclines(t *testing.T) {
 // The approval command gets the facts (and no credentials); exit 0 approves.
 func TestAutoExtendApproved(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := runningBlock(t, cs)
+	b := cli.RunningBlock(t, cs)
 	facts := filepath.Join(t.TempDir(), "facts")
 	code, errs := watchRounds(t, cs, &cmdtest.Hook{}, 2, "--auto-extend", "1d", "--approve-cmd", "env > "+facts)
 	if code != 0 || !strings.Contains(errs, "AUTO-EXTENDED") {
@@ -226,7 +213,7 @@ func TestAutoExtendTagAndConfig(t *testing.T) {
 // Bad input is bad usage (exit 2) and buys nothing.
 func TestAutoExtendUsage(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	runningBlock(t, cs)
+	cli.RunningBlock(t, cs)
 	for _, args := range [][]string{
 		{"--watch", "--auto-extend", "5x"},
 		{"--watch", "--auto-extend", "2d-3d"},
@@ -257,7 +244,7 @@ func TestAutoExtendUsage(t *testing.T) {
 // buys nothing new.
 func TestAutoExtendAfterACrash(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	runningBlock(t, cs)
+	cli.RunningBlock(t, cs)
 	if code, errs := watchRounds(t, cs, &cmdtest.Hook{}, 2, "--auto-extend", "1d"); code != 0 || !strings.Contains(errs, "AUTO-EXTENDED") {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
@@ -304,7 +291,7 @@ func TestAutoExtendLeftOpenByAWatcherThatCannotAct(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cs := cmdtest.StartSim(t)
-			runningBlock(t, cs)
+			cli.RunningBlock(t, cs)
 			h := &cmdtest.Hook{}
 			code, errs := watchRounds(t, cs, h, 3, append([]string{"--auto-extend", "1d"}, tc.args...)...)
 			if code != 0 || strings.Count(errs, "AUTO-EXTEND NOT DECIDED") != 1 || strings.Contains(errs, "DECLINED") {
@@ -335,7 +322,7 @@ func TestAutoExtendLeftOpenByAWatcherThatCannotAct(t *testing.T) {
 // it cannot). Only the decision it leads to is taken under the lock.
 func TestAutoExtendApprovalRunsOutsideTheLock(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	runningBlock(t, cs)
+	cli.RunningBlock(t, cs)
 	probe := `for f in $(find "$XDG_STATE_HOME" -name 'auto-extend.json.lock'); do flock -n "$f" true || { echo "the decisions' lock is held" >&2; exit 1; }; done`
 	script := filepath.Join(t.TempDir(), "probe.sh")
 	if err := os.WriteFile(script, []byte(probe+"\n"), 0o600); err != nil {
@@ -403,7 +390,7 @@ func TestAutoExtendBoughtWhenItsWatcherWasKilledIsReportedOnce(t *testing.T) {
 // deciding again without it could extend twice.
 func TestAutoExtendWithADamagedRecordFails(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	runningBlock(t, cs)
+	cli.RunningBlock(t, cs)
 	recPath := filepath.Join(filepath.Dir(cmdtest.StateFile(t, "journal.jsonl")), "auto-extend.json")
 	if err := os.WriteFile(recPath, []byte("[{"), 0o600); err != nil {
 		t.Fatal(err)
@@ -421,7 +408,7 @@ func TestAutoExtendWithADamagedRecordFails(t *testing.T) {
 // next watch says so, reopens the decision and extends the block, once.
 func TestAutoExtendDecidedButNeverSentIsDecidedAgain(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := runningBlock(t, cs)
+	b := cli.RunningBlock(t, cs)
 	key := model.AutoExtendKey(model.Block{ReservationID: b.CapacityReservationId}, 72*time.Hour)
 	recs := []autoextend.Record{{Key: key, ReservationID: b.CapacityReservationId, Region: "us-east-1", Lead: "3d", Step: source.AutoExtendTaken,
 		Hours: 24, Backend: "emulator", InTurn: true, DecidedAt: time.Now().UTC().Add(-time.Minute)}}
@@ -454,7 +441,7 @@ func TestAutoExtendDecidedButNeverSentIsDecidedAgain(t *testing.T) {
 // (the record of warnings sent does not hold it): the next watch delivers it, once.
 func TestAutoExtendNotificationNotDeliveredIsDeliveredByTheNextWatch(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	runningBlock(t, cs)
+	cli.RunningBlock(t, cs)
 	if code, errs := watchRounds(t, cs, &cmdtest.Hook{}, 2, "--auto-extend", "1d"); code != 0 || !strings.Contains(errs, "AUTO-EXTENDED") {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
@@ -516,7 +503,7 @@ func TestAutoExtendTakenByTheTUIIsLeftToItAWhile(t *testing.T) {
 // before it wrote the outcome leaves.
 func interruptedExtension(t *testing.T, cs *cmdtest.Sim, edit func(*autoextend.Record)) (path string, kept []string) {
 	t.Helper()
-	runningBlock(t, cs)
+	cli.RunningBlock(t, cs)
 	if code, errs := watchRounds(t, cs, &cmdtest.Hook{}, 2, "--auto-extend", "1d"); code != 0 || !strings.Contains(errs, "AUTO-EXTENDED") {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}

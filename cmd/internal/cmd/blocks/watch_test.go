@@ -24,6 +24,19 @@ func runWatch(ctx context.Context, errb *cmdtest.Buffer, args ...string) int {
 	return cmdtest.ExecAll(ctx, f, []*cobra.Command{NewCmdWatch(f, nil)}, append([]string{"watch"}, args...)...)
 }
 
+// exited is the exit status the watcher sends on done; none within the wait fails the test
+// with what it was waiting for.
+func exited(t *testing.T, done <-chan int, within time.Duration, what string) int {
+	t.Helper()
+	select {
+	case code := <-done:
+		return code
+	case <-time.After(within):
+		t.Fatal(what)
+		return -1
+	}
+}
+
 // readHealth is the health file, or the zero status while it is not written.
 func readHealth(t *testing.T, path string) health.Status {
 	t.Helper()
@@ -43,8 +56,7 @@ func readHealth(t *testing.T, path string) health.Status {
 // and a last health that says "stopped".
 func TestWatchLogsJSONKeepsHealthAndStopsBetweenRounds(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := cli.BoughtBlock(t, cs)
-	cli.Activate(t, cs, b)
+	b := cli.ActiveBlock(t, cs)
 	healthFile := filepath.Join(t.TempDir(), "health.json")
 
 	ctx, stop := context.WithCancel(context.Background())
@@ -92,13 +104,8 @@ func TestWatchLogsJSONKeepsHealthAndStopsBetweenRounds(t *testing.T) {
 	}
 
 	stop() // SIGTERM while it waits an hour for the next round
-	select {
-	case code := <-done:
-		if code != 0 {
-			t.Errorf("exit %d after the stop, want 0; stderr:\n%s", code, errb.String())
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("the watcher did not stop while waiting between rounds")
+	if code := exited(t, done, 30*time.Second, "the watcher did not stop while waiting between rounds"); code != 0 {
+		t.Errorf("exit %d after the stop, want 0; stderr:\n%s", code, errb.String())
 	}
 	if s := readHealth(t, healthFile); s.Status != "stopped" || s.Rounds != 1 {
 		t.Errorf("last health: %+v, want stopped after 1 round", s)
@@ -218,13 +225,8 @@ func TestWatchFinishesTheRoundUnderWayOnStop(t *testing.T) {
 	stop() // SIGTERM while the round waits for AWS
 	released.Store(true)
 	close(release)
-	select {
-	case code := <-done:
-		if code != 0 {
-			t.Errorf("exit %d, want 0:\n%s", code, errb.String())
-		}
-	case <-time.After(60 * time.Second):
-		t.Fatal("the watcher did not stop after its round")
+	if code := exited(t, done, 60*time.Second, "the watcher did not stop after its round"); code != 0 {
+		t.Errorf("exit %d, want 0:\n%s", code, errb.String())
 	}
 	events := parseEvents(t, errb.String())
 	var ended, stopped bool
@@ -277,9 +279,7 @@ func watchOneRound(t *testing.T, args ...string) []map[string]any {
 func TestWatchLogsTheLaunchAtTheStart(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	b := cli.BoughtBlock(t, cs)
-	if code, _, errs := cli.Run(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--at-start", "--count", "2", "--yes")...); code != 0 {
-		t.Fatalf("attach: exit %d\n%s", code, errs)
-	}
+	cli.AttachAtStart(t, cs, b)
 	cs.Emulator.SetTime(cmdtest.MustTime(t, b.StartDate).Add(time.Minute))
 	var launches []map[string]any
 	for _, e := range watchOneRound(t, "--endpoint-url", cs.URL, "--region", "us-east-1") {
@@ -296,7 +296,7 @@ func TestWatchLogsTheLaunchAtTheStart(t *testing.T) {
 // An extension by policy is an extension event that names the block.
 func TestWatchLogsTheAutoExtension(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := runningBlock(t, cs)
+	b := cli.RunningBlock(t, cs)
 	var exts []map[string]any
 	for _, e := range watchOneRound(t, "--endpoint-url", cs.URL, "--region", "us-east-1", "--warn-leads", "3d", "--auto-extend", "1d") {
 		if e["event"] == "extension" && strings.Contains(e["msg"].(string), "AUTO-EXTENDED") {

@@ -15,7 +15,11 @@ import (
 
 	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/blocks"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/offerings"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/purchase"
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -29,8 +33,7 @@ type extendOut struct {
 
 func TestExtendWithYesMovesTheEnd(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := cli.BoughtBlock(t, cs)
-	cli.Activate(t, cs, b)
+	b := cli.ActiveBlock(t, cs)
 	oldEnd := cmdtest.MustTime(t, b.EndDate)
 	code, out, errs := cli.Run(cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId, "--yes", "-o", "json")...)
 	if code != 0 {
@@ -86,8 +89,7 @@ func TestExtendWithYesMovesTheEnd(t *testing.T) {
 
 func TestExtendTableAndTypedConfirmation(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := cli.BoughtBlock(t, cs)
-	cli.Activate(t, cs, b)
+	b := cli.ActiveBlock(t, cs)
 	for _, typed := range []string{"no\n", "EXTEND\n", "", "yes\n"} {
 		cli.AsPerson(t, true, typed)
 		code, _, errs := cli.Run(cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId)...)
@@ -114,8 +116,7 @@ func TestExtendTableAndTypedConfirmation(t *testing.T) {
 func TestExtendDryRunChangesNothing(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	cli.AsPerson(t, false, "")
-	b := cli.BoughtBlock(t, cs)
-	cli.Activate(t, cs, b)
+	b := cli.ActiveBlock(t, cs)
 	code, out, errs := cli.Run(cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId, "--dry-run")...)
 	if code != 0 || !strings.Contains(out, "Dry run: allowed") || !strings.Contains(out, "ec2:PurchaseCapacityBlockExtension") {
 		t.Errorf("dry run: exit %d\n%s\n%s", code, out, errs)
@@ -138,16 +139,9 @@ func TestExtendDryRunChangesNothing(t *testing.T) {
 
 func TestExtendWithoutTerminalIsRefused(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := cli.BoughtBlock(t, cs)
-	cli.Activate(t, cs, b)
-	cli.AsPerson(t, false, "extend\n")
-	before := cs.Calls.Load()
-	code, _, errs := cli.Run(cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId)...)
-	if code != 2 || !strings.Contains(errs, "not a terminal") || !strings.Contains(errs, "--yes") {
-		t.Errorf("no terminal: exit %d\n%s", code, errs)
-	}
-	if n := cs.Calls.Load() - before; n != 0 {
-		t.Errorf("%d calls made before refusing", n)
+	b := cli.ActiveBlock(t, cs)
+	if errs := cli.OffTerminal(t, cs, "extend\n", cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId)...); !strings.Contains(errs, "--yes") {
+		t.Errorf("no terminal: the refusal does not name --yes\n%s", errs)
 	}
 	if after := cli.ListedBlock(t, cs.URL); after.EndDate != b.EndDate || after.Extensions != 0 {
 		t.Errorf("extended without a terminal: %+v", after)
@@ -156,8 +150,7 @@ func TestExtendWithoutTerminalIsRefused(t *testing.T) {
 
 func TestExtendLostReplyExtendsOnce(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := cli.BoughtBlock(t, cs)
-	cli.Activate(t, cs, b)
+	b := cli.ActiveBlock(t, cs)
 	cs.Emulator.SetFaults(ec2sim.Faults{LostReply: 1})
 	code, out, errs := cli.Run(cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId, "--yes", "-o", "json")...)
 	cs.Emulator.SetFaults(ec2sim.Faults{})
@@ -260,8 +253,7 @@ func TestExtendBadUsage(t *testing.T) {
 // a purchase reach the emulator.
 func TestExtendPastTheCutoffIsRefusedBeforeAnyCall(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := cli.BoughtBlock(t, cs)
-	cli.Activate(t, cs, b)
+	b := cli.ActiveBlock(t, cs)
 	cs.Emulator.SetTime(cmdtest.MustTime(t, b.EndDate).Add(-30 * time.Minute))
 	var mu sync.Mutex
 	var actions []string
@@ -295,5 +287,65 @@ func TestExtendPastTheCutoffIsRefusedBeforeAnyCall(t *testing.T) {
 	}
 	if after := cli.ListedBlock(t, cs.URL); after.EndDate != b.EndDate || after.Extensions != 0 {
 		t.Errorf("a block past its cutoff changed: %+v", after)
+	}
+}
+
+// cli runs `gpublock extend` as the program does, with the commands its tests run to buy what
+// it acts on and to list what it did.
+var cli = cmdtest.NewCLI(NewCmdExtend, cmdtest.Cmd(purchase.NewCmdPurchase), cmdtest.Cmd(offerings.NewCmdOfferings), cmdtest.Cmd(blocks.NewCmdBlocks))
+
+// The extension's confirmation prints model's facts, each on its labelled row, in order,
+// and what cannot be undone: the words the dialogs show.
+func TestSummaryPrintsTheFactsInOrder(t *testing.T) {
+	start := time.Date(2026, 12, 3, 11, 30, 0, 0, time.UTC)
+	b := model.Block{Source: model.SourceCapacityBlock, ReservationID: "cr-0123456789abcdef0", Region: "us-east-1", AvailabilityZone: "us-east-1a",
+		InstanceType: "p5.48xlarge", TotalCount: 2, State: model.StateActive, Start: start, End: start.Add(48 * time.Hour)}
+	off := model.ExtensionOffering{ID: "cbe-0123456789abcdef0", Start: b.End, End: b.End.Add(24 * time.Hour), DurationHours: 24,
+		Fee: model.MustMoney("1000.00"), Currency: "USD"}
+	info := cmdutil.BackendInfo{Mode: cmdutil.ModeSimulated, Reason: "test"}
+	var w strings.Builder
+	printExtensionSummary(&w, info, "123456789012", b, off, extensionComparison(b, off))
+	cmdtest.FactsInOrder(t, "extend", w.String(),
+		model.ExtensionFacts(b, off, "123456789012", extensionComparison(b, off).BreakEven(), time.Local))
+}
+
+func TestExtensionWithoutOnDemandPriceSaysSo(t *testing.T) {
+	b := model.Block{ReservationID: "cr-0123456789abcdef0", Region: "eu-north-1", InstanceType: "p6-b200.48xlarge", TotalCount: 1}
+	off := model.ExtensionOffering{ID: "cbe-0123456789abcdef0", Count: 1, DurationHours: 24, Fee: model.MustMoney("2800.00"),
+		Start: cmdtest.SimStart, End: cmdtest.SimStart.Add(24 * time.Hour)}
+	cmp := extensionComparison(b, off)
+	if !cmp.NoOnDemand || !strings.Contains(cmp.NoOnDemandReason, "no on-demand price") {
+		t.Fatalf("comparison %+v", cmp)
+	}
+	var w strings.Builder
+	printExtensionSummary(&w, cmdutil.BackendInfo{Mode: cmdutil.ModeSimulated}, "123", b, off, cmp)
+	if !strings.Contains(w.String(), "Break-even:  none: no on-demand price") || !strings.Contains(w.String(), "$2,800.00") {
+		t.Errorf("summary:\n%s", w.String())
+	}
+}
+
+// A length extend cannot sell is refused with what is allowed, without offering a range,
+// which extend does not take.
+func TestExtendBadDurationOffersNoRange(t *testing.T) {
+	cs := cmdtest.StartSim(t)
+	for _, d := range []string{"15d", "27w", "36h"} {
+		code, _, errs := cli.Run("extend", "cr-0123456789abcdef0", "--endpoint-url", cs.URL, "--duration", d, "--yes")
+		if code != 2 || !strings.Contains(errs, "--duration") || !strings.Contains(errs, "3w–26w") || strings.Contains(errs, "range 2d-7d") {
+			t.Errorf("%s: exit %d, %q", d, code, errs)
+		}
+	}
+}
+
+// The command line knows how to show every source's extension: a source added without it
+// fails here rather than in a user's hands.
+func TestEverySourceExtensionIsShown(t *testing.T) {
+	for _, s := range model.Sources() {
+		e, ok := extendShows[s]
+		if !ok || e.what == "" || e.check == nil || e.list == nil || e.find == nil || e.refuse == nil || e.noOffers == nil || e.summary == nil || e.print == nil {
+			t.Errorf("%s: no complete extendShow", s)
+		}
+		if caps, _ := cmdutil.CapsOf(s); caps.DryRun && e.dryRunFields == nil {
+			t.Errorf("%s has a dry run but no dry run's JSON", s)
+		}
 	}
 }

@@ -14,8 +14,7 @@ import (
 // JSON and in a table; each listed offering is the one `extend --duration` then shows.
 func TestExtendList(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := cli.BoughtBlock(t, cs)
-	cli.Activate(t, cs, b)
+	b := cli.ActiveBlock(t, cs)
 	end := cmdtest.MustTime(t, b.EndDate)
 	code, out, errs := cli.Run("extend", b.CapacityReservationId, "--endpoint-url", cs.URL, "--region", "us-east-1", "--list", "-o", "json")
 	var rows []ExtendChoiceJSON
@@ -52,8 +51,7 @@ func TestExtendList(t *testing.T) {
 // lists exactly the offerings announced.
 func TestExtendListStreamsProgress(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := cli.BoughtBlock(t, cs)
-	cli.Activate(t, cs, b)
+	b := cli.ActiveBlock(t, cs)
 	code, out, errs := cli.Run("extend", b.CapacityReservationId, "--endpoint-url", cs.URL, "--region", "us-east-1", "--list", "-o", "json")
 	var rows []ExtendChoiceJSON
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) == 0 {

@@ -11,13 +11,15 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 
+	"github.com/gpublock/gpublock/cmd/internal/cmd/blocks"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/offerings"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/purchase"
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 )
 
 func TestLaunchIntoActiveBlock(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := cli.BoughtBlock(t, cs)
-	cli.Activate(t, cs, b)
+	b := cli.ActiveBlock(t, cs)
 	// The account has no key pair until one is created; a launch with an unknown one is
 	// refused before anything starts.
 	code, out, errs := cli.Run(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--yes", "--count", "2", "--key", "ml-team", "-o", "json")...)
@@ -82,8 +84,7 @@ func TestLaunchIntoActiveBlock(t *testing.T) {
 
 func TestLaunchTableOutput(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := cli.BoughtBlock(t, cs)
-	cli.Activate(t, cs, b)
+	b := cli.ActiveBlock(t, cs)
 	code, out, errs := cli.Run(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--yes")...)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if code != 0 || len(lines) != 2 || !strings.HasPrefix(lines[0], "INSTANCE") || !strings.HasPrefix(lines[1], "i-") ||
@@ -135,8 +136,7 @@ func subnetOutside(t *testing.T, url, zone string) string {
 
 func TestLaunchWrongZone(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := cli.BoughtBlock(t, cs)
-	cli.Activate(t, cs, b)
+	b := cli.ActiveBlock(t, cs)
 	subnet := subnetOutside(t, cs.URL, b.AvailabilityZone)
 	code, out, errs := cli.Run(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--yes", "--subnet", subnet)...)
 	if code != 1 || out != "" || !strings.Contains(errs, "NOT LAUNCHED") || !strings.Contains(errs, "Subnet "+subnet+" is in") ||
@@ -150,8 +150,7 @@ func TestLaunchWrongZone(t *testing.T) {
 
 func TestLaunchCountAboveAvailable(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := cli.BoughtBlock(t, cs)
-	cli.Activate(t, cs, b)
+	b := cli.ActiveBlock(t, cs)
 	code, _, errs := cli.Run(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--yes", "--count", "3")...)
 	if code != 1 || !strings.Contains(errs, "2 free of 2 instances; 3 asked") || !strings.Contains(errs, "holds 2 at most: launch 2 or fewer") ||
 		strings.Contains(errs, "wait") {
@@ -164,18 +163,12 @@ func TestLaunchCountAboveAvailable(t *testing.T) {
 
 func TestLaunchConfirmation(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := cli.BoughtBlock(t, cs)
-	cli.Activate(t, cs, b)
+	b := cli.ActiveBlock(t, cs)
 
-	cli.AsPerson(t, false, "launch\n")
-	before := cs.Calls.Load()
-	code, _, errs := cli.Run(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId)...)
-	if code != 2 || !strings.Contains(errs, "not a terminal") || cs.Calls.Load() != before {
-		t.Errorf("no terminal: exit %d, %d calls\n%s", code, cs.Calls.Load()-before, errs)
-	}
+	cli.OffTerminal(t, cs, "launch\n", cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId)...)
 	for _, typed := range []string{"buy\n", "yes\n", ""} {
 		cli.AsPerson(t, true, typed)
-		code, _, errs = cli.Run(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId)...)
+		code, _, errs := cli.Run(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId)...)
 		if code != 1 || !strings.Contains(errs, "Type launch") || !strings.Contains(errs, "cancelled; nothing was launched") {
 			t.Errorf("typed %q: exit %d\n%s", typed, code, errs)
 		}
@@ -184,7 +177,7 @@ func TestLaunchConfirmation(t *testing.T) {
 		t.Fatalf("instances launched without the word: %v", rows[0].InstanceIds)
 	}
 	cli.AsPerson(t, true, "launch\n")
-	code, _, errs = cli.Run(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId)...)
+	code, _, errs := cli.Run(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId)...)
 	if rows := cli.Reservations(t, cs.URL); code != 0 || len(rows[0].InstanceIds) != 1 {
 		t.Errorf("typed launch: exit %d, %+v\n%s", code, rows[0], errs)
 	}
@@ -192,8 +185,7 @@ func TestLaunchConfirmation(t *testing.T) {
 
 func TestLaunchDryRun(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := cli.BoughtBlock(t, cs)
-	cli.Activate(t, cs, b)
+	b := cli.ActiveBlock(t, cs)
 	cli.AsPerson(t, false, "")
 	code, out, errs := cli.Run(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--dry-run", "--count", "2")...)
 	if code != 0 || !strings.Contains(out, "Dry run: allowed") || !strings.Contains(out, "ec2:RunInstances") ||
@@ -259,5 +251,17 @@ func TestLaunchBadFlags(t *testing.T) {
 		if n := cs.Calls.Load() - before; n != 0 {
 			t.Errorf("%v: %d calls before the usage error", tc.args, n)
 		}
+	}
+}
+
+// cli runs `gpublock launch` as the program does, with the commands its tests run to buy what
+// it acts on and to list what it did.
+var cli = cmdtest.NewCLI(NewCmdLaunch, cmdtest.Cmd(purchase.NewCmdPurchase), cmdtest.Cmd(offerings.NewCmdOfferings), cmdtest.Cmd(blocks.NewCmdBlocks))
+
+func TestLaunchUnknownReservation(t *testing.T) {
+	cs := cmdtest.StartSim(t)
+	code, _, errs := cli.Run(cmdtest.LaunchArgs(cs.URL, "cr-0123456789abcdef0", "--yes")...)
+	if code != 1 || !strings.Contains(errs, "no Capacity Block cr-0123456789abcdef0 in us-east-1") {
+		t.Errorf("exit %d\n%s", code, errs)
 	}
 }

@@ -3,22 +3,29 @@ package purchase
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
+	"unicode/utf8"
 
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/blocks"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/offerings"
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/cmd/internal/printers"
 	"github.com/gpublock/gpublock/cmd/internal/spending"
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/pricing"
 )
 
 func TestPurchaseWithYes(t *testing.T) {
@@ -127,14 +134,8 @@ func TestPurchaseTypedConfirmation(t *testing.T) {
 func TestPurchaseWithoutTerminalRefuses(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	off := cli.PickOffering(t, cs.URL)
-	cli.AsPerson(t, false, "buy\n")
-	before := cs.Calls.Load()
-	code, out, errs := cli.Run(cmdtest.PurchaseArgs(cs.URL, off.CapacityBlockOfferingId)...)
-	if code != 2 || out != "" || !strings.Contains(errs, "not a terminal") || !strings.Contains(errs, "--yes") {
-		t.Errorf("exit %d, stdout %q\n%s", code, out, errs)
-	}
-	if n := cs.Calls.Load() - before; n != 0 {
-		t.Errorf("%d calls reached the emulator before the refusal", n)
+	if errs := cli.OffTerminal(t, cs, "buy\n", cmdtest.PurchaseArgs(cs.URL, off.CapacityBlockOfferingId)...); !strings.Contains(errs, "--yes") {
+		t.Errorf("the refusal does not name --yes\n%s", errs)
 	}
 	cli.AssertNothingBought(t, cs.URL)
 }
@@ -194,11 +195,7 @@ func TestPurchaseMaxSpend(t *testing.T) {
 func TestPurchaseSoldMeanwhile(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	off := cli.PickOffering(t, cs.URL)
-	var f ec2sim.Faults
-	if err := ec2sim.ParseFault("sold=1", &f); err != nil {
-		t.Fatal(err)
-	}
-	cs.Emulator.SetFaults(f)
+	cs.Emulator.SetFaults(cmdtest.Fault(t, "sold=1"))
 	code, out, errs := cli.Run(cmdtest.PurchaseArgs(cs.URL, off.CapacityBlockOfferingId, "--yes")...)
 	if code != 1 || out != "" || !strings.Contains(errs, "sold to someone else") || !strings.Contains(errs, "search again") ||
 		!strings.Contains(errs, "NOT BOUGHT") {
@@ -215,11 +212,7 @@ func TestPurchaseSoldMeanwhile(t *testing.T) {
 func TestPurchaseLostReplyFound(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	off := cli.PickOffering(t, cs.URL)
-	var f ec2sim.Faults
-	if err := ec2sim.ParseFault("lost-reply=1", &f); err != nil {
-		t.Fatal(err)
-	}
-	cs.Emulator.SetFaults(f)
+	cs.Emulator.SetFaults(cmdtest.Fault(t, "lost-reply=1"))
 	code, out, errs := cli.Run(cmdtest.PurchaseArgs(cs.URL, off.CapacityBlockOfferingId, "--yes", "-o", "json")...)
 	cs.Emulator.SetFaults(ec2sim.Faults{})
 	if code != 0 || !strings.Contains(errs, "found by its request tag") {
@@ -395,11 +388,7 @@ func TestPurchaseUltraServerConfirmation(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	cli.AsPerson(t, false, "")
 	search := []string{"--region", "us-east-1", "--type", "u-p6e-gb200x36", "--duration", "2d", "--from", "2026-12-01T08:00:00Z", "--to", "2026-12-29"}
-	code, out, errs := cli.Run(append([]string{"offerings", "--endpoint-url", cs.URL, "-o", "json"}, search...)...)
-	var rows []printers.OfferingJSON
-	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) == 0 {
-		t.Fatalf("offerings: exit %d, stderr %q\n%s", code, errs, out)
-	}
+	rows := cli.Offerings(t, cs.URL, search...)
 	var off printers.OfferingJSON
 	for _, r := range rows {
 		if r.CapacityBlockDurationHours == 48 && r.CapacityBlockDurationMinutes == 0 {
@@ -410,7 +399,7 @@ func TestPurchaseUltraServerConfirmation(t *testing.T) {
 	if off.CapacityBlockOfferingId == "" {
 		t.Fatalf("no 48-hour offering among %d", len(rows))
 	}
-	code, _, errs = cli.Run(append([]string{"purchase", off.CapacityBlockOfferingId, "--endpoint-url", cs.URL, "--yes"}, search...)...)
+	code, _, errs := cli.Run(append([]string{"purchase", off.CapacityBlockOfferingId, "--endpoint-url", cs.URL, "--yes"}, search...)...)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, errs)
 	}
@@ -439,3 +428,172 @@ func TestPurchaseConfirmationShowsBreakEven(t *testing.T) {
 	}
 	cli.AssertNothingBought(t, cs.URL)
 }
+
+// cli runs `gpublock purchase` as the program does, with offerings to find what to buy and
+// blocks to see what was bought.
+var cli = cmdtest.NewCLI(NewCmdPurchase, cmdtest.Cmd(offerings.NewCmdOfferings), cmdtest.Cmd(blocks.NewCmdBlocks))
+
+// The purchase's confirmation prints model's facts, each on its labelled row, in order, and
+// what cannot be undone: the words the dialogs show.
+func TestSummaryPrintsTheFactsInOrder(t *testing.T) {
+	start := time.Date(2026, 12, 3, 11, 30, 0, 0, time.UTC)
+	o := model.Offering{Source: model.SourceCapacityBlock, ID: "cbr-0123456789abcdef0", Region: "us-east-1", AvailabilityZone: "us-east-1a",
+		InstanceType: "p5.48xlarge", Count: 2, Start: start, End: start.Add(48 * time.Hour), DurationHours: 48,
+		Fee: model.MustMoney("6211.123456"), Currency: "USD"}
+	info := cmdutil.BackendInfo{Mode: cmdutil.ModeSimulated, Reason: "test"}
+	var w strings.Builder
+	printOfferingSummary(&w, info, "123456789012", o, "Linux/UNIX", nil)
+	cmdtest.FactsInOrder(t, "purchase", w.String(),
+		model.PurchaseFacts(o, "123456789012", pricing.Compare(cmdutil.PriceCatalog(), o).BreakEven(), time.Local))
+}
+
+// No line of a confirmation is wider than 80 columns, where a terminal would cut a word of
+// what is agreed to; only a line holding a word too long for any line (an id) may be.
+func TestConfirmationFitsEightyColumns(t *testing.T) {
+	cs := cmdtest.StartPlanSim(t)
+	off := cli.PickOffering(t, cs.URL)
+	plan := listPlans(t, cs.URL)[0]
+	for _, c := range []struct {
+		name string
+		args []string
+	}{
+		{"block", cmdtest.PurchaseArgs(cs.URL, off.CapacityBlockOfferingId)},
+		// Minutes later: the plan is found by its listing's window, which is said too.
+		{"plan", append([]string{"purchase", plan.TrainingPlanOfferingId, "--endpoint-url", cs.URL}, planFlags...)},
+	} {
+		name, args := c.name, c.args
+		if name == "plan" {
+			cs.Emulator.Advance(3 * time.Minute)
+		}
+		cli.AsPerson(t, true, "buy it\n\n")
+		_, _, errs := cli.Run(args...)
+		if !strings.Contains(errs, "is not buy") || !strings.Contains(errs, "cancelled; nothing was bought") {
+			t.Fatalf("%s: not the confirmation, a wrong word and a cancel:\n%s", name, errs)
+		}
+		assertFits(t, name, errs)
+	}
+}
+
+// assertFits fails the test for a line of a confirmation (errs) wider than 80 columns,
+// unless it holds a word too long for any line.
+func assertFits(t *testing.T, name, errs string) {
+	t.Helper()
+	// A terminal echoes the line typed at each prompt, enter included.
+	shown := strings.NewReplacer("cancels: ", "cancels:\n", "to cancel: ", "to cancel:\n").Replace(errs)
+	for _, l := range strings.Split(shown, "\n") {
+		if utf8.RuneCountInString(l) <= 80 || longestWord(l) > 60 {
+			continue
+		}
+		t.Errorf("%s: a line of %d columns:\n%s", name, utf8.RuneCountInString(l), l)
+	}
+}
+
+func longestWord(s string) int {
+	n := 0
+	for _, w := range strings.Fields(s) {
+		n = max(n, utf8.RuneCountInString(w))
+	}
+	return n
+}
+
+// The command line knows how to show every source's purchase: a source added without it
+// fails here rather than in a user's hands.
+func TestEverySourcePurchaseIsShown(t *testing.T) {
+	for _, s := range model.Sources() {
+		p, ok := purchaseShows[s]
+		if !ok || p.what == "" || p.check == nil || p.notListed == nil || p.summary == nil || p.recovered == nil || p.print == nil || p.bought == nil {
+			t.Errorf("%s: no complete purchaseShow", s)
+		}
+		if caps, _ := cmdutil.CapsOf(s); caps.DryRun && p.idField == "" {
+			t.Errorf("%s has a dry run but no dry run's JSON", s)
+		}
+	}
+}
+
+// A segmented offering through the command line: -o json carries its segments in AWS's
+// names, the table says it is made of segments, the CSV carries them in a column, the
+// typed confirmation lists every segment and how many reservations the purchase makes, the
+// result names every reservation, and the journal records them all.
+func TestSegmentedOfferingFromSearchToJournal(t *testing.T) {
+	cs := cmdtest.StartSim(t)
+	off := cli.PickSegmented(t, cs.URL)
+	n := len(off.CapacityBlockOfferingSegments)
+
+	args := append([]string{"offerings", "--endpoint-url", cs.URL, "-o", "json"}, cmdtest.SegmentedSearch...)
+	_, out, _ := cli.Run(args...)
+	var raw []map[string]any
+	if err := json.Unmarshal([]byte(out), &raw); err != nil {
+		t.Fatal(err)
+	}
+	var segs []any
+	for _, r := range raw {
+		if r["CapacityBlockOfferingId"] == off.CapacityBlockOfferingId {
+			segs, _ = r["CapacityBlockOfferingSegments"].([]any)
+		}
+	}
+	if len(segs) != n {
+		t.Fatalf("-o json: %d segments for %s, want %d", len(segs), off.CapacityBlockOfferingId, n)
+	}
+	for _, k := range []string{"AvailabilityZone", "AvailabilityZoneId", "InstanceType", "InstanceCount", "StartDate", "EndDate",
+		"CapacityBlockDurationHours", "CapacityBlockDurationMinutes", "UpfrontFee", "CurrencyCode"} {
+		if _, ok := segs[0].(map[string]any)[k]; !ok {
+			t.Errorf("a segment in -o json lacks AWS's field %s: %v", k, segs[0])
+		}
+	}
+
+	args[4] = "table"
+	if _, out, _ = cli.Run(args...); !strings.Contains(out, itoa(n)+" segments") {
+		t.Errorf("the table does not say the offering is made of %d segments:\n%s", n, out)
+	}
+	args[4] = "csv"
+	_, out, _ = cli.Run(args...)
+	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil || len(recs) < 2 || recs[0][len(recs[0])-1] != "CapacityBlockOfferingSegments" {
+		t.Fatalf("csv: %v\n%s", err, out)
+	}
+	found := false
+	for _, r := range recs[1:] {
+		if strings.Contains(strings.Join(r, ","), off.CapacityBlockOfferingId) {
+			var cell []map[string]any
+			found = json.Unmarshal([]byte(r[len(r)-1]), &cell) == nil && len(cell) == n
+		}
+	}
+	if !found {
+		t.Errorf("the CSV row of %s does not carry its %d segments:\n%s", off.CapacityBlockOfferingId, n, out)
+	}
+
+	cli.AsPerson(t, true, "buy\n")
+	buy := append([]string{"purchase", off.CapacityBlockOfferingId, "--endpoint-url", cs.URL}, cmdtest.SegmentedSearch...)
+	code, out, errs := cli.Run(buy...)
+	if code != 0 {
+		t.Fatalf("purchase: exit %d\n%s", code, errs)
+	}
+	if !strings.Contains(errs, "Reservations:") || !strings.Contains(errs, "one capacity reservation per segment") {
+		t.Errorf("the confirmation does not say how many reservations it makes:\n%s", errs)
+	}
+	for i, sg := range off.CapacityBlockOfferingSegments {
+		if !strings.Contains(errs, "Segment "+itoa(i+1)+":") || !strings.Contains(errs, sg.AvailabilityZone) {
+			t.Errorf("the confirmation lacks segment %d in %s:\n%s", i+1, sg.AvailabilityZone, errs)
+		}
+	}
+	rows := cli.Reservations(t, cs.URL)
+	if len(rows) != n {
+		t.Fatalf("%d reservations after buying %d segments", len(rows), n)
+	}
+	for _, r := range rows {
+		if !strings.Contains(out, r.CapacityReservationId) || len(r.PurchaseGroup) != n {
+			t.Errorf("%s: not in the result or not grouped (%v):\n%s", r.CapacityReservationId, r.PurchaseGroup, out)
+		}
+	}
+	var outcome string
+	for _, e := range cmdtest.JournalLines(t) {
+		if e.Phase == "outcome" && e.Action == "PurchaseCapacityBlock" {
+			outcome = e.Result
+		}
+	}
+	if len(strings.Split(outcome, ",")) != n {
+		t.Errorf("the journal's outcome %q does not name the %d reservations", outcome, n)
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

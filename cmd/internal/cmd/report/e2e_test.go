@@ -16,16 +16,30 @@ import (
 // notInThisBuild is what the backend answers while the report's input is not read.
 const notInThisBuild = "the report is not available in this build"
 
+// emulatorReport reads into doc the JSON report of December 2026 of the emulator's
+// us-east-1, with extra flags, and returns its stderr; a backend that does not read the
+// report yet skips the test.
+func emulatorReport(t *testing.T, doc any, cs *cmdtest.Sim, extra ...string) string {
+	t.Helper()
+	code, out, errs := cli.Run(append([]string{"report", "--endpoint-url", cs.URL, "--region", "us-east-1", "--from", "2026-12", "-o", "json"}, extra...)...)
+	if code != 0 && strings.Contains(errs, notInThisBuild) {
+		t.Skip("the backend does not read the report yet: " + strings.TrimSpace(errs))
+	}
+	if code != 0 {
+		t.Fatalf("report: exit %d\n%s", code, errs)
+	}
+	if err := json.Unmarshal([]byte(out), doc); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	return errs
+}
+
 // The report against the emulator, through the program's sources: a block bought, run on
 // one instance for ten hours of the emulator's clock, and extended; the fees in the report
 // are those the journal says were paid, the used hours those the clock ran.
 func TestReportAgainstTheEmulator(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	b := cli.BoughtBlock(t, cs)
-	cli.Activate(t, cs, b)
-	if code, _, errs := cli.Run(cmdtest.LaunchArgs(cs.URL, b.CapacityReservationId, "--yes", "--count", "1")...); code != 0 {
-		t.Fatalf("launch: exit %d\n%s", code, errs)
-	}
+	b := cli.RunningBlock(t, cs)
 	launched := cs.Emulator.Now()
 	cs.Emulator.Advance(10 * time.Hour)
 	if code, _, errs := cli.Run(cmdtest.ExtendArgs(cs.URL, b.CapacityReservationId, "--yes")...); code != 0 {
@@ -54,13 +68,6 @@ func TestReportAgainstTheEmulator(t *testing.T) {
 	}
 
 	svg := filepath.Join(t.TempDir(), "report.svg")
-	code, out, errs := cli.Run("report", "--endpoint-url", cs.URL, "--region", "us-east-1", "--from", "2026-12", "-o", "json", "--svg", svg)
-	if code != 0 && strings.Contains(errs, notInThisBuild) {
-		t.Skip("the backend does not read the report yet: " + strings.TrimSpace(errs))
-	}
-	if code != 0 {
-		t.Fatalf("report: exit %d\n%s", code, errs)
-	}
 	var doc struct {
 		Paid            *string
 		UnknownPayments int
@@ -72,9 +79,7 @@ func TestReportAgainstTheEmulator(t *testing.T) {
 			UsedHours     *float64
 		}
 	}
-	if err := json.Unmarshal([]byte(out), &doc); err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
+	errs := emulatorReport(t, &doc, cs, "--svg", svg)
 	if doc.Paid == nil || *doc.Paid != paid.String() || doc.UnknownPayments != 0 {
 		t.Errorf("paid %v (%d unknown), want %s, the purchase and the extension", doc.Paid, doc.UnknownPayments, paid)
 	}
@@ -160,13 +165,6 @@ func TestReportCoversEveryAccount(t *testing.T) {
 func TestReportOfAPurchaseOfSegments(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	off, rows := cli.BoughtGroup(t, cs)
-	code, out, errs := cli.Run("report", "--endpoint-url", cs.URL, "--region", "us-east-1", "--from", "2026-12", "-o", "json")
-	if code != 0 && strings.Contains(errs, notInThisBuild) {
-		t.Skip("the backend does not read the report yet: " + strings.TrimSpace(errs))
-	}
-	if code != 0 {
-		t.Fatalf("report: exit %d\n%s", code, errs)
-	}
 	var doc struct {
 		Paid         *string
 		Payments     int
@@ -175,9 +173,7 @@ func TestReportOfAPurchaseOfSegments(t *testing.T) {
 			PurchaseGroup []string
 		}
 	}
-	if err := json.Unmarshal([]byte(out), &doc); err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
+	emulatorReport(t, &doc, cs)
 	if doc.Paid == nil || model.MustMoney(*doc.Paid).Cmp(model.MustMoney(off.UpfrontFee)) != 0 || doc.Payments != len(rows) {
 		t.Errorf("paid %v in %d payments, want the purchase's %s once, over its %d reservations", doc.Paid, doc.Payments, off.UpfrontFee, len(rows))
 	}
@@ -189,7 +185,7 @@ func TestReportOfAPurchaseOfSegments(t *testing.T) {
 			t.Errorf("%s: PurchaseGroup %v, want the %d of its purchase", r.ReservationId, r.PurchaseGroup, len(rows))
 		}
 	}
-	code, out, errs = cli.Run("report", "--endpoint-url", cs.URL, "--region", "us-east-1", "--from", "2026-12")
+	code, out, errs := cli.Run("report", "--endpoint-url", cs.URL, "--region", "us-east-1", "--from", "2026-12")
 	if code != 0 || !strings.Contains(out, "PURCHASE") || !strings.Contains(out, "1 of "+strconv.Itoa(len(rows))) ||
 		!strings.Contains(out, "One purchase made "+strconv.Itoa(len(rows))+" reservations") {
 		t.Errorf("table: exit %d\n%s\n%s", code, out, errs)

@@ -2,6 +2,7 @@ package use
 
 import (
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -173,18 +174,97 @@ func boughtPlan(t *testing.T, cs *cmdtest.Sim, more ...string) printers.PlanJSON
 	t.Helper()
 	search := append([]string{"--endpoint-url", cs.URL, "--source", "training-plans", "--region", "us-east-1",
 		"--type", "p5.48xlarge", "--count", "2", "--duration", "2d-5d", "--from", "2026-12-01T08:00:00Z", "--to", "2027-01-20"}, more...)
-	code, out, errs := cli.Run(append([]string{"offerings", "-o", "json"}, search...)...)
-	var offers []printers.OfferingJSON
-	if code != 0 || json.Unmarshal([]byte(out), &offers) != nil || len(offers) == 0 {
-		t.Fatalf("plan offerings: exit %d\n%s\n%s", code, out, errs)
-	}
+	offers := cli.ListOfferings(t, search...)
 	if code, _, errs := cli.Run(append([]string{"purchase", offers[0].TrainingPlanOfferingId, "--yes"}, search...)...); code != 0 {
 		t.Fatalf("plan purchase: exit %d\n%s", code, errs)
 	}
-	code, out, errs = cli.Run("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "--source", "training-plans", "-o", "json")
+	code, out, errs := cli.Run("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "--source", "training-plans", "-o", "json")
 	var plans []printers.PlanJSON
 	if code != 0 || json.Unmarshal([]byte(out), &plans) != nil || len(plans) != 1 {
 		t.Fatalf("blocks: exit %d\n%s\n%s", code, out, errs)
 	}
 	return plans[0]
+}
+
+// A purchase of a segmented offering made one reservation per segment: `use` given any
+// one of them writes every one into the tool's file, and says so.
+func TestUseAGroupNamesEveryReservation(t *testing.T) {
+	cs := cmdtest.StartSim(t)
+	_, rows := cli.BoughtGroup(t, cs)
+	use := func(id, tool string) (string, string) {
+		t.Helper()
+		code, out, errs := cli.Run("use", id, "--endpoint-url", cs.URL, "--region", "us-east-1", "--for", tool)
+		if code != 0 {
+			t.Fatalf("use %s --for %s: exit %d\n%s", id, tool, code, errs)
+		}
+		return out, errs
+	}
+	last := rows[len(rows)-1].CapacityReservationId
+	out, errs := use(last, "karpenter")
+	docs := yamlDocs(t, out)
+	terms, _ := at(t, docs[0], "spec", "capacityReservationSelectorTerms").([]any)
+	if len(terms) != len(rows) {
+		t.Fatalf("karpenter selects %d reservations, want %d:\n%s", len(terms), len(rows), out)
+	}
+	zones := at(t, docs[1], "spec", "template", "spec", "requirements", 3, "values").([]any)
+	for _, r := range rows {
+		if !strings.Contains(out, "id: "+r.CapacityReservationId) || !strings.Contains(errs, r.CapacityReservationId) {
+			t.Errorf("karpenter file or note lacks %s:\n%s\n%s", r.CapacityReservationId, out, errs)
+		}
+		found := false
+		for _, z := range zones {
+			found = found || z == r.AvailabilityZone
+		}
+		if !found {
+			t.Errorf("karpenter's zones %v lack %s", zones, r.AvailabilityZone)
+		}
+	}
+
+	out, _ = use(rows[0].CapacityReservationId, "skypilot")
+	ids, _ := at(t, yamlDocs(t, out)[0], "aws", "specific_reservations").([]any)
+	if len(ids) != len(rows) {
+		t.Errorf("skypilot's specific_reservations %v, want %d ids", ids, len(rows))
+	}
+	out, _ = use(last, "dstack")
+	if docs := yamlDocs(t, out); len(docs) != len(rows) {
+		t.Errorf("dstack: %d fleets, want one per reservation:\n%s", len(docs), out)
+	}
+	out, _ = use(last, "parallelcluster")
+	if res, _ := at(t, yamlDocs(t, out)[0], "Scheduling", "SlurmQueues", 0, "ComputeResources").([]any); len(res) != len(rows) {
+		t.Errorf("parallelcluster: %d compute resources, want one per reservation:\n%s", len(res), out)
+	}
+	out, _ = use(last, "eks")
+	var templates []map[string]any
+	if err := json.Unmarshal([]byte(out), &templates); err != nil || len(templates) != len(rows) {
+		t.Errorf("eks: %d launch templates' data (%v), want one per reservation:\n%s", len(templates), err, out)
+	}
+}
+
+// A plan bought for HyperPod clusters only is used by its ARN for hyperpod; sagemaker and
+// karpenter refuse it, and each refusal suggests a --for that takes it, which does.
+func TestUseAHyperPodPlanByARN(t *testing.T) {
+	cs := cmdtest.StartPlanSim(t)
+	arn := boughtPlan(t, cs, "--target", "hyperpod-cluster").TrainingPlanArn
+	use := func(tool string) (int, string, string) {
+		return cli.Run("use", arn, "--endpoint-url", cs.URL, "--region", "us-east-1", "--for", tool)
+	}
+	if code, out, errs := use("hyperpod"); code != 0 || !strings.Contains(out, arn) {
+		t.Fatalf("hyperpod by ARN: exit %d\n%s\n%s", code, out, errs)
+	}
+	suggests := regexp.MustCompile(`--for (\w+)`)
+	for _, tool := range []string{"sagemaker", "karpenter"} {
+		code, out, errs := use(tool)
+		if code == 0 || out != "" {
+			t.Fatalf("%s took a HyperPod plan: exit %d\n%s", tool, code, out)
+		}
+		m := suggests.FindAllStringSubmatch(errs, -1)
+		if len(m) == 0 {
+			t.Fatalf("%s: the refusal suggests no --for:\n%s", tool, errs)
+		}
+		for _, s := range m {
+			if code, _, errs2 := use(s[1]); code != 0 {
+				t.Errorf("%s: the refusal suggests --for %s, which refuses it too (exit %d):\n%s\n%s", tool, s[1], code, errs, errs2)
+			}
+		}
+	}
 }

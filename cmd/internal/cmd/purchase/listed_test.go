@@ -17,12 +17,7 @@ var planFlags = []string{"--source", "training-plans", "--region", "us-east-1", 
 
 func listPlans(t *testing.T, url string) []printers.OfferingJSON {
 	t.Helper()
-	code, out, errs := cli.Run(append([]string{"offerings", "--endpoint-url", url, "-o", "json"}, planFlags...)...)
-	var rows []printers.OfferingJSON
-	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) == 0 {
-		t.Fatalf("offerings: exit %d, %d rows, stderr %q\n%s", code, len(rows), errs, out)
-	}
-	return rows
+	return cli.Offerings(t, url, planFlags...)
 }
 
 // A plan listed with the default window and bought a few minutes later with the same flags
@@ -101,11 +96,7 @@ func TestFeeRiseSinceListedNeedsAConfirmation(t *testing.T) {
 func TestBlockListedMinutesAgoIsBoughtByItsID(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	flags := []string{"--region", "us-east-1", "--type", "p5.48xlarge", "--count", "2", "--duration", "2d"}
-	code, out, errs := cli.Run(append([]string{"offerings", "--endpoint-url", cs.URL, "-o", "json"}, flags...)...)
-	var rows []printers.OfferingJSON
-	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) == 0 {
-		t.Fatalf("offerings: exit %d\n%s\n%s", code, out, errs)
-	}
+	rows := cli.Offerings(t, cs.URL, flags...)
 	var off printers.OfferingJSON
 	for _, r := range rows {
 		if strings.HasSuffix(r.StartDate, "T11:30:00Z") {
@@ -114,7 +105,7 @@ func TestBlockListedMinutesAgoIsBoughtByItsID(t *testing.T) {
 		}
 	}
 	cs.Emulator.Advance(3 * time.Minute)
-	code, out, errs = cli.Run(append(append([]string{"purchase", off.CapacityBlockOfferingId, "--endpoint-url", cs.URL}, flags...), "--yes", "-o", "json")...)
+	code, out, errs := cli.Run(append(append([]string{"purchase", off.CapacityBlockOfferingId, "--endpoint-url", cs.URL}, flags...), "--yes", "-o", "json")...)
 	var res PurchaseJSON
 	if code != 0 || json.Unmarshal([]byte(out), &res) != nil || res.CapacityBlockOfferingId != off.CapacityBlockOfferingId || res.UpfrontFee != off.UpfrontFee {
 		t.Fatalf("purchase: exit %d, bought %+v\n%s", code, res, errs)
@@ -125,13 +116,9 @@ func TestBlockListedMinutesAgoIsBoughtByItsID(t *testing.T) {
 // and says how to find the offering with the same window.
 func TestPlanListedWithoutTheCacheIsNotBought(t *testing.T) {
 	cs := cmdtest.StartPlanSim(t)
-	code, out, errs := cli.Run(append([]string{"offerings", "--endpoint-url", cs.URL, "-o", "json", "--no-cache"}, planFlags...)...)
-	var rows []printers.OfferingJSON
-	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) == 0 {
-		t.Fatalf("offerings: exit %d\n%s\n%s", code, out, errs)
-	}
+	rows := cli.Offerings(t, cs.URL, append([]string{"--no-cache"}, planFlags...)...)
 	cs.Emulator.Advance(3 * time.Minute)
-	code, _, errs = cli.Run(append(append([]string{"purchase", rows[0].TrainingPlanOfferingId, "--endpoint-url", cs.URL}, planFlags...), "--yes")...)
+	code, _, errs := cli.Run(append(append([]string{"purchase", rows[0].TrainingPlanOfferingId, "--endpoint-url", cs.URL}, planFlags...), "--yes")...)
 	if code != 1 || !strings.Contains(errs, "is not among") || !cmdtest.Says(errs, "not with --no-cache") || !cmdtest.Says(errs, "give --from and --to as times") {
 		t.Fatalf("exit %d\n%s", code, errs)
 	}
@@ -166,14 +153,10 @@ func TestListingAsksItsOwnTypeAndLength(t *testing.T) {
 func TestPlanListedBySweepIsBought(t *testing.T) {
 	cs := cmdtest.StartPlanSim(t)
 	flags := []string{"--source", "training-plans", "--region", "us-east-1", "--type", "p5.48xlarge", "--count", "2", "--duration", "2d-5d"}
-	code, out, errs := cli.Run(append([]string{"offerings", "--endpoint-url", cs.URL, "-o", "json"}, flags...)...)
-	var rows []printers.OfferingJSON
-	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) == 0 {
-		t.Fatalf("offerings: exit %d\n%s\n%s", code, out, errs)
-	}
+	rows := cli.Offerings(t, cs.URL, flags...)
 	off := rows[len(rows)-1]
 	cs.Emulator.Advance(3 * time.Minute)
-	code, out, errs = cli.Run(append(append([]string{"purchase", off.TrainingPlanOfferingId, "--endpoint-url", cs.URL}, flags...), "--yes", "-o", "json")...)
+	code, out, errs := cli.Run(append(append([]string{"purchase", off.TrainingPlanOfferingId, "--endpoint-url", cs.URL}, flags...), "--yes", "-o", "json")...)
 	var res PlanPurchaseJSON
 	if code != 0 || json.Unmarshal([]byte(out), &res) != nil || res.TrainingPlanOfferingId != off.TrainingPlanOfferingId {
 		t.Fatalf("purchase: exit %d, %+v\n%s", code, res, errs)

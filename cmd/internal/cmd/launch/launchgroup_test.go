@@ -140,11 +140,7 @@ var consecutiveSearch = []string{"--region", "us-east-1", "--type", "p5.48xlarge
 // in the order they run.
 func boughtConsecutive(t *testing.T, cs *cmdtest.Sim) []printers.BlockJSON {
 	t.Helper()
-	code, out, errs := cli.Run(append([]string{"offerings", "--endpoint-url", cs.URL, "-o", "json"}, consecutiveSearch...)...)
-	var offs []printers.OfferingJSON
-	if code != 0 || json.Unmarshal([]byte(out), &offs) != nil {
-		t.Fatalf("offerings: exit %d\n%s\n%s", code, out, errs)
-	}
+	offs := cli.Offerings(t, cs.URL, consecutiveSearch...)
 	for _, o := range offs {
 		segs := o.CapacityBlockOfferingSegments
 		if len(segs) < 2 || segs[0].StartDate == segs[1].StartDate {

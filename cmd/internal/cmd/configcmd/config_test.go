@@ -5,9 +5,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
+
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
+	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
 	"github.com/gpublock/gpublock/cmd/internal/config"
 )
+
+// cli runs `gpublock config` as the program does.
+var cli = cmdtest.CLI{New: func(f *cmdutil.Factory) *cobra.Command { return NewCmdConfig(f) }}
 
 // Without any file, init writes an example that reads back as no configuration.
 func TestConfigInitWritesAnExample(t *testing.T) {

@@ -32,8 +32,8 @@ func calledInCode(t *testing.T) (calls map[string]string, imported map[string]bo
 		}
 		name := d.Name()
 		if d.IsDir() {
-			// The emulator serves these calls; it does not make them.
-			if name == "testdata" || strings.HasPrefix(name, ".") && path != root || strings.HasSuffix(name, "sim") || name == "simcore" || name == "simtest" {
+			// The emulator serves these calls, and test fixtures make them only for tests.
+			if name == "testdata" || strings.HasPrefix(name, ".") && path != root || strings.HasSuffix(name, "sim") || name == "simcore" || strings.HasSuffix(name, "test") {
 				return filepath.SkipDir
 			}
 			return nil

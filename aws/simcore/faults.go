@@ -91,6 +91,8 @@ var (
 func RegisterActions(set ActionSet) {
 	actionSetsMu.Lock()
 	actionSets = append(actionSets, set)
+	// By service, so that the help reads the same whatever order the packages start in.
+	slices.SortFunc(actionSets, func(a, b ActionSet) int { return strings.Compare(a.Service, b.Service) })
 	actionSetsMu.Unlock()
 	FaultHelp = faultHelp()
 }

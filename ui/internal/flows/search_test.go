@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
@@ -20,7 +21,9 @@ import (
 	"github.com/gpublock/gpublock/ui"
 	"github.com/gpublock/gpublock/ui/components/detail"
 	"github.com/gpublock/gpublock/ui/components/offerings"
+	"github.com/gpublock/gpublock/ui/components/searchform"
 	"github.com/gpublock/gpublock/ui/internal/uitest"
+	uiscreen "github.com/gpublock/gpublock/ui/screen"
 )
 
 // fillForm types a search as a person would: the H200 types besides the default, two
@@ -288,4 +291,236 @@ func TestEveryRegionDown(t *testing.T) {
 	if _, regions := regionsOnScreen(t, m); regions["us-east-1"].state != "error" || !strings.Contains(text, regions["us-east-1"].message[:min(20, len(regions["us-east-1"].message))]) {
 		t.Errorf("us-east-1 %+v; the screen should carry its message:\n%s", regions["us-east-1"], text)
 	}
+}
+
+// In a terminal of each size: tab walks the form's fields top to bottom as drawn, each
+// focused field in view; shift+tab walks back to the source at the top, and from there to
+// the pane before the form, where tab's reverse goes. The arrows on the duration step from
+// the length as typed.
+func TestFormOrderInTheTerminal(t *testing.T) {
+	for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}, {200, 60}} {
+		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
+			b, _ := emulatorBackend(t, ec2sim.Faults{})
+			s := newScreen(t, ui.New(testOptions(b)), size.w, size.h)
+			s.WaitText("123456789012")
+			s.WaitText("›Types")
+			// rows finds the focused label and, if still in view, the label of the field before.
+			rows := func(label, before string) (int, int) {
+				text := s.WaitText("›" + label)
+				at, prev := -1, -1
+				for i, l := range strings.Split(text, "\n") {
+					if strings.Contains(l, "›"+label) {
+						at = i
+					}
+					if before != "" && strings.Contains(l, "┃ "+before+" ") {
+						prev = i
+					}
+				}
+				return at, prev
+			}
+			s.Press("shift+tab")
+			if text := s.WaitText("›Source"); !strings.Contains(text, "┃ Types ") {
+				t.Errorf("the source is focused but the types below it are not drawn:\n%s", text)
+			}
+			before := "Source"
+			for _, label := range []string{"Types", "Count", "Start", "End", "Duration", "Regions"} {
+				s.Press("tab")
+				if at, prev := rows(label, before); prev >= at {
+					t.Errorf("tab from %s to %s: drawn at row %d, the field before at row %d", before, label, at, prev)
+				}
+				before = label
+			}
+			s.Press("shift+tab") // the duration
+			s.WaitText("›Duration")
+			s.Press("ctrl+u")
+			s.Type("15d")
+			s.WaitText("15d")
+			s.TM.Send(tea.KeyPressMsg{Code: tea.KeyRight})
+			s.WaitFor("15d → 3w", func(text string) bool { return strings.Contains(text, "‹ 3w") })
+			s.Press("shift+tab", "shift+tab", "shift+tab", "shift+tab", "shift+tab")
+			s.WaitText("›Source")
+			s.Press("shift+tab")
+			s.WaitFor("the source unfocused", func(text string) bool { return !strings.Contains(text, "›Source") })
+			if m := final(s); focusedPane(m) != paneDetail {
+				t.Errorf("shift+tab from the first field: pane %d, want the detail (where tab enters the form from)", focusedPane(m))
+			}
+		})
+	}
+}
+
+// The form's footer names the focused field's keys: it offered "/ filter the types" and
+// "←/→ step" on the regions, where neither does anything, and never "a all regions".
+func TestFormFooterFollowsTheField(t *testing.T) {
+	m := update(ui.New(testOptions(nil)), tea.WindowSizeMsg{Width: 200, Height: 50})
+	for _, c := range []struct {
+		field     searchform.Field
+		want, not []string
+	}{
+		{searchform.Types, []string{"/ filter the types", "space choose"}, []string{"←/→ step", "all regions"}},
+		{searchform.Count, []string{"+ more", "- fewer"}, []string{"filter the types", "space choose"}},
+		{searchform.Start, []string{"enter search", "ctrl+c quit"}, []string{"filter the types", "space choose", "step"}},
+		{searchform.Duration, []string{"←/→ step"}, []string{"filter the types", "space choose"}},
+		{searchform.Regions, []string{"space choose", "a all regions selling the types", "q quit"}, []string{"filter the types", "step"}},
+	} {
+		m = focusField(t, m, c.field)
+		foot := lastLine(m)
+		for _, w := range c.want {
+			if !strings.Contains(foot, w) {
+				t.Errorf("field %d: the footer %q lacks %q", c.field, foot, w)
+			}
+		}
+		for _, n := range c.not {
+			if strings.Contains(foot, n) {
+				t.Errorf("field %d: the footer %q offers %q", c.field, foot, n)
+			}
+		}
+	}
+}
+
+// While a table's filter takes the keys the footer says so: it offered "enter buy…" and
+// "q quit", where enter keeps the filter and q is a letter.
+func TestFooterWhileFilteringATable(t *testing.T) {
+	m := update(ui.New(testOptions(nil)), tea.WindowSizeMsg{Width: 200, Height: 50})
+	m = withResults(m, uitest.SyntheticOfferings(10))
+	m = update(m, uitest.Key("/"))
+	foot := lastLine(m)
+	if !strings.Contains(foot, "enter/tab keep filter") || !strings.Contains(foot, "esc clear filter") || !strings.Contains(foot, "ctrl+c quit") ||
+		strings.Contains(foot, "buy") || strings.Contains(foot, "q quit") {
+		t.Errorf("filtering the offerings, the footer is %q", foot)
+	}
+	m = update(m, uitest.Key("enter"))
+	if foot := lastLine(m); !strings.Contains(foot, "enter buy") {
+		t.Errorf("after enter kept the filter, the footer is %q", foot)
+	}
+	m = update(m, uitest.Key("2"), uitest.Key("/"))
+	if m.Inspect().Screen != ui.Blocks || !m.Inspect().Blocks.Table().Filtering() {
+		t.Fatalf("2 / did not open the blocks' filter (screen %s)", m.Inspect().Screen)
+	}
+	if foot := lastLine(m); !strings.Contains(foot, "enter/tab keep filter") || strings.Contains(foot, "enter details") || strings.Contains(foot, "q quit") {
+		t.Errorf("filtering the blocks, the footer is %q", foot)
+	}
+}
+
+// focusField moves the form's focus to f with tab and shift+tab, as a person does.
+func focusField(t *testing.T, m ui.Model, f searchform.Field) ui.Model {
+	t.Helper()
+	for range 10 {
+		at := focusedField(m)
+		if at == f {
+			break
+		}
+		k := "tab"
+		if at > f {
+			k = "shift+tab"
+		}
+		m = update(m, uitest.Key(k))
+	}
+	if focusedPane(m) != paneForm || focusedField(m) != f {
+		t.Fatalf("tab and shift+tab did not reach field %d: pane %d, field %d", f, focusedPane(m), focusedField(m))
+	}
+	return m
+}
+
+// focusResults moves the search screen's focus to the results with the keys: shift+tab out
+// of the form to the detail, esc back to the results. t nil: a state builder that the
+// assertions on the state check.
+func focusResults(t *testing.T, m ui.Model) ui.Model {
+	for range 10 {
+		if focusedPane(m) != paneForm {
+			break
+		}
+		m = update(m, uitest.Key("shift+tab"))
+	}
+	if focusedPane(m) == paneDetail {
+		m = update(m, uitest.Key("esc"))
+	}
+	if t != nil && focusedPane(m) != paneResults {
+		t.Helper()
+		t.Fatalf("shift+tab and esc did not reach the results: pane %d", focusedPane(m))
+	}
+	return m
+}
+
+func click(x, y int) tea.MouseClickMsg {
+	return tea.MouseClickMsg{X: x, Y: y, Button: tea.MouseLeft}
+}
+
+func wheel(x, y int, down bool) tea.MouseWheelMsg {
+	b := tea.MouseWheelUp
+	if down {
+		b = tea.MouseWheelDown
+	}
+	return tea.MouseWheelMsg{X: x, Y: y, Button: b}
+}
+
+// A click on an offering's row selects it, the wheel over the table moves the cursor, a
+// click on a column's title sorts by it, twice the other way; wide and stacked.
+func TestMouseSelectsScrollsAndSortsOfferings(t *testing.T) {
+	for _, sz := range [][2]int{{160, 48}, {100, 30}} {
+		m := withResults(update(ui.New(testOptions(nil)), tea.WindowSizeMsg{Width: sz[0], Height: sz[1]}), uitest.SyntheticOfferings(30))
+		if sz[0] < uiscreen.WideWidth && focusedPane(m) != paneResults {
+			t.Fatalf("%v: stacked, the results do not have the focus after the search", sz)
+		}
+		if m.Inspect().Search.Table().Visible() < 5 {
+			t.Fatalf("%v: %d rows", sz, m.Inspect().Search.Table().Visible())
+		}
+		target := m.Inspect().Search.Table().Row(3)
+		_, hy := findOnScreen(t, m, "$/inst-h", 0)
+		x, y := findOnScreen(t, m, target.Fee.Dollars(), hy+1)
+		m = update(m, click(x, y))
+		if got, _ := m.Inspect().Search.Table().Selected(); got.ID != target.ID {
+			t.Fatalf("%v: a click on the row of %s selected %s", sz, target.ID, got.ID)
+		}
+		m = update(m, wheel(x, y, true), wheel(x, y, true))
+		if m.Inspect().Search.Table().Cursor() != 5 {
+			t.Errorf("%v: two notches down from row 3 put the cursor on %d", sz, m.Inspect().Search.Table().Cursor())
+		}
+		m = update(m, wheel(x, y, false))
+		if m.Inspect().Search.Table().Cursor() != 4 {
+			t.Errorf("%v: a notch up put the cursor on %d", sz, m.Inspect().Search.Table().Cursor())
+		}
+		// A click on the title sorts by it, a second click the other way.
+		hx, hy := findOnScreen(t, m, "$/inst-h", 0)
+		m = update(m, click(hx+1, hy))
+		if c, desc := m.Inspect().Search.Table().Sort(); c != offerings.ColRate || desc {
+			t.Errorf("%v: a click on $/inst-h sorted by %s (desc %v)", sz, offerings.ColumnName(c), desc)
+		}
+		hx, hy = findOnScreen(t, m, "$/inst-h", 0)
+		m = update(m, click(hx+1, hy))
+		if c, desc := m.Inspect().Search.Table().Sort(); c != offerings.ColRate || !desc {
+			t.Errorf("%v: a second click sorted by %s (desc %v), want $/inst-h descending", sz, offerings.ColumnName(c), desc)
+		}
+		// The lines below the last row and the form hold no row.
+		before := m.Inspect().Search.Table().Cursor()
+		m = update(m, click(1, m.Inspect().Height-1))
+		if m.Inspect().Search.Table().Cursor() != before {
+			t.Errorf("%v: a click on the help line moved the cursor to %d", sz, m.Inspect().Search.Table().Cursor())
+		}
+	}
+}
+
+// mouseRecorder is a dialog that counts the mouse messages it is given.
+type mouseRecorder struct{ got int }
+
+func (r *mouseRecorder) Update(msg tea.Msg) (dialog, tea.Cmd, bool) {
+	if _, ok := msg.(tea.MouseMsg); ok {
+		r.got++
+	}
+	return r, nil, false
+}
+
+func (r *mouseRecorder) View(int, int) string { return "recorder" }
+
+// findOnScreen is where sub is first drawn, from line from on (tests are without
+// accessible mode, so the view is the drawing).
+func findOnScreen(t *testing.T, m ui.Model, sub string, from int) (x, y int) {
+	t.Helper()
+	lines := strings.Split(ansi.Strip(m.View().Content), "\n")
+	for y := from; y < len(lines); y++ {
+		if i := strings.Index(lines[y], sub); i >= 0 {
+			return ansi.StringWidth(lines[y][:i]), y
+		}
+	}
+	t.Fatalf("%q is not on the screen:\n%s", sub, strings.Join(lines, "\n"))
+	return 0, 0
 }

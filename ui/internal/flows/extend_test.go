@@ -27,6 +27,114 @@ import (
 	uiscreen "github.com/gpublock/gpublock/ui/screen"
 )
 
+// extendOnScreen opens the blocks screen on an active block (short polls), extends it by
+// two days and returns when the dialog says the extension is bought, its payment pending.
+func extendOnScreen(t *testing.T, payFail bool) (s *screen, b source.Backend, sim *ec2sim.Server, o model.Offering, bought model.Block) {
+	t.Helper()
+	b, sim = emulatorBackend(t, ec2sim.Faults{})
+	_, o, bought = sourcestest.BuyBlock(t, b, testNow.Add(24*time.Hour))
+	sim.SetTime(o.Start.Add(time.Hour))
+	if payFail {
+		sim.SetFaults(ec2sim.Faults{PayFail: 1}) // the block is paid; its extension's payment fails
+	}
+	opts := actionTestOptions(b)
+	opts.StartOnBlocks = true
+	s = newScreen(t, ui.New(opts), 160, 48)
+	s.WaitFor("the active block", func(text string) bool { return strings.Contains(uitest.RowOf(text, bought.ReservationID), "active") })
+	s.Press("e")
+	s.WaitLengths()
+	s.Press("right", "enter") // 2 days
+	s.WaitText("✓ allowed (ec2:PurchaseCapacityBlockExtension)")
+	s.Type("extend")
+	s.Press("enter")
+	text := s.WaitText("EXTENSION BOUGHT, payment pending")
+	box := uitest.DialogBox(text)
+	uitest.MustContain(t, box, "Watching the payment", "once AWS takes the payment", "Until then it ends "+o.End.UTC().Format("2006-01-02 15:04"))
+	if strings.Contains(box, "EXTENDED") || strings.Contains(box, "PAYMENT FAILED") {
+		t.Errorf("the extension's payment is pending, yet the dialog says it is settled:\n%s", box)
+	}
+	return s, b, sim, o, bought
+}
+
+// The extension's payment is followed in the dialog, as the receipt follows a block's:
+// once paid it says the block's new end, as AWS lists it.
+func TestExtensionPaymentFollowed(t *testing.T) {
+	s, b, sim, o, bought := extendOnScreen(t, false)
+	newEnd := o.End.Add(48 * time.Hour)
+	sim.Advance(10 * time.Minute)
+	text := s.WaitText("EXTENDED:")
+	box := uitest.DialogBox(text)
+	uitest.MustContain(t, box, bought.ReservationID+" now ends "+newEnd.UTC().Format("2006-01-02 15:04 UTC"), "payment-succeeded",
+		"terminated from "+newEnd.Add(-30*time.Minute).UTC().Format("2006-01-02 15:04 UTC"))
+	for _, bad := range []string{"pending", "Watching", "FAILED"} {
+		if strings.Contains(box, bad) {
+			t.Errorf("paid, the dialog still says %q:\n%s", bad, box)
+		}
+	}
+	if !strings.Contains(text, "any key closes") || strings.Contains(text, "esc cancels") {
+		t.Errorf("done, the footer does not say that any key closes:\n%s", text)
+	}
+	// The row follows without an r: the dialog asked for the blocks again.
+	s.Press("esc")
+	s.WaitFor("the new end in the row", func(text string) bool {
+		return strings.Contains(uitest.RowOf(text, bought.ReservationID), newEnd.UTC().Format("Jan 02 15:04"))
+	})
+	final(s)
+	if blk := sourcestest.AwaitBlock(t, b, bought.ReservationID); !blk.End.Equal(newEnd) {
+		t.Errorf("the emulator ends the block at %s, want %s", blk.End, newEnd)
+	}
+}
+
+// An extension whose payment fails (the emulator's payfail fault): the dialog says so
+// plainly, that the block keeps its old end, and what to do; the row is warned of.
+func TestExtensionPaymentFailsInDialog(t *testing.T) {
+	s, b, sim, o, bought := extendOnScreen(t, true)
+	sim.Advance(10 * time.Minute)
+	text := s.WaitText("EXTENSION PAYMENT FAILED")
+	box := uitest.DialogBox(text)
+	uitest.MustContain(t, box, "AWS could not take the payment", "was not extended",
+		bought.ReservationID+" keeps its old end, "+o.End.UTC().Format("2006-01-02 15:04 UTC"),
+		"terminated from "+o.End.Add(-30*time.Minute).UTC().Format("2006-01-02 15:04 UTC"),
+		"payment method", "AWS Billing console", "extend again (e)")
+	for _, bad := range []string{"EXTENDED:", "now ends", "Watching", "payment pending"} {
+		if strings.Contains(box, bad) {
+			t.Errorf("the failed extension's dialog says %q:\n%s", bad, box)
+		}
+	}
+	s.Press("esc")
+	s.WaitFor("the warning in the row", func(text string) bool {
+		return strings.Contains(uitest.RowOf(text, bought.ReservationID), "✖ EXT FAILED")
+	})
+	final(s)
+	if blk := sourcestest.AwaitBlock(t, b, bought.ReservationID); !blk.End.Equal(o.End) {
+		t.Errorf("the emulator ends the block at %s, want its old end %s", blk.End, o.End)
+	}
+}
+
+// e on a block marked CAN'T EXTEND says why at once and opens nothing: no length is asked
+// of AWS (the backend here has none to ask), at every size.
+func TestExtendPastTheCutoffAsksNothing(t *testing.T) {
+	end := testNow.Add(45 * time.Minute)
+	b := model.Block{ReservationID: "cr-0000000000000000a", BlockID: "cb-0000000000000000a", Region: "us-east-1", AvailabilityZone: "us-east-1a",
+		InstanceType: "p5.48xlarge", TotalCount: 1, RunningCount: 1, State: model.StateActive, Start: end.Add(-48 * time.Hour), End: end, Interconnect: "ok",
+		Instances: []model.Instance{{ID: "i-0000000000000000a", State: "running", LaunchTime: end.Add(-48 * time.Hour)}}}
+	for _, sz := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
+		m := update(ui.New(testOptions(nil)), uitest.AltKey('2'), tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+		m = update(m, blocksMsg{ID: m.Inspect().Blocks.ListingID(), List: source.BlockList{Blocks: []model.Block{b}, Now: testNow}})
+		if !strings.Contains(ansi.Strip(m.View().Content), "CAN'T EXTEND") {
+			t.Fatalf("%dx%d: the block is not marked CAN'T EXTEND:\n%s", sz[0], sz[1], ansi.Strip(m.View().Content))
+		}
+		m = updateOpen(m, uitest.Key("e"))
+		if m.Inspect().Dialog != nil {
+			t.Fatalf("%dx%d: e opened a dialog on a block past its extension cutoff", sz[0], sz[1])
+		}
+		view := strings.Join(strings.Fields(ansi.Strip(m.View().Content)), " ")
+		if !strings.Contains(view, "can no longer be extended") {
+			t.Errorf("%dx%d: nothing says why:\n%s", sz[0], sz[1], ansi.Strip(m.View().Content))
+		}
+	}
+}
+
 // autoExtendBlock buys a block on the emulator, and makes the policy that asks for it: 2
 // days at the 12h lead, over the block's own tag.
 func autoExtendBlock(t *testing.T) (b source.Backend, sim *ec2sim.Server, o model.Offering, bought model.Block, p model.AutoExtendPolicy) {

@@ -31,7 +31,7 @@ import (
 // two days and returns when the dialog says the extension is bought, its payment pending.
 func extendOnScreen(t *testing.T, payFail bool) (s *screen, b source.Backend, sim *ec2sim.Server, o model.Offering, bought model.Block) {
 	t.Helper()
-	b, sim = emulatorBackend(t, ec2sim.Faults{})
+	b, sim = uitest.Emulator(t, ec2sim.Faults{})
 	_, o, bought = sourcestest.BuyBlock(t, b, testNow.Add(24*time.Hour))
 	sim.SetTime(o.Start.Add(time.Hour))
 	if payFail {
@@ -139,7 +139,7 @@ func TestExtendPastTheCutoffAsksNothing(t *testing.T) {
 // days at the 12h lead, over the block's own tag.
 func autoExtendBlock(t *testing.T) (b source.Backend, sim *ec2sim.Server, o model.Offering, bought model.Block, p model.AutoExtendPolicy) {
 	t.Helper()
-	b, sim = emulatorBackend(t, ec2sim.Faults{})
+	b, sim = uitest.Emulator(t, ec2sim.Faults{})
 	_, o, bought = sourcestest.BuyBlock(t, b, testNow.Add(24*time.Hour))
 	var tag string
 	for k, v := range bought.Tags {
@@ -228,6 +228,38 @@ func (s dueSpy) AutoExtendDue(ctx context.Context, p model.AutoExtendPolicy, blo
 	return asks, err
 }
 
+func newDueSpy(b source.Backend) dueSpy {
+	return dueSpy{Backend: b, due: make(chan []source.AutoExtendAsk, 8)}
+}
+
+// next is the next answer the blocks screen got; the time limit only bounds a hang.
+func (s dueSpy) next(t *testing.T, what string) []source.AutoExtendAsk {
+	t.Helper()
+	select {
+	case asks := <-s.due:
+		return asks
+	case <-time.After(30 * time.Second):
+		t.Fatalf("%s never looked up what is due", what)
+		return nil
+	}
+}
+
+// notAskedAgain runs a TUI over b with the policy p, and fails t if it finds the block id
+// due, at once or listed again at later: what was decided is not asked on screen.
+func notAskedAgain(t *testing.T, b source.Backend, sim *ec2sim.Server, p model.AutoExtendPolicy, id string, later time.Time) {
+	t.Helper()
+	spy := newDueSpy(b)
+	s := newScreen(t, ui.New(autoOptions(spy, p)), 200, 40)
+	s.WaitText(id)
+	if asks := spy.next(t, "the TUI"); len(asks) != 0 {
+		t.Errorf("due on screen after the decision: %+v", asks)
+	}
+	if text := listedAt(s, sim, later); strings.Contains(text, "Extend "+id) {
+		t.Errorf("asked on screen again at the same lead:\n%s", text)
+	}
+	final(s)
+}
+
 // policyAsked waits for the policy's extend dialog on id.
 func policyAsked(s *screen, id string) string {
 	s.T.Helper()
@@ -291,22 +323,8 @@ func TestAutoExtendDeclineOnScreenIsRecorded(t *testing.T) {
 	}
 
 	// Restarted, at the same lead: the TUI looks up what was decided, and asks nothing.
-	spy := dueSpy{Backend: beside(t, b), due: make(chan []source.AutoExtendAsk, 8)}
 	sim.SetTime(o.End.Add(-9 * time.Hour))
-	s = newScreen(t, ui.New(autoOptions(spy, p)), 200, 40)
-	s.WaitText(id)
-	select {
-	case asks := <-spy.due:
-		if len(asks) != 0 {
-			t.Errorf("the restarted TUI finds due %+v", asks)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("the restarted TUI never looked up what was decided")
-	}
-	if text := listedAt(s, sim, o.End.Add(-8*time.Hour)); strings.Contains(text, "Extend "+id) {
-		t.Errorf("the restarted TUI asked again at the same lead:\n%s", text)
-	}
-	final(s)
+	notAskedAgain(t, beside(t, b), sim, p, id, o.End.Add(-8*time.Hour))
 }
 
 // A person who extends in the policy's dialog: the decision is recorded as taken before
@@ -372,28 +390,14 @@ func TestAutoExtendDecidedByAWatchIsNotAsked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spy := dueSpy{Backend: b, due: make(chan []source.AutoExtendAsk, 8)}
-	s := newScreen(t, ui.New(autoOptions(spy, p)), 200, 40)
-	s.WaitText(bought.ReservationID)
-	select {
-	case asks := <-spy.due:
-		if len(asks) != 0 {
-			t.Errorf("due on screen after the watch's decision: %+v", asks)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("the TUI never looked up what was decided")
-	}
-	if text := listedAt(s, sim, now.Add(time.Hour)); strings.Contains(text, "Extend "+bought.ReservationID) {
-		t.Errorf("asked on screen what the watch decided:\n%s", text)
-	}
-	final(s)
+	notAskedAgain(t, b, sim, p, bought.ReservationID, now.Add(time.Hour))
 }
 
 // The policy's ask never replaces a dialog open: it waits for it to close, then opens.
 func TestAutoExtendAskWaitsForTheDialogOpen(t *testing.T) {
 	b, sim, o, bought, p := autoExtendBlock(t)
 	sim.SetTime(o.End.Add(-13 * time.Hour))
-	spy := dueSpy{Backend: b, due: make(chan []source.AutoExtendAsk, 8)}
+	spy := newDueSpy(b)
 	taken := make(chan string, 1)
 	s := uitest.NewScreen(t, askWatch{ui.New(autoOptions(spy, p)), taken}, 200, 48)
 	s.WaitText(bought.ReservationID)
@@ -401,13 +405,8 @@ func TestAutoExtendAskWaitsForTheDialogOpen(t *testing.T) {
 	s.WaitText("cancel attached launch")
 	sim.SetTime(o.End.Add(-10 * time.Hour))
 	s.TM.Send(uiscreen.RefreshBlocksMsg{}) // the help takes r; the screen's own refresh is not a key
-	select {
-	case asks := <-spy.due:
-		if len(asks) != 1 {
-			t.Fatalf("due: %+v, want the block", asks)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("the listing behind the help never looked up the ask")
+	if asks := spy.next(t, "the listing behind the help"); len(asks) != 1 {
+		t.Fatalf("due: %+v, want the block", asks)
 	}
 	select {
 	case view := <-taken:

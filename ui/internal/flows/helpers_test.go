@@ -1,6 +1,7 @@
 package flows
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -11,7 +12,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/aws/awsapi"
-	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/aws/sources/sourcestest"
 	"github.com/gpublock/gpublock/model"
@@ -32,13 +32,6 @@ var (
 	testLoc = uitest.Loc
 )
 
-// emulatorBackend is the emulator of the UI's tests (seed 7, at testNow) through the real
-// adapters and SDK.
-func emulatorBackend(t testing.TB, faults ec2sim.Faults) (source.Backend, *ec2sim.Server) {
-	t.Helper()
-	return sourcestest.Backend(t, ec2sim.Options{Seed: 7, Start: testNow, Faults: faults})
-}
-
 func testOptions(b source.Backend) ui.Options {
 	return ui.Options{
 		Backend: b, Simulated: true, Profile: "test", Region: "us-east-1", NoColor: true,
@@ -56,6 +49,17 @@ func actionTestOptions(b source.Backend) ui.Options {
 	return o
 }
 
+// goldenSizes are the terminal sizes the goldens are drawn at.
+var goldenSizes = [][2]int{{160, 48}, {80, 24}}
+
+// atSizes runs f as a subtest at each size, named WxH as the goldens' directories are.
+func atSizes(t *testing.T, sizes [][2]int, f func(t *testing.T, w, h int)) {
+	t.Helper()
+	for _, sz := range sizes {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) { f(t, sz[0], sz[1]) })
+	}
+}
+
 // screen is uitest's harness on the program.
 type screen = uitest.Screen
 
@@ -63,6 +67,33 @@ type screen = uitest.Screen
 func newScreen(t testing.TB, m ui.Model, w, h int) *screen {
 	t.Helper()
 	return uitest.NewScreen(t, m, w, h)
+}
+
+// readyScreen runs the program with opts in a terminal of w×h, once the header names the
+// identity's account: the backend has answered.
+func readyScreen(t testing.TB, opts ui.Options, w, h int) *screen {
+	t.Helper()
+	s := newScreen(t, ui.New(opts), w, h)
+	s.WaitText(uitest.Account)
+	return s
+}
+
+// searchFound runs the form's search as it stands and fails the test unless it found
+// offerings: the scenario needs rows. It returns how many.
+func searchFound(s *screen) int {
+	s.T.Helper()
+	s.Press("enter")
+	n := s.FoundCount()
+	if n == 0 {
+		s.T.Fatal("the search found nothing; the scenario needs offerings")
+	}
+	return n
+}
+
+// flatText is text without the panes' and dialogs' vertical borders, its words on one line:
+// what a check of a phrase must read when the view wraps it.
+func flatText(text string) string {
+	return strings.Join(strings.Fields(strings.NewReplacer("┆", " ", "│", " ", "╎", " ", "┃", " ").Replace(text)), " ")
 }
 
 // final quits the program and returns its last model, with Raw holding all it wrote.

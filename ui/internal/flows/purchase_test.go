@@ -29,7 +29,7 @@ var reservationRE = regexp.MustCompile(`Reservation\s+(cr-[0-9a-f]+)`)
 // Buying: the dialog shows what is bought and the dry run's answer; typing buy buys it,
 // once; the receipt follows the block from payment-pending to scheduled.
 func TestPurchaseBuys(t *testing.T) {
-	b, sim := emulatorBackend(t, ec2sim.Faults{})
+	b, sim := uitest.Emulator(t, ec2sim.Faults{})
 	c := sourcestest.ClientOf(t, b)
 	opts := actionTestOptions(b)
 	opts.DefaultTags = map[string]string{"project": "llm-pretrain", "cost-center": "4200"}
@@ -108,14 +108,7 @@ func TestPurchaseCancelEveryWay(t *testing.T) {
 	}
 	for _, w := range ways {
 		t.Run(w.name, func(t *testing.T) {
-			b, sim := emulatorBackend(t, ec2sim.Faults{})
-			c := sourcestest.ClientOf(t, b)
-			s := newScreen(t, ui.New(actionTestOptions(b)), 160, 48)
-			s.WaitText("123456789012")
-			s.Press("enter")
-			if s.FoundCount() == 0 {
-				t.Fatal("the search found nothing")
-			}
+			s, sim, c := searchedToBuy(t)
 			if w.name == "esc before the dry run answers" {
 				// The dry run is slowed down, so that it is surely out when esc arrives.
 				sim.SetFaults(ec2sim.Faults{Latency: 300 * time.Millisecond})
@@ -129,13 +122,7 @@ func TestPurchaseCancelEveryWay(t *testing.T) {
 			if strings.Contains(text, "Buy a Capacity Block") {
 				t.Errorf("the dialog is still open:\n%s", text)
 			}
-			m := final(s)
-			if m.Inspect().Dialog != nil {
-				t.Errorf("dialog %T still open", m.Inspect().Dialog)
-			}
-			if n := len(sourcestest.Reservations(t, c, searchedRegions(t)...)); n != 0 {
-				t.Fatalf("%d reservations after cancelling", n)
-			}
+			nothingBought(t, s, c, "after cancelling")
 		})
 	}
 }
@@ -143,11 +130,10 @@ func TestPurchaseCancelEveryWay(t *testing.T) {
 // Read-only: enter opens the detail, help offers neither buying nor launching, and the
 // purchase CLI is not offered for copying.
 func TestReadOnlyHidesPurchase(t *testing.T) {
-	b, _ := emulatorBackend(t, ec2sim.Faults{})
+	b, _ := uitest.Emulator(t, ec2sim.Faults{})
 	opts := actionTestOptions(b)
 	opts.ReadOnly = true
-	s := newScreen(t, ui.New(opts), 160, 48)
-	s.WaitText("123456789012")
+	s := readyScreen(t, opts, 160, 48)
 	s.Press("enter")
 	s.FoundCount()
 	text := s.WaitText("enter details")
@@ -179,7 +165,7 @@ func TestReadOnlyHidesPurchase(t *testing.T) {
 
 // A fee above --max-spend is refused in the dialog, naming the cap, with no call at all.
 func TestPurchaseSpendingCap(t *testing.T) {
-	b, _ := emulatorBackend(t, ec2sim.Faults{})
+	b, _ := uitest.Emulator(t, ec2sim.Faults{})
 	c := sourcestest.ClientOf(t, b)
 	opts := actionTestOptions(b)
 	capped := model.MustMoney("1000")
@@ -194,13 +180,7 @@ func TestPurchaseSpendingCap(t *testing.T) {
 	}
 	s.Type("buy")
 	s.Press("enter")
-	m := final(s)
-	if m.Inspect().Dialog != nil {
-		t.Errorf("dialog %T open after enter", m.Inspect().Dialog)
-	}
-	if n := len(sourcestest.Reservations(t, c, searchedRegions(t)...)); n != 0 {
-		t.Fatalf("%d reservations above the cap", n)
-	}
+	nothingBought(t, s, c, "after enter above the cap")
 }
 
 // An offering sold between the search and the purchase: a clear message, the search runs
@@ -213,12 +193,9 @@ func TestPurchaseSoldMeanwhile(t *testing.T) {
 	s.WaitFor("the results without the dialog", func(text string) bool {
 		return !strings.Contains(text, "Buy a Capacity Block") && uitest.FoundRE.MatchString(text)
 	})
-	m := final(s)
+	m := nothingBought(t, s, c, "after the offering was sold")
 	if m.Inspect().Search.Rows() < 2 { // each search numbers its rows anew
 		t.Errorf("rows %d: the results were not searched again", m.Inspect().Search.Rows())
-	}
-	if n := len(sourcestest.Reservations(t, c, searchedRegions(t)...)); n != 0 {
-		t.Fatalf("%d reservations of a sold offering", n)
 	}
 }
 
@@ -254,12 +231,36 @@ func TestPurchaseInFlightKeepsQuitting(t *testing.T) {
 	}
 }
 
+// searchedToBuy is the program over a fresh emulator, with a short poll, once the form's
+// default search found offerings; c reads the account's reservations.
+func searchedToBuy(t *testing.T) (s *screen, sim *ec2sim.Server, c *awsapi.Client) {
+	t.Helper()
+	b, sim := uitest.Emulator(t, ec2sim.Faults{})
+	s = readyScreen(t, actionTestOptions(b), 160, 48)
+	searchFound(s)
+	return s, sim, sourcestest.ClientOf(t, b)
+}
+
+// nothingBought quits s and fails t unless every dialog is closed and the account holds no
+// reservation; it returns the last model.
+func nothingBought(t *testing.T, s *screen, c *awsapi.Client, when string) ui.Model {
+	t.Helper()
+	m := final(s)
+	if m.Inspect().Dialog != nil {
+		t.Errorf("dialog %T still open %s", m.Inspect().Dialog, when)
+	}
+	if n := len(sourcestest.Reservations(t, c, searchedRegions(t)...)); n != 0 {
+		t.Fatalf("%d reservations %s", n, when)
+	}
+	return m
+}
+
 // buyWith types buy in the purchase dialog of a searched offering, once its dry run allowed
 // it, with the emulator's faults set to f for the purchase; c reads the account's
 // reservations.
 func buyWith(t *testing.T, f ec2sim.Faults) (s *screen, c *awsapi.Client) {
 	t.Helper()
-	b, sim := emulatorBackend(t, ec2sim.Faults{})
+	b, sim := uitest.Emulator(t, ec2sim.Faults{})
 	c = sourcestest.ClientOf(t, b)
 	s = newScreen(t, ui.New(actionTestOptions(b)), 160, 48)
 	s.SearchAndOpen()
@@ -270,56 +271,39 @@ func buyWith(t *testing.T, f ec2sim.Faults) (s *screen, c *awsapi.Client) {
 	return s, c
 }
 
-// A tag that cannot be sent is said under the field as it is typed: before, nothing showed
-// until buy and enter.
-func TestPurchaseTagErrorShownAsTyped(t *testing.T) {
-	b, _ := emulatorBackend(t, ec2sim.Faults{})
-	s := newScreen(t, ui.New(actionTestOptions(b)), 160, 48)
-	s.SearchAndOpen()
-	s.WaitText("✓ allowed (ec2:PurchaseCapacityBlock)")
-	s.Press("shift+tab")
-	s.Type("aws:team=ml")
-	text := s.WaitText(`✗ tag "aws:team=ml": the aws: prefix is reserved`)
-	if strings.Contains(text, "Fix the tags") {
-		t.Errorf("the refusal of a confirmation shows before any:\n%s", text)
+// A tag that cannot be sent is said under the field as it is typed (before, nothing showed
+// until buy and enter), and tags typed with spaces are read by the one parser
+// (model.AddTags): text that is no key is said, never read into a key. Fixed, the
+// field is clean.
+func TestPurchaseTagsAsTyped(t *testing.T) {
+	for _, c := range []struct{ name, bad, said, fixed string }{
+		{"reserved prefix", "aws:team=ml", `✗ tag "aws:team=ml": the aws: prefix is reserved`, "team=ml"},
+		{"spaces", "project team=research", `✗ "project": want KEY=VALUE`, "team=research project=demo"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			b, _ := uitest.Emulator(t, ec2sim.Faults{})
+			s := newScreen(t, ui.New(actionTestOptions(b)), 160, 48)
+			s.SearchAndOpen()
+			s.WaitText("✓ allowed (ec2:PurchaseCapacityBlock)")
+			s.Press("shift+tab")
+			s.Type(c.bad)
+			if text := s.WaitText(c.said); strings.Contains(text, "Fix the tags") {
+				t.Errorf("the refusal of a confirmation shows before any:\n%s", text)
+			}
+			s.Press("ctrl+u")
+			s.Type(c.fixed)
+			s.WaitFor("the tags fixed", func(text string) bool {
+				return strings.Contains(text, c.fixed) && !strings.Contains(text, c.bad) && !strings.Contains(text, "✗")
+			})
+			final(s)
+		})
 	}
-	s.Press("ctrl+u")
-	s.Type("team=ml")
-	s.WaitFor("the tag fixed", func(text string) bool {
-		return strings.Contains(text, "team=ml") && !strings.Contains(text, "aws:team") && !strings.Contains(text, "✗ tag")
-	})
-	final(s)
-}
-
-// Tags typed with spaces are read by the one parser (model.AddTags): text that is no key is
-// said, never read into a key.
-func TestPurchaseTagsBySpaces(t *testing.T) {
-	b, _ := emulatorBackend(t, ec2sim.Faults{})
-	s := newScreen(t, ui.New(actionTestOptions(b)), 160, 48)
-	s.SearchAndOpen()
-	s.WaitText("✓ allowed (ec2:PurchaseCapacityBlock)")
-	s.Press("shift+tab")
-	s.Type("project team=research")
-	s.WaitText(`✗ "project": want KEY=VALUE`)
-	s.Press("ctrl+u")
-	s.Type("team=research project=demo")
-	s.WaitFor("two tags", func(text string) bool {
-		return strings.Contains(text, "team=research project=demo") && !strings.Contains(text, "✗")
-	})
-	final(s)
 }
 
 // While a new search runs, the previous search's rows are shown marked as such, and enter
 // on them opens no purchase: it says why. Nothing is bought that the screen did not show.
 func TestStaleRowsCannotBeBought(t *testing.T) {
-	b, sim := emulatorBackend(t, ec2sim.Faults{})
-	c := sourcestest.ClientOf(t, b)
-	s := newScreen(t, ui.New(actionTestOptions(b)), 160, 48)
-	s.WaitText("123456789012")
-	s.Press("enter")
-	if s.FoundCount() == 0 {
-		t.Fatal("the default search found nothing")
-	}
+	s, sim, c := searchedToBuy(t)
 	// Slow every call down so that the second search is still running at the enter.
 	sim.SetFaults(ec2sim.Faults{Latency: 1500 * time.Millisecond})
 	s.Press("shift+tab", "a", "enter") // the regions: every one, and search
@@ -332,19 +316,13 @@ func TestStaleRowsCannotBeBought(t *testing.T) {
 	s.Press("enter", "b", "u", "y", "enter")
 	sim.SetFaults(ec2sim.Faults{})
 	s.FoundCount()
-	m := final(s)
-	if m.Inspect().Dialog != nil {
-		t.Errorf("dialog %T open after enter on stale rows", m.Inspect().Dialog)
-	}
-	if n := len(sourcestest.Reservations(t, c, searchedRegions(t)...)); n != 0 {
-		t.Fatalf("%d reservations bought from stale rows", n)
-	}
+	nothingBought(t, s, c, "after enter on stale rows")
 }
 
 // An offering that has started opens no purchase, from whichever screen it is asked (the
 // advisor's calendar asks without rows): the root says why.
 func TestStartedOfferingOpensNoPurchase(t *testing.T) {
-	b, _ := emulatorBackend(t, ec2sim.Faults{})
+	b, _ := uitest.Emulator(t, ec2sim.Faults{})
 	m := update(withResults(ui.New(testOptions(b)), uitest.SyntheticOfferings(5)), tea.WindowSizeMsg{Width: 160, Height: 48})
 	o, _ := m.Inspect().Search.Table().Selected()
 	o.Start = testNow.Add(-1)
@@ -360,16 +338,12 @@ var segmentsRE = regexp.MustCompile(`(\d+) segments`)
 // many segments it has, and the typed confirmation lists every segment and how many
 // reservations the purchase makes; buying it makes them all, and the receipt names each.
 func TestSegmentedOfferingRowAndConfirmation(t *testing.T) {
-	b, _ := emulatorBackend(t, ec2sim.Faults{})
+	b, _ := uitest.Emulator(t, ec2sim.Faults{})
 	c := sourcestest.ClientOf(t, b)
-	s := newScreen(t, ui.New(actionTestOptions(b)), 160, 48)
-	s.WaitText("123456789012")
+	s := readyScreen(t, actionTestOptions(b), 160, 48)
 	s.Press("tab", "ctrl+u")
 	s.Type("60")
-	s.Press("enter")
-	if s.FoundCount() == 0 {
-		t.Fatal("the search for 60 found nothing")
-	}
+	searchFound(s)
 	text := s.WaitFor("a row made of segments", segmentsRE.MatchString)
 	n, _ := strconv.Atoi(segmentsRE.FindStringSubmatch(text)[1])
 	if n < 2 {
@@ -411,7 +385,7 @@ var instanceRE = regexp.MustCompile(`(i-[0-9a-f]+)\s+(\w+)`)
 func TestReceiptOpensLaunch(t *testing.T) {
 	for _, paid := range []bool{true, false} {
 		t.Run(map[bool]string{true: "scheduled", false: "payment-pending"}[paid], func(t *testing.T) {
-			b, sim := emulatorBackend(t, ec2sim.Faults{})
+			b, sim := uitest.Emulator(t, ec2sim.Faults{})
 			s := newScreen(t, ui.New(actionTestOptions(b)), 160, 48)
 			s.SearchAndOpen()
 			s.WaitText("✓ allowed")
@@ -449,7 +423,7 @@ func TestReceiptOpensLaunch(t *testing.T) {
 // A purchase whose payment fails: the receipt stops saying BOUGHT, says the block will
 // never start and what to do, stops watching, and l launches nothing.
 func TestPayFailReceipt(t *testing.T) {
-	b, sim := emulatorBackend(t, ec2sim.Faults{PayFail: 1})
+	b, sim := uitest.Emulator(t, ec2sim.Faults{PayFail: 1})
 	c := sourcestest.ClientOf(t, b)
 	s := newScreen(t, ui.New(actionTestOptions(b)), 160, 48)
 	s.SearchAndOpen()
@@ -501,7 +475,7 @@ func TestPayFailReceipt(t *testing.T) {
 // detail says what to do, e and l say why not instead of opening a dialog, one notification
 // when it fails, and a warning until the end it would have had.
 func TestPayFailBlocksScreen(t *testing.T) {
-	b, sim := emulatorBackend(t, ec2sim.Faults{PayFail: 1})
+	b, sim := uitest.Emulator(t, ec2sim.Faults{PayFail: 1})
 	_, o, bought := sourcestest.BuyBlock(t, b, testNow.Add(24*time.Hour))
 	id := bought.ReservationID
 	opts := testOptions(b)
@@ -594,7 +568,7 @@ func extendBy(t *testing.T, c *awsapi.Client, b model.Block, days int) model.Ext
 // ends when it did; extended again and paid, the warning goes; a later extension failing
 // on the new end rings again.
 func TestPayFailExtensionOnBlocksScreen(t *testing.T) {
-	b, sim := emulatorBackend(t, ec2sim.Faults{})
+	b, sim := uitest.Emulator(t, ec2sim.Faults{})
 	c, o, bought := sourcestest.BuyBlock(t, b, testNow.Add(24*time.Hour))
 	id := bought.ReservationID
 	at := o.End.Add(-5 * time.Hour)

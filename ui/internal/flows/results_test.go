@@ -84,9 +84,8 @@ func TestSnapshotHoldsTheTable(t *testing.T) {
 // on-demand price) shows the pricing columns as pricing.Compare has them; v opens the chart
 // with its reading; two marked rows compare on one chart; B sorts by break-even.
 func TestPricingFlow(t *testing.T) {
-	b, _ := emulatorBackend(t, ec2sim.Faults{})
-	s := newScreen(t, ui.New(testOptions(b)), 200, 50)
-	s.WaitText("123456789012")
+	b, _ := uitest.Emulator(t, ec2sim.Faults{})
+	s := readyScreen(t, testOptions(b), 200, 50)
 	s.Press("enter")
 	if s.FoundCount() < 2 {
 		t.Fatal("the search found fewer than two offerings; the flow needs two to compare")
@@ -231,28 +230,19 @@ func exportPrices(t *testing.T) (*pricing.Catalog, model.Money) {
 func TestExportCSV(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
-	b, _ := emulatorBackend(t, ec2sim.Faults{})
+	b, _ := uitest.Emulator(t, ec2sim.Faults{})
 	cat, od := exportPrices(t)
 	opts := testOptions(b)
 	opts.Prices = cat
-	s := newScreen(t, ui.New(opts), 160, 48)
-	s.WaitText("123456789012")
+	s := readyScreen(t, opts, 160, 48)
 	s.Press("ctrl+s")
 	s.WaitText("Nothing to export")
 	if files, _ := filepath.Glob(filepath.Join(dir, "*")); len(files) != 0 {
 		t.Fatalf("nothing to export, yet the directory holds %q", files)
 	}
 	fillForm(s)
-	s.Press("enter")
-	if s.FoundCount() == 0 {
-		t.Fatal("the search found nothing; the export needs offerings")
-	}
-	s.Press("F")
-	s.WaitText("Upfront fee▲")
-	s.Press("/")
-	s.Type("us-east-2")
-	s.Press("enter")
-	s.WaitText("filtered from")
+	searchFound(s)
+	feeSortedIn(s, "us-east-2")
 	s.Press("ctrl+s")
 	text := s.WaitFor("the export's answer", func(text string) bool { return wroteRE.MatchString(text) })
 	said, _ := strconv.Atoi(wroteRE.FindStringSubmatch(text)[1])
@@ -324,13 +314,9 @@ func TestExportUnwritable(t *testing.T) {
 		}
 		t.Cleanup(func() { os.Chmod(dir, 0o755) })
 	}
-	b, _ := emulatorBackend(t, ec2sim.Faults{})
-	s := newScreen(t, ui.New(testOptions(b)), 160, 48)
-	s.WaitText("123456789012")
-	s.Press("enter")
-	if s.FoundCount() == 0 {
-		t.Fatal("the default search found nothing")
-	}
+	b, _ := uitest.Emulator(t, ec2sim.Faults{})
+	s := readyScreen(t, testOptions(b), 160, 48)
+	searchFound(s)
 	s.Press("ctrl+s")
 	text := s.WaitText("cannot write the CSV")
 	if strings.Contains(text, "Wrote") {
@@ -352,13 +338,9 @@ func TestExportUnwritable(t *testing.T) {
 func TestExportFilteredEmpty(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
-	b, _ := emulatorBackend(t, ec2sim.Faults{})
-	s := newScreen(t, ui.New(testOptions(b)), 160, 48)
-	s.WaitText("123456789012")
-	s.Press("enter")
-	if s.FoundCount() == 0 {
-		t.Fatal("the default search found nothing")
-	}
+	b, _ := uitest.Emulator(t, ec2sim.Faults{})
+	s := readyScreen(t, testOptions(b), 160, 48)
+	searchFound(s)
 	s.Press("/")
 	s.Type("no-such-offering")
 	s.Press("enter", "ctrl+s")
@@ -442,11 +424,10 @@ func waitRound(s *screen, n int) (int, string) {
 // the words of the notification; the rounds after find nothing new and ring nothing. Nothing
 // is bought.
 func TestWatchRingsOnceForNewOfferings(t *testing.T) {
-	b, sim := emulatorBackend(t, ec2sim.Faults{Down: []string{"us-west-2"}})
+	b, sim := uitest.Emulator(t, ec2sim.Faults{Down: []string{"us-west-2"}})
 	opts := testOptions(b)
 	opts.WatchEvery = 20 * time.Millisecond
-	s := newScreen(t, ui.New(opts), 160, 48)
-	s.WaitText("123456789012")
+	s := readyScreen(t, opts, 160, 48)
 	s.Press("tab", "tab", "tab", "tab", "tab", "a", "enter")
 	before := s.FoundCount()
 	s.WaitText("1 region failed")
@@ -507,7 +488,7 @@ func TestWatchRingsOnceForNewOfferings(t *testing.T) {
 
 // With notifications off (n, on the search screen too) a round's news is shown, silently.
 func TestWatchNotificationsOff(t *testing.T) {
-	b, sim := emulatorBackend(t, ec2sim.Faults{Down: []string{"us-east-1"}})
+	b, sim := uitest.Emulator(t, ec2sim.Faults{Down: []string{"us-east-1"}})
 	opts := testOptions(b)
 	opts.WatchEvery = 20 * time.Millisecond
 	s := newScreen(t, ui.New(opts), 160, 48)

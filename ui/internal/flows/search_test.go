@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
-	"fmt"
 	"regexp"
 	"strings"
 	"sync"
@@ -40,87 +39,81 @@ func fillForm(s *screen) {
 	s.Press("tab", "right", "tab", "a")
 }
 
+// feeSortedIn sorts the results by fee, cheapest first, and filters them to region.
+func feeSortedIn(s *screen, region string) {
+	s.T.Helper()
+	s.Press("F")
+	s.WaitText("Upfront fee▲")
+	s.Press("/")
+	s.Type(region)
+	s.Press("enter")
+	s.WaitText("filtered from")
+}
+
 // The whole flow: fill the form, watch the rows stream in, sort, filter, select, read the
 // detail and copy its CLI command; at both golden sizes.
 func TestFlow(t *testing.T) {
-	for _, size := range []struct{ w, h int }{{160, 48}, {80, 24}} {
-		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
-			b, _ := emulatorBackend(t, ec2sim.Faults{})
-			s := newScreen(t, ui.New(testOptions(b)), size.w, size.h)
-			s.WaitText("123456789012")
-			fillForm(s)
-			s.Press("enter")
-			found := s.FoundCount()
-			if found == 0 {
-				t.Fatal("the search found nothing; the flow needs offerings")
-			}
-			s.Press("F")
-			s.WaitText("Upfront fee▲")
-			s.Press("/")
-			s.Type("us-east-2")
-			s.Press("enter")
-			s.WaitText("filtered from")
-			// enter buys (issue 6); d opens the detail.
-			s.Press("g", "j", "j", "d")
-			s.WaitText("Why 11:30 UTC")
-			s.Press("y")
-			s.WaitText("Copied the AWS CLI search command")
-			m := final(s)
+	atSizes(t, goldenSizes, func(t *testing.T, w, h int) {
+		b, _ := uitest.Emulator(t, ec2sim.Faults{})
+		s := readyScreen(t, testOptions(b), w, h)
+		fillForm(s)
+		found := searchFound(s)
+		feeSortedIn(s, "us-east-2")
+		// enter buys (issue 6); d opens the detail.
+		s.Press("g", "j", "j", "d")
+		s.WaitText("Why 11:30 UTC")
+		s.Press("y")
+		s.WaitText("Copied the AWS CLI search command")
+		m := final(s)
 
-			// The count as the results pane says it at the end, under the filter.
-			if counted := foundOnScreen(update(m, uitest.Key("esc"))); counted != found || m.Inspect().Search.Table().Len() != found {
-				t.Errorf("the screen said %d offerings; the search counted %d and the table holds %d", found, counted, m.Inspect().Search.Table().Len())
+		// The count as the results pane says it at the end, under the filter.
+		if counted := foundOnScreen(update(m, uitest.Key("esc"))); counted != found || m.Inspect().Search.Table().Len() != found {
+			t.Errorf("the screen said %d offerings; the search counted %d and the table holds %d", found, counted, m.Inspect().Search.Table().Len())
+		}
+		if focusedPane(m) != paneDetail {
+			t.Errorf("focus %d, want the detail pane", focusedPane(m))
+		}
+		if col, desc := m.Inspect().Search.Table().Sort(); col != offerings.ColFee || desc {
+			t.Errorf("sort %v desc=%v, want by fee ascending", col, desc)
+		}
+		n := m.Inspect().Search.Table().Visible()
+		if n == 0 || n >= found {
+			t.Fatalf("the filter kept %d of %d rows; want some but not all", n, found)
+		}
+		var prev model.Money
+		for i := 0; i < n; i++ {
+			o := m.Inspect().Search.Table().Row(i)
+			if o.Region != "us-east-2" {
+				t.Errorf("row %d is in %s, past a filter for us-east-2", i, o.Region)
 			}
-			if focusedPane(m) != paneDetail {
-				t.Errorf("focus %d, want the detail pane", focusedPane(m))
+			if i > 0 && o.Fee.Cmp(prev) < 0 {
+				t.Errorf("row %d fee %s is below the row before it (%s) in a fee-ascending sort", i, o.Fee, prev)
 			}
-			if col, desc := m.Inspect().Search.Table().Sort(); col != offerings.ColFee || desc {
-				t.Errorf("sort %v desc=%v, want by fee ascending", col, desc)
+			prev = o.Fee
+		}
+		sel, ok := m.Inspect().Search.Table().Selected()
+		if !ok || m.Inspect().Search.Table().Cursor() != 2 || sel.ID != m.Inspect().Search.Table().Row(2).ID {
+			t.Fatalf("selected %v (cursor %d), want the third visible row", sel.ID, m.Inspect().Search.Table().Cursor())
+		}
+		view := ansi.Strip(m.View().Content)
+		for _, want := range []string{sel.ID, sel.Fee.Dollars(), "terminated from 11:00 UTC", "03:30 PST"} {
+			if !strings.Contains(view, want) {
+				t.Errorf("the detail lacks %q:\n%s", want, view)
 			}
-			n := m.Inspect().Search.Table().Visible()
-			if n == 0 || n >= found {
-				t.Fatalf("the filter kept %d of %d rows; want some but not all", n, found)
-			}
-			var prev model.Money
-			for i := 0; i < n; i++ {
-				o := m.Inspect().Search.Table().Row(i)
-				if o.Region != "us-east-2" {
-					t.Errorf("row %d is in %s, past a filter for us-east-2", i, o.Region)
-				}
-				if i > 0 && o.Fee.Cmp(prev) < 0 {
-					t.Errorf("row %d fee %s is below the row before it (%s) in a fee-ascending sort", i, o.Fee, prev)
-				}
-				prev = o.Fee
-			}
-			sel, ok := m.Inspect().Search.Table().Selected()
-			if !ok || m.Inspect().Search.Table().Cursor() != 2 || sel.ID != m.Inspect().Search.Table().Row(2).ID {
-				t.Fatalf("selected %v (cursor %d), want the third visible row", sel.ID, m.Inspect().Search.Table().Cursor())
-			}
-			view := ansi.Strip(m.View().Content)
-			for _, want := range []string{sel.ID, sel.Fee.Dollars(), "terminated from 11:00 UTC", "03:30 PST"} {
-				if !strings.Contains(view, want) {
-					t.Errorf("the detail lacks %q:\n%s", want, view)
-				}
-			}
-			osc := "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte(detail.SearchCommand(sel, m.Inspect().Search.Query())))
-			if !bytes.Contains(s.Raw, []byte(osc)) {
-				t.Errorf("no OSC 52 clipboard write of %q", detail.SearchCommand(sel, m.Inspect().Search.Query()))
-			}
-			golden.RequireEqual(t, []byte(view))
-		})
-	}
+		}
+		osc := "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte(detail.SearchCommand(sel, m.Inspect().Search.Query())))
+		if !bytes.Contains(s.Raw, []byte(osc)) {
+			t.Errorf("no OSC 52 clipboard write of %q", detail.SearchCommand(sel, m.Inspect().Search.Query()))
+		}
+		golden.RequireEqual(t, []byte(view))
+	})
 }
 
 // A new search keeps the old rows until its own arrive, and esc cancels it.
 func TestCancelSearchKeepsOldRows(t *testing.T) {
-	b, sim := emulatorBackend(t, ec2sim.Faults{})
-	s := newScreen(t, ui.New(testOptions(b)), 160, 48)
-	s.WaitText("123456789012")
-	s.Press("enter")
-	first := s.FoundCount()
-	if first == 0 {
-		t.Fatal("the default search found nothing")
-	}
+	b, sim := uitest.Emulator(t, ec2sim.Faults{})
+	s := readyScreen(t, testOptions(b), 160, 48)
+	first := searchFound(s)
 	// Slow every call down so that the second search is still running when esc comes.
 	sim.SetFaults(ec2sim.Faults{Latency: 2 * time.Second})
 	s.Press("shift+tab", "a", "enter") // back to the form's last field, the regions
@@ -177,10 +170,9 @@ func (r *altsRecorder) answered() (int, []source.Suggestion) {
 // A search that finds nothing says why, lists the adapter's alternatives, runs the
 // largest-count probe on L, and searches an alternative on its number.
 func TestEmptyResultAlternativesAndProbe(t *testing.T) {
-	eb, _ := emulatorBackend(t, ec2sim.Faults{})
+	eb, _ := uitest.Emulator(t, ec2sim.Faults{})
 	b := &altsRecorder{Backend: eb}
-	s := newScreen(t, ui.New(testOptions(b)), 160, 48)
-	s.WaitText("123456789012")
+	s := readyScreen(t, testOptions(b), 160, 48)
 	s.Press("tab", "ctrl+u")
 	s.Type("64")
 	s.Press("tab", "ctrl+u")
@@ -244,9 +236,8 @@ func TestEmptyResultAlternativesAndProbe(t *testing.T) {
 
 // A region that is down is reported with its message; the others complete.
 func TestRegionDown(t *testing.T) {
-	b, _ := emulatorBackend(t, ec2sim.Faults{Down: []string{"us-west-2"}})
-	s := newScreen(t, ui.New(testOptions(b)), 160, 48)
-	s.WaitText("123456789012")
+	b, _ := uitest.Emulator(t, ec2sim.Faults{Down: []string{"us-west-2"}})
+	s := readyScreen(t, testOptions(b), 160, 48)
 	s.Press("tab", "tab", "tab", "tab", "tab", "a", "enter")
 	found := s.FoundCount()
 	text := s.WaitText("1 region failed")
@@ -276,7 +267,7 @@ func TestRegionDown(t *testing.T) {
 
 // When no region answers, the screen says the search failed, not that nothing is on offer.
 func TestEveryRegionDown(t *testing.T) {
-	eb, _ := emulatorBackend(t, ec2sim.Faults{Down: []string{"us-east-1"}})
+	eb, _ := uitest.Emulator(t, ec2sim.Faults{Down: []string{"us-east-1"}})
 	b := &altsRecorder{Backend: eb}
 	s := newScreen(t, ui.New(testOptions(b)), 100, 30)
 	s.WaitText("SIMULATED")
@@ -298,54 +289,51 @@ func TestEveryRegionDown(t *testing.T) {
 // the pane before the form, where tab's reverse goes. The arrows on the duration step from
 // the length as typed.
 func TestFormOrderInTheTerminal(t *testing.T) {
-	for _, size := range []struct{ w, h int }{{80, 24}, {120, 40}, {200, 60}} {
-		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
-			b, _ := emulatorBackend(t, ec2sim.Faults{})
-			s := newScreen(t, ui.New(testOptions(b)), size.w, size.h)
-			s.WaitText("123456789012")
-			s.WaitText("›Types")
-			// rows finds the focused label and, if still in view, the label of the field before.
-			rows := func(label, before string) (int, int) {
-				text := s.WaitText("›" + label)
-				at, prev := -1, -1
-				for i, l := range strings.Split(text, "\n") {
-					if strings.Contains(l, "›"+label) {
-						at = i
-					}
-					if before != "" && strings.Contains(l, "┃ "+before+" ") {
-						prev = i
-					}
+	atSizes(t, [][2]int{{80, 24}, {120, 40}, {200, 60}}, func(t *testing.T, w, h int) {
+		b, _ := uitest.Emulator(t, ec2sim.Faults{})
+		s := readyScreen(t, testOptions(b), w, h)
+		s.WaitText("›Types")
+		// rows finds the focused label and, if still in view, the label of the field before.
+		rows := func(label, before string) (int, int) {
+			text := s.WaitText("›" + label)
+			at, prev := -1, -1
+			for i, l := range strings.Split(text, "\n") {
+				if strings.Contains(l, "›"+label) {
+					at = i
 				}
-				return at, prev
-			}
-			s.Press("shift+tab")
-			if text := s.WaitText("›Source"); !strings.Contains(text, "┃ Types ") {
-				t.Errorf("the source is focused but the types below it are not drawn:\n%s", text)
-			}
-			before := "Source"
-			for _, label := range []string{"Types", "Count", "Start", "End", "Duration", "Regions"} {
-				s.Press("tab")
-				if at, prev := rows(label, before); prev >= at {
-					t.Errorf("tab from %s to %s: drawn at row %d, the field before at row %d", before, label, at, prev)
+				if before != "" && strings.Contains(l, "┃ "+before+" ") {
+					prev = i
 				}
-				before = label
 			}
-			s.Press("shift+tab") // the duration
-			s.WaitText("›Duration")
-			s.Press("ctrl+u")
-			s.Type("15d")
-			s.WaitText("15d")
-			s.TM.Send(tea.KeyPressMsg{Code: tea.KeyRight})
-			s.WaitFor("15d → 3w", func(text string) bool { return strings.Contains(text, "‹ 3w") })
-			s.Press("shift+tab", "shift+tab", "shift+tab", "shift+tab", "shift+tab")
-			s.WaitText("›Source")
-			s.Press("shift+tab")
-			s.WaitFor("the source unfocused", func(text string) bool { return !strings.Contains(text, "›Source") })
-			if m := final(s); focusedPane(m) != paneDetail {
-				t.Errorf("shift+tab from the first field: pane %d, want the detail (where tab enters the form from)", focusedPane(m))
+			return at, prev
+		}
+		s.Press("shift+tab")
+		if text := s.WaitText("›Source"); !strings.Contains(text, "┃ Types ") {
+			t.Errorf("the source is focused but the types below it are not drawn:\n%s", text)
+		}
+		before := "Source"
+		for _, label := range []string{"Types", "Count", "Start", "End", "Duration", "Regions"} {
+			s.Press("tab")
+			if at, prev := rows(label, before); prev >= at {
+				t.Errorf("tab from %s to %s: drawn at row %d, the field before at row %d", before, label, at, prev)
 			}
-		})
-	}
+			before = label
+		}
+		s.Press("shift+tab") // the duration
+		s.WaitText("›Duration")
+		s.Press("ctrl+u")
+		s.Type("15d")
+		s.WaitText("15d")
+		s.TM.Send(tea.KeyPressMsg{Code: tea.KeyRight})
+		s.WaitFor("15d → 3w", func(text string) bool { return strings.Contains(text, "‹ 3w") })
+		s.Press("shift+tab", "shift+tab", "shift+tab", "shift+tab", "shift+tab")
+		s.WaitText("›Source")
+		s.Press("shift+tab")
+		s.WaitFor("the source unfocused", func(text string) bool { return !strings.Contains(text, "›Source") })
+		if m := final(s); focusedPane(m) != paneDetail {
+			t.Errorf("shift+tab from the first field: pane %d, want the detail (where tab enters the form from)", focusedPane(m))
+		}
+	})
 }
 
 // The form's footer names the focused field's keys: it offered "/ filter the types" and

@@ -353,7 +353,7 @@ func TestReportScreen(t *testing.T) {
 // The program's own backend, the emulator's: the report it cannot read yet is said as such.
 func TestReportScreenOnTheEmulator(t *testing.T) {
 	b, _ := uitest.Emulator(t, ec2sim.Faults{})
-	o, blk := boughtBlock(t, sourcestest.ClientOf(t, b))
+	o, blk := sourcestest.BuyFirstBlock(t, sourcestest.ClientOf(t, b), testNow)
 	m := update(ui.New(testOptions(b)), tea.WindowSizeMsg{Width: 160, Height: 40})
 	m = pressReport(t, m, uitest.AltKey('4'))
 	view := ansi.Strip(m.View().Content)

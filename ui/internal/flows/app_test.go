@@ -304,13 +304,6 @@ func TestBackgroundChoosesThePalette(t *testing.T) {
 	}
 }
 
-// footerDialog is a dialog that names its keys and does nothing else.
-type footerDialog struct{ keys string }
-
-func (d footerDialog) Update(tea.Msg) (dialog, tea.Cmd, bool) { return d, nil, false }
-func (d footerDialog) View(int, int) string                   { return "stub" }
-func (d footerDialog) Footer() string                         { return d.keys }
-
 // At 80×24 the help is taller than the box: the arrows and page keys scroll it to the end
 // (the sort and screen keys), and any other key still closes it.
 func TestHelpScrollsWhenCut(t *testing.T) {

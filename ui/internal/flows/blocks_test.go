@@ -59,15 +59,7 @@ func TestBlockLifecycleOnScreen(t *testing.T) {
 	s.WaitRaw("the payment notification", func(raw []byte) bool { return bytes.Contains(raw, []byte(osc9)) })
 	rings := bytes.Count(s.Raw, []byte(osc9))
 
-	step := func(what string, at time.Time, want func(row string) bool) string {
-		t.Helper()
-		sim.SetTime(at)
-		s.Press("r")
-		return s.WaitFor(what, func(text string) bool {
-			return strings.Contains(text, "as of "+at.UTC().Format("15:04")) && want(uitest.RowOf(text, id))
-		})
-	}
-	text = step("scheduled", testNow.Add(10*time.Minute), func(row string) bool { return strings.Contains(row, "scheduled") })
+	text = rowListedAt(s, sim, id, "scheduled", testNow.Add(10*time.Minute), func(row string) bool { return strings.Contains(row, "scheduled") })
 	if hasWarningBadge(text) || !strings.Contains(uitest.RowOf(text, id), "starts in") {
 		t.Errorf("scheduled: a warning, or no countdown to the start:\n%s", text)
 	}
@@ -78,22 +70,22 @@ func TestBlockLifecycleOnScreen(t *testing.T) {
 	if _, err := capacityblocks.New(c).Launch(context.Background(), blk, source.LaunchSpec{ImageID: "ami-0123456789abcdef0", Count: 1}); err != nil {
 		t.Fatalf("launch: %v", err)
 	}
-	text = step("active", o.Start.Add(time.Hour), func(row string) bool { return strings.Contains(row, "active") && strings.Contains(row, "1/1") })
+	text = rowListedAt(s, sim, id, "active", o.Start.Add(time.Hour), func(row string) bool { return strings.Contains(row, "active") && strings.Contains(row, "1/1") })
 	if hasWarningBadge(text) || !strings.Contains(uitest.RowOf(text, id), "ends in") {
 		t.Errorf("active and running: a warning, or no countdown to the end:\n%s", text)
 	}
 
-	text = step("expiring", o.End.Add(-35*time.Minute), func(row string) bool { return strings.Contains(row, "▲ EXPIRING") })
+	text = rowListedAt(s, sim, id, "expiring", o.End.Add(-35*time.Minute), func(row string) bool { return strings.Contains(row, "▲ EXPIRING") })
 	if !strings.Contains(text, "▲ EXPIRING (1 warning)") || !strings.Contains(uitest.RowOf(text, id), "ends in 35m 00s") {
 		t.Errorf("expiring: header or countdown wrong:\n%s", text)
 	}
-	text = step("terminating", o.End.Add(-20*time.Minute), func(row string) bool { return strings.Contains(row, "✖ TERMINATING") })
+	text = rowListedAt(s, sim, id, "terminating", o.End.Add(-20*time.Minute), func(row string) bool { return strings.Contains(row, "✖ TERMINATING") })
 	if !strings.Contains(text, "✖ TERMINATING (1 warning)") || !strings.Contains(uitest.RowOf(text, id), "terminating") {
 		t.Errorf("terminating: header or termination column wrong:\n%s", text)
 	}
 	// Listing again in the same state rings nothing more.
-	text = step("terminating again", o.End.Add(-19*time.Minute), func(row string) bool { return strings.Contains(row, "✖ TERMINATING") })
-	text = step("expired", o.End.Add(time.Minute), func(row string) bool { return strings.Contains(row, "expired") })
+	text = rowListedAt(s, sim, id, "terminating again", o.End.Add(-19*time.Minute), func(row string) bool { return strings.Contains(row, "✖ TERMINATING") })
+	text = rowListedAt(s, sim, id, "expired", o.End.Add(time.Minute), func(row string) bool { return strings.Contains(row, "expired") })
 	if hasWarningBadge(text) || strings.Contains(uitest.RowOf(text, id), "TERMINATING") {
 		t.Errorf("expired: still warned:\n%s", text)
 	}
@@ -372,15 +364,11 @@ func TestLaunchFromBlocksScreen(t *testing.T) {
 	uitest.MustContain(t, text, "payment-pending · starts in", "Its payment is still being collected: a block whose payment fails never starts",
 		"to launch at the start")
 	s.Press("esc")
-	sim.SetTime(o.Start.Add(time.Hour))
-	s.Press("r")
-	s.WaitFor("the active block", func(text string) bool { return strings.Contains(uitest.RowOf(text, bought.ReservationID), "active") })
+	rowListedAt(s, sim, bought.ReservationID, "the active block", o.Start.Add(time.Hour), func(row string) bool { return strings.Contains(row, "active") })
 	s.Press("l")
 	s.WaitText("Launch into a block")
 	s.Press("esc")
-	sim.SetTime(o.End.Add(time.Hour))
-	s.Press("r")
-	s.WaitFor("the expired block", func(text string) bool { return strings.Contains(uitest.RowOf(text, bought.ReservationID), "expired") })
+	rowListedAt(s, sim, bought.ReservationID, "the expired block", o.End.Add(time.Hour), func(row string) bool { return strings.Contains(row, "expired") })
 	s.Press("l")
 	s.WaitText("instances launch only into an active block")
 	final(s)

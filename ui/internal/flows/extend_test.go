@@ -268,6 +268,16 @@ func policyAsked(s *screen, id string) string {
 	})
 }
 
+// askedBeside runs a TUI beside b, with the policy p and a notifier, at the lead 10 hours
+// before o's end, and waits for the policy's ask on id (text); sent reads what was notified.
+func askedBeside(t *testing.T, b source.Backend, sim *ec2sim.Server, o model.Offering, p model.AutoExtendPolicy, id string) (s *screen, text string, sent func() string) {
+	t.Helper()
+	n, sent := notifier(t, b)
+	sim.SetTime(o.End.Add(-10 * time.Hour))
+	s = newScreen(t, ui.New(autoOptions(beside(t, b, sources.WithNotifier(n)), p)), 200, 48)
+	return s, policyAsked(s, id), sent
+}
+
 // listedAt lists the blocks again with the emulator's clock at at.
 func listedAt(s *screen, sim *ec2sim.Server, at time.Time) string {
 	s.T.Helper()
@@ -307,10 +317,7 @@ func TestAutoExtendAsksOnScreen(t *testing.T) {
 func TestAutoExtendDeclineOnScreenIsRecorded(t *testing.T) {
 	b, sim, o, bought, p := autoExtendBlock(t)
 	id := bought.ReservationID
-	n, sent := notifier(t, b)
-	sim.SetTime(o.End.Add(-10 * time.Hour))
-	s := newScreen(t, ui.New(autoOptions(beside(t, b, sources.WithNotifier(n)), p)), 200, 40)
-	text := policyAsked(s, id)
+	s, text, sent := askedBeside(t, b, sim, o, p, id)
 	uitest.MustContain(t, text, "esc declines (recorded)")
 	s.Press("esc")
 	s.WaitText("The decline is recorded")
@@ -333,10 +340,7 @@ func TestAutoExtendDeclineOnScreenIsRecorded(t *testing.T) {
 func TestAutoExtendTakenOnScreenIsRecorded(t *testing.T) {
 	b, sim, o, bought, p := autoExtendBlock(t)
 	id := bought.ReservationID
-	n, sent := notifier(t, b)
-	sim.SetTime(o.End.Add(-10 * time.Hour))
-	s := newScreen(t, ui.New(autoOptions(beside(t, b, sources.WithNotifier(n)), p)), 200, 48)
-	policyAsked(s, id)
+	s, _, sent := askedBeside(t, b, sim, o, p, id)
 	s.WaitText("› 2d")
 	s.WaitLengths()
 	s.Press("enter")

@@ -1,6 +1,7 @@
 package flows
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -11,9 +12,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/gpublock/gpublock/aws/awsapi"
+	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/source"
-	"github.com/gpublock/gpublock/aws/sources/sourcestest"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui"
 	"github.com/gpublock/gpublock/ui/components/searchform"
@@ -32,6 +32,8 @@ var (
 	testLoc = uitest.Loc
 )
 
+// testOptions are the program's options in the tests: simulated, without colour, at testNow
+// in testLoc, over b.
 func testOptions(b source.Backend) ui.Options {
 	return ui.Options{
 		Backend: b, Simulated: true, Profile: "test", Region: "us-east-1", NoColor: true,
@@ -96,6 +98,21 @@ func flatText(text string) string {
 	return strings.Join(strings.Fields(strings.NewReplacer("┆", " ", "│", " ", "╎", " ", "┃", " ").Replace(text)), " ")
 }
 
+// retype moves to each next field of the form in turn, clears it and types its value.
+func retype(s *screen, values ...string) {
+	for _, v := range values {
+		s.Press("tab", "ctrl+u")
+		s.Type(v)
+	}
+}
+
+// clipboardWritten waits for a clipboard write (OSC 52) in what the program wrote: it may
+// reach the terminal a frame after the flash that says it.
+func clipboardWritten(s *screen) {
+	s.T.Helper()
+	s.WaitRaw("a clipboard write", func(raw []byte) bool { return bytes.Contains(raw, []byte("\x1b]52;c;")) })
+}
+
 // final quits the program and returns its last model, with Raw holding all it wrote.
 func final(s *screen) ui.Model {
 	s.T.Helper()
@@ -105,8 +122,6 @@ func final(s *screen) ui.Model {
 // The dialogs' and screens' types and names, by the names the tests use.
 type (
 	dialog          = uidialog.Dialog
-	rootMsg         = uidialog.RootMsg
-	blockPolledMsg  = uidialog.BlockPolledMsg
 	blocksMsg       = blockscreen.ListedMsg
 	searchEventsMsg = searchscreen.EventsMsg
 	watchTickMsg    = searchscreen.WatchTickMsg
@@ -207,9 +222,6 @@ var formLabels = map[searchform.Field]string{
 }
 
 // The view's readers (uitest's), on the root's view.
-func fieldErrors(m ui.Model) map[searchform.Field]string {
-	return uitest.FieldErrors(m.View().Content, formLabels)
-}
 func searched(m ui.Model) bool     { return uitest.Searched(m.View().Content) }
 func foundOnScreen(m ui.Model) int { return uitest.FoundOnScreen(m.View().Content) }
 func detailTop(m ui.Model) int     { return uitest.DetailTop(m.View().Content) }
@@ -217,6 +229,17 @@ func lastLine(m ui.Model) string   { return uitest.LastLine(m.View().Content) }
 func statusOf(m ui.Model) string   { return uitest.StatusLine(m.View().Content) }
 func focusedField(m ui.Model) searchform.Field {
 	return uitest.FocusedField(m.View().Content, formLabels, -1)
+}
+
+// rowListedAt sets the emulator's clock to at, lists the blocks again (r), and waits for
+// the listing as of at, with id's row as want says (what names it); it returns the screen.
+func rowListedAt(s *screen, sim *ec2sim.Server, id, what string, at time.Time, want func(row string) bool) string {
+	s.T.Helper()
+	sim.SetTime(at)
+	s.Press("r")
+	return s.WaitFor(what, func(text string) bool {
+		return strings.Contains(text, "as of "+at.UTC().Format("15:04")) && want(uitest.RowOf(text, id))
+	})
 }
 
 // probeAnswer is one line of the largest-count probe as the view shows it.
@@ -314,11 +337,4 @@ func searchedRegions(t *testing.T) []string {
 		t.Fatalf("the default form has no query: %+v", q)
 	}
 	return q.Regions
-}
-
-// boughtBlock buys, through the adapter, the first p5.48xlarge offering of us-east-1, for
-// the launch tests: it returns the offering and the reservation.
-func boughtBlock(t *testing.T, c *awsapi.Client) (model.Offering, model.Block) {
-	t.Helper()
-	return sourcestest.BuyFirstBlock(t, c, testNow)
 }

@@ -30,12 +30,8 @@ import (
 func fillForm(s *screen) {
 	s.Press("/")
 	s.Type("h200")
-	s.Press("space", "esc", "tab", "ctrl+u")
-	s.Type("2")
-	s.Press("tab", "ctrl+u")
-	s.Type("2026-12-08")
-	s.Press("tab", "ctrl+u")
-	s.Type("+5w")
+	s.Press("space", "esc")
+	retype(s, "2", "2026-12-08", "+5w")
 	s.Press("tab", "right", "tab", "a")
 }
 
@@ -64,6 +60,7 @@ func TestFlow(t *testing.T) {
 		s.WaitText("Why 11:30 UTC")
 		s.Press("y")
 		s.WaitText("Copied the AWS CLI search command")
+		clipboardWritten(s)
 		m := final(s)
 
 		// The count as the results pane says it at the end, under the filter.
@@ -173,14 +170,7 @@ func TestEmptyResultAlternativesAndProbe(t *testing.T) {
 	eb, _ := uitest.Emulator(t, ec2sim.Faults{})
 	b := &altsRecorder{Backend: eb}
 	s := readyScreen(t, testOptions(b), 160, 48)
-	s.Press("tab", "ctrl+u")
-	s.Type("64")
-	s.Press("tab", "ctrl+u")
-	s.Type("now")
-	s.Press("tab", "ctrl+u")
-	s.Type("+16d")
-	s.Press("tab", "ctrl+u")
-	s.Type("14d")
+	retype(s, "64", "now", "+16d", "14d") // count, start, end, duration
 	s.Press("enter")
 	s.WaitText("No offerings for 64 × p5.48xlarge")
 	text := s.WaitFor("the alternatives", func(text string) bool {
@@ -486,18 +476,6 @@ func TestMouseSelectsScrollsAndSortsOfferings(t *testing.T) {
 		}
 	}
 }
-
-// mouseRecorder is a dialog that counts the mouse messages it is given.
-type mouseRecorder struct{ got int }
-
-func (r *mouseRecorder) Update(msg tea.Msg) (dialog, tea.Cmd, bool) {
-	if _, ok := msg.(tea.MouseMsg); ok {
-		r.got++
-	}
-	return r, nil, false
-}
-
-func (r *mouseRecorder) View(int, int) string { return "recorder" }
 
 // findOnScreen is where sub is first drawn, from line from on (tests are without
 // accessible mode, so the view is the drawing).

@@ -37,6 +37,25 @@ func demoCommand(bin, home string, slave *os.File) *exec.Cmd {
 	return cmd
 }
 
+// startDemo starts the demo (demoCommand) on a pseudo-terminal of w×h, with a home of its
+// own, what it writes collected in out; the terminal is closed when tb ends.
+func startDemo(tb testing.TB, bin string, w, h int) (master *os.File, cmd *exec.Cmd, out *terminalOutput) {
+	tb.Helper()
+	master, slave, err := openPTY(w, h)
+	if err != nil {
+		tb.Skipf("no pseudo-terminal: %v", err)
+	}
+	tb.Cleanup(func() { master.Close() })
+	cmd = demoCommand(bin, tb.TempDir(), slave)
+	out = &terminalOutput{}
+	go out.read(master)
+	if err := cmd.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	slave.Close()
+	return master, cmd, out
+}
+
 // openPTY opens a pseudo-terminal of the given size: the program sees a real terminal, so
 // it learns its size and draws as it would for a person.
 func openPTY(w, h int) (master, slave *os.File, err error) {
@@ -210,20 +229,7 @@ func TestDemoOnATerminal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the program")
 	}
-	bin := buildGpublock(t)
-	home := t.TempDir()
-	master, slave, err := openPTY(120, 40)
-	if err != nil {
-		t.Skipf("no pseudo-terminal: %v", err)
-	}
-	defer master.Close()
-	cmd := demoCommand(bin, home, slave)
-	out := &terminalOutput{}
-	go out.read(master)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	slave.Close()
+	master, cmd, out := startDemo(t, buildGpublock(t), 120, 40)
 	defer cmd.Process.Kill()
 	for _, want := range []string{"SIMULATED", "account 123456789012"} {
 		if !out.wait(want, 20*time.Second) {
@@ -320,19 +326,7 @@ func BenchmarkIdleCPU(b *testing.B) {
 }
 
 func idleCPU(b *testing.B, bin string, search bool, key string) {
-	home := b.TempDir()
-	master, slave, err := openPTY(160, 48)
-	if err != nil {
-		b.Skipf("no pseudo-terminal: %v", err)
-	}
-	defer master.Close()
-	cmd := demoCommand(bin, home, slave)
-	out := &terminalOutput{}
-	go out.read(master)
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	slave.Close()
+	master, cmd, out := startDemo(b, bin, 160, 48)
 	defer func() {
 		cmd.Process.Kill()
 		cmd.Wait()

@@ -49,7 +49,7 @@ func TestBlockLifecycleOnScreen(t *testing.T) {
 	s := newScreen(t, ui.New(opts), 200, 40)
 
 	// Listed at once, before its payment is taken: flagged, and counted in the header.
-	text := s.WaitFor("the bought block", func(text string) bool { return strings.Contains(uitest.RowOf(text, id), "PAY PENDING") })
+	text := rowShows(s, id, "the bought block", "PAY PENDING")
 	if !strings.Contains(text, "$ PAY PENDING (1 warning)") {
 		t.Errorf("payment pending: the header does not count 1 warning:\n%s", text)
 	}
@@ -120,9 +120,7 @@ func TestNoNotify(t *testing.T) {
 	s.WaitText("PAY PENDING")
 	sim.SetTime(o.End.Add(-20 * time.Minute))
 	s.Press("r")
-	s.WaitFor("terminating", func(text string) bool {
-		return strings.Contains(uitest.RowOf(text, bought.ReservationID), "TERMINATING")
-	})
+	rowShows(s, bought.ReservationID, "terminating", "TERMINATING")
 	final(s)
 	// Every BEL left ends an OSC sequence (the window title); none rings on its own.
 	if bytes.Contains(s.Raw, []byte(osc9)) || bytes.Count(s.Raw, []byte{'\a'}) > bytes.Count(s.Raw, []byte("\x1b]")) {
@@ -190,10 +188,8 @@ func TestExtendFromBlocksScreen(t *testing.T) {
 	b, sim := uitest.Emulator(t, ec2sim.Faults{})
 	_, o, bought := sourcestest.BuyBlock(t, b, testNow.Add(24*time.Hour))
 	sim.SetTime(o.Start.Add(time.Hour))
-	opts := testOptions(b)
-	opts.StartOnBlocks = true
-	s := newScreen(t, ui.New(opts), 160, 48)
-	s.WaitFor("the active block", func(text string) bool { return strings.Contains(uitest.RowOf(text, bought.ReservationID), "active") })
+	s := blocksScreen(t, testOptions(b), 160, 48)
+	rowShows(s, bought.ReservationID, "the active block", "active")
 	oldEnd := o.End.UTC().Format("Jan 02 15:04")
 	newEnd := o.End.Add(48 * time.Hour).UTC().Format("Jan 02 15:04")
 	s.Press("e")
@@ -353,12 +349,8 @@ func TestBlocksHeaderCopyAndOpen(t *testing.T) {
 func TestLaunchFromBlocksScreen(t *testing.T) {
 	b, sim := uitest.Emulator(t, ec2sim.Faults{})
 	_, o, bought := sourcestest.BuyBlock(t, b, testNow.Add(24*time.Hour))
-	opts := testOptions(b)
-	opts.StartOnBlocks = true
-	s := newScreen(t, ui.New(opts), 160, 48)
-	s.WaitFor("the block being paid for", func(text string) bool {
-		return strings.Contains(uitest.RowOf(text, bought.ReservationID), "payment-pending")
-	})
+	s := blocksScreen(t, testOptions(b), 160, 48)
+	rowShows(s, bought.ReservationID, "the block being paid for", "payment-pending")
 	s.Press("l")
 	text := s.WaitText("Launch into a block")
 	uitest.MustContain(t, text, "payment-pending · starts in", "Its payment is still being collected: a block whose payment fails never starts",
@@ -452,9 +444,7 @@ func TestBlocksOfEveryRegionOnAFreshStart(t *testing.T) {
 	for _, r := range []string{"eu-north-1", "ap-south-1", "us-west-2"} {
 		ids = append(ids, buyIn(t, other, r).ReservationID)
 	}
-	opts := testOptions(b)
-	opts.StartOnBlocks = true
-	s := newScreen(t, ui.New(opts), 200, 48)
+	s := blocksScreen(t, testOptions(b), 200, 48)
 	text := s.WaitFor("the three blocks", func(text string) bool {
 		for _, id := range ids {
 			if !strings.Contains(text, id) {
@@ -541,7 +531,7 @@ func TestExtendListShowsWhatAWSOffers(t *testing.T) {
 	opts := testOptions(b)
 	opts.StartOnBlocks, opts.ExtendDays = true, 3
 	s := newScreen(t, ui.New(opts), 160, 48)
-	s.WaitFor("the active block", func(text string) bool { return strings.Contains(uitest.RowOf(text, bought.ReservationID), "active") })
+	rowShows(s, bought.ReservationID, "the active block", "active")
 	s.Press("e")
 	text := s.WaitLengths()
 	blk := sourcestest.BlockNow(t, c, bought.ReservationID)
@@ -691,9 +681,7 @@ func TestBlocksScreenListsEveryAccount(t *testing.T) {
 	final(s)
 
 	// One account alone: no Account column.
-	opts = testOptions(x.a)
-	opts.StartOnBlocks = true
-	s = newScreen(t, ui.New(opts), 160, 48)
+	s = blocksScreen(t, testOptions(x.a), 160, 48)
 	text = s.WaitText("p5.48xlarge ×")
 	for _, l := range strings.Split(text, "\n") {
 		if strings.Contains(l, "Warning") && strings.Contains(l, "State") && strings.Contains(l, "Account") {
@@ -720,10 +708,8 @@ func TestExtendABlockOfAnotherAccount(t *testing.T) {
 	at := x.oB.Start.Add(time.Hour)
 	x.simA.SetTime(at)
 	x.simB.SetTime(at)
-	opts := actionTestOptions(x.backend)
-	opts.StartOnBlocks = true
-	s := newScreen(t, ui.New(opts), 160, 48)
-	s.WaitFor("b's active block", func(text string) bool { return strings.Contains(uitest.RowOf(text, x.blkB.ReservationID), "active") })
+	s := blocksScreen(t, actionTestOptions(x.backend), 160, 48)
+	rowShows(s, x.blkB.ReservationID, "b's active block", "active")
 	s.Press("/")
 	s.Type(otherAccount)
 	s.Press("enter")

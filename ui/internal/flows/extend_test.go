@@ -37,10 +37,8 @@ func extendOnScreen(t *testing.T, payFail bool) (s *screen, b source.Backend, si
 	if payFail {
 		sim.SetFaults(ec2sim.Faults{PayFail: 1}) // the block is paid; its extension's payment fails
 	}
-	opts := actionTestOptions(b)
-	opts.StartOnBlocks = true
-	s = newScreen(t, ui.New(opts), 160, 48)
-	s.WaitFor("the active block", func(text string) bool { return strings.Contains(uitest.RowOf(text, bought.ReservationID), "active") })
+	s = blocksScreen(t, actionTestOptions(b), 160, 48)
+	rowShows(s, bought.ReservationID, "the active block", "active")
 	s.Press("e")
 	s.WaitLengths()
 	s.Press("right", "enter") // 2 days
@@ -102,9 +100,7 @@ func TestExtensionPaymentFailsInDialog(t *testing.T) {
 		}
 	}
 	s.Press("esc")
-	s.WaitFor("the warning in the row", func(text string) bool {
-		return strings.Contains(uitest.RowOf(text, bought.ReservationID), "✖ EXT FAILED")
-	})
+	rowShows(s, bought.ReservationID, "the warning in the row", "✖ EXT FAILED")
 	final(s)
 	if blk := sourcestest.AwaitBlock(t, b, bought.ReservationID); !blk.End.Equal(o.End) {
 		t.Errorf("the emulator ends the block at %s, want its old end %s", blk.End, o.End)

@@ -98,6 +98,20 @@ func flatText(text string) string {
 	return strings.Join(strings.Fields(strings.NewReplacer("┆", " ", "│", " ", "╎", " ", "┃", " ").Replace(text)), " ")
 }
 
+// blocksScreen runs the program with opts, started on the blocks screen, in a terminal of
+// w×h.
+func blocksScreen(t testing.TB, opts ui.Options, w, h int) *screen {
+	t.Helper()
+	opts.StartOnBlocks = true
+	return newScreen(t, ui.New(opts), w, h)
+}
+
+// rowShows waits until the blocks screen's row of id holds sub (what names the wait).
+func rowShows(s *screen, id, what, sub string) string {
+	s.T.Helper()
+	return s.WaitFor(what, func(text string) bool { return strings.Contains(uitest.RowOf(text, id), sub) })
+}
+
 // retype moves to each next field of the form in turn, clears it and types its value.
 func retype(s *screen, values ...string) {
 	for _, v := range values {

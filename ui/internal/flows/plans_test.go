@@ -200,9 +200,7 @@ func TestPlanExtensionFlow(t *testing.T) {
 		b, sim := uitest.Emulator(t, ec2sim.Faults{})
 		plan := createPlanNamed(t, b, sim, "us-east-2", "tpui-golden-plan")
 		sim.SetTime(plan.Start.Add(time.Hour))
-		opts := actionTestOptions(b)
-		opts.StartOnBlocks = true
-		s := newScreen(t, ui.New(opts), w, h)
+		s := blocksScreen(t, actionTestOptions(b), w, h)
 		s.WaitFor("the active plan", func(text string) bool {
 			return strings.Contains(text, "ml.p5.48xlarge ×") && strings.Contains(text, "1 training plan")
 		})

@@ -473,18 +473,12 @@ func TestPayFailBlocksScreen(t *testing.T) {
 	b, sim := uitest.Emulator(t, ec2sim.Faults{PayFail: 1})
 	_, o, bought := sourcestest.BuyBlock(t, b, testNow.Add(24*time.Hour))
 	id := bought.ReservationID
-	opts := testOptions(b)
-	opts.StartOnBlocks = true
-	s := newScreen(t, ui.New(opts), 200, 40)
-	s.WaitFor("the bought block", func(text string) bool { return strings.Contains(uitest.RowOf(text, id), "PAY PENDING") })
+	s := blocksScreen(t, testOptions(b), 200, 40)
+	rowShows(s, id, "the bought block", "PAY PENDING")
 	s.WaitRaw("the payment-pending notification", func(raw []byte) bool { return bytes.Contains(raw, []byte(osc9)) })
 
 	at := testNow.Add(10 * time.Minute)
-	sim.SetTime(at)
-	s.Press("r")
-	text := s.WaitFor("the payment failure", func(text string) bool {
-		return strings.Contains(text, "as of "+at.UTC().Format("15:04")) && strings.Contains(uitest.RowOf(text, id), "✖ PAY FAILED")
-	})
+	text := rowListedAt(s, sim, id, "the payment failure", at, func(row string) bool { return strings.Contains(row, "✖ PAY FAILED") })
 	row := uitest.RowOf(text, id)
 	if !strings.Contains(row, "payment-failed") || !strings.Contains(row, "will not start") || strings.Contains(row, "starts in") {
 		t.Errorf("the row counts down to a start that will not come: %q", row)
@@ -515,21 +509,13 @@ func TestPayFailBlocksScreen(t *testing.T) {
 
 	// Listed again, still before its end: warned of, not rung again.
 	at = o.Start.Add(time.Hour)
-	sim.SetTime(at)
-	s.Press("r")
-	text = s.WaitFor("the failed block after its start", func(text string) bool {
-		return strings.Contains(text, "as of "+at.UTC().Format("15:04")) && strings.Contains(uitest.RowOf(text, id), "never started")
-	})
+	text = rowListedAt(s, sim, id, "the failed block after its start", at, func(row string) bool { return strings.Contains(row, "never started") })
 	if !strings.Contains(uitest.RowOf(text, id), "✖ PAY FAILED") || !strings.Contains(text, "✖ PAY FAILED (1 warning)") || strings.Contains(uitest.RowOf(text, id), "ends in") {
 		t.Errorf("after the start it would have had: %q\n%s", uitest.RowOf(text, id), text)
 	}
 	// After the end it would have had, it is history: no warning.
 	at = o.End.Add(time.Minute)
-	sim.SetTime(at)
-	s.Press("r")
-	text = s.WaitFor("the failed block after its end", func(text string) bool {
-		return strings.Contains(text, "as of "+at.UTC().Format("15:04")) && strings.Contains(uitest.RowOf(text, id), "payment-failed")
-	})
+	text = rowListedAt(s, sim, id, "the failed block after its end", at, func(row string) bool { return strings.Contains(row, "payment-failed") })
 	if hasWarningBadge(text) || strings.Contains(uitest.RowOf(text, id), "PAY FAILED") {
 		t.Errorf("still warned of after its end:\n%s", text)
 	}
@@ -572,7 +558,7 @@ func TestPayFailExtensionOnBlocksScreen(t *testing.T) {
 	opts.StartOnBlocks = true
 	opts.WarnRules = model.NewWarnRules([]time.Duration{2 * time.Hour}) // idle, not yet EXTEND BY
 	s := newScreen(t, ui.New(opts), 200, 44)                            // the detail names the warnings above the extension history
-	s.WaitFor("the active block", func(text string) bool { return strings.Contains(uitest.RowOf(text, id), "IDLE, PAID") })
+	rowShows(s, id, "the active block", "IDLE, PAID")
 	s.WaitRaw("the idle notification", func(raw []byte) bool { return bytes.Count(raw, []byte(osc9)) == 1 })
 
 	oldEnd := o.End.UTC().Format("Jan 02 15:04")

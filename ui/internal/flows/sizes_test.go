@@ -163,9 +163,7 @@ func TestBlocksDetailKeepsTerminatedInstanceAtTerminalSizes(t *testing.T) {
 		}
 		id := running.Instances[0].ID
 		sim.SetTime(o.End.Add(-20 * time.Minute))
-		opts := testOptions(b)
-		opts.StartOnBlocks = true
-		s := newScreen(t, ui.New(opts), sz[0], sz[1])
+		s := blocksScreen(t, testOptions(b), sz[0], sz[1])
 		s.WaitText("1 of 1")
 		s.Press("enter")
 		stopped := "stopped " + o.End.Add(-30*time.Minute).UTC().Format("Jan 02 15:04 UTC")
@@ -198,9 +196,7 @@ func TestBlocksSaysARegionsSharedFailureOnceAtTerminalSizes(t *testing.T) {
 	regions := "ap-northeast-1, ap-south-1, ap-southeast-2, eu-north-1, eu-west-2, us-east-1, us-east-2, us-west-2 could not be listed: AWS refused the call"
 	for _, sz := range terminalSizes {
 		b, _ := uitest.Emulator(t, ec2sim.Faults{Deny: []string{"all"}})
-		opts := testOptions(b)
-		opts.StartOnBlocks = true
-		s := newScreen(t, ui.New(opts), sz[0], sz[1])
+		s := blocksScreen(t, testOptions(b), sz[0], sz[1])
 		text := s.WaitFor("the failure", func(text string) bool { return strings.Contains(text, "could not be") })
 		flat := unwrapPane(text)
 		if n := strings.Count(flat, "could not be listed: AWS refused the call"); !strings.Contains(flat, regions) || n != 2 {

@@ -20,6 +20,7 @@ import (
 	"github.com/gpublock/gpublock/ui/components/searchform"
 	"github.com/gpublock/gpublock/ui/dialog/extend"
 	"github.com/gpublock/gpublock/ui/internal/uitest"
+	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
 	"github.com/gpublock/gpublock/ui/theme"
 )
 
@@ -50,7 +51,7 @@ func TestQuitKeys(t *testing.T) {
 		t.Error("ctrl+c did not quit")
 	}
 	m = withResults(m, uitest.SyntheticOfferings(10))
-	if focusedPane(m) != paneResults {
+	if focusedPane(m) != searchscreen.PaneResults {
 		t.Fatalf("focus %d after a search, want the results", focusedPane(m))
 	}
 	if _, cmd := m.Update(uitest.Key("q")); !isQuit(cmd) {
@@ -71,7 +72,7 @@ func TestDigitsSwitchScreensAtStart(t *testing.T) {
 		t.Fatalf("2 at start did not open the blocks screen (screen %s)", m.Inspect().Screen)
 	}
 	m = update(m, uitest.Key("1"))
-	if m.Inspect().Screen != ui.Search || focusedPane(m) != paneForm {
+	if m.Inspect().Screen != ui.Search || focusedPane(m) != searchscreen.PaneForm {
 		t.Fatalf("1 did not come back to the search form (screen %s, focus %d)", m.Inspect().Screen, focusedPane(m))
 	}
 	if status := statusOf(update(m, uitest.Key("p"))); !strings.Contains(status, "Press / to filter the types") {
@@ -92,19 +93,19 @@ func TestDigitsSwitchScreensAtStart(t *testing.T) {
 func TestPanesHelpAndBack(t *testing.T) {
 	m := withResults(update(ui.New(testOptions(nil)), tea.WindowSizeMsg{Width: 160, Height: 48}), uitest.SyntheticOfferings(10))
 	m = update(m, uitest.Key("tab"))
-	if focusedPane(m) != paneDetail {
+	if focusedPane(m) != searchscreen.PaneDetail {
 		t.Errorf("tab from the results: focus %d", focusedPane(m))
 	}
 	m = update(m, uitest.Key("tab"))
-	if focusedPane(m) != paneForm || focusedField(m) != searchform.Source {
+	if focusedPane(m) != searchscreen.PaneForm || focusedField(m) != searchform.Source {
 		t.Errorf("tab from the detail: focus %d, field %d", focusedPane(m), focusedField(m))
 	}
 	m = update(m, uitest.Key("shift+tab"))
-	if focusedPane(m) != paneDetail {
+	if focusedPane(m) != searchscreen.PaneDetail {
 		t.Errorf("shift+tab from the form's first field: focus %d", focusedPane(m))
 	}
 	m = update(m, uitest.Key("esc"))
-	if focusedPane(m) != paneResults {
+	if focusedPane(m) != searchscreen.PaneResults {
 		t.Errorf("esc from the detail: focus %d", focusedPane(m))
 	}
 	m = update(m, uitest.Key("?"))
@@ -119,7 +120,7 @@ func TestPanesHelpAndBack(t *testing.T) {
 		t.Errorf("a key did not just close the help (dialog %v, cursor %d)", m.Inspect().Dialog, m.Inspect().Search.Table().Cursor())
 	}
 	m = update(m, uitest.Key("esc"))
-	if focusedPane(m) != paneForm {
+	if focusedPane(m) != searchscreen.PaneForm {
 		t.Errorf("esc from the results: focus %d", focusedPane(m))
 	}
 }

@@ -133,18 +133,10 @@ func final(s *screen) ui.Model {
 	return s.Final().(ui.Model)
 }
 
-// The dialogs' and screens' types and names, by the names the tests use.
+// The dialogs' and screens' types, by the names the tests use.
 type (
-	dialog          = uidialog.Dialog
-	blocksMsg       = blockscreen.ListedMsg
-	searchEventsMsg = searchscreen.EventsMsg
-	watchTickMsg    = searchscreen.WatchTickMsg
-)
-
-const (
-	paneForm    = searchscreen.PaneForm
-	paneResults = searchscreen.PaneResults
-	paneDetail  = searchscreen.PaneDetail
+	dialog    = uidialog.Dialog
+	blocksMsg = blockscreen.ListedMsg
 )
 
 func update(m ui.Model, msgs ...tea.Msg) ui.Model {
@@ -207,7 +199,7 @@ func withResults(m ui.Model, offs []model.Offering) ui.Model {
 		events = append(events, source.SearchEvent{Region: "us-east-1", Offerings: offs[i:min(i+6, len(offs))], CallsDone: 1, CallsTotal: 1})
 	}
 	events = append(events, source.SearchEvent{Region: "us-east-1", Status: &st, CallsDone: 1, CallsTotal: 1})
-	mm, _ := m.Update(searchEventsMsg{ID: id, Events: events, Closed: true})
+	mm, _ := m.Update(searchscreen.EventsMsg{ID: id, Events: events, Closed: true})
 	return mm.(ui.Model)
 }
 
@@ -219,11 +211,11 @@ func focusedPane(m ui.Model) searchscreen.Pane {
 		switch {
 		case !ok:
 		case strings.HasPrefix(title, "Search"):
-			return paneForm
+			return searchscreen.PaneForm
 		case strings.HasPrefix(title, "Offerings"):
-			return paneResults
+			return searchscreen.PaneResults
 		case strings.HasPrefix(title, "Detail"), strings.HasPrefix(title, "Chart"):
-			return paneDetail
+			return searchscreen.PaneDetail
 		}
 	}
 	return -1

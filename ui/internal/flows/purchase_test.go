@@ -22,6 +22,7 @@ import (
 	"github.com/gpublock/gpublock/ui/dialog/receipt"
 	"github.com/gpublock/gpublock/ui/internal/uitest"
 	uiscreen "github.com/gpublock/gpublock/ui/screen"
+	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
 )
 
 var reservationRE = regexp.MustCompile(`Reservation\s+(cr-[0-9a-f]+)`)
@@ -156,7 +157,7 @@ func TestReadOnlyHidesPurchase(t *testing.T) {
 	if strings.Contains(m.Inspect().Flash, "purchase") {
 		t.Errorf("Y answered %q in read-only mode", m.Inspect().Flash)
 	}
-	if focusedPane(m) != paneDetail {
+	if focusedPane(m) != searchscreen.PaneDetail {
 		t.Errorf("focus %d, want the detail", focusedPane(m))
 	}
 }

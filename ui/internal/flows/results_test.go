@@ -24,6 +24,7 @@ import (
 	"github.com/gpublock/gpublock/ui/components/offerings"
 	"github.com/gpublock/gpublock/ui/dialog/compare"
 	"github.com/gpublock/gpublock/ui/internal/uitest"
+	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
 	"github.com/gpublock/gpublock/ui/snapshot/snapshottest"
 )
 
@@ -373,7 +374,7 @@ func watchStates(t *testing.T) map[string]ui.Model {
 	m, id := running()
 	offs := uitest.SyntheticOfferings(520)
 	st := model.RegionStatus{Region: "us-east-1", State: model.RegionOK, Offerings: len(offs)}
-	news := update(m, searchEventsMsg{ID: id, Events: []source.SearchEvent{{Offerings: offs, Status: &st}}, Closed: true})
+	news := update(m, searchscreen.EventsMsg{ID: id, Events: []source.SearchEvent{{Offerings: offs, Status: &st}}, Closed: true})
 	on, _ := watching()
 	round, _ := running()
 	return map[string]ui.Model{
@@ -385,11 +386,11 @@ func watchStates(t *testing.T) map[string]ui.Model {
 }
 
 // watchTick is the tick among the messages cmd sends.
-func watchTick(t *testing.T, cmd tea.Cmd) (tick watchTickMsg) {
+func watchTick(t *testing.T, cmd tea.Cmd) (tick searchscreen.WatchTickMsg) {
 	t.Helper()
 	found := false
 	uitest.Walk(cmd, func(msg tea.Msg) (tea.Cmd, bool) {
-		tick, found = msg.(watchTickMsg)
+		tick, found = msg.(searchscreen.WatchTickMsg)
 		return nil, found
 	})
 	if !found {

@@ -23,6 +23,7 @@ import (
 	"github.com/gpublock/gpublock/ui/components/searchform"
 	"github.com/gpublock/gpublock/ui/internal/uitest"
 	uiscreen "github.com/gpublock/gpublock/ui/screen"
+	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
 )
 
 // fillForm types a search as a person would: the H200 types besides the default, two
@@ -67,7 +68,7 @@ func TestFlow(t *testing.T) {
 		if counted := foundOnScreen(update(m, uitest.Key("esc"))); counted != found || m.Inspect().Search.Table().Len() != found {
 			t.Errorf("the screen said %d offerings; the search counted %d and the table holds %d", found, counted, m.Inspect().Search.Table().Len())
 		}
-		if focusedPane(m) != paneDetail {
+		if focusedPane(m) != searchscreen.PaneDetail {
 			t.Errorf("focus %d, want the detail pane", focusedPane(m))
 		}
 		if col, desc := m.Inspect().Search.Table().Sort(); col != offerings.ColFee || desc {
@@ -320,7 +321,7 @@ func TestFormOrderInTheTerminal(t *testing.T) {
 		s.WaitText("›Source")
 		s.Press("shift+tab")
 		s.WaitFor("the source unfocused", func(text string) bool { return !strings.Contains(text, "›Source") })
-		if m := final(s); focusedPane(m) != paneDetail {
+		if m := final(s); focusedPane(m) != searchscreen.PaneDetail {
 			t.Errorf("shift+tab from the first field: pane %d, want the detail (where tab enters the form from)", focusedPane(m))
 		}
 	})
@@ -393,7 +394,7 @@ func focusField(t *testing.T, m ui.Model, f searchform.Field) ui.Model {
 		}
 		m = update(m, uitest.Key(k))
 	}
-	if focusedPane(m) != paneForm || focusedField(m) != f {
+	if focusedPane(m) != searchscreen.PaneForm || focusedField(m) != f {
 		t.Fatalf("tab and shift+tab did not reach field %d: pane %d, field %d", f, focusedPane(m), focusedField(m))
 	}
 	return m
@@ -404,15 +405,15 @@ func focusField(t *testing.T, m ui.Model, f searchform.Field) ui.Model {
 // assertions on the state check.
 func focusResults(t *testing.T, m ui.Model) ui.Model {
 	for range 10 {
-		if focusedPane(m) != paneForm {
+		if focusedPane(m) != searchscreen.PaneForm {
 			break
 		}
 		m = update(m, uitest.Key("shift+tab"))
 	}
-	if focusedPane(m) == paneDetail {
+	if focusedPane(m) == searchscreen.PaneDetail {
 		m = update(m, uitest.Key("esc"))
 	}
-	if t != nil && focusedPane(m) != paneResults {
+	if t != nil && focusedPane(m) != searchscreen.PaneResults {
 		t.Helper()
 		t.Fatalf("shift+tab and esc did not reach the results: pane %d", focusedPane(m))
 	}
@@ -436,7 +437,7 @@ func wheel(x, y int, down bool) tea.MouseWheelMsg {
 func TestMouseSelectsScrollsAndSortsOfferings(t *testing.T) {
 	for _, sz := range [][2]int{{160, 48}, {100, 30}} {
 		m := withResults(update(ui.New(testOptions(nil)), tea.WindowSizeMsg{Width: sz[0], Height: sz[1]}), uitest.SyntheticOfferings(30))
-		if sz[0] < uiscreen.WideWidth && focusedPane(m) != paneResults {
+		if sz[0] < uiscreen.WideWidth && focusedPane(m) != searchscreen.PaneResults {
 			t.Fatalf("%v: stacked, the results do not have the focus after the search", sz)
 		}
 		if m.Inspect().Search.Table().Visible() < 5 {

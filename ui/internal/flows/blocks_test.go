@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -14,6 +16,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
+	"github.com/gpublock/gpublock/aws/accounts"
+	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/capacityblocks"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/source"
@@ -23,6 +27,7 @@ import (
 	"github.com/gpublock/gpublock/ui/components/blocks"
 	"github.com/gpublock/gpublock/ui/components/searchform"
 	"github.com/gpublock/gpublock/ui/internal/uitest"
+	uiscreen "github.com/gpublock/gpublock/ui/screen"
 	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
 )
 
@@ -34,7 +39,7 @@ var requestIDRE = regexp.MustCompile(`gpb-[0-9a-f]{24}`)
 // while the blocks screen is open; the words, the header's count, the colours and the bell
 // follow, each warning ringing once.
 func TestBlockLifecycleOnScreen(t *testing.T) {
-	b, sim := emulatorBackend(t, ec2sim.Faults{})
+	b, sim := uitest.Emulator(t, ec2sim.Faults{})
 	c, o, bought := sourcestest.BuyBlock(t, b, testNow.Add(24*time.Hour))
 	id := bought.ReservationID
 	opts := testOptions(b)
@@ -44,7 +49,7 @@ func TestBlockLifecycleOnScreen(t *testing.T) {
 	s := newScreen(t, ui.New(opts), 200, 40)
 
 	// Listed at once, before its payment is taken: flagged, and counted in the header.
-	text := s.WaitFor("the bought block", func(text string) bool { return strings.Contains(uitest.RowOf(text, id), "PAY PENDING") })
+	text := rowShows(s, id, "the bought block", "PAY PENDING")
 	if !strings.Contains(text, "$ PAY PENDING (1 warning)") {
 		t.Errorf("payment pending: the header does not count 1 warning:\n%s", text)
 	}
@@ -54,15 +59,7 @@ func TestBlockLifecycleOnScreen(t *testing.T) {
 	s.WaitRaw("the payment notification", func(raw []byte) bool { return bytes.Contains(raw, []byte(osc9)) })
 	rings := bytes.Count(s.Raw, []byte(osc9))
 
-	step := func(what string, at time.Time, want func(row string) bool) string {
-		t.Helper()
-		sim.SetTime(at)
-		s.Press("r")
-		return s.WaitFor(what, func(text string) bool {
-			return strings.Contains(text, "as of "+at.UTC().Format("15:04")) && want(uitest.RowOf(text, id))
-		})
-	}
-	text = step("scheduled", testNow.Add(10*time.Minute), func(row string) bool { return strings.Contains(row, "scheduled") })
+	text = rowListedAt(s, sim, id, "scheduled", testNow.Add(10*time.Minute), func(row string) bool { return strings.Contains(row, "scheduled") })
 	if hasWarningBadge(text) || !strings.Contains(uitest.RowOf(text, id), "starts in") {
 		t.Errorf("scheduled: a warning, or no countdown to the start:\n%s", text)
 	}
@@ -73,22 +70,22 @@ func TestBlockLifecycleOnScreen(t *testing.T) {
 	if _, err := capacityblocks.New(c).Launch(context.Background(), blk, source.LaunchSpec{ImageID: "ami-0123456789abcdef0", Count: 1}); err != nil {
 		t.Fatalf("launch: %v", err)
 	}
-	text = step("active", o.Start.Add(time.Hour), func(row string) bool { return strings.Contains(row, "active") && strings.Contains(row, "1/1") })
+	text = rowListedAt(s, sim, id, "active", o.Start.Add(time.Hour), func(row string) bool { return strings.Contains(row, "active") && strings.Contains(row, "1/1") })
 	if hasWarningBadge(text) || !strings.Contains(uitest.RowOf(text, id), "ends in") {
 		t.Errorf("active and running: a warning, or no countdown to the end:\n%s", text)
 	}
 
-	text = step("expiring", o.End.Add(-35*time.Minute), func(row string) bool { return strings.Contains(row, "▲ EXPIRING") })
+	text = rowListedAt(s, sim, id, "expiring", o.End.Add(-35*time.Minute), func(row string) bool { return strings.Contains(row, "▲ EXPIRING") })
 	if !strings.Contains(text, "▲ EXPIRING (1 warning)") || !strings.Contains(uitest.RowOf(text, id), "ends in 35m 00s") {
 		t.Errorf("expiring: header or countdown wrong:\n%s", text)
 	}
-	text = step("terminating", o.End.Add(-20*time.Minute), func(row string) bool { return strings.Contains(row, "✖ TERMINATING") })
+	text = rowListedAt(s, sim, id, "terminating", o.End.Add(-20*time.Minute), func(row string) bool { return strings.Contains(row, "✖ TERMINATING") })
 	if !strings.Contains(text, "✖ TERMINATING (1 warning)") || !strings.Contains(uitest.RowOf(text, id), "terminating") {
 		t.Errorf("terminating: header or termination column wrong:\n%s", text)
 	}
 	// Listing again in the same state rings nothing more.
-	text = step("terminating again", o.End.Add(-19*time.Minute), func(row string) bool { return strings.Contains(row, "✖ TERMINATING") })
-	text = step("expired", o.End.Add(time.Minute), func(row string) bool { return strings.Contains(row, "expired") })
+	text = rowListedAt(s, sim, id, "terminating again", o.End.Add(-19*time.Minute), func(row string) bool { return strings.Contains(row, "✖ TERMINATING") })
+	text = rowListedAt(s, sim, id, "expired", o.End.Add(time.Minute), func(row string) bool { return strings.Contains(row, "expired") })
 	if hasWarningBadge(text) || strings.Contains(uitest.RowOf(text, id), "TERMINATING") {
 		t.Errorf("expired: still warned:\n%s", text)
 	}
@@ -115,7 +112,7 @@ var warningBadgeRE = regexp.MustCompile(`\(\d+ warnings?\)`)
 
 // With notifications off, warnings show but nothing rings.
 func TestNoNotify(t *testing.T) {
-	b, sim := emulatorBackend(t, ec2sim.Faults{})
+	b, sim := uitest.Emulator(t, ec2sim.Faults{})
 	_, o, bought := sourcestest.BuyBlock(t, b, testNow.Add(24*time.Hour))
 	opts := testOptions(b)
 	opts.StartOnBlocks, opts.NoNotify = true, true
@@ -123,9 +120,7 @@ func TestNoNotify(t *testing.T) {
 	s.WaitText("PAY PENDING")
 	sim.SetTime(o.End.Add(-20 * time.Minute))
 	s.Press("r")
-	s.WaitFor("terminating", func(text string) bool {
-		return strings.Contains(uitest.RowOf(text, bought.ReservationID), "TERMINATING")
-	})
+	rowShows(s, bought.ReservationID, "terminating", "TERMINATING")
 	final(s)
 	// Every BEL left ends an OSC sequence (the window title); none rings on its own.
 	if bytes.Contains(s.Raw, []byte(osc9)) || bytes.Count(s.Raw, []byte{'\a'}) > bytes.Count(s.Raw, []byte("\x1b]")) {
@@ -135,7 +130,7 @@ func TestNoNotify(t *testing.T) {
 
 // The colours follow the warnings: amber for the expiration warning, red for termination.
 func TestWarningColours(t *testing.T) {
-	b, sim := emulatorBackend(t, ec2sim.Faults{})
+	b, sim := uitest.Emulator(t, ec2sim.Faults{})
 	_, o, bought := sourcestest.BuyBlock(t, b, testNow.Add(24*time.Hour))
 	sourcestest.BuyBlock(t, b, testNow.Add(48*time.Hour))
 	opts := testOptions(b)
@@ -190,13 +185,11 @@ func TestBlocksCursorStaysOnRefresh(t *testing.T) {
 // Extending from the screen: choose a length, see the offering, the dry run, type extend;
 // the row then shows the new end once the payment has gone through.
 func TestExtendFromBlocksScreen(t *testing.T) {
-	b, sim := emulatorBackend(t, ec2sim.Faults{})
+	b, sim := uitest.Emulator(t, ec2sim.Faults{})
 	_, o, bought := sourcestest.BuyBlock(t, b, testNow.Add(24*time.Hour))
 	sim.SetTime(o.Start.Add(time.Hour))
-	opts := testOptions(b)
-	opts.StartOnBlocks = true
-	s := newScreen(t, ui.New(opts), 160, 48)
-	s.WaitFor("the active block", func(text string) bool { return strings.Contains(uitest.RowOf(text, bought.ReservationID), "active") })
+	s := blocksScreen(t, testOptions(b), 160, 48)
+	rowShows(s, bought.ReservationID, "the active block", "active")
 	oldEnd := o.End.UTC().Format("Jan 02 15:04")
 	newEnd := o.End.Add(48 * time.Hour).UTC().Format("Jan 02 15:04")
 	s.Press("e")
@@ -253,30 +246,28 @@ func TestBlocksReadOnly(t *testing.T) {
 
 // The goldens of the blocks screen, with a fixed clock, at both sizes.
 func TestBlocksGolden(t *testing.T) {
-	for _, size := range []struct{ w, h int }{{160, 48}, {80, 24}} {
-		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
-			b, sim := emulatorBackend(t, ec2sim.Faults{})
-			_, o, _ := sourcestest.BuyBlock(t, b, testNow.Add(24*time.Hour))
-			sourcestest.BuyBlock(t, b, testNow.Add(48*time.Hour))
-			at := o.End.Add(-35 * time.Minute)
-			sim.SetTime(at)
-			list, err := b.Blocks(context.Background(), []string{"us-east-1"})
-			if err != nil || len(list.Blocks) != 2 {
-				t.Fatalf("%d blocks, %v", len(list.Blocks), err)
-			}
-			list.Now = at // exactly: the emulator's clock creeps on by nanoseconds
-			opts := testOptions(b)
-			opts.Now = func() time.Time { return at }
-			m := update(ui.New(opts), uitest.AltKey('2'))
-			m = update(m, blocksMsg{ID: m.Inspect().Blocks.ListingID(), List: list}, tea.WindowSizeMsg{Width: size.w, Height: size.h})
-			// The purchase's request id is random; everything else is fixed by the seed and clock.
-			view := requestIDRE.ReplaceAllString(ansi.Strip(m.View().Content), "gpb-REQUEST-ID")
-			if !strings.Contains(view, "EXPIRING") || !strings.Contains(view, "▲ EXPIRING (1 warning)") {
-				t.Errorf("the golden state lacks the warning:\n%s", view)
-			}
-			golden.RequireEqual(t, []byte(view))
-		})
-	}
+	atSizes(t, goldenSizes, func(t *testing.T, w, h int) {
+		b, sim := uitest.Emulator(t, ec2sim.Faults{})
+		_, o, _ := sourcestest.BuyBlock(t, b, testNow.Add(24*time.Hour))
+		sourcestest.BuyBlock(t, b, testNow.Add(48*time.Hour))
+		at := o.End.Add(-35 * time.Minute)
+		sim.SetTime(at)
+		list, err := b.Blocks(context.Background(), []string{"us-east-1"})
+		if err != nil || len(list.Blocks) != 2 {
+			t.Fatalf("%d blocks, %v", len(list.Blocks), err)
+		}
+		list.Now = at // exactly: the emulator's clock creeps on by nanoseconds
+		opts := testOptions(b)
+		opts.Now = func() time.Time { return at }
+		m := update(ui.New(opts), uitest.AltKey('2'))
+		m = update(m, blocksMsg{ID: m.Inspect().Blocks.ListingID(), List: list}, tea.WindowSizeMsg{Width: w, Height: h})
+		// The purchase's request id is random; everything else is fixed by the seed and clock.
+		view := requestIDRE.ReplaceAllString(ansi.Strip(m.View().Content), "gpb-REQUEST-ID")
+		if !strings.Contains(view, "EXPIRING") || !strings.Contains(view, "▲ EXPIRING (1 warning)") {
+			t.Errorf("the golden state lacks the warning:\n%s", view)
+		}
+		golden.RequireEqual(t, []byte(view))
+	})
 }
 
 // blocksStates are the blocks screen in each of its states, for the test that every state
@@ -356,28 +347,20 @@ func TestBlocksHeaderCopyAndOpen(t *testing.T) {
 // launch to its start, saying that a failed payment cancels it; on an expired one it says
 // why not.
 func TestLaunchFromBlocksScreen(t *testing.T) {
-	b, sim := emulatorBackend(t, ec2sim.Faults{})
+	b, sim := uitest.Emulator(t, ec2sim.Faults{})
 	_, o, bought := sourcestest.BuyBlock(t, b, testNow.Add(24*time.Hour))
-	opts := testOptions(b)
-	opts.StartOnBlocks = true
-	s := newScreen(t, ui.New(opts), 160, 48)
-	s.WaitFor("the block being paid for", func(text string) bool {
-		return strings.Contains(uitest.RowOf(text, bought.ReservationID), "payment-pending")
-	})
+	s := blocksScreen(t, testOptions(b), 160, 48)
+	rowShows(s, bought.ReservationID, "the block being paid for", "payment-pending")
 	s.Press("l")
 	text := s.WaitText("Launch into a block")
 	uitest.MustContain(t, text, "payment-pending · starts in", "Its payment is still being collected: a block whose payment fails never starts",
 		"to launch at the start")
 	s.Press("esc")
-	sim.SetTime(o.Start.Add(time.Hour))
-	s.Press("r")
-	s.WaitFor("the active block", func(text string) bool { return strings.Contains(uitest.RowOf(text, bought.ReservationID), "active") })
+	rowListedAt(s, sim, bought.ReservationID, "the active block", o.Start.Add(time.Hour), func(row string) bool { return strings.Contains(row, "active") })
 	s.Press("l")
 	s.WaitText("Launch into a block")
 	s.Press("esc")
-	sim.SetTime(o.End.Add(time.Hour))
-	s.Press("r")
-	s.WaitFor("the expired block", func(text string) bool { return strings.Contains(uitest.RowOf(text, bought.ReservationID), "expired") })
+	rowListedAt(s, sim, bought.ReservationID, "the expired block", o.End.Add(time.Hour), func(row string) bool { return strings.Contains(row, "expired") })
 	s.Press("l")
 	s.WaitText("instances launch only into an active block")
 	final(s)
@@ -387,7 +370,7 @@ func TestLaunchFromBlocksScreen(t *testing.T) {
 // block bought from another machine, anywhere, is never missing; switching screens does
 // not list them again.
 func TestBlocksListEveryRegion(t *testing.T) {
-	b, _ := emulatorBackend(t, ec2sim.Faults{})
+	b, _ := uitest.Emulator(t, ec2sim.Faults{})
 	m := update(ui.New(testOptions(b)), tea.WindowSizeMsg{Width: 160, Height: 48}, uitest.AltKey('2'))
 	if !m.Inspect().Blocks.Busy() {
 		t.Fatal("the blocks screen did not list the blocks")
@@ -415,5 +398,389 @@ func TestBlocksRegionsNarrowed(t *testing.T) {
 	m = update(m, blocksMsg{ID: m.Inspect().Blocks.ListingID(), List: source.BlockList{Blocks: []model.Block{west}, Now: testNow}})
 	if got := strings.Join(m.Inspect().Blocks.Regions(), ","); got != "eu-west-2,us-west-2" {
 		t.Errorf("the blocks are listed in %s; want eu-west-2 (--region) and us-west-2 (a block is there)", got)
+	}
+}
+
+// otherMachine is a client of the same emulator with a journal of its own: purchases
+// made from another machine.
+func otherMachine(t *testing.T, b source.Backend) *awsapi.Client {
+	t.Helper()
+	c, err := awsapi.New(context.Background(), awsapi.Config{Region: "us-east-1", EndpointURL: sourcestest.ClientOf(t, b).Endpoint(), Version: "test",
+		MaxBackoff: 5 * time.Millisecond, JournalDir: filepath.Join(t.TempDir(), "elsewhere")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func buyIn(t *testing.T, c *awsapi.Client, region string) model.Block {
+	t.Helper()
+	q := model.Query{InstanceTypes: []string{"p5.48xlarge"}, Count: 1, Durations: model.DurationRange{MinDays: 2, MaxDays: 2},
+		Start: testNow.Add(24 * time.Hour), End: testNow.Add(9 * 24 * time.Hour), Regions: []string{region}}
+	var best model.Offering
+	for ev := range capacityblocks.New(c).Search(context.Background(), q) {
+		for _, o := range ev.Offerings {
+			if best.ID == "" || o.Fee.Cmp(best.Fee) < 0 {
+				best = o
+			}
+		}
+	}
+	if best.ID == "" {
+		t.Fatalf("no offering in %s", region)
+	}
+	res, err := capacityblocks.New(c).Purchase(context.Background(), best, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Block
+}
+
+// Blocks bought in three regions from another machine show on a fresh start, the search
+// form untouched (its region is us-east-1), with no fee paid known here.
+func TestBlocksOfEveryRegionOnAFreshStart(t *testing.T) {
+	b, _ := uitest.Emulator(t, ec2sim.Faults{})
+	other := otherMachine(t, b)
+	var ids []string
+	for _, r := range []string{"eu-north-1", "ap-south-1", "us-west-2"} {
+		ids = append(ids, buyIn(t, other, r).ReservationID)
+	}
+	s := blocksScreen(t, testOptions(b), 200, 48)
+	text := s.WaitFor("the three blocks", func(text string) bool {
+		for _, id := range ids {
+			if !strings.Contains(text, id) {
+				return false
+			}
+		}
+		return true
+	})
+	for _, r := range []string{"eu-north-1", "ap-south-1", "us-west-2"} {
+		if !strings.Contains(text, r) {
+			t.Errorf("region %s not shown:\n%s", r, text)
+		}
+	}
+	if !strings.Contains(text, "3 blocks in 8 regions") {
+		t.Errorf("the status does not say 3 blocks in every region:\n%s", text)
+	}
+	final(s)
+}
+
+// Each new warning goes to Notify once per block and lead, however often the blocks are
+// listed and the clock ticks; notifications switched off (n) do not stop it.
+func TestNotifyEachWarningOnceFromTheTUI(t *testing.T) {
+	b, sim := uitest.Emulator(t, ec2sim.Faults{})
+	_, o, bought := sourcestest.BuyBlock(t, b, testNow.Add(24*time.Hour))
+	var mu sync.Mutex
+	got := map[string]int{}
+	opts := testOptions(b)
+	opts.StartOnBlocks, opts.NoNotify = true, true
+	opts.WarnRules = model.NewWarnRules([]time.Duration{24 * time.Hour, 2 * time.Hour})
+	opts.Notify = func(_ context.Context, blk model.Block, w model.Warning, _ time.Time) []string {
+		mu.Lock()
+		got[w.Key(blk)]++
+		mu.Unlock()
+		return nil
+	}
+	sim.SetTime(o.Start.Add(time.Hour))
+	s := newScreen(t, ui.New(opts), 200, 40)
+	for _, before := range []time.Duration{23 * time.Hour, 22 * time.Hour, 90 * time.Minute, 50 * time.Minute, 35 * time.Minute, 34 * time.Minute, 20 * time.Minute} {
+		at := o.End.Add(-before)
+		sim.SetTime(at)
+		s.Press("r")
+		s.WaitFor("the listing at "+at.Format("15:04"), func(text string) bool { return strings.Contains(text, "as of "+at.UTC().Format("15:04")) })
+	}
+	end := o.End.UTC().Format(time.RFC3339)
+	id := bought.ReservationID
+	want := []string{id + "/idle", id + "/extend-by/24h0m0s/" + end, id + "/extend-by/2h0m0s/" + end,
+		id + "/cant-extend/" + end, id + "/expiring/" + end, id + "/terminating/" + end}
+	waitUntil(t, "every warning delivered", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(got) >= len(want)
+	})
+	final(s)
+	mu.Lock()
+	defer mu.Unlock()
+	for _, k := range want {
+		if got[k] != 1 {
+			t.Errorf("%s delivered %d times, want once (all: %v)", k, got[k], got)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("delivered %v, want %v", got, want)
+	}
+}
+
+// waitUntil polls a condition instead of sleeping for it.
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("waiting for %s: timed out", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// e opens the list of every length the emulator offers, the configured length selected;
+// each row is what the emulator offers for its length.
+func TestExtendListShowsWhatAWSOffers(t *testing.T) {
+	b, sim := uitest.Emulator(t, ec2sim.Faults{})
+	c, o, bought := sourcestest.BuyBlock(t, b, testNow.Add(24*time.Hour))
+	sim.SetTime(o.Start.Add(time.Hour))
+	opts := testOptions(b)
+	opts.StartOnBlocks, opts.ExtendDays = true, 3
+	s := newScreen(t, ui.New(opts), 160, 48)
+	rowShows(s, bought.ReservationID, "the active block", "active")
+	s.Press("e")
+	text := s.WaitLengths()
+	blk := sourcestest.BlockNow(t, c, bought.ReservationID)
+	choices, err := capacityblocks.New(c).ExtensionChoices(context.Background(), blk, nil)
+	if err != nil || len(choices) < 3 {
+		t.Fatalf("the emulator offers %d lengths, %v; the test wants at least 3", len(choices), err)
+	}
+	if !strings.Contains(text, fmt.Sprintf("%d length(s) offered now", len(choices))) {
+		t.Errorf("the dialog does not count %d lengths:\n%s", len(choices), text)
+	}
+	for _, ch := range choices[:3] {
+		row := ""
+		for _, l := range strings.Split(text, "\n") {
+			if strings.Contains(l, " "+model.FormatDays(ch.Days)+" ") && strings.Contains(l, ch.Offering.Fee.Dollars()) {
+				row = l
+			}
+		}
+		if row == "" || !strings.Contains(row, ch.Offering.End.UTC().Format("2006-01-02 15:04")) {
+			t.Errorf("%s: no row with its fee %s and new end:\n%s", model.FormatDays(ch.Days), ch.Offering.Fee.Dollars(), text)
+		}
+		if ch.Days == 3 && !strings.Contains(row, "› 3d") {
+			t.Errorf("the configured 3d is not selected: %q", row)
+		}
+	}
+	s.Press("enter")
+	text = s.WaitText("✓ allowed (ec2:PurchaseCapacityBlockExtension)")
+	var three model.ExtensionChoice
+	for _, ch := range choices {
+		if ch.Days == 3 {
+			three = ch
+		}
+	}
+	if three.Days == 0 || !strings.Contains(text, three.Offering.ID) {
+		t.Errorf("enter did not take the 3d offering %s:\n%s", three.Offering.ID, text)
+	}
+	s.Press("esc")
+	final(s)
+}
+
+// A region that could not be read is named with its error under the status line, whole
+// even at 80 columns, on every listing that fails it.
+func TestBlocksNameFailedRegions(t *testing.T) {
+	m := update(ui.New(testOptions(nil)), tea.WindowSizeMsg{Width: 80, Height: 24}, uitest.AltKey('2'))
+	problems := []source.BlockProblem{{Region: "eu-north-1", Message: "EC2 is unavailable in eu-north-1 (HTTP 503); try again shortly."}}
+	for i := 0; i < 2; i++ {
+		m = update(m, blocksMsg{ID: m.Inspect().Blocks.ListingID(), List: source.BlockList{Now: testNow, Problems: problems}})
+		v := ansi.Strip(m.View().Content)
+		flat := strings.Join(strings.Fields(strings.ReplaceAll(v, "┃", " ")), " ")
+		if !strings.Contains(flat, "✖ eu-north-1 could not be listed: EC2 is unavailable in eu-north-1 (HTTP 503); try again shortly.") {
+			t.Errorf("listing %d: the failed region is not named whole:\n%s", i+1, v)
+		}
+	}
+	m = update(m, blocksMsg{ID: m.Inspect().Blocks.ListingID(), List: source.BlockList{Now: testNow}})
+	if v := ansi.Strip(m.View().Content); strings.Contains(v, "could not be listed") {
+		t.Errorf("a region that answered is still named:\n%s", v)
+	}
+}
+
+// The regions' problems take lines from the table, not from the frame: with many blocks and
+// a failed region, the pane's lines still fit its height, so the last rows (the cursor's)
+// are never cut off by the frame.
+func TestBlocksProblemsKeepTheTableInTheFrame(t *testing.T) {
+	m := update(ui.New(testOptions(nil)), tea.WindowSizeMsg{Width: 80, Height: 24}, uitest.AltKey('2'))
+	var list []model.Block
+	for i := 0; i < 30; i++ {
+		list = append(list, model.Block{ReservationID: fmt.Sprintf("cr-%017d", i), Region: "us-east-1", AvailabilityZone: "us-east-1a",
+			InstanceType: "p5.48xlarge", TotalCount: 1, State: model.StateScheduled,
+			Start: testNow.Add(time.Duration(i+1) * time.Hour), End: testNow.Add(time.Duration(i+25) * time.Hour)})
+	}
+	problems := []source.BlockProblem{{Region: "eu-north-1", Message: "EC2 is unavailable in eu-north-1 (HTTP 503); try again shortly; " + strings.Repeat("details ", 12)}}
+	m = update(m, blocksMsg{ID: m.Inspect().Blocks.ListingID(), List: source.BlockList{Blocks: list, Now: testNow, Problems: problems}})
+	if len(m.Inspect().Blocks.ProblemLines(78)) < 2 {
+		t.Fatal("the problem does not wrap onto several lines; the test needs it to")
+	}
+	for _, h := range []int{5, 10, 20} {
+		if n := len(strings.Split(m.Inspect().Blocks.TableView(78, h), "\n")); n > h {
+			t.Errorf("the blocks pane of %d lines drew %d", h, n)
+		}
+	}
+}
+
+const otherAccount = "222233334444"
+
+// accountBackend is a second emulator standing for another account, with a market of its own
+// (so that its reservation ids are its own, as AWS's are), through an adapter of its own; the
+// environment is emulatorBackend's, which the test sets up first.
+func accountBackend(t *testing.T, account string, seed int64) (source.Backend, *ec2sim.Server) {
+	t.Helper()
+	return sourcestest.Emulator(t, ec2sim.Options{Seed: seed, Start: testNow, Account: account})
+}
+
+// twoAccounts is a block bought in each of two accounts, and the backend over both, the
+// emulator's demo account paying.
+type twoAccounts struct {
+	backend      source.Backend
+	a, b         source.Backend
+	simA, simB   *ec2sim.Server
+	oA, oB       model.Offering
+	blockA, blkB model.Block
+}
+
+func newTwoAccounts(t *testing.T) twoAccounts {
+	t.Helper()
+	var x twoAccounts
+	x.a, x.simA = uitest.Emulator(t, ec2sim.Faults{})
+	x.b, x.simB = accountBackend(t, otherAccount, 8)
+	_, x.oA, x.blockA = sourcestest.BuyBlock(t, x.a, testNow.Add(24*time.Hour))
+	_, x.oB, x.blkB = sourcestest.BuyBlock(t, x.b, testNow.Add(24*time.Hour))
+	be, err := accounts.New([]accounts.Member{{Profile: "a", Backend: x.a}, {Profile: "b", Backend: x.b}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x.backend = be
+	return x
+}
+
+// The blocks screen lists both accounts' blocks, each row naming its account in the ACCOUNT
+// column; the header names the account that pays; the organization's figures are stated.
+func TestBlocksScreenListsEveryAccount(t *testing.T) {
+	x := newTwoAccounts(t)
+	opts := testOptions(x.backend)
+	opts.StartOnBlocks, opts.Organization = true, true
+	s := newScreen(t, ui.New(opts), 160, 48)
+	// Each row names its account (the table has no room for the reservation ids at this
+	// width; the detail has them).
+	rowWith := func(text, account string) bool {
+		for _, l := range strings.Split(text, "\n") {
+			if strings.Contains(l, "p5.48xlarge ×") && strings.Contains(l, account) {
+				return true
+			}
+		}
+		return false
+	}
+	text := s.WaitFor("both accounts' blocks", func(text string) bool {
+		return rowWith(text, ec2sim.DemoAccount) && rowWith(text, otherAccount) && strings.Contains(text, "pays")
+	})
+	header := ""
+	for _, l := range strings.Split(text, "\n") {
+		if strings.Contains(l, "Warning") && strings.Contains(l, "State") {
+			header = l
+		}
+	}
+	if !strings.Contains(header, "Account") {
+		t.Errorf("the table's header %q has no Account column:\n%s", header, text)
+	}
+	uitest.MustContain(t, text, "account "+ec2sim.DemoAccount+" pays · 2 accounts listed", "organization: at most ", " of 256 Capacity Block instances on ")
+	final(s)
+
+	// One account alone: no Account column.
+	s = blocksScreen(t, testOptions(x.a), 160, 48)
+	text = s.WaitText("p5.48xlarge ×")
+	for _, l := range strings.Split(text, "\n") {
+		if strings.Contains(l, "Warning") && strings.Contains(l, "State") && strings.Contains(l, "Account") {
+			t.Errorf("one account, yet an Account column: %q", l)
+		}
+	}
+	if strings.Contains(text, "pays") || strings.Contains(text, "organization:") {
+		t.Errorf("one account without organization: true:\n%s", text)
+	}
+	final(s)
+
+	// One account of the organization's two: its figures are said to be possibly low.
+	opts = testOptions(x.a)
+	opts.StartOnBlocks, opts.Organization, opts.OrganizationPartial = true, true, true
+	s = newScreen(t, ui.New(opts), 200, 48)
+	s.WaitText("the figures may be low")
+	final(s)
+}
+
+// e on a block of the other account extends it in that account: the dialog names that
+// account as the one that pays, and the extension is bought there, not in the home account.
+func TestExtendABlockOfAnotherAccount(t *testing.T) {
+	x := newTwoAccounts(t)
+	at := x.oB.Start.Add(time.Hour)
+	x.simA.SetTime(at)
+	x.simB.SetTime(at)
+	s := blocksScreen(t, actionTestOptions(x.backend), 160, 48)
+	rowShows(s, x.blkB.ReservationID, "b's active block", "active")
+	s.Press("/")
+	s.Type(otherAccount)
+	s.Press("enter")
+	s.WaitFor("b's block alone", func(text string) bool {
+		return strings.Contains(text, x.blkB.ReservationID) && !strings.Contains(text, x.blockA.ReservationID)
+	})
+	s.Press("e")
+	s.WaitLengths()
+	s.Press("right", "enter") // 2 days
+	text := s.WaitText("✓ allowed (ec2:PurchaseCapacityBlockExtension)")
+	box := uitest.DialogBox(s.WaitText("Type extend"))
+	if !strings.Contains(box, otherAccount) || strings.Contains(box, ec2sim.DemoAccount) {
+		t.Fatalf("the confirmation does not name account b alone as the payer:\n%s", text)
+	}
+	s.Type("extend")
+	s.Press("enter")
+	s.WaitText("EXTENSION BOUGHT")
+	final(s)
+	if got := extensionsOf(t, x.b, x.blkB.ReservationID); got != 1 {
+		t.Errorf("account b's block has %d extensions, want 1", got)
+	}
+	for _, blk := range sourcestest.Reservations(t, sourcestest.ClientOf(t, x.a), "us-east-1") {
+		if len(blk.Extensions) > 0 {
+			t.Errorf("the home account's %s was extended", blk.ReservationID)
+		}
+	}
+}
+
+func extensionsOf(t *testing.T, b source.Backend, id string) int {
+	t.Helper()
+	for _, blk := range sourcestest.Reservations(t, sourcestest.ClientOf(t, b), "us-east-1") {
+		if blk.ReservationID == id {
+			return len(blk.Extensions)
+		}
+	}
+	t.Fatalf("%s not listed", id)
+	return 0
+}
+
+// A block of an account none of the profiles reaches is not extended or launched into from
+// the home account: the status line says which --profile to use.
+func TestBlockOfAnUnreachedAccountIsRefused(t *testing.T) {
+	x := newTwoAccounts(t)
+	blk := uitest.SyntheticBlocks(1)[0] // active
+	blk.Account, blk.Start, blk.End = "999988887777", testNow.Add(-time.Hour), testNow.Add(48*time.Hour)
+	m := update(ui.New(testOptions(x.backend)), uitest.AltKey('2'), tea.WindowSizeMsg{Width: 160, Height: 40})
+	m = update(m, blocksMsg{ID: m.Inspect().Blocks.ListingID(), List: source.BlockList{Blocks: []model.Block{blk}, Now: testNow}})
+	for name, open := range map[string]tea.Msg{"extend": uiscreen.OpenExtend{Block: blk}, "launch": uiscreen.OpenLaunch{Block: blk}} {
+		mm, _ := m.Update(open)
+		got := mm.(ui.Model)
+		if got.Inspect().Dialog != nil {
+			t.Fatalf("%s opened a dialog on a block of an account none reaches", name)
+		}
+		if !strings.Contains(got.Inspect().Flash, "999988887777") || !strings.Contains(got.Inspect().Flash, "--profile") {
+			t.Errorf("%s: flash %q", name, got.Inspect().Flash)
+		}
+	}
+}
+
+// An account that could not be listed is named over the table, and the others' blocks stay.
+func TestBlocksScreenNamesAFailedAccount(t *testing.T) {
+	x := newTwoAccounts(t)
+	list := source.BlockList{Blocks: []model.Block{x.blockA}, Now: testNow,
+		Problems: []source.BlockProblem{{Account: "profile b", Message: "profile b: AWS could not be reached: connection refused."}}}
+	m := update(ui.New(testOptions(x.backend)), uitest.AltKey('2'), tea.WindowSizeMsg{Width: 160, Height: 40})
+	m = update(m, blocksMsg{ID: m.Inspect().Blocks.ListingID(), List: list})
+	v := ansi.Strip(m.View().Content)
+	if !strings.Contains(v, "✖ Could not be listed: profile b: AWS could not be reached: connection refused.") || !strings.Contains(v, "1 block in") {
+		t.Errorf("the failed account is not named over the other's block:\n%s", v)
+	}
+	if strings.Contains(v, "A region") {
+		t.Errorf("an account's failure is called a region's:\n%s", v)
 	}
 }

@@ -1,6 +1,8 @@
 package flows
 
 import (
+	"bytes"
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -10,10 +12,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/source"
-	"github.com/gpublock/gpublock/aws/sources/sourcestest"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui"
 	"github.com/gpublock/gpublock/ui/components/searchform"
@@ -32,13 +32,8 @@ var (
 	testLoc = uitest.Loc
 )
 
-// emulatorBackend is the emulator of the UI's tests (seed 7, at testNow) through the real
-// adapters and SDK.
-func emulatorBackend(t testing.TB, faults ec2sim.Faults) (source.Backend, *ec2sim.Server) {
-	t.Helper()
-	return sourcestest.Backend(t, ec2sim.Options{Seed: 7, Start: testNow, Faults: faults})
-}
-
+// testOptions are the program's options in the tests: simulated, without colour, at testNow
+// in testLoc, over b.
 func testOptions(b source.Backend) ui.Options {
 	return ui.Options{
 		Backend: b, Simulated: true, Profile: "test", Region: "us-east-1", NoColor: true,
@@ -56,6 +51,17 @@ func actionTestOptions(b source.Backend) ui.Options {
 	return o
 }
 
+// goldenSizes are the terminal sizes the goldens are drawn at.
+var goldenSizes = [][2]int{{160, 48}, {80, 24}}
+
+// atSizes runs f as a subtest at each size, named WxH as the goldens' directories are.
+func atSizes(t *testing.T, sizes [][2]int, f func(t *testing.T, w, h int)) {
+	t.Helper()
+	for _, sz := range sizes {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) { f(t, sz[0], sz[1]) })
+	}
+}
+
 // screen is uitest's harness on the program.
 type screen = uitest.Screen
 
@@ -65,26 +71,72 @@ func newScreen(t testing.TB, m ui.Model, w, h int) *screen {
 	return uitest.NewScreen(t, m, w, h)
 }
 
+// readyScreen runs the program with opts in a terminal of w×h, once the header names the
+// identity's account: the backend has answered.
+func readyScreen(t testing.TB, opts ui.Options, w, h int) *screen {
+	t.Helper()
+	s := newScreen(t, ui.New(opts), w, h)
+	s.WaitText(uitest.Account)
+	return s
+}
+
+// searchFound runs the form's search as it stands and fails the test unless it found
+// offerings: the scenario needs rows. It returns how many.
+func searchFound(s *screen) int {
+	s.T.Helper()
+	s.Press("enter")
+	n := s.FoundCount()
+	if n == 0 {
+		s.T.Fatal("the search found nothing; the scenario needs offerings")
+	}
+	return n
+}
+
+// flatText is text without the panes' and dialogs' vertical borders, its words on one line:
+// what a check of a phrase must read when the view wraps it.
+func flatText(text string) string {
+	return strings.Join(strings.Fields(strings.NewReplacer("┆", " ", "│", " ", "╎", " ", "┃", " ").Replace(text)), " ")
+}
+
+// blocksScreen runs the program with opts, started on the blocks screen, in a terminal of
+// w×h.
+func blocksScreen(t testing.TB, opts ui.Options, w, h int) *screen {
+	t.Helper()
+	opts.StartOnBlocks = true
+	return newScreen(t, ui.New(opts), w, h)
+}
+
+// rowShows waits until the blocks screen's row of id holds sub (what names the wait).
+func rowShows(s *screen, id, what, sub string) string {
+	s.T.Helper()
+	return s.WaitFor(what, func(text string) bool { return strings.Contains(uitest.RowOf(text, id), sub) })
+}
+
+// retype moves to each next field of the form in turn, clears it and types its value.
+func retype(s *screen, values ...string) {
+	for _, v := range values {
+		s.Press("tab", "ctrl+u")
+		s.Type(v)
+	}
+}
+
+// clipboardWritten waits for a clipboard write (OSC 52) in what the program wrote: it may
+// reach the terminal a frame after the flash that says it.
+func clipboardWritten(s *screen) {
+	s.T.Helper()
+	s.WaitRaw("a clipboard write", func(raw []byte) bool { return bytes.Contains(raw, []byte("\x1b]52;c;")) })
+}
+
 // final quits the program and returns its last model, with Raw holding all it wrote.
 func final(s *screen) ui.Model {
 	s.T.Helper()
 	return s.Final().(ui.Model)
 }
 
-// The dialogs' and screens' types and names, by the names the tests use.
+// The dialogs' and screens' types, by the names the tests use.
 type (
-	dialog          = uidialog.Dialog
-	rootMsg         = uidialog.RootMsg
-	blockPolledMsg  = uidialog.BlockPolledMsg
-	blocksMsg       = blockscreen.ListedMsg
-	searchEventsMsg = searchscreen.EventsMsg
-	watchTickMsg    = searchscreen.WatchTickMsg
-)
-
-const (
-	paneForm    = searchscreen.PaneForm
-	paneResults = searchscreen.PaneResults
-	paneDetail  = searchscreen.PaneDetail
+	dialog    = uidialog.Dialog
+	blocksMsg = blockscreen.ListedMsg
 )
 
 func update(m ui.Model, msgs ...tea.Msg) ui.Model {
@@ -147,7 +199,7 @@ func withResults(m ui.Model, offs []model.Offering) ui.Model {
 		events = append(events, source.SearchEvent{Region: "us-east-1", Offerings: offs[i:min(i+6, len(offs))], CallsDone: 1, CallsTotal: 1})
 	}
 	events = append(events, source.SearchEvent{Region: "us-east-1", Status: &st, CallsDone: 1, CallsTotal: 1})
-	mm, _ := m.Update(searchEventsMsg{ID: id, Events: events, Closed: true})
+	mm, _ := m.Update(searchscreen.EventsMsg{ID: id, Events: events, Closed: true})
 	return mm.(ui.Model)
 }
 
@@ -159,11 +211,11 @@ func focusedPane(m ui.Model) searchscreen.Pane {
 		switch {
 		case !ok:
 		case strings.HasPrefix(title, "Search"):
-			return paneForm
+			return searchscreen.PaneForm
 		case strings.HasPrefix(title, "Offerings"):
-			return paneResults
+			return searchscreen.PaneResults
 		case strings.HasPrefix(title, "Detail"), strings.HasPrefix(title, "Chart"):
-			return paneDetail
+			return searchscreen.PaneDetail
 		}
 	}
 	return -1
@@ -176,9 +228,6 @@ var formLabels = map[searchform.Field]string{
 }
 
 // The view's readers (uitest's), on the root's view.
-func fieldErrors(m ui.Model) map[searchform.Field]string {
-	return uitest.FieldErrors(m.View().Content, formLabels)
-}
 func searched(m ui.Model) bool     { return uitest.Searched(m.View().Content) }
 func foundOnScreen(m ui.Model) int { return uitest.FoundOnScreen(m.View().Content) }
 func detailTop(m ui.Model) int     { return uitest.DetailTop(m.View().Content) }
@@ -186,6 +235,17 @@ func lastLine(m ui.Model) string   { return uitest.LastLine(m.View().Content) }
 func statusOf(m ui.Model) string   { return uitest.StatusLine(m.View().Content) }
 func focusedField(m ui.Model) searchform.Field {
 	return uitest.FocusedField(m.View().Content, formLabels, -1)
+}
+
+// rowListedAt sets the emulator's clock to at, lists the blocks again (r), and waits for
+// the listing as of at, with id's row as want says (what names it); it returns the screen.
+func rowListedAt(s *screen, sim *ec2sim.Server, id, what string, at time.Time, want func(row string) bool) string {
+	s.T.Helper()
+	sim.SetTime(at)
+	s.Press("r")
+	return s.WaitFor(what, func(text string) bool {
+		return strings.Contains(text, "as of "+at.UTC().Format("15:04")) && want(uitest.RowOf(text, id))
+	})
 }
 
 // probeAnswer is one line of the largest-count probe as the view shows it.
@@ -283,11 +343,4 @@ func searchedRegions(t *testing.T) []string {
 		t.Fatalf("the default form has no query: %+v", q)
 	}
 	return q.Regions
-}
-
-// boughtBlock buys, through the adapter, the first p5.48xlarge offering of us-east-1, for
-// the launch tests: it returns the offering and the reservation.
-func boughtBlock(t *testing.T, c *awsapi.Client) (model.Offering, model.Block) {
-	t.Helper()
-	return sourcestest.BuyFirstBlock(t, c, testNow)
 }

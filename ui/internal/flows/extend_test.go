@@ -27,11 +27,115 @@ import (
 	uiscreen "github.com/gpublock/gpublock/ui/screen"
 )
 
+// extendOnScreen opens the blocks screen on an active block (short polls), extends it by
+// two days and returns when the dialog says the extension is bought, its payment pending.
+func extendOnScreen(t *testing.T, payFail bool) (s *screen, b source.Backend, sim *ec2sim.Server, o model.Offering, bought model.Block) {
+	t.Helper()
+	b, sim = uitest.Emulator(t, ec2sim.Faults{})
+	_, o, bought = sourcestest.BuyBlock(t, b, testNow.Add(24*time.Hour))
+	sim.SetTime(o.Start.Add(time.Hour))
+	if payFail {
+		sim.SetFaults(ec2sim.Faults{PayFail: 1}) // the block is paid; its extension's payment fails
+	}
+	s = blocksScreen(t, actionTestOptions(b), 160, 48)
+	rowShows(s, bought.ReservationID, "the active block", "active")
+	s.Press("e")
+	s.WaitLengths()
+	s.Press("right", "enter") // 2 days
+	s.WaitText("✓ allowed (ec2:PurchaseCapacityBlockExtension)")
+	s.Type("extend")
+	s.Press("enter")
+	text := s.WaitText("EXTENSION BOUGHT, payment pending")
+	box := uitest.DialogBox(text)
+	uitest.MustContain(t, box, "Watching the payment", "once AWS takes the payment", "Until then it ends "+o.End.UTC().Format("2006-01-02 15:04"))
+	if strings.Contains(box, "EXTENDED") || strings.Contains(box, "PAYMENT FAILED") {
+		t.Errorf("the extension's payment is pending, yet the dialog says it is settled:\n%s", box)
+	}
+	return s, b, sim, o, bought
+}
+
+// The extension's payment is followed in the dialog, as the receipt follows a block's:
+// once paid it says the block's new end, as AWS lists it.
+func TestExtensionPaymentFollowed(t *testing.T) {
+	s, b, sim, o, bought := extendOnScreen(t, false)
+	newEnd := o.End.Add(48 * time.Hour)
+	sim.Advance(10 * time.Minute)
+	text := s.WaitText("EXTENDED:")
+	box := uitest.DialogBox(text)
+	uitest.MustContain(t, box, bought.ReservationID+" now ends "+newEnd.UTC().Format("2006-01-02 15:04 UTC"), "payment-succeeded",
+		"terminated from "+newEnd.Add(-30*time.Minute).UTC().Format("2006-01-02 15:04 UTC"))
+	for _, bad := range []string{"pending", "Watching", "FAILED"} {
+		if strings.Contains(box, bad) {
+			t.Errorf("paid, the dialog still says %q:\n%s", bad, box)
+		}
+	}
+	if !strings.Contains(text, "any key closes") || strings.Contains(text, "esc cancels") {
+		t.Errorf("done, the footer does not say that any key closes:\n%s", text)
+	}
+	// The row follows without an r: the dialog asked for the blocks again.
+	s.Press("esc")
+	s.WaitFor("the new end in the row", func(text string) bool {
+		return strings.Contains(uitest.RowOf(text, bought.ReservationID), newEnd.UTC().Format("Jan 02 15:04"))
+	})
+	final(s)
+	if blk := sourcestest.AwaitBlock(t, b, bought.ReservationID); !blk.End.Equal(newEnd) {
+		t.Errorf("the emulator ends the block at %s, want %s", blk.End, newEnd)
+	}
+}
+
+// An extension whose payment fails (the emulator's payfail fault): the dialog says so
+// plainly, that the block keeps its old end, and what to do; the row is warned of.
+func TestExtensionPaymentFailsInDialog(t *testing.T) {
+	s, b, sim, o, bought := extendOnScreen(t, true)
+	sim.Advance(10 * time.Minute)
+	text := s.WaitText("EXTENSION PAYMENT FAILED")
+	box := uitest.DialogBox(text)
+	uitest.MustContain(t, box, "AWS could not take the payment", "was not extended",
+		bought.ReservationID+" keeps its old end, "+o.End.UTC().Format("2006-01-02 15:04 UTC"),
+		"terminated from "+o.End.Add(-30*time.Minute).UTC().Format("2006-01-02 15:04 UTC"),
+		"payment method", "AWS Billing console", "extend again (e)")
+	for _, bad := range []string{"EXTENDED:", "now ends", "Watching", "payment pending"} {
+		if strings.Contains(box, bad) {
+			t.Errorf("the failed extension's dialog says %q:\n%s", bad, box)
+		}
+	}
+	s.Press("esc")
+	rowShows(s, bought.ReservationID, "the warning in the row", "✖ EXT FAILED")
+	final(s)
+	if blk := sourcestest.AwaitBlock(t, b, bought.ReservationID); !blk.End.Equal(o.End) {
+		t.Errorf("the emulator ends the block at %s, want its old end %s", blk.End, o.End)
+	}
+}
+
+// e on a block marked CAN'T EXTEND says why at once and opens nothing: no length is asked
+// of AWS (the backend here has none to ask), at every size.
+func TestExtendPastTheCutoffAsksNothing(t *testing.T) {
+	end := testNow.Add(45 * time.Minute)
+	b := model.Block{ReservationID: "cr-0000000000000000a", BlockID: "cb-0000000000000000a", Region: "us-east-1", AvailabilityZone: "us-east-1a",
+		InstanceType: "p5.48xlarge", TotalCount: 1, RunningCount: 1, State: model.StateActive, Start: end.Add(-48 * time.Hour), End: end, Interconnect: "ok",
+		Instances: []model.Instance{{ID: "i-0000000000000000a", State: "running", LaunchTime: end.Add(-48 * time.Hour)}}}
+	for _, sz := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
+		m := update(ui.New(testOptions(nil)), uitest.AltKey('2'), tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+		m = update(m, blocksMsg{ID: m.Inspect().Blocks.ListingID(), List: source.BlockList{Blocks: []model.Block{b}, Now: testNow}})
+		if !strings.Contains(ansi.Strip(m.View().Content), "CAN'T EXTEND") {
+			t.Fatalf("%dx%d: the block is not marked CAN'T EXTEND:\n%s", sz[0], sz[1], ansi.Strip(m.View().Content))
+		}
+		m = updateOpen(m, uitest.Key("e"))
+		if m.Inspect().Dialog != nil {
+			t.Fatalf("%dx%d: e opened a dialog on a block past its extension cutoff", sz[0], sz[1])
+		}
+		view := strings.Join(strings.Fields(ansi.Strip(m.View().Content)), " ")
+		if !strings.Contains(view, "can no longer be extended") {
+			t.Errorf("%dx%d: nothing says why:\n%s", sz[0], sz[1], ansi.Strip(m.View().Content))
+		}
+	}
+}
+
 // autoExtendBlock buys a block on the emulator, and makes the policy that asks for it: 2
 // days at the 12h lead, over the block's own tag.
 func autoExtendBlock(t *testing.T) (b source.Backend, sim *ec2sim.Server, o model.Offering, bought model.Block, p model.AutoExtendPolicy) {
 	t.Helper()
-	b, sim = emulatorBackend(t, ec2sim.Faults{})
+	b, sim = uitest.Emulator(t, ec2sim.Faults{})
 	_, o, bought = sourcestest.BuyBlock(t, b, testNow.Add(24*time.Hour))
 	var tag string
 	for k, v := range bought.Tags {
@@ -120,12 +224,54 @@ func (s dueSpy) AutoExtendDue(ctx context.Context, p model.AutoExtendPolicy, blo
 	return asks, err
 }
 
+func newDueSpy(b source.Backend) dueSpy {
+	return dueSpy{Backend: b, due: make(chan []source.AutoExtendAsk, 8)}
+}
+
+// next is the next answer the blocks screen got; the time limit only bounds a hang.
+func (s dueSpy) next(t *testing.T, what string) []source.AutoExtendAsk {
+	t.Helper()
+	select {
+	case asks := <-s.due:
+		return asks
+	case <-time.After(30 * time.Second):
+		t.Fatalf("%s never looked up what is due", what)
+		return nil
+	}
+}
+
+// notAskedAgain runs a TUI over b with the policy p, and fails t if it finds the block id
+// due, at once or listed again at later: what was decided is not asked on screen.
+func notAskedAgain(t *testing.T, b source.Backend, sim *ec2sim.Server, p model.AutoExtendPolicy, id string, later time.Time) {
+	t.Helper()
+	spy := newDueSpy(b)
+	s := newScreen(t, ui.New(autoOptions(spy, p)), 200, 40)
+	s.WaitText(id)
+	if asks := spy.next(t, "the TUI"); len(asks) != 0 {
+		t.Errorf("due on screen after the decision: %+v", asks)
+	}
+	if text := listedAt(s, sim, later); strings.Contains(text, "Extend "+id) {
+		t.Errorf("asked on screen again at the same lead:\n%s", text)
+	}
+	final(s)
+}
+
 // policyAsked waits for the policy's extend dialog on id.
 func policyAsked(s *screen, id string) string {
 	s.T.Helper()
 	return s.WaitFor("the policy's extend dialog on "+id, func(text string) bool {
 		return strings.Contains(text, "Extend "+id) && strings.Contains(text, "The auto-extension policy asks")
 	})
+}
+
+// askedBeside runs a TUI beside b, with the policy p and a notifier, at the lead 10 hours
+// before o's end, and waits for the policy's ask on id (text); sent reads what was notified.
+func askedBeside(t *testing.T, b source.Backend, sim *ec2sim.Server, o model.Offering, p model.AutoExtendPolicy, id string) (s *screen, text string, sent func() string) {
+	t.Helper()
+	n, sent := notifier(t, b)
+	sim.SetTime(o.End.Add(-10 * time.Hour))
+	s = newScreen(t, ui.New(autoOptions(beside(t, b, sources.WithNotifier(n)), p)), 200, 48)
+	return s, policyAsked(s, id), sent
 }
 
 // listedAt lists the blocks again with the emulator's clock at at.
@@ -167,10 +313,7 @@ func TestAutoExtendAsksOnScreen(t *testing.T) {
 func TestAutoExtendDeclineOnScreenIsRecorded(t *testing.T) {
 	b, sim, o, bought, p := autoExtendBlock(t)
 	id := bought.ReservationID
-	n, sent := notifier(t, b)
-	sim.SetTime(o.End.Add(-10 * time.Hour))
-	s := newScreen(t, ui.New(autoOptions(beside(t, b, sources.WithNotifier(n)), p)), 200, 40)
-	text := policyAsked(s, id)
+	s, text, sent := askedBeside(t, b, sim, o, p, id)
 	uitest.MustContain(t, text, "esc declines (recorded)")
 	s.Press("esc")
 	s.WaitText("The decline is recorded")
@@ -183,22 +326,8 @@ func TestAutoExtendDeclineOnScreenIsRecorded(t *testing.T) {
 	}
 
 	// Restarted, at the same lead: the TUI looks up what was decided, and asks nothing.
-	spy := dueSpy{Backend: beside(t, b), due: make(chan []source.AutoExtendAsk, 8)}
 	sim.SetTime(o.End.Add(-9 * time.Hour))
-	s = newScreen(t, ui.New(autoOptions(spy, p)), 200, 40)
-	s.WaitText(id)
-	select {
-	case asks := <-spy.due:
-		if len(asks) != 0 {
-			t.Errorf("the restarted TUI finds due %+v", asks)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("the restarted TUI never looked up what was decided")
-	}
-	if text := listedAt(s, sim, o.End.Add(-8*time.Hour)); strings.Contains(text, "Extend "+id) {
-		t.Errorf("the restarted TUI asked again at the same lead:\n%s", text)
-	}
-	final(s)
+	notAskedAgain(t, beside(t, b), sim, p, id, o.End.Add(-8*time.Hour))
 }
 
 // A person who extends in the policy's dialog: the decision is recorded as taken before
@@ -207,10 +336,7 @@ func TestAutoExtendDeclineOnScreenIsRecorded(t *testing.T) {
 func TestAutoExtendTakenOnScreenIsRecorded(t *testing.T) {
 	b, sim, o, bought, p := autoExtendBlock(t)
 	id := bought.ReservationID
-	n, sent := notifier(t, b)
-	sim.SetTime(o.End.Add(-10 * time.Hour))
-	s := newScreen(t, ui.New(autoOptions(beside(t, b, sources.WithNotifier(n)), p)), 200, 48)
-	policyAsked(s, id)
+	s, _, sent := askedBeside(t, b, sim, o, p, id)
 	s.WaitText("› 2d")
 	s.WaitLengths()
 	s.Press("enter")
@@ -264,28 +390,14 @@ func TestAutoExtendDecidedByAWatchIsNotAsked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spy := dueSpy{Backend: b, due: make(chan []source.AutoExtendAsk, 8)}
-	s := newScreen(t, ui.New(autoOptions(spy, p)), 200, 40)
-	s.WaitText(bought.ReservationID)
-	select {
-	case asks := <-spy.due:
-		if len(asks) != 0 {
-			t.Errorf("due on screen after the watch's decision: %+v", asks)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("the TUI never looked up what was decided")
-	}
-	if text := listedAt(s, sim, now.Add(time.Hour)); strings.Contains(text, "Extend "+bought.ReservationID) {
-		t.Errorf("asked on screen what the watch decided:\n%s", text)
-	}
-	final(s)
+	notAskedAgain(t, b, sim, p, bought.ReservationID, now.Add(time.Hour))
 }
 
 // The policy's ask never replaces a dialog open: it waits for it to close, then opens.
 func TestAutoExtendAskWaitsForTheDialogOpen(t *testing.T) {
 	b, sim, o, bought, p := autoExtendBlock(t)
 	sim.SetTime(o.End.Add(-13 * time.Hour))
-	spy := dueSpy{Backend: b, due: make(chan []source.AutoExtendAsk, 8)}
+	spy := newDueSpy(b)
 	taken := make(chan string, 1)
 	s := uitest.NewScreen(t, askWatch{ui.New(autoOptions(spy, p)), taken}, 200, 48)
 	s.WaitText(bought.ReservationID)
@@ -293,13 +405,8 @@ func TestAutoExtendAskWaitsForTheDialogOpen(t *testing.T) {
 	s.WaitText("cancel attached launch")
 	sim.SetTime(o.End.Add(-10 * time.Hour))
 	s.TM.Send(uiscreen.RefreshBlocksMsg{}) // the help takes r; the screen's own refresh is not a key
-	select {
-	case asks := <-spy.due:
-		if len(asks) != 1 {
-			t.Fatalf("due: %+v, want the block", asks)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("the listing behind the help never looked up the ask")
+	if asks := spy.next(t, "the listing behind the help"); len(asks) != 1 {
+		t.Fatalf("due: %+v, want the block", asks)
 	}
 	select {
 	case view := <-taken:

@@ -35,13 +35,6 @@ var (
 	testLoc = uitest.Loc
 )
 
-// emulatorBackend is the emulator of the UI's tests (seed 7, at testNow) through the real
-// adapters and SDK.
-func emulatorBackend(t testing.TB, faults ec2sim.Faults) (source.Backend, *ec2sim.Server) {
-	t.Helper()
-	return sourcestest.Backend(t, ec2sim.Options{Seed: 7, Start: testNow, Faults: faults})
-}
-
 func testOptions(b source.Backend) Options {
 	return Options{
 		Backend: b, Simulated: true, Profile: "test", Region: "us-east-1", NoColor: true,
@@ -316,7 +309,7 @@ func boughtBlock(t *testing.T, c *awsapi.Client) (model.Offering, model.Block) {
 // as AWS lists it now.
 func activeBlock(t *testing.T) (source.Backend, *ec2sim.Server, *awsapi.Client, model.Block) {
 	t.Helper()
-	b, sim := emulatorBackend(t, ec2sim.Faults{})
+	b, sim := uitest.Emulator(t, ec2sim.Faults{})
 	c := sourcestest.ClientOf(t, b)
 	o, bought := boughtBlock(t, c)
 	sim.SetTime(o.Start.Add(time.Hour))

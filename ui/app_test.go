@@ -104,7 +104,7 @@ func TestRowsAppearAsPagesArrive(t *testing.T) {
 // The first frame is drawn while the backend is still opening; once it is open the header
 // says what it is and the form's default region becomes its region.
 func TestConnectBehindTheFirstFrame(t *testing.T) {
-	b, _ := uitest.Emulator(t, ec2sim.Faults{})
+	b, _ := emulatorBackend(t, ec2sim.Faults{})
 	release := make(chan struct{})
 	opts := testOptions(nil)
 	opts.Region = ""
@@ -193,7 +193,7 @@ func TestExportKeyInHelpNotWhileTyping(t *testing.T) {
 
 	dir := t.TempDir()
 	t.Chdir(dir)
-	b, _ := uitest.Emulator(t, ec2sim.Faults{})
+	b, _ := emulatorBackend(t, ec2sim.Faults{})
 	s := newScreen(t, New(testOptions(b)), 160, 48)
 	s.WaitText("123456789012")
 	s.Press("enter")
@@ -211,7 +211,7 @@ func TestExportKeyInHelpNotWhileTyping(t *testing.T) {
 // A type one source does not sell searches the other, and the status line says which
 // source was skipped and why, in the words the command line prints on stderr.
 func TestSkippedSourceIsSaidOnTheStatusLine(t *testing.T) {
-	b, _ := uitest.Emulator(t, ec2sim.Faults{})
+	b, _ := emulatorBackend(t, ec2sim.Faults{})
 	m := update(New(testOptions(b)), tea.WindowSizeMsg{Width: 200, Height: 48})
 	q := model.Query{Sources: []model.Source{model.SourceCapacityBlock, model.SourceTrainingPlan}, InstanceTypes: []string{"ml.p6e-gb200.36xlarge"},
 		Count: 1, Durations: model.DurationRange{MinDays: 2, MaxDays: 2}, Start: testNow, End: testNow.AddDate(0, 0, 14), Regions: []string{"us-east-1"}}
@@ -236,7 +236,7 @@ func TestSkippedSourceIsSaidOnTheStatusLine(t *testing.T) {
 // A purchase dialog open when its rows are replaced (a new search's first offerings) is
 // closed, saying why; an offering picked before a new search started opens nothing.
 func TestPurchaseClosesWhenItsRowsAreReplaced(t *testing.T) {
-	b, _ := uitest.Emulator(t, ec2sim.Faults{})
+	b, _ := emulatorBackend(t, ec2sim.Faults{})
 	m := update(withResults(New(testOptions(b)), uitest.SyntheticOfferings(5)), tea.WindowSizeMsg{Width: 160, Height: 48})
 	o, _ := m.search().Table().Selected()
 	rows := m.search().Rows()
@@ -259,7 +259,7 @@ func TestPurchaseClosesWhenItsRowsAreReplaced(t *testing.T) {
 // A backend connected after the first frame (Options.Connect) is the one the advisor
 // searches with.
 func TestAdvisorScreenAfterConnect(t *testing.T) {
-	b, _ := uitest.Emulator(t, ec2sim.Faults{})
+	b, _ := emulatorBackend(t, ec2sim.Faults{})
 	opts := testOptions(nil)
 	m := update(New(opts), tea.WindowSizeMsg{Width: 160, Height: 48})
 	m.pc.Backend = b // as onConnected does
@@ -311,7 +311,7 @@ func TestEveryScreenToldOfTheConnection(t *testing.T) {
 	if m.Inspect().Blocks.Busy() {
 		t.Fatal("the blocks screen lists before the backend is there")
 	}
-	b, _ := uitest.Emulator(t, ec2sim.Faults{})
+	b, _ := emulatorBackend(t, ec2sim.Faults{})
 	mm, _ := m.Update(connectedMsg{c: Connection{Backend: b, Region: "us-east-1"}})
 	if got := mm.(Model); got.Inspect().Screen != Search || !got.Inspect().Blocks.Busy() {
 		t.Errorf("once connected, on the %s screen, the blocks screen is not listing", got.Inspect().Screen)
@@ -399,7 +399,7 @@ func TestTimeShownIsTheRoots(t *testing.T) {
 // What a dialog bought is told to every screen: the search runs its search again and the
 // blocks screen lists every region again.
 func TestEveryScreenToldOfAChange(t *testing.T) {
-	b, _ := uitest.Emulator(t, ec2sim.Faults{})
+	b, _ := emulatorBackend(t, ec2sim.Faults{})
 	m := withResults(New(testOptions(b)), uitest.SyntheticOfferings(5))
 	m = update(m, tea.WindowSizeMsg{Width: 160, Height: 48})
 	m = update(m, blocksMsg{ID: m.blocks().ListingID(), List: source.BlockList{Now: testNow}})

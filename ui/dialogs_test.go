@@ -55,7 +55,7 @@ func TestLaunchIntoActiveBlock(t *testing.T) {
 // beside the journal for whichever gpublock watches; the form itself launches nothing,
 // before the start or after it.
 func TestLaunchIntoScheduledBlockAttaches(t *testing.T) {
-	b, sim := uitest.Emulator(t, ec2sim.Faults{})
+	b, sim := emulatorBackend(t, ec2sim.Faults{})
 	c := sourcestest.ClientOf(t, b)
 	o, bought := boughtBlock(t, c)
 	sim.Advance(10 * time.Minute) // paid: scheduled
@@ -116,7 +116,7 @@ func TestLaunchWrongZone(t *testing.T) {
 // commit and its outcome line, buying the same block again buys nothing and says which
 // reservation the interrupted run bought.
 func TestPurchaseDialogAfterACrashBuysNothingNew(t *testing.T) {
-	b, _ := uitest.Emulator(t, ec2sim.Faults{})
+	b, _ := emulatorBackend(t, ec2sim.Faults{})
 	c := sourcestest.ClientOf(t, b)
 	o, bought := boughtBlock(t, c)
 	p, err := c.JournalPath()
@@ -305,7 +305,7 @@ func TestOrderNeedsTheWord(t *testing.T) {
 // ceiling typed and entered.
 func orderAt(t *testing.T, ceiling string) (source.Backend, *screen) {
 	t.Helper()
-	b, _ := uitest.Emulator(t, ec2sim.Faults{})
+	b, _ := emulatorBackend(t, ec2sim.Faults{})
 	s := newScreen(t, New(actionTestOptions(b)), 160, 48)
 	s.WaitText("123456789012")
 	s.Press("enter")

@@ -309,7 +309,7 @@ func boughtBlock(t *testing.T, c *awsapi.Client) (model.Offering, model.Block) {
 // as AWS lists it now.
 func activeBlock(t *testing.T) (source.Backend, *ec2sim.Server, *awsapi.Client, model.Block) {
 	t.Helper()
-	b, sim := uitest.Emulator(t, ec2sim.Faults{})
+	b, sim := emulatorBackend(t, ec2sim.Faults{})
 	c := sourcestest.ClientOf(t, b)
 	o, bought := boughtBlock(t, c)
 	sim.SetTime(o.Start.Add(time.Hour))
@@ -350,3 +350,10 @@ func finalHost(t *testing.T, s *screen) Model {
 }
 
 var _ = ec2sim.Faults{}
+
+// emulatorBackend is the emulator of the UI's tests (seed 7, at uitest.Now) through the real
+// adapters and SDK. It is not uitest's: uitest links no AWS SDK, as no ui/ package does.
+func emulatorBackend(t testing.TB, faults ec2sim.Faults) (source.Backend, *ec2sim.Server) {
+	t.Helper()
+	return sourcestest.Backend(t, ec2sim.Options{Seed: 7, Start: uitest.Now, Faults: faults})
+}

@@ -20,7 +20,7 @@ import (
 // "exten" opens the extend dialog (and only the dialog: the typed confirmation is still
 // ahead), "sort fee" sorts the blocks by the fee paid, "repo" shows the report screen.
 func TestPaletteFindsAndRuns(t *testing.T) {
-	b, sim := uitest.Emulator(t, ec2sim.Faults{})
+	b, sim := emulatorBackend(t, ec2sim.Faults{})
 	_, o, bought := sourcestest.BuyBlock(t, b, testNow.Add(24*time.Hour))
 	sim.SetTime(o.Start.Add(time.Hour))
 	opts := actionTestOptions(b)

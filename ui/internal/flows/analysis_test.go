@@ -56,7 +56,7 @@ func typeAdvisor(t *testing.T, m ui.Model, s string) ui.Model {
 // advisorAt opens the advisor screen, sets the regions to us-east-1,us-west-2 and runs the
 // form's default job (1 × p5.48xlarge, 48 hours, now to the latest end) against the emulator.
 func advisorAt(t *testing.T, w, h int, colour bool, formGolden bool) ui.Model {
-	b, _ := uitest.Emulator(t, ec2sim.Faults{})
+	b, _ := emulatorBackend(t, ec2sim.Faults{})
 	return advisorOn(t, b, w, h, colour, formGolden)
 }
 
@@ -145,7 +145,7 @@ func TestAdvisorScreenGolden(t *testing.T) {
 // The advisor's answer on the screen is the CLI's: the same ranking and the same steps,
 // from pricing/advisor; enter on the recommended block opens the purchase dialog on it.
 func TestAdvisorScreenBuys(t *testing.T) {
-	b, _ := uitest.Emulator(t, ec2sim.Faults{})
+	b, _ := emulatorBackend(t, ec2sim.Faults{})
 	m := advisorOn(t, cheapBlock{b}, 160, 48, false, false)
 	a := m.Inspect().Advisor
 	o, ok := a.Selected()
@@ -171,7 +171,7 @@ func TestAdvisorScreenBuys(t *testing.T) {
 
 // Bad input says what is wrong, under the form, and searches nothing.
 func TestAdvisorScreenBadInput(t *testing.T) {
-	b, _ := uitest.Emulator(t, ec2sim.Faults{})
+	b, _ := emulatorBackend(t, ec2sim.Faults{})
 	m := update(ui.New(testOptions(b)), tea.WindowSizeMsg{Width: 80, Height: 24})
 	m = pressAdvisor(t, m, uitest.AltKey('3'))
 	for i := 0; i < 4; i++ {
@@ -189,7 +189,7 @@ func TestAdvisorScreenBadInput(t *testing.T) {
 // Help on the advisor screen lists its keys; the footer names them; [ and ] go round the
 // screens both ways.
 func TestAdvisorScreenKeys(t *testing.T) {
-	b, _ := uitest.Emulator(t, ec2sim.Faults{})
+	b, _ := emulatorBackend(t, ec2sim.Faults{})
 	m := update(ui.New(testOptions(b)), tea.WindowSizeMsg{Width: 160, Height: 48})
 	m = update(m, uitest.AltKey('3'))
 	if !strings.Contains(ansi.Strip(m.View().Content), "enter advise") {
@@ -352,7 +352,7 @@ func TestReportScreen(t *testing.T) {
 
 // The program's own backend, the emulator's: the report it cannot read yet is said as such.
 func TestReportScreenOnTheEmulator(t *testing.T) {
-	b, _ := uitest.Emulator(t, ec2sim.Faults{})
+	b, _ := emulatorBackend(t, ec2sim.Faults{})
 	o, blk := sourcestest.BuyFirstBlock(t, sourcestest.ClientOf(t, b), testNow)
 	m := update(ui.New(testOptions(b)), tea.WindowSizeMsg{Width: 160, Height: 40})
 	m = pressReport(t, m, uitest.AltKey('4'))

@@ -189,7 +189,7 @@ func TestConnectFailure(t *testing.T) {
 // say it.
 func TestHeaderSaysReadOnly(t *testing.T) {
 	for _, ro := range []bool{true, false} {
-		b, _ := uitest.Emulator(t, ec2sim.Faults{})
+		b, _ := emulatorBackend(t, ec2sim.Faults{})
 		opts := actionTestOptions(b)
 		opts.ReadOnly = ro
 		s := newScreen(t, ui.New(opts), 100, 30)

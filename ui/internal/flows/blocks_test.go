@@ -39,7 +39,7 @@ var requestIDRE = regexp.MustCompile(`gpb-[0-9a-f]{24}`)
 // while the blocks screen is open; the words, the header's count, the colours and the bell
 // follow, each warning ringing once.
 func TestBlockLifecycleOnScreen(t *testing.T) {
-	b, sim := uitest.Emulator(t, ec2sim.Faults{})
+	b, sim := emulatorBackend(t, ec2sim.Faults{})
 	c, o, bought := sourcestest.BuyBlock(t, b, testNow.Add(24*time.Hour))
 	id := bought.ReservationID
 	opts := testOptions(b)
@@ -112,7 +112,7 @@ var warningBadgeRE = regexp.MustCompile(`\(\d+ warnings?\)`)
 
 // With notifications off, warnings show but nothing rings.
 func TestNoNotify(t *testing.T) {
-	b, sim := uitest.Emulator(t, ec2sim.Faults{})
+	b, sim := emulatorBackend(t, ec2sim.Faults{})
 	_, o, bought := sourcestest.BuyBlock(t, b, testNow.Add(24*time.Hour))
 	opts := testOptions(b)
 	opts.StartOnBlocks, opts.NoNotify = true, true
@@ -130,7 +130,7 @@ func TestNoNotify(t *testing.T) {
 
 // The colours follow the warnings: amber for the expiration warning, red for termination.
 func TestWarningColours(t *testing.T) {
-	b, sim := uitest.Emulator(t, ec2sim.Faults{})
+	b, sim := emulatorBackend(t, ec2sim.Faults{})
 	_, o, bought := sourcestest.BuyBlock(t, b, testNow.Add(24*time.Hour))
 	sourcestest.BuyBlock(t, b, testNow.Add(48*time.Hour))
 	opts := testOptions(b)
@@ -185,7 +185,7 @@ func TestBlocksCursorStaysOnRefresh(t *testing.T) {
 // Extending from the screen: choose a length, see the offering, the dry run, type extend;
 // the row then shows the new end once the payment has gone through.
 func TestExtendFromBlocksScreen(t *testing.T) {
-	b, sim := uitest.Emulator(t, ec2sim.Faults{})
+	b, sim := emulatorBackend(t, ec2sim.Faults{})
 	_, o, bought := sourcestest.BuyBlock(t, b, testNow.Add(24*time.Hour))
 	sim.SetTime(o.Start.Add(time.Hour))
 	s := blocksScreen(t, testOptions(b), 160, 48)
@@ -247,7 +247,7 @@ func TestBlocksReadOnly(t *testing.T) {
 // The goldens of the blocks screen, with a fixed clock, at both sizes.
 func TestBlocksGolden(t *testing.T) {
 	atSizes(t, goldenSizes, func(t *testing.T, w, h int) {
-		b, sim := uitest.Emulator(t, ec2sim.Faults{})
+		b, sim := emulatorBackend(t, ec2sim.Faults{})
 		_, o, _ := sourcestest.BuyBlock(t, b, testNow.Add(24*time.Hour))
 		sourcestest.BuyBlock(t, b, testNow.Add(48*time.Hour))
 		at := o.End.Add(-35 * time.Minute)
@@ -347,7 +347,7 @@ func TestBlocksHeaderCopyAndOpen(t *testing.T) {
 // launch to its start, saying that a failed payment cancels it; on an expired one it says
 // why not.
 func TestLaunchFromBlocksScreen(t *testing.T) {
-	b, sim := uitest.Emulator(t, ec2sim.Faults{})
+	b, sim := emulatorBackend(t, ec2sim.Faults{})
 	_, o, bought := sourcestest.BuyBlock(t, b, testNow.Add(24*time.Hour))
 	s := blocksScreen(t, testOptions(b), 160, 48)
 	rowShows(s, bought.ReservationID, "the block being paid for", "payment-pending")
@@ -370,7 +370,7 @@ func TestLaunchFromBlocksScreen(t *testing.T) {
 // block bought from another machine, anywhere, is never missing; switching screens does
 // not list them again.
 func TestBlocksListEveryRegion(t *testing.T) {
-	b, _ := uitest.Emulator(t, ec2sim.Faults{})
+	b, _ := emulatorBackend(t, ec2sim.Faults{})
 	m := update(ui.New(testOptions(b)), tea.WindowSizeMsg{Width: 160, Height: 48}, uitest.AltKey('2'))
 	if !m.Inspect().Blocks.Busy() {
 		t.Fatal("the blocks screen did not list the blocks")
@@ -438,7 +438,7 @@ func buyIn(t *testing.T, c *awsapi.Client, region string) model.Block {
 // Blocks bought in three regions from another machine show on a fresh start, the search
 // form untouched (its region is us-east-1), with no fee paid known here.
 func TestBlocksOfEveryRegionOnAFreshStart(t *testing.T) {
-	b, _ := uitest.Emulator(t, ec2sim.Faults{})
+	b, _ := emulatorBackend(t, ec2sim.Faults{})
 	other := otherMachine(t, b)
 	var ids []string
 	for _, r := range []string{"eu-north-1", "ap-south-1", "us-west-2"} {
@@ -467,7 +467,7 @@ func TestBlocksOfEveryRegionOnAFreshStart(t *testing.T) {
 // Each new warning goes to Notify once per block and lead, however often the blocks are
 // listed and the clock ticks; notifications switched off (n) do not stop it.
 func TestNotifyEachWarningOnceFromTheTUI(t *testing.T) {
-	b, sim := uitest.Emulator(t, ec2sim.Faults{})
+	b, sim := emulatorBackend(t, ec2sim.Faults{})
 	_, o, bought := sourcestest.BuyBlock(t, b, testNow.Add(24*time.Hour))
 	var mu sync.Mutex
 	got := map[string]int{}
@@ -525,7 +525,7 @@ func waitUntil(t *testing.T, what string, cond func() bool) {
 // e opens the list of every length the emulator offers, the configured length selected;
 // each row is what the emulator offers for its length.
 func TestExtendListShowsWhatAWSOffers(t *testing.T) {
-	b, sim := uitest.Emulator(t, ec2sim.Faults{})
+	b, sim := emulatorBackend(t, ec2sim.Faults{})
 	c, o, bought := sourcestest.BuyBlock(t, b, testNow.Add(24*time.Hour))
 	sim.SetTime(o.Start.Add(time.Hour))
 	opts := testOptions(b)
@@ -636,7 +636,7 @@ type twoAccounts struct {
 func newTwoAccounts(t *testing.T) twoAccounts {
 	t.Helper()
 	var x twoAccounts
-	x.a, x.simA = uitest.Emulator(t, ec2sim.Faults{})
+	x.a, x.simA = emulatorBackend(t, ec2sim.Faults{})
 	x.b, x.simB = accountBackend(t, otherAccount, 8)
 	_, x.oA, x.blockA = sourcestest.BuyBlock(t, x.a, testNow.Add(24*time.Hour))
 	_, x.oB, x.blkB = sourcestest.BuyBlock(t, x.b, testNow.Add(24*time.Hour))

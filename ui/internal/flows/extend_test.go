@@ -31,7 +31,7 @@ import (
 // two days and returns when the dialog says the extension is bought, its payment pending.
 func extendOnScreen(t *testing.T, payFail bool) (s *screen, b source.Backend, sim *ec2sim.Server, o model.Offering, bought model.Block) {
 	t.Helper()
-	b, sim = uitest.Emulator(t, ec2sim.Faults{})
+	b, sim = emulatorBackend(t, ec2sim.Faults{})
 	_, o, bought = sourcestest.BuyBlock(t, b, testNow.Add(24*time.Hour))
 	sim.SetTime(o.Start.Add(time.Hour))
 	if payFail {
@@ -135,7 +135,7 @@ func TestExtendPastTheCutoffAsksNothing(t *testing.T) {
 // days at the 12h lead, over the block's own tag.
 func autoExtendBlock(t *testing.T) (b source.Backend, sim *ec2sim.Server, o model.Offering, bought model.Block, p model.AutoExtendPolicy) {
 	t.Helper()
-	b, sim = uitest.Emulator(t, ec2sim.Faults{})
+	b, sim = emulatorBackend(t, ec2sim.Faults{})
 	_, o, bought = sourcestest.BuyBlock(t, b, testNow.Add(24*time.Hour))
 	var tag string
 	for k, v := range bought.Tags {

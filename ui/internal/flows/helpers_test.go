@@ -14,6 +14,7 @@ import (
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
 	"github.com/gpublock/gpublock/aws/source"
+	"github.com/gpublock/gpublock/aws/sources/sourcestest"
 	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/ui"
 	"github.com/gpublock/gpublock/ui/components/searchform"
@@ -343,4 +344,11 @@ func searchedRegions(t *testing.T) []string {
 		t.Fatalf("the default form has no query: %+v", q)
 	}
 	return q.Regions
+}
+
+// emulatorBackend is the emulator of the UI's tests (seed 7, at uitest.Now) through the real
+// adapters and SDK. It is not uitest's: uitest links no AWS SDK, as no ui/ package does.
+func emulatorBackend(t testing.TB, faults ec2sim.Faults) (source.Backend, *ec2sim.Server) {
+	t.Helper()
+	return sourcestest.Backend(t, ec2sim.Options{Seed: 7, Start: uitest.Now, Faults: faults})
 }

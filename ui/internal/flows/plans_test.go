@@ -41,7 +41,7 @@ func searchPlans(s *screen, n int) int {
 // the Source column says so, and the detail shows the parts with their honest hours.
 func TestPlanSearchFlow(t *testing.T) {
 	atSizes(t, goldenSizes, func(t *testing.T, w, h int) {
-		b, _ := uitest.Emulator(t, ec2sim.Faults{})
+		b, _ := emulatorBackend(t, ec2sim.Faults{})
 		s := readyScreen(t, testOptions(b), w, h)
 		searchPlans(s, 1)
 		s.Press("g", "d")
@@ -79,7 +79,7 @@ func TestPlanSearchFlow(t *testing.T) {
 // follows it from Pending to Scheduled on the emulator's clock.
 func TestPlanPurchaseFlow(t *testing.T) {
 	atSizes(t, goldenSizes, func(t *testing.T, w, h int) {
-		b, sim := uitest.Emulator(t, ec2sim.Faults{})
+		b, sim := emulatorBackend(t, ec2sim.Faults{})
 		tp := trainingplans.New(sourcestest.ClientOf(t, b))
 		s := readyScreen(t, actionTestOptions(b), w, h)
 		searchPlans(s, 1)
@@ -128,7 +128,7 @@ func buyPlan(t *testing.T, b source.Backend, region string) trainingplans.Plan {
 // countdown; the plan's detail shows its parts, its ARN and how to pass it, and y copies it.
 func TestReservationsPlanAndBlock(t *testing.T) {
 	atSizes(t, goldenSizes, func(t *testing.T, w, h int) {
-		b, sim := uitest.Emulator(t, ec2sim.Faults{})
+		b, sim := emulatorBackend(t, ec2sim.Faults{})
 		sourcestest.BuyBlock(t, b, testNow.Add(24*time.Hour))
 		plan := buyPlan(t, b, "us-east-2")
 		at := testNow.Add(time.Hour) // paid, before the plan's start
@@ -197,7 +197,7 @@ func TestReservationsPlanAndBlock(t *testing.T) {
 // and its end moves as SageMaker lists it.
 func TestPlanExtensionFlow(t *testing.T) {
 	atSizes(t, goldenSizes, func(t *testing.T, w, h int) {
-		b, sim := uitest.Emulator(t, ec2sim.Faults{})
+		b, sim := emulatorBackend(t, ec2sim.Faults{})
 		plan := createPlanNamed(t, b, sim, "us-east-2", "tpui-golden-plan")
 		sim.SetTime(plan.Start.Add(time.Hour))
 		s := blocksScreen(t, actionTestOptions(b), w, h)
@@ -284,7 +284,7 @@ const fixedPlanName = "gpb-000000000000000000000000"
 // rates, each row saying its source; a region's line counts both.
 func TestBothSourcesSearch(t *testing.T) {
 	atSizes(t, goldenSizes, func(t *testing.T, w, h int) {
-		b, _ := uitest.Emulator(t, ec2sim.Faults{})
+		b, _ := emulatorBackend(t, ec2sim.Faults{})
 		s := readyScreen(t, testOptions(b), w, h)
 		found := searchPlans(s, 2)
 		s.Press("F")

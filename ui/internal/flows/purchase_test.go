@@ -30,7 +30,7 @@ var reservationRE = regexp.MustCompile(`Reservation\s+(cr-[0-9a-f]+)`)
 // Buying: the dialog shows what is bought and the dry run's answer; typing buy buys it,
 // once; the receipt follows the block from payment-pending to scheduled.
 func TestPurchaseBuys(t *testing.T) {
-	b, sim := uitest.Emulator(t, ec2sim.Faults{})
+	b, sim := emulatorBackend(t, ec2sim.Faults{})
 	c := sourcestest.ClientOf(t, b)
 	opts := actionTestOptions(b)
 	opts.DefaultTags = map[string]string{"project": "llm-pretrain", "cost-center": "4200"}
@@ -129,7 +129,7 @@ func TestPurchaseCancelEveryWay(t *testing.T) {
 // Read-only: enter opens the detail, help offers neither buying nor launching, and the
 // purchase CLI is not offered for copying.
 func TestReadOnlyHidesPurchase(t *testing.T) {
-	b, _ := uitest.Emulator(t, ec2sim.Faults{})
+	b, _ := emulatorBackend(t, ec2sim.Faults{})
 	opts := actionTestOptions(b)
 	opts.ReadOnly = true
 	s := readyScreen(t, opts, 160, 48)
@@ -164,7 +164,7 @@ func TestReadOnlyHidesPurchase(t *testing.T) {
 
 // A fee above --max-spend is refused in the dialog, naming the cap, with no call at all.
 func TestPurchaseSpendingCap(t *testing.T) {
-	b, _ := uitest.Emulator(t, ec2sim.Faults{})
+	b, _ := emulatorBackend(t, ec2sim.Faults{})
 	c := sourcestest.ClientOf(t, b)
 	opts := actionTestOptions(b)
 	capped := model.MustMoney("1000")
@@ -234,7 +234,7 @@ func TestPurchaseInFlightKeepsQuitting(t *testing.T) {
 // default search found offerings; c reads the account's reservations.
 func searchedToBuy(t *testing.T) (s *screen, sim *ec2sim.Server, c *awsapi.Client) {
 	t.Helper()
-	b, sim := uitest.Emulator(t, ec2sim.Faults{})
+	b, sim := emulatorBackend(t, ec2sim.Faults{})
 	s = readyScreen(t, actionTestOptions(b), 160, 48)
 	searchFound(s)
 	return s, sim, sourcestest.ClientOf(t, b)
@@ -259,7 +259,7 @@ func nothingBought(t *testing.T, s *screen, c *awsapi.Client, when string) ui.Mo
 // reservations.
 func buyWith(t *testing.T, f ec2sim.Faults) (s *screen, c *awsapi.Client) {
 	t.Helper()
-	b, sim := uitest.Emulator(t, ec2sim.Faults{})
+	b, sim := emulatorBackend(t, ec2sim.Faults{})
 	c = sourcestest.ClientOf(t, b)
 	s = newScreen(t, ui.New(actionTestOptions(b)), 160, 48)
 	s.SearchAndOpen()
@@ -280,7 +280,7 @@ func TestPurchaseTagsAsTyped(t *testing.T) {
 		{"spaces", "project team=research", `✗ "project": want KEY=VALUE`, "team=research project=demo"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			b, _ := uitest.Emulator(t, ec2sim.Faults{})
+			b, _ := emulatorBackend(t, ec2sim.Faults{})
 			s := newScreen(t, ui.New(actionTestOptions(b)), 160, 48)
 			s.SearchAndOpen()
 			s.WaitText("✓ allowed (ec2:PurchaseCapacityBlock)")
@@ -321,7 +321,7 @@ func TestStaleRowsCannotBeBought(t *testing.T) {
 // An offering that has started opens no purchase, from whichever screen it is asked (the
 // advisor's calendar asks without rows): the root says why.
 func TestStartedOfferingOpensNoPurchase(t *testing.T) {
-	b, _ := uitest.Emulator(t, ec2sim.Faults{})
+	b, _ := emulatorBackend(t, ec2sim.Faults{})
 	m := update(withResults(ui.New(testOptions(b)), uitest.SyntheticOfferings(5)), tea.WindowSizeMsg{Width: 160, Height: 48})
 	o, _ := m.Inspect().Search.Table().Selected()
 	o.Start = testNow.Add(-1)
@@ -337,7 +337,7 @@ var segmentsRE = regexp.MustCompile(`(\d+) segments`)
 // many segments it has, and the typed confirmation lists every segment and how many
 // reservations the purchase makes; buying it makes them all, and the receipt names each.
 func TestSegmentedOfferingRowAndConfirmation(t *testing.T) {
-	b, _ := uitest.Emulator(t, ec2sim.Faults{})
+	b, _ := emulatorBackend(t, ec2sim.Faults{})
 	c := sourcestest.ClientOf(t, b)
 	s := readyScreen(t, actionTestOptions(b), 160, 48)
 	retype(s, "60") // the count
@@ -381,7 +381,7 @@ func TestSegmentedOfferingRowAndConfirmation(t *testing.T) {
 func TestReceiptOpensLaunch(t *testing.T) {
 	for _, paid := range []bool{true, false} {
 		t.Run(map[bool]string{true: "scheduled", false: "payment-pending"}[paid], func(t *testing.T) {
-			b, sim := uitest.Emulator(t, ec2sim.Faults{})
+			b, sim := emulatorBackend(t, ec2sim.Faults{})
 			s := newScreen(t, ui.New(actionTestOptions(b)), 160, 48)
 			s.SearchAndOpen()
 			s.WaitText("✓ allowed")
@@ -419,7 +419,7 @@ func TestReceiptOpensLaunch(t *testing.T) {
 // A purchase whose payment fails: the receipt stops saying BOUGHT, says the block will
 // never start and what to do, stops watching, and l launches nothing.
 func TestPayFailReceipt(t *testing.T) {
-	b, sim := uitest.Emulator(t, ec2sim.Faults{PayFail: 1})
+	b, sim := emulatorBackend(t, ec2sim.Faults{PayFail: 1})
 	c := sourcestest.ClientOf(t, b)
 	s := newScreen(t, ui.New(actionTestOptions(b)), 160, 48)
 	s.SearchAndOpen()
@@ -471,7 +471,7 @@ func TestPayFailReceipt(t *testing.T) {
 // detail says what to do, e and l say why not instead of opening a dialog, one notification
 // when it fails, and a warning until the end it would have had.
 func TestPayFailBlocksScreen(t *testing.T) {
-	b, sim := uitest.Emulator(t, ec2sim.Faults{PayFail: 1})
+	b, sim := emulatorBackend(t, ec2sim.Faults{PayFail: 1})
 	_, o, bought := sourcestest.BuyBlock(t, b, testNow.Add(24*time.Hour))
 	id := bought.ReservationID
 	s := blocksScreen(t, testOptions(b), 200, 40)
@@ -550,7 +550,7 @@ func extendBy(t *testing.T, c *awsapi.Client, b model.Block, days int) model.Ext
 // ends when it did; extended again and paid, the warning goes; a later extension failing
 // on the new end rings again.
 func TestPayFailExtensionOnBlocksScreen(t *testing.T) {
-	b, sim := uitest.Emulator(t, ec2sim.Faults{})
+	b, sim := emulatorBackend(t, ec2sim.Faults{})
 	c, o, bought := sourcestest.BuyBlock(t, b, testNow.Add(24*time.Hour))
 	id := bought.ReservationID
 	at := o.End.Add(-5 * time.Hour)

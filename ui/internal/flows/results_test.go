@@ -85,7 +85,7 @@ func TestSnapshotHoldsTheTable(t *testing.T) {
 // on-demand price) shows the pricing columns as pricing.Compare has them; v opens the chart
 // with its reading; two marked rows compare on one chart; B sorts by break-even.
 func TestPricingFlow(t *testing.T) {
-	b, _ := uitest.Emulator(t, ec2sim.Faults{})
+	b, _ := emulatorBackend(t, ec2sim.Faults{})
 	s := readyScreen(t, testOptions(b), 200, 50)
 	s.Press("enter")
 	if s.FoundCount() < 2 {
@@ -231,7 +231,7 @@ func exportPrices(t *testing.T) (*pricing.Catalog, model.Money) {
 func TestExportCSV(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
-	b, _ := uitest.Emulator(t, ec2sim.Faults{})
+	b, _ := emulatorBackend(t, ec2sim.Faults{})
 	cat, od := exportPrices(t)
 	opts := testOptions(b)
 	opts.Prices = cat
@@ -315,7 +315,7 @@ func TestExportUnwritable(t *testing.T) {
 		}
 		t.Cleanup(func() { os.Chmod(dir, 0o755) })
 	}
-	b, _ := uitest.Emulator(t, ec2sim.Faults{})
+	b, _ := emulatorBackend(t, ec2sim.Faults{})
 	s := readyScreen(t, testOptions(b), 160, 48)
 	searchFound(s)
 	s.Press("ctrl+s")
@@ -339,7 +339,7 @@ func TestExportUnwritable(t *testing.T) {
 func TestExportFilteredEmpty(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
-	b, _ := uitest.Emulator(t, ec2sim.Faults{})
+	b, _ := emulatorBackend(t, ec2sim.Faults{})
 	s := readyScreen(t, testOptions(b), 160, 48)
 	searchFound(s)
 	s.Press("/")
@@ -425,7 +425,7 @@ func waitRound(s *screen, n int) (int, string) {
 // the words of the notification; the rounds after find nothing new and ring nothing. Nothing
 // is bought.
 func TestWatchRingsOnceForNewOfferings(t *testing.T) {
-	b, sim := uitest.Emulator(t, ec2sim.Faults{Down: []string{"us-west-2"}})
+	b, sim := emulatorBackend(t, ec2sim.Faults{Down: []string{"us-west-2"}})
 	opts := testOptions(b)
 	opts.WatchEvery = 20 * time.Millisecond
 	s := readyScreen(t, opts, 160, 48)
@@ -489,7 +489,7 @@ func TestWatchRingsOnceForNewOfferings(t *testing.T) {
 
 // With notifications off (n, on the search screen too) a round's news is shown, silently.
 func TestWatchNotificationsOff(t *testing.T) {
-	b, sim := uitest.Emulator(t, ec2sim.Faults{Down: []string{"us-east-1"}})
+	b, sim := emulatorBackend(t, ec2sim.Faults{Down: []string{"us-east-1"}})
 	opts := testOptions(b)
 	opts.WatchEvery = 20 * time.Millisecond
 	s := newScreen(t, ui.New(opts), 160, 48)

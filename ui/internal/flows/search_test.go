@@ -51,7 +51,7 @@ func feeSortedIn(s *screen, region string) {
 // detail and copy its CLI command; at both golden sizes.
 func TestFlow(t *testing.T) {
 	atSizes(t, goldenSizes, func(t *testing.T, w, h int) {
-		b, _ := uitest.Emulator(t, ec2sim.Faults{})
+		b, _ := emulatorBackend(t, ec2sim.Faults{})
 		s := readyScreen(t, testOptions(b), w, h)
 		fillForm(s)
 		found := searchFound(s)
@@ -109,7 +109,7 @@ func TestFlow(t *testing.T) {
 
 // A new search keeps the old rows until its own arrive, and esc cancels it.
 func TestCancelSearchKeepsOldRows(t *testing.T) {
-	b, sim := uitest.Emulator(t, ec2sim.Faults{})
+	b, sim := emulatorBackend(t, ec2sim.Faults{})
 	s := readyScreen(t, testOptions(b), 160, 48)
 	first := searchFound(s)
 	// Slow every call down so that the second search is still running when esc comes.
@@ -168,7 +168,7 @@ func (r *altsRecorder) answered() (int, []source.Suggestion) {
 // A search that finds nothing says why, lists the adapter's alternatives, runs the
 // largest-count probe on L, and searches an alternative on its number.
 func TestEmptyResultAlternativesAndProbe(t *testing.T) {
-	eb, _ := uitest.Emulator(t, ec2sim.Faults{})
+	eb, _ := emulatorBackend(t, ec2sim.Faults{})
 	b := &altsRecorder{Backend: eb}
 	s := readyScreen(t, testOptions(b), 160, 48)
 	retype(s, "64", "now", "+16d", "14d") // count, start, end, duration
@@ -227,7 +227,7 @@ func TestEmptyResultAlternativesAndProbe(t *testing.T) {
 
 // A region that is down is reported with its message; the others complete.
 func TestRegionDown(t *testing.T) {
-	b, _ := uitest.Emulator(t, ec2sim.Faults{Down: []string{"us-west-2"}})
+	b, _ := emulatorBackend(t, ec2sim.Faults{Down: []string{"us-west-2"}})
 	s := readyScreen(t, testOptions(b), 160, 48)
 	s.Press("tab", "tab", "tab", "tab", "tab", "a", "enter")
 	found := s.FoundCount()
@@ -258,7 +258,7 @@ func TestRegionDown(t *testing.T) {
 
 // When no region answers, the screen says the search failed, not that nothing is on offer.
 func TestEveryRegionDown(t *testing.T) {
-	eb, _ := uitest.Emulator(t, ec2sim.Faults{Down: []string{"us-east-1"}})
+	eb, _ := emulatorBackend(t, ec2sim.Faults{Down: []string{"us-east-1"}})
 	b := &altsRecorder{Backend: eb}
 	s := newScreen(t, ui.New(testOptions(b)), 100, 30)
 	s.WaitText("SIMULATED")
@@ -281,7 +281,7 @@ func TestEveryRegionDown(t *testing.T) {
 // the length as typed.
 func TestFormOrderInTheTerminal(t *testing.T) {
 	atSizes(t, [][2]int{{80, 24}, {120, 40}, {200, 60}}, func(t *testing.T, w, h int) {
-		b, _ := uitest.Emulator(t, ec2sim.Faults{})
+		b, _ := emulatorBackend(t, ec2sim.Faults{})
 		s := readyScreen(t, testOptions(b), w, h)
 		s.WaitText("›Types")
 		// rows finds the focused label and, if still in view, the label of the field before.

@@ -79,7 +79,7 @@ func TestTooSmallSaysSo(t *testing.T) {
 // A storm of resizes while a search streams in and keys arrive: no panic, and the last size
 // wins.
 func TestResizeStorm(t *testing.T) {
-	b, sim := uitest.Emulator(t, ec2sim.Faults{})
+	b, sim := emulatorBackend(t, ec2sim.Faults{})
 	sim.SetFaults(ec2sim.Faults{Latency: 20 * time.Millisecond, Jitter: 10 * time.Millisecond})
 	s := newScreen(t, ui.New(testOptions(b)), 120, 40)
 	s.Press("tab", "tab", "tab", "tab", "tab", "a", "enter")
@@ -151,7 +151,7 @@ var terminalSizes = [][2]int{{80, 24}, {120, 40}, {200, 60}}
 // stopped, at every size: not "Instances (0)".
 func TestBlocksDetailKeepsTerminatedInstanceAtTerminalSizes(t *testing.T) {
 	for _, sz := range terminalSizes {
-		b, sim := uitest.Emulator(t, ec2sim.Faults{})
+		b, sim := emulatorBackend(t, ec2sim.Faults{})
 		c, o, bought := sourcestest.BuyBlock(t, b, testNow.Add(24*time.Hour))
 		sim.SetTime(o.Start.Add(time.Hour))
 		if _, err := capacityblocks.New(c).Launch(context.Background(), sourcestest.AwaitBlock(t, b, bought.ReservationID), source.LaunchSpec{ImageID: "ami-0123456789abcdef0", Count: 1}); err != nil {
@@ -195,7 +195,7 @@ func TestBlocksDetailKeepsTerminatedInstanceAtTerminalSizes(t *testing.T) {
 func TestBlocksSaysARegionsSharedFailureOnceAtTerminalSizes(t *testing.T) {
 	regions := "ap-northeast-1, ap-south-1, ap-southeast-2, eu-north-1, eu-west-2, us-east-1, us-east-2, us-west-2 could not be listed: AWS refused the call"
 	for _, sz := range terminalSizes {
-		b, _ := uitest.Emulator(t, ec2sim.Faults{Deny: []string{"all"}})
+		b, _ := emulatorBackend(t, ec2sim.Faults{Deny: []string{"all"}})
 		s := blocksScreen(t, testOptions(b), sz[0], sz[1])
 		text := s.WaitFor("the failure", func(text string) bool { return strings.Contains(text, "could not be") })
 		flat := unwrapPane(text)

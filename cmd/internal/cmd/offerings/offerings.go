@@ -152,15 +152,21 @@ func sayCost(stderr io.Writer, client *awsapi.Client, q model.Query) bool {
 }
 
 func (a *Options) register(fs *pflag.FlagSet) {
+	a.RegisterQuery(fs)
+	fs.BoolVar(&a.watch, "watch", false, "search again every --interval until interrupted, printing only new offerings")
+	fs.StringVar(&a.intervalValue, "interval", "5m", "time between searches with --watch (1m to 24h)")
+	fs.BoolVar(&a.untilFound, "until-found", false, "with --watch: stop at the first search that finds any offering (exit 0; 1 if interrupted first)")
+	fs.BoolVar(&a.allZones, "all-zones", false, "also search zones the account has not opted in to, such as Local Zones (AWS's AllAvailabilityZones); launching there needs opting in first")
+}
+
+// RegisterQuery registers the flags of the search itself (types, count, length, window and
+// sources), which gpublock order repeats.
+func (a *Options) RegisterQuery(fs *pflag.FlagSet) {
 	fs.StringVar(&a.Types, "type", "", "instance `types`, comma-separated (required), e.g. p5.48xlarge,p5en.48xlarge")
 	fs.IntVar(&a.Count, "count", 1, "instances per block (1-64; UltraServers: UltraServers per block)")
 	fs.StringVar(&a.Duration, "duration", "", "block `length`: 2d, 48h, 3w, or a range 2d-7d (required)")
 	fs.StringVar(&a.From, "from", "now", "earliest start `DATE`: 2026-12-03, RFC 3339, now, or +2w/+10d/+36h")
 	fs.StringVar(&a.To, "to", "", "latest end `DATE` (same forms; default: as late as a block can end, 8 weeks plus its length, since AWS's 8-week limit is on the start)")
-	fs.BoolVar(&a.watch, "watch", false, "search again every --interval until interrupted, printing only new offerings")
-	fs.StringVar(&a.intervalValue, "interval", "5m", "time between searches with --watch (1m to 24h)")
-	fs.BoolVar(&a.untilFound, "until-found", false, "with --watch: stop at the first search that finds any offering (exit 0; 1 if interrupted first)")
-	fs.BoolVar(&a.allZones, "all-zones", false, "also search zones the account has not opted in to, such as Local Zones (AWS's AllAvailabilityZones); launching there needs opting in first")
 	a.Sources.Register(fs, "capacity-blocks")
 }
 

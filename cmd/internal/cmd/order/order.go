@@ -85,11 +85,7 @@ func NewCmdOrder(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
 	}
 	fs := cmd.Flags()
 	cmdutil.OutputFlag(cmd, &a.Output, "table", "json")
-	fs.StringVar(&a.Types, "type", "", "instance `types`, comma-separated, e.g. p5.48xlarge,p5en.48xlarge")
-	fs.IntVar(&a.Count, "count", 1, "instances per block (1-64; UltraServers: UltraServers per block)")
-	fs.StringVar(&a.Duration, "duration", "", "block `length`: 2d, 48h, 3w, or a range 2d-7d")
-	fs.StringVar(&a.From, "from", "now", "earliest start `DATE`: 2026-12-03, RFC 3339, now, or +2w/+10d/+36h")
-	fs.StringVar(&a.To, "to", "", "latest end `DATE` (same forms; default: as late as a block can end)")
+	a.RegisterQuery(fs)
 	fs.StringVar(&a.perAccel, "max-per-accelerator-hour", "", "ceiling: the most `dollars` per accelerator-hour of the usable hours (e.g. 4.50)")
 	fs.StringVar(&a.perInstance, "max-per-instance-hour", "", "ceiling: the most `dollars` per instance-hour of the usable hours (e.g. 36)")
 	fs.StringVar(&a.maxFee, "max-fee", "", "ceiling: the most `dollars` for the whole upfront fee (e.g. 20000)")
@@ -105,7 +101,6 @@ func NewCmdOrder(f *cmdutil.Factory, runF func(*Options) error) *cobra.Command {
 	fs.BoolVar(&a.list, "list", false, "list the orders: state, last search, best offering seen against the ceiling, why nothing was bought")
 	fs.StringVar(&a.cancel, "cancel", "", "cancel the open order `ID`")
 	fs.BoolVar(&a.yes, "yes", false, "place without asking to type buy (for scripts)")
-	a.Sources.Register(fs, "capacity-blocks")
 	return cmd
 }
 

@@ -10,6 +10,10 @@
 // they are read and written under one advisory lock, so that two watchers at once take
 // turns: the second reads the first's decision before making its own. A decline, and the
 // outcome of an extension, are notified as the warnings are.
+//
+// Watcher is the flow of a watcher that decides by itself, once per refresh: it closes
+// the decisions a stopped gpublock left taken, asks the approval command, and records
+// each decision before it buys through the spend path.
 package autoextend
 
 import (

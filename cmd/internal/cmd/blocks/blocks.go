@@ -96,10 +96,8 @@ type Options struct {
 	settings cmdutil.OncallSettings
 	autoFlag cmdutil.AutoExtendFlags
 	auto     cmdutil.AutoExtendSettings
-	recorder *autoextend.Recorder // of the auto-extension's decisions (autoextend.go), made once
-	// saidCannot are the decisions this watcher may not act on and has said so (cannotAct).
-	saidCannot map[string]bool
-	sources    []source.Source // those --source names, opened once so that a watch's scans share them
+	extender *autoextend.Watcher // the auto-extension (autoextend.go), made once
+	sources  []source.Source     // those --source names, opened once so that a watch's scans share them
 	// accounts, when several accounts are listed (--profile a,b or the configuration's
 	// accounts), is the backend over them, whose listing is every account's.
 	accounts source.Backend

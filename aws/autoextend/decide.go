@@ -25,6 +25,9 @@ const (
 	KindDeclined = "auto-extend-declined"
 	KindFailed   = "auto-extend-failed"
 	KindApproval = "auto-extend-approval"
+	// KindCannotAct is a watcher's that may not spend what the policy would extend: the
+	// decision is left open for one that may.
+	KindCannotAct = "auto-extend-not-decided"
 )
 
 // Recorder records the decisions made through one client, and notifies them through n

@@ -18,10 +18,6 @@ import (
 // errNoOffering is the look-up's answer when AWS offers no extension of the length.
 var errNoOffering = errors.New("no extension offering")
 
-// KindCannotAct is the notification of a watcher that may not spend what the policy would
-// extend: the decision is left open for one that may.
-const KindCannotAct = "auto-extend-not-decided"
-
 // Watcher is the auto-extension step of a watcher that decides by itself (blocks --watch,
 // gpublock watch), called once per refresh with Round. It is made once and kept: what it
 // said it may not act on is said once.

@@ -122,7 +122,7 @@ type Model struct {
 	// palette is the command palette when open (ui/palette), over the screen.
 	palette *palette.Model
 	// buyRows, when set, is the number of the search screen's rows the open purchase
-	// dialog's offering was picked from (searchscreen.RowsOnScreen).
+	// dialog's offering was picked from (the search screen's RowsGone).
 	buyRows *int64
 	notice  string
 	flash   string    // a one-line answer to the last key (copied, nothing to copy…)
@@ -135,7 +135,7 @@ type Model struct {
 	connecting bool
 	connectErr error
 
-	screens    [numScreens]Screen
+	screens    [numScreens]uiscreen.Screen
 	screen     screenID // the one shown
 	screenKeys screenKeyMap
 }
@@ -175,14 +175,14 @@ func New(opts Options) Model {
 		connecting: opts.Connect != nil,
 		screenKeys: defaultScreenKeys(),
 	}
-	m.screens = [numScreens]Screen{
-		screenSearch: searchTab{searchscreen.New(pc, searchscreen.Options{Catalog: opts.Prices, Region: opts.Region,
-			WatchEvery: opts.WatchEvery, Connecting: opts.Connect != nil})},
-		screenBlocks: blocksTab{blockscreen.New(pc, blockscreen.Options{Refresh: opts.Refresh,
+	m.screens = [numScreens]uiscreen.Screen{
+		screenSearch: searchscreen.New(pc, searchscreen.Options{Catalog: opts.Prices, Region: opts.Region,
+			WatchEvery: opts.WatchEvery, Connecting: opts.Connect != nil}),
+		screenBlocks: blockscreen.New(pc, blockscreen.Options{Refresh: opts.Refresh,
 			Regions: opts.BlockRegions, WarnRules: opts.WarnRules, Notify: opts.Notify, AutoExtend: opts.AutoExtend,
-			Organization: opts.Organization, OrganizationPartial: opts.OrganizationPartial, Visible: opts.StartOnBlocks, Connecting: opts.Connect != nil})},
-		screenAdvisor: advisorTab{advisorui.New(pc, advisorui.Options{Catalog: opts.Prices, Region: opts.Region})},
-		screenReport:  reportTab{reportscreen.New(pc, reportscreen.Options{Catalog: opts.Prices, Regions: opts.BlockRegions})},
+			Organization: opts.Organization, OrganizationPartial: opts.OrganizationPartial, Visible: opts.StartOnBlocks, Connecting: opts.Connect != nil}),
+		screenAdvisor: advisorui.New(pc, advisorui.Options{Catalog: opts.Prices, Region: opts.Region}),
+		screenReport:  reportscreen.New(pc, reportscreen.Options{Catalog: opts.Prices, Regions: opts.BlockRegions}),
 	}
 	switch {
 	case opts.StartOnBlocks:
@@ -266,7 +266,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// The dialog that asked reads it too; the screens show the block as it now is.
 		if msg.Found {
 			f := m.frame()
-			m, _ = m.tellScreens(func(s Screen) (Screen, tea.Cmd) { return s.Update(uiscreen.BlockSeen{Block: msg.Block}, f) })
+			m, _ = m.tellScreens(func(s uiscreen.Screen) (uiscreen.Screen, tea.Cmd) {
+				return s.Update(uiscreen.BlockSeen{Block: msg.Block}, f)
+			})
 		}
 	case uidialog.RootMsg:
 		return m.onRootMsg(msg)
@@ -381,6 +383,6 @@ func (m Model) handleKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 }
 
 func (m Model) quit() (tea.Model, tea.Cmd) {
-	m, _ = m.tellScreens(func(s Screen) (Screen, tea.Cmd) { return s.Stop(), nil })
+	m, _ = m.tellScreens(func(s uiscreen.Screen) (uiscreen.Screen, tea.Cmd) { return s.Stop(), nil })
 	return m, tea.Quit
 }

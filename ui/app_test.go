@@ -215,7 +215,7 @@ func TestSkippedSourceIsSaidOnTheStatusLine(t *testing.T) {
 	m := update(New(testOptions(b)), tea.WindowSizeMsg{Width: 200, Height: 48})
 	q := model.Query{Sources: []model.Source{model.SourceCapacityBlock, model.SourceTrainingPlan}, InstanceTypes: []string{"ml.p6e-gb200.36xlarge"},
 		Count: 1, Durations: model.DurationRange{MinDays: 2, MaxDays: 2}, Start: testNow, End: testNow.AddDate(0, 0, 14), Regions: []string{"us-east-1"}}
-	m, id := startedSearch(m, func(s searchscreen.Model) (searchscreen.Model, tea.Cmd) { return s.StartSearch(q) })
+	m, id := startedSearch(m, func(s searchscreen.Model, _ uiscreen.Frame) (searchscreen.Model, tea.Cmd) { return s.StartSearch(q) })
 	var evs []source.SearchEvent
 	for ev := range b.Search(context.Background(), q) {
 		evs = append(evs, ev)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
+	uiscreen "github.com/gpublock/gpublock/ui/screen"
 )
 
 // Connection is the backend and what the header says about it. When the UI opens it itself
@@ -44,7 +45,7 @@ func (m Model) onConnected(msg connectedMsg) (tea.Model, tea.Cmd) {
 	if msg.err != nil {
 		m.connectErr = msg.err
 		m.pc.Identity.Known = true // nothing more will load
-		m, _ = m.connectScreens(connection{err: msg.err})
+		m, _ = m.connectScreens(uiscreen.Connection{Err: msg.err})
 		return m, nil
 	}
 	c := msg.c
@@ -56,20 +57,13 @@ func (m Model) onConnected(msg connectedMsg) (tea.Model, tea.Cmd) {
 		m.pc.Clock.Replace(c.Now)
 	}
 	m, tick := m.moveClock()
-	m, cmd := m.connectScreens(connection{region: c.Region, sources: c.Sources})
+	m, cmd := m.connectScreens(uiscreen.Connection{Region: c.Region, Sources: c.Sources})
 	return m, tea.Batch(identityCmd(m.pc.Ctx, c.Backend), tick, cmd, m.spinCmd())
 }
 
-// connection is what every screen is told once the backend is there, or why it is not.
-type connection struct {
-	region  string
-	sources []model.Source
-	err     error
-}
-
 // connectScreens tells every screen of the connection.
-func (m Model) connectScreens(c connection) (Model, tea.Cmd) {
-	return m.tellScreens(func(s Screen) (Screen, tea.Cmd) { return s.Connect(c) })
+func (m Model) connectScreens(c uiscreen.Connection) (Model, tea.Cmd) {
+	return m.tellScreens(func(s uiscreen.Screen) (uiscreen.Screen, tea.Cmd) { return s.Connect(c) })
 }
 
 // Err is why the UI could not connect, for the program's exit status; nil otherwise.

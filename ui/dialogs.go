@@ -106,7 +106,7 @@ func (m Model) onRootMsg(msg uidialog.RootMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	// A dialog bought, extended or launched something: every screen reads again.
-	m, read := m.tellScreens(func(s Screen) (Screen, tea.Cmd) { return s.Changed() })
+	m, read := m.tellScreens(func(s uiscreen.Screen) (uiscreen.Screen, tea.Cmd) { return s.Changed() })
 	m = m.closeStalePurchase()
 	var back tea.Cmd
 	if m.dialog == nil {

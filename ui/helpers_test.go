@@ -68,15 +68,15 @@ type (
 
 // searchNow and blocksNow are the screens as drawn now, in the root's frame.
 func (m Model) searchNow() searchscreen.Model {
-	return m.screens[screenSearch].(searchTab).at(m.frame())
+	return m.search().At(m.frame())
 }
 func (m Model) blocksNow() blockscreen.Model {
-	return m.screens[screenBlocks].(blocksTab).at(m.frame())
+	return m.blocks().At(m.frame())
 }
 
 // updateSearchWith takes back the search screen after one of its methods, and its command.
 func (m Model) updateSearchWith(s searchscreen.Model, cmd tea.Cmd) (Model, tea.Cmd) {
-	m.screens[screenSearch] = searchTab{s}
+	m.screens[screenSearch] = s
 	m = m.closeStalePurchase()
 	return m, tea.Batch(cmd, m.spinCmd())
 }
@@ -232,7 +232,7 @@ func (m Model) detailPage() (detail.Page, bool) { return m.searchNow().DetailPag
 // startedSearch starts a search with start, taken on the search screen and given to the
 // root as the program would (Model.StartedSearch), and returns the id the search's messages
 // carry: nothing is asked of the backend, the test delivers the events, with that id.
-func startedSearch(m Model, start func(searchscreen.Model) (searchscreen.Model, tea.Cmd)) (Model, int) {
+func startedSearch(m Model, start func(searchscreen.Model, uiscreen.Frame) (searchscreen.Model, tea.Cmd)) (Model, int) {
 	before := m.search().SearchID()
 	m, id := m.StartedSearch(start)
 	if id == before {
@@ -243,16 +243,18 @@ func startedSearch(m Model, start func(searchscreen.Model) (searchscreen.Model, 
 
 // submitted presses enter at the search form, as a person starts its search: a second
 // time when the first only closed the type filter.
-func submitted(s searchscreen.Model) (searchscreen.Model, tea.Cmd) {
-	s, cmd := s.Update(uitest.Key("enter"))
+func submitted(s searchscreen.Model, f uiscreen.Frame) (searchscreen.Model, tea.Cmd) {
+	next, cmd := s.Update(uitest.Key("enter"), f)
 	if cmd == nil {
-		s, cmd = s.Update(uitest.Key("enter"))
+		next, cmd = next.Update(uitest.Key("enter"), f)
 	}
-	return s, cmd
+	return next.(searchscreen.Model), cmd
 }
 
 // again starts the last search again.
-func again(s searchscreen.Model) (searchscreen.Model, tea.Cmd) { return s.StartSearch(s.Query()) }
+func again(s searchscreen.Model, _ uiscreen.Frame) (searchscreen.Model, tea.Cmd) {
+	return s.StartSearch(s.Query())
+}
 
 // formLabels are the search form's field labels, by field.
 var formLabels = map[searchform.Field]string{

@@ -8,6 +8,7 @@ import (
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
 	uidialog "github.com/gpublock/gpublock/ui/dialog"
+	uiscreen "github.com/gpublock/gpublock/ui/screen"
 	advisorui "github.com/gpublock/gpublock/ui/screen/advisor"
 	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
 	reportscreen "github.com/gpublock/gpublock/ui/screen/report"
@@ -60,22 +61,23 @@ func (m Model) Inspect() Inspection {
 	return Inspection{
 		Screen: screenNames[m.screen], Dialog: m.dialog, Flash: m.flash, PaletteOpen: m.palette != nil,
 		Typing: m.typing(), Width: m.pc.Width, Height: m.pc.Height, Theme: m.pc.Theme,
-		Search:  m.screens[screenSearch].(searchTab).at(m.frame()),
-		Blocks:  m.screens[screenBlocks].(blocksTab).at(m.frame()),
+		Search:  m.search().At(m.frame()),
+		Blocks:  m.blocks().At(m.frame()),
 		Advisor: m.advisor(),
-		Report:  m.screens[screenReport].(reportTab).at(m.frame()),
+		Report:  m.screens[screenReport].(reportscreen.Model).At(m.frame()),
 	}
 }
 
-// StartedSearch starts a search with start, taken on the search screen as a key would take
-// it, without asking the backend (there may be none): the test then delivers the search's
-// events itself (searchscreen.EventsMsg with the id returned). The program never calls it.
-func (m Model) StartedSearch(start func(searchscreen.Model) (searchscreen.Model, tea.Cmd)) (Model, int) {
+// StartedSearch starts a search with start, taken on the search screen in the root's frame
+// as a key would take it, without asking the backend (there may be none): the test then
+// delivers the search's events itself (searchscreen.EventsMsg with the id returned). The
+// program never calls it.
+func (m Model) StartedSearch(start func(searchscreen.Model, uiscreen.Frame) (searchscreen.Model, tea.Cmd)) (Model, int) {
 	real := m.pc.Backend
 	m.pc.Backend = searchless{real}
-	s, _ := start(m.search())
+	s, _ := start(m.search(), m.frame())
 	m.pc.Backend = real
-	m.screens[screenSearch] = searchTab{s}
+	m.screens[screenSearch] = s
 	return m.closeStalePurchase(), s.SearchID()
 }
 
@@ -90,6 +92,6 @@ func (searchless) Search(context.Context, model.Query) <-chan source.SearchEvent
 }
 
 // The screens' own models, for the tests' look inside.
-func (m Model) search() searchscreen.Model { return m.screens[screenSearch].(searchTab).m }
-func (m Model) blocks() blockscreen.Model  { return m.screens[screenBlocks].(blocksTab).m }
-func (m Model) advisor() advisorui.Model   { return m.screens[screenAdvisor].(advisorTab).m }
+func (m Model) search() searchscreen.Model { return m.screens[screenSearch].(searchscreen.Model) }
+func (m Model) blocks() blockscreen.Model  { return m.screens[screenBlocks].(blockscreen.Model) }
+func (m Model) advisor() advisorui.Model   { return m.screens[screenAdvisor].(advisorui.Model) }

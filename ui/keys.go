@@ -3,7 +3,6 @@ package ui
 import (
 	"charm.land/bubbles/v2/key"
 
-	"github.com/gpublock/gpublock/ui/components/table"
 	uiscreen "github.com/gpublock/gpublock/ui/screen"
 	searchscreen "github.com/gpublock/gpublock/ui/screen/search"
 )
@@ -42,21 +41,20 @@ func defaultScreenKeys() screenKeyMap {
 	}
 }
 
-type keyGroup = uiscreen.KeyGroup
-
 // helpKeys is what help shows for the screen shown; it satisfies help.KeyMap.
 type helpKeys struct {
 	short  []key.Binding
-	groups []keyGroup
+	groups []uiscreen.KeyGroup
 }
 
 func (m Model) helpKeys() helpKeys {
-	sk := m.screenKeys
-	h := helpEnv{root: m.keys, blocks: m.screens[screenBlocks].KeyGroups(),
-		screens: keyGroup{Title: "Screens", Keys: []key.Binding{sk.Search, sk.Blocks, sk.Advisor, sk.Report, sk.Next, sk.Prev}}}
+	sk, k := m.screenKeys, m.keys
+	h := uiscreen.HelpEnv{Help: k.Help, Quit: k.Quit, ForceQuit: k.ForceQuit, Back: k.Back, ToSearch: sk.Search,
+		Screens: uiscreen.KeyGroup{Title: "Screens", Keys: []key.Binding{sk.Search, sk.Blocks, sk.Advisor, sk.Report, sk.Next, sk.Prev}},
+		Blocks:  m.screens[screenBlocks].KeyGroups()}
 	s := m.current()
 	// The palette and the picture work on every screen, and help lists them on every one.
-	anywhere := keyGroup{Title: "Palette and picture", Keys: []key.Binding{m.keys.Palette, m.keys.Snapshot}}
+	anywhere := uiscreen.KeyGroup{Title: "Palette and picture", Keys: []key.Binding{k.Palette, k.Snapshot}}
 	return helpKeys{short: s.ShortHelp(h), groups: append(s.HelpGroups(h), anywhere)}
 }
 
@@ -68,9 +66,4 @@ func (h helpKeys) FullHelp() [][]key.Binding {
 		out[i] = g.Keys
 	}
 	return out
-}
-
-// movingKeys are the keys that move a table's cursor, for help.
-func movingKeys(n table.Nav) []key.Binding {
-	return []key.Binding{n.Up, n.Down, n.PageUp, n.PageDown, n.HalfUp, n.HalfDown, n.Top, n.Bottom}
 }

@@ -119,20 +119,20 @@ func (m Model) headerView() string {
 	long := th.Muted.Render(" · profile ") + th.Header.Render(profile) + th.Muted.Render(" · region ") + th.Header.Render(m.opts.Region)
 	short := sep + th.Header.Render(profile) + sep + th.Header.Render(m.opts.Region)
 	parts := m.header()
-	if parts.noteVerb != "" {
-		long += th.Muted.Render(parts.noteVerb) + th.Header.Render(parts.noteRegions)
+	if parts.NoteVerb != "" {
+		long += th.Muted.Render(parts.NoteVerb) + th.Header.Render(parts.NoteRegions)
 	}
 	if m.connecting || m.connectErr != nil {
 		long, short = "", "" // not known yet, or never
 	}
 	// The count of the blocks' warnings and the watch are on every screen, before anything
 	// that may be cut.
-	warn := m.warningBadge(parts.warnings)
-	head := th.App.Render("gpublock") + " " + badge + " " + warn + parts.badge + who
+	warn := m.warningBadge(parts.Warnings)
+	head := th.App.Render("gpublock") + " " + badge + " " + warn + parts.Badge + who
 	left := head + long
 	room := m.pc.Width - ansi.StringWidth(clock) - 1
 	if ansi.StringWidth(left) > room {
-		left = th.App.Render("gpublock") + " " + badge + " " + warn + parts.badgeShort + whoShort + short
+		left = th.App.Render("gpublock") + " " + badge + " " + warn + parts.BadgeShort + whoShort + short
 	}
 	if ansi.StringWidth(left) > room {
 		left = ansi.Truncate(left, max(0, room-1), "…")

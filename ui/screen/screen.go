@@ -1,11 +1,12 @@
 // Package screen is what the screens of the terminal UI (ui/screen/blocks, ui/screen/advisor)
-// share with the root that routes to them: the area a screen is drawn in, the pane frame,
+// share with the root that routes to them: the Screen interface the root holds each by (its
+// Frame, Connection, HeaderPart and HelpEnv), the area a screen is drawn in, the pane frame,
 // the line a screen says something in, the dialogs a screen asks the root to open, the
 // titled key groups of the help screen, the bell (Ring), the notifications switch
 // (ToggleNotify) and the ask for the time (NowMsg). The shared state itself (size, theme,
 // clock, notifications switch, identity, backend) is ui/program's Context, of which every
 // screen holds the root's pointer; the time a screen shows is the root's, given in its
-// frame and Tick.
+// Frame and Tick.
 package screen
 
 import (

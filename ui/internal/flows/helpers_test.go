@@ -167,12 +167,12 @@ func updateOpen(m ui.Model, msgs ...tea.Msg) ui.Model {
 // messages carry: the test delivers the events, with that id.
 func startedSearch(m ui.Model) (ui.Model, int) {
 	before := m.Inspect().Search.SearchID()
-	m, id := m.StartedSearch(func(s searchscreen.Model) (searchscreen.Model, tea.Cmd) {
-		s, cmd := s.Update(uitest.Key("enter"))
-		if s.SearchID() == before {
-			s, cmd = s.Update(uitest.Key("enter"))
+	m, id := m.StartedSearch(func(s searchscreen.Model, f uiscreen.Frame) (searchscreen.Model, tea.Cmd) {
+		next, cmd := s.Update(uitest.Key("enter"), f)
+		if next.(searchscreen.Model).SearchID() == before {
+			next, cmd = next.Update(uitest.Key("enter"), f)
 		}
-		return s, cmd
+		return next.(searchscreen.Model), cmd
 	})
 	if id == before {
 		panic("no search was started")

@@ -168,12 +168,12 @@ func Walk(cmd tea.Cmd, take func(msg tea.Msg) (next tea.Cmd, done bool)) {
 	}
 }
 
-// Run feeds m's commands back into it until none is left, as a program would (each
-// command's message, a batch's one by one).
-func Run[M interface{ Update(tea.Msg) (M, tea.Cmd) }](m M, cmd tea.Cmd) M {
+// Run feeds m's commands back into it through update until none is left, as a program
+// would (each command's message, a batch's one by one).
+func Run[M any](m M, update func(M, tea.Msg) (M, tea.Cmd), cmd tea.Cmd) M {
 	Walk(cmd, func(msg tea.Msg) (tea.Cmd, bool) {
 		var next tea.Cmd
-		m, next = m.Update(msg)
+		m, next = update(m, msg)
 		return next, false
 	})
 	return m

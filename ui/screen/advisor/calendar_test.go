@@ -25,12 +25,12 @@ func TestCalendarNamesExactLength(t *testing.T) {
 		return ch
 	}
 	m := New(uitest.Context(false), Options{Search: one})
-	m, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
-	m = uitest.Run(m, cmd)
-	m, _ = m.Update(tea.KeyPressMsg{Code: 'v', Text: "v"})
-	m, _ = m.Update(tea.KeyPressMsg{Code: 'v', Text: "v"})
+	m, cmd := m.update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	m = uitest.Run(m, Model.update, cmd)
+	m, _ = m.update(tea.KeyPressMsg{Code: 'v', Text: "v"})
+	m, _ = m.update(tea.KeyPressMsg{Code: 'v', Text: "v"})
 	for range 2 {
-		m, _ = m.Update(tea.KeyPressMsg{Code: 'l', Text: "l"})
+		m, _ = m.update(tea.KeyPressMsg{Code: 'l', Text: "l"})
 	}
 	if off, ok := m.CalendarOffering(); !ok || off.ID != "cb-64" {
 		t.Fatalf("calendar cursor on %+v, want cb-64", off)
@@ -55,16 +55,16 @@ func TestPerAcceleratorHourFiguresSayWhich(t *testing.T) {
 		return ch
 	}
 	m := New(uitest.Context(false), Options{Search: one})
-	m, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
-	m = uitest.Run(m, cmd)
+	m, cmd := m.update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	m = uitest.Run(m, Model.update, cmd)
 	table := ansi.Strip(viewAt(m, 120, 40))
 	if !strings.Contains(table, "PER USEFUL ACC-H") {
 		t.Errorf("the table does not say its rate is per useful accelerator-hour:\n%s", table)
 	}
-	m, _ = m.Update(tea.KeyPressMsg{Code: 'v', Text: "v"})
-	m, _ = m.Update(tea.KeyPressMsg{Code: 'v', Text: "v"})
+	m, _ = m.update(tea.KeyPressMsg{Code: 'v', Text: "v"})
+	m, _ = m.update(tea.KeyPressMsg{Code: 'v', Text: "v"})
 	for range 2 {
-		m, _ = m.Update(tea.KeyPressMsg{Code: 'l', Text: "l"})
+		m, _ = m.update(tea.KeyPressMsg{Code: 'l', Text: "l"})
 	}
 	cal := strings.Join(strings.Fields(ansi.Strip(viewAt(m, 200, 60))), " ")
 	if !strings.Contains(cal, "per accelerator-hour of the whole block") {

@@ -43,8 +43,8 @@ func DefaultKeyMap(readOnly bool) KeyMap {
 	return km
 }
 
-// ShortHelp is the footer's keys for where the screen is.
-func (m Model) ShortHelp() []key.Binding {
+// shortHelp is the footer's keys for where the screen is.
+func (m Model) shortHelp() []key.Binding {
 	k := m.keys
 	if m.mode == modeForm {
 		keys := []key.Binding{k.Run, k.Next, k.Prev}
@@ -75,7 +75,7 @@ func (k KeyMap) FullHelp() [][]key.Binding { return [][]key.Binding{k.all()} }
 // KeyMap is the screen's keys.
 func (m Model) KeyMap() KeyMap { return m.keys }
 
-// HelpGroups are the screen's keys for the help screen, titled.
-func (m Model) HelpGroups() []screen.KeyGroup {
+// KeyGroups are the screen's keys for the help screen, titled.
+func (m Model) KeyGroups() []screen.KeyGroup {
 	return []screen.KeyGroup{{Title: "Advisor screen", Keys: m.FullHelp()}}
 }

@@ -304,8 +304,8 @@ func (m *Model) recompute() {
 	m.cursor = min(m.cursor, len(a.Options)-1)
 }
 
-// Update handles keys and the search's pages.
-func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+// update handles keys and the search's pages.
+func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case pageMsg:
 		if msg.run != m.run {

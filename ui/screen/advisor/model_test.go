@@ -39,11 +39,11 @@ func search(calls *int) SearchFunc {
 func TestRunStreamsAndDedupes(t *testing.T) {
 	calls := 0
 	m := New(uitest.Context(false), Options{Search: search(&calls)})
-	m, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	m, cmd := m.update(tea.KeyPressMsg{Code: tea.KeyEnter})
 	if !m.Running() || m.mode != modeResults {
 		t.Fatal("enter did not start the searches")
 	}
-	m = uitest.Run(m, cmd)
+	m = uitest.Run(m, Model.update, cmd)
 	if m.Running() || calls != 8 {
 		t.Fatalf("running %v after %d searches, want the 8 weekly slices", m.Running(), calls)
 	}
@@ -55,7 +55,7 @@ func TestRunStreamsAndDedupes(t *testing.T) {
 		t.Fatalf("selected %+v, want the cheaper block cb-2", o)
 	}
 	// enter on it asks the root to buy it
-	_, cmd = m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	_, cmd = m.update(tea.KeyPressMsg{Code: tea.KeyEnter})
 	if cmd == nil {
 		t.Fatal("no command")
 	}
@@ -63,10 +63,10 @@ func TestRunStreamsAndDedupes(t *testing.T) {
 		t.Errorf("enter gave %#v", cmd())
 	}
 	// the calendar's cursor on day 9 names it
-	m, _ = m.Update(tea.KeyPressMsg{Code: 'v', Text: "v"})
-	m, _ = m.Update(tea.KeyPressMsg{Code: 'v', Text: "v"})
+	m, _ = m.update(tea.KeyPressMsg{Code: 'v', Text: "v"})
+	m, _ = m.update(tea.KeyPressMsg{Code: 'v', Text: "v"})
 	for i := 0; i < 9; i++ {
-		m, _ = m.Update(tea.KeyPressMsg{Code: 'l', Text: "l"})
+		m, _ = m.update(tea.KeyPressMsg{Code: 'l', Text: "l"})
 	}
 	if off, ok := m.CalendarOffering(); !ok || off.ID != "cb-2" {
 		t.Errorf("calendar cursor on %+v", off)
@@ -81,9 +81,9 @@ func TestRunStreamsAndDedupes(t *testing.T) {
 func TestStalePagesDropped(t *testing.T) {
 	calls := 0
 	m := New(uitest.Context(false), Options{Search: search(&calls)})
-	m, first := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
-	m, _ = m.Update(tea.KeyPressMsg{Code: 'r', Text: "r"})
-	m = uitest.Run(m, first)
+	m, first := m.update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	m, _ = m.update(tea.KeyPressMsg{Code: 'r', Text: "r"})
+	m = uitest.Run(m, Model.update, first)
 	if len(m.offers) != 0 {
 		t.Errorf("%d offerings from the earlier run", len(m.offers))
 	}
@@ -91,7 +91,7 @@ func TestStalePagesDropped(t *testing.T) {
 
 func TestNotConnected(t *testing.T) {
 	m := New(uitest.Context(false), Options{})
-	m, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	m, cmd := m.update(tea.KeyPressMsg{Code: tea.KeyEnter})
 	if cmd != nil || !strings.Contains(ansi.Strip(viewAt(m, 80, 24)), "Not connected") {
 		t.Errorf("view:\n%s", ansi.Strip(viewAt(m, 80, 24)))
 	}
@@ -112,8 +112,8 @@ func TestNearbyCounts(t *testing.T) {
 		close(ch)
 		return ch
 	}})
-	m, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
-	m = uitest.Run(m, cmd)
+	m, cmd := m.update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	m = uitest.Run(m, Model.update, cmd)
 	if len(counts) != 16 || counts[0] != 1 || counts[15] != 2 {
 		t.Fatalf("searched counts %v, want 8 slices of 1 then 8 of 2", counts)
 	}
@@ -141,8 +141,8 @@ func TestSageMakerJobSearchesTrainingPlans(t *testing.T) {
 			m.fields[i].on = true
 		}
 	}
-	m, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
-	m = uitest.Run(m, cmd)
+	m, cmd := m.update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	m = uitest.Run(m, Model.update, cmd)
 	if len(qs) == 0 {
 		t.Fatal("nothing was searched for a SageMaker job")
 	}
@@ -170,7 +170,7 @@ func TestSageMakerJobSearchesTrainingPlans(t *testing.T) {
 
 func viewAt(m Model, w, h int) string {
 	m.SetArea(screen.Area{Width: w, Height: h})
-	return m.View()
+	return m.render()
 }
 
 // The screen's key map feeds help: every key the screen has is in its full help, and in its
@@ -181,7 +181,7 @@ func TestAdvisorKeyMapFeedsHelp(t *testing.T) {
 	if len(full) != 1 || len(full[0]) != len(m.FullHelp()) {
 		t.Fatalf("full help %d groups, %d keys; want the screen's %d keys in one", len(full), len(full[0]), len(m.FullHelp()))
 	}
-	g := m.HelpGroups()
+	g := m.KeyGroups()
 	if len(g) != 1 || g[0].Title != "Advisor screen" || len(g[0].Keys) != len(m.FullHelp()) {
 		t.Errorf("help groups %+v", g)
 	}
@@ -204,13 +204,13 @@ func TestRunSaysWhatIsLeft(t *testing.T) {
 		return ch
 	}
 	m := New(uitest.Context(false), Options{Search: paced})
-	m, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	m, cmd := m.update(tea.KeyPressMsg{Code: tea.KeyEnter})
 	batch, ok := cmd().(tea.BatchMsg)
 	if !ok || len(batch) < 2 {
 		t.Fatalf("the run started %T, want several searches", cmd())
 	}
 	for _, c := range batch[:2] { // two searches have reported, none has ended
-		m, _ = m.Update(c())
+		m, _ = m.update(c())
 	}
 	status := ansi.Strip(m.statusText())
 	// 6 calls left from an empty bucket at 0.5 a second: the last can go in 12 s.

@@ -10,8 +10,8 @@ import (
 	adv "github.com/gpublock/gpublock/pricing/advisor"
 )
 
-// View draws the screen in its area.
-func (m Model) View() string {
+// render draws the screen in its area.
+func (m Model) render() string {
 	width, height := m.area.Width, m.area.Height
 	if width <= 0 || height <= 0 {
 		return ""

@@ -88,7 +88,7 @@ func step(t *testing.T, s shown, cmd tea.Cmd) (shown, tea.Msg, tea.Cmd) {
 		t.Fatalf("the command answered %T", msg)
 	}
 	var next tea.Cmd
-	s.Model, next = s.Model.Update(msg)
+	s.Model, next = s.Model.update(msg)
 	return s, msg, next
 }
 
@@ -96,7 +96,7 @@ func step(t *testing.T, s shown, cmd tea.Cmd) (shown, tea.Msg, tea.Cmd) {
 // image, and that it runs at the block's start; the cancelled one before it is not shown.
 func TestBlocksDetailShowsAttachedLaunch(t *testing.T) {
 	s, _ := scheduledAttached(t, false, 160, 48)
-	v := ansi.Strip(s.View())
+	v := ansi.Strip(s.render())
 	for _, want := range []string{"Attached", "launch pending", "x cancels", "2 × p5.48xlarge from ami-0123456789abcdef0", "at the block's start", `Name "train"`} {
 		if !strings.Contains(v, want) {
 			t.Errorf("the detail does not say %q:\n%s", want, v)
@@ -110,7 +110,7 @@ func TestBlocksDetailShowsAttachedLaunch(t *testing.T) {
 	}
 	// Read-only: the launch is shown, not the key that would cancel it.
 	ro, _ := scheduledAttached(t, true, 160, 48)
-	if v := ansi.Strip(ro.View()); !strings.Contains(v, "launch pending") || strings.Contains(v, "x cancels") {
+	if v := ansi.Strip(ro.render()); !strings.Contains(v, "launch pending") || strings.Contains(v, "x cancels") {
 		t.Errorf("read-only detail:\n%s", v)
 	}
 }
@@ -128,8 +128,8 @@ func TestBlocksDetailAttachedStates(t *testing.T) {
 	} {
 		m := New(uitest.Context(false), Options{Visible: true})
 		m.SetArea(screen.Area{Top: 1, Width: 160, Height: 44})
-		m, _ = m.Update(ListedMsg{ID: m.ListingID(), List: source.BlockList{Blocks: []model.Block{b}, Now: testNow}, Attached: []source.AttachedLaunch{tc.l}})
-		if v := ansi.Strip(m.View()); !strings.Contains(v, tc.want) || strings.Contains(v, "x cancels") {
+		m, _ = m.update(ListedMsg{ID: m.ListingID(), List: source.BlockList{Blocks: []model.Block{b}, Now: testNow}, Attached: []source.AttachedLaunch{tc.l}})
+		if v := ansi.Strip(m.render()); !strings.Contains(v, tc.want) || strings.Contains(v, "x cancels") {
 			t.Errorf("%s: the detail does not say %q (and no x):\n%s", tc.l.State, tc.want, v)
 		}
 	}
@@ -180,7 +180,7 @@ func TestBlocksCancelAttachedAsks(t *testing.T) {
 	if _, ok := msg.(ListedMsg); !ok {
 		t.Fatalf("after the cancel the screen asked for %T, not a listing", msg)
 	}
-	if v := ansi.Strip(s.View()); !strings.Contains(v, "launch cancelled") {
+	if v := ansi.Strip(s.render()); !strings.Contains(v, "launch cancelled") {
 		t.Errorf("after the cancel the detail shows:\n%s", v)
 	}
 	if _, ok := s.pendingSelected(); ok {
@@ -194,11 +194,11 @@ func TestBlocksCancelAttachedSaysOutcome(t *testing.T) {
 	s, _ = keyTo(s, "x")
 	s, cmd := keyTo(s, "y")
 	msg := cmd()
-	s.Model, _ = s.Model.Update(msg)
+	s.Model, _ = s.Model.update(msg)
 	if got := s.Flash().Apply(""); !strings.Contains(got, "Cancelled the launch attached to cr-sched") {
 		t.Errorf("after y the line says %q", got)
 	}
-	s.Model, _ = s.Model.Update(cancelledMsg{id: "cr-sched", err: errors.New("refused")})
+	s.Model, _ = s.Model.update(cancelledMsg{id: "cr-sched", err: errors.New("refused")})
 	if got := s.Flash().Apply(""); !strings.Contains(got, "Could not cancel the launch attached to cr-sched: refused") {
 		t.Errorf("a refusal says %q", got)
 	}
@@ -216,7 +216,7 @@ func TestBlocksCancelAttachedHelp(t *testing.T) {
 		return false
 	}
 	inHelp := func(m Model) bool {
-		for _, g := range m.HelpGroups() {
+		for _, g := range m.KeyGroups() {
 			if names(g.Keys) {
 				return true
 			}
@@ -224,11 +224,11 @@ func TestBlocksCancelAttachedHelp(t *testing.T) {
 		return false
 	}
 	s, _ := scheduledAttached(t, false, 160, 48)
-	if names(s.ShortHelp()) {
+	if names(s.shortHelp()) {
 		t.Error("the table's footer names x")
 	}
 	d, _ := keyTo(s, "enter")
-	if !names(d.ShortHelp()) {
+	if !names(d.shortHelp()) {
 		t.Error("the detail's footer does not name x on a block with a pending launch")
 	}
 	if !inHelp(s.Model) {
@@ -236,7 +236,7 @@ func TestBlocksCancelAttachedHelp(t *testing.T) {
 	}
 	plain := listed(t, false, block("cr-1", model.StateScheduled))
 	plain, _ = press(plain, "d")
-	if names(plain.ShortHelp()) {
+	if names(plain.shortHelp()) {
 		t.Error("the detail's footer names x on a block without an attached launch")
 	}
 	if _, cmd := press(plain, "x"); cmd != nil {
@@ -244,7 +244,7 @@ func TestBlocksCancelAttachedHelp(t *testing.T) {
 	}
 	ro, be := scheduledAttached(t, true, 160, 48)
 	rod, _ := keyTo(ro, "enter")
-	if names(rod.ShortHelp()) || inHelp(ro.Model) {
+	if names(rod.shortHelp()) || inHelp(ro.Model) {
 		t.Error("read-only: x is offered")
 	}
 	ro, _ = keyTo(ro, "x")
@@ -281,17 +281,17 @@ func TestBlocksAttachedFits(t *testing.T) {
 	for _, sz := range uitest.Sizes() {
 		s, _ := scheduledAttached(t, false, sz[0], sz[1])
 		body := max(sz[1]-2, 1) // between the header and the status line; an empty view is a line
-		uitest.CheckFits(t, "blocks with an attached launch", s.View(), sz[0], body)
+		uitest.CheckFits(t, "blocks with an attached launch", s.render(), sz[0], body)
 		s, _ = keyTo(s, "enter")
-		uitest.CheckFits(t, "its detail", s.View(), sz[0], body)
+		uitest.CheckFits(t, "its detail", s.render(), sz[0], body)
 		s, _ = keyTo(s, "x")
-		uitest.CheckFits(t, "its detail asking", s.View(), sz[0], body)
+		uitest.CheckFits(t, "its detail asking", s.render(), sz[0], body)
 	}
 }
 
 // keyTo hands the screen a key, as the root would.
 func keyTo(s shown, k string) (shown, tea.Cmd) {
 	var cmd tea.Cmd
-	s.Model, cmd = s.Model.Update(uitest.Key(k))
+	s.Model, cmd = s.Model.update(uitest.Key(k))
 	return s, cmd
 }

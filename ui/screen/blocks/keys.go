@@ -77,9 +77,9 @@ func groups(b KeyMap, bt blockstable.KeyMap) []screen.KeyGroup {
 // KeyMap is the screen's keys.
 func (m Model) KeyMap() KeyMap { return m.keys }
 
-// ShortHelp is the footer's keys in the screen's state: the filter's while one is typed
+// shortHelp is the footer's keys in the screen's state: the filter's while one is typed
 // (the root adds ctrl+c), the detail's scrolling while it has the focus.
-func (m Model) ShortHelp() []key.Binding {
+func (m Model) shortHelp() []key.Binding {
 	b, t := m.keys, m.table.KeyMap()
 	if sel, ok := m.table.Selected(); ok && blockstable.IsPlan(sel) {
 		// A plan is not launched into (SageMaker runs what is given its ARN), and y copies
@@ -104,5 +104,5 @@ func (m Model) ShortHelp() []key.Binding {
 	return slices.DeleteFunc(out, func(k key.Binding) bool { return !k.Enabled() })
 }
 
-// HelpGroups are the screen's keys for the help screen, titled.
-func (m Model) HelpGroups() []screen.KeyGroup { return groups(m.keys, m.table.KeyMap()) }
+// KeyGroups are the screen's keys for the help screen, titled.
+func (m Model) KeyGroups() []screen.KeyGroup { return groups(m.keys, m.table.KeyMap()) }

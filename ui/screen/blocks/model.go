@@ -235,9 +235,9 @@ func listCmd(b source.Backend, ctx context.Context, id int, regions []string, al
 	}
 }
 
-// Update handles the screen's own messages (Owns), and the keys and the mouse while it is
+// update handles the screen's own messages (Owns), and the keys and the mouse while it is
 // shown.
-func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 	m.flash = screen.Flash{}
 	switch msg := msg.(type) {
 	case screen.BlockSeen:
@@ -379,9 +379,9 @@ func (m Model) Show(b model.Block) Model {
 	return m
 }
 
-// Enter shows the screen: the countdown ticks, and the blocks are listed at once when they
+// enter shows the screen: the countdown ticks, and the blocks are listed at once when they
 // have not been yet, or when regions were chosen on the search screen since.
-func (m Model) Enter() (Model, tea.Cmd) {
+func (m Model) enter() (Model, tea.Cmd) {
 	m.visible = true
 	cmds := []tea.Cmd{m.startTick()}
 	stale := m.loaded && !slices.Equal(m.regions, m.Regions())
@@ -393,8 +393,8 @@ func (m Model) Enter() (Model, tea.Cmd) {
 	return m, tea.Batch(cmds...)
 }
 
-// Leave hides the screen: its countdown stops at the next tick.
-func (m Model) Leave() Model {
+// leave hides the screen: its countdown stops at the next tick.
+func (m Model) leave() Model {
 	m.visible = false
 	return m
 }
@@ -416,10 +416,10 @@ func (m Model) SetNow(t time.Time) Model {
 	return m
 }
 
-// Tick moves the time shown to now (the root's minute, or the NowMsg the screen's countdown
+// tick moves the time shown to now (the root's minute, or the NowMsg the screen's countdown
 // asked for): the warnings new at it ring, and a visible screen's countdown schedules its
 // next tick from it.
-func (m Model) Tick(now time.Time) (Model, tea.Cmd) {
+func (m Model) tick(now time.Time) (Model, tea.Cmd) {
 	m = m.SetNow(now)
 	m, ring := m.checkWarnings()
 	return m, tea.Batch(m.startTick(), ring)

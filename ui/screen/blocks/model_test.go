@@ -19,13 +19,13 @@ import (
 
 var testNow = uitest.Now
 
-func press(m Model, k string) (Model, tea.Cmd) { return m.Update(uitest.Key(k)) }
+func press(m Model, k string) (Model, tea.Cmd) { return m.update(uitest.Key(k)) }
 
 func listed(t *testing.T, readOnly bool, bs ...model.Block) Model {
 	t.Helper()
 	m := New(uitest.Context(readOnly), Options{Visible: true})
 	m.SetArea(screen.Area{Top: 1, Width: 160, Height: 44})
-	m, _ = m.Update(ListedMsg{ID: m.ListingID(), List: source.BlockList{Blocks: bs, Now: testNow}})
+	m, _ = m.update(ListedMsg{ID: m.ListingID(), List: source.BlockList{Blocks: bs, Now: testNow}})
 	if m.Table().Len() != len(bs) {
 		t.Fatalf("the table holds %d blocks of %d", m.Table().Len(), len(bs))
 	}
@@ -102,11 +102,11 @@ func TestBlocksAskForTheDialogs(t *testing.T) {
 func TestBlocksListingAnswers(t *testing.T) {
 	m := listed(t, false, block("cr-1", model.StateActive))
 	stale := ListedMsg{ID: m.ListingID() - 1, List: source.BlockList{Now: testNow}}
-	if m, _ = m.Update(stale); m.Table().Len() != 1 {
+	if m, _ = m.update(stale); m.Table().Len() != 1 {
 		t.Errorf("an older listing emptied the table: %d rows", m.Table().Len())
 	}
 	two := []model.Block{block("cr-1", model.StateActive), block("cr-2", model.StateScheduled)}
-	m, _ = m.Update(ListedMsg{ID: m.ListingID(), List: source.BlockList{Blocks: two, Now: testNow}})
+	m, _ = m.update(ListedMsg{ID: m.ListingID(), List: source.BlockList{Blocks: two, Now: testNow}})
 	if m.Table().Len() != 2 {
 		t.Errorf("the latest listing shows %d rows, want 2", m.Table().Len())
 	}
@@ -170,7 +170,7 @@ func TestDetailPaneNamesTheSelection(t *testing.T) {
 		{block("cr-1", model.StateActive), "─ Block ", "─ Training plan "},
 		{plan, "─ Training plan ", "─ Block "},
 	} {
-		v := listed(t, false, tc.b).View()
+		v := listed(t, false, tc.b).render()
 		if !strings.Contains(v, tc.want) || strings.Contains(v, tc.not) {
 			t.Errorf("%s: the detail pane is not titled %q:\n%s", tc.b.ReservationID, tc.want, v)
 		}
@@ -193,10 +193,10 @@ func TestFooterFollowsTheSelection(t *testing.T) {
 		m := listed(t, false, tc.b)
 		for _, detail := range []bool{false, true} {
 			if detail {
-				m, _ = m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+				m, _ = m.update(tea.KeyPressMsg{Code: tea.KeyEnter})
 			}
 			launch, y := false, ""
-			for _, k := range m.ShortHelp() {
+			for _, k := range m.shortHelp() {
 				switch k.Help().Key {
 				case "l":
 					launch = true
@@ -227,8 +227,8 @@ func TestLaunchAsksWithThePurchasesGroup(t *testing.T) {
 	if !ok || got.Block.ReservationID != "cr-a" || model.GroupIDs(got.Group) != "cr-a,cr-b" {
 		t.Fatalf("l on cr-a asked for %#v", got)
 	}
-	m, _ = m.Update(tea.KeyPressMsg{Code: tea.KeyDown})
-	m, _ = m.Update(tea.KeyPressMsg{Code: tea.KeyDown})
+	m, _ = m.update(tea.KeyPressMsg{Code: tea.KeyDown})
+	m, _ = m.update(tea.KeyPressMsg{Code: tea.KeyDown})
 	_, cmd = press(m, "l")
 	if got, ok := cmd().(screen.OpenLaunch); !ok || got.Block.ReservationID != "cr-c" || len(got.Group) != 1 {
 		t.Fatalf("l on cr-c asked for %#v", got)
@@ -248,7 +248,7 @@ func TestCountdownTicksOnlyWhenItChanges(t *testing.T) {
 	running.End = testNow.Add(5*time.Hour + 20*time.Minute)
 	soon := block("cr-soon", model.StateScheduled)
 	soon.Start, soon.End = testNow.Add(3*24*time.Hour), testNow.Add(4*24*time.Hour)
-	m, _ = m.Update(ListedMsg{ID: m.ListingID(), List: source.BlockList{Blocks: []model.Block{running, soon}, Now: testNow}})
+	m, _ = m.update(ListedMsg{ID: m.ListingID(), List: source.BlockList{Blocks: []model.Block{running, soon}, Now: testNow}})
 
 	ticks := 0
 	d, ok := m.NextTick()
@@ -264,15 +264,15 @@ func TestCountdownTicksOnlyWhenItChanges(t *testing.T) {
 			now = next
 			// The countdown asks the root for the time; the time comes back in Tick.
 			var ask tea.Cmd
-			if m, ask = m.Update(tickMsg{gen: m.tickGen}); ask == nil || ask() != (screen.NowMsg{}) {
+			if m, ask = m.update(tickMsg{gen: m.tickGen}); ask == nil || ask() != (screen.NowMsg{}) {
 				t.Fatalf("at %v the countdown's tick did not ask for the time", now)
 			}
 			before := m
-			m, _ = m.Tick(now)
+			m, _ = m.tick(now)
 			if !m.Now().Equal(now) {
 				t.Fatalf("ticked at %v, the screen shows %v", now, m.Now())
 			}
-			if before.View() == m.View() {
+			if before.render() == m.render() {
 				t.Fatalf("at %v the tick changed nothing on screen (the screen's time: %v, before %v)", now, m.Now(), before.Now())
 			}
 			d, ok = m.NextTick()
@@ -283,7 +283,7 @@ func TestCountdownTicksOnlyWhenItChanges(t *testing.T) {
 			now = saved
 		}
 		if s%17 == 0 {
-			if got, want := m.View(), m.SetNow(now).View(); got != want {
+			if got, want := m.render(), m.SetNow(now).render(); got != want {
 				t.Fatalf("at %v the screen drawn at %v is stale:\n%s\nwant:\n%s", now, m.Now(), got, want)
 			}
 		}
@@ -292,12 +292,12 @@ func TestCountdownTicksOnlyWhenItChanges(t *testing.T) {
 		t.Errorf("%d ticks in two hours, want one a minute", ticks)
 	}
 	// An older tick (before the list changed) is dropped: it schedules nothing.
-	if _, cmd := m.Update(tickMsg{gen: m.tickGen - 1}); cmd != nil {
+	if _, cmd := m.update(tickMsg{gen: m.tickGen - 1}); cmd != nil {
 		t.Error("a stale tick scheduled another")
 	}
 	// Nothing listed: no countdown, no tick.
 	empty := New(pc, Options{Visible: true})
-	empty, _ = empty.Update(ListedMsg{ID: empty.ListingID(), List: source.BlockList{Now: now}})
+	empty, _ = empty.update(ListedMsg{ID: empty.ListingID(), List: source.BlockList{Now: now}})
 	if _, ok := empty.NextTick(); ok {
 		t.Error("a screen with no block ticks")
 	}

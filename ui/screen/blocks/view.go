@@ -51,8 +51,8 @@ func (m Model) Panes() (table, detail screen.Rect) {
 	return r.table, r.detail
 }
 
-// View is the screen in its area.
-func (m Model) View() string {
+// render is the screen in its area.
+func (m Model) render() string {
 	r := m.layout()
 	th := m.pc.Theme
 	var parts []string

@@ -104,7 +104,7 @@ func TestBlocksDetailKeysInHelp(t *testing.T) {
 	m := shownAt(160, 48)
 	short := func() []string {
 		var out []string
-		for _, b := range m.ShortHelp() {
+		for _, b := range m.shortHelp() {
 			out = append(out, b.Help().Desc)
 		}
 		return out
@@ -119,7 +119,7 @@ func TestBlocksDetailKeysInHelp(t *testing.T) {
 		t.Errorf("the focused detail's footer %q does not start with scrolling and name tab", got)
 	}
 	var titles []string
-	for _, g := range m.HelpGroups() {
+	for _, g := range m.KeyGroups() {
 		titles = append(titles, g.Title)
 	}
 	if !slices.Contains(titles, "Block detail (focused) scrolls") {
@@ -146,7 +146,7 @@ func update(s shown, msgs ...tea.Msg) shown {
 			s.SetArea(screen.Area{Top: 1, Width: sz.Width, Height: sz.Height - 2})
 			continue
 		}
-		s.Model, _ = s.Model.Update(msg)
+		s.Model, _ = s.Model.update(msg)
 	}
 	return s
 }
@@ -154,4 +154,4 @@ func update(s shown, msgs ...tea.Msg) shown {
 var keyMsg = uitest.Key
 
 // view is the screen without colour.
-func (s shown) view() string { return ansi.Strip(s.View()) }
+func (s shown) view() string { return ansi.Strip(s.render()) }

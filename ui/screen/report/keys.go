@@ -54,11 +54,8 @@ func (k KeyMap) FullHelp() [][]key.Binding { return [][]key.Binding{k.all()} }
 // KeyMap is the screen's keys.
 func (m Model) KeyMap() KeyMap { return m.keys }
 
-// ShortHelp is the footer's keys.
-func (m Model) ShortHelp() []key.Binding { return m.keys.ShortHelp() }
-
-// HelpGroups are the screen's keys for the help screen, titled.
-func (m Model) HelpGroups() []screen.KeyGroup {
+// KeyGroups are the screen's keys for the help screen, titled.
+func (m Model) KeyGroups() []screen.KeyGroup {
 	k := m.keys
 	return []screen.KeyGroup{
 		{Title: "Report screen", Keys: []key.Binding{k.Earlier, k.Later, k.Span, k.Next, k.Prev, k.Reload}},

@@ -106,8 +106,8 @@ func Owns(msg tea.Msg) bool {
 // Init starts nothing: the screen reads when it is first shown.
 func (m Model) Init() tea.Cmd { return nil }
 
-// Enter is the screen being shown: the first time, it reads the report.
-func (m Model) Enter() (Model, tea.Cmd) {
+// enter is the screen being shown: the first time, it reads the report.
+func (m Model) enter() (Model, tea.Cmd) {
 	m.visible = true
 	if m.rep == nil && m.err == nil && !m.loading {
 		return m.load()
@@ -115,8 +115,8 @@ func (m Model) Enter() (Model, tea.Cmd) {
 	return m, nil
 }
 
-// Leave is the screen being hidden; a read in flight goes on.
-func (m Model) Leave() Model {
+// leave is the screen being hidden; a read in flight goes on.
+func (m Model) leave() Model {
 	m.visible = false
 	return m
 }
@@ -182,8 +182,8 @@ func (m Model) load() (Model, tea.Cmd) {
 	}
 }
 
-// Update handles keys and the reads' answers.
-func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+// update handles keys and the reads' answers.
+func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 	m.flash = screen.Flash{}
 	switch msg := msg.(type) {
 	case loadedMsg:

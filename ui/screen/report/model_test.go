@@ -106,8 +106,8 @@ func (f *fake) calls() int {
 func press(m Model, keys ...string) Model {
 	for _, k := range keys {
 		var cmd tea.Cmd
-		m, cmd = m.Update(uitest.Key(k))
-		m = uitest.Run(m, cmd)
+		m, cmd = m.update(uitest.Key(k))
+		m = uitest.Run(m, Model.update, cmd)
 	}
 	return m
 }
@@ -118,18 +118,18 @@ func sized(m Model, w, h int) Model {
 }
 
 func viewAt(m Model, w, h int) string {
-	return sized(m, w, h).View()
+	return sized(m, w, h).render()
 }
 
 // entered is the screen shown once and read, on f.
 func entered(t *testing.T, f *fake, w, h int) Model {
 	t.Helper()
 	m := sized(New(uitest.Context(false), Options{Load: f.load}), w, h)
-	m, cmd := m.Enter()
+	m, cmd := m.enter()
 	if !m.Busy() || cmd == nil {
 		t.Fatal("entering the screen did not start reading the report")
 	}
-	return uitest.Run(m, cmd)
+	return uitest.Run(m, Model.update, cmd)
 }
 
 // lineWith is the line of view that holds s.
@@ -355,7 +355,7 @@ func TestReloadAndWindow(t *testing.T) {
 		}
 	}
 	// The window ends now at the latest: > says so and reads nothing.
-	m, cmd := m.Update(uitest.Key(">"))
+	m, cmd := m.update(uitest.Key(">"))
 	if cmd != nil || f.calls() != 2+len(steps) {
 		t.Errorf("> past now read again")
 	}
@@ -368,13 +368,13 @@ func TestReloadAndWindow(t *testing.T) {
 func TestStaleReplyDropped(t *testing.T) {
 	f := &fake{in: sample()}
 	m := sized(New(uitest.Context(false), Options{Load: f.load}), 120, 40)
-	m, first := m.Enter()
-	m, second := m.Update(uitest.Key("<")) // the window changes before the first answers
-	m = uitest.Run(m, first)
+	m, first := m.enter()
+	m, second := m.update(uitest.Key("<")) // the window changes before the first answers
+	m = uitest.Run(m, Model.update, first)
 	if _, ok := m.Report(); ok || !m.Busy() {
 		t.Fatal("the first window's answer was taken after the window moved")
 	}
-	m = uitest.Run(m, second)
+	m = uitest.Run(m, Model.update, second)
 	if r, ok := m.Report(); !ok || !r.To.Equal(at("2026-12-01T00:00:00Z")) || m.Busy() {
 		t.Errorf("the second read's answer: %v, busy %v", r.To, m.Busy())
 	}
@@ -408,28 +408,28 @@ func TestLoading(t *testing.T) {
 	f := &fake{in: sample()}
 	m := sized(New(uitest.Context(false), Options{Load: f.load}), 120, 40)
 	m.SetSpinner("*")
-	m, cmd := m.Enter()
-	if v := ansi.Strip(m.View()); !strings.Contains(v, "* reading fees and use…") || !strings.Contains(v, "2026-01-01 to 2026-12-01 09:00 UTC (now)") {
+	m, cmd := m.enter()
+	if v := ansi.Strip(m.render()); !strings.Contains(v, "* reading fees and use…") || !strings.Contains(v, "2026-01-01 to 2026-12-01 09:00 UTC (now)") {
 		t.Errorf("loading:\n%s", v)
 	}
-	m = uitest.Run(m, cmd)
-	m, _ = m.Update(uitest.Key("r"))
-	if v := ansi.Strip(m.View()); !strings.Contains(v, "* reading again…") || !strings.Contains(v, "Paid ") {
+	m = uitest.Run(m, Model.update, cmd)
+	m, _ = m.update(uitest.Key("r"))
+	if v := ansi.Strip(m.render()); !strings.Contains(v, "* reading again…") || !strings.Contains(v, "Paid ") {
 		t.Errorf("reading again:\n%s", v)
 	}
 	// Read again later, to a later now: the figures stay while it is read.
 	later := now.Add(2 * time.Hour)
 	m.pc.Clock = program.NewClock(func() time.Time { return later })
-	m, cmd = m.Update(uitest.Key("r"))
-	if v := ansi.Strip(m.View()); !strings.Contains(v, "* reading again…") || !strings.Contains(v, "Paid ") {
+	m, cmd = m.update(uitest.Key("r"))
+	if v := ansi.Strip(m.render()); !strings.Contains(v, "* reading again…") || !strings.Contains(v, "Paid ") {
 		t.Errorf("reading again to a later now:\n%s", v)
 	}
-	m = uitest.Run(m, cmd)
+	m = uitest.Run(m, Model.update, cmd)
 	if r, _ := m.Report(); !r.To.Equal(later) {
 		t.Errorf("read again to %v, want the later now %v", r.To, later)
 	}
 	// Entering again does not read again.
-	if _, cmd := m.Leave().Enter(); cmd != nil {
+	if _, cmd := m.leave().enter(); cmd != nil {
 		t.Error("entering the screen again read again")
 	}
 }
@@ -453,17 +453,17 @@ func TestEmptyWindow(t *testing.T) {
 func TestNotConnected(t *testing.T) {
 	pc := uitest.Context(false)
 	m := sized(New(pc, Options{}), 80, 24)
-	m, cmd := m.Enter()
-	if cmd != nil || m.Busy() || !strings.Contains(ansi.Strip(m.View()), "Not connected") {
-		t.Fatalf("no backend:\n%s", ansi.Strip(m.View()))
+	m, cmd := m.enter()
+	if cmd != nil || m.Busy() || !strings.Contains(ansi.Strip(m.render()), "Not connected") {
+		t.Fatalf("no backend:\n%s", ansi.Strip(m.render()))
 	}
-	if _, cmd := m.Leave().Connected(); cmd != nil {
+	if _, cmd := m.leave().Connected(); cmd != nil {
 		t.Error("a hidden screen read on connecting")
 	}
 	f := &fake{in: sample()}
 	m.opts.Load = f.load // as the root's backend once connected
 	m, cmd = m.Connected()
-	m = uitest.Run(m, cmd)
+	m = uitest.Run(m, Model.update, cmd)
 	if f.calls() != 1 {
 		t.Fatalf("%d reads once connected", f.calls())
 	}
@@ -518,7 +518,7 @@ func TestEverySizeFits(t *testing.T) {
 	}
 	manyLoaded := entered(t, &fake{in: many}, 80, 24)
 	failed := entered(t, &fake{err: errors.New("the report is not available in this build")}, 80, 24)
-	loading, _ := sized(New(uitest.Context(false), Options{Load: (&fake{}).load}), 80, 24).Enter()
+	loading, _ := sized(New(uitest.Context(false), Options{Load: (&fake{}).load}), 80, 24).enter()
 	failedAgain := func() Model {
 		g := &fake{in: sample()}
 		m := entered(t, g, 80, 24)
@@ -539,7 +539,7 @@ func TestEverySizeFits(t *testing.T) {
 		"empty":        entered(t, &fake{}, 80, 24),
 		"3 months":     press(loaded, "m"),
 		"not connected": func() Model {
-			m, _ := sized(New(uitest.Context(false), Options{}), 80, 24).Enter()
+			m, _ := sized(New(uitest.Context(false), Options{}), 80, 24).enter()
 			return m
 		}(),
 	}
@@ -565,13 +565,13 @@ func TestKeyMapFeedsHelp(t *testing.T) {
 	m := New(uitest.Context(false), Options{})
 	all := m.KeyMap().FullHelp()
 	n := 0
-	for _, g := range m.HelpGroups() {
+	for _, g := range m.KeyGroups() {
 		n += len(g.Keys)
 	}
 	if len(all) != 1 || len(all[0]) != n || n != 12 {
 		t.Errorf("full help %d keys, groups %d", len(all[0]), n)
 	}
-	for _, b := range m.ShortHelp() {
+	for _, b := range m.keys.ShortHelp() {
 		if !b.Enabled() || b.Help().Key == "" {
 			t.Errorf("short help %+v", b.Help())
 		}
@@ -586,10 +586,10 @@ func TestAsksUpToNowForTheLatestWindow(t *testing.T) {
 		return sample(), nil
 	}
 	m := sized(New(uitest.Context(false), Options{Load: load}), 120, 40)
-	m, cmd := m.Enter()
-	m = uitest.Run(m, cmd)
-	m, cmd = m.Update(uitest.Key("<"))
-	uitest.Run(m, cmd)
+	m, cmd := m.enter()
+	m = uitest.Run(m, Model.update, cmd)
+	m, cmd = m.update(uitest.Key("<"))
+	uitest.Run(m, Model.update, cmd)
 	if len(ends) != 2 || !ends[0].IsZero() || !ends[1].Equal(at("2026-12-01T00:00:00Z")) {
 		t.Errorf("ends asked %v, want up to now, then the end of November", ends)
 	}

@@ -16,8 +16,8 @@ import (
 	"github.com/gpublock/gpublock/ui/screen"
 )
 
-// View draws the screen in its area.
-func (m Model) View() string {
+// render draws the screen in its area.
+func (m Model) render() string {
 	w, h := m.area.Width, m.area.Height
 	if w <= 0 || h <= 0 {
 		return ""

@@ -15,7 +15,7 @@ func TestChartKeys(t *testing.T) {
 	results := withResults(base, uitest.SyntheticOfferings(500))
 	chart := update(results, keyMsg("j"), keyMsg("v"))
 	marked := update(results, keyMsg("m"), keyMsg("j"), keyMsg("m"), keyMsg("j"), keyMsg("m"))
-	_, cmd := marked.Update(keyMsg("c"))
+	_, cmd := marked.Model.update(keyMsg("c"))
 	if cmd == nil {
 		t.Fatal("c with three marked offerings asked for no compare chart")
 	}
@@ -37,7 +37,7 @@ func TestChartKeys(t *testing.T) {
 	}
 	nothing := focusResults(t, base)
 	nothing = update(nothing, keyMsg("c"))
-	if _, cmd := nothing.Update(keyMsg("c")); cmd != nil || !strings.Contains(nothing.flash, "Nothing marked") {
+	if _, cmd := nothing.Model.update(keyMsg("c")); cmd != nil || !strings.Contains(nothing.flash, "Nothing marked") {
 		t.Errorf("c with nothing marked: asked for a dialog %v, flash %q", cmd != nil, nothing.flash)
 	}
 }

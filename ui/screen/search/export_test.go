@@ -47,9 +47,9 @@ func TestExportLeavesOutPlans(t *testing.T) {
 		dir := t.TempDir()
 		t.Chdir(dir)
 		m := foundMixed(t, tc.blocks, tc.plans)
-		m, cmd := m.Update(tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl})
+		m, cmd := m.update(tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl})
 		if cmd != nil {
-			m, _ = m.Update(cmd())
+			m, _ = m.update(cmd())
 		}
 		said := flashText(m)
 		if !strings.Contains(said, tc.want) || !strings.Contains(said, "training plan") {

@@ -116,7 +116,7 @@ func (m Model) searchPaneKey(k tea.KeyPressMsg) (Model, tea.Cmd) {
 		m.focus--
 	case keyIs(k, keys.Buy) && (m.focus == PaneResults || m.focus == PaneDetail):
 		if o, ok := m.table.Selected(); ok {
-			if why := m.RowsOnScreen(m.rows); why != "" {
+			if why := m.RowsGone(m.rows); why != "" {
 				m.flash = screen.Say(why)
 				return m, nil
 			}

@@ -104,9 +104,9 @@ func groups(r KeyMap, f searchform.KeyMap, t offerings.KeyMap) []screen.KeyGroup
 // KeyMap is the screen's keys.
 func (m Model) KeyMap() KeyMap { return m.keys }
 
-// ShortHelp is the footer's keys in the screen's state: the focused pane's, the filter's
+// shortHelp is the footer's keys in the screen's state: the focused pane's, the filter's
 // while one is typed, the alternatives' after a search that found nothing.
-func (m Model) ShortHelp() []key.Binding {
+func (m Model) shortHelp() []key.Binding {
 	r, t, f := m.keys, m.table.KeyMap(), m.form.KeyMap()
 	if m.Typing() && m.focus == PaneResults {
 		// Keys go into the filter: enter keeps it (it does not buy), q is a letter.
@@ -141,7 +141,7 @@ func (m Model) ShortHelp() []key.Binding {
 	return keys
 }
 
-// HelpGroups are the screen's keys for the help screen, titled.
-func (m Model) HelpGroups() []screen.KeyGroup {
+// KeyGroups are the screen's keys for the help screen, titled.
+func (m Model) KeyGroups() []screen.KeyGroup {
 	return groups(m.keys, m.form.KeyMap(), m.table.KeyMap())
 }

@@ -83,7 +83,7 @@ type Model struct {
 	// while its rows have not arrived.
 	rowsQuery model.Query
 	// rows numbers the table's rows: it moves whenever they are replaced or become the
-	// previous search's (RowsOnScreen).
+	// previous search's (RowsGone).
 	rows int64
 
 	search search
@@ -117,9 +117,9 @@ func New(pc *program.Context, opts Options) Model {
 // Init starts nothing: the first search is a person's.
 func (m Model) Init() tea.Cmd { return nil }
 
-// Update handles the screen's own messages (Owns), and the keys and the mouse while it is
+// update handles the screen's own messages (Owns), and the keys and the mouse while it is
 // shown.
-func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 	m.flash = screen.Flash{}
 	switch msg := msg.(type) {
 	case EventsMsg:
@@ -190,14 +190,14 @@ func (m Model) Connected(region string, sources []model.Source) Model {
 func (m Model) Flash() screen.Flash { return m.flash }
 
 // Rows is the number of the table's rows as they are now, which an offering picked from
-// them carries (screen.OpenPurchase) to be asked about later with RowsOnScreen.
+// them carries (screen.OpenPurchase) to be asked about later with RowsGone.
 func (m Model) Rows() int64 { return m.rows }
 
-// RowsOnScreen is why nothing can be bought from the rows numbered rows, or "" when they
+// RowsGone is why nothing can be bought from the rows numbered rows, or "" when they
 // are the rows of the search on screen. The rows of a previous search, drawn faint until
 // the new one's first offering arrives, answered another question; rows replaced since
 // (a new search, a watch round) are not the rows the offering was picked from.
-func (m Model) RowsOnScreen(rows int64) string {
+func (m Model) RowsGone(rows int64) string {
 	switch {
 	case rows != m.rows:
 		return "The search was run again since this offering was picked: its rows are not the ones on screen, and nothing was bought. Pick a row of the new search."
@@ -236,8 +236,8 @@ func (m Model) Refresh() (Model, tea.Cmd) {
 	return m.StartSearch(m.search.query)
 }
 
-// Stop cancels what runs, as the program quits.
-func (m Model) Stop() Model {
+// stop cancels what runs, as the program quits.
+func (m Model) stop() Model {
 	m.cancelRunning()
 	return m
 }

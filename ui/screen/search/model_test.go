@@ -21,7 +21,7 @@ import (
 
 var testNow = uitest.Now
 
-func press(m Model, k string) (Model, tea.Cmd) { return m.Update(uitest.Key(k)) }
+func press(m Model, k string) (Model, tea.Cmd) { return m.update(uitest.Key(k)) }
 
 func offering(i int) model.Offering {
 	start := testNow.AddDate(0, 0, 1+i).Truncate(24 * time.Hour).Add(11*time.Hour + 30*time.Minute)
@@ -46,7 +46,7 @@ func startedSearch(t *testing.T, readOnly bool) Model {
 // delivered is m after its search's one region answered offs and the stream closed.
 func delivered(m Model, offs []model.Offering) Model {
 	st := model.RegionStatus{Region: "us-east-1", State: model.RegionOK, Offerings: len(offs)}
-	m, _ = m.Update(EventsMsg{ID: m.search.id, Events: []source.SearchEvent{{Region: "us-east-1", Offerings: offs, Status: &st, CallsDone: 1, CallsTotal: 1}}, Closed: true})
+	m, _ = m.update(EventsMsg{ID: m.search.id, Events: []source.SearchEvent{{Region: "us-east-1", Offerings: offs, Status: &st, CallsDone: 1, CallsTotal: 1}}, Closed: true})
 	return m
 }
 
@@ -85,7 +85,7 @@ func TestOwns(t *testing.T) {
 // An older search's answer is dropped: it answered another question.
 func TestOlderSearchDropped(t *testing.T) {
 	m := found(t, false, 3)
-	m, _ = m.Update(EventsMsg{ID: m.search.id - 1, Events: []source.SearchEvent{{Offerings: []model.Offering{offering(9)}}}, Closed: true})
+	m, _ = m.update(EventsMsg{ID: m.search.id - 1, Events: []source.SearchEvent{{Offerings: []model.Offering{offering(9)}}}, Closed: true})
 	if m.Table().Len() != 3 {
 		t.Errorf("an older search's page was added: %d rows", m.Table().Len())
 	}
@@ -174,7 +174,7 @@ func TestKeysFeedHelp(t *testing.T) {
 	}
 	m := found(t, false, 2)
 	inHelp := map[string]bool{}
-	for _, g := range m.HelpGroups() {
+	for _, g := range m.KeyGroups() {
 		if g.Title == "" {
 			t.Errorf("a help group without a title: %v", g.Keys)
 		}
@@ -182,7 +182,7 @@ func TestKeysFeedHelp(t *testing.T) {
 			inHelp[b.Help().Key+" "+b.Help().Desc] = true
 		}
 	}
-	short := m.ShortHelp()
+	short := m.shortHelp()
 	if !hasKey(short, "enter", "buy…") || !hasKey(short, "w", "watch this search on/off") {
 		t.Errorf("the results' footer lacks buy or watch: %v", names(short))
 	}
@@ -207,7 +207,7 @@ func TestEscCancels(t *testing.T) {
 	if !m.search.cancelled {
 		t.Fatal("esc while searching did not cancel it")
 	}
-	m, _ = m.Update(EventsMsg{ID: m.search.id, Closed: true})
+	m, _ = m.update(EventsMsg{ID: m.search.id, Closed: true})
 	st, ok := m.search.status["us-east-1"]
 	if m.Busy() || !ok || st.State != model.RegionCancelled {
 		t.Errorf("after the stream closed: busy %v, us-east-1 %v (known %v)", m.Busy(), st.State, ok)
@@ -338,7 +338,7 @@ func (s shown) update(msgs ...tea.Msg) shown {
 		case tea.KeyPressMsg:
 			s.flash = ""
 		}
-		s.Model, _ = s.Model.Update(msg)
+		s.Model, _ = s.Model.update(msg)
 		s.SetNow(s.pc.Now())
 		s.flash = s.Flash().Apply(s.flash)
 	}
@@ -378,7 +378,7 @@ func (s shown) status() string {
 func (s shown) header() string { return ansi.Strip(s.WatchBadge(s.pc.Width < 80)) }
 
 // view is the screen and its status line, without colour.
-func (s shown) view() string { return ansi.Strip(s.View() + "\n" + s.status()) }
+func (s shown) view() string { return ansi.Strip(s.render() + "\n" + s.status()) }
 
 // withResults is s after the form's search delivered offs, without any backend: the
 // search's messages are given to Update as the stream would.

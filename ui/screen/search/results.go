@@ -3,7 +3,6 @@ package search
 import (
 	"cmp"
 	"fmt"
-	"github.com/gpublock/gpublock/ui/a11y"
 	"slices"
 	"strings"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpublock/gpublock/model"
+	"github.com/gpublock/gpublock/ui/a11y"
 	"github.com/gpublock/gpublock/ui/components/text"
 	"github.com/gpublock/gpublock/ui/screen"
 )

@@ -33,7 +33,7 @@ func TestProbeSummaryShowsEveryRegion(t *testing.T) {
 	}
 	m.extra.probe = append(m.extra.probe, ProbeResult{Region: "us-east-1", Type: "p4d.24xlarge"})
 	want = append(want, "p4d.24xlarge: us-east-1 none")
-	v := ansi.Strip(m.View())
+	v := ansi.Strip(m.render())
 	var inside []string
 	for _, l := range strings.Split(v, "\n") {
 		inside = append(inside, strings.Trim(l, "│┃ "))
@@ -60,7 +60,7 @@ func TestAlternativeKeepsTheRelativeWindow(t *testing.T) {
 	m.SetArea(screen.Area{Top: 1, Width: 160, Height: 45})
 	q, _ := m.form.Query()
 	m, _ = m.StartFormSearch(q)
-	m, _ = m.Update(EventsMsg{ID: m.search.id, Closed: true})
+	m, _ = m.update(EventsMsg{ID: m.search.id, Closed: true})
 	same := m.Query()
 	same.Count = 44
 	later := m.Query()
@@ -99,16 +99,16 @@ func TestEmptyPlansSearchHintsByThePlansRules(t *testing.T) {
 		q.InstanceTypes, q.Durations = []string{"ml.p5.48xlarge"}, model.DurationRange{MinDays: 15, MaxDays: 15}
 		m, _ = m.StartFormSearch(q)
 		st := model.RegionStatus{Region: "us-east-1", State: model.RegionEmpty}
-		m, _ = m.Update(EventsMsg{ID: m.search.id, Events: []source.SearchEvent{{Region: "us-east-1", Status: &st, CallsDone: 1, CallsTotal: 1}}, Closed: true})
+		m, _ = m.update(EventsMsg{ID: m.search.id, Events: []source.SearchEvent{{Region: "us-east-1", Status: &st, CallsDone: 1, CallsTotal: 1}}, Closed: true})
 		if m.extra.altsLoading {
 			t.Errorf("%dx%d: Capacity Block alternatives asked for a plans search", sz[0], sz[1])
 		}
-		flat := strings.Join(strings.Fields(ansi.Strip(m.View())), " ")
+		flat := strings.Join(strings.Fields(ansi.Strip(m.render())), " ")
 		if !strings.Contains(flat, "Training Plans reserve 1, 2, 4, 8, 16, 32 or 64 instances") || !strings.Contains(flat, "1–182 whole days") {
-			t.Errorf("%dx%d: the plans' rules are not the hint:\n%s", sz[0], sz[1], ansi.Strip(m.View()))
+			t.Errorf("%dx%d: the plans' rules are not the hint:\n%s", sz[0], sz[1], ansi.Strip(m.render()))
 		}
 		if strings.Contains(flat, "Press L") || strings.Contains(flat, "holds no valid duration") {
-			t.Errorf("%dx%d: the Capacity Blocks' rules leaked:\n%s", sz[0], sz[1], ansi.Strip(m.View()))
+			t.Errorf("%dx%d: the Capacity Blocks' rules leaked:\n%s", sz[0], sz[1], ansi.Strip(m.render()))
 		}
 	}
 }

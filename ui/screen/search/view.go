@@ -11,8 +11,8 @@ import (
 	"github.com/gpublock/gpublock/ui/screen"
 )
 
-// View is the screen in its area: its panes, side by side or stacked.
-func (m Model) View() string {
+// render is the screen in its area: its panes, side by side or stacked.
+func (m Model) render() string {
 	l := m.layout()
 	if l.wide {
 		left := m.box("Search", m.form.View(l.form.w-2, l.form.h-2, m.focus == PaneForm), l.form, m.focus == PaneForm)

@@ -60,7 +60,7 @@ func TestWideDetailScrollsWhenFocused(t *testing.T) {
 		t.Fatalf("focus %d, cursor %d, detail line %d; want the detail scrolled 2 lines", m.focus, m.Table().Cursor(), m.detailScroll.Top(m.page(t)))
 	}
 	// (At 120 columns the footer is cut before them; the pane's last line names them.)
-	if foot := update(m, tea.WindowSizeMsg{Width: 200, Height: 48}).ShortHelp(); !hasKey(foot, "↑/k ↓/j", "scroll") {
+	if foot := update(m, tea.WindowSizeMsg{Width: 200, Height: 48}).shortHelp(); !hasKey(foot, "↑/k ↓/j", "scroll") {
 		t.Errorf("the footer does not say the detail scrolls: %v", names(foot))
 	}
 	m = update(m, keyMsg("shift+tab"), keyMsg("j"))
@@ -72,8 +72,8 @@ func TestWideDetailScrollsWhenFocused(t *testing.T) {
 	if m.focus != PaneDetail || m.detailTab != TabChart || m.Table().Cursor() != 2 {
 		t.Errorf("in the chart tab j: focus %d, tab %d, cursor %d", m.focus, m.detailTab, m.Table().Cursor())
 	}
-	if !helpLists(m.HelpGroups(), "Detail pane (focused) scrolls", "pgup/b pgdn/f", "page up · down") {
-		t.Errorf("help does not list the detail's keys: %+v", m.HelpGroups())
+	if !helpLists(m.KeyGroups(), "Detail pane (focused) scrolls", "pgup/b pgdn/f", "page up · down") {
+		t.Errorf("help does not list the detail's keys: %+v", m.KeyGroups())
 	}
 }
 

@@ -296,7 +296,7 @@ func TestWatchStopsOnAPastWindow(t *testing.T) {
 	}
 	m.search.form = nil
 	m.search.query.End = testNow.Add(-time.Hour)
-	m, _ = m.Update(WatchTickMsg{Gen: m.watch.gen})
+	m, _ = m.update(WatchTickMsg{Gen: m.watch.gen})
 	if m.watch.on || m.search.running || !strings.Contains(flashText(m), "Stopped watching: the search can no longer run: end") {
 		t.Errorf("a past window: on=%v running=%v flash %q", m.watch.on, m.search.running, flashText(m))
 	}

@@ -489,7 +489,8 @@ func TestWatchRingsOnceForNewOfferings(t *testing.T) {
 
 // With notifications off (n, on the search screen too) a round's news is shown, silently.
 func TestWatchNotificationsOff(t *testing.T) {
-	b, sim := emulatorBackend(t, ec2sim.Faults{Down: []string{"us-east-1"}})
+	// EC2 down, STS up: no identity error arrives later to take the flash waited for.
+	b, sim := emulatorBackend(t, ec2sim.Faults{Down: []string{"ec2:us-east-1"}})
 	opts := testOptions(b)
 	opts.WatchEvery = 20 * time.Millisecond
 	s := newScreen(t, ui.New(opts), 160, 48)

@@ -258,7 +258,7 @@ func TestRegionDown(t *testing.T) {
 
 // When no region answers, the screen says the search failed, not that nothing is on offer.
 func TestEveryRegionDown(t *testing.T) {
-	eb, _ := emulatorBackend(t, ec2sim.Faults{Down: []string{"us-east-1"}})
+	eb, _ := emulatorBackend(t, ec2sim.Faults{Down: []string{"ec2:us-east-1"}})
 	b := &altsRecorder{Backend: eb}
 	s := newScreen(t, ui.New(testOptions(b)), 100, 30)
 	s.WaitText("SIMULATED")

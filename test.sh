@@ -3,6 +3,9 @@
 # packages that run goroutines against the emulator).
 set -euo pipefail
 cd "$(dirname "$0")"
+# Without -trimpath Go keys each package's build on the checkout's directory, so a fresh
+# clone compiles and links everything again though the build cache holds it all.
+export GOFLAGS="-trimpath${GOFLAGS:+ $GOFLAGS}"
 go mod download
 
 # The SVG report is checked by a real renderer, librsvg's rsvg-convert: installed here when

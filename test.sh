@@ -36,7 +36,10 @@ if [ -n "$unformatted" ]; then
   echo "gofmt would change:" >&2; echo "$unformatted" >&2; exit 1
 fi
 go vet ./...
-go test -race -count=1 ./aws/... ./ui/... ./cmd/...
+# A package's tests wait much of the time (the emulator over HTTP, child processes, the
+# terminal harness), so twice as many packages as cores run at once.
+jobs=$(( $(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2) * 2 ))
+go test -p "$jobs" -race -count=1 ./aws/... ./ui/... ./cmd/...
 # scripts/image builds gpublock without cgo: on a cold build cache that compiles every
 # dependency once more, longer than go test's default 10-minute timeout on a loaded machine.
 go test -count=1 -timeout 30m $(go list ./... | grep -v -e /aws -e /ui -e /cmd)

@@ -77,7 +77,7 @@ func (r *Recorder) decided(rs []Record) (map[string]Record, error) {
 		}
 	}
 	for _, x := range rs {
-		if x.Backend == r.c.Backend() {
+		if x.Cloud == r.c.Cloud() {
 			out[x.Key] = x
 		}
 	}
@@ -186,7 +186,7 @@ func (r *Recorder) turn(buys bool, f func(*Turn)) error {
 func (t *Turn) Taken() []Record {
 	var out []Record
 	for _, x := range t.rs {
-		if x.Step == source.AutoExtendTaken && x.Backend == t.r.c.Backend() {
+		if x.Step == source.AutoExtendTaken && x.Cloud == t.r.c.Cloud() {
 			out = append(out, x)
 		}
 	}
@@ -221,7 +221,7 @@ func (t *Turn) Record(ask source.AutoExtendAsk, o source.AutoExtendOutcome, now 
 	off := o.Extension
 	rec := Record{Key: ask.Key, ReservationID: ask.Block.ReservationID, Region: ask.Block.Region, Account: ask.Block.Account,
 		Lead: leadWords(ask.Lead), Step: o.Step, Reason: source.Redact(o.Reason), Hours: days(ask, off) * 24,
-		Backend: t.r.c.Backend(), DecidedAt: time.Now().UTC()}
+		Cloud: t.r.c.Cloud(), DecidedAt: time.Now().UTC()}
 	rec.InTurn = t.buys && o.Step == source.AutoExtendTaken
 	if off.ID != "" {
 		rec.Offering, rec.Fee, rec.NewEnd = off.ID, off.Fee.String(), off.End.UTC()
@@ -263,7 +263,7 @@ func (t *Turn) Record(ask source.AutoExtendAsk, o source.AutoExtendOutcome, now 
 // index is the position of key's record of this backend in the turn's records, -1 when
 // there is none.
 func (t *Turn) index(key string) int {
-	return slices.IndexFunc(t.rs, func(x Record) bool { return x.Key == key && x.Backend == t.r.c.Backend() })
+	return slices.IndexFunc(t.rs, func(x Record) bool { return x.Key == key && x.Cloud == t.r.c.Cloud() })
 }
 
 // Reopen records that the decision x to extend was never acted on (its gpublock stopped
@@ -297,7 +297,7 @@ func (t *Turn) outcome(ask source.AutoExtendAsk, o source.AutoExtendOutcome, now
 	if i < 0 {
 		// Decided before this file was kept (the journal has it): its outcome is kept anyway.
 		t.rs = append(t.rs, Record{Key: ask.Key, ReservationID: ask.Block.ReservationID, Region: ask.Block.Region,
-			Account: ask.Block.Account, Lead: leadWords(ask.Lead), Backend: t.r.c.Backend(), DecidedAt: time.Now().UTC()})
+			Account: ask.Block.Account, Lead: leadWords(ask.Lead), Cloud: t.r.c.Cloud(), DecidedAt: time.Now().UTC()})
 		i = len(t.rs) - 1
 	}
 	x := &t.rs[i]
@@ -362,7 +362,7 @@ func (t *Turn) Renotify(blocks []model.Block, now time.Time) {
 		if x.UpdatedAt.After(last) {
 			last = x.UpdatedAt
 		}
-		if x.Backend != t.r.c.Backend() || x.Step.Decision() && x.Step != source.AutoExtendDeclined || time.Since(last) > renotifyWithin {
+		if x.Cloud != t.r.c.Cloud() || x.Step.Decision() && x.Step != source.AutoExtendDeclined || time.Since(last) > renotifyWithin {
 			continue
 		}
 		i := slices.IndexFunc(blocks, func(b model.Block) bool { return b.ReservationID == x.ReservationID && b.Region == x.Region })
@@ -460,7 +460,7 @@ func Records(c *awsapi.Client) (map[string]Record, error) {
 	}
 	out := map[string]Record{}
 	for _, x := range rs {
-		if x.Backend == c.Backend() {
+		if x.Cloud == c.Cloud() {
 			out[x.Key] = x
 		}
 	}

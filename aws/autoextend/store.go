@@ -41,9 +41,9 @@ type Record struct {
 	RequestID string                `json:"request_id,omitempty"`
 	// NewEnd is the block's end with the extension, when it was looked up.
 	NewEnd time.Time `json:"new_end,omitzero"`
-	// Backend is what it was decided against (awsapi.Client.Backend): the simulated
+	// Cloud is what it was decided against (awsapi.Client.Cloud): the simulated
 	// state directory is shared by --demo and gpublock sim, whose ids can be the same.
-	Backend string `json:"backend,omitempty"`
+	Cloud string `json:"backend,omitempty"`
 	// InTurn marks a decision taken in a watcher's turn, which buys before it lets the
 	// lock go: whoever holds the lock next and finds it still taken knows that the watcher
 	// died, and settles it at once. A TUI buys after its turn, so its decisions get a while.

@@ -61,22 +61,22 @@ type Config struct {
 	// DefaultHeadroom, a negative value none.
 	Headroom float64
 	// JournalDir is the root of the local store of records (the journal and the records
-	// beside it), under which each backend and account has its own directory; "" means
+	// beside it), under which each cloud and account has its own directory; "" means
 	// $XDG_STATE_HOME/gpublock or ~/.local/state/gpublock.
 	JournalDir string
 	// State, when set, is where the records are kept instead: a directory, or an S3
 	// bucket and prefix (`state: s3://BUCKET/PREFIX`) that a team's machines share.
 	State store.Location
-	// Backend names what the client buys against, in each journal entry: "" or "aws" for
+	// Cloud names what the client buys against, in each journal entry: "" or "aws" for
 	// AWS, "demo" for the built-in simulator, "emulator" for gpublock sim.
-	Backend string
+	Cloud string
 	// MaxSpend, when set, refuses any purchase whose fee is above it, before any call.
 	MaxSpend *model.Money
 	// MaxSpendRule and ReadOnlyRule name where the cap and read-only mode came from
 	// ("--max-spend", "max_spend in …"), for the refusals; "" says it generically.
 	MaxSpendRule, ReadOnlyRule string
 	// MarketCacheDir, when set, holds the market cache, which keeps each search call's
-	// answer (see Search), in a file of the backend's; "" is no cache (--no-cache).
+	// answer (see Search), in a file of the cloud's; "" is no cache (--no-cache).
 	MarketCacheDir string
 	// MaxBackoff caps the wait between retries of throttled or failed reads; 0 means the
 	// SDK's 20 s. Tests and demos shorten it.
@@ -118,9 +118,9 @@ type Client struct {
 	retryer   aws.RetryerV2
 	pacers    *pacers
 	journal   *journal
-	// cache is the market cache (nil: none); cacheBackend names the backend in its cells.
-	cache        *marketcache.Cache
-	cacheBackend string
+	// cache is the market cache (nil: none); cacheCloud names the cloud in its cells.
+	cache      *marketcache.Cache
+	cacheCloud string
 
 	// confirmTries and confirmDelay pace the look-up of a purchase whose reply was lost;
 	// AWS may take a moment to show a new reservation.
@@ -207,21 +207,21 @@ func New(ctx context.Context, cfg Config) (*Client, error) {
 	}
 	c.pacers = newPacers(c)
 	c.retryer = newReadRetryer(awscfg, cfg.MaxBackoff, c.pacers)
-	backend := cfg.Backend
-	if backend == "" {
-		backend = BackendAWS
+	cloud := cfg.Cloud
+	if cloud == "" {
+		cloud = CloudAWS
 	}
-	c.journal = &journal{backend: backend}
+	c.journal = &journal{cloud: cloud}
 	c.journal.store = c.journal.storeOf(c)
-	c.journal.label = c.Backend
-	// A cell is the backend's, and an emulator's at its endpoint, so no demo or emulator
+	c.journal.label = c.Cloud
+	// A cell is the cloud's, and an emulator's at its endpoint, so no demo or emulator
 	// answer ever shows as AWS's; the demo's own endpoint changes every run, its market not.
-	c.cacheBackend = backend
-	if backend != BackendDemo && c.cfg.EndpointURL != "" {
-		c.cacheBackend += " " + c.cfg.EndpointURL
+	c.cacheCloud = cloud
+	if cloud != CloudDemo && c.cfg.EndpointURL != "" {
+		c.cacheCloud += " " + c.cfg.EndpointURL
 	}
 	if cfg.MarketCacheDir != "" {
-		c.cache = marketcache.In(cfg.MarketCacheDir, backend)
+		c.cache = marketcache.In(cfg.MarketCacheDir, cloud)
 		if err := c.cache.Check(); err != nil {
 			slog.Warn(err.Error())
 			c.cache = nil

@@ -13,28 +13,32 @@ import (
 	"github.com/gpublock/gpublock/aws/store"
 )
 
-// BackendDemo is the Backend of the built-in simulator (--demo).
-const BackendDemo = "demo"
+// The cloud a client acts on, which what it records belongs to: real AWS, the demo or an
+// emulator, whose ids can be alike (source.Backend is another thing: what the front ends
+// call).
+//
+// CloudDemo is the cloud of the built-in simulator (--demo).
+const CloudDemo = "demo"
 
-// BackendEmulator is the Backend of the emulator (gpublock sim). It is not told apart by
+// CloudEmulator is the cloud of the emulator (gpublock sim). It is not told apart by
 // its endpoint: one emulator is reached by several URLs (a proxy, localhost or 127.0.0.1),
 // and an intent made through one must still be settled, not bought again, through another.
-const BackendEmulator = "emulator"
+const CloudEmulator = "emulator"
 
-// BackendAWS is the Backend of real AWS; a line written before entries carried a backend
-// is taken as AWS's in the live journal, and as no backend's in the simulated one.
-const BackendAWS = "aws"
+// CloudAWS is real AWS; a line written before entries carried a cloud is taken as AWS's
+// in the live journal, and as no cloud's in the simulated one.
+const CloudAWS = "aws"
 
-// OfBackend splits entries into those made against backend and the number of others.
-// An entry without a backend counts as legacy: it belongs to legacy (BackendAWS for the
+// OfCloud splits entries into those made against cloud and the number of others.
+// An entry without a cloud counts as legacy: it belongs to legacy (CloudAWS for the
 // live journal, "" for the simulated one, where it could be either and is never settled).
-func OfBackend(entries []source.JournalEntry, backend, legacy string) (mine []source.JournalEntry, hidden int) {
+func OfCloud(entries []source.JournalEntry, cloud, legacy string) (mine []source.JournalEntry, hidden int) {
 	for _, e := range entries {
-		b := e.Backend
+		b := e.Cloud
 		if b == "" {
 			b = legacy
 		}
-		if b == backend {
+		if b == cloud {
 			mine = append(mine, e)
 		} else {
 			hidden++
@@ -47,11 +51,11 @@ type journal struct {
 	// store is the client's store of records (Client.StateStore), where the journal is
 	// the log "journal".
 	store func() (store.Store, error)
-	// backend is Config.Backend; label, what is written into every entry
-	// (JournalEntry.Backend), is Client.Backend.
-	backend string
-	label   func() string
-	mu      sync.Mutex
+	// cloud is Config.Cloud; label, what is written into every entry
+	// (JournalEntry.Cloud), is Client.Cloud.
+	cloud string
+	label func() string
+	mu    sync.Mutex
 	// writeFile writes a line; nil is (*os.File).Write. Tests make it fail part-way.
 	writeFile func(*os.File, []byte) (int, error)
 }
@@ -108,9 +112,9 @@ func (j *journal) write(e source.JournalEntry) error {
 	}
 	where := journalWhere(st)
 	e.Error = source.Redact(e.Error)
-	e.Backend = j.backend
+	e.Cloud = j.cloud
 	if j.label != nil {
-		e.Backend = j.label()
+		e.Cloud = j.label()
 	}
 	line, err := json.Marshal(e)
 	if err != nil {
@@ -157,13 +161,13 @@ func parseJournal(lines [][]byte) (entries []source.JournalEntry, bad int) {
 // Journal reads this client's journal (see ReadJournal): the entries made against this
 // client's backend only.
 func (c *Client) Journal() ([]source.JournalEntry, int, error) {
-	mine, _, bad, err := c.JournalOfBackend()
+	mine, _, bad, err := c.JournalOfCloud()
 	return mine, bad, err
 }
 
-// JournalOfBackend reads the journal, and splits it into this backend's entries and the
-// number of the others' (see OfBackend).
-func (c *Client) JournalOfBackend() (mine []source.JournalEntry, hidden, bad int, err error) {
+// JournalOfCloud reads the journal, and splits it into this cloud's entries and the
+// number of the others' (see OfCloud).
+func (c *Client) JournalOfCloud() (mine []source.JournalEntry, hidden, bad int, err error) {
 	st, err := c.journal.store()
 	if err != nil {
 		return nil, 0, 0, err
@@ -174,30 +178,30 @@ func (c *Client) JournalOfBackend() (mine []source.JournalEntry, hidden, bad int
 	}
 	all, bad := parseJournal(lines)
 	bad += badLines
-	mine, hidden = OfBackend(all, c.Backend(), c.legacyBackend())
+	mine, hidden = OfCloud(all, c.Cloud(), c.legacyCloud())
 	return mine, hidden, bad, err
 }
 
-// legacyBackend is the backend of a journal line written without one: AWS in the live
+// legacyCloud is the cloud of a journal line written without one: AWS in the live
 // journal, none in a journal of the emulator's.
-func (c *Client) legacyBackend() string {
-	if c.Backend() == BackendAWS {
-		return BackendAWS
+func (c *Client) legacyCloud() string {
+	if c.Cloud() == CloudAWS {
+		return CloudAWS
 	}
 	return ""
 }
 
-// Backend is what this client's journal entries are made against (Config.Backend): an
+// Cloud is what this client's journal entries are made against (Config.Cloud): an
 // endpoint taken for AWS when the client was made (an emulator that was down) is the
 // emulator once its STS answer said so, so that its entries are read as the emulator's.
-func (c *Client) Backend() string {
-	if c.journal.backend != BackendAWS {
-		return c.journal.backend
+func (c *Client) Cloud() string {
+	if c.journal.cloud != CloudAWS {
+		return c.journal.cloud
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.simID != "" {
-		return BackendEmulator
+		return CloudEmulator
 	}
-	return BackendAWS
+	return CloudAWS
 }

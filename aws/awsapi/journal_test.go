@@ -23,7 +23,7 @@ func TestJournalGoesUnderXDGStateHomeByBackendAndAccount(t *testing.T) {
 	p, err := c.JournalPath()
 	// Taken for AWS when made (no probe said "emulator"), its answer to STS says which
 	// emulator it is: its records go where the emulators' are, under its identity.
-	want := filepath.Join(dir, "gpublock", "simulated", store.BackendOfEmulator(sim.BackendID()), "123456789012", "journal.jsonl")
+	want := filepath.Join(dir, "gpublock", "simulated", store.CloudOfEmulator(sim.ID()), "123456789012", "journal.jsonl")
 	if err != nil || p != want {
 		t.Fatalf("journal path %q, %v; want %q", p, err, want)
 	}
@@ -68,21 +68,21 @@ func FuzzReadJournal(f *testing.F) {
 
 // A line without a backend is the live journal's (AWS's) and no one's in the simulated
 // journal, where it could be the demo's or gpublock sim's and must not be settled.
-func TestOfBackendLegacyLines(t *testing.T) {
-	entries := []source.JournalEntry{{RequestID: "old"}, {RequestID: "demo", Backend: BackendDemo}, {RequestID: "sim", Backend: BackendEmulator}, {RequestID: "real", Backend: BackendAWS}}
+func TestOfCloudLegacyLines(t *testing.T) {
+	entries := []source.JournalEntry{{RequestID: "old"}, {RequestID: "demo", Cloud: CloudDemo}, {RequestID: "sim", Cloud: CloudEmulator}, {RequestID: "real", Cloud: CloudAWS}}
 	ids := func(es []source.JournalEntry) (s string) {
 		for _, e := range es {
 			s += e.RequestID + ","
 		}
 		return s
 	}
-	if mine, hidden := OfBackend(entries, BackendAWS, BackendAWS); ids(mine) != "old,real," || hidden != 2 {
+	if mine, hidden := OfCloud(entries, CloudAWS, CloudAWS); ids(mine) != "old,real," || hidden != 2 {
 		t.Errorf("live: %s hidden %d", ids(mine), hidden)
 	}
-	if mine, hidden := OfBackend(entries, BackendDemo, ""); ids(mine) != "demo," || hidden != 3 {
+	if mine, hidden := OfCloud(entries, CloudDemo, ""); ids(mine) != "demo," || hidden != 3 {
 		t.Errorf("demo: %s hidden %d", ids(mine), hidden)
 	}
-	if mine, _ := OfBackend(entries, BackendEmulator, ""); ids(mine) != "sim," {
+	if mine, _ := OfCloud(entries, CloudEmulator, ""); ids(mine) != "sim," {
 		t.Errorf("sim: %s", ids(mine))
 	}
 }

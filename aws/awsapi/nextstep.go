@@ -11,12 +11,12 @@ import "strings"
 func (c *Client) NextStep(command, region string, args ...string) string {
 	parts := append([]string{"gpublock", command}, args...)
 	switch {
-	case c.journal.backend == BackendDemo:
+	case c.journal.cloud == CloudDemo:
 		parts = append(parts, "--demo")
 	case c.endpointFlag != "":
 		parts = append(parts, "--endpoint-url", c.endpointFlag)
 	}
-	if c.profile != "" && c.journal.backend != BackendDemo {
+	if c.profile != "" && c.journal.cloud != CloudDemo {
 		parts = append(parts, "--profile", c.profile)
 	}
 	if region != "" {

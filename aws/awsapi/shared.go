@@ -50,4 +50,4 @@ func (c *Client) Config() Config { return c.cfg }
 func (c *Client) Concurrency() (perRegion, overall int) { return c.perRegion, c.overall }
 
 // MarketCache is the market cache (nil: none) and the backend its cells are of.
-func (c *Client) MarketCache() (*marketcache.Cache, string) { return c.cache, c.cacheBackend }
+func (c *Client) MarketCache() (*marketcache.Cache, string) { return c.cache, c.cacheCloud }

@@ -20,10 +20,10 @@ import (
 // context of its own to bound it.
 const identityWait = 30 * time.Second
 
-// StateKey is whose records this client reads and writes: its backend (AWS, the demo, or
+// StateKey is whose records this client reads and writes: its cloud (AWS, the demo, or
 // an emulator by the identity it answers STS with) and the account STS GetCallerIdentity
-// says it is. A backend that cannot be reached has no key: its records are never guessed
-// at, and never another backend's.
+// says it is. A cloud that cannot be reached has no key: its records are never guessed
+// at, and never another cloud's.
 func (c *Client) StateKey(ctx context.Context) (store.Key, error) {
 	id, err := c.Identity(ctx)
 	if err != nil {
@@ -33,7 +33,7 @@ func (c *Client) StateKey(ctx context.Context) (store.Key, error) {
 		}
 		return store.Key{}, &AccountUnknownError{Where: where, Err: err}
 	}
-	k := store.Key{Backend: c.stateBackend(), Account: id.Account}
+	k := store.Key{Cloud: c.stateCloud(), Account: id.Account}
 	return k, k.Valid()
 }
 
@@ -51,27 +51,27 @@ func (e *AccountUnknownError) Error() string {
 
 func (e *AccountUnknownError) Unwrap() error { return e.Err }
 
-// stateBackend names the backend in the store's key, once Identity has answered. An
-// emulator is one backend by the identity it answers STS with, whatever URL reaches it (a
+// stateCloud names the cloud in the store's key, once Identity has answered. An
+// emulator is one cloud by the identity it answers STS with, whatever URL reaches it (a
 // proxy in front of it is the same emulator; another emulator later on the same port is
 // not). An endpoint that answers with no identity is AWS (a VPC endpoint, a proxy to it):
 // its account tells its records apart, and one AWS account must see one set of records,
 // or a purchase interrupted through one URL would not be found through another. The
 // demo's endpoint changes every run, its account not. An emulator too old to answer with
 // its identity is still told by its endpoint.
-func (c *Client) stateBackend() string {
+func (c *Client) stateCloud() string {
 	c.mu.Lock()
 	simID := c.simID
 	c.mu.Unlock()
 	switch {
-	case c.journal.backend == BackendDemo:
-		return BackendDemo
+	case c.journal.cloud == CloudDemo:
+		return CloudDemo
 	case simID != "":
-		return store.BackendOfEmulator(simID)
-	case c.journal.backend == BackendEmulator && c.cfg.EndpointURL != "":
-		return store.BackendOfEndpoint(c.cfg.EndpointURL)
+		return store.CloudOfEmulator(simID)
+	case c.journal.cloud == CloudEmulator && c.cfg.EndpointURL != "":
+		return store.CloudOfEndpoint(c.cfg.EndpointURL)
 	default:
-		return BackendAWS
+		return CloudAWS
 	}
 }
 
@@ -94,7 +94,7 @@ func (c *Client) StateStore(ctx context.Context) (store.Store, error) {
 	}
 	st := root.Sub(k.Path()...)
 	if l, ok := root.(store.Local); ok {
-		if err := adoptLegacy(l, st.(store.Local), k, c.journal.backend); err != nil {
+		if err := adoptLegacy(l, st.(store.Local), k, c.journal.cloud); err != nil {
 			return nil, err
 		}
 	}
@@ -102,7 +102,7 @@ func (c *Client) StateStore(ctx context.Context) (store.Store, error) {
 	return st, nil
 }
 
-// stateRoot is where every backend's and account's records are kept.
+// stateRoot is where every cloud's and account's records are kept.
 func (c *Client) stateRoot() (store.Store, error) {
 	if loc := c.cfg.State; loc.IsS3() {
 		cl := s3.NewFromConfig(c.awscfg, func(o *s3.Options) {
@@ -143,20 +143,20 @@ func (c *Client) stateRoot() (store.Store, error) {
 	return store.NewLocal(dir), nil
 }
 
-// legacyFiles are what a journal directory held before records were kept per backend and
+// legacyFiles are what a journal directory held before records were kept per cloud and
 // account.
 var legacyFiles = []string{"journal.jsonl", "launches-at-start.json", "auto-extend.json", "notified.json"}
 
 // adoptLegacy moves the records kept at the root of a local store before they were keyed
-// into the first account of the root's own backend to open it: AWS for the live
+// into the first account of the root's own cloud to open it: AWS for the live
 // directory, the demo for the simulated one (whose emulator records, if any, stay where
 // they are, unread). Each file is copied, then renamed to NAME.moved so that it is
 // neither read again nor lost.
-func adoptLegacy(root, st store.Local, k store.Key, backend string) error {
-	if backend != BackendAWS && backend != BackendDemo {
+func adoptLegacy(root, st store.Local, k store.Key, cloud string) error {
+	if cloud != CloudAWS && cloud != CloudDemo {
 		return nil
 	}
-	if k.Backend != backend {
+	if k.Cloud != cloud {
 		return nil // an endpoint that is not the emulator: not the live directory's AWS
 	}
 	var found []string

@@ -54,7 +54,7 @@ func TestEmulatorReachedThroughAProxyIsTheSameBackend(t *testing.T) {
 	sim, direct := simtest.Serve(t, 1, ec2sim.Faults{})
 	viaProxy := proxyTo(t, direct)
 	a, b := stateKey(t, direct, nil), stateKey(t, viaProxy, nil)
-	want := store.Key{Backend: store.BackendOfEmulator(sim.BackendID()), Account: sim.Account()}
+	want := store.Key{Cloud: store.CloudOfEmulator(sim.ID()), Account: sim.Account()}
 	if a != want || b != want {
 		t.Fatalf("direct %+v, through a proxy %+v; want both %+v", a, b, want)
 	}
@@ -66,7 +66,7 @@ func TestTwoEmulatorsOfOneAccountAreTwoBackends(t *testing.T) {
 	_, one := simtest.Serve(t, 1, ec2sim.Faults{})
 	_, two := simtest.Serve(t, 1, ec2sim.Faults{})
 	a, b := stateKey(t, one, nil), stateKey(t, two, nil)
-	if a.Account != b.Account || a.Backend == b.Backend {
+	if a.Account != b.Account || a.Cloud == b.Cloud {
 		t.Fatalf("two emulators keyed %+v and %+v; want one account, two backends", a, b)
 	}
 }
@@ -76,12 +76,12 @@ func TestTwoEmulatorsOfOneAccountAreTwoBackends(t *testing.T) {
 func TestEndpointWithoutAnIdentityIsAWS(t *testing.T) {
 	_, direct := simtest.Serve(t, 1, ec2sim.Faults{})
 	asAWS := proxyTo(t, direct, simcore.IDHeader)
-	if k := stateKey(t, asAWS, nil); k.Backend != BackendAWS || k.Account != ec2sim.DemoAccount {
+	if k := stateKey(t, asAWS, nil); k.Cloud != CloudAWS || k.Account != ec2sim.DemoAccount {
 		t.Fatalf("keyed %+v; want aws and the account", k)
 	}
 	// Known for an emulator (its clock answered) but without an identity: its endpoint.
-	k := stateKey(t, asAWS, func(c *Config) { c.Backend = BackendEmulator })
-	if k.Backend != store.BackendOfEndpoint(asAWS) {
+	k := stateKey(t, asAWS, func(c *Config) { c.Cloud = CloudEmulator })
+	if k.Cloud != store.CloudOfEndpoint(asAWS) {
 		t.Fatalf("an emulator without an identity keyed %+v; want its endpoint", k)
 	}
 }
@@ -131,7 +131,7 @@ func TestEmulatorDownWhenTheClientWasMadeKeepsItsRecordsApartFromAWS(t *testing.
 		t.Fatal(err)
 	}
 	p, err := early.JournalPath()
-	want := filepath.Join(dir, "gpublock", "simulated", store.BackendOfEmulator(sim.BackendID()), sim.Account(), "journal.jsonl")
+	want := filepath.Join(dir, "gpublock", "simulated", store.CloudOfEmulator(sim.ID()), sim.Account(), "journal.jsonl")
 	if err != nil || p != want {
 		t.Fatalf("journal %q (%v); want %q", p, err, want)
 	}
@@ -139,10 +139,10 @@ func TestEmulatorDownWhenTheClientWasMadeKeepsItsRecordsApartFromAWS(t *testing.
 		t.Fatalf("the local store's root holds %v (%v); want the emulators' directory alone", ents, err)
 	}
 	known := newTestClient(t, srv.URL, func(c *Config) {
-		c.JournalDir, c.Backend = filepath.Join(dir, "gpublock", "simulated"), BackendEmulator
+		c.JournalDir, c.Cloud = filepath.Join(dir, "gpublock", "simulated"), CloudEmulator
 	})
 	entries, _, err := known.Journal()
-	if err != nil || len(entries) != 1 || entries[0].RequestID != "gpb-up" || entries[0].Backend != BackendEmulator {
+	if err != nil || len(entries) != 1 || entries[0].RequestID != "gpb-up" || entries[0].Cloud != CloudEmulator {
 		t.Fatalf("journal read by a client that knew the emulator: %+v, %v; want the one line, the emulator's", entries, err)
 	}
 }

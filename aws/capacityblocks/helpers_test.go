@@ -81,7 +81,7 @@ func backendOf(c *Client) string {
 // demoAPI is a client of the built-in simulator's backend that makes no call.
 func demoAPI(t testing.TB) *awsapi.Client {
 	t.Helper()
-	api, err := awsapi.New(context.Background(), awsapi.Config{Region: "us-east-1", Backend: awsapi.BackendDemo, JournalDir: t.TempDir()})
+	api, err := awsapi.New(context.Background(), awsapi.Config{Region: "us-east-1", Cloud: awsapi.CloudDemo, JournalDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

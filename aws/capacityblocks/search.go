@@ -532,10 +532,10 @@ func (m *market) groups(region string, typeNames []string) [][]string {
 
 // cells are the market cache's cells of one call: one per type.
 func (s *search) cells(call searchCall) []marketcache.Cell {
-	_, cacheBackend := s.c.api.MarketCache()
+	_, cacheCloud := s.c.api.MarketCache()
 	var out []marketcache.Cell
 	for _, tn := range call.types {
-		out = append(out, marketcache.Cell{Source: model.SourceCapacityBlock.Name(), Backend: cacheBackend, Region: call.region,
+		out = append(out, marketcache.Cell{Source: model.SourceCapacityBlock.Name(), Cloud: cacheCloud, Region: call.region,
 			Type: tn, Count: s.q.Count, Days: call.days, Start: s.q.Start, End: s.q.End, AllZones: s.q.AllZones})
 	}
 	return out

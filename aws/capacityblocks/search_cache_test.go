@@ -137,7 +137,7 @@ func TestSearchReplacesACellWholeAndDropsGoneRows(t *testing.T) {
 	if len(offs) == 0 {
 		t.Fatal("the emulator offered nothing to cache")
 	}
-	cell := marketcache.Cell{Source: model.SourceCapacityBlock.Name(), Backend: backendOf(c), Region: "us-east-1",
+	cell := marketcache.Cell{Source: model.SourceCapacityBlock.Name(), Cloud: backendOf(c), Region: "us-east-1",
 		Type: "p5.48xlarge", Count: 1, Days: 2, Start: q.Start, End: q.End}
 	// A row AWS no longer offers, as if cached by an earlier search.
 	gone := offs[0]
@@ -190,7 +190,7 @@ func TestSearchFailedCallKeepsTheCell(t *testing.T) {
 	if len(fresh) != 0 || !slices.Equal(sortedIDs(cached), sortedIDs(offs)) {
 		t.Fatalf("cached %v fresh %v", sortedIDs(cached), sortedIDs(fresh))
 	}
-	cell := marketcache.Cell{Source: model.SourceCapacityBlock.Name(), Backend: backendOf(c), Region: "us-east-1",
+	cell := marketcache.Cell{Source: model.SourceCapacityBlock.Name(), Cloud: backendOf(c), Region: "us-east-1",
 		Type: "p5.48xlarge", Count: 1, Days: 2, Start: q.Start, End: q.End}
 	if got := marketcache.Open(path).Get(time.Now(), cell); len(got) != 1 || len(got[0].Offerings) != len(offs) {
 		t.Fatalf("the failure changed the cell: %+v", got)
@@ -210,8 +210,8 @@ func TestSearchWithoutCache(t *testing.T) {
 
 func TestCacheBackendKeepsDemoAndEmulatorApart(t *testing.T) {
 	_, url := simtest.Serve(t, 1, ec2sim.Faults{})
-	emu := newTestClient(t, url, func(cfg *awsapi.Config) { cfg.Backend = awsapi.BackendEmulator })
-	demo := newTestClient(t, url, func(cfg *awsapi.Config) { cfg.Backend = awsapi.BackendDemo })
+	emu := newTestClient(t, url, func(cfg *awsapi.Config) { cfg.Cloud = awsapi.CloudEmulator })
+	demo := newTestClient(t, url, func(cfg *awsapi.Config) { cfg.Cloud = awsapi.CloudDemo })
 	plain := newTestClient(t, url, nil)
 	if backendOf(emu) != "emulator "+url || backendOf(demo) != "demo" || backendOf(plain) != "aws "+url {
 		t.Fatalf("backends %q %q %q", backendOf(emu), backendOf(demo), backendOf(plain))

@@ -132,9 +132,9 @@ func New(opts Options) (*Server, error) {
 // Account is the AWS account the emulator stands for.
 func (s *Server) Account() string { return s.core.Account() }
 
-// BackendID is the emulator's identity (simcore.Core.ID), which STS GetCallerIdentity
+// ID is the emulator's identity (simcore.Core.ID), which STS GetCallerIdentity
 // answers in the simcore.IDHeader header.
-func (s *Server) BackendID() string { return s.core.ID() }
+func (s *Server) ID() string { return s.core.ID() }
 
 // id makes an AWS-style id from what names the resource. The account goes into every id
 // but the demo account's (whose ids tests and demos already know), so that two emulators

@@ -51,7 +51,7 @@ const maxSkew = time.Hour
 // moved) is shown the offerings of that answer that lie in its own window.
 type Cell struct {
 	Source   string // model.Source name
-	Backend  string // "aws", "demo", "emulator <endpoint>": demo answers never show as AWS's
+	Cloud    string `json:"Backend"` // "aws", "demo", "emulator <endpoint>" (Backend on disk): demo answers never show as AWS's
 	Region   string
 	Type     string
 	Count    int
@@ -65,7 +65,7 @@ type Cell struct {
 }
 
 func (c Cell) key() string {
-	k := fmt.Sprintf("%s|%s|%s|%s|%d|%d|%t", c.Source, c.Backend, c.Region, c.Type, c.Count, c.Days, c.AllZones)
+	k := fmt.Sprintf("%s|%s|%s|%s|%d|%d|%t", c.Source, c.Cloud, c.Region, c.Type, c.Count, c.Days, c.AllZones)
 	if c.Targets != "" {
 		k += "|" + c.Targets
 	}
@@ -141,10 +141,10 @@ func DefaultDir() (string, error) {
 	return filepath.Join(dir, "gpublock"), nil
 }
 
-// In is the cache of backend ("aws", "demo", "emulator") in dir: each backend has its own
+// In is the cache of cloud ("aws", "demo", "emulator") in dir: each cloud has its own
 // file, so a demo's answers never show as AWS's.
-func In(dir, backend string) *Cache {
-	return Open(filepath.Join(dir, "market-"+backend+".jsonl"))
+func In(dir, cloud string) *Cache {
+	return Open(filepath.Join(dir, "market-"+cloud+".jsonl"))
 }
 
 // Path is the cache's file.
@@ -197,11 +197,11 @@ func (c *Cache) Get(now time.Time, cells ...Cell) []Entry {
 }
 
 // Listed finds the latest answer (at most MaxAge old at now) of source's searches on
-// backend in region that listed the offering id, with the cell as it was asked: the
+// cloud in region that listed the offering id, with the cell as it was asked: the
 // window of the search that listed it. A purchase uses it to ask that window again when
 // the same flags, read at a later "now", no longer list the offering; what it buys is
 // taken from that fresh answer, never from the cache.
-func (c *Cache) Listed(now time.Time, source, backend, region, id string) (Entry, model.Offering, bool) {
+func (c *Cache) Listed(now time.Time, source, cloud, region, id string) (Entry, model.Offering, bool) {
 	if c == nil || id == "" {
 		return Entry{}, model.Offering{}, false
 	}
@@ -212,7 +212,7 @@ func (c *Cache) Listed(now time.Time, source, backend, region, id string) (Entry
 		ok    bool
 	)
 	for _, e := range byKey {
-		if e.Cell.Source != source || e.Cell.Backend != backend || e.Cell.Region != region || (ok && !e.Asked.After(best.Asked)) {
+		if e.Cell.Source != source || e.Cell.Cloud != cloud || e.Cell.Region != region || (ok && !e.Asked.After(best.Asked)) {
 			continue
 		}
 		for _, o := range e.Offerings {

@@ -17,7 +17,7 @@ import (
 var t0 = time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 
 func cell(region string) Cell {
-	return Cell{Source: "capacity-blocks", Backend: "aws", Region: region, Type: "p5.48xlarge", Count: 1, Days: 2,
+	return Cell{Source: "capacity-blocks", Cloud: "aws", Region: region, Type: "p5.48xlarge", Count: 1, Days: 2,
 		Start: t0, End: t0.Add(14 * 24 * time.Hour)}
 }
 
@@ -61,6 +61,17 @@ func TestPutGetKeepsExactFeesAndAge(t *testing.T) {
 	}
 }
 
+// The cell's cloud is written under the name files have always had it by, so a cache
+// written by an earlier gpublock is still read as its cloud's.
+func TestCloudKeepsItsNameOnDisk(t *testing.T) {
+	c := Open(filepath.Join(t.TempDir(), "m.json"))
+	must(t, c.Put(cell("us-east-1"), t0, []model.Offering{off("cbo-1", "10")}))
+	b, err := os.ReadFile(c.Path())
+	if err != nil || !strings.Contains(string(b), `"Backend":"aws"`) {
+		t.Fatalf("the file (%v) does not name the cloud as Backend:\n%s", err, b)
+	}
+}
+
 func TestCellAnswerReplacedWholeOthersKept(t *testing.T) {
 	c := Open(filepath.Join(t.TempDir(), "m.json"))
 	must(t, c.Put(cell("us-east-1"), t0, []model.Offering{off("cbo-1", "10"), off("cbo-gone", "20")}))
@@ -73,11 +84,11 @@ func TestCellAnswerReplacedWholeOthersKept(t *testing.T) {
 	eq(t, ids(c.Get(t0.Add(2*time.Minute), cell("us-east-1"))))
 }
 
-func TestOtherQueryOrBackendIsAnotherCell(t *testing.T) {
+func TestOtherQueryOrCloudIsAnotherCell(t *testing.T) {
 	c := Open(filepath.Join(t.TempDir(), "m.json"))
 	must(t, c.Put(cell("us-east-1"), t0, []model.Offering{off("cbo-1", "10")}))
 	demo := cell("us-east-1")
-	demo.Backend = "demo"
+	demo.Cloud = "demo"
 	longer := cell("us-east-1")
 	longer.Days = 3
 	if got := c.Get(t0, demo, longer); len(got) != 0 {

@@ -152,7 +152,7 @@ func TestUnlistedReservationsOfAPurchaseAreOneRow(t *testing.T) {
 	j := journalIndex{paid.Read(entries, e.cb.Intents())}
 	now := simtest.Start
 
-	rows := j.unlisted(awsapi.BackendAWS, ec2sim.DemoAccount, []string{"us-east-1"}, nil, now)
+	rows := j.unlisted(awsapi.CloudAWS, ec2sim.DemoAccount, []string{"us-east-1"}, nil, now)
 	if len(rows) != 1 {
 		t.Fatalf("%d rows of a purchase none of whose reservations is listed, want 1", len(rows))
 	}
@@ -169,7 +169,7 @@ func TestUnlistedReservationsOfAPurchaseAreOneRow(t *testing.T) {
 	// and the row of the other two has the rest, over their two segments.
 	listed := model.Block{ReservationID: "cr-c", Region: "us-east-1", AvailabilityZone: "us-east-1a", InstanceType: "p5.48xlarge",
 		TotalCount: 2, Start: segs[2].Start, End: segs[2].End, Tags: map[string]string{model.PurchaseTag: "gpb-1"}}
-	rows = j.unlisted(awsapi.BackendAWS, ec2sim.DemoAccount, []string{"us-east-1"}, []model.Block{listed}, now)
+	rows = j.unlisted(awsapi.CloudAWS, ec2sim.DemoAccount, []string{"us-east-1"}, []model.Block{listed}, now)
 	if len(rows) != 1 {
 		t.Fatalf("%d rows, want 1", len(rows))
 	}

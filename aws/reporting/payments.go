@@ -123,7 +123,7 @@ func compare(aws, journal model.Money) (report.Origin, string) {
 // the first unlisted id, with every id of the purchase in its group; its use is read only
 // when it is one reservation.
 func (j journalIndex) unlisted(backend, account string, regions []string, listed []model.Block, now time.Time) []*item {
-	if backend != awsapi.BackendAWS || account == "" {
+	if backend != awsapi.CloudAWS || account == "" {
 		return nil
 	}
 	byID := map[string]model.Block{}

@@ -108,7 +108,7 @@ func Gather(ctx context.Context, c *awsapi.Client, srcs []source.Source, regions
 	}
 	// What this machine bought that AWS no longer lists (an expired reservation drops out of
 	// its listings after a while) is still paid for, and its use still published.
-	for _, it := range j.unlisted(c.Backend(), account, regions, list.Blocks, in.Now) {
+	for _, it := range j.unlisted(c.Cloud(), account, regions, list.Blocks, in.Now) {
 		if report.Relevant(it.res, in.From, in.To, in.Now) {
 			items = append(items, it)
 		}

@@ -44,10 +44,10 @@ type JournalEntry struct {
 	Hours  int    `json:"duration_hours,omitempty"`
 	Result string `json:"result_id,omitempty"` // reservation id, instance ids
 	Error  string `json:"error,omitempty"`
-	// Backend is what the entry was made against (Config.Backend): "aws", "demo" or
+	// Cloud is what the entry was made against (Config.Cloud): "aws", "demo" or
 	// "emulator" (gpublock sim). The simulated journal is shared by --demo and gpublock sim, whose
-	// ids can be the same, so a run reads and settles only its own backend's entries.
-	Backend string `json:"backend,omitempty"`
+	// ids can be the same, so a run reads and settles only its own cloud's entries.
+	Cloud string `json:"backend,omitempty"`
 	// Key is an auto-extension decision's (phase "decision"): once per block and lead, read
 	// back so that a restarted watch does not decide again.
 	Key string `json:"key,omitempty"`

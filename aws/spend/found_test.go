@@ -17,7 +17,7 @@ import (
 func service(t *testing.T) (*spend.Service, *awsapi.Client) {
 	t.Helper()
 	_, url := simtest.ServeWith(t, ec2sim.Options{Seed: 1, Speed: 1e-9})
-	c := apitest.Client(t, url, func(cfg *awsapi.Config) { cfg.Backend = awsapi.BackendEmulator })
+	c := apitest.Client(t, url, func(cfg *awsapi.Config) { cfg.Cloud = awsapi.CloudEmulator })
 	cb := capacityblocks.New(c)
 	return spend.New(c, cb), c
 }

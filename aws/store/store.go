@@ -42,25 +42,25 @@ type Store interface {
 // ErrConflict is a write another process or machine made first: read again and decide again.
 var ErrConflict = errors.New("changed by another gpublock at the same time")
 
-// Key is whose records a store holds: the backend they were made against and the account
+// Key is whose records a store holds: the cloud they were made against and the account
 // AWS says it is. Region is a field of every record, so one account's store holds all its
 // regions apart.
 type Key struct {
-	// Backend is "aws", "demo", or "emulator-ID" for an emulator by the identity it
+	// Cloud is "aws", "demo", or "emulator-ID" for an emulator by the identity it
 	// answers STS with ("endpoint-HOST-PORT" for one that answers none): what is done
-	// against one backend is never read as another's.
-	Backend string
+	// against one cloud is never read as another's.
+	Cloud string
 	// Account is the account STS GetCallerIdentity returns.
 	Account string
 }
 
 // Path is the key as the directory (or S3 prefix) under the store's root.
-func (k Key) Path() []string { return []string{k.Backend, k.Account} }
+func (k Key) Path() []string { return []string{k.Cloud, k.Account} }
 
 // Valid checks both parts: a record without its backend or account is nobody's.
 func (k Key) Valid() error {
-	if k.Backend == "" || k.Account == "" {
-		return fmt.Errorf("records need a backend and an account (got %q, %q)", k.Backend, k.Account)
+	if k.Cloud == "" || k.Account == "" {
+		return fmt.Errorf("records need a backend and an account (got %q, %q)", k.Cloud, k.Account)
 	}
 	for _, p := range k.Path() {
 		if !safeSegment.MatchString(p) {
@@ -72,13 +72,13 @@ func (k Key) Valid() error {
 
 var safeSegment = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
 
-// BackendOfEmulator names an emulator, by the identity it answers STS with, as a key
+// CloudOfEmulator names an emulator, by the identity it answers STS with, as a key
 // segment.
-func BackendOfEmulator(id string) string { return "emulator-" + id }
+func CloudOfEmulator(id string) string { return "emulator-" + id }
 
-// BackendOfEndpoint names an endpoint as a key segment: its host and port, with localhost
-// and 127.0.0.1 told as one (one emulator reached by either is one backend).
-func BackendOfEndpoint(endpoint string) string {
+// CloudOfEndpoint names an endpoint as a key segment: its host and port, with localhost
+// and 127.0.0.1 told as one (one emulator reached by either is one cloud).
+func CloudOfEndpoint(endpoint string) string {
 	host := endpoint
 	if u, err := url.Parse(endpoint); err == nil && u.Host != "" {
 		host = u.Host

@@ -201,7 +201,7 @@ func (s *search) remember(cl call, asked time.Time, offs []Offering) {
 	for i, o := range offs {
 		rows[i] = ModelOffering(o)
 	}
-	cell := marketcache.Cell{Source: model.SourceTrainingPlan.Name(), Backend: backend, Region: cl.region, Type: cl.typ,
+	cell := marketcache.Cell{Source: model.SourceTrainingPlan.Name(), Cloud: backend, Region: cl.region, Type: cl.typ,
 		Count: s.q.Count, Days: cl.days, Start: s.q.Start, End: s.q.End, Targets: strings.Join(s.q.Targets, ",")}
 	if err := cache.Put(cell, asked, rows); err != nil {
 		slog.Debug("market cache not written", "err", err)

@@ -133,7 +133,7 @@ func writeIntent(t *testing.T, c *Client, e source.JournalEntry) {
 	}
 	// As the client writes it: against the emulator (its STS answer said so), labelled
 	// the emulator's.
-	e.Time, e.Phase, e.Backend = time.Now().UTC(), "intent", c.Base().Backend()
+	e.Time, e.Phase, e.Cloud = time.Now().UTC(), "intent", c.Base().Cloud()
 	line, err := json.Marshal(e)
 	if err != nil {
 		t.Fatal(err)

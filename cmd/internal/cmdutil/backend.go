@@ -298,7 +298,7 @@ func OpenBackend(ctx context.Context, f *AWSFlags, stderr io.Writer) (*awsapi.Cl
 				}
 			}
 			// Its entries are told from --demo's, which share the simulated journal.
-			cfg.Backend = awsapi.BackendEmulator
+			cfg.Cloud = awsapi.CloudEmulator
 			if c, err = awsapi.New(ctx, cfg); err != nil {
 				return nil, BackendInfo{}, err
 			}
@@ -445,7 +445,7 @@ func openSimulated(ctx context.Context, f *AWSFlags, cfg awsapi.Config, reason s
 	if dir, err := awsapi.DefaultJournalDir(); err == nil {
 		cfg.JournalDir = filepath.Join(dir, "simulated")
 	}
-	cfg.Backend = awsapi.BackendDemo
+	cfg.Cloud = awsapi.CloudDemo
 	c, err := awsapi.New(ctx, cfg)
 	if err != nil {
 		return nil, BackendInfo{}, err

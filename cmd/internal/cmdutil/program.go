@@ -90,7 +90,7 @@ func OrderFiller(ctx context.Context, c *awsapi.Client, n *notify.Notifier, say 
 		return nil, err
 	}
 	every := orders.DefaultSearchEvery
-	if c.Config().Backend == awsapi.BackendDemo {
+	if c.Config().Cloud == awsapi.CloudDemo {
 		// The demo's market is in this process and, once an order is open, drops every minute
 		// (simcore.DemoPriceDrop): searched every round of a watcher or the TUI, a fill is seen
 		// within a round of it.
@@ -101,7 +101,7 @@ func OrderFiller(ctx context.Context, c *awsapi.Client, n *notify.Notifier, say 
 	if n != nil {
 		f.Notify = func(e notify.Event) { n.Send(e) }
 	}
-	if c.Config().Backend == awsapi.BackendDemo {
+	if c.Config().Cloud == awsapi.CloudDemo {
 		// The demo's market starts getting cheaper once an order is open, and not before,
 		// so that the demo's offerings keep their ids for a purchase until then.
 		f.WhenOpen = func(ctx context.Context) { c.StartSimPriceDrop(ctx) }

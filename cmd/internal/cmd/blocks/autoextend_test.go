@@ -411,7 +411,7 @@ func TestAutoExtendDecidedButNeverSentIsDecidedAgain(t *testing.T) {
 	b := cli.RunningBlock(t, cs)
 	key := model.AutoExtendKey(model.Block{ReservationID: b.CapacityReservationId}, 72*time.Hour)
 	recs := []autoextend.Record{{Key: key, ReservationID: b.CapacityReservationId, Region: "us-east-1", Lead: "3d", Step: source.AutoExtendTaken,
-		Hours: 24, Backend: "emulator", InTurn: true, DecidedAt: time.Now().UTC().Add(-time.Minute)}}
+		Hours: 24, Cloud: "emulator", InTurn: true, DecidedAt: time.Now().UTC().Add(-time.Minute)}}
 	raw, _ := json.Marshal(recs)
 	recPath := filepath.Join(filepath.Dir(cmdtest.StateFile(t, "journal.jsonl")), "auto-extend.json")
 	if err := os.WriteFile(recPath, raw, 0o600); err != nil {

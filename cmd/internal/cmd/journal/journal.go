@@ -117,14 +117,14 @@ func journalRun(ctx context.Context, a *Options) int {
 			code = 1
 		}
 	}
-	entries, hidden, bad, err := client.JournalOfBackend()
+	entries, hidden, bad, err := client.JournalOfCloud()
 	if err != nil {
 		fmt.Fprintf(stderr, "gpublock journal: %s\n", source.RedactError(err))
 		return 1
 	}
 	if hidden > 0 {
 		fmt.Fprintf(stderr, "gpublock journal: %d line(s) not shown: made against another backend than this run's (%s), or before lines named theirs\n",
-			hidden, backendWords(client.Backend()))
+			hidden, backendWords(client.Cloud()))
 	}
 	if bad > 0 {
 		p, _ := client.JournalPath()
@@ -150,11 +150,11 @@ func journalRun(ctx context.Context, a *Options) int {
 // backendWords names a journal backend for a person.
 func backendWords(b string) string {
 	switch {
-	case b == awsapi.BackendAWS:
+	case b == awsapi.CloudAWS:
 		return "AWS"
-	case b == awsapi.BackendDemo:
+	case b == awsapi.CloudDemo:
 		return "the built-in simulator, --demo"
-	case b == awsapi.BackendEmulator:
+	case b == awsapi.CloudEmulator:
 		return "the emulator, gpublock sim"
 	}
 	return b

@@ -44,7 +44,7 @@ func TestJournalKeepsBackendsApart(t *testing.T) {
 		}
 	}
 	open := source.JournalEntry{Time: time.Now().UTC(), Phase: "intent", Action: "PurchaseCapacityBlock", RequestID: "demo-open-1",
-		Region: "us-east-1", Offering: "cb-x", Type: "p5.48xlarge", Count: 1, Backend: awsapi.BackendDemo}
+		Region: "us-east-1", Offering: "cb-x", Type: "p5.48xlarge", Count: 1, Cloud: awsapi.CloudDemo}
 	line, _ := json.Marshal(open)
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0o600)
 	if err != nil {
@@ -80,7 +80,7 @@ func TestJournalKeepsBackendsApart(t *testing.T) {
 	b, _ := os.ReadFile(path)
 	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
 		var e source.JournalEntry
-		if json.Unmarshal([]byte(l), &e) != nil || (e.Backend != awsapi.BackendDemo && e.Backend != awsapi.BackendEmulator) {
+		if json.Unmarshal([]byte(l), &e) != nil || (e.Cloud != awsapi.CloudDemo && e.Cloud != awsapi.CloudEmulator) {
 			t.Errorf("a journal line without its backend: %s", l)
 		}
 	}
@@ -90,7 +90,7 @@ func TestJournalKeepsBackendsApart(t *testing.T) {
 // says: a declined one with its reason.
 func TestJournalListsAutoExtendDecisions(t *testing.T) {
 	cs := cmdtest.StartSim(t)
-	c, err := awsapi.New(context.Background(), awsapi.Config{Region: "us-east-1", EndpointURL: cs.URL, Backend: awsapi.BackendEmulator,
+	c, err := awsapi.New(context.Background(), awsapi.Config{Region: "us-east-1", EndpointURL: cs.URL, Cloud: awsapi.CloudEmulator,
 		Credentials: aws.NewCredentialsCache(credentials.NewStaticCredentialsProvider(os.Getenv("AWS_ACCESS_KEY_ID"), os.Getenv("AWS_SECRET_ACCESS_KEY"), "")),
 		JournalDir:  filepath.Join(os.Getenv("XDG_STATE_HOME"), "gpublock", "simulated")})
 	if err != nil {

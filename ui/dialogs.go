@@ -90,7 +90,7 @@ func (m Model) openDialog(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.dialog = order.NewPlace(m.actionEnv(), msg.Query)
 		return m, nil
 	case uiscreen.OpenOrders:
-		d, cmd := order.NewList(m.actionEnv())
+		d, cmd := order.NewList(m.actionEnv(), m.opts.Refresh)
 		m.dialog = d
 		return m, cmd
 	}

@@ -287,6 +287,26 @@ func TestOrderFromTheSearchAndTheOrdersList(t *testing.T) {
 	}
 }
 
+// The orders list reads itself again while open: an order changed elsewhere (a watcher
+// fills it, another gpublock cancels it) shows its new state without r.
+func TestOrdersListReadsItselfAgain(t *testing.T) {
+	b, s := orderAt(t, "4.5")
+	s.WaitText("Worst case")
+	s.Type("buy")
+	s.Press("enter")
+	id := orderIDRE.FindStringSubmatch(s.WaitText("Placed ord-"))
+	if id == nil {
+		t.Fatal("no order placed")
+	}
+	s.Press("esc", "ctrl+o")
+	s.WaitText("expires in")
+	if _, err := b.(source.OrderBook).CancelOrder(context.Background(), id[1]); err != nil {
+		t.Fatal(err)
+	}
+	s.WaitText("closed")
+	final(s)
+}
+
 // A wrong word places nothing.
 func TestOrderNeedsTheWord(t *testing.T) {
 	b, s := orderAt(t, "4.5")
@@ -306,7 +326,9 @@ func TestOrderNeedsTheWord(t *testing.T) {
 func orderAt(t *testing.T, ceiling string) (source.Backend, *screen) {
 	t.Helper()
 	b, _ := emulatorBackend(t, ec2sim.Faults{})
-	s := newScreen(t, New(actionTestOptions(b)), 160, 48)
+	opts := actionTestOptions(b)
+	opts.Refresh = 300 * time.Millisecond // the orders list reads itself again this often
+	s := newScreen(t, New(opts), 160, 48)
 	s.WaitText("123456789012")
 	s.Press("enter")
 	s.FoundCount()

@@ -1,6 +1,19 @@
 package screen
 
-import tea "charm.land/bubbletea/v2"
+import (
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// RefreshEvery is how often what a screen or a dialog shows of AWS is read again by itself:
+// every, or 30 s when it is 0 (the program's --refresh).
+func RefreshEvery(every time.Duration) time.Duration {
+	if every > 0 {
+		return every
+	}
+	return 30 * time.Second
+}
 
 // RefreshBlocksMsg asks the blocks screen for a listing now (after an extension, a purchase,
 // a launch). It lives here so that a dialog can send it without importing the screen.

@@ -18,24 +18,34 @@ import (
 )
 
 // List is the account's orders: each one's state, countdown to expiry, the best offering
-// its last search saw against its ceiling, and what it bought or why it has not. x cancels
-// the selected open order; r reads them again.
+// its last search saw against its ceiling, and what it bought or why it has not, read again
+// by itself while it is open (a watcher fills them). x cancels the selected open order; r
+// reads them again now.
 type List struct {
-	env     dialog.Env
-	orders  []model.Order
-	now     time.Time // the backend's, when they were read
-	loaded  bool
-	err     error
-	note    string
-	cursor  int
-	confirm bool // x pressed once on an open order: x again cancels it
+	env    dialog.Env
+	every  time.Duration
+	orders []model.Order
+	now    time.Time // the backend's, when they were read
+	loaded bool
+	err    error
+	note   string
+	cursor int
+	// confirm is the order x was pressed on once: x again on it cancels it. It is the
+	// order's id, so that a list read again in between cannot turn it into another's.
+	confirm string
 	id      int64
+	timer   int // the read that is due when the timer fires; earlier timers are stale
 }
 
-// NewList is the list, reading the orders.
-func NewList(env dialog.Env) (List, tea.Cmd) {
-	l := List{env: env, id: dialog.NextSeq()}
+// NewList is the list, reading the orders, and again every (screen.RefreshEvery) while open.
+func NewList(env dialog.Env, every time.Duration) (List, tea.Cmd) {
+	l := List{env: env, every: screen.RefreshEvery(every), id: dialog.NextSeq()}
 	return l, l.load()
+}
+
+type timerMsg struct {
+	id    int64
+	timer int
 }
 
 type listedMsg struct {
@@ -81,11 +91,25 @@ func (l List) load() tea.Cmd {
 func (l List) Update(msg tea.Msg) (dialog.Dialog, tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case listedMsg:
-		if msg.id == l.id {
-			l.orders, l.now, l.err, l.loaded = msg.orders, msg.now, msg.err, true
-			l.cursor = min(l.cursor, max(0, len(l.orders)-1))
+		if msg.id != l.id {
+			return l, nil, false
 		}
-		return l, nil, false
+		selected := l.selected()
+		l.orders, l.now, l.err, l.loaded = msg.orders, msg.now, msg.err, true
+		l.cursor = min(l.cursor, max(0, len(l.orders)-1))
+		for i, o := range l.orders {
+			if o.ID == selected {
+				l.cursor = i // the same order stays selected wherever it moved
+			}
+		}
+		l.timer++
+		id, timer := l.id, l.timer
+		return l, tea.Tick(l.every, func(time.Time) tea.Msg { return timerMsg{id, timer} }), false
+	case timerMsg:
+		if msg.id != l.id || msg.timer != l.timer {
+			return l, nil, false
+		}
+		return l, l.load(), false
 	case cancelledMsg:
 		if msg.id != l.id {
 			return l, nil, false
@@ -101,9 +125,17 @@ func (l List) Update(msg tea.Msg) (dialog.Dialog, tea.Cmd, bool) {
 	return l, nil, false
 }
 
+// selected is the id of the order the cursor is on ("" when there is none).
+func (l List) selected() string {
+	if l.cursor < len(l.orders) {
+		return l.orders[l.cursor].ID
+	}
+	return ""
+}
+
 func (l List) key(k tea.KeyPressMsg) (dialog.Dialog, tea.Cmd, bool) {
 	wasConfirming := l.confirm
-	l.confirm = false
+	l.confirm = ""
 	switch {
 	case key.Matches(k, closeL):
 		return l, nil, true
@@ -120,8 +152,8 @@ func (l List) key(k tea.KeyPressMsg) (dialog.Dialog, tea.Cmd, bool) {
 			l.note = fmt.Sprintf("%s is %s: only an open order can be cancelled.", o.ID, o.State)
 			return l, nil, false
 		}
-		if !wasConfirming {
-			l.confirm, l.note = true, "x again cancels "+o.ID+"; any other key keeps it."
+		if wasConfirming != o.ID {
+			l.confirm, l.note = o.ID, "x again cancels "+o.ID+"; any other key keeps it."
 			return l, nil, false
 		}
 		book, _ := l.book()
@@ -132,7 +164,7 @@ func (l List) key(k tea.KeyPressMsg) (dialog.Dialog, tea.Cmd, bool) {
 			return cancelledMsg{id: id, order: c, err: err}
 		}, false
 	}
-	if wasConfirming {
+	if wasConfirming != "" {
 		l.note = ""
 	}
 	return l, nil, false

@@ -22,9 +22,6 @@ import (
 	"github.com/gpublock/gpublock/ui/screen"
 )
 
-// defaultRefresh is how often the blocks are listed again when Options.Refresh is 0.
-const defaultRefresh = 30 * time.Second
-
 // RefreshFlash is said while r's listing runs, and taken back when it ends.
 const RefreshFlash = "Listing the blocks again…"
 
@@ -192,12 +189,7 @@ func (m Model) Regions() []string {
 	return out
 }
 
-func (m Model) refreshEvery() time.Duration {
-	if m.opts.Refresh > 0 {
-		return m.opts.Refresh
-	}
-	return defaultRefresh
-}
+func (m Model) refreshEvery() time.Duration { return screen.RefreshEvery(m.opts.Refresh) }
 
 // load lists the blocks now; the auto-refresh timer starts again from its answer.
 func (m Model) load() (Model, tea.Cmd) { return m.listing(false) }

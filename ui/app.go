@@ -67,7 +67,7 @@ type Options struct {
 	PollInterval time.Duration
 
 	// The blocks screen (issue 7): StartOnBlocks opens the program on it; Refresh is how
-	// often the blocks are listed again (0: 30 s); NoNotify turns off the bell and the desktop
+	// often the blocks and the orders list are read again (0: 30 s); NoNotify turns off the bell and the desktop
 	// notification (OSC 9) of new warnings, and of a watched search's new offerings.
 	StartOnBlocks bool
 	// StartOnAdvisor opens the program on the advisor screen (which capacity to buy for a job).

@@ -26,6 +26,7 @@ func SageMaker() Table {
 			"DescribeTrainingPlanExtensionHistory": read,
 			"DescribeReservedCapacity":             read,
 			"ListUltraServersByReservedCapacity":   read,
+			"ListTags":                             read,
 		},
 		NonMutating: read,
 		Unfiltered:  read,

@@ -296,6 +296,45 @@ func TestCreateErrors(t *testing.T) {
 	bad("other", id, "ResourceNotFound") // the offering is spent
 }
 
+// ListTags answers a plan's tags as it was created with them, none for one of its reserved
+// capacities, and refuses a page under 50, a token it did not issue and an ARN of nothing.
+func TestListTags(t *testing.T) {
+	_, url := newServer(t, ec2sim.Options{})
+	region, o := findOfferings(t, url, 48, func(o types.TrainingPlanOffering) bool { return len(o.ReservedCapacityOfferings) == 1 })
+	c := smClient(url, region)
+	out, err := c.CreateTrainingPlan(ctx, &sagemaker.CreateTrainingPlanInput{TrainingPlanName: aws.String("tagged"),
+		TrainingPlanOfferingId: o.TrainingPlanOfferingId,
+		Tags:                   []types.Tag{{Key: aws.String("team"), Value: aws.String("ml-infra")}, {Key: aws.String("cost:center"), Value: aws.String("")}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	arn := aws.ToString(out.TrainingPlanArn)
+	got, err := c.ListTags(ctx, &sagemaker.ListTagsInput{ResourceArn: aws.String(arn)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Tags) != 2 || aws.ToString(got.Tags[0].Key) != "team" || aws.ToString(got.Tags[0].Value) != "ml-infra" ||
+		aws.ToString(got.Tags[1].Key) != "cost:center" || got.NextToken != nil {
+		t.Fatalf("tags %+v, next %v", got.Tags, got.NextToken)
+	}
+	d, err := c.DescribeTrainingPlan(ctx, &sagemaker.DescribeTrainingPlanInput{TrainingPlanName: aws.String("tagged")})
+	if err != nil || len(d.ReservedCapacitySummaries) != 1 {
+		t.Fatalf("describe: %v", err)
+	}
+	rc, err := c.ListTags(ctx, &sagemaker.ListTagsInput{ResourceArn: d.ReservedCapacitySummaries[0].ReservedCapacityArn})
+	if err != nil || len(rc.Tags) != 0 {
+		t.Fatalf("a reserved capacity's tags: %+v, %v", rc, err)
+	}
+	_, err = c.ListTags(ctx, &sagemaker.ListTagsInput{ResourceArn: aws.String(arn), MaxResults: aws.Int32(49)})
+	wantCode(t, err, "ValidationException")
+	_, err = c.ListTags(ctx, &sagemaker.ListTagsInput{ResourceArn: aws.String(arn), NextToken: aws.String("not-issued")})
+	wantCode(t, err, "ValidationException")
+	_, err = c.ListTags(ctx, &sagemaker.ListTagsInput{ResourceArn: aws.String("not an arn")})
+	wantCode(t, err, "ValidationException")
+	_, err = c.ListTags(ctx, &sagemaker.ListTagsInput{ResourceArn: aws.String(strings.Replace(arn, "/tagged", "/never-made", 1))})
+	wantCode(t, err, "ResourceNotFound")
+}
+
 func TestQuotaIsResourceLimitExceeded(t *testing.T) {
 	_, url := newServer(t, ec2sim.Options{})
 	var c *sagemaker.Client

@@ -28,6 +28,9 @@
 //     instances less one (17 for ml.u-p6e-gb200x72, 8 for x36), and only for UltraServer
 //     offerings; tag keys starting with aws: (any case) and keys given twice are
 //     ValidationException.
+//   - ListTags answers a plan's tags, none for one of its reserved capacities, and
+//     ResourceNotFound for an ARN of nothing held (AWS does not say; an empty list would
+//     claim the resource exists).
 //   - ExtendTrainingPlan checks no pattern on TrainingPlanExtensionOfferingId (the model
 //     has none): an id no search gave is ResourceNotFound.
 //   - a request with no X-Amz-Target, or one naming an operation of no served service, in

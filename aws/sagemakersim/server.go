@@ -36,12 +36,13 @@ var ops = map[string]op{
 	"DescribeTrainingPlanExtensionHistory": {run: (*handler).extensionHistory},
 	"DescribeReservedCapacity":             {run: (*handler).describeReservedCapacity},
 	"ListUltraServersByReservedCapacity":   {run: (*handler).listUltraServers},
+	"ListTags":                             {run: (*handler).listTags},
 }
 
 // Operations lists the operations served, for the deny fault and documentation.
 func Operations() []string {
 	return []string{"SearchTrainingPlanOfferings", "CreateTrainingPlan", "DescribeTrainingPlan", "ListTrainingPlans",
-		"ExtendTrainingPlan", "DescribeTrainingPlanExtensionHistory", "DescribeReservedCapacity", "ListUltraServersByReservedCapacity"}
+		"ExtendTrainingPlan", "DescribeTrainingPlanExtensionHistory", "DescribeReservedCapacity", "ListUltraServersByReservedCapacity", "ListTags"}
 }
 
 func init() {

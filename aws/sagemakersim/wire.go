@@ -95,6 +95,7 @@ var (
 	patTrainingPlanName   = lazyPattern(`^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,63}$`)
 	patOfferingID         = lazyPattern(`^[a-z0-9\-]+$`)
 	patTrainingPlanArn    = lazyPattern(`^arn:aws[a-z\-]*:sagemaker:[a-z0-9\-]*:[0-9]{12}:training-plan/.*$`)
+	patResourceArn        = lazyPattern(`^arn:aws[a-z\-]*:sagemaker:[a-z0-9\-]*:[0-9]{12}:.+$`)
 	patReservedCapArn     = lazyPattern(`^arn:aws[a-z\-]*:sagemaker:[a-z0-9\-]*:[0-9]{12}:reserved-capacity/.*$`)
 	patUltraServerType    = lazyPattern(`^ml.[a-z0-9\-.]+$`)
 	patTag                = lazyPattern(`^([\p{L}\p{Z}\p{N}_.:/=+\-@]*)$`)

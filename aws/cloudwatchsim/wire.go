@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/aws/smithy-go/encoding/cbor"
+	"github.com/gpublock/gpublock/aws/simcore"
 )
 
 // CloudWatch's three wire formats read into one shape, params, and written from one,
@@ -541,20 +542,14 @@ func writeCW(w http.ResponseWriter, wire cwWire, op, reqID string, out cwObj) {
 	_, _ = w.Write(b.Bytes())
 }
 
-// cwError is CloudWatch's answer to a request it refuses: code is the query protocol's
-// (awsQueryError), which the JSON and CBOR answers carry in x-amzn-query-error beside
-// the error's shape in __type.
-type cwError struct {
-	status int
-	code   string
-	msg    string
-}
+// cwError is CloudWatch's answer to a request it refuses, the emulator's one error: its
+// code is the query protocol's (awsQueryError), which the JSON and CBOR answers carry in
+// x-amzn-query-error beside the error's shape in __type.
+type cwError = simcore.APIError
 
 func cwErrf(status int, code, format string, args ...any) *cwError {
-	return &cwError{status: status, code: code, msg: fmt.Sprintf(format, args...)}
+	return simcore.Errf(status, code, format, args...)
 }
-
-func (e *cwError) Error() string { return e.code + ": " + e.msg }
 
 var cwInternal = cwErrf(http.StatusInternalServerError, "InternalServiceError", "Request processing has failed due to some unknown error, exception, or failure.")
 
@@ -569,8 +564,9 @@ var cwShapes = map[string]string{
 	"InvalidNextToken":            "InvalidNextToken",
 }
 
-func (e *cwError) fault() string {
-	if e.status >= 500 {
+// fault is who the query protocol blames: the server for a 5xx, else the caller.
+func fault(e *cwError) string {
+	if e.Status() >= 500 {
 		return "Receiver"
 	}
 	return "Sender"
@@ -579,17 +575,17 @@ func (e *cwError) fault() string {
 func writeCWError(w http.ResponseWriter, wire cwWire, reqID string, e *cwError) {
 	var b bytes.Buffer
 	h := w.Header()
-	typ := e.code
-	if s, ok := cwShapes[e.code]; ok {
+	typ := e.Code()
+	if s, ok := cwShapes[e.Code()]; ok {
 		typ = "com.amazonaws.cloudwatch#" + s
 	}
 	switch wire {
 	case wireCBOR, wireJSON:
-		body := cwObj{{"__type", typ}, {"message", e.msg}}
-		if e.code == "InternalServiceError" {
-			body = append(body, cwKV{"Message", e.msg})
+		body := cwObj{{"__type", typ}, {"message", e.Message()}}
+		if e.Code() == "InternalServiceError" {
+			body = append(body, cwKV{"Message", e.Message()})
 		}
-		h.Set("X-Amzn-Query-Error", e.code+";"+e.fault())
+		h.Set("X-Amzn-Query-Error", e.Code()+";"+fault(e))
 		if wire == wireCBOR {
 			b.Write(cbor.Encode(cborOf(body)))
 			h.Set("Content-Type", "application/cbor")
@@ -600,12 +596,12 @@ func writeCWError(w http.ResponseWriter, wire cwWire, reqID string, e *cwError) 
 		}
 	default:
 		b.WriteString(`<ErrorResponse xmlns="` + cwXMLNamespace + `">`)
-		writeXMLValue(&b, "Error", cwObj{{"Type", e.fault()}, {"Code", e.code}, {"Message", e.msg}})
+		writeXMLValue(&b, "Error", cwObj{{"Type", fault(e)}, {"Code", e.Code()}, {"Message", e.Message()}})
 		b.WriteString("<RequestId>" + reqID + "</RequestId></ErrorResponse>")
 		h.Set("Content-Type", "text/xml")
 	}
 	h.Set("X-Amzn-Requestid", reqID)
 	h.Set("Content-Length", strconv.Itoa(b.Len()))
-	w.WriteHeader(e.status)
+	w.WriteHeader(e.Status())
 	_, _ = w.Write(b.Bytes())
 }

@@ -6,13 +6,16 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// RefreshEvery is how often what a screen or a dialog shows of AWS is read again by itself:
-// every, or 30 s when it is 0 (the program's --refresh).
+// DefaultRefresh is how often what a screen or a dialog shows of AWS is read again by
+// itself, unless the program's --refresh says otherwise.
+const DefaultRefresh = 30 * time.Second
+
+// RefreshEvery is every, or DefaultRefresh when it is 0.
 func RefreshEvery(every time.Duration) time.Duration {
 	if every > 0 {
 		return every
 	}
-	return 30 * time.Second
+	return DefaultRefresh
 }
 
 // RefreshBlocksMsg asks the blocks screen for a listing now (after an extension, a purchase,

@@ -24,6 +24,7 @@ import (
 	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/ui"
 	"github.com/gpublock/gpublock/ui/a11y"
+	uiscreen "github.com/gpublock/gpublock/ui/screen"
 	"github.com/gpublock/gpublock/ui/theme"
 )
 
@@ -143,7 +144,7 @@ func (a *Options) check(fs *pflag.FlagSet) error {
 func (a *Options) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&a.noColor, "no-color", false, "draw without colour (also when $NO_COLOR is set)")
 	fs.StringVar(&a.screen, "screen", "search", "the `screen` to open on: search, blocks (every block, its countdown and warnings), advisor (which capacity to buy for a job) or report (what was paid and used)")
-	fs.DurationVar(&a.refresh, "refresh", 30*time.Second, "how often the blocks and the orders list are read again (at least 5s; r reads at once)")
+	fs.DurationVar(&a.refresh, "refresh", uiscreen.DefaultRefresh, "how often the blocks and the orders list are read again (at least 5s; r reads at once)")
 	fs.BoolVar(&a.noNotify, "no-notify", false, "no bell or desktop notification (OSC 9) for a block's warnings or a watched search's new offerings (n toggles them)")
 	fs.BoolVar(&a.accessible, "accessible", false, "for screen readers and braille displays: no animation, no box drawing or block graphics, tables and charts said in sentences (also $ACCESSIBLE, or accessible: true in the configuration file)")
 	fs.BoolVar(&a.noMouse, "no-mouse", false, "leave the mouse to the terminal (its own text selection): no wheel scrolling, no clicks on rows and column titles")

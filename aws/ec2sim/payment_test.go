@@ -225,33 +225,11 @@ func TestPaymentFailedPersists(t *testing.T) {
 func TestPaymentFailedOutsideInstanceLimit(t *testing.T) {
 	s, url := newTestServer(t, Options{Faults: Faults{PayFail: 1}})
 	c := ec2Client(url, "us-east-1")
-	buyUpTo := func(limit int) int {
-		held := 0
-		for _, typ := range []string{"p4d.24xlarge", "p5.4xlarge", "trn1.32xlarge", "p5.48xlarge", "p5en.48xlarge"} {
-			for held+16 <= limit {
-				out, err := c.DescribeCapacityBlockOfferings(ctx, &ec2.DescribeCapacityBlockOfferingsInput{
-					InstanceType: aws.String(typ), InstanceCount: aws.Int32(16), CapacityDurationHours: aws.Int32(24),
-					StartDateRange: aws.Time(testStart.Add(7 * 24 * time.Hour))})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if len(out.CapacityBlockOfferings) == 0 {
-					break
-				}
-				if _, err := c.PurchaseCapacityBlock(ctx, &ec2.PurchaseCapacityBlockInput{CapacityBlockOfferingId: out.CapacityBlockOfferings[0].CapacityBlockOfferingId,
-					InstancePlatform: types.CapacityReservationInstancePlatformLinuxUnix}); err != nil {
-					t.Fatalf("after %d instances: %v", held, err)
-				}
-				held += 16
-			}
-		}
-		return held
-	}
-	if n := buyUpTo(16); n != 16 {
+	if n := buyBlocksOf16(t, c, 16); n != 16 {
 		t.Fatalf("bought %d", n)
 	}
 	s.Advance(maxPaymentDelay + time.Second)
-	if n := buyUpTo(model.MaxAccountInstances); n != model.MaxAccountInstances {
+	if n := buyBlocksOf16(t, c, model.MaxAccountInstances); n != model.MaxAccountInstances {
 		t.Fatalf("with a failed block of 16, could buy only %d more instances", n)
 	}
 	o := mustSearch(t, c, p5Search(1, 24))[0]

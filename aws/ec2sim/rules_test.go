@@ -239,24 +239,7 @@ func TestPurchaseConsumesSupply(t *testing.T) {
 func TestAccountInstanceLimit(t *testing.T) {
 	_, base := newTestServer(t, Options{})
 	c := ec2Client(base, "us-east-1")
-	held := 0
-	for _, typ := range []string{"p4d.24xlarge", "p5.4xlarge", "trn1.32xlarge", "p5.48xlarge", "p5en.48xlarge"} {
-		for held+16 <= model.MaxAccountInstances {
-			out, err := c.DescribeCapacityBlockOfferings(ctx, &ec2.DescribeCapacityBlockOfferingsInput{
-				InstanceType: aws.String(typ), InstanceCount: aws.Int32(16), CapacityDurationHours: aws.Int32(24),
-				StartDateRange: aws.Time(testStart.Add(7 * 24 * time.Hour))})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(out.CapacityBlockOfferings) == 0 {
-				break
-			}
-			if _, err := c.PurchaseCapacityBlock(ctx, &ec2.PurchaseCapacityBlockInput{CapacityBlockOfferingId: out.CapacityBlockOfferings[0].CapacityBlockOfferingId, InstancePlatform: types.CapacityReservationInstancePlatformLinuxUnix}); err != nil {
-				t.Fatal(err)
-			}
-			held += 16
-		}
-	}
+	held := buyBlocksOf16(t, c, model.MaxAccountInstances)
 	if held != model.MaxAccountInstances {
 		t.Fatalf("could only buy %d instances", held)
 	}
@@ -270,6 +253,33 @@ func TestAccountInstanceLimit(t *testing.T) {
 	if _, cr := buy(t, ec2Client(base, "us-west-2"), p5Search(1, 24)); cr == nil {
 		t.Fatal("no purchase in us-west-2")
 	}
+}
+
+// buyBlocksOf16 buys blocks of 16 instances, a day long and a week out, of one type after
+// another, for as long as limit allows another 16 and the type is offered; it returns how
+// many instances it bought.
+func buyBlocksOf16(t *testing.T, c *ec2.Client, limit int) int {
+	t.Helper()
+	held := 0
+	for _, typ := range []string{"p4d.24xlarge", "p5.4xlarge", "trn1.32xlarge", "p5.48xlarge", "p5en.48xlarge"} {
+		for held+16 <= limit {
+			out, err := c.DescribeCapacityBlockOfferings(ctx, &ec2.DescribeCapacityBlockOfferingsInput{
+				InstanceType: aws.String(typ), InstanceCount: aws.Int32(16), CapacityDurationHours: aws.Int32(24),
+				StartDateRange: aws.Time(testStart.Add(7 * 24 * time.Hour))})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(out.CapacityBlockOfferings) == 0 {
+				break
+			}
+			if _, err := c.PurchaseCapacityBlock(ctx, &ec2.PurchaseCapacityBlockInput{CapacityBlockOfferingId: out.CapacityBlockOfferings[0].CapacityBlockOfferingId,
+				InstancePlatform: types.CapacityReservationInstancePlatformLinuxUnix}); err != nil {
+				t.Fatalf("after %d instances: %v", held, err)
+			}
+			held += 16
+		}
+	}
+	return held
 }
 
 const atlanta = "us-east-1-atl-2a"

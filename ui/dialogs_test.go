@@ -262,15 +262,9 @@ func TestOrderFromTheSearchAndTheOrdersList(t *testing.T) {
 	b, s := orderAt(t, "4.5")
 	text := s.WaitText("Worst case")
 	uitest.MustContain(t, text, "$4.50 per accelerator-hour", "lowest cost per", "Type buy to place it", "cannot be cancelled")
-	s.Type("buy")
-	s.Press("enter")
-	text = s.WaitText("Placed ord-")
-	id := orderIDRE.FindStringSubmatch(text)
-	if id == nil {
-		t.Fatalf("no order id:\n%s", text)
-	}
+	id := placed(t, s)
 	os, _, err := b.(source.OrderBook).Orders(context.Background())
-	if err != nil || len(os) != 1 || os[0].ID != id[1] || os[0].State != model.OrderOpen || os[0].Ceiling.Amount.Cmp(model.MustMoney("4.5")) != 0 {
+	if err != nil || len(os) != 1 || os[0].ID != id || os[0].State != model.OrderOpen || os[0].Ceiling.Amount.Cmp(model.MustMoney("4.5")) != 0 {
 		t.Fatalf("orders kept: %+v, %v", os, err)
 	}
 	s.Press("esc", "ctrl+o")
@@ -279,7 +273,7 @@ func TestOrderFromTheSearchAndTheOrdersList(t *testing.T) {
 	s.Press("x")
 	s.WaitText("x again cancels")
 	s.Press("x")
-	s.WaitText("Cancelled " + id[1])
+	s.WaitText("Cancelled " + id)
 	s.WaitText("cancelled")
 	final(s)
 	if os, _, _ := b.(source.OrderBook).Orders(context.Background()); len(os) != 1 || os[0].State != model.OrderCancelled {
@@ -292,15 +286,10 @@ func TestOrderFromTheSearchAndTheOrdersList(t *testing.T) {
 func TestOrdersListReadsItselfAgain(t *testing.T) {
 	b, s := orderAt(t, "4.5")
 	s.WaitText("Worst case")
-	s.Type("buy")
-	s.Press("enter")
-	id := orderIDRE.FindStringSubmatch(s.WaitText("Placed ord-"))
-	if id == nil {
-		t.Fatal("no order placed")
-	}
+	id := placed(t, s)
 	s.Press("esc", "ctrl+o")
 	s.WaitText("expires in")
-	if _, err := b.(source.OrderBook).CancelOrder(context.Background(), id[1]); err != nil {
+	if _, err := b.(source.OrderBook).CancelOrder(context.Background(), id); err != nil {
 		t.Fatal(err)
 	}
 	s.WaitText("closed")
@@ -337,4 +326,17 @@ func orderAt(t *testing.T, ceiling string) (source.Backend, *screen) {
 	s.Type(ceiling)
 	s.Press("tab", "enter")
 	return b, s
+}
+
+// placed types the word into the order dialog shown and returns the id of the order placed.
+func placed(t *testing.T, s *screen) string {
+	t.Helper()
+	s.Type("buy")
+	s.Press("enter")
+	text := s.WaitText("Placed ord-")
+	id := orderIDRE.FindStringSubmatch(text)
+	if id == nil {
+		t.Fatalf("no order id:\n%s", text)
+	}
+	return id[1]
 }

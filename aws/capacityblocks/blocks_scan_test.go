@@ -49,7 +49,7 @@ func TestScannerFindsEveryRegionsBlocksCheaply(t *testing.T) {
 	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
 	s.now = func() time.Time { return now }
 	calls := func(action string) int {
-		return rec.Count(func(r simtest.Recorded) bool { return r.Action == action })
+		return rec.Of(action)
 	}
 	before := calls("DescribeCapacityReservations")
 	res, err := s.Scan(context.Background(), nil)

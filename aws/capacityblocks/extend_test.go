@@ -29,7 +29,7 @@ func TestExtensionCancelledBeforeSendingIsNotSent(t *testing.T) {
 	if err == nil || res.Outcome != source.NotBought || !strings.Contains(err.Error(), "Cancelled before the extension was sent; nothing was extended.") {
 		t.Fatalf("a cancelled extension: %+v, %v", res, err)
 	}
-	if n := rc.Count(func(r simtest.Recorded) bool { return r.Action == "PurchaseCapacityBlockExtension" && !r.DryRun }); n != 0 {
+	if n := rc.Sent("PurchaseCapacityBlockExtension"); n != 0 {
 		t.Errorf("%d extension purchases sent after the cancel", n)
 	}
 	checkJournal(t, c, res.RequestID, source.NotBought)
@@ -78,7 +78,7 @@ func TestExtendBlock(t *testing.T) {
 	if res.Outcome != source.Bought || !res.Recovered || res.Extension.OfferingID != off.ID {
 		t.Fatalf("extend result %+v", res)
 	}
-	if n := rc.Count(func(r simtest.Recorded) bool { return r.Action == "PurchaseCapacityBlockExtension" && !r.DryRun }); n != 1 {
+	if n := rc.Sent("PurchaseCapacityBlockExtension"); n != 1 {
 		t.Errorf("%d extension purchases, want 1", n)
 	}
 	sim.SetFaults(ec2sim.Faults{})
@@ -108,7 +108,7 @@ func TestExtendNotAllowedNamesTheAction(t *testing.T) {
 	if !errors.As(err, &pe) || pe.Outcome != source.NotBought || pe.Explanation.Action != "ec2:PurchaseCapacityBlockExtension" || res.Outcome != source.NotBought {
 		t.Fatalf("err %v, result %+v", err, res)
 	}
-	if n := rc.Count(func(r simtest.Recorded) bool { return r.Action == "PurchaseCapacityBlockExtension" && !r.DryRun }); n != 0 {
+	if n := rc.Sent("PurchaseCapacityBlockExtension"); n != 0 {
 		t.Errorf("%d extension purchases without permission", n)
 	}
 	if after := blockByID(t, c, b.ReservationID); len(after.Extensions) != 0 || !after.End.Equal(b.End) {

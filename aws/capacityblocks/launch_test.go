@@ -31,7 +31,7 @@ func TestCheckLaunch(t *testing.T) {
 	if !errors.As(err, &pe) || !strings.Contains(err.Error(), "not active yet") {
 		t.Errorf("check before the start: %v", err)
 	}
-	if n := rc.Count(func(r simtest.Recorded) bool { return r.Action == "RunInstances" }); n != 0 {
+	if n := rc.Of("RunInstances"); n != 0 {
 		t.Errorf("%d RunInstances calls for a scheduled block", n)
 	}
 
@@ -119,7 +119,7 @@ func TestCheckLaunchInReadOnlyMode(t *testing.T) {
 func TestLaunchTraps(t *testing.T) {
 	sim, rc, c := recordedClient(t)
 	o, bought := boughtBlock(t, c)
-	runs := func() int { return rc.Count(func(r simtest.Recorded) bool { return r.Action == "RunInstances" }) }
+	runs := func() int { return rc.Of("RunInstances") }
 	spec := source.LaunchSpec{ImageID: "ami-0123456789abcdef0", Count: 1}
 
 	_, err := c.Launch(context.Background(), blockByID(t, c, bought.ReservationID), spec)
@@ -161,7 +161,7 @@ func TestLaunchTraps(t *testing.T) {
 	if _, err := c.Launch(context.Background(), b, source.LaunchSpec{ImageID: "ami-0123456789abcdef0", Count: 2}); err == nil {
 		t.Error("launching more than the block holds was accepted")
 	}
-	if n := rc.Count(func(r simtest.Recorded) bool { return r.Action == "RunInstances" && !r.DryRun }); n != 0 {
+	if n := rc.Sent("RunInstances"); n != 0 {
 		t.Errorf("%d real RunInstances after a failed dry run", n)
 	}
 }

@@ -588,7 +588,7 @@ func TestSegmentsWhoseFeesDisagreeAreNotBought(t *testing.T) {
 	if !errors.As(err, &ae) || ae.Outcome != source.NotBought || !strings.Contains(err.Error(), "disagree") {
 		t.Fatalf("purchase: %v, want not bought, fees disagree", err)
 	}
-	if n := rc.Count(func(r simtest.Recorded) bool { return r.Action == "PurchaseCapacityBlock" }); n != 0 {
+	if n := rc.Of("PurchaseCapacityBlock"); n != 0 {
 		t.Errorf("%d purchase calls (dry runs included), want none", n)
 	}
 }

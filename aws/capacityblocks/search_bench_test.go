@@ -1,14 +1,9 @@
 package capacityblocks
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"io"
-	"net/http"
 	"net/http/httptest"
-	"net/url"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -26,33 +21,6 @@ const benchLatency = 300 * time.Millisecond
 // (DescribeCapacityBlockOfferings: 10 at once, then 0.15 per second) one whole-market
 // sweep would take about 20 minutes; ×100 keeps the bucket's shape and takes seconds.
 const benchScale = 100
-
-// counting counts a handler's answers by outcome.
-type counting struct {
-	next                http.Handler
-	offerings, throttle atomic.Int64
-}
-
-type statusWriter struct {
-	http.ResponseWriter
-	status int
-}
-
-func (w *statusWriter) WriteHeader(s int) { w.status = s; w.ResponseWriter.WriteHeader(s) }
-
-func (c *counting) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
-	body, _ := io.ReadAll(r.Body)
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	form, _ := url.ParseQuery(string(body))
-	c.next.ServeHTTP(sw, r)
-	if form.Get("Action") == "DescribeCapacityBlockOfferings" {
-		c.offerings.Add(1)
-		if sw.status == http.StatusServiceUnavailable {
-			c.throttle.Add(1)
-		}
-	}
-}
 
 // benchSearch runs q b.N times, each against a fresh emulator (full buckets) with EC2's
 // buckets at benchScale and benchLatency per call, and reports the wall time's ratio to
@@ -91,8 +59,8 @@ func benchPlan(b *testing.B, q model.Query, f ec2sim.Faults, scale float64, oneT
 		b.StopTimer()
 		sim := simtest.NewSim(b, ec2sim.Options{Seed: 1, Start: simtest.Start, Speed: 1e-9,
 			Faults: f, RateLimits: &ec2sim.RateLimits{EC2: tab}})
-		cnt := &counting{next: sim}
-		srv := httptest.NewServer(cnt)
+		rc := &simtest.Recorder{Next: sim}
+		srv := httptest.NewServer(rc)
 		c := newTestClient(b, srv.URL, func(cfg *awsapi.Config) {
 			if cache {
 				cfg.MarketCacheDir = b.TempDir()
@@ -110,8 +78,10 @@ func benchPlan(b *testing.B, q model.Query, f ec2sim.Faults, scale float64, oneT
 		wall += time.Since(start)
 		b.StopTimer()
 		srv.Close()
-		calls += cnt.offerings.Load()
-		throttled += cnt.throttle.Load()
+		calls += int64(rc.Of("DescribeCapacityBlockOfferings"))
+		throttled += int64(rc.Count(func(r simtest.Recorded) bool {
+			return r.Action == "DescribeCapacityBlockOfferings" && r.Code == "RequestLimitExceeded"
+		}))
 		b.StartTimer()
 	}
 	if offerings == 0 {

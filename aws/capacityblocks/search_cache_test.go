@@ -233,7 +233,7 @@ func TestPurchaseOfAnOldListingAsksAgain(t *testing.T) {
 		t.Fatalf("no stamped offering to buy: %d", len(offs))
 	}
 	describes := func() int {
-		return rc.Count(func(r simtest.Recorded) bool { return r.Action == "DescribeCapacityBlockOfferings" })
+		return rc.Of("DescribeCapacityBlockOfferings")
 	}
 
 	before := describes()

@@ -125,7 +125,7 @@ func TestSearchUnderThrottlingGivesTheSameRows(t *testing.T) {
 		t.Error("no region was ever reported as throttled")
 	}
 	_, planned, _ := planSearch(sweepQuery(), maxTypesPerCall)
-	if calls := rc.Count(func(r simtest.Recorded) bool { return r.Action == "DescribeCapacityBlockOfferings" }); calls <= len(planned) {
+	if calls := rc.Of("DescribeCapacityBlockOfferings"); calls <= len(planned) {
 		t.Errorf("%d calls for %d searches under 30%% throttling: the retries did not happen", calls, len(planned))
 	}
 }

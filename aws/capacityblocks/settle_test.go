@@ -153,7 +153,7 @@ func TestPurchaseRefusedWhileAnInterruptedOneCannotBeSettled(t *testing.T) {
 	if !strings.Contains(pe.Explanation.String(), "gpublock journal --endpoint-url "+c.api.EndpointFlag()+" --region us-east-1") {
 		t.Errorf("the refusal does not say how to settle: %q", pe.Explanation)
 	}
-	if n := rc.Count(func(r simtest.Recorded) bool { return r.Action == "PurchaseCapacityBlock" }); n != 0 {
+	if n := rc.Of("PurchaseCapacityBlock"); n != 0 {
 		t.Errorf("%d PurchaseCapacityBlock calls (dry runs included) while unsettled", n)
 	}
 	if outs := outcomesOf(t, c, "gpb-000000000000000000000002"); len(outs) != 0 {
@@ -200,7 +200,7 @@ func TestExtensionInterruptedAfterCommitIsSettledNotBoughtAgain(t *testing.T) {
 	if len(res.Settled) != 1 || res.Settled[0].Outcome != source.Bought || res.Settled[0].Extension.OfferingID != offs[0].ID {
 		t.Errorf("settled %+v", res.Settled)
 	}
-	if n := rc.Count(func(r simtest.Recorded) bool { return r.Action == "PurchaseCapacityBlockExtension" && !r.DryRun }); n != 1 {
+	if n := rc.Sent("PurchaseCapacityBlockExtension"); n != 1 {
 		t.Errorf("%d extension purchases, want 1", n)
 	}
 	if after := blockByID(t, c, b.ReservationID); len(after.Extensions) != 1 || !after.End.Equal(moved.End) {

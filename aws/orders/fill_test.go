@@ -118,7 +118,7 @@ func place(t *testing.T, wt *watcher, c model.Ceiling, edit func(*model.Order)) 
 }
 
 func purchases(w *world) int {
-	return w.rc.Count(func(r simtest.Recorded) bool { return r.Action == "PurchaseCapacityBlock" && !r.DryRun })
+	return w.rc.Sent("PurchaseCapacityBlock")
 }
 
 // checkFilledOnce asserts the order bought want once, within its ceiling, and that AWS
@@ -346,7 +346,7 @@ func TestRefusedApprovalBuysNothing(t *testing.T) {
 		if purchases(w) != 0 || got.State != want || !strings.Contains(got.Why, "approval command refused") {
 			t.Errorf("close=%t: %d purchases, order %s (%q): want none, %s, saying the approval refused", closeIt, purchases(w), got.State, got.Why, want)
 		}
-		if w.rc.Count(func(r simtest.Recorded) bool { return r.Action == "PurchaseCapacityBlock" }) != 0 {
+		if w.rc.Of("PurchaseCapacityBlock") != 0 {
 			t.Errorf("a refused order reached the purchase (even its dry run)")
 		}
 	}
@@ -359,7 +359,7 @@ func TestExpiredOrderBuysNothing(t *testing.T) {
 	o := place(t, a, c, func(o *model.Order) { o.Expires = simtest.Start.Add(time.Hour) })
 	w.sim.Advance(2 * time.Hour)
 	searches := func() int {
-		return w.rc.Count(func(r simtest.Recorded) bool { return r.Action == "DescribeCapacityBlockOfferings" })
+		return w.rc.Of("DescribeCapacityBlockOfferings")
 	}
 	before := searches()
 	got, err := a.Fill(context.Background(), o.ID)
@@ -423,7 +423,7 @@ func TestOrderFillsWhenTheMarketComesWithinTheCeiling(t *testing.T) {
 	c := model.Ceiling{Kind: model.PerAcceleratorHour, Amount: first.UsableAcceleratorHourlyRate().Sub(model.MoneyFromCents(1))}
 	o := place(t, a, c, func(o *model.Order) { o.Expires = simtest.Start.Add(10 * 24 * time.Hour) })
 	searches := func() int {
-		return w.rc.Count(func(r simtest.Recorded) bool { return r.Action == "DescribeCapacityBlockOfferings" })
+		return w.rc.Of("DescribeCapacityBlockOfferings")
 	}
 	for round := 0; round < 20; round++ {
 		offs, err := a.search(context.Background(), model.Order{Query: doneQuery()}, w.sim.Now())

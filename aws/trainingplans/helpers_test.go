@@ -2,16 +2,11 @@ package trainingplans
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -25,45 +20,12 @@ import (
 
 var ctx = context.Background()
 
-// counter counts the SageMaker operations the emulator was sent.
-type counter struct {
-	mu sync.Mutex
-	n  map[string]int
-	// onOp, when set, is called as each operation arrives, before the emulator answers.
-	onOp func(op string)
-}
-
-func (c *counter) get(op string) int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.n[op]
-}
-
-// newSim serves an emulator with SageMaker; its clock barely moves.
-func newSim(t testing.TB, f ec2sim.Faults) (*ec2sim.Server, string, *counter) {
+// newSim serves an emulator with SageMaker behind a recorder; its clock barely moves.
+func newSim(t testing.TB, f ec2sim.Faults) (*ec2sim.Server, string, *simtest.Recorder) {
 	t.Helper()
-	sim, err := ec2sim.New(ec2sim.Options{Seed: 7, Start: simtest.Start, Speed: 1e-9, Faults: f, Protocols: []ec2sim.Protocol{sagemakersim.Protocol()}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cnt := &counter{n: map[string]int{}}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if op, ok := strings.CutPrefix(r.Header.Get("X-Amz-Target"), "SageMaker."); ok {
-			cnt.mu.Lock()
-			cnt.n[op]++
-			hook := cnt.onOp
-			cnt.mu.Unlock()
-			if hook != nil {
-				// The whole request has arrived before the hook runs.
-				body, _ := io.ReadAll(r.Body)
-				r.Body = io.NopCloser(bytes.NewReader(body))
-				hook(op)
-			}
-		}
-		sim.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
-	return sim, srv.URL, cnt
+	sim := simtest.NewSim(t, ec2sim.Options{Seed: 7, Start: simtest.Start, Speed: 1e-9, Faults: f, Protocols: []ec2sim.Protocol{sagemakersim.Protocol()}})
+	rc := &simtest.Recorder{Next: sim}
+	return sim, simtest.ServeHandler(t, rc), rc
 }
 
 // newClient is the real source pointed at the emulator (apitest.Client), looking a lost
@@ -75,11 +37,11 @@ func newClient(t testing.TB, url string, tweak func(*awsapi.Config)) *Client {
 	return New(base)
 }
 
-// simClient is a client of a fresh emulator of newSim's, and its operation counter.
-func simClient(t testing.TB) (*ec2sim.Server, *counter, *Client) {
+// simClient is a client of a fresh emulator of newSim's, and its recorder.
+func simClient(t testing.TB) (*ec2sim.Server, *simtest.Recorder, *Client) {
 	t.Helper()
-	sim, url, cnt := newSim(t, ec2sim.Faults{})
-	return sim, cnt, newClient(t, url, nil)
+	sim, url, rc := newSim(t, ec2sim.Faults{})
+	return sim, rc, newClient(t, url, nil)
 }
 
 func query(regions ...string) Query {

@@ -1,11 +1,8 @@
 package trainingplans
 
 import (
-	"bytes"
-	"net/http"
 	"slices"
 	"sync"
-	"sync/atomic"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -20,19 +17,6 @@ import (
 	"github.com/gpublock/gpublock/model"
 )
 
-// throttleCounter counts the ThrottlingException answers a server gives.
-type throttleCounter struct {
-	http.ResponseWriter
-	hit *atomic.Int64
-}
-
-func (w throttleCounter) Write(b []byte) (int, error) {
-	if bytes.Contains(b, []byte("ThrottlingException")) {
-		w.hit.Add(1)
-	}
-	return w.ResponseWriter.Write(b)
-}
-
 // limitedBucket is the emulator's SageMaker search bucket in these tests: small enough that
 // calls sent at once overrun it, and paced, at half its size (pacedHeadroom), with room for
 // calls that reach it late.
@@ -46,28 +30,25 @@ var limitedBucket = apilimit.Limit{Burst: 8, Rate: 10}
 const pacedHeadroom = 0.5
 
 // limitedSim serves an emulator whose SageMaker search bucket is limitedBucket.
-func limitedSim(t *testing.T) (string, *atomic.Int64) {
+func limitedSim(t *testing.T) (string, *simtest.Recorder) {
 	t.Helper()
 	return simWithSearchBucket(t, limitedBucket)
 }
 
-// simWithSearchBucket serves an emulator whose SageMaker search bucket is bucket, counting
-// the calls it throttles.
-func simWithSearchBucket(t *testing.T, bucket apilimit.Limit) (string, *atomic.Int64) {
+// simWithSearchBucket serves an emulator whose SageMaker search bucket is bucket, behind a
+// recorder.
+func simWithSearchBucket(t *testing.T, bucket apilimit.Limit) (string, *simtest.Recorder) {
 	t.Helper()
 	sm := apilimit.SageMaker()
 	sm.Actions["SearchTrainingPlanOfferings"] = bucket
 	sim := simtest.NewSim(t, ec2sim.Options{Seed: 7, Start: simtest.Start, Speed: 1e-9, Protocols: []ec2sim.Protocol{sagemakersim.Protocol()},
 		RateLimits: &ec2sim.RateLimits{EC2: apilimit.EC2(), SageMaker: sm}})
-	var hit atomic.Int64
-	url := simtest.ServeHandler(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		sim.ServeHTTP(throttleCounter{w, &hit}, r)
-	}))
-	return url, &hit
+	rc := &simtest.Recorder{Next: sim}
+	return simtest.ServeHandler(t, rc), rc
 }
 
 func TestSearchPacesItselfBySageMakersBuckets(t *testing.T) {
-	url, hit := limitedSim(t)
+	url, rc := limitedSim(t)
 	c := newClient(t, url, func(cfg *awsapi.Config) { cfg.Headroom = pacedHeadroom })
 	q := query("us-east-1")
 	q.InstanceTypes = []string{"p5.48xlarge", "p4d.24xlarge"}
@@ -76,7 +57,7 @@ func TestSearchPacesItselfBySageMakersBuckets(t *testing.T) {
 	if s := st["us-east-1"]; s.State == model.RegionError {
 		t.Fatalf("region failed: %v", s.Message)
 	}
-	if n := hit.Load(); n != 0 {
+	if n := rc.Answered("ThrottlingException"); n != 0 {
 		t.Errorf("%d calls throttled; a search of 12 calls paced at 4, then 5/s, through a bucket of 8 at 10/s should have none", n)
 	}
 }
@@ -85,7 +66,7 @@ func TestSearchPacesItselfBySageMakersBuckets(t *testing.T) {
 // search would overrun without its pacer. 24 calls escape its 8 at 10/s only if they reach
 // it spread over more than 1.6 s.
 func TestUnpacedCallsOverrunTheSameBucket(t *testing.T) {
-	url, hit := limitedSim(t)
+	url, rc := limitedSim(t)
 	cl := sagemaker.NewFromConfig(aws.Config{Region: "us-east-1", Credentials: credentials.NewStaticCredentialsProvider(simtest.AccessKey, simtest.SecretKey, "")},
 		func(o *sagemaker.Options) {
 			o.BaseEndpoint = aws.String(url)
@@ -101,7 +82,7 @@ func TestUnpacedCallsOverrunTheSameBucket(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if hit.Load() == 0 {
+	if rc.Answered("ThrottlingException") == 0 {
 		t.Error("24 calls at once through a bucket of 8 at 10/s were never throttled")
 	}
 }
@@ -130,7 +111,7 @@ func TestModelsTrainingPlanTypesAreTheSDKs(t *testing.T) {
 // their calls in one bucket, so they pace themselves by one: a second client's search
 // waits for what the first one's drained, and nothing is throttled.
 func TestClientsOverOneBaseShareTheBuckets(t *testing.T) {
-	url, hit := simWithSearchBucket(t, apilimit.Limit{Burst: 3, Rate: 2})
+	url, rc := simWithSearchBucket(t, apilimit.Limit{Burst: 3, Rate: 2})
 	first := newClient(t, url, nil)
 	second := New(first.Base())
 	for i, c := range []*Client{first, second} {
@@ -139,7 +120,7 @@ func TestClientsOverOneBaseShareTheBuckets(t *testing.T) {
 			t.Fatalf("search %d: %v", i+1, s.Message)
 		}
 	}
-	if n := hit.Load(); n != 0 {
+	if n := rc.Answered("ThrottlingException"); n != 0 {
 		t.Errorf("%d calls throttled: the second client did not wait for the tokens the first one spent", n)
 	}
 }

@@ -29,7 +29,7 @@ func dropOutcomes(t *testing.T, c *Client) {
 }
 
 func TestSettleOpenSettlesACrashedPlanPurchase(t *testing.T) {
-	_, cnt, c := simClient(t)
+	_, rc, c := simClient(t)
 	o := someOffering(t, c)
 	res, err := c.Purchase(ctx, o, nil)
 	if err != nil {
@@ -61,7 +61,7 @@ func TestSettleOpenSettlesACrashedPlanPurchase(t *testing.T) {
 	if !strings.Contains(err.Error(), res.Plan.ARN) {
 		t.Fatalf("the refusal does not name the plan: %v", err)
 	}
-	if n := cnt.get("CreateTrainingPlan"); n != 1 {
+	if n := rc.Of("CreateTrainingPlan"); n != 1 {
 		t.Fatalf("CreateTrainingPlan sent %d times", n)
 	}
 	if plans, err := c.Plans(ctx, []string{o.Region}); err != nil || len(plans) != 1 {
@@ -70,14 +70,14 @@ func TestSettleOpenSettlesACrashedPlanPurchase(t *testing.T) {
 }
 
 func TestSettleOpenPlanIntentNeverSent(t *testing.T) {
-	_, cnt, c := simClient(t)
+	_, rc, c := simClient(t)
 	e := source.JournalEntry{Action: ActionCreate, RequestID: "gpb-000000000000000000000001", Region: "us-east-1", Offering: "tpo-none"}
 	writeIntent(t, c, e)
 	settled, err := settleOpen(c)(ctx, "us-east-1")
 	if err != nil || len(settled) != 1 || settled[0].Outcome != source.NotBought {
 		t.Fatalf("settled %+v (%v)", settled, err)
 	}
-	if cnt.get("DescribeTrainingPlan") == 0 {
+	if rc.Of("DescribeTrainingPlan") == 0 {
 		t.Fatal("the intent was settled without asking SageMaker")
 	}
 	var outcome *journalLine
@@ -92,7 +92,7 @@ func TestSettleOpenPlanIntentNeverSent(t *testing.T) {
 }
 
 func TestUnsettledPlanIntentRefusesEveryPurchase(t *testing.T) {
-	sim, cnt, c := simClient(t)
+	sim, rc, c := simClient(t)
 	o := someOffering(t, c)
 	e := source.JournalEntry{Action: ActionCreate, RequestID: "gpb-000000000000000000000002", Region: o.Region, Offering: o.ID}
 	writeIntent(t, c, e)
@@ -109,7 +109,7 @@ func TestUnsettledPlanIntentRefusesEveryPurchase(t *testing.T) {
 	if !errors.Is(err, spend.ErrUnsettled) {
 		t.Fatalf("a block purchase with an unsettled plan intent: %v", err)
 	}
-	if n := cnt.get("CreateTrainingPlan"); n != 0 {
+	if n := rc.Of("CreateTrainingPlan"); n != 0 {
 		t.Fatalf("CreateTrainingPlan sent %d times", n)
 	}
 }

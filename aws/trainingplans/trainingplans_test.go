@@ -3,6 +3,7 @@ package trainingplans
 import (
 	"context"
 	"errors"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -16,13 +17,13 @@ import (
 )
 
 func TestSearchStreamsPerRegion(t *testing.T) {
-	_, cnt, c := simClient(t)
+	_, rc, c := simClient(t)
 	regions := []string{"us-east-1", "us-east-2", "us-west-2"}
 	offs, st := collect(t, c.Search(ctx, query(regions...)))
 	if len(offs) == 0 {
 		t.Fatal("no offerings in three regions and three lengths")
 	}
-	if got := cnt.get("SearchTrainingPlanOfferings"); got != len(regions)*3 {
+	if got := rc.Of("SearchTrainingPlanOfferings"); got != len(regions)*3 {
 		t.Fatalf("%d searches; want one per region and length (%d)", got, len(regions)*3)
 	}
 	seen := map[string]bool{}
@@ -53,7 +54,7 @@ func TestSearchStreamsPerRegion(t *testing.T) {
 }
 
 func TestSearchRefusesBrokenRulesWithoutCalls(t *testing.T) {
-	_, cnt, c := simClient(t)
+	_, rc, c := simClient(t)
 	for _, tc := range []struct {
 		q    Query
 		want string
@@ -69,7 +70,7 @@ func TestSearchRefusesBrokenRulesWithoutCalls(t *testing.T) {
 			t.Fatalf("%+v: %v; want an error naming %q", tc.q, s, tc.want)
 		}
 	}
-	if n := cnt.get("SearchTrainingPlanOfferings"); n != 0 {
+	if n := rc.Of("SearchTrainingPlanOfferings"); n != 0 {
 		t.Fatalf("%d calls for queries that break the rules", n)
 	}
 }
@@ -113,7 +114,7 @@ func TestSearchRegionDownIsAnError(t *testing.T) {
 }
 
 func TestPurchaseJournalsAndFollowsLifecycle(t *testing.T) {
-	sim, cnt, c := simClient(t)
+	sim, rc, c := simClient(t)
 	o := someOffering(t, c)
 	res, err := c.Purchase(ctx, o, map[string]string{"team": "ml"})
 	if err != nil {
@@ -125,7 +126,7 @@ func TestPurchaseJournalsAndFollowsLifecycle(t *testing.T) {
 	if res.Plan.Status != StatusPending || res.Plan.Fee != o.Fee || len(res.Plan.Capacities) != len(o.Capacities) {
 		t.Fatalf("plan just bought: %+v", res.Plan)
 	}
-	if n := cnt.get("CreateTrainingPlan"); n != 1 {
+	if n := rc.Of("CreateTrainingPlan"); n != 1 {
 		t.Fatalf("%d CreateTrainingPlan calls", n)
 	}
 	j := readJournal(t, c)
@@ -145,7 +146,7 @@ func TestPurchaseJournalsAndFollowsLifecycle(t *testing.T) {
 }
 
 func TestLostReplySettlesToExactlyOnePlan(t *testing.T) {
-	sim, cnt, c := simClient(t)
+	sim, rc, c := simClient(t)
 	o := someOffering(t, c)
 	sim.SetFaults(ec2sim.Faults{LostReply: 1})
 	res, err := c.Purchase(ctx, o, nil)
@@ -155,7 +156,7 @@ func TestLostReplySettlesToExactlyOnePlan(t *testing.T) {
 	if res.Outcome != source.Bought || !res.Recovered || res.Plan.Name != res.RequestID {
 		t.Fatalf("after a lost reply: %+v", res)
 	}
-	if n := cnt.get("CreateTrainingPlan"); n != 1 {
+	if n := rc.Of("CreateTrainingPlan"); n != 1 {
 		t.Fatalf("CreateTrainingPlan sent %d times; a purchase is never retried", n)
 	}
 	sim.SetFaults(ec2sim.Faults{})
@@ -170,7 +171,7 @@ func TestLostReplySettlesToExactlyOnePlan(t *testing.T) {
 }
 
 func TestServerErrorWithFailedLookupIsUnknown(t *testing.T) {
-	sim, cnt, c := simClient(t)
+	sim, rc, c := simClient(t)
 	o := someOffering(t, c)
 	// Whose records these are is learnt before the fault (a failing STS refuses the
 	// purchase before anything is sent: its intent could not be kept).
@@ -186,13 +187,13 @@ func TestServerErrorWithFailedLookupIsUnknown(t *testing.T) {
 	if !strings.Contains(pe.Explanation.Hint, "Do not buy again") || !strings.Contains(pe.Explanation.Hint, res.RequestID) {
 		t.Fatalf("hint %q", pe.Explanation.Hint)
 	}
-	if n := cnt.get("CreateTrainingPlan"); n != 1 {
+	if n := rc.Of("CreateTrainingPlan"); n != 1 {
 		t.Fatalf("CreateTrainingPlan sent %d times under 5xx; want once", n)
 	}
 }
 
 func TestRefusalsBuyNothing(t *testing.T) {
-	_, url, cnt := newSim(t, ec2sim.Faults{})
+	_, url, rc := newSim(t, ec2sim.Faults{})
 	c := newClient(t, url, nil)
 	o := someOffering(t, c)
 	ro := newClient(t, url, func(cfg *awsapi.Config) { cfg.ReadOnly = true })
@@ -204,7 +205,7 @@ func TestRefusalsBuyNothing(t *testing.T) {
 	if _, err := capped.Purchase(ctx, o, nil); !errors.Is(err, source.ErrOverSpendCap) {
 		t.Fatalf("cap: %v", err)
 	}
-	if n := cnt.get("CreateTrainingPlan"); n != 0 {
+	if n := rc.Of("CreateTrainingPlan"); n != 0 {
 		t.Fatalf("%d CreateTrainingPlan calls after refusals", n)
 	}
 	if _, err := c.Purchase(ctx, o, map[string]string{"aws:x": "y"}); err == nil {
@@ -226,7 +227,7 @@ func TestRefusalsBuyNothing(t *testing.T) {
 }
 
 func TestExtendAndLostExtensionReply(t *testing.T) {
-	sim, cnt, c := simClient(t)
+	sim, rc, c := simClient(t)
 	o := someOffering(t, c)
 	res, err := c.Purchase(ctx, o, nil)
 	if err != nil {
@@ -265,7 +266,7 @@ func TestExtendAndLostExtensionReply(t *testing.T) {
 	if x.Outcome != source.Bought || !x.Recovered || x.Extension.OfferingID != off.ID {
 		t.Fatalf("extension after a lost reply: %+v", x)
 	}
-	if n := cnt.get("ExtendTrainingPlan"); n != 1 {
+	if n := rc.Of("ExtendTrainingPlan"); n != 1 {
 		t.Fatalf("ExtendTrainingPlan sent %d times", n)
 	}
 	sim.SetFaults(ec2sim.Faults{})
@@ -320,7 +321,7 @@ func TestPlansPagesAndSettleIntent(t *testing.T) {
 }
 
 func TestEndpointFromEnvironment(t *testing.T) {
-	_, url, cnt := newSim(t, ec2sim.Faults{})
+	_, url, rc := newSim(t, ec2sim.Faults{})
 	c := newClient(t, "", nil)
 	if c.Endpoint() != "" {
 		t.Fatalf("endpoint %q without any setting", c.Endpoint())
@@ -331,7 +332,7 @@ func TestEndpointFromEnvironment(t *testing.T) {
 		t.Fatalf("endpoint %q; AWS_ENDPOINT_URL_SAGEMAKER is %s", c.Endpoint(), url)
 	}
 	collect(t, c.Search(ctx, query("us-east-1")))
-	if cnt.get("SearchTrainingPlanOfferings") == 0 {
+	if rc.Of("SearchTrainingPlanOfferings") == 0 {
 		t.Fatal("the search did not reach AWS_ENDPOINT_URL_SAGEMAKER")
 	}
 }
@@ -376,7 +377,7 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 }
 
 func TestSearchThrottledThenError(t *testing.T) {
-	_, url, cnt := newSim(t, ec2sim.Faults{Throttle: 1})
+	_, url, rc := newSim(t, ec2sim.Faults{Throttle: 1})
 	c := newClient(t, url, nil)
 	q := query("us-east-1")
 	q.Days = []int{2}
@@ -391,7 +392,7 @@ func TestSearchThrottledThenError(t *testing.T) {
 	if !sawThrottled || last.State != model.RegionError || !strings.Contains(last.Message, "throttling") {
 		t.Fatalf("throttled search: saw throttled %v, ended %v", sawThrottled, last)
 	}
-	if n := cnt.get("SearchTrainingPlanOfferings"); n < 2 {
+	if n := rc.Of("SearchTrainingPlanOfferings"); n < 2 {
 		t.Fatalf("a throttled read was tried %d times; the SDK retries reads", n)
 	}
 }
@@ -418,18 +419,17 @@ func TestDeniedPurchaseNamesTheAction(t *testing.T) {
 // A purchase interrupted while its call is in flight (the person pressed ctrl+c, a
 // timeout) may still be carried out: it is settled by describing the plan's name.
 func TestInterruptedPurchaseIsSettled(t *testing.T) {
-	_, cnt, c := simClient(t)
+	_, rc, c := simClient(t)
 	o := someOffering(t, c)
 	interrupted, cancel := context.WithCancel(ctx)
 	defer cancel()
 	// Cancelled once the call has reached AWS, which carries it out all the same.
-	cnt.mu.Lock()
-	cnt.onOp = func(op string) {
-		if op == "CreateTrainingPlan" {
+	rc.SetIntercept(func(_ http.ResponseWriter, r simtest.Recorded, _ *http.Request) bool {
+		if r.Action == "CreateTrainingPlan" {
 			cancel()
 		}
-	}
-	cnt.mu.Unlock()
+		return false
+	})
 	res, err := c.Purchase(interrupted, o, nil)
 	if err != nil {
 		t.Fatalf("interrupted purchase: %v", err)
@@ -439,7 +439,7 @@ func TestInterruptedPurchaseIsSettled(t *testing.T) {
 	if res.Outcome != source.Bought || res.Plan.Name != res.RequestID {
 		t.Fatalf("interrupted purchase: %+v", res)
 	}
-	if n := cnt.get("CreateTrainingPlan"); n != 1 {
+	if n := rc.Of("CreateTrainingPlan"); n != 1 {
 		t.Fatalf("CreateTrainingPlan sent %d times", n)
 	}
 	if plans, err := c.Plans(ctx, []string{o.Region}); err != nil || len(plans) != 1 {

@@ -1,9 +1,7 @@
 package capacityblocks
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -16,6 +14,7 @@ import (
 
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/apitest"
 	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
@@ -41,37 +40,10 @@ func firstOffering(t *testing.T, c *Client) model.Offering {
 
 func isPurchase(r simtest.Recorded) bool { return r.Action == "PurchaseCapacityBlock" && !r.DryRun }
 
-func readJournal(t *testing.T, c *Client) ([]source.JournalEntry, string) {
-	t.Helper()
-	p, err := c.api.JournalPath()
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatalf("journal: %v", err)
-	}
-	var out []source.JournalEntry
-	sc := bufio.NewScanner(strings.NewReader(string(raw)))
-	for sc.Scan() {
-		var e source.JournalEntry
-		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-			t.Fatalf("journal line %q: %v", sc.Text(), err)
-		}
-		out = append(out, e)
-	}
-	return out, string(raw)
-}
-
 // checkJournal asserts an intent and an outcome line for the request, and no secret.
 func checkJournal(t *testing.T, c *Client, requestID string, outcome source.Outcome) source.JournalEntry {
 	t.Helper()
-	entries, raw := readJournal(t, c)
-	for _, secret := range []string{simtest.AccessKey, simtest.SecretKey} {
-		if strings.Contains(raw, secret) {
-			t.Errorf("the journal contains a credential: %q", secret)
-		}
-	}
+	entries := apitest.Journal(t, c.api)
 	var intent, result *source.JournalEntry
 	for i := range entries {
 		e := &entries[i]
@@ -89,7 +61,7 @@ func checkJournal(t *testing.T, c *Client, requestID string, outcome source.Outc
 		}
 	}
 	if intent == nil || result == nil {
-		t.Fatalf("journal lacks the intent or the outcome of %s:\n%s", requestID, raw)
+		t.Fatalf("journal lacks the intent or the outcome of %s:\n%+v", requestID, entries)
 	}
 	if (intent.Fee == "" && intent.Action != "RunInstances") || intent.Region == "" || intent.Account != ec2sim.DemoAccount {
 		t.Errorf("intent line incomplete: %+v", *intent)
@@ -512,7 +484,7 @@ func TestPurchaseOfSegmentsMakesOneReservationEachAndJournalsAll(t *testing.T) {
 	if out.Result != model.GroupIDs(res.Blocks) || len(out.ResultIDs()) != len(o.Parts) {
 		t.Errorf("journal result %q, want every reservation %q", out.Result, model.GroupIDs(res.Blocks))
 	}
-	entries, _ := readJournal(t, c)
+	entries := apitest.Journal(t, c.api)
 	for _, e := range entries {
 		if e.RequestID == res.RequestID && e.Phase == "intent" && len(e.Segments) != len(o.Parts) {
 			t.Errorf("intent records %d segments, want %d", len(e.Segments), len(o.Parts))

@@ -1,12 +1,7 @@
 package trainingplans
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -71,39 +66,4 @@ func someOffering(t testing.TB, c *Client) Offering {
 		t.Fatalf("no offering anywhere: %v", st)
 	}
 	return offs[0]
-}
-
-type journalLine struct {
-	Phase, Action, RequestID, Outcome, Result, Error, Offering, Region string
-	Recovered                                                          bool
-}
-
-func readJournal(t testing.TB, c *Client) []journalLine {
-	t.Helper()
-	p, err := c.Base().JournalPath()
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(p)
-	if err != nil {
-		t.Fatalf("journal %s: %v", filepath.Base(p), err)
-	}
-	defer f.Close()
-	b, _ := os.ReadFile(p)
-	if strings.Contains(string(b), simtest.SecretKey) {
-		t.Fatal("the journal holds the secret key")
-	}
-	var out []journalLine
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		var raw map[string]any
-		if err := json.Unmarshal(sc.Bytes(), &raw); err != nil {
-			t.Fatal(err)
-		}
-		s := func(k string) string { v, _ := raw[k].(string); return v }
-		rec, _ := raw["recovered"].(bool)
-		out = append(out, journalLine{Phase: s("phase"), Action: s("action"), RequestID: s("request_id"), Outcome: s("outcome"),
-			Result: s("result_id"), Error: s("error"), Offering: s("offering_id"), Region: s("region"), Recovered: rec})
-	}
-	return out
 }

@@ -80,8 +80,8 @@ func TestSettleOpenPlanIntentNeverSent(t *testing.T) {
 	if rc.Of("DescribeTrainingPlan") == 0 {
 		t.Fatal("the intent was settled without asking SageMaker")
 	}
-	var outcome *journalLine
-	for _, l := range readJournal(t, c) {
+	var outcome *source.JournalEntry
+	for _, l := range apitest.Journal(t, c.Base()) {
 		if l.Phase == "outcome" && l.RequestID == e.RequestID {
 			outcome = &l
 		}

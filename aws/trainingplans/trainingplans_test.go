@@ -11,6 +11,7 @@ import (
 
 	"github.com/gpublock/gpublock/aws/awsapi"
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/apitest"
 	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/model"
@@ -129,7 +130,7 @@ func TestPurchaseJournalsAndFollowsLifecycle(t *testing.T) {
 	if n := rc.Of("CreateTrainingPlan"); n != 1 {
 		t.Fatalf("%d CreateTrainingPlan calls", n)
 	}
-	j := readJournal(t, c)
+	j := apitest.Journal(t, c.Base())
 	if len(j) != 2 || j[0].Phase != "intent" || j[1].Phase != "outcome" || j[1].Outcome != "bought" ||
 		j[0].Action != ActionCreate || j[1].Result != res.Plan.ARN || j[0].Offering != o.ID || j[0].RequestID != res.RequestID {
 		t.Fatalf("journal %+v", j)
@@ -164,7 +165,7 @@ func TestLostReplySettlesToExactlyOnePlan(t *testing.T) {
 	if err != nil || len(plans) != 1 || plans[0].Name != res.RequestID {
 		t.Fatalf("plans after a lost reply: %+v %v", plans, err)
 	}
-	j := readJournal(t, c)
+	j := apitest.Journal(t, c.Base())
 	if last := j[len(j)-1]; last.Outcome != "bought" || !last.Recovered {
 		t.Fatalf("journal outcome %+v", last)
 	}
@@ -220,7 +221,7 @@ func TestRefusalsBuyNothing(t *testing.T) {
 	if !errors.As(err, &pe) || res.Outcome != source.NotBought || pe.Outcome != source.NotBought || pe.Explanation.Code != "ResourceNotFound" {
 		t.Fatalf("spent offering: %+v %v", res, err)
 	}
-	j := readJournal(t, c)
+	j := apitest.Journal(t, c.Base())
 	if last := j[len(j)-1]; last.Outcome != "not-bought" || last.Error == "" {
 		t.Fatalf("journal %+v", last)
 	}
@@ -305,7 +306,7 @@ func TestPlansPagesAndSettleIntent(t *testing.T) {
 		}
 	}
 	// A journalled intent settles by the plan's name.
-	for _, line := range readJournal(t, c) {
+	for _, line := range apitest.Journal(t, c.Base()) {
 		if line.Phase != "intent" || !bought[line.RequestID] {
 			continue
 		}

@@ -52,10 +52,24 @@ func Client(t testing.TB, url string, tweak func(*awsapi.Config)) *awsapi.Client
 	return api
 }
 
-// RewriteJournal rewrites api's local journal entry by entry: keep edits an entry, and drops
-// it when it returns false. A line the journal cannot read fails the test, as the rewrite
-// would lose it.
-func RewriteJournal(t testing.TB, api *awsapi.Client, keep func(*source.JournalEntry) bool) {
+// Journal is api's local journal, entry by entry. A line the journal cannot read, or either
+// of the static test keys anywhere in it, fails the test.
+func Journal(t testing.TB, api *awsapi.Client) []source.JournalEntry {
+	t.Helper()
+	p, entries := readJournal(t, api)
+	raw, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{simtest.AccessKey, simtest.SecretKey} {
+		if strings.Contains(string(raw), key) {
+			t.Fatalf("the journal holds a credential: %q", key)
+		}
+	}
+	return entries
+}
+
+func readJournal(t testing.TB, api *awsapi.Client) (path string, entries []source.JournalEntry) {
 	t.Helper()
 	p, err := api.JournalPath()
 	if err != nil {
@@ -65,6 +79,15 @@ func RewriteJournal(t testing.TB, api *awsapi.Client, keep func(*source.JournalE
 	if err != nil || bad != 0 {
 		t.Fatalf("journal: %v, %d bad lines", err, bad)
 	}
+	return p, entries
+}
+
+// RewriteJournal rewrites api's local journal entry by entry: keep edits an entry, and drops
+// it when it returns false. A line the journal cannot read fails the test, as the rewrite
+// would lose it.
+func RewriteJournal(t testing.TB, api *awsapi.Client, keep func(*source.JournalEntry) bool) {
+	t.Helper()
+	p, entries := readJournal(t, api)
 	var kept []byte
 	for _, e := range entries {
 		if keep(&e) {

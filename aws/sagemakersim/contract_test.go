@@ -15,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sagemaker/types"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/model"
 )
 
@@ -142,27 +143,12 @@ func TestSearchValidation(t *testing.T) {
 
 func TestTypeNotSoldInRegion(t *testing.T) {
 	_, url := newServer(t, ec2sim.Options{})
-	tt, r := typeNotSoldIn(t, ec2sim.Regions())
+	tt, r := simtest.TypeNotSoldIn(t, ec2sim.Regions())
 	_, err := smClient(url, r).SearchTrainingPlanOfferings(ctx, search("ml."+tt, 1, 48))
 	wantCode(t, err, "ValidationException")
 	if !strings.Contains(err.Error(), "Invalid instance type ml."+tt) {
 		t.Fatal(err)
 	}
-}
-
-// typeNotSoldIn is a catalog type (not an UltraServer) and one of regions that does not sell
-// it; the test fails, rather than stops testing, when the catalog sells every type everywhere.
-func typeNotSoldIn(t *testing.T, regions []string) (instanceType, region string) {
-	t.Helper()
-	for _, tt := range model.Catalog() {
-		for _, r := range regions {
-			if !tt.UltraServer && !tt.Sells(r) {
-				return tt.Name, r
-			}
-		}
-	}
-	t.Fatal("every catalog type is sold in every served region: no unsold type to test with")
-	return "", ""
 }
 
 func TestCreateDescribeAndLifecycle(t *testing.T) {

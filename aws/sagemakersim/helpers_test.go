@@ -6,7 +6,6 @@ import (
 	"errors"
 	"maps"
 	"net/http"
-	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -17,6 +16,7 @@ import (
 	"github.com/aws/smithy-go"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/aws/sagemakersim"
 	"github.com/gpublock/gpublock/aws/simcore/simcoretest"
 )
@@ -35,13 +35,7 @@ func newServer(t testing.TB, opts ec2sim.Options) (*ec2sim.Server, string) {
 		opts.Seed = 42
 	}
 	opts.Protocols = append(opts.Protocols, sagemakersim.Protocol())
-	s, err := ec2sim.New(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(s)
-	t.Cleanup(ts.Close)
-	return s, ts.URL
+	return simtest.ServeWith(t, opts)
 }
 
 var testCreds = credentials.NewStaticCredentialsProvider("AKIDEXAMPLE", "secret", "")

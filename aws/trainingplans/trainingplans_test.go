@@ -78,28 +78,13 @@ func TestSearchRefusesBrokenRulesWithoutCalls(t *testing.T) {
 
 func TestSearchTypeNotOfferedIsEmpty(t *testing.T) {
 	_, _, c := simClient(t)
-	tt, r := typeNotSoldIn(t, ec2sim.Regions())
+	tt, r := simtest.TypeNotSoldIn(t, ec2sim.Regions())
 	q := query(r)
 	q.InstanceTypes = []string{tt}
 	_, st := collect(t, c.Search(ctx, q))
 	if s := st[r]; s.State != model.RegionEmpty || !strings.Contains(s.Message, "not offered") {
 		t.Fatalf("%s %s: %v; want empty, not offered", r, tt, s)
 	}
-}
-
-// typeNotSoldIn is a catalog type (not an UltraServer) and one of regions that does not sell
-// it; the test fails, rather than stops testing, when the catalog sells every type everywhere.
-func typeNotSoldIn(t *testing.T, regions []string) (instanceType, region string) {
-	t.Helper()
-	for _, tt := range model.Catalog() {
-		for _, r := range regions {
-			if !tt.UltraServer && !tt.Sells(r) {
-				return tt.Name, r
-			}
-		}
-	}
-	t.Fatal("every catalog type is sold in every served region: no unsold type to test with")
-	return "", ""
 }
 
 func TestSearchRegionDownIsAnError(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/model"
 )
 
 // The static keys the adapters' tests sign with; the secret must never reach a journal or
@@ -59,4 +60,19 @@ func ClearAWSEnv(t testing.TB) {
 		"AWS_ENDPOINT_URL_EC2", "AWS_ENDPOINT_URL_SAGEMAKER", "AWS_ENDPOINT_URL_CLOUDWATCH", "AWS_MAX_ATTEMPTS", "AWS_RETRY_MODE"} {
 		t.Setenv(k, "")
 	}
+}
+
+// TypeNotSoldIn is a catalog type (not an UltraServer) and one of regions that does not sell
+// it; the test fails, rather than stops testing, when the catalog sells every type everywhere.
+func TypeNotSoldIn(t testing.TB, regions []string) (instanceType, region string) {
+	t.Helper()
+	for _, tt := range model.Catalog() {
+		for _, r := range regions {
+			if !tt.UltraServer && !tt.Sells(r) {
+				return tt.Name, r
+			}
+		}
+	}
+	t.Fatal("every catalog type is sold in every served region: no unsold type to test with")
+	return "", ""
 }

@@ -74,21 +74,14 @@ func ExactFee(m Money, currency string) string {
 	return s
 }
 
-// TimeFormat is how a time is written to the minute, in the zone the caller gives.
-const TimeFormat = "2006-01-02 15:04 MST"
-
 // BothTimes writes a time in UTC and, where loc differs from it there, in loc beside it:
 // "2026-12-03 11:30 UTC · 2026-12-03 03:30 PST". A nil loc writes UTC alone.
 func BothTimes(t time.Time, loc *time.Location) string {
-	u := t.UTC().Format(TimeFormat)
-	if loc == nil {
+	u := t.UTC().Format(LayoutMinuteZone)
+	if !LocalDiffers(t, loc) {
 		return u
 	}
-	l := t.In(loc).Format(TimeFormat)
-	if l == u {
-		return u
-	}
-	return u + " · " + l
+	return u + " · " + t.In(loc).Format(LayoutMinuteZone)
 }
 
 // ShortCountdown is Countdown to the minute, for a listing printed once.

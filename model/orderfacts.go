@@ -16,7 +16,7 @@ func OrderFacts(o Order, account string, now time.Time, loc *time.Location) Fact
 		{Label: "Account", Value: account},
 		{Label: "Capacity", Value: fmt.Sprintf("%s × %d", strings.Join(q.InstanceTypes, " or "), q.Count)},
 		{Label: "Length", Value: q.Durations.String()},
-		{Label: "Window", Value: q.Start.UTC().Format(TimeFormat) + " – " + q.End.UTC().Format(TimeFormat)},
+		{Label: "Window", Value: q.Start.UTC().Format(LayoutMinuteZone) + " – " + q.End.UTC().Format(LayoutMinuteZone)},
 		{Label: "Regions", Value: strings.Join(q.Regions, ", ")},
 		{Label: "Ceiling", Value: o.Ceiling.String() + " of the usable hours"},
 		{Label: "Rule", Value: OrderRule},
@@ -52,7 +52,7 @@ func OrderNote(o Order) string {
 	case o.State == OrderFilled && o.Filled != nil:
 		f := o.Filled.Offering
 		s := fmt.Sprintf("Bought %s × %d in %s, %s – %s, fee %s: %s.", f.InstanceType, f.Count, f.AvailabilityZone,
-			f.Start.Format(TimeFormat), f.End.Format(TimeFormat), f.Fee.Dollars(), strings.Join(o.Filled.Reservations, ", "))
+			f.Start.Format(LayoutMinuteZone), f.End.Format(LayoutMinuteZone), f.Fee.Dollars(), strings.Join(o.Filled.Reservations, ", "))
 		if o.Filled.ThenErr != "" {
 			s += " Then failed: " + o.Filled.ThenErr
 		}

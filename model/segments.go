@@ -103,11 +103,9 @@ func SegmentLine(p Part, currency string, loc *time.Location) string {
 	if p.Currency != "" {
 		currency = p.Currency
 	}
-	window := p.Start.UTC().Format(TimeFormat) + " – " + p.End.UTC().Format(TimeFormat)
-	if loc != nil {
-		if l := p.Start.In(loc).Format(TimeFormat) + " – " + p.End.In(loc).Format(TimeFormat); l != window {
-			window += " · " + l
-		}
+	window := p.Start.UTC().Format(LayoutMinuteZone) + " – " + p.End.UTC().Format(LayoutMinuteZone)
+	if LocalDiffers(p.Start, loc) || LocalDiffers(p.End, loc) {
+		window += " · " + p.Start.In(loc).Format(LayoutMinuteZone) + " – " + p.End.In(loc).Format(LayoutMinuteZone)
 	}
 	return fmt.Sprintf("%s · %s × %d · %s · %s · %s", zone, p.InstanceType, p.Count, window, HoursMinutes(p.minutes()), ExactFee(p.Fee, currency))
 }

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/gpublock/gpublock/model"
 )
 
 // Titles for the panes that show the charts (the charts themselves carry none, so all of
@@ -124,7 +126,7 @@ func CompareChart(cs []Comparison, width, height int) string {
 		if where == "" {
 			where = c.Offering.Region
 		}
-		entry := fmt.Sprintf("%c %s %s %s %sh×%d: %s", letter, c.Offering.InstanceType, where, c.Offering.Start.UTC().Format("Jan 02"),
+		entry := fmt.Sprintf("%c %s %s %s %sh×%d: %s", letter, c.Offering.InstanceType, where, c.Offering.Start.UTC().Format(model.LayoutDay),
 			formatHours(big.NewRat(c.BlockMinutes, 60)), c.Units, c.AcceleratorHourly.Rate())
 		if bestRate < 0 || c.AcceleratorHourly.Cmp(cs[bestRate].AcceleratorHourly) < 0 {
 			bestRate = i

@@ -110,9 +110,9 @@ func (m Model) headerView() string {
 		profile = "default"
 	}
 	now := m.clock
-	clock := th.Header.Render(now.UTC().Format("15:04 UTC"))
-	if local := now.In(m.pc.Location).Format("15:04 MST"); local != now.UTC().Format("15:04 MST") {
-		clock += th.Muted.Render(" · ") + th.Header.Render(local)
+	clock := th.Header.Render(now.UTC().Format(model.LayoutClockUTC))
+	if model.LocalDiffers(now, m.pc.Location) {
+		clock += th.Muted.Render(" · ") + th.Header.Render(now.In(m.pc.Location).Format(model.LayoutClockZone))
 	}
 	// The long form names each part; narrow terminals get the values alone, then a cut.
 	sep := th.Muted.Render(" · ")

@@ -313,7 +313,7 @@ func (w *Watcher) closeTaken(ctx context.Context, t *Turn, blocks []model.Block,
 // reopen opens again a decision to extend that nothing was bought for (what says why:
 // "was never sent"), so that this turn decides it again, now, and says so.
 func (w *Watcher) reopen(t *Turn, x Record, what string) {
-	why := "the extension decided at " + x.DecidedAt.UTC().Format("2006-01-02 15:04:05 MST") + " " + what + " (the gpublock that decided it stopped); nothing was bought"
+	why := "the extension decided at " + x.DecidedAt.UTC().Format(model.LayoutMinuteUTC) + " " + what + " (the gpublock that decided it stopped); nothing was bought"
 	if err := t.Reopen(x, why); err != nil {
 		w.sayf("auto-extend %s: %s", x.ReservationID, source.RedactError(err))
 		return

@@ -132,7 +132,7 @@ func (c *Client) nearbyQueries(ctx context.Context, q model.Query) []candidate {
 		nq := q
 		nq.Start, nq.End = start, end
 		out = append(out, candidate{s: source.Suggestion{
-			Description: fmt.Sprintf("later window: %s – %s", start.UTC().Format("Jan 2"), end.UTC().Format("Jan 2")), Query: nq}})
+			Description: fmt.Sprintf("later window: %s – %s", start.UTC().Format(model.LayoutDay), end.UTC().Format(model.LayoutDay)), Query: nq}})
 	}
 	return out
 }

@@ -92,7 +92,7 @@ func Check(o model.Order, now time.Time) error {
 		return err
 	}
 	if !o.Expires.After(now) {
-		return fmt.Errorf("the order would expire at %s, which is not after now (%s)", o.Expires.UTC().Format(model.TimeFormat), now.UTC().Format(model.TimeFormat))
+		return fmt.Errorf("the order would expire at %s, which is not after now (%s)", o.Expires.UTC().Format(model.LayoutMinuteZone), now.UTC().Format(model.LayoutMinuteZone))
 	}
 	if o.MaxSpend != nil && o.MaxSpend.Cmp(model.Money{}) <= 0 {
 		return errors.New("--max-spend must be above zero")

@@ -176,9 +176,9 @@ func (f *Filler) Fill(ctx context.Context, id string) (model.Order, error) {
 	// An order whose window can no longer hold its shortest block can never be filled.
 	shortest := time.Duration(o.Query.Durations.MinDays) * 24 * time.Hour
 	if !now.Before(o.Expires) || o.Query.End.Sub(now) < shortest {
-		why := "expired at " + o.Expires.UTC().Format(model.TimeFormat) + " with nothing bought"
+		why := "expired at " + o.Expires.UTC().Format(model.LayoutMinuteZone) + " with nothing bought"
 		if now.Before(o.Expires) {
-			why = "its window, to " + o.Query.End.UTC().Format(model.TimeFormat) + ", can no longer hold a " + model.FormatDays(o.Query.Durations.MinDays) + " block; nothing was bought"
+			why = "its window, to " + o.Query.End.UTC().Format(model.LayoutMinuteZone) + ", can no longer hold a " + model.FormatDays(o.Query.Durations.MinDays) + " block; nothing was bought"
 		}
 		return f.change(o.ID, func(o *model.Order) error {
 			if o.State != model.OrderOpen || o.Claim != nil {
@@ -458,7 +458,7 @@ func (f *Filler) filled(id, requestID string, fill model.OrderFill) (model.Order
 		return o, err
 	}
 	f.say("order %s: FILLED: %s × %d in %s, %s – %s, fee %s (reservation %s, request tag %s)", id, fill.Offering.InstanceType, fill.Offering.Count,
-		fill.Offering.AvailabilityZone, fill.Offering.Start.Format(model.TimeFormat), fill.Offering.End.Format(model.TimeFormat), fill.Offering.Fee.Dollars(),
+		fill.Offering.AvailabilityZone, fill.Offering.Start.Format(model.LayoutMinuteZone), fill.Offering.End.Format(model.LayoutMinuteZone), fill.Offering.Fee.Dollars(),
 		strings.Join(fill.Reservations, ", "), fill.RequestID)
 	return o, nil
 }
@@ -466,7 +466,7 @@ func (f *Filler) filled(id, requestID string, fill model.OrderFill) (model.Order
 // approvalEvent is what the approval command is asked on.
 func approvalEvent(o model.Order, off model.Offering, now time.Time) notify.Event {
 	return notify.Event{Text: fmt.Sprintf("gpublock: order %s: buy %s × %d in %s, %s – %s, for %s ($%s per accelerator-hour of the usable hours; ceiling %s)?",
-		o.ID, off.InstanceType, off.Count, off.AvailabilityZone, off.Start.UTC().Format(model.TimeFormat), off.End.UTC().Format(model.TimeFormat),
+		o.ID, off.InstanceType, off.Count, off.AvailabilityZone, off.Start.UTC().Format(model.LayoutMinuteZone), off.End.UTC().Format(model.LayoutMinuteZone),
 		off.Fee.Dollars(), off.UsableAcceleratorHourlyRate(), o.Ceiling),
 		Key: "order/" + o.ID + "/approve/" + off.ID, Kind: KindApproval, Region: off.Region, AvailabilityZone: off.AvailabilityZone,
 		InstanceType: off.InstanceType, Count: off.Count, Fee: off.Fee.String(), Length: model.HoursMinutes(off.Minutes()), End: off.End.UTC(), At: now.UTC()}

@@ -158,8 +158,8 @@ func (f *Filler) thenWith(ctx context.Context, o model.Order, blocks []model.Blo
 	if f.Notify != nil {
 		// The notifier sends one event per key once, whoever asks.
 		f.Notify(notify.Event{Text: fmt.Sprintf("gpublock: order %s filled: %s × %d in %s, %s – %s, fee %s, reservation %s",
-			o.ID, fill.Offering.InstanceType, fill.Offering.Count, fill.Offering.AvailabilityZone, fill.Offering.Start.Format(model.TimeFormat),
-			fill.Offering.End.Format(model.TimeFormat), fill.Offering.Fee.Dollars(), strings.Join(fill.Reservations, ", ")),
+			o.ID, fill.Offering.InstanceType, fill.Offering.Count, fill.Offering.AvailabilityZone, fill.Offering.Start.Format(model.LayoutMinuteZone),
+			fill.Offering.End.Format(model.LayoutMinuteZone), fill.Offering.Fee.Dollars(), strings.Join(fill.Reservations, ", ")),
 			Key: "order/" + o.ID + "/filled", Kind: KindFilled, ReservationID: strings.Join(fill.Reservations, ","), Region: fill.Offering.Region,
 			AvailabilityZone: fill.Offering.AvailabilityZone, InstanceType: fill.Offering.InstanceType, Count: fill.Offering.Count,
 			End: fill.Offering.End, Fee: fill.Offering.Fee.String(), At: fill.At})

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gpublock/gpublock/aws/ec2sim"
+	"github.com/gpublock/gpublock/aws/internal/simtest"
 	"github.com/gpublock/gpublock/aws/sagemakersim"
 )
 
@@ -24,10 +25,7 @@ func FuzzRequests(f *testing.F) {
 	} {
 		f.Add(uint8(i), []byte(seed))
 	}
-	s, err := ec2sim.New(ec2sim.Options{Seed: 1, Start: testStart, Speed: 1e-9, Protocols: []ec2sim.Protocol{sagemakersim.Protocol()}})
-	if err != nil {
-		f.Fatal(err)
-	}
+	s := simtest.NewSim(f, ec2sim.Options{Seed: 1, Start: testStart, Speed: 1e-9, Protocols: []ec2sim.Protocol{sagemakersim.Protocol()}})
 	f.Fuzz(func(t *testing.T, op uint8, body []byte) {
 		req := httptest.NewRequest(http.MethodPost, "/", bytes.NewReader(body))
 		req.Header.Set("Content-Type", "application/x-amz-json-1.1")

@@ -248,7 +248,7 @@ func months(from, to time.Time) []Month {
 		return nil
 	}
 	for m := time.Date(from.Year(), from.Month(), 1, 0, 0, 0, 0, time.UTC); m.Before(to); m = m.AddDate(0, 1, 0) {
-		mo := Month{Start: m, Label: m.Format("2006-01")}
+		mo := Month{Start: m, Label: m.Format(model.LayoutMonth)}
 		for _, s := range model.Sources() {
 			mo.BySource = append(mo.BySource, SourceAmount{Source: s})
 		}

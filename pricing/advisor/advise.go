@@ -221,7 +221,7 @@ func (w work) reserved(kind Kind) Option {
 	}
 	if best == nil {
 		o.RuledOut = fmt.Sprintf("nothing on offer for %s, %s, in the window %s – %s", w.candText(), model.FormatDays(days),
-			w.job.WindowStart.UTC().Format("Jan 02"), w.job.WindowEnd.UTC().Format("Jan 02"))
+			w.job.WindowStart.UTC().Format(model.LayoutDay), w.job.WindowEnd.UTC().Format(model.LayoutDay))
 		o.Notes = w.nearby(src)
 		return o
 	}

@@ -37,7 +37,7 @@ func Describe(o Option, recommended Kind) Cells {
 	switch {
 	case o.Offering != nil:
 		off := o.Offering.Offering
-		c.Where = fmt.Sprintf("%s %s", off.AvailabilityZone, off.Start.UTC().Format("Jan 02"))
+		c.Where = fmt.Sprintf("%s %s", off.AvailabilityZone, off.Start.UTC().Format(model.LayoutDay))
 	case o.Region != "":
 		c.Where = o.Region
 	}

@@ -32,7 +32,7 @@ func (w work) steps(a Advice) []string {
 	case res.Known:
 		off := res.Offering.Offering
 		out = append(out, fmt.Sprintf("2. When the capacity must be certain, reserve it: a %s of %d × %s in %s from %s, %s, for %s (%s per useful accelerator-hour).",
-			name, off.Count, off.InstanceType, off.AvailabilityZone, off.Start.UTC().Format("Mon Jan 02 15:04 UTC"), durationText(off.Minutes()), w.feeText(off.Fee, res.Total), res.PerUsefulAcceleratorHour.Rate()))
+			name, off.Count, off.InstanceType, off.AvailabilityZone, off.Start.UTC().Format(model.LayoutWeekdayDay+" "+model.LayoutClockUTC), durationText(off.Minutes()), w.feeText(off.Fee, res.Total), res.PerUsefulAcceleratorHour.Rate()))
 	case res.RuledOut != "":
 		out = append(out, fmt.Sprintf("2. When the capacity must be certain, reserve it: no %s: %s.", name, res.RuledOut))
 	default:

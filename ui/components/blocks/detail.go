@@ -66,7 +66,7 @@ func detailLines(th theme.Theme, rules model.WarnRules, b model.Block, fee model
 			}
 		}
 	}
-	both := func(t time.Time) string { return longTime(t, loc) }
+	both := func(t time.Time) string { return model.WeekdayTimes(t, loc) }
 
 	add(th.Focused.Render(b.ReservationID) + th.Value.Render(fmt.Sprintf(" · %s × %d · %s · %s", b.InstanceType, b.TotalCount, b.AvailabilityZone, b.State)))
 	for _, l := range warningLines(th, rules, b, now, width) {
@@ -186,15 +186,6 @@ func extensionStatus(st model.ExtensionStatus) string {
 		return string(st) + " (the end did not move)"
 	}
 	return string(st)
-}
-
-// longTime is a time as the detail panes write it: UTC with its weekday, then local time,
-// once when they are the same.
-func longTime(t time.Time, loc *time.Location) string {
-	if _, off := t.In(loc).Zone(); off == 0 && t.In(loc).Format("MST") == "UTC" {
-		return t.UTC().Format(model.LayoutWeekdayMinute) + " UTC (local time too)" // not the same time twice
-	}
-	return t.UTC().Format(model.LayoutWeekdayMinute) + " UTC · " + t.In(loc).Format("Mon Jan 02 15:04 MST")
 }
 
 // warningLines are the most urgent warning in words, on one line with the others' names

@@ -34,7 +34,7 @@ func planDetailLines(th theme.Theme, rules model.WarnRules, b model.Block, now t
 			}
 		}
 	}
-	both := func(t time.Time) string { return longTime(t, loc) }
+	both := func(t time.Time) string { return model.WeekdayTimes(t, loc) }
 	add(th.Focused.Render(b.ReservationID) + th.Value.Render(fmt.Sprintf(" · %s × %d · %s · %s", b.InstanceType, b.TotalCount, b.Region, model.PlanStatus(b.State))))
 	for _, l := range warningLines(th, rules, b, now, width) {
 		add(l)

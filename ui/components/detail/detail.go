@@ -53,20 +53,17 @@ func content(th theme.Theme, o model.Offering, c *pricing.Comparison, q model.Qu
 			add(style(l))
 		}
 	}
-	// Where local time is UTC (servers reached over SSH often are) it is said once.
-	_, offset := o.End.In(loc).Zone()
-	localIsUTC := offset == 0 && o.End.In(loc).Format("MST") == "UTC"
 	both := func(t time.Time) string {
-		if localIsUTC {
-			return t.UTC().Format(model.LayoutWeekdayMinute) + " UTC (local time too)"
+		if !model.LocalDiffers(t, loc) {
+			return model.WeekdayTimes(t, loc)
 		}
-		return t.UTC().Format(model.LayoutWeekdayMinute) + " UTC · " + t.In(loc).Format("Mon Jan 02 15:04 MST") + " local"
+		return model.WeekdayTimes(t, loc) + " local"
 	}
 	inLocal := func(t time.Time) string {
-		if localIsUTC {
+		if !model.LocalDiffers(t, loc) {
 			return ""
 		}
-		return " (" + t.In(loc).Format("15:04 MST") + ")"
+		return " (" + t.In(loc).Format(model.LayoutClockZone) + ")"
 	}
 
 	if o.Source == model.SourceTrainingPlan {
@@ -123,7 +120,7 @@ func content(th theme.Theme, o model.Offering, c *pricing.Comparison, q model.Qu
 
 	add(spacer)
 	end := o.End.UTC()
-	para(th.Muted.Render, fmt.Sprintf("Why %s%s? Every Capacity Block ends then: blocks run whole days from 11:30, a little shorter or longer if they start at another time.", end.Format("15:04 UTC"), inLocal(o.End)))
+	para(th.Muted.Render, fmt.Sprintf("Why %s%s? Every Capacity Block ends then: blocks run whole days from 11:30, a little shorter or longer if they start at another time.", end.Format(model.LayoutClockUTC), inLocal(o.End)))
 	term := o.End.Add(-model.TerminationLead)
 	para(th.Warning.Render, fmt.Sprintf("Instances are terminated from %s UTC%s, 30 minutes before the end; AWS warns 10 minutes before that.", term.UTC().Format(model.LayoutClock), inLocal(term)))
 

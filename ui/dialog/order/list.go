@@ -173,7 +173,7 @@ func (l List) key(k tea.KeyPressMsg) (dialog.Dialog, tea.Cmd, bool) {
 // Row is one order in a line of the list: its id, state, what it wants, its ceiling, the
 // countdown to its expiry (on the backend's clock), and its best offering seen.
 func Row(o model.Order, now time.Time) string {
-	expires := "expired " + o.Expires.UTC().Format("01-02 15:04")
+	expires := "expired " + o.Expires.UTC().Format(model.LayoutShortUTC)
 	switch {
 	case o.State.Live() && o.Expires.After(now):
 		expires = "expires in " + model.ShortSpan(o.Expires.Sub(now))

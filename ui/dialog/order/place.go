@@ -139,7 +139,7 @@ func (d *Place) read() error {
 	}
 	o := model.Order{Query: d.q, Ceiling: model.Ceiling{Kind: model.PerAcceleratorHour, Amount: amount}, Expires: exp, MaxSpend: d.env.MaxSpend, Tags: d.env.Tags}
 	if o.Ceiling.Check() != nil || !exp.After(now) {
-		return fmt.Errorf("the order would expire at %s, before now", exp.UTC().Format(model.TimeFormat))
+		return fmt.Errorf("the order would expire at %s, before now", exp.UTC().Format(model.LayoutMinuteZone))
 	}
 	d.order = o
 	return nil

@@ -179,7 +179,7 @@ func (m Model) calendarSentences(regions []string, start time.Time, cells map[st
 		}
 		o := cells[r][best].offering
 		out = append(out, wrap(fmt.Sprintf("%s: offerings on %d days; cheapest starts %s, %s per accelerator-hour, upfront fee %s",
-			r, n, start.AddDate(0, 0, best).Format("Mon Jan 02"), o.AcceleratorHourlyRate().Rate(), o.Fee.Dollars()), width)...)
+			r, n, start.AddDate(0, 0, best).Format(model.LayoutWeekdayDay), o.AcceleratorHourlyRate().Rate(), o.Fee.Dollars()), width)...)
 	}
 	return append(out, wrap("Day under the cursor: "+m.calCellText(regions, start, cells), width)...)
 }
@@ -193,16 +193,14 @@ func (m Model) calCellText(regions []string, start time.Time, cells map[string][
 	day := start.AddDate(0, 0, cur.day)
 	c := cells[r][cur.day]
 	if !c.ok {
-		return m.pc.Theme.Muted.Render(fmt.Sprintf("%s %s: no offering starts that day", r, day.Format("Mon Jan 02")))
+		return m.pc.Theme.Muted.Render(fmt.Sprintf("%s %s: no offering starts that day", r, day.Format(model.LayoutWeekdayDay)))
 	}
 	o := c.offering
-	at := o.Start.UTC().Format("15:04 UTC")
-	if loc := m.pc.Location; loc != nil && loc != time.UTC {
-		if l := o.Start.In(loc).Format("15:04 MST"); l != o.Start.UTC().Format("15:04 MST") {
-			at += " (" + l + ")"
-		}
+	at := o.Start.UTC().Format(model.LayoutClockUTC)
+	if model.LocalDiffers(o.Start, m.pc.Location) {
+		at += " (" + o.Start.In(m.pc.Location).Format(model.LayoutClockZone) + ")"
 	}
-	return fmt.Sprintf("%s %s: %d × %s in %s from %s, %s, %s (%s per accelerator-hour of the whole block)", r, day.Format("Mon Jan 02"), o.Count, o.InstanceType,
+	return fmt.Sprintf("%s %s: %d × %s in %s from %s, %s, %s (%s per accelerator-hour of the whole block)", r, day.Format(model.LayoutWeekdayDay), o.Count, o.InstanceType,
 		o.AvailabilityZone, at, o.Length(), o.Fee.Dollars(), o.AcceleratorHourlyRate().Rate())
 }
 

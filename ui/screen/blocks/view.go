@@ -129,7 +129,7 @@ func (m Model) status() string {
 		line += th.Muted.Render(fmt.Sprintf(" (%d without blocks, listed every 5m)", n))
 	}
 	if !m.at.IsZero() {
-		line += th.Muted.Render(" · as of " + m.at.UTC().Format("15:04:05 UTC"))
+		line += th.Muted.Render(" · as of " + m.at.UTC().Format(model.LayoutSecondsUTC))
 	}
 	line += th.Muted.Render(fmt.Sprintf(" · refresh every %s (r now)", m.refreshEvery().Round(time.Second)))
 	if m.loading {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/gpublock/gpublock/model"
 	"github.com/gpublock/gpublock/pricing"
 	"github.com/gpublock/gpublock/ui/components/detail"
 	"github.com/gpublock/gpublock/ui/screen"
@@ -38,7 +39,7 @@ func (m Model) formSummary() string {
 	var s string
 	if ok {
 		s = fmt.Sprintf("Search: %s × %d · %s · %s → %s · %s", strings.Join(q.InstanceTypes, ","), q.Count, q.Durations,
-			q.Start.UTC().Format("Jan 02"), q.End.UTC().Format("Jan 02"), screen.RegionList(q.Regions))
+			q.Start.UTC().Format(model.LayoutDay), q.End.UTC().Format(model.LayoutDay), screen.RegionList(q.Regions))
 	} else {
 		s = "Search: the form has errors"
 	}

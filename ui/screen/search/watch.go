@@ -320,4 +320,4 @@ func (m Model) SelectedIsFresh() bool {
 	return slices.ContainsFunc(m.watch.news.fresh, func(f model.Offering) bool { return f.ID == o.ID })
 }
 
-func clockTime(t time.Time) string { return t.UTC().Format("15:04 UTC") }
+func clockTime(t time.Time) string { return t.UTC().Format(model.LayoutClockUTC) }

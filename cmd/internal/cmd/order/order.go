@@ -359,7 +359,7 @@ func PrintList(w io.Writer, os []model.Order, now time.Time) {
 	fmt.Fprintln(tw, "ID\tSTATE\tWANTS\tCEILING\tEXPIRES\tLAST SEARCH\tBEST SEEN\tNOTE")
 	for _, o := range os {
 		wants := fmt.Sprintf("%s × %d, %s", strings.Join(o.Query.InstanceTypes, "|"), o.Query.Count, o.Query.Durations)
-		expires := o.Expires.UTC().Format(model.TimeFormat)
+		expires := o.Expires.UTC().Format(model.LayoutMinuteZone)
 		if o.State.Live() {
 			expires = "in " + model.ShortSpan(o.Expires.Sub(now))
 		}
@@ -372,7 +372,7 @@ func PrintList(w io.Writer, os []model.Order, now time.Time) {
 			if o.Best.Within {
 				mark = "within"
 			}
-			best = fmt.Sprintf("%s/accel-h %s (%s, %s %s) %s", o.Best.Rate.Rate(), o.Best.Fee.Dollars(), o.Best.InstanceType, o.Best.AvailabilityZone, o.Best.Start.Format("01-02"), mark)
+			best = fmt.Sprintf("%s/accel-h %s (%s, %s %s) %s", o.Best.Rate.Rate(), o.Best.Fee.Dollars(), o.Best.InstanceType, o.Best.AvailabilityZone, o.Best.Start.UTC().Format(model.LayoutDay), mark)
 		}
 		note := model.OrderNote(o)
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", o.ID, o.State, wants, o.Ceiling, expires, last, best, note)

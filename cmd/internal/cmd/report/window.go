@@ -50,7 +50,7 @@ func parseWindow(from, to string) (window, error) {
 
 func tooEarly(flag, s string) error {
 	return cmdutil.Usagef("%s %s is before %s, when the first Capacity Blocks were sold: nothing can have been paid earlier; give %s or later",
-		flag, s, firstMonth.Format("2006-01"), firstMonth.Format("2006-01"))
+		flag, s, firstMonth.Format(model.LayoutMonth), firstMonth.Format(model.LayoutMonth))
 }
 
 // parsePeriod reads a day (2026-11-01) or a month (2026-11), in UTC, as [start, end).

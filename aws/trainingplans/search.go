@@ -103,7 +103,7 @@ func (c *Client) Search(ctx context.Context, q Query) <-chan SearchEvent {
 	for _, r := range regions {
 		for _, t := range q.InstanceTypes {
 			for _, d := range q.Days {
-				calls = append(calls, call{r, SageMakerType(t), d})
+				calls = append(calls, call{r, model.SageMakerType(t), d})
 			}
 		}
 	}

@@ -129,10 +129,6 @@ type Extension struct {
 	Currency         string
 }
 
-// SageMakerType is the ml.* name of an EC2 instance or UltraServer type:
-// p5.48xlarge → ml.p5.48xlarge; an ml.* name is kept.
-func SageMakerType(ec2Type string) string { return model.SageMakerType(ec2Type) }
-
 // instanceTypes are the types training plans reserve (ReservedCapacityInstanceType).
 var instanceTypes = func() []string {
 	var out []string

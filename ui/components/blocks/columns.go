@@ -154,7 +154,7 @@ func (r *row) cell(c Column, now time.Time, rules model.WarnRules) string {
 	case ColWarning:
 		return rules.Top(r.b, now).Cell(r.b, now)
 	case ColCountdown:
-		return Countdown(r.b, now)
+		return r.b.Countdown(now)
 	case ColTermination:
 		return ToTermination(r.b, now)
 	}

@@ -75,18 +75,18 @@ func detailLines(th theme.Theme, rules model.WarnRules, b model.Block, fee model
 	// The countdown sits beside the time it counts to: the start until then, the end after.
 	// A block that will not run counts to nothing: its times are only what was bought.
 	switch {
-	case WillNotRun(b):
-		field("Start", both(b.Start)+" · "+Countdown(b, now))
+	case b.WillNotRun():
+		field("Start", both(b.Start)+" · "+b.Countdown(now))
 		field("End", both(b.End))
 		field("Terminates at", "— (nothing runs in it: "+notRunning(b)+")")
 	case now.Before(b.Start):
-		field("Start", both(b.Start)+" · "+Countdown(b, now))
+		field("Start", both(b.Start)+" · "+b.Countdown(now))
 		field("End", both(b.End))
 	default:
 		field("Start", both(b.Start))
-		field("End", both(b.End)+" · "+Countdown(b, now))
+		field("End", both(b.End)+" · "+b.Countdown(now))
 	}
-	if !WillNotRun(b) {
+	if !b.WillNotRun() {
 		field("Terminates at", both(b.TerminationAt())+" · instances are terminated from 30 minutes before the end")
 	}
 	field("Running", fmt.Sprintf("%d of %d instances (%s)", b.RunningCount, b.TotalCount, FreeWords(b)))

@@ -40,15 +40,15 @@ func planDetailLines(th theme.Theme, rules model.WarnRules, b model.Block, now t
 		add(l)
 	}
 	switch {
-	case WillNotRun(b):
+	case b.WillNotRun():
 		field("Start", both(b.Start))
 		field("End", both(b.End))
 	case now.Before(b.Start):
-		field("Start", both(b.Start)+" · "+Countdown(b, now))
+		field("Start", both(b.Start)+" · "+b.Countdown(now))
 		field("End", both(b.End))
 	default:
 		field("Start", both(b.Start))
-		field("End", both(b.End)+" · "+Countdown(b, now))
+		field("End", both(b.End)+" · "+b.Countdown(now))
 	}
 	if b.StatusMessage != "" {
 		field("Status", b.StatusMessage)

@@ -16,7 +16,7 @@ func (s schema) RowStyle(r *row, th *theme.Theme) lipgloss.Style {
 		return th.Error
 	case w != NoWarning:
 		return th.Warning
-	case r.b.State == model.StateExpired || WillNotRun(r.b):
+	case r.b.State == model.StateExpired || r.b.WillNotRun():
 		return th.Muted
 	}
 	return th.Value

@@ -31,12 +31,6 @@ func WarningOf(b model.Block, now time.Time) Warning {
 // Span writes a duration as an on-call person reads a countdown.
 func Span(d time.Duration) string { return model.Span(d) }
 
-// WillNotRun reports a block that never starts whatever the clock says.
-func WillNotRun(b model.Block) bool { return b.WillNotRun() }
-
-// Countdown is the time to the start, to the end, or since the end of the block.
-func Countdown(b model.Block, now time.Time) string { return b.Countdown(now) }
-
 // ToTermination is the time until AWS starts terminating the block's instances (30 minutes
 // before the end); "—" where there is none to terminate ever.
 func ToTermination(b model.Block, now time.Time) string {

@@ -63,7 +63,7 @@ func TestSpanAndCountdown(t *testing.T) {
 		end.Add(-39 * time.Minute): "ends in 39m 00s",
 		end.Add(2 * time.Minute):   "ended 2m 00s ago",
 	} {
-		if got := Countdown(b, now); got != want {
+		if got := b.Countdown(now); got != want {
 			t.Errorf("Countdown at %s = %q, want %q", now.Format("15:04"), got, want)
 		}
 	}
@@ -85,7 +85,7 @@ func TestPaymentFailedCountsToNothing(t *testing.T) {
 	b := block("cr-f", model.StatePaymentFailed, 0, end)
 	before, during := b.Start.Add(-3*time.Hour), end.Add(-20*time.Minute)
 	for now, want := range map[time.Time]string{before: "will not start", during: "never started"} {
-		if got := Countdown(b, now); got != want {
+		if got := b.Countdown(now); got != want {
 			t.Errorf("Countdown at %s = %q, want %q", now.Format("Jan 02 15:04"), got, want)
 		}
 		if got := ToTermination(b, now); got != "—" {

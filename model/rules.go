@@ -40,14 +40,21 @@ func LatestEnd(now time.Time, maxDays int) time.Time {
 // (26 weeks).
 const MaxReservationDays = 182
 
+// AWS sells reservations, and extends them, by 1 to dailyUpTo whole days, then by whole
+// weeks from weeklyFrom days to MaxReservationDays.
+const (
+	dailyUpTo  = 14
+	weeklyFrom = 21
+)
+
 // ValidDurationDays lists every duration AWS sells, in days: 1–14 in whole days, then
 // 21 to MaxReservationDays in whole weeks.
 func ValidDurationDays() []int {
 	var out []int
-	for d := 1; d <= 14; d++ {
+	for d := 1; d <= dailyUpTo; d++ {
 		out = append(out, d)
 	}
-	for d := 21; d <= MaxReservationDays; d += 7 {
+	for d := weeklyFrom; d <= MaxReservationDays; d += 7 {
 		out = append(out, d)
 	}
 	return out
@@ -55,7 +62,7 @@ func ValidDurationDays() []int {
 
 // ValidDuration reports whether a block of this many days can be bought.
 func ValidDuration(days int) bool {
-	return (days >= 1 && days <= 14) || (days >= 21 && days <= MaxReservationDays && days%7 == 0)
+	return (days >= 1 && days <= dailyUpTo) || (days >= weeklyFrom && days <= MaxReservationDays && days%7 == 0)
 }
 
 // DurationsBetween returns the valid durations from min to max days, both included.

@@ -306,7 +306,7 @@ func (s Source) CheckExtensionDays(days int) error {
 		return fmt.Errorf("unknown source %d", int(s))
 	}
 	if !ValidDuration(days) {
-		return fmt.Errorf("%s are extended by 1 to 14 days, or by whole weeks up to %d days, not %d", s.Plural(), MaxReservationDays, days)
+		return fmt.Errorf("%s are extended by 1 to %d days, or by whole weeks up to %d days, not %d", s.Plural(), dailyUpTo, MaxReservationDays, days)
 	}
 	return nil
 }
@@ -526,5 +526,5 @@ func (s Source) LengthRule() string {
 	if s == SourceTrainingPlan {
 		return fmt.Sprintf("1–%d whole days", MaxReservationDays)
 	}
-	return "1–14 days or 3–26 weeks"
+	return fmt.Sprintf("1–%d days or %d–%d weeks", dailyUpTo, weeklyFrom/7, MaxReservationDays/7)
 }

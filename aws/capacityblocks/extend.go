@@ -30,8 +30,8 @@ func (c *Client) ExtensionOfferings(ctx context.Context, b model.Block, days int
 	if err := c.checkExtendable(b); err != nil {
 		return nil, err
 	}
-	if !model.ValidDuration(days) {
-		return nil, fmt.Errorf("an extension of %d days is not sold; 1–14 days, or 3–26 weeks", days)
+	if err := model.SourceCapacityBlock.CheckExtensionDays(days); err != nil {
+		return nil, err
 	}
 	var out []model.ExtensionOffering
 	p := ec2.NewDescribeCapacityBlockExtensionOfferingsPaginator(c.api.EC2(b.Region), &ec2.DescribeCapacityBlockExtensionOfferingsInput{

@@ -55,8 +55,12 @@ func TestExtendBlock(t *testing.T) {
 	c := newTestClient(t, url, nil)
 	_, b := runningBlock(t, sim, c)
 
-	if _, err := c.ExtensionOfferings(context.Background(), b, 15); err == nil {
-		t.Error("a 15-day extension was asked for")
+	before := rc.Of("DescribeCapacityBlockExtensionOfferings")
+	if _, err := c.ExtensionOfferings(context.Background(), b, 15); err == nil || !strings.Contains(err.Error(), "Capacity Blocks are extended by 1 to 14 days") {
+		t.Errorf("a 15-day extension: %v, want the rule of the source's lengths", err)
+	}
+	if n := rc.Of("DescribeCapacityBlockExtensionOfferings") - before; n != 0 {
+		t.Errorf("a 15-day extension was asked for %d times", n)
 	}
 	offs, err := c.ExtensionOfferings(context.Background(), b, 1)
 	if err != nil {

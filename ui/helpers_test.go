@@ -106,10 +106,6 @@ func checkFits(t *testing.T, name string, m Model, w, h int) {
 	uitest.CheckFits(t, name, m.View().Content, w, h)
 }
 
-func click(x, y int) tea.MouseClickMsg {
-	return tea.MouseClickMsg{X: x, Y: y, Button: tea.MouseLeft}
-}
-
 // footerDialog is a dialog that names its keys and does nothing else.
 type footerDialog struct{ keys string }
 
@@ -180,14 +176,6 @@ func pressAdvisor(t *testing.T, m Model, k tea.KeyPressMsg) Model {
 	return m
 }
 
-func wheel(x, y int, down bool) tea.MouseWheelMsg {
-	b := tea.MouseWheelUp
-	if down {
-		b = tea.MouseWheelDown
-	}
-	return tea.MouseWheelMsg{X: x, Y: y, Button: b}
-}
-
 // blocksPage is the selected block's detail as the model lays it out now.
 func (m Model) blocksPage(t *testing.T) pager.Page {
 	t.Helper()
@@ -203,13 +191,7 @@ func (m Model) blocksPage(t *testing.T) pager.Page {
 // search's messages are given to Update as the stream would.
 func withResults(m Model, offs []model.Offering) Model {
 	m, id := startedSearch(m, submitted)
-	st := model.RegionStatus{Region: "us-east-1", State: model.RegionOK, Offerings: len(offs)}
-	var events []source.SearchEvent
-	for i := 0; i < len(offs); i += 6 {
-		events = append(events, source.SearchEvent{Region: "us-east-1", Offerings: offs[i:min(i+6, len(offs))], CallsDone: 1, CallsTotal: 1})
-	}
-	events = append(events, source.SearchEvent{Region: "us-east-1", Status: &st, CallsDone: 1, CallsTotal: 1})
-	mm, _ := m.Update(searchscreen.EventsMsg{ID: id, Events: events, Closed: true})
+	mm, _ := m.Update(searchscreen.EventsMsg{ID: id, Events: uitest.SearchEvents(offs), Closed: true})
 	return mm.(Model)
 }
 

@@ -194,13 +194,7 @@ func startedSearchBy(m ui.Model, msg tea.Msg) (ui.Model, int) {
 // search's messages are given to Update as the stream would.
 func withResults(m ui.Model, offs []model.Offering) ui.Model {
 	m, id := startedSearch(m)
-	st := model.RegionStatus{Region: "us-east-1", State: model.RegionOK, Offerings: len(offs)}
-	var events []source.SearchEvent
-	for i := 0; i < len(offs); i += 6 {
-		events = append(events, source.SearchEvent{Region: "us-east-1", Offerings: offs[i:min(i+6, len(offs))], CallsDone: 1, CallsTotal: 1})
-	}
-	events = append(events, source.SearchEvent{Region: "us-east-1", Status: &st, CallsDone: 1, CallsTotal: 1})
-	mm, _ := m.Update(searchscreen.EventsMsg{ID: id, Events: events, Closed: true})
+	mm, _ := m.Update(searchscreen.EventsMsg{ID: id, Events: uitest.SearchEvents(offs), Closed: true})
 	return mm.(ui.Model)
 }
 

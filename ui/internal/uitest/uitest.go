@@ -106,6 +106,20 @@ func Key(k string) tea.KeyPressMsg {
 	return tea.KeyPressMsg{Code: []rune(k)[0], Text: k}
 }
 
+// Click is a left click on the cell at x, y.
+func Click(x, y int) tea.MouseClickMsg {
+	return tea.MouseClickMsg{X: x, Y: y, Button: tea.MouseLeft}
+}
+
+// Wheel is a turn of the wheel over the cell at x, y: down, or up.
+func Wheel(x, y int, down bool) tea.MouseWheelMsg {
+	b := tea.MouseWheelUp
+	if down {
+		b = tea.MouseWheelDown
+	}
+	return tea.MouseWheelMsg{X: x, Y: y, Button: b}
+}
+
 // Listed is at(0) to at(n-1) joined by commas: a table's rows by ID, in their order, for a
 // test to compare with the order it wants.
 func Listed(n int, at func(i int) string) string {

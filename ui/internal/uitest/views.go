@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"testing"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -85,4 +86,18 @@ func FocusedField[F comparable](view string, labels map[F]string, none F) F {
 		}
 	}
 	return none
+}
+
+// FindOnScreen is the cell where sub is first drawn in view at or below line from, as a
+// person sees the frame: the tests click where the text is, not where the code thinks it is.
+func FindOnScreen(t testing.TB, view, sub string, from int) (x, y int) {
+	t.Helper()
+	lines := strings.Split(ansi.Strip(view), "\n")
+	for y := from; y < len(lines); y++ {
+		if i := strings.Index(lines[y], sub); i >= 0 {
+			return ansi.StringWidth(lines[y][:i]), y
+		}
+	}
+	t.Fatalf("%q is not on the screen:\n%s", sub, strings.Join(lines, "\n"))
+	return 0, 0
 }

@@ -19,7 +19,6 @@ import (
 	"github.com/gpublock/gpublock/ui"
 	"github.com/gpublock/gpublock/ui/components/searchform"
 	uidialog "github.com/gpublock/gpublock/ui/dialog"
-	"github.com/gpublock/gpublock/ui/dialog/spend"
 	"github.com/gpublock/gpublock/ui/internal/uitest"
 	uiscreen "github.com/gpublock/gpublock/ui/screen"
 	blockscreen "github.com/gpublock/gpublock/ui/screen/blocks"
@@ -38,9 +37,7 @@ var (
 func testOptions(b source.Backend) ui.Options {
 	return ui.Options{
 		Backend: b, Simulated: true, Profile: "test", Region: "us-east-1", NoColor: true,
-		Now: func() time.Time { return testNow }, Location: testLoc,
-		// A person who reads before every key: each reading is past the confirmation's dwell.
-		Wall: spend.NewFakeClock(testNow, 2*model.ConfirmDwell).Now,
+		Now: func() time.Time { return testNow }, Location: testLoc, Wall: uitest.ReaderWall(testNow),
 	}
 }
 

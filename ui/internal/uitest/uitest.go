@@ -43,13 +43,18 @@ func Env(size screen.Rect, known bool) dialog.Env {
 }
 
 // EnvAt is what the root hands a dialog whose clock reads now, in UTC, with no backend, no
-// colour, a SIMULATED dress, no identity, no size, polling each second. Its wall clock moves
-// past the confirmation's dwell at each reading, as a person who reads before every key.
+// colour, a SIMULATED dress, no identity, no size, polling each second, on ReaderWall.
 func EnvAt(now time.Time) dialog.Env {
 	pc := &program.Context{Ctx: context.Background(), Theme: theme.New(false), Simulated: true,
 		Clock: program.NewClock(func() time.Time { return now }), Location: time.UTC,
-		Wall: spend.NewFakeClock(now, 2*model.ConfirmDwell).Now}
+		Wall: ReaderWall(now)}
 	return dialog.Env{Context: pc, Poll: time.Second}
+}
+
+// ReaderWall is the wall clock of a person who reads before every key, from now on: each
+// reading is past the confirmation's dwell.
+func ReaderWall(now time.Time) func() time.Time {
+	return spend.NewFakeClock(now, 2*model.ConfirmDwell).Now
 }
 
 // Context is the program's context as the screens' tests give it: the clock at Now, UTC,

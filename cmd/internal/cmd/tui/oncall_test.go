@@ -199,14 +199,10 @@ func TestADeclineOnScreenIsTheWatchsToo(t *testing.T) {
 		t.Fatalf("the decline on screen: %v", err)
 	}
 
-	wctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	out := &cmdtest.CancelAfter{N: 2, Cancel: cancel}
-	var errs strings.Builder
-	code := spendCLI.RunContext(wctx, out, &errs, "blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "--watch", "--interval", "1s",
+	code, _, errs := spendCLI.Watch(ctx, 2, "blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "--watch", "--interval", "1s",
 		"--warn-leads", "3d", "--auto-extend", "1d")
-	if code != 0 || strings.Contains(errs.String(), "AUTO-EXTEND") {
-		t.Fatalf("the watch: exit %d, stderr %q", code, errs.String())
+	if code != 0 || strings.Contains(errs, "AUTO-EXTEND") {
+		t.Fatalf("the watch: exit %d, stderr %q", code, errs)
 	}
 	if n := spendCLI.ListedBlock(t, cs.URL).Extensions; n != 0 {
 		t.Errorf("%d extensions after the decline on screen, want none", n)

@@ -337,12 +337,7 @@ func TestShowsTheFactsInOrder(t *testing.T) {
 	d := confirmAllowed()
 	d.env = uitest.Env(screen.Rect{W: 300, H: 77}, true)
 	f := model.ExtensionFacts(d.b, d.off, uitest.Account, d.cmp.BreakEven(), d.env.Location)
-	if miss := uitest.RowsInOrder(d.lines(290), f.Lines); miss != "" {
-		t.Errorf("the extend dialog lacks %q:\n%s", miss, ansi.Strip(strings.Join(d.lines(290), "\n")))
-	}
-	if !strings.Contains(ansi.Strip(strings.Join(d.lines(290), " ")), f.Final) {
-		t.Errorf("the extend dialog does not say %q", f.Final)
-	}
+	uitest.ShowsFacts(t, "the extend dialog", d.lines(290), f)
 }
 
 // The dialog looks again while the payment is pending, and stops, asking for the blocks

@@ -236,12 +236,7 @@ func TestShowsTheFactsInOrder(t *testing.T) {
 	o := uitest.Offering()
 	d, _ := New(env, o)
 	f := model.PurchaseFacts(o, uitest.Account, d.cmp.BreakEven(), env.Location)
-	if miss := uitest.RowsInOrder(d.lines(290), f.Lines); miss != "" {
-		t.Errorf("the purchase dialog lacks %q:\n%s", miss, ansi.Strip(strings.Join(d.lines(290), "\n")))
-	}
-	if !strings.Contains(ansi.Strip(strings.Join(d.lines(290), " ")), f.Final) {
-		t.Errorf("the purchase dialog does not say %q", f.Final)
-	}
+	uitest.ShowsFacts(t, "the purchase dialog", d.lines(290), f)
 }
 
 // An interrupted run's purchase found at the call itself (the preparation missed it) is

@@ -246,6 +246,18 @@ func CheckFits(t testing.TB, name, view string, w, h int) {
 	}
 }
 
+// ShowsFacts fails the test unless what (a dialog, by its name) shows facts in lines, each on
+// its labelled row, in order, and says what cannot be undone when the facts name it.
+func ShowsFacts(t testing.TB, what string, lines []string, facts model.Facts) {
+	t.Helper()
+	if miss := RowsInOrder(lines, facts.Lines); miss != "" {
+		t.Errorf("%s lacks %q:\n%s", what, miss, ansi.Strip(strings.Join(lines, "\n")))
+	}
+	if !strings.Contains(ansi.Strip(strings.Join(lines, " ")), facts.Final) {
+		t.Errorf("%s does not say %q", what, facts.Final)
+	}
+}
+
 // RowsInOrder reports the first of facts that lines do not show as "label  value", in
 // order, or "".
 func RowsInOrder(lines []string, facts []model.Fact) string {

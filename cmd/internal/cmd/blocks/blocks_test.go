@@ -656,20 +656,11 @@ func TestBlocksKeepTerminatedInstances(t *testing.T) {
 	cs := cmdtest.StartSim(t)
 	b := cli.RunningBlock(t, cs)
 	end := cmdtest.MustTime(t, b.EndDate)
-	list := func() printers.BlockJSON {
-		t.Helper()
-		code, out, errs := cli.Run("blocks", "--endpoint-url", cs.URL, "--region", "us-east-1", "-o", "json")
-		var rows []printers.BlockJSON
-		if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) != 1 {
-			t.Fatalf("exit %d, stderr %q\n%s", code, errs, out)
-		}
-		return rows[0]
-	}
-	if r := list(); len(r.Instances) != 1 || (r.Instances[0].State != "running" && r.Instances[0].State != "pending") || r.Instances[0].StoppedTime != "" || len(r.InstanceIds) != 1 {
+	if r := cli.ListedBlock(t, cs.URL); len(r.Instances) != 1 || (r.Instances[0].State != "running" && r.Instances[0].State != "pending") || r.Instances[0].StoppedTime != "" || len(r.InstanceIds) != 1 {
 		t.Fatalf("running: %+v / %v", r.Instances, r.InstanceIds)
 	}
 	cs.Emulator.SetTime(end.Add(-10 * time.Minute))
-	r := list()
+	r := cli.ListedBlock(t, cs.URL)
 	stopped := end.Add(-30 * time.Minute).UTC().Format(time.RFC3339)
 	if len(r.Instances) != 1 || r.Instances[0].State != "terminated" || r.Instances[0].StoppedTime != stopped || len(r.InstanceIds) != 0 {
 		t.Errorf("after the termination: %+v / %v; want it terminated at %s, and no live id", r.Instances, r.InstanceIds, stopped)

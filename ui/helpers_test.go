@@ -136,16 +136,7 @@ func openable() Options { return testOptions(uitest.Callless{}) }
 // are not run.
 func opened(t *testing.T, m Model, k tea.KeyPressMsg) Model {
 	t.Helper()
-	mm, cmd := m.Update(k)
-	m = mm.(Model)
-	uitest.Walk(cmd, func(msg tea.Msg) (tea.Cmd, bool) {
-		switch msg.(type) {
-		case uiscreen.OpenPurchase, uiscreen.OpenLaunch, uiscreen.OpenExtend, uiscreen.OpenUse:
-			mm, _ := m.Update(msg)
-			m = mm.(Model)
-		}
-		return nil, false
-	})
+	m = uitest.Press(m, k, uitest.OpensDialog)
 	if m.dialog == nil {
 		t.Fatalf("%s opened no dialog:\n%s", k, m.View().Content)
 	}
@@ -156,21 +147,7 @@ func opened(t *testing.T, m Model, k tea.KeyPressMsg) Model {
 // starts (its searches, page by page) until they are done; other commands are left alone.
 func pressAdvisor(t *testing.T, m Model, k tea.KeyPressMsg) Model {
 	t.Helper()
-	mm, cmd := m.Update(k)
-	m = mm.(Model)
-	uitest.Walk(cmd, func(msg tea.Msg) (tea.Cmd, bool) {
-		_, purchase := msg.(uiscreen.OpenPurchase)
-		if !purchase && !advisorui.Owns(msg) {
-			return nil, false
-		}
-		mm, next := m.Update(msg)
-		m = mm.(Model)
-		if purchase {
-			next = nil // the purchase dialog's dry run: not run here
-		}
-		return next, false
-	})
-	return m
+	return uitest.Press(m, k, uitest.ScreenRuns(advisorui.Owns))
 }
 
 // blocksPage is the selected block's detail as the model lays it out now.

@@ -187,6 +187,49 @@ func Walk(cmd tea.Cmd, take func(msg tea.Msg) (next tea.Cmd, done bool)) {
 	}
 }
 
+// Press gives k to m and then, one after another, the messages of the commands it starts
+// that take wants; take also says whether a wanted message's own commands run (follow).
+// The rest are dropped: a test runs only the commands of what it is about.
+func Press[M tea.Model](m M, k tea.Msg, take func(msg tea.Msg) (want, follow bool)) M {
+	mm, cmd := m.Update(k)
+	m = mm.(M)
+	Walk(cmd, func(msg tea.Msg) (tea.Cmd, bool) {
+		want, follow := take(msg)
+		if !want {
+			return nil, false
+		}
+		mm, next := m.Update(msg)
+		m = mm.(M)
+		if !follow {
+			next = nil
+		}
+		return next, false
+	})
+	return m
+}
+
+// OpensDialog is Press's take for a key that opens a dialog: the root's message to open it
+// is wanted, the dialog's own calls are not run.
+func OpensDialog(msg tea.Msg) (want, follow bool) {
+	switch msg.(type) {
+	case screen.OpenPurchase, screen.OpenLaunch, screen.OpenExtend, screen.OpenUse:
+		return true, false
+	}
+	return false, false
+}
+
+// ScreenRuns is Press's take for a key on a screen whose commands owns tells: they run to
+// the end (a search, page by page); a purchase dialog the screen opens is opened, without
+// its dry run.
+func ScreenRuns(owns func(tea.Msg) bool) func(tea.Msg) (want, follow bool) {
+	return func(msg tea.Msg) (bool, bool) {
+		if _, purchase := msg.(screen.OpenPurchase); purchase {
+			return true, false
+		}
+		return owns(msg), true
+	}
+}
+
 // Run feeds m's commands back into it through update until none is left, as a program
 // would (each command's message, a batch's one by one).
 func Run[M any](m M, update func(M, tea.Msg) (M, tea.Cmd), cmd tea.Cmd) M {

@@ -145,6 +145,13 @@ func update(m ui.Model, msgs ...tea.Msg) ui.Model {
 	return m
 }
 
+// blocksListed is the program with opts on the blocks screen, in a terminal of w×h, once
+// its listing answered list; nothing is asked of the backend.
+func blocksListed(opts ui.Options, list source.BlockList, w, h int) ui.Model {
+	m := update(ui.New(opts), uitest.AltKey('2'), tea.WindowSizeMsg{Width: w, Height: h})
+	return update(m, blocksMsg{ID: m.Inspect().Blocks.ListingID(), List: list})
+}
+
 // updateOpen is update, and the dialog the last message asks for opened, as the program
 // would open it from the message the screen sends.
 func updateOpen(m ui.Model, msgs ...tea.Msg) ui.Model {

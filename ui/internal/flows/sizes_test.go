@@ -213,8 +213,7 @@ func unwrapPane(text string) string {
 
 func loadedBlocks(t *testing.T, w, h int) ui.Model {
 	t.Helper()
-	m := update(ui.New(testOptions(nil)), uitest.AltKey('2'), tea.WindowSizeMsg{Width: w, Height: h})
-	return update(m, blocksMsg{ID: m.Inspect().Blocks.ListingID(), List: source.BlockList{Blocks: uitest.LongBlocks(6), Now: testNow}})
+	return blocksListed(testOptions(nil), source.BlockList{Blocks: uitest.LongBlocks(6), Now: testNow}, w, h)
 }
 
 // blocksPage is the selected block's detail as the model lays it out now.

@@ -214,17 +214,8 @@ func TestEveryState(t *testing.T) {
 // The dry run's answer lines up with the values above it.
 func TestDryRunInLine(t *testing.T) {
 	v := ansi.Strip(states(body)["allowed"].View(body.W, body.H))
-	col := func(label, value string) int {
-		for _, l := range strings.Split(v, "\n") {
-			if i := strings.Index(l, label); i >= 0 {
-				if j := strings.Index(l[i:], value); j >= 0 {
-					return ansi.StringWidth(l[:i+j])
-				}
-			}
-		}
-		return -1
-	}
-	if a, d := col("Account", "123456789012"), col("Dry run", "✓"); a < 0 || a != d {
+	_, a := uitest.ValueAt(v, "Account", "123456789012")
+	if _, d := uitest.ValueAt(v, "Dry run", "✓"); a < 0 || a != d {
 		t.Errorf("account value at %d, dry run answer at %d:\n%s", a, d, v)
 	}
 }

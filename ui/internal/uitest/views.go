@@ -101,3 +101,17 @@ func FindOnScreen(t testing.TB, view, sub string, from int) (x, y int) {
 	t.Fatalf("%q is not on the screen:\n%s", sub, strings.Join(lines, "\n"))
 	return 0, 0
 }
+
+// ValueAt is where value is drawn after label on the first line of view that has both: its
+// line and its column, as a check that a dialog's values start in one column reads them;
+// -1, -1 when no line has them.
+func ValueAt(view, label, value string) (row, col int) {
+	for i, l := range strings.Split(ansi.Strip(view), "\n") {
+		if j := strings.Index(l, label); j >= 0 {
+			if k := strings.Index(l[j:], value); k >= 0 {
+				return i, ansi.StringWidth(l[:j+k])
+			}
+		}
+	}
+	return -1, -1
+}

@@ -58,12 +58,7 @@ func PurchaseArgs(url, id string, extra ...string) []string {
 // Reservations lists the account's blocks in us-east-1 with `gpublock blocks -o json`.
 func (c *CLI) Reservations(t *testing.T, url string) []printers.BlockJSON {
 	t.Helper()
-	code, out, errs := c.Run("blocks", "--endpoint-url", url, "--region", "us-east-1", "-o", "json")
-	var rows []printers.BlockJSON
-	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
-		t.Fatalf("blocks: exit %d, stderr %q\n%s", code, errs, out)
-	}
-	return rows
+	return RunJSON[[]printers.BlockJSON](t, c, "blocks", "--endpoint-url", url, "--region", "us-east-1", "-o", "json")
 }
 
 // AssertNothingBought fails the test when the account has any block in us-east-1.

@@ -463,13 +463,9 @@ func TestBlocksEveryRegionOnAFreshStart(t *testing.T) {
 	}
 	mine := cli.BoughtBlock(t, cs) // this machine's, in us-east-1
 
-	code, out, errs := cli.Run("blocks", "--endpoint-url", cs.URL, "-o", "json")
-	var rows []printers.BlockJSON
-	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
-		t.Fatalf("exit %d, stderr %q\n%s", code, errs, out)
-	}
+	rows := cmdtest.RunJSON[[]printers.BlockJSON](t, cli, "blocks", "--endpoint-url", cs.URL, "-o", "json")
 	if len(rows) != 4 {
-		t.Fatalf("%d blocks listed, want 4:\n%s", len(rows), out)
+		t.Fatalf("%d blocks listed, want 4: %+v", len(rows), rows)
 	}
 	for _, r := range rows {
 		if r.CapacityReservationId == mine.CapacityReservationId {

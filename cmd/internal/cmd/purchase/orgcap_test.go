@@ -113,10 +113,5 @@ func TestPurchaseWarnsOfTheOrganizationsCap(t *testing.T) {
 
 func reservationsAs(t *testing.T, profile, region string) []printers.BlockJSON {
 	t.Helper()
-	code, out, errs := cli.Run("blocks", "--profile", profile, "--region", region, "-o", "json")
-	var rows []printers.BlockJSON
-	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil {
-		t.Fatalf("blocks: exit %d\n%s\n%s", code, out, errs)
-	}
-	return rows
+	return cmdtest.RunJSON[[]printers.BlockJSON](t, cli, "blocks", "--profile", profile, "--region", region, "-o", "json")
 }

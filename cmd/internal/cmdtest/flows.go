@@ -11,6 +11,7 @@ import (
 
 	"github.com/gpublock/gpublock/aws/source"
 	"github.com/gpublock/gpublock/cmd/internal/printers"
+	"github.com/gpublock/gpublock/model"
 )
 
 // PurchaseSearch is the search a person ran before buying; purchase is given the same flags.
@@ -59,6 +60,13 @@ func PurchaseArgs(url, id string, extra ...string) []string {
 func (c *CLI) Reservations(t *testing.T, url string) []printers.BlockJSON {
 	t.Helper()
 	return RunJSON[[]printers.BlockJSON](t, c, "blocks", "--endpoint-url", url, "--region", "us-east-1", "-o", "json")
+}
+
+// Orders are the standing orders `gpublock order --list -o json args...` lists with c; a
+// failure fails the test.
+func (c *CLI) Orders(t *testing.T, args ...string) []model.Order {
+	t.Helper()
+	return RunJSON[[]model.Order](t, c, append([]string{"order", "--list", "-o", "json"}, args...)...)
 }
 
 // AssertNothingBought fails the test when the account has any block in us-east-1.

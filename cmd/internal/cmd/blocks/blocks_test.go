@@ -19,6 +19,7 @@ import (
 	"github.com/gpublock/gpublock/cmd/internal/cmd/extend"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/launch"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/offerings"
+	"github.com/gpublock/gpublock/cmd/internal/cmd/order"
 	"github.com/gpublock/gpublock/cmd/internal/cmd/purchase"
 	"github.com/gpublock/gpublock/cmd/internal/cmdtest"
 	"github.com/gpublock/gpublock/cmd/internal/cmdutil"
@@ -131,8 +132,9 @@ func TestBlocksWatch(t *testing.T) {
 }
 
 // cli runs `gpublock blocks` as the program does, with the commands its tests run to buy
-// what it acts on and to launch into it.
-var cli = cmdtest.NewCLI(NewCmdBlocks, cmdtest.Cmd(purchase.NewCmdPurchase), cmdtest.Cmd(offerings.NewCmdOfferings), cmdtest.Cmd(launch.NewCmdLaunch))
+// what it acts on, to launch into it and to place the orders a watch fills.
+var cli = cmdtest.NewCLI(NewCmdBlocks, cmdtest.Cmd(purchase.NewCmdPurchase), cmdtest.Cmd(offerings.NewCmdOfferings), cmdtest.Cmd(launch.NewCmdLaunch),
+	cmdtest.Cmd(order.NewCmdOrder))
 
 func TestBlocksCommand(t *testing.T) {
 	cs := cmdtest.StartSim(t)

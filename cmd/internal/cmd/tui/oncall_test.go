@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
@@ -247,10 +246,8 @@ func TestTheTUIFillsAnOrder(t *testing.T) {
 	if len(said) != 1 || !strings.Contains(said[0], "FILLED") {
 		t.Fatalf("the status line said %q; want the fill, once", said)
 	}
-	code, out, errs := orderCLI.Run(append([]string{"order", "--list", "-o", "json"}, at...)...)
-	var os []model.Order
-	if code != 0 || json.Unmarshal([]byte(out), &os) != nil || len(os) != 1 || os[0].State != model.OrderFilled {
-		t.Fatalf("order --list: exit %d\n%s\n%s", code, out, errs)
+	if os := orderCLI.Orders(t, at...); len(os) != 1 || os[0].State != model.OrderFilled {
+		t.Fatalf("order --list: %+v, want the order filled", os)
 	}
 }
 

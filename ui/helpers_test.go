@@ -143,8 +143,8 @@ func opened(t *testing.T, m Model, k tea.KeyPressMsg) Model {
 	return m
 }
 
-// press sends a key to the root and runs, one after another, the advisor's commands it
-// starts (its searches, page by page) until they are done; other commands are left alone.
+// pressAdvisor sends a key to the root and runs, one after another, the advisor's commands
+// it starts (its searches, page by page) until they are done; other commands are left alone.
 func pressAdvisor(t *testing.T, m Model, k tea.KeyPressMsg) Model {
 	t.Helper()
 	return uitest.Press(m, k, uitest.ScreenRuns(advisorui.Owns))

@@ -24,8 +24,8 @@ import (
 	reportscreen "github.com/gpublock/gpublock/ui/screen/report"
 )
 
-// press sends a key to the root and runs, one after another, the advisor's commands it
-// starts (its searches, page by page) until they are done; other commands are left alone.
+// pressAdvisor sends a key to the root and runs, one after another, the advisor's commands
+// it starts (its searches, page by page) until they are done; other commands are left alone.
 func pressAdvisor(t *testing.T, m ui.Model, k tea.KeyPressMsg) ui.Model {
 	t.Helper()
 	return uitest.Press(m, k, uitest.ScreenRuns(advisorui.Owns))
